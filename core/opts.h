@@ -1,0 +1,28 @@
+/*
+ * opts.h -- parsing of size and duration arguments, with overflow checks, shared by every tool.
+ */
+#ifndef LAB_OPTS_H
+#define LAB_OPTS_H
+
+#include <bson/bson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* lab_parse_size -- "123", "64K", "16M", "1G", "16MiB", "1.5GiB", "512B": K/M/G/T are 1024-based (as
+ * mongod and zstd use them), KB/MB/GB are 1000-based. Errors (LAB_ERROR_USAGE) name `what`. */
+bool lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error);
+
+/* lab_parse_duration_ns -- "250ms", "1s", "1.5s", "2m", "100us"; a bare number is seconds. */
+bool lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_error_t *error);
+
+/* lab_parse_int -- a decimal int64 within [min, max]; errors name `what`. */
+bool lab_parse_int (const char *s, const char *what, int64_t min, int64_t max, int64_t *out,
+                    bson_error_t *error);
+
+/* lab_format_bytes -- "1.50 MiB" style into buf (returns buf). */
+const char *lab_format_bytes (uint64_t bytes, char *buf, size_t len);
+
+/* lab_now_ns -- CLOCK_MONOTONIC in nanoseconds. */
+uint64_t lab_now_ns (void);
+
+#endif

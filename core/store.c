@@ -1,0 +1,393 @@
+/*
+ * store.c -- the generic half of the store interface: URI parsing, redaction, argument checks, the
+ * per-document size cap and `_id` assignment before inserts, session accounting; everything else is
+ * dispatched to the backend named by the URI (store_wt.c, store_mongo.c).
+ */
+#include "store_impl.h"
+
+#include "error.h"
+
+#include <string.h>
+
+/* lab_store_open -- parse the URI, pick the backend, open it and learn the max document size. */
+lab_store_t *
+lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *error)
+{
+   lab_store_t *store = bson_malloc0 (sizeof *store);
+   lab_store_opts_t defaults = {0};
+
+   if (!uri) {
+      uri = lab_uri_default ();
+   }
+   store->opts = opts ? *opts : defaults;
+   if (!lab_uri_parse (uri, &store->uri, error)) {
+      goto err;
+   }
+   store->uri_redacted = lab_uri_redact (uri);
+   store->db = bson_strdup (lab_uri_db (&store->uri, store->opts.db));
+   store->opts.db = store->db;
+   if (store->opts.connect_timeout_ms <= 0) {
+      store->opts.connect_timeout_ms = 5000;
+   }
+   store->ops = store->uri.backend == LAB_BACKEND_WT ? &lab_store_wt_ops : &lab_store_mongo_ops;
+   if (!store->ops->open (store, error)) {
+      store->ops = NULL;
+      goto err;
+   }
+   return store;
+err:
+   lab_store_close (store);
+   return NULL;
+}
+
+/* lab_store_close -- backend close, then the generic parts. */
+void
+lab_store_close (lab_store_t *store)
+{
+   if (!store) {
+      return;
+   }
+   if (store->ops) {
+      store->ops->close (store);
+   }
+   lab_uri_cleanup (&store->uri);
+   bson_free (store->uri_redacted);
+   bson_free (store->db);
+   bson_free (store);
+}
+
+lab_backend_t
+lab_store_backend (const lab_store_t *store)
+{
+   return store->uri.backend;
+}
+
+const char *
+lab_store_uri_redacted (const lab_store_t *store)
+{
+   return store->uri_redacted;
+}
+
+const char *
+lab_store_db (const lab_store_t *store)
+{
+   return store->db;
+}
+
+const char *
+lab_store_home (const lab_store_t *store)
+{
+   return store->ops->home ? store->ops->home (store) : NULL;
+}
+
+/* lab_session_open -- allocate the handle and let the backend attach its per-thread state. */
+lab_session_t *
+lab_session_open (lab_store_t *store, bson_error_t *error)
+{
+   lab_session_t *sess = bson_malloc0 (sizeof *sess);
+
+   sess->store = store;
+   if (!store->ops->session_open (sess, error)) {
+      bson_free (sess);
+      return NULL;
+   }
+   return sess;
+}
+
+void
+lab_session_close (lab_session_t *sess)
+{
+   if (!sess) {
+      return;
+   }
+   sess->store->ops->session_close (sess);
+   bson_free (sess);
+}
+
+/* check_coll -- collection names must be non-empty, without '$' or NUL-like surprises. */
+static bool
+check_coll (const char *coll, bson_error_t *error)
+{
+   if (!coll || !*coll) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "collection name is empty");
+      return false;
+   }
+   if (strchr (coll, '$') || strlen (coll) > 200) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "invalid collection name '%s' (no '$', at most 200 bytes)", coll);
+      return false;
+   }
+   return true;
+}
+
+bool
+lab_store_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+{
+   return check_coll (coll, error) && sess->store->ops->exists (sess, coll, exists, error);
+}
+
+bool
+lab_store_create (lab_session_t *sess, const char *coll, bson_error_t *error)
+{
+   return check_coll (coll, error) && sess->store->ops->create (sess, coll, error);
+}
+
+bool
+lab_store_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+{
+   if (!field || !*field) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "index field name is empty");
+      return false;
+   }
+   return check_coll (coll, error) && sess->store->ops->create_index (sess, coll, field, error);
+}
+
+bool
+lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+{
+   return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
+}
+
+bool
+lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
+{
+   return check_coll (coll, error) && sess->store->ops->drop (sess, coll, error);
+}
+
+bool
+lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+{
+   return check_coll (coll, error) && sess->store->ops->count (sess, coll, count, error);
+}
+
+bool
+lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
+{
+   memset (st, 0, sizeof *st);
+   return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
+}
+
+/* add_write_error -- append one per-document error to the result. */
+static void
+add_write_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code, const char *msg)
+{
+   lab_write_error_t *e;
+
+   r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);
+   e = &r->errors[r->nerrors++];
+   e->index = index;
+   e->domain = domain;
+   e->code = code;
+   bson_strncpy (e->message, msg, sizeof e->message);
+}
+
+/* lab_store_insert_many -- refuse oversized documents per document, give the others an _id, write. */
+bool
+lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+                       lab_insert_result_t *result, bson_error_t *error)
+{
+   lab_server_info_t info;
+   const bson_t **ok_docs = NULL;
+   size_t *orig = NULL;
+   bson_t **owned = NULL;
+   size_t nok = 0, nowned = 0, i;
+   bool ret = false;
+
+   memset (result, 0, sizeof *result);
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (n == 0) {
+      return true;
+   }
+   if (!sess->store->ops->server_info (sess->store, &info, error)) {
+      return false;
+   }
+   ok_docs = bson_malloc (n * sizeof *ok_docs);
+   orig = bson_malloc (n * sizeof *orig);
+   owned = bson_malloc (n * sizeof *owned);
+   for (i = 0; i < n; i++) {
+      const bson_t *d = docs[i];
+      bson_iter_t it;
+
+      if ((int64_t) d->len > info.max_bson_bytes) {
+         char msg[256];
+         bson_snprintf (msg, sizeof msg,
+                        "document %zu is %u bytes, over the %" PRId64 "-byte BSON document limit", i,
+                        d->len, info.max_bson_bytes);
+         add_write_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE, msg);
+         continue;
+      }
+      if (!bson_iter_init_find (&it, d, "_id")) {
+         bson_oid_t oid;
+         bson_t *copy = bson_sized_new (d->len + 20);
+
+         bson_oid_init (&oid, NULL);
+         BSON_APPEND_OID (copy, "_id", &oid);
+         bson_concat (copy, d);
+         owned[nowned++] = copy;
+         d = copy;
+      }
+      ok_docs[nok] = d;
+      orig[nok] = i;
+      nok++;
+   }
+   ret = nok == 0 || sess->store->ops->insert_many (sess, coll, ok_docs, orig, nok, result, error);
+   for (i = 0; i < nowned; i++) {
+      bson_destroy (owned[i]);
+   }
+   bson_free (owned);
+   bson_free (orig);
+   bson_free (ok_docs);
+   return ret;
+}
+
+void
+lab_insert_result_cleanup (lab_insert_result_t *result)
+{
+   if (result) {
+      bson_free (result->errors);
+      memset (result, 0, sizeof *result);
+   }
+}
+
+bool
+lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   if (!bson_iter_init_find (&it, doc, "_id")) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "upsert into '%s': the document has no _id", coll);
+      return false;
+   }
+   return check_coll (coll, error) && sess->store->ops->upsert_by_id (sess, coll, doc, error);
+}
+
+bool
+lab_store_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                     int64_t *deleted, bson_error_t *error)
+{
+   int64_t dummy;
+   return check_coll (coll, error) &&
+          sess->store->ops->delete_eq (sess, coll, field, value, deleted ? deleted : &dummy, error);
+}
+
+bool
+lab_store_flush (lab_store_t *store, bson_error_t *error)
+{
+   return store->ops->flush (store, error);
+}
+
+bool
+lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                   lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+{
+   int64_t dummy;
+   return check_coll (coll, error) &&
+          sess->store->ops->find_eq (sess, coll, field, value, cb, ctx, ndocs ? ndocs : &dummy, error);
+}
+
+lab_cursor_t *
+lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                       bson_error_t *error)
+{
+   lab_sorted_opts_t none = {0};
+   lab_cursor_t *cur;
+
+   if (!check_coll (coll, error)) {
+      return NULL;
+   }
+   cur = bson_malloc0 (sizeof *cur);
+   cur->sess = sess;
+   if (!sess->store->ops->sorted_open (cur, coll, field, opts ? opts : &none, error)) {
+      bson_free (cur);
+      return NULL;
+   }
+   return cur;
+}
+
+int
+lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
+{
+   return cur->sess->store->ops->cursor_next (cur, doc, error);
+}
+
+void
+lab_cursor_close (lab_cursor_t *cur)
+{
+   if (cur) {
+      cur->sess->store->ops->cursor_close (cur);
+      bson_free (cur);
+   }
+}
+
+bool
+lab_store_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
+                     int *nbounds, bson_error_t *error)
+{
+   *bounds = NULL;
+   *nbounds = 0;
+   if (n < 1) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "partition count must be at least 1 (got %d)", n);
+      return false;
+   }
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (n == 1) {
+      return true;
+   }
+   return sess->store->ops->partition (sess, coll, field, n, bounds, nbounds, error);
+}
+
+void
+lab_values_free (bson_value_t *values, int n)
+{
+   int i;
+
+   if (!values) {
+      return;
+   }
+   for (i = 0; i < n; i++) {
+      bson_value_destroy (&values[i]);
+   }
+   bson_free (values);
+}
+
+bool
+lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+                         int64_t *nkeys, bson_error_t *error)
+{
+   *keys = NULL;
+   *nkeys = 0;
+   return check_coll (coll, error) && sess->store->ops->distinct_keys (sess, coll, field, keys, nkeys, error);
+}
+
+bool
+lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+{
+   memset (info, 0, sizeof *info);
+   info->uptime_s = -1;
+   return store->ops->server_info (store, info, error);
+}
+
+bool
+lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error)
+{
+   st->cache_bytes = st->cache_max_bytes = st->block_reads = st->block_read_bytes = -1;
+   st->cache_read_bytes = st->cache_pages_read = st->server_rss_bytes = -1;
+   return store->ops->engine_stats (store, st, error);
+}
+
+bool
+lab_store_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error)
+{
+   *paths = NULL;
+   return store->ops->data_files (store, coll, paths, error);
+}
+
+bool
+lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+                 bson_error_t *error)
+{
+   return store->ops->cycle (store, hook, ctx, ready_timeout_ms > 0 ? ready_timeout_ms : 60000, error);
+}

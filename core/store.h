@@ -1,0 +1,223 @@
+/*
+ * store.h -- the store interface every layoutlab tool and test uses; the tools never call libmongoc or
+ * WiredTiger directly.
+ *
+ * Two backends implement it: MongoDB through libmongoc (`mongodb://`, `mongodb+srv://`, also via mongos)
+ * and an embedded WiredTiger store laid out as mongod lays it out (`wiredtiger:DIR`).
+ *
+ * Threads: one lab_store_t is shared; each thread opens its own lab_session_t (a WiredTiger session, or a
+ * client popped from the mongoc pool) and uses it alone. Cursors belong to the session that opened them.
+ *
+ * Errors: every fallible call takes a bson_error_t *; store-level conditions use LAB_ERROR_STORE codes
+ * (error.h) so callers can tell "no such collection" from an IO failure.
+ */
+#ifndef LAB_STORE_H
+#define LAB_STORE_H
+
+#include <bson/bson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uri.h"
+
+/* MongoDB's user-visible document cap: BSONObjMaxUserSize. */
+#define LAB_BSON_MAX_BYTES 16777216
+/* MongoDB's maxMessageSizeBytes: no write batch or reply may reach this. */
+#define LAB_MESSAGE_MAX_BYTES 48000000
+
+typedef struct lab_store lab_store_t;
+typedef struct lab_session lab_session_t;
+typedef struct lab_cursor lab_cursor_t;
+
+typedef struct {
+   const char *db;              /* database (MongoDB); NULL: the URI's, else "layoutlab" */
+   uint64_t cache_size_bytes;   /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
+   int32_t connect_timeout_ms;  /* MongoDB server selection / connect timeout; 0: 5000 */
+   bool create;                 /* embedded: create the home directory if missing (tools: true) */
+} lab_store_opts_t;
+
+/* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an
+ * unreachable server fails here within connect_timeout_ms. Returns NULL with *error set on failure. */
+lab_store_t *lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *error);
+
+/* lab_store_close -- close every remaining session and the store; NULL is fine. */
+void lab_store_close (lab_store_t *store);
+
+/* lab_store_backend -- which backend this store is. */
+lab_backend_t lab_store_backend (const lab_store_t *store);
+
+/* lab_store_uri_redacted -- the store's URI with credentials masked (owned by the store). */
+const char *lab_store_uri_redacted (const lab_store_t *store);
+
+/* lab_store_db -- the database name in use (owned by the store). */
+const char *lab_store_db (const lab_store_t *store);
+
+/* lab_store_home -- embedded: the WiredTiger home directory; MongoDB: NULL. */
+const char *lab_store_home (const lab_store_t *store);
+
+/* ---- sessions ---------------------------------------------------------------------------------- */
+
+/* lab_session_open -- a per-thread handle. Close it before lab_store_cycle/close. */
+lab_session_t *lab_session_open (lab_store_t *store, bson_error_t *error);
+void lab_session_close (lab_session_t *sess);
+
+/* ---- collections ------------------------------------------------------------------------------- */
+
+/* lab_store_exists -- *exists = the collection exists. */
+bool lab_store_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+
+/* lab_store_create -- create the collection (with its `_id` index) when missing; existing is fine. */
+bool lab_store_create (lab_session_t *sess, const char *coll, bson_error_t *error);
+
+/* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
+ * fine). On the embedded store, an index created after its data is built with a bulk cursor. */
+bool lab_store_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+
+/* lab_store_has_index -- *has = an index exists whose first key is `field` (`_id` always has one). */
+bool lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
+                          bson_error_t *error);
+
+/* lab_store_drop -- drop the collection and its indexes; a missing collection is not an error. */
+bool lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error);
+
+/* lab_store_count -- number of documents. A missing collection: LAB_STORE_ERR_NO_COLLECTION. */
+bool lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+
+typedef struct {
+   int64_t count;
+   int64_t data_size_bytes;    /* sum of BSON sizes (uncompressed) */
+   double avg_obj_size_bytes;
+   int64_t storage_size_bytes; /* on disk, collection table only */
+   int64_t index_size_bytes;   /* on disk, all indexes */
+   int32_t nindexes;
+} lab_coll_stats_t;
+
+/* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
+bool lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+
+/* ---- writes ------------------------------------------------------------------------------------ */
+
+typedef struct {
+   size_t index;       /* position of the document in the batch */
+   uint32_t domain;    /* LAB_ERROR_STORE or a mongoc domain */
+   uint32_t code;      /* e.g. LAB_STORE_ERR_DOC_TOO_LARGE, LAB_STORE_ERR_DUPLICATE_KEY, 11000 */
+   char message[256];
+} lab_write_error_t;
+
+typedef struct {
+   int64_t inserted;            /* documents written */
+   size_t nerrors;              /* per-document errors (each document not written) */
+   lab_write_error_t *errors;   /* nerrors entries; free with lab_insert_result_cleanup */
+} lab_insert_result_t;
+
+/* lab_store_insert_many -- unordered bulk insert of `n` documents. A document without `_id` gets an
+ * ObjectId. Documents over the max BSON size are refused per document (LAB_STORE_ERR_DOC_TOO_LARGE) on
+ * both backends, before anything is sent; other documents are still written. Returns false only when the
+ * batch as a whole failed (connection, disk, missing database); per-document failures are in *result
+ * with true returned. The caller keeps batches under LAB_MESSAGE_MAX_BYTES (the backend splits anyway). */
+bool lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+                            lab_insert_result_t *result, bson_error_t *error);
+void lab_insert_result_cleanup (lab_insert_result_t *result);
+
+/* lab_store_upsert_by_id -- replace the document whose _id equals doc's `_id`, or insert it. For small
+ * bookkeeping documents (fold checkpoints). */
+bool lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+
+/* lab_store_delete_eq -- delete every document with field == value; *deleted (may be NULL) gets the
+ * number. The field must be `_id` or indexed. */
+bool lab_store_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                          int64_t *deleted, bson_error_t *error);
+
+/* lab_store_flush -- make writes durable (embedded: checkpoint; MongoDB: no-op). */
+bool lab_store_flush (lab_store_t *store, bson_error_t *error);
+
+/* ---- reads ------------------------------------------------------------------------------------- */
+
+/* lab_doc_cb_t -- called per document; the document is valid only during the call. Return false to
+ * stop early (not an error). */
+typedef bool (*lab_doc_cb_t) (const bson_t *doc, void *ctx);
+
+/* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
+ * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */
+bool lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                        lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+
+typedef struct {
+   const bson_value_t *lo;  /* inclusive lower bound on the field, NULL: unbounded */
+   const bson_value_t *hi;  /* exclusive upper bound, NULL: unbounded */
+   int32_t batch_docs;      /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
+} lab_sorted_opts_t;
+
+/* lab_store_sorted_open -- stream the collection's documents sorted by `field` (ties in RecordId/_id
+ * order), optionally limited to [lo, hi). MongoDB: aggregate [{$match}, {$sort}] with allowDiskUse.
+ * Embedded: walks the field's index (LAB_STORE_ERR_NO_INDEX when there is none). */
+lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
+                                     const lab_sorted_opts_t *opts, bson_error_t *error);
+
+/* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end,
+ * -1 on error with *error set. */
+int lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+void lab_cursor_close (lab_cursor_t *cur);
+
+/* lab_store_partition -- split the collection's `field` values into `n` contiguous ranges of roughly
+ * equal document counts: *bounds gets n-1 increasing split values (range i is [bounds[i-1], bounds[i]),
+ * the first and last unbounded). A key value is never split across ranges, so fewer than n-1 bounds may
+ * come back (*nbounds). Caller frees with lab_values_free(*bounds, *nbounds). */
+bool lab_store_partition (lab_session_t *sess, const char *coll, const char *field, int n,
+                          bson_value_t **bounds, int *nbounds, bson_error_t *error);
+void lab_values_free (bson_value_t *values, int n);
+
+/* lab_store_distinct_keys -- every distinct value of `field` in ascending order (reads only the index on
+ * the embedded store). *keys is an array of *nkeys values; free with lab_values_free. */
+bool lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+                              int64_t *nkeys, bson_error_t *error);
+
+/* ---- server and engine facts ------------------------------------------------------------------- */
+
+typedef struct {
+   char backend[32];          /* "wiredtiger" or "mongodb" */
+   char version[64];          /* WiredTiger library version / server version */
+   char host[256];            /* server host name (MongoDB) or local host name */
+   int64_t max_bson_bytes;    /* maxBsonObjectSize (embedded: 16 MiB) */
+   int64_t max_message_bytes; /* maxMessageSizeBytes (embedded: 48,000,000) */
+   int64_t pid;               /* server pid when known (embedded: own pid), else 0 */
+   int64_t uptime_s;          /* server uptime when known, else -1 */
+   bool local;                /* server runs on this machine (pid meaningful here) */
+} lab_server_info_t;
+
+/* lab_store_server_info -- facts about the server/engine. */
+bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
+
+typedef struct {
+   int64_t cache_bytes;           /* bytes in the engine cache now (-1 unknown) */
+   int64_t cache_max_bytes;       /* configured maximum (-1 unknown) */
+   int64_t block_reads;           /* blocks read by the block manager (embedded; -1 unknown) */
+   int64_t block_read_bytes;      /* bytes read from disk, compressed (-1 unknown) */
+   int64_t cache_read_bytes;      /* bytes read into cache, uncompressed (-1 unknown) */
+   int64_t cache_pages_read;      /* pages read into cache (-1 unknown) */
+   int64_t server_rss_bytes;      /* server resident memory when known (-1 unknown) */
+} lab_engine_stats_t;
+
+/* lab_store_engine_stats -- engine counters now (embedded: WiredTiger connection statistics; MongoDB:
+ * serverStatus wiredTiger.cache and mem.resident when available, else -1). */
+bool lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+
+/* lab_store_data_files -- embedded: absolute paths of the files that hold `coll` (collection table and
+ * its index tables), NULL-terminated, caller frees with bson_strfreev; coll NULL: every file of the home.
+ * MongoDB: LAB_STORE_ERR_NOT_SUPPORTED. */
+bool lab_store_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
+
+/* ---- cold cycle -------------------------------------------------------------------------------- */
+
+/* lab_cycle_hook_t -- runs while the store is closed (embedded: connection closed and files synced;
+ * MongoDB: pool destroyed). Drops caches, restarts a server, ... Return false with *error to abort. */
+typedef bool (*lab_cycle_hook_t) (lab_store_t *store, void *ctx, bson_error_t *error);
+
+/* lab_store_cycle -- close the engine (all sessions must be closed), run `hook`, reopen. Embedded: close
+ * the WT connection, fdatasync + posix_fadvise(DONTNEED) every file of the home, hook, reopen. MongoDB:
+ * destroy the pool, hook (e.g. run --restart-cmd), recreate it and wait up to `ready_timeout_ms` until
+ * ping answers (LAB_STORE_ERR_UNREACHABLE after that). */
+bool lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+                      bson_error_t *error);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * store_impl.h -- what a backend provides to store.c: a table of operations. Private to core/.
+ *
+ * store.c owns the generic parts (URI parsing, redaction, the per-document size check before inserts,
+ * argument checks) and dispatches everything else here. Each backend keeps its state behind `impl`.
+ */
+#ifndef LAB_STORE_IMPL_H
+#define LAB_STORE_IMPL_H
+
+#include "store.h"
+
+typedef struct lab_store_ops lab_store_ops_t;
+
+struct lab_store {
+   const lab_store_ops_t *ops;
+   lab_uri_t uri;
+   char *uri_redacted;
+   char *db;
+   lab_store_opts_t opts;
+   void *impl; /* backend state */
+};
+
+struct lab_session {
+   lab_store_t *store;
+   void *impl;
+};
+
+struct lab_cursor {
+   lab_session_t *sess;
+   void *impl;
+};
+
+struct lab_store_ops {
+   const char *name;
+   bool (*open) (lab_store_t *store, bson_error_t *error);
+   void (*close) (lab_store_t *store);
+   bool (*session_open) (lab_session_t *sess, bson_error_t *error);
+   void (*session_close) (lab_session_t *sess);
+   bool (*exists) (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+   bool (*create) (lab_session_t *sess, const char *coll, bson_error_t *error);
+   bool (*create_index) (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+   bool (*has_index) (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error);
+   bool (*drop) (lab_session_t *sess, const char *coll, bson_error_t *error);
+   bool (*count) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+   bool (*stats) (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+   /* docs are already size-checked and carry an _id; `orig_index[i]` is each one's index in the caller's
+    * batch, for per-document errors. */
+   bool (*insert_many) (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig_index,
+                        size_t n, lab_insert_result_t *result, bson_error_t *error);
+   bool (*upsert_by_id) (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+   bool (*delete_eq) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                      int64_t *deleted, bson_error_t *error);
+   bool (*flush) (lab_store_t *store, bson_error_t *error);
+   bool (*find_eq) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                    lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+   bool (*sorted_open) (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                        bson_error_t *error);
+   int (*cursor_next) (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+   void (*cursor_close) (lab_cursor_t *cur);
+   bool (*partition) (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
+                      int *nbounds, bson_error_t *error);
+   bool (*distinct_keys) (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+                          int64_t *nkeys, bson_error_t *error);
+   bool (*server_info) (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
+   bool (*engine_stats) (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+   bool (*data_files) (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
+   /* close the engine, run hook, reopen (store.c checks that no session is open) */
+   bool (*cycle) (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+                  bson_error_t *error);
+   const char *(*home) (const lab_store_t *store);
+};
+
+extern const lab_store_ops_t lab_store_wt_ops;
+extern const lab_store_ops_t lab_store_mongo_ops;
+
+#endif

@@ -1,0 +1,11 @@
+/* store_mongo.c -- placeholder being written now (replaced in the foundation work). */
+#include "store_impl.h"
+#include "keyenc.h"
+#include "error.h"
+static bool
+ph_open (lab_store_t *s, bson_error_t *e)
+{
+   lab_error_set (e, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED, "mongodb backend not built yet");
+   return false;
+}
+const lab_store_ops_t lab_store_mongo_ops = {.name = "mongodb", .open = ph_open};

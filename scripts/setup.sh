@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# setup.sh -- install every Debian package layoutlab needs, then configure and build it.
+#
+# Idempotent: packages already present are not reinstalled and `apt-get update` runs at most once.
+# Usage: scripts/setup.sh [--no-build] [--asan]
+#   --no-build   only install packages
+#   --asan       also configure and build the ASan+UBSan tree in build-asan/
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=1
+asan=0
+for a in "$@"; do
+  case "$a" in
+    --no-build) build=0 ;;
+    --asan) asan=1 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$a' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+pkgs=(build-essential cmake ninja-build pkg-config git
+      libmongoc-dev libbson-dev libwiredtiger-dev libcsv-dev libzstd-dev zstd libxxhash-dev
+      libsnappy-dev libcmocka-dev gnuplot-nox golang-go python3)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+# Go may come from outside Debian (e.g. /usr/local/go); only require Debian's when no go >= 1.24 exists.
+if command -v go >/dev/null 2>&1; then
+  v=$(go env GOVERSION 2>/dev/null | sed 's/^go//')
+  maj=${v%%.*}; rest=${v#*.}; min=${rest%%.*}
+  if [ "${maj:-0}" -gt 1 ] || { [ "${maj:-0}" -eq 1 ] && [ "${min:-0}" -ge 24 ]; }; then
+    missing=("${missing[@]/golang-go}")
+  fi
+fi
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ ! -r /etc/debian_version ]; then
+    echo "setup.sh: this is not a Debian system; install these packages by hand: ${missing[*]}" >&2
+    exit 1
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup.sh: missing packages (${missing[*]}); run as root or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "setup.sh: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$build" -eq 1 ]; then
+  cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLAB_WERROR=ON >/dev/null
+  cmake --build "$here/build" -j "$(nproc)"
+  if [ "$asan" -eq 1 ]; then
+    cmake -S "$here" -B "$here/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLAB_WERROR=ON -DLAB_SANITIZE=ON >/dev/null
+    cmake --build "$here/build-asan" -j "$(nproc)"
+  fi
+fi
