@@ -1,0 +1,90 @@
+/*
+ * error.c -- filling and decorating bson_error_t values in layoutlab's domains.
+ */
+#include "error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* lab_error_set -- domain, code and formatted message. */
+void
+lab_error_set (bson_error_t *error, uint32_t domain, uint32_t code, const char *fmt, ...)
+{
+   va_list ap;
+
+   if (!error) {
+      return;
+   }
+   error->domain = domain;
+   error->code = code;
+   va_start (ap, fmt);
+   bson_vsnprintf (error->message, sizeof error->message, fmt, ap);
+   va_end (ap);
+}
+
+/* lab_error_set_errno -- "<context>: strerror(err)" in LAB_ERROR_IO. */
+void
+lab_error_set_errno (bson_error_t *error, int err, const char *fmt, ...)
+{
+   char ctx[BSON_ERROR_BUFFER_SIZE];
+   char ebuf[128];
+   va_list ap;
+
+   if (!error) {
+      return;
+   }
+   va_start (ap, fmt);
+   bson_vsnprintf (ctx, sizeof ctx, fmt, ap);
+   va_end (ap);
+   lab_error_set (error, LAB_ERROR_IO, (uint32_t) err, "%s: %s", ctx,
+                  bson_strerror_r (err, ebuf, sizeof ebuf));
+}
+
+/* lab_error_prefix -- "<context>: <old message>", truncated to the buffer. */
+void
+lab_error_prefix (bson_error_t *error, const char *fmt, ...)
+{
+   char ctx[BSON_ERROR_BUFFER_SIZE];
+   char old[BSON_ERROR_BUFFER_SIZE];
+   va_list ap;
+
+   if (!error) {
+      return;
+   }
+   va_start (ap, fmt);
+   bson_vsnprintf (ctx, sizeof ctx, fmt, ap);
+   va_end (ap);
+   bson_strncpy (old, error->message, sizeof old);
+   bson_snprintf (error->message, sizeof error->message, "%s: %s", ctx, old);
+}
+
+void
+lab_error_clear (bson_error_t *error)
+{
+   if (error) {
+      memset (error, 0, sizeof *error);
+   }
+}
+
+bool
+lab_error_is (const bson_error_t *error, uint32_t domain, uint32_t code)
+{
+   return error && error->domain == domain && error->code == code;
+}
+
+/* lab_error_exit_code -- usage 2, verification difference 3, everything else 1. */
+int
+lab_error_exit_code (const bson_error_t *error)
+{
+   if (!error) {
+      return LAB_EXIT_FAILURE;
+   }
+   if (error->domain == LAB_ERROR_USAGE) {
+      return LAB_EXIT_USAGE;
+   }
+   if (error->domain == LAB_ERROR_VERIFY) {
+      return LAB_EXIT_DIFFERENT;
+   }
+   return LAB_EXIT_FAILURE;
+}

@@ -1,0 +1,170 @@
+/*
+ * opts.c -- size, duration and integer arguments with overflow checks; byte formatting; clocks.
+ */
+#include "opts.h"
+
+#include "error.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* parse_number -- a non-negative decimal with optional fraction; *end after it. */
+static bool
+parse_number (const char *s, double *out, const char **end)
+{
+   char *e;
+   double v;
+
+   if (!s || !isdigit ((unsigned char) *s)) {
+      if (!(s && *s == '.' && isdigit ((unsigned char) s[1]))) {
+         return false;
+      }
+   }
+   errno = 0;
+   v = strtod (s, &e);
+   if (errno || e == s || !isfinite (v) || v < 0) {
+      return false;
+   }
+   *out = v;
+   *end = e;
+   return true;
+}
+
+/* lab_parse_size -- see opts.h for the accepted suffixes. */
+bool
+lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error)
+{
+   static const struct {
+      const char *suffix;
+      double mult;
+   } units[] = {{"", 1},
+                {"b", 1},
+                {"k", 1024.0},
+                {"kib", 1024.0},
+                {"kb", 1e3},
+                {"m", 1048576.0},
+                {"mib", 1048576.0},
+                {"mb", 1e6},
+                {"g", 1073741824.0},
+                {"gib", 1073741824.0},
+                {"gb", 1e9},
+                {"t", 1099511627776.0},
+                {"tib", 1099511627776.0},
+                {"tb", 1e12}};
+   const char *end;
+   double v;
+   size_t i;
+
+   if (!parse_number (s, &v, &end)) {
+      goto bad;
+   }
+   for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+      if (strcasecmp (end, units[i].suffix) == 0) {
+         double bytes = v * units[i].mult;
+         if (bytes >= 18446744073709551615.0) {
+            lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: size '%s' is too large", what, s);
+            return false;
+         }
+         if (bytes != floor (bytes)) {
+            bytes = floor (bytes);
+         }
+         *out = (uint64_t) bytes;
+         return true;
+      }
+   }
+bad:
+   lab_error_set (error, LAB_ERROR_USAGE, 1,
+                  "%s: cannot read '%s' as a size (examples: 4096, 64K, 16MiB, 1.5G, 10MB)", what, s ? s : "");
+   return false;
+}
+
+/* lab_parse_duration_ns -- ns/us/ms/s/m/h suffixes; a bare number is seconds. */
+bool
+lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_error_t *error)
+{
+   static const struct {
+      const char *suffix;
+      double mult;
+   } units[] = {{"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"m", 60e9}, {"min", 60e9}, {"h", 3600e9}};
+   const char *end;
+   double v;
+   size_t i;
+
+   if (!parse_number (s, &v, &end)) {
+      goto bad;
+   }
+   for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+      if (strcasecmp (end, units[i].suffix) == 0) {
+         double ns = v * units[i].mult;
+         if (ns >= 9.2e18) {
+            lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: duration '%s' is too long", what, s);
+            return false;
+         }
+         *out_ns = (uint64_t) ns;
+         return true;
+      }
+   }
+bad:
+   lab_error_set (error, LAB_ERROR_USAGE, 1,
+                  "%s: cannot read '%s' as a duration (examples: 500ms, 1s, 1.5s, 2m)", what, s ? s : "");
+   return false;
+}
+
+/* lab_parse_int -- strict decimal within [min, max]. */
+bool
+lab_parse_int (const char *s, const char *what, int64_t min, int64_t max, int64_t *out, bson_error_t *error)
+{
+   char *end;
+   long long v;
+
+   if (!s || !*s) {
+      goto bad;
+   }
+   errno = 0;
+   v = strtoll (s, &end, 10);
+   if (errno == ERANGE || *end || end == s) {
+      goto bad;
+   }
+   if (v < min || v > max) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: %lld is out of range [%" PRId64 ", %" PRId64 "]", what, v, min,
+                     max);
+      return false;
+   }
+   *out = v;
+   return true;
+bad:
+   lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: '%s' is not an integer", what, s ? s : "");
+   return false;
+}
+
+/* lab_format_bytes -- binary units, two decimals. */
+const char *
+lab_format_bytes (uint64_t bytes, char *buf, size_t len)
+{
+   static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+   double v = (double) bytes;
+   int i = 0;
+
+   while (v >= 1024.0 && i < 4) {
+      v /= 1024.0;
+      i++;
+   }
+   if (i == 0) {
+      bson_snprintf (buf, len, "%" PRIu64 " B", bytes);
+   } else {
+      bson_snprintf (buf, len, "%.2f %s", v, u[i]);
+   }
+   return buf;
+}
+
+uint64_t
+lab_now_ns (void)
+{
+   struct timespec ts;
+   clock_gettime (CLOCK_MONOTONIC, &ts);
+   return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}

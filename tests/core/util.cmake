@@ -1,0 +1,2 @@
+# Unit tests of core utilities: errors, URIs and redaction, size/duration parsing, JSON output.
+lab_test(NAME test_core_util SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_util.c LABELS unit)

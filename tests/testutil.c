@@ -1,0 +1,172 @@
+/*
+ * testutil.c -- temporary directories, test-server URIs and tool runs for layoutlab's tests.
+ */
+#include "testutil.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *
+lab_test_tmpdir (const char *tag)
+{
+   const char *base = getenv ("LAB_TEST_TMP");
+   char *tmpl;
+
+   if (!base || !*base) {
+      base = "/tmp";
+   }
+   mkdir (base, 0755);
+   tmpl = bson_strdup_printf ("%s/%s-XXXXXX", base, tag);
+   if (!mkdtemp (tmpl)) {
+      fprintf (stderr, "cannot create a temporary directory under %s: %s\n", base, strerror (errno));
+      abort ();
+   }
+   return tmpl;
+}
+
+static int
+rm_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+   (void) st;
+   (void) flag;
+   (void) ftw;
+   remove (path);
+   return 0;
+}
+
+void
+lab_test_rmtree (const char *path)
+{
+   if (path && *path) {
+      nftw (path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+   }
+}
+
+/* read_file -- whole file as a string, trailing whitespace trimmed; NULL when unreadable. */
+static char *
+read_file (const char *path)
+{
+   FILE *f = fopen (path, "r");
+   char buf[4096];
+   size_t n;
+
+   if (!f) {
+      return NULL;
+   }
+   n = fread (buf, 1, sizeof buf - 1, f);
+   fclose (f);
+   buf[n] = '\0';
+   while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r')) {
+      buf[--n] = '\0';
+   }
+   return n ? bson_strdup (buf) : NULL;
+}
+
+char *
+lab_test_server_uri (void)
+{
+   const char *env = getenv ("LAYOUTLAB_TEST_URI");
+   const char *file = getenv ("LAYOUTLAB_TEST_URI_FILE");
+
+   if (env && *env) {
+      return bson_strdup (env);
+   }
+   if (file && *file) {
+      return read_file (file);
+   }
+   return NULL;
+}
+
+char *
+lab_test_store_uri (const char *backend, const char *tag, char **db_out)
+{
+   if (db_out) {
+      *db_out = NULL;
+   }
+   if (!strcmp (backend, "wiredtiger")) {
+      char *dir = lab_test_tmpdir (tag);
+      char *uri = bson_strdup_printf ("wiredtiger:%s", dir);
+      bson_free (dir);
+      return uri;
+   } else {
+      char *uri = lab_test_server_uri ();
+      if (!uri) {
+         fprintf (stderr, "no test server: set LAYOUTLAB_TEST_URI or run the test_server_start fixture\n");
+         return NULL;
+      }
+      if (db_out) {
+         *db_out = bson_strdup_printf ("t_%s_%d", tag, (int) getpid ());
+      }
+      return uri;
+   }
+}
+
+/* slurp_fd -- read a file descriptor to the end. */
+static char *
+slurp_fd (FILE *f)
+{
+   bson_string_t *s = bson_string_new (NULL);
+   char buf[8192];
+   size_t n;
+
+   while ((n = fread (buf, 1, sizeof buf, f)) > 0) {
+      char *chunk = bson_strndup (buf, n);
+      bson_string_append (s, chunk);
+      bson_free (chunk);
+   }
+   return bson_string_free (s, false);
+}
+
+int
+lab_test_run (const char *cmdline, char **out, char **err)
+{
+   char errpath[] = "/tmp/labtest-err-XXXXXX";
+   int efd = mkstemp (errpath);
+   char *full;
+   FILE *p;
+   char *o;
+   int status;
+
+   if (efd < 0) {
+      abort ();
+   }
+   close (efd);
+   full = bson_strdup_printf ("( %s ) 2>%s", cmdline, errpath);
+   p = popen (full, "r");
+   bson_free (full);
+   if (!p) {
+      abort ();
+   }
+   o = slurp_fd (p);
+   status = pclose (p);
+   if (out) {
+      *out = o;
+   } else {
+      bson_free (o);
+   }
+   if (err) {
+      FILE *ef = fopen (errpath, "r");
+      *err = ef ? slurp_fd (ef) : bson_strdup ("");
+      if (ef) {
+         fclose (ef);
+      }
+   }
+   unlink (errpath);
+   if (WIFEXITED (status)) {
+      return WEXITSTATUS (status);
+   }
+   return WIFSIGNALED (status) ? 128 + WTERMSIG (status) : -1;
+}
+
+char *
+lab_test_bin (const char *name)
+{
+   const char *dir = getenv ("LAB_BIN_DIR");
+   return bson_strdup_printf ("%s/%s", dir && *dir ? dir : ".", name);
+}
