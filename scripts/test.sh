@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test.sh -- the README's test command: installs what is missing, builds (warnings as errors), starts
+# the MongoDB-compatible test server through ctest's fixture, runs every test, then runs the unit and
+# embedded-store tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#
+# Usage: scripts/test.sh [--no-asan] [-R REGEX] [-L LABEL]
+#   LAYOUTLAB_TEST_URI=mongodb://...   run the server tests against a real mongod instead of FerretDB
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+asan=1
+ctest_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-asan) asan=0 ;;
+    -R|-L|-E) ctest_args+=("$1" "$2"); shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+setup_args=()
+[ "$asan" -eq 1 ] && setup_args+=(--asan)
+"$here/scripts/setup.sh" "${setup_args[@]}"
+
+jobs=$(nproc)
+echo "== tests (build/)"
+ctest --test-dir "$here/build" -j "$jobs" --output-on-failure --timeout 1500 "${ctest_args[@]}"
+
+if [ "$asan" -eq 1 ] && [ ${#ctest_args[@]} -eq 0 ]; then
+  echo "== sanitizer tests (build-asan/: unit and embedded)"
+  # WiredTiger itself is not instrumented; leaks are checked in our code only.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$here/build-asan" -j "$jobs" --output-on-failure -L 'unit|embedded' -LE 'slow|demo' \
+      --timeout 1500
+fi
