@@ -1,0 +1,267 @@
+// Command ferretdb-test-server runs FerretDB v1.24.2 (embedded, SQLite backend) as layoutlab's
+// MongoDB-compatible test server. It exists because `go install .../cmd/ferretdb@v1.24.2` builds a binary
+// that panics at start (FerretDB issue #2982: build/version/version.txt is not in the module zip); the
+// embeddable package does not need that file when the main module is not FerretDB itself.
+//
+// Modes (scripts/mongo-test-server.sh drives them):
+//
+//	ferretdb-test-server -dir DATA -listen 127.0.0.1:PORT [-log FILE]   serve until SIGTERM/SIGINT
+//	ferretdb-test-server -ping 127.0.0.1:PORT [-timeout 2s]              exit 0 when {ping: 1} answers ok: 1
+//	ferretdb-test-server -free-port                                      print a free TCP port on 127.0.0.1
+//
+// The ping speaks just enough of the wire protocol (one OP_MSG) that the readiness check needs neither
+// libmongoc nor a MongoDB Go driver.
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	dir := flag.String("dir", "", "data directory (SQLite files), created if missing")
+	listen := flag.String("listen", "", "TCP address to listen on, e.g. 127.0.0.1:27018")
+	logPath := flag.String("log", "", "log file (default: DIR/ferretdb.log)")
+	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn, error")
+	ping := flag.String("ping", "", "ping the server at host:port and exit 0 when it answers ok")
+	timeout := flag.Duration("timeout", 2*time.Second, "timeout of -ping")
+	freePort := flag.Bool("free-port", false, "print a free TCP port on 127.0.0.1 and exit")
+	flag.Parse()
+
+	var err error
+	switch {
+	case *freePort:
+		err = printFreePort()
+	case *ping != "":
+		err = pingServer(*ping, *timeout)
+	case *dir != "" && *listen != "":
+		err = serve(*dir, *listen, *logPath, *logLevel)
+	default:
+		fmt.Fprintln(os.Stderr, "ferretdb-test-server: give -dir and -listen, or -ping ADDR, or -free-port (see -h)")
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferretdb-test-server: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// serve -- run FerretDB on SQLite files in dir until SIGTERM or SIGINT, then shut down gracefully.
+func serve(dir, listen, logPath, logLevel string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if err = os.MkdirAll(abs, 0o755); err != nil {
+		return err
+	}
+	if logPath == "" {
+		logPath = filepath.Join(abs, "ferretdb.log")
+	}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+
+	var level slog.Level
+	if err = level.UnmarshalText([]byte(logLevel)); err != nil {
+		return fmt.Errorf("-log-level %q: %v", logLevel, err)
+	}
+	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(logger)
+
+	// Fail fast and clearly when the port is taken (FerretDB would only log it).
+	probe, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %v", listen, err)
+	}
+	probe.Close()
+
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: listen},
+		Logger:    logger,
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + abs + "/",
+	})
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	logger.Warn("ferretdb-test-server starting", "listen", listen, "dir", abs, "pid", os.Getpid())
+	err = f.Run(ctx)
+	logger.Warn("ferretdb-test-server stopped", "err", err)
+	return err
+}
+
+// printFreePort -- bind 127.0.0.1:0, print the port the kernel chose, release it.
+func printFreePort() error {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	fmt.Println(l.Addr().(*net.TCPAddr).Port)
+	return nil
+}
+
+// bsonDoc -- encode a flat document of int32 / string fields (enough for {ping: 1, $db: "admin"}).
+func bsonDoc(fields ...any) []byte {
+	body := []byte{}
+	for i := 0; i+1 < len(fields); i += 2 {
+		name := fields[i].(string)
+		switch v := fields[i+1].(type) {
+		case int32:
+			body = append(body, 0x10)
+			body = append(append(body, name...), 0)
+			body = binary.LittleEndian.AppendUint32(body, uint32(v))
+		case string:
+			body = append(body, 0x02)
+			body = append(append(body, name...), 0)
+			body = binary.LittleEndian.AppendUint32(body, uint32(len(v)+1))
+			body = append(append(body, v...), 0)
+		}
+	}
+	doc := binary.LittleEndian.AppendUint32(nil, uint32(len(body)+5))
+	return append(append(doc, body...), 0)
+}
+
+// okField -- the numeric value of the top-level "ok" field of a BSON document.
+func okField(doc []byte) (float64, error) {
+	if len(doc) < 5 {
+		return 0, errors.New("short reply document")
+	}
+	p := 4
+	for p < len(doc)-1 {
+		t := doc[p]
+		p++
+		end := p
+		for end < len(doc) && doc[end] != 0 {
+			end++
+		}
+		if end >= len(doc) {
+			return 0, errors.New("malformed reply document")
+		}
+		name := string(doc[p:end])
+		p = end + 1
+		var size int
+		switch t {
+		case 0x01: // double
+			if name == "ok" && p+8 <= len(doc) {
+				return math.Float64frombits(binary.LittleEndian.Uint64(doc[p:])), nil
+			}
+			size = 8
+		case 0x10: // int32
+			if name == "ok" && p+4 <= len(doc) {
+				return float64(int32(binary.LittleEndian.Uint32(doc[p:]))), nil
+			}
+			size = 4
+		case 0x12, 0x09, 0x11: // int64, date, timestamp
+			if name == "ok" && t == 0x12 && p+8 <= len(doc) {
+				return float64(int64(binary.LittleEndian.Uint64(doc[p:]))), nil
+			}
+			size = 8
+		case 0x08: // bool
+			if name == "ok" && p < len(doc) {
+				if doc[p] != 0 {
+					return 1, nil
+				}
+				return 0, nil
+			}
+			size = 1
+		case 0x02, 0x0D, 0x0E: // string-like
+			if p+4 > len(doc) {
+				return 0, errors.New("malformed reply document")
+			}
+			size = 4 + int(binary.LittleEndian.Uint32(doc[p:]))
+		case 0x03, 0x04: // document, array
+			if p+4 > len(doc) {
+				return 0, errors.New("malformed reply document")
+			}
+			size = int(binary.LittleEndian.Uint32(doc[p:]))
+		case 0x05: // binary
+			if p+4 > len(doc) {
+				return 0, errors.New("malformed reply document")
+			}
+			size = 5 + int(binary.LittleEndian.Uint32(doc[p:]))
+		case 0x07: // ObjectId
+			size = 12
+		case 0x0A, 0x06, 0x7F, 0xFF: // null, undefined, maxKey, minKey
+			size = 0
+		case 0x13: // decimal128
+			size = 16
+		default:
+			return 0, fmt.Errorf("reply has BSON type 0x%02x before ok", t)
+		}
+		p += size
+	}
+	return 0, errors.New("reply has no ok field")
+}
+
+// pingServer -- send one OP_MSG {ping: 1, $db: "admin"} and require ok: 1 in the reply.
+func pingServer(addr string, timeout time.Duration) error {
+	conn, err := net.DialTimeout("tcp", addr, timeout)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err = conn.SetDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+
+	doc := bsonDoc("ping", int32(1), "$db", "admin")
+	msg := make([]byte, 16, 16+4+1+len(doc))
+	msg = binary.LittleEndian.AppendUint32(msg, 0) // flagBits
+	msg = append(msg, 0)                           // section kind 0: body
+	msg = append(msg, doc...)
+	binary.LittleEndian.PutUint32(msg[0:], uint32(len(msg)))
+	binary.LittleEndian.PutUint32(msg[4:], 1)     // requestID
+	binary.LittleEndian.PutUint32(msg[8:], 0)     // responseTo
+	binary.LittleEndian.PutUint32(msg[12:], 2013) // OP_MSG
+	if _, err = conn.Write(msg); err != nil {
+		return err
+	}
+
+	hdr := make([]byte, 16)
+	if _, err = io.ReadFull(conn, hdr); err != nil {
+		return fmt.Errorf("reading reply header: %v", err)
+	}
+	n := int(binary.LittleEndian.Uint32(hdr))
+	if n < 16+5+5 || n > 48000000 {
+		return fmt.Errorf("reply of implausible length %d", n)
+	}
+	if op := binary.LittleEndian.Uint32(hdr[12:]); op != 2013 {
+		return fmt.Errorf("reply opcode %d, expected OP_MSG (2013)", op)
+	}
+	rest := make([]byte, n-16)
+	if _, err = io.ReadFull(conn, rest); err != nil {
+		return fmt.Errorf("reading reply: %v", err)
+	}
+	if rest[4] != 0 {
+		return fmt.Errorf("reply section kind %d, expected 0", rest[4])
+	}
+	ok, err := okField(rest[5:])
+	if err != nil {
+		return err
+	}
+	if ok != 1 {
+		return fmt.Errorf("ping answered ok: %v", ok)
+	}
+	return nil
+}
