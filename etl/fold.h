@@ -1,0 +1,156 @@
+/*
+ * fold.h -- the pure fold logic of fold-details: detail rows in, one array document per master out.
+ *
+ * No store here: rows are pushed one at a time in key order (lab_fold_push_row), and each master's
+ * finished documents come out through a callback once the master ends. The exact BSON size of every
+ * document is computed while it is built, so a master is split exactly at the cap. Memory is bounded by
+ * one master's rows plus its documents.
+ *
+ * Folded document shape (field order as written):
+ *   { _id: "<key id>#<part>", <key>: value, <hoisted fields...>, row_count: int32, part: int32,
+ *     parts: int32, <array_field>: [ row without the hoisted fields, ... ] }
+ * A hoisted field is hoisted for a master only when every row of that master has it; its top-level
+ * value is the first row's, and a row whose value differs (including a key of another numeric type)
+ * keeps the field in its element, so unfolding (top-level fields under the element's) is lossless.
+ * `_id`, `row_count`, `part`, `parts` and the array field are never hoisted; a row's own `_id` always
+ * stays in its element.
+ *
+ * Also here, because verification and tests need them without a store: unfolding a folded document,
+ * the canonical per-row hash (fields sorted by name recursively, values with their types, XXH3-128),
+ * the deterministic `_id`, and the sampler behind `--hoist auto`.
+ */
+#ifndef LAB_FOLD_H
+#define LAB_FOLD_H
+
+#include <bson/bson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Top-level names a folded document uses itself (besides the key and the array field). */
+#define LAB_FOLD_ROW_COUNT "row_count"
+#define LAB_FOLD_PART "part"
+#define LAB_FOLD_PARTS "parts"
+
+typedef enum {
+   LAB_FOLD_OVERSIZE_SPLIT = 0, /* continue the master in further documents */
+   LAB_FOLD_OVERSIZE_REJECT,    /* hand the master's rows to the reject callback */
+   LAB_FOLD_OVERSIZE_FAIL,      /* stop with an error */
+} lab_fold_oversize_t;
+
+typedef struct {
+   const char *key;            /* key field (top-level, no dots, not "_id") */
+   const char *array_field;    /* "details" */
+   const char *const *hoist;   /* fields to hoist (not the key); may be NULL when nhoist is 0 */
+   size_t nhoist;
+   int64_t max_doc_bytes;      /* cap on every folded document (e.g. 16 MiB) */
+   lab_fold_oversize_t on_oversize;
+} lab_fold_opts_t;
+
+typedef struct {
+   int64_t rows_in;
+   int64_t masters;
+   int64_t docs_out;
+   int64_t masters_split;
+   int64_t masters_rejected;
+   int64_t rows_rejected;
+   int64_t largest_doc_bytes;
+} lab_fold_stats_t;
+
+/* lab_fold_emit_cb_t -- one master's documents (ndocs >= 1, `parts` already set). The callback owns
+ * the documents from the call on, whatever it returns (bson_destroy each). `key` is valid only during
+ * the call. Return false with *error to stop the fold. */
+typedef bool (*lab_fold_emit_cb_t) (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs,
+                                    int64_t nrows, bson_error_t *error);
+
+/* lab_fold_reject_cb_t -- a master that does not fit under --on-oversize reject: its original rows
+ * (valid only during the call) and the reason. Return false with *error to stop the fold. */
+typedef bool (*lab_fold_reject_cb_t) (void *ctx, const bson_value_t *key, const bson_t *const *rows,
+                                      size_t nrows, const char *reason, bson_error_t *error);
+
+typedef struct lab_fold lab_fold_t;
+
+/* lab_fold_opts_check -- validate options (names, reserved fields, cap); LAB_ERROR_USAGE on error. */
+bool lab_fold_opts_check (const lab_fold_opts_t *opts, bson_error_t *error);
+
+/* lab_fold_new -- a folder; options are copied. `reject` may be NULL unless on_oversize is REJECT.
+ * NULL with *error when the options are invalid. */
+lab_fold_t *lab_fold_new (const lab_fold_opts_t *opts, lab_fold_emit_cb_t emit, lab_fold_reject_cb_t reject,
+                          void *ctx, bson_error_t *error);
+
+/* lab_fold_push_row -- add the next row (rows must come in key order; the row is copied). A change of
+ * key finishes the previous master (the callback runs). Errors: a row without the key, a key of an
+ * unsupported type, keys out of order, a master that cannot be folded (FAIL mode, or a row too large
+ * to fit a document even alone), or the callback's error. */
+bool lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error);
+
+/* lab_fold_finish -- finish the last master. Call once after the last row. */
+bool lab_fold_finish (lab_fold_t *f, bson_error_t *error);
+
+/* lab_fold_stats -- counters so far. */
+const lab_fold_stats_t *lab_fold_stats (const lab_fold_t *f);
+
+/* lab_fold_buffered_bytes -- bytes held for the current master (rows and documents being built). */
+size_t lab_fold_buffered_bytes (const lab_fold_t *f);
+
+void lab_fold_destroy (lab_fold_t *f);
+
+/* ---- deterministic ids ------------------------------------------------------------------------- */
+
+/* lab_fold_key_id -- a string naming the key value that is equal exactly when the values are equal in
+ * MongoDB's comparison (1, 1L and 1.0 give the same): "n:1", "s:B0001", "o:<hex>", "d:<ms>",
+ * "b:true", "null". Caller bson_free()s. NULL with *error for unsupported types. */
+char *lab_fold_key_id (const bson_value_t *key, bson_error_t *error);
+
+/* lab_fold_doc_id -- "<key id>#<part>": the `_id` of part `part` of the master (caller bson_free()s). */
+char *lab_fold_doc_id (const bson_value_t *key, int32_t part, bson_error_t *error);
+
+/* ---- unfolding and hashing --------------------------------------------------------------------- */
+
+/* lab_fold_row_cb_t -- one unfolded row (valid only during the call); return false with *error to stop. */
+typedef bool (*lab_fold_row_cb_t) (void *ctx, const bson_t *row, bson_error_t *error);
+
+typedef struct {
+   bson_value_t key;  /* the document's key (points into the document) */
+   int32_t row_count; /* rows the document says it holds */
+   int32_t part;
+   int32_t parts;
+} lab_fold_doc_info_t;
+
+/* lab_fold_unfold -- rebuild the rows of a folded document: each element's fields plus the document's
+ * hoisted fields (every top-level field but _id, row_count, part, parts and the array) that the element
+ * does not have. Checks the shape (key present, array of documents, row_count equals its length, part
+ * in [0, parts)); LAB_ERROR_VERIFY naming the document's _id when it is wrong. `info` may be NULL. */
+bool lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb,
+                      void *ctx, lab_fold_doc_info_t *info, bson_error_t *error);
+
+typedef struct {
+   uint64_t lo; /* sums (mod 2^64) of the two halves of each row's XXH3-128: order-independent */
+   uint64_t hi;
+} lab_hash_t;
+
+/* lab_row_hash -- the XXH3-128 of a row's canonical form: fields sorted by name (stable, recursively in
+ * subdocuments and in documents inside arrays; arrays keep their order), each with its type and value. */
+lab_hash_t lab_row_hash (const bson_t *row);
+
+/* lab_hash_add -- acc += h (each half mod 2^64). */
+void lab_hash_add (lab_hash_t *acc, lab_hash_t h);
+
+/* ---- --hoist auto ------------------------------------------------------------------------------ */
+
+typedef struct lab_hoist_sampler lab_hoist_sampler_t;
+
+/* lab_hoist_sampler_new -- collect evidence from up to `max_masters` masters (rows in key order). */
+lab_hoist_sampler_t *lab_hoist_sampler_new (const char *key, const char *array_field, int64_t max_masters);
+
+/* lab_hoist_sampler_push -- add a row; returns false once enough masters were seen (stop reading).
+ * Rows without the key are ignored here (the fold itself reports them). */
+bool lab_hoist_sampler_push (lab_hoist_sampler_t *s, const bson_t *row);
+
+/* lab_hoist_sampler_result -- the fields present in every sampled row whose value is the same within
+ * each sampled master of two or more rows (none when no such master was seen), in first-seen order.
+ * *fields is a NULL-terminated array; free with bson_strfreev. *nmasters (may be NULL): masters seen. */
+void lab_hoist_sampler_result (lab_hoist_sampler_t *s, char ***fields, size_t *nfields, int64_t *nmasters);
+
+void lab_hoist_sampler_destroy (lab_hoist_sampler_t *s);
+
+#endif
