@@ -1,0 +1,185 @@
+/*
+ * calibrate.c -- what the device can do, measured where the data lives: sequential 1 MiB O_DIRECT reads
+ * and random 4 KiB O_DIRECT reads (several readers) on a temporary file in the data directory, so the
+ * report can say how close a layout came to the device's limit. The file is always removed.
+ */
+#include "scan/scan.h"
+
+#include "core/error.h"
+#include "core/opts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SEQ_CHUNK (1u << 20)
+#define RAND_CHUNK 4096u
+
+typedef struct {
+   int fd;
+   uint64_t file_bytes;
+   uint64_t deadline_ns;
+   uint64_t seed;
+   uint64_t reads;
+   int err;
+} rand_reader_t;
+
+/* rand_reader -- 4 KiB aligned random reads until the deadline (xorshift for offsets). */
+static void *
+rand_reader (void *arg)
+{
+   rand_reader_t *r = arg;
+   void *buf = NULL;
+   uint64_t blocks = r->file_bytes / RAND_CHUNK;
+   uint64_t x = r->seed | 1;
+
+   if (posix_memalign (&buf, 4096, RAND_CHUNK) != 0) {
+      r->err = ENOMEM;
+      return NULL;
+   }
+   while (lab_now_ns () < r->deadline_ns) {
+      int k;
+      for (k = 0; k < 16; k++) {
+         off_t off;
+         x ^= x << 13;
+         x ^= x >> 7;
+         x ^= x << 17;
+         off = (off_t) ((x % blocks) * RAND_CHUNK);
+         if (pread (r->fd, buf, RAND_CHUNK, off) != (ssize_t) RAND_CHUNK) {
+            r->err = errno ? errno : EIO;
+            free (buf);
+            return NULL;
+         }
+         r->reads++;
+      }
+   }
+   free (buf);
+   return NULL;
+}
+
+/* lab_calibrate -- see scan.h. */
+bool
+lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads, lab_calibration_t *out,
+               bson_error_t *error)
+{
+   char *path = bson_strdup_printf ("%s/.layoutlab-calibrate-XXXXXX", dir);
+   int fd = -1, dfd = -1;
+   void *buf = NULL;
+   uint64_t done, t0, t_start = lab_now_ns ();
+   rand_reader_t *readers = NULL;
+   pthread_t *tids = NULL;
+   int i, started = 0;
+   bool ok = false;
+
+   memset (out, 0, sizeof *out);
+   file_bytes = (file_bytes / SEQ_CHUNK) * SEQ_CHUNK;
+   if (file_bytes < SEQ_CHUNK) {
+      file_bytes = SEQ_CHUNK;
+   }
+   if (threads < 1) {
+      threads = 1;
+   }
+   fd = mkstemp (path);
+   if (fd < 0) {
+      lab_error_set_errno (error, errno, "--calibrate: cannot create a temporary file in %s", dir);
+      goto done;
+   }
+   if (posix_memalign (&buf, 4096, SEQ_CHUNK) != 0) {
+      lab_error_set_errno (error, ENOMEM, "--calibrate: buffer");
+      goto done;
+   }
+   /* Incompressible content, so no layer below can shortcut the reads. */
+   {
+      uint64_t x = 0x9E3779B97F4A7C15ull;
+      size_t k;
+      for (k = 0; k < SEQ_CHUNK / 8; k++) {
+         x ^= x << 13;
+         x ^= x >> 7;
+         x ^= x << 17;
+         ((uint64_t *) buf)[k] = x;
+      }
+   }
+   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
+      ((uint64_t *) buf)[0] = done; /* every chunk differs */
+      if (write (fd, buf, SEQ_CHUNK) != (ssize_t) SEQ_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : ENOSPC, "--calibrate: writing %s (%" PRIu64 " bytes)", path,
+                              file_bytes);
+         goto done;
+      }
+   }
+   if (fdatasync (fd) != 0) {
+      lab_error_set_errno (error, errno, "--calibrate: fdatasync %s", path);
+      goto done;
+   }
+   posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
+
+   dfd = open (path, O_RDONLY | O_DIRECT);
+   if (dfd < 0) {
+      lab_error_set_errno (error, errno, "--calibrate: O_DIRECT open of %s (the file system must support "
+                           "direct I/O)", path);
+      goto done;
+   }
+   t0 = lab_now_ns ();
+   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
+      if (pread (dfd, buf, SEQ_CHUNK, (off_t) done) != (ssize_t) SEQ_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: O_DIRECT read of %s", path);
+         goto done;
+      }
+   }
+   out->seq_read_mb_s = (double) file_bytes / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
+
+   readers = bson_malloc0 ((size_t) threads * sizeof *readers);
+   tids = bson_malloc0 ((size_t) threads * sizeof *tids);
+   t0 = lab_now_ns ();
+   for (i = 0; i < threads; i++) {
+      readers[i].fd = dfd;
+      readers[i].file_bytes = file_bytes;
+      readers[i].deadline_ns = t0 + (rand_ns ? rand_ns : 3000000000ull);
+      readers[i].seed = 0x2545F4914F6CDD1Dull * (uint64_t) (i + 1);
+      if (pthread_create (&tids[i], NULL, rand_reader, &readers[i]) != 0) {
+         lab_error_set_errno (error, errno, "--calibrate: cannot start reader thread");
+         break;
+      }
+      started++;
+   }
+   {
+      uint64_t reads = 0;
+      int err = 0;
+      for (i = 0; i < started; i++) {
+         pthread_join (tids[i], NULL);
+         reads += readers[i].reads;
+         if (readers[i].err && !err) {
+            err = readers[i].err;
+         }
+      }
+      if (started < threads) {
+         goto done;
+      }
+      if (err) {
+         lab_error_set_errno (error, err, "--calibrate: random O_DIRECT read of %s", path);
+         goto done;
+      }
+      out->rand_read_4k_iops = (double) reads / ((double) (lab_now_ns () - t0) / 1e9);
+   }
+   out->rand_threads = threads;
+   out->file_bytes = file_bytes;
+   out->elapsed_s = (double) (lab_now_ns () - t_start) / 1e9;
+   ok = true;
+done:
+   if (dfd >= 0) {
+      close (dfd);
+   }
+   if (fd >= 0) {
+      close (fd);
+      unlink (path);
+   }
+   free (buf);
+   bson_free (readers);
+   bson_free (tids);
+   bson_free (path);
+   return ok;
+}

@@ -1,0 +1,95 @@
+/*
+ * latency.c -- per-key latency: exact percentiles from every stored time, and a log-spaced histogram
+ * (1-2-5 per decade) for the report's distribution chart.
+ */
+#include "scan/scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* lab_percentile -- linear interpolation between closest ranks. */
+double
+lab_percentile (const double *sorted, size_t n, double p)
+{
+   double pos, frac;
+   size_t lo;
+
+   if (n == 0) {
+      return 0;
+   }
+   if (p <= 0) {
+      return sorted[0];
+   }
+   if (p >= 100) {
+      return sorted[n - 1];
+   }
+   pos = p / 100.0 * (double) (n - 1);
+   lo = (size_t) pos;
+   frac = pos - (double) lo;
+   if (lo + 1 >= n) {
+      return sorted[n - 1];
+   }
+   return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+   double x = *(const double *) a, y = *(const double *) b;
+   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* lab_latency_summarize -- sort, then read min/max/percentiles off the sorted array. */
+void
+lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out)
+{
+   double sum = 0;
+   size_t i;
+
+   memset (out, 0, sizeof *out);
+   out->count = (int64_t) n;
+   if (n == 0) {
+      return;
+   }
+   qsort (ms, n, sizeof *ms, cmp_double);
+   for (i = 0; i < n; i++) {
+      sum += ms[i];
+   }
+   out->min_ms = ms[0];
+   out->max_ms = ms[n - 1];
+   out->mean_ms = sum / (double) n;
+   out->p50_ms = lab_percentile (ms, n, 50);
+   out->p90_ms = lab_percentile (ms, n, 90);
+   out->p95_ms = lab_percentile (ms, n, 95);
+   out->p99_ms = lab_percentile (ms, n, 99);
+}
+
+/* lab_latency_bucket_le -- 0.01, 0.02, 0.05, 0.1, ... 100000 ms. */
+double
+lab_latency_bucket_le (int i)
+{
+   static const double steps[3] = {1, 2, 5};
+   double decade = 0.01;
+   int k;
+
+   for (k = 0; k < i / 3; k++) {
+      decade *= 10;
+   }
+   return decade * steps[i % 3];
+}
+
+/* lab_latency_histogram -- count each value into the first bucket whose bound is >= it. */
+void
+lab_latency_histogram (const double *ms, size_t n, int64_t counts[LAB_LATENCY_NBUCKETS])
+{
+   size_t i;
+
+   memset (counts, 0, sizeof (int64_t) * LAB_LATENCY_NBUCKETS);
+   for (i = 0; i < n; i++) {
+      int b = 0;
+      while (b < LAB_LATENCY_NBUCKETS - 1 && ms[i] > lab_latency_bucket_le (b)) {
+         b++;
+      }
+      counts[b]++;
+   }
+}

@@ -1,0 +1,227 @@
+/*
+ * sampler.c -- the sampler thread of a run: every interval, the device's /proc/diskstats (iostat
+ * figures), server RSS, engine cache use, and what the workers have returned so far; a final partial
+ * interval is sampled at stop. Internal to scan/ (sampler.h).
+ */
+#include "scan/sampler.h"
+
+#include "core/error.h"
+#include "core/opts.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* read_rss -- VmRSS of pid in bytes, -1 when unknown. */
+int64_t
+lab_sampler_rss (int64_t pid)
+{
+   char path[64];
+   char line[256];
+   FILE *f;
+   int64_t rss = -1;
+
+   if (pid <= 0) {
+      return -1;
+   }
+   snprintf (path, sizeof path, "/proc/%lld/status", (long long) pid);
+   f = fopen (path, "r");
+   if (!f) {
+      return -1;
+   }
+   while (fgets (line, sizeof line, f)) {
+      long long kb;
+      if (sscanf (line, "VmRSS: %lld kB", &kb) == 1) {
+         rss = kb * 1024;
+         break;
+      }
+   }
+   fclose (f);
+   return rss;
+}
+
+/* take -- one reading of every source. */
+static void
+take (lab_sampler_t *s, lab_sampler_point_t *p)
+{
+   lab_engine_stats_t es;
+   bson_error_t err;
+
+   memset (p, 0, sizeof *p);
+   p->t_ns = lab_now_ns ();
+   if (s->device) {
+      p->have_disk = lab_diskstats_read (s->diskstats_path, s->device, &p->disk, &err);
+   }
+   p->rss_bytes = -1;
+   p->cache_bytes = -1;
+   p->cache_max_bytes = -1;
+   if (lab_store_engine_stats (s->store, &es, &err)) {
+      p->cache_bytes = es.cache_bytes;
+      p->cache_max_bytes = es.cache_max_bytes;
+      p->rss_bytes = es.server_rss_bytes;
+   }
+   if (s->rss_pid > 0) {
+      p->rss_bytes = lab_sampler_rss (s->rss_pid);
+   }
+   p->keys = atomic_load (&s->live->keys);
+   p->docs = atomic_load (&s->live->docs);
+   p->bytes = atomic_load (&s->live->bytes);
+}
+
+/* record -- turn two readings into a sample and track the peaks. */
+static void
+record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_t *b)
+{
+   lab_scan_sample_t *x;
+   double dt = (double) (b->t_ns - a->t_ns) / 1e9;
+
+   if (b->rss_bytes > s->rss_peak_bytes) {
+      s->rss_peak_bytes = b->rss_bytes;
+   }
+   if (b->cache_bytes > s->cache_peak_bytes) {
+      s->cache_peak_bytes = b->cache_bytes;
+   }
+   if (b->cache_max_bytes > 0) {
+      s->cache_max_bytes = b->cache_max_bytes;
+   }
+   if (dt <= 0) {
+      return;
+   }
+   if (s->nsamples == s->cap) {
+      s->cap = s->cap ? s->cap * 2 : 64;
+      s->samples = bson_realloc (s->samples, s->cap * sizeof *s->samples);
+   }
+   x = &s->samples[s->nsamples++];
+   memset (x, 0, sizeof *x);
+   x->t_s = (double) (b->t_ns - s->start.t_ns) / 1e9;
+   x->dt_s = dt;
+   x->have_disk = a->have_disk && b->have_disk;
+   if (x->have_disk) {
+      lab_diskstats_delta (&a->disk, &b->disk, dt, &x->disk);
+   }
+   x->rss_bytes = b->rss_bytes;
+   x->cache_bytes = b->cache_bytes;
+   x->docs_per_s = (double) (b->docs - a->docs) / dt;
+   x->returned_mb_s = (double) (b->bytes - a->bytes) / dt / 1e6;
+   x->keys_done = b->keys;
+   if (x->have_disk && s->progress) {
+      char extra[64];
+      snprintf (extra, sizeof extra, "r/s %.0f, %.1f MB/s read", x->disk.reads_per_s, x->disk.read_mb_s);
+      lab_progress_set_extra (s->progress, extra);
+   }
+}
+
+/* sampler_main -- wait one interval (or the stop signal), sample, repeat; a final partial sample. */
+static void *
+sampler_main (void *arg)
+{
+   lab_sampler_t *s = arg;
+   lab_sampler_point_t prev = s->start, cur;
+   uint64_t next = s->start.t_ns + s->interval_ns;
+
+   pthread_mutex_lock (&s->mu);
+   for (;;) {
+      struct timespec ts;
+      bool stopping;
+
+      clock_gettime (CLOCK_MONOTONIC, &ts);
+      {
+         uint64_t now = lab_now_ns ();
+         uint64_t wait = next > now ? next - now : 0;
+         uint64_t ns = (uint64_t) ts.tv_nsec + wait % 1000000000ull;
+         ts.tv_sec += (time_t) (wait / 1000000000ull + ns / 1000000000ull);
+         ts.tv_nsec = (long) (ns % 1000000000ull);
+      }
+      while (!s->stop && lab_now_ns () < next) {
+         if (pthread_cond_timedwait (&s->cv, &s->mu, &ts) != 0) {
+            break;
+         }
+      }
+      stopping = s->stop;
+      pthread_mutex_unlock (&s->mu);
+      take (s, &cur);
+      if (!stopping || s->nsamples == 0 || cur.t_ns - prev.t_ns >= s->interval_ns / 4) {
+         record (s, &prev, &cur);
+      } else {
+         /* a sliver of an interval makes noisy rates: keep only its peaks */
+         lab_sampler_point_t tmp = cur;
+         tmp.t_ns = prev.t_ns;
+         record (s, &prev, &tmp);
+      }
+      s->last = cur;
+      prev = cur;
+      next += s->interval_ns;
+      if (next < cur.t_ns) {
+         next = cur.t_ns + s->interval_ns;
+      }
+      pthread_mutex_lock (&s->mu);
+      if (stopping) {
+         break;
+      }
+   }
+   pthread_mutex_unlock (&s->mu);
+   return NULL;
+}
+
+/* lab_sampler_start -- take the baseline reading (s->start) and start the thread. */
+bool
+lab_sampler_start (lab_sampler_t *s, bson_error_t *error)
+{
+   pthread_mutex_init (&s->mu, NULL);
+   s->inited = true;
+   {
+      pthread_condattr_t ca;
+      pthread_condattr_init (&ca);
+      pthread_condattr_setclock (&ca, CLOCK_MONOTONIC);
+      pthread_cond_init (&s->cv, &ca);
+      pthread_condattr_destroy (&ca);
+   }
+   s->rss_peak_bytes = -1;
+   s->cache_peak_bytes = -1;
+   s->cache_max_bytes = -1;
+   take (s, &s->start);
+   if (s->device && !s->start.have_disk) {
+      bson_error_t err;
+      if (!lab_diskstats_read (s->diskstats_path, s->device, &s->start.disk, &err)) {
+         *error = err;
+         return false;
+      }
+      s->start.have_disk = true;
+   }
+   record (s, &s->start, &s->start); /* peaks only: dt is 0 */
+   s->last = s->start;
+   if (pthread_create (&s->thread, NULL, sampler_main, s) != 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, 1, "cannot start the sampler thread");
+      return false;
+   }
+   s->running = true;
+   return true;
+}
+
+/* lab_sampler_stop -- signal, join; s->last is the final reading. */
+void
+lab_sampler_stop (lab_sampler_t *s)
+{
+   if (s->running) {
+      pthread_mutex_lock (&s->mu);
+      s->stop = true;
+      pthread_cond_signal (&s->cv);
+      pthread_mutex_unlock (&s->mu);
+      pthread_join (s->thread, NULL);
+      s->running = false;
+   }
+}
+
+/* lab_sampler_destroy -- free the samples and the sync objects. */
+void
+lab_sampler_destroy (lab_sampler_t *s)
+{
+   lab_sampler_stop (s);
+   if (s->inited) {
+      pthread_mutex_destroy (&s->mu);
+      pthread_cond_destroy (&s->cv);
+      s->inited = false;
+   }
+   bson_free (s->samples);
+   s->samples = NULL;
+}

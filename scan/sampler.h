@@ -1,0 +1,65 @@
+/*
+ * sampler.h -- the per-run sampler (private to scan/): diskstats, RSS, engine cache, worker progress.
+ */
+#ifndef LAB_SCAN_SAMPLER_H
+#define LAB_SCAN_SAMPLER_H
+
+#include "scan/scan.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* Counters the workers bump after every key. */
+typedef struct {
+   _Atomic int64_t keys;
+   _Atomic int64_t docs;
+   _Atomic int64_t rows;
+   _Atomic int64_t bytes;
+   atomic_bool stop;
+} lab_scan_live_t;
+
+typedef struct {
+   uint64_t t_ns;
+   bool have_disk;
+   lab_diskstats_t disk;
+   int64_t rss_bytes, cache_bytes, cache_max_bytes; /* -1 unknown */
+   int64_t keys, docs, bytes;
+} lab_sampler_point_t;
+
+typedef struct {
+   double t_s;   /* end of the interval, from the start of the run */
+   double dt_s;
+   bool have_disk;
+   lab_diskstats_delta_t disk;
+   int64_t rss_bytes, cache_bytes; /* -1 unknown */
+   double docs_per_s, returned_mb_s;
+   int64_t keys_done;
+} lab_scan_sample_t;
+
+typedef struct {
+   /* set by the caller */
+   lab_store_t *store;
+   const char *device;          /* NULL: no device figures */
+   const char *diskstats_path;  /* NULL: /proc/diskstats */
+   int64_t rss_pid;             /* > 0: read RSS from /proc/PID/status */
+   uint64_t interval_ns;
+   lab_scan_live_t *live;
+   lab_progress_t *progress;    /* may be NULL */
+   /* results */
+   lab_sampler_point_t start, last;
+   lab_scan_sample_t *samples;
+   size_t nsamples, cap;
+   int64_t rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */
+   /* internal */
+   pthread_t thread;
+   pthread_mutex_t mu;
+   pthread_cond_t cv;
+   bool stop, running, inited;
+} lab_sampler_t;
+
+bool lab_sampler_start (lab_sampler_t *s, bson_error_t *error);
+void lab_sampler_stop (lab_sampler_t *s);
+void lab_sampler_destroy (lab_sampler_t *s);
+int64_t lab_sampler_rss (int64_t pid);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * scan.h -- the scan module: the cold, parallel, side-by-side load of the one-doc-per-row ("detail") and
+ * the folded layout, with device-level measurements (issue "scancmp").
+ *
+ * Pure parts (unit-tested): /proc/diskstats parsing and iostat arithmetic, device resolution from a
+ * path's st_dev, key spreading and segmentation, percentiles and the latency histogram.
+ * Effectful parts: dropping the page cache, running a restart command, page residency via mincore,
+ * the sampler thread, the O_DIRECT device calibration, and lab_scan_run, which drives a whole
+ * comparison through core/store.h and fills the results document (docs/results-schema.md).
+ *
+ * Library code never prints: messages go through lab_scan_opts_t.log, tables are rendered to strings.
+ */
+#ifndef LAB_SCAN_H
+#define LAB_SCAN_H
+
+#include <bson/bson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/progress.h"
+#include "core/store.h"
+
+/* ---- /proc/diskstats ----------------------------------------------------------------------------- */
+
+/* /proc/diskstats always counts in 512-byte sectors, whatever the device's logical block size. */
+#define LAB_DISKSTATS_SECTOR_BYTES 512
+
+typedef struct {
+   uint64_t reads;          /* field 4: reads completed */
+   uint64_t reads_merged;   /* field 5 */
+   uint64_t read_sectors;   /* field 6: 512-byte sectors read */
+   uint64_t read_time_ms;   /* field 7: ms spent by all reads */
+   uint64_t writes;         /* field 8 */
+   uint64_t write_sectors;  /* field 10 */
+   uint64_t in_flight;      /* field 12 */
+   uint64_t io_ticks_ms;    /* field 13: ms the device had I/O in flight */
+} lab_diskstats_t;
+
+/* lab_diskstats_parse -- find `device` (e.g. "vda") in the text of /proc/diskstats and fill *out.
+ * LAB_ERROR_SCAN when the device is missing or its line is malformed (names the line). */
+bool lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t *out, bson_error_t *error);
+
+/* lab_diskstats_read -- read `path` (NULL: /proc/diskstats) and parse it for `device`. */
+bool lab_diskstats_read (const char *path, const char *device, lab_diskstats_t *out, bson_error_t *error);
+
+/* iostat's figures between two snapshots taken `elapsed_s` apart. Counters that went backwards are
+ * taken as a 32-bit wrap when the old value fit in 32 bits, else as a reset (delta 0). */
+typedef struct {
+   double elapsed_s;
+   uint64_t reads;           /* read requests completed */
+   uint64_t read_bytes;      /* Δ sectors * 512 */
+   uint64_t read_time_ms;
+   uint64_t io_ticks_ms;
+   double reads_per_s;       /* r/s */
+   double read_kb_s;         /* rkB/s = Δ sectors / Δt / 2 */
+   double read_mb_s;         /* 10^6 bytes per second */
+   double read_await_ms;     /* Δ read time / Δ reads; -1 when there were no reads */
+   double avg_read_bytes;    /* Δ read bytes / Δ reads; -1 when there were no reads */
+   double util_pct;          /* Δ io ticks / Δt (ms) * 100, capped at 100 */
+} lab_diskstats_delta_t;
+
+/* lab_diskstats_delta -- the iostat figures from snapshot a (older) to b (newer). */
+void lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double elapsed_s,
+                          lab_diskstats_delta_t *d);
+
+/* ---- device resolution --------------------------------------------------------------------------- */
+
+typedef struct {
+   char name[64];        /* disk name as in /proc/diskstats, e.g. "vda" */
+   unsigned major, minor; /* of the disk (after partition -> disk) */
+   char reason[512];     /* how it was chosen, for the log and the results */
+} lab_device_t;
+
+/* lab_device_resolve -- the whole disk that holds `path`: `override` (--device, "vda" or "/dev/vda")
+ * when given; else st_dev of path -> <sysfs>/dev/block/M:m, a partition's parent disk; when st_dev is not
+ * a block device (overlay, btrfs, tmpfs), the device of the mount holding path per `mountinfo`.
+ * `sysfs` NULL: "/sys"; `mountinfo` NULL: "/proc/self/mountinfo" (tests point both at fixtures). */
+bool lab_device_resolve (const char *path, const char *override, const char *sysfs, const char *mountinfo,
+                         lab_device_t *out, bson_error_t *error);
+
+/* ---- keys ---------------------------------------------------------------------------------------- */
+
+/* lab_keys_spread -- keep `limit` of the `*n` sorted keys, evenly spread over the whole range (first and
+ * last included), in place; the values dropped are destroyed. limit <= 0 or >= *n keeps all. */
+void lab_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit);
+
+/* lab_keys_segment -- split n keys into `parallel` contiguous segments: worker i gets
+ * [starts[i], starts[i+1]); `starts` has parallel + 1 entries. Sizes differ by at most one. */
+void lab_keys_segment (int64_t n, int parallel, int64_t *starts);
+
+/* lab_keys_sort_unique -- sort values in MongoDB order and drop duplicates (destroying them). */
+void lab_keys_sort_unique (bson_value_t *keys, int64_t *n);
+
+/* lab_keys_parse_line -- one --keys-file line: an extended-JSON value (42, "A-1", {"$oid": "..."},
+ * {"$date": "..."}, 9007199254740993) or, when it is not JSON, the bare text as a string. Integers that
+ * fit become int32, else int64 (MongoDB compares numbers by value). Empty lines: *skip = true. */
+bool lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error);
+
+/* lab_keys_read_file -- every key of `path` (lines as above), sorted and deduplicated; errors name the
+ * file and line. Caller frees with lab_values_free. */
+bool lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error);
+
+/* ---- latency ------------------------------------------------------------------------------------- */
+
+typedef struct {
+   int64_t count;
+   double min_ms, mean_ms, p50_ms, p90_ms, p95_ms, p99_ms, max_ms;
+} lab_latency_summary_t;
+
+/* lab_percentile -- the p-th percentile (0..100) of `sorted` ascending values, linear interpolation
+ * between closest ranks (numpy's default): position p/100 * (n-1). n == 0 gives 0. */
+double lab_percentile (const double *sorted, size_t n, double p);
+
+/* lab_latency_summarize -- sort `ms` in place and summarize it. */
+void lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out);
+
+/* Log-spaced histogram bucket bounds: 1-2-5 per decade from 0.01 ms to 100,000 ms. */
+#define LAB_LATENCY_NBUCKETS 22
+/* lab_latency_bucket_le -- upper bound (ms) of bucket i; the last bucket also takes everything above. */
+double lab_latency_bucket_le (int i);
+/* lab_latency_histogram -- counts[i] = values v with le(i-1) < v <= le(i) (the last takes the rest). */
+void lab_latency_histogram (const double *ms, size_t n, int64_t counts[LAB_LATENCY_NBUCKETS]);
+
+/* ---- cold procedure ------------------------------------------------------------------------------ */
+
+typedef enum { LAB_DROP_AUTO = 0, LAB_DROP_YES, LAB_DROP_NO } lab_drop_mode_t;
+
+/* The file written to drop the page cache. The hidden test hook LAYOUTLAB_DROP_CACHES_PATH replaces it,
+ * so the "not permitted" path can be tested as root (point it at an unwritable location). */
+#define LAB_DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
+
+/* lab_drop_caches -- `sync; echo 1 > drop_caches` per `mode`: *dropped says whether it happened and
+ * `note` why (e.g. "dropped (root)", "not permitted: ...: Permission denied"). mode yes and not
+ * permitted: LAB_ERROR_SCAN / LAB_STORE_ERR_PERMISSION naming the fix. auto never fails. */
+bool lab_drop_caches (lab_drop_mode_t mode, bool *dropped, char *note, size_t note_len, bson_error_t *error);
+
+/* lab_run_command -- run `cmd` with /bin/sh -c, its stdout sent to our stderr, waiting at most
+ * timeout_ms (then the whole process group is killed). Fails when it cannot start, exits non-zero, dies
+ * from a signal or times out; messages show `shown` (the redacted command). */
+bool lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_error_t *error);
+
+/* lab_resident_bytes -- pages of `paths` (NULL-terminated) resident in the page cache, via mmap+mincore:
+ * *resident and *total in bytes (missing files are skipped). */
+bool lab_resident_bytes (char *const *paths, int64_t *resident, int64_t *total, bson_error_t *error);
+
+/* lab_dir_files -- regular files under `dir` (recursively), NULL-terminated; bson_strfreev to free. */
+bool lab_dir_files (const char *dir, char ***paths, bson_error_t *error);
+
+/* ---- calibration --------------------------------------------------------------------------------- */
+
+typedef struct {
+   double seq_read_mb_s;      /* 10^6 bytes per second, 1 MiB O_DIRECT reads */
+   double rand_read_4k_iops;  /* 4 KiB O_DIRECT reads at random aligned offsets */
+   int rand_threads;          /* readers used for the random test */
+   uint64_t file_bytes;
+   double elapsed_s;
+} lab_calibration_t;
+
+/* lab_calibrate -- write a temporary file of `file_bytes` in `dir`, flush it out of the page cache,
+ * read it sequentially with O_DIRECT, then random 4 KiB O_DIRECT reads with `threads` readers for
+ * `rand_ns`; the file is removed afterwards, also on failure. */
+bool lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads, lab_calibration_t *out,
+                    bson_error_t *error);
+
+/* ---- the comparison ------------------------------------------------------------------------------ */
+
+typedef enum { LAB_ORDER_ALTERNATE = 0, LAB_ORDER_DETAIL_FIRST, LAB_ORDER_FOLDED_FIRST } lab_scan_order_t;
+
+typedef void (*lab_scan_log_fn) (void *ctx, bool debug, const char *msg);
+
+typedef struct {
+   const char *detail;        /* one-doc-per-row collection */
+   const char *folded;        /* folded collection */
+   const char *key;           /* key field */
+   const char *array_field;   /* array of rows in the folded documents */
+   bool cold;
+   int parallel;
+   int runs;
+   lab_scan_order_t order;
+   int64_t keys_limit;        /* 0: all */
+   const char *keys_file;     /* NULL: the folded collection's key index */
+   const char *restart_cmd;   /* server: run while the client pool is down */
+   int32_t restart_timeout_ms;
+   int32_t ready_timeout_ms;  /* wait for ping after a restart */
+   lab_drop_mode_t drop_caches;
+   const char *dbpath;        /* the data directory (server), for the device, residency and calibration */
+   const char *device;        /* --device override */
+   uint64_t interval_ns;      /* sampler period */
+   bool calibrate;
+   uint64_t calibrate_bytes;
+   uint64_t calibrate_rand_ns;
+   bool create_index;         /* create missing key indexes before measuring */
+   uint64_t cache_size_bytes; /* as configured (for the results) */
+   lab_progress_mode_t progress;
+   lab_scan_log_fn log;       /* may be NULL */
+   void *log_ctx;
+} lab_scan_opts_t;
+
+/* lab_scan_opts_init -- the defaults of DESIGN.md (bill_detail, detail_coll, bill_id, details, 4
+ * workers, 1 run, alternate, drop auto, 1 s interval ...). */
+void lab_scan_opts_init (lab_scan_opts_t *o);
+
+/* lab_scan_order_parse / lab_drop_mode_parse -- option values; false on anything else. */
+bool lab_scan_order_parse (const char *s, lab_scan_order_t *out);
+bool lab_drop_mode_parse (const char *s, lab_drop_mode_t *out);
+
+/* lab_scan_run -- the whole comparison on `store`; *results (initialized by the caller) gets the results
+ * document of docs/results-schema.md (restart_cmd is redacted before it is stored). */
+bool lab_scan_run (lab_store_t *store, const lab_scan_opts_t *opts, bson_t *results, bson_error_t *error);
+
+/* lab_scan_table_render -- the human-readable comparison table of a results document (medians over
+ * runs): per metric the detail value, the folded value, folded/detail and which is better. Caller
+ * bson_free()s. */
+char *lab_scan_table_render (const bson_t *results);
+
+#endif
