@@ -1,0 +1,654 @@
+/*
+ * test_scan_unit.c -- unit tests of scan/'s pure parts: diskstats parsing and the iostat arithmetic on
+ * recorded snapshots, device resolution on sysfs/mountinfo fixtures, key spreading/segmentation/parsing,
+ * percentiles and the histogram; plus the small effectful helpers (drop-caches hook, restart command,
+ * residency) and the table renderer.
+ */
+#include "tests/testutil.h"
+
+#include "core/error.h"
+#include "scan/scan.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static char *
+slurp (const char *name)
+{
+   char *path = bson_strdup_printf ("%s/%s", getenv ("LAB_SCAN_DATA"), name);
+   FILE *f = fopen (path, "r");
+   char *buf = bson_malloc0 (65536);
+   assert_non_null (f);
+   fread (buf, 1, 65535, f);
+   fclose (f);
+   bson_free (path);
+   return buf;
+}
+
+static void
+write_file (const char *path, const char *text)
+{
+   FILE *f = fopen (path, "w");
+   assert_non_null (f);
+   fputs (text, f);
+   fclose (f);
+}
+
+/* ---- diskstats ---- */
+
+static void
+test_diskstats_parse (void **state)
+{
+   char *a = slurp ("diskstats-a.txt");
+   lab_diskstats_t d;
+   bson_error_t e;
+
+   assert_true (lab_diskstats_parse (a, "vda", &d, &e));
+   assert_int_equal (d.reads, 34248);
+   assert_int_equal (d.reads_merged, 6927);
+   assert_int_equal (d.read_sectors, 1906042);
+   assert_int_equal (d.read_time_ms, 19759);
+   assert_int_equal (d.writes, 8875);
+   assert_int_equal (d.io_ticks_ms, 10636);
+   /* vda1 is its own line, not a prefix match of vda */
+   assert_true (lab_diskstats_parse (a, "vda1", &d, &e));
+   assert_int_equal (d.reads, 30000);
+   assert_false (lab_diskstats_parse (a, "sdq", &d, &e));
+   assert_non_null (strstr (e.message, "sdq"));
+   assert_non_null (strstr (e.message, "--device"));
+   assert_false (lab_diskstats_parse (" 8 0 sda 1 2 3\n", "sda", &d, &e));
+   assert_non_null (strstr (e.message, "fields"));
+   bson_free (a);
+}
+
+static void
+test_diskstats_delta (void **state)
+{
+   char *a = slurp ("diskstats-a.txt");
+   char *b = slurp ("diskstats-b.txt");
+   lab_diskstats_t sa, sb;
+   lab_diskstats_delta_t d;
+   bson_error_t e;
+
+   assert_true (lab_diskstats_parse (a, "vda", &sa, &e));
+   assert_true (lab_diskstats_parse (b, "vda", &sb, &e));
+   lab_diskstats_delta (&sa, &sb, 2.0, &d);
+   /* 2000 reads, 80000 sectors, 4000 ms of read time, 500 ms of io ticks in 2 s */
+   assert_int_equal (d.reads, 2000);
+   assert_int_equal (d.read_bytes, 80000ull * 512);
+   assert_true (d.reads_per_s == 1000.0);
+   assert_true (d.read_kb_s == 20000.0);                 /* iostat: Δ sectors / Δt / 2 */
+   assert_true (d.read_mb_s == 80000.0 * 512 / 2 / 1e6); /* 10.24 MB/s */
+   assert_true (d.read_await_ms == 2.0);
+   assert_true (d.avg_read_bytes == 20480.0);
+   assert_true (d.util_pct == 25.0);
+   /* no reads: await and request size unknown */
+   lab_diskstats_delta (&sa, &sa, 1.0, &d);
+   assert_true (d.read_await_ms < 0 && d.avg_read_bytes < 0);
+   assert_true (d.reads_per_s == 0.0);
+   /* a 32-bit counter that wrapped */
+   {
+      lab_diskstats_t w1 = sa, w2 = sa;
+      w1.reads = UINT32_MAX - 9;
+      w2.reads = 10;
+      lab_diskstats_delta (&w1, &w2, 1.0, &d);
+      assert_int_equal (d.reads, 20);
+      /* a 64-bit counter that went backwards: a reset, not a huge delta */
+      w1.reads = 1ull << 40;
+      lab_diskstats_delta (&w1, &w2, 1.0, &d);
+      assert_int_equal (d.reads, 0);
+   }
+   /* util is capped at 100% (io_ticks can run slightly ahead of wall time) */
+   {
+      lab_diskstats_t u2 = sa;
+      u2.io_ticks_ms += 1500;
+      lab_diskstats_delta (&sa, &u2, 1.0, &d);
+      assert_true (d.util_pct == 100.0);
+   }
+   bson_free (a);
+   bson_free (b);
+}
+
+/* ---- device resolution ---- */
+
+typedef struct {
+   char *root, *sysfs;
+   unsigned major, minor; /* st_dev of root */
+} fx_t;
+
+static void
+mk (const char *sysfs, const char *sub)
+{
+   char *cmd = bson_strdup_printf ("mkdir -p '%s%s'", sysfs, sub);
+   assert_int_equal (system (cmd), 0);
+   bson_free (cmd);
+}
+
+static fx_t *
+fixture (void)
+{
+   fx_t *fx = bson_malloc0 (sizeof *fx);
+   struct stat st;
+   char *p;
+
+   fx->root = lab_test_tmpdir ("scan-device");
+   fx->sysfs = bson_strdup_printf ("%s/sys", fx->root);
+   assert_int_equal (stat (fx->root, &st), 0);
+   fx->major = major (st.st_dev);
+   fx->minor = minor (st.st_dev);
+   mk (fx->sysfs, "/devices/pci0/block/fakedisk/fakedisk3");
+   mk (fx->sysfs, "/devices/virtual/block/wholedisk");
+   mk (fx->sysfs, "/dev/block");
+   mk (fx->sysfs, "/class/block");
+   p = bson_strdup_printf ("%s/devices/pci0/block/fakedisk/dev", fx->sysfs);
+   write_file (p, "8:0\n");
+   bson_free (p);
+   p = bson_strdup_printf ("%s/devices/pci0/block/fakedisk/fakedisk3/dev", fx->sysfs);
+   write_file (p, "8:3\n");
+   bson_free (p);
+   p = bson_strdup_printf ("%s/devices/pci0/block/fakedisk/fakedisk3/partition", fx->sysfs);
+   write_file (p, "3\n");
+   bson_free (p);
+   p = bson_strdup_printf ("%s/devices/virtual/block/wholedisk/dev", fx->sysfs);
+   write_file (p, "9:0\n");
+   bson_free (p);
+   p = bson_strdup_printf ("%s/class/block/fakedisk", fx->sysfs);
+   assert_int_equal (symlink ("../../devices/pci0/block/fakedisk", p), 0);
+   bson_free (p);
+   p = bson_strdup_printf ("%s/class/block/fakedisk3", fx->sysfs);
+   assert_int_equal (symlink ("../../devices/pci0/block/fakedisk/fakedisk3", p), 0);
+   bson_free (p);
+   p = bson_strdup_printf ("%s/class/block/wholedisk", fx->sysfs);
+   assert_int_equal (symlink ("../../devices/virtual/block/wholedisk", p), 0);
+   bson_free (p);
+   return fx;
+}
+
+static void
+link_devnum (fx_t *fx, unsigned ma, unsigned mi, const char *target)
+{
+   char *p = bson_strdup_printf ("%s/dev/block/%u:%u", fx->sysfs, ma, mi);
+   assert_int_equal (symlink (target, p), 0);
+   bson_free (p);
+}
+
+static void
+fixture_free (fx_t *fx)
+{
+   lab_test_rmtree (fx->root);
+   bson_free (fx->root);
+   bson_free (fx->sysfs);
+   bson_free (fx);
+}
+
+static void
+test_device_partition (void **state)
+{
+   fx_t *fx = fixture ();
+   lab_device_t d;
+   bson_error_t e;
+
+   link_devnum (fx, fx->major, fx->minor, "../../devices/pci0/block/fakedisk/fakedisk3");
+   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, "/nonexistent", &d, &e));
+   assert_string_equal (d.name, "fakedisk");
+   assert_int_equal (d.major, 8);
+   assert_int_equal (d.minor, 0);
+   assert_non_null (strstr (d.reason, "partition fakedisk3 of disk fakedisk"));
+   fixture_free (fx);
+}
+
+static void
+test_device_whole_disk (void **state)
+{
+   fx_t *fx = fixture ();
+   lab_device_t d;
+   bson_error_t e;
+
+   link_devnum (fx, fx->major, fx->minor, "../../devices/virtual/block/wholedisk");
+   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, "/nonexistent", &d, &e));
+   assert_string_equal (d.name, "wholedisk");
+   assert_non_null (strstr (d.reason, "is block device wholedisk"));
+   fixture_free (fx);
+}
+
+static void
+test_device_mountinfo_fallback (void **state)
+{
+   fx_t *fx = fixture ();
+   lab_device_t d;
+   bson_error_t e;
+   char *mi = bson_strdup_printf ("%s/mountinfo", fx->root);
+   char *text;
+
+   /* st_dev is not in the fixture's dev/block: an overlay root whose source is /dev/fakedisk3, and a deeper
+    * tmpfs mount elsewhere that must not match */
+   text = bson_strdup_printf ("22 1 0:21 / /proc rw - proc proc rw\n"
+                              "27 1 0:99 / / rw,relatime - overlay /dev/fakedisk3 rw,lowerdir=/a\n"
+                              "28 27 0:98 / %s/other rw - tmpfs tmpfs rw\n",
+                              fx->root);
+   write_file (mi, text);
+   bson_free (text);
+   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
+   assert_string_equal (d.name, "fakedisk");
+   assert_non_null (strstr (d.reason, "not a block device"));
+   assert_non_null (strstr (d.reason, "/dev/fakedisk3"));
+
+   /* the mount's own M:m resolves: that wins */
+   text = bson_strdup_printf ("27 1 0:99 / / rw - ext4 /dev/whatever rw\n"
+                              "30 27 9:0 / %s rw - ext4 something rw\n",
+                              fx->root);
+   write_file (mi, text);
+   bson_free (text);
+   link_devnum (fx, 9, 0, "../../devices/virtual/block/wholedisk");
+   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
+   assert_string_equal (d.name, "wholedisk");
+
+   /* nothing names a disk: a clear error naming --device */
+   write_file (mi, "27 1 0:99 / / rw - overlay overlay rw,lowerdir=/a\n");
+   assert_false (lab_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
+   assert_non_null (strstr (e.message, "--device"));
+   assert_non_null (strstr (e.message, "overlay"));
+   bson_free (mi);
+   fixture_free (fx);
+}
+
+static void
+test_device_override (void **state)
+{
+   fx_t *fx = fixture ();
+   lab_device_t d;
+   bson_error_t e;
+
+   assert_true (lab_device_resolve (fx->root, "/dev/wholedisk", fx->sysfs, "/nonexistent", &d, &e));
+   assert_string_equal (d.name, "wholedisk");
+   assert_int_equal (d.major, 9);
+   assert_non_null (strstr (d.reason, "--device"));
+   assert_false (lab_device_resolve (fx->root, "nosuchdisk", fx->sysfs, "/nonexistent", &d, &e));
+   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   assert_non_null (strstr (e.message, "nosuchdisk"));
+   fixture_free (fx);
+}
+
+static void
+test_device_this_machine (void **state)
+{
+   lab_device_t d;
+   lab_diskstats_t s;
+   bson_error_t e;
+   char *dir = lab_test_tmpdir ("scan-device-real");
+
+   /* whatever this machine's disk is, the resolved name must be a line of /proc/diskstats */
+   assert_true (lab_device_resolve (dir, NULL, NULL, NULL, &d, &e));
+   assert_true (d.name[0] != '\0');
+   if (!lab_diskstats_read (NULL, d.name, &s, &e)) {
+      fail_msg ("resolved %s (%s) but: %s", d.name, d.reason, e.message);
+   }
+   lab_test_rmtree (dir);
+   bson_free (dir);
+}
+
+/* ---- keys ---- */
+
+static void
+ints (bson_value_t *v, int n)
+{
+   int i;
+   for (i = 0; i < n; i++) {
+      v[i].value_type = BSON_TYPE_INT32;
+      v[i].value.v_int32 = i * 10;
+   }
+}
+
+static void
+test_keys_segment (void **state)
+{
+   int64_t s[5];
+   int64_t t[4];
+   int64_t u[2];
+
+   lab_keys_segment (10, 4, s);
+   assert_int_equal (s[0], 0);
+   assert_int_equal (s[1], 2);
+   assert_int_equal (s[2], 5);
+   assert_int_equal (s[3], 7);
+   assert_int_equal (s[4], 10);
+   /* fewer keys than workers: some segments are empty, none overlaps */
+   lab_keys_segment (2, 3, t);
+   assert_int_equal (t[0], 0);
+   assert_int_equal (t[1], 0);
+   assert_int_equal (t[2], 1);
+   assert_int_equal (t[3], 2);
+   lab_keys_segment (7, 1, u);
+   assert_int_equal (u[0], 0);
+   assert_int_equal (u[1], 7);
+}
+
+static void
+test_keys_spread (void **state)
+{
+   bson_value_t v[10];
+   int64_t n = 10;
+
+   ints (v, 10);
+   lab_keys_spread (v, &n, 4);
+   assert_int_equal (n, 4);
+   /* first and last kept, evenly spread: indexes 0, 3, 6, 9 */
+   assert_int_equal (v[0].value.v_int32, 0);
+   assert_int_equal (v[1].value.v_int32, 30);
+   assert_int_equal (v[2].value.v_int32, 60);
+   assert_int_equal (v[3].value.v_int32, 90);
+   n = 10;
+   ints (v, 10);
+   lab_keys_spread (v, &n, 0);
+   assert_int_equal (n, 10);
+   lab_keys_spread (v, &n, 11);
+   assert_int_equal (n, 10);
+   lab_keys_spread (v, &n, 1);
+   assert_int_equal (n, 1);
+   assert_int_equal (v[0].value.v_int32, 0);
+   /* strings are freed when dropped (ASan checks the ownership) */
+   {
+      bson_value_t s[5];
+      int i;
+      n = 5;
+      for (i = 0; i < 5; i++) {
+         s[i].value_type = BSON_TYPE_UTF8;
+         s[i].value.v_utf8.str = bson_strdup_printf ("k%d", i);
+         s[i].value.v_utf8.len = 2;
+      }
+      lab_keys_spread (s, &n, 2);
+      assert_int_equal (n, 2);
+      assert_string_equal (s[0].value.v_utf8.str, "k0");
+      assert_string_equal (s[1].value.v_utf8.str, "k4");
+      bson_value_destroy (&s[0]);
+      bson_value_destroy (&s[1]);
+   }
+}
+
+static void
+test_keys_parse (void **state)
+{
+   bson_value_t v;
+   bool skip;
+   bson_error_t e;
+
+   assert_true (lab_keys_parse_line ("42\n", &v, &skip, &e));
+   assert_false (skip);
+   assert_int_equal (v.value_type, BSON_TYPE_INT32);
+   assert_int_equal (v.value.v_int32, 42);
+   assert_true (lab_keys_parse_line ("9007199254740993", &v, &skip, &e));
+   assert_int_equal (v.value_type, BSON_TYPE_INT64);
+   assert_true (v.value.v_int64 == 9007199254740993ll);
+   assert_true (lab_keys_parse_line ("  \"A-1\"  \r\n", &v, &skip, &e));
+   assert_int_equal (v.value_type, BSON_TYPE_UTF8);
+   assert_string_equal (v.value.v_utf8.str, "A-1");
+   bson_value_destroy (&v);
+   assert_true (lab_keys_parse_line ("B-2 unquoted", &v, &skip, &e));
+   assert_int_equal (v.value_type, BSON_TYPE_UTF8);
+   assert_string_equal (v.value.v_utf8.str, "B-2 unquoted");
+   bson_value_destroy (&v);
+   assert_true (lab_keys_parse_line ("{\"$oid\": \"5f1d7a0b2c3e4f5a6b7c8d9e\"}", &v, &skip, &e));
+   assert_int_equal (v.value_type, BSON_TYPE_OID);
+   assert_true (lab_keys_parse_line ("   \n", &v, &skip, &e));
+   assert_true (skip);
+   assert_false (lab_keys_parse_line ("[1, 2]", &v, &skip, &e));
+   assert_non_null (strstr (e.message, "[1, 2]"));
+}
+
+static void
+test_keys_file (void **state)
+{
+   char *dir = lab_test_tmpdir ("scan-keys");
+   char *p = bson_strdup_printf ("%s/keys.txt", dir);
+   bson_value_t *k;
+   int64_t n;
+   bson_error_t e;
+
+   /* unsorted, with a duplicate across int32/int64/double (MongoDB compares numbers by value) */
+   write_file (p, "30\n10\n\n20\n10.0\n5000000000\n");
+   assert_true (lab_keys_read_file (p, &k, &n, &e));
+   assert_int_equal (n, 4);
+   assert_int_equal (k[0].value.v_int32, 10);
+   assert_int_equal (k[1].value.v_int32, 20);
+   assert_int_equal (k[2].value.v_int32, 30);
+   assert_true (k[3].value.v_int64 == 5000000000ll);
+   lab_values_free (k, (int) n);
+
+   write_file (p, "1\n2\n[3]\n");
+   assert_false (lab_keys_read_file (p, &k, &n, &e));
+   assert_non_null (strstr (e.message, "line 3"));
+   assert_non_null (strstr (e.message, p));
+   write_file (p, "\n\n");
+   assert_false (lab_keys_read_file (p, &k, &n, &e));
+   assert_non_null (strstr (e.message, "no key"));
+   assert_false (lab_keys_read_file ("/nonexistent/keys", &k, &n, &e));
+   assert_non_null (strstr (e.message, "/nonexistent/keys"));
+   lab_test_rmtree (dir);
+   bson_free (p);
+   bson_free (dir);
+}
+
+/* ---- latency ---- */
+
+static void
+test_percentiles (void **state)
+{
+   double v[100];
+   lab_latency_summary_t s;
+   int i;
+
+   for (i = 0; i < 100; i++) {
+      v[i] = 100 - i; /* 100 .. 1, unsorted */
+   }
+   lab_latency_summarize (v, 100, &s);
+   assert_int_equal (s.count, 100);
+   assert_true (s.min_ms == 1 && s.max_ms == 100);
+   assert_true (s.mean_ms == 50.5);
+   assert_true (s.p50_ms == 50.5);
+   assert_true (fabs (s.p90_ms - 90.1) < 1e-9);
+   assert_true (fabs (s.p95_ms - 95.05) < 1e-9);
+   assert_true (fabs (s.p99_ms - 99.01) < 1e-9);
+   {
+      double one[1] = {7};
+      double two[2] = {1, 3};
+      assert_true (lab_percentile (one, 1, 99) == 7);
+      assert_true (lab_percentile (two, 2, 50) == 2);
+      assert_true (lab_percentile (two, 2, 0) == 1);
+      assert_true (lab_percentile (two, 2, 100) == 3);
+      assert_true (lab_percentile (two, 0, 50) == 0);
+   }
+   lab_latency_summarize (v, 0, &s);
+   assert_int_equal (s.count, 0);
+}
+
+static void
+test_histogram (void **state)
+{
+   double v[] = {0.005, 0.01, 0.011, 0.7, 1.0, 1.5, 250, 1e9};
+   int64_t c[LAB_LATENCY_NBUCKETS];
+   int64_t total = 0;
+   int i;
+
+   assert_true (lab_latency_bucket_le (0) == 0.01);
+   assert_true (fabs (lab_latency_bucket_le (1) - 0.02) < 1e-12);
+   assert_true (fabs (lab_latency_bucket_le (2) - 0.05) < 1e-12);
+   assert_true (fabs (lab_latency_bucket_le (6) - 1.0) < 1e-12);
+   assert_true (fabs (lab_latency_bucket_le (LAB_LATENCY_NBUCKETS - 1) - 100000.0) < 1e-6);
+   lab_latency_histogram (v, 8, c);
+   assert_int_equal (c[0], 2); /* 0.005 and 0.01 (le is inclusive) */
+   assert_int_equal (c[1], 1); /* 0.011 */
+   assert_int_equal (c[5], 0); /* (0.2, 0.5] */
+   assert_int_equal (c[6], 2); /* (0.5, 1]: 0.7 and 1.0 */
+   assert_int_equal (c[7], 1); /* (1, 2]: 1.5 */
+   for (i = 0; i < LAB_LATENCY_NBUCKETS; i++) {
+      total += c[i];
+   }
+   assert_int_equal (total, 8);
+   assert_int_equal (c[LAB_LATENCY_NBUCKETS - 1], 1); /* 1e9 lands in the last bucket */
+}
+
+/* ---- cold helpers ---- */
+
+static void
+test_drop_caches_hook (void **state)
+{
+   char *dir = lab_test_tmpdir ("scan-drop");
+   char *p = bson_strdup_printf ("%s/drop_caches", dir);
+   char note[256];
+   bool dropped;
+   bson_error_t e;
+   char buf[8] = "";
+   FILE *f;
+
+   write_file (p, "");
+   setenv ("LAYOUTLAB_DROP_CACHES_PATH", p, 1);
+   assert_true (lab_drop_caches (LAB_DROP_YES, &dropped, note, sizeof note, &e));
+   assert_true (dropped);
+   assert_non_null (strstr (note, "dropped"));
+   f = fopen (p, "r");
+   assert_non_null (fgets (buf, sizeof buf, f));
+   fclose (f);
+   assert_string_equal (buf, "1");
+
+   setenv ("LAYOUTLAB_DROP_CACHES_PATH", "/nonexistent-dir/drop_caches", 1);
+   assert_true (lab_drop_caches (LAB_DROP_AUTO, &dropped, note, sizeof note, &e));
+   assert_false (dropped);
+   assert_non_null (strstr (note, "not permitted"));
+   assert_false (lab_drop_caches (LAB_DROP_YES, &dropped, note, sizeof note, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_PERMISSION));
+   assert_non_null (strstr (e.message, "--drop-caches"));
+   assert_true (lab_drop_caches (LAB_DROP_NO, &dropped, note, sizeof note, &e));
+   assert_false (dropped);
+   assert_non_null (strstr (note, "not requested"));
+   unsetenv ("LAYOUTLAB_DROP_CACHES_PATH");
+   lab_test_rmtree (dir);
+   bson_free (p);
+   bson_free (dir);
+}
+
+static void
+test_run_command (void **state)
+{
+   bson_error_t e;
+
+   assert_true (lab_run_command ("true", "true", 5000, &e));
+   assert_false (lab_run_command ("exit 3", "exit 3", 5000, &e));
+   assert_non_null (strstr (e.message, "exit code 3"));
+   assert_non_null (strstr (e.message, "\"exit 3\""));
+   assert_false (lab_run_command ("sleep 30", "sleep 30", 300, &e));
+   assert_non_null (strstr (e.message, "did not finish"));
+   assert_non_null (strstr (e.message, "--restart-timeout"));
+}
+
+static void
+test_residency (void **state)
+{
+   char *dir = lab_test_tmpdir ("scan-resident");
+   char *p = bson_strdup_printf ("%s/data.wt", dir);
+   char *paths[3] = {p, NULL, NULL};
+   int64_t res, total;
+   bson_error_t e;
+   char block[4096];
+   int fd, i;
+
+   memset (block, 'x', sizeof block);
+   fd = open (p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+   assert_true (fd >= 0);
+   for (i = 0; i < 64; i++) {
+      assert_int_equal (write (fd, block, sizeof block), sizeof block);
+   }
+   fdatasync (fd);
+   close (fd);
+   assert_true (lab_resident_bytes (paths, &res, &total, &e));
+   assert_int_equal (total, 64 * 4096);
+   assert_int_equal (res, 64 * 4096); /* just written: in the page cache */
+   fd = open (p, O_RDONLY);
+   assert_int_equal (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+   close (fd);
+   assert_true (lab_resident_bytes (paths, &res, &total, &e));
+   assert_int_equal (res, 0);
+   /* a missing file is skipped */
+   paths[1] = "/nonexistent/file.wt";
+   assert_true (lab_resident_bytes (paths, &res, &total, &e));
+   assert_int_equal (total, 64 * 4096);
+   {
+      char **files = NULL;
+      assert_true (lab_dir_files (dir, &files, &e));
+      assert_non_null (files[0]);
+      assert_null (files[1]);
+      bson_strfreev (files);
+   }
+   lab_test_rmtree (dir);
+   bson_free (p);
+   bson_free (dir);
+}
+
+/* ---- table ---- */
+
+static void
+test_table (void **state)
+{
+   bson_error_t e;
+   bson_t *r = bson_new_from_json (
+      (const uint8_t *) "{\"config\": {\"cold\": true},"
+                        " \"dataset\": {\"detail\": {\"count\": 520000, \"storage_size_bytes\": 100000000},"
+                        "               \"folded\": {\"count\": 4000, \"storage_size_bytes\": 50000000}},"
+                        " \"summary\": {\"detail\": {\"runs\": 3, \"elapsed_s\": {\"median\": 10.0},"
+                        "                            \"read_requests\": {\"median\": 4000},"
+                        "                            \"avg_read_request_bytes\": {\"median\": 4096}},"
+                        "               \"folded\": {\"runs\": 3, \"elapsed_s\": {\"median\": 5.0},"
+                        "                            \"read_requests\": {\"median\": 1000},"
+                        "                            \"avg_read_request_bytes\": {\"median\": 16384}}}}",
+      -1, &e);
+   char *t;
+
+   assert_non_null (r);
+   t = lab_scan_table_render (r);
+   assert_non_null (strstr (t, "Cold load of both layouts, 3 runs (medians)"));
+   assert_non_null (strstr (t, "520,000"));
+   assert_non_null (strstr (t, "0.8%"));  /* 4000 / 520000 */
+   assert_non_null (strstr (t, "50.0%")); /* load time */
+   assert_non_null (strstr (t, "25.0%")); /* read requests */
+   assert_non_null (strstr (t, "400.0%"));
+   /* lower load time: folded better; bigger requests: folded better */
+   {
+      const char *line = strstr (t, "load time");
+      assert_non_null (line);
+      assert_true (strstr (line, "folded") < strchr (line, '\n'));
+   }
+   /* absent figures are not printed as zero */
+   assert_null (strstr (t, "read await"));
+   bson_free (t);
+   bson_destroy (r);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_diskstats_parse),
+      cmocka_unit_test (test_diskstats_delta),
+      cmocka_unit_test (test_device_partition),
+      cmocka_unit_test (test_device_whole_disk),
+      cmocka_unit_test (test_device_mountinfo_fallback),
+      cmocka_unit_test (test_device_override),
+      cmocka_unit_test (test_device_this_machine),
+      cmocka_unit_test (test_keys_segment),
+      cmocka_unit_test (test_keys_spread),
+      cmocka_unit_test (test_keys_parse),
+      cmocka_unit_test (test_keys_file),
+      cmocka_unit_test (test_percentiles),
+      cmocka_unit_test (test_histogram),
+      cmocka_unit_test (test_drop_caches_hook),
+      cmocka_unit_test (test_run_command),
+      cmocka_unit_test (test_residency),
+      cmocka_unit_test (test_table),
+   };
+   return cmocka_run_group_tests_name ("scan", tests, NULL, NULL);
+}
