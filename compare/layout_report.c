@@ -1,0 +1,306 @@
+/*
+ * layout_report.c -- `layout-report`: turn a scancmp results file into the Markdown report a design
+ * review reads, with SVG charts next to it. Parses options, calls the compare library, writes files,
+ * maps errors to exit codes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/cmp.h"
+#include "core/cli.h"
+#include "core/error.h"
+
+typedef enum { CHARTS_AUTO, CHARTS_SVG, CHARTS_NONE } charts_mode_t;
+
+typedef struct {
+   lab_cli_common_t common;
+   const char *input;
+   const char *baseline;
+   const char *output; /* NULL or "-": stdout */
+   const char *title;
+   charts_mode_t charts;
+} report_opts_t;
+
+static const char usage_text[] =
+   "Usage: layout-report RUN.json [--baseline OTHER.json] [-o REPORT.md] [--charts svg|none] [--title T]\n"
+   "\n"
+   "Render the results file of `scancmp --out RUN.json` as a Markdown report for a design review: a\n"
+   "verdict computed from the figures, the comparison table (median over runs with min-max), the\n"
+   "environment, the dataset, the cold procedure as executed, per-run figures, the device ceiling, and\n"
+   "SVG charts (read requests/s, read MB/s, server memory over time, per-master latency distribution)\n"
+   "drawn by gnuplot next to the report as REPORT-<chart>.svg.\n"
+   "\n"
+   "Options:\n"
+   "  -o, --output FILE    write the report to FILE (default: standard output, without charts)\n"
+   "  --baseline FILE      add a table of changes from another experiment's results (e.g. snappy vs\n"
+   "                       zlib, before vs after a change)\n"
+   "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
+   "  --title TEXT         the report's title (default: names both collections)\n"
+   "  --json FILE|-        also write the comparison (medians, ratios, winners) as JSON\n"
+   "  -q, --quiet          only errors on stderr\n"
+   "  -v, --verbose        more detail on stderr\n"
+   "  -h, --help           this help\n"
+   "  --version            print the version\n"
+   "\n"
+   "Examples:\n"
+   "  layout-report out/run.json -o out/report.md\n"
+   "      report plus out/report-read-requests.svg, -read-mbs, -memory and -latency charts\n"
+   "  layout-report zlib.json --baseline snappy.json -o zlib-vs-snappy.md --title 'zlib vs snappy'\n"
+   "      the same report with a second table: what changed from the snappy experiment\n"
+   "  layout-report out/run.json --charts none | less\n"
+   "      read the tables in a terminal\n"
+   "\n"
+   "Exit codes: 0 success, 1 runtime failure (unreadable or invalid results file, gnuplot failed),\n"
+   "2 usage error.\n";
+
+/* parse_args -- fill *o from argv; false with *error on a usage error. */
+static bool
+parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
+{
+   int i, r;
+   const char *v;
+
+   memset (o, 0, sizeof *o);
+   lab_cli_common_init (&o->common);
+   o->charts = CHARTS_AUTO;
+   for (i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      if ((r = lab_cli_common_take (&o->common, argc, argv, &i, error)) != 0) {
+         if (r < 0) {
+            return false;
+         }
+         continue;
+      }
+      if ((r = lab_cli_value (argc, argv, &i, "--baseline", &o->baseline, error)) != 0 ||
+          (r = lab_cli_value (argc, argv, &i, "--output", &o->output, error)) != 0 ||
+          (r = lab_cli_value (argc, argv, &i, "-o", &o->output, error)) != 0 ||
+          (r = lab_cli_value (argc, argv, &i, "--title", &o->title, error)) != 0) {
+         if (r < 0) {
+            return false;
+         }
+         continue;
+      }
+      if ((r = lab_cli_value (argc, argv, &i, "--charts", &v, error)) != 0) {
+         if (r < 0) {
+            return false;
+         }
+         if (strcmp (v, "svg") == 0) {
+            o->charts = CHARTS_SVG;
+         } else if (strcmp (v, "none") == 0) {
+            o->charts = CHARTS_NONE;
+         } else {
+            lab_error_set (error, LAB_ERROR_USAGE, 1, "--charts: '%s' is not one of svg, none", v);
+            return false;
+         }
+         continue;
+      }
+      if (a[0] == '-' && a[1] != '\0') {
+         lab_error_set (error, LAB_ERROR_USAGE, 1, "unknown option '%s' (try --help)", a);
+         return false;
+      }
+      if (o->input) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "one results file at a time ('%s' and '%s'); compare two with --baseline", o->input, a);
+         return false;
+      }
+      o->input = a;
+   }
+   if (o->common.help || o->common.version) {
+      return true;
+   }
+   if (!o->input) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "no results file given: layout-report RUN.json [-o REPORT.md]");
+      return false;
+   }
+   if (o->output && strcmp (o->output, "-") == 0) {
+      o->output = NULL;
+   }
+   if (o->charts == CHARTS_SVG && !o->output) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "--charts svg needs -o REPORT.md: the charts are written next to the report");
+      return false;
+   }
+   if (o->output) {
+      size_t n = strlen (o->output);
+      if (n == 0 || o->output[n - 1] == '/') {
+         lab_error_set (error, LAB_ERROR_USAGE, 1, "-o '%s': name a file, e.g. out/report.md", o->output);
+         return false;
+      }
+   }
+   return true;
+}
+
+/* split_output -- directory and chart stem of the report path ("out/report.md" -> "out", "report"). */
+static void
+split_output (const char *path, char **dir, char **stem)
+{
+   const char *slash = strrchr (path, '/');
+   const char *base = slash ? slash + 1 : path;
+   size_t n = strlen (base);
+
+   *dir = slash ? bson_strndup (path, (size_t) (slash - path)) : bson_strdup (".");
+   if (slash == path) {
+      bson_free (*dir);
+      *dir = bson_strdup ("/");
+   }
+   if (n > 3 && strcmp (base + n - 3, ".md") == 0) {
+      n -= 3;
+   }
+   *stem = bson_strndup (base, n);
+}
+
+/* comparison_json -- the medians, ratios and winners as a document, for scripts. */
+static void
+comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set, bson_t *out)
+{
+   static const char *const winners[] = {"none", "same", "detail", "folded"};
+   const lab_cmp_metric_t *m = NULL;
+   size_t n = 0, i;
+   bson_t metrics, charts, md, ml;
+   char key[16];
+   int l;
+
+   bson_init (out);
+   BSON_APPEND_UTF8 (out, "source", r->name);
+   if (report) {
+      BSON_APPEND_UTF8 (out, "report", report);
+   }
+   BSON_APPEND_ARRAY_BEGIN (out, "charts", &charts);
+   for (i = 0; set && i < set->n; i++) {
+      snprintf (key, sizeof key, "%zu", i);
+      BSON_APPEND_UTF8 (&charts, key, set->charts[i].file);
+   }
+   bson_append_array_end (out, &charts);
+   BSON_APPEND_DOCUMENT_BEGIN (out, "metrics", &metrics);
+   m = lab_cmp_metrics (&n);
+   for (i = 0; i < n; i++) {
+      lab_cmp_stat_t s[2];
+      double ratio;
+      s[0] = lab_cmp_metric_stat (r, "detail", &m[i]);
+      s[1] = lab_cmp_metric_stat (r, "folded", &m[i]);
+      if (!s[0].present && !s[1].present) {
+         continue;
+      }
+      BSON_APPEND_DOCUMENT_BEGIN (&metrics, m[i].name, &md);
+      for (l = 0; l < 2; l++) {
+         if (!s[l].present) {
+            continue;
+         }
+         BSON_APPEND_DOCUMENT_BEGIN (&md, l == 0 ? "detail" : "folded", &ml);
+         BSON_APPEND_DOUBLE (&ml, "median", s[l].median);
+         BSON_APPEND_DOUBLE (&ml, "min", s[l].min);
+         BSON_APPEND_DOUBLE (&ml, "max", s[l].max);
+         BSON_APPEND_INT32 (&ml, "runs", s[l].n);
+         bson_append_document_end (&md, &ml);
+      }
+      if (lab_cmp_ratio (&s[0], &s[1], &ratio)) {
+         BSON_APPEND_DOUBLE (&md, "ratio_folded_to_detail", ratio);
+      }
+      BSON_APPEND_UTF8 (&md, "better", winners[lab_cmp_winner (m[i].better, &s[0], &s[1], NULL)]);
+      bson_append_document_end (&metrics, &md);
+   }
+   bson_append_document_end (out, &metrics);
+}
+
+int
+main (int argc, char **argv)
+{
+   report_opts_t o;
+   bson_error_t error = {0};
+   lab_cmp_results_t run = {0}, base = {0};
+   lab_cmp_chart_set_t set = {0};
+   lab_cmp_render_opts_t ro = {0};
+   char *dir = NULL, *stem = NULL, *gnuplot = NULL, *md = NULL, *note = NULL;
+   bson_t summary = BSON_INITIALIZER;
+   int rc = LAB_EXIT_FAILURE;
+
+   lab_log_set_tool ("layout-report");
+   if (!parse_args (argc, argv, &o, &error)) {
+      lab_log_error ("%s", error.message);
+      return LAB_EXIT_USAGE;
+   }
+   if (o.common.help) {
+      fputs (usage_text, stdout);
+      return LAB_EXIT_OK;
+   }
+   if (o.common.version) {
+      printf ("layout-report %s\n", LAB_VERSION);
+      return LAB_EXIT_OK;
+   }
+   lab_log_set (&o.common);
+
+   if (!lab_cmp_results_load_file (o.input, &run, &error)) {
+      goto fail;
+   }
+   if (o.baseline && !lab_cmp_results_load_file (o.baseline, &base, &error)) {
+      lab_error_prefix (&error, "--baseline");
+      goto fail;
+   }
+
+   if (o.charts == CHARTS_NONE) {
+      ro.charts_note = "--charts none was given";
+   } else if (!o.output) {
+      ro.charts_note = "the report went to standard output (use -o REPORT.md to get charts next to it)";
+   } else if (!(gnuplot = lab_cmp_gnuplot_path ())) {
+      ro.charts_note = "gnuplot was not found on PATH (install Debian's gnuplot-nox, then re-run "
+                       "layout-report)";
+      lab_log_info ("gnuplot not found on PATH: the report says the charts were skipped");
+   } else {
+      split_output (o.output, &dir, &stem);
+      lab_log_debug ("drawing charts with %s into %s/%s-*.svg", gnuplot, dir, stem);
+      if (!lab_cmp_charts_write (&run, gnuplot, dir, stem, &set, &error)) {
+         goto fail;
+      }
+      if (set.n == 0) {
+         ro.charts_note = "the results file has no time series samples and no latency histogram";
+      }
+      ro.charts = set.charts;
+      ro.n_charts = set.n;
+   }
+   ro.title = o.title;
+   ro.baseline = o.baseline ? &base : NULL;
+
+   md = lab_cmp_render_md (&run, &ro);
+   if (o.output) {
+      if (!lab_file_write_atomic (o.output, md, strlen (md), &error)) {
+         goto fail;
+      }
+      lab_log_info ("wrote %s and %zu chart%s", o.output, set.n, set.n == 1 ? "" : "s");
+   } else if (fputs (md, stdout) < 0 || fflush (stdout) != 0) {
+      lab_error_set_errno (&error, errno, "writing the report to standard output");
+      goto fail;
+   }
+   if (o.common.json_path) {
+      comparison_json (&run, o.output, &set, &summary);
+      if (!lab_json_write (&summary, o.common.json_path, &error)) {
+         goto fail;
+      }
+   }
+   rc = LAB_EXIT_OK;
+   goto cleanup;
+
+fail:
+   lab_log_error ("%s", error.message);
+   rc = lab_error_exit_code (&error);
+   /* no partial output: the charts of a report that was not written go too */
+   if (dir) {
+      for (size_t i = 0; i < set.n; i++) {
+         char *p = bson_strdup_printf ("%s/%s", dir, set.charts[i].file);
+         remove (p);
+         bson_free (p);
+      }
+   }
+cleanup:
+   bson_destroy (&summary);
+   bson_free (md);
+   bson_free (note);
+   bson_free (gnuplot);
+   bson_free (dir);
+   bson_free (stem);
+   lab_cmp_chart_set_cleanup (&set);
+   lab_cmp_results_cleanup (&base);
+   lab_cmp_results_cleanup (&run);
+   return rc;
+}

@@ -1,0 +1,299 @@
+/*
+ * results.c -- reading and validating a scancmp results file (docs/results-schema.md) with libbson's
+ * JSON reader, and typed access to its figures by dotted path.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/cmp.h"
+#include "core/error.h"
+
+/* Figures every runs[] entry must carry (schema rule). */
+static const char *const required_run_numbers[] = {"run", "elapsed_s", "docs", "bytes_returned",
+                                                    "read_requests", "read_bytes"};
+
+/* position_to_line_col -- 1-based line and column of byte offset `pos` in data. */
+static void
+position_to_line_col (const char *data, size_t len, size_t pos, int *line, int *col)
+{
+   size_t i;
+
+   *line = 1;
+   *col = 1;
+   for (i = 0; i < pos && i < len; i++) {
+      if (data[i] == '\n') {
+         (*line)++;
+         *col = 1;
+      } else {
+         (*col)++;
+      }
+   }
+}
+
+/* describe_json_error -- turn libbson's parse message into one naming line and column when it gives a
+ * byte position ("Got parse error at "x", position 12: ..."). */
+static void
+describe_json_error (const char *data, size_t len, const char *name, const bson_error_t *json_err,
+                     bson_error_t *error)
+{
+   const char *p = strstr (json_err->message, "position ");
+   int line, col;
+
+   if (p) {
+      size_t pos = (size_t) strtoull (p + strlen ("position "), NULL, 10);
+      position_to_line_col (data, len, pos, &line, &col);
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: line %d, column %d: invalid JSON (%s); is it a results file written by scancmp --out?",
+                     name, line, col, json_err->message);
+   } else {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: invalid JSON (%s): the file is truncated or damaged; re-run scancmp --out", name,
+                     json_err->message);
+   }
+}
+
+/* lab_cmp_get_number -- see cmp.h. */
+bool
+lab_cmp_get_number (const bson_t *doc, const char *path, double *out)
+{
+   bson_iter_t it, child;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child)) {
+      return false;
+   }
+   switch (bson_iter_type (&child)) {
+   case BSON_TYPE_INT32:
+   case BSON_TYPE_INT64:
+   case BSON_TYPE_DOUBLE:
+      *out = bson_iter_as_double (&child);
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* lab_cmp_get_string -- see cmp.h. */
+const char *
+lab_cmp_get_string (const bson_t *doc, const char *path)
+{
+   bson_iter_t it, child;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
+       !BSON_ITER_HOLDS_UTF8 (&child)) {
+      return NULL;
+   }
+   return bson_iter_utf8 (&child, NULL);
+}
+
+/* lab_cmp_get_bool -- see cmp.h. */
+bool
+lab_cmp_get_bool (const bson_t *doc, const char *path, bool *out)
+{
+   bson_iter_t it, child;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
+       !BSON_ITER_HOLDS_BOOL (&child)) {
+      return false;
+   }
+   *out = bson_iter_bool (&child);
+   return true;
+}
+
+/* validate -- the schema rules layout-report relies on; errors name the file and the entry. */
+static bool
+validate (const bson_t *doc, const char *name, bson_error_t *error)
+{
+   bson_iter_t it, runs;
+   double v;
+   int idx = 0, n_detail = 0, n_folded = 0;
+   size_t i;
+
+   if (!lab_cmp_get_number (doc, "schema_version", &v)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: no \"schema_version\": not a scancmp results file (see docs/results-schema.md)",
+                     name);
+      return false;
+   }
+   if (v != LAB_CMP_SCHEMA_VERSION) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: schema_version %g is not supported (this layout-report reads version %d); use the "
+                     "layout-report of the scancmp that wrote it",
+                     name, v, LAB_CMP_SCHEMA_VERSION);
+      return false;
+   }
+   if (!bson_iter_init_find (&it, doc, "runs") || !BSON_ITER_HOLDS_ARRAY (&it) ||
+       !bson_iter_recurse (&it, &runs)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"runs\" array: nothing to report", name);
+      return false;
+   }
+   while (bson_iter_next (&runs)) {
+      const uint8_t *data;
+      uint32_t len;
+      bson_t run;
+      const char *layout;
+
+      if (!BSON_ITER_HOLDS_DOCUMENT (&runs)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: runs[%d] is not an object", name, idx);
+         return false;
+      }
+      bson_iter_document (&runs, &len, &data);
+      if (!bson_init_static (&run, data, len)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: runs[%d] is not a valid document", name, idx);
+         return false;
+      }
+      layout = lab_cmp_get_string (&run, "layout");
+      if (!layout || (strcmp (layout, "detail") != 0 && strcmp (layout, "folded") != 0)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: runs[%d]: \"layout\" must be \"detail\" or \"folded\"%s%s%s", name, idx,
+                        layout ? " (found \"" : "", layout ? layout : "", layout ? "\")" : "");
+         return false;
+      }
+      if (layout[0] == 'd') {
+         n_detail++;
+      } else {
+         n_folded++;
+      }
+      for (i = 0; i < sizeof required_run_numbers / sizeof required_run_numbers[0]; i++) {
+         if (!lab_cmp_get_number (&run, required_run_numbers[i], &v)) {
+            lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                           "%s: runs[%d] (%s): missing or non-numeric \"%s\", which every run entry must "
+                           "carry (docs/results-schema.md)",
+                           name, idx, layout, required_run_numbers[i]);
+            return false;
+         }
+      }
+      idx++;
+   }
+   if (n_detail == 0 || n_folded == 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: runs[] has %d detail and %d folded entries; a comparison needs at least one of "
+                     "each",
+                     name, n_detail, n_folded);
+      return false;
+   }
+   return true;
+}
+
+/* lab_cmp_results_load_json -- see cmp.h. */
+bool
+lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_cmp_results_t *out,
+                           bson_error_t *error)
+{
+   bson_json_reader_t *reader = NULL;
+   bson_error_t jerr;
+   bson_t extra = BSON_INITIALIZER;
+   size_t i = 0;
+   int rc;
+   bool ok = false;
+
+   memset (out, 0, sizeof *out);
+   bson_init (&out->doc);
+   while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')) {
+      i++;
+   }
+   if (i == len) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: empty file: not a results file", name);
+      goto cleanup;
+   }
+   if (data[i] != '{') {
+      int line, col;
+      position_to_line_col (data, len, i, &line, &col);
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: line %d, column %d: expected a JSON object ('{'), found '%c'", name, line, col,
+                     data[i]);
+      goto cleanup;
+   }
+   reader = bson_json_data_reader_new (false, len);
+   bson_json_data_reader_ingest (reader, (const uint8_t *) data, len);
+   rc = bson_json_reader_read (reader, &out->doc, &jerr);
+   if (rc < 0) {
+      describe_json_error (data, len, name, &jerr, error);
+      goto cleanup;
+   }
+   if (rc == 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no JSON document in the file", name);
+      goto cleanup;
+   }
+   rc = bson_json_reader_read (reader, &extra, &jerr);
+   if (rc != 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: unexpected content after the results document (one document per file)", name);
+      goto cleanup;
+   }
+   if (!validate (&out->doc, name, error)) {
+      goto cleanup;
+   }
+   out->name = bson_strdup (name);
+   ok = true;
+
+cleanup:
+   bson_destroy (&extra);
+   if (reader) {
+      bson_json_reader_destroy (reader);
+   }
+   if (!ok) {
+      bson_destroy (&out->doc);
+      memset (out, 0, sizeof *out);
+   }
+   return ok;
+}
+
+/* lab_cmp_results_load_file -- see cmp.h. */
+bool
+lab_cmp_results_load_file (const char *path, lab_cmp_results_t *out, bson_error_t *error)
+{
+   FILE *f = NULL;
+   char *data = NULL;
+   size_t len = 0, cap = 0, got;
+   const char *base;
+   bool ok = false;
+
+   memset (out, 0, sizeof *out);
+   f = fopen (path, "rb");
+   if (!f) {
+      lab_error_set_errno (error, errno, "cannot open results file %s", path);
+      goto cleanup;
+   }
+   for (;;) {
+      if (len + 65536 > cap) {
+         cap = cap ? cap * 2 : 262144;
+         data = bson_realloc (data, cap);
+      }
+      got = fread (data + len, 1, cap - len, f);
+      len += got;
+      if (got == 0) {
+         break;
+      }
+   }
+   if (ferror (f)) {
+      lab_error_set_errno (error, EIO, "cannot read results file %s", path);
+      goto cleanup;
+   }
+   /* errors name the path as given, so the user finds the file; headings use the base name only */
+   if (!lab_cmp_results_load_json (data ? data : "", len, path, out, error)) {
+      goto cleanup;
+   }
+   base = strrchr (path, '/');
+   bson_free (out->name);
+   out->name = bson_strdup (base ? base + 1 : path);
+   ok = true;
+
+cleanup:
+   if (f) {
+      fclose (f);
+   }
+   bson_free (data);
+   return ok;
+}
+
+/* lab_cmp_results_cleanup -- see cmp.h. */
+void
+lab_cmp_results_cleanup (lab_cmp_results_t *r)
+{
+   if (r->name) {
+      bson_destroy (&r->doc);
+      bson_free (r->name);
+   }
+   memset (r, 0, sizeof *r);
+}
