@@ -1,0 +1,408 @@
+/*
+ * fold_details.c -- the fold-details tool: parse options, run the fold (run.h) and/or the verification
+ * (verify.h), print the summary, map errors to exit codes. No fold logic lives here.
+ */
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/opts.h"
+#include "core/store.h"
+#include "run.h"
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *usage_text =
+   "Usage: fold-details --src COLL --dst COLL [options]\n"
+   "\n"
+   "Fold the detail rows of each master (rows sharing a --key value) into one document per master that\n"
+   "holds them as an array, losing nothing: the key and the hoisted fields at top level, a row count, the\n"
+   "rows (with their own _id) in --array-field. Masters over the document cap are split into parts,\n"
+   "rejected to a file, or stop the run, never dropped. --verify proves the result holds exactly the\n"
+   "source's rows.\n"
+   "\n"
+   "Folded document: {_id: \"<key id>#<part>\", <key>, <hoisted...>, row_count, part, parts, details: [...]}\n"
+   "  _id is deterministic (\"n:123#0\", \"s:B0001#0\", \"o:<hex>#0\", \"d:<ms>#0\"), so reruns are idempotent;\n"
+   "  every part of a master is found with {<key>: value}. The destination gets an index on the key.\n"
+   "\n"
+   "Options:\n"
+   "  --src COLL              source collection (detail rows)                       (required)\n"
+   "  --dst COLL              destination collection (folded documents)             (required)\n"
+   "  --key FIELD             master key field (default bill_id): string, int32, int64, double, ObjectId,\n"
+   "                          date or bool values\n"
+   "  --hoist auto|none|F,..  fields moved to top level (default auto: fields constant within every master\n"
+   "                          of a sample); a row whose value differs keeps it in its element\n"
+   "  --hoist-sample N        masters sampled by --hoist auto (default 1000)\n"
+   "  --array-field NAME      array field (default details)\n"
+   "  --max-doc-bytes SIZE    document cap (default: the server's maxBsonObjectSize, 16MiB)\n"
+   "  --on-oversize MODE      split (default): continue the master in further documents (part/parts);\n"
+   "                          reject: write its rows to --reject and go on; fail: stop with an error\n"
+   "  --reject FILE           JSON lines {key, reason, row} for rejected masters\n"
+   "  --batch-docs N          documents per write batch (default 1000)\n"
+   "  --batch-bytes SIZE      bytes per write batch (default 16MiB, kept below the server's message size)\n"
+   "  --parallel N            N workers on N key ranges, each with its own cursor and writer (default 1)\n"
+   "  --drop-dst              replace an existing destination\n"
+   "  --resume                continue an interrupted run (same settings); the checkpoint is kept in\n"
+   "                          <dst>.fold_state in the destination database\n"
+   "  --verify                after folding, prove dst holds exactly src's rows (counts per master and an\n"
+   "                          order-independent XXH3 checksum of each row's canonical form); exit 3 when\n"
+   "                          they differ. On an existing, finished destination (no --drop-dst/--resume)\n"
+   "                          it only verifies.\n"
+   "  --copy-only             benchmark ceiling: the same sorted read, rows written unchanged (no folding)\n"
+   "\n"
+   "Examples:\n"
+   "  # fold the embedded store's bill_detail into detail_coll and check the result\n"
+   "  fold-details --uri wiredtiger:./data --src bill_detail --dst detail_coll --verify\n"
+   "\n"
+   "  # on a server, four workers, keep only two fields at top level, oversize masters to a file\n"
+   "  fold-details --uri mongodb://db1:27017/hospital --src bill_detail --dst detail_coll \\\n"
+   "      --hoist patient_id,bill_date --parallel 4 --on-oversize reject --reject big-bills.jsonl\n"
+   "\n"
+   "  # the run was killed: continue where it stopped, then verify\n"
+   "  fold-details --src bill_detail --dst detail_coll --parallel 4 --resume --verify\n"
+   "\n"
+   "  # verify a finished fold only, JSON summary on stdout\n"
+   "  fold-details --src bill_detail --dst detail_coll --verify --json -\n"
+   "\n"
+   "  # an existing destination is refused unless replaced\n"
+   "  fold-details --src bill_detail --dst detail_coll --drop-dst --key order_id --array-field items\n";
+
+static void
+usage (FILE *out)
+{
+   /* the common options go between the tool's options and the examples */
+   const char *ex = strstr (usage_text, "Examples:\n");
+
+   fwrite (usage_text, 1, (size_t) (ex - usage_text), out);
+   fputs (lab_cli_common_help (), out);
+   fputs ("\n", out);
+   fputs (ex, out);
+}
+
+typedef struct {
+   lab_cli_common_t common;
+   lab_foldrun_opts_t run;
+   bool verify;
+} options_t;
+
+/* parse_args -- fill *o; LAB_ERROR_USAGE on anything wrong. */
+static bool
+parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
+{
+   const char *v = NULL;
+   int i, rc;
+   int64_t n;
+   uint64_t sz;
+
+   memset (o, 0, sizeof *o);
+   lab_cli_common_init (&o->common);
+   o->run.key = "bill_id";
+   o->run.array_field = "details";
+   o->run.hoist_spec = "auto";
+   o->run.parallel = 1;
+   o->run.on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
+   for (i = 1; i < argc; i++) {
+      rc = lab_cli_common_take (&o->common, argc, argv, &i, error);
+      if (rc < 0) {
+         return false;
+      }
+      if (rc > 0) {
+         continue;
+      }
+#define VALUE(name) ((rc = lab_cli_value (argc, argv, &i, name, &v, error)) != 0)
+      if (VALUE ("--src")) {
+         o->run.src = v;
+      } else if (rc == 0 && VALUE ("--dst")) {
+         o->run.dst = v;
+      } else if (rc == 0 && VALUE ("--key")) {
+         o->run.key = v;
+      } else if (rc == 0 && VALUE ("--hoist")) {
+         o->run.hoist_spec = v;
+      } else if (rc == 0 && VALUE ("--hoist-sample")) {
+         if (rc < 0 || !lab_parse_int (v, "--hoist-sample", 1, INT64_C (100000000), &n, error)) {
+            return false;
+         }
+         o->run.hoist_sample_masters = n;
+      } else if (rc == 0 && VALUE ("--array-field")) {
+         o->run.array_field = v;
+      } else if (rc == 0 && VALUE ("--max-doc-bytes")) {
+         if (rc < 0 || !lab_parse_size (v, "--max-doc-bytes", &sz, error)) {
+            return false;
+         }
+         if (sz == 0 || sz > INT32_MAX) {
+            lab_error_set (error, LAB_ERROR_USAGE, 0, "--max-doc-bytes '%s' is out of range", v);
+            return false;
+         }
+         o->run.max_doc_bytes = (int64_t) sz;
+      } else if (rc == 0 && VALUE ("--on-oversize")) {
+         if (rc < 0) {
+            return false;
+         }
+         if (strcmp (v, "split") == 0) {
+            o->run.on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
+         } else if (strcmp (v, "reject") == 0) {
+            o->run.on_oversize = LAB_FOLD_OVERSIZE_REJECT;
+         } else if (strcmp (v, "fail") == 0) {
+            o->run.on_oversize = LAB_FOLD_OVERSIZE_FAIL;
+         } else {
+            lab_error_set (error, LAB_ERROR_USAGE, 0, "--on-oversize '%s': expected split, reject or fail", v);
+            return false;
+         }
+      } else if (rc == 0 && VALUE ("--reject")) {
+         o->run.reject_path = v;
+      } else if (rc == 0 && VALUE ("--batch-docs")) {
+         if (rc < 0 || !lab_parse_int (v, "--batch-docs", 1, 100000, &n, error)) {
+            return false;
+         }
+         o->run.batch_docs = n;
+      } else if (rc == 0 && VALUE ("--batch-bytes")) {
+         if (rc < 0 || !lab_parse_size (v, "--batch-bytes", &sz, error)) {
+            return false;
+         }
+         if (sz < 1024) {
+            lab_error_set (error, LAB_ERROR_USAGE, 0, "--batch-bytes '%s' is below 1 KiB", v);
+            return false;
+         }
+         o->run.batch_bytes = sz;
+      } else if (rc == 0 && VALUE ("--parallel")) {
+         if (rc < 0 || !lab_parse_int (v, "--parallel", 1, 64, &n, error)) {
+            return false;
+         }
+         o->run.parallel = (int) n;
+      } else if (rc < 0) {
+         return false;
+      } else if (strcmp (argv[i], "--resume") == 0) {
+         o->run.resume = true;
+      } else if (strcmp (argv[i], "--drop-dst") == 0) {
+         o->run.drop_dst = true;
+      } else if (strcmp (argv[i], "--verify") == 0) {
+         o->verify = true;
+      } else if (strcmp (argv[i], "--copy-only") == 0) {
+         o->run.copy_only = true;
+      } else {
+         lab_error_set (error, LAB_ERROR_USAGE, 0, "unknown argument '%s' (see --help)", argv[i]);
+         return false;
+      }
+#undef VALUE
+      if (rc < 0) {
+         return false;
+      }
+   }
+   if (o->common.help || o->common.version) {
+      return true;
+   }
+   if (!o->run.src || !o->run.dst) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--src and --dst are required (see --help)");
+      return false;
+   }
+   if (o->verify && o->run.copy_only) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--verify checks a fold; a --copy-only destination is not one");
+      return false;
+   }
+   o->run.progress = o->common.progress;
+   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES"); /* test hook: see run.h */
+   if (v && *v && !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &o->run.kill_after_batches,
+                                  error)) {
+      return false;
+   }
+   return true;
+}
+
+static void
+append_hash (bson_t *d, const char *name, lab_hash_t h)
+{
+   char hex[40];
+
+   bson_snprintf (hex, sizeof hex, "%016llx%016llx", (unsigned long long) h.hi, (unsigned long long) h.lo);
+   BSON_APPEND_UTF8 (d, name, hex);
+}
+
+int
+main (int argc, char **argv)
+{
+   options_t o;
+   bson_error_t error;
+   lab_store_t *store = NULL;
+   lab_store_opts_t sopts = {0};
+   lab_foldrun_result_t fr;
+   lab_verify_result_t vr;
+   lab_verify_opts_t vo;
+   lab_foldrun_dst_status_t st;
+   bool fold = true, folded = false, verified = false;
+   int code = LAB_EXIT_FAILURE;
+   bson_t summary = BSON_INITIALIZER, arr;
+   size_t nskip = 0, k;
+   char idx[16];
+   const char *ks;
+   double rps;
+
+   memset (&fr, 0, sizeof fr);
+   memset (&vr, 0, sizeof vr);
+   lab_log_set_tool ("fold-details");
+   if (!parse_args (argc, argv, &o, &error)) {
+      lab_log_error ("%s", error.message);
+      return LAB_EXIT_USAGE;
+   }
+   if (o.common.help) {
+      usage (stdout);
+      return LAB_EXIT_OK;
+   }
+   if (o.common.version) {
+      printf ("fold-details %s\n", LAB_VERSION);
+      return LAB_EXIT_OK;
+   }
+   lab_log_set (&o.common);
+   if (strcmp (o.run.src, o.run.dst) == 0) {
+      lab_log_error ("--dst '%s' is the same collection as --src: folding in place would destroy the source; "
+                     "name another destination",
+                     o.run.dst);
+      return LAB_EXIT_USAGE;
+   }
+   sopts.db = o.common.db;
+   sopts.cache_size_bytes = o.common.cache_size_bytes;
+   sopts.create = true;
+   store = lab_store_open (o.common.uri, &sopts, &error);
+   if (!store) {
+      goto fail;
+   }
+
+   /* --verify alone on a finished destination */
+   if (o.verify && !o.run.drop_dst && !o.run.resume) {
+      if (!lab_foldrun_dst_status (store, o.run.dst, &st, &error)) {
+         goto fail;
+      }
+      if (st.exists && st.count > 0) {
+         if (st.has_state && !st.complete) {
+            lab_error_set (&error, LAB_ERROR_USAGE, 0,
+                           "'%s' holds an interrupted fold (its checkpoint says incomplete): continue it with "
+                           "--resume before verifying",
+                           o.run.dst);
+            goto fail;
+         }
+         lab_log_info ("'%s' exists and is finished: verifying only", o.run.dst);
+         fold = false;
+      }
+   }
+   if (fold) {
+      if (!lab_foldrun (store, &o.run, &fr, &error)) {
+         goto fail;
+      }
+      folded = true;
+      rps = fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0;
+      if (!o.common.quiet) {
+         printf ("%s %lld rows into %lld documents: %lld masters, %lld split, %lld rejected (%lld rows); largest "
+                 "document %lld bytes; %.2f s, %.0f rows/s%s\n",
+                 o.run.copy_only ? "copied" : "folded", (long long) fr.rows_in, (long long) fr.docs_out,
+                 (long long) fr.masters, (long long) fr.masters_split, (long long) fr.masters_rejected,
+                 (long long) fr.rows_rejected, (long long) fr.largest_doc_bytes, fr.elapsed_s, rps,
+                 fr.resumed ? " (resumed run: this run's part only)" : "");
+      }
+   }
+   if (o.verify) {
+      memset (&vo, 0, sizeof vo);
+      vo.src = o.run.src;
+      vo.dst = o.run.dst;
+      vo.key = o.run.key;
+      vo.array_field = o.run.array_field;
+      vo.max_doc_bytes = o.run.max_doc_bytes;
+      vo.progress = o.common.progress;
+      for (nskip = 0; fr.rejected_key_ids && fr.rejected_key_ids[nskip]; nskip++) {
+      }
+      vo.skip_key_ids = (const char *const *) fr.rejected_key_ids;
+      vo.nskip = nskip;
+      if (!lab_verify (store, &vo, &vr, &error)) {
+         goto fail;
+      }
+      verified = true;
+      if (!o.common.quiet) {
+         printf ("verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s%s\n",
+                 vr.equal ? "equal" : "DIFFERENT", (long long) vr.src_rows, (long long) vr.src_masters,
+                 (long long) vr.dst_rows, (long long) vr.dst_docs,
+                 vr.skipped_masters ? " (rejected masters excluded)" : "", vr.equal ? "" : "");
+      }
+      if (!vr.equal) {
+         lab_log_error ("verify: %lld differing master(s), %lld document(s) over the cap; first: %s",
+                        (long long) vr.differing_masters, (long long) vr.oversize_docs, vr.first_difference);
+      }
+   }
+   code = vr.equal || !verified ? LAB_EXIT_OK : LAB_EXIT_DIFFERENT;
+   goto summary;
+
+fail:
+   lab_log_error ("%s", error.message);
+   code = lab_error_exit_code (&error);
+
+summary:
+   if (o.common.json_path) {
+      BSON_APPEND_UTF8 (&summary, "tool", "fold-details");
+      BSON_APPEND_UTF8 (&summary, "version", LAB_VERSION);
+      BSON_APPEND_BOOL (&summary, "ok", code == LAB_EXIT_OK);
+      BSON_APPEND_INT32 (&summary, "exit_code", code);
+      if (code != LAB_EXIT_OK && code != LAB_EXIT_DIFFERENT) {
+         BSON_APPEND_UTF8 (&summary, "error", error.message);
+      }
+      if (store) {
+         BSON_APPEND_UTF8 (&summary, "uri", lab_store_uri_redacted (store));
+         BSON_APPEND_UTF8 (&summary, "db", lab_store_db (store));
+      }
+      BSON_APPEND_UTF8 (&summary, "src", o.run.src);
+      BSON_APPEND_UTF8 (&summary, "dst", o.run.dst);
+      BSON_APPEND_UTF8 (&summary, "key", o.run.key);
+      BSON_APPEND_UTF8 (&summary, "array_field", o.run.array_field);
+      BSON_APPEND_UTF8 (&summary, "mode", !fold ? "verify" : o.run.copy_only ? "copy" : "fold");
+      if (folded) {
+         BSON_APPEND_ARRAY_BEGIN (&summary, "hoisted", &arr);
+         for (k = 0; fr.hoisted && fr.hoisted[k]; k++) {
+            bson_uint32_to_string ((uint32_t) k, &ks, idx, sizeof idx);
+            BSON_APPEND_UTF8 (&arr, ks, fr.hoisted[k]);
+         }
+         bson_append_array_end (&summary, &arr);
+         BSON_APPEND_INT32 (&summary, "parallel", o.run.parallel);
+         BSON_APPEND_INT32 (&summary, "ranges", fr.ranges);
+         BSON_APPEND_BOOL (&summary, "resumed", fr.resumed);
+         BSON_APPEND_INT64 (&summary, "max_doc_bytes", fr.max_doc_bytes);
+         BSON_APPEND_INT64 (&summary, "batch_bytes", fr.batch_bytes);
+         BSON_APPEND_INT64 (&summary, "rows_in", fr.rows_in);
+         BSON_APPEND_INT64 (&summary, "docs_out", fr.docs_out);
+         BSON_APPEND_INT64 (&summary, "masters", fr.masters);
+         BSON_APPEND_INT64 (&summary, "masters_split", fr.masters_split);
+         BSON_APPEND_INT64 (&summary, "masters_rejected", fr.masters_rejected);
+         BSON_APPEND_INT64 (&summary, "rows_rejected", fr.rows_rejected);
+         BSON_APPEND_INT64 (&summary, "largest_doc_bytes", fr.largest_doc_bytes);
+         BSON_APPEND_INT64 (&summary, "write_errors", fr.write_errors);
+         BSON_APPEND_INT64 (&summary, "batches", fr.batches);
+         BSON_APPEND_DOUBLE (&summary, "elapsed_s", fr.elapsed_s);
+         BSON_APPEND_DOUBLE (&summary, "rows_per_s", fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0.0);
+      }
+      if (verified) {
+         bson_t v;
+         BSON_APPEND_DOCUMENT_BEGIN (&summary, "verify", &v);
+         BSON_APPEND_BOOL (&v, "equal", vr.equal);
+         BSON_APPEND_INT64 (&v, "src_rows", vr.src_rows);
+         BSON_APPEND_INT64 (&v, "dst_rows", vr.dst_rows);
+         BSON_APPEND_INT64 (&v, "src_masters", vr.src_masters);
+         BSON_APPEND_INT64 (&v, "dst_masters", vr.dst_masters);
+         BSON_APPEND_INT64 (&v, "dst_docs", vr.dst_docs);
+         BSON_APPEND_INT64 (&v, "differing_masters", vr.differing_masters);
+         BSON_APPEND_INT64 (&v, "skipped_masters", vr.skipped_masters);
+         BSON_APPEND_INT64 (&v, "oversize_docs", vr.oversize_docs);
+         BSON_APPEND_INT64 (&v, "largest_doc_bytes", vr.largest_doc_bytes);
+         append_hash (&v, "src_checksum", vr.src_hash);
+         append_hash (&v, "dst_checksum", vr.dst_hash);
+         BSON_APPEND_UTF8 (&v, "first_difference", vr.first_difference);
+         BSON_APPEND_DOUBLE (&v, "elapsed_s", vr.elapsed_s);
+         bson_append_document_end (&summary, &v);
+      }
+      if (!lab_json_write (&summary, o.common.json_path, &error)) {
+         lab_log_error ("%s", error.message);
+         if (code == LAB_EXIT_OK) {
+            code = LAB_EXIT_FAILURE;
+         }
+      }
+   }
+   bson_destroy (&summary);
+   lab_foldrun_result_cleanup (&fr);
+   lab_store_close (store);
+   return code;
+}

@@ -1,0 +1,1134 @@
+/*
+ * run.c -- fold-details' store-driven half (see run.h): one worker per key range, each with its own
+ * session, sorted cursor, folder and write batch; the checkpoint after every written batch; resume;
+ * the reject file.
+ */
+#include "run.h"
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/keyenc.h"
+#include "core/opts.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_BATCH_DOCS 1000
+#define DEFAULT_BATCH_BYTES (16 * 1024 * 1024)
+#define DEFAULT_SAMPLE_MASTERS 1000
+#define MAX_PARALLEL 64
+#define WRITE_ERRORS_SHOWN 10
+
+typedef struct run run_t;
+
+typedef struct {
+   run_t *run;
+   int index;
+   const bson_value_t *lo; /* range [lo, hi); NULL: unbounded */
+   const bson_value_t *hi;
+   lab_session_t *sess;
+   bson_t **batch;
+   size_t nbatch;
+   size_t batch_cap;
+   size_t batch_len;
+   bson_value_t candidate; /* last master whose documents are all in the batch or written */
+   bool have_candidate;
+   lab_fold_stats_t stats;
+   int64_t write_errors;
+   int64_t batches;
+   char **rejected;
+   size_t nrejected;
+   bool skipped; /* the range was done before this (resumed) run */
+   bool failed;
+   bson_error_t error;
+   pthread_t thread;
+} worker_t;
+
+struct run {
+   lab_store_t *store;
+   const lab_foldrun_opts_t *o;
+   char *state_coll;
+   lab_fold_opts_t fold_opts;
+   char **hoist;
+   bson_value_t *bounds;
+   int nbounds;
+   int64_t batch_docs;
+   int64_t batch_bytes;
+   bool resume;
+   FILE *reject;
+   pthread_mutex_t reject_lock;
+   atomic_int stop;
+   atomic_llong masters_done;
+   atomic_llong batches_done;
+   lab_progress_t *progress;
+   uint64_t t0_ns;
+};
+
+char *
+lab_foldrun_state_coll (const char *dst)
+{
+   return bson_strdup_printf ("%s%s", dst, LAB_FOLD_STATE_SUFFIX);
+}
+
+static const char *
+oversize_name (lab_fold_oversize_t m)
+{
+   return m == LAB_FOLD_OVERSIZE_SPLIT ? "split" : m == LAB_FOLD_OVERSIZE_REJECT ? "reject" : "fail";
+}
+
+/* value_json -- a value as relaxed JSON for messages (caller bson_free()s). */
+static char *
+value_json (const bson_value_t *v)
+{
+   bson_t tmp = BSON_INITIALIZER;
+   char *json, *inner;
+   size_t n;
+
+   bson_append_value (&tmp, "v", 1, v);
+   json = bson_as_relaxed_extended_json (&tmp, NULL);
+   bson_destroy (&tmp);
+   n = strlen (json);
+   if (n > 10 && strncmp (json, "{ \"v\" : ", 8) == 0) {
+      inner = bson_strndup (json + 8, n - 10);
+      bson_free (json);
+      return inner;
+   }
+   return json;
+}
+
+/* ---- small store helpers -------------------------------------------------------------------------- */
+
+typedef struct {
+   bson_t *doc;
+} one_doc_t;
+
+static bool
+keep_first (const bson_t *doc, void *ctx)
+{
+   one_doc_t *o = ctx;
+
+   if (!o->doc) {
+      o->doc = bson_copy (doc);
+   }
+   return false;
+}
+
+/* find_state -- the state document with this _id, or *doc = NULL. */
+static bool
+find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t **doc, bson_error_t *error)
+{
+   one_doc_t o = {NULL};
+   bson_value_t v;
+   bool exists;
+
+   *doc = NULL;
+   if (!lab_store_exists (sess, state_coll, &exists, error)) {
+      return false;
+   }
+   if (!exists) {
+      return true;
+   }
+   v.value_type = BSON_TYPE_UTF8;
+   v.value.v_utf8.str = (char *) id;
+   v.value.v_utf8.len = (uint32_t) strlen (id);
+   if (!lab_store_find_eq (sess, state_coll, "_id", &v, keep_first, &o, NULL, error)) {
+      bson_destroy (o.doc);
+      return false;
+   }
+   *doc = o.doc;
+   return true;
+}
+
+bool
+lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st, bson_error_t *error)
+{
+   lab_session_t *sess = lab_session_open (store, error);
+   char *sc = lab_foldrun_state_coll (dst);
+   bson_t *settings = NULL;
+   bson_iter_t it;
+   bool ok = false;
+
+   memset (st, 0, sizeof *st);
+   if (!sess) {
+      goto done;
+   }
+   if (!lab_store_exists (sess, dst, &st->exists, error)) {
+      goto done;
+   }
+   if (st->exists && !lab_store_count (sess, dst, &st->count, error)) {
+      goto done;
+   }
+   if (!find_state (sess, sc, "settings", &settings, error)) {
+      goto done;
+   }
+   if (settings) {
+      st->has_state = true;
+      st->complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
+   }
+   ok = true;
+done:
+   bson_destroy (settings);
+   bson_free (sc);
+   lab_session_close (sess);
+   return ok;
+}
+
+/* ---- settings ----------------------------------------------------------------------------------- */
+
+static bson_t *
+settings_doc (const run_t *r, int nranges, bool complete)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   bson_t *d = bson_new ();
+   bson_t arr;
+   char idx[16];
+   const char *k;
+   int i;
+
+   BSON_APPEND_UTF8 (d, "_id", "settings");
+   BSON_APPEND_UTF8 (d, "tool", "fold-details " LAB_VERSION);
+   BSON_APPEND_UTF8 (d, "src", o->src);
+   BSON_APPEND_UTF8 (d, "key", r->fold_opts.key);
+   BSON_APPEND_UTF8 (d, "array_field", r->fold_opts.array_field);
+   BSON_APPEND_UTF8 (d, "hoist_spec", o->hoist_spec ? o->hoist_spec : "auto");
+   BSON_APPEND_ARRAY_BEGIN (d, "hoist", &arr);
+   for (i = 0; r->hoist && r->hoist[i]; i++) {
+      bson_uint32_to_string ((uint32_t) i, &k, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&arr, k, r->hoist[i]);
+   }
+   bson_append_array_end (d, &arr);
+   BSON_APPEND_INT64 (d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
+   BSON_APPEND_UTF8 (d, "on_oversize", oversize_name (r->fold_opts.on_oversize));
+   BSON_APPEND_INT32 (d, "parallel", o->parallel > 0 ? o->parallel : 1);
+   BSON_APPEND_INT32 (d, "ranges", nranges);
+   BSON_APPEND_ARRAY_BEGIN (d, "bounds", &arr);
+   for (i = 0; i < r->nbounds; i++) {
+      bson_uint32_to_string ((uint32_t) i, &k, idx, sizeof idx);
+      bson_append_value (&arr, k, -1, &r->bounds[i]);
+   }
+   bson_append_array_end (d, &arr);
+   BSON_APPEND_BOOL (d, "complete", complete);
+   return d;
+}
+
+/* settings_match -- the interrupted run's settings agree with this one's (usage error otherwise). */
+static bool
+settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   struct {
+      const char *name;
+      const char *now;
+   } strs[] = {
+      {"src", o->src},
+      {"key", r->fold_opts.key},
+      {"array_field", r->fold_opts.array_field},
+      {"hoist_spec", o->hoist_spec ? o->hoist_spec : "auto"},
+      {"on_oversize", oversize_name (r->fold_opts.on_oversize)},
+   };
+   bson_iter_t it;
+   size_t i;
+   int64_t mdb;
+   int32_t par;
+
+   for (i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+      const char *was = bson_iter_init_find (&it, saved, strs[i].name) && BSON_ITER_HOLDS_UTF8 (&it)
+                           ? bson_iter_utf8 (&it, NULL)
+                           : "(unknown)";
+      if (strcmp (was, strs[i].now) != 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, 0,
+                        "--resume: %s is '%s' but the interrupted run used '%s'; rerun with the same settings "
+                        "or start over with --drop-dst",
+                        strs[i].name, strs[i].now, was);
+         return false;
+      }
+   }
+   mdb = bson_iter_init_find (&it, saved, "max_doc_bytes") ? bson_iter_as_int64 (&it) : -1;
+   if (mdb != r->fold_opts.max_doc_bytes) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0,
+                     "--resume: max-doc-bytes is %lld but the interrupted run used %lld; rerun with the same "
+                     "settings or start over with --drop-dst",
+                     (long long) r->fold_opts.max_doc_bytes, (long long) mdb);
+      return false;
+   }
+   par = bson_iter_init_find (&it, saved, "parallel") ? (int32_t) bson_iter_as_int64 (&it) : -1;
+   if (par != (o->parallel > 0 ? o->parallel : 1)) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0,
+                     "--resume: --parallel is %d but the interrupted run used %d; rerun with the same settings "
+                     "or start over with --drop-dst",
+                     o->parallel > 0 ? o->parallel : 1, par);
+      return false;
+   }
+   return true;
+}
+
+/* settings_load -- hoist list and bounds of the interrupted run. */
+static bool
+settings_load (run_t *r, const bson_t *saved, bson_error_t *error)
+{
+   bson_iter_t it, ai;
+   size_t n = 0;
+
+   if (!bson_iter_init_find (&it, saved, "hoist") || !BSON_ITER_HOLDS_ARRAY (&it) ||
+       !bson_iter_recurse (&it, &ai)) {
+      goto bad;
+   }
+   r->hoist = bson_malloc0 (sizeof (char *));
+   while (bson_iter_next (&ai)) {
+      if (!BSON_ITER_HOLDS_UTF8 (&ai)) {
+         goto bad;
+      }
+      r->hoist = bson_realloc (r->hoist, (n + 2) * sizeof (char *));
+      r->hoist[n++] = bson_strdup (bson_iter_utf8 (&ai, NULL));
+      r->hoist[n] = NULL;
+   }
+   if (!bson_iter_init_find (&it, saved, "bounds") || !BSON_ITER_HOLDS_ARRAY (&it) ||
+       !bson_iter_recurse (&it, &ai)) {
+      goto bad;
+   }
+   while (bson_iter_next (&ai)) {
+      r->bounds = bson_realloc (r->bounds, (size_t) (r->nbounds + 1) * sizeof (bson_value_t));
+      bson_value_copy (bson_iter_value (&ai), &r->bounds[r->nbounds++]);
+   }
+   return true;
+bad:
+   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                  "--resume: the checkpoint in '%s' is damaged (settings without hoist/bounds arrays); start "
+                  "over with --drop-dst",
+                  r->state_coll);
+   return false;
+}
+
+/* ---- hoisting ----------------------------------------------------------------------------------- */
+
+/* resolve_hoist -- the hoist list: none, an explicit list, or sampled from the first masters. */
+static bool
+resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   const char *spec = o->hoist_spec ? o->hoist_spec : "auto";
+   lab_hoist_sampler_t *smp;
+   lab_sorted_opts_t so = {0};
+   lab_cursor_t *cur;
+   const bson_t *row;
+   int rc;
+   int64_t nm = 0;
+   size_t nf = 0, i;
+   char **parts;
+   size_t n = 0;
+
+   if (strcmp (spec, "none") == 0 || o->copy_only) {
+      r->hoist = bson_malloc0 (sizeof (char *));
+      return true;
+   }
+   if (strcmp (spec, "auto") != 0) {
+      parts = bson_malloc0 ((strlen (spec) + 2) * sizeof (char *));
+      {
+         char *copy = bson_strdup (spec), *save = NULL, *tok;
+         for (tok = strtok_r (copy, ",", &save); tok; tok = strtok_r (NULL, ",", &save)) {
+            while (*tok == ' ') {
+               tok++;
+            }
+            if (*tok) {
+               parts[n++] = bson_strdup (tok);
+            }
+         }
+         bson_free (copy);
+      }
+      if (n == 0) {
+         bson_strfreev (parts);
+         lab_error_set (error, LAB_ERROR_USAGE, 0, "--hoist '%s' names no field (use auto, none or f1,f2,...)",
+                        spec);
+         return false;
+      }
+      r->hoist = parts;
+      return true;
+   }
+   smp = lab_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
+                                o->hoist_sample_masters > 0 ? o->hoist_sample_masters : DEFAULT_SAMPLE_MASTERS);
+   cur = lab_store_sorted_open (sess, o->src, r->fold_opts.key, &so, error);
+   if (!cur) {
+      lab_hoist_sampler_destroy (smp);
+      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
+      return false;
+   }
+   while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
+      if (!lab_hoist_sampler_push (smp, row)) {
+         break;
+      }
+   }
+   lab_cursor_close (cur);
+   if (rc < 0) {
+      lab_hoist_sampler_destroy (smp);
+      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
+      return false;
+   }
+   lab_hoist_sampler_result (smp, &r->hoist, &nf, &nm);
+   lab_hoist_sampler_destroy (smp);
+   {
+      char list[512] = "";
+      for (i = 0; i < nf; i++) {
+         bson_strncpy (list + strlen (list), i ? "," : "", sizeof list - strlen (list));
+         bson_strncpy (list + strlen (list), r->hoist[i], sizeof list - strlen (list));
+      }
+      lab_log_info ("--hoist auto: %zu field(s) constant within each of %lld sampled masters: %s", nf,
+                    (long long) nm, nf ? list : "(none)");
+   }
+   return true;
+}
+
+/* ---- the worker --------------------------------------------------------------------------------- */
+
+static void
+free_batch (worker_t *w)
+{
+   size_t i;
+
+   for (i = 0; i < w->nbatch; i++) {
+      bson_destroy (w->batch[i]);
+   }
+   w->nbatch = 0;
+   w->batch_len = 0;
+}
+
+/* checkpoint -- record the range's last fully written master (and whether the range is done). */
+static bool
+checkpoint (worker_t *w, bool done, bson_error_t *error)
+{
+   bson_t *d = bson_new ();
+   char id[32];
+   bool ok;
+
+   snprintf (id, sizeof id, "range-%d", w->index);
+   BSON_APPEND_UTF8 (d, "_id", id);
+   BSON_APPEND_INT32 (d, "range", w->index);
+   if (w->have_candidate) {
+      bson_append_value (d, "last_key", -1, &w->candidate);
+   }
+   BSON_APPEND_BOOL (d, "done", done);
+   ok = lab_store_upsert_by_id (w->sess, w->run->state_coll, d, error);
+   bson_destroy (d);
+   if (!ok) {
+      lab_error_prefix (error, "checkpoint of range %d in '%s'", w->index, w->run->state_coll);
+   }
+   return ok;
+}
+
+/* doc_id_text -- a batch document's _id for messages (caller bson_free()s). */
+static char *
+doc_id_text (const bson_t *doc)
+{
+   bson_iter_t it;
+
+   if (bson_iter_init_find (&it, doc, "_id")) {
+      return value_json (bson_iter_value (&it));
+   }
+   return bson_strdup ("(no _id)");
+}
+
+/* flush -- write the batch (unordered); per-document errors are reported and fail the worker. */
+static bool
+flush (worker_t *w, bson_error_t *error)
+{
+   run_t *r = w->run;
+   lab_insert_result_t res = {0};
+   size_t i;
+   char *idt;
+   bool ok = false;
+   long long total;
+
+   if (w->nbatch == 0) {
+      return true;
+   }
+   if (!lab_store_insert_many (w->sess, r->o->dst, (const bson_t *const *) w->batch, w->nbatch, &res, error)) {
+      lab_error_prefix (error, "writing %zu documents to '%s'", w->nbatch, r->o->dst);
+      goto done;
+   }
+   if (res.nerrors > 0) {
+      for (i = 0; i < res.nerrors && i < WRITE_ERRORS_SHOWN; i++) {
+         idt = res.errors[i].index < w->nbatch ? doc_id_text (w->batch[res.errors[i].index]) : bson_strdup ("?");
+         lab_log_error ("'%s': document _id %s not written: %s (code %u)", r->o->dst, idt, res.errors[i].message,
+                        res.errors[i].code);
+         bson_free (idt);
+      }
+      if (res.nerrors > WRITE_ERRORS_SHOWN) {
+         lab_log_error ("'%s': ... and %zu more documents of that batch not written", r->o->dst,
+                        res.nerrors - WRITE_ERRORS_SHOWN);
+      }
+      w->write_errors += (int64_t) res.nerrors;
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                     "%zu of %zu documents of a batch were refused by '%s' (first: %s); the checkpoint stays "
+                     "before them, so --resume retries them",
+                     res.nerrors, w->nbatch, r->o->dst, res.errors[0].message);
+      goto done;
+   }
+   w->batches++;
+   total = atomic_fetch_add (&r->batches_done, 1) + 1;
+   if (r->o->kill_after_batches > 0 && total == r->o->kill_after_batches) {
+      /* test hook: die between a written batch and its checkpoint, the worst moment */
+      raise (SIGKILL);
+   }
+   if (!r->o->copy_only && !checkpoint (w, false, error)) {
+      goto done;
+   }
+   ok = true;
+done:
+   lab_insert_result_cleanup (&res);
+   free_batch (w);
+   return ok;
+}
+
+/* add_doc -- queue a document (the batch takes it), flushing first when it would overflow. */
+static bool
+add_doc (worker_t *w, bson_t *doc, bson_error_t *error)
+{
+   run_t *r = w->run;
+
+   if (w->nbatch > 0 && ((int64_t) w->nbatch >= r->batch_docs ||
+                         (int64_t) (w->batch_len + doc->len) > r->batch_bytes)) {
+      if (!flush (w, error)) {
+         bson_destroy (doc);
+         return false;
+      }
+   }
+   if (w->nbatch == w->batch_cap) {
+      w->batch_cap = w->batch_cap ? 2 * w->batch_cap : 64;
+      w->batch = bson_realloc (w->batch, w->batch_cap * sizeof (bson_t *));
+   }
+   w->batch[w->nbatch++] = doc;
+   w->batch_len += doc->len;
+   return true;
+}
+
+static void
+set_candidate (worker_t *w, const bson_value_t *key)
+{
+   if (w->have_candidate) {
+      bson_value_destroy (&w->candidate);
+   }
+   bson_value_copy (key, &w->candidate);
+   w->have_candidate = true;
+}
+
+static void
+note_master (worker_t *w)
+{
+   run_t *r = w->run;
+   long long m = atomic_fetch_add (&r->masters_done, 1) + 1;
+   double s;
+   char extra[96];
+
+   if ((m & 1023) == 0) {
+      s = (double) (lab_now_ns () - r->t0_ns) / 1e9;
+      snprintf (extra, sizeof extra, "masters %lld (%.0f/s)", m, s > 0 ? (double) m / s : 0.0);
+      lab_progress_set_extra (r->progress, extra);
+   }
+}
+
+/* emit_cb -- a finished master: queue its documents, then it may be checkpointed. */
+static bool
+emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows, bson_error_t *error)
+{
+   worker_t *w = ctx;
+   size_t i;
+
+   for (i = 0; i < ndocs; i++) {
+      if (!add_doc (w, docs[i], error)) {
+         for (i++; i < ndocs; i++) {
+            bson_destroy (docs[i]);
+         }
+         return false;
+      }
+   }
+   set_candidate (w, key);
+   note_master (w);
+   return true;
+}
+
+/* reject_cb -- one JSON line per row: {key, reason, row}. */
+static bool
+reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows, const char *reason,
+           bson_error_t *error)
+{
+   worker_t *w = ctx;
+   run_t *r = w->run;
+   size_t i;
+   bool ok = true;
+   char *line, *kid;
+   bson_t d;
+
+   pthread_mutex_lock (&r->reject_lock);
+   for (i = 0; i < nrows && ok; i++) {
+      bson_init (&d);
+      bson_append_value (&d, "key", 3, key);
+      BSON_APPEND_UTF8 (&d, "reason", reason);
+      BSON_APPEND_DOCUMENT (&d, "row", rows[i]);
+      line = bson_as_relaxed_extended_json (&d, NULL);
+      if (fputs (line, r->reject) == EOF || fputc ('\n', r->reject) == EOF) {
+         lab_error_set_errno (error, errno, "writing the reject file '%s'", r->o->reject_path);
+         ok = false;
+      }
+      bson_free (line);
+      bson_destroy (&d);
+   }
+   if (ok && fflush (r->reject) != 0) {
+      lab_error_set_errno (error, errno, "writing the reject file '%s'", r->o->reject_path);
+      ok = false;
+   }
+   pthread_mutex_unlock (&r->reject_lock);
+   if (!ok) {
+      return false;
+   }
+   kid = lab_fold_key_id (key, error);
+   if (!kid) {
+      return false;
+   }
+   w->rejected = bson_realloc (w->rejected, (w->nrejected + 2) * sizeof (char *));
+   w->rejected[w->nrejected++] = kid;
+   w->rejected[w->nrejected] = NULL;
+   lab_log_info ("rejected: %s", reason);
+   set_candidate (w, key);
+   note_master (w);
+   return true;
+}
+
+/* cleanup_beyond -- resume: delete the documents of masters in this range past the checkpoint. */
+static bool
+cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
+{
+   run_t *r = w->run;
+   lab_sorted_opts_t so = {0};
+   lab_cursor_t *cur;
+   const bson_t *doc;
+   bson_iter_t it;
+   bson_value_t *keys = NULL;
+   size_t nkeys = 0, i;
+   int rc;
+   bool ok = false;
+   int64_t deleted, total = 0;
+
+   so.lo = last ? last : w->lo;
+   so.hi = w->hi;
+   cur = lab_store_sorted_open (w->sess, r->o->dst, r->fold_opts.key, &so, error);
+   if (!cur) {
+      goto done;
+   }
+   while ((rc = lab_cursor_next (cur, &doc, error)) == 1) {
+      if (!bson_iter_init_find (&it, doc, r->fold_opts.key)) {
+         continue;
+      }
+      if (last && lab_value_compare (bson_iter_value (&it), last) <= 0) {
+         continue;
+      }
+      if (nkeys > 0 && lab_value_compare (bson_iter_value (&it), &keys[nkeys - 1]) == 0) {
+         continue;
+      }
+      keys = bson_realloc (keys, (nkeys + 1) * sizeof *keys);
+      bson_value_copy (bson_iter_value (&it), &keys[nkeys++]);
+   }
+   lab_cursor_close (cur);
+   if (rc < 0) {
+      goto done;
+   }
+   for (i = 0; i < nkeys; i++) {
+      if (!lab_store_delete_eq (w->sess, r->o->dst, r->fold_opts.key, &keys[i], &deleted, error)) {
+         goto done;
+      }
+      total += deleted;
+   }
+   if (nkeys > 0) {
+      lab_log_info ("--resume: range %d: removed %lld documents of %zu masters written after the checkpoint",
+                    w->index, (long long) total, nkeys);
+   }
+   ok = true;
+done:
+   if (!ok) {
+      lab_error_prefix (error, "--resume: cleaning range %d of '%s'", w->index, r->o->dst);
+   }
+   for (i = 0; i < nkeys; i++) {
+      bson_value_destroy (&keys[i]);
+   }
+   bson_free (keys);
+   return ok;
+}
+
+/* worker_run -- one key range, start to end. */
+static bool
+worker_run (worker_t *w, bson_error_t *error)
+{
+   run_t *r = w->run;
+   lab_sorted_opts_t so = {0};
+   lab_cursor_t *cur = NULL;
+   lab_fold_t *fold = NULL;
+   const bson_t *row;
+   bson_t *ck = NULL;
+   bson_iter_t it;
+   bson_value_t last;
+   bool have_last = false, ok = false;
+   char id[32];
+   int rc;
+   int64_t pending_rows = 0, pending_bytes = 0;
+
+   w->sess = lab_session_open (r->store, error);
+   if (!w->sess) {
+      return false;
+   }
+   if (r->resume) {
+      snprintf (id, sizeof id, "range-%d", w->index);
+      if (!find_state (w->sess, r->state_coll, id, &ck, error)) {
+         goto done;
+      }
+      if (ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it)) {
+         w->skipped = true;
+         ok = true;
+         goto done;
+      }
+      if (ck && bson_iter_init_find (&it, ck, "last_key")) {
+         bson_value_copy (bson_iter_value (&it), &last);
+         have_last = true;
+         set_candidate (w, &last);
+      }
+      if (!cleanup_beyond (w, have_last ? &last : NULL, error)) {
+         goto done;
+      }
+   }
+   if (!r->o->copy_only) {
+      fold = lab_fold_new (&r->fold_opts, emit_cb, reject_cb, w, error);
+      if (!fold) {
+         goto done;
+      }
+   }
+   so.lo = have_last ? &last : w->lo;
+   so.hi = w->hi;
+   cur = lab_store_sorted_open (w->sess, r->o->src, r->fold_opts.key, &so, error);
+   if (!cur) {
+      lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
+      goto done;
+   }
+   while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
+      if (atomic_load (&r->stop)) {
+         ok = true; /* another worker failed; it reports */
+         goto done;
+      }
+      if (have_last && bson_iter_init_find (&it, row, r->fold_opts.key) &&
+          lab_value_compare (bson_iter_value (&it), &last) == 0) {
+         continue; /* the checkpointed master is written */
+      }
+      if (fold) {
+         if (!lab_fold_push_row (fold, row, error)) {
+            lab_error_prefix (error, "folding '%s'", r->o->src);
+            goto done;
+         }
+      } else {
+         w->stats.rows_in++;
+         w->stats.docs_out++;
+         if ((int64_t) row->len > w->stats.largest_doc_bytes) {
+            w->stats.largest_doc_bytes = row->len;
+         }
+         if (!add_doc (w, bson_copy (row), error)) {
+            goto done;
+         }
+      }
+      pending_rows++;
+      pending_bytes += row->len;
+      if (pending_rows == 512) {
+         lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+         pending_rows = pending_bytes = 0;
+      }
+   }
+   if (rc < 0) {
+      lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
+      goto done;
+   }
+   if (fold && !lab_fold_finish (fold, error)) {
+      lab_error_prefix (error, "folding '%s'", r->o->src);
+      goto done;
+   }
+   if (!flush (w, error)) {
+      goto done;
+   }
+   if (!r->o->copy_only && !checkpoint (w, true, error)) {
+      goto done;
+   }
+   ok = true;
+done:
+   lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+   if (fold) {
+      lab_fold_stats_t s = *lab_fold_stats (fold);
+      w->stats = s;
+   }
+   free_batch (w);
+   bson_free (w->batch);
+   w->batch = NULL;
+   lab_cursor_close (cur);
+   lab_fold_destroy (fold);
+   bson_destroy (ck);
+   if (have_last) {
+      bson_value_destroy (&last);
+   }
+   lab_session_close (w->sess);
+   w->sess = NULL;
+   return ok;
+}
+
+static void *
+worker_main (void *arg)
+{
+   worker_t *w = arg;
+
+   if (!worker_run (w, &w->error)) {
+      w->failed = true;
+      atomic_store (&w->run->stop, 1);
+   }
+   return NULL;
+}
+
+/* ---- the run ------------------------------------------------------------------------------------ */
+
+static bool
+check_opts (const lab_foldrun_opts_t *o, bson_error_t *error)
+{
+   if (!o->src || !o->src[0] || !o->dst || !o->dst[0]) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--src and --dst are required");
+      return false;
+   }
+   if (strcmp (o->src, o->dst) == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0,
+                     "--dst '%s' is the same collection as --src: folding in place would destroy the source; "
+                     "name another destination",
+                     o->dst);
+      return false;
+   }
+   if (o->parallel < 0 || o->parallel > MAX_PARALLEL) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--parallel %d is out of range [1, %d]", o->parallel,
+                     MAX_PARALLEL);
+      return false;
+   }
+   if (o->resume && o->drop_dst) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--resume and --drop-dst contradict each other: pick one");
+      return false;
+   }
+   if (o->on_oversize == LAB_FOLD_OVERSIZE_REJECT && !o->reject_path) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--on-oversize reject needs --reject FILE for the rejected rows");
+      return false;
+   }
+   if (o->copy_only && o->resume) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--copy-only runs cannot be resumed");
+      return false;
+   }
+   return true;
+}
+
+void
+lab_foldrun_result_cleanup (lab_foldrun_result_t *result)
+{
+   bson_strfreev (result->hoisted);
+   bson_strfreev (result->rejected_key_ids);
+   result->hoisted = NULL;
+   result->rejected_key_ids = NULL;
+}
+
+static int
+strp_cmp (const void *a, const void *b)
+{
+   return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* lab_foldrun -- see run.h. */
+bool
+lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result_t *result, bson_error_t *error)
+{
+   run_t r;
+   lab_session_t *sess = NULL;
+   lab_server_info_t info;
+   bson_t *settings = NULL, *sdoc = NULL;
+   worker_t *ws = NULL;
+   bool exists, has, ok = false;
+   int64_t count = 0, src_count = 0, max_batch;
+   int nranges = 1, i;
+   size_t nrej = 0, k;
+   int started = 0;
+
+   memset (result, 0, sizeof *result);
+   memset (&r, 0, sizeof r);
+   r.store = store;
+   r.o = o;
+   r.t0_ns = lab_now_ns ();
+   pthread_mutex_init (&r.reject_lock, NULL);
+   if (!check_opts (o, error)) {
+      goto done;
+   }
+   r.state_coll = lab_foldrun_state_coll (o->dst);
+   r.fold_opts.key = o->key ? o->key : "bill_id";
+   r.fold_opts.array_field = o->array_field ? o->array_field : "details";
+   r.fold_opts.on_oversize = o->on_oversize;
+   r.resume = o->resume;
+
+   sess = lab_session_open (store, error);
+   if (!sess) {
+      goto done;
+   }
+   if (!lab_store_server_info (store, &info, error)) {
+      goto done;
+   }
+   if (o->max_doc_bytes > info.max_bson_bytes) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0,
+                     "--max-doc-bytes %lld is above the server's maxBsonObjectSize %lld: it would refuse such "
+                     "documents",
+                     (long long) o->max_doc_bytes, (long long) info.max_bson_bytes);
+      goto done;
+   }
+   r.fold_opts.max_doc_bytes = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
+   /* check names and the cap now, before anything is written (hoist names are checked after resolving) */
+   if (!lab_fold_opts_check (&r.fold_opts, error)) {
+      goto done;
+   }
+   r.batch_docs = o->batch_docs > 0 ? o->batch_docs : DEFAULT_BATCH_DOCS;
+   r.batch_bytes = o->batch_bytes > 0 ? (int64_t) o->batch_bytes : DEFAULT_BATCH_BYTES;
+   max_batch = info.max_message_bytes - 1024 * 1024;
+   if (r.batch_bytes > max_batch) {
+      lab_log_info ("--batch-bytes lowered to %lld: the server's messages are limited to %lld bytes",
+                    (long long) max_batch, (long long) info.max_message_bytes);
+      r.batch_bytes = max_batch;
+   }
+
+   if (!lab_store_exists (sess, o->src, &exists, error)) {
+      goto done;
+   }
+   if (!exists) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
+                     "source collection '%s' does not exist in %s (database '%s')", o->src,
+                     lab_store_uri_redacted (store), lab_store_db (store));
+      goto done;
+   }
+   if (!lab_store_count (sess, o->src, &src_count, error)) {
+      goto done;
+   }
+   if (!lab_store_exists (sess, o->dst, &exists, error)) {
+      goto done;
+   }
+   if (exists && !lab_store_count (sess, o->dst, &count, error)) {
+      goto done;
+   }
+   if (!find_state (sess, r.state_coll, "settings", &settings, error)) {
+      goto done;
+   }
+
+   if (r.resume && !settings) {
+      if (count > 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, 0,
+                        "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was not "
+                        "written by an interrupted fold-details run; use --drop-dst to replace it",
+                        o->dst, (long long) count, r.state_coll);
+         goto done;
+      }
+      lab_log_info ("--resume: no checkpoint for '%s': starting from the beginning", o->dst);
+      r.resume = false;
+   }
+   if (r.resume) {
+      bson_iter_t it;
+
+      if (!settings_match (&r, settings, error) || !settings_load (&r, settings, error)) {
+         goto done;
+      }
+      nranges = r.nbounds + 1;
+      result->resumed = true;
+      if (bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it)) {
+         lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", o->dst);
+         result->hoisted = r.hoist;
+         r.hoist = NULL;
+         result->ranges = nranges;
+         result->max_doc_bytes = r.fold_opts.max_doc_bytes;
+         ok = true;
+         goto done;
+      }
+   } else {
+      if (count > 0 && !o->drop_dst) {
+         lab_error_set (error, LAB_ERROR_USAGE, 0,
+                        "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
+                        "to continue an interrupted fold",
+                        o->dst, (long long) count);
+         goto done;
+      }
+      if (exists && !lab_store_drop (sess, o->dst, error)) {
+         goto done;
+      }
+      if (!lab_store_drop (sess, r.state_coll, error)) {
+         goto done;
+      }
+      /* the embedded store reads in key order through an index */
+      if (!lab_store_has_index (sess, o->src, r.fold_opts.key, &has, error)) {
+         goto done;
+      }
+      if (!has && lab_store_backend (store) == LAB_BACKEND_WT) {
+         lab_log_info ("creating index %s_1 on '%s' for the sorted read", r.fold_opts.key, o->src);
+         if (!lab_store_create_index (sess, o->src, r.fold_opts.key, error)) {
+            goto done;
+         }
+      }
+      if (!resolve_hoist (&r, sess, error)) {
+         goto done;
+      }
+      if (o->parallel > 1) {
+         if (!lab_store_partition (sess, o->src, r.fold_opts.key, o->parallel, &r.bounds, &r.nbounds, error)) {
+            lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->src);
+            goto done;
+         }
+      }
+      nranges = r.nbounds + 1;
+   }
+   for (k = 0; r.hoist[k]; k++) {
+   }
+   r.fold_opts.hoist = (const char *const *) r.hoist;
+   r.fold_opts.nhoist = k;
+   if (!lab_fold_opts_check (&r.fold_opts, error)) {
+      lab_error_prefix (error, "--hoist");
+      goto done;
+   }
+   if (!o->copy_only && !r.resume) {
+      if (!lab_store_create (sess, r.state_coll, error)) {
+         goto done;
+      }
+      sdoc = settings_doc (&r, nranges, false);
+      if (!lab_store_upsert_by_id (sess, r.state_coll, sdoc, error)) {
+         goto done;
+      }
+      bson_destroy (sdoc);
+      sdoc = NULL;
+   }
+   if (!lab_store_create (sess, o->dst, error) || !lab_store_create_index (sess, o->dst, r.fold_opts.key, error)) {
+      lab_error_prefix (error, "preparing '%s'", o->dst);
+      goto done;
+   }
+   if (o->reject_path) {
+      r.reject = fopen (o->reject_path, r.resume ? "a" : "w");
+      if (!r.reject) {
+         lab_error_set_errno (error, errno, "opening the reject file '%s'", o->reject_path);
+         goto done;
+      }
+   }
+   lab_log_debug ("folding '%s' (%lld rows) into '%s': key %s, %d range(s), cap %lld bytes, batches of %lld "
+                  "docs / %lld bytes",
+                  o->src, (long long) src_count, o->dst, r.fold_opts.key, nranges,
+                  (long long) r.fold_opts.max_doc_bytes, (long long) r.batch_docs, (long long) r.batch_bytes);
+
+   r.progress = lab_progress_new (o->progress, o->copy_only ? "copying" : "folding", "rows", (uint64_t) src_count);
+   ws = bson_malloc0 ((size_t) nranges * sizeof *ws);
+   for (i = 0; i < nranges; i++) {
+      ws[i].run = &r;
+      ws[i].index = i;
+      ws[i].lo = i > 0 ? &r.bounds[i - 1] : NULL;
+      ws[i].hi = i < r.nbounds ? &r.bounds[i] : NULL;
+   }
+   if (nranges == 1) {
+      worker_main (&ws[0]);
+   } else {
+      for (i = 0; i < nranges; i++) {
+         int err = pthread_create (&ws[i].thread, NULL, worker_main, &ws[i]);
+         if (err != 0) {
+            ws[i].failed = true;
+            lab_error_set_errno (&ws[i].error, err, "starting worker %d", i);
+            atomic_store (&r.stop, 1);
+            break;
+         }
+         started++;
+      }
+      for (i = 0; i < started; i++) {
+         pthread_join (ws[i].thread, NULL);
+      }
+   }
+   lab_progress_done (r.progress);
+   r.progress = NULL;
+
+   /* totals, first error */
+   for (i = 0; i < r.nbounds + 1; i++) {
+      worker_t *w = &ws[i];
+      result->rows_in += w->stats.rows_in;
+      result->docs_out += w->stats.docs_out;
+      result->masters += w->stats.masters;
+      result->masters_split += w->stats.masters_split;
+      result->masters_rejected += w->stats.masters_rejected;
+      result->rows_rejected += w->stats.rows_rejected;
+      if (w->stats.largest_doc_bytes > result->largest_doc_bytes) {
+         result->largest_doc_bytes = w->stats.largest_doc_bytes;
+      }
+      result->write_errors += w->write_errors;
+      result->batches += w->batches;
+      nrej += w->nrejected;
+   }
+   result->rejected_key_ids = bson_malloc0 ((nrej + 1) * sizeof (char *));
+   nrej = 0;
+   for (i = 0; i < r.nbounds + 1; i++) {
+      for (k = 0; k < ws[i].nrejected; k++) {
+         result->rejected_key_ids[nrej++] = ws[i].rejected[k];
+      }
+      bson_free (ws[i].rejected);
+      ws[i].rejected = NULL;
+   }
+   qsort (result->rejected_key_ids, nrej, sizeof (char *), strp_cmp);
+   result->ranges = r.nbounds + 1;
+   for (i = 0; i < r.nbounds + 1; i++) {
+      if (ws[i].failed) {
+         memcpy (error, &ws[i].error, sizeof *error);
+         if (r.nbounds > 0) {
+            lab_error_prefix (error, "range %d", i);
+         }
+         goto done;
+      }
+   }
+   if (r.reject && fclose (r.reject) != 0) {
+      r.reject = NULL;
+      lab_error_set_errno (error, errno, "closing the reject file '%s'", o->reject_path);
+      goto done;
+   }
+   r.reject = NULL;
+   if (!lab_store_flush (store, error)) {
+      goto done;
+   }
+   if (!o->copy_only) {
+      sdoc = settings_doc (&r, r.nbounds + 1, true);
+      if (!lab_store_upsert_by_id (sess, r.state_coll, sdoc, error)) {
+         goto done;
+      }
+      if (!lab_store_flush (store, error)) {
+         goto done;
+      }
+   }
+   ok = true;
+done:
+   result->elapsed_s = (double) (lab_now_ns () - r.t0_ns) / 1e9;
+   result->max_doc_bytes = r.fold_opts.max_doc_bytes;
+   result->batch_bytes = r.batch_bytes;
+   if (!result->ranges) {
+      result->ranges = nranges;
+   }
+   if (!result->hoisted && r.hoist) {
+      result->hoisted = r.hoist;
+      r.hoist = NULL;
+   }
+   lab_progress_done (r.progress);
+   if (r.reject) {
+      fclose (r.reject);
+   }
+   if (ws) {
+      for (i = 0; i < r.nbounds + 1; i++) {
+         if (ws[i].have_candidate) {
+            bson_value_destroy (&ws[i].candidate);
+         }
+         bson_strfreev (ws[i].rejected);
+      }
+      bson_free (ws);
+   }
+   bson_destroy (sdoc);
+   bson_destroy (settings);
+   lab_session_close (sess);
+   bson_strfreev (r.hoist);
+   lab_values_free (r.bounds, r.nbounds);
+   bson_free (r.state_coll);
+   pthread_mutex_destroy (&r.reject_lock);
+   return ok;
+}

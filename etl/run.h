@@ -1,0 +1,87 @@
+/*
+ * run.h -- fold-details' store-driven half: sorted reads, the fold, batched unordered writes, parallel
+ * key ranges, the resume checkpoint and the reject file. The pure logic is in fold.h; checking the
+ * result against the source is in verify.h.
+ *
+ * Checkpoint: the collection "<dst>.fold_state" in the destination database holds {_id: "settings"}
+ * (the run's settings, resolved hoist list and range bounds, and `complete`) and one {_id: "range-<i>"}
+ * per key range with the last master whose documents are all written (`last_key`) and `done`. A resumed
+ * run deletes the documents of masters past the checkpoint in each range and folds on from there; since
+ * `_id`s are deterministic, nothing is duplicated or lost.
+ */
+#ifndef LAB_ETL_RUN_H
+#define LAB_ETL_RUN_H
+
+#include "core/progress.h"
+#include "core/store.h"
+#include "fold.h"
+
+#include <bson/bson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LAB_FOLD_STATE_SUFFIX ".fold_state"
+
+typedef struct {
+   const char *src;
+   const char *dst;
+   const char *key;               /* "bill_id" */
+   const char *array_field;       /* "details" */
+   const char *hoist_spec;        /* "auto", "none" or "f1,f2,..." */
+   int64_t hoist_sample_masters;  /* masters sampled by --hoist auto (0: 1000) */
+   int64_t max_doc_bytes;         /* 0: the server's maxBsonObjectSize */
+   lab_fold_oversize_t on_oversize;
+   const char *reject_path;       /* JSON lines; required for REJECT */
+   int64_t batch_docs;            /* 0: 1000 */
+   uint64_t batch_bytes;          /* 0: 16 MiB; capped below the server's message size */
+   int parallel;                  /* key ranges / workers (0: 1) */
+   bool resume;
+   bool drop_dst;
+   bool copy_only;                /* benchmark ceiling: same sorted read, rows written as they are */
+   lab_progress_mode_t progress;
+   int64_t kill_after_batches;    /* test hook: SIGKILL self after this many written batches (0: off) */
+} lab_foldrun_opts_t;
+
+typedef struct {
+   int64_t rows_in;
+   int64_t docs_out;
+   int64_t masters;
+   int64_t masters_split;
+   int64_t masters_rejected;
+   int64_t rows_rejected;
+   int64_t largest_doc_bytes;
+   int64_t write_errors;       /* documents the server refused */
+   int64_t batches;
+   int64_t max_doc_bytes;      /* the cap in force */
+   int64_t batch_bytes;        /* the batch byte limit in force */
+   int ranges;                 /* key ranges actually used */
+   bool resumed;
+   double elapsed_s;
+   char **hoisted;             /* resolved hoist list (NULL-terminated) */
+   char **rejected_key_ids;    /* lab_fold_key_id of each rejected master in this run (NULL-terminated) */
+} lab_foldrun_result_t;
+
+/* lab_foldrun_state_coll -- "<dst>.fold_state" (caller bson_free()s). */
+char *lab_foldrun_state_coll (const char *dst);
+
+/* lab_foldrun -- fold `src` into `dst` as described in fold-details --help. Usage problems (dst == src,
+ * a non-empty dst without --drop-dst/--resume, settings differing from the interrupted run's) are
+ * LAB_ERROR_USAGE; write errors are counted in result->write_errors and fail the run. The result is
+ * filled as far as the run got. */
+bool lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *opts, lab_foldrun_result_t *result,
+                  bson_error_t *error);
+
+void lab_foldrun_result_cleanup (lab_foldrun_result_t *result);
+
+typedef struct {
+   bool exists;        /* dst exists */
+   int64_t count;      /* its documents */
+   bool has_state;     /* a fold_state settings document exists */
+   bool complete;      /* ... and says the run completed */
+} lab_foldrun_dst_status_t;
+
+/* lab_foldrun_dst_status -- what is at `dst` now (for --verify on a finished collection). */
+bool lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
+                             bson_error_t *error);
+
+#endif

@@ -1,0 +1,387 @@
+/*
+ * verify.c -- the merge-join verification of a folded collection against its source (see verify.h).
+ */
+#include "verify.h"
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/keyenc.h"
+#include "core/opts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One side's stream, with one document of lookahead. */
+typedef struct {
+   lab_cursor_t *cur;
+   bson_t *pending;
+   bool eof;
+} reader_t;
+
+/* One master's figures on one side. */
+typedef struct {
+   bool have;
+   bson_value_t key;
+   bool key_missing; /* source rows without the key field */
+   int64_t rows;
+   lab_hash_t hash;
+   /* destination only */
+   int64_t docs;
+   int32_t parts;
+   int64_t part_sum;
+   bool parts_bad;
+} group_t;
+
+static bool
+reader_fill (reader_t *rd, bson_error_t *error)
+{
+   const bson_t *doc;
+   int rc;
+
+   if (rd->pending || rd->eof) {
+      return true;
+   }
+   rc = lab_cursor_next (rd->cur, &doc, error);
+   if (rc < 0) {
+      return false;
+   }
+   if (rc == 0) {
+      rd->eof = true;
+   } else {
+      rd->pending = bson_copy (doc);
+   }
+   return true;
+}
+
+static void
+group_reset (group_t *g)
+{
+   if (g->have) {
+      bson_value_destroy (&g->key);
+   }
+   memset (g, 0, sizeof *g);
+}
+
+/* key_of -- the key value of doc (null when missing). */
+static bool
+key_of (const bson_t *doc, const char *key, bson_value_t *v)
+{
+   bson_iter_t it;
+
+   if (bson_iter_init_find (&it, doc, key)) {
+      *v = *bson_iter_value (&it);
+      return true;
+   }
+   memset (v, 0, sizeof *v);
+   v->value_type = BSON_TYPE_NULL;
+   return false;
+}
+
+static char *
+key_text (const bson_value_t *v)
+{
+   bson_t tmp = BSON_INITIALIZER;
+   char *json, *inner;
+   size_t n;
+
+   bson_append_value (&tmp, "v", 1, v);
+   json = bson_as_relaxed_extended_json (&tmp, NULL);
+   bson_destroy (&tmp);
+   n = strlen (json);
+   if (n > 10 && strncmp (json, "{ \"v\" : ", 8) == 0) {
+      inner = bson_strndup (json + 8, n - 10);
+      bson_free (json);
+      return inner;
+   }
+   return json;
+}
+
+/* src_group -- the next master of the source: rows and summed row hashes. */
+static bool
+src_group (reader_t *rd, const char *key, group_t *g, lab_progress_t *p, bson_error_t *error)
+{
+   bson_value_t v;
+
+   group_reset (g);
+   if (!reader_fill (rd, error)) {
+      return false;
+   }
+   if (!rd->pending) {
+      return true;
+   }
+   g->key_missing = !key_of (rd->pending, key, &v);
+   bson_value_copy (&v, &g->key);
+   g->have = true;
+   for (;;) {
+      lab_hash_add (&g->hash, lab_row_hash (rd->pending));
+      g->rows++;
+      lab_progress_add (p, 1, rd->pending->len);
+      bson_destroy (rd->pending);
+      rd->pending = NULL;
+      if (!reader_fill (rd, error)) {
+         return false;
+      }
+      if (!rd->pending) {
+         return true;
+      }
+      key_of (rd->pending, key, &v);
+      if (lab_value_compare (&v, &g->key) != 0) {
+         return true;
+      }
+   }
+}
+
+typedef struct {
+   group_t *g;
+} dst_ctx_t;
+
+static bool
+dst_row (void *ctx, const bson_t *row, bson_error_t *error)
+{
+   group_t *g = ctx;
+
+   lab_hash_add (&g->hash, lab_row_hash (row));
+   g->rows++;
+   return true;
+}
+
+/* dst_group -- the next master of the destination: unfolded rows, parts, sizes. */
+static bool
+dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, lab_verify_result_t *res,
+           bson_error_t *error)
+{
+   bson_value_t v;
+   lab_fold_doc_info_t info;
+   bson_iter_t it;
+   char *idt, *kt;
+
+   group_reset (g);
+   if (!reader_fill (rd, error)) {
+      return false;
+   }
+   if (!rd->pending) {
+      return true;
+   }
+   key_of (rd->pending, o->key, &v);
+   bson_value_copy (&v, &g->key);
+   g->have = true;
+   for (;;) {
+      if (!lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error)) {
+         lab_error_prefix (error, "'%s'", o->dst);
+         return false;
+      }
+      res->dst_docs++;
+      if ((int64_t) rd->pending->len > res->largest_doc_bytes) {
+         res->largest_doc_bytes = rd->pending->len;
+      }
+      if ((int64_t) rd->pending->len > max) {
+         res->oversize_docs++;
+         if (!res->first_difference[0]) {
+            idt = bson_iter_init_find (&it, rd->pending, "_id") ? key_text (bson_iter_value (&it))
+                                                                  : bson_strdup ("?");
+            kt = key_text (&g->key);
+            bson_snprintf (res->first_difference, sizeof res->first_difference,
+                           "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt, idt,
+                           rd->pending->len, (long long) max);
+            bson_free (idt);
+            bson_free (kt);
+         }
+      }
+      if (g->docs == 0) {
+         g->parts = info.parts;
+      } else if (info.parts != g->parts) {
+         g->parts_bad = true;
+      }
+      g->part_sum += info.part;
+      g->docs++;
+      bson_destroy (rd->pending);
+      rd->pending = NULL;
+      if (!reader_fill (rd, error)) {
+         return false;
+      }
+      if (!rd->pending) {
+         break;
+      }
+      key_of (rd->pending, o->key, &v);
+      if (lab_value_compare (&v, &g->key) != 0) {
+         break;
+      }
+   }
+   /* parts 0..parts-1 each once: right count and right sum (parts are checked < parts by unfold) */
+   if (g->docs != g->parts || g->part_sum != (int64_t) g->parts * (g->parts - 1) / 2) {
+      g->parts_bad = true;
+   }
+   return true;
+}
+
+static int
+strp_cmp (const void *a, const void *b)
+{
+   return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* skipped -- the master was rejected by this run (expected absent). */
+static bool
+skipped (const lab_verify_opts_t *o, const bson_value_t *key)
+{
+   bson_error_t e;
+   char *kid;
+   bool found;
+
+   if (!o->nskip) {
+      return false;
+   }
+   kid = lab_fold_key_id (key, &e);
+   if (!kid) {
+      return false;
+   }
+   found = bsearch (&kid, o->skip_key_ids, o->nskip, sizeof (char *), strp_cmp) != NULL;
+   bson_free (kid);
+   return found;
+}
+
+/* differ -- count a differing master; the first one is described. */
+static void
+differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt, ...)
+   BSON_GNUC_PRINTF (4, 5);
+
+static void
+differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt, ...)
+{
+   va_list ap;
+   char what[512];
+   char *kt;
+
+   res->differing_masters++;
+   if (res->first_difference[0]) {
+      return;
+   }
+   va_start (ap, fmt);
+   bson_vsnprintf (what, sizeof what, fmt, ap);
+   va_end (ap);
+   kt = key_text (key);
+   bson_snprintf (res->first_difference, sizeof res->first_difference, "master %s=%s: %s", keyname, kt, what);
+   bson_free (kt);
+}
+
+/* lab_verify -- see verify.h. */
+bool
+lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
+{
+   lab_session_t *sess = NULL;
+   lab_server_info_t info;
+   lab_sorted_opts_t so = {0};
+   reader_t src = {0}, dst = {0};
+   group_t gs = {0}, gd = {0};
+   lab_progress_t *p = NULL;
+   bool ok = false, exists;
+   int64_t max, src_count = 0;
+   uint64_t t0 = lab_now_ns ();
+   int cmp;
+   const char *names[2];
+   int i;
+
+   memset (res, 0, sizeof *res);
+   sess = lab_session_open (store, error);
+   if (!sess) {
+      goto done;
+   }
+   names[0] = o->src;
+   names[1] = o->dst;
+   for (i = 0; i < 2; i++) {
+      if (!lab_store_exists (sess, names[i], &exists, error)) {
+         goto done;
+      }
+      if (!exists) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
+                        "--verify: collection '%s' does not exist in %s (database '%s')", names[i],
+                        lab_store_uri_redacted (store), lab_store_db (store));
+         goto done;
+      }
+   }
+   if (!lab_store_server_info (store, &info, error)) {
+      goto done;
+   }
+   max = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
+   if (!lab_store_count (sess, o->src, &src_count, error)) {
+      goto done;
+   }
+   src.cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
+   if (!src.cur) {
+      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->src, o->key);
+      goto done;
+   }
+   dst.cur = lab_store_sorted_open (sess, o->dst, o->key, &so, error);
+   if (!dst.cur) {
+      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->dst, o->key);
+      goto done;
+   }
+   p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t) src_count);
+   if (!src_group (&src, o->key, &gs, p, error) || !dst_group (&dst, o, max, &gd, res, error)) {
+      goto done;
+   }
+   while (gs.have || gd.have) {
+      cmp = !gs.have ? 1 : !gd.have ? -1 : lab_value_compare (&gs.key, &gd.key);
+      if (cmp < 0) {
+         res->src_masters++;
+         res->src_rows += gs.rows;
+         lab_hash_add (&res->src_hash, gs.hash);
+         if (gs.key_missing) {
+            differ (res, o->key, &gs.key, "%lld source rows have no '%s' field and cannot be in the destination",
+                    (long long) gs.rows, o->key);
+         } else if (skipped (o, &gs.key)) {
+            res->skipped_masters++;
+         } else {
+            differ (res, o->key, &gs.key, "%lld source rows, missing from the destination", (long long) gs.rows);
+         }
+         if (!src_group (&src, o->key, &gs, p, error)) {
+            goto done;
+         }
+      } else if (cmp > 0) {
+         res->dst_masters++;
+         res->dst_rows += gd.rows;
+         lab_hash_add (&res->dst_hash, gd.hash);
+         differ (res, o->key, &gd.key, "%lld rows in the destination, none in the source", (long long) gd.rows);
+         if (!dst_group (&dst, o, max, &gd, res, error)) {
+            goto done;
+         }
+      } else {
+         res->src_masters++;
+         res->dst_masters++;
+         res->src_rows += gs.rows;
+         res->dst_rows += gd.rows;
+         lab_hash_add (&res->src_hash, gs.hash);
+         lab_hash_add (&res->dst_hash, gd.hash);
+         if (gs.rows != gd.rows) {
+            differ (res, o->key, &gs.key, "%lld rows in the source, %lld in the destination", (long long) gs.rows,
+                    (long long) gd.rows);
+         } else if (gs.hash.lo != gd.hash.lo || gs.hash.hi != gd.hash.hi) {
+            differ (res, o->key, &gs.key,
+                    "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
+                    "%016llx%016llx in the destination)",
+                    (long long) gs.rows, (unsigned long long) gs.hash.hi, (unsigned long long) gs.hash.lo,
+                    (unsigned long long) gd.hash.hi, (unsigned long long) gd.hash.lo);
+         } else if (gd.parts_bad) {
+            differ (res, o->key, &gs.key,
+                    "its %lld destination documents do not number parts 0..%d once each", (long long) gd.docs,
+                    gd.parts - 1);
+         }
+         if (!src_group (&src, o->key, &gs, p, error) || !dst_group (&dst, o, max, &gd, res, error)) {
+            goto done;
+         }
+      }
+   }
+   res->equal = res->differing_masters == 0 && res->oversize_docs == 0;
+   ok = true;
+done:
+   lab_progress_done (p);
+   res->elapsed_s = (double) (lab_now_ns () - t0) / 1e9;
+   group_reset (&gs);
+   group_reset (&gd);
+   bson_destroy (src.pending);
+   bson_destroy (dst.pending);
+   lab_cursor_close (src.cur);
+   lab_cursor_close (dst.cur);
+   lab_session_close (sess);
+   return ok;
+}
