@@ -1,0 +1,17 @@
+/*
+ * scan_testdata.h -- builds both layouts for scancmp's tests and bench directly through the store
+ * interface: a detail collection whose rows are interleaved over all bills (each bill's rows scattered
+ * over the collection, as billgen's `--order interleaved` does) and a folded collection
+ * {bill_id, row_count, details: [...]}, both indexed on bill_id.
+ */
+#ifndef LAB_SCAN_TESTDATA_H
+#define LAB_SCAN_TESTDATA_H
+
+#include "core/store.h"
+
+/* scan_testdata_build -- `bills` bills of 1..2*mean_rows-1 rows (deterministic); *rows_out gets the
+ * number of detail rows. Existing collections of those names are dropped first. */
+bool scan_testdata_build (lab_store_t *store, const char *detail, const char *folded, int bills, int mean_rows,
+                          int64_t *rows_out, bson_error_t *error);
+
+#endif
