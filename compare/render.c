@@ -31,6 +31,27 @@ app_fmt (bson_string_t *o, lab_cmp_unit_t unit, double v)
    bson_free (s);
 }
 
+/* app_name_version -- "name version", either part left out when absent, "n/a" when both are. */
+static void
+app_name_version (bson_string_t *o, const bson_t *doc, const char *name_path, const char *version_path)
+{
+   const char *n = lab_cmp_get_string (doc, name_path), *v = lab_cmp_get_string (doc, version_path);
+
+   if (!n && !v) {
+      bson_string_append (o, "n/a");
+      return;
+   }
+   if (n) {
+      app_esc (o, n);
+   }
+   if (n && v) {
+      bson_string_append (o, " ");
+   }
+   if (v) {
+      app_esc (o, v);
+   }
+}
+
 /* app_num -- append the number at `path` of doc in unit, or "n/a". */
 static void
 app_num (bson_string_t *o, const bson_t *doc, const char *path, lab_cmp_unit_t unit)
@@ -437,9 +458,7 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " |\n");
    kv_str (o, "data device", dev);
    bson_string_append (o, "| backend | ");
-   app_esc (o, lab_cmp_get_string (d, "backend.name"));
-   bson_string_append (o, " ");
-   app_esc (o, lab_cmp_get_string (d, "backend.version"));
+   app_name_version (o, d, "backend.name", "backend.version");
    bson_string_append (o, " |\n");
    kv_str (o, "URI (redacted)", lab_cmp_get_string (d, "backend.uri"));
    kv_str (o, "database", lab_cmp_get_string (d, "backend.db"));
@@ -448,9 +467,7 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " |\n| engine cache maximum | ");
    app_num (o, d, "backend.cache_max_bytes", LAB_CMP_UNIT_BYTES);
    bson_string_append (o, " |\n| measured by | ");
-   app_esc (o, lab_cmp_get_string (d, "tool"));
-   bson_string_append (o, " ");
-   app_esc (o, lab_cmp_get_string (d, "tool_version"));
+   app_name_version (o, d, "tool", "tool_version");
    bson_string_append (o, " |\n");
    kv_str (o, "started", lab_cmp_get_string (d, "started_at"));
    kv_str (o, "finished", lab_cmp_get_string (d, "finished_at"));
@@ -495,7 +512,7 @@ render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n- masters (distinct ");
-   app_esc (o, lab_cmp_get_string (d, "config.key"));
+   app_esc (o, lab_cmp_get_string (d, "config.key") ? lab_cmp_get_string (d, "config.key") : "key");
    bson_string_append (o, " values) loaded per layout and run: ");
    app_num (o, d, "dataset.keys", LAB_CMP_UNIT_COUNT);
    bson_string_append (o, "\n- rows per master (detail documents ÷ folded documents): ");
@@ -715,9 +732,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
       bson_string_append_printf (o, "- %s: ", what[l]);
       app_esc (o, both[l]->name);
       bson_string_append (o, " — ");
-      app_esc (o, lab_cmp_get_string (d, "backend.name"));
-      bson_string_append (o, " ");
-      app_esc (o, lab_cmp_get_string (d, "backend.version"));
+      app_name_version (o, d, "backend.name", "backend.version");
       bson_string_append (o, " on ");
       app_esc (o, lab_cmp_get_string (d, "host.hostname"));
       bson_string_append_printf (o, ", %d+%d runs, started ", lab_cmp_run_count (both[l], "detail"),
@@ -779,9 +794,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    bson_string_append (o, "\n\nSource: ");
    app_esc (o, r->name);
    bson_string_append (o, ", written by ");
-   app_esc (o, lab_cmp_get_string (&r->doc, "tool"));
-   bson_string_append (o, " ");
-   app_esc (o, lab_cmp_get_string (&r->doc, "tool_version"));
+   app_name_version (o, &r->doc, "tool", "tool_version");
    bson_string_append (o, ".\n\n");
 
    render_verdict (o, r);

@@ -57,13 +57,14 @@ def run_entry(rng, run, layout, order, elapsed, docs, keys, req, rbytes, rss_pea
     resident = int(rng.choice([0, 0, 4096, 12288]))
     file_bytes = 79304704 if layout == "detail" else 52510720
     e = {
-        "run": run, "layout": layout, "order_in_run": order,
+        "run": run, "layout": layout, "collection": "bill_detail" if layout == "detail" else "detail_coll",
+        "order_in_run": order,
         "started_at": "2026-11-30T15:%02d:%02dZ" % (10 + 5 * run + order, 7 * order),
         "elapsed_s": elapsed,
         "cold": {"requested": True, "engine_restarted": True, "server_restarted": False, "caches_dropped": True,
                  "drop_caches_note": "dropped (root)", "resident_bytes_before": resident, "file_bytes": file_bytes,
                  "resident_pct_before": round(resident * 100.0 / file_bytes, 3)},
-        "docs": docs, "keys": keys, "bytes_returned": returned,
+        "docs": docs, "rows": 390127, "keys": keys, "bytes_returned": returned,
         "read_requests": req, "read_bytes": rbytes, "read_time_ms": int(req * 1.2), "io_ticks_ms": int(elapsed * 950),
         "engine": {"block_reads": int(req * 0.97), "block_read_bytes": int(rbytes * 0.98),
                    "cache_read_bytes": int(rbytes * (2.6 if layout == "detail" else 2.2)),
@@ -72,6 +73,7 @@ def run_entry(rng, run, layout, order, elapsed, docs, keys, req, rbytes, rss_pea
                   "read_mb_s_mean": round(rbytes / elapsed / 1e6, 2), "read_mb_s_peak": peak_mb,
                   "avg_read_request_bytes": round(rbytes / req, 1), "read_await_ms": round(rng.uniform(1.0, 1.4), 2),
                   "util_pct_mean": round(rng.uniform(88, 97), 1), "docs_per_s": round(docs / elapsed, 1),
+                  "rows_per_s": round(390127 / elapsed, 1),
                   "returned_mb_s": round(returned / elapsed / 1e6, 2)},
         "memory": {"server_rss_peak_bytes": int(rss_peak), "cache_peak_bytes": int(min(cache_max * 0.95, rss_peak - 55e6)),
                    "cache_peak_pct": round(min(cache_max * 0.95, rss_peak - 55e6) * 100.0 / cache_max, 1)},

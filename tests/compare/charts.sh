@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# charts.sh -- layout-report's charts: with gnuplot, four well-formed SVG files next to the report, each
+# holding both layouts' series and linked from it by a relative path; without gnuplot on PATH (or with
+# no samples in the file) the report still renders and says why the charts were skipped.
+# Environment (set by ctest): LAB_BIN_DIR, LAB_SOURCE_DIR, LAB_TEST_TMP.
+set -euo pipefail
+
+src=${LAB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+bin=${LAB_BIN_DIR:-$src/build/bin}
+data=$src/tests/compare/data
+tmp=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/compare-charts.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+report=$bin/layout-report
+
+if ! command -v gnuplot >/dev/null; then
+  echo "FAIL: gnuplot is not installed (scripts/setup.sh installs gnuplot-nox)" >&2
+  exit 1
+fi
+
+mkdir -p "$tmp/out dir"
+"$report" "$data/run.json" -o "$tmp/out dir/review.md" -q
+python3 - "$tmp/out dir" <<'PY'
+import os, re, sys
+import xml.etree.ElementTree as ET
+
+d = sys.argv[1]
+md = open(os.path.join(d, "review.md"), encoding="utf-8").read()
+names = ["read-requests", "read-mbs", "memory", "latency"]
+errors = []
+for n in names:
+    f = "review-%s.svg" % n
+    p = os.path.join(d, f)
+    if not os.path.exists(p):
+        errors.append("%s missing" % f)
+        continue
+    try:
+        root = ET.parse(p).getroot()
+    except ET.ParseError as e:
+        errors.append("%s is not well-formed XML: %s" % (f, e))
+        continue
+    if not root.tag.endswith("svg"):
+        errors.append("%s: root element is %s, not svg" % (f, root.tag))
+    text = " ".join(t for t in root.itertext())
+    for layout in ("detail", "folded"):
+        if not re.search(r"\b%s\b" % layout, text):
+            errors.append("%s: no %s series in the chart's legend" % (f, layout))
+    paths = [e for e in root.iter() if e.tag.endswith("path")]
+    if len(paths) < 4:
+        errors.append("%s: only %d paths drawn" % (f, len(paths)))
+    if "](%s)" % f not in md:
+        errors.append("review.md does not link %s by a relative path" % f)
+if "Charts were skipped" in md:
+    errors.append("review.md says charts were skipped although gnuplot ran")
+leftover = [f for f in os.listdir(d) if f not in ["review.md"] + ["review-%s.svg" % n for n in names]]
+if leftover:
+    errors.append("unexpected files next to the report: %s" % leftover)
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: 4 well-formed SVG charts with both layouts, linked from the report")
+PY
+
+# without gnuplot on PATH: the report renders and says so; no SVG is written
+mkdir -p "$tmp/nognuplot"
+PATH=/nonexistent "$report" "$data/run.json" -o "$tmp/nognuplot/report.md" -q
+grep -q "Charts were skipped: gnuplot was not found on PATH" "$tmp/nognuplot/report.md"
+! ls "$tmp/nognuplot"/*.svg >/dev/null 2>&1
+echo "ok: without gnuplot the report says the charts were skipped"
+
+# a file without samples or histograms: no empty charts
+mkdir -p "$tmp/nosamples"
+"$report" "$data/minimal.json" -o "$tmp/nosamples/report.md" -q
+grep -q "Charts were skipped: the results file has no time series samples" "$tmp/nosamples/report.md"
+! ls "$tmp/nosamples"/*.svg >/dev/null 2>&1
+echo "ok: no samples, no charts"
+echo "all chart checks passed"
