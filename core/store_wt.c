@@ -99,6 +99,7 @@ typedef struct {
    lab_buf_t key;   /* scratch: one index key */
    lab_buf_t ikeys; /* scratch: every index key of one document */
    lab_buf_t val;   /* scratch: an index value */
+   lab_buf_t body;  /* scratch: the encoded value searched for */
    int64_t *rids;
    size_t nrids, caprids;
 } wt_sess_t;
@@ -789,6 +790,7 @@ wt_session_open (lab_session_t *sess, bson_error_t *error)
    lab_buf_init (&ss->key);
    lab_buf_init (&ss->ikeys);
    lab_buf_init (&ss->val);
+   lab_buf_init (&ss->body);
    sess->impl = ss;
    return true;
 }
@@ -829,6 +831,7 @@ wt_session_close (lab_session_t *sess)
    lab_buf_destroy (&ss->key);
    lab_buf_destroy (&ss->ikeys);
    lab_buf_destroy (&ss->val);
+   lab_buf_destroy (&ss->body);
    bson_free (ss->rids);
    bson_free (ss);
 }
@@ -1594,7 +1597,6 @@ wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bs
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
    WT_SESSION *s = ss->s;
-   lab_buf_t body;
    wt_index_t *ix;
    wt_coll_t *c;
    bool ok = false;
@@ -1602,13 +1604,12 @@ wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bs
    int ret;
 
    *deleted = 0;
-   lab_buf_init (&body);
    pthread_rwlock_rdlock (&st->ddl);
    if (!(c = coll_lookup (st, coll, error)) || !(ix = index_lookup (st, c, field, error)) ||
-       !encode_body (value, &body, error)) {
+       !encode_body (value, &ss->body, error)) {
       goto done;
    }
-   if ((ret = collect_rids (ss, ix, ix == &c->indexes[0], &body, error)) != 0) {
+   if ((ret = collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
       if (ret != EINVAL) {
          wt_fail (error, ret, "find '%s' in index on '%s' of '%s'", field, field, coll);
       }
@@ -1660,7 +1661,6 @@ wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bs
 done:
    reset_cursors (ss);
    pthread_rwlock_unlock (&st->ddl);
-   lab_buf_destroy (&body);
    return ok;
 }
 
@@ -1803,7 +1803,6 @@ wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
-   lab_buf_t body;
    wt_index_t *ix;
    wt_coll_t *c;
    WT_CURSOR *cc;
@@ -1812,13 +1811,12 @@ wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson
    int ret;
 
    *ndocs = 0;
-   lab_buf_init (&body);
    pthread_rwlock_rdlock (&st->ddl);
    if (!(c = coll_lookup (st, coll, error)) || !(ix = index_lookup (st, c, field, error)) ||
-       !encode_body (value, &body, error) || !get_cursor (ss, c->uri, true, &cc, error)) {
+       !encode_body (value, &ss->body, error) || !get_cursor (ss, c->uri, true, &cc, error)) {
       goto done;
    }
-   if ((ret = collect_rids (ss, ix, ix == &c->indexes[0], &body, error)) != 0) {
+   if ((ret = collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
       if (ret != EINVAL) {
          wt_fail (error, ret, "scan index on '%s' of '%s' (%s)", field, coll, ix->uri);
       }
@@ -1851,7 +1849,6 @@ wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson
 done:
    reset_cursors (ss);
    pthread_rwlock_unlock (&st->ddl);
-   lab_buf_destroy (&body);
    return ok;
 }
 
@@ -1882,7 +1879,7 @@ wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const la
 {
    wt_sess_t *ss = cur->sess->impl;
    wt_store_t *st = ss->st;
-   wt_cur_t *wc = bson_malloc0 (sizeof *wc);
+   wt_cur_t *wc = bson_aligned_alloc0 (BSON_ALIGNOF (wt_cur_t), sizeof (wt_cur_t));
    wt_index_t *ix;
    wt_coll_t *c;
    bool ok = false;
