@@ -1,0 +1,554 @@
+/*
+ * test_scan_embedded.c -- scancmp end to end on the embedded store: the cold step really leaves the data
+ * files with zero resident pages (as root), the interleaved one-doc-per-row layout needs more read
+ * requests than the folded one, the results file carries the documented fields, both layouts return the
+ * same rows; warm runs, --keys-limit/--keys-file, --calibrate; and the bad-input cases (unknown
+ * collection, key without index, drop caches not permitted, bad options).
+ */
+#include "tests/testutil.h"
+
+#include "core/error.h"
+#include "core/store.h"
+#include "tests/scan/scan_testdata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BILLS 600
+#define ROWS 20
+
+static char *g_dir;   /* the store's home */
+static char *g_tmp;   /* scratch for results files */
+static char *g_bin;   /* scancmp */
+static int64_t g_rows; /* detail documents */
+
+static int
+setup (void **state)
+{
+   lab_store_opts_t so = {0};
+   lab_store_t *store;
+   bson_error_t e;
+   char *uri;
+   lab_session_t *sess;
+
+   g_dir = lab_test_tmpdir ("scan-embedded");
+   g_tmp = lab_test_tmpdir ("scan-embedded-out");
+   g_bin = lab_test_bin ("scancmp");
+   uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
+   so.create = true;
+   store = lab_store_open (uri, &so, &e);
+   if (!store) {
+      fail_msg ("open %s: %s", uri, e.message);
+   }
+   if (!scan_testdata_build (store, "bill_detail", "detail_coll", BILLS, ROWS, &g_rows, &e)) {
+      fail_msg ("build: %s", e.message);
+   }
+   /* a collection without an index on bill_id, for the bad-input case */
+   sess = lab_session_open (store, &e);
+   assert_non_null (sess);
+   assert_true (lab_store_create (sess, "noindex", &e));
+   {
+      bson_t *d = BCON_NEW ("bill_id", BCON_INT32 (1));
+      lab_insert_result_t r = {0};
+      assert_true (lab_store_insert_many (sess, "noindex", (const bson_t *const *) &d, 1, &r, &e));
+      lab_insert_result_cleanup (&r);
+      bson_destroy (d);
+   }
+   lab_session_close (sess);
+   lab_store_close (store);
+   bson_free (uri);
+   return 0;
+}
+
+static int
+teardown (void **state)
+{
+   lab_test_rmtree (g_dir);
+   lab_test_rmtree (g_tmp);
+   bson_free (g_dir);
+   bson_free (g_tmp);
+   bson_free (g_bin);
+   return 0;
+}
+
+/* scancmp -- run the tool on the test store with extra arguments; returns the exit code. */
+static int
+scancmp (const char *env, const char *args, char **out, char **err)
+{
+   char *cmd = bson_strdup_printf ("%s '%s' --uri 'wiredtiger:%s' --cache-size 1MiB --parallel 2 --interval 100ms "
+                                   "--progress never %s",
+                                   env ? env : "", g_bin, g_dir, args);
+   int rc = lab_test_run (cmd, out, err);
+   bson_free (cmd);
+   return rc;
+}
+
+static bson_t *
+load_json (const char *path)
+{
+   FILE *f = fopen (path, "r");
+   char *buf;
+   long n;
+   bson_error_t e;
+   bson_t *doc;
+
+   if (!f) {
+      fail_msg ("no results file %s", path);
+   }
+   fseek (f, 0, SEEK_END);
+   n = ftell (f);
+   fseek (f, 0, SEEK_SET);
+   buf = bson_malloc ((size_t) n + 1);
+   assert_int_equal (fread (buf, 1, (size_t) n, f), (size_t) n);
+   buf[n] = '\0';
+   fclose (f);
+   doc = bson_new_from_json ((const uint8_t *) buf, n, &e);
+   if (!doc) {
+      fail_msg ("%s is not JSON: %s", path, e.message);
+   }
+   bson_free (buf);
+   return doc;
+}
+
+static bool
+has (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   return bson_iter_init (&it, d) && bson_iter_find_descendant (&it, path, &f);
+}
+
+static double
+num (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_NUMBER (&f)) {
+      fail_msg ("results: %s missing or not a number", path);
+   }
+   return bson_iter_as_double (&f);
+}
+
+static const char *
+str (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_UTF8 (&f)) {
+      fail_msg ("results: %s missing or not a string", path);
+   }
+   return bson_iter_utf8 (&f, NULL);
+}
+
+static bool
+boolean (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_BOOL (&f)) {
+      fail_msg ("results: %s missing or not a bool", path);
+   }
+   return bson_iter_bool (&f);
+}
+
+static int
+nruns (const bson_t *d)
+{
+   int n = 0;
+   char p[32];
+   for (;;) {
+      snprintf (p, sizeof p, "runs.%d.layout", n);
+      if (!has (d, p)) {
+         return n;
+      }
+      n++;
+   }
+}
+
+/* entry -- "runs.<i>.<field>" for the i-th entry. */
+static const char *
+entry (int i, const char *field)
+{
+   static char p[8][128];
+   static int k;
+   k = (k + 1) % 8;
+   snprintf (p[k], sizeof p[k], "runs.%d.%s", i, field);
+   return p[k];
+}
+
+/* check_schema -- the documented fields (docs/results-schema.md) are all there with the right types. */
+static void
+check_schema (const bson_t *r)
+{
+   static const char *top_num[] = {"schema_version", "host.cores", "host.ram_bytes", "config.parallel", "config.runs",
+                                   "config.keys_limit", "config.interval_s", "dataset.keys", "dataset.detail.count",
+                                   "dataset.detail.avg_obj_size_bytes", "dataset.detail.storage_size_bytes",
+                                   "dataset.detail.index_size_bytes", "dataset.detail.nindexes",
+                                   "dataset.folded.count", "dataset.folded.storage_size_bytes", "device.sector_bytes"};
+   static const char *top_str[] = {"tool", "tool_version", "started_at", "finished_at", "host.hostname", "host.kernel",
+                                   "backend.name", "backend.version", "backend.uri", "backend.db", "config.detail",
+                                   "config.folded", "config.key", "config.array_field", "config.order",
+                                   "config.drop_caches", "config.dbpath", "config.device", "device.name",
+                                   "dataset.detail.collection", "dataset.folded.collection"};
+   static const char *run_num[] = {"run", "order_in_run", "elapsed_s", "docs", "rows", "keys", "bytes_returned",
+                                   "read_requests", "read_bytes", "read_time_ms", "io_ticks_ms",
+                                   "cold.resident_bytes_before", "cold.file_bytes", "cold.resident_pct_before",
+                                   "engine.block_reads", "engine.block_read_bytes", "rates.read_requests_per_s_mean",
+                                   "rates.read_requests_per_s_peak", "rates.read_mb_s_mean", "rates.read_mb_s_peak",
+                                   "rates.util_pct_mean", "rates.docs_per_s", "rates.returned_mb_s",
+                                   "memory.server_rss_peak_bytes", "memory.cache_peak_bytes", "memory.cache_peak_pct",
+                                   "latency_ms.count", "latency_ms.min", "latency_ms.mean", "latency_ms.p50",
+                                   "latency_ms.p90", "latency_ms.p95", "latency_ms.p99", "latency_ms.max",
+                                   "latency_ms.histogram.0.le_ms", "latency_ms.histogram.0.count",
+                                   "workers.0.worker", "workers.0.keys", "workers.0.docs", "workers.0.elapsed_s",
+                                   "workers.1.keys"};
+   static const char *sum_fig[] = {"elapsed_s", "docs", "read_requests", "read_bytes", "read_mb_s_peak",
+                                   "latency_p99_ms", "server_rss_peak_bytes", "block_reads", "resident_pct_before"};
+   size_t i;
+   int e, n = nruns (r);
+
+   for (i = 0; i < sizeof top_num / sizeof top_num[0]; i++) {
+      (void) num (r, top_num[i]);
+   }
+   for (i = 0; i < sizeof top_str / sizeof top_str[0]; i++) {
+      (void) str (r, top_str[i]);
+   }
+   assert_int_equal ((int) num (r, "schema_version"), 1);
+   assert_string_equal (str (r, "tool"), "scancmp");
+   assert_string_equal (str (r, "backend.name"), "wiredtiger");
+   assert_true (n >= 2 && n % 2 == 0);
+   for (e = 0; e < n; e++) {
+      const char *layout = str (r, entry (e, "layout"));
+      assert_true (strcmp (layout, "detail") == 0 || strcmp (layout, "folded") == 0);
+      for (i = 0; i < sizeof run_num / sizeof run_num[0]; i++) {
+         (void) num (r, entry (e, run_num[i]));
+      }
+      (void) str (r, entry (e, "started_at"));
+      (void) boolean (r, entry (e, "cold.requested"));
+      (void) boolean (r, entry (e, "cold.caches_dropped"));
+      (void) str (r, entry (e, "cold.drop_caches_note"));
+      /* at 100 ms intervals a run this size has at least one sample */
+      (void) num (r, entry (e, "samples.0.t_s"));
+      (void) num (r, entry (e, "samples.0.keys_done"));
+      /* percentiles are ordered */
+      assert_true (num (r, entry (e, "latency_ms.p50")) <= num (r, entry (e, "latency_ms.p95")));
+      assert_true (num (r, entry (e, "latency_ms.p95")) <= num (r, entry (e, "latency_ms.p99")));
+      assert_true (num (r, entry (e, "latency_ms.p99")) <= num (r, entry (e, "latency_ms.max")));
+   }
+   for (i = 0; i < sizeof sum_fig / sizeof sum_fig[0]; i++) {
+      char p[128];
+      snprintf (p, sizeof p, "summary.detail.%s.median", sum_fig[i]);
+      (void) num (r, p);
+      snprintf (p, sizeof p, "summary.folded.%s.min", sum_fig[i]);
+      (void) num (r, p);
+   }
+   assert_int_equal ((int) num (r, "summary.detail.runs"), n / 2);
+   /* credentials never appear; the device figures are plain numbers */
+}
+
+/* sum_row_counts -- sum of row_count over the folded collection, read straight from the store. */
+static int64_t
+sum_row_counts (void)
+{
+   char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
+   lab_store_t *store;
+   lab_session_t *sess;
+   lab_cursor_t *cur;
+   const bson_t *doc;
+   bson_error_t e;
+   int64_t sum = 0;
+   int r;
+
+   store = lab_store_open (uri, NULL, &e);
+   assert_non_null (store);
+   sess = lab_session_open (store, &e);
+   assert_non_null (sess);
+   cur = lab_store_sorted_open (sess, "detail_coll", "bill_id", NULL, &e);
+   assert_non_null (cur);
+   while ((r = lab_cursor_next (cur, &doc, &e)) == 1) {
+      bson_iter_t it;
+      assert_true (bson_iter_init_find (&it, doc, "row_count"));
+      sum += bson_iter_as_int64 (&it);
+   }
+   assert_int_equal (r, 0);
+   lab_cursor_close (cur);
+   lab_session_close (sess);
+   lab_store_close (store);
+   bson_free (uri);
+   return sum;
+}
+
+static void
+test_cold_interleaved (void **state)
+{
+   char *out_path = bson_strdup_printf ("%s/cold.json", g_tmp);
+   char *args = bson_strdup_printf ("--cold --runs 2 --out '%s'", out_path);
+   char *out = NULL, *err = NULL;
+   bson_t *r;
+   int rc = scancmp (NULL, args, &out, &err);
+   int e, n;
+   int64_t detail_reads = 0, folded_reads = 0, detail_blocks = 0, folded_blocks = 0;
+
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   /* the table is on stdout */
+   assert_non_null (strstr (out, "one doc per row"));
+   assert_non_null (strstr (out, "read requests (total)"));
+   assert_non_null (strstr (out, "per-key latency p99"));
+   assert_non_null (strstr (err, "device "));
+   r = load_json (out_path);
+   check_schema (r);
+   assert_true (boolean (r, "config.cold"));
+   n = nruns (r);
+   assert_int_equal (n, 4);
+   /* alternate: run 1 detail first, run 2 folded first */
+   assert_string_equal (str (r, "runs.0.layout"), "detail");
+   assert_string_equal (str (r, "runs.2.layout"), "folded");
+   assert_int_equal ((int) num (r, "dataset.detail.count"), (int) g_rows);
+   assert_int_equal ((int) num (r, "dataset.folded.count"), BILLS);
+   assert_int_equal ((int) num (r, "dataset.keys"), BILLS);
+   for (e = 0; e < n; e++) {
+      const char *layout = str (r, entry (e, "layout"));
+      bool detail = strcmp (layout, "detail") == 0;
+
+      assert_true (boolean (r, entry (e, "cold.requested")));
+      assert_true (boolean (r, entry (e, "cold.engine_restarted")));
+      if (geteuid () == 0) {
+         /* zero resident pages of the layout's files after the cold step */
+         assert_true (boolean (r, entry (e, "cold.caches_dropped")));
+         assert_int_equal ((int64_t) num (r, entry (e, "cold.resident_bytes_before")), 0);
+      }
+      assert_true (num (r, entry (e, "cold.file_bytes")) > 0);
+      /* both layouts return every row */
+      assert_int_equal ((int64_t) num (r, entry (e, "rows")), g_rows);
+      assert_int_equal ((int64_t) num (r, entry (e, "docs")), detail ? g_rows : BILLS);
+      assert_int_equal ((int64_t) num (r, entry (e, "keys")), BILLS);
+      assert_int_equal ((int64_t) num (r, entry (e, "latency_ms.count")), BILLS);
+      assert_int_equal ((int64_t) num (r, entry (e, "workers.0.keys")) + (int64_t) num (r, entry (e, "workers.1.keys")),
+                        BILLS);
+      if (detail) {
+         detail_reads += (int64_t) num (r, entry (e, "read_requests"));
+         detail_blocks += (int64_t) num (r, entry (e, "engine.block_reads"));
+      } else {
+         folded_reads += (int64_t) num (r, entry (e, "read_requests"));
+         folded_blocks += (int64_t) num (r, entry (e, "engine.block_reads"));
+      }
+   }
+   /* the scattered rows cost more reads, at the device and in the engine */
+   if (!(detail_reads > folded_reads)) {
+      fail_msg ("device read requests: detail %lld, folded %lld", (long long) detail_reads, (long long) folded_reads);
+   }
+   assert_true (detail_blocks > folded_blocks);
+   /* and the folded documents hold exactly the detail rows */
+   assert_int_equal (sum_row_counts (), g_rows);
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (out_path);
+}
+
+static void
+test_warm_and_keys (void **state)
+{
+   char *out_path = bson_strdup_printf ("%s/warm.json", g_tmp);
+   char *keys_path = bson_strdup_printf ("%s/keys.txt", g_tmp);
+   char *args;
+   char *out = NULL, *err = NULL;
+   bson_t *r;
+   FILE *f;
+   int rc;
+
+   /* warm, 25 keys spread over the range, detail first */
+   args = bson_strdup_printf ("--keys-limit 25 --order detail-first --out '%s'", out_path);
+   rc = scancmp (NULL, args, &out, &err);
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   assert_non_null (strstr (out, "Warm load"));
+   r = load_json (out_path);
+   check_schema (r);
+   assert_false (boolean (r, "config.cold"));
+   assert_false (boolean (r, "runs.0.cold.requested"));
+   assert_non_null (strstr (str (r, "runs.0.cold.drop_caches_note"), "warm"));
+   assert_int_equal ((int) num (r, "dataset.keys"), 25);
+   assert_int_equal ((int) num (r, "runs.0.keys"), 25);
+   assert_int_equal ((int) num (r, "runs.1.docs"), 25);
+   assert_int_equal ((int64_t) num (r, "runs.0.rows"), (int64_t) num (r, "runs.1.rows"));
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   /* a keys file: 3 keys (one twice, one unknown: loads nothing), folded first */
+   f = fopen (keys_path, "w");
+   fputs ("1005\n1000\n1005\n999999\n1599\n", f);
+   fclose (f);
+   args = bson_strdup_printf ("--keys-file '%s' --order folded-first --parallel 3 --out '%s'", keys_path, out_path);
+   rc = scancmp (NULL, args, &out, &err);
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   r = load_json (out_path);
+   assert_int_equal ((int) num (r, "dataset.keys"), 4);
+   assert_string_equal (str (r, "runs.0.layout"), "folded");
+   assert_int_equal ((int) num (r, "runs.0.docs"), 3);
+   assert_int_equal ((int64_t) num (r, "runs.0.rows"), (int64_t) num (r, "runs.1.rows"));
+   assert_int_equal ((int64_t) num (r, "runs.1.docs"), (int64_t) num (r, "runs.1.rows"));
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (keys_path);
+   bson_free (out_path);
+}
+
+static void
+test_calibrate (void **state)
+{
+   char *out_path = bson_strdup_printf ("%s/cal.json", g_tmp);
+   char *args = bson_strdup_printf ("--keys-limit 5 --calibrate --calibrate-size 16MiB --calibrate-time 200ms "
+                                    "--out '%s'",
+                                    out_path);
+   char *out = NULL, *err = NULL;
+   bson_t *r;
+   int rc = scancmp (NULL, args, &out, &err);
+   char *cmd;
+
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   r = load_json (out_path);
+   assert_true (num (r, "calibration.seq_read_mb_s") > 0);
+   assert_true (num (r, "calibration.rand_read_4k_iops") > 0);
+   assert_int_equal ((int64_t) num (r, "calibration.file_bytes"), 16 << 20);
+   /* the temporary file is gone */
+   cmd = bson_strdup_printf ("ls -a '%s' | grep -c layoutlab-calibrate", g_dir);
+   bson_free (out);
+   lab_test_run (cmd, &out, NULL);
+   assert_int_equal (atoi (out), 0);
+   bson_free (cmd);
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (out_path);
+}
+
+static void
+test_drop_caches_not_permitted (void **state)
+{
+   char *out_path = bson_strdup_printf ("%s/nodrop.json", g_tmp);
+   char *args;
+   char *out = NULL, *err = NULL;
+   bson_t *r;
+   int rc;
+   const char *env = "LAYOUTLAB_DROP_CACHES_PATH=/nonexistent-dir/drop_caches";
+
+   unlink (out_path);
+   args = bson_strdup_printf ("--cold --drop-caches yes --keys-limit 5 --out '%s'", out_path);
+   rc = scancmp (env, args, &out, &err);
+   assert_int_equal (rc, 1);
+   assert_non_null (strstr (err, "cannot drop the page cache"));
+   assert_non_null (strstr (err, "--drop-caches auto"));
+   assert_int_equal (access (out_path, F_OK), -1); /* no partial output */
+   assert_null (strstr (out, "one doc per row"));
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   args = bson_strdup_printf ("--cold --drop-caches auto --keys-limit 5 --out '%s'", out_path);
+   rc = scancmp (env, args, &out, &err);
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   r = load_json (out_path);
+   assert_false (boolean (r, "runs.0.cold.caches_dropped"));
+   assert_non_null (strstr (str (r, "runs.0.cold.drop_caches_note"), "not permitted"));
+   /* the files were still flushed out of the page cache by the engine cycle */
+   assert_int_equal ((int64_t) num (r, "runs.0.cold.resident_bytes_before"), 0);
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (out_path);
+}
+
+static void
+test_bad_input (void **state)
+{
+   char *out_path = bson_strdup_printf ("%s/bad.json", g_tmp);
+   char *args;
+   char *out = NULL, *err = NULL;
+   int rc;
+
+   unlink (out_path);
+   /* unknown collection */
+   args = bson_strdup_printf ("--detail nosuch --out '%s'", out_path);
+   rc = scancmp (NULL, args, &out, &err);
+   assert_int_equal (rc, 1);
+   assert_non_null (strstr (err, "\"nosuch\" does not exist"));
+   assert_non_null (strstr (err, "--detail"));
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   /* a key field without an index: names the fix */
+   args = bson_strdup_printf ("--folded noindex --out '%s'", out_path);
+   rc = scancmp (NULL, args, &out, &err);
+   assert_int_equal (rc, 1);
+   assert_non_null (strstr (err, "\"noindex\" has no index on the key field \"bill_id\""));
+   assert_non_null (strstr (err, "--create-index"));
+   assert_non_null (strstr (err, "createIndex"));
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   /* usage errors: exit 2 */
+   rc = scancmp (NULL, "--order sideways", &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "--order"));
+   bson_free (out);
+   bson_free (err);
+   rc = scancmp (NULL, "--parallel 0", &out, &err);
+   assert_int_equal (rc, 2);
+   bson_free (out);
+   bson_free (err);
+   rc = scancmp (NULL, "--detail same --folded same", &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "same collection"));
+   bson_free (out);
+   bson_free (err);
+   rc = scancmp (NULL, "--device nosuchdisk0", &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "nosuchdisk0"));
+   bson_free (out);
+   bson_free (err);
+   rc = scancmp (NULL, "--bogus", &out, &err);
+   assert_int_equal (rc, 2);
+   bson_free (out);
+   bson_free (err);
+   /* --help has worked examples */
+   rc = scancmp (NULL, "--help", &out, &err);
+   assert_int_equal (rc, 0);
+   assert_non_null (strstr (out, "Examples:"));
+   assert_non_null (strstr (out, "--restart-cmd"));
+   bson_free (out);
+   bson_free (err);
+   bson_free (out_path);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_cold_interleaved),
+      cmocka_unit_test (test_warm_and_keys),
+      cmocka_unit_test (test_calibrate),
+      cmocka_unit_test (test_drop_caches_not_permitted),
+      cmocka_unit_test (test_bad_input),
+   };
+   return cmocka_run_group_tests_name ("scan_embedded", tests, setup, teardown);
+}
