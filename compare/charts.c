@@ -263,14 +263,14 @@ typedef struct {
 /* write_samples -- data file for one run's `field` (t_s, value); false when the run has none. */
 static bool
 write_samples (const bson_t *run, const char *field, double scale, const char *tmp, const char *fname,
-               bool *had, bson_error_t *error)
+               int *had, bson_error_t *error)
 {
    bson_iter_t it, samples;
    bson_string_t *data = bson_string_new (NULL);
    int points = 0;
    bool ok = true;
 
-   *had = false;
+   *had = 0;
    if (bson_iter_init_find (&it, run, "samples") && BSON_ITER_HOLDS_ARRAY (&it) &&
        bson_iter_recurse (&it, &samples)) {
       while (bson_iter_next (&samples)) {
@@ -291,7 +291,7 @@ write_samples (const bson_t *run, const char *field, double scale, const char *t
       }
    }
    if (points > 0) {
-      *had = true;
+      *had = points;
       ok = write_text (tmp, fname, data->str, error);
    }
    bson_string_free (data, true);
@@ -309,9 +309,11 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
    bson_string_t *gp = bson_string_new (NULL);
    bson_string_t *thin = bson_string_new (NULL), *thick = bson_string_new (NULL);
    int n = lab_cmp_runs_n (r), i, l, series = 0;
-   bool ok = false, had;
+   bool ok = false;
+   int had;
    bson_t run;
    double rn;
+   const char *style;
 
    for (l = 0; l < 2; l++) {
       int median = lab_cmp_median_run (r, layouts[l]);
@@ -333,15 +335,17 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
          }
          if (had) {
             bson_string_t *dst = i == median ? thick : thin;
+            /* a load shorter than a few sampling periods has too few points for a visible line */
+            style = had < 5 ? "linespoints pt 7 ps 0.8" : "lines";
             if (dst->len) {
                bson_string_append (dst, ", \\\n     ");
             }
             if (i == median) {
-               bson_string_append_printf (dst, "'%s' using 1:2 with lines lw 3 lc rgb '%s' title \"%s (run %g, median)\" noenhanced",
-                                          fname, bold[l], layouts[l], rn);
+               bson_string_append_printf (dst, "'%s' using 1:2 with %s lw 3 lc rgb '%s' title \"%s (run %g, median)\" noenhanced",
+                                          fname, style, bold[l], layouts[l], rn);
             } else {
-               bson_string_append_printf (dst, "'%s' using 1:2 with lines lw 1 lc rgb '%s' notitle", fname,
-                                          faint[l]);
+               bson_string_append_printf (dst, "'%s' using 1:2 with %s lw 1 lc rgb '%s' notitle", fname,
+                                          style, faint[l]);
             }
             series++;
          }
@@ -354,8 +358,9 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
                if (thick->len) {
                   bson_string_append (thick, ", \\\n     ");
                }
-               bson_string_append_printf (thick, "'%s' using 1:2 with lines lw 2 dt 2 lc rgb '%s' title \"%s %s (run %g)\" noenhanced",
-                                          fname, bold[l], layouts[l], c->dashed_label, rn);
+               bson_string_append_printf (thick, "'%s' using 1:2 with %s lw 2 dt 2 lc rgb '%s' title \"%s %s (run %g)\" noenhanced",
+                                          fname, had < 5 ? "linespoints pt 6 ps 0.8" : "lines", bold[l],
+                                          layouts[l], c->dashed_label, rn);
             }
          }
       }

@@ -338,7 +338,8 @@ choose_scale (lab_cmp_unit_t unit, double v)
       return s;
    case LAB_CMP_UNIT_MS:
       s.suffix = " ms";
-      s.decimals = decimals_for (v);
+      /* sub-millisecond latencies (a folded master in cache) keep three decimals: 0.004 ms, not 0.00 */
+      s.decimals = (v != 0.0 && fabs (v) < 0.995) ? 3 : decimals_for (v);
       return s;
    case LAB_CMP_UNIT_PCT:
       s.suffix = "%";

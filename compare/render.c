@@ -91,6 +91,10 @@ app_pct_ratio (bson_string_t *o, double ratio)
    double p = ratio * 100.0;
    char *s;
 
+   if (p > 0 && p < 0.05) {
+      bson_string_append (o, "<0.1%");
+      return;
+   }
    if (p < 9.95) {
       bson_string_append_printf (o, "%.1f%%", p);
       return;
@@ -104,7 +108,15 @@ app_pct_ratio (bson_string_t *o, double ratio)
 static void
 app_factor (bson_string_t *o, double f)
 {
-   bson_string_append_printf (o, f < 9.995 ? "%.2fx" : "%.1fx", f);
+   char *s;
+
+   if (f < 99.95) {
+      bson_string_append_printf (o, f < 9.995 ? "%.2fx" : "%.1fx", f);
+      return;
+   }
+   s = lab_cmp_format (LAB_CMP_UNIT_COUNT, round (f));
+   bson_string_append_printf (o, "%sx", s);
+   bson_free (s);
 }
 
 /* collection_name -- the collection of a layout: dataset.<l>.collection, else config.<l>. */

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# demo_test.sh -- scripts/demo.sh end to end on a reduced size (--quick), with the tools of this build:
+# it must finish, write run.json, report.md and the charts, and the experiment must show the
+# one-document-per-row layout needing more disk read requests than the folded one (read from JSON).
+#
+# Usage: demo_test.sh OUT_DIR   (ctest passes <build>/demo-out; LAB_BIN_DIR names the tools)
+set -euo pipefail
+
+src=${LAB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+bin=${LAB_BIN_DIR:-$src/build/bin}
+out=${1:?usage: demo_test.sh OUT_DIR}
+rm -rf "$out"
+
+"$src/scripts/demo.sh" --quick --out "$out" --bin "$bin" > "$out.stdout"
+cat "$out.stdout"
+grep -q "^report: $out/report.md\$" "$out.stdout" || { echo "FAIL: demo did not print the report's path" >&2; exit 1; }
+
+python3 - "$out" <<'PY'
+import json, os, sys
+
+out = sys.argv[1]
+errors = []
+run = json.load(open(os.path.join(out, "run.json")))
+cmpj = json.load(open(os.path.join(out, "comparison.json")))
+
+def per_layout(layout):
+    return [r["read_requests"] for r in run["runs"] if r["layout"] == layout and "read_requests" in r]
+
+d, f = per_layout("detail"), per_layout("folded")
+if not d or not f:
+    errors.append("run.json lacks read_requests for a layout (device not sampled?)")
+elif not all(x > y for x in d for y in f):
+    errors.append("detail read requests %s are not all above folded %s" % (d, f))
+rr = cmpj["metrics"].get("read_requests", {})
+if rr.get("better") != "folded" or not rr["detail"]["median"] > rr["folded"]["median"]:
+    errors.append("the report's comparison does not show folded needing fewer read requests: %s" % rr)
+if run["config"].get("cold") is not True:
+    errors.append("the demo's runs were not cold")
+md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+for section in ("## Verdict", "## Comparison", "## Charts", "## Cold procedure", "## Per-run figures"):
+    if section not in md:
+        errors.append("report.md lacks %s" % section)
+for c in cmpj["charts"]:
+    if not os.path.exists(os.path.join(out, c)):
+        errors.append("chart %s is missing" % c)
+if len(cmpj["charts"]) != 4:
+    errors.append("expected 4 charts, got %s" % cmpj["charts"])
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: demo finished; detail needed %s read requests vs folded %s" % (rr["detail"]["median"], rr["folded"]["median"]))
+PY
