@@ -1,0 +1,259 @@
+/*
+ * test_scan_server.c -- scancmp against the MongoDB-compatible test server (FerretDB), with
+ * `--restart-cmd "scripts/mongo-test-server.sh restart --dir DIR"`: the server really restarts between
+ * layouts (a new pid each time) and the run completes; a restart command that fails, and a server that
+ * never comes back, end with clear errors and no results file.
+ *
+ * The test runs its own server instance (same script, its own DIR and port) rather than restarting the
+ * shared fixture server under other tests running in parallel. With LAYOUTLAB_TEST_URI (a real mongod)
+ * the script cannot restart it, so the test is skipped.
+ */
+#include "tests/testutil.h"
+
+#include "core/error.h"
+#include "core/store.h"
+#include "tests/scan/scan_testdata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BILLS 60
+#define ROWS 6
+
+static char *g_dir;    /* the private server's DIR */
+static char *g_tmp;    /* results files */
+static char *g_script; /* scripts/mongo-test-server.sh */
+static char *g_uri;
+static char *g_bin;
+static int64_t g_rows;
+
+static char *
+server_cmd (const char *verb)
+{
+   return bson_strdup_printf ("'%s' %s --dir '%s'", g_script, verb, g_dir);
+}
+
+static int
+setup (void **state)
+{
+   char *cmd, *out = NULL, *err = NULL;
+   lab_store_opts_t so = {0};
+   lab_store_t *store;
+   bson_error_t e;
+   int rc;
+
+   if (getenv ("LAYOUTLAB_TEST_URI") && *getenv ("LAYOUTLAB_TEST_URI")) {
+      return 0;
+   }
+   g_dir = lab_test_tmpdir ("scan-server");
+   g_tmp = lab_test_tmpdir ("scan-server-out");
+   g_bin = lab_test_bin ("scancmp");
+   g_script = bson_strdup_printf ("%s/scripts/mongo-test-server.sh", getenv ("LAB_SOURCE_DIR"));
+   cmd = server_cmd ("start");
+   rc = lab_test_run (cmd, &out, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   out[strcspn (out, "\n")] = '\0';
+   g_uri = bson_strdup (out);
+   bson_free (cmd);
+   bson_free (out);
+   bson_free (err);
+
+   so.db = "scantest";
+   store = lab_store_open (g_uri, &so, &e);
+   if (!store) {
+      fail_msg ("open %s: %s", g_uri, e.message);
+   }
+   if (!scan_testdata_build (store, "bill_detail", "detail_coll", BILLS, ROWS, &g_rows, &e)) {
+      fail_msg ("build: %s", e.message);
+   }
+   lab_store_close (store);
+   return 0;
+}
+
+static int
+teardown (void **state)
+{
+   if (g_dir) {
+      char *cmd = server_cmd ("stop");
+      lab_test_run (cmd, NULL, NULL);
+      bson_free (cmd);
+      lab_test_rmtree (g_dir);
+      lab_test_rmtree (g_tmp);
+   }
+   bson_free (g_dir);
+   bson_free (g_tmp);
+   bson_free (g_script);
+   bson_free (g_uri);
+   bson_free (g_bin);
+   return 0;
+}
+
+static int
+scancmp (const char *args, char **out, char **err)
+{
+   char *cmd = bson_strdup_printf ("'%s' --uri '%s' --db scantest --parallel 2 --interval 100ms --progress never %s",
+                                   g_bin, g_uri, args);
+   int rc = lab_test_run (cmd, out, err);
+   bson_free (cmd);
+   return rc;
+}
+
+static int64_t
+pid_file (void)
+{
+   char *p = bson_strdup_printf ("%s/pid", g_dir);
+   FILE *f = fopen (p, "r");
+   long long pid = 0;
+   assert_non_null (f);
+   assert_int_equal (fscanf (f, "%lld", &pid), 1);
+   fclose (f);
+   bson_free (p);
+   return pid;
+}
+
+static bson_t *
+load_json (const char *path)
+{
+   bson_error_t e;
+   bson_json_reader_t *r = bson_json_reader_new_from_file (path, &e);
+   bson_t *doc = bson_new ();
+   if (!r || bson_json_reader_read (r, doc, &e) != 1) {
+      fail_msg ("results %s: %s", path, e.message);
+   }
+   bson_json_reader_destroy (r);
+   return doc;
+}
+
+static double
+num (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_NUMBER (&f)) {
+      fail_msg ("results: %s missing or not a number", path);
+   }
+   return bson_iter_as_double (&f);
+}
+
+static bool
+boolean (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_BOOL (&f)) {
+      fail_msg ("results: %s missing or not a bool", path);
+   }
+   return bson_iter_bool (&f);
+}
+
+static void
+test_restart_between_layouts (void **state)
+{
+   char *out_path, *restart, *args, *out = NULL, *err = NULL;
+   int64_t pid0, pid1, pid2;
+   bson_t *r;
+   int rc;
+
+   if (!g_dir) {
+      skip ();
+   }
+   out_path = bson_strdup_printf ("%s/server.json", g_tmp);
+   restart = server_cmd ("restart");
+   pid0 = pid_file ();
+   args = bson_strdup_printf ("--cold --restart-cmd \"%s\" --dbpath '%s/data' --ready-timeout 60s --out '%s'", restart,
+                              g_dir, out_path);
+   rc = scancmp (args, &out, &err);
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   assert_non_null (strstr (out, "one doc per row"));
+   r = load_json (out_path);
+   pid1 = (int64_t) num (r, "runs.0.cold.server_pid");
+   pid2 = (int64_t) num (r, "runs.1.cold.server_pid");
+   /* a new server process before each layout */
+   assert_true (pid1 != pid0);
+   assert_true (pid2 != pid1);
+   assert_int_equal (pid2, pid_file ());
+   assert_true (boolean (r, "runs.0.cold.server_restarted"));
+   assert_true (boolean (r, "runs.1.cold.server_restarted"));
+   assert_true (num (r, "runs.1.cold.server_uptime_s") < 60);
+   /* the run completed with every row from both layouts */
+   assert_int_equal ((int64_t) num (r, "runs.0.rows"), g_rows);
+   assert_int_equal ((int64_t) num (r, "runs.1.rows"), g_rows);
+   assert_int_equal ((int64_t) num (r, "runs.0.keys"), BILLS);
+   assert_int_equal ((int64_t) num (r, "dataset.keys"), BILLS);
+   /* local server with --dbpath: its disk was sampled and its files' residency recorded */
+   (void) num (r, "runs.0.read_requests");
+   (void) num (r, "runs.0.cold.file_bytes");
+   assert_true (boolean (r, "backend.server_local"));
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (restart);
+   bson_free (out_path);
+}
+
+static void
+test_restart_failures (void **state)
+{
+   char *out_path, *args, *out = NULL, *err = NULL, *cmd;
+   int rc;
+
+   if (!g_dir) {
+      skip ();
+   }
+   out_path = bson_strdup_printf ("%s/fail.json", g_tmp);
+   unlink (out_path);
+
+   /* the command fails */
+   args = bson_strdup_printf ("--cold --restart-cmd 'echo restarting; exit 7' --keys-limit 3 --out '%s'", out_path);
+   rc = scancmp (args, &out, &err);
+   assert_int_equal (rc, 1);
+   assert_non_null (strstr (err, "restart command"));
+   assert_non_null (strstr (err, "exit code 7"));
+   assert_null (strstr (out, "restarting")); /* its output went to stderr, not into our stdout */
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   /* the command hangs */
+   args = bson_strdup_printf ("--cold --restart-cmd 'sleep 30' --restart-timeout 1s --keys-limit 3 --out '%s'",
+                              out_path);
+   rc = scancmp (args, &out, &err);
+   assert_int_equal (rc, 1);
+   assert_non_null (strstr (err, "did not finish within 1.0 s"));
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   /* the server never comes back: the "restart" only stops it */
+   cmd = server_cmd ("stop");
+   args = bson_strdup_printf ("--cold --restart-cmd \"%s\" --ready-timeout 2s --keys-limit 3 --out '%s'", cmd, out_path);
+   rc = scancmp (args, &out, &err);
+   assert_int_equal (rc, 1);
+   assert_non_null (strstr (err, "did not answer ping within 2 s"));
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (cmd);
+   cmd = server_cmd ("start");
+   assert_int_equal (lab_test_run (cmd, NULL, NULL), 0);
+   bson_free (cmd);
+   bson_free (out_path);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_restart_between_layouts),
+      cmocka_unit_test (test_restart_failures),
+   };
+   return cmocka_run_group_tests_name ("scan_server", tests, setup, teardown);
+}
