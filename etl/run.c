@@ -469,7 +469,11 @@ flush (worker_t *w, bson_error_t *error)
    w->batches++;
    total = atomic_fetch_add (&r->batches_done, 1) + 1;
    if (r->o->kill_after_batches > 0 && total == r->o->kill_after_batches) {
-      /* test hook: die between a written batch and its checkpoint, the worst moment */
+      /* test hook: die between a written batch and its checkpoint, the worst moment. The batch is made
+       * durable first (embedded: a WiredTiger checkpoint), as it would be on a server that acknowledged
+       * it; without this an embedded run this short loses everything since its last checkpoint. */
+      bson_error_t ignored;
+      lab_store_flush (r->store, &ignored);
       raise (SIGKILL);
    }
    if (!r->o->copy_only && !checkpoint (w, false, error)) {
@@ -954,12 +958,6 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
                         o->dst, (long long) count);
          goto done;
       }
-      if (exists && !lab_store_drop (sess, o->dst, error)) {
-         goto done;
-      }
-      if (!lab_store_drop (sess, r.state_coll, error)) {
-         goto done;
-      }
       /* the embedded store reads in key order through an index */
       if (!lab_store_has_index (sess, o->src, r.fold_opts.key, &has, error)) {
          goto done;
@@ -988,6 +986,15 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    if (!lab_fold_opts_check (&r.fold_opts, error)) {
       lab_error_prefix (error, "--hoist");
       goto done;
+   }
+   /* everything is checked: only now replace what a fresh run replaces */
+   if (!r.resume) {
+      if (exists && !lab_store_drop (sess, o->dst, error)) {
+         goto done;
+      }
+      if (!lab_store_drop (sess, r.state_coll, error)) {
+         goto done;
+      }
    }
    if (!o->copy_only && !r.resume) {
       if (!lab_store_create (sess, r.state_coll, error)) {

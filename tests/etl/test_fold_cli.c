@@ -1,0 +1,647 @@
+/*
+ * test_fold_cli.c -- fold-details end to end on one backend ($LAB_FOLD_BACKEND: wiredtiger or mongodb,
+ * the latter on the test server): a fold with an oversize master verifies, no document is over the cap
+ * and the split master is found whole by its key query; --parallel 4 gives the same destination as
+ * --parallel 1; a run killed with SIGKILL midway then --resume --verify passes without duplicates; every
+ * refusal; reject/fail modes; --verify alone catching a damaged destination; other key types.
+ *
+ * Data comes from `billgen generate` when it is built, else it is inserted here through the store.
+ */
+#include "tests/testutil.h"
+
+#include "core/error.h"
+#include "core/store.h"
+#include "etl/fold.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CAP 16777216
+#define BIG_KEY 100000 /* the oversize master (inserted rows) */
+
+static const char *backend;
+static char *uri;
+static char *db;
+static char *bin;
+static bool use_billgen;
+static int64_t src_rows;
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+static lab_store_t *
+open_store (void)
+{
+   lab_store_opts_t o = {0};
+   bson_error_t error;
+   lab_store_t *s;
+
+   o.db = db;
+   o.create = true;
+   o.cache_size_bytes = 256 * 1024 * 1024;
+   s = lab_store_open (uri, &o, &error);
+   if (!s) {
+      fail_msg ("open %s: %s", uri, error.message);
+   }
+   return s;
+}
+
+/* fold -- run fold-details with the store options and `args`; returns the exit code. */
+static int
+fold (char **out, char **err, const char *env, const char *fmt, ...) BSON_GNUC_PRINTF (4, 5);
+
+static int
+fold (char **out, char **err, const char *env, const char *fmt, ...)
+{
+   va_list ap;
+   char *args, *cmd;
+   char *o = NULL, *e = NULL;
+   int rc;
+
+   va_start (ap, fmt);
+   args = bson_strdupv_printf (fmt, ap);
+   va_end (ap);
+   cmd = bson_strdup_printf ("%s %s --uri '%s' %s%s%s --cache-size 256M --progress never %s", env ? env : "", bin,
+                             uri, db ? "--db '" : "", db ? db : "", db ? "'" : "", args);
+   rc = lab_test_run (cmd, &o, &e);
+   if (getenv ("LAB_TEST_VERBOSE")) {
+      fprintf (stderr, "$ %s\n-> %d\n%s%s", cmd, rc, o, e);
+   }
+   bson_free (cmd);
+   bson_free (args);
+   if (out) {
+      *out = o;
+   } else {
+      bson_free (o);
+   }
+   if (err) {
+      *err = e;
+   } else {
+      bson_free (e);
+   }
+   return rc;
+}
+
+/* fold_json -- run with --json - and return the parsed summary (asserting exit code `want`). */
+static bson_t *
+fold_json (int want, const char *env, const char *args)
+{
+   char *out = NULL, *err = NULL;
+   bson_error_t error;
+   bson_t *b;
+   int rc = fold (&out, &err, env, "--json - %s", args);
+
+   if (rc != want) {
+      fail_msg ("fold-details %s: exit %d, wanted %d\nstderr: %s", args, rc, want, err);
+   }
+   b = bson_new_from_json ((const uint8_t *) out, -1, &error);
+   if (!b) {
+      fail_msg ("fold-details %s: bad JSON summary (%s): %s", args, error.message, out);
+   }
+   bson_free (out);
+   bson_free (err);
+   return b;
+}
+
+static int64_t
+jint (const bson_t *b, const char *path)
+{
+   bson_iter_t it, d;
+
+   if (!bson_iter_init (&it, b) || !bson_iter_find_descendant (&it, path, &d)) {
+      fail_msg ("summary has no %s", path);
+   }
+   return bson_iter_as_int64 (&d);
+}
+
+static bool
+jbool (const bson_t *b, const char *path)
+{
+   bson_iter_t it, d;
+
+   if (!bson_iter_init (&it, b) || !bson_iter_find_descendant (&it, path, &d)) {
+      fail_msg ("summary has no %s", path);
+   }
+   return bson_iter_as_bool (&d);
+}
+
+static const char *
+jstr (const bson_t *b, const char *path)
+{
+   bson_iter_t it, d;
+
+   if (!bson_iter_init (&it, b) || !bson_iter_find_descendant (&it, path, &d) || !BSON_ITER_HOLDS_UTF8 (&d)) {
+      fail_msg ("summary has no string %s", path);
+   }
+   return bson_iter_utf8 (&d, NULL);
+}
+
+static int64_t
+count_of (const char *coll)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+   int64_t n = -1;
+
+   assert_non_null (sess);
+   if (!lab_store_count (sess, coll, &n, &error)) {
+      fail_msg ("count %s: %s", coll, error.message);
+   }
+   lab_session_close (sess);
+   lab_store_close (s);
+   return n;
+}
+
+static void
+insert_all (lab_session_t *sess, const char *coll, bson_t **docs, size_t n)
+{
+   lab_insert_result_t res = {0};
+   bson_error_t error;
+
+   if (!lab_store_insert_many (sess, coll, (const bson_t *const *) docs, n, &res, &error)) {
+      fail_msg ("insert into %s: %s", coll, error.message);
+   }
+   assert_int_equal (res.nerrors, 0);
+   lab_insert_result_cleanup (&res);
+}
+
+/* insert_rows -- `nbills` bills of 1..40 rows, interleaved, keyed by int32 bill_id; plus one bill of
+ * 4 KiB rows that folds to more than 16 MiB. */
+static void
+insert_rows (const char *coll, int nbills)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+   bson_t *batch[500];
+   size_t nb = 0;
+   int b, r, round;
+   int64_t id = 1;
+   char filler[4097];
+
+   assert_non_null (sess);
+   if (!lab_store_drop (sess, coll, &error) || !lab_store_create (sess, coll, &error) ||
+       !lab_store_create_index (sess, coll, "bill_id", &error)) {
+      fail_msg ("prepare %s: %s", coll, error.message);
+   }
+   memset (filler, 'f', 4096);
+   filler[4096] = '\0';
+   src_rows = 0;
+   /* interleaved: round r adds row r to every bill that has one */
+   for (round = 0; round < 40; round++) {
+      for (b = 1; b <= nbills; b++) {
+         int rows = 1 + (b * 7919) % 40;
+         if (round >= rows) {
+            continue;
+         }
+         bson_t *d = bson_new ();
+         BSON_APPEND_INT64 (d, "_id", id++);
+         BSON_APPEND_INT32 (d, "bill_id", b);
+         BSON_APPEND_UTF8 (d, "patient", b % 2 ? "ALICE" : "BOB");
+         BSON_APPEND_INT32 (d, "ward", b % 9);
+         BSON_APPEND_INT32 (d, "line", round);
+         BSON_APPEND_DOUBLE (d, "amount", round * 1.25 + b);
+         BSON_APPEND_UTF8 (d, "currency", (b + round) % 13 ? "EUR" : "CHF");
+         BSON_APPEND_DATE_TIME (d, "at", 1600000000000 + b * 1000 + round);
+         batch[nb++] = d;
+         src_rows++;
+         if (nb == 500) {
+            insert_all (sess, coll, batch, nb);
+            while (nb) {
+               bson_destroy (batch[--nb]);
+            }
+         }
+      }
+   }
+   /* the oversize bill: 4300 rows of 4 KiB, about 17.8 MB folded */
+   for (r = 0; r < 4300; r++) {
+      bson_t *d = bson_new ();
+      BSON_APPEND_INT64 (d, "_id", id++);
+      BSON_APPEND_INT32 (d, "bill_id", BIG_KEY);
+      BSON_APPEND_UTF8 (d, "patient", "CAROL");
+      BSON_APPEND_INT32 (d, "line", r);
+      BSON_APPEND_UTF8 (d, "filler", filler);
+      batch[nb++] = d;
+      src_rows++;
+      if (nb == 500) {
+         insert_all (sess, coll, batch, nb);
+         while (nb) {
+            bson_destroy (batch[--nb]);
+         }
+      }
+   }
+   if (nb) {
+      insert_all (sess, coll, batch, nb);
+      while (nb) {
+         bson_destroy (batch[--nb]);
+      }
+   }
+   lab_session_close (sess);
+   lab_store_close (s);
+}
+
+/* billgen -- generate with billgen when it exists (DESIGN.md contract); false when it is not built. */
+static bool
+billgen (const char *coll)
+{
+   char *bg = lab_test_bin ("billgen");
+   char *cmd, *err = NULL;
+   int rc;
+
+   if (access (bg, X_OK) != 0) {
+      bson_free (bg);
+      return false;
+   }
+   cmd = bson_strdup_printf ("%s generate --uri '%s' %s%s%s --cache-size 256M --progress never --dst %s --bills 200 "
+                             "--mean-rows 20 --oversize 1 --seed 7 --drop",
+                             bg, uri, db ? "--db '" : "", db ? db : "", db ? "'" : "", coll);
+   rc = lab_test_run (cmd, NULL, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (cmd);
+   bson_free (err);
+   bson_free (bg);
+   src_rows = count_of (coll);
+   return true;
+}
+
+typedef struct {
+   int64_t docs;
+   int64_t rows;
+   int32_t parts;
+   int64_t largest;
+} found_t;
+
+static bool
+found_cb (const bson_t *doc, void *ctx)
+{
+   found_t *f = ctx;
+   bson_iter_t it;
+
+   f->docs++;
+   if (bson_iter_init_find (&it, doc, "row_count")) {
+      f->rows += bson_iter_as_int64 (&it);
+   }
+   if (bson_iter_init_find (&it, doc, "parts")) {
+      f->parts = (int32_t) bson_iter_as_int64 (&it);
+   }
+   if ((int64_t) doc->len > f->largest) {
+      f->largest = doc->len;
+   }
+   return true;
+}
+
+/* ---- setup ------------------------------------------------------------------------------------- */
+
+static int
+setup (void **state)
+{
+   backend = getenv ("LAB_FOLD_BACKEND");
+   if (!backend) {
+      backend = "wiredtiger";
+   }
+   uri = lab_test_store_uri (backend, "fold", &db);
+   if (!uri) {
+      return -1;
+   }
+   bin = lab_test_bin ("fold-details");
+   use_billgen = billgen ("bill_detail");
+   if (!use_billgen) {
+      insert_rows ("bill_detail", 200);
+   }
+   return 0;
+}
+
+static int
+teardown (void **state)
+{
+   if (!strcmp (backend, "wiredtiger")) {
+      lab_test_rmtree (uri + strlen ("wiredtiger:"));
+   } else {
+      /* drop what this test made on the shared server */
+      lab_store_t *s = open_store ();
+      bson_error_t error;
+      lab_session_t *sess = lab_session_open (s, &error);
+      const char *colls[] = {"bill_detail", "f1", "f1.fold_state", "f4", "f4.fold_state", "fk", "fk.fold_state",
+                             "fr", "fr.fold_state", "fx", "fx.fold_state", "fe", "fe.fold_state", "empty",
+                             "skeys", "skeys_f", "skeys_f.fold_state", "fo", "fo.fold_state", NULL};
+      int i;
+
+      for (i = 0; sess && colls[i]; i++) {
+         lab_store_drop (sess, colls[i], &error);
+      }
+      lab_session_close (sess);
+      lab_store_close (s);
+   }
+   bson_free (uri);
+   bson_free (db);
+   bson_free (bin);
+   return 0;
+}
+
+/* ---- tests ------------------------------------------------------------------------------------- */
+
+static bson_t *f1_summary; /* the --parallel 1 fold, compared with others */
+
+static void
+test_fold_oversize_verify (void **state)
+{
+   bson_t *s = fold_json (0, NULL, "--src bill_detail --dst f1 --verify");
+   lab_store_t *st;
+   lab_session_t *sess;
+   bson_error_t error;
+   bson_value_t key;
+   found_t f = {0};
+   char *err = NULL;
+
+   assert_true (jbool (s, "ok"));
+   assert_int_equal (jint (s, "rows_in"), src_rows);
+   assert_true (jint (s, "masters_split") >= 1);
+   assert_int_equal (jint (s, "masters_rejected"), 0);
+   assert_true (jint (s, "largest_doc_bytes") <= CAP);
+   assert_true (jint (s, "largest_doc_bytes") > CAP / 2); /* the split filled its first part */
+   assert_true (jbool (s, "verify.equal"));
+   assert_int_equal (jint (s, "verify.src_rows"), src_rows);
+   assert_int_equal (jint (s, "verify.dst_rows"), src_rows);
+   assert_int_equal (jint (s, "verify.oversize_docs"), 0);
+   assert_true (jint (s, "verify.largest_doc_bytes") <= CAP);
+   assert_int_equal (count_of ("f1"), jint (s, "docs_out"));
+
+   /* the split master is found whole by {bill_id: key} */
+   if (!use_billgen) {
+      st = open_store ();
+      sess = lab_session_open (st, &error);
+      key.value_type = BSON_TYPE_INT32;
+      key.value.v_int32 = BIG_KEY;
+      if (!lab_store_find_eq (sess, "f1", "bill_id", &key, found_cb, &f, NULL, &error)) {
+         fail_msg ("find_eq: %s", error.message);
+      }
+      assert_true (f.docs >= 2);
+      assert_int_equal (f.parts, f.docs);
+      assert_int_equal (f.rows, 4300);
+      assert_true (f.largest <= CAP);
+      lab_session_close (sess);
+      lab_store_close (st);
+   }
+   f1_summary = s;
+
+   /* --verify alone on the finished destination */
+   s = fold_json (0, NULL, "--src bill_detail --dst f1 --verify");
+   assert_string_equal (jstr (s, "mode"), "verify");
+   assert_true (jbool (s, "verify.equal"));
+   assert_string_equal (jstr (s, "verify.dst_checksum"), jstr (f1_summary, "verify.dst_checksum"));
+   bson_destroy (s);
+
+   /* refusal: an existing non-empty destination without --drop-dst / --resume */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst f1"), 2);
+   assert_non_null (strstr (err, "already holds"));
+   bson_free (err);
+}
+
+static void
+test_parallel_same (void **state)
+{
+   bson_t *s = fold_json (0, NULL, "--src bill_detail --dst f4 --parallel 4 --verify");
+
+   assert_non_null (f1_summary);
+   assert_true (jint (s, "ranges") > 1);
+   assert_true (jbool (s, "verify.equal"));
+   assert_int_equal (jint (s, "docs_out"), jint (f1_summary, "docs_out"));
+   assert_int_equal (jint (s, "masters_split"), jint (f1_summary, "masters_split"));
+   assert_string_equal (jstr (s, "verify.dst_checksum"), jstr (f1_summary, "verify.dst_checksum"));
+   assert_string_equal (jstr (s, "verify.src_checksum"), jstr (f1_summary, "verify.dst_checksum"));
+   assert_int_equal (count_of ("f4"), count_of ("f1"));
+   bson_destroy (s);
+}
+
+static void
+test_kill_then_resume (void **state)
+{
+   char *err = NULL;
+   int rc;
+   bson_t *s;
+
+   /* SIGKILL itself after the 12th written batch, before that batch's checkpoint */
+   rc = fold (NULL, &err, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=12",
+              "--src bill_detail --dst fr --parallel 2 --batch-docs 7");
+   assert_int_equal (rc, 128 + 9);
+   bson_free (err);
+   assert_true (count_of ("fr") > 0);
+   assert_true (count_of ("fr") < count_of ("f1"));
+
+   /* settings must match */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --parallel 2 --resume --key line"), 2);
+   assert_non_null (strstr (err, "interrupted run used"));
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --parallel 3 --resume"), 2);
+   bson_free (err);
+   /* an interrupted destination is not verified as if finished */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --verify"), 2);
+   assert_non_null (strstr (err, "--resume"));
+   bson_free (err);
+
+   s = fold_json (0, NULL, "--src bill_detail --dst fr --parallel 2 --batch-docs 7 --resume --verify");
+   assert_true (jbool (s, "resumed"));
+   assert_true (jbool (s, "verify.equal"));
+   assert_true (jint (s, "rows_in") < src_rows); /* it did continue, not start over */
+   assert_string_equal (jstr (s, "verify.dst_checksum"), jstr (f1_summary, "verify.dst_checksum"));
+   assert_int_equal (count_of ("fr"), count_of ("f1")); /* no duplicated master */
+   bson_destroy (s);
+
+   /* resuming a finished run does nothing */
+   s = fold_json (0, NULL, "--src bill_detail --dst fr --parallel 2 --resume");
+   assert_int_equal (jint (s, "rows_in"), 0);
+   bson_destroy (s);
+}
+
+static void
+test_refusals (void **state)
+{
+   char *err = NULL;
+
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst bill_detail"), 2);
+   assert_non_null (strstr (err, "same collection"));
+   bson_free (err);
+   /* f1 holds documents but was written by a finished run: --resume is a no-op there; a foreign
+    * non-empty collection cannot be resumed */
+   assert_int_equal (fold (NULL, &err, NULL, "--src f1 --dst bill_detail --resume"), 2);
+   assert_non_null (strstr (err, "no fold checkpoint"));
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fx --resume --drop-dst"), 2);
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fx --on-oversize reject"), 2);
+   assert_non_null (strstr (err, "--reject"));
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fx --hoist _id"), 2);
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fx --max-doc-bytes 1G"), 2);
+   assert_non_null (strstr (err, "maxBsonObjectSize"));
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src no_such_coll --dst fx"), 1);
+   assert_non_null (strstr (err, "no_such_coll"));
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fx --bogus"), 2);
+   bson_free (err);
+   /* --drop-dst replaces */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst f4 --drop-dst --hoist none"), 0);
+   bson_free (err);
+}
+
+static void
+test_oversize_reject_fail (void **state)
+{
+   char *tmp = lab_test_tmpdir ("foldrej");
+   char *path = bson_strdup_printf ("%s/rejects.jsonl", tmp);
+   char *err = NULL, *cmd, *out = NULL;
+   bson_t *s;
+   int64_t lines;
+
+   cmd = bson_strdup_printf ("--src bill_detail --dst fo --drop-dst --on-oversize reject --reject '%s' --verify", path);
+   s = fold_json (0, NULL, cmd);
+   bson_free (cmd);
+   assert_true (jint (s, "masters_rejected") >= 1);
+   assert_int_equal (jint (s, "masters_split"), 0);
+   assert_true (jbool (s, "verify.equal"));
+   assert_int_equal (jint (s, "verify.skipped_masters"), jint (s, "masters_rejected"));
+   cmd = bson_strdup_printf ("wc -l < '%s'", path);
+   assert_int_equal (lab_test_run (cmd, &out, NULL), 0);
+   lines = strtoll (out, NULL, 10);
+   assert_int_equal (lines, jint (s, "rows_rejected"));
+   assert_int_equal (jint (s, "rows_in"), src_rows);
+   assert_int_equal (count_of ("fo"), jint (s, "docs_out"));
+   bson_free (out);
+   bson_free (cmd);
+   cmd = bson_strdup_printf ("head -1 '%s'", path);
+   assert_int_equal (lab_test_run (cmd, &out, NULL), 0);
+   assert_non_null (strstr (out, "\"reason\""));
+   assert_non_null (strstr (out, "\"row\""));
+   bson_free (out);
+   bson_free (cmd);
+   bson_destroy (s);
+
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fo --drop-dst --on-oversize fail"), 1);
+   assert_non_null (strstr (err, "over the"));
+   bson_free (err);
+   lab_test_rmtree (tmp);
+   bson_free (tmp);
+   bson_free (path);
+}
+
+static void
+test_verify_catches_damage (void **state)
+{
+   lab_store_t *st;
+   lab_session_t *sess;
+   bson_error_t error;
+   bson_value_t key;
+   int64_t deleted = 0;
+   char *err = NULL, *out = NULL;
+   bson_t *s;
+
+   s = fold_json (0, NULL, "--src bill_detail --dst fe --drop-dst --hoist none");
+   bson_destroy (s);
+   /* find a master to damage: the first key of the source */
+   st = open_store ();
+   sess = lab_session_open (st, &error);
+   {
+      bson_value_t *keys = NULL;
+      int64_t nkeys = 0;
+      if (!lab_store_distinct_keys (sess, "bill_detail", "bill_id", &keys, &nkeys, &error)) {
+         fail_msg ("distinct: %s", error.message);
+      }
+      assert_true (nkeys > 3);
+      bson_value_copy (&keys[2], &key);
+      lab_values_free (keys, (int) nkeys);
+   }
+   if (!lab_store_delete_eq (sess, "fe", "bill_id", &key, &deleted, &error)) {
+      fail_msg ("delete: %s", error.message);
+   }
+   assert_true (deleted >= 1);
+   lab_session_close (sess);
+   lab_store_close (st);
+   bson_value_destroy (&key);
+
+   assert_int_equal (fold (&out, &err, NULL, "--src bill_detail --dst fe --verify"), 3);
+   assert_non_null (strstr (err, "missing from the destination"));
+   assert_non_null (strstr (out, "DIFFERENT"));
+   bson_free (out);
+   bson_free (err);
+}
+
+static void
+test_empty_and_key_types (void **state)
+{
+   lab_store_t *st = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (st, &error);
+   bson_t *rows[60];
+   bson_oid_t oid;
+   bson_t *s;
+   int i;
+
+   /* an empty source folds to an empty destination */
+   assert_true (lab_store_drop (sess, "empty", &error));
+   assert_true (lab_store_create (sess, "empty", &error));
+   /* string, ObjectId and date keys in one collection (MongoDB orders the types) */
+   assert_true (lab_store_drop (sess, "skeys", &error));
+   assert_true (lab_store_create (sess, "skeys", &error));
+   assert_true (lab_store_create_index (sess, "skeys", "k", &error));
+   for (i = 0; i < 60; i++) {
+      rows[i] = bson_new ();
+      BSON_APPEND_INT32 (rows[i], "_id", i);
+      switch (i % 4) {
+      case 0:
+         BSON_APPEND_UTF8 (rows[i], "k", i % 8 ? "B-001" : "B-002");
+         break;
+      case 1:
+         bson_oid_init_from_string (&oid, i % 8 == 1 ? "5f1d7a0000000000000000aa" : "5f1d7a0000000000000000ab");
+         BSON_APPEND_OID (rows[i], "k", &oid);
+         break;
+      case 2:
+         BSON_APPEND_DATE_TIME (rows[i], "k", 1700000000000 + (i % 8));
+         break;
+      default:
+         BSON_APPEND_INT64 (rows[i], "k", (int64_t) (i % 8));
+      }
+      BSON_APPEND_INT32 (rows[i], "v", i);
+   }
+   insert_all (sess, "skeys", rows, 60);
+   for (i = 0; i < 60; i++) {
+      bson_destroy (rows[i]);
+   }
+   lab_session_close (sess);
+   lab_store_close (st);
+
+   s = fold_json (0, NULL, "--src empty --dst fk --verify");
+   assert_int_equal (jint (s, "rows_in"), 0);
+   assert_int_equal (jint (s, "docs_out"), 0);
+   assert_true (jbool (s, "verify.equal"));
+   bson_destroy (s);
+
+   s = fold_json (0, NULL, "--src skeys --dst skeys_f --key k --array-field rows --verify");
+   assert_int_equal (jint (s, "rows_in"), 60);
+   assert_int_equal (jint (s, "masters"), 8);
+   assert_true (jbool (s, "verify.equal"));
+   bson_destroy (s);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_fold_oversize_verify),
+      cmocka_unit_test (test_parallel_same),
+      cmocka_unit_test (test_kill_then_resume),
+      cmocka_unit_test (test_refusals),
+      cmocka_unit_test (test_oversize_reject_fail),
+      cmocka_unit_test (test_verify_catches_damage),
+      cmocka_unit_test (test_empty_and_key_types),
+   };
+   int rc = cmocka_run_group_tests (tests, setup, teardown);
+
+   bson_destroy (f1_summary);
+   return rc;
+}
