@@ -82,6 +82,7 @@ typedef struct {
    int64_t next_ident;
    wt_coll_t *colls;
    wt_coll_t *graveyard; /* dropped collections, freed at close (sessions may still hold pointers) */
+   struct wt_sess *sessions; /* open sessions, so close can close the ones left open */
    time_t opened_at;
 } wt_store_t;
 
@@ -91,9 +92,11 @@ typedef struct {
    WT_CURSOR *c;
 } wt_cached_t;
 
-typedef struct {
+typedef struct wt_sess {
    wt_store_t *st;
+   lab_session_t *sess; /* the handle store.c allocated (freed here when the store closes first) */
    WT_SESSION *s;
+   struct wt_sess *prev, *next;
    wt_cached_t cache[WT_CURSOR_CACHE];
    int ncache;
    lab_buf_t key;   /* scratch: one index key */
@@ -103,6 +106,9 @@ typedef struct {
    int64_t *rids;
    size_t nrids, caprids;
 } wt_sess_t;
+
+static void reset_cursors (wt_sess_t *ss);
+static void wt_session_close (lab_session_t *sess);
 
 typedef struct {
    wt_sess_t *ss;
@@ -698,6 +704,12 @@ wt_close (lab_store_t *store)
    if (!st) {
       return;
    }
+   /* lab_store_close closes the sessions left open (store.h): they must not be used afterwards */
+   while (st->sessions) {
+      lab_session_t *sess = st->sessions->sess;
+      wt_session_close (sess);
+      bson_free (sess);
+   }
    conn_close (st, NULL);
    coll_list_free (st->graveyard);
    pthread_mutex_destroy (&st->mu);
@@ -777,10 +789,16 @@ wt_session_open (lab_session_t *sess, bson_error_t *error)
 
    ss = bson_malloc0 (sizeof *ss);
    ss->st = st;
+   ss->sess = sess;
    pthread_mutex_lock (&st->mu);
    ret = st->conn->open_session (st->conn, NULL, "isolation=snapshot", &ss->s);
    if (ret == 0) {
       st->nsessions++;
+      ss->next = st->sessions;
+      if (st->sessions) {
+         st->sessions->prev = ss;
+      }
+      st->sessions = ss;
    }
    pthread_mutex_unlock (&st->mu);
    if (ret != 0) {
@@ -817,16 +835,19 @@ wt_session_close (lab_session_t *sess)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
-   int i;
 
-   for (i = 0; i < ss->ncache; i++) {
-      bson_free (ss->cache[i].uri);
-   }
+   reset_cursors (ss);
    pthread_mutex_lock (&st->mu);
-   if (st->conn) {
-      ss->s->close (ss->s, NULL); /* closes the cached cursors too */
-   }
+   ss->s->close (ss->s, NULL);
    st->nsessions--;
+   if (ss->prev) {
+      ss->prev->next = ss->next;
+   } else {
+      st->sessions = ss->next;
+   }
+   if (ss->next) {
+      ss->next->prev = ss->prev;
+   }
    pthread_mutex_unlock (&st->mu);
    lab_buf_destroy (&ss->key);
    lab_buf_destroy (&ss->ikeys);
@@ -836,7 +857,7 @@ wt_session_close (lab_session_t *sess)
    bson_free (ss);
 }
 
-/* get_cursor -- a cursor on uri, cached in the session (reset, never closed, after each operation). */
+/* get_cursor -- a cursor on uri, kept open for the rest of the operation (see reset_cursors). */
 static bool
 get_cursor (wt_sess_t *ss, const char *uri, bool overwrite, WT_CURSOR **out, bson_error_t *error)
 {
@@ -864,15 +885,19 @@ get_cursor (wt_sess_t *ss, const char *uri, bool overwrite, WT_CURSOR **out, bso
    return true;
 }
 
-/* reset_cursors -- release the pages the session's cached cursors pin. */
+/* reset_cursors -- end of an operation: close the session's cursors. WiredTiger keeps closed cursors
+ * in its own per-session cache (cache_cursors=true), so reopening them is cheap, and unlike open
+ * cursors they do not keep another session's drop of the table from succeeding. */
 static void
 reset_cursors (wt_sess_t *ss)
 {
    int i;
 
    for (i = 0; i < ss->ncache; i++) {
-      ss->cache[i].c->reset (ss->cache[i].c);
+      ss->cache[i].c->close (ss->cache[i].c);
+      bson_free (ss->cache[i].uri);
    }
+   ss->ncache = 0;
 }
 
 static void
@@ -1233,7 +1258,8 @@ wt_create_index (lab_session_t *sess, const char *coll, const char *field, bson_
    int ret;
 
    pthread_rwlock_wrlock (&st->ddl);
-   c = coll_lookup (st, coll, error);
+   /* as mongod's createIndexes, a missing collection is created */
+   c = create_locked (ss, coll, error);
    if (!c) {
       goto done;
    }

@@ -192,10 +192,12 @@ test_reopen (void **state)
    lab_coll_stats_t st;
    int64_t n = 0, nd = 0;
    bson_value_t v;
-   bool has;
+   bool has, exists;
 
    CHECK (s = lab_session_open (fx->store, &e_));
-   assert_false (lab_store_create_index (s, "nosuch", "bill_id", NULL));
+   CHECK (lab_store_create_index (s, "implicit", "bill_id", &e_)); /* creates it, as mongod */
+   CHECK (lab_store_exists (s, "implicit", &exists, &e_));
+   assert_true (exists);
    insert_rows (s, "r", 1, 500, 7); /* created on insert, as MongoDB does */
    CHECK (lab_store_create_index (s, "r", "bill_id", &e_));
    lab_session_close (s);
@@ -491,6 +493,100 @@ test_delete_upsert (void **state)
    lab_session_close (s);
 }
 
+typedef struct {
+   lab_store_t *store;
+   int inserted, dups;
+   bool ok;
+   bson_error_t error;
+} dup_worker_t;
+
+static void *
+dup_worker (void *arg)
+{
+   dup_worker_t *w = arg;
+   lab_session_t *s = lab_session_open (w->store, &w->error);
+   int b, i;
+
+   if (!s) {
+      return NULL;
+   }
+   w->ok = true;
+   for (b = 0; b < 20 && w->ok; b++) {
+      bson_t *docs[50];
+      lab_insert_result_t r;
+      size_t k;
+
+      for (i = 0; i < 50; i++) {
+         docs[i] = BCON_NEW ("_id", BCON_INT32 (b * 50 + i));
+      }
+      w->ok = lab_store_insert_many (s, "dup", (const bson_t *const *) docs, 50, &r, &w->error);
+      w->inserted += (int) r.inserted;
+      for (k = 0; k < r.nerrors; k++) {
+         w->dups += r.errors[k].code == LAB_STORE_ERR_DUPLICATE_KEY;
+      }
+      lab_insert_result_cleanup (&r);
+      for (i = 0; i < 50; i++) {
+         bson_destroy (docs[i]);
+      }
+   }
+   lab_session_close (s);
+   return NULL;
+}
+
+/* test_concurrent_dup -- two threads insert the same _ids at once: each _id is written exactly once,
+ * the loser of each race gets a per-document duplicate key error. */
+static void
+test_concurrent_dup (void **state)
+{
+   fx_t *fx = *state;
+   dup_worker_t w[2] = {{fx->store}, {fx->store}};
+   pthread_t th[2];
+   lab_session_t *s;
+   int64_t n;
+   int t;
+
+   for (t = 0; t < 2; t++) {
+      pthread_create (&th[t], NULL, dup_worker, &w[t]);
+   }
+   for (t = 0; t < 2; t++) {
+      pthread_join (th[t], NULL);
+      if (!w[t].ok) {
+         fail_msg ("worker %d: %s", t, w[t].error.message);
+      }
+   }
+   assert_int_equal (w[0].inserted + w[1].inserted, 1000);
+   assert_int_equal (w[0].dups + w[1].dups, 1000);
+   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (lab_store_count (s, "dup", &n, &e_));
+   assert_int_equal (n, 1000);
+   lab_session_close (s);
+}
+
+/* test_drop_other_session -- a collection another (idle) session has read can be dropped; closing the
+ * store closes a session left open (ASan's leak check would see it otherwise). */
+static void
+test_drop_other_session (void **state)
+{
+   fx_t *fx = *state;
+   lab_session_t *a, *b;
+   bson_value_t v = {.value_type = BSON_TYPE_INT32, .value.v_int32 = 1};
+   int64_t nd, cnt = 0;
+   bool exists;
+
+   CHECK (a = lab_session_open (fx->store, &e_));
+   CHECK (b = lab_session_open (fx->store, &e_));
+   insert_rows (a, "gone", 1, 100, 5);
+   CHECK (lab_store_find_eq (a, "gone", "_id", &v, count_cb, &cnt, &nd, &e_));
+   assert_int_equal (nd, 1);
+   CHECK (lab_store_drop (b, "gone", &e_));
+   CHECK (lab_store_exists (a, "gone", &exists, &e_));
+   assert_false (exists);
+   lab_session_close (b);
+   (void) a; /* left open on purpose */
+   lab_store_close (fx->store);
+   fx->store = open_store (fx->uri);
+}
+
 /* resident_pages -- pages of a file in the page cache (mincore over an mmap). */
 static size_t
 resident_pages (const char *path)
@@ -650,6 +746,8 @@ main (void)
       cmocka_unit_test_setup_teardown (test_basic, setup, teardown),
       cmocka_unit_test_setup_teardown (test_reopen, setup, teardown),
       cmocka_unit_test_setup_teardown (test_concurrent, setup, teardown),
+      cmocka_unit_test_setup_teardown (test_concurrent_dup, setup, teardown),
+      cmocka_unit_test_setup_teardown (test_drop_other_session, setup, teardown),
       cmocka_unit_test_setup_teardown (test_index_after_data, setup, teardown),
       cmocka_unit_test_setup_teardown (test_delete_upsert, setup, teardown),
       cmocka_unit_test_setup_teardown (test_cycle, setup, teardown),
