@@ -373,7 +373,8 @@ run_layout (scan_t *s, int run, const char *layout, int order_in_run, bson_t *en
    }
    if (resident >= 0) {
       say (o, true, "run %d %s: %lld of %lld bytes of %s resident before the run", run, layout,
-           (long long) resident, (long long) file_bytes, coll);
+           (long long) resident, (long long) file_bytes,
+           s->backend == LAB_BACKEND_WT ? coll : "the files under --dbpath");
    }
 
    /* 2. measure */
