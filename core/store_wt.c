@@ -579,7 +579,14 @@ catalog_load (wt_store_t *st, bson_error_t *error)
          c->next_rid = 1;
       }
    }
-   return catalog_put_state (st, st->meta, false, error);
+   /* "unclean" must reach the journal before any write of this run can, so a crash always recounts */
+   if (!catalog_put_state (st, st->meta, false, error)) {
+      return false;
+   }
+   if ((ret = st->meta->log_flush (st->meta, "sync=on")) != 0) {
+      return wt_fail (error, ret, "flush the journal of %s", st->home);
+   }
+   return true;
 }
 
 /* catalog_save -- counts and RecordIds of every collection, then mark clean (caller holds mu). */
@@ -736,8 +743,10 @@ wt_open (lab_store_t *store, bson_error_t *error)
    if (stat (dir, &sb) != 0) {
       err = errno;
       if (err == ENOENT) {
-         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
-                        "WiredTiger home '%s' does not exist (create it, or let the tool create it)", dir);
+         lab_error_set (error, LAB_ERROR_IO, ENOENT,
+                        "WiredTiger home '%s' does not exist: check --uri wiredtiger:DIR (tools that write "
+                        "create it)",
+                        dir);
          return false;
       }
       return permission_error (error, dir, err);
