@@ -169,8 +169,9 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
    }
    BSON_APPEND_ARRAY_BEGIN (out, "charts", &charts);
    for (i = 0; set && i < set->n; i++) {
-      snprintf (key, sizeof key, "%zu", i);
-      BSON_APPEND_UTF8 (&charts, key, set->charts[i].file);
+      const char *k;
+      bson_uint32_to_string ((uint32_t) i, &k, key, sizeof key);
+      BSON_APPEND_UTF8 (&charts, k, set->charts[i].file);
    }
    bson_append_array_end (out, &charts);
    BSON_APPEND_DOCUMENT_BEGIN (out, "metrics", &metrics);
