@@ -1,0 +1,123 @@
+/*
+ * billgen.h -- the three operations behind the `billgen` tool, as a library: generate synthetic bill
+ * details into a collection, import CSV (plain, zstd or stdin) into a collection, export a collection to
+ * typed CSV. The main (billgen_main.c) only parses options, calls these, prints and maps exit codes.
+ */
+#ifndef LAB_BILLGEN_H
+#define LAB_BILLGEN_H
+
+#include <bson/bson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/progress.h"
+#include "core/store.h"
+#include "datasets/gen.h"
+
+/* ---- generate ---------------------------------------------------------------------------------- */
+
+typedef struct {
+   lab_gen_params_t gen;
+   const char *coll;     /* --dst */
+   bool drop;            /* --drop: replace an existing collection */
+   size_t batch_docs;    /* 0: 1000 */
+   lab_progress_mode_t progress;
+} lab_generate_opts_t;
+
+typedef struct {
+   int64_t rows;
+   int64_t bills;
+   int64_t oversize_bills;
+   int64_t oversize_rows_per_bill;
+   int64_t bson_bytes;
+   int64_t open_bills_peak;
+   double seconds;        /* whole run, index build included */
+   double insert_seconds; /* generation + inserts only */
+} lab_generate_stats_t;
+
+/* lab_billgen_generate -- generate into o->coll and create the index on the key field. An existing
+ * non-empty collection without o->drop fails with LAB_STORE_ERR_EXISTS; on any failure the collection is
+ * dropped again (nothing half-written is left). */
+bool lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_generate_stats_t *st,
+                           bson_error_t *error);
+
+/* ---- import ------------------------------------------------------------------------------------ */
+
+typedef enum { LAB_GRACE_STOP = 0, LAB_GRACE_SKIP_ROW, LAB_GRACE_SKIP_FIELD } lab_grace_t;
+
+/* lab_grace_parse -- "stop" | "skip-row" | "skip-field". */
+bool lab_grace_parse (const char *s, lab_grace_t *out);
+const char *lab_grace_name (lab_grace_t g);
+
+typedef struct {
+   const char *coll;        /* --dst */
+   const char *key;         /* --key: indexed after the load when the header has it */
+   bool key_given;          /* --key was given: then the header must have it */
+   bool no_index;           /* --no-index */
+   const char *fields;      /* --fields list (NULL: --headerline) */
+   bool headerline;         /* first record of each file is the header */
+   bool typed;              /* --columns-have-types */
+   lab_grace_t grace;       /* --parse-grace */
+   const char *reject_path; /* --reject FILE */
+   bool drop;               /* --drop: replace an existing collection */
+   bool append;             /* --append: add to an existing collection (kept on failure) */
+   bool parse_only;         /* --parse-only: read, parse and convert, write nothing (the ceiling) */
+   size_t batch_docs;       /* 0: 1000 */
+   const char *const *files;
+   size_t nfiles;
+   lab_progress_mode_t progress;
+} lab_import_opts_t;
+
+typedef struct {
+   int64_t files;
+   int64_t rows_read;      /* data records seen (headers excluded) */
+   int64_t rows_inserted;  /* documents written (parse-only: documents built) */
+   int64_t rejects;        /* rows not imported */
+   int64_t fields_skipped; /* fields left out under skip-field */
+   int64_t bills;          /* distinct key values seen in imported rows (-1: no key column) */
+   uint64_t csv_bytes;     /* CSV bytes after decompression */
+   uint64_t file_bytes;    /* bytes read from the inputs */
+   uint64_t bson_bytes;    /* BSON bytes of the documents */
+   double seconds;
+   bool dropped_partial;   /* a failure dropped what had been written */
+} lab_import_stats_t;
+
+/* lab_billgen_import -- import o->files into o->coll (store may be NULL with parse_only). Refused rows go
+ * to o->reject_path as "FILE:LINE:COL: reason" lines each followed by the verbatim row. With grace stop
+ * the first refusal fails the import (error names FILE:LINE:COL); the collection is then dropped unless
+ * o->append (st->dropped_partial tells). */
+bool lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
+                         bson_error_t *error);
+
+/* ---- export ------------------------------------------------------------------------------------ */
+
+typedef struct {
+   const char *coll;   /* --src */
+   const char *out;    /* -o FILE ("-": stdout) */
+   int zstd_level;     /* 0: plain; > 0 compress (default 3 when the name ends in .zst) */
+   int64_t sample;     /* documents read to fix the header (default 1000) */
+   lab_progress_mode_t progress;
+} lab_export_opts_t;
+
+typedef struct {
+   int64_t rows;
+   int64_t columns;
+   uint64_t csv_bytes;  /* CSV bytes before compression */
+   uint64_t file_bytes; /* bytes written */
+   double seconds;
+} lab_export_stats_t;
+
+/* lab_billgen_export -- write o->coll, in _id order, as CSV with a typed header (`name.type()`): the
+ * union of the top-level fields of the first o->sample documents, in first-seen order. A later document
+ * with another field or type, or a value CSV cannot carry (array, sub-document, null, ...), fails the
+ * export naming its _id and field; a file output is then removed (never left partial). */
+bool lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_stats_t *st,
+                         bson_error_t *error);
+
+/* lab_billgen_prepare_dst -- shared by generate and import: make `coll` ready to receive documents
+ * (drop it first with `drop`; an existing non-empty one is LAB_STORE_ERR_EXISTS unless `append`, the
+ * message suggesting --append when `allow_append`). *owned: this run may drop it again on failure. */
+bool lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
+                              bool *owned, bson_error_t *error);
+
+#endif

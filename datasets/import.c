@@ -1,0 +1,527 @@
+/*
+ * import.c -- `billgen import`: a streaming pipeline from CSV inputs to a collection.
+ *
+ *   input (file | zstd | stdin) -> record splitter + libcsv (csvin.c) -> typed conversion (csvtype.c)
+ *   -> batches of ~1000 documents capped in bytes (loader.c, writer thread) -> lab_store_insert_many
+ *
+ * Refusals (malformed record, wrong field count, bad value, invalid UTF-8, a document the store refuses)
+ * follow --parse-grace and are written to the reject file as "FILE:LINE:COL: reason" + the verbatim row.
+ */
+#include "datasets/billgen.h"
+
+#include <string.h>
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/opts.h"
+#include "datasets/csvin.h"
+#include "datasets/csvtype.h"
+#include "datasets/loader.h"
+#include "datasets/stream.h"
+
+static const char *const GRACE_NAMES[] = {"stop", "skip-row", "skip-field"};
+
+bool
+lab_grace_parse (const char *s, lab_grace_t *out)
+{
+   for (int i = 0; i < 3; i++) {
+      if (strcmp (s, GRACE_NAMES[i]) == 0) {
+         *out = (lab_grace_t) i;
+         return true;
+      }
+   }
+   return false;
+}
+
+const char *
+lab_grace_name (lab_grace_t g)
+{
+   return (unsigned) g < 3 ? GRACE_NAMES[g] : "?";
+}
+
+/* ---- a set of 64-bit hashes (distinct key values) ---------------------------------------------- */
+
+typedef struct {
+   uint64_t *slot; /* 0 = empty (hash 0 is remapped to 1) */
+   size_t cap, len;
+} hset_t;
+
+static bool
+hset_add (hset_t *h, uint64_t v)
+{
+   if (v == 0) {
+      v = 1;
+   }
+   if ((h->len + 1) * 2 > h->cap) {
+      size_t ncap = h->cap ? h->cap * 2 : 1024;
+      uint64_t *ns = bson_malloc0 (ncap * sizeof *ns);
+      for (size_t i = 0; i < h->cap; i++) {
+         if (h->slot[i]) {
+            size_t j = (size_t) (h->slot[i] * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
+            while (ns[j]) {
+               j = (j + 1) & (ncap - 1);
+            }
+            ns[j] = h->slot[i];
+         }
+      }
+      bson_free (h->slot);
+      h->slot = ns;
+      h->cap = ncap;
+   }
+   size_t j = (size_t) (v * 0x9E3779B97F4A7C15ull >> 20) & (h->cap - 1);
+   while (h->slot[j]) {
+      if (h->slot[j] == v) {
+         return false;
+      }
+      j = (j + 1) & (h->cap - 1);
+   }
+   h->slot[j] = v;
+   h->len++;
+   return true;
+}
+
+/* fnv1a -- 64-bit FNV-1a of a byte string. */
+static uint64_t
+fnv1a (const uint8_t *p, size_t n, uint64_t h)
+{
+   for (size_t i = 0; i < n; i++) {
+      h = (h ^ p[i]) * 0x100000001B3ull;
+   }
+   return h;
+}
+
+/* value_hash -- hash of a key value: its type and its bytes. */
+static uint64_t
+value_hash (const bson_value_t *v)
+{
+   uint8_t t = (uint8_t) v->value_type;
+   uint64_t h = fnv1a (&t, 1, 0xCBF29CE484222325ull);
+   switch (v->value_type) {
+   case BSON_TYPE_UTF8:
+      return fnv1a ((const uint8_t *) v->value.v_utf8.str, v->value.v_utf8.len, h);
+   case BSON_TYPE_INT32:
+      return fnv1a ((const uint8_t *) &v->value.v_int32, sizeof v->value.v_int32, h);
+   case BSON_TYPE_INT64:
+      return fnv1a ((const uint8_t *) &v->value.v_int64, sizeof v->value.v_int64, h);
+   case BSON_TYPE_DOUBLE:
+      return fnv1a ((const uint8_t *) &v->value.v_double, sizeof v->value.v_double, h);
+   case BSON_TYPE_DATE_TIME:
+      return fnv1a ((const uint8_t *) &v->value.v_datetime, sizeof v->value.v_datetime, h);
+   case BSON_TYPE_OID:
+      return fnv1a (v->value.v_oid.bytes, 12, h);
+   case BSON_TYPE_BOOL:
+      return fnv1a ((const uint8_t *) &v->value.v_bool, sizeof v->value.v_bool, h);
+   case BSON_TYPE_DECIMAL128:
+      return fnv1a ((const uint8_t *) &v->value.v_decimal128, sizeof v->value.v_decimal128, h);
+   default:
+      return h;
+   }
+}
+
+/* ---- the import -------------------------------------------------------------------------------- */
+
+typedef struct {
+   const lab_import_opts_t *o;
+   lab_import_stats_t *st;
+   lab_loader_t *loader;
+   lab_output_t *reject;
+   lab_progress_t *prog;
+   lab_csv_header_t header;
+   bool have_header;
+   lab_input_t *in;
+   lab_input_t *stdin_in; /* opened while probing the inputs: stdin cannot be reopened */
+   const char *file; /* current input's display name (owned by names[]) */
+   ssize_t key_col;
+   hset_t keys;
+   bson_t scratch; /* parse-only target */
+   uint64_t last_raw;
+   int64_t pending_rows;
+   lab_buf_t line;
+} import_t;
+
+/* write_reject -- one reject entry: "FILE:LINE:COL: reason\n" then the row as it was. */
+static bool
+write_reject (import_t *im, const char *file, int64_t line, int64_t col, const char *reason, const char *raw,
+              size_t raw_len, bson_error_t *error)
+{
+   if (!im->reject) {
+      return true;
+   }
+   lab_buf_reset (&im->line);
+   char head[512];
+   int n = bson_snprintf (head, sizeof head, "%s:%" PRId64 ":%" PRId64 ": ", file, line, col);
+   lab_buf_append (&im->line, head, (size_t) n);
+   lab_buf_append (&im->line, reason, strlen (reason));
+   lab_buf_append (&im->line, "\n", 1);
+   if (raw) {
+      lab_buf_append (&im->line, raw, raw_len);
+      if (raw_len == 0 || (raw[raw_len - 1] != '\n' && raw[raw_len - 1] != '\r')) {
+         lab_buf_append (&im->line, "\n", 1);
+      }
+   }
+   if (!lab_output_write (im->reject, im->line.data, im->line.len, error)) {
+      lab_error_prefix (error, "reject file");
+      return false;
+   }
+   return true;
+}
+
+/* refuse -- a row is not imported: count it, write it to the reject file, and fail under grace stop. */
+static bool
+refuse (import_t *im, const lab_csv_record_t *rec, size_t raw_off, const char *reason, bson_error_t *error)
+{
+   int64_t line, col;
+   lab_csv_locate (rec, raw_off, &line, &col);
+   im->st->rejects++;
+   if (!write_reject (im, rec->file, line, col, reason, rec->raw, rec->raw_len, error)) {
+      return false;
+   }
+   if (im->o->grace == LAB_GRACE_STOP) {
+      lab_error_set (error, LAB_ERROR_CSV, 1, "%s:%" PRId64 ":%" PRId64 ": %s (--parse-grace stop)", rec->file, line,
+                     col, reason);
+      return false;
+   }
+   if (im->st->rejects <= 5) {
+      lab_log_info ("%s:%" PRId64 ":%" PRId64 ": row skipped: %s", rec->file, line, col, reason);
+   } else {
+      lab_log_debug ("%s:%" PRId64 ":%" PRId64 ": row skipped: %s", rec->file, line, col, reason);
+   }
+   return true;
+}
+
+/* take_header -- the first record of a file as the header (and check it against the first file's). */
+static bool
+take_header (import_t *im, const lab_csv_record_t *rec, bson_error_t *error)
+{
+   lab_csv_header_t h = {0};
+   int64_t line, col;
+
+   if (rec->parse_error) {
+      lab_csv_locate (rec, rec->error_off, &line, &col);
+      lab_error_set (error, LAB_ERROR_CSV, 2, "%s:%" PRId64 ":%" PRId64 ": header line: %s", rec->file, line, col,
+                     rec->parse_error);
+      return false;
+   }
+   for (size_t i = 0; i < rec->nfields; i++) {
+      const lab_csv_field_t *f = &rec->fields[i];
+      if (!lab_csv_header_add (&h, f->data ? f->data : "", f->data ? f->len : 0, im->o->typed, error)) {
+         lab_csv_locate (rec, lab_csv_field_raw_offset (rec, i, 0), &line, &col);
+         lab_error_prefix (error, "%s:%" PRId64 ":%" PRId64, rec->file, line, col);
+         lab_csv_header_cleanup (&h);
+         return false;
+      }
+   }
+   if (!im->have_header) {
+      im->header = h;
+      im->have_header = true;
+      return true;
+   }
+   if (!lab_csv_header_equal (&im->header, &h)) {
+      lab_error_set (error, LAB_ERROR_CSV, 2,
+                     "%s:%" PRId64 ": header differs from the first file's (%zu fields here, %zu there): every file "
+                     "must have the same columns in the same order",
+                     rec->file, rec->line, h.n, im->header.n);
+      lab_csv_header_cleanup (&h);
+      return false;
+   }
+   lab_csv_header_cleanup (&h);
+   return true;
+}
+
+/* on_record -- one CSV record: header, or a row to convert and load. */
+static bool
+on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
+{
+   import_t *im = ctx;
+   const lab_import_opts_t *o = im->o;
+   char why[384];
+   char reason[512];
+
+   im->st->csv_bytes += rec->raw_len;
+   if (o->headerline && rec->number == 1) {
+      if (!take_header (im, rec, error)) {
+         return false;
+      }
+      if (im->key_col < 0 && o->key) {
+         im->key_col = lab_csv_header_find (&im->header, o->key);
+         if (im->key_col < 0 && o->key_given) {
+            lab_error_set (error, LAB_ERROR_USAGE, 3, "%s: --key '%s' is not a column of the header", rec->file,
+                           o->key);
+            return false;
+         }
+      }
+      return true;
+   }
+
+   im->st->rows_read++;
+   if (++im->pending_rows == 1024) {
+      uint64_t raw = lab_input_raw_bytes (im->in);
+      lab_progress_add (im->prog, (uint64_t) im->pending_rows, raw - im->last_raw);
+      im->last_raw = raw;
+      im->pending_rows = 0;
+   }
+   if (rec->parse_error) {
+      return refuse (im, rec, rec->error_off, rec->parse_error, error);
+   }
+   if (rec->nfields != im->header.n) {
+      bson_snprintf (reason, sizeof reason, "row has %zu field%s, the header has %zu", rec->nfields,
+                     rec->nfields == 1 ? "" : "s", im->header.n);
+      size_t off;
+      if (rec->nfields > im->header.n) {
+         off = lab_csv_field_raw_offset (rec, im->header.n, 0); /* the first extra field */
+      } else {
+         off = rec->raw_len; /* end of the row, before its terminator */
+         while (off > 0 && (rec->raw[off - 1] == '\n' || rec->raw[off - 1] == '\r')) {
+            off--;
+         }
+      }
+      return refuse (im, rec, off, reason, error);
+   }
+
+   bson_t *doc;
+   if (im->loader) {
+      doc = lab_loader_doc (im->loader);
+   } else {
+      bson_reinit (&im->scratch);
+      doc = &im->scratch;
+   }
+   for (size_t i = 0; i < rec->nfields; i++) {
+      const lab_csv_field_t *f = &rec->fields[i];
+      bool appended;
+      size_t bad_off;
+      if (lab_csv_convert (&im->header.cols[i], f->data, f->len, doc, &appended, why, sizeof why, &bad_off)) {
+         continue;
+      }
+      size_t raw_off = lab_csv_field_raw_offset (rec, i, bad_off);
+      bson_snprintf (reason, sizeof reason, "field %zu '%s': %s", i + 1, im->header.cols[i].name, why);
+      if (o->grace == LAB_GRACE_SKIP_FIELD) {
+         int64_t line, col;
+         lab_csv_locate (rec, raw_off, &line, &col);
+         im->st->fields_skipped++;
+         char left[560];
+         bson_snprintf (left, sizeof left, "field left out (skip-field): %s", reason);
+         if (!write_reject (im, rec->file, line, col, left, rec->raw, rec->raw_len, error)) {
+            return false;
+         }
+         if (im->st->fields_skipped <= 5) {
+            lab_log_info ("%s:%" PRId64 ":%" PRId64 ": %s", rec->file, line, col, left);
+         }
+         continue;
+      }
+      return refuse (im, rec, raw_off, reason, error);
+   }
+
+   if (im->key_col >= 0) {
+      bson_iter_t it;
+      if (bson_iter_init_find (&it, doc, im->header.cols[im->key_col].name)) {
+         hset_add (&im->keys, value_hash (bson_iter_value (&it)));
+      }
+   }
+
+   im->st->bson_bytes += doc->len;
+   if (im->loader) {
+      if (!lab_loader_add (im->loader, im->file, rec->line, rec->raw, rec->raw_len, error)) {
+         return false;
+      }
+   } else {
+      im->st->rows_inserted++;
+   }
+   return true;
+}
+
+/* on_store_reject -- a document the store refused (e.g. over 16 MiB, duplicate _id). */
+static bool
+on_store_reject (const lab_loader_reject_t *r, void *ctx, bson_error_t *error)
+{
+   import_t *im = ctx;
+   char reason[400];
+   bson_snprintf (reason, sizeof reason, "refused by the store: %s", r->message);
+   im->st->rejects++;
+   if (!write_reject (im, r->src ? r->src : "?", r->tag, 1, reason, r->raw, r->raw_len, error)) {
+      return false;
+   }
+   if (im->o->grace == LAB_GRACE_STOP) {
+      lab_error_set (error, r->domain, r->code, "%s:%" PRId64 ":1: %s (--parse-grace stop)", r->src ? r->src : "?",
+                     r->tag, reason);
+      return false;
+   }
+   lab_log_info ("%s:%" PRId64 ":1: row skipped: %s", r->src ? r->src : "?", r->tag, reason);
+   return true;
+}
+
+bool
+lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st, bson_error_t *error)
+{
+   import_t im;
+   lab_session_t *sess = NULL;
+   bool owned = false, ok = false;
+   uint64_t t0 = lab_now_ns ();
+   char **names = NULL;
+   bson_error_t rej_err;
+
+   memset (st, 0, sizeof *st);
+   memset (&im, 0, sizeof im);
+   im.o = o;
+   im.st = st;
+   im.key_col = -1;
+   bson_init (&im.scratch);
+   lab_buf_init (&im.line);
+   st->bills = -1;
+
+   if (o->nfiles == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 4, "no input: name one or more CSV files (or - for stdin)");
+      goto done;
+   }
+   if (!o->headerline) {
+      if (!o->fields) {
+         lab_error_set (error, LAB_ERROR_USAGE, 4, "say where the field names come from: --headerline or --fields");
+         goto done;
+      }
+      if (!lab_csv_header_from_list (&im.header, o->fields, o->typed, error)) {
+         error->domain = LAB_ERROR_USAGE;
+         goto done;
+      }
+      im.have_header = true;
+      if (o->key) {
+         im.key_col = lab_csv_header_find (&im.header, o->key);
+         if (im.key_col < 0 && o->key_given) {
+            lab_error_set (error, LAB_ERROR_USAGE, 3, "--key '%s' is not one of --fields", o->key);
+            goto done;
+         }
+      }
+   }
+   if (o->reject_path) {
+      im.reject = lab_output_open (o->reject_path, 0, error);
+      if (!im.reject) {
+         lab_error_prefix (error, "--reject");
+         goto done;
+      }
+   }
+   /* open every input first: a missing file fails before anything is written */
+   names = bson_malloc0 ((o->nfiles + 1) * sizeof *names);
+   for (size_t i = 0; i < o->nfiles; i++) {
+      if (strcmp (o->files[i], "-") == 0 && im.stdin_in) {
+         lab_error_set (error, LAB_ERROR_USAGE, 4, "stdin (-) can be read only once");
+         goto done;
+      }
+      lab_input_t *probe = lab_input_open (o->files[i], error);
+      if (!probe) {
+         goto done;
+      }
+      names[i] = bson_strdup (lab_input_name (probe));
+      if (strcmp (o->files[i], "-") == 0) {
+         im.stdin_in = probe;
+      } else {
+         lab_input_close (probe);
+      }
+   }
+
+   if (!o->parse_only) {
+      lab_server_info_t info;
+      if (!lab_store_server_info (store, &info, error)) {
+         goto done;
+      }
+      sess = lab_session_open (store, error);
+      if (!sess) {
+         goto done;
+      }
+      if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, o->append, true, &owned, error)) {
+         goto done;
+      }
+      lab_loader_opts_t lo = {
+         .batch_docs = o->batch_docs ? o->batch_docs : 1000,
+         .batch_bytes = (uint64_t) (info.max_message_bytes > 2097152 ? info.max_message_bytes - 1048576
+                                                                      : LAB_MESSAGE_MAX_BYTES - 1048576),
+         .keep_raw = o->reject_path != NULL,
+      };
+      im.loader = lab_loader_new (store, o->coll, &lo, on_store_reject, &im, error);
+      if (!im.loader) {
+         goto done;
+      }
+   }
+
+   im.prog = lab_progress_new (o->progress, o->parse_only ? "parsing" : "importing", "rows", 0);
+   for (size_t i = 0; i < o->nfiles; i++) {
+      lab_input_t *in;
+      if (strcmp (o->files[i], "-") == 0) {
+         in = im.stdin_in;
+         im.stdin_in = NULL;
+      } else {
+         in = lab_input_open (o->files[i], error);
+         if (!in) {
+            goto done;
+         }
+      }
+      im.in = in;
+      im.file = names[i];
+      im.last_raw = 0;
+      bool r = lab_csv_read (in, 0, on_record, &im, NULL, error);
+      st->file_bytes += lab_input_raw_bytes (in);
+      lab_progress_add (im.prog, (uint64_t) im.pending_rows, lab_input_raw_bytes (in) - im.last_raw);
+      im.pending_rows = 0;
+      lab_input_close (in);
+      im.in = NULL;
+      if (!r) {
+         goto done;
+      }
+      if (o->headerline && !im.have_header) {
+         lab_error_set (error, LAB_ERROR_CSV, 2, "%s: empty input: no header line (--headerline)", names[i]);
+         goto done;
+      }
+      st->files++;
+   }
+
+   if (im.loader) {
+      lab_loader_t *l = im.loader;
+      im.loader = NULL;
+      if (!lab_loader_finish (l, &st->rows_inserted, error)) {
+         goto done;
+      }
+      if (im.key_col >= 0 && !o->no_index) {
+         if (!lab_store_create_index (sess, o->coll, o->key, error)) {
+            lab_error_prefix (error, "collection '%s': cannot index '%s'", o->coll, o->key);
+            goto done;
+         }
+      }
+      if (!lab_store_flush (store, error)) {
+         goto done;
+      }
+   }
+   if (im.key_col >= 0) {
+      st->bills = (int64_t) im.keys.len;
+   }
+   ok = true;
+
+done:
+   lab_progress_done (im.prog);
+   if (im.loader) {
+      lab_loader_abort (im.loader);
+   }
+   if (im.in) {
+      lab_input_close (im.in);
+   }
+   lab_input_close (im.stdin_in);
+   if (!ok && owned && sess) {
+      bson_error_t e2;
+      if (lab_store_drop (sess, o->coll, &e2)) {
+         st->dropped_partial = true;
+      }
+   }
+   if (im.reject) {
+      /* kept on failure too: it records what was refused, including the row that stopped the import */
+      if (!lab_output_commit (im.reject, &rej_err) && ok) {
+         *error = rej_err;
+         ok = false;
+      }
+   }
+   lab_session_close (sess);
+   if (names) {
+      bson_strfreev (names);
+   }
+   lab_csv_header_cleanup (&im.header);
+   bson_free (im.keys.slot);
+   bson_destroy (&im.scratch);
+   lab_buf_destroy (&im.line);
+   st->seconds = (double) (lab_now_ns () - t0) / 1e9;
+   return ok;
+}
