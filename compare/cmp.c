@@ -334,7 +334,7 @@ choose_scale (lab_cmp_unit_t unit, double v)
       return s;
    case LAB_CMP_UNIT_SECONDS:
       s.suffix = " s";
-      s.decimals = decimals_for (v);
+      s.decimals = (v != 0.0 && fabs (v) < 0.995) ? 3 : decimals_for (v);
       return s;
    case LAB_CMP_UNIT_MS:
       s.suffix = " ms";

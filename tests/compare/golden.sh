@@ -44,6 +44,17 @@ golden minimal minimal.json --charts none
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"
 cmp -s "$tmp/stdout.md" "$expected/run.md" && echo "ok: stdout" || fail "stdout rendering differs from the file"
 
+# the example scancmp itself committed (the real writer's shape) renders without a complaint
+example=$src/tests/scan/data/example-run.json
+if [ -f "$example" ]; then
+  if "$report" "$example" --charts none > "$tmp/example.md" 2>"$tmp/example.err" &&
+     grep -q '^## Verdict' "$tmp/example.md" && ! grep -q '(null)' "$tmp/example.md"; then
+    echo "ok: tests/scan/data/example-run.json"
+  else
+    fail "tests/scan/data/example-run.json does not render: $(cat "$tmp/example.err")"
+  fi
+fi
+
 # refused -- layout-report must exit with CODE, say MESSAGE on stderr, and write no report
 refused() {
   local code=$1 message=$2; shift 2
