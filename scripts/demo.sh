@@ -14,6 +14,7 @@
 #   --out DIR            where run.json, report.md and the charts go (default: out)
 #   --runs N             repetitions (default 3; --quick: 2)
 #   --parallel N         loading workers (default 4; --quick: 2)
+#   --interval DUR       sampling period of the charts' time series (default 1s; --quick: 200ms)
 #   --calibrate          also measure the disk's own sequential and random read limits
 #   --quick              a reduced size for the test suite (finishes in well under a minute)
 #   --bin DIR            use the tools already built in DIR (skips the build; setup only checks packages)
@@ -36,12 +37,13 @@ dbpath=
 out=out
 runs=3
 parallel=4
+interval=
 calibrate=0
 quick=0
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
     --out) need "$@"; out=$2; shift 2 ;;
     --runs) need "$@"; runs=$2; runs_set=1; shift 2 ;;
     --parallel) need "$@"; parallel=$2; parallel_set=1; shift 2 ;;
+    --interval) need "$@"; interval=$2; shift 2 ;;
     --calibrate) calibrate=1; shift ;;
     --quick) quick=1; shift ;;
     --bin) need "$@"; bin=$2; shift 2 ;;
@@ -72,7 +75,9 @@ if [ $quick -eq 1 ]; then
   [ $cache_set -eq 1 ] || cache_size=4MB
   [ $runs_set -eq 1 ] || runs=2
   [ $parallel_set -eq 1 ] || parallel=2
+  [ -n "$interval" ] || interval=200ms
 fi
+[ -n "$interval" ] || interval=1s
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
@@ -114,7 +119,8 @@ step "folding bill_detail into detail_coll (one document per bill) and verifying
 
 # 4. the cold side-by-side load
 step "loading both layouts cold: $runs run(s), $parallel workers"
-scan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --runs "$runs" --out "$out/run.json")
+scan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --runs "$runs" --interval "$interval"
+      --out "$out/run.json")
 [ -n "$restart_cmd" ] && scan+=(--restart-cmd "$restart_cmd")
 [ -n "$dbpath" ] && scan+=(--dbpath "$dbpath")
 [ $calibrate -eq 1 ] && scan+=(--calibrate)

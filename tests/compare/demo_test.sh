@@ -26,11 +26,16 @@ cmpj = json.load(open(os.path.join(out, "comparison.json")))
 def per_layout(layout):
     return [r["read_requests"] for r in run["runs"] if r["layout"] == layout and "read_requests" in r]
 
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
+
 d, f = per_layout("detail"), per_layout("folded")
 if not d or not f:
     errors.append("run.json lacks read_requests for a layout (device not sampled?)")
-elif not all(x > y for x in d for y in f):
-    errors.append("detail read requests %s are not all above folded %s" % (d, f))
+elif not median(d) > median(f):
+    errors.append("detail read requests %s (median) are not above folded %s" % (d, f))
 rr = cmpj["metrics"].get("read_requests", {})
 if rr.get("better") != "folded" or not rr["detail"]["median"] > rr["folded"]["median"]:
     errors.append("the report's comparison does not show folded needing fewer read requests: %s" % rr)
