@@ -6,7 +6,7 @@
  * inserts, find_eq per bill (IXSCAN+FETCH) and a full sorted stream. Prints one line per phase with the
  * rate of each side and the ratio store/raw (1.00 = no overhead). Not a test: timings vary by machine.
  *
- *   bench_store_wt [DOCS] [BILLS]      (default 200000 documents over 2000 bills)
+ *   bench_store_wt [DOCS] [BILLS] [ROUNDS]   (default 200000 documents over 2000 bills, best of 3)
  */
 #include "core/error.h"
 #include "core/keyenc.h"
@@ -65,32 +65,19 @@ count_cb (const bson_t *doc, void *ctx)
    return true;
 }
 
-int
-main (int argc, char **argv)
+/* run_store -- the three phases through the store interface; times into t[3]. */
+static void
+run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, double *t)
 {
-   int64_t ndocs = argc > 1 ? atoll (argv[1]) : 200000;
-   int nbills = argc > 2 ? atoi (argv[2]) : 2000;
-   char tmpl[] = "/tmp/bench-wt-XXXXXX";
-   char *dir = mkdtemp (tmpl), *uri, *raw_home, *cfg, *cmd;
    lab_store_opts_t o = {.create = true, .cache_size_bytes = 512 * 1024 * 1024};
-   bson_t **docs = malloc (sizeof *docs * (size_t) ndocs);
-   double t_store[3], t_raw[3];
+   char *uri = bson_strdup_printf ("wiredtiger:%s/store%d", dir, round);
+   int64_t i, bytes = 0, nd;
    bson_error_t e;
    lab_store_t *st;
    lab_session_t *s;
-   int64_t i, bytes = 0, nd;
    uint64_t t0;
    int b;
 
-   if (!dir) {
-      die ("mkdtemp", "failed");
-   }
-   for (i = 0; i < ndocs; i++) {
-      docs[i] = make_doc (i, nbills);
-   }
-
-   /* ---- the store ---- */
-   uri = bson_strdup_printf ("wiredtiger:%s/store", dir);
    if (!(st = lab_store_open (uri, &o, &e)) || !(s = lab_session_open (st, &e)) ||
        !lab_store_create (s, "d", &e) || !lab_store_create_index (s, "d", "bill_id", &e)) {
       die ("store", e.message);
@@ -104,7 +91,7 @@ main (int argc, char **argv)
       }
       lab_insert_result_cleanup (&r);
    }
-   t_store[0] = secs (t0);
+   t[0] = secs (t0);
    t0 = lab_now_ns ();
    for (b = 0; b < nbills; b++) {
       bson_value_t v = {.value_type = BSON_TYPE_INT32, .value.v_int32 = b};
@@ -112,7 +99,7 @@ main (int argc, char **argv)
          die ("find_eq", e.message);
       }
    }
-   t_store[1] = secs (t0);
+   t[1] = secs (t0);
    t0 = lab_now_ns ();
    {
       lab_cursor_t *cur = lab_store_sorted_open (s, "d", "bill_id", NULL, &e);
@@ -130,11 +117,22 @@ main (int argc, char **argv)
       }
       lab_cursor_close (cur);
    }
-   t_store[2] = secs (t0);
+   t[2] = secs (t0);
    lab_session_close (s);
    lab_store_close (st);
+   bson_free (uri);
+}
 
-   /* ---- raw WiredTiger, same tables and keys ---- */
+/* run_raw -- the same work with raw WiredTiger cursors on the same tables and keys. */
+static void
+run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, double *t)
+{
+   char *raw_home = bson_strdup_printf ("%s/raw%d", dir, round);
+   char *journal = bson_strdup_printf ("%s/journal", raw_home);
+   char *cfg;
+   int64_t i, bytes = 0, nd;
+   uint64_t t0;
+   int b;
    {
       WT_CONNECTION *conn;
       WT_SESSION *ws;
@@ -142,10 +140,8 @@ main (int argc, char **argv)
       lab_buf_t k;
       WT_ITEM item, empty = {0};
 
-      raw_home = bson_strdup_printf ("%s/raw", dir);
-      cmd = bson_strdup_printf ("%s/journal", raw_home);
       mkdir (raw_home, 0755);
-      mkdir (cmd, 0755);
+      mkdir (journal, 0755);
       cfg = bson_strdup_printf ("create,cache_size=512M,statistics=(fast),log=(enabled=true,path=journal,"
                                 "compressor=snappy),extensions=[\"%s\"]",
                                 LAB_WT_SNAPPY_PATH);
@@ -201,7 +197,7 @@ main (int argc, char **argv)
          wt_check (bc->insert (bc), "insert index");
       }
       wt_check (ws->commit_transaction (ws, NULL), "commit");
-      t_raw[0] = secs (t0);
+      t[0] = secs (t0);
 
       t0 = lab_now_ns ();
       for (b = 0; b < nbills; b++) {
@@ -233,7 +229,7 @@ main (int argc, char **argv)
             bytes += (int64_t) val.size;
          }
       }
-      t_raw[1] = secs (t0);
+      t[1] = secs (t0);
       bc->reset (bc);
       cc->reset (cc);
 
@@ -252,23 +248,59 @@ main (int argc, char **argv)
          bson_init_static (&doc, val.data, val.size);
          nd++;
       }
-      t_raw[2] = secs (t0);
+      t[2] = secs (t0);
       lab_buf_destroy (&k);
       conn->close (conn, NULL);
    }
 
-   printf ("phase            docs     store docs/s   raw docs/s   store/raw time\n");
-   {
-      const char *names[3] = {"insert", "find_eq/bill", "sorted stream"};
-      for (b = 0; b < 3; b++) {
-         printf ("%-14s %8" PRId64 " %14.0f %12.0f %10.2f\n", names[b], ndocs, ndocs / t_store[b], ndocs / t_raw[b],
-                 t_store[b] / t_raw[b]);
+   bson_free (raw_home);
+   bson_free (journal);
+   bson_free (cfg);
+   (void) bytes;
+   (void) nd;
+}
+
+int
+main (int argc, char **argv)
+{
+   int64_t ndocs = argc > 1 ? atoll (argv[1]) : 200000;
+   int nbills = argc > 2 ? atoi (argv[2]) : 2000;
+   int rounds = argc > 3 ? atoi (argv[3]) : 3;
+   char tmpl[] = "/tmp/bench-wt-XXXXXX";
+   char *dir = mkdtemp (tmpl), *cmd;
+   bson_t **docs = malloc (sizeof *docs * (size_t) ndocs);
+   double best_store[3] = {1e30, 1e30, 1e30}, best_raw[3] = {1e30, 1e30, 1e30}, t[3];
+   const char *names[3] = {"insert", "find_eq/bill", "sorted stream"};
+   int64_t i;
+   int r, p;
+
+   if (!dir) {
+      die ("mkdtemp", "failed");
+   }
+   for (i = 0; i < ndocs; i++) {
+      docs[i] = make_doc (i, nbills);
+   }
+   /* alternate the sides and keep each one's best time, so load from elsewhere hurts both alike */
+   for (r = 0; r < rounds; r++) {
+      run_store (dir, r, docs, ndocs, nbills, t);
+      for (p = 0; p < 3; p++) {
+         best_store[p] = t[p] < best_store[p] ? t[p] : best_store[p];
       }
+      run_raw (dir, r, docs, ndocs, nbills, t);
+      for (p = 0; p < 3; p++) {
+         best_raw[p] = t[p] < best_raw[p] ? t[p] : best_raw[p];
+      }
+   }
+   printf ("phase            docs     store docs/s   raw docs/s   store/raw time   (best of %d)\n", rounds);
+   for (p = 0; p < 3; p++) {
+      printf ("%-14s %8" PRId64 " %14.0f %12.0f %10.2f\n", names[p], ndocs, ndocs / best_store[p],
+              ndocs / best_raw[p], best_store[p] / best_raw[p]);
    }
    cmd = bson_strdup_printf ("rm -rf '%s'", dir);
    if (system (cmd) != 0) {
       fprintf (stderr, "bench_store_wt: could not remove %s\n", dir);
    }
+   bson_free (cmd);
    for (i = 0; i < ndocs; i++) {
       bson_destroy (docs[i]);
    }
