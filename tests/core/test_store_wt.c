@@ -636,6 +636,44 @@ test_crash_recount (void **state)
    lab_session_close (s);
 }
 
+/* test_stream_while_writing -- one session streams a collection while it writes another (what a fold
+ * does): the open stream and the write transactions do not disturb each other. */
+static void
+test_stream_while_writing (void **state)
+{
+   fx_t *fx = *state;
+   lab_session_t *s;
+   lab_cursor_t *cur;
+   const bson_t *doc;
+   bson_error_t e;
+   int64_t n = 0, cnt;
+   int rc;
+
+   CHECK (s = lab_session_open (fx->store, &e_));
+   insert_rows (s, "src", 1, 2000, 20);
+   CHECK (lab_store_create_index (s, "src", "bill_id", &e_));
+   CHECK (cur = lab_store_sorted_open (s, "src", "bill_id", NULL, &e_));
+   while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+      lab_insert_result_t r;
+      bson_t *out = bson_copy (doc);
+      if (!lab_store_insert_many (s, "dst", (const bson_t *const *) &out, 1, &r, &e)) {
+         fail_msg ("insert while streaming: %s", e.message);
+      }
+      assert_int_equal (r.inserted, 1);
+      lab_insert_result_cleanup (&r);
+      bson_destroy (out);
+      n++;
+   }
+   if (rc < 0) {
+      fail_msg ("stream: %s", e.message);
+   }
+   lab_cursor_close (cur);
+   assert_int_equal (n, 2000);
+   CHECK (lab_store_count (s, "dst", &cnt, &e_));
+   assert_int_equal (cnt, 2000);
+   lab_session_close (s);
+}
+
 /* resident_pages -- pages of a file in the page cache (mincore over an mmap). */
 static size_t
 resident_pages (const char *path)
@@ -799,6 +837,7 @@ main (void)
       cmocka_unit_test_setup_teardown (test_concurrent_dup, setup, teardown),
       cmocka_unit_test_setup_teardown (test_drop_other_session, setup, teardown),
       cmocka_unit_test_setup_teardown (test_crash_recount, setup, teardown),
+      cmocka_unit_test_setup_teardown (test_stream_while_writing, setup, teardown),
       cmocka_unit_test_setup_teardown (test_index_after_data, setup, teardown),
       cmocka_unit_test_setup_teardown (test_delete_upsert, setup, teardown),
       cmocka_unit_test_setup_teardown (test_cycle, setup, teardown),
