@@ -88,7 +88,7 @@ on_row (int term, void *data)
  * and *breaks (line breaks inside, the terminator's included); false when more input is needed. At end of
  * input a non-empty remainder is a record without terminator. */
 static bool
-split (const char *p, size_t n, bool eof, size_t *rec_len, int64_t *breaks)
+split (const char *p, size_t n, bool eof, size_t *rec_len, int64_t *breaks, bool *terminated)
 {
    split_state_t st = S_FIELD_START;
    int64_t br = 0;
@@ -129,6 +129,7 @@ split (const char *p, size_t n, bool eof, size_t *rec_len, int64_t *breaks)
          }
          *rec_len = end;
          *breaks = br;
+         *terminated = true;
          return true;
       }
       prev_cr = false;
@@ -141,6 +142,7 @@ split (const char *p, size_t n, bool eof, size_t *rec_len, int64_t *breaks)
    if (eof && n > 0) {
       *rec_len = n;
       *breaks = br;
+      *terminated = false; /* the input ends inside this record (perhaps inside quotes) */
       return true;
    }
    return false;
@@ -333,14 +335,13 @@ lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, 
       for (;;) {
          size_t rec_len;
          int64_t breaks;
-         if (start == end || !split (buf + start, end - start, eof, &rec_len, &breaks)) {
+         bool terminated;
+         if (start == end || !split (buf + start, end - start, eof, &rec_len, &breaks, &terminated)) {
             break;
          }
          rec.line = line;
          rec.raw = buf + start;
          rec.raw_len = rec_len;
-         char last = buf[start + rec_len - 1];
-         bool terminated = last == '\n' || last == '\r';
          bool blank = (rec_len == 1 && terminated) ||
                       (rec_len == 2 && buf[start] == '\r' && buf[start + 1] == '\n');
          if (!blank && !deliver (&p, &c, &rec, terminated, cb, ctx, error)) {
