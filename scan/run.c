@@ -626,6 +626,9 @@ run_layout (scan_t *s, int run, const char *layout, int order_in_run, bson_t *en
          append_opt_int (&sd, "cache_bytes", x->cache_bytes);
          BSON_APPEND_DOUBLE (&sd, "docs_per_s", x->docs_per_s);
          BSON_APPEND_DOUBLE (&sd, "returned_mb_s", x->returned_mb_s);
+         append_opt_double (&sd, "engine_block_reads_per_s", x->engine_block_reads_per_s,
+                            x->engine_block_reads_per_s >= 0);
+         append_opt_double (&sd, "engine_read_mb_s", x->engine_read_mb_s, x->engine_read_mb_s >= 0);
          BSON_APPEND_INT64 (&sd, "keys_done", x->keys_done);
          bson_append_document_end (&sarr, &sd);
       }

@@ -55,7 +55,11 @@ take (lab_sampler_t *s, lab_sampler_point_t *p)
    p->rss_bytes = -1;
    p->cache_bytes = -1;
    p->cache_max_bytes = -1;
+   p->block_reads = -1;
+   p->block_read_bytes = -1;
    if (lab_store_engine_stats (s->store, &es, &err)) {
+      p->block_reads = es.block_reads;
+      p->block_read_bytes = es.block_read_bytes;
       p->cache_bytes = es.cache_bytes;
       p->cache_max_bytes = es.cache_max_bytes;
       p->rss_bytes = es.server_rss_bytes;
@@ -104,6 +108,12 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
    x->docs_per_s = (double) (b->docs - a->docs) / dt;
    x->returned_mb_s = (double) (b->bytes - a->bytes) / dt / 1e6;
    x->keys_done = b->keys;
+   x->engine_block_reads_per_s = a->block_reads >= 0 && b->block_reads >= 0
+                                    ? (double) (b->block_reads - a->block_reads) / dt
+                                    : -1;
+   x->engine_read_mb_s = a->block_read_bytes >= 0 && b->block_read_bytes >= 0
+                            ? (double) (b->block_read_bytes - a->block_read_bytes) / dt / 1e6
+                            : -1;
    if (x->have_disk && s->progress) {
       char extra[64];
       snprintf (extra, sizeof extra, "r/s %.0f, %.1f MB/s read", x->disk.reads_per_s, x->disk.read_mb_s);

@@ -23,6 +23,7 @@ typedef struct {
    bool have_disk;
    lab_diskstats_t disk;
    int64_t rss_bytes, cache_bytes, cache_max_bytes; /* -1 unknown */
+   int64_t block_reads, block_read_bytes;           /* engine (embedded); -1 unknown */
    int64_t keys, docs, bytes;
 } lab_sampler_point_t;
 
@@ -33,6 +34,7 @@ typedef struct {
    lab_diskstats_delta_t disk;
    int64_t rss_bytes, cache_bytes; /* -1 unknown */
    double docs_per_s, returned_mb_s;
+   double engine_block_reads_per_s, engine_read_mb_s; /* -1 unknown */
    int64_t keys_done;
 } lab_scan_sample_t;
 
