@@ -72,12 +72,13 @@ typedef struct wt_coll {
 
 typedef struct {
    WT_CONNECTION *conn;
-   WT_SESSION *meta; /* catalog bookkeeping and statistics, guarded by mu */
+   WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
    char *home;
    char *config;
    uint64_t cache_max_bytes;
-   pthread_mutex_t mu;
-   pthread_rwlock_t ddl;
+   pthread_mutex_t mu;      /* collection list, session list, ident counter */
+   pthread_mutex_t meta_mu; /* the meta session (a checkpoint must not block lookups under mu) */
+   pthread_rwlock_t ddl;    /* order: ddl, then mu, then meta_mu */
    int nsessions;
    int64_t next_ident;
    wt_coll_t *colls;
@@ -720,6 +721,7 @@ wt_close (lab_store_t *store)
    conn_close (st, NULL);
    coll_list_free (st->graveyard);
    pthread_mutex_destroy (&st->mu);
+   pthread_mutex_destroy (&st->meta_mu);
    pthread_rwlock_destroy (&st->ddl);
    bson_free (st->home);
    bson_free (st->config);
@@ -763,6 +765,7 @@ wt_open (lab_store_t *store, bson_error_t *error)
    st = bson_malloc0 (sizeof *st);
    store->impl = st;
    pthread_mutex_init (&st->mu, NULL);
+   pthread_mutex_init (&st->meta_mu, NULL);
    pthread_rwlock_init (&st->ddl, NULL);
    st->home = bson_strdup (real);
    st->cache_max_bytes = store->opts.cache_size_bytes ? store->opts.cache_size_bytes : default_cache_bytes ();
@@ -787,6 +790,15 @@ wt_home (const lab_store_t *store)
    return ((const wt_store_t *) store->impl)->home;
 }
 
+/* closed_error -- the engine is not open (a cycle failed to reopen it). */
+static bool
+closed_error (wt_store_t *st, bson_error_t *error)
+{
+   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                  "WiredTiger home %s is closed: the last cycle could not reopen it", st->home);
+   return false;
+}
+
 /* ---- sessions ----------------------------------------------------------------------------------- */
 
 static bool
@@ -800,6 +812,11 @@ wt_session_open (lab_session_t *sess, bson_error_t *error)
    ss->st = st;
    ss->sess = sess;
    pthread_mutex_lock (&st->mu);
+   if (!st->conn) {
+      pthread_mutex_unlock (&st->mu);
+      bson_free (ss);
+      return closed_error (st, error);
+   }
    ret = st->conn->open_session (st->conn, NULL, "isolation=snapshot", &ss->s);
    if (ret == 0) {
       st->nsessions++;
@@ -1822,11 +1839,13 @@ wt_flush (lab_store_t *store, bson_error_t *error)
    bool ok = true;
    int ret;
 
-   pthread_mutex_lock (&st->mu);
-   if ((ret = st->meta->checkpoint (st->meta, NULL)) != 0) {
+   pthread_mutex_lock (&st->meta_mu);
+   if (!st->meta) {
+      ok = closed_error (st, error);
+   } else if ((ret = st->meta->checkpoint (st->meta, NULL)) != 0) {
       ok = wt_fail (error, ret, "checkpoint %s", st->home);
    }
-   pthread_mutex_unlock (&st->mu);
+   pthread_mutex_unlock (&st->meta_mu);
    return ok;
 }
 
@@ -2273,7 +2292,11 @@ wt_engine_stats (lab_store_t *store, lab_engine_stats_t *out, bson_error_t *erro
    size_t i;
    int ret;
 
-   pthread_mutex_lock (&st->mu);
+   pthread_mutex_lock (&st->meta_mu);
+   if (!st->meta) {
+      ok = closed_error (st, error);
+      goto done;
+   }
    if ((ret = st->meta->open_cursor (st->meta, "statistics:", NULL, NULL, &sc)) != 0) {
       ok = wt_fail (error, ret, "open statistics of %s", st->home);
       goto done;
@@ -2295,7 +2318,7 @@ done:
    if (sc) {
       sc->close (sc);
    }
-   pthread_mutex_unlock (&st->mu);
+   pthread_mutex_unlock (&st->meta_mu);
    return ok;
 }
 
@@ -2414,6 +2437,7 @@ wt_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_ti
 
    pthread_rwlock_wrlock (&st->ddl);
    pthread_mutex_lock (&st->mu);
+   pthread_mutex_lock (&st->meta_mu);
    if (st->nsessions > 0) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                      "cannot cycle wiredtiger:%s: %d session(s) still open; close them first", st->home,
@@ -2437,6 +2461,7 @@ wt_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_ti
       ok = false;
    }
 done:
+   pthread_mutex_unlock (&st->meta_mu);
    pthread_mutex_unlock (&st->mu);
    pthread_rwlock_unlock (&st->ddl);
    return ok;
