@@ -1,0 +1,184 @@
+/*
+ * test_scan_billgen.c -- scancmp on the real tools' data: `billgen generate --order interleaved` (each
+ * bill's rows scattered in time order) folded by `fold-details --verify`, loaded cold on the embedded
+ * store with a 1 MiB engine cache: the one-doc-per-row layout needs more device read requests (and engine
+ * block reads) than the folded one, both return every row, and the folded row counts add up to the
+ * detail documents.
+ */
+#include "tests/testutil.h"
+
+#include "core/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BILLS 500
+
+static char *g_dir;
+
+static int
+setup (void **state)
+{
+   char *billgen = lab_test_bin ("billgen"), *fold = lab_test_bin ("fold-details");
+   char *cmd, *err = NULL;
+   int rc;
+
+   g_dir = lab_test_tmpdir ("scan-billgen");
+   cmd = bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows 20 "
+                             "--order interleaved --seed 11 --drop --progress never -q",
+                             billgen, g_dir, BILLS);
+   rc = lab_test_run (cmd, NULL, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (cmd);
+   bson_free (err);
+   cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --verify --progress never -q",
+                             fold, g_dir);
+   rc = lab_test_run (cmd, NULL, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (cmd);
+   bson_free (err);
+   bson_free (billgen);
+   bson_free (fold);
+   return 0;
+}
+
+static int
+teardown (void **state)
+{
+   lab_test_rmtree (g_dir);
+   bson_free (g_dir);
+   return 0;
+}
+
+static double
+num (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_NUMBER (&f)) {
+      fail_msg ("results: %s missing or not a number", path);
+   }
+   return bson_iter_as_double (&f);
+}
+
+static const char *
+str (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_UTF8 (&f)) {
+      fail_msg ("results: %s missing or not a string", path);
+   }
+   return bson_iter_utf8 (&f, NULL);
+}
+
+/* folded_row_counts -- sum of row_count over the folded documents, read from the store. */
+static int64_t
+folded_row_counts (int64_t *detail_count)
+{
+   char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
+   lab_store_t *store;
+   lab_session_t *sess;
+   lab_cursor_t *cur;
+   const bson_t *doc;
+   bson_error_t e;
+   int64_t sum = 0;
+   int r;
+
+   store = lab_store_open (uri, NULL, &e);
+   assert_non_null (store);
+   sess = lab_session_open (store, &e);
+   assert_non_null (sess);
+   assert_true (lab_store_count (sess, "bill_detail", detail_count, &e));
+   cur = lab_store_sorted_open (sess, "detail_coll", "bill_id", NULL, &e);
+   assert_non_null (cur);
+   while ((r = lab_cursor_next (cur, &doc, &e)) == 1) {
+      bson_iter_t it;
+      assert_true (bson_iter_init_find (&it, doc, "row_count"));
+      sum += bson_iter_as_int64 (&it);
+   }
+   assert_int_equal (r, 0);
+   lab_cursor_close (cur);
+   lab_session_close (sess);
+   lab_store_close (store);
+   bson_free (uri);
+   return sum;
+}
+
+static void
+test_interleaved_cold (void **state)
+{
+   char *bin = lab_test_bin ("scancmp");
+   char *out_path = bson_strdup_printf ("%s/run.json", g_dir);
+   char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --cache-size 1MiB --cold --runs 2 --parallel 2 "
+                                   "--interval 100ms --progress never --out '%s'",
+                                   bin, g_dir, out_path);
+   char *out = NULL, *err = NULL;
+   bson_json_reader_t *jr;
+   bson_t r = BSON_INITIALIZER;
+   bson_error_t e;
+   int64_t detail_reads = 0, folded_reads = 0, detail_blocks = 0, folded_blocks = 0, detail_count = 0;
+   int i, rc;
+
+   rc = lab_test_run (cmd, &out, &err);
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   jr = bson_json_reader_new_from_file (out_path, &e);
+   assert_non_null (jr);
+   assert_int_equal (bson_json_reader_read (jr, &r, &e), 1);
+   bson_json_reader_destroy (jr);
+
+   assert_int_equal ((int64_t) num (&r, "dataset.keys"), BILLS);
+   (void) folded_row_counts (&detail_count);
+   assert_int_equal (folded_row_counts (&detail_count), detail_count);
+   assert_int_equal ((int64_t) num (&r, "dataset.detail.count"), detail_count);
+   for (i = 0; i < 4; i++) {
+      char p[64];
+      const char *layout;
+      int64_t reads, blocks;
+
+      snprintf (p, sizeof p, "runs.%d.layout", i);
+      layout = str (&r, p);
+      snprintf (p, sizeof p, "runs.%d.rows", i);
+      assert_int_equal ((int64_t) num (&r, p), detail_count);
+      if (geteuid () == 0) {
+         snprintf (p, sizeof p, "runs.%d.cold.resident_bytes_before", i);
+         assert_int_equal ((int64_t) num (&r, p), 0);
+      }
+      snprintf (p, sizeof p, "runs.%d.read_requests", i);
+      reads = (int64_t) num (&r, p);
+      snprintf (p, sizeof p, "runs.%d.engine.block_reads", i);
+      blocks = (int64_t) num (&r, p);
+      if (strcmp (layout, "detail") == 0) {
+         detail_reads += reads;
+         detail_blocks += blocks;
+      } else {
+         folded_reads += reads;
+         folded_blocks += blocks;
+      }
+   }
+   if (!(detail_reads > folded_reads)) {
+      fail_msg ("device read requests: detail %lld, folded %lld", (long long) detail_reads, (long long) folded_reads);
+   }
+   assert_true (detail_blocks > folded_blocks);
+   bson_destroy (&r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (cmd);
+   bson_free (out_path);
+   bson_free (bin);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_interleaved_cold),
+   };
+   return cmocka_run_group_tests_name ("scan_billgen", tests, setup, teardown);
+}
