@@ -44,12 +44,15 @@ typedef struct {
    int64_t info_mono_ns;        /* CLOCK_MONOTONIC when info.uptime_s was read */
    int64_t max_write_batch;     /* maxWriteBatchSize from hello */
    int nsessions;               /* open sessions (cycle refuses while any is open) */
+   struct mongo_sess *sessions; /* open sessions, closed by store close if the caller did not */
 } mongo_store_t;
 
-typedef struct {
+typedef struct mongo_sess {
+   lab_session_t *sess;
    mongoc_client_t *client;
    char **indexed;  /* "coll\nfield" pairs known to have an index (find_eq/delete_eq checks) */
    size_t nindexed;
+   struct mongo_sess *prev, *next;
 } mongo_sess_t;
 
 typedef struct {
@@ -61,18 +64,28 @@ typedef struct {
 
 static pthread_once_t mongo_once = PTHREAD_ONCE_INIT;
 
-/* mongo_log -- libmongoc's log: warnings and worse to stderr, except the endSessions warning a server
- * without sessions (FerretDB) causes at every pool destroy. */
+/* mongo_log -- libmongoc's log: warnings and worse to stderr, except (a) the endSessions warning a
+ * server without sessions (FerretDB) causes at every pool destroy and (b) the URI parser's complaints,
+ * which it also returns as the error that uri.c reports with context (an unknown option, which the
+ * parser only warns about, still gets through). */
 static void
 mongo_log (mongoc_log_level_t level, const char *domain, const char *message, void *user_data)
 {
    if (level > MONGOC_LOG_LEVEL_WARNING) {
       return;
    }
-   if (strstr (message, "endSessions")) {
+   if (strstr (message, "endSessions") || strstr (message, "in URI") || strstr (message, "could not be parsed") ||
+       strstr (message, "cannot parse")) {
       return;
    }
    fprintf (stderr, "libmongoc %s: %s: %s\n", mongoc_log_level_str (level), domain, message);
+}
+
+/* mongo_log_install -- at program load, so URI parsing (uri.c, before any store opens) logs through it. */
+__attribute__ ((constructor)) static void
+mongo_log_install (void)
+{
+   mongoc_log_set_handler (mongo_log, NULL);
 }
 
 /* mongo_global_init -- mongoc_init once per process, mongoc_cleanup at exit. */
@@ -408,6 +421,9 @@ done:
 
 /* ---- store ---------------------------------------------------------------------------------------- */
 
+static void mongo_session_close (lab_session_t *sess);
+
+/* mongo_close -- close the sessions left open (store.h: their handles are freed too), then the pool. */
 static void
 mongo_close (lab_store_t *store)
 {
@@ -415,6 +431,11 @@ mongo_close (lab_store_t *store)
 
    if (!ms) {
       return;
+   }
+   while (ms->sessions) {
+      lab_session_t *sess = ms->sessions->sess;
+      mongo_session_close (sess);
+      bson_free (sess);
    }
    if (ms->pool) {
       mongoc_client_pool_destroy (ms->pool);
@@ -473,8 +494,14 @@ mongo_session_open (lab_session_t *sess, bson_error_t *error)
                      sess->store->uri_redacted);
       return false;
    }
+   ss->sess = sess;
    pthread_mutex_lock (&ms->mu);
    ms->nsessions++;
+   ss->next = ms->sessions;
+   if (ms->sessions) {
+      ms->sessions->prev = ss;
+   }
+   ms->sessions = ss;
    pthread_mutex_unlock (&ms->mu);
    sess->impl = ss;
    return true;
@@ -495,11 +522,19 @@ mongo_session_close (lab_session_t *sess)
       bson_free (ss->indexed[i]);
    }
    bson_free (ss->indexed);
-   bson_free (ss);
-   sess->impl = NULL;
    pthread_mutex_lock (&ms->mu);
    ms->nsessions--;
+   if (ss->prev) {
+      ss->prev->next = ss->next;
+   } else {
+      ms->sessions = ss->next;
+   }
+   if (ss->next) {
+      ss->next->prev = ss->prev;
+   }
    pthread_mutex_unlock (&ms->mu);
+   bson_free (ss);
+   sess->impl = NULL;
 }
 
 /* get_coll -- a collection handle of the session's client (caller destroys). */
