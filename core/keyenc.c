@@ -6,10 +6,13 @@
  *         string 60, ObjectId 100, bool 110/111, date 120, maxKey 240) and its payload. Integers and
  *         integral doubles share one encoding (magnitude << 1, big-endian, in as few bytes as needed,
  *         the byte count folded into the CType; negatives inverted); doubles with a fraction set the low
- *         bit and append the fractional mantissa bits; |x| < 1 and |x| >= 2^63 carry the IEEE bits.
+ *         bit and carry the fraction in the remaining bytes of an 8-byte word; |x| < 1 and |x| >= 2^63
+ *         carry shifted IEEE bits.
  *         Strings are their bytes with 0x00 escaped as 0x00 0xFF and a 0x00 terminator. Bodies are
- *         self-delimiting: no body is a proper prefix of another, so memcmp order of bodies is MongoDB
- *         order and a body is a usable prefix for "all keys equal to v".
+ *         self-delimiting: no body is a proper prefix of another (except a string before the same
+ *         string continued by an escaped NUL: 0x00 vs 0x00 0xFF), so memcmp order of bodies is MongoDB
+ *         order and a body is a usable prefix for "all keys equal to v". Doubles follow V1 exactly
+ *         (see put_double); the bits mongod reserves for decimal continuations stay zero.
  *   tag   one byte standing where KeyString puts its kEnd (0x04) discriminator, so keys have exactly
  *         mongod's length: 0x04 for every non-number and for int32 (byte-identical to mongod), 0x05
  *         int64, 0x01 double, 0x02 double -0.0. mongod keeps this type information in the index value
@@ -190,7 +193,60 @@ put_integer_portion (lab_buf_t *b, uint64_t preshifted, bool negative)
    put_be (b, preshifted, nbytes, negative);
 }
 
-/* put_int64 -- an integer value (also used for integral doubles, so 3 and 3.0 encode alike). */
+/* put_double -- a double's body (not NaN, not zero: the caller handles those), KeyString V1:
+ *   |x| < 1         CType small magnitude + 8 bytes: the IEEE bits << 2 for |x| >= 2^-255 (prefix 0b11),
+ *                   else (|x| * 2^256)'s bits << 1 plus 2^62 (prefix 0b01/0b10), so subnormals order too;
+ *   integral        exactly as the integer of the same value (3.0 encodes as 3);
+ *   with fraction   CType of an integer whose byte count leaves `fb` low bytes for the fraction, then 8
+ *                   bytes: (2 * int part + 1) in the high bytes and the fraction scaled by 256^fb below;
+ *   |x| >= 2^63     CType large magnitude + 8 bytes: the IEEE bits << 1 without the top bit; inf = ~0.
+ * Negative values invert the 8 bytes, so larger magnitudes sort first. The low bits that mongod keeps
+ * for decimal continuations are zero here (no decimal128 keys). */
+static void
+put_double (lab_buf_t *b, double d)
+{
+   bool negative = d < 0;
+   double mag = negative ? -d : d;
+   uint64_t bits, enc;
+
+   if (mag < 1.0) {
+      if (mag >= ldexp (1.0, -255)) {
+         memcpy (&bits, &mag, sizeof bits);
+         enc = bits << 2;
+      } else {
+         double scaled = mag * ldexp (1.0, 256);
+         memcpy (&bits, &scaled, sizeof bits);
+         enc = (bits << 1) + (1ULL << 62);
+      }
+      put_byte (b, negative ? CT_NEG_SMALL : CT_POS_SMALL);
+      put_be (b, enc, 8, negative);
+      return;
+   }
+   if (mag < TWO_E63) {
+      uint64_t ipart = (uint64_t) mag;
+      int fb;
+
+      if ((double) ipart == mag) {
+         put_integer_portion (b, ipart << 1, negative);
+         return;
+      }
+      fb = __builtin_clzll (ipart << 1) / 8;
+      enc = (uint64_t) ldexp (mag, 8 * fb) + ((ipart + 1) << (8 * fb));
+      put_byte (b, (uint8_t) (negative ? CT_NEG_8 + fb : CT_POS_8 - fb));
+      put_be (b, enc, 8, negative);
+      return;
+   }
+   if (isinf (mag)) {
+      enc = ~0ULL;
+   } else {
+      memcpy (&bits, &mag, sizeof bits);
+      enc = (bits << 1) & ~(1ULL << 63);
+   }
+   put_byte (b, negative ? CT_NEG_LARGE : CT_POS_LARGE);
+   put_be (b, enc, 8, negative);
+}
+
+/* put_int64 -- an integer value (integral doubles share it, so 3 and 3.0 encode alike). */
 static void
 put_int64 (lab_buf_t *b, int64_t v)
 {
@@ -201,51 +257,12 @@ put_int64 (lab_buf_t *b, int64_t v)
       return;
    }
    if (v == INT64_MIN) {
-      /* -2^63 does not fit a positive int64 magnitude << 1: KeyString encodes it as a large double */
-      double d = -TWO_E63;
-      uint64_t bits;
-      memcpy (&bits, &d, sizeof bits);
-      put_byte (b, CT_NEG_LARGE);
-      put_be (b, bits & ~(1ULL << 63), 8, true);
+      /* -2^63 has no positive int64 magnitude: KeyString encodes it as the double -2^63 */
+      put_double (b, -TWO_E63);
       return;
    }
    mag = v < 0 ? (uint64_t) (-v) : (uint64_t) v;
    put_integer_portion (b, mag << 1, v < 0);
-}
-
-/* put_double -- a double's body (not NaN, not zero handled by the caller). */
-static void
-put_double (lab_buf_t *b, double d)
-{
-   bool negative = d < 0;
-   double mag = negative ? -d : d;
-   uint64_t bits;
-
-   memcpy (&bits, &mag, sizeof bits);
-   if (mag < 1.0) {
-      put_byte (b, negative ? CT_NEG_SMALL : CT_POS_SMALL);
-      put_be (b, bits, 8, negative);
-      return;
-   }
-   if (mag < TWO_E63) {
-      uint64_t ipart = (uint64_t) mag;
-      int ibits, fbits, fbytes;
-      uint64_t frac;
-
-      if ((double) ipart == mag) {
-         put_integer_portion (b, ipart << 1, negative);
-         return;
-      }
-      put_integer_portion (b, (ipart << 1) | 1, negative);
-      ibits = bit_length (ipart);
-      fbits = 53 - ibits;
-      fbytes = (fbits + 7) / 8;
-      frac = bits & ((1ULL << fbits) - 1);
-      put_be (b, frac << (fbytes * 8 - fbits), fbytes, negative);
-      return;
-   }
-   put_byte (b, negative ? CT_NEG_LARGE : CT_POS_LARGE);
-   put_be (b, bits, 8, negative);
 }
 
 /* lab_key_encode -- append body + tag for v. */
@@ -414,12 +431,28 @@ decode_number (const uint8_t *key, size_t len, size_t *used, double *dval, bool 
       return true;
    }
    if (ct == CT_NEG_LARGE || ct == CT_POS_LARGE || ct == CT_NEG_SMALL || ct == CT_POS_SMALL) {
+      uint64_t enc;
+
       negative = ct == CT_NEG_LARGE || ct == CT_NEG_SMALL;
       if (len < 9) {
          return bad_key (error, "truncated double", 1);
       }
-      bits = get_be (key + 1, 8, negative);
-      memcpy (dval, &bits, sizeof bits);
+      enc = get_be (key + 1, 8, negative);
+      if (ct == CT_NEG_SMALL || ct == CT_POS_SMALL) {
+         if (enc >> 62 == 3) {
+            bits = enc >> 2;
+            memcpy (dval, &bits, sizeof bits);
+         } else {
+            bits = (enc - (1ULL << 62)) >> 1;
+            memcpy (dval, &bits, sizeof bits);
+            *dval = ldexp (*dval, -256);
+         }
+      } else if (enc == ~0ULL) {
+         *dval = INFINITY;
+      } else {
+         bits = (enc | (1ULL << 63)) >> 1;
+         memcpy (dval, &bits, sizeof bits);
+      }
       if (negative) {
          *dval = -*dval;
       }
@@ -449,24 +482,23 @@ decode_number (const uint8_t *key, size_t len, size_t *used, double *dval, bool 
       *dval = negative ? -(double) ipart : (double) ipart;
       return true;
    } else {
-      int ibits = bit_length (ipart);
-      int fbits = 53 - ibits;
-      int fbytes = (fbits + 7) / 8;
-      uint64_t frac, mant;
+      /* a fraction: the 8 bytes are (2 * ipart + 1) << 8fb | fraction * 256^fb */
+      int fb = 8 - nbytes;
+      uint64_t frac, scaled;
 
-      if (ibits < 1 || fbits < 1) {
+      if (fb < 1 || ipart >= (1ULL << 53)) {
          return bad_key (error, "fraction on an out-of-range integer part", 1);
       }
-      if (len < *used + (size_t) fbytes) {
+      if (len < 9) {
          return bad_key (error, "truncated fraction", *used);
       }
-      frac = get_be (key + *used, fbytes, negative) >> (fbytes * 8 - fbits);
-      mant = (ipart << fbits) | frac;
-      *dval = ldexp ((double) mant, -fbits);
+      frac = get_be (key + *used, fb, negative) & ~3ULL;
+      scaled = (ipart << (8 * fb)) + frac;
+      *dval = ldexp ((double) scaled, -8 * fb);
       if (negative) {
          *dval = -*dval;
       }
-      *used += (size_t) fbytes;
+      *used = 9;
       return true;
    }
 }

@@ -233,6 +233,55 @@ check_roundtrip (const bson_value_t *v)
    lab_buf_destroy (&b);
 }
 
+/* expect_bytes -- the encoding of v is exactly the given bytes (mongod's KeyString V1 + our tag). */
+static void
+expect_bytes (const bson_value_t *v, const char *hex)
+{
+   lab_buf_t b;
+   char got[128];
+   size_t i;
+
+   lab_buf_init (&b);
+   enc (v, &b);
+   for (i = 0; i < b.len && 2 * i + 2 < sizeof got; i++) {
+      snprintf (got + 2 * i, 3, "%02x", b.data[i]);
+   }
+   got[2 * i] = '\0';
+   if (strcmp (got, hex) != 0) {
+      char *sv = show (v);
+      fail_msg ("encoding of %s is %s, expected %s", sv, got, hex);
+   }
+   lab_buf_destroy (&b);
+}
+
+/* test_vectors -- known KeyString V1 bytes (the last byte is our type tag: 04 where mongod has kEnd). */
+static void
+test_vectors (void **state)
+{
+   (void) state;
+   expect_bytes (v_i32 (0), "2904");
+   expect_bytes (v_i32 (1), "2b0204");
+   expect_bytes (v_i32 (-1), "27fd04");
+   expect_bytes (v_i32 (300), "2c025804");
+   expect_bytes (v_i64 (1), "2b0205");
+   expect_bytes (v_dbl (1.0), "2b0201");
+   expect_bytes (v_dbl (-0.0), "2902");
+   expect_bytes (v_dbl (1.5), "2b038000000000000001");
+   expect_bytes (v_dbl (-1.5), "27fc7fffffffffffff01");
+   expect_bytes (v_dbl (0.5), "2aff8000000000000001");
+   expect_bytes (v_dbl (INFINITY), "33ffffffffffffffff01");
+   expect_bytes (v_dbl (NAN), "1e01");
+   expect_bytes (v_str ("ab", 2), "3c61620004");
+   expect_bytes (v_str ("a\0b", 3), "3c6100ff620004");
+   expect_bytes (v_new (BSON_TYPE_NULL), "1404");
+   expect_bytes (v_new (BSON_TYPE_MINKEY), "0a04");
+   expect_bytes (v_new (BSON_TYPE_MAXKEY), "f004");
+   expect_bytes (v_bool (true), "6f04");
+   expect_bytes (v_date (0), "78800000000000000004");
+   expect_bytes (v_oid (0x11, 0x22), "6411111111111111111111112204");
+   pool_free ();
+}
+
 /* test_ladder -- a hand-ordered list of tricky values: each strictly below the next, except the
  * groups marked equal (numbers of different types with one value). */
 static void
@@ -546,6 +595,7 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_vectors),
       cmocka_unit_test (test_ladder),
       cmocka_unit_test (test_random),
       cmocka_unit_test (test_recordid),
