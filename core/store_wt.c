@@ -1167,16 +1167,22 @@ typedef struct {
    size_t len;
 } key_ref_t;
 
-static const uint8_t *sort_base;
+static const uint8_t *sort_base; /* qsort has no context argument: guarded by sort_mu */
+
+/* key_ref_cmp_base -- memcmp order of two keys in an arena. */
+static int
+key_ref_cmp_base (const uint8_t *base, const key_ref_t *x, const key_ref_t *y)
+{
+   size_t n = x->len < y->len ? x->len : y->len;
+   int c = memcmp (base + x->off, base + y->off, n);
+
+   return c ? c : (x->len < y->len ? -1 : x->len > y->len ? 1 : 0);
+}
 
 static int
 key_ref_cmp (const void *a, const void *b)
 {
-   const key_ref_t *x = a, *y = b;
-   size_t n = x->len < y->len ? x->len : y->len;
-   int c = memcmp (sort_base + x->off, sort_base + y->off, n);
-
-   return c ? c : (x->len < y->len ? -1 : x->len > y->len ? 1 : 0);
+   return key_ref_cmp_base (sort_base, a, b);
 }
 
 static pthread_mutex_t sort_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -1190,7 +1196,7 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bs
    lab_buf_t arena;
    key_ref_t *refs = NULL;
    size_t nrefs = 0, caprefs = 0, i;
-   bool ok = false;
+   bool ok = false, sorted = true;
    WT_ITEM v, k, empty = {0};
    int64_t rid;
    int ret;
@@ -1224,6 +1230,9 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bs
       }
       refs[nrefs].off = start;
       refs[nrefs].len = arena.len - start;
+      if (sorted && nrefs > 0) {
+         sorted = key_ref_cmp_base (arena.data, &refs[nrefs - 1], &refs[nrefs]) < 0;
+      }
       nrefs++;
    }
    if (ret != WT_NOTFOUND) {
@@ -1236,10 +1245,13 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bs
       ok = true;
       goto done;
    }
-   pthread_mutex_lock (&sort_mu);
-   sort_base = arena.data;
-   qsort (refs, nrefs, sizeof *refs, key_ref_cmp);
-   pthread_mutex_unlock (&sort_mu);
+   if (!sorted) {
+      /* keys come in RecordId order; a field that grows with insertion needs no sort */
+      pthread_mutex_lock (&sort_mu);
+      sort_base = arena.data;
+      qsort (refs, nrefs, sizeof *refs, key_ref_cmp);
+      pthread_mutex_unlock (&sort_mu);
+   }
    if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "bulk", &bulk)) != 0) {
       wt_fail (error, ret, "open bulk cursor on %s", uri);
       goto done;
