@@ -229,7 +229,7 @@ main (int argc, char **argv)
    lab_verify_result_t vr;
    lab_verify_opts_t vo;
    lab_foldrun_dst_status_t st;
-   bool fold = true, folded = false, verified = false;
+   bool fold = true, folded = false, verified = false, human;
    int code = LAB_EXIT_FAILURE;
    bson_t summary = BSON_INITIALIZER, arr;
    size_t nskip = 0, k;
@@ -253,6 +253,8 @@ main (int argc, char **argv)
       return LAB_EXIT_OK;
    }
    lab_log_set (&o.common);
+   /* the human summary goes to stdout unless the JSON summary does */
+   human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
    if (strcmp (o.run.src, o.run.dst) == 0) {
       lab_log_error ("--dst '%s' is the same collection as --src: folding in place would destroy the source; "
                      "name another destination",
@@ -290,7 +292,7 @@ main (int argc, char **argv)
       }
       folded = true;
       rps = fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0;
-      if (!o.common.quiet) {
+      if (human) {
          printf ("%s %lld rows into %lld documents: %lld masters, %lld split, %lld rejected (%lld rows); largest "
                  "document %lld bytes; %.2f s, %.0f rows/s%s\n",
                  o.run.copy_only ? "copied" : "folded", (long long) fr.rows_in, (long long) fr.docs_out,
@@ -315,7 +317,7 @@ main (int argc, char **argv)
          goto fail;
       }
       verified = true;
-      if (!o.common.quiet) {
+      if (human) {
          printf ("verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s%s\n",
                  vr.equal ? "equal" : "DIFFERENT", (long long) vr.src_rows, (long long) vr.src_masters,
                  (long long) vr.dst_rows, (long long) vr.dst_docs,

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DEFAULT_BATCH_DOCS 1000
 #define DEFAULT_BATCH_BYTES (16 * 1024 * 1024)
@@ -909,9 +910,6 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
                      lab_store_uri_redacted (store), lab_store_db (store));
       goto done;
    }
-   if (!lab_store_count (sess, o->src, &src_count, error)) {
-      goto done;
-   }
    if (!lab_store_exists (sess, o->dst, &exists, error)) {
       goto done;
    }
@@ -1018,11 +1016,17 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
          goto done;
       }
    }
-   lab_log_debug ("folding '%s' (%lld rows) into '%s': key %s, %d range(s), cap %lld bytes, batches of %lld "
+   lab_log_debug ("folding '%s' into '%s': key %s, %d range(s), cap %lld bytes, batches of %lld "
                   "docs / %lld bytes",
-                  o->src, (long long) src_count, o->dst, r.fold_opts.key, nranges,
+                  o->src, o->dst, r.fold_opts.key, nranges,
                   (long long) r.fold_opts.max_doc_bytes, (long long) r.batch_docs, (long long) r.batch_bytes);
 
+   /* the total only feeds the progress bar's ETA; counting is a scan on some servers */
+   if (o->progress == LAB_PROGRESS_ALWAYS || (o->progress == LAB_PROGRESS_AUTO && isatty (STDERR_FILENO))) {
+      if (!lab_store_count (sess, o->src, &src_count, error)) {
+         goto done;
+      }
+   }
    r.progress = lab_progress_new (o->progress, o->copy_only ? "copying" : "folding", "rows", (uint64_t) src_count);
    ws = bson_malloc0 ((size_t) nranges * sizeof *ws);
    for (i = 0; i < nranges; i++) {

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One side's stream, with one document of lookahead. */
 typedef struct {
@@ -303,8 +304,10 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
       goto done;
    }
    max = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
-   if (!lab_store_count (sess, o->src, &src_count, error)) {
-      goto done;
+   if (o->progress == LAB_PROGRESS_ALWAYS || (o->progress == LAB_PROGRESS_AUTO && isatty (STDERR_FILENO))) {
+      if (!lab_store_count (sess, o->src, &src_count, error)) {
+         goto done;
+      }
    }
    src.cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
    if (!src.cur) {
