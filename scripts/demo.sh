@@ -14,7 +14,8 @@
 #   --out DIR            where run.json, report.md and the charts go (default: out)
 #   --runs N             repetitions (default 3; --quick: 2)
 #   --parallel N         loading workers (default 4; --quick: 2)
-#   --interval DUR       sampling period of the charts' time series (default 1s; --quick: 200ms)
+#   --interval DUR       sampling period of the charts' time series (default 250ms; --quick: 100ms):
+#                        the folded load can take well under a second
 #   --calibrate          also measure the disk's own sequential and random read limits
 #   --quick              a reduced size for the test suite (finishes in well under a minute)
 #   --bin DIR            use the tools already built in DIR (skips the build; setup only checks packages)
@@ -43,7 +44,7 @@ quick=0
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -75,9 +76,9 @@ if [ $quick -eq 1 ]; then
   [ $cache_set -eq 1 ] || cache_size=4MB
   [ $runs_set -eq 1 ] || runs=2
   [ $parallel_set -eq 1 ] || parallel=2
-  [ -n "$interval" ] || interval=200ms
+  [ -n "$interval" ] || interval=100ms
 fi
-[ -n "$interval" ] || interval=1s
+[ -n "$interval" ] || interval=250ms
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
