@@ -18,6 +18,7 @@
 #include <string.h>
 #include <wiredtiger.h>
 
+/* die -- report and exit (a bench program may). */
 static void
 die (const char *what, const char *msg)
 {
@@ -25,6 +26,7 @@ die (const char *what, const char *msg)
    exit (1);
 }
 
+/* main -- learn the table, reopen the home, walk it PASSES times. */
 int
 main (int argc, char **argv)
 {

@@ -185,6 +185,7 @@ typedef struct {
    size_t n, cap;
 } strv_t;
 
+/* strv_push -- append to a NULL-terminated string vector. */
 static void
 strv_push (strv_t *s, char *p)
 {

@@ -18,9 +18,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* reason_set -- printf into out->reason (vsnprintf: truncation of long paths is fine here). */
 static void
 reason_set (lab_device_t *out, const char *fmt, ...) BSON_GNUC_PRINTF (2, 3);
+/* reason_set -- printf into out->reason (vsnprintf: truncation of long paths is fine here). */
 static void
 reason_set (lab_device_t *out, const char *fmt, ...)
 {

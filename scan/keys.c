@@ -49,6 +49,7 @@ lab_keys_segment (int64_t n, int parallel, int64_t *starts)
    }
 }
 
+/* cmp_values -- qsort adaptor for lab_value_compare. */
 static int
 cmp_values (const void *a, const void *b)
 {

@@ -32,6 +32,7 @@ lab_percentile (const double *sorted, size_t n, double p)
    return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
 }
 
+/* cmp_double -- ascending doubles for qsort. */
 static int
 cmp_double (const void *a, const void *b)
 {

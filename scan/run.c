@@ -25,6 +25,7 @@
 
 #define SCAN_SCHEMA_VERSION 1
 
+/* lab_scan_opts_init -- see scan.h. */
 void
 lab_scan_opts_init (lab_scan_opts_t *o)
 {
@@ -45,6 +46,7 @@ lab_scan_opts_init (lab_scan_opts_t *o)
    o->progress = LAB_PROGRESS_AUTO;
 }
 
+/* lab_scan_order_parse -- see scan.h. */
 bool
 lab_scan_order_parse (const char *s, lab_scan_order_t *out)
 {
@@ -60,6 +62,7 @@ lab_scan_order_parse (const char *s, lab_scan_order_t *out)
    return true;
 }
 
+/* lab_drop_mode_parse -- see scan.h. */
 bool
 lab_drop_mode_parse (const char *s, lab_drop_mode_t *out)
 {
@@ -78,9 +81,9 @@ lab_drop_mode_parse (const char *s, lab_drop_mode_t *out)
 static const char *order_names[] = {"alternate", "detail-first", "folded-first"};
 static const char *drop_names[] = {"auto", "yes", "no"};
 
-/* say -- a log line through the caller's callback. */
 static void
 say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
+/* say -- a log line through the caller's callback. */
 static void
 say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...)
 {
@@ -282,6 +285,7 @@ append_opt_double (bson_t *d, const char *k, double v, bool known)
    }
 }
 
+/* append_opt_int -- a count that may be unknown (absent when negative). */
 static void
 append_opt_int (bson_t *d, const char *k, int64_t v)
 {
@@ -771,6 +775,7 @@ typedef struct {
    size_t n, cap;
 } figures_t;
 
+/* figures_add -- add one value of the named figure (created on first use, in order of appearance). */
 static void
 figures_add (figures_t *fs, const char *name, double v)
 {
@@ -799,6 +804,7 @@ figures_add (figures_t *fs, const char *name, double v)
    f->v[f->n++] = v;
 }
 
+/* iter_number -- the iterator's value as a double when it is a number. */
 static bool
 iter_number (const bson_iter_t *it, double *v)
 {
@@ -855,6 +861,7 @@ collect_entry (const bson_t *entry, figures_t *fs)
    }
 }
 
+/* cmp_d -- ascending doubles for qsort. */
 static int
 cmp_d (const void *a, const void *b)
 {

@@ -221,6 +221,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
    return true;
 }
 
+/* main -- options, store, lab_scan_run, results file, table; errors to exit codes. */
 int
 main (int argc, char **argv)
 {

@@ -92,6 +92,7 @@ group (double v, char *buf, size_t len)
    buf[j] = '\0';
 }
 
+/* format -- one value in its row's unit. */
 static void
 format (double v, fmt_t f, char *buf, size_t len)
 {

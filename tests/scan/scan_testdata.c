@@ -42,6 +42,7 @@ append_row_fields (bson_t *d, int bill, int line, uint64_t *rng)
    BSON_APPEND_UTF8 (d, "note", note);
 }
 
+/* flush_batch -- insert and free a batch; any per-document error fails. */
 static bool
 flush_batch (lab_session_t *sess, const char *coll, bson_t **docs, size_t *n, bson_error_t *error)
 {
@@ -61,6 +62,7 @@ flush_batch (lab_session_t *sess, const char *coll, bson_t **docs, size_t *n, bs
    return ok;
 }
 
+/* scan_testdata_build -- see scan_testdata.h. */
 bool
 scan_testdata_build (lab_store_t *store, const char *detail, const char *folded, int bills, int mean_rows,
                      int64_t *rows_out, bson_error_t *error)
