@@ -477,6 +477,28 @@ cmd_import (int argc, char **argv)
    o.progress = c.progress;
    lab_log_set (&c);
 
+   /* what can be checked without the store is checked first: a bad --fields or a missing input never
+    * creates a store or a collection */
+   if (o.fields) {
+      lab_csv_header_t h = {0};
+      bool hok = lab_csv_header_from_list (&h, o.fields, o.typed, &error);
+      lab_csv_header_cleanup (&h);
+      if (!hok) {
+         goto usage;
+      }
+   }
+   for (size_t k = 0; k < nfiles; k++) {
+      if (strcmp (files[k], "-") != 0) {
+         lab_input_t *in = lab_input_open (files[k], &error);
+         if (!in) {
+            lab_log_error ("%s", error.message);
+            rc = lab_error_exit_code (&error);
+            goto done;
+         }
+         lab_input_close (in);
+      }
+   }
+
    if (!o.parse_only) {
       store = open_store (&c, &error);
       if (!store) {

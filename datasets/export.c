@@ -150,6 +150,23 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          }
          c = (size_t) f;
       }
+      lab_csv_type_t t;
+      if (!lab_csv_type_of (bson_iter_type (&it), &t) || t != x->h.cols[c].type) {
+         id_text (doc, idb, sizeof idb);
+         if (lab_csv_type_of (bson_iter_type (&it), &t)) {
+            lab_error_set (error, LAB_ERROR_CSV, 11,
+                           "collection '%s', document %s: field '%s' is %s here but %s in the header (fixed from "
+                           "the first documents; a typed CSV column holds one type)",
+                           coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
+         } else {
+            lab_error_set (error, LAB_ERROR_CSV, 10,
+                           "collection '%s', document %s: field '%s' has BSON type 0x%02x, which CSV cannot carry "
+                           "(export writes flat documents of string, int32, int64, double, boolean, date, decimal "
+                           "and objectId values)",
+                           coll, idb, key, (unsigned) bson_iter_type (&it));
+         }
+         return false;
+      }
       x->vals[c] = it;
       x->present[c] = true;
       expect = c + 1;
