@@ -48,7 +48,8 @@
    "key_format=S,value_format=u"
 #define WT_STATE_KEY "s"
 #define WT_MAX_INDEXES 64
-#define WT_GROUP_DOCS 64 /* documents per transaction, as mongod's insert batching */
+#define WT_GROUP_DOCS 64             /* a write transaction holds at most this many documents */
+#define WT_GROUP_BYTES (256 * 1024) /* ... or stops after this many bytes (mongod's insert batching) */
 #define WT_CURSOR_CACHE 32
 #define WT_RETRIES 100
 
@@ -1501,11 +1502,14 @@ wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs
    }
    pthread_rwlock_rdlock (&st->ddl);
    while (pos < n) {
-      size_t g = n - pos < WT_GROUP_DOCS ? n - pos : WT_GROUP_DOCS;
-      size_t nerr0 = result->nerrors;
+      size_t g = 0, gbytes = 0, nerr0 = result->nerrors;
       int64_t ins, bytes;
       int ret, tries = 0;
 
+      while (pos + g < n && g < WT_GROUP_DOCS && gbytes < WT_GROUP_BYTES) {
+         gbytes += docs[pos + g]->len;
+         g++;
+      }
       for (;;) {
          ret = insert_group (ss, c, docs + pos, orig + pos, g, result, &ins, &bytes, error);
          if (ret != WT_ROLLBACK || ++tries > WT_RETRIES) {
@@ -1680,7 +1684,7 @@ wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bs
       goto done;
    }
    while (pos < ss->nrids) {
-      size_t g = ss->nrids - pos < 1000 ? ss->nrids - pos : 1000, i;
+      size_t g = ss->nrids - pos < WT_GROUP_DOCS ? ss->nrids - pos : WT_GROUP_DOCS, i;
       int64_t n = 0, bytes = 0, len;
       int tries = 0;
 
