@@ -273,9 +273,9 @@ lab_device_resolve (const char *path, const char *override, const char *sysfs, c
    }
    if (by_devnum (sysfs, m.major, m.minor, out, &was_partition, part, sizeof part)) {
       reason_set (out,
-                "st_dev %u:%u of %s is not a block device; its mount %s (%s) is on %u:%u, %s%s%s", major, minor,
+                "st_dev %u:%u of %s is not a block device; its mount %s (%s) is on %u:%u, %s%s", major, minor,
                 real, m.mount_point, m.fstype, m.major, m.minor, was_partition ? "a partition of disk " : "disk ",
-                out->name, "");
+                out->name);
       return true;
    }
    if (strncmp (m.source, "/dev/", 5) == 0 && by_name (sysfs, m.source + 5, out, &was_partition)) {

@@ -490,11 +490,15 @@ run_layout (scan_t *s, int run, const char *layout, int order_in_run, bson_t *en
 
       BSON_APPEND_DOCUMENT_BEGIN (entry, "cold", &cold);
       BSON_APPEND_BOOL (&cold, "requested", o->cold);
-      BSON_APPEND_BOOL (&cold, "engine_restarted", o->cold);
-      BSON_APPEND_BOOL (&cold, "server_restarted",
-                        o->cold && s->backend == LAB_BACKEND_MONGO &&
-                           ((after.pid > 0 && after.pid != s->info.pid) ||
-                            (after.uptime_s >= 0 && s->info.uptime_s >= 0 && after.uptime_s < s->info.uptime_s)));
+      {
+         /* embedded: the cold step closes and reopens the engine; a server restarted when its pid changed
+          * or its uptime went back */
+         bool server_restarted = o->cold && s->backend == LAB_BACKEND_MONGO &&
+                                 ((after.pid > 0 && after.pid != s->info.pid) ||
+                                  (after.uptime_s >= 0 && s->info.uptime_s >= 0 && after.uptime_s < s->info.uptime_s));
+         BSON_APPEND_BOOL (&cold, "engine_restarted", s->backend == LAB_BACKEND_WT ? o->cold : server_restarted);
+         BSON_APPEND_BOOL (&cold, "server_restarted", server_restarted);
+      }
       BSON_APPEND_BOOL (&cold, "caches_dropped", cc.dropped);
       BSON_APPEND_UTF8 (&cold, "drop_caches_note", o->cold ? cc.drop_note : "warm run: no cold step (--cold not given)");
       if (s->backend == LAB_BACKEND_MONGO) {
@@ -518,7 +522,8 @@ run_layout (scan_t *s, int run, const char *layout, int order_in_run, bson_t *en
          BSON_APPEND_INT64 (entry, "io_ticks_ms", (int64_t) dd.io_ticks_ms);
       }
       if (have_es0 && have_es1) {
-         BSON_APPEND_DOCUMENT_BEGIN (entry, "engine", &eng);
+         /* only the counters this engine reports; no "engine" object at all when it reports none */
+         bson_init (&eng);
          if (es0.block_reads >= 0 && es1.block_reads >= 0) {
             BSON_APPEND_INT64 (&eng, "block_reads", es1.block_reads - es0.block_reads);
          }
@@ -531,7 +536,10 @@ run_layout (scan_t *s, int run, const char *layout, int order_in_run, bson_t *en
          if (es0.cache_pages_read >= 0 && es1.cache_pages_read >= 0) {
             BSON_APPEND_INT64 (&eng, "cache_pages_read", es1.cache_pages_read - es0.cache_pages_read);
          }
-         bson_append_document_end (entry, &eng);
+         if (!bson_empty (&eng)) {
+            BSON_APPEND_DOCUMENT (entry, "engine", &eng);
+         }
+         bson_destroy (&eng);
       }
 
       BSON_APPEND_DOCUMENT_BEGIN (entry, "rates", &rates);
@@ -638,8 +646,8 @@ run_layout (scan_t *s, int run, const char *layout, int order_in_run, bson_t *en
       }
       bson_append_array_end (entry, &sarr);
 
-      say (o, false, "run %d %s: %lld keys, %lld docs, %lld rows in %.2f s%s", run, layout, (long long) nlat,
-           (long long) docs, (long long) rows, elapsed_s, "");
+      say (o, false, "run %d %s: %lld keys, %lld docs, %lld rows in %.2f s", run, layout, (long long) nlat,
+           (long long) docs, (long long) rows, elapsed_s);
    }
    ok = true;
 done:
