@@ -941,6 +941,106 @@ test_info_and_cycle (void **state)
    fresh (fx, "c_cycle");
 }
 
+/* ---- a real restart (server only) --------------------------------------------------------------- */
+
+typedef struct {
+   const char *script;
+   const char *dir;
+   int calls;
+} restart_ctx_t;
+
+/* restart_hook -- what scancmp's --restart-cmd does: restart the server while the pool is down. */
+static bool
+restart_hook (lab_store_t *store, void *p, bson_error_t *error)
+{
+   restart_ctx_t *rc = p;
+   char *cmd = bson_strdup_printf ("'%s' restart --dir '%s'", rc->script, rc->dir);
+   char *err_text = NULL;
+   int code = lab_test_run (cmd, NULL, &err_text);
+
+   rc->calls++;
+   bson_free (cmd);
+   if (code != 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, 1, "restart failed (exit %d): %s", code, err_text);
+   }
+   bson_free (err_text);
+   return code == 0;
+}
+
+/* test_cycle_restart -- a private test server (so the shared fixture is never restarted under other
+ * tests): cycle with a restart in the hook keeps the data and the port, and the server facts show the
+ * new process. Skipped on the embedded store (its cycle is tested above) and on a real mongod. */
+static void
+test_cycle_restart (void **state)
+{
+   const char *src = getenv ("LAB_SOURCE_DIR");
+   char *dir, *script, *cmd, *out = NULL, *uri;
+   restart_ctx_t rc = {0};
+   lab_store_opts_t opts = {0};
+   lab_server_info_t before, after;
+   lab_store_t *store;
+   lab_session_t *sess;
+   bson_t *docs[2];
+   lab_insert_result_t res;
+   bson_error_t err;
+   int64_t n;
+
+   if (strcmp (backend, "mongodb") != 0 || (getenv ("LAYOUTLAB_TEST_URI") && *getenv ("LAYOUTLAB_TEST_URI"))) {
+      skip ();
+   }
+   assert_non_null (src);
+   dir = lab_test_tmpdir ("restart");
+   script = bson_strdup_printf ("%s/scripts/mongo-test-server.sh", src);
+   cmd = bson_strdup_printf ("'%s' start --dir '%s'", script, dir);
+   assert_int_equal (lab_test_run (cmd, &out, NULL), 0);
+   bson_free (cmd);
+   uri = bson_strdup (strtok (out, "\n"));
+   assert_non_null (strstr (uri, "mongodb://127.0.0.1:"));
+
+   opts.db = "restart_test";
+   store = lab_store_open (uri, &opts, &err);
+   if (!store) {
+      fail_msg ("open %s: %s", uri, err.message);
+   }
+   sess = lab_session_open (store, &err);
+   docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
+   docs[1] = BCON_NEW ("_id", BCON_INT32 (2));
+   ASSERT_OK (lab_store_insert_many (sess, "kept", (const bson_t *const *) docs, 2, &res, &err), err);
+   lab_insert_result_cleanup (&res);
+   bson_destroy (docs[0]);
+   bson_destroy (docs[1]);
+   lab_session_close (sess);
+   ASSERT_OK (lab_store_server_info (store, &before, &err), err);
+
+   rc.script = script;
+   rc.dir = dir;
+   ASSERT_OK (lab_store_cycle (store, restart_hook, &rc, 60000, &err), err);
+   assert_int_equal (rc.calls, 1);
+   ASSERT_OK (lab_store_server_info (store, &after, &err), err);
+   if (before.pid > 0) {
+      assert_true (after.pid != before.pid); /* a new process ... */
+   }
+   sess = lab_session_open (store, &err);
+   ASSERT_OK (lab_store_count (sess, "kept", &n, &err), err);
+   assert_int_equal (n, 2); /* ... on the same port, with the same data */
+   lab_session_close (sess);
+   lab_store_close (store);
+
+   /* stop is graceful and idempotent; status then says it is not running */
+   cmd = bson_strdup_printf ("'%s' stop --dir '%s'", script, dir);
+   assert_int_equal (lab_test_run (cmd, NULL, NULL), 0);
+   assert_int_equal (lab_test_run (cmd, NULL, NULL), 0);
+   bson_free (cmd);
+   cmd = bson_strdup_printf ("'%s' status --dir '%s'", script, dir);
+   assert_int_equal (lab_test_run (cmd, NULL, NULL), 1);
+   bson_free (cmd);
+   lab_test_rmtree (dir);
+   bson_free (uri);
+   bson_free (out);
+   bson_free (script);
+   bson_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -951,6 +1051,7 @@ main (int argc, char **argv)
       cmocka_unit_test (test_key_types),      cmocka_unit_test (test_upsert_delete),
       cmocka_unit_test (test_duplicate_id),   cmocka_unit_test (test_doc_size_limit),
       cmocka_unit_test (test_missing_collection), cmocka_unit_test (test_info_and_cycle),
+      cmocka_unit_test (test_cycle_restart),
    };
 
    backend = argc > 1 ? argv[1] : getenv ("LAB_STORE_BACKEND");
