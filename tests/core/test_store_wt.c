@@ -689,6 +689,52 @@ test_stream_while_writing (void **state)
    lab_session_close (s);
 }
 
+/* test_large_docs -- folded documents near the 16 MiB cap go through a 64 MiB cache in one batch;
+ * one over the cap is refused alone. */
+static void
+test_large_docs (void **state)
+{
+   fx_t *fx = *state;
+   lab_session_t *s;
+   lab_insert_result_t r;
+   bson_t *docs[9];
+   char *blob = bson_malloc (15 * 1024 * 1024);
+   int64_t n, nd;
+   int32_t got = -1;
+   bson_value_t v = {.value_type = BSON_TYPE_INT32};
+   int i;
+
+   memset (blob, 'x', 15 * 1024 * 1024);
+   for (i = 0; i < 9; i++) {
+      size_t len = i == 8 ? 15 * 1024 * 1024 : 12 * 1024 * 1024;
+      docs[i] = bson_new ();
+      BSON_APPEND_INT32 (docs[i], "_id", i);
+      BSON_APPEND_INT32 (docs[i], "v", i);
+      bson_append_utf8 (docs[i], "blob", 4, blob, (int) len);
+      if (i == 8) {
+         bson_append_utf8 (docs[i], "more", 4, blob, 2 * 1024 * 1024); /* 17 MiB in all */
+      }
+   }
+   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (lab_store_insert_many (s, "big", (const bson_t *const *) docs, 9, &r, &e_));
+   assert_int_equal (r.inserted, 8);
+   assert_int_equal (r.nerrors, 1);
+   assert_int_equal (r.errors[0].index, 8);
+   assert_int_equal (r.errors[0].code, LAB_STORE_ERR_DOC_TOO_LARGE);
+   lab_insert_result_cleanup (&r);
+   CHECK (lab_store_count (s, "big", &n, &e_));
+   assert_int_equal (n, 8);
+   v.value.v_int32 = 5;
+   CHECK (lab_store_find_eq (s, "big", "_id", &v, grab_cb, &got, &nd, &e_));
+   assert_int_equal (nd, 1);
+   assert_int_equal (got, 5);
+   lab_session_close (s);
+   for (i = 0; i < 9; i++) {
+      bson_destroy (docs[i]);
+   }
+   bson_free (blob);
+}
+
 /* resident_pages -- pages of a file in the page cache (mincore over an mmap). */
 static size_t
 resident_pages (const char *path)
@@ -853,6 +899,7 @@ main (void)
       cmocka_unit_test_setup_teardown (test_drop_other_session, setup, teardown),
       cmocka_unit_test_setup_teardown (test_crash_recount, setup, teardown),
       cmocka_unit_test_setup_teardown (test_stream_while_writing, setup, teardown),
+      cmocka_unit_test_setup_teardown (test_large_docs, setup, teardown),
       cmocka_unit_test_setup_teardown (test_index_after_data, setup, teardown),
       cmocka_unit_test_setup_teardown (test_delete_upsert, setup, teardown),
       cmocka_unit_test_setup_teardown (test_cycle, setup, teardown),
