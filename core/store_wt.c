@@ -674,6 +674,12 @@ conn_open (wt_store_t *st, bson_error_t *error)
    wt_last_msg[0] = '\0';
    if ((ret = wiredtiger_open (st->home, &wt_handler, st->config, &st->conn)) != 0) {
       st->conn = NULL;
+      if (ret == EBUSY) {
+         return wt_fail (error, ret,
+                         "open WiredTiger home %s: another process (or store) has it open; stop it or "
+                         "use another --uri",
+                         st->home);
+      }
       return wt_fail (error, ret, "open WiredTiger home %s", st->home);
    }
    if ((ret = st->conn->open_session (st->conn, NULL, "isolation=snapshot", &st->meta)) != 0) {

@@ -154,6 +154,12 @@ test_basic (void **state)
    assert_false (lab_store_find_eq (s, "d", "amount", &v, count_cb, &n, &nd, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX));
    assert_non_null (strstr (e.message, "--key"));
+   {
+      /* a second store on the same home is refused with a hint, the first one keeps working */
+      lab_store_opts_t o = {.create = true, .cache_size_bytes = 64 * 1024 * 1024};
+      assert_null (lab_store_open (fx->uri, &o, &e));
+      assert_non_null (strstr (e.message, "another process"));
+   }
    CHECK (lab_store_has_index (s, "d", "bill_id", &has, &e_));
    assert_true (has);
    CHECK (lab_store_has_index (s, "d", "amount", &has, &e_));
