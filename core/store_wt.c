@@ -86,6 +86,7 @@ typedef struct {
    wt_coll_t *graveyard; /* dropped collections, freed at close (sessions may still hold pointers) */
    struct wt_sess *sessions; /* open sessions, so close can close the ones left open */
    time_t opened_at;
+   bool loaded; /* the catalog was read completely: only then may close save it as clean */
 } wt_store_t;
 
 typedef struct {
@@ -588,6 +589,7 @@ catalog_load (wt_store_t *st, bson_error_t *error)
    if ((ret = st->meta->log_flush (st->meta, "sync=on")) != 0) {
       return wt_fail (error, ret, "flush the journal of %s", st->home);
    }
+   st->loaded = true;
    return true;
 }
 
@@ -698,9 +700,10 @@ conn_close (wt_store_t *st, bson_error_t *error)
    if (!st->conn) {
       return true;
    }
-   if (st->meta) {
+   if (st->meta && st->loaded) {
       ok = catalog_save (st, true, error);
    }
+   st->loaded = false;
    if ((ret = st->conn->close (st->conn, NULL)) != 0 && ok) {
       ok = wt_fail (error, ret, "close WiredTiger home %s", st->home);
    }
