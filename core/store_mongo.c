@@ -52,6 +52,9 @@ typedef struct mongo_sess {
    mongoc_client_t *client;
    char **indexed;  /* "coll\nfield" pairs known to have an index (find_eq/delete_eq checks) */
    size_t nindexed;
+   char **batch_colls; /* find_eq batch sizes per collection, from the average document size */
+   int32_t *batch_docs;
+   size_t nbatch;
    struct mongo_sess *prev, *next;
 } mongo_sess_t;
 
@@ -522,6 +525,11 @@ mongo_session_close (lab_session_t *sess)
       bson_free (ss->indexed[i]);
    }
    bson_free (ss->indexed);
+   for (i = 0; i < ss->nbatch; i++) {
+      bson_free (ss->batch_colls[i]);
+   }
+   bson_free (ss->batch_colls);
+   bson_free (ss->batch_docs);
    pthread_mutex_lock (&ms->mu);
    ms->nsessions--;
    if (ss->prev) {
@@ -588,6 +596,14 @@ cache_forget (mongo_sess_t *ss, const char *coll)
          ss->indexed[i] = ss->indexed[--ss->nindexed];
       } else {
          i++;
+      }
+   }
+   for (i = 0; i < ss->nbatch; i++) {
+      if (strcmp (ss->batch_colls[i], coll) == 0) {
+         bson_free (ss->batch_colls[i]);
+         ss->batch_colls[i] = ss->batch_colls[--ss->nbatch];
+         ss->batch_docs[i] = ss->batch_docs[ss->nbatch];
+         break;
       }
    }
 }
@@ -1085,13 +1101,32 @@ batch_for (lab_session_t *sess, const char *coll)
    return (int32_t) (b < 1 ? 1 : b > MONGO_BATCH_MAX_DOCS ? MONGO_BATCH_MAX_DOCS : b);
 }
 
+/* find_batch -- batch_for(coll), asked once per session and collection (find_eq runs once per key). */
+static int32_t
+find_batch (lab_session_t *sess, const char *coll)
+{
+   mongo_sess_t *ss = msess (sess);
+   size_t i;
+
+   for (i = 0; i < ss->nbatch; i++) {
+      if (strcmp (ss->batch_colls[i], coll) == 0) {
+         return ss->batch_docs[i];
+      }
+   }
+   ss->batch_colls = bson_realloc (ss->batch_colls, (ss->nbatch + 1) * sizeof *ss->batch_colls);
+   ss->batch_docs = bson_realloc (ss->batch_docs, (ss->nbatch + 1) * sizeof *ss->batch_docs);
+   ss->batch_colls[ss->nbatch] = bson_strdup (coll);
+   ss->batch_docs[ss->nbatch] = batch_for (sess, coll);
+   return ss->batch_docs[ss->nbatch++];
+}
+
 static bool
 mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    mongoc_collection_t *c;
    mongoc_cursor_t *cursor;
-   bson_t filter;
+   bson_t filter, opts = BSON_INITIALIZER;
    const bson_t *doc;
    bson_error_t err;
    bool ok = true;
@@ -1102,7 +1137,10 @@ mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const b
    }
    c = get_coll (sess, coll);
    eq_filter (field, value, &filter);
-   cursor = mongoc_collection_find_with_opts (c, &filter, NULL, NULL);
+   /* all of one key's rows in one reply where they fit the budget: the default first batch (101)
+    * would cost the many-rows layout an extra round trip per key and bias the comparison */
+   BSON_APPEND_INT32 (&opts, "batchSize", find_batch (sess, coll));
+   cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
    while (mongoc_cursor_next (cursor, &doc)) {
       (*ndocs)++;
       if (!cb (doc, ctx)) {
@@ -1114,6 +1152,7 @@ mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const b
       ok = false;
    }
    mongoc_cursor_destroy (cursor);
+   bson_destroy (&opts);
    bson_destroy (&filter);
    mongoc_collection_destroy (c);
    return ok;
@@ -1403,13 +1442,19 @@ static bool
 mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
-   mongoc_client_t *client = mongoc_client_pool_pop (ms->pool);
+   mongoc_client_t *client;
    lab_server_info_t info;
    bson_t status;
    bson_error_t err;
    bool ok;
    int64_t v;
 
+   if (!ms->pool) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                     "the connection pool for %s is closed (a failed cycle): reopen the store", store->uri_redacted);
+      return false;
+   }
+   client = mongoc_client_pool_pop (ms->pool);
    ok = admin_command (client, "serverStatus", &status, &err);
    mongoc_client_pool_push (ms->pool, client);
    if (!ok) {
