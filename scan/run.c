@@ -954,6 +954,17 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       lab_error_set (error, LAB_ERROR_USAGE, 1, "--parallel and --runs must be at least 1");
       goto done;
    }
+   if (o->restart_cmd && s.backend == LAB_BACKEND_WT) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "--restart-cmd is for a MongoDB server: on the embedded store (%s) the cold step closes and "
+                     "reopens the engine itself",
+                     lab_store_uri_redacted (store));
+      goto done;
+   }
+   if (o->restart_cmd && !o->cold) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "--restart-cmd is run by the cold step: add --cold");
+      goto done;
+   }
    if (!lab_store_server_info (store, &s.info, error)) {
       goto done;
    }

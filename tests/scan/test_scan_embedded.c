@@ -526,6 +526,11 @@ test_bad_input (void **state)
    assert_non_null (strstr (err, "nosuchdisk0"));
    bson_free (out);
    bson_free (err);
+   rc = scancmp (NULL, "--cold --restart-cmd true", &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "--restart-cmd is for a MongoDB server"));
+   bson_free (out);
+   bson_free (err);
    rc = scancmp (NULL, "--bogus", &out, &err);
    assert_int_equal (rc, 2);
    bson_free (out);

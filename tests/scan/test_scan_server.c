@@ -220,6 +220,13 @@ test_restart_failures (void **state)
    bson_free (err);
    bson_free (args);
 
+   /* a restart command without --cold is a usage error */
+   rc = scancmp ("--restart-cmd true --keys-limit 3", &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "add --cold"));
+   bson_free (out);
+   bson_free (err);
+
    /* the command hangs */
    args = bson_strdup_printf ("--cold --restart-cmd 'sleep 30' --restart-timeout 1s --keys-limit 3 --out '%s'",
                               out_path);
