@@ -67,6 +67,11 @@ running_pid() {
   echo "$pid"
 }
 
+# port_busy -- something accepts connections on 127.0.0.1:PORT.
+port_busy() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
 # build_server -- print the path of the wrapper binary, building it first when the cache lacks it.
 build_server() {
   local cache hash bin tmp v maj min rest
@@ -130,6 +135,12 @@ do_start() {
   bin=$(build_server)
   if [ -z "$port" ] && [ -r "$dir/port" ]; then
     port=$(cat "$dir/port")
+    # a plain start may move when something else took the old port; restart must keep it (clients hold
+    # the URI), so there the server's own "cannot listen" error is the answer
+    if [ "$cmd" = start ] && port_busy "$port"; then
+      echo "$me: port $port of the previous run is taken; choosing another" >&2
+      port=
+    fi
   fi
   if [ -z "$port" ]; then
     port=$("$bin" -free-port) || die "cannot find a free TCP port on 127.0.0.1"
