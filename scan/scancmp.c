@@ -57,7 +57,8 @@ static const char usage[] =
    "                         on a temporary file in the data directory (removed afterwards)\n"
    "  --calibrate-size SIZE  size of that file (default 1GiB)\n"
    "  --calibrate-time DUR   duration of the random-read test (default 3s)\n"
-   "  --out FILE             results file (JSON, docs/results-schema.md); --json FILE writes the same\n"
+   "  --out FILE|-           results file (JSON, docs/results-schema.md); --json FILE writes the same;\n"
+   "                         with -, the JSON is stdout and the table goes to stderr\n"
    "\n"
    "Common options:\n"
    "%s"
@@ -283,8 +284,15 @@ main (int argc, char **argv)
       goto done;
    }
    table = lab_scan_table_render (&results);
-   fputs (table, stdout);
-   if (out) {
+   /* JSON on stdout (--out - or --json -) keeps stdout machine-readable: the table goes to stderr */
+   if ((out && !strcmp (out, "-")) || (c.json_path && !strcmp (c.json_path, "-"))) {
+      if (!c.quiet) {
+         fputs (table, stderr);
+      }
+   } else {
+      fputs (table, stdout);
+   }
+   if (out && strcmp (out, "-") != 0) {
       lab_log_info ("results written to %s", out);
    }
 done:

@@ -380,6 +380,22 @@ test_warm_and_keys (void **state)
    bson_free (err);
    bson_free (args);
 
+   /* --out -: stdout is exactly the results JSON, the table goes to stderr */
+   rc = scancmp (NULL, "--keys-limit 3 --out -", &out, &err);
+   assert_int_equal (rc, 0);
+   {
+      bson_error_t je;
+      bson_t *j = bson_new_from_json ((const uint8_t *) out, -1, &je);
+      if (!j) {
+         fail_msg ("stdout is not JSON (%s): %.200s", je.message, out);
+      }
+      assert_int_equal ((int) num (j, "dataset.keys"), 3);
+      bson_destroy (j);
+   }
+   assert_non_null (strstr (err, "one doc per row"));
+   bson_free (out);
+   bson_free (err);
+
    /* a keys file: 3 keys (one twice, one unknown: loads nothing), folded first */
    f = fopen (keys_path, "w");
    fputs ("1005\n1000\n1005\n999999\n1599\n", f);
