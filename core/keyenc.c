@@ -116,10 +116,10 @@ put_be (lab_buf_t *b, uint64_t v, int n, bool invert)
    int i;
 
    for (i = 0; i < n; i++) {
-      uint8_t c = (uint8_t) (v >> (8 * (n - 1 - i)));
-      tmp[i] = invert ? (uint8_t) ~c : c;
+      uint8_t c = (uint8_t)(v >> (8 * (n - 1 - i)));
+      tmp[i] = invert ? (uint8_t)~c : c;
    }
-   lab_buf_append (b, tmp, (size_t) n);
+   lab_buf_append (b, tmp, (size_t)n);
 }
 
 static int
@@ -189,7 +189,7 @@ put_integer_portion (lab_buf_t *b, uint64_t preshifted, bool negative)
 {
    int nbytes = (bit_length (preshifted) + 7) / 8;
 
-   put_byte (b, (uint8_t) (negative ? CT_NEG_1 - (nbytes - 1) : CT_POS_1 + (nbytes - 1)));
+   put_byte (b, (uint8_t)(negative ? CT_NEG_1 - (nbytes - 1) : CT_POS_1 + (nbytes - 1)));
    put_be (b, preshifted, nbytes, negative);
 }
 
@@ -223,16 +223,16 @@ put_double (lab_buf_t *b, double d)
       return;
    }
    if (mag < TWO_E63) {
-      uint64_t ipart = (uint64_t) mag;
+      uint64_t ipart = (uint64_t)mag;
       int fb;
 
-      if ((double) ipart == mag) {
+      if ((double)ipart == mag) {
          put_integer_portion (b, ipart << 1, negative);
          return;
       }
       fb = __builtin_clzll (ipart << 1) / 8;
-      enc = (uint64_t) ldexp (mag, 8 * fb) + ((ipart + 1) << (8 * fb));
-      put_byte (b, (uint8_t) (negative ? CT_NEG_8 + fb : CT_POS_8 - fb));
+      enc = (uint64_t)ldexp (mag, 8 * fb) + ((ipart + 1) << (8 * fb));
+      put_byte (b, (uint8_t)(negative ? CT_NEG_8 + fb : CT_POS_8 - fb));
       put_be (b, enc, 8, negative);
       return;
    }
@@ -261,7 +261,7 @@ put_int64 (lab_buf_t *b, int64_t v)
       put_double (b, -TWO_E63);
       return;
    }
-   mag = v < 0 ? (uint64_t) (-v) : (uint64_t) v;
+   mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
    put_integer_portion (b, mag << 1, v < 0);
 }
 
@@ -305,11 +305,11 @@ lab_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
    }
    case BSON_TYPE_UTF8:
       put_byte (out, CT_STRING);
-      s = (const uint8_t *) v->value.v_utf8.str;
+      s = (const uint8_t *)v->value.v_utf8.str;
       len = v->value.v_utf8.len;
       for (i = 0; i < len;) {
          const uint8_t *nul = memchr (s + i, 0, len - i);
-         size_t run = nul ? (size_t) (nul - (s + i)) : len - i;
+         size_t run = nul ? (size_t)(nul - (s + i)) : len - i;
          lab_buf_append (out, s + i, run);
          i += run;
          if (nul) {
@@ -329,13 +329,13 @@ lab_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
       break;
    case BSON_TYPE_DATE_TIME:
       put_byte (out, CT_DATE);
-      put_be (out, (uint64_t) v->value.v_datetime ^ (1ULL << 63), 8, false);
+      put_be (out, (uint64_t)v->value.v_datetime ^ (1ULL << 63), 8, false);
       break;
    default:
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
                      "key value of type %s (BSON type 0x%02x) cannot be an index key here; supported: "
                      "int32, int64, double, string, objectId, date, bool, null, minKey, maxKey",
-                     type_name (v->value_type), (unsigned) v->value_type);
+                     type_name (v->value_type), (unsigned)v->value_type);
       return false;
    }
    put_byte (out, TAG_DEFAULT);
@@ -346,15 +346,15 @@ lab_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
 void
 lab_key_append_recordid (lab_buf_t *out, int64_t record_id)
 {
-   uint64_t v = record_id < 0 ? 0 : (uint64_t) record_id;
+   uint64_t v = record_id < 0 ? 0 : (uint64_t)record_id;
    int bits = bit_length (v);
    int extra = bits <= 10 ? 0 : ((bits - 10) + 7) / 8;
 
-   put_byte (out, (uint8_t) ((extra << 5) | (v >> (5 + extra * 8))));
+   put_byte (out, (uint8_t)((extra << 5) | (v >> (5 + extra * 8))));
    if (extra) {
       put_be (out, v >> 5, extra, false);
    }
-   put_byte (out, (uint8_t) ((v << 3) | (uint64_t) extra));
+   put_byte (out, (uint8_t)((v << 3) | (uint64_t)extra));
 }
 
 /* lab_key_split_recordid -- read the RecordId from the end of a full key. */
@@ -369,16 +369,16 @@ lab_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64
    }
    extra = key[len - 1] & 7;
    total = extra + 2;
-   if (len < total + 1 || (size_t) (key[len - total] >> 5) != extra) {
+   if (len < total + 1 || (size_t)(key[len - total] >> 5) != extra) {
       return false;
    }
    v = key[len - total] & 0x1F;
    for (i = 1; i <= extra; i++) {
       v = (v << 8) | key[len - total + i];
    }
-   v = (v << 5) | (uint64_t) (key[len - 1] >> 3);
+   v = (v << 5) | (uint64_t)(key[len - 1] >> 3);
    *value_len = len - total;
-   *record_id = (int64_t) v;
+   *record_id = (int64_t)v;
    return true;
 }
 
@@ -400,7 +400,7 @@ get_be (const uint8_t *p, int n, bool invert)
    int i;
 
    for (i = 0; i < n; i++) {
-      v = (v << 8) | (uint8_t) (invert ? ~p[i] : p[i]);
+      v = (v << 8) | (uint8_t)(invert ? ~p[i] : p[i]);
    }
    return v;
 }
@@ -470,16 +470,16 @@ decode_number (const uint8_t *key, size_t len, size_t *used, double *dval, bool 
    } else {
       return bad_key (error, "unknown numeric type byte", 0);
    }
-   if (len < (size_t) nbytes + 1) {
+   if (len < (size_t)nbytes + 1) {
       return bad_key (error, "truncated integer", 1);
    }
    pre = get_be (key + 1, nbytes, negative);
    ipart = pre >> 1;
-   *used = 1 + (size_t) nbytes;
+   *used = 1 + (size_t)nbytes;
    if (!(pre & 1)) {
       *is_int = true;
-      *ival = negative ? -(int64_t) ipart : (int64_t) ipart;
-      *dval = negative ? -(double) ipart : (double) ipart;
+      *ival = negative ? -(int64_t)ipart : (int64_t)ipart;
+      *dval = negative ? -(double)ipart : (double)ipart;
       return true;
    } else {
       /* a fraction: the 8 bytes are (2 * ipart + 1) << 8fb | fraction * 256^fb */
@@ -494,7 +494,7 @@ decode_number (const uint8_t *key, size_t len, size_t *used, double *dval, bool 
       }
       frac = get_be (key + *used, fb, negative) & ~3ULL;
       scaled = (ipart << (8 * fb)) + frac;
-      *dval = ldexp ((double) scaled, -8 * fb);
+      *dval = ldexp ((double)scaled, -8 * fb);
       if (negative) {
          *dval = -*dval;
       }
@@ -546,7 +546,7 @@ lab_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *e
          return bad_key (error, "truncated date", 1);
       }
       v->value_type = BSON_TYPE_DATE_TIME;
-      v->value.v_datetime = (int64_t) (get_be (key + 1, 8, false) ^ (1ULL << 63));
+      v->value.v_datetime = (int64_t)(get_be (key + 1, 8, false) ^ (1ULL << 63));
       used = 9;
       break;
    case CT_STRING: {
@@ -566,12 +566,12 @@ lab_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *e
             i++;
             break;
          }
-         s[n++] = (char) key[i++];
+         s[n++] = (char)key[i++];
       }
       s[n] = '\0';
       v->value_type = BSON_TYPE_UTF8;
       v->value.v_utf8.str = s;
-      v->value.v_utf8.len = (uint32_t) n;
+      v->value.v_utf8.len = (uint32_t)n;
       used = i;
       break;
    }
@@ -595,7 +595,7 @@ lab_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *e
          v->value.v_int64 = huge_neg ? INT64_MIN : iv;
       } else if (tag == TAG_DEFAULT && is_int && iv >= INT32_MIN && iv <= INT32_MAX) {
          v->value_type = BSON_TYPE_INT32;
-         v->value.v_int32 = (int32_t) iv;
+         v->value.v_int32 = (int32_t)iv;
       } else {
          return bad_key (error, "number does not match its type tag", used);
       }
@@ -687,11 +687,11 @@ cmp_i64_double (int64_t l, double d)
    if (d < -TWO_E63) {
       return 1;
    }
-   t = (int64_t) d;
+   t = (int64_t)d;
    if (l != t) {
       return l < t ? -1 : 1;
    }
-   frac = d - (double) t;
+   frac = d - (double)t;
    return frac > 0 ? -1 : frac < 0 ? 1 : 0;
 }
 
@@ -748,7 +748,7 @@ lab_value_compare (const bson_value_t *a, const bson_value_t *b)
       return c < 0 ? -1 : c > 0 ? 1 : 0;
    }
    case 40:
-      return (int) a->value.v_bool - (int) b->value.v_bool;
+      return (int)a->value.v_bool - (int)b->value.v_bool;
    case 45:
       return cmp_i64 (a->value.v_datetime, b->value.v_datetime);
    default:

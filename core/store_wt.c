@@ -36,19 +36,19 @@
 #include <unistd.h>
 #include <wiredtiger.h>
 
-#define WT_COLL_CONFIG                                                                                    \
-   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy," \
+#define WT_COLL_CONFIG                                                                                       \
+   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy,"     \
    "key_format=q,value_format=u,app_metadata=(formatVersion=1)"
-#define WT_INDEX_CONFIG                                                                                   \
-   "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"             \
+#define WT_INDEX_CONFIG                                                                                      \
+   "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"                  \
    "block_compressor=,key_format=u,value_format=u,app_metadata=(formatVersion=8)"
 #define WT_CATALOG_URI "table:layoutlab_catalog"
-#define WT_CATALOG_CONFIG                                                                                 \
-   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy," \
+#define WT_CATALOG_CONFIG                                                                                    \
+   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy,"     \
    "key_format=S,value_format=u"
 #define WT_STATE_KEY "s"
 #define WT_MAX_INDEXES 64
-#define WT_GROUP_DOCS 64             /* a write transaction holds at most this many documents */
+#define WT_GROUP_DOCS 64            /* a write transaction holds at most this many documents */
 #define WT_GROUP_BYTES (256 * 1024) /* ... or stops after this many bytes (mongod's insert batching) */
 #define WT_CURSOR_CACHE 32
 #define WT_RETRIES 100
@@ -63,9 +63,9 @@ typedef struct wt_coll {
    char *name;
    char *ident;
    char *uri;
-   int64_t count;     /* atomic */
-   int64_t data_size; /* atomic */
-   int64_t next_rid;  /* atomic */
+   int64_t count;                      /* atomic */
+   int64_t data_size;                  /* atomic */
+   int64_t next_rid;                   /* atomic */
    wt_index_t indexes[WT_MAX_INDEXES]; /* [0] is _id */
    int nindexes;
    struct wt_coll *next;
@@ -83,7 +83,7 @@ typedef struct {
    int nsessions;
    int64_t next_ident;
    wt_coll_t *colls;
-   wt_coll_t *graveyard; /* dropped collections, freed at close (sessions may still hold pointers) */
+   wt_coll_t *graveyard;     /* dropped collections, freed at close (sessions may still hold pointers) */
    struct wt_sess *sessions; /* open sessions, so close can close the ones left open */
    time_t opened_at;
    bool loaded; /* the catalog was read completely: only then may close save it as clean */
@@ -145,11 +145,10 @@ wt_on_message (WT_EVENT_HANDLER *h, WT_SESSION *s, const char *msg)
    return 0;
 }
 
-static WT_EVENT_HANDLER wt_handler = {wt_on_error, wt_on_message, NULL, NULL};
+static WT_EVENT_HANDLER wt_handler = { wt_on_error, wt_on_message, NULL, NULL };
 
 /* wt_fail -- LAB_ERROR_WT error "<context>: <wiredtiger_strerror> [<WT's own message>]"; returns false. */
-static bool BSON_GNUC_PRINTF (3, 4)
-wt_fail (bson_error_t *error, int ret, const char *fmt, ...)
+static bool BSON_GNUC_PRINTF (3, 4) wt_fail (bson_error_t *error, int ret, const char *fmt, ...)
 {
    char ctx[BSON_ERROR_BUFFER_SIZE];
    va_list ap;
@@ -158,10 +157,10 @@ wt_fail (bson_error_t *error, int ret, const char *fmt, ...)
    bson_vsnprintf (ctx, sizeof ctx, fmt, ap);
    va_end (ap);
    if (wt_last_msg[0]) {
-      lab_error_set (error, LAB_ERROR_WT, (uint32_t) ret, "%s: %s (%s)", ctx, wiredtiger_strerror (ret),
+      lab_error_set (error, LAB_ERROR_WT, (uint32_t)ret, "%s: %s (%s)", ctx, wiredtiger_strerror (ret),
                      wt_last_msg);
    } else {
-      lab_error_set (error, LAB_ERROR_WT, (uint32_t) ret, "%s: %s", ctx, wiredtiger_strerror (ret));
+      lab_error_set (error, LAB_ERROR_WT, (uint32_t)ret, "%s: %s", ctx, wiredtiger_strerror (ret));
    }
    wt_last_msg[0] = '\0';
    return false;
@@ -180,15 +179,15 @@ rid_decode_front (const uint8_t *p, size_t len, int64_t *rid, size_t *used)
       return false;
    }
    extra = p[0] >> 5;
-   if (len < extra + 2 || (size_t) (p[extra + 1] & 7) != extra) {
+   if (len < extra + 2 || (size_t)(p[extra + 1] & 7) != extra) {
       return false;
    }
    v = p[0] & 0x1F;
    for (i = 1; i <= extra; i++) {
       v = (v << 8) | p[i];
    }
-   v = (v << 5) | (uint64_t) (p[extra + 1] >> 3);
-   *rid = (int64_t) v;
+   v = (v << 5) | (uint64_t)(p[extra + 1] >> 3);
+   *rid = (int64_t)v;
    *used = extra + 2;
    return true;
 }
@@ -225,9 +224,10 @@ encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
 /* field_value -- the value of `field` (dotted paths allowed) in doc; missing -> null, as mongod indexes
  * a missing field. Arrays (multikey) are refused. */
 static bool
-field_value (const bson_t *doc, const char *field, bson_iter_t *it, const bson_value_t **v, bson_error_t *error)
+field_value (const bson_t *doc, const char *field, bson_iter_t *it, const bson_value_t **v,
+             bson_error_t *error)
 {
-   static const bson_value_t null_value = {.value_type = BSON_TYPE_NULL};
+   static const bson_value_t null_value = { .value_type = BSON_TYPE_NULL };
    bson_iter_t top;
    bool found;
 
@@ -363,10 +363,11 @@ index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error_t *err
    wt_index_t *ix = coll_index (c, field);
 
    if (!ix) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
-                     "collection '%s' in wiredtiger:%s has no index on '%s': create it (e.g. "
-                     "lab_store_create_index / the tool's index option) or choose an indexed field with --key",
-                     c->name, st->home, field);
+      lab_error_set (
+         error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+         "collection '%s' in wiredtiger:%s has no index on '%s': create it (e.g. "
+         "lab_store_create_index / the tool's index option) or choose an indexed field with --key",
+         c->name, st->home, field);
    }
    return ix;
 }
@@ -473,7 +474,7 @@ recount (wt_store_t *st, wt_coll_t *c, bson_error_t *error)
       }
       cur->get_key (cur, &rid);
       n++;
-      bytes += (int64_t) v.size;
+      bytes += (int64_t)v.size;
    }
    cur->close (cur);
    if (ret != WT_NOTFOUND) {
@@ -652,7 +653,7 @@ static uint64_t
 default_cache_bytes (void)
 {
    long pages = sysconf (_SC_PHYS_PAGES), psize = sysconf (_SC_PAGESIZE);
-   uint64_t ram_mb = pages > 0 && psize > 0 ? (uint64_t) pages * (uint64_t) psize / (1024 * 1024) : 0;
+   uint64_t ram_mb = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize / (1024 * 1024) : 0;
    uint64_t mb = ram_mb > 1024 ? (ram_mb - 1024) / 2 : 0;
 
    if (mb < 256) {
@@ -797,7 +798,7 @@ wt_open (lab_store_t *store, bson_error_t *error)
 static const char *
 wt_home (const lab_store_t *store)
 {
-   return ((const wt_store_t *) store->impl)->home;
+   return ((const wt_store_t *)store->impl)->home;
 }
 
 /* closed_error -- the engine is not open (a cycle failed to reopen it). */
@@ -951,7 +952,7 @@ rids_push (wt_sess_t *ss, int64_t rid)
 static bool
 wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
 {
-   wt_store_t *st = ((wt_sess_t *) sess->impl)->st;
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
 
    pthread_mutex_lock (&st->mu);
    *exists = coll_find (st, coll) != NULL;
@@ -1054,9 +1055,9 @@ drop_table (wt_sess_t *ss, const char *coll, const char *uri, bson_error_t *erro
       usleep (10000);
    }
    if (ret == EBUSY) {
-      return wt_fail (error, ret,
-                      "drop '%s' (%s): the table is in use; close the cursors and sessions that read it first",
-                      coll, uri);
+      return wt_fail (
+         error, ret, "drop '%s' (%s): the table is in use; close the cursors and sessions that read it first",
+         coll, uri);
    }
    if (ret != 0) {
       return wt_fail (error, ret, "drop '%s' (%s)", coll, uri);
@@ -1111,7 +1112,7 @@ done:
 static bool
 wt_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
-   wt_coll_t *c = coll_lookup (((wt_sess_t *) sess->impl)->st, coll, error);
+   wt_coll_t *c = coll_lookup (((wt_sess_t *)sess->impl)->st, coll, error);
 
    if (!c) {
       return false;
@@ -1128,13 +1129,13 @@ file_size (wt_store_t *st, const char *ident)
    struct stat sb;
 
    bson_snprintf (path, sizeof path, "%s/%s.wt", st->home, ident);
-   return stat (path, &sb) == 0 ? (int64_t) sb.st_size : 0;
+   return stat (path, &sb) == 0 ? (int64_t)sb.st_size : 0;
 }
 
 static bool
 wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson_error_t *error)
 {
-   wt_store_t *st = ((wt_sess_t *) sess->impl)->st;
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
    wt_coll_t *c;
    int i;
 
@@ -1143,7 +1144,7 @@ wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson_err
    if (c) {
       out->count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
       out->data_size_bytes = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
-      out->avg_obj_size_bytes = out->count ? (double) out->data_size_bytes / (double) out->count : 0.0;
+      out->avg_obj_size_bytes = out->count ? (double)out->data_size_bytes / (double)out->count : 0.0;
       out->storage_size_bytes = file_size (st, c->ident);
       out->index_size_bytes = 0;
       for (i = 0; i < c->nindexes; i++) {
@@ -1158,7 +1159,7 @@ wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson_err
 static bool
 wt_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
 {
-   wt_store_t *st = ((wt_sess_t *) sess->impl)->st;
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
    wt_coll_t *c;
 
    pthread_rwlock_rdlock (&st->ddl);
@@ -1207,7 +1208,7 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bs
    key_ref_t *refs = NULL;
    size_t nrefs = 0, caprefs = 0, i;
    bool ok = false, sorted = true;
-   WT_ITEM v, k, empty = {0};
+   WT_ITEM v, k, empty = { 0 };
    int64_t rid;
    int ret;
 
@@ -1421,7 +1422,8 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
    int ret, j;
 
    *inserted = *bytes = 0;
-   if (!get_cursor (ss, c->uri, true, &cc, error) || !get_cursor (ss, c->indexes[0].uri, false, &idc, error)) {
+   if (!get_cursor (ss, c->uri, true, &cc, error) ||
+       !get_cursor (ss, c->indexes[0].uri, false, &idc, error)) {
       return EINVAL;
    }
    for (j = 1; j < c->nindexes; j++) {
@@ -1457,7 +1459,8 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
             value_str (bson_iter_value (&it), vs, sizeof vs);
          }
          add_doc_error (result, orig[i], LAB_STORE_ERR_DUPLICATE_KEY,
-                        "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }", c->name, vs);
+                        "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }", c->name,
+                        vs);
          continue;
       }
       if (ret != 0) {
@@ -1471,7 +1474,7 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
          goto fail;
       }
       for (j = 1; j < c->nindexes; j++) {
-         WT_ITEM empty = {0};
+         WT_ITEM empty = { 0 };
          k.data = ss->ikeys.data + offs[j];
          k.size = lens[j];
          ic[j]->set_key (ic[j], &k);
@@ -1497,8 +1500,8 @@ fail:
 }
 
 static bool
-wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig, size_t n,
-                lab_insert_result_t *result, bson_error_t *error)
+wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
+                size_t n, lab_insert_result_t *result, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -1525,10 +1528,11 @@ wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs
             break;
          }
          result->nerrors = nerr0; /* the group is retried from scratch */
-         usleep ((useconds_t) (tries * 100));
+         usleep ((useconds_t)(tries * 100));
       }
       if (ret == WT_ROLLBACK) {
-         wt_fail (error, ret, "insert into '%s': write conflicts persisted after %d retries", coll, WT_RETRIES);
+         wt_fail (error, ret, "insert into '%s': write conflicts persisted after %d retries", coll,
+                  WT_RETRIES);
       }
       if (ret != 0) {
          goto done;
@@ -1602,7 +1606,7 @@ remove_doc (wt_sess_t *ss, wt_coll_t *c, int64_t rid, int64_t *len, bson_error_t
    if (!bson_init_static (&doc, v.data, v.size) || !doc_keys (ss, c, &doc, rid, offs, lens, &tag, error)) {
       return EINVAL;
    }
-   *len = (int64_t) v.size;
+   *len = (int64_t)v.size;
    for (j = 0; j < c->nindexes; j++) {
       if (!get_cursor (ss, c->indexes[j].uri, true, &ic, error)) {
          return EINVAL;
@@ -1720,7 +1724,7 @@ wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bs
          s->rollback_transaction (s, NULL);
       }
       if (ret == WT_ROLLBACK && ++tries < WT_RETRIES) {
-         usleep ((useconds_t) (tries * 100));
+         usleep ((useconds_t)(tries * 100));
          goto retry;
       }
       if (ret != 0) {
@@ -1749,7 +1753,7 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
    WT_SESSION *s = ss->s;
    WT_CURSOR *idc, *cc, *ic;
    size_t offs[WT_MAX_INDEXES], lens[WT_MAX_INDEXES];
-   WT_ITEM k, v, empty = {0};
+   WT_ITEM k, v, empty = { 0 };
    int64_t rid, oldlen = 0;
    uint8_t tag;
    int ret, j;
@@ -1807,7 +1811,7 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
          goto fail;
       }
    }
-   *dbytes = (int64_t) doc->len - oldlen;
+   *dbytes = (int64_t)doc->len - oldlen;
    return s->commit_transaction (s, NULL);
 fail:
    s->rollback_transaction (s, NULL);
@@ -1835,8 +1839,9 @@ wt_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_
       lab_error_prefix (error, "upsert into '%s'", coll);
       goto done;
    }
-   while ((ret = upsert_once (ss, c, doc, &body, &dcount, &dbytes, error)) == WT_ROLLBACK && ++tries < WT_RETRIES) {
-      usleep ((useconds_t) (tries * 100));
+   while ((ret = upsert_once (ss, c, doc, &body, &dcount, &dbytes, error)) == WT_ROLLBACK &&
+          ++tries < WT_RETRIES) {
+      usleep ((useconds_t)(tries * 100));
    }
    if (ret != 0) {
       if (ret != EINVAL) {
@@ -1877,8 +1882,8 @@ wt_flush (lab_store_t *store, bson_error_t *error)
 /* ---- reads -------------------------------------------------------------------------------------- */
 
 static bool
-wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value, lab_doc_cb_t cb,
-            void *ctx, int64_t *ndocs, bson_error_t *error)
+wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+            lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -2050,7 +2055,8 @@ wt_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
             return -1;
          }
       } else if (!lab_key_split_recordid (k.data, k.size, &used, &rid)) {
-         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "malformed index key in '%s'", wc->coll);
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "malformed index key in '%s'",
+                        wc->coll);
          return -1;
       }
       wc->cc->set_key (wc->cc, rid);
@@ -2104,7 +2110,7 @@ key_walk_next (key_walk_t *w, const uint8_t **p, size_t *len, size_t *blen)
       }
       lab_buf_reset (&w->val);
       lab_buf_append (&w->val, k.data, k.size);
-      w->val.data[w->val.len - 1] = ((const uint8_t *) v.data)[v.size - 1];
+      w->val.data[w->val.len - 1] = ((const uint8_t *)v.data)[v.size - 1];
       *p = w->val.data;
       *len = w->val.len;
    } else {
@@ -2119,7 +2125,8 @@ key_walk_next (key_walk_t *w, const uint8_t **p, size_t *len, size_t *blen)
 
 /* walk_open -- a key walk over the index on field (caller holds ddl for reading). */
 static bool
-walk_open (wt_sess_t *ss, const char *coll, const char *field, key_walk_t *w, wt_coll_t **cp, bson_error_t *error)
+walk_open (wt_sess_t *ss, const char *coll, const char *field, key_walk_t *w, wt_coll_t **cp,
+           bson_error_t *error)
 {
    wt_coll_t *c;
    wt_index_t *ix;
@@ -2148,8 +2155,8 @@ walk_close (key_walk_t *w)
 }
 
 static bool
-wt_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds, int *nbounds,
-              bson_error_t *error)
+wt_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
+              int *nbounds, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    key_walk_t w;
@@ -2167,7 +2174,7 @@ wt_partition (lab_session_t *sess, const char *coll, const char *field, int n, b
       goto done;
    }
    total = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
-   *bounds = bson_malloc0 ((size_t) n * sizeof **bounds);
+   *bounds = bson_malloc0 ((size_t)n * sizeof **bounds);
    target = total * k / n;
    while (k < n && (ret = key_walk_next (&w, &p, &len, &blen)) == 0) {
       bool changed = !have_prev || blen != prev.len || memcmp (p, prev.data, blen) != 0;
@@ -2206,8 +2213,8 @@ done:
 }
 
 static bool
-wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys, int64_t *nkeys,
-                  bson_error_t *error)
+wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+                  int64_t *nkeys, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    key_walk_t w;
@@ -2227,7 +2234,7 @@ wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson
       if (have_prev && blen == prev.len && memcmp (p, prev.data, blen) == 0) {
          continue;
       }
-      if ((size_t) *nkeys == cap) {
+      if ((size_t)*nkeys == cap) {
          cap = cap ? cap * 2 : 1024;
          *keys = bson_realloc (*keys, cap * sizeof **keys);
       }
@@ -2250,7 +2257,7 @@ done:
    pthread_rwlock_unlock (&ss->st->ddl);
    lab_buf_destroy (&prev);
    if (!ok) {
-      lab_values_free (*keys, (int) *nkeys);
+      lab_values_free (*keys, (int)*nkeys);
       *keys = NULL;
       *nkeys = 0;
    }
@@ -2272,8 +2279,8 @@ wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error
    info->host[sizeof info->host - 1] = '\0';
    info->max_bson_bytes = LAB_BSON_MAX_BYTES;
    info->max_message_bytes = LAB_MESSAGE_MAX_BYTES;
-   info->pid = (int64_t) getpid ();
-   info->uptime_s = (int64_t) (time (NULL) - st->opened_at);
+   info->pid = (int64_t)getpid ();
+   info->uptime_s = (int64_t)(time (NULL) - st->opened_at);
    info->local = true;
    return true;
 }
@@ -2305,11 +2312,11 @@ wt_engine_stats (lab_store_t *store, lab_engine_stats_t *out, bson_error_t *erro
       int key;
       size_t off;
    } map[] = {
-      {WT_STAT_CONN_CACHE_BYTES_INUSE, offsetof (lab_engine_stats_t, cache_bytes)},
-      {WT_STAT_CONN_BLOCK_READ, offsetof (lab_engine_stats_t, block_reads)},
-      {WT_STAT_CONN_BLOCK_BYTE_READ, offsetof (lab_engine_stats_t, block_read_bytes)},
-      {WT_STAT_CONN_CACHE_BYTES_READ, offsetof (lab_engine_stats_t, cache_read_bytes)},
-      {WT_STAT_CONN_CACHE_READ, offsetof (lab_engine_stats_t, cache_pages_read)},
+      { WT_STAT_CONN_CACHE_BYTES_INUSE, offsetof (lab_engine_stats_t, cache_bytes) },
+      { WT_STAT_CONN_BLOCK_READ, offsetof (lab_engine_stats_t, block_reads) },
+      { WT_STAT_CONN_BLOCK_BYTE_READ, offsetof (lab_engine_stats_t, block_read_bytes) },
+      { WT_STAT_CONN_CACHE_BYTES_READ, offsetof (lab_engine_stats_t, cache_read_bytes) },
+      { WT_STAT_CONN_CACHE_READ, offsetof (lab_engine_stats_t, cache_pages_read) },
    };
    wt_store_t *st = store->impl;
    WT_CURSOR *sc = NULL;
@@ -2335,9 +2342,9 @@ wt_engine_stats (lab_store_t *store, lab_engine_stats_t *out, bson_error_t *erro
          ok = wt_fail (error, ret, "read statistic %d of %s", map[i].key, st->home);
          goto done;
       }
-      *(int64_t *) ((char *) out + map[i].off) = value;
+      *(int64_t *)((char *)out + map[i].off) = value;
    }
-   out->cache_max_bytes = (int64_t) st->cache_max_bytes;
+   out->cache_max_bytes = (int64_t)st->cache_max_bytes;
    out->server_rss_bytes = self_rss ();
 done:
    if (sc) {
@@ -2411,7 +2418,7 @@ wt_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t
    pthread_rwlock_rdlock (&st->ddl);
    c = coll_lookup (st, coll, error);
    if (c) {
-      *paths = bson_malloc0 ((size_t) (c->nindexes + 2) * sizeof **paths);
+      *paths = bson_malloc0 ((size_t)(c->nindexes + 2) * sizeof **paths);
       (*paths)[0] = bson_strdup_printf ("%s/%s.wt", st->home, c->ident);
       for (i = 0; i < c->nindexes; i++) {
          (*paths)[i + 1] = bson_strdup_printf ("%s/%s.wt", st->home, c->indexes[i].ident);

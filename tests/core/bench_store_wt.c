@@ -20,11 +20,11 @@
 #include <unistd.h>
 #include <wiredtiger.h>
 
-#define COLL_CFG                                                                                          \
-   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy," \
+#define COLL_CFG                                                                                             \
+   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy,"     \
    "key_format=q,value_format=u"
-#define INDEX_CFG                                                                                         \
-   "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"             \
+#define INDEX_CFG                                                                                            \
+   "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"                  \
    "block_compressor=,key_format=u,value_format=u"
 
 static void
@@ -46,22 +46,23 @@ wt_check (int ret, const char *what)
 static bson_t *
 make_doc (int64_t i, int nbills)
 {
-   return BCON_NEW ("_id", BCON_INT64 (i), "bill_id", BCON_INT32 ((int32_t) ((i * 7919) % nbills)), "line",
-                    BCON_INT32 ((int32_t) (i / nbills)), "item_code", BCON_UTF8 ("MED-0042-XR"), "item_name",
+   return BCON_NEW ("_id", BCON_INT64 (i), "bill_id", BCON_INT32 ((int32_t)((i * 7919) % nbills)), "line",
+                    BCON_INT32 ((int32_t)(i / nbills)), "item_code", BCON_UTF8 ("MED-0042-XR"), "item_name",
                     BCON_UTF8 ("Amoxicillin 500mg capsule"), "qty", BCON_DOUBLE (2.0), "price",
-                    BCON_DOUBLE (13.75), "dept", BCON_UTF8 ("pharmacy"), "at", BCON_DATE_TIME (1700000000000 + i));
+                    BCON_DOUBLE (13.75), "dept", BCON_UTF8 ("pharmacy"), "at",
+                    BCON_DATE_TIME (1700000000000 + i));
 }
 
 static double
 secs (uint64_t t0)
 {
-   return (double) (lab_now_ns () - t0) / 1e9;
+   return (double)(lab_now_ns () - t0) / 1e9;
 }
 
 static bool
 count_cb (const bson_t *doc, void *ctx)
 {
-   (*(int64_t *) ctx) += doc->len;
+   (*(int64_t *)ctx) += doc->len;
    return true;
 }
 
@@ -69,7 +70,7 @@ count_cb (const bson_t *doc, void *ctx)
 static void
 run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, double *t)
 {
-   lab_store_opts_t o = {.create = true, .cache_size_bytes = 512 * 1024 * 1024};
+   lab_store_opts_t o = { .create = true, .cache_size_bytes = 512 * 1024 * 1024 };
    char *uri = bson_strdup_printf ("wiredtiger:%s/store%d", dir, round);
    int64_t i, bytes = 0, nd;
    bson_error_t e;
@@ -85,8 +86,8 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
    t0 = lab_now_ns ();
    for (i = 0; i < ndocs; i += 1000) {
       lab_insert_result_t r;
-      size_t n = (size_t) (ndocs - i < 1000 ? ndocs - i : 1000);
-      if (!lab_store_insert_many (s, "d", (const bson_t *const *) docs + i, n, &r, &e) || r.nerrors) {
+      size_t n = (size_t)(ndocs - i < 1000 ? ndocs - i : 1000);
+      if (!lab_store_insert_many (s, "d", (const bson_t *const *)docs + i, n, &r, &e) || r.nerrors) {
          die ("insert", r.nerrors ? r.errors[0].message : e.message);
       }
       lab_insert_result_cleanup (&r);
@@ -94,7 +95,7 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
    t[0] = secs (t0);
    t0 = lab_now_ns ();
    for (b = 0; b < nbills; b++) {
-      bson_value_t v = {.value_type = BSON_TYPE_INT32, .value.v_int32 = b};
+      bson_value_t v = { .value_type = BSON_TYPE_INT32, .value.v_int32 = b };
       if (!lab_store_find_eq (s, "d", "bill_id", &v, count_cb, &bytes, &nd, &e)) {
          die ("find_eq", e.message);
       }
@@ -138,7 +139,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
       WT_SESSION *ws;
       WT_CURSOR *cc, *idc, *bc;
       lab_buf_t k;
-      WT_ITEM item, empty = {0};
+      WT_ITEM item, empty = { 0 };
 
       mkdir (raw_home, 0755);
       mkdir (journal, 0755);
@@ -174,10 +175,10 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          idc->set_key (idc, &item);
          {
             uint8_t val[16];
-            lab_buf_t vb = {val, 0, sizeof val};
+            lab_buf_t vb = { val, 0, sizeof val };
             lab_key_append_recordid (&vb, i + 1);
             lab_buf_append (&vb, &tag, 1);
-            WT_ITEM vi = {.data = vb.data, .size = vb.len};
+            WT_ITEM vi = { .data = vb.data, .size = vb.len };
             idc->set_value (idc, &vi);
          }
          wt_check (idc->insert (idc), "insert _id");
@@ -201,7 +202,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
 
       t0 = lab_now_ns ();
       for (b = 0; b < nbills; b++) {
-         bson_value_t v = {.value_type = BSON_TYPE_INT32, .value.v_int32 = b};
+         bson_value_t v = { .value_type = BSON_TYPE_INT32, .value.v_int32 = b };
          int exact, ret;
          size_t plen;
          lab_buf_reset (&k);
@@ -226,7 +227,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
             cc->set_key (cc, rid);
             wt_check (cc->search (cc), "fetch");
             cc->get_value (cc, &val);
-            bytes += (int64_t) val.size;
+            bytes += (int64_t)val.size;
          }
       }
       t[1] = secs (t0);
@@ -256,8 +257,8 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
    bson_free (raw_home);
    bson_free (journal);
    bson_free (cfg);
-   (void) bytes;
-   (void) nd;
+   (void)bytes;
+   (void)nd;
 }
 
 int
@@ -268,9 +269,9 @@ main (int argc, char **argv)
    int rounds = argc > 3 ? atoi (argv[3]) : 3;
    char tmpl[] = "/tmp/bench-wt-XXXXXX";
    char *dir = mkdtemp (tmpl), *cmd;
-   bson_t **docs = malloc (sizeof *docs * (size_t) ndocs);
-   double best_store[3] = {1e30, 1e30, 1e30}, best_raw[3] = {1e30, 1e30, 1e30}, t[3];
-   const char *names[3] = {"insert", "find_eq/bill", "sorted stream"};
+   bson_t **docs = malloc (sizeof *docs * (size_t)ndocs);
+   double best_store[3] = { 1e30, 1e30, 1e30 }, best_raw[3] = { 1e30, 1e30, 1e30 }, t[3];
+   const char *names[3] = { "insert", "find_eq/bill", "sorted stream" };
    int64_t i;
    int r, p;
 

@@ -65,7 +65,7 @@ v_str (const char *s, size_t len)
    copy[len] = '\0';
    strings[npool - 1] = copy;
    v->value.v_utf8.str = copy;
-   v->value.v_utf8.len = (uint32_t) len;
+   v->value.v_utf8.len = (uint32_t)len;
    return v;
 }
 
@@ -258,7 +258,7 @@ expect_bytes (const bson_value_t *v, const char *hex)
 static void
 test_vectors (void **state)
 {
-   (void) state;
+   (void)state;
    expect_bytes (v_i32 (0), "2904");
    expect_bytes (v_i32 (1), "2b0204");
    expect_bytes (v_i32 (-1), "27fd04");
@@ -294,7 +294,7 @@ test_ladder (void **state)
    } L[80];
    int n = 0, i, j;
 
-   (void) state;
+   (void)state;
 #define ADD(val) (L[n].v = (val), L[n].eq_next = false, n++)
 #define ADD_EQ(val) (L[n].v = (val), L[n].eq_next = true, n++)
    ADD (v_new (BSON_TYPE_MINKEY));
@@ -340,7 +340,7 @@ test_ladder (void **state)
    ADD (v_i32 (256));
    ADD_EQ (v_i32 (INT32_MAX));
    ADD (v_i64 (INT32_MAX));
-   ADD (v_i64 ((int64_t) INT32_MAX + 1));
+   ADD (v_i64 ((int64_t)INT32_MAX + 1));
    ADD_EQ (v_dbl (9007199254740992.0)); /* 2^53 */
    ADD (v_i64 (9007199254740992LL));
    ADD (v_i64 (9007199254740993LL)); /* 2^53 + 1: no double has this value */
@@ -411,22 +411,38 @@ random_value (void)
    static const struct {
       const char *s;
       size_t len;
-   } alphabet[] = {{"", 0}, {"\0", 1}, {"a", 1}, {"b", 1}, {"\xc3\xa9", 2}, {"\xff", 1}, {"\x01", 1}, {"z", 1}, {"ab", 2}};
-   static const double specials[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 3.0, 2.9999, 3.0000001, 1e-310,
-                                     -1e-310, 1e308, -1e308, 9223372036854775808.0, -9223372036854775808.0,
-                                     9223372036854774784.0, 4294967296.5, 1e15 + 0.25};
+   } alphabet[] = { { "", 0 },     { "\0", 1 },   { "a", 1 }, { "b", 1 }, { "\xc3\xa9", 2 },
+                    { "\xff", 1 }, { "\x01", 1 }, { "z", 1 }, { "ab", 2 } };
+   static const double specials[] = { 0.0,
+                                      -0.0,
+                                      1.0,
+                                      -1.0,
+                                      0.5,
+                                      -0.5,
+                                      3.0,
+                                      2.9999,
+                                      3.0000001,
+                                      1e-310,
+                                      -1e-310,
+                                      1e308,
+                                      -1e308,
+                                      9223372036854775808.0,
+                                      -9223372036854775808.0,
+                                      9223372036854774784.0,
+                                      4294967296.5,
+                                      1e15 + 0.25 };
    switch (rnd () % 12) {
    case 0:
-      return v_i32 ((int32_t) (rnd () % 2001) - 1000);
+      return v_i32 ((int32_t)(rnd () % 2001) - 1000);
    case 1:
-      return v_i32 ((int32_t) rnd ());
+      return v_i32 ((int32_t)rnd ());
    case 2: {
-      int shift = (int) (rnd () % 64);
-      int64_t x = (int64_t) (rnd () >> shift);
+      int shift = (int)(rnd () % 64);
+      int64_t x = (int64_t)(rnd () >> shift);
       return v_i64 (rnd () & 1 ? -x : x);
    }
    case 3:
-      return v_i64 ((int64_t) (rnd () % 2001) - 1000);
+      return v_i64 ((int64_t)(rnd () % 2001) - 1000);
    case 4: {
       /* random bits: every exponent, subnormals, infinities, NaNs */
       uint64_t bits = rnd ();
@@ -436,7 +452,7 @@ random_value (void)
    }
    case 5: {
       /* near integers and halves */
-      double d = (double) ((int64_t) (rnd () % 2001) - 1000) / (double) (1 << (rnd () % 4));
+      double d = (double)((int64_t)(rnd () % 2001) - 1000) / (double)(1 << (rnd () % 4));
       return v_dbl (rnd () % 3 == 0 ? nextafter (d, rnd () & 1 ? INFINITY : -INFINITY) : d);
    }
    case 6:
@@ -445,7 +461,7 @@ random_value (void)
    case 8: {
       char buf[16];
       size_t len = 0;
-      int parts = (int) (rnd () % 5), p;
+      int parts = (int)(rnd () % 5), p;
       for (p = 0; p < parts; p++) {
          size_t k = rnd () % (sizeof alphabet / sizeof alphabet[0]);
          memcpy (buf + len, alphabet[k].s, alphabet[k].len);
@@ -454,9 +470,9 @@ random_value (void)
       return v_str (buf, len);
    }
    case 9:
-      return v_oid ((uint8_t) (rnd () % 3), (uint8_t) rnd ());
+      return v_oid ((uint8_t)(rnd () % 3), (uint8_t)rnd ());
    case 10:
-      return v_date ((int64_t) rnd () >> (rnd () % 40));
+      return v_date ((int64_t)rnd () >> (rnd () % 40));
    default:
       switch (rnd () % 4) {
       case 0:
@@ -479,7 +495,7 @@ typedef struct {
 static int
 item_cmp (const void *a, const void *b)
 {
-   return full_cmp (&((const item_t *) a)->key, &((const item_t *) b)->key);
+   return full_cmp (&((const item_t *)a)->key, &((const item_t *)b)->key);
 }
 
 /* test_random -- thousands of random values: pairwise order agreement, round trips, and a sort by
@@ -491,7 +507,7 @@ test_random (void **state)
    item_t *items = bson_malloc0 (N * sizeof *items);
    int i;
 
-   (void) state;
+   (void)state;
    for (i = 0; i < N; i++) {
       items[i].v = random_value ();
       lab_buf_init (&items[i].key);
@@ -520,13 +536,14 @@ test_random (void **state)
 static void
 test_recordid (void **state)
 {
-   static const int64_t ids[] = {1, 2, 31, 32, 1023, 1024, 1025, 65535, 1LL << 20, (1LL << 40) + 7,
-                                 INT64_MAX - 1, INT64_MAX};
+   static const int64_t ids[] = {
+      1, 2, 31, 32, 1023, 1024, 1025, 65535, 1LL << 20, (1LL << 40) + 7, INT64_MAX - 1, INT64_MAX
+   };
    size_t n = sizeof ids / sizeof ids[0], i;
    lab_buf_t prev, cur;
    bson_value_t v;
 
-   (void) state;
+   (void)state;
    lab_buf_init (&prev);
    lab_buf_init (&cur);
    v.value_type = BSON_TYPE_UTF8;
@@ -555,7 +572,7 @@ test_recordid (void **state)
    {
       size_t vl;
       int64_t r;
-      assert_false (lab_key_split_recordid ((const uint8_t *) "\x01", 1, &vl, &r));
+      assert_false (lab_key_split_recordid ((const uint8_t *)"\x01", 1, &vl, &r));
    }
    lab_buf_destroy (&prev);
    lab_buf_destroy (&cur);
@@ -569,11 +586,11 @@ test_unsupported (void **state)
    bson_value_t v, d;
    bson_error_t e;
    lab_buf_t b;
-   static const uint8_t bad_tag[] = {41, 9};
-   static const uint8_t unterminated[] = {60, 'a', 'b'};
-   static const uint8_t int_as_i32_too_big[] = {50, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, 4};
+   static const uint8_t bad_tag[] = { 41, 9 };
+   static const uint8_t unterminated[] = { 60, 'a', 'b' };
+   static const uint8_t int_as_i32_too_big[] = { 50, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, 4 };
 
-   (void) state;
+   (void)state;
    lab_buf_init (&b);
    memset (&v, 0, sizeof v);
    v.value_type = BSON_TYPE_DECIMAL128;
@@ -595,11 +612,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_vectors),
-      cmocka_unit_test (test_ladder),
-      cmocka_unit_test (test_random),
-      cmocka_unit_test (test_recordid),
-      cmocka_unit_test (test_unsupported),
+      cmocka_unit_test (test_vectors),  cmocka_unit_test (test_ladder),      cmocka_unit_test (test_random),
+      cmocka_unit_test (test_recordid), cmocka_unit_test (test_unsupported),
    };
    return cmocka_run_group_tests_name ("keyenc", tests, NULL, NULL);
 }

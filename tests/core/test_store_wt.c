@@ -28,7 +28,7 @@ typedef struct {
 static lab_store_t *
 open_store (const char *uri)
 {
-   lab_store_opts_t o = {.create = true, .cache_size_bytes = 64 * 1024 * 1024};
+   lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
    bson_error_t e;
    lab_store_t *s = lab_store_open (uri, &o, &e);
 
@@ -63,19 +63,19 @@ teardown (void **state)
    return 0;
 }
 
-#define CHECK(call)                                     \
-   do {                                                 \
-      bson_error_t e_;                                  \
-      if (!(call)) {                                    \
-         fail_msg ("%s: %s", #call, e_.message);        \
-      }                                                 \
+#define CHECK(call)                                                                                          \
+   do {                                                                                                      \
+      bson_error_t e_;                                                                                       \
+      if (!(call)) {                                                                                         \
+         fail_msg ("%s: %s", #call, e_.message);                                                             \
+      }                                                                                                      \
    } while (0)
 
 /* insert_rows -- n documents {_id: base+i, bill_id: (base+i) % nbills, amount: i * 0.5} in batches. */
 static void
 insert_rows (lab_session_t *s, const char *coll, int64_t base, int n, int nbills)
 {
-   bson_t **docs = bson_malloc (sizeof *docs * (size_t) n);
+   bson_t **docs = bson_malloc (sizeof *docs * (size_t)n);
    lab_insert_result_t r;
    bson_error_t e;
    int i;
@@ -83,11 +83,11 @@ insert_rows (lab_session_t *s, const char *coll, int64_t base, int n, int nbills
    for (i = 0; i < n; i++) {
       docs[i] = bson_new ();
       BSON_APPEND_INT64 (docs[i], "_id", base + i);
-      BSON_APPEND_INT32 (docs[i], "bill_id", (int32_t) ((base + i) % nbills));
+      BSON_APPEND_INT32 (docs[i], "bill_id", (int32_t)((base + i) % nbills));
       BSON_APPEND_DOUBLE (docs[i], "amount", i * 0.5);
       BSON_APPEND_UTF8 (docs[i], "item", "some detail text");
    }
-   if (!lab_store_insert_many (s, coll, (const bson_t *const *) docs, (size_t) n, &r, &e)) {
+   if (!lab_store_insert_many (s, coll, (const bson_t *const *)docs, (size_t)n, &r, &e)) {
       fail_msg ("insert: %s", e.message);
    }
    assert_int_equal (r.inserted, n);
@@ -105,7 +105,7 @@ count_cb (const bson_t *doc, void *ctx)
    bson_iter_t it;
 
    assert_true (bson_iter_init_find (&it, doc, "bill_id"));
-   (*(int64_t *) ctx)++;
+   (*(int64_t *)ctx)++;
    return true;
 }
 
@@ -156,7 +156,7 @@ test_basic (void **state)
    assert_non_null (strstr (e.message, "--key"));
    {
       /* a second store on the same home is refused with a hint, the first one keeps working */
-      lab_store_opts_t o = {.create = true, .cache_size_bytes = 64 * 1024 * 1024};
+      lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
       assert_null (lab_store_open (fx->uri, &o, &e));
       assert_non_null (strstr (e.message, "another process"));
    }
@@ -174,7 +174,7 @@ test_basic (void **state)
    docs[0] = BCON_NEW ("_id", BCON_INT64 (5), "bill_id", BCON_INT32 (1));
    docs[1] = BCON_NEW ("_id", BCON_INT64 (5000), "bill_id", BCON_INT32 (1));
    docs[2] = BCON_NEW ("_id", BCON_DOUBLE (6.0), "bill_id", BCON_INT32 (1)); /* equal to 6L */
-   CHECK (lab_store_insert_many (s, "d", (const bson_t *const *) docs, 3, &r, &e_));
+   CHECK (lab_store_insert_many (s, "d", (const bson_t *const *)docs, 3, &r, &e_));
    assert_int_equal (r.inserted, 1);
    assert_int_equal (r.nerrors, 2);
    assert_int_equal (r.errors[0].index, 0);
@@ -266,9 +266,10 @@ worker (void *arg)
       int i;
 
       for (i = 0; i < 100; i++) {
-         docs[i] = BCON_NEW ("bill_id", BCON_INT32 ((w->t * 2000 + b * 100 + i) % 37), "t", BCON_INT32 (w->t));
+         docs[i] =
+            BCON_NEW ("bill_id", BCON_INT32 ((w->t * 2000 + b * 100 + i) % 37), "t", BCON_INT32 (w->t));
       }
-      w->ok = lab_store_insert_many (s, "c", (const bson_t *const *) docs, 100, &r, &w->error) &&
+      w->ok = lab_store_insert_many (s, "c", (const bson_t *const *)docs, 100, &r, &w->error) &&
               r.inserted == 100 && r.nerrors == 0;
       lab_insert_result_cleanup (&r);
       for (i = 0; i < 100; i++) {
@@ -322,7 +323,7 @@ test_concurrent (void **state)
       total += nd;
    }
    assert_int_equal (total, 8000);
-   lab_values_free (keys, (int) nkeys);
+   lab_values_free (keys, (int)nkeys);
    lab_session_close (s);
 }
 
@@ -331,7 +332,7 @@ static int64_t
 stream (lab_session_t *s, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
         int32_t *first, int32_t *last)
 {
-   lab_sorted_opts_t o = {.lo = lo, .hi = hi};
+   lab_sorted_opts_t o = { .lo = lo, .hi = hi };
    lab_cursor_t *cur;
    const bson_t *doc;
    bson_error_t e;
@@ -349,7 +350,7 @@ stream (lab_session_t *s, const char *coll, const char *field, const bson_value_
       int64_t id;
 
       assert_true (bson_iter_init_find (&it, doc, field));
-      k = bson_iter_as_int64 (&it) > INT32_MAX ? INT32_MAX : (int32_t) bson_iter_as_int64 (&it);
+      k = bson_iter_as_int64 (&it) > INT32_MAX ? INT32_MAX : (int32_t)bson_iter_as_int64 (&it);
       assert_true (bson_iter_init_find (&it, doc, "_id"));
       id = bson_iter_as_int64 (&it);
       assert_true (k >= prev);
@@ -379,7 +380,7 @@ grab_cb (const bson_t *doc, void *ctx)
    bson_iter_t it;
 
    if (bson_iter_init_find (&it, doc, "v")) {
-      *(int32_t *) ctx = bson_iter_int32 (&it);
+      *(int32_t *)ctx = bson_iter_int32 (&it);
    }
    return true;
 }
@@ -402,7 +403,7 @@ test_index_after_data (void **state)
    CHECK (s = lab_session_open (fx->store, &e_));
    insert_rows (s, "x", 1, 3000, 50);
    nofield = BCON_NEW ("_id", BCON_INT64 (100000), "other", BCON_INT32 (1));
-   CHECK (lab_store_insert_many (s, "x", (const bson_t *const *) &nofield, 1, &r, &e_));
+   CHECK (lab_store_insert_many (s, "x", (const bson_t *const *)&nofield, 1, &r, &e_));
    lab_insert_result_cleanup (&r);
    bson_destroy (nofield);
    assert_false (lab_store_sorted_open (s, "x", "bill_id", NULL, NULL));
@@ -461,9 +462,9 @@ test_index_after_data (void **state)
       assert_int_equal (keys[0].value_type, BSON_TYPE_NULL);
       for (k = 1; k < nkeys; k++) {
          assert_int_equal (keys[k].value_type, BSON_TYPE_DOUBLE);
-         assert_true (keys[k].value.v_double == (double) (k - 1) * 0.5);
+         assert_true (keys[k].value.v_double == (double)(k - 1) * 0.5);
       }
-      lab_values_free (keys, (int) nkeys);
+      lab_values_free (keys, (int)nkeys);
    }
    lab_session_close (s);
 }
@@ -492,7 +493,7 @@ test_delete_upsert (void **state)
    assert_int_equal (nd, 0);
    CHECK (lab_store_distinct_keys (s, "u", "bill_id", &keys, &nkeys, &e_));
    assert_int_equal (nkeys, 9);
-   lab_values_free (keys, (int) nkeys);
+   lab_values_free (keys, (int)nkeys);
 
    d = BCON_NEW ("_id", "ckpt", "v", BCON_INT32 (1));
    CHECK (lab_store_upsert_by_id (s, "u", d, &e_));
@@ -541,8 +542,8 @@ dup_worker (void *arg)
       for (i = 0; i < 50; i++) {
          docs[i] = BCON_NEW ("_id", BCON_INT32 (b * 50 + i));
       }
-      w->ok = lab_store_insert_many (s, "dup", (const bson_t *const *) docs, 50, &r, &w->error);
-      w->inserted += (int) r.inserted;
+      w->ok = lab_store_insert_many (s, "dup", (const bson_t *const *)docs, 50, &r, &w->error);
+      w->inserted += (int)r.inserted;
       for (k = 0; k < r.nerrors; k++) {
          w->dups += r.errors[k].code == LAB_STORE_ERR_DUPLICATE_KEY;
       }
@@ -561,7 +562,7 @@ static void
 test_concurrent_dup (void **state)
 {
    fx_t *fx = *state;
-   dup_worker_t w[2] = {{fx->store}, {fx->store}};
+   dup_worker_t w[2] = { { fx->store }, { fx->store } };
    pthread_t th[2];
    lab_session_t *s;
    int64_t n;
@@ -591,7 +592,7 @@ test_drop_other_session (void **state)
 {
    fx_t *fx = *state;
    lab_session_t *a, *b;
-   bson_value_t v = {.value_type = BSON_TYPE_INT32, .value.v_int32 = 1};
+   bson_value_t v = { .value_type = BSON_TYPE_INT32, .value.v_int32 = 1 };
    int64_t nd, cnt = 0;
    bool exists;
 
@@ -604,7 +605,7 @@ test_drop_other_session (void **state)
    CHECK (lab_store_exists (a, "gone", &exists, &e_));
    assert_false (exists);
    lab_session_close (b);
-   (void) a; /* left open on purpose */
+   (void)a; /* left open on purpose */
    lab_store_close (fx->store);
    fx->store = open_store (fx->uri);
 }
@@ -677,7 +678,7 @@ test_stream_while_writing (void **state)
    while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
       lab_insert_result_t r;
       bson_t *out = bson_copy (doc);
-      if (!lab_store_insert_many (s, "dst", (const bson_t *const *) &out, 1, &r, &e)) {
+      if (!lab_store_insert_many (s, "dst", (const bson_t *const *)&out, 1, &r, &e)) {
          fail_msg ("insert while streaming: %s", e.message);
       }
       assert_int_equal (r.inserted, 1);
@@ -707,7 +708,7 @@ test_large_docs (void **state)
    char *blob = bson_malloc (15 * 1024 * 1024);
    int64_t n, nd;
    int32_t got = -1;
-   bson_value_t v = {.value_type = BSON_TYPE_INT32};
+   bson_value_t v = { .value_type = BSON_TYPE_INT32 };
    int i;
 
    memset (blob, 'x', 15 * 1024 * 1024);
@@ -716,13 +717,13 @@ test_large_docs (void **state)
       docs[i] = bson_new ();
       BSON_APPEND_INT32 (docs[i], "_id", i);
       BSON_APPEND_INT32 (docs[i], "v", i);
-      bson_append_utf8 (docs[i], "blob", 4, blob, (int) len);
+      bson_append_utf8 (docs[i], "blob", 4, blob, (int)len);
       if (i == 8) {
          bson_append_utf8 (docs[i], "more", 4, blob, 2 * 1024 * 1024); /* 17 MiB in all */
       }
    }
    CHECK (s = lab_session_open (fx->store, &e_));
-   CHECK (lab_store_insert_many (s, "big", (const bson_t *const *) docs, 9, &r, &e_));
+   CHECK (lab_store_insert_many (s, "big", (const bson_t *const *)docs, 9, &r, &e_));
    assert_int_equal (r.inserted, 8);
    assert_int_equal (r.nerrors, 1);
    assert_int_equal (r.errors[0].index, 8);
@@ -758,16 +759,16 @@ resident_pages (const char *path)
       close (fd);
       return 0;
    }
-   map = mmap (NULL, (size_t) sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
+   map = mmap (NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
    assert_true (map != MAP_FAILED);
-   pages = ((size_t) sb.st_size + (size_t) psz - 1) / (size_t) psz;
+   pages = ((size_t)sb.st_size + (size_t)psz - 1) / (size_t)psz;
    vec = bson_malloc (pages);
-   assert_int_equal (mincore (map, (size_t) sb.st_size, vec), 0);
+   assert_int_equal (mincore (map, (size_t)sb.st_size, vec), 0);
    for (i = 0; i < pages; i++) {
       n += vec[i] & 1;
    }
    bson_free (vec);
-   munmap (map, (size_t) sb.st_size);
+   munmap (map, (size_t)sb.st_size);
    close (fd);
    return n;
 }
@@ -811,7 +812,7 @@ test_cycle (void **state)
 {
    fx_t *fx = *state;
    lab_session_t *s;
-   hook_ctx_t h = {0};
+   hook_ctx_t h = { 0 };
    char **paths = NULL;
    lab_engine_stats_t es;
    lab_server_info_t si;
@@ -877,11 +878,11 @@ test_cycle (void **state)
 static void
 test_unwritable (void **state)
 {
-   lab_store_opts_t o = {.create = true};
+   lab_store_opts_t o = { .create = true };
    bson_error_t e;
    lab_store_t *st;
 
-   (void) state;
+   (void)state;
    st = lab_store_open ("wiredtiger:/etc/passwd/x", &o, &e);
    assert_null (st);
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_PERMISSION));
