@@ -11,6 +11,7 @@
 #include "core/store.h"
 #include "tests/scan/scan_testdata.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,28 @@ test_cold_interleaved (void **state)
          folded_reads += (int64_t) num (r, entry (e, "read_requests"));
          folded_blocks += (int64_t) num (r, entry (e, "engine.block_reads"));
       }
+   }
+   /* the summary holds the median (of two runs: their mean), min and max of each layout's figures */
+   {
+      int dl[2], k = 0;
+      double a, b;
+      for (e = 0; e < n; e++) {
+         if (strcmp (str (r, entry (e, "layout")), "detail") == 0) {
+            dl[k++] = e;
+         }
+      }
+      assert_int_equal (k, 2);
+      a = num (r, entry (dl[0], "elapsed_s"));
+      b = num (r, entry (dl[1], "elapsed_s"));
+      assert_true (fabs (num (r, "summary.detail.elapsed_s.median") - (a + b) / 2) < 1e-9);
+      assert_true (num (r, "summary.detail.elapsed_s.min") == (a < b ? a : b));
+      assert_true (num (r, "summary.detail.elapsed_s.max") == (a > b ? a : b));
+      a = num (r, entry (dl[0], "latency_ms.p99"));
+      b = num (r, entry (dl[1], "latency_ms.p99"));
+      assert_true (fabs (num (r, "summary.detail.latency_p99_ms.median") - (a + b) / 2) < 1e-9);
+      a = num (r, entry (dl[0], "rates.read_mb_s_peak"));
+      b = num (r, entry (dl[1], "rates.read_mb_s_peak"));
+      assert_true (num (r, "summary.detail.read_mb_s_peak.max") == (a > b ? a : b));
    }
    /* the scattered rows cost more reads, at the device and in the engine */
    if (!(detail_reads > folded_reads)) {
