@@ -1180,14 +1180,20 @@ typedef struct {
 
 static const uint8_t *sort_base; /* qsort has no context argument: guarded by sort_mu */
 
-/* key_ref_cmp_base -- memcmp order of two keys in an arena. */
+/* bytes_cmp -- memcmp order of two byte strings, a proper prefix first (WiredTiger's key order). */
+static int
+bytes_cmp (const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+   int c = memcmp (a, b, alen < blen ? alen : blen);
+
+   return c ? c : (alen < blen ? -1 : alen > blen ? 1 : 0);
+}
+
+/* key_ref_cmp_base -- order of two keys in an arena. */
 static int
 key_ref_cmp_base (const uint8_t *base, const key_ref_t *x, const key_ref_t *y)
 {
-   size_t n = x->len < y->len ? x->len : y->len;
-   int c = memcmp (base + x->off, base + y->off, n);
-
-   return c ? c : (x->len < y->len ? -1 : x->len > y->len ? 1 : 0);
+   return bytes_cmp (base + x->off, x->len, base + y->off, y->len);
 }
 
 static int
@@ -1198,17 +1204,126 @@ key_ref_cmp (const void *a, const void *b)
 
 static pthread_mutex_t sort_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* A sorted run of index keys spilled to an unlinked file in the home: [u32 length][key] ... */
+typedef struct {
+   FILE *f;
+   uint8_t *key;
+   uint32_t len, cap;
+   bool done;
+} sort_run_t;
+
+/* sort_budget -- bytes of keys held in memory before a sorted run is spilled (as mongod's
+ * maxIndexBuildMemoryUsageMegabytes); $LAB_WT_SORT_BUDGET overrides it (tests use a tiny one). */
+static size_t
+sort_budget (void)
+{
+   const char *env = getenv ("LAB_WT_SORT_BUDGET");
+   long long v = env ? atoll (env) : 0;
+
+   return v > 0 ? (size_t) v : (size_t) 256 * 1024 * 1024;
+}
+
+/* sort_chunk -- sort the keys of the arena unless they came in order. */
+static void
+sort_chunk (const lab_buf_t *arena, key_ref_t *refs, size_t n, bool sorted)
+{
+   if (!sorted) {
+      pthread_mutex_lock (&sort_mu);
+      sort_base = arena->data;
+      qsort (refs, n, sizeof *refs, key_ref_cmp);
+      pthread_mutex_unlock (&sort_mu);
+   }
+}
+
+/* spill_run -- write n sorted keys to a new unlinked file in dir, rewound for reading. */
+static bool
+spill_run (const char *dir, const lab_buf_t *arena, const key_ref_t *refs, size_t n, sort_run_t *run,
+           bson_error_t *error)
+{
+   char *path = bson_strdup_printf ("%s/_tmp_index_build_XXXXXX", dir);
+   int fd = mkstemp (path);
+   size_t i;
+
+   memset (run, 0, sizeof *run);
+   if (fd < 0) {
+      lab_error_set_errno (error, errno, "create a sort file in %s for an index build", dir);
+      bson_free (path);
+      return false;
+   }
+   unlink (path);
+   bson_free (path);
+   if (!(run->f = fdopen (fd, "w+b"))) {
+      lab_error_set_errno (error, errno, "open a sort file in %s", dir);
+      close (fd);
+      return false;
+   }
+   for (i = 0; i < n; i++) {
+      uint32_t len = (uint32_t) refs[i].len;
+      if (fwrite (&len, sizeof len, 1, run->f) != 1 || fwrite (arena->data + refs[i].off, 1, len, run->f) != len) {
+         lab_error_set_errno (error, errno, "write a sort file in %s (disk full?)", dir);
+         return false;
+      }
+   }
+   if (fflush (run->f) != 0) {
+      lab_error_set_errno (error, errno, "write a sort file in %s (disk full?)", dir);
+      return false;
+   }
+   rewind (run->f);
+   return true;
+}
+
+/* run_next -- the run's next key into run->key, or run->done. */
+static bool
+run_next (sort_run_t *run, bson_error_t *error)
+{
+   uint32_t len;
+
+   if (fread (&len, sizeof len, 1, run->f) != 1) {
+      if (feof (run->f)) {
+         run->done = true;
+         return true;
+      }
+      lab_error_set_errno (error, errno, "read back a sort file of an index build");
+      return false;
+   }
+   if (len > run->cap) {
+      run->key = bson_realloc (run->key, len);
+      run->cap = len;
+   }
+   if (fread (run->key, 1, len, run->f) != len) {
+      lab_error_set_errno (error, errno ? errno : EIO, "read back a sort file of an index build");
+      return false;
+   }
+   run->len = len;
+   return true;
+}
+
+/* bulk_put -- one key (empty value) into a bulk cursor. */
+static int
+bulk_put (WT_CURSOR *bulk, const void *data, size_t len)
+{
+   WT_ITEM k = { 0 }, empty = { 0 };
+
+   k.data = data;
+   k.size = len;
+   bulk->set_key (bulk, &k);
+   bulk->set_value (bulk, &empty);
+   return bulk->insert (bulk);
+}
+
 /* build_index -- fill a fresh index table from the collection's documents with a bulk cursor, as
- * mongod builds an index over existing data: read every document, sort the keys, bulk-load them. */
+ * mongod builds an index over existing data: read every document, sort the keys (in memory up to
+ * sort_budget(), else in sorted runs spilled to the home and merged), bulk-load them in order. */
 static bool
 build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bson_error_t *error)
 {
    WT_CURSOR *cc = NULL, *bulk = NULL;
    lab_buf_t arena;
    key_ref_t *refs = NULL;
-   size_t nrefs = 0, caprefs = 0, i;
+   sort_run_t *runs = NULL;
+   size_t nrefs = 0, caprefs = 0, nruns = 0, i, budget = sort_budget ();
    bool ok = false, sorted = true;
-   WT_ITEM v, k, empty = { 0 };
+   WT_ITEM v;
    int64_t rid;
    int ret;
 
@@ -1245,6 +1360,16 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bs
          sorted = key_ref_cmp_base (arena.data, &refs[nrefs - 1], &refs[nrefs]) < 0;
       }
       nrefs++;
+      if (arena.len + nrefs * sizeof *refs >= budget) {
+         sort_chunk (&arena, refs, nrefs, sorted);
+         runs = bson_realloc (runs, (nruns + 1) * sizeof *runs);
+         if (!spill_run (ss->st->home, &arena, refs, nrefs, &runs[nruns++], error)) {
+            goto done;
+         }
+         lab_buf_reset (&arena);
+         nrefs = 0;
+         sorted = true;
+      }
    }
    if (ret != WT_NOTFOUND) {
       wt_fail (error, ret, "scan collection '%s' (%s)", c->name, c->uri);
@@ -1252,29 +1377,54 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bs
    }
    cc->close (cc);
    cc = NULL;
-   if (nrefs == 0) {
+   if (nrefs == 0 && nruns == 0) {
       ok = true;
       goto done;
    }
-   if (!sorted) {
-      /* keys come in RecordId order; a field that grows with insertion needs no sort */
-      pthread_mutex_lock (&sort_mu);
-      sort_base = arena.data;
-      qsort (refs, nrefs, sizeof *refs, key_ref_cmp);
-      pthread_mutex_unlock (&sort_mu);
-   }
+   sort_chunk (&arena, refs, nrefs, sorted);
    if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "bulk", &bulk)) != 0) {
       wt_fail (error, ret, "open bulk cursor on %s", uri);
       goto done;
    }
-   for (i = 0; i < nrefs; i++) {
-      k.data = arena.data + refs[i].off;
-      k.size = refs[i].len;
-      bulk->set_key (bulk, &k);
-      bulk->set_value (bulk, &empty);
-      if ((ret = bulk->insert (bulk)) != 0) {
-         wt_fail (error, ret, "bulk load index on '%s' of '%s' (%s)", field, c->name, uri);
-         goto done;
+   if (nruns == 0) {
+      for (i = 0; i < nrefs; i++) {
+         if ((ret = bulk_put (bulk, arena.data + refs[i].off, refs[i].len)) != 0) {
+            wt_fail (error, ret, "bulk load index on '%s' of '%s' (%s)", field, c->name, uri);
+            goto done;
+         }
+      }
+   } else {
+      /* the last chunk becomes a run too, then a merge of the runs (few: a linear minimum is enough) */
+      if (nrefs > 0) {
+         runs = bson_realloc (runs, (nruns + 1) * sizeof *runs);
+         if (!spill_run (ss->st->home, &arena, refs, nrefs, &runs[nruns++], error)) {
+            goto done;
+         }
+      }
+      lab_buf_destroy (&arena);
+      for (i = 0; i < nruns; i++) {
+         if (!run_next (&runs[i], error)) {
+            goto done;
+         }
+      }
+      for (;;) {
+         sort_run_t *min = NULL;
+         for (i = 0; i < nruns; i++) {
+            sort_run_t *r = &runs[i];
+            if (!r->done && (!min || bytes_cmp (r->key, r->len, min->key, min->len) < 0)) {
+               min = r;
+            }
+         }
+         if (!min) {
+            break;
+         }
+         if ((ret = bulk_put (bulk, min->key, min->len)) != 0) {
+            wt_fail (error, ret, "bulk load index on '%s' of '%s' (%s)", field, c->name, uri);
+            goto done;
+         }
+         if (!run_next (min, error)) {
+            goto done;
+         }
       }
    }
    ret = bulk->close (bulk);
@@ -1291,6 +1441,13 @@ done:
    if (cc) {
       cc->close (cc);
    }
+   for (i = 0; i < nruns; i++) {
+      if (runs[i].f) {
+         fclose (runs[i].f);
+      }
+      bson_free (runs[i].key);
+   }
+   bson_free (runs);
    bson_free (refs);
    lab_buf_destroy (&arena);
    return ok;
