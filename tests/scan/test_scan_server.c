@@ -209,11 +209,16 @@ test_restart_failures (void **state)
    unlink (out_path);
 
    /* the command fails */
-   args = bson_strdup_printf ("--cold --restart-cmd 'echo restarting; exit 7' --keys-limit 3 --out '%s'", out_path);
+   args = bson_strdup_printf ("--cold --restart-cmd 'echo restarting; : mongodb://admin:s3cret@db1/x; exit 7' "
+                              "--keys-limit 3 --out '%s'",
+                              out_path);
    rc = scancmp (args, &out, &err);
    assert_int_equal (rc, 1);
    assert_non_null (strstr (err, "restart command"));
    assert_non_null (strstr (err, "exit code 7"));
+   /* the command is shown redacted */
+   assert_null (strstr (err, "s3cret"));
+   assert_non_null (strstr (err, "db1/x"));
    assert_null (strstr (out, "restarting")); /* its output went to stderr, not into our stdout */
    assert_int_equal (access (out_path, F_OK), -1);
    bson_free (out);
