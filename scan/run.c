@@ -649,6 +649,7 @@ run_layout (scan_t *s, int run, const char *layout, int order_in_run, bson_t *en
       say (o, false, "run %d %s: %lld keys, %lld docs, %lld rows in %.2f s", run, layout, (long long) nlat,
            (long long) docs, (long long) rows, elapsed_s);
    }
+   s->info = after; /* the next cold step compares against this server process */
    ok = true;
 done:
    lab_progress_done (progress);
