@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define SEQ_CHUNK (1u << 20)
@@ -82,6 +83,16 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    }
    if (threads < 1) {
       threads = 1;
+   }
+   {
+      struct statvfs vfs;
+      if (statvfs (dir, &vfs) == 0 && (uint64_t) vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "--calibrate: %s has %" PRIu64 " MiB free, too little for a %" PRIu64
+                        " MiB test file (twice its size is kept free); use a smaller --calibrate-size",
+                        dir, (uint64_t) vfs.f_bavail * vfs.f_frsize >> 20, file_bytes >> 20);
+         goto done;
+      }
    }
    fd = mkstemp (path);
    if (fd < 0) {
