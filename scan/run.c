@@ -935,7 +935,6 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    lab_engine_stats_t es;
    bson_error_t err;
    lab_calibration_t cal;
-   bool have_cal = false;
    bson_t doc, arr;
    int run, k;
    bool ok = false;
@@ -1106,7 +1105,6 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       if (!lab_calibrate (datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal, error)) {
          goto done;
       }
-      have_cal = true;
       say (o, false, "device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)", cal.seq_read_mb_s,
            cal.rand_read_4k_iops, cal.rand_threads);
       BSON_APPEND_DOCUMENT_BEGIN (results, "calibration", &doc);
@@ -1117,7 +1115,6 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       BSON_APPEND_DOUBLE (&doc, "elapsed_s", cal.elapsed_s);
       bson_append_document_end (results, &doc);
    }
-   (void) have_cal;
 
    /* The runs. */
    entries = bson_malloc0 ((size_t) o->runs * 2 * sizeof *entries);
