@@ -269,6 +269,11 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
          bson_string_append_printf (o, " and up to %.1f%% of the data files were resident before a run",
                                     c.resident_max_pct);
       }
+      if (c.server_restarted > 0) {
+         bson_string_append_printf (o, " (the server was restarted before %d, emptying its cache; the OS "
+                                       "page cache may still have held data)",
+                                    c.server_restarted);
+      }
       bson_string_append (o, ": some runs were partly warm");
    }
    if (nd < 2 || nf < 2) {

@@ -261,14 +261,16 @@ test_render_verdict_directions (void **state)
    /* folded slower and needing more reads: the verdict must say so, not assume folding wins */
    load ("{\"schema_version\": 1, \"config\": {\"cold\": true}, \"runs\": ["
          "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 100, \"bytes_returned\": 1,"
-         " \"read_requests\": 100, \"read_bytes\": 409600, \"cold\": {\"caches_dropped\": false}},"
+         " \"read_requests\": 100, \"read_bytes\": 409600,"
+         " \"cold\": {\"caches_dropped\": false, \"server_restarted\": true}},"
          "{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 20, \"docs\": 1, \"bytes_returned\": 1,"
          " \"read_requests\": 150, \"read_bytes\": 614400, \"cold\": {\"caches_dropped\": true}}]}",
          &r);
    md = lab_cmp_render_md (&r, NULL);
    assert_non_null (strstr (md, "**The folded layout loads 2.00x slower**"));
    assert_non_null (strstr (md, "It needs 50% more disk read requests (150 vs 100)"));
-   assert_non_null (strstr (md, "**Caution**: caches were dropped before 1 of 2 runs"));
+   assert_non_null (strstr (md, "**Caution**: caches were dropped before 1 of 2 runs (the server was "
+                                "restarted before 1, emptying its cache"));
    assert_non_null (strstr (md, "| disk read requests | 100 | 150 | 150% | detail 1.50x |"));
    bson_free (md);
    lab_cmp_results_cleanup (&r);
