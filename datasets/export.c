@@ -4,6 +4,8 @@
  */
 #include "datasets/billgen.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -12,9 +14,15 @@
 #include "datasets/csvtype.h"
 #include "datasets/stream.h"
 
+/* A bson_iter_t slot: libbson aligns the bson_iter_t typedef to 128 bytes without padding its size, so a
+ * plain array of them is misaligned; wrapping it in a struct pads each element. */
+typedef struct {
+   bson_iter_t it;
+} iter_slot_t;
+
 typedef struct {
    lab_csv_header_t h;
-   bson_iter_t *vals; /* per column: the value in the current document */
+   iter_slot_t *vals; /* per column: the value in the current document */
    bool *present;
    lab_buf_t line;
    lab_buf_t cell;
@@ -167,7 +175,7 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          }
          return false;
       }
-      x->vals[c] = it;
+      x->vals[c].it = it;
       x->present[c] = true;
       expect = c + 1;
    }
@@ -180,7 +188,7 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          continue; /* empty unquoted: the field is absent */
       }
       lab_buf_reset (&x->cell);
-      if (!lab_csv_format_value (&x->vals[c], x->h.cols[c].type, &x->cell, why, sizeof why)) {
+      if (!lab_csv_format_value (&x->vals[c].it, x->h.cols[c].type, &x->cell, why, sizeof why)) {
          id_text (doc, idb, sizeof idb);
          lab_error_set (error, LAB_ERROR_CSV, 13, "collection '%s', document %s: field '%s': %s", coll, idb,
                         x->h.cols[c].name, why);
@@ -260,7 +268,11 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
                      o->coll);
       goto done;
    }
-   x.vals = bson_malloc0 (x.h.n * sizeof *x.vals);
+   /* iter_slot_t is 128-byte aligned: so must its array be */
+   if (posix_memalign ((void **) &x.vals, 128, x.h.n * sizeof *x.vals) != 0) {
+      lab_error_set (error, LAB_ERROR_IO, ENOMEM, "out of memory for %zu columns", x.h.n);
+      goto done;
+   }
    x.present = bson_malloc0 (x.h.n * sizeof *x.present);
    st->columns = (int64_t) x.h.n;
 
@@ -324,7 +336,7 @@ done:
       bson_destroy (sample[i]);
    }
    bson_free (sample);
-   bson_free (x.vals);
+   free (x.vals);
    bson_free (x.present);
    lab_csv_header_cleanup (&x.h);
    lab_buf_destroy (&x.line);

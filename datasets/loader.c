@@ -8,6 +8,7 @@
 #include "datasets/loader.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -177,7 +178,11 @@ lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *o
    for (int i = 0; i < NBATCH; i++) {
       batch_t *b = &l->batches[i];
       size_t cap = l->o.batch_docs + 1;
-      b->docs = bson_malloc0 (cap * sizeof *b->docs);
+      /* bson_t is declared 128-byte aligned: so must be the array */
+      if (posix_memalign ((void **) &b->docs, 128, cap * sizeof *b->docs) != 0) {
+         abort (); /* as bson_malloc does when out of memory */
+      }
+      memset (b->docs, 0, cap * sizeof *b->docs);
       b->ptrs = bson_malloc (cap * sizeof *b->ptrs);
       b->tags = bson_malloc (cap * sizeof *b->tags);
       b->srcs = bson_malloc (cap * sizeof *b->srcs);
@@ -319,7 +324,7 @@ loader_free (lab_loader_t *l)
             bson_destroy (&b->docs[k]);
          }
       }
-      bson_free (b->docs);
+      free (b->docs);
       bson_free (b->ptrs);
       bson_free (b->tags);
       bson_free (b->srcs);

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# bench-billgen.sh -- billgen throughput on the embedded store, measured in one run:
+#   1. generate N bills into a fresh embedded store        -> generate rows/s
+#   2. export them to a .csv.zst (zstd level 3)            -> the import input
+#   3. parse-only pass over that .csv.zst (twice: before and after the import; the faster one counts)
+#                                                         -> the ceiling: read + zstd + libcsv + typing
+#   4. import the same .csv.zst into a fresh embedded store -> import rows/s, and its share of the ceiling
+# Targets (issue "billgen"): generate >= 200,000 rows/s; import >= 50% of parse-only.
+#
+# Usage: scripts/bench-billgen.sh [--bills N] [--bin DIR] [--dir DIR] [--cache-size SIZE]
+#   --bills N         bills to generate (default 10000, about 1.3 million rows of ~380 B)
+#   --bin DIR         where billgen is (default: $LAB_BIN_DIR, else build/bin, else the newest build-*/bin)
+#   --dir DIR         work directory, kept afterwards (default: a temporary one, removed)
+#   --cache-size SIZE embedded WiredTiger cache (default: mongod's rule)
+# Rates are whole-command wall times except "generate (inserts)", which leaves out the index build that
+# follows the load. The machine's load average is printed with the figures: the rates are only
+# comparable between quiet runs.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+bills=10000
+bin=${LAB_BIN_DIR:-}
+dir=
+cache=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bills) bills=$2; shift 2 ;;
+    --bin) bin=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    --cache-size) cache=(--cache-size "$2"); shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-billgen.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$bin" ]; then
+  if [ -x "$here/build/bin/billgen" ]; then
+    bin="$here/build/bin"
+  else
+    bin=$(ls -td "$here"/build-*/bin 2>/dev/null | while read -r d; do [ -x "$d/billgen" ] && echo "$d" && break; done)
+  fi
+fi
+B="$bin/billgen"
+[ -x "$B" ] || { echo "bench-billgen.sh: no billgen binary (build first, or pass --bin DIR)" >&2; exit 1; }
+if [ -z "$dir" ]; then
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-billgen-XXXXXX")
+  trap 'rm -rf "$dir"' EXIT
+else
+  mkdir -p "$dir"
+  rm -rf "$dir/gen" "$dir/imp"
+fi
+
+# jnum FILE KEY -- a number from a billgen --json summary
+jnum () { sed -n "s/^ *\"$2\" : \\([-0-9.eE+]*\\).*/\\1/p" "$1" | head -1; }
+rate () { awk -v r="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? r / s : 0) }'; }
+
+echo "bench-billgen: $B, $bills bills, work dir $dir, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+"$B" generate --uri "wiredtiger:$dir/gen" "${cache[@]}" --bills "$bills" --seed 1 --progress never -q \
+  --json "$dir/gen.json"
+rows=$(jnum "$dir/gen.json" rows)
+gen_ins_s=$(jnum "$dir/gen.json" insert_seconds)
+gen_s=$(jnum "$dir/gen.json" seconds)
+
+"$B" export --uri "wiredtiger:$dir/gen" "${cache[@]}" --progress never -q -o "$dir/bills.csv.zst" \
+  --json "$dir/export.json"
+
+"$B" import --parse-only --headerline --columns-have-types --progress never -q --json "$dir/parse1.json" \
+  "$dir/bills.csv.zst"
+"$B" import --uri "wiredtiger:$dir/imp" "${cache[@]}" --headerline --columns-have-types --progress never -q \
+  --json "$dir/import.json" "$dir/bills.csv.zst"
+"$B" import --parse-only --headerline --columns-have-types --progress never -q --json "$dir/parse2.json" \
+  "$dir/bills.csv.zst"
+
+imp_rows=$(jnum "$dir/import.json" rows)
+[ "$imp_rows" = "$rows" ] || { echo "bench-billgen.sh: imported $imp_rows rows, generated $rows" >&2; exit 1; }
+p1=$(rate "$rows" "$(jnum "$dir/parse1.json" seconds)")
+p2=$(rate "$rows" "$(jnum "$dir/parse2.json" seconds)")
+parse=$(( p1 > p2 ? p1 : p2 ))
+imp=$(rate "$rows" "$(jnum "$dir/import.json" seconds)")
+gen_ins=$(rate "$rows" "$gen_ins_s")
+gen_all=$(rate "$rows" "$gen_s")
+share=$(awk -v a="$imp" -v b="$parse" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
+csv_mb=$(awk -v b="$(jnum "$dir/import.json" csv_bytes)" 'BEGIN { printf "%.1f", b / 1048576 }')
+zst_mb=$(awk -v b="$(stat -c %s "$dir/bills.csv.zst")" 'BEGIN { printf "%.1f", b / 1048576 }')
+verdict () { if [ "$1" -ge "$2" ]; then echo "meets"; else echo "MISSES"; fi; }
+
+printf '\n%-34s %12s\n' "measure ($rows rows)" "rows/s"
+printf '%-34s %12s   target 200000: %s\n' "generate (inserts)" "$gen_ins" "$(verdict "$gen_ins" 200000)"
+printf '%-34s %12s\n' "generate (with index build)" "$gen_all"
+printf '%-34s %12s   (runs %s and %s)\n' "parse-only, ceiling" "$parse" "$p1" "$p2"
+printf '%-34s %12s   %s%% of parse-only, target 50%%: %s\n' "import (.csv.zst, $csv_mb MiB CSV, $zst_mb MiB zst)" \
+  "$imp" "$share" "$(verdict "$share" 50)"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
