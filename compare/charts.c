@@ -160,7 +160,7 @@ run_gnuplot (const char *gnuplot, const char *dir, const char *chart, bson_error
       dup2 (nul, 0);
       dup2 (fd, 1);
       dup2 (fd, 2);
-      execl (gnuplot, "gnuplot", "chart.gp", (char *) NULL);
+      execl (gnuplot, "gnuplot", "chart.gp", (char *)NULL);
       _exit (127);
    }
    while (waitpid (pid, &status, 0) < 0) {
@@ -199,14 +199,15 @@ cleanup:
 static void
 script_header (bson_string_t *gp, const char *title, const char *xlabel, const char *ylabel)
 {
-   bson_string_append (gp, "set terminal svg size 900,420 dynamic enhanced font 'sans,11' background '#ffffff'\n"
-                           "set output 'chart.svg'\n"
-                           "set encoding utf8\n"
-                           "set border 3 lc rgb '#555555'\n"
-                           "set tics nomirror\n"
-                           "set grid ytics lc rgb '#e0e0e0' lt 1\n"
-                           "set key below center horizontal samplen 3 spacing 1.2 width 2\n"
-                           "set datafile missing 'nan'\n");
+   bson_string_append (gp,
+                       "set terminal svg size 900,420 dynamic enhanced font 'sans,11' background '#ffffff'\n"
+                       "set output 'chart.svg'\n"
+                       "set encoding utf8\n"
+                       "set border 3 lc rgb '#555555'\n"
+                       "set tics nomirror\n"
+                       "set grid ytics lc rgb '#e0e0e0' lt 1\n"
+                       "set key below center horizontal samplen 3 spacing 1.2 width 2\n"
+                       "set datafile missing 'nan'\n");
    bson_string_append_printf (gp, "set title \"%s\" noenhanced font 'sans,13'\n", title);
    bson_string_append_printf (gp, "set xlabel \"%s\" noenhanced\n", xlabel);
    bson_string_append_printf (gp, "set ylabel \"%s\" noenhanced\n", ylabel);
@@ -214,8 +215,9 @@ script_header (bson_string_t *gp, const char *title, const char *xlabel, const c
 
 /* finish_chart -- run gnuplot on `gp` and copy the SVG to dir/stem-name.svg; record it in the set. */
 static bool
-finish_chart (const char *gnuplot, const char *tmp, const bson_string_t *gp, const char *dir, const char *stem,
-              const char *name, const char *caption, lab_cmp_chart_set_t *set, bson_error_t *error)
+finish_chart (const char *gnuplot, const char *tmp, const bson_string_t *gp, const char *dir,
+              const char *stem, const char *name, const char *caption, lab_cmp_chart_set_t *set,
+              bson_error_t *error)
 {
    char *svg_path = bson_strdup_printf ("%s/chart.svg", tmp);
    char *svg = NULL, *file = NULL, *dest = NULL;
@@ -303,9 +305,9 @@ static bool
 series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *gnuplot, const char *tmp,
               const char *dir, const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
-   static const char *const layouts[2] = {"detail", "folded"};
-   static const char *const bold[2] = {COLOR_DETAIL, COLOR_FOLDED};
-   static const char *const faint[2] = {FAINT_DETAIL, FAINT_FOLDED};
+   static const char *const layouts[2] = { "detail", "folded" };
+   static const char *const bold[2] = { COLOR_DETAIL, COLOR_FOLDED };
+   static const char *const faint[2] = { FAINT_DETAIL, FAINT_FOLDED };
    bson_string_t *gp = bson_string_new (NULL);
    bson_string_t *thin = bson_string_new (NULL), *thick = bson_string_new (NULL);
    int n = lab_cmp_runs_n (r), i, l, series = 0;
@@ -341,8 +343,9 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
                bson_string_append (dst, ", \\\n     ");
             }
             if (i == median) {
-               bson_string_append_printf (dst, "'%s' using 1:2 with %s lw 3 lc rgb '%s' title \"%s (run %g, median)\" noenhanced",
-                                          fname, style, bold[l], layouts[l], rn);
+               bson_string_append_printf (
+                  dst, "'%s' using 1:2 with %s lw 3 lc rgb '%s' title \"%s (run %g, median)\" noenhanced",
+                  fname, style, bold[l], layouts[l], rn);
             } else {
                bson_string_append_printf (dst, "'%s' using 1:2 with %s lw 1 lc rgb '%s' notitle", fname,
                                           style, faint[l]);
@@ -358,9 +361,10 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
                if (thick->len) {
                   bson_string_append (thick, ", \\\n     ");
                }
-               bson_string_append_printf (thick, "'%s' using 1:2 with %s lw 2 dt 2 lc rgb '%s' title \"%s %s (run %g)\" noenhanced",
-                                          fname, had < 5 ? "linespoints pt 6 ps 0.8" : "lines", bold[l],
-                                          layouts[l], c->dashed_label, rn);
+               bson_string_append_printf (
+                  thick, "'%s' using 1:2 with %s lw 2 dt 2 lc rgb '%s' title \"%s %s (run %g)\" noenhanced",
+                  fname, had < 5 ? "linespoints pt 6 ps 0.8" : "lines", bold[l], layouts[l], c->dashed_label,
+                  rn);
             }
          }
       }
@@ -395,7 +399,7 @@ typedef struct {
 static int
 cmp_bucket (const void *a, const void *b)
 {
-   double x = ((const bucket_t *) a)->le, y = ((const bucket_t *) b)->le;
+   double x = ((const bucket_t *)a)->le, y = ((const bucket_t *)b)->le;
 
    return (x > y) - (x < y);
 }
@@ -405,8 +409,8 @@ static bool
 latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp, const char *dir,
                const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
-   static const char *const layouts[2] = {"detail", "folded"};
-   static const char *const bold[2] = {COLOR_DETAIL, COLOR_FOLDED};
+   static const char *const layouts[2] = { "detail", "folded" };
+   static const char *const bold[2] = { COLOR_DETAIL, COLOR_FOLDED };
    static const char *const caption = "Per-master latency distribution (cumulative, all runs)";
    bson_string_t *gp = bson_string_new (NULL), *plot = bson_string_new (NULL);
    int n = lab_cmp_runs_n (r), i, l, series = 0;
@@ -481,7 +485,9 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
          bson_string_append (plot, ", \\\n     ");
       }
       total_s = lab_cmp_format (LAB_CMP_UNIT_COUNT, total);
-      bson_string_append_printf (plot, "'%s' using 1:2 with linespoints lw 3 pt 7 ps 0.6 lc rgb '%s' title \"%s (%s master loads)\" noenhanced",
+      bson_string_append_printf (plot,
+                                 "'%s' using 1:2 with linespoints lw 3 pt 7 ps 0.6 lc rgb '%s' title \"%s "
+                                 "(%s master loads)\" noenhanced",
                                  fname, bold[l], layouts[l], total_s);
       bson_free (total_s);
       series++;
@@ -492,7 +498,8 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
    }
    script_header (gp, caption, "latency of one master's load, ms (log scale; bucket upper bounds)",
                   "masters loaded within (%)");
-   bson_string_append (gp, "set logscale x 10\nset yrange [0:100]\nset autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\nplot ");
+   bson_string_append (gp, "set logscale x 10\nset yrange [0:100]\nset autoscale xfix\nset offsets graph "
+                           "0.02, graph 0.02, 0, 0\nplot ");
    bson_string_append (gp, plot->str);
    bson_string_append (gp, "\n");
    ok = finish_chart (gnuplot, tmp, gp, dir, stem, "latency", caption, set, error);
@@ -508,11 +515,12 @@ lab_cmp_charts_write (const lab_cmp_results_t *r, const char *gnuplot, const cha
                       lab_cmp_chart_set_t *set, bson_error_t *error)
 {
    static const series_chart_t series[] = {
-      {"read-requests", "Disk read requests per second", "read_requests_per_s", 1.0, "read requests/s", NULL,
-       NULL},
-      {"read-mbs", "Disk read throughput (MB/s)", "read_mb_s", 1.0, "MB/s read from the device", NULL, NULL},
-      {"memory", "Server memory (RSS, solid) and engine cache (dashed)", "server_rss_bytes", 1e-6, "MB",
-       "cache_bytes", "engine cache"},
+      { "read-requests", "Disk read requests per second", "read_requests_per_s", 1.0, "read requests/s", NULL,
+        NULL },
+      { "read-mbs", "Disk read throughput (MB/s)", "read_mb_s", 1.0, "MB/s read from the device", NULL,
+        NULL },
+      { "memory", "Server memory (RSS, solid) and engine cache (dashed)", "server_rss_bytes", 1e-6, "MB",
+        "cache_bytes", "engine cache" },
    };
    const char *tmpbase = getenv ("TMPDIR");
    char *tmp = bson_strdup_printf ("%s/layout-report-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");

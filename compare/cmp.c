@@ -13,50 +13,43 @@
 /* The table's rows: the original experiment's (time, peak read requests/s, peak read MB/s, data
  * returned, memory, cache) and more. Names follow the schema's flattening rule for summary.<layout>. */
 static const lab_cmp_metric_t metrics[] = {
-   {"elapsed_s", "elapsed_s", "parallel load time", LAB_CMP_UNIT_SECONDS, LAB_CMP_LOWER_BETTER},
-   {"keys", "keys", "masters loaded", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL},
-   {"docs", "docs", "documents read", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL},
-   {"rows", "rows", "detail rows returned", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL},
-   {"read_requests", "read_requests", "disk read requests", LAB_CMP_UNIT_COUNT, LAB_CMP_LOWER_BETTER},
-   {"read_bytes", "read_bytes", "disk bytes read", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER},
-   {"avg_read_request_bytes", "rates.avg_read_request_bytes", "average read request size",
-    LAB_CMP_UNIT_BYTES, LAB_CMP_HIGHER_BETTER},
-   {"read_requests_per_s_peak", "rates.read_requests_per_s_peak", "peak disk read requests/s",
-    LAB_CMP_UNIT_RATE, LAB_CMP_LOWER_BETTER},
-   {"read_requests_per_s_mean", "rates.read_requests_per_s_mean", "mean disk read requests/s",
-    LAB_CMP_UNIT_RATE, LAB_CMP_LOWER_BETTER},
-   {"read_mb_s_peak", "rates.read_mb_s_peak", "peak disk read throughput", LAB_CMP_UNIT_MB_S,
-    LAB_CMP_NEUTRAL},
-   {"read_mb_s_mean", "rates.read_mb_s_mean", "mean disk read throughput", LAB_CMP_UNIT_MB_S,
-    LAB_CMP_NEUTRAL},
-   {"read_await_ms", "rates.read_await_ms", "mean read wait (r_await)", LAB_CMP_UNIT_MS,
-    LAB_CMP_LOWER_BETTER},
-   {"util_pct_mean", "rates.util_pct_mean", "device busy (%util, mean)", LAB_CMP_UNIT_PCT,
-    LAB_CMP_NEUTRAL},
-   {"bytes_returned", "bytes_returned", "data returned by the store", LAB_CMP_UNIT_BYTES,
-    LAB_CMP_NEUTRAL},
-   {"returned_mb_s", "rates.returned_mb_s", "data returned per second", LAB_CMP_UNIT_MB_S,
-    LAB_CMP_HIGHER_BETTER},
-   {"rows_per_s", "rates.rows_per_s", "detail rows per second", LAB_CMP_UNIT_RATE, LAB_CMP_HIGHER_BETTER},
-   {"docs_per_s", "rates.docs_per_s", "documents per second", LAB_CMP_UNIT_RATE, LAB_CMP_NEUTRAL},
-   {"server_rss_peak_bytes", "memory.server_rss_peak_bytes", "server memory (peak RSS)",
-    LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER},
-   {"cache_peak_bytes", "memory.cache_peak_bytes", "engine cache used (peak)", LAB_CMP_UNIT_BYTES,
-    LAB_CMP_LOWER_BETTER},
-   {"cache_peak_pct", "memory.cache_peak_pct", "engine cache used (peak, % of max)", LAB_CMP_UNIT_PCT,
-    LAB_CMP_LOWER_BETTER},
-   {"block_reads", "engine.block_reads", "engine block reads", LAB_CMP_UNIT_COUNT,
-    LAB_CMP_LOWER_BETTER},
-   {"cache_read_bytes", "engine.cache_read_bytes", "bytes read into engine cache", LAB_CMP_UNIT_BYTES,
-    LAB_CMP_LOWER_BETTER},
-   {"latency_p50_ms", "latency_ms.p50", "per-master latency p50", LAB_CMP_UNIT_MS,
-    LAB_CMP_LOWER_BETTER},
-   {"latency_p95_ms", "latency_ms.p95", "per-master latency p95", LAB_CMP_UNIT_MS,
-    LAB_CMP_LOWER_BETTER},
-   {"latency_p99_ms", "latency_ms.p99", "per-master latency p99", LAB_CMP_UNIT_MS,
-    LAB_CMP_LOWER_BETTER},
-   {"latency_max_ms", "latency_ms.max", "per-master latency max", LAB_CMP_UNIT_MS,
-    LAB_CMP_LOWER_BETTER},
+   { "elapsed_s", "elapsed_s", "parallel load time", LAB_CMP_UNIT_SECONDS, LAB_CMP_LOWER_BETTER },
+   { "keys", "keys", "masters loaded", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL },
+   { "docs", "docs", "documents read", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL },
+   { "rows", "rows", "detail rows returned", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL },
+   { "read_requests", "read_requests", "disk read requests", LAB_CMP_UNIT_COUNT, LAB_CMP_LOWER_BETTER },
+   { "read_bytes", "read_bytes", "disk bytes read", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER },
+   { "avg_read_request_bytes", "rates.avg_read_request_bytes", "average read request size",
+     LAB_CMP_UNIT_BYTES, LAB_CMP_HIGHER_BETTER },
+   { "read_requests_per_s_peak", "rates.read_requests_per_s_peak", "peak disk read requests/s",
+     LAB_CMP_UNIT_RATE, LAB_CMP_LOWER_BETTER },
+   { "read_requests_per_s_mean", "rates.read_requests_per_s_mean", "mean disk read requests/s",
+     LAB_CMP_UNIT_RATE, LAB_CMP_LOWER_BETTER },
+   { "read_mb_s_peak", "rates.read_mb_s_peak", "peak disk read throughput", LAB_CMP_UNIT_MB_S,
+     LAB_CMP_NEUTRAL },
+   { "read_mb_s_mean", "rates.read_mb_s_mean", "mean disk read throughput", LAB_CMP_UNIT_MB_S,
+     LAB_CMP_NEUTRAL },
+   { "read_await_ms", "rates.read_await_ms", "mean read wait (r_await)", LAB_CMP_UNIT_MS,
+     LAB_CMP_LOWER_BETTER },
+   { "util_pct_mean", "rates.util_pct_mean", "device busy (%util, mean)", LAB_CMP_UNIT_PCT, LAB_CMP_NEUTRAL },
+   { "bytes_returned", "bytes_returned", "data returned by the store", LAB_CMP_UNIT_BYTES, LAB_CMP_NEUTRAL },
+   { "returned_mb_s", "rates.returned_mb_s", "data returned per second", LAB_CMP_UNIT_MB_S,
+     LAB_CMP_HIGHER_BETTER },
+   { "rows_per_s", "rates.rows_per_s", "detail rows per second", LAB_CMP_UNIT_RATE, LAB_CMP_HIGHER_BETTER },
+   { "docs_per_s", "rates.docs_per_s", "documents per second", LAB_CMP_UNIT_RATE, LAB_CMP_NEUTRAL },
+   { "server_rss_peak_bytes", "memory.server_rss_peak_bytes", "server memory (peak RSS)", LAB_CMP_UNIT_BYTES,
+     LAB_CMP_LOWER_BETTER },
+   { "cache_peak_bytes", "memory.cache_peak_bytes", "engine cache used (peak)", LAB_CMP_UNIT_BYTES,
+     LAB_CMP_LOWER_BETTER },
+   { "cache_peak_pct", "memory.cache_peak_pct", "engine cache used (peak, % of max)", LAB_CMP_UNIT_PCT,
+     LAB_CMP_LOWER_BETTER },
+   { "block_reads", "engine.block_reads", "engine block reads", LAB_CMP_UNIT_COUNT, LAB_CMP_LOWER_BETTER },
+   { "cache_read_bytes", "engine.cache_read_bytes", "bytes read into engine cache", LAB_CMP_UNIT_BYTES,
+     LAB_CMP_LOWER_BETTER },
+   { "latency_p50_ms", "latency_ms.p50", "per-master latency p50", LAB_CMP_UNIT_MS, LAB_CMP_LOWER_BETTER },
+   { "latency_p95_ms", "latency_ms.p95", "per-master latency p95", LAB_CMP_UNIT_MS, LAB_CMP_LOWER_BETTER },
+   { "latency_p99_ms", "latency_ms.p99", "per-master latency p99", LAB_CMP_UNIT_MS, LAB_CMP_LOWER_BETTER },
+   { "latency_max_ms", "latency_ms.max", "per-master latency max", LAB_CMP_UNIT_MS, LAB_CMP_LOWER_BETTER },
 };
 
 /* lab_cmp_metrics -- see cmp.h. */
@@ -85,7 +78,7 @@ lab_cmp_metric_find (const char *name)
 static int
 cmp_double (const void *a, const void *b)
 {
-   double x = *(const double *) a, y = *(const double *) b;
+   double x = *(const double *)a, y = *(const double *)b;
 
    return (x > y) - (x < y);
 }
@@ -94,7 +87,7 @@ cmp_double (const void *a, const void *b)
 lab_cmp_stat_t
 lab_cmp_stat_of (const double *v, size_t n)
 {
-   lab_cmp_stat_t s = {0};
+   lab_cmp_stat_t s = { 0 };
    double *c;
 
    if (n == 0) {
@@ -104,7 +97,7 @@ lab_cmp_stat_of (const double *v, size_t n)
    memcpy (c, v, n * sizeof *c);
    qsort (c, n, sizeof *c, cmp_double);
    s.present = true;
-   s.n = (int) n;
+   s.n = (int)n;
    s.min = c[0];
    s.max = c[n - 1];
    s.median = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2.0;
@@ -190,8 +183,8 @@ int
 lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout)
 {
    int i, n = lab_cmp_runs_n (r), c = 0, j, k;
-   int *idx = bson_malloc0 (sizeof (int) * (size_t) (n + 1));
-   double *el = bson_malloc0 (sizeof (double) * (size_t) (n + 1));
+   int *idx = bson_malloc0 (sizeof (int) * (size_t)(n + 1));
+   double *el = bson_malloc0 (sizeof (double) * (size_t)(n + 1));
    bson_t run;
    int best;
 
@@ -220,7 +213,7 @@ lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout)
 lab_cmp_stat_t
 lab_cmp_metric_stat (const lab_cmp_results_t *r, const char *layout, const lab_cmp_metric_t *m)
 {
-   lab_cmp_stat_t s = {0};
+   lab_cmp_stat_t s = { 0 };
    char path[256];
    double v, nruns;
    int i, n = lab_cmp_runs_n (r);
@@ -237,10 +230,10 @@ lab_cmp_metric_stat (const lab_cmp_results_t *r, const char *layout, const lab_c
       snprintf (path, sizeof path, "summary.%s.%s.max", layout, m->name);
       lab_cmp_get_number (&r->doc, path, &s.max);
       snprintf (path, sizeof path, "summary.%s.runs", layout);
-      s.n = lab_cmp_get_number (&r->doc, path, &nruns) ? (int) nruns : lab_cmp_run_count (r, layout);
+      s.n = lab_cmp_get_number (&r->doc, path, &nruns) ? (int)nruns : lab_cmp_run_count (r, layout);
       return s;
    }
-   vals = bson_malloc0 (sizeof (double) * (size_t) (n + 1));
+   vals = bson_malloc0 (sizeof (double) * (size_t)(n + 1));
    for (i = 0; i < n; i++) {
       if (lab_cmp_run_get (r, i, &run) && run_is (&run, layout) &&
           lab_cmp_get_number (&run, m->run_path, &v)) {
@@ -318,9 +311,9 @@ decimals_for (double v)
 static scale_t
 choose_scale (lab_cmp_unit_t unit, double v)
 {
-   static const char *const byte_units[] = {" B", " KB", " MB", " GB", " TB"};
-   static const char *const rate_units[] = {" B/s", " KB/s", " MB/s", " GB/s", " TB/s"};
-   scale_t s = {1.0, 0, ""};
+   static const char *const byte_units[] = { " B", " KB", " MB", " GB", " TB" };
+   static const char *const rate_units[] = { " B/s", " KB/s", " MB/s", " GB/s", " TB/s" };
+   scale_t s = { 1.0, 0, "" };
    int k = 0;
    double a;
 
@@ -390,7 +383,7 @@ append_number (bson_string_t *out, double v, int decimals)
       p++;
    }
    dot = strchr (p, '.');
-   int_len = dot ? (size_t) (dot - p) : strlen (p);
+   int_len = dot ? (size_t)(dot - p) : strlen (p);
    for (i = 0; i < int_len; i++) {
       if (i > 0 && (int_len - i) % 3 == 0) {
          bson_string_append_c (out, ',');
@@ -428,9 +421,8 @@ lab_cmp_format_stat (lab_cmp_unit_t unit, const lab_cmp_stat_t *st)
       return bson_strdup ("n/a");
    }
    sc = choose_scale (unit, st->median);
-   if (unit == LAB_CMP_UNIT_COUNT &&
-       (st->min != floor (st->min) || st->max != floor (st->max)) && sc.decimals == 0 &&
-       fabs (st->median) < 100) {
+   if (unit == LAB_CMP_UNIT_COUNT && (st->min != floor (st->min) || st->max != floor (st->max)) &&
+       sc.decimals == 0 && fabs (st->median) < 100) {
       sc.decimals = 1;
    }
    s = bson_string_new (NULL);
@@ -466,14 +458,14 @@ lab_cmp_md_escape (const char *s)
    }
    out = bson_string_new (NULL);
    for (p = s; *p; p++) {
-      unsigned char c = (unsigned char) *p;
+      unsigned char c = (unsigned char)*p;
       if (c == '\n' || c == '\r' || c == '\t' || c < 0x20) {
          bson_string_append_c (out, ' ');
       } else if (strchr ("\\`*_{}[]<>#!|~&", c)) {
          bson_string_append_c (out, '\\');
-         bson_string_append_c (out, (char) c);
+         bson_string_append_c (out, (char)c);
       } else {
-         bson_string_append_c (out, (char) c);
+         bson_string_append_c (out, (char)c);
       }
    }
    return bson_string_free (out, false);

@@ -18,8 +18,8 @@
 /* ---- results files ----------------------------------------------------------------------------- */
 
 typedef struct {
-   bson_t doc;   /* the whole results document */
-   char *name;   /* the file's base name, for headings (never an absolute path) */
+   bson_t doc; /* the whole results document */
+   char *name; /* the file's base name, for headings (never an absolute path) */
 } lab_cmp_results_t;
 
 /* lab_cmp_results_load_json -- parse and validate one results document held in `data`; `name` labels
@@ -48,7 +48,7 @@ bool lab_cmp_get_bool (const bson_t *doc, const char *path, bool *out);
 /* ---- metrics and arithmetic -------------------------------------------------------------------- */
 
 typedef enum {
-   LAB_CMP_LOWER_BETTER, /* time, read requests, memory */
+   LAB_CMP_LOWER_BETTER,  /* time, read requests, memory */
    LAB_CMP_HIGHER_BETTER, /* throughput of useful work, request size */
    LAB_CMP_NEUTRAL,       /* descriptive: no winner */
 } lab_cmp_better_t;
@@ -96,8 +96,8 @@ lab_cmp_stat_t lab_cmp_metric_stat (const lab_cmp_results_t *r, const char *layo
 bool lab_cmp_ratio (const lab_cmp_stat_t *detail, const lab_cmp_stat_t *folded, double *ratio);
 
 typedef enum {
-   LAB_CMP_WIN_NONE,   /* neutral metric, or a figure missing */
-   LAB_CMP_WIN_TIE,    /* within 2% of each other */
+   LAB_CMP_WIN_NONE, /* neutral metric, or a figure missing */
+   LAB_CMP_WIN_TIE,  /* within 2% of each other */
    LAB_CMP_WIN_DETAIL,
    LAB_CMP_WIN_FOLDED,
 } lab_cmp_winner_t;
@@ -147,7 +147,7 @@ typedef struct {
    const lab_cmp_results_t *baseline; /* NULL: no baseline section */
    const lab_cmp_chart_t *charts;     /* the charts written, linked from the report */
    size_t n_charts;
-   const char *charts_note;           /* why charts were skipped, when n_charts == 0 */
+   const char *charts_note; /* why charts were skipped, when n_charts == 0 */
 } lab_cmp_render_opts_t;
 
 /* lab_cmp_render_md -- the whole Markdown report. Caller bson_free()s. */
@@ -171,8 +171,8 @@ char *lab_cmp_gnuplot_path (void);
  * (scripts and data in a temporary directory, removed afterwards). Charts whose data the file lacks
  * (no samples, no histogram) are left out. Each SVG replaces its file atomically. On success *set lists
  * the charts written, with names relative to dir (free with lab_cmp_chart_set_cleanup). */
-bool lab_cmp_charts_write (const lab_cmp_results_t *r, const char *gnuplot, const char *dir,
-                           const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error);
+bool lab_cmp_charts_write (const lab_cmp_results_t *r, const char *gnuplot, const char *dir, const char *stem,
+                           lab_cmp_chart_set_t *set, bson_error_t *error);
 
 /* lab_cmp_chart_set_cleanup -- free the names a chart set owns. */
 void lab_cmp_chart_set_cleanup (lab_cmp_chart_set_t *set);

@@ -102,7 +102,8 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       }
       if (o->input) {
          lab_error_set (error, LAB_ERROR_USAGE, 1,
-                        "one results file at a time ('%s' and '%s'); compare two with --baseline", o->input, a);
+                        "one results file at a time ('%s' and '%s'); compare two with --baseline", o->input,
+                        a);
          return false;
       }
       o->input = a;
@@ -111,7 +112,8 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       return true;
    }
    if (!o->input) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "no results file given: layout-report RUN.json [-o REPORT.md]");
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "no results file given: layout-report RUN.json [-o REPORT.md]");
       return false;
    }
    if (o->output && strcmp (o->output, "-") == 0) {
@@ -140,7 +142,7 @@ split_output (const char *path, char **dir, char **stem)
    const char *base = slash ? slash + 1 : path;
    size_t n = strlen (base);
 
-   *dir = slash ? bson_strndup (path, (size_t) (slash - path)) : bson_strdup (".");
+   *dir = slash ? bson_strndup (path, (size_t)(slash - path)) : bson_strdup (".");
    if (slash == path) {
       bson_free (*dir);
       *dir = bson_strdup ("/");
@@ -155,7 +157,7 @@ split_output (const char *path, char **dir, char **stem)
 static void
 comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set, bson_t *out)
 {
-   static const char *const winners[] = {"none", "same", "detail", "folded"};
+   static const char *const winners[] = { "none", "same", "detail", "folded" };
    const lab_cmp_metric_t *m = NULL;
    size_t n = 0, i;
    bson_t metrics, charts, md, ml;
@@ -170,7 +172,7 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
    BSON_APPEND_ARRAY_BEGIN (out, "charts", &charts);
    for (i = 0; set && i < set->n; i++) {
       const char *k;
-      bson_uint32_to_string ((uint32_t) i, &k, key, sizeof key);
+      bson_uint32_to_string ((uint32_t)i, &k, key, sizeof key);
       BSON_APPEND_UTF8 (&charts, k, set->charts[i].file);
    }
    bson_append_array_end (out, &charts);
@@ -205,14 +207,15 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
    bson_append_document_end (out, &metrics);
 }
 
+/* main -- parse, load the results (and baseline), draw the charts, render, write; exit codes per cli.h. */
 int
 main (int argc, char **argv)
 {
    report_opts_t o;
-   bson_error_t error = {0};
-   lab_cmp_results_t run = {0}, base = {0};
-   lab_cmp_chart_set_t set = {0};
-   lab_cmp_render_opts_t ro = {0};
+   bson_error_t error = { 0 };
+   lab_cmp_results_t run = { 0 }, base = { 0 };
+   lab_cmp_chart_set_t set = { 0 };
+   lab_cmp_render_opts_t ro = { 0 };
    char *dir = NULL, *stem = NULL, *gnuplot = NULL, *md = NULL, *note = NULL;
    bson_t summary = BSON_INITIALIZER;
    int rc = LAB_EXIT_FAILURE;

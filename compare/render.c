@@ -9,7 +9,7 @@
 
 #include "compare/cmp.h"
 
-static const char *const layouts[2] = {"detail", "folded"};
+static const char *const layouts[2] = { "detail", "folded" };
 
 /* app_esc -- append `s` Markdown-escaped ("n/a" for NULL). */
 static void
@@ -147,7 +147,7 @@ typedef struct {
 static cold_facts_t
 gather_cold (const lab_cmp_results_t *r)
 {
-   cold_facts_t c = {0};
+   cold_facts_t c = { 0 };
    int i, n = lab_cmp_runs_n (r);
    bson_t run;
    bool b;
@@ -212,7 +212,8 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " folded vs ");
    app_stat (o, LAB_CMP_UNIT_SECONDS, &ed);
    if (nd == nf) {
-      bson_string_append_printf (o, " one document per row (median of %d run%s each).\n", nd, nd == 1 ? "" : "s");
+      bson_string_append_printf (o, " one document per row (median of %d run%s each).\n", nd,
+                                 nd == 1 ? "" : "s");
    } else {
       bson_string_append_printf (o, " one document per row (median of %d and %d runs).\n", nf, nd);
    }
@@ -250,13 +251,15 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
                              "served part of the data");
    } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
               c.resident_max_pct <= 1.0) {
-      bson_string_append_printf (o, "All %d runs started cold (caches dropped, at most %.1f%% of the data "
-                                    "files resident)",
+      bson_string_append_printf (o,
+                                 "All %d runs started cold (caches dropped, at most %.1f%% of the data "
+                                 "files resident)",
                                  c.runs, c.resident_max_pct);
    } else if (c.dropped == c.runs && c.drop_known == c.runs) {
       if (c.resident_known) {
-         bson_string_append_printf (o, "Caches were dropped before all %d runs, yet up to %.1f%% of the "
-                                       "data files were resident before one",
+         bson_string_append_printf (o,
+                                    "Caches were dropped before all %d runs, yet up to %.1f%% of the "
+                                    "data files were resident before one",
                                     c.runs, c.resident_max_pct);
       } else {
          bson_string_append_printf (o, "Caches were dropped before all %d runs (residency not measured)",
@@ -270,8 +273,9 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
                                     c.resident_max_pct);
       }
       if (c.server_restarted > 0) {
-         bson_string_append_printf (o, " (the server was restarted before %d, emptying its cache; the OS "
-                                       "page cache may still have held data)",
+         bson_string_append_printf (o,
+                                    " (the server was restarted before %d, emptying its cache; the OS "
+                                    "page cache may still have held data)",
                                     c.server_restarted);
       }
       bson_string_append (o, ": some runs were partly warm");
@@ -335,7 +339,7 @@ table_row (bson_string_t *o, const char *label, lab_cmp_unit_t unit, lab_cmp_bet
 static lab_cmp_stat_t
 dataset_stat (const lab_cmp_results_t *r, const char *layout, const char *field)
 {
-   lab_cmp_stat_t s = {0};
+   lab_cmp_stat_t s = { 0 };
    char path[96];
 
    snprintf (path, sizeof path, "dataset.%s.%s", layout, field);
@@ -356,9 +360,9 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r)
       lab_cmp_unit_t unit;
       lab_cmp_better_t better;
    } ds_rows[] = {
-      {"count", "documents in collection", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL},
-      {"storage_size_bytes", "storage size (on disk)", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER},
-      {"index_size_bytes", "index size", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER},
+      { "count", "documents in collection", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL },
+      { "storage_size_bytes", "storage size (on disk)", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER },
+      { "index_size_bytes", "index size", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER },
    };
    const lab_cmp_metric_t *m;
    size_t n, i;
@@ -389,12 +393,14 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r)
    }
    bson_string_append (o, "\n");
    if (nd == nf) {
-      bson_string_append_printf (o, "Figures are medians over %d run%s per layout, with the min–max range in "
-                                    "parentheses when runs differ. ",
+      bson_string_append_printf (o,
+                                 "Figures are medians over %d run%s per layout, with the min–max range in "
+                                 "parentheses when runs differ. ",
                                  nd, nd == 1 ? "" : "s");
    } else {
-      bson_string_append_printf (o, "Figures are medians over %d detail and %d folded runs, with the "
-                                    "min–max range in parentheses when runs differ. ",
+      bson_string_append_printf (o,
+                                 "Figures are medians over %d detail and %d folded runs, with the "
+                                 "min–max range in parentheses when runs differ. ",
                                  nd, nf);
    }
    bson_string_append (o, "The ratio is folded ÷ detail. *better* names the layout with the better median "
@@ -435,7 +441,7 @@ render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts)
          if (*p == ' ') {
             bson_string_append (o, "%20");
          } else if (*p == '(' || *p == ')') {
-            bson_string_append_printf (o, "%%%02X", (unsigned) *p);
+            bson_string_append_printf (o, "%%%02X", (unsigned)*p);
          } else {
             bson_string_append_c (o, *p);
          }
@@ -444,7 +450,7 @@ render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts)
    }
 }
 
-/* kv_row -- "| key | value |" with the value escaped. */
+/* kv_str -- "| key | value |" with the value escaped. */
 static void
 kv_str (bson_string_t *o, const char *key, const char *value)
 {
@@ -499,12 +505,12 @@ render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       const char *field, *label;
       lab_cmp_unit_t unit;
    } rows[] = {
-      {"count", "documents", LAB_CMP_UNIT_COUNT},
-      {"avg_obj_size_bytes", "average document size", LAB_CMP_UNIT_BYTES},
-      {"data_size_bytes", "data size (uncompressed)", LAB_CMP_UNIT_BYTES},
-      {"storage_size_bytes", "storage size (on disk)", LAB_CMP_UNIT_BYTES},
-      {"index_size_bytes", "index size", LAB_CMP_UNIT_BYTES},
-      {"nindexes", "indexes", LAB_CMP_UNIT_COUNT},
+      { "count", "documents", LAB_CMP_UNIT_COUNT },
+      { "avg_obj_size_bytes", "average document size", LAB_CMP_UNIT_BYTES },
+      { "data_size_bytes", "data size (uncompressed)", LAB_CMP_UNIT_BYTES },
+      { "storage_size_bytes", "storage size (on disk)", LAB_CMP_UNIT_BYTES },
+      { "index_size_bytes", "index size", LAB_CMP_UNIT_BYTES },
+      { "nindexes", "indexes", LAB_CMP_UNIT_COUNT },
    };
    const bson_t *d = &r->doc;
    double dc, fc;
@@ -533,8 +539,8 @@ render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " values) loaded per layout and run: ");
    app_num (o, d, "dataset.keys", LAB_CMP_UNIT_COUNT);
    bson_string_append (o, "\n- rows per master (detail documents ÷ folded documents): ");
-   if (lab_cmp_get_number (d, "dataset.detail.count", &dc) && lab_cmp_get_number (d, "dataset.folded.count", &fc) &&
-       fc > 0) {
+   if (lab_cmp_get_number (d, "dataset.detail.count", &dc) &&
+       lab_cmp_get_number (d, "dataset.folded.count", &fc) && fc > 0) {
       bson_string_append_printf (o, "%.1f", dc / fc);
    } else {
       bson_string_append (o, "n/a");
@@ -630,15 +636,15 @@ render_runs (bson_string_t *o, const lab_cmp_results_t *r)
       const char *path;
       lab_cmp_unit_t unit;
    } cols[] = {
-      {"elapsed_s", LAB_CMP_UNIT_SECONDS},
-      {"docs", LAB_CMP_UNIT_COUNT},
-      {"read_requests", LAB_CMP_UNIT_COUNT},
-      {"read_bytes", LAB_CMP_UNIT_BYTES},
-      {"rates.read_requests_per_s_peak", LAB_CMP_UNIT_RATE},
-      {"rates.read_mb_s_peak", LAB_CMP_UNIT_MB_S},
-      {"rates.avg_read_request_bytes", LAB_CMP_UNIT_BYTES},
-      {"latency_ms.p95", LAB_CMP_UNIT_MS},
-      {"memory.server_rss_peak_bytes", LAB_CMP_UNIT_BYTES},
+      { "elapsed_s", LAB_CMP_UNIT_SECONDS },
+      { "docs", LAB_CMP_UNIT_COUNT },
+      { "read_requests", LAB_CMP_UNIT_COUNT },
+      { "read_bytes", LAB_CMP_UNIT_BYTES },
+      { "rates.read_requests_per_s_peak", LAB_CMP_UNIT_RATE },
+      { "rates.read_mb_s_peak", LAB_CMP_UNIT_MB_S },
+      { "rates.avg_read_request_bytes", LAB_CMP_UNIT_BYTES },
+      { "latency_ms.p95", LAB_CMP_UNIT_MS },
+      { "memory.server_rss_peak_bytes", LAB_CMP_UNIT_BYTES },
    };
    int i, n = lab_cmp_runs_n (r);
    size_t c;
@@ -691,18 +697,22 @@ render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
    app_num (o, d, "calibration.elapsed_s", LAB_CMP_UNIT_SECONDS);
    bson_string_append (o, "\n");
    for (l = 0; l < 2; l++) {
-      lab_cmp_stat_t rr = lab_cmp_metric_stat (r, layouts[l], lab_cmp_metric_find ("read_requests_per_s_peak"));
+      lab_cmp_stat_t rr =
+         lab_cmp_metric_stat (r, layouts[l], lab_cmp_metric_find ("read_requests_per_s_peak"));
       lab_cmp_stat_t mb = lab_cmp_metric_stat (r, layouts[l], lab_cmp_metric_find ("read_mb_s_peak"));
       bson_string_append_printf (o, "- %s peaks: ", layouts[l]);
       if (rr.present && has_iops && iops > 0) {
          v = rr.median / iops * 100.0;
-         bson_string_append_printf (o, v < 9.95 ? "%.1f%% of the random-read ceiling" : "%.0f%% of the random-read ceiling", v);
+         bson_string_append_printf (
+            o, v < 9.95 ? "%.1f%% of the random-read ceiling" : "%.0f%% of the random-read ceiling", v);
       } else {
          bson_string_append (o, "n/a of the random-read ceiling");
       }
       if (mb.present && has_seq && seq > 0) {
          v = mb.median / seq * 100.0;
-         bson_string_append_printf (o, v < 9.95 ? ", %.1f%% of the sequential throughput" : ", %.0f%% of the sequential throughput", v);
+         bson_string_append_printf (
+            o, v < 9.95 ? ", %.1f%% of the sequential throughput" : ", %.0f%% of the sequential throughput",
+            v);
       } else {
          bson_string_append (o, ", n/a of the sequential throughput");
       }
@@ -740,8 +750,8 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
    const lab_cmp_metric_t *m;
    size_t n, i;
    int l;
-   const lab_cmp_results_t *both[2] = {b, r};
-   const char *what[2] = {"baseline", "this experiment"};
+   const lab_cmp_results_t *both[2] = { b, r };
+   const char *what[2] = { "baseline", "this experiment" };
 
    bson_string_append (o, "## Against the baseline\n\n");
    for (l = 0; l < 2; l++) {

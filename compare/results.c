@@ -13,7 +13,7 @@
 /* Figures without which a runs[] entry means nothing. The device totals (read_requests, read_bytes) are
  * required by the schema too, but scancmp leaves them out when it could not sample the device (a remote
  * server): the report then shows them as n/a rather than refusing the whole experiment. */
-static const char *const required_run_numbers[] = {"run", "elapsed_s", "docs", "bytes_returned"};
+static const char *const required_run_numbers[] = { "run", "elapsed_s", "docs", "bytes_returned" };
 
 /* position_to_line_col -- 1-based line and column of byte offset `pos` in data. */
 static void
@@ -43,10 +43,12 @@ describe_json_error (const char *data, size_t len, const char *name, const bson_
    int line, col;
 
    if (p) {
-      size_t pos = (size_t) strtoull (p + strlen ("position "), NULL, 10);
+      size_t pos = (size_t)strtoull (p + strlen ("position "), NULL, 10);
       position_to_line_col (data, len, pos, &line, &col);
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: line %d, column %d: invalid JSON (%s); is it a results file written by scancmp --out?",
-                     name, line, col, json_err->message);
+      lab_error_set (
+         error, LAB_ERROR_IO, EINVAL,
+         "%s: line %d, column %d: invalid JSON (%s); is it a results file written by scancmp --out?", name,
+         line, col, json_err->message);
    } else {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: invalid JSON (%s): the file is truncated or damaged; re-run scancmp --out", name,
@@ -206,7 +208,7 @@ lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_c
       goto cleanup;
    }
    reader = bson_json_data_reader_new (false, len);
-   bson_json_data_reader_ingest (reader, (const uint8_t *) data, len);
+   bson_json_data_reader_ingest (reader, (const uint8_t *)data, len);
    rc = bson_json_reader_read (reader, &out->doc, &jerr);
    if (rc < 0) {
       describe_json_error (data, len, name, &jerr, error);

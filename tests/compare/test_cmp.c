@@ -27,7 +27,7 @@ static void
 refuse (const char *json, const char *needle)
 {
    lab_cmp_results_t r;
-   bson_error_t error = {0};
+   bson_error_t error = { 0 };
 
    assert_false (lab_cmp_results_load_json (json, strlen (json), "t.json", &r, &error));
    if (!strstr (error.message, needle)) {
@@ -38,13 +38,14 @@ refuse (const char *json, const char *needle)
    lab_cmp_results_cleanup (&r); /* safe on a refused load */
 }
 
-#define RUN_D "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 100, \"bytes_returned\": 1000"
+#define RUN_D                                                                                                \
+   "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 100, \"bytes_returned\": 1000"
 #define RUN_F "{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 4, \"docs\": 1, \"bytes_returned\": 900"
 
 static void
 test_refuses_bad_files (void **state)
 {
-   (void) state;
+   (void)state;
    refuse ("", "empty");
    refuse ("   \n ", "empty");
    refuse ("{\"schema_version\": 1, \"runs\": [" RUN_D, "truncated");
@@ -67,7 +68,7 @@ test_load_file_errors_name_path (void **state)
    lab_cmp_results_t r;
    bson_error_t error;
 
-   (void) state;
+   (void)state;
    assert_false (lab_cmp_results_load_file ("/nonexistent/dir/run.json", &r, &error));
    assert_non_null (strstr (error.message, "/nonexistent/dir/run.json"));
 }
@@ -75,10 +76,10 @@ test_load_file_errors_name_path (void **state)
 static void
 test_stat_of (void **state)
 {
-   double odd[] = {5, 1, 3}, even[] = {4, 1, 3, 2}, one[] = {7};
+   double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
    lab_cmp_stat_t s;
 
-   (void) state;
+   (void)state;
    s = lab_cmp_stat_of (odd, 3);
    assert_true (s.present);
    assert_int_equal (s.n, 3);
@@ -100,7 +101,7 @@ test_metric_stat_runs_and_summary (void **state)
    const lab_cmp_metric_t *el = lab_cmp_metric_find ("elapsed_s");
    const lab_cmp_metric_t *p99 = lab_cmp_metric_find ("latency_p99_ms");
 
-   (void) state;
+   (void)state;
    assert_non_null (el);
    assert_non_null (p99);
    /* no summary: computed from runs[], even count -> mean of the middle two */
@@ -127,7 +128,8 @@ test_metric_stat_runs_and_summary (void **state)
 
    /* summary present: it wins over runs[] */
    load ("{\"schema_version\": 1, \"runs\": [" RUN_D "}, " RUN_F "}],"
-         " \"summary\": {\"detail\": {\"runs\": 1, \"elapsed_s\": {\"median\": 99, \"min\": 98, \"max\": 100}}}}",
+         " \"summary\": {\"detail\": {\"runs\": 1, \"elapsed_s\": {\"median\": 99, \"min\": 98, \"max\": "
+         "100}}}}",
          &r);
    s = lab_cmp_metric_stat (&r, "detail", el);
    assert_true (s.median == 99 && s.min == 98 && s.max == 100 && s.n == 1);
@@ -139,11 +141,11 @@ test_metric_stat_runs_and_summary (void **state)
 static void
 test_winner_and_ratio (void **state)
 {
-   lab_cmp_stat_t d = {true, 1, 100, 100, 100}, f = {true, 1, 40, 40, 40}, none = {0};
-   lab_cmp_stat_t zero = {true, 1, 0, 0, 0}, near = {true, 1, 101, 101, 101};
+   lab_cmp_stat_t d = { true, 1, 100, 100, 100 }, f = { true, 1, 40, 40, 40 }, none = { 0 };
+   lab_cmp_stat_t zero = { true, 1, 0, 0, 0 }, near = { true, 1, 101, 101, 101 };
    double factor, ratio;
 
-   (void) state;
+   (void)state;
    assert_int_equal (lab_cmp_winner (LAB_CMP_LOWER_BETTER, &d, &f, &factor), LAB_CMP_WIN_FOLDED);
    assert_true (fabs (factor - 2.5) < 1e-9);
    assert_int_equal (lab_cmp_winner (LAB_CMP_HIGHER_BETTER, &d, &f, &factor), LAB_CMP_WIN_DETAIL);
@@ -164,7 +166,7 @@ expect_fmt (lab_cmp_unit_t unit, double v, const char *want)
    char *got = lab_cmp_format (unit, v);
 
    if (strcmp (got, want) != 0) {
-      fail_msg ("format(%d, %g) = '%s', want '%s'", (int) unit, v, got, want);
+      fail_msg ("format(%d, %g) = '%s', want '%s'", (int)unit, v, got, want);
    }
    bson_free (got);
 }
@@ -172,11 +174,11 @@ expect_fmt (lab_cmp_unit_t unit, double v, const char *want)
 static void
 test_format (void **state)
 {
-   lab_cmp_stat_t s = {true, 3, 932.4, 905.0, 950.2}, same = {true, 3, 12, 12, 12};
-   lab_cmp_stat_t b = {true, 3, 15880000, 15200000, 16420000}, none = {0};
+   lab_cmp_stat_t s = { true, 3, 932.4, 905.0, 950.2 }, same = { true, 3, 12, 12, 12 };
+   lab_cmp_stat_t b = { true, 3, 15880000, 15200000, 16420000 }, none = { 0 };
    char *t;
 
-   (void) state;
+   (void)state;
    expect_fmt (LAB_CMP_UNIT_COUNT, 55357286, "55,357,286");
    expect_fmt (LAB_CMP_UNIT_COUNT, 0, "0");
    expect_fmt (LAB_CMP_UNIT_COUNT, 2.5, "2.50");
@@ -211,7 +213,7 @@ test_md_escape (void **state)
 {
    char *e;
 
-   (void) state;
+   (void)state;
    e = lab_cmp_md_escape ("bill_detail|*x*\n[a](b) `c` <d> #1 ~e~ !f & g");
    assert_string_equal (e, "bill\\_detail\\|\\*x\\* \\[a\\](b) \\`c\\` \\<d\\> \\#1 \\~e\\~ \\!f \\& g");
    bson_free (e);
@@ -227,10 +229,10 @@ static void
 test_render_minimal (void **state)
 {
    lab_cmp_results_t r;
-   lab_cmp_render_opts_t o = {0};
+   lab_cmp_render_opts_t o = { 0 };
    char *md;
 
-   (void) state;
+   (void)state;
    /* only the required figures: every optional one renders as n/a, nothing crashes */
    load ("{\"schema_version\": 1, \"runs\": [" RUN_D "}, " RUN_F "}]}", &r);
    o.charts_note = "test";
@@ -257,7 +259,7 @@ test_render_verdict_directions (void **state)
    lab_cmp_results_t r;
    char *md;
 
-   (void) state;
+   (void)state;
    /* folded slower and needing more reads: the verdict must say so, not assume folding wins */
    load ("{\"schema_version\": 1, \"config\": {\"cold\": true}, \"runs\": ["
          "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 100, \"bytes_returned\": 1,"
