@@ -11,7 +11,9 @@
 #include "compare/cmp.h"
 
 /* The table's rows: the original experiment's (time, peak read requests/s, peak read MB/s, data
- * returned, memory, cache) and more. Names follow the schema's flattening rule for summary.<layout>. */
+ * returned, memory, cache) and more. Names follow the schema's flattening rule for summary.<layout>.
+ * Bytes returned per second is descriptive: hoisting makes the folded layout return fewer bytes for the
+ * same rows, so rows per second is the fair throughput. */
 static const lab_cmp_metric_t metrics[] = {
    { "elapsed_s", "elapsed_s", "parallel load time", LAB_CMP_UNIT_SECONDS, LAB_CMP_LOWER_BETTER },
    { "keys", "keys", "masters loaded", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL },
@@ -34,7 +36,7 @@ static const lab_cmp_metric_t metrics[] = {
    { "util_pct_mean", "rates.util_pct_mean", "device busy (%util, mean)", LAB_CMP_UNIT_PCT, LAB_CMP_NEUTRAL },
    { "bytes_returned", "bytes_returned", "data returned by the store", LAB_CMP_UNIT_BYTES, LAB_CMP_NEUTRAL },
    { "returned_mb_s", "rates.returned_mb_s", "data returned per second", LAB_CMP_UNIT_MB_S,
-     LAB_CMP_HIGHER_BETTER },
+     LAB_CMP_NEUTRAL },
    { "rows_per_s", "rates.rows_per_s", "detail rows per second", LAB_CMP_UNIT_RATE, LAB_CMP_HIGHER_BETTER },
    { "docs_per_s", "rates.docs_per_s", "documents per second", LAB_CMP_UNIT_RATE, LAB_CMP_NEUTRAL },
    { "server_rss_peak_bytes", "memory.server_rss_peak_bytes", "server memory (peak RSS)", LAB_CMP_UNIT_BYTES,
