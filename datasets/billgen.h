@@ -18,9 +18,9 @@
 
 typedef struct {
    lab_gen_params_t gen;
-   const char *coll;     /* --dst */
-   bool drop;            /* --drop: replace an existing collection */
-   size_t batch_docs;    /* 0: 1000 */
+   const char *coll;  /* --dst */
+   bool drop;         /* --drop: replace an existing collection */
+   size_t batch_docs; /* 0: 1000 */
    lab_progress_mode_t progress;
 } lab_generate_opts_t;
 
@@ -78,8 +78,9 @@ typedef struct {
    uint64_t csv_bytes;     /* CSV bytes after decompression */
    uint64_t file_bytes;    /* bytes read from the inputs */
    uint64_t bson_bytes;    /* BSON bytes of the documents */
-   double seconds;
-   bool dropped_partial;   /* a failure dropped what had been written */
+   double seconds;         /* whole import, index build and flush included */
+   double load_seconds;    /* until the last batch was written (no index build, no flush) */
+   bool dropped_partial; /* a failure dropped what had been written */
 } lab_import_stats_t;
 
 /* lab_billgen_import -- import o->files into o->coll (store may be NULL with parse_only). Refused rows go
@@ -92,10 +93,10 @@ bool lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_imp
 /* ---- export ------------------------------------------------------------------------------------ */
 
 typedef struct {
-   const char *coll;   /* --src */
-   const char *out;    /* -o FILE ("-": stdout) */
-   int zstd_level;     /* 0: plain; > 0 compress (default 3 when the name ends in .zst) */
-   int64_t sample;     /* documents read to fix the header (default 1000) */
+   const char *coll; /* --src */
+   const char *out;  /* -o FILE ("-": stdout) */
+   int zstd_level;   /* 0: plain; > 0 compress (default 3 when the name ends in .zst) */
+   int64_t sample;   /* documents read to fix the header (default 1000) */
    lab_progress_mode_t progress;
 } lab_export_opts_t;
 
@@ -117,7 +118,7 @@ bool lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_exp
 /* lab_billgen_prepare_dst -- shared by generate and import: make `coll` ready to receive documents
  * (drop it first with `drop`; an existing non-empty one is LAB_STORE_ERR_EXISTS unless `append`, the
  * message suggesting --append when `allow_append`). *owned: this run may drop it again on failure. */
-bool lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
-                              bool *owned, bson_error_t *error);
+bool lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append,
+                              bool allow_append, bool *owned, bson_error_t *error);
 
 #endif

@@ -106,7 +106,8 @@ static const char *USAGE_IMPORT =
    "Examples:\n"
    "  billgen import --headerline --columns-have-types --drop bills.csv.zst\n"
    "  zstd -dc bills.csv.zst | billgen import --headerline --columns-have-types --drop -\n"
-   "  billgen import --fields bill_id,item,qty --parse-grace skip-row --reject bad.txt --drop part1.csv part2.csv\n"
+   "  billgen import --fields bill_id,item,qty --parse-grace skip-row --reject bad.txt --drop part1.csv "
+   "part2.csv\n"
    "  billgen import --headerline --columns-have-types --parse-only --json ceiling.json bills.csv.zst\n";
 
 static const char *USAGE_EXPORT =
@@ -144,7 +145,7 @@ usage_error (const bson_error_t *error, const char *cmd)
 static lab_store_t *
 open_store (const lab_cli_common_t *c, bson_error_t *error)
 {
-   lab_store_opts_t so = {.db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true};
+   lab_store_opts_t so = { .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true };
    return lab_store_open (c->uri, &so, error);
 }
 
@@ -221,7 +222,8 @@ cmd_generate (int argc, char **argv)
             return usage_error (&error, "generate ");
          }
          if (!lab_gen_dist_parse (v, &o.gen.dist)) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0, "--dist: '%s' is not one of lognormal, zipf, uniform, fixed", v);
+            lab_error_set (&error, LAB_ERROR_USAGE, 0,
+                           "--dist: '%s' is not one of lognormal, zipf, uniform, fixed", v);
             return usage_error (&error, "generate ");
          }
       } else if (VALUE ("--max-rows")) {
@@ -237,7 +239,8 @@ cmd_generate (int argc, char **argv)
             return usage_error (&error, "generate ");
          }
          if (!lab_gen_order_parse (v, &o.gen.order)) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0, "--order: '%s' is not one of interleaved, clustered", v);
+            lab_error_set (&error, LAB_ERROR_USAGE, 0, "--order: '%s' is not one of interleaved, clustered",
+                           v);
             return usage_error (&error, "generate ");
          }
       } else if (VALUE ("--open-bills")) {
@@ -265,7 +268,7 @@ cmd_generate (int argc, char **argv)
          if (r < 0 || !int_opt (v, "--batch-docs", 1, 100000, &n, &error)) {
             return usage_error (&error, "generate ");
          }
-         o.batch_docs = (size_t) n;
+         o.batch_docs = (size_t)n;
       } else if (!strcmp (argv[i], "--drop")) {
          o.drop = true;
       } else {
@@ -304,12 +307,13 @@ cmd_generate (int argc, char **argv)
       goto done;
    }
    char b1[32];
-   lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64 " oversize) into '%s' in %.2f s: %.0f "
+   lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64
+                 " oversize) into '%s' in %.2f s: %.0f "
                  "rows/s, %s of BSON (%.0f B/row)",
                  st.rows, st.bills, st.oversize_bills, o.coll, st.seconds,
-                 st.insert_seconds > 0 ? (double) st.rows / st.insert_seconds : 0.0,
-                 lab_format_bytes ((uint64_t) st.bson_bytes, b1, sizeof b1),
-                 st.rows ? (double) st.bson_bytes / (double) st.rows : 0.0);
+                 st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0,
+                 lab_format_bytes ((uint64_t)st.bson_bytes, b1, sizeof b1),
+                 st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
    {
       bson_t j = BSON_INITIALIZER;
       BSON_APPEND_UTF8 (&j, "command", "generate");
@@ -321,10 +325,11 @@ cmd_generate (int argc, char **argv)
       BSON_APPEND_INT64 (&j, "oversize_bills", st.oversize_bills);
       BSON_APPEND_INT64 (&j, "oversize_rows_per_bill", st.oversize_rows_per_bill);
       BSON_APPEND_INT64 (&j, "bytes", st.bson_bytes);
-      BSON_APPEND_DOUBLE (&j, "avg_row_bytes", st.rows ? (double) st.bson_bytes / (double) st.rows : 0.0);
+      BSON_APPEND_DOUBLE (&j, "avg_row_bytes", st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
       BSON_APPEND_DOUBLE (&j, "seconds", st.seconds);
       BSON_APPEND_DOUBLE (&j, "insert_seconds", st.insert_seconds);
-      BSON_APPEND_DOUBLE (&j, "rows_per_s", st.insert_seconds > 0 ? (double) st.rows / st.insert_seconds : 0.0);
+      BSON_APPEND_DOUBLE (&j, "rows_per_s",
+                          st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);
       BSON_APPEND_INT64 (&j, "rejects", 0);
       BSON_APPEND_INT64 (&j, "open_bills_peak", st.open_bills_peak);
       bson_t p;
@@ -364,7 +369,7 @@ cmd_import (int argc, char **argv)
    const char *v;
    int r, rc = LAB_EXIT_FAILURE;
    int64_t n;
-   const char **files = bson_malloc0 ((size_t) argc * sizeof *files);
+   const char **files = bson_malloc0 ((size_t)argc * sizeof *files);
    size_t nfiles = 0;
 
    lab_cli_common_init (&c);
@@ -405,8 +410,8 @@ cmd_import (int argc, char **argv)
             goto usage;
          }
          if (!lab_grace_parse (v, &o.grace)) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0, "--parse-grace: '%s' is not one of stop, skip-row, skip-field",
-                           v);
+            lab_error_set (&error, LAB_ERROR_USAGE, 0,
+                           "--parse-grace: '%s' is not one of stop, skip-row, skip-field", v);
             goto usage;
          }
       } else if (VALUE ("--reject")) {
@@ -418,7 +423,7 @@ cmd_import (int argc, char **argv)
          if (r < 0 || !int_opt (v, "--batch-docs", 1, 100000, &n, &error)) {
             goto usage;
          }
-         o.batch_docs = (size_t) n;
+         o.batch_docs = (size_t)n;
       } else if (!strcmp (argv[i], "--headerline")) {
          o.headerline = true;
       } else if (!strcmp (argv[i], "--columns-have-types")) {
@@ -457,7 +462,8 @@ cmd_import (int argc, char **argv)
       goto usage;
    }
    if (!o.headerline && !o.fields) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0, "say where the field names come from: --headerline or --fields");
+      lab_error_set (&error, LAB_ERROR_USAGE, 0,
+                     "say where the field names come from: --headerline or --fields");
       goto usage;
    }
    if (o.drop && o.append) {
@@ -480,7 +486,7 @@ cmd_import (int argc, char **argv)
    /* what can be checked without the store is checked first: a bad --fields or a missing input never
     * creates a store or a collection */
    if (o.fields) {
-      lab_csv_header_t h = {0};
+      lab_csv_header_t h = { 0 };
       bool hok = lab_csv_header_from_list (&h, o.fields, o.typed, &error);
       lab_csv_header_cleanup (&h);
       if (!hok) {
@@ -511,8 +517,8 @@ cmd_import (int argc, char **argv)
    if (!ok) {
       lab_log_error ("%s", error.message);
       if (st.dropped_partial) {
-         lab_log_error ("collection '%s' dropped: nothing of this import is kept (%" PRId64 " rows read, %" PRId64
-                        " refused)",
+         lab_log_error ("collection '%s' dropped: nothing of this import is kept (%" PRId64
+                        " rows read, %" PRId64 " refused)",
                         o.coll, st.rows_read, st.rejects);
       } else if (!o.parse_only && o.append) {
          lab_log_error ("collection '%s' keeps the rows written before the failure (--append)", o.coll);
@@ -525,7 +531,7 @@ cmd_import (int argc, char **argv)
       lab_log_info ("%s %" PRId64 " of %" PRId64 " rows%s in %.2f s (%.0f rows/s, %s of CSV); %" PRId64
                     " refused, %" PRId64 " fields left out%s",
                     o.parse_only ? "parsed" : "imported", st.rows_inserted, st.rows_read, where, st.seconds,
-                    st.seconds > 0 ? (double) st.rows_inserted / st.seconds : 0.0,
+                    st.seconds > 0 ? (double)st.rows_inserted / st.seconds : 0.0,
                     lab_format_bytes (st.csv_bytes, b1, sizeof b1), st.rejects, st.fields_skipped,
                     (st.rejects || st.fields_skipped) && o.reject_path ? " (see the --reject file)" : "");
       bson_free (where);
@@ -546,11 +552,14 @@ cmd_import (int argc, char **argv)
       BSON_APPEND_INT64 (&j, "rows", st.rows_inserted);
       BSON_APPEND_INT64 (&j, "rows_read", st.rows_read);
       BSON_APPEND_INT64 (&j, "bills", st.bills);
-      BSON_APPEND_INT64 (&j, "bytes", (int64_t) st.bson_bytes);
-      BSON_APPEND_INT64 (&j, "csv_bytes", (int64_t) st.csv_bytes);
-      BSON_APPEND_INT64 (&j, "file_bytes", (int64_t) st.file_bytes);
+      BSON_APPEND_INT64 (&j, "bytes", (int64_t)st.bson_bytes);
+      BSON_APPEND_INT64 (&j, "csv_bytes", (int64_t)st.csv_bytes);
+      BSON_APPEND_INT64 (&j, "file_bytes", (int64_t)st.file_bytes);
       BSON_APPEND_DOUBLE (&j, "seconds", st.seconds);
-      BSON_APPEND_DOUBLE (&j, "rows_per_s", st.seconds > 0 ? (double) st.rows_inserted / st.seconds : 0.0);
+      BSON_APPEND_DOUBLE (&j, "rows_per_s", st.seconds > 0 ? (double)st.rows_inserted / st.seconds : 0.0);
+      BSON_APPEND_DOUBLE (&j, "load_seconds", st.load_seconds);
+      BSON_APPEND_DOUBLE (&j, "load_rows_per_s",
+                          st.load_seconds > 0 ? (double)st.rows_inserted / st.load_seconds : 0.0);
       BSON_APPEND_INT64 (&j, "rejects", st.rejects);
       BSON_APPEND_INT64 (&j, "fields_skipped", st.fields_skipped);
       BSON_APPEND_UTF8 (&j, "parse_grace", lab_grace_name (o.grace));
@@ -620,7 +629,7 @@ cmd_export (int argc, char **argv)
          if (r < 0 || !int_opt (v, "--zstd-level", 0, 19, &n, &error)) {
             return usage_error (&error, "export ");
          }
-         o.zstd_level = (int) n;
+         o.zstd_level = (int)n;
          level_given = true;
       } else if (VALUE ("--sample")) {
          if (r < 0 || !int_opt (v, "--sample", 1, 100000000, &o.sample, &error)) {
@@ -645,7 +654,8 @@ cmd_export (int argc, char **argv)
       o.zstd_level = 3;
    }
    if (c.json_path && !strcmp (c.json_path, "-") && !strcmp (o.out, "-")) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0, "--json - and the CSV cannot both go to stdout: give -o FILE");
+      lab_error_set (&error, LAB_ERROR_USAGE, 0,
+                     "--json - and the CSV cannot both go to stdout: give -o FILE");
       return usage_error (&error, "export ");
    }
    o.progress = c.progress;
@@ -663,8 +673,9 @@ cmd_export (int argc, char **argv)
    }
    {
       char b1[32], b2[32];
-      lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64 " columns) in %.2f s: %s of CSV, %s written%s", st.rows,
-                    o.coll, st.columns, st.seconds, lab_format_bytes (st.csv_bytes, b1, sizeof b1),
+      lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64
+                    " columns) in %.2f s: %s of CSV, %s written%s",
+                    st.rows, o.coll, st.columns, st.seconds, lab_format_bytes (st.csv_bytes, b1, sizeof b1),
                     lab_format_bytes (st.file_bytes, b2, sizeof b2), o.zstd_level > 0 ? " (zstd)" : "");
       bson_t j = BSON_INITIALIZER;
       BSON_APPEND_UTF8 (&j, "command", "export");
@@ -674,8 +685,8 @@ cmd_export (int argc, char **argv)
       BSON_APPEND_UTF8 (&j, "out", o.out);
       BSON_APPEND_INT64 (&j, "rows", st.rows);
       BSON_APPEND_INT64 (&j, "columns", st.columns);
-      BSON_APPEND_INT64 (&j, "bytes", (int64_t) st.csv_bytes);
-      BSON_APPEND_INT64 (&j, "file_bytes", (int64_t) st.file_bytes);
+      BSON_APPEND_INT64 (&j, "bytes", (int64_t)st.csv_bytes);
+      BSON_APPEND_INT64 (&j, "file_bytes", (int64_t)st.file_bytes);
       BSON_APPEND_INT32 (&j, "zstd_level", o.zstd_level);
       BSON_APPEND_DOUBLE (&j, "seconds", st.seconds);
       BSON_APPEND_INT64 (&j, "rejects", 0);

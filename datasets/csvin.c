@@ -24,7 +24,7 @@ typedef struct {
    /* fields of the record being parsed, copied out of libcsv's reused buffer */
    char *arena;
    size_t arena_len, arena_cap;
-   size_t *off;    /* offset in arena, or SIZE_MAX for NULL */
+   size_t *off; /* offset in arena, or SIZE_MAX for NULL */
    size_t *len;
    size_t nfields, cap;
    int rows;
@@ -36,7 +36,7 @@ typedef struct {
 static int
 no_space (unsigned char c)
 {
-   (void) c;
+   (void)c;
    return 0;
 }
 
@@ -80,8 +80,8 @@ on_field (void *s, size_t len, void *data)
 static void
 on_row (int term, void *data)
 {
-   (void) term;
-   ((parse_ctx_t *) data)->rows++;
+   (void)term;
+   ((parse_ctx_t *)data)->rows++;
 }
 
 /* split -- find the end of the record starting at p: returns true with *rec_len (terminator included)
@@ -223,7 +223,7 @@ lab_csv_locate (const lab_csv_record_t *rec, size_t raw_off, int64_t *line, int6
       }
    }
    *line = l;
-   *col = (int64_t) (raw_off - line_start) + 1;
+   *col = (int64_t)(raw_off - line_start) + 1;
 }
 
 /* deliver -- parse one record with libcsv and hand it to the callback. */
@@ -240,10 +240,11 @@ deliver (struct csv_parser *p, parse_ctx_t *c, lab_csv_record_t *rec, bool termi
    size_t got = csv_parse (p, rec->raw, rec->raw_len, on_field, on_row, c);
    if (got < rec->raw_len) {
       rec->error_off = got;
-      rec->parse_error = rec->raw[got] == '"' ? "a quote inside an unquoted field (quote the whole field and "
-                                                "double the quote: \"a\"\"b\")"
-                                              : "unexpected character after a closing quote (expected a comma "
-                                                "or the end of the line)";
+      rec->parse_error = rec->raw[got] == '"'
+                            ? "a quote inside an unquoted field (quote the whole field and "
+                              "double the quote: \"a\"\"b\")"
+                            : "unexpected character after a closing quote (expected a comma "
+                              "or the end of the line)";
       csv_free (p);
       parser_init (p);
    } else if (!terminated) {
@@ -258,8 +259,8 @@ deliver (struct csv_parser *p, parse_ctx_t *c, lab_csv_record_t *rec, bool termi
       return true; /* nothing but a terminator */
    }
    if (!rec->parse_error && c->rows != 1) {
-      lab_error_set (error, LAB_ERROR_CSV, 0, "%s:%" PRId64 ": internal error: record holds %d rows", rec->file,
-                     rec->line, c->rows);
+      lab_error_set (error, LAB_ERROR_CSV, 0, "%s:%" PRId64 ": internal error: record holds %d rows",
+                     rec->file, rec->line, c->rows);
       return false;
    }
    if (c->fields_cap < c->nfields) {
@@ -306,7 +307,8 @@ lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, 
       if (end == cap) {
          if (cap >= max_record_bytes) {
             lab_error_set (error, LAB_ERROR_CSV, 0,
-                           "%s:%" PRId64 ": record is longer than %zu bytes (an opening quote without its closing "
+                           "%s:%" PRId64
+                           ": record is longer than %zu bytes (an opening quote without its closing "
                            "quote?)",
                            rec.file, line, max_record_bytes);
             goto done;
@@ -321,7 +323,7 @@ lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, 
       if (n == 0) {
          eof = true;
       }
-      end += (size_t) n;
+      end += (size_t)n;
       if (first) {
          if (end < 3 && !eof) {
             continue;
@@ -342,8 +344,8 @@ lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, 
          rec.line = line;
          rec.raw = buf + start;
          rec.raw_len = rec_len;
-         bool blank = (rec_len == 1 && terminated) ||
-                      (rec_len == 2 && buf[start] == '\r' && buf[start + 1] == '\n');
+         bool blank =
+            (rec_len == 1 && terminated) || (rec_len == 2 && buf[start] == '\r' && buf[start + 1] == '\n');
          if (!blank && !deliver (&p, &c, &rec, terminated, cb, ctx, error)) {
             goto done;
          }

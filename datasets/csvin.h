@@ -25,10 +25,10 @@ typedef struct {
 } lab_csv_field_t;
 
 typedef struct {
-   const char *file;  /* display name of the input */
-   int64_t number;    /* record number in the input, 1-based (blank lines not counted) */
-   int64_t line;      /* physical line where the record starts */
-   const char *raw;   /* verbatim bytes of the record, its line terminator included when there is one */
+   const char *file; /* display name of the input */
+   int64_t number;   /* record number in the input, 1-based (blank lines not counted) */
+   int64_t line;     /* physical line where the record starts */
+   const char *raw;  /* verbatim bytes of the record, its line terminator included when there is one */
    size_t raw_len;
    size_t nfields;
    const lab_csv_field_t *fields;
@@ -43,8 +43,8 @@ typedef bool (*lab_csv_record_cb_t) (const lab_csv_record_t *rec, void *ctx, bso
 /* lab_csv_read -- read every record of `in`; false on an input error (IO, zstd), a record over
  * `max_record_bytes` (0: 256 MiB; usually an unbalanced quote) or a callback's error. *lines (may be
  * NULL) gets the number of lines read. */
-bool lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, void *ctx, int64_t *lines,
-                   bson_error_t *error);
+bool lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, void *ctx,
+                   int64_t *lines, bson_error_t *error);
 
 /* lab_csv_locate -- the line and column of byte `raw_off` of the record. */
 void lab_csv_locate (const lab_csv_record_t *rec, size_t raw_off, int64_t *line, int64_t *col);

@@ -20,7 +20,7 @@ static const char *const TYPE_NAMES[] = {
 const char *
 lab_csv_type_name (lab_csv_type_t t)
 {
-   return (unsigned) t < N_TYPES ? TYPE_NAMES[t] : "?";
+   return (unsigned)t < N_TYPES ? TYPE_NAMES[t] : "?";
 }
 
 bool
@@ -28,7 +28,7 @@ lab_csv_type_parse (const char *s, size_t len, lab_csv_type_t *out)
 {
    for (size_t i = 0; i < N_TYPES; i++) {
       if (strlen (TYPE_NAMES[i]) == len && memcmp (TYPE_NAMES[i], s, len) == 0) {
-         *out = (lab_csv_type_t) i;
+         *out = (lab_csv_type_t)i;
          return true;
       }
    }
@@ -38,7 +38,7 @@ lab_csv_type_parse (const char *s, size_t len, lab_csv_type_t *out)
 bool
 lab_utf8_check (const char *str, size_t len, size_t *bad_off)
 {
-   const unsigned char *s = (const unsigned char *) str;
+   const unsigned char *s = (const unsigned char *)str;
    size_t i = 0;
 
    while (i < len) {
@@ -73,7 +73,8 @@ lab_utf8_check (const char *str, size_t len, size_t *bad_off)
          }
          cp = (cp << 6) | (s[i + k] & 0x3F);
       }
-      if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+          (cp >= 0xD800 && cp <= 0xDFFF)) {
          goto bad;
       }
       i += n;
@@ -97,19 +98,19 @@ name_check (const char *name, size_t len, size_t cell, bool typed, bson_error_t 
       return false;
    }
    if (!lab_utf8_check (name, len, &bad)) {
-      lab_error_set (error, LAB_ERROR_CSV, 0, "header field %zu: invalid UTF-8 or NUL byte at byte %zu of the name",
-                     cell, bad + 1);
+      lab_error_set (error, LAB_ERROR_CSV, 0,
+                     "header field %zu: invalid UTF-8 or NUL byte at byte %zu of the name", cell, bad + 1);
       return false;
    }
    if (name[0] == '$') {
-      lab_error_set (error, LAB_ERROR_CSV, 0, "header field %zu: field name '%.*s' starts with '$'", cell, (int) len,
-                     name);
+      lab_error_set (error, LAB_ERROR_CSV, 0, "header field %zu: field name '%.*s' starts with '$'", cell,
+                     (int)len, name);
       return false;
    }
    if (memchr (name, '.', len)) {
       lab_error_set (error, LAB_ERROR_CSV, 0,
-                     "header field %zu: field name '%.*s' contains '.'; nested fields are not supported%s", cell,
-                     (int) len, name,
+                     "header field %zu: field name '%.*s' contains '.'; nested fields are not supported%s",
+                     cell, (int)len, name,
                      typed ? "" : " (if the header carries types as name.type(), add --columns-have-types)");
       return false;
    }
@@ -136,40 +137,44 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
          lab_error_set (error, LAB_ERROR_CSV, 0,
                         "header field %zu: '%.*s' has no type; with --columns-have-types every field is "
                         "name.type(), e.g. qty.double()",
-                        idx, (int) len, cell);
+                        idx, (int)len, cell);
          return false;
       }
       const char *t = dot + 1;
-      size_t tlen = len - (size_t) (t - cell);
+      size_t tlen = len - (size_t)(t - cell);
       const char *paren = memchr (t, '(', tlen);
       if (!paren || tlen < 2 || t[tlen - 1] != ')') {
-         lab_error_set (error, LAB_ERROR_CSV, 0, "header field %zu: '%.*s': the type must be written as type(), e.g. %.*s()",
-                        idx, (int) len, cell, (int) (paren ? (size_t) (paren - t) : tlen), t);
+         lab_error_set (error, LAB_ERROR_CSV, 0,
+                        "header field %zu: '%.*s': the type must be written as type(), e.g. %.*s()", idx,
+                        (int)len, cell, (int)(paren ? (size_t)(paren - t) : tlen), t);
          return false;
       }
-      size_t base = (size_t) (paren - t);
+      size_t base = (size_t)(paren - t);
       if (!lab_csv_type_parse (t, base, &type)) {
-         lab_error_set (error, LAB_ERROR_CSV, 0,
-                        "header field %zu: unknown type '%.*s' (known: auto, string, int32, int64, double, boolean, "
-                        "date, decimal, objectid)",
-                        idx, (int) base, t);
+         lab_error_set (
+            error, LAB_ERROR_CSV, 0,
+            "header field %zu: unknown type '%.*s' (known: auto, string, int32, int64, double, boolean, "
+            "date, decimal, objectid)",
+            idx, (int)base, t);
          return false;
       }
       if (paren + 1 != t + tlen - 1) {
-         lab_error_set (error, LAB_ERROR_CSV, 0,
-                        "header field %zu: '%.*s': arguments are not supported (%s() takes none; dates are RFC 3339)",
-                        idx, (int) len, cell, lab_csv_type_name (type));
+         lab_error_set (
+            error, LAB_ERROR_CSV, 0,
+            "header field %zu: '%.*s': arguments are not supported (%s() takes none; dates are RFC 3339)",
+            idx, (int)len, cell, lab_csv_type_name (type));
          return false;
       }
-      name_len = (size_t) (dot - cell);
+      name_len = (size_t)(dot - cell);
    }
    if (!name_check (cell, name_len, idx, typed, error)) {
       return false;
    }
    for (size_t i = 0; i < h->n; i++) {
       if (strlen (h->cols[i].name) == name_len && memcmp (h->cols[i].name, cell, name_len) == 0) {
-         lab_error_set (error, LAB_ERROR_CSV, 0, "header field %zu: duplicate field name '%.*s' (also field %zu)", idx,
-                        (int) name_len, cell, i + 1);
+         lab_error_set (error, LAB_ERROR_CSV, 0,
+                        "header field %zu: duplicate field name '%.*s' (also field %zu)", idx, (int)name_len,
+                        cell, i + 1);
          return false;
       }
    }
@@ -186,7 +191,7 @@ lab_csv_header_from_list (lab_csv_header_t *h, const char *list, bool typed, bso
    const char *p = list;
    for (;;) {
       const char *comma = strchr (p, ',');
-      size_t len = comma ? (size_t) (comma - p) : strlen (p);
+      size_t len = comma ? (size_t)(comma - p) : strlen (p);
       if (!lab_csv_header_add (h, p, len, typed, error)) {
          lab_error_prefix (error, "--fields");
          return false;
@@ -204,7 +209,7 @@ lab_csv_header_find (const lab_csv_header_t *h, const char *name)
 {
    for (size_t i = 0; i < h->n; i++) {
       if (strcmp (h->cols[i].name, name) == 0) {
-         return (ssize_t) i;
+         return (ssize_t)i;
       }
    }
    return -1;
@@ -243,10 +248,10 @@ days_from_civil (int64_t y, unsigned m, unsigned d)
 {
    y -= m <= 2;
    int64_t era = (y >= 0 ? y : y - 399) / 400;
-   unsigned yoe = (unsigned) (y - era * 400);
+   unsigned yoe = (unsigned)(y - era * 400);
    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-   return era * 146097 + (int64_t) doe - 719468;
+   return era * 146097 + (int64_t)doe - 719468;
 }
 
 /* civil_from_days -- the inverse of days_from_civil. */
@@ -255,13 +260,13 @@ civil_from_days (int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
    z += 719468;
    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-   unsigned doe = (unsigned) (z - era * 146097);
+   unsigned doe = (unsigned)(z - era * 146097);
    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
    unsigned mp = (5 * doy + 2) / 153;
    *d = doy - (153 * mp + 2) / 5 + 1;
    *m = mp < 10 ? mp + 3 : mp - 9;
-   *y = (int64_t) yoe + era * 400 + (*m <= 2);
+   *y = (int64_t)yoe + era * 400 + (*m <= 2);
 }
 
 /* digits -- parse exactly n ASCII digits at s. */
@@ -284,7 +289,7 @@ lab_csv_parse_date (const char *s, size_t len, int64_t *ms)
 {
    int y, mo, d, h = 0, mi = 0, sec = 0, frac_ms = 0, off_min = 0;
    size_t i;
-   static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+   static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 
    if (len < 10 || !digits (s, 4, &y) || s[4] != '-' || !digits (s + 5, 2, &mo) || s[7] != '-' ||
        !digits (s + 8, 2, &d)) {
@@ -303,8 +308,8 @@ lab_csv_parse_date (const char *s, size_t len, int64_t *ms)
          return false;
       }
       i++;
-      if (len < i + 8 || !digits (s + i, 2, &h) || s[i + 2] != ':' || !digits (s + i + 3, 2, &mi) || s[i + 5] != ':' ||
-          !digits (s + i + 6, 2, &sec)) {
+      if (len < i + 8 || !digits (s + i, 2, &h) || s[i + 2] != ':' || !digits (s + i + 3, 2, &mi) ||
+          s[i + 5] != ':' || !digits (s + i + 6, 2, &sec)) {
          return false;
       }
       if (h > 23 || mi > 59 || sec > 60) {
@@ -331,8 +336,8 @@ lab_csv_parse_date (const char *s, size_t len, int64_t *ms)
          i++;
       } else if (s[i] == '+' || s[i] == '-') {
          int oh, om;
-         if (len < i + 6 || !digits (s + i + 1, 2, &oh) || s[i + 3] != ':' || !digits (s + i + 4, 2, &om) || oh > 23 ||
-             om > 59) {
+         if (len < i + 6 || !digits (s + i + 1, 2, &oh) || s[i + 3] != ':' || !digits (s + i + 4, 2, &om) ||
+             oh > 23 || om > 59) {
             return false;
          }
          off_min = (oh * 60 + om) * (s[i] == '-' ? -1 : 1);
@@ -344,8 +349,8 @@ lab_csv_parse_date (const char *s, size_t len, int64_t *ms)
          return false;
       }
    }
-   int64_t days = days_from_civil (y, (unsigned) mo, (unsigned) d);
-   *ms = ((days * 86400 + h * 3600 + mi * 60 + sec) - (int64_t) off_min * 60) * 1000 + frac_ms;
+   int64_t days = days_from_civil (y, (unsigned)mo, (unsigned)d);
+   *ms = ((days * 86400 + h * 3600 + mi * 60 + sec) - (int64_t)off_min * 60) * 1000 + frac_ms;
    return true;
 }
 
@@ -364,11 +369,11 @@ lab_csv_format_date (int64_t ms, char *buf, size_t len)
       return false;
    }
    if (rem_ms) {
-      bson_snprintf (buf, len, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", (int) y, m, d, (int) (sod / 3600),
-                     (int) (sod / 60 % 60), (int) (sod % 60), (int) rem_ms);
+      bson_snprintf (buf, len, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", (int)y, m, d, (int)(sod / 3600),
+                     (int)(sod / 60 % 60), (int)(sod % 60), (int)rem_ms);
    } else {
-      bson_snprintf (buf, len, "%04d-%02u-%02uT%02d:%02d:%02dZ", (int) y, m, d, (int) (sod / 3600),
-                     (int) (sod / 60 % 60), (int) (sod % 60));
+      bson_snprintf (buf, len, "%04d-%02u-%02uT%02d:%02d:%02dZ", (int)y, m, d, (int)(sod / 3600),
+                     (int)(sod / 60 % 60), (int)(sod % 60));
    }
    return true;
 }
@@ -401,7 +406,7 @@ parse_int64 (const char *s, size_t len, int64_t *out)
    if (errno || *end) {
       return false;
    }
-   *out = (int64_t) v;
+   *out = (int64_t)v;
    return true;
 }
 
@@ -415,7 +420,8 @@ parse_double (const char *s, size_t len, bool plain, double *out)
    char *end;
    bool ok = false;
 
-   if (len == 0 || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r' || s[0] == '\f' || s[0] == '\v') {
+   if (len == 0 || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r' || s[0] == '\f' ||
+       s[0] == '\v') {
       return false;
    }
    if (plain) {
@@ -454,8 +460,8 @@ parse_double (const char *s, size_t len, bool plain, double *out)
 static bool
 parse_bool (const char *s, size_t len, bool *out)
 {
-   static const char *const t[] = {"1", "t", "T", "TRUE", "true", "True"};
-   static const char *const f[] = {"0", "f", "F", "FALSE", "false", "False"};
+   static const char *const t[] = { "1", "t", "T", "TRUE", "true", "True" };
+   static const char *const f[] = { "0", "f", "F", "FALSE", "false", "False" };
    for (size_t i = 0; i < 6; i++) {
       if (strlen (t[i]) == len && memcmp (t[i], s, len) == 0) {
          *out = true;
@@ -480,13 +486,13 @@ excerpt (const char *s, size_t len, char *out, size_t out_len)
       limit = out_len - 4;
    }
    if (limit < len) {
-      while (limit > 0 && ((unsigned char) s[limit] & 0xC0) == 0x80) {
+      while (limit > 0 && ((unsigned char)s[limit] & 0xC0) == 0x80) {
          limit--; /* do not cut a UTF-8 sequence */
       }
    }
    for (size_t i = 0; i < limit; i++) {
-      unsigned char c = (unsigned char) s[i];
-      out[n++] = (c < 0x20 || c == 0x7F) ? '?' : (char) c;
+      unsigned char c = (unsigned char)s[i];
+      out[n++] = (c < 0x20 || c == 0x7F) ? '?' : (char)c;
    }
    if (limit < len) {
       out[n++] = '.';
@@ -513,8 +519,9 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
       return true; /* empty unquoted field: left out */
    }
    if (len == 0 && col->type != LAB_CSV_STRING && col->type != LAB_CSV_AUTO) {
-      bson_snprintf (why, why_len, "empty quoted value (\"\") is not a valid %s (leave the field empty, unquoted, "
-                                   "to omit it)",
+      bson_snprintf (why, why_len,
+                     "empty quoted value (\"\") is not a valid %s (leave the field empty, unquoted, "
+                     "to omit it)",
                      lab_csv_type_name (col->type));
       return false;
    }
@@ -522,7 +529,7 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
    case LAB_CSV_AUTO:
       if (len > 0 && parse_int64 (data, len, &i64)) {
          if (i64 >= INT32_MIN && i64 <= INT32_MAX) {
-            bson_append_int32 (doc, name, -1, (int32_t) i64);
+            bson_append_int32 (doc, name, -1, (int32_t)i64);
          } else {
             bson_append_int64 (doc, name, -1, i64);
          }
@@ -537,17 +544,17 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
    case LAB_CSV_STRING:
       if (!lab_utf8_check (data, len, &bad)) {
          *bad_off = bad;
-         bson_snprintf (why, why_len, "invalid UTF-8 or NUL byte (0x%02x) in a %s value", (unsigned char) data[bad],
-                        lab_csv_type_name (col->type));
+         bson_snprintf (why, why_len, "invalid UTF-8 or NUL byte (0x%02x) in a %s value",
+                        (unsigned char)data[bad], lab_csv_type_name (col->type));
          return false;
       }
-      bson_append_utf8 (doc, name, -1, data, (int) len);
+      bson_append_utf8 (doc, name, -1, data, (int)len);
       break;
    case LAB_CSV_INT32:
       if (!parse_int64 (data, len, &i64) || i64 < INT32_MIN || i64 > INT32_MAX) {
          goto bad_value;
       }
-      bson_append_int32 (doc, name, -1, (int32_t) i64);
+      bson_append_int32 (doc, name, -1, (int32_t)i64);
       break;
    case LAB_CSV_INT64:
       if (!parse_int64 (data, len, &i64)) {
@@ -576,7 +583,8 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
       break;
    case LAB_CSV_DATE:
       if (!lab_csv_parse_date (data, len, &i64)) {
-         bson_snprintf (why, why_len, "'%s' is not an RFC 3339 date (e.g. 2024-03-05T08:15:00Z or 2024-03-05)",
+         bson_snprintf (why, why_len,
+                        "'%s' is not an RFC 3339 date (e.g. 2024-03-05T08:15:00Z or 2024-03-05)",
                         (excerpt (data, len, ex, sizeof ex), ex));
          return false;
       }
@@ -584,7 +592,7 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
       break;
    case LAB_CSV_DECIMAL: {
       bson_decimal128_t dec;
-      if (!bson_decimal128_from_string_w_len (data, (int) len, &dec)) {
+      if (!bson_decimal128_from_string_w_len (data, (int)len, &dec)) {
          goto bad_value;
       }
       bson_append_decimal128 (doc, name, -1, &dec);
@@ -653,7 +661,8 @@ lab_csv_format_value (const bson_iter_t *it, lab_csv_type_t t, lab_buf_t *out, c
    int n = 0;
 
    if (!lab_csv_type_of (bt, &vt) || vt != t) {
-      bson_snprintf (why, why_len, "a value of BSON type 0x%02x in a %s column", (unsigned) bt, lab_csv_type_name (t));
+      bson_snprintf (why, why_len, "a value of BSON type 0x%02x in a %s column", (unsigned)bt,
+                     lab_csv_type_name (t));
       return false;
    }
    switch (t) {
@@ -693,10 +702,11 @@ lab_csv_format_value (const bson_iter_t *it, lab_csv_type_t t, lab_buf_t *out, c
       break;
    case LAB_CSV_DATE:
       if (!lab_csv_format_date (bson_iter_date_time (it), buf, sizeof buf)) {
-         bson_snprintf (why, why_len, "date %" PRId64 " ms is outside years 0..9999", bson_iter_date_time (it));
+         bson_snprintf (why, why_len, "date %" PRId64 " ms is outside years 0..9999",
+                        bson_iter_date_time (it));
          return false;
       }
-      n = (int) strlen (buf);
+      n = (int)strlen (buf);
       break;
    case LAB_CSV_DECIMAL: {
       bson_decimal128_t dec;
@@ -714,6 +724,6 @@ lab_csv_format_value (const bson_iter_t *it, lab_csv_type_t t, lab_buf_t *out, c
       bson_snprintf (why, why_len, "auto is not an export type");
       return false;
    }
-   lab_buf_append (out, buf, (size_t) n);
+   lab_buf_append (out, buf, (size_t)n);
    return true;
 }

@@ -91,6 +91,7 @@ bool lab_csv_type_of (bson_type_t t, lab_csv_type_t *out);
  * in the shortest form that reads back to the same bits ("NaN", "Infinity", "-Infinity" for the specials).
  * False with `why` for a value CSV cannot carry faithfully (other type, a string with a NUL byte or invalid
  * UTF-8, a date outside years 0..9999). */
-bool lab_csv_format_value (const bson_iter_t *it, lab_csv_type_t t, lab_buf_t *out, char *why, size_t why_len);
+bool lab_csv_format_value (const bson_iter_t *it, lab_csv_type_t t, lab_buf_t *out, char *why,
+                           size_t why_len);
 
 #endif

@@ -58,11 +58,12 @@ learn (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *error)
       lab_csv_type_t t;
       if (!lab_csv_type_of (bson_iter_type (&it), &t)) {
          id_text (doc, idb, sizeof idb);
-         lab_error_set (error, LAB_ERROR_CSV, 10,
-                        "collection '%s', document %s: field '%s' has BSON type 0x%02x, which CSV cannot carry "
-                        "(export writes flat documents of string, int32, int64, double, boolean, date, decimal and "
-                        "objectId values)",
-                        coll, idb, key, (unsigned) bson_iter_type (&it));
+         lab_error_set (
+            error, LAB_ERROR_CSV, 10,
+            "collection '%s', document %s: field '%s' has BSON type 0x%02x, which CSV cannot carry "
+            "(export writes flat documents of string, int32, int64, double, boolean, date, decimal and "
+            "objectId values)",
+            coll, idb, key, (unsigned)bson_iter_type (&it));
          return false;
       }
       ssize_t c = lab_csv_header_find (&x->h, key);
@@ -75,10 +76,11 @@ learn (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *error)
          x->h.cols[x->h.n - 1].type = t;
       } else if (x->h.cols[c].type != t) {
          id_text (doc, idb, sizeof idb);
-         lab_error_set (error, LAB_ERROR_CSV, 11,
-                        "collection '%s', document %s: field '%s' is %s here but %s in earlier documents; a typed "
-                        "CSV column holds one type",
-                        coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
+         lab_error_set (
+            error, LAB_ERROR_CSV, 11,
+            "collection '%s', document %s: field '%s' is %s here but %s in earlier documents; a typed "
+            "CSV column holds one type",
+            coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
          return false;
       }
    }
@@ -101,12 +103,12 @@ put_cell (lab_buf_t *line, const char *s, size_t len, bool is_string)
    lab_buf_append (line, "\"", 1);
    const char *p = s, *end = s + len;
    while (p < end) {
-      const char *q = memchr (p, '"', (size_t) (end - p));
+      const char *q = memchr (p, '"', (size_t)(end - p));
       if (!q) {
-         lab_buf_append (line, p, (size_t) (end - p));
+         lab_buf_append (line, p, (size_t)(end - p));
          break;
       }
-      lab_buf_append (line, p, (size_t) (q - p) + 1);
+      lab_buf_append (line, p, (size_t)(q - p) + 1);
       lab_buf_append (line, "\"", 1);
       p = q + 1;
    }
@@ -150,28 +152,31 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          ssize_t f = lab_csv_header_find (&x->h, key);
          if (f < 0) {
             id_text (doc, idb, sizeof idb);
-            lab_error_set (error, LAB_ERROR_CSV, 12,
-                           "collection '%s', document %s: field '%s' did not occur in the first documents sampled "
-                           "for the header (raise --sample)",
-                           coll, idb, key);
+            lab_error_set (
+               error, LAB_ERROR_CSV, 12,
+               "collection '%s', document %s: field '%s' did not occur in the first documents sampled "
+               "for the header (raise --sample)",
+               coll, idb, key);
             return false;
          }
-         c = (size_t) f;
+         c = (size_t)f;
       }
       lab_csv_type_t t;
       if (!lab_csv_type_of (bson_iter_type (&it), &t) || t != x->h.cols[c].type) {
          id_text (doc, idb, sizeof idb);
          if (lab_csv_type_of (bson_iter_type (&it), &t)) {
-            lab_error_set (error, LAB_ERROR_CSV, 11,
-                           "collection '%s', document %s: field '%s' is %s here but %s in the header (fixed from "
-                           "the first documents; a typed CSV column holds one type)",
-                           coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
+            lab_error_set (
+               error, LAB_ERROR_CSV, 11,
+               "collection '%s', document %s: field '%s' is %s here but %s in the header (fixed from "
+               "the first documents; a typed CSV column holds one type)",
+               coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
          } else {
-            lab_error_set (error, LAB_ERROR_CSV, 10,
-                           "collection '%s', document %s: field '%s' has BSON type 0x%02x, which CSV cannot carry "
-                           "(export writes flat documents of string, int32, int64, double, boolean, date, decimal "
-                           "and objectId values)",
-                           coll, idb, key, (unsigned) bson_iter_type (&it));
+            lab_error_set (
+               error, LAB_ERROR_CSV, 10,
+               "collection '%s', document %s: field '%s' has BSON type 0x%02x, which CSV cannot carry "
+               "(export writes flat documents of string, int32, int64, double, boolean, date, decimal "
+               "and objectId values)",
+               coll, idb, key, (unsigned)bson_iter_type (&it));
          }
          return false;
       }
@@ -194,14 +199,15 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
                         x->h.cols[c].name, why);
          return false;
       }
-      put_cell (&x->line, (const char *) x->cell.data, x->cell.len, x->h.cols[c].type == LAB_CSV_STRING);
+      put_cell (&x->line, (const char *)x->cell.data, x->cell.len, x->h.cols[c].type == LAB_CSV_STRING);
    }
    lab_buf_append (&x->line, "\n", 1);
    return true;
 }
 
 bool
-lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_stats_t *st, bson_error_t *error)
+lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_stats_t *st,
+                    bson_error_t *error)
 {
    exporter_t x;
    lab_session_t *sess = NULL;
@@ -228,8 +234,8 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
       goto done;
    }
    if (!exists) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION, "collection '%s' does not exist in %s",
-                     o->coll, lab_store_uri_redacted (store));
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
+                     "collection '%s' does not exist in %s", o->coll, lab_store_uri_redacted (store));
       goto done;
    }
    {
@@ -246,7 +252,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
 
    /* the header: fields of the first documents, in first-seen order */
    int64_t want = o->sample > 0 ? o->sample : 1000;
-   sample = bson_malloc0 ((size_t) want * sizeof *sample);
+   sample = bson_malloc0 ((size_t)want * sizeof *sample);
    while (nsample < want) {
       const bson_t *doc;
       int r = lab_cursor_next (cur, &doc, error);
@@ -263,24 +269,25 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
       sample[nsample++] = bson_copy (doc);
    }
    if (x.h.n == 0) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                     "collection '%s' is empty: nothing to export (a CSV needs at least one document for its header)",
-                     o->coll);
+      lab_error_set (
+         error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+         "collection '%s' is empty: nothing to export (a CSV needs at least one document for its header)",
+         o->coll);
       goto done;
    }
    /* iter_slot_t is 128-byte aligned: so must its array be */
-   if (posix_memalign ((void **) &x.vals, 128, x.h.n * sizeof *x.vals) != 0) {
+   if (posix_memalign ((void **)&x.vals, 128, x.h.n * sizeof *x.vals) != 0) {
       lab_error_set (error, LAB_ERROR_IO, ENOMEM, "out of memory for %zu columns", x.h.n);
       goto done;
    }
    x.present = bson_malloc0 (x.h.n * sizeof *x.present);
-   st->columns = (int64_t) x.h.n;
+   st->columns = (int64_t)x.h.n;
 
    out = lab_output_open (o->out, o->zstd_level, error);
    if (!out) {
       goto done;
    }
-   prog = lab_progress_new (o->progress, "exporting", "rows", total > 0 ? (uint64_t) total : 0);
+   prog = lab_progress_new (o->progress, "exporting", "rows", total > 0 ? (uint64_t)total : 0);
    write_header (&x);
    st->csv_bytes += x.line.len;
    if (!lab_output_write (out, x.line.data, x.line.len, error)) {
@@ -311,12 +318,12 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
       pending++;
       pending_bytes += x.line.len;
       if (pending == 4096) {
-         lab_progress_add (prog, (uint64_t) pending, pending_bytes);
+         lab_progress_add (prog, (uint64_t)pending, pending_bytes);
          pending = 0;
          pending_bytes = 0;
       }
    }
-   lab_progress_add (prog, (uint64_t) pending, pending_bytes);
+   lab_progress_add (prog, (uint64_t)pending, pending_bytes);
    st->file_bytes = lab_output_bytes (out);
    {
       lab_output_t *o2 = out;
@@ -341,6 +348,6 @@ done:
    lab_csv_header_cleanup (&x.h);
    lab_buf_destroy (&x.line);
    lab_buf_destroy (&x.cell);
-   st->seconds = (double) (lab_now_ns () - t0) / 1e9;
+   st->seconds = (double)(lab_now_ns () - t0) / 1e9;
    return ok;
 }

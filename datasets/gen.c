@@ -68,21 +68,21 @@ rng_u64 (rng_t *r)
 static inline double
 rng_unit (rng_t *r)
 {
-   return (double) (rng_u64 (r) >> 11) * 0x1.0p-53;
+   return (double)(rng_u64 (r) >> 11) * 0x1.0p-53;
 }
 
 /* rng_open_unit -- uniform double in (0, 1). */
 static inline double
 rng_open_unit (rng_t *r)
 {
-   return ((double) (rng_u64 (r) >> 11) + 0.5) * 0x1.0p-53;
+   return ((double)(rng_u64 (r) >> 11) + 0.5) * 0x1.0p-53;
 }
 
 /* rng_below -- uniform integer in [0, n) (n > 0), without modulo bias worth mentioning for small n. */
 static inline uint64_t
 rng_below (rng_t *r, uint64_t n)
 {
-   return (uint64_t) (((unsigned __int128) rng_u64 (r) * n) >> 64);
+   return (uint64_t)(((unsigned __int128)rng_u64 (r) * n) >> 64);
 }
 
 /* ---- catalogues -------------------------------------------------------------------------------- */
@@ -102,65 +102,65 @@ typedef struct {
 
 /* A hospital charge catalogue: drugs, tests, examinations, treatment, nursing, bed, materials, surgery. */
 static const item_t ITEMS[] = {
-   {"X01000101", "0.9%氯化钠注射液", "西药费", "250ml:2.25g", "袋", 4.60, Q_FEW, 40},
-   {"X01000102", "5%葡萄糖注射液", "西药费", "250ml:12.5g", "袋", 5.10, Q_FEW, 25},
-   {"X01000203", "注射用头孢曲松钠", "西药费", "1.0g", "支", 15.80, Q_FEW, 20},
-   {"X01000204", "注射用头孢呋辛钠", "西药费", "0.75g", "支", 12.35, Q_FEW, 12},
-   {"X01000305", "阿莫西林胶囊", "西药费", "0.25g*24粒", "盒", 13.20, Q_ONE, 6},
-   {"X01000406", "奥美拉唑肠溶胶囊", "西药费", "20mg*14粒", "盒", 18.60, Q_ONE, 8},
-   {"X01000407", "注射用泮托拉唑钠", "西药费", "40mg", "支", 23.50, Q_FEW, 14},
-   {"X01000508", "左氧氟沙星注射液", "西药费", "100ml:0.5g", "瓶", 21.40, Q_ONE, 10},
-   {"X01000609", "硝苯地平控释片", "西药费", "30mg*7片", "盒", 33.80, Q_ONE, 6},
-   {"X01000610", "阿托伐他汀钙片", "西药费", "20mg*7片", "盒", 28.90, Q_ONE, 6},
-   {"X01000711", "二甲双胍缓释片", "西药费", "0.5g*30片", "盒", 15.60, Q_ONE, 5},
-   {"X01000712", "胰岛素注射液", "西药费", "3ml:300IU", "支", 68.00, Q_ONE, 4},
-   {"X01000813", "低分子肝素钙注射液", "西药费", "0.4ml:4100IU", "支", 35.20, Q_ONE, 8},
-   {"X01000914", "氨溴索注射液", "西药费", "2ml:15mg", "支", 8.70, Q_FEW, 12},
-   {"X01001015", "地塞米松磷酸钠注射液", "西药费", "1ml:5mg", "支", 0.85, Q_FEW, 8},
-   {"X01001016", "呋塞米注射液", "西药费", "2ml:20mg", "支", 0.62, Q_FEW, 6},
-   {"X01001117", "氯化钾缓释片", "西药费", "0.5g*24片", "盒", 6.30, Q_ONE, 4},
-   {"X01001218", "布洛芬缓释胶囊", "西药费", "0.3g*20粒", "盒", 11.90, Q_ONE, 4},
-   {"Z02000101", "复方丹参滴丸", "中成药费", "27mg*180丸", "瓶", 36.50, Q_ONE, 4},
-   {"Z02000202", "血塞通注射液", "中成药费", "5ml:250mg", "支", 18.90, Q_FEW, 6},
-   {"Z02000303", "连花清瘟胶囊", "中成药费", "0.35g*24粒", "盒", 14.80, Q_ONE, 3},
-   {"C03000101", "黄芪", "中草药费", "饮片", "克", 0.12, Q_GRAMS, 3},
-   {"C03000102", "当归", "中草药费", "饮片", "克", 0.35, Q_GRAMS, 3},
-   {"J04000101", "血常规", "化验费", "五分类", "次", 20.00, Q_ONE, 14},
-   {"J04000202", "肝功能", "化验费", "十二项", "次", 60.00, Q_ONE, 6},
-   {"J04000203", "肾功能", "化验费", "五项", "次", 35.00, Q_ONE, 6},
-   {"J04000304", "电解质", "化验费", "四项", "次", 24.00, Q_ONE, 7},
-   {"J04000405", "凝血功能", "化验费", "四项", "次", 48.00, Q_ONE, 4},
-   {"J04000506", "C反应蛋白", "化验费", "定量", "次", 15.00, Q_ONE, 5},
-   {"J04000607", "尿常规", "化验费", "十一项", "次", 10.00, Q_ONE, 4},
-   {"E05000101", "胸部CT平扫", "检查费", "64排", "次", 230.00, Q_ONE, 2},
-   {"E05000202", "心电图", "检查费", "十二导联", "次", 25.00, Q_ONE, 4},
-   {"E05000303", "腹部彩超", "检查费", "肝胆胰脾", "次", 120.00, Q_ONE, 2},
-   {"E05000404", "头颅磁共振", "检查费", "1.5T", "次", 480.00, Q_ONE, 1},
-   {"E05000505", "胸部正位片", "检查费", "DR", "次", 65.00, Q_ONE, 2},
-   {"T06000101", "静脉输液", "治疗费", "第一组", "次", 8.00, Q_ONE, 22},
-   {"T06000102", "静脉输液", "治疗费", "连续输液", "组", 2.00, Q_FEW, 18},
-   {"T06000203", "肌肉注射", "治疗费", "每次", "次", 3.00, Q_ONE, 6},
-   {"T06000304", "吸氧", "治疗费", "每小时", "小时", 2.50, Q_HOURS, 6},
-   {"T06000405", "雾化吸入", "治疗费", "超声", "次", 10.00, Q_FEW, 5},
-   {"T06000506", "换药", "治疗费", "中换药", "次", 30.00, Q_ONE, 3},
-   {"N07000101", "一级护理", "护理费", "每日", "日", 26.00, Q_ONE, 10},
-   {"N07000102", "二级护理", "护理费", "每日", "日", 16.00, Q_ONE, 10},
-   {"B08000101", "普通病床", "床位费", "三人间", "日", 40.00, Q_ONE, 10},
-   {"B08000102", "普通病床", "床位费", "双人间", "日", 60.00, Q_ONE, 5},
-   {"D09000101", "住院诊查费", "诊查费", "每日", "日", 12.00, Q_ONE, 14},
-   {"M10000101", "一次性输液器", "材料费", "带针", "套", 3.20, Q_FEW, 20},
-   {"M10000102", "一次性注射器", "材料费", "5ml", "支", 0.68, Q_MANY, 16},
-   {"M10000203", "医用棉签", "材料费", "10支/包", "包", 0.80, Q_FEW, 8},
-   {"M10000304", "静脉留置针", "材料费", "22G", "支", 18.50, Q_ONE, 4},
-   {"S11000101", "腹腔镜阑尾切除术", "手术费", "腹腔镜", "次", 1260.00, Q_ONE, 1},
-   {"S11000202", "全身麻醉", "麻醉费", "每小时", "小时", 280.00, Q_HALF, 1},
+   { "X01000101", "0.9%氯化钠注射液", "西药费", "250ml:2.25g", "袋", 4.60, Q_FEW, 40 },
+   { "X01000102", "5%葡萄糖注射液", "西药费", "250ml:12.5g", "袋", 5.10, Q_FEW, 25 },
+   { "X01000203", "注射用头孢曲松钠", "西药费", "1.0g", "支", 15.80, Q_FEW, 20 },
+   { "X01000204", "注射用头孢呋辛钠", "西药费", "0.75g", "支", 12.35, Q_FEW, 12 },
+   { "X01000305", "阿莫西林胶囊", "西药费", "0.25g*24粒", "盒", 13.20, Q_ONE, 6 },
+   { "X01000406", "奥美拉唑肠溶胶囊", "西药费", "20mg*14粒", "盒", 18.60, Q_ONE, 8 },
+   { "X01000407", "注射用泮托拉唑钠", "西药费", "40mg", "支", 23.50, Q_FEW, 14 },
+   { "X01000508", "左氧氟沙星注射液", "西药费", "100ml:0.5g", "瓶", 21.40, Q_ONE, 10 },
+   { "X01000609", "硝苯地平控释片", "西药费", "30mg*7片", "盒", 33.80, Q_ONE, 6 },
+   { "X01000610", "阿托伐他汀钙片", "西药费", "20mg*7片", "盒", 28.90, Q_ONE, 6 },
+   { "X01000711", "二甲双胍缓释片", "西药费", "0.5g*30片", "盒", 15.60, Q_ONE, 5 },
+   { "X01000712", "胰岛素注射液", "西药费", "3ml:300IU", "支", 68.00, Q_ONE, 4 },
+   { "X01000813", "低分子肝素钙注射液", "西药费", "0.4ml:4100IU", "支", 35.20, Q_ONE, 8 },
+   { "X01000914", "氨溴索注射液", "西药费", "2ml:15mg", "支", 8.70, Q_FEW, 12 },
+   { "X01001015", "地塞米松磷酸钠注射液", "西药费", "1ml:5mg", "支", 0.85, Q_FEW, 8 },
+   { "X01001016", "呋塞米注射液", "西药费", "2ml:20mg", "支", 0.62, Q_FEW, 6 },
+   { "X01001117", "氯化钾缓释片", "西药费", "0.5g*24片", "盒", 6.30, Q_ONE, 4 },
+   { "X01001218", "布洛芬缓释胶囊", "西药费", "0.3g*20粒", "盒", 11.90, Q_ONE, 4 },
+   { "Z02000101", "复方丹参滴丸", "中成药费", "27mg*180丸", "瓶", 36.50, Q_ONE, 4 },
+   { "Z02000202", "血塞通注射液", "中成药费", "5ml:250mg", "支", 18.90, Q_FEW, 6 },
+   { "Z02000303", "连花清瘟胶囊", "中成药费", "0.35g*24粒", "盒", 14.80, Q_ONE, 3 },
+   { "C03000101", "黄芪", "中草药费", "饮片", "克", 0.12, Q_GRAMS, 3 },
+   { "C03000102", "当归", "中草药费", "饮片", "克", 0.35, Q_GRAMS, 3 },
+   { "J04000101", "血常规", "化验费", "五分类", "次", 20.00, Q_ONE, 14 },
+   { "J04000202", "肝功能", "化验费", "十二项", "次", 60.00, Q_ONE, 6 },
+   { "J04000203", "肾功能", "化验费", "五项", "次", 35.00, Q_ONE, 6 },
+   { "J04000304", "电解质", "化验费", "四项", "次", 24.00, Q_ONE, 7 },
+   { "J04000405", "凝血功能", "化验费", "四项", "次", 48.00, Q_ONE, 4 },
+   { "J04000506", "C反应蛋白", "化验费", "定量", "次", 15.00, Q_ONE, 5 },
+   { "J04000607", "尿常规", "化验费", "十一项", "次", 10.00, Q_ONE, 4 },
+   { "E05000101", "胸部CT平扫", "检查费", "64排", "次", 230.00, Q_ONE, 2 },
+   { "E05000202", "心电图", "检查费", "十二导联", "次", 25.00, Q_ONE, 4 },
+   { "E05000303", "腹部彩超", "检查费", "肝胆胰脾", "次", 120.00, Q_ONE, 2 },
+   { "E05000404", "头颅磁共振", "检查费", "1.5T", "次", 480.00, Q_ONE, 1 },
+   { "E05000505", "胸部正位片", "检查费", "DR", "次", 65.00, Q_ONE, 2 },
+   { "T06000101", "静脉输液", "治疗费", "第一组", "次", 8.00, Q_ONE, 22 },
+   { "T06000102", "静脉输液", "治疗费", "连续输液", "组", 2.00, Q_FEW, 18 },
+   { "T06000203", "肌肉注射", "治疗费", "每次", "次", 3.00, Q_ONE, 6 },
+   { "T06000304", "吸氧", "治疗费", "每小时", "小时", 2.50, Q_HOURS, 6 },
+   { "T06000405", "雾化吸入", "治疗费", "超声", "次", 10.00, Q_FEW, 5 },
+   { "T06000506", "换药", "治疗费", "中换药", "次", 30.00, Q_ONE, 3 },
+   { "N07000101", "一级护理", "护理费", "每日", "日", 26.00, Q_ONE, 10 },
+   { "N07000102", "二级护理", "护理费", "每日", "日", 16.00, Q_ONE, 10 },
+   { "B08000101", "普通病床", "床位费", "三人间", "日", 40.00, Q_ONE, 10 },
+   { "B08000102", "普通病床", "床位费", "双人间", "日", 60.00, Q_ONE, 5 },
+   { "D09000101", "住院诊查费", "诊查费", "每日", "日", 12.00, Q_ONE, 14 },
+   { "M10000101", "一次性输液器", "材料费", "带针", "套", 3.20, Q_FEW, 20 },
+   { "M10000102", "一次性注射器", "材料费", "5ml", "支", 0.68, Q_MANY, 16 },
+   { "M10000203", "医用棉签", "材料费", "10支/包", "包", 0.80, Q_FEW, 8 },
+   { "M10000304", "静脉留置针", "材料费", "22G", "支", 18.50, Q_ONE, 4 },
+   { "S11000101", "腹腔镜阑尾切除术", "手术费", "腹腔镜", "次", 1260.00, Q_ONE, 1 },
+   { "S11000202", "全身麻醉", "麻醉费", "每小时", "小时", 280.00, Q_HALF, 1 },
 };
 #define N_ITEMS (sizeof ITEMS / sizeof ITEMS[0])
 
 static const char *const SURNAMES[] = {
-   "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马", "朱", "胡", "郭",
-   "何", "高", "林", "罗", "郑", "梁", "谢", "宋", "唐", "许", "韩", "冯", "邓", "曹", "彭", "曾",
-   "肖", "田", "董", "袁", "潘", "于", "蒋", "蔡", "欧阳", "司马",
+   "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马",   "朱",
+   "胡", "郭", "何", "高", "林", "罗", "郑", "梁", "谢", "宋", "唐", "许", "韩",   "冯",
+   "邓", "曹", "彭", "曾", "肖", "田", "董", "袁", "潘", "于", "蒋", "蔡", "欧阳", "司马",
 };
 static const char *const GIVEN[] = {
    "伟", "芳", "娜", "秀", "英", "敏", "静", "丽", "强", "磊", "军", "洋", "勇", "艳", "杰", "娟",
@@ -168,19 +168,19 @@ static const char *const GIVEN[] = {
    "鑫", "宇", "浩", "欣", "婷", "雪", "琳", "晨", "志", "海", "俊", "斌", "凤", "梅", "春", "秋",
 };
 static const char *const HOSPITALS[] = {
-   "江州市人民医院", "江州市第二医院", "江州市中医院", "江州市中心医院",
-   "江医附属医院", "临川县人民医院", "江州市妇幼保健院", "东湖区医院",
+   "江州市人民医院", "江州市第二医院", "江州市中医院",     "江州市中心医院",
+   "江医附属医院",   "临川县人民医院", "江州市妇幼保健院", "东湖区医院",
 };
-static const double HOSPITAL_PRICE[] = {1.00, 0.98, 0.92, 1.00, 1.06, 0.88, 0.95, 0.90};
+static const double HOSPITAL_PRICE[] = { 1.00, 0.98, 0.92, 1.00, 1.06, 0.88, 0.95, 0.90 };
 static const char *const DEPARTMENTS[] = {
-   "心血管内科", "呼吸内科", "消化内科", "神经内科", "内分泌科", "肾内科", "普通外科", "骨科",
-   "神经外科", "泌尿外科", "妇科", "产科", "儿科", "眼科", "耳鼻喉科", "肿瘤科", "重症医学科",
-   "康复医学科",
+   "心血管内科", "呼吸内科", "消化内科", "神经内科", "内分泌科",   "肾内科",
+   "普通外科",   "骨科",     "神经外科", "泌尿外科", "妇科",       "产科",
+   "儿科",       "眼科",     "耳鼻喉科", "肿瘤科",   "重症医学科", "康复医学科",
 };
 static const char *const INSURANCE[] = {
    "职工医保", "居民医保", "新农合", "异地医保", "自费", "商业保险", "公费医疗",
 };
-static const int INSURANCE_WEIGHT[] = {40, 30, 12, 6, 7, 3, 2};
+static const int INSURANCE_WEIGHT[] = { 40, 30, 12, 6, 7, 3, 2 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
 
@@ -210,15 +210,15 @@ lab_gen_params_init (lab_gen_params_t *p)
    p->start_ms = 1672531200000ll; /* 2023-01-01T00:00:00Z */
 }
 
-static const char *const DIST_NAMES[] = {"lognormal", "zipf", "uniform", "fixed"};
-static const char *const ORDER_NAMES[] = {"interleaved", "clustered"};
+static const char *const DIST_NAMES[] = { "lognormal", "zipf", "uniform", "fixed" };
+static const char *const ORDER_NAMES[] = { "interleaved", "clustered" };
 
 bool
 lab_gen_dist_parse (const char *s, lab_gen_dist_t *out)
 {
    for (size_t i = 0; i < NELEM (DIST_NAMES); i++) {
       if (strcmp (s, DIST_NAMES[i]) == 0) {
-         *out = (lab_gen_dist_t) i;
+         *out = (lab_gen_dist_t)i;
          return true;
       }
    }
@@ -230,7 +230,7 @@ lab_gen_order_parse (const char *s, lab_gen_order_t *out)
 {
    for (size_t i = 0; i < NELEM (ORDER_NAMES); i++) {
       if (strcmp (s, ORDER_NAMES[i]) == 0) {
-         *out = (lab_gen_order_t) i;
+         *out = (lab_gen_order_t)i;
          return true;
       }
    }
@@ -240,13 +240,13 @@ lab_gen_order_parse (const char *s, lab_gen_order_t *out)
 const char *
 lab_gen_dist_name (lab_gen_dist_t d)
 {
-   return (unsigned) d < NELEM (DIST_NAMES) ? DIST_NAMES[d] : "?";
+   return (unsigned)d < NELEM (DIST_NAMES) ? DIST_NAMES[d] : "?";
 }
 
 const char *
 lab_gen_order_name (lab_gen_order_t o)
 {
-   return (unsigned) o < NELEM (ORDER_NAMES) ? ORDER_NAMES[o] : "?";
+   return (unsigned)o < NELEM (ORDER_NAMES) ? ORDER_NAMES[o] : "?";
 }
 
 bool
@@ -261,16 +261,18 @@ lab_gen_seed_parse (const char *s, uint64_t *out, bson_error_t *error)
       digits = s + 2;
    }
    if (!*digits || *digits == '-' || *digits == '+' || *digits == ' ') {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)", s);
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)",
+                     s);
       return false;
    }
    errno = 0;
    unsigned long long v = strtoull (digits, &end, base);
    if (errno || *end) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)", s);
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)",
+                     s);
       return false;
    }
-   *out = (uint64_t) v;
+   *out = (uint64_t)v;
    return true;
 }
 
@@ -300,10 +302,10 @@ struct lab_gen {
    char *key;
    double logn_mu;
    double zipf_s;
-   double *zipf_cdf;   /* exact part, cumulative weights for k = 1..zipf_exact */
-   int64_t zipf_exact; /* rows covered by the table */
+   double *zipf_cdf;    /* exact part, cumulative weights for k = 1..zipf_exact */
+   int64_t zipf_exact;  /* rows covered by the table */
    double zipf_exact_w; /* total weight of the exact part */
-   double zipf_tail_w; /* total weight of the continuous tail */
+   double zipf_tail_w;  /* total weight of the continuous tail */
    int64_t total_bills;
    int64_t total_rows;
    int64_t oversize_rows;
@@ -358,10 +360,10 @@ logn_clipped_mean (double mu, double sigma, int64_t max_rows)
    int64_t exact_end = max_rows - 1 < LOGN_EXACT_ROWS ? max_rows - 1 : LOGN_EXACT_ROWS;
 
    for (k = 1; k <= exact_end; k++) {
-      m += logn_sf ((double) k + 0.5, mu, sigma);
+      m += logn_sf ((double)k + 0.5, mu, sigma);
    }
    if (max_rows - 1 > LOGN_EXACT_ROWS) {
-      m += logn_sf_integral ((double) LOGN_EXACT_ROWS + 1.0, (double) max_rows, mu, sigma);
+      m += logn_sf_integral ((double)LOGN_EXACT_ROWS + 1.0, (double)max_rows, mu, sigma);
    }
    return m;
 }
@@ -372,13 +374,13 @@ zipf_weights (double s, int64_t max_rows, int64_t exact, double *w_exact, double
 {
    double w = 0, wk = 0;
    for (int64_t k = 1; k <= exact; k++) {
-      double p = pow ((double) k, -s);
+      double p = pow ((double)k, -s);
       w += p;
-      wk += p * (double) k;
+      wk += p * (double)k;
    }
    double tw = 0, twk = 0;
    if (max_rows > exact) {
-      double a = (double) exact + 0.5, b = (double) max_rows + 0.5;
+      double a = (double)exact + 0.5, b = (double)max_rows + 0.5;
       /* integral of x^-s and x^(1-s) over [a, b] */
       tw = fabs (s - 1.0) < 1e-9 ? log (b / a) : (pow (b, 1 - s) - pow (a, 1 - s)) / (1 - s);
       twk = fabs (s - 2.0) < 1e-9 ? log (b / a) : (pow (b, 2 - s) - pow (a, 2 - s)) / (2 - s);
@@ -398,14 +400,14 @@ calibrate (lab_gen_t *g, bson_error_t *error)
 
    switch (p->dist) {
    case LAB_GEN_LOGNORMAL: {
-      if (!(m > 1.0 && m < (double) M)) {
+      if (!(m > 1.0 && m < (double)M)) {
          lab_error_set (error, LAB_ERROR_USAGE, 0,
                         "--mean-rows %g is not reachable by lognormal with --max-rows %" PRId64
                         ": it must lie strictly between 1 and --max-rows",
                         m, M);
          return false;
       }
-      double lo = -20.0, hi = log ((double) M) + 20.0;
+      double lo = -20.0, hi = log ((double)M) + 20.0;
       for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
          double mid = (lo + hi) / 2;
          if (logn_clipped_mean (mid, LAB_GEN_LOGNORMAL_SIGMA, M) < m) {
@@ -440,16 +442,16 @@ calibrate (lab_gen_t *g, bson_error_t *error)
       }
       g->zipf_s = (lo + hi) / 2;
       zipf_weights (g->zipf_s, M, g->zipf_exact, &g->zipf_exact_w, &g->zipf_tail_w, &mean);
-      g->zipf_cdf = bson_malloc ((size_t) g->zipf_exact * sizeof (double));
+      g->zipf_cdf = bson_malloc ((size_t)g->zipf_exact * sizeof (double));
       double c = 0;
       for (int64_t k = 1; k <= g->zipf_exact; k++) {
-         c += pow ((double) k, -g->zipf_s);
+         c += pow ((double)k, -g->zipf_s);
          g->zipf_cdf[k - 1] = c;
       }
       return true;
    }
    case LAB_GEN_UNIFORM:
-      if (!(m >= 1.0 && 2 * m - 1 <= (double) M)) {
+      if (!(m >= 1.0 && 2 * m - 1 <= (double)M)) {
          lab_error_set (error, LAB_ERROR_USAGE, 0,
                         "--mean-rows %g is not reachable by uniform with --max-rows %" PRId64
                         ": uniform draws from 1..2*mean-1, so the mean must be in [1, (max-rows + 1) / 2]",
@@ -458,9 +460,9 @@ calibrate (lab_gen_t *g, bson_error_t *error)
       }
       return true;
    case LAB_GEN_FIXED:
-      if (!(m >= 1.0 && m <= (double) M)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0, "--mean-rows %g must be in [1, --max-rows %" PRId64 "] for fixed",
-                        m, M);
+      if (!(m >= 1.0 && m <= (double)M)) {
+         lab_error_set (error, LAB_ERROR_USAGE, 0,
+                        "--mean-rows %g must be in [1, --max-rows %" PRId64 "] for fixed", m, M);
          return false;
       }
       return true;
@@ -476,10 +478,10 @@ clip_rows (double x, int64_t max_rows)
    if (!(x >= 1.5)) { /* also NaN */
       return 1;
    }
-   if (x >= (double) max_rows) {
+   if (x >= (double)max_rows) {
       return max_rows;
    }
-   int64_t r = (int64_t) floor (x + 0.5);
+   int64_t r = (int64_t)floor (x + 0.5);
    return r > max_rows ? max_rows : r;
 }
 
@@ -494,14 +496,14 @@ draw_rows (const lab_gen_t *g, rng_t *r)
    case LAB_GEN_LOGNORMAL: {
       /* inverse CDF of the normal through erfc's inverse is not in libm: use the probit by Acklam's
        * rational approximation refined by one Halley step, accurate to ~1e-15. */
-      static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-      static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                                 6.680131188771972e+01, -1.328068155288572e+01};
-      static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
-      static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-                                 3.754408661907416e+00};
+      static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
+                                  1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00 };
+      static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                                  6.680131188771972e+01, -1.328068155288572e+01 };
+      static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                                  -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00 };
+      static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                                  3.754408661907416e+00 };
       double z, q, t;
       if (u < 0.02425) {
          q = sqrt (-2 * log (u));
@@ -540,7 +542,7 @@ draw_rows (const lab_gen_t *g, rng_t *r)
       }
       /* continuous tail on [a, b] with density ~ x^-s: invert its CDF */
       double s = g->zipf_s;
-      double a = (double) g->zipf_exact + 0.5, bnd = (double) p->max_rows + 0.5;
+      double a = (double)g->zipf_exact + 0.5, bnd = (double)p->max_rows + 0.5;
       double f = (target - g->zipf_exact_w) / g->zipf_tail_w;
       double x;
       if (fabs (s - 1.0) < 1e-9) {
@@ -549,7 +551,7 @@ draw_rows (const lab_gen_t *g, rng_t *r)
          double pa = pow (a, 1 - s), pb = pow (bnd, 1 - s);
          x = pow (pa + f * (pb - pa), 1 / (1 - s));
       }
-      int64_t k = (int64_t) floor (x + 0.5);
+      int64_t k = (int64_t)floor (x + 0.5);
       if (k <= g->zipf_exact) {
          k = g->zipf_exact + 1;
       }
@@ -559,7 +561,7 @@ draw_rows (const lab_gen_t *g, rng_t *r)
       return clip_rows (0.5 + u * (2 * p->mean_rows - 1.0), p->max_rows);
    case LAB_GEN_FIXED: {
       double fl = floor (p->mean_rows);
-      return (int64_t) fl + (u < p->mean_rows - fl ? 1 : 0);
+      return (int64_t)fl + (u < p->mean_rows - fl ? 1 : 0);
    }
    }
    return 1;
@@ -570,14 +572,14 @@ static int64_t
 draw_stay_ms (rng_t *r, int64_t rows)
 {
    double rate = 8.0 + 17.0 * rng_unit (r);
-   double days = (double) rows / rate;
+   double days = (double)rows / rate;
    if (days < 0.25) {
       days = 0.25;
    }
    if (days > 60.0) {
       days = 60.0;
    }
-   return (int64_t) (days * MS_PER_DAY);
+   return (int64_t)(days * MS_PER_DAY);
 }
 
 /* is_oversize -- binary search in the sorted oversize index list. */
@@ -600,7 +602,7 @@ is_oversize (const lab_gen_t *g, int64_t idx)
 static void
 bill_sizes (const lab_gen_t *g, int64_t idx, rng_t *r, int64_t *rows, int64_t *stay_ms, bool *oversize)
 {
-   rng_seed (r, g->p.seed, (uint64_t) idx + 1);
+   rng_seed (r, g->p.seed, (uint64_t)idx + 1);
    *rows = draw_rows (g, r);
    *oversize = g->p.oversize > 0 && is_oversize (g, idx);
    if (*oversize) {
@@ -642,7 +644,7 @@ bill_admit (lab_gen_t *g, bill_t *b, int64_t idx, int64_t admit_ms)
    memset (b, 0, sizeof *b);
    bill_sizes (g, idx, &b->rng, &rows, &stay, &ov);
    b->idx = idx;
-   b->rows = (int32_t) rows;
+   b->rows = (int32_t)rows;
    b->oversize = ov;
    b->stay_ms = stay;
    b->admit_ms = admit_ms;
@@ -653,25 +655,27 @@ bill_admit (lab_gen_t *g, bill_t *b, int64_t idx, int64_t admit_ms)
    rng_t *r = &b->rng;
    /* A patient pool smaller than the bills: readmissions share patient id, name, sex and birth year,
     * all derived from the patient number alone. */
-   uint64_t pool = (uint64_t) (g->total_bills * 4 / 5) + 1;
+   uint64_t pool = (uint64_t)(g->total_bills * 4 / 5) + 1;
    uint64_t pno = rng_below (r, pool);
    rng_t pr;
    rng_seed (&pr, g->p.seed ^ 0xA5A5A5A5A5A5A5A5ull, pno + 1);
-   bson_snprintf (b->patient_id, sizeof b->patient_id, "ZY%08" PRIu64, 1000000 + pno * 7 + rng_below (&pr, 7));
+   bson_snprintf (b->patient_id, sizeof b->patient_id, "ZY%08" PRIu64,
+                  1000000 + pno * 7 + rng_below (&pr, 7));
    const char *sur = pick (&pr, SURNAMES, NELEM (SURNAMES));
    const char *g1 = pick (&pr, GIVEN, NELEM (GIVEN));
    if (rng_below (&pr, 3) == 0) {
       bson_snprintf (b->patient_name, sizeof b->patient_name, "%s%s", sur, g1);
    } else {
-      bson_snprintf (b->patient_name, sizeof b->patient_name, "%s%s%s", sur, g1, pick (&pr, GIVEN, NELEM (GIVEN)));
+      bson_snprintf (b->patient_name, sizeof b->patient_name, "%s%s%s", sur, g1,
+                     pick (&pr, GIVEN, NELEM (GIVEN)));
    }
-   int birth_year = 1930 + (int) rng_below (&pr, 93);
-   int admit_year = 1970 + (int) (admit_ms / (int64_t) (365.2425 * MS_PER_DAY));
+   int birth_year = 1930 + (int)rng_below (&pr, 93);
+   int admit_year = 1970 + (int)(admit_ms / (int64_t)(365.2425 * MS_PER_DAY));
    b->age = admit_year - birth_year < 0 ? 0 : admit_year - birth_year;
 
-   b->hospital = (int) rng_below (r, NELEM (HOSPITALS));
+   b->hospital = (int)rng_below (r, NELEM (HOSPITALS));
    b->department = pick (r, DEPARTMENTS, NELEM (DEPARTMENTS));
-   int w = (int) rng_below (r, (uint64_t) g->insurance_cum[NELEM (INSURANCE) - 1]);
+   int w = (int)rng_below (r, (uint64_t)g->insurance_cum[NELEM (INSURANCE) - 1]);
    size_t i = 0;
    while (w >= g->insurance_cum[i]) {
       i++;
@@ -686,8 +690,8 @@ bill_step (bill_t *b)
 {
    int64_t remaining = b->rows - b->next_line + 1;
    double v = rng_open_unit (&b->rng);
-   b->u = 1.0 - (1.0 - b->u) * pow (v, 1.0 / (double) remaining);
-   int64_t t = b->admit_ms + (int64_t) (b->u * (double) b->stay_ms);
+   b->u = 1.0 - (1.0 - b->u) * pow (v, 1.0 / (double)remaining);
+   int64_t t = b->admit_ms + (int64_t)(b->u * (double)b->stay_ms);
    t -= t % 1000;
    if (t < b->next_charge_ms) {
       t = b->next_charge_ms;
@@ -699,7 +703,8 @@ bill_step (bill_t *b)
 static inline bool
 heap_less (const bill_t *a, const bill_t *b)
 {
-   return a->next_charge_ms < b->next_charge_ms || (a->next_charge_ms == b->next_charge_ms && a->idx < b->idx);
+   return a->next_charge_ms < b->next_charge_ms ||
+          (a->next_charge_ms == b->next_charge_ms && a->idx < b->idx);
 }
 
 static void
@@ -707,7 +712,7 @@ heap_push (lab_gen_t *g, bill_t *b)
 {
    if (g->heap_len == g->heap_cap) {
       g->heap_cap = g->heap_cap ? g->heap_cap * 2 : 256;
-      g->heap = bson_realloc (g->heap, (size_t) g->heap_cap * sizeof (bill_t *));
+      g->heap = bson_realloc (g->heap, (size_t)g->heap_cap * sizeof (bill_t *));
    }
    int64_t i = g->heap_len++;
    while (i > 0) {
@@ -775,15 +780,15 @@ draw_qty (rng_t *r, qty_kind_t k)
    case Q_ONE:
       return rng_below (r, 10) == 0 ? 2.0 : 1.0;
    case Q_FEW:
-      return (double) (1 + rng_below (r, 3));
+      return (double)(1 + rng_below (r, 3));
    case Q_MANY:
-      return (double) (2 + rng_below (r, 19));
+      return (double)(2 + rng_below (r, 19));
    case Q_HALF:
-      return 0.5 * (double) (1 + rng_below (r, 6));
+      return 0.5 * (double)(1 + rng_below (r, 6));
    case Q_HOURS:
-      return (double) (1 + rng_below (r, 24));
+      return (double)(1 + rng_below (r, 24));
    case Q_GRAMS:
-      return (double) (5 * (2 + rng_below (r, 5)));
+      return (double)(5 * (2 + rng_below (r, 5)));
    }
    return 1.0;
 }
@@ -818,18 +823,18 @@ append_row (lab_gen_t *g, bill_t *b, bson_t *doc)
       ts_s = g->p.start_ms / 1000 + g->seq / 5000;
    }
    uint8_t oid[12];
-   uint32_t ts = (uint32_t) ts_s;
-   uint32_t ctr = (g->oid_counter0 + (uint32_t) g->seq) & 0xFFFFFFu;
-   oid[0] = (uint8_t) (ts >> 24);
-   oid[1] = (uint8_t) (ts >> 16);
-   oid[2] = (uint8_t) (ts >> 8);
-   oid[3] = (uint8_t) ts;
+   uint32_t ts = (uint32_t)ts_s;
+   uint32_t ctr = (g->oid_counter0 + (uint32_t)g->seq) & 0xFFFFFFu;
+   oid[0] = (uint8_t)(ts >> 24);
+   oid[1] = (uint8_t)(ts >> 16);
+   oid[2] = (uint8_t)(ts >> 8);
+   oid[3] = (uint8_t)ts;
    for (int i = 0; i < 5; i++) {
-      oid[4 + i] = (uint8_t) (g->oid_process >> (8 * (4 - i)));
+      oid[4 + i] = (uint8_t)(g->oid_process >> (8 * (4 - i)));
    }
-   oid[9] = (uint8_t) (ctr >> 16);
-   oid[10] = (uint8_t) (ctr >> 8);
-   oid[11] = (uint8_t) ctr;
+   oid[9] = (uint8_t)(ctr >> 16);
+   oid[10] = (uint8_t)(ctr >> 8);
+   oid[11] = (uint8_t)ctr;
    bson_oid_t boid;
    bson_oid_init_from_data (&boid, oid);
 
@@ -868,16 +873,16 @@ lab_gen_min_folded_row_bytes (void)
    memset (s, 'x', sizeof s);
    bson_t d = BSON_INITIALIZER;
    BSON_APPEND_INT32 (&d, "line_no", 1);
-   bson_append_utf8 (&d, "item_code", -1, s, (int) min_code);
-   bson_append_utf8 (&d, "item_name", -1, s, (int) min_name);
-   bson_append_utf8 (&d, "spec", -1, s, (int) min_spec);
-   bson_append_utf8 (&d, "unit", -1, s, (int) min_unit);
+   bson_append_utf8 (&d, "item_code", -1, s, (int)min_code);
+   bson_append_utf8 (&d, "item_name", -1, s, (int)min_name);
+   bson_append_utf8 (&d, "spec", -1, s, (int)min_spec);
+   bson_append_utf8 (&d, "unit", -1, s, (int)min_unit);
    BSON_APPEND_DOUBLE (&d, "qty", 0);
    BSON_APPEND_DOUBLE (&d, "unit_price", 0);
    BSON_APPEND_DOUBLE (&d, "amount", 0);
    BSON_APPEND_DATE_TIME (&d, "charge_time", 0);
    /* array element: type byte + shortest index name "0" + NUL, then the sub-document */
-   int64_t n = 1 + 2 + (int64_t) d.len;
+   int64_t n = 1 + 2 + (int64_t)d.len;
    bson_destroy (&d);
    return n;
 }
@@ -897,8 +902,9 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
    g->p.key = g->key;
 
    if (p->bills < 0 || p->oversize < 0 || p->bills + p->oversize < 1) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--bills (%" PRId64 ") plus --oversize (%" PRId64 ") must be at least 1",
-                     p->bills, p->oversize);
+      lab_error_set (error, LAB_ERROR_USAGE, 0,
+                     "--bills (%" PRId64 ") plus --oversize (%" PRId64 ") must be at least 1", p->bills,
+                     p->oversize);
       goto fail;
    }
    if (p->max_rows < 1 || p->max_rows > LAB_GEN_MAX_ROWS_LIMIT) {
@@ -906,7 +912,7 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
                      LAB_GEN_MAX_ROWS_LIMIT);
       goto fail;
    }
-   if (!(p->mean_rows >= 1.0) || p->mean_rows > (double) LAB_GEN_MAX_ROWS_LIMIT) {
+   if (!(p->mean_rows >= 1.0) || p->mean_rows > (double)LAB_GEN_MAX_ROWS_LIMIT) {
       lab_error_set (error, LAB_ERROR_USAGE, 0, "--mean-rows %g must be at least 1", p->mean_rows);
       goto fail;
    }
@@ -927,8 +933,8 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
          goto fail;
       }
    }
-   static const char *const row_fields[] = {"line_no", "item_code", "item_name", "spec",
-                                            "unit", "qty", "unit_price", "amount", "charge_time"};
+   static const char *const row_fields[] = { "line_no", "item_code",  "item_name", "spec",       "unit",
+                                             "qty",     "unit_price", "amount",    "charge_time" };
    for (size_t i = 0; i < NELEM (row_fields); i++) {
       if (strcmp (row_fields[i], g->key) == 0) {
          lab_error_set (error, LAB_ERROR_USAGE, 0, "--key '%s' clashes with a generated field", g->key);
@@ -944,11 +950,11 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
    if (p->oversize > 0) {
       int64_t min_row = lab_gen_min_folded_row_bytes ();
       g->oversize_rows = (LAB_GEN_OVERSIZE_TARGET_BYTES + min_row - 1) / min_row;
-      g->oversize_idx = bson_malloc ((size_t) p->oversize * sizeof (int64_t));
+      g->oversize_idx = bson_malloc ((size_t)p->oversize * sizeof (int64_t));
       for (int64_t j = 0; j < p->oversize; j++) {
          /* spread evenly over admission order */
-         g->oversize_idx[j] = (int64_t) (((2 * (unsigned __int128) j + 1) * (uint64_t) g->total_bills) /
-                                         (2 * (uint64_t) p->oversize));
+         g->oversize_idx[j] = (int64_t)(((2 * (unsigned __int128)j + 1) * (uint64_t)g->total_bills) /
+                                        (2 * (uint64_t)p->oversize));
          if (j > 0 && g->oversize_idx[j] <= g->oversize_idx[j - 1]) {
             g->oversize_idx[j] = g->oversize_idx[j - 1] + 1;
          }
@@ -963,9 +969,9 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
       bool ov;
       bill_sizes (g, i, &r, &rows, &stay, &ov);
       g->total_rows += rows;
-      stay_sum += (double) stay;
+      stay_sum += (double)stay;
    }
-   g->interarrival_ms = stay_sum / (double) g->total_bills / (double) p->open_bills;
+   g->interarrival_ms = stay_sum / (double)g->total_bills / (double)p->open_bills;
 
    double c = 0;
    for (size_t i = 0; i < N_ITEMS; i++) {
@@ -979,11 +985,11 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
    }
    uint64_t x = p->seed ^ 0x0123456789ABCDEFull;
    g->oid_process = splitmix64 (&x) & 0xFFFFFFFFFFull;
-   g->oid_counter0 = (uint32_t) (splitmix64 (&x) & 0xFFFFFFu);
+   g->oid_counter0 = (uint32_t)(splitmix64 (&x) & 0xFFFFFFu);
 
    rng_seed (&g->arrival, p->seed, 0);
    g->next_admit_idx = 0;
-   g->next_admit_ms = (double) p->start_ms;
+   g->next_admit_ms = (double)p->start_ms;
    return g;
 
 fail:
@@ -996,7 +1002,7 @@ static bill_t *
 admit_next (lab_gen_t *g)
 {
    bill_t *b = bson_malloc (sizeof *b);
-   int64_t admit = (int64_t) g->next_admit_ms;
+   int64_t admit = (int64_t)g->next_admit_ms;
    admit -= admit % 1000;
    bill_admit (g, b, g->next_admit_idx, admit);
    bill_step (b);
@@ -1047,7 +1053,7 @@ lab_gen_next (lab_gen_t *g, bson_t *doc, lab_gen_row_t *info)
 
    /* interleaved: admit every bill whose admission is not after the earliest pending charge */
    while (g->next_admit_idx < g->total_bills &&
-          (g->heap_len == 0 || (int64_t) g->next_admit_ms <= g->heap[0]->next_charge_ms)) {
+          (g->heap_len == 0 || (int64_t)g->next_admit_ms <= g->heap[0]->next_charge_ms)) {
       heap_push (g, admit_next (g));
    }
    if (g->heap_len == 0) {

@@ -38,26 +38,26 @@ typedef enum { LAB_GEN_INTERLEAVED = 0, LAB_GEN_CLUSTERED } lab_gen_order_t;
 #define LAB_GEN_OVERSIZE_TARGET_BYTES (16777216 + 1048576)
 
 typedef struct {
-   uint64_t seed;           /* --seed (default 1) */
-   int64_t bills;           /* --bills: normal bills (default 1000) */
-   double mean_rows;        /* --mean-rows (default 130) */
-   lab_gen_dist_t dist;     /* --dist (default lognormal) */
-   int64_t max_rows;        /* --max-rows (default 10000); oversize bills are exempt */
-   lab_gen_order_t order;   /* --order (default interleaved) */
-   int64_t oversize;        /* --oversize K: extra bills folding over 16 MiB (default 0) */
-   const char *key;         /* --key: name of the bill id field (default "bill_id") */
-   int64_t open_bills;      /* --open-bills: target number of concurrently open bills (default 1000) */
-   int64_t start_ms;        /* first admission, ms since the epoch (default 2023-01-01T00:00:00Z) */
+   uint64_t seed;         /* --seed (default 1) */
+   int64_t bills;         /* --bills: normal bills (default 1000) */
+   double mean_rows;      /* --mean-rows (default 130) */
+   lab_gen_dist_t dist;   /* --dist (default lognormal) */
+   int64_t max_rows;      /* --max-rows (default 10000); oversize bills are exempt */
+   lab_gen_order_t order; /* --order (default interleaved) */
+   int64_t oversize;      /* --oversize K: extra bills folding over 16 MiB (default 0) */
+   const char *key;       /* --key: name of the bill id field (default "bill_id") */
+   int64_t open_bills;    /* --open-bills: target number of concurrently open bills (default 1000) */
+   int64_t start_ms;      /* first admission, ms since the epoch (default 2023-01-01T00:00:00Z) */
 } lab_gen_params_t;
 
 /* Facts about the row just generated, for callers and tests. */
 typedef struct {
-   int64_t bill_index;  /* 0-based index of the bill in admission order */
-   int64_t bill_id;     /* value of the key field */
-   int32_t line_no;     /* 1-based line number within the bill */
-   int32_t bill_rows;   /* rows of this bill */
-   bool oversize;       /* the bill is an oversize bill */
-   int64_t charge_ms;   /* charge time */
+   int64_t bill_index; /* 0-based index of the bill in admission order */
+   int64_t bill_id;    /* value of the key field */
+   int32_t line_no;    /* 1-based line number within the bill */
+   int32_t bill_rows;  /* rows of this bill */
+   bool oversize;      /* the bill is an oversize bill */
+   int64_t charge_ms;  /* charge time */
 } lab_gen_row_t;
 
 typedef struct lab_gen lab_gen_t;

@@ -32,8 +32,8 @@ lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool 
       }
       if (count > 0 && !append) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_EXISTS,
-                        "collection '%s' already holds %" PRId64 " documents: add --drop to replace it%s", coll, count,
-                        allow_append ? " or --append to add to it" : "");
+                        "collection '%s' already holds %" PRId64 " documents: add --drop to replace it%s",
+                        coll, count, allow_append ? " or --append to add to it" : "");
          return false;
       }
    }
@@ -76,15 +76,15 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
 
    lab_loader_opts_t lo = {
       .batch_docs = o->batch_docs ? o->batch_docs : 1000,
-      .batch_bytes = (uint64_t) (info.max_message_bytes > 2097152 ? info.max_message_bytes - 1048576
-                                                                   : LAB_MESSAGE_MAX_BYTES - 1048576),
+      .batch_bytes = (uint64_t)(info.max_message_bytes > 2097152 ? info.max_message_bytes - 1048576
+                                                                 : LAB_MESSAGE_MAX_BYTES - 1048576),
       .keep_raw = false,
    };
    l = lab_loader_new (store, o->coll, &lo, NULL, NULL, error);
    if (!l) {
       goto done;
    }
-   prog = lab_progress_new (o->progress, "generating", "rows", (uint64_t) lab_gen_total_rows (g));
+   prog = lab_progress_new (o->progress, "generating", "rows", (uint64_t)lab_gen_total_rows (g));
    for (;;) {
       bson_t *doc = lab_loader_doc (l);
       lab_gen_row_t row;
@@ -100,11 +100,11 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
          goto done;
       }
       if (pending_rows == 4096) {
-         lab_progress_add (prog, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+         lab_progress_add (prog, (uint64_t)pending_rows, (uint64_t)pending_bytes);
          pending_rows = pending_bytes = 0;
       }
    }
-   lab_progress_add (prog, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+   lab_progress_add (prog, (uint64_t)pending_rows, (uint64_t)pending_bytes);
    int64_t inserted = 0;
    lab_loader_t *fin = l;
    l = NULL;
@@ -114,14 +114,16 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    }
    if (inserted != st->rows) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                     "collection '%s': %" PRId64 " rows generated but %" PRId64 " written", o->coll, st->rows, inserted);
+                     "collection '%s': %" PRId64 " rows generated but %" PRId64 " written", o->coll, st->rows,
+                     inserted);
       goto done;
    }
-   st->insert_seconds = (double) (lab_now_ns () - t0) / 1e9;
+   st->insert_seconds = (double)(lab_now_ns () - t0) / 1e9;
    lab_progress_done (prog);
    prog = NULL;
    if (!lab_store_create_index (sess, o->coll, o->gen.key ? o->gen.key : "bill_id", error)) {
-      lab_error_prefix (error, "collection '%s': cannot index '%s'", o->coll, o->gen.key ? o->gen.key : "bill_id");
+      lab_error_prefix (error, "collection '%s': cannot index '%s'", o->coll,
+                        o->gen.key ? o->gen.key : "bill_id");
       goto done;
    }
    if (!lab_store_flush (store, error)) {
@@ -138,10 +140,10 @@ done:
    lab_loader_abort (l);
    if (!ok && owned && sess) {
       bson_error_t e2;
-      (void) lab_store_drop (sess, o->coll, &e2);
+      (void)lab_store_drop (sess, o->coll, &e2);
    }
    lab_session_close (sess);
    lab_gen_destroy (g);
-   st->seconds = (double) (lab_now_ns () - t0) / 1e9;
+   st->seconds = (double)(lab_now_ns () - t0) / 1e9;
    return ok;
 }

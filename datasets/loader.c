@@ -47,9 +47,9 @@ struct lab_loader {
    pthread_mutex_t mu;
    pthread_cond_t cv;
    queue_t full, free_q;
-   bool stop;       /* no more batches will come */
-   bool abort_now;  /* skip what is queued */
-   bool failed;     /* the writer hit an error */
+   bool stop;      /* no more batches will come */
+   bool abort_now; /* skip what is queued */
+   bool failed;    /* the writer hit an error */
    bson_error_t th_error;
    int64_t inserted;
 };
@@ -147,8 +147,8 @@ report (lab_loader_t *l, batch_t *b, bson_error_t *error)
             .message = we->message,
          };
          if (!l->cb) {
-            lab_error_set (error, LAB_ERROR_STORE, we->code, "collection '%s': a document was refused: %s", l->coll,
-                           we->message);
+            lab_error_set (error, LAB_ERROR_STORE, we->code, "collection '%s': a document was refused: %s",
+                           l->coll, we->message);
             ok = false;
          } else {
             ok = l->cb (&r, l->ctx, error);
@@ -160,8 +160,8 @@ report (lab_loader_t *l, batch_t *b, bson_error_t *error)
 }
 
 lab_loader_t *
-lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *opts, lab_loader_reject_cb_t cb,
-                void *ctx, bson_error_t *error)
+lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *opts,
+                lab_loader_reject_cb_t cb, void *ctx, bson_error_t *error)
 {
    lab_loader_t *l = bson_malloc0 (sizeof *l);
    l->store = store;
@@ -179,7 +179,7 @@ lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *o
       batch_t *b = &l->batches[i];
       size_t cap = l->o.batch_docs + 1;
       /* bson_t is declared 128-byte aligned: so must be the array */
-      if (posix_memalign ((void **) &b->docs, 128, cap * sizeof *b->docs) != 0) {
+      if (posix_memalign ((void **)&b->docs, 128, cap * sizeof *b->docs) != 0) {
          abort (); /* as bson_malloc does when out of memory */
       }
       memset (b->docs, 0, cap * sizeof *b->docs);
@@ -266,7 +266,8 @@ stash (lab_loader_t *l, batch_t *b, size_t k, const char *src, int64_t tag, cons
 }
 
 bool
-lab_loader_add (lab_loader_t *l, const char *src, int64_t tag, const char *raw, size_t raw_len, bson_error_t *error)
+lab_loader_add (lab_loader_t *l, const char *src, int64_t tag, const char *raw, size_t raw_len,
+                bson_error_t *error)
 {
    batch_t *b = l->cur;
    bson_t *d = &b->docs[b->n];

@@ -24,11 +24,11 @@ typedef struct {
 } lab_loader_opts_t;
 
 typedef struct {
-   const char *src;  /* source name given to lab_loader_add (e.g. the file) */
-   int64_t tag;      /* tag given to lab_loader_add (e.g. the line) */
-   const char *raw;  /* source text when keep_raw, else NULL */
+   const char *src; /* source name given to lab_loader_add (e.g. the file) */
+   int64_t tag;     /* tag given to lab_loader_add (e.g. the line) */
+   const char *raw; /* source text when keep_raw, else NULL */
    size_t raw_len;
-   uint32_t domain;  /* error domain and code from the store */
+   uint32_t domain; /* error domain and code from the store */
    uint32_t code;
    const char *message;
 } lab_loader_reject_t;

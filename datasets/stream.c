@@ -40,7 +40,7 @@ read_full (int fd, void *buf, size_t len)
 {
    size_t got = 0;
    while (got < len) {
-      ssize_t n = read (fd, (uint8_t *) buf + got, len - got);
+      ssize_t n = read (fd, (uint8_t *)buf + got, len - got);
       if (n < 0) {
          if (errno == EINTR) {
             continue;
@@ -50,9 +50,9 @@ read_full (int fd, void *buf, size_t len)
       if (n == 0) {
          break;
       }
-      got += (size_t) n;
+      got += (size_t)n;
    }
-   return (ssize_t) got;
+   return (ssize_t)got;
 }
 
 lab_input_t *
@@ -80,9 +80,9 @@ lab_input_open (const char *path, bson_error_t *error)
          goto fail;
       }
       if (S_ISREG (st.st_mode)) {
-         in->size = (int64_t) st.st_size;
+         in->size = (int64_t)st.st_size;
 #ifdef POSIX_FADV_SEQUENTIAL
-         (void) posix_fadvise (in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+         (void)posix_fadvise (in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
       }
    }
@@ -91,16 +91,17 @@ lab_input_open (const char *path, bson_error_t *error)
       lab_error_set_errno (error, errno, "cannot read input '%s'", in->name);
       goto fail;
    }
-   in->head_len = (size_t) n;
-   in->raw_bytes = (uint64_t) n;
-   uint32_t magic = n == 4 ? ((uint32_t) in->head[0] | (uint32_t) in->head[1] << 8 | (uint32_t) in->head[2] << 16 |
-                              (uint32_t) in->head[3] << 24)
+   in->head_len = (size_t)n;
+   in->raw_bytes = (uint64_t)n;
+   uint32_t magic = n == 4 ? ((uint32_t)in->head[0] | (uint32_t)in->head[1] << 8 |
+                              (uint32_t)in->head[2] << 16 | (uint32_t)in->head[3] << 24)
                            : 0;
    if (magic == ZSTD_MAGICNUMBER || (magic & 0xFFFFFFF0u) == 0x184D2A50u) {
       in->zstd = true;
       in->ds = ZSTD_createDStream ();
       if (!in->ds) {
-         lab_error_set (error, LAB_ERROR_ZSTD, 0, "cannot create a zstd decompression stream (out of memory)");
+         lab_error_set (error, LAB_ERROR_ZSTD, 0,
+                        "cannot create a zstd decompression stream (out of memory)");
          goto fail;
       }
       in->zcap = ZSTD_DStreamInSize ();
@@ -136,11 +137,11 @@ lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
          in->head_pos += k;
          got = k;
          if (got == len) {
-            return (ssize_t) got;
+            return (ssize_t)got;
          }
       }
       for (;;) {
-         ssize_t n = read (in->fd, (uint8_t *) buf + got, len - got);
+         ssize_t n = read (in->fd, (uint8_t *)buf + got, len - got);
          if (n < 0 && errno == EINTR) {
             continue;
          }
@@ -148,12 +149,12 @@ lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
             lab_error_set_errno (error, errno, "cannot read input '%s'", in->name);
             return -1;
          }
-         in->raw_bytes += (uint64_t) n;
-         return (ssize_t) got + n;
+         in->raw_bytes += (uint64_t)n;
+         return (ssize_t)got + n;
       }
    }
 
-   ZSTD_outBuffer out = {buf, len, 0};
+   ZSTD_outBuffer out = { buf, len, 0 };
    while (out.pos == 0) {
       if (in->zin.pos == in->zin.size) {
          if (in->raw_eof) {
@@ -171,8 +172,8 @@ lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
             lab_error_set_errno (error, errno, "cannot read input '%s'", in->name);
             return -1;
          }
-         in->raw_bytes += (uint64_t) n;
-         in->zin.size = (size_t) n;
+         in->raw_bytes += (uint64_t)n;
+         in->zin.size = (size_t)n;
          in->zin.pos = 0;
          if (n == 0) {
             in->raw_eof = true;
@@ -182,13 +183,14 @@ lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
       size_t before = in->zin.pos;
       size_t r = ZSTD_decompressStream (in->ds, &out, &in->zin);
       if (ZSTD_isError (r)) {
-         lab_error_set (error, LAB_ERROR_ZSTD, 2, "'%s': corrupt zstd data near compressed byte %" PRIu64 ": %s",
-                        in->name, in->raw_bytes - (uint64_t) (in->zin.size - before), ZSTD_getErrorName (r));
+         lab_error_set (error, LAB_ERROR_ZSTD, 2,
+                        "'%s': corrupt zstd data near compressed byte %" PRIu64 ": %s", in->name,
+                        in->raw_bytes - (uint64_t)(in->zin.size - before), ZSTD_getErrorName (r));
          return -1;
       }
       in->last_ret = r;
    }
-   return (ssize_t) out.pos;
+   return (ssize_t)out.pos;
 }
 
 const char *
@@ -266,8 +268,8 @@ write_all (lab_output_t *out, const void *data, size_t len, bson_error_t *error)
          return false;
       }
       p += n;
-      len -= (size_t) n;
-      out->bytes += (uint64_t) n;
+      len -= (size_t)n;
+      out->bytes += (uint64_t)n;
    }
    return true;
 }
@@ -290,7 +292,7 @@ lab_output_open (const char *path, int zstd_level, bson_error_t *error)
          out->tmp_path = NULL;
          goto fail;
       }
-      (void) fchmod (out->fd, 0644);
+      (void)fchmod (out->fd, 0644);
    }
    if (zstd_level > 0) {
       out->cctx = ZSTD_createCCtx ();
@@ -320,9 +322,9 @@ fail:
 static bool
 zstd_push (lab_output_t *out, const void *data, size_t len, ZSTD_EndDirective mode, bson_error_t *error)
 {
-   ZSTD_inBuffer in = {data, len, 0};
+   ZSTD_inBuffer in = { data, len, 0 };
    for (;;) {
-      ZSTD_outBuffer o = {out->zbuf, out->zcap, 0};
+      ZSTD_outBuffer o = { out->zbuf, out->zcap, 0 };
       size_t r = ZSTD_compressStream2 (out->cctx, &o, &in, mode);
       if (ZSTD_isError (r)) {
          lab_error_set (error, LAB_ERROR_ZSTD, 0, "zstd compression failed: %s", ZSTD_getErrorName (r));
@@ -388,7 +390,7 @@ lab_output_abort (lab_output_t *out)
       close (out->fd);
    }
    if (out->tmp_path) {
-      (void) unlink (out->tmp_path);
+      (void)unlink (out->tmp_path);
    }
    if (out->cctx) {
       ZSTD_freeCCtx (out->cctx);

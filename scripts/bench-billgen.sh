@@ -12,8 +12,8 @@
 #   --bin DIR         where billgen is (default: $LAB_BIN_DIR, else build/bin, else the newest build-*/bin)
 #   --dir DIR         work directory, kept afterwards (default: a temporary one, removed)
 #   --cache-size SIZE embedded WiredTiger cache (default: mongod's rule)
-# Rates are whole-command wall times except "generate (inserts)", which leaves out the index build that
-# follows the load. The machine's load average is printed with the figures: the rates are only
+# Targets are judged on "generate (inserts)" (generation and inserts, as the issue puts it) and on the
+# import's whole-command wall time; "generate (with index build)" and "import (load only)" are shown too. The machine's load average is printed with the figures: the rates are only
 # comparable between quiet runs.
 set -euo pipefail
 
@@ -77,9 +77,11 @@ p1=$(rate "$rows" "$(jnum "$dir/parse1.json" seconds)")
 p2=$(rate "$rows" "$(jnum "$dir/parse2.json" seconds)")
 parse=$(( p1 > p2 ? p1 : p2 ))
 imp=$(rate "$rows" "$(jnum "$dir/import.json" seconds)")
+imp_load=$(rate "$rows" "$(jnum "$dir/import.json" load_seconds)")
 gen_ins=$(rate "$rows" "$gen_ins_s")
 gen_all=$(rate "$rows" "$gen_s")
 share=$(awk -v a="$imp" -v b="$parse" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
+share_load=$(awk -v a="$imp_load" -v b="$parse" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
 csv_mb=$(awk -v b="$(jnum "$dir/import.json" csv_bytes)" 'BEGIN { printf "%.1f", b / 1048576 }')
 zst_mb=$(awk -v b="$(stat -c %s "$dir/bills.csv.zst")" 'BEGIN { printf "%.1f", b / 1048576 }')
 verdict () { if [ "$1" -ge "$2" ]; then echo "meets"; else echo "MISSES"; fi; }
@@ -88,6 +90,9 @@ printf '\n%-34s %12s\n' "measure ($rows rows)" "rows/s"
 printf '%-34s %12s   target 200000: %s\n' "generate (inserts)" "$gen_ins" "$(verdict "$gen_ins" 200000)"
 printf '%-34s %12s\n' "generate (with index build)" "$gen_all"
 printf '%-34s %12s   (runs %s and %s)\n' "parse-only, ceiling" "$parse" "$p1" "$p2"
-printf '%-34s %12s   %s%% of parse-only, target 50%%: %s\n' "import (.csv.zst, $csv_mb MiB CSV, $zst_mb MiB zst)" \
+printf '%-34s %12s   %s%% of parse-only, target 50%%: %s\n' "import (whole command)" \
   "$imp" "$share" "$(verdict "$share" 50)"
+printf '%-34s %12s   %s%% of parse-only (before the index build and flush)\n' "import (load only)" \
+  "$imp_load" "$share_load"
+echo "input: $csv_mb MiB of CSV in $zst_mb MiB of zstd"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

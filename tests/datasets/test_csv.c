@@ -20,7 +20,7 @@ static char *tmp;
 static int
 setup (void **state)
 {
-   (void) state;
+   (void)state;
    tmp = lab_test_tmpdir ("test_csv");
    return 0;
 }
@@ -28,7 +28,7 @@ setup (void **state)
 static int
 teardown (void **state)
 {
-   (void) state;
+   (void)state;
    lab_test_rmtree (tmp);
    bson_free (tmp);
    return 0;
@@ -39,12 +39,14 @@ teardown (void **state)
 static void
 test_header_typed (void **state)
 {
-   (void) state;
-   lab_csv_header_t h = {0};
+   (void)state;
+   lab_csv_header_t h = { 0 };
    bson_error_t e;
-   assert_true (lab_csv_header_from_list (&h, "bill_id.int64(),name.string(),d.date(),q.double(),x.auto(),b.boolean(),"
-                                              "m.decimal(),i.int32(),_id.objectid()",
-                                          true, &e));
+   assert_true (
+      lab_csv_header_from_list (&h,
+                                "bill_id.int64(),name.string(),d.date(),q.double(),x.auto(),b.boolean(),"
+                                "m.decimal(),i.int32(),_id.objectid()",
+                                true, &e));
    assert_int_equal (h.n, 9);
    assert_string_equal (h.cols[0].name, "bill_id");
    assert_int_equal (h.cols[0].type, LAB_CSV_INT64);
@@ -54,12 +56,13 @@ test_header_typed (void **state)
    assert_int_equal (lab_csv_header_find (&h, "zz"), -1);
    lab_csv_header_cleanup (&h);
 
-   const char *bad[] = {"a.int64", "a.int65()", "a.date(2006-01-02)", "a", ".int32()", "a.int32(),a.string()",
-                        "$a.int32()", "a.b.int32()", "a.int32(),,b.int32()"};
-   const char *why[] = {"type()", "unknown type", "arguments", "no type", "empty", "duplicate", "'$'", "contains '.'",
-                        "no type"};
+   const char *bad[] = { "a.int64",    "a.int65()",   "a.date(2006-01-02)",
+                         "a",          ".int32()",    "a.int32(),a.string()",
+                         "$a.int32()", "a.b.int32()", "a.int32(),,b.int32()" };
+   const char *why[] = { "type()",    "unknown type", "arguments",    "no type", "empty",
+                         "duplicate", "'$'",          "contains '.'", "no type" };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-      lab_csv_header_t hb = {0};
+      lab_csv_header_t hb = { 0 };
       assert_false (lab_csv_header_from_list (&hb, bad[i], true, &e));
       if (!strstr (e.message, why[i])) {
          fail_msg ("'%s': message '%s' lacks '%s'", bad[i], e.message, why[i]);
@@ -67,7 +70,7 @@ test_header_typed (void **state)
       lab_csv_header_cleanup (&hb);
    }
    /* untyped: the whole cell is the name; a dot is refused with a hint */
-   lab_csv_header_t hu = {0};
+   lab_csv_header_t hu = { 0 };
    assert_true (lab_csv_header_from_list (&hu, "a,b,c", false, &e));
    assert_int_equal (hu.cols[1].type, LAB_CSV_AUTO);
    lab_csv_header_cleanup (&hu);
@@ -80,7 +83,7 @@ test_header_typed (void **state)
 static int
 conv (lab_csv_type_t t, const char *text, bson_value_t *out, char *why)
 {
-   lab_csv_column_t col = {.name = "f", .type = t};
+   lab_csv_column_t col = { .name = "f", .type = t };
    bson_t d = BSON_INITIALIZER;
    bool appended;
    size_t bad;
@@ -99,7 +102,7 @@ conv (lab_csv_type_t t, const char *text, bson_value_t *out, char *why)
       if (out) {
          bson_value_copy (bson_iter_value (&it), out);
       }
-      r = (int) bson_iter_type (&it);
+      r = (int)bson_iter_type (&it);
    }
    bson_destroy (&d);
    return r;
@@ -108,7 +111,7 @@ conv (lab_csv_type_t t, const char *text, bson_value_t *out, char *why)
 static void
 test_convert (void **state)
 {
-   (void) state;
+   (void)state;
    bson_value_t v;
    char why[256];
 
@@ -131,8 +134,8 @@ test_convert (void **state)
    assert_int_equal (conv (LAB_CSV_DOUBLE, "NaN", &v, NULL), BSON_TYPE_DOUBLE);
    assert_true (isnan (v.value.v_double));
    assert_int_equal (conv (LAB_CSV_DOUBLE, "1.5.2", NULL, why), -1);
-   const char *truthy[] = {"true", "True", "TRUE", "t", "T", "1"};
-   const char *falsy[] = {"false", "False", "FALSE", "f", "F", "0"};
+   const char *truthy[] = { "true", "True", "TRUE", "t", "T", "1" };
+   const char *falsy[] = { "false", "False", "FALSE", "f", "F", "0" };
    for (int i = 0; i < 6; i++) {
       assert_int_equal (conv (LAB_CSV_BOOLEAN, truthy[i], &v, NULL), BSON_TYPE_BOOL);
       assert_true (v.value.v_bool);
@@ -169,7 +172,7 @@ test_convert (void **state)
 static void
 test_invalid_utf8 (void **state)
 {
-   (void) state;
+   (void)state;
    size_t bad = 99;
    assert_true (lab_utf8_check ("plain 张伟 ✓ 𝄞", strlen ("plain 张伟 ✓ 𝄞"), &bad));
    assert_false (lab_utf8_check ("ab\xC0\xAF", 4, &bad)); /* overlong '/' */
@@ -184,7 +187,7 @@ test_invalid_utf8 (void **state)
    assert_int_equal (bad, 1);
    assert_false (lab_utf8_check ("\xFF", 1, &bad));
 
-   lab_csv_column_t col = {.name = "f", .type = LAB_CSV_STRING};
+   lab_csv_column_t col = { .name = "f", .type = LAB_CSV_STRING };
    bson_t d = BSON_INITIALIZER;
    bool appended;
    char why[256];
@@ -197,7 +200,7 @@ test_invalid_utf8 (void **state)
 static void
 test_dates (void **state)
 {
-   (void) state;
+   (void)state;
    int64_t ms;
    char buf[40];
    assert_true (lab_csv_parse_date ("2023-01-01T00:00:00Z", 20, &ms));
@@ -213,8 +216,15 @@ test_dates (void **state)
    assert_int_equal (ms, -1);
    assert_true (lab_csv_format_date (-1, buf, sizeof buf));
    assert_string_equal (buf, "1969-12-31T23:59:59.999Z");
-   const char *bad[] = {"2023-02-29", "2023-13-01", "2023-01-01T24:00:00Z", "2023-01-01T00:00:00", "2023-1-01",
-                        "2023-01-01T00:00:00+0800", "2023-01-01T00:00Z", "2023-01-01T00:00:00.Z", "2023-01-01x"};
+   const char *bad[] = { "2023-02-29",
+                         "2023-13-01",
+                         "2023-01-01T24:00:00Z",
+                         "2023-01-01T00:00:00",
+                         "2023-1-01",
+                         "2023-01-01T00:00:00+0800",
+                         "2023-01-01T00:00Z",
+                         "2023-01-01T00:00:00.Z",
+                         "2023-01-01x" };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       if (lab_csv_parse_date (bad[i], strlen (bad[i]), &ms)) {
          fail_msg ("'%s' accepted as a date", bad[i]);
@@ -233,7 +243,7 @@ test_dates (void **state)
 static void
 test_format_roundtrip (void **state)
 {
-   (void) state;
+   (void)state;
    uint64_t x = 88172645463325252ull;
    for (int i = 0; i < 20000; i++) {
       x ^= x << 13;
@@ -241,7 +251,7 @@ test_format_roundtrip (void **state)
       x ^= x << 17;
       double dv;
       if (i % 3 == 0) {
-         dv = (double) (x % 1000000) / 100.0; /* prices */
+         dv = (double)(x % 1000000) / 100.0; /* prices */
       } else {
          memcpy (&dv, &x, sizeof dv);
          if (isnan (dv)) {
@@ -294,12 +304,12 @@ typedef struct {
 static bool
 collect (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
 {
-   (void) error;
+   (void)error;
    got_t *g = ctx;
    if (g->all) {
       bson_string_append_printf (g->all, "%" PRId64 ":", rec->line);
       for (size_t i = 0; i < rec->nfields; i++) {
-         bson_string_append_printf (g->all, "[%.*s]", (int) rec->fields[i].len,
+         bson_string_append_printf (g->all, "[%.*s]", (int)rec->fields[i].len,
                                     rec->fields[i].data ? rec->fields[i].data : "");
       }
       bson_string_append (g->all, "\n");
@@ -372,8 +382,8 @@ read_text (const char *text, size_t len, got_t *g, bson_error_t *e)
 static void
 test_quoting (void **state)
 {
-   (void) state;
-   got_t g = {0};
+   (void)state;
+   got_t g = { 0 };
    bson_error_t e;
    const char *t = "a,\"b,c\",\"say \"\"hi\"\"\",\"two\nlines\"\nx,,\"\",\"\"\"\"\nlast,row";
    assert_true (read_text (t, strlen (t), &g, &e));
@@ -399,8 +409,8 @@ test_quoting (void **state)
 static void
 test_crlf_bom_blank (void **state)
 {
-   (void) state;
-   got_t g = {0};
+   (void)state;
+   got_t g = { 0 };
    bson_error_t e;
    const char *t = "\xEF\xBB\xBFid,name\r\n1,\"a\r\nb\"\r\n\r\n\n2,c\r\n3,d\r4,e\r\n";
    assert_true (read_text (t, strlen (t), &g, &e));
@@ -426,8 +436,8 @@ test_crlf_bom_blank (void **state)
 static void
 test_malformed_positions (void **state)
 {
-   (void) state;
-   got_t g = {0};
+   (void)state;
+   got_t g = { 0 };
    bson_error_t e;
    const char *t = "ok,1\nab\"c,d\n\"ab\"c,d\nfine,2\n\"x\ny\" z,3\n\"open,4\n";
    assert_true (read_text (t, strlen (t), &g, &e));
@@ -464,7 +474,7 @@ test_malformed_positions (void **state)
 static bool
 locate_cb (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
 {
-   (void) error;
+   (void)error;
    int64_t *out = ctx;
    if (rec->number != 2) {
       return true;
@@ -479,11 +489,11 @@ locate_cb (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
 static void
 test_locate (void **state)
 {
-   (void) state;
+   (void)state;
    const char *t = "h1,h2,h3\n1,\"a\"\"b\nxy\xFFz\",tail\n";
    char *path = write_file ("loc.csv", t, strlen (t));
    bson_error_t e;
-   int64_t out[4] = {0};
+   int64_t out[4] = { 0 };
    lab_input_t *in = lab_input_open (path, &e);
    assert_non_null (in);
    assert_true (lab_csv_read (in, 0, locate_cb, out, NULL, &e));
@@ -544,12 +554,12 @@ zstd_file (const char *name, const char *data, size_t len, uint8_t **bytes, size
 static void
 test_zstd_equals_plain (void **state)
 {
-   (void) state;
+   (void)state;
    bson_string_t *s = make_big (60000);
    assert_true (s->len > 2u * 1048576); /* several of the reader's 1 MiB chunks */
    char *plain = write_file ("big.csv", s->str, s->len);
    char *zst = zstd_file ("big.dat", s->str, s->len, NULL, NULL); /* the name does not say zstd */
-   got_t a = {0}, b = {0};
+   got_t a = { 0 }, b = { 0 };
    a.all = bson_string_new (NULL);
    b.all = bson_string_new (NULL);
    bson_error_t e;
@@ -576,13 +586,13 @@ test_zstd_equals_plain (void **state)
 static void
 test_zstd_truncated_corrupt (void **state)
 {
-   (void) state;
+   (void)state;
    bson_string_t *s = make_big (20000);
    uint8_t *z;
    size_t zlen;
    bson_free (zstd_file ("whole.zst", s->str, s->len, &z, &zlen));
    bson_error_t e;
-   got_t g = {0};
+   got_t g = { 0 };
    g.all = bson_string_new (NULL);
 
    char *cut = write_file ("cut.csv.zst", z, zlen / 2);
@@ -646,7 +656,7 @@ test_zstd_truncated_corrupt (void **state)
 static void
 test_input_errors (void **state)
 {
-   (void) state;
+   (void)state;
    bson_error_t e;
    char *missing = bson_strdup_printf ("%s/nope.csv", tmp);
    assert_null (lab_input_open (missing, &e));
@@ -655,7 +665,7 @@ test_input_errors (void **state)
    assert_non_null (strstr (e.message, "directory"));
    bson_free (missing);
    /* an empty file is an empty plain input */
-   got_t g = {0};
+   got_t g = { 0 };
    assert_true (read_text ("", 0, &g, &e));
    assert_int_equal (g.n, 0);
 }
@@ -664,7 +674,7 @@ test_input_errors (void **state)
 static void
 test_output (void **state)
 {
-   (void) state;
+   (void)state;
    bson_error_t e;
    char *path = bson_strdup_printf ("%s/out.csv.zst", tmp);
    lab_output_t *o = lab_output_open (path, 3, &e);
@@ -672,12 +682,12 @@ test_output (void **state)
    for (int i = 0; i < 10000; i++) {
       char line[64];
       int n = bson_snprintf (line, sizeof line, "%d,row %d\n", i, i);
-      assert_true (lab_output_write (o, line, (size_t) n, &e));
+      assert_true (lab_output_write (o, line, (size_t)n, &e));
    }
    FILE *f = fopen (path, "rb");
    assert_null (f); /* not there before commit */
    assert_true (lab_output_commit (o, &e));
-   got_t g = {0};
+   got_t g = { 0 };
    g.all = bson_string_new (NULL);
    assert_true (read_path (path, &g, &e));
    assert_int_equal (g.n, 10000);

@@ -36,7 +36,7 @@ row_hash (const bson_t *doc, bool skip_id)
 static int
 cmp_u64 (const void *a, const void *b)
 {
-   uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
    return x < y ? -1 : x > y;
 }
 
@@ -55,7 +55,7 @@ gen_or_fail (const lab_gen_params_t *p)
 static void
 test_determinism (void **state)
 {
-   (void) state;
+   (void)state;
    lab_gen_params_t p;
    lab_gen_params_init (&p);
    p.bills = 120;
@@ -74,7 +74,8 @@ test_determinism (void **state)
       }
       assert_int_equal (da.len, db.len);
       assert_memory_equal (bson_get_data (&da), bson_get_data (&db), da.len);
-      if (lab_gen_next (c, &dc, NULL) && dc.len == da.len && memcmp (bson_get_data (&dc), bson_get_data (&da), da.len) == 0) {
+      if (lab_gen_next (c, &dc, NULL) && dc.len == da.len &&
+          memcmp (bson_get_data (&dc), bson_get_data (&da), da.len) == 0) {
          same_as_c++;
       }
       n++;
@@ -92,7 +93,8 @@ test_determinism (void **state)
 
 /* mean_rows -- the mean rows per bill over `bills` bills, from the pure generator (no rows built). */
 static double
-mean_rows (lab_gen_dist_t dist, double mean, int64_t max_rows, int64_t bills, uint64_t seed, int64_t *max_seen)
+mean_rows (lab_gen_dist_t dist, double mean, int64_t max_rows, int64_t bills, uint64_t seed,
+           int64_t *max_seen)
 {
    lab_gen_params_t p;
    lab_gen_params_init (&p);
@@ -111,27 +113,32 @@ mean_rows (lab_gen_dist_t dist, double mean, int64_t max_rows, int64_t bills, ui
       assert_false (ov);
       assert_true (r >= 1 && r <= max_rows);
       *max_seen = r > *max_seen ? r : *max_seen;
-      sum += (double) r;
+      sum += (double)r;
    }
-   assert_int_equal ((int64_t) sum, lab_gen_total_rows (g));
+   assert_int_equal ((int64_t)sum, lab_gen_total_rows (g));
    lab_gen_destroy (g);
-   return sum / (double) bills;
+   return sum / (double)bills;
 }
 
 /* the test: the mean of 10^4 bills within 5% of the request, for every distribution */
 static void
 test_mean_within_5pct (void **state)
 {
-   (void) state;
+   (void)state;
    struct {
       lab_gen_dist_t d;
       double mean;
       int64_t max;
    } cases[] = {
-      {LAB_GEN_LOGNORMAL, 130, 10000}, {LAB_GEN_LOGNORMAL, 129.6, 10000}, {LAB_GEN_LOGNORMAL, 40, 100},
-      {LAB_GEN_UNIFORM, 130, 10000},   {LAB_GEN_FIXED, 130, 10000},       {LAB_GEN_FIXED, 129.6, 10000},
+      { LAB_GEN_LOGNORMAL, 130, 10000 },
+      { LAB_GEN_LOGNORMAL, 129.6, 10000 },
+      { LAB_GEN_LOGNORMAL, 40, 100 },
+      { LAB_GEN_UNIFORM, 130, 10000 },
+      { LAB_GEN_FIXED, 130, 10000 },
+      { LAB_GEN_FIXED, 129.6, 10000 },
       /* zipf's tail is heavy: with max 500 the standard error of a 10^4-bill mean is ~1.5% */
-      {LAB_GEN_ZIPF, 130, 500},        {LAB_GEN_ZIPF, 20, 200},
+      { LAB_GEN_ZIPF, 130, 500 },
+      { LAB_GEN_ZIPF, 20, 200 },
    };
    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
       for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -150,7 +157,7 @@ test_mean_within_5pct (void **state)
 static void
 test_mean_calibration_1e6 (void **state)
 {
-   (void) state;
+   (void)state;
    int64_t mx;
    double m = mean_rows (LAB_GEN_LOGNORMAL, 130, 10000, 1000000, 7, &mx);
    assert_true (fabs (m / 130 - 1) < 0.01);
@@ -184,13 +191,13 @@ scatter (lab_gen_order_t order, int64_t bills, uint64_t **hashes, int64_t *nrows
    p.seed = 11;
    p.order = order;
    lab_gen_t *g = gen_or_fail (&p);
-   bill_track_t *t = calloc ((size_t) bills, sizeof *t);
+   bill_track_t *t = calloc ((size_t)bills, sizeof *t);
    bson_t d = BSON_INITIALIZER;
    lab_gen_row_t row;
    int64_t pos = 0, last_charge = INT64_MIN;
    bson_oid_t last_id;
    memset (&last_id, 0, sizeof last_id);
-   *hashes = malloc ((size_t) lab_gen_total_rows (g) * sizeof **hashes);
+   *hashes = malloc ((size_t)lab_gen_total_rows (g) * sizeof **hashes);
    while (lab_gen_next (g, &d, &row)) {
       bill_track_t *b = &t[row.bill_index];
       assert_int_equal (row.line_no, b->last_line + 1);
@@ -222,26 +229,27 @@ scatter (lab_gen_order_t order, int64_t bills, uint64_t **hashes, int64_t *nrows
    free (t);
    bson_destroy (&d);
    lab_gen_destroy (g);
-   return gaps ? (double) sum / (double) gaps : 0.0;
+   return gaps ? (double)sum / (double)gaps : 0.0;
 }
 
 /* interleaved really scatters a bill's rows; clustered keeps them adjacent; both hold the same rows */
 static void
 test_interleaving (void **state)
 {
-   (void) state;
+   (void)state;
    uint64_t *hi, *hc;
    int64_t ni, nc;
    double gi = scatter (LAB_GEN_INTERLEAVED, 400, &hi, &ni);
    double gc = scatter (LAB_GEN_CLUSTERED, 400, &hc, &nc);
-   print_message ("mean distance between a bill's consecutive rows: interleaved %.1f, clustered %.1f\n", gi, gc);
+   print_message ("mean distance between a bill's consecutive rows: interleaved %.1f, clustered %.1f\n", gi,
+                  gc);
    assert_true (gc == 1.0);
    /* with 400 bills mostly open together, a bill's next row is typically hundreds of rows later */
    assert_true (gi > 100.0);
    assert_int_equal (ni, nc);
-   qsort (hi, (size_t) ni, sizeof *hi, cmp_u64);
-   qsort (hc, (size_t) nc, sizeof *hc, cmp_u64);
-   assert_memory_equal (hi, hc, (size_t) ni * sizeof *hi);
+   qsort (hi, (size_t)ni, sizeof *hi, cmp_u64);
+   qsort (hc, (size_t)nc, sizeof *hc, cmp_u64);
+   assert_memory_equal (hi, hc, (size_t)ni * sizeof *hi);
    free (hi);
    free (hc);
 }
@@ -250,7 +258,7 @@ test_interleaving (void **state)
 static void
 test_open_bills (void **state)
 {
-   (void) state;
+   (void)state;
    lab_gen_params_t p;
    lab_gen_params_init (&p);
    p.bills = 3000;
@@ -271,7 +279,7 @@ test_open_bills (void **state)
 static void
 test_oversize (void **state)
 {
-   (void) state;
+   (void)state;
    lab_gen_params_t p;
    lab_gen_params_init (&p);
    p.bills = 3;
@@ -315,7 +323,7 @@ test_oversize (void **state)
       /* each element: the row fields only (no _id, no master field) */
       char key[16];
       const char *kp;
-      bson_uint32_to_string ((uint32_t) idx++, &kp, key, sizeof key);
+      bson_uint32_to_string ((uint32_t)idx++, &kp, key, sizeof key);
       bson_append_document_begin (&arr, kp, -1, &el);
       bson_iter_t it;
       bson_iter_init (&it, &d);
@@ -331,13 +339,13 @@ test_oversize (void **state)
          }
       }
       /* the bound holds for every real row */
-      assert_true ((int64_t) (el.len - before) + 5 + 3 >= min_row);
+      assert_true ((int64_t)(el.len - before) + 5 + 3 >= min_row);
       bson_append_document_end (&arr, &el);
       over_rows++;
    }
    bson_append_array_end (&folded, &arr);
-   print_message ("oversize bill: %" PRId64 " rows, hoisted fold %u bytes (16 MiB = %d)\n", over_rows, folded.len,
-                  LAB_BSON_MAX_BYTES);
+   print_message ("oversize bill: %" PRId64 " rows, hoisted fold %u bytes (16 MiB = %d)\n", over_rows,
+                  folded.len, LAB_BSON_MAX_BYTES);
    assert_int_equal (over_rows, per);
    assert_true (folded.len > LAB_BSON_MAX_BYTES);
    assert_true (lab_gen_total_rows (g) > per);
@@ -350,7 +358,7 @@ test_oversize (void **state)
 static void
 test_row_shape (void **state)
 {
-   (void) state;
+   (void)state;
    lab_gen_params_t p;
    lab_gen_params_init (&p);
    p.bills = 200;
@@ -363,12 +371,15 @@ test_row_shape (void **state)
       const char *f;
       bson_type_t t;
    } want[] = {
-      {"_id", BSON_TYPE_OID},          {"bid", BSON_TYPE_INT64},          {"patient_id", BSON_TYPE_UTF8},
-      {"patient_name", BSON_TYPE_UTF8}, {"age", BSON_TYPE_INT32},          {"hospital", BSON_TYPE_UTF8},
-      {"dept", BSON_TYPE_UTF8},         {"admit_date", BSON_TYPE_DATE_TIME}, {"insurance", BSON_TYPE_UTF8},
-      {"line_no", BSON_TYPE_INT32},     {"item_code", BSON_TYPE_UTF8},     {"item_name", BSON_TYPE_UTF8},
-      {"spec", BSON_TYPE_UTF8},         {"unit", BSON_TYPE_UTF8},          {"qty", BSON_TYPE_DOUBLE},
-      {"unit_price", BSON_TYPE_DOUBLE}, {"amount", BSON_TYPE_DOUBLE},      {"charge_time", BSON_TYPE_DATE_TIME},
+      { "_id", BSON_TYPE_OID },         { "bid", BSON_TYPE_INT64 },
+      { "patient_id", BSON_TYPE_UTF8 }, { "patient_name", BSON_TYPE_UTF8 },
+      { "age", BSON_TYPE_INT32 },       { "hospital", BSON_TYPE_UTF8 },
+      { "dept", BSON_TYPE_UTF8 },       { "admit_date", BSON_TYPE_DATE_TIME },
+      { "insurance", BSON_TYPE_UTF8 },  { "line_no", BSON_TYPE_INT32 },
+      { "item_code", BSON_TYPE_UTF8 },  { "item_name", BSON_TYPE_UTF8 },
+      { "spec", BSON_TYPE_UTF8 },       { "unit", BSON_TYPE_UTF8 },
+      { "qty", BSON_TYPE_DOUBLE },      { "unit_price", BSON_TYPE_DOUBLE },
+      { "amount", BSON_TYPE_DOUBLE },   { "charge_time", BSON_TYPE_DATE_TIME },
    };
    while (lab_gen_next (g, &d, &row)) {
       bson_iter_t it;
@@ -387,7 +398,7 @@ test_row_shape (void **state)
       uint32_t len;
       const char *name = bson_iter_utf8 (&it, &len);
       assert_true (lab_utf8_check (name, len, NULL));
-      assert_true ((unsigned char) name[0] >= 0x80); /* Chinese, not ASCII */
+      assert_true ((unsigned char)name[0] >= 0x80); /* Chinese, not ASCII */
       assert_true (bson_iter_init_find (&it, &d, "amount"));
       double amount = bson_iter_double (&it);
       assert_true (bson_iter_init_find (&it, &d, "qty"));
@@ -397,7 +408,7 @@ test_row_shape (void **state)
       bytes += d.len;
       n++;
    }
-   double avg = (double) bytes / (double) n;
+   double avg = (double)bytes / (double)n;
    print_message ("average row: %.1f bytes of BSON\n", avg);
    assert_true (avg >= 300 && avg <= 400);
    bson_destroy (&d);
@@ -408,7 +419,7 @@ test_row_shape (void **state)
 static void
 test_param_errors (void **state)
 {
-   (void) state;
+   (void)state;
    lab_gen_params_t p;
    bson_error_t e;
    lab_gen_params_init (&p);
@@ -441,10 +452,14 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_determinism),   cmocka_unit_test (test_mean_within_5pct),
-      cmocka_unit_test (test_mean_calibration_1e6), cmocka_unit_test (test_interleaving),
-      cmocka_unit_test (test_open_bills),    cmocka_unit_test (test_oversize),
-      cmocka_unit_test (test_row_shape),     cmocka_unit_test (test_param_errors),
+      cmocka_unit_test (test_determinism),
+      cmocka_unit_test (test_mean_within_5pct),
+      cmocka_unit_test (test_mean_calibration_1e6),
+      cmocka_unit_test (test_interleaving),
+      cmocka_unit_test (test_open_bills),
+      cmocka_unit_test (test_oversize),
+      cmocka_unit_test (test_row_shape),
+      cmocka_unit_test (test_param_errors),
    };
    return cmocka_run_group_tests (tests, NULL, NULL);
 }
