@@ -119,6 +119,12 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
    if (o->output && strcmp (o->output, "-") == 0) {
       o->output = NULL;
    }
+   if (!o->output && o->common.json_path && strcmp (o->common.json_path, "-") == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "--json - and the report cannot both go to standard output: add -o REPORT.md or "
+                     "--json FILE");
+      return false;
+   }
    if (o->charts == CHARTS_SVG && !o->output) {
       lab_error_set (error, LAB_ERROR_USAGE, 1,
                      "--charts svg needs -o REPORT.md: the charts are written next to the report");

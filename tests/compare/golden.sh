@@ -81,6 +81,11 @@ refused 2 "no results file given" --charts none
 refused 2 "unknown option '--colour'" "$data/run.json" --colour
 refused 2 "--charts: 'png' is not one of svg, none" "$data/run.json" --charts png
 refused 2 "one results file at a time" "$data/run.json" "$data/baseline.json"
+rc=0; "$report" "$data/run.json" --json - >/dev/null 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] && grep -qF "cannot both go to standard output" "$tmp/err" && echo "ok: --json - with the report on stdout" || fail "--json - with the report on stdout: exit $rc"
+(cd "$data" && "$report" run.json --charts none -o "$tmp/j.md" --json - -q) > "$tmp/j.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['metrics']; assert m['read_requests']['better']=='folded' and m['elapsed_s']['detail']['runs']==3 and 'ratio_folded_to_detail' in m['elapsed_s']" "$tmp/j.json" \
+  && echo "ok: --json comparison" || fail "--json comparison is wrong: $(head -c 300 "$tmp/j.json")"
 
 rc=0; "$report" --charts svg "$data/run.json" >/dev/null 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -qF "needs -o" "$tmp/err" && echo "ok: --charts svg without -o" || fail "--charts svg without -o: exit $rc"
