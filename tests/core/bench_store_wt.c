@@ -3,8 +3,9 @@
  *
  * Both sides use the same home configuration and the same three tables (collection, _id index,
  * bill_id index) with the same configs and keys, transactions of 64 documents. Measured in one run:
- * inserts, find_eq per bill (IXSCAN+FETCH) and a full sorted stream. Prints one line per phase with the
- * rate of each side and the ratio store/raw (1.00 = no overhead). Not a test: timings vary by machine.
+ * inserts, find_eq per bill (IXSCAN+FETCH), a full sorted stream and one find_eq per _id. Prints one line per
+ * phase with the rate of each side and the ratio store/raw (1.00 = no overhead). Not a test: timings vary by
+ * machine.
  *
  *   bench_store_wt [DOCS] [BILLS] [ROUNDS]   (default 200000 documents over 2000 bills, best of 3)
  */
@@ -66,7 +67,7 @@ count_cb (const bson_t *doc, void *ctx)
    return true;
 }
 
-/* run_store -- the three phases through the store interface; times into t[3]. */
+/* run_store -- the four phases through the store interface; times into t[4]. */
 static void
 run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, double *t)
 {
@@ -119,6 +120,14 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
       lab_cursor_close (cur);
    }
    t[2] = secs (t0);
+   t0 = lab_now_ns ();
+   for (i = 0; i < ndocs; i++) {
+      bson_value_t v = { .value_type = BSON_TYPE_INT64, .value.v_int64 = (i * 7919) % ndocs };
+      if (!lab_store_find_eq (s, "d", "_id", &v, count_cb, &bytes, &nd, &e) || nd != 1) {
+         die ("find_eq _id", nd != 1 ? "not found" : e.message);
+      }
+   }
+   t[3] = secs (t0);
    lab_session_close (s);
    lab_store_close (st);
    bson_free (uri);
@@ -250,6 +259,40 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          nd++;
       }
       t[2] = secs (t0);
+      bc->reset (bc);
+      cc->reset (cc);
+
+      t0 = lab_now_ns ();
+      for (i = 0; i < ndocs; i++) {
+         bson_value_t v = { .value_type = BSON_TYPE_INT64, .value.v_int64 = (i * 7919) % ndocs };
+         WT_ITEM val;
+         int64_t rid = 0;
+         lab_buf_reset (&k);
+         lab_key_encode (&v, &k, NULL);
+         k.data[k.len - 1] = 4;
+         item.data = k.data;
+         item.size = k.len;
+         idc->set_key (idc, &item);
+         wt_check (idc->search (idc), "search _id");
+         idc->get_value (idc, &val);
+         {
+            /* the RecordId leads the value: first byte's top 3 bits = middle byte count */
+            const uint8_t *p = val.data;
+            size_t extra = p[0] >> 5, j;
+            uint64_t r = p[0] & 0x1f;
+            for (j = 1; j <= extra; j++) {
+               r = (r << 8) | p[j];
+            }
+            rid = (int64_t)((r << 5) | (uint64_t)(p[extra + 1] >> 3));
+         }
+         cc->set_key (cc, rid);
+         wt_check (cc->search (cc), "fetch");
+         cc->get_value (cc, &val);
+         bytes += (int64_t)val.size;
+         idc->reset (idc);
+         cc->reset (cc);
+      }
+      t[3] = secs (t0);
       lab_buf_destroy (&k);
       conn->close (conn, NULL);
    }
@@ -270,8 +313,8 @@ main (int argc, char **argv)
    char tmpl[] = "/tmp/bench-wt-XXXXXX";
    char *dir = mkdtemp (tmpl), *cmd;
    bson_t **docs = malloc (sizeof *docs * (size_t)ndocs);
-   double best_store[3] = { 1e30, 1e30, 1e30 }, best_raw[3] = { 1e30, 1e30, 1e30 }, t[3];
-   const char *names[3] = { "insert", "find_eq/bill", "sorted stream" };
+   double best_store[4] = { 1e30, 1e30, 1e30, 1e30 }, best_raw[4] = { 1e30, 1e30, 1e30, 1e30 }, t[4];
+   const char *names[4] = { "insert", "find_eq/bill", "sorted stream", "find_eq/_id" };
    int64_t i;
    int r, p;
 
@@ -284,16 +327,16 @@ main (int argc, char **argv)
    /* alternate the sides and keep each one's best time, so load from elsewhere hurts both alike */
    for (r = 0; r < rounds; r++) {
       run_store (dir, r, docs, ndocs, nbills, t);
-      for (p = 0; p < 3; p++) {
+      for (p = 0; p < 4; p++) {
          best_store[p] = t[p] < best_store[p] ? t[p] : best_store[p];
       }
       run_raw (dir, r, docs, ndocs, nbills, t);
-      for (p = 0; p < 3; p++) {
+      for (p = 0; p < 4; p++) {
          best_raw[p] = t[p] < best_raw[p] ? t[p] : best_raw[p];
       }
    }
    printf ("phase            docs     store docs/s   raw docs/s   store/raw time   (best of %d)\n", rounds);
-   for (p = 0; p < 3; p++) {
+   for (p = 0; p < 4; p++) {
       printf ("%-14s %8" PRId64 " %14.0f %12.0f %10.2f\n", names[p], ndocs, ndocs / best_store[p],
               ndocs / best_raw[p], best_store[p] / best_raw[p]);
    }
