@@ -14,7 +14,9 @@
 #include <sys/wait.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -113,7 +115,7 @@ count_cb (const bson_t *doc, void *ctx)
 static bool
 count_any_cb (const bson_t *doc, void *ctx)
 {
-   (void) doc;
+   (void)doc;
    (*(int64_t *)ctx)++;
    return true;
 }
@@ -479,7 +481,7 @@ test_index_after_data (void **state)
          total += nd;
       }
       assert_int_equal (total, 3001);
-      lab_values_free (keys, (int) nkeys);
+      lab_values_free (keys, (int)nkeys);
    }
    {
       char **paths;
@@ -852,6 +854,8 @@ test_cycle (void **state)
    fx_t *fx = *state;
    lab_session_t *s;
    hook_ctx_t h = { 0 };
+   struct statfs sfs;
+   bool on_tmpfs;
    char **paths = NULL;
    lab_engine_stats_t es;
    lab_server_info_t si;
@@ -870,11 +874,19 @@ test_cycle (void **state)
    CHECK (lab_store_cycle (fx->store, cold_hook, &h, 0, &e_));
    assert_int_equal (h.calls, 1);
    assert_true (h.nfiles >= 5);
-   assert_int_equal (h.resident, 0);
+   /* tmpfs has no backing store to evict to: residency can only be checked on a real disk */
+   on_tmpfs = statfs (fx->dir, &sfs) == 0 && sfs.f_type == TMPFS_MAGIC;
+   if (on_tmpfs) {
+      fprintf (stderr, "note: %s is on tmpfs, page-cache residency not checked\n", fx->dir);
+   } else {
+      assert_int_equal (h.resident, 0);
+   }
    CHECK (lab_store_data_files (fx->store, "k", &paths, &e_));
    for (i = 0; paths[i]; i++) {
       assert_true (paths[i][0] == '/');
-      assert_int_equal (resident_pages (paths[i]), 0);
+      if (!on_tmpfs) {
+         assert_int_equal (resident_pages (paths[i]), 0);
+      }
    }
    assert_int_equal (i, 3); /* collection, _id index, bill_id index */
    bson_strfreev (paths);
