@@ -212,12 +212,14 @@ key_below (const uint8_t *key, size_t klen, const lab_buf_t *bound)
    return c < 0 || (c == 0 && klen < bound->len);
 }
 
-/* encode_body -- the body of v (its encoding without the type tag) into out (reset first). */
+/* encode_body -- the body of v (its encoding without the type tag) into out (reset first); errors
+ * name the field and collection searched. */
 static bool
-encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
+encode_body (const bson_value_t *v, lab_buf_t *out, const char *coll, const char *field, bson_error_t *error)
 {
    lab_buf_reset (out);
    if (!lab_key_encode (v, out, error)) {
+      lab_error_prefix (error, "search '%s' of collection '%s'", field, coll);
       return false;
    }
    out->len--;
@@ -1626,7 +1628,13 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
       int64_t rid = __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
 
       if (!doc_keys (ss, c, docs[i], rid, offs, lens, &tag, &kerr)) {
-         add_doc_error (result, orig[i], kerr.code, "%s", kerr.message);
+         bson_iter_t it;
+         char vs[96] = "none";
+         if (bson_iter_init_find (&it, docs[i], "_id")) {
+            value_str (bson_iter_value (&it), vs, sizeof vs);
+         }
+         add_doc_error (result, orig[i], kerr.code, "collection '%s', document _id %s: %s", c->name, vs,
+                        kerr.message);
          continue;
       }
       id_value (ss, rid, tag);
@@ -1872,7 +1880,7 @@ wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bs
    *deleted = 0;
    pthread_rwlock_rdlock (&st->ddl);
    if (!(c = coll_lookup (st, coll, error)) || !(ix = index_lookup (st, c, field, error)) ||
-       !encode_body (value, &ss->body, error)) {
+       !encode_body (value, &ss->body, coll, field, error)) {
       goto done;
    }
    if ((ret = collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
@@ -2020,8 +2028,8 @@ wt_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_
       return false;
    }
    pthread_rwlock_rdlock (&st->ddl);
-   if (!bson_iter_init_find (&it, doc, "_id") || !encode_body (bson_iter_value (&it), &body, error)) {
-      lab_error_prefix (error, "upsert into '%s'", coll);
+   if (!bson_iter_init_find (&it, doc, "_id") ||
+       !encode_body (bson_iter_value (&it), &body, coll, "_id", error)) {
       goto done;
    }
    while ((ret = upsert_once (ss, c, doc, &body, &dcount, &dbytes, error)) == WT_ROLLBACK &&
@@ -2082,7 +2090,7 @@ wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson
    *ndocs = 0;
    pthread_rwlock_rdlock (&st->ddl);
    if (!(c = coll_lookup (st, coll, error)) || !(ix = index_lookup (st, c, field, error)) ||
-       !encode_body (value, &ss->body, error) || !get_cursor (ss, c->uri, true, &cc, error)) {
+       !encode_body (value, &ss->body, coll, field, error) || !get_cursor (ss, c->uri, true, &cc, error)) {
       goto done;
    }
    if ((ret = collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
@@ -2171,13 +2179,13 @@ wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const la
    }
    wc->is_id = ix == &c->indexes[0];
    if (opts->lo) {
-      if (!encode_body (opts->lo, &wc->lo, error)) {
+      if (!encode_body (opts->lo, &wc->lo, coll, field, error)) {
          goto done;
       }
       wc->has_lo = true;
    }
    if (opts->hi) {
-      if (!encode_body (opts->hi, &wc->hi, error)) {
+      if (!encode_body (opts->hi, &wc->hi, coll, field, error)) {
          goto done;
       }
       wc->has_hi = true;

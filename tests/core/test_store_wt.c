@@ -180,6 +180,19 @@ test_basic (void **state)
    v.value_type = BSON_TYPE_DECIMAL128;
    assert_false (lab_store_find_eq (s, "d", "bill_id", &v, count_cb, &n, &nd, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE));
+   assert_non_null (strstr (e.message, "'bill_id' of collection 'd'"));
+   {
+      /* an indexed field holding an array: that document alone is refused, naming it */
+      bson_t *arr = BCON_NEW ("_id", BCON_INT32 (-7), "bill_id", "[", BCON_INT32 (1), "]");
+      CHECK (lab_store_insert_many (s, "d", (const bson_t *const *)&arr, 1, &r, &e_));
+      assert_int_equal (r.inserted, 0);
+      assert_int_equal (r.nerrors, 1);
+      assert_int_equal (r.errors[0].code, LAB_STORE_ERR_KEY_TYPE);
+      assert_non_null (strstr (r.errors[0].message, "collection 'd', document _id -7"));
+      assert_non_null (strstr (r.errors[0].message, "array"));
+      lab_insert_result_cleanup (&r);
+      bson_destroy (arr);
+   }
 
    /* duplicate _id: that document fails, the rest is written */
    docs[0] = BCON_NEW ("_id", BCON_INT64 (5), "bill_id", BCON_INT32 (1));
