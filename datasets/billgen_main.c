@@ -31,7 +31,7 @@ static const char *USAGE_MAIN =
    "  billgen generate --bills 427003 --drop            # the original experiment's size, embedded store\n"
    "  billgen generate --uri mongodb://localhost --bills 10000 --seed 7 --drop\n"
    "  billgen import --headerline --columns-have-types --drop datasets/sample/bills-300.csv.zst\n"
-   "  billgen export --src bill_detail -o bills.csv.zst\n";
+   "  billgen export --src bill_detail -o bills.csv.zst\n\n";
 
 static const char *USAGE_GENERATE =
    "Usage: billgen generate [options]\n"
@@ -68,7 +68,7 @@ static const char *USAGE_GENERATE =
    "  billgen generate --bills 10000 --drop --json gen.json\n"
    "  billgen generate --bills 500 --oversize 2 --dst bill_big --drop\n"
    "  billgen generate --bills 2000 --order clustered --dst bill_clustered --drop\n"
-   "  billgen generate --uri mongodb://db1:27017/lab --bills 427003 --seed 42 --drop\n";
+   "  billgen generate --uri mongodb://db1:27017/lab --bills 427003 --seed 42 --drop\n\n";
 
 static const char *USAGE_IMPORT =
    "Usage: billgen import [options] FILE...\n"
@@ -101,14 +101,14 @@ static const char *USAGE_IMPORT =
    "\n"
    "Empty fields: an empty unquoted field leaves the field out of the document; \"\" is an empty string.\n"
    "Errors name FILE:LINE:COL (COL counts bytes). Invalid UTF-8 and rows with the wrong number of fields\n"
-   "are refused.\n"
+   "are refused; so are documents the store refuses (a duplicate _id, over 16 MiB), at FILE:LINE:1.\n"
    "\n"
    "Examples:\n"
    "  billgen import --headerline --columns-have-types --drop bills.csv.zst\n"
    "  zstd -dc bills.csv.zst | billgen import --headerline --columns-have-types --drop -\n"
    "  billgen import --fields bill_id,item,qty --parse-grace skip-row --reject bad.txt --drop part1.csv "
    "part2.csv\n"
-   "  billgen import --headerline --columns-have-types --parse-only --json ceiling.json bills.csv.zst\n";
+   "  billgen import --headerline --columns-have-types --parse-only --json ceiling.json bills.csv.zst\n\n";
 
 static const char *USAGE_EXPORT =
    "Usage: billgen export [options]\n"
@@ -130,7 +130,7 @@ static const char *USAGE_EXPORT =
    "Examples:\n"
    "  billgen export --src bill_detail -o bills.csv.zst\n"
    "  billgen export --src bill_detail --zstd-level 19 -o datasets/sample/bills-300.csv.zst\n"
-   "  billgen export --src bill_detail | head\n";
+   "  billgen export --src bill_detail | head\n\n";
 
 /* usage_error -- print a usage error and return the usage exit code. */
 static int
