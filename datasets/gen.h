@@ -13,7 +13,8 @@
  * collection. `clustered` emits each bill's rows together, bill after bill. Both orders produce the same
  * rows (every bill draws from its own random stream); only `_id` differs, because `_id` is an ObjectId
  * whose timestamp is the simulated insertion time and whose counter is the insertion sequence, as mongod
- * would assign it -- so `_id` order is insertion order in both orders.
+ * would assign it -- so `_id` order is insertion order in both orders (as with mongod, barring a wrap of
+ * the 24-bit counter within one second).
  *
  * Oversize bills (`oversize` > 0) are added bills whose row count is computed from the smallest possible
  * folded element (lab_gen_min_folded_row_bytes) so that their folded form exceeds 16 MiB even when every
