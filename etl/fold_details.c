@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static const char *usage_text =
    "Usage: fold-details --src COLL --dst COLL [options]\n"
@@ -33,7 +34,7 @@ static const char *usage_text =
    "                          date or bool values\n"
    "  --hoist auto|none|F,..  fields moved to top level (default auto: fields constant within every master\n"
    "                          of a sample); a row whose value differs keeps it in its element\n"
-   "  --hoist-sample N        masters sampled by --hoist auto (default 1000)\n"
+   "  --hoist-sample N        masters sampled by --hoist auto (default 200)\n"
    "  --array-field NAME      array field (default details)\n"
    "  --max-doc-bytes SIZE    document cap (default: the server's maxBsonObjectSize, 16MiB)\n"
    "  --on-oversize MODE      split (default): continue the master in further documents (part/parts);\n"
@@ -395,6 +396,13 @@ summary:
          BSON_APPEND_UTF8 (&v, "first_difference", vr.first_difference);
          BSON_APPEND_DOUBLE (&v, "elapsed_s", vr.elapsed_s);
          bson_append_document_end (&summary, &v);
+      }
+      {
+         /* the whole process: fold buffers, write batches, and the embedded engine's cache */
+         struct rusage ru;
+         if (getrusage (RUSAGE_SELF, &ru) == 0) {
+            BSON_APPEND_INT64 (&summary, "peak_rss_bytes", (int64_t) ru.ru_maxrss * 1024);
+         }
       }
       if (!lab_json_write (&summary, o.common.json_path, &error)) {
          lab_log_error ("%s", error.message);

@@ -28,7 +28,7 @@ typedef struct {
    const char *key;               /* "bill_id" */
    const char *array_field;       /* "details" */
    const char *hoist_spec;        /* "auto", "none" or "f1,f2,..." */
-   int64_t hoist_sample_masters;  /* masters sampled by --hoist auto (0: 1000) */
+   int64_t hoist_sample_masters;  /* masters sampled by --hoist auto (0: 200) */
    int64_t max_doc_bytes;         /* 0: the server's maxBsonObjectSize */
    lab_fold_oversize_t on_oversize;
    const char *reject_path;       /* JSON lines; required for REJECT */
