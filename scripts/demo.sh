@@ -7,7 +7,7 @@
 #   --mean-rows N        mean detail rows per bill (default 130)
 #   --cache-size SIZE    embedded WiredTiger cache (default 64MB; --quick: 4MB): small, so the
 #                        one-document-per-row layout does not fit and the load is IO-bound
-#   --uri URI            store to use (default: wiredtiger:OUT/data, a fresh embedded store);
+#   --uri URI            store to use (default: wiredtiger:OUT/layoutlab-data, the embedded store);
 #                        a mongodb:// URI runs the same experiment on a real server
 #   --restart-cmd CMD    how to restart that server between layouts (e.g. 'systemctl restart mongod')
 #   --dbpath DIR         the server's data directory, when it runs on this machine (device metrics)
@@ -100,8 +100,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 store=()
 if [ -z "$uri" ]; then
-  uri="wiredtiger:$out/data"
-  rm -rf "$out/data"
+  # the collections are replaced by billgen --drop and fold-details --drop-dst: nothing is deleted here
+  uri="wiredtiger:$out/layoutlab-data"
 fi
 case "$uri" in
   wiredtiger:*) store=(--uri "$uri" --cache-size "$cache_size") ;;
