@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/store.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,6 +506,86 @@ test_partition_few_keys (void **state)
    assert_int_equal (bounds[0].value.v_int32, 1);
    assert_int_equal (bounds[1].value.v_int32, 2);
    lab_values_free (bounds, nb);
+}
+
+/* ---- threads: one session each, as scancmp's workers ------------------------------------------ */
+
+typedef struct {
+   lab_store_t *store;
+   int first_key, nkeys;
+   int64_t docs;
+   bool ok;
+   char message[512];
+} worker_t;
+
+static bool
+count_cb (const bson_t *doc, void *p)
+{
+   (*(int64_t *) p)++;
+   return true;
+}
+
+/* worker -- open a session, look up its share of the keys, keep the first error. */
+static void *
+worker (void *p)
+{
+   worker_t *w = p;
+   bson_error_t err;
+   lab_session_t *sess = lab_session_open (w->store, &err);
+   int k;
+
+   w->ok = sess != NULL;
+   for (k = w->first_key; w->ok && k < w->first_key + w->nkeys; k++) {
+      bson_value_t v;
+      v.value_type = BSON_TYPE_INT32;
+      v.value.v_int32 = k;
+      w->ok = lab_store_find_eq (sess, "c_threads", "k", &v, count_cb, &w->docs, NULL, &err);
+   }
+   if (!w->ok) {
+      bson_strncpy (w->message, err.message, sizeof w->message);
+   }
+   lab_session_close (sess);
+   return NULL;
+}
+
+/* test_threads -- 4 workers, 10 keys each, on a small collection of their own: FerretDB answers every
+ * find with a full scan (no index pushdown on SQLite), so the 12,000-row collection would be slow. */
+static void
+test_threads (void **state)
+{
+   fx_t *fx = *state;
+   bson_t **docs = bson_malloc (400 * sizeof *docs);
+   pthread_t th[4];
+   worker_t w[4];
+   bson_error_t err;
+   int64_t total = 0;
+   int i;
+
+   fresh (fx, "c_threads");
+   for (i = 0; i < 400; i++) {
+      docs[i] = BCON_NEW ("k", BCON_INT32 (i % 40), "i", BCON_INT32 (i));
+   }
+   insert_all (fx, "c_threads", docs, 400);
+   free_docs (docs, 400);
+   ASSERT_OK (lab_store_create_index (fx->sess, "c_threads", "k", &err), err);
+   for (i = 0; i < 4; i++) {
+      memset (&w[i], 0, sizeof w[i]);
+      w[i].store = fx->store;
+      w[i].first_key = i * 10;
+      w[i].nkeys = 10;
+      assert_int_equal (pthread_create (&th[i], NULL, worker, &w[i]), 0);
+   }
+   for (i = 0; i < 4; i++) {
+      pthread_join (th[i], NULL);
+   }
+   for (i = 0; i < 4; i++) {
+      if (!w[i].ok) {
+         fail_msg ("worker %d: %s", i, w[i].message);
+      }
+      total += w[i].docs;
+   }
+   assert_int_equal (total, 400);
+   fresh (fx, "c_threads");
 }
 
 /* ---- key types ---------------------------------------------------------------------------------- */
@@ -1048,6 +1129,7 @@ main (int argc, char **argv)
       cmocka_unit_test (test_collections),    cmocka_unit_test (test_count_stats),
       cmocka_unit_test (test_find_eq),        cmocka_unit_test (test_sorted_stream),
       cmocka_unit_test (test_partition_distinct), cmocka_unit_test (test_partition_few_keys),
+      cmocka_unit_test (test_threads),
       cmocka_unit_test (test_key_types),      cmocka_unit_test (test_upsert_delete),
       cmocka_unit_test (test_duplicate_id),   cmocka_unit_test (test_doc_size_limit),
       cmocka_unit_test (test_missing_collection), cmocka_unit_test (test_info_and_cycle),
