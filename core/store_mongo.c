@@ -33,6 +33,8 @@
 #define MONGO_BATCH_MAX_DOCS 10000
 /* Bytes kept free in each write message for the command envelope (as mongoimport: 1 MiB). */
 #define MONGO_MESSAGE_SLACK_BYTES (1024 * 1024)
+/* Socket timeout unless the URI sets one: long server-side sorts must not be cut off. */
+#define MONGO_SOCKET_TIMEOUT_MS (2 * 3600 * 1000)
 /* Pause between pings while waiting for a restarted server. */
 #define MONGO_READY_POLL_MS 200
 
@@ -102,6 +104,7 @@ mongo_global_init (void)
 
 /* ---- small helpers ------------------------------------------------------------------------------- */
 
+/* mono_ns -- CLOCK_MONOTONIC in nanoseconds. */
 static int64_t
 mono_ns (void)
 {
@@ -111,12 +114,14 @@ mono_ns (void)
    return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* mstore -- the backend state of a store. */
 static mongo_store_t *
 mstore (lab_store_t *store)
 {
    return store->impl;
 }
 
+/* msess -- the backend state of a session. */
 static mongo_sess_t *
 msess (lab_session_t *sess)
 {
@@ -473,6 +478,11 @@ mongo_open (lab_store_t *store, bson_error_t *error)
    if (!mongoc_uri_has_option (ms->uri, MONGOC_URI_CONNECTTIMEOUTMS)) {
       mongoc_uri_set_option_as_int32 (ms->uri, MONGOC_URI_CONNECTTIMEOUTMS, store->opts.connect_timeout_ms);
    }
+   /* a sorted stream's first batch waits for the whole $sort (tens of minutes on a big unindexed
+    * collection); libmongoc's default 5-minute socket timeout would cut it off */
+   if (!mongoc_uri_has_option (ms->uri, MONGOC_URI_SOCKETTIMEOUTMS)) {
+      mongoc_uri_set_option_as_int32 (ms->uri, MONGOC_URI_SOCKETTIMEOUTMS, MONGO_SOCKET_TIMEOUT_MS);
+   }
    if (!pool_new (store, error) || !first_contact (store, error)) {
       goto err;
    }
@@ -484,6 +494,7 @@ err:
 
 /* ---- sessions ------------------------------------------------------------------------------------- */
 
+/* mongo_session_open -- pop a client for this thread; the store keeps a list for close. */
 static bool
 mongo_session_open (lab_session_t *sess, bson_error_t *error)
 {
@@ -510,6 +521,7 @@ mongo_session_open (lab_session_t *sess, bson_error_t *error)
    return true;
 }
 
+/* mongo_session_close -- push the client back, forget the session's caches. */
 static void
 mongo_session_close (lab_session_t *sess)
 {
@@ -554,12 +566,14 @@ get_coll (lab_session_t *sess, const char *coll)
 
 /* ---- the per-session index cache ------------------------------------------------------------------ */
 
+/* cache_key -- "coll\nfield" (newline cannot occur in a collection name we accept). */
 static char *
 cache_key (const char *coll, const char *field)
 {
    return bson_strdup_printf ("%s\n%s", coll, field);
 }
 
+/* cache_has -- (coll, field) is known to be indexed. */
 static bool
 cache_has (mongo_sess_t *ss, const char *coll, const char *field)
 {
@@ -574,6 +588,7 @@ cache_has (mongo_sess_t *ss, const char *coll, const char *field)
    return found;
 }
 
+/* cache_add -- remember that (coll, field) is indexed. */
 static void
 cache_add (mongo_sess_t *ss, const char *coll, const char *field)
 {
@@ -610,6 +625,7 @@ cache_forget (mongo_sess_t *ss, const char *coll)
 
 /* ---- collections ---------------------------------------------------------------------------------- */
 
+/* mongo_exists -- listCollections filtered by name (nameOnly). */
 static bool
 mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
 {
@@ -658,6 +674,7 @@ require_coll (lab_session_t *sess, const char *coll, bson_error_t *error)
    return true;
 }
 
+/* mongo_create -- create when missing; losing a creation race (NamespaceExists) is fine. */
 static bool
 mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error)
 {
@@ -722,6 +739,7 @@ find_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
    return ok;
 }
 
+/* mongo_has_index -- listIndexes; a missing collection is NO_COLLECTION, as on the embedded store. */
 static bool
 mongo_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
 {
@@ -766,6 +784,7 @@ require_index (lab_session_t *sess, const char *coll, const char *field, bson_er
    return true;
 }
 
+/* mongo_create_index -- createIndexes {field: 1} named "<field>_1"; the same index again is a no-op. */
 static bool
 mongo_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
@@ -797,6 +816,7 @@ mongo_create_index (lab_session_t *sess, const char *coll, const char *field, bs
    return ok;
 }
 
+/* mongo_drop -- drop; NamespaceNotFound is success. */
 static bool
 mongo_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
 {
@@ -815,6 +835,7 @@ mongo_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
    return ok;
 }
 
+/* mongo_count -- exact (countDocuments), NO_COLLECTION when missing. */
 static bool
 mongo_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
@@ -838,6 +859,7 @@ mongo_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t
    return true;
 }
 
+/* mongo_stats -- collStats sizes (estimates on FerretDB), NO_COLLECTION when missing. */
 static bool
 mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
 {
@@ -1012,6 +1034,7 @@ id_filter (const bson_t *doc, bson_t *filter)
    }
 }
 
+/* mongo_upsert_by_id -- replaceOne {_id} with upsert. */
 static bool
 mongo_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
 {
@@ -1048,6 +1071,7 @@ eq_filter (const char *field, const bson_value_t *value, bson_t *filter)
    }
 }
 
+/* mongo_delete_eq -- deleteMany {field: value}; the field must be indexed, as on the embedded store. */
 static bool
 mongo_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                  int64_t *deleted, bson_error_t *error)
@@ -1075,10 +1099,11 @@ mongo_delete_eq (lab_session_t *sess, const char *coll, const char *field, const
    return ok;
 }
 
+/* mongo_flush -- nothing to do: acknowledged writes are the server's to make durable. */
 static bool
 mongo_flush (lab_store_t *store, bson_error_t *error)
 {
-   return true; /* acknowledged writes are the server's to make durable */
+   return true;
 }
 
 /* ---- reads ---------------------------------------------------------------------------------------- */
@@ -1120,6 +1145,7 @@ find_batch (lab_session_t *sess, const char *coll)
    return ss->batch_docs[ss->nbatch++];
 }
 
+/* mongo_find_eq -- find {field: value} in the server's index order; NO_INDEX unless indexed. */
 static bool
 mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
@@ -1158,6 +1184,7 @@ mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const b
    return ok;
 }
 
+/* mongo_cursor_close -- destroy the cursor (killCursors when unfinished) and its collection. */
 static void
 mongo_cursor_close (lab_cursor_t *cur)
 {
@@ -1187,6 +1214,7 @@ open_aggregate (lab_session_t *sess, const char *coll, const bson_t *pipeline, i
    return mc;
 }
 
+/* mongo_sorted_open -- aggregate [{$match: [lo, hi)}, {$sort: {field: 1, _id: 1}}], allowDiskUse. */
 static bool
 mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
                    bson_error_t *error)
@@ -1226,6 +1254,7 @@ mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const
    return true;
 }
 
+/* mongo_cursor_next -- 1 with a document, 0 at the end, -1 on error. */
 static int
 mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
@@ -1478,6 +1507,7 @@ mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *er
    return true;
 }
 
+/* mongo_data_files -- not visible through the wire protocol. */
 static bool
 mongo_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error)
 {
