@@ -134,7 +134,7 @@ typedef struct {
    ssize_t key_col;
    hset_t keys;
    bson_t scratch; /* parse-only target */
-   uint64_t last_raw;
+   uint64_t last_csv; /* csv_bytes already shown by the progress line */
    int64_t pending_rows;
    lab_buf_t line;
 } import_t;
@@ -256,9 +256,8 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
 
    im->st->rows_read++;
    if (++im->pending_rows == 1024) {
-      uint64_t raw = lab_input_raw_bytes (im->in);
-      lab_progress_add (im->prog, (uint64_t)im->pending_rows, raw - im->last_raw);
-      im->last_raw = raw;
+      lab_progress_add (im->prog, (uint64_t)im->pending_rows, im->st->csv_bytes - im->last_csv);
+      im->last_csv = im->st->csv_bytes;
       im->pending_rows = 0;
    }
    if (rec->parse_error) {
@@ -457,10 +456,10 @@ lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_s
       }
       im.in = in;
       im.file = names[i];
-      im.last_raw = 0;
       bool r = lab_csv_read (in, 0, on_record, &im, NULL, error);
       st->file_bytes += lab_input_raw_bytes (in);
-      lab_progress_add (im.prog, (uint64_t)im.pending_rows, lab_input_raw_bytes (in) - im.last_raw);
+      lab_progress_add (im.prog, (uint64_t)im.pending_rows, st->csv_bytes - im.last_csv);
+      im.last_csv = st->csv_bytes;
       im.pending_rows = 0;
       lab_input_close (in);
       im.in = NULL;
