@@ -288,10 +288,10 @@ main (int argc, char **argv)
       }
    }
    if (fold) {
+      folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
       if (!lab_foldrun (store, &o.run, &fr, &error)) {
          goto fail;
       }
-      folded = true;
       rps = fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0;
       if (human) {
          printf ("%s %lld rows into %lld documents: %lld masters, %lld split, %lld rejected (%lld rows); largest "

@@ -383,7 +383,7 @@ teardown (void **state)
       lab_session_t *sess = lab_session_open (s, &error);
       const char *colls[] = {"bill_detail", "f1", "f1.fold_state", "f4", "f4.fold_state", "fk", "fk.fold_state",
                              "fr", "fr.fold_state", "fx", "fx.fold_state", "fe", "fe.fold_state", "empty",
-                             "skeys", "skeys_f", "skeys_f.fold_state", "fo", "fo.fold_state", NULL};
+                             "skeys", "skeys_f", "skeys_f.fold_state", "fo", "fo.fold_state", "fw", "fw.fold_state", NULL};
       int i;
 
       for (i = 0; sess && colls[i]; i++) {
@@ -687,6 +687,78 @@ test_empty_and_key_types (void **state)
    bson_destroy (s);
 }
 
+static bool
+copy_first (const bson_t *doc, void *ctx)
+{
+   bson_t **out = ctx;
+
+   if (!*out) {
+      *out = bson_copy (doc);
+   }
+   return false;
+}
+
+/* A document the server refuses is reported with its _id and fails the run (exit 1), and the
+ * checkpoint does not move past it. The refusal is staged through --resume: the interrupted state is
+ * rebuilt by hand and a stranger holding the _id of a master past the checkpoint is planted. */
+static void
+test_write_errors_reported (void **state)
+{
+   lab_store_t *st;
+   lab_session_t *sess;
+   bson_error_t error;
+   bson_t *settings = NULL, *d, *fixed;
+   bson_value_t v;
+   bson_iter_t it;
+   char *err = NULL, *out = NULL;
+   bson_t *s = fold_json (0, NULL, "--src skeys --dst fw --key k --hoist none");
+
+   bson_destroy (s);
+   st = open_store ();
+   sess = lab_session_open (st, &error);
+   v.value_type = BSON_TYPE_UTF8;
+   v.value.v_utf8.str = "settings";
+   v.value.v_utf8.len = 8;
+   assert_true (lab_store_find_eq (sess, "fw.fold_state", "_id", &v, copy_first, &settings, NULL, &error));
+   assert_non_null (settings);
+   fixed = bson_new ();
+   bson_copy_to_excluding_noinit (settings, fixed, "complete", NULL);
+   BSON_APPEND_BOOL (fixed, "complete", false);
+   assert_true (lab_store_upsert_by_id (sess, "fw.fold_state", fixed, &error));
+   d = BCON_NEW ("_id", "range-0", "range", BCON_INT32 (0), "last_key", BCON_INT64 (3), "done", BCON_BOOL (false));
+   assert_true (lab_store_upsert_by_id (sess, "fw.fold_state", d, &error));
+   bson_destroy (d);
+   /* master k=7 lies past the checkpoint: replace its document by a stranger with its _id and key 3 */
+   v.value.v_utf8.str = "n:7#0";
+   v.value.v_utf8.len = 5;
+   assert_true (lab_store_delete_eq (sess, "fw", "_id", &v, NULL, &error));
+   d = BCON_NEW ("_id", "n:7#0", "k", BCON_INT64 (3), "row_count", BCON_INT32 (0), "part", BCON_INT32 (0),
+                 "parts", BCON_INT32 (1), "details", "[", "]");
+   {
+      const bson_t *one[1] = {d};
+      lab_insert_result_t res = {0};
+      assert_true (lab_store_insert_many (sess, "fw", one, 1, &res, &error));
+      assert_int_equal (res.nerrors, 0);
+      lab_insert_result_cleanup (&res);
+   }
+   bson_destroy (d);
+   bson_destroy (fixed);
+   bson_destroy (settings);
+   lab_session_close (sess);
+   lab_store_close (st);
+
+   assert_int_equal (fold (&out, &err, NULL, "--json - --src skeys --dst fw --key k --hoist none --resume"), 1);
+   assert_non_null (strstr (err, "n:7#0"));
+   assert_non_null (strstr (err, "not written"));
+   s = bson_new_from_json ((const uint8_t *) out, -1, &error);
+   assert_non_null (s);
+   assert_true (bson_iter_init_find (&it, s, "write_errors"));
+   assert_int_equal (bson_iter_as_int64 (&it), 1);
+   bson_destroy (s);
+   bson_free (out);
+   bson_free (err);
+}
+
 int
 main (void)
 {
@@ -698,6 +770,7 @@ main (void)
       cmocka_unit_test (test_oversize_reject_fail),
       cmocka_unit_test (test_verify_catches_damage),
       cmocka_unit_test (test_empty_and_key_types),
+      cmocka_unit_test (test_write_errors_reported),
    };
    int rc = cmocka_run_group_tests (tests, setup, teardown);
 
