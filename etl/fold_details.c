@@ -375,6 +375,7 @@ summary:
          BSON_APPEND_INT64 (&summary, "largest_doc_bytes", fr.largest_doc_bytes);
          BSON_APPEND_INT64 (&summary, "write_errors", fr.write_errors);
          BSON_APPEND_INT64 (&summary, "batches", fr.batches);
+         BSON_APPEND_INT64 (&summary, "peak_buffer_bytes", fr.peak_buffer_bytes);
          BSON_APPEND_DOUBLE (&summary, "elapsed_s", fr.elapsed_s);
          BSON_APPEND_DOUBLE (&summary, "rows_per_s", fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0.0);
       }

@@ -43,6 +43,8 @@ typedef struct {
    int64_t batches;
    char **rejected;
    size_t nrejected;
+   lab_fold_t *fold;      /* NULL in --copy-only runs */
+   int64_t peak_buffer_bytes; /* most bytes held at once: write batch + one master (rows and documents) */
    bool skipped; /* the range was done before this (resumed) run */
    bool failed;
    bson_error_t error;
@@ -540,7 +542,14 @@ emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
 {
    worker_t *w = ctx;
    size_t i;
+   int64_t held = (int64_t) w->batch_len + (int64_t) lab_fold_buffered_bytes (w->fold);
 
+   for (i = 0; i < ndocs; i++) {
+      held += docs[i]->len;
+   }
+   if (held > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = held;
+   }
    for (i = 0; i < ndocs; i++) {
       if (!add_doc (w, docs[i], error)) {
          for (i++; i < ndocs; i++) {
@@ -706,6 +715,7 @@ worker_run (worker_t *w, bson_error_t *error)
       if (!fold) {
          goto done;
       }
+      w->fold = fold;
    }
    so.lo = have_last ? &last : w->lo;
    so.hi = w->hi;
@@ -733,6 +743,9 @@ worker_run (worker_t *w, bson_error_t *error)
          w->stats.docs_out++;
          if ((int64_t) row->len > w->stats.largest_doc_bytes) {
             w->stats.largest_doc_bytes = row->len;
+         }
+         if ((int64_t) (w->batch_len + row->len) > w->peak_buffer_bytes) {
+            w->peak_buffer_bytes = (int64_t) (w->batch_len + row->len);
          }
          if (!add_doc (w, bson_copy (row), error)) {
             goto done;
@@ -771,6 +784,7 @@ done:
    w->batch = NULL;
    lab_cursor_close (cur);
    lab_fold_destroy (fold);
+   w->fold = NULL;
    bson_destroy (ck);
    if (have_last) {
       bson_value_destroy (&last);
@@ -1068,6 +1082,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
          result->largest_doc_bytes = w->stats.largest_doc_bytes;
       }
       result->write_errors += w->write_errors;
+      result->peak_buffer_bytes += w->peak_buffer_bytes; /* workers hold theirs at the same time */
       result->batches += w->batches;
       nrej += w->nrejected;
    }

@@ -52,6 +52,8 @@ typedef struct {
    int64_t largest_doc_bytes;
    int64_t write_errors;       /* documents the server refused */
    int64_t batches;
+   int64_t peak_buffer_bytes;  /* the fold's own memory: sum over workers of their largest write batch +
+                                * one master's rows and documents held at once */
    int64_t max_doc_bytes;      /* the cap in force */
    int64_t batch_bytes;        /* the batch byte limit in force */
    int ranges;                 /* key ranges actually used */

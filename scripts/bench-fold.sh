@@ -112,8 +112,10 @@ jq -n \
   > "$tmp/all.json"
 if [ -z "$mem_note" ]; then
   jq --slurpfile ms "$tmp/mem_small.json" --slurpfile mf "$tmp/mem_full.json" \
-    '. + {mem_small: {rows: $ms[0].rows_in, peak_rss_bytes: $ms[0].peak_rss_bytes},
-          mem_full: {rows: $mf[0].rows_in, peak_rss_bytes: $mf[0].peak_rss_bytes}}' \
+    '. + {mem_small: {rows: $ms[0].rows_in, peak_rss_bytes: $ms[0].peak_rss_bytes,
+                      peak_buffer_bytes: $ms[0].peak_buffer_bytes},
+          mem_full: {rows: $mf[0].rows_in, peak_rss_bytes: $mf[0].peak_rss_bytes,
+                     peak_buffer_bytes: $mf[0].peak_buffer_bytes}}' \
     "$tmp/all.json" > "$tmp/all2.json" && mv "$tmp/all2.json" "$tmp/all.json"
 fi
 
@@ -125,13 +127,14 @@ jq -r '
   "run                 rows/s     elapsed_s  docs_out   largest_doc  peak_rss_MiB",
   (["copy --parallel 1", .copy_p1], ["fold --parallel 1", .fold_p1],
    ["copy --parallel 2", .copy_p2], ["fold --parallel 2", .fold_p2]
-   | "\(.[0] | . + "                    " | .[0:18])  \(.[1].rows_per_s | k | tostring | . + "          " | .[0:9])  \(.[1].elapsed_s * 100 | round / 100 | tostring | . + "          " | .[0:9])  \(.[1].docs_out | tostring | . + "          " | .[0:9])  \(.[1].largest_doc_bytes | tostring | . + "            " | .[0:11])  \(.[1].peak_rss_bytes | mib)"),
+   | "\(.[0] | . + "                    " | .[0:18])  \(.[1].rows_per_s | k | tostring | . + "          " | .[0:9])  \(.[1].elapsed_s * 100 | round / 100 | tostring | . + "          " | .[0:9])  \(.[1].docs_out | tostring | . + "          " | .[0:9])  \(.[1].largest_doc_bytes | tostring | . + "            " | .[0:11])  \(.[1].peak_rss_bytes | mib | tostring | . + "            " | .[0:12])  \(.[1].peak_buffer_bytes | mib)"),
   "",
   "fold / copy ceiling: --parallel 1 \(.ratio_p1 * 1000 | round / 10)%  (target >= 70%),  --parallel 2 \(.ratio_p2 * 1000 | round / 10)%",
   "fold --parallel 2 / --parallel 1: \(.fold_p2.rows_per_s / .fold_p1.rows_per_s * 100 | round)%",
   "verify: \(if .verify.equal then "equal" else "DIFFERENT" end) (\(.verify.src_rows) rows, \(.verify.dst_docs) documents)",
   (if .mem_small then
-     "peak RSS with --cache-size 64M: \(.mem_small.rows) rows \(.mem_small.peak_rss_bytes | mib) MiB, \(.mem_full.rows) rows \(.mem_full.peak_rss_bytes | mib) MiB"
+     "peak RSS with --cache-size 64M: \(.mem_small.rows) rows \(.mem_small.peak_rss_bytes | mib) MiB, \(.mem_full.rows) rows \(.mem_full.peak_rss_bytes | mib) MiB (includes the engine cache)",
+     "fold buffers (batch + one master): \(.mem_small.rows) rows \(.mem_small.peak_buffer_bytes | mib) MiB, \(.mem_full.rows) rows \(.mem_full.peak_buffer_bytes | mib) MiB"
    else "peak RSS comparison: embedded store only" end)
 ' "$tmp/all.json"
 if [ -n "$json_out" ]; then
