@@ -60,7 +60,6 @@ static const char usage[] =
    "  --out FILE|-           results file (JSON, docs/results-schema.md); --json FILE writes the same;\n"
    "                         with -, the JSON is stdout and the table goes to stderr\n"
    "\n"
-   "Common options:\n"
    "%s"
    "\n"
    "Examples:\n"
@@ -74,7 +73,6 @@ static const char usage[] =
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
    "\n"
-   "Exit codes: 0 done, 1 runtime failure, 2 usage error.\n"
    "Test hook: LAYOUTLAB_DROP_CACHES_PATH replaces /proc/sys/vm/drop_caches (to test the not-permitted path).\n";
 
 /* log_cb -- library messages to the shared logger. */
