@@ -115,7 +115,8 @@ slurp_fd (FILE *f)
    char buf[8192];
    size_t n;
 
-   while ((n = fread (buf, 1, sizeof buf, f)) > 0) {
+   /* sizeof buf - 1: bson_strndup reads n + 1 bytes, so a full buffer overflowed (found by ASan) */
+   while ((n = fread (buf, 1, sizeof buf - 1, f)) > 0) {
       char *chunk = bson_strndup (buf, n);
       bson_string_append (s, chunk);
       bson_free (chunk);
