@@ -88,3 +88,36 @@ lab_error_exit_code (const bson_error_t *error)
    }
    return LAB_EXIT_FAILURE;
 }
+
+/* lab_value_to_text -- wrap the value in a one-field document and strip `{ "v" : ` and ` }`. */
+char *
+lab_value_to_text (const bson_value_t *v)
+{
+   bson_t tmp = BSON_INITIALIZER;
+   char *json, *inner;
+   size_t n;
+
+   bson_append_value (&tmp, "v", 1, v);
+   json = bson_as_relaxed_extended_json (&tmp, NULL);
+   bson_destroy (&tmp);
+   if (!json) {
+      return bson_strdup ("?");
+   }
+   n = strlen (json);
+   if (n > 10 && strncmp (json, "{ \"v\" : ", 8) == 0) {
+      inner = bson_strndup (json + 8, n - 10);
+      bson_free (json);
+      return inner;
+   }
+   return json;
+}
+
+const char *
+lab_value_text (const bson_value_t *v, char *buf, size_t len)
+{
+   char *t = lab_value_to_text (v);
+
+   bson_strncpy (buf, t, len);
+   bson_free (t);
+   return buf;
+}

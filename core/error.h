@@ -64,4 +64,11 @@ bool lab_error_is (const bson_error_t *error, uint32_t domain, uint32_t code);
 /* lab_error_exit_code -- the process exit code for an error: usage 2, verify 3, anything else 1. */
 int lab_error_exit_code (const bson_error_t *error);
 
+/* lab_value_to_text -- a value as relaxed extended JSON (`123`, `"B1"`, `{ "$oid" : "..." }`), for
+ * messages naming a key or an _id. Caller bson_free()s. */
+char *lab_value_to_text (const bson_value_t *v);
+
+/* lab_value_text -- the same into buf (truncated to len); returns buf. */
+const char *lab_value_text (const bson_value_t *v, char *buf, size_t len);
+
 #endif

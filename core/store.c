@@ -166,18 +166,22 @@ lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bs
    return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
 }
 
-/* add_write_error -- append one per-document error to the result. */
-static void
-add_write_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code, const char *msg)
+/* lab_insert_result_add_error -- grow the error array by one. */
+void
+lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code, const char *fmt,
+                             ...)
 {
    lab_write_error_t *e;
+   va_list ap;
 
    r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);
    e = &r->errors[r->nerrors++];
    e->index = index;
    e->domain = domain;
    e->code = code;
-   bson_strncpy (e->message, msg, sizeof e->message);
+   va_start (ap, fmt);
+   bson_vsnprintf (e->message, sizeof e->message, fmt, ap);
+   va_end (ap);
 }
 
 /* lab_store_insert_many -- refuse oversized documents per document, give the others an _id, write. */
@@ -210,11 +214,9 @@ lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *cons
       bson_iter_t it;
 
       if ((int64_t) d->len > info.max_bson_bytes) {
-         char msg[256];
-         bson_snprintf (msg, sizeof msg,
-                        "document %zu is %u bytes, over the %" PRId64 "-byte BSON document limit", i,
-                        d->len, info.max_bson_bytes);
-         add_write_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE, msg);
+         lab_insert_result_add_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
+                                      "document %zu is %u bytes, over the %" PRId64 "-byte BSON document limit",
+                                      i, d->len, info.max_bson_bytes);
          continue;
       }
       if (!bson_iter_init_find (&it, d, "_id")) {

@@ -119,6 +119,11 @@ bool lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t 
                             lab_insert_result_t *result, bson_error_t *error);
 void lab_insert_result_cleanup (lab_insert_result_t *result);
 
+/* lab_insert_result_add_error -- append one per-document error (printf-style message) to *result;
+ * used by the backends and the generic size check. */
+void lab_insert_result_add_error (lab_insert_result_t *result, size_t index, uint32_t domain, uint32_t code,
+                                  const char *fmt, ...) BSON_GNUC_PRINTF (5, 6);
+
 /* lab_store_upsert_by_id -- replace the document whose _id equals doc's `_id`, or insert it. For small
  * bookkeeping documents (fold checkpoints). */
 bool lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);

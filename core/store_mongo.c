@@ -895,20 +895,6 @@ mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_e
 
 /* ---- writes --------------------------------------------------------------------------------------- */
 
-/* add_error -- append a per-document error (index in the caller's batch). */
-static void
-add_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code, const char *msg)
-{
-   lab_write_error_t *e;
-
-   r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);
-   e = &r->errors[r->nerrors++];
-   e->index = index;
-   e->domain = domain;
-   e->code = code;
-   bson_strncpy (e->message, msg, sizeof e->message);
-}
-
 /* insert_chunk -- one unordered bulk insert of docs[0..n); map[i] is each document's caller index. */
 static bool
 insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, const bson_t *const *docs,
@@ -927,7 +913,7 @@ insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, con
    for (i = 0; i < n; i++) {
       if (!mongoc_bulk_operation_insert_with_opts (bulk, docs[i], NULL, &err)) {
          /* refused client-side (e.g. invalid keys); the rest of the batch still goes */
-         add_error (result, orig[i], err.domain, err.code, err.message);
+         lab_insert_result_add_error (result, orig[i], err.domain, err.code, "%s", err.message);
          continue;
       }
       queued[nqueued++] = i;
@@ -964,11 +950,11 @@ insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, con
             }
             per_doc = true;
             if (code == 11000) {
-               add_error (result, orig[queued[idx]], LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
-                          msg ? msg : "duplicate key");
+               lab_insert_result_add_error (result, orig[queued[idx]], LAB_ERROR_STORE,
+                                            LAB_STORE_ERR_DUPLICATE_KEY, "%s", msg ? msg : "duplicate key");
             } else {
-               add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t) code,
-                          msg ? msg : "write error");
+               lab_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t) code,
+                                            "%s", msg ? msg : "write error");
             }
          }
       }

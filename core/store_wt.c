@@ -260,27 +260,6 @@ field_value (const bson_t *doc, const char *field, bson_iter_t *it, const bson_v
    return true;
 }
 
-/* value_str -- a short JSON-ish rendering of a value for messages. */
-static void
-value_str (const bson_value_t *v, char *buf, size_t len)
-{
-   bson_t tmp = BSON_INITIALIZER;
-   char *json;
-
-   bson_append_value (&tmp, "v", 1, v);
-   json = bson_as_relaxed_extended_json (&tmp, NULL);
-   if (json && strlen (json) > 7) {
-      /* strip `{ "v" : ` and ` }` */
-      size_t n = strlen (json);
-      json[n - 2] = '\0';
-      bson_strncpy (buf, json + 8, len);
-   } else {
-      bson_strncpy (buf, "?", len);
-   }
-   bson_free (json);
-   bson_destroy (&tmp);
-}
-
 /* ---- catalog ------------------------------------------------------------------------------------ */
 
 static void
@@ -1579,23 +1558,6 @@ id_value (wt_sess_t *ss, int64_t rid, uint8_t tag)
    lab_buf_append (&ss->val, &tag, 1);
 }
 
-/* add_doc_error -- append a per-document error. */
-static void
-add_doc_error (lab_insert_result_t *r, size_t index, uint32_t code, const char *fmt, ...)
-{
-   lab_write_error_t *e;
-   va_list ap;
-
-   r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);
-   e = &r->errors[r->nerrors++];
-   e->index = index;
-   e->domain = LAB_ERROR_STORE;
-   e->code = code;
-   va_start (ap, fmt);
-   bson_vsnprintf (e->message, sizeof e->message, fmt, ap);
-   va_end (ap);
-}
-
 /* insert_group -- one transaction: up to WT_GROUP_DOCS documents. Returns 0, WT_ROLLBACK (retry the
  * group) or another WT error (with *error set). */
 static int
@@ -1631,9 +1593,9 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
          bson_iter_t it;
          char vs[96] = "none";
          if (bson_iter_init_find (&it, docs[i], "_id")) {
-            value_str (bson_iter_value (&it), vs, sizeof vs);
+            lab_value_text (bson_iter_value (&it), vs, sizeof vs);
          }
-         add_doc_error (result, orig[i], kerr.code, "collection '%s', document _id %s: %s", c->name, vs,
+         lab_insert_result_add_error (result, orig[i], LAB_ERROR_STORE, kerr.code, "collection '%s', document _id %s: %s", c->name, vs,
                         kerr.message);
          continue;
       }
@@ -1649,9 +1611,9 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
          bson_iter_t it;
          char vs[128] = "?";
          if (bson_iter_init_find (&it, docs[i], "_id")) {
-            value_str (bson_iter_value (&it), vs, sizeof vs);
+            lab_value_text (bson_iter_value (&it), vs, sizeof vs);
          }
-         add_doc_error (result, orig[i], LAB_STORE_ERR_DUPLICATE_KEY,
+         lab_insert_result_add_error (result, orig[i], LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
                         "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }", c->name,
                         vs);
          continue;

@@ -89,28 +89,6 @@ row_id_text (const bson_t *row)
    return json;
 }
 
-/* value_text -- a value as relaxed JSON for messages (caller bson_free()s). */
-static char *
-value_text (const bson_value_t *v)
-{
-   bson_t tmp = BSON_INITIALIZER;
-   char *json;
-   char *inner;
-   size_t n;
-
-   bson_append_value (&tmp, "v", 1, v);
-   json = bson_as_relaxed_extended_json (&tmp, NULL);
-   bson_destroy (&tmp);
-   /* strip `{ "v" : ` and ` }` */
-   n = strlen (json);
-   if (n > 10 && strncmp (json, "{ \"v\" : ", 8) == 0) {
-      inner = bson_strndup (json + 8, n - 10);
-      bson_free (json);
-      return inner;
-   }
-   return json;
-}
-
 static bool
 name_reserved (const char *name, const char *array_field)
 {
@@ -611,7 +589,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
    }
    if (total > max) {
       if (f->opts.on_oversize != LAB_FOLD_OVERSIZE_SPLIT) {
-         ktext = value_text (&key);
+         ktext = lab_value_to_text (&key);
          reason = bson_strdup_printf ("master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)",
                                       f->key, ktext, total, max, f->nrows);
          if (f->opts.on_oversize == LAB_FOLD_OVERSIZE_REJECT) {
@@ -633,7 +611,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
       if (size + 1 + digits ((size_t) in_part) + 1 + ebytes > max) {
          if (in_part == 0) {
             row_at (f, r, &row);
-            ktext = value_text (&key);
+            ktext = lab_value_to_text (&key);
             rtext = row_id_text (&row);
             lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
                            "row %s of master %s=%s is %zu bytes: even alone in a folded document it exceeds "
@@ -729,8 +707,8 @@ lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
       cmp = lab_value_compare (kv, &cur);
       if (cmp < 0) {
          t1 = row_id_text (row);
-         t2 = value_text (kv);
-         t3 = value_text (&cur);
+         t2 = lab_value_to_text (kv);
+         t3 = lab_value_to_text (&cur);
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                         "rows are not in key order: row %s has %s=%s after %s", t1, f->key, t2, t3);
          bson_free (t1);

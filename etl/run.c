@@ -83,26 +83,6 @@ oversize_name (lab_fold_oversize_t m)
    return m == LAB_FOLD_OVERSIZE_SPLIT ? "split" : m == LAB_FOLD_OVERSIZE_REJECT ? "reject" : "fail";
 }
 
-/* value_json -- a value as relaxed JSON for messages (caller bson_free()s). */
-static char *
-value_json (const bson_value_t *v)
-{
-   bson_t tmp = BSON_INITIALIZER;
-   char *json, *inner;
-   size_t n;
-
-   bson_append_value (&tmp, "v", 1, v);
-   json = bson_as_relaxed_extended_json (&tmp, NULL);
-   bson_destroy (&tmp);
-   n = strlen (json);
-   if (n > 10 && strncmp (json, "{ \"v\" : ", 8) == 0) {
-      inner = bson_strndup (json + 8, n - 10);
-      bson_free (json);
-      return inner;
-   }
-   return json;
-}
-
 /* ---- small store helpers -------------------------------------------------------------------------- */
 
 typedef struct {
@@ -428,7 +408,7 @@ doc_id_text (const bson_t *doc)
    bson_iter_t it;
 
    if (bson_iter_init_find (&it, doc, "_id")) {
-      return value_json (bson_iter_value (&it));
+      return lab_value_to_text (bson_iter_value (&it));
    }
    return bson_strdup ("(no _id)");
 }

@@ -78,25 +78,6 @@ key_of (const bson_t *doc, const char *key, bson_value_t *v)
    return false;
 }
 
-static char *
-key_text (const bson_value_t *v)
-{
-   bson_t tmp = BSON_INITIALIZER;
-   char *json, *inner;
-   size_t n;
-
-   bson_append_value (&tmp, "v", 1, v);
-   json = bson_as_relaxed_extended_json (&tmp, NULL);
-   bson_destroy (&tmp);
-   n = strlen (json);
-   if (n > 10 && strncmp (json, "{ \"v\" : ", 8) == 0) {
-      inner = bson_strndup (json + 8, n - 10);
-      bson_free (json);
-      return inner;
-   }
-   return json;
-}
-
 /* src_group -- the next master of the source: rows and summed row hashes. */
 static bool
 src_group (reader_t *rd, const char *key, group_t *g, lab_progress_t *p, bson_error_t *error)
@@ -178,9 +159,9 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, la
       if ((int64_t) rd->pending->len > max) {
          res->oversize_docs++;
          if (!res->first_difference[0]) {
-            idt = bson_iter_init_find (&it, rd->pending, "_id") ? key_text (bson_iter_value (&it))
+            idt = bson_iter_init_find (&it, rd->pending, "_id") ? lab_value_to_text (bson_iter_value (&it))
                                                                   : bson_strdup ("?");
-            kt = key_text (&g->key);
+            kt = lab_value_to_text (&g->key);
             bson_snprintf (res->first_difference, sizeof res->first_difference,
                            "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt, idt,
                            rd->pending->len, (long long) max);
@@ -260,7 +241,7 @@ differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, 
    va_start (ap, fmt);
    bson_vsnprintf (what, sizeof what, fmt, ap);
    va_end (ap);
-   kt = key_text (key);
+   kt = lab_value_to_text (key);
    bson_snprintf (res->first_difference, sizeof res->first_difference, "master %s=%s: %s", keyname, kt, what);
    bson_free (kt);
 }

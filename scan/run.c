@@ -100,25 +100,6 @@ say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...)
    bson_free (msg);
 }
 
-/* value_str -- a key value as relaxed extended JSON, for messages. */
-static void
-value_str (const bson_value_t *v, char *buf, size_t len)
-{
-   bson_t d = BSON_INITIALIZER;
-   char *json;
-
-   bson_append_value (&d, "k", 1, v);
-   json = bson_as_relaxed_extended_json (&d, NULL);
-   /* json is { "k" : VALUE } */
-   if (json && strlen (json) > 9) {
-      snprintf (buf, len, "%.*s", (int) (strlen (json) - 9), json + 8);
-   } else {
-      snprintf (buf, len, "?");
-   }
-   bson_free (json);
-   bson_destroy (&d);
-}
-
 /* utc_now -- RFC 3339 UTC time. */
 static void
 utc_now (char *buf, size_t len)
@@ -201,7 +182,7 @@ worker_main (void *arg)
       t0 = lab_now_ns ();
       if (!lab_store_find_eq (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, &w->error)) {
          char kb[128];
-         value_str (&w->keys[k], kb, sizeof kb);
+         lab_value_text (&w->keys[k], kb, sizeof kb);
          lab_error_prefix (&w->error, "collection %s, %s %s", w->coll, w->opts->key, kb);
          w->failed = true;
          atomic_store (&w->live->stop, true);
