@@ -465,6 +465,7 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
 {
    const bson_t *d = &r->doc;
    const char *dev = lab_cmp_get_string (d, "device.name");
+   double ra;
    bool b;
 
    if (!dev) {
@@ -480,6 +481,13 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    app_num (o, d, "host.ram_bytes", LAB_CMP_UNIT_BYTES);
    bson_string_append (o, " |\n");
    kv_str (o, "data device", dev);
+   if (lab_cmp_get_number (d, "device.read_ahead_kb", &ra)) {
+      /* MongoDB's production notes: 8-32 KiB of readahead under WiredTiger */
+      bson_string_append_printf (o, "| device readahead | %.0f KiB%s |\n", ra,
+                                 ra > 32 ? " (MongoDB recommends 8–32 KiB for WiredTiger: larger windows inflate "
+                                           "each random read)"
+                                         : "");
+   }
    bson_string_append (o, "| backend | ");
    app_name_version (o, d, "backend.name", "backend.version");
    bson_string_append (o, " |\n");
@@ -558,12 +566,17 @@ render_cold (bson_string_t *o, const lab_cmp_results_t *r)
    int i, n = lab_cmp_runs_n (r);
    bson_t run;
    double v;
+   bool b;
 
    bson_string_append (o, "## Cold procedure\n\n");
    bson_string_append (o, "- cold runs requested (`--cold`): ");
    app_bool (o, d, "config.cold");
    bson_string_append (o, "\n- drop the OS page cache (`--drop-caches`): ");
    app_esc (o, lab_cmp_get_string (d, "config.drop_caches"));
+   if (lab_cmp_get_bool (d, "config.direct_io", &b) && b) {
+      bson_string_append (o, "\n- data files read with O_DIRECT (`--direct-io`): every engine cache miss is a "
+                             "disk read, as on a server whose RAM is far smaller than its data");
+   }
    bson_string_append (o, "\n- restart command: ");
    if (lab_cmp_get_string (d, "config.restart_cmd")) {
       bson_string_append (o, "`");

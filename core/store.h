@@ -34,6 +34,9 @@ typedef struct {
    uint64_t cache_size_bytes;   /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
    int32_t connect_timeout_ms;  /* MongoDB server selection / connect timeout; 0: 5000 */
    bool create;                 /* embedded: create the home directory if missing (tools: true) */
+   bool direct_io;              /* embedded: reads and writes of data files bypass the OS page cache
+                                 * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
+                                 * smaller than its data. Off by default: mongod does not use it. */
 } lab_store_opts_t;
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an

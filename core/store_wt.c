@@ -769,8 +769,9 @@ wt_open (lab_store_t *store, bson_error_t *error)
       "eviction=(threads_min=4,threads_max=4),config_base=false,statistics=(fast),"
       "log=(enabled=true,archive=true,path=journal,compressor=snappy),"
       "file_manager=(close_idle_time=100000,close_scan_interval=10,close_handle_minimum=250),"
-      "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"]",
-      (st->cache_max_bytes + (1024 * 1024 - 1)) / (1024 * 1024), LAB_WT_SNAPPY_PATH);
+      "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"]%s",
+      (st->cache_max_bytes + (1024 * 1024 - 1)) / (1024 * 1024), LAB_WT_SNAPPY_PATH,
+      store->opts.direct_io ? ",direct_io=[data]" : "");
    st->opened_at = time (NULL);
    if (!conn_open (st, error)) {
       wt_close (store);

@@ -1054,12 +1054,29 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    if (o->cache_size_bytes) {
       BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t) o->cache_size_bytes);
    }
+   BSON_APPEND_BOOL (&doc, "direct_io", o->direct_io);
    bson_append_document_end (results, &doc);
 
    if (have_dev) {
       BSON_APPEND_DOCUMENT_BEGIN (results, "device", &doc);
       BSON_APPEND_UTF8 (&doc, "name", dev.name);
       BSON_APPEND_INT32 (&doc, "sector_bytes", LAB_DISKSTATS_SECTOR_BYTES);
+      {
+         /* MongoDB's production notes ask for 8-32 KiB of readahead under WiredTiger: a larger
+          * window turns each random page read into a large request, so the report shows it */
+         char path[300];
+         FILE *f;
+         int ra_kb;
+
+         bson_snprintf (path, sizeof path, "/sys/block/%s/queue/read_ahead_kb", dev.name);
+         f = fopen (path, "r");
+         if (f && fscanf (f, "%d", &ra_kb) == 1) {
+            BSON_APPEND_INT32 (&doc, "read_ahead_kb", ra_kb);
+         }
+         if (f) {
+            fclose (f);
+         }
+      }
       bson_append_document_end (results, &doc);
    }
 

@@ -191,6 +191,7 @@ typedef struct {
    uint64_t calibrate_rand_ns;
    bool create_index;         /* create missing key indexes before measuring */
    uint64_t cache_size_bytes; /* as configured (for the results) */
+   bool direct_io;            /* embedded store opened with direct_io=[data] (for the results) */
    lab_progress_mode_t progress;
    lab_scan_log_fn log;       /* may be NULL */
    void *log_ctx;

@@ -47,6 +47,10 @@ static const char usage[] =
    "  --runs N               repetitions (default 1); the table shows medians\n"
    "  --order ORDER          alternate (default: swap which layout goes first each run), detail-first,\n"
    "                         folded-first\n"
+   "  --direct-io            embedded store: data files read with O_DIRECT (WiredTiger direct_io=[data]), so\n"
+   "                         every engine cache miss is a disk read, as on a server whose RAM is far smaller\n"
+   "                         than its data; without it a machine with spare RAM serves re-reads from the\n"
+   "                         page cache. mongod does not use O_DIRECT: the results record the choice\n"
    "\n"
    "Measurements:\n"
    "  --dbpath DIR           server's data directory when it runs on this machine: its disk is sampled,\n"
@@ -205,6 +209,8 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
          o->cold = true;
       } else if (!strcmp (argv[i], "--calibrate")) {
          o->calibrate = true;
+      } else if (!strcmp (argv[i], "--direct-io")) {
+         o->direct_io = true;
       } else if (!strcmp (argv[i], "--create-index")) {
          o->create_index = true;
       } else {
@@ -257,7 +263,13 @@ main (int argc, char **argv)
 
    so.db = c.db;
    so.cache_size_bytes = c.cache_size_bytes;
+   so.direct_io = o.direct_io;
    so.create = false;
+   if (o.direct_io && strncmp (c.uri, "wiredtiger:", 11) != 0) {
+      lab_log_error ("--direct-io applies to the embedded store (wiredtiger:DIR) only");
+      rc = LAB_EXIT_USAGE;
+      goto done;
+   }
    store = lab_store_open (c.uri, &so, &error);
    if (!store) {
       char *shown = lab_uri_redact (c.uri);

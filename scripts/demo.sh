@@ -17,6 +17,10 @@
 #   --interval DUR       sampling period of the charts' time series (default 250ms; --quick: 100ms):
 #                        the folded load can take well under a second
 #   --calibrate          also measure the disk's own sequential and random read limits
+#   --no-direct-io       embedded store: let the OS page cache serve re-reads (default: scancmp
+#                        --direct-io, so every engine cache miss is a disk read, as on a server whose
+#                        RAM is far smaller than its data; this machine's RAM would otherwise hold
+#                        the whole dataset after the first touch and hide the layouts' IO difference)
 #   --quick              a reduced size for the test suite (finishes in well under a minute)
 #   --bin DIR            use the tools already built in DIR (skips the build; setup only checks packages)
 #   -h, --help           this help
@@ -40,11 +44,12 @@ runs=3
 parallel=4
 interval=
 calibrate=0
+direct_io=1
 quick=0
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -57,6 +62,7 @@ while [ $# -gt 0 ]; do
     --dbpath) need "$@"; dbpath=$2; shift 2 ;;
     --out) need "$@"; out=$2; shift 2 ;;
     --runs) need "$@"; runs=$2; runs_set=1; shift 2 ;;
+    --no-direct-io) direct_io=0; shift ;;
     --parallel) need "$@"; parallel=$2; parallel_set=1; shift 2 ;;
     --interval) need "$@"; interval=$2; shift 2 ;;
     --calibrate) calibrate=1; shift ;;
@@ -125,6 +131,7 @@ scan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --
 [ -n "$restart_cmd" ] && scan+=(--restart-cmd "$restart_cmd")
 [ -n "$dbpath" ] && scan+=(--dbpath "$dbpath")
 [ $calibrate -eq 1 ] && scan+=(--calibrate)
+case "$uri" in wiredtiger:*) [ $direct_io -eq 1 ] && scan+=(--direct-io) ;; esac
 "$bin/scancmp" "${store[@]}" "${scan[@]}"
 
 # 5. the report

@@ -31,6 +31,10 @@ def median(v):
     n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
 
+if run["config"].get("direct_io") is not True:
+    errors.append("the embedded demo did not load with --direct-io (config.direct_io: %r)" % run["config"].get("direct_io"))
+if "read_ahead_kb" not in run.get("device", {}):
+    errors.append("run.json lacks device.read_ahead_kb")
 d, f = per_layout("detail"), per_layout("folded")
 if not d or not f:
     errors.append("run.json lacks read_requests for a layout (device not sampled?)")

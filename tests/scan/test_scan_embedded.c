@@ -570,6 +570,11 @@ test_bad_input (void **state)
    assert_non_null (strstr (err, "--restart-cmd is for a MongoDB server"));
    bson_free (out);
    bson_free (err);
+   rc = scancmp (NULL, "--direct-io --uri mongodb://127.0.0.1:1/x", &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "--direct-io applies to the embedded store"));
+   bson_free (out);
+   bson_free (err);
    rc = scancmp (NULL, "--bogus", &out, &err);
    assert_int_equal (rc, 2);
    bson_free (out);
