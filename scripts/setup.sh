@@ -21,7 +21,7 @@ done
 
 pkgs=(build-essential cmake ninja-build pkg-config git
       libmongoc-dev libbson-dev libwiredtiger-dev libcsv-dev libzstd-dev zstd libxxhash-dev
-      libsnappy-dev libcmocka-dev gnuplot-nox golang-go python3)
+      libsnappy-dev libcmocka-dev gnuplot-nox golang-go python3 jq)
 
 missing=()
 for p in "${pkgs[@]}"; do
