@@ -224,6 +224,9 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
       double change = (rf.median - rd.median) / rd.median * 100.0;
       if (fabs (change) < 0.5) {
          bson_string_append (o, "It needs about as many disk read requests (");
+      } else if (change <= -99.5 && rf.median > 0) {
+         /* "100% fewer" would claim none at all: say the factor instead */
+         bson_string_append_printf (o, "It needs %.0fx fewer disk read requests (", rd.median / rf.median);
       } else {
          bson_string_append_printf (o, "It needs %.0f%% %s disk read requests (", fabs (change),
                                     change < 0 ? "fewer" : "more");

@@ -276,6 +276,19 @@ test_render_verdict_directions (void **state)
    assert_non_null (strstr (md, "| disk read requests | 100 | 150 | 150% | detail 1.50x |"));
    bson_free (md);
    lab_cmp_results_cleanup (&r);
+
+   /* a reduction that rounds to 100% is stated as a factor, never as "100% fewer" */
+   load ("{\"schema_version\": 1, \"runs\": ["
+         "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 100, \"bytes_returned\": 1,"
+         " \"read_requests\": 219139, \"read_bytes\": 409600},"
+         "{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 1, \"docs\": 1, \"bytes_returned\": 1,"
+         " \"read_requests\": 757, \"read_bytes\": 40960}]}",
+         &r);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md, "It needs 289x fewer disk read requests (757 vs 219,139)"));
+   assert_null (strstr (md, "100% fewer"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
 }
 
 int
