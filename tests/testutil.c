@@ -171,3 +171,65 @@ lab_test_bin (const char *name)
    const char *dir = getenv ("LAB_BIN_DIR");
    return bson_strdup_printf ("%s/%s", dir && *dir ? dir : ".", name);
 }
+
+bson_t *
+lab_test_json_load (const char *path)
+{
+   bson_error_t e;
+   bson_t *doc = bson_new ();
+   bson_json_reader_t *r = bson_json_reader_new_from_file (path, &e);
+
+   if (!r) {
+      fail_msg ("no results file %s: %s", path, e.message);
+   }
+   if (bson_json_reader_read (r, doc, &e) != 1) {
+      fail_msg ("%s is not JSON: %s", path, e.message);
+   }
+   bson_json_reader_destroy (r);
+   return doc;
+}
+
+/* find -- the iterator at dotted `path`. */
+static bool
+find (const bson_t *d, const char *path, bson_iter_t *f)
+{
+   bson_iter_t it;
+   return bson_iter_init (&it, d) && bson_iter_find_descendant (&it, path, f);
+}
+
+bool
+lab_test_json_has (const bson_t *d, const char *path)
+{
+   bson_iter_t f;
+   return find (d, path, &f);
+}
+
+double
+lab_test_json_num (const bson_t *d, const char *path)
+{
+   bson_iter_t f;
+   if (!find (d, path, &f) || !BSON_ITER_HOLDS_NUMBER (&f)) {
+      fail_msg ("results: %s missing or not a number", path);
+   }
+   return bson_iter_as_double (&f);
+}
+
+const char *
+lab_test_json_str (const bson_t *d, const char *path)
+{
+   bson_iter_t f;
+   if (!find (d, path, &f) || !BSON_ITER_HOLDS_UTF8 (&f)) {
+      fail_msg ("results: %s missing or not a string", path);
+   }
+   return bson_iter_utf8 (&f, NULL);
+}
+
+bool
+lab_test_json_bool (const bson_t *d, const char *path)
+{
+   bson_iter_t f;
+   if (!find (d, path, &f) || !BSON_ITER_HOLDS_BOOL (&f)) {
+      fail_msg ("results: %s missing or not a bool", path);
+   }
+   return bson_iter_bool (&f);
+}

@@ -34,4 +34,15 @@ int lab_test_run (const char *cmdline, char **out, char **err);
 /* lab_test_bin -- path of a built tool: $LAB_BIN_DIR/name; caller frees. */
 char *lab_test_bin (const char *name);
 
+/* lab_test_json_load -- parse a JSON file (a results file) into a new bson_t; fails the test when the
+ * file is missing or not JSON. Caller bson_destroy()s. */
+bson_t *lab_test_json_load (const char *path);
+
+/* lab_test_json_has / _num / _str / _bool -- the value at dotted `path`; _num/_str/_bool fail the test
+ * when it is missing or of another type. */
+bool lab_test_json_has (const bson_t *d, const char *path);
+double lab_test_json_num (const bson_t *d, const char *path);
+const char *lab_test_json_str (const bson_t *d, const char *path);
+bool lab_test_json_bool (const bson_t *d, const char *path);
+
 #endif

@@ -56,26 +56,6 @@ teardown (void **state)
    return 0;
 }
 
-static double
-num (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_NUMBER (&f)) {
-      fail_msg ("results: %s missing or not a number", path);
-   }
-   return bson_iter_as_double (&f);
-}
-
-static const char *
-str (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_UTF8 (&f)) {
-      fail_msg ("results: %s missing or not a string", path);
-   }
-   return bson_iter_utf8 (&f, NULL);
-}
-
 /* folded_row_counts -- sum of row_count over the folded documents, read from the store. */
 static int64_t
 folded_row_counts (int64_t *detail_count)
@@ -133,27 +113,27 @@ test_interleaved_cold (void **state)
    assert_int_equal (bson_json_reader_read (jr, &r, &e), 1);
    bson_json_reader_destroy (jr);
 
-   assert_int_equal ((int64_t) num (&r, "dataset.keys"), BILLS);
+   assert_int_equal ((int64_t) lab_test_json_num (&r, "dataset.keys"), BILLS);
    (void) folded_row_counts (&detail_count);
    assert_int_equal (folded_row_counts (&detail_count), detail_count);
-   assert_int_equal ((int64_t) num (&r, "dataset.detail.count"), detail_count);
+   assert_int_equal ((int64_t) lab_test_json_num (&r, "dataset.detail.count"), detail_count);
    for (i = 0; i < 4; i++) {
       char p[64];
       const char *layout;
       int64_t reads, blocks;
 
       snprintf (p, sizeof p, "runs.%d.layout", i);
-      layout = str (&r, p);
+      layout = lab_test_json_str (&r, p);
       snprintf (p, sizeof p, "runs.%d.rows", i);
-      assert_int_equal ((int64_t) num (&r, p), detail_count);
+      assert_int_equal ((int64_t) lab_test_json_num (&r, p), detail_count);
       if (geteuid () == 0) {
          snprintf (p, sizeof p, "runs.%d.cold.resident_bytes_before", i);
-         assert_int_equal ((int64_t) num (&r, p), 0);
+         assert_int_equal ((int64_t) lab_test_json_num (&r, p), 0);
       }
       snprintf (p, sizeof p, "runs.%d.read_requests", i);
-      reads = (int64_t) num (&r, p);
+      reads = (int64_t) lab_test_json_num (&r, p);
       snprintf (p, sizeof p, "runs.%d.engine.block_reads", i);
-      blocks = (int64_t) num (&r, p);
+      blocks = (int64_t) lab_test_json_num (&r, p);
       if (strcmp (layout, "detail") == 0) {
          detail_reads += reads;
          detail_blocks += blocks;

@@ -87,70 +87,6 @@ scancmp (const char *env, const char *args, char **out, char **err)
    return rc;
 }
 
-static bson_t *
-load_json (const char *path)
-{
-   FILE *f = fopen (path, "r");
-   char *buf;
-   long n;
-   bson_error_t e;
-   bson_t *doc;
-
-   if (!f) {
-      fail_msg ("no results file %s", path);
-   }
-   fseek (f, 0, SEEK_END);
-   n = ftell (f);
-   fseek (f, 0, SEEK_SET);
-   buf = bson_malloc ((size_t) n + 1);
-   assert_int_equal (fread (buf, 1, (size_t) n, f), (size_t) n);
-   buf[n] = '\0';
-   fclose (f);
-   doc = bson_new_from_json ((const uint8_t *) buf, n, &e);
-   if (!doc) {
-      fail_msg ("%s is not JSON: %s", path, e.message);
-   }
-   bson_free (buf);
-   return doc;
-}
-
-static bool
-has (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   return bson_iter_init (&it, d) && bson_iter_find_descendant (&it, path, &f);
-}
-
-static double
-num (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_NUMBER (&f)) {
-      fail_msg ("results: %s missing or not a number", path);
-   }
-   return bson_iter_as_double (&f);
-}
-
-static const char *
-str (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_UTF8 (&f)) {
-      fail_msg ("results: %s missing or not a string", path);
-   }
-   return bson_iter_utf8 (&f, NULL);
-}
-
-static bool
-boolean (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_BOOL (&f)) {
-      fail_msg ("results: %s missing or not a bool", path);
-   }
-   return bson_iter_bool (&f);
-}
-
 static int
 nruns (const bson_t *d)
 {
@@ -158,7 +94,7 @@ nruns (const bson_t *d)
    char p[32];
    for (;;) {
       snprintf (p, sizeof p, "runs.%d.layout", n);
-      if (!has (d, p)) {
+      if (!lab_test_json_has (d, p)) {
          return n;
       }
       n++;
@@ -208,41 +144,41 @@ check_schema (const bson_t *r)
    int e, n = nruns (r);
 
    for (i = 0; i < sizeof top_num / sizeof top_num[0]; i++) {
-      (void) num (r, top_num[i]);
+      (void) lab_test_json_num (r, top_num[i]);
    }
    for (i = 0; i < sizeof top_str / sizeof top_str[0]; i++) {
-      (void) str (r, top_str[i]);
+      (void) lab_test_json_str (r, top_str[i]);
    }
-   assert_int_equal ((int) num (r, "schema_version"), 1);
-   assert_string_equal (str (r, "tool"), "scancmp");
-   assert_string_equal (str (r, "backend.name"), "wiredtiger");
+   assert_int_equal ((int) lab_test_json_num (r, "schema_version"), 1);
+   assert_string_equal (lab_test_json_str (r, "tool"), "scancmp");
+   assert_string_equal (lab_test_json_str (r, "backend.name"), "wiredtiger");
    assert_true (n >= 2 && n % 2 == 0);
    for (e = 0; e < n; e++) {
-      const char *layout = str (r, entry (e, "layout"));
+      const char *layout = lab_test_json_str (r, entry (e, "layout"));
       assert_true (strcmp (layout, "detail") == 0 || strcmp (layout, "folded") == 0);
       for (i = 0; i < sizeof run_num / sizeof run_num[0]; i++) {
-         (void) num (r, entry (e, run_num[i]));
+         (void) lab_test_json_num (r, entry (e, run_num[i]));
       }
-      (void) str (r, entry (e, "started_at"));
-      (void) boolean (r, entry (e, "cold.requested"));
-      (void) boolean (r, entry (e, "cold.caches_dropped"));
-      (void) str (r, entry (e, "cold.drop_caches_note"));
+      (void) lab_test_json_str (r, entry (e, "started_at"));
+      (void) lab_test_json_bool (r, entry (e, "cold.requested"));
+      (void) lab_test_json_bool (r, entry (e, "cold.caches_dropped"));
+      (void) lab_test_json_str (r, entry (e, "cold.drop_caches_note"));
       /* at 100 ms intervals a run this size has at least one sample */
-      (void) num (r, entry (e, "samples.0.t_s"));
-      (void) num (r, entry (e, "samples.0.keys_done"));
+      (void) lab_test_json_num (r, entry (e, "samples.0.t_s"));
+      (void) lab_test_json_num (r, entry (e, "samples.0.keys_done"));
       /* percentiles are ordered */
-      assert_true (num (r, entry (e, "latency_ms.p50")) <= num (r, entry (e, "latency_ms.p95")));
-      assert_true (num (r, entry (e, "latency_ms.p95")) <= num (r, entry (e, "latency_ms.p99")));
-      assert_true (num (r, entry (e, "latency_ms.p99")) <= num (r, entry (e, "latency_ms.max")));
+      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p50")) <= lab_test_json_num (r, entry (e, "latency_ms.p95")));
+      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p95")) <= lab_test_json_num (r, entry (e, "latency_ms.p99")));
+      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p99")) <= lab_test_json_num (r, entry (e, "latency_ms.max")));
    }
    for (i = 0; i < sizeof sum_fig / sizeof sum_fig[0]; i++) {
       char p[128];
       snprintf (p, sizeof p, "summary.detail.%s.median", sum_fig[i]);
-      (void) num (r, p);
+      (void) lab_test_json_num (r, p);
       snprintf (p, sizeof p, "summary.folded.%s.min", sum_fig[i]);
-      (void) num (r, p);
+      (void) lab_test_json_num (r, p);
    }
-   assert_int_equal ((int) num (r, "summary.detail.runs"), n / 2);
+   assert_int_equal ((int) lab_test_json_num (r, "summary.detail.runs"), n / 2);
    /* credentials never appear; the device figures are plain numbers */
 }
 
@@ -297,42 +233,42 @@ test_cold_interleaved (void **state)
    assert_non_null (strstr (out, "read requests (total)"));
    assert_non_null (strstr (out, "per-key latency p99"));
    assert_non_null (strstr (err, "device "));
-   r = load_json (out_path);
+   r = lab_test_json_load (out_path);
    check_schema (r);
-   assert_true (boolean (r, "config.cold"));
+   assert_true (lab_test_json_bool (r, "config.cold"));
    n = nruns (r);
    assert_int_equal (n, 4);
    /* alternate: run 1 detail first, run 2 folded first */
-   assert_string_equal (str (r, "runs.0.layout"), "detail");
-   assert_string_equal (str (r, "runs.2.layout"), "folded");
-   assert_int_equal ((int) num (r, "dataset.detail.count"), (int) g_rows);
-   assert_int_equal ((int) num (r, "dataset.folded.count"), BILLS);
-   assert_int_equal ((int) num (r, "dataset.keys"), BILLS);
+   assert_string_equal (lab_test_json_str (r, "runs.0.layout"), "detail");
+   assert_string_equal (lab_test_json_str (r, "runs.2.layout"), "folded");
+   assert_int_equal ((int) lab_test_json_num (r, "dataset.detail.count"), (int) g_rows);
+   assert_int_equal ((int) lab_test_json_num (r, "dataset.folded.count"), BILLS);
+   assert_int_equal ((int) lab_test_json_num (r, "dataset.keys"), BILLS);
    for (e = 0; e < n; e++) {
-      const char *layout = str (r, entry (e, "layout"));
+      const char *layout = lab_test_json_str (r, entry (e, "layout"));
       bool detail = strcmp (layout, "detail") == 0;
 
-      assert_true (boolean (r, entry (e, "cold.requested")));
-      assert_true (boolean (r, entry (e, "cold.engine_restarted")));
+      assert_true (lab_test_json_bool (r, entry (e, "cold.requested")));
+      assert_true (lab_test_json_bool (r, entry (e, "cold.engine_restarted")));
       if (geteuid () == 0) {
          /* zero resident pages of the layout's files after the cold step */
-         assert_true (boolean (r, entry (e, "cold.caches_dropped")));
-         assert_int_equal ((int64_t) num (r, entry (e, "cold.resident_bytes_before")), 0);
+         assert_true (lab_test_json_bool (r, entry (e, "cold.caches_dropped")));
+         assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "cold.resident_bytes_before")), 0);
       }
-      assert_true (num (r, entry (e, "cold.file_bytes")) > 0);
+      assert_true (lab_test_json_num (r, entry (e, "cold.file_bytes")) > 0);
       /* both layouts return every row */
-      assert_int_equal ((int64_t) num (r, entry (e, "rows")), g_rows);
-      assert_int_equal ((int64_t) num (r, entry (e, "docs")), detail ? g_rows : BILLS);
-      assert_int_equal ((int64_t) num (r, entry (e, "keys")), BILLS);
-      assert_int_equal ((int64_t) num (r, entry (e, "latency_ms.count")), BILLS);
-      assert_int_equal ((int64_t) num (r, entry (e, "workers.0.keys")) + (int64_t) num (r, entry (e, "workers.1.keys")),
+      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "rows")), g_rows);
+      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "docs")), detail ? g_rows : BILLS);
+      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "keys")), BILLS);
+      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "latency_ms.count")), BILLS);
+      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "workers.0.keys")) + (int64_t) lab_test_json_num (r, entry (e, "workers.1.keys")),
                         BILLS);
       if (detail) {
-         detail_reads += (int64_t) num (r, entry (e, "read_requests"));
-         detail_blocks += (int64_t) num (r, entry (e, "engine.block_reads"));
+         detail_reads += (int64_t) lab_test_json_num (r, entry (e, "read_requests"));
+         detail_blocks += (int64_t) lab_test_json_num (r, entry (e, "engine.block_reads"));
       } else {
-         folded_reads += (int64_t) num (r, entry (e, "read_requests"));
-         folded_blocks += (int64_t) num (r, entry (e, "engine.block_reads"));
+         folded_reads += (int64_t) lab_test_json_num (r, entry (e, "read_requests"));
+         folded_blocks += (int64_t) lab_test_json_num (r, entry (e, "engine.block_reads"));
       }
    }
    /* the summary holds the median (of two runs: their mean), min and max of each layout's figures */
@@ -340,22 +276,22 @@ test_cold_interleaved (void **state)
       int dl[2], k = 0;
       double a, b;
       for (e = 0; e < n; e++) {
-         if (strcmp (str (r, entry (e, "layout")), "detail") == 0) {
+         if (strcmp (lab_test_json_str (r, entry (e, "layout")), "detail") == 0) {
             dl[k++] = e;
          }
       }
       assert_int_equal (k, 2);
-      a = num (r, entry (dl[0], "elapsed_s"));
-      b = num (r, entry (dl[1], "elapsed_s"));
-      assert_true (fabs (num (r, "summary.detail.elapsed_s.median") - (a + b) / 2) < 1e-9);
-      assert_true (num (r, "summary.detail.elapsed_s.min") == (a < b ? a : b));
-      assert_true (num (r, "summary.detail.elapsed_s.max") == (a > b ? a : b));
-      a = num (r, entry (dl[0], "latency_ms.p99"));
-      b = num (r, entry (dl[1], "latency_ms.p99"));
-      assert_true (fabs (num (r, "summary.detail.latency_p99_ms.median") - (a + b) / 2) < 1e-9);
-      a = num (r, entry (dl[0], "rates.read_mb_s_peak"));
-      b = num (r, entry (dl[1], "rates.read_mb_s_peak"));
-      assert_true (num (r, "summary.detail.read_mb_s_peak.max") == (a > b ? a : b));
+      a = lab_test_json_num (r, entry (dl[0], "elapsed_s"));
+      b = lab_test_json_num (r, entry (dl[1], "elapsed_s"));
+      assert_true (fabs (lab_test_json_num (r, "summary.detail.elapsed_s.median") - (a + b) / 2) < 1e-9);
+      assert_true (lab_test_json_num (r, "summary.detail.elapsed_s.min") == (a < b ? a : b));
+      assert_true (lab_test_json_num (r, "summary.detail.elapsed_s.max") == (a > b ? a : b));
+      a = lab_test_json_num (r, entry (dl[0], "latency_ms.p99"));
+      b = lab_test_json_num (r, entry (dl[1], "latency_ms.p99"));
+      assert_true (fabs (lab_test_json_num (r, "summary.detail.latency_p99_ms.median") - (a + b) / 2) < 1e-9);
+      a = lab_test_json_num (r, entry (dl[0], "rates.read_mb_s_peak"));
+      b = lab_test_json_num (r, entry (dl[1], "rates.read_mb_s_peak"));
+      assert_true (lab_test_json_num (r, "summary.detail.read_mb_s_peak.max") == (a > b ? a : b));
    }
    /* the scattered rows cost more reads, at the device and in the engine */
    if (!(detail_reads > folded_reads)) {
@@ -389,15 +325,15 @@ test_warm_and_keys (void **state)
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
    assert_non_null (strstr (out, "Warm load"));
-   r = load_json (out_path);
+   r = lab_test_json_load (out_path);
    check_schema (r);
-   assert_false (boolean (r, "config.cold"));
-   assert_false (boolean (r, "runs.0.cold.requested"));
-   assert_non_null (strstr (str (r, "runs.0.cold.drop_caches_note"), "warm"));
-   assert_int_equal ((int) num (r, "dataset.keys"), 25);
-   assert_int_equal ((int) num (r, "runs.0.keys"), 25);
-   assert_int_equal ((int) num (r, "runs.1.docs"), 25);
-   assert_int_equal ((int64_t) num (r, "runs.0.rows"), (int64_t) num (r, "runs.1.rows"));
+   assert_false (lab_test_json_bool (r, "config.cold"));
+   assert_false (lab_test_json_bool (r, "runs.0.cold.requested"));
+   assert_non_null (strstr (lab_test_json_str (r, "runs.0.cold.drop_caches_note"), "warm"));
+   assert_int_equal ((int) lab_test_json_num (r, "dataset.keys"), 25);
+   assert_int_equal ((int) lab_test_json_num (r, "runs.0.keys"), 25);
+   assert_int_equal ((int) lab_test_json_num (r, "runs.1.docs"), 25);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.rows"), (int64_t) lab_test_json_num (r, "runs.1.rows"));
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
@@ -412,7 +348,7 @@ test_warm_and_keys (void **state)
       if (!j) {
          fail_msg ("stdout is not JSON (%s): %.200s", je.message, out);
       }
-      assert_int_equal ((int) num (j, "dataset.keys"), 3);
+      assert_int_equal ((int) lab_test_json_num (j, "dataset.keys"), 3);
       bson_destroy (j);
    }
    assert_non_null (strstr (err, "one doc per row"));
@@ -428,12 +364,12 @@ test_warm_and_keys (void **state)
    if (rc != 0) {
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
-   r = load_json (out_path);
-   assert_int_equal ((int) num (r, "dataset.keys"), 4);
-   assert_string_equal (str (r, "runs.0.layout"), "folded");
-   assert_int_equal ((int) num (r, "runs.0.docs"), 3);
-   assert_int_equal ((int64_t) num (r, "runs.0.rows"), (int64_t) num (r, "runs.1.rows"));
-   assert_int_equal ((int64_t) num (r, "runs.1.docs"), (int64_t) num (r, "runs.1.rows"));
+   r = lab_test_json_load (out_path);
+   assert_int_equal ((int) lab_test_json_num (r, "dataset.keys"), 4);
+   assert_string_equal (lab_test_json_str (r, "runs.0.layout"), "folded");
+   assert_int_equal ((int) lab_test_json_num (r, "runs.0.docs"), 3);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.rows"), (int64_t) lab_test_json_num (r, "runs.1.rows"));
+   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.1.docs"), (int64_t) lab_test_json_num (r, "runs.1.rows"));
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
@@ -457,10 +393,10 @@ test_calibrate (void **state)
    if (rc != 0) {
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
-   r = load_json (out_path);
-   assert_true (num (r, "calibration.seq_read_mb_s") > 0);
-   assert_true (num (r, "calibration.rand_read_4k_iops") > 0);
-   assert_int_equal ((int64_t) num (r, "calibration.file_bytes"), 16 << 20);
+   r = lab_test_json_load (out_path);
+   assert_true (lab_test_json_num (r, "calibration.seq_read_mb_s") > 0);
+   assert_true (lab_test_json_num (r, "calibration.rand_read_4k_iops") > 0);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "calibration.file_bytes"), 16 << 20);
    /* the temporary file is gone */
    cmd = bson_strdup_printf ("ls -a '%s' | grep -c layoutlab-calibrate", g_dir);
    bson_free (out);
@@ -501,11 +437,11 @@ test_drop_caches_not_permitted (void **state)
    if (rc != 0) {
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
-   r = load_json (out_path);
-   assert_false (boolean (r, "runs.0.cold.caches_dropped"));
-   assert_non_null (strstr (str (r, "runs.0.cold.drop_caches_note"), "not permitted"));
+   r = lab_test_json_load (out_path);
+   assert_false (lab_test_json_bool (r, "runs.0.cold.caches_dropped"));
+   assert_non_null (strstr (lab_test_json_str (r, "runs.0.cold.drop_caches_note"), "not permitted"));
    /* the files were still flushed out of the page cache by the engine cycle */
-   assert_int_equal ((int64_t) num (r, "runs.0.cold.resident_bytes_before"), 0);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.cold.resident_bytes_before"), 0);
    bson_destroy (r);
    bson_free (out);
    bson_free (err);

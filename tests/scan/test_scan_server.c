@@ -115,39 +115,6 @@ pid_file (void)
    return pid;
 }
 
-static bson_t *
-load_json (const char *path)
-{
-   bson_error_t e;
-   bson_json_reader_t *r = bson_json_reader_new_from_file (path, &e);
-   bson_t *doc = bson_new ();
-   if (!r || bson_json_reader_read (r, doc, &e) != 1) {
-      fail_msg ("results %s: %s", path, e.message);
-   }
-   bson_json_reader_destroy (r);
-   return doc;
-}
-
-static double
-num (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_NUMBER (&f)) {
-      fail_msg ("results: %s missing or not a number", path);
-   }
-   return bson_iter_as_double (&f);
-}
-
-static bool
-boolean (const bson_t *d, const char *path)
-{
-   bson_iter_t it, f;
-   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &f) || !BSON_ITER_HOLDS_BOOL (&f)) {
-      fail_msg ("results: %s missing or not a bool", path);
-   }
-   return bson_iter_bool (&f);
-}
-
 static void
 test_restart_between_layouts (void **state)
 {
@@ -169,25 +136,25 @@ test_restart_between_layouts (void **state)
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
    assert_non_null (strstr (out, "one doc per row"));
-   r = load_json (out_path);
-   pid1 = (int64_t) num (r, "runs.0.cold.server_pid");
-   pid2 = (int64_t) num (r, "runs.1.cold.server_pid");
+   r = lab_test_json_load (out_path);
+   pid1 = (int64_t) lab_test_json_num (r, "runs.0.cold.server_pid");
+   pid2 = (int64_t) lab_test_json_num (r, "runs.1.cold.server_pid");
    /* a new server process before each layout */
    assert_true (pid1 != pid0);
    assert_true (pid2 != pid1);
    assert_int_equal (pid2, pid_file ());
-   assert_true (boolean (r, "runs.0.cold.server_restarted"));
-   assert_true (boolean (r, "runs.1.cold.server_restarted"));
-   assert_true (num (r, "runs.1.cold.server_uptime_s") < 60);
+   assert_true (lab_test_json_bool (r, "runs.0.cold.server_restarted"));
+   assert_true (lab_test_json_bool (r, "runs.1.cold.server_restarted"));
+   assert_true (lab_test_json_num (r, "runs.1.cold.server_uptime_s") < 60);
    /* the run completed with every row from both layouts */
-   assert_int_equal ((int64_t) num (r, "runs.0.rows"), g_rows);
-   assert_int_equal ((int64_t) num (r, "runs.1.rows"), g_rows);
-   assert_int_equal ((int64_t) num (r, "runs.0.keys"), BILLS);
-   assert_int_equal ((int64_t) num (r, "dataset.keys"), BILLS);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.rows"), g_rows);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.1.rows"), g_rows);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.keys"), BILLS);
+   assert_int_equal ((int64_t) lab_test_json_num (r, "dataset.keys"), BILLS);
    /* local server with --dbpath: its disk was sampled and its files' residency recorded */
-   (void) num (r, "runs.0.read_requests");
-   (void) num (r, "runs.0.cold.file_bytes");
-   assert_true (boolean (r, "backend.server_local"));
+   (void) lab_test_json_num (r, "runs.0.read_requests");
+   (void) lab_test_json_num (r, "runs.0.cold.file_bytes");
+   assert_true (lab_test_json_bool (r, "backend.server_local"));
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
