@@ -94,7 +94,7 @@ test_interleaved_cold (void **state)
 {
    char *bin = lab_test_bin ("scancmp");
    char *out_path = bson_strdup_printf ("%s/run.json", g_dir);
-   char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --cache-size 1MiB --cold --runs 2 --parallel 2 "
+   char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --cache-size 1MiB --cold --direct-io --runs 2 --parallel 2 "
                                    "--interval 100ms --progress never --out '%s'",
                                    bin, g_dir, out_path);
    char *out = NULL, *err = NULL;
