@@ -13,6 +13,8 @@
 
 #include <bson/bson.h>
 
+#include "core/store.h"
+
 /* lab_test_tmpdir -- a fresh directory under $LAB_TEST_TMP (or /tmp) named after `tag`; caller frees. */
 char *lab_test_tmpdir (const char *tag);
 
@@ -44,5 +46,9 @@ bool lab_test_json_has (const bson_t *d, const char *path);
 double lab_test_json_num (const bson_t *d, const char *path);
 const char *lab_test_json_str (const bson_t *d, const char *path);
 bool lab_test_json_bool (const bson_t *d, const char *path);
+
+/* lab_test_folded_rows -- sum of `row_count` over the folded collection `folded` (streamed by bill_id) of
+ * the store at `uri`; when `detail` is given, *detail_count gets that collection's document count. */
+int64_t lab_test_folded_rows (const char *uri, const char *folded, const char *detail, int64_t *detail_count);
 
 #endif

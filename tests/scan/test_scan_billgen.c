@@ -56,39 +56,6 @@ teardown (void **state)
    return 0;
 }
 
-/* folded_row_counts -- sum of row_count over the folded documents, read from the store. */
-static int64_t
-folded_row_counts (int64_t *detail_count)
-{
-   char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
-   lab_store_t *store;
-   lab_session_t *sess;
-   lab_cursor_t *cur;
-   const bson_t *doc;
-   bson_error_t e;
-   int64_t sum = 0;
-   int r;
-
-   store = lab_store_open (uri, NULL, &e);
-   assert_non_null (store);
-   sess = lab_session_open (store, &e);
-   assert_non_null (sess);
-   assert_true (lab_store_count (sess, "bill_detail", detail_count, &e));
-   cur = lab_store_sorted_open (sess, "detail_coll", "bill_id", NULL, &e);
-   assert_non_null (cur);
-   while ((r = lab_cursor_next (cur, &doc, &e)) == 1) {
-      bson_iter_t it;
-      assert_true (bson_iter_init_find (&it, doc, "row_count"));
-      sum += bson_iter_as_int64 (&it);
-   }
-   assert_int_equal (r, 0);
-   lab_cursor_close (cur);
-   lab_session_close (sess);
-   lab_store_close (store);
-   bson_free (uri);
-   return sum;
-}
-
 static void
 test_interleaved_cold (void **state)
 {
@@ -114,8 +81,12 @@ test_interleaved_cold (void **state)
    bson_json_reader_destroy (jr);
 
    assert_int_equal ((int64_t) lab_test_json_num (&r, "dataset.keys"), BILLS);
-   (void) folded_row_counts (&detail_count);
-   assert_int_equal (folded_row_counts (&detail_count), detail_count);
+   {
+      char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
+      int64_t rows = lab_test_folded_rows (uri, "detail_coll", "bill_detail", &detail_count);
+      assert_int_equal (rows, detail_count);
+      bson_free (uri);
+   }
    assert_int_equal ((int64_t) lab_test_json_num (&r, "dataset.detail.count"), detail_count);
    for (i = 0; i < 4; i++) {
       char p[64];

@@ -182,38 +182,6 @@ check_schema (const bson_t *r)
    /* credentials never appear; the device figures are plain numbers */
 }
 
-/* sum_row_counts -- sum of row_count over the folded collection, read straight from the store. */
-static int64_t
-sum_row_counts (void)
-{
-   char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
-   lab_store_t *store;
-   lab_session_t *sess;
-   lab_cursor_t *cur;
-   const bson_t *doc;
-   bson_error_t e;
-   int64_t sum = 0;
-   int r;
-
-   store = lab_store_open (uri, NULL, &e);
-   assert_non_null (store);
-   sess = lab_session_open (store, &e);
-   assert_non_null (sess);
-   cur = lab_store_sorted_open (sess, "detail_coll", "bill_id", NULL, &e);
-   assert_non_null (cur);
-   while ((r = lab_cursor_next (cur, &doc, &e)) == 1) {
-      bson_iter_t it;
-      assert_true (bson_iter_init_find (&it, doc, "row_count"));
-      sum += bson_iter_as_int64 (&it);
-   }
-   assert_int_equal (r, 0);
-   lab_cursor_close (cur);
-   lab_session_close (sess);
-   lab_store_close (store);
-   bson_free (uri);
-   return sum;
-}
-
 static void
 test_cold_interleaved (void **state)
 {
@@ -302,7 +270,11 @@ test_cold_interleaved (void **state)
    }
    assert_true (detail_blocks > folded_blocks);
    /* and the folded documents hold exactly the detail rows */
-   assert_int_equal (sum_row_counts (), g_rows);
+   {
+      char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
+      assert_int_equal (lab_test_folded_rows (uri, "detail_coll", NULL, NULL), g_rows);
+      bson_free (uri);
+   }
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
