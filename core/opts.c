@@ -34,84 +34,73 @@ parse_number (const char *s, double *out, const char **end)
    return true;
 }
 
-/* lab_parse_size -- see opts.h for the accepted suffixes. */
-bool
-lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error)
+typedef struct {
+   const char *suffix;
+   double mult;
+} lab_unit_t;
+
+/* parse_scaled -- a number followed by one of `units` (case-insensitive), times that unit. */
+static bool
+parse_scaled (const char *s, const lab_unit_t *units, size_t nunits, double *out)
 {
-   static const struct {
-      const char *suffix;
-      double mult;
-   } units[] = {{"", 1},
-                {"b", 1},
-                {"k", 1024.0},
-                {"kib", 1024.0},
-                {"kb", 1e3},
-                {"m", 1048576.0},
-                {"mib", 1048576.0},
-                {"mb", 1e6},
-                {"g", 1073741824.0},
-                {"gib", 1073741824.0},
-                {"gb", 1e9},
-                {"t", 1099511627776.0},
-                {"tib", 1099511627776.0},
-                {"tb", 1e12}};
    const char *end;
    double v;
    size_t i;
 
    if (!parse_number (s, &v, &end)) {
-      goto bad;
+      return false;
    }
-   for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+   for (i = 0; i < nunits; i++) {
       if (strcasecmp (end, units[i].suffix) == 0) {
-         double bytes = v * units[i].mult;
-         if (bytes >= 18446744073709551615.0) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: size '%s' is too large", what, s);
-            return false;
-         }
-         if (bytes != floor (bytes)) {
-            bytes = floor (bytes);
-         }
-         *out = (uint64_t) bytes;
+         *out = v * units[i].mult;
          return true;
       }
    }
-bad:
-   lab_error_set (error, LAB_ERROR_USAGE, 1,
-                  "%s: cannot read '%s' as a size (examples: 4096, 64K, 16MiB, 1.5G, 10MB)", what, s ? s : "");
    return false;
+}
+
+/* lab_parse_size -- see opts.h for the accepted suffixes; fractions of a byte are dropped. */
+bool
+lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error)
+{
+   static const lab_unit_t units[] = {{"", 1},           {"b", 1},           {"k", 1024.0},      {"kib", 1024.0},
+                                      {"kb", 1e3},       {"m", 1048576.0},   {"mib", 1048576.0}, {"mb", 1e6},
+                                      {"g", 1073741824.0}, {"gib", 1073741824.0}, {"gb", 1e9},
+                                      {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12}};
+   double bytes;
+
+   if (!parse_scaled (s, units, sizeof units / sizeof units[0], &bytes)) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "%s: cannot read '%s' as a size (examples: 4096, 64K, 16MiB, 1.5G, 10MB)", what, s ? s : "");
+      return false;
+   }
+   if (bytes >= 18446744073709551615.0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: size '%s' is too large", what, s);
+      return false;
+   }
+   *out = (uint64_t) bytes;
+   return true;
 }
 
 /* lab_parse_duration_ns -- ns/us/ms/s/m/h suffixes; a bare number is seconds. */
 bool
 lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_error_t *error)
 {
-   static const struct {
-      const char *suffix;
-      double mult;
-   } units[] = {{"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"m", 60e9}, {"min", 60e9}, {"h", 3600e9}};
-   const char *end;
-   double v;
-   size_t i;
+   static const lab_unit_t units[] = {{"", 1e9},  {"s", 1e9},   {"ms", 1e6},    {"us", 1e3},
+                                      {"ns", 1},  {"m", 60e9},  {"min", 60e9},  {"h", 3600e9}};
+   double ns;
 
-   if (!parse_number (s, &v, &end)) {
-      goto bad;
+   if (!parse_scaled (s, units, sizeof units / sizeof units[0], &ns)) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "%s: cannot read '%s' as a duration (examples: 500ms, 1s, 1.5s, 2m)", what, s ? s : "");
+      return false;
    }
-   for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-      if (strcasecmp (end, units[i].suffix) == 0) {
-         double ns = v * units[i].mult;
-         if (ns >= 9.2e18) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: duration '%s' is too long", what, s);
-            return false;
-         }
-         *out_ns = (uint64_t) ns;
-         return true;
-      }
+   if (ns >= 9.2e18) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: duration '%s' is too long", what, s);
+      return false;
    }
-bad:
-   lab_error_set (error, LAB_ERROR_USAGE, 1,
-                  "%s: cannot read '%s' as a duration (examples: 500ms, 1s, 1.5s, 2m)", what, s ? s : "");
-   return false;
+   *out_ns = (uint64_t) ns;
+   return true;
 }
 
 /* lab_parse_int -- strict decimal within [min, max]. */
