@@ -227,6 +227,9 @@ main (int argc, char **argv)
    int rc = LAB_EXIT_FAILURE;
 
    lab_log_set_tool ("layout-report");
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
+
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
    if (!parse_args (argc, argv, &o, &error)) {
       lab_log_error ("%s", error.message);
       return LAB_EXIT_USAGE;

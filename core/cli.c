@@ -1,5 +1,5 @@
 /*
- * cli.c -- the common options every tool accepts, option-value matching, stderr logging and JSON
+ * cli.c -- the common options every tool accepts, option-value matching, the log sink setup and JSON
  * output (pretty, written atomically).
  */
 #include "cli.h"
@@ -14,9 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static int lab_log_level = 1; /* 0 quiet, 1 normal, 2+ verbose */
-static const char *lab_log_tool = "layoutlab";
 
 void
 lab_cli_common_init (lab_cli_common_t *c)
@@ -135,59 +132,8 @@ lab_cli_common_help (void)
 void
 lab_log_set (const lab_cli_common_t *c)
 {
-   lab_log_level = c->quiet ? 0 : 1 + c->verbose;
-}
-
-void
-lab_log_set_tool (const char *tool)
-{
-   lab_log_tool = tool;
-}
-
-/* vlog -- "tool: [prefix]message\n" on stderr. */
-static void
-vlog (const char *prefix, const char *fmt, va_list ap)
-{
-   char msg[2048];
-
-   bson_vsnprintf (msg, sizeof msg, fmt, ap);
-   fprintf (stderr, "%s: %s%s\n", lab_log_tool, prefix, msg);
-}
-
-void
-lab_log_info (const char *fmt, ...)
-{
-   va_list ap;
-
-   if (lab_log_level < 1) {
-      return;
-   }
-   va_start (ap, fmt);
-   vlog ("", fmt, ap);
-   va_end (ap);
-}
-
-void
-lab_log_debug (const char *fmt, ...)
-{
-   va_list ap;
-
-   if (lab_log_level < 2) {
-      return;
-   }
-   va_start (ap, fmt);
-   vlog ("", fmt, ap);
-   va_end (ap);
-}
-
-void
-lab_log_error (const char *fmt, ...)
-{
-   va_list ap;
-
-   va_start (ap, fmt);
-   vlog ("error: ", fmt, ap);
-   va_end (ap);
+   lab_log_level_set (c->quiet ? LAB_LOG_ERROR : LAB_LOG_INFO + c->verbose);
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
 }
 
 /* lab_json_pretty -- re-indent libbson's one-line relaxed JSON: strings are copied verbatim. */

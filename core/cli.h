@@ -1,6 +1,6 @@
 /*
  * cli.h -- what every layoutlab tool's main shares: the common options (DESIGN.md), option-value
- * matching in both `--opt VALUE` and `--opt=VALUE` forms, logging to stderr, and JSON summaries.
+ * matching in both `--opt VALUE` and `--opt=VALUE` forms, the log sink setup, and JSON summaries.
  */
 #ifndef LAB_CLI_H
 #define LAB_CLI_H
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "log.h"
 #include "progress.h"
 
 #define LAB_VERSION "0.1.0"
@@ -40,15 +41,8 @@ int lab_cli_value (int argc, char **argv, int *i, const char *name, const char *
 /* lab_cli_common_help -- the help text of the common options, for each tool's usage. */
 const char *lab_cli_common_help (void);
 
-/* lab_log_set -- set verbosity from the common options (quiet: errors only). */
+/* lab_log_set -- verbosity from the common options (quiet: errors only) and the stderr sink (log.h). */
 void lab_log_set (const lab_cli_common_t *c);
-/* lab_log_info / lab_log_debug -- "tool: message\n" on stderr unless quiet / unless verbose. */
-void lab_log_info (const char *fmt, ...) BSON_GNUC_PRINTF (1, 2);
-void lab_log_debug (const char *fmt, ...) BSON_GNUC_PRINTF (1, 2);
-/* lab_log_error -- "tool: error: <message>\n" on stderr always. */
-void lab_log_error (const char *fmt, ...) BSON_GNUC_PRINTF (1, 2);
-/* lab_log_set_tool -- the program name used as the prefix. */
-void lab_log_set_tool (const char *tool);
 
 /* lab_json_write -- write `doc` as relaxed extended JSON (pretty, one key per line) to `path` ("-" is
  * stdout). Files are written to a temporary name and renamed, so a failure never leaves a partial file. */

@@ -54,50 +54,6 @@ enum { TAG_DOUBLE = 1, TAG_NEGZERO = 2, TAG_DEFAULT = 4, TAG_INT64 = 5 };
 
 #define TWO_E63 9223372036854775808.0
 
-/* ---- buffers ------------------------------------------------------------------------------------ */
-
-/* lab_buf_init -- an empty buffer (no allocation until the first append). */
-void
-lab_buf_init (lab_buf_t *b)
-{
-   b->data = NULL;
-   b->len = 0;
-   b->cap = 0;
-}
-
-/* lab_buf_append -- append n bytes, growing geometrically. */
-void
-lab_buf_append (lab_buf_t *b, const void *p, size_t n)
-{
-   if (b->len + n > b->cap) {
-      size_t cap = b->cap ? b->cap : 64;
-      while (cap < b->len + n) {
-         cap *= 2;
-      }
-      b->data = bson_realloc (b->data, cap);
-      b->cap = cap;
-   }
-   if (n) {
-      memcpy (b->data + b->len, p, n);
-   }
-   b->len += n;
-}
-
-/* lab_buf_reset -- forget the contents, keep the memory. */
-void
-lab_buf_reset (lab_buf_t *b)
-{
-   b->len = 0;
-}
-
-/* lab_buf_destroy -- free the memory. */
-void
-lab_buf_destroy (lab_buf_t *b)
-{
-   bson_free (b->data);
-   lab_buf_init (b);
-}
-
 static inline void
 put_byte (lab_buf_t *b, uint8_t c)
 {

@@ -13,16 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct {
-   uint8_t *data;
-   size_t len;
-   size_t cap;
-} lab_buf_t;
+#include "buf.h"
 
-void lab_buf_init (lab_buf_t *b);
-void lab_buf_append (lab_buf_t *b, const void *p, size_t n);
-void lab_buf_reset (lab_buf_t *b);
-void lab_buf_destroy (lab_buf_t *b);
 
 /* lab_key_type_supported -- true for the value types an index key may hold. */
 bool lab_key_type_supported (bson_type_t t);

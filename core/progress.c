@@ -42,12 +42,18 @@ lab_progress_parse_mode (const char *s, lab_progress_mode_t *out)
    return true;
 }
 
+bool
+lab_progress_enabled (lab_progress_mode_t mode)
+{
+   return mode == LAB_PROGRESS_ALWAYS || (mode == LAB_PROGRESS_AUTO && isatty (STDERR_FILENO));
+}
+
 lab_progress_t *
 lab_progress_new (lab_progress_mode_t mode, const char *label, const char *unit, uint64_t total)
 {
    lab_progress_t *p = bson_malloc0 (sizeof *p);
 
-   p->draw = mode == LAB_PROGRESS_ALWAYS || (mode == LAB_PROGRESS_AUTO && isatty (STDERR_FILENO));
+   p->draw = lab_progress_enabled (mode);
    bson_strncpy (p->label, label ? label : "", sizeof p->label);
    bson_strncpy (p->unit, unit ? unit : "items", sizeof p->unit);
    p->total = total;

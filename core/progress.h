@@ -28,6 +28,9 @@ void lab_progress_set_extra (lab_progress_t *p, const char *extra);
 /* lab_progress_done -- draw the final line (when drawing) and free. NULL is fine. */
 void lab_progress_done (lab_progress_t *p);
 
+/* lab_progress_enabled -- whether a bar is drawn in `mode`: always, or auto with stderr a terminal. */
+bool lab_progress_enabled (lab_progress_mode_t mode);
+
 /* lab_progress_parse_mode -- "auto" | "always" | "never"; false on anything else. */
 bool lab_progress_parse_mode (const char *s, lab_progress_mode_t *out);
 

@@ -393,3 +393,12 @@ lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t r
 {
    return store->ops->cycle (store, hook, ctx, ready_timeout_ms > 0 ? ready_timeout_ms : 60000, error);
 }
+
+int64_t
+lab_store_write_budget_bytes (int64_t max_message_bytes)
+{
+   if (max_message_bytes <= 2 * LAB_MESSAGE_SLACK_BYTES) {
+      max_message_bytes = LAB_MESSAGE_MAX_BYTES;
+   }
+   return max_message_bytes - LAB_MESSAGE_SLACK_BYTES;
+}

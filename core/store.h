@@ -196,6 +196,14 @@ typedef struct {
 /* lab_store_server_info -- facts about the server/engine. */
 bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
 
+/* Bytes of every write message kept free for the command envelope (as mongoimport: 1 MiB). */
+#define LAB_MESSAGE_SLACK_BYTES 1048576
+
+/* lab_store_write_budget_bytes -- the most document bytes one write batch may carry under a server whose
+ * maxMessageSizeBytes is `max_message_bytes`: that minus LAB_MESSAGE_SLACK_BYTES (a value too small to
+ * be real, e.g. 0 when unknown, gives LAB_MESSAGE_MAX_BYTES minus the slack). */
+int64_t lab_store_write_budget_bytes (int64_t max_message_bytes);
+
 typedef struct {
    int64_t cache_bytes;           /* bytes in the engine cache now (-1 unknown) */
    int64_t cache_max_bytes;       /* configured maximum (-1 unknown) */

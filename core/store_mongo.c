@@ -16,6 +16,7 @@
 #include "store_impl.h"
 
 #include "error.h"
+#include "log.h"
 
 #include <errno.h>
 #include <mongoc/mongoc.h>
@@ -31,8 +32,6 @@
 #define MONGO_REPLY_BUDGET_BYTES (8 * 1024 * 1024)
 /* Cursor batch sizes stay within [1, this]. */
 #define MONGO_BATCH_MAX_DOCS 10000
-/* Bytes kept free in each write message for the command envelope (as mongoimport: 1 MiB). */
-#define MONGO_MESSAGE_SLACK_BYTES (1024 * 1024)
 /* Socket timeout unless the URI sets one: long server-side sorts must not be cut off. */
 #define MONGO_SOCKET_TIMEOUT_MS (2 * 3600 * 1000)
 /* Pause between pings while waiting for a restarted server. */
@@ -69,7 +68,7 @@ typedef struct {
 
 static pthread_once_t mongo_once = PTHREAD_ONCE_INIT;
 
-/* mongo_log -- libmongoc's log: warnings and worse to stderr, except (a) the endSessions warning a
+/* mongo_log -- libmongoc's log: warnings and worse to the log sink (log.h), except (a) the endSessions warning a
  * server without sessions (FerretDB) causes at every pool destroy and (b) the URI parser's complaints,
  * which it also returns as the error that uri.c reports with context (an unknown option, which the
  * parser only warns about, still gets through). */
@@ -83,7 +82,11 @@ mongo_log (mongoc_log_level_t level, const char *domain, const char *message, vo
        strstr (message, "cannot parse")) {
       return;
    }
-   fprintf (stderr, "libmongoc %s: %s: %s\n", mongoc_log_level_str (level), domain, message);
+   if (level <= MONGOC_LOG_LEVEL_ERROR) {
+      lab_log_error ("libmongoc %s: %s: %s", mongoc_log_level_str (level), domain, message);
+   } else {
+      lab_log_info ("libmongoc %s: %s: %s", mongoc_log_level_str (level), domain, message);
+   }
 }
 
 /* mongo_log_install -- at program load, so URI parsing (uri.c, before any store opens) logs through it. */
@@ -986,7 +989,7 @@ mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *d
    bool ok = true;
 
    pthread_mutex_lock (&ms->mu);
-   budget = ms->info.max_message_bytes - MONGO_MESSAGE_SLACK_BYTES;
+   budget = lab_store_write_budget_bytes (ms->info.max_message_bytes);
    max_docs = ms->max_write_batch;
    pthread_mutex_unlock (&ms->mu);
    if (budget < LAB_BSON_MAX_BYTES) {

@@ -708,6 +708,7 @@ int
 main (int argc, char **argv)
 {
    lab_log_set_tool ("billgen");
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
    if (argc < 2) {
       fputs (USAGE_MAIN, stderr);
       return LAB_EXIT_USAGE;

@@ -432,8 +432,7 @@ lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_s
       }
       lab_loader_opts_t lo = {
          .batch_docs = o->batch_docs ? o->batch_docs : 1000,
-         .batch_bytes = (uint64_t)(info.max_message_bytes > 2097152 ? info.max_message_bytes - 1048576
-                                                                    : LAB_MESSAGE_MAX_BYTES - 1048576),
+         .batch_bytes = (uint64_t) lab_store_write_budget_bytes (info.max_message_bytes),
          .keep_raw = o->reject_path != NULL,
       };
       im.loader = lab_loader_new (store, o->coll, &lo, on_store_reject, &im, error);

@@ -243,6 +243,7 @@ main (int argc, char **argv)
    memset (&fr, 0, sizeof fr);
    memset (&vr, 0, sizeof vr);
    lab_log_set_tool ("fold-details");
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
    if (!parse_args (argc, argv, &o, &error)) {
       lab_log_error ("%s", error.message);
       return LAB_EXIT_USAGE;

@@ -888,7 +888,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    }
    r.batch_docs = o->batch_docs > 0 ? o->batch_docs : DEFAULT_BATCH_DOCS;
    r.batch_bytes = o->batch_bytes > 0 ? (int64_t) o->batch_bytes : DEFAULT_BATCH_BYTES;
-   max_batch = info.max_message_bytes - 1024 * 1024;
+   max_batch = lab_store_write_budget_bytes (info.max_message_bytes);
    if (r.batch_bytes > max_batch) {
       lab_log_info ("--batch-bytes lowered to %lld: the server's messages are limited to %lld bytes",
                     (long long) max_batch, (long long) info.max_message_bytes);
@@ -1016,7 +1016,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
                   (long long) r.fold_opts.max_doc_bytes, (long long) r.batch_docs, (long long) r.batch_bytes);
 
    /* the total only feeds the progress bar's ETA; counting is a scan on some servers */
-   if (o->progress == LAB_PROGRESS_ALWAYS || (o->progress == LAB_PROGRESS_AUTO && isatty (STDERR_FILENO))) {
+   if (lab_progress_enabled (o->progress)) {
       if (!lab_store_count (sess, o->src, &src_count, error)) {
          goto done;
       }

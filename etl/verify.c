@@ -285,7 +285,7 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
       goto done;
    }
    max = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
-   if (o->progress == LAB_PROGRESS_ALWAYS || (o->progress == LAB_PROGRESS_AUTO && isatty (STDERR_FILENO))) {
+   if (lab_progress_enabled (o->progress)) {
       if (!lab_store_count (sess, o->src, &src_count, error)) {
          goto done;
       }

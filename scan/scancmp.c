@@ -241,6 +241,9 @@ main (int argc, char **argv)
    int rc = LAB_EXIT_OK;
 
    lab_log_set_tool ("scancmp");
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
+
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
    if (!parse_args (argc, argv, &c, &o, &out, &error)) {

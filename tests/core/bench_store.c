@@ -84,6 +84,9 @@ main (int argc, char **argv)
    int r, a, ret = 1;
 
    lab_log_set_tool ("bench_store");
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
+
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
    for (a = 1; a < argc; a++) {
       if (!strcmp (argv[a], "-h") || !strcmp (argv[a], "--help")) {
          fputs (usage, stdout);

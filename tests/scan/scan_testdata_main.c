@@ -24,6 +24,9 @@ main (int argc, char **argv)
    int i;
 
    lab_log_set_tool ("scan-testdata");
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
+
+   lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    for (i = 1; i < argc; i++) {
       const char *v;
