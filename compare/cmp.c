@@ -2,9 +2,6 @@
  * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run) and Markdown
  * escaping. The metrics, medians, ratios, winners and number formatting are core/results.c.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "compare/cmp.h"

@@ -324,7 +324,8 @@ test_catches_differences (void **state)
    line = strstr (txt, "index size");
    assert_non_null (line);
    expect_caught (&r.doc, bson_strdup (md),
-                  bson_strdup_printf ("%.*s%s", (int)(line - txt), txt, strchr (line, '\n') + 1), "dropped row");
+                  bson_strdup_printf ("%.*s%s", (int)(line - txt), txt, strchr (line, '\n') + 1),
+                  "dropped row");
    bson_free (md);
    bson_free (txt);
    bson_free (path);
