@@ -175,7 +175,7 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "## Verdict\n\n");
 
    /* 1: load time */
-   w = lab_results_winner (LAB_BETTER_LOWER, &ed, &ef, &factor);
+   w = lab_results_winner (m_el->better, &ed, &ef, &factor);
    bson_string_append (o, "- ");
    if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
