@@ -284,8 +284,8 @@ write_samples (const bson_t *run, const char *field, double scale, const char *t
             continue;
          }
          bson_iter_document (&samples, &len, &d);
-         if (!bson_init_static (&s, d, len) || !lab_cmp_get_number (&s, "t_s", &t) ||
-             !lab_cmp_get_number (&s, field, &v)) {
+         if (!bson_init_static (&s, d, len) || !lab_results_get_number (&s, "t_s", &t) ||
+             !lab_results_get_number (&s, field, &v)) {
             continue;
          }
          bson_string_append_printf (data, "%.6g %.6g\n", t, v * scale);
@@ -325,12 +325,12 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
          if (!lab_cmp_run_get (r, i, &run)) {
             continue;
          }
-         layout = lab_cmp_get_string (&run, "layout");
+         layout = lab_results_get_string (&run, "layout");
          if (!layout || strcmp (layout, layouts[l]) != 0) {
             continue;
          }
          rn = 0;
-         lab_cmp_get_number (&run, "run", &rn);
+         lab_results_get_number (&run, "run", &rn);
          snprintf (fname, sizeof fname, "%s-%d.dat", c->name, i);
          if (!write_samples (&run, c->field, c->scale, tmp, fname, &had, error)) {
             goto cleanup;
@@ -428,7 +428,7 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
          bson_t run;
          bson_iter_t it, h;
          const char *layout;
-         if (!lab_cmp_run_get (r, i, &run) || !(layout = lab_cmp_get_string (&run, "layout")) ||
+         if (!lab_cmp_run_get (r, i, &run) || !(layout = lab_results_get_string (&run, "layout")) ||
              strcmp (layout, layouts[l]) != 0) {
             continue;
          }
@@ -445,8 +445,8 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
                continue;
             }
             bson_iter_document (&it, &len, &d);
-            if (!bson_init_static (&e, d, len) || !lab_cmp_get_number (&e, "le_ms", &le) ||
-                !lab_cmp_get_number (&e, "count", &c) || le <= 0) {
+            if (!bson_init_static (&e, d, len) || !lab_results_get_number (&e, "le_ms", &le) ||
+                !lab_results_get_number (&e, "count", &c) || le <= 0) {
                continue;
             }
             for (j = 0; j < nb && b[j].le != le; j++) {
@@ -484,7 +484,7 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
       if (plot->len) {
          bson_string_append (plot, ", \\\n     ");
       }
-      total_s = lab_cmp_format (LAB_CMP_UNIT_COUNT, total);
+      total_s = lab_results_format (LAB_UNIT_COUNT, total);
       bson_string_append_printf (plot,
                                  "'%s' using 1:2 with linespoints lw 3 pt 7 ps 0.6 lc rgb '%s' title \"%s "
                                  "(%s master loads)\" noenhanced",

@@ -1,7 +1,8 @@
 /*
  * cmp.h -- layout-report's library: reading a scancmp results file (docs/results-schema.md), the
- * comparison arithmetic (medians, spreads, ratios, which layout wins each metric), the Markdown
- * rendering of the report, and the gnuplot charts.
+ * Markdown rendering of the report, and the gnuplot charts. The metric catalogue and the comparison
+ * arithmetic (medians, spreads, ratios, which layout wins each metric) are core/results.h, shared with
+ * scancmp's table.
  *
  * Everything except lab_cmp_charts_write is a pure function of the results document, so the report is
  * deterministic (no clock, no absolute path) and golden-testable. Library code never prints or exits.
@@ -13,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define LAB_CMP_SCHEMA_VERSION 1
+#include "core/results.h"
 
 /* ---- results files ----------------------------------------------------------------------------- */
 
@@ -35,77 +36,7 @@ bool lab_cmp_results_load_file (const char *path, lab_cmp_results_t *out, bson_e
 /* lab_cmp_results_cleanup -- free what a load filled; safe on a zeroed struct. */
 void lab_cmp_results_cleanup (lab_cmp_results_t *r);
 
-/* lab_cmp_get_number -- the number (int32, int64 or double) at dotted `path` of `doc`; false when absent,
- * null or not a number. */
-bool lab_cmp_get_number (const bson_t *doc, const char *path, double *out);
-
-/* lab_cmp_get_string -- the UTF-8 string at dotted `path` (points into doc), or NULL. */
-const char *lab_cmp_get_string (const bson_t *doc, const char *path);
-
-/* lab_cmp_get_bool -- the boolean at dotted `path`; false when absent. */
-bool lab_cmp_get_bool (const bson_t *doc, const char *path, bool *out);
-
-/* ---- metrics and arithmetic -------------------------------------------------------------------- */
-
-typedef enum {
-   LAB_CMP_LOWER_BETTER,  /* time, read requests, memory */
-   LAB_CMP_HIGHER_BETTER, /* throughput of useful work, request size */
-   LAB_CMP_NEUTRAL,       /* descriptive: no winner */
-} lab_cmp_better_t;
-
-typedef enum {
-   LAB_CMP_UNIT_COUNT,   /* plain count: 55,357,286 */
-   LAB_CMP_UNIT_RATE,    /* per second: 3,917/s */
-   LAB_CMP_UNIT_SECONDS, /* 932 s */
-   LAB_CMP_UNIT_MS,      /* 12.5 ms */
-   LAB_CMP_UNIT_BYTES,   /* SI: 15.9 MB */
-   LAB_CMP_UNIT_MB_S,    /* value in MB/s (10^6 B/s) */
-   LAB_CMP_UNIT_PCT,     /* 66.0% */
-} lab_cmp_unit_t;
-
-typedef struct {
-   const char *name;     /* the figure's name in summary.<layout> */
-   const char *run_path; /* dotted path inside a runs[] entry */
-   const char *label;    /* the table's row label */
-   lab_cmp_unit_t unit;
-   lab_cmp_better_t better;
-} lab_cmp_metric_t;
-
-/* lab_cmp_metrics -- the comparison table's rows, in order; *n gets their number. */
-const lab_cmp_metric_t *lab_cmp_metrics (size_t *n);
-
-/* lab_cmp_metric_find -- the metric called `name`, or NULL. */
-const lab_cmp_metric_t *lab_cmp_metric_find (const char *name);
-
-typedef struct {
-   bool present; /* false: no run had the figure ("n/a") */
-   int n;        /* how many runs had it */
-   double median, min, max;
-} lab_cmp_stat_t;
-
-/* lab_cmp_stat_of -- median (mean of the two middle values when n is even), min and max of v[0..n);
- * v is not modified. n == 0 gives present = false. */
-lab_cmp_stat_t lab_cmp_stat_of (const double *v, size_t n);
-
-/* lab_cmp_metric_stat -- a metric for one layout ("detail" / "folded"): summary.<layout>.<name>
- * {median,min,max} when the file has it, else computed from the runs[] entries of that layout. */
-lab_cmp_stat_t lab_cmp_metric_stat (const lab_cmp_results_t *r, const char *layout,
-                                    const lab_cmp_metric_t *m);
-
-/* lab_cmp_ratio -- folded / detail; false when either is missing or detail is 0. */
-bool lab_cmp_ratio (const lab_cmp_stat_t *detail, const lab_cmp_stat_t *folded, double *ratio);
-
-typedef enum {
-   LAB_CMP_WIN_NONE, /* neutral metric, or a figure missing */
-   LAB_CMP_WIN_TIE,  /* within 2% of each other */
-   LAB_CMP_WIN_DETAIL,
-   LAB_CMP_WIN_FOLDED,
-} lab_cmp_winner_t;
-
-/* lab_cmp_winner -- which layout's median is better under `better`; *factor (may be NULL) gets the
- * winner's advantage as a factor >= 1 (larger / smaller). */
-lab_cmp_winner_t lab_cmp_winner (lab_cmp_better_t better, const lab_cmp_stat_t *detail,
-                                 const lab_cmp_stat_t *folded, double *factor);
+/* ---- runs (the metric catalogue and its arithmetic live in core/results.h) ---------------------- */
 
 /* lab_cmp_runs_n -- number of runs[] entries (both layouts). */
 int lab_cmp_runs_n (const lab_cmp_results_t *r);
@@ -122,14 +53,6 @@ int lab_cmp_run_count (const lab_cmp_results_t *r, const char *layout);
 int lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout);
 
 /* ---- formatting -------------------------------------------------------------------------------- */
-
-/* lab_cmp_format -- `v` in `unit` with thousands separators and 2-3 significant decimals: "932 s",
- * "15.9 MB", "3,917/s". Caller bson_free()s. */
-char *lab_cmp_format (lab_cmp_unit_t unit, double v);
-
-/* lab_cmp_format_stat -- "median (min–max)" in one scale ("932 s (905–950)"); just the median when all
- * runs agree or there is one; "n/a" when absent. Caller bson_free()s. */
-char *lab_cmp_format_stat (lab_cmp_unit_t unit, const lab_cmp_stat_t *s);
 
 /* lab_cmp_md_escape -- `s` with Markdown-special characters backslash-escaped and line breaks turned
  * into spaces, safe inside a table cell or heading; NULL gives "n/a". Caller bson_free()s. */

@@ -164,7 +164,7 @@ static void
 comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set, bson_t *out)
 {
    static const char *const winners[] = { "none", "same", "detail", "folded" };
-   const lab_cmp_metric_t *m = NULL;
+   const lab_metric_t *m = NULL;
    size_t n = 0, i;
    bson_t metrics, charts, md, ml;
    char key[16];
@@ -183,12 +183,12 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
    }
    bson_append_array_end (out, &charts);
    BSON_APPEND_DOCUMENT_BEGIN (out, "metrics", &metrics);
-   m = lab_cmp_metrics (&n);
+   m = lab_results_metrics (&n);
    for (i = 0; i < n; i++) {
-      lab_cmp_stat_t s[2];
+      lab_stat_t s[2];
       double ratio;
-      s[0] = lab_cmp_metric_stat (r, "detail", &m[i]);
-      s[1] = lab_cmp_metric_stat (r, "folded", &m[i]);
+      s[0] = lab_results_metric_stat (&r->doc, "detail", &m[i]);
+      s[1] = lab_results_metric_stat (&r->doc, "folded", &m[i]);
       if (!s[0].present && !s[1].present) {
          continue;
       }
@@ -204,10 +204,10 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
          BSON_APPEND_INT32 (&ml, "runs", s[l].n);
          bson_append_document_end (&md, &ml);
       }
-      if (lab_cmp_ratio (&s[0], &s[1], &ratio)) {
+      if (lab_results_ratio (&s[0], &s[1], &ratio)) {
          BSON_APPEND_DOUBLE (&md, "ratio_folded_to_detail", ratio);
       }
-      BSON_APPEND_UTF8 (&md, "better", winners[lab_cmp_winner (m[i].better, &s[0], &s[1], NULL)]);
+      BSON_APPEND_UTF8 (&md, "better", winners[lab_results_winner (m[i].better, &s[0], &s[1], NULL)]);
       bson_append_document_end (&metrics, &md);
    }
    bson_append_document_end (out, &metrics);

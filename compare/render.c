@@ -23,9 +23,9 @@ app_esc (bson_string_t *o, const char *s)
 
 /* app_fmt -- append v in unit. */
 static void
-app_fmt (bson_string_t *o, lab_cmp_unit_t unit, double v)
+app_fmt (bson_string_t *o, lab_unit_t unit, double v)
 {
-   char *s = lab_cmp_format (unit, v);
+   char *s = lab_results_format (unit, v);
 
    bson_string_append (o, s);
    bson_free (s);
@@ -35,7 +35,7 @@ app_fmt (bson_string_t *o, lab_cmp_unit_t unit, double v)
 static void
 app_name_version (bson_string_t *o, const bson_t *doc, const char *name_path, const char *version_path)
 {
-   const char *n = lab_cmp_get_string (doc, name_path), *v = lab_cmp_get_string (doc, version_path);
+   const char *n = lab_results_get_string (doc, name_path), *v = lab_results_get_string (doc, version_path);
 
    if (!n && !v) {
       bson_string_append (o, "n/a");
@@ -54,11 +54,11 @@ app_name_version (bson_string_t *o, const bson_t *doc, const char *name_path, co
 
 /* app_num -- append the number at `path` of doc in unit, or "n/a". */
 static void
-app_num (bson_string_t *o, const bson_t *doc, const char *path, lab_cmp_unit_t unit)
+app_num (bson_string_t *o, const bson_t *doc, const char *path, lab_unit_t unit)
 {
    double v;
 
-   if (lab_cmp_get_number (doc, path, &v)) {
+   if (lab_results_get_number (doc, path, &v)) {
       app_fmt (o, unit, v);
    } else {
       bson_string_append (o, "n/a");
@@ -71,51 +71,26 @@ app_bool (bson_string_t *o, const bson_t *doc, const char *path)
 {
    bool b;
 
-   bson_string_append (o, lab_cmp_get_bool (doc, path, &b) ? (b ? "yes" : "no") : "n/a");
+   bson_string_append (o, lab_results_get_bool (doc, path, &b) ? (b ? "yes" : "no") : "n/a");
 }
 
 /* app_stat -- append "median (min–max)". */
 static void
-app_stat (bson_string_t *o, lab_cmp_unit_t unit, const lab_cmp_stat_t *s)
+app_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s)
 {
-   char *t = lab_cmp_format_stat (unit, s);
+   char *t = lab_results_format_stat (unit, s, true);
 
    bson_string_append (o, t);
    bson_free (t);
-}
-
-/* app_pct_ratio -- append a ratio as a percentage: "7.7%", "46%", "1,230%". */
-static void
-app_pct_ratio (bson_string_t *o, double ratio)
-{
-   double p = ratio * 100.0;
-   char *s;
-
-   if (p > 0 && p < 0.05) {
-      bson_string_append (o, "<0.1%");
-      return;
-   }
-   if (p < 9.95) {
-      bson_string_append_printf (o, "%.1f%%", p);
-      return;
-   }
-   s = lab_cmp_format (LAB_CMP_UNIT_COUNT, round (p));
-   bson_string_append_printf (o, "%s%%", s);
-   bson_free (s);
 }
 
 /* app_factor -- append "2.16x" / "12.3x". */
 static void
 app_factor (bson_string_t *o, double f)
 {
-   char *s;
+   char *s = lab_results_format_factor (f);
 
-   if (f < 99.95) {
-      bson_string_append_printf (o, f < 9.995 ? "%.2fx" : "%.1fx", f);
-      return;
-   }
-   s = lab_cmp_format (LAB_CMP_UNIT_COUNT, round (f));
-   bson_string_append_printf (o, "%sx", s);
+   bson_string_append (o, s);
    bson_free (s);
 }
 
@@ -127,10 +102,10 @@ collection_name (const lab_cmp_results_t *r, const char *layout)
    const char *s;
 
    snprintf (path, sizeof path, "dataset.%s.collection", layout);
-   s = lab_cmp_get_string (&r->doc, path);
+   s = lab_results_get_string (&r->doc, path);
    if (!s) {
       snprintf (path, sizeof path, "config.%s", layout);
-      s = lab_cmp_get_string (&r->doc, path);
+      s = lab_results_get_string (&r->doc, path);
    }
    return s;
 }
@@ -158,17 +133,17 @@ gather_cold (const lab_cmp_results_t *r)
          continue;
       }
       c.runs++;
-      if (lab_cmp_get_bool (&run, "cold.caches_dropped", &b)) {
+      if (lab_results_get_bool (&run, "cold.caches_dropped", &b)) {
          c.drop_known++;
          c.dropped += b;
       }
-      if (lab_cmp_get_bool (&run, "cold.engine_restarted", &b)) {
+      if (lab_results_get_bool (&run, "cold.engine_restarted", &b)) {
          c.engine_restarted += b;
       }
-      if (lab_cmp_get_bool (&run, "cold.server_restarted", &b)) {
+      if (lab_results_get_bool (&run, "cold.server_restarted", &b)) {
          c.server_restarted += b;
       }
-      if (lab_cmp_get_number (&run, "cold.resident_pct_before", &v)) {
+      if (lab_results_get_number (&run, "cold.resident_pct_before", &v)) {
          if (!c.resident_known || v > c.resident_max_pct) {
             c.resident_max_pct = v;
          }
@@ -182,35 +157,38 @@ gather_cold (const lab_cmp_results_t *r)
 static void
 render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
 {
-   const lab_cmp_metric_t *m_el = lab_cmp_metric_find ("elapsed_s");
-   const lab_cmp_metric_t *m_rr = lab_cmp_metric_find ("read_requests");
-   const lab_cmp_metric_t *m_sz = lab_cmp_metric_find ("avg_read_request_bytes");
-   lab_cmp_stat_t ed = lab_cmp_metric_stat (r, "detail", m_el), ef = lab_cmp_metric_stat (r, "folded", m_el);
-   lab_cmp_stat_t rd = lab_cmp_metric_stat (r, "detail", m_rr), rf = lab_cmp_metric_stat (r, "folded", m_rr);
-   lab_cmp_stat_t sd = lab_cmp_metric_stat (r, "detail", m_sz), sf = lab_cmp_metric_stat (r, "folded", m_sz);
+   const lab_metric_t *m_el = lab_results_metric_find ("elapsed_s");
+   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
+   const lab_metric_t *m_sz = lab_results_metric_find ("avg_read_request_bytes");
+   lab_stat_t ed = lab_results_metric_stat (&r->doc, "detail", m_el),
+              ef = lab_results_metric_stat (&r->doc, "folded", m_el);
+   lab_stat_t rd = lab_results_metric_stat (&r->doc, "detail", m_rr),
+              rf = lab_results_metric_stat (&r->doc, "folded", m_rr);
+   lab_stat_t sd = lab_results_metric_stat (&r->doc, "detail", m_sz),
+              sf = lab_results_metric_stat (&r->doc, "folded", m_sz);
    int nd = lab_cmp_run_count (r, "detail"), nf = lab_cmp_run_count (r, "folded");
    cold_facts_t c = gather_cold (r);
    double factor;
-   lab_cmp_winner_t w;
+   lab_winner_t w;
    bool cold_requested = false;
 
    bson_string_append (o, "## Verdict\n\n");
 
    /* 1: load time */
-   w = lab_cmp_winner (LAB_CMP_LOWER_BETTER, &ed, &ef, &factor);
+   w = lab_results_winner (m_el->better, &ed, &ef, &factor);
    bson_string_append (o, "- ");
-   if (w == LAB_CMP_WIN_FOLDED || w == LAB_CMP_WIN_DETAIL) {
+   if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
       app_factor (o, factor);
-      bson_string_append (o, w == LAB_CMP_WIN_FOLDED ? " faster**: " : " slower**: ");
-   } else if (w == LAB_CMP_WIN_TIE) {
+      bson_string_append (o, w == LAB_WIN_FOLDED ? " faster**: " : " slower**: ");
+   } else if (w == LAB_WIN_TIE) {
       bson_string_append (o, "**Both layouts load in about the same time**: ");
    } else {
       bson_string_append (o, "**Load time could not be compared**: ");
    }
-   app_stat (o, LAB_CMP_UNIT_SECONDS, &ef);
+   app_stat (o, LAB_UNIT_SECONDS, &ef);
    bson_string_append (o, " folded vs ");
-   app_stat (o, LAB_CMP_UNIT_SECONDS, &ed);
+   app_stat (o, LAB_UNIT_SECONDS, &ed);
    if (nd == nf) {
       bson_string_append_printf (o, " one document per row (median of %d run%s each).\n", nd,
                                  nd == 1 ? "" : "s");
@@ -231,15 +209,15 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
          bson_string_append_printf (o, "It needs %.0f%% %s disk read requests (", fabs (change),
                                     change < 0 ? "fewer" : "more");
       }
-      app_fmt (o, LAB_CMP_UNIT_COUNT, rf.median);
+      app_fmt (o, LAB_UNIT_COUNT, rf.median);
       bson_string_append (o, " vs ");
-      app_fmt (o, LAB_CMP_UNIT_COUNT, rd.median);
+      app_fmt (o, LAB_UNIT_COUNT, rd.median);
       bson_string_append (o, ")");
       if (sd.present && sf.present) {
          bson_string_append (o, ", of ");
-         app_fmt (o, LAB_CMP_UNIT_BYTES, sf.median);
+         app_fmt (o, LAB_UNIT_BYTES, sf.median);
          bson_string_append (o, " on average instead of ");
-         app_fmt (o, LAB_CMP_UNIT_BYTES, sd.median);
+         app_fmt (o, LAB_UNIT_BYTES, sd.median);
       }
       bson_string_append (o, ".\n");
    } else {
@@ -248,7 +226,7 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
 
    /* 3: how cold, how consistent */
    bson_string_append (o, "- ");
-   lab_cmp_get_bool (&r->doc, "config.cold", &cold_requested);
+   lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
    if (!cold_requested) {
       bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
                              "served part of the data");
@@ -298,76 +276,26 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
 
 /* ---- comparison table -------------------------------------------------------------------------- */
 
-/* table_row -- one row: label, detail, folded, ratio, better. */
+/* table_row -- one row of the comparison table: label, detail, folded, ratio, better, as the shared
+ * cells of core/results.h (scancmp's table prints the same cells). */
 static void
-table_row (bson_string_t *o, const char *label, lab_cmp_unit_t unit, lab_cmp_better_t better,
-           const lab_cmp_stat_t *d, const lab_cmp_stat_t *f)
+table_row (bson_string_t *o, const lab_results_row_t *row)
 {
-   double ratio, factor;
-   lab_cmp_winner_t w;
+   lab_results_cells_t c;
 
+   lab_results_row_cells (row, true, &c);
    bson_string_append (o, "| ");
-   app_esc (o, label);
-   bson_string_append (o, " | ");
-   app_stat (o, unit, d);
-   bson_string_append (o, " | ");
-   app_stat (o, unit, f);
-   bson_string_append (o, " | ");
-   if (lab_cmp_ratio (d, f, &ratio)) {
-      app_pct_ratio (o, ratio);
-   } else {
-      bson_string_append (o, "n/a");
-   }
-   bson_string_append (o, " | ");
-   w = lab_cmp_winner (better, d, f, &factor);
-   switch (w) {
-   case LAB_CMP_WIN_FOLDED:
-   case LAB_CMP_WIN_DETAIL:
-      bson_string_append (o, w == LAB_CMP_WIN_FOLDED ? "folded" : "detail");
-      if (factor > 0) {
-         bson_string_append (o, " ");
-         app_factor (o, factor);
-      }
-      break;
-   case LAB_CMP_WIN_TIE:
-      bson_string_append (o, "same");
-      break;
-   case LAB_CMP_WIN_NONE:
-      break;
-   }
-   bson_string_append (o, " |\n");
+   app_esc (o, row->metric->label);
+   bson_string_append_printf (o, " | %s | %s | %s | %s |\n", c.detail, c.folded, c.ratio, c.better);
+   lab_results_cells_cleanup (&c);
 }
 
-/* dataset_stat -- a single dataset figure as a one-value stat. */
-static lab_cmp_stat_t
-dataset_stat (const lab_cmp_results_t *r, const char *layout, const char *field)
-{
-   lab_cmp_stat_t s = { 0 };
-   char path[96];
-
-   snprintf (path, sizeof path, "dataset.%s.%s", layout, field);
-   if (lab_cmp_get_number (&r->doc, path, &s.median)) {
-      s.present = true;
-      s.n = 1;
-      s.min = s.max = s.median;
-   }
-   return s;
-}
-
-/* render_table -- the comparison table; rows no run measured are listed below it instead. */
+/* render_table -- the comparison table of the metric catalogue; rows no run measured are listed below
+ * it instead. */
 static void
 render_table (bson_string_t *o, const lab_cmp_results_t *r)
 {
-   static const struct {
-      const char *field, *label;
-      lab_cmp_unit_t unit;
-      lab_cmp_better_t better;
-   } ds_rows[] = {
-      { "count", "documents in collection", LAB_CMP_UNIT_COUNT, LAB_CMP_NEUTRAL },
-      { "storage_size_bytes", "storage size (on disk)", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER },
-      { "index_size_bytes", "index size", LAB_CMP_UNIT_BYTES, LAB_CMP_LOWER_BETTER },
-   };
-   const lab_cmp_metric_t *m;
+   const lab_metric_t *m;
    size_t n, i;
    bson_string_t *missing = bson_string_new (NULL);
    int nd = lab_cmp_run_count (r, "detail"), nf = lab_cmp_run_count (r, "folded");
@@ -375,24 +303,14 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "## Comparison\n\n");
    bson_string_append (o, "| metric | one doc per row (detail) | folded | folded / detail | better |\n");
    bson_string_append (o, "|---|--:|--:|--:|---|\n");
-   for (i = 0; i < sizeof ds_rows / sizeof ds_rows[0]; i++) {
-      lab_cmp_stat_t d = dataset_stat (r, "detail", ds_rows[i].field);
-      lab_cmp_stat_t f = dataset_stat (r, "folded", ds_rows[i].field);
-      if (!d.present && !f.present) {
-         bson_string_append_printf (missing, "%s%s", missing->len ? ", " : "", ds_rows[i].label);
-         continue;
-      }
-      table_row (o, ds_rows[i].label, ds_rows[i].unit, ds_rows[i].better, &d, &f);
-   }
-   m = lab_cmp_metrics (&n);
+   m = lab_results_metrics (&n);
    for (i = 0; i < n; i++) {
-      lab_cmp_stat_t d = lab_cmp_metric_stat (r, "detail", &m[i]);
-      lab_cmp_stat_t f = lab_cmp_metric_stat (r, "folded", &m[i]);
-      if (!d.present && !f.present) {
+      lab_results_row_t row;
+      if (!lab_results_row (&r->doc, &m[i], &row)) {
          bson_string_append_printf (missing, "%s%s", missing->len ? ", " : "", m[i].label);
          continue;
       }
-      table_row (o, m[i].label, m[i].unit, m[i].better, &d, &f);
+      table_row (o, &row);
    }
    bson_string_append (o, "\n");
    if (nd == nf) {
@@ -408,8 +326,8 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r)
    }
    bson_string_append (o, "The ratio is folded ÷ detail. *better* names the layout with the better median "
                           "and by what factor (less time, fewer and larger read requests, less memory); "
-                          "descriptive rows have none, and *same* means within 2%. Sizes are SI "
-                          "(1 MB = 10^6 bytes).\n\n");
+                          "descriptive rows have none (rates per second among them: the totals decide), "
+                          "and *same* means within 2%. Sizes are SI (1 MB = 10^6 bytes).\n\n");
    if (missing->len) {
       bson_string_append (o, "Not measured in this experiment (n/a for both layouts): ");
       app_esc (o, missing->str);
@@ -467,24 +385,24 @@ static void
 render_environment (bson_string_t *o, const lab_cmp_results_t *r)
 {
    const bson_t *d = &r->doc;
-   const char *dev = lab_cmp_get_string (d, "device.name");
+   const char *dev = lab_results_get_string (d, "device.name");
    double ra;
    bool b;
 
    if (!dev) {
-      dev = lab_cmp_get_string (d, "config.device");
+      dev = lab_results_get_string (d, "config.device");
    }
    bson_string_append (o, "## Environment\n\n| | |\n|---|---|\n");
-   kv_str (o, "host", lab_cmp_get_string (d, "host.hostname"));
-   kv_str (o, "kernel", lab_cmp_get_string (d, "host.kernel"));
-   kv_str (o, "CPU", lab_cmp_get_string (d, "host.cpu_model"));
+   kv_str (o, "host", lab_results_get_string (d, "host.hostname"));
+   kv_str (o, "kernel", lab_results_get_string (d, "host.kernel"));
+   kv_str (o, "CPU", lab_results_get_string (d, "host.cpu_model"));
    bson_string_append (o, "| cores | ");
-   app_num (o, d, "host.cores", LAB_CMP_UNIT_COUNT);
+   app_num (o, d, "host.cores", LAB_UNIT_COUNT);
    bson_string_append (o, " |\n| RAM | ");
-   app_num (o, d, "host.ram_bytes", LAB_CMP_UNIT_BYTES);
+   app_num (o, d, "host.ram_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " |\n");
    kv_str (o, "data device", dev);
-   if (lab_cmp_get_number (d, "device.read_ahead_kb", &ra)) {
+   if (lab_results_get_number (d, "device.read_ahead_kb", &ra)) {
       /* MongoDB's production notes: 8-32 KiB of readahead under WiredTiger */
       bson_string_append_printf (o, "| device readahead | %.0f KiB%s |\n", ra,
                                  ra > 32 ? " (MongoDB recommends 8–32 KiB for WiredTiger: larger windows inflate "
@@ -494,17 +412,17 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "| backend | ");
    app_name_version (o, d, "backend.name", "backend.version");
    bson_string_append (o, " |\n");
-   kv_str (o, "URI (redacted)", lab_cmp_get_string (d, "backend.uri"));
-   kv_str (o, "database", lab_cmp_get_string (d, "backend.db"));
+   kv_str (o, "URI (redacted)", lab_results_get_string (d, "backend.uri"));
+   kv_str (o, "database", lab_results_get_string (d, "backend.db"));
    bson_string_append (o, "| server on this host | ");
-   bson_string_append (o, lab_cmp_get_bool (d, "backend.server_local", &b) ? (b ? "yes" : "no") : "n/a");
+   bson_string_append (o, lab_results_get_bool (d, "backend.server_local", &b) ? (b ? "yes" : "no") : "n/a");
    bson_string_append (o, " |\n| engine cache maximum | ");
-   app_num (o, d, "backend.cache_max_bytes", LAB_CMP_UNIT_BYTES);
+   app_num (o, d, "backend.cache_max_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " |\n| measured by | ");
    app_name_version (o, d, "tool", "tool_version");
    bson_string_append (o, " |\n");
-   kv_str (o, "started", lab_cmp_get_string (d, "started_at"));
-   kv_str (o, "finished", lab_cmp_get_string (d, "finished_at"));
+   kv_str (o, "started", lab_results_get_string (d, "started_at"));
+   kv_str (o, "finished", lab_results_get_string (d, "finished_at"));
    bson_string_append (o, "\n");
 }
 
@@ -514,14 +432,14 @@ render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
 {
    static const struct {
       const char *field, *label;
-      lab_cmp_unit_t unit;
+      lab_unit_t unit;
    } rows[] = {
-      { "count", "documents", LAB_CMP_UNIT_COUNT },
-      { "avg_obj_size_bytes", "average document size", LAB_CMP_UNIT_BYTES },
-      { "data_size_bytes", "data size (uncompressed)", LAB_CMP_UNIT_BYTES },
-      { "storage_size_bytes", "storage size (on disk)", LAB_CMP_UNIT_BYTES },
-      { "index_size_bytes", "index size", LAB_CMP_UNIT_BYTES },
-      { "nindexes", "indexes", LAB_CMP_UNIT_COUNT },
+      { "count", "documents", LAB_UNIT_COUNT },
+      { "avg_obj_size_bytes", "average document size", LAB_UNIT_BYTES },
+      { "data_size_bytes", "data size (uncompressed)", LAB_UNIT_BYTES },
+      { "storage_size_bytes", "storage size (on disk)", LAB_UNIT_BYTES },
+      { "index_size_bytes", "index size", LAB_UNIT_BYTES },
+      { "nindexes", "indexes", LAB_UNIT_COUNT },
    };
    const bson_t *d = &r->doc;
    double dc, fc;
@@ -546,18 +464,18 @@ render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n- masters (distinct ");
-   app_esc (o, lab_cmp_get_string (d, "config.key") ? lab_cmp_get_string (d, "config.key") : "key");
+   app_esc (o, lab_results_get_string (d, "config.key") ? lab_results_get_string (d, "config.key") : "key");
    bson_string_append (o, " values) loaded per layout and run: ");
-   app_num (o, d, "dataset.keys", LAB_CMP_UNIT_COUNT);
+   app_num (o, d, "dataset.keys", LAB_UNIT_COUNT);
    bson_string_append (o, "\n- rows per master (detail documents ÷ folded documents): ");
-   if (lab_cmp_get_number (d, "dataset.detail.count", &dc) &&
-       lab_cmp_get_number (d, "dataset.folded.count", &fc) && fc > 0) {
+   if (lab_results_get_number (d, "dataset.detail.count", &dc) &&
+       lab_results_get_number (d, "dataset.folded.count", &fc) && fc > 0) {
       bson_string_append_printf (o, "%.1f", dc / fc);
    } else {
       bson_string_append (o, "n/a");
    }
    bson_string_append (o, "\n- array field of the folded documents: ");
-   app_esc (o, lab_cmp_get_string (d, "config.array_field"));
+   app_esc (o, lab_results_get_string (d, "config.array_field"));
    bson_string_append (o, "\n\n");
 }
 
@@ -575,16 +493,16 @@ render_cold (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "- cold runs requested (`--cold`): ");
    app_bool (o, d, "config.cold");
    bson_string_append (o, "\n- drop the OS page cache (`--drop-caches`): ");
-   app_esc (o, lab_cmp_get_string (d, "config.drop_caches"));
-   if (lab_cmp_get_bool (d, "config.direct_io", &b) && b) {
+   app_esc (o, lab_results_get_string (d, "config.drop_caches"));
+   if (lab_results_get_bool (d, "config.direct_io", &b) && b) {
       bson_string_append (o, "\n- data files read with O_DIRECT (`--direct-io`): every engine cache miss is a "
                              "disk read, as on a server whose RAM is far smaller than its data");
    }
    bson_string_append (o, "\n- restart command: ");
-   if (lab_cmp_get_string (d, "config.restart_cmd")) {
+   if (lab_results_get_string (d, "config.restart_cmd")) {
       bson_string_append (o, "`");
       /* inside a code span only a backtick needs care */
-      for (const char *p = lab_cmp_get_string (d, "config.restart_cmd"); *p; p++) {
+      for (const char *p = lab_results_get_string (d, "config.restart_cmd"); *p; p++) {
          bson_string_append_c (o, (*p == '`' || *p == '\n') ? '\'' : *p);
       }
       bson_string_append (o, "`");
@@ -592,13 +510,13 @@ render_cold (bson_string_t *o, const lab_cmp_results_t *r)
       bson_string_append (o, "none");
    }
    bson_string_append (o, "\n- order of layouts: ");
-   app_esc (o, lab_cmp_get_string (d, "config.order"));
+   app_esc (o, lab_results_get_string (d, "config.order"));
    bson_string_append (o, "; parallel workers: ");
-   app_num (o, d, "config.parallel", LAB_CMP_UNIT_COUNT);
+   app_num (o, d, "config.parallel", LAB_UNIT_COUNT);
    bson_string_append (o, "; runs: ");
-   app_num (o, d, "config.runs", LAB_CMP_UNIT_COUNT);
+   app_num (o, d, "config.runs", LAB_UNIT_COUNT);
    bson_string_append (o, "; sampling interval: ");
-   app_num (o, d, "config.interval_s", LAB_CMP_UNIT_SECONDS);
+   app_num (o, d, "config.interval_s", LAB_UNIT_SECONDS);
    bson_string_append (o, "\n\n");
    bson_string_append (o, "| run | layout | went | engine restarted | server restarted | caches dropped | "
                           "resident before | note |\n|--:|---|--:|---|---|---|--:|---|\n");
@@ -607,11 +525,11 @@ render_cold (bson_string_t *o, const lab_cmp_results_t *r)
          continue;
       }
       bson_string_append (o, "| ");
-      app_num (o, &run, "run", LAB_CMP_UNIT_COUNT);
+      app_num (o, &run, "run", LAB_UNIT_COUNT);
       bson_string_append (o, " | ");
-      app_esc (o, lab_cmp_get_string (&run, "layout"));
+      app_esc (o, lab_results_get_string (&run, "layout"));
       bson_string_append (o, " | ");
-      if (lab_cmp_get_number (&run, "order_in_run", &v)) {
+      if (lab_results_get_number (&run, "order_in_run", &v)) {
          bson_string_append (o, v == 1 ? "first" : v == 2 ? "second" : "later");
       } else {
          bson_string_append (o, "n/a");
@@ -623,14 +541,14 @@ render_cold (bson_string_t *o, const lab_cmp_results_t *r)
       bson_string_append (o, " | ");
       app_bool (o, &run, "cold.caches_dropped");
       bson_string_append (o, " | ");
-      if (lab_cmp_get_number (&run, "cold.resident_pct_before", &v)) {
+      if (lab_results_get_number (&run, "cold.resident_pct_before", &v)) {
          bson_string_append_printf (o, "%.1f%%", v);
-         if (lab_cmp_get_number (&run, "cold.resident_bytes_before", &v)) {
+         if (lab_results_get_number (&run, "cold.resident_bytes_before", &v)) {
             bson_string_append (o, " (");
-            app_fmt (o, LAB_CMP_UNIT_BYTES, v);
-            if (lab_cmp_get_number (&run, "cold.file_bytes", &v)) {
+            app_fmt (o, LAB_UNIT_BYTES, v);
+            if (lab_results_get_number (&run, "cold.file_bytes", &v)) {
                bson_string_append (o, " of ");
-               app_fmt (o, LAB_CMP_UNIT_BYTES, v);
+               app_fmt (o, LAB_UNIT_BYTES, v);
             }
             bson_string_append (o, ")");
          }
@@ -638,7 +556,7 @@ render_cold (bson_string_t *o, const lab_cmp_results_t *r)
          bson_string_append (o, "n/a");
       }
       bson_string_append (o, " | ");
-      app_esc (o, lab_cmp_get_string (&run, "cold.drop_caches_note"));
+      app_esc (o, lab_results_get_string (&run, "cold.drop_caches_note"));
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, "\n");
@@ -650,17 +568,17 @@ render_runs (bson_string_t *o, const lab_cmp_results_t *r)
 {
    static const struct {
       const char *path;
-      lab_cmp_unit_t unit;
+      lab_unit_t unit;
    } cols[] = {
-      { "elapsed_s", LAB_CMP_UNIT_SECONDS },
-      { "docs", LAB_CMP_UNIT_COUNT },
-      { "read_requests", LAB_CMP_UNIT_COUNT },
-      { "read_bytes", LAB_CMP_UNIT_BYTES },
-      { "rates.read_requests_per_s_peak", LAB_CMP_UNIT_RATE },
-      { "rates.read_mb_s_peak", LAB_CMP_UNIT_MB_S },
-      { "rates.avg_read_request_bytes", LAB_CMP_UNIT_BYTES },
-      { "latency_ms.p95", LAB_CMP_UNIT_MS },
-      { "memory.server_rss_peak_bytes", LAB_CMP_UNIT_BYTES },
+      { "elapsed_s", LAB_UNIT_SECONDS },
+      { "docs", LAB_UNIT_COUNT },
+      { "read_requests", LAB_UNIT_COUNT },
+      { "read_bytes", LAB_UNIT_BYTES },
+      { "rates.read_requests_per_s_peak", LAB_UNIT_RATE },
+      { "rates.read_mb_s_peak", LAB_UNIT_MB_S },
+      { "rates.avg_read_request_bytes", LAB_UNIT_BYTES },
+      { "latency_ms.p95", LAB_UNIT_MS },
+      { "memory.server_rss_peak_bytes", LAB_UNIT_BYTES },
    };
    int i, n = lab_cmp_runs_n (r);
    size_t c;
@@ -675,9 +593,9 @@ render_runs (bson_string_t *o, const lab_cmp_results_t *r)
          continue;
       }
       bson_string_append (o, "| ");
-      app_num (o, &run, "run", LAB_CMP_UNIT_COUNT);
+      app_num (o, &run, "run", LAB_UNIT_COUNT);
       bson_string_append (o, " | ");
-      app_esc (o, lab_cmp_get_string (&run, "layout"));
+      app_esc (o, lab_results_get_string (&run, "layout"));
       for (c = 0; c < sizeof cols / sizeof cols[0]; c++) {
          bson_string_append (o, " | ");
          app_num (o, &run, cols[c].path, cols[c].unit);
@@ -693,8 +611,8 @@ render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
 {
    const bson_t *d = &r->doc;
    double seq, iops, v;
-   bool has_seq = lab_cmp_get_number (d, "calibration.seq_read_mb_s", &seq);
-   bool has_iops = lab_cmp_get_number (d, "calibration.rand_read_4k_iops", &iops);
+   bool has_seq = lab_results_get_number (d, "calibration.seq_read_mb_s", &seq);
+   bool has_iops = lab_results_get_number (d, "calibration.rand_read_4k_iops", &iops);
    int l;
 
    bson_string_append (o, "## Device ceiling\n\n");
@@ -704,18 +622,19 @@ render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
       return;
    }
    bson_string_append (o, "- sequential reads: ");
-   app_num (o, d, "calibration.seq_read_mb_s", LAB_CMP_UNIT_MB_S);
+   app_num (o, d, "calibration.seq_read_mb_s", LAB_UNIT_MB_S);
    bson_string_append (o, "\n- random 4 KiB reads: ");
-   app_num (o, d, "calibration.rand_read_4k_iops", LAB_CMP_UNIT_RATE);
+   app_num (o, d, "calibration.rand_read_4k_iops", LAB_UNIT_RATE);
    bson_string_append (o, "\n- measured on a file of ");
-   app_num (o, d, "calibration.file_bytes", LAB_CMP_UNIT_BYTES);
+   app_num (o, d, "calibration.file_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " in ");
-   app_num (o, d, "calibration.elapsed_s", LAB_CMP_UNIT_SECONDS);
+   app_num (o, d, "calibration.elapsed_s", LAB_UNIT_SECONDS);
    bson_string_append (o, "\n");
    for (l = 0; l < 2; l++) {
-      lab_cmp_stat_t rr =
-         lab_cmp_metric_stat (r, layouts[l], lab_cmp_metric_find ("read_requests_per_s_peak"));
-      lab_cmp_stat_t mb = lab_cmp_metric_stat (r, layouts[l], lab_cmp_metric_find ("read_mb_s_peak"));
+      lab_stat_t rr =
+         lab_results_metric_stat (&r->doc, layouts[l], lab_results_metric_find ("read_requests_per_s_peak"));
+      lab_stat_t mb =
+         lab_results_metric_stat (&r->doc, layouts[l], lab_results_metric_find ("read_mb_s_peak"));
       bson_string_append_printf (o, "- %s peaks: ", layouts[l]);
       if (rr.present && has_iops && iops > 0) {
          v = rr.median / iops * 100.0;
@@ -739,7 +658,7 @@ render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
 
 /* app_change -- "+12.3% (worse)" between baseline and this median. */
 static void
-app_change (bson_string_t *o, lab_cmp_better_t better, const lab_cmp_stat_t *base, const lab_cmp_stat_t *cur)
+app_change (bson_string_t *o, lab_better_t better, const lab_stat_t *base, const lab_stat_t *cur)
 {
    double ch;
 
@@ -753,8 +672,8 @@ app_change (bson_string_t *o, lab_cmp_better_t better, const lab_cmp_stat_t *bas
       return;
    }
    bson_string_append_printf (o, "%s%.1f%%", ch > 0 ? "+" : "−", fabs (ch));
-   if (better != LAB_CMP_NEUTRAL && fabs (ch) > 2.0) {
-      bool up_good = better == LAB_CMP_HIGHER_BETTER;
+   if (better != LAB_DESCRIPTIVE && fabs (ch) > 2.0) {
+      bool up_good = better == LAB_BETTER_HIGHER;
       bson_string_append (o, ((ch > 0) == up_good) ? " better" : " worse");
    }
 }
@@ -763,7 +682,7 @@ app_change (bson_string_t *o, lab_cmp_better_t better, const lab_cmp_stat_t *bas
 static void
 render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *b)
 {
-   const lab_cmp_metric_t *m;
+   const lab_metric_t *m;
    size_t n, i;
    int l;
    const lab_cmp_results_t *both[2] = { b, r };
@@ -777,21 +696,21 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
       bson_string_append (o, " — ");
       app_name_version (o, d, "backend.name", "backend.version");
       bson_string_append (o, " on ");
-      app_esc (o, lab_cmp_get_string (d, "host.hostname"));
+      app_esc (o, lab_results_get_string (d, "host.hostname"));
       bson_string_append_printf (o, ", %d+%d runs, started ", lab_cmp_run_count (both[l], "detail"),
                                  lab_cmp_run_count (both[l], "folded"));
-      app_esc (o, lab_cmp_get_string (d, "started_at"));
+      app_esc (o, lab_results_get_string (d, "started_at"));
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n| metric | detail: baseline | detail: this | change | folded: baseline | "
                           "folded: this | change |\n|---|--:|--:|--:|--:|--:|--:|\n");
-   m = lab_cmp_metrics (&n);
+   m = lab_results_metrics (&n);
    for (i = 0; i < n; i++) {
-      lab_cmp_stat_t s[2][2]; /* [layout][baseline, this] */
+      lab_stat_t s[2][2]; /* [layout][baseline, this] */
       bool any = false;
       for (l = 0; l < 2; l++) {
-         s[l][0] = lab_cmp_metric_stat (b, layouts[l], &m[i]);
-         s[l][1] = lab_cmp_metric_stat (r, layouts[l], &m[i]);
+         s[l][0] = lab_results_metric_stat (&b->doc, layouts[l], &m[i]);
+         s[l][1] = lab_results_metric_stat (&r->doc, layouts[l], &m[i]);
          any = any || s[l][0].present || s[l][1].present;
       }
       if (!any) {
@@ -800,7 +719,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
       bson_string_append (o, "| ");
       app_esc (o, m[i].label);
       for (l = 0; l < 2; l++) {
-         lab_cmp_stat_t bm = s[l][0], cm = s[l][1];
+         lab_stat_t bm = s[l][0], cm = s[l][1];
          /* medians only: the spreads are in each experiment's own report */
          bm.n = cm.n = 1;
          bson_string_append (o, " | ");

@@ -56,53 +56,6 @@ describe_json_error (const char *data, size_t len, const char *name, const bson_
    }
 }
 
-/* lab_cmp_get_number -- see cmp.h. */
-bool
-lab_cmp_get_number (const bson_t *doc, const char *path, double *out)
-{
-   bson_iter_t it, child;
-
-   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child)) {
-      return false;
-   }
-   switch (bson_iter_type (&child)) {
-   case BSON_TYPE_INT32:
-   case BSON_TYPE_INT64:
-   case BSON_TYPE_DOUBLE:
-      *out = bson_iter_as_double (&child);
-      return true;
-   default:
-      return false;
-   }
-}
-
-/* lab_cmp_get_string -- see cmp.h. */
-const char *
-lab_cmp_get_string (const bson_t *doc, const char *path)
-{
-   bson_iter_t it, child;
-
-   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
-       !BSON_ITER_HOLDS_UTF8 (&child)) {
-      return NULL;
-   }
-   return bson_iter_utf8 (&child, NULL);
-}
-
-/* lab_cmp_get_bool -- see cmp.h. */
-bool
-lab_cmp_get_bool (const bson_t *doc, const char *path, bool *out)
-{
-   bson_iter_t it, child;
-
-   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
-       !BSON_ITER_HOLDS_BOOL (&child)) {
-      return false;
-   }
-   *out = bson_iter_bool (&child);
-   return true;
-}
-
 /* validate -- the schema rules layout-report relies on; errors name the file and the entry. */
 static bool
 validate (const bson_t *doc, const char *name, bson_error_t *error)
@@ -112,20 +65,20 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
    int idx = 0, n_detail = 0, n_folded = 0;
    size_t i;
 
-   if (!lab_cmp_get_number (doc, "schema_version", &v)) {
+   if (!lab_results_get_number (doc, LAB_RESULTS_KEY_SCHEMA_VERSION, &v)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: no \"schema_version\": not a scancmp results file (see docs/results-schema.md)",
                      name);
       return false;
    }
-   if (v != LAB_CMP_SCHEMA_VERSION) {
+   if (v != LAB_RESULTS_SCHEMA_VERSION) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: schema_version %g is not supported (this layout-report reads version %d); use the "
                      "layout-report of the scancmp that wrote it",
-                     name, v, LAB_CMP_SCHEMA_VERSION);
+                     name, v, LAB_RESULTS_SCHEMA_VERSION);
       return false;
    }
-   if (!bson_iter_init_find (&it, doc, "runs") || !BSON_ITER_HOLDS_ARRAY (&it) ||
+   if (!bson_iter_init_find (&it, doc, LAB_RESULTS_KEY_RUNS) || !BSON_ITER_HOLDS_ARRAY (&it) ||
        !bson_iter_recurse (&it, &runs)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"runs\" array: nothing to report", name);
       return false;
@@ -145,7 +98,7 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
          lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: runs[%d] is not a valid document", name, idx);
          return false;
       }
-      layout = lab_cmp_get_string (&run, "layout");
+      layout = lab_results_get_string (&run, LAB_RESULTS_KEY_LAYOUT);
       if (!layout || (strcmp (layout, "detail") != 0 && strcmp (layout, "folded") != 0)) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL,
                         "%s: runs[%d]: \"layout\" must be \"detail\" or \"folded\"%s%s%s", name, idx,
@@ -158,7 +111,7 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
          n_folded++;
       }
       for (i = 0; i < sizeof required_run_numbers / sizeof required_run_numbers[0]; i++) {
-         if (!lab_cmp_get_number (&run, required_run_numbers[i], &v)) {
+         if (!lab_results_get_number (&run, required_run_numbers[i], &v)) {
             lab_error_set (error, LAB_ERROR_IO, EINVAL,
                            "%s: runs[%d] (%s): missing or non-numeric \"%s\", which every run entry must "
                            "carry (docs/results-schema.md)",

@@ -9,6 +9,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/opts.h"
+#include "core/results.h"
 #include "core/uri.h"
 
 #include <errno.h>
@@ -22,8 +23,6 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-
-#define SCAN_SCHEMA_VERSION 1
 
 /* lab_scan_opts_init -- see scan.h. */
 void
@@ -752,154 +751,6 @@ append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const ch
    return true;
 }
 
-/* ---- summary: medians over runs ------------------------------------------------------------------ */
-
-typedef struct {
-   char name[64];
-   double *v;
-   size_t n, cap;
-} figure_t;
-
-typedef struct {
-   figure_t *f;
-   size_t n, cap;
-} figures_t;
-
-/* figures_add -- add one value of the named figure (created on first use, in order of appearance). */
-static void
-figures_add (figures_t *fs, const char *name, double v)
-{
-   size_t i;
-   figure_t *f = NULL;
-
-   for (i = 0; i < fs->n; i++) {
-      if (strcmp (fs->f[i].name, name) == 0) {
-         f = &fs->f[i];
-         break;
-      }
-   }
-   if (!f) {
-      if (fs->n == fs->cap) {
-         fs->cap = fs->cap ? fs->cap * 2 : 64;
-         fs->f = bson_realloc (fs->f, fs->cap * sizeof *fs->f);
-      }
-      f = &fs->f[fs->n++];
-      memset (f, 0, sizeof *f);
-      bson_strncpy (f->name, name, sizeof f->name);
-   }
-   if (f->n == f->cap) {
-      f->cap = f->cap ? f->cap * 2 : 8;
-      f->v = bson_realloc (f->v, f->cap * sizeof *f->v);
-   }
-   f->v[f->n++] = v;
-}
-
-/* iter_number -- the iterator's value as a double when it is a number. */
-static bool
-iter_number (const bson_iter_t *it, double *v)
-{
-   switch (bson_iter_type (it)) {
-   case BSON_TYPE_DOUBLE:
-   case BSON_TYPE_INT32:
-   case BSON_TYPE_INT64:
-      *v = bson_iter_as_double (it);
-      return true;
-   default:
-      return false;
-   }
-}
-
-/* collect_entry -- flatten the numeric figures of a run entry (schema's summary naming rule). */
-static void
-collect_entry (const bson_t *entry, figures_t *fs)
-{
-   bson_iter_t it, child;
-   double v;
-
-   bson_iter_init (&it, entry);
-   while (bson_iter_next (&it)) {
-      const char *k = bson_iter_key (&it);
-      if (strcmp (k, "run") == 0 || strcmp (k, "order_in_run") == 0) {
-         continue;
-      }
-      if (iter_number (&it, &v)) {
-         figures_add (fs, k, v);
-      } else if (BSON_ITER_HOLDS_DOCUMENT (&it) &&
-                 (strcmp (k, "rates") == 0 || strcmp (k, "memory") == 0 || strcmp (k, "engine") == 0 ||
-                  strcmp (k, "cold") == 0 || strcmp (k, "latency_ms") == 0) &&
-                 bson_iter_recurse (&it, &child)) {
-         bool lat = strcmp (k, "latency_ms") == 0;
-         while (bson_iter_next (&child)) {
-            const char *ck = bson_iter_key (&child);
-            if (!iter_number (&child, &v)) {
-               continue;
-            }
-            if (lat) {
-               char name[64];
-               if (strcmp (ck, "count") == 0) {
-                  continue;
-               }
-               snprintf (name, sizeof name, "latency_%s_ms", ck);
-               figures_add (fs, name, v);
-            } else if (strcmp (k, "cold") == 0 && (strcmp (ck, "server_pid") == 0 || strcmp (ck, "server_uptime_s") == 0)) {
-               continue;
-            } else {
-               figures_add (fs, ck, v);
-            }
-         }
-      }
-   }
-}
-
-/* cmp_d -- ascending doubles for qsort. */
-static int
-cmp_d (const void *a, const void *b)
-{
-   double x = *(const double *) a, y = *(const double *) b;
-   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/* append_summary -- per layout: runs, and {median, min, max} of every figure. */
-static void
-append_summary (bson_t *results, bson_t *entries, int nentries)
-{
-   static const char *layouts[2] = {"detail", "folded"};
-   bson_t sum;
-   int l, e;
-
-   BSON_APPEND_DOCUMENT_BEGIN (results, "summary", &sum);
-   for (l = 0; l < 2; l++) {
-      figures_t fs = {0};
-      int nruns = 0;
-      bson_t ld;
-      size_t i;
-
-      for (e = 0; e < nentries; e++) {
-         bson_iter_t it;
-         if (bson_iter_init_find (&it, &entries[e], "layout") && strcmp (bson_iter_utf8 (&it, NULL), layouts[l]) == 0) {
-            collect_entry (&entries[e], &fs);
-            nruns++;
-         }
-      }
-      bson_append_document_begin (&sum, layouts[l], -1, &ld);
-      BSON_APPEND_INT32 (&ld, "runs", nruns);
-      for (i = 0; i < fs.n; i++) {
-         figure_t *f = &fs.f[i];
-         bson_t fd;
-         qsort (f->v, f->n, sizeof *f->v, cmp_d);
-         bson_append_document_begin (&ld, f->name, -1, &fd);
-         BSON_APPEND_DOUBLE (&fd, "median", lab_percentile (f->v, f->n, 50));
-         BSON_APPEND_DOUBLE (&fd, "min", f->v[0]);
-         BSON_APPEND_DOUBLE (&fd, "max", f->v[f->n - 1]);
-         bson_append_document_end (&ld, &fd);
-         bson_free (f->v);
-      }
-      bson_free (fs.f);
-      bson_append_document_end (&sum, &ld);
-   }
-   bson_append_document_end (results, &sum);
-}
-
 /* lab_scan_run -- see scan.h. */
 bool
 lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error)
@@ -981,7 +832,7 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    say (o, false, "%lld keys to load per layout, %d workers", (long long) s.nkeys, o->parallel);
 
    utc_now (ts, sizeof ts);
-   BSON_APPEND_INT32 (results, "schema_version", SCAN_SCHEMA_VERSION);
+   BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
    BSON_APPEND_UTF8 (results, "tool", "scancmp");
    BSON_APPEND_UTF8 (results, "tool_version", LAB_VERSION);
    BSON_APPEND_UTF8 (results, "started_at", ts);
@@ -1146,7 +997,7 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       bson_append_document (&arr, ik, -1, &entries[k]);
    }
    bson_append_array_end (results, &arr);
-   append_summary (results, entries, nentries);
+   lab_results_summary_append (results, entries, nentries);
    utc_now (ts, sizeof ts);
    BSON_APPEND_UTF8 (results, "finished_at", ts);
    ok = true;

@@ -1,9 +1,8 @@
 /*
  * test_cmp.c -- unit tests of layout-report's library: results validation (truncated, invalid, wrong
- * shape), medians and spreads, summary-vs-runs precedence, winners and ratios, number formatting,
- * Markdown escaping, and rendering of a file whose optional fields are all missing.
+ * shape), summary-vs-runs precedence and the median run, Markdown escaping, and rendering of a file whose
+ * optional fields are all missing. The arithmetic and formatting are tested in tests/core/test_results.c.
  */
-#include <math.h>
 #include <string.h>
 
 #include "compare/cmp.h"
@@ -74,32 +73,12 @@ test_load_file_errors_name_path (void **state)
 }
 
 static void
-test_stat_of (void **state)
-{
-   double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
-   lab_cmp_stat_t s;
-
-   (void)state;
-   s = lab_cmp_stat_of (odd, 3);
-   assert_true (s.present);
-   assert_int_equal (s.n, 3);
-   assert_true (s.median == 3 && s.min == 1 && s.max == 5);
-   assert_true (odd[0] == 5); /* input untouched */
-   s = lab_cmp_stat_of (even, 4);
-   assert_true (s.median == 2.5 && s.min == 1 && s.max == 4);
-   s = lab_cmp_stat_of (one, 1);
-   assert_true (s.median == 7 && s.n == 1);
-   s = lab_cmp_stat_of (NULL, 0);
-   assert_false (s.present);
-}
-
-static void
 test_metric_stat_runs_and_summary (void **state)
 {
    lab_cmp_results_t r;
-   lab_cmp_stat_t s;
-   const lab_cmp_metric_t *el = lab_cmp_metric_find ("elapsed_s");
-   const lab_cmp_metric_t *p99 = lab_cmp_metric_find ("latency_p99_ms");
+   lab_stat_t s;
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   const lab_metric_t *p99 = lab_results_metric_find ("latency_p99_ms");
 
    (void)state;
    assert_non_null (el);
@@ -113,13 +92,13 @@ test_metric_stat_runs_and_summary (void **state)
          "{\"run\": 2, \"layout\": \"folded\", \"elapsed_s\": 3, \"docs\": 1, \"bytes_returned\": 1},"
          "{\"run\": 3, \"layout\": \"folded\", \"elapsed_s\": 4, \"docs\": 1, \"bytes_returned\": 1}]}",
          &r);
-   s = lab_cmp_metric_stat (&r, "detail", el);
+   s = lab_results_metric_stat (&r.doc, "detail", el);
    assert_true (s.present && s.n == 2 && s.median == 12 && s.min == 10 && s.max == 14);
-   s = lab_cmp_metric_stat (&r, "folded", el);
+   s = lab_results_metric_stat (&r.doc, "folded", el);
    assert_true (s.median == 4 && s.min == 3 && s.max == 5 && s.n == 3);
-   s = lab_cmp_metric_stat (&r, "detail", p99); /* nested path, one run has it */
+   s = lab_results_metric_stat (&r.doc, "detail", p99); /* nested path, one run has it */
    assert_true (s.present && s.n == 1 && s.median == 8);
-   s = lab_cmp_metric_stat (&r, "folded", p99);
+   s = lab_results_metric_stat (&r.doc, "folded", p99);
    assert_false (s.present);
    assert_int_equal (lab_cmp_median_run (&r, "folded"), 4); /* elapsed 4 is runs[4] */
    assert_int_equal (lab_cmp_median_run (&r, "detail"), 0); /* lower middle of two */
@@ -131,81 +110,11 @@ test_metric_stat_runs_and_summary (void **state)
          " \"summary\": {\"detail\": {\"runs\": 1, \"elapsed_s\": {\"median\": 99, \"min\": 98, \"max\": "
          "100}}}}",
          &r);
-   s = lab_cmp_metric_stat (&r, "detail", el);
+   s = lab_results_metric_stat (&r.doc, "detail", el);
    assert_true (s.median == 99 && s.min == 98 && s.max == 100 && s.n == 1);
-   s = lab_cmp_metric_stat (&r, "folded", el); /* no summary for folded: from runs */
+   s = lab_results_metric_stat (&r.doc, "folded", el); /* no summary for folded: from runs */
    assert_true (s.median == 4);
    lab_cmp_results_cleanup (&r);
-}
-
-static void
-test_winner_and_ratio (void **state)
-{
-   lab_cmp_stat_t d = { true, 1, 100, 100, 100 }, f = { true, 1, 40, 40, 40 }, none = { 0 };
-   lab_cmp_stat_t zero = { true, 1, 0, 0, 0 }, near = { true, 1, 101, 101, 101 };
-   double factor, ratio;
-
-   (void)state;
-   assert_int_equal (lab_cmp_winner (LAB_CMP_LOWER_BETTER, &d, &f, &factor), LAB_CMP_WIN_FOLDED);
-   assert_true (fabs (factor - 2.5) < 1e-9);
-   assert_int_equal (lab_cmp_winner (LAB_CMP_HIGHER_BETTER, &d, &f, &factor), LAB_CMP_WIN_DETAIL);
-   assert_int_equal (lab_cmp_winner (LAB_CMP_NEUTRAL, &d, &f, NULL), LAB_CMP_WIN_NONE);
-   assert_int_equal (lab_cmp_winner (LAB_CMP_LOWER_BETTER, &d, &none, NULL), LAB_CMP_WIN_NONE);
-   assert_int_equal (lab_cmp_winner (LAB_CMP_LOWER_BETTER, &d, &near, NULL), LAB_CMP_WIN_TIE);
-   assert_int_equal (lab_cmp_winner (LAB_CMP_LOWER_BETTER, &zero, &zero, NULL), LAB_CMP_WIN_TIE);
-   assert_true (lab_cmp_ratio (&d, &f, &ratio));
-   assert_true (fabs (ratio - 0.4) < 1e-12);
-   assert_false (lab_cmp_ratio (&zero, &f, &ratio));
-   assert_false (lab_cmp_ratio (&none, &f, &ratio));
-}
-
-/* expect_fmt -- lab_cmp_format(unit, v) must be `want`. */
-static void
-expect_fmt (lab_cmp_unit_t unit, double v, const char *want)
-{
-   char *got = lab_cmp_format (unit, v);
-
-   if (strcmp (got, want) != 0) {
-      fail_msg ("format(%d, %g) = '%s', want '%s'", (int)unit, v, got, want);
-   }
-   bson_free (got);
-}
-
-static void
-test_format (void **state)
-{
-   lab_cmp_stat_t s = { true, 3, 932.4, 905.0, 950.2 }, same = { true, 3, 12, 12, 12 };
-   lab_cmp_stat_t b = { true, 3, 15880000, 15200000, 16420000 }, none = { 0 };
-   char *t;
-
-   (void)state;
-   expect_fmt (LAB_CMP_UNIT_COUNT, 55357286, "55,357,286");
-   expect_fmt (LAB_CMP_UNIT_COUNT, 0, "0");
-   expect_fmt (LAB_CMP_UNIT_COUNT, 2.5, "2.50");
-   expect_fmt (LAB_CMP_UNIT_RATE, 3917, "3,917/s");
-   expect_fmt (LAB_CMP_UNIT_RATE, 60, "60.0/s");
-   expect_fmt (LAB_CMP_UNIT_SECONDS, 932, "932 s");
-   expect_fmt (LAB_CMP_UNIT_SECONDS, 4.321, "4.32 s");
-   expect_fmt (LAB_CMP_UNIT_SECONDS, 1234.6, "1,235 s");
-   expect_fmt (LAB_CMP_UNIT_MS, 12.54, "12.5 ms");
-   expect_fmt (LAB_CMP_UNIT_BYTES, 512, "512 B");
-   expect_fmt (LAB_CMP_UNIT_BYTES, 52400000000.0, "52.4 GB");
-   expect_fmt (LAB_CMP_UNIT_BYTES, 999600, "1.00 MB"); /* rounds up into the next unit */
-   expect_fmt (LAB_CMP_UNIT_MB_S, 15.88, "15.9 MB/s");
-   expect_fmt (LAB_CMP_UNIT_MB_S, 0.0234, "23.4 KB/s");
-   expect_fmt (LAB_CMP_UNIT_PCT, 66, "66.0%");
-   t = lab_cmp_format_stat (LAB_CMP_UNIT_SECONDS, &s);
-   assert_string_equal (t, "932 s (905–950)");
-   bson_free (t);
-   t = lab_cmp_format_stat (LAB_CMP_UNIT_COUNT, &same);
-   assert_string_equal (t, "12");
-   bson_free (t);
-   t = lab_cmp_format_stat (LAB_CMP_UNIT_BYTES, &b); /* one scale for median and range */
-   assert_string_equal (t, "15.9 MB (15.2–16.4)");
-   bson_free (t);
-   t = lab_cmp_format_stat (LAB_CMP_UNIT_BYTES, &none);
-   assert_string_equal (t, "n/a");
-   bson_free (t);
 }
 
 static void
@@ -297,10 +206,7 @@ main (void)
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_refuses_bad_files),
       cmocka_unit_test (test_load_file_errors_name_path),
-      cmocka_unit_test (test_stat_of),
       cmocka_unit_test (test_metric_stat_runs_and_summary),
-      cmocka_unit_test (test_winner_and_ratio),
-      cmocka_unit_test (test_format),
       cmocka_unit_test (test_md_escape),
       cmocka_unit_test (test_render_minimal),
       cmocka_unit_test (test_render_verdict_directions),

@@ -200,8 +200,8 @@ test_cold_interleaved (void **state)
    }
    /* the table is on stdout */
    assert_non_null (strstr (out, "one doc per row"));
-   assert_non_null (strstr (out, "read requests (total)"));
-   assert_non_null (strstr (out, "per-key latency p99"));
+   assert_non_null (strstr (out, "disk read requests"));
+   assert_non_null (strstr (out, "per-master latency p99"));
    assert_non_null (strstr (err, "device "));
    r = lab_test_json_load (out_path);
    check_schema (r);

@@ -1,0 +1,724 @@
+/*
+ * results.c -- the one results model: schema key access, the summary writer, the metric catalogue,
+ * the median/ratio/winner arithmetic and the value formatting shared by scancmp's table and
+ * layout-report. Pure functions of the results document.
+ */
+#include "core/results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the metric catalogue ------------------------------------------------------------------------ */
+
+/* Every comparison table's rows, in order: the original experiment's (documents, parallel load time,
+ * peak read requests/s, peak read throughput, data returned, memory, cache) and more. Names follow the
+ * schema's flattening rule (lab_results_flat_name of run_path; the unit test checks it).
+ *
+ * Rates of the device (read requests/s, MB/s, %util) are descriptive, never a winner. The original
+ * experiment read a lower peak of read requests/s as the goal, but a rate is work divided by time: a
+ * layout that issues the same requests in half the time shows twice the rate, and a layout that
+ * finishes sooner because it reads less can still peak higher. The totals (disk read requests, disk
+ * bytes read, engine block reads) and the load time answer "which layout costs the disk less" without
+ * that ambiguity, so they carry the direction; the rates stay in the table to show how hard the device
+ * was driven. */
+static const lab_metric_t metrics[] = {
+   /* dataset.<layout>: the collections as measured before the runs */
+   /* descriptive: folding makes fewer documents by construction; that is the change, not an outcome */
+   { "count", NULL, "documents in collection", LAB_UNIT_COUNT, LAB_DESCRIPTIVE },
+   /* lower: fewer bytes on disk to read cold and to hold in cache */
+   { "storage_size_bytes", NULL, "storage size (on disk)", LAB_UNIT_BYTES, LAB_BETTER_LOWER },
+   /* lower: the key index is read before the documents on every lookup */
+   { "index_size_bytes", NULL, "index size", LAB_UNIT_BYTES, LAB_BETTER_LOWER },
+
+   /* lower: the experiment's question is how long loading every master's rows takes */
+   { "elapsed_s", "elapsed_s", "parallel load time", LAB_UNIT_SECONDS, LAB_BETTER_LOWER },
+   /* descriptive: the same masters are loaded from both layouts (the work, not a result) */
+   { "keys", "keys", "masters loaded", LAB_UNIT_COUNT, LAB_DESCRIPTIVE },
+   /* descriptive: one per row vs one per master follows from the layout */
+   { "docs", "docs", "documents read", LAB_UNIT_COUNT, LAB_DESCRIPTIVE },
+   /* descriptive: both layouts must return the same rows; a difference is an error, not a win */
+   { "rows", "rows", "detail rows returned", LAB_UNIT_COUNT, LAB_DESCRIPTIVE },
+   /* lower: total device requests for the same rows, the unambiguous cost of scattered rows */
+   { "read_requests", "read_requests", "disk read requests", LAB_UNIT_COUNT, LAB_BETTER_LOWER },
+   /* lower: total device bytes for the same rows */
+   { "read_bytes", "read_bytes", "disk bytes read", LAB_UNIT_BYTES, LAB_BETTER_LOWER },
+   /* higher: the same bytes in larger requests means fewer seeks; a mean of the totals above */
+   { "avg_read_request_bytes", "rates.avg_read_request_bytes", "average read request size", LAB_UNIT_BYTES,
+     LAB_BETTER_HIGHER },
+   /* descriptive: a rate (see above); the total read requests decide */
+   { "read_requests_per_s_peak", "rates.read_requests_per_s_peak", "peak disk read requests/s", LAB_UNIT_RATE,
+     LAB_DESCRIPTIVE },
+   /* descriptive: a rate (see above) */
+   { "read_requests_per_s_mean", "rates.read_requests_per_s_mean", "mean disk read requests/s", LAB_UNIT_RATE,
+     LAB_DESCRIPTIVE },
+   /* descriptive: a rate (see above); the total bytes read decide */
+   { "read_mb_s_peak", "rates.read_mb_s_peak", "peak disk read throughput", LAB_UNIT_MB_S, LAB_DESCRIPTIVE },
+   /* descriptive: a rate (see above) */
+   { "read_mb_s_mean", "rates.read_mb_s_mean", "mean disk read throughput", LAB_UNIT_MB_S, LAB_DESCRIPTIVE },
+   /* lower: time each read request waited on the device (queueing behind scattered reads) */
+   { "read_await_ms", "rates.read_await_ms", "mean read wait (r_await)", LAB_UNIT_MS, LAB_BETTER_LOWER },
+   /* descriptive: how saturated the device was, a rate like the ones above */
+   { "util_pct_mean", "rates.util_pct_mean", "device busy (%util, mean)", LAB_UNIT_PCT, LAB_DESCRIPTIVE },
+   /* descriptive: hoisting makes the folded layout return fewer bytes for the same rows */
+   { "bytes_returned", "bytes_returned", "data returned by the store", LAB_UNIT_BYTES, LAB_DESCRIPTIVE },
+   /* descriptive: bytes per second depend on hoisting (above); rows per second is the fair throughput */
+   { "returned_mb_s", "rates.returned_mb_s", "data returned per second", LAB_UNIT_MB_S, LAB_DESCRIPTIVE },
+   /* higher: the useful work (the same rows on both sides) per second */
+   { "rows_per_s", "rates.rows_per_s", "detail rows per second", LAB_UNIT_RATE, LAB_BETTER_HIGHER },
+   /* descriptive: documents per second differ by the layout's rows per document */
+   { "docs_per_s", "rates.docs_per_s", "documents per second", LAB_UNIT_RATE, LAB_DESCRIPTIVE },
+   /* lower: memory the server needed for the same rows */
+   { "server_rss_peak_bytes", "memory.server_rss_peak_bytes", "server memory (peak RSS)", LAB_UNIT_BYTES,
+     LAB_BETTER_LOWER },
+   /* lower: engine cache the load occupied */
+   { "cache_peak_bytes", "memory.cache_peak_bytes", "engine cache used (peak)", LAB_UNIT_BYTES,
+     LAB_BETTER_LOWER },
+   /* lower: the same, as a share of the configured maximum */
+   { "cache_peak_pct", "memory.cache_peak_pct", "engine cache used (peak, % of max)", LAB_UNIT_PCT,
+     LAB_BETTER_LOWER },
+   /* lower: a total, the engine's count of blocks it had to read */
+   { "block_reads", "engine.block_reads", "engine block reads", LAB_UNIT_COUNT, LAB_BETTER_LOWER },
+   /* lower: a total, bytes the engine brought into its cache */
+   { "cache_read_bytes", "engine.cache_read_bytes", "bytes read into engine cache", LAB_UNIT_BYTES,
+     LAB_BETTER_LOWER },
+   /* lower: time to load one master's rows, as a client sees it */
+   { "latency_p50_ms", "latency_ms.p50", "per-master latency p50", LAB_UNIT_MS, LAB_BETTER_LOWER },
+   { "latency_p95_ms", "latency_ms.p95", "per-master latency p95", LAB_UNIT_MS, LAB_BETTER_LOWER },
+   { "latency_p99_ms", "latency_ms.p99", "per-master latency p99", LAB_UNIT_MS, LAB_BETTER_LOWER },
+   { "latency_max_ms", "latency_ms.max", "per-master latency max", LAB_UNIT_MS, LAB_BETTER_LOWER },
+   /* descriptive: how cold the run started, a check of the procedure, not a result of the layout */
+   { "resident_pct_before", "cold.resident_pct_before", "data files resident before the run", LAB_UNIT_PCT,
+     LAB_DESCRIPTIVE },
+};
+
+/* lab_results_metrics -- see results.h. */
+const lab_metric_t *
+lab_results_metrics (size_t *n)
+{
+   *n = sizeof metrics / sizeof metrics[0];
+   return metrics;
+}
+
+/* lab_results_metric_find -- see results.h. */
+const lab_metric_t *
+lab_results_metric_find (const char *name)
+{
+   size_t i;
+
+   for (i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+      if (strcmp (metrics[i].name, name) == 0) {
+         return &metrics[i];
+      }
+   }
+   return NULL;
+}
+
+/* ---- key access ---------------------------------------------------------------------------------- */
+
+/* lab_results_get_number -- see results.h. */
+bool
+lab_results_get_number (const bson_t *doc, const char *path, double *out)
+{
+   bson_iter_t it, child;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child)) {
+      return false;
+   }
+   switch (bson_iter_type (&child)) {
+   case BSON_TYPE_INT32:
+   case BSON_TYPE_INT64:
+   case BSON_TYPE_DOUBLE:
+      *out = bson_iter_as_double (&child);
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* lab_results_get_string -- see results.h. */
+const char *
+lab_results_get_string (const bson_t *doc, const char *path)
+{
+   bson_iter_t it, child;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
+       !BSON_ITER_HOLDS_UTF8 (&child)) {
+      return NULL;
+   }
+   return bson_iter_utf8 (&child, NULL);
+}
+
+/* lab_results_get_bool -- see results.h. */
+bool
+lab_results_get_bool (const bson_t *doc, const char *path, bool *out)
+{
+   bson_iter_t it, child;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
+       !BSON_ITER_HOLDS_BOOL (&child)) {
+      return false;
+   }
+   *out = bson_iter_bool (&child);
+   return true;
+}
+
+/* lab_results_flat_name -- see results.h. */
+void
+lab_results_flat_name (const char *run_path, char *buf, size_t len)
+{
+   const char *dot = strchr (run_path, '.');
+
+   if (!dot) {
+      bson_strncpy (buf, run_path, len);
+   } else if (strncmp (run_path, "latency_ms.", strlen ("latency_ms.")) == 0) {
+      snprintf (buf, len, "latency_%s_ms", dot + 1);
+   } else {
+      bson_strncpy (buf, dot + 1, len);
+   }
+}
+
+/* ---- summary: medians over runs ------------------------------------------------------------------ */
+
+typedef struct {
+   char name[64];
+   double *v;
+   size_t n, cap;
+} figure_t;
+
+typedef struct {
+   figure_t *f;
+   size_t n, cap;
+} figures_t;
+
+/* figures_add -- add one value of the named figure (created on first use, in order of appearance). */
+static void
+figures_add (figures_t *fs, const char *name, double v)
+{
+   size_t i;
+   figure_t *f = NULL;
+
+   for (i = 0; i < fs->n; i++) {
+      if (strcmp (fs->f[i].name, name) == 0) {
+         f = &fs->f[i];
+         break;
+      }
+   }
+   if (!f) {
+      if (fs->n == fs->cap) {
+         fs->cap = fs->cap ? fs->cap * 2 : 64;
+         fs->f = bson_realloc (fs->f, fs->cap * sizeof *fs->f);
+      }
+      f = &fs->f[fs->n++];
+      memset (f, 0, sizeof *f);
+      bson_strncpy (f->name, name, sizeof f->name);
+   }
+   if (f->n == f->cap) {
+      f->cap = f->cap ? f->cap * 2 : 8;
+      f->v = bson_realloc (f->v, f->cap * sizeof *f->v);
+   }
+   f->v[f->n++] = v;
+}
+
+/* iter_number -- the iterator's value as a double when it is a number. */
+static bool
+iter_number (const bson_iter_t *it, double *v)
+{
+   switch (bson_iter_type (it)) {
+   case BSON_TYPE_DOUBLE:
+   case BSON_TYPE_INT32:
+   case BSON_TYPE_INT64:
+      *v = bson_iter_as_double (it);
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* summarized -- whether a run entry's figure at parent.key (parent NULL: top level) goes into the
+ * summary: run numbers and order, the latency sample count and the server process facts do not. */
+static bool
+summarized (const char *parent, const char *key)
+{
+   if (!parent) {
+      return strcmp (key, "run") != 0 && strcmp (key, "order_in_run") != 0;
+   }
+   if (strcmp (parent, "latency_ms") == 0) {
+      return strcmp (key, "count") != 0;
+   }
+   if (strcmp (parent, "cold") == 0) {
+      return strcmp (key, "server_pid") != 0 && strcmp (key, "server_uptime_s") != 0;
+   }
+   return strcmp (parent, "rates") == 0 || strcmp (parent, "memory") == 0 || strcmp (parent, "engine") == 0;
+}
+
+/* collect_entry -- the numeric figures of one run entry, under their flat names. */
+static void
+collect_entry (const bson_t *entry, figures_t *fs)
+{
+   bson_iter_t it, child;
+   char path[160], name[64];
+   double v;
+
+   if (!bson_iter_init (&it, entry)) {
+      return;
+   }
+   while (bson_iter_next (&it)) {
+      const char *k = bson_iter_key (&it);
+      if (iter_number (&it, &v)) {
+         if (summarized (NULL, k)) {
+            figures_add (fs, k, v);
+         }
+         continue;
+      }
+      if (!BSON_ITER_HOLDS_DOCUMENT (&it) || !bson_iter_recurse (&it, &child)) {
+         continue;
+      }
+      while (bson_iter_next (&child)) {
+         const char *ck = bson_iter_key (&child);
+         if (!iter_number (&child, &v) || !summarized (k, ck)) {
+            continue;
+         }
+         snprintf (path, sizeof path, "%s.%s", k, ck);
+         lab_results_flat_name (path, name, sizeof name);
+         figures_add (fs, name, v);
+      }
+   }
+}
+
+/* lab_results_summary_append -- see results.h. */
+void
+lab_results_summary_append (bson_t *results, const bson_t *entries, int n)
+{
+   static const char *const layouts[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
+   bson_t sum;
+   int l, e;
+
+   BSON_APPEND_DOCUMENT_BEGIN (results, LAB_RESULTS_KEY_SUMMARY, &sum);
+   for (l = 0; l < 2; l++) {
+      figures_t fs = { 0 };
+      int nruns = 0;
+      bson_t ld;
+      size_t i;
+
+      for (e = 0; e < n; e++) {
+         const char *layout = lab_results_get_string (&entries[e], LAB_RESULTS_KEY_LAYOUT);
+         if (layout && strcmp (layout, layouts[l]) == 0) {
+            collect_entry (&entries[e], &fs);
+            nruns++;
+         }
+      }
+      bson_append_document_begin (&sum, layouts[l], -1, &ld);
+      BSON_APPEND_INT32 (&ld, LAB_RESULTS_KEY_NRUNS, nruns);
+      for (i = 0; i < fs.n; i++) {
+         lab_stat_t s = lab_results_stat_of (fs.f[i].v, fs.f[i].n);
+         bson_t fd;
+         bson_append_document_begin (&ld, fs.f[i].name, -1, &fd);
+         BSON_APPEND_DOUBLE (&fd, LAB_RESULTS_KEY_MEDIAN, s.median);
+         BSON_APPEND_DOUBLE (&fd, LAB_RESULTS_KEY_MIN, s.min);
+         BSON_APPEND_DOUBLE (&fd, LAB_RESULTS_KEY_MAX, s.max);
+         bson_append_document_end (&ld, &fd);
+         bson_free (fs.f[i].v);
+      }
+      bson_free (fs.f);
+      bson_append_document_end (&sum, &ld);
+   }
+   bson_append_document_end (results, &sum);
+}
+
+/* ---- arithmetic ---------------------------------------------------------------------------------- */
+
+/* cmp_double -- qsort order for doubles. */
+static int
+cmp_double (const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+
+   return (x > y) - (x < y);
+}
+
+/* lab_results_stat_of -- see results.h. */
+lab_stat_t
+lab_results_stat_of (const double *v, size_t n)
+{
+   lab_stat_t s = { 0 };
+   double *c;
+
+   if (n == 0) {
+      return s;
+   }
+   c = bson_malloc (n * sizeof *c);
+   memcpy (c, v, n * sizeof *c);
+   qsort (c, n, sizeof *c, cmp_double);
+   s.present = true;
+   s.n = (int)n;
+   s.min = c[0];
+   s.max = c[n - 1];
+   s.median = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2.0;
+   bson_free (c);
+   return s;
+}
+
+/* runs_stat -- the stat of `run_path` over the runs[] entries of `layout`. */
+static lab_stat_t
+runs_stat (const bson_t *results, const char *layout, const char *run_path)
+{
+   bson_iter_t it, runs;
+   double *vals = NULL, v;
+   size_t c = 0, cap = 0;
+   lab_stat_t s;
+
+   if (bson_iter_init_find (&it, results, LAB_RESULTS_KEY_RUNS) && BSON_ITER_HOLDS_ARRAY (&it) &&
+       bson_iter_recurse (&it, &runs)) {
+      while (bson_iter_next (&runs)) {
+         const uint8_t *data;
+         uint32_t len;
+         bson_t run;
+         const char *l;
+
+         if (!BSON_ITER_HOLDS_DOCUMENT (&runs)) {
+            continue;
+         }
+         bson_iter_document (&runs, &len, &data);
+         if (!bson_init_static (&run, data, len)) {
+            continue;
+         }
+         l = lab_results_get_string (&run, LAB_RESULTS_KEY_LAYOUT);
+         if (!l || strcmp (l, layout) != 0 || !lab_results_get_number (&run, run_path, &v)) {
+            continue;
+         }
+         if (c == cap) {
+            cap = cap ? cap * 2 : 8;
+            vals = bson_realloc (vals, cap * sizeof *vals);
+         }
+         vals[c++] = v;
+      }
+   }
+   s = lab_results_stat_of (vals, c);
+   bson_free (vals);
+   return s;
+}
+
+/* lab_results_metric_stat -- see results.h. */
+lab_stat_t
+lab_results_metric_stat (const bson_t *results, const char *layout, const lab_metric_t *m)
+{
+   lab_stat_t s = { 0 };
+   char path[256];
+   double nruns;
+
+   if (!m->run_path) {
+      snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.%s", layout, m->name);
+      if (lab_results_get_number (results, path, &s.median)) {
+         s.present = true;
+         s.n = 1;
+         s.min = s.max = s.median;
+      }
+      return s;
+   }
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_SUMMARY ".%s.%s." LAB_RESULTS_KEY_MEDIAN, layout, m->name);
+   if (!lab_results_get_number (results, path, &s.median)) {
+      return runs_stat (results, layout, m->run_path);
+   }
+   s.present = true;
+   s.min = s.max = s.median;
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_SUMMARY ".%s.%s." LAB_RESULTS_KEY_MIN, layout, m->name);
+   lab_results_get_number (results, path, &s.min);
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_SUMMARY ".%s.%s." LAB_RESULTS_KEY_MAX, layout, m->name);
+   lab_results_get_number (results, path, &s.max);
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_SUMMARY ".%s." LAB_RESULTS_KEY_NRUNS, layout);
+   s.n = lab_results_get_number (results, path, &nruns) ? (int)nruns
+                                                        : runs_stat (results, layout, m->run_path).n;
+   return s;
+}
+
+/* lab_results_ratio -- see results.h. */
+bool
+lab_results_ratio (const lab_stat_t *detail, const lab_stat_t *folded, double *ratio)
+{
+   if (!detail->present || !folded->present || detail->median == 0.0) {
+      return false;
+   }
+   *ratio = folded->median / detail->median;
+   return true;
+}
+
+/* lab_results_winner -- see results.h. */
+lab_winner_t
+lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded, double *factor)
+{
+   double d, f, lo, hi;
+
+   if (factor) {
+      *factor = 0.0;
+   }
+   if (better == LAB_DESCRIPTIVE || !detail->present || !folded->present) {
+      return LAB_WIN_NONE;
+   }
+   d = detail->median;
+   f = folded->median;
+   lo = fmin (fabs (d), fabs (f));
+   hi = fmax (fabs (d), fabs (f));
+   if (hi - lo <= LAB_RESULTS_TIE * hi) {
+      return LAB_WIN_TIE;
+   }
+   if (factor && lo > 0.0) {
+      *factor = hi / lo;
+   }
+   if (better == LAB_BETTER_LOWER) {
+      return f < d ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
+   }
+   return f > d ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
+}
+
+/* lab_results_row -- see results.h. */
+bool
+lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t *row)
+{
+   memset (row, 0, sizeof *row);
+   row->metric = m;
+   row->detail = lab_results_metric_stat (results, LAB_RESULTS_DETAIL, m);
+   row->folded = lab_results_metric_stat (results, LAB_RESULTS_FOLDED, m);
+   row->has_ratio = lab_results_ratio (&row->detail, &row->folded, &row->ratio);
+   row->winner = lab_results_winner (m->better, &row->detail, &row->folded, &row->factor);
+   return row->detail.present || row->folded.present;
+}
+
+/* ---- formatting ---------------------------------------------------------------------------------- */
+
+typedef struct {
+   double div;
+   int decimals;
+   const char *suffix;
+} scale_t;
+
+/* decimals_for -- 2 decimals below 10, 1 below 100, none above: three significant digits or more. */
+static int
+decimals_for (double v)
+{
+   v = fabs (v);
+   if (v < 9.995) {
+      return 2;
+   }
+   if (v < 99.95) {
+      return 1;
+   }
+   return 0;
+}
+
+/* choose_scale -- the divisor, decimals and suffix for showing `v` in `unit`. */
+static scale_t
+choose_scale (lab_unit_t unit, double v)
+{
+   static const char *const byte_units[] = { " B", " KB", " MB", " GB", " TB" };
+   static const char *const rate_units[] = { " B/s", " KB/s", " MB/s", " GB/s", " TB/s" };
+   scale_t s = { 1.0, 0, "" };
+   int k = 0;
+   double a;
+
+   switch (unit) {
+   case LAB_UNIT_COUNT:
+      s.decimals = (v == floor (v) || fabs (v) >= 100) ? 0 : (fabs (v) < 10 ? 2 : 1);
+      return s;
+   case LAB_UNIT_RATE:
+      s.suffix = "/s";
+      s.decimals = fabs (v) >= 99.95 ? 0 : (fabs (v) < 9.995 ? 2 : 1);
+      return s;
+   case LAB_UNIT_SECONDS:
+      s.suffix = " s";
+      s.decimals = (v != 0.0 && fabs (v) < 0.995) ? 3 : decimals_for (v);
+      return s;
+   case LAB_UNIT_MS:
+      s.suffix = " ms";
+      /* sub-millisecond latencies (a folded master in cache) keep three decimals: 0.004 ms, not 0.00 */
+      s.decimals = (v != 0.0 && fabs (v) < 0.995) ? 3 : decimals_for (v);
+      return s;
+   case LAB_UNIT_PCT:
+      s.suffix = "%";
+      s.decimals = 1;
+      return s;
+   case LAB_UNIT_BYTES:
+   case LAB_UNIT_MB_S:
+      a = fabs (v) * (unit == LAB_UNIT_MB_S ? 1e6 : 1.0);
+      while (k < 4 && a >= 999.5) {
+         a /= 1000.0;
+         k++;
+      }
+      s.div = pow (1000.0, k) / (unit == LAB_UNIT_MB_S ? 1e6 : 1.0);
+      s.suffix = unit == LAB_UNIT_MB_S ? rate_units[k] : byte_units[k];
+      s.decimals = k == 0 ? 0 : decimals_for (a);
+      return s;
+   }
+   return s;
+}
+
+/* append_number -- v with `decimals` decimals and thousands separators in its integer part. */
+static void
+append_number (bson_string_t *out, double v, int decimals)
+{
+   char buf[64];
+   char *p, *dot;
+   size_t int_len, i;
+
+   if (v == 0.0) {
+      v = 0.0; /* no "-0" */
+   }
+   snprintf (buf, sizeof buf, "%.*f", decimals, v);
+   if (strcmp (buf, "-0") == 0 || strncmp (buf, "-0.", 3) == 0) {
+      /* a tiny negative rounded to zero prints without its sign */
+      bool all_zero = true;
+      for (p = buf + 1; *p; p++) {
+         if (*p != '0' && *p != '.') {
+            all_zero = false;
+         }
+      }
+      if (all_zero) {
+         memmove (buf, buf + 1, strlen (buf));
+      }
+   }
+   p = buf;
+   if (*p == '-') {
+      bson_string_append_c (out, '-');
+      p++;
+   }
+   dot = strchr (p, '.');
+   int_len = dot ? (size_t)(dot - p) : strlen (p);
+   for (i = 0; i < int_len; i++) {
+      if (i > 0 && (int_len - i) % 3 == 0) {
+         bson_string_append_c (out, ',');
+      }
+      bson_string_append_c (out, p[i]);
+   }
+   if (dot) {
+      bson_string_append (out, dot);
+   }
+}
+
+/* number_string -- append_number into a fresh string. Caller bson_free()s. */
+static char *
+number_string (double v, int decimals)
+{
+   bson_string_t *s = bson_string_new (NULL);
+
+   append_number (s, v, decimals);
+   return bson_string_free (s, false);
+}
+
+/* lab_results_format -- see results.h. */
+char *
+lab_results_format (lab_unit_t unit, double v)
+{
+   bson_string_t *s = bson_string_new (NULL);
+   scale_t sc = choose_scale (unit, v);
+
+   append_number (s, v / sc.div, sc.decimals);
+   bson_string_append (s, sc.suffix);
+   return bson_string_free (s, false);
+}
+
+/* lab_results_format_stat -- see results.h. */
+char *
+lab_results_format_stat (lab_unit_t unit, const lab_stat_t *st, bool range)
+{
+   bson_string_t *s;
+   scale_t sc;
+   char *a, *b;
+
+   if (!st->present) {
+      return bson_strdup ("n/a");
+   }
+   sc = choose_scale (unit, st->median);
+   if (unit == LAB_UNIT_COUNT && (st->min != floor (st->min) || st->max != floor (st->max)) &&
+       sc.decimals == 0 && fabs (st->median) < 100) {
+      sc.decimals = 1;
+   }
+   s = bson_string_new (NULL);
+   append_number (s, st->median / sc.div, sc.decimals);
+   bson_string_append (s, sc.suffix);
+   if (range && st->n > 1) {
+      a = number_string (st->min / sc.div, sc.decimals);
+      b = number_string (st->max / sc.div, sc.decimals);
+      if (strcmp (a, b) != 0) {
+         bson_string_append_printf (s, " (%s–%s)", a, b);
+      }
+      bson_free (a);
+      bson_free (b);
+   }
+   return bson_string_free (s, false);
+}
+
+/* lab_results_format_ratio -- see results.h. */
+char *
+lab_results_format_ratio (double ratio)
+{
+   double p = ratio * 100.0;
+   bson_string_t *s;
+
+   if (p > 0 && p < 0.05) {
+      return bson_strdup ("<0.1%");
+   }
+   if (p < 9.95) {
+      return bson_strdup_printf ("%.1f%%", p);
+   }
+   s = bson_string_new (NULL);
+   append_number (s, round (p), 0);
+   bson_string_append_c (s, '%');
+   return bson_string_free (s, false);
+}
+
+/* lab_results_format_factor -- see results.h. */
+char *
+lab_results_format_factor (double f)
+{
+   bson_string_t *s;
+
+   if (f < 99.95) {
+      return bson_strdup_printf (f < 9.995 ? "%.2fx" : "%.1fx", f);
+   }
+   s = bson_string_new (NULL);
+   append_number (s, round (f), 0);
+   bson_string_append_c (s, 'x');
+   return bson_string_free (s, false);
+}
+
+/* lab_results_row_cells -- see results.h. */
+void
+lab_results_row_cells (const lab_results_row_t *row, bool range, lab_results_cells_t *cells)
+{
+   char *f;
+
+   cells->detail = lab_results_format_stat (row->metric->unit, &row->detail, range);
+   cells->folded = lab_results_format_stat (row->metric->unit, &row->folded, range);
+   cells->ratio = row->has_ratio ? lab_results_format_ratio (row->ratio) : bson_strdup ("n/a");
+   switch (row->winner) {
+   case LAB_WIN_FOLDED:
+   case LAB_WIN_DETAIL:
+      if (row->factor > 0) {
+         f = lab_results_format_factor (row->factor);
+         cells->better = bson_strdup_printf ("%s %s", row->winner == LAB_WIN_FOLDED ? "folded" : "detail", f);
+         bson_free (f);
+      } else {
+         cells->better = bson_strdup (row->winner == LAB_WIN_FOLDED ? "folded" : "detail");
+      }
+      break;
+   case LAB_WIN_TIE:
+      cells->better = bson_strdup ("same");
+      break;
+   case LAB_WIN_NONE:
+   default:
+      cells->better = bson_strdup ("");
+      break;
+   }
+}
+
+/* lab_results_cells_cleanup -- see results.h. */
+void
+lab_results_cells_cleanup (lab_results_cells_t *cells)
+{
+   bson_free (cells->detail);
+   bson_free (cells->folded);
+   bson_free (cells->ratio);
+   bson_free (cells->better);
+   memset (cells, 0, sizeof *cells);
+}

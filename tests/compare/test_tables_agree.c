@@ -1,0 +1,343 @@
+/*
+ * test_tables_agree.c -- one results file, two renderers, one answer: scancmp's terminal table
+ * (lab_scan_table_render) and layout-report's Markdown comparison table (lab_cmp_render_md) must show
+ * the same rows in the same order with the same labels, values, ratios and winners. Both rendered texts
+ * are parsed back into rows and checked against each other and against the structured rows of the
+ * results model (lab_results_row) they are built from. A second test proves the check can fail: a
+ * changed label, value, winner or a dropped row is caught.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/cmp.h"
+#include "core/results.h"
+#include "scan/scan.h"
+#include "tests/testutil.h"
+
+#define MAX_ROWS 64
+
+typedef struct {
+   char *cell[5]; /* label, detail, folded, ratio, better */
+} row_t;
+
+typedef struct {
+   row_t r[MAX_ROWS];
+   int n;
+} rows_t;
+
+/* rows_free -- free the parsed cells. */
+static void
+rows_free (rows_t *rows)
+{
+   int i, c;
+
+   for (i = 0; i < rows->n; i++) {
+      for (c = 0; c < 5; c++) {
+         bson_free (rows->r[i].cell[c]);
+      }
+   }
+   rows->n = 0;
+}
+
+/* trimmed -- a copy of s[0..len) without surrounding spaces. */
+static char *
+trimmed (const char *s, size_t len)
+{
+   while (len > 0 && *s == ' ') {
+      s++;
+      len--;
+   }
+   while (len > 0 && s[len - 1] == ' ') {
+      len--;
+   }
+   return bson_strndup (s, len);
+}
+
+/* md_unescape -- drop the backslashes lab_cmp_md_escape put before special characters (in place). */
+static void
+md_unescape (char *s)
+{
+   char *w = s;
+
+   for (; *s; s++) {
+      if (*s == '\\' && s[1]) {
+         s++;
+      }
+      *w++ = *s;
+   }
+   *w = '\0';
+}
+
+/* parse_md -- the rows of the "## Comparison" table: cells between unescaped '|'. */
+static void
+parse_md (const char *md, rows_t *rows)
+{
+   const char *p = strstr (md, "## Comparison\n\n");
+
+   rows->n = 0;
+   assert_non_null (p);
+   p = strchr (p, '\n') + 2;      /* the header line */
+   p = strchr (p, '\n') + 1;      /* the |---| line */
+   p = strchr (p, '\n') + 1;      /* the first row */
+   while (*p == '|') {
+      const char *end = strchr (p, '\n'), *start = p + 1, *q;
+      int c = 0;
+      row_t *r = &rows->r[rows->n];
+
+      assert_true (rows->n < MAX_ROWS);
+      memset (r, 0, sizeof *r);
+      for (q = start; q < end; q++) {
+         if (*q == '\\') {
+            q++;
+            continue;
+         }
+         if (*q == '|') {
+            assert_true (c < 5);
+            r->cell[c++] = trimmed (start, (size_t)(q - start));
+            start = q + 1;
+         }
+      }
+      assert_int_equal (c, 5);
+      md_unescape (r->cell[0]);
+      rows->n++;
+      p = end + 1;
+   }
+}
+
+/* parse_text -- the rows of scancmp's table: after the title, header and rule lines, up to the legend;
+ * cells are separated by two spaces or more (an empty "better" cell is absent). */
+static void
+parse_text (const char *txt, rows_t *rows)
+{
+   const char *p = txt;
+   int i;
+
+   rows->n = 0;
+   for (i = 0; i < 3; i++) {
+      p = strchr (p, '\n');
+      assert_non_null (p);
+      p++;
+   }
+   while (*p && strncmp (p, "ratio = ", 8) != 0) {
+      const char *end = strchr (p, '\n'), *start = p, *q;
+      int c = 0;
+      row_t *r = &rows->r[rows->n];
+
+      assert_non_null (end);
+      assert_true (rows->n < MAX_ROWS);
+      memset (r, 0, sizeof *r);
+      for (q = p; q <= end; q++) {
+         bool sep = q == end || (q[0] == ' ' && q[1] == ' ');
+         if (!sep) {
+            continue;
+         }
+         if (q > start) {
+            assert_true (c < 5);
+            r->cell[c++] = trimmed (start, (size_t)(q - start));
+         }
+         while (q < end && *q == ' ') {
+            q++;
+         }
+         start = q;
+      }
+      assert_true (c == 4 || c == 5);
+      if (c == 4) {
+         r->cell[4] = bson_strdup ("");
+      }
+      rows->n++;
+      p = end + 1;
+   }
+}
+
+/* median_part -- whether `ranged` is `plain` or `plain (min–max)`. */
+static bool
+median_part (const char *ranged, const char *plain)
+{
+   size_t n = strlen (plain);
+
+   return strncmp (ranged, plain, n) == 0 && (ranged[n] == '\0' || strncmp (ranged + n, " (", 2) == 0);
+}
+
+/* disagree -- count the differences between the Markdown table, the text table and the model's rows of
+ * `results`; the first is described in `why`. */
+static int
+disagree (const bson_t *results, const char *md, const char *txt, char *why, size_t why_len)
+{
+   static const char *const what[5] = { "label", "detail", "folded", "ratio", "better" };
+   rows_t m, t;
+   const lab_metric_t *cat;
+   size_t n, i;
+   int k = 0, bad = 0, c;
+
+   why[0] = '\0';
+   parse_md (md, &m);
+   parse_text (txt, &t);
+   cat = lab_results_metrics (&n);
+   for (i = 0; i < n; i++) {
+      lab_results_row_t row;
+      lab_results_cells_t ranged, plain;
+      const char *want_md[5], *want_txt[5];
+
+      if (!lab_results_row (results, &cat[i], &row)) {
+         continue;
+      }
+      if (k >= m.n || k >= t.n) {
+         if (!bad++) {
+            bson_snprintf (why, why_len, "row %d (%s) missing: %d Markdown rows, %d text rows", k,
+                           cat[i].label, m.n, t.n);
+         }
+         k++;
+         continue;
+      }
+      lab_results_row_cells (&row, true, &ranged);
+      lab_results_row_cells (&row, false, &plain);
+      want_md[0] = want_txt[0] = cat[i].label;
+      want_md[1] = ranged.detail, want_txt[1] = plain.detail;
+      want_md[2] = ranged.folded, want_txt[2] = plain.folded;
+      want_md[3] = want_txt[3] = plain.ratio;
+      want_md[4] = want_txt[4] = plain.better;
+      for (c = 0; c < 5; c++) {
+         const char *a = m.r[k].cell[c], *b = t.r[k].cell[c];
+         bool same = (c == 1 || c == 2) ? median_part (a, b) : strcmp (a, b) == 0;
+         if (!same || strcmp (a, want_md[c]) != 0 || strcmp (b, want_txt[c]) != 0) {
+            if (!bad++) {
+               bson_snprintf (why, why_len, "row %d (%s), %s: Markdown '%s', text '%s', model '%s' / '%s'", k,
+                              cat[i].label, what[c], a, b, want_md[c], want_txt[c]);
+            }
+         }
+      }
+      lab_results_cells_cleanup (&ranged);
+      lab_results_cells_cleanup (&plain);
+      k++;
+   }
+   if (m.n != k || t.n != k) {
+      if (!bad++) {
+         bson_snprintf (why, why_len, "%d rows in the model, %d in Markdown, %d in the text", k, m.n, t.n);
+      }
+   }
+   rows_free (&m);
+   rows_free (&t);
+   return bad;
+}
+
+/* render_both -- load `path` and render both tables (caller bson_free()s both). */
+static void
+render_both (const char *path, lab_cmp_results_t *r, char **md, char **txt)
+{
+   bson_error_t error;
+   lab_cmp_render_opts_t o = { 0 };
+
+   if (!lab_cmp_results_load_file (path, r, &error)) {
+      fail_msg ("%s", error.message);
+   }
+   o.charts_note = "test";
+   *md = lab_cmp_render_md (r, &o);
+   *txt = lab_scan_table_render (&r->doc);
+}
+
+/* data_path -- a file of the source tree ($LAB_SOURCE_DIR, else the build's source dir). */
+static char *
+data_path (const char *rel)
+{
+   const char *src = getenv ("LAB_SOURCE_DIR");
+
+   return bson_strdup_printf ("%s/%s", src ? src : LAB_TEST_SOURCE_DIR, rel);
+}
+
+static void
+test_same_rows_in_both (void **state)
+{
+   static const char *const files[] = {
+      "tests/compare/data/run.json",
+      "tests/compare/data/baseline.json",
+      "tests/compare/data/minimal.json",
+      "tests/scan/data/example-run.json",
+   };
+   size_t f;
+
+   (void)state;
+   for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+      char *path = data_path (files[f]), *md, *txt, why[512];
+      lab_cmp_results_t r = { 0 };
+      rows_t rows;
+      int bad;
+
+      render_both (path, &r, &md, &txt);
+      bad = disagree (&r.doc, md, txt, why, sizeof why);
+      if (bad) {
+         fail_msg ("%s: %d difference(s); first: %s\n--- text table:\n%s", files[f], bad, why, txt);
+      }
+      parse_text (txt, &rows);
+      assert_true (rows.n >= 4); /* a real table was compared, not two empty ones */
+      rows_free (&rows);
+      bson_free (md);
+      bson_free (txt);
+      bson_free (path);
+      lab_cmp_results_cleanup (&r);
+   }
+}
+
+/* replaced -- `s` with the first `from` replaced by `to` (asserts it is there). Caller bson_free()s. */
+static char *
+replaced (const char *s, const char *from, const char *to)
+{
+   const char *p = strstr (s, from);
+
+   assert_non_null (p);
+   return bson_strdup_printf ("%.*s%s%s", (int)(p - s), s, to, p + strlen (from));
+}
+
+/* expect_caught -- the check must find a difference between md and txt. */
+static void
+expect_caught (const bson_t *doc, char *md, char *txt, const char *change)
+{
+   char why[512];
+
+   if (disagree (doc, md, txt, why, sizeof why) == 0) {
+      fail_msg ("a changed table went unnoticed: %s", change);
+   }
+   bson_free (md);
+   bson_free (txt);
+}
+
+static void
+test_catches_differences (void **state)
+{
+   char *path = data_path ("tests/compare/data/run.json"), *md, *txt, why[512];
+   lab_cmp_results_t r = { 0 };
+   const char *line;
+
+   (void)state;
+   render_both (path, &r, &md, &txt);
+   assert_int_equal (disagree (&r.doc, md, txt, why, sizeof why), 0);
+   /* the old scancmp label */
+   expect_caught (&r.doc, bson_strdup (md), replaced (txt, "parallel load time", "load time (s)"), "label");
+   expect_caught (&r.doc, replaced (md, "| parallel load time |", "| load time |"), bson_strdup (txt),
+                  "Markdown label");
+   /* a value, a ratio, a winner */
+   expect_caught (&r.doc, bson_strdup (md), replaced (txt, "93.2 s", "93.3 s"), "value");
+   expect_caught (&r.doc, replaced (md, "| 44% |", "| 45% |"), bson_strdup (txt), "ratio");
+   expect_caught (&r.doc, bson_strdup (md), replaced (txt, "folded 18.2x", "folded 18.3x"), "factor");
+   expect_caught (&r.doc, replaced (md, "| 12% |  |", "| 12% | folded 8.15x |"), bson_strdup (txt),
+                  "a winner on a rate");
+   /* a row dropped from the text table */
+   line = strstr (txt, "index size");
+   assert_non_null (line);
+   expect_caught (&r.doc, bson_strdup (md),
+                  bson_strdup_printf ("%.*s%s", (int)(line - txt), txt, strchr (line, '\n') + 1),
+                  "dropped row");
+   bson_free (md);
+   bson_free (txt);
+   bson_free (path);
+   lab_cmp_results_cleanup (&r);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_same_rows_in_both),
+      cmocka_unit_test (test_catches_differences),
+   };
+   return cmocka_run_group_tests_name ("tables_agree", tests, NULL, NULL);
+}
