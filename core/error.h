@@ -37,6 +37,7 @@ typedef enum {
    LAB_STORE_ERR_BAD_URI,        /* URI cannot be parsed */
    LAB_STORE_ERR_NOT_SUPPORTED,  /* operation not available on this backend */
    LAB_STORE_ERR_PERMISSION,     /* not writable / not permitted */
+   LAB_STORE_ERR_BAD_REPLY,      /* a server reply has a field of an unexpected type (serverfacts.h) */
 } lab_store_err_t;
 
 /* Process exit codes (DESIGN.md). */
