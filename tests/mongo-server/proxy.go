@@ -80,7 +80,7 @@ type proxy struct {
 	connIDs   atomic.Int32
 	requestID atomic.Int32
 
-	backendOnce sync.Once
+	backendMu   sync.Mutex
 	backendInfo bson.Raw // the backend's own hello reply: sizes and wire versions we repeat
 }
 
@@ -349,6 +349,7 @@ func (p *proxy) serveConn(c net.Conn) {
 // handle -- the bytes to send back for m: our own reply, a rewritten backend reply, or the backend's.
 func (p *proxy) handle(m *message, up *upstream, connID int32) ([][]byte, error) {
 	name := firstKey(m.cmd)
+	p.log.Debug("proxy: request", "op", m.opCode, "cmd", name, "db", m.db, "conn", connID)
 	var doc any
 	switch {
 	case name == "getDiagnosticData":
@@ -391,33 +392,35 @@ func commandError(code int32, codeName, msg string) bson.D {
 		{Key: "code", Value: code}, {Key: "codeName", Value: codeName}}
 }
 
-// backendHello -- the backend's own hello reply, fetched once: the sizes and wire versions we repeat are
-// the ones the server behind us really has.
+// backendHello -- the backend's own hello reply, fetched until it once succeeds: the sizes and wire
+// versions we repeat are the ones the server behind us really has (nil while it cannot be reached).
 func (p *proxy) backendHello() bson.Raw {
-	p.backendOnce.Do(func() {
-		c, err := net.DialTimeout("tcp", p.backend, 5*time.Second)
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-		q := &message{opCode: opMsg, requestID: 1}
-		b, err := p.reply(q, bson.D{{Key: "hello", Value: int32(1)}, {Key: "$db", Value: "admin"}})
-		if err != nil {
-			return
-		}
-		binary.LittleEndian.PutUint32(b[8:], 0)
-		if _, err = c.Write(b); err != nil {
-			return
-		}
-		r, err := readMessage(c)
-		if err != nil {
-			return
-		}
-		if doc, ok := replyDoc(r); ok {
-			p.backendInfo = doc
-		}
-	})
+	p.backendMu.Lock()
+	defer p.backendMu.Unlock()
+	if p.backendInfo != nil {
+		return p.backendInfo
+	}
+	c, err := net.DialTimeout("tcp", p.backend, 5*time.Second)
+	if err != nil {
+		return nil
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	q := &message{opCode: opMsg}
+	b, err := p.reply(q, bson.D{{Key: "hello", Value: int32(1)}, {Key: "$db", Value: "admin"}})
+	if err != nil {
+		return nil
+	}
+	if _, err = c.Write(b); err != nil {
+		return nil
+	}
+	r, err := readMessage(c)
+	if err != nil {
+		return nil
+	}
+	if doc, ok := replyDoc(r); ok {
+		p.backendInfo = doc
+	}
 	return p.backendInfo
 }
 
