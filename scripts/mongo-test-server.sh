@@ -166,10 +166,11 @@ do_start() {
     echo "$LAYOUTLAB_TEST_URI" | sed -E 's#(://)[^/@]*@#\1***@#'
     return 0
   fi
-  if [ -z "$as" ]; then
-    if [ "$cmd" = restart ]; then as=$(recorded_as); else as=mongod; fi
-  fi
   pid=$(running_pid)
+  if [ -z "$as" ]; then
+    # restart, or a start finding the server running, keeps the recorded personality
+    if [ "$cmd" = restart ] || [ -n "$pid" ]; then as=$(recorded_as); else as=mongod; fi
+  fi
   if [ -n "$pid" ] && [ -r "$dir/uri" ]; then
     [ "$(recorded_as)" = "$as" ] ||
       die "the test server in $dir runs as $(recorded_as), not $as; stop it first"
