@@ -5,9 +5,16 @@
 //
 // Modes (scripts/mongo-test-server.sh drives them):
 //
-//	ferretdb-test-server -dir DATA -listen 127.0.0.1:PORT [-log FILE]   serve until SIGTERM/SIGINT
+//	ferretdb-test-server -dir DATA -listen 127.0.0.1:PORT [-log FILE] [-as mongod|replset] [-set NAME]
+//	    serve until SIGTERM/SIGINT: FerretDB on an internal loopback port, behind the personality proxy
+//	ferretdb-test-server -listen 127.0.0.1:PORT -as mongos -shard 127.0.0.1:PORT2 [-log FILE]
+//	    a router: no FerretDB of its own, forwards to the shard instance (started separately)
 //	ferretdb-test-server -ping 127.0.0.1:PORT [-timeout 2s]              exit 0 when {ping: 1} answers ok: 1
 //	ferretdb-test-server -free-port                                      print a free TCP port on 127.0.0.1
+//
+// The personalities (proxy.go, diskstats.go) answer what FerretDB lacks -- getDiagnosticData, a replica
+// set primary's or a mongos's hello, replSetGetStatus, listShards -- following mongod's source field for
+// field; the header comments there name the source file each reply follows.
 //
 // The ping speaks just enough of the wire protocol (one OP_MSG) that the readiness check needs neither
 // libmongoc nor a MongoDB Go driver.
@@ -40,6 +47,9 @@ func main() {
 	ping := flag.String("ping", "", "ping the server at host:port and exit 0 when it answers ok")
 	timeout := flag.Duration("timeout", 2*time.Second, "timeout of -ping")
 	freePort := flag.Bool("free-port", false, "print a free TCP port on 127.0.0.1 and exit")
+	as := flag.String("as", "mongod", "personality: mongod, replset or mongos")
+	setName := flag.String("set", "rs0", "replica set name of -as replset")
+	shard := flag.String("shard", "", "-as mongos: the shard instance's host:port")
 	flag.Parse()
 
 	var err error
@@ -48,10 +58,12 @@ func main() {
 		err = printFreePort()
 	case *ping != "":
 		err = pingServer(*ping, *timeout)
-	case *dir != "" && *listen != "":
-		err = serve(*dir, *listen, *logPath, *logLevel)
+	case *as == "mongos" && *listen != "" && *shard != "":
+		err = serveRouter(*listen, *shard, *logPath, *logLevel)
+	case *dir != "" && *listen != "" && (*as == "mongod" || *as == "replset"):
+		err = serve(*dir, *listen, *logPath, *logLevel, *as, *setName)
 	default:
-		fmt.Fprintln(os.Stderr, "ferretdb-test-server: give -dir and -listen, or -ping ADDR, or -free-port (see -h)")
+		fmt.Fprintln(os.Stderr, "ferretdb-test-server: give -dir and -listen [-as mongod|replset], or -as mongos -listen and -shard, or -ping ADDR, or -free-port (see -h)")
 		os.Exit(2)
 	}
 	if err != nil {
@@ -60,8 +72,35 @@ func main() {
 	}
 }
 
-// serve -- run FerretDB on SQLite files in dir until SIGTERM or SIGINT, then shut down gracefully.
-func serve(dir, listen, logPath, logLevel string) error {
+// openLog -- the text logger writing to logPath (appending), and the file to close at the end.
+func openLog(logPath, logLevel string) (*slog.Logger, *os.File, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
+		return nil, nil, fmt.Errorf("-log-level %q: %v", logLevel, err)
+	}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(logger)
+	return logger, logFile, nil
+}
+
+// runProxy -- serve the personality proxy on l until ctx ends, then close the listener.
+func runProxy(ctx context.Context, p *proxy, l net.Listener) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- p.serve(l) }()
+	go func() {
+		<-ctx.Done()
+		l.Close()
+	}()
+	return done
+}
+
+// serve -- run FerretDB on SQLite files in dir on an internal loopback port, with the personality proxy
+// (-as mongod or replset) on listen, until SIGTERM or SIGINT, then shut down gracefully.
+func serve(dir, listen, logPath, logLevel, as, setName string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -72,28 +111,25 @@ func serve(dir, listen, logPath, logLevel string) error {
 	if logPath == "" {
 		logPath = filepath.Join(abs, "ferretdb.log")
 	}
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logger, logFile, err := openLog(logPath, logLevel)
 	if err != nil {
 		return err
 	}
 	defer logFile.Close()
 
-	var level slog.Level
-	if err = level.UnmarshalText([]byte(logLevel)); err != nil {
-		return fmt.Errorf("-log-level %q: %v", logLevel, err)
-	}
-	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
-	slog.SetDefault(logger)
-
-	// Fail fast and clearly when the port is taken (FerretDB would only log it).
-	probe, err := net.Listen("tcp", listen)
+	// Fail fast and clearly when the port is taken; the proxy keeps the public port from here on.
+	public, err := net.Listen("tcp", listen)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %v", listen, err)
 	}
-	probe.Close()
+	defer public.Close()
+	internal, err := freeAddr()
+	if err != nil {
+		return err
+	}
 
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: listen},
+		Listener:  ferretdb.ListenerConfig{TCP: internal},
 		Logger:    logger,
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + abs + "/",
@@ -104,20 +140,59 @@ func serve(dir, listen, logPath, logLevel string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	logger.Warn("ferretdb-test-server starting", "listen", listen, "dir", abs, "pid", os.Getpid())
+	logger.Warn("ferretdb-test-server starting", "listen", listen, "as", as, "ferretdb", internal,
+		"dir", abs, "pid", os.Getpid())
+	proxyDone := runProxy(ctx, newProxy(as, listen, internal, setName, nil, logger), public)
 	err = f.Run(ctx)
+	stop()
+	if perr := <-proxyDone; err == nil {
+		err = perr
+	}
 	logger.Warn("ferretdb-test-server stopped", "err", err)
 	return err
 }
 
-// printFreePort -- bind 127.0.0.1:0, print the port the kernel chose, release it.
-func printFreePort() error {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+// serveRouter -- run the mongos personality on listen, forwarding to the shard, until SIGTERM or SIGINT.
+func serveRouter(listen, shard, logPath, logLevel string) error {
+	if logPath == "" {
+		return errors.New("-as mongos needs -log FILE")
+	}
+	logger, logFile, err := openLog(logPath, logLevel)
 	if err != nil {
 		return err
 	}
+	defer logFile.Close()
+	public, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %v", listen, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	logger.Warn("ferretdb-test-server starting", "listen", listen, "as", "mongos", "shard", shard,
+		"pid", os.Getpid())
+	err = <-runProxy(ctx, newProxy("mongos", listen, shard, "", []string{shard}, logger), public)
+	logger.Warn("ferretdb-test-server stopped", "err", err)
+	return err
+}
+
+// freeAddr -- a free 127.0.0.1:PORT chosen by the kernel (released before it is returned).
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
 	defer l.Close()
-	fmt.Println(l.Addr().(*net.TCPAddr).Port)
+	return l.Addr().String(), nil
+}
+
+// printFreePort -- bind 127.0.0.1:0, print the port the kernel chose, release it.
+func printFreePort() error {
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	fmt.Println(port)
 	return nil
 }
 
