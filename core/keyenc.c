@@ -19,8 +19,10 @@
  *         (TypeBits); we keep it in the key so lab_key_decode gives back the exact type from the key
  *         alone. Effect on order: values that MongoDB calls equal but that differ in type (3, 3L, 3.0)
  *         sort by tag before RecordId; equal values are still adjacent.
- * The RecordId follows, in KeyString's RecordId encoding (readable from the end: the low 3 bits of the
- * last byte and the high 3 bits of the first byte give the number of bytes in between).
+ * The RecordId follows, in KeyString's RecordId encoding (readable from either end: the low 3 bits of
+ * the last byte and the high 3 bits of the first byte give the number of bytes in between).
+ * A unique index (the store's _id index) keeps mongod's unique format instead: key = body + kEnd (0x04),
+ * value = RecordId + tag, so equal values collide on the key (lab_key_encode_unique and friends).
  */
 #include "keyenc.h"
 
