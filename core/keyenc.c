@@ -19,8 +19,10 @@
  *         (TypeBits); we keep it in the key so lab_key_decode gives back the exact type from the key
  *         alone. Effect on order: values that MongoDB calls equal but that differ in type (3, 3L, 3.0)
  *         sort by tag before RecordId; equal values are still adjacent.
- * The RecordId follows, in KeyString's RecordId encoding (readable from the end: the low 3 bits of the
- * last byte and the high 3 bits of the first byte give the number of bytes in between).
+ * The RecordId follows, in KeyString's RecordId encoding (readable from either end: the low 3 bits of
+ * the last byte and the high 3 bits of the first byte give the number of bytes in between).
+ * A unique index (the store's _id index) keeps mongod's unique format instead: key = body + kEnd (0x04),
+ * value = RecordId + tag, so equal values collide on the key (lab_key_encode_unique and friends).
  */
 #include "keyenc.h"
 
@@ -51,6 +53,9 @@ enum {
 };
 
 enum { TAG_DOUBLE = 1, TAG_NEGZERO = 2, TAG_DEFAULT = 4, TAG_INT64 = 5 };
+
+/* KeyString's end discriminator: closes a unique-index key, whose type tag moves to the value. */
+enum { KEY_END = 0x04 };
 
 #define TWO_E63 9223372036854775808.0
 
@@ -335,6 +340,100 @@ lab_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64
    v = (v << 5) | (uint64_t)(key[len - 1] >> 3);
    *value_len = len - total;
    *record_id = (int64_t)v;
+   return true;
+}
+
+/* lab_key_recordid_decode -- read a RecordId from the front: the high 3 bits of the first byte and
+ * the low 3 bits of the last give the number of bytes in between. */
+bool
+lab_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_t *used)
+{
+   size_t extra, i;
+   uint64_t v;
+
+   if (len < 2) {
+      return false;
+   }
+   extra = p[0] >> 5;
+   if (len < extra + 2 || (size_t)(p[extra + 1] & 7) != extra) {
+      return false;
+   }
+   v = p[0] & 0x1F;
+   for (i = 1; i <= extra; i++) {
+      v = (v << 8) | p[i];
+   }
+   v = (v << 5) | (uint64_t)(p[extra + 1] >> 3);
+   *record_id = (int64_t)v;
+   *used = extra + 2;
+   return true;
+}
+
+/* ---- body, tag and the unique-index format ------------------------------------------------------ */
+
+/* lab_key_encode_body -- the encoding without its one tag byte. */
+bool
+lab_key_encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
+{
+   if (!lab_key_encode (v, out, error)) {
+      return false;
+   }
+   out->len--;
+   return true;
+}
+
+/* lab_key_body_len -- every encoded value ends in exactly one tag byte. */
+size_t
+lab_key_body_len (size_t value_len)
+{
+   return value_len - 1;
+}
+
+/* lab_key_has_body -- body, then a tag (1..5; a string body continues with 0xFF after an escaped NUL). */
+bool
+lab_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len)
+{
+   return len > body_len && memcmp (key, body, body_len) == 0 && key[body_len] >= TAG_DOUBLE &&
+          key[body_len] <= TAG_INT64;
+}
+
+/* lab_key_encode_unique -- encode, then swap the tag for kEnd. */
+bool
+lab_key_encode_unique (const bson_value_t *v, lab_buf_t *key, uint8_t *tag, bson_error_t *error)
+{
+   if (!lab_key_encode (v, key, error)) {
+      return false;
+   }
+   *tag = key->data[key->len - 1];
+   key->data[key->len - 1] = KEY_END;
+   return true;
+}
+
+/* lab_key_unique_key -- body + kEnd. */
+void
+lab_key_unique_key (lab_buf_t *out, const uint8_t *body, size_t body_len)
+{
+   lab_buf_append (out, body, body_len);
+   put_byte (out, KEY_END);
+}
+
+/* lab_key_unique_value -- RecordId + tag. */
+void
+lab_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag)
+{
+   lab_key_append_recordid (out, record_id);
+   put_byte (out, tag);
+}
+
+/* lab_key_unique_join -- the key with its kEnd replaced by the tag that ends the value. */
+bool
+lab_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len, lab_buf_t *out)
+{
+   if (key_len < 2 || val_len < 3) {
+      return false;
+   }
+   lab_buf_reset (out);
+   lab_buf_append (out, key, key_len);
+   out->data[out->len - 1] = val[val_len - 1];
    return true;
 }
 

@@ -1,7 +1,8 @@
 /*
  * test_keyenc.c -- the index key encoding: byte order of encodings equals MongoDB's value order (a
  * hand-checked ladder of tricky values, then thousands of random values of every supported type),
- * exact decode round trips (type and value), RecordId suffixes, and refusal of unsupported types.
+ * exact decode round trips (type and value), RecordId suffixes read from either end, the body/tag split
+ * and mongod's unique-index format the embedded store uses, and refusal of unsupported types.
  */
 #include "tests/testutil.h"
 
@@ -578,6 +579,201 @@ test_recordid (void **state)
    lab_buf_destroy (&cur);
 }
 
+/* check_rid -- rid written after `prefix` bytes and before `suffix` bytes decodes from the front (at
+ * the offset the prefix ends) and from the back (when no suffix follows), with the length KeyString
+ * gives it: 2 bytes up to 10 bits, one more byte per 8 bits beyond. */
+static void
+check_rid (int64_t id, const uint8_t *prefix, size_t plen, const uint8_t *suffix, size_t slen)
+{
+   lab_buf_t b;
+   size_t used = 0, vlen = 0, want;
+   int64_t rid = -1;
+   int bits = id ? 64 - __builtin_clzll ((uint64_t)id) : 0;
+
+   want = 2 + (bits <= 10 ? 0 : (size_t)((bits - 10) + 7) / 8);
+   lab_buf_init (&b);
+   lab_buf_append (&b, prefix, plen);
+   lab_key_append_recordid (&b, id);
+   assert_int_equal (b.len - plen, want);
+   lab_buf_append (&b, suffix, slen);
+   if (!lab_key_recordid_decode (b.data + plen, b.len - plen, &rid, &used)) {
+      fail_msg ("RecordId %lld does not decode from the front", (long long)id);
+   }
+   assert_int_equal (rid, id);
+   assert_int_equal (used, want);
+   if (slen == 0 && plen > 0) {
+      rid = -1;
+      assert_true (lab_key_split_recordid (b.data, b.len, &vlen, &rid));
+      assert_int_equal (rid, id);
+      assert_int_equal (vlen, plen);
+   }
+   lab_buf_destroy (&b);
+}
+
+/* test_recordid_codec -- append + decode round trips of many RecordIds: every id up to 2^12, both
+ * sides of every byte-count boundary, powers of two, the int64 limits and random ids; read from the
+ * front (the _id index value, a tag following) and from the back (a full index key); encodings in id
+ * order; truncated and inconsistent encodings refused. */
+static void
+test_recordid_codec (void **state)
+{
+   static const uint8_t value[] = { 60, 'b', 'i', 'l', 'l', 0, 4 }, tag[] = { 5 };
+   lab_buf_t prev, cur;
+   int64_t id, rid, prev_id;
+   size_t used;
+   int i, k;
+
+   (void)state;
+   for (id = 1; id <= 4096; id++) {
+      check_rid (id, NULL, 0, NULL, 0);
+      check_rid (id, value, sizeof value, NULL, 0);
+      check_rid (id, NULL, 0, tag, sizeof tag);
+   }
+   for (k = 0; k <= 6; k++) {
+      int64_t edge = (int64_t)1 << (10 + 8 * k); /* the first id needing k + 1 middle bytes */
+      for (i = -2; i <= 2; i++) {
+         check_rid (edge + i, value, sizeof value, NULL, 0);
+         check_rid (edge + i, NULL, 0, tag, sizeof tag);
+      }
+   }
+   for (k = 0; k < 63; k++) {
+      check_rid ((int64_t)1 << k, value, sizeof value, NULL, 0);
+      check_rid (((int64_t)1 << k) + 1, NULL, 0, tag, sizeof tag);
+   }
+   check_rid (INT64_MAX, value, sizeof value, NULL, 0);
+   check_rid (INT64_MAX, NULL, 0, tag, sizeof tag);
+   check_rid (INT64_MAX - 1, value, sizeof value, NULL, 0);
+   for (i = 0; i < 20000; i++) {
+      id = (int64_t)(rnd () >> (1 + rnd () % 63));
+      check_rid (id ? id : 1, value, sizeof value, tag, i % 2 ? sizeof tag : 0);
+   }
+   /* memcmp order of the encodings is id order, across every byte-count change */
+   lab_buf_init (&prev);
+   lab_buf_init (&cur);
+   for (k = 1, prev_id = 0; k < 63; k++) {
+      for (i = -1; i <= 1; i++) {
+         id = ((int64_t)1 << k) + i;
+         lab_buf_reset (&cur);
+         lab_key_append_recordid (&cur, id);
+         if (prev_id) {
+            assert_int_equal (full_cmp (&prev, &cur), prev_id < id ? -1 : prev_id > id ? 1 : 0);
+         }
+         lab_buf_reset (&prev);
+         lab_buf_append (&prev, cur.data, cur.len);
+         prev_id = id;
+      }
+   }
+   /* refusals: too short, truncated, and a byte count that the two ends disagree on */
+   lab_buf_reset (&cur);
+   lab_key_append_recordid (&cur, (int64_t)1 << 40);
+   assert_false (lab_key_recordid_decode (cur.data, 1, &rid, &used));
+   assert_false (lab_key_recordid_decode (cur.data, cur.len - 1, &rid, &used));
+   cur.data[cur.len - 1] ^= 1;
+   assert_false (lab_key_recordid_decode (cur.data, cur.len, &rid, &used));
+   assert_false (lab_key_recordid_decode ((const uint8_t *)"", 0, &rid, &used));
+   lab_buf_destroy (&prev);
+   lab_buf_destroy (&cur);
+}
+
+/* check_parts -- body, tag and the unique-index format of v agree with lab_key_encode: the body is the
+ * encoding minus its last byte, the unique key is body + 0x04 (also when built from the body), the
+ * unique value is RecordId + tag, and key + value join back into the encoding. */
+static void
+check_parts (const bson_value_t *v, int64_t id)
+{
+   lab_buf_t full, body, ukey, ukey2, uval, joined;
+   bson_error_t e;
+   uint8_t tag = 0;
+   int64_t rid = 0;
+   size_t used = 0;
+
+   lab_buf_init (&full);
+   lab_buf_init (&body);
+   lab_buf_init (&ukey);
+   lab_buf_init (&ukey2);
+   lab_buf_init (&uval);
+   lab_buf_init (&joined);
+   enc (v, &full);
+   assert_true (lab_key_encode_body (v, &body, &e));
+   assert_int_equal (body.len, full.len - 1);
+   assert_int_equal (lab_key_body_len (full.len), body.len);
+   assert_memory_equal (body.data, full.data, body.len);
+   assert_true (lab_key_has_body (full.data, full.len, body.data, body.len));
+   lab_key_append_recordid (&full, id);
+   assert_true (lab_key_has_body (full.data, full.len, body.data, body.len));
+   full.len = body.len + 1; /* back to the encoded value */
+   assert_true (lab_key_encode_unique (v, &ukey, &tag, &e));
+   assert_int_equal (ukey.len, full.len);
+   assert_memory_equal (ukey.data, body.data, body.len);
+   assert_int_equal (ukey.data[ukey.len - 1], 0x04);
+   assert_int_equal (tag, full.data[full.len - 1]);
+   lab_key_unique_key (&ukey2, body.data, body.len);
+   assert_int_equal (ukey2.len, ukey.len);
+   assert_memory_equal (ukey2.data, ukey.data, ukey.len);
+   lab_key_unique_value (&uval, id, tag);
+   assert_int_equal (uval.data[uval.len - 1], tag);
+   assert_true (lab_key_recordid_decode (uval.data, uval.len, &rid, &used));
+   assert_int_equal (rid, id);
+   assert_int_equal (used, uval.len - 1);
+   assert_true (lab_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined));
+   assert_int_equal (joined.len, full.len);
+   assert_memory_equal (joined.data, full.data, full.len);
+   lab_buf_destroy (&full);
+   lab_buf_destroy (&body);
+   lab_buf_destroy (&ukey);
+   lab_buf_destroy (&ukey2);
+   lab_buf_destroy (&uval);
+   lab_buf_destroy (&joined);
+}
+
+/* test_body_and_unique -- the body/tag split and mongod's unique-index format, for the ladder's kinds
+ * of values and random ones; a body matches only keys of its own value. */
+static void
+test_body_and_unique (void **state)
+{
+   lab_buf_t a, b;
+   bson_error_t e;
+   int i;
+
+   (void)state;
+   check_parts (v_i32 (3), 1);
+   check_parts (v_i64 (3), 1023);
+   check_parts (v_dbl (3.0), 1024);
+   check_parts (v_dbl (-0.0), 7);
+   check_parts (v_dbl (2.5), INT64_MAX);
+   check_parts (v_str ("bill", 4), 42);
+   check_parts (v_str ("a\0b", 3), 42);
+   check_parts (v_new (BSON_TYPE_NULL), 1);
+   check_parts (v_new (BSON_TYPE_MINKEY), 1);
+   check_parts (v_new (BSON_TYPE_MAXKEY), 1);
+   check_parts (v_bool (true), 5);
+   check_parts (v_oid (0xAB, 1), 6);
+   check_parts (v_date (-1), 9);
+   for (i = 0; i < 2000; i++) {
+      check_parts (random_value (), (int64_t)(rnd () >> 1) | 1);
+   }
+   /* "a" is not "a\0b" (its body continues with an escaped NUL), 3 is not 4 */
+   lab_buf_init (&a);
+   lab_buf_init (&b);
+   assert_true (lab_key_encode_body (v_str ("a", 1), &a, &e));
+   enc (v_str ("a\0b", 3), &b);
+   assert_false (lab_key_has_body (b.data, b.len, a.data, a.len));
+   lab_buf_reset (&a);
+   assert_true (lab_key_encode_body (v_i32 (3), &a, &e));
+   enc (v_i32 (4), &b);
+   assert_false (lab_key_has_body (b.data, b.len, a.data, a.len));
+   assert_false (lab_key_has_body (a.data, a.len, a.data, a.len)); /* no tag after the body */
+   /* refusals: unsupported types, malformed unique entries */
+   memset (&e, 0, sizeof e);
+   assert_false (lab_key_encode_body (v_new (BSON_TYPE_ARRAY), &a, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE));
+   assert_false (lab_key_unique_join (a.data, 1, b.data, b.len, &b));
+   assert_false (lab_key_unique_join (a.data, a.len, b.data, 2, &b));
+   lab_buf_destroy (&a);
+   lab_buf_destroy (&b);
+   pool_free ();
+}
+
 /* test_unsupported -- arrays, documents, decimals ... are refused with KEY_TYPE naming the type;
  * corrupt keys are refused by the decoder. */
 static void
@@ -613,7 +809,8 @@ main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_vectors),  cmocka_unit_test (test_ladder),      cmocka_unit_test (test_random),
-      cmocka_unit_test (test_recordid), cmocka_unit_test (test_unsupported),
+      cmocka_unit_test (test_recordid), cmocka_unit_test (test_recordid_codec),
+      cmocka_unit_test (test_body_and_unique), cmocka_unit_test (test_unsupported),
    };
    return cmocka_run_group_tests_name ("keyenc", tests, NULL, NULL);
 }

@@ -1,0 +1,271 @@
+/*
+ * wt_coll.c -- the embedded store's collections: create (a collection table and its _id index, as
+ * mongod's createRecordStore + the _id index), drop (closing the cursors every session caches on the
+ * tables first), existence, counts, sizes and whether an index exists.
+ */
+#include "wt_private.h"
+
+#include "error.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* lab_wt_exists -- whether the collection exists. */
+bool
+lab_wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+
+   pthread_mutex_lock (&st->mu);
+   *exists = lab_wt_coll_find (st, coll) != NULL;
+   pthread_mutex_unlock (&st->mu);
+   return true;
+}
+
+/* coll_new -- a collection named `name` with fresh idents for its table and _id index (caller holds
+ * mu). */
+static wt_coll_t *
+coll_new (wt_store_t *st, const char *name)
+{
+   wt_coll_t *c = bson_malloc0 (sizeof *c);
+   char *ident;
+
+   c->name = bson_strdup (name);
+   c->ident = bson_strdup_printf ("collection-%" PRId64 "-layoutlab", st->next_ident++);
+   c->uri = bson_strdup_printf ("table:%s", c->ident);
+   ident = bson_strdup_printf ("index-%" PRId64 "-layoutlab", st->next_ident++);
+   lab_wt_index_set (&c->indexes[0], "_id", ident);
+   bson_free (ident);
+   c->nindexes = 1;
+   c->next_rid = 1;
+   return c;
+}
+
+/* lab_wt_coll_create_locked -- create the collection and its _id index (caller holds ddl for writing). */
+wt_coll_t *
+lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
+{
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   int ret;
+
+   pthread_mutex_lock (&st->mu);
+   c = lab_wt_coll_find (st, name);
+   if (c) {
+      pthread_mutex_unlock (&st->mu);
+      return c;
+   }
+   c = coll_new (st, name);
+   pthread_mutex_unlock (&st->mu);
+
+   if ((ret = ss->s->create (ss->s, c->uri, WT_COLL_CONFIG)) != 0) {
+      lab_wt_fail (error, ret, "create collection '%s' (%s)", name, c->uri);
+      goto err;
+   }
+   if ((ret = ss->s->create (ss->s, c->indexes[0].uri, WT_INDEX_CONFIG)) != 0) {
+      lab_wt_fail (error, ret, "create _id index of '%s' (%s)", name, c->indexes[0].uri);
+      goto err;
+   }
+   pthread_mutex_lock (&st->mu);
+   if (!lab_wt_catalog_put_state (st, ss->s, false, error) || !lab_wt_catalog_put_coll (ss->s, c, error)) {
+      pthread_mutex_unlock (&st->mu);
+      goto err;
+   }
+   c->next = st->colls;
+   st->colls = c;
+   pthread_mutex_unlock (&st->mu);
+   return c;
+err:
+   ss->s->drop (ss->s, c->indexes[0].uri, "force=true");
+   ss->s->drop (ss->s, c->uri, "force=true");
+   lab_wt_coll_free (c);
+   return NULL;
+}
+
+/* lab_wt_create -- create a collection (nothing when it exists). */
+bool
+lab_wt_create (lab_session_t *sess, const char *coll, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_coll_t *c;
+
+   pthread_rwlock_wrlock (&ss->st->ddl);
+   c = lab_wt_coll_create_locked (ss, coll, error);
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return c != NULL;
+}
+
+/* lab_wt_coll_get_or_create -- for writes: MongoDB creates a missing collection on first insert. */
+wt_coll_t *
+lab_wt_coll_get_or_create (wt_sess_t *ss, const char *name, bson_error_t *error)
+{
+   wt_coll_t *c;
+
+   pthread_mutex_lock (&ss->st->mu);
+   c = lab_wt_coll_find (ss->st, name);
+   pthread_mutex_unlock (&ss->st->mu);
+   if (c) {
+      return c;
+   }
+   pthread_rwlock_wrlock (&ss->st->ddl);
+   c = lab_wt_coll_create_locked (ss, name, error);
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return c;
+}
+
+/* drop_table -- drop one table (caller holds ddl for writing): close the cursors every session keeps
+ * on it -- no operation runs while ddl is held for writing, so each session is idle and may be used
+ * from this thread -- except in sessions with an open sorted stream, then wait a little for handles
+ * being released. */
+static bool
+drop_table (wt_sess_t *ss, const char *coll, const char *uri, bson_error_t *error)
+{
+   wt_sess_t *other;
+   int ret, i;
+
+   pthread_mutex_lock (&ss->st->mu);
+   for (other = ss->st->sessions; other; other = other->next) {
+      if (other == ss || __atomic_load_n (&other->nsorted, __ATOMIC_ACQUIRE) == 0) {
+         lab_wt_cache_drop (other, uri);
+      }
+   }
+   pthread_mutex_unlock (&ss->st->mu);
+   for (i = 0; i < 500; i++) {
+      ret = ss->s->drop (ss->s, uri, "force=true");
+      if (ret != EBUSY) {
+         break;
+      }
+      usleep (10000);
+   }
+   if (ret == EBUSY) {
+      return lab_wt_fail (error, ret,
+                          "drop '%s' (%s): the table is in use; close the sorted streams that read it first",
+                          coll, uri);
+   }
+   if (ret != 0) {
+      return lab_wt_fail (error, ret, "drop '%s' (%s)", coll, uri);
+   }
+   return true;
+}
+
+/* unlink_coll -- remove c from the catalog and the live list; it goes to the graveyard. */
+static bool
+unlink_coll (wt_sess_t *ss, wt_coll_t *c, bson_error_t *error)
+{
+   wt_store_t *st = ss->st;
+   wt_coll_t **pp;
+   bool ok;
+
+   pthread_mutex_lock (&st->mu);
+   ok = lab_wt_catalog_remove_coll (ss->s, c->name, error);
+   for (pp = &st->colls; *pp; pp = &(*pp)->next) {
+      if (*pp == c) {
+         *pp = c->next;
+         break;
+      }
+   }
+   c->next = st->graveyard;
+   st->graveyard = c;
+   pthread_mutex_unlock (&st->mu);
+   return ok;
+}
+
+/* lab_wt_drop -- drop the collection's indexes and table, then its catalog entry (nothing if missing). */
+bool
+lab_wt_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   bool ok = false;
+   int i;
+
+   pthread_rwlock_wrlock (&st->ddl);
+   pthread_mutex_lock (&st->mu);
+   c = lab_wt_coll_find (st, coll);
+   pthread_mutex_unlock (&st->mu);
+   if (!c) {
+      ok = true;
+      goto done;
+   }
+   for (i = 0; i < c->nindexes; i++) {
+      if (!drop_table (ss, coll, c->indexes[i].uri, error)) {
+         goto done;
+      }
+   }
+   if (!drop_table (ss, coll, c->uri, error)) {
+      goto done;
+   }
+   ok = unlink_coll (ss, c, error);
+done:
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
+/* lab_wt_count -- the exact count kept in memory. */
+bool
+lab_wt_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+{
+   wt_coll_t *c = lab_wt_coll_lookup (((wt_sess_t *)sess->impl)->st, coll, error);
+
+   if (!c) {
+      return false;
+   }
+   *count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+   return true;
+}
+
+/* file_size -- bytes of <home>/<ident>.wt on disk (0 when missing). */
+static int64_t
+file_size (wt_store_t *st, const char *ident)
+{
+   char path[PATH_MAX];
+   struct stat sb;
+
+   bson_snprintf (path, sizeof path, "%s/%s.wt", st->home, ident);
+   return stat (path, &sb) == 0 ? (int64_t)sb.st_size : 0;
+}
+
+/* lab_wt_stats -- count and data size from memory, storage and index sizes from the files. */
+bool
+lab_wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   wt_coll_t *c;
+   int i;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   c = lab_wt_coll_lookup (st, coll, error);
+   if (c) {
+      out->count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+      out->data_size_bytes = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
+      out->avg_obj_size_bytes = out->count ? (double)out->data_size_bytes / (double)out->count : 0.0;
+      out->storage_size_bytes = file_size (st, c->ident);
+      out->index_size_bytes = 0;
+      for (i = 0; i < c->nindexes; i++) {
+         out->index_size_bytes += file_size (st, c->indexes[i].ident);
+      }
+      out->nindexes = c->nindexes;
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   return c != NULL;
+}
+
+/* lab_wt_has_index -- whether the collection has an index on field. */
+bool
+lab_wt_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   wt_coll_t *c;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   c = lab_wt_coll_lookup (st, coll, error);
+   if (c) {
+      *has = lab_wt_coll_index (c, field) != NULL;
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   return c != NULL;
+}

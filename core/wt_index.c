@@ -1,0 +1,338 @@
+/*
+ * wt_index.c -- the embedded store's indexes, as mongod's WiredTigerIndex: which value of a document an
+ * index holds, lookups of the entries equal to a value, and index creation with a build over existing
+ * documents (scan, external sort, bulk load). The byte format of keys is keyenc.h's: a standard index
+ * key is lab_key_encode(value) + RecordId with an empty value; the _id index is mongod's unique format.
+ */
+#include "wt_private.h"
+
+#include "error.h"
+#include "keyenc.h"
+#include "wt_sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- keys --------------------------------------------------------------------------------------- */
+
+/* lab_wt_field_value -- the value of `field` (dotted paths allowed) in doc; missing -> null, as mongod
+ * indexes a missing field. Arrays (multikey) are refused. */
+bool
+lab_wt_field_value (const bson_t *doc, const char *field, bson_iter_t *it, const bson_value_t **v,
+                    bson_error_t *error)
+{
+   static const bson_value_t null_value = { .value_type = BSON_TYPE_NULL };
+   bson_iter_t top;
+   bool found;
+
+   if (!bson_iter_init (&top, doc)) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "stored document is not valid BSON");
+      return false;
+   }
+   if (strchr (field, '.')) {
+      found = bson_iter_find_descendant (&top, field, it);
+   } else {
+      found = bson_iter_find (&top, field);
+      *it = top;
+   }
+   if (!found) {
+      *v = &null_value;
+      return true;
+   }
+   if (BSON_ITER_HOLDS_ARRAY (it)) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                     "field '%s' holds an array: multikey indexes are not supported by the embedded store",
+                     field);
+      return false;
+   }
+   *v = bson_iter_value (it);
+   return true;
+}
+
+/* lab_wt_encode_body -- the body of v (its encoding without the type tag) into out (reset first);
+ * errors name the field and collection searched. */
+bool
+lab_wt_encode_body (const bson_value_t *v, lab_buf_t *out, const char *coll, const char *field,
+                    bson_error_t *error)
+{
+   lab_buf_reset (out);
+   if (!lab_key_encode_body (v, out, error)) {
+      lab_error_prefix (error, "search '%s' of collection '%s'", field, coll);
+      return false;
+   }
+   return true;
+}
+
+/* ---- lookups ------------------------------------------------------------------------------------ */
+
+/* lab_wt_lookup_id -- *rid of the document whose _id body is `body` (0 when none). */
+int
+lab_wt_lookup_id (wt_sess_t *ss, WT_CURSOR *idc, const lab_buf_t *body, int64_t *rid)
+{
+   WT_ITEM k, v;
+   size_t used;
+   int ret;
+
+   lab_buf_reset (&ss->key);
+   lab_key_unique_key (&ss->key, body->data, body->len);
+   k.data = ss->key.data;
+   k.size = ss->key.len;
+   idc->set_key (idc, &k);
+   ret = idc->search (idc);
+   *rid = 0;
+   if (ret == WT_NOTFOUND) {
+      return 0;
+   }
+   if (ret != 0) {
+      return ret;
+   }
+   if ((ret = idc->get_value (idc, &v)) != 0) {
+      return ret;
+   }
+   if (!lab_key_recordid_decode (v.data, v.size, rid, &used)) {
+      return WT_ERROR;
+   }
+   return 0;
+}
+
+/* lab_wt_collect_rids -- RecordIds of the entries equal to `body` in index ix into ss->rids. */
+int
+lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t *body, bson_error_t *error)
+{
+   WT_CURSOR *ic;
+   WT_ITEM k;
+   int exact, ret;
+   int64_t rid;
+   size_t vlen;
+
+   ss->nrids = 0;
+   if (!lab_wt_get_cursor (ss, ix->uri, true, &ic, error)) {
+      return EINVAL;
+   }
+   if (is_id) {
+      if ((ret = lab_wt_lookup_id (ss, ic, body, &rid)) != 0) {
+         return ret;
+      }
+      if (rid) {
+         lab_wt_rids_push (ss, rid);
+      }
+      return 0;
+   }
+   k.data = body->data;
+   k.size = body->len;
+   ic->set_key (ic, &k);
+   ret = ic->search_near (ic, &exact);
+   if (ret == WT_NOTFOUND) {
+      return 0;
+   }
+   if (ret == 0 && exact < 0) {
+      ret = ic->next (ic);
+   }
+   for (; ret == 0; ret = ic->next (ic)) {
+      if ((ret = ic->get_key (ic, &k)) != 0) {
+         return ret;
+      }
+      if (!lab_key_has_body (k.data, k.size, body->data, body->len)) {
+         break;
+      }
+      if (!lab_key_split_recordid (k.data, k.size, &vlen, &rid)) {
+         return WT_ERROR;
+      }
+      lab_wt_rids_push (ss, rid);
+   }
+   return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+/* ---- index builds ------------------------------------------------------------------------------- */
+
+/* sort_budget -- bytes of keys held in memory before a sorted run is spilled (as mongod's
+ * maxIndexBuildMemoryUsageMegabytes); $LAB_WT_SORT_BUDGET overrides it (tests use a tiny one). */
+static size_t
+sort_budget (void)
+{
+   const char *env = getenv ("LAB_WT_SORT_BUDGET");
+   long long v = env ? atoll (env) : 0;
+
+   return v > 0 ? (size_t)v : (size_t)256 * 1024 * 1024;
+}
+
+/* build_collect -- the key (value + RecordId) of every document of c for the index on field, into sort. */
+static bool
+build_collect (wt_sess_t *ss, wt_coll_t *c, const char *field, lab_wt_sort_t *sort, bson_error_t *error)
+{
+   WT_CURSOR *cc = NULL;
+   lab_buf_t key;
+   bool ok = false;
+   WT_ITEM v;
+   int64_t rid;
+   int ret;
+
+   lab_buf_init (&key);
+   if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0) {
+      lab_wt_fail (error, ret, "open collection '%s' (%s)", c->name, c->uri);
+      goto done;
+   }
+   while ((ret = cc->next (cc)) == 0) {
+      bson_t doc;
+      bson_iter_t it;
+      const bson_value_t *val;
+
+      cc->get_key (cc, &rid);
+      cc->get_value (cc, &v);
+      if (!bson_init_static (&doc, v.data, v.size)) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                        "collection '%s': record %" PRId64 " is not valid BSON", c->name, rid);
+         goto done;
+      }
+      lab_buf_reset (&key);
+      if (!lab_wt_field_value (&doc, field, &it, &val, error) || !lab_key_encode (val, &key, error)) {
+         lab_error_prefix (error, "build index on '%s' of '%s' (record %" PRId64 ")", field, c->name, rid);
+         goto done;
+      }
+      lab_key_append_recordid (&key, rid);
+      if (!lab_wt_sort_add (sort, key.data, key.len, error)) {
+         goto done;
+      }
+   }
+   if (ret != WT_NOTFOUND) {
+      lab_wt_fail (error, ret, "scan collection '%s' (%s)", c->name, c->uri);
+      goto done;
+   }
+   ok = true;
+done:
+   if (cc) {
+      cc->close (cc);
+   }
+   lab_buf_destroy (&key);
+   return ok;
+}
+
+/* bulk_put -- one key (empty value) into a bulk cursor. */
+static int
+bulk_put (WT_CURSOR *bulk, const void *data, size_t len)
+{
+   WT_ITEM k = { 0 }, empty = { 0 };
+
+   k.data = data;
+   k.size = len;
+   bulk->set_key (bulk, &k);
+   bulk->set_value (bulk, &empty);
+   return bulk->insert (bulk);
+}
+
+/* build_load -- the sorted keys into the fresh index table uri through a bulk cursor. */
+static bool
+build_load (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, lab_wt_sort_t *sort,
+            bson_error_t *error)
+{
+   WT_CURSOR *bulk = NULL;
+   const uint8_t *key;
+   size_t len;
+   bool ok = false;
+   int ret, more;
+
+   if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "bulk", &bulk)) != 0) {
+      return lab_wt_fail (error, ret, "open bulk cursor on %s", uri);
+   }
+   while ((more = lab_wt_sort_next (sort, &key, &len, error)) == 1) {
+      if ((ret = bulk_put (bulk, key, len)) != 0) {
+         lab_wt_fail (error, ret, "bulk load index on '%s' of '%s' (%s)", field, c->name, uri);
+         goto done;
+      }
+   }
+   if (more < 0) {
+      goto done;
+   }
+   ret = bulk->close (bulk);
+   bulk = NULL;
+   if (ret != 0) {
+      lab_wt_fail (error, ret, "finish bulk load of %s", uri);
+      goto done;
+   }
+   ok = true;
+done:
+   if (bulk) {
+      bulk->close (bulk);
+   }
+   return ok;
+}
+
+/* build_index -- fill a fresh index table from the collection's documents with a bulk cursor, as
+ * mongod builds an index over existing data: read every document, sort the keys (in memory up to
+ * sort_budget(), else in sorted runs spilled to the home and merged), bulk-load them in order. */
+static bool
+build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bson_error_t *error)
+{
+   lab_wt_sort_t *sort = lab_wt_sort_new (ss->st->home, sort_budget ());
+   bool ok;
+
+   ok = build_collect (ss, c, field, sort, error);
+   if (ok && lab_wt_sort_nkeys (sort) > 0) {
+      ok = lab_wt_sort_finish (sort, error) && build_load (ss, c, field, uri, sort, error);
+   }
+   lab_wt_sort_destroy (sort);
+   return ok;
+}
+
+/* add_index -- record the built index in c and the catalog (caller holds ddl for writing). */
+static bool
+add_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *ident, bson_error_t *error)
+{
+   wt_store_t *st = ss->st;
+   bool ok;
+
+   pthread_mutex_lock (&st->mu);
+   lab_wt_index_set (&c->indexes[c->nindexes++], field, ident);
+   ok = lab_wt_catalog_put_state (st, ss->s, false, error) && lab_wt_catalog_put_coll (ss->s, c, error);
+   if (!ok) {
+      c->nindexes--;
+      lab_wt_index_unset (&c->indexes[c->nindexes]);
+   }
+   pthread_mutex_unlock (&st->mu);
+   return ok;
+}
+
+/* lab_wt_create_index -- create and build the index on field (nothing when it exists); as mongod's
+ * createIndexes, a missing collection is created. */
+bool
+lab_wt_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   char *ident = NULL, *uri = NULL;
+   bool ok = false, created = false;
+   int ret;
+
+   pthread_rwlock_wrlock (&st->ddl);
+   if (!(c = lab_wt_coll_create_locked (ss, coll, error))) {
+      goto done;
+   }
+   if (lab_wt_coll_index (c, field)) {
+      ok = true;
+      goto done;
+   }
+   if (c->nindexes == WT_MAX_INDEXES) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                     "collection '%s' already has %d indexes (MongoDB's limit)", coll, WT_MAX_INDEXES);
+      goto done;
+   }
+   pthread_mutex_lock (&st->mu);
+   ident = bson_strdup_printf ("index-%" PRId64 "-layoutlab", st->next_ident++);
+   pthread_mutex_unlock (&st->mu);
+   uri = bson_strdup_printf ("table:%s", ident);
+   if ((ret = ss->s->create (ss->s, uri, WT_INDEX_CONFIG)) != 0) {
+      lab_wt_fail (error, ret, "create index on '%s' of '%s' (%s)", field, coll, uri);
+      goto done;
+   }
+   created = true;
+   ok = build_index (ss, c, field, uri, error) && add_index (ss, c, field, ident, error);
+done:
+   if (!ok && created) {
+      ss->s->drop (ss->s, uri, "force=true");
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   bson_free (ident);
+   bson_free (uri);
+   return ok;
+}
