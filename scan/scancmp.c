@@ -166,7 +166,7 @@ main (int argc, char **argv)
    o.cache_size_bytes = c.cache_size_bytes;
    o.log = log_cb;
    if (!lab_scan_opts_check (&o, c.uri, &error)) {
-      goto fail;
+      return lab_cli_usage_exit (&error); /* before any work: no summary */
    }
 
    so.db = c.db;

@@ -506,19 +506,32 @@ test_bad_input (void **state)
    assert_non_null (strstr (err, "unknown option '--bogus'"));
    bson_free (out);
    bson_free (err);
-   /* a usage error the library's option check finds: the --json summary carries the common header */
+   /* a usage error of the option check: before any work, so no summary */
    {
       char *jpath = bson_strdup_printf ("%s/usage-summary.json", g_tmp);
-      bson_t *j;
+      unlink (jpath);
       args = bson_strdup_printf ("--interval 5ms --json '%s'", jpath);
       rc = scancmp (NULL, args, &out, &err);
       assert_int_equal (rc, 2);
       assert_non_null (strstr (err, "below 10ms"));
+      assert_int_equal (access (jpath, F_OK), -1);
+      bson_free (args);
+      bson_free (jpath);
+      bson_free (out);
+      bson_free (err);
+   }
+   /* a failed run: the --json summary carries the common header and the error, no results */
+   {
+      char *jpath = bson_strdup_printf ("%s/fail-summary.json", g_tmp);
+      bson_t *j;
+      args = bson_strdup_printf ("--detail nosuch --json '%s'", jpath);
+      rc = scancmp (NULL, args, &out, &err);
+      assert_int_equal (rc, 1);
       j = lab_test_json_load (jpath);
       assert_string_equal (lab_test_json_str (j, "tool"), "scancmp");
-      assert_int_equal ((int) lab_test_json_num (j, "exit_code"), 2);
+      assert_int_equal ((int) lab_test_json_num (j, "exit_code"), 1);
       assert_false (lab_test_json_bool (j, "ok"));
-      assert_non_null (strstr (lab_test_json_str (j, "error"), "below 10ms"));
+      assert_non_null (strstr (lab_test_json_str (j, "error"), "\"nosuch\" does not exist"));
       assert_false (lab_test_json_has (j, "results"));
       bson_destroy (j);
       bson_free (args);
