@@ -95,16 +95,19 @@ typedef struct {
 
 #define LAB_CLI_OPT_FLAG(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_FLAG, .field = (p)}
 #define LAB_CLI_OPT_STRING(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_STRING, .field = (p)}
-#define LAB_CLI_OPT_INT(n, s, p, lo, hi) \
-   {.name = (n), .short_name = (s), .kind = LAB_CLI_INT, .field = (p), .size = sizeof *(p), .min = (lo), .max = (hi)}
+#define LAB_CLI_OPT_INT(n, s, p, lo, hi)                                                                  \
+   {.name = (n), .short_name = (s), .kind = LAB_CLI_INT, .field = (p), .size = sizeof *(p), .min = (lo),  \
+    .max = (hi)}
 #define LAB_CLI_OPT_DOUBLE(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_DOUBLE, .field = (p)}
 #define LAB_CLI_OPT_SIZE(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_SIZE, .field = (p)}
 #define LAB_CLI_OPT_DURATION(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_DURATION, .field = (p)}
-#define LAB_CLI_OPT_DURATION_MS(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_DURATION_MS, .field = (p)}
+#define LAB_CLI_OPT_DURATION_MS(n, s, p) \
+   {.name = (n), .short_name = (s), .kind = LAB_CLI_DURATION_MS, .field = (p)}
 #define LAB_CLI_OPT_ENUM(n, s, p, names) \
    {.name = (n), .short_name = (s), .kind = LAB_CLI_ENUM, .field = (p), .size = sizeof *(p), .choices = (names)}
 #define LAB_CLI_OPT_LIST(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_LIST, .field = (p)}
-#define LAB_CLI_OPT_CUSTOM(n, s, p, fn) {.name = (n), .short_name = (s), .kind = LAB_CLI_CUSTOM, .field = (p), .parse = (fn)}
+#define LAB_CLI_OPT_CUSTOM(n, s, p, fn) \
+   {.name = (n), .short_name = (s), .kind = LAB_CLI_CUSTOM, .field = (p), .parse = (fn)}
 #define LAB_CLI_OPT_END {.name = NULL}
 
 typedef struct {

@@ -102,10 +102,10 @@ bool lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *
 /* lab_import_destroy -- close the inputs; NULL is fine. */
 void lab_import_destroy (lab_import_t *imp);
 
-/* lab_billgen_import -- lab_import_new + lab_import_run: import o->files into o->coll (store may be NULL with parse_only). Refused rows go
- * to o->reject_path as "FILE:LINE:COL: reason" lines each followed by the verbatim row. With grace stop
- * the first refusal fails the import (error names FILE:LINE:COL); the collection is then dropped unless
- * o->append (st->dropped_partial tells). */
+/* lab_billgen_import -- lab_import_new + lab_import_run: import o->files into o->coll (store may be NULL
+ * with parse_only). Refused rows go to o->reject_path as "FILE:LINE:COL: reason" lines each followed by
+ * the verbatim row. With grace stop the first refusal fails the import (error names FILE:LINE:COL); the
+ * collection is then dropped unless o->append (st->dropped_partial tells). */
 bool lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
                          bson_error_t *error);
 

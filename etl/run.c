@@ -809,11 +809,13 @@ lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
       return false;
    }
    if (o->max_doc_bytes < 0 || o->max_doc_bytes > INT32_MAX) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--max-doc-bytes %lld is out of range", (long long) o->max_doc_bytes);
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--max-doc-bytes %lld is out of range",
+                     (long long) o->max_doc_bytes);
       return false;
    }
    if (o->batch_bytes > 0 && o->batch_bytes < 1024) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--batch-bytes %llu is below 1 KiB", (unsigned long long) o->batch_bytes);
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--batch-bytes %llu is below 1 KiB",
+                     (unsigned long long) o->batch_bytes);
       return false;
    }
    if (o->resume && o->drop_dst) {
