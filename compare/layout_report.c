@@ -12,7 +12,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 
-typedef enum { CHARTS_AUTO, CHARTS_SVG, CHARTS_NONE } charts_mode_t;
+typedef enum { CHARTS_SVG, CHARTS_NONE, CHARTS_AUTO } charts_mode_t; /* the order of charts_names */
 
 typedef struct {
    lab_cli_common_t common;
@@ -55,66 +55,45 @@ static const char usage_text[] =
    "Exit codes: 0 success, 1 runtime failure (unreadable or invalid results file, gnuplot failed),\n"
    "2 usage error.\n";
 
+static const char *const charts_names[] = { "svg", "none", NULL };
+
 /* parse_args -- fill *o from argv; false with *error on a usage error. */
 static bool
 parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
 {
-   int i, r;
-   const char *v;
+   lab_cli_list_t pos = { 0 };
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--baseline", 0, &o->baseline),
+      LAB_CLI_OPT_STRING ("--output", 'o', &o->output),
+      LAB_CLI_OPT_STRING ("--title", 0, &o->title),
+      LAB_CLI_OPT_ENUM ("--charts", 0, &o->charts, charts_names),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = &o->common, .positionals = &pos };
+   bool ok = false;
 
    memset (o, 0, sizeof *o);
    lab_cli_common_init (&o->common);
    o->charts = CHARTS_AUTO;
-   for (i = 1; i < argc; i++) {
-      const char *a = argv[i];
-      if ((r = lab_cli_common_take (&o->common, argc, argv, &i, error)) != 0) {
-         if (r < 0) {
-            return false;
-         }
-         continue;
-      }
-      if ((r = lab_cli_value (argc, argv, &i, "--baseline", &o->baseline, error)) != 0 ||
-          (r = lab_cli_value (argc, argv, &i, "--output", &o->output, error)) != 0 ||
-          (r = lab_cli_value (argc, argv, &i, "-o", &o->output, error)) != 0 ||
-          (r = lab_cli_value (argc, argv, &i, "--title", &o->title, error)) != 0) {
-         if (r < 0) {
-            return false;
-         }
-         continue;
-      }
-      if ((r = lab_cli_value (argc, argv, &i, "--charts", &v, error)) != 0) {
-         if (r < 0) {
-            return false;
-         }
-         if (strcmp (v, "svg") == 0) {
-            o->charts = CHARTS_SVG;
-         } else if (strcmp (v, "none") == 0) {
-            o->charts = CHARTS_NONE;
-         } else {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "--charts: '%s' is not one of svg, none", v);
-            return false;
-         }
-         continue;
-      }
-      if (a[0] == '-' && a[1] != '\0') {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "unknown option '%s' (try --help)", a);
-         return false;
-      }
-      if (o->input) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
-                        "one results file at a time ('%s' and '%s'); compare two with --baseline", o->input,
-                        a);
-         return false;
-      }
-      o->input = a;
+   if (!lab_cli_parse (&spec, argc, argv, 1, error)) {
+      goto done;
    }
+   if (pos.n > 1) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "one results file at a time ('%s' and '%s'); compare two with --baseline", pos.v[0],
+                     pos.v[1]);
+      goto done;
+   }
+   o->input = pos.n ? pos.v[0] : NULL;
+   ok = true;
    if (o->common.help || o->common.version) {
-      return true;
+      goto done;
    }
    if (!o->input) {
       lab_error_set (error, LAB_ERROR_USAGE, 1,
                      "no results file given: layout-report RUN.json [-o REPORT.md]");
-      return false;
+      ok = false;
+      goto done;
    }
    if (o->output && strcmp (o->output, "-") == 0) {
       o->output = NULL;
@@ -123,21 +102,26 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_USAGE, 1,
                      "--json - and the report cannot both go to standard output: add -o REPORT.md or "
                      "--json FILE");
-      return false;
+      ok = false;
+      goto done;
    }
    if (o->charts == CHARTS_SVG && !o->output) {
       lab_error_set (error, LAB_ERROR_USAGE, 1,
                      "--charts svg needs -o REPORT.md: the charts are written next to the report");
-      return false;
+      ok = false;
+      goto done;
    }
    if (o->output) {
       size_t n = strlen (o->output);
       if (n == 0 || o->output[n - 1] == '/') {
          lab_error_set (error, LAB_ERROR_USAGE, 1, "-o '%s': name a file, e.g. out/report.md", o->output);
-         return false;
+         ok = false;
+      goto done;
       }
    }
-   return true;
+done:
+   lab_cli_list_free (&pos);
+   return ok;
 }
 
 /* split_output -- directory and chart stem of the report path ("out/report.md" -> "out", "report"). */
@@ -159,7 +143,7 @@ split_output (const char *path, char **dir, char **stem)
    *stem = bson_strndup (base, n);
 }
 
-/* comparison_json -- the medians, ratios and winners as a document, for scripts. */
+/* comparison_json -- the medians, ratios and winners, appended to the summary `out`, for scripts. */
 static void
 comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set, bson_t *out)
 {
@@ -170,7 +154,6 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
    char key[16];
    int l;
 
-   bson_init (out);
    BSON_APPEND_UTF8 (out, "source", r->name);
    if (report) {
       BSON_APPEND_UTF8 (out, "report", report);
@@ -223,16 +206,15 @@ main (int argc, char **argv)
    lab_cmp_chart_set_t set = { 0 };
    lab_cmp_render_opts_t ro = { 0 };
    char *dir = NULL, *stem = NULL, *gnuplot = NULL, *md = NULL, *note = NULL;
-   bson_t summary = BSON_INITIALIZER;
+   lab_cli_run_t cli;
+   bson_t summary;
    int rc = LAB_EXIT_FAILURE;
 
+   lab_cli_run_start (&cli, "layout-report", argc, argv);
    lab_log_set_tool ("layout-report");
    lab_log_sink_set (lab_log_sink_stderr, NULL);
-
-   lab_log_sink_set (lab_log_sink_stderr, NULL);
    if (!parse_args (argc, argv, &o, &error)) {
-      lab_log_error ("%s", error.message);
-      return LAB_EXIT_USAGE;
+      return lab_cli_usage_exit (&error);
    }
    if (o.common.help) {
       fputs (usage_text, stdout);
@@ -285,14 +267,8 @@ main (int argc, char **argv)
       lab_error_set_errno (&error, errno, "writing the report to standard output");
       goto fail;
    }
-   if (o.common.json_path) {
-      comparison_json (&run, o.output, &set, &summary);
-      if (!lab_json_write (&summary, o.common.json_path, &error)) {
-         goto fail;
-      }
-   }
    rc = LAB_EXIT_OK;
-   goto cleanup;
+   goto summary;
 
 fail:
    lab_log_error ("%s", error.message);
@@ -305,8 +281,19 @@ fail:
          bson_free (p);
       }
    }
-cleanup:
-   bson_destroy (&summary);
+summary:
+   /* the summary: the common header, then the comparison when there is one */
+   if (o.common.json_path) {
+      lab_cli_summary_init (&summary, &cli, rc, rc == LAB_EXIT_OK ? NULL : &error);
+      if (rc == LAB_EXIT_OK) {
+         comparison_json (&run, o.output, &set, &summary);
+      }
+      if (!lab_json_write (&summary, o.common.json_path, &error)) {
+         lab_log_error ("%s", error.message);
+         rc = LAB_EXIT_FAILURE;
+      }
+      bson_destroy (&summary);
+   }
    bson_free (md);
    bson_free (note);
    bson_free (gnuplot);

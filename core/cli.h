@@ -38,6 +38,117 @@ int lab_cli_common_take (lab_cli_common_t *c, int argc, char **argv, int *i, bso
  * -1 with *error when the value is missing. */
 int lab_cli_value (int argc, char **argv, int *i, const char *name, const char **value, bson_error_t *error);
 
+/* ---- option tables ---------------------------------------------------------------------------------
+ * Every tool describes its options as a table of lab_cli_opt_t (ended by an entry with name NULL) and
+ * calls lab_cli_parse once: it fills the fields the table points at, takes the common options, collects
+ * the positional arguments, and reports unknown options, missing and bad values as LAB_ERROR_USAGE.
+ * Example:
+ *    static const char *const modes[] = {"split", "reject", "fail", NULL};
+ *    lab_cli_opt_t opts[] = {
+ *       LAB_CLI_OPT_STRING ("--src", 0, &o.src),
+ *       LAB_CLI_OPT_INT ("--parallel", 0, &o.parallel, 1, 64),
+ *       LAB_CLI_OPT_ENUM ("--on-oversize", 0, &o.on_oversize, modes),
+ *       LAB_CLI_OPT_FLAG ("--verify", 0, &verify),
+ *       LAB_CLI_OPT_END,
+ *    };
+ *    lab_cli_spec_t spec = {.opts = opts, .common = &common};
+ *    if (!lab_cli_parse (&spec, argc, argv, 1, &error)) -> exit 2
+ * Value checks that need more than the kind's syntax (ranges between options, "is it below 1 KiB") belong
+ * to the library's option check, not to the table. */
+
+typedef enum {
+   LAB_CLI_FLAG,        /* bool *: set true */
+   LAB_CLI_COUNT,       /* int *: incremented each time (-v -v) */
+   LAB_CLI_STRING,      /* const char **: the value (the last one given wins) */
+   LAB_CLI_INT,         /* a signed or size_t field of `size` bytes: a decimal within [min, max] */
+   LAB_CLI_DOUBLE,      /* double *: a decimal number */
+   LAB_CLI_SIZE,        /* uint64_t *: bytes with K/M/G suffixes (lab_parse_size) */
+   LAB_CLI_DURATION,    /* uint64_t *: nanoseconds, "250ms", "2s" (lab_parse_duration_ns) */
+   LAB_CLI_DURATION_MS, /* int32_t *: a duration in milliseconds, capped at INT32_MAX */
+   LAB_CLI_ENUM,        /* an enum field of `size` bytes: the index of the value in `choices` */
+   LAB_CLI_LIST,        /* lab_cli_list_t *: repeatable, every value appended */
+   LAB_CLI_CUSTOM,      /* parse (value, field, name, error) */
+} lab_cli_kind_t;
+
+/* lab_cli_list_t -- the values of a repeatable option or the positional arguments (pointers into argv). */
+typedef struct {
+   const char **v;
+   size_t n;
+} lab_cli_list_t;
+
+/* lab_cli_list_free -- free the list's array (not the strings, which belong to argv). */
+void lab_cli_list_free (lab_cli_list_t *l);
+
+typedef bool (*lab_cli_parse_fn) (const char *value, void *field, const char *name, bson_error_t *error);
+
+typedef struct {
+   const char *name;            /* "--bills"; NULL ends a table */
+   char short_name;             /* 'o' for -o, 0 for none */
+   lab_cli_kind_t kind;
+   void *field;                 /* where the value goes (see the kinds) */
+   size_t size;                 /* LAB_CLI_INT, LAB_CLI_ENUM: sizeof the field */
+   int64_t min, max;            /* LAB_CLI_INT */
+   const char *const *choices;  /* LAB_CLI_ENUM: names, NULL-terminated, in the enum's order */
+   lab_cli_parse_fn parse;      /* LAB_CLI_CUSTOM */
+   bool *seen;                  /* optional: set true when the option is given */
+} lab_cli_opt_t;
+
+#define LAB_CLI_OPT_FLAG(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_FLAG, .field = (p)}
+#define LAB_CLI_OPT_STRING(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_STRING, .field = (p)}
+#define LAB_CLI_OPT_INT(n, s, p, lo, hi)                                                                  \
+   {.name = (n), .short_name = (s), .kind = LAB_CLI_INT, .field = (p), .size = sizeof *(p), .min = (lo),  \
+    .max = (hi)}
+#define LAB_CLI_OPT_DOUBLE(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_DOUBLE, .field = (p)}
+#define LAB_CLI_OPT_SIZE(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_SIZE, .field = (p)}
+#define LAB_CLI_OPT_DURATION(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_DURATION, .field = (p)}
+#define LAB_CLI_OPT_DURATION_MS(n, s, p) \
+   {.name = (n), .short_name = (s), .kind = LAB_CLI_DURATION_MS, .field = (p)}
+#define LAB_CLI_OPT_ENUM(n, s, p, names) \
+   {.name = (n), .short_name = (s), .kind = LAB_CLI_ENUM, .field = (p), .size = sizeof *(p), .choices = (names)}
+#define LAB_CLI_OPT_LIST(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_LIST, .field = (p)}
+#define LAB_CLI_OPT_CUSTOM(n, s, p, fn) \
+   {.name = (n), .short_name = (s), .kind = LAB_CLI_CUSTOM, .field = (p), .parse = (fn)}
+#define LAB_CLI_OPT_END {.name = NULL}
+
+typedef struct {
+   const lab_cli_opt_t *opts;   /* the tool's table */
+   lab_cli_common_t *common;    /* the common options (NULL: not accepted) */
+   lab_cli_list_t *positionals; /* arguments that are not options, and "-" (NULL: refused) */
+} lab_cli_spec_t;
+
+/* lab_cli_parse -- parse argv[first..argc) by `spec`: `--opt VALUE`, `--opt=VALUE`, `-o VALUE`, the
+ * common options, positionals (everything after "--" too). False with *error (LAB_ERROR_USAGE) on an
+ * unknown option ("unknown option '--x' (try --help)"), a missing value ("option --x needs a value"), a
+ * bad value (the kind's message) or a positional where none is accepted. On failure positionals and
+ * LAB_CLI_LIST fields may hold what was collected: free them anyway. */
+bool lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bson_error_t *error);
+
+/* ---- the --json summary header ---------------------------------------------------------------------
+ * Every tool's summary starts with the same fields: tool, version, command_line (argv, any URI in it
+ * redacted), started and finished (UTC ISO-8601), elapsed_s (the whole process), exit_code, ok, and
+ * error (when the run failed); the tool's own fields follow. */
+
+typedef struct {
+   const char *tool;
+   int argc;
+   char **argv;
+   int64_t started_ms; /* wall clock, ms since the epoch */
+   uint64_t t0_ns;     /* monotonic */
+} lab_cli_run_t;
+
+/* lab_cli_run_start -- note the tool, its arguments and the start time (call first thing in main). */
+void lab_cli_run_start (lab_cli_run_t *run, const char *tool, int argc, char **argv);
+
+/* lab_cli_summary_init -- init `doc` with the header fields; `error` NULL or the failure to report. */
+void lab_cli_summary_init (bson_t *doc, const lab_cli_run_t *run, int exit_code, const bson_error_t *error);
+
+/* lab_cli_arg_redacted -- one argument as it may be shown: URIs (also after "--opt=") redacted;
+ * caller bson_free()s. */
+char *lab_cli_arg_redacted (const char *arg);
+
+/* lab_cli_usage_exit -- log a usage error and return LAB_EXIT_USAGE (for a main's `return`). */
+int lab_cli_usage_exit (const bson_error_t *error);
+
 /* lab_cli_common_help -- the help text of the common options, for each tool's usage. */
 const char *lab_cli_common_help (void);
 

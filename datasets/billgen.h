@@ -35,6 +35,9 @@ typedef struct {
    double insert_seconds; /* generation + inserts only */
 } lab_generate_stats_t;
 
+/* lab_generate_opts_check -- the generator's parameters (lab_gen_new's checks), without a store. */
+bool lab_generate_opts_check (const lab_generate_opts_t *o, bson_error_t *error);
+
 /* lab_billgen_generate -- generate into o->coll and create the index on the key field. An existing
  * non-empty collection without o->drop fails with LAB_STORE_ERR_EXISTS; on any failure the collection is
  * dropped again (nothing half-written is left). */
@@ -83,10 +86,26 @@ typedef struct {
    bool dropped_partial; /* a failure dropped what had been written */
 } lab_import_stats_t;
 
-/* lab_billgen_import -- import o->files into o->coll (store may be NULL with parse_only). Refused rows go
- * to o->reject_path as "FILE:LINE:COL: reason" lines each followed by the verbatim row. With grace stop
- * the first refusal fails the import (error names FILE:LINE:COL); the collection is then dropped unless
- * o->append (st->dropped_partial tells). */
+/* lab_import_t -- an import whose options are checked and whose inputs are open: each file is opened
+ * once (its zstd magic sniffed there) and parsed from that same stream, so a FIFO or stdin works like a
+ * file, and a missing input fails before a store or collection is touched. */
+typedef struct lab_import lab_import_t;
+
+/* lab_import_new -- check `o` (LAB_ERROR_USAGE: the header source, --drop with --append, no input,
+ * --reject -, a bad --fields list) and open every input. `o` must outlive the import. */
+lab_import_t *lab_import_new (const lab_import_opts_t *o, bson_error_t *error);
+
+/* lab_import_run -- import into o->coll (store may be NULL with parse_only); see lab_billgen_import. Once
+ * per import. */
+bool lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, bson_error_t *error);
+
+/* lab_import_destroy -- close the inputs; NULL is fine. */
+void lab_import_destroy (lab_import_t *imp);
+
+/* lab_billgen_import -- lab_import_new + lab_import_run: import o->files into o->coll (store may be NULL
+ * with parse_only). Refused rows go to o->reject_path as "FILE:LINE:COL: reason" lines each followed by
+ * the verbatim row. With grace stop the first refusal fails the import (error names FILE:LINE:COL); the
+ * collection is then dropped unless o->append (st->dropped_partial tells). */
 bool lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
                          bson_error_t *error);
 

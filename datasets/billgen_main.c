@@ -132,13 +132,29 @@ static const char *USAGE_EXPORT =
    "  billgen export --src bill_detail --zstd-level 19 -o datasets/sample/bills-300.csv.zst\n"
    "  billgen export --src bill_detail | head\n\n";
 
-/* usage_error -- print a usage error and return the usage exit code. */
+/* usage_error -- log a usage error with the command's help hint; the usage exit code. */
 static int
 usage_error (const bson_error_t *error, const char *cmd)
 {
    lab_log_error ("%s", error->message);
-   fprintf (stderr, "Try 'billgen %s--help'.\n", cmd ? cmd : "");
+   fprintf (stderr, "Try 'billgen %s --help'.\n", cmd);
    return LAB_EXIT_USAGE;
+}
+
+/* help_or_version -- --help / --version of a command: true (and prints) when one was given. */
+static bool
+help_or_version (const lab_cli_common_t *c, const char *usage)
+{
+   if (c->help) {
+      fputs (usage, stdout);
+      fputs (lab_cli_common_help (), stdout);
+      return true;
+   }
+   if (c->version) {
+      printf ("billgen %s\n", LAB_VERSION);
+      return true;
+   }
+   return false;
 }
 
 /* open_store -- the store named by the common options. */
@@ -149,192 +165,135 @@ open_store (const lab_cli_common_t *c, bson_error_t *error)
    return lab_store_open (c->uri, &so, error);
 }
 
-/* write_json -- the summary, when --json was given. */
-static bool
-write_json (const lab_cli_common_t *c, const bson_t *doc, bson_error_t *error)
+/* write_summary -- finish `j` (the header was started by summary_begin) to --json; a write failure
+ * turns success into a runtime failure. */
+static int
+write_summary (const lab_cli_common_t *c, bson_t *j, int rc)
 {
-   if (!c->json_path) {
-      return true;
+   bson_error_t jerr;
+
+   if (!lab_json_write (j, c->json_path, &jerr)) {
+      lab_log_error ("%s", jerr.message);
+      if (rc == LAB_EXIT_OK) {
+         rc = LAB_EXIT_FAILURE;
+      }
    }
-   return lab_json_write (doc, c->json_path, error);
+   bson_destroy (j);
+   return rc;
 }
 
-/* parse_common_prefix -- common options or -1/0; shared loop head of every command. */
-static int
-take_common (lab_cli_common_t *c, int argc, char **argv, int *i, bson_error_t *error)
+/* summary_begin -- the common header, then the fields every billgen command shares. */
+static void
+summary_begin (bson_t *j, const lab_cli_run_t *cli, int rc, const bson_error_t *error, const char *cmd,
+               const lab_store_t *store, const char *coll)
 {
-   return lab_cli_common_take (c, argc, argv, i, error);
+   lab_cli_summary_init (j, cli, rc, rc == LAB_EXIT_OK ? NULL : error);
+   BSON_APPEND_UTF8 (j, "subcommand", cmd);
+   if (store) {
+      BSON_APPEND_UTF8 (j, "uri", lab_store_uri_redacted (store));
+   }
+   BSON_APPEND_UTF8 (j, "collection", coll);
 }
 
-/* int_opt -- parse an integer option value into *out. */
+/* parse_seed -- --seed: decimal or 0x-hex. */
 static bool
-int_opt (const char *v, const char *what, int64_t min, int64_t max, int64_t *out, bson_error_t *error)
+parse_seed (const char *v, void *field, const char *name, bson_error_t *error)
 {
-   return lab_parse_int (v, what, min, max, out, error);
+   (void) name;
+   return lab_gen_seed_parse (v, field, error);
 }
 
+/* parse_start -- --start: an RFC 3339 date after 1970, as ms since the epoch. */
+static bool
+parse_start (const char *v, void *field, const char *name, bson_error_t *error)
+{
+   int64_t *ms = field;
+
+   if (!lab_csv_parse_date (v, strlen (v), ms) || *ms < 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "%s: '%s' is not an RFC 3339 date after 1970", name, v);
+      return false;
+   }
+   return true;
+}
+
+static const char *const dist_names[] = { "lognormal", "zipf", "uniform", "fixed", NULL }; /* lab_gen_dist_t */
+static const char *const order_names[] = { "interleaved", "clustered", NULL };             /* lab_gen_order_t */
+static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL };       /* lab_grace_t */
+
 static int
-cmd_generate (int argc, char **argv)
+cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
 {
    lab_cli_common_t c;
    lab_generate_opts_t o;
    lab_generate_stats_t st;
-   bson_error_t error;
+   bson_error_t error = { 0 };
    lab_store_t *store = NULL;
-   const char *v;
-   int r, rc = LAB_EXIT_FAILURE;
-   int64_t n;
+   int rc = LAB_EXIT_FAILURE;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--dst", 0, &o.coll),
+      LAB_CLI_OPT_INT ("--bills", 0, &o.gen.bills, 0, INT64_C (1) << 40),
+      LAB_CLI_OPT_DOUBLE ("--mean-rows", 0, &o.gen.mean_rows),
+      LAB_CLI_OPT_ENUM ("--dist", 0, &o.gen.dist, dist_names),
+      LAB_CLI_OPT_INT ("--max-rows", 0, &o.gen.max_rows, 1, LAB_GEN_MAX_ROWS_LIMIT),
+      LAB_CLI_OPT_CUSTOM ("--seed", 0, &o.gen.seed, parse_seed),
+      LAB_CLI_OPT_ENUM ("--order", 0, &o.gen.order, order_names),
+      LAB_CLI_OPT_INT ("--open-bills", 0, &o.gen.open_bills, 1, INT64_C (1) << 30),
+      LAB_CLI_OPT_INT ("--oversize", 0, &o.gen.oversize, 0, 100000),
+      LAB_CLI_OPT_STRING ("--key", 0, &o.gen.key),
+      LAB_CLI_OPT_CUSTOM ("--start", 0, &o.gen.start_ms, parse_start),
+      LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
+      LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = &c };
 
    lab_cli_common_init (&c);
    memset (&o, 0, sizeof o);
+   memset (&st, 0, sizeof st);
    lab_gen_params_init (&o.gen);
    o.coll = "bill_detail";
-
-   for (int i = 2; i < argc; i++) {
-      if ((r = take_common (&c, argc, argv, &i, &error)) != 0) {
-         if (r < 0) {
-            return usage_error (&error, "generate ");
-         }
-         continue;
-      }
-#define VALUE(name) ((r = lab_cli_value (argc, argv, &i, name, &v, &error)) != 0)
-      if (VALUE ("--dst")) {
-         if (r < 0) {
-            return usage_error (&error, "generate ");
-         }
-         o.coll = v;
-      } else if (VALUE ("--bills")) {
-         if (r < 0 || !int_opt (v, "--bills", 0, INT64_C (1) << 40, &o.gen.bills, &error)) {
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--mean-rows")) {
-         char *end;
-         if (r < 0) {
-            return usage_error (&error, "generate ");
-         }
-         o.gen.mean_rows = strtod (v, &end);
-         if (!*v || *end || !(o.gen.mean_rows >= 1.0)) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0, "--mean-rows: '%s' is not a number >= 1", v);
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--dist")) {
-         if (r < 0) {
-            return usage_error (&error, "generate ");
-         }
-         if (!lab_gen_dist_parse (v, &o.gen.dist)) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0,
-                           "--dist: '%s' is not one of lognormal, zipf, uniform, fixed", v);
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--max-rows")) {
-         if (r < 0 || !int_opt (v, "--max-rows", 1, LAB_GEN_MAX_ROWS_LIMIT, &o.gen.max_rows, &error)) {
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--seed")) {
-         if (r < 0 || !lab_gen_seed_parse (v, &o.gen.seed, &error)) {
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--order")) {
-         if (r < 0) {
-            return usage_error (&error, "generate ");
-         }
-         if (!lab_gen_order_parse (v, &o.gen.order)) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0, "--order: '%s' is not one of interleaved, clustered",
-                           v);
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--open-bills")) {
-         if (r < 0 || !int_opt (v, "--open-bills", 1, INT64_C (1) << 30, &o.gen.open_bills, &error)) {
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--oversize")) {
-         if (r < 0 || !int_opt (v, "--oversize", 0, 100000, &o.gen.oversize, &error)) {
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--key")) {
-         if (r < 0) {
-            return usage_error (&error, "generate ");
-         }
-         o.gen.key = v;
-      } else if (VALUE ("--start")) {
-         if (r < 0) {
-            return usage_error (&error, "generate ");
-         }
-         if (!lab_csv_parse_date (v, strlen (v), &o.gen.start_ms) || o.gen.start_ms < 0) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0, "--start: '%s' is not an RFC 3339 date after 1970", v);
-            return usage_error (&error, "generate ");
-         }
-      } else if (VALUE ("--batch-docs")) {
-         if (r < 0 || !int_opt (v, "--batch-docs", 1, 100000, &n, &error)) {
-            return usage_error (&error, "generate ");
-         }
-         o.batch_docs = (size_t)n;
-      } else if (!strcmp (argv[i], "--drop")) {
-         o.drop = true;
-      } else {
-         lab_error_set (&error, LAB_ERROR_USAGE, 0, "unknown option or argument '%s'", argv[i]);
-         return usage_error (&error, "generate ");
-      }
-#undef VALUE
+   /* parameter errors are usage errors: checked before the store is touched */
+   if (!lab_cli_parse (&spec, argc, argv, 2, &error) ||
+       (!c.help && !c.version && !lab_generate_opts_check (&o, &error))) {
+      return usage_error (&error, "generate");
    }
-   if (c.help) {
-      fputs (USAGE_GENERATE, stdout);
-      fputs (lab_cli_common_help (), stdout);
-      return LAB_EXIT_OK;
-   }
-   if (c.version) {
-      printf ("billgen %s\n", LAB_VERSION);
+   if (help_or_version (&c, USAGE_GENERATE)) {
       return LAB_EXIT_OK;
    }
    lab_log_set (&c);
    o.progress = c.progress;
 
-   /* parameter errors are usage errors: check them before touching the store */
-   lab_gen_t *probe = lab_gen_new (&o.gen, &error);
-   if (!probe) {
-      return usage_error (&error, "generate ");
-   }
-   lab_gen_destroy (probe);
-
    store = open_store (&c, &error);
-   if (!store) {
-      lab_log_error ("%s", error.message);
-      return lab_error_exit_code (&error);
-   }
-   if (!lab_billgen_generate (store, &o, &st, &error)) {
+   if (store && lab_billgen_generate (store, &o, &st, &error)) {
+      char b1[32];
+      lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64
+                    " oversize) into '%s' in %.2f s: %.0f "
+                    "rows/s, %s of BSON (%.0f B/row)",
+                    st.rows, st.bills, st.oversize_bills, o.coll, st.seconds,
+                    st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0,
+                    lab_format_bytes ((uint64_t)st.bson_bytes, b1, sizeof b1),
+                    st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
+      rc = LAB_EXIT_OK;
+   } else {
       lab_log_error ("%s", error.message);
       rc = lab_error_exit_code (&error);
-      goto done;
    }
-   char b1[32];
-   lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64
-                 " oversize) into '%s' in %.2f s: %.0f "
-                 "rows/s, %s of BSON (%.0f B/row)",
-                 st.rows, st.bills, st.oversize_bills, o.coll, st.seconds,
-                 st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0,
-                 lab_format_bytes ((uint64_t)st.bson_bytes, b1, sizeof b1),
-                 st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
-   {
-      bson_t j = BSON_INITIALIZER;
-      BSON_APPEND_UTF8 (&j, "command", "generate");
-      BSON_APPEND_UTF8 (&j, "tool_version", LAB_VERSION);
-      BSON_APPEND_UTF8 (&j, "uri", lab_store_uri_redacted (store));
-      BSON_APPEND_UTF8 (&j, "collection", o.coll);
+   if (c.json_path) {
+      bson_t j, p;
+      char seed[32];
+      summary_begin (&j, cli, rc, &error, "generate", store, o.coll);
       BSON_APPEND_INT64 (&j, "rows", st.rows);
       BSON_APPEND_INT64 (&j, "bills", st.bills);
       BSON_APPEND_INT64 (&j, "oversize_bills", st.oversize_bills);
       BSON_APPEND_INT64 (&j, "oversize_rows_per_bill", st.oversize_rows_per_bill);
       BSON_APPEND_INT64 (&j, "bytes", st.bson_bytes);
       BSON_APPEND_DOUBLE (&j, "avg_row_bytes", st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
-      BSON_APPEND_DOUBLE (&j, "seconds", st.seconds);
-      BSON_APPEND_DOUBLE (&j, "insert_seconds", st.insert_seconds);
-      BSON_APPEND_DOUBLE (&j, "rows_per_s",
-                          st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);
+      BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
+      BSON_APPEND_DOUBLE (&j, "insert_elapsed_s", st.insert_seconds);
+      BSON_APPEND_DOUBLE (&j, "rows_per_s", st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);
       BSON_APPEND_INT64 (&j, "rejects", 0);
       BSON_APPEND_INT64 (&j, "open_bills_peak", st.open_bills_peak);
-      bson_t p;
       BSON_APPEND_DOCUMENT_BEGIN (&j, "params", &p);
-      char seed[32];
       bson_snprintf (seed, sizeof seed, "%" PRIu64, o.gen.seed);
       BSON_APPEND_UTF8 (&p, "seed", seed);
       BSON_APPEND_DOUBLE (&p, "mean_rows", o.gen.mean_rows);
@@ -344,176 +303,70 @@ cmd_generate (int argc, char **argv)
       BSON_APPEND_INT64 (&p, "open_bills", o.gen.open_bills);
       BSON_APPEND_UTF8 (&p, "key", o.gen.key);
       bson_append_document_end (&j, &p);
-      bool ok = write_json (&c, &j, &error);
-      bson_destroy (&j);
-      if (!ok) {
-         lab_log_error ("%s", error.message);
-         goto done;
-      }
+      rc = write_summary (&c, &j, rc);
    }
-   rc = LAB_EXIT_OK;
-
-done:
    lab_store_close (store);
    return rc;
 }
 
 static int
-cmd_import (int argc, char **argv)
+cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
 {
    lab_cli_common_t c;
    lab_import_opts_t o;
    lab_import_stats_t st;
-   bson_error_t error;
+   bson_error_t error = { 0 };
    lab_store_t *store = NULL;
-   const char *v;
-   int r, rc = LAB_EXIT_FAILURE;
-   int64_t n;
-   const char **files = bson_malloc0 ((size_t)argc * sizeof *files);
-   size_t nfiles = 0;
+   lab_import_t *imp = NULL;
+   lab_cli_list_t files = { 0 };
+   int rc = LAB_EXIT_FAILURE;
+   bool ok;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--dst", 0, &o.coll),
+      LAB_CLI_OPT_FLAG ("--headerline", 0, &o.headerline),
+      LAB_CLI_OPT_STRING ("--fields", 0, &o.fields),
+      LAB_CLI_OPT_FLAG ("--columns-have-types", 0, &o.typed),
+      LAB_CLI_OPT_ENUM ("--parse-grace", 0, &o.grace, grace_names),
+      LAB_CLI_OPT_STRING ("--reject", 0, &o.reject_path),
+      {.name = "--key", .kind = LAB_CLI_STRING, .field = &o.key, .seen = &o.key_given},
+      LAB_CLI_OPT_FLAG ("--no-index", 0, &o.no_index),
+      LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
+      LAB_CLI_OPT_FLAG ("--append", 0, &o.append),
+      LAB_CLI_OPT_FLAG ("--parse-only", 0, &o.parse_only),
+      LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = &c, .positionals = &files };
 
    lab_cli_common_init (&c);
    memset (&o, 0, sizeof o);
+   memset (&st, 0, sizeof st);
    o.coll = "bill_detail";
    o.key = "bill_id";
-
-   for (int i = 2; i < argc; i++) {
-      if (argv[i][0] != '-' || !strcmp (argv[i], "-")) {
-         files[nfiles++] = argv[i];
-         continue;
-      }
-      if ((r = take_common (&c, argc, argv, &i, &error)) != 0) {
-         if (r < 0) {
-            goto usage;
-         }
-         continue;
-      }
-#define VALUE(name) ((r = lab_cli_value (argc, argv, &i, name, &v, &error)) != 0)
-      if (VALUE ("--dst")) {
-         if (r < 0) {
-            goto usage;
-         }
-         o.coll = v;
-      } else if (VALUE ("--key")) {
-         if (r < 0) {
-            goto usage;
-         }
-         o.key = v;
-         o.key_given = true;
-      } else if (VALUE ("--fields")) {
-         if (r < 0) {
-            goto usage;
-         }
-         o.fields = v;
-      } else if (VALUE ("--parse-grace")) {
-         if (r < 0) {
-            goto usage;
-         }
-         if (!lab_grace_parse (v, &o.grace)) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0,
-                           "--parse-grace: '%s' is not one of stop, skip-row, skip-field", v);
-            goto usage;
-         }
-      } else if (VALUE ("--reject")) {
-         if (r < 0) {
-            goto usage;
-         }
-         o.reject_path = v;
-      } else if (VALUE ("--batch-docs")) {
-         if (r < 0 || !int_opt (v, "--batch-docs", 1, 100000, &n, &error)) {
-            goto usage;
-         }
-         o.batch_docs = (size_t)n;
-      } else if (!strcmp (argv[i], "--headerline")) {
-         o.headerline = true;
-      } else if (!strcmp (argv[i], "--columns-have-types")) {
-         o.typed = true;
-      } else if (!strcmp (argv[i], "--no-index")) {
-         o.no_index = true;
-      } else if (!strcmp (argv[i], "--drop")) {
-         o.drop = true;
-      } else if (!strcmp (argv[i], "--append")) {
-         o.append = true;
-      } else if (!strcmp (argv[i], "--parse-only")) {
-         o.parse_only = true;
-      } else if (!strcmp (argv[i], "--")) {
-         for (i++; i < argc; i++) {
-            files[nfiles++] = argv[i];
-         }
-      } else {
-         lab_error_set (&error, LAB_ERROR_USAGE, 0, "unknown option '%s'", argv[i]);
-         goto usage;
-      }
-#undef VALUE
+   if (!lab_cli_parse (&spec, argc, argv, 2, &error)) {
+      rc = usage_error (&error, "import");
+      goto done;
    }
-   if (c.help) {
-      fputs (USAGE_IMPORT, stdout);
-      fputs (lab_cli_common_help (), stdout);
+   if (help_or_version (&c, USAGE_IMPORT)) {
       rc = LAB_EXIT_OK;
       goto done;
    }
-   if (c.version) {
-      printf ("billgen %s\n", LAB_VERSION);
-      rc = LAB_EXIT_OK;
-      goto done;
-   }
-   if (o.headerline && o.fields) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0, "--headerline and --fields exclude each other");
-      goto usage;
-   }
-   if (!o.headerline && !o.fields) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0,
-                     "say where the field names come from: --headerline or --fields");
-      goto usage;
-   }
-   if (o.drop && o.append) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0, "--drop and --append exclude each other");
-      goto usage;
-   }
-   if (nfiles == 0) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0, "no input: name one or more CSV files, or - for stdin");
-      goto usage;
-   }
-   if (o.reject_path && strcmp (o.reject_path, "-") == 0) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0, "--reject needs a file name");
-      goto usage;
-   }
-   o.files = files;
-   o.nfiles = nfiles;
+   o.files = files.v;
+   o.nfiles = files.n;
    o.progress = c.progress;
    lab_log_set (&c);
 
-   /* what can be checked without the store is checked first: a bad --fields or a missing input never
-    * creates a store or a collection */
-   if (o.fields) {
-      lab_csv_header_t h = { 0 };
-      bool hok = lab_csv_header_from_list (&h, o.fields, o.typed, &error);
-      lab_csv_header_cleanup (&h);
-      if (!hok) {
-         goto usage;
-      }
+   /* the options are checked and every input opened (once) before the store: a bad --fields or a
+    * missing input never creates a store or a collection */
+   imp = lab_import_new (&o, &error);
+   if (!imp && error.domain == LAB_ERROR_USAGE) {
+      rc = usage_error (&error, "import");
+      goto done;
    }
-   for (size_t k = 0; k < nfiles; k++) {
-      if (strcmp (files[k], "-") != 0) {
-         lab_input_t *in = lab_input_open (files[k], &error);
-         if (!in) {
-            lab_log_error ("%s", error.message);
-            rc = lab_error_exit_code (&error);
-            goto done;
-         }
-         lab_input_close (in);
-      }
-   }
-
-   if (!o.parse_only) {
+   if (imp && !o.parse_only) {
       store = open_store (&c, &error);
-      if (!store) {
-         lab_log_error ("%s", error.message);
-         rc = lab_error_exit_code (&error);
-         goto done;
-      }
    }
-   bool ok = lab_billgen_import (store, &o, &st, &error);
+   ok = imp && (o.parse_only || store) && lab_import_run (imp, store, &st, &error);
    if (!ok) {
       lab_log_error ("%s", error.message);
       if (st.dropped_partial) {
@@ -524,8 +377,7 @@ cmd_import (int argc, char **argv)
          lab_log_error ("collection '%s' keeps the rows written before the failure (--append)", o.coll);
       }
       rc = lab_error_exit_code (&error);
-   }
-   if (ok) {
+   } else {
       char b1[32];
       char *where = o.parse_only ? bson_strdup ("") : bson_strdup_printf (" into '%s'", o.coll);
       lab_log_info ("%s %" PRId64 " of %" PRId64 " rows%s in %.2f s (%.0f rows/s, %s of CSV); %" PRId64
@@ -535,19 +387,11 @@ cmd_import (int argc, char **argv)
                     lab_format_bytes (st.csv_bytes, b1, sizeof b1), st.rejects, st.fields_skipped,
                     (st.rejects || st.fields_skipped) && o.reject_path ? " (see the --reject file)" : "");
       bson_free (where);
+      rc = LAB_EXIT_OK;
    }
-   {
-      bson_t j = BSON_INITIALIZER;
-      BSON_APPEND_UTF8 (&j, "command", o.parse_only ? "import-parse-only" : "import");
-      BSON_APPEND_UTF8 (&j, "tool_version", LAB_VERSION);
-      BSON_APPEND_BOOL (&j, "ok", ok);
-      if (!ok) {
-         BSON_APPEND_UTF8 (&j, "error", error.message);
-      }
-      if (store) {
-         BSON_APPEND_UTF8 (&j, "uri", lab_store_uri_redacted (store));
-      }
-      BSON_APPEND_UTF8 (&j, "collection", o.coll);
+   if (c.json_path) {
+      bson_t j;
+      summary_begin (&j, cli, rc, &error, o.parse_only ? "import-parse-only" : "import", store, o.coll);
       BSON_APPEND_INT64 (&j, "files", st.files);
       BSON_APPEND_INT64 (&j, "rows", st.rows_inserted);
       BSON_APPEND_INT64 (&j, "rows_read", st.rows_read);
@@ -555,151 +399,91 @@ cmd_import (int argc, char **argv)
       BSON_APPEND_INT64 (&j, "bytes", (int64_t)st.bson_bytes);
       BSON_APPEND_INT64 (&j, "csv_bytes", (int64_t)st.csv_bytes);
       BSON_APPEND_INT64 (&j, "file_bytes", (int64_t)st.file_bytes);
-      BSON_APPEND_DOUBLE (&j, "seconds", st.seconds);
+      BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
       BSON_APPEND_DOUBLE (&j, "rows_per_s", st.seconds > 0 ? (double)st.rows_inserted / st.seconds : 0.0);
-      BSON_APPEND_DOUBLE (&j, "load_seconds", st.load_seconds);
+      BSON_APPEND_DOUBLE (&j, "load_elapsed_s", st.load_seconds);
       BSON_APPEND_DOUBLE (&j, "load_rows_per_s",
                           st.load_seconds > 0 ? (double)st.rows_inserted / st.load_seconds : 0.0);
       BSON_APPEND_INT64 (&j, "rejects", st.rejects);
       BSON_APPEND_INT64 (&j, "fields_skipped", st.fields_skipped);
       BSON_APPEND_UTF8 (&j, "parse_grace", lab_grace_name (o.grace));
       BSON_APPEND_BOOL (&j, "dropped_partial", st.dropped_partial);
-      bson_error_t jerr;
-      bool jok = write_json (&c, &j, &jerr);
-      bson_destroy (&j);
-      if (!jok) {
-         lab_log_error ("%s", jerr.message);
-         if (ok) {
-            rc = LAB_EXIT_FAILURE;
-            goto done;
-         }
-      }
+      rc = write_summary (&c, &j, rc);
    }
-   if (ok) {
-      rc = LAB_EXIT_OK;
-   }
-   goto done;
 
-usage:
-   rc = usage_error (&error, "import ");
 done:
+   lab_import_destroy (imp);
    lab_store_close (store);
-   bson_free (files);
+   lab_cli_list_free (&files);
    return rc;
 }
 
 static int
-cmd_export (int argc, char **argv)
+cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
 {
    lab_cli_common_t c;
    lab_export_opts_t o;
    lab_export_stats_t st;
-   bson_error_t error;
+   bson_error_t error = { 0 };
    lab_store_t *store = NULL;
-   const char *v;
-   int r, rc = LAB_EXIT_FAILURE;
-   int64_t n;
+   int rc = LAB_EXIT_FAILURE;
    bool level_given = false;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--src", 0, &o.coll),
+      LAB_CLI_OPT_STRING ("--out", 'o', &o.out),
+      {.name = "--zstd-level", .kind = LAB_CLI_INT, .field = &o.zstd_level, .size = sizeof o.zstd_level, .min = 0,
+       .max = 19, .seen = &level_given},
+      LAB_CLI_OPT_INT ("--sample", 0, &o.sample, 1, 100000000),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = &c };
 
    lab_cli_common_init (&c);
    memset (&o, 0, sizeof o);
+   memset (&st, 0, sizeof st);
    o.coll = "bill_detail";
    o.out = "-";
    o.sample = 1000;
-
-   for (int i = 2; i < argc; i++) {
-      if ((r = take_common (&c, argc, argv, &i, &error)) != 0) {
-         if (r < 0) {
-            return usage_error (&error, "export ");
-         }
-         continue;
-      }
-#define VALUE(name) ((r = lab_cli_value (argc, argv, &i, name, &v, &error)) != 0)
-      if (VALUE ("--src")) {
-         if (r < 0) {
-            return usage_error (&error, "export ");
-         }
-         o.coll = v;
-      } else if (VALUE ("-o") || VALUE ("--out")) {
-         if (r < 0) {
-            return usage_error (&error, "export ");
-         }
-         o.out = v;
-      } else if (VALUE ("--zstd-level")) {
-         if (r < 0 || !int_opt (v, "--zstd-level", 0, 19, &n, &error)) {
-            return usage_error (&error, "export ");
-         }
-         o.zstd_level = (int)n;
-         level_given = true;
-      } else if (VALUE ("--sample")) {
-         if (r < 0 || !int_opt (v, "--sample", 1, 100000000, &o.sample, &error)) {
-            return usage_error (&error, "export ");
-         }
-      } else {
-         lab_error_set (&error, LAB_ERROR_USAGE, 0, "unknown option or argument '%s'", argv[i]);
-         return usage_error (&error, "export ");
-      }
-#undef VALUE
+   if (!lab_cli_parse (&spec, argc, argv, 2, &error)) {
+      return usage_error (&error, "export");
    }
-   if (c.help) {
-      fputs (USAGE_EXPORT, stdout);
-      fputs (lab_cli_common_help (), stdout);
-      return LAB_EXIT_OK;
-   }
-   if (c.version) {
-      printf ("billgen %s\n", LAB_VERSION);
+   if (help_or_version (&c, USAGE_EXPORT)) {
       return LAB_EXIT_OK;
    }
    if (!level_given && lab_path_has_suffix (o.out, ".zst")) {
       o.zstd_level = 3;
    }
    if (c.json_path && !strcmp (c.json_path, "-") && !strcmp (o.out, "-")) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0,
-                     "--json - and the CSV cannot both go to stdout: give -o FILE");
-      return usage_error (&error, "export ");
+      lab_error_set (&error, LAB_ERROR_USAGE, 0, "--json - and the CSV cannot both go to stdout: give -o FILE");
+      return usage_error (&error, "export");
    }
    o.progress = c.progress;
    lab_log_set (&c);
 
    store = open_store (&c, &error);
-   if (!store) {
-      lab_log_error ("%s", error.message);
-      return lab_error_exit_code (&error);
-   }
-   if (!lab_billgen_export (store, &o, &st, &error)) {
-      lab_log_error ("%s", error.message);
-      rc = lab_error_exit_code (&error);
-      goto done;
-   }
-   {
+   if (store && lab_billgen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
-      lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64
-                    " columns) in %.2f s: %s of CSV, %s written%s",
+      lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64 " columns) in %.2f s: %s of CSV, %s written%s",
                     st.rows, o.coll, st.columns, st.seconds, lab_format_bytes (st.csv_bytes, b1, sizeof b1),
                     lab_format_bytes (st.file_bytes, b2, sizeof b2), o.zstd_level > 0 ? " (zstd)" : "");
-      bson_t j = BSON_INITIALIZER;
-      BSON_APPEND_UTF8 (&j, "command", "export");
-      BSON_APPEND_UTF8 (&j, "tool_version", LAB_VERSION);
-      BSON_APPEND_UTF8 (&j, "uri", lab_store_uri_redacted (store));
-      BSON_APPEND_UTF8 (&j, "collection", o.coll);
+      rc = LAB_EXIT_OK;
+   } else {
+      lab_log_error ("%s", error.message);
+      rc = lab_error_exit_code (&error);
+   }
+   if (c.json_path) {
+      bson_t j;
+      summary_begin (&j, cli, rc, &error, "export", store, o.coll);
       BSON_APPEND_UTF8 (&j, "out", o.out);
       BSON_APPEND_INT64 (&j, "rows", st.rows);
       BSON_APPEND_INT64 (&j, "columns", st.columns);
       BSON_APPEND_INT64 (&j, "bytes", (int64_t)st.csv_bytes);
       BSON_APPEND_INT64 (&j, "file_bytes", (int64_t)st.file_bytes);
       BSON_APPEND_INT32 (&j, "zstd_level", o.zstd_level);
-      BSON_APPEND_DOUBLE (&j, "seconds", st.seconds);
+      BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
       BSON_APPEND_INT64 (&j, "rejects", 0);
-      bool ok = write_json (&c, &j, &error);
-      bson_destroy (&j);
-      if (!ok) {
-         lab_log_error ("%s", error.message);
-         goto done;
-      }
+      rc = write_summary (&c, &j, rc);
    }
-   rc = LAB_EXIT_OK;
-
-done:
    lab_store_close (store);
    return rc;
 }
@@ -707,6 +491,9 @@ done:
 int
 main (int argc, char **argv)
 {
+   lab_cli_run_t cli;
+
+   lab_cli_run_start (&cli, "billgen", argc, argv);
    lab_log_set_tool ("billgen");
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    if (argc < 2) {
@@ -715,13 +502,13 @@ main (int argc, char **argv)
    }
    const char *cmd = argv[1];
    if (!strcmp (cmd, "generate")) {
-      return cmd_generate (argc, argv);
+      return cmd_generate (&cli, argc, argv);
    }
    if (!strcmp (cmd, "import")) {
-      return cmd_import (argc, argv);
+      return cmd_import (&cli, argc, argv);
    }
    if (!strcmp (cmd, "export")) {
-      return cmd_export (argc, argv);
+      return cmd_export (&cli, argc, argv);
    }
    if (!strcmp (cmd, "-h") || !strcmp (cmd, "--help") || !strcmp (cmd, "help")) {
       fputs (USAGE_MAIN, stdout);

@@ -45,6 +45,17 @@ lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool 
    return true;
 }
 
+/* lab_generate_opts_check -- see billgen.h. */
+bool
+lab_generate_opts_check (const lab_generate_opts_t *o, bson_error_t *error)
+{
+   lab_gen_t *g = lab_gen_new (&o->gen, error);
+   bool ok = g != NULL;
+
+   lab_gen_destroy (g);
+   return ok;
+}
+
 bool
 lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_generate_stats_t *st,
                       bson_error_t *error)

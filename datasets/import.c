@@ -129,8 +129,7 @@ typedef struct {
    lab_csv_header_t header;
    bool have_header;
    lab_input_t *in;
-   lab_input_t *stdin_in; /* opened while probing the inputs: stdin cannot be reopened */
-   const char *file;      /* current input's display name (owned by names[]) */
+   const char *file;      /* current input's display name (owned by the input) */
    ssize_t key_col;
    hset_t keys;
    bson_t scratch; /* parse-only target */
@@ -349,15 +348,116 @@ on_store_reject (const lab_loader_reject_t *r, void *ctx, bson_error_t *error)
    return true;
 }
 
+/* lab_import -- checked options, the --fields header and every input, open. */
+struct lab_import {
+   const lab_import_opts_t *o;
+   lab_input_t **inputs; /* one per o->files[i], each opened once; NULL once handed to the reader */
+   lab_csv_header_t fields; /* from --fields (when not --headerline) */
+   bool used;
+};
+
+/* lab_import_new -- see billgen.h. */
+lab_import_t *
+lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
+{
+   lab_import_t *imp = bson_malloc0 (sizeof *imp);
+   bool have_stdin = false;
+
+   imp->o = o;
+   if (o->headerline && o->fields) {
+      lab_error_set (error, LAB_ERROR_USAGE, 4, "--headerline and --fields exclude each other");
+      goto fail;
+   }
+   if (!o->headerline && !o->fields) {
+      lab_error_set (error, LAB_ERROR_USAGE, 4, "say where the field names come from: --headerline or --fields");
+      goto fail;
+   }
+   if (o->drop && o->append) {
+      lab_error_set (error, LAB_ERROR_USAGE, 4, "--drop and --append exclude each other");
+      goto fail;
+   }
+   if (o->nfiles == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 4, "no input: name one or more CSV files (or - for stdin)");
+      goto fail;
+   }
+   if (o->reject_path && strcmp (o->reject_path, "-") == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 4, "--reject needs a file name");
+      goto fail;
+   }
+   if (o->fields && !lab_csv_header_from_list (&imp->fields, o->fields, o->typed, error)) {
+      error->domain = LAB_ERROR_USAGE;
+      goto fail;
+   }
+   if (o->fields && o->key_given && lab_csv_header_find (&imp->fields, o->key) < 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 3, "--key '%s' is not one of --fields", o->key);
+      goto fail;
+   }
+   /* open every input now, once: a missing file fails before anything is written, and the stream that
+    * was sniffed for the zstd magic is the one parsed (a FIFO or stdin cannot be opened twice) */
+   imp->inputs = bson_malloc0 (o->nfiles * sizeof *imp->inputs);
+   for (size_t i = 0; i < o->nfiles; i++) {
+      if (strcmp (o->files[i], "-") == 0) {
+         if (have_stdin) {
+            lab_error_set (error, LAB_ERROR_USAGE, 4, "stdin (-) can be read only once");
+            goto fail;
+         }
+         have_stdin = true;
+      }
+      imp->inputs[i] = lab_input_open (o->files[i], error);
+      if (!imp->inputs[i]) {
+         goto fail;
+      }
+   }
+   return imp;
+
+fail:
+   lab_import_destroy (imp);
+   return NULL;
+}
+
+/* lab_import_destroy -- see billgen.h. */
+void
+lab_import_destroy (lab_import_t *imp)
+{
+   if (!imp) {
+      return;
+   }
+   for (size_t i = 0; imp->inputs && i < imp->o->nfiles; i++) {
+      lab_input_close (imp->inputs[i]);
+   }
+   bson_free (imp->inputs);
+   lab_csv_header_cleanup (&imp->fields);
+   bson_free (imp);
+}
+
+/* lab_billgen_import -- see billgen.h. */
 bool
 lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
                     bson_error_t *error)
 {
+   lab_import_t *imp = lab_import_new (o, error);
+   bool ok;
+
+   if (!imp) {
+      memset (st, 0, sizeof *st);
+      st->bills = -1;
+      return false;
+   }
+   ok = lab_import_run (imp, store, st, error);
+   lab_import_destroy (imp);
+   return ok;
+}
+
+/* lab_import_run -- see billgen.h. */
+bool
+lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, bson_error_t *error)
+{
+   const lab_import_opts_t *o = imp->o;
    import_t im;
    lab_session_t *sess = NULL;
    bool owned = false, ok = false;
    uint64_t t0 = lab_now_ns ();
-   char **names = NULL;
+   char **names = NULL; /* the inputs' display names: the loader reports refusals with them later */
    bson_error_t rej_err;
 
    memset (st, 0, sizeof *st);
@@ -369,27 +469,22 @@ lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_s
    lab_buf_init (&im.line);
    st->bills = -1;
 
-   if (o->nfiles == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 4, "no input: name one or more CSV files (or - for stdin)");
+   if (imp->used) {
+      lab_error_set (error, LAB_ERROR_USAGE, 4, "an import runs once: its inputs are read");
       goto done;
    }
+   imp->used = true;
+   names = bson_malloc0 ((o->nfiles + 1) * sizeof *names);
+   for (size_t i = 0; i < o->nfiles; i++) {
+      names[i] = bson_strdup (lab_input_name (imp->inputs[i]));
+   }
    if (!o->headerline) {
-      if (!o->fields) {
-         lab_error_set (error, LAB_ERROR_USAGE, 4,
-                        "say where the field names come from: --headerline or --fields");
-         goto done;
-      }
-      if (!lab_csv_header_from_list (&im.header, o->fields, o->typed, error)) {
-         error->domain = LAB_ERROR_USAGE;
-         goto done;
-      }
+      /* the --fields header, checked by lab_import_new */
+      im.header = imp->fields;
+      memset (&imp->fields, 0, sizeof imp->fields);
       im.have_header = true;
       if (o->key) {
          im.key_col = lab_csv_header_find (&im.header, o->key);
-         if (im.key_col < 0 && o->key_given) {
-            lab_error_set (error, LAB_ERROR_USAGE, 3, "--key '%s' is not one of --fields", o->key);
-            goto done;
-         }
       }
    }
    if (o->reject_path) {
@@ -397,24 +492,6 @@ lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_s
       if (!im.reject) {
          lab_error_prefix (error, "--reject");
          goto done;
-      }
-   }
-   /* open every input first: a missing file fails before anything is written */
-   names = bson_malloc0 ((o->nfiles + 1) * sizeof *names);
-   for (size_t i = 0; i < o->nfiles; i++) {
-      if (strcmp (o->files[i], "-") == 0 && im.stdin_in) {
-         lab_error_set (error, LAB_ERROR_USAGE, 4, "stdin (-) can be read only once");
-         goto done;
-      }
-      lab_input_t *probe = lab_input_open (o->files[i], error);
-      if (!probe) {
-         goto done;
-      }
-      names[i] = bson_strdup (lab_input_name (probe));
-      if (strcmp (o->files[i], "-") == 0) {
-         im.stdin_in = probe;
-      } else {
-         lab_input_close (probe);
       }
    }
 
@@ -443,16 +520,8 @@ lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_s
 
    im.prog = lab_progress_new (o->progress, o->parse_only ? "parsing" : "importing", "rows", 0);
    for (size_t i = 0; i < o->nfiles; i++) {
-      lab_input_t *in;
-      if (strcmp (o->files[i], "-") == 0) {
-         in = im.stdin_in;
-         im.stdin_in = NULL;
-      } else {
-         in = lab_input_open (o->files[i], error);
-         if (!in) {
-            goto done;
-         }
-      }
+      lab_input_t *in = imp->inputs[i];
+      imp->inputs[i] = NULL;
       im.in = in;
       im.file = names[i];
       bool r = lab_csv_read (in, 0, on_record, &im, NULL, error);
@@ -460,15 +529,15 @@ lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_s
       lab_progress_add (im.prog, (uint64_t)im.pending_rows, st->csv_bytes - im.last_csv);
       im.last_csv = st->csv_bytes;
       im.pending_rows = 0;
-      lab_input_close (in);
-      im.in = NULL;
       if (!r) {
          goto done;
       }
       if (o->headerline && !im.have_header) {
-         lab_error_set (error, LAB_ERROR_CSV, 2, "%s: empty input: no header line (--headerline)", names[i]);
+         lab_error_set (error, LAB_ERROR_CSV, 2, "%s: empty input: no header line (--headerline)", im.file);
          goto done;
       }
+      lab_input_close (in);
+      im.in = NULL;
       st->files++;
    }
 
@@ -505,7 +574,6 @@ done:
    if (im.in) {
       lab_input_close (im.in);
    }
-   lab_input_close (im.stdin_in);
    if (!ok && owned && sess) {
       bson_error_t e2;
       if (lab_store_drop (sess, o->coll, &e2)) {

@@ -89,127 +89,60 @@ typedef struct {
    bool verify;
 } options_t;
 
-/* parse_args -- fill *o; LAB_ERROR_USAGE on anything wrong. */
+static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
+
+/* parse_args -- fill *o; LAB_ERROR_USAGE on anything wrong (the run's own checks: lab_foldrun_opts_check). */
 static bool
 parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
 {
-   const char *v = NULL;
-   int i, rc;
-   int64_t n;
-   uint64_t sz;
+   lab_foldrun_opts_t *r = &o->run;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--src", 0, &r->src),
+      LAB_CLI_OPT_STRING ("--dst", 0, &r->dst),
+      LAB_CLI_OPT_STRING ("--key", 0, &r->key),
+      LAB_CLI_OPT_STRING ("--hoist", 0, &r->hoist_spec),
+      LAB_CLI_OPT_INT ("--hoist-sample", 0, &r->hoist_sample_masters, 1, INT64_C (100000000)),
+      LAB_CLI_OPT_STRING ("--array-field", 0, &r->array_field),
+      LAB_CLI_OPT_SIZE ("--max-doc-bytes", 0, &r->max_doc_bytes), /* an int64 field: the check bounds it */
+      LAB_CLI_OPT_ENUM ("--on-oversize", 0, &r->on_oversize, oversize_names),
+      LAB_CLI_OPT_STRING ("--reject", 0, &r->reject_path),
+      LAB_CLI_OPT_INT ("--batch-docs", 0, &r->batch_docs, 1, 100000),
+      LAB_CLI_OPT_SIZE ("--batch-bytes", 0, &r->batch_bytes),
+      LAB_CLI_OPT_INT ("--parallel", 0, &r->parallel, 1, 64),
+      LAB_CLI_OPT_FLAG ("--drop-dst", 0, &r->drop_dst),
+      LAB_CLI_OPT_FLAG ("--resume", 0, &r->resume),
+      LAB_CLI_OPT_FLAG ("--verify", 0, &o->verify),
+      LAB_CLI_OPT_FLAG ("--copy-only", 0, &r->copy_only),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = &o->common };
+   const char *v;
 
    memset (o, 0, sizeof *o);
    lab_cli_common_init (&o->common);
-   o->run.key = "bill_id";
-   o->run.array_field = "details";
-   o->run.hoist_spec = "auto";
-   o->run.parallel = 1;
-   o->run.on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
-   for (i = 1; i < argc; i++) {
-      rc = lab_cli_common_take (&o->common, argc, argv, &i, error);
-      if (rc < 0) {
-         return false;
-      }
-      if (rc > 0) {
-         continue;
-      }
-#define VALUE(name) ((rc = lab_cli_value (argc, argv, &i, name, &v, error)) != 0)
-      if (VALUE ("--src")) {
-         o->run.src = v;
-      } else if (rc == 0 && VALUE ("--dst")) {
-         o->run.dst = v;
-      } else if (rc == 0 && VALUE ("--key")) {
-         o->run.key = v;
-      } else if (rc == 0 && VALUE ("--hoist")) {
-         o->run.hoist_spec = v;
-      } else if (rc == 0 && VALUE ("--hoist-sample")) {
-         if (rc < 0 || !lab_parse_int (v, "--hoist-sample", 1, INT64_C (100000000), &n, error)) {
-            return false;
-         }
-         o->run.hoist_sample_masters = n;
-      } else if (rc == 0 && VALUE ("--array-field")) {
-         o->run.array_field = v;
-      } else if (rc == 0 && VALUE ("--max-doc-bytes")) {
-         if (rc < 0 || !lab_parse_size (v, "--max-doc-bytes", &sz, error)) {
-            return false;
-         }
-         if (sz == 0 || sz > INT32_MAX) {
-            lab_error_set (error, LAB_ERROR_USAGE, 0, "--max-doc-bytes '%s' is out of range", v);
-            return false;
-         }
-         o->run.max_doc_bytes = (int64_t) sz;
-      } else if (rc == 0 && VALUE ("--on-oversize")) {
-         if (rc < 0) {
-            return false;
-         }
-         if (strcmp (v, "split") == 0) {
-            o->run.on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
-         } else if (strcmp (v, "reject") == 0) {
-            o->run.on_oversize = LAB_FOLD_OVERSIZE_REJECT;
-         } else if (strcmp (v, "fail") == 0) {
-            o->run.on_oversize = LAB_FOLD_OVERSIZE_FAIL;
-         } else {
-            lab_error_set (error, LAB_ERROR_USAGE, 0, "--on-oversize '%s': expected split, reject or fail", v);
-            return false;
-         }
-      } else if (rc == 0 && VALUE ("--reject")) {
-         o->run.reject_path = v;
-      } else if (rc == 0 && VALUE ("--batch-docs")) {
-         if (rc < 0 || !lab_parse_int (v, "--batch-docs", 1, 100000, &n, error)) {
-            return false;
-         }
-         o->run.batch_docs = n;
-      } else if (rc == 0 && VALUE ("--batch-bytes")) {
-         if (rc < 0 || !lab_parse_size (v, "--batch-bytes", &sz, error)) {
-            return false;
-         }
-         if (sz < 1024) {
-            lab_error_set (error, LAB_ERROR_USAGE, 0, "--batch-bytes '%s' is below 1 KiB", v);
-            return false;
-         }
-         o->run.batch_bytes = sz;
-      } else if (rc == 0 && VALUE ("--parallel")) {
-         if (rc < 0 || !lab_parse_int (v, "--parallel", 1, 64, &n, error)) {
-            return false;
-         }
-         o->run.parallel = (int) n;
-      } else if (rc < 0) {
-         return false;
-      } else if (strcmp (argv[i], "--resume") == 0) {
-         o->run.resume = true;
-      } else if (strcmp (argv[i], "--drop-dst") == 0) {
-         o->run.drop_dst = true;
-      } else if (strcmp (argv[i], "--verify") == 0) {
-         o->verify = true;
-      } else if (strcmp (argv[i], "--copy-only") == 0) {
-         o->run.copy_only = true;
-      } else {
-         lab_error_set (error, LAB_ERROR_USAGE, 0, "unknown argument '%s' (see --help)", argv[i]);
-         return false;
-      }
-#undef VALUE
-      if (rc < 0) {
-         return false;
-      }
+   r->key = "bill_id";
+   r->array_field = "details";
+   r->hoist_spec = "auto";
+   r->parallel = 1;
+   r->on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
+   if (!lab_cli_parse (&spec, argc, argv, 1, error)) {
+      return false;
    }
    if (o->common.help || o->common.version) {
       return true;
    }
-   if (!o->run.src || !o->run.dst) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--src and --dst are required (see --help)");
-      return false;
-   }
-   if (o->verify && o->run.copy_only) {
+   if (o->verify && r->copy_only) {
       lab_error_set (error, LAB_ERROR_USAGE, 0, "--verify checks a fold; a --copy-only destination is not one");
       return false;
    }
-   o->run.progress = o->common.progress;
+   r->progress = o->common.progress;
    v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES"); /* test hook: see run.h */
-   if (v && *v && !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &o->run.kill_after_batches,
+   if (v && *v && !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &r->kill_after_batches,
                                   error)) {
       return false;
    }
-   return true;
+   /* checked before the store is opened: a usage error never creates one */
+   return lab_foldrun_opts_check (r, error);
 }
 
 static void
@@ -234,7 +167,8 @@ main (int argc, char **argv)
    lab_foldrun_dst_status_t st;
    bool fold = true, folded = false, verified = false, human;
    int code = LAB_EXIT_FAILURE;
-   bson_t summary = BSON_INITIALIZER, arr;
+   lab_cli_run_t cli;
+   bson_t summary, arr;
    size_t nskip = 0, k;
    char idx[16];
    const char *ks;
@@ -242,11 +176,11 @@ main (int argc, char **argv)
 
    memset (&fr, 0, sizeof fr);
    memset (&vr, 0, sizeof vr);
+   lab_cli_run_start (&cli, "fold-details", argc, argv);
    lab_log_set_tool ("fold-details");
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    if (!parse_args (argc, argv, &o, &error)) {
-      lab_log_error ("%s", error.message);
-      return LAB_EXIT_USAGE;
+      return lab_cli_usage_exit (&error);
    }
    if (o.common.help) {
       usage (stdout);
@@ -259,12 +193,6 @@ main (int argc, char **argv)
    lab_log_set (&o.common);
    /* the human summary goes to stdout unless the JSON summary does */
    human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
-   if (strcmp (o.run.src, o.run.dst) == 0) {
-      lab_log_error ("--dst '%s' is the same collection as --src: folding in place would destroy the source; "
-                     "name another destination",
-                     o.run.dst);
-      return LAB_EXIT_USAGE;
-   }
    sopts.db = o.common.db;
    sopts.cache_size_bytes = o.common.cache_size_bytes;
    sopts.create = true;
@@ -340,14 +268,9 @@ fail:
    code = lab_error_exit_code (&error);
 
 summary:
+   /* the common header (docs/json-summary.md), then the fold's and the verification's figures */
    if (o.common.json_path) {
-      BSON_APPEND_UTF8 (&summary, "tool", "fold-details");
-      BSON_APPEND_UTF8 (&summary, "version", LAB_VERSION);
-      BSON_APPEND_BOOL (&summary, "ok", code == LAB_EXIT_OK);
-      BSON_APPEND_INT32 (&summary, "exit_code", code);
-      if (code != LAB_EXIT_OK && code != LAB_EXIT_DIFFERENT) {
-         BSON_APPEND_UTF8 (&summary, "error", error.message);
-      }
+      lab_cli_summary_init (&summary, &cli, code, code != LAB_EXIT_OK && code != LAB_EXIT_DIFFERENT ? &error : NULL);
       if (store) {
          BSON_APPEND_UTF8 (&summary, "uri", lab_store_uri_redacted (store));
          BSON_APPEND_UTF8 (&summary, "db", lab_store_db (store));
@@ -379,7 +302,7 @@ summary:
          BSON_APPEND_INT64 (&summary, "write_errors", fr.write_errors);
          BSON_APPEND_INT64 (&summary, "batches", fr.batches);
          BSON_APPEND_INT64 (&summary, "peak_buffer_bytes", fr.peak_buffer_bytes);
-         BSON_APPEND_DOUBLE (&summary, "elapsed_s", fr.elapsed_s);
+         BSON_APPEND_DOUBLE (&summary, "fold_elapsed_s", fr.elapsed_s);
          BSON_APPEND_DOUBLE (&summary, "rows_per_s", fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0.0);
       }
       if (verified) {
@@ -414,8 +337,8 @@ summary:
             code = LAB_EXIT_FAILURE;
          }
       }
+      bson_destroy (&summary);
    }
-   bson_destroy (&summary);
    lab_foldrun_result_cleanup (&fr);
    lab_store_close (store);
    return code;

@@ -788,8 +788,9 @@ worker_main (void *arg)
 
 /* ---- the run ------------------------------------------------------------------------------------ */
 
-static bool
-check_opts (const lab_foldrun_opts_t *o, bson_error_t *error)
+/* lab_foldrun_opts_check -- see run.h. */
+bool
+lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
 {
    if (!o->src || !o->src[0] || !o->dst || !o->dst[0]) {
       lab_error_set (error, LAB_ERROR_USAGE, 0, "--src and --dst are required");
@@ -805,6 +806,16 @@ check_opts (const lab_foldrun_opts_t *o, bson_error_t *error)
    if (o->parallel < 0 || o->parallel > MAX_PARALLEL) {
       lab_error_set (error, LAB_ERROR_USAGE, 0, "--parallel %d is out of range [1, %d]", o->parallel,
                      MAX_PARALLEL);
+      return false;
+   }
+   if (o->max_doc_bytes < 0 || o->max_doc_bytes > INT32_MAX) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--max-doc-bytes %lld is out of range",
+                     (long long) o->max_doc_bytes);
+      return false;
+   }
+   if (o->batch_bytes > 0 && o->batch_bytes < 1024) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0, "--batch-bytes %llu is below 1 KiB",
+                     (unsigned long long) o->batch_bytes);
       return false;
    }
    if (o->resume && o->drop_dst) {
@@ -858,7 +869,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    r.o = o;
    r.t0_ns = lab_now_ns ();
    pthread_mutex_init (&r.reject_lock, NULL);
-   if (!check_opts (o, error)) {
+   if (!lab_foldrun_opts_check (o, error)) {
       goto done;
    }
    r.state_coll = lab_foldrun_state_coll (o->dst);

@@ -66,6 +66,10 @@ typedef struct {
 /* lab_foldrun_state_coll -- "<dst>.fold_state" (caller bson_free()s). */
 char *lab_foldrun_state_coll (const char *dst);
 
+/* lab_foldrun_opts_check -- the option checks that need no store (src and dst given and different,
+ * ranges, contradicting options); lab_foldrun runs them too. LAB_ERROR_USAGE. */
+bool lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error);
+
 /* lab_foldrun -- fold `src` into `dst` as described in fold-details --help. Usage problems (dst == src,
  * a non-empty dst without --drop-dst/--resume, settings differing from the interrupted run's) are
  * LAB_ERROR_USAGE; write errors are counted in result->write_errors and fail the run. The result is

@@ -77,6 +77,26 @@ lab_drop_mode_parse (const char *s, lab_drop_mode_t *out)
    return true;
 }
 
+/* lab_scan_opts_check -- see scan.h. */
+bool
+lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
+{
+   if (o->interval_ns < 10000000ull) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "--interval %.3gs is below 10ms", (double) o->interval_ns / 1e9);
+      return false;
+   }
+   if (o->calibrate_bytes < (1u << 20)) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "--calibrate-size %llu bytes is below 1MiB",
+                     (unsigned long long) o->calibrate_bytes);
+      return false;
+   }
+   if (o->direct_io && uri && strncmp (uri, "wiredtiger:", 11) != 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "--direct-io applies to the embedded store (wiredtiger:DIR) only");
+      return false;
+   }
+   return true;
+}
+
 static const char *order_names[] = {"alternate", "detail-first", "folded-first"};
 static const char *drop_names[] = {"auto", "yes", "no"};
 
@@ -777,6 +797,9 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    s.backend = lab_store_backend (store);
    if (o->restart_cmd) {
       s.restart_shown = lab_uri_redact (o->restart_cmd);
+   }
+   if (!lab_scan_opts_check (o, NULL, error)) {
+      goto done;
    }
    if (strcmp (o->detail, o->folded) == 0) {
       lab_error_set (error, LAB_ERROR_USAGE, 1, "--detail and --folded name the same collection \"%s\"", o->detail);

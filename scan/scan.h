@@ -205,6 +205,10 @@ void lab_scan_opts_init (lab_scan_opts_t *o);
 bool lab_scan_order_parse (const char *s, lab_scan_order_t *out);
 bool lab_drop_mode_parse (const char *s, lab_drop_mode_t *out);
 
+/* lab_scan_opts_check -- the checks that need no store: --interval at least 10ms, --calibrate-size at
+ * least 1MiB, and --direct-io only on the embedded store (when `uri` is given). LAB_ERROR_USAGE. */
+bool lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error);
+
 /* lab_scan_run -- the whole comparison on `store`; *results (initialized by the caller) gets the results
  * document of docs/results-schema.md (restart_cmd is redacted before it is stored). */
 bool lab_scan_run (lab_store_t *store, const lab_scan_opts_t *opts, bson_t *results, bson_error_t *error);

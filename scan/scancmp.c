@@ -61,8 +61,9 @@ static const char usage[] =
    "                         readers) with O_DIRECT on a temporary file in the data directory (removed after)\n"
    "  --calibrate-size SIZE  size of that file (default 1GiB)\n"
    "  --calibrate-time DUR   duration of the random-read test (default 3s)\n"
-   "  --out FILE|-           results file (JSON, docs/results-schema.md); --json FILE writes the same;\n"
-   "                         with -, the JSON is stdout and the table goes to stderr\n"
+   "  --out FILE|-           results file (JSON, docs/results-schema.md); with -, the JSON is stdout and\n"
+   "                         the table goes to stderr. --json FILE|- writes the tools' common summary\n"
+   "                         (docs/json-summary.md) with the same results under \"results\"\n"
    "\n"
    "%s"
    "\n"
@@ -90,211 +91,102 @@ log_cb (void *ctx, bool debug, const char *msg)
    }
 }
 
+static const char *const order_names[] = { "alternate", "detail-first", "folded-first", NULL }; /* lab_scan_order_t */
+static const char *const drop_names[] = { "auto", "yes", "no", NULL };                       /* lab_drop_mode_t */
+
 /* parse_args -- fill the options; returns false with a usage error. */
 static bool
 parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out, bson_error_t *error)
 {
-   int i;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--detail", 0, &o->detail),
+      LAB_CLI_OPT_STRING ("--folded", 0, &o->folded),
+      LAB_CLI_OPT_STRING ("--key", 0, &o->key),
+      LAB_CLI_OPT_STRING ("--array-field", 0, &o->array_field),
+      LAB_CLI_OPT_STRING ("--keys-file", 0, &o->keys_file),
+      LAB_CLI_OPT_INT ("--keys-limit", 0, &o->keys_limit, 1, INT64_MAX),
+      LAB_CLI_OPT_FLAG ("--create-index", 0, &o->create_index),
+      LAB_CLI_OPT_FLAG ("--cold", 0, &o->cold),
+      LAB_CLI_OPT_ENUM ("--drop-caches", 0, &o->drop_caches, drop_names),
+      LAB_CLI_OPT_STRING ("--restart-cmd", 0, &o->restart_cmd),
+      LAB_CLI_OPT_DURATION_MS ("--restart-timeout", 0, &o->restart_timeout_ms),
+      LAB_CLI_OPT_DURATION_MS ("--ready-timeout", 0, &o->ready_timeout_ms),
+      LAB_CLI_OPT_INT ("--parallel", 0, &o->parallel, 1, 1024),
+      LAB_CLI_OPT_INT ("--runs", 0, &o->runs, 1, 1000),
+      LAB_CLI_OPT_ENUM ("--order", 0, &o->order, order_names),
+      LAB_CLI_OPT_FLAG ("--direct-io", 0, &o->direct_io),
+      LAB_CLI_OPT_STRING ("--dbpath", 0, &o->dbpath),
+      LAB_CLI_OPT_STRING ("--device", 0, &o->device),
+      LAB_CLI_OPT_DURATION ("--interval", 0, &o->interval_ns),
+      LAB_CLI_OPT_FLAG ("--calibrate", 0, &o->calibrate),
+      LAB_CLI_OPT_SIZE ("--calibrate-size", 0, &o->calibrate_bytes),
+      LAB_CLI_OPT_DURATION ("--calibrate-time", 0, &o->calibrate_rand_ns),
+      LAB_CLI_OPT_STRING ("--out", 0, out),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = c };
 
-   for (i = 1; i < argc; i++) {
-      const char *v = NULL;
-      int r;
-      int64_t n;
-      uint64_t u;
-
-      if ((r = lab_cli_common_take (c, argc, argv, &i, error)) != 0) {
-         if (r < 0) {
-            return false;
-         }
-         continue;
-      }
-#define VALUE(name) ((r = lab_cli_value (argc, argv, &i, name, &v, error)) != 0)
-#define CHECK()     \
-   if (r < 0) {     \
-      return false; \
-   }
-      if (VALUE ("--detail")) {
-         CHECK ();
-         o->detail = v;
-      } else if (VALUE ("--folded")) {
-         CHECK ();
-         o->folded = v;
-      } else if (VALUE ("--key")) {
-         CHECK ();
-         o->key = v;
-      } else if (VALUE ("--array-field")) {
-         CHECK ();
-         o->array_field = v;
-      } else if (VALUE ("--keys-file")) {
-         CHECK ();
-         o->keys_file = v;
-      } else if (VALUE ("--keys-limit")) {
-         CHECK ();
-         if (!lab_parse_int (v, "--keys-limit", 1, INT64_MAX, &o->keys_limit, error)) {
-            return false;
-         }
-      } else if (VALUE ("--parallel")) {
-         CHECK ();
-         if (!lab_parse_int (v, "--parallel", 1, 1024, &n, error)) {
-            return false;
-         }
-         o->parallel = (int) n;
-      } else if (VALUE ("--runs")) {
-         CHECK ();
-         if (!lab_parse_int (v, "--runs", 1, 1000, &n, error)) {
-            return false;
-         }
-         o->runs = (int) n;
-      } else if (VALUE ("--order")) {
-         CHECK ();
-         if (!lab_scan_order_parse (v, &o->order)) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "--order: '%s' is not one of alternate, detail-first, folded-first",
-                           v);
-            return false;
-         }
-      } else if (VALUE ("--restart-cmd")) {
-         CHECK ();
-         o->restart_cmd = v;
-      } else if (VALUE ("--restart-timeout")) {
-         CHECK ();
-         if (!lab_parse_duration_ns (v, "--restart-timeout", &u, error)) {
-            return false;
-         }
-         o->restart_timeout_ms = (int32_t) (u / 1000000ull > INT32_MAX ? INT32_MAX : u / 1000000ull);
-      } else if (VALUE ("--ready-timeout")) {
-         CHECK ();
-         if (!lab_parse_duration_ns (v, "--ready-timeout", &u, error)) {
-            return false;
-         }
-         o->ready_timeout_ms = (int32_t) (u / 1000000ull > INT32_MAX ? INT32_MAX : u / 1000000ull);
-      } else if (VALUE ("--drop-caches")) {
-         CHECK ();
-         if (!lab_drop_mode_parse (v, &o->drop_caches)) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "--drop-caches: '%s' is not one of auto, yes, no", v);
-            return false;
-         }
-      } else if (VALUE ("--dbpath")) {
-         CHECK ();
-         o->dbpath = v;
-      } else if (VALUE ("--device")) {
-         CHECK ();
-         o->device = v;
-      } else if (VALUE ("--interval")) {
-         CHECK ();
-         if (!lab_parse_duration_ns (v, "--interval", &o->interval_ns, error)) {
-            return false;
-         }
-         if (o->interval_ns < 10000000ull) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "--interval %s is below 10ms", v);
-            return false;
-         }
-      } else if (VALUE ("--calibrate-size")) {
-         CHECK ();
-         if (!lab_parse_size (v, "--calibrate-size", &o->calibrate_bytes, error)) {
-            return false;
-         }
-         if (o->calibrate_bytes < (1u << 20)) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "--calibrate-size %s is below 1MiB", v);
-            return false;
-         }
-      } else if (VALUE ("--calibrate-time")) {
-         CHECK ();
-         if (!lab_parse_duration_ns (v, "--calibrate-time", &o->calibrate_rand_ns, error)) {
-            return false;
-         }
-      } else if (VALUE ("--out")) {
-         CHECK ();
-         *out = v;
-      } else if (!strcmp (argv[i], "--cold")) {
-         o->cold = true;
-      } else if (!strcmp (argv[i], "--calibrate")) {
-         o->calibrate = true;
-      } else if (!strcmp (argv[i], "--direct-io")) {
-         o->direct_io = true;
-      } else if (!strcmp (argv[i], "--create-index")) {
-         o->create_index = true;
-      } else {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "unknown option or argument '%s' (see scancmp --help)", argv[i]);
-         return false;
-      }
-#undef VALUE
-#undef CHECK
-   }
-   if (o->keys_file && o->keys_limit) {
-      /* allowed: the limit spreads over the file's keys */
-   }
-   return true;
+   return lab_cli_parse (&spec, argc, argv, 1, error);
 }
 
 /* main -- options, store, lab_scan_run, results file, table; errors to exit codes. */
 int
 main (int argc, char **argv)
 {
+   lab_cli_run_t cli;
    lab_cli_common_t c;
    lab_scan_opts_t o;
    lab_store_opts_t so = {0};
    lab_store_t *store = NULL;
    const char *out = NULL;
-   bson_error_t error;
-   bson_t results = BSON_INITIALIZER;
+   bson_error_t error = {0};
+   bson_t results = BSON_INITIALIZER, summary;
    char *table = NULL;
    int rc = LAB_EXIT_OK;
+   bool ran = false;
 
+   lab_cli_run_start (&cli, "scancmp", argc, argv);
    lab_log_set_tool ("scancmp");
-   lab_log_sink_set (lab_log_sink_stderr, NULL);
-
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
    if (!parse_args (argc, argv, &c, &o, &out, &error)) {
-      lab_log_error ("%s", error.message);
-      rc = lab_error_exit_code (&error);
-      goto done;
+      return lab_cli_usage_exit (&error);
    }
    if (c.help) {
       printf (usage, lab_cli_common_help ());
-      goto done;
+      return LAB_EXIT_OK;
    }
    if (c.version) {
       printf ("scancmp %s\n", LAB_VERSION);
-      goto done;
+      return LAB_EXIT_OK;
    }
    lab_log_set (&c);
    o.progress = c.progress;
    o.cache_size_bytes = c.cache_size_bytes;
    o.log = log_cb;
+   if (!lab_scan_opts_check (&o, c.uri, &error)) {
+      return lab_cli_usage_exit (&error); /* before any work: no summary */
+   }
 
    so.db = c.db;
    so.cache_size_bytes = c.cache_size_bytes;
    so.direct_io = o.direct_io;
    so.create = false;
-   if (o.direct_io && strncmp (c.uri, "wiredtiger:", 11) != 0) {
-      lab_log_error ("--direct-io applies to the embedded store (wiredtiger:DIR) only");
-      rc = LAB_EXIT_USAGE;
-      goto done;
-   }
    store = lab_store_open (c.uri, &so, &error);
    if (!store) {
       char *shown = lab_uri_redact (c.uri);
-      lab_log_error ("cannot open %s: %s", shown, error.message);
+      lab_error_prefix (&error, "cannot open %s", shown);
       bson_free (shown);
-      rc = lab_error_exit_code (&error);
-      goto done;
+      goto fail;
    }
    if (!lab_scan_run (store, &o, &results, &error)) {
-      lab_log_error ("%s", error.message);
-      rc = lab_error_exit_code (&error);
-      goto done;
+      goto fail;
    }
+   ran = true;
    if (out && !lab_json_write (&results, out, &error)) {
-      lab_log_error ("writing --out %s: %s", out, error.message);
-      rc = LAB_EXIT_FAILURE;
-      goto done;
-   }
-   if (c.json_path && !lab_json_write (&results, c.json_path, &error)) {
-      lab_log_error ("writing --json %s: %s", c.json_path, error.message);
-      rc = LAB_EXIT_FAILURE;
-      goto done;
+      lab_error_prefix (&error, "writing --out %s", out);
+      goto fail;
    }
    table = lab_scan_table_render (&results);
    /* JSON on stdout (--out - or --json -) keeps stdout machine-readable: the table goes to stderr */
@@ -308,7 +200,24 @@ main (int argc, char **argv)
    if (out && strcmp (out, "-") != 0) {
       lab_log_info ("results written to %s", out);
    }
-done:
+   goto summary;
+
+fail:
+   lab_log_error ("%s", error.message);
+   rc = lab_error_exit_code (&error);
+summary:
+   /* --json: the common header, then the results document (the same as --out's) under "results" */
+   if (c.json_path) {
+      lab_cli_summary_init (&summary, &cli, rc, rc == LAB_EXIT_OK ? NULL : &error);
+      if (ran) {
+         BSON_APPEND_DOCUMENT (&summary, "results", &results);
+      }
+      if (!lab_json_write (&summary, c.json_path, &error)) {
+         lab_log_error ("writing --json %s: %s", c.json_path, error.message);
+         rc = LAB_EXIT_FAILURE;
+      }
+      bson_destroy (&summary);
+   }
    bson_free (table);
    bson_destroy (&results);
    lab_store_close (store);

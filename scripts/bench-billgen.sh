@@ -69,8 +69,8 @@ echo "bench-billgen: $B, $bills bills, work dir $dir, $(nproc) cores, load avera
 timed gen "$B" generate --uri "wiredtiger:$dir/gen" "${cache[@]}" --bills "$bills" --seed 1 --progress never -q \
   --json "$dir/gen.json"
 rows=$(jnum "$dir/gen.json" rows)
-gen_ins_s=$(jnum "$dir/gen.json" insert_seconds)
-gen_s=$(jnum "$dir/gen.json" seconds)
+gen_ins_s=$(jnum "$dir/gen.json" insert_elapsed_s)
+gen_s=$(jnum "$dir/gen.json" run_elapsed_s)
 
 "$B" export --uri "wiredtiger:$dir/gen" "${cache[@]}" --progress never -q -o "$dir/bills.csv.zst" \
   --json "$dir/export.json"
@@ -84,11 +84,11 @@ timed parse2 "$B" import --parse-only --headerline --columns-have-types --progre
 
 imp_rows=$(jnum "$dir/import.json" rows)
 [ "$imp_rows" = "$rows" ] || { echo "bench-billgen.sh: imported $imp_rows rows, generated $rows" >&2; exit 1; }
-p1=$(rate "$rows" "$(jnum "$dir/parse1.json" seconds)")
-p2=$(rate "$rows" "$(jnum "$dir/parse2.json" seconds)")
+p1=$(rate "$rows" "$(jnum "$dir/parse1.json" run_elapsed_s)")
+p2=$(rate "$rows" "$(jnum "$dir/parse2.json" run_elapsed_s)")
 parse=$(( p1 > p2 ? p1 : p2 ))
-imp=$(rate "$rows" "$(jnum "$dir/import.json" seconds)")
-imp_load=$(rate "$rows" "$(jnum "$dir/import.json" load_seconds)")
+imp=$(rate "$rows" "$(jnum "$dir/import.json" run_elapsed_s)")
+imp_load=$(rate "$rows" "$(jnum "$dir/import.json" load_elapsed_s)")
 gen_ins=$(rate "$rows" "$gen_ins_s")
 gen_all=$(rate "$rows" "$gen_s")
 share=$(awk -v a="$imp" -v b="$parse" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')

@@ -127,7 +127,7 @@ jq -r '
   "run                 rows/s     elapsed_s  docs_out   largest_doc  peak_rss_MiB  buffers_MiB",
   (["copy --parallel 1", .copy_p1], ["fold --parallel 1", .fold_p1],
    ["copy --parallel 2", .copy_p2], ["fold --parallel 2", .fold_p2]
-   | "\(.[0] | . + "                    " | .[0:18])  \(.[1].rows_per_s | k | tostring | . + "          " | .[0:9])  \(.[1].elapsed_s * 100 | round / 100 | tostring | . + "          " | .[0:9])  \(.[1].docs_out | tostring | . + "          " | .[0:9])  \(.[1].largest_doc_bytes | tostring | . + "            " | .[0:11])  \(.[1].peak_rss_bytes | mib | tostring | . + "            " | .[0:12])  \(.[1].peak_buffer_bytes | mib)"),
+   | "\(.[0] | . + "                    " | .[0:18])  \(.[1].rows_per_s | k | tostring | . + "          " | .[0:9])  \(.[1].fold_elapsed_s * 100 | round / 100 | tostring | . + "          " | .[0:9])  \(.[1].docs_out | tostring | . + "          " | .[0:9])  \(.[1].largest_doc_bytes | tostring | . + "            " | .[0:11])  \(.[1].peak_rss_bytes | mib | tostring | . + "            " | .[0:12])  \(.[1].peak_buffer_bytes | mib)"),
   "",
   "fold / copy ceiling: --parallel 1 \(.ratio_p1 * 1000 | round / 10)%  (target >= 70%),  --parallel 2 \(.ratio_p2 * 1000 | round / 10)%",
   "fold --parallel 2 / --parallel 1: \(.fold_p2.rows_per_s / .fold_p1.rows_per_s * 100 | round)%",

@@ -84,7 +84,7 @@ refused 2 "one results file at a time" "$data/run.json" "$data/baseline.json"
 rc=0; "$report" "$data/run.json" --json - >/dev/null 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -qF "cannot both go to standard output" "$tmp/err" && echo "ok: --json - with the report on stdout" || fail "--json - with the report on stdout: exit $rc"
 (cd "$data" && "$report" run.json --charts none -o "$tmp/j.md" --json - -q) > "$tmp/j.json"
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['metrics']; assert m['read_requests']['better']=='folded' and m['elapsed_s']['detail']['runs']==3 and 'ratio_folded_to_detail' in m['elapsed_s']" "$tmp/j.json" \
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['metrics']; assert d['tool']=='layout-report' and d['exit_code']==0 and d['ok'] and d['command_line'][1]=='run.json' and d['started'].endswith('Z') and 'elapsed_s' in d; assert m['read_requests']['better']=='folded' and m['elapsed_s']['detail']['runs']==3 and 'ratio_folded_to_detail' in m['elapsed_s']" "$tmp/j.json" \
   && echo "ok: --json comparison" || fail "--json comparison is wrong: $(head -c 300 "$tmp/j.json")"
 
 rc=0; "$report" --charts svg "$data/run.json" >/dev/null 2>"$tmp/err" || rc=$?

@@ -168,6 +168,157 @@ test_cli_common (void **state)
    assert_int_equal (e.domain, LAB_ERROR_USAGE);
 }
 
+/* parse_one -- lab_cli_parse of a NULL-terminated argument list (argv[0] is the tool). */
+static bool
+parse_one (const lab_cli_spec_t *spec, const char **args, bson_error_t *e)
+{
+   int argc = 0;
+
+   while (args[argc]) {
+      argc++;
+   }
+   return lab_cli_parse (spec, argc, (char **) args, 1, e);
+}
+
+static void
+test_cli_parse (void **state)
+{
+   static const char *const modes[] = {"split", "reject", "fail", NULL};
+   const char *name = NULL;
+   int32_t par = 1, ms = 0;
+   size_t batch = 0;
+   uint64_t size = 0, dur = 0;
+   double ratio = 0;
+   int mode = 0;
+   bool drop = false, drop_seen = false;
+   lab_cli_list_t hoist = {0}, pos = {0};
+   lab_cli_common_t c;
+   bson_error_t e;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--name", 'o', &name),
+      LAB_CLI_OPT_INT ("--parallel", 0, &par, 1, 64),
+      LAB_CLI_OPT_INT ("--batch", 0, &batch, 1, 100000),
+      LAB_CLI_OPT_SIZE ("--size", 0, &size),
+      LAB_CLI_OPT_DURATION ("--every", 0, &dur),
+      LAB_CLI_OPT_DURATION_MS ("--timeout", 0, &ms),
+      LAB_CLI_OPT_DOUBLE ("--ratio", 0, &ratio),
+      LAB_CLI_OPT_ENUM ("--mode", 0, &mode, modes),
+      LAB_CLI_OPT_LIST ("--hoist", 0, &hoist),
+      {.name = "--drop", .kind = LAB_CLI_FLAG, .field = &drop, .seen = &drop_seen},
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = {.opts = opts, .common = &c, .positionals = &pos};
+   lab_cli_spec_t nopos = {.opts = opts, .common = NULL, .positionals = NULL};
+
+   (void) state;
+   lab_cli_common_init (&c);
+   /* both forms, short names, common options mixed in, repeatable options, positionals and "--" */
+   {
+      const char *args[] = {"t",       "--name",     "a",      "--parallel=8", "in1.csv", "--batch", "500",
+                            "--size",  "16M",        "--every=250ms", "--timeout", "2s",  "--ratio", "1.5",
+                            "--mode",  "reject",     "--hoist", "x",     "--hoist=y", "-q", "--json", "-",
+                            "-",       "--drop",     "-o=b",    "--",    "--not-an-option", NULL};
+      assert_true (parse_one (&spec, args, &e));
+   }
+   assert_string_equal (name, "b"); /* the last one wins, -o=VALUE */
+   assert_int_equal (par, 8);
+   assert_int_equal (batch, 500);
+   assert_int_equal (size, 16 * 1048576);
+   assert_int_equal (dur, 250000000ull);
+   assert_int_equal (ms, 2000);
+   assert_true (ratio == 1.5);
+   assert_int_equal (mode, 1);
+   assert_true (drop && drop_seen);
+   assert_int_equal (hoist.n, 2);
+   assert_string_equal (hoist.v[0], "x");
+   assert_string_equal (hoist.v[1], "y");
+   assert_int_equal (pos.n, 3);
+   assert_string_equal (pos.v[0], "in1.csv");
+   assert_string_equal (pos.v[1], "-");
+   assert_string_equal (pos.v[2], "--not-an-option");
+   assert_true (c.quiet);
+   assert_string_equal (c.json_path, "-");
+   lab_cli_list_free (&hoist);
+   lab_cli_list_free (&pos);
+   {
+      const char *args[] = {"t", "-o", "c", NULL};
+      assert_true (parse_one (&spec, args, &e));
+      assert_string_equal (name, "c");
+   }
+
+   /* unknown option, missing value, bad values: usage errors naming the option */
+   struct {
+      const char *a, *b, *want;
+   } bad[] = {
+      {"--colour", NULL, "unknown option '--colour' (try --help)"},
+      {"--parallel", NULL, "option --parallel needs a value"},
+      {"--parallel", "0", "--parallel"},
+      {"--parallel=65", NULL, "out of range"},
+      {"--batch", "x", "--batch"},
+      {"--size", "12Q", "--size"},
+      {"--every", "soon", "--every"},
+      {"--ratio", "1.5x", "--ratio: '1.5x' is not a number"},
+      {"--mode", "bend", "--mode: 'bend' is not one of split, reject, fail"},
+      {"--drop=yes", NULL, "takes no value"},
+      {"--progress", "sometimes", "sometimes"},
+      {"--json", NULL, "needs a value"},
+   };
+   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      const char *args[] = {"t", bad[k].a, bad[k].b, NULL};
+      memset (&e, 0, sizeof e);
+      assert_false (parse_one (&spec, args, &e));
+      assert_int_equal (e.domain, LAB_ERROR_USAGE);
+      if (!strstr (e.message, bad[k].want)) {
+         fail_msg ("%s %s: '%s' lacks '%s'", bad[k].a, bad[k].b ? bad[k].b : "", e.message, bad[k].want);
+      }
+      lab_cli_list_free (&hoist);
+      lab_cli_list_free (&pos);
+   }
+   /* without positionals or common options in the spec, both are refused */
+   {
+      const char *args[] = {"t", "file.csv", NULL};
+      assert_false (parse_one (&nopos, args, &e));
+      assert_non_null (strstr (e.message, "unexpected argument 'file.csv'"));
+   }
+   {
+      const char *args[] = {"t", "-q", NULL};
+      assert_false (parse_one (&nopos, args, &e));
+      assert_non_null (strstr (e.message, "unknown option '-q'"));
+   }
+}
+
+static void
+test_cli_summary_header (void **state)
+{
+   char *argv[] = {"tool", "--uri", "mongodb://alice:s3cret@db1/x", "--uri=mongodb://bob:pw@db2/", "-q"};
+   lab_cli_run_t run;
+   bson_error_t e;
+   bson_t doc;
+   bson_iter_t it;
+   char *json;
+
+   (void) state;
+   lab_cli_run_start (&run, "tool", 5, argv);
+   lab_error_set (&e, LAB_ERROR_USAGE, 1, "bad thing");
+   lab_cli_summary_init (&doc, &run, 2, &e);
+   json = bson_as_relaxed_extended_json (&doc, NULL);
+   assert_null (strstr (json, "s3cret"));
+   assert_null (strstr (json, ":pw@"));
+   assert_non_null (strstr (json, "db1/x"));
+   assert_non_null (strstr (json, "\"--uri=mongodb://"));
+   bson_free (json);
+   assert_true (bson_iter_init_find (&it, &doc, "tool") && !strcmp (bson_iter_utf8 (&it, NULL), "tool"));
+   assert_true (bson_iter_init_find (&it, &doc, "version"));
+   assert_true (bson_iter_init_find (&it, &doc, "started") && strlen (bson_iter_utf8 (&it, NULL)) == 24);
+   assert_true (bson_iter_utf8 (&it, NULL)[23] == 'Z');
+   assert_true (bson_iter_init_find (&it, &doc, "finished"));
+   assert_true (bson_iter_init_find (&it, &doc, "elapsed_s") && BSON_ITER_HOLDS_DOUBLE (&it));
+   assert_true (bson_iter_init_find (&it, &doc, "exit_code") && bson_iter_int32 (&it) == 2);
+   assert_true (bson_iter_init_find (&it, &doc, "ok") && !bson_iter_bool (&it));
+   assert_true (bson_iter_init_find (&it, &doc, "error") && !strcmp (bson_iter_utf8 (&it, NULL), "bad thing"));
+   bson_destroy (&doc);
+}
+
 static void
 test_json_pretty_and_atomic (void **state)
 {
@@ -211,6 +362,7 @@ main (void)
       cmocka_unit_test (test_error_prefix), cmocka_unit_test (test_uri_parse),
       cmocka_unit_test (test_uri_redact),   cmocka_unit_test (test_sizes),
       cmocka_unit_test (test_durations_ints), cmocka_unit_test (test_cli_common),
+      cmocka_unit_test (test_cli_parse), cmocka_unit_test (test_cli_summary_header),
       cmocka_unit_test (test_json_pretty_and_atomic),
    };
    return cmocka_run_group_tests (tests, NULL, NULL);

@@ -68,8 +68,17 @@ has "$T/a1.csv" "qty.double(),unit_price.double(),amount.double(),charge_time.da
 expect 0 "$B" generate --uri "$U2" --bills 40 --seed 5 --progress never
 expect 0 "$B" export --uri "$U2" -o "$T/a2.csv"
 same "$T/a1.csv" "$T/a2.csv"                      # same seed, same documents, same order
-expect 1 "$B" generate --uri "$U1" --bills 40 --seed 6
+# the --json summary: the common header (docs/json-summary.md), then billgen's own fields
+has "$T/g1.json" '"tool" : "billgen"'
+has "$T/g1.json" '"subcommand" : "generate"'
+has "$T/g1.json" '"command_line" : ['
+has "$T/g1.json" '"started" : "20'
+[ "$(json_int "$T/g1.json" exit_code)" = 0 ] || fail "generate json: exit_code"
+expect 1 "$B" generate --uri "$U1" --bills 40 --seed 6 --json "$T/gfail.json"
 has "$T/err" "collection 'bill_detail' already holds $rows documents: add --drop to replace it"
+[ "$(json_int "$T/gfail.json" exit_code)" = 1 ] || fail "failed generate json: exit_code"
+has "$T/gfail.json" '"ok" : false'
+has "$T/gfail.json" "already holds $rows documents"
 expect 0 "$B" export --uri "$U1" -o "$T/a1b.csv"
 same "$T/a1.csv" "$T/a1b.csv"                     # the refused run changed nothing
 expect 0 "$B" generate --uri "$U2" --bills 40 --seed 6 --drop
@@ -102,6 +111,16 @@ run bash -c "cat '$T/a1.csv.zst' | '$B' import --uri '$U1' --dst copy_stdin --he
 [ "$rc" = 0 ] || fail "import from stdin (zstd)"
 expect 0 "$B" export --uri "$U1" --src copy_stdin -o "$T/r3.csv"
 same "$T/a1.csv" "$T/r3.csv"
+# a named pipe (not seekable, cannot be reopened): opened once, its magic sniffed and parsed from the same
+# stream (the writer is killed if the import never opens the pipe, so a regression fails instead of hanging)
+mkfifo "$T/pipe"
+cat "$T/a1.csv.zst" >"$T/pipe" & writer=$!
+run timeout 120 "$B" import --uri "$U1" --dst copy_fifo --headerline --columns-have-types --json "$T/fifo.json" "$T/pipe"
+kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
+[ "$rc" = 0 ] || fail "import from a named pipe: exit $rc"
+[ "$(json_int "$T/fifo.json" rows)" = "$rows" ] || fail "named pipe: rows"
+expect 0 "$B" export --uri "$U1" --src copy_fifo -o "$T/r5.csv"
+same "$T/a1.csv" "$T/r5.csv"
 # a file whose name says nothing: detected by its magic bytes
 cp "$T/a1.csv.zst" "$T/noext"
 expect 0 "$B" import --uri "$U1" --dst copy_noext --headerline --columns-have-types "$T/noext"

@@ -9,6 +9,7 @@
  */
 #include "tests/testutil.h"
 
+#include "core/cli.h"
 #include "core/error.h"
 #include "core/store.h"
 #include "etl/fold.h"
@@ -415,6 +416,14 @@ test_fold_oversize_verify (void **state)
    int64_t nsrc = 0;
 
    assert_true (jbool (s, "ok"));
+   /* the common summary header (docs/json-summary.md) */
+   assert_string_equal (jstr (s, "tool"), "fold-details");
+   assert_string_equal (jstr (s, "version"), LAB_VERSION);
+   assert_int_equal (jint (s, "exit_code"), 0);
+   assert_non_null (strstr (jstr (s, "started"), "Z"));
+   assert_non_null (strstr (jstr (s, "finished"), "Z"));
+   assert_string_equal (jstr (s, "command_line.0"), bin);
+   assert_true (jint (s, "fold_elapsed_s") >= 0); /* jint fails the test when it is absent */
    assert_int_equal (jint (s, "rows_in"), src_rows);
    assert_true (jint (s, "masters_split") >= 1);
    assert_int_equal (jint (s, "masters_rejected"), 0);

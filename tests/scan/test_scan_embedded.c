@@ -315,16 +315,31 @@ test_warm_and_keys (void **state)
    bson_free (args);
 
    /* --out -: stdout is exactly the results JSON, the table goes to stderr */
-   rc = scancmp (NULL, "--keys-limit 3 --out -", &out, &err);
-   assert_int_equal (rc, 0);
+   /* ... and --json FILE: the common summary header with the same results under "results" */
    {
+      char *jpath = bson_strdup_printf ("%s/summary.json", g_tmp);
+      char *a = bson_strdup_printf ("--keys-limit 3 --out - --json '%s'", jpath);
       bson_error_t je;
-      bson_t *j = bson_new_from_json ((const uint8_t *) out, -1, &je);
+      bson_t *j, *sj;
+
+      rc = scancmp (NULL, a, &out, &err);
+      assert_int_equal (rc, 0);
+      j = bson_new_from_json ((const uint8_t *) out, -1, &je);
       if (!j) {
          fail_msg ("stdout is not JSON (%s): %.200s", je.message, out);
       }
       assert_int_equal ((int) lab_test_json_num (j, "dataset.keys"), 3);
+      sj = lab_test_json_load (jpath);
+      assert_string_equal (lab_test_json_str (sj, "tool"), "scancmp");
+      assert_int_equal ((int) lab_test_json_num (sj, "exit_code"), 0);
+      assert_true (lab_test_json_has (sj, "started") && lab_test_json_has (sj, "elapsed_s"));
+      assert_int_equal ((int) lab_test_json_num (sj, "results.dataset.keys"), 3);
+      assert_int_equal ((int) lab_test_json_num (sj, "results.schema_version"),
+                        (int) lab_test_json_num (j, "schema_version"));
+      bson_destroy (sj);
       bson_destroy (j);
+      bson_free (a);
+      bson_free (jpath);
    }
    assert_non_null (strstr (err, "one doc per row"));
    bson_free (out);
@@ -488,8 +503,42 @@ test_bad_input (void **state)
    bson_free (err);
    rc = scancmp (NULL, "--bogus", &out, &err);
    assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "unknown option '--bogus'"));
    bson_free (out);
    bson_free (err);
+   /* a usage error of the option check: before any work, so no summary */
+   {
+      char *jpath = bson_strdup_printf ("%s/usage-summary.json", g_tmp);
+      unlink (jpath);
+      args = bson_strdup_printf ("--interval 5ms --json '%s'", jpath);
+      rc = scancmp (NULL, args, &out, &err);
+      assert_int_equal (rc, 2);
+      assert_non_null (strstr (err, "below 10ms"));
+      assert_int_equal (access (jpath, F_OK), -1);
+      bson_free (args);
+      bson_free (jpath);
+      bson_free (out);
+      bson_free (err);
+   }
+   /* a failed run: the --json summary carries the common header and the error, no results */
+   {
+      char *jpath = bson_strdup_printf ("%s/fail-summary.json", g_tmp);
+      bson_t *j;
+      args = bson_strdup_printf ("--detail nosuch --json '%s'", jpath);
+      rc = scancmp (NULL, args, &out, &err);
+      assert_int_equal (rc, 1);
+      j = lab_test_json_load (jpath);
+      assert_string_equal (lab_test_json_str (j, "tool"), "scancmp");
+      assert_int_equal ((int) lab_test_json_num (j, "exit_code"), 1);
+      assert_false (lab_test_json_bool (j, "ok"));
+      assert_non_null (strstr (lab_test_json_str (j, "error"), "\"nosuch\" does not exist"));
+      assert_false (lab_test_json_has (j, "results"));
+      bson_destroy (j);
+      bson_free (args);
+      bson_free (jpath);
+      bson_free (out);
+      bson_free (err);
+   }
    /* --help has worked examples */
    rc = scancmp (NULL, "--help", &out, &err);
    assert_int_equal (rc, 0);
