@@ -213,6 +213,14 @@ lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, cons
 bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
                                 const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 
+/* lab_mongo_sorted_command -- append to `out` the aggregate command a sorted read sends to MongoDB
+ * (pure; the MongoDB backend builds both its reads and its descriptions with it): {aggregate: coll,
+ * pipeline: [{$match: [lo, hi)}, {$sort: {field: 1}}], cursor: {batchSize}, allowDiskUse: true,
+ * hint: index, $db: db}. `sort_in_memory` (a server that ignores hint and sorts unstably: FerretDB)
+ * makes the sort {field: 1, _id: 1}. */
+void lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                               const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out);
+
 /* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end,
  * -1 on error with *error set. */
 int lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);

@@ -1319,27 +1319,14 @@ open_aggregate (lab_session_t *sess, const char *coll, const bson_t *pipeline, c
    return mc;
 }
 
-/* append_sort -- {field: 1}, plus _id: 1 on a server that sorts in memory, unstably (FerretDB): there
- * the tie-breaker costs nothing and keeps ties deterministic; on mongod it would turn the index walk
- * into a blocking sort. */
-static void
-append_sort (lab_store_t *store, bson_t *doc, const char *name, const char *field)
-{
-   bson_t sort;
-
-   BSON_APPEND_DOCUMENT_BEGIN (doc, name, &sort);
-   BSON_APPEND_INT32 (&sort, field, 1);
-   if (mstore (store)->sort_in_memory && strcmp (field, "_id") != 0) {
-      BSON_APPEND_INT32 (&sort, "_id", 1);
-   }
-   bson_append_document_end (doc, &sort);
-}
-
 /* sorted_command -- the pipeline [{$match: [lo, hi)}, {$sort}] and the aggregate options (allowDiskUse,
- * batchSize, hint = the index's key pattern) of a sorted read; both initialized here. */
+ * batchSize, hint = the index's key pattern) of a sorted read; both initialized here. The sort is
+ * {field: 1}, plus _id: 1 on a server that sorts in memory, unstably (FerretDB): there the tie-breaker
+ * costs nothing and keeps ties deterministic; on mongod it would turn the index walk into a blocking
+ * sort of the whole collection. */
 static void
-sorted_command (lab_session_t *sess, const char *field, const lab_sorted_opts_t *opts, const bson_t *pattern,
-                int32_t batch, bson_t *pipeline, bson_t *agg_opts)
+sorted_command (const char *field, const lab_sorted_opts_t *opts, const bson_t *pattern, int32_t batch,
+                bool sort_in_memory, bson_t *pipeline, bson_t *agg_opts)
 {
    bson_t stage, inner, range;
 
@@ -1359,7 +1346,12 @@ sorted_command (lab_session_t *sess, const char *field, const lab_sorted_opts_t 
    bson_append_document_end (&stage, &inner);
    bson_append_document_end (pipeline, &stage);
    BSON_APPEND_DOCUMENT_BEGIN (pipeline, "1", &stage);
-   append_sort (sess->store, &stage, "$sort", field);
+   BSON_APPEND_DOCUMENT_BEGIN (&stage, "$sort", &inner);
+   BSON_APPEND_INT32 (&inner, field, 1);
+   if (sort_in_memory && strcmp (field, "_id") != 0) {
+      BSON_APPEND_INT32 (&inner, "_id", 1);
+   }
+   bson_append_document_end (&stage, &inner);
    bson_append_document_end (pipeline, &stage);
 
    bson_init (agg_opts);
@@ -1367,6 +1359,27 @@ sorted_command (lab_session_t *sess, const char *field, const lab_sorted_opts_t 
    BSON_APPEND_BOOL (agg_opts, "allowDiskUse", true);
    BSON_APPEND_INT32 (agg_opts, "batchSize", batch);
    BSON_APPEND_DOCUMENT (agg_opts, "hint", pattern);
+}
+
+void
+lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                          const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out)
+{
+   lab_sorted_opts_t none = {0};
+   bson_t pipeline, agg_opts, cursor;
+
+   sorted_command (field, opts ? opts : &none, index, batch_docs, sort_in_memory, &pipeline, &agg_opts);
+   /* libmongoc's order: aggregate, pipeline, cursor, then the options; OP_MSG adds $db */
+   BSON_APPEND_UTF8 (out, "aggregate", coll);
+   BSON_APPEND_ARRAY (out, "pipeline", &pipeline);
+   BSON_APPEND_DOCUMENT_BEGIN (out, "cursor", &cursor);
+   BSON_APPEND_INT32 (&cursor, "batchSize", batch_docs);
+   bson_append_document_end (out, &cursor);
+   BSON_APPEND_BOOL (out, "allowDiskUse", true);
+   BSON_APPEND_DOCUMENT (out, "hint", index);
+   BSON_APPEND_UTF8 (out, "$db", db);
+   bson_destroy (&agg_opts);
+   bson_destroy (&pipeline);
 }
 
 /* mongo_sorted_open -- the index-served aggregate of sorted_command (store.h, the sorted-read contract). */
@@ -1381,8 +1394,8 @@ mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const
       bson_destroy (&pattern);
       return false;
    }
-   sorted_command (sess, field, opts, &pattern, opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll),
-                   &pipeline, &agg_opts);
+   sorted_command (field, opts, &pattern, opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll),
+                   mstore (sess->store)->sort_in_memory, &pipeline, &agg_opts);
    cur->impl = open_aggregate (sess, coll, &pipeline, &agg_opts);
    bson_destroy (&agg_opts);
    bson_destroy (&pipeline);
@@ -1390,39 +1403,27 @@ mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const
    return true;
 }
 
-/* mongo_sorted_describe -- the command mongo_sorted_open would send, as libmongoc assembles it:
- * {aggregate, pipeline, cursor: {batchSize}, allowDiskUse, hint, $db}. */
+/* mongo_sorted_describe -- the command mongo_sorted_open would send (lab_mongo_sorted_command). */
 static bool
 mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
                        bson_t *out, bson_error_t *error)
 {
    bool in_memory = mstore (sess->store)->sort_in_memory;
-   bson_t pattern = BSON_INITIALIZER, pipeline, agg_opts, cmd, cursor;
-   int32_t batch;
+   bson_t pattern = BSON_INITIALIZER, cmd;
 
    if (!require_sort_index (sess, coll, field, &pattern, error)) {
       bson_destroy (&pattern);
       return false;
    }
-   batch = opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll);
-   sorted_command (sess, field, opts, &pattern, batch, &pipeline, &agg_opts);
    BSON_APPEND_UTF8 (out, "backend", "mongodb");
    BSON_APPEND_DOCUMENT_BEGIN (out, "command", &cmd);
-   BSON_APPEND_UTF8 (&cmd, "aggregate", coll);
-   BSON_APPEND_ARRAY (&cmd, "pipeline", &pipeline);
-   BSON_APPEND_DOCUMENT_BEGIN (&cmd, "cursor", &cursor);
-   BSON_APPEND_INT32 (&cursor, "batchSize", batch);
-   bson_append_document_end (&cmd, &cursor);
-   BSON_APPEND_BOOL (&cmd, "allowDiskUse", true);
-   BSON_APPEND_DOCUMENT (&cmd, "hint", &pattern);
-   BSON_APPEND_UTF8 (&cmd, "$db", sess->store->db);
+   lab_mongo_sorted_command (sess->store->db, coll, field, opts, &pattern,
+                             opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll), in_memory, &cmd);
    bson_append_document_end (out, &cmd);
    BSON_APPEND_DOCUMENT (out, "index", &pattern);
    BSON_APPEND_BOOL (out, "blocking_sort", in_memory);
    BSON_APPEND_UTF8 (out, "ties", in_memory ? "_id order (FerretDB ignores hint and sorts in memory)"
                                             : "index order (RecordId order)");
-   bson_destroy (&agg_opts);
-   bson_destroy (&pipeline);
    bson_destroy (&pattern);
    return true;
 }
