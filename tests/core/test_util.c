@@ -285,9 +285,11 @@ test_mongo_sorted_command (void **state)
    assert_true (bson_iter_init (&it, &cmd) && bson_iter_find_descendant (&it, "cursor.batchSize", &child));
    assert_int_equal (bson_iter_int32 (&child), 777);
    assert_true (bson_iter_init_find (&it, &cmd, "allowDiskUse") && bson_iter_bool (&it));
-   assert_true (bson_iter_init (&it, &cmd) && bson_iter_find_descendant (&it, "pipeline.0.$match.bill_id.$gte", &child));
+   assert_true (bson_iter_init (&it, &cmd) &&
+                bson_iter_find_descendant (&it, "pipeline.0.$match.bill_id.$gte", &child));
    assert_int_equal (bson_iter_int64 (&child), 10);
-   assert_true (bson_iter_init (&it, &cmd) && bson_iter_find_descendant (&it, "pipeline.0.$match.bill_id.$lt", &child));
+   assert_true (bson_iter_init (&it, &cmd) &&
+                bson_iter_find_descendant (&it, "pipeline.0.$match.bill_id.$lt", &child));
    assert_int_equal (bson_iter_int64 (&child), 20);
    assert_true (bson_iter_init_find (&it, &cmd, "$db"));
    assert_string_equal (bson_iter_utf8 (&it, NULL), "layoutlab");
