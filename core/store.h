@@ -189,7 +189,9 @@ typedef struct {
  *   {field: 1} serves it (its entries are ordered by key, then RecordId), where {field: 1, _id: 1} would
  *   be a blocking sort of the whole collection before the first batch. Ties come in index order (RecordId
  *   order). The index used is {field: 1} when it exists, else another non-sparse, non-partial index whose
- *   first key is `field` (hashed, text, sparse and partial indexes cannot serve the stream).
+ *   first key is `field` (hashed, text, sparse and partial indexes cannot serve the stream). Through
+ *   mongos each shard streams its index and mongos merges on the key: a key's rows stay contiguous, but
+ *   ties from different shards may interleave in any order.
  *   FerretDB (the test server) ignores `hint` and sorts every read in memory with an unstable sort: there
  *   the sort is {field: 1, _id: 1}, so ties come in _id order (insertion order for generated ObjectIds).
  * - Partition bounds and distinct keys read only the index (covered reads, no document fetched).
