@@ -7,6 +7,7 @@
 
 #include "error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* lab_store_open -- parse the URI, pick the backend, open it and learn the max document size. */
@@ -26,8 +27,8 @@ lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *err
    store->uri_redacted = lab_uri_redact (uri);
    store->db = bson_strdup (lab_uri_db (&store->uri, store->opts.db));
    store->opts.db = store->db;
-   if (store->opts.connect_timeout_ms <= 0) {
-      store->opts.connect_timeout_ms = 5000;
+   if (store->opts.connect_timeout_ms < 0) {
+      store->opts.connect_timeout_ms = 0; /* the backend's defaults (store.h) */
    }
    store->ops = store->uri.backend == LAB_BACKEND_WT ? &lab_store_wt_ops : &lab_store_mongo_ops;
    if (!store->ops->open (store, error)) {
@@ -78,6 +79,12 @@ const char *
 lab_store_home (const lab_store_t *store)
 {
    return store->ops->home ? store->ops->home (store) : NULL;
+}
+
+int32_t
+lab_store_selection_timeout_ms (const lab_store_t *store)
+{
+   return store->ops->selection_timeout_ms ? store->ops->selection_timeout_ms (store) : 0;
 }
 
 /* lab_session_open -- allocate the handle and let the backend attach its per-thread state. */
@@ -157,6 +164,19 @@ bool
 lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->count (sess, coll, count, error);
+}
+
+/* lab_store_count_estimated -- the backend's metadata count, else its exact count. */
+bool
+lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+{
+   const lab_store_ops_t *ops = sess->store->ops;
+
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   return ops->count_estimated ? ops->count_estimated (sess, coll, count, error)
+                               : ops->count (sess, coll, count, error);
 }
 
 bool
@@ -307,6 +327,67 @@ lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
    return cur;
 }
 
+/* describe_walk -- the generic description of a sorted read: the walk of the index on `field` with a
+ * fetch of each record, as the embedded store does it (store.h); NO_INDEX as sorted_open gives it. */
+static bool
+describe_walk (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+               bson_t *out, bson_error_t *error)
+{
+   bson_t walk, key;
+   bool has;
+
+   if (!sess->store->ops->has_index (sess, coll, field, &has, error)) {
+      return false;
+   }
+   if (!has) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "collection '%s' in %s has no index on '%s' to read it in '%s' order: run with "
+                     "--create-index, or create it with lab_store_create_index",
+                     coll, sess->store->uri_redacted, field, field);
+      return false;
+   }
+   BSON_APPEND_UTF8 (out, "backend", sess->store->ops->name);
+   BSON_APPEND_DOCUMENT_BEGIN (out, "walk", &walk);
+   BSON_APPEND_UTF8 (&walk, "collection", coll);
+   BSON_APPEND_DOCUMENT_BEGIN (&walk, "index", &key);
+   BSON_APPEND_INT32 (&key, field, 1);
+   bson_append_document_end (&walk, &key);
+   if (opts->lo) {
+      BSON_APPEND_VALUE (&walk, "lo", opts->lo);
+   }
+   if (opts->hi) {
+      BSON_APPEND_VALUE (&walk, "hi", opts->hi);
+   }
+   BSON_APPEND_UTF8 (&walk, "fetch", "each index entry's record by RecordId (IXSCAN+FETCH)");
+   bson_append_document_end (out, &walk);
+   BSON_APPEND_DOCUMENT_BEGIN (out, "index", &key);
+   BSON_APPEND_INT32 (&key, field, 1);
+   bson_append_document_end (out, &key);
+   BSON_APPEND_BOOL (out, "blocking_sort", false);
+   BSON_APPEND_UTF8 (out, "ties", "RecordId order (insertion order)");
+   return true;
+}
+
+bool
+lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                           bson_t *out, bson_error_t *error)
+{
+   lab_sorted_opts_t none = {0};
+
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (!field || !*field) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "sort field name is empty");
+      return false;
+   }
+   opts = opts ? opts : &none;
+   if (sess->store->ops->sorted_describe) {
+      return sess->store->ops->sorted_describe (sess, coll, field, opts, out, error);
+   }
+   return describe_walk (sess, coll, field, opts, out, error);
+}
+
 int
 lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
@@ -369,7 +450,47 @@ lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t
 {
    memset (info, 0, sizeof *info);
    info->uptime_s = -1;
-   return store->ops->server_info (store, info, error);
+   if (!store->ops->server_info (store, info, error)) {
+      return false;
+   }
+   if (store->uri.backend == LAB_BACKEND_WT) {
+      info->pid_local = info->pid > 0; /* the engine runs in this process */
+   }
+   return true;
+}
+
+bool
+lab_server_comm_trusted (const char *comm)
+{
+   if (!comm) {
+      return false;
+   }
+   /* the test server is built as ferretdb-test-server-<hash> (scripts/mongo-test-server.sh); the kernel
+    * keeps TASK_COMM_LEN - 1 = 15 bytes of a command name: "ferretdb-test-s" */
+   return strcmp (comm, "mongod") == 0 || strncmp (comm, "ferretdb-test-s", 15) == 0;
+}
+
+bool
+lab_pid_comm (int64_t pid, char *buf, size_t len)
+{
+   char path[64];
+   size_t n;
+   FILE *f;
+
+   if (pid <= 0 || len == 0) {
+      return false;
+   }
+   bson_snprintf (path, sizeof path, "/proc/%" PRId64 "/comm", pid);
+   if (!(f = fopen (path, "r"))) {
+      return false;
+   }
+   n = fread (buf, 1, len - 1, f);
+   fclose (f);
+   buf[n] = '\0';
+   while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) {
+      buf[--n] = '\0';
+   }
+   return n > 0;
 }
 
 bool

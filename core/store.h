@@ -32,7 +32,10 @@ typedef struct lab_cursor lab_cursor_t;
 typedef struct {
    const char *db;              /* database (MongoDB); NULL: the URI's, else "layoutlab" */
    uint64_t cache_size_bytes;   /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
-   int32_t connect_timeout_ms;  /* MongoDB server selection / connect timeout; 0: 5000 */
+   int32_t connect_timeout_ms;  /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
+                                 * none; 0: server selection 30000 (the server selection spec's default,
+                                 * longer than an unplanned election: 10 s + a vote) and libmongoc's
+                                 * own connect timeout (10000) */
    bool create;                 /* embedded: create the home directory if missing (tools: true) */
    bool direct_io;              /* embedded: reads and writes of data files bypass the OS page cache
                                  * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
@@ -40,7 +43,8 @@ typedef struct {
 } lab_store_opts_t;
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an
- * unreachable server fails here within connect_timeout_ms. Returns NULL with *error set on failure. */
+ * unreachable server fails here within the server selection timeout (lab_store_selection_timeout_ms).
+ * Returns NULL with *error set on failure. */
 lab_store_t *lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *error);
 
 /* lab_store_close -- close every remaining session and the store; NULL is fine. */
@@ -57,6 +61,13 @@ const char *lab_store_db (const lab_store_t *store);
 
 /* lab_store_home -- embedded: the WiredTiger home directory; MongoDB: NULL. */
 const char *lab_store_home (const lab_store_t *store);
+
+/* Default MongoDB serverSelectionTimeoutMS when neither the URI nor connect_timeout_ms sets one. */
+#define LAB_SELECTION_TIMEOUT_MS 30000
+
+/* lab_store_selection_timeout_ms -- MongoDB: the server selection timeout in use (the URI's
+ * serverSelectionTimeoutMS, else connect_timeout_ms, else LAB_SELECTION_TIMEOUT_MS); embedded: 0. */
+int32_t lab_store_selection_timeout_ms (const lab_store_t *store);
 
 /* ---- sessions ---------------------------------------------------------------------------------- */
 
@@ -83,8 +94,16 @@ bool lab_store_has_index (lab_session_t *sess, const char *coll, const char *fie
 /* lab_store_drop -- drop the collection and its indexes; a missing collection is not an error. */
 bool lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error);
 
-/* lab_store_count -- number of documents. A missing collection: LAB_STORE_ERR_NO_COLLECTION. */
+/* lab_store_count -- exact number of documents (MongoDB: countDocuments, a scan of the `_id` index or of
+ * the collection: minutes on 10^8 rows; use it where the figure must be exact). A missing collection:
+ * LAB_STORE_ERR_NO_COLLECTION. */
 bool lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+
+/* lab_store_count_estimated -- number of documents from the collection's metadata, for progress bars and
+ * sizes of ranges: MongoDB the `count` command without a query (no scan; may drift after an unclean
+ * shutdown, counts orphans on a sharded cluster; FerretDB counts); embedded: the exact count, which costs
+ * nothing there. A missing collection: LAB_STORE_ERR_NO_COLLECTION. */
+bool lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 
 typedef struct {
    int64_t count;
@@ -156,11 +175,53 @@ typedef struct {
    int32_t batch_docs;      /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
 } lab_sorted_opts_t;
 
-/* lab_store_sorted_open -- stream the collection's documents sorted by `field` (ties in RecordId/_id
- * order), optionally limited to [lo, hi). MongoDB: aggregate [{$match}, {$sort}] with allowDiskUse.
- * Embedded: walks the field's index (LAB_STORE_ERR_NO_INDEX when there is none). */
+/*
+ * The sorted-read contract (lab_store_sorted_open, lab_store_sorted_describe, lab_store_partition,
+ * lab_store_distinct_keys), the same on both backends:
+ * - `field` must have an index (`_id` always has one): the read walks it and never sorts the collection.
+ *   Without one the call fails before reading anything with LAB_STORE_ERR_NO_INDEX, whose message names
+ *   the collection, the field and the remedy (the tool's --create-index, lab_store_create_index, or
+ *   db.<coll>.createIndex({<field>: 1})). A missing collection is LAB_STORE_ERR_NO_COLLECTION.
+ * - Embedded: the walk of the index (key, then RecordId) fetching each record (IXSCAN+FETCH); ties in
+ *   RecordId order, i.e. insertion order.
+ * - MongoDB: aggregate [{$match: [lo, hi)}, {$sort: {field: 1}}] with `hint` to that index, allowDiskUse
+ *   and a batch size far below the 48 MB reply limit. The sort is on the field alone: an index on
+ *   {field: 1} serves it (its entries are ordered by key, then RecordId), where {field: 1, _id: 1} would
+ *   be a blocking sort of the whole collection before the first batch. Ties come in index order (RecordId
+ *   order). The index used is {field: 1} when it exists, else another non-sparse, non-partial index whose
+ *   first key is `field` (hashed, text, sparse and partial indexes cannot serve the stream). Through
+ *   mongos each shard streams its index and mongos merges on the key: a key's rows stay contiguous, but
+ *   ties from different shards may interleave in any order.
+ *   FerretDB (the test server) ignores `hint` and sorts every read in memory with an unstable sort: there
+ *   the sort is {field: 1, _id: 1}, so ties come in _id order (insertion order for generated ObjectIds).
+ * - Partition bounds and distinct keys read only the index (covered reads, no document fetched).
+ */
+
+/* lab_store_sorted_open -- stream the collection's documents sorted by `field`, optionally limited to
+ * [lo, hi); see the contract above. */
 lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
                                      const lab_sorted_opts_t *opts, bson_error_t *error);
+
+/* lab_store_sorted_describe -- append to `out` (an initialized document) what lab_store_sorted_open would
+ * do with the same arguments, without reading any document, for a --plan:
+ *   backend         "mongodb" or "wiredtiger"
+ *   command         MongoDB: the exact aggregate command (aggregate, pipeline, cursor.batchSize,
+ *                   allowDiskUse, hint, $db)
+ *   walk            embedded: {collection, index (key pattern), lo, hi, fetch}
+ *   index           the key pattern of the index walked
+ *   blocking_sort   true when the server sorts before the first batch (FerretDB: it ignores hint)
+ *   ties            the order of documents with equal keys
+ * Fails as lab_store_sorted_open would (NO_COLLECTION, NO_INDEX). */
+bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
+                                const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+
+/* lab_mongo_sorted_command -- append to `out` the aggregate command a sorted read sends to MongoDB
+ * (pure; the MongoDB backend builds both its reads and its descriptions with it): {aggregate: coll,
+ * pipeline: [{$match: [lo, hi)}, {$sort: {field: 1}}], cursor: {batchSize}, allowDiskUse: true,
+ * hint: index, $db: db}. `sort_in_memory` (a server that ignores hint and sorts unstably: FerretDB)
+ * makes the sort {field: 1, _id: 1}. */
+void lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                               const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out);
 
 /* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end,
  * -1 on error with *error set. */
@@ -169,14 +230,16 @@ void lab_cursor_close (lab_cursor_t *cur);
 
 /* lab_store_partition -- split the collection's `field` values into `n` contiguous ranges of roughly
  * equal document counts: *bounds gets n-1 increasing split values (range i is [bounds[i-1], bounds[i]),
- * the first and last unbounded). A key value is never split across ranges, so fewer than n-1 bounds may
- * come back (*nbounds). Caller frees with lab_values_free(*bounds, *nbounds). */
+ * the first and last unbounded, so the ranges cover every document exactly once). A key value is never
+ * split across ranges, so fewer than n-1 bounds may come back (*nbounds). Reads only the index on
+ * `field` (NO_INDEX without one). Caller frees with lab_values_free(*bounds, *nbounds). */
 bool lab_store_partition (lab_session_t *sess, const char *coll, const char *field, int n,
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
 void lab_values_free (bson_value_t *values, int n);
 
-/* lab_store_distinct_keys -- every distinct value of `field` in ascending order (reads only the index on
- * the embedded store). *keys is an array of *nkeys values; free with lab_values_free. */
+/* lab_store_distinct_keys -- every distinct value of `field` in ascending order (numerically equal values
+ * of different types count once; documents without the field give null). Reads only the index on `field`
+ * (NO_INDEX without one). *keys is an array of *nkeys values; free with lab_values_free. */
 bool lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
 
@@ -190,11 +253,24 @@ typedef struct {
    int64_t max_message_bytes; /* maxMessageSizeBytes (embedded: 48,000,000) */
    int64_t pid;               /* server pid when known (embedded: own pid), else 0 */
    int64_t uptime_s;          /* server uptime when known, else -1 */
-   bool local;                /* server runs on this machine (pid meaningful here) */
+   bool local;                /* server runs on this machine (its page cache is ours to drop) */
+   bool pid_local;            /* `pid` is the server's process in this machine's /proc: embedded, or a local
+                               * server whose /proc/PID/comm is a known server name
+                               * (lab_server_comm_trusted). A server in a container answers with its
+                               * own pid (often 1): /proc/PID then is another process, so this is false
+                               * and nothing may be read from /proc/PID. */
 } lab_server_info_t;
 
 /* lab_store_server_info -- facts about the server/engine. */
 bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
+
+/* lab_server_comm_trusted -- `comm` (the content of /proc/PID/comm, without its newline) names a server
+ * process whose pid we may follow in /proc: "mongod", or the test server's wrapper binary
+ * "ferretdb-test-server-<hash>", which the kernel truncates to 15 bytes ("ferretdb-test-s"). */
+bool lab_server_comm_trusted (const char *comm);
+
+/* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable. */
+bool lab_pid_comm (int64_t pid, char *buf, size_t len);
 
 /* Bytes of every write message kept free for the command envelope (as mongoimport: 1 MiB). */
 #define LAB_MESSAGE_SLACK_BYTES 1048576
@@ -215,7 +291,8 @@ typedef struct {
 } lab_engine_stats_t;
 
 /* lab_store_engine_stats -- engine counters now (embedded: WiredTiger connection statistics; MongoDB:
- * serverStatus wiredTiger.cache and mem.resident when available, else -1). */
+ * serverStatus wiredTiger.cache and mem.resident when available, else -1; server_rss_bytes from
+ * /proc/PID/status only when info.pid_local, and a /proc that cannot be read keeps mem.resident). */
 bool lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
 
 /* lab_store_data_files -- embedded: absolute paths of the files that hold `coll` (collection table and

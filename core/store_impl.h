@@ -42,6 +42,8 @@ struct lab_store_ops {
    bool (*has_index) (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error);
    bool (*drop) (lab_session_t *sess, const char *coll, bson_error_t *error);
    bool (*count) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+   /* NULL: store.c uses count (exact where it costs nothing) */
+   bool (*count_estimated) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    bool (*stats) (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
    /* docs are already size-checked and carry an _id; `orig_index[i]` is each one's index in the caller's
     * batch, for per-document errors. */
@@ -55,6 +57,9 @@ struct lab_store_ops {
                     lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
    bool (*sorted_open) (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
                         bson_error_t *error);
+   /* NULL: store.c checks the index with has_index and describes the generic index walk */
+   bool (*sorted_describe) (lab_session_t *sess, const char *coll, const char *field,
+                            const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
    int (*cursor_next) (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
    void (*cursor_close) (lab_cursor_t *cur);
    bool (*partition) (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
@@ -68,6 +73,8 @@ struct lab_store_ops {
    bool (*cycle) (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                   bson_error_t *error);
    const char *(*home) (const lab_store_t *store);
+   /* NULL: 0 (no server selection) */
+   int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };
 
 extern const lab_store_ops_t lab_store_wt_ops;

@@ -3,15 +3,19 @@
  * libmongoc 1.23.
  *
  * One mongoc_client_pool_t per store (error API v2); each lab_session_t pops one client and pushes it back
- * when closed. Sorted reads are aggregates [{$match}, {$sort: {field: 1, _id: 1}}] with allowDiskUse and a
- * batch size derived from the collection's average document size, so that one reply stays far below the
- * 48,000,000-byte message limit even on servers that batch by count only (FerretDB). Writes are unordered
+ * when closed. Sorted reads are aggregates [{$match}, {$sort: {field: 1}}] with `hint` to the field's
+ * index, so mongod streams them in index order with no blocking sort (store.h, "The sorted-read
+ * contract"); partition bounds and distinct keys are covered reads of that index. Batch sizes derive from
+ * the collection's average document size, so that one reply stays far below the 48,000,000-byte message
+ * limit even on servers that batch by count only (FerretDB). Writes are unordered
  * bulk inserts split under maxMessageSizeBytes and maxWriteBatchSize, with per-document errors mapped back
  * to the caller's batch. Server facts (hello limits, serverStatus) are read at open and after each cycle.
  *
  * The test server is FerretDB v1.24.2: it has no endSessions (libmongoc warns when a pool is destroyed;
  * our log handler drops that one message), estimates collStats, and lacks most of serverStatus; every
- * field read here is optional.
+ * field read here is optional. It accepts `hint` in find and aggregate and ignores it (logged, never an
+ * error, even for an index that does not exist), and sorts every read in memory with Go's unstable
+ * sort.Sort: buildInfo's ferretdbVersion tells it apart, and its sorts get _id as a tie-breaker.
  */
 #include "store_impl.h"
 
@@ -32,7 +36,11 @@
 #define MONGO_REPLY_BUDGET_BYTES (8 * 1024 * 1024)
 /* Cursor batch sizes stay within [1, this]. */
 #define MONGO_BATCH_MAX_DOCS 10000
-/* Socket timeout unless the URI sets one: long server-side sorts must not be cut off. */
+/* Batch of covered key reads ({field: value} documents, tens of bytes; 20,000 index keys of even 1 KiB
+ * stay under 21 MB, below the 48 MB reply limit of a server that batches by count). */
+#define MONGO_KEY_BATCH_DOCS 20000
+/* Socket timeout unless the URI sets one: FerretDB (and a mongod reading a cold index) may take long
+ * before the first batch; an index-served stream on mongod does not need it. */
 #define MONGO_SOCKET_TIMEOUT_MS (2 * 3600 * 1000)
 /* Pause between pings while waiting for a restarted server. */
 #define MONGO_READY_POLL_MS 200
@@ -44,6 +52,8 @@ typedef struct {
    lab_server_info_t info;      /* read at open and after each cycle */
    int64_t info_mono_ns;        /* CLOCK_MONOTONIC when info.uptime_s was read */
    int64_t max_write_batch;     /* maxWriteBatchSize from hello */
+   bool sort_in_memory;         /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
+   int32_t selection_timeout_ms; /* serverSelectionTimeoutMS in use */
    int nsessions;               /* open sessions (cycle refuses while any is open) */
    struct mongo_sess *sessions; /* open sessions, closed by store close if the caller did not */
 } mongo_store_t;
@@ -289,6 +299,24 @@ proc_rss_bytes (int64_t pid)
    return kb < 0 ? -1 : kb * 1024;
 }
 
+/* pid_is_server -- local process `pid` is a server we may follow in /proc: its comm is a known server
+ * name (store.h, lab_server_comm_trusted). `docker run -p 27017:27017 mongo` answers serverStatus with
+ * pid 1, which here is the host's init. */
+static bool
+pid_is_server (int64_t pid)
+{
+   char comm[64];
+
+   if (!lab_pid_comm (pid, comm, sizeof comm)) {
+      return false;
+   }
+   if (!lab_server_comm_trusted (comm)) {
+      lab_log_debug ("server pid %" PRId64 " is '%s' here, not a server process: its /proc is not read", pid, comm);
+      return false;
+   }
+   return true;
+}
+
 /* admin_command -- run {name: 1} on admin; *reply is always initialized (caller destroys). */
 static bool
 admin_command (mongoc_client_t *client, const char *name, bson_t *reply, bson_error_t *error)
@@ -345,11 +373,16 @@ load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *error)
       info.uptime_s = num_at (&status, "uptime", -1);
    }
    bson_destroy (&status);
-   if (!info.version[0]) {
-      /* serverStatus may be refused to a user without clusterMonitor; buildInfo is open to all. */
+   {
+      /* serverStatus may be refused to a user without clusterMonitor; buildInfo is open to all, and
+       * FerretDB names itself there */
       bson_t build;
-      if (admin_command (client, "buildInfo", &build, &err) && (s = str_at (&build, "version"))) {
-         bson_strncpy (info.version, s, sizeof info.version);
+      if (admin_command (client, "buildInfo", &build, &err)) {
+         if (!info.version[0] && (s = str_at (&build, "version"))) {
+            bson_strncpy (info.version, s, sizeof info.version);
+         }
+         bson_iter_t it;
+         ms->sort_in_memory = bson_iter_init_find (&it, &build, "ferretdbVersion");
       }
       bson_destroy (&build);
    }
@@ -363,6 +396,7 @@ load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *error)
    if (info.local && info.pid > 0 && kill ((pid_t) info.pid, 0) != 0 && errno == ESRCH) {
       info.local = false; /* same name but another machine or pid namespace */
    }
+   info.pid_local = info.local && pid_is_server (info.pid);
 
    pthread_mutex_lock (&ms->mu);
    ms->info = info;
@@ -414,10 +448,7 @@ first_contact (lab_store_t *store, bson_error_t *error)
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_UNREACHABLE,
                         "cannot reach the MongoDB server at %s within %d ms: %s (is it running? check host, "
                         "port and network)",
-                        store->uri_redacted, mongoc_uri_get_option_as_int32 (ms->uri,
-                                                                             MONGOC_URI_SERVERSELECTIONTIMEOUTMS,
-                                                                             store->opts.connect_timeout_ms),
-                        err.message);
+                        store->uri_redacted, ms->selection_timeout_ms, err.message);
       } else {
          lab_error_set (error, err.domain, err.code, "the MongoDB server at %s refused ping: %s",
                         store->uri_redacted, err.message);
@@ -474,15 +505,21 @@ mongo_open (lab_store_t *store, bson_error_t *error)
                      store->uri_redacted, err.message);
       goto err;
    }
-   /* The URI's own timeouts win; otherwise an unreachable server fails within connect_timeout_ms. */
+   /* The URI's own timeouts win, then connect_timeout_ms; else server selection waits 30 s, the server
+    * selection spec's default and longer than an unplanned election (electionTimeoutMillis 10 s plus the
+    * vote), so a failover does not fail a run; libmongoc keeps its 10 s connect timeout. */
    if (!mongoc_uri_has_option (ms->uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS)) {
-      mongoc_uri_set_option_as_int32 (ms->uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, store->opts.connect_timeout_ms);
+      mongoc_uri_set_option_as_int32 (ms->uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS,
+                                      store->opts.connect_timeout_ms > 0 ? store->opts.connect_timeout_ms
+                                                                         : LAB_SELECTION_TIMEOUT_MS);
    }
-   if (!mongoc_uri_has_option (ms->uri, MONGOC_URI_CONNECTTIMEOUTMS)) {
+   ms->selection_timeout_ms =
+      mongoc_uri_get_option_as_int32 (ms->uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, LAB_SELECTION_TIMEOUT_MS);
+   if (!mongoc_uri_has_option (ms->uri, MONGOC_URI_CONNECTTIMEOUTMS) && store->opts.connect_timeout_ms > 0) {
       mongoc_uri_set_option_as_int32 (ms->uri, MONGOC_URI_CONNECTTIMEOUTMS, store->opts.connect_timeout_ms);
    }
-   /* a sorted stream's first batch waits for the whole $sort (tens of minutes on a big unindexed
-    * collection); libmongoc's default 5-minute socket timeout would cut it off */
+   /* FerretDB sorts in memory before the first batch, and a cold index on a big collection is slow to
+    * start; libmongoc's default 5-minute socket timeout would cut such a read off */
    if (!mongoc_uri_has_option (ms->uri, MONGOC_URI_SOCKETTIMEOUTMS)) {
       mongoc_uri_set_option_as_int32 (ms->uri, MONGOC_URI_SOCKETTIMEOUTMS, MONGO_SOCKET_TIMEOUT_MS);
    }
@@ -706,19 +743,62 @@ mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error)
    return false;
 }
 
+/* sort_usable -- an index description (listIndexes) that can serve a stream in `field` order: its key
+ * pattern starts with `field` at direction 1 or -1 (not hashed or text), and it holds every document
+ * (not sparse, not partial) under the simple collation. *rank orders the candidates: {field: 1} first,
+ * then {field: -1} (walked backwards), then compound indexes by their number of keys. */
+static bool
+sort_usable (const bson_t *desc, const char *field, int *rank)
+{
+   bson_iter_t it, key;
+   bool first = true, ok = false;
+   int nkeys = 0;
+   double dir = 0;
+
+   *rank = 0;
+   if (bson_iter_init_find (&it, desc, "sparse") && bson_iter_as_bool (&it)) {
+      return false;
+   }
+   if (bson_iter_init_find (&it, desc, "partialFilterExpression") || bson_iter_init_find (&it, desc, "collation")) {
+      return false;
+   }
+   if (!bson_iter_init_find (&it, desc, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) || !bson_iter_recurse (&it, &key)) {
+      return false;
+   }
+   while (bson_iter_next (&key)) {
+      if (first) {
+         if (strcmp (bson_iter_key (&key), field) != 0 || !BSON_ITER_HOLDS_NUMBER (&key)) {
+            return false;
+         }
+         dir = bson_iter_as_double (&key);
+         ok = dir == 1 || dir == -1;
+         first = false;
+      }
+      nkeys++;
+   }
+   *rank = nkeys * 2 + (dir < 0);
+   return ok;
+}
+
 /* find_index -- *has = an index of `coll` has `field` as its first key; *coll_exists = listIndexes saw
- * the collection (every collection has at least the _id index). */
+ * the collection (every collection has at least the _id index). When sort_key is not NULL it gets the
+ * key pattern of the index a sorted read hints (sort_usable; {field: 1} itself when it exists, else the
+ * one with fewest keys), or stays empty. */
 static bool
 find_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bool *coll_exists,
-            bson_error_t *error)
+            bson_t *sort_key, bson_error_t *error)
 {
    mongoc_collection_t *c = get_coll (sess, coll);
    mongoc_cursor_t *cursor = mongoc_collection_find_indexes_with_opts (c, NULL);
    const bson_t *doc;
    bson_error_t err;
    bool ok = true;
+   int best = 0, rank;
 
    *has = *coll_exists = false;
+   if (sort_key) {
+      bson_reinit (sort_key);
+   }
    while (mongoc_cursor_next (cursor, &doc)) {
       bson_iter_t it, key;
 
@@ -726,6 +806,19 @@ find_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
       if (bson_iter_init_find (&it, doc, "key") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
           bson_iter_recurse (&it, &key) && bson_iter_next (&key) && strcmp (bson_iter_key (&key), field) == 0) {
          *has = true;
+      }
+      if (sort_key && sort_usable (doc, field, &rank) && (best == 0 || rank < best)) {
+         const uint8_t *data;
+         uint32_t len;
+         bson_t pattern;
+
+         bson_iter_init_find (&it, doc, "key");
+         bson_iter_document (&it, &len, &data);
+         if (bson_init_static (&pattern, data, len)) {
+            bson_reinit (sort_key);
+            bson_concat (sort_key, &pattern);
+            best = rank;
+         }
       }
    }
    if (mongoc_cursor_error (cursor, &err)) {
@@ -748,7 +841,7 @@ mongo_has_index (lab_session_t *sess, const char *coll, const char *field, bool 
 {
    bool coll_exists;
 
-   if (!find_index (sess, coll, field, has, &coll_exists, error)) {
+   if (!find_index (sess, coll, field, has, &coll_exists, NULL, error)) {
       return false;
    }
    if (!coll_exists) {
@@ -770,7 +863,7 @@ require_index (lab_session_t *sess, const char *coll, const char *field, bson_er
    if (cache_has (msess (sess), coll, field)) {
       return true;
    }
-   if (!find_index (sess, coll, field, &has, &coll_exists, error)) {
+   if (!find_index (sess, coll, field, &has, &coll_exists, NULL, error)) {
       return false;
    }
    if (!coll_exists) {
@@ -784,6 +877,33 @@ require_index (lab_session_t *sess, const char *coll, const char *field, bson_er
       return false;
    }
    cache_add (msess (sess), coll, field);
+   return true;
+}
+
+/* require_sort_index -- *pattern (initialized by the caller) = the key pattern of the index a sorted read
+ * of `field` hints; NO_COLLECTION, or NO_INDEX naming the collection, the field and the remedy. Always
+ * asks the server (one listIndexes): an index may have been dropped since a cached check. */
+static bool
+require_sort_index (lab_session_t *sess, const char *coll, const char *field, bson_t *pattern, bson_error_t *error)
+{
+   bool has, coll_exists;
+
+   if (!find_index (sess, coll, field, &has, &coll_exists, pattern, error)) {
+      return false;
+   }
+   if (!coll_exists) {
+      return require_coll (sess, coll, error);
+   }
+   if (bson_empty (pattern)) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "collection '%s' in database '%s' on %s has no index on '%s'%s to read it in '%s' order "
+                     "(without one the server would sort the whole collection before the first document): run "
+                     "with --create-index, or create it with db.%s.createIndex({%s: 1})",
+                     coll, sess->store->db, sess->store->uri_redacted, field,
+                     has ? " that can serve a sort (hashed, text, sparse and partial indexes cannot)" : "", field,
+                     coll, field);
+      return false;
+   }
    return true;
 }
 
@@ -1188,35 +1308,30 @@ mongo_cursor_close (lab_cursor_t *cur)
    cur->impl = NULL;
 }
 
-/* open_aggregate -- an aggregate cursor with allowDiskUse and batchSize; the pipeline is {"0": ..}. */
+/* open_aggregate -- an aggregate cursor; the pipeline is {"0": ..}, opts carry batchSize and the rest. */
 static mongo_cur_t *
-open_aggregate (lab_session_t *sess, const char *coll, const bson_t *pipeline, int32_t batch)
+open_aggregate (lab_session_t *sess, const char *coll, const bson_t *pipeline, const bson_t *opts)
 {
    mongo_cur_t *mc = bson_malloc0 (sizeof *mc);
-   bson_t opts = BSON_INITIALIZER;
 
-   BSON_APPEND_BOOL (&opts, "allowDiskUse", true);
-   BSON_APPEND_INT32 (&opts, "batchSize", batch);
    mc->coll = get_coll (sess, coll);
-   mc->cursor = mongoc_collection_aggregate (mc->coll, MONGOC_QUERY_NONE, pipeline, &opts, NULL);
-   bson_destroy (&opts);
+   mc->cursor = mongoc_collection_aggregate (mc->coll, MONGOC_QUERY_NONE, pipeline, opts, NULL);
    return mc;
 }
 
-/* mongo_sorted_open -- aggregate [{$match: [lo, hi)}, {$sort: {field: 1, _id: 1}}], allowDiskUse. */
-static bool
-mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                   bson_error_t *error)
+/* sorted_command -- the pipeline [{$match: [lo, hi)}, {$sort}] and the aggregate options (allowDiskUse,
+ * batchSize, hint = the index's key pattern) of a sorted read; both initialized here. The sort is
+ * {field: 1}, plus _id: 1 on a server that sorts in memory, unstably (FerretDB): there the tie-breaker
+ * costs nothing and keeps ties deterministic; on mongod it would turn the index walk into a blocking
+ * sort of the whole collection. */
+static void
+sorted_command (const char *field, const lab_sorted_opts_t *opts, const bson_t *pattern, int32_t batch,
+                bool sort_in_memory, bson_t *pipeline, bson_t *agg_opts)
 {
-   lab_session_t *sess = cur->sess;
-   bson_t pipeline = BSON_INITIALIZER, stage, inner, range, sort;
-   int32_t batch;
+   bson_t stage, inner, range;
 
-   if (!require_coll (sess, coll, error)) {
-      return false;
-   }
-   batch = opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll);
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "0", &stage);
+   bson_init (pipeline);
+   BSON_APPEND_DOCUMENT_BEGIN (pipeline, "0", &stage);
    BSON_APPEND_DOCUMENT_BEGIN (&stage, "$match", &inner);
    if (opts->lo || opts->hi) {
       BSON_APPEND_DOCUMENT_BEGIN (&inner, field, &range);
@@ -1229,17 +1344,87 @@ mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const
       bson_append_document_end (&inner, &range);
    }
    bson_append_document_end (&stage, &inner);
-   bson_append_document_end (&pipeline, &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "1", &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&stage, "$sort", &sort);
-   BSON_APPEND_INT32 (&sort, field, 1);
-   if (strcmp (field, "_id") != 0) {
-      BSON_APPEND_INT32 (&sort, "_id", 1);
+   bson_append_document_end (pipeline, &stage);
+   BSON_APPEND_DOCUMENT_BEGIN (pipeline, "1", &stage);
+   BSON_APPEND_DOCUMENT_BEGIN (&stage, "$sort", &inner);
+   BSON_APPEND_INT32 (&inner, field, 1);
+   if (sort_in_memory && strcmp (field, "_id") != 0) {
+      BSON_APPEND_INT32 (&inner, "_id", 1);
    }
-   bson_append_document_end (&stage, &sort);
-   bson_append_document_end (&pipeline, &stage);
-   cur->impl = open_aggregate (sess, coll, &pipeline, batch);
+   bson_append_document_end (&stage, &inner);
+   bson_append_document_end (pipeline, &stage);
+
+   bson_init (agg_opts);
+   /* no spill is expected on mongod (the index serves the order); FerretDB ignores it */
+   BSON_APPEND_BOOL (agg_opts, "allowDiskUse", true);
+   BSON_APPEND_INT32 (agg_opts, "batchSize", batch);
+   BSON_APPEND_DOCUMENT (agg_opts, "hint", pattern);
+}
+
+void
+lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                          const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out)
+{
+   lab_sorted_opts_t none = {0};
+   bson_t pipeline, agg_opts, cursor;
+
+   sorted_command (field, opts ? opts : &none, index, batch_docs, sort_in_memory, &pipeline, &agg_opts);
+   /* libmongoc's order: aggregate, pipeline, cursor, then the options; OP_MSG adds $db */
+   BSON_APPEND_UTF8 (out, "aggregate", coll);
+   BSON_APPEND_ARRAY (out, "pipeline", &pipeline);
+   BSON_APPEND_DOCUMENT_BEGIN (out, "cursor", &cursor);
+   BSON_APPEND_INT32 (&cursor, "batchSize", batch_docs);
+   bson_append_document_end (out, &cursor);
+   BSON_APPEND_BOOL (out, "allowDiskUse", true);
+   BSON_APPEND_DOCUMENT (out, "hint", index);
+   BSON_APPEND_UTF8 (out, "$db", db);
+   bson_destroy (&agg_opts);
    bson_destroy (&pipeline);
+}
+
+/* mongo_sorted_open -- the index-served aggregate of sorted_command (store.h, the sorted-read contract). */
+static bool
+mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                   bson_error_t *error)
+{
+   lab_session_t *sess = cur->sess;
+   bson_t pattern = BSON_INITIALIZER, pipeline, agg_opts;
+
+   if (!require_sort_index (sess, coll, field, &pattern, error)) {
+      bson_destroy (&pattern);
+      return false;
+   }
+   sorted_command (field, opts, &pattern, opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll),
+                   mstore (sess->store)->sort_in_memory, &pipeline, &agg_opts);
+   cur->impl = open_aggregate (sess, coll, &pipeline, &agg_opts);
+   bson_destroy (&agg_opts);
+   bson_destroy (&pipeline);
+   bson_destroy (&pattern);
+   return true;
+}
+
+/* mongo_sorted_describe -- the command mongo_sorted_open would send (lab_mongo_sorted_command). */
+static bool
+mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                       bson_t *out, bson_error_t *error)
+{
+   bool in_memory = mstore (sess->store)->sort_in_memory;
+   bson_t pattern = BSON_INITIALIZER, cmd;
+
+   if (!require_sort_index (sess, coll, field, &pattern, error)) {
+      bson_destroy (&pattern);
+      return false;
+   }
+   BSON_APPEND_UTF8 (out, "backend", "mongodb");
+   BSON_APPEND_DOCUMENT_BEGIN (out, "command", &cmd);
+   lab_mongo_sorted_command (sess->store->db, coll, field, opts, &pattern,
+                             opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll), in_memory, &cmd);
+   bson_append_document_end (out, &cmd);
+   BSON_APPEND_DOCUMENT (out, "index", &pattern);
+   BSON_APPEND_BOOL (out, "blocking_sort", in_memory);
+   BSON_APPEND_UTF8 (out, "ties", in_memory ? "_id order (FerretDB ignores hint and sorts in memory)"
+                                            : "index order (RecordId order)");
+   bson_destroy (&pattern);
    return true;
 }
 
@@ -1261,61 +1446,111 @@ mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
    return 0;
 }
 
-/* probe_at -- the value of `field` in the document at sorted position `skip` (*found false past the
- * end); missing field reads as null, as MongoDB sorts it. */
-static bool
-probe_at (lab_session_t *sess, const char *coll, const char *field, int64_t skip, bson_value_t *value,
-          bool *found, bson_error_t *error)
+/* key_find -- a covered find of the index on `field`: filter {}, projection {field: 1, _id: 0} (the
+ * index holds everything the reply needs, so mongod reads no document: PROJECTION_COVERED over IXSCAN),
+ * sort {field: 1}, hint = its key pattern, plus skip/limit when > 0. Caller destroys the cursor. */
+static mongoc_cursor_t *
+key_find (lab_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern, int64_t skip,
+          int64_t limit, int32_t batch)
 {
-   bson_t pipeline = BSON_INITIALIZER, stage, inner;
-   mongo_cur_t *mc;
+   bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, proj;
+   mongoc_cursor_t *cursor;
+
+   BSON_APPEND_DOCUMENT_BEGIN (&opts, "projection", &proj);
+   BSON_APPEND_INT32 (&proj, field, 1);
+   if (strcmp (field, "_id") != 0) {
+      BSON_APPEND_INT32 (&proj, "_id", 0);
+   }
+   bson_append_document_end (&opts, &proj);
+   /* no _id tie-breaker here, even on FerretDB: only the key values matter, whatever the order of ties */
+   BSON_APPEND_DOCUMENT_BEGIN (&opts, "sort", &proj);
+   BSON_APPEND_INT32 (&proj, field, 1);
+   bson_append_document_end (&opts, &proj);
+   BSON_APPEND_DOCUMENT (&opts, "hint", pattern);
+   if (skip > 0) {
+      BSON_APPEND_INT64 (&opts, "skip", skip);
+   }
+   if (limit > 0) {
+      BSON_APPEND_INT64 (&opts, "limit", limit);
+   }
+   BSON_APPEND_INT32 (&opts, "batchSize", batch);
+   cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
+   bson_destroy (&opts);
+   bson_destroy (&filter);
+   return cursor;
+}
+
+/* key_value -- the value of `field` in a covered reply document; a document without the field is
+ * indexed (and sorted) as null. */
+static void
+key_value (const bson_t *doc, const char *field, bson_value_t *value)
+{
+   bson_iter_t it, child;
+
+   if (bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, field, &child)) {
+      bson_value_copy (bson_iter_value (&child), value);
+   } else {
+      memset (value, 0, sizeof *value);
+      value->value_type = BSON_TYPE_NULL;
+   }
+}
+
+/* probe_at -- the value of `field` at sorted position `skip` (*found false past the end), by a covered
+ * find with skip and limit 1. */
+static bool
+probe_at (lab_session_t *sess, const char *coll, const char *field, const bson_t *pattern, int64_t skip,
+          bson_value_t *value, bool *found, bson_error_t *error)
+{
+   mongoc_collection_t *c = get_coll (sess, coll);
+   mongoc_cursor_t *cursor = key_find (sess, c, field, pattern, skip, 1, 1);
    const bson_t *doc;
    bson_error_t err;
    bool ok = true;
 
    *found = false;
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "0", &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&stage, "$sort", &inner);
-   BSON_APPEND_INT32 (&inner, field, 1);
-   bson_append_document_end (&stage, &inner);
-   bson_append_document_end (&pipeline, &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "1", &stage);
-   BSON_APPEND_INT64 (&stage, "$skip", skip);
-   bson_append_document_end (&pipeline, &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "2", &stage);
-   BSON_APPEND_INT32 (&stage, "$limit", 1);
-   bson_append_document_end (&pipeline, &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "3", &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&stage, "$project", &inner);
-   BSON_APPEND_INT32 (&inner, field, 1);
-   bson_append_document_end (&stage, &inner);
-   bson_append_document_end (&pipeline, &stage);
-   mc = open_aggregate (sess, coll, &pipeline, 1);
-   if (mongoc_cursor_next (mc->cursor, &doc)) {
-      bson_iter_t it, child;
-
+   if (mongoc_cursor_next (cursor, &doc)) {
       *found = true;
-      if (bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, field, &child)) {
-         bson_value_copy (bson_iter_value (&child), value);
-      } else {
-         value->value_type = BSON_TYPE_NULL;
-      }
-   } else if (mongoc_cursor_error (mc->cursor, &err)) {
+      key_value (doc, field, value);
+   } else if (mongoc_cursor_error (cursor, &err)) {
       fail (sess->store, error, &err, "probing '%s' of '%s' at position %" PRId64, field, coll, skip);
       ok = false;
    }
-   mongo_cursor_close (&(lab_cursor_t){.sess = sess, .impl = mc});
-   bson_destroy (&pipeline);
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
    return ok;
 }
 
-/* values_equal -- same type and same bytes (bounds are compared to drop repeats). */
+/* is_number -- a numeric BSON type (the index and the sort compare them by value). */
+static bool
+is_number (bson_type_t t)
+{
+   return t == BSON_TYPE_INT32 || t == BSON_TYPE_INT64 || t == BSON_TYPE_DOUBLE;
+}
+
+/* values_equal -- equal as index keys: numbers by value (1, 1L and 1.0 are one key), anything else by
+ * type and bytes. */
 static bool
 values_equal (const bson_value_t *a, const bson_value_t *b)
 {
    bson_t da = BSON_INITIALIZER, db;
    bool eq;
 
+   if (is_number (a->value_type) && is_number (b->value_type)) {
+      if (a->value_type != BSON_TYPE_DOUBLE && b->value_type != BSON_TYPE_DOUBLE) {
+         int64_t x = a->value_type == BSON_TYPE_INT32 ? a->value.v_int32 : a->value.v_int64;
+         int64_t y = b->value_type == BSON_TYPE_INT32 ? b->value.v_int32 : b->value.v_int64;
+         return x == y;
+      }
+      {
+         double x = a->value_type == BSON_TYPE_DOUBLE  ? a->value.v_double
+                    : a->value_type == BSON_TYPE_INT32 ? (double) a->value.v_int32
+                                                       : (double) a->value.v_int64;
+         double y = b->value_type == BSON_TYPE_DOUBLE  ? b->value.v_double
+                    : b->value_type == BSON_TYPE_INT32 ? (double) b->value.v_int32
+                                                       : (double) b->value.v_int64;
+         return x == y || (x != x && y != y); /* NaN is one key */
+      }
+   }
    bson_init (&db);
    BSON_APPEND_VALUE (&da, "v", a);
    BSON_APPEND_VALUE (&db, "v", b);
@@ -1325,25 +1560,59 @@ values_equal (const bson_value_t *a, const bson_value_t *b)
    return eq;
 }
 
+/* mongo_count_estimated -- the `count` command without a query (collection metadata on mongod). */
+static bool
+mongo_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+{
+   mongoc_collection_t *c;
+   bson_error_t err;
+   int64_t n;
+
+   if (!require_coll (sess, coll, error)) {
+      return false;
+   }
+   c = get_coll (sess, coll);
+   n = mongoc_collection_estimated_document_count (c, NULL, NULL, NULL, &err);
+   mongoc_collection_destroy (c);
+   if (n < 0) {
+      fail (sess->store, error, &err, "counting the documents of '%s' (count command)", coll);
+      return false;
+   }
+   *count = n;
+   return true;
+}
+
 /* mongo_partition -- for k = 1..n-1, the key at sorted position k*count/n is a split value: all of its
  * documents start range k, so no key is split. Repeats and the smallest key (an empty first range) are
- * dropped. */
+ * dropped.
+ *
+ * Cost: n-1 covered finds (skip + limit 1, hinted) plus the first key and a metadata count. mongod walks
+ * the skipped index keys server-side without fetching a document or sending anything back: about
+ * count * (n-1) / 2 keys in all, seconds on 10^8 rows. The alternatives are worse: one covered stream of
+ * every key ships the whole index to the client, and $bucketAuto is a blocking sort of every document.
+ * The count may be an estimate: that only moves the bounds, the ranges still cover every document once
+ * (first and last unbounded); a position past the end stops the bounds early. */
 static bool
 mongo_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
                  int *nbounds, bson_error_t *error)
 {
+   bson_t pattern = BSON_INITIALIZER;
    bson_value_t first;
    int64_t total;
    bool found, ok = false, have_first = false;
    int k;
 
-   if (!mongo_count (sess, coll, &total, error)) {
+   if (!require_sort_index (sess, coll, field, &pattern, error) ||
+       !mongo_count_estimated (sess, coll, &total, error)) {
+      bson_destroy (&pattern);
       return false;
    }
    if (total == 0) {
+      bson_destroy (&pattern);
       return true;
    }
-   if (!probe_at (sess, coll, field, 0, &first, &have_first, error)) {
+   if (!probe_at (sess, coll, field, &pattern, 0, &first, &have_first, error)) {
+      bson_destroy (&pattern);
       return false;
    }
    *bounds = bson_malloc0 ((size_t) n * sizeof **bounds);
@@ -1354,11 +1623,11 @@ mongo_partition (lab_session_t *sess, const char *coll, const char *field, int n
       if (pos <= 0) {
          continue;
       }
-      if (!probe_at (sess, coll, field, pos, &v, &found, error)) {
+      if (!probe_at (sess, coll, field, &pattern, pos, &v, &found, error)) {
          goto done;
       }
       if (!found) {
-         break; /* the collection shrank meanwhile */
+         break; /* the collection is smaller than counted */
       }
       if ((have_first && values_equal (&v, &first)) ||
           (*nbounds > 0 && values_equal (&v, &(*bounds)[*nbounds - 1]))) {
@@ -1377,62 +1646,55 @@ done:
       *bounds = NULL;
       *nbounds = 0;
    }
+   bson_destroy (&pattern);
    return ok;
 }
 
-/* mongo_distinct_keys -- aggregate [{$group: {_id: "$field"}}, {$sort: {_id: 1}}]; unlike the distinct
- * command this has no 16 MiB cap on the answer. */
+/* mongo_distinct_keys -- one covered, hinted find of every key in index order, equal neighbours
+ * dropped: reads only the index and never holds more than a batch on either side. (The distinct command
+ * uses the index too but caps its answer at 16 MiB; a $group is a scan of every document.) */
 static bool
 mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                      int64_t *nkeys, bson_error_t *error)
 {
-   bson_t pipeline = BSON_INITIALIZER, stage, inner;
-   char *ref = bson_strdup_printf ("$%s", field);
-   mongo_cur_t *mc;
+   bson_t pattern = BSON_INITIALIZER;
+   mongoc_collection_t *c;
+   mongoc_cursor_t *cursor;
    const bson_t *doc;
    bson_error_t err;
    size_t cap = 0;
    bool ok = true;
 
-   if (!require_coll (sess, coll, error)) {
-      bson_free (ref);
+   if (!require_sort_index (sess, coll, field, &pattern, error)) {
+      bson_destroy (&pattern);
       return false;
    }
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "0", &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&stage, "$group", &inner);
-   BSON_APPEND_UTF8 (&inner, "_id", ref);
-   bson_append_document_end (&stage, &inner);
-   bson_append_document_end (&pipeline, &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&pipeline, "1", &stage);
-   BSON_APPEND_DOCUMENT_BEGIN (&stage, "$sort", &inner);
-   BSON_APPEND_INT32 (&inner, "_id", 1);
-   bson_append_document_end (&stage, &inner);
-   bson_append_document_end (&pipeline, &stage);
-   mc = open_aggregate (sess, coll, &pipeline, MONGO_BATCH_MAX_DOCS);
-   while (mongoc_cursor_next (mc->cursor, &doc)) {
-      bson_iter_t it;
+   c = get_coll (sess, coll);
+   cursor = key_find (sess, c, field, &pattern, 0, 0, MONGO_KEY_BATCH_DOCS);
+   while (mongoc_cursor_next (cursor, &doc)) {
+      bson_value_t v;
 
+      key_value (doc, field, &v);
+      if (*nkeys > 0 && values_equal (&v, &(*keys)[*nkeys - 1])) {
+         bson_value_destroy (&v);
+         continue;
+      }
       if ((size_t) *nkeys == cap) {
          cap = cap ? cap * 2 : 1024;
          *keys = bson_realloc (*keys, cap * sizeof **keys);
       }
-      if (bson_iter_init_find (&it, doc, "_id")) {
-         bson_value_copy (bson_iter_value (&it), &(*keys)[*nkeys]);
-      } else {
-         (*keys)[*nkeys].value_type = BSON_TYPE_NULL;
-      }
-      (*nkeys)++;
+      (*keys)[(*nkeys)++] = v;
    }
-   if (mongoc_cursor_error (mc->cursor, &err)) {
+   if (mongoc_cursor_error (cursor, &err)) {
       fail (sess->store, error, &err, "listing the distinct values of '%s' in '%s'", field, coll);
       ok = false;
       lab_values_free (*keys, (int) *nkeys);
       *keys = NULL;
       *nkeys = 0;
    }
-   mongo_cursor_close (&(lab_cursor_t){.sess = sess, .impl = mc});
-   bson_destroy (&pipeline);
-   bson_free (ref);
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
+   bson_destroy (&pattern);
    return ok;
 }
 
@@ -1490,7 +1752,8 @@ mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *er
    st->server_rss_bytes = v >= 0 ? v * 1024 * 1024 : -1;
    bson_destroy (&status);
    mongo_server_info (store, &info, NULL);
-   if (info.local && (v = proc_rss_bytes (info.pid)) >= 0) {
+   /* only a pid that is the server's here (store.h, pid_local); an unreadable /proc keeps mem.resident */
+   if (info.pid_local && (v = proc_rss_bytes (info.pid)) >= 0) {
       st->server_rss_bytes = v;
    }
    return true;
@@ -1504,6 +1767,13 @@ mongo_data_files (lab_store_t *store, const char *coll, char ***paths, bson_erro
                   "data files are not visible through %s: give the server's --dbpath (and --device) instead",
                   store->uri_redacted);
    return false;
+}
+
+/* mongo_selection_timeout_ms -- serverSelectionTimeoutMS as set at open. */
+static int32_t
+mongo_selection_timeout_ms (const lab_store_t *store)
+{
+   return ((const mongo_store_t *) store->impl)->selection_timeout_ms;
 }
 
 /* ---- cold cycle ----------------------------------------------------------------------------------- */
@@ -1579,6 +1849,7 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .has_index = mongo_has_index,
    .drop = mongo_drop,
    .count = mongo_count,
+   .count_estimated = mongo_count_estimated,
    .stats = mongo_stats,
    .insert_many = mongo_insert_many,
    .upsert_by_id = mongo_upsert_by_id,
@@ -1586,6 +1857,7 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .flush = mongo_flush,
    .find_eq = mongo_find_eq,
    .sorted_open = mongo_sorted_open,
+   .sorted_describe = mongo_sorted_describe,
    .cursor_next = mongo_cursor_next,
    .cursor_close = mongo_cursor_close,
    .partition = mongo_partition,
@@ -1595,4 +1867,5 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .data_files = mongo_data_files,
    .cycle = mongo_cycle,
    .home = NULL,
+   .selection_timeout_ms = mongo_selection_timeout_ms,
 };

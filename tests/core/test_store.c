@@ -8,7 +8,8 @@
  * Covered: create/exists/indexes/drop, 12,000-document inserts, count, stats, find_eq, the sorted stream
  * (whole and [lo, hi)), partition, distinct keys for int32, string, int64, ObjectId and date keys,
  * upsert, delete, duplicate _id and oversized documents refused per document (the rest of the batch
- * written), missing collections and fields without an index, server facts and a cold cycle.
+ * written), missing collections and fields without an index (LAB_STORE_ERR_NO_INDEX for every sorted
+ * read), the description of a sorted read, the server selection timeout, server facts and a cold cycle.
  */
 #include "tests/testutil.h"
 
@@ -255,6 +256,9 @@ test_count_stats (void **state)
    ensure_main (fx);
    ASSERT_OK (lab_store_count (fx->sess, "c_main", &n, &err), err);
    assert_int_equal (n, NDOCS);
+   n = -1;
+   ASSERT_OK (lab_store_count_estimated (fx->sess, "c_main", &n, &err), err);
+   assert_int_equal (n, NDOCS); /* metadata: exact after clean writes */
    ASSERT_OK (lab_store_stats (fx->sess, "c_main", &st, &err), err);
    /* FerretDB estimates; the embedded store and mongod count exactly */
    assert_true (st.count > 0 && st.count <= 2 * NDOCS);
@@ -339,10 +343,11 @@ test_find_eq (void **state)
 }
 
 /* stream_check -- read the sorted stream of `field` over [lo, hi), check the order (field, then insertion
- * order for ties) and return how many documents came. */
+ * order for ties) and return how many documents came; with `seen` (NDOCS flags), check that no document
+ * was seen before and flag each. */
 static int64_t
-stream_check (fx_t *fx, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
-              int32_t batch)
+stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
+                   int32_t batch, char *seen)
 {
    lab_sorted_opts_t so = {0};
    lab_cursor_t *cur;
@@ -387,6 +392,11 @@ stream_check (fx_t *fx, const char *coll, const char *field, const bson_value_t 
             assert_true (strcmp (s, hi->value.v_utf8.str) < 0);
          }
       }
+      if (seen) {
+         assert_true (seq >= 0 && seq < NDOCS);
+         assert_false (seen[seq]);
+         seen[seq] = 1;
+      }
       prev_k = k;
       prev_seq = seq;
       bson_strncpy (prev_s, s, sizeof prev_s);
@@ -399,14 +409,25 @@ stream_check (fx_t *fx, const char *coll, const char *field, const bson_value_t 
    return n;
 }
 
+static int64_t
+stream_check (fx_t *fx, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
+              int32_t batch)
+{
+   return stream_check_seen (fx, coll, field, lo, hi, batch, NULL);
+}
+
 static void
 test_sorted_stream (void **state)
 {
    fx_t *fx = *state;
    bson_value_t lo, hi;
 
+   char *seen = bson_malloc0 (NDOCS);
+
    ensure_main (fx);
-   assert_int_equal (stream_check (fx, "c_main", "k", NULL, NULL, 0), NDOCS);
+   /* every row exactly once, ties in insertion order (so two reads agree, ties included) */
+   assert_int_equal (stream_check_seen (fx, "c_main", "k", NULL, NULL, 0, seen), NDOCS);
+   bson_free (seen);
    assert_int_equal (stream_check (fx, "c_main", "k", NULL, NULL, 7), NDOCS); /* small batches */
    lo.value_type = hi.value_type = BSON_TYPE_INT32;
    lo.value.v_int32 = 100;
@@ -435,6 +456,7 @@ test_partition_distinct (void **state)
    bson_error_t err;
    int nb, i;
    int64_t nk, total = 0;
+   char *seen;
 
    ensure_main (fx);
    ASSERT_OK (lab_store_partition (fx->sess, "c_main", "k", 4, &bounds, &nb, &err), err);
@@ -445,10 +467,13 @@ test_partition_distinct (void **state)
       assert_int_equal (bounds[i].value.v_int32, 250 * (i + 1));
    }
    /* the ranges cover every document exactly once */
+   seen = bson_malloc0 (NDOCS);
    for (i = 0; i <= nb; i++) {
-      total += stream_check (fx, "c_main", "k", i > 0 ? &bounds[i - 1] : NULL, i < nb ? &bounds[i] : NULL, 0);
+      total += stream_check_seen (fx, "c_main", "k", i > 0 ? &bounds[i - 1] : NULL, i < nb ? &bounds[i] : NULL, 0,
+                                  seen);
    }
    assert_int_equal (total, NDOCS);
+   bson_free (seen);
    lab_values_free (bounds, nb);
 
    ASSERT_OK (lab_store_partition (fx->sess, "c_main", "s", 3, &bounds, &nb, &err), err);
@@ -962,6 +987,167 @@ test_missing_collection (void **state)
    assert_int_equal (err.domain, LAB_ERROR_USAGE);
 }
 
+/* ---- sorted reads need the field's index ------------------------------------------------------ */
+
+/* assert_no_index -- err is LAB_STORE_ERR_NO_INDEX naming the collection and the field */
+static void
+assert_no_index (const bson_error_t *err, const char *coll, const char *field)
+{
+   if (!lab_error_is (err, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX)) {
+      fail_msg ("expected NO_INDEX, got domain %u code %u: %s", err->domain, err->code, err->message);
+   }
+   assert_non_null (strstr (err->message, coll));
+   assert_non_null (strstr (err->message, field));
+   assert_non_null (strstr (err->message, "index"));
+}
+
+/* test_no_index -- every sorted read of a field without an index fails before reading, with the code */
+static void
+test_no_index (void **state)
+{
+   fx_t *fx = *state;
+   bson_value_t *vals = NULL;
+   bson_t out = BSON_INITIALIZER;
+   bson_error_t err;
+   int64_t n;
+   int nb;
+
+   ensure_main (fx);
+   assert_null (lab_store_sorted_open (fx->sess, "c_main", "seq", NULL, &err));
+   assert_no_index (&err, "c_main", "seq");
+   if (strcmp (backend, "mongodb") == 0) {
+      /* the remedy, as the tools offer it */
+      assert_non_null (strstr (err.message, "--create-index"));
+      assert_non_null (strstr (err.message, "db.c_main.createIndex({seq: 1})"));
+   }
+   assert_false (lab_store_partition (fx->sess, "c_main", "seq", 4, &vals, &nb, &err));
+   assert_no_index (&err, "c_main", "seq");
+   assert_false (lab_store_distinct_keys (fx->sess, "c_main", "seq", &vals, &n, &err));
+   assert_no_index (&err, "c_main", "seq");
+   assert_false (lab_store_sorted_describe (fx->sess, "c_main", "seq", NULL, &out, &err));
+   assert_no_index (&err, "c_main", "seq");
+   assert_false (lab_store_sorted_describe (fx->sess, "no_such_coll", "k", NULL, &out, &err));
+   assert_true (lab_error_is (&err, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION));
+   bson_destroy (&out);
+}
+
+/* doc_at -- the sub-document at a dotted path of d (fails the test when absent). */
+static void
+doc_at (const bson_t *d, const char *path, bson_t *sub)
+{
+   bson_iter_t it, child;
+   const uint8_t *data;
+   uint32_t len;
+
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &child) ||
+       !BSON_ITER_HOLDS_DOCUMENT (&child)) {
+      fail_msg ("no document at '%s'", path);
+   }
+   bson_iter_document (&child, &len, &data);
+   assert_true (bson_init_static (sub, data, len));
+}
+
+/* test_sorted_describe -- the description names the index walked; on MongoDB it is the command itself:
+ * hint to {k: 1}, sort on k first, and _id in the sort only where the server sorts anyway (FerretDB) */
+static void
+test_sorted_describe (void **state)
+{
+   fx_t *fx = *state;
+   lab_sorted_opts_t so = {0};
+   bson_t *want_index = BCON_NEW ("k", BCON_INT32 (1));
+   bson_t out = BSON_INITIALIZER, sub, sort;
+   bson_value_t lo;
+   bson_iter_t it;
+   bson_error_t err;
+   bool blocking;
+
+   ensure_main (fx);
+   lo.value_type = BSON_TYPE_INT32;
+   lo.value.v_int32 = 100;
+   so.lo = &lo;
+   so.batch_docs = 50;
+   ASSERT_OK (lab_store_sorted_describe (fx->sess, "c_main", "k", &so, &out, &err), err);
+   assert_true (bson_iter_init_find (&it, &out, "backend"));
+   assert_string_equal (bson_iter_utf8 (&it, NULL), backend);
+   doc_at (&out, "index", &sub);
+   assert_true (bson_equal (&sub, want_index));
+   assert_true (bson_iter_init_find (&it, &out, "blocking_sort") && BSON_ITER_HOLDS_BOOL (&it));
+   blocking = bson_iter_bool (&it);
+   assert_true (bson_iter_init_find (&it, &out, "ties") && BSON_ITER_HOLDS_UTF8 (&it));
+   if (strcmp (backend, "mongodb") == 0) {
+      lab_server_info_t info;
+
+      doc_at (&out, "command.hint", &sub);
+      assert_true (bson_equal (&sub, want_index));
+      doc_at (&out, "command.pipeline.1.$sort", &sort);
+      assert_true (bson_iter_init (&it, &sort) && bson_iter_next (&it));
+      assert_string_equal (bson_iter_key (&it), "k");
+      /* _id joins the sort exactly when the server sorts in memory anyway */
+      assert_true (bson_iter_init_find (&it, &sort, "_id") == blocking);
+      assert_int_equal (bson_count_keys (&sort), blocking ? 2 : 1);
+      doc_at (&out, "command.pipeline.0.$match.k", &sub);
+      assert_true (bson_iter_init_find (&it, &sub, "$gte") && bson_iter_int32 (&it) == 100);
+      assert_false (bson_iter_init_find (&it, &sub, "$lt"));
+      doc_at (&out, "command.cursor", &sub);
+      assert_true (bson_iter_init_find (&it, &sub, "batchSize") && bson_iter_int32 (&it) == 50);
+      assert_true (bson_iter_init_find (&it, &out, "command") && bson_iter_recurse (&it, &it));
+      assert_true (bson_iter_find (&it, "aggregate"));
+      assert_string_equal (bson_iter_utf8 (&it, NULL), "c_main");
+      ASSERT_OK (lab_store_server_info (fx->store, &info, &err), err);
+      /* the test server is FerretDB: it ignores hint, so it sorts (unless a real mongod is given) */
+      if (!getenv ("LAYOUTLAB_TEST_URI") || !*getenv ("LAYOUTLAB_TEST_URI")) {
+         assert_true (blocking);
+      }
+   } else {
+      assert_false (blocking);
+      doc_at (&out, "walk.index", &sub);
+      assert_true (bson_equal (&sub, want_index));
+      assert_true (bson_iter_init (&it, &out) && bson_iter_find_descendant (&it, "walk.lo", &it));
+      assert_int_equal (bson_iter_int32 (&it), 100);
+   }
+   bson_destroy (&out);
+   bson_destroy (want_index);
+}
+
+/* test_selection_timeout -- 30 s unless the URI sets one (or the caller's connect_timeout_ms) */
+static void
+test_selection_timeout (void **state)
+{
+   fx_t *fx = *state;
+   lab_store_opts_t opts = {0};
+   lab_store_t *st;
+   bson_error_t err;
+   char *uri;
+
+   if (strcmp (backend, "mongodb") != 0) {
+      assert_int_equal (lab_store_selection_timeout_ms (fx->store), 0);
+      return;
+   }
+   if (strstr (fx->uri, "serverSelectionTimeoutMS") || strstr (fx->uri, "serverselectiontimeoutms")) {
+      skip (); /* $LAYOUTLAB_TEST_URI sets its own */
+   }
+   assert_int_equal (lab_store_selection_timeout_ms (fx->store), LAB_SELECTION_TIMEOUT_MS);
+   assert_int_equal (LAB_SELECTION_TIMEOUT_MS, 30000);
+   uri = bson_strdup_printf ("%s%s%sserverSelectionTimeoutMS=12345", fx->uri,
+                             strchr (fx->uri + strlen ("mongodb://"), '/') ? "" : "/",
+                             strchr (fx->uri, '?') ? "&" : "?");
+   opts.db = fx->db;
+   opts.connect_timeout_ms = 7000; /* the URI's own wins */
+   st = lab_store_open (uri, &opts, &err);
+   if (!st) {
+      fail_msg ("open %s: %s", uri, err.message);
+   }
+   assert_int_equal (lab_store_selection_timeout_ms (st), 12345);
+   lab_store_close (st);
+   st = lab_store_open (fx->uri, &opts, &err);
+   if (!st) {
+      fail_msg ("open %s: %s", fx->uri, err.message);
+   }
+   assert_int_equal (lab_store_selection_timeout_ms (st), 7000);
+   lab_store_close (st);
+   bson_free (uri);
+}
+
 /* ---- server facts and the cold cycle ------------------------------------------------------------ */
 
 static bool
@@ -996,8 +1182,13 @@ test_info_and_cycle (void **state)
    assert_int_equal (info.max_bson_bytes, LAB_BSON_MAX_BYTES);
    assert_true (info.max_message_bytes >= LAB_BSON_MAX_BYTES);
    ASSERT_OK (lab_store_engine_stats (fx->store, &es, &err), err);
-   if (info.local && info.pid > 0) {
-      assert_true (es.server_rss_bytes > 0);
+   if (info.pid_local) {
+      assert_true (info.local && info.pid > 0);
+      assert_true (es.server_rss_bytes > 0); /* FerretDB has no mem.resident: this came from /proc */
+   }
+   /* embedded: this process; the fixture's test server runs here under a trusted name */
+   if (strcmp (backend, "wiredtiger") == 0 || !getenv ("LAYOUTLAB_TEST_URI") || !*getenv ("LAYOUTLAB_TEST_URI")) {
+      assert_true (info.pid_local);
    }
 
    fresh (fx, "c_cycle");
@@ -1128,6 +1319,8 @@ main (int argc, char **argv)
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_collections),    cmocka_unit_test (test_count_stats),
       cmocka_unit_test (test_find_eq),        cmocka_unit_test (test_sorted_stream),
+      cmocka_unit_test (test_no_index),
+      cmocka_unit_test (test_sorted_describe), cmocka_unit_test (test_selection_timeout),
       cmocka_unit_test (test_partition_distinct), cmocka_unit_test (test_partition_few_keys),
       cmocka_unit_test (test_threads),
       cmocka_unit_test (test_key_types),      cmocka_unit_test (test_upsert_delete),

@@ -1,12 +1,14 @@
 /*
  * test_util.c -- unit tests of core/: error helpers, URI parsing and redaction, size/duration/int
- * parsing with overflow, common option handling, pretty JSON and atomic writes.
+ * parsing with overflow, common option handling, pretty JSON and atomic writes; the pure parts of the
+ * store: the server-process name check for /proc and the MongoDB sorted-read command.
  */
 #include "tests/testutil.h"
 
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/opts.h"
+#include "core/store.h"
 #include "core/uri.h"
 
 #include <stdio.h>
@@ -355,6 +357,116 @@ test_json_pretty_and_atomic (void **state)
    bson_free (dir);
 }
 
+/* test_comm_trusted -- /proc/PID is followed only for mongod and the test server, never for what a pid
+ * from a container names here (pid 1: systemd / init), nor for a prefix that is not the test server. */
+static void
+test_comm_trusted (void **state)
+{
+   char comm[64];
+
+   (void) state;
+   assert_true (lab_server_comm_trusted ("mongod"));
+   assert_true (lab_server_comm_trusted ("ferretdb-test-s")); /* the kernel's 15-byte cut */
+   assert_true (lab_server_comm_trusted ("ferretdb-test-server-0123abcd"));
+   assert_false (lab_server_comm_trusted ("systemd"));
+   assert_false (lab_server_comm_trusted ("init"));
+   assert_false (lab_server_comm_trusted ("mongos")); /* no storage engine: nothing to measure */
+   assert_false (lab_server_comm_trusted ("mongodb"));
+   assert_false (lab_server_comm_trusted ("mongod "));
+   assert_false (lab_server_comm_trusted ("ferretdb"));
+   assert_false (lab_server_comm_trusted ("ferretdb-test"));
+   assert_false (lab_server_comm_trusted (""));
+   assert_false (lab_server_comm_trusted (NULL));
+   /* this process: readable, without its newline, and not a server */
+   assert_true (lab_pid_comm ((int64_t) getpid (), comm, sizeof comm));
+   assert_non_null (strstr ("test_core_util", comm));
+   assert_null (strchr (comm, '\n'));
+   assert_false (lab_server_comm_trusted (comm));
+   assert_false (lab_pid_comm (0, comm, sizeof comm));
+   assert_false (lab_pid_comm (INT64_C (999999999), comm, sizeof comm)); /* above pid_max */
+}
+
+/* sort_of -- the $sort document of a sorted-read command (pipeline stage 1). */
+static void
+sort_of (const bson_t *cmd, bson_t *sort)
+{
+   bson_iter_t it, child;
+   const uint8_t *data;
+   uint32_t len;
+
+   assert_true (bson_iter_init (&it, cmd));
+   assert_true (bson_iter_find_descendant (&it, "pipeline.1.$sort", &child));
+   assert_true (BSON_ITER_HOLDS_DOCUMENT (&child));
+   bson_iter_document (&child, &len, &data);
+   assert_true (bson_init_static (sort, data, len));
+}
+
+/* test_mongo_sorted_command -- sort on the key alone with hint to its index: nothing for mongod to sort;
+ * _id joins the sort only for a server that sorts in memory (FerretDB); the range goes into $match. */
+static void
+test_mongo_sorted_command (void **state)
+{
+   bson_t *index = BCON_NEW ("bill_id", BCON_INT32 (1));
+   bson_t *want_sort = BCON_NEW ("bill_id", BCON_INT32 (1));
+   bson_t *want_sort_mem = BCON_NEW ("bill_id", BCON_INT32 (1), "_id", BCON_INT32 (1));
+   bson_t *want_id_sort = BCON_NEW ("_id", BCON_INT32 (1));
+   bson_t *id_index = BCON_NEW ("_id", BCON_INT32 (1));
+   lab_sorted_opts_t so = {0};
+   bson_value_t lo, hi;
+   bson_t cmd = BSON_INITIALIZER, sort, hint;
+   bson_iter_t it, child;
+   const uint8_t *data;
+   uint32_t len;
+
+   (void) state;
+   lo.value_type = hi.value_type = BSON_TYPE_INT64;
+   lo.value.v_int64 = 10;
+   hi.value.v_int64 = 20;
+   so.lo = &lo;
+   so.hi = &hi;
+   lab_mongo_sorted_command ("layoutlab", "bill_detail", "bill_id", &so, index, 777, false, &cmd);
+   assert_true (bson_iter_init_find (&it, &cmd, "aggregate"));
+   assert_string_equal (bson_iter_utf8 (&it, NULL), "bill_detail");
+   sort_of (&cmd, &sort);
+   assert_true (bson_equal (&sort, want_sort)); /* no _id: an index on {bill_id: 1} serves it */
+   assert_true (bson_iter_init_find (&it, &cmd, "hint") && BSON_ITER_HOLDS_DOCUMENT (&it));
+   bson_iter_document (&it, &len, &data);
+   assert_true (bson_init_static (&hint, data, len));
+   assert_true (bson_equal (&hint, index));
+   assert_true (bson_iter_init (&it, &cmd) && bson_iter_find_descendant (&it, "cursor.batchSize", &child));
+   assert_int_equal (bson_iter_int32 (&child), 777);
+   assert_true (bson_iter_init_find (&it, &cmd, "allowDiskUse") && bson_iter_bool (&it));
+   assert_true (bson_iter_init (&it, &cmd) &&
+                bson_iter_find_descendant (&it, "pipeline.0.$match.bill_id.$gte", &child));
+   assert_int_equal (bson_iter_int64 (&child), 10);
+   assert_true (bson_iter_init (&it, &cmd) &&
+                bson_iter_find_descendant (&it, "pipeline.0.$match.bill_id.$lt", &child));
+   assert_int_equal (bson_iter_int64 (&child), 20);
+   assert_true (bson_iter_init_find (&it, &cmd, "$db"));
+   assert_string_equal (bson_iter_utf8 (&it, NULL), "layoutlab");
+   bson_reinit (&cmd);
+
+   /* FerretDB: _id breaks ties; no range: an empty $match */
+   lab_mongo_sorted_command ("db", "c", "bill_id", NULL, index, 5, true, &cmd);
+   sort_of (&cmd, &sort);
+   assert_true (bson_equal (&sort, want_sort_mem));
+   assert_true (bson_iter_init (&it, &cmd) && bson_iter_find_descendant (&it, "pipeline.0.$match", &child));
+   bson_iter_document (&child, &len, &data);
+   assert_int_equal (len, 5); /* {} */
+   bson_reinit (&cmd);
+
+   /* sorting on _id never adds it twice */
+   lab_mongo_sorted_command ("db", "c", "_id", NULL, id_index, 5, true, &cmd);
+   sort_of (&cmd, &sort);
+   assert_true (bson_equal (&sort, want_id_sort));
+   bson_destroy (&cmd);
+   bson_destroy (index);
+   bson_destroy (want_sort);
+   bson_destroy (want_sort_mem);
+   bson_destroy (want_id_sort);
+   bson_destroy (id_index);
+}
+
 int
 main (void)
 {
@@ -363,7 +475,8 @@ main (void)
       cmocka_unit_test (test_uri_redact),   cmocka_unit_test (test_sizes),
       cmocka_unit_test (test_durations_ints), cmocka_unit_test (test_cli_common),
       cmocka_unit_test (test_cli_parse), cmocka_unit_test (test_cli_summary_header),
-      cmocka_unit_test (test_json_pretty_and_atomic),
+      cmocka_unit_test (test_json_pretty_and_atomic), cmocka_unit_test (test_comm_trusted),
+      cmocka_unit_test (test_mongo_sorted_command),
    };
    return cmocka_run_group_tests (tests, NULL, NULL);
 }
