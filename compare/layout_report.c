@@ -4,6 +4,7 @@
  * maps errors to exit codes.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "compare/cmp.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/opts.h"
 
 typedef enum { CHARTS_AUTO, CHARTS_SVG, CHARTS_NONE } charts_mode_t;
 
@@ -21,10 +23,15 @@ typedef struct {
    const char *output; /* NULL or "-": stdout */
    const char *title;
    charts_mode_t charts;
+   const char *prod_ratio; /* --production-cache-ratio R */
+   const char *prod_cache; /* --production-cache SIZE (with --production-data) */
+   const char *prod_data;  /* --production-data SIZE */
+   lab_cmp_production_t production;
 } report_opts_t;
 
 static const char usage_text[] =
    "Usage: layout-report RUN.json [--baseline OTHER.json] [-o REPORT.md] [--charts svg|none] [--title T]\n"
+   "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
    "\n"
    "Render the results file of `scancmp --out RUN.json` as a Markdown report for a design review: a\n"
    "verdict computed from the figures, the comparison table (median over runs with min-max), the\n"
@@ -38,6 +45,12 @@ static const char usage_text[] =
    "                       zlib, before vs after a change)\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
    "  --title TEXT         the report's title (default: names both collections)\n"
+   "  --production-cache-ratio R\n"
+   "                       a cache sweep's report marks production: its engine cache / its detail data\n"
+   "                       and indexes on disk; the speedup there is interpolated between the two nearest\n"
+   "                       measured points (linear in log ratio), never extrapolated outside them\n"
+   "  --production-cache SIZE --production-data SIZE\n"
+   "                       the same ratio from two sizes (64GiB, 1.5T, 200GB), given together\n"
    "  --json FILE|-        also write the comparison (medians, ratios, winners) as JSON\n"
    "  -q, --quiet          only errors on stderr\n"
    "  -v, --verbose        more detail on stderr\n"
@@ -49,11 +62,63 @@ static const char usage_text[] =
    "      report plus out/report-read-requests.svg, -read-mbs, -memory and -latency charts\n"
    "  layout-report zlib.json --baseline snappy.json -o zlib-vs-snappy.md --title 'zlib vs snappy'\n"
    "      the same report with a second table: what changed from the snappy experiment\n"
+   "  layout-report sweep.json -o sweep.md --production-cache 48GiB --production-data 310GiB\n"
+   "      a sweep (scancmp --cache-ratios): the speedup curve, with production's place on it\n"
    "  layout-report out/run.json --charts none | less\n"
    "      read the tables in a terminal\n"
    "\n"
    "Exit codes: 0 success, 1 runtime failure (unreadable or invalid results file, gnuplot failed),\n"
    "2 usage error.\n";
+
+/* parse_production -- the production cache ratio from --production-cache-ratio, or from
+ * --production-cache and --production-data (both or neither); false with *error on a usage error. */
+static bool
+parse_production (report_opts_t *o, bson_error_t *error)
+{
+   lab_cmp_production_t *p = &o->production;
+   uint64_t cache, data;
+   char *end = NULL;
+
+   if (o->prod_ratio && (o->prod_cache || o->prod_data)) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "give either --production-cache-ratio or --production-cache with --production-data, "
+                     "not both");
+      return false;
+   }
+   if (!o->prod_cache != !o->prod_data) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "%s needs %s too: the production ratio is the engine cache ÷ the detail layout's data "
+                     "and indexes on disk (or give --production-cache-ratio R)",
+                     o->prod_cache ? "--production-cache" : "--production-data",
+                     o->prod_cache ? "--production-data" : "--production-cache");
+      return false;
+   }
+   if (o->prod_ratio) {
+      errno = 0;
+      p->ratio = strtod (o->prod_ratio, &end);
+      if (end == o->prod_ratio || *end != '\0' || errno != 0 || !(p->ratio > 0) || !isfinite (p->ratio)) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "--production-cache-ratio: '%s' is not a ratio above 0 (e.g. 0.25: the cache holds a "
+                        "quarter of the detail data and indexes)",
+                        o->prod_ratio);
+         return false;
+      }
+   } else if (o->prod_cache) {
+      if (!lab_parse_size (o->prod_cache, "--production-cache", &cache, error) ||
+          !lab_parse_size (o->prod_data, "--production-data", &data, error)) {
+         return false;
+      }
+      if (cache == 0 || data == 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: the size must be above 0",
+                        cache == 0 ? "--production-cache" : "--production-data");
+         return false;
+      }
+      p->cache_bytes = (double)cache;
+      p->data_bytes = (double)data;
+      p->ratio = p->cache_bytes / p->data_bytes;
+   }
+   return true;
+}
 
 /* parse_args -- fill *o from argv; false with *error on a usage error. */
 static bool
@@ -76,7 +141,10 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       if ((r = lab_cli_value (argc, argv, &i, "--baseline", &o->baseline, error)) != 0 ||
           (r = lab_cli_value (argc, argv, &i, "--output", &o->output, error)) != 0 ||
           (r = lab_cli_value (argc, argv, &i, "-o", &o->output, error)) != 0 ||
-          (r = lab_cli_value (argc, argv, &i, "--title", &o->title, error)) != 0) {
+          (r = lab_cli_value (argc, argv, &i, "--title", &o->title, error)) != 0 ||
+          (r = lab_cli_value (argc, argv, &i, "--production-cache-ratio", &o->prod_ratio, error)) != 0 ||
+          (r = lab_cli_value (argc, argv, &i, "--production-cache", &o->prod_cache, error)) != 0 ||
+          (r = lab_cli_value (argc, argv, &i, "--production-data", &o->prod_data, error)) != 0) {
          if (r < 0) {
             return false;
          }
@@ -114,6 +182,9 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
    if (!o->input) {
       lab_error_set (error, LAB_ERROR_USAGE, 1,
                      "no results file given: layout-report RUN.json [-o REPORT.md]");
+      return false;
+   }
+   if (!parse_production (o, error)) {
       return false;
    }
    if (o->output && strcmp (o->output, "-") == 0) {
@@ -252,6 +323,7 @@ main (int argc, char **argv)
       goto fail;
    }
 
+   ro.production = o.production.ratio > 0 ? &o.production : NULL;
    if (o.charts == CHARTS_NONE) {
       ro.charts_note = "--charts none was given";
    } else if (!o.output) {
@@ -263,7 +335,7 @@ main (int argc, char **argv)
    } else {
       split_output (o.output, &dir, &stem);
       lab_log_debug ("drawing charts with %s into %s/%s-*.svg", gnuplot, dir, stem);
-      if (!lab_cmp_charts_write (&run, gnuplot, dir, stem, &set, &error)) {
+      if (!lab_cmp_charts_write (&run, ro.production, gnuplot, dir, stem, &set, &error)) {
          goto fail;
       }
       if (set.n == 0) {
