@@ -74,6 +74,12 @@ typedef struct {
    double data_bytes;
 } lab_cmp_production_t;
 
+/* lab_cmp_production_parse -- *out from the option values (each NULL when not given): `ratio` (above 0),
+ * or `cache` and `data` sizes (lab_parse_size; both or neither, each above 0). Nothing given leaves
+ * out->ratio 0 (no production point). False with *error (LAB_ERROR_USAGE) on a bad or lone value. */
+bool lab_cmp_production_parse (const char *ratio, const char *cache, const char *data, lab_cmp_production_t *out,
+                               bson_error_t *error);
+
 typedef struct {
    const char *title;                 /* NULL: "Layout comparison: <detail> vs <folded>" */
    const lab_cmp_results_t *baseline; /* NULL: no baseline section */

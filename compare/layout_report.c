@@ -4,7 +4,6 @@
  * maps errors to exit codes.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,6 @@
 #include "compare/cmp.h"
 #include "core/cli.h"
 #include "core/error.h"
-#include "core/opts.h"
 
 typedef enum { CHARTS_AUTO, CHARTS_SVG, CHARTS_NONE } charts_mode_t;
 
@@ -69,56 +67,6 @@ static const char usage_text[] =
    "\n"
    "Exit codes: 0 success, 1 runtime failure (unreadable or invalid results file, gnuplot failed),\n"
    "2 usage error.\n";
-
-/* parse_production -- the production cache ratio from --production-cache-ratio, or from
- * --production-cache and --production-data (both or neither); false with *error on a usage error. */
-static bool
-parse_production (report_opts_t *o, bson_error_t *error)
-{
-   lab_cmp_production_t *p = &o->production;
-   uint64_t cache, data;
-   char *end = NULL;
-
-   if (o->prod_ratio && (o->prod_cache || o->prod_data)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
-                     "give either --production-cache-ratio or --production-cache with --production-data, "
-                     "not both");
-      return false;
-   }
-   if (!o->prod_cache != !o->prod_data) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
-                     "%s needs %s too: the production ratio is the engine cache ÷ the detail layout's data "
-                     "and indexes on disk (or give --production-cache-ratio R)",
-                     o->prod_cache ? "--production-cache" : "--production-data",
-                     o->prod_cache ? "--production-data" : "--production-cache");
-      return false;
-   }
-   if (o->prod_ratio) {
-      errno = 0;
-      p->ratio = strtod (o->prod_ratio, &end);
-      if (end == o->prod_ratio || *end != '\0' || errno != 0 || !(p->ratio > 0) || !isfinite (p->ratio)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
-                        "--production-cache-ratio: '%s' is not a ratio above 0 (e.g. 0.25: the cache holds a "
-                        "quarter of the detail data and indexes)",
-                        o->prod_ratio);
-         return false;
-      }
-   } else if (o->prod_cache) {
-      if (!lab_parse_size (o->prod_cache, "--production-cache", &cache, error) ||
-          !lab_parse_size (o->prod_data, "--production-data", &data, error)) {
-         return false;
-      }
-      if (cache == 0 || data == 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: the size must be above 0",
-                        cache == 0 ? "--production-cache" : "--production-data");
-         return false;
-      }
-      p->cache_bytes = (double)cache;
-      p->data_bytes = (double)data;
-      p->ratio = p->cache_bytes / p->data_bytes;
-   }
-   return true;
-}
 
 /* parse_args -- fill *o from argv; false with *error on a usage error. */
 static bool
@@ -184,7 +132,7 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
                      "no results file given: layout-report RUN.json [-o REPORT.md]");
       return false;
    }
-   if (!parse_production (o, error)) {
+   if (!lab_cmp_production_parse (o->prod_ratio, o->prod_cache, o->prod_data, &o->production, error)) {
       return false;
    }
    if (o->output && strcmp (o->output, "-") == 0) {

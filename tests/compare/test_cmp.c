@@ -324,6 +324,47 @@ test_render_sweep (void **state)
    lab_cmp_results_cleanup (&r);
 }
 
+/* production_refused -- the option values must be a usage error naming `needle`. */
+static void
+production_refused (const char *ratio, const char *cache, const char *data, const char *needle)
+{
+   lab_cmp_production_t p;
+   bson_error_t error = { 0 };
+
+   assert_false (lab_cmp_production_parse (ratio, cache, data, &p, &error));
+   if (!strstr (error.message, needle)) {
+      fail_msg ("error '%s' lacks '%s'", error.message, needle);
+   }
+   assert_int_equal (lab_error_exit_code (&error), 2);
+}
+
+static void
+test_production_parse (void **state)
+{
+   lab_cmp_production_t p;
+   bson_error_t error;
+
+   (void)state;
+   assert_true (lab_cmp_production_parse (NULL, NULL, NULL, &p, &error));
+   assert_true (p.ratio == 0); /* none given: no production point */
+   assert_true (lab_cmp_production_parse ("0.25", NULL, NULL, &p, &error));
+   assert_true (p.ratio == 0.25 && p.cache_bytes == 0 && p.data_bytes == 0);
+   assert_true (lab_cmp_production_parse (NULL, "64GiB", "256GiB", &p, &error));
+   assert_true (p.ratio == 0.25 && p.cache_bytes == 64.0 * 1073741824 && p.data_bytes == 256.0 * 1073741824);
+   assert_true (lab_cmp_production_parse (NULL, "48G", "310GB", &p, &error)); /* binary and SI units */
+   assert_true (fabs (p.ratio - 48.0 * 1073741824 / 310e9) < 1e-12);
+   production_refused ("0", NULL, NULL, "'0' is not a ratio above 0");
+   production_refused ("-1", NULL, NULL, "'-1' is not a ratio above 0");
+   production_refused ("0.5x", NULL, NULL, "'0.5x' is not a ratio");
+   production_refused ("inf", NULL, NULL, "'inf' is not a ratio");
+   production_refused ("", NULL, NULL, "'' is not a ratio");
+   production_refused (NULL, "64GiB", NULL, "--production-cache needs --production-data too");
+   production_refused (NULL, NULL, "1T", "--production-data needs --production-cache too");
+   production_refused ("0.5", "64GiB", "1T", "give either");
+   production_refused (NULL, "0", "1T", "--production-cache: the size must be above 0");
+   production_refused (NULL, "1G", "lots", "--production-data: cannot read 'lots' as a size");
+}
+
 int
 main (void)
 {
@@ -336,6 +377,7 @@ main (void)
       cmocka_unit_test (test_render_verdict_directions),
       cmocka_unit_test (test_sweep_refused),
       cmocka_unit_test (test_render_sweep),
+      cmocka_unit_test (test_production_parse),
    };
    return cmocka_run_group_tests_name ("compare", tests, NULL, NULL);
 }
