@@ -93,6 +93,12 @@ typedef struct {
  * a speedup), per lab_results_estimate_speedup. */
 lab_estimate_t lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production);
 
+/* lab_cmp_sweep_json_append -- for scripts (layout-report --json): append "sweep" (per point: cache size,
+ * ratio, regime, reference, speedup, and per layout the median load time, read amplification and
+ * locality) when r is a sweep, and "production" (ratio, "estimate": interpolated | measured | outside |
+ * too_few | single_point, the speedup when there is one, the measured ratio range) when given. */
+void lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production, bson_t *out);
+
 /* lab_cmp_render_md -- the whole Markdown report. Caller bson_free()s. */
 char *lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts);
 

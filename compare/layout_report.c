@@ -35,12 +35,14 @@ static const char usage_text[] =
    "verdict computed from the figures, the comparison table (median over runs with min-max), the\n"
    "environment, the dataset, the cold procedure as executed, per-run figures, the device ceiling, and\n"
    "SVG charts (read requests/s, read MB/s, server memory over time, per-master latency distribution)\n"
-   "drawn by gnuplot next to the report as REPORT-<chart>.svg.\n"
+   "drawn by gnuplot next to the report as REPORT-<chart>.svg. A cache sweep (scancmp --cache-sizes or\n"
+   "--cache-ratios) leads with the curve: speedup and read amplification per cache size, and a chart of\n"
+   "both against the cache ratio.\n"
    "\n"
    "Options:\n"
    "  -o, --output FILE    write the report to FILE (default: standard output, without charts)\n"
    "  --baseline FILE      add a table of changes from another experiment's results (e.g. snappy vs\n"
-   "                       zlib, before vs after a change)\n"
+   "                       zlib, before vs after a change); two sweeps match points by cache size\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
    "  --title TEXT         the report's title (default: names both collections)\n"
    "  --production-cache-ratio R\n"
@@ -49,7 +51,8 @@ static const char usage_text[] =
    "                       measured points (linear in log ratio), never extrapolated outside them\n"
    "  --production-cache SIZE --production-data SIZE\n"
    "                       the same ratio from two sizes (64GiB, 1.5T, 200GB), given together\n"
-   "  --json FILE|-        also write the comparison (medians, ratios, winners) as JSON\n"
+   "  --json FILE|-        also write the comparison (medians, ratios, winners) as JSON; for a sweep\n"
+   "                       also its points and the production estimate\n"
    "  -q, --quiet          only errors on stderr\n"
    "  -v, --verbose        more detail on stderr\n"
    "  -h, --help           this help\n"
@@ -307,6 +310,7 @@ main (int argc, char **argv)
    }
    if (o.common.json_path) {
       comparison_json (&run, o.output, &set, &summary);
+      lab_cmp_sweep_json_append (&run, ro.production, &summary);
       if (!lab_json_write (&summary, o.common.json_path, &error)) {
          goto fail;
       }

@@ -1485,6 +1485,75 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
                           "with a direction.\n\n");
 }
 
+/* lab_cmp_sweep_json_append -- see cmp.h. */
+void
+lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production, bson_t *out)
+{
+   static const char *const status[] = { "interpolated", "measured", "outside", "too_few" };
+   sweep_t s;
+   bson_t arr, pt, ld, loc, pd;
+   char key[16];
+   size_t i;
+   int l;
+
+   sweep_load (r, &s);
+   if (s.n > 0) {
+      BSON_APPEND_ARRAY_BEGIN (out, LAB_RESULTS_KEY_SWEEP, &arr);
+      for (i = 0; i < s.n; i++) {
+         const lab_sweep_point_t *p = &s.p[i];
+         const char *k;
+         bson_uint32_to_string ((uint32_t)i, &k, key, sizeof key);
+         bson_append_document_begin (&arr, k, -1, &pt);
+         BSON_APPEND_INT64 (&pt, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)p->cache_size_bytes);
+         BSON_APPEND_DOUBLE (&pt, LAB_RESULTS_KEY_CACHE_RATIO, p->cache_ratio);
+         BSON_APPEND_UTF8 (&pt, "regime", lab_results_regime (p->cache_ratio));
+         BSON_APPEND_BOOL (&pt, "reference", i == s.ref);
+         if (p->has_speedup) {
+            BSON_APPEND_DOUBLE (&pt, "speedup", p->speedup);
+         }
+         for (l = 0; l < 2; l++) {
+            bson_append_document_begin (&pt, layouts[l], -1, &ld);
+            if (p->elapsed[l].present) {
+               BSON_APPEND_DOUBLE (&ld, "elapsed_s_median", p->elapsed[l].median);
+            }
+            if (p->has_amplification[l]) {
+               BSON_APPEND_DOUBLE (&ld, LAB_RESULTS_KEY_READ_AMPLIFICATION, p->read_amplification[l]);
+            }
+            if (p->locality[l].present) {
+               const lab_locality_t *pl = &p->locality[l];
+               BSON_APPEND_DOCUMENT_BEGIN (&ld, LAB_RESULTS_KEY_LOCALITY, &loc);
+               BSON_APPEND_DOUBLE (&loc, LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN, pl->pages_per_master_mean);
+               if (pl->pages_per_master_p95 >= 0) {
+                  BSON_APPEND_DOUBLE (&loc, LAB_RESULTS_KEY_PAGES_PER_MASTER_P95, pl->pages_per_master_p95);
+               }
+               if (pl->masters_sampled >= 0) {
+                  BSON_APPEND_INT64 (&loc, LAB_RESULTS_KEY_MASTERS_SAMPLED, (int64_t)pl->masters_sampled);
+               }
+               bson_append_document_end (&ld, &loc);
+            }
+            bson_append_document_end (&pt, &ld);
+         }
+         bson_append_document_end (&arr, &pt);
+      }
+      bson_append_array_end (out, &arr);
+   }
+   if (production && production->ratio > 0) {
+      lab_estimate_t e = lab_cmp_sweep_estimate (r, production);
+      BSON_APPEND_DOCUMENT_BEGIN (out, "production", &pd);
+      BSON_APPEND_DOUBLE (&pd, LAB_RESULTS_KEY_CACHE_RATIO, production->ratio);
+      BSON_APPEND_UTF8 (&pd, "estimate", s.n > 0 ? status[e.status] : "single_point");
+      if (s.n > 0 && (e.status == LAB_ESTIMATE_INTERPOLATED || e.status == LAB_ESTIMATE_MEASURED)) {
+         BSON_APPEND_DOUBLE (&pd, "speedup", e.speedup);
+      }
+      if (s.n > 0 && e.status != LAB_ESTIMATE_TOO_FEW) {
+         BSON_APPEND_DOUBLE (&pd, "measured_ratio_min", e.range_lo);
+         BSON_APPEND_DOUBLE (&pd, "measured_ratio_max", e.range_hi);
+      }
+      bson_append_document_end (out, &pd);
+   }
+   sweep_free (&s);
+}
+
 /* lab_cmp_render_md -- see cmp.h. */
 char *
 lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts)

@@ -118,6 +118,21 @@ rc=0; "$report" "$data/run.json" --json - >/dev/null 2>"$tmp/err" || rc=$?
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['metrics']; assert m['read_requests']['better']=='folded' and m['elapsed_s']['detail']['runs']==3 and 'ratio_folded_to_detail' in m['elapsed_s']" "$tmp/j.json" \
   && echo "ok: --json comparison" || fail "--json comparison is wrong: $(head -c 300 "$tmp/j.json")"
 
+(cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 0.5) > "$tmp/s.json"
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, p = d['sweep'], d['production']
+assert [x['cache_size_bytes'] for x in s] == [268435456, 536870912, 2147483648]
+assert [x['regime'] for x in s] == ['rereads', 'rereads', 'fits in cache'] and s[1]['reference']
+assert abs(s[0]['speedup'] - 166.5 / 1.94) < 1e-9 and s[0]['detail']['read_amplification'] > 90
+assert s[0]['detail']['locality']['masters_sampled'] == 1000
+assert p['estimate'] == 'interpolated' and 70 < p['speedup'] < 71 and p['measured_ratio_max'] > 3
+" "$tmp/s.json" && echo "ok: --json sweep and production" || fail "--json sweep is wrong: $(head -c 300 "$tmp/s.json")"
+(cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 9) > "$tmp/s.json"
+python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['production']; assert p['estimate']=='outside' and 'speedup' not in p" "$tmp/s.json" \
+  && echo "ok: --json production outside the range" || fail "--json production outside: $(head -c 300 "$tmp/s.json")"
+
 rc=0; "$report" --charts svg "$data/run.json" >/dev/null 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -qF "needs -o" "$tmp/err" && echo "ok: --charts svg without -o" || fail "--charts svg without -o: exit $rc"
 "$report" --help | grep -q "Examples:" && echo "ok: --help" || fail "--help lacks examples"
