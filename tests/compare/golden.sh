@@ -45,6 +45,7 @@ golden minimal minimal.json --charts none
 golden sweep sweep.json --charts none
 golden sweep-production sweep.json --charts none --production-cache-ratio 0.5
 golden sweep-outside sweep.json --charts none --production-cache 64MiB --production-data 659562496
+golden sweep-vs-baseline sweep.json --baseline sweep-baseline.json --charts none --title 'snappy vs zlib: the cache sweep'
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"
