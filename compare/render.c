@@ -231,7 +231,12 @@ lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *
 static void
 app_ratio (bson_string_t *o, double ratio)
 {
-   bson_string_append_printf (o, ratio >= 0.095 ? "%.2f" : "%.2g", ratio);
+   if (ratio < 1.0 && ratio >= 0.995) {
+      /* "1.00" would put a cache that rereads on the wrong side of 1 */
+      bson_string_append_printf (o, "%.4g", floor (ratio * 1000.0) / 1000.0);
+   } else {
+      bson_string_append_printf (o, ratio >= 0.095 ? "%.2f" : "%.2g", ratio);
+   }
 }
 
 /* app_binary -- a cache size in binary units: "256 MiB". */
@@ -251,7 +256,10 @@ app_holds (bson_string_t *o, double ratio)
    if (ratio >= 1.0) {
       bson_string_append (o, "when the cache holds all the data");
    } else {
-      bson_string_append_printf (o, "when the cache holds %.0f%% of the data", ratio * 100.0);
+      /* never "100%" for a cache that does not hold it all */
+      bson_string_append_printf (o, ratio < 0.995 ? "when the cache holds %.0f%% of the data"
+                                                  : "when the cache holds %.1f%% of the data",
+                                 ratio < 0.995 ? ratio * 100.0 : floor (ratio * 1000.0) / 10.0);
    }
 }
 

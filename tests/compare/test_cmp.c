@@ -306,6 +306,15 @@ test_render_sweep (void **state)
    lab_cmp_results_cleanup (&b);
    lab_cmp_results_cleanup (&r);
 
+   /* a cache just short of the data is never said to hold 100% of it */
+   load (SW_FILE ("{\"cache_size_bytes\": 999, " SW_RUNS (30, 2) "}, {\"cache_size_bytes\": 4000, " SW_RUNS (10, 2)
+                  "}"),
+         &r);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md, "15.0x when the cache holds 99.9% of the data (999 B, ratio 0.999)"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
+
    /* a single-point file names its regime when the ratio is known, and gives no production estimate */
    load ("{\"schema_version\": 1, \"backend\": {\"cache_max_bytes\": 268435456}, \"dataset\": {\"detail\": "
          "{\"storage_size_bytes\": 536412160, \"index_size_bytes\": 123150336}}, \"runs\": [" RUN_D "}, " RUN_F "}]}",
