@@ -1,6 +1,7 @@
 /*
- * charts.c -- SVG charts for the report, drawn by gnuplot: read requests/s and read MB/s over time (both
- * layouts aligned at their start), server memory over time, and the per-master latency distribution.
+ * charts.c -- SVG charts for the report, drawn by gnuplot: for a cache sweep, speedup and read
+ * amplification against the cache ratio; read requests/s and read MB/s over time (both layouts aligned
+ * at their start), server memory over time, and the per-master latency distribution.
  *
  * Data and script go to a private temporary directory; gnuplot runs there with its output captured, and
  * each finished SVG is copied next to the report atomically, so a failing gnuplot leaves nothing behind.
@@ -8,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,10 +511,121 @@ cleanup:
    return ok;
 }
 
+/* sweep_chart -- speedup and read amplification against the cache ratio (log scales), the regimes
+ * either side of ratio 1 named, the production point marked when an estimate exists; skipped (true,
+ * nothing added) for a single-point file. */
+static bool
+sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production, const char *gnuplot,
+             const char *tmp, const char *dir, const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
+{
+   static const char *const caption = "Speedup and read amplification against the cache ratio";
+   size_t n = lab_results_sweep_n (&r->doc), i;
+   lab_sweep_point_t *p;
+   bson_string_t *gp = bson_string_new (NULL), *data = bson_string_new (NULL);
+   double xmin = 1.0, xmax = 1.0, ymin = INFINITY, ymax = -INFINITY;
+   bool ok = false, prod_shown = false;
+   lab_estimate_t e = { 0 };
+
+   if (n == 0) {
+      bson_string_free (gp, true);
+      bson_string_free (data, true);
+      return true;
+   }
+   p = bson_malloc0 (n * sizeof *p);
+   for (i = 0; i < n; i++) {
+      char *cache;
+      lab_results_sweep_point (&r->doc, i, &p[i]);
+      if (!(p[i].cache_ratio > 0)) {
+         continue;
+      }
+      xmin = fmin (xmin, p[i].cache_ratio);
+      xmax = fmax (xmax, p[i].cache_ratio);
+      if (p[i].has_speedup && p[i].speedup > 0) {
+         ymin = fmin (ymin, p[i].speedup);
+         ymax = fmax (ymax, p[i].speedup);
+      }
+      for (int l = 0; l < 2; l++) {
+         if (p[i].has_amplification[l] && p[i].read_amplification[l] > 0) {
+            ymin = fmin (ymin, p[i].read_amplification[l]);
+            ymax = fmax (ymax, p[i].read_amplification[l]);
+         }
+      }
+      cache = lab_results_format_binary (p[i].cache_size_bytes);
+      /* ratio, speedup, detail and folded amplification (nan: missing, or not drawable on a log scale) */
+      bson_string_append_printf (data, "%.6g %.6g %.6g %.6g \"%s\"\n", p[i].cache_ratio,
+                                 p[i].has_speedup && p[i].speedup > 0 ? p[i].speedup : NAN,
+                                 p[i].has_amplification[0] && p[i].read_amplification[0] > 0
+                                    ? p[i].read_amplification[0]
+                                    : NAN,
+                                 p[i].has_amplification[1] && p[i].read_amplification[1] > 0
+                                    ? p[i].read_amplification[1]
+                                    : NAN,
+                                 cache);
+      bson_free (cache);
+   }
+   if (production) {
+      e = lab_cmp_sweep_estimate (r, production);
+      prod_shown = e.status == LAB_ESTIMATE_INTERPOLATED || e.status == LAB_ESTIMATE_MEASURED;
+   }
+   if (!write_text (tmp, "sweep.dat", data->str, error)) {
+      goto cleanup;
+   }
+   if (prod_shown) {
+      char *line = bson_strdup_printf ("%.6g %.6g\n", production->ratio, e.speedup);
+      bool w = write_text (tmp, "production.dat", line, error);
+      bson_free (line);
+      if (!w) {
+         goto cleanup;
+      }
+   }
+   if (!(ymin <= ymax)) {
+      ymin = ymax = 1.0; /* nothing to draw on the y axis: a frame around 1 */
+   }
+   /* room below for the cache sizes, above for the speedup labels */
+   ymin /= 2.5;
+   ymax *= 2.5;
+   script_header (gp, caption, "engine cache ÷ detail layout's size on disk (log scale)",
+                  "factor (log scale)");
+   bson_string_append_printf (gp,
+                              "set logscale x 10\nset logscale y 10\nset xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n"
+                              "set grid xtics ytics lc rgb '#e0e0e0' lt 1\n"
+                              "set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)\n"
+                              "set mxtics default\n"
+                              "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n"
+                              "set label 'rereads' at first 0.93, graph 0.95 right textcolor rgb '#555555'\n"
+                              "set label 'fits in cache' at first 1.07, graph 0.95 left textcolor rgb "
+                              "'#555555'\n",
+                              xmin / 1.6, xmax * 1.6, ymin, ymax);
+   /* the cache sizes written just above the x axis */
+   bson_string_append_printf (gp, "YLAB = %.6g\n", ymin * 1.4);
+   bson_string_append (gp, "plot 'sweep.dat' using 1:2 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#333333' title "
+                           "\"speedup (detail load time ÷ folded)\" noenhanced, \\\n"
+                           "     '' using 1:2:(sprintf('%.3gx', $2)) with labels offset 0,1.1 notitle, \\\n"
+                           "     '' using 1:(YLAB):5 with labels textcolor rgb '#777777' font 'sans,9' "
+                           "notitle, \\\n"
+                           "     '' using 1:3 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_DETAIL
+                           "' title \"read amplification, detail\" noenhanced, \\\n"
+                           "     '' using 1:4 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_FOLDED
+                           "' title \"read amplification, folded\" noenhanced");
+   if (prod_shown) {
+      bson_string_append (gp, ", \\\n     'production.dat' using 1:2 with points pt 9 ps 2.2 lc rgb '#c00000' "
+                              "title \"production (interpolated speedup)\" noenhanced, \\\n"
+                              "     '' using 1:2:(sprintf('production ≈%.3gx', $2)) with labels offset 0,-1.6 "
+                              "textcolor rgb '#c00000' notitle");
+   }
+   bson_string_append (gp, "\n");
+   ok = finish_chart (gnuplot, tmp, gp, dir, stem, "sweep", caption, set, error);
+cleanup:
+   bson_free (p);
+   bson_string_free (gp, true);
+   bson_string_free (data, true);
+   return ok;
+}
+
 /* lab_cmp_charts_write -- see cmp.h. */
 bool
-lab_cmp_charts_write (const lab_cmp_results_t *r, const char *gnuplot, const char *dir, const char *stem,
-                      lab_cmp_chart_set_t *set, bson_error_t *error)
+lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *production, const char *gnuplot,
+                      const char *dir, const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
    static const series_chart_t series[] = {
       { "read-requests", "Disk read requests per second", "read_requests_per_s", 1.0, "read requests/s", NULL,
@@ -532,6 +645,9 @@ lab_cmp_charts_write (const lab_cmp_results_t *r, const char *gnuplot, const cha
       lab_error_set_errno (error, errno, "cannot create a temporary directory %s for the charts", tmp);
       bson_free (tmp);
       return false;
+   }
+   if (!sweep_chart (r, production, gnuplot, tmp, dir, stem, set, error)) {
+      goto cleanup;
    }
    for (i = 0; i < sizeof series / sizeof series[0]; i++) {
       if (!series_chart (r, &series[i], gnuplot, tmp, dir, stem, set, error)) {

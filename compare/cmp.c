@@ -1,10 +1,15 @@
 /*
- * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run) and Markdown
- * escaping. The metrics, medians, ratios, winners and number formatting are core/results.c.
+ * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run), Markdown
+ * escaping and the production point's options. The metrics, medians, ratios, winners and number formatting are core/results.c.
  */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/cmp.h"
+#include "core/error.h"
+#include "core/opts.h"
 
 /* runs_iter -- an iterator positioned before runs[0]. */
 static bool
@@ -133,4 +138,55 @@ lab_cmp_md_escape (const char *s)
       }
    }
    return bson_string_free (out, false);
+}
+
+/* lab_cmp_production_parse -- see cmp.h. */
+bool
+lab_cmp_production_parse (const char *ratio, const char *cache, const char *data, lab_cmp_production_t *out,
+                          bson_error_t *error)
+{
+   uint64_t cache_bytes, data_bytes;
+   char *end = NULL;
+
+   memset (out, 0, sizeof *out);
+   if (ratio && (cache || data)) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "give either --production-cache-ratio or --production-cache with --production-data, "
+                     "not both");
+      return false;
+   }
+   if (!cache != !data) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "%s needs %s too: the production ratio is the engine cache ÷ the detail layout's data "
+                     "and indexes on disk (or give --production-cache-ratio R)",
+                     cache ? "--production-cache" : "--production-data",
+                     cache ? "--production-data" : "--production-cache");
+      return false;
+   }
+   if (ratio) {
+      errno = 0;
+      out->ratio = strtod (ratio, &end);
+      if (end == ratio || *end != '\0' || errno != 0 || !(out->ratio > 0) || !isfinite (out->ratio)) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "--production-cache-ratio: '%s' is not a ratio above 0 (e.g. 0.25: the cache holds a "
+                        "quarter of the detail data and indexes)",
+                        ratio);
+         out->ratio = 0;
+         return false;
+      }
+   } else if (cache) {
+      if (!lab_parse_size (cache, "--production-cache", &cache_bytes, error) ||
+          !lab_parse_size (data, "--production-data", &data_bytes, error)) {
+         return false;
+      }
+      if (cache_bytes == 0 || data_bytes == 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: the size must be above 0",
+                        cache_bytes == 0 ? "--production-cache" : "--production-data");
+         return false;
+      }
+      out->cache_bytes = (double)cache_bytes;
+      out->data_bytes = (double)data_bytes;
+      out->ratio = out->cache_bytes / out->data_bytes;
+   }
+   return true;
 }

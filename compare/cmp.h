@@ -65,20 +65,46 @@ typedef struct {
    const char *caption; /* "Disk read requests per second" */
 } lab_cmp_chart_t;
 
+/* The production point a sweep report marks (layout-report --production-cache-ratio R, or
+ * --production-cache SIZE --production-data SIZE): the cache ratio R = cache / the detail layout's
+ * on-disk size (data + indexes) in production. */
+typedef struct {
+   double ratio;       /* > 0 */
+   double cache_bytes; /* both > 0 when the ratio was given as two sizes; 0 when given as a ratio */
+   double data_bytes;
+} lab_cmp_production_t;
+
+/* lab_cmp_production_parse -- *out from the option values (each NULL when not given): `ratio` (above 0),
+ * or `cache` and `data` sizes (lab_parse_size; both or neither, each above 0). Nothing given leaves
+ * out->ratio 0 (no production point). False with *error (LAB_ERROR_USAGE) on a bad or lone value. */
+bool lab_cmp_production_parse (const char *ratio, const char *cache, const char *data, lab_cmp_production_t *out,
+                               bson_error_t *error);
+
 typedef struct {
    const char *title;                 /* NULL: "Layout comparison: <detail> vs <folded>" */
    const lab_cmp_results_t *baseline; /* NULL: no baseline section */
    const lab_cmp_chart_t *charts;     /* the charts written, linked from the report */
    size_t n_charts;
    const char *charts_note; /* why charts were skipped, when n_charts == 0 */
+   const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
 } lab_cmp_render_opts_t;
+
+/* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with
+ * a speedup), per lab_results_estimate_speedup. */
+lab_estimate_t lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production);
+
+/* lab_cmp_sweep_json_append -- for scripts (layout-report --json): append "sweep" (per point: cache size,
+ * ratio, regime, reference, speedup, and per layout the median load time, read amplification and
+ * locality) when r is a sweep, and "production" (ratio, "estimate": interpolated | measured | outside |
+ * too_few | single_point, the speedup when there is one, the measured ratio range) when given. */
+void lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production, bson_t *out);
 
 /* lab_cmp_render_md -- the whole Markdown report. Caller bson_free()s. */
 char *lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts);
 
 /* ---- charts ------------------------------------------------------------------------------------ */
 
-#define LAB_CMP_MAX_CHARTS 4
+#define LAB_CMP_MAX_CHARTS 5
 
 typedef struct {
    lab_cmp_chart_t charts[LAB_CMP_MAX_CHARTS];
@@ -92,10 +118,13 @@ char *lab_cmp_gnuplot_path (void);
 
 /* lab_cmp_charts_write -- write the SVG charts for `r` as <dir>/<stem>-<chart>.svg using `gnuplot`
  * (scripts and data in a temporary directory, removed afterwards). Charts whose data the file lacks
- * (no samples, no histogram) are left out. Each SVG replaces its file atomically. On success *set lists
+ * (no samples, no histogram) are left out. A sweep file first gets <stem>-sweep.svg: speedup and read
+ * amplification against the cache ratio, with `production` (may be NULL) marked when it is inside the
+ * measured range. Each SVG replaces its file atomically. On success *set lists
  * the charts written, with names relative to dir (free with lab_cmp_chart_set_cleanup). */
-bool lab_cmp_charts_write (const lab_cmp_results_t *r, const char *gnuplot, const char *dir, const char *stem,
-                           lab_cmp_chart_set_t *set, bson_error_t *error);
+bool lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+                           const char *gnuplot, const char *dir, const char *stem, lab_cmp_chart_set_t *set,
+                           bson_error_t *error);
 
 /* lab_cmp_chart_set_cleanup -- free the names a chart set owns. */
 void lab_cmp_chart_set_cleanup (lab_cmp_chart_set_t *set);

@@ -21,24 +21,38 @@ typedef struct {
    const char *output; /* NULL or "-": stdout */
    const char *title;
    charts_mode_t charts;
+   const char *prod_ratio; /* --production-cache-ratio R */
+   const char *prod_cache; /* --production-cache SIZE (with --production-data) */
+   const char *prod_data;  /* --production-data SIZE */
+   lab_cmp_production_t production;
 } report_opts_t;
 
 static const char usage_text[] =
    "Usage: layout-report RUN.json [--baseline OTHER.json] [-o REPORT.md] [--charts svg|none] [--title T]\n"
+   "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
    "\n"
    "Render the results file of `scancmp --out RUN.json` as a Markdown report for a design review: a\n"
    "verdict computed from the figures, the comparison table (median over runs with min-max), the\n"
    "environment, the dataset, the cold procedure as executed, per-run figures, the device ceiling, and\n"
    "SVG charts (read requests/s, read MB/s, server memory over time, per-master latency distribution)\n"
-   "drawn by gnuplot next to the report as REPORT-<chart>.svg.\n"
+   "drawn by gnuplot next to the report as REPORT-<chart>.svg. A cache sweep (scancmp --cache-sizes or\n"
+   "--cache-ratios) leads with the curve: speedup and read amplification per cache size, and a chart of\n"
+   "both against the cache ratio.\n"
    "\n"
    "Options:\n"
    "  -o, --output FILE    write the report to FILE (default: standard output, without charts)\n"
    "  --baseline FILE      add a table of changes from another experiment's results (e.g. snappy vs\n"
-   "                       zlib, before vs after a change)\n"
+   "                       zlib, before vs after a change); two sweeps match points by cache size\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
    "  --title TEXT         the report's title (default: names both collections)\n"
-   "  --json FILE|-        also write the comparison (medians, ratios, winners) as JSON\n"
+   "  --production-cache-ratio R\n"
+   "                       a cache sweep's report marks production: its engine cache / its detail data\n"
+   "                       and indexes on disk; the speedup there is interpolated between the two nearest\n"
+   "                       measured points (linear in log ratio), never extrapolated outside them\n"
+   "  --production-cache SIZE --production-data SIZE\n"
+   "                       the same ratio from two sizes (64GiB, 1.5T, 200GB), given together\n"
+   "  --json FILE|-        also write the comparison (medians, ratios, winners) as JSON; for a sweep\n"
+   "                       also its points and the production estimate\n"
    "  -q, --quiet          only errors on stderr\n"
    "  -v, --verbose        more detail on stderr\n"
    "  -h, --help           this help\n"
@@ -49,6 +63,8 @@ static const char usage_text[] =
    "      report plus out/report-read-requests.svg, -read-mbs, -memory and -latency charts\n"
    "  layout-report zlib.json --baseline snappy.json -o zlib-vs-snappy.md --title 'zlib vs snappy'\n"
    "      the same report with a second table: what changed from the snappy experiment\n"
+   "  layout-report sweep.json -o sweep.md --production-cache 48GiB --production-data 310GiB\n"
+   "      a sweep (scancmp --cache-ratios): the speedup curve, with production's place on it\n"
    "  layout-report out/run.json --charts none | less\n"
    "      read the tables in a terminal\n"
    "\n"
@@ -67,6 +83,9 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       LAB_CLI_OPT_STRING ("--output", 'o', &o->output),
       LAB_CLI_OPT_STRING ("--title", 0, &o->title),
       LAB_CLI_OPT_ENUM ("--charts", 0, &o->charts, charts_names),
+      LAB_CLI_OPT_STRING ("--production-cache-ratio", 0, &o->prod_ratio),
+      LAB_CLI_OPT_STRING ("--production-cache", 0, &o->prod_cache),
+      LAB_CLI_OPT_STRING ("--production-data", 0, &o->prod_data),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &o->common, .positionals = &pos };
@@ -92,6 +111,10 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
    if (!o->input) {
       lab_error_set (error, LAB_ERROR_USAGE, 1,
                      "no results file given: layout-report RUN.json [-o REPORT.md]");
+      ok = false;
+      goto done;
+   }
+   if (!lab_cmp_production_parse (o->prod_ratio, o->prod_cache, o->prod_data, &o->production, error)) {
       ok = false;
       goto done;
    }
@@ -234,6 +257,7 @@ main (int argc, char **argv)
       goto fail;
    }
 
+   ro.production = o.production.ratio > 0 ? &o.production : NULL;
    if (o.charts == CHARTS_NONE) {
       ro.charts_note = "--charts none was given";
    } else if (!o.output) {
@@ -245,7 +269,7 @@ main (int argc, char **argv)
    } else {
       split_output (o.output, &dir, &stem);
       lab_log_debug ("drawing charts with %s into %s/%s-*.svg", gnuplot, dir, stem);
-      if (!lab_cmp_charts_write (&run, gnuplot, dir, stem, &set, &error)) {
+      if (!lab_cmp_charts_write (&run, ro.production, gnuplot, dir, stem, &set, &error)) {
          goto fail;
       }
       if (set.n == 0) {
@@ -287,6 +311,7 @@ summary:
       lab_cli_summary_init (&summary, &cli, rc, rc == LAB_EXIT_OK ? NULL : &error);
       if (rc == LAB_EXIT_OK) {
          comparison_json (&run, o.output, &set, &summary);
+         lab_cmp_sweep_json_append (&run, ro.production, &summary);
       }
       if (!lab_json_write (&summary, o.common.json_path, &error)) {
          lab_log_error ("%s", error.message);

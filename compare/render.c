@@ -1,9 +1,12 @@
 /*
  * render.c -- the Markdown report layout-report writes: verdict, comparison table, charts, environment,
- * dataset, cold procedure, per-run figures, device ceiling and the optional baseline deltas. Built into a
+ * dataset, cold procedure, per-run figures, device ceiling and the optional baseline deltas; for a cache
+ * sweep the verdict leads with the speedup curve and a Cache sweep section (load time, reads, memory,
+ * locality per point, the production point marked) comes before the reference point's sections. Built into a
  * growing string from the results document only, so the same file always renders the same bytes.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,9 +156,739 @@ gather_cold (const lab_cmp_results_t *r)
    return c;
 }
 
+/* ---- the cache sweep --------------------------------------------------------------------------- */
+
+typedef struct {
+   lab_sweep_point_t *p; /* filled in place (views into the results document) */
+   size_t n;
+   size_t ref; /* the point the top level repeats */
+} sweep_t;
+
+/* sweep_load -- the points of r's sweep (n == 0 for a single-point file); free with sweep_free. */
+static void
+sweep_load (const lab_cmp_results_t *r, sweep_t *s)
+{
+   size_t i;
+
+   s->n = lab_results_sweep_n (&r->doc);
+   s->p = bson_malloc0 ((s->n + 1) * sizeof *s->p);
+   for (i = 0; i < s->n; i++) {
+      lab_results_sweep_point (&r->doc, i, &s->p[i]);
+   }
+   s->ref = lab_results_sweep_reference (&r->doc);
+}
+
+/* sweep_free -- free what sweep_load allocated. */
+static void
+sweep_free (sweep_t *s)
+{
+   bson_free (s->p);
+   memset (s, 0, sizeof *s);
+}
+
+/* point_as_results -- a point viewed as a results file (its runs and summary), for the per-run helpers. */
+static void
+point_as_results (const lab_sweep_point_t *p, lab_cmp_results_t *out)
+{
+   memset (out, 0, sizeof *out);
+   bson_init_static (&out->doc, bson_get_data (&p->doc), p->doc.len);
+}
+
+/* lab_cmp_sweep_estimate -- see cmp.h. */
+lab_estimate_t
+lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production)
+{
+   sweep_t s;
+   double *ratio, *speedup;
+   size_t i, n = 0, *idx;
+   lab_estimate_t e;
+
+   sweep_load (r, &s);
+   ratio = bson_malloc0 ((s.n + 1) * sizeof *ratio);
+   speedup = bson_malloc0 ((s.n + 1) * sizeof *speedup);
+   idx = bson_malloc0 ((s.n + 1) * sizeof *idx);
+   for (i = 0; i < s.n; i++) {
+      if (s.p[i].has_speedup) {
+         ratio[n] = s.p[i].cache_ratio;
+         speedup[n] = s.p[i].speedup;
+         idx[n++] = i;
+      }
+   }
+   e = lab_results_estimate_speedup (ratio, speedup, n, production ? production->ratio : 0);
+   if (n > 0) {
+      /* the points used, as indices of sweep[] rather than of the points with a speedup */
+      e.lo = idx[e.lo];
+      e.hi = idx[e.hi];
+   }
+   bson_free (ratio);
+   bson_free (speedup);
+   bson_free (idx);
+   sweep_free (&s);
+   return e;
+}
+
+/* app_ratio -- a cache ratio as the options take it: "0.41", "3.26", "0.012". */
+static void
+app_ratio (bson_string_t *o, double ratio)
+{
+   if (ratio < 1.0 && ratio >= 0.995) {
+      /* "1.00" would put a cache that rereads on the wrong side of 1 */
+      bson_string_append_printf (o, "%.4g", floor (ratio * 1000.0) / 1000.0);
+   } else {
+      bson_string_append_printf (o, ratio >= 0.095 ? "%.2f" : "%.2g", ratio);
+   }
+}
+
+/* app_binary -- a cache size in binary units: "256 MiB". */
+static void
+app_binary (bson_string_t *o, double bytes)
+{
+   char *s = lab_results_format_binary (bytes);
+
+   bson_string_append (o, s);
+   bson_free (s);
+}
+
+/* app_holds -- how much of the data a cache of `ratio` holds, for the verdict. */
+static void
+app_holds (bson_string_t *o, double ratio)
+{
+   if (ratio >= 1.0) {
+      bson_string_append (o, "when the cache holds all the data");
+   } else {
+      /* never "100%" for a cache that does not hold it all */
+      bson_string_append_printf (o, ratio < 0.995 ? "when the cache holds %.0f%% of the data"
+                                                  : "when the cache holds %.1f%% of the data",
+                                 ratio < 0.995 ? ratio * 100.0 : floor (ratio * 1000.0) / 10.0);
+   }
+}
+
+/* app_point -- "256 MiB, ratio 0.41". */
+static void
+app_point (bson_string_t *o, const lab_sweep_point_t *p)
+{
+   app_binary (o, p->cache_size_bytes);
+   bson_string_append (o, ", ratio ");
+   app_ratio (o, p->cache_ratio);
+}
+
+/* app_production_given -- how the production ratio was given: "0.50" or "0.50 = 64 GiB ÷ 128 GiB". */
+static void
+app_production_given (bson_string_t *o, const lab_cmp_production_t *prod)
+{
+   app_ratio (o, prod->ratio);
+   if (prod->cache_bytes > 0 && prod->data_bytes > 0) {
+      bson_string_append (o, " = ");
+      app_binary (o, prod->cache_bytes);
+      bson_string_append (o, " of cache ÷ ");
+      app_binary (o, prod->data_bytes);
+      bson_string_append (o, " of detail data and indexes");
+   }
+}
+
+/* render_production_line -- the verdict's line on the production point: the interpolated speedup, the
+ * measured one, or why there is none. */
+static void
+render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+                        const lab_cmp_production_t *prod)
+{
+   lab_estimate_t e = lab_cmp_sweep_estimate (r, prod);
+
+   bson_string_append (o, "- ");
+   switch (e.status) {
+   case LAB_ESTIMATE_INTERPOLATED:
+      bson_string_append (o, "**At the production cache ratio (");
+      app_production_given (o, prod);
+      bson_string_append (o, ") the folded layout would load about ");
+      app_factor (o, e.speedup);
+      bson_string_append (o, " faster: an interpolation, not a measurement**, between the measured ");
+      app_factor (o, s->p[e.lo].speedup);
+      bson_string_append (o, " at ");
+      app_binary (o, s->p[e.lo].cache_size_bytes);
+      bson_string_append (o, " (ratio ");
+      app_ratio (o, s->p[e.lo].cache_ratio);
+      bson_string_append (o, ") and ");
+      app_factor (o, s->p[e.hi].speedup);
+      bson_string_append (o, " at ");
+      app_binary (o, s->p[e.hi].cache_size_bytes);
+      bson_string_append (o, " (ratio ");
+      app_ratio (o, s->p[e.hi].cache_ratio);
+      bson_string_append (o, "), linear in log(ratio).\n");
+      break;
+   case LAB_ESTIMATE_MEASURED:
+      bson_string_append (o, "**At the production cache ratio (");
+      app_production_given (o, prod);
+      bson_string_append (o, ") the folded layout loads ");
+      app_factor (o, e.speedup);
+      bson_string_append (o, " faster**: a measured point (");
+      app_point (o, &s->p[e.lo]);
+      bson_string_append (o, "), no interpolation needed.\n");
+      break;
+   case LAB_ESTIMATE_OUTSIDE:
+      bson_string_append (o, "**The production cache ratio ");
+      app_production_given (o, prod);
+      bson_string_append (o, " is outside the measured range ");
+      app_ratio (o, e.range_lo);
+      bson_string_append (o, "–");
+      app_ratio (o, e.range_hi);
+      bson_string_append (o, "; no estimate**: layout-report does not extrapolate (the speedup changes most "
+                             "where the cache stops holding the data). Measure a sweep that reaches it "
+                             "(`scancmp --cache-ratios`).\n");
+      break;
+   case LAB_ESTIMATE_TOO_FEW:
+   default:
+      bson_string_append (o, "**No estimate at the production cache ratio ");
+      app_production_given (o, prod);
+      bson_string_append (o, "**: the sweep has fewer than two points with both load times, so there is no "
+                             "curve to read it from.\n");
+      break;
+   }
+}
+
+/* render_sweep_verdict -- the verdict of a sweep file: the speedup curve first (its range and the cache
+ * ratios at its ends), what the cache reread, the production point, how cold the runs were, and which
+ * point the single-point sections below show. */
+static void
+render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+                      const lab_cmp_production_t *prod)
+{
+   size_t i, lo = SIZE_MAX, hi = SIZE_MAX, first = SIZE_MAX, last = SIZE_MAX, n_speedup = 0, overlap = 0,
+             spread = 0;
+   double famp_lo = INFINITY, famp_hi = -INFINITY;
+   cold_facts_t c = { 0 };
+   bool cold_requested = false;
+
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      lab_cmp_results_t pr;
+      cold_facts_t pc;
+
+      if (p->has_speedup) {
+         n_speedup++;
+         if (lo == SIZE_MAX || p->speedup < s->p[lo].speedup) {
+            lo = i;
+         }
+         if (hi == SIZE_MAX || p->speedup > s->p[hi].speedup) {
+            hi = i;
+         }
+      }
+      if (p->has_amplification[0]) {
+         if (first == SIZE_MAX) {
+            first = i;
+         }
+         last = i;
+      }
+      if (p->has_amplification[1]) {
+         famp_lo = fmin (famp_lo, p->read_amplification[1]);
+         famp_hi = fmax (famp_hi, p->read_amplification[1]);
+      }
+      if (p->elapsed[0].n >= 2 && p->elapsed[1].n >= 2) {
+         spread++;
+         overlap += !(p->elapsed[0].max < p->elapsed[1].min || p->elapsed[1].max < p->elapsed[0].min);
+      }
+      point_as_results (p, &pr);
+      pc = gather_cold (&pr);
+      c.runs += pc.runs;
+      c.dropped += pc.dropped;
+      c.drop_known += pc.drop_known;
+      if (pc.resident_known && (!c.resident_known || pc.resident_max_pct > c.resident_max_pct)) {
+         c.resident_max_pct = pc.resident_max_pct;
+      }
+      c.resident_known = c.resident_known || pc.resident_known;
+   }
+
+   bson_string_append (o, "## Verdict\n\n");
+
+   /* 1: the curve */
+   bson_string_append (o, "- ");
+   if (n_speedup == 0) {
+      bson_string_append (o, "**Load time could not be compared** at any cache size.\n");
+   } else if (n_speedup == 1 || lo == hi) {
+      bson_string_append (o, s->p[hi].speedup >= 1 ? "**The folded layout loads " : "**The speedup is ");
+      app_factor (o, s->p[hi].speedup);
+      bson_string_append_printf (o, "%s at the %s measured**: ", s->p[hi].speedup >= 1 ? " faster" : "",
+                                 n_speedup == 1 ? "one cache size" : "cache sizes");
+      app_holds (o, s->p[hi].cache_ratio);
+      bson_string_append (o, " (");
+      app_point (o, &s->p[hi]);
+      bson_string_append (o, "); a curve needs more points.\n");
+   } else {
+      if (s->p[lo].speedup >= 1) {
+         bson_string_append (o, "**The folded layout loads ");
+         app_factor (o, s->p[lo].speedup);
+         bson_string_append (o, "–");
+         app_factor (o, s->p[hi].speedup);
+         bson_string_append (o, " faster, depending on the engine cache**: ");
+      } else {
+         bson_string_append (o, "**The speedup (detail load time ÷ folded load time) ranges from ");
+         app_factor (o, s->p[lo].speedup);
+         bson_string_append (o, " to ");
+         app_factor (o, s->p[hi].speedup);
+         bson_string_append (o, " with the engine cache** (below 1x the detail layout is faster): ");
+      }
+      app_factor (o, s->p[lo].speedup);
+      bson_string_append (o, " ");
+      app_holds (o, s->p[lo].cache_ratio);
+      bson_string_append (o, " (");
+      app_point (o, &s->p[lo]);
+      bson_string_append (o, "), ");
+      app_factor (o, s->p[hi].speedup);
+      bson_string_append (o, " ");
+      app_holds (o, s->p[hi].cache_ratio);
+      bson_string_append (o, " (");
+      app_point (o, &s->p[hi]);
+      bson_string_append_printf (o, "). %zu cache sizes measured; the data is the detail layout's data and "
+                                    "indexes on disk.\n",
+                                 s->n);
+   }
+
+   /* 2: what the cache reread */
+   bson_string_append (o, "- ");
+   if (first == SIZE_MAX) {
+      bson_string_append (o, "Read amplification could not be computed (no engine block read bytes in the "
+                             "file).\n");
+   } else {
+      const lab_sweep_point_t *a = &s->p[first], *b = &s->p[last];
+      bson_string_append (o, a->read_amplification[0] >= 2.0 ? "**The detail layout rereads its pages when the "
+                                                               "cache cannot hold them**: the engine read "
+                                                             : "The detail layout's engine read ");
+      app_factor (o, a->read_amplification[0]);
+      bson_string_append (o, " its on-disk size from disk at ");
+      app_binary (o, a->cache_size_bytes);
+      bson_string_append (o, " (ratio ");
+      app_ratio (o, a->cache_ratio);
+      bson_string_append (o, ")");
+      if (last != first) {
+         bson_string_append (o, " and ");
+         app_factor (o, b->read_amplification[0]);
+         bson_string_append (o, " at ");
+         app_binary (o, b->cache_size_bytes);
+         bson_string_append (o, " (ratio ");
+         app_ratio (o, b->cache_ratio);
+         bson_string_append (o, ")");
+      }
+      if (famp_hi >= famp_lo) {
+         bson_string_append (o, "; the folded layout's engine read ");
+         app_factor (o, famp_lo);
+         if (famp_hi > famp_lo) {
+            bson_string_append (o, "–");
+            app_factor (o, famp_hi);
+         }
+         bson_string_append (o, " its size");
+      }
+      bson_string_append (o, ".\n");
+   }
+
+   /* 3: production */
+   if (prod) {
+      render_production_line (o, r, s, prod);
+   }
+
+   /* 4: how cold, how consistent */
+   bson_string_append (o, "- ");
+   lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
+   if (!cold_requested) {
+      bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
+                             "served part of the data");
+   } else if (c.drop_known == c.runs && c.dropped == c.runs) {
+      bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", c.runs, s->n);
+      if (c.resident_known) {
+         bson_string_append_printf (o, " (at most %.1f%% of the data files resident)", c.resident_max_pct);
+      }
+   } else {
+      bson_string_append_printf (o, "**Caution**: caches were dropped before %d of the %d runs", c.dropped,
+                                 c.runs);
+   }
+   if (spread == 0) {
+      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
+   } else if (overlap == 0) {
+      bson_string_append_printf (o, "; at %s the two layouts' load-time ranges do not overlap.\n",
+                                 spread == s->n ? "every point" : "every point with two runs or more");
+   } else {
+      bson_string_append_printf (o, "; at %zu of %zu points the two layouts' load-time ranges overlap (the "
+                                    "difference there is within run-to-run noise).\n",
+                                 overlap, spread);
+   }
+
+   /* 5: what the rest of the report shows */
+   if (s->ref < s->n) {
+      bson_string_append (o, "- The Comparison, Cold procedure and Per-run sections below show one point, "
+                             "the sweep's reference (");
+      app_point (o, &s->p[s->ref]);
+      bson_string_append (o, ", ");
+      bson_string_append (o, lab_results_regime (s->p[s->ref].cache_ratio));
+      bson_string_append (o, ").\n");
+   }
+   bson_string_append (o, "\n");
+}
+
+/* app_point_stat -- metric `m` of `layout` at point p: the median, or with its range. */
+static void
+app_point_stat (bson_string_t *o, const lab_sweep_point_t *p, const char *layout, const lab_metric_t *m,
+                bool range)
+{
+   lab_stat_t st = lab_results_metric_stat (&p->doc, layout, m);
+   char *t = lab_results_format_stat (m->unit, &st, range);
+
+   bson_string_append (o, t);
+   bson_free (t);
+}
+
+/* app_production_row -- the production point's row of the load-time table. */
+static void
+app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod)
+{
+   lab_estimate_t e = lab_cmp_sweep_estimate (r, prod);
+
+   bson_string_append (o, "| **production** ");
+   if (prod->cache_bytes > 0) {
+      bson_string_append (o, "(");
+      app_binary (o, prod->cache_bytes);
+      bson_string_append (o, ") ");
+   }
+   bson_string_append (o, "| **");
+   app_ratio (o, prod->ratio);
+   bson_string_append_printf (o, "** | %s | not measured | not measured | ", lab_results_regime (prod->ratio));
+   switch (e.status) {
+   case LAB_ESTIMATE_INTERPOLATED:
+      bson_string_append (o, "**≈ ");
+      app_factor (o, e.speedup);
+      bson_string_append (o, "** (interpolated)");
+      break;
+   case LAB_ESTIMATE_MEASURED:
+      app_factor (o, e.speedup);
+      bson_string_append (o, " (a measured point)");
+      break;
+   case LAB_ESTIMATE_OUTSIDE:
+      bson_string_append (o, "no estimate (outside ");
+      app_ratio (o, e.range_lo);
+      bson_string_append (o, "–");
+      app_ratio (o, e.range_hi);
+      bson_string_append (o, ")");
+      break;
+   default:
+      bson_string_append (o, "no estimate (too few points)");
+      break;
+   }
+   bson_string_append (o, " |\n");
+}
+
+/* render_sweep -- the sweep tables: load time and speedup, reads and read amplification, memory, and
+ * locality when measured, one row per point (the production point marked in the first), then how to
+ * read them. */
+static void
+render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s, const lab_cmp_production_t *prod)
+{
+   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
+   const lab_metric_t *m_rb = lab_results_metric_find ("read_bytes");
+   const lab_metric_t *m_cp = lab_results_metric_find ("cache_peak_bytes");
+   const lab_metric_t *m_cpp = lab_results_metric_find ("cache_peak_pct");
+   const lab_metric_t *m_rss = lab_results_metric_find ("server_rss_peak_bytes");
+   size_t i;
+   int l;
+   bool prod_done = !prod, any_locality = false;
+   double disk;
+
+   bson_string_append (o, "## Cache sweep\n\n### Load time\n\n");
+   bson_string_append (o, "| engine cache | cache ÷ detail on disk | regime | detail load time | folded load "
+                          "time | speedup (detail ÷ folded) |\n|--:|--:|---|--:|--:|--:|\n");
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      if (!prod_done && prod->ratio < p->cache_ratio) {
+         app_production_row (o, r, prod);
+         prod_done = true;
+      }
+      bson_string_append (o, "| ");
+      app_binary (o, p->cache_size_bytes);
+      bson_string_append (o, " | ");
+      app_ratio (o, p->cache_ratio);
+      bson_string_append_printf (o, " | %s | ", lab_results_regime (p->cache_ratio));
+      app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[0]);
+      bson_string_append (o, " | ");
+      app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[1]);
+      bson_string_append (o, " | ");
+      if (p->has_speedup) {
+         app_factor (o, p->speedup);
+      } else {
+         bson_string_append (o, "n/a");
+      }
+      bson_string_append (o, " |\n");
+   }
+   if (!prod_done) {
+      app_production_row (o, r, prod);
+   }
+
+   bson_string_append (o, "\n### Reads\n\n");
+   bson_string_append (o, "| engine cache | disk read requests: detail | folded | disk bytes read: detail | "
+                          "folded | engine read from disk: detail | folded | read amplification: detail | "
+                          "folded |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      bson_string_append (o, "| ");
+      app_binary (o, p->cache_size_bytes);
+      for (l = 0; l < 2; l++) {
+         bson_string_append (o, " | ");
+         app_point_stat (o, p, layouts[l], m_rr, false);
+      }
+      for (l = 0; l < 2; l++) {
+         bson_string_append (o, " | ");
+         app_point_stat (o, p, layouts[l], m_rb, false);
+      }
+      for (l = 0; l < 2; l++) {
+         bson_string_append (o, " | ");
+         app_point_stat (o, p, layouts[l], &lab_results_block_read_bytes, false);
+      }
+      for (l = 0; l < 2; l++) {
+         bson_string_append (o, " | ");
+         if (p->has_amplification[l]) {
+            app_factor (o, p->read_amplification[l]);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
+      bson_string_append (o, " |\n");
+      any_locality = any_locality || p->locality[0].present || p->locality[1].present;
+   }
+
+   bson_string_append (o, "\n### Memory\n\n");
+   bson_string_append (o, "| engine cache | engine cache used (peak): detail | folded | server memory (peak "
+                          "RSS): detail | folded |\n|--:|--:|--:|--:|--:|\n");
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      bson_string_append (o, "| ");
+      app_binary (o, p->cache_size_bytes);
+      for (l = 0; l < 2; l++) {
+         lab_stat_t pct = lab_results_metric_stat (&p->doc, layouts[l], m_cpp);
+         bson_string_append (o, " | ");
+         app_point_stat (o, p, layouts[l], m_cp, false);
+         if (pct.present) {
+            bson_string_append_printf (o, " (%.0f%%)", pct.median);
+         }
+      }
+      for (l = 0; l < 2; l++) {
+         bson_string_append (o, " | ");
+         app_point_stat (o, p, layouts[l], m_rss, false);
+      }
+      bson_string_append (o, " |\n");
+   }
+
+   if (any_locality) {
+      bson_string_append (o, "\n### Locality\n\n");
+      bson_string_append (o, "| engine cache | data pages per master: detail mean | detail p95 | folded mean | "
+                             "folded p95 | masters sampled (detail / folded) |\n|--:|--:|--:|--:|--:|--:|\n");
+      for (i = 0; i < s->n; i++) {
+         const lab_sweep_point_t *p = &s->p[i];
+         bson_string_append (o, "| ");
+         app_binary (o, p->cache_size_bytes);
+         for (l = 0; l < 2; l++) {
+            const lab_locality_t *loc = &p->locality[l];
+            bson_string_append (o, " | ");
+            if (loc->present) {
+               app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
+            } else {
+               bson_string_append (o, "n/a");
+            }
+            bson_string_append (o, " | ");
+            if (loc->present && loc->pages_per_master_p95 >= 0) {
+               app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
+            } else {
+               bson_string_append (o, "n/a");
+            }
+         }
+         bson_string_append (o, " | ");
+         for (l = 0; l < 2; l++) {
+            if (l) {
+               bson_string_append (o, " / ");
+            }
+            if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
+               app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
+            } else {
+               bson_string_append (o, "n/a");
+            }
+         }
+         bson_string_append (o, " |\n");
+      }
+   }
+
+   bson_string_append (o, "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
+                          "indexes");
+   if (lab_results_on_disk_bytes (&r->doc, "detail", &disk)) {
+      bson_string_append (o, ": ");
+      app_fmt (o, LAB_UNIT_BYTES, disk);
+   }
+   bson_string_append (o, "). At 1 or more the detail layout *fits in cache*: each page is read once. Below 1 "
+                          "the cache evicts pages it needs again and *rereads* them. The speedup is the "
+                          "detail median load time ÷ the folded one. Read amplification is what the engine "
+                          "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
+                          "layout's size on disk: 1x means each on-disk byte once. ");
+   if (any_locality) {
+      bson_string_append (o, "Locality counts the distinct data pages one master's rows occupy, over a "
+                             "sample of masters. ");
+   }
+   bson_string_append (o, "Load times are medians with the min–max range of the runs; other figures are "
+                          "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
+   if (prod) {
+      bson_string_append (o, " The production row is not measured: its speedup is interpolated between the "
+                             "two nearest measured points, linearly in log(ratio), and never extrapolated "
+                             "beyond them.");
+   }
+   bson_string_append (o, "\n\n");
+}
+
+/* render_sweep_baseline -- two sweeps point by point where their cache sizes match: the speedup before
+ * and after; the unmatched sizes listed. */
+static void
+render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+                       const lab_cmp_results_t *b)
+{
+   sweep_t bs;
+   size_t i, j, matched = 0;
+   bson_string_t *only_b = bson_string_new (NULL), *only_r = bson_string_new (NULL);
+   const lab_cmp_results_t *both[2] = { b, r };
+   const char *what[2] = { "baseline", "this sweep" };
+   int l;
+
+   sweep_load (b, &bs);
+   bson_string_append (o, "## Against the baseline sweep\n\n");
+   for (l = 0; l < 2; l++) {
+      bson_string_append_printf (o, "- %s: ", what[l]);
+      app_esc (o, both[l]->name);
+      bson_string_append (o, " — ");
+      app_name_version (o, &both[l]->doc, "backend.name", "backend.version");
+      bson_string_append_printf (o, ", %zu points, started ", l == 0 ? bs.n : s->n);
+      app_esc (o, lab_results_get_string (&both[l]->doc, "started_at"));
+      bson_string_append (o, "\n");
+   }
+   bson_string_append (o, "\n| engine cache | ratio: baseline | ratio: this | speedup: baseline | speedup: "
+                          "this | change |\n|--:|--:|--:|--:|--:|--:|\n");
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i], *q = NULL;
+      for (j = 0; j < bs.n; j++) {
+         if (bs.p[j].cache_size_bytes == p->cache_size_bytes) {
+            q = &bs.p[j];
+         }
+      }
+      if (!q) {
+         if (only_r->len) {
+            bson_string_append (only_r, ", ");
+         }
+         app_binary (only_r, p->cache_size_bytes);
+         continue;
+      }
+      matched++;
+      bson_string_append (o, "| ");
+      app_binary (o, p->cache_size_bytes);
+      bson_string_append (o, " | ");
+      app_ratio (o, q->cache_ratio);
+      bson_string_append (o, " | ");
+      app_ratio (o, p->cache_ratio);
+      bson_string_append (o, " | ");
+      if (q->has_speedup) {
+         app_factor (o, q->speedup);
+      } else {
+         bson_string_append (o, "n/a");
+      }
+      bson_string_append (o, " | ");
+      if (p->has_speedup) {
+         app_factor (o, p->speedup);
+      } else {
+         bson_string_append (o, "n/a");
+      }
+      bson_string_append (o, " | ");
+      if (p->has_speedup && q->has_speedup && q->speedup > 0) {
+         double ch = (p->speedup - q->speedup) / q->speedup * 100.0;
+         if (fabs (ch) < 0.05) {
+            bson_string_append (o, "0.0%");
+         } else {
+            bson_string_append_printf (o, "%s%.1f%%", ch > 0 ? "+" : "−", fabs (ch));
+         }
+      } else {
+         bson_string_append (o, "n/a");
+      }
+      bson_string_append (o, " |\n");
+   }
+   for (j = 0; j < bs.n; j++) {
+      bool found = false;
+      for (i = 0; i < s->n; i++) {
+         found = found || s->p[i].cache_size_bytes == bs.p[j].cache_size_bytes;
+      }
+      if (!found) {
+         if (only_b->len) {
+            bson_string_append (only_b, ", ");
+         }
+         app_binary (only_b, bs.p[j].cache_size_bytes);
+      }
+   }
+   if (matched == 0) {
+      bson_string_append (o, "| (no cache size in common) | | | | | |\n");
+   }
+   bson_string_append (o, "\nPoints are matched by engine cache size; *change* is this sweep's speedup "
+                          "relative to the baseline's (positive: folding gains more). The ratios differ when "
+                          "the data did.");
+   if (only_b->len || only_r->len) {
+      bson_string_append (o, " Unmatched cache sizes:");
+      if (only_b->len) {
+         bson_string_append_printf (o, " only in the baseline, %s%s", only_b->str, only_r->len ? ";" : ".");
+      }
+      if (only_r->len) {
+         bson_string_append_printf (o, " only in this sweep, %s.", only_r->str);
+      }
+   } else {
+      bson_string_append (o, " Every cache size was measured in both.");
+   }
+   bson_string_append (o, "\n\n");
+   bson_string_free (only_b, true);
+   bson_string_free (only_r, true);
+   sweep_free (&bs);
+}
+
+/* render_regime_line -- a single-point file's verdict line on the regime it was measured in, and on the
+ * production point when one was given. */
+static void
+render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod)
+{
+   double ratio, cache, disk;
+   bool has_ratio = lab_results_cache_ratio (&r->doc, &ratio);
+
+   if (has_ratio) {
+      bson_string_append (o, "- Measured in the **");
+      bson_string_append (o, lab_results_regime (ratio));
+      bson_string_append (o, "** regime: ");
+      if (lab_results_cache_bytes (&r->doc, &cache)) {
+         bson_string_append (o, "an engine cache of ");
+         app_binary (o, cache);
+         bson_string_append (o, " is ");
+      } else {
+         bson_string_append (o, "the engine cache is ");
+      }
+      app_ratio (o, ratio);
+      bson_string_append (o, " of the detail layout's size on disk");
+      if (lab_results_on_disk_bytes (&r->doc, "detail", &disk)) {
+         bson_string_append (o, " (");
+         app_fmt (o, LAB_UNIT_BYTES, disk);
+         bson_string_append (o, ", data + indexes)");
+      }
+      bson_string_append (o, ratio >= 1.0 ? ", so each page is read once. "
+                                          : ", so the cache evicts and rereads pages. ");
+      bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve "
+                             "(`scancmp --cache-ratios` measures it).\n");
+   }
+   if (prod) {
+      bson_string_append (o, "- **No estimate at the production cache ratio ");
+      app_production_given (o, prod);
+      bson_string_append (o, "**: this file holds one measured point");
+      if (has_ratio) {
+         bson_string_append (o, " (ratio ");
+         app_ratio (o, ratio);
+         bson_string_append (o, ")");
+      }
+      bson_string_append (o, ", not a curve to interpolate on; measure a sweep (`scancmp --cache-ratios`).\n");
+   }
+}
+
 /* render_verdict -- three lines computed from the medians: time, read requests, how trustworthy. */
 static void
-render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
+render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod)
 {
    const lab_metric_t *m_el = lab_results_metric_find ("elapsed_s");
    const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
@@ -195,6 +928,7 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r)
    } else {
       bson_string_append_printf (o, " one document per row (median of %d and %d runs).\n", nf, nd);
    }
+   render_regime_line (o, r, prod);
 
    /* 2: disk read requests and their size */
    bson_string_append (o, "- ");
@@ -293,7 +1027,7 @@ table_row (bson_string_t *o, const lab_results_row_t *row)
 /* render_table -- the comparison table of the metric catalogue; rows no run measured are listed below
  * it instead. */
 static void
-render_table (bson_string_t *o, const lab_cmp_results_t *r)
+render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
 {
    const lab_metric_t *m;
    size_t n, i;
@@ -327,7 +1061,13 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "The ratio is folded ÷ detail. *better* names the layout with the better median "
                           "and by what factor (less time, fewer and larger read requests, less memory); "
                           "descriptive rows have none (rates per second among them: the totals decide), "
-                          "and *same* means within 2%. Sizes are SI (1 MB = 10^6 bytes).\n\n");
+                          "and *same* means within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+   if (s && s->ref < s->n) {
+      bson_string_append (o, " In this sweep the table shows its reference point, ");
+      app_point (o, &s->p[s->ref]);
+      bson_string_append (o, "; the Cache sweep section above has every point.");
+   }
+   bson_string_append (o, "\n\n");
    if (missing->len) {
       bson_string_append (o, "Not measured in this experiment (n/a for both layouts): ");
       app_esc (o, missing->str);
@@ -340,9 +1080,9 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r)
 
 /* render_charts -- links to the SVG files, or why there are none. */
 static void
-render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts)
+render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, const sweep_t *s)
 {
-   size_t i;
+   size_t i, n_sweep = 0;
 
    bson_string_append (o, "## Charts\n\n");
    if (!opts || opts->n_charts == 0) {
@@ -351,8 +1091,25 @@ render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts)
       bson_string_append (o, ".\n\n");
       return;
    }
-   bson_string_append (o, "Both layouts start at 0 s. The thick line is each layout's median run "
-                          "(by load time); thin lines are its other runs.\n\n");
+   for (i = 0; i < opts->n_charts; i++) {
+      size_t len = strlen (opts->charts[i].file);
+      if (len >= 10 && strcmp (opts->charts[i].file + len - 10, "-sweep.svg") == 0) {
+         n_sweep++;
+      }
+   }
+   if (n_sweep > 0) {
+      bson_string_append (o, "The sweep chart has every point (log scales; the dashed line at ratio 1 "
+                             "separates the two regimes)");
+      if (s && s->ref < s->n && opts->n_charts > n_sweep) {
+         bson_string_append (o, "; the other charts show the reference point, ");
+         app_point (o, &s->p[s->ref]);
+      }
+      bson_string_append (o, opts->n_charts > n_sweep ? ". " : ".\n\n");
+   }
+   if (opts->n_charts > n_sweep) {
+      bson_string_append (o, "Both layouts start at 0 s. The thick line is each layout's median run "
+                             "(by load time); thin lines are its other runs.\n\n");
+   }
    for (i = 0; i < opts->n_charts; i++) {
       bson_string_append (o, "![");
       app_esc (o, opts->charts[i].caption);
@@ -736,12 +1493,83 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
                           "with a direction.\n\n");
 }
 
+/* lab_cmp_sweep_json_append -- see cmp.h. */
+void
+lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production, bson_t *out)
+{
+   static const char *const status[] = { "interpolated", "measured", "outside", "too_few" };
+   sweep_t s;
+   bson_t arr, pt, ld, loc, pd;
+   char key[16];
+   size_t i;
+   int l;
+
+   sweep_load (r, &s);
+   if (s.n > 0) {
+      BSON_APPEND_ARRAY_BEGIN (out, LAB_RESULTS_KEY_SWEEP, &arr);
+      for (i = 0; i < s.n; i++) {
+         const lab_sweep_point_t *p = &s.p[i];
+         const char *k;
+         bson_uint32_to_string ((uint32_t)i, &k, key, sizeof key);
+         bson_append_document_begin (&arr, k, -1, &pt);
+         BSON_APPEND_INT64 (&pt, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)p->cache_size_bytes);
+         BSON_APPEND_DOUBLE (&pt, LAB_RESULTS_KEY_CACHE_RATIO, p->cache_ratio);
+         BSON_APPEND_UTF8 (&pt, "regime", lab_results_regime (p->cache_ratio));
+         BSON_APPEND_BOOL (&pt, "reference", i == s.ref);
+         if (p->has_speedup) {
+            BSON_APPEND_DOUBLE (&pt, "speedup", p->speedup);
+         }
+         for (l = 0; l < 2; l++) {
+            bson_append_document_begin (&pt, layouts[l], -1, &ld);
+            if (p->elapsed[l].present) {
+               BSON_APPEND_DOUBLE (&ld, "elapsed_s_median", p->elapsed[l].median);
+            }
+            if (p->has_amplification[l]) {
+               BSON_APPEND_DOUBLE (&ld, LAB_RESULTS_KEY_READ_AMPLIFICATION, p->read_amplification[l]);
+            }
+            if (p->locality[l].present) {
+               const lab_locality_t *pl = &p->locality[l];
+               BSON_APPEND_DOCUMENT_BEGIN (&ld, LAB_RESULTS_KEY_LOCALITY, &loc);
+               BSON_APPEND_DOUBLE (&loc, LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN, pl->pages_per_master_mean);
+               if (pl->pages_per_master_p95 >= 0) {
+                  BSON_APPEND_DOUBLE (&loc, LAB_RESULTS_KEY_PAGES_PER_MASTER_P95, pl->pages_per_master_p95);
+               }
+               if (pl->masters_sampled >= 0) {
+                  BSON_APPEND_INT64 (&loc, LAB_RESULTS_KEY_MASTERS_SAMPLED, (int64_t)pl->masters_sampled);
+               }
+               bson_append_document_end (&ld, &loc);
+            }
+            bson_append_document_end (&pt, &ld);
+         }
+         bson_append_document_end (&arr, &pt);
+      }
+      bson_append_array_end (out, &arr);
+   }
+   if (production && production->ratio > 0) {
+      lab_estimate_t e = lab_cmp_sweep_estimate (r, production);
+      BSON_APPEND_DOCUMENT_BEGIN (out, "production", &pd);
+      BSON_APPEND_DOUBLE (&pd, LAB_RESULTS_KEY_CACHE_RATIO, production->ratio);
+      BSON_APPEND_UTF8 (&pd, "estimate", s.n > 0 ? status[e.status] : "single_point");
+      if (s.n > 0 && (e.status == LAB_ESTIMATE_INTERPOLATED || e.status == LAB_ESTIMATE_MEASURED)) {
+         BSON_APPEND_DOUBLE (&pd, "speedup", e.speedup);
+      }
+      if (s.n > 0 && e.status != LAB_ESTIMATE_TOO_FEW) {
+         BSON_APPEND_DOUBLE (&pd, "measured_ratio_min", e.range_lo);
+         BSON_APPEND_DOUBLE (&pd, "measured_ratio_max", e.range_hi);
+      }
+      bson_append_document_end (out, &pd);
+   }
+   sweep_free (&s);
+}
+
 /* lab_cmp_render_md -- see cmp.h. */
 char *
 lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts)
 {
    bson_string_t *o = bson_string_new (NULL);
    const char *dn = collection_name (r, "detail"), *fn = collection_name (r, "folded");
+   const lab_cmp_production_t *prod;
+   sweep_t sw;
 
    bson_string_append (o, "# ");
    if (opts && opts->title) {
@@ -759,16 +1587,33 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    app_name_version (o, &r->doc, "tool", "tool_version");
    bson_string_append (o, ".\n\n");
 
-   render_verdict (o, r);
-   render_table (o, r);
-   if (opts && opts->baseline) {
-      render_baseline (o, r, opts->baseline);
+   sweep_load (r, &sw);
+   prod = opts ? opts->production : NULL;
+   if (sw.n > 0) {
+      render_sweep_verdict (o, r, &sw, prod);
+      render_sweep (o, r, &sw, prod);
+   } else {
+      render_verdict (o, r, prod);
    }
-   render_charts (o, opts);
+   render_table (o, r, sw.n > 0 ? &sw : NULL);
+   if (opts && opts->baseline) {
+      if (sw.n > 0 && lab_results_sweep_n (&opts->baseline->doc) > 0) {
+         render_sweep_baseline (o, r, &sw, opts->baseline);
+      } else {
+         render_baseline (o, r, opts->baseline);
+         if (sw.n > 0 || lab_results_sweep_n (&opts->baseline->doc) > 0) {
+            bson_string_append (o, "One of the two files is a cache sweep and the other a single point: the "
+                                   "sweep's figures above are those of its reference point; compare two "
+                                   "sweeps to see the curves side by side.\n\n");
+         }
+      }
+   }
+   render_charts (o, opts, sw.n > 0 ? &sw : NULL);
    render_environment (o, r);
    render_dataset (o, r);
    render_cold (o, r);
    render_runs (o, r);
    render_ceiling (o, r);
+   sweep_free (&sw);
    return bson_string_free (o, false);
 }

@@ -56,14 +56,77 @@ describe_json_error (const char *data, size_t len, const char *name, const bson_
    }
 }
 
-/* validate -- the schema rules layout-report relies on; errors name the file and the entry. */
+/* validate_runs -- the runs[] of `doc` (the file, or one sweep point named by `where`, "" for the top
+ * level): objects with a known layout and the required figures, at least one entry of each layout. */
 static bool
-validate (const bson_t *doc, const char *name, bson_error_t *error)
+validate_runs (const bson_t *doc, const char *name, const char *where, bson_error_t *error)
 {
    bson_iter_t it, runs;
    double v;
    int idx = 0, n_detail = 0, n_folded = 0;
    size_t i;
+
+   if (!bson_iter_init_find (&it, doc, LAB_RESULTS_KEY_RUNS) || !BSON_ITER_HOLDS_ARRAY (&it) ||
+       !bson_iter_recurse (&it, &runs)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: %sno \"runs\" array: nothing to report", name, where);
+      return false;
+   }
+   while (bson_iter_next (&runs)) {
+      const uint8_t *data;
+      uint32_t len;
+      bson_t run;
+      const char *layout;
+
+      if (!BSON_ITER_HOLDS_DOCUMENT (&runs)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: %sruns[%d] is not an object", name, where, idx);
+         return false;
+      }
+      bson_iter_document (&runs, &len, &data);
+      if (!bson_init_static (&run, data, len)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: %sruns[%d] is not a valid document", name, where, idx);
+         return false;
+      }
+      layout = lab_results_get_string (&run, LAB_RESULTS_KEY_LAYOUT);
+      if (!layout || (strcmp (layout, "detail") != 0 && strcmp (layout, "folded") != 0)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: %sruns[%d]: \"layout\" must be \"detail\" or \"folded\"%s%s%s", name, where, idx,
+                        layout ? " (found \"" : "", layout ? layout : "", layout ? "\")" : "");
+         return false;
+      }
+      if (layout[0] == 'd') {
+         n_detail++;
+      } else {
+         n_folded++;
+      }
+      for (i = 0; i < sizeof required_run_numbers / sizeof required_run_numbers[0]; i++) {
+         if (!lab_results_get_number (&run, required_run_numbers[i], &v)) {
+            lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                           "%s: %sruns[%d] (%s): missing or non-numeric \"%s\", which every run entry must "
+                           "carry (docs/results-schema.md)",
+                           name, where, idx, layout, required_run_numbers[i]);
+            return false;
+         }
+      }
+      idx++;
+   }
+   if (n_detail == 0 || n_folded == 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: %sruns[] has %d detail and %d folded entries; a comparison needs at least one of "
+                     "each",
+                     name, where, n_detail, n_folded);
+      return false;
+   }
+   return true;
+}
+
+/* validate -- the schema rules layout-report relies on; errors name the file and the entry. A sweep file
+ * (docs/results-schema.md, "Cache sweep") keeps the sweep rules of core/results.h, and each point's
+ * runs[] the rules of the top level. */
+static bool
+validate (const bson_t *doc, const char *name, bson_error_t *error)
+{
+   double v;
+   size_t i, n;
 
    if (!lab_results_get_number (doc, LAB_RESULTS_KEY_SCHEMA_VERSION, &v)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
@@ -78,55 +141,28 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
                      name, v, LAB_RESULTS_SCHEMA_VERSION);
       return false;
    }
-   if (!bson_iter_init_find (&it, doc, LAB_RESULTS_KEY_RUNS) || !BSON_ITER_HOLDS_ARRAY (&it) ||
-       !bson_iter_recurse (&it, &runs)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"runs\" array: nothing to report", name);
+   if (!validate_runs (doc, name, "", error)) {
       return false;
    }
-   while (bson_iter_next (&runs)) {
-      const uint8_t *data;
-      uint32_t len;
-      bson_t run;
-      const char *layout;
+   if (!lab_results_sweep_check (doc, error)) {
+      lab_error_prefix (error, "%s", name);
+      return false;
+   }
+   n = lab_results_sweep_n (doc);
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+      char *cache, *where;
+      bool ok;
 
-      if (!BSON_ITER_HOLDS_DOCUMENT (&runs)) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: runs[%d] is not an object", name, idx);
+      lab_results_sweep_point (doc, i, &p);
+      cache = lab_results_format_binary (p.cache_size_bytes);
+      where = bson_strdup_printf (LAB_RESULTS_KEY_SWEEP "[%zu] (%s): ", i, cache);
+      ok = validate_runs (&p.doc, name, where, error);
+      bson_free (where);
+      bson_free (cache);
+      if (!ok) {
          return false;
       }
-      bson_iter_document (&runs, &len, &data);
-      if (!bson_init_static (&run, data, len)) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: runs[%d] is not a valid document", name, idx);
-         return false;
-      }
-      layout = lab_results_get_string (&run, LAB_RESULTS_KEY_LAYOUT);
-      if (!layout || (strcmp (layout, "detail") != 0 && strcmp (layout, "folded") != 0)) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                        "%s: runs[%d]: \"layout\" must be \"detail\" or \"folded\"%s%s%s", name, idx,
-                        layout ? " (found \"" : "", layout ? layout : "", layout ? "\")" : "");
-         return false;
-      }
-      if (layout[0] == 'd') {
-         n_detail++;
-      } else {
-         n_folded++;
-      }
-      for (i = 0; i < sizeof required_run_numbers / sizeof required_run_numbers[0]; i++) {
-         if (!lab_results_get_number (&run, required_run_numbers[i], &v)) {
-            lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                           "%s: runs[%d] (%s): missing or non-numeric \"%s\", which every run entry must "
-                           "carry (docs/results-schema.md)",
-                           name, idx, layout, required_run_numbers[i]);
-            return false;
-         }
-      }
-      idx++;
-   }
-   if (n_detail == 0 || n_folded == 0) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                     "%s: runs[] has %d detail and %d folded entries; a comparison needs at least one of "
-                     "each",
-                     name, n_detail, n_folded);
-      return false;
    }
    return true;
 }

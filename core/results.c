@@ -5,10 +5,13 @@
  */
 #include "core/results.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/error.h"
 
 /* ---- the metric catalogue ------------------------------------------------------------------------ */
 
@@ -485,6 +488,414 @@ lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t
    return row->detail.present || row->folded.present;
 }
 
+/* ---- the cache sweep ----------------------------------------------------------------------------- */
+
+/* lab_results_regime -- see results.h. */
+const char *
+lab_results_regime (double cache_ratio)
+{
+   return cache_ratio >= 1.0 ? LAB_RESULTS_REGIME_FITS : LAB_RESULTS_REGIME_REREADS;
+}
+
+/* lab_results_on_disk_bytes -- see results.h. */
+bool
+lab_results_on_disk_bytes (const bson_t *results, const char *layout, double *bytes)
+{
+   char path[96];
+   double data, index;
+
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.storage_size_bytes", layout);
+   if (!lab_results_get_number (results, path, &data)) {
+      return false;
+   }
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.index_size_bytes", layout);
+   if (!lab_results_get_number (results, path, &index)) {
+      return false;
+   }
+   *bytes = data + index;
+   return true;
+}
+
+/* lab_results_cache_ratio_of -- see results.h. */
+bool
+lab_results_cache_ratio_of (double cache_bytes, double on_disk_bytes, double *ratio)
+{
+   if (!(cache_bytes > 0) || !(on_disk_bytes > 0)) {
+      return false;
+   }
+   *ratio = cache_bytes / on_disk_bytes;
+   return true;
+}
+
+/* lab_results_cache_bytes -- see results.h. */
+bool
+lab_results_cache_bytes (const bson_t *results, double *bytes)
+{
+   return (lab_results_get_number (results, "backend.cache_max_bytes", bytes) && *bytes > 0) ||
+          (lab_results_get_number (results, "config." LAB_RESULTS_KEY_CACHE_SIZE, bytes) && *bytes > 0);
+}
+
+/* lab_results_cache_ratio -- see results.h. */
+bool
+lab_results_cache_ratio (const bson_t *results, double *ratio)
+{
+   double cache, disk;
+
+   if (lab_results_get_number (results, LAB_RESULTS_KEY_CONFIG_CACHE_RATIO, ratio) && *ratio > 0) {
+      return true;
+   }
+   return lab_results_cache_bytes (results, &cache) &&
+          lab_results_on_disk_bytes (results, LAB_RESULTS_DETAIL, &disk) &&
+          lab_results_cache_ratio_of (cache, disk, ratio);
+}
+
+/* lab_results_speedup -- see results.h. */
+bool
+lab_results_speedup (const lab_stat_t *detail, const lab_stat_t *folded, double *speedup)
+{
+   if (!detail->present || !folded->present || !(folded->median > 0)) {
+      return false;
+   }
+   *speedup = detail->median / folded->median;
+   return true;
+}
+
+/* lab_results_read_amplification -- see results.h. */
+bool
+lab_results_read_amplification (double bytes_read, double on_disk_bytes, double *amplification)
+{
+   if (!(on_disk_bytes > 0) || bytes_read < 0) {
+      return false;
+   }
+   *amplification = bytes_read / on_disk_bytes;
+   return true;
+}
+
+/* Not a table row (the bytes read into the cache are): the read amplification's numerator, in the same
+ * compressed bytes as the on-disk size it is divided by, so that 1 means each on-disk byte read once. */
+const lab_metric_t lab_results_block_read_bytes = { "block_read_bytes", "engine.block_read_bytes",
+                                                    "bytes the engine read from disk", LAB_UNIT_BYTES,
+                                                    LAB_BETTER_LOWER };
+
+/* sweep_iter -- an iterator positioned before sweep[0]; false when the file has no sweep array. */
+static bool
+sweep_iter (const bson_t *results, bson_iter_t *points)
+{
+   bson_iter_t it;
+
+   return bson_iter_init_find (&it, results, LAB_RESULTS_KEY_SWEEP) && BSON_ITER_HOLDS_ARRAY (&it) &&
+          bson_iter_recurse (&it, points);
+}
+
+/* lab_results_sweep_n -- see results.h. */
+size_t
+lab_results_sweep_n (const bson_t *results)
+{
+   bson_iter_t points;
+   size_t n = 0;
+
+   if (sweep_iter (results, &points)) {
+      while (bson_iter_next (&points)) {
+         n++;
+      }
+   }
+   return n;
+}
+
+/* sweep_view -- a read-only view of sweep[i] in *point. */
+static bool
+sweep_view (const bson_t *results, size_t i, bson_t *point)
+{
+   bson_iter_t points;
+   const uint8_t *data;
+   uint32_t len;
+   size_t k = 0;
+
+   if (!sweep_iter (results, &points)) {
+      return false;
+   }
+   while (bson_iter_next (&points)) {
+      if (k++ == i) {
+         if (!BSON_ITER_HOLDS_DOCUMENT (&points)) {
+            return false;
+         }
+         bson_iter_document (&points, &len, &data);
+         return bson_init_static (point, data, len);
+      }
+   }
+   return false;
+}
+
+/* point_ratio -- a point's cache ratio: stored, else its cache size over the detail on-disk size. */
+static bool
+point_ratio (const bson_t *results, const bson_t *point, double *ratio)
+{
+   double cache, disk;
+
+   if (lab_results_get_number (point, LAB_RESULTS_KEY_CACHE_RATIO, ratio)) {
+      return true;
+   }
+   return lab_results_get_number (point, LAB_RESULTS_KEY_CACHE_SIZE, &cache) &&
+          lab_results_on_disk_bytes (results, LAB_RESULTS_DETAIL, &disk) &&
+          lab_results_cache_ratio_of (cache, disk, ratio);
+}
+
+/* lab_results_sweep_point -- see results.h. */
+bool
+lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
+{
+   static const char *const layouts[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   const lab_metric_t *br = &lab_results_block_read_bytes;
+   char path[128];
+   double disk;
+   int l;
+
+   memset (p, 0, sizeof *p);
+   if (!sweep_view (results, i, &p->doc)) {
+      return false;
+   }
+   lab_results_get_number (&p->doc, LAB_RESULTS_KEY_CACHE_SIZE, &p->cache_size_bytes);
+   if (!point_ratio (results, &p->doc, &p->cache_ratio)) {
+      p->cache_ratio = 0;
+   }
+   for (l = 0; l < 2; l++) {
+      lab_locality_t *loc = &p->locality[l];
+
+      p->elapsed[l] = lab_results_metric_stat (&p->doc, layouts[l], el);
+      snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_READ_AMPLIFICATION, layouts[l]);
+      if (lab_results_get_number (&p->doc, path, &p->read_amplification[l])) {
+         p->has_amplification[l] = true;
+      } else if (lab_results_on_disk_bytes (results, layouts[l], &disk)) {
+         lab_stat_t s = lab_results_metric_stat (&p->doc, layouts[l], br);
+         p->has_amplification[l] =
+            s.present && lab_results_read_amplification (s.median, disk, &p->read_amplification[l]);
+      }
+      snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN,
+                layouts[l]);
+      loc->present = lab_results_get_number (&p->doc, path, &loc->pages_per_master_mean);
+      if (loc->present) {
+         snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_P95,
+                   layouts[l]);
+         if (!lab_results_get_number (&p->doc, path, &loc->pages_per_master_p95)) {
+            loc->pages_per_master_p95 = -1;
+         }
+         snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_MASTERS_SAMPLED,
+                   layouts[l]);
+         if (!lab_results_get_number (&p->doc, path, &loc->masters_sampled)) {
+            loc->masters_sampled = -1;
+         }
+         snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_LOCALITY_METHOD,
+                   layouts[l]);
+         loc->method = lab_results_get_string (&p->doc, path);
+      }
+   }
+   p->has_speedup = lab_results_speedup (&p->elapsed[0], &p->elapsed[1], &p->speedup);
+   return true;
+}
+
+/* lab_results_sweep_reference_of -- see results.h. */
+size_t
+lab_results_sweep_reference_of (const double *cache_ratio, size_t n)
+{
+   size_t i, best = 0;
+   double d, best_d = INFINITY;
+
+   for (i = 0; i < n; i++) {
+      if (!(cache_ratio[i] > 0)) {
+         continue;
+      }
+      d = fabs (log (cache_ratio[i]));
+      if (d <= best_d) { /* <=: on a tie the later point, the larger cache */
+         best_d = d;
+         best = i;
+      }
+   }
+   return best;
+}
+
+/* lab_results_sweep_reference -- see results.h. */
+size_t
+lab_results_sweep_reference (const bson_t *results)
+{
+   size_t n = lab_results_sweep_n (results), i, ref;
+   double v, *ratios;
+   bson_t point;
+
+   if (lab_results_get_number (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, &v) && v >= 0 && v < (double)n &&
+       v == floor (v)) {
+      return (size_t)v;
+   }
+   if (n == 0) {
+      return 0;
+   }
+   ratios = bson_malloc0 (n * sizeof *ratios);
+   for (i = 0; i < n; i++) {
+      if (sweep_view (results, i, &point) && !point_ratio (results, &point, &ratios[i])) {
+         ratios[i] = 0;
+      }
+   }
+   ref = lab_results_sweep_reference_of (ratios, n);
+   bson_free (ratios);
+   return ref;
+}
+
+/* point_name -- "sweep[2] (1 GiB)" for messages. */
+static void
+point_name (size_t i, double cache, char *buf, size_t len)
+{
+   char *c;
+
+   if (cache > 0) {
+      c = lab_results_format_binary (cache);
+      snprintf (buf, len, LAB_RESULTS_KEY_SWEEP "[%zu] (%s)", i, c);
+      bson_free (c);
+   } else {
+      snprintf (buf, len, LAB_RESULTS_KEY_SWEEP "[%zu]", i);
+   }
+}
+
+/* lab_results_sweep_check -- see results.h. */
+bool
+lab_results_sweep_check (const bson_t *results, bson_error_t *error)
+{
+   bson_iter_t it, points, runs;
+   size_t i = 0;
+   double prev_cache = 0, prev_ratio = 0, cache, ratio, v;
+   char name[96], prev_name[96] = "";
+
+   if (!bson_iter_init_find (&it, results, LAB_RESULTS_KEY_SWEEP)) {
+      return true;
+   }
+   if (!BSON_ITER_HOLDS_ARRAY (&it) || !bson_iter_recurse (&it, &points)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "\"sweep\" is not an array of points");
+      return false;
+   }
+   while (bson_iter_next (&points)) {
+      const uint8_t *data;
+      uint32_t len;
+      bson_t point;
+      int n_layout[2] = { 0, 0 };
+
+      if (!BSON_ITER_HOLDS_DOCUMENT (&points)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, LAB_RESULTS_KEY_SWEEP "[%zu] is not an object", i);
+         return false;
+      }
+      bson_iter_document (&points, &len, &data);
+      if (!bson_init_static (&point, data, len)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, LAB_RESULTS_KEY_SWEEP "[%zu] is not a valid document", i);
+         return false;
+      }
+      if (!lab_results_get_number (&point, LAB_RESULTS_KEY_CACHE_SIZE, &cache) || !(cache > 0)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        LAB_RESULTS_KEY_SWEEP "[%zu]: missing or non-positive \"" LAB_RESULTS_KEY_CACHE_SIZE
+                                              "\": every point names its engine cache size",
+                        i);
+         return false;
+      }
+      point_name (i, cache, name, sizeof name);
+      if (i > 0 && cache == prev_cache) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: the same cache size as %s: one point per cache size (merge or drop the "
+                        "repeated measurement)",
+                        name, prev_name);
+         return false;
+      }
+      if (i > 0 && cache < prev_cache) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: a smaller cache than %s: points must be in strictly increasing cache size", name,
+                        prev_name);
+         return false;
+      }
+      if (!point_ratio (results, &point, &ratio)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: no \"" LAB_RESULTS_KEY_CACHE_RATIO
+                        "\" and no dataset.detail storage and index sizes to compute it from",
+                        name);
+         return false;
+      }
+      if (!(ratio > 0) || (i > 0 && !(ratio > prev_ratio))) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: cache_ratio %g must be positive and larger than the previous point's (%g): "
+                        "the ratio is the cache size over one fixed data size",
+                        name, ratio, prev_ratio);
+         return false;
+      }
+      if (bson_iter_init_find (&it, &point, LAB_RESULTS_KEY_RUNS) && BSON_ITER_HOLDS_ARRAY (&it) &&
+          bson_iter_recurse (&it, &runs)) {
+         while (bson_iter_next (&runs)) {
+            bson_iter_t l;
+            if (BSON_ITER_HOLDS_DOCUMENT (&runs) && bson_iter_recurse (&runs, &l) &&
+                bson_iter_find (&l, LAB_RESULTS_KEY_LAYOUT) && BSON_ITER_HOLDS_UTF8 (&l)) {
+               const char *layout = bson_iter_utf8 (&l, NULL);
+               n_layout[0] += strcmp (layout, LAB_RESULTS_DETAIL) == 0;
+               n_layout[1] += strcmp (layout, LAB_RESULTS_FOLDED) == 0;
+            }
+         }
+      }
+      if (n_layout[0] == 0 || n_layout[1] == 0) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: runs[] has %d detail and %d folded entries; every point needs both layouts",
+                        name, n_layout[0], n_layout[1]);
+         return false;
+      }
+      prev_cache = cache;
+      prev_ratio = ratio;
+      bson_strncpy (prev_name, name, sizeof prev_name);
+      i++;
+   }
+   if (i == 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "\"sweep\" has no points");
+      return false;
+   }
+   if (bson_iter_init_find (&it, results, LAB_RESULTS_KEY_SWEEP_REFERENCE) &&
+       (!lab_results_get_number (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, &v) || v < 0 || v >= (double)i ||
+        v != floor (v))) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "\"" LAB_RESULTS_KEY_SWEEP_REFERENCE "\" must be the index of a point (0 to %zu)", i - 1);
+      return false;
+   }
+   return true;
+}
+
+/* lab_results_estimate_speedup -- see results.h. */
+lab_estimate_t
+lab_results_estimate_speedup (const double *ratio, const double *speedup, size_t n, double r)
+{
+   lab_estimate_t e = { LAB_ESTIMATE_TOO_FEW, 0, 0, 0, 0, 0 };
+   size_t i;
+   double t;
+
+   if (n == 0) {
+      return e;
+   }
+   e.range_lo = ratio[0];
+   e.range_hi = ratio[n - 1];
+   for (i = 0; i < n; i++) {
+      if (fabs (r - ratio[i]) <= 1e-9 * ratio[i]) {
+         e.status = LAB_ESTIMATE_MEASURED;
+         e.speedup = speedup[i];
+         e.lo = e.hi = i;
+         return e;
+      }
+   }
+   if (n < 2) {
+      return e;
+   }
+   if (!(r > ratio[0]) || !(r < ratio[n - 1])) {
+      e.status = LAB_ESTIMATE_OUTSIDE;
+      return e;
+   }
+   for (i = 0; i + 1 < n && !(r < ratio[i + 1]); i++) {
+   }
+   t = (log (r) - log (ratio[i])) / (log (ratio[i + 1]) - log (ratio[i]));
+   e.status = LAB_ESTIMATE_INTERPOLATED;
+   e.speedup = speedup[i] + (speedup[i + 1] - speedup[i]) * t;
+   e.lo = i;
+   e.hi = i + 1;
+   return e;
+}
+
 /* ---- formatting ---------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -680,6 +1091,24 @@ lab_results_format_factor (double f)
    append_number (s, round (f), 0);
    bson_string_append_c (s, 'x');
    return bson_string_free (s, false);
+}
+
+/* lab_results_format_binary -- see results.h. */
+char *
+lab_results_format_binary (double bytes)
+{
+   static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+   double v = bytes;
+   int k = 0;
+
+   while (k < 4 && fabs (v) >= 1024.0) {
+      v /= 1024.0;
+      k++;
+   }
+   if (v == floor (v) || fabs (v) >= 99.5) {
+      return bson_strdup_printf ("%.0f %s", v, u[k]);
+   }
+   return bson_strdup_printf (fabs (v) < 9.995 ? "%.3g %s" : "%.1f %s", v, u[k]);
 }
 
 /* lab_results_row_cells -- see results.h. */

@@ -133,6 +133,121 @@ typedef struct {
  * (tables leave such a row out). */
 bool lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t *row);
 
+/* ---- the cache sweep (docs/results-schema.md, "Cache sweep") ------------------------------------ */
+
+/* A sweep file holds one point per engine cache size, in increasing cache size. Each point has the shape
+ * of a single-point file's body (runs[], summary), so every reader of runs/summary reads a point too.
+ * The top-level runs[] and summary repeat the point named by sweep_reference, so a sweep file is also a
+ * valid single-point file. The presence of "sweep" is what tells the two apart (same schema version). */
+#define LAB_RESULTS_KEY_SWEEP "sweep"                     /* sweep[]: the points, cache size ascending */
+#define LAB_RESULTS_KEY_SWEEP_REFERENCE "sweep_reference" /* index of the point the top level repeats */
+#define LAB_RESULTS_KEY_CACHE_SIZE "cache_size_bytes"     /* sweep[].cache_size_bytes: engine cache */
+#define LAB_RESULTS_KEY_CACHE_RATIO "cache_ratio"         /* sweep[].cache_ratio; config.cache_ratio */
+#define LAB_RESULTS_KEY_READ_AMPLIFICATION "read_amplification" /* sweep[].<layout>.read_amplification */
+#define LAB_RESULTS_KEY_LOCALITY "locality"               /* sweep[].<layout>.locality.{...} */
+#define LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN "pages_per_master_mean"
+#define LAB_RESULTS_KEY_PAGES_PER_MASTER_P95 "pages_per_master_p95"
+#define LAB_RESULTS_KEY_MASTERS_SAMPLED "masters_sampled"
+#define LAB_RESULTS_KEY_LOCALITY_METHOD "method" /* how the pages were counted: "record_ids", "pages_read" */
+#define LAB_RESULTS_KEY_CONFIG_CACHE_RATIO "config.cache_ratio" /* a single-point file's ratio */
+
+/* The two regimes a cache ratio falls in (ratio >= 1: the detail layout fits in the engine cache). */
+#define LAB_RESULTS_REGIME_FITS "fits in cache"
+#define LAB_RESULTS_REGIME_REREADS "rereads"
+
+/* lab_results_regime -- LAB_RESULTS_REGIME_FITS for ratio >= 1, else LAB_RESULTS_REGIME_REREADS. */
+const char *lab_results_regime (double cache_ratio);
+
+/* lab_results_on_disk_bytes -- a layout's on-disk size, dataset.<layout>.storage_size_bytes +
+ * index_size_bytes (data + indexes: what a cache would have to hold); false when either is missing. */
+bool lab_results_on_disk_bytes (const bson_t *results, const char *layout, double *bytes);
+
+/* lab_results_cache_ratio_of -- cache_bytes / on_disk_bytes; false when either is not positive. */
+bool lab_results_cache_ratio_of (double cache_bytes, double on_disk_bytes, double *ratio);
+
+/* lab_results_cache_bytes -- the engine cache of a single-point file: backend.cache_max_bytes (what the
+ * engine had), else config.cache_size_bytes (what was asked for); false when neither is there. */
+bool lab_results_cache_bytes (const bson_t *results, double *bytes);
+
+/* lab_results_cache_ratio -- a single-point file's cache ratio: config.cache_ratio, else
+ * lab_results_cache_bytes / the detail layout's on-disk size; false when unknown. */
+bool lab_results_cache_ratio (const bson_t *results, double *ratio);
+
+/* lab_results_speedup -- detail median / folded median (of load times: > 1 means folded is faster);
+ * false when either is missing or folded is 0. */
+bool lab_results_speedup (const lab_stat_t *detail, const lab_stat_t *folded, double *speedup);
+
+/* lab_results_read_amplification -- bytes_read / on_disk_bytes: how many times over the engine read the
+ * layout's files (1: each on-disk byte once); false when on_disk_bytes is not positive or bytes_read is
+ * negative. */
+bool lab_results_read_amplification (double bytes_read, double on_disk_bytes, double *amplification);
+
+typedef struct {
+   bool present;
+   double pages_per_master_mean, pages_per_master_p95, masters_sampled;
+   const char *method; /* NULL when not given; points into the results document */
+} lab_locality_t;
+
+/* engine.block_read_bytes (flat name block_read_bytes): the bytes the engine read from the layout's
+ * files into its cache, in on-disk (compressed) bytes, the numerator of the read amplification. Not a
+ * row of the comparison tables (bytes read into the cache, uncompressed, is). */
+extern const lab_metric_t lab_results_block_read_bytes;
+
+/* One point of a sweep, as every renderer reads it. Holds a bson_t view that points into itself: fill it
+ * in place with lab_results_sweep_point and never copy the struct. */
+typedef struct {
+   bson_t doc; /* read-only view of sweep[i]: lab_results_metric_stat(&p.doc, ...) reads its figures */
+   double cache_size_bytes;
+   double cache_ratio;    /* stored, else computed from the cache size and the detail on-disk size */
+   lab_stat_t elapsed[2]; /* load time, [0] detail, [1] folded */
+   bool has_speedup;
+   double speedup; /* lab_results_speedup */
+   bool has_amplification[2];
+   double read_amplification[2]; /* stored, else engine.block_read_bytes median / on-disk size */
+   lab_locality_t locality[2];
+} lab_sweep_point_t;
+
+/* lab_results_sweep_n -- the number of points of a sweep file; 0 for a single-point file. */
+size_t lab_results_sweep_n (const bson_t *results);
+
+/* lab_results_sweep_point -- fill *p from sweep[i] of `results` (a view: valid while results is);
+ * false when out of range or not an object. */
+bool lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p);
+
+/* lab_results_sweep_reference_of -- the point a writer repeats at the top level: the one whose ratio is
+ * nearest 1 on a log scale (smallest |ln ratio|; on a tie the larger cache). n == 0 gives 0. */
+size_t lab_results_sweep_reference_of (const double *cache_ratio, size_t n);
+
+/* lab_results_sweep_reference -- the index the file names in sweep_reference, else
+ * lab_results_sweep_reference_of its points' ratios. */
+size_t lab_results_sweep_reference (const bson_t *results);
+
+/* lab_results_sweep_check -- the rules a sweep file must keep: sweep is a non-empty array of objects,
+ * cache sizes positive and strictly increasing (no duplicates), every ratio known, positive and
+ * increasing with the cache, every point's runs[] holding both layouts, sweep_reference in range.
+ * True for a file without "sweep". Errors (LAB_ERROR_IO, EINVAL) name the point: "sweep[2] (1 GiB)". */
+bool lab_results_sweep_check (const bson_t *results, bson_error_t *error);
+
+typedef enum {
+   LAB_ESTIMATE_INTERPOLATED, /* between two measured points */
+   LAB_ESTIMATE_MEASURED,     /* the ratio of a measured point: its speedup */
+   LAB_ESTIMATE_OUTSIDE,      /* outside the measured range: no estimate (never extrapolated) */
+   LAB_ESTIMATE_TOO_FEW,      /* fewer than two points with a speedup: no curve */
+} lab_estimate_status_t;
+
+typedef struct {
+   lab_estimate_status_t status;
+   double speedup;               /* INTERPOLATED or MEASURED */
+   size_t lo, hi;                /* the points used (lo == hi when MEASURED) */
+   double range_lo, range_hi;    /* the measured range of ratios (n >= 1) */
+} lab_estimate_t;
+
+/* lab_results_estimate_speedup -- the speedup at cache ratio `r` from n measured (ratio, speedup) pairs
+ * in strictly increasing ratio: linear in ln(ratio) between the two nearest points,
+ * s = s_lo + (s_hi - s_lo) * (ln r - ln r_lo) / (ln r_hi - ln r_lo); a ratio within 1e-9 (relative) of
+ * a measured one gives that point; outside [ratio[0], ratio[n-1]] gives LAB_ESTIMATE_OUTSIDE. */
+lab_estimate_t lab_results_estimate_speedup (const double *ratio, const double *speedup, size_t n, double r);
+
 /* ---- formatting ---------------------------------------------------------------------------------- */
 
 /* lab_results_format -- `v` in `unit` with thousands separators and 2-3 significant decimals: "932 s",
@@ -149,6 +264,10 @@ char *lab_results_format_ratio (double ratio);
 
 /* lab_results_format_factor -- "2.16x", "12.3x", "1,230x". Caller bson_free()s. */
 char *lab_results_format_factor (double factor);
+
+/* lab_results_format_binary -- a cache size in binary units, as given on a command line: "256 MiB",
+ * "1.5 GiB", "2 GiB", "512 B". Caller bson_free()s. */
+char *lab_results_format_binary (double bytes);
 
 /* The cells of one row as every table prints them (each bson_free()d by lab_results_cells_cleanup). */
 typedef struct {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # charts.sh -- layout-report's charts: with gnuplot, four well-formed SVG files next to the report, each
-# holding both layouts' series and linked from it by a relative path; without gnuplot on PATH (or with
+# holding both layouts' series and linked from it by a relative path; for a cache sweep, the sweep
+# chart (speedup and read amplification against the cache ratio); without gnuplot on PATH (or with
 # no samples in the file) the report still renders and says why the charts were skipped.
 # Environment (set by ctest): LAB_BIN_DIR, LAB_SOURCE_DIR, LAB_TEST_TMP.
 set -euo pipefail
@@ -58,6 +59,51 @@ if errors:
     print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
     sys.exit(1)
 print("ok: 4 well-formed SVG charts with both layouts, linked from the report")
+PY
+
+# a cache sweep: the sweep chart, well-formed, with the speedup and both read amplification series, the
+# regimes named and the production point marked (inside the measured range); outside the range there
+# is no production marker (no estimate to draw)
+mkdir -p "$tmp/sweep" "$tmp/sweep-out"
+"$report" "$data/sweep.json" -o "$tmp/sweep/review.md" -q --production-cache-ratio 0.5
+"$report" "$data/sweep.json" -o "$tmp/sweep-out/review.md" -q --production-cache-ratio 0.1
+python3 - "$tmp/sweep" "$tmp/sweep-out" <<'PY'
+import os, sys
+import xml.etree.ElementTree as ET
+
+errors = []
+def check(d, production):
+    p = os.path.join(d, "review-sweep.svg")
+    md = open(os.path.join(d, "review.md"), encoding="utf-8").read()
+    if not os.path.exists(p):
+        errors.append("%s: review-sweep.svg missing" % d)
+        return
+    try:
+        root = ET.parse(p).getroot()
+    except ET.ParseError as e:
+        errors.append("review-sweep.svg is not well-formed XML: %s" % e)
+        return
+    if not root.tag.endswith("svg"):
+        errors.append("review-sweep.svg: root element is %s, not svg" % root.tag)
+    text = " ".join(t for t in root.itertext())
+    for want in ("speedup", "read amplification, detail", "read amplification, folded", "rereads",
+                 "fits in cache", "85.8x", "9.15x", "256 MiB", "2 GiB"):
+        if want not in text:
+            errors.append("review-sweep.svg: no '%s' in the chart's text" % want)
+    has_prod = "production" in text
+    if has_prod != production:
+        errors.append("review-sweep.svg: production marker %s" % ("missing" if production else "drawn outside the range"))
+    paths = [e for e in root.iter() if e.tag.endswith("path")]
+    if len(paths) < 6:
+        errors.append("review-sweep.svg: only %d paths drawn" % len(paths))
+    if "](review-sweep.svg)" not in md:
+        errors.append("review.md does not link review-sweep.svg")
+check(sys.argv[1], True)
+check(sys.argv[2], False)
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: the sweep chart is well-formed SVG with the speedup and both amplification series")
 PY
 
 # without gnuplot on PATH: the report renders and says so; no SVG is written

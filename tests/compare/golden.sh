@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # golden.sh -- layout-report's CLI golden tests: committed results files render to committed Markdown,
-# byte for byte (with and without a baseline, with missing optional fields and Markdown-special names),
-# and bad input is refused with a clear message, a non-zero exit code and no output file.
+# byte for byte (with and without a baseline, with missing optional fields and Markdown-special names, a
+# cache sweep with and without a production point), and bad input is refused with a clear message, a
+# non-zero exit code and no output file.
 #
 # Usage: golden.sh [--update]   (--update rewrites the expected files: review the diff before committing)
 # Environment (set by ctest): LAB_BIN_DIR, LAB_SOURCE_DIR, LAB_TEST_TMP.
@@ -39,6 +40,12 @@ golden() {
 golden run run.json --charts none
 golden run-vs-baseline run.json --baseline baseline.json --charts none --title 'snappy vs zlib: bill_detail folding'
 golden minimal minimal.json --charts none
+# a cache sweep (three points): the curve verdict and tables; with the production point inside the
+# measured range (interpolated) and outside it (refused, the report still written)
+golden sweep sweep.json --charts none
+golden sweep-production sweep.json --charts none --production-cache-ratio 0.5
+golden sweep-outside sweep.json --charts none --production-cache 64MiB --production-data 659562496
+golden sweep-vs-baseline sweep.json --baseline sweep-baseline.json --charts none --title 'snappy vs zlib: the cache sweep'
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"
@@ -77,6 +84,31 @@ refused 1 "empty.json: empty file" empty.json
 refused 1 "a comparison needs at least one of each" onelayout.json
 refused 1 "cannot open results file missing.json" missing.json
 refused 1 "--baseline: truncated.json" "$data/run.json" --baseline truncated.json
+# broken sweeps: unsorted, a repeated cache size, a point without the folded layout
+python3 - "$data/sweep.json" "$tmp" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+def write(name, doc):
+    with open("%s/%s" % (sys.argv[2], name), "w") as f:
+        json.dump(doc, f)
+u = copy.deepcopy(d); u["sweep"][0], u["sweep"][1] = u["sweep"][1], u["sweep"][0]
+write("sweep-unsorted.json", u)
+r = copy.deepcopy(d); r["sweep"][2]["cache_size_bytes"] = r["sweep"][1]["cache_size_bytes"]
+write("sweep-repeated.json", r)
+m = copy.deepcopy(d); m["sweep"][1]["runs"] = [x for x in m["sweep"][1]["runs"] if x["layout"] == "detail"]
+write("sweep-onelayout.json", m)
+PY
+refused 1 "sweep-unsorted.json: sweep[1] (256 MiB): a smaller cache than sweep[0] (512 MiB): points must be in strictly increasing cache size" sweep-unsorted.json
+refused 1 "sweep-repeated.json: sweep[2] (512 MiB): the same cache size as sweep[1] (512 MiB): one point per cache size" sweep-repeated.json
+refused 1 "sweep-onelayout.json: sweep[1] (512 MiB): runs[] has 2 detail and 0 folded entries; every point needs both layouts" sweep-onelayout.json
+refused 2 "--production-cache needs --production-data too" "$data/sweep.json" --production-cache 64GiB
+refused 2 "--production-data needs --production-cache too" "$data/sweep.json" --production-data 1TiB
+refused 2 "--production-cache-ratio: '0' is not a ratio above 0" "$data/sweep.json" --production-cache-ratio 0
+refused 2 "--production-cache-ratio: '-0.5' is not a ratio above 0" "$data/sweep.json" --production-cache-ratio -0.5
+refused 2 "--production-cache-ratio: 'half' is not a ratio above 0" "$data/sweep.json" --production-cache-ratio half
+refused 2 "--production-data: cannot read 'lots' as a size" "$data/sweep.json" --production-cache 1G --production-data lots
+refused 2 "--production-data: the size must be above 0" "$data/sweep.json" --production-cache 1G --production-data 0
+refused 2 "give either --production-cache-ratio or --production-cache" "$data/sweep.json" --production-cache-ratio 0.5 --production-cache 1G --production-data 2G
 refused 2 "no results file given" --charts none
 refused 2 "unknown option '--colour'" "$data/run.json" --colour
 refused 2 "--charts: 'png' is not one of svg, none" "$data/run.json" --charts png
@@ -86,6 +118,21 @@ rc=0; "$report" "$data/run.json" --json - >/dev/null 2>"$tmp/err" || rc=$?
 (cd "$data" && "$report" run.json --charts none -o "$tmp/j.md" --json - -q) > "$tmp/j.json"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['metrics']; assert d['tool']=='layout-report' and d['exit_code']==0 and d['ok'] and d['command_line'][1]=='run.json' and d['started'].endswith('Z') and 'elapsed_s' in d; assert m['read_requests']['better']=='folded' and m['elapsed_s']['detail']['runs']==3 and 'ratio_folded_to_detail' in m['elapsed_s']" "$tmp/j.json" \
   && echo "ok: --json comparison" || fail "--json comparison is wrong: $(head -c 300 "$tmp/j.json")"
+
+(cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 0.5) > "$tmp/s.json"
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, p = d['sweep'], d['production']
+assert [x['cache_size_bytes'] for x in s] == [268435456, 536870912, 2147483648]
+assert [x['regime'] for x in s] == ['rereads', 'rereads', 'fits in cache'] and s[1]['reference']
+assert abs(s[0]['speedup'] - 166.5 / 1.94) < 1e-9 and s[0]['detail']['read_amplification'] > 90
+assert s[0]['detail']['locality']['masters_sampled'] == 1000
+assert p['estimate'] == 'interpolated' and 70 < p['speedup'] < 71 and p['measured_ratio_max'] > 3
+" "$tmp/s.json" && echo "ok: --json sweep and production" || fail "--json sweep is wrong: $(head -c 300 "$tmp/s.json")"
+(cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 9) > "$tmp/s.json"
+python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['production']; assert p['estimate']=='outside' and 'speedup' not in p" "$tmp/s.json" \
+  && echo "ok: --json production outside the range" || fail "--json production outside: $(head -c 300 "$tmp/s.json")"
 
 rc=0; "$report" --charts svg "$data/run.json" >/dev/null 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -qF "needs -o" "$tmp/err" && echo "ok: --charts svg without -o" || fail "--charts svg without -o: exit $rc"

@@ -1,8 +1,11 @@
 /*
  * test_cmp.c -- unit tests of layout-report's library: results validation (truncated, invalid, wrong
  * shape), summary-vs-runs precedence and the median run, Markdown escaping, and rendering of a file whose
- * optional fields are all missing. The arithmetic and formatting are tested in tests/core/test_results.c.
+ * optional fields are all missing; cache sweeps: their rules, the curve verdict, the production point
+ * (interpolated, or refused outside the measured range) and two sweeps against each other. The
+ * arithmetic and formatting are tested in tests/core/test_results.c.
  */
+#include <math.h>
 #include <string.h>
 
 #include "compare/cmp.h"
@@ -200,6 +203,177 @@ test_render_verdict_directions (void **state)
    lab_cmp_results_cleanup (&r);
 }
 
+/* A sweep of two or three points: the dataset gives the detail layout 1,000 bytes on disk. */
+#define SW_DATASET                                                                                           \
+   "\"dataset\": {\"detail\": {\"storage_size_bytes\": 800, \"index_size_bytes\": 200},"                     \
+   " \"folded\": {\"storage_size_bytes\": 290, \"index_size_bytes\": 10}}"
+#define SW_RUNS(d, f)                                                                                        \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": " #d ", \"docs\": 100, \"bytes_returned\": 1," \
+   " \"engine\": {\"block_read_bytes\": 4000}},"                                                             \
+   " {\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": " #f ", \"docs\": 1, \"bytes_returned\": 1,"          \
+   " \"engine\": {\"block_read_bytes\": 300}}]"
+#define SW_FILE(points) "{\"schema_version\": 1, \"config\": {\"cold\": true}, " SW_DATASET ", " SW_RUNS (20, 2) ", \"sweep\": [" points "]}"
+
+static void
+test_sweep_refused (void **state)
+{
+   (void)state;
+   /* the rules of core/results.h, named by the file */
+   refuse (SW_FILE ("{\"cache_size_bytes\": 2048, " SW_RUNS (20, 2) "}, {\"cache_size_bytes\": 1024, "
+                    SW_RUNS (20, 2) "}"),
+           "t.json: sweep[1] (1 KiB): a smaller cache than sweep[0] (2 KiB): points must be in strictly "
+           "increasing cache size");
+   refuse (SW_FILE ("{\"cache_size_bytes\": 1024, " SW_RUNS (20, 2) "}, {\"cache_size_bytes\": 1024, "
+                    SW_RUNS (20, 2) "}"),
+           "the same cache size as sweep[0] (1 KiB)");
+   refuse (SW_FILE ("{\"cache_size_bytes\": 1024, \"runs\": [{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": "
+                    "1, \"docs\": 1, \"bytes_returned\": 1}]}"),
+           "t.json: sweep[0] (1 KiB): runs[] has 0 detail and 1 folded entries; every point needs both layouts");
+   /* and each point's run entries keep the top level's rules */
+   refuse (SW_FILE ("{\"cache_size_bytes\": 512, " SW_RUNS (20, 2) "}, {\"cache_size_bytes\": 1024, \"runs\": "
+                    "[{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 3, \"docs\": 1}, {\"run\": 1, \"layout\": "
+                    "\"folded\", \"elapsed_s\": 1, \"docs\": 1, \"bytes_returned\": 1}]}"),
+           "t.json: sweep[1] (1 KiB): runs[0] (detail): missing or non-numeric \"bytes_returned\"");
+}
+
+static void
+test_render_sweep (void **state)
+{
+   lab_cmp_results_t r, b;
+   lab_cmp_render_opts_t o = { 0 };
+   lab_cmp_production_t prod = { 0 };
+   lab_estimate_t e;
+   char *md;
+
+   (void)state;
+   /* ratios 0.5, 1, 4 (of 1,000 bytes on disk); speedups 40x, 10x, 5x */
+   load (SW_FILE ("{\"cache_size_bytes\": 500, " SW_RUNS (80, 2) "},"
+                  " {\"cache_size_bytes\": 1000, " SW_RUNS (20, 2) "},"
+                  " {\"cache_size_bytes\": 4000, " SW_RUNS (10, 2) "}"),
+         &r);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md, "**The folded layout loads 5.00x–40.0x faster, depending on the engine cache**: "
+                                "5.00x when the cache holds all the data (3.91 KiB, ratio 4.00), 40.0x when the "
+                                "cache holds 50% of the data (500 B, ratio 0.50)."));
+   assert_non_null (strstr (md, "the engine read 4.00x its on-disk size from disk at 500 B (ratio 0.50) and "
+                                "4.00x at 3.91 KiB (ratio 4.00)"));
+   assert_non_null (strstr (md, "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 40.0x |"));
+   assert_non_null (strstr (md, "| 1000 B | 1.00 | fits in cache | 20.0 s | 2.00 s | 10.0x |"));
+   assert_non_null (strstr (md, "the sweep's reference (1000 B, ratio 1.00, fits in cache)"));
+   assert_null (strstr (md, "### Locality")); /* none measured: no table */
+   assert_null (strstr (md, "production"));
+   bson_free (md);
+
+   /* production between 0.5 and 1: interpolated, said so, row placed in order */
+   prod.ratio = sqrt (0.5);
+   o.production = &prod;
+   e = lab_cmp_sweep_estimate (&r, &prod);
+   assert_int_equal (e.status, LAB_ESTIMATE_INTERPOLATED);
+   assert_true (fabs (e.speedup - 25.0) < 1e-9); /* half way on a log scale between 40x and 10x */
+   md = lab_cmp_render_md (&r, &o);
+   assert_non_null (strstr (md, "**At the production cache ratio (0.71) the folded layout would load about 25.0x "
+                                "faster: an interpolation, not a measurement**, between the measured 40.0x at "
+                                "500 B (ratio 0.50) and 10.0x at 1000 B (ratio 1.00), linear in log(ratio)."));
+   assert_non_null (strstr (md, "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 40.0x |\n"
+                                "| **production** | **0.71** | rereads | not measured | not measured | **≈ 25.0x** "
+                                "(interpolated) |\n| 1000 B |"));
+   bson_free (md);
+
+   /* outside the measured range: refused, report still written */
+   prod.ratio = 8;
+   prod.cache_bytes = 8192;
+   prod.data_bytes = 1024;
+   md = lab_cmp_render_md (&r, &o);
+   assert_non_null (strstr (md, "**The production cache ratio 8.00 = 8 KiB of cache ÷ 1 KiB of detail data and "
+                                "indexes is outside the measured range 0.50–4.00; no estimate**"));
+   assert_non_null (strstr (md, "| **production** (8 KiB) | **8.00** | fits in cache | not measured | not "
+                                "measured | no estimate (outside 0.50–4.00) |\n\n"));
+   bson_free (md);
+
+   /* two sweeps: matched by cache size, the others listed */
+   load (SW_FILE ("{\"cache_size_bytes\": 250, " SW_RUNS (90, 2) "},"
+                  " {\"cache_size_bytes\": 1000, " SW_RUNS (24, 2) "}"),
+         &b);
+   o.production = NULL;
+   o.baseline = &b;
+   md = lab_cmp_render_md (&r, &o);
+   assert_non_null (strstr (md, "## Against the baseline sweep"));
+   assert_non_null (strstr (md, "| 1000 B | 1.00 | 1.00 | 12.0x | 10.0x | −16.7% |"));
+   assert_null (strstr (md, "| 500 B | 0.50 | 0.50 |"));
+   assert_non_null (strstr (md, "Unmatched cache sizes: only in the baseline, 250 B; only in this sweep, 500 B, "
+                                "3.91 KiB."));
+   bson_free (md);
+   lab_cmp_results_cleanup (&b);
+   lab_cmp_results_cleanup (&r);
+
+   /* a cache just short of the data is never said to hold 100% of it */
+   load (SW_FILE ("{\"cache_size_bytes\": 999, " SW_RUNS (30, 2) "}, {\"cache_size_bytes\": 4000, " SW_RUNS (10, 2)
+                  "}"),
+         &r);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md, "15.0x when the cache holds 99.9% of the data (999 B, ratio 0.999)"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
+
+   /* a single-point file names its regime when the ratio is known, and gives no production estimate */
+   load ("{\"schema_version\": 1, \"backend\": {\"cache_max_bytes\": 268435456}, \"dataset\": {\"detail\": "
+         "{\"storage_size_bytes\": 536412160, \"index_size_bytes\": 123150336}}, \"runs\": [" RUN_D "}, " RUN_F "}]}",
+         &r);
+   prod.ratio = 0.5;
+   prod.cache_bytes = prod.data_bytes = 0;
+   o.production = &prod;
+   o.baseline = NULL;
+   md = lab_cmp_render_md (&r, &o);
+   assert_non_null (strstr (md, "- Measured in the **rereads** regime: an engine cache of 256 MiB is 0.41 of the "
+                                "detail layout's size on disk (660 MB, data + indexes), so the cache evicts and "
+                                "rereads pages."));
+   assert_non_null (strstr (md, "**No estimate at the production cache ratio 0.50**: this file holds one "
+                                "measured point (ratio 0.41)"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
+}
+
+/* production_refused -- the option values must be a usage error naming `needle`. */
+static void
+production_refused (const char *ratio, const char *cache, const char *data, const char *needle)
+{
+   lab_cmp_production_t p;
+   bson_error_t error = { 0 };
+
+   assert_false (lab_cmp_production_parse (ratio, cache, data, &p, &error));
+   if (!strstr (error.message, needle)) {
+      fail_msg ("error '%s' lacks '%s'", error.message, needle);
+   }
+   assert_int_equal (lab_error_exit_code (&error), 2);
+}
+
+static void
+test_production_parse (void **state)
+{
+   lab_cmp_production_t p;
+   bson_error_t error;
+
+   (void)state;
+   assert_true (lab_cmp_production_parse (NULL, NULL, NULL, &p, &error));
+   assert_true (p.ratio == 0); /* none given: no production point */
+   assert_true (lab_cmp_production_parse ("0.25", NULL, NULL, &p, &error));
+   assert_true (p.ratio == 0.25 && p.cache_bytes == 0 && p.data_bytes == 0);
+   assert_true (lab_cmp_production_parse (NULL, "64GiB", "256GiB", &p, &error));
+   assert_true (p.ratio == 0.25 && p.cache_bytes == 64.0 * 1073741824 && p.data_bytes == 256.0 * 1073741824);
+   assert_true (lab_cmp_production_parse (NULL, "48G", "310GB", &p, &error)); /* binary and SI units */
+   assert_true (fabs (p.ratio - 48.0 * 1073741824 / 310e9) < 1e-12);
+   production_refused ("0", NULL, NULL, "'0' is not a ratio above 0");
+   production_refused ("-1", NULL, NULL, "'-1' is not a ratio above 0");
+   production_refused ("0.5x", NULL, NULL, "'0.5x' is not a ratio");
+   production_refused ("inf", NULL, NULL, "'inf' is not a ratio");
+   production_refused ("", NULL, NULL, "'' is not a ratio");
+   production_refused (NULL, "64GiB", NULL, "--production-cache needs --production-data too");
+   production_refused (NULL, NULL, "1T", "--production-data needs --production-cache too");
+   production_refused ("0.5", "64GiB", "1T", "give either");
+   production_refused (NULL, "0", "1T", "--production-cache: the size must be above 0");
+   production_refused (NULL, "1G", "lots", "--production-data: cannot read 'lots' as a size");
+}
+
 int
 main (void)
 {
@@ -210,6 +384,9 @@ main (void)
       cmocka_unit_test (test_md_escape),
       cmocka_unit_test (test_render_minimal),
       cmocka_unit_test (test_render_verdict_directions),
+      cmocka_unit_test (test_sweep_refused),
+      cmocka_unit_test (test_render_sweep),
+      cmocka_unit_test (test_production_parse),
    };
    return cmocka_run_group_tests_name ("compare", tests, NULL, NULL);
 }

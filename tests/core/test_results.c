@@ -2,7 +2,9 @@
  * test_results.c -- unit tests of the one results model (core/results.h): median, min and max of odd
  * and even counts, the ratio with a zero or missing side, the winner and its tie rule, descriptive
  * metrics giving no winner, the catalogue's names against the schema's flattening rule, the summary
- * scancmp writes, number formatting and the cells every table prints.
+ * scancmp writes, number formatting and the cells every table prints; the cache sweep: speedup, read
+ * amplification, cache ratio, the production estimate (interpolation, refusal to extrapolate), the
+ * reference point and the sweep file rules.
  */
 #include <math.h>
 #include <string.h>
@@ -298,6 +300,257 @@ test_row_cells (void **state)
    bson_destroy (r);
 }
 
+static void
+test_speedup_amplification_ratio (void **state)
+{
+   lab_stat_t d = one (166.5), f = one (1.94), zero = one (0);
+   double v = -1;
+
+   (void)state;
+   assert_true (lab_results_speedup (&d, &f, &v));
+   assert_true (fabs (v - 166.5 / 1.94) < 1e-9);
+   v = -1;
+   assert_false (lab_results_speedup (&d, &zero, &v)); /* folded 0: no speedup */
+   assert_false (lab_results_speedup (&none, &f, &v));
+   assert_false (lab_results_speedup (&d, &none, &v));
+   assert_true (v == -1);
+   assert_true (lab_results_read_amplification (61.8e9, 659562496, &v));
+   assert_true (fabs (v - 61.8e9 / 659562496) < 1e-9);
+   assert_true (lab_results_read_amplification (0, 1000, &v) && v == 0);
+   assert_false (lab_results_read_amplification (1000, 0, &v));
+   assert_false (lab_results_read_amplification (-1, 1000, &v));
+   assert_true (lab_results_cache_ratio_of (268435456, 659562496, &v));
+   assert_true (fabs (v - 0.40699) < 1e-4);
+   assert_false (lab_results_cache_ratio_of (0, 659562496, &v));
+   assert_false (lab_results_cache_ratio_of (268435456, 0, &v));
+   assert_string_equal (lab_results_regime (1.0), LAB_RESULTS_REGIME_FITS);
+   assert_string_equal (lab_results_regime (3.2), "fits in cache");
+   assert_string_equal (lab_results_regime (0.999), "rereads");
+}
+
+static void
+test_cache_ratio_single_point (void **state)
+{
+   bson_t *r;
+   bson_error_t e;
+   double v;
+
+   (void)state;
+   /* stored wins */
+   r = bson_new_from_json ((const uint8_t *)"{\"config\": {\"cache_ratio\": 0.5, \"cache_size_bytes\": 100},"
+                                            " \"dataset\": {\"detail\": {\"storage_size_bytes\": 150,"
+                                            " \"index_size_bytes\": 50}}}",
+                           -1, &e);
+   assert_true (lab_results_cache_ratio (r, &v) && v == 0.5);
+   bson_destroy (r);
+   /* computed: the engine's own maximum before the configured size; data + indexes */
+   r = bson_new_from_json ((const uint8_t *)"{\"backend\": {\"cache_max_bytes\": 300},"
+                                            " \"config\": {\"cache_size_bytes\": 100},"
+                                            " \"dataset\": {\"detail\": {\"storage_size_bytes\": 150,"
+                                            " \"index_size_bytes\": 50}}}",
+                           -1, &e);
+   assert_true (lab_results_cache_ratio (r, &v) && v == 1.5);
+   assert_true (lab_results_on_disk_bytes (r, LAB_RESULTS_DETAIL, &v) && v == 200);
+   assert_false (lab_results_on_disk_bytes (r, LAB_RESULTS_FOLDED, &v));
+   bson_destroy (r);
+   /* no index size: the on-disk size is unknown, so is the ratio */
+   r = bson_new_from_json ((const uint8_t *)"{\"config\": {\"cache_size_bytes\": 100},"
+                                            " \"dataset\": {\"detail\": {\"storage_size_bytes\": 150}}}",
+                           -1, &e);
+   assert_false (lab_results_cache_ratio (r, &v));
+   bson_destroy (r);
+}
+
+static void
+test_estimate_speedup (void **state)
+{
+   const double ratio[] = { 0.407, 0.814, 3.256 }, speedup[] = { 85.8, 33.8, 9.15 };
+   lab_estimate_t e;
+   double t;
+
+   (void)state;
+   /* between two points: linear in ln(ratio) */
+   e = lab_results_estimate_speedup (ratio, speedup, 3, 0.5);
+   assert_int_equal (e.status, LAB_ESTIMATE_INTERPOLATED);
+   assert_true (e.lo == 0 && e.hi == 1);
+   t = log (0.5 / 0.407) / log (0.814 / 0.407);
+   assert_true (fabs (e.speedup - (85.8 + (33.8 - 85.8) * t)) < 1e-9);
+   assert_true (fabs (e.speedup - 70.37) < 0.01);
+   /* the geometric mean of two ratios lies half way on a log scale */
+   e = lab_results_estimate_speedup (ratio, speedup, 3, sqrt (0.814 * 3.256));
+   assert_int_equal (e.status, LAB_ESTIMATE_INTERPOLATED);
+   assert_true (e.lo == 1 && e.hi == 2);
+   assert_true (fabs (e.speedup - (33.8 + 9.15) / 2) < 1e-9);
+   /* a measured ratio, including both ends: that point */
+   e = lab_results_estimate_speedup (ratio, speedup, 3, 0.814);
+   assert_int_equal (e.status, LAB_ESTIMATE_MEASURED);
+   assert_true (e.lo == 1 && e.hi == 1 && e.speedup == 33.8);
+   e = lab_results_estimate_speedup (ratio, speedup, 3, 0.407);
+   assert_int_equal (e.status, LAB_ESTIMATE_MEASURED);
+   e = lab_results_estimate_speedup (ratio, speedup, 3, 3.256);
+   assert_true (e.status == LAB_ESTIMATE_MEASURED && e.speedup == 9.15);
+   /* outside: no estimate, never extrapolated; the range is reported */
+   e = lab_results_estimate_speedup (ratio, speedup, 3, 0.1);
+   assert_int_equal (e.status, LAB_ESTIMATE_OUTSIDE);
+   assert_true (e.range_lo == 0.407 && e.range_hi == 3.256);
+   e = lab_results_estimate_speedup (ratio, speedup, 3, 0.4069);
+   assert_int_equal (e.status, LAB_ESTIMATE_OUTSIDE);
+   e = lab_results_estimate_speedup (ratio, speedup, 3, 4);
+   assert_int_equal (e.status, LAB_ESTIMATE_OUTSIDE);
+   /* too few points for a curve */
+   e = lab_results_estimate_speedup (ratio, speedup, 1, 0.5);
+   assert_int_equal (e.status, LAB_ESTIMATE_TOO_FEW);
+   e = lab_results_estimate_speedup (ratio, speedup, 1, 0.407); /* but a single measured point is one */
+   assert_int_equal (e.status, LAB_ESTIMATE_MEASURED);
+   e = lab_results_estimate_speedup (NULL, NULL, 0, 0.5);
+   assert_int_equal (e.status, LAB_ESTIMATE_TOO_FEW);
+}
+
+static void
+test_sweep_reference_of (void **state)
+{
+   const double r3[] = { 0.407, 0.814, 3.256 }, tie[] = { 0.5, 2.0 }, big[] = { 2, 4 }, one_at[] = { 0.5, 1, 2 };
+
+   (void)state;
+   assert_int_equal (lab_results_sweep_reference_of (r3, 3), 1);
+   assert_int_equal (lab_results_sweep_reference_of (tie, 2), 1); /* |ln 0.5| == |ln 2|: the larger cache */
+   assert_int_equal (lab_results_sweep_reference_of (big, 2), 0);
+   assert_int_equal (lab_results_sweep_reference_of (one_at, 3), 1);
+   assert_int_equal (lab_results_sweep_reference_of (NULL, 0), 0);
+}
+
+#define PT_RUNS                                                                                              \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 20, \"engine\": {\"block_read_bytes\": 4000}},"  \
+   " {\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 2, \"engine\": {\"block_read_bytes\": 300}}]"
+#define SWEEP_DATASET                                                                                        \
+   "\"dataset\": {\"detail\": {\"storage_size_bytes\": 800, \"index_size_bytes\": 200},"                     \
+   " \"folded\": {\"storage_size_bytes\": 290, \"index_size_bytes\": 10}}"
+
+/* check_fails -- lab_results_sweep_check must refuse `json` with a message containing `needle`. */
+static void
+check_fails (const char *json, const char *needle)
+{
+   bson_error_t e = { 0 };
+   bson_t *r = bson_new_from_json ((const uint8_t *)json, -1, &e);
+
+   if (!r) {
+      fail_msg ("bad test JSON: %s", e.message);
+   }
+   if (lab_results_sweep_check (r, &e)) {
+      fail_msg ("accepted: %s", json);
+   }
+   if (!strstr (e.message, needle)) {
+      fail_msg ("error '%s' lacks '%s'", e.message, needle);
+   }
+   bson_destroy (r);
+}
+
+static void
+test_sweep_check (void **state)
+{
+   bson_error_t e;
+   bson_t *r;
+
+   (void)state;
+   r = bson_new_from_json ((const uint8_t *)"{" SWEEP_DATASET ", \"sweep\": ["
+                                            "{\"cache_size_bytes\": 500, " PT_RUNS "},"
+                                            "{\"cache_size_bytes\": 2000, \"cache_ratio\": 2, " PT_RUNS "}]}",
+                           -1, &e);
+   assert_true (lab_results_sweep_check (r, &e));
+   bson_destroy (r);
+   r = bson_new_from_json ((const uint8_t *)"{\"runs\": []}", -1, &e); /* single point: nothing to check */
+   assert_true (lab_results_sweep_check (r, &e));
+   bson_destroy (r);
+   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 2000, " PT_RUNS "},"
+                " {\"cache_size_bytes\": 500, " PT_RUNS "}]}",
+                "sweep[1] (500 B): a smaller cache than sweep[0] (1.95 KiB): points must be in strictly "
+                "increasing cache size");
+   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 268435456, " PT_RUNS "},"
+                " {\"cache_size_bytes\": 268435456, " PT_RUNS "}]}",
+                "sweep[1] (256 MiB): the same cache size as sweep[0] (256 MiB): one point per cache size");
+   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 500, " PT_RUNS "},"
+                " {\"cache_size_bytes\": 2048, \"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 1}]}]}",
+                "sweep[1] (2 KiB): runs[] has 1 detail and 0 folded entries; every point needs both layouts");
+   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 500}]}",
+                "sweep[0] (500 B): runs[] has 0 detail and 0 folded entries");
+   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{" PT_RUNS "}]}",
+                "sweep[0]: missing or non-positive \"cache_size_bytes\"");
+   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 0, " PT_RUNS "}]}",
+                "non-positive \"cache_size_bytes\"");
+   check_fails ("{\"sweep\": [{\"cache_size_bytes\": 500, " PT_RUNS "}]}",
+                "no \"cache_ratio\" and no dataset.detail storage and index sizes");
+   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 500, \"cache_ratio\": 0.9, " PT_RUNS
+                "}, {\"cache_size_bytes\": 600, \"cache_ratio\": 0.8, " PT_RUNS "}]}",
+                "must be positive and larger than the previous point's");
+   check_fails ("{\"sweep\": []}", "\"sweep\" has no points");
+   check_fails ("{\"sweep\": {}}", "\"sweep\" is not an array");
+   check_fails ("{\"sweep\": [3]}", "sweep[0] is not an object");
+   check_fails ("{" SWEEP_DATASET ", \"sweep_reference\": 1, \"sweep\": [{\"cache_size_bytes\": 500, " PT_RUNS
+                "}]}",
+                "\"sweep_reference\" must be the index of a point (0 to 0)");
+}
+
+static void
+test_sweep_point (void **state)
+{
+   bson_t *r;
+   bson_error_t e;
+   lab_sweep_point_t p;
+
+   (void)state;
+   r = bson_new_from_json ((const uint8_t *)"{" SWEEP_DATASET ", \"sweep\": ["
+                                            "{\"cache_size_bytes\": 500, " PT_RUNS "},"
+                                            "{\"cache_size_bytes\": 2000, \"cache_ratio\": 2.1, " PT_RUNS ","
+                                            " \"detail\": {\"read_amplification\": 7.5, \"locality\": "
+                                            "{\"pages_per_master_mean\": 118.4, \"pages_per_master_p95\": 171,"
+                                            " \"masters_sampled\": 1000, \"method\": \"record_ids\"}}}]}",
+                           -1, &e);
+   assert_non_null (r);
+   assert_int_equal (lab_results_sweep_n (r), 2);
+   /* point 0: ratio and amplification computed (data + indexes; block bytes over on-disk size) */
+   assert_true (lab_results_sweep_point (r, 0, &p));
+   assert_true (p.cache_size_bytes == 500 && p.cache_ratio == 0.5);
+   assert_true (p.has_speedup && p.speedup == 10);
+   assert_true (p.elapsed[0].median == 20 && p.elapsed[1].median == 2);
+   assert_true (p.has_amplification[0] && p.read_amplification[0] == 4);
+   assert_true (p.has_amplification[1] && p.read_amplification[1] == 1);
+   assert_false (p.locality[0].present);
+   /* point 1: stored values win */
+   assert_true (lab_results_sweep_point (r, 1, &p));
+   assert_true (p.cache_ratio == 2.1 && p.read_amplification[0] == 7.5 && p.read_amplification[1] == 1);
+   assert_true (p.locality[0].present && p.locality[0].pages_per_master_mean == 118.4 &&
+                p.locality[0].pages_per_master_p95 == 171 && p.locality[0].masters_sampled == 1000);
+   assert_string_equal (p.locality[0].method, "record_ids");
+   assert_false (p.locality[1].present);
+   assert_false (lab_results_sweep_point (r, 2, &p));
+   /* no sweep_reference: the point nearest ratio 1 on a log scale (|ln 0.5| = 0.69 < |ln 2.1| = 0.74) */
+   assert_int_equal (lab_results_sweep_reference (r), 0);
+   bson_destroy (r);
+   r = bson_new_from_json ((const uint8_t *)"{\"sweep_reference\": 1, " SWEEP_DATASET ", \"sweep\": ["
+                                            "{\"cache_size_bytes\": 500, " PT_RUNS "},"
+                                            "{\"cache_size_bytes\": 2000, " PT_RUNS "}]}",
+                           -1, &e);
+   assert_int_equal (lab_results_sweep_reference (r), 1); /* named in the file (the rule would say 0) */
+   bson_destroy (r);
+   r = bson_new_from_json ((const uint8_t *)"{\"runs\": []}", -1, &e);
+   assert_int_equal (lab_results_sweep_n (r), 0);
+   assert_false (lab_results_sweep_point (r, 0, &p));
+   bson_destroy (r);
+}
+
+static void
+test_format_binary (void **state)
+{
+   (void)state;
+   expect_str (lab_results_format_binary (268435456), "256 MiB");
+   expect_str (lab_results_format_binary (2147483648.0), "2 GiB");
+   expect_str (lab_results_format_binary (1.5 * 1073741824), "1.5 GiB");
+   expect_str (lab_results_format_binary (64 * 1024), "64 KiB");
+   expect_str (lab_results_format_binary (512), "512 B");
+   expect_str (lab_results_format_binary (1000 * 1048576.0), "1000 MiB");
+   expect_str (lab_results_format_binary (12.25 * 1073741824), "12.2 GiB");
+}
+
 int
 main (void)
 {
@@ -306,6 +559,13 @@ main (void)
       cmocka_unit_test (test_winner_and_tie_rule),
       cmocka_unit_test (test_catalogue),      cmocka_unit_test (test_summary_append),
       cmocka_unit_test (test_format),         cmocka_unit_test (test_row_cells),
+      cmocka_unit_test (test_speedup_amplification_ratio),
+      cmocka_unit_test (test_cache_ratio_single_point),
+      cmocka_unit_test (test_estimate_speedup),
+      cmocka_unit_test (test_sweep_reference_of),
+      cmocka_unit_test (test_sweep_check),
+      cmocka_unit_test (test_sweep_point),
+      cmocka_unit_test (test_format_binary),
    };
    return cmocka_run_group_tests_name ("results", tests, NULL, NULL);
 }
