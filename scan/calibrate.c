@@ -7,10 +7,10 @@
 
 #include "core/error.h"
 #include "core/opts.h"
+#include "core/workers.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,25 +22,27 @@
 
 typedef struct {
    int fd;
+   const char *path; /* for the message */
    uint64_t file_bytes;
    uint64_t deadline_ns;
    uint64_t seed;
    uint64_t reads;
-   int err;
 } rand_reader_t;
 
-/* rand_reader -- 4 KiB aligned random reads until the deadline (xorshift for offsets). */
-static void *
-rand_reader (void *arg)
+/* rand_reader -- 4 KiB aligned random reads until the deadline (xorshift for offsets); a worker of the
+ * pool (core/workers.h). */
+static bool
+rand_reader (void *arg, int index, bson_error_t *error)
 {
    rand_reader_t *r = arg;
    void *buf = NULL;
    uint64_t blocks = r->file_bytes / RAND_CHUNK;
    uint64_t x = r->seed | 1;
 
+   (void) index;
    if (posix_memalign (&buf, 4096, RAND_CHUNK) != 0) {
-      r->err = ENOMEM;
-      return NULL;
+      lab_error_set_errno (error, ENOMEM, "--calibrate: random O_DIRECT read of %s", r->path);
+      return false;
    }
    while (lab_now_ns () < r->deadline_ns) {
       int k;
@@ -51,15 +53,44 @@ rand_reader (void *arg)
          x ^= x << 17;
          off = (off_t) ((x % blocks) * RAND_CHUNK);
          if (pread (r->fd, buf, RAND_CHUNK, off) != (ssize_t) RAND_CHUNK) {
-            r->err = errno ? errno : EIO;
+            lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: random O_DIRECT read of %s", r->path);
             free (buf);
-            return NULL;
+            return false;
          }
          r->reads++;
       }
    }
    free (buf);
-   return NULL;
+   return true;
+}
+
+/* rand_read_iops -- `threads` random readers on dfd until rand_ns from now: reads per second. */
+static bool
+rand_read_iops (int dfd, const char *path, uint64_t file_bytes, uint64_t rand_ns, int threads, double *iops,
+                bson_error_t *error)
+{
+   rand_reader_t *readers = bson_malloc0 ((size_t) threads * sizeof *readers);
+   lab_workers_t pool = {rand_reader, readers, sizeof *readers, NULL, NULL, NULL};
+   uint64_t t0 = lab_now_ns (), reads = 0;
+   bool ok;
+   int i;
+
+   for (i = 0; i < threads; i++) {
+      readers[i].fd = dfd;
+      readers[i].path = path;
+      readers[i].file_bytes = file_bytes;
+      readers[i].deadline_ns = t0 + (rand_ns ? rand_ns : 3000000000ull);
+      readers[i].seed = 0x2545F4914F6CDD1Dull * (uint64_t) (i + 1);
+   }
+   ok = lab_workers_run (&pool, threads, NULL, error);
+   if (ok) {
+      for (i = 0; i < threads; i++) {
+         reads += readers[i].reads;
+      }
+      *iops = (double) reads / ((double) (lab_now_ns () - t0) / 1e9);
+   }
+   bson_free (readers);
+   return ok;
 }
 
 /* lab_calibrate -- see scan.h. */
@@ -71,9 +102,6 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    int fd = -1, dfd = -1;
    void *buf = NULL;
    uint64_t done, t0, t_start = lab_now_ns ();
-   rand_reader_t *readers = NULL;
-   pthread_t *tids = NULL;
-   int i, started = 0;
    bool ok = false;
 
    memset (out, 0, sizeof *out);
@@ -143,38 +171,8 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    }
    out->seq_read_mb_s = (double) file_bytes / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
 
-   readers = bson_malloc0 ((size_t) threads * sizeof *readers);
-   tids = bson_malloc0 ((size_t) threads * sizeof *tids);
-   t0 = lab_now_ns ();
-   for (i = 0; i < threads; i++) {
-      readers[i].fd = dfd;
-      readers[i].file_bytes = file_bytes;
-      readers[i].deadline_ns = t0 + (rand_ns ? rand_ns : 3000000000ull);
-      readers[i].seed = 0x2545F4914F6CDD1Dull * (uint64_t) (i + 1);
-      if (pthread_create (&tids[i], NULL, rand_reader, &readers[i]) != 0) {
-         lab_error_set_errno (error, errno, "--calibrate: cannot start reader thread");
-         break;
-      }
-      started++;
-   }
-   {
-      uint64_t reads = 0;
-      int err = 0;
-      for (i = 0; i < started; i++) {
-         pthread_join (tids[i], NULL);
-         reads += readers[i].reads;
-         if (readers[i].err && !err) {
-            err = readers[i].err;
-         }
-      }
-      if (started < threads) {
-         goto done;
-      }
-      if (err) {
-         lab_error_set_errno (error, err, "--calibrate: random O_DIRECT read of %s", path);
-         goto done;
-      }
-      out->rand_read_4k_iops = (double) reads / ((double) (lab_now_ns () - t0) / 1e9);
+   if (!rand_read_iops (dfd, path, file_bytes, rand_ns, threads, &out->rand_read_4k_iops, error)) {
+      goto done;
    }
    out->rand_threads = threads;
    out->file_bytes = file_bytes;
@@ -189,8 +187,6 @@ done:
       unlink (path);
    }
    free (buf);
-   bson_free (readers);
-   bson_free (tids);
    bson_free (path);
    return ok;
 }
