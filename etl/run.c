@@ -649,86 +649,89 @@ done:
    return ok;
 }
 
-/* worker_run -- one key range, start to end. */
+/* worker_resume -- resume: a range done before is skipped (*skip); else the master it had written last
+ * (*last, *have_last) and the documents written past it removed. */
 static bool
-worker_run (worker_t *w, bson_error_t *error)
+worker_resume (worker_t *w, bson_value_t *last, bool *have_last, bool *skip, bson_error_t *error)
+{
+   run_t *r = w->run;
+   bson_t *ck = NULL;
+   bson_iter_t it;
+   char id[32];
+   bool ok = false;
+
+   snprintf (id, sizeof id, "range-%d", w->index);
+   if (!find_state (w->sess, r->state_coll, id, &ck, error)) {
+      goto done;
+   }
+   if (ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it)) {
+      *skip = true;
+      ok = true;
+      goto done;
+   }
+   if (ck && bson_iter_init_find (&it, ck, "last_key")) {
+      bson_value_copy (bson_iter_value (&it), last);
+      *have_last = true;
+      set_candidate (w, last);
+   }
+   ok = cleanup_beyond (w, *have_last ? last : NULL, error);
+done:
+   bson_destroy (ck);
+   return ok;
+}
+
+/* copy_row -- --copy-only: the row goes to the write batch as it is. */
+static bool
+copy_row (worker_t *w, const bson_t *row, bson_error_t *error)
+{
+   w->stats.rows_in++;
+   w->stats.docs_out++;
+   if ((int64_t) row->len > w->stats.largest_doc_bytes) {
+      w->stats.largest_doc_bytes = row->len;
+   }
+   if ((int64_t) (w->batch_len + row->len) > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = (int64_t) (w->batch_len + row->len);
+   }
+   return add_doc (w, bson_copy (row), error);
+}
+
+/* worker_read -- the range's rows in key order (from past `last` when resuming) into the fold or, with
+ * --copy-only, the batch; *stopped when another worker failed (it reports). */
+static bool
+worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
    run_t *r = w->run;
    lab_sorted_opts_t so = {0};
-   lab_cursor_t *cur = NULL;
-   lab_fold_t *fold = NULL;
+   lab_cursor_t *cur;
    const bson_t *row;
-   bson_t *ck = NULL;
    bson_iter_t it;
-   bson_value_t last;
-   bool have_last = false, ok = false;
-   char id[32];
-   int rc;
    int64_t pending_rows = 0, pending_bytes = 0;
+   bool ok = false;
+   int rc;
 
-   w->sess = lab_session_open (r->store, error);
-   if (!w->sess) {
-      return false;
-   }
-   if (r->resume) {
-      snprintf (id, sizeof id, "range-%d", w->index);
-      if (!find_state (w->sess, r->state_coll, id, &ck, error)) {
-         goto done;
-      }
-      if (ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it)) {
-         w->skipped = true;
-         ok = true;
-         goto done;
-      }
-      if (ck && bson_iter_init_find (&it, ck, "last_key")) {
-         bson_value_copy (bson_iter_value (&it), &last);
-         have_last = true;
-         set_candidate (w, &last);
-      }
-      if (!cleanup_beyond (w, have_last ? &last : NULL, error)) {
-         goto done;
-      }
-   }
-   if (!r->o->copy_only) {
-      fold = lab_fold_new (&r->fold_opts, emit_cb, reject_cb, w, error);
-      if (!fold) {
-         goto done;
-      }
-      w->fold = fold;
-   }
-   so.lo = have_last ? &last : w->lo;
+   so.lo = last ? last : w->lo;
    so.hi = w->hi;
    cur = lab_store_sorted_open (w->sess, r->o->src, r->fold_opts.key, &so, error);
    if (!cur) {
       lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
-      goto done;
+      return false;
    }
    while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
       if (atomic_load (&r->stop)) {
-         ok = true; /* another worker failed; it reports */
+         *stopped = true;
+         ok = true;
          goto done;
       }
-      if (have_last && bson_iter_init_find (&it, row, r->fold_opts.key) &&
-          lab_value_compare (bson_iter_value (&it), &last) == 0) {
+      if (last && bson_iter_init_find (&it, row, r->fold_opts.key) &&
+          lab_value_compare (bson_iter_value (&it), last) == 0) {
          continue; /* the checkpointed master is written */
       }
-      if (fold) {
-         if (!lab_fold_push_row (fold, row, error)) {
-            lab_error_prefix (error, "folding '%s'", r->o->src);
-            goto done;
-         }
-      } else {
-         w->stats.rows_in++;
-         w->stats.docs_out++;
-         if ((int64_t) row->len > w->stats.largest_doc_bytes) {
-            w->stats.largest_doc_bytes = row->len;
-         }
-         if ((int64_t) (w->batch_len + row->len) > w->peak_buffer_bytes) {
-            w->peak_buffer_bytes = (int64_t) (w->batch_len + row->len);
-         }
-         if (!add_doc (w, bson_copy (row), error)) {
-            goto done;
-         }
+      if (fold && !lab_fold_push_row (fold, row, error)) {
+         lab_error_prefix (error, "folding '%s'", r->o->src);
+         goto done;
+      }
+      if (!fold && !copy_row (w, row, error)) {
+         goto done;
       }
       pending_rows++;
       pending_bytes += row->len;
@@ -739,6 +742,48 @@ worker_run (worker_t *w, bson_error_t *error)
    }
    if (rc < 0) {
       lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
+      goto done;
+   }
+   ok = true;
+done:
+   lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+   lab_cursor_close (cur);
+   return ok;
+}
+
+/* worker_run -- one key range, start to end: resume point, read and fold, the last batch, the range's
+ * checkpoint. */
+static bool
+worker_run (worker_t *w, bson_error_t *error)
+{
+   run_t *r = w->run;
+   lab_fold_t *fold = NULL;
+   bson_value_t last;
+   bool have_last = false, stopped = false, ok = false;
+
+   w->sess = lab_session_open (r->store, error);
+   if (!w->sess) {
+      return false;
+   }
+   if (r->resume && !worker_resume (w, &last, &have_last, &w->skipped, error)) {
+      goto done;
+   }
+   if (w->skipped) {
+      ok = true;
+      goto done;
+   }
+   if (!r->o->copy_only) {
+      fold = lab_fold_new (&r->fold_opts, emit_cb, reject_cb, w, error);
+      if (!fold) {
+         goto done;
+      }
+      w->fold = fold;
+   }
+   if (!worker_read (w, fold, have_last ? &last : NULL, &stopped, error)) {
+      goto done;
+   }
+   if (stopped) {
+      ok = true; /* another worker failed; it reports */
       goto done;
    }
    if (fold && !lab_fold_finish (fold, error)) {
@@ -753,7 +798,6 @@ worker_run (worker_t *w, bson_error_t *error)
    }
    ok = true;
 done:
-   lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
    if (fold) {
       lab_fold_stats_t s = *lab_fold_stats (fold);
       w->stats = s;
@@ -761,10 +805,8 @@ done:
    free_batch (w);
    bson_free (w->batch);
    w->batch = NULL;
-   lab_cursor_close (cur);
    lab_fold_destroy (fold);
    w->fold = NULL;
-   bson_destroy (ck);
    if (have_last) {
       bson_value_destroy (&last);
    }

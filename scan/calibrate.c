@@ -93,6 +93,76 @@ rand_read_iops (int dfd, const char *path, uint64_t file_bytes, uint64_t rand_ns
    return ok;
 }
 
+/* fill_chunk -- incompressible content, so no layer below can shortcut the reads. */
+static void
+fill_chunk (void *buf)
+{
+   uint64_t x = 0x9E3779B97F4A7C15ull;
+   size_t k;
+
+   for (k = 0; k < SEQ_CHUNK / 8; k++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      ((uint64_t *) buf)[k] = x;
+   }
+}
+
+/* write_test_file -- file_bytes of distinct chunks to fd, synced and dropped from the page cache. */
+static bool
+write_test_file (int fd, const char *path, void *buf, uint64_t file_bytes, bson_error_t *error)
+{
+   uint64_t done;
+
+   fill_chunk (buf);
+   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
+      ((uint64_t *) buf)[0] = done; /* every chunk differs */
+      if (write (fd, buf, SEQ_CHUNK) != (ssize_t) SEQ_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : ENOSPC, "--calibrate: writing %s (%" PRIu64 " bytes)", path,
+                              file_bytes);
+         return false;
+      }
+   }
+   if (fdatasync (fd) != 0) {
+      lab_error_set_errno (error, errno, "--calibrate: fdatasync %s", path);
+      return false;
+   }
+   posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
+   return true;
+}
+
+/* seq_read_mb_s -- the whole file in 1 MiB O_DIRECT reads: 10^6 bytes per second. */
+static bool
+seq_read_mb_s (int dfd, const char *path, void *buf, uint64_t file_bytes, double *mb_s, bson_error_t *error)
+{
+   uint64_t done, t0 = lab_now_ns ();
+
+   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
+      if (pread (dfd, buf, SEQ_CHUNK, (off_t) done) != (ssize_t) SEQ_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: O_DIRECT read of %s", path);
+         return false;
+      }
+   }
+   *mb_s = (double) file_bytes / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
+   return true;
+}
+
+/* enough_space -- twice the test file must stay free in dir (unknown space: go ahead). */
+static bool
+enough_space (const char *dir, uint64_t file_bytes, bson_error_t *error)
+{
+   struct statvfs vfs;
+
+   if (statvfs (dir, &vfs) == 0 && (uint64_t) vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "--calibrate: %s has %" PRIu64 " MiB free, too little for a %" PRIu64
+                     " MiB test file (twice its size is kept free); use a smaller --calibrate-size",
+                     dir, (uint64_t) vfs.f_bavail * vfs.f_frsize >> 20, file_bytes >> 20);
+      return false;
+   }
+   return true;
+}
+
 /* lab_calibrate -- see scan.h. */
 bool
 lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads, lab_calibration_t *out,
@@ -101,7 +171,7 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    char *path = bson_strdup_printf ("%s/.layoutlab-calibrate-XXXXXX", dir);
    int fd = -1, dfd = -1;
    void *buf = NULL;
-   uint64_t done, t0, t_start = lab_now_ns ();
+   uint64_t t_start = lab_now_ns ();
    bool ok = false;
 
    memset (out, 0, sizeof *out);
@@ -112,15 +182,8 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    if (threads < 1) {
       threads = 1;
    }
-   {
-      struct statvfs vfs;
-      if (statvfs (dir, &vfs) == 0 && (uint64_t) vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
-                        "--calibrate: %s has %" PRIu64 " MiB free, too little for a %" PRIu64
-                        " MiB test file (twice its size is kept free); use a smaller --calibrate-size",
-                        dir, (uint64_t) vfs.f_bavail * vfs.f_frsize >> 20, file_bytes >> 20);
-         goto done;
-      }
+   if (!enough_space (dir, file_bytes, error)) {
+      goto done;
    }
    fd = mkstemp (path);
    if (fd < 0) {
@@ -131,47 +194,17 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
       lab_error_set_errno (error, ENOMEM, "--calibrate: buffer");
       goto done;
    }
-   /* Incompressible content, so no layer below can shortcut the reads. */
-   {
-      uint64_t x = 0x9E3779B97F4A7C15ull;
-      size_t k;
-      for (k = 0; k < SEQ_CHUNK / 8; k++) {
-         x ^= x << 13;
-         x ^= x >> 7;
-         x ^= x << 17;
-         ((uint64_t *) buf)[k] = x;
-      }
-   }
-   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
-      ((uint64_t *) buf)[0] = done; /* every chunk differs */
-      if (write (fd, buf, SEQ_CHUNK) != (ssize_t) SEQ_CHUNK) {
-         lab_error_set_errno (error, errno ? errno : ENOSPC, "--calibrate: writing %s (%" PRIu64 " bytes)", path,
-                              file_bytes);
-         goto done;
-      }
-   }
-   if (fdatasync (fd) != 0) {
-      lab_error_set_errno (error, errno, "--calibrate: fdatasync %s", path);
+   if (!write_test_file (fd, path, buf, file_bytes, error)) {
       goto done;
    }
-   posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
-
    dfd = open (path, O_RDONLY | O_DIRECT);
    if (dfd < 0) {
       lab_error_set_errno (error, errno, "--calibrate: O_DIRECT open of %s (the file system must support "
                            "direct I/O)", path);
       goto done;
    }
-   t0 = lab_now_ns ();
-   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
-      if (pread (dfd, buf, SEQ_CHUNK, (off_t) done) != (ssize_t) SEQ_CHUNK) {
-         lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: O_DIRECT read of %s", path);
-         goto done;
-      }
-   }
-   out->seq_read_mb_s = (double) file_bytes / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
-
-   if (!rand_read_iops (dfd, path, file_bytes, rand_ns, threads, &out->rand_read_4k_iops, error)) {
+   if (!seq_read_mb_s (dfd, path, buf, file_bytes, &out->seq_read_mb_s, error) ||
+       !rand_read_iops (dfd, path, file_bytes, rand_ns, threads, &out->rand_read_4k_iops, error)) {
       goto done;
    }
    out->rand_threads = threads;
