@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/keyenc.h"
 #include "core/opts.h"
+#include "core/workers.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -46,9 +47,6 @@ typedef struct {
    lab_fold_t *fold;      /* NULL in --copy-only runs */
    int64_t peak_buffer_bytes; /* most bytes held at once: write batch + one master (rows and documents) */
    bool skipped; /* the range was done before this (resumed) run */
-   bool failed;
-   bson_error_t error;
-   pthread_t thread;
 } worker_t;
 
 struct run {
@@ -68,6 +66,7 @@ struct run {
    atomic_llong masters_done;
    atomic_llong batches_done;
    lab_progress_t *progress;
+   int64_t src_rows; /* the source's count for the progress bar's ETA (0: not counted) */
    uint64_t t0_ns;
 };
 
@@ -650,86 +649,89 @@ done:
    return ok;
 }
 
-/* worker_run -- one key range, start to end. */
+/* worker_resume -- resume: a range done before is skipped (*skip); else the master it had written last
+ * (*last, *have_last) and the documents written past it removed. */
 static bool
-worker_run (worker_t *w, bson_error_t *error)
+worker_resume (worker_t *w, bson_value_t *last, bool *have_last, bool *skip, bson_error_t *error)
+{
+   run_t *r = w->run;
+   bson_t *ck = NULL;
+   bson_iter_t it;
+   char id[32];
+   bool ok = false;
+
+   snprintf (id, sizeof id, "range-%d", w->index);
+   if (!find_state (w->sess, r->state_coll, id, &ck, error)) {
+      goto done;
+   }
+   if (ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it)) {
+      *skip = true;
+      ok = true;
+      goto done;
+   }
+   if (ck && bson_iter_init_find (&it, ck, "last_key")) {
+      bson_value_copy (bson_iter_value (&it), last);
+      *have_last = true;
+      set_candidate (w, last);
+   }
+   ok = cleanup_beyond (w, *have_last ? last : NULL, error);
+done:
+   bson_destroy (ck);
+   return ok;
+}
+
+/* copy_row -- --copy-only: the row goes to the write batch as it is. */
+static bool
+copy_row (worker_t *w, const bson_t *row, bson_error_t *error)
+{
+   w->stats.rows_in++;
+   w->stats.docs_out++;
+   if ((int64_t) row->len > w->stats.largest_doc_bytes) {
+      w->stats.largest_doc_bytes = row->len;
+   }
+   if ((int64_t) (w->batch_len + row->len) > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = (int64_t) (w->batch_len + row->len);
+   }
+   return add_doc (w, bson_copy (row), error);
+}
+
+/* worker_read -- the range's rows in key order (from past `last` when resuming) into the fold or, with
+ * --copy-only, the batch; *stopped when another worker failed (it reports). */
+static bool
+worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
    run_t *r = w->run;
    lab_sorted_opts_t so = {0};
-   lab_cursor_t *cur = NULL;
-   lab_fold_t *fold = NULL;
+   lab_cursor_t *cur;
    const bson_t *row;
-   bson_t *ck = NULL;
    bson_iter_t it;
-   bson_value_t last;
-   bool have_last = false, ok = false;
-   char id[32];
-   int rc;
    int64_t pending_rows = 0, pending_bytes = 0;
+   bool ok = false;
+   int rc;
 
-   w->sess = lab_session_open (r->store, error);
-   if (!w->sess) {
-      return false;
-   }
-   if (r->resume) {
-      snprintf (id, sizeof id, "range-%d", w->index);
-      if (!find_state (w->sess, r->state_coll, id, &ck, error)) {
-         goto done;
-      }
-      if (ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it)) {
-         w->skipped = true;
-         ok = true;
-         goto done;
-      }
-      if (ck && bson_iter_init_find (&it, ck, "last_key")) {
-         bson_value_copy (bson_iter_value (&it), &last);
-         have_last = true;
-         set_candidate (w, &last);
-      }
-      if (!cleanup_beyond (w, have_last ? &last : NULL, error)) {
-         goto done;
-      }
-   }
-   if (!r->o->copy_only) {
-      fold = lab_fold_new (&r->fold_opts, emit_cb, reject_cb, w, error);
-      if (!fold) {
-         goto done;
-      }
-      w->fold = fold;
-   }
-   so.lo = have_last ? &last : w->lo;
+   so.lo = last ? last : w->lo;
    so.hi = w->hi;
    cur = lab_store_sorted_open (w->sess, r->o->src, r->fold_opts.key, &so, error);
    if (!cur) {
       lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
-      goto done;
+      return false;
    }
    while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
       if (atomic_load (&r->stop)) {
-         ok = true; /* another worker failed; it reports */
+         *stopped = true;
+         ok = true;
          goto done;
       }
-      if (have_last && bson_iter_init_find (&it, row, r->fold_opts.key) &&
-          lab_value_compare (bson_iter_value (&it), &last) == 0) {
+      if (last && bson_iter_init_find (&it, row, r->fold_opts.key) &&
+          lab_value_compare (bson_iter_value (&it), last) == 0) {
          continue; /* the checkpointed master is written */
       }
-      if (fold) {
-         if (!lab_fold_push_row (fold, row, error)) {
-            lab_error_prefix (error, "folding '%s'", r->o->src);
-            goto done;
-         }
-      } else {
-         w->stats.rows_in++;
-         w->stats.docs_out++;
-         if ((int64_t) row->len > w->stats.largest_doc_bytes) {
-            w->stats.largest_doc_bytes = row->len;
-         }
-         if ((int64_t) (w->batch_len + row->len) > w->peak_buffer_bytes) {
-            w->peak_buffer_bytes = (int64_t) (w->batch_len + row->len);
-         }
-         if (!add_doc (w, bson_copy (row), error)) {
-            goto done;
-         }
+      if (fold && !lab_fold_push_row (fold, row, error)) {
+         lab_error_prefix (error, "folding '%s'", r->o->src);
+         goto done;
+      }
+      if (!fold && !copy_row (w, row, error)) {
+         goto done;
       }
       pending_rows++;
       pending_bytes += row->len;
@@ -740,6 +742,48 @@ worker_run (worker_t *w, bson_error_t *error)
    }
    if (rc < 0) {
       lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
+      goto done;
+   }
+   ok = true;
+done:
+   lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+   lab_cursor_close (cur);
+   return ok;
+}
+
+/* worker_run -- one key range, start to end: resume point, read and fold, the last batch, the range's
+ * checkpoint. */
+static bool
+worker_run (worker_t *w, bson_error_t *error)
+{
+   run_t *r = w->run;
+   lab_fold_t *fold = NULL;
+   bson_value_t last;
+   bool have_last = false, stopped = false, ok = false;
+
+   w->sess = lab_session_open (r->store, error);
+   if (!w->sess) {
+      return false;
+   }
+   if (r->resume && !worker_resume (w, &last, &have_last, &w->skipped, error)) {
+      goto done;
+   }
+   if (w->skipped) {
+      ok = true;
+      goto done;
+   }
+   if (!r->o->copy_only) {
+      fold = lab_fold_new (&r->fold_opts, emit_cb, reject_cb, w, error);
+      if (!fold) {
+         goto done;
+      }
+      w->fold = fold;
+   }
+   if (!worker_read (w, fold, have_last ? &last : NULL, &stopped, error)) {
+      goto done;
+   }
+   if (stopped) {
+      ok = true; /* another worker failed; it reports */
       goto done;
    }
    if (fold && !lab_fold_finish (fold, error)) {
@@ -754,7 +798,6 @@ worker_run (worker_t *w, bson_error_t *error)
    }
    ok = true;
 done:
-   lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
    if (fold) {
       lab_fold_stats_t s = *lab_fold_stats (fold);
       w->stats = s;
@@ -762,10 +805,8 @@ done:
    free_batch (w);
    bson_free (w->batch);
    w->batch = NULL;
-   lab_cursor_close (cur);
    lab_fold_destroy (fold);
    w->fold = NULL;
-   bson_destroy (ck);
    if (have_last) {
       bson_value_destroy (&last);
    }
@@ -774,16 +815,20 @@ done:
    return ok;
 }
 
-static void *
-worker_main (void *arg)
+/* worker_main -- one key range as a worker of the pool (core/workers.h). */
+static bool
+worker_main (void *arg, int index, bson_error_t *error)
 {
-   worker_t *w = arg;
+   (void) index;
+   return worker_run (arg, error);
+}
 
-   if (!worker_run (w, &w->error)) {
-      w->failed = true;
-      atomic_store (&w->run->stop, 1);
-   }
-   return NULL;
+/* stop_workers -- the pool's stop callback: a worker failed, the others end at their next row. */
+static void
+stop_workers (void *ctx)
+{
+   run_t *r = ctx;
+   atomic_store (&r->stop, 1);
 }
 
 /* ---- the run ------------------------------------------------------------------------------------ */
@@ -848,220 +893,289 @@ strp_cmp (const void *a, const void *b)
    return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
-/* lab_foldrun -- see run.h. */
-bool
-lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result_t *result, bson_error_t *error)
+
+/* ---- plan: limits, the destination, resume or fresh ---------------------------------------------- */
+
+/* plan_limits -- the document cap and the batch sizes under the server's limits. */
+static bool
+plan_limits (run_t *r, bson_error_t *error)
 {
-   run_t r;
-   lab_session_t *sess = NULL;
+   const lab_foldrun_opts_t *o = r->o;
    lab_server_info_t info;
-   bson_t *settings = NULL, *sdoc = NULL;
-   worker_t *ws = NULL;
-   bool exists, has, ok = false;
-   int64_t count = 0, src_count = 0, max_batch;
-   int nranges = 1, i;
-   size_t nrej = 0, k;
-   int started = 0;
+   int64_t max_batch;
 
-   memset (result, 0, sizeof *result);
-   memset (&r, 0, sizeof r);
-   r.store = store;
-   r.o = o;
-   r.t0_ns = lab_now_ns ();
-   pthread_mutex_init (&r.reject_lock, NULL);
-   if (!lab_foldrun_opts_check (o, error)) {
-      goto done;
-   }
-   r.state_coll = lab_foldrun_state_coll (o->dst);
-   r.fold_opts.key = o->key ? o->key : "bill_id";
-   r.fold_opts.array_field = o->array_field ? o->array_field : "details";
-   r.fold_opts.on_oversize = o->on_oversize;
-   r.resume = o->resume;
-
-   sess = lab_session_open (store, error);
-   if (!sess) {
-      goto done;
-   }
-   if (!lab_store_server_info (store, &info, error)) {
-      goto done;
+   if (!lab_store_server_info (r->store, &info, error)) {
+      return false;
    }
    if (o->max_doc_bytes > info.max_bson_bytes) {
       lab_error_set (error, LAB_ERROR_USAGE, 0,
                      "--max-doc-bytes %lld is above the server's maxBsonObjectSize %lld: it would refuse such "
                      "documents",
                      (long long) o->max_doc_bytes, (long long) info.max_bson_bytes);
-      goto done;
+      return false;
    }
-   r.fold_opts.max_doc_bytes = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
+   r->fold_opts.max_doc_bytes = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
    /* check names and the cap now, before anything is written (hoist names are checked after resolving) */
-   if (!lab_fold_opts_check (&r.fold_opts, error)) {
-      goto done;
+   if (!lab_fold_opts_check (&r->fold_opts, error)) {
+      return false;
    }
-   r.batch_docs = o->batch_docs > 0 ? o->batch_docs : DEFAULT_BATCH_DOCS;
-   r.batch_bytes = o->batch_bytes > 0 ? (int64_t) o->batch_bytes : DEFAULT_BATCH_BYTES;
+   r->batch_docs = o->batch_docs > 0 ? o->batch_docs : DEFAULT_BATCH_DOCS;
+   r->batch_bytes = o->batch_bytes > 0 ? (int64_t) o->batch_bytes : DEFAULT_BATCH_BYTES;
    max_batch = lab_store_write_budget_bytes (info.max_message_bytes);
-   if (r.batch_bytes > max_batch) {
+   if (r->batch_bytes > max_batch) {
       lab_log_info ("--batch-bytes lowered to %lld: the server's messages are limited to %lld bytes",
                     (long long) max_batch, (long long) info.max_message_bytes);
-      r.batch_bytes = max_batch;
+      r->batch_bytes = max_batch;
    }
+   return true;
+}
 
-   if (!lab_store_exists (sess, o->src, &exists, error)) {
-      goto done;
+/* plan_dst -- the source exists; what is at the destination: exists, its count, the checkpoint's
+ * settings (NULL: none; caller destroys). */
+static bool
+plan_dst (run_t *r, lab_session_t *sess, bool *exists, int64_t *count, bson_t **settings, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+
+   if (!lab_store_exists (sess, o->src, exists, error)) {
+      return false;
    }
-   if (!exists) {
+   if (!*exists) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
                      "source collection '%s' does not exist in %s (database '%s')", o->src,
-                     lab_store_uri_redacted (store), lab_store_db (store));
-      goto done;
+                     lab_store_uri_redacted (r->store), lab_store_db (r->store));
+      return false;
    }
-   if (!lab_store_exists (sess, o->dst, &exists, error)) {
-      goto done;
+   if (!lab_store_exists (sess, o->dst, exists, error)) {
+      return false;
    }
-   if (exists && !lab_store_count (sess, o->dst, &count, error)) {
-      goto done;
+   if (*exists && !lab_store_count (sess, o->dst, count, error)) {
+      return false;
    }
-   if (!find_state (sess, r.state_coll, "settings", &settings, error)) {
-      goto done;
-   }
+   return find_state (sess, r->state_coll, "settings", settings, error);
+}
 
-   if (r.resume && !settings) {
+/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's key index, the hoist
+ * list and the key ranges. */
+static bool
+plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   bool has;
+
+   if (count > 0 && !o->drop_dst) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0,
+                     "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
+                     "to continue an interrupted fold",
+                     o->dst, (long long) count);
+      return false;
+   }
+   /* the embedded store reads in key order through an index */
+   if (!lab_store_has_index (sess, o->src, r->fold_opts.key, &has, error)) {
+      return false;
+   }
+   if (!has && lab_store_backend (r->store) == LAB_BACKEND_WT) {
+      lab_log_info ("creating index %s_1 on '%s' for the sorted read", r->fold_opts.key, o->src);
+      if (!lab_store_create_index (sess, o->src, r->fold_opts.key, error)) {
+         return false;
+      }
+   }
+   if (!resolve_hoist (r, sess, error)) {
+      return false;
+   }
+   if (o->parallel > 1 &&
+       !lab_store_partition (sess, o->src, r->fold_opts.key, o->parallel, &r->bounds, &r->nbounds, error)) {
+      lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->src);
+      return false;
+   }
+   return true;
+}
+
+/* plan_mode -- resume (from the checkpoint's settings and ranges) or start fresh; *complete: the resumed
+ * fold had already finished. */
+static bool
+plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings, lab_foldrun_result_t *result,
+           bool *complete, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   bson_iter_t it;
+
+   if (r->resume && !settings) {
       if (count > 0) {
          lab_error_set (error, LAB_ERROR_USAGE, 0,
                         "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was not "
                         "written by an interrupted fold-details run; use --drop-dst to replace it",
-                        o->dst, (long long) count, r.state_coll);
-         goto done;
+                        o->dst, (long long) count, r->state_coll);
+         return false;
       }
       lab_log_info ("--resume: no checkpoint for '%s': starting from the beginning", o->dst);
-      r.resume = false;
+      r->resume = false;
    }
-   if (r.resume) {
-      bson_iter_t it;
+   if (!r->resume) {
+      return plan_fresh (r, sess, count, error);
+   }
+   if (!settings_match (r, settings, error) || !settings_load (r, settings, error)) {
+      return false;
+   }
+   result->resumed = true;
+   *complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
+   if (*complete) {
+      lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", o->dst);
+   }
+   return true;
+}
 
-      if (!settings_match (&r, settings, error) || !settings_load (&r, settings, error)) {
-         goto done;
-      }
-      nranges = r.nbounds + 1;
-      result->resumed = true;
-      if (bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it)) {
-         lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", o->dst);
-         result->hoisted = r.hoist;
-         r.hoist = NULL;
-         result->ranges = nranges;
-         result->max_doc_bytes = r.fold_opts.max_doc_bytes;
-         ok = true;
-         goto done;
-      }
-   } else {
-      if (count > 0 && !o->drop_dst) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
-                        "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
-                        "to continue an interrupted fold",
-                        o->dst, (long long) count);
-         goto done;
-      }
-      /* the embedded store reads in key order through an index */
-      if (!lab_store_has_index (sess, o->src, r.fold_opts.key, &has, error)) {
-         goto done;
-      }
-      if (!has && lab_store_backend (store) == LAB_BACKEND_WT) {
-         lab_log_info ("creating index %s_1 on '%s' for the sorted read", r.fold_opts.key, o->src);
-         if (!lab_store_create_index (sess, o->src, r.fold_opts.key, error)) {
-            goto done;
-         }
-      }
-      if (!resolve_hoist (&r, sess, error)) {
-         goto done;
-      }
-      if (o->parallel > 1) {
-         if (!lab_store_partition (sess, o->src, r.fold_opts.key, o->parallel, &r.bounds, &r.nbounds, error)) {
-            lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->src);
-            goto done;
-         }
-      }
-      nranges = r.nbounds + 1;
+/* plan -- everything checked and decided before anything is written. *dst_exists: the destination is
+ * there now; *complete: a resumed fold that had already finished (nothing more is checked then). */
+static bool
+plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists, bool *complete,
+      bson_error_t *error)
+{
+   bson_t *settings = NULL;
+   int64_t count = 0;
+   size_t k;
+   bool ok = false;
+
+   if (!plan_limits (r, error) || !plan_dst (r, sess, dst_exists, &count, &settings, error) ||
+       !plan_mode (r, sess, count, settings, result, complete, error)) {
+      goto done;
    }
-   for (k = 0; r.hoist[k]; k++) {
+   if (*complete) {
+      ok = true;
+      goto done;
    }
-   r.fold_opts.hoist = (const char *const *) r.hoist;
-   r.fold_opts.nhoist = k;
-   if (!lab_fold_opts_check (&r.fold_opts, error)) {
+   for (k = 0; r->hoist[k]; k++) {
+   }
+   r->fold_opts.hoist = (const char *const *) r->hoist;
+   r->fold_opts.nhoist = k;
+   if (!lab_fold_opts_check (&r->fold_opts, error)) {
       lab_error_prefix (error, "--hoist");
       goto done;
    }
-   /* everything is checked: only now replace what a fresh run replaces */
-   if (!r.resume) {
-      if (exists && !lab_store_drop (sess, o->dst, error)) {
-         goto done;
+   ok = true;
+done:
+   bson_destroy (settings);
+   return ok;
+}
+
+/* prepare -- only now replace what a fresh run replaces; the settings checkpoint, the destination and
+ * its key index, the reject file; count the source when a progress bar wants a total. */
+static bool
+prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+
+   if (!r->resume) {
+      if (dst_exists && !lab_store_drop (sess, o->dst, error)) {
+         return false;
       }
-      if (!lab_store_drop (sess, r.state_coll, error)) {
-         goto done;
+      if (!lab_store_drop (sess, r->state_coll, error)) {
+         return false;
       }
    }
-   if (!o->copy_only && !r.resume) {
-      if (!lab_store_create (sess, r.state_coll, error)) {
-         goto done;
+   if (!o->copy_only && !r->resume) {
+      bson_t *sdoc;
+      bool ok;
+
+      if (!lab_store_create (sess, r->state_coll, error)) {
+         return false;
       }
-      sdoc = settings_doc (&r, nranges, false);
-      if (!lab_store_upsert_by_id (sess, r.state_coll, sdoc, error)) {
-         goto done;
-      }
+      sdoc = settings_doc (r, nranges, false);
+      ok = lab_store_upsert_by_id (sess, r->state_coll, sdoc, error);
       bson_destroy (sdoc);
-      sdoc = NULL;
+      if (!ok) {
+         return false;
+      }
    }
-   if (!lab_store_create (sess, o->dst, error) || !lab_store_create_index (sess, o->dst, r.fold_opts.key, error)) {
+   if (!lab_store_create (sess, o->dst, error) || !lab_store_create_index (sess, o->dst, r->fold_opts.key, error)) {
       lab_error_prefix (error, "preparing '%s'", o->dst);
-      goto done;
+      return false;
    }
    if (o->reject_path) {
-      r.reject = fopen (o->reject_path, r.resume ? "a" : "w");
-      if (!r.reject) {
+      r->reject = fopen (o->reject_path, r->resume ? "a" : "w");
+      if (!r->reject) {
          lab_error_set_errno (error, errno, "opening the reject file '%s'", o->reject_path);
-         goto done;
+         return false;
       }
    }
    lab_log_debug ("folding '%s' into '%s': key %s, %d range(s), cap %lld bytes, batches of %lld "
                   "docs / %lld bytes",
-                  o->src, o->dst, r.fold_opts.key, nranges,
-                  (long long) r.fold_opts.max_doc_bytes, (long long) r.batch_docs, (long long) r.batch_bytes);
-
+                  o->src, o->dst, r->fold_opts.key, nranges, (long long) r->fold_opts.max_doc_bytes,
+                  (long long) r->batch_docs, (long long) r->batch_bytes);
    /* the total only feeds the progress bar's ETA; counting is a scan on some servers */
-   if (lab_progress_enabled (o->progress)) {
-      if (!lab_store_count (sess, o->src, &src_count, error)) {
-         goto done;
-      }
+   if (lab_progress_enabled (o->progress) && !lab_store_count (sess, o->src, &r->src_rows, error)) {
+      return false;
    }
-   r.progress = lab_progress_new (o->progress, o->copy_only ? "copying" : "folding", "rows", (uint64_t) src_count);
-   ws = bson_malloc0 ((size_t) nranges * sizeof *ws);
-   for (i = 0; i < nranges; i++) {
-      ws[i].run = &r;
-      ws[i].index = i;
-      ws[i].lo = i > 0 ? &r.bounds[i - 1] : NULL;
-      ws[i].hi = i < r.nbounds ? &r.bounds[i] : NULL;
-   }
-   if (nranges == 1) {
-      worker_main (&ws[0]);
-   } else {
-      for (i = 0; i < nranges; i++) {
-         int err = pthread_create (&ws[i].thread, NULL, worker_main, &ws[i]);
-         if (err != 0) {
-            ws[i].failed = true;
-            lab_error_set_errno (&ws[i].error, err, "starting worker %d", i);
-            atomic_store (&r.stop, 1);
-            break;
-         }
-         started++;
-      }
-      for (i = 0; i < started; i++) {
-         pthread_join (ws[i].thread, NULL);
-      }
-   }
-   lab_progress_done (r.progress);
-   r.progress = NULL;
+   return true;
+}
 
-   /* totals, first error */
-   for (i = 0; i < r.nbounds + 1; i++) {
+/* ---- execute: one worker per key range ----------------------------------------------------------- */
+
+/* workers_new -- one worker per key range [bounds[i-1], bounds[i]). */
+static worker_t *
+workers_new (run_t *r, int nranges)
+{
+   worker_t *ws = bson_malloc0 ((size_t) nranges * sizeof *ws);
+   int i;
+
+   for (i = 0; i < nranges; i++) {
+      ws[i].run = r;
+      ws[i].index = i;
+      ws[i].lo = i > 0 ? &r->bounds[i - 1] : NULL;
+      ws[i].hi = i < r->nbounds ? &r->bounds[i] : NULL;
+   }
+   return ws;
+}
+
+/* workers_free -- what the workers still hold after the merge. */
+static void
+workers_free (worker_t *ws, int nranges)
+{
+   int i;
+
+   if (!ws) {
+      return;
+   }
+   for (i = 0; i < nranges; i++) {
+      if (ws[i].have_candidate) {
+         bson_value_destroy (&ws[i].candidate);
+      }
+      bson_strfreev (ws[i].rejected);
+   }
+   bson_free (ws);
+}
+
+/* execute -- the workers through the pool (core/workers.h), under one progress bar; the first failure
+ * by range names its range when there are several. */
+static bool
+execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error)
+{
+   lab_workers_t pool = {worker_main, ws, sizeof *ws, stop_workers, r, NULL};
+   int failed;
+   bool ok;
+
+   r->progress =
+      lab_progress_new (r->o->progress, r->o->copy_only ? "copying" : "folding", "rows", (uint64_t) r->src_rows);
+   ok = lab_workers_run (&pool, nranges, &failed, error);
+   lab_progress_done (r->progress);
+   r->progress = NULL;
+   if (!ok && r->nbounds > 0) {
+      lab_error_prefix (error, "range %d", failed);
+   }
+   return ok;
+}
+
+/* ---- merge: the workers' totals, the reject file, the checkpoint --------------------------------- */
+
+/* merge_totals -- the workers' counts into *result (also after a failure: filled as far as the run got)
+ * and the rejected masters' ids, sorted (taken from the workers). */
+static void
+merge_totals (worker_t *ws, int nranges, lab_foldrun_result_t *result)
+{
+   size_t nrej = 0, k;
+   int i;
+
+   for (i = 0; i < nranges; i++) {
       worker_t *w = &ws[i];
       result->rows_in += w->stats.rows_in;
       result->docs_out += w->stats.docs_out;
@@ -1079,7 +1193,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    }
    result->rejected_key_ids = bson_malloc0 ((nrej + 1) * sizeof (char *));
    nrej = 0;
-   for (i = 0; i < r.nbounds + 1; i++) {
+   for (i = 0; i < nranges; i++) {
       for (k = 0; k < ws[i].nrejected; k++) {
          result->rejected_key_ids[nrej++] = ws[i].rejected[k];
       }
@@ -1087,36 +1201,80 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
       ws[i].rejected = NULL;
    }
    qsort (result->rejected_key_ids, nrej, sizeof (char *), strp_cmp);
-   result->ranges = r.nbounds + 1;
-   for (i = 0; i < r.nbounds + 1; i++) {
-      if (ws[i].failed) {
-         memcpy (error, &ws[i].error, sizeof *error);
-         if (r.nbounds > 0) {
-            lab_error_prefix (error, "range %d", i);
-         }
-         goto done;
-      }
+   result->ranges = nranges;
+}
+
+/* finish -- close the reject file, make everything durable, and mark the checkpoint complete. */
+static bool
+finish (run_t *r, lab_session_t *sess, int nranges, bson_error_t *error)
+{
+   bson_t *sdoc;
+   bool ok;
+
+   if (r->reject && fclose (r->reject) != 0) {
+      r->reject = NULL;
+      lab_error_set_errno (error, errno, "closing the reject file '%s'", r->o->reject_path);
+      return false;
    }
-   if (r.reject && fclose (r.reject) != 0) {
-      r.reject = NULL;
-      lab_error_set_errno (error, errno, "closing the reject file '%s'", o->reject_path);
+   r->reject = NULL;
+   if (!lab_store_flush (r->store, error)) {
+      return false;
+   }
+   if (r->o->copy_only) {
+      return true;
+   }
+   sdoc = settings_doc (r, nranges, true);
+   ok = lab_store_upsert_by_id (sess, r->state_coll, sdoc, error) && lab_store_flush (r->store, error);
+   bson_destroy (sdoc);
+   return ok;
+}
+
+/* lab_foldrun -- see run.h: plan, prepare, execute, merge. */
+bool
+lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result_t *result, bson_error_t *error)
+{
+   run_t r;
+   lab_session_t *sess = NULL;
+   worker_t *ws = NULL;
+   bool dst_exists = false, complete = false, ran, ok = false;
+   int nranges = 1;
+
+   memset (result, 0, sizeof *result);
+   memset (&r, 0, sizeof r);
+   r.store = store;
+   r.o = o;
+   r.t0_ns = lab_now_ns ();
+   pthread_mutex_init (&r.reject_lock, NULL);
+   if (!lab_foldrun_opts_check (o, error)) {
       goto done;
    }
-   r.reject = NULL;
-   if (!lab_store_flush (store, error)) {
+   r.state_coll = lab_foldrun_state_coll (o->dst);
+   r.fold_opts.key = o->key ? o->key : "bill_id";
+   r.fold_opts.array_field = o->array_field ? o->array_field : "details";
+   r.fold_opts.on_oversize = o->on_oversize;
+   r.resume = o->resume;
+
+   sess = lab_session_open (store, error);
+   if (!sess || !plan (&r, sess, result, &dst_exists, &complete, error)) {
       goto done;
    }
-   if (!o->copy_only) {
-      sdoc = settings_doc (&r, r.nbounds + 1, true);
-      if (!lab_store_upsert_by_id (sess, r.state_coll, sdoc, error)) {
-         goto done;
-      }
-      if (!lab_store_flush (store, error)) {
-         goto done;
-      }
+   nranges = r.nbounds + 1;
+   if (complete) {
+      ok = true; /* the hoist list and ranges are reported below */
+      goto done;
+   }
+   if (!prepare (&r, sess, dst_exists, nranges, error)) {
+      goto done;
+   }
+   ws = workers_new (&r, nranges);
+   ran = execute (&r, ws, nranges, error);
+   merge_totals (ws, nranges, result);
+   if (!ran || !finish (&r, sess, nranges, error)) {
+      goto done;
    }
    ok = true;
 done:
+   nranges = r.nbounds + 1; /* also when the plan stopped after reading or splitting the ranges */
    result->elapsed_s = (double) (lab_now_ns () - r.t0_ns) / 1e9;
    result->max_doc_bytes = r.fold_opts.max_doc_bytes;
    result->batch_bytes = r.batch_bytes;
@@ -1131,17 +1289,7 @@ done:
    if (r.reject) {
       fclose (r.reject);
    }
-   if (ws) {
-      for (i = 0; i < r.nbounds + 1; i++) {
-         if (ws[i].have_candidate) {
-            bson_value_destroy (&ws[i].candidate);
-         }
-         bson_strfreev (ws[i].rejected);
-      }
-      bson_free (ws);
-   }
-   bson_destroy (sdoc);
-   bson_destroy (settings);
+   workers_free (ws, nranges);
    lab_session_close (sess);
    bson_strfreev (r.hoist);
    lab_values_free (r.bounds, r.nbounds);

@@ -246,58 +246,127 @@ differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, 
    bson_free (kt);
 }
 
-/* lab_verify -- see verify.h. */
-bool
-lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
+/* account_src_only -- a source master with no destination documents: a difference unless skipped. */
+static void
+account_src_only (const lab_verify_opts_t *o, const group_t *gs, lab_verify_result_t *res)
 {
-   lab_session_t *sess = NULL;
+   res->src_masters++;
+   res->src_rows += gs->rows;
+   lab_hash_add (&res->src_hash, gs->hash);
+   if (gs->key_missing) {
+      differ (res, o->key, &gs->key, "%lld source rows have no '%s' field and cannot be in the destination",
+              (long long) gs->rows, o->key);
+   } else if (skipped (o, &gs->key)) {
+      res->skipped_masters++;
+   } else {
+      differ (res, o->key, &gs->key, "%lld source rows, missing from the destination", (long long) gs->rows);
+   }
+}
+
+/* account_dst_only -- destination documents of a master the source does not have. */
+static void
+account_dst_only (const lab_verify_opts_t *o, const group_t *gd, lab_verify_result_t *res)
+{
+   res->dst_masters++;
+   res->dst_rows += gd->rows;
+   lab_hash_add (&res->dst_hash, gd->hash);
+   differ (res, o->key, &gd->key, "%lld rows in the destination, none in the source", (long long) gd->rows);
+}
+
+/* account_both -- a master on both sides: same rows, same contents, parts numbered once each. */
+static void
+account_both (const lab_verify_opts_t *o, const group_t *gs, const group_t *gd, lab_verify_result_t *res)
+{
+   res->src_masters++;
+   res->dst_masters++;
+   res->src_rows += gs->rows;
+   res->dst_rows += gd->rows;
+   lab_hash_add (&res->src_hash, gs->hash);
+   lab_hash_add (&res->dst_hash, gd->hash);
+   if (gs->rows != gd->rows) {
+      differ (res, o->key, &gs->key, "%lld rows in the source, %lld in the destination", (long long) gs->rows,
+              (long long) gd->rows);
+   } else if (gs->hash.lo != gd->hash.lo || gs->hash.hi != gd->hash.hi) {
+      differ (res, o->key, &gs->key,
+              "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
+              "%016llx%016llx in the destination)",
+              (long long) gs->rows, (unsigned long long) gs->hash.hi, (unsigned long long) gs->hash.lo,
+              (unsigned long long) gd->hash.hi, (unsigned long long) gd->hash.lo);
+   } else if (gd->parts_bad) {
+      differ (res, o->key, &gs->key, "its %lld destination documents do not number parts 0..%d once each",
+              (long long) gd->docs, gd->parts - 1);
+   }
+}
+
+/* verify_check -- both collections exist; the document cap in force (*max). */
+static bool
+verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
+              bson_error_t *error)
+{
+   const char *names[2] = {o->src, o->dst};
    lab_server_info_t info;
-   lab_sorted_opts_t so = {0};
-   reader_t src = {0}, dst = {0};
-   group_t gs = {0}, gd = {0};
-   lab_progress_t *p = NULL;
-   bool ok = false, exists;
-   int64_t max, src_count = 0;
-   uint64_t t0 = lab_now_ns ();
-   int cmp;
-   const char *names[2];
+   bool exists;
    int i;
 
-   memset (res, 0, sizeof *res);
-   sess = lab_session_open (store, error);
-   if (!sess) {
-      goto done;
-   }
-   names[0] = o->src;
-   names[1] = o->dst;
    for (i = 0; i < 2; i++) {
       if (!lab_store_exists (sess, names[i], &exists, error)) {
-         goto done;
+         return false;
       }
       if (!exists) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
                         "--verify: collection '%s' does not exist in %s (database '%s')", names[i],
                         lab_store_uri_redacted (store), lab_store_db (store));
-         goto done;
+         return false;
       }
    }
    if (!lab_store_server_info (store, &info, error)) {
-      goto done;
+      return false;
    }
-   max = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
-   if (lab_progress_enabled (o->progress)) {
-      if (!lab_store_count (sess, o->src, &src_count, error)) {
-         goto done;
-      }
-   }
-   src.cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
-   if (!src.cur) {
+   *max = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
+   return true;
+}
+
+/* verify_open -- both sides sorted by the key. */
+static bool
+verify_open (lab_session_t *sess, const lab_verify_opts_t *o, reader_t *src, reader_t *dst, bson_error_t *error)
+{
+   lab_sorted_opts_t so = {0};
+
+   src->cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
+   if (!src->cur) {
       lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->src, o->key);
+      return false;
+   }
+   dst->cur = lab_store_sorted_open (sess, o->dst, o->key, &so, error);
+   if (!dst->cur) {
+      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->dst, o->key);
+      return false;
+   }
+   return true;
+}
+
+/* lab_verify -- see verify.h: a merge join of the two sorted streams, one master at a time. */
+bool
+lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
+{
+   lab_session_t *sess = NULL;
+   reader_t src = {0}, dst = {0};
+   group_t gs = {0}, gd = {0};
+   lab_progress_t *p = NULL;
+   bool ok = false;
+   int64_t max, src_count = 0;
+   uint64_t t0 = lab_now_ns ();
+   int cmp;
+
+   memset (res, 0, sizeof *res);
+   sess = lab_session_open (store, error);
+   if (!sess || !verify_check (store, sess, o, &max, error)) {
       goto done;
    }
-   dst.cur = lab_store_sorted_open (sess, o->dst, o->key, &so, error);
-   if (!dst.cur) {
-      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->dst, o->key);
+   if (lab_progress_enabled (o->progress) && !lab_store_count (sess, o->src, &src_count, error)) {
+      goto done;
+   }
+   if (!verify_open (sess, o, &src, &dst, error)) {
       goto done;
    }
    p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t) src_count);
@@ -307,52 +376,17 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
    while (gs.have || gd.have) {
       cmp = !gs.have ? 1 : !gd.have ? -1 : lab_value_compare (&gs.key, &gd.key);
       if (cmp < 0) {
-         res->src_masters++;
-         res->src_rows += gs.rows;
-         lab_hash_add (&res->src_hash, gs.hash);
-         if (gs.key_missing) {
-            differ (res, o->key, &gs.key, "%lld source rows have no '%s' field and cannot be in the destination",
-                    (long long) gs.rows, o->key);
-         } else if (skipped (o, &gs.key)) {
-            res->skipped_masters++;
-         } else {
-            differ (res, o->key, &gs.key, "%lld source rows, missing from the destination", (long long) gs.rows);
-         }
-         if (!src_group (&src, o->key, &gs, p, error)) {
-            goto done;
-         }
+         account_src_only (o, &gs, res);
       } else if (cmp > 0) {
-         res->dst_masters++;
-         res->dst_rows += gd.rows;
-         lab_hash_add (&res->dst_hash, gd.hash);
-         differ (res, o->key, &gd.key, "%lld rows in the destination, none in the source", (long long) gd.rows);
-         if (!dst_group (&dst, o, max, &gd, res, error)) {
-            goto done;
-         }
+         account_dst_only (o, &gd, res);
       } else {
-         res->src_masters++;
-         res->dst_masters++;
-         res->src_rows += gs.rows;
-         res->dst_rows += gd.rows;
-         lab_hash_add (&res->src_hash, gs.hash);
-         lab_hash_add (&res->dst_hash, gd.hash);
-         if (gs.rows != gd.rows) {
-            differ (res, o->key, &gs.key, "%lld rows in the source, %lld in the destination", (long long) gs.rows,
-                    (long long) gd.rows);
-         } else if (gs.hash.lo != gd.hash.lo || gs.hash.hi != gd.hash.hi) {
-            differ (res, o->key, &gs.key,
-                    "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
-                    "%016llx%016llx in the destination)",
-                    (long long) gs.rows, (unsigned long long) gs.hash.hi, (unsigned long long) gs.hash.lo,
-                    (unsigned long long) gd.hash.hi, (unsigned long long) gd.hash.lo);
-         } else if (gd.parts_bad) {
-            differ (res, o->key, &gs.key,
-                    "its %lld destination documents do not number parts 0..%d once each", (long long) gd.docs,
-                    gd.parts - 1);
-         }
-         if (!src_group (&src, o->key, &gs, p, error) || !dst_group (&dst, o, max, &gd, res, error)) {
-            goto done;
-         }
+         account_both (o, &gs, &gd, res);
+      }
+      if (cmp <= 0 && !src_group (&src, o->key, &gs, p, error)) {
+         goto done;
+      }
+      if (cmp >= 0 && !dst_group (&dst, o, max, &gd, res, error)) {
+         goto done;
       }
    }
    res->equal = res->differing_masters == 0 && res->oversize_docs == 0;

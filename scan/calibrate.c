@@ -7,10 +7,10 @@
 
 #include "core/error.h"
 #include "core/opts.h"
+#include "core/workers.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,25 +22,27 @@
 
 typedef struct {
    int fd;
+   const char *path; /* for the message */
    uint64_t file_bytes;
    uint64_t deadline_ns;
    uint64_t seed;
    uint64_t reads;
-   int err;
 } rand_reader_t;
 
-/* rand_reader -- 4 KiB aligned random reads until the deadline (xorshift for offsets). */
-static void *
-rand_reader (void *arg)
+/* rand_reader -- 4 KiB aligned random reads until the deadline (xorshift for offsets); a worker of the
+ * pool (core/workers.h). */
+static bool
+rand_reader (void *arg, int index, bson_error_t *error)
 {
    rand_reader_t *r = arg;
    void *buf = NULL;
    uint64_t blocks = r->file_bytes / RAND_CHUNK;
    uint64_t x = r->seed | 1;
 
+   (void) index;
    if (posix_memalign (&buf, 4096, RAND_CHUNK) != 0) {
-      r->err = ENOMEM;
-      return NULL;
+      lab_error_set_errno (error, ENOMEM, "--calibrate: random O_DIRECT read of %s", r->path);
+      return false;
    }
    while (lab_now_ns () < r->deadline_ns) {
       int k;
@@ -51,15 +53,114 @@ rand_reader (void *arg)
          x ^= x << 17;
          off = (off_t) ((x % blocks) * RAND_CHUNK);
          if (pread (r->fd, buf, RAND_CHUNK, off) != (ssize_t) RAND_CHUNK) {
-            r->err = errno ? errno : EIO;
+            lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: random O_DIRECT read of %s", r->path);
             free (buf);
-            return NULL;
+            return false;
          }
          r->reads++;
       }
    }
    free (buf);
-   return NULL;
+   return true;
+}
+
+/* rand_read_iops -- `threads` random readers on dfd until rand_ns from now: reads per second. */
+static bool
+rand_read_iops (int dfd, const char *path, uint64_t file_bytes, uint64_t rand_ns, int threads, double *iops,
+                bson_error_t *error)
+{
+   rand_reader_t *readers = bson_malloc0 ((size_t) threads * sizeof *readers);
+   lab_workers_t pool = {rand_reader, readers, sizeof *readers, NULL, NULL, NULL};
+   uint64_t t0 = lab_now_ns (), reads = 0;
+   bool ok;
+   int i;
+
+   for (i = 0; i < threads; i++) {
+      readers[i].fd = dfd;
+      readers[i].path = path;
+      readers[i].file_bytes = file_bytes;
+      readers[i].deadline_ns = t0 + (rand_ns ? rand_ns : 3000000000ull);
+      readers[i].seed = 0x2545F4914F6CDD1Dull * (uint64_t) (i + 1);
+   }
+   ok = lab_workers_run (&pool, threads, NULL, error);
+   if (ok) {
+      for (i = 0; i < threads; i++) {
+         reads += readers[i].reads;
+      }
+      *iops = (double) reads / ((double) (lab_now_ns () - t0) / 1e9);
+   }
+   bson_free (readers);
+   return ok;
+}
+
+/* fill_chunk -- incompressible content, so no layer below can shortcut the reads. */
+static void
+fill_chunk (void *buf)
+{
+   uint64_t x = 0x9E3779B97F4A7C15ull;
+   size_t k;
+
+   for (k = 0; k < SEQ_CHUNK / 8; k++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      ((uint64_t *) buf)[k] = x;
+   }
+}
+
+/* write_test_file -- file_bytes of distinct chunks to fd, synced and dropped from the page cache. */
+static bool
+write_test_file (int fd, const char *path, void *buf, uint64_t file_bytes, bson_error_t *error)
+{
+   uint64_t done;
+
+   fill_chunk (buf);
+   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
+      ((uint64_t *) buf)[0] = done; /* every chunk differs */
+      if (write (fd, buf, SEQ_CHUNK) != (ssize_t) SEQ_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : ENOSPC, "--calibrate: writing %s (%" PRIu64 " bytes)", path,
+                              file_bytes);
+         return false;
+      }
+   }
+   if (fdatasync (fd) != 0) {
+      lab_error_set_errno (error, errno, "--calibrate: fdatasync %s", path);
+      return false;
+   }
+   posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
+   return true;
+}
+
+/* seq_read_mb_s -- the whole file in 1 MiB O_DIRECT reads: 10^6 bytes per second. */
+static bool
+seq_read_mb_s (int dfd, const char *path, void *buf, uint64_t file_bytes, double *mb_s, bson_error_t *error)
+{
+   uint64_t done, t0 = lab_now_ns ();
+
+   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
+      if (pread (dfd, buf, SEQ_CHUNK, (off_t) done) != (ssize_t) SEQ_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: O_DIRECT read of %s", path);
+         return false;
+      }
+   }
+   *mb_s = (double) file_bytes / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
+   return true;
+}
+
+/* enough_space -- twice the test file must stay free in dir (unknown space: go ahead). */
+static bool
+enough_space (const char *dir, uint64_t file_bytes, bson_error_t *error)
+{
+   struct statvfs vfs;
+
+   if (statvfs (dir, &vfs) == 0 && (uint64_t) vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "--calibrate: %s has %" PRIu64 " MiB free, too little for a %" PRIu64
+                     " MiB test file (twice its size is kept free); use a smaller --calibrate-size",
+                     dir, (uint64_t) vfs.f_bavail * vfs.f_frsize >> 20, file_bytes >> 20);
+      return false;
+   }
+   return true;
 }
 
 /* lab_calibrate -- see scan.h. */
@@ -70,10 +171,7 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    char *path = bson_strdup_printf ("%s/.layoutlab-calibrate-XXXXXX", dir);
    int fd = -1, dfd = -1;
    void *buf = NULL;
-   uint64_t done, t0, t_start = lab_now_ns ();
-   rand_reader_t *readers = NULL;
-   pthread_t *tids = NULL;
-   int i, started = 0;
+   uint64_t t_start = lab_now_ns ();
    bool ok = false;
 
    memset (out, 0, sizeof *out);
@@ -84,15 +182,8 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    if (threads < 1) {
       threads = 1;
    }
-   {
-      struct statvfs vfs;
-      if (statvfs (dir, &vfs) == 0 && (uint64_t) vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
-                        "--calibrate: %s has %" PRIu64 " MiB free, too little for a %" PRIu64
-                        " MiB test file (twice its size is kept free); use a smaller --calibrate-size",
-                        dir, (uint64_t) vfs.f_bavail * vfs.f_frsize >> 20, file_bytes >> 20);
-         goto done;
-      }
+   if (!enough_space (dir, file_bytes, error)) {
+      goto done;
    }
    fd = mkstemp (path);
    if (fd < 0) {
@@ -103,78 +194,18 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
       lab_error_set_errno (error, ENOMEM, "--calibrate: buffer");
       goto done;
    }
-   /* Incompressible content, so no layer below can shortcut the reads. */
-   {
-      uint64_t x = 0x9E3779B97F4A7C15ull;
-      size_t k;
-      for (k = 0; k < SEQ_CHUNK / 8; k++) {
-         x ^= x << 13;
-         x ^= x >> 7;
-         x ^= x << 17;
-         ((uint64_t *) buf)[k] = x;
-      }
-   }
-   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
-      ((uint64_t *) buf)[0] = done; /* every chunk differs */
-      if (write (fd, buf, SEQ_CHUNK) != (ssize_t) SEQ_CHUNK) {
-         lab_error_set_errno (error, errno ? errno : ENOSPC, "--calibrate: writing %s (%" PRIu64 " bytes)", path,
-                              file_bytes);
-         goto done;
-      }
-   }
-   if (fdatasync (fd) != 0) {
-      lab_error_set_errno (error, errno, "--calibrate: fdatasync %s", path);
+   if (!write_test_file (fd, path, buf, file_bytes, error)) {
       goto done;
    }
-   posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
-
    dfd = open (path, O_RDONLY | O_DIRECT);
    if (dfd < 0) {
       lab_error_set_errno (error, errno, "--calibrate: O_DIRECT open of %s (the file system must support "
                            "direct I/O)", path);
       goto done;
    }
-   t0 = lab_now_ns ();
-   for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
-      if (pread (dfd, buf, SEQ_CHUNK, (off_t) done) != (ssize_t) SEQ_CHUNK) {
-         lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: O_DIRECT read of %s", path);
-         goto done;
-      }
-   }
-   out->seq_read_mb_s = (double) file_bytes / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
-
-   readers = bson_malloc0 ((size_t) threads * sizeof *readers);
-   tids = bson_malloc0 ((size_t) threads * sizeof *tids);
-   t0 = lab_now_ns ();
-   for (i = 0; i < threads; i++) {
-      readers[i].fd = dfd;
-      readers[i].file_bytes = file_bytes;
-      readers[i].deadline_ns = t0 + (rand_ns ? rand_ns : 3000000000ull);
-      readers[i].seed = 0x2545F4914F6CDD1Dull * (uint64_t) (i + 1);
-      if (pthread_create (&tids[i], NULL, rand_reader, &readers[i]) != 0) {
-         lab_error_set_errno (error, errno, "--calibrate: cannot start reader thread");
-         break;
-      }
-      started++;
-   }
-   {
-      uint64_t reads = 0;
-      int err = 0;
-      for (i = 0; i < started; i++) {
-         pthread_join (tids[i], NULL);
-         reads += readers[i].reads;
-         if (readers[i].err && !err) {
-            err = readers[i].err;
-         }
-      }
-      if (started < threads) {
-         goto done;
-      }
-      if (err) {
-         lab_error_set_errno (error, err, "--calibrate: random O_DIRECT read of %s", path);
-         goto done;
-      }
-      out->rand_read_4k_iops = (double) reads / ((double) (lab_now_ns () - t0) / 1e9);
+   if (!seq_read_mb_s (dfd, path, buf, file_bytes, &out->seq_read_mb_s, error) ||
+       !rand_read_iops (dfd, path, file_bytes, rand_ns, threads, &out->rand_read_4k_iops, error)) {
+      goto done;
    }
    out->rand_threads = threads;
    out->file_bytes = file_bytes;
@@ -189,8 +220,6 @@ done:
       unlink (path);
    }
    free (buf);
-   bson_free (readers);
-   bson_free (tids);
    bson_free (path);
    return ok;
 }

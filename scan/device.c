@@ -298,3 +298,21 @@ lab_device_resolve (const char *path, const char *override, const char *sysfs, c
                   real, major, minor, m.mount_point, m.fstype, m.source);
    return false;
 }
+
+/* lab_device_read_ahead_kb -- see scan.h. */
+bool
+lab_device_read_ahead_kb (const char *sysfs, const char *name, int *kb)
+{
+   char path[PATH_MAX];
+   FILE *f;
+   bool ok;
+
+   bson_snprintf (path, sizeof path, "%s/block/%s/queue/read_ahead_kb", sysfs ? sysfs : "/sys", name);
+   f = fopen (path, "r");
+   if (!f) {
+      return false;
+   }
+   ok = fscanf (f, "%d", kb) == 1;
+   fclose (f);
+   return ok;
+}

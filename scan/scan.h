@@ -78,6 +78,10 @@ typedef struct {
 bool lab_device_resolve (const char *path, const char *override, const char *sysfs, const char *mountinfo,
                          lab_device_t *out, bson_error_t *error);
 
+/* lab_device_read_ahead_kb -- the disk's readahead window, <sysfs>/block/<name>/queue/read_ahead_kb
+ * (`sysfs` NULL: "/sys"); false when it cannot be read. */
+bool lab_device_read_ahead_kb (const char *sysfs, const char *name, int *kb);
+
 /* ---- keys ---------------------------------------------------------------------------------------- */
 
 /* lab_keys_spread -- keep `limit` of the `*n` sorted keys, evenly spread over the whole range (first and

@@ -7,6 +7,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
+#include "scan/measure.h"
 #include "scan/scan.h"
 
 #include <fcntl.h>
@@ -589,6 +590,269 @@ test_residency (void **state)
    bson_free (dir);
 }
 
+static void
+test_read_ahead (void **state)
+{
+   fx_t *fx = fixture ();
+   char *p;
+   int kb = 0;
+
+   (void) state;
+   mk (fx->sysfs, "/block/fakedisk/queue");
+   p = bson_strdup_printf ("%s/block/fakedisk/queue/read_ahead_kb", fx->sysfs);
+   write_file (p, "128\n");
+   assert_true (lab_device_read_ahead_kb (fx->sysfs, "fakedisk", &kb));
+   assert_int_equal (kb, 128);
+   write_file (p, "garbage\n");
+   assert_false (lab_device_read_ahead_kb (fx->sysfs, "fakedisk", &kb));
+   assert_false (lab_device_read_ahead_kb (fx->sysfs, "nosuchdisk", &kb));
+   bson_free (p);
+   fixture_free (fx);
+}
+
+/* ---- the results entry of one measured layout ---- */
+
+/* count_keys -- how many fields the document at dotted `path` of d has (-1: not a document or array). */
+static int
+count_keys (const bson_t *d, const char *path)
+{
+   bson_iter_t it, child;
+   int n = 0;
+
+   if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &child) ||
+       !(BSON_ITER_HOLDS_DOCUMENT (&child) || BSON_ITER_HOLDS_ARRAY (&child)) || !bson_iter_recurse (&child, &it)) {
+      return -1;
+   }
+   while (bson_iter_next (&it)) {
+      n++;
+   }
+   return n;
+}
+
+/* measured -- a hand-filled measurement: a server run with device and engine counters, 2 workers, 2
+ * samples. */
+static void
+measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sample_t *smp)
+{
+   memset (m, 0, sizeof *m);
+   m->run = 2;
+   m->layout = "folded";
+   m->collection = "detail_coll";
+   m->order_in_run = 1;
+   bson_strncpy (m->started_at, "2026-01-02T03:04:05Z", sizeof m->started_at);
+   m->elapsed_s = 4.0;
+   m->cold_requested = true;
+   m->engine_restarted = true;
+   m->server_restarted = true;
+   m->caches_dropped = true;
+   bson_strncpy (m->drop_caches_note, "dropped (root)", sizeof m->drop_caches_note);
+   m->server_facts = true;
+   m->server_pid = 4242;
+   m->server_uptime_s = -1;
+   m->resident_bytes_before = 25;
+   m->file_bytes = 200;
+   m->keys = 10;
+   m->docs = 10;
+   m->rows = 1300;
+   m->bytes_returned = 8000000;
+   m->have_disk = true;
+   m->disk.reads = 400;
+   m->disk.read_bytes = 4096000;
+   m->disk.read_time_ms = 800;
+   m->disk.io_ticks_ms = 3000;
+   m->disk.reads_per_s = 100;
+   m->disk.read_mb_s = 1.024;
+   m->disk.avg_read_bytes = 10240;
+   m->disk.read_await_ms = 2;
+   m->disk.util_pct = 75;
+   m->have_engine = true;
+   m->engine_before = (lab_engine_stats_t){.block_reads = 5, .block_read_bytes = 100, .cache_read_bytes = -1,
+                                           .cache_pages_read = -1};
+   m->engine_after = (lab_engine_stats_t){.block_reads = 45, .block_read_bytes = 900, .cache_read_bytes = 7,
+                                          .cache_pages_read = -1};
+   m->server_rss_peak_bytes = 1000;
+   m->cache_peak_bytes = 50;
+   m->cache_max_bytes = 200;
+   m->latency = (lab_latency_summary_t){10, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0};
+   m->histogram[3] = 4;
+   m->histogram[5] = 6;
+   w[0] = (lab_scan_worker_totals_t){6, 6, 700, 3.5};
+   w[1] = (lab_scan_worker_totals_t){4, 4, 600, 4.0};
+   m->workers = w;
+   m->nworkers = 2;
+   memset (smp, 0, 2 * sizeof *smp);
+   smp[0].t_s = 1.0;
+   smp[0].have_disk = true;
+   smp[0].disk.reads_per_s = 150;
+   smp[0].disk.read_mb_s = 0.9;
+   smp[0].disk.reads = 150;
+   smp[0].disk.read_await_ms = 1.5;
+   smp[0].rss_bytes = 900;
+   smp[0].cache_bytes = -1;
+   smp[0].engine_block_reads_per_s = -1;
+   smp[0].engine_read_mb_s = 2.5;
+   smp[0].docs_per_s = 3;
+   smp[0].keys_done = 3;
+   smp[1].t_s = 4.0;
+   smp[1].have_disk = true;
+   smp[1].disk.reads_per_s = 90;
+   smp[1].disk.read_mb_s = 1.6;
+   smp[1].rss_bytes = -1;
+   smp[1].cache_bytes = 40;
+   smp[1].engine_block_reads_per_s = -1;
+   smp[1].engine_read_mb_s = -1;
+   smp[1].keys_done = 10;
+   m->samples = smp;
+   m->nsamples = 2;
+}
+
+static void
+test_layout_entry (void **state)
+{
+   lab_scan_layout_measure_t m;
+   lab_scan_worker_totals_t w[2];
+   lab_scan_sample_t smp[2];
+   bson_t e = BSON_INITIALIZER;
+   const char *order[] = {"run", "layout", "collection", "order_in_run", "started_at", "elapsed_s", "cold", "docs",
+                          "rows", "keys", "bytes_returned", "read_requests", "read_bytes", "read_time_ms",
+                          "io_ticks_ms", "engine", "rates", "memory", "latency_ms", "workers", "samples"};
+   bson_iter_t it;
+   size_t i = 0;
+
+   (void) state;
+   measured (&m, w, smp);
+   lab_scan_layout_entry (&m, &e);
+   /* the top-level fields, in the schema's order */
+   assert_true (bson_iter_init (&it, &e));
+   while (bson_iter_next (&it)) {
+      assert_true (i < sizeof order / sizeof *order);
+      assert_string_equal (bson_iter_key (&it), order[i++]);
+   }
+   assert_int_equal (i, sizeof order / sizeof *order);
+
+   assert_int_equal (lab_test_json_num (&e, "run"), 2);
+   assert_string_equal (lab_test_json_str (&e, "layout"), "folded");
+   assert_string_equal (lab_test_json_str (&e, "collection"), "detail_coll");
+   assert_int_equal (lab_test_json_num (&e, "order_in_run"), 1);
+   assert_string_equal (lab_test_json_str (&e, "started_at"), "2026-01-02T03:04:05Z");
+   assert_true (lab_test_json_num (&e, "elapsed_s") == 4.0);
+
+   assert_true (lab_test_json_bool (&e, "cold.requested"));
+   assert_true (lab_test_json_bool (&e, "cold.engine_restarted"));
+   assert_true (lab_test_json_bool (&e, "cold.server_restarted"));
+   assert_true (lab_test_json_bool (&e, "cold.caches_dropped"));
+   assert_string_equal (lab_test_json_str (&e, "cold.drop_caches_note"), "dropped (root)");
+   assert_int_equal (lab_test_json_num (&e, "cold.server_pid"), 4242);
+   assert_false (lab_test_json_has (&e, "cold.server_uptime_s")); /* unknown: left out */
+   assert_int_equal (lab_test_json_num (&e, "cold.resident_bytes_before"), 25);
+   assert_int_equal (lab_test_json_num (&e, "cold.file_bytes"), 200);
+   assert_true (lab_test_json_num (&e, "cold.resident_pct_before") == 12.5);
+
+   assert_int_equal (lab_test_json_num (&e, "docs"), 10);
+   assert_int_equal (lab_test_json_num (&e, "rows"), 1300);
+   assert_int_equal (lab_test_json_num (&e, "keys"), 10);
+   assert_int_equal (lab_test_json_num (&e, "bytes_returned"), 8000000);
+   assert_int_equal (lab_test_json_num (&e, "read_requests"), 400);
+   assert_int_equal (lab_test_json_num (&e, "read_bytes"), 4096000);
+   assert_int_equal (lab_test_json_num (&e, "read_time_ms"), 800);
+   assert_int_equal (lab_test_json_num (&e, "io_ticks_ms"), 3000);
+   /* only the engine counters known at both ends */
+   assert_int_equal (count_keys (&e, "engine"), 2);
+   assert_int_equal (lab_test_json_num (&e, "engine.block_reads"), 40);
+   assert_int_equal (lab_test_json_num (&e, "engine.block_read_bytes"), 800);
+
+   assert_true (lab_test_json_num (&e, "rates.read_requests_per_s_mean") == 100);
+   assert_true (lab_test_json_num (&e, "rates.read_requests_per_s_peak") == 150); /* the busiest sample */
+   assert_true (lab_test_json_num (&e, "rates.read_mb_s_mean") == 1.024);
+   assert_true (lab_test_json_num (&e, "rates.read_mb_s_peak") == 1.6);
+   assert_true (lab_test_json_num (&e, "rates.avg_read_request_bytes") == 10240);
+   assert_true (lab_test_json_num (&e, "rates.read_await_ms") == 2);
+   assert_true (lab_test_json_num (&e, "rates.util_pct_mean") == 75);
+   assert_true (lab_test_json_num (&e, "rates.docs_per_s") == 2.5);
+   assert_true (lab_test_json_num (&e, "rates.rows_per_s") == 325);
+   assert_true (lab_test_json_num (&e, "rates.returned_mb_s") == 2.0);
+
+   assert_int_equal (lab_test_json_num (&e, "memory.server_rss_peak_bytes"), 1000);
+   assert_int_equal (lab_test_json_num (&e, "memory.cache_peak_bytes"), 50);
+   assert_int_equal (lab_test_json_num (&e, "memory.cache_max_bytes"), 200);
+   assert_true (lab_test_json_num (&e, "memory.cache_peak_pct") == 25);
+
+   assert_int_equal (lab_test_json_num (&e, "latency_ms.count"), 10);
+   assert_true (lab_test_json_num (&e, "latency_ms.min") == 0.5);
+   assert_true (lab_test_json_num (&e, "latency_ms.mean") == 1.5);
+   assert_true (lab_test_json_num (&e, "latency_ms.p50") == 1.0);
+   assert_true (lab_test_json_num (&e, "latency_ms.p99") == 4.0);
+   assert_true (lab_test_json_num (&e, "latency_ms.max") == 5.0);
+   /* the histogram runs from the first to the last non-empty bucket */
+   assert_int_equal (count_keys (&e, "latency_ms.histogram"), 3);
+   assert_true (lab_test_json_num (&e, "latency_ms.histogram.0.le_ms") == lab_latency_bucket_le (3));
+   assert_int_equal (lab_test_json_num (&e, "latency_ms.histogram.0.count"), 4);
+   assert_int_equal (lab_test_json_num (&e, "latency_ms.histogram.1.count"), 0);
+   assert_int_equal (lab_test_json_num (&e, "latency_ms.histogram.2.count"), 6);
+
+   assert_int_equal (count_keys (&e, "workers"), 2);
+   assert_int_equal (lab_test_json_num (&e, "workers.1.worker"), 1);
+   assert_int_equal (lab_test_json_num (&e, "workers.1.keys"), 4);
+   assert_int_equal (lab_test_json_num (&e, "workers.1.docs"), 4);
+   assert_int_equal (lab_test_json_num (&e, "workers.1.rows"), 600);
+   assert_true (lab_test_json_num (&e, "workers.0.elapsed_s") == 3.5);
+
+   assert_int_equal (count_keys (&e, "samples"), 2);
+   assert_true (lab_test_json_num (&e, "samples.0.t_s") == 1.0);
+   assert_true (lab_test_json_num (&e, "samples.0.read_requests_per_s") == 150);
+   assert_true (lab_test_json_num (&e, "samples.0.read_await_ms") == 1.5);
+   assert_false (lab_test_json_has (&e, "samples.1.read_await_ms")); /* no reads in that interval */
+   assert_int_equal (lab_test_json_num (&e, "samples.0.server_rss_bytes"), 900);
+   assert_false (lab_test_json_has (&e, "samples.0.cache_bytes"));
+   assert_false (lab_test_json_has (&e, "samples.1.server_rss_bytes"));
+   assert_int_equal (lab_test_json_num (&e, "samples.1.cache_bytes"), 40);
+   assert_false (lab_test_json_has (&e, "samples.0.engine_block_reads_per_s"));
+   assert_true (lab_test_json_num (&e, "samples.0.engine_read_mb_s") == 2.5);
+   assert_int_equal (lab_test_json_num (&e, "samples.1.keys_done"), 10);
+   bson_destroy (&e);
+}
+
+static void
+test_layout_entry_unknowns (void **state)
+{
+   lab_scan_layout_measure_t m;
+   lab_scan_worker_totals_t w[2];
+   lab_scan_sample_t smp[2];
+   bson_t e = BSON_INITIALIZER;
+
+   (void) state;
+   /* embedded, warm, no device, no engine counters, nothing resident known, no sample */
+   measured (&m, w, smp);
+   m.cold_requested = m.server_restarted = m.caches_dropped = false;
+   m.server_facts = false;
+   m.resident_bytes_before = m.file_bytes = -1;
+   m.have_disk = false;
+   m.have_engine = false;
+   m.server_rss_peak_bytes = m.cache_peak_bytes = m.cache_max_bytes = -1;
+   m.nsamples = 0;
+   m.latency.count = 0;
+   memset (m.histogram, 0, sizeof m.histogram);
+   m.elapsed_s = 0;
+   lab_scan_layout_entry (&m, &e);
+   assert_false (lab_test_json_bool (&e, "cold.requested"));
+   assert_false (lab_test_json_has (&e, "cold.server_pid"));
+   assert_false (lab_test_json_has (&e, "cold.resident_bytes_before"));
+   assert_false (lab_test_json_has (&e, "cold.resident_pct_before"));
+   assert_false (lab_test_json_has (&e, "read_requests"));
+   assert_false (lab_test_json_has (&e, "engine"));
+   assert_int_equal (count_keys (&e, "rates"), 0); /* no device, no elapsed time */
+   assert_int_equal (count_keys (&e, "memory"), 0);
+   assert_int_equal (count_keys (&e, "latency_ms"), 2); /* count and the (empty) histogram */
+   assert_int_equal (count_keys (&e, "latency_ms.histogram"), 0);
+   assert_int_equal (count_keys (&e, "samples"), 0);
+   /* a file size known as 0: the percentage is 0, not NaN */
+   bson_reinit (&e);
+   m.resident_bytes_before = m.file_bytes = 0;
+   lab_scan_layout_entry (&m, &e);
+   assert_true (lab_test_json_num (&e, "cold.resident_pct_before") == 0.0);
+   bson_destroy (&e);
+}
+
 /* ---- table ---- */
 
 static void
@@ -655,6 +919,9 @@ main (void)
       cmocka_unit_test (test_run_command),
       cmocka_unit_test (test_residency),
       cmocka_unit_test (test_table),
+      cmocka_unit_test (test_read_ahead),
+      cmocka_unit_test (test_layout_entry),
+      cmocka_unit_test (test_layout_entry_unknowns),
    };
    return cmocka_run_group_tests_name ("scan", tests, NULL, NULL);
 }

@@ -1,0 +1,435 @@
+/*
+ * measure.c -- one run of one layout, measured (see measure.h): the cold step, how cold the layout
+ * really was, then the sampler and the workers (one contiguous key segment and one store session each,
+ * through core/workers.h) draining every document. What was seen lands in a lab_scan_layout_measure_t;
+ * record.c turns it into the results entry.
+ */
+#include "scan/measure.h"
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/opts.h"
+#include "core/workers.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* lab_scan_say -- see measure.h. */
+void
+lab_scan_say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...)
+{
+   va_list ap;
+   char *msg;
+
+   if (!o->log) {
+      return;
+   }
+   va_start (ap, fmt);
+   msg = bson_strdupv_printf (fmt, ap);
+   va_end (ap);
+   o->log (o->log_ctx, debug, msg);
+   bson_free (msg);
+}
+
+/* lab_scan_utc_now -- see measure.h. */
+void
+lab_scan_utc_now (char *buf, size_t len)
+{
+   time_t t = time (NULL);
+   struct tm tm;
+   gmtime_r (&t, &tm);
+   strftime (buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- workers ------------------------------------------------------------------------------------- */
+
+typedef struct {
+   lab_store_t *store;
+   const lab_scan_opts_t *opts;
+   const char *coll;
+   bool folded;
+   const bson_value_t *keys;
+   int64_t first, end;
+   lab_scan_live_t *live;
+   lab_progress_t *progress;
+   /* results */
+   double *lat_ms;
+   int64_t nlat;
+   int64_t docs, rows, bytes;
+   uint64_t elapsed_ns;
+} worker_t;
+
+typedef struct {
+   worker_t *w;
+   int64_t docs, rows, bytes;
+} doc_ctx_t;
+
+/* on_doc -- count a document, its bytes and its rows (the folded array's elements). */
+static bool
+on_doc (const bson_t *doc, void *ctx)
+{
+   doc_ctx_t *c = ctx;
+
+   c->docs++;
+   c->bytes += doc->len;
+   if (c->w->folded) {
+      bson_iter_t it, child;
+      if (bson_iter_init_find (&it, doc, c->w->opts->array_field) && BSON_ITER_HOLDS_ARRAY (&it) &&
+          bson_iter_recurse (&it, &child)) {
+         while (bson_iter_next (&child)) {
+            c->rows++;
+         }
+      }
+   } else {
+      c->rows++;
+   }
+   return true;
+}
+
+/* worker_main -- query {key: value} for each key of the segment and drain every document; a worker of
+ * the pool (its failure stops the others through stop_workers). */
+static bool
+worker_main (void *arg, int index, bson_error_t *error)
+{
+   worker_t *w = arg;
+   lab_session_t *sess;
+   uint64_t t_start = lab_now_ns ();
+   int64_t k;
+   bool ok = true;
+
+   (void) index;
+   sess = lab_session_open (w->store, error);
+   if (!sess) {
+      return false;
+   }
+   for (k = w->first; k < w->end; k++) {
+      doc_ctx_t c = {w, 0, 0, 0};
+      uint64_t t0;
+
+      if (atomic_load (&w->live->stop)) {
+         break;
+      }
+      t0 = lab_now_ns ();
+      if (!lab_store_find_eq (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, error)) {
+         char kb[128];
+         lab_value_text (&w->keys[k], kb, sizeof kb);
+         lab_error_prefix (error, "collection %s, %s %s", w->coll, w->opts->key, kb);
+         ok = false;
+         break;
+      }
+      w->lat_ms[w->nlat++] = (double) (lab_now_ns () - t0) / 1e6;
+      w->docs += c.docs;
+      w->rows += c.rows;
+      w->bytes += c.bytes;
+      atomic_fetch_add (&w->live->keys, 1);
+      atomic_fetch_add (&w->live->docs, c.docs);
+      atomic_fetch_add (&w->live->rows, c.rows);
+      atomic_fetch_add (&w->live->bytes, c.bytes);
+      lab_progress_add (w->progress, 1, (uint64_t) c.bytes);
+   }
+   w->elapsed_ns = lab_now_ns () - t_start;
+   lab_session_close (sess);
+   return ok;
+}
+
+/* stop_workers -- the pool's stop callback: every worker ends after its current key. */
+static void
+stop_workers (void *ctx)
+{
+   lab_scan_live_t *live = ctx;
+   atomic_store (&live->stop, true);
+}
+
+/* ---- the cold step ------------------------------------------------------------------------------- */
+
+typedef struct {
+   const lab_scan_opts_t *opts;
+   lab_backend_t backend;
+   bool server_local;
+   const char *restart_shown;
+   bool dropped;
+   bool restarted_cmd;
+   char drop_note[512];
+} cycle_ctx_t;
+
+/* cycle_hook -- while the store is closed: run the restart command, drop the page cache. */
+static bool
+cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
+{
+   cycle_ctx_t *c = arg;
+
+   (void) store;
+   if (c->backend == LAB_BACKEND_MONGO && c->opts->restart_cmd) {
+      lab_scan_say (c->opts, true, "running the restart command: %s", c->restart_shown);
+      if (!lab_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms, error)) {
+         return false;
+      }
+      c->restarted_cmd = true;
+   }
+   if (c->backend == LAB_BACKEND_MONGO && !c->server_local) {
+      snprintf (c->drop_note, sizeof c->drop_note, "not possible: the server is not on this machine");
+      if (c->opts->drop_caches == LAB_DROP_YES) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_PERMISSION,
+                        "--drop-caches yes: the server is not on this machine, so its page cache cannot be "
+                        "dropped from here; drop it in --restart-cmd and use --drop-caches no");
+         return false;
+      }
+      if (c->opts->drop_caches == LAB_DROP_NO) {
+         snprintf (c->drop_note, sizeof c->drop_note, "not requested (--drop-caches no)");
+      }
+      return true;
+   }
+   return lab_drop_caches (c->opts->drop_caches, &c->dropped, c->drop_note, sizeof c->drop_note, error);
+}
+
+/* cold_step -- with --cold: cycle the store (restart command, page cache drop) and see the server again
+ * in *after; fills the cold facts of *m either way. */
+static bool
+cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_info_t *after, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = p->opts;
+   cycle_ctx_t cc;
+
+   memset (&cc, 0, sizeof cc);
+   *after = p->info;
+   if (o->cold) {
+      cc.opts = o;
+      cc.backend = p->backend;
+      cc.server_local = p->info.local;
+      cc.restart_shown = p->restart_shown;
+      lab_scan_say (o, false, "run %d %s: making it cold", m->run, m->layout);
+      if (!lab_store_cycle (p->store, cycle_hook, &cc, o->ready_timeout_ms, error)) {
+         if (lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_UNREACHABLE)) {
+            lab_error_prefix (error, "run %d %s: the server did not answer ping within %.0f s after the cold "
+                              "step%s (raise --ready-timeout or fix --restart-cmd)",
+                              m->run, m->layout, o->ready_timeout_ms / 1000.0,
+                              cc.restarted_cmd ? " and the restart command" : "");
+         } else {
+            lab_error_prefix (error, "run %d %s: cold step", m->run, m->layout);
+         }
+         return false;
+      }
+      if (!lab_store_server_info (p->store, after, error)) {
+         lab_error_prefix (error, "run %d %s: after the cold step", m->run, m->layout);
+         return false;
+      }
+      lab_scan_say (o, true, "run %d %s: page cache %s", m->run, m->layout, cc.drop_note);
+   }
+   m->cold_requested = o->cold;
+   /* embedded: the cold step closes and reopens the engine; a server restarted when its pid changed or
+    * its uptime went back */
+   m->server_restarted = o->cold && p->backend == LAB_BACKEND_MONGO &&
+                         ((after->pid > 0 && after->pid != p->info.pid) ||
+                          (after->uptime_s >= 0 && p->info.uptime_s >= 0 && after->uptime_s < p->info.uptime_s));
+   m->engine_restarted = p->backend == LAB_BACKEND_WT ? o->cold : m->server_restarted;
+   m->caches_dropped = cc.dropped;
+   bson_strncpy (m->drop_caches_note, o->cold ? cc.drop_note : "warm run: no cold step (--cold not given)",
+                 sizeof m->drop_caches_note);
+   m->server_facts = p->backend == LAB_BACKEND_MONGO;
+   m->server_pid = after->pid > 0 ? after->pid : -1;
+   m->server_uptime_s = after->uptime_s;
+   return true;
+}
+
+/* residency -- resident and total bytes of the layout's data files; -1 when unknown. */
+static bool
+residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_t *total, bson_error_t *error)
+{
+   char **paths = NULL;
+   bool ok;
+
+   if (p->backend == LAB_BACKEND_WT) {
+      if (!lab_store_data_files (p->store, coll, &paths, error)) {
+         return false;
+      }
+   } else if (p->opts->dbpath && p->info.local) {
+      if (!lab_dir_files (p->opts->dbpath, &paths, error)) {
+         return false;
+      }
+   } else {
+      *resident = *total = -1;
+      return true;
+   }
+   ok = lab_resident_bytes (paths, resident, total, error);
+   bson_strfreev (paths);
+   return ok;
+}
+
+/* ---- the load ------------------------------------------------------------------------------------ */
+
+/* workers_new -- one worker per key segment, each with room for its segment's latencies. */
+static worker_t *
+workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, lab_scan_live_t *live,
+             lab_progress_t *progress)
+{
+   int n = p->opts->parallel, i;
+   worker_t *ws = bson_malloc0 ((size_t) n * sizeof *ws);
+   int64_t *starts = bson_malloc0 ((size_t) (n + 1) * sizeof *starts);
+
+   lab_keys_segment (p->nkeys, n, starts);
+   for (i = 0; i < n; i++) {
+      worker_t *w = &ws[i];
+      w->store = p->store;
+      w->opts = p->opts;
+      w->coll = coll;
+      w->folded = folded;
+      w->keys = p->keys;
+      w->first = starts[i];
+      w->end = starts[i + 1];
+      w->live = live;
+      w->progress = progress;
+      w->lat_ms = bson_malloc0 ((size_t) (w->end - w->first + 1) * sizeof (double));
+   }
+   bson_free (starts);
+   return ws;
+}
+
+/* workers_totals -- the workers' counts, per worker and summed, and the latency summary into *m. */
+static void
+workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
+{
+   int64_t nlat = 0;
+   double *lat;
+   int i;
+
+   m->workers = bson_malloc0 ((size_t) n * sizeof *m->workers);
+   m->nworkers = n;
+   for (i = 0; i < n; i++) {
+      m->docs += ws[i].docs;
+      m->rows += ws[i].rows;
+      m->bytes_returned += ws[i].bytes;
+      nlat += ws[i].nlat;
+      m->workers[i].keys = ws[i].nlat;
+      m->workers[i].docs = ws[i].docs;
+      m->workers[i].rows = ws[i].rows;
+      m->workers[i].elapsed_s = (double) ws[i].elapsed_ns / 1e9;
+   }
+   lat = bson_malloc0 ((size_t) (nlat + 1) * sizeof *lat);
+   nlat = 0;
+   for (i = 0; i < n; i++) {
+      memcpy (lat + nlat, ws[i].lat_ms, (size_t) ws[i].nlat * sizeof *lat);
+      nlat += ws[i].nlat;
+   }
+   m->keys = nlat;
+   lab_latency_summarize (lat, (size_t) nlat, &m->latency);
+   lab_latency_histogram (lat, (size_t) nlat, m->histogram);
+   bson_free (lat);
+}
+
+/* sampler_totals -- elapsed time, device delta, peaks and samples of the sampler into *m (the samples
+ * move to *m). */
+static void
+sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
+{
+   m->elapsed_s = (double) (smp->last.t_ns - smp->start.t_ns) / 1e9;
+   m->have_disk = smp->start.have_disk && smp->last.have_disk;
+   if (m->have_disk) {
+      lab_diskstats_delta (&smp->start.disk, &smp->last.disk, m->elapsed_s, &m->disk);
+   }
+   m->server_rss_peak_bytes = smp->rss_peak_bytes;
+   m->cache_peak_bytes = smp->cache_peak_bytes;
+   m->cache_max_bytes = smp->cache_max_bytes;
+   m->samples = smp->samples;
+   m->nsamples = smp->nsamples;
+   smp->samples = NULL;
+   smp->nsamples = smp->cap = 0;
+}
+
+/* load -- the sampler and the workers over every key of the layout's collection. */
+static bool
+load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = p->opts;
+   lab_sampler_t smp;
+   lab_scan_live_t live;
+   worker_t *ws;
+   lab_workers_t pool = {worker_main, NULL, sizeof (worker_t), stop_workers, &live, NULL};
+   lab_progress_t *progress;
+   char label[96];
+   bson_error_t err;
+   bool ok = false;
+   int i, failed;
+
+   memset (&smp, 0, sizeof smp);
+   memset (&live, 0, sizeof live);
+   snprintf (label, sizeof label, "run %d %s", m->run, m->layout);
+   progress = lab_progress_new (o->progress, label, "keys", (uint64_t) p->nkeys);
+   ws = workers_new (p, m->collection, strcmp (m->layout, "folded") == 0, &live, progress);
+   pool.args = ws;
+
+   smp.store = p->store;
+   smp.device = p->device;
+   smp.rss_pid = rss_pid;
+   smp.interval_ns = o->interval_ns;
+   smp.live = &live;
+   smp.progress = progress;
+   m->have_engine = lab_store_engine_stats (p->store, &m->engine_before, &err);
+   lab_scan_utc_now (m->started_at, sizeof m->started_at);
+   if (!lab_sampler_start (&smp, error)) {
+      goto done;
+   }
+   ok = lab_workers_run (&pool, o->parallel, &failed, error);
+   lab_sampler_stop (&smp);
+   m->have_engine = lab_store_engine_stats (p->store, &m->engine_after, &err) && m->have_engine;
+   lab_progress_done (progress);
+   progress = NULL;
+   if (!ok) {
+      lab_error_prefix (error, "run %d %s, worker %d", m->run, m->layout, failed);
+      goto done;
+   }
+   sampler_totals (&smp, m);
+   workers_totals (ws, o->parallel, m);
+done:
+   lab_progress_done (progress);
+   lab_sampler_destroy (&smp);
+   for (i = 0; i < o->parallel; i++) {
+      bson_free (ws[i].lat_ms);
+   }
+   bson_free (ws);
+   return ok;
+}
+
+/* lab_scan_layout_measure -- see measure.h. */
+bool
+lab_scan_layout_measure (lab_scan_plan_t *p, int run, const char *layout, int order_in_run,
+                         lab_scan_layout_measure_t *m, bson_error_t *error)
+{
+   lab_server_info_t after;
+
+   memset (m, 0, sizeof *m);
+   m->run = run;
+   m->layout = layout;
+   m->collection = strcmp (layout, "folded") == 0 ? p->opts->folded : p->opts->detail;
+   m->order_in_run = order_in_run;
+   m->resident_bytes_before = m->file_bytes = -1;
+   if (!cold_step (p, m, &after, error)) {
+      return false;
+   }
+   if (!residency (p, m->collection, &m->resident_bytes_before, &m->file_bytes, error)) {
+      lab_error_prefix (error, "run %d %s: residency of %s", run, layout, m->collection);
+      return false;
+   }
+   if (m->resident_bytes_before >= 0) {
+      lab_scan_say (p->opts, true, "run %d %s: %lld of %lld bytes of %s resident before the run", run, layout,
+                    (long long) m->resident_bytes_before, (long long) m->file_bytes,
+                    p->backend == LAB_BACKEND_WT ? m->collection : "the files under --dbpath");
+   }
+   if (!load (p, p->info.local ? after.pid : 0, m, error)) {
+      return false;
+   }
+   p->info = after; /* the next cold step compares against this server process */
+   return true;
+}
+
+/* lab_scan_layout_measure_cleanup -- see measure.h. */
+void
+lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m)
+{
+   bson_free (m->workers);
+   bson_free (m->samples);
+   m->workers = NULL;
+   m->samples = NULL;
+}

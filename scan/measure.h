@@ -1,0 +1,93 @@
+/*
+ * measure.h -- one run of one layout, in two steps (private to scan/ and its tests):
+ *   measure (measure.c): make the layout cold (or not), load every key with the workers while the
+ *     sampler runs, and keep what was seen in a plain lab_scan_layout_measure_t;
+ *   record (record.c): a pure function turns that struct into the run's entry of the results document
+ *     (docs/results-schema.md), so the entry's field names and values are unit-tested on a hand-filled
+ *     struct.
+ * lab_scan_run (run.c) plans (options, keys, device, collections), runs measure + record per (run,
+ * layout), and records the whole results document.
+ */
+#ifndef LAB_SCAN_MEASURE_H
+#define LAB_SCAN_MEASURE_H
+
+#include "scan/sampler.h"
+
+/* What every measured layout shares, resolved once by lab_scan_run's plan step. */
+typedef struct {
+   lab_store_t *store;
+   const lab_scan_opts_t *opts;
+   lab_backend_t backend;
+   const bson_value_t *keys; /* sorted, spread; every worker loads a contiguous segment */
+   int64_t nkeys;
+   const char *device;       /* NULL: no device figures */
+   lab_server_info_t info;   /* the server as last seen: updated after each measured layout */
+   const char *restart_shown; /* --restart-cmd redacted (NULL: none) */
+} lab_scan_plan_t;
+
+/* One worker's totals. */
+typedef struct {
+   int64_t keys, docs, rows;
+   double elapsed_s;
+} lab_scan_worker_totals_t;
+
+/* One (run, layout), as measured. Counts of -1 are unknown (left out of the entry). */
+typedef struct {
+   int run;
+   const char *layout;      /* "detail" or "folded" */
+   const char *collection;
+   int order_in_run;        /* 1 or 2 */
+   char started_at[32];     /* RFC 3339 UTC */
+   double elapsed_s;        /* first to last sample */
+
+   /* cold facts */
+   bool cold_requested;
+   bool engine_restarted;
+   bool server_restarted;
+   bool caches_dropped;
+   char drop_caches_note[512];
+   bool server_facts;       /* a server: report its pid and uptime */
+   int64_t server_pid;      /* -1 unknown */
+   int64_t server_uptime_s; /* -1 unknown */
+   int64_t resident_bytes_before, file_bytes; /* -1 unknown */
+
+   /* totals */
+   int64_t keys, docs, rows, bytes_returned;
+   bool have_disk;          /* the device's counters at both ends */
+   lab_diskstats_delta_t disk;
+   bool have_engine;        /* engine counters at both ends */
+   lab_engine_stats_t engine_before, engine_after;
+
+   /* memory (sampler peaks) */
+   int64_t server_rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */
+
+   /* latency of every key lookup */
+   lab_latency_summary_t latency;
+   int64_t histogram[LAB_LATENCY_NBUCKETS];
+
+   lab_scan_worker_totals_t *workers; /* owned */
+   int nworkers;
+   lab_scan_sample_t *samples;        /* owned */
+   size_t nsamples;
+} lab_scan_layout_measure_t;
+
+/* lab_scan_say -- a log line through opts->log (nothing when it is NULL). */
+void lab_scan_say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
+
+/* lab_scan_utc_now -- the time now, RFC 3339 UTC ("2026-01-02T03:04:05Z"). */
+void lab_scan_utc_now (char *buf, size_t len);
+
+/* lab_scan_layout_measure -- the cold step (with --cold) and the load of every key of plan->keys from
+ * `layout`'s collection ("detail" or "folded") by opts->parallel workers, into *m (the caller frees it
+ * with lab_scan_layout_measure_cleanup, also on failure). plan->info becomes the server seen after the
+ * cold step. Errors name the run and layout ("run 2 folded, worker 1: ..."). */
+bool lab_scan_layout_measure (lab_scan_plan_t *plan, int run, const char *layout, int order_in_run,
+                              lab_scan_layout_measure_t *m, bson_error_t *error);
+
+/* lab_scan_layout_measure_cleanup -- free what *m owns. */
+void lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m);
+
+/* lab_scan_layout_entry -- append the results entry of *m to `entry` (pure: no clock, no I/O). */
+void lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry);
+
+#endif

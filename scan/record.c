@@ -1,0 +1,262 @@
+/*
+ * record.c -- the results entry of one measured (run, layout): a pure function of the
+ * lab_scan_layout_measure_t that measure.c filled (docs/results-schema.md, "runs"). Unknown figures
+ * (-1, or no device / engine counters) are left out rather than written as zero.
+ */
+#include "scan/measure.h"
+
+#include <math.h>
+
+/* append_opt_double -- a figure that may be unknown (absent when not known or not finite). */
+static void
+append_opt_double (bson_t *d, const char *k, double v, bool known)
+{
+   if (known && isfinite (v)) {
+      BSON_APPEND_DOUBLE (d, k, v);
+   }
+}
+
+/* append_opt_int -- a count that may be unknown (absent when negative). */
+static void
+append_opt_int (bson_t *d, const char *k, int64_t v)
+{
+   if (v >= 0) {
+      BSON_APPEND_INT64 (d, k, v);
+   }
+}
+
+/* append_cold -- "cold": what the cold step did and how much of the layout was resident before. */
+static void
+append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   bson_t cold;
+
+   BSON_APPEND_DOCUMENT_BEGIN (entry, "cold", &cold);
+   BSON_APPEND_BOOL (&cold, "requested", m->cold_requested);
+   BSON_APPEND_BOOL (&cold, "engine_restarted", m->engine_restarted);
+   BSON_APPEND_BOOL (&cold, "server_restarted", m->server_restarted);
+   BSON_APPEND_BOOL (&cold, "caches_dropped", m->caches_dropped);
+   BSON_APPEND_UTF8 (&cold, "drop_caches_note", m->drop_caches_note);
+   if (m->server_facts) {
+      append_opt_int (&cold, "server_pid", m->server_pid);
+      append_opt_int (&cold, "server_uptime_s", m->server_uptime_s);
+   }
+   append_opt_int (&cold, "resident_bytes_before", m->resident_bytes_before);
+   append_opt_int (&cold, "file_bytes", m->file_bytes);
+   append_opt_double (&cold, "resident_pct_before",
+                      m->file_bytes > 0 ? 100.0 * (double) m->resident_bytes_before / (double) m->file_bytes : 0.0,
+                      m->file_bytes >= 0);
+   bson_append_document_end (entry, &cold);
+}
+
+/* append_totals -- counts, the device's counters and the engine's (only those it reports). */
+static void
+append_totals (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   const lab_engine_stats_t *a = &m->engine_before, *b = &m->engine_after;
+   bson_t eng;
+
+   BSON_APPEND_INT64 (entry, "docs", m->docs);
+   BSON_APPEND_INT64 (entry, "rows", m->rows);
+   BSON_APPEND_INT64 (entry, "keys", m->keys);
+   BSON_APPEND_INT64 (entry, "bytes_returned", m->bytes_returned);
+   if (m->have_disk) {
+      BSON_APPEND_INT64 (entry, "read_requests", (int64_t) m->disk.reads);
+      BSON_APPEND_INT64 (entry, "read_bytes", (int64_t) m->disk.read_bytes);
+      BSON_APPEND_INT64 (entry, "read_time_ms", (int64_t) m->disk.read_time_ms);
+      BSON_APPEND_INT64 (entry, "io_ticks_ms", (int64_t) m->disk.io_ticks_ms);
+   }
+   if (!m->have_engine) {
+      return;
+   }
+   /* no "engine" object at all when the engine reports none of these */
+   bson_init (&eng);
+   if (a->block_reads >= 0 && b->block_reads >= 0) {
+      BSON_APPEND_INT64 (&eng, "block_reads", b->block_reads - a->block_reads);
+   }
+   if (a->block_read_bytes >= 0 && b->block_read_bytes >= 0) {
+      BSON_APPEND_INT64 (&eng, "block_read_bytes", b->block_read_bytes - a->block_read_bytes);
+   }
+   if (a->cache_read_bytes >= 0 && b->cache_read_bytes >= 0) {
+      BSON_APPEND_INT64 (&eng, "cache_read_bytes", b->cache_read_bytes - a->cache_read_bytes);
+   }
+   if (a->cache_pages_read >= 0 && b->cache_pages_read >= 0) {
+      BSON_APPEND_INT64 (&eng, "cache_pages_read", b->cache_pages_read - a->cache_pages_read);
+   }
+   if (!bson_empty (&eng)) {
+      BSON_APPEND_DOCUMENT (entry, "engine", &eng);
+   }
+   bson_destroy (&eng);
+}
+
+/* append_rates -- "rates": device means and peaks (peaks over the samples, else the mean), load rates. */
+static void
+append_rates (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   const lab_diskstats_delta_t *dd = &m->disk;
+   double rps_peak = -1, mbs_peak = -1;
+   bson_t rates;
+   size_t j;
+
+   for (j = 0; j < m->nsamples; j++) {
+      if (m->samples[j].have_disk) {
+         if (m->samples[j].disk.reads_per_s > rps_peak) {
+            rps_peak = m->samples[j].disk.reads_per_s;
+         }
+         if (m->samples[j].disk.read_mb_s > mbs_peak) {
+            mbs_peak = m->samples[j].disk.read_mb_s;
+         }
+      }
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (entry, "rates", &rates);
+   if (m->have_disk) {
+      BSON_APPEND_DOUBLE (&rates, "read_requests_per_s_mean", dd->reads_per_s);
+      BSON_APPEND_DOUBLE (&rates, "read_requests_per_s_peak", rps_peak >= 0 ? rps_peak : dd->reads_per_s);
+      BSON_APPEND_DOUBLE (&rates, "read_mb_s_mean", dd->read_mb_s);
+      BSON_APPEND_DOUBLE (&rates, "read_mb_s_peak", mbs_peak >= 0 ? mbs_peak : dd->read_mb_s);
+      append_opt_double (&rates, "avg_read_request_bytes", dd->avg_read_bytes, dd->reads > 0);
+      append_opt_double (&rates, "read_await_ms", dd->read_await_ms, dd->reads > 0);
+      BSON_APPEND_DOUBLE (&rates, "util_pct_mean", dd->util_pct);
+   }
+   if (m->elapsed_s > 0) {
+      BSON_APPEND_DOUBLE (&rates, "docs_per_s", (double) m->docs / m->elapsed_s);
+      BSON_APPEND_DOUBLE (&rates, "rows_per_s", (double) m->rows / m->elapsed_s);
+      BSON_APPEND_DOUBLE (&rates, "returned_mb_s", (double) m->bytes_returned / m->elapsed_s / 1e6);
+   }
+   bson_append_document_end (entry, &rates);
+}
+
+/* append_memory -- "memory": the sampler's peaks. */
+static void
+append_memory (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   bson_t mem;
+
+   BSON_APPEND_DOCUMENT_BEGIN (entry, "memory", &mem);
+   append_opt_int (&mem, "server_rss_peak_bytes", m->server_rss_peak_bytes);
+   append_opt_int (&mem, "cache_peak_bytes", m->cache_peak_bytes);
+   append_opt_int (&mem, "cache_max_bytes", m->cache_max_bytes);
+   append_opt_double (&mem, "cache_peak_pct",
+                      m->cache_max_bytes > 0 ? 100.0 * (double) m->cache_peak_bytes / (double) m->cache_max_bytes : 0,
+                      m->cache_max_bytes > 0 && m->cache_peak_bytes >= 0);
+   bson_append_document_end (entry, &mem);
+}
+
+/* append_latency -- "latency_ms": the summary and the histogram from the first to the last non-empty
+ * bucket. */
+static void
+append_latency (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   const lab_latency_summary_t *ls = &m->latency;
+   int lo = 0, hi = LAB_LATENCY_NBUCKETS - 1, b, n = 0;
+   bson_t latd, harr;
+
+   BSON_APPEND_DOCUMENT_BEGIN (entry, "latency_ms", &latd);
+   BSON_APPEND_INT64 (&latd, "count", ls->count);
+   if (ls->count > 0) {
+      BSON_APPEND_DOUBLE (&latd, "min", ls->min_ms);
+      BSON_APPEND_DOUBLE (&latd, "mean", ls->mean_ms);
+      BSON_APPEND_DOUBLE (&latd, "p50", ls->p50_ms);
+      BSON_APPEND_DOUBLE (&latd, "p90", ls->p90_ms);
+      BSON_APPEND_DOUBLE (&latd, "p95", ls->p95_ms);
+      BSON_APPEND_DOUBLE (&latd, "p99", ls->p99_ms);
+      BSON_APPEND_DOUBLE (&latd, "max", ls->max_ms);
+   }
+   while (lo < LAB_LATENCY_NBUCKETS && m->histogram[lo] == 0) {
+      lo++;
+   }
+   while (hi >= 0 && m->histogram[hi] == 0) {
+      hi--;
+   }
+   BSON_APPEND_ARRAY_BEGIN (&latd, "histogram", &harr);
+   for (b = lo; b <= hi; b++) {
+      bson_t hb;
+      char idx[16];
+      const char *ik;
+      bson_uint32_to_string ((uint32_t) n++, &ik, idx, sizeof idx);
+      bson_append_document_begin (&harr, ik, -1, &hb);
+      BSON_APPEND_DOUBLE (&hb, "le_ms", lab_latency_bucket_le (b));
+      BSON_APPEND_INT64 (&hb, "count", m->histogram[b]);
+      bson_append_document_end (&harr, &hb);
+   }
+   bson_append_array_end (&latd, &harr);
+   bson_append_document_end (entry, &latd);
+}
+
+/* append_workers -- "workers": each worker's keys, docs, rows and time. */
+static void
+append_workers (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   bson_t warr;
+   int i;
+
+   BSON_APPEND_ARRAY_BEGIN (entry, "workers", &warr);
+   for (i = 0; i < m->nworkers; i++) {
+      bson_t wd;
+      char idx[16];
+      const char *ik;
+      bson_uint32_to_string ((uint32_t) i, &ik, idx, sizeof idx);
+      bson_append_document_begin (&warr, ik, -1, &wd);
+      BSON_APPEND_INT32 (&wd, "worker", i);
+      BSON_APPEND_INT64 (&wd, "keys", m->workers[i].keys);
+      BSON_APPEND_INT64 (&wd, "docs", m->workers[i].docs);
+      BSON_APPEND_INT64 (&wd, "rows", m->workers[i].rows);
+      BSON_APPEND_DOUBLE (&wd, "elapsed_s", m->workers[i].elapsed_s);
+      bson_append_document_end (&warr, &wd);
+   }
+   bson_append_array_end (entry, &warr);
+}
+
+/* append_samples -- "samples": the sampler's intervals. */
+static void
+append_samples (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   bson_t sarr;
+   size_t j;
+
+   BSON_APPEND_ARRAY_BEGIN (entry, "samples", &sarr);
+   for (j = 0; j < m->nsamples; j++) {
+      const lab_scan_sample_t *x = &m->samples[j];
+      bson_t sd;
+      char idx[16];
+      const char *ik;
+      bson_uint32_to_string ((uint32_t) j, &ik, idx, sizeof idx);
+      bson_append_document_begin (&sarr, ik, -1, &sd);
+      BSON_APPEND_DOUBLE (&sd, "t_s", x->t_s);
+      if (x->have_disk) {
+         BSON_APPEND_DOUBLE (&sd, "read_requests_per_s", x->disk.reads_per_s);
+         BSON_APPEND_DOUBLE (&sd, "read_mb_s", x->disk.read_mb_s);
+         append_opt_double (&sd, "read_await_ms", x->disk.read_await_ms, x->disk.reads > 0);
+         BSON_APPEND_DOUBLE (&sd, "util_pct", x->disk.util_pct);
+      }
+      append_opt_int (&sd, "server_rss_bytes", x->rss_bytes);
+      append_opt_int (&sd, "cache_bytes", x->cache_bytes);
+      BSON_APPEND_DOUBLE (&sd, "docs_per_s", x->docs_per_s);
+      BSON_APPEND_DOUBLE (&sd, "returned_mb_s", x->returned_mb_s);
+      append_opt_double (&sd, "engine_block_reads_per_s", x->engine_block_reads_per_s,
+                         x->engine_block_reads_per_s >= 0);
+      append_opt_double (&sd, "engine_read_mb_s", x->engine_read_mb_s, x->engine_read_mb_s >= 0);
+      BSON_APPEND_INT64 (&sd, "keys_done", x->keys_done);
+      bson_append_document_end (&sarr, &sd);
+   }
+   bson_append_array_end (entry, &sarr);
+}
+
+/* lab_scan_layout_entry -- see measure.h. */
+void
+lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry)
+{
+   BSON_APPEND_INT32 (entry, "run", m->run);
+   BSON_APPEND_UTF8 (entry, "layout", m->layout);
+   BSON_APPEND_UTF8 (entry, "collection", m->collection);
+   BSON_APPEND_INT32 (entry, "order_in_run", m->order_in_run);
+   BSON_APPEND_UTF8 (entry, "started_at", m->started_at);
+   BSON_APPEND_DOUBLE (entry, "elapsed_s", m->elapsed_s);
+   append_cold (entry, m);
+   append_totals (entry, m);
+   append_rates (entry, m);
+   append_memory (entry, m);
+   append_latency (entry, m);
+   append_workers (entry, m);
+   append_samples (entry, m);
+}
