@@ -83,14 +83,14 @@ typedef enum {
                                 * context, a refused compression level, compression itself failing */
 } lab_zstd_err_t;
 
-/* Codes in LAB_ERROR_SCAN (scan/). */
+/* Codes in LAB_ERROR_SCAN (scan/). RESTART_TIMEOUT and RESTART_FAILED keep the values 2 and 3 cold.c used. */
 typedef enum {
    LAB_SCAN_ERR_NO_DEVICE = 1,   /* which disk holds the data cannot be told: no mount contains the path, or its
                                   * device is not a block device (device.c); name one with --device */
-   LAB_SCAN_ERR_NOT_IN_DISKSTATS, /* the device has no line in /proc/diskstats (diskstats.c) */
-   LAB_SCAN_ERR_BAD_DISKSTATS,   /* a /proc/diskstats line has too few fields (diskstats.c) */
    LAB_SCAN_ERR_RESTART_TIMEOUT, /* --restart-cmd did not finish within --restart-timeout and was killed (cold.c) */
    LAB_SCAN_ERR_RESTART_FAILED,  /* --restart-cmd exited non-zero or was killed by a signal (cold.c) */
+   LAB_SCAN_ERR_NOT_IN_DISKSTATS, /* the device has no line in /proc/diskstats (diskstats.c) */
+   LAB_SCAN_ERR_BAD_DISKSTATS,   /* a /proc/diskstats line has too few fields (diskstats.c) */
    LAB_SCAN_ERR_NO_KEYS,         /* no key to load: the collection holds no value of the key field (run.c) */
    LAB_SCAN_ERR_THREAD,          /* the sampler thread could not be started (sampler.c) */
 } lab_scan_err_t;

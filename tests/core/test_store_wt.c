@@ -165,6 +165,33 @@ test_basic (void **state)
    assert_false (lab_store_find_eq (s, "d", "amount", &v, count_cb, &n, &nd, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX));
    assert_non_null (strstr (e.message, "--key"));
+   /* the generic checks in store.c, before any backend: names, an upsert without _id, a partition count */
+   assert_false (lab_store_count (s, "", &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+   assert_string_equal (e.message, "collection name is empty");
+   assert_false (lab_store_create (s, "a$b", &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+   assert_false (lab_store_create_index (s, "d", "", &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+   {
+      bson_t out = BSON_INITIALIZER;
+      assert_false (lab_store_sorted_describe (s, "d", "", NULL, &out, &e));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+      bson_destroy (&out);
+   }
+   {
+      bson_t *noid = BCON_NEW ("bill_id", BCON_INT32 (1));
+      assert_false (lab_store_upsert_by_id (s, "d", noid, &e));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING));
+      bson_destroy (noid);
+   }
+   {
+      bson_value_t *bounds = NULL;
+      int nbounds = -1;
+      assert_false (lab_store_partition (s, "d", "bill_id", 0, &bounds, &nbounds, &e));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
+      assert_int_equal (nbounds, 0);
+   }
    {
       /* a second store on the same home is refused with a hint, the first one keeps working */
       lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
