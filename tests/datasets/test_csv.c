@@ -720,6 +720,13 @@ test_output (void **state)
 
 /* ---- import and export failures: the code says which ------------------------------------------- */
 
+/* write_text -- write_file of a string. */
+static char *
+write_text (const char *name, const char *text)
+{
+   return write_file (name, text, strlen (text));
+}
+
 /* import_opts -- a parse-only import (no store) of `files` with --headerline. */
 static lab_import_opts_t
 import_opts (const char *const *files, size_t nfiles)
@@ -756,13 +763,12 @@ test_import_errors (void **state)
    (void)state;
    bson_error_t e;
    lab_import_stats_t st = { 0 };
-   char *good = write_file ("good.csv", "id,name\n1,a\n", strlen ("id,name\n1,a\n"));
-   char *wider = write_file ("wider.csv", "id,name,x\n1,a,2\n", strlen ("id,name,x\n1,a,2\n"));
-   char *empty = write_file ("empty.csv", "", strlen (""));
-   char *typed = write_file ("typed.csv", "id.int32(),name.string()\n1,a\nx,b\n",
-                             strlen ("id.int32(),name.string()\n1,a\nx,b\n"));
-   char *dollar = write_file ("dollar.csv", "id,$name\n1,a\n", strlen ("id,$name\n1,a\n"));
-   char *quote = write_file ("quote.csv", "i\"d,name\n1,a\n", strlen ("i\"d,name\n1,a\n"));
+   char *good = write_text ("good.csv", "id,name\n1,a\n");
+   char *wider = write_text ("wider.csv", "id,name,x\n1,a,2\n");
+   char *empty = write_text ("empty.csv", "");
+   char *typed = write_text ("typed.csv", "id.int32(),name.string()\n1,a\nx,b\n");
+   char *dollar = write_text ("dollar.csv", "id,$name\n1,a\n");
+   char *quote = write_text ("quote.csv", "i\"d,name\n1,a\n");
    const char *f_good[] = { good }, *f_two[] = { good, wider }, *f_empty[] = { empty },
               *f_typed[] = { typed }, *f_dollar[] = { dollar }, *f_quote[] = { quote };
    lab_import_opts_t o;
