@@ -11,6 +11,7 @@
 #include "core/store.h"
 #include "core/uri.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -376,6 +377,7 @@ test_json_pretty_and_atomic (void **state)
    assert_string_equal (buf, json);
    assert_false (lab_json_write (doc, "/nonexistent-dir/x.json", &e));
    assert_non_null (strstr (e.message, "/nonexistent-dir/x.json"));
+   assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
    bson_free (json);
    bson_destroy (doc);
    lab_test_rmtree (dir);
