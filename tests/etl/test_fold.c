@@ -717,8 +717,8 @@ test_unfold_rejects_bad_docs (void **state)
       json ("{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 2, \"part\": 0, \"parts\": 1, \"details\": [{}]}");
    bson_t *badpart =
       json ("{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 1, \"parts\": 1, \"details\": [{}]}");
-   bson_t *badrow =
-      json ("{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 0, \"parts\": 1, \"details\": [7]}");
+   bson_t *badrow = json (
+      "{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 0, \"parts\": 1, \"details\": [7]}");
    bson_error_t error;
 
    assert_false (lab_fold_unfold (nokey, "bill_id", "details", NULL, NULL, NULL, &error));
