@@ -45,63 +45,93 @@ typedef enum {
 /* Codes in LAB_ERROR_USAGE: what was wrong with the command line (or with the arguments a library entry
  * point was given, which the mains take from it). All of them exit with code 2. */
 typedef enum {
-   LAB_USAGE_ERR_UNKNOWN_OPTION = 1, /* an option no table knows ("unknown option '-q' (try --help)") */
-   LAB_USAGE_ERR_MISSING_VALUE,      /* an option that takes a value was given none ("option --x needs a value") */
-   LAB_USAGE_ERR_UNEXPECTED_ARGUMENT, /* an argument nobody takes: a positional the command has no room for, or
-                                      * a value given to a flag (--flag=x) */
-   LAB_USAGE_ERR_BAD_VALUE,          /* a value that does not parse, is out of range (possibly a range another
-                                      * option sets), or is not one of the choices */
-   LAB_USAGE_ERR_BAD_NAME,           /* a collection or field name that is empty, malformed or reserved */
-   LAB_USAGE_ERR_MISSING,            /* a required option, argument or input is absent */
-   LAB_USAGE_ERR_CONFLICT,           /* options that exclude each other, or an option that contradicts the backend,
-                                      * the server, the data or the machine */
-   LAB_USAGE_ERR_MISUSE,             /* a library object used out of order (an import run a second time) */
+   /* an option no table knows ("unknown option '-q' (try --help)") */
+   LAB_USAGE_ERR_UNKNOWN_OPTION = 1,
+   /* an option that takes a value was given none ("option --x needs a value") */
+   LAB_USAGE_ERR_MISSING_VALUE,
+   /* an argument nobody takes: a positional the command has no room for, or a value given to a flag
+    * (--flag=x) */
+   LAB_USAGE_ERR_UNEXPECTED_ARGUMENT,
+   /* a value that does not parse, is out of range (possibly a range another option sets), or is not one
+    * of the choices */
+   LAB_USAGE_ERR_BAD_VALUE,
+   /* a collection or field name that is empty, malformed or reserved */
+   LAB_USAGE_ERR_BAD_NAME,
+   /* a required option, argument or input is absent */
+   LAB_USAGE_ERR_MISSING,
+   /* options that exclude each other, or an option that contradicts the backend, the server, the data or
+    * the machine */
+   LAB_USAGE_ERR_CONFLICT,
+   /* a library object used out of order (an import run a second time) */
+   LAB_USAGE_ERR_MISUSE,
 } lab_usage_err_t;
 
 /* Codes in LAB_ERROR_CSV (datasets/: csvin.c reads records, csvtype.c types headers and values, import.c
  * and export.c move rows). */
 typedef enum {
-   LAB_CSV_ERR_BAD_HEADER = 1,  /* a header field is not allowed (empty, '$', '.', bad UTF-8, no/unknown type,
-                                 * duplicate name), or the header line does not parse as CSV */
-   LAB_CSV_ERR_NO_HEADER,       /* --headerline on an input that is empty */
-   LAB_CSV_ERR_HEADER_MISMATCH, /* a later file's header differs from the first file's */
-   LAB_CSV_ERR_BAD_ROW,         /* a row refused under --parse-grace stop: malformed, wrong number of fields, or
-                                 * a value that does not parse as its column's type */
-   LAB_CSV_ERR_BAD_RECORD,      /* the input cannot be cut into records: one longer than the limit (usually an
-                                 * opening quote without its closing one), or not exactly one row */
-   LAB_CSV_ERR_UNSUPPORTED_TYPE, /* export: a field of a BSON type CSV cannot carry */
-   LAB_CSV_ERR_TYPE_CHANGED,     /* export: a field's type differs from its column's in the typed header */
-   LAB_CSV_ERR_UNKNOWN_FIELD,    /* export: a field not in the header sampled from the first documents */
-   LAB_CSV_ERR_BAD_VALUE,        /* export: a value that cannot be written as its column's type */
+   /* a header field is not allowed (empty, '$', '.', bad UTF-8, no/unknown type, duplicate name), or the
+    * header line does not parse as CSV */
+   LAB_CSV_ERR_BAD_HEADER = 1,
+   /* --headerline on an input that is empty */
+   LAB_CSV_ERR_NO_HEADER,
+   /* a later file's header differs from the first file's */
+   LAB_CSV_ERR_HEADER_MISMATCH,
+   /* a row refused under --parse-grace stop: malformed, wrong number of fields, or a value that does not
+    * parse as its column's type */
+   LAB_CSV_ERR_BAD_ROW,
+   /* the input cannot be cut into records: one longer than the limit (usually an opening quote without
+    * its closing one), or not exactly one row */
+   LAB_CSV_ERR_BAD_RECORD,
+   /* export: a field of a BSON type CSV cannot carry */
+   LAB_CSV_ERR_UNSUPPORTED_TYPE,
+   /* export: a field's type differs from its column's in the typed header */
+   LAB_CSV_ERR_TYPE_CHANGED,
+   /* export: a field not in the header sampled from the first documents */
+   LAB_CSV_ERR_UNKNOWN_FIELD,
+   /* export: a value that cannot be written as its column's type */
+   LAB_CSV_ERR_BAD_VALUE,
 } lab_csv_err_t;
 
 /* Codes in LAB_ERROR_ZSTD (datasets/stream.c). */
 typedef enum {
-   LAB_ZSTD_ERR_TRUNCATED = 1, /* the input ends inside a frame (an incomplete download or copy) */
-   LAB_ZSTD_ERR_CORRUPT,       /* the decoder refused the data (damaged bytes, bad checksum, trailing garbage) */
-   LAB_ZSTD_ERR_LIBRARY,       /* a zstd call failed for a reason other than the data: no memory for a
-                                * context, a refused compression level, compression itself failing */
+   /* the input ends inside a frame (an incomplete download or copy) */
+   LAB_ZSTD_ERR_TRUNCATED = 1,
+   /* the decoder refused the data (damaged bytes, bad checksum, trailing garbage) */
+   LAB_ZSTD_ERR_CORRUPT,
+   /* a zstd call failed for a reason other than the data: no memory for a context, a refused compression
+    * level, compression itself failing */
+   LAB_ZSTD_ERR_LIBRARY,
 } lab_zstd_err_t;
 
 /* Codes in LAB_ERROR_SCAN (scan/). RESTART_TIMEOUT and RESTART_FAILED keep the values 2 and 3 cold.c used. */
 typedef enum {
-   LAB_SCAN_ERR_NO_DEVICE = 1,   /* which disk holds the data cannot be told: no mount contains the path, or its
-                                  * device is not a block device (device.c); name one with --device */
-   LAB_SCAN_ERR_RESTART_TIMEOUT, /* --restart-cmd did not finish within --restart-timeout and was killed (cold.c) */
-   LAB_SCAN_ERR_RESTART_FAILED,  /* --restart-cmd exited non-zero or was killed by a signal (cold.c) */
-   LAB_SCAN_ERR_NOT_IN_DISKSTATS, /* the device has no line in /proc/diskstats (diskstats.c) */
-   LAB_SCAN_ERR_BAD_DISKSTATS,   /* a /proc/diskstats line has too few fields (diskstats.c) */
-   LAB_SCAN_ERR_NO_KEYS,         /* no key to load: the collection holds no value of the key field (run.c) */
-   LAB_SCAN_ERR_THREAD,          /* the sampler thread could not be started (sampler.c) */
+   /* which disk holds the data cannot be told: no mount contains the path, or its device is not a block
+    * device (device.c); name one with --device */
+   LAB_SCAN_ERR_NO_DEVICE = 1,
+   /* --restart-cmd did not finish within --restart-timeout and was killed (cold.c) */
+   LAB_SCAN_ERR_RESTART_TIMEOUT,
+   /* --restart-cmd exited non-zero or was killed by a signal (cold.c) */
+   LAB_SCAN_ERR_RESTART_FAILED,
+   /* the device has no line in /proc/diskstats (diskstats.c) */
+   LAB_SCAN_ERR_NOT_IN_DISKSTATS,
+   /* a /proc/diskstats line has too few fields (diskstats.c) */
+   LAB_SCAN_ERR_BAD_DISKSTATS,
+   /* no key to load: the collection holds no value of the key field (run.c) */
+   LAB_SCAN_ERR_NO_KEYS,
+   /* the sampler thread could not be started (sampler.c) */
+   LAB_SCAN_ERR_THREAD,
 } lab_scan_err_t;
 
 /* Codes in LAB_ERROR_VERIFY: a destination that is not what the fold should have written (etl/fold.c). All
  * of them exit with code 3. */
 typedef enum {
-   LAB_VERIFY_ERR_NOT_FOLDED = 1, /* a document lacks the folded shape: the key, the rows array, int32
-                                   * row_count, part and parts with 0 <= part < parts */
-   LAB_VERIFY_ERR_CORRUPT,        /* the rows array does not parse, or holds an element that is not a document */
-   LAB_VERIFY_ERR_ROW_COUNT,      /* row_count disagrees with the number of rows in the array */
+   /* a document lacks the folded shape: the key, the rows array, int32 row_count, part and parts with 0
+    * <= part < parts */
+   LAB_VERIFY_ERR_NOT_FOLDED = 1,
+   /* the rows array does not parse, or holds an element that is not a document */
+   LAB_VERIFY_ERR_CORRUPT,
+   /* row_count disagrees with the number of rows in the array */
+   LAB_VERIFY_ERR_ROW_COUNT,
 } lab_verify_err_t;
 
 /* Process exit codes (DESIGN.md). */
