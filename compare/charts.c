@@ -184,8 +184,9 @@ run_gnuplot (const char *gnuplot, const char *dir, const char *chart, bson_error
             log[300] = '\0';
          }
       }
-      lab_error_set (error, LAB_ERROR_IO, 1, "gnuplot (%s) failed drawing the %s chart (%s %d): %s", gnuplot,
-                     chart, WIFEXITED (status) ? "exit" : "signal",
+      /* LAB_ERROR_IO carries an errno: EIO stands for "the external program failed" */
+      lab_error_set (error, LAB_ERROR_IO, EIO, "gnuplot (%s) failed drawing the %s chart (%s %d): %s",
+                     gnuplot, chart, WIFEXITED (status) ? "exit" : "signal",
                      WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status),
                      log && *log ? log : "no output");
       bson_free (log);
@@ -231,7 +232,7 @@ finish_chart (const char *gnuplot, const char *tmp, const bson_string_t *gp, con
    }
    svg = read_file (svg_path, &len);
    if (!svg || len == 0) {
-      lab_error_set (error, LAB_ERROR_IO, 1, "gnuplot wrote no SVG for the %s chart", name);
+      lab_error_set (error, LAB_ERROR_IO, EIO, "gnuplot wrote no SVG for the %s chart", name);
       goto cleanup;
    }
    file = bson_strdup_printf ("%s-%s.svg", stem, name);

@@ -150,13 +150,13 @@ lab_cmp_production_parse (const char *ratio, const char *cache, const char *data
 
    memset (out, 0, sizeof *out);
    if (ratio && (cache || data)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "give either --production-cache-ratio or --production-cache with --production-data, "
                      "not both");
       return false;
    }
    if (!cache != !data) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "%s needs %s too: the production ratio is the engine cache ÷ the detail layout's data "
                      "and indexes on disk (or give --production-cache-ratio R)",
                      cache ? "--production-cache" : "--production-data",
@@ -167,7 +167,7 @@ lab_cmp_production_parse (const char *ratio, const char *cache, const char *data
       errno = 0;
       out->ratio = strtod (ratio, &end);
       if (end == ratio || *end != '\0' || errno != 0 || !(out->ratio > 0) || !isfinite (out->ratio)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--production-cache-ratio: '%s' is not a ratio above 0 (e.g. 0.25: the cache holds a "
                         "quarter of the detail data and indexes)",
                         ratio);
@@ -180,7 +180,7 @@ lab_cmp_production_parse (const char *ratio, const char *cache, const char *data
          return false;
       }
       if (cache_bytes == 0 || data_bytes == 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: the size must be above 0",
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: the size must be above 0",
                         cache_bytes == 0 ? "--production-cache" : "--production-data");
          return false;
       }

@@ -98,7 +98,7 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       goto done;
    }
    if (pos.n > 1) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNEXPECTED_ARGUMENT,
                      "one results file at a time ('%s' and '%s'); compare two with --baseline", pos.v[0],
                      pos.v[1]);
       goto done;
@@ -109,7 +109,7 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       goto done;
    }
    if (!o->input) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "no results file given: layout-report RUN.json [-o REPORT.md]");
       ok = false;
       goto done;
@@ -122,14 +122,14 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       o->output = NULL;
    }
    if (!o->output && o->common.json_path && strcmp (o->common.json_path, "-") == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--json - and the report cannot both go to standard output: add -o REPORT.md or "
                      "--json FILE");
       ok = false;
       goto done;
    }
    if (o->charts == CHARTS_SVG && !o->output) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "--charts svg needs -o REPORT.md: the charts are written next to the report");
       ok = false;
       goto done;
@@ -137,7 +137,8 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
    if (o->output) {
       size_t n = strlen (o->output);
       if (n == 0 || o->output[n - 1] == '/') {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "-o '%s': name a file, e.g. out/report.md", o->output);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "-o '%s': name a file, e.g. out/report.md", o->output);
          ok = false;
       goto done;
       }

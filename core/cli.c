@@ -43,7 +43,7 @@ lab_cli_value (int argc, char **argv, int *i, const char *name, const char **val
       return 0;
    }
    if (*i + 1 >= argc) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "option %s needs a value", name);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING_VALUE, "option %s needs a value", name);
       return -1;
    }
    (*i)++;
@@ -95,7 +95,8 @@ lab_cli_common_take (lab_cli_common_t *c, int argc, char **argv, int *i, bson_er
    }
    if ((r = lab_cli_value (argc, argv, i, "--progress", &v, error)) != 0) {
       if (r > 0 && !lab_progress_parse_mode (v, &c->progress)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "--progress: '%s' is not one of auto, always, never", v);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--progress: '%s' is not one of auto, always, never", v);
          return -1;
       }
       return r;
@@ -105,7 +106,8 @@ lab_cli_common_take (lab_cli_common_t *c, int argc, char **argv, int *i, bson_er
          return -1;
       }
       if (r > 0 && c->cache_size_bytes < 1048576) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "--cache-size: %s is below WiredTiger's minimum of 1MiB", v);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--cache-size: %s is below WiredTiger's minimum of 1MiB", v);
          return -1;
       }
       return r;
@@ -196,7 +198,8 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
       errno = 0;
       d = strtod (v, &end);
       if (!*v || *end || errno != 0 || d != d) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: '%s' is not a number", o->name, v);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: '%s' is not a number", o->name,
+                        v);
          return false;
       }
       *(double *) o->field = d;
@@ -224,7 +227,8 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
       for (k = 0; o->choices[k]; k++) {
          bson_string_append_printf (names, "%s%s", k ? ", " : "", o->choices[k]);
       }
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: '%s' is not one of %s", o->name, v, names->str);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: '%s' is not one of %s", o->name, v,
+                     names->str);
       bson_string_free (names, true);
       return false;
    }
@@ -252,7 +256,8 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
 
       if (only_positionals || a[0] != '-' || a[1] == '\0') {
          if (!spec->positionals) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "unexpected argument '%s' (try --help)", a);
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNEXPECTED_ARGUMENT,
+                           "unexpected argument '%s' (try --help)", a);
             return false;
          }
          list_add (spec->positionals, a);
@@ -270,7 +275,8 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
             }
             continue;
          }
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "unknown option '%s' (try --help)", a);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION,
+                        "unknown option '%s' (try --help)", a);
          return false;
       }
       if (o->seen) {
@@ -278,7 +284,8 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
       }
       if (o->kind == LAB_CLI_FLAG || o->kind == LAB_CLI_COUNT) {
          if (v) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "option %s takes no value ('%s')", o->name, a);
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNEXPECTED_ARGUMENT,
+                           "option %s takes no value ('%s')", o->name, a);
             return false;
          }
          if (o->kind == LAB_CLI_FLAG) {
@@ -290,7 +297,8 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
       }
       if (!v) {
          if (i + 1 >= argc) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "option %s needs a value", o->name);
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING_VALUE, "option %s needs a value",
+                           o->name);
             return false;
          }
          v = argv[++i];

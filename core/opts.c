@@ -70,12 +70,13 @@ lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *er
    double bytes;
 
    if (!parse_scaled (s, units, sizeof units / sizeof units[0], &bytes)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
-                     "%s: cannot read '%s' as a size (examples: 4096, 64K, 16MiB, 1.5G, 10MB)", what, s ? s : "");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s: cannot read '%s' as a size (examples: 4096, 64K, 16MiB, 1.5G, 10MB)", what,
+                     s ? s : "");
       return false;
    }
    if (bytes >= 18446744073709551615.0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: size '%s' is too large", what, s);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: size '%s' is too large", what, s);
       return false;
    }
    *out = (uint64_t) bytes;
@@ -91,12 +92,13 @@ lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_e
    double ns;
 
    if (!parse_scaled (s, units, sizeof units / sizeof units[0], &ns)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                      "%s: cannot read '%s' as a duration (examples: 500ms, 1s, 1.5s, 2m)", what, s ? s : "");
       return false;
    }
    if (ns >= 9.2e18) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: duration '%s' is too long", what, s);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: duration '%s' is too long", what,
+                     s);
       return false;
    }
    *out_ns = (uint64_t) ns;
@@ -119,14 +121,15 @@ lab_parse_int (const char *s, const char *what, int64_t min, int64_t max, int64_
       goto bad;
    }
    if (v < min || v > max) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: %lld is out of range [%" PRId64 ", %" PRId64 "]", what, v, min,
-                     max);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s: %lld is out of range [%" PRId64 ", %" PRId64 "]", what, v, min, max);
       return false;
    }
    *out = v;
    return true;
 bad:
-   lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: '%s' is not an integer", what, s ? s : "");
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: '%s' is not an integer", what,
+                  s ? s : "");
    return false;
 }
 

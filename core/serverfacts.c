@@ -842,7 +842,7 @@ lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, co
             bson_strncpy (listed + strlen (listed), i ? ", " : "", sizeof listed - strlen (listed));
             bson_strncpy (listed + strlen (listed), b->disks[i].name, sizeof listed - strlen (listed));
          }
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "disk '%s' is not in the server's diagnostic data (it lists: %s); name one of those",
                         override, listed);
          return false;

@@ -116,11 +116,12 @@ static bool
 check_coll (const char *coll, bson_error_t *error)
 {
    if (!coll || !*coll) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "collection name is empty");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "collection name is empty");
       return false;
    }
    if (strchr (coll, '$') || strlen (coll) > 200) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "invalid collection name '%s' (no '$', at most 200 bytes)", coll);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                     "invalid collection name '%s' (no '$', at most 200 bytes)", coll);
       return false;
    }
    return true;
@@ -142,7 +143,7 @@ bool
 lab_store_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
    if (!field || !*field) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "index field name is empty");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "index field name is empty");
       return false;
    }
    return check_coll (coll, error) && sess->store->ops->create_index (sess, coll, field, error);
@@ -278,7 +279,8 @@ lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc
    bson_iter_t it;
 
    if (!bson_iter_init_find (&it, doc, "_id")) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "upsert into '%s': the document has no _id", coll);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "upsert into '%s': the document has no _id", coll);
       return false;
    }
    return check_coll (coll, error) && sess->store->ops->upsert_by_id (sess, coll, doc, error);
@@ -378,7 +380,7 @@ lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
       return false;
    }
    if (!field || !*field) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "sort field name is empty");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "sort field name is empty");
       return false;
    }
    opts = opts ? opts : &none;
@@ -410,7 +412,8 @@ lab_store_partition (lab_session_t *sess, const char *coll, const char *field, i
    *bounds = NULL;
    *nbounds = 0;
    if (n < 1) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "partition count must be at least 1 (got %d)", n);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "partition count must be at least 1 (got %d)", n);
       return false;
    }
    if (!check_coll (coll, error)) {

@@ -210,7 +210,8 @@ parse_start (const char *v, void *field, const char *name, bson_error_t *error)
    int64_t *ms = field;
 
    if (!lab_csv_parse_date (v, strlen (v), ms) || *ms < 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "%s: '%s' is not an RFC 3339 date after 1970", name, v);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s: '%s' is not an RFC 3339 date after 1970", name, v);
       return false;
    }
    return true;
@@ -454,7 +455,8 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
       o.zstd_level = 3;
    }
    if (c.json_path && !strcmp (c.json_path, "-") && !strcmp (o.out, "-")) {
-      lab_error_set (&error, LAB_ERROR_USAGE, 0, "--json - and the CSV cannot both go to stdout: give -o FILE");
+      lab_error_set (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--json - and the CSV cannot both go to stdout: give -o FILE");
       return usage_error (&error, "export");
    }
    o.progress = c.progress;

@@ -259,8 +259,8 @@ deliver (struct csv_parser *p, parse_ctx_t *c, lab_csv_record_t *rec, bool termi
       return true; /* nothing but a terminator */
    }
    if (!rec->parse_error && c->rows != 1) {
-      lab_error_set (error, LAB_ERROR_CSV, 0, "%s:%" PRId64 ": internal error: record holds %d rows",
-                     rec->file, rec->line, c->rows);
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_RECORD,
+                     "%s:%" PRId64 ": internal error: record holds %d rows", rec->file, rec->line, c->rows);
       return false;
    }
    if (c->fields_cap < c->nfields) {
@@ -306,7 +306,7 @@ lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, 
       }
       if (end == cap) {
          if (cap >= max_record_bytes) {
-            lab_error_set (error, LAB_ERROR_CSV, 0,
+            lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_RECORD,
                            "%s:%" PRId64
                            ": record is longer than %zu bytes (an opening quote without its closing "
                            "quote?)",

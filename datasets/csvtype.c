@@ -94,21 +94,22 @@ name_check (const char *name, size_t len, size_t cell, bool typed, bson_error_t 
 {
    size_t bad;
    if (len == 0) {
-      lab_error_set (error, LAB_ERROR_CSV, 0, "header field %zu: empty field name", cell);
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER, "header field %zu: empty field name",
+                     cell);
       return false;
    }
    if (!lab_utf8_check (name, len, &bad)) {
-      lab_error_set (error, LAB_ERROR_CSV, 0,
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
                      "header field %zu: invalid UTF-8 or NUL byte at byte %zu of the name", cell, bad + 1);
       return false;
    }
    if (name[0] == '$') {
-      lab_error_set (error, LAB_ERROR_CSV, 0, "header field %zu: field name '%.*s' starts with '$'", cell,
-                     (int)len, name);
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
+                     "header field %zu: field name '%.*s' starts with '$'", cell, (int)len, name);
       return false;
    }
    if (memchr (name, '.', len)) {
-      lab_error_set (error, LAB_ERROR_CSV, 0,
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
                      "header field %zu: field name '%.*s' contains '.'; nested fields are not supported%s",
                      cell, (int)len, name,
                      typed ? "" : " (if the header carries types as name.type(), add --columns-have-types)");
@@ -134,7 +135,7 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
          }
       }
       if (!dot) {
-         lab_error_set (error, LAB_ERROR_CSV, 0,
+         lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
                         "header field %zu: '%.*s' has no type; with --columns-have-types every field is "
                         "name.type(), e.g. qty.double()",
                         idx, (int)len, cell);
@@ -144,7 +145,7 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
       size_t tlen = len - (size_t)(t - cell);
       const char *paren = memchr (t, '(', tlen);
       if (!paren || tlen < 2 || t[tlen - 1] != ')') {
-         lab_error_set (error, LAB_ERROR_CSV, 0,
+         lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
                         "header field %zu: '%.*s': the type must be written as type(), e.g. %.*s()", idx,
                         (int)len, cell, (int)(paren ? (size_t)(paren - t) : tlen), t);
          return false;
@@ -152,7 +153,7 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
       size_t base = (size_t)(paren - t);
       if (!lab_csv_type_parse (t, base, &type)) {
          lab_error_set (
-            error, LAB_ERROR_CSV, 0,
+            error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
             "header field %zu: unknown type '%.*s' (known: auto, string, int32, int64, double, boolean, "
             "date, decimal, objectid)",
             idx, (int)base, t);
@@ -160,7 +161,7 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
       }
       if (paren + 1 != t + tlen - 1) {
          lab_error_set (
-            error, LAB_ERROR_CSV, 0,
+            error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
             "header field %zu: '%.*s': arguments are not supported (%s() takes none; dates are RFC 3339)",
             idx, (int)len, cell, lab_csv_type_name (type));
          return false;
@@ -172,7 +173,7 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
    }
    for (size_t i = 0; i < h->n; i++) {
       if (strlen (h->cols[i].name) == name_len && memcmp (h->cols[i].name, cell, name_len) == 0) {
-         lab_error_set (error, LAB_ERROR_CSV, 0,
+         lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
                         "header field %zu: duplicate field name '%.*s' (also field %zu)", idx, (int)name_len,
                         cell, i + 1);
          return false;

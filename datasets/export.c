@@ -59,7 +59,7 @@ learn (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *error)
       if (!lab_csv_type_of (bson_iter_type (&it), &t)) {
          id_text (doc, idb, sizeof idb);
          lab_error_set (
-            error, LAB_ERROR_CSV, 10,
+            error, LAB_ERROR_CSV, LAB_CSV_ERR_UNSUPPORTED_TYPE,
             "collection '%s', document %s: field '%s' has BSON type 0x%02x, which CSV cannot carry "
             "(export writes flat documents of string, int32, int64, double, boolean, date, decimal and "
             "objectId values)",
@@ -77,7 +77,7 @@ learn (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *error)
       } else if (x->h.cols[c].type != t) {
          id_text (doc, idb, sizeof idb);
          lab_error_set (
-            error, LAB_ERROR_CSV, 11,
+            error, LAB_ERROR_CSV, LAB_CSV_ERR_TYPE_CHANGED,
             "collection '%s', document %s: field '%s' is %s here but %s in earlier documents; a typed "
             "CSV column holds one type",
             coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
@@ -153,7 +153,7 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          if (f < 0) {
             id_text (doc, idb, sizeof idb);
             lab_error_set (
-               error, LAB_ERROR_CSV, 12,
+               error, LAB_ERROR_CSV, LAB_CSV_ERR_UNKNOWN_FIELD,
                "collection '%s', document %s: field '%s' did not occur in the first documents sampled "
                "for the header (raise --sample)",
                coll, idb, key);
@@ -166,13 +166,13 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          id_text (doc, idb, sizeof idb);
          if (lab_csv_type_of (bson_iter_type (&it), &t)) {
             lab_error_set (
-               error, LAB_ERROR_CSV, 11,
+               error, LAB_ERROR_CSV, LAB_CSV_ERR_TYPE_CHANGED,
                "collection '%s', document %s: field '%s' is %s here but %s in the header (fixed from "
                "the first documents; a typed CSV column holds one type)",
                coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
          } else {
             lab_error_set (
-               error, LAB_ERROR_CSV, 10,
+               error, LAB_ERROR_CSV, LAB_CSV_ERR_UNSUPPORTED_TYPE,
                "collection '%s', document %s: field '%s' has BSON type 0x%02x, which CSV cannot carry "
                "(export writes flat documents of string, int32, int64, double, boolean, date, decimal "
                "and objectId values)",
@@ -195,8 +195,8 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
       lab_buf_reset (&x->cell);
       if (!lab_csv_format_value (&x->vals[c].it, x->h.cols[c].type, &x->cell, why, sizeof why)) {
          id_text (doc, idb, sizeof idb);
-         lab_error_set (error, LAB_ERROR_CSV, 13, "collection '%s', document %s: field '%s': %s", coll, idb,
-                        x->h.cols[c].name, why);
+         lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_VALUE,
+                        "collection '%s', document %s: field '%s': %s", coll, idb, x->h.cols[c].name, why);
          return false;
       }
       put_cell (&x->line, (const char *)x->cell.data, x->cell.len, x->h.cols[c].type == LAB_CSV_STRING);

@@ -261,15 +261,15 @@ lab_gen_seed_parse (const char *s, uint64_t *out, bson_error_t *error)
       digits = s + 2;
    }
    if (!*digits || *digits == '-' || *digits == '+' || *digits == ' ') {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)",
-                     s);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)", s);
       return false;
    }
    errno = 0;
    unsigned long long v = strtoull (digits, &end, base);
    if (errno || *end) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)",
-                     s);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--seed: '%s' is not a number (decimal or 0x-hex, 0..2^64-1)", s);
       return false;
    }
    *out = (uint64_t)v;
@@ -401,7 +401,7 @@ calibrate (lab_gen_t *g, bson_error_t *error)
    switch (p->dist) {
    case LAB_GEN_LOGNORMAL: {
       if (!(m > 1.0 && m < (double)M)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--mean-rows %g is not reachable by lognormal with --max-rows %" PRId64
                         ": it must lie strictly between 1 and --max-rows",
                         m, M);
@@ -424,7 +424,7 @@ calibrate (lab_gen_t *g, bson_error_t *error)
       g->zipf_exact = M < ZIPF_EXACT_ROWS ? M : ZIPF_EXACT_ROWS;
       zipf_weights (0.0, M, g->zipf_exact, &w1, &w2, &mean0);
       if (!(m > 1.0 && m < mean0)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--mean-rows %g is not reachable by zipf with --max-rows %" PRId64
                         ": it must lie strictly between 1 and %.1f ((max-rows + 1) / 2)",
                         m, M, mean0);
@@ -452,7 +452,7 @@ calibrate (lab_gen_t *g, bson_error_t *error)
    }
    case LAB_GEN_UNIFORM:
       if (!(m >= 1.0 && 2 * m - 1 <= (double)M)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--mean-rows %g is not reachable by uniform with --max-rows %" PRId64
                         ": uniform draws from 1..2*mean-1, so the mean must be in [1, (max-rows + 1) / 2]",
                         m, M);
@@ -461,13 +461,13 @@ calibrate (lab_gen_t *g, bson_error_t *error)
       return true;
    case LAB_GEN_FIXED:
       if (!(m >= 1.0 && m <= (double)M)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--mean-rows %g must be in [1, --max-rows %" PRId64 "] for fixed", m, M);
          return false;
       }
       return true;
    }
-   lab_error_set (error, LAB_ERROR_USAGE, 0, "unknown --dist");
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "unknown --dist");
    return false;
 }
 
@@ -902,26 +902,27 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
    g->p.key = g->key;
 
    if (p->bills < 0 || p->oversize < 0 || p->bills + p->oversize < 1) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                      "--bills (%" PRId64 ") plus --oversize (%" PRId64 ") must be at least 1", p->bills,
                      p->oversize);
       goto fail;
    }
    if (p->max_rows < 1 || p->max_rows > LAB_GEN_MAX_ROWS_LIMIT) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--max-rows %" PRId64 " must be in [1, %d]", p->max_rows,
-                     LAB_GEN_MAX_ROWS_LIMIT);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--max-rows %" PRId64 " must be in [1, %d]", p->max_rows, LAB_GEN_MAX_ROWS_LIMIT);
       goto fail;
    }
    if (!(p->mean_rows >= 1.0) || p->mean_rows > (double)LAB_GEN_MAX_ROWS_LIMIT) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--mean-rows %g must be at least 1", p->mean_rows);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--mean-rows %g must be at least 1",
+                     p->mean_rows);
       goto fail;
    }
    if (p->open_bills < 1) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--open-bills must be at least 1");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--open-bills must be at least 1");
       goto fail;
    }
    if (!*g->key || g->key[0] == '$' || strchr (g->key, '.') || strcmp (g->key, "_id") == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
                      "--key '%s' is not usable: a top-level field name, not empty, not _id, without '.' or a "
                      "leading '$'",
                      g->key);
@@ -929,7 +930,8 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
    }
    for (const char *const *f = MASTER_FIELDS; *f; f++) {
       if (strcmp (*f, g->key) == 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0, "--key '%s' clashes with a generated field", g->key);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "--key '%s' clashes with a generated field", g->key);
          goto fail;
       }
    }
@@ -937,7 +939,8 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
                                              "qty",     "unit_price", "amount",    "charge_time" };
    for (size_t i = 0; i < NELEM (row_fields); i++) {
       if (strcmp (row_fields[i], g->key) == 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0, "--key '%s' clashes with a generated field", g->key);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "--key '%s' clashes with a generated field", g->key);
          goto fail;
       }
    }

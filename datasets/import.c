@@ -176,8 +176,8 @@ refuse (import_t *im, const lab_csv_record_t *rec, size_t raw_off, const char *r
       return false;
    }
    if (im->o->grace == LAB_GRACE_STOP) {
-      lab_error_set (error, LAB_ERROR_CSV, 1, "%s:%" PRId64 ":%" PRId64 ": %s (--parse-grace stop)",
-                     rec->file, line, col, reason);
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_ROW,
+                     "%s:%" PRId64 ":%" PRId64 ": %s (--parse-grace stop)", rec->file, line, col, reason);
       return false;
    }
    if (im->st->rejects <= 5) {
@@ -197,8 +197,8 @@ take_header (import_t *im, const lab_csv_record_t *rec, bson_error_t *error)
 
    if (rec->parse_error) {
       lab_csv_locate (rec, rec->error_off, &line, &col);
-      lab_error_set (error, LAB_ERROR_CSV, 2, "%s:%" PRId64 ":%" PRId64 ": header line: %s", rec->file, line,
-                     col, rec->parse_error);
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
+                     "%s:%" PRId64 ":%" PRId64 ": header line: %s", rec->file, line, col, rec->parse_error);
       return false;
    }
    for (size_t i = 0; i < rec->nfields; i++) {
@@ -216,7 +216,7 @@ take_header (import_t *im, const lab_csv_record_t *rec, bson_error_t *error)
       return true;
    }
    if (!lab_csv_header_equal (&im->header, &h)) {
-      lab_error_set (error, LAB_ERROR_CSV, 2,
+      lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_HEADER_MISMATCH,
                      "%s:%" PRId64
                      ": header differs from the first file's (%zu fields here, %zu there): every file "
                      "must have the same columns in the same order",
@@ -245,8 +245,8 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
       if (im->key_col < 0 && o->key) {
          im->key_col = lab_csv_header_find (&im->header, o->key);
          if (im->key_col < 0 && o->key_given) {
-            lab_error_set (error, LAB_ERROR_USAGE, 3, "%s: --key '%s' is not a column of the header",
-                           rec->file, o->key);
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                           "%s: --key '%s' is not a column of the header", rec->file, o->key);
             return false;
          }
       }
@@ -365,31 +365,37 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
 
    imp->o = o;
    if (o->headerline && o->fields) {
-      lab_error_set (error, LAB_ERROR_USAGE, 4, "--headerline and --fields exclude each other");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--headerline and --fields exclude each other");
       goto fail;
    }
    if (!o->headerline && !o->fields) {
-      lab_error_set (error, LAB_ERROR_USAGE, 4, "say where the field names come from: --headerline or --fields");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "say where the field names come from: --headerline or --fields");
       goto fail;
    }
    if (o->drop && o->append) {
-      lab_error_set (error, LAB_ERROR_USAGE, 4, "--drop and --append exclude each other");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--drop and --append exclude each other");
       goto fail;
    }
    if (o->nfiles == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 4, "no input: name one or more CSV files (or - for stdin)");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "no input: name one or more CSV files (or - for stdin)");
       goto fail;
    }
    if (o->reject_path && strcmp (o->reject_path, "-") == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 4, "--reject needs a file name");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--reject needs a file name");
       goto fail;
    }
    if (o->fields && !lab_csv_header_from_list (&imp->fields, o->fields, o->typed, error)) {
-      error->domain = LAB_ERROR_USAGE;
+      error->domain = LAB_ERROR_USAGE; /* the header is the --fields value: a usage error (exit 2) */
+      error->code = LAB_USAGE_ERR_BAD_VALUE;
       goto fail;
    }
    if (o->fields && o->key_given && lab_csv_header_find (&imp->fields, o->key) < 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 3, "--key '%s' is not one of --fields", o->key);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--key '%s' is not one of --fields",
+                     o->key);
       goto fail;
    }
    /* open every input now, once: a missing file fails before anything is written, and the stream that
@@ -398,7 +404,8 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
    for (size_t i = 0; i < o->nfiles; i++) {
       if (strcmp (o->files[i], "-") == 0) {
          if (have_stdin) {
-            lab_error_set (error, LAB_ERROR_USAGE, 4, "stdin (-) can be read only once");
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                           "stdin (-) can be read only once");
             goto fail;
          }
          have_stdin = true;
@@ -470,7 +477,8 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
    st->bills = -1;
 
    if (imp->used) {
-      lab_error_set (error, LAB_ERROR_USAGE, 4, "an import runs once: its inputs are read");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE,
+                     "an import runs once: its inputs are read");
       goto done;
    }
    imp->used = true;
@@ -533,7 +541,8 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
          goto done;
       }
       if (o->headerline && !im.have_header) {
-         lab_error_set (error, LAB_ERROR_CSV, 2, "%s: empty input: no header line (--headerline)", im.file);
+         lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_NO_HEADER,
+                        "%s: empty input: no header line (--headerline)", im.file);
          goto done;
       }
       lab_input_close (in);

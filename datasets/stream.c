@@ -100,7 +100,7 @@ lab_input_open (const char *path, bson_error_t *error)
       in->zstd = true;
       in->ds = ZSTD_createDStream ();
       if (!in->ds) {
-         lab_error_set (error, LAB_ERROR_ZSTD, 0,
+         lab_error_set (error, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_LIBRARY,
                         "cannot create a zstd decompression stream (out of memory)");
          goto fail;
       }
@@ -159,7 +159,7 @@ lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
       if (in->zin.pos == in->zin.size) {
          if (in->raw_eof) {
             if (in->last_ret != 0) {
-               lab_error_set (error, LAB_ERROR_ZSTD, 1,
+               lab_error_set (error, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_TRUNCATED,
                               "'%s' is a truncated zstd stream: it ends inside a frame after %" PRIu64
                               " compressed bytes (incomplete download or copy?)",
                               in->name, in->raw_bytes);
@@ -183,7 +183,7 @@ lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
       size_t before = in->zin.pos;
       size_t r = ZSTD_decompressStream (in->ds, &out, &in->zin);
       if (ZSTD_isError (r)) {
-         lab_error_set (error, LAB_ERROR_ZSTD, 2,
+         lab_error_set (error, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_CORRUPT,
                         "'%s': corrupt zstd data near compressed byte %" PRIu64 ": %s", in->name,
                         in->raw_bytes - (uint64_t)(in->zin.size - before), ZSTD_getErrorName (r));
          return -1;
@@ -297,7 +297,8 @@ lab_output_open (const char *path, int zstd_level, bson_error_t *error)
    if (zstd_level > 0) {
       out->cctx = ZSTD_createCCtx ();
       if (!out->cctx) {
-         lab_error_set (error, LAB_ERROR_ZSTD, 0, "cannot create a zstd compression context (out of memory)");
+         lab_error_set (error, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_LIBRARY,
+                        "cannot create a zstd compression context (out of memory)");
          goto fail;
       }
       size_t r = ZSTD_CCtx_setParameter (out->cctx, ZSTD_c_compressionLevel, zstd_level);
@@ -305,7 +306,8 @@ lab_output_open (const char *path, int zstd_level, bson_error_t *error)
          r = ZSTD_CCtx_setParameter (out->cctx, ZSTD_c_checksumFlag, 1);
       }
       if (ZSTD_isError (r)) {
-         lab_error_set (error, LAB_ERROR_ZSTD, 0, "zstd level %d: %s", zstd_level, ZSTD_getErrorName (r));
+         lab_error_set (error, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_LIBRARY, "zstd level %d: %s", zstd_level,
+                        ZSTD_getErrorName (r));
          goto fail;
       }
       out->zcap = ZSTD_CStreamOutSize ();
@@ -327,7 +329,8 @@ zstd_push (lab_output_t *out, const void *data, size_t len, ZSTD_EndDirective mo
       ZSTD_outBuffer o = { out->zbuf, out->zcap, 0 };
       size_t r = ZSTD_compressStream2 (out->cctx, &o, &in, mode);
       if (ZSTD_isError (r)) {
-         lab_error_set (error, LAB_ERROR_ZSTD, 0, "zstd compression failed: %s", ZSTD_getErrorName (r));
+         lab_error_set (error, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_LIBRARY, "zstd compression failed: %s",
+                        ZSTD_getErrorName (r));
          return false;
       }
       if (o.pos && !write_all (out, out->zbuf, o.pos, error)) {

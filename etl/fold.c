@@ -110,34 +110,35 @@ lab_fold_opts_check (const lab_fold_opts_t *o, bson_error_t *error)
    size_t i, j;
 
    if (!name_plain (o->key)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "key field '%s' must be a top-level field name (no '.', no '$')",
-                     o->key ? o->key : "");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                     "key field '%s' must be a top-level field name (no '.', no '$')", o->key ? o->key : "");
       return false;
    }
    if (!name_plain (o->array_field)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "array field '%s' must be a top-level field name (no '.', no '$')",
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                     "array field '%s' must be a top-level field name (no '.', no '$')",
                      o->array_field ? o->array_field : "");
       return false;
    }
    if (name_reserved (o->key, o->array_field)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
                      "key field '%s' cannot be _id, row_count, part, parts or the array field", o->key);
       return false;
    }
    if (strcmp (o->array_field, "_id") == 0 || strcmp (o->array_field, LAB_FOLD_ROW_COUNT) == 0 ||
        strcmp (o->array_field, LAB_FOLD_PART) == 0 || strcmp (o->array_field, LAB_FOLD_PARTS) == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "array field '%s' is a name the folded document uses itself",
-                     o->array_field);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                     "array field '%s' is a name the folded document uses itself", o->array_field);
       return false;
    }
    for (i = 0; i < o->nhoist; i++) {
       if (!name_plain (o->hoist[i])) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0, "hoisted field '%s' must be a top-level field name",
-                        o->hoist[i] ? o->hoist[i] : "");
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "hoisted field '%s' must be a top-level field name", o->hoist[i] ? o->hoist[i] : "");
          return false;
       }
       if (strcmp (o->hoist[i], o->key) == 0 || name_reserved (o->hoist[i], o->array_field)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
                         "field '%s' cannot be hoisted: the key is always at top level, and _id, row_count, "
                         "part, parts and the array field are the folded document's own",
                         o->hoist[i]);
@@ -145,14 +146,15 @@ lab_fold_opts_check (const lab_fold_opts_t *o, bson_error_t *error)
       }
       for (j = 0; j < i; j++) {
          if (strcmp (o->hoist[i], o->hoist[j]) == 0) {
-            lab_error_set (error, LAB_ERROR_USAGE, 0, "hoisted field '%s' is listed twice", o->hoist[i]);
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                           "hoisted field '%s' is listed twice", o->hoist[i]);
             return false;
          }
       }
    }
    if (o->max_doc_bytes < 1024 || o->max_doc_bytes > INT32_MAX) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "max document size %lld is out of range [1 KiB, 2 GiB)",
-                     (long long) o->max_doc_bytes);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "max document size %lld is out of range [1 KiB, 2 GiB)", (long long)o->max_doc_bytes);
       return false;
    }
    return true;
@@ -170,7 +172,8 @@ lab_fold_new (const lab_fold_opts_t *opts, lab_fold_emit_cb_t emit, lab_fold_rej
       return NULL;
    }
    if (opts->on_oversize == LAB_FOLD_OVERSIZE_REJECT && !reject) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "on-oversize reject needs a reject destination");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "on-oversize reject needs a reject destination");
       return NULL;
    }
    f = bson_malloc0 (sizeof *f);
@@ -818,16 +821,18 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
    if (!have_key || !have_arr || !have_rc || !have_part || !have_parts || di.parts < 1 || di.part < 0 ||
        di.part >= di.parts) {
       idt = row_id_text (doc);
-      lab_error_set (error, LAB_ERROR_VERIFY, 0,
-                     "document %s is not a folded document: it needs '%s', an array '%s', and int32 row_count, "
-                     "part and parts with 0 <= part < parts",
-                     idt, key, array_field);
+      lab_error_set (
+         error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_NOT_FOLDED,
+         "document %s is not a folded document: it needs '%s', an array '%s', and int32 row_count, "
+         "part and parts with 0 <= part < parts",
+         idt, key, array_field);
       goto done;
    }
    bson_iter_array (&ait, &len, &data);
    if (!bson_iter_init_from_data (&eit, data, len)) {
       idt = row_id_text (doc);
-      lab_error_set (error, LAB_ERROR_VERIFY, 0, "document %s: array '%s' is corrupt", idt, array_field);
+      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_CORRUPT, "document %s: array '%s' is corrupt",
+                     idt, array_field);
       goto done;
    }
    while (bson_iter_next (&eit)) {
@@ -837,8 +842,9 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
 
       if (!BSON_ITER_HOLDS_DOCUMENT (&eit)) {
          idt = row_id_text (doc);
-         lab_error_set (error, LAB_ERROR_VERIFY, 0, "document %s: element %s of '%s' is not a document", idt,
-                        bson_iter_key (&eit), array_field);
+         lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_CORRUPT,
+                        "document %s: element %s of '%s' is not a document", idt, bson_iter_key (&eit),
+                        array_field);
          goto done;
       }
       bson_iter_document (&eit, &elen, &edata);
@@ -859,8 +865,9 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
    }
    if (n != di.row_count) {
       idt = row_id_text (doc);
-      lab_error_set (error, LAB_ERROR_VERIFY, 0, "document %s: row_count says %d but '%s' holds %d rows", idt,
-                     di.row_count, array_field, n);
+      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_ROW_COUNT,
+                     "document %s: row_count says %d but '%s' holds %d rows", idt, di.row_count, array_field,
+                     n);
       ok = false;
       goto done;
    }

@@ -154,10 +154,10 @@ enough_space (const char *dir, uint64_t file_bytes, bson_error_t *error)
    struct statvfs vfs;
 
    if (statvfs (dir, &vfs) == 0 && (uint64_t) vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--calibrate: %s has %" PRIu64 " MiB free, too little for a %" PRIu64
                      " MiB test file (twice its size is kept free); use a smaller --calibrate-size",
-                     dir, (uint64_t) vfs.f_bavail * vfs.f_frsize >> 20, file_bytes >> 20);
+                     dir, (uint64_t)vfs.f_bavail * vfs.f_frsize >> 20, file_bytes >> 20);
       return false;
    }
    return true;

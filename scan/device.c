@@ -199,7 +199,8 @@ find_mount (const char *mountinfo, const char *real, mount_entry_t *best, bson_e
    free (line);
    fclose (f);
    if (!found) {
-      lab_error_set (error, LAB_ERROR_SCAN, 1, "no mount in %s contains %s", mountinfo, real);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_DEVICE, "no mount in %s contains %s", mountinfo,
+                     real);
    }
    return found;
 }
@@ -231,7 +232,7 @@ lab_device_resolve (const char *path, const char *override, const char *sysfs, c
 
       snprintf (p, sizeof p, "%s/class/block/%s", sysfs, name);
       if (!realpath (p, real_dev)) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--device %s: no such block device (%s/class/block/%s does not exist); name a disk "
                         "from /proc/diskstats, e.g. vda or sda",
                         override, sysfs, name);
@@ -292,10 +293,11 @@ lab_device_resolve (const char *path, const char *override, const char *sysfs, c
                 real, m.fstype, m.mount_point, m.upperdir, out->name);
       return true;
    }
-   lab_error_set (error, LAB_ERROR_SCAN, 1,
-                  "cannot tell which disk holds %s: st_dev %u:%u is not a block device and its mount %s (%s %s) "
-                  "names none; give --device NAME (a disk from /proc/diskstats)",
-                  real, major, minor, m.mount_point, m.fstype, m.source);
+   lab_error_set (
+      error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_DEVICE,
+      "cannot tell which disk holds %s: st_dev %u:%u is not a block device and its mount %s (%s %s) "
+      "names none; give --device NAME (a disk from /proc/diskstats)",
+      real, major, minor, m.mount_point, m.fstype, m.source);
    return false;
 }
 

@@ -37,9 +37,9 @@ lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t *out,
                   name, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]);
       if (n >= 3 && strcmp (name, device) == 0) {
          if (n < 14) {
-            lab_error_set (error, LAB_ERROR_SCAN, 1,
-                           "diskstats line %d for device %s has %d fields, expected at least 14: \"%s\"", lineno,
-                           device, n, buf);
+            lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_BAD_DISKSTATS,
+                           "diskstats line %d for device %s has %d fields, expected at least 14: \"%s\"",
+                           lineno, device, n, buf);
             return false;
          }
          out->reads = f[0];
@@ -54,7 +54,7 @@ lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t *out,
       }
       line = end ? end + 1 : NULL;
    }
-   lab_error_set (error, LAB_ERROR_SCAN, 1,
+   lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS,
                   "device %s is not in /proc/diskstats; name a disk listed there with --device", device);
    return false;
 }

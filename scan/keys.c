@@ -112,8 +112,8 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
             bson_value_copy (v, out);
             ok = true;
          } else {
-            lab_error_set (error, LAB_ERROR_USAGE, 1, "key %.*s has a type an index key cannot hold", (int) len,
-                           line);
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                           "key %.*s has a type an index key cannot hold", (int)len, line);
          }
       }
       bson_destroy (&doc);
@@ -169,7 +169,8 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
       goto done;
    }
    if (count == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--keys-file %s holds no key (one key per line)", path);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--keys-file %s holds no key (one key per line)", path);
       goto done;
    }
    lab_keys_sort_unique (arr, &count);

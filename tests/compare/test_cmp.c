@@ -5,6 +5,7 @@
  * (interpolated, or refused outside the measured range) and two sweeps against each other. The
  * arithmetic and formatting are tested in tests/core/test_results.c.
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ refuse (const char *json, const char *needle)
       fail_msg ("error '%s' lacks '%s'", error.message, needle);
    }
    assert_non_null (strstr (error.message, "t.json"));
+   assert_true (lab_error_is (&error, LAB_ERROR_IO, EINVAL)); /* a file that is not a results file */
    assert_int_equal (lab_error_exit_code (&error), 1);
    lab_cmp_results_cleanup (&r); /* safe on a refused load */
 }
@@ -73,6 +75,7 @@ test_load_file_errors_name_path (void **state)
    (void)state;
    assert_false (lab_cmp_results_load_file ("/nonexistent/dir/run.json", &r, &error));
    assert_non_null (strstr (error.message, "/nonexistent/dir/run.json"));
+   assert_true (lab_error_is (&error, LAB_ERROR_IO, ENOENT));
 }
 
 static void
@@ -333,9 +336,9 @@ test_render_sweep (void **state)
    lab_cmp_results_cleanup (&r);
 }
 
-/* production_refused -- the option values must be a usage error naming `needle`. */
+/* production_refused -- the option values must be a usage error with this code naming `needle`. */
 static void
-production_refused (const char *ratio, const char *cache, const char *data, const char *needle)
+production_refused (const char *ratio, const char *cache, const char *data, uint32_t code, const char *needle)
 {
    lab_cmp_production_t p;
    bson_error_t error = { 0 };
@@ -343,6 +346,9 @@ production_refused (const char *ratio, const char *cache, const char *data, cons
    assert_false (lab_cmp_production_parse (ratio, cache, data, &p, &error));
    if (!strstr (error.message, needle)) {
       fail_msg ("error '%s' lacks '%s'", error.message, needle);
+   }
+   if (!lab_error_is (&error, LAB_ERROR_USAGE, code)) {
+      fail_msg ("'%s': domain %u code %u, want usage code %u", error.message, error.domain, error.code, code);
    }
    assert_int_equal (lab_error_exit_code (&error), 2);
 }
@@ -362,16 +368,20 @@ test_production_parse (void **state)
    assert_true (p.ratio == 0.25 && p.cache_bytes == 64.0 * 1073741824 && p.data_bytes == 256.0 * 1073741824);
    assert_true (lab_cmp_production_parse (NULL, "48G", "310GB", &p, &error)); /* binary and SI units */
    assert_true (fabs (p.ratio - 48.0 * 1073741824 / 310e9) < 1e-12);
-   production_refused ("0", NULL, NULL, "'0' is not a ratio above 0");
-   production_refused ("-1", NULL, NULL, "'-1' is not a ratio above 0");
-   production_refused ("0.5x", NULL, NULL, "'0.5x' is not a ratio");
-   production_refused ("inf", NULL, NULL, "'inf' is not a ratio");
-   production_refused ("", NULL, NULL, "'' is not a ratio");
-   production_refused (NULL, "64GiB", NULL, "--production-cache needs --production-data too");
-   production_refused (NULL, NULL, "1T", "--production-data needs --production-cache too");
-   production_refused ("0.5", "64GiB", "1T", "give either");
-   production_refused (NULL, "0", "1T", "--production-cache: the size must be above 0");
-   production_refused (NULL, "1G", "lots", "--production-data: cannot read 'lots' as a size");
+   production_refused ("0", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'0' is not a ratio above 0");
+   production_refused ("-1", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'-1' is not a ratio above 0");
+   production_refused ("0.5x", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'0.5x' is not a ratio");
+   production_refused ("inf", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'inf' is not a ratio");
+   production_refused ("", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'' is not a ratio");
+   production_refused (NULL, "64GiB", NULL, LAB_USAGE_ERR_MISSING,
+                       "--production-cache needs --production-data too");
+   production_refused (NULL, NULL, "1T", LAB_USAGE_ERR_MISSING,
+                       "--production-data needs --production-cache too");
+   production_refused ("0.5", "64GiB", "1T", LAB_USAGE_ERR_CONFLICT, "give either");
+   production_refused (NULL, "0", "1T", LAB_USAGE_ERR_BAD_VALUE,
+                       "--production-cache: the size must be above 0");
+   production_refused (NULL, "1G", "lots", LAB_USAGE_ERR_BAD_VALUE,
+                       "--production-data: cannot read 'lots' as a size");
 }
 
 int

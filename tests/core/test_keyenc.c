@@ -796,11 +796,15 @@ test_unsupported (void **state)
    v.value_type = BSON_TYPE_ARRAY;
    assert_false (lab_key_encode (&v, &b, &e));
    assert_non_null (strstr (e.message, "array"));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE));
    assert_false (lab_key_type_supported (BSON_TYPE_DOCUMENT));
    assert_true (lab_key_type_supported (BSON_TYPE_OID));
    assert_false (lab_key_decode (bad_tag, sizeof bad_tag, &d, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* a malformed key */
    assert_false (lab_key_decode (unterminated, sizeof unterminated, &d, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* a malformed key */
    assert_false (lab_key_decode (int_as_i32_too_big, sizeof int_as_i32_too_big, &d, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* a malformed key */
    lab_buf_destroy (&b);
 }
 

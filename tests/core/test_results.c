@@ -6,9 +6,11 @@
  * amplification, cache ratio, the production estimate (interpolation, refusal to extrapolate), the
  * reference point and the sweep file rules.
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "core/results.h"
 #include "tests/testutil.h"
 
@@ -441,6 +443,9 @@ check_fails (const char *json, const char *needle)
    }
    if (!strstr (e.message, needle)) {
       fail_msg ("error '%s' lacks '%s'", e.message, needle);
+   }
+   if (!lab_error_is (&e, LAB_ERROR_IO, EINVAL)) { /* not a sweep results document */
+      fail_msg ("'%s': domain %u code %u, want IO EINVAL", e.message, e.domain, e.code);
    }
    bson_destroy (r);
 }

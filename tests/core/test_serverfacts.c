@@ -220,17 +220,24 @@ test_seed_list (void **state)
    bson_free (seeds);
 
    assert_false (lab_facts_parse_seed_list ("rs/h1:0", &set, &seeds, &n, &e));
-   assert_int_equal (e.code, LAB_STORE_ERR_BAD_REPLY);
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_non_null (strstr (e.message, "h1:0"));
    assert_null (set);
    assert_null (seeds);
    assert_false (lab_facts_parse_seed_list ("rs/h1:27017,", &set, &seeds, &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_facts_parse_seed_list ("/h1", &set, &seeds, &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_facts_parse_seed_list ("", &set, &seeds, &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_facts_parse_seed_list ("h1:99999", &set, &seeds, &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_facts_parse_seed_list ("h1:12a", &set, &seeds, &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_facts_parse_seed_list ("fe80::1:27017", &set, &seeds, &n, &e)); /* IPv6 needs brackets */
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_facts_parse_seed_list ("[::1", &set, &seeds, &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
 }
 
 static void
@@ -266,6 +273,7 @@ test_list_shards (void **state)
    r = json ("{\"ok\": 0, \"errmsg\": \"no such command: 'listShards'\", \"code\": 59}");
    assert_false (lab_facts_shards_from_list (r, &s, &e));
    assert_non_null (strstr (e.message, "no 'shards' array"));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    bson_destroy (r);
    r = json ("{\"shards\": [{\"_id\": \"a\", \"host\": \"rs/h:1\"}, {\"_id\": \"b\", \"host\": 5}]}");
    assert_false (lab_facts_shards_from_list (r, &s, &e));
@@ -279,10 +287,12 @@ test_list_shards (void **state)
    r = json ("{\"shards\": [{\"_id\": \"a\"}]}");
    assert_false (lab_facts_shards_from_list (r, &s, &e));
    assert_non_null (strstr (e.message, "shards.0 lacks host"));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    bson_destroy (r);
    r = json ("{\"shards\": [{\"_id\": \"a\", \"host\": \"rs/h:x\"}]}");
    assert_false (lab_facts_shards_from_list (r, &s, &e));
    assert_non_null (strstr (e.message, "shard 'a'"));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    bson_destroy (r);
 }
 
@@ -598,7 +608,7 @@ test_disk_pick (void **state)
    assert_non_null (strstr (reason, "named by the user"));
 
    assert_false (lab_facts_disks_pick (&a, &b, "vdz", &da, &db, NULL, 0, &e));
-   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_non_null (strstr (e.message, "nvme0n1, sda, sdb"));
 
    /* no activity at all: the first listed, and the reason says so */
@@ -607,7 +617,7 @@ test_disk_pick (void **state)
    assert_non_null (strstr (reason, "none read"));
 
    assert_false (lab_facts_disks_pick (&none, &none, NULL, &da, &db, NULL, 0, &e));
-   assert_int_equal (e.code, LAB_STORE_ERR_NOT_SUPPORTED);
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED));
    lab_facts_disks_cleanup (&a);
    lab_facts_disks_cleanup (&b);
    lab_facts_disks_cleanup (&none);

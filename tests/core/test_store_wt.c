@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/vfs.h>
 #include <sys/stat.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -165,6 +166,33 @@ test_basic (void **state)
    assert_false (lab_store_find_eq (s, "d", "amount", &v, count_cb, &n, &nd, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX));
    assert_non_null (strstr (e.message, "--key"));
+   /* the generic checks in store.c, before any backend: names, an upsert without _id, a partition count */
+   assert_false (lab_store_count (s, "", &n, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+   assert_string_equal (e.message, "collection name is empty");
+   assert_false (lab_store_create (s, "a$b", &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+   assert_false (lab_store_create_index (s, "d", "", &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+   {
+      bson_t out = BSON_INITIALIZER;
+      assert_false (lab_store_sorted_describe (s, "d", "", NULL, &out, &e));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+      bson_destroy (&out);
+   }
+   {
+      bson_t *noid = BCON_NEW ("bill_id", BCON_INT32 (1));
+      assert_false (lab_store_upsert_by_id (s, "d", noid, &e));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING));
+      bson_destroy (noid);
+   }
+   {
+      bson_value_t *bounds = NULL;
+      int nbounds = -1;
+      assert_false (lab_store_partition (s, "d", "bill_id", 0, &bounds, &nbounds, &e));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
+      assert_int_equal (nbounds, 0);
+   }
    {
       /* a second store on the same home is refused with a hint, the first one keeps working */
       lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
@@ -882,6 +910,7 @@ test_cycle (void **state)
    CHECK (lab_store_create_index (s, "k", "bill_id", &e_));
    assert_false (lab_store_cycle (fx->store, NULL, NULL, 0, &e));
    assert_non_null (strstr (e.message, "session"));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* sessions still open */
    lab_session_close (s);
 
    CHECK (lab_store_cycle (fx->store, cold_hook, &h, 0, &e_));
@@ -956,7 +985,7 @@ test_unwritable (void **state)
    st = lab_store_open ("wiredtiger:/nonexistent-layoutlab-dir/x", &o, &e);
    assert_null (st);
    assert_non_null (strstr (e.message, "does not exist"));
-   assert_int_equal (e.domain, LAB_ERROR_IO);
+   assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
 }
 
 int

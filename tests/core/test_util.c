@@ -11,6 +11,7 @@
 #include "core/store.h"
 #include "core/uri.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,10 +28,20 @@ test_error_prefix (void **state)
    assert_int_equal (e.domain, LAB_ERROR_CSV);
    assert_int_equal (e.code, 7);
    assert_int_equal (lab_error_exit_code (&e), 1);
-   lab_error_set (&e, LAB_ERROR_USAGE, 1, "x");
-   assert_int_equal (lab_error_exit_code (&e), 2);
-   lab_error_set (&e, LAB_ERROR_VERIFY, 1, "x");
-   assert_int_equal (lab_error_exit_code (&e), 3);
+   /* every usage code exits 2, every verify code 3 */
+   for (uint32_t c = LAB_USAGE_ERR_UNKNOWN_OPTION; c <= LAB_USAGE_ERR_MISUSE; c++) {
+      lab_error_set (&e, LAB_ERROR_USAGE, c, "x");
+      assert_int_equal (lab_error_exit_code (&e), 2);
+   }
+   for (uint32_t c = LAB_VERIFY_ERR_NOT_FOLDED; c <= LAB_VERIFY_ERR_ROW_COUNT; c++) {
+      lab_error_set (&e, LAB_ERROR_VERIFY, c, "x");
+      assert_int_equal (lab_error_exit_code (&e), 3);
+   }
+   lab_error_set (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED, "x");
+   assert_int_equal (lab_error_exit_code (&e), 1);
+   assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED));
+   assert_false (lab_error_is (&e, LAB_ERROR_USAGE, LAB_SCAN_ERR_RESTART_FAILED)); /* the domain counts */
+   assert_false (lab_error_is (NULL, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED));
    lab_error_set_errno (&e, 2, "open '%s'", "f");
    assert_string_equal (e.message, "open 'f': No such file or directory");
 }
@@ -55,12 +66,15 @@ test_uri_parse (void **state)
    lab_uri_cleanup (&u);
 
    assert_false (lab_uri_parse ("wiredtiger:", &u, &e));
-   assert_int_equal (e.code, LAB_STORE_ERR_BAD_URI);
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
    assert_false (lab_uri_parse ("postgres://x", &u, &e));
    assert_non_null (strstr (e.message, "unknown URI scheme"));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
    assert_false (lab_uri_parse ("mongodb://user:secret@", &u, &e));
    assert_null (strstr (e.message, "secret"));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
    assert_false (lab_uri_parse ("", &u, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
 }
 
 static void
@@ -107,10 +121,14 @@ test_sizes (void **state)
    assert_int_equal (v, 65536);
    assert_false (lab_parse_size ("-1", "--batch-bytes", &v, &e));
    assert_non_null (strstr (e.message, "--batch-bytes"));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_false (lab_parse_size ("12Q", "x", &v, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_false (lab_parse_size ("", "x", &v, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_false (lab_parse_size ("99999999999T", "x", &v, &e));
    assert_non_null (strstr (e.message, "too large"));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
 }
 
 static void
@@ -131,12 +149,16 @@ test_durations_ints (void **state)
    assert_int_equal (ns, 500000000ull);
    assert_false (lab_parse_duration_ns ("fast", "--interval", &ns, &e));
    assert_non_null (strstr (e.message, "--interval"));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_true (lab_parse_int ("42", "n", 1, 100, &i, &e));
    assert_int_equal (i, 42);
    assert_false (lab_parse_int ("0", "--parallel", 1, 64, &i, &e));
    assert_non_null (strstr (e.message, "out of range"));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_false (lab_parse_int ("9223372036854775808", "n", 0, INT64_MAX, &i, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_false (lab_parse_int ("12x", "n", 0, 100, &i, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
 }
 
 static void
@@ -165,9 +187,10 @@ test_cli_common (void **state)
    i++;
    assert_int_equal (lab_cli_common_take (&c, argc, argv, &i, &e), -1); /* bad progress mode */
    assert_non_null (strstr (e.message, "sometimes"));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    i++;
    assert_int_equal (lab_cli_common_take (&c, argc, argv, &i, &e), -1); /* --uri without value */
-   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING_VALUE));
 }
 
 /* parse_one -- lab_cli_parse of a NULL-terminated argument list (argv[0] is the tool). */
@@ -251,27 +274,32 @@ test_cli_parse (void **state)
    /* unknown option, missing value, bad values: usage errors naming the option */
    struct {
       const char *a, *b, *want;
+      uint32_t code;
    } bad[] = {
-      {"--colour", NULL, "unknown option '--colour' (try --help)"},
-      {"--parallel", NULL, "option --parallel needs a value"},
-      {"--parallel", "0", "--parallel"},
-      {"--parallel=65", NULL, "out of range"},
-      {"--batch", "x", "--batch"},
-      {"--size", "12Q", "--size"},
-      {"--every", "soon", "--every"},
-      {"--ratio", "1.5x", "--ratio: '1.5x' is not a number"},
-      {"--mode", "bend", "--mode: 'bend' is not one of split, reject, fail"},
-      {"--drop=yes", NULL, "takes no value"},
-      {"--progress", "sometimes", "sometimes"},
-      {"--json", NULL, "needs a value"},
+      {"--colour", NULL, "unknown option '--colour' (try --help)", LAB_USAGE_ERR_UNKNOWN_OPTION},
+      {"--parallel", NULL, "option --parallel needs a value", LAB_USAGE_ERR_MISSING_VALUE},
+      {"--parallel", "0", "--parallel", LAB_USAGE_ERR_BAD_VALUE},
+      {"--parallel=65", NULL, "out of range", LAB_USAGE_ERR_BAD_VALUE},
+      {"--batch", "x", "--batch", LAB_USAGE_ERR_BAD_VALUE},
+      {"--size", "12Q", "--size", LAB_USAGE_ERR_BAD_VALUE},
+      {"--every", "soon", "--every", LAB_USAGE_ERR_BAD_VALUE},
+      {"--ratio", "1.5x", "--ratio: '1.5x' is not a number", LAB_USAGE_ERR_BAD_VALUE},
+      {"--mode", "bend", "--mode: 'bend' is not one of split, reject, fail", LAB_USAGE_ERR_BAD_VALUE},
+      {"--drop=yes", NULL, "takes no value", LAB_USAGE_ERR_UNEXPECTED_ARGUMENT},
+      {"--progress", "sometimes", "sometimes", LAB_USAGE_ERR_BAD_VALUE},
+      {"--json", NULL, "needs a value", LAB_USAGE_ERR_MISSING_VALUE},
+      {"--cache-size", "512K", "below WiredTiger's minimum", LAB_USAGE_ERR_BAD_VALUE},
    };
    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
       const char *args[] = {"t", bad[k].a, bad[k].b, NULL};
       memset (&e, 0, sizeof e);
       assert_false (parse_one (&spec, args, &e));
-      assert_int_equal (e.domain, LAB_ERROR_USAGE);
       if (!strstr (e.message, bad[k].want)) {
          fail_msg ("%s %s: '%s' lacks '%s'", bad[k].a, bad[k].b ? bad[k].b : "", e.message, bad[k].want);
+      }
+      if (!lab_error_is (&e, LAB_ERROR_USAGE, bad[k].code)) {
+         fail_msg ("%s %s: domain %u code %u, want usage code %u", bad[k].a, bad[k].b ? bad[k].b : "",
+                   e.domain, e.code, bad[k].code);
       }
       lab_cli_list_free (&hoist);
       lab_cli_list_free (&pos);
@@ -281,11 +309,13 @@ test_cli_parse (void **state)
       const char *args[] = {"t", "file.csv", NULL};
       assert_false (parse_one (&nopos, args, &e));
       assert_non_null (strstr (e.message, "unexpected argument 'file.csv'"));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNEXPECTED_ARGUMENT));
    }
    {
       const char *args[] = {"t", "-q", NULL};
       assert_false (parse_one (&nopos, args, &e));
       assert_non_null (strstr (e.message, "unknown option '-q'"));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION));
    }
 }
 
@@ -350,6 +380,7 @@ test_json_pretty_and_atomic (void **state)
    assert_string_equal (buf, json);
    assert_false (lab_json_write (doc, "/nonexistent-dir/x.json", &e));
    assert_non_null (strstr (e.message, "/nonexistent-dir/x.json"));
+   assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
    bson_free (json);
    bson_destroy (doc);
    lab_test_rmtree (dir);

@@ -8,9 +8,11 @@
 #include "tests/testutil.h"
 
 #include "core/buf.h"
+#include "core/error.h"
 #include "core/wt_sort.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +219,7 @@ test_missing_dir (void **state)
    memset (&e, 0, sizeof e);
    assert_false (lab_wt_sort_add (s, "k", 1, &e));
    assert_non_null (strstr (e.message, "/nonexistent/layoutlab-sort"));
+   assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
    lab_wt_sort_destroy (s);
 }
 

@@ -1,16 +1,21 @@
 /*
  * test_csv.c -- unit tests of CSV typing (datasets/csvtype.c) and CSV reading with positions over plain
- * and zstd inputs (datasets/csvin.c, datasets/stream.c): every edge case billgen import promises.
+ * and zstd inputs (datasets/csvin.c, datasets/stream.c): every edge case billgen import promises; the
+ * error codes of import (parse-only, no store) and export (on an embedded store).
  */
 #include "tests/testutil.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "core/error.h"
+#include "core/store.h"
+#include "datasets/billgen.h"
 #include "datasets/csvin.h"
 #include "datasets/csvtype.h"
 #include "datasets/stream.h"
@@ -67,6 +72,9 @@ test_header_typed (void **state)
       if (!strstr (e.message, why[i])) {
          fail_msg ("'%s': message '%s' lacks '%s'", bad[i], e.message, why[i]);
       }
+      if (!lab_error_is (&e, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER)) {
+         fail_msg ("'%s': domain %u code %u, want LAB_CSV_ERR_BAD_HEADER", bad[i], e.domain, e.code);
+      }
       lab_csv_header_cleanup (&hb);
    }
    /* untyped: the whole cell is the name; a dot is refused with a hint */
@@ -76,6 +84,7 @@ test_header_typed (void **state)
    lab_csv_header_cleanup (&hu);
    assert_false (lab_csv_header_from_list (&hu, "a.int32()", false, &e));
    assert_non_null (strstr (e.message, "--columns-have-types"));
+   assert_true (lab_error_is (&e, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER));
    lab_csv_header_cleanup (&hu);
 }
 
@@ -597,7 +606,7 @@ test_zstd_truncated_corrupt (void **state)
 
    char *cut = write_file ("cut.csv.zst", z, zlen / 2);
    assert_false (read_path (cut, &g, &e));
-   assert_int_equal (e.domain, LAB_ERROR_ZSTD);
+   assert_true (lab_error_is (&e, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_TRUNCATED));
    assert_non_null (strstr (e.message, "truncated"));
    assert_non_null (strstr (e.message, "cut.csv.zst"));
    got_free (&g);
@@ -606,7 +615,7 @@ test_zstd_truncated_corrupt (void **state)
    g.all = bson_string_new (NULL);
    char *cut4 = write_file ("cut4.csv.zst", z, zlen - 4);
    assert_false (read_path (cut4, &g, &e));
-   assert_int_equal (e.domain, LAB_ERROR_ZSTD);
+   assert_true (lab_error_is (&e, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_TRUNCATED));
    got_free (&g);
 
    g.all = bson_string_new (NULL);
@@ -617,7 +626,7 @@ test_zstd_truncated_corrupt (void **state)
    }
    char *corrupt = write_file ("corrupt.csv.zst", bad, zlen);
    assert_false (read_path (corrupt, &g, &e));
-   assert_int_equal (e.domain, LAB_ERROR_ZSTD);
+   assert_true (lab_error_is (&e, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_CORRUPT));
    assert_non_null (strstr (e.message, "corrupt"));
    got_free (&g);
 
@@ -628,7 +637,7 @@ test_zstd_truncated_corrupt (void **state)
    memcpy (tail + zlen, "garbage!!!", 10);
    char *trailing = write_file ("trailing.csv.zst", tail, zlen + 10);
    assert_false (read_path (trailing, &g, &e));
-   assert_int_equal (e.domain, LAB_ERROR_ZSTD);
+   assert_true (lab_error_is (&e, LAB_ERROR_ZSTD, LAB_ZSTD_ERR_CORRUPT));
    got_free (&g);
 
    /* two concatenated frames are one stream (as zstd -d reads them) */
@@ -661,8 +670,10 @@ test_input_errors (void **state)
    char *missing = bson_strdup_printf ("%s/nope.csv", tmp);
    assert_null (lab_input_open (missing, &e));
    assert_non_null (strstr (e.message, "nope.csv"));
+   assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
    assert_null (lab_input_open (tmp, &e));
    assert_non_null (strstr (e.message, "directory"));
+   assert_true (lab_error_is (&e, LAB_ERROR_IO, EISDIR));
    bson_free (missing);
    /* an empty file is an empty plain input */
    got_t g = { 0 };
@@ -707,6 +718,209 @@ test_output (void **state)
    bson_free (path);
 }
 
+/* ---- import and export failures: the code says which ------------------------------------------- */
+
+/* write_text -- write_file of a string. */
+static char *
+write_text (const char *name, const char *text)
+{
+   return write_file (name, text, strlen (text));
+}
+
+/* import_opts -- a parse-only import (no store) of `files` with --headerline. */
+static lab_import_opts_t
+import_opts (const char *const *files, size_t nfiles)
+{
+   lab_import_opts_t o = { 0 };
+   o.coll = "t";
+   o.headerline = true;
+   o.parse_only = true;
+   o.grace = LAB_GRACE_STOP;
+   o.progress = LAB_PROGRESS_NEVER;
+   o.files = files;
+   o.nfiles = nfiles;
+   return o;
+}
+
+/* import_fails -- the import of `o` fails with this domain and code. */
+static void
+import_fails (const lab_import_opts_t *o, uint32_t domain, uint32_t code, const char *needle)
+{
+   lab_import_stats_t st = { 0 };
+   bson_error_t e;
+
+   memset (&e, 0, sizeof e);
+   assert_false (lab_billgen_import (NULL, o, &st, &e));
+   if (!lab_error_is (&e, domain, code) || !strstr (e.message, needle)) {
+      fail_msg ("want domain %u code %u with '%s', got domain %u code %u: %s", domain, code, needle, e.domain,
+                e.code, e.message);
+   }
+}
+
+static void
+test_import_errors (void **state)
+{
+   (void)state;
+   bson_error_t e;
+   lab_import_stats_t st = { 0 };
+   char *good = write_text ("good.csv", "id,name\n1,a\n");
+   char *wider = write_text ("wider.csv", "id,name,x\n1,a,2\n");
+   char *empty = write_text ("empty.csv", "");
+   char *typed = write_text ("typed.csv", "id.int32(),name.string()\n1,a\nx,b\n");
+   char *dollar = write_text ("dollar.csv", "id,$name\n1,a\n");
+   char *quote = write_text ("quote.csv", "i\"d,name\n1,a\n");
+   const char *f_good[] = { good }, *f_two[] = { good, wider }, *f_empty[] = { empty },
+              *f_typed[] = { typed }, *f_dollar[] = { dollar }, *f_quote[] = { quote };
+   lab_import_opts_t o;
+
+   o = import_opts (f_good, 1);
+   assert_true (lab_billgen_import (NULL, &o, &st, &e));
+   assert_int_equal (st.rows_read, 1);
+
+   /* the data */
+   o = import_opts (f_two, 2);
+   import_fails (&o, LAB_ERROR_CSV, LAB_CSV_ERR_HEADER_MISMATCH, "header differs");
+   o = import_opts (f_empty, 1);
+   import_fails (&o, LAB_ERROR_CSV, LAB_CSV_ERR_NO_HEADER, "no header line");
+   o = import_opts (f_typed, 1);
+   o.typed = true;
+   import_fails (&o, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_ROW, "typed.csv:3:1");
+   o = import_opts (f_dollar, 1);
+   import_fails (&o, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER, "'$'");
+   o = import_opts (f_quote, 1);
+   import_fails (&o, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER, "header line");
+   o = import_opts (f_good, 1);
+   o.key = "zz";
+   o.key_given = true;
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "not a column of the header");
+
+   /* the options */
+   o = import_opts (f_good, 1);
+   o.fields = "id,name";
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "exclude each other");
+   o.headerline = false;
+   o.key = "zz";
+   o.key_given = true;
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "not one of --fields");
+   o.fields = "id,$name";
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "'$'");
+   o.fields = NULL;
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--headerline or --fields");
+   o = import_opts (f_good, 1);
+   o.drop = o.append = true;
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--drop and --append");
+   o = import_opts (f_good, 0);
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "no input");
+   o = import_opts (f_good, 1);
+   o.reject_path = "-";
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--reject needs a file name");
+
+   /* an import runs once */
+   o = import_opts (f_good, 1);
+   lab_import_t *imp = lab_import_new (&o, &e);
+   assert_non_null (imp);
+   assert_true (lab_import_run (imp, NULL, &st, &e));
+   assert_false (lab_import_run (imp, NULL, &st, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE));
+   lab_import_destroy (imp);
+
+   bson_free (good);
+   bson_free (wider);
+   bson_free (empty);
+   bson_free (typed);
+   bson_free (dollar);
+   bson_free (quote);
+}
+
+/* a record longer than the reader's limit (an opening quote never closed); the limit counts from the
+ * reader's 1 MiB buffer up */
+static void
+test_record_too_long (void **state)
+{
+   (void)state;
+   got_t g = { 0 };
+   bson_error_t e;
+   size_t len = 3u << 19; /* 1.5 MiB */
+   char *text = bson_malloc (len);
+
+   memset (text, 'x', len);
+   text[0] = '"';
+   char *path = write_file ("long.csv", text, len);
+   lab_input_t *in = lab_input_open (path, &e);
+   assert_non_null (in);
+   assert_false (lab_csv_read (in, 1u << 20, collect, &g, NULL, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_RECORD));
+   assert_non_null (strstr (e.message, "longer than 1048576 bytes"));
+   lab_input_close (in);
+   got_free (&g);
+   bson_free (path);
+   bson_free (text);
+}
+
+/* export_fails -- export a collection of `n` documents with `sample`; it fails with this CSV code. */
+static void
+export_fails (lab_store_t *store, const char *coll, bson_t **docs, size_t n, int64_t sample, uint32_t code,
+              const char *needle)
+{
+   bson_error_t e;
+   lab_insert_result_t r;
+   lab_export_stats_t st = { 0 };
+   lab_session_t *s = lab_session_open (store, &e);
+   char *out = bson_strdup_printf ("%s/%s.csv", tmp, coll);
+   lab_export_opts_t o = { .coll = coll, .out = out, .sample = sample, .progress = LAB_PROGRESS_NEVER };
+
+   assert_non_null (s);
+   if (!lab_store_create (s, coll, &e) ||
+       !lab_store_insert_many (s, coll, (const bson_t *const *)docs, n, &r, &e)) {
+      fail_msg ("%s: %s", coll, e.message);
+   }
+   assert_int_equal (r.nerrors, 0);
+   lab_insert_result_cleanup (&r);
+   lab_session_close (s);
+   for (size_t i = 0; i < n; i++) {
+      bson_destroy (docs[i]);
+   }
+   memset (&e, 0, sizeof e);
+   assert_false (lab_billgen_export (store, &o, &st, &e));
+   if (!lab_error_is (&e, LAB_ERROR_CSV, code) || !strstr (e.message, needle)) {
+      fail_msg ("%s: want CSV code %u with '%s', got domain %u code %u: %s", coll, code, needle, e.domain,
+                e.code, e.message);
+   }
+   assert_int_equal (access (out, F_OK), -1); /* never left partial */
+   bson_free (out);
+}
+
+static void
+test_export_errors (void **state)
+{
+   (void)state;
+   bson_error_t e;
+   char *uri = bson_strdup_printf ("wiredtiger:%s/wt", tmp);
+   lab_store_opts_t so = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
+   lab_store_t *store = lab_store_open (uri, &so, &e);
+   bson_t *d[2];
+
+   if (!store) {
+      fail_msg ("open %s: %s", uri, e.message);
+   }
+   d[0] = BCON_NEW ("_id", BCON_INT32 (1), "a", BCON_INT32 (1));
+   d[1] = BCON_NEW ("_id", BCON_INT32 (2), "a", "[", BCON_INT32 (1), "]");
+   export_fails (store, "arr", d, 2, 1000, LAB_CSV_ERR_UNSUPPORTED_TYPE, "CSV cannot carry");
+   d[0] = BCON_NEW ("_id", BCON_INT32 (1), "a", BCON_INT32 (1));
+   d[1] = BCON_NEW ("_id", BCON_INT32 (2), "a", BCON_UTF8 ("x"));
+   export_fails (store, "chg", d, 2, 1000, LAB_CSV_ERR_TYPE_CHANGED, "in earlier documents");
+   d[0] = BCON_NEW ("_id", BCON_INT32 (1), "a", BCON_INT32 (1));
+   d[1] = BCON_NEW ("_id", BCON_INT32 (2), "a", BCON_UTF8 ("x"));
+   export_fails (store, "chg1", d, 2, 1, LAB_CSV_ERR_TYPE_CHANGED, "in the header");
+   d[0] = BCON_NEW ("_id", BCON_INT32 (1), "a", BCON_INT32 (1));
+   d[1] = BCON_NEW ("_id", BCON_INT32 (2), "b", BCON_INT32 (1));
+   export_fails (store, "unk", d, 2, 1, LAB_CSV_ERR_UNKNOWN_FIELD, "raise --sample");
+   d[0] = BCON_NEW ("_id", BCON_INT32 (1), "d", BCON_DATE_TIME (INT64_C (400000000000000)));
+   export_fails (store, "date", d, 1, 1000, LAB_CSV_ERR_BAD_VALUE, "outside years");
+   lab_store_close (store);
+   bson_free (uri);
+}
+
 int
 main (void)
 {
@@ -724,6 +938,9 @@ main (void)
       cmocka_unit_test (test_zstd_truncated_corrupt),
       cmocka_unit_test (test_input_errors),
       cmocka_unit_test (test_output),
+      cmocka_unit_test (test_import_errors),
+      cmocka_unit_test (test_record_too_long),
+      cmocka_unit_test (test_export_errors),
    };
    return cmocka_run_group_tests (tests, setup, teardown);
 }

@@ -426,26 +426,33 @@ test_param_errors (void **state)
    p.dist = LAB_GEN_UNIFORM;
    p.max_rows = 100;
    assert_null (lab_gen_new (&p, &e));
-   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_non_null (strstr (e.message, "--mean-rows"));
    lab_gen_params_init (&p);
    p.key = "_id";
    assert_null (lab_gen_new (&p, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    assert_non_null (strstr (e.message, "--key"));
    lab_gen_params_init (&p);
    p.key = "qty";
    assert_null (lab_gen_new (&p, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
+   assert_non_null (strstr (e.message, "clashes with a generated field"));
    lab_gen_params_init (&p);
    p.bills = 0;
    assert_null (lab_gen_new (&p, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    lab_gen_params_init (&p);
    p.mean_rows = 20000;
    assert_null (lab_gen_new (&p, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    uint64_t s;
    assert_true (lab_gen_seed_parse ("0x10", &s, &e) && s == 16);
    assert_true (lab_gen_seed_parse ("18446744073709551615", &s, &e) && s == UINT64_MAX);
    assert_false (lab_gen_seed_parse ("-1", &s, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_false (lab_gen_seed_parse ("12x", &s, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
 }
 
 int

@@ -391,7 +391,7 @@ test_oversize_reject_and_fail (void **state)
    /* reject mode needs a reject callback */
    o.on_oversize = LAB_FOLD_OVERSIZE_REJECT;
    assert_null (lab_fold_new (&o, sink_emit, NULL, &s, &error));
-   assert_int_equal (error.domain, LAB_ERROR_USAGE);
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING));
 
    /* a row that cannot fit even alone is an error in split mode */
    o.on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
@@ -577,23 +577,30 @@ test_opts_check (void **state)
    assert_true (lab_fold_opts_check (&o, &error));
    o.key = "_id";
    assert_false (lab_fold_opts_check (&o, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    o.key = "a.b";
    assert_false (lab_fold_opts_check (&o, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    o = opts_default (bad1, 1);
    assert_false (lab_fold_opts_check (&o, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    o = opts_default (bad2, 1);
    assert_false (lab_fold_opts_check (&o, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    o = opts_default (bad3, 2);
    assert_false (lab_fold_opts_check (&o, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    o = opts_default (bad4, 1);
    assert_false (lab_fold_opts_check (&o, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    o = opts_default (NULL, 0);
    o.array_field = "part";
    assert_false (lab_fold_opts_check (&o, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME));
    o = opts_default (NULL, 0);
    o.max_doc_bytes = 100;
    assert_false (lab_fold_opts_check (&o, &error));
-   assert_int_equal (error.domain, LAB_ERROR_USAGE);
+   assert_true (lab_error_is (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
 }
 
 /* simple deterministic generator */
@@ -710,13 +717,22 @@ test_unfold_rejects_bad_docs (void **state)
       json ("{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 2, \"part\": 0, \"parts\": 1, \"details\": [{}]}");
    bson_t *badpart =
       json ("{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 1, \"parts\": 1, \"details\": [{}]}");
+   bson_t *badrow = json (
+      "{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 0, \"parts\": 1, \"details\": [7]}");
    bson_error_t error;
 
    assert_false (lab_fold_unfold (nokey, "bill_id", "details", NULL, NULL, NULL, &error));
-   assert_int_equal (error.domain, LAB_ERROR_VERIFY);
+   assert_true (lab_error_is (&error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_NOT_FOLDED));
    assert_false (lab_fold_unfold (badcount, "bill_id", "details", NULL, NULL, NULL, &error));
    assert_non_null (strstr (error.message, "row_count says 2"));
+   assert_true (lab_error_is (&error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_ROW_COUNT));
    assert_false (lab_fold_unfold (badpart, "bill_id", "details", NULL, NULL, NULL, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_NOT_FOLDED));
+   assert_false (lab_fold_unfold (badrow, "bill_id", "details", NULL, NULL, NULL, &error));
+   assert_non_null (strstr (error.message, "element 0 of 'details' is not a document"));
+   assert_true (lab_error_is (&error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_CORRUPT));
+   assert_int_equal (lab_error_exit_code (&error), 3);
+   bson_destroy (badrow);
    bson_destroy (nokey);
    bson_destroy (badcount);
    bson_destroy (badpart);

@@ -10,6 +10,7 @@
 #include "scan/measure.h"
 #include "scan/scan.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,8 +64,10 @@ test_diskstats_parse (void **state)
    assert_false (lab_diskstats_parse (a, "sdq", &d, &e));
    assert_non_null (strstr (e.message, "sdq"));
    assert_non_null (strstr (e.message, "--device"));
+   assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS));
    assert_false (lab_diskstats_parse (" 8 0 sda 1 2 3\n", "sda", &d, &e));
    assert_non_null (strstr (e.message, "fields"));
+   assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_BAD_DISKSTATS));
    bson_free (a);
 }
 
@@ -255,6 +258,7 @@ test_device_mountinfo_fallback (void **state)
    assert_false (lab_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
    assert_non_null (strstr (e.message, "--device"));
    assert_non_null (strstr (e.message, "overlay"));
+   assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_DEVICE));
    bson_free (mi);
    fixture_free (fx);
 }
@@ -271,7 +275,7 @@ test_device_override (void **state)
    assert_int_equal (d.major, 9);
    assert_non_null (strstr (d.reason, "--device"));
    assert_false (lab_device_resolve (fx->root, "nosuchdisk", fx->sysfs, "/nonexistent", &d, &e));
-   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_non_null (strstr (e.message, "nosuchdisk"));
    fixture_free (fx);
 }
@@ -400,6 +404,7 @@ test_keys_parse (void **state)
    assert_true (skip);
    assert_false (lab_keys_parse_line ("[1, 2]", &v, &skip, &e));
    assert_non_null (strstr (e.message, "[1, 2]"));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
 }
 
 static void
@@ -425,11 +430,14 @@ test_keys_file (void **state)
    assert_false (lab_keys_read_file (p, &k, &n, &e));
    assert_non_null (strstr (e.message, "line 3"));
    assert_non_null (strstr (e.message, p));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    write_file (p, "\n\n");
    assert_false (lab_keys_read_file (p, &k, &n, &e));
    assert_non_null (strstr (e.message, "no key"));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_false (lab_keys_read_file ("/nonexistent/keys", &k, &n, &e));
    assert_non_null (strstr (e.message, "/nonexistent/keys"));
+   assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
    lab_test_rmtree (dir);
    bson_free (p);
    bson_free (dir);
@@ -542,9 +550,11 @@ test_run_command (void **state)
    assert_false (lab_run_command ("exit 3", "exit 3", 5000, &e));
    assert_non_null (strstr (e.message, "exit code 3"));
    assert_non_null (strstr (e.message, "\"exit 3\""));
+   assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED));
    assert_false (lab_run_command ("sleep 30", "sleep 30", 300, &e));
    assert_non_null (strstr (e.message, "did not finish"));
    assert_non_null (strstr (e.message, "--restart-timeout"));
+   assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_TIMEOUT));
 }
 
 static void
