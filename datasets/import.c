@@ -10,6 +10,7 @@
 #include "datasets/billgen.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -348,10 +349,19 @@ on_store_reject (const lab_loader_reject_t *r, void *ctx, bson_error_t *error)
    return true;
 }
 
-/* lab_import -- checked options, the --fields header and every input, open. */
+/* reopenable -- a regular file, which can be opened again for reading (stdin and FIFOs cannot). */
+static bool
+reopenable (const char *path)
+{
+   struct stat sb;
+
+   return strcmp (path, "-") != 0 && stat (path, &sb) == 0 && S_ISREG (sb.st_mode);
+}
+
+/* lab_import -- checked options, the --fields header and every input checked (stdin and FIFOs open). */
 struct lab_import {
    const lab_import_opts_t *o;
-   lab_input_t **inputs; /* one per o->files[i], each opened once; NULL once handed to the reader */
+   lab_input_t **inputs; /* per o->files[i]: stdin and FIFOs open since lab_import_new, else NULL */
    lab_csv_header_t fields; /* from --fields (when not --headerline) */
    bool used;
 };
@@ -398,8 +408,9 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
                      o->key);
       goto fail;
    }
-   /* open every input now, once: a missing file fails before anything is written, and the stream that
-    * was sniffed for the zstd magic is the one parsed (a FIFO or stdin cannot be opened twice) */
+   /* open every input now: a missing file fails before anything is written. stdin and FIFOs stay open
+    * (they cannot be opened twice, and the stream sniffed for the zstd magic must be the one parsed);
+    * regular files are closed again and reopened in turn */
    imp->inputs = bson_malloc0 (o->nfiles * sizeof *imp->inputs);
    for (size_t i = 0; i < o->nfiles; i++) {
       if (strcmp (o->files[i], "-") == 0) {
@@ -413,6 +424,12 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
       imp->inputs[i] = lab_input_open (o->files[i], error);
       if (!imp->inputs[i]) {
          goto fail;
+      }
+      if (reopenable (o->files[i])) {
+         /* checked now; opened again when its turn comes, so thousands of inputs never hold thousands
+          * of descriptors at once */
+         lab_input_close (imp->inputs[i]);
+         imp->inputs[i] = NULL;
       }
    }
    return imp;
@@ -484,7 +501,7 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
    imp->used = true;
    names = bson_malloc0 ((o->nfiles + 1) * sizeof *names);
    for (size_t i = 0; i < o->nfiles; i++) {
-      names[i] = bson_strdup (lab_input_name (imp->inputs[i]));
+      names[i] = bson_strdup (imp->inputs[i] ? lab_input_name (imp->inputs[i]) : o->files[i]);
    }
    if (!o->headerline) {
       /* the --fields header, checked by lab_import_new */
@@ -528,8 +545,11 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
 
    im.prog = lab_progress_new (o->progress, o->parse_only ? "parsing" : "importing", "rows", 0);
    for (size_t i = 0; i < o->nfiles; i++) {
-      lab_input_t *in = imp->inputs[i];
+      lab_input_t *in = imp->inputs[i] ? imp->inputs[i] : lab_input_open (o->files[i], error);
       imp->inputs[i] = NULL;
+      if (!in) {
+         goto done;
+      }
       im.in = in;
       im.file = names[i];
       bool r = lab_csv_read (in, 0, on_record, &im, NULL, error);

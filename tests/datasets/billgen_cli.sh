@@ -121,6 +121,18 @@ kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
 [ "$(json_int "$T/fifo.json" rows)" = "$rows" ] || fail "named pipe: rows"
 expect 0 "$B" export --uri "$U1" --src copy_fifo -o "$T/r5.csv"
 same "$T/a1.csv" "$T/r5.csv"
+# many inputs: each regular file is checked up front but held open only while it is read, so 300 inputs
+# import under a 64-descriptor limit
+mkdir "$T/many"
+tail -n +2 "$T/a1.csv" >"$T/a1.rows"
+split -n l/300 -d -a 3 "$T/a1.rows" "$T/many/part-"
+[ "$(ls "$T/many" | wc -l)" = 300 ] || fail "split made $(ls "$T/many" | wc -l) parts, not 300"
+run bash -c "ulimit -n 64 && '$B' import --uri '$U1' --dst copy_many --columns-have-types \
+  --fields '$(head -1 "$T/a1.csv")' --json '$T/many.json' '$T'/many/part-*"
+[ "$rc" = 0 ] || { fail "import of 300 files under ulimit -n 64: exit $rc"; cat "$T/err" >&2; }
+[ "$(json_int "$T/many.json" rows)" = "$rows" ] || fail "300 files: rows"
+expect 0 "$B" export --uri "$U1" --src copy_many -o "$T/r6.csv"
+same "$T/a1.csv" "$T/r6.csv"
 # a file whose name says nothing: detected by its magic bytes
 cp "$T/a1.csv.zst" "$T/noext"
 expect 0 "$B" import --uri "$U1" --dst copy_noext --headerline --columns-have-types "$T/noext"
