@@ -6,6 +6,7 @@
  * documents unfolded, followed in the same master order by the rows handed to the reject callback, give
  * back exactly the rows pushed (canonical hashes, in order). The same rows also feed the --hoist auto
  * sampler. A fold may fail only in fail mode or for a row too large for any document.
+ * LAB_FUZZ_DEBUG=1 prints a document found over the cap.
  */
 #include "core/keyenc.h"
 #include "core/error.h"
