@@ -611,19 +611,8 @@ finish_master (lab_fold_t *f, bson_error_t *error)
    }
    for (r = 0; r < f->nrows; r++) {
       ebytes = elem_bytes (f, r);
-      if (size + 1 + digits ((size_t) in_part) + 1 + ebytes > max) {
-         if (in_part == 0) {
-            row_at (f, r, &row);
-            ktext = lab_value_to_text (&key);
-            rtext = row_id_text (&row);
-            lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
-                           "row %s of master %s=%s is %zu bytes: even alone in a folded document it exceeds "
-                           "the %zu-byte cap",
-                           rtext, f->key, ktext, (size_t) row.len, max);
-            bson_destroy (doc);
-            doc = NULL;
-            goto done;
-         }
+      if (size + 1 + digits ((size_t) in_part) + 1 + ebytes > max && in_part > 0) {
+         /* the part is full: close it and start the next one */
          if (!end_doc (f, doc, &arr, in_part, size, error)) {
             doc = NULL;
             goto done;
@@ -635,6 +624,20 @@ finish_master (lab_fold_t *f, bson_error_t *error)
             doc = NULL;
             goto done;
          }
+      }
+      if (size + 1 + digits ((size_t) in_part) + 1 + ebytes > max) {
+         /* alone in a part and still over the cap (checked after the split too: the row that did not
+          * fit the full part must fit an empty one) */
+         row_at (f, r, &row);
+         ktext = lab_value_to_text (&key);
+         rtext = row_id_text (&row);
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
+                        "row %s of master %s=%s is %zu bytes: even alone in a folded document it exceeds "
+                        "the %zu-byte cap",
+                        rtext, f->key, ktext, (size_t) row.len, max);
+         bson_destroy (doc);
+         doc = NULL;
+         goto done;
       }
       bson_uint32_to_string ((uint32_t) in_part, &idx, idxbuf, sizeof idxbuf);
       elen = build_elem (f, r);

@@ -2,19 +2,23 @@
 # setup.sh -- install every Debian package layoutlab needs, then configure and build it.
 #
 # Idempotent: packages already present are not reinstalled and `apt-get update` runs at most once.
-# Usage: scripts/setup.sh [--no-build] [--asan]
+# Usage: scripts/setup.sh [--no-build] [--asan] [--fuzz]
 #   --no-build   only install packages
 #   --asan       also configure and build the ASan+UBSan tree in build-asan/
+#   --fuzz       also install clang-16 and libFuzzer, and build the fuzz harnesses in build-fuzz/
+#                (CC=clang-16 -DLAB_FUZZ=ON; scripts/fuzz.sh runs them). The normal build needs no clang.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=1
 asan=0
+fuzz=0
 for a in "$@"; do
   case "$a" in
     --no-build) build=0 ;;
     --asan) asan=1 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --fuzz) fuzz=1 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$a' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -22,6 +26,10 @@ done
 pkgs=(build-essential cmake ninja-build pkg-config git
       libmongoc-dev libbson-dev libwiredtiger-dev libcsv-dev libzstd-dev zstd libxxhash-dev
       libsnappy-dev libcmocka-dev gnuplot-nox golang-go python3 jq)
+# Only with --fuzz: clang 16, its sanitizer runtimes, libFuzzer and llvm-symbolizer (for readable reports).
+if [ "$fuzz" -eq 1 ]; then
+  pkgs+=(clang-16 libclang-rt-16-dev libfuzzer-16-dev llvm-16)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -58,5 +66,9 @@ if [ "$build" -eq 1 ]; then
   if [ "$asan" -eq 1 ]; then
     cmake -S "$here" -B "$here/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLAB_WERROR=ON -DLAB_SANITIZE=ON >/dev/null
     cmake --build "$here/build-asan" -j "$(nproc)"
+  fi
+  if [ "$fuzz" -eq 1 ]; then
+    CC=clang-16 cmake -S "$here" -B "$here/build-fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLAB_FUZZ=ON >/dev/null
+    cmake --build "$here/build-fuzz" -j "$(nproc)" --target fuzz
   fi
 fi

@@ -407,6 +407,34 @@ test_oversize_reject_and_fail (void **state)
    free_rows (rows, n);
 }
 
+/* test_oversize_row_after_split -- a row too large for any document that comes after rows which filled a
+ * part is an error in split mode too (found by fuzz_fold: it was put alone into the next part, over the
+ * cap). */
+static void
+test_oversize_row_after_split (void **state)
+{
+   lab_fold_opts_t o = opts_default (NULL, 0);
+   bson_t **small = rows_of_size (9, 1, 100);
+   bson_t **big = rows_of_size (9, 2, 1100);
+   sink_t s = {0};
+   bson_error_t error;
+   lab_fold_t *f;
+
+   o.max_doc_bytes = 1024;
+   f = lab_fold_new (&o, sink_emit, NULL, &s, &error);
+   assert_non_null (f);
+   assert_true (lab_fold_push_row (f, small[0], &error));
+   assert_true (lab_fold_push_row (f, big[1], &error));
+   assert_false (lab_fold_finish (f, &error));
+   assert_true (lab_error_is (&error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE));
+   assert_non_null (strstr (error.message, "even alone"));
+   assert_int_equal (s.ndocs, 0);
+   lab_fold_destroy (f);
+   free_rows (small, 1);
+   free_rows (big, 2);
+   sink_free (&s);
+}
+
 static void
 test_one_row_master (void **state)
 {
@@ -786,6 +814,7 @@ main (void)
       cmocka_unit_test (test_hoist_conflicting),
       cmocka_unit_test (test_split_exactly_at_cap),
       cmocka_unit_test (test_oversize_reject_and_fail),
+      cmocka_unit_test (test_oversize_row_after_split),
       cmocka_unit_test (test_one_row_master),
       cmocka_unit_test (test_empty_source),
       cmocka_unit_test (test_key_types),
