@@ -180,7 +180,10 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
       }
    }
    h->cols = bson_realloc (h->cols, (h->n + 1) * sizeof *h->cols);
-   h->cols[h->n].name = bson_strndup (cell, name_len);
+   /* the cell is not NUL-terminated: copy exactly name_len bytes */
+   h->cols[h->n].name = bson_malloc (name_len + 1);
+   memcpy (h->cols[h->n].name, cell, name_len);
+   h->cols[h->n].name[name_len] = '\0';
    h->cols[h->n].type = type;
    h->n++;
    return true;
