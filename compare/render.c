@@ -1199,6 +1199,12 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
       }
       bson_string_append (o, ": ");
       app_esc (o, lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".reason"));
+      s = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".local_device");
+      if (s) {
+         bson_string_append (o, "; the tables' device figures are this machine's /proc/diskstats of ");
+         app_esc (o, s);
+         bson_string_append (o, ", the server's beside them in the results (runs[].server_disk)");
+      }
       bson_string_append (o, " |\n");
    }
    /* FTDC: the disk each server's figures were read from in the first run, and why */

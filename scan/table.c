@@ -52,6 +52,10 @@ append_deployment (bson_string_t *s, const bson_t *results)
       v = lab_results_get_string (results, LAB_RESULTS_KEY_DISK_SOURCE ".device");
       bson_string_append_printf (s, "disk figures: %s%s%s (%s)\n", src, v ? ", device " : "", v ? v : "",
                                  lab_results_get_string (results, LAB_RESULTS_KEY_DISK_SOURCE ".reason"));
+      v = lab_results_get_string (results, LAB_RESULTS_KEY_DISK_SOURCE ".local_device");
+      if (v) {
+         bson_string_append_printf (s, "  the table's device figures: this machine's /proc/diskstats of %s\n", v);
+      }
       for (i = 0; i < 64; i++) {
          const char *dev, *why;
          snprintf (path, sizeof path, LAB_RESULTS_KEY_RUNS ".0." LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.name", i);

@@ -550,6 +550,10 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
          BSON_APPEND_NULL (&doc, "device"); /* ftdc: per run and server, in runs[].server_disk */
       }
       BSON_APPEND_UTF8 (&doc, "reason", t->disk_reason);
+      if (t->disk_source != LAB_SERVER_DISK_LOCAL && local_device) {
+         /* both: the entries' own figures are this machine's; FTDC's sit beside them in runs[].server_disk */
+         BSON_APPEND_UTF8 (&doc, "local_device", local_device);
+      }
    }
    bson_append_document_end (results, &doc);
 }

@@ -61,6 +61,8 @@ r['runs'][$i]['server_disk']['servers'][0]['read_requests'], r['runs'][$i]['serv
         "$loc" "$srv" || fail "$lay: FTDC read requests $srv disagree with the local sampler's $loc"
     done
     grep -q "disk figures: ftdc, device $disk" "$T/m.txt" || fail "scancmp output does not name the ftdc source"
+    grep -q "the table's device figures: this machine's /proc/diskstats of $disk" "$T/m.txt" ||
+      fail "scancmp output does not say the table's figures are local"
     "$B/layout-report" "$T/m.json" -o "$T/m.md" --charts none 2>/dev/null || fail "layout-report (mongod)"
     grep -q "disk figures from | the server's getDiagnosticData (FTDC), device $disk" "$T/m.md" ||
       fail "the report does not name the FTDC source"
