@@ -542,6 +542,7 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
       for (i = 0; i < (int) p->topo->ntargets; i++) {
          smp.ftdc_stores[smp.nftdc++] = p->topo->targets[i].store;
       }
+      smp.ftdc_device = o->server_device;
    }
    m->have_engine = lab_store_engine_stats (p->store, &m->engine_before, &err);
    lab_scan_utc_now (m->started_at, sizeof m->started_at);

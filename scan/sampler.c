@@ -131,6 +131,53 @@ take (lab_sampler_t *s, lab_sampler_point_t *p)
    p->bytes = atomic_load (&s->live->bytes);
 }
 
+/* ftdc_interval -- the interval's server-side disk figures (ftdc_prev -> ftdc_last), summed over the
+ * followed servers, of --server-device (or a server's only disk); false when no server has two distinct
+ * samples of it (FTDC samples once a second: a shorter interval may see the same sample twice). */
+static bool
+ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
+{
+   size_t i;
+   bool any = false;
+
+   memset (out, 0, sizeof *out);
+   for (i = 0; i < s->nftdc; i++) {
+      lab_facts_disks_t a, b;
+      const lab_facts_disk_t *da, *db;
+      lab_facts_disk_delta_t d;
+      double dt;
+
+      if (!s->ftdc_prev[i].have || !s->ftdc_last[i].have) {
+         continue;
+      }
+      lab_scan_ftdc_view (&s->ftdc_prev[i], &a);
+      lab_scan_ftdc_view (&s->ftdc_last[i], &b);
+      db = s->ftdc_device ? lab_facts_disks_find (&b, s->ftdc_device) : b.ndisks == 1 ? &b.disks[0] : NULL;
+      dt = lab_facts_disks_elapsed_s (&a, &b);
+      if (!db || dt <= 0) {
+         continue;
+      }
+      da = lab_facts_disks_find (&a, db->name);
+      lab_facts_disk_delta (da, db, dt, &d);
+      out->reads += d.reads;
+      out->read_bytes += d.read_bytes;
+      out->read_time_ms += d.read_time_ms;
+      out->io_ticks_ms += d.io_ticks_ms;
+      out->elapsed_s = d.elapsed_s > out->elapsed_s ? d.elapsed_s : out->elapsed_s;
+      out->util_pct = d.util_pct > out->util_pct ? d.util_pct : out->util_pct;
+      any = true;
+   }
+   if (!any) {
+      return false;
+   }
+   out->reads_per_s = (double) out->reads / out->elapsed_s;
+   out->read_kb_s = (double) out->read_bytes / 1024.0 / out->elapsed_s;
+   out->read_mb_s = (double) out->read_bytes / 1e6 / out->elapsed_s;
+   out->read_await_ms = out->reads > 0 ? (double) out->read_time_ms / (double) out->reads : -1;
+   out->avg_read_bytes = out->reads > 0 ? (double) out->read_bytes / (double) out->reads : -1;
+   return true;
+}
+
 /* record -- turn two readings into a sample and track the peaks. */
 static void
 record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_t *b)
@@ -161,6 +208,8 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
    x->have_disk = a->have_disk && b->have_disk;
    if (x->have_disk) {
       lab_diskstats_delta (&a->disk, &b->disk, dt, &x->disk);
+   } else if (s->nftdc > 0) {
+      x->have_disk = ftdc_interval (s, &x->disk);
    }
    x->rss_bytes = b->rss_bytes;
    x->cache_bytes = b->cache_bytes;
@@ -209,6 +258,7 @@ sampler_main (void *arg)
       stopping = s->stop;
       pthread_mutex_unlock (&s->mu);
       take (s, &cur);
+      memcpy (s->ftdc_prev, s->ftdc_last, sizeof s->ftdc_prev);
       take_ftdc (s, s->ftdc_last);
       if (!stopping || s->nsamples == 0 || cur.t_ns - prev.t_ns >= s->interval_ns / 4) {
          record (s, &prev, &cur);

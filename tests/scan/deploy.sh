@@ -77,13 +77,20 @@ r['runs'][$i]['server_disk']['servers'][0]['read_requests'], r['runs'][$i]['serv
     [ "$rc" = 2 ] || fail "$opt against a remote server: exit $rc, not 2 (usage)"
     grep -q -- "--server-device" "$T/r.err" || fail "$opt refusal does not point to --server-device: $(cat "$T/r.err")"
   done
-  LAYOUTLAB_TEST_FORCE_REMOTE=1 "$B/scancmp" --uri "$uri" "${common[@]}" --keys-limit 10 --out "$T/a.json" \
+  LAYOUTLAB_TEST_FORCE_REMOTE=1 "$B/scancmp" --uri "$uri" "${common[@]}" --keys-limit 10 --server-device "$disk" \
+    --out "$T/a.json" \
     >"$T/a.txt" 2>"$T/a.err" || { cat "$T/a.err" >&2; fail "scancmp auto against a remote server"; }
   if [ -s "$T/a.json" ]; then
     [ "$(py "$T/a.json" "r['backend']['server_local']")" = False ] || fail "forced remote still local"
     [ "$(py "$T/a.json" "r['disk_source']['source']")" = ftdc ] || fail "auto on a remote server is not ftdc"
     [ "$(py "$T/a.json" "r['runs'][0]['disk_source']")" = ftdc ] || fail "runs[0].disk_source is not ftdc"
     [ "$(py "$T/a.json" "'read_requests' in r['runs'][0]")" = True ] || fail "no read_requests from FTDC"
+    # every interval's disk figures come from FTDC too (the test server answers with a fresh sample)
+    echo "deploy: remote: $(py "$T/a.json" "sum(len(e['samples']) for e in r['runs'])") samples, read requests \
+$(py "$T/a.json" "[e['read_requests'] for e in r['runs']]") from FTDC"
+    [ "$(py "$T/a.json" "all('read_requests_per_s' in x for e in r['runs'] for x in e['samples'])")" = True ] ||
+      fail "samples without FTDC disk figures"
+    [ "$(py "$T/a.json" "r['disk_source']['device']")" = "$disk" ] || fail "remote: disk_source.device is not $disk"
   fi
   # --restart-drops-caches: the note says the restart command dropped them
   LAYOUTLAB_TEST_FORCE_REMOTE=1 "$B/scancmp" --uri "$uri" "${common[@]}" --keys-limit 5 --cold \
