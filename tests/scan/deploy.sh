@@ -110,11 +110,14 @@ if uri=$("$S" start --dir "$T/mongos" --as mongos); then
   "$B/scan-testdata" --uri "$uri" --db deploy --bills 20 --rows 4 >/dev/null || fail "scan-testdata (mongos)"
   router=$(cat "$T/mongos/pid")
   "$B/scancmp" --uri "$uri" "${common[@]}" --cold --drop-caches no --restart-cmd "$S restart --dir $T/mongos --shard" \
-    --out "$T/s.json" >"$T/s.txt" 2>"$T/s.err" || { cat "$T/s.err" >&2; fail "scancmp through mongos"; }
+    --shard-uri "shard0=$(cat "$T/mongos/shard0/uri")" --out "$T/s.json" >"$T/s.txt" 2>"$T/s.err" ||
+    { cat "$T/s.err" >&2; fail "scancmp through mongos"; }
   shard=$(cat "$T/mongos/shard0/pid")
   if [ -s "$T/s.json" ]; then
     [ "$(py "$T/s.json" "r['topology']['kind']")" = mongos ] || fail "topology is not mongos"
     [ "$(py "$T/s.json" "r['topology']['shards'][0]['name']")" = shard0 ] || fail "shard0 not named"
+    [ "$(py "$T/s.json" "r['topology']['shards'][0]['uri']")" = "$(cat "$T/mongos/shard0/uri")" ] ||
+      fail "--shard-uri shard0=URI not used"
     # the last run's process is the shard as it runs now; never the router
     [ "$(py "$T/s.json" "r['runs'][-1]['cold']['server_pid']")" = "$shard" ] || fail "server_pid is not the shard's ($shard)"
     [ "$(py "$T/s.json" "r['runs'][-1]['cold']['shards'][0]['server_pid']")" = "$shard" ] ||
