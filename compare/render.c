@@ -1137,6 +1137,99 @@ kv_str (bson_string_t *o, const char *key, const char *value)
    bson_string_append (o, " |\n");
 }
 
+#define LAB_SCAN_REPORT_MAX_SERVERS 16
+
+/* render_deployment -- the topology (kind, set, member or shards, what the figures follow) and where the
+ * disk figures come from (source, device and why), when the results record them. */
+static void
+render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   const bson_t *d = &r->doc;
+   const char *kind = lab_results_get_string (d, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_KIND);
+   const char *src = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE "." LAB_RESULTS_KEY_DISK_SOURCE_SOURCE);
+   const char *s;
+   bson_t run;
+   bson_iter_t it, arr;
+   char path[64];
+   int i;
+
+   if (kind) {
+      bson_string_append (o, "| topology | ");
+      app_esc (o, kind);
+      s = lab_results_get_string (d, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_SET_NAME);
+      if (s && *s) {
+         bson_string_append (o, " (set ");
+         app_esc (o, s);
+         bson_string_append (o, ")");
+      }
+      s = lab_results_get_string (d, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_MEMBER);
+      if (s && *s) {
+         bson_string_append (o, ", member ");
+         app_esc (o, s);
+      }
+      if (bson_iter_init_find (&it, d, LAB_RESULTS_KEY_TOPOLOGY) && BSON_ITER_HOLDS_DOCUMENT (&it) &&
+          bson_iter_recurse (&it, &arr) && bson_iter_find (&arr, LAB_RESULTS_KEY_TOPOLOGY_SHARDS) &&
+          BSON_ITER_HOLDS_ARRAY (&arr)) {
+         bson_iter_t sh;
+         bool first = true;
+         bson_iter_recurse (&arr, &sh);
+         while (bson_iter_next (&sh)) {
+            bson_iter_t f;
+            if (BSON_ITER_HOLDS_DOCUMENT (&sh) && bson_iter_recurse (&sh, &f) && bson_iter_find (&f, "name") &&
+                BSON_ITER_HOLDS_UTF8 (&f)) {
+               bson_string_append (o, first ? ", shards: " : ", ");
+               app_esc (o, bson_iter_utf8 (&f, NULL));
+               first = false;
+            }
+         }
+      }
+      bson_string_append (o, " |\n");
+      kv_str (o, "server figures follow",
+              lab_results_get_string (d, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_NOTE));
+   }
+   if (src) {
+      bson_string_append (o, "| disk figures from | ");
+      app_esc (o, !strcmp (src, "ftdc")    ? "the server's getDiagnosticData (FTDC)"
+                  : !strcmp (src, "local") ? "this machine's /proc/diskstats"
+                                           : "nowhere (not measured)");
+      s = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".device");
+      if (s) {
+         bson_string_append (o, ", device ");
+         app_esc (o, s);
+      }
+      bson_string_append (o, ": ");
+      app_esc (o, lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".reason"));
+      s = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".local_device");
+      if (s) {
+         bson_string_append (o, "; the tables' device figures are this machine's /proc/diskstats of ");
+         app_esc (o, s);
+         bson_string_append (o, ", the server's beside them in the results (runs[].server_disk)");
+      }
+      bson_string_append (o, " |\n");
+   }
+   /* FTDC: the disk each server's figures were read from in the first run, and why */
+   if (lab_cmp_run_get (r, 0, &run)) {
+      for (i = 0; i < LAB_SCAN_REPORT_MAX_SERVERS; i++) {
+         const char *name, *dev, *why;
+         snprintf (path, sizeof path, LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.name", i);
+         if (!(name = lab_results_get_string (&run, path))) {
+            break;
+         }
+         snprintf (path, sizeof path, LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.device", i);
+         dev = lab_results_get_string (&run, path);
+         snprintf (path, sizeof path, LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.device_reason", i);
+         why = lab_results_get_string (&run, path);
+         bson_string_append (o, "| server disk (FTDC) of ");
+         app_esc (o, name);
+         bson_string_append (o, " | ");
+         app_esc (o, dev);
+         bson_string_append (o, " (");
+         app_esc (o, why);
+         bson_string_append (o, ") |\n");
+      }
+   }
+}
+
 /* render_environment -- host, kernel, CPU, RAM, device, backend and version. */
 static void
 render_environment (bson_string_t *o, const lab_cmp_results_t *r)
@@ -1178,6 +1271,7 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " |\n| measured by | ");
    app_name_version (o, d, "tool", "tool_version");
    bson_string_append (o, " |\n");
+   render_deployment (o, r);
    kv_str (o, "started", lab_results_get_string (d, "started_at"));
    kv_str (o, "finished", lab_results_get_string (d, "finished_at"));
    bson_string_append (o, "\n");

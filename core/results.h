@@ -30,6 +30,18 @@
 #define LAB_RESULTS_KEY_MIN "min"
 #define LAB_RESULTS_KEY_MAX "max"
 
+/* The deployment (scancmp; docs/results-schema.md "topology" and "disk_source") */
+#define LAB_RESULTS_KEY_TOPOLOGY "topology"             /* {kind, set_name, member, shards: [...], note} */
+#define LAB_RESULTS_KEY_TOPOLOGY_KIND "kind"            /* "standalone", "replset", "mongos" */
+#define LAB_RESULTS_KEY_TOPOLOGY_SET_NAME "set_name"    /* replica set name ("" otherwise) */
+#define LAB_RESULTS_KEY_TOPOLOGY_MEMBER "member"        /* the member the reads and statistics follow */
+#define LAB_RESULTS_KEY_TOPOLOGY_SHARDS "shards"        /* mongos: [{name, host, uri}] in listShards order */
+#define LAB_RESULTS_KEY_TOPOLOGY_NOTE "note"            /* what the figures follow, in words */
+#define LAB_RESULTS_KEY_DISK_SOURCE "disk_source"       /* {source, device, reason} */
+#define LAB_RESULTS_KEY_DISK_SOURCE_SOURCE "source"     /* "local", "ftdc" or "none" */
+#define LAB_RESULTS_KEY_SERVER_DISK "server_disk"       /* runs[].server_disk: FTDC figures per server */
+#define LAB_RESULTS_KEY_COLD_SHARDS "shards"            /* runs[].cold.shards: per shard pid, uptime, restarted */
+
 #define LAB_RESULTS_DETAIL "detail" /* one document per row */
 #define LAB_RESULTS_FOLDED "folded" /* one document per master */
 

@@ -505,6 +505,18 @@ lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t
 }
 
 bool
+lab_store_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply, bson_error_t *error)
+{
+   if (!store->ops->command_simple) {
+      bson_init (reply);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "server commands are not available on %s (the embedded store)", store->uri_redacted);
+      return false;
+   }
+   return store->ops->command_simple (store, db, cmd, reply, error);
+}
+
+bool
 lab_store_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error)
 {
    *paths = NULL;

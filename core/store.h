@@ -295,6 +295,13 @@ typedef struct {
  * /proc/PID/status only when info.pid_local, and a /proc that cannot be read keeps mem.resident). */
 bool lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
 
+/* lab_store_command_simple -- MongoDB: run `cmd` on database `db` (e.g. "admin" for hello, serverStatus,
+ * listShards, getDiagnosticData) on the primary/selected server through a pooled client; *reply is always
+ * initialized (caller destroys). The server's refusal keeps its own domain and code. Embedded:
+ * LAB_STORE_ERR_NOT_SUPPORTED. */
+bool lab_store_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
+                               bson_error_t *error);
+
 /* lab_store_data_files -- embedded: absolute paths of the files that hold `coll` (collection table and
  * its index tables), NULL-terminated, caller frees with bson_strfreev; coll NULL: every file of the home.
  * MongoDB: LAB_STORE_ERR_NOT_SUPPORTED. */

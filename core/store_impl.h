@@ -69,6 +69,9 @@ struct lab_store_ops {
    bool (*server_info) (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
    bool (*engine_stats) (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
    bool (*data_files) (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
+   /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
+   bool (*command_simple) (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
+                           bson_error_t *error);
    /* close the engine, run hook, reopen (store.c checks that no session is open) */
    bool (*cycle) (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                   bson_error_t *error);

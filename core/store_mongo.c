@@ -982,7 +982,56 @@ mongo_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t
    return true;
 }
 
-/* mongo_stats -- collStats sizes (estimates on FerretDB), NO_COLLECTION when missing. */
+/* stats_from -- the size figures of a collStats reply or of a $collStats document's storageStats, added to
+ * *st (through mongos $collStats answers one document per shard). */
+static void
+stats_from (const bson_t *doc, lab_coll_stats_t *st)
+{
+   st->count += num_at (doc, "count", 0);
+   st->data_size_bytes += num_at (doc, "size", 0);
+   st->storage_size_bytes += num_at (doc, "storageSize", 0);
+   st->index_size_bytes += num_at (doc, "totalIndexSize", 0);
+   if (num_at (doc, "nindexes", 0) > st->nindexes) {
+      st->nindexes = (int32_t) num_at (doc, "nindexes", 0);
+   }
+}
+
+/* coll_stats_stage -- aggregate [{$collStats: {storageStats: {}}}] (mongod 3.4+, the supported form since
+ * collStats was deprecated in 6.2), summed over its documents; false when the server refuses the stage. */
+static bool
+coll_stats_stage (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *err)
+{
+   mongoc_collection_t *c = get_coll (sess, coll);
+   bson_t *pipeline = BCON_NEW ("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]");
+   mongoc_cursor_t *cur = mongoc_collection_aggregate (c, MONGOC_QUERY_NONE, pipeline, NULL, NULL);
+   const bson_t *doc;
+   bool any = false, ok;
+
+   while (mongoc_cursor_next (cur, &doc)) {
+      bson_iter_t it;
+      if (bson_iter_init_find (&it, doc, "storageStats") && BSON_ITER_HOLDS_DOCUMENT (&it)) {
+         bson_t ss;
+         uint32_t len;
+         const uint8_t *data;
+         bson_iter_document (&it, &len, &data);
+         if (bson_init_static (&ss, data, len)) {
+            stats_from (&ss, st);
+            any = true;
+         }
+      }
+   }
+   ok = !mongoc_cursor_error (cur, err) && any;
+   if (!any && err->code == 0) {
+      bson_set_error (err, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "$collStats returned no storageStats");
+   }
+   mongoc_cursor_destroy (cur);
+   bson_destroy (pipeline);
+   mongoc_collection_destroy (c);
+   return ok;
+}
+
+/* mongo_stats -- $collStats storageStats where the server has it, else the collStats command (older
+ * servers, FerretDB); estimates on FerretDB. NO_COLLECTION when missing. */
 static bool
 mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
 {
@@ -994,19 +1043,23 @@ mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_e
    if (!require_coll (sess, coll, error)) {
       return false;
    }
+   memset (st, 0, sizeof *st);
+   memset (&err, 0, sizeof err);
+   if (coll_stats_stage (sess, coll, st, &err)) {
+      st->avg_obj_size_bytes = st->count > 0 ? (double) st->data_size_bytes / (double) st->count : 0;
+      return true;
+   }
+   lab_log_debug ("$collStats of '%s' refused (%s): using the collStats command", coll, err.message);
+   memset (st, 0, sizeof *st);
    db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
    BSON_APPEND_UTF8 (&cmd, "collStats", coll);
    ok = mongoc_database_command_simple (db, &cmd, NULL, &reply, &err);
    if (ok) {
-      st->count = num_at (&reply, "count", 0);
-      st->data_size_bytes = num_at (&reply, "size", 0);
+      stats_from (&reply, st);
       st->avg_obj_size_bytes = dbl_at (&reply, "avgObjSize", 0);
       if (st->avg_obj_size_bytes <= 0 && st->count > 0) {
          st->avg_obj_size_bytes = (double) st->data_size_bytes / (double) st->count;
       }
-      st->storage_size_bytes = num_at (&reply, "storageSize", 0);
-      st->index_size_bytes = num_at (&reply, "totalIndexSize", 0);
-      st->nindexes = (int32_t) num_at (&reply, "nindexes", 0);
    } else {
       fail (sess->store, error, &err, "collStats of '%s'", coll);
    }
@@ -1769,6 +1822,27 @@ mongo_data_files (lab_store_t *store, const char *coll, char ***paths, bson_erro
    return false;
 }
 
+/* mongo_command_simple -- one command through a pooled client (the selected server: the primary, or the
+ * one member of a directConnection URI). */
+static bool
+mongo_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply, bson_error_t *error)
+{
+   mongo_store_t *ms = mstore (store);
+   mongoc_client_t *client;
+   bool ok;
+
+   if (!ms->pool) {
+      bson_init (reply);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                     "the connection pool for %s is closed (a failed cycle): reopen the store", store->uri_redacted);
+      return false;
+   }
+   client = mongoc_client_pool_pop (ms->pool);
+   ok = mongoc_client_command_simple (client, db, cmd, NULL, reply, error);
+   mongoc_client_pool_push (ms->pool, client);
+   return ok;
+}
+
 /* mongo_selection_timeout_ms -- serverSelectionTimeoutMS as set at open. */
 static int32_t
 mongo_selection_timeout_ms (const lab_store_t *store)
@@ -1865,6 +1939,7 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .server_info = mongo_server_info,
    .engine_stats = mongo_engine_stats,
    .data_files = mongo_data_files,
+   .command_simple = mongo_command_simple,
    .cycle = mongo_cycle,
    .home = NULL,
    .selection_timeout_ms = mongo_selection_timeout_ms,

@@ -170,6 +170,13 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
       c->restarted_cmd = true;
    }
    if (c->backend == LAB_BACKEND_MONGO && !c->server_local) {
+      if (c->opts->restart_drops_caches && c->restarted_cmd) {
+         /* the user's word: the restart command drops the server's page cache itself (e.g. over ssh) */
+         c->dropped = true;
+         snprintf (c->drop_note, sizeof c->drop_note,
+                   "dropped by the restart command (--restart-drops-caches; not checked from here)");
+         return true;
+      }
       snprintf (c->drop_note, sizeof c->drop_note, "not possible: the server is not on this machine");
       if (c->opts->drop_caches == LAB_DROP_YES) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_PERMISSION,
@@ -185,16 +192,77 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
    return lab_drop_caches (c->opts->drop_caches, &c->dropped, c->drop_note, sizeof c->drop_note, error);
 }
 
+/* first_doc -- stop after the first document: one is enough to know the server serves reads. */
+static bool
+first_doc (const bson_t *doc, void *ctx)
+{
+   (void) doc;
+   (void) ctx;
+   return false;
+}
+
+/* ready_read -- the member the reads go to serving a read of the collection (a replica set's other
+ * members, or a router, answer ping before it does): find_eq of the first key until it succeeds or
+ * ready_timeout_ms passes. */
+static bool
+ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
+{
+   uint64_t deadline = lab_now_ns () + (uint64_t) (p->opts->ready_timeout_ms > 0 ? p->opts->ready_timeout_ms : 60000) *
+                                          1000000ull;
+   for (;;) {
+      lab_session_t *sess = lab_session_open (p->store, error);
+      bool ok = sess && lab_store_find_eq (sess, coll, p->opts->key, &p->keys[0], first_doc, NULL, NULL, error);
+      if (sess) {
+         lab_session_close (sess);
+      }
+      if (ok) {
+         return true;
+      }
+      if (lab_now_ns () >= deadline) {
+         lab_error_prefix (error, "the server did not serve a read of %s within %.0f s after the cold step", coll,
+                           p->opts->ready_timeout_ms / 1000.0);
+         return false;
+      }
+      nanosleep (&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+   }
+}
+
+/* targets_after -- per followed server (mongos: each shard) its facts after the cold step and whether it
+ * restarted (pid changed or uptime went back), into m->targets. */
+static void
+targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_scan_layout_measure_t *m)
+{
+   size_t i;
+
+   m->ntargets = p->topo->ntargets;
+   m->topology_targets = p->backend == LAB_BACKEND_MONGO;
+   for (i = 0; i < p->topo->ntargets; i++) {
+      const lab_server_info_t *a = &p->topo->targets[i].info, *b = &before[i];
+      lab_scan_target_measure_t *t = &m->targets[i];
+      bson_strncpy (t->name, p->topo->targets[i].name, sizeof t->name);
+      bson_strncpy (t->host, p->topo->targets[i].host, sizeof t->host);
+      t->pid = a->pid > 0 ? a->pid : -1;
+      t->uptime_s = a->uptime_s;
+      t->restarted = m->cold_requested && ((a->pid > 0 && b->pid > 0 && a->pid != b->pid) ||
+                                           (a->uptime_s >= 0 && b->uptime_s >= 0 && a->uptime_s < b->uptime_s));
+   }
+}
+
 /* cold_step -- with --cold: cycle the store (restart command, page cache drop) and see the server again
  * in *after; fills the cold facts of *m either way. */
 static bool
 cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_info_t *after, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
+   lab_server_info_t before[LAB_SCAN_MAX_TARGETS];
    cycle_ctx_t cc;
+   size_t i;
 
    memset (&cc, 0, sizeof cc);
    *after = p->info;
+   for (i = 0; i < p->topo->ntargets; i++) {
+      before[i] = p->topo->targets[i].info;
+   }
    if (o->cold) {
       cc.opts = o;
       cc.backend = p->backend;
@@ -212,8 +280,14 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
          }
          return false;
       }
-      if (!lab_store_server_info (p->store, after, error)) {
+      if (!lab_scan_server_info (p->store, after, error) ||
+          (p->backend == LAB_BACKEND_MONGO && !lab_scan_topology_wait (p->topo, o->ready_timeout_ms, error)) ||
+          (p->backend == LAB_BACKEND_MONGO && !ready_read (p, m->collection, error))) {
          lab_error_prefix (error, "run %d %s: after the cold step", m->run, m->layout);
+         return false;
+      }
+      if (p->backend == LAB_BACKEND_MONGO && p->topo->kind != LAB_TOPO_MONGOS &&
+          !lab_scan_server_info (p->store, after, error)) {
          return false;
       }
       lab_scan_say (o, true, "run %d %s: page cache %s", m->run, m->layout, cc.drop_note);
@@ -221,9 +295,21 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
    m->cold_requested = o->cold;
    /* embedded: the cold step closes and reopens the engine; a server restarted when its pid changed or
     * its uptime went back */
-   m->server_restarted = o->cold && p->backend == LAB_BACKEND_MONGO &&
-                         ((after->pid > 0 && after->pid != p->info.pid) ||
-                          (after->uptime_s >= 0 && p->info.uptime_s >= 0 && after->uptime_s < p->info.uptime_s));
+   if (p->backend == LAB_BACKEND_MONGO && o->cold && p->topo->kind != LAB_TOPO_MONGOS) {
+      p->topo->targets[0].info = *after;
+   }
+   targets_after (p, before, m);
+   if (p->topo->kind == LAB_TOPO_MONGOS) {
+      /* the router's pid says nothing of the data: a restart is a shard's */
+      m->server_restarted = false;
+      for (i = 0; i < m->ntargets; i++) {
+         m->server_restarted = m->server_restarted || m->targets[i].restarted;
+      }
+   } else {
+      m->server_restarted = o->cold && p->backend == LAB_BACKEND_MONGO &&
+                            ((after->pid > 0 && after->pid != p->info.pid) ||
+                             (after->uptime_s >= 0 && p->info.uptime_s >= 0 && after->uptime_s < p->info.uptime_s));
+   }
    m->engine_restarted = p->backend == LAB_BACKEND_WT ? o->cold : m->server_restarted;
    m->caches_dropped = cc.dropped;
    bson_strncpy (m->drop_caches_note, o->cold ? cc.drop_note : "warm run: no cold step (--cold not given)",
@@ -231,6 +317,11 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
    m->server_facts = p->backend == LAB_BACKEND_MONGO;
    m->server_pid = after->pid > 0 ? after->pid : -1;
    m->server_uptime_s = after->uptime_s;
+   if (p->topo->kind == LAB_TOPO_MONGOS) {
+      /* the data's process is the shard's; with several shards see cold.shards */
+      m->server_pid = m->ntargets == 1 ? m->targets[0].pid : -1;
+      m->server_uptime_s = m->ntargets == 1 ? m->targets[0].uptime_s : -1;
+   }
    return true;
 }
 
@@ -247,7 +338,10 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
       }
    } else if (p->opts->dbpath && p->info.local) {
       if (!lab_dir_files (p->opts->dbpath, &paths, error)) {
-         return false;
+         lab_scan_say (p->opts, false, "residency unknown: %s", error->message);
+         *resident = *total = -1;
+         memset (error, 0, sizeof *error);
+         return true;
       }
    } else {
       *resident = *total = -1;
@@ -255,6 +349,13 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
    }
    ok = lab_resident_bytes (paths, resident, total, error);
    bson_strfreev (paths);
+   if (!ok && p->backend == LAB_BACKEND_MONGO) {
+      /* mongod creates its files 0600: residency that cannot be read is unknown, never fatal */
+      lab_scan_say (p->opts, false, "residency unknown: %s", error->message);
+      *resident = *total = -1;
+      memset (error, 0, sizeof *error);
+      return true;
+   }
    return ok;
 }
 
@@ -338,6 +439,71 @@ sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
    smp->nsamples = smp->cap = 0;
 }
 
+/* server_disk_totals -- per followed server, the disk getDiagnosticData showed most read (or
+ * --server-device) between the sampler's first and last FTDC samples; without local device figures, their
+ * sum becomes the layout's disk figures. */
+static void
+server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan_layout_measure_t *m)
+{
+   lab_diskstats_delta_t sum;
+   bool any = false;
+   size_t i;
+
+   memset (&sum, 0, sizeof sum);
+   m->ftdc_samples = smp->ftdc_samples;
+   for (i = 0; i < smp->nftdc && i < m->ntargets; i++) {
+      lab_scan_target_measure_t *t = &m->targets[i];
+      lab_facts_disks_t a, b;
+      const lab_facts_disk_t *da = NULL, *db = NULL;
+      bson_error_t err;
+      char reason[256];
+      double dt;
+
+      lab_scan_ftdc_view (&smp->ftdc_start[i], &a);
+      lab_scan_ftdc_view (&smp->ftdc_last[i], &b);
+      if (!smp->ftdc_start[i].have || !smp->ftdc_last[i].have) {
+         lab_scan_say (p->opts, false, "run %d %s: %s: no getDiagnosticData disk figures", m->run, m->layout,
+                       t->name);
+         continue;
+      }
+      if (!lab_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason, &err)) {
+         lab_scan_say (p->opts, false, "run %d %s: %s: %s", m->run, m->layout, t->name, err.message);
+         continue;
+      }
+      dt = lab_facts_disks_elapsed_s (&a, &b);
+      if (dt < 0) {
+         dt = m->elapsed_s;
+      }
+      lab_facts_disk_delta (da, db, dt, &t->disk);
+      t->have_disk = true;
+      bson_strncpy (t->device, db->name, sizeof t->device);
+      bson_strncpy (t->device_reason, reason, sizeof t->device_reason);
+      any = true;
+      sum.reads += t->disk.reads;
+      sum.read_bytes += t->disk.read_bytes;
+      sum.read_time_ms += t->disk.read_time_ms;
+      sum.io_ticks_ms += t->disk.io_ticks_ms;
+      if (t->disk.elapsed_s > sum.elapsed_s) {
+         sum.elapsed_s = t->disk.elapsed_s;
+      }
+      if (t->disk.util_pct > sum.util_pct) {
+         sum.util_pct = t->disk.util_pct;
+      }
+   }
+   if (!any || m->have_disk) {
+      return;
+   }
+   if (sum.elapsed_s > 0) {
+      sum.reads_per_s = (double) sum.reads / sum.elapsed_s;
+      sum.read_kb_s = (double) sum.read_bytes / 1024.0 / sum.elapsed_s;
+      sum.read_mb_s = (double) sum.read_bytes / 1e6 / sum.elapsed_s;
+   }
+   sum.read_await_ms = sum.reads > 0 ? (double) sum.read_time_ms / (double) sum.reads : -1;
+   sum.avg_read_bytes = sum.reads > 0 ? (double) sum.read_bytes / (double) sum.reads : -1;
+   m->disk = sum;
+   m->have_disk = true;
+}
+
 /* load -- the sampler and the workers over every key of the layout's collection. */
 static bool
 load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, bson_error_t *error)
@@ -366,6 +532,18 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    smp.interval_ns = o->interval_ns;
    smp.live = &live;
    smp.progress = progress;
+   if (p->topo->kind == LAB_TOPO_MONGOS) {
+      /* memory and cache are the shards': the router has no WiredTiger section */
+      for (i = 0; i < (int) p->topo->ntargets; i++) {
+         smp.stat_stores[smp.nstat_stores++] = p->topo->targets[i].store;
+      }
+   }
+   if (p->topo->disk_source == LAB_SERVER_DISK_FTDC) {
+      for (i = 0; i < (int) p->topo->ntargets; i++) {
+         smp.ftdc_stores[smp.nftdc++] = p->topo->targets[i].store;
+      }
+      smp.ftdc_device = o->server_device;
+   }
    m->have_engine = lab_store_engine_stats (p->store, &m->engine_before, &err);
    lab_scan_utc_now (m->started_at, sizeof m->started_at);
    if (!lab_sampler_start (&smp, error)) {
@@ -381,6 +559,12 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
       goto done;
    }
    sampler_totals (&smp, m);
+   {
+      /* the source of the entry's own disk figures: this machine's sampler wins when it ran */
+      bool local_disk = m->have_disk;
+      server_disk_totals (p, &smp, m);
+      m->disk_source = local_disk ? "local" : m->have_disk ? "ftdc" : "none";
+   }
    workers_totals (ws, o->parallel, m);
 done:
    lab_progress_done (progress);
@@ -417,7 +601,7 @@ lab_scan_layout_measure (lab_scan_plan_t *p, int run, const char *layout, int or
                     (long long) m->resident_bytes_before, (long long) m->file_bytes,
                     p->backend == LAB_BACKEND_WT ? m->collection : "the files under --dbpath");
    }
-   if (!load (p, p->info.local ? after.pid : 0, m, error)) {
+   if (!load (p, after.pid_local && p->topo->kind != LAB_TOPO_MONGOS ? after.pid : 0, m, error)) {
       return false;
    }
    p->info = after; /* the next cold step compares against this server process */

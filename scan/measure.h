@@ -23,7 +23,21 @@ typedef struct {
    const char *device;       /* NULL: no device figures */
    lab_server_info_t info;   /* the server as last seen: updated after each measured layout */
    const char *restart_shown; /* --restart-cmd redacted (NULL: none) */
+   lab_scan_topology_t *topo; /* the servers whose statistics are followed, and the disk source */
 } lab_scan_plan_t;
+
+/* One followed server (the store's own, or a shard) as one layout's run saw it. */
+typedef struct {
+   char name[128];
+   char host[LAB_FACTS_HOST_MAX];
+   int64_t pid, uptime_s;   /* -1 unknown */
+   bool restarted;          /* pid changed or uptime went back in the cold step */
+   /* server-side disk (FTDC) */
+   bool have_disk;
+   char device[64];
+   char device_reason[256];
+   lab_facts_disk_delta_t disk;
+} lab_scan_target_measure_t;
 
 /* One worker's totals. */
 typedef struct {
@@ -50,6 +64,13 @@ typedef struct {
    int64_t server_pid;      /* -1 unknown */
    int64_t server_uptime_s; /* -1 unknown */
    int64_t resident_bytes_before, file_bytes; /* -1 unknown */
+
+   /* followed servers (mongos: the shards) and where the disk figures came from */
+   bool topology_targets;   /* a server: record targets[] */
+   lab_scan_target_measure_t targets[LAB_SCAN_MAX_TARGETS];
+   size_t ntargets;
+   const char *disk_source; /* "local", "ftdc" or "none" */
+   size_t ftdc_samples;
 
    /* totals */
    int64_t keys, docs, rows, bytes_returned;

@@ -6,6 +6,7 @@
 #include "scan/measure.h"
 
 #include <math.h>
+#include <string.h>
 
 /* append_opt_double -- a figure that may be unknown (absent when not known or not finite). */
 static void
@@ -40,6 +41,26 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
    if (m->server_facts) {
       append_opt_int (&cold, "server_pid", m->server_pid);
       append_opt_int (&cold, "server_uptime_s", m->server_uptime_s);
+   }
+   if (m->topology_targets && m->ntargets > 0 && strcmp (m->targets[0].name, "server") != 0) {
+      /* mongos: the shards' own processes */
+      bson_t arr;
+      size_t i;
+      BSON_APPEND_ARRAY_BEGIN (&cold, "shards", &arr);
+      for (i = 0; i < m->ntargets; i++) {
+         bson_t sd;
+         char idx[16];
+         const char *ik;
+         bson_uint32_to_string ((uint32_t) i, &ik, idx, sizeof idx);
+         bson_append_document_begin (&arr, ik, -1, &sd);
+         BSON_APPEND_UTF8 (&sd, "name", m->targets[i].name);
+         BSON_APPEND_UTF8 (&sd, "host", m->targets[i].host);
+         append_opt_int (&sd, "server_pid", m->targets[i].pid);
+         append_opt_int (&sd, "server_uptime_s", m->targets[i].uptime_s);
+         BSON_APPEND_BOOL (&sd, "restarted", m->targets[i].restarted);
+         bson_append_document_end (&arr, &sd);
+      }
+      bson_append_array_end (&cold, &arr);
    }
    append_opt_int (&cold, "resident_bytes_before", m->resident_bytes_before);
    append_opt_int (&cold, "file_bytes", m->file_bytes);
@@ -87,6 +108,57 @@ append_totals (bson_t *entry, const lab_scan_layout_measure_t *m)
       BSON_APPEND_DOCUMENT (entry, "engine", &eng);
    }
    bson_destroy (&eng);
+}
+
+/* append_server_disk -- "disk_source", and "server_disk": the getDiagnosticData figures of each followed
+ * server (mongos: each shard), with the disk chosen and why. */
+static void
+append_server_disk (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   bson_t sd, arr;
+   size_t i, n = 0;
+
+   if (m->disk_source) {
+      BSON_APPEND_UTF8 (entry, "disk_source", m->disk_source);
+   }
+   for (i = 0; i < m->ntargets; i++) {
+      n += m->targets[i].have_disk;
+   }
+   if (n == 0) {
+      return;
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (entry, "server_disk", &sd);
+   BSON_APPEND_UTF8 (&sd, "source", "ftdc");
+   BSON_APPEND_INT64 (&sd, "ftdc_samples", (int64_t) m->ftdc_samples);
+   BSON_APPEND_ARRAY_BEGIN (&sd, "servers", &arr);
+   for (i = 0, n = 0; i < m->ntargets; i++) {
+      const lab_scan_target_measure_t *t = &m->targets[i];
+      bson_t d;
+      char idx[16];
+      const char *ik;
+      if (!t->have_disk) {
+         continue;
+      }
+      bson_uint32_to_string ((uint32_t) n++, &ik, idx, sizeof idx);
+      bson_append_document_begin (&arr, ik, -1, &d);
+      BSON_APPEND_UTF8 (&d, "name", t->name);
+      BSON_APPEND_UTF8 (&d, "host", t->host);
+      BSON_APPEND_UTF8 (&d, "device", t->device);
+      BSON_APPEND_UTF8 (&d, "device_reason", t->device_reason);
+      BSON_APPEND_DOUBLE (&d, "elapsed_s", t->disk.elapsed_s);
+      BSON_APPEND_INT64 (&d, "read_requests", (int64_t) t->disk.reads);
+      BSON_APPEND_INT64 (&d, "read_bytes", (int64_t) t->disk.read_bytes);
+      BSON_APPEND_INT64 (&d, "read_time_ms", (int64_t) t->disk.read_time_ms);
+      BSON_APPEND_INT64 (&d, "io_ticks_ms", (int64_t) t->disk.io_ticks_ms);
+      BSON_APPEND_DOUBLE (&d, "read_requests_per_s", t->disk.reads_per_s);
+      BSON_APPEND_DOUBLE (&d, "read_mb_s", t->disk.read_mb_s);
+      append_opt_double (&d, "avg_read_request_bytes", t->disk.avg_read_bytes, t->disk.reads > 0);
+      append_opt_double (&d, "read_await_ms", t->disk.read_await_ms, t->disk.reads > 0);
+      BSON_APPEND_DOUBLE (&d, "util_pct", t->disk.util_pct);
+      bson_append_document_end (&arr, &d);
+   }
+   bson_append_array_end (&sd, &arr);
+   bson_append_document_end (entry, &sd);
 }
 
 /* append_rates -- "rates": device means and peaks (peaks over the samples, else the mean), load rates. */
@@ -254,6 +326,7 @@ lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry)
    BSON_APPEND_DOUBLE (entry, "elapsed_s", m->elapsed_s);
    append_cold (entry, m);
    append_totals (entry, m);
+   append_server_disk (entry, m);
    append_rates (entry, m);
    append_memory (entry, m);
    append_latency (entry, m);

@@ -5,6 +5,7 @@
  * of docs/results-schema.md around those entries, with the summary over runs.
  */
 #include "scan/measure.h"
+#include "scan/topology.h"
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -223,6 +224,7 @@ typedef struct {
    bool have_dev;
    lab_device_t dev;
    int read_ahead_kb;      /* -1 unknown */
+   lab_scan_topology_t topo; /* the deployment: topology, followed servers, disk source (topology.c) */
 } scan_plan_t;
 
 /* plan_check -- the options that contradict each other or the backend. */
@@ -245,6 +247,11 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend,
                      "--restart-cmd is for a MongoDB server: on the embedded store (%s) the cold step closes and "
                      "reopens the engine itself",
                      lab_store_uri_redacted (store));
+      return false;
+   }
+   if (o->restart_drops_caches && !o->restart_cmd) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "--restart-drops-caches says what --restart-cmd does: give the restart command too");
       return false;
    }
    if (o->restart_cmd && !o->cold) {
@@ -324,7 +331,9 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
       sp->restart_shown = lab_uri_redact (o->restart_cmd);
       sp->p.restart_shown = sp->restart_shown;
    }
-   if (!plan_check (store, o, sp->p.backend, error) || !lab_store_server_info (store, &sp->p.info, error)) {
+   sp->p.topo = &sp->topo;
+   if (!plan_check (store, o, sp->p.backend, error) || !lab_scan_server_info (store, &sp->p.info, error) ||
+       !lab_scan_deploy_plan (store, o, &sp->p.info, &sp->topo, error)) {
       return false;
    }
    sp->where = bson_strdup_printf ("%s (database %s)", lab_store_uri_redacted (store), lab_store_db (store));
@@ -349,6 +358,7 @@ plan_cleanup (scan_plan_t *sp)
    }
    bson_free (sp->restart_shown);
    bson_free (sp->where);
+   lab_scan_topology_cleanup (&sp->topo);
 }
 
 /* ---- the record: the results document around the runs --------------------------------------------- */
@@ -419,6 +429,11 @@ record_config (const scan_plan_t *sp, bson_t *results)
    } else {
       BSON_APPEND_NULL (&doc, "device");
    }
+   BSON_APPEND_UTF8 (&doc, "server_disk", lab_server_disk_name (o->server_disk));
+   if (o->server_device) {
+      BSON_APPEND_UTF8 (&doc, "server_device", o->server_device);
+   }
+   BSON_APPEND_BOOL (&doc, "restart_drops_caches", o->restart_drops_caches);
    BSON_APPEND_DOUBLE (&doc, "interval_s", (double) o->interval_ns / 1e9);
    if (o->cache_size_bytes) {
       BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t) o->cache_size_bytes);
@@ -445,6 +460,7 @@ record_header (scan_plan_t *sp, bson_t *results, bson_error_t *error)
    append_host (results);
    record_backend (sp, results);
    record_config (sp, results);
+   lab_scan_topology_record (&sp->topo, sp->have_dev ? sp->dev.name : NULL, results);
    if (sp->have_dev) {
       BSON_APPEND_DOCUMENT_BEGIN (results, "device", &doc);
       BSON_APPEND_UTF8 (&doc, "name", sp->dev.name);

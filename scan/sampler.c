@@ -40,6 +40,61 @@ lab_sampler_rss (int64_t pid)
    return rss;
 }
 
+/* engine_stats -- the engine statistics of s->store, or summed over s->stat_stores (a figure known by
+ * none stays -1). */
+static bool
+engine_stats (lab_sampler_t *s, lab_engine_stats_t *es)
+{
+   bson_error_t err;
+   size_t i;
+   bool any = false;
+
+   if (s->nstat_stores == 0) {
+      return lab_store_engine_stats (s->store, es, &err);
+   }
+   es->cache_bytes = es->cache_max_bytes = es->block_reads = es->block_read_bytes = -1;
+   es->cache_read_bytes = es->cache_pages_read = es->server_rss_bytes = -1;
+   for (i = 0; i < s->nstat_stores; i++) {
+      lab_engine_stats_t one;
+      if (!lab_store_engine_stats (s->stat_stores[i], &one, &err)) {
+         continue;
+      }
+      any = true;
+#define SUM_KNOWN(f) \
+   if (one.f >= 0) { \
+      es->f = (es->f >= 0 ? es->f : 0) + one.f; \
+   }
+      SUM_KNOWN (cache_bytes)
+      SUM_KNOWN (cache_max_bytes)
+      SUM_KNOWN (block_reads)
+      SUM_KNOWN (block_read_bytes)
+      SUM_KNOWN (cache_read_bytes)
+      SUM_KNOWN (cache_pages_read)
+      SUM_KNOWN (server_rss_bytes)
+#undef SUM_KNOWN
+   }
+   return any;
+}
+
+/* take_ftdc -- one getDiagnosticData round into `into` (one point per store); a failed sample keeps the
+ * store's previous point. */
+static void
+take_ftdc (lab_sampler_t *s, lab_scan_ftdc_point_t *into)
+{
+   size_t i;
+
+   for (i = 0; i < s->nftdc; i++) {
+      lab_scan_ftdc_point_t p;
+      bson_error_t err;
+      if (lab_scan_ftdc_take (s->ftdc_stores[i], &p, &err)) {
+         into[i] = p;
+      }
+   }
+   if (s->nftdc > 0) {
+      s->ftdc_samples++;
+   }
+}
+
 /* take -- one reading of every source. */
 static void
 take (lab_sampler_t *s, lab_sampler_point_t *p)
@@ -57,7 +112,7 @@ take (lab_sampler_t *s, lab_sampler_point_t *p)
    p->cache_max_bytes = -1;
    p->block_reads = -1;
    p->block_read_bytes = -1;
-   if (lab_store_engine_stats (s->store, &es, &err)) {
+   if (engine_stats (s, &es)) {
       p->block_reads = es.block_reads;
       p->block_read_bytes = es.block_read_bytes;
       p->cache_bytes = es.cache_bytes;
@@ -65,11 +120,62 @@ take (lab_sampler_t *s, lab_sampler_point_t *p)
       p->rss_bytes = es.server_rss_bytes;
    }
    if (s->rss_pid > 0) {
-      p->rss_bytes = lab_sampler_rss (s->rss_pid);
+      /* an unreadable /proc file keeps the engine's figure (mem.resident) */
+      int64_t rss = lab_sampler_rss (s->rss_pid);
+      if (rss >= 0) {
+         p->rss_bytes = rss;
+      }
    }
    p->keys = atomic_load (&s->live->keys);
    p->docs = atomic_load (&s->live->docs);
    p->bytes = atomic_load (&s->live->bytes);
+}
+
+/* ftdc_interval -- the interval's server-side disk figures (ftdc_prev -> ftdc_last), summed over the
+ * followed servers, of --server-device (or a server's only disk); false when no server has two distinct
+ * samples of it (FTDC samples once a second: a shorter interval may see the same sample twice). */
+static bool
+ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
+{
+   size_t i;
+   bool any = false;
+
+   memset (out, 0, sizeof *out);
+   for (i = 0; i < s->nftdc; i++) {
+      lab_facts_disks_t a, b;
+      const lab_facts_disk_t *da, *db;
+      lab_facts_disk_delta_t d;
+      double dt;
+
+      if (!s->ftdc_prev[i].have || !s->ftdc_last[i].have) {
+         continue;
+      }
+      lab_scan_ftdc_view (&s->ftdc_prev[i], &a);
+      lab_scan_ftdc_view (&s->ftdc_last[i], &b);
+      db = s->ftdc_device ? lab_facts_disks_find (&b, s->ftdc_device) : b.ndisks == 1 ? &b.disks[0] : NULL;
+      dt = lab_facts_disks_elapsed_s (&a, &b);
+      if (!db || dt <= 0) {
+         continue;
+      }
+      da = lab_facts_disks_find (&a, db->name);
+      lab_facts_disk_delta (da, db, dt, &d);
+      out->reads += d.reads;
+      out->read_bytes += d.read_bytes;
+      out->read_time_ms += d.read_time_ms;
+      out->io_ticks_ms += d.io_ticks_ms;
+      out->elapsed_s = d.elapsed_s > out->elapsed_s ? d.elapsed_s : out->elapsed_s;
+      out->util_pct = d.util_pct > out->util_pct ? d.util_pct : out->util_pct;
+      any = true;
+   }
+   if (!any) {
+      return false;
+   }
+   out->reads_per_s = (double) out->reads / out->elapsed_s;
+   out->read_kb_s = (double) out->read_bytes / 1024.0 / out->elapsed_s;
+   out->read_mb_s = (double) out->read_bytes / 1e6 / out->elapsed_s;
+   out->read_await_ms = out->reads > 0 ? (double) out->read_time_ms / (double) out->reads : -1;
+   out->avg_read_bytes = out->reads > 0 ? (double) out->read_bytes / (double) out->reads : -1;
+   return true;
 }
 
 /* record -- turn two readings into a sample and track the peaks. */
@@ -102,6 +208,8 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
    x->have_disk = a->have_disk && b->have_disk;
    if (x->have_disk) {
       lab_diskstats_delta (&a->disk, &b->disk, dt, &x->disk);
+   } else if (s->nftdc > 0) {
+      x->have_disk = ftdc_interval (s, &x->disk);
    }
    x->rss_bytes = b->rss_bytes;
    x->cache_bytes = b->cache_bytes;
@@ -150,6 +258,8 @@ sampler_main (void *arg)
       stopping = s->stop;
       pthread_mutex_unlock (&s->mu);
       take (s, &cur);
+      memcpy (s->ftdc_prev, s->ftdc_last, sizeof s->ftdc_prev);
+      take_ftdc (s, s->ftdc_last);
       if (!stopping || s->nsamples == 0 || cur.t_ns - prev.t_ns >= s->interval_ns / 4) {
          record (s, &prev, &cur);
       } else {
@@ -190,6 +300,8 @@ lab_sampler_start (lab_sampler_t *s, bson_error_t *error)
    s->cache_peak_bytes = -1;
    s->cache_max_bytes = -1;
    take (s, &s->start);
+   take_ftdc (s, s->ftdc_start);
+   memcpy (s->ftdc_last, s->ftdc_start, sizeof s->ftdc_last);
    if (s->device && !s->start.have_disk) {
       bson_error_t err;
       if (!lab_diskstats_read (s->diskstats_path, s->device, &s->start.disk, &err)) {

@@ -4,7 +4,7 @@
 #ifndef LAB_SCAN_SAMPLER_H
 #define LAB_SCAN_SAMPLER_H
 
-#include "scan/scan.h"
+#include "scan/topology.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -47,7 +47,19 @@ typedef struct {
    uint64_t interval_ns;
    lab_scan_live_t *live;
    lab_progress_t *progress;    /* may be NULL */
+   /* where memory and cache come from: these stores' engine statistics, summed (the shards behind mongos);
+    * none: `store`'s */
+   lab_store_t *stat_stores[LAB_SCAN_MAX_TARGETS];
+   size_t nstat_stores;
+   /* server-side disk figures: one getDiagnosticData per store and interval (none: not sampled) */
+   lab_store_t *ftdc_stores[LAB_SCAN_MAX_TARGETS];
+   size_t nftdc;
+   const char *ftdc_device;     /* --server-device: per-interval FTDC figures of this disk when there are no
+                                 * local ones (NULL: only when the server lists one disk) */
    /* results */
+   lab_scan_ftdc_point_t ftdc_start[LAB_SCAN_MAX_TARGETS], ftdc_last[LAB_SCAN_MAX_TARGETS];
+   lab_scan_ftdc_point_t ftdc_prev[LAB_SCAN_MAX_TARGETS]; /* the round before ftdc_last (sampler thread) */
+   size_t ftdc_samples;         /* getDiagnosticData rounds taken */
    lab_sampler_point_t start, last;
    lab_scan_sample_t *samples;
    size_t nsamples, cap;

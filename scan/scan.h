@@ -170,6 +170,10 @@ bool lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int 
 
 typedef enum { LAB_ORDER_ALTERNATE = 0, LAB_ORDER_DETAIL_FIRST, LAB_ORDER_FOLDED_FIRST } lab_scan_order_t;
 
+/* Where the server-side disk figures come from (--server-disk): this machine's /proc/diskstats (the server
+ * runs here), the server's getDiagnosticData (FTDC: systemMetrics.disks), or nowhere. */
+typedef enum { LAB_SERVER_DISK_AUTO = 0, LAB_SERVER_DISK_LOCAL, LAB_SERVER_DISK_FTDC, LAB_SERVER_DISK_NONE } lab_server_disk_t;
+
 typedef void (*lab_scan_log_fn) (void *ctx, bool debug, const char *msg);
 
 typedef struct {
@@ -188,7 +192,13 @@ typedef struct {
    int32_t ready_timeout_ms;  /* wait for ping after a restart */
    lab_drop_mode_t drop_caches;
    const char *dbpath;        /* the data directory (server), for the device, residency and calibration */
-   const char *device;        /* --device override */
+   const char *device;        /* --device override (a local server only) */
+   lab_server_disk_t server_disk;  /* --server-disk (default auto) */
+   const char *server_device; /* --server-device: the server's disk in getDiagnosticData; NULL: most read */
+   bool restart_drops_caches; /* --restart-drops-caches: the restart command drops the server's page cache */
+   const char *const *shard_uris; /* --shard-uri, in listShards order or NAME=URI (mongos) */
+   size_t nshard_uris;
+   const char *uri;           /* the URI as given (may hold credentials: only passed on to the shards) */
    uint64_t interval_ns;      /* sampler period */
    bool calibrate;
    uint64_t calibrate_bytes;

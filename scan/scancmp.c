@@ -56,7 +56,18 @@ static const char usage[] =
    "  --dbpath DIR           server's data directory when it runs on this machine: its disk is sampled,\n"
    "                         its files' residency recorded, --calibrate runs there\n"
    "  --device NAME          disk to sample (e.g. vda); default: the disk holding the data directory\n"
-   "  --interval DUR         sampling period (default 1s)\n"
+   "  --server-disk SRC      where the server's disk figures come from: auto (default: local when the server\n"
+   "                         runs on this machine, else its getDiagnosticData when permitted, else none, the\n"
+   "                         reason recorded), local (/proc/diskstats here), ftdc (getDiagnosticData's\n"
+   "                         systemMetrics.disks; needs clusterMonitor; per shard through mongos), none\n"
+   "  --server-device NAME   the server's disk in getDiagnosticData (e.g. vda); default: the disk read most\n"
+   "                         during each run (the results and report say which and why)\n"
+   "  --shard-uri URI        mongos: the URI of a direct connection to a shard, repeatable, in listShards order\n"
+   "                         or as NAME=URI (default: mongodb://HOST:PORT/?directConnection=true from the\n"
+   "                         shard's first seed, with --uri's credentials)\n"
+   "  --restart-drops-caches the restart command drops the server's page cache itself (e.g. over ssh): the\n"
+   "                         results say \"dropped by the restart command\" instead of \"not possible\"\n"
+   "  --interval DUR         sampling period (default 1s; getDiagnosticData is sampled at the same period)\n"
    "  --calibrate            first measure the disk's sequential MB/s and random 4 KiB reads/s (--parallel\n"
    "                         readers) with O_DIRECT on a temporary file in the data directory (removed after)\n"
    "  --calibrate-size SIZE  size of that file (default 1GiB)\n"
@@ -75,10 +86,16 @@ static const char usage[] =
    "  scancmp --uri mongodb://localhost/bills --cold --restart-cmd 'systemctl restart mongod' \\\n"
    "          --dbpath /var/lib/mongodb --keys-limit 1000 --out run.json\n"
    "\n"
+   "  # a remote replica set or mongos: the server's own disk figures from getDiagnosticData\n"
+   "  scancmp --uri 'mongodb://db1.example:27017/bills?directConnection=true' --server-disk ftdc \\\n"
+   "          --server-device nvme0n1 --cold --restart-cmd 'ssh db1 sudo restart-and-drop' \\\n"
+   "          --restart-drops-caches --out run.json\n"
+   "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
    "\n"
-   "Test hook: LAYOUTLAB_DROP_CACHES_PATH replaces /proc/sys/vm/drop_caches (to test the not-permitted path).\n";
+   "Test hooks: LAYOUTLAB_DROP_CACHES_PATH replaces /proc/sys/vm/drop_caches (to test the not-permitted path);\n"
+   "LAYOUTLAB_TEST_FORCE_REMOTE=1 treats a server on this machine as remote (to test the refusals and FTDC).\n";
 
 /* log_cb -- library messages to the shared logger. */
 static void
@@ -93,10 +110,12 @@ log_cb (void *ctx, bool debug, const char *msg)
 
 static const char *const order_names[] = { "alternate", "detail-first", "folded-first", NULL }; /* lab_scan_order_t */
 static const char *const drop_names[] = { "auto", "yes", "no", NULL };                       /* lab_drop_mode_t */
+static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none", NULL };    /* lab_server_disk_t */
 
 /* parse_args -- fill the options; returns false with a usage error. */
 static bool
-parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out, bson_error_t *error)
+parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out, lab_cli_list_t *shards,
+            bson_error_t *error)
 {
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--detail", 0, &o->detail),
@@ -117,6 +136,10 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_FLAG ("--direct-io", 0, &o->direct_io),
       LAB_CLI_OPT_STRING ("--dbpath", 0, &o->dbpath),
       LAB_CLI_OPT_STRING ("--device", 0, &o->device),
+      LAB_CLI_OPT_ENUM ("--server-disk", 0, &o->server_disk, server_disk_names),
+      LAB_CLI_OPT_STRING ("--server-device", 0, &o->server_device),
+      LAB_CLI_OPT_FLAG ("--restart-drops-caches", 0, &o->restart_drops_caches),
+      LAB_CLI_OPT_LIST ("--shard-uri", 0, shards),
       LAB_CLI_OPT_DURATION ("--interval", 0, &o->interval_ns),
       LAB_CLI_OPT_FLAG ("--calibrate", 0, &o->calibrate),
       LAB_CLI_OPT_SIZE ("--calibrate-size", 0, &o->calibrate_bytes),
@@ -134,6 +157,7 @@ int
 main (int argc, char **argv)
 {
    lab_cli_run_t cli;
+   lab_cli_list_t shards = {0};
    lab_cli_common_t c;
    lab_scan_opts_t o;
    lab_store_opts_t so = {0};
@@ -150,9 +174,13 @@ main (int argc, char **argv)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
-   if (!parse_args (argc, argv, &c, &o, &out, &error)) {
+   if (!parse_args (argc, argv, &c, &o, &out, &shards, &error)) {
+      lab_cli_list_free (&shards);
       return lab_cli_usage_exit (&error);
    }
+   o.shard_uris = shards.v;
+   o.nshard_uris = shards.n;
+   o.uri = c.uri;
    if (c.help) {
       printf (usage, lab_cli_common_help ());
       return LAB_EXIT_OK;
@@ -166,6 +194,7 @@ main (int argc, char **argv)
    o.cache_size_bytes = c.cache_size_bytes;
    o.log = log_cb;
    if (!lab_scan_opts_check (&o, c.uri, &error)) {
+      lab_cli_list_free (&shards);
       return lab_cli_usage_exit (&error); /* before any work: no summary */
    }
 
@@ -221,5 +250,6 @@ summary:
    bson_free (table);
    bson_destroy (&results);
    lab_store_close (store);
+   lab_cli_list_free (&shards);
    return rc;
 }

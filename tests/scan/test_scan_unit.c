@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "scan/measure.h"
+#include "scan/topology.h"
 #include "scan/scan.h"
 
 #include <errno.h>
@@ -863,6 +864,124 @@ test_layout_entry_unknowns (void **state)
    bson_destroy (&e);
 }
 
+/* ---- deployment (topology.c, record.c) ---- */
+
+/* shard_of -- a listShards entry for the URI tests. */
+static void
+shard_of (lab_facts_shard_t *sh, const char *id, const char *host)
+{
+   bson_error_t e;
+
+   memset (sh, 0, sizeof *sh);
+   sh->id = bson_strdup (id);
+   sh->host = bson_strdup (host);
+   assert_true (lab_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, &e));
+}
+
+static void
+shard_free (lab_facts_shard_t *sh)
+{
+   bson_free (sh->id);
+   bson_free (sh->host);
+   bson_free (sh->set_name);
+   bson_free (sh->seeds);
+}
+
+static void
+test_shard_uri (void **state)
+{
+   lab_facts_shard_t a, b, v6;
+   const char *over[] = {"shB=mongodb://b-direct:1/", "mongodb://first-positional:2/"};
+   char *u;
+
+   (void) state;
+   shard_of (&a, "shA", "rsA/a1.example:27018,a2.example:27018");
+   shard_of (&b, "shB", "b1.example:27019");
+   shard_of (&v6, "sh6", "[::1]:27020");
+   /* no override: the first seed, direct, with the credentials carried over */
+   u = lab_scan_shard_uri (&a, 0, NULL, 0, "u:p@");
+   assert_string_equal (u, "mongodb://u:p@a1.example:27018/?directConnection=true");
+   bson_free (u);
+   u = lab_scan_shard_uri (&v6, 2, NULL, 0, "");
+   assert_string_equal (u, "mongodb://[::1]:27020/?directConnection=true");
+   bson_free (u);
+   /* NAME=URI wins for that shard; bare URIs go by position among the bare ones */
+   u = lab_scan_shard_uri (&b, 1, over, 2, "");
+   assert_string_equal (u, "mongodb://b-direct:1/");
+   bson_free (u);
+   u = lab_scan_shard_uri (&a, 0, over, 2, "");
+   assert_string_equal (u, "mongodb://first-positional:2/");
+   bson_free (u);
+   u = lab_scan_shard_uri (&v6, 2, over, 2, "");
+   assert_string_equal (u, "mongodb://[::1]:27020/?directConnection=true"); /* only one bare URI */
+   bson_free (u);
+   shard_free (&a);
+   shard_free (&b);
+   shard_free (&v6);
+}
+
+static void
+test_uri_auth (void **state)
+{
+   char *a;
+   lab_server_disk_t d;
+
+   (void) state;
+   a = lab_scan_uri_auth ("mongodb://user:p%40ss@h1:1,h2:2/db?authSource=admin");
+   assert_string_equal (a, "user:p%40ss@");
+   bson_free (a);
+   a = lab_scan_uri_auth ("mongodb://h1:1/db?x=a@b");
+   assert_string_equal (a, "");
+   bson_free (a);
+   a = lab_scan_uri_auth (NULL);
+   assert_string_equal (a, "");
+   bson_free (a);
+   assert_true (lab_server_disk_parse ("ftdc", &d) && d == LAB_SERVER_DISK_FTDC);
+   assert_true (lab_server_disk_parse ("auto", &d) && d == LAB_SERVER_DISK_AUTO);
+   assert_false (lab_server_disk_parse ("iostat", &d));
+   assert_string_equal (lab_server_disk_name (LAB_SERVER_DISK_NONE), "none");
+}
+
+static void
+test_layout_entry_server_disk (void **state)
+{
+   lab_scan_layout_measure_t m;
+   lab_scan_worker_totals_t w[2];
+   lab_scan_sample_t smp[2];
+   bson_t e = BSON_INITIALIZER;
+
+   (void) state;
+   measured (&m, w, smp);
+   m.disk_source = "ftdc";
+   m.ftdc_samples = 7;
+   m.topology_targets = true;
+   m.ntargets = 1;
+   memset (&m.targets[0], 0, sizeof m.targets[0]);
+   bson_strncpy (m.targets[0].name, "shard0", sizeof m.targets[0].name);
+   bson_strncpy (m.targets[0].host, "db1:27018", sizeof m.targets[0].host);
+   m.targets[0].pid = 4242;
+   m.targets[0].uptime_s = 3;
+   m.targets[0].restarted = true;
+   m.targets[0].have_disk = true;
+   bson_strncpy (m.targets[0].device, "nvme0n1", sizeof m.targets[0].device);
+   bson_strncpy (m.targets[0].device_reason, "most sectors read", sizeof m.targets[0].device_reason);
+   m.targets[0].disk.reads = 1234;
+   m.targets[0].disk.read_bytes = 1234 * 4096;
+   m.targets[0].disk.elapsed_s = 2;
+   m.targets[0].disk.avg_read_bytes = 4096;
+   lab_scan_layout_entry (&m, &e);
+   assert_string_equal (lab_test_json_str (&e, "disk_source"), "ftdc");
+   assert_string_equal (lab_test_json_str (&e, "server_disk.source"), "ftdc");
+   assert_true (lab_test_json_num (&e, "server_disk.ftdc_samples") == 7);
+   assert_string_equal (lab_test_json_str (&e, "server_disk.servers.0.device"), "nvme0n1");
+   assert_true (lab_test_json_num (&e, "server_disk.servers.0.read_requests") == 1234);
+   assert_true (lab_test_json_num (&e, "server_disk.servers.0.avg_read_request_bytes") == 4096);
+   /* a shard (not the store's own "server"): cold.shards carries its pid and its restart */
+   assert_true (lab_test_json_num (&e, "cold.shards.0.server_pid") == 4242);
+   assert_true (lab_test_json_bool (&e, "cold.shards.0.restarted"));
+   bson_destroy (&e);
+}
+
 /* ---- table ---- */
 
 static void
@@ -932,6 +1051,9 @@ main (void)
       cmocka_unit_test (test_read_ahead),
       cmocka_unit_test (test_layout_entry),
       cmocka_unit_test (test_layout_entry_unknowns),
+      cmocka_unit_test (test_layout_entry_server_disk),
+      cmocka_unit_test (test_shard_uri),
+      cmocka_unit_test (test_uri_auth),
    };
    return cmocka_run_group_tests_name ("scan", tests, NULL, NULL);
 }

@@ -1,0 +1,103 @@
+/*
+ * topology.h -- the deployment a scan runs against (private to scan/ and its tests): the topology from
+ * `hello` (standalone, replica set, mongos), the servers whose statistics a run follows (the store's own
+ * server, or every shard behind mongos through a direct connection of its own), and where the server-side
+ * disk figures come from (this machine's /proc/diskstats, the server's getDiagnosticData (FTDC), or
+ * nowhere, with the reason).
+ *
+ * Why per shard: through mongos, serverStatus is the router's (no WiredTiger section, the router's memory,
+ * pid and uptime), so memory, cache, restarts and readiness are read from each shard directly.
+ */
+#ifndef LAB_SCAN_TOPOLOGY_H
+#define LAB_SCAN_TOPOLOGY_H
+
+#include "core/serverfacts.h"
+#include "scan/scan.h"
+
+/* The test hook that makes a loopback server look remote (the refusals and the FTDC path are tested on
+ * this machine's test server): set to 1, lab_scan_server_info reports local = pid_local = false. */
+#define LAB_SCAN_TEST_FORCE_REMOTE_ENV "LAYOUTLAB_TEST_FORCE_REMOTE"
+
+/* Most shards followed, and most disks kept per FTDC sample. */
+#define LAB_SCAN_MAX_TARGETS 16
+#define LAB_SCAN_FTDC_MAX_DISKS 32
+
+/* lab_server_disk_parse / lab_server_disk_name -- "auto", "local", "ftdc", "none". */
+bool lab_server_disk_parse (const char *s, lab_server_disk_t *out);
+const char *lab_server_disk_name (lab_server_disk_t d);
+
+/* One server a run follows: the store's own, or one shard. */
+typedef struct {
+   char name[128];          /* "server", or the shard's _id */
+   char host[LAB_FACTS_HOST_MAX]; /* host:port the statistics come from */
+   char *uri_shown;         /* redacted URI of a shard's own connection; NULL for the store's own server */
+   lab_store_t *store;      /* the shard's own store (owned), or the run's store (not owned) */
+   bool owned;
+   lab_server_info_t info;  /* as last seen */
+} lab_scan_target_t;
+
+/* One FTDC sample of one target: the disks it listed (first LAB_SCAN_FTDC_MAX_DISKS). */
+typedef struct {
+   bool have;
+   size_t ndisks;
+   lab_facts_disk_t disks[LAB_SCAN_FTDC_MAX_DISKS];
+   int64_t start_ms, end_ms;
+} lab_scan_ftdc_point_t;
+
+typedef struct {
+   lab_topology_kind_t kind;
+   char set_name[LAB_FACTS_HOST_MAX];
+   char member[LAB_FACTS_HOST_MAX]; /* the member the reads go to (replica set), or the server */
+   lab_scan_target_t targets[LAB_SCAN_MAX_TARGETS];
+   size_t ntargets;
+   /* server-side disk figures */
+   lab_server_disk_t disk_source; /* LOCAL, FTDC or NONE once resolved */
+   char ftdc_device[64];          /* --server-device, "" when the disk is picked per run */
+   char disk_reason[512];
+} lab_scan_topology_t;
+
+/* lab_scan_server_info -- lab_store_server_info with the LAB_SCAN_TEST_FORCE_REMOTE_ENV hook applied. */
+bool lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
+
+/* lab_scan_shard_uri -- the URI of a direct connection to `shard` (pure): the override of `overrides`
+ * (n entries, each "NAME=URI" naming this shard, or a bare URI taken by position `index` in listShards
+ * order) when there is one, else mongodb://HOST:PORT/?directConnection=true from the shard's first seed
+ * (IPv6 in brackets) with `auth` ("user:pass@" or "") carried over. Caller frees. */
+char *lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
+                          const char *auth);
+
+/* lab_scan_uri_auth -- the "user:pass@" of a mongodb:// URI (caller frees), "" when it has none. */
+char *lab_scan_uri_auth (const char *uri);
+
+/* lab_scan_topology_discover -- hello (isMaster on servers without it) on `store`; for mongos listShards
+ * and one store per shard (lab_scan_shard_uri with the credentials of `uri`, may be NULL). *t is zeroed
+ * first; release it with lab_scan_topology_cleanup also on failure. */
+bool lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *const *shard_uris,
+                                 size_t nshard_uris, lab_scan_topology_t *t, bson_error_t *error);
+
+/* lab_scan_topology_wait -- after a cold step, each shard answering on its own connection again (within
+ * ready_timeout_ms) and its facts re-read into targets[i].info; the store's own server: its facts re-read. */
+bool lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, bson_error_t *error);
+
+/* lab_scan_topology_cleanup -- close the shards' stores. */
+void lab_scan_topology_cleanup (lab_scan_topology_t *t);
+
+/* lab_scan_ftdc_take -- one getDiagnosticData sample of `store` into *p (p->have false when the server
+ * does not answer or lists no disk; `error` says why). */
+bool lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *error);
+
+/* lab_scan_ftdc_view -- a lab_facts_disks_t view of a point (no copy; valid while *p is). */
+void lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d);
+
+/* lab_scan_deploy_plan -- refuse what would mislead (--device, --dbpath, --calibrate against a server not
+ * on this machine: LAB_ERROR_USAGE pointing to --server-device; --server-disk local against one; FTDC
+ * options on the embedded store), discover the topology into *t and resolve where the disk figures come
+ * from (t->disk_source, t->disk_reason). `info` is the server as first seen (lab_scan_server_info). */
+bool lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_server_info_t *info,
+                           lab_scan_topology_t *t, bson_error_t *error);
+
+/* lab_scan_topology_record -- append "topology" and "disk_source" (docs/results-schema.md) to results;
+ * `local_device` is the disk the local sampler reads (NULL: none). */
+void lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device, bson_t *results);
+
+#endif
