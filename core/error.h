@@ -112,7 +112,8 @@ typedef enum {
    LAB_SCAN_ERR_RESTART_TIMEOUT,
    /* --restart-cmd exited non-zero or was killed by a signal (cold.c) */
    LAB_SCAN_ERR_RESTART_FAILED,
-   /* the device has no line in /proc/diskstats (diskstats.c) */
+   /* the device has no line in /proc/diskstats (diskstats.c), or the server's getDiagnosticData lists no
+    * disk (topology.c) */
    LAB_SCAN_ERR_NOT_IN_DISKSTATS,
    /* a /proc/diskstats line has too few fields (diskstats.c) */
    LAB_SCAN_ERR_BAD_DISKSTATS,
@@ -120,6 +121,9 @@ typedef enum {
    LAB_SCAN_ERR_NO_KEYS,
    /* the sampler thread could not be started (sampler.c) */
    LAB_SCAN_ERR_THREAD,
+   /* the cluster cannot be measured as it is: a mongos listing no shard or more than are supported, a
+    * shard with no host to connect to (topology.c); --shard-uri names one */
+   LAB_SCAN_ERR_TOPOLOGY,
 } lab_scan_err_t;
 
 /* Codes in LAB_ERROR_VERIFY: a destination that is not what the fold should have written (etl/fold.c). All

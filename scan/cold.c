@@ -100,7 +100,7 @@ lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_er
          nanosleep (&(struct timespec){0, 200 * 1000 * 1000}, NULL);
          kill (-pid, SIGKILL);
          waitpid (pid, &status, 0);
-         lab_error_set (error, LAB_ERROR_SCAN, 2,
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_TIMEOUT,
                         "the restart command \"%s\" did not finish within %.1f s and was killed; fix the "
                         "command or raise --restart-timeout",
                         shown, (double) timeout_ms / 1000.0);
@@ -112,11 +112,11 @@ lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_er
       return true;
    }
    if (WIFEXITED (status)) {
-      lab_error_set (error, LAB_ERROR_SCAN, 3, "the restart command \"%s\" failed with exit code %d%s", shown,
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED, "the restart command \"%s\" failed with exit code %d%s", shown,
                      WEXITSTATUS (status),
                      WEXITSTATUS (status) == 127 ? " (command not found?)" : "; see its output above");
    } else {
-      lab_error_set (error, LAB_ERROR_SCAN, 3, "the restart command \"%s\" was killed by signal %d", shown,
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED, "the restart command \"%s\" was killed by signal %d", shown,
                      WTERMSIG (status));
    }
    return false;

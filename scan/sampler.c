@@ -313,7 +313,7 @@ lab_sampler_start (lab_sampler_t *s, bson_error_t *error)
    record (s, &s->start, &s->start); /* peaks only: dt is 0 */
    s->last = s->start;
    if (pthread_create (&s->thread, NULL, sampler_main, s) != 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, 1, "cannot start the sampler thread");
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_THREAD, "cannot start the sampler thread");
       return false;
    }
    s->running = true;

@@ -163,7 +163,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       goto done;
    }
    if (shards.nshards == 0 || shards.nshards > LAB_SCAN_MAX_TARGETS) {
-      lab_error_set (error, LAB_ERROR_SCAN, 1, "mongos %s lists %zu shards (1 to %d are supported)",
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY, "mongos %s lists %zu shards (1 to %d are supported)",
                      lab_store_uri_redacted (store), shards.nshards, LAB_SCAN_MAX_TARGETS);
       goto done;
    }
@@ -175,7 +175,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       memset (g, 0, sizeof *g);
       bson_strncpy (g->name, shards.shards[i].id ? shards.shards[i].id : "?", sizeof g->name);
       if (!suri) {
-         lab_error_set (error, LAB_ERROR_SCAN, 1, "shard %s lists no host (%s): give --shard-uri %s=URI", g->name,
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY, "shard %s lists no host (%s): give --shard-uri %s=URI", g->name,
                         shards.shards[i].host ? shards.shards[i].host : "", g->name);
          goto done;
       }
@@ -302,7 +302,7 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
    ok = admin_simple (store, "getDiagnosticData", &reply, error) && lab_facts_disks_from_diag (&reply, &d, error);
    bson_destroy (&reply);
    if (ok && (!d.have_system_metrics || !d.have_disks || d.ndisks == 0)) {
-      lab_error_set (error, LAB_ERROR_SCAN, 1, "getDiagnosticData lists no disk (%s)",
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS, "getDiagnosticData lists no disk (%s)",
                      d.have_system_metrics ? "systemMetrics without disks: no /sys/block access"
                                            : "no systemMetrics: FTDC off, or not Linux");
       ok = false;
@@ -342,7 +342,7 @@ refuse_remote (const lab_scan_opts_t *o, const lab_server_info_t *info, bson_err
    const char *opt = o->device ? "--device" : o->dbpath ? "--dbpath" : o->calibrate ? "--calibrate" : NULL;
 
    if (opt) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "%s measures this machine, but the server (%s) is not on this machine: its figures would be "
                      "the client's disk. Use --server-disk ftdc (the server's own getDiagnosticData) and "
                      "--server-device NAME to name the server's disk",
@@ -350,7 +350,7 @@ refuse_remote (const lab_scan_opts_t *o, const lab_server_info_t *info, bson_err
       return false;
    }
    if (o->server_disk == LAB_SERVER_DISK_LOCAL) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--server-disk local: the server (%s) is not on this machine; use --server-disk ftdc or auto",
                      info->host[0] ? info->host : "?");
       return false;
@@ -403,7 +403,7 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
 
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
       if (o->server_disk == LAB_SERVER_DISK_FTDC || o->server_device || o->nshard_uris) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                         "--server-disk ftdc, --server-device and --shard-uri are for a MongoDB server; the embedded "
                         "store's disk is this machine's (--device)");
          return false;
@@ -419,7 +419,7 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
                     sizeof t->ftdc_device);
    }
    if (o->nshard_uris && t->kind != LAB_TOPO_MONGOS) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--shard-uri is for a mongos; %s is a %s",
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--shard-uri is for a mongos; %s is a %s",
                      lab_store_uri_redacted (store), lab_topology_kind_name (t->kind));
       return false;
    }
