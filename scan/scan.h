@@ -259,4 +259,9 @@ bool lab_scan_run (lab_store_t *store, const lab_scan_opts_t *opts, bson_t *resu
  * bson_free()s. */
 char *lab_scan_table_render (const bson_t *results);
 
+/* lab_scan_sweep_table_render -- the sweep's points, one line each (cache, ratio, regime, load times,
+ * speedup, read amplification, locality), from a results document; NULL for a single-point file.
+ * Caller bson_free()s. */
+char *lab_scan_sweep_table_render (const bson_t *results);
+
 #endif

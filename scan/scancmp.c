@@ -224,6 +224,15 @@ main (int argc, char **argv)
       goto fail;
    }
    table = lab_scan_table_render (&results);
+   {
+      char *sweep = lab_scan_sweep_table_render (&results);
+      if (sweep) {
+         char *both = bson_strdup_printf ("%s%s", table, sweep);
+         bson_free (table);
+         bson_free (sweep);
+         table = both;
+      }
+   }
    /* JSON on stdout (--out - or --json -) keeps stdout machine-readable: the table goes to stderr */
    if ((out && !strcmp (out, "-")) || (c.json_path && !strcmp (c.json_path, "-"))) {
       if (!c.quiet) {

@@ -233,7 +233,12 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
       bson_error_t err;
 
       if (lab_scan_locality (sess, o, coll, p->keys, p->nkeys, &sw->locality[l], &err)) {
-         lab_scan_say (o, false, "locality of %s: see the sweep's %s.locality", coll, layouts[l]);
+         bson_iter_t a, b;
+         if (bson_iter_init_find (&a, &sw->locality[l], "pages_per_master_mean") &&
+             bson_iter_init_find (&b, &sw->locality[l], "pages_per_master_p95")) {
+            lab_scan_say (o, false, "locality of %s (%s): a master's rows on %.1f data pages (mean), %.0f (p95)",
+                          coll, layouts[l], bson_iter_as_double (&a), bson_iter_as_double (&b));
+         }
       } else {
          bson_reinit (&sw->locality[l]);
          snprintf (sw->locality_note[l], sizeof sw->locality_note[l], "locality not measured: %s", err.message);
@@ -357,4 +362,67 @@ out:
    }
    bson_free (points);
    return ok;
+}
+
+/* ---- the sweep table ----------------------------------------------------------------------------- */
+
+#define SWEEP_FMT "%12s  %7s  %-13s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+
+/* fmt_num -- v with 3 significant digits and a suffix, or "n/a". */
+static void
+fmt_num (char *buf, size_t len, bool have, double v, const char *suffix)
+{
+   if (!have) {
+      snprintf (buf, len, "n/a");
+   } else if (v >= 100) {
+      snprintf (buf, len, "%.0f%s", v, suffix);
+   } else {
+      snprintf (buf, len, "%.3g%s", v, suffix);
+   }
+}
+
+/* lab_scan_sweep_table_render -- see scan.h. */
+char *
+lab_scan_sweep_table_render (const bson_t *results)
+{
+   size_t n = lab_results_sweep_n (results), i;
+   bson_string_t *s;
+
+   if (n == 0) {
+      return NULL;
+   }
+   s = bson_string_new (NULL);
+   bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);
+   bson_string_append_printf (s, SWEEP_FMT, "engine cache", "ratio", "regime", "detail", "folded", "speedup",
+                              "read amp", "read amp", "pages/master");
+   bson_string_append_printf (s, SWEEP_FMT, "", "", "", "load", "load", "", "detail", "folded",
+                              "detail/folded");
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+      char cache[32], ratio[32], d[32], f[32], sp[32], ad[32], af[32], loc[48];
+
+      if (!lab_results_sweep_point (results, i, &p)) {
+         continue;
+      }
+      snprintf (cache, sizeof cache, "%.1f MiB", p.cache_size_bytes / 1048576.0);
+      snprintf (ratio, sizeof ratio, "%.2f", p.cache_ratio);
+      fmt_num (d, sizeof d, p.elapsed[0].present, p.elapsed[0].median, " s");
+      fmt_num (f, sizeof f, p.elapsed[1].present, p.elapsed[1].median, " s");
+      fmt_num (sp, sizeof sp, p.has_speedup, p.speedup, "x");
+      fmt_num (ad, sizeof ad, p.has_amplification[0], p.read_amplification[0], "x");
+      fmt_num (af, sizeof af, p.has_amplification[1], p.read_amplification[1], "x");
+      if (p.locality[0].present && p.locality[1].present) {
+         snprintf (loc, sizeof loc, "%.1f / %.1f", p.locality[0].pages_per_master_mean,
+                   p.locality[1].pages_per_master_mean);
+      } else {
+         snprintf (loc, sizeof loc, "n/a");
+      }
+      bson_string_append_printf (s, SWEEP_FMT, cache, ratio, p.cache_ratio > 0 ? lab_results_regime (p.cache_ratio) : "",
+                                 d, f, sp, ad, af, loc);
+   }
+   bson_string_append (s, "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail "
+                          "load / folded load;\nread amp = bytes the engine read from disk / the layout's size on "
+                          "disk; pages/master = distinct data pages\none master's rows occupy (mean). The table "
+                          "above shows the reference point; layout-report draws the curve\n");
+   return bson_string_free (s, false);
 }
