@@ -1832,8 +1832,8 @@ mongo_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error)
    return ok;
 }
 
-/* mongo_record_ids -- find with showRecordId, projecting only $recordId; a server that returns none
- * (FerretDB) gives LAB_STORE_ERR_NOT_SUPPORTED. */
+/* mongo_record_ids -- find with showRecordId, projecting only _id; a server that returns none or no
+ * real ones (FerretDB: 0) gives LAB_STORE_ERR_NOT_SUPPORTED. */
 static bool
 mongo_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                   int64_t **rids, size_t *n, bson_error_t *error)
@@ -1859,9 +1859,13 @@ mongo_record_ids (lab_session_t *sess, const char *coll, const char *field, cons
    cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
    while (ok && mongoc_cursor_next (cursor, &doc)) {
       bson_iter_t it;
-      if (!bson_iter_init_find (&it, doc, "$recordId") || !BSON_ITER_HOLDS_NUMBER (&it)) {
+      /* mongod's RecordIds are positive; FerretDB answers 0 for every document, a clustered collection
+       * a binary id: neither says where a document is stored */
+      if (!bson_iter_init_find (&it, doc, "$recordId") || !BSON_ITER_HOLDS_NUMBER (&it) ||
+          bson_iter_as_int64 (&it) <= 0) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
-                        "%s returns no RecordIds (find with showRecordId): page locality cannot be measured",
+                        "%s returns no usable RecordIds (find with showRecordId): page locality cannot be "
+                        "measured",
                         sess->store->uri_redacted);
          ok = false;
          break;
