@@ -31,7 +31,7 @@
 #   -h, --help           this help
 #
 # Examples:
-#   scripts/demo.sh                              # ~260,000 rows, 4 cache sizes, about 3 minutes
+#   scripts/demo.sh                              # ~260,000 rows, 4 cache sizes, 2-3 minutes
 #   scripts/demo.sh --cache-ratios 0.05,0.2,1,2,4  # more points on the curve
 #   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
@@ -58,7 +58,7 @@ quick=0
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
