@@ -1906,7 +1906,8 @@ mongo_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_er
    ok = mongoc_database_command_simple (db, &cmd, NULL, &reply, &err);
    if (!ok) {
       fail (sess->store, error, &err, "collStats of '%s'", coll);
-   } else if (bson_iter_init (&it, &reply) && bson_iter_find_descendant (&it, "wiredTiger.btree.row-store leaf pages", &it) &&
+   } else if (bson_iter_init (&it, &reply) &&
+              bson_iter_find_descendant (&it, "wiredTiger.btree.row-store leaf pages", &it) &&
               BSON_ITER_HOLDS_NUMBER (&it) && bson_iter_as_int64 (&it) > 0) {
       *pages = bson_iter_as_int64 (&it);
    } else {
