@@ -523,6 +523,51 @@ lab_store_data_files (lab_store_t *store, const char *coll, char ***paths, bson_
    return store->ops->data_files (store, coll, paths, error);
 }
 
+/* not_supported -- LAB_STORE_ERR_NOT_SUPPORTED naming what the backend cannot do; false. */
+static bool
+not_supported (const lab_store_t *store, const char *what, bson_error_t *error)
+{
+   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED, "%s: not supported by %s", what,
+                  store->uri_redacted);
+   return false;
+}
+
+bool
+lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error)
+{
+   if (bytes < LAB_STORE_MIN_CACHE_BYTES) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "an engine cache of %llu bytes is below the minimum of 1MiB",
+                     (unsigned long long) bytes);
+      return false;
+   }
+   if (!store->ops->set_cache_size) {
+      return not_supported (store, "setting the engine cache size", error);
+   }
+   return store->ops->set_cache_size (store, bytes, error);
+}
+
+bool
+lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                      int64_t **rids, size_t *n, bson_error_t *error)
+{
+   *rids = NULL;
+   *n = 0;
+   if (!sess->store->ops->record_ids) {
+      return not_supported (sess->store, "RecordIds", error);
+   }
+   return sess->store->ops->record_ids (sess, coll, field, value, rids, n, error);
+}
+
+bool
+lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+{
+   *pages = -1;
+   if (!sess->store->ops->leaf_pages) {
+      return not_supported (sess->store, "leaf page counts", error);
+   }
+   return sess->store->ops->leaf_pages (sess, coll, pages, error);
+}
+
 bool
 lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                  bson_error_t *error)

@@ -307,6 +307,30 @@ bool lab_store_command_simple (lab_store_t *store, const char *db, const bson_t 
  * MongoDB: LAB_STORE_ERR_NOT_SUPPORTED. */
 bool lab_store_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
 
+/* ---- cache sweep and locality ------------------------------------------------------------------ */
+
+/* The smallest engine cache: WiredTiger's cache_size minimum (1MB), as the --cache-size check. */
+#define LAB_STORE_MIN_CACHE_BYTES (1024 * 1024)
+
+/* lab_store_set_cache_size -- the engine cache for what follows. Embedded: the connection is
+ * reconfigured now and every later cycle reopens with it. MongoDB: setParameter
+ * wiredTigerEngineRuntimeConfig "cache_size=NM" (admin) now and again after every cycle (a restarted
+ * mongod forgets it); LAB_STORE_ERR_NOT_SUPPORTED where the server lacks the parameter (FerretDB).
+ * Under LAB_STORE_MIN_CACHE_BYTES: LAB_ERROR_USAGE. */
+bool lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
+
+/* lab_store_record_ids -- the RecordIds of the documents whose indexed `field` equals `value`,
+ * ascending (embedded: from the key index entries; MongoDB: find with showRecordId). *rids is
+ * bson_malloc'd (caller bson_free()s, also when *n is 0). LAB_STORE_ERR_NOT_SUPPORTED where the server
+ * has no RecordIds (FerretDB). */
+bool lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                           int64_t **rids, size_t *n, bson_error_t *error);
+
+/* lab_store_leaf_pages -- the collection's data leaf pages (WiredTiger "btree: row-store leaf pages");
+ * LAB_STORE_ERR_NOT_SUPPORTED when the engine does not say (MongoDB: collStats gives it only when the
+ * server gathers every statistic). */
+bool lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+
 /* ---- cold cycle -------------------------------------------------------------------------------- */
 
 /* lab_cycle_hook_t -- runs while the store is closed (embedded: connection closed and files synced;

@@ -76,6 +76,11 @@ struct lab_store_ops {
    bool (*cycle) (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                   bson_error_t *error);
    const char *(*home) (const lab_store_t *store);
+   /* the cache sweep and locality (store.c checks the size; NULL: not supported) */
+   bool (*set_cache_size) (lab_store_t *store, uint64_t bytes, bson_error_t *error);
+   bool (*record_ids) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                       int64_t **rids, size_t *n, bson_error_t *error);
+   bool (*leaf_pages) (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
    /* NULL: 0 (no server selection) */
    int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };

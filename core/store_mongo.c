@@ -55,6 +55,7 @@ typedef struct {
    bool sort_in_memory;         /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
    int32_t selection_timeout_ms; /* serverSelectionTimeoutMS in use */
    int nsessions;               /* open sessions (cycle refuses while any is open) */
+   uint64_t cache_size_bytes;   /* set by lab_store_set_cache_size, applied again after each cycle; 0: none */
    struct mongo_sess *sessions; /* open sessions, closed by store close if the caller did not */
 } mongo_store_t;
 
@@ -1852,6 +1853,148 @@ mongo_selection_timeout_ms (const lab_store_t *store)
 
 /* ---- cold cycle ----------------------------------------------------------------------------------- */
 
+/* cmp_int64 -- ascending for qsort. */
+static int
+cmp_int64 (const void *a, const void *b)
+{
+   int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+   return x < y ? -1 : x > y;
+}
+
+/* apply_cache_size -- setParameter wiredTigerEngineRuntimeConfig "cache_size=NM" on admin. A server
+ * without the parameter (FerretDB, a mongod on another engine) gives LAB_STORE_ERR_NOT_SUPPORTED. */
+static bool
+apply_cache_size (lab_store_t *store, mongoc_client_t *client, uint64_t bytes, bson_error_t *error)
+{
+   bson_t cmd = BSON_INITIALIZER, reply;
+   bson_error_t err;
+   char cfg[64];
+   bool ok;
+
+   snprintf (cfg, sizeof cfg, "cache_size=%lluM", (unsigned long long) ((bytes + (1u << 20) - 1) >> 20));
+   BSON_APPEND_INT32 (&cmd, "setParameter", 1);
+   BSON_APPEND_UTF8 (&cmd, "wiredTigerEngineRuntimeConfig", cfg);
+   ok = mongoc_client_command_simple (client, "admin", &cmd, NULL, &reply, &err);
+   if (!ok) {
+      if (is_unreachable (&err)) {
+         fail (store, error, &err, "setParameter wiredTigerEngineRuntimeConfig \"%s\"", cfg);
+      } else {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                        "the server at %s cannot set its engine cache (setParameter wiredTigerEngineRuntimeConfig "
+                        "\"%s\" failed: %s): a cache sweep needs a mongod running WiredTiger (FerretDB has no "
+                        "such parameter); measure one point per server configuration instead",
+                        store->uri_redacted, cfg, err.message);
+      }
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   return ok;
+}
+
+/* mongo_set_cache_size -- apply it now and remember it for every later cycle. */
+static bool
+mongo_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error)
+{
+   mongo_store_t *ms = mstore (store);
+   mongoc_client_t *client = mongoc_client_pool_pop (ms->pool);
+   bool ok = apply_cache_size (store, client, bytes, error);
+
+   mongoc_client_pool_push (ms->pool, client);
+   if (ok) {
+      ms->cache_size_bytes = bytes;
+   }
+   return ok;
+}
+
+/* mongo_record_ids -- find with showRecordId, projecting only _id; a server that returns none or no
+ * real ones (FerretDB: 0) gives LAB_STORE_ERR_NOT_SUPPORTED. */
+static bool
+mongo_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                  int64_t **rids, size_t *n, bson_error_t *error)
+{
+   mongoc_collection_t *c;
+   mongoc_cursor_t *cursor;
+   bson_t filter, opts = BSON_INITIALIZER, proj;
+   const bson_t *doc;
+   bson_error_t err;
+   size_t cap = 16;
+   bool ok = true;
+
+   if (!require_index (sess, coll, field, error)) {
+      return false;
+   }
+   *rids = bson_malloc (cap * sizeof **rids);
+   c = get_coll (sess, coll);
+   eq_filter (field, value, &filter);
+   BSON_APPEND_BOOL (&opts, "showRecordId", true);
+   BSON_APPEND_DOCUMENT_BEGIN (&opts, "projection", &proj);
+   BSON_APPEND_INT32 (&proj, "_id", 1);
+   bson_append_document_end (&opts, &proj);
+   cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
+   while (ok && mongoc_cursor_next (cursor, &doc)) {
+      bson_iter_t it;
+      /* mongod's RecordIds are positive; FerretDB answers 0 for every document, a clustered collection
+       * a binary id: neither says where a document is stored */
+      if (!bson_iter_init_find (&it, doc, "$recordId") || !BSON_ITER_HOLDS_NUMBER (&it) ||
+          bson_iter_as_int64 (&it) <= 0) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                        "%s returns no usable RecordIds (find with showRecordId): page locality cannot be "
+                        "measured",
+                        sess->store->uri_redacted);
+         ok = false;
+         break;
+      }
+      if (*n == cap) {
+         cap *= 2;
+         *rids = bson_realloc (*rids, cap * sizeof **rids);
+      }
+      (*rids)[(*n)++] = bson_iter_as_int64 (&it);
+   }
+   if (ok && mongoc_cursor_error (cursor, &err)) {
+      fail (sess->store, error, &err, "RecordIds of '%s' where %s matches", coll, field);
+      ok = false;
+   }
+   if (ok && *n > 1) {
+      qsort (*rids, *n, sizeof **rids, cmp_int64);
+   }
+   mongoc_cursor_destroy (cursor);
+   bson_destroy (&opts);
+   bson_destroy (&filter);
+   mongoc_collection_destroy (c);
+   return ok;
+}
+
+/* mongo_leaf_pages -- collStats wiredTiger.btree["row-store leaf pages"]; mongod gathers it only with
+ * statistics=all, so 0 or absent gives LAB_STORE_ERR_NOT_SUPPORTED. */
+static bool
+mongo_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+{
+   mongoc_database_t *db;
+   bson_t cmd = BSON_INITIALIZER, reply;
+   bson_error_t err;
+   bson_iter_t it;
+   bool ok;
+
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   BSON_APPEND_UTF8 (&cmd, "collStats", coll);
+   ok = mongoc_database_command_simple (db, &cmd, NULL, &reply, &err);
+   if (!ok) {
+      fail (sess->store, error, &err, "collStats of '%s'", coll);
+   } else if (bson_iter_init (&it, &reply) &&
+              bson_iter_find_descendant (&it, "wiredTiger.btree.row-store leaf pages", &it) &&
+              BSON_ITER_HOLDS_NUMBER (&it) && bson_iter_as_int64 (&it) > 0) {
+      *pages = bson_iter_as_int64 (&it);
+   } else {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "collStats of '%s' on %s gives no leaf page count", coll, sess->store->uri_redacted);
+      ok = false;
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   mongoc_database_destroy (db);
+   return ok;
+}
+
 /* mongo_cycle -- destroy the pool (every connection closed), run the hook, recreate the pool and ping
  * until the server answers or ready_timeout_ms passes; then re-read its facts (new pid, uptime). */
 static bool
@@ -1900,7 +2043,8 @@ mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready
       usleep (MONGO_READY_POLL_MS * 1000);
    }
    if (ready) {
-      ready = load_info (store, client, error);
+      ready = load_info (store, client, error) &&
+              (!ms->cache_size_bytes || apply_cache_size (store, client, ms->cache_size_bytes, error));
       mongoc_client_pool_push (ms->pool, client);
       return ready;
    }
@@ -1941,6 +2085,9 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .data_files = mongo_data_files,
    .command_simple = mongo_command_simple,
    .cycle = mongo_cycle,
+   .set_cache_size = mongo_set_cache_size,
+   .record_ids = mongo_record_ids,
+   .leaf_pages = mongo_leaf_pages,
    .home = NULL,
    .selection_timeout_ms = mongo_selection_timeout_ms,
 };

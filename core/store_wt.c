@@ -49,4 +49,7 @@ const lab_store_ops_t lab_store_wt_ops = {
    .data_files = lab_wt_data_files,
    .cycle = lab_wt_cycle,
    .home = lab_wt_home,
+   .set_cache_size = lab_wt_set_cache_size,
+   .record_ids = lab_wt_record_ids,
+   .leaf_pages = lab_wt_leaf_pages,
 };

@@ -254,6 +254,62 @@ lab_wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson
    return c != NULL;
 }
 
+/* lab_wt_leaf_pages -- "btree: row-store leaf pages" of the collection's table, from a statistics
+ * cursor that walks the tree. The connection gathers only the fast statistics (as mongod) and a cursor
+ * may not ask for more than its connection, so the connection is reconfigured to statistics=(all) for
+ * this one cursor and back to (fast) after it. */
+bool
+lab_wt_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   WT_CURSOR *sc = NULL;
+   char *uri = NULL;
+   bool ok = false, reconfigured = false;
+   wt_coll_t *c;
+   int ret;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!(c = lab_wt_coll_lookup (st, coll, error))) {
+      goto done;
+   }
+   uri = bson_strdup_printf ("statistics:%s", c->uri);
+   if ((ret = st->conn->reconfigure (st->conn, "statistics=(all)")) != 0) {
+      lab_wt_fail (error, ret, "reconfigure %s with statistics=(all)", st->home);
+      goto done;
+   }
+   reconfigured = true;
+   if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "statistics=(all)", &sc)) != 0) {
+      lab_wt_fail (error, ret, "open %s", uri);
+      goto done;
+   }
+   sc->set_key (sc, WT_STAT_DSRC_BTREE_ROW_LEAF);
+   if ((ret = sc->search (sc)) != 0) {
+      lab_wt_fail (error, ret, "read the leaf page count of '%s' (%s)", coll, uri);
+      goto done;
+   }
+   {
+      const char *desc, *pvalue;
+      int64_t v;
+      if ((ret = sc->get_value (sc, &desc, &pvalue, &v)) != 0) {
+         lab_wt_fail (error, ret, "read the leaf page count of '%s' (%s)", coll, uri);
+         goto done;
+      }
+      *pages = v;
+   }
+   ok = true;
+done:
+   if (sc) {
+      sc->close (sc);
+   }
+   if (reconfigured && (ret = st->conn->reconfigure (st->conn, "statistics=(fast)")) != 0 && ok) {
+      ok = lab_wt_fail (error, ret, "reconfigure %s back to statistics=(fast)", st->home);
+   }
+   bson_free (uri);
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
 /* lab_wt_has_index -- whether the collection has an index on field. */
 bool
 lab_wt_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)

@@ -482,6 +482,31 @@ lab_wt_data_files (lab_store_t *store, const char *coll, char ***paths, bson_err
    return c != NULL;
 }
 
+/* lab_wt_set_cache_size -- the cache for every later reopen, and the open connection reconfigured to it
+ * now (WiredTiger resizes its cache in place). */
+bool
+lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error)
+{
+   wt_store_t *st = store->impl;
+   uint64_t mib = (bytes + (1024 * 1024 - 1)) / (1024 * 1024);
+   bool ok = true;
+   int ret;
+
+   pthread_mutex_lock (&st->meta_mu);
+   st->cache_max_bytes = bytes;
+   bson_free (st->config);
+   st->config = conn_config (bytes, store->opts.direct_io);
+   if (st->conn) {
+      char cfg[64];
+      snprintf (cfg, sizeof cfg, "cache_size=%" PRIu64 "M", mib);
+      if ((ret = st->conn->reconfigure (st->conn, cfg)) != 0) {
+         ok = lab_wt_fail (error, ret, "reconfigure %s with %s", st->home, cfg);
+      }
+   }
+   pthread_mutex_unlock (&st->meta_mu);
+   return ok;
+}
+
 /* ---- the cold cycle ----------------------------------------------------------------------------- */
 
 /* evict_files -- fdatasync + posix_fadvise(DONTNEED) every file of the home, so nothing of it stays in

@@ -143,6 +143,51 @@ lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t 
    return ret == WT_NOTFOUND ? 0 : ret;
 }
 
+/* cmp_rid -- ascending RecordIds for qsort. */
+static int
+cmp_rid (const void *a, const void *b)
+{
+   int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+   return x < y ? -1 : x > y;
+}
+
+/* lab_wt_record_ids -- the RecordIds of the index entries equal to value, ascending, without reading a
+ * document. */
+bool
+lab_wt_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                   int64_t **rids, size_t *n, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   wt_index_t *ix;
+   wt_coll_t *c;
+   bool ok = false;
+   int ret;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!(c = lab_wt_coll_lookup (st, coll, error)) || !(ix = lab_wt_index_lookup (st, c, field, error)) ||
+       !lab_wt_encode_body (value, &ss->body, coll, field, error)) {
+      goto done;
+   }
+   if ((ret = lab_wt_collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
+      if (ret != EINVAL) {
+         lab_wt_fail (error, ret, "scan index on '%s' of '%s' (%s)", field, coll, ix->uri);
+      }
+      goto done;
+   }
+   *n = ss->nrids;
+   *rids = bson_malloc ((ss->nrids ? ss->nrids : 1) * sizeof **rids);
+   if (ss->nrids) {
+      memcpy (*rids, ss->rids, ss->nrids * sizeof **rids);
+      qsort (*rids, ss->nrids, sizeof **rids, cmp_rid);
+   }
+   ok = true;
+done:
+   lab_wt_reset_cursors (ss);
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
 /* ---- index builds ------------------------------------------------------------------------------- */
 
 /* sort_budget -- bytes of keys held in memory before a sorted run is spilled (as mongod's

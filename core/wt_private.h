@@ -120,6 +120,11 @@ bool lab_wt_engine_stats (lab_store_t *store, lab_engine_stats_t *out, bson_erro
 bool lab_wt_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
 bool lab_wt_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                    bson_error_t *error);
+bool lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
+/* wt_index.c / wt_coll.c: RecordIds of one key's index entries, a collection's leaf pages */
+bool lab_wt_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                        int64_t **rids, size_t *n, bson_error_t *error);
+bool lab_wt_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
 
 /* ---- wt_catalog.c: catalog, size storer, the collection list ------------------------------------ */
 

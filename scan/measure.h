@@ -24,6 +24,7 @@ typedef struct {
    lab_server_info_t info;   /* the server as last seen: updated after each measured layout */
    const char *restart_shown; /* --restart-cmd redacted (NULL: none) */
    lab_scan_topology_t *topo; /* the servers whose statistics are followed, and the disk source */
+   double on_disk_bytes[2];   /* detail, folded: data + indexes (lab_results_on_disk_bytes); 0 unknown */
 } lab_scan_plan_t;
 
 /* One followed server (the store's own, or a shard) as one layout's run saw it. */
@@ -110,5 +111,44 @@ void lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m);
 
 /* lab_scan_layout_entry -- append the results entry of *m to `entry` (pure: no clock, no I/O). */
 void lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry);
+
+/* lab_scan_runs -- every run (--runs), both layouts in the run's order (--order), measured and recorded
+ * into entries[*nentries...] (room for 2 x runs; each is bson_init'ed before use, the caller destroys
+ * the first *nentries also on failure). */
+bool lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error);
+
+/* lab_scan_runs_record -- "runs" and "summary" of entries[0..n) into doc (a warning when a run's layouts
+ * returned different row counts). */
+void lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *doc, const bson_t *entries, int n);
+
+/* ---- the cache sweep (sweep.c) ------------------------------------------------------------------ */
+
+/* What the sweep resolves before anything is measured. */
+typedef struct {
+   size_t n;
+   uint64_t *cache_bytes; /* per point, ascending */
+   double *ratios;        /* per point: cache / detail on-disk size (0 unknown) */
+   size_t reference;      /* the point the top level repeats (lab_results_sweep_reference_of) */
+   bson_t locality[2];    /* detail, folded: the locality object (empty: not measured, see note) */
+   char locality_note[2][600];
+} lab_scan_sweep_t;
+
+/* lab_scan_sweep_plan -- resolve the caches (lab_sweep_resolve on plan->on_disk_bytes), refuse a server
+ * that cannot set its cache (one setParameter up front), and measure each layout's locality with
+ * `sess` (scan/locality.c). Nothing is measured cold yet. sw is initialized even on failure. */
+bool lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error);
+
+/* lab_scan_sweep_run -- per point: set the engine cache, lab_scan_runs, and append the point to
+ * results' "sweep"; then "sweep_reference" and the reference point's runs and summary at the top. */
+bool lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *results, bson_error_t *error);
+
+/* lab_scan_sweep_cleanup -- free what sw owns. */
+void lab_scan_sweep_cleanup (lab_scan_sweep_t *sw);
+
+/* lab_scan_locality -- the locality object of `coll` (pages_per_master_mean, _p95, masters_sampled,
+ * method "record_ids", rows_per_leaf_page, leaf_pages_source) from the RecordIds of a fixed sample of
+ * `keys`; false with LAB_STORE_ERR_NOT_SUPPORTED where the store has no RecordIds. */
+bool lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
+                        int64_t nkeys, bson_t *out, bson_error_t *error);
 
 #endif

@@ -44,6 +44,7 @@ lab_scan_opts_init (lab_scan_opts_t *o)
    o->calibrate_bytes = 1ull << 30;
    o->calibrate_rand_ns = 3000000000ull;
    o->progress = LAB_PROGRESS_AUTO;
+   o->locality_sample = 1000;
 }
 
 /* lab_scan_order_parse -- see scan.h. */
@@ -93,6 +94,9 @@ lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *er
    }
    if (o->direct_io && uri && strncmp (uri, "wiredtiger:", 11) != 0) {
       lab_error_set (error, LAB_ERROR_USAGE, 1, "--direct-io applies to the embedded store (wiredtiger:DIR) only");
+      return false;
+   }
+   if (!lab_scan_sweep_opts_check (o, uri, error)) {
       return false;
    }
    return true;
@@ -225,6 +229,10 @@ typedef struct {
    lab_device_t dev;
    int read_ahead_kb;      /* -1 unknown */
    lab_scan_topology_t topo; /* the deployment: topology, followed servers, disk source (topology.c) */
+   bson_t dataset;         /* "dataset", measured once before anything is made cold */
+   double cache_ratio;     /* the engine cache ÷ the detail layout's on-disk size; 0 unknown */
+   bool sweep;             /* --cache-sizes / --cache-ratios */
+   lab_scan_sweep_t sw;
 } scan_plan_t;
 
 /* plan_check -- the options that contradict each other or the backend. */
@@ -324,6 +332,9 @@ static bool
 plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_error_t *error)
 {
    memset (sp, 0, sizeof *sp);
+   bson_init (&sp->dataset);
+   bson_init (&sp->sw.locality[0]);
+   bson_init (&sp->sw.locality[1]);
    sp->p.store = store;
    sp->p.opts = o;
    sp->p.backend = lab_store_backend (store);
@@ -359,12 +370,51 @@ plan_cleanup (scan_plan_t *sp)
    bson_free (sp->restart_shown);
    bson_free (sp->where);
    lab_scan_topology_cleanup (&sp->topo);
+   bson_destroy (&sp->dataset);
+   lab_scan_sweep_cleanup (&sp->sw);
+}
+
+static bool append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const char *coll,
+                                 bson_error_t *error);
+
+/* plan_dataset -- both collections' figures, once, and their on-disk sizes; with a sweep, its points
+ * (scan/sweep.c); else the cache ratio of this single point. Closes the plan's session. */
+static bool
+plan_dataset (scan_plan_t *sp, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = sp->p.opts;
+   bson_t wrap = BSON_INITIALIZER;
+   lab_engine_stats_t es;
+   bson_error_t err;
+   bool ok;
+
+   BSON_APPEND_INT64 (&sp->dataset, "keys", sp->p.nkeys);
+   ok = append_dataset_coll (sp->sess, &sp->dataset, "detail", o->detail, error) &&
+        append_dataset_coll (sp->sess, &sp->dataset, "folded", o->folded, error);
+   BSON_APPEND_DOCUMENT (&wrap, "dataset", &sp->dataset);
+   if (!lab_results_on_disk_bytes (&wrap, LAB_RESULTS_DETAIL, &sp->p.on_disk_bytes[0])) {
+      sp->p.on_disk_bytes[0] = 0;
+   }
+   if (!lab_results_on_disk_bytes (&wrap, LAB_RESULTS_FOLDED, &sp->p.on_disk_bytes[1])) {
+      sp->p.on_disk_bytes[1] = 0;
+   }
+   bson_destroy (&wrap);
+   sp->sweep = o->nsweep > 0;
+   if (ok && sp->sweep) {
+      ok = lab_scan_sweep_plan (&sp->p, sp->sess, &sp->sw, error);
+   } else if (ok && lab_store_engine_stats (sp->p.store, &es, &err)) {
+      double cache = es.cache_max_bytes > 0 ? (double) es.cache_max_bytes : (double) o->cache_size_bytes;
+      if (!lab_results_cache_ratio_of (cache, sp->p.on_disk_bytes[0], &sp->cache_ratio)) {
+         sp->cache_ratio = 0;
+      }
+   }
+   lab_session_close (sp->sess);
+   sp->sess = NULL;
+   return ok;
 }
 
 /* ---- the record: the results document around the runs --------------------------------------------- */
 
-static bool append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const char *coll,
-                                 bson_error_t *error);
 
 /* record_backend -- "backend": the server or engine, where, and its cache. */
 static void
@@ -384,7 +434,9 @@ record_backend (const scan_plan_t *sp, bson_t *results)
    if (sp->p.info.host[0]) {
       BSON_APPEND_UTF8 (&doc, "server_host", sp->p.info.host);
    }
-   if (lab_store_engine_stats (store, &es, &err)) {
+   if (sp->sweep) {
+      BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t) sp->sw.cache_bytes[sp->sw.reference]);
+   } else if (lab_store_engine_stats (store, &es, &err)) {
       append_opt_int (&doc, "cache_max_bytes", es.cache_max_bytes);
    }
    bson_append_document_end (results, &doc);
@@ -435,23 +487,31 @@ record_config (const scan_plan_t *sp, bson_t *results)
    }
    BSON_APPEND_BOOL (&doc, "restart_drops_caches", o->restart_drops_caches);
    BSON_APPEND_DOUBLE (&doc, "interval_s", (double) o->interval_ns / 1e9);
-   if (o->cache_size_bytes) {
-      BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t) o->cache_size_bytes);
+   if (sp->sweep) {
+      /* the point the top level repeats */
+      BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t) sp->sw.cache_bytes[sp->sw.reference]);
+      if (sp->sw.ratios[sp->sw.reference] > 0) {
+         BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, sp->sw.ratios[sp->sw.reference]);
+      }
+   } else {
+      if (o->cache_size_bytes) {
+         BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t) o->cache_size_bytes);
+      }
+      if (sp->cache_ratio > 0) {
+         BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, sp->cache_ratio);
+      }
    }
    BSON_APPEND_BOOL (&doc, "direct_io", o->direct_io);
    bson_append_document_end (results, &doc);
 }
 
-/* record_header -- everything before the runs: tool, host, backend, config, device, dataset. Closes the
- * plan's session. */
+/* record_header -- everything before the runs: tool, host, backend, config, device, dataset. */
 static bool
 record_header (scan_plan_t *sp, bson_t *results, bson_error_t *error)
 {
-   const lab_scan_opts_t *o = sp->p.opts;
    char ts[32];
    bson_t doc;
-   bool ok;
-
+   
    lab_scan_utc_now (ts, sizeof ts);
    BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
    BSON_APPEND_UTF8 (results, "tool", "scancmp");
@@ -472,14 +532,8 @@ record_header (scan_plan_t *sp, bson_t *results, bson_error_t *error)
       }
       bson_append_document_end (results, &doc);
    }
-   BSON_APPEND_DOCUMENT_BEGIN (results, "dataset", &doc);
-   BSON_APPEND_INT64 (&doc, "keys", sp->p.nkeys);
-   ok = append_dataset_coll (sp->sess, &doc, "detail", o->detail, error) &&
-        append_dataset_coll (sp->sess, &doc, "folded", o->folded, error);
-   bson_append_document_end (results, &doc);
-   lab_session_close (sp->sess);
-   sp->sess = NULL;
-   return ok;
+   BSON_APPEND_DOCUMENT (results, "dataset", &sp->dataset);
+   return true;
 }
 
 /* record_calibration -- with --calibrate: measure the device's limits (before the runs: its file must
@@ -518,9 +572,9 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
 
 /* ---- the runs ------------------------------------------------------------------------------------ */
 
-/* run_all -- every run, both layouts in the run's order (--order); one entry each into entries[]. */
-static bool
-run_all (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error)
+/* lab_scan_runs -- see measure.h: every run, both layouts in the run's order (--order). */
+bool
+lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    int run, k;
@@ -539,11 +593,10 @@ run_all (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error
    return true;
 }
 
-/* record_runs -- warn when a run's layouts returned different rows; "runs", "summary", "finished_at". */
-static void
-record_runs (const lab_scan_opts_t *o, bson_t *results, bson_t *entries, int nentries)
+/* lab_scan_runs_record -- see measure.h. */
+void
+lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *results, const bson_t *entries, int nentries)
 {
-   char ts[32];
    bson_t arr;
    int k;
 
@@ -567,8 +620,6 @@ record_runs (const lab_scan_opts_t *o, bson_t *results, bson_t *entries, int nen
    }
    bson_append_array_end (results, &arr);
    lab_results_summary_append (results, entries, nentries);
-   lab_scan_utc_now (ts, sizeof ts);
-   BSON_APPEND_UTF8 (results, "finished_at", ts);
 }
 
 /* append_dataset_coll -- count, sizes and index facts of one collection. */
@@ -602,16 +653,25 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    bson_t *entries = NULL;
    int nentries = 0, k;
    bool ok = false;
+   char ts[32];
 
-   if (!plan_make (store, o, &sp, error) || !record_header (&sp, results, error) ||
+   if (!plan_make (store, o, &sp, error) || !plan_dataset (&sp, error) || !record_header (&sp, results, error) ||
        !record_calibration (&sp, results, error)) {
       goto done;
    }
-   entries = bson_malloc0 ((size_t) o->runs * 2 * sizeof *entries);
-   if (!run_all (&sp.p, entries, &nentries, error)) {
-      goto done;
+   if (sp.sweep) {
+      if (!lab_scan_sweep_run (&sp.p, &sp.sw, results, error)) {
+         goto done;
+      }
+   } else {
+      entries = bson_malloc0 ((size_t) o->runs * 2 * sizeof *entries);
+      if (!lab_scan_runs (&sp.p, entries, &nentries, error)) {
+         goto done;
+      }
+      lab_scan_runs_record (o, results, entries, nentries);
    }
-   record_runs (o, results, entries, nentries);
+   lab_scan_utc_now (ts, sizeof ts);
+   BSON_APPEND_UTF8 (results, "finished_at", ts);
    ok = true;
 done:
    for (k = 0; k < nentries; k++) {

@@ -6,7 +6,9 @@
  * path's st_dev, key spreading and segmentation, percentiles and the latency histogram.
  * Effectful parts: dropping the page cache, running a restart command, page residency via mincore,
  * the sampler thread, the O_DIRECT device calibration, and lab_scan_run, which drives a whole
- * comparison through core/store.h and fills the results document (docs/results-schema.md).
+ * comparison through core/store.h and fills the results document (docs/results-schema.md) -- or, with
+ * --cache-sizes/--cache-ratios, one comparison per engine cache (the sweep, scan/sweep.c, with the read
+ * amplification and the locality of scan/locality.c).
  *
  * Library code never prints: messages go through lab_scan_opts_t.log, tables are rendered to strings.
  */
@@ -206,6 +208,12 @@ typedef struct {
    bool create_index;         /* create missing key indexes before measuring */
    uint64_t cache_size_bytes; /* as configured (for the results) */
    bool direct_io;            /* embedded store opened with direct_io=[data] (for the results) */
+   /* the cache sweep (scan/sweep.c): one full comparison per cache, nsweep > 0 turns it on */
+   const uint64_t *cache_sizes; /* --cache-sizes, strictly ascending (NULL: see cache_ratios) */
+   const double *cache_ratios;  /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
+   size_t nsweep;
+   bool server_cache_sweep;     /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
+   int64_t locality_sample;     /* masters sampled for the locality figures (default 1000) */
    lab_progress_mode_t progress;
    lab_scan_log_fn log;       /* may be NULL */
    void *log_ctx;
@@ -223,6 +231,37 @@ bool lab_drop_mode_parse (const char *s, lab_drop_mode_t *out);
  * least 1MiB, and --direct-io only on the embedded store (when `uri` is given). LAB_ERROR_USAGE. */
 bool lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error);
 
+/* ---- the cache sweep (scan/sweep.c) and locality (scan/locality.c) ------------------------------- */
+
+/* lab_sweep_parse_sizes / _ratios -- a comma-separated list ("64MiB,256MiB,1GiB" / "0.1,0.5,1,2") into
+ * a bson_malloc'd array. Empty items, values that do not parse, ratios <= 0, and a list not strictly
+ * ascending (unsorted or duplicate) are LAB_ERROR_USAGE naming the item and `what`. */
+bool lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error);
+bool lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error);
+
+/* lab_scan_sweep_opts_check -- the sweep options that need no store: --cache-sizes and --cache-ratios
+ * not both, --server-cache-sweep only with a sweep, and a sweep against a MongoDB server (`uri` not
+ * wiredtiger:) only with --server-cache-sweep. LAB_ERROR_USAGE. */
+bool lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error);
+
+/* lab_sweep_resolve -- the cache of each point: sizes[i] as given, or round(ratios[i] x detail_on_disk)
+ * (exactly one of sizes and ratios is non-NULL). Refused (LAB_ERROR_USAGE): a cache under
+ * LAB_STORE_MIN_CACHE_BYTES, two ratios rounding to the same size, a ratio with the on-disk size
+ * unknown (<= 0). */
+bool lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
+                        uint64_t *out, bson_error_t *error);
+
+/* lab_locality_pages -- the distinct leaf pages that the rows `rids` (ascending) occupy when each page
+ * holds rows_per_page consecutive RecordIds counted from min_rid: row r covers pages
+ * floor((r - min_rid) / rpp) .. ceil((r + 1 - min_rid) / rpp) - 1, so a document larger than a page
+ * (rpp < 1) counts every page it spans. 0 when n is 0 or rows_per_page <= 0. */
+int64_t lab_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_per_page);
+
+/* lab_locality_sample -- `sample` indexes of [0, nkeys), ascending and distinct, chosen with a fixed seed
+ * (the same masters every time); all of them when nkeys <= sample. Returns how many were written to out
+ * (which holds at least min(sample, nkeys)). */
+int64_t lab_locality_sample (int64_t nkeys, int64_t sample, int64_t *out);
+
 /* lab_scan_run -- the whole comparison on `store`; *results (initialized by the caller) gets the results
  * document of docs/results-schema.md (restart_cmd is redacted before it is stored). */
 bool lab_scan_run (lab_store_t *store, const lab_scan_opts_t *opts, bson_t *results, bson_error_t *error);
@@ -231,5 +270,10 @@ bool lab_scan_run (lab_store_t *store, const lab_scan_opts_t *opts, bson_t *resu
  * runs): per metric the detail value, the folded value, folded/detail and which is better. Caller
  * bson_free()s. */
 char *lab_scan_table_render (const bson_t *results);
+
+/* lab_scan_sweep_table_render -- the sweep's points, one line each (cache, ratio, regime, load times,
+ * speedup, read amplification, locality), from a results document; NULL for a single-point file.
+ * Caller bson_free()s. */
+char *lab_scan_sweep_table_render (const bson_t *results);
 
 #endif

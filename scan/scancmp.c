@@ -18,6 +18,7 @@ static const char usage[] =
    "               [--order alternate|detail-first|folded-first] [--keys-limit N | --keys-file FILE]\n"
    "               [--restart-cmd CMD] [--drop-caches auto|yes|no] [--dbpath DIR] [--device NAME]\n"
    "               [--interval DURATION] [--calibrate] [--out run.json] [common options]\n"
+   "               [--cache-sizes SIZE,SIZE,... | --cache-ratios R,R,...] [--server-cache-sweep]\n"
    "\n"
    "Loads every master's rows from both layouts -- one document per row (--detail) and one folded document\n"
    "per master (--folded) -- side by side, optionally cold, with N parallel workers each taking a contiguous\n"
@@ -51,6 +52,20 @@ static const char usage[] =
    "                         every engine cache miss is a disk read, as on a server whose RAM is far smaller\n"
    "                         than its data; without it a machine with spare RAM serves re-reads from the\n"
    "                         page cache. mongod does not use O_DIRECT: the results record the choice\n"
+   "\n"
+   "The cache sweep (one results file, one full comparison per engine cache, in order):\n"
+   "  --cache-sizes LIST     engine caches, smallest first, e.g. 64MiB,256MiB,1GiB (at least 1MiB each)\n"
+   "  --cache-ratios LIST    caches as fractions of the detail layout's on-disk size (data + indexes,\n"
+   "                         measured once before the first point), e.g. 0.25,1,2: below 1 the cache\n"
+   "                         rereads pages, from 1 the data fits. Unsorted or repeated values, or a ratio\n"
+   "                         giving a cache under 1MiB, are refused (exit 2) before anything is measured\n"
+   "  --server-cache-sweep   a MongoDB server: set its cache with setParameter wiredTigerEngineRuntimeConfig\n"
+   "                         \"cache_size=NM\" at each point and after each restart (every client sees it);\n"
+   "                         a server without that parameter (FerretDB) is refused before measuring (exit 1)\n"
+   "  --locality-sample N    masters sampled for the locality figures (default 1000)\n"
+   "                         Each point records per layout the read amplification (bytes the engine read\n"
+   "                         from disk ÷ the layout's on-disk size) and the locality (distinct leaf pages\n"
+   "                         one master's rows occupy, from their RecordIds); layout-report draws the curve\n"
    "\n"
    "Measurements:\n"
    "  --dbpath DIR           server's data directory when it runs on this machine: its disk is sampled,\n"
@@ -90,6 +105,8 @@ static const char usage[] =
    "  scancmp --uri 'mongodb://db1.example:27017/bills?directConnection=true' --server-disk ftdc \\\n"
    "          --server-device nvme0n1 --cold --restart-cmd 'ssh db1 sudo restart-and-drop' \\\n"
    "          --restart-drops-caches --out run.json\n"
+   "  # the regime curve: 3 cold points from a cache a quarter of the detail layout to one it fits in\n"
+   "  scancmp --uri wiredtiger:./data --cold --direct-io --cache-ratios 0.25,0.7,1.5 --out sweep.json\n"
    "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
@@ -115,7 +132,7 @@ static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none"
 /* parse_args -- fill the options; returns false with a usage error. */
 static bool
 parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out, lab_cli_list_t *shards,
-            bson_error_t *error)
+            const char **sizes, const char **ratios, bson_error_t *error)
 {
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--detail", 0, &o->detail),
@@ -145,6 +162,10 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_SIZE ("--calibrate-size", 0, &o->calibrate_bytes),
       LAB_CLI_OPT_DURATION ("--calibrate-time", 0, &o->calibrate_rand_ns),
       LAB_CLI_OPT_STRING ("--out", 0, out),
+      LAB_CLI_OPT_STRING ("--cache-sizes", 0, sizes),
+      LAB_CLI_OPT_STRING ("--cache-ratios", 0, ratios),
+      LAB_CLI_OPT_FLAG ("--server-cache-sweep", 0, &o->server_cache_sweep),
+      LAB_CLI_OPT_INT ("--locality-sample", 0, &o->locality_sample, 1, 1000000),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = c };
@@ -162,7 +183,10 @@ main (int argc, char **argv)
    lab_scan_opts_t o;
    lab_store_opts_t so = {0};
    lab_store_t *store = NULL;
-   const char *out = NULL;
+   const char *out = NULL, *sizes_arg = NULL, *ratios_arg = NULL;
+   uint64_t *sizes = NULL;
+   double *ratios = NULL;
+   size_t nsizes = 0, nratios = 0;
    bson_error_t error = {0};
    bson_t results = BSON_INITIALIZER, summary;
    char *table = NULL;
@@ -174,13 +198,21 @@ main (int argc, char **argv)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
-   if (!parse_args (argc, argv, &c, &o, &out, &shards, &error)) {
+   if (!parse_args (argc, argv, &c, &o, &out, &shards, &sizes_arg, &ratios_arg, &error)) {
       lab_cli_list_free (&shards);
       return lab_cli_usage_exit (&error);
    }
    o.shard_uris = shards.v;
    o.nshard_uris = shards.n;
    o.uri = c.uri;
+   if ((sizes_arg && !lab_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
+       (ratios_arg && !lab_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
+      lab_cli_list_free (&shards);
+      return lab_cli_usage_exit (&error);
+   }
+   o.cache_sizes = sizes;
+   o.cache_ratios = ratios;
+   o.nsweep = sizes ? nsizes : nratios;
    if (c.help) {
       printf (usage, lab_cli_common_help ());
       return LAB_EXIT_OK;
@@ -195,6 +227,8 @@ main (int argc, char **argv)
    o.log = log_cb;
    if (!lab_scan_opts_check (&o, c.uri, &error)) {
       lab_cli_list_free (&shards);
+      bson_free (sizes);
+      bson_free (ratios);
       return lab_cli_usage_exit (&error); /* before any work: no summary */
    }
 
@@ -218,6 +252,15 @@ main (int argc, char **argv)
       goto fail;
    }
    table = lab_scan_table_render (&results);
+   {
+      char *sweep = lab_scan_sweep_table_render (&results);
+      if (sweep) {
+         char *both = bson_strdup_printf ("%s%s", table, sweep);
+         bson_free (table);
+         bson_free (sweep);
+         table = both;
+      }
+   }
    /* JSON on stdout (--out - or --json -) keeps stdout machine-readable: the table goes to stderr */
    if ((out && !strcmp (out, "-")) || (c.json_path && !strcmp (c.json_path, "-"))) {
       if (!c.quiet) {
@@ -248,6 +291,8 @@ summary:
       bson_destroy (&summary);
    }
    bson_free (table);
+   bson_free (sizes);
+   bson_free (ratios);
    bson_destroy (&results);
    lab_store_close (store);
    lab_cli_list_free (&shards);

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # demo.sh -- the whole layoutlab experiment in one command: set up, build, generate bill details, fold
-# them, load both layouts cold side by side, and write the Markdown report with its charts.
+# them, load both layouts cold side by side at several engine cache sizes (the regime curve), and write
+# the Markdown report with its charts.
 #
 # Usage: scripts/demo.sh [options]
-#   --bills N            bills (masters) to generate (default 3000; --quick: 300)
+#   --bills N            bills (masters) to generate (default 2000; --quick: 300)
 #   --mean-rows N        mean detail rows per bill (default 130)
-#   --cache-size SIZE    embedded WiredTiger cache (default 64MB; --quick: 4MB): small, so the
-#                        one-document-per-row layout does not fit and the load is IO-bound
+#   --cache-ratios LIST  the sweep: one cold comparison per engine cache, given as fractions of the
+#                        detail layout's on-disk size (default 0.1,0.3,1,4; --quick: 0.3,4). Below 1
+#                        the cache rereads the detail pages; at 4 even their uncompressed form fits
+#   --cache-size SIZE    one point instead of a sweep: this embedded WiredTiger cache (e.g. 64MB)
+#   --server-cache-sweep with a mongodb:// URI: sweep the server's own cache (setParameter
+#                        wiredTigerEngineRuntimeConfig); without it a server gets one point
 #   --uri URI            store to use (default: wiredtiger:OUT/layoutlab-data, the embedded store);
 #                        a mongodb:// URI runs the same experiment on a real server
 #   --restart-cmd CMD    how to restart that server between layouts (e.g. 'systemctl restart mongod')
 #   --dbpath DIR         the server's data directory, when it runs on this machine (device metrics)
 #   --out DIR            where run.json, report.md and the charts go (default: out)
-#   --runs N             repetitions (default 3; --quick: 2)
+#   --runs N             repetitions per point (default 1; 3 with --cache-size)
 #   --parallel N         loading workers (default 4; --quick: 2)
 #   --interval DUR       sampling period of the charts' time series (default 250ms; --quick: 100ms):
 #                        the folded load can take well under a second
@@ -26,21 +31,25 @@
 #   -h, --help           this help
 #
 # Examples:
-#   scripts/demo.sh                              # ~390,000 rows on the embedded store, a few minutes
+#   scripts/demo.sh                              # ~260,000 rows, 4 cache sizes, 2-3 minutes
+#   scripts/demo.sh --cache-ratios 0.05,0.2,1,2,4  # more points on the curve
+#   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
 #   sudo scripts/demo.sh --uri mongodb://localhost/layoutlab --restart-cmd 'systemctl restart mongod' \
 #        --dbpath /var/lib/mongodb               # a real mongod on this machine
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-bills=3000
+bills=2000
 mean_rows=130
-cache_size=64MB
+cache_size=
+cache_ratios=
+server_cache_sweep=0
 uri=
 restart_cmd=
 dbpath=
 out=out
-runs=3
+runs=1
 parallel=4
 interval=
 calibrate=0
@@ -49,7 +58,7 @@ quick=0
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -57,6 +66,8 @@ while [ $# -gt 0 ]; do
     --bills) need "$@"; bills=$2; bills_set=1; shift 2 ;;
     --mean-rows) need "$@"; mean_rows=$2; shift 2 ;;
     --cache-size) need "$@"; cache_size=$2; cache_set=1; shift 2 ;;
+    --cache-ratios) need "$@"; cache_ratios=$2; shift 2 ;;
+    --server-cache-sweep) server_cache_sweep=1; shift ;;
     --uri) need "$@"; uri=$2; shift 2 ;;
     --restart-cmd) need "$@"; restart_cmd=$2; shift 2 ;;
     --dbpath) need "$@"; dbpath=$2; shift 2 ;;
@@ -77,12 +88,24 @@ for v in bills mean_rows runs parallel; do
     echo "demo.sh: --${v//_/-} must be a positive integer, not '${!v}'" >&2; exit 2
   fi
 done
+if [ $cache_set -eq 1 ] && [ -n "$cache_ratios" ]; then
+  echo "demo.sh: --cache-size (one point) and --cache-ratios (a sweep): give one of them" >&2; exit 2
+fi
 if [ $quick -eq 1 ]; then
   [ $bills_set -eq 1 ] || bills=300
-  [ $cache_set -eq 1 ] || cache_size=4MB
-  [ $runs_set -eq 1 ] || runs=2
+  [ $runs_set -eq 1 ] || runs=1
   [ $parallel_set -eq 1 ] || parallel=2
   [ -n "$interval" ] || interval=100ms
+  [ -n "$cache_ratios" ] || cache_ratios=0.3,4
+fi
+[ -n "$cache_ratios" ] || cache_ratios=0.1,0.3,1,4
+# one point: --cache-size, or a server without --server-cache-sweep
+sweep=1
+[ $cache_set -eq 1 ] && sweep=0
+case "$uri" in mongodb://*|mongodb+srv://*) [ $server_cache_sweep -eq 1 ] || sweep=0 ;; esac
+if [ $sweep -eq 0 ]; then
+  [ $runs_set -eq 1 ] || runs=3
+  [ -n "$cache_size" ] || cache_size=64MB
 fi
 [ -n "$interval" ] || interval=250ms
 
@@ -110,7 +133,7 @@ if [ -z "$uri" ]; then
   uri="wiredtiger:$out/layoutlab-data"
 fi
 case "$uri" in
-  wiredtiger:*) store=(--uri "$uri" --cache-size "$cache_size") ;;
+  wiredtiger:*) store=(--uri "$uri"); [ -n "$cache_size" ] && store+=(--cache-size "$cache_size") ;;
   mongodb://*|mongodb+srv://*) store=(--uri "$uri") ;;
   *) echo "demo.sh: --uri must be wiredtiger:DIR, mongodb://... or mongodb+srv://..." >&2; exit 2 ;;
 esac
@@ -124,10 +147,16 @@ step "generating $bills bills x ~$mean_rows rows into bill_detail"
 step "folding bill_detail into detail_coll (one document per bill) and verifying"
 "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_coll --drop-dst --verify
 
-# 4. the cold side-by-side load
-step "loading both layouts cold: $runs run(s), $parallel workers"
+# 4. the cold side-by-side load, at each cache of the sweep
 scan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --runs "$runs" --interval "$interval"
       --out "$out/run.json")
+if [ $sweep -eq 1 ]; then
+  step "loading both layouts cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each, $parallel workers"
+  scan+=(--cache-ratios "$cache_ratios")
+  [ $server_cache_sweep -eq 1 ] && scan+=(--server-cache-sweep)
+else
+  step "loading both layouts cold: $runs run(s), $parallel workers"
+fi
 [ -n "$restart_cmd" ] && scan+=(--restart-cmd "$restart_cmd")
 [ -n "$dbpath" ] && scan+=(--dbpath "$dbpath")
 [ $calibrate -eq 1 ] && scan+=(--calibrate)

@@ -2,6 +2,8 @@
 # demo_test.sh -- scripts/demo.sh end to end on a reduced size (--quick), with the tools of this build:
 # it must finish, write run.json, report.md and the charts, and the experiment must show the
 # one-document-per-row layout needing more disk read requests than the folded one (read from JSON).
+# The demo sweeps the engine cache (2 points with --quick): run.json holds the points in order, the
+# detail layout rereads more at the smaller cache, and the report's verdict and chart show the curve.
 #
 # Usage: demo_test.sh OUT_DIR   (ctest passes <build>/demo-out; LAB_BIN_DIR names the tools)
 set -euo pipefail
@@ -52,8 +54,21 @@ for section in ("## Verdict", "## Comparison", "## Charts", "## Cold procedure",
 for c in cmpj["charts"]:
     if not os.path.exists(os.path.join(out, c)):
         errors.append("chart %s is missing" % c)
-if len(cmpj["charts"]) != 4:
-    errors.append("expected 4 charts, got %s" % cmpj["charts"])
+if len(cmpj["charts"]) != 5 or "report-sweep.svg" not in cmpj["charts"]:
+    errors.append("expected 5 charts with the sweep's, got %s" % cmpj["charts"])
+sweep = run.get("sweep", [])
+if len(sweep) != 2:
+    errors.append("expected a 2-point sweep, got %d points" % len(sweep))
+else:
+    if not sweep[0]["cache_size_bytes"] < sweep[1]["cache_size_bytes"]:
+        errors.append("sweep points out of order: %s" % [p["cache_size_bytes"] for p in sweep])
+    amp = [p.get("detail", {}).get("read_amplification") for p in sweep]
+    if None in amp or not amp[0] > amp[1]:
+        errors.append("detail read amplification does not fall as the cache grows: %s" % amp)
+    if "locality" not in sweep[0].get("folded", {}):
+        errors.append("the sweep lacks the folded layout's locality")
+if "## Cache sweep" not in md or "depending on the engine cache" not in md:
+    errors.append("report.md does not show the curve (## Cache sweep, the verdict's range)")
 if errors:
     print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
     sys.exit(1)

@@ -1164,6 +1164,76 @@ failing_hook (lab_store_t *store, void *ctx, bson_error_t *error)
    return false;
 }
 
+/* test_sweep_ops -- what the cache sweep needs from the store: a key's RecordIds (ascending, one per
+ * matching document), the collection's leaf pages, and the engine cache set (1MiB minimum). The test
+ * server (FerretDB) has no RecordIds, leaf page counts or cache parameter: NOT_SUPPORTED, clearly. */
+static void
+test_sweep_ops (void **state)
+{
+   fx_t *fx = *state;
+   bool embedded = strcmp (backend, "wiredtiger") == 0;
+   bool own_server = !getenv ("LAYOUTLAB_TEST_URI") || !*getenv ("LAYOUTLAB_TEST_URI");
+   lab_engine_stats_t es;
+   bson_value_t v;
+   bson_error_t err;
+   int64_t *rids = NULL, pages = 0;
+   size_t n = 0, i;
+   bool ok;
+
+   ensure_main (fx);
+   v.value_type = BSON_TYPE_INT32;
+   v.value.v_int32 = 7;
+   ok = lab_store_record_ids (fx->sess, "c_main", "k", &v, &rids, &n, &err);
+   if (ok) {
+      assert_int_equal (n, NDOCS / NKEYS);
+      for (i = 1; i < n; i++) {
+         if (!(rids[i] > rids[i - 1])) {
+            fail_msg ("RecordIds not ascending: [%zu] %lld, [%zu] %lld", i - 1, (long long) rids[i - 1], i,
+                      (long long) rids[i]);
+         }
+      }
+      assert_true (rids[0] > 0);
+   } else {
+      assert_false (embedded);
+      assert_int_equal (err.code, LAB_STORE_ERR_NOT_SUPPORTED);
+      assert_non_null (strstr (err.message, "RecordIds"));
+   }
+   bson_free (rids);
+   v.value.v_int32 = NKEYS + 5; /* no such key: none, not an error */
+   if (ok) {
+      ASSERT_OK (lab_store_record_ids (fx->sess, "c_main", "k", &v, &rids, &n, &err), err);
+      assert_int_equal (n, 0);
+      bson_free (rids);
+   }
+
+   ok = lab_store_leaf_pages (fx->sess, "c_main", &pages, &err);
+   if (ok) {
+      assert_true (pages > 0 && pages < NDOCS);
+   } else {
+      assert_false (embedded);
+      assert_int_equal (err.code, LAB_STORE_ERR_NOT_SUPPORTED);
+   }
+   if (embedded) {
+      /* the statistics walk leaves the connection as it was: fast statistics still read */
+      ASSERT_OK (lab_store_engine_stats (fx->store, &es, &err), err);
+   }
+
+   assert_false (lab_store_set_cache_size (fx->store, 512 * 1024, &err));
+   assert_int_equal (err.domain, LAB_ERROR_USAGE);
+   assert_non_null (strstr (err.message, "minimum of 1MiB"));
+   if (embedded) {
+      ASSERT_OK (lab_store_set_cache_size (fx->store, 32u << 20, &err), err);
+      ASSERT_OK (lab_store_engine_stats (fx->store, &es, &err), err);
+      assert_int_equal (es.cache_max_bytes, 32 << 20);
+      ASSERT_OK (lab_store_set_cache_size (fx->store, 256u << 20, &err), err);
+   } else if (own_server) {
+      /* FerretDB: refused, and nothing changed (a real mongod is not reconfigured by the tests) */
+      assert_false (lab_store_set_cache_size (fx->store, 64u << 20, &err));
+      assert_int_equal (err.code, LAB_STORE_ERR_NOT_SUPPORTED);
+      assert_non_null (strstr (err.message, "wiredTigerEngineRuntimeConfig"));
+   }
+}
+
 static void
 test_info_and_cycle (void **state)
 {
@@ -1326,7 +1396,7 @@ main (int argc, char **argv)
       cmocka_unit_test (test_key_types),      cmocka_unit_test (test_upsert_delete),
       cmocka_unit_test (test_duplicate_id),   cmocka_unit_test (test_doc_size_limit),
       cmocka_unit_test (test_missing_collection), cmocka_unit_test (test_info_and_cycle),
-      cmocka_unit_test (test_cycle_restart),
+      cmocka_unit_test (test_cycle_restart),  cmocka_unit_test (test_sweep_ops),
    };
 
    backend = argc > 1 ? argv[1] : getenv ("LAB_STORE_BACKEND");

@@ -2,7 +2,8 @@
  * test_scan_server.c -- scancmp against the MongoDB-compatible test server (FerretDB), with
  * `--restart-cmd "scripts/mongo-test-server.sh restart --dir DIR"`: the server really restarts between
  * layouts (a new pid each time) and the run completes; a restart command that fails, and a server that
- * never comes back, end with clear errors and no results file.
+ * never comes back, end with clear errors and no results file. A cache sweep is refused: FerretDB has
+ * no setParameter wiredTigerEngineRuntimeConfig.
  *
  * The test runs its own server instance (same script, its own DIR and port) rather than restarting the
  * shared fixture server under other tests running in parallel. With LAYOUTLAB_TEST_URI (a real mongod)
@@ -227,11 +228,47 @@ test_restart_failures (void **state)
    bson_free (out_path);
 }
 
+/* test_server_cache_sweep_refused -- FerretDB has no wiredTigerEngineRuntimeConfig: --server-cache-sweep
+ * is refused by the probe before anything is measured (exit 1, no results file); without the flag a
+ * sweep against a server is a usage error (exit 2). */
+static void
+test_server_cache_sweep_refused (void **state)
+{
+   char *out_path, *args, *out = NULL, *err = NULL;
+   int rc;
+
+   if (!g_dir) {
+      skip ();
+   }
+   out_path = bson_strdup_printf ("%s/sweep.json", g_tmp);
+   args = bson_strdup_printf ("--cache-sizes 64MiB,256MiB --server-cache-sweep --keys-limit 3 --out '%s'", out_path);
+   rc = scancmp (args, &out, &err);
+   if (rc != 1 || !strstr (err, "wiredTigerEngineRuntimeConfig") || !strstr (err, "--server-cache-sweep")) {
+      fail_msg ("exit %d (want 1): %s", rc, err);
+   }
+   assert_null (strstr (err, "run 1 detail")); /* refused before measuring */
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   args = bson_strdup_printf ("--cache-ratios 0.5,1 --keys-limit 3 --out '%s'", out_path);
+   rc = scancmp (args, &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "add --server-cache-sweep"));
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (out_path);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_restart_between_layouts),
+      cmocka_unit_test (test_server_cache_sweep_refused),
       cmocka_unit_test (test_restart_failures),
    };
    return cmocka_run_group_tests_name ("scan_server", tests, setup, teardown);

@@ -1,0 +1,428 @@
+/*
+ * sweep.c -- the cache sweep (issue 11): one full comparison per engine cache size, all in one results
+ * file (docs/results-schema.md, "Cache sweep"). The plan resolves the caches from --cache-sizes or
+ * --cache-ratios (x the detail layout's on-disk size, measured once before any point), refuses a server
+ * that cannot set its cache before anything is measured, and measures each layout's locality once (a
+ * property of the data). Each point then sets the cache, runs the usual runs (run.c) and records
+ * runs[], summary and, per layout, the read amplification and locality.
+ */
+#include "scan/measure.h"
+
+#include "core/error.h"
+#include "core/opts.h"
+#include "core/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- options (pure) ------------------------------------------------------------------------------ */
+
+/* next_item -- the next comma-separated item of *s into buf; false at the end. Empty items are kept
+ * (as "") so the caller can refuse them. */
+static bool
+next_item (const char **s, char *buf, size_t len, bool *done)
+{
+   const char *comma;
+   size_t n;
+
+   if (*done) {
+      return false;
+   }
+   comma = strchr (*s, ',');
+   n = comma ? (size_t) (comma - *s) : strlen (*s);
+   if (n >= len) {
+      n = len - 1;
+   }
+   memcpy (buf, *s, n);
+   buf[n] = '\0';
+   if (comma) {
+      *s = comma + 1;
+   } else {
+      *done = true;
+   }
+   return true;
+}
+
+/* lab_sweep_parse_sizes -- see scan.h. */
+bool
+lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error)
+{
+   char item[64];
+   bool done = false;
+   size_t cap = 4;
+
+   *n = 0;
+   *out = bson_malloc (cap * sizeof **out);
+   while (next_item (&s, item, sizeof item, &done)) {
+      uint64_t v;
+      if (!item[0]) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: empty item in the list (give e.g. 64MiB,256MiB,1GiB)",
+                        what);
+         goto fail;
+      }
+      if (!lab_parse_size (item, what, &v, error)) {
+         goto fail;
+      }
+      if (*n > 0 && v <= (*out)[*n - 1]) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "%s: %s is %s the one before it: give the cache sizes once each, smallest first", what,
+                        item, v == (*out)[*n - 1] ? "the same as" : "smaller than");
+         goto fail;
+      }
+      if (*n == cap) {
+         cap *= 2;
+         *out = bson_realloc (*out, cap * sizeof **out);
+      }
+      (*out)[(*n)++] = v;
+   }
+   return true;
+fail:
+   bson_free (*out);
+   *out = NULL;
+   *n = 0;
+   return false;
+}
+
+/* lab_sweep_parse_ratios -- see scan.h. */
+bool
+lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error)
+{
+   char item[64];
+   bool done = false;
+   size_t cap = 4;
+
+   *n = 0;
+   *out = bson_malloc (cap * sizeof **out);
+   while (next_item (&s, item, sizeof item, &done)) {
+      char *end;
+      double v;
+
+      errno = 0;
+      v = strtod (item, &end);
+      if (!item[0] || *end || errno || !isfinite (v) || v <= 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "%s: \"%s\" is not a positive number (a cache as a fraction of the detail layout's "
+                        "on-disk size, e.g. 0.25,1,2)",
+                        what, item);
+         goto fail;
+      }
+      if (*n > 0 && v <= (*out)[*n - 1]) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "%s: %s is %s the one before it: give the ratios once each, smallest first", what, item,
+                        v == (*out)[*n - 1] ? "the same as" : "smaller than");
+         goto fail;
+      }
+      if (*n == cap) {
+         cap *= 2;
+         *out = bson_realloc (*out, cap * sizeof **out);
+      }
+      (*out)[(*n)++] = v;
+   }
+   return true;
+fail:
+   bson_free (*out);
+   *out = NULL;
+   *n = 0;
+   return false;
+}
+
+/* lab_scan_sweep_opts_check -- see scan.h. */
+bool
+lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
+{
+   if (o->cache_sizes && o->cache_ratios) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "--cache-sizes and --cache-ratios: give one of them");
+      return false;
+   }
+   if (o->server_cache_sweep && o->nsweep == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1, "--server-cache-sweep needs --cache-sizes or --cache-ratios");
+      return false;
+   }
+   if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
+      lab_error_set (error, LAB_ERROR_USAGE, 1,
+                     "a cache sweep against a MongoDB server changes the server's own engine cache (setParameter "
+                     "wiredTigerEngineRuntimeConfig) for every client: add --server-cache-sweep to allow it "
+                     "(the server keeps the last size until it restarts), or sweep on the embedded store "
+                     "(--uri wiredtiger:DIR)");
+      return false;
+   }
+   return true;
+}
+
+/* lab_sweep_resolve -- see scan.h. */
+bool
+lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk, uint64_t *out,
+                   bson_error_t *error)
+{
+   size_t i;
+
+   for (i = 0; i < n; i++) {
+      if (sizes) {
+         out[i] = sizes[i];
+      } else {
+         if (detail_on_disk <= 0) {
+            lab_error_set (error, LAB_ERROR_USAGE, 1,
+                           "--cache-ratios needs the detail layout's on-disk size, which this store does not "
+                           "give: use --cache-sizes");
+            return false;
+         }
+         out[i] = (uint64_t) llround (ratios[i] * detail_on_disk);
+      }
+      if (out[i] < LAB_STORE_MIN_CACHE_BYTES) {
+         if (sizes) {
+            lab_error_set (error, LAB_ERROR_USAGE, 1,
+                           "--cache-sizes: %llu bytes is below the engine's minimum cache of 1MiB",
+                           (unsigned long long) out[i]);
+         } else {
+            lab_error_set (error, LAB_ERROR_USAGE, 1,
+                           "--cache-ratios: %g x the detail layout's %.0f bytes on disk is a cache of %llu bytes, "
+                           "below the engine's minimum of 1MiB: use a larger ratio (at least %.3g)",
+                           ratios[i], detail_on_disk, (unsigned long long) out[i],
+                           (double) LAB_STORE_MIN_CACHE_BYTES / detail_on_disk);
+         }
+         return false;
+      }
+      if (i > 0 && out[i] <= out[i - 1]) {
+         lab_error_set (error, LAB_ERROR_USAGE, 1,
+                        "--cache-ratios: %g and %g both give a cache of %llu bytes: space the ratios further apart",
+                        ratios[i - 1], ratios[i], (unsigned long long) out[i]);
+         return false;
+      }
+   }
+   return true;
+}
+
+/* ---- the plan ------------------------------------------------------------------------------------ */
+
+/* lab_scan_sweep_plan -- see measure.h. */
+bool
+lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
+{
+   static const char *const layouts[2] = { "detail", "folded" };
+   const lab_scan_opts_t *o = p->opts;
+   size_t i;
+   int l;
+
+   memset (sw, 0, sizeof *sw);
+   bson_init (&sw->locality[0]);
+   bson_init (&sw->locality[1]);
+   sw->n = o->nsweep;
+   sw->cache_bytes = bson_malloc0 (sw->n * sizeof *sw->cache_bytes);
+   sw->ratios = bson_malloc0 (sw->n * sizeof *sw->ratios);
+   if (!lab_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, p->on_disk_bytes[0], sw->cache_bytes, error)) {
+      return false;
+   }
+   for (i = 0; i < sw->n; i++) {
+      if (!lab_results_cache_ratio_of ((double) sw->cache_bytes[i], p->on_disk_bytes[0], &sw->ratios[i])) {
+         sw->ratios[i] = 0;
+      }
+   }
+   sw->reference = lab_results_sweep_reference_of (sw->ratios, sw->n);
+   if (p->backend == LAB_BACKEND_MONGO) {
+      /* refused before anything is measured: FerretDB has no such parameter */
+      if (!lab_store_set_cache_size (p->store, sw->cache_bytes[0], error)) {
+         lab_error_prefix (error, "--server-cache-sweep");
+         return false;
+      }
+      lab_scan_say (o, false, "the server accepted setParameter wiredTigerEngineRuntimeConfig cache_size");
+   }
+   for (l = 0; l < 2; l++) {
+      const char *coll = l == 0 ? o->detail : o->folded;
+      bson_error_t err;
+
+      if (lab_scan_locality (sess, o, coll, p->keys, p->nkeys, &sw->locality[l], &err)) {
+         bson_iter_t a, b;
+         if (bson_iter_init_find (&a, &sw->locality[l], "pages_per_master_mean") &&
+             bson_iter_init_find (&b, &sw->locality[l], "pages_per_master_p95")) {
+            lab_scan_say (o, false, "locality of %s (%s): a master's rows on %.1f data pages (mean), %.0f (p95)",
+                          coll, layouts[l], bson_iter_as_double (&a), bson_iter_as_double (&b));
+         }
+      } else {
+         bson_reinit (&sw->locality[l]);
+         snprintf (sw->locality_note[l], sizeof sw->locality_note[l], "locality not measured: %s", err.message);
+         lab_scan_say (o, false, "%s: %s", coll, sw->locality_note[l]);
+      }
+   }
+   return true;
+}
+
+/* lab_scan_sweep_cleanup -- see measure.h. */
+void
+lab_scan_sweep_cleanup (lab_scan_sweep_t *sw)
+{
+   bson_free (sw->cache_bytes);
+   bson_free (sw->ratios);
+   bson_destroy (&sw->locality[0]);
+   bson_destroy (&sw->locality[1]);
+   sw->cache_bytes = NULL;
+   sw->ratios = NULL;
+}
+
+/* ---- the points ---------------------------------------------------------------------------------- */
+
+/* append_layout -- "<layout>": read_amplification (median engine.block_read_bytes of the point's runs ÷
+ * the on-disk size; left out when the engine gives no block bytes) and locality (or its note). */
+static void
+append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, int l, bson_t *point)
+{
+   const char *layout = l == 0 ? LAB_RESULTS_DETAIL : LAB_RESULTS_FOLDED;
+   lab_stat_t s = lab_results_metric_stat (point, layout, &lab_results_block_read_bytes);
+   double amp;
+   bson_t d;
+
+   bson_append_document_begin (point, layout, -1, &d);
+   if (s.present && lab_results_read_amplification (s.median, p->on_disk_bytes[l], &amp)) {
+      BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_READ_AMPLIFICATION, amp);
+   }
+   if (!bson_empty (&sw->locality[l])) {
+      BSON_APPEND_DOCUMENT (&d, LAB_RESULTS_KEY_LOCALITY, &sw->locality[l]);
+   } else if (sw->locality_note[l][0]) {
+      BSON_APPEND_UTF8 (&d, "locality_note", sw->locality_note[l]);
+   }
+   bson_append_document_end (point, &d);
+}
+
+/* run_point -- set the cache, run every run, record the point into *point. */
+static bool
+run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = p->opts;
+   bson_t *entries = bson_malloc0 ((size_t) o->runs * 2 * sizeof *entries);
+   int nentries = 0, k;
+   bool ok = false;
+
+   lab_scan_say (o, false, "sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the detail layout on disk)",
+                 i + 1, sw->n, (double) sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
+   if (!lab_store_set_cache_size (p->store, sw->cache_bytes[i], error)) {
+      lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1, (unsigned long long) sw->cache_bytes[i]);
+      goto done;
+   }
+   if (!lab_scan_runs (p, entries, &nentries, error)) {
+      lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1, (unsigned long long) sw->cache_bytes[i]);
+      goto done;
+   }
+   BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t) sw->cache_bytes[i]);
+   if (sw->ratios[i] > 0) {
+      BSON_APPEND_DOUBLE (point, LAB_RESULTS_KEY_CACHE_RATIO, sw->ratios[i]);
+   }
+   if (p->backend == LAB_BACKEND_MONGO) {
+      BSON_APPEND_UTF8 (point, "cache_set_by", "setParameter wiredTigerEngineRuntimeConfig");
+   }
+   lab_scan_runs_record (o, point, entries, nentries);
+   append_layout (p, sw, 0, point);
+   append_layout (p, sw, 1, point);
+   ok = true;
+done:
+   for (k = 0; k < nentries; k++) {
+      bson_destroy (&entries[k]);
+   }
+   bson_free (entries);
+   return ok;
+}
+
+/* lab_scan_sweep_run -- see measure.h. */
+bool
+lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *results, bson_error_t *error)
+{
+   bson_t *points = bson_malloc0 (sw->n * sizeof *points);
+   size_t i, done = 0;
+   bson_iter_t it;
+   bson_t arr;
+   bool ok = false;
+
+   for (i = 0; i < sw->n; i++) {
+      bson_init (&points[i]);
+      done++;
+      if (!run_point (p, sw, i, &points[i], error)) {
+         goto out;
+      }
+   }
+   /* the top level repeats the reference point, so a sweep file is also a single-point file */
+   if (bson_iter_init_find (&it, &points[sw->reference], "runs")) {
+      bson_append_iter (results, "runs", -1, &it);
+   }
+   if (bson_iter_init_find (&it, &points[sw->reference], "summary")) {
+      bson_append_iter (results, "summary", -1, &it);
+   }
+   BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t) sw->reference);
+   BSON_APPEND_ARRAY_BEGIN (results, LAB_RESULTS_KEY_SWEEP, &arr);
+   for (i = 0; i < sw->n; i++) {
+      char idx[16];
+      const char *ik;
+      bson_uint32_to_string ((uint32_t) i, &ik, idx, sizeof idx);
+      bson_append_document (&arr, ik, -1, &points[i]);
+   }
+   bson_append_array_end (results, &arr);
+   ok = lab_results_sweep_check (results, error);
+out:
+   for (i = 0; i < done; i++) {
+      bson_destroy (&points[i]);
+   }
+   bson_free (points);
+   return ok;
+}
+
+/* ---- the sweep table ----------------------------------------------------------------------------- */
+
+#define SWEEP_FMT "%12s  %7s  %-13s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+
+/* fmt_num -- v with 3 significant digits and a suffix, or "n/a". */
+static void
+fmt_num (char *buf, size_t len, bool have, double v, const char *suffix)
+{
+   if (!have) {
+      snprintf (buf, len, "n/a");
+   } else if (v >= 100) {
+      snprintf (buf, len, "%.0f%s", v, suffix);
+   } else {
+      snprintf (buf, len, "%.3g%s", v, suffix);
+   }
+}
+
+/* lab_scan_sweep_table_render -- see scan.h. */
+char *
+lab_scan_sweep_table_render (const bson_t *results)
+{
+   size_t n = lab_results_sweep_n (results), i;
+   bson_string_t *s;
+
+   if (n == 0) {
+      return NULL;
+   }
+   s = bson_string_new (NULL);
+   bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);
+   bson_string_append_printf (s, SWEEP_FMT, "engine cache", "ratio", "regime", "detail", "folded", "speedup",
+                              "read amp", "read amp", "pages/master");
+   bson_string_append_printf (s, SWEEP_FMT, "", "", "", "load", "load", "", "detail", "folded",
+                              "detail/folded");
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+      char cache[32], ratio[32], d[32], f[32], sp[32], ad[32], af[32], loc[48];
+
+      if (!lab_results_sweep_point (results, i, &p)) {
+         continue;
+      }
+      snprintf (cache, sizeof cache, "%.1f MiB", p.cache_size_bytes / 1048576.0);
+      snprintf (ratio, sizeof ratio, "%.2f", p.cache_ratio);
+      fmt_num (d, sizeof d, p.elapsed[0].present, p.elapsed[0].median, " s");
+      fmt_num (f, sizeof f, p.elapsed[1].present, p.elapsed[1].median, " s");
+      fmt_num (sp, sizeof sp, p.has_speedup, p.speedup, "x");
+      fmt_num (ad, sizeof ad, p.has_amplification[0], p.read_amplification[0], "x");
+      fmt_num (af, sizeof af, p.has_amplification[1], p.read_amplification[1], "x");
+      if (p.locality[0].present && p.locality[1].present) {
+         snprintf (loc, sizeof loc, "%.1f / %.1f", p.locality[0].pages_per_master_mean,
+                   p.locality[1].pages_per_master_mean);
+      } else {
+         snprintf (loc, sizeof loc, "n/a");
+      }
+      bson_string_append_printf (s, SWEEP_FMT, cache, ratio,
+                                 p.cache_ratio > 0 ? lab_results_regime (p.cache_ratio) : "", d, f, sp, ad, af, loc);
+   }
+   bson_string_append (s, "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail "
+                          "load / folded load;\nread amp = bytes the engine read from disk / the layout's size on "
+                          "disk; pages/master = distinct data pages\none master's rows occupy (mean). The table "
+                          "above shows the reference point; layout-report draws the curve\n");
+   return bson_string_free (s, false);
+}
