@@ -249,12 +249,19 @@ app_binary (bson_string_t *o, double bytes)
    bson_free (s);
 }
 
-/* app_holds -- how much of the data a cache of `ratio` holds, for the verdict. */
+/* app_holds -- how much of the data the cache of point `p` holds, for the verdict. */
 static void
-app_holds (bson_string_t *o, double ratio)
+app_holds (bson_string_t *o, const lab_sweep_point_t *p)
 {
-   if (ratio >= 1.0) {
+   double ratio = p->cache_ratio;
+
+   if (ratio >= 1.0 && strcmp (lab_results_point_regime (p), LAB_RESULTS_REGIME_FITS) == 0) {
       bson_string_append (o, "when the cache holds all the data");
+   } else if (ratio >= 1.0) {
+      /* larger than the data on disk, yet it rereads: the cache holds pages uncompressed */
+      bson_string_append_printf (o, "when the cache is %.2fx the data's size on disk but still rereads it "
+                                    "(it holds pages uncompressed)",
+                                 ratio);
    } else {
       /* never "100%" for a cache that does not hold it all */
       bson_string_append_printf (o, ratio < 0.995 ? "when the cache holds %.0f%% of the data"
@@ -408,7 +415,7 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       app_factor (o, s->p[hi].speedup);
       bson_string_append_printf (o, "%s at the %s measured**: ", s->p[hi].speedup >= 1 ? " faster" : "",
                                  n_speedup == 1 ? "one cache size" : "cache sizes");
-      app_holds (o, s->p[hi].cache_ratio);
+      app_holds (o, &s->p[hi]);
       bson_string_append (o, " (");
       app_point (o, &s->p[hi]);
       bson_string_append (o, "); a curve needs more points.\n");
@@ -428,13 +435,13 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       }
       app_factor (o, s->p[lo].speedup);
       bson_string_append (o, " ");
-      app_holds (o, s->p[lo].cache_ratio);
+      app_holds (o, &s->p[lo]);
       bson_string_append (o, " (");
       app_point (o, &s->p[lo]);
       bson_string_append (o, "), ");
       app_factor (o, s->p[hi].speedup);
       bson_string_append (o, " ");
-      app_holds (o, s->p[hi].cache_ratio);
+      app_holds (o, &s->p[hi]);
       bson_string_append (o, " (");
       app_point (o, &s->p[hi]);
       bson_string_append_printf (o, "). %zu cache sizes measured; the data is the detail layout's data and "
@@ -516,7 +523,7 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
                              "the sweep's reference (");
       app_point (o, &s->p[s->ref]);
       bson_string_append (o, ", ");
-      bson_string_append (o, lab_results_regime (s->p[s->ref].cache_ratio));
+      bson_string_append (o, lab_results_point_regime (&s->p[s->ref]));
       bson_string_append (o, ").\n");
    }
    bson_string_append (o, "\n");
@@ -602,7 +609,7 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s, co
       app_binary (o, p->cache_size_bytes);
       bson_string_append (o, " | ");
       app_ratio (o, p->cache_ratio);
-      bson_string_append_printf (o, " | %s | ", lab_results_regime (p->cache_ratio));
+      bson_string_append_printf (o, " | %s | ", lab_results_point_regime (p));
       app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[0]);
       bson_string_append (o, " | ");
       app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[1]);
@@ -1608,7 +1615,7 @@ lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_
          bson_append_document_begin (&arr, k, -1, &pt);
          BSON_APPEND_INT64 (&pt, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)p->cache_size_bytes);
          BSON_APPEND_DOUBLE (&pt, LAB_RESULTS_KEY_CACHE_RATIO, p->cache_ratio);
-         BSON_APPEND_UTF8 (&pt, "regime", lab_results_regime (p->cache_ratio));
+         BSON_APPEND_UTF8 (&pt, "regime", lab_results_point_regime (p));
          BSON_APPEND_BOOL (&pt, "reference", i == s.ref);
          if (p->has_speedup) {
             BSON_APPEND_DOUBLE (&pt, "speedup", p->speedup);

@@ -497,6 +497,17 @@ lab_results_regime (double cache_ratio)
    return cache_ratio >= 1.0 ? LAB_RESULTS_REGIME_FITS : LAB_RESULTS_REGIME_REREADS;
 }
 
+/* lab_results_point_regime -- see results.h. */
+const char *
+lab_results_point_regime (const lab_sweep_point_t *p)
+{
+   if (p->read_amplification[0] > 0) {
+      return p->read_amplification[0] <= LAB_RESULTS_FITS_MAX_AMPLIFICATION ? LAB_RESULTS_REGIME_FITS
+                                                                             : LAB_RESULTS_REGIME_REREADS;
+   }
+   return p->cache_ratio > 0 ? lab_results_regime (p->cache_ratio) : "unknown";
+}
+
 /* lab_results_on_disk_bytes -- see results.h. */
 bool
 lab_results_on_disk_bytes (const bson_t *results, const char *layout, double *bytes)

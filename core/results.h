@@ -167,8 +167,15 @@ bool lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_
 #define LAB_RESULTS_REGIME_FITS "fits in cache"
 #define LAB_RESULTS_REGIME_REREADS "rereads"
 
-/* lab_results_regime -- LAB_RESULTS_REGIME_FITS for ratio >= 1, else LAB_RESULTS_REGIME_REREADS. */
+/* lab_results_regime -- LAB_RESULTS_REGIME_FITS for ratio >= 1, else LAB_RESULTS_REGIME_REREADS: the
+ * regime a cache ratio suggests before anything is measured (a production point). */
 const char *lab_results_regime (double cache_ratio);
+
+/* A measured point "fits in cache" when the detail layout's engine read at most this many times its
+ * on-disk size from disk (each page about once). The ratio alone cannot tell: it compares the cache with
+ * the compressed size on disk while WiredTiger's cache holds pages uncompressed (~3x larger with snappy
+ * on billgen data), so at ratio 1-1.5 the detail layout can still reread each page 10-100x. */
+#define LAB_RESULTS_FITS_MAX_AMPLIFICATION 2.0
 
 /* lab_results_on_disk_bytes -- a layout's on-disk size, dataset.<layout>.storage_size_bytes +
  * index_size_bytes (data + indexes: what a cache would have to hold); false when either is missing. */
@@ -225,6 +232,11 @@ size_t lab_results_sweep_n (const bson_t *results);
 /* lab_results_sweep_point -- fill *p from sweep[i] of `results` (a view: valid while results is);
  * false when out of range or not an object. */
 bool lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p);
+
+/* lab_results_point_regime -- the regime a measured point was in: from the detail layout's read
+ * amplification when known (<= LAB_RESULTS_FITS_MAX_AMPLIFICATION: fits), else lab_results_regime of its
+ * ratio ("unknown" without one). */
+const char *lab_results_point_regime (const lab_sweep_point_t *p);
 
 /* lab_results_sweep_reference_of -- the point a writer repeats at the top level: the one whose ratio is
  * nearest 1 on a log scale (smallest |ln ratio|; on a tie the larger cache). n == 0 gives 0. */

@@ -418,7 +418,7 @@ lab_scan_sweep_table_render (const bson_t *results)
          snprintf (loc, sizeof loc, "n/a");
       }
       bson_string_append_printf (s, SWEEP_FMT, cache, ratio,
-                                 p.cache_ratio > 0 ? lab_results_regime (p.cache_ratio) : "", d, f, sp, ad, af, loc);
+                                 lab_results_point_regime (&p), d, f, sp, ad, af, loc);
    }
    bson_string_append (s, "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail "
                           "load / folded load;\nread amp = bytes the engine read from disk / the layout's size on "

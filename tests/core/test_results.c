@@ -328,6 +328,23 @@ test_speedup_amplification_ratio (void **state)
    assert_string_equal (lab_results_regime (1.0), LAB_RESULTS_REGIME_FITS);
    assert_string_equal (lab_results_regime (3.2), "fits in cache");
    assert_string_equal (lab_results_regime (0.999), "rereads");
+   {
+      /* a measured point: its read amplification decides, whatever the ratio */
+      lab_sweep_point_t p;
+      memset (&p, 0, sizeof p);
+      p.cache_ratio = 1.5;
+      p.read_amplification[0] = 10.9; /* the 5 M-row run at ratio 1.5: still rereads */
+      assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+      p.read_amplification[0] = 0.99;
+      assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_FITS);
+      p.cache_ratio = 0.5;
+      p.read_amplification[0] = LAB_RESULTS_FITS_MAX_AMPLIFICATION;
+      assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_FITS);
+      p.read_amplification[0] = 0; /* unknown: the ratio */
+      assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+      p.cache_ratio = 0;
+      assert_string_equal (lab_results_point_regime (&p), "unknown");
+   }
 }
 
 static void
