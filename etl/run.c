@@ -853,6 +853,7 @@ done:
    free_batch (w);
    bson_free (w->batch);
    w->batch = NULL;
+   w->batch_cap = 0; /* a retry starts with a new batch */
    lab_fold_destroy (fold);
    w->fold = NULL;
    if (have_last) {
