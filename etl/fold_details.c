@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/opts.h"
 #include "core/store.h"
+#include "retry.h"
 #include "run.h"
 #include "verify.h"
 
@@ -53,6 +54,21 @@ static const char *usage_text =
    "                          it only verifies. Masters this run rejected are expected absent; a later\n"
    "                          --verify alone reports them as missing (they are in the --reject file).\n"
    "  --copy-only             benchmark ceiling: the same sorted read, rows written unchanged (no folding)\n"
+   "  --create-index          build the source's {<key>: 1} index when it is missing and log how long it took;\n"
+   "                          without it a missing index stops the run before anything is written (every\n"
+   "                          read walks that index: no server-side sort of the collection)\n"
+   "  --plan                  print what the run would send (each range's read command with its hint, sort,\n"
+   "                          batch size and allowDiskUse, the ranges and their estimated documents, the\n"
+   "                          writes' batch sizes and write concern, the temporary space, resume or fresh)\n"
+   "                          and exit 0 without writing anything; with --json the plan is in the summary.\n"
+   "                          It refuses what the run would refuse (a non-empty destination without\n"
+   "                          --drop-dst/--resume); with --drop-dst/--resume it shows what they would do\n"
+   "  --retries N             a range failing with a transient error (network, server selection, failover,\n"
+   "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 s\n"
+   "                          each), up to N times (default 5; 0: fail at once); then the run fails and\n"
+   "                          names the --resume command to run\n"
+   "  --cursor-batch N        documents per cursor batch of the sorted reads, fold and --verify (default:\n"
+   "                          from the average document size, far below the 48 MB reply limit)\n"
    "\n"
    "Examples:\n"
    "  # fold the embedded store's bill_detail into detail_coll and check the result\n"
@@ -113,6 +129,10 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_FLAG ("--resume", 0, &r->resume),
       LAB_CLI_OPT_FLAG ("--verify", 0, &o->verify),
       LAB_CLI_OPT_FLAG ("--copy-only", 0, &r->copy_only),
+      LAB_CLI_OPT_FLAG ("--create-index", 0, &r->create_index),
+      LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
+      LAB_CLI_OPT_INT ("--retries", 0, &r->retries, 0, 100),
+      LAB_CLI_OPT_INT ("--cursor-batch", 0, &r->cursor_batch_docs, 1, 1000000),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &o->common };
@@ -125,6 +145,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    r->hoist_spec = "auto";
    r->parallel = 1;
    r->on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
+   r->retries = LAB_RETRY_DEFAULT_TRIES;
    if (!lab_cli_parse (&spec, argc, argv, 1, error)) {
       return false;
    }
@@ -133,6 +154,11 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    if (o->verify && r->copy_only) {
       lab_error_set (error, LAB_ERROR_USAGE, 0, "--verify checks a fold; a --copy-only destination is not one");
+      return false;
+   }
+   if (o->verify && r->plan_only) {
+      lab_error_set (error, LAB_ERROR_USAGE, 0,
+                     "--plan describes a fold without running it; --verify needs the fold: drop one of them");
       return false;
    }
    r->progress = o->common.progress;
@@ -152,6 +178,64 @@ append_hash (bson_t *d, const char *name, lab_hash_t h)
 
    bson_snprintf (hex, sizeof hex, "%016llx%016llx", (unsigned long long) h.hi, (unsigned long long) h.lo);
    BSON_APPEND_UTF8 (d, name, hex);
+}
+
+/* shell_quote -- append `a` to *cmd, single-quoted when it holds anything a shell would interpret. */
+static void
+shell_quote (bson_string_t *cmd, const char *a)
+{
+   const char *p;
+
+   bson_string_append_c (cmd, ' ');
+   if (*a && strspn (a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") == strlen (a)) {
+      bson_string_append (cmd, a);
+      return;
+   }
+   bson_string_append_c (cmd, '\'');
+   for (p = a; *p; p++) {
+      if (*p == '\'') {
+         bson_string_append (cmd, "'\\''");
+      } else {
+         bson_string_append_c (cmd, *p);
+      }
+   }
+   bson_string_append_c (cmd, '\'');
+}
+
+/* resume_command -- this invocation as the command that continues it: the URI redacted, --drop-dst
+ * dropped (it would start over), --resume added (caller bson_free()s). */
+static char *
+resume_command (int argc, char **argv, const char *uri_redacted)
+{
+   bson_string_t *cmd = bson_string_new ("fold-details");
+   bool resume = false;
+   int i;
+
+   for (i = 1; i < argc; i++) {
+      if (strcmp (argv[i], "--drop-dst") == 0) {
+         continue;
+      }
+      if (strcmp (argv[i], "--resume") == 0) {
+         resume = true;
+      }
+      if (strcmp (argv[i], "--uri") == 0 && i + 1 < argc) {
+         shell_quote (cmd, "--uri");
+         shell_quote (cmd, uri_redacted ? uri_redacted : "URI");
+         i++;
+         continue;
+      }
+      if (strncmp (argv[i], "--uri=", 6) == 0) {
+         char *u = bson_strdup_printf ("--uri=%s", uri_redacted ? uri_redacted : "URI");
+         shell_quote (cmd, u);
+         bson_free (u);
+         continue;
+      }
+      shell_quote (cmd, argv[i]);
+   }
+   if (!resume) {
+      shell_quote (cmd, "--resume");
+   }
+   return bson_string_free (cmd, false);
 }
 
 int
@@ -195,7 +279,7 @@ main (int argc, char **argv)
    human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
    sopts.db = o.common.db;
    sopts.cache_size_bytes = o.common.cache_size_bytes;
-   sopts.create = true;
+   sopts.create = !o.run.plan_only; /* --plan creates nothing, not even an embedded store's home */
    store = lab_store_open (o.common.uri, &sopts, &error);
    if (!store) {
       goto fail;
@@ -221,7 +305,23 @@ main (int argc, char **argv)
    if (fold) {
       folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
       if (!lab_foldrun (store, &o.run, &fr, &error)) {
+         if (fr.gave_up_transient) {
+            char *rc = resume_command (argc, argv, lab_store_uri_redacted (store));
+            lab_log_error ("%s", error.message);
+            lab_error_set (&error, error.domain, error.code,
+                           "the fold stopped on a transient error after %lld retr%s; once the server answers, "
+                           "continue it from its checkpoints with: %s",
+                           (long long) fr.retries, fr.retries == 1 ? "y" : "ies", rc);
+            bson_free (rc);
+         }
          goto fail;
+      }
+      if (o.run.plan_only) {
+         if (human) {
+            lab_foldrun_plan_print (fr.plan, stdout);
+         }
+         code = LAB_EXIT_OK;
+         goto summary;
       }
       rps = fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0;
       if (human) {
@@ -240,6 +340,7 @@ main (int argc, char **argv)
       vo.key = o.run.key;
       vo.array_field = o.run.array_field;
       vo.max_doc_bytes = o.run.max_doc_bytes;
+      vo.batch_docs = o.run.cursor_batch_docs;
       vo.progress = o.common.progress;
       for (nskip = 0; fr.rejected_key_ids && fr.rejected_key_ids[nskip]; nskip++) {
       }
@@ -279,8 +380,11 @@ summary:
       BSON_APPEND_UTF8 (&summary, "dst", o.run.dst);
       BSON_APPEND_UTF8 (&summary, "key", o.run.key);
       BSON_APPEND_UTF8 (&summary, "array_field", o.run.array_field);
-      BSON_APPEND_UTF8 (&summary, "mode", !fold ? "verify" : o.run.copy_only ? "copy" : "fold");
-      if (folded) {
+      BSON_APPEND_UTF8 (&summary, "mode",
+                        !fold ? "verify" : o.run.plan_only ? "plan" : o.run.copy_only ? "copy" : "fold");
+      if (fr.plan) {
+         BSON_APPEND_DOCUMENT (&summary, "plan", fr.plan);
+      } else if (folded) {
          BSON_APPEND_ARRAY_BEGIN (&summary, "hoisted", &arr);
          for (k = 0; fr.hoisted && fr.hoisted[k]; k++) {
             bson_uint32_to_string ((uint32_t) k, &ks, idx, sizeof idx);
@@ -303,6 +407,10 @@ summary:
          BSON_APPEND_INT64 (&summary, "batches", fr.batches);
          BSON_APPEND_INT64 (&summary, "peak_buffer_bytes", fr.peak_buffer_bytes);
          BSON_APPEND_DOUBLE (&summary, "fold_elapsed_s", fr.elapsed_s);
+         BSON_APPEND_INT64 (&summary, "retries", fr.retries);
+         if (fr.index_build_s >= 0) {
+            BSON_APPEND_DOUBLE (&summary, "index_build_s", fr.index_build_s);
+         }
          BSON_APPEND_DOUBLE (&summary, "rows_per_s", fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0.0);
       }
       if (verified) {

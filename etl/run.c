@@ -10,6 +10,7 @@
 #include "core/keyenc.h"
 #include "core/opts.h"
 #include "core/workers.h"
+#include "retry.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -47,6 +48,13 @@ typedef struct {
    lab_fold_t *fold;      /* NULL in --copy-only runs */
    int64_t peak_buffer_bytes; /* most bytes held at once: write batch + one master (rows and documents) */
    bool skipped; /* the range was done before this (resumed) run */
+   /* retries: the fold's counters at the candidate master and at the last checkpoint of this try, and
+    * the counters kept from earlier tries (up to their checkpoints) */
+   lab_fold_stats_t cand_stats;
+   lab_fold_stats_t ck_stats;
+   lab_fold_stats_t base_stats;
+   size_t cand_nrejected;
+   size_t ck_nrejected;
 } worker_t;
 
 struct run {
@@ -68,6 +76,12 @@ struct run {
    lab_progress_t *progress;
    int64_t src_rows; /* the source's count for the progress bar's ETA (0: not counted) */
    uint64_t t0_ns;
+   /* the plan's findings, for --plan */
+   bool dst_exists;
+   int64_t dst_count;        /* exact: a non-empty destination is refused */
+   bool index_missing;       /* the source lacks the key index (plan_only with create_index) */
+   double index_build_s;     /* -1: not built */
+   atomic_llong retries;
 };
 
 char *
@@ -332,6 +346,7 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
    }
    smp = lab_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
                                 o->hoist_sample_masters > 0 ? o->hoist_sample_masters : DEFAULT_SAMPLE_MASTERS);
+   so.batch_docs = o->cursor_batch_docs;
    cur = lab_store_sorted_open (sess, o->src, r->fold_opts.key, &so, error);
    if (!cur) {
       lab_hoist_sampler_destroy (smp);
@@ -461,6 +476,8 @@ flush (worker_t *w, bson_error_t *error)
    if (!r->o->copy_only && !checkpoint (w, false, error)) {
       goto done;
    }
+   w->ck_stats = w->cand_stats;
+   w->ck_nrejected = w->cand_nrejected;
    ok = true;
 done:
    lab_insert_result_cleanup (&res);
@@ -498,6 +515,18 @@ set_candidate (worker_t *w, const bson_value_t *key)
    }
    bson_value_copy (key, &w->candidate);
    w->have_candidate = true;
+}
+
+/* snapshot_candidate -- the fold's counters through the candidate master (the emit and reject callbacks
+ * run inside the fold's finish of a master, which counts the master only after them). */
+static void
+snapshot_candidate (worker_t *w)
+{
+   if (w->fold) {
+      w->cand_stats = *lab_fold_stats (w->fold);
+      w->cand_stats.masters++;
+   }
+   w->cand_nrejected = w->nrejected;
 }
 
 static void
@@ -538,6 +567,7 @@ emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
       }
    }
    set_candidate (w, key);
+   snapshot_candidate (w);
    note_master (w);
    return true;
 }
@@ -585,6 +615,7 @@ reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t
    w->rejected[w->nrejected] = NULL;
    lab_log_info ("rejected: %s", reason);
    set_candidate (w, key);
+   snapshot_candidate (w);
    note_master (w);
    return true;
 }
@@ -606,6 +637,7 @@ cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
 
    so.lo = last ? last : w->lo;
    so.hi = w->hi;
+   so.batch_docs = r->o->cursor_batch_docs;
    cur = lab_store_sorted_open (w->sess, r->o->dst, r->fold_opts.key, &so, error);
    if (!cur) {
       goto done;
@@ -711,6 +743,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
 
    so.lo = last ? last : w->lo;
    so.hi = w->hi;
+   so.batch_docs = r->o->cursor_batch_docs;
    cur = lab_store_sorted_open (w->sess, r->o->src, r->fold_opts.key, &so, error);
    if (!cur) {
       lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
@@ -751,10 +784,26 @@ done:
    return ok;
 }
 
-/* worker_run -- one key range, start to end: resume point, read and fold, the last batch, the range's
- * checkpoint. */
+/* stats_add -- a + b (the largest document: the larger). */
+static lab_fold_stats_t
+stats_add (lab_fold_stats_t a, const lab_fold_stats_t *b)
+{
+   a.rows_in += b->rows_in;
+   a.masters += b->masters;
+   a.docs_out += b->docs_out;
+   a.masters_split += b->masters_split;
+   a.masters_rejected += b->masters_rejected;
+   a.rows_rejected += b->rows_rejected;
+   if (b->largest_doc_bytes > a.largest_doc_bytes) {
+      a.largest_doc_bytes = b->largest_doc_bytes;
+   }
+   return a;
+}
+
+/* worker_try -- one try at a key range, start (or its checkpoint, `from_checkpoint`) to end: resume
+ * point, read and fold, the last batch, the range's checkpoint. */
 static bool
-worker_run (worker_t *w, bson_error_t *error)
+worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
 {
    run_t *r = w->run;
    lab_fold_t *fold = NULL;
@@ -765,7 +814,7 @@ worker_run (worker_t *w, bson_error_t *error)
    if (!w->sess) {
       return false;
    }
-   if (r->resume && !worker_resume (w, &last, &have_last, &w->skipped, error)) {
+   if (from_checkpoint && !worker_resume (w, &last, &have_last, &w->skipped, error)) {
       goto done;
    }
    if (w->skipped) {
@@ -799,12 +848,12 @@ worker_run (worker_t *w, bson_error_t *error)
    ok = true;
 done:
    if (fold) {
-      lab_fold_stats_t s = *lab_fold_stats (fold);
-      w->stats = s;
+      w->stats = stats_add (w->base_stats, lab_fold_stats (fold));
    }
    free_batch (w);
    bson_free (w->batch);
    w->batch = NULL;
+   w->batch_cap = 0; /* a retry starts with a new batch */
    lab_fold_destroy (fold);
    w->fold = NULL;
    if (have_last) {
@@ -813,6 +862,81 @@ done:
    lab_session_close (w->sess);
    w->sess = NULL;
    return ok;
+}
+
+/* retry_reset -- after a failed try: keep the counters up to its last checkpoint, forget what came after
+ * (the next try reads it again from the checkpoint). */
+static void
+retry_reset (worker_t *w)
+{
+   size_t k;
+
+   w->base_stats = stats_add (w->base_stats, &w->ck_stats);
+   memset (&w->ck_stats, 0, sizeof w->ck_stats);
+   memset (&w->cand_stats, 0, sizeof w->cand_stats);
+   w->stats = w->base_stats;
+   for (k = w->ck_nrejected; k < w->nrejected; k++) {
+      bson_free (w->rejected[k]);
+      w->rejected[k] = NULL;
+   }
+   w->nrejected = w->ck_nrejected;
+   w->cand_nrejected = w->ck_nrejected;
+   if (w->have_candidate) {
+      bson_value_destroy (&w->candidate);
+      w->have_candidate = false;
+   }
+}
+
+/* retry_wait -- sleep `ms`, waking early when another worker failed; false then. */
+static bool
+retry_wait (run_t *r, int64_t ms)
+{
+   int64_t slept;
+
+   for (slept = 0; slept < ms; slept += 100) {
+      if (atomic_load (&r->stop)) {
+         return false;
+      }
+      usleep (100 * 1000);
+   }
+   return !atomic_load (&r->stop);
+}
+
+/* worker_run -- the range's tries: after a transient error (retry.h) it starts again from its last
+ * checkpoint, up to o->retries times with a growing wait, each logged. --copy-only keeps no checkpoint,
+ * so it does not retry. */
+static bool
+worker_run (worker_t *w, bson_error_t *error)
+{
+   run_t *r = w->run;
+   int64_t first = r->o->retry_first_delay_ms > 0 ? r->o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
+   int64_t delay;
+   int attempt;
+
+   for (attempt = 0;; attempt++) {
+      if (worker_try (w, r->resume || attempt > 0, error)) {
+         if (attempt > 0) {
+            lab_log_info ("range %d: finished after %d retr%s", w->index, attempt, attempt == 1 ? "y" : "ies");
+         }
+         return true;
+      }
+      if (r->o->copy_only || attempt >= r->o->retries || !lab_retry_transient (error)) {
+         if (attempt > 0 && lab_retry_transient (error)) {
+            lab_log_error ("range %d: still failing after %d retries: %s", w->index, attempt, error->message);
+         }
+         return false;
+      }
+      delay = lab_retry_delay_ms (attempt + 1, first, LAB_RETRY_MAX_DELAY_MS);
+      lab_log_info ("retry: range %d failed with a transient error (domain %u, code %u): %s; try %d of %d "
+                    "from its checkpoint in %.1f s",
+                    w->index, error->domain, error->code, error->message, attempt + 1, r->o->retries,
+                    (double) delay / 1000.0);
+      if (!retry_wait (r, delay)) {
+         return false;
+      }
+      retry_reset (w);
+      atomic_fetch_add (&r->retries, 1);
+   }
 }
 
 /* worker_main -- one key range as a worker of the pool (core/workers.h). */
@@ -881,6 +1005,10 @@ lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
 void
 lab_foldrun_result_cleanup (lab_foldrun_result_t *result)
 {
+   if (result->plan) {
+      bson_destroy (result->plan);
+      result->plan = NULL;
+   }
    bson_strfreev (result->hoisted);
    bson_strfreev (result->rejected_key_ids);
    result->hoisted = NULL;
@@ -955,13 +1083,56 @@ plan_dst (run_t *r, lab_session_t *sess, bool *exists, int64_t *count, bson_t **
    return find_state (sess, r->state_coll, "settings", settings, error);
 }
 
+/* plan_index -- the source's index on the key, which every sorted read walks: present; or missing and
+ * built now (--create-index, timed); or missing and the run stops before writing anything (NO_INDEX
+ * naming --create-index). --plan builds nothing: it notes that the run would. */
+static bool
+plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   const char *key = r->fold_opts.key;
+   uint64_t t0;
+   bool has;
+
+   if (!lab_store_has_index (sess, o->src, key, &has, error)) {
+      return false;
+   }
+   if (has) {
+      return true;
+   }
+   if (!o->create_index) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "source '%s' has no index on '%s': the fold reads it in '%s' order through that index "
+                     "(without one the server would sort the whole collection before the first row). Nothing "
+                     "has been written. Rerun with --create-index to build it first, or build it yourself: "
+                     "db.%s.createIndex({%s: 1})",
+                     o->src, key, key, o->src, key);
+      return false;
+   }
+   r->index_missing = true;
+   if (o->plan_only) {
+      lab_log_info ("--plan: '%s' has no index on '%s': --create-index would build it first", o->src, key);
+      return true;
+   }
+   lab_log_info ("--create-index: building the index %s_1 on '%s' (the whole collection is read once)", key,
+                 o->src);
+   t0 = lab_now_ns ();
+   if (!lab_store_create_index (sess, o->src, key, error)) {
+      lab_error_prefix (error, "--create-index: building %s_1 on '%s'", key, o->src);
+      return false;
+   }
+   r->index_build_s = (double) (lab_now_ns () - t0) / 1e9;
+   r->index_missing = false;
+   lab_log_info ("--create-index: index %s_1 on '%s' built in %.1f s", key, o->src, r->index_build_s);
+   return true;
+}
+
 /* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's key index, the hoist
  * list and the key ranges. */
 static bool
 plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
-   bool has;
 
    if (count > 0 && !o->drop_dst) {
       lab_error_set (error, LAB_ERROR_USAGE, 0,
@@ -970,15 +1141,13 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
                      o->dst, (long long) count);
       return false;
    }
-   /* the embedded store reads in key order through an index */
-   if (!lab_store_has_index (sess, o->src, r->fold_opts.key, &has, error)) {
+   if (!plan_index (r, sess, error)) {
       return false;
    }
-   if (!has && lab_store_backend (r->store) == LAB_BACKEND_WT) {
-      lab_log_info ("creating index %s_1 on '%s' for the sorted read", r->fold_opts.key, o->src);
-      if (!lab_store_create_index (sess, o->src, r->fold_opts.key, error)) {
-         return false;
-      }
+   if (r->index_missing) {
+      /* --plan --create-index: without the index there is nothing to sample or split yet */
+      r->hoist = bson_malloc0 (sizeof (char *));
+      return true;
    }
    if (!resolve_hoist (r, sess, error)) {
       return false;
@@ -1021,8 +1190,9 @@ plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings,
    *complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
    if (*complete) {
       lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", o->dst);
+      return true;
    }
-   return true;
+   return plan_index (r, sess, error);
 }
 
 /* plan -- everything checked and decided before anything is written. *dst_exists: the destination is
@@ -1036,8 +1206,12 @@ plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exi
    size_t k;
    bool ok = false;
 
-   if (!plan_limits (r, error) || !plan_dst (r, sess, dst_exists, &count, &settings, error) ||
-       !plan_mode (r, sess, count, settings, result, complete, error)) {
+   if (!plan_limits (r, error) || !plan_dst (r, sess, dst_exists, &count, &settings, error)) {
+      goto done;
+   }
+   r->dst_exists = *dst_exists;
+   r->dst_count = count;
+   if (!plan_mode (r, sess, count, settings, result, complete, error)) {
       goto done;
    }
    if (*complete) {
@@ -1056,6 +1230,173 @@ plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exi
 done:
    bson_destroy (settings);
    return ok;
+}
+
+/* ---- --plan: what the run would send ------------------------------------------------------------- */
+
+/* plan_decision -- one line: what the run would do with the destination. */
+static void
+plan_decision (const run_t *r, bool complete, char *buf, size_t len)
+{
+   const lab_foldrun_opts_t *o = r->o;
+
+   if (complete) {
+      bson_snprintf (buf, len, "resume: the fold into '%s' had already completed: nothing to do", o->dst);
+   } else if (r->resume) {
+      bson_snprintf (buf, len, "resume: each unfinished range continues after its checkpoint in '%s'; "
+                     "documents written after it are deleted first", r->state_coll);
+   } else if (r->dst_exists && r->dst_count > 0) {
+      bson_snprintf (buf, len, "fresh: drop '%s' (%lld documents) and '%s', then fold", o->dst,
+                     (long long) r->dst_count, r->state_coll);
+   } else {
+      bson_snprintf (buf, len, "fresh: %s '%s'%s, then fold", r->dst_exists ? "reuse the empty" : "create", o->dst,
+                     o->resume ? " (--resume found no checkpoint)" : "");
+   }
+}
+
+/* plan_range -- one range of the plan: bounds, estimate, resume point, the read's description; adds to
+ * *temp the bytes a blocking sort of the range would hold. */
+static bool
+plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, double avg_bytes, bson_t *arr,
+            int64_t *temp, bool *blocking, bson_error_t *error)
+{
+   lab_sorted_opts_t so = {0};
+   bson_t *ck = NULL, d, rd;
+   bson_iter_t it;
+   char idx[16], id[32];
+   const char *k;
+   int64_t range_est = nranges > 0 ? est / nranges : est;
+   bool done = false, ok = false;
+
+   bson_uint32_to_string ((uint32_t) i, &k, idx, sizeof idx);
+   BSON_APPEND_DOCUMENT_BEGIN (arr, k, &d);
+   BSON_APPEND_INT32 (&d, "range", i);
+   so.lo = i > 0 ? &r->bounds[i - 1] : NULL;
+   so.hi = i < r->nbounds ? &r->bounds[i] : NULL;
+   so.batch_docs = r->o->cursor_batch_docs;
+   if (so.lo) { /* absent: unbounded */
+      bson_append_value (&d, "lo", -1, so.lo);
+   }
+   if (so.hi) {
+      bson_append_value (&d, "hi", -1, so.hi);
+   }
+   BSON_APPEND_INT64 (&d, "estimated_documents", range_est);
+   if (r->resume) {
+      snprintf (id, sizeof id, "range-%d", i);
+      if (!find_state (sess, r->state_coll, id, &ck, error)) {
+         goto done;
+      }
+      done = ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it);
+      BSON_APPEND_BOOL (&d, "done", done);
+      if (ck && bson_iter_init_find (&it, ck, "last_key")) {
+         bson_append_value (&d, "resume_after", -1, bson_iter_value (&it));
+         so.lo = bson_iter_value (&it);
+      }
+   }
+   if (!done && !r->index_missing) {
+      BSON_APPEND_DOCUMENT_BEGIN (&d, "read", &rd);
+      ok = lab_store_sorted_describe (sess, r->o->src, r->fold_opts.key, &so, &rd, error);
+      bson_append_document_end (&d, &rd);
+      if (!ok) {
+         goto done;
+      }
+      ok = false;
+      if (bson_iter_init_find (&it, &rd, "blocking_sort") && bson_iter_as_bool (&it)) {
+         *blocking = true;
+         *temp += (int64_t) ((double) range_est * avg_bytes);
+      }
+   }
+   ok = true;
+done:
+   bson_append_document_end (arr, &d);
+   bson_destroy (ck);
+   return ok;
+}
+
+/* plan_describe -- result->plan: the decision, the source and its index, the destination, the writes,
+ * each range's read, the temporary space. Reads only. */
+static bool
+plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   bson_t *p = bson_new (), d, arr;
+   lab_coll_stats_t cs;
+   char line[512], idx[16];
+   const char *k;
+   int64_t est = 0, temp = 0;
+   double avg = 0;
+   bool blocking = false;
+   int i, nranges = r->nbounds + 1;
+   size_t h;
+
+   result->plan = p;
+   plan_decision (r, complete, line, sizeof line);
+   BSON_APPEND_UTF8 (p, "decision", line);
+   BSON_APPEND_BOOL (p, "writes_nothing", true);
+   if (!lab_store_count_estimated (sess, o->src, &est, error)) {
+      return false;
+   }
+   if (lab_store_stats (sess, o->src, &cs, error)) {
+      avg = cs.avg_obj_size_bytes;
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (p, "source", &d);
+   BSON_APPEND_UTF8 (&d, "collection", o->src);
+   BSON_APPEND_INT64 (&d, "estimated_documents", est);
+   BSON_APPEND_DOUBLE (&d, "avg_document_bytes", avg);
+   BSON_APPEND_UTF8 (&d, "key", r->fold_opts.key);
+   BSON_APPEND_BOOL (&d, "key_index_exists", !r->index_missing);
+   BSON_APPEND_BOOL (&d, "create_index", r->index_missing);
+   bson_append_document_end (p, &d);
+   BSON_APPEND_DOCUMENT_BEGIN (p, "destination", &d);
+   BSON_APPEND_UTF8 (&d, "collection", o->dst);
+   BSON_APPEND_BOOL (&d, "exists", r->dst_exists);
+   BSON_APPEND_INT64 (&d, "documents", r->dst_count);
+   BSON_APPEND_UTF8 (&d, "checkpoint_collection", r->state_coll);
+   bson_append_document_end (p, &d);
+   if (complete) {
+      return true;
+   }
+   BSON_APPEND_ARRAY_BEGIN (p, "hoist", &arr);
+   for (h = 0; r->hoist && r->hoist[h]; h++) {
+      bson_uint32_to_string ((uint32_t) h, &k, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&arr, k, r->hoist[h]);
+   }
+   bson_append_array_end (p, &arr);
+   if (r->index_missing) {
+      BSON_APPEND_UTF8 (p, "note", "the key index is built first (--create-index); the hoist sample and the "
+                                   "--parallel ranges are taken from it then, so neither is shown");
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (p, "writes", &d);
+   BSON_APPEND_UTF8 (&d, "command", o->copy_only ? "insert (rows unchanged)" : "insert (folded documents)");
+   BSON_APPEND_BOOL (&d, "ordered", false);
+   BSON_APPEND_INT64 (&d, "batch_docs", r->batch_docs);
+   BSON_APPEND_INT64 (&d, "batch_bytes", r->batch_bytes);
+   BSON_APPEND_INT64 (&d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
+   BSON_APPEND_UTF8 (&d, "write_concern", "the server's default (the tool sets none: w:1 before MongoDB 5.0, "
+                                          "majority from 5.0 on a replica set)");
+   BSON_APPEND_UTF8 (&d, "checkpoint", o->copy_only ? "none (--copy-only)"
+                                                    : "upsert {_id: \"range-<i>\"} into the checkpoint "
+                                                      "collection after every batch");
+   BSON_APPEND_UTF8 (&d, "destination_index", "{<key>: 1} (createIndexes before the first batch)");
+   BSON_APPEND_INT32 (&d, "retries", o->copy_only ? 0 : o->retries);
+   bson_append_document_end (p, &d);
+   BSON_APPEND_ARRAY_BEGIN (p, "ranges", &arr);
+   for (i = 0; i < nranges; i++) {
+      if (!plan_range (r, sess, i, nranges, est, avg, &arr, &temp, &blocking, error)) {
+         bson_append_array_end (p, &arr);
+         return false;
+      }
+   }
+   bson_append_array_end (p, &arr);
+   BSON_APPEND_BOOL (p, "blocking_sort", blocking);
+   BSON_APPEND_INT64 (p, "estimated_temp_bytes", temp);
+   BSON_APPEND_UTF8 (p, "temp_note",
+                     blocking ? "the server sorts each range before its first batch (it says blocking_sort: "
+                                "FerretDB ignores hint): up to the range's data in memory, then in temporary "
+                                "files (allowDiskUse) in the server's dbPath"
+                     : r->index_missing ? "none once the index is built (the index build itself sorts the keys)"
+                                        : "none: every read walks the key index (no sort)");
+   return true;
 }
 
 /* prepare -- only now replace what a fresh run replaces; the settings checkpoint, the destination and
@@ -1102,8 +1443,8 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
                   "docs / %lld bytes",
                   o->src, o->dst, r->fold_opts.key, nranges, (long long) r->fold_opts.max_doc_bytes,
                   (long long) r->batch_docs, (long long) r->batch_bytes);
-   /* the total only feeds the progress bar's ETA; counting is a scan on some servers */
-   if (lab_progress_enabled (o->progress) && !lab_store_count (sess, o->src, &r->src_rows, error)) {
+   /* the total only feeds the progress bar's ETA: the metadata's estimate, no scan */
+   if (lab_progress_enabled (o->progress) && !lab_store_count_estimated (sess, o->src, &r->src_rows, error)) {
       return false;
    }
    return true;
@@ -1253,12 +1594,17 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    r.fold_opts.array_field = o->array_field ? o->array_field : "details";
    r.fold_opts.on_oversize = o->on_oversize;
    r.resume = o->resume;
+   r.index_build_s = -1;
 
    sess = lab_session_open (store, error);
    if (!sess || !plan (&r, sess, result, &dst_exists, &complete, error)) {
       goto done;
    }
    nranges = r.nbounds + 1;
+   if (o->plan_only) {
+      ok = plan_describe (&r, sess, complete, result, error);
+      goto done;
+   }
    if (complete) {
       ok = true; /* the hoist list and ranges are reported below */
       goto done;
@@ -1278,6 +1624,9 @@ done:
    result->elapsed_s = (double) (lab_now_ns () - r.t0_ns) / 1e9;
    result->max_doc_bytes = r.fold_opts.max_doc_bytes;
    result->batch_bytes = r.batch_bytes;
+   result->retries = atomic_load (&r.retries);
+   result->index_build_s = r.index_build_s;
+   result->gave_up_transient = !ok && !o->plan_only && !o->copy_only && lab_retry_transient (error);
    if (!result->ranges) {
       result->ranges = nranges;
    }
@@ -1296,4 +1645,123 @@ done:
    bson_free (r.state_coll);
    pthread_mutex_destroy (&r.reject_lock);
    return ok;
+}
+
+/* ---- the plan as text ---------------------------------------------------------------------------- */
+
+/* plan_str -- a string field of d, or "?". */
+static const char *
+plan_str (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+
+   if (bson_iter_init (&it, d) && bson_iter_find_descendant (&it, path, &f) && BSON_ITER_HOLDS_UTF8 (&f)) {
+      return bson_iter_utf8 (&f, NULL);
+   }
+   return "?";
+}
+
+/* plan_int -- an integer field of d, or -1. */
+static int64_t
+plan_int (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+
+   if (bson_iter_init (&it, d) && bson_iter_find_descendant (&it, path, &f)) {
+      return bson_iter_as_int64 (&f);
+   }
+   return -1;
+}
+
+/* plan_json -- field `path` of d as relaxed JSON (caller bson_free()s), or NULL. */
+static char *
+plan_json (const bson_t *d, const char *path)
+{
+   bson_iter_t it, f;
+
+   if (bson_iter_init (&it, d) && bson_iter_find_descendant (&it, path, &f)) {
+      return lab_value_to_text (bson_iter_value (&f));
+   }
+   return NULL;
+}
+
+/* lab_foldrun_plan_print -- see run.h. */
+void
+lab_foldrun_plan_print (const bson_t *plan, FILE *out)
+{
+   bson_iter_t it, ai;
+   char *a, *b, *c;
+
+   fprintf (out, "fold-details --plan: what the run would send (nothing has been written)\n");
+   fprintf (out, "decision:    %s\n", plan_str (plan, "decision"));
+   fprintf (out, "source:      '%s', about %lld documents (estimated from metadata), key '%s', key index %s\n",
+            plan_str (plan, "source.collection"), (long long) plan_int (plan, "source.estimated_documents"),
+            plan_str (plan, "source.key"),
+            plan_int (plan, "source.key_index_exists") ? "present" : "missing: --create-index builds it first");
+   fprintf (out, "destination: '%s', %s%lld documents; checkpoints in '%s'\n", plan_str (plan, "destination.collection"),
+            plan_int (plan, "destination.exists") ? "exists, " : "absent, ",
+            (long long) plan_int (plan, "destination.documents"), plan_str (plan, "destination.checkpoint_collection"));
+   if (!bson_iter_init_find (&it, plan, "ranges")) {
+      return;
+   }
+   a = plan_json (plan, "hoist");
+   fprintf (out, "hoist:       %s\n", a ? a : "[]");
+   bson_free (a);
+   if (bson_iter_init_find (&it, plan, "note")) {
+      fprintf (out, "note:        %s\n", plan_str (plan, "note"));
+   }
+   fprintf (out, "writes:      %s, unordered, batches of at most %lld documents and %lld bytes; documents at most "
+            "%lld bytes\n",
+            plan_str (plan, "writes.command"), (long long) plan_int (plan, "writes.batch_docs"),
+            (long long) plan_int (plan, "writes.batch_bytes"), (long long) plan_int (plan, "writes.max_doc_bytes"));
+   fprintf (out, "             write concern: %s\n", plan_str (plan, "writes.write_concern"));
+   fprintf (out, "             checkpoint: %s; destination index %s\n", plan_str (plan, "writes.checkpoint"),
+            plan_str (plan, "writes.destination_index"));
+   fprintf (out, "             a range failing with a transient error retries from its checkpoint up to %lld "
+            "times\n",
+            (long long) plan_int (plan, "writes.retries"));
+   fprintf (out, "temporary:   %lld bytes: %s\n", (long long) plan_int (plan, "estimated_temp_bytes"),
+            plan_str (plan, "temp_note"));
+   if (!bson_iter_init_find (&it, plan, "ranges") || !bson_iter_recurse (&it, &ai)) {
+      return;
+   }
+   while (bson_iter_next (&ai)) {
+      bson_t rg;
+      uint32_t len;
+      const uint8_t *data;
+
+      bson_iter_document (&ai, &len, &data);
+      if (!bson_init_static (&rg, data, len)) {
+         continue;
+      }
+      a = plan_json (&rg, "lo");
+      b = plan_json (&rg, "hi");
+      fprintf (out, "range %lld:    [%s, %s), about %lld documents", (long long) plan_int (&rg, "range"),
+               a ? a : "MinKey", b ? b : "MaxKey",
+               (long long) plan_int (&rg, "estimated_documents"));
+      bson_free (a);
+      bson_free (b);
+      a = plan_json (&rg, "resume_after");
+      if (a) {
+         fprintf (out, "; resumes after key %s", a);
+         bson_free (a);
+      }
+      if (plan_int (&rg, "done") > 0) {
+         fprintf (out, "; done before: skipped");
+      }
+      fputc ('\n', out);
+      a = plan_json (&rg, "read.command");
+      if (!a) {
+         a = plan_json (&rg, "read.walk");
+      }
+      if (a) {
+         b = plan_json (&rg, "read.index");
+         c = plan_json (&rg, "read.blocking_sort");
+         fprintf (out, "  read:      %s\n  index:     %s, blocking sort: %s; ties: %s\n", a, b ? b : "?",
+                  c ? c : "?", plan_str (&rg, "read.ties"));
+         bson_free (b);
+         bson_free (c);
+         bson_free (a);
+      }
+   }
 }

@@ -19,6 +19,7 @@
 #include <bson/bson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define LAB_FOLD_STATE_SUFFIX ".fold_state"
 
@@ -38,6 +39,11 @@ typedef struct {
    bool resume;
    bool drop_dst;
    bool copy_only;                /* benchmark ceiling: same sorted read, rows written as they are */
+   bool create_index;             /* build the source's {key: 1} index when missing (else NO_INDEX) */
+   bool plan_only;                /* --plan: decide and describe (result->plan), write nothing */
+   int32_t cursor_batch_docs;     /* sorted reads' cursor batch size (0: the backend's) */
+   int retries;                   /* tries of a range after a transient error (retry.h); 0: none */
+   int64_t retry_first_delay_ms;  /* 0: LAB_RETRY_FIRST_DELAY_MS */
    lab_progress_mode_t progress;
    int64_t kill_after_batches;    /* test hook: SIGKILL self after this many written batches (0: off) */
 } lab_foldrun_opts_t;
@@ -61,6 +67,11 @@ typedef struct {
    double elapsed_s;
    char **hoisted;             /* resolved hoist list (NULL-terminated) */
    char **rejected_key_ids;    /* lab_fold_key_id of each rejected master in this run (NULL-terminated) */
+   int64_t retries;            /* ranges restarted from their checkpoint after a transient error */
+   bool gave_up_transient;     /* the run failed on a transient error after every retry: --resume may finish
+                                * it once the server is back */
+   double index_build_s;       /* --create-index: seconds the source index took to build (-1: not built) */
+   bson_t *plan;               /* plan_only: what the run would send (see lab_foldrun_plan_print) */
 } lab_foldrun_result_t;
 
 /* lab_foldrun_state_coll -- "<dst>.fold_state" (caller bson_free()s). */
@@ -73,11 +84,21 @@ bool lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error);
 /* lab_foldrun -- fold `src` into `dst` as described in fold-details --help. Usage problems (dst == src,
  * a non-empty dst without --drop-dst/--resume, settings differing from the interrupted run's) are
  * LAB_ERROR_USAGE; write errors are counted in result->write_errors and fail the run. The result is
- * filled as far as the run got. */
+ * filled as far as the run got.
+ * Index: the source needs an index on the key (the sorted read walks it); without one the run fails
+ * before writing anything with LAB_STORE_ERR_NO_INDEX naming --create-index, or builds it (create_index).
+ * Retries: a range that fails with a transient error (lab_retry_transient) starts again from its last
+ * checkpoint (as --resume would) after 1 s, 2 s, 4 s, ... (at most 16 s), up to `retries` times, each
+ * try logged; then the run fails with result->gave_up_transient set.
+ * plan_only: every check and decision of a run (limits, destination, resume or fresh, index, hoist
+ * sample, ranges), then result->plan describes what it would send; nothing is written. */
 bool lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *opts, lab_foldrun_result_t *result,
                   bson_error_t *error);
 
 void lab_foldrun_result_cleanup (lab_foldrun_result_t *result);
+
+/* lab_foldrun_plan_print -- the plan (result->plan of a plan_only run) as text for a DBA. */
+void lab_foldrun_plan_print (const bson_t *plan, FILE *out);
 
 typedef struct {
    bool exists;        /* dst exists */

@@ -332,6 +332,7 @@ verify_open (lab_session_t *sess, const lab_verify_opts_t *o, reader_t *src, rea
 {
    lab_sorted_opts_t so = {0};
 
+   so.batch_docs = o->batch_docs;
    src->cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
    if (!src->cur) {
       lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->src, o->key);
@@ -345,7 +346,10 @@ verify_open (lab_session_t *sess, const lab_verify_opts_t *o, reader_t *src, rea
    return true;
 }
 
-/* lab_verify -- see verify.h: a merge join of the two sorted streams, one master at a time. */
+/* lab_verify -- see verify.h: a merge join of the two sorted streams, one master at a time. Already in
+ * lockstep: each turn consumes the master with the smaller key (or both when equal), so the two cursors
+ * advance together, each served by its key index with no blocking sort (store.h); test_fold_cli runs it
+ * with a cursor batch of a few documents so that getMores interleave on both sides. */
 bool
 lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
 {
@@ -363,7 +367,8 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
    if (!sess || !verify_check (store, sess, o, &max, error)) {
       goto done;
    }
-   if (lab_progress_enabled (o->progress) && !lab_store_count (sess, o->src, &src_count, error)) {
+   /* the progress total from the metadata: no scan before the join */
+   if (lab_progress_enabled (o->progress) && !lab_store_count_estimated (sess, o->src, &src_count, error)) {
       goto done;
    }
    if (!verify_open (sess, o, &src, &dst, error)) {

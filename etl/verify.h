@@ -2,7 +2,10 @@
  * verify.h -- prove that a folded collection holds exactly the rows of its source.
  *
  * Both collections are streamed sorted by the key, in step (a merge join), so memory stays bounded by
- * one master. Per master: the row count and an order-independent checksum (sum of each row's XXH3-128
+ * one master. Each stream walks its collection's key index (the index-served sorted read, store.h), and
+ * the join advances whichever side is behind one master at a time, so both cursors fetch batches
+ * (getMore) all along: neither waits for the other to be read to the end, and neither idles long
+ * enough for the server to kill it (10 minutes). Per master: the row count and an order-independent checksum (sum of each row's XXH3-128
  * over its canonical form: field order may differ, values and types may not). Also checks every folded
  * document's shape, its parts (0..parts-1, each once) and the size cap.
  */
@@ -21,6 +24,7 @@ typedef struct {
    int64_t max_doc_bytes;               /* documents above are a difference (0: the server's) */
    const char *const *skip_key_ids;     /* masters rejected by this run: expected missing (sorted, may be NULL) */
    size_t nskip;
+   int32_t batch_docs;                  /* cursor batch size of both streams (0: the backend's) */
    lab_progress_mode_t progress;
 } lab_verify_opts_t;
 

@@ -384,7 +384,8 @@ teardown (void **state)
       lab_session_t *sess = lab_session_open (s, &error);
       const char *colls[] = {"bill_detail", "f1", "f1.fold_state", "f4", "f4.fold_state", "fk", "fk.fold_state",
                              "fr", "fr.fold_state", "fx", "fx.fold_state", "fe", "fe.fold_state", "empty",
-                             "skeys", "skeys_f", "skeys_f.fold_state", "fo", "fo.fold_state", "fw", "fw.fold_state", NULL};
+                             "skeys", "skeys_f", "skeys_f.fold_state", "fo", "fo.fold_state", "fw", "fw.fold_state",
+                             "noidx", "fni", "fni.fold_state", "fplan", "fplan.fold_state", NULL};
       int i;
 
       for (i = 0; sess && colls[i]; i++) {
@@ -770,6 +771,229 @@ test_write_errors_reported (void **state)
    bson_free (err);
 }
 
+/* exists_of -- the collection exists. */
+static bool
+exists_of (const char *coll)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+   bool e = false;
+
+   assert_non_null (sess);
+   if (!lab_store_exists (sess, coll, &e, &error)) {
+      fail_msg ("exists %s: %s", coll, error.message);
+   }
+   lab_session_close (sess);
+   lab_store_close (s);
+   return e;
+}
+
+/* has_index_of -- coll has an index whose first key is field. */
+static bool
+has_index_of (const char *coll, const char *field)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+   bool h = false;
+
+   assert_non_null (sess);
+   if (!lab_store_has_index (sess, coll, field, &h, &error)) {
+      fail_msg ("has_index %s.%s: %s", coll, field, error.message);
+   }
+   lab_session_close (sess);
+   lab_store_close (s);
+   return h;
+}
+
+/* jdoc_eq -- the document at `path` of b equals the JSON `want` (same fields, order and values). */
+static void
+jdoc_eq (const bson_t *b, const char *path, const char *want)
+{
+   bson_iter_t it, d;
+   bson_error_t error;
+   bson_t *w = bson_new_from_json ((const uint8_t *) want, -1, &error);
+   bson_t got;
+   uint32_t len;
+   const uint8_t *data;
+   char *gs;
+
+   assert_non_null (w);
+   if (!bson_iter_init (&it, b) || !bson_iter_find_descendant (&it, path, &d) || !BSON_ITER_HOLDS_DOCUMENT (&d)) {
+      fail_msg ("summary has no document %s", path);
+   }
+   bson_iter_document (&d, &len, &data);
+   assert_true (bson_init_static (&got, data, len));
+   if (!bson_equal (&got, w)) {
+      gs = bson_as_relaxed_extended_json (&got, NULL);
+      fail_msg ("%s is %s, wanted %s", path, gs, want);
+   }
+   bson_destroy (w);
+}
+
+/* The names this file's tests create, for "--plan wrote nothing". */
+static const char *const plan_colls[] = {"fplan", "fplan.fold_state", "f1", "f1.fold_state", "noidx", "fni",
+                                         "fni.fold_state", NULL};
+
+/* snapshot -- which of plan_colls exist (bit i) and f1's document count. */
+static uint32_t
+snapshot (int64_t *f1_docs)
+{
+   uint32_t bits = 0;
+   int i;
+
+   for (i = 0; plan_colls[i]; i++) {
+      if (exists_of (plan_colls[i])) {
+         bits |= 1u << i;
+      }
+   }
+   *f1_docs = count_of ("f1");
+   return bits;
+}
+
+/* --plan writes nothing (no destination, no checkpoint collection; an existing destination keeps its
+ * documents with --drop-dst, and a finished one its checkpoint with --resume), says fresh/replace/resume,
+ * and describes an index-served read: the hint and the sort on the key (plus _id only where the server
+ * says it sorts in memory: FerretDB, which then shows a blocking sort and non-zero temporary space). */
+static void
+test_plan_writes_nothing (void **state)
+{
+   int64_t f1_before, f1_after;
+   uint32_t before = snapshot (&f1_before), after;
+   char *out = NULL, *err = NULL;
+   bson_t *s;
+   bool blocking;
+
+   assert_true (before & (1u << 2)); /* f1 exists (test_fold_oversize_verify) */
+   s = fold_json (0, NULL, "--src bill_detail --dst fplan --plan --parallel 2");
+   assert_string_equal (jstr (s, "mode"), "plan");
+   assert_non_null (strstr (jstr (s, "plan.decision"), "fresh: create 'fplan'"));
+   assert_true (jbool (s, "plan.writes_nothing"));
+   assert_true (jint (s, "plan.source.estimated_documents") > 0);
+   assert_true (jbool (s, "plan.source.key_index_exists"));
+   assert_int_equal (jint (s, "plan.writes.batch_docs"), 1000);
+   assert_true (jint (s, "plan.ranges.0.estimated_documents") > 0);
+   assert_true (jint (s, "plan.ranges.1.estimated_documents") > 0);
+   blocking = jbool (s, "plan.blocking_sort");
+   if (!strcmp (backend, "wiredtiger")) {
+      jdoc_eq (s, "plan.ranges.0.read.walk.index", "{\"bill_id\": 1}");
+      assert_false (blocking);
+   } else {
+      jdoc_eq (s, "plan.ranges.0.read.command.hint", "{\"bill_id\": 1}");
+      jdoc_eq (s, "plan.ranges.0.read.index", "{\"bill_id\": 1}");
+      assert_true (jbool (s, "plan.ranges.0.read.command.allowDiskUse"));
+      assert_true (jint (s, "plan.ranges.0.read.command.cursor.batchSize") > 0);
+      /* the first range has only an upper bound */
+      assert_non_null (strstr (jstr (s, "plan.ranges.0.read.command.aggregate"), "bill_detail"));
+      if (blocking) { /* FerretDB: hint ignored, in-memory sort with _id as the tie-breaker */
+         jdoc_eq (s, "plan.ranges.0.read.command.pipeline.1.$sort", "{\"bill_id\": 1, \"_id\": 1}");
+      } else { /* mongod: the index serves the sort on the key alone */
+         jdoc_eq (s, "plan.ranges.0.read.command.pipeline.1.$sort", "{\"bill_id\": 1}");
+      }
+   }
+   assert_int_equal (jbool (s, "plan.ranges.0.read.blocking_sort"), blocking);
+   if (blocking) {
+      assert_true (jint (s, "plan.estimated_temp_bytes") > 0);
+   } else {
+      assert_int_equal (jint (s, "plan.estimated_temp_bytes"), 0);
+   }
+   bson_destroy (s);
+
+   /* an existing destination: refused as the run would refuse it; --drop-dst and --resume describe */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst f1 --plan"), 2);
+   assert_non_null (strstr (err, "--drop-dst"));
+   bson_free (err);
+   s = fold_json (0, NULL, "--src bill_detail --dst f1 --plan --drop-dst");
+   assert_non_null (strstr (jstr (s, "plan.decision"), "fresh: drop 'f1'"));
+   bson_destroy (s);
+   s = fold_json (0, NULL, "--src bill_detail --dst f1 --plan --resume");
+   assert_non_null (strstr (jstr (s, "plan.decision"), "already completed"));
+   bson_destroy (s);
+   /* --plan and --verify do not go together */
+   assert_int_equal (fold (NULL, NULL, NULL, "--src bill_detail --dst f1 --plan --verify"), 2);
+
+   /* the human plan names the read and the writes */
+   assert_int_equal (fold (&out, NULL, NULL, "--src bill_detail --dst fplan --plan"), 0);
+   assert_non_null (strstr (out, "nothing has been written"));
+   assert_non_null (strstr (out, "range 0:"));
+   assert_non_null (strstr (out, "write concern"));
+   assert_non_null (strstr (out, "bill_id"));
+   bson_free (out);
+
+   after = snapshot (&f1_after);
+   assert_int_equal (after, before);
+   assert_int_equal (f1_after, f1_before);
+   assert_true (exists_of ("f1.fold_state"));
+}
+
+/* A source without the key index: the run stops before writing anything (exit 1, the message names
+ * --create-index); --plan --create-index says it would build it and builds nothing; --create-index builds
+ * it, reports the build time and the fold verifies. */
+static void
+test_create_index (void **state)
+{
+   lab_store_t *st = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (st, &error);
+   bson_t *rows[120];
+   char *err = NULL;
+   bson_t *s;
+   int i;
+
+   assert_non_null (sess);
+   assert_true (lab_store_drop (sess, "noidx", &error));
+   assert_true (lab_store_create (sess, "noidx", &error));
+   for (i = 0; i < 120; i++) {
+      rows[i] = BCON_NEW ("_id", BCON_INT32 (i), "g", BCON_INT32 ((i * 7) % 13), "v", BCON_INT32 (i));
+   }
+   insert_all (sess, "noidx", rows, 120);
+   for (i = 0; i < 120; i++) {
+      bson_destroy (rows[i]);
+   }
+   lab_session_close (sess);
+   lab_store_close (st);
+   assert_false (has_index_of ("noidx", "g"));
+
+   assert_int_equal (fold (NULL, &err, NULL, "--src noidx --dst fni --key g"), 1);
+   assert_non_null (strstr (err, "has no index on 'g'"));
+   assert_non_null (strstr (err, "--create-index"));
+   assert_non_null (strstr (err, "Nothing has been written"));
+   bson_free (err);
+   assert_false (exists_of ("fni"));
+   assert_false (exists_of ("fni.fold_state"));
+
+   s = fold_json (0, NULL, "--src noidx --dst fni --key g --plan --create-index");
+   assert_true (jbool (s, "plan.source.create_index"));
+   assert_false (jbool (s, "plan.source.key_index_exists"));
+   bson_destroy (s);
+   assert_false (has_index_of ("noidx", "g"));
+   assert_false (exists_of ("fni"));
+
+   s = fold_json (0, NULL, "--src noidx --dst fni --key g --create-index --verify");
+   assert_true (lab_test_json_has (s, "index_build_s"));
+   assert_true (lab_test_json_num (s, "index_build_s") >= 0);
+   assert_true (jbool (s, "verify.equal"));
+   assert_int_equal (jint (s, "verify.src_rows"), 120);
+   assert_int_equal (jint (s, "masters"), 13);
+   bson_destroy (s);
+   assert_true (has_index_of ("noidx", "g"));
+}
+
+/* --verify with a cursor batch of 7 documents: both streams fetch many small batches (getMore on each
+ * side, interleaved by the merge join) and still find the fold equal. */
+static void
+test_verify_small_batches (void **state)
+{
+   bson_t *s = fold_json (0, NULL, "--src bill_detail --dst f1 --verify --cursor-batch 7");
+
+   assert_string_equal (jstr (s, "mode"), "verify");
+   assert_true (jbool (s, "verify.equal"));
+   assert_int_equal (jint (s, "verify.src_rows"), src_rows);
+   assert_int_equal (jint (s, "verify.dst_rows"), src_rows);
+   bson_destroy (s);
+}
+
 int
 main (void)
 {
@@ -782,6 +1006,9 @@ main (void)
       cmocka_unit_test (test_verify_catches_damage),
       cmocka_unit_test (test_empty_and_key_types),
       cmocka_unit_test (test_write_errors_reported),
+      cmocka_unit_test (test_plan_writes_nothing),
+      cmocka_unit_test (test_create_index),
+      cmocka_unit_test (test_verify_small_batches),
    };
    int rc = cmocka_run_group_tests (tests, setup, teardown);
 

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# fold_failover.sh -- fold-details survives a server restart in the middle of a fold (issue 10), on a
+# private test server started here in its own temporary directory (not the shared fixture):
+#
+#  1. billgen writes $LAB_FAILOVER_BILLS bills (default 2000) of about 20 rows (about 40,000 rows: the
+#     largest size whose generate + fold + verify + restart fit about 3 minutes on the FerretDB test
+#     server under a loaded 2-core machine, where it folded 500-1400 rows/s; 100,000 rows took over 5
+#     minutes). fold-details --verify starts (batches of 100 documents, so checkpoints come often);
+#     once its progress line shows a quarter of the rows read, the server is restarted: stopped, left
+#     down 3 s, started again (same port and data). The client's server selection timeout is 2 s, so
+#     libmongoc's own single retry cannot bridge the gap and the fold's range must retry from its
+#     checkpoint (1 s, 2 s, 4 s... covers the outage). The fold must finish with exit 0, its log must
+#     show a retry and that the range finished, and --verify must say equal (no row lost or duplicated
+#     across the retry).
+#  2. The same fold into another destination, whose server is stopped mid-run and stays down: with --retries 1 the run fails
+#     (exit 1) after one logged retry, naming the exact --resume command (the URI as the store redacts
+#     it, --drop-dst dropped). The server is started again and that command, run as printed (with
+#     --verify added), finishes the fold and verifies equal.
+#
+# Needs LAB_BIN_DIR (fold-details, billgen) and LAB_SOURCE_DIR; ignores LAYOUTLAB_TEST_URI (a real
+# server cannot be restarted from here).
+set -uo pipefail
+
+S="${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/scripts/mongo-test-server.sh"
+B="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}"
+unset LAYOUTLAB_TEST_URI
+T=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/fold-failover-XXXXXX")
+fold_pid=
+cleanup() {
+  [ -n "$fold_pid" ] && kill "$fold_pid" 2>/dev/null
+  "$S" stop --dir "$T/srv" >/dev/null 2>&1
+  rm -rf "$T"
+}
+trap cleanup EXIT
+die() { echo "FAIL: $*" >&2; exit 1; }
+
+# rows_read -- the largest row count the fold's progress line has shown so far in file $1.
+rows_read() {
+  tr '\r' '\n' <"$1" | sed -n 's/^folding: \([0-9]*\)\/.*/\1/p' | tail -1
+}
+
+# wait_rows FILE N PID -- wait until the progress in FILE shows N rows read; fail if PID ends first.
+wait_rows() {
+  local n
+  for _ in $(seq 1 1200); do
+    n=$(rows_read "$1")
+    [ -n "$n" ] && [ "$n" -ge "$2" ] && return 0
+    kill -0 "$3" 2>/dev/null || die "the fold ended before reading $2 rows: $(tr '\r' '\n' <"$1" | tail -5)"
+    sleep 0.2
+  done
+  die "the fold did not read $2 rows in 240 s"
+}
+
+uri=$("$S" start --dir "$T/srv") || die "cannot start a private test server in $T/srv"
+# short selection and connect timeouts: a server that is down is noticed in 2 s, not 30
+case "$uri" in *\?*) sep='&' ;; *) sep='?' ;; esac
+uri="${uri}${sep}serverSelectionTimeoutMS=2000&connectTimeoutMS=2000"
+bills=${LAB_FAILOVER_BILLS:-2000}
+t0=$(date +%s)
+
+# ---- 1. restart in the middle of the fold ----------------------------------------------------------
+"$B/billgen" generate --uri "$uri" --db failover --dst bd --bills "$bills" --mean-rows 20 --seed 3 --drop \
+  --progress never 2>"$T/gen.err" || die "billgen: $(cat "$T/gen.err")"
+total=$(sed -n 's/.*generated \([0-9]*\) rows.*/\1/p' "$T/gen.err")
+[ -n "$total" ] && [ "$total" -gt 0 ] || die "billgen said: $(cat "$T/gen.err")"
+echo "generated $total rows in $(($(date +%s) - t0)) s"
+
+"$B/fold-details" --uri "$uri" --db failover --src bd --dst fd --verify --batch-docs 100 --cursor-batch 100 \
+  --progress always \
+  --json "$T/fold.json" \
+  >"$T/fold.out" 2>"$T/fold.err" &
+fold_pid=$!
+wait_rows "$T/fold.err" $((total / 4)) "$fold_pid"
+echo "restarting the server after $(rows_read "$T/fold.err") of $total rows read"
+"$S" stop --dir "$T/srv" >/dev/null || die "stop failed"
+sleep 3
+kill -0 "$fold_pid" 2>/dev/null || die "the fold ended while the server was down"
+"$S" start --dir "$T/srv" >/dev/null || die "start after the stop failed"
+wait "$fold_pid"
+rc=$?
+fold_pid=
+echo "--- fold log (progress lines omitted)"
+sed 's/\x1b\[K/\n/g' "$T/fold.err" | tr '\r' '\n' | grep -v '^folding: \|^verifying: \|^$'
+cat "$T/fold.out"
+[ "$rc" -eq 0 ] || die "fold-details --verify after a restart exited $rc"
+grep -q 'retry: range 0 failed with a transient error' "$T/fold.err" || die "the log shows no retry: the restart missed the fold"
+grep -q 'range 0: finished after' "$T/fold.err" || die "the log does not say the retried range finished"
+grep -q '"equal" : true' "$T/fold.json" || die "--verify did not say equal: $(cat "$T/fold.json")"
+grep -q "verify: equal: $total source rows" "$T/fold.out" || die "--verify did not read the $total source rows"
+echo "part 1 (restart mid-fold, $total rows) passed after $(($(date +%s) - t0)) s"
+
+# ---- 2. the server stays down: give up, name the --resume command, which then finishes -------------
+"$B/fold-details" --uri "$uri" --db failover --src bd --dst fs --drop-dst --retries 1 --cursor-batch 100 \
+  --batch-docs 50 --progress always \
+  >"$T/down.out" 2>"$T/down.err" &
+fold_pid=$!
+wait_rows "$T/down.err" $((total / 4)) "$fold_pid"
+"$S" stop --dir "$T/srv" >/dev/null || die "stop failed"
+wait "$fold_pid"
+rc=$?
+fold_pid=
+sed 's/\x1b\[K/\n/g' "$T/down.err" | tr '\r' '\n' | grep -v '^folding: \|^$'
+[ "$rc" -eq 1 ] || die "a fold whose server stayed down exited $rc, wanted 1"
+grep -q 'retry: range 0 failed with a transient error' "$T/down.err" || die "no retry was logged"
+cmd=$(sed -n 's/.*continue it from its checkpoints with: \(fold-details .*\)$/\1/p' "$T/down.err")
+[ -n "$cmd" ] || die "the error names no --resume command"
+case "$cmd" in *" --resume"*) ;; *) die "the command '$cmd' has no --resume" ;; esac
+case "$cmd" in *"--drop-dst"*) die "the command '$cmd' keeps --drop-dst (it would start over)" ;; esac
+case "$cmd" in *"--uri "*) ;; *) die "the command '$cmd' names no --uri" ;; esac
+"$S" start --dir "$T/srv" >/dev/null || die "cannot start the server again"
+eval "\"$B/\"$cmd --verify" >"$T/resume.out" 2>"$T/resume.err" ||
+  die "the printed command failed: $cmd: $(cat "$T/resume.err")"
+cat "$T/resume.out"
+grep -q '^verify: equal' "$T/resume.out" || die "the resumed fold does not verify equal"
+echo "part 2 (server down, --resume as printed) passed; total $(($(date +%s) - t0)) s"
