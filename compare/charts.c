@@ -94,16 +94,16 @@ write_text (const char *dir, const char *name, const char *text, bson_error_t *e
 
    if (!f) {
       lab_error_set_errno (error, errno, "cannot create chart data %s", p);
-      goto cleanup;
+      goto done;
    }
    if (fputs (text, f) < 0 || fclose (f) != 0) {
       f = NULL;
       lab_error_set_errno (error, errno, "cannot write chart data %s", p);
-      goto cleanup;
+      goto done;
    }
    f = NULL;
    ok = true;
-cleanup:
+done:
    if (f) {
       fclose (f);
    }
@@ -151,7 +151,7 @@ run_gnuplot (const char *gnuplot, const char *dir, const char *chart, bson_error
    pid = fork ();
    if (pid < 0) {
       lab_error_set_errno (error, errno, "cannot start gnuplot for the %s chart", chart);
-      goto cleanup;
+      goto done;
    }
    if (pid == 0) {
       int fd = open (log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -168,7 +168,7 @@ run_gnuplot (const char *gnuplot, const char *dir, const char *chart, bson_error
    while (waitpid (pid, &status, 0) < 0) {
       if (errno != EINTR) {
          lab_error_set_errno (error, errno, "waiting for gnuplot");
-         goto cleanup;
+         goto done;
       }
    }
    if (!WIFEXITED (status) || WEXITSTATUS (status) != 0) {
@@ -190,10 +190,10 @@ run_gnuplot (const char *gnuplot, const char *dir, const char *chart, bson_error
                      WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status),
                      log && *log ? log : "no output");
       bson_free (log);
-      goto cleanup;
+      goto done;
    }
    ok = true;
-cleanup:
+done:
    bson_free (log_path);
    return ok;
 }
@@ -228,17 +228,17 @@ finish_chart (const char *gnuplot, const char *tmp, const bson_string_t *gp, con
    bool ok = false;
 
    if (!write_text (tmp, "chart.gp", gp->str, error) || !run_gnuplot (gnuplot, tmp, name, error)) {
-      goto cleanup;
+      goto done;
    }
    svg = read_file (svg_path, &len);
    if (!svg || len == 0) {
       lab_error_set (error, LAB_ERROR_IO, EIO, "gnuplot wrote no SVG for the %s chart", name);
-      goto cleanup;
+      goto done;
    }
    file = bson_strdup_printf ("%s-%s.svg", stem, name);
    dest = bson_strdup_printf ("%s/%s", dir, file);
    if (!lab_file_write_atomic (dest, svg, len, error)) {
-      goto cleanup;
+      goto done;
    }
    unlink (svg_path);
    set->charts[set->n].file = file;
@@ -247,7 +247,7 @@ finish_chart (const char *gnuplot, const char *tmp, const bson_string_t *gp, con
    set->n++;
    file = NULL;
    ok = true;
-cleanup:
+done:
    bson_free (svg_path);
    bson_free (svg);
    bson_free (file);
@@ -336,7 +336,7 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
          lab_results_get_number (&run, "run", &rn);
          snprintf (fname, sizeof fname, "%s-%d.dat", c->name, i);
          if (!write_samples (&run, c->field, c->scale, tmp, fname, &had, error)) {
-            goto cleanup;
+            goto done;
          }
          if (had) {
             bson_string_t *dst = i == median ? thick : thin;
@@ -358,7 +358,7 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
          if (i == median && c->dashed_field) {
             snprintf (fname, sizeof fname, "%s-%d-b.dat", c->name, i);
             if (!write_samples (&run, c->dashed_field, c->scale, tmp, fname, &had, error)) {
-               goto cleanup;
+               goto done;
             }
             if (had) {
                if (thick->len) {
@@ -374,7 +374,7 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
    }
    if (series == 0) {
       ok = true; /* nothing sampled: no chart */
-      goto cleanup;
+      goto done;
    }
    script_header (gp, c->caption, "seconds since the layout's load started", c->ylabel);
    bson_string_append (gp, "set xrange [0:*]\nset yrange [0:*]\nplot ");
@@ -386,7 +386,7 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
    bson_string_append (gp, thick->str);
    bson_string_append (gp, "\n");
    ok = finish_chart (gnuplot, tmp, gp, dir, stem, c->name, c->caption, set, error);
-cleanup:
+done:
    bson_string_free (gp, true);
    bson_string_free (thin, true);
    bson_string_free (thick, true);
@@ -481,7 +481,7 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
       snprintf (fname, sizeof fname, "latency-%d.dat", l);
       if (!write_text (tmp, fname, data->str, error)) {
          bson_string_free (data, true);
-         goto cleanup;
+         goto done;
       }
       bson_string_free (data, true);
       if (plot->len) {
@@ -497,7 +497,7 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
    }
    if (series == 0) {
       ok = true;
-      goto cleanup;
+      goto done;
    }
    script_header (gp, caption, "latency of one master's load, ms (log scale; bucket upper bounds)",
                   "masters loaded within (%)");
@@ -506,7 +506,7 @@ latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp,
    bson_string_append (gp, plot->str);
    bson_string_append (gp, "\n");
    ok = finish_chart (gnuplot, tmp, gp, dir, stem, "latency", caption, set, error);
-cleanup:
+done:
    bson_string_free (gp, true);
    bson_string_free (plot, true);
    return ok;
@@ -569,14 +569,14 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
       prod_shown = e.status == LAB_ESTIMATE_INTERPOLATED || e.status == LAB_ESTIMATE_MEASURED;
    }
    if (!write_text (tmp, "sweep.dat", data->str, error)) {
-      goto cleanup;
+      goto done;
    }
    if (prod_shown) {
       char *line = bson_strdup_printf ("%.6g %.6g\n", production->ratio, e.speedup);
       bool w = write_text (tmp, "production.dat", line, error);
       bson_free (line);
       if (!w) {
-         goto cleanup;
+         goto done;
       }
    }
    if (!(ymin <= ymax)) {
@@ -616,7 +616,7 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
    }
    bson_string_append (gp, "\n");
    ok = finish_chart (gnuplot, tmp, gp, dir, stem, "sweep", caption, set, error);
-cleanup:
+done:
    bson_free (p);
    bson_string_free (gp, true);
    bson_string_free (data, true);
@@ -648,18 +648,18 @@ lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *pr
       return false;
    }
    if (!sweep_chart (r, production, gnuplot, tmp, dir, stem, set, error)) {
-      goto cleanup;
+      goto done;
    }
    for (i = 0; i < sizeof series / sizeof series[0]; i++) {
       if (!series_chart (r, &series[i], gnuplot, tmp, dir, stem, set, error)) {
-         goto cleanup;
+         goto done;
       }
    }
    if (!latency_chart (r, gnuplot, tmp, dir, stem, set, error)) {
-      goto cleanup;
+      goto done;
    }
    ok = true;
-cleanup:
+done:
    rm_tmpdir (tmp);
    bson_free (tmp);
    if (!ok) {

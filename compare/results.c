@@ -186,7 +186,7 @@ lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_c
    }
    if (i == len) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: empty file: not a results file", name);
-      goto cleanup;
+      goto done;
    }
    if (data[i] != '{') {
       int line, col;
@@ -194,32 +194,32 @@ lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_c
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: line %d, column %d: expected a JSON object ('{'), found '%c'", name, line, col,
                      data[i]);
-      goto cleanup;
+      goto done;
    }
    reader = bson_json_data_reader_new (false, len);
    bson_json_data_reader_ingest (reader, (const uint8_t *)data, len);
    rc = bson_json_reader_read (reader, &out->doc, &jerr);
    if (rc < 0) {
       describe_json_error (data, len, name, &jerr, error);
-      goto cleanup;
+      goto done;
    }
    if (rc == 0) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no JSON document in the file", name);
-      goto cleanup;
+      goto done;
    }
    rc = bson_json_reader_read (reader, &extra, &jerr);
    if (rc != 0) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: unexpected content after the results document (one document per file)", name);
-      goto cleanup;
+      goto done;
    }
    if (!validate (&out->doc, name, error)) {
-      goto cleanup;
+      goto done;
    }
    out->name = bson_strdup (name);
    ok = true;
 
-cleanup:
+done:
    bson_destroy (&extra);
    if (reader) {
       bson_json_reader_destroy (reader);
@@ -245,7 +245,7 @@ lab_cmp_results_load_file (const char *path, lab_cmp_results_t *out, bson_error_
    f = fopen (path, "rb");
    if (!f) {
       lab_error_set_errno (error, errno, "cannot open results file %s", path);
-      goto cleanup;
+      goto done;
    }
    for (;;) {
       if (len + 65536 > cap) {
@@ -260,18 +260,18 @@ lab_cmp_results_load_file (const char *path, lab_cmp_results_t *out, bson_error_
    }
    if (ferror (f)) {
       lab_error_set_errno (error, EIO, "cannot read results file %s", path);
-      goto cleanup;
+      goto done;
    }
    /* errors name the path as given, so the user finds the file; headings use the base name only */
    if (!lab_cmp_results_load_json (data ? data : "", len, path, out, error)) {
-      goto cleanup;
+      goto done;
    }
    base = strrchr (path, '/');
    bson_free (out->name);
    out->name = bson_strdup (base ? base + 1 : path);
    ok = true;
 
-cleanup:
+done:
    if (f) {
       fclose (f);
    }

@@ -124,6 +124,9 @@ typedef enum {
    /* the cluster cannot be measured as it is: a mongos listing no shard or more than are supported, a
     * shard with no host to connect to (topology.c); --shard-uri names one */
    LAB_SCAN_ERR_TOPOLOGY,
+   /* locality cannot be measured: no leaf page count and no average document size, or no sampled master
+    * has a row (locality.c); the sweep records the reason and goes on without it */
+   LAB_SCAN_ERR_LOCALITY,
 } lab_scan_err_t;
 
 /* Codes in LAB_ERROR_VERIFY: a destination that is not what the fold should have written (etl/fold.c). All

@@ -22,7 +22,7 @@ lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *err
    }
    store->opts = opts ? *opts : defaults;
    if (!lab_uri_parse (uri, &store->uri, error)) {
-      goto err;
+      goto fail;
    }
    store->uri_redacted = lab_uri_redact (uri);
    store->db = bson_strdup (lab_uri_db (&store->uri, store->opts.db));
@@ -33,10 +33,10 @@ lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *err
    store->ops = store->uri.backend == LAB_BACKEND_WT ? &lab_store_wt_ops : &lab_store_mongo_ops;
    if (!store->ops->open (store, error)) {
       store->ops = NULL;
-      goto err;
+      goto fail;
    }
    return store;
-err:
+fail:
    lab_store_close (store);
    return NULL;
 }
@@ -536,7 +536,7 @@ bool
 lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error)
 {
    if (bytes < LAB_STORE_MIN_CACHE_BYTES) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "an engine cache of %llu bytes is below the minimum of 1MiB",
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "an engine cache of %llu bytes is below the minimum of 1MiB",
                      (unsigned long long) bytes);
       return false;
    }

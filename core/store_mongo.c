@@ -504,7 +504,7 @@ mongo_open (lab_store_t *store, bson_error_t *error)
    if (!ms->uri) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI, "cannot parse the MongoDB URI %s: %s",
                      store->uri_redacted, err.message);
-      goto err;
+      goto fail;
    }
    /* The URI's own timeouts win, then connect_timeout_ms; else server selection waits 30 s, the server
     * selection spec's default and longer than an unplanned election (electionTimeoutMillis 10 s plus the
@@ -525,10 +525,10 @@ mongo_open (lab_store_t *store, bson_error_t *error)
       mongoc_uri_set_option_as_int32 (ms->uri, MONGOC_URI_SOCKETTIMEOUTMS, MONGO_SOCKET_TIMEOUT_MS);
    }
    if (!pool_new (store, error) || !first_contact (store, error)) {
-      goto err;
+      goto fail;
    }
    return true;
-err:
+fail:
    mongo_close (store);
    return false;
 }

@@ -63,22 +63,22 @@ lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
 
    if ((ret = ss->s->create (ss->s, c->uri, WT_COLL_CONFIG)) != 0) {
       lab_wt_fail (error, ret, "create collection '%s' (%s)", name, c->uri);
-      goto err;
+      goto fail;
    }
    if ((ret = ss->s->create (ss->s, c->indexes[0].uri, WT_INDEX_CONFIG)) != 0) {
       lab_wt_fail (error, ret, "create _id index of '%s' (%s)", name, c->indexes[0].uri);
-      goto err;
+      goto fail;
    }
    pthread_mutex_lock (&st->mu);
    if (!lab_wt_catalog_put_state (st, ss->s, false, error) || !lab_wt_catalog_put_coll (ss->s, c, error)) {
       pthread_mutex_unlock (&st->mu);
-      goto err;
+      goto fail;
    }
    c->next = st->colls;
    st->colls = c;
    pthread_mutex_unlock (&st->mu);
    return c;
-err:
+fail:
    ss->s->drop (ss->s, c->indexes[0].uri, "force=true");
    ss->s->drop (ss->s, c->uri, "force=true");
    lab_wt_coll_free (c);

@@ -153,11 +153,11 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       return true;
    }
    if (o->verify && r->copy_only) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--verify checks a fold; a --copy-only destination is not one");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--verify checks a fold; a --copy-only destination is not one");
       return false;
    }
    if (o->verify && r->plan_only) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--plan describes a fold without running it; --verify needs the fold: drop one of them");
       return false;
    }
@@ -292,7 +292,7 @@ main (int argc, char **argv)
       }
       if (st.exists && st.count > 0) {
          if (st.has_state && !st.complete) {
-            lab_error_set (&error, LAB_ERROR_USAGE, 0,
+            lab_error_set (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                            "'%s' holds an interrupted fold (its checkpoint says incomplete): continue it with "
                            "--resume before verifying",
                            o.run.dst);

@@ -236,7 +236,7 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
                            ? bson_iter_utf8 (&it, NULL)
                            : "(unknown)";
       if (strcmp (was, strs[i].now) != 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                         "--resume: %s is '%s' but the interrupted run used '%s'; rerun with the same settings "
                         "or start over with --drop-dst",
                         strs[i].name, strs[i].now, was);
@@ -245,7 +245,7 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
    }
    mdb = bson_iter_init_find (&it, saved, "max_doc_bytes") ? bson_iter_as_int64 (&it) : -1;
    if (mdb != r->fold_opts.max_doc_bytes) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--resume: max-doc-bytes is %lld but the interrupted run used %lld; rerun with the same "
                      "settings or start over with --drop-dst",
                      (long long) r->fold_opts.max_doc_bytes, (long long) mdb);
@@ -253,7 +253,7 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
    }
    par = bson_iter_init_find (&it, saved, "parallel") ? (int32_t) bson_iter_as_int64 (&it) : -1;
    if (par != (o->parallel > 0 ? o->parallel : 1)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--resume: --parallel is %d but the interrupted run used %d; rerun with the same settings "
                      "or start over with --drop-dst",
                      o->parallel > 0 ? o->parallel : 1, par);
@@ -337,7 +337,7 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
       }
       if (n == 0) {
          bson_strfreev (parts);
-         lab_error_set (error, LAB_ERROR_USAGE, 0, "--hoist '%s' names no field (use auto, none or f1,f2,...)",
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--hoist '%s' names no field (use auto, none or f1,f2,...)",
                         spec);
          return false;
       }
@@ -962,41 +962,41 @@ bool
 lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
 {
    if (!o->src || !o->src[0] || !o->dst || !o->dst[0]) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--src and --dst are required");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--src and --dst are required");
       return false;
    }
    if (strcmp (o->src, o->dst) == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--dst '%s' is the same collection as --src: folding in place would destroy the source; "
                      "name another destination",
                      o->dst);
       return false;
    }
    if (o->parallel < 0 || o->parallel > MAX_PARALLEL) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--parallel %d is out of range [1, %d]", o->parallel,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--parallel %d is out of range [1, %d]", o->parallel,
                      MAX_PARALLEL);
       return false;
    }
    if (o->max_doc_bytes < 0 || o->max_doc_bytes > INT32_MAX) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--max-doc-bytes %lld is out of range",
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--max-doc-bytes %lld is out of range",
                      (long long) o->max_doc_bytes);
       return false;
    }
    if (o->batch_bytes > 0 && o->batch_bytes < 1024) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--batch-bytes %llu is below 1 KiB",
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--batch-bytes %llu is below 1 KiB",
                      (unsigned long long) o->batch_bytes);
       return false;
    }
    if (o->resume && o->drop_dst) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--resume and --drop-dst contradict each other: pick one");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--resume and --drop-dst contradict each other: pick one");
       return false;
    }
    if (o->on_oversize == LAB_FOLD_OVERSIZE_REJECT && !o->reject_path) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--on-oversize reject needs --reject FILE for the rejected rows");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--on-oversize reject needs --reject FILE for the rejected rows");
       return false;
    }
    if (o->copy_only && o->resume) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0, "--copy-only runs cannot be resumed");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--copy-only runs cannot be resumed");
       return false;
    }
    return true;
@@ -1036,7 +1036,7 @@ plan_limits (run_t *r, bson_error_t *error)
       return false;
    }
    if (o->max_doc_bytes > info.max_bson_bytes) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                      "--max-doc-bytes %lld is above the server's maxBsonObjectSize %lld: it would refuse such "
                      "documents",
                      (long long) o->max_doc_bytes, (long long) info.max_bson_bytes);
@@ -1135,7 +1135,7 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
    const lab_foldrun_opts_t *o = r->o;
 
    if (count > 0 && !o->drop_dst) {
-      lab_error_set (error, LAB_ERROR_USAGE, 0,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
                      "to continue an interrupted fold",
                      o->dst, (long long) count);
@@ -1171,7 +1171,7 @@ plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings,
 
    if (r->resume && !settings) {
       if (count > 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, 0,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                         "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was not "
                         "written by an interrupted fold-details run; use --drop-dst to replace it",
                         o->dst, (long long) count, r->state_coll);

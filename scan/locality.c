@@ -93,7 +93,7 @@ rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **
       return true;
    }
    if (st.avg_obj_size_bytes <= 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, 1, "no leaf page count and no average document size for %s", coll);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_LOCALITY, "no leaf page count and no average document size for %s", coll);
       return false;
    }
    *rpp = LOCALITY_LEAF_PAGE_BYTES / st.avg_obj_size_bytes;
@@ -139,7 +139,7 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
       }
    }
    if (used == 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, 1, "no sampled master of %s has a row", coll);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_LOCALITY, "no sampled master of %s has a row", coll);
       goto done;
    }
    qsort (pages, (size_t) used, sizeof *pages, cmp_double);

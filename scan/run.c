@@ -84,16 +84,16 @@ bool
 lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
 {
    if (o->interval_ns < 10000000ull) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--interval %.3gs is below 10ms", (double) o->interval_ns / 1e9);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--interval %.3gs is below 10ms", (double) o->interval_ns / 1e9);
       return false;
    }
    if (o->calibrate_bytes < (1u << 20)) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--calibrate-size %llu bytes is below 1MiB",
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--calibrate-size %llu bytes is below 1MiB",
                      (unsigned long long) o->calibrate_bytes);
       return false;
    }
    if (o->direct_io && uri && strncmp (uri, "wiredtiger:", 11) != 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--direct-io applies to the embedded store (wiredtiger:DIR) only");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--direct-io applies to the embedded store (wiredtiger:DIR) only");
       return false;
    }
    if (!lab_scan_sweep_opts_check (o, uri, error)) {
@@ -243,27 +243,27 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend,
       return false;
    }
    if (strcmp (o->detail, o->folded) == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--detail and --folded name the same collection \"%s\"", o->detail);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--detail and --folded name the same collection \"%s\"", o->detail);
       return false;
    }
    if (o->parallel < 1 || o->runs < 1) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--parallel and --runs must be at least 1");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--parallel and --runs must be at least 1");
       return false;
    }
    if (o->restart_cmd && backend == LAB_BACKEND_WT) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--restart-cmd is for a MongoDB server: on the embedded store (%s) the cold step closes and "
                      "reopens the engine itself",
                      lab_store_uri_redacted (store));
       return false;
    }
    if (o->restart_drops_caches && !o->restart_cmd) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "--restart-drops-caches says what --restart-cmd does: give the restart command too");
       return false;
    }
    if (o->restart_cmd && !o->cold) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--restart-cmd is run by the cold step: add --cold");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--restart-cmd is run by the cold step: add --cold");
       return false;
    }
    return true;
@@ -289,7 +289,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
       return false;
    }
    if (sp->p.nkeys == 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, 1, "no key to load: %s has no %s values",
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "no key to load: %s has no %s values",
                      o->keys_file ? o->keys_file : o->folded, o->key);
       return false;
    }
@@ -549,7 +549,7 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
       return true;
    }
    if (!sp->datadir) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "--calibrate needs the data directory of the server: give --dbpath (a local server)");
       return false;
    }

@@ -58,7 +58,7 @@ lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *
    while (next_item (&s, item, sizeof item, &done)) {
       uint64_t v;
       if (!item[0]) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1, "%s: empty item in the list (give e.g. 64MiB,256MiB,1GiB)",
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: empty item in the list (give e.g. 64MiB,256MiB,1GiB)",
                         what);
          goto fail;
       }
@@ -66,7 +66,7 @@ lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *
          goto fail;
       }
       if (*n > 0 && v <= (*out)[*n - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "%s: %s is %s the one before it: give the cache sizes once each, smallest first", what,
                         item, v == (*out)[*n - 1] ? "the same as" : "smaller than");
          goto fail;
@@ -102,14 +102,14 @@ lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n
       errno = 0;
       v = strtod (item, &end);
       if (!item[0] || *end || errno || !isfinite (v) || v <= 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "%s: \"%s\" is not a positive number (a cache as a fraction of the detail layout's "
                         "on-disk size, e.g. 0.25,1,2)",
                         what, item);
          goto fail;
       }
       if (*n > 0 && v <= (*out)[*n - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "%s: %s is %s the one before it: give the ratios once each, smallest first", what, item,
                         v == (*out)[*n - 1] ? "the same as" : "smaller than");
          goto fail;
@@ -133,15 +133,15 @@ bool
 lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
 {
    if (o->cache_sizes && o->cache_ratios) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--cache-sizes and --cache-ratios: give one of them");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--cache-sizes and --cache-ratios: give one of them");
       return false;
    }
    if (o->server_cache_sweep && o->nsweep == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1, "--server-cache-sweep needs --cache-sizes or --cache-ratios");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--server-cache-sweep needs --cache-sizes or --cache-ratios");
       return false;
    }
    if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
-      lab_error_set (error, LAB_ERROR_USAGE, 1,
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "a cache sweep against a MongoDB server changes the server's own engine cache (setParameter "
                      "wiredTigerEngineRuntimeConfig) for every client: add --server-cache-sweep to allow it "
                      "(the server keeps the last size until it restarts), or sweep on the embedded store "
@@ -163,7 +163,7 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
          out[i] = sizes[i];
       } else {
          if (detail_on_disk <= 0) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1,
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                            "--cache-ratios needs the detail layout's on-disk size, which this store does not "
                            "give: use --cache-sizes");
             return false;
@@ -172,11 +172,11 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
       }
       if (out[i] < LAB_STORE_MIN_CACHE_BYTES) {
          if (sizes) {
-            lab_error_set (error, LAB_ERROR_USAGE, 1,
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                            "--cache-sizes: %llu bytes is below the engine's minimum cache of 1MiB",
                            (unsigned long long) out[i]);
          } else {
-            lab_error_set (error, LAB_ERROR_USAGE, 1,
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                            "--cache-ratios: %g x the detail layout's %.0f bytes on disk is a cache of %llu bytes, "
                            "below the engine's minimum of 1MiB: use a larger ratio (at least %.3g)",
                            ratios[i], detail_on_disk, (unsigned long long) out[i],
@@ -185,7 +185,7 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
          return false;
       }
       if (i > 0 && out[i] <= out[i - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, 1,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--cache-ratios: %g and %g both give a cache of %llu bytes: space the ratios further apart",
                         ratios[i - 1], ratios[i], (unsigned long long) out[i]);
          return false;
@@ -327,16 +327,16 @@ bool
 lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *results, bson_error_t *error)
 {
    bson_t *points = bson_malloc0 (sw->n * sizeof *points);
-   size_t i, done = 0;
+   size_t i, made = 0;
    bson_iter_t it;
    bson_t arr;
    bool ok = false;
 
    for (i = 0; i < sw->n; i++) {
       bson_init (&points[i]);
-      done++;
+      made++;
       if (!run_point (p, sw, i, &points[i], error)) {
-         goto out;
+         goto done;
       }
    }
    /* the top level repeats the reference point, so a sweep file is also a single-point file */
@@ -356,8 +356,8 @@ lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *resu
    }
    bson_append_array_end (results, &arr);
    ok = lab_results_sweep_check (results, error);
-out:
-   for (i = 0; i < done; i++) {
+done:
+   for (i = 0; i < made; i++) {
       bson_destroy (&points[i]);
    }
    bson_free (points);
