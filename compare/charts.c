@@ -517,7 +517,8 @@ done:
  * nothing added) for a single-point file. */
 static bool
 sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production, const char *gnuplot,
-             const char *tmp, const char *dir, const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
+             const char *tmp, const char *dir, const char *stem, lab_cmp_chart_set_t *set,
+             bson_error_t *error)
 {
    static const char *const caption = "Speedup and read amplification against the cache ratio";
    size_t n = lab_results_sweep_n (&r->doc), i;
@@ -553,15 +554,12 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
       }
       cache = lab_results_format_binary (p[i].cache_size_bytes);
       /* ratio, speedup, detail and folded amplification (nan: missing, or not drawable on a log scale) */
-      bson_string_append_printf (data, "%.6g %.6g %.6g %.6g \"%s\"\n", p[i].cache_ratio,
-                                 p[i].has_speedup && p[i].speedup > 0 ? p[i].speedup : NAN,
-                                 p[i].has_amplification[0] && p[i].read_amplification[0] > 0
-                                    ? p[i].read_amplification[0]
-                                    : NAN,
-                                 p[i].has_amplification[1] && p[i].read_amplification[1] > 0
-                                    ? p[i].read_amplification[1]
-                                    : NAN,
-                                 cache);
+      bson_string_append_printf (
+         data, "%.6g %.6g %.6g %.6g \"%s\"\n", p[i].cache_ratio,
+         p[i].has_speedup && p[i].speedup > 0 ? p[i].speedup : NAN,
+         p[i].has_amplification[0] && p[i].read_amplification[0] > 0 ? p[i].read_amplification[0] : NAN,
+         p[i].has_amplification[1] && p[i].read_amplification[1] > 0 ? p[i].read_amplification[1] : NAN,
+         cache);
       bson_free (cache);
    }
    if (production) {
@@ -587,32 +585,35 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
    ymax *= 2.5;
    script_header (gp, caption, "engine cache ÷ detail layout's size on disk (log scale)",
                   "factor (log scale)");
-   bson_string_append_printf (gp,
-                              "set logscale x 10\nset logscale y 10\nset xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n"
-                              "set grid xtics ytics lc rgb '#e0e0e0' lt 1\n"
-                              "set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)\n"
-                              "set mxtics default\n"
-                              "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n"
-                              "set label 'rereads' at first 0.93, graph 0.95 right textcolor rgb '#555555'\n"
-                              "set label 'fits in cache' at first 1.07, graph 0.95 left textcolor rgb "
-                              "'#555555'\n",
-                              xmin / 1.6, xmax * 1.6, ymin, ymax);
+   bson_string_append_printf (
+      gp,
+      "set logscale x 10\nset logscale y 10\nset xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n"
+      "set grid xtics ytics lc rgb '#e0e0e0' lt 1\n"
+      "set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)\n"
+      "set mxtics default\n"
+      "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n"
+      "set label 'rereads' at first 0.93, graph 0.95 right textcolor rgb '#555555'\n"
+      "set label 'fits in cache' at first 1.07, graph 0.95 left textcolor rgb "
+      "'#555555'\n",
+      xmin / 1.6, xmax * 1.6, ymin, ymax);
    /* the cache sizes written just above the x axis */
    bson_string_append_printf (gp, "YLAB = %.6g\n", ymin * 1.4);
-   bson_string_append (gp, "plot 'sweep.dat' using 1:2 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#333333' title "
-                           "\"speedup (detail load time ÷ folded)\" noenhanced, \\\n"
-                           "     '' using 1:2:(sprintf('%.3gx', $2)) with labels offset 0,1.1 notitle, \\\n"
-                           "     '' using 1:(YLAB):5 with labels textcolor rgb '#777777' font 'sans,9' "
-                           "notitle, \\\n"
-                           "     '' using 1:3 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_DETAIL
-                           "' title \"read amplification, detail\" noenhanced, \\\n"
-                           "     '' using 1:4 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_FOLDED
-                           "' title \"read amplification, folded\" noenhanced");
+   bson_string_append (gp,
+                       "plot 'sweep.dat' using 1:2 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#333333' title "
+                       "\"speedup (detail load time ÷ folded)\" noenhanced, \\\n"
+                       "     '' using 1:2:(sprintf('%.3gx', $2)) with labels offset 0,1.1 notitle, \\\n"
+                       "     '' using 1:(YLAB):5 with labels textcolor rgb '#777777' font 'sans,9' "
+                       "notitle, \\\n"
+                       "     '' using 1:3 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_DETAIL
+                       "' title \"read amplification, detail\" noenhanced, \\\n"
+                       "     '' using 1:4 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_FOLDED
+                       "' title \"read amplification, folded\" noenhanced");
    if (prod_shown) {
-      bson_string_append (gp, ", \\\n     'production.dat' using 1:2 with points pt 9 ps 2.2 lc rgb '#c00000' "
-                              "title \"production (interpolated speedup)\" noenhanced, \\\n"
-                              "     '' using 1:2:(sprintf('production ≈%.3gx', $2)) with labels offset 0,-1.6 "
-                              "textcolor rgb '#c00000' notitle");
+      bson_string_append (gp,
+                          ", \\\n     'production.dat' using 1:2 with points pt 9 ps 2.2 lc rgb '#c00000' "
+                          "title \"production (interpolated speedup)\" noenhanced, \\\n"
+                          "     '' using 1:2:(sprintf('production ≈%.3gx', $2)) with labels offset 0,-1.6 "
+                          "textcolor rgb '#c00000' notitle");
    }
    bson_string_append (gp, "\n");
    ok = finish_chart (gnuplot, tmp, gp, dir, stem, "sweep", caption, set, error);

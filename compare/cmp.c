@@ -1,6 +1,7 @@
 /*
  * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run), Markdown
- * escaping and the production point's options. The metrics, medians, ratios, winners and number formatting are core/results.c.
+ * escaping and the production point's options. The metrics, medians, ratios, winners and number formatting
+ * are core/results.c.
  */
 #include <errno.h>
 #include <math.h>

@@ -77,15 +77,15 @@ typedef struct {
 /* lab_cmp_production_parse -- *out from the option values (each NULL when not given): `ratio` (above 0),
  * or `cache` and `data` sizes (lab_parse_size; both or neither, each above 0). Nothing given leaves
  * out->ratio 0 (no production point). False with *error (LAB_ERROR_USAGE) on a bad or lone value. */
-bool lab_cmp_production_parse (const char *ratio, const char *cache, const char *data, lab_cmp_production_t *out,
-                               bson_error_t *error);
+bool lab_cmp_production_parse (const char *ratio, const char *cache, const char *data,
+                               lab_cmp_production_t *out, bson_error_t *error);
 
 typedef struct {
    const char *title;                 /* NULL: "Layout comparison: <detail> vs <folded>" */
    const lab_cmp_results_t *baseline; /* NULL: no baseline section */
    const lab_cmp_chart_t *charts;     /* the charts written, linked from the report */
    size_t n_charts;
-   const char *charts_note; /* why charts were skipped, when n_charts == 0 */
+   const char *charts_note;                /* why charts were skipped, when n_charts == 0 */
    const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
 } lab_cmp_render_opts_t;
 
@@ -97,7 +97,8 @@ lab_estimate_t lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp
  * ratio, regime, reference, speedup, and per layout the median load time, read amplification and
  * locality) when r is a sweep, and "production" (ratio, "estimate": interpolated | measured | outside |
  * too_few | single_point, the speedup when there is one, the measured ratio range) when given. */
-void lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production, bson_t *out);
+void lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+                                bson_t *out);
 
 /* lab_cmp_render_md -- the whole Markdown report. Caller bson_free()s. */
 char *lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts);

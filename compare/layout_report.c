@@ -140,7 +140,7 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "-o '%s': name a file, e.g. out/report.md", o->output);
          ok = false;
-      goto done;
+         goto done;
       }
    }
 done:

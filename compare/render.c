@@ -259,13 +259,15 @@ app_holds (bson_string_t *o, const lab_sweep_point_t *p)
       bson_string_append (o, "when the cache holds all the data");
    } else if (ratio >= 1.0) {
       /* larger than the data on disk, yet it rereads: the cache holds pages uncompressed */
-      bson_string_append_printf (o, "when the cache is %.2fx the data's size on disk but still rereads it "
-                                    "(it holds pages uncompressed)",
+      bson_string_append_printf (o,
+                                 "when the cache is %.2fx the data's size on disk but still rereads it "
+                                 "(it holds pages uncompressed)",
                                  ratio);
    } else {
       /* never "100%" for a cache that does not hold it all */
-      bson_string_append_printf (o, ratio < 0.995 ? "when the cache holds %.0f%% of the data"
-                                                  : "when the cache holds %.1f%% of the data",
+      bson_string_append_printf (o,
+                                 ratio < 0.995 ? "when the cache holds %.0f%% of the data"
+                                               : "when the cache holds %.1f%% of the data",
                                  ratio < 0.995 ? ratio * 100.0 : floor (ratio * 1000.0) / 10.0);
    }
 }
@@ -444,8 +446,9 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       app_holds (o, &s->p[hi]);
       bson_string_append (o, " (");
       app_point (o, &s->p[hi]);
-      bson_string_append_printf (o, "). %zu cache sizes measured; the data is the detail layout's data and "
-                                    "indexes on disk.\n",
+      bson_string_append_printf (o,
+                                 "). %zu cache sizes measured; the data is the detail layout's data and "
+                                 "indexes on disk.\n",
                                  s->n);
    }
 
@@ -456,9 +459,10 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
                              "file).\n");
    } else {
       const lab_sweep_point_t *a = &s->p[first], *b = &s->p[last];
-      bson_string_append (o, a->read_amplification[0] >= 2.0 ? "**The detail layout rereads its pages when the "
-                                                               "cache cannot hold them**: the engine read "
-                                                             : "The detail layout's engine read ");
+      bson_string_append (o, a->read_amplification[0] >= 2.0
+                                ? "**The detail layout rereads its pages when the "
+                                  "cache cannot hold them**: the engine read "
+                                : "The detail layout's engine read ");
       app_factor (o, a->read_amplification[0]);
       bson_string_append (o, " its on-disk size from disk at ");
       app_binary (o, a->cache_size_bytes);
@@ -498,7 +502,8 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
                              "served part of the data");
    } else if (c.drop_known == c.runs && c.dropped == c.runs) {
-      bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", c.runs, s->n);
+      bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", c.runs,
+                                 s->n);
       if (c.resident_known) {
          bson_string_append_printf (o, " (at most %.1f%% of the data files resident)", c.resident_max_pct);
       }
@@ -512,8 +517,9 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       bson_string_append_printf (o, "; at %s the two layouts' load-time ranges do not overlap.\n",
                                  spread == s->n ? "every point" : "every point with two runs or more");
    } else {
-      bson_string_append_printf (o, "; at %zu of %zu points the two layouts' load-time ranges overlap (the "
-                                    "difference there is within run-to-run noise).\n",
+      bson_string_append_printf (o,
+                                 "; at %zu of %zu points the two layouts' load-time ranges overlap (the "
+                                 "difference there is within run-to-run noise).\n",
                                  overlap, spread);
    }
 
@@ -555,7 +561,8 @@ app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
    }
    bson_string_append (o, "| **");
    app_ratio (o, prod->ratio);
-   bson_string_append_printf (o, "** | %s | not measured | not measured | ", lab_results_regime (prod->ratio));
+   bson_string_append_printf (o, "** | %s | not measured | not measured | ",
+                              lab_results_regime (prod->ratio));
    switch (e.status) {
    case LAB_ESTIMATE_INTERPOLATED:
       bson_string_append (o, "**≈ ");
@@ -584,7 +591,8 @@ app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
  * locality when measured, one row per point (the production point marked in the first), then how to
  * read them. */
 static void
-render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s, const lab_cmp_production_t *prod)
+render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+              const lab_cmp_production_t *prod)
 {
    const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
    const lab_metric_t *m_rb = lab_results_metric_find ("read_bytes");
@@ -681,8 +689,9 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s, co
 
    if (any_locality) {
       bson_string_append (o, "\n### Locality\n\n");
-      bson_string_append (o, "| engine cache | data pages per master: detail mean | detail p95 | folded mean | "
-                             "folded p95 | masters sampled (detail / folded) |\n|--:|--:|--:|--:|--:|--:|\n");
+      bson_string_append (o,
+                          "| engine cache | data pages per master: detail mean | detail p95 | folded mean | "
+                          "folded p95 | masters sampled (detail / folded) |\n|--:|--:|--:|--:|--:|--:|\n");
       for (i = 0; i < s->n; i++) {
          const lab_sweep_point_t *p = &s->p[i];
          bson_string_append (o, "| ");
@@ -723,11 +732,12 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s, co
       bson_string_append (o, ": ");
       app_fmt (o, LAB_UNIT_BYTES, disk);
    }
-   bson_string_append (o, "). At 1 or more the detail layout *fits in cache*: each page is read once. Below 1 "
-                          "the cache evicts pages it needs again and *rereads* them. The speedup is the "
-                          "detail median load time ÷ the folded one. Read amplification is what the engine "
-                          "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
-                          "layout's size on disk: 1x means each on-disk byte once. ");
+   bson_string_append (o,
+                       "). At 1 or more the detail layout *fits in cache*: each page is read once. Below 1 "
+                       "the cache evicts pages it needs again and *rereads* them. The speedup is the "
+                       "detail median load time ÷ the folded one. Read amplification is what the engine "
+                       "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
+                       "layout's size on disk: 1x means each on-disk byte once. ");
    if (any_locality) {
       bson_string_append (o, "Locality counts the distinct data pages one master's rows occupy, over a "
                              "sample of masters. ");
@@ -889,7 +899,8 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          app_ratio (o, ratio);
          bson_string_append (o, ")");
       }
-      bson_string_append (o, ", not a curve to interpolate on; measure a sweep (`scancmp --cache-ratios`).\n");
+      bson_string_append (o,
+                          ", not a curve to interpolate on; measure a sweep (`scancmp --cache-ratios`).\n");
    }
 }
 
@@ -1153,7 +1164,8 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
 {
    const bson_t *d = &r->doc;
    const char *kind = lab_results_get_string (d, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_KIND);
-   const char *src = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE "." LAB_RESULTS_KEY_DISK_SOURCE_SOURCE);
+   const char *src =
+      lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE "." LAB_RESULTS_KEY_DISK_SOURCE_SOURCE);
    const char *s;
    bson_t run;
    bson_iter_t it, arr;
@@ -1182,8 +1194,8 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
          bson_iter_recurse (&arr, &sh);
          while (bson_iter_next (&sh)) {
             bson_iter_t f;
-            if (BSON_ITER_HOLDS_DOCUMENT (&sh) && bson_iter_recurse (&sh, &f) && bson_iter_find (&f, "name") &&
-                BSON_ITER_HOLDS_UTF8 (&f)) {
+            if (BSON_ITER_HOLDS_DOCUMENT (&sh) && bson_iter_recurse (&sh, &f) &&
+                bson_iter_find (&f, "name") && BSON_ITER_HOLDS_UTF8 (&f)) {
                bson_string_append (o, first ? ", shards: " : ", ");
                app_esc (o, bson_iter_utf8 (&f, NULL));
                first = false;
@@ -1262,9 +1274,10 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    if (lab_results_get_number (d, "device.read_ahead_kb", &ra)) {
       /* MongoDB's production notes: 8-32 KiB of readahead under WiredTiger */
       bson_string_append_printf (o, "| device readahead | %.0f KiB%s |\n", ra,
-                                 ra > 32 ? " (MongoDB recommends 8–32 KiB for WiredTiger: larger windows inflate "
-                                           "each random read)"
-                                         : "");
+                                 ra > 32
+                                    ? " (MongoDB recommends 8–32 KiB for WiredTiger: larger windows inflate "
+                                      "each random read)"
+                                    : "");
    }
    bson_string_append (o, "| backend | ");
    app_name_version (o, d, "backend.name", "backend.version");
@@ -1353,8 +1366,9 @@ render_cold (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "\n- drop the OS page cache (`--drop-caches`): ");
    app_esc (o, lab_results_get_string (d, "config.drop_caches"));
    if (lab_results_get_bool (d, "config.direct_io", &b) && b) {
-      bson_string_append (o, "\n- data files read with O_DIRECT (`--direct-io`): every engine cache miss is a "
-                             "disk read, as on a server whose RAM is far smaller than its data");
+      bson_string_append (o,
+                          "\n- data files read with O_DIRECT (`--direct-io`): every engine cache miss is a "
+                          "disk read, as on a server whose RAM is far smaller than its data");
    }
    bson_string_append (o, "\n- restart command: ");
    if (lab_results_get_string (d, "config.restart_cmd")) {

@@ -83,7 +83,8 @@ validate_runs (const bson_t *doc, const char *name, const char *where, bson_erro
       }
       bson_iter_document (&runs, &len, &data);
       if (!bson_init_static (&run, data, len)) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: %sruns[%d] is not a valid document", name, where, idx);
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: %sruns[%d] is not a valid document", name, where,
+                        idx);
          return false;
       }
       layout = lab_results_get_string (&run, LAB_RESULTS_KEY_LAYOUT);

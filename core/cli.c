@@ -140,16 +140,16 @@ store_int (void *field, size_t size, int64_t v)
 {
    switch (size) {
    case 1:
-      *(int8_t *) field = (int8_t) v;
+      *(int8_t *)field = (int8_t)v;
       break;
    case 2:
-      *(int16_t *) field = (int16_t) v;
+      *(int16_t *)field = (int16_t)v;
       break;
    case 4:
-      *(int32_t *) field = (int32_t) v;
+      *(int32_t *)field = (int32_t)v;
       break;
    default:
-      *(int64_t *) field = v;
+      *(int64_t *)field = v;
    }
 }
 
@@ -186,7 +186,7 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
 
    switch (o->kind) {
    case LAB_CLI_STRING:
-      *(const char **) o->field = v;
+      *(const char **)o->field = v;
       return true;
    case LAB_CLI_INT:
       if (!lab_parse_int (v, o->name, o->min, o->max, &n, error)) {
@@ -202,24 +202,24 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
                         v);
          return false;
       }
-      *(double *) o->field = d;
+      *(double *)o->field = d;
       return true;
    case LAB_CLI_SIZE:
-      return lab_parse_size (v, o->name, (uint64_t *) o->field, error);
+      return lab_parse_size (v, o->name, (uint64_t *)o->field, error);
    case LAB_CLI_DURATION:
-      return lab_parse_duration_ns (v, o->name, (uint64_t *) o->field, error);
+      return lab_parse_duration_ns (v, o->name, (uint64_t *)o->field, error);
    case LAB_CLI_DURATION_MS:
       if (!lab_parse_duration_ns (v, o->name, &u, error)) {
          return false;
       }
       u /= 1000000u;
-      *(int32_t *) o->field = (int32_t) (u > INT32_MAX ? INT32_MAX : u);
+      *(int32_t *)o->field = (int32_t)(u > INT32_MAX ? INT32_MAX : u);
       return true;
    case LAB_CLI_ENUM: {
       bson_string_t *names;
       for (k = 0; o->choices[k]; k++) {
          if (strcmp (v, o->choices[k]) == 0) {
-            store_int (o->field, o->size, (int64_t) k);
+            store_int (o->field, o->size, (int64_t)k);
             return true;
          }
       }
@@ -233,7 +233,7 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
       return false;
    }
    case LAB_CLI_LIST:
-      list_add ((lab_cli_list_t *) o->field, v);
+      list_add ((lab_cli_list_t *)o->field, v);
       return true;
    case LAB_CLI_CUSTOM:
       return o->parse (v, o->field, o->name, error);
@@ -289,9 +289,9 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
             return false;
          }
          if (o->kind == LAB_CLI_FLAG) {
-            *(bool *) o->field = true;
+            *(bool *)o->field = true;
          } else {
-            (*(int *) o->field)++;
+            (*(int *)o->field)++;
          }
          continue;
       }
@@ -319,7 +319,7 @@ lab_cli_arg_redacted (const char *arg)
 
    if (arg[0] == '-' && eq && strstr (eq, "://")) {
       char *tail = lab_uri_redact (eq + 1);
-      char *all = bson_strdup_printf ("%.*s%s", (int) (eq + 1 - arg), arg, tail);
+      char *all = bson_strdup_printf ("%.*s%s", (int)(eq + 1 - arg), arg, tail);
       bson_free (tail);
       return all;
    }
@@ -339,7 +339,7 @@ lab_cli_run_start (lab_cli_run_t *run, const char *tool, int argc, char **argv)
    run->argc = argc;
    run->argv = argv;
    clock_gettime (CLOCK_REALTIME, &ts);
-   run->started_ms = (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+   run->started_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
    run->t0_ns = lab_now_ns ();
 }
 
@@ -347,13 +347,13 @@ lab_cli_run_start (lab_cli_run_t *run, const char *tool, int argc, char **argv)
 static void
 iso8601 (int64_t ms, char *buf, size_t len)
 {
-   time_t t = (time_t) (ms / 1000);
+   time_t t = (time_t)(ms / 1000);
    struct tm tm;
    char day[32];
 
    gmtime_r (&t, &tm);
    strftime (day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
-   bson_snprintf (buf, len, "%s.%03dZ", day, (int) (ms % 1000));
+   bson_snprintf (buf, len, "%s.%03dZ", day, (int)(ms % 1000));
 }
 
 /* lab_cli_summary_init -- see cli.h. */
@@ -368,14 +368,14 @@ lab_cli_summary_init (bson_t *doc, const lab_cli_run_t *run, int exit_code, cons
    int i;
 
    clock_gettime (CLOCK_REALTIME, &ts);
-   now_ms = (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+   now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
    bson_init (doc);
    BSON_APPEND_UTF8 (doc, "tool", run->tool);
    BSON_APPEND_UTF8 (doc, "version", LAB_VERSION);
    BSON_APPEND_ARRAY_BEGIN (doc, "command_line", &arr);
    for (i = 0; i < run->argc; i++) {
       char *shown = lab_cli_arg_redacted (run->argv[i]);
-      bson_uint32_to_string ((uint32_t) i, &key, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)i, &key, idx, sizeof idx);
       BSON_APPEND_UTF8 (&arr, key, shown);
       bson_free (shown);
    }
@@ -384,7 +384,7 @@ lab_cli_summary_init (bson_t *doc, const lab_cli_run_t *run, int exit_code, cons
    BSON_APPEND_UTF8 (doc, "started", buf);
    iso8601 (now_ms, buf, sizeof buf);
    BSON_APPEND_UTF8 (doc, "finished", buf);
-   BSON_APPEND_DOUBLE (doc, "elapsed_s", (double) (lab_now_ns () - run->t0_ns) / 1e9);
+   BSON_APPEND_DOUBLE (doc, "elapsed_s", (double)(lab_now_ns () - run->t0_ns) / 1e9);
    BSON_APPEND_INT32 (doc, "exit_code", exit_code);
    BSON_APPEND_BOOL (doc, "ok", exit_code == LAB_EXIT_OK);
    if (error && error->message[0]) {
@@ -407,7 +407,8 @@ lab_cli_common_help (void)
           "  --uri URI            wiredtiger:DIR (embedded, default) or mongodb://... / mongodb+srv://...\n"
           "                       (default: $LAYOUTLAB_URI, else wiredtiger:./layoutlab-data)\n"
           "  --db NAME            MongoDB database (default: the URI's, else layoutlab)\n"
-          "  --cache-size SIZE    embedded WiredTiger cache (default: mongod's rule, max(50% of (RAM-1GB), 256MB))\n"
+          "  --cache-size SIZE    embedded WiredTiger cache (default: mongod's rule, max(50% of (RAM-1GB), "
+          "256MB))\n"
           "  --json FILE|-        write a machine-readable summary\n"
           "  --progress MODE      auto (a bar when stderr is a terminal), always, never\n"
           "  -q, --quiet          only errors on stderr\n"
@@ -513,7 +514,7 @@ lab_json_pretty (const bson_t *doc)
 bool
 lab_file_write_atomic (const char *path, const void *data, size_t len, bson_error_t *error)
 {
-   char *tmp = bson_strdup_printf ("%s.tmp.%d", path, (int) getpid ());
+   char *tmp = bson_strdup_printf ("%s.tmp.%d", path, (int)getpid ());
    const char *p = data;
    size_t left = len;
    int fd;
@@ -534,7 +535,7 @@ lab_file_write_atomic (const char *path, const void *data, size_t len, bson_erro
          goto fail;
       }
       p += w;
-      left -= (size_t) w;
+      left -= (size_t)w;
    }
    if (fsync (fd) != 0) {
       lab_error_set_errno (error, errno, "cannot sync '%s'", path);

@@ -15,15 +15,15 @@
 #define LAB_VERSION "0.1.0"
 
 typedef struct {
-   const char *uri;            /* --uri (default lab_uri_default()) */
-   const char *db;             /* --db (NULL: the URI's, else "layoutlab") */
-   bool quiet;                 /* -q/--quiet */
-   int verbose;                /* -v/--verbose, repeatable */
+   const char *uri;              /* --uri (default lab_uri_default()) */
+   const char *db;               /* --db (NULL: the URI's, else "layoutlab") */
+   bool quiet;                   /* -q/--quiet */
+   int verbose;                  /* -v/--verbose, repeatable */
    lab_progress_mode_t progress; /* --progress auto|always|never */
-   const char *json_path;      /* --json FILE|- (NULL: none) */
-   uint64_t cache_size_bytes;  /* --cache-size (0: mongod's rule) */
-   bool help;                  /* -h/--help seen */
-   bool version;               /* --version seen */
+   const char *json_path;        /* --json FILE|- (NULL: none) */
+   uint64_t cache_size_bytes;    /* --cache-size (0: mongod's rule) */
+   bool help;                    /* -h/--help seen */
+   bool version;                 /* --version seen */
 } lab_cli_common_t;
 
 /* lab_cli_common_init -- defaults (uri from $LAYOUTLAB_URI else wiredtiger:./layoutlab-data). */
@@ -82,33 +82,63 @@ void lab_cli_list_free (lab_cli_list_t *l);
 typedef bool (*lab_cli_parse_fn) (const char *value, void *field, const char *name, bson_error_t *error);
 
 typedef struct {
-   const char *name;            /* "--bills"; NULL ends a table */
-   char short_name;             /* 'o' for -o, 0 for none */
+   const char *name; /* "--bills"; NULL ends a table */
+   char short_name;  /* 'o' for -o, 0 for none */
    lab_cli_kind_t kind;
-   void *field;                 /* where the value goes (see the kinds) */
-   size_t size;                 /* LAB_CLI_INT, LAB_CLI_ENUM: sizeof the field */
-   int64_t min, max;            /* LAB_CLI_INT */
-   const char *const *choices;  /* LAB_CLI_ENUM: names, NULL-terminated, in the enum's order */
-   lab_cli_parse_fn parse;      /* LAB_CLI_CUSTOM */
-   bool *seen;                  /* optional: set true when the option is given */
+   void *field;                /* where the value goes (see the kinds) */
+   size_t size;                /* LAB_CLI_INT, LAB_CLI_ENUM: sizeof the field */
+   int64_t min, max;           /* LAB_CLI_INT */
+   const char *const *choices; /* LAB_CLI_ENUM: names, NULL-terminated, in the enum's order */
+   lab_cli_parse_fn parse;     /* LAB_CLI_CUSTOM */
+   bool *seen;                 /* optional: set true when the option is given */
 } lab_cli_opt_t;
 
-#define LAB_CLI_OPT_FLAG(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_FLAG, .field = (p)}
-#define LAB_CLI_OPT_STRING(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_STRING, .field = (p)}
-#define LAB_CLI_OPT_INT(n, s, p, lo, hi)                                                                  \
-   {.name = (n), .short_name = (s), .kind = LAB_CLI_INT, .field = (p), .size = sizeof *(p), .min = (lo),  \
-    .max = (hi)}
-#define LAB_CLI_OPT_DOUBLE(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_DOUBLE, .field = (p)}
-#define LAB_CLI_OPT_SIZE(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_SIZE, .field = (p)}
-#define LAB_CLI_OPT_DURATION(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_DURATION, .field = (p)}
-#define LAB_CLI_OPT_DURATION_MS(n, s, p) \
-   {.name = (n), .short_name = (s), .kind = LAB_CLI_DURATION_MS, .field = (p)}
-#define LAB_CLI_OPT_ENUM(n, s, p, names) \
-   {.name = (n), .short_name = (s), .kind = LAB_CLI_ENUM, .field = (p), .size = sizeof *(p), .choices = (names)}
-#define LAB_CLI_OPT_LIST(n, s, p) {.name = (n), .short_name = (s), .kind = LAB_CLI_LIST, .field = (p)}
-#define LAB_CLI_OPT_CUSTOM(n, s, p, fn) \
-   {.name = (n), .short_name = (s), .kind = LAB_CLI_CUSTOM, .field = (p), .parse = (fn)}
-#define LAB_CLI_OPT_END {.name = NULL}
+#define LAB_CLI_OPT_FLAG(n, s, p)                                                                            \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_FLAG, .field = (p)                                     \
+   }
+#define LAB_CLI_OPT_STRING(n, s, p)                                                                          \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_STRING, .field = (p)                                   \
+   }
+#define LAB_CLI_OPT_INT(n, s, p, lo, hi)                                                                     \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_INT, .field = (p), .size = sizeof *(p), .min = (lo),   \
+      .max = (hi)                                                                                            \
+   }
+#define LAB_CLI_OPT_DOUBLE(n, s, p)                                                                          \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_DOUBLE, .field = (p)                                   \
+   }
+#define LAB_CLI_OPT_SIZE(n, s, p)                                                                            \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_SIZE, .field = (p)                                     \
+   }
+#define LAB_CLI_OPT_DURATION(n, s, p)                                                                        \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_DURATION, .field = (p)                                 \
+   }
+#define LAB_CLI_OPT_DURATION_MS(n, s, p)                                                                     \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_DURATION_MS, .field = (p)                              \
+   }
+#define LAB_CLI_OPT_ENUM(n, s, p, names)                                                                     \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_ENUM, .field = (p), .size = sizeof *(p),               \
+      .choices = (names)                                                                                     \
+   }
+#define LAB_CLI_OPT_LIST(n, s, p)                                                                            \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_LIST, .field = (p)                                     \
+   }
+#define LAB_CLI_OPT_CUSTOM(n, s, p, fn)                                                                      \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_CUSTOM, .field = (p), .parse = (fn)                    \
+   }
+#define LAB_CLI_OPT_END                                                                                      \
+   {                                                                                                         \
+      .name = NULL                                                                                           \
+   }
 
 typedef struct {
    const lab_cli_opt_t *opts;   /* the tool's table */

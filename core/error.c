@@ -37,7 +37,7 @@ lab_error_set_errno (bson_error_t *error, int err, const char *fmt, ...)
    va_start (ap, fmt);
    bson_vsnprintf (ctx, sizeof ctx, fmt, ap);
    va_end (ap);
-   lab_error_set (error, LAB_ERROR_IO, (uint32_t) err, "%s: %s", ctx,
+   lab_error_set (error, LAB_ERROR_IO, (uint32_t)err, "%s: %s", ctx,
                   bson_strerror_r (err, ebuf, sizeof ebuf));
 }
 

@@ -29,17 +29,17 @@ typedef enum {
 /* Codes in LAB_ERROR_STORE. */
 typedef enum {
    LAB_STORE_ERR_GENERIC = 1,
-   LAB_STORE_ERR_NO_COLLECTION,  /* collection does not exist */
-   LAB_STORE_ERR_EXISTS,         /* collection exists (and is not empty) */
-   LAB_STORE_ERR_DOC_TOO_LARGE,  /* document over the max BSON size */
-   LAB_STORE_ERR_NO_INDEX,       /* no index on the field */
-   LAB_STORE_ERR_KEY_TYPE,       /* key value of an unsupported type */
-   LAB_STORE_ERR_DUPLICATE_KEY,  /* duplicate _id */
-   LAB_STORE_ERR_UNREACHABLE,    /* server does not answer */
-   LAB_STORE_ERR_BAD_URI,        /* URI cannot be parsed */
-   LAB_STORE_ERR_NOT_SUPPORTED,  /* operation not available on this backend */
-   LAB_STORE_ERR_PERMISSION,     /* not writable / not permitted */
-   LAB_STORE_ERR_BAD_REPLY,      /* a server reply has a field of an unexpected type (serverfacts.h) */
+   LAB_STORE_ERR_NO_COLLECTION, /* collection does not exist */
+   LAB_STORE_ERR_EXISTS,        /* collection exists (and is not empty) */
+   LAB_STORE_ERR_DOC_TOO_LARGE, /* document over the max BSON size */
+   LAB_STORE_ERR_NO_INDEX,      /* no index on the field */
+   LAB_STORE_ERR_KEY_TYPE,      /* key value of an unsupported type */
+   LAB_STORE_ERR_DUPLICATE_KEY, /* duplicate _id */
+   LAB_STORE_ERR_UNREACHABLE,   /* server does not answer */
+   LAB_STORE_ERR_BAD_URI,       /* URI cannot be parsed */
+   LAB_STORE_ERR_NOT_SUPPORTED, /* operation not available on this backend */
+   LAB_STORE_ERR_PERMISSION,    /* not writable / not permitted */
+   LAB_STORE_ERR_BAD_REPLY,     /* a server reply has a field of an unexpected type (serverfacts.h) */
 } lab_store_err_t;
 
 /* Codes in LAB_ERROR_USAGE: what was wrong with the command line (or with the arguments a library entry

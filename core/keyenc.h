@@ -15,7 +15,6 @@
 
 #include "buf.h"
 
-
 /* lab_key_type_supported -- true for the value types an index key may hold. */
 bool lab_key_type_supported (bson_type_t t);
 

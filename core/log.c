@@ -42,7 +42,7 @@ vlog (lab_log_level_t level, const char *fmt, va_list ap)
 {
    char msg[2048];
 
-   if (!log_sink || (int) level > log_level) {
+   if (!log_sink || (int)level > log_level) {
       return;
    }
    bson_vsnprintf (msg, sizeof msg, fmt, ap);

@@ -19,8 +19,8 @@ parse_number (const char *s, double *out, const char **end)
    char *e;
    double v;
 
-   if (!s || !isdigit ((unsigned char) *s)) {
-      if (!(s && *s == '.' && isdigit ((unsigned char) s[1]))) {
+   if (!s || !isdigit ((unsigned char)*s)) {
+      if (!(s && *s == '.' && isdigit ((unsigned char)s[1]))) {
          return false;
       }
    }
@@ -63,10 +63,20 @@ parse_scaled (const char *s, const lab_unit_t *units, size_t nunits, double *out
 bool
 lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error)
 {
-   static const lab_unit_t units[] = {{"", 1},           {"b", 1},           {"k", 1024.0},      {"kib", 1024.0},
-                                      {"kb", 1e3},       {"m", 1048576.0},   {"mib", 1048576.0}, {"mb", 1e6},
-                                      {"g", 1073741824.0}, {"gib", 1073741824.0}, {"gb", 1e9},
-                                      {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12}};
+   static const lab_unit_t units[] = { { "", 1 },
+                                       { "b", 1 },
+                                       { "k", 1024.0 },
+                                       { "kib", 1024.0 },
+                                       { "kb", 1e3 },
+                                       { "m", 1048576.0 },
+                                       { "mib", 1048576.0 },
+                                       { "mb", 1e6 },
+                                       { "g", 1073741824.0 },
+                                       { "gib", 1073741824.0 },
+                                       { "gb", 1e9 },
+                                       { "t", 1099511627776.0 },
+                                       { "tib", 1099511627776.0 },
+                                       { "tb", 1e12 } };
    double bytes;
 
    if (!parse_scaled (s, units, sizeof units / sizeof units[0], &bytes)) {
@@ -79,7 +89,7 @@ lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *er
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: size '%s' is too large", what, s);
       return false;
    }
-   *out = (uint64_t) bytes;
+   *out = (uint64_t)bytes;
    return true;
 }
 
@@ -87,8 +97,8 @@ lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *er
 bool
 lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_error_t *error)
 {
-   static const lab_unit_t units[] = {{"", 1e9},  {"s", 1e9},   {"ms", 1e6},    {"us", 1e3},
-                                      {"ns", 1},  {"m", 60e9},  {"min", 60e9},  {"h", 3600e9}};
+   static const lab_unit_t units[] = { { "", 1e9 }, { "s", 1e9 },  { "ms", 1e6 },   { "us", 1e3 },
+                                       { "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 } };
    double ns;
 
    if (!parse_scaled (s, units, sizeof units / sizeof units[0], &ns)) {
@@ -101,7 +111,7 @@ lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_e
                      s);
       return false;
    }
-   *out_ns = (uint64_t) ns;
+   *out_ns = (uint64_t)ns;
    return true;
 }
 
@@ -137,8 +147,8 @@ bad:
 const char *
 lab_format_bytes (uint64_t bytes, char *buf, size_t len)
 {
-   static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-   double v = (double) bytes;
+   static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+   double v = (double)bytes;
    int i = 0;
 
    while (v >= 1024.0 && i < 4) {
@@ -158,5 +168,5 @@ lab_now_ns (void)
 {
    struct timespec ts;
    clock_gettime (CLOCK_MONOTONIC, &ts);
-   return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

@@ -66,23 +66,23 @@ lab_progress_new (lab_progress_mode_t mode, const char *label, const char *unit,
 static void
 draw (lab_progress_t *p, uint64_t now, bool final)
 {
-   double secs = (double) (now - p->start_ns) / 1e9;
-   double rate = secs > 0 ? (double) p->items / secs : 0;
+   double secs = (double)(now - p->start_ns) / 1e9;
+   double rate = secs > 0 ? (double)p->items / secs : 0;
    char line[320];
    int n;
 
    n = bson_snprintf (line, sizeof line, "%s: %" PRIu64, p->label, p->items);
    if (p->total) {
       n += bson_snprintf (line + n, sizeof line - n, "/%" PRIu64 " (%.1f%%)", p->total,
-                          100.0 * (double) p->items / (double) p->total);
+                          100.0 * (double)p->items / (double)p->total);
    }
    n += bson_snprintf (line + n, sizeof line - n, " %s, %.0f %s/s", p->unit, rate, p->unit);
    if (p->bytes && secs > 0) {
-      n += bson_snprintf (line + n, sizeof line - n, ", %.1f MB/s", (double) p->bytes / secs / 1e6);
+      n += bson_snprintf (line + n, sizeof line - n, ", %.1f MB/s", (double)p->bytes / secs / 1e6);
    }
    if (p->total && rate > 0 && !final && p->items < p->total) {
-      double eta = (double) (p->total - p->items) / rate;
-      n += bson_snprintf (line + n, sizeof line - n, ", ETA %dm%02ds", (int) (eta / 60), (int) eta % 60);
+      double eta = (double)(p->total - p->items) / rate;
+      n += bson_snprintf (line + n, sizeof line - n, ", ETA %dm%02ds", (int)(eta / 60), (int)eta % 60);
    }
    if (p->extra[0]) {
       n += bson_snprintf (line + n, sizeof line - n, ", %s", p->extra);

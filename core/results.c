@@ -503,7 +503,7 @@ lab_results_point_regime (const lab_sweep_point_t *p)
 {
    if (p->read_amplification[0] > 0) {
       return p->read_amplification[0] <= LAB_RESULTS_FITS_MAX_AMPLIFICATION ? LAB_RESULTS_REGIME_FITS
-                                                                             : LAB_RESULTS_REGIME_REREADS;
+                                                                            : LAB_RESULTS_REGIME_REREADS;
    }
    return p->cache_ratio > 0 ? lab_results_regime (p->cache_ratio) : "unknown";
 }
@@ -794,7 +794,8 @@ lab_results_sweep_check (const bson_t *results, bson_error_t *error)
       }
       bson_iter_document (&points, &len, &data);
       if (!bson_init_static (&point, data, len)) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL, LAB_RESULTS_KEY_SWEEP "[%zu] is not a valid document", i);
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, LAB_RESULTS_KEY_SWEEP "[%zu] is not a valid document",
+                        i);
          return false;
       }
       if (!lab_results_get_number (&point, LAB_RESULTS_KEY_CACHE_SIZE, &cache) || !(cache > 0)) {
@@ -863,7 +864,8 @@ lab_results_sweep_check (const bson_t *results, bson_error_t *error)
        (!lab_results_get_number (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, &v) || v < 0 || v >= (double)i ||
         v != floor (v))) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                     "\"" LAB_RESULTS_KEY_SWEEP_REFERENCE "\" must be the index of a point (0 to %zu)", i - 1);
+                     "\"" LAB_RESULTS_KEY_SWEEP_REFERENCE "\" must be the index of a point (0 to %zu)",
+                     i - 1);
       return false;
    }
    return true;

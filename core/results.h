@@ -31,16 +31,16 @@
 #define LAB_RESULTS_KEY_MAX "max"
 
 /* The deployment (scancmp; docs/results-schema.md "topology" and "disk_source") */
-#define LAB_RESULTS_KEY_TOPOLOGY "topology"             /* {kind, set_name, member, shards: [...], note} */
-#define LAB_RESULTS_KEY_TOPOLOGY_KIND "kind"            /* "standalone", "replset", "mongos" */
-#define LAB_RESULTS_KEY_TOPOLOGY_SET_NAME "set_name"    /* replica set name ("" otherwise) */
-#define LAB_RESULTS_KEY_TOPOLOGY_MEMBER "member"        /* the member the reads and statistics follow */
-#define LAB_RESULTS_KEY_TOPOLOGY_SHARDS "shards"        /* mongos: [{name, host, uri}] in listShards order */
-#define LAB_RESULTS_KEY_TOPOLOGY_NOTE "note"            /* what the figures follow, in words */
-#define LAB_RESULTS_KEY_DISK_SOURCE "disk_source"       /* {source, device, reason} */
-#define LAB_RESULTS_KEY_DISK_SOURCE_SOURCE "source"     /* "local", "ftdc" or "none" */
-#define LAB_RESULTS_KEY_SERVER_DISK "server_disk"       /* runs[].server_disk: FTDC figures per server */
-#define LAB_RESULTS_KEY_COLD_SHARDS "shards"            /* runs[].cold.shards: per shard pid, uptime, restarted */
+#define LAB_RESULTS_KEY_TOPOLOGY "topology"          /* {kind, set_name, member, shards: [...], note} */
+#define LAB_RESULTS_KEY_TOPOLOGY_KIND "kind"         /* "standalone", "replset", "mongos" */
+#define LAB_RESULTS_KEY_TOPOLOGY_SET_NAME "set_name" /* replica set name ("" otherwise) */
+#define LAB_RESULTS_KEY_TOPOLOGY_MEMBER "member"     /* the member the reads and statistics follow */
+#define LAB_RESULTS_KEY_TOPOLOGY_SHARDS "shards"     /* mongos: [{name, host, uri}] in listShards order */
+#define LAB_RESULTS_KEY_TOPOLOGY_NOTE "note"         /* what the figures follow, in words */
+#define LAB_RESULTS_KEY_DISK_SOURCE "disk_source"    /* {source, device, reason} */
+#define LAB_RESULTS_KEY_DISK_SOURCE_SOURCE "source"  /* "local", "ftdc" or "none" */
+#define LAB_RESULTS_KEY_SERVER_DISK "server_disk"    /* runs[].server_disk: FTDC figures per server */
+#define LAB_RESULTS_KEY_COLD_SHARDS "shards" /* runs[].cold.shards: per shard pid, uptime, restarted */
 
 #define LAB_RESULTS_DETAIL "detail" /* one document per row */
 #define LAB_RESULTS_FOLDED "folded" /* one document per master */
@@ -156,11 +156,12 @@ bool lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_
 #define LAB_RESULTS_KEY_CACHE_SIZE "cache_size_bytes"     /* sweep[].cache_size_bytes: engine cache */
 #define LAB_RESULTS_KEY_CACHE_RATIO "cache_ratio"         /* sweep[].cache_ratio; config.cache_ratio */
 #define LAB_RESULTS_KEY_READ_AMPLIFICATION "read_amplification" /* sweep[].<layout>.read_amplification */
-#define LAB_RESULTS_KEY_LOCALITY "locality"               /* sweep[].<layout>.locality.{...} */
+#define LAB_RESULTS_KEY_LOCALITY "locality"                     /* sweep[].<layout>.locality.{...} */
 #define LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN "pages_per_master_mean"
 #define LAB_RESULTS_KEY_PAGES_PER_MASTER_P95 "pages_per_master_p95"
 #define LAB_RESULTS_KEY_MASTERS_SAMPLED "masters_sampled"
-#define LAB_RESULTS_KEY_LOCALITY_METHOD "method" /* how the pages were counted: "record_ids", "pages_read" */
+/* how the pages were counted: "record_ids" (each sampled master's RecordIds, grouped into leaf pages) */
+#define LAB_RESULTS_KEY_LOCALITY_METHOD "method"
 #define LAB_RESULTS_KEY_CONFIG_CACHE_RATIO "config.cache_ratio" /* a single-point file's ratio */
 
 /* The two regimes a cache ratio falls in (ratio >= 1: the detail layout fits in the engine cache). */
@@ -261,9 +262,9 @@ typedef enum {
 
 typedef struct {
    lab_estimate_status_t status;
-   double speedup;               /* INTERPOLATED or MEASURED */
-   size_t lo, hi;                /* the points used (lo == hi when MEASURED) */
-   double range_lo, range_hi;    /* the measured range of ratios (n >= 1) */
+   double speedup;            /* INTERPOLATED or MEASURED */
+   size_t lo, hi;             /* the points used (lo == hi when MEASURED) */
+   double range_lo, range_hi; /* the measured range of ratios (n >= 1) */
 } lab_estimate_t;
 
 /* lab_results_estimate_speedup -- the speedup at cache ratio `r` from n measured (ratio, speedup) pairs

@@ -25,11 +25,13 @@ bad_type (bson_error_t *error, const char *what, const char *path, const bson_it
       bson_type_t t;
       const char *name;
    } names[] = {
-      {BSON_TYPE_DOUBLE, "double"},   {BSON_TYPE_UTF8, "string"},        {BSON_TYPE_DOCUMENT, "document"},
-      {BSON_TYPE_ARRAY, "array"},     {BSON_TYPE_BINARY, "binary"},      {BSON_TYPE_OID, "objectId"},
-      {BSON_TYPE_BOOL, "bool"},       {BSON_TYPE_DATE_TIME, "date"},     {BSON_TYPE_NULL, "null"},
-      {BSON_TYPE_INT32, "int32"},     {BSON_TYPE_TIMESTAMP, "timestamp"}, {BSON_TYPE_INT64, "int64"},
-      {BSON_TYPE_DECIMAL128, "decimal"},
+      { BSON_TYPE_DOUBLE, "double" },       { BSON_TYPE_UTF8, "string" },
+      { BSON_TYPE_DOCUMENT, "document" },   { BSON_TYPE_ARRAY, "array" },
+      { BSON_TYPE_BINARY, "binary" },       { BSON_TYPE_OID, "objectId" },
+      { BSON_TYPE_BOOL, "bool" },           { BSON_TYPE_DATE_TIME, "date" },
+      { BSON_TYPE_NULL, "null" },           { BSON_TYPE_INT32, "int32" },
+      { BSON_TYPE_TIMESTAMP, "timestamp" }, { BSON_TYPE_INT64, "int64" },
+      { BSON_TYPE_DECIMAL128, "decimal" },
    };
    const char *have = "another type";
    size_t i;
@@ -87,7 +89,7 @@ iter_num (const bson_iter_t *it, const char *what, const char *path, int64_t *ou
                         "%s reply: field '%s' is %g, not a count", what, path, d);
          return false;
       }
-      *out = (int64_t) d;
+      *out = (int64_t)d;
       return true;
    default:
       return bad_type (error, what, path, it, "a number (int32, int64 or double)");
@@ -310,8 +312,8 @@ parse_hostport (const char *s, size_t len, lab_facts_hostport_t *hp, const char 
          goto bad;
       }
       host = s + 1;
-      hlen = (size_t) (close - host);
-      if ((size_t) (close - s) + 1 < len) {
+      hlen = (size_t)(close - host);
+      if ((size_t)(close - s) + 1 < len) {
          if (close[1] != ':') {
             goto bad;
          }
@@ -320,10 +322,10 @@ parse_hostport (const char *s, size_t len, lab_facts_hostport_t *hp, const char 
    } else {
       const char *colon = memchr (s, ':', len);
       if (colon) {
-         if (memchr (colon + 1, ':', len - (size_t) (colon + 1 - s))) {
+         if (memchr (colon + 1, ':', len - (size_t)(colon + 1 - s))) {
             goto bad; /* a bare IPv6 address needs brackets to carry a port */
          }
-         hlen = (size_t) (colon - s);
+         hlen = (size_t)(colon - s);
          port = colon + 1;
       }
    }
@@ -333,7 +335,7 @@ parse_hostport (const char *s, size_t len, lab_facts_hostport_t *hp, const char 
    memcpy (hp->host, host, hlen);
    hp->host[hlen] = '\0';
    if (port) {
-      size_t plen = len - (size_t) (port - s);
+      size_t plen = len - (size_t)(port - s);
       long v = 0;
       size_t i;
 
@@ -349,13 +351,13 @@ parse_hostport (const char *s, size_t len, lab_facts_hostport_t *hp, const char 
       if (v < 1 || v > 65535) {
          goto bad;
       }
-      hp->port = (int32_t) v;
+      hp->port = (int32_t)v;
    }
    return true;
 bad:
    lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
                   "shard host \"%s\": bad seed \"%.*s\" (expected host, host:port or [v6]:port)", whole,
-                  (int) len, s);
+                  (int)len, s);
    return false;
 }
 
@@ -379,12 +381,12 @@ lab_facts_parse_seed_list (const char *host, char **set_name, lab_facts_hostport
                         "shard host \"%s\": empty replica set name before '/'", host);
          return false;
       }
-      *set_name = bson_strndup (host, (size_t) (slash - host));
+      *set_name = bson_strndup (host, (size_t)(slash - host));
       list = slash + 1;
    }
    for (p = list;;) {
       const char *comma = strchr (p, ',');
-      size_t len = comma ? (size_t) (comma - p) : strlen (p);
+      size_t len = comma ? (size_t)(comma - p) : strlen (p);
 
       *seeds = bson_realloc (*seeds, (*nseeds + 1) * sizeof **seeds);
       if (!parse_hostport (p, len, &(*seeds)[*nseeds], host, error)) {
@@ -441,8 +443,8 @@ one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_facts_shar
       return false;
    }
    if (!id[0] || !host[0]) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
-                     "listShards reply: shards.%zu lacks %s", i, !id[0] ? "_id" : "host");
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "listShards reply: shards.%zu lacks %s",
+                     i, !id[0] ? "_id" : "host");
       return false;
    }
    sh->id = bson_strdup (id);
@@ -559,24 +561,23 @@ lab_facts_server_status (const bson_t *reply, lab_facts_status_t *out, bson_erro
       static const struct {
          const char *name;
          size_t off;
-      } f[] = {{"bytes currently in the cache", offsetof (lab_facts_status_t, cache_bytes)},
-               {"maximum bytes configured", offsetof (lab_facts_status_t, cache_max_bytes)},
-               {"bytes read into cache", offsetof (lab_facts_status_t, cache_read_bytes)},
-               {"pages read into cache", offsetof (lab_facts_status_t, cache_pages_read)}};
+      } f[] = { { "bytes currently in the cache", offsetof (lab_facts_status_t, cache_bytes) },
+                { "maximum bytes configured", offsetof (lab_facts_status_t, cache_max_bytes) },
+                { "bytes read into cache", offsetof (lab_facts_status_t, cache_read_bytes) },
+                { "pages read into cache", offsetof (lab_facts_status_t, cache_pages_read) } };
       size_t i;
 
       for (i = 0; i < sizeof f / sizeof f[0]; i++) {
          bson_snprintf (path, sizeof path, "wiredTiger.cache.%s", f[i].name);
-         if (!get_num (reply, &cache, f[i].name, what, path, (int64_t *) ((char *) out + f[i].off), error)) {
+         if (!get_num (reply, &cache, f[i].name, what, path, (int64_t *)((char *)out + f[i].off), error)) {
             return false;
          }
       }
    }
-   if (have_block &&
-       (!get_num (reply, &block, "blocks read", what, "wiredTiger.block-manager.blocks read",
-                  &out->block_reads, error) ||
-        !get_num (reply, &block, "bytes read", what, "wiredTiger.block-manager.bytes read",
-                  &out->block_read_bytes, error))) {
+   if (have_block && (!get_num (reply, &block, "blocks read", what, "wiredTiger.block-manager.blocks read",
+                                &out->block_reads, error) ||
+                      !get_num (reply, &block, "bytes read", what, "wiredTiger.block-manager.bytes read",
+                                &out->block_read_bytes, error))) {
       return false;
    }
    return true;
@@ -588,17 +589,17 @@ static const struct {
    const char *name;
    size_t off;
 } disk_fields[] = {
-   {"reads", offsetof (lab_facts_disk_t, reads)},
-   {"reads_merged", offsetof (lab_facts_disk_t, reads_merged)},
-   {"read_sectors", offsetof (lab_facts_disk_t, read_sectors)},
-   {"read_time_ms", offsetof (lab_facts_disk_t, read_time_ms)},
-   {"writes", offsetof (lab_facts_disk_t, writes)},
-   {"writes_merged", offsetof (lab_facts_disk_t, writes_merged)},
-   {"write_sectors", offsetof (lab_facts_disk_t, write_sectors)},
-   {"write_time_ms", offsetof (lab_facts_disk_t, write_time_ms)},
-   {"io_in_progress", offsetof (lab_facts_disk_t, io_in_progress)},
-   {"io_time_ms", offsetof (lab_facts_disk_t, io_time_ms)},
-   {"io_queued_ms", offsetof (lab_facts_disk_t, io_queued_ms)},
+   { "reads", offsetof (lab_facts_disk_t, reads) },
+   { "reads_merged", offsetof (lab_facts_disk_t, reads_merged) },
+   { "read_sectors", offsetof (lab_facts_disk_t, read_sectors) },
+   { "read_time_ms", offsetof (lab_facts_disk_t, read_time_ms) },
+   { "writes", offsetof (lab_facts_disk_t, writes) },
+   { "writes_merged", offsetof (lab_facts_disk_t, writes_merged) },
+   { "write_sectors", offsetof (lab_facts_disk_t, write_sectors) },
+   { "write_time_ms", offsetof (lab_facts_disk_t, write_time_ms) },
+   { "io_in_progress", offsetof (lab_facts_disk_t, io_in_progress) },
+   { "io_time_ms", offsetof (lab_facts_disk_t, io_time_ms) },
+   { "io_queued_ms", offsetof (lab_facts_disk_t, io_queued_ms) },
 };
 
 /* get_date_ms -- a date field at section.key as ms since the epoch (-1 when absent). */
@@ -647,7 +648,7 @@ one_disk (const bson_t *reply, const bson_iter_t *disk, const char *prefix, lab_
    for (i = 0; i < sizeof disk_fields / sizeof disk_fields[0]; i++) {
       bson_snprintf (path, sizeof path, "%s.disks.%s.%s", prefix, out->name, disk_fields[i].name);
       if (!get_num (reply, disk, disk_fields[i].name, "getDiagnosticData", path,
-                    (int64_t *) ((char *) out + disk_fields[i].off), error)) {
+                    (int64_t *)((char *)out + disk_fields[i].off), error)) {
          return false;
       }
    }
@@ -763,7 +764,7 @@ lab_facts_disks_elapsed_s (const lab_facts_disks_t *a, const lab_facts_disks_t *
    if (!a || !b || a->end_ms < 0 || b->end_ms < 0) {
       return -1;
    }
-   return (double) (b->end_ms - a->end_ms) / 1000.0;
+   return (double)(b->end_ms - a->end_ms) / 1000.0;
 }
 
 /* counter_delta -- b - a, with a 32-bit wrap or a reset when the counter went backwards (as
@@ -771,13 +772,13 @@ lab_facts_disks_elapsed_s (const lab_facts_disks_t *a, const lab_facts_disks_t *
 static uint64_t
 counter_delta (int64_t a, int64_t b)
 {
-   uint64_t ua = a < 0 ? 0 : (uint64_t) a, ub = b < 0 ? 0 : (uint64_t) b;
+   uint64_t ua = a < 0 ? 0 : (uint64_t)a, ub = b < 0 ? 0 : (uint64_t)b;
 
    if (ub >= ua) {
       return ub - ua;
    }
    if (ua <= UINT32_MAX) {
-      return (uint64_t) UINT32_MAX + 1 - ua + ub;
+      return (uint64_t)UINT32_MAX + 1 - ua + ub;
    }
    return 0;
 }
@@ -801,17 +802,17 @@ lab_facts_disk_delta (const lab_facts_disk_t *a, const lab_facts_disk_t *b, doub
    d->read_time_ms = counter_delta (a->read_time_ms, b->read_time_ms);
    d->io_ticks_ms = counter_delta (a->io_time_ms, b->io_time_ms);
    if (elapsed_s > 0) {
-      d->reads_per_s = (double) d->reads / elapsed_s;
-      d->read_kb_s = (double) sectors / elapsed_s / 2.0;
-      d->read_mb_s = (double) d->read_bytes / elapsed_s / 1e6;
-      d->util_pct = (double) d->io_ticks_ms / (elapsed_s * 1000.0) * 100.0;
+      d->reads_per_s = (double)d->reads / elapsed_s;
+      d->read_kb_s = (double)sectors / elapsed_s / 2.0;
+      d->read_mb_s = (double)d->read_bytes / elapsed_s / 1e6;
+      d->util_pct = (double)d->io_ticks_ms / (elapsed_s * 1000.0) * 100.0;
       if (d->util_pct > 100.0) {
          d->util_pct = 100.0;
       }
    }
    if (d->reads > 0) {
-      d->read_await_ms = (double) d->read_time_ms / (double) d->reads;
-      d->avg_read_bytes = (double) d->read_bytes / (double) d->reads;
+      d->read_await_ms = (double)d->read_time_ms / (double)d->reads;
+      d->avg_read_bytes = (double)d->read_bytes / (double)d->reads;
    } else {
       d->read_await_ms = -1;
       d->avg_read_bytes = -1;

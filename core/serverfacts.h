@@ -40,12 +40,12 @@ typedef struct {
    char primary[LAB_FACTS_HOST_MAX];  /* the primary as this member sees it; "" when absent/unknown */
    bool is_writable_primary;          /* isWritablePrimary (hello) or ismaster (legacy isMaster) */
    bool is_secondary;
-   int64_t max_bson_bytes;            /* maxBsonObjectSize; -1 absent */
-   int64_t max_message_bytes;         /* maxMessageSizeBytes; -1 absent */
-   int64_t max_write_batch;           /* maxWriteBatchSize; -1 absent */
-   int64_t max_wire_version;          /* -1 absent */
-   int64_t topology_counter;          /* topologyVersion.counter (4.4+); -1 absent */
-   char **hosts;                      /* hosts[] (electable members), NULL-terminated list of nhosts */
+   int64_t max_bson_bytes;    /* maxBsonObjectSize; -1 absent */
+   int64_t max_message_bytes; /* maxMessageSizeBytes; -1 absent */
+   int64_t max_write_batch;   /* maxWriteBatchSize; -1 absent */
+   int64_t max_wire_version;  /* -1 absent */
+   int64_t topology_counter;  /* topologyVersion.counter (4.4+); -1 absent */
+   char **hosts;              /* hosts[] (electable members), NULL-terminated list of nhosts */
    size_t nhosts;
 } lab_facts_topology_t;
 
@@ -67,13 +67,13 @@ typedef struct {
 } lab_facts_hostport_t;
 
 typedef struct {
-   char *id;                     /* _id: the shard's name */
-   char *host;                   /* host as listed: "rsName/h1:p1,h2:p2" or "h:p" */
-   char *set_name;               /* the replica set name before '/', or NULL (a standalone shard) */
-   lab_facts_hostport_t *seeds;  /* the seed list after '/' */
+   char *id;                    /* _id: the shard's name */
+   char *host;                  /* host as listed: "rsName/h1:p1,h2:p2" or "h:p" */
+   char *set_name;              /* the replica set name before '/', or NULL (a standalone shard) */
+   lab_facts_hostport_t *seeds; /* the seed list after '/' */
    size_t nseeds;
-   int64_t state;                /* 1 = shard aware; -1 absent */
-   bool draining;                /* removeShard in progress */
+   int64_t state; /* 1 = shard aware; -1 absent */
+   bool draining; /* removeShard in progress */
 } lab_facts_shard_t;
 
 typedef struct {
@@ -105,12 +105,12 @@ typedef struct {
    int64_t mem_resident_bytes;    /* mem.resident (MiB on the wire) * 2^20; -1 absent */
    bool has_wiredtiger;           /* a wiredTiger section (mongod on WiredTiger; never mongos) */
    /* wiredTiger.cache and wiredTiger.block-manager (WiredTiger connection statistics); -1 absent */
-   int64_t cache_bytes;           /* "bytes currently in the cache" */
-   int64_t cache_max_bytes;       /* "maximum bytes configured" */
-   int64_t cache_read_bytes;      /* "bytes read into cache" (cumulative, in-memory size) */
-   int64_t cache_pages_read;      /* "pages read into cache" (cumulative) */
-   int64_t block_reads;           /* "blocks read" (cumulative) */
-   int64_t block_read_bytes;      /* "bytes read" (cumulative, on-disk size) */
+   int64_t cache_bytes;      /* "bytes currently in the cache" */
+   int64_t cache_max_bytes;  /* "maximum bytes configured" */
+   int64_t cache_read_bytes; /* "bytes read into cache" (cumulative, in-memory size) */
+   int64_t cache_pages_read; /* "pages read into cache" (cumulative) */
+   int64_t block_reads;      /* "blocks read" (cumulative) */
+   int64_t block_read_bytes; /* "bytes read" (cumulative, on-disk size) */
 } lab_facts_status_t;
 
 /* lab_facts_server_status -- the facts of a serverStatus reply; a field of the wrong type is an error. */
@@ -128,12 +128,12 @@ typedef struct {
 } lab_facts_disk_t;
 
 typedef struct {
-   bool have_system_metrics;  /* data.systemMetrics present (FTDC running, Linux) */
-   bool have_disks;           /* systemMetrics.disks present (mongod lists none without /sys/block access) */
-   lab_facts_disk_t *disks;   /* in reply order */
+   bool have_system_metrics; /* data.systemMetrics present (FTDC running, Linux) */
+   bool have_disks;          /* systemMetrics.disks present (mongod lists none without /sys/block access) */
+   lab_facts_disk_t *disks;  /* in reply order */
    size_t ndisks;
-   int64_t start_ms;          /* systemMetrics.start (collector start, ms since the epoch); -1 absent */
-   int64_t end_ms;            /* systemMetrics.end, else data.end; -1 absent */
+   int64_t start_ms; /* systemMetrics.start (collector start, ms since the epoch); -1 absent */
+   int64_t end_ms;   /* systemMetrics.end, else data.end; -1 absent */
 } lab_facts_disks_t;
 
 /* lab_facts_disks_from_diag -- the disks of a getDiagnosticData reply ({data: {systemMetrics: {disks}}}, or
@@ -157,8 +157,8 @@ double lab_facts_disks_elapsed_s (const lab_facts_disks_t *a, const lab_facts_di
  * else a reset (delta 0); an absent counter counts as 0. */
 typedef struct {
    double elapsed_s;
-   uint64_t reads;        /* read requests completed */
-   uint64_t read_bytes;   /* Δ read_sectors * 512 */
+   uint64_t reads;      /* read requests completed */
+   uint64_t read_bytes; /* Δ read_sectors * 512 */
    uint64_t read_time_ms;
    uint64_t io_ticks_ms;  /* Δ io_time_ms */
    double reads_per_s;    /* r/s */

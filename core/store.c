@@ -15,7 +15,7 @@ lab_store_t *
 lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *error)
 {
    lab_store_t *store = bson_malloc0 (sizeof *store);
-   lab_store_opts_t defaults = {0};
+   lab_store_opts_t defaults = { 0 };
 
    if (!uri) {
       uri = lab_uri_default ();
@@ -189,8 +189,8 @@ lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bs
 
 /* lab_insert_result_add_error -- grow the error array by one. */
 void
-lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code, const char *fmt,
-                             ...)
+lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
+                             const char *fmt, ...)
 {
    lab_write_error_t *e;
    va_list ap;
@@ -234,9 +234,10 @@ lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *cons
       const bson_t *d = docs[i];
       bson_iter_t it;
 
-      if ((int64_t) d->len > info.max_bson_bytes) {
+      if ((int64_t)d->len > info.max_bson_bytes) {
          lab_insert_result_add_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
-                                      "document %zu is %u bytes, over the %" PRId64 "-byte BSON document limit",
+                                      "document %zu is %u bytes, over the %" PRId64
+                                      "-byte BSON document limit",
                                       i, d->len, info.max_bson_bytes);
          continue;
       }
@@ -311,10 +312,10 @@ lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, con
 }
 
 lab_cursor_t *
-lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                       bson_error_t *error)
+lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
+                       const lab_sorted_opts_t *opts, bson_error_t *error)
 {
-   lab_sorted_opts_t none = {0};
+   lab_sorted_opts_t none = { 0 };
    lab_cursor_t *cur;
 
    if (!check_coll (coll, error)) {
@@ -371,10 +372,10 @@ describe_walk (lab_session_t *sess, const char *coll, const char *field, const l
 }
 
 bool
-lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                           bson_t *out, bson_error_t *error)
+lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
+                           const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
-   lab_sorted_opts_t none = {0};
+   lab_sorted_opts_t none = { 0 };
 
    if (!check_coll (coll, error)) {
       return false;
@@ -505,7 +506,8 @@ lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t
 }
 
 bool
-lab_store_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply, bson_error_t *error)
+lab_store_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
+                          bson_error_t *error)
 {
    if (!store->ops->command_simple) {
       bson_init (reply);
@@ -536,8 +538,8 @@ bool
 lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error)
 {
    if (bytes < LAB_STORE_MIN_CACHE_BYTES) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "an engine cache of %llu bytes is below the minimum of 1MiB",
-                     (unsigned long long) bytes);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "an engine cache of %llu bytes is below the minimum of 1MiB", (unsigned long long)bytes);
       return false;
    }
    if (!store->ops->set_cache_size) {

@@ -30,16 +30,16 @@ typedef struct lab_session lab_session_t;
 typedef struct lab_cursor lab_cursor_t;
 
 typedef struct {
-   const char *db;              /* database (MongoDB); NULL: the URI's, else "layoutlab" */
-   uint64_t cache_size_bytes;   /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
-   int32_t connect_timeout_ms;  /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
-                                 * none; 0: server selection 30000 (the server selection spec's default,
-                                 * longer than an unplanned election: 10 s + a vote) and libmongoc's
-                                 * own connect timeout (10000) */
-   bool create;                 /* embedded: create the home directory if missing (tools: true) */
-   bool direct_io;              /* embedded: reads and writes of data files bypass the OS page cache
-                                 * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
-                                 * smaller than its data. Off by default: mongod does not use it. */
+   const char *db;             /* database (MongoDB); NULL: the URI's, else "layoutlab" */
+   uint64_t cache_size_bytes;  /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
+   int32_t connect_timeout_ms; /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
+                                * none; 0: server selection 30000 (the server selection spec's default,
+                                * longer than an unplanned election: 10 s + a vote) and libmongoc's
+                                * own connect timeout (10000) */
+   bool create;                /* embedded: create the home directory if missing (tools: true) */
+   bool direct_io;             /* embedded: reads and writes of data files bypass the OS page cache
+                                * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
+                                * smaller than its data. Off by default: mongod does not use it. */
 } lab_store_opts_t;
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an
@@ -107,7 +107,7 @@ bool lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *
 
 typedef struct {
    int64_t count;
-   int64_t data_size_bytes;    /* sum of BSON sizes (uncompressed) */
+   int64_t data_size_bytes; /* sum of BSON sizes (uncompressed) */
    double avg_obj_size_bytes;
    int64_t storage_size_bytes; /* on disk, collection table only */
    int64_t index_size_bytes;   /* on disk, all indexes */
@@ -120,16 +120,16 @@ bool lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *s
 /* ---- writes ------------------------------------------------------------------------------------ */
 
 typedef struct {
-   size_t index;       /* position of the document in the batch */
-   uint32_t domain;    /* LAB_ERROR_STORE or a mongoc domain */
-   uint32_t code;      /* e.g. LAB_STORE_ERR_DOC_TOO_LARGE, LAB_STORE_ERR_DUPLICATE_KEY, 11000 */
+   size_t index;    /* position of the document in the batch */
+   uint32_t domain; /* LAB_ERROR_STORE or a mongoc domain */
+   uint32_t code;   /* e.g. LAB_STORE_ERR_DOC_TOO_LARGE, LAB_STORE_ERR_DUPLICATE_KEY, 11000 */
    char message[256];
 } lab_write_error_t;
 
 typedef struct {
-   int64_t inserted;            /* documents written */
-   size_t nerrors;              /* per-document errors (each document not written) */
-   lab_write_error_t *errors;   /* nerrors entries; free with lab_insert_result_cleanup */
+   int64_t inserted;          /* documents written */
+   size_t nerrors;            /* per-document errors (each document not written) */
+   lab_write_error_t *errors; /* nerrors entries; free with lab_insert_result_cleanup */
 } lab_insert_result_t;
 
 /* lab_store_insert_many -- unordered bulk insert of `n` documents. A document without `_id` gets an
@@ -170,9 +170,9 @@ bool lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field
                         lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 
 typedef struct {
-   const bson_value_t *lo;  /* inclusive lower bound on the field, NULL: unbounded */
-   const bson_value_t *hi;  /* exclusive upper bound, NULL: unbounded */
-   int32_t batch_docs;      /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
+   const bson_value_t *lo; /* inclusive lower bound on the field, NULL: unbounded */
+   const bson_value_t *hi; /* exclusive upper bound, NULL: unbounded */
+   int32_t batch_docs;     /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
 } lab_sorted_opts_t;
 
 /*
@@ -220,8 +220,9 @@ bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const cha
  * pipeline: [{$match: [lo, hi)}, {$sort: {field: 1}}], cursor: {batchSize}, allowDiskUse: true,
  * hint: index, $db: db}. `sort_in_memory` (a server that ignores hint and sorts unstably: FerretDB)
  * makes the sort {field: 1, _id: 1}. */
-void lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                               const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out);
+void lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
+                               const lab_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
+                               bool sort_in_memory, bson_t *out);
 
 /* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end,
  * -1 on error with *error set. */
@@ -269,7 +270,8 @@ bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_er
  * "ferretdb-test-server-<hash>", which the kernel truncates to 15 bytes ("ferretdb-test-s"). */
 bool lab_server_comm_trusted (const char *comm);
 
-/* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable. */
+/* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable.
+ */
 bool lab_pid_comm (int64_t pid, char *buf, size_t len);
 
 /* Bytes of every write message kept free for the command envelope (as mongoimport: 1 MiB). */
@@ -281,13 +283,13 @@ bool lab_pid_comm (int64_t pid, char *buf, size_t len);
 int64_t lab_store_write_budget_bytes (int64_t max_message_bytes);
 
 typedef struct {
-   int64_t cache_bytes;           /* bytes in the engine cache now (-1 unknown) */
-   int64_t cache_max_bytes;       /* configured maximum (-1 unknown) */
-   int64_t block_reads;           /* blocks read by the block manager (embedded; -1 unknown) */
-   int64_t block_read_bytes;      /* bytes read from disk, compressed (-1 unknown) */
-   int64_t cache_read_bytes;      /* bytes read into cache, uncompressed (-1 unknown) */
-   int64_t cache_pages_read;      /* pages read into cache (-1 unknown) */
-   int64_t server_rss_bytes;      /* server resident memory when known (-1 unknown) */
+   int64_t cache_bytes;      /* bytes in the engine cache now (-1 unknown) */
+   int64_t cache_max_bytes;  /* configured maximum (-1 unknown) */
+   int64_t block_reads;      /* blocks read by the block manager (embedded; -1 unknown) */
+   int64_t block_read_bytes; /* bytes read from disk, compressed (-1 unknown) */
+   int64_t cache_read_bytes; /* bytes read into cache, uncompressed (-1 unknown) */
+   int64_t cache_pages_read; /* pages read into cache (-1 unknown) */
+   int64_t server_rss_bytes; /* server resident memory when known (-1 unknown) */
 } lab_engine_stats_t;
 
 /* lab_store_engine_stats -- engine counters now (embedded: WiredTiger connection statistics; MongoDB:
@@ -323,8 +325,8 @@ bool lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t 
  * ascending (embedded: from the key index entries; MongoDB: find with showRecordId). *rids is
  * bson_malloc'd (caller bson_free()s, also when *n is 0). LAB_STORE_ERR_NOT_SUPPORTED where the server
  * has no RecordIds (FerretDB). */
-bool lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                           int64_t **rids, size_t *n, bson_error_t *error);
+bool lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field,
+                           const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 
 /* lab_store_leaf_pages -- the collection's data leaf pages (WiredTiger "btree: row-store leaf pages");
  * LAB_STORE_ERR_NOT_SUPPORTED when the engine does not say (MongoDB: collStats gives it only when the

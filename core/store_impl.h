@@ -39,7 +39,8 @@ struct lab_store_ops {
    bool (*exists) (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
    bool (*create) (lab_session_t *sess, const char *coll, bson_error_t *error);
    bool (*create_index) (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
-   bool (*has_index) (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error);
+   bool (*has_index) (lab_session_t *sess, const char *coll, const char *field, bool *has,
+                      bson_error_t *error);
    bool (*drop) (lab_session_t *sess, const char *coll, bson_error_t *error);
    bool (*count) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    /* NULL: store.c uses count (exact where it costs nothing) */
@@ -47,8 +48,8 @@ struct lab_store_ops {
    bool (*stats) (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
    /* docs are already size-checked and carry an _id; `orig_index[i]` is each one's index in the caller's
     * batch, for per-document errors. */
-   bool (*insert_many) (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig_index,
-                        size_t n, lab_insert_result_t *result, bson_error_t *error);
+   bool (*insert_many) (lab_session_t *sess, const char *coll, const bson_t *const *docs,
+                        const size_t *orig_index, size_t n, lab_insert_result_t *result, bson_error_t *error);
    bool (*upsert_by_id) (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
    bool (*delete_eq) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                       int64_t *deleted, bson_error_t *error);

@@ -46,15 +46,15 @@
 #define MONGO_READY_POLL_MS 200
 
 typedef struct {
-   mongoc_uri_t *uri;           /* the user's URI plus our timeouts and appname */
-   mongoc_client_pool_t *pool;  /* NULL only inside cycle */
-   pthread_mutex_t mu;          /* guards info, info_mono_ns */
-   lab_server_info_t info;      /* read at open and after each cycle */
-   int64_t info_mono_ns;        /* CLOCK_MONOTONIC when info.uptime_s was read */
-   int64_t max_write_batch;     /* maxWriteBatchSize from hello */
-   bool sort_in_memory;         /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
+   mongoc_uri_t *uri;            /* the user's URI plus our timeouts and appname */
+   mongoc_client_pool_t *pool;   /* NULL only inside cycle */
+   pthread_mutex_t mu;           /* guards info, info_mono_ns */
+   lab_server_info_t info;       /* read at open and after each cycle */
+   int64_t info_mono_ns;         /* CLOCK_MONOTONIC when info.uptime_s was read */
+   int64_t max_write_batch;      /* maxWriteBatchSize from hello */
+   bool sort_in_memory;          /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
    int32_t selection_timeout_ms; /* serverSelectionTimeoutMS in use */
-   int nsessions;               /* open sessions (cycle refuses while any is open) */
+   int nsessions;                /* open sessions (cycle refuses while any is open) */
    uint64_t cache_size_bytes;   /* set by lab_store_set_cache_size, applied again after each cycle; 0: none */
    struct mongo_sess *sessions; /* open sessions, closed by store close if the caller did not */
 } mongo_store_t;
@@ -62,7 +62,7 @@ typedef struct {
 typedef struct mongo_sess {
    lab_session_t *sess;
    mongoc_client_t *client;
-   char **indexed;  /* "coll\nfield" pairs known to have an index (find_eq/delete_eq checks) */
+   char **indexed; /* "coll\nfield" pairs known to have an index (find_eq/delete_eq checks) */
    size_t nindexed;
    char **batch_colls; /* find_eq batch sizes per collection, from the average document size */
    int32_t *batch_docs;
@@ -79,18 +79,18 @@ typedef struct {
 
 static pthread_once_t mongo_once = PTHREAD_ONCE_INIT;
 
-/* mongo_log -- libmongoc's log: warnings and worse to the log sink (log.h), except (a) the endSessions warning a
- * server without sessions (FerretDB) causes at every pool destroy and (b) the URI parser's complaints,
- * which it also returns as the error that uri.c reports with context (an unknown option, which the
- * parser only warns about, still gets through). */
+/* mongo_log -- libmongoc's log: warnings and worse to the log sink (log.h), except (a) the endSessions
+ * warning a server without sessions (FerretDB) causes at every pool destroy and (b) the URI parser's
+ * complaints, which it also returns as the error that uri.c reports with context (an unknown option, which
+ * the parser only warns about, still gets through). */
 static void
 mongo_log (mongoc_log_level_t level, const char *domain, const char *message, void *user_data)
 {
    if (level > MONGOC_LOG_LEVEL_WARNING) {
       return;
    }
-   if (strstr (message, "endSessions") || strstr (message, "in URI") || strstr (message, "could not be parsed") ||
-       strstr (message, "cannot parse")) {
+   if (strstr (message, "endSessions") || strstr (message, "in URI") ||
+       strstr (message, "could not be parsed") || strstr (message, "cannot parse")) {
       return;
    }
    if (level <= MONGOC_LOG_LEVEL_ERROR) {
@@ -125,7 +125,7 @@ mono_ns (void)
    struct timespec ts;
 
    clock_gettime (CLOCK_MONOTONIC, &ts);
-   return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* mstore -- the backend state of a store. */
@@ -175,7 +175,7 @@ dbl_at (const bson_t *doc, const char *path, double dflt)
    case BSON_TYPE_INT32:
       return bson_iter_int32 (&child);
    case BSON_TYPE_INT64:
-      return (double) bson_iter_int64 (&child);
+      return (double)bson_iter_int64 (&child);
    case BSON_TYPE_DOUBLE:
       return bson_iter_double (&child);
    default:
@@ -214,8 +214,7 @@ is_unreachable (const bson_error_t *e)
 
 /* fail -- copy mongoc's error into *error with context "<what> (<uri>)"; selection and network errors
  * become LAB_STORE_ERR_UNREACHABLE so callers can tell a dead server from a refused operation. */
-static void
-fail (lab_store_t *store, bson_error_t *error, const bson_error_t *cause, const char *fmt, ...)
+static void fail (lab_store_t *store, bson_error_t *error, const bson_error_t *cause, const char *fmt, ...)
    BSON_GNUC_PRINTF (4, 5);
 
 static void
@@ -237,7 +236,8 @@ fail (lab_store_t *store, bson_error_t *error, const bson_error_t *cause, const 
                      what, store->uri_redacted, cause->message);
       return;
    }
-   lab_error_set (error, cause->domain, cause->code, "%s on %s: %s", what, store->uri_redacted, cause->message);
+   lab_error_set (error, cause->domain, cause->code, "%s on %s: %s", what, store->uri_redacted,
+                  cause->message);
 }
 
 /* ---- server facts -------------------------------------------------------------------------------- */
@@ -312,7 +312,8 @@ pid_is_server (int64_t pid)
       return false;
    }
    if (!lab_server_comm_trusted (comm)) {
-      lab_log_debug ("server pid %" PRId64 " is '%s' here, not a server process: its /proc is not read", pid, comm);
+      lab_log_debug ("server pid %" PRId64 " is '%s' here, not a server process: its /proc is not read", pid,
+                     comm);
       return false;
    }
    return true;
@@ -394,7 +395,7 @@ load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *error)
       all_local = false; /* mongodb+srv: resolved elsewhere */
    }
    info.local = all_local || host_is_local (info.host);
-   if (info.local && info.pid > 0 && kill ((pid_t) info.pid, 0) != 0 && errno == ESRCH) {
+   if (info.local && info.pid > 0 && kill ((pid_t)info.pid, 0) != 0 && errno == ESRCH) {
       info.local = false; /* same name but another machine or pid namespace */
    }
    info.pid_local = info.local && pid_is_server (info.pid);
@@ -545,8 +546,8 @@ mongo_session_open (lab_session_t *sess, bson_error_t *error)
    ss->client = ms->pool ? mongoc_client_pool_pop (ms->pool) : NULL;
    if (!ss->client) {
       bson_free (ss);
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "no client available from the pool for %s",
-                     sess->store->uri_redacted);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                     "no client available from the pool for %s", sess->store->uri_redacted);
       return false;
    }
    ss->sess = sess;
@@ -760,10 +761,12 @@ sort_usable (const bson_t *desc, const char *field, int *rank)
    if (bson_iter_init_find (&it, desc, "sparse") && bson_iter_as_bool (&it)) {
       return false;
    }
-   if (bson_iter_init_find (&it, desc, "partialFilterExpression") || bson_iter_init_find (&it, desc, "collation")) {
+   if (bson_iter_init_find (&it, desc, "partialFilterExpression") ||
+       bson_iter_init_find (&it, desc, "collation")) {
       return false;
    }
-   if (!bson_iter_init_find (&it, desc, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) || !bson_iter_recurse (&it, &key)) {
+   if (!bson_iter_init_find (&it, desc, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) ||
+       !bson_iter_recurse (&it, &key)) {
       return false;
    }
    while (bson_iter_next (&key)) {
@@ -805,7 +808,8 @@ find_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
 
       *coll_exists = true;
       if (bson_iter_init_find (&it, doc, "key") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
-          bson_iter_recurse (&it, &key) && bson_iter_next (&key) && strcmp (bson_iter_key (&key), field) == 0) {
+          bson_iter_recurse (&it, &key) && bson_iter_next (&key) &&
+          strcmp (bson_iter_key (&key), field) == 0) {
          *has = true;
       }
       if (sort_key && sort_usable (doc, field, &rank) && (best == 0 || rank < best)) {
@@ -885,7 +889,8 @@ require_index (lab_session_t *sess, const char *coll, const char *field, bson_er
  * of `field` hints; NO_COLLECTION, or NO_INDEX naming the collection, the field and the remedy. Always
  * asks the server (one listIndexes): an index may have been dropped since a cached check. */
 static bool
-require_sort_index (lab_session_t *sess, const char *coll, const char *field, bson_t *pattern, bson_error_t *error)
+require_sort_index (lab_session_t *sess, const char *coll, const char *field, bson_t *pattern,
+                    bson_error_t *error)
 {
    bool has, coll_exists;
 
@@ -896,13 +901,14 @@ require_sort_index (lab_session_t *sess, const char *coll, const char *field, bs
       return require_coll (sess, coll, error);
    }
    if (bson_empty (pattern)) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
-                     "collection '%s' in database '%s' on %s has no index on '%s'%s to read it in '%s' order "
-                     "(without one the server would sort the whole collection before the first document): run "
-                     "with --create-index, or create it with db.%s.createIndex({%s: 1})",
-                     coll, sess->store->db, sess->store->uri_redacted, field,
-                     has ? " that can serve a sort (hashed, text, sparse and partial indexes cannot)" : "", field,
-                     coll, field);
+      lab_error_set (
+         error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+         "collection '%s' in database '%s' on %s has no index on '%s'%s to read it in '%s' order "
+         "(without one the server would sort the whole collection before the first document): run "
+         "with --create-index, or create it with db.%s.createIndex({%s: 1})",
+         coll, sess->store->db, sess->store->uri_redacted, field,
+         has ? " that can serve a sort (hashed, text, sparse and partial indexes cannot)" : "", field, coll,
+         field);
       return false;
    }
    return true;
@@ -993,7 +999,7 @@ stats_from (const bson_t *doc, lab_coll_stats_t *st)
    st->storage_size_bytes += num_at (doc, "storageSize", 0);
    st->index_size_bytes += num_at (doc, "totalIndexSize", 0);
    if (num_at (doc, "nindexes", 0) > st->nindexes) {
-      st->nindexes = (int32_t) num_at (doc, "nindexes", 0);
+      st->nindexes = (int32_t)num_at (doc, "nindexes", 0);
    }
 }
 
@@ -1003,7 +1009,8 @@ static bool
 coll_stats_stage (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *err)
 {
    mongoc_collection_t *c = get_coll (sess, coll);
-   bson_t *pipeline = BCON_NEW ("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]");
+   bson_t *pipeline =
+      BCON_NEW ("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]");
    mongoc_cursor_t *cur = mongoc_collection_aggregate (c, MONGOC_QUERY_NONE, pipeline, NULL, NULL);
    const bson_t *doc;
    bool any = false, ok;
@@ -1047,7 +1054,7 @@ mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_e
    memset (st, 0, sizeof *st);
    memset (&err, 0, sizeof err);
    if (coll_stats_stage (sess, coll, st, &err)) {
-      st->avg_obj_size_bytes = st->count > 0 ? (double) st->data_size_bytes / (double) st->count : 0;
+      st->avg_obj_size_bytes = st->count > 0 ? (double)st->data_size_bytes / (double)st->count : 0;
       return true;
    }
    lab_log_debug ("$collStats of '%s' refused (%s): using the collStats command", coll, err.message);
@@ -1059,7 +1066,7 @@ mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_e
       stats_from (&reply, st);
       st->avg_obj_size_bytes = dbl_at (&reply, "avgObjSize", 0);
       if (st->avg_obj_size_bytes <= 0 && st->count > 0) {
-         st->avg_obj_size_bytes = (double) st->data_size_bytes / (double) st->count;
+         st->avg_obj_size_bytes = (double)st->data_size_bytes / (double)st->count;
       }
    } else {
       fail (sess->store, error, &err, "collStats of '%s'", coll);
@@ -1122,7 +1129,7 @@ insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, con
             idx = num_at (&wd, "index", -1);
             code = num_at (&wd, "code", 0);
             msg = str_at (&wd, "errmsg");
-            if (idx < 0 || (size_t) idx >= nqueued) {
+            if (idx < 0 || (size_t)idx >= nqueued) {
                continue;
             }
             per_doc = true;
@@ -1130,14 +1137,15 @@ insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, con
                lab_insert_result_add_error (result, orig[queued[idx]], LAB_ERROR_STORE,
                                             LAB_STORE_ERR_DUPLICATE_KEY, "%s", msg ? msg : "duplicate key");
             } else {
-               lab_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t) code,
+               lab_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t)code,
                                             "%s", msg ? msg : "write error");
             }
          }
       }
       /* a write-concern error or a transport failure fails the batch; per-document errors do not */
-      if (!per_doc || (bson_iter_init_find (&it, &reply, "writeConcernErrors") && BSON_ITER_HOLDS_ARRAY (&it) &&
-                       bson_iter_recurse (&it, &arr) && bson_iter_next (&arr)) ||
+      if (!per_doc ||
+          (bson_iter_init_find (&it, &reply, "writeConcernErrors") && BSON_ITER_HOLDS_ARRAY (&it) &&
+           bson_iter_recurse (&it, &arr) && bson_iter_next (&arr)) ||
           is_unreachable (&err)) {
          fail (sess->store, error, &err, "inserting %zu documents into '%s'", nqueued, coll);
          ok = false;
@@ -1153,8 +1161,8 @@ done:
 
 /* mongo_insert_many -- split under maxMessageSizeBytes (less an envelope) and maxWriteBatchSize. */
 static bool
-mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig, size_t n,
-                   lab_insert_result_t *result, bson_error_t *error)
+mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
+                   size_t n, lab_insert_result_t *result, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (sess->store);
    mongoc_collection_t *c = get_coll (sess, coll);
@@ -1173,8 +1181,8 @@ mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *d
       size_t end = start;
       int64_t bytes = 0;
 
-      while (end < n && (int64_t) (end - start) < max_docs &&
-             (end == start || bytes + (int64_t) docs[end]->len <= budget)) {
+      while (end < n && (int64_t)(end - start) < max_docs &&
+             (end == start || bytes + (int64_t)docs[end]->len <= budget)) {
          bytes += docs[end]->len;
          end++;
       }
@@ -1285,8 +1293,8 @@ batch_for (lab_session_t *sess, const char *coll)
    if (mongo_stats (sess, coll, &st, &err) && st.avg_obj_size_bytes > 0) {
       avg = st.avg_obj_size_bytes;
    }
-   b = (int64_t) (MONGO_REPLY_BUDGET_BYTES / avg);
-   return (int32_t) (b < 1 ? 1 : b > MONGO_BATCH_MAX_DOCS ? MONGO_BATCH_MAX_DOCS : b);
+   b = (int64_t)(MONGO_REPLY_BUDGET_BYTES / avg);
+   return (int32_t)(b < 1 ? 1 : b > MONGO_BATCH_MAX_DOCS ? MONGO_BATCH_MAX_DOCS : b);
 }
 
 /* find_batch -- batch_for(coll), asked once per session and collection (find_eq runs once per key). */
@@ -1419,7 +1427,7 @@ void
 lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
                           const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out)
 {
-   lab_sorted_opts_t none = {0};
+   lab_sorted_opts_t none = { 0 };
    bson_t pipeline, agg_opts, cursor;
 
    sorted_command (field, opts ? opts : &none, index, batch_docs, sort_in_memory, &pipeline, &agg_opts);
@@ -1459,8 +1467,8 @@ mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const
 
 /* mongo_sorted_describe -- the command mongo_sorted_open would send (lab_mongo_sorted_command). */
 static bool
-mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                       bson_t *out, bson_error_t *error)
+mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
+                       const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
    bool in_memory = mstore (sess->store)->sort_in_memory;
    bson_t pattern = BSON_INITIALIZER, cmd;
@@ -1472,12 +1480,14 @@ mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
    BSON_APPEND_UTF8 (out, "backend", "mongodb");
    BSON_APPEND_DOCUMENT_BEGIN (out, "command", &cmd);
    lab_mongo_sorted_command (sess->store->db, coll, field, opts, &pattern,
-                             opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll), in_memory, &cmd);
+                             opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll), in_memory,
+                             &cmd);
    bson_append_document_end (out, &cmd);
    BSON_APPEND_DOCUMENT (out, "index", &pattern);
    BSON_APPEND_BOOL (out, "blocking_sort", in_memory);
-   BSON_APPEND_UTF8 (out, "ties", in_memory ? "_id order (FerretDB ignores hint and sorts in memory)"
-                                            : "index order (RecordId order)");
+   BSON_APPEND_UTF8 (out, "ties",
+                     in_memory ? "_id order (FerretDB ignores hint and sorts in memory)"
+                               : "index order (RecordId order)");
    bson_destroy (&pattern);
    return true;
 }
@@ -1597,11 +1607,11 @@ values_equal (const bson_value_t *a, const bson_value_t *b)
       }
       {
          double x = a->value_type == BSON_TYPE_DOUBLE  ? a->value.v_double
-                    : a->value_type == BSON_TYPE_INT32 ? (double) a->value.v_int32
-                                                       : (double) a->value.v_int64;
+                    : a->value_type == BSON_TYPE_INT32 ? (double)a->value.v_int32
+                                                       : (double)a->value.v_int64;
          double y = b->value_type == BSON_TYPE_DOUBLE  ? b->value.v_double
-                    : b->value_type == BSON_TYPE_INT32 ? (double) b->value.v_int32
-                                                       : (double) b->value.v_int64;
+                    : b->value_type == BSON_TYPE_INT32 ? (double)b->value.v_int32
+                                                       : (double)b->value.v_int64;
          return x == y || (x != x && y != y); /* NaN is one key */
       }
    }
@@ -1669,7 +1679,7 @@ mongo_partition (lab_session_t *sess, const char *coll, const char *field, int n
       bson_destroy (&pattern);
       return false;
    }
-   *bounds = bson_malloc0 ((size_t) n * sizeof **bounds);
+   *bounds = bson_malloc0 ((size_t)n * sizeof **bounds);
    for (k = 1; k < n; k++) {
       int64_t pos = total * k / n;
       bson_value_t v;
@@ -1733,7 +1743,7 @@ mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *field, b
          bson_value_destroy (&v);
          continue;
       }
-      if ((size_t) *nkeys == cap) {
+      if ((size_t)*nkeys == cap) {
          cap = cap ? cap * 2 : 1024;
          *keys = bson_realloc (*keys, cap * sizeof **keys);
       }
@@ -1742,7 +1752,7 @@ mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *field, b
    if (mongoc_cursor_error (cursor, &err)) {
       fail (sess->store, error, &err, "listing the distinct values of '%s' in '%s'", field, coll);
       ok = false;
-      lab_values_free (*keys, (int) *nkeys);
+      lab_values_free (*keys, (int)*nkeys);
       *keys = NULL;
       *nkeys = 0;
    }
@@ -1785,7 +1795,8 @@ mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *er
 
    if (!ms->pool) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                     "the connection pool for %s is closed (a failed cycle): reopen the store", store->uri_redacted);
+                     "the connection pool for %s is closed (a failed cycle): reopen the store",
+                     store->uri_redacted);
       return false;
    }
    client = mongoc_client_pool_pop (ms->pool);
@@ -1826,7 +1837,8 @@ mongo_data_files (lab_store_t *store, const char *coll, char ***paths, bson_erro
 /* mongo_command_simple -- one command through a pooled client (the selected server: the primary, or the
  * one member of a directConnection URI). */
 static bool
-mongo_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply, bson_error_t *error)
+mongo_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
+                      bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
    mongoc_client_t *client;
@@ -1835,7 +1847,8 @@ mongo_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bso
    if (!ms->pool) {
       bson_init (reply);
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                     "the connection pool for %s is closed (a failed cycle): reopen the store", store->uri_redacted);
+                     "the connection pool for %s is closed (a failed cycle): reopen the store",
+                     store->uri_redacted);
       return false;
    }
    client = mongoc_client_pool_pop (ms->pool);
@@ -1848,7 +1861,7 @@ mongo_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bso
 static int32_t
 mongo_selection_timeout_ms (const lab_store_t *store)
 {
-   return ((const mongo_store_t *) store->impl)->selection_timeout_ms;
+   return ((const mongo_store_t *)store->impl)->selection_timeout_ms;
 }
 
 /* ---- cold cycle ----------------------------------------------------------------------------------- */
@@ -1857,7 +1870,7 @@ mongo_selection_timeout_ms (const lab_store_t *store)
 static int
 cmp_int64 (const void *a, const void *b)
 {
-   int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
    return x < y ? -1 : x > y;
 }
 
@@ -1871,7 +1884,7 @@ apply_cache_size (lab_store_t *store, mongoc_client_t *client, uint64_t bytes, b
    char cfg[64];
    bool ok;
 
-   snprintf (cfg, sizeof cfg, "cache_size=%lluM", (unsigned long long) ((bytes + (1u << 20) - 1) >> 20));
+   snprintf (cfg, sizeof cfg, "cache_size=%lluM", (unsigned long long)((bytes + (1u << 20) - 1) >> 20));
    BSON_APPEND_INT32 (&cmd, "setParameter", 1);
    BSON_APPEND_UTF8 (&cmd, "wiredTigerEngineRuntimeConfig", cfg);
    ok = mongoc_client_command_simple (client, "admin", &cmd, NULL, &reply, &err);
@@ -1879,11 +1892,12 @@ apply_cache_size (lab_store_t *store, mongoc_client_t *client, uint64_t bytes, b
       if (is_unreachable (&err)) {
          fail (store, error, &err, "setParameter wiredTigerEngineRuntimeConfig \"%s\"", cfg);
       } else {
-         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
-                        "the server at %s cannot set its engine cache (setParameter wiredTigerEngineRuntimeConfig "
-                        "\"%s\" failed: %s): a cache sweep needs a mongod running WiredTiger (FerretDB has no "
-                        "such parameter); measure one point per server configuration instead",
-                        store->uri_redacted, cfg, err.message);
+         lab_error_set (
+            error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+            "the server at %s cannot set its engine cache (setParameter wiredTigerEngineRuntimeConfig "
+            "\"%s\" failed: %s): a cache sweep needs a mongod running WiredTiger (FerretDB has no "
+            "such parameter); measure one point per server configuration instead",
+            store->uri_redacted, cfg, err.message);
       }
    }
    bson_destroy (&reply);
@@ -1998,7 +2012,8 @@ mongo_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_er
 /* mongo_cycle -- destroy the pool (every connection closed), run the hook, recreate the pool and ping
  * until the server answers or ready_timeout_ms passes; then re-read its facts (new pid, uptime). */
 static bool
-mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms, bson_error_t *error)
+mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+             bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
    mongoc_client_t *client;
@@ -2029,7 +2044,7 @@ mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready
    if (!pool_new (store, error)) {
       return false;
    }
-   deadline = mono_ns () + (int64_t) ready_timeout_ms * 1000000;
+   deadline = mono_ns () + (int64_t)ready_timeout_ms * 1000000;
    memset (&err, 0, sizeof err);
    client = mongoc_client_pool_pop (ms->pool);
    for (;;) {

@@ -33,7 +33,8 @@ lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error)
       }
       if (!*dir) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI,
-                        "URI '%s' names no directory: use wiredtiger:DIR, e.g. wiredtiger:./layoutlab-data", s);
+                        "URI '%s' names no directory: use wiredtiger:DIR, e.g. wiredtiger:./layoutlab-data",
+                        s);
          return false;
       }
       out->backend = LAB_BACKEND_WT;
@@ -86,8 +87,9 @@ lab_uri_cleanup (lab_uri_t *u)
 static void
 mask_query_secret (bson_string_t *out, const char *s)
 {
-   static const char *const secrets[] = {"password=", "authmechanismproperties=", "tlscertificatekeyfilepassword=",
-                                         "sslclientcertificatekeypassword=", NULL};
+   static const char *const secrets[] = { "password=", "authmechanismproperties=",
+                                          "tlscertificatekeyfilepassword=",
+                                          "sslclientcertificatekeypassword=", NULL };
    const char *p = s;
 
    while (*p) {
@@ -98,7 +100,7 @@ mask_query_secret (bson_string_t *out, const char *s)
          for (k = 0; secrets[k]; k++) {
             size_t n = strlen (secrets[k]);
             if (strncasecmp (p, secrets[k], n) == 0) {
-               bson_string_append_printf (out, "%.*s***", (int) n, p);
+               bson_string_append_printf (out, "%.*s***", (int)n, p);
                p += n;
                while (*p && *p != '&' && *p != ';') {
                   p++;
@@ -139,10 +141,10 @@ lab_uri_redact (const char *s)
       }
    }
    if (at) {
-      bson_string_append_printf (out, "%.*s***@", (int) (auth - s), s);
+      bson_string_append_printf (out, "%.*s***@", (int)(auth - s), s);
       auth = at + 1;
    } else {
-      bson_string_append_printf (out, "%.*s", (int) (auth - s), s);
+      bson_string_append_printf (out, "%.*s", (int)(auth - s), s);
    }
    mask_query_secret (out, auth);
    return bson_string_free (out, false);

@@ -17,9 +17,9 @@ typedef enum { LAB_BACKEND_WT = 1, LAB_BACKEND_MONGO = 2 } lab_backend_t;
 
 typedef struct {
    lab_backend_t backend;
-   char *uri;      /* the full URI as given (may hold credentials: never print it) */
-   char *wt_home;  /* LAB_BACKEND_WT: the directory after "wiredtiger:" */
-   char *uri_db;   /* LAB_BACKEND_MONGO: database named in the URI path, or NULL */
+   char *uri;     /* the full URI as given (may hold credentials: never print it) */
+   char *wt_home; /* LAB_BACKEND_WT: the directory after "wiredtiger:" */
+   char *uri_db;  /* LAB_BACKEND_MONGO: database named in the URI path, or NULL */
 } lab_uri_t;
 
 /* lab_uri_default -- the URI to use when --uri is not given (static string or getenv result). */

@@ -21,7 +21,7 @@ typedef struct {
 static void *
 slot_arg (const lab_workers_t *w, int i)
 {
-   return w->arg_size ? (char *) w->args + (size_t) i * w->arg_size : w->args;
+   return w->arg_size ? (char *)w->args + (size_t)i * w->arg_size : w->args;
 }
 
 /* slot_run -- run one worker and keep its outcome in its slot. */
@@ -58,7 +58,7 @@ lab_workers_run (const lab_workers_t *w, int n, int *failed, bson_error_t *error
    if (n < 1) {
       return true;
    }
-   slots = bson_malloc0 ((size_t) n * sizeof *slots);
+   slots = bson_malloc0 ((size_t)n * sizeof *slots);
    for (i = 0; i < n; i++) {
       slots[i].w = w;
       slots[i].index = i;

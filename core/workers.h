@@ -20,12 +20,13 @@
 typedef bool (*lab_worker_fn) (void *arg, int index, bson_error_t *error);
 
 /* lab_thread_create_fn -- pthread_create's signature; tests inject a failing one. */
-typedef int (*lab_thread_create_fn) (pthread_t *tid, const pthread_attr_t *attr, void *(*start) (void *), void *arg);
+typedef int (*lab_thread_create_fn) (pthread_t *tid, const pthread_attr_t *attr, void *(*start) (void *),
+                                     void *arg);
 
 typedef struct {
    lab_worker_fn fn;
-   void *args;        /* the first of n contexts, laid out arg_size bytes apart (an array) */
-   size_t arg_size;   /* sizeof one context; 0: every worker gets `args` itself */
+   void *args;      /* the first of n contexts, laid out arg_size bytes apart (an array) */
+   size_t arg_size; /* sizeof one context; 0: every worker gets `args` itself */
    /* called (from the failing thread, or from the parent when a thread cannot start) each time a worker
     * fails, so the others can stop early; may be NULL. Must be thread-safe (an atomic store). */
    void (*stop) (void *stop_ctx);

@@ -147,7 +147,7 @@ lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t 
 static int
 cmp_rid (const void *a, const void *b)
 {
-   int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
    return x < y ? -1 : x > y;
 }
 

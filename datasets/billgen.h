@@ -83,7 +83,7 @@ typedef struct {
    uint64_t bson_bytes;    /* BSON bytes of the documents */
    double seconds;         /* whole import, index build and flush included */
    double load_seconds;    /* until the last batch was written (no index build, no flush) */
-   bool dropped_partial; /* a failure dropped what had been written */
+   bool dropped_partial;   /* a failure dropped what had been written */
 } lab_import_stats_t;
 
 /* lab_import_t -- an import whose options are checked and whose inputs are open: each file is opened

@@ -199,7 +199,7 @@ summary_begin (bson_t *j, const lab_cli_run_t *cli, int rc, const bson_error_t *
 static bool
 parse_seed (const char *v, void *field, const char *name, bson_error_t *error)
 {
-   (void) name;
+   (void)name;
    return lab_gen_seed_parse (v, field, error);
 }
 
@@ -217,9 +217,10 @@ parse_start (const char *v, void *field, const char *name, bson_error_t *error)
    return true;
 }
 
-static const char *const dist_names[] = { "lognormal", "zipf", "uniform", "fixed", NULL }; /* lab_gen_dist_t */
-static const char *const order_names[] = { "interleaved", "clustered", NULL };             /* lab_gen_order_t */
-static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL };       /* lab_grace_t */
+static const char *const dist_names[] = { "lognormal", "zipf", "uniform", "fixed",
+                                          NULL };                                    /* lab_gen_dist_t */
+static const char *const order_names[] = { "interleaved", "clustered", NULL };       /* lab_gen_order_t */
+static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL }; /* lab_grace_t */
 
 static int
 cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
@@ -291,7 +292,8 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_DOUBLE (&j, "avg_row_bytes", st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
       BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
       BSON_APPEND_DOUBLE (&j, "insert_elapsed_s", st.insert_seconds);
-      BSON_APPEND_DOUBLE (&j, "rows_per_s", st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);
+      BSON_APPEND_DOUBLE (&j, "rows_per_s",
+                          st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);
       BSON_APPEND_INT64 (&j, "rejects", 0);
       BSON_APPEND_INT64 (&j, "open_bills_peak", st.open_bills_peak);
       BSON_APPEND_DOCUMENT_BEGIN (&j, "params", &p);
@@ -329,7 +331,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_FLAG ("--columns-have-types", 0, &o.typed),
       LAB_CLI_OPT_ENUM ("--parse-grace", 0, &o.grace, grace_names),
       LAB_CLI_OPT_STRING ("--reject", 0, &o.reject_path),
-      {.name = "--key", .kind = LAB_CLI_STRING, .field = &o.key, .seen = &o.key_given},
+      { .name = "--key", .kind = LAB_CLI_STRING, .field = &o.key, .seen = &o.key_given },
       LAB_CLI_OPT_FLAG ("--no-index", 0, &o.no_index),
       LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
       LAB_CLI_OPT_FLAG ("--append", 0, &o.append),
@@ -432,8 +434,13 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--src", 0, &o.coll),
       LAB_CLI_OPT_STRING ("--out", 'o', &o.out),
-      {.name = "--zstd-level", .kind = LAB_CLI_INT, .field = &o.zstd_level, .size = sizeof o.zstd_level, .min = 0,
-       .max = 19, .seen = &level_given},
+      { .name = "--zstd-level",
+        .kind = LAB_CLI_INT,
+        .field = &o.zstd_level,
+        .size = sizeof o.zstd_level,
+        .min = 0,
+        .max = 19,
+        .seen = &level_given },
       LAB_CLI_OPT_INT ("--sample", 0, &o.sample, 1, 100000000),
       LAB_CLI_OPT_END,
    };
@@ -465,7 +472,8 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    store = open_store (&c, &error);
    if (store && lab_billgen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
-      lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64 " columns) in %.2f s: %s of CSV, %s written%s",
+      lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64
+                    " columns) in %.2f s: %s of CSV, %s written%s",
                     st.rows, o.coll, st.columns, st.seconds, lab_format_bytes (st.csv_bytes, b1, sizeof b1),
                     lab_format_bytes (st.file_bytes, b2, sizeof b2), o.zstd_level > 0 ? " (zstd)" : "");
       rc = LAB_EXIT_OK;

@@ -87,7 +87,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
 
    lab_loader_opts_t lo = {
       .batch_docs = o->batch_docs ? o->batch_docs : 1000,
-      .batch_bytes = (uint64_t) lab_store_write_budget_bytes (info.max_message_bytes),
+      .batch_bytes = (uint64_t)lab_store_write_budget_bytes (info.max_message_bytes),
       .keep_raw = false,
    };
    l = lab_loader_new (store, o->coll, &lo, NULL, NULL, error);

@@ -130,10 +130,10 @@ typedef struct {
    lab_csv_header_t header;
    bool have_header;
    lab_input_t *in;
-   const char *file;      /* current input's display name (owned by the input) */
+   const char *file; /* current input's display name (owned by the input) */
    ssize_t key_col;
    hset_t keys;
-   bson_t scratch; /* parse-only target */
+   bson_t scratch;    /* parse-only target */
    uint64_t last_csv; /* csv_bytes already shown by the progress line */
    int64_t pending_rows;
    lab_buf_t line;
@@ -361,7 +361,7 @@ reopenable (const char *path)
 /* lab_import -- checked options, the --fields header and every input checked (stdin and FIFOs open). */
 struct lab_import {
    const lab_import_opts_t *o;
-   lab_input_t **inputs; /* per o->files[i]: stdin and FIFOs open since lab_import_new, else NULL */
+   lab_input_t **inputs;    /* per o->files[i]: stdin and FIFOs open since lab_import_new, else NULL */
    lab_csv_header_t fields; /* from --fields (when not --headerline) */
    bool used;
 };
@@ -534,7 +534,7 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
       }
       lab_loader_opts_t lo = {
          .batch_docs = o->batch_docs ? o->batch_docs : 1000,
-         .batch_bytes = (uint64_t) lab_store_write_budget_bytes (info.max_message_bytes),
+         .batch_bytes = (uint64_t)lab_store_write_budget_bytes (info.max_message_bytes),
          .keep_raw = o->reject_path != NULL,
       };
       im.loader = lab_loader_new (store, o->coll, &lo, on_store_reject, &im, error);

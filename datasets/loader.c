@@ -171,7 +171,7 @@ lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *o
       l->o.batch_docs = 1000;
    }
    if (l->o.batch_bytes == 0) {
-      l->o.batch_bytes = (uint64_t) lab_store_write_budget_bytes (0);
+      l->o.batch_bytes = (uint64_t)lab_store_write_budget_bytes (0);
    }
    l->cb = cb;
    l->ctx = ctx;

@@ -46,8 +46,8 @@ struct lab_fold {
    size_t slots_cap;
 
    /* per-master scratch */
-   bool *hoisted;   /* nslots: removed from rows whose bytes equal the first row's */
-   uint8_t *elem;   /* one element document being assembled */
+   bool *hoisted; /* nslots: removed from rows whose bytes equal the first row's */
+   uint8_t *elem; /* one element document being assembled */
    size_t elem_cap;
    bson_t **docs;
    size_t ndocs;
@@ -186,7 +186,7 @@ lab_fold_new (const lab_fold_opts_t *opts, lab_fold_emit_cb_t emit, lab_fold_rej
    }
    f->opts.key = f->key;
    f->opts.array_field = f->array_field;
-   f->opts.hoist = (const char *const *) f->hoist;
+   f->opts.hoist = (const char *const *)f->hoist;
    f->nslots = 1 + opts->nhoist;
    f->hoisted = bson_malloc0 (f->nslots * sizeof (bool));
    f->emit = emit;
@@ -265,7 +265,7 @@ master_key (const lab_fold_t *f, bson_value_t *key)
    BSON_ASSERT (f->slots[0].len > 0);
    /* slot 0 is the first occurrence of the key */
    bson_iter_init_from_data_at_offset (&it, bson_get_data (&row), row.len, f->slots[0].off,
-                                       (uint32_t) strlen (f->key));
+                                       (uint32_t)strlen (f->key));
    *key = *bson_iter_value (&it);
 }
 
@@ -281,23 +281,23 @@ lab_fold_key_id (const bson_value_t *key, bson_error_t *error)
    case BSON_TYPE_INT32:
       return bson_strdup_printf ("n:%d", key->value.v_int32);
    case BSON_TYPE_INT64:
-      return bson_strdup_printf ("n:%lld", (long long) key->value.v_int64);
+      return bson_strdup_printf ("n:%lld", (long long)key->value.v_int64);
    case BSON_TYPE_DOUBLE:
       d = key->value.v_double;
       if (isnan (d)) {
          return bson_strdup ("n:nan");
       }
       if (d == floor (d) && fabs (d) < 9.2e18) {
-         return bson_strdup_printf ("n:%lld", (long long) d);
+         return bson_strdup_printf ("n:%lld", (long long)d);
       }
       return bson_strdup_printf ("n:%.17g", d);
    case BSON_TYPE_UTF8:
       if (memchr (key->value.v_utf8.str, '\0', key->value.v_utf8.len)) {
          /* an embedded NUL: spell the bytes in hex so the id stays a plain string */
-         char *out = bson_malloc (3 + 2 * (size_t) key->value.v_utf8.len);
+         char *out = bson_malloc (3 + 2 * (size_t)key->value.v_utf8.len);
          memcpy (out, "x:", 2);
          for (i = 0; i < key->value.v_utf8.len; i++) {
-            snprintf (out + 2 + 2 * i, 3, "%02x", (unsigned char) key->value.v_utf8.str[i]);
+            snprintf (out + 2 + 2 * i, 3, "%02x", (unsigned char)key->value.v_utf8.str[i]);
          }
          out[2 + 2 * key->value.v_utf8.len] = '\0';
          return out;
@@ -307,7 +307,7 @@ lab_fold_key_id (const bson_value_t *key, bson_error_t *error)
       bson_oid_to_string (&key->value.v_oid, hex);
       return bson_strdup_printf ("o:%s", hex);
    case BSON_TYPE_DATE_TIME:
-      return bson_strdup_printf ("d:%lld", (long long) key->value.v_datetime);
+      return bson_strdup_printf ("d:%lld", (long long)key->value.v_datetime);
    case BSON_TYPE_BOOL:
       return bson_strdup (key->value.v_bool ? "b:true" : "b:false");
    case BSON_TYPE_NULL:
@@ -320,7 +320,7 @@ lab_fold_key_id (const bson_value_t *key, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
                      "key values of BSON type 0x%02x are not supported (use string, int32, int64, double, "
                      "ObjectId, date or bool keys)",
-                     (unsigned) key->value_type);
+                     (unsigned)key->value_type);
       return NULL;
    }
 }
@@ -357,14 +357,14 @@ digits (size_t i)
 static size_t
 header_bytes (const lab_fold_t *f, size_t kid_len, int32_t part, size_t hoisted_bytes)
 {
-   size_t id_len = kid_len + 1 + digits ((size_t) part);
+   size_t id_len = kid_len + 1 + digits ((size_t)part);
 
-   return 4                                  /* document length */
-          + 1 + 4 + 4 + id_len + 1           /* _id: type, "_id\0", string length, bytes, NUL */
-          + hoisted_bytes                    /* key and hoisted elements, copied from the first row */
-          + ROW_COUNT_ELEM_BYTES + PART_ELEM_BYTES + PARTS_ELEM_BYTES +
-          1 + strlen (f->array_field) + 1 + 4 + 1 /* array: type, name, NUL, length, terminator */
-          + 1;                                /* document terminator */
+   return 4                        /* document length */
+          + 1 + 4 + 4 + id_len + 1 /* _id: type, "_id\0", string length, bytes, NUL */
+          + hoisted_bytes          /* key and hoisted elements, copied from the first row */
+          + ROW_COUNT_ELEM_BYTES + PART_ELEM_BYTES + PARTS_ELEM_BYTES + 1 + strlen (f->array_field) + 1 + 4 +
+          1    /* array: type, name, NUL, length, terminator */
+          + 1; /* document terminator */
 }
 
 /* removed -- true when slot s of row r is left out of the row's element. */
@@ -437,7 +437,7 @@ build_elem (lab_fold_t *f, size_t r)
       }
    }
    qsort (cuts, ncut, sizeof *cuts, range_cmp);
-   grow ((void **) &f->elem, &f->elem_cap, row.len, 1);
+   grow ((void **)&f->elem, &f->elem_cap, row.len, 1);
    out = 4;
    pos = 4;
    for (s = 0; s < ncut; s++) {
@@ -448,7 +448,7 @@ build_elem (lab_fold_t *f, size_t r)
    memcpy (f->elem + out, p + pos, row.len - pos); /* includes the terminator */
    out += row.len - pos;
    len = out;
-   le = BSON_UINT32_TO_LE ((uint32_t) len);
+   le = BSON_UINT32_TO_LE ((uint32_t)len);
    memcpy (f->elem, &le, 4);
    if (cuts != cut) {
       bson_free (cuts);
@@ -458,7 +458,8 @@ build_elem (lab_fold_t *f, size_t r)
 
 /* start_doc -- a new part: _id, key, hoisted fields, counters (filled later), array begun. */
 static bool
-start_doc (lab_fold_t *f, const bson_value_t *key, int32_t part, bson_t **doc, bson_t *arr, bson_error_t *error)
+start_doc (lab_fold_t *f, const bson_value_t *key, int32_t part, bson_t **doc, bson_t *arr,
+           bson_error_t *error)
 {
    char *id = lab_fold_doc_id (key, part, error);
    bson_t first;
@@ -479,7 +480,7 @@ start_doc (lab_fold_t *f, const bson_value_t *key, int32_t part, bson_t **doc, b
       }
       sl = &f->slots[s];
       bson_iter_init_from_data_at_offset (&it, bson_get_data (&first), first.len, sl->off,
-                                          (uint32_t) strlen (s == 0 ? f->key : f->hoist[s - 1]));
+                                          (uint32_t)strlen (s == 0 ? f->key : f->hoist[s - 1]));
       bson_append_iter (*doc, NULL, 0, &it);
    }
    BSON_APPEND_INT32 (*doc, LAB_FOLD_ROW_COUNT, 0);
@@ -511,10 +512,10 @@ end_doc (lab_fold_t *f, bson_t *doc, bson_t *arr, int32_t nrows, size_t expect, 
       bson_destroy (doc);
       return false;
    }
-   grow ((void **) &f->docs, &f->docs_cap, f->ndocs + 1, sizeof (bson_t *));
+   grow ((void **)&f->docs, &f->docs_cap, f->ndocs + 1, sizeof (bson_t *));
    f->docs[f->ndocs++] = doc;
    f->docs_bytes += doc->len;
-   if ((int64_t) doc->len > f->stats.largest_doc_bytes) {
+   if ((int64_t)doc->len > f->stats.largest_doc_bytes) {
       f->stats.largest_doc_bytes = doc->len;
    }
    return true;
@@ -534,13 +535,13 @@ reject_master (lab_fold_t *f, const bson_value_t *key, const char *reason, bson_
       row_at (f, i, &view);
       rows[i] = bson_copy (&view);
    }
-   ok = f->reject (f->ctx, key, (const bson_t *const *) rows, f->nrows, reason, error);
+   ok = f->reject (f->ctx, key, (const bson_t *const *)rows, f->nrows, reason, error);
    for (i = 0; i < f->nrows; i++) {
       bson_destroy (rows[i]);
    }
    bson_free (rows);
    f->stats.masters_rejected++;
-   f->stats.rows_rejected += (int64_t) f->nrows;
+   f->stats.rows_rejected += (int64_t)f->nrows;
    return ok;
 }
 
@@ -551,7 +552,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
    bson_value_t key;
    char *kid = NULL, *ktext = NULL, *rtext = NULL, *reason = NULL;
    size_t kid_len, hoisted_bytes = 0, total, r, s, ebytes, size, i;
-   size_t max = (size_t) f->opts.max_doc_bytes;
+   size_t max = (size_t)f->opts.max_doc_bytes;
    bson_t *doc = NULL;
    bson_t arr;
    bson_t row;
@@ -593,8 +594,9 @@ finish_master (lab_fold_t *f, bson_error_t *error)
    if (total > max) {
       if (f->opts.on_oversize != LAB_FOLD_OVERSIZE_SPLIT) {
          ktext = lab_value_to_text (&key);
-         reason = bson_strdup_printf ("master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)",
-                                      f->key, ktext, total, max, f->nrows);
+         reason =
+            bson_strdup_printf ("master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)",
+                                f->key, ktext, total, max, f->nrows);
          if (f->opts.on_oversize == LAB_FOLD_OVERSIZE_REJECT) {
             ok = reject_master (f, &key, reason, error);
          } else {
@@ -611,7 +613,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
    }
    for (r = 0; r < f->nrows; r++) {
       ebytes = elem_bytes (f, r);
-      if (size + 1 + digits ((size_t) in_part) + 1 + ebytes > max && in_part > 0) {
+      if (size + 1 + digits ((size_t)in_part) + 1 + ebytes > max && in_part > 0) {
          /* the part is full: close it and start the next one */
          if (!end_doc (f, doc, &arr, in_part, size, error)) {
             doc = NULL;
@@ -625,7 +627,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
             goto done;
          }
       }
-      if (size + 1 + digits ((size_t) in_part) + 1 + ebytes > max) {
+      if (size + 1 + digits ((size_t)in_part) + 1 + ebytes > max) {
          /* alone in a part and still over the cap (checked after the split too: the row that did not
           * fit the full part must fit an empty one) */
          row_at (f, r, &row);
@@ -634,17 +636,17 @@ finish_master (lab_fold_t *f, bson_error_t *error)
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
                         "row %s of master %s=%s is %zu bytes: even alone in a folded document it exceeds "
                         "the %zu-byte cap",
-                        rtext, f->key, ktext, (size_t) row.len, max);
+                        rtext, f->key, ktext, (size_t)row.len, max);
          bson_destroy (doc);
          doc = NULL;
          goto done;
       }
-      bson_uint32_to_string ((uint32_t) in_part, &idx, idxbuf, sizeof idxbuf);
+      bson_uint32_to_string ((uint32_t)in_part, &idx, idxbuf, sizeof idxbuf);
       elen = build_elem (f, r);
       BSON_ASSERT (elen == ebytes);
       BSON_ASSERT (bson_init_static (&elem, f->elem, elen));
       bson_append_document (&arr, idx, -1, &elem);
-      size += 1 + digits ((size_t) in_part) + 1 + ebytes;
+      size += 1 + digits ((size_t)in_part) + 1 + ebytes;
       in_part++;
    }
    if (!end_doc (f, doc, &arr, in_part, size, error)) {
@@ -653,9 +655,9 @@ finish_master (lab_fold_t *f, bson_error_t *error)
    }
    doc = NULL;
    for (i = 0; i < f->ndocs; i++) {
-      set_int32 (f->docs[i], LAB_FOLD_PARTS, (int32_t) f->ndocs);
+      set_int32 (f->docs[i], LAB_FOLD_PARTS, (int32_t)f->ndocs);
    }
-   f->stats.docs_out += (int64_t) f->ndocs;
+   f->stats.docs_out += (int64_t)f->ndocs;
    if (f->ndocs > 1) {
       f->stats.masters_split++;
    }
@@ -663,7 +665,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
       size_t n = f->ndocs;
       f->ndocs = 0; /* the callback owns them now */
       f->docs_bytes = 0;
-      ok = f->emit (f->ctx, &key, f->docs, n, (int64_t) f->nrows, error);
+      ok = f->emit (f->ctx, &key, f->docs, n, (int64_t)f->nrows, error);
    }
 
 done:
@@ -704,7 +706,7 @@ lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
                      "row %s: key field '%s' holds a value of BSON type 0x%02x, which cannot be a fold key "
                      "(use string, int32, int64, double, ObjectId, date or bool)",
-                     t1, f->key, (unsigned) kv->value_type);
+                     t1, f->key, (unsigned)kv->value_type);
       bson_free (t1);
       return false;
    }
@@ -728,9 +730,9 @@ lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
    }
 
    /* buffer the row and note where the key and the hoist fields are */
-   grow ((void **) &f->buf, &f->buf_cap, f->buf_len + row->len, 1);
-   grow ((void **) &f->row_off, &f->rows_cap, f->nrows + 1, sizeof (size_t));
-   grow ((void **) &f->slots, &f->slots_cap, (f->nrows + 1) * f->nslots, sizeof (slot_t));
+   grow ((void **)&f->buf, &f->buf_cap, f->buf_len + row->len, 1);
+   grow ((void **)&f->row_off, &f->rows_cap, f->nrows + 1, sizeof (size_t));
+   grow ((void **)&f->slots, &f->slots_cap, (f->nrows + 1) * f->nslots, sizeof (slot_t));
    memcpy (f->buf + f->buf_len, bson_get_data (row), row->len);
    f->row_off[f->nrows] = f->buf_len;
    f->buf_len += row->len;
@@ -921,15 +923,15 @@ canon_value (bson_iter_t *it, const char *key, uint32_t klen, bson_t *out)
    bson_t sub;
 
    if (BSON_ITER_HOLDS_DOCUMENT (it) && bson_iter_recurse (it, &child)) {
-      bson_append_document_begin (out, key, (int) klen, &sub);
+      bson_append_document_begin (out, key, (int)klen, &sub);
       canon_doc (&child, &sub, true);
       bson_append_document_end (out, &sub);
    } else if (BSON_ITER_HOLDS_ARRAY (it) && bson_iter_recurse (it, &child)) {
-      bson_append_array_begin (out, key, (int) klen, &sub);
+      bson_append_array_begin (out, key, (int)klen, &sub);
       canon_doc (&child, &sub, false);
       bson_append_array_end (out, &sub);
    } else {
-      bson_append_iter (out, key, (int) klen, it);
+      bson_append_iter (out, key, (int)klen, it);
    }
 }
 
@@ -956,7 +958,7 @@ canon_doc (bson_iter_t *it, bson_t *out, bool sort)
       }
       fs[n].key = bson_iter_key (it);
       fs[n].klen = bson_iter_key_len (it);
-      fs[n].pos = (uint32_t) n;
+      fs[n].pos = (uint32_t)n;
       fs[n].off = it->off;
       n++;
    }
@@ -1011,12 +1013,12 @@ struct lab_hoist_sampler {
    char *array_field;
    int64_t max_masters;
    int64_t masters;
-   bool multi_seen;     /* some master had two rows or more */
+   bool multi_seen; /* some master had two rows or more */
    bool started;
    bool full;
    cand_t *cands;
    size_t ncands;
-   bson_t *first;       /* first row of the current master */
+   bson_t *first; /* first row of the current master */
    size_t cur_rows;
 };
 

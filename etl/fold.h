@@ -38,11 +38,11 @@ typedef enum {
 } lab_fold_oversize_t;
 
 typedef struct {
-   const char *key;            /* key field (top-level, no dots, not "_id") */
-   const char *array_field;    /* "details" */
-   const char *const *hoist;   /* fields to hoist (not the key); may be NULL when nhoist is 0 */
+   const char *key;          /* key field (top-level, no dots, not "_id") */
+   const char *array_field;  /* "details" */
+   const char *const *hoist; /* fields to hoist (not the key); may be NULL when nhoist is 0 */
    size_t nhoist;
-   int64_t max_doc_bytes;      /* cap on every folded document (e.g. 16 MiB) */
+   int64_t max_doc_bytes; /* cap on every folded document (e.g. 16 MiB) */
    lab_fold_oversize_t on_oversize;
 } lab_fold_opts_t;
 

@@ -24,8 +24,10 @@ static const char *usage_text =
    "rejected to a file, or stop the run, never dropped. --verify proves the result holds exactly the\n"
    "source's rows.\n"
    "\n"
-   "Folded document: {_id: \"<key id>#<part>\", <key>, <hoisted...>, row_count, part, parts, details: [...]}\n"
-   "  _id is deterministic (\"n:123#0\", \"s:B0001#0\", \"o:<hex>#0\", \"d:<ms>#0\"), so reruns are idempotent;\n"
+   "Folded document: {_id: \"<key id>#<part>\", <key>, <hoisted...>, row_count, part, parts, details: "
+   "[...]}\n"
+   "  _id is deterministic (\"n:123#0\", \"s:B0001#0\", \"o:<hex>#0\", \"d:<ms>#0\"), so reruns are "
+   "idempotent;\n"
    "  every part of a master is found with {<key>: value}. The destination gets an index on the key.\n"
    "\n"
    "Options:\n"
@@ -54,7 +56,8 @@ static const char *usage_text =
    "                          it only verifies. Masters this run rejected are expected absent; a later\n"
    "                          --verify alone reports them as missing (they are in the --reject file).\n"
    "  --copy-only             benchmark ceiling: the same sorted read, rows written unchanged (no folding)\n"
-   "  --create-index          build the source's {<key>: 1} index when it is missing and log how long it took;\n"
+   "  --create-index          build the source's {<key>: 1} index when it is missing and log how long it "
+   "took;\n"
    "                          without it a missing index stops the run before anything is written (every\n"
    "                          read walks that index: no server-side sort of the collection)\n"
    "  --plan                  print what the run would send (each range's read command with its hint, sort,\n"
@@ -64,7 +67,8 @@ static const char *usage_text =
    "                          It refuses what the run would refuse (a non-empty destination without\n"
    "                          --drop-dst/--resume); with --drop-dst/--resume it shows what they would do\n"
    "  --retries N             a range failing with a transient error (network, server selection, failover,\n"
-   "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 s\n"
+   "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 "
+   "s\n"
    "                          each), up to N times (default 5; 0: fail at once); then the run fails and\n"
    "                          names the --resume command to run\n"
    "  --cursor-batch N        documents per cursor batch of the sorted reads, fold and --verify (default:\n"
@@ -93,7 +97,7 @@ usage (FILE *out)
    /* the common options go between the tool's options and the examples */
    const char *ex = strstr (usage_text, "Examples:\n");
 
-   fwrite (usage_text, 1, (size_t) (ex - usage_text), out);
+   fwrite (usage_text, 1, (size_t)(ex - usage_text), out);
    fputs (lab_cli_common_help (), out);
    fputs ("\n", out);
    fputs (ex, out);
@@ -153,7 +157,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       return true;
    }
    if (o->verify && r->copy_only) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--verify checks a fold; a --copy-only destination is not one");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--verify checks a fold; a --copy-only destination is not one");
       return false;
    }
    if (o->verify && r->plan_only) {
@@ -163,8 +168,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    r->progress = o->common.progress;
    v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES"); /* test hook: see run.h */
-   if (v && *v && !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &r->kill_after_batches,
-                                  error)) {
+   if (v && *v &&
+       !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &r->kill_after_batches, error)) {
       return false;
    }
    /* checked before the store is opened: a usage error never creates one */
@@ -176,7 +181,7 @@ append_hash (bson_t *d, const char *name, lab_hash_t h)
 {
    char hex[40];
 
-   bson_snprintf (hex, sizeof hex, "%016llx%016llx", (unsigned long long) h.hi, (unsigned long long) h.lo);
+   bson_snprintf (hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.hi, (unsigned long long)h.lo);
    BSON_APPEND_UTF8 (d, name, hex);
 }
 
@@ -187,7 +192,8 @@ shell_quote (bson_string_t *cmd, const char *a)
    const char *p;
 
    bson_string_append_c (cmd, ' ');
-   if (*a && strspn (a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") == strlen (a)) {
+   if (*a &&
+       strspn (a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") == strlen (a)) {
       bson_string_append (cmd, a);
       return;
    }
@@ -244,7 +250,7 @@ main (int argc, char **argv)
    options_t o;
    bson_error_t error;
    lab_store_t *store = NULL;
-   lab_store_opts_t sopts = {0};
+   lab_store_opts_t sopts = { 0 };
    lab_foldrun_result_t fr;
    lab_verify_result_t vr;
    lab_verify_opts_t vo;
@@ -292,10 +298,11 @@ main (int argc, char **argv)
       }
       if (st.exists && st.count > 0) {
          if (st.has_state && !st.complete) {
-            lab_error_set (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                           "'%s' holds an interrupted fold (its checkpoint says incomplete): continue it with "
-                           "--resume before verifying",
-                           o.run.dst);
+            lab_error_set (
+               &error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+               "'%s' holds an interrupted fold (its checkpoint says incomplete): continue it with "
+               "--resume before verifying",
+               o.run.dst);
             goto fail;
          }
          lab_log_info ("'%s' exists and is finished: verifying only", o.run.dst);
@@ -308,10 +315,11 @@ main (int argc, char **argv)
          if (fr.gave_up_transient) {
             char *rc = resume_command (argc, argv, lab_store_uri_redacted (store));
             lab_log_error ("%s", error.message);
-            lab_error_set (&error, error.domain, error.code,
-                           "the fold stopped on a transient error after %lld retr%s; once the server answers, "
-                           "continue it from its checkpoints with: %s",
-                           (long long) fr.retries, fr.retries == 1 ? "y" : "ies", rc);
+            lab_error_set (
+               &error, error.domain, error.code,
+               "the fold stopped on a transient error after %lld retr%s; once the server answers, "
+               "continue it from its checkpoints with: %s",
+               (long long)fr.retries, fr.retries == 1 ? "y" : "ies", rc);
             bson_free (rc);
          }
          goto fail;
@@ -323,14 +331,15 @@ main (int argc, char **argv)
          code = LAB_EXIT_OK;
          goto summary;
       }
-      rps = fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0;
+      rps = fr.elapsed_s > 0 ? (double)fr.rows_in / fr.elapsed_s : 0;
       if (human) {
-         printf ("%s %lld rows into %lld documents: %lld masters, %lld split, %lld rejected (%lld rows); largest "
-                 "document %lld bytes; %.2f s, %.0f rows/s%s\n",
-                 o.run.copy_only ? "copied" : "folded", (long long) fr.rows_in, (long long) fr.docs_out,
-                 (long long) fr.masters, (long long) fr.masters_split, (long long) fr.masters_rejected,
-                 (long long) fr.rows_rejected, (long long) fr.largest_doc_bytes, fr.elapsed_s, rps,
-                 fr.resumed ? " (resumed run: this run's part only)" : "");
+         printf (
+            "%s %lld rows into %lld documents: %lld masters, %lld split, %lld rejected (%lld rows); largest "
+            "document %lld bytes; %.2f s, %.0f rows/s%s\n",
+            o.run.copy_only ? "copied" : "folded", (long long)fr.rows_in, (long long)fr.docs_out,
+            (long long)fr.masters, (long long)fr.masters_split, (long long)fr.masters_rejected,
+            (long long)fr.rows_rejected, (long long)fr.largest_doc_bytes, fr.elapsed_s, rps,
+            fr.resumed ? " (resumed run: this run's part only)" : "");
       }
    }
    if (o.verify) {
@@ -344,21 +353,22 @@ main (int argc, char **argv)
       vo.progress = o.common.progress;
       for (nskip = 0; fr.rejected_key_ids && fr.rejected_key_ids[nskip]; nskip++) {
       }
-      vo.skip_key_ids = (const char *const *) fr.rejected_key_ids;
+      vo.skip_key_ids = (const char *const *)fr.rejected_key_ids;
       vo.nskip = nskip;
       if (!lab_verify (store, &vo, &vr, &error)) {
          goto fail;
       }
       verified = true;
       if (human) {
-         printf ("verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s%s\n",
-                 vr.equal ? "equal" : "DIFFERENT", (long long) vr.src_rows, (long long) vr.src_masters,
-                 (long long) vr.dst_rows, (long long) vr.dst_docs,
-                 vr.skipped_masters ? " (rejected masters excluded)" : "", vr.equal ? "" : "");
+         printf (
+            "verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s%s\n",
+            vr.equal ? "equal" : "DIFFERENT", (long long)vr.src_rows, (long long)vr.src_masters,
+            (long long)vr.dst_rows, (long long)vr.dst_docs,
+            vr.skipped_masters ? " (rejected masters excluded)" : "", vr.equal ? "" : "");
       }
       if (!vr.equal) {
          lab_log_error ("verify: %lld differing master(s), %lld document(s) over the cap; first: %s",
-                        (long long) vr.differing_masters, (long long) vr.oversize_docs, vr.first_difference);
+                        (long long)vr.differing_masters, (long long)vr.oversize_docs, vr.first_difference);
       }
    }
    code = vr.equal || !verified ? LAB_EXIT_OK : LAB_EXIT_DIFFERENT;
@@ -371,7 +381,8 @@ fail:
 summary:
    /* the common header (docs/json-summary.md), then the fold's and the verification's figures */
    if (o.common.json_path) {
-      lab_cli_summary_init (&summary, &cli, code, code != LAB_EXIT_OK && code != LAB_EXIT_DIFFERENT ? &error : NULL);
+      lab_cli_summary_init (&summary, &cli, code,
+                            code != LAB_EXIT_OK && code != LAB_EXIT_DIFFERENT ? &error : NULL);
       if (store) {
          BSON_APPEND_UTF8 (&summary, "uri", lab_store_uri_redacted (store));
          BSON_APPEND_UTF8 (&summary, "db", lab_store_db (store));
@@ -381,13 +392,16 @@ summary:
       BSON_APPEND_UTF8 (&summary, "key", o.run.key);
       BSON_APPEND_UTF8 (&summary, "array_field", o.run.array_field);
       BSON_APPEND_UTF8 (&summary, "mode",
-                        !fold ? "verify" : o.run.plan_only ? "plan" : o.run.copy_only ? "copy" : "fold");
+                        !fold             ? "verify"
+                        : o.run.plan_only ? "plan"
+                        : o.run.copy_only ? "copy"
+                                          : "fold");
       if (fr.plan) {
          BSON_APPEND_DOCUMENT (&summary, "plan", fr.plan);
       } else if (folded) {
          BSON_APPEND_ARRAY_BEGIN (&summary, "hoisted", &arr);
          for (k = 0; fr.hoisted && fr.hoisted[k]; k++) {
-            bson_uint32_to_string ((uint32_t) k, &ks, idx, sizeof idx);
+            bson_uint32_to_string ((uint32_t)k, &ks, idx, sizeof idx);
             BSON_APPEND_UTF8 (&arr, ks, fr.hoisted[k]);
          }
          bson_append_array_end (&summary, &arr);
@@ -411,7 +425,8 @@ summary:
          if (fr.index_build_s >= 0) {
             BSON_APPEND_DOUBLE (&summary, "index_build_s", fr.index_build_s);
          }
-         BSON_APPEND_DOUBLE (&summary, "rows_per_s", fr.elapsed_s > 0 ? (double) fr.rows_in / fr.elapsed_s : 0.0);
+         BSON_APPEND_DOUBLE (&summary, "rows_per_s",
+                             fr.elapsed_s > 0 ? (double)fr.rows_in / fr.elapsed_s : 0.0);
       }
       if (verified) {
          bson_t v;
@@ -436,7 +451,7 @@ summary:
          /* the whole process: fold buffers, write batches, and the embedded engine's cache */
          struct rusage ru;
          if (getrusage (RUSAGE_SELF, &ru) == 0) {
-            BSON_APPEND_INT64 (&summary, "peak_rss_bytes", (int64_t) ru.ru_maxrss * 1024);
+            BSON_APPEND_INT64 (&summary, "peak_rss_bytes", (int64_t)ru.ru_maxrss * 1024);
          }
       }
       if (!lab_json_write (&summary, o.common.json_path, &error)) {

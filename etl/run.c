@@ -45,9 +45,9 @@ typedef struct {
    int64_t batches;
    char **rejected;
    size_t nrejected;
-   lab_fold_t *fold;      /* NULL in --copy-only runs */
+   lab_fold_t *fold;          /* NULL in --copy-only runs */
    int64_t peak_buffer_bytes; /* most bytes held at once: write batch + one master (rows and documents) */
-   bool skipped; /* the range was done before this (resumed) run */
+   bool skipped;              /* the range was done before this (resumed) run */
    /* retries: the fold's counters at the candidate master and at the last checkpoint of this try, and
     * the counters kept from earlier tries (up to their checkpoints) */
    lab_fold_stats_t cand_stats;
@@ -78,9 +78,9 @@ struct run {
    uint64_t t0_ns;
    /* the plan's findings, for --plan */
    bool dst_exists;
-   int64_t dst_count;        /* exact: a non-empty destination is refused */
-   bool index_missing;       /* the source lacks the key index (plan_only with create_index) */
-   double index_build_s;     /* -1: not built */
+   int64_t dst_count;    /* exact: a non-empty destination is refused */
+   bool index_missing;   /* the source lacks the key index (plan_only with create_index) */
+   double index_build_s; /* -1: not built */
    atomic_llong retries;
 };
 
@@ -117,7 +117,7 @@ keep_first (const bson_t *doc, void *ctx)
 static bool
 find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t **doc, bson_error_t *error)
 {
-   one_doc_t o = {NULL};
+   one_doc_t o = { NULL };
    bson_value_t v;
    bool exists;
 
@@ -129,8 +129,8 @@ find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t 
       return true;
    }
    v.value_type = BSON_TYPE_UTF8;
-   v.value.v_utf8.str = (char *) id;
-   v.value.v_utf8.len = (uint32_t) strlen (id);
+   v.value.v_utf8.str = (char *)id;
+   v.value.v_utf8.len = (uint32_t)strlen (id);
    if (!lab_store_find_eq (sess, state_coll, "_id", &v, keep_first, &o, NULL, error)) {
       bson_destroy (o.doc);
       return false;
@@ -140,7 +140,8 @@ find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t 
 }
 
 bool
-lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st, bson_error_t *error)
+lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
+                        bson_error_t *error)
 {
    lab_session_t *sess = lab_session_open (store, error);
    char *sc = lab_foldrun_state_coll (dst);
@@ -193,7 +194,7 @@ settings_doc (const run_t *r, int nranges, bool complete)
    BSON_APPEND_UTF8 (d, "hoist_spec", o->hoist_spec ? o->hoist_spec : "auto");
    BSON_APPEND_ARRAY_BEGIN (d, "hoist", &arr);
    for (i = 0; r->hoist && r->hoist[i]; i++) {
-      bson_uint32_to_string ((uint32_t) i, &k, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
       BSON_APPEND_UTF8 (&arr, k, r->hoist[i]);
    }
    bson_append_array_end (d, &arr);
@@ -203,7 +204,7 @@ settings_doc (const run_t *r, int nranges, bool complete)
    BSON_APPEND_INT32 (d, "ranges", nranges);
    BSON_APPEND_ARRAY_BEGIN (d, "bounds", &arr);
    for (i = 0; i < r->nbounds; i++) {
-      bson_uint32_to_string ((uint32_t) i, &k, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
       bson_append_value (&arr, k, -1, &r->bounds[i]);
    }
    bson_append_array_end (d, &arr);
@@ -220,11 +221,11 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
       const char *name;
       const char *now;
    } strs[] = {
-      {"src", o->src},
-      {"key", r->fold_opts.key},
-      {"array_field", r->fold_opts.array_field},
-      {"hoist_spec", o->hoist_spec ? o->hoist_spec : "auto"},
-      {"on_oversize", oversize_name (r->fold_opts.on_oversize)},
+      { "src", o->src },
+      { "key", r->fold_opts.key },
+      { "array_field", r->fold_opts.array_field },
+      { "hoist_spec", o->hoist_spec ? o->hoist_spec : "auto" },
+      { "on_oversize", oversize_name (r->fold_opts.on_oversize) },
    };
    bson_iter_t it;
    size_t i;
@@ -236,10 +237,11 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
                            ? bson_iter_utf8 (&it, NULL)
                            : "(unknown)";
       if (strcmp (was, strs[i].now) != 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                        "--resume: %s is '%s' but the interrupted run used '%s'; rerun with the same settings "
-                        "or start over with --drop-dst",
-                        strs[i].name, strs[i].now, was);
+         lab_error_set (
+            error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+            "--resume: %s is '%s' but the interrupted run used '%s'; rerun with the same settings "
+            "or start over with --drop-dst",
+            strs[i].name, strs[i].now, was);
          return false;
       }
    }
@@ -248,15 +250,16 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--resume: max-doc-bytes is %lld but the interrupted run used %lld; rerun with the same "
                      "settings or start over with --drop-dst",
-                     (long long) r->fold_opts.max_doc_bytes, (long long) mdb);
+                     (long long)r->fold_opts.max_doc_bytes, (long long)mdb);
       return false;
    }
-   par = bson_iter_init_find (&it, saved, "parallel") ? (int32_t) bson_iter_as_int64 (&it) : -1;
+   par = bson_iter_init_find (&it, saved, "parallel") ? (int32_t)bson_iter_as_int64 (&it) : -1;
    if (par != (o->parallel > 0 ? o->parallel : 1)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--resume: --parallel is %d but the interrupted run used %d; rerun with the same settings "
-                     "or start over with --drop-dst",
-                     o->parallel > 0 ? o->parallel : 1, par);
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "--resume: --parallel is %d but the interrupted run used %d; rerun with the same settings "
+         "or start over with --drop-dst",
+         o->parallel > 0 ? o->parallel : 1, par);
       return false;
    }
    return true;
@@ -287,7 +290,7 @@ settings_load (run_t *r, const bson_t *saved, bson_error_t *error)
       goto bad;
    }
    while (bson_iter_next (&ai)) {
-      r->bounds = bson_realloc (r->bounds, (size_t) (r->nbounds + 1) * sizeof (bson_value_t));
+      r->bounds = bson_realloc (r->bounds, (size_t)(r->nbounds + 1) * sizeof (bson_value_t));
       bson_value_copy (bson_iter_value (&ai), &r->bounds[r->nbounds++]);
    }
    return true;
@@ -308,7 +311,7 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
    const lab_foldrun_opts_t *o = r->o;
    const char *spec = o->hoist_spec ? o->hoist_spec : "auto";
    lab_hoist_sampler_t *smp;
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    lab_cursor_t *cur;
    const bson_t *row;
    int rc;
@@ -337,15 +340,16 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
       }
       if (n == 0) {
          bson_strfreev (parts);
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--hoist '%s' names no field (use auto, none or f1,f2,...)",
-                        spec);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--hoist '%s' names no field (use auto, none or f1,f2,...)", spec);
          return false;
       }
       r->hoist = parts;
       return true;
    }
-   smp = lab_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
-                                o->hoist_sample_masters > 0 ? o->hoist_sample_masters : DEFAULT_SAMPLE_MASTERS);
+   smp =
+      lab_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
+                             o->hoist_sample_masters > 0 ? o->hoist_sample_masters : DEFAULT_SAMPLE_MASTERS);
    so.batch_docs = o->cursor_batch_docs;
    cur = lab_store_sorted_open (sess, o->src, r->fold_opts.key, &so, error);
    if (!cur) {
@@ -373,7 +377,7 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
          bson_strncpy (list + strlen (list), r->hoist[i], sizeof list - strlen (list));
       }
       lab_log_info ("--hoist auto: %zu field(s) constant within each of %lld sampled masters: %s", nf,
-                    (long long) nm, nf ? list : "(none)");
+                    (long long)nm, nf ? list : "(none)");
    }
    return true;
 }
@@ -432,7 +436,7 @@ static bool
 flush (worker_t *w, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_insert_result_t res = {0};
+   lab_insert_result_t res = { 0 };
    size_t i;
    char *idt;
    bool ok = false;
@@ -441,22 +445,23 @@ flush (worker_t *w, bson_error_t *error)
    if (w->nbatch == 0) {
       return true;
    }
-   if (!lab_store_insert_many (w->sess, r->o->dst, (const bson_t *const *) w->batch, w->nbatch, &res, error)) {
+   if (!lab_store_insert_many (w->sess, r->o->dst, (const bson_t *const *)w->batch, w->nbatch, &res, error)) {
       lab_error_prefix (error, "writing %zu documents to '%s'", w->nbatch, r->o->dst);
       goto done;
    }
    if (res.nerrors > 0) {
       for (i = 0; i < res.nerrors && i < WRITE_ERRORS_SHOWN; i++) {
-         idt = res.errors[i].index < w->nbatch ? doc_id_text (w->batch[res.errors[i].index]) : bson_strdup ("?");
-         lab_log_error ("'%s': document _id %s not written: %s (code %u)", r->o->dst, idt, res.errors[i].message,
-                        res.errors[i].code);
+         idt =
+            res.errors[i].index < w->nbatch ? doc_id_text (w->batch[res.errors[i].index]) : bson_strdup ("?");
+         lab_log_error ("'%s': document _id %s not written: %s (code %u)", r->o->dst, idt,
+                        res.errors[i].message, res.errors[i].code);
          bson_free (idt);
       }
       if (res.nerrors > WRITE_ERRORS_SHOWN) {
          lab_log_error ("'%s': ... and %zu more documents of that batch not written", r->o->dst,
                         res.nerrors - WRITE_ERRORS_SHOWN);
       }
-      w->write_errors += (int64_t) res.nerrors;
+      w->write_errors += (int64_t)res.nerrors;
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                      "%zu of %zu documents of a batch were refused by '%s' (first: %s); the checkpoint stays "
                      "before them, so --resume retries them",
@@ -491,8 +496,8 @@ add_doc (worker_t *w, bson_t *doc, bson_error_t *error)
 {
    run_t *r = w->run;
 
-   if (w->nbatch > 0 && ((int64_t) w->nbatch >= r->batch_docs ||
-                         (int64_t) (w->batch_len + doc->len) > r->batch_bytes)) {
+   if (w->nbatch > 0 &&
+       ((int64_t)w->nbatch >= r->batch_docs || (int64_t)(w->batch_len + doc->len) > r->batch_bytes)) {
       if (!flush (w, error)) {
          bson_destroy (doc);
          return false;
@@ -538,8 +543,8 @@ note_master (worker_t *w)
    char extra[96];
 
    if ((m & 1023) == 0) {
-      s = (double) (lab_now_ns () - r->t0_ns) / 1e9;
-      snprintf (extra, sizeof extra, "masters %lld (%.0f/s)", m, s > 0 ? (double) m / s : 0.0);
+      s = (double)(lab_now_ns () - r->t0_ns) / 1e9;
+      snprintf (extra, sizeof extra, "masters %lld (%.0f/s)", m, s > 0 ? (double)m / s : 0.0);
       lab_progress_set_extra (r->progress, extra);
    }
 }
@@ -550,7 +555,7 @@ emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
 {
    worker_t *w = ctx;
    size_t i;
-   int64_t held = (int64_t) w->batch_len + (int64_t) lab_fold_buffered_bytes (w->fold);
+   int64_t held = (int64_t)w->batch_len + (int64_t)lab_fold_buffered_bytes (w->fold);
 
    for (i = 0; i < ndocs; i++) {
       held += docs[i]->len;
@@ -625,7 +630,7 @@ static bool
 cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    lab_cursor_t *cur;
    const bson_t *doc;
    bson_iter_t it;
@@ -667,7 +672,7 @@ cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
    }
    if (nkeys > 0) {
       lab_log_info ("--resume: range %d: removed %lld documents of %zu masters written after the checkpoint",
-                    w->index, (long long) total, nkeys);
+                    w->index, (long long)total, nkeys);
    }
    ok = true;
 done:
@@ -718,11 +723,11 @@ copy_row (worker_t *w, const bson_t *row, bson_error_t *error)
 {
    w->stats.rows_in++;
    w->stats.docs_out++;
-   if ((int64_t) row->len > w->stats.largest_doc_bytes) {
+   if ((int64_t)row->len > w->stats.largest_doc_bytes) {
       w->stats.largest_doc_bytes = row->len;
    }
-   if ((int64_t) (w->batch_len + row->len) > w->peak_buffer_bytes) {
-      w->peak_buffer_bytes = (int64_t) (w->batch_len + row->len);
+   if ((int64_t)(w->batch_len + row->len) > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = (int64_t)(w->batch_len + row->len);
    }
    return add_doc (w, bson_copy (row), error);
 }
@@ -733,7 +738,7 @@ static bool
 worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    lab_cursor_t *cur;
    const bson_t *row;
    bson_iter_t it;
@@ -769,7 +774,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
       pending_rows++;
       pending_bytes += row->len;
       if (pending_rows == 512) {
-         lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+         lab_progress_add (r->progress, (uint64_t)pending_rows, (uint64_t)pending_bytes);
          pending_rows = pending_bytes = 0;
       }
    }
@@ -779,7 +784,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
    }
    ok = true;
 done:
-   lab_progress_add (r->progress, (uint64_t) pending_rows, (uint64_t) pending_bytes);
+   lab_progress_add (r->progress, (uint64_t)pending_rows, (uint64_t)pending_bytes);
    lab_cursor_close (cur);
    return ok;
 }
@@ -916,7 +921,8 @@ worker_run (worker_t *w, bson_error_t *error)
    for (attempt = 0;; attempt++) {
       if (worker_try (w, r->resume || attempt > 0, error)) {
          if (attempt > 0) {
-            lab_log_info ("range %d: finished after %d retr%s", w->index, attempt, attempt == 1 ? "y" : "ies");
+            lab_log_info ("range %d: finished after %d retr%s", w->index, attempt,
+                          attempt == 1 ? "y" : "ies");
          }
          return true;
       }
@@ -930,7 +936,7 @@ worker_run (worker_t *w, bson_error_t *error)
       lab_log_info ("retry: range %d failed with a transient error (domain %u, code %u): %s; try %d of %d "
                     "from its checkpoint in %.1f s",
                     w->index, error->domain, error->code, error->message, attempt + 1, r->o->retries,
-                    (double) delay / 1000.0);
+                    (double)delay / 1000.0);
       if (!retry_wait (r, delay)) {
          return false;
       }
@@ -943,7 +949,7 @@ worker_run (worker_t *w, bson_error_t *error)
 static bool
 worker_main (void *arg, int index, bson_error_t *error)
 {
-   (void) index;
+   (void)index;
    return worker_run (arg, error);
 }
 
@@ -973,26 +979,28 @@ lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
       return false;
    }
    if (o->parallel < 0 || o->parallel > MAX_PARALLEL) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--parallel %d is out of range [1, %d]", o->parallel,
-                     MAX_PARALLEL);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--parallel %d is out of range [1, %d]",
+                     o->parallel, MAX_PARALLEL);
       return false;
    }
    if (o->max_doc_bytes < 0 || o->max_doc_bytes > INT32_MAX) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--max-doc-bytes %lld is out of range",
-                     (long long) o->max_doc_bytes);
+                     (long long)o->max_doc_bytes);
       return false;
    }
    if (o->batch_bytes > 0 && o->batch_bytes < 1024) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--batch-bytes %llu is below 1 KiB",
-                     (unsigned long long) o->batch_bytes);
+                     (unsigned long long)o->batch_bytes);
       return false;
    }
    if (o->resume && o->drop_dst) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--resume and --drop-dst contradict each other: pick one");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--resume and --drop-dst contradict each other: pick one");
       return false;
    }
    if (o->on_oversize == LAB_FOLD_OVERSIZE_REJECT && !o->reject_path) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--on-oversize reject needs --reject FILE for the rejected rows");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--on-oversize reject needs --reject FILE for the rejected rows");
       return false;
    }
    if (o->copy_only && o->resume) {
@@ -1018,9 +1026,8 @@ lab_foldrun_result_cleanup (lab_foldrun_result_t *result)
 static int
 strp_cmp (const void *a, const void *b)
 {
-   return strcmp (*(char *const *) a, *(char *const *) b);
+   return strcmp (*(char *const *)a, *(char *const *)b);
 }
-
 
 /* ---- plan: limits, the destination, resume or fresh ---------------------------------------------- */
 
@@ -1036,10 +1043,11 @@ plan_limits (run_t *r, bson_error_t *error)
       return false;
    }
    if (o->max_doc_bytes > info.max_bson_bytes) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--max-doc-bytes %lld is above the server's maxBsonObjectSize %lld: it would refuse such "
-                     "documents",
-                     (long long) o->max_doc_bytes, (long long) info.max_bson_bytes);
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+         "--max-doc-bytes %lld is above the server's maxBsonObjectSize %lld: it would refuse such "
+         "documents",
+         (long long)o->max_doc_bytes, (long long)info.max_bson_bytes);
       return false;
    }
    r->fold_opts.max_doc_bytes = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
@@ -1048,11 +1056,11 @@ plan_limits (run_t *r, bson_error_t *error)
       return false;
    }
    r->batch_docs = o->batch_docs > 0 ? o->batch_docs : DEFAULT_BATCH_DOCS;
-   r->batch_bytes = o->batch_bytes > 0 ? (int64_t) o->batch_bytes : DEFAULT_BATCH_BYTES;
+   r->batch_bytes = o->batch_bytes > 0 ? (int64_t)o->batch_bytes : DEFAULT_BATCH_BYTES;
    max_batch = lab_store_write_budget_bytes (info.max_message_bytes);
    if (r->batch_bytes > max_batch) {
       lab_log_info ("--batch-bytes lowered to %lld: the server's messages are limited to %lld bytes",
-                    (long long) max_batch, (long long) info.max_message_bytes);
+                    (long long)max_batch, (long long)info.max_message_bytes);
       r->batch_bytes = max_batch;
    }
    return true;
@@ -1121,7 +1129,7 @@ plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
       lab_error_prefix (error, "--create-index: building %s_1 on '%s'", key, o->src);
       return false;
    }
-   r->index_build_s = (double) (lab_now_ns () - t0) / 1e9;
+   r->index_build_s = (double)(lab_now_ns () - t0) / 1e9;
    r->index_missing = false;
    lab_log_info ("--create-index: index %s_1 on '%s' built in %.1f s", key, o->src, r->index_build_s);
    return true;
@@ -1135,10 +1143,11 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
    const lab_foldrun_opts_t *o = r->o;
 
    if (count > 0 && !o->drop_dst) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
-                     "to continue an interrupted fold",
-                     o->dst, (long long) count);
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
+         "to continue an interrupted fold",
+         o->dst, (long long)count);
       return false;
    }
    if (!plan_index (r, sess, error)) {
@@ -1171,10 +1180,11 @@ plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings,
 
    if (r->resume && !settings) {
       if (count > 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                        "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was not "
-                        "written by an interrupted fold-details run; use --drop-dst to replace it",
-                        o->dst, (long long) count, r->state_coll);
+         lab_error_set (
+            error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+            "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was not "
+            "written by an interrupted fold-details run; use --drop-dst to replace it",
+            o->dst, (long long)count, r->state_coll);
          return false;
       }
       lab_log_info ("--resume: no checkpoint for '%s': starting from the beginning", o->dst);
@@ -1220,7 +1230,7 @@ plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exi
    }
    for (k = 0; r->hoist[k]; k++) {
    }
-   r->fold_opts.hoist = (const char *const *) r->hoist;
+   r->fold_opts.hoist = (const char *const *)r->hoist;
    r->fold_opts.nhoist = k;
    if (!lab_fold_opts_check (&r->fold_opts, error)) {
       lab_error_prefix (error, "--hoist");
@@ -1243,14 +1253,16 @@ plan_decision (const run_t *r, bool complete, char *buf, size_t len)
    if (complete) {
       bson_snprintf (buf, len, "resume: the fold into '%s' had already completed: nothing to do", o->dst);
    } else if (r->resume) {
-      bson_snprintf (buf, len, "resume: each unfinished range continues after its checkpoint in '%s'; "
-                     "documents written after it are deleted first", r->state_coll);
+      bson_snprintf (buf, len,
+                     "resume: each unfinished range continues after its checkpoint in '%s'; "
+                     "documents written after it are deleted first",
+                     r->state_coll);
    } else if (r->dst_exists && r->dst_count > 0) {
       bson_snprintf (buf, len, "fresh: drop '%s' (%lld documents) and '%s', then fold", o->dst,
-                     (long long) r->dst_count, r->state_coll);
+                     (long long)r->dst_count, r->state_coll);
    } else {
-      bson_snprintf (buf, len, "fresh: %s '%s'%s, then fold", r->dst_exists ? "reuse the empty" : "create", o->dst,
-                     o->resume ? " (--resume found no checkpoint)" : "");
+      bson_snprintf (buf, len, "fresh: %s '%s'%s, then fold", r->dst_exists ? "reuse the empty" : "create",
+                     o->dst, o->resume ? " (--resume found no checkpoint)" : "");
    }
 }
 
@@ -1260,7 +1272,7 @@ static bool
 plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, double avg_bytes, bson_t *arr,
             int64_t *temp, bool *blocking, bson_error_t *error)
 {
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    bson_t *ck = NULL, d, rd;
    bson_iter_t it;
    char idx[16], id[32];
@@ -1268,7 +1280,7 @@ plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, doub
    int64_t range_est = nranges > 0 ? est / nranges : est;
    bool done = false, ok = false;
 
-   bson_uint32_to_string ((uint32_t) i, &k, idx, sizeof idx);
+   bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
    BSON_APPEND_DOCUMENT_BEGIN (arr, k, &d);
    BSON_APPEND_INT32 (&d, "range", i);
    so.lo = i > 0 ? &r->bounds[i - 1] : NULL;
@@ -1303,7 +1315,7 @@ plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, doub
       ok = false;
       if (bson_iter_init_find (&it, &rd, "blocking_sort") && bson_iter_as_bool (&it)) {
          *blocking = true;
-         *temp += (int64_t) ((double) range_est * avg_bytes);
+         *temp += (int64_t)((double)range_est * avg_bytes);
       }
    }
    ok = true;
@@ -1316,7 +1328,8 @@ done:
 /* plan_describe -- result->plan: the decision, the source and its index, the destination, the writes,
  * each range's read, the temporary space. Reads only. */
 static bool
-plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result, bson_error_t *error)
+plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result,
+               bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
    bson_t *p = bson_new (), d, arr;
@@ -1358,13 +1371,14 @@ plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_
    }
    BSON_APPEND_ARRAY_BEGIN (p, "hoist", &arr);
    for (h = 0; r->hoist && r->hoist[h]; h++) {
-      bson_uint32_to_string ((uint32_t) h, &k, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)h, &k, idx, sizeof idx);
       BSON_APPEND_UTF8 (&arr, k, r->hoist[h]);
    }
    bson_append_array_end (p, &arr);
    if (r->index_missing) {
-      BSON_APPEND_UTF8 (p, "note", "the key index is built first (--create-index); the hoist sample and the "
-                                   "--parallel ranges are taken from it then, so neither is shown");
+      BSON_APPEND_UTF8 (p, "note",
+                        "the key index is built first (--create-index); the hoist sample and the "
+                        "--parallel ranges are taken from it then, so neither is shown");
    }
    BSON_APPEND_DOCUMENT_BEGIN (p, "writes", &d);
    BSON_APPEND_UTF8 (&d, "command", o->copy_only ? "insert (rows unchanged)" : "insert (folded documents)");
@@ -1372,11 +1386,13 @@ plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_
    BSON_APPEND_INT64 (&d, "batch_docs", r->batch_docs);
    BSON_APPEND_INT64 (&d, "batch_bytes", r->batch_bytes);
    BSON_APPEND_INT64 (&d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
-   BSON_APPEND_UTF8 (&d, "write_concern", "the server's default (the tool sets none: w:1 before MongoDB 5.0, "
-                                          "majority from 5.0 on a replica set)");
-   BSON_APPEND_UTF8 (&d, "checkpoint", o->copy_only ? "none (--copy-only)"
-                                                    : "upsert {_id: \"range-<i>\"} into the checkpoint "
-                                                      "collection after every batch");
+   BSON_APPEND_UTF8 (&d, "write_concern",
+                     "the server's default (the tool sets none: w:1 before MongoDB 5.0, "
+                     "majority from 5.0 on a replica set)");
+   BSON_APPEND_UTF8 (&d, "checkpoint",
+                     o->copy_only ? "none (--copy-only)"
+                                  : "upsert {_id: \"range-<i>\"} into the checkpoint "
+                                    "collection after every batch");
    BSON_APPEND_UTF8 (&d, "destination_index", "{<key>: 1} (createIndexes before the first batch)");
    BSON_APPEND_INT32 (&d, "retries", o->copy_only ? 0 : o->retries);
    bson_append_document_end (p, &d);
@@ -1394,8 +1410,9 @@ plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_
                      blocking ? "the server sorts each range before its first batch (it says blocking_sort: "
                                 "FerretDB ignores hint): up to the range's data in memory, then in temporary "
                                 "files (allowDiskUse) in the server's dbPath"
-                     : r->index_missing ? "none once the index is built (the index build itself sorts the keys)"
-                                        : "none: every read walks the key index (no sort)");
+                     : r->index_missing
+                        ? "none once the index is built (the index build itself sorts the keys)"
+                        : "none: every read walks the key index (no sort)");
    return true;
 }
 
@@ -1428,7 +1445,8 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
          return false;
       }
    }
-   if (!lab_store_create (sess, o->dst, error) || !lab_store_create_index (sess, o->dst, r->fold_opts.key, error)) {
+   if (!lab_store_create (sess, o->dst, error) ||
+       !lab_store_create_index (sess, o->dst, r->fold_opts.key, error)) {
       lab_error_prefix (error, "preparing '%s'", o->dst);
       return false;
    }
@@ -1441,8 +1459,8 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
    }
    lab_log_debug ("folding '%s' into '%s': key %s, %d range(s), cap %lld bytes, batches of %lld "
                   "docs / %lld bytes",
-                  o->src, o->dst, r->fold_opts.key, nranges, (long long) r->fold_opts.max_doc_bytes,
-                  (long long) r->batch_docs, (long long) r->batch_bytes);
+                  o->src, o->dst, r->fold_opts.key, nranges, (long long)r->fold_opts.max_doc_bytes,
+                  (long long)r->batch_docs, (long long)r->batch_bytes);
    /* the total only feeds the progress bar's ETA: the metadata's estimate, no scan */
    if (lab_progress_enabled (o->progress) && !lab_store_count_estimated (sess, o->src, &r->src_rows, error)) {
       return false;
@@ -1456,7 +1474,7 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
 static worker_t *
 workers_new (run_t *r, int nranges)
 {
-   worker_t *ws = bson_malloc0 ((size_t) nranges * sizeof *ws);
+   worker_t *ws = bson_malloc0 ((size_t)nranges * sizeof *ws);
    int i;
 
    for (i = 0; i < nranges; i++) {
@@ -1491,12 +1509,12 @@ workers_free (worker_t *ws, int nranges)
 static bool
 execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error)
 {
-   lab_workers_t pool = {worker_main, ws, sizeof *ws, stop_workers, r, NULL};
+   lab_workers_t pool = { worker_main, ws, sizeof *ws, stop_workers, r, NULL };
    int failed;
    bool ok;
 
-   r->progress =
-      lab_progress_new (r->o->progress, r->o->copy_only ? "copying" : "folding", "rows", (uint64_t) r->src_rows);
+   r->progress = lab_progress_new (r->o->progress, r->o->copy_only ? "copying" : "folding", "rows",
+                                   (uint64_t)r->src_rows);
    ok = lab_workers_run (&pool, nranges, &failed, error);
    lab_progress_done (r->progress);
    r->progress = NULL;
@@ -1572,7 +1590,8 @@ finish (run_t *r, lab_session_t *sess, int nranges, bson_error_t *error)
 
 /* lab_foldrun -- see run.h: plan, prepare, execute, merge. */
 bool
-lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result_t *result, bson_error_t *error)
+lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result_t *result,
+             bson_error_t *error)
 {
    run_t r;
    lab_session_t *sess = NULL;
@@ -1621,7 +1640,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    ok = true;
 done:
    nranges = r.nbounds + 1; /* also when the plan stopped after reading or splitting the ranges */
-   result->elapsed_s = (double) (lab_now_ns () - r.t0_ns) / 1e9;
+   result->elapsed_s = (double)(lab_now_ns () - r.t0_ns) / 1e9;
    result->max_doc_bytes = r.fold_opts.max_doc_bytes;
    result->batch_bytes = r.batch_bytes;
    result->retries = atomic_load (&r.retries);
@@ -1694,13 +1713,16 @@ lab_foldrun_plan_print (const bson_t *plan, FILE *out)
 
    fprintf (out, "fold-details --plan: what the run would send (nothing has been written)\n");
    fprintf (out, "decision:    %s\n", plan_str (plan, "decision"));
-   fprintf (out, "source:      '%s', about %lld documents (estimated from metadata), key '%s', key index %s\n",
-            plan_str (plan, "source.collection"), (long long) plan_int (plan, "source.estimated_documents"),
-            plan_str (plan, "source.key"),
-            plan_int (plan, "source.key_index_exists") ? "present" : "missing: --create-index builds it first");
-   fprintf (out, "destination: '%s', %s%lld documents; checkpoints in '%s'\n", plan_str (plan, "destination.collection"),
+   fprintf (
+      out, "source:      '%s', about %lld documents (estimated from metadata), key '%s', key index %s\n",
+      plan_str (plan, "source.collection"), (long long)plan_int (plan, "source.estimated_documents"),
+      plan_str (plan, "source.key"),
+      plan_int (plan, "source.key_index_exists") ? "present" : "missing: --create-index builds it first");
+   fprintf (out, "destination: '%s', %s%lld documents; checkpoints in '%s'\n",
+            plan_str (plan, "destination.collection"),
             plan_int (plan, "destination.exists") ? "exists, " : "absent, ",
-            (long long) plan_int (plan, "destination.documents"), plan_str (plan, "destination.checkpoint_collection"));
+            (long long)plan_int (plan, "destination.documents"),
+            plan_str (plan, "destination.checkpoint_collection"));
    if (!bson_iter_init_find (&it, plan, "ranges")) {
       return;
    }
@@ -1710,17 +1732,20 @@ lab_foldrun_plan_print (const bson_t *plan, FILE *out)
    if (bson_iter_init_find (&it, plan, "note")) {
       fprintf (out, "note:        %s\n", plan_str (plan, "note"));
    }
-   fprintf (out, "writes:      %s, unordered, batches of at most %lld documents and %lld bytes; documents at most "
+   fprintf (out,
+            "writes:      %s, unordered, batches of at most %lld documents and %lld bytes; documents at most "
             "%lld bytes\n",
-            plan_str (plan, "writes.command"), (long long) plan_int (plan, "writes.batch_docs"),
-            (long long) plan_int (plan, "writes.batch_bytes"), (long long) plan_int (plan, "writes.max_doc_bytes"));
+            plan_str (plan, "writes.command"), (long long)plan_int (plan, "writes.batch_docs"),
+            (long long)plan_int (plan, "writes.batch_bytes"),
+            (long long)plan_int (plan, "writes.max_doc_bytes"));
    fprintf (out, "             write concern: %s\n", plan_str (plan, "writes.write_concern"));
    fprintf (out, "             checkpoint: %s; destination index %s\n", plan_str (plan, "writes.checkpoint"),
             plan_str (plan, "writes.destination_index"));
-   fprintf (out, "             a range failing with a transient error retries from its checkpoint up to %lld "
+   fprintf (out,
+            "             a range failing with a transient error retries from its checkpoint up to %lld "
             "times\n",
-            (long long) plan_int (plan, "writes.retries"));
-   fprintf (out, "temporary:   %lld bytes: %s\n", (long long) plan_int (plan, "estimated_temp_bytes"),
+            (long long)plan_int (plan, "writes.retries"));
+   fprintf (out, "temporary:   %lld bytes: %s\n", (long long)plan_int (plan, "estimated_temp_bytes"),
             plan_str (plan, "temp_note"));
    if (!bson_iter_init_find (&it, plan, "ranges") || !bson_iter_recurse (&it, &ai)) {
       return;
@@ -1736,9 +1761,8 @@ lab_foldrun_plan_print (const bson_t *plan, FILE *out)
       }
       a = plan_json (&rg, "lo");
       b = plan_json (&rg, "hi");
-      fprintf (out, "range %lld:    [%s, %s), about %lld documents", (long long) plan_int (&rg, "range"),
-               a ? a : "MinKey", b ? b : "MaxKey",
-               (long long) plan_int (&rg, "estimated_documents"));
+      fprintf (out, "range %lld:    [%s, %s), about %lld documents", (long long)plan_int (&rg, "range"),
+               a ? a : "MinKey", b ? b : "MaxKey", (long long)plan_int (&rg, "estimated_documents"));
       bson_free (a);
       bson_free (b);
       a = plan_json (&rg, "resume_after");

@@ -26,26 +26,26 @@
 typedef struct {
    const char *src;
    const char *dst;
-   const char *key;               /* "bill_id" */
-   const char *array_field;       /* "details" */
-   const char *hoist_spec;        /* "auto", "none" or "f1,f2,..." */
-   int64_t hoist_sample_masters;  /* masters sampled by --hoist auto (0: 200) */
-   int64_t max_doc_bytes;         /* 0: the server's maxBsonObjectSize */
+   const char *key;              /* "bill_id" */
+   const char *array_field;      /* "details" */
+   const char *hoist_spec;       /* "auto", "none" or "f1,f2,..." */
+   int64_t hoist_sample_masters; /* masters sampled by --hoist auto (0: 200) */
+   int64_t max_doc_bytes;        /* 0: the server's maxBsonObjectSize */
    lab_fold_oversize_t on_oversize;
-   const char *reject_path;       /* JSON lines; required for REJECT */
-   int64_t batch_docs;            /* 0: 1000 */
-   uint64_t batch_bytes;          /* 0: 16 MiB; capped below the server's message size */
-   int parallel;                  /* key ranges / workers (0: 1) */
+   const char *reject_path; /* JSON lines; required for REJECT */
+   int64_t batch_docs;      /* 0: 1000 */
+   uint64_t batch_bytes;    /* 0: 16 MiB; capped below the server's message size */
+   int parallel;            /* key ranges / workers (0: 1) */
    bool resume;
    bool drop_dst;
-   bool copy_only;                /* benchmark ceiling: same sorted read, rows written as they are */
-   bool create_index;             /* build the source's {key: 1} index when missing (else NO_INDEX) */
-   bool plan_only;                /* --plan: decide and describe (result->plan), write nothing */
-   int32_t cursor_batch_docs;     /* sorted reads' cursor batch size (0: the backend's) */
-   int retries;                   /* tries of a range after a transient error (retry.h); 0: none */
-   int64_t retry_first_delay_ms;  /* 0: LAB_RETRY_FIRST_DELAY_MS */
+   bool copy_only;               /* benchmark ceiling: same sorted read, rows written as they are */
+   bool create_index;            /* build the source's {key: 1} index when missing (else NO_INDEX) */
+   bool plan_only;               /* --plan: decide and describe (result->plan), write nothing */
+   int32_t cursor_batch_docs;    /* sorted reads' cursor batch size (0: the backend's) */
+   int retries;                  /* tries of a range after a transient error (retry.h); 0: none */
+   int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */
    lab_progress_mode_t progress;
-   int64_t kill_after_batches;    /* test hook: SIGKILL self after this many written batches (0: off) */
+   int64_t kill_after_batches; /* test hook: SIGKILL self after this many written batches (0: off) */
 } lab_foldrun_opts_t;
 
 typedef struct {
@@ -56,22 +56,22 @@ typedef struct {
    int64_t masters_rejected;
    int64_t rows_rejected;
    int64_t largest_doc_bytes;
-   int64_t write_errors;       /* documents the server refused */
+   int64_t write_errors; /* documents the server refused */
    int64_t batches;
-   int64_t peak_buffer_bytes;  /* the fold's own memory: sum over workers of their largest write batch +
-                                * one master's rows and documents held at once */
-   int64_t max_doc_bytes;      /* the cap in force */
-   int64_t batch_bytes;        /* the batch byte limit in force */
-   int ranges;                 /* key ranges actually used */
+   int64_t peak_buffer_bytes; /* the fold's own memory: sum over workers of their largest write batch +
+                               * one master's rows and documents held at once */
+   int64_t max_doc_bytes;     /* the cap in force */
+   int64_t batch_bytes;       /* the batch byte limit in force */
+   int ranges;                /* key ranges actually used */
    bool resumed;
    double elapsed_s;
-   char **hoisted;             /* resolved hoist list (NULL-terminated) */
-   char **rejected_key_ids;    /* lab_fold_key_id of each rejected master in this run (NULL-terminated) */
-   int64_t retries;            /* ranges restarted from their checkpoint after a transient error */
-   bool gave_up_transient;     /* the run failed on a transient error after every retry: --resume may finish
-                                * it once the server is back */
-   double index_build_s;       /* --create-index: seconds the source index took to build (-1: not built) */
-   bson_t *plan;               /* plan_only: what the run would send (see lab_foldrun_plan_print) */
+   char **hoisted;          /* resolved hoist list (NULL-terminated) */
+   char **rejected_key_ids; /* lab_fold_key_id of each rejected master in this run (NULL-terminated) */
+   int64_t retries;         /* ranges restarted from their checkpoint after a transient error */
+   bool gave_up_transient;  /* the run failed on a transient error after every retry: --resume may finish
+                             * it once the server is back */
+   double index_build_s;    /* --create-index: seconds the source index took to build (-1: not built) */
+   bson_t *plan;            /* plan_only: what the run would send (see lab_foldrun_plan_print) */
 } lab_foldrun_result_t;
 
 /* lab_foldrun_state_coll -- "<dst>.fold_state" (caller bson_free()s). */
@@ -101,10 +101,10 @@ void lab_foldrun_result_cleanup (lab_foldrun_result_t *result);
 void lab_foldrun_plan_print (const bson_t *plan, FILE *out);
 
 typedef struct {
-   bool exists;        /* dst exists */
-   int64_t count;      /* its documents */
-   bool has_state;     /* a fold_state settings document exists */
-   bool complete;      /* ... and says the run completed */
+   bool exists;    /* dst exists */
+   int64_t count;  /* its documents */
+   bool has_state; /* a fold_state settings document exists */
+   bool complete;  /* ... and says the run completed */
 } lab_foldrun_dst_status_t;
 
 /* lab_foldrun_dst_status -- what is at `dst` now (for --verify on a finished collection). */

@@ -153,18 +153,18 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, la
          return false;
       }
       res->dst_docs++;
-      if ((int64_t) rd->pending->len > res->largest_doc_bytes) {
+      if ((int64_t)rd->pending->len > res->largest_doc_bytes) {
          res->largest_doc_bytes = rd->pending->len;
       }
-      if ((int64_t) rd->pending->len > max) {
+      if ((int64_t)rd->pending->len > max) {
          res->oversize_docs++;
          if (!res->first_difference[0]) {
             idt = bson_iter_init_find (&it, rd->pending, "_id") ? lab_value_to_text (bson_iter_value (&it))
-                                                                  : bson_strdup ("?");
+                                                                : bson_strdup ("?");
             kt = lab_value_to_text (&g->key);
             bson_snprintf (res->first_difference, sizeof res->first_difference,
-                           "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt, idt,
-                           rd->pending->len, (long long) max);
+                           "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt,
+                           idt, rd->pending->len, (long long)max);
             bson_free (idt);
             bson_free (kt);
          }
@@ -190,7 +190,7 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, la
       }
    }
    /* parts 0..parts-1 each once: right count and right sum (parts are checked < parts by unfold) */
-   if (g->docs != g->parts || g->part_sum != (int64_t) g->parts * (g->parts - 1) / 2) {
+   if (g->docs != g->parts || g->part_sum != (int64_t)g->parts * (g->parts - 1) / 2) {
       g->parts_bad = true;
    }
    return true;
@@ -199,7 +199,7 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, la
 static int
 strp_cmp (const void *a, const void *b)
 {
-   return strcmp (*(char *const *) a, *(char *const *) b);
+   return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
 /* skipped -- the master was rejected by this run (expected absent). */
@@ -223,9 +223,8 @@ skipped (const lab_verify_opts_t *o, const bson_value_t *key)
 }
 
 /* differ -- count a differing master; the first one is described. */
-static void
-differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt, ...)
-   BSON_GNUC_PRINTF (4, 5);
+static void differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt,
+                    ...) BSON_GNUC_PRINTF (4, 5);
 
 static void
 differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt, ...)
@@ -255,11 +254,11 @@ account_src_only (const lab_verify_opts_t *o, const group_t *gs, lab_verify_resu
    lab_hash_add (&res->src_hash, gs->hash);
    if (gs->key_missing) {
       differ (res, o->key, &gs->key, "%lld source rows have no '%s' field and cannot be in the destination",
-              (long long) gs->rows, o->key);
+              (long long)gs->rows, o->key);
    } else if (skipped (o, &gs->key)) {
       res->skipped_masters++;
    } else {
-      differ (res, o->key, &gs->key, "%lld source rows, missing from the destination", (long long) gs->rows);
+      differ (res, o->key, &gs->key, "%lld source rows, missing from the destination", (long long)gs->rows);
    }
 }
 
@@ -270,7 +269,7 @@ account_dst_only (const lab_verify_opts_t *o, const group_t *gd, lab_verify_resu
    res->dst_masters++;
    res->dst_rows += gd->rows;
    lab_hash_add (&res->dst_hash, gd->hash);
-   differ (res, o->key, &gd->key, "%lld rows in the destination, none in the source", (long long) gd->rows);
+   differ (res, o->key, &gd->key, "%lld rows in the destination, none in the source", (long long)gd->rows);
 }
 
 /* account_both -- a master on both sides: same rows, same contents, parts numbered once each. */
@@ -284,17 +283,17 @@ account_both (const lab_verify_opts_t *o, const group_t *gs, const group_t *gd, 
    lab_hash_add (&res->src_hash, gs->hash);
    lab_hash_add (&res->dst_hash, gd->hash);
    if (gs->rows != gd->rows) {
-      differ (res, o->key, &gs->key, "%lld rows in the source, %lld in the destination", (long long) gs->rows,
-              (long long) gd->rows);
+      differ (res, o->key, &gs->key, "%lld rows in the source, %lld in the destination", (long long)gs->rows,
+              (long long)gd->rows);
    } else if (gs->hash.lo != gd->hash.lo || gs->hash.hi != gd->hash.hi) {
       differ (res, o->key, &gs->key,
               "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
               "%016llx%016llx in the destination)",
-              (long long) gs->rows, (unsigned long long) gs->hash.hi, (unsigned long long) gs->hash.lo,
-              (unsigned long long) gd->hash.hi, (unsigned long long) gd->hash.lo);
+              (long long)gs->rows, (unsigned long long)gs->hash.hi, (unsigned long long)gs->hash.lo,
+              (unsigned long long)gd->hash.hi, (unsigned long long)gd->hash.lo);
    } else if (gd->parts_bad) {
       differ (res, o->key, &gs->key, "its %lld destination documents do not number parts 0..%d once each",
-              (long long) gd->docs, gd->parts - 1);
+              (long long)gd->docs, gd->parts - 1);
    }
 }
 
@@ -303,7 +302,7 @@ static bool
 verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
               bson_error_t *error)
 {
-   const char *names[2] = {o->src, o->dst};
+   const char *names[2] = { o->src, o->dst };
    lab_server_info_t info;
    bool exists;
    int i;
@@ -328,9 +327,10 @@ verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *
 
 /* verify_open -- both sides sorted by the key. */
 static bool
-verify_open (lab_session_t *sess, const lab_verify_opts_t *o, reader_t *src, reader_t *dst, bson_error_t *error)
+verify_open (lab_session_t *sess, const lab_verify_opts_t *o, reader_t *src, reader_t *dst,
+             bson_error_t *error)
 {
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
 
    so.batch_docs = o->batch_docs;
    src->cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
@@ -354,8 +354,8 @@ bool
 lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
 {
    lab_session_t *sess = NULL;
-   reader_t src = {0}, dst = {0};
-   group_t gs = {0}, gd = {0};
+   reader_t src = { 0 }, dst = { 0 };
+   group_t gs = { 0 }, gd = { 0 };
    lab_progress_t *p = NULL;
    bool ok = false;
    int64_t max, src_count = 0;
@@ -374,7 +374,7 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
    if (!verify_open (sess, o, &src, &dst, error)) {
       goto done;
    }
-   p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t) src_count);
+   p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t)src_count);
    if (!src_group (&src, o->key, &gs, p, error) || !dst_group (&dst, o, max, &gd, res, error)) {
       goto done;
    }
@@ -398,7 +398,7 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
    ok = true;
 done:
    lab_progress_done (p);
-   res->elapsed_s = (double) (lab_now_ns () - t0) / 1e9;
+   res->elapsed_s = (double)(lab_now_ns () - t0) / 1e9;
    group_reset (&gs);
    group_reset (&gd);
    bson_destroy (src.pending);

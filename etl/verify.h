@@ -5,9 +5,9 @@
  * one master. Each stream walks its collection's key index (the index-served sorted read, store.h), and
  * the join advances whichever side is behind one master at a time, so both cursors fetch batches
  * (getMore) all along: neither waits for the other to be read to the end, and neither idles long
- * enough for the server to kill it (10 minutes). Per master: the row count and an order-independent checksum (sum of each row's XXH3-128
- * over its canonical form: field order may differ, values and types may not). Also checks every folded
- * document's shape, its parts (0..parts-1, each once) and the size cap.
+ * enough for the server to kill it (10 minutes). Per master: the row count and an order-independent checksum
+ * (sum of each row's XXH3-128 over its canonical form: field order may differ, values and types may not).
+ * Also checks every folded document's shape, its parts (0..parts-1, each once) and the size cap.
  */
 #ifndef LAB_ETL_VERIFY_H
 #define LAB_ETL_VERIFY_H
@@ -21,10 +21,10 @@ typedef struct {
    const char *dst;
    const char *key;
    const char *array_field;
-   int64_t max_doc_bytes;               /* documents above are a difference (0: the server's) */
-   const char *const *skip_key_ids;     /* masters rejected by this run: expected missing (sorted, may be NULL) */
+   int64_t max_doc_bytes;           /* documents above are a difference (0: the server's) */
+   const char *const *skip_key_ids; /* masters rejected by this run: expected missing (sorted, may be NULL) */
    size_t nskip;
-   int32_t batch_docs;                  /* cursor batch size of both streams (0: the backend's) */
+   int32_t batch_docs; /* cursor batch size of both streams (0: the backend's) */
    lab_progress_mode_t progress;
 } lab_verify_opts_t;
 
@@ -36,12 +36,12 @@ typedef struct {
    int64_t dst_masters;
    int64_t dst_docs;
    int64_t differing_masters;
-   int64_t skipped_masters;     /* rejected masters, absent as expected */
+   int64_t skipped_masters; /* rejected masters, absent as expected */
    int64_t oversize_docs;
    int64_t largest_doc_bytes;
    lab_hash_t src_hash;
    lab_hash_t dst_hash;
-   char first_difference[768];  /* empty when equal */
+   char first_difference[768]; /* empty when equal */
    double elapsed_s;
 } lab_verify_result_t;
 

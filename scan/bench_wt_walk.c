@@ -2,8 +2,9 @@
  * bench_wt_walk.c -- the ceiling for scripts/bench-scan.sh: a plain WiredTiger cursor walk over a
  * collection's table, with no index, no per-key lookup and no BSON handling -- the fastest the engine can
  * hand out that collection's documents. The one program in scan/ allowed to call WiredTiger directly (a
- * bench program, not the tool); it touches every cache line of each document. The store is opened first only to learn which file holds the
- * collection (lab_store_data_files), then closed, and the home is reopened with the store's own config.
+ * bench program, not the tool); it touches every cache line of each document. The store is opened first only
+ * to learn which file holds the collection (lab_store_data_files), then closed, and the home is reopened with
+ * the store's own config.
  *
  *   bench_wt_walk HOME COLLECTION [CACHE_SIZE] [PASSES]
  * prints one JSON line: {"docs": N, "bytes": N, "first_pass_mb_s": x, "warm_mb_s": y, "passes": P}
@@ -36,7 +37,7 @@ main (int argc, char **argv)
    char *uri, *table, *cfg, *dot;
    char **paths = NULL;
    lab_store_t *store;
-   lab_store_opts_t so = {0};
+   lab_store_opts_t so = { 0 };
    bson_error_t e;
    WT_CONNECTION *conn;
    WT_SESSION *sess;
@@ -76,9 +77,10 @@ main (int argc, char **argv)
    }
    bson_strfreev (paths);
 
-   cfg = bson_strdup_printf ("cache_size=%" PRIu64 "M,config_base=false,statistics=(fast),"
-                             "log=(enabled=true,archive=true,path=journal,compressor=snappy),extensions=[\"%s\"]",
-                             cache ? (cache + (1 << 20) - 1) >> 20 : (uint64_t) 256, LAB_WT_SNAPPY_PATH);
+   cfg = bson_strdup_printf (
+      "cache_size=%" PRIu64 "M,config_base=false,statistics=(fast),"
+      "log=(enabled=true,archive=true,path=journal,compressor=snappy),extensions=[\"%s\"]",
+      cache ? (cache + (1 << 20) - 1) >> 20 : (uint64_t)256, LAB_WT_SNAPPY_PATH);
    if ((ret = wiredtiger_open (home, NULL, cfg, &conn)) != 0) {
       die ("wiredtiger_open", wiredtiger_strerror (ret));
    }
@@ -101,16 +103,16 @@ main (int argc, char **argv)
          }
          /* touch every cache line of the document, as any consumer of it must */
          for (size_t off = 0; off < v.size; off += 64) {
-            touch += ((const uint8_t *) v.data)[off];
+            touch += ((const uint8_t *)v.data)[off];
          }
          n++;
-         b += (int64_t) v.size;
+         b += (int64_t)v.size;
       }
       if (ret != WT_NOTFOUND) {
          die ("next", wiredtiger_strerror (ret));
       }
       c->close (c);
-      mbs = (double) b / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
+      mbs = (double)b / ((double)(lab_now_ns () - t0) / 1e9) / 1e6;
       if (p == 0) {
          first = mbs;
       } else if (mbs > best) {
@@ -120,8 +122,9 @@ main (int argc, char **argv)
       bytes = b;
    }
    conn->close (conn, NULL);
-   printf ("{\"docs\": %lld, \"bytes\": %lld, \"first_pass_mb_s\": %.3f, \"warm_mb_s\": %.3f, \"passes\": %d}\n",
-           (long long) docs, (long long) bytes, first, best, passes);
+   printf (
+      "{\"docs\": %lld, \"bytes\": %lld, \"first_pass_mb_s\": %.3f, \"warm_mb_s\": %.3f, \"passes\": %d}\n",
+      (long long)docs, (long long)bytes, first, best, passes);
    bson_free (cfg);
    bson_free (table);
    bson_free (uri);

@@ -39,7 +39,7 @@ rand_reader (void *arg, int index, bson_error_t *error)
    uint64_t blocks = r->file_bytes / RAND_CHUNK;
    uint64_t x = r->seed | 1;
 
-   (void) index;
+   (void)index;
    if (posix_memalign (&buf, 4096, RAND_CHUNK) != 0) {
       lab_error_set_errno (error, ENOMEM, "--calibrate: random O_DIRECT read of %s", r->path);
       return false;
@@ -51,9 +51,10 @@ rand_reader (void *arg, int index, bson_error_t *error)
          x ^= x << 13;
          x ^= x >> 7;
          x ^= x << 17;
-         off = (off_t) ((x % blocks) * RAND_CHUNK);
-         if (pread (r->fd, buf, RAND_CHUNK, off) != (ssize_t) RAND_CHUNK) {
-            lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: random O_DIRECT read of %s", r->path);
+         off = (off_t)((x % blocks) * RAND_CHUNK);
+         if (pread (r->fd, buf, RAND_CHUNK, off) != (ssize_t)RAND_CHUNK) {
+            lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: random O_DIRECT read of %s",
+                                 r->path);
             free (buf);
             return false;
          }
@@ -69,8 +70,8 @@ static bool
 rand_read_iops (int dfd, const char *path, uint64_t file_bytes, uint64_t rand_ns, int threads, double *iops,
                 bson_error_t *error)
 {
-   rand_reader_t *readers = bson_malloc0 ((size_t) threads * sizeof *readers);
-   lab_workers_t pool = {rand_reader, readers, sizeof *readers, NULL, NULL, NULL};
+   rand_reader_t *readers = bson_malloc0 ((size_t)threads * sizeof *readers);
+   lab_workers_t pool = { rand_reader, readers, sizeof *readers, NULL, NULL, NULL };
    uint64_t t0 = lab_now_ns (), reads = 0;
    bool ok;
    int i;
@@ -80,14 +81,14 @@ rand_read_iops (int dfd, const char *path, uint64_t file_bytes, uint64_t rand_ns
       readers[i].path = path;
       readers[i].file_bytes = file_bytes;
       readers[i].deadline_ns = t0 + (rand_ns ? rand_ns : 3000000000ull);
-      readers[i].seed = 0x2545F4914F6CDD1Dull * (uint64_t) (i + 1);
+      readers[i].seed = 0x2545F4914F6CDD1Dull * (uint64_t)(i + 1);
    }
    ok = lab_workers_run (&pool, threads, NULL, error);
    if (ok) {
       for (i = 0; i < threads; i++) {
          reads += readers[i].reads;
       }
-      *iops = (double) reads / ((double) (lab_now_ns () - t0) / 1e9);
+      *iops = (double)reads / ((double)(lab_now_ns () - t0) / 1e9);
    }
    bson_free (readers);
    return ok;
@@ -104,7 +105,7 @@ fill_chunk (void *buf)
       x ^= x << 13;
       x ^= x >> 7;
       x ^= x << 17;
-      ((uint64_t *) buf)[k] = x;
+      ((uint64_t *)buf)[k] = x;
    }
 }
 
@@ -116,10 +117,10 @@ write_test_file (int fd, const char *path, void *buf, uint64_t file_bytes, bson_
 
    fill_chunk (buf);
    for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
-      ((uint64_t *) buf)[0] = done; /* every chunk differs */
-      if (write (fd, buf, SEQ_CHUNK) != (ssize_t) SEQ_CHUNK) {
-         lab_error_set_errno (error, errno ? errno : ENOSPC, "--calibrate: writing %s (%" PRIu64 " bytes)", path,
-                              file_bytes);
+      ((uint64_t *)buf)[0] = done; /* every chunk differs */
+      if (write (fd, buf, SEQ_CHUNK) != (ssize_t)SEQ_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : ENOSPC, "--calibrate: writing %s (%" PRIu64 " bytes)",
+                              path, file_bytes);
          return false;
       }
    }
@@ -138,12 +139,12 @@ seq_read_mb_s (int dfd, const char *path, void *buf, uint64_t file_bytes, double
    uint64_t done, t0 = lab_now_ns ();
 
    for (done = 0; done < file_bytes; done += SEQ_CHUNK) {
-      if (pread (dfd, buf, SEQ_CHUNK, (off_t) done) != (ssize_t) SEQ_CHUNK) {
+      if (pread (dfd, buf, SEQ_CHUNK, (off_t)done) != (ssize_t)SEQ_CHUNK) {
          lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: O_DIRECT read of %s", path);
          return false;
       }
    }
-   *mb_s = (double) file_bytes / ((double) (lab_now_ns () - t0) / 1e9) / 1e6;
+   *mb_s = (double)file_bytes / ((double)(lab_now_ns () - t0) / 1e9) / 1e6;
    return true;
 }
 
@@ -153,7 +154,7 @@ enough_space (const char *dir, uint64_t file_bytes, bson_error_t *error)
 {
    struct statvfs vfs;
 
-   if (statvfs (dir, &vfs) == 0 && (uint64_t) vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
+   if (statvfs (dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < file_bytes * 2) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--calibrate: %s has %" PRIu64 " MiB free, too little for a %" PRIu64
                      " MiB test file (twice its size is kept free); use a smaller --calibrate-size",
@@ -199,8 +200,10 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    }
    dfd = open (path, O_RDONLY | O_DIRECT);
    if (dfd < 0) {
-      lab_error_set_errno (error, errno, "--calibrate: O_DIRECT open of %s (the file system must support "
-                           "direct I/O)", path);
+      lab_error_set_errno (error, errno,
+                           "--calibrate: O_DIRECT open of %s (the file system must support "
+                           "direct I/O)",
+                           path);
       goto done;
    }
    if (!seq_read_mb_s (dfd, path, buf, file_bytes, &out->seq_read_mb_s, error) ||
@@ -209,7 +212,7 @@ lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threa
    }
    out->rand_threads = threads;
    out->file_bytes = file_bytes;
-   out->elapsed_s = (double) (lab_now_ns () - t_start) / 1e9;
+   out->elapsed_s = (double)(lab_now_ns () - t_start) / 1e9;
    ok = true;
 done:
    if (dfd >= 0) {

@@ -79,14 +79,14 @@ lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_er
    if (pid == 0) {
       setpgid (0, 0);
       dup2 (STDERR_FILENO, STDOUT_FILENO); /* our stdout is the results table */
-      execl ("/bin/sh", "sh", "-c", cmd, (char *) NULL);
+      execl ("/bin/sh", "sh", "-c", cmd, (char *)NULL);
       _exit (127);
    }
    setpgid (pid, pid);
-   deadline = lab_now_ns () + (uint64_t) (timeout_ms > 0 ? timeout_ms : 120000) * 1000000ull;
+   deadline = lab_now_ns () + (uint64_t)(timeout_ms > 0 ? timeout_ms : 120000) * 1000000ull;
    for (;;) {
       pid_t r = waitpid (pid, &status, WNOHANG);
-      struct timespec ts = {0, 20 * 1000 * 1000};
+      struct timespec ts = { 0, 20 * 1000 * 1000 };
 
       if (r == pid) {
          break;
@@ -97,13 +97,13 @@ lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_er
       }
       if (lab_now_ns () > deadline) {
          kill (-pid, SIGTERM);
-         nanosleep (&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+         nanosleep (&(struct timespec){ 0, 200 * 1000 * 1000 }, NULL);
          kill (-pid, SIGKILL);
          waitpid (pid, &status, 0);
          lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_TIMEOUT,
                         "the restart command \"%s\" did not finish within %.1f s and was killed; fix the "
                         "command or raise --restart-timeout",
-                        shown, (double) timeout_ms / 1000.0);
+                        shown, (double)timeout_ms / 1000.0);
          return false;
       }
       nanosleep (&ts, NULL);
@@ -112,12 +112,12 @@ lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_er
       return true;
    }
    if (WIFEXITED (status)) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED, "the restart command \"%s\" failed with exit code %d%s", shown,
-                     WEXITSTATUS (status),
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED,
+                     "the restart command \"%s\" failed with exit code %d%s", shown, WEXITSTATUS (status),
                      WEXITSTATUS (status) == 127 ? " (command not found?)" : "; see its output above");
    } else {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED, "the restart command \"%s\" was killed by signal %d", shown,
-                     WTERMSIG (status));
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED,
+                     "the restart command \"%s\" was killed by signal %d", shown, WTERMSIG (status));
    }
    return false;
 }
@@ -149,18 +149,18 @@ lab_resident_bytes (char *const *paths, int64_t *resident, int64_t *total, bson_
          close (fd);
          continue;
       }
-      map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+      map = mmap (NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
       close (fd);
       if (map == MAP_FAILED) {
          lab_error_set_errno (error, errno, "cannot map data file %s to check residency", paths[i]);
          return false;
       }
-      npages = ((size_t) st.st_size + (size_t) page - 1) / (size_t) page;
+      npages = ((size_t)st.st_size + (size_t)page - 1) / (size_t)page;
       vec = bson_malloc (npages);
-      if (mincore (map, (size_t) st.st_size, vec) != 0) {
+      if (mincore (map, (size_t)st.st_size, vec) != 0) {
          int err = errno;
          bson_free (vec);
-         munmap (map, (size_t) st.st_size);
+         munmap (map, (size_t)st.st_size);
          lab_error_set_errno (error, err, "mincore on data file %s", paths[i]);
          return false;
       }
@@ -175,7 +175,7 @@ lab_resident_bytes (char *const *paths, int64_t *resident, int64_t *total, bson_
       }
       *total += st.st_size;
       bson_free (vec);
-      munmap (map, (size_t) st.st_size);
+      munmap (map, (size_t)st.st_size);
    }
    return true;
 }
@@ -241,7 +241,7 @@ walk (const char *dir, strv_t *out, int depth, bson_error_t *error)
 bool
 lab_dir_files (const char *dir, char ***paths, bson_error_t *error)
 {
-   strv_t s = {0};
+   strv_t s = { 0 };
 
    strv_push (&s, NULL);
    s.n = 0;

@@ -18,8 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static void
-reason_set (lab_device_t *out, const char *fmt, ...) BSON_GNUC_PRINTF (2, 3);
+static void reason_set (lab_device_t *out, const char *fmt, ...) BSON_GNUC_PRINTF (2, 3);
 /* reason_set -- printf into out->reason (vsnprintf: truncation of long paths is fine here). */
 static void
 reason_set (lab_device_t *out, const char *fmt, ...)
@@ -89,8 +88,8 @@ disk_of_sysdir (const char *real, lab_device_t *out, bool *was_partition)
 
 /* by_devnum -- resolve M:m through <sysfs>/dev/block; false when there is no such block device. */
 static bool
-by_devnum (const char *sysfs, unsigned major, unsigned minor, lab_device_t *out, bool *was_partition, char *part,
-           size_t part_len)
+by_devnum (const char *sysfs, unsigned major, unsigned minor, lab_device_t *out, bool *was_partition,
+           char *part, size_t part_len)
 {
    char p[PATH_MAX];
    char real[PATH_MAX];
@@ -125,8 +124,9 @@ unescape_mount (char *s)
 {
    char *r = s, *w = s;
    while (*r) {
-      if (r[0] == '\\' && r[1] >= '0' && r[1] <= '7' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
-         *w++ = (char) (((r[1] - '0') << 6) | ((r[2] - '0') << 3) | (r[3] - '0'));
+      if (r[0] == '\\' && r[1] >= '0' && r[1] <= '7' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' &&
+          r[3] <= '7') {
+         *w++ = (char)(((r[1] - '0') << 6) | ((r[2] - '0') << 3) | (r[3] - '0'));
          r += 4;
       } else {
          *w++ = *r++;
@@ -258,39 +258,36 @@ lab_device_resolve (const char *path, const char *override, const char *sysfs, c
    minor = minor (st.st_dev);
    if (by_devnum (sysfs, major, minor, out, &was_partition, part, sizeof part)) {
       if (was_partition) {
-         reason_set (out, "st_dev %u:%u of %s is partition %s of disk %s", major, minor,
-                   real, part, out->name);
+         reason_set (out, "st_dev %u:%u of %s is partition %s of disk %s", major, minor, real, part,
+                     out->name);
       } else {
-         reason_set (out, "st_dev %u:%u of %s is block device %s", major, minor, real,
-                   out->name);
+         reason_set (out, "st_dev %u:%u of %s is block device %s", major, minor, real, out->name);
       }
       return true;
    }
 
    /* Not a block device: look at the mount that holds the path. */
    if (!find_mount (mountinfo, real, &m, error)) {
-      lab_error_prefix (error, "st_dev %u:%u of %s is not a block device; give --device NAME", major, minor, real);
+      lab_error_prefix (error, "st_dev %u:%u of %s is not a block device; give --device NAME", major, minor,
+                        real);
       return false;
    }
    if (by_devnum (sysfs, m.major, m.minor, out, &was_partition, part, sizeof part)) {
-      reason_set (out,
-                "st_dev %u:%u of %s is not a block device; its mount %s (%s) is on %u:%u, %s%s", major, minor,
-                real, m.mount_point, m.fstype, m.major, m.minor, was_partition ? "a partition of disk " : "disk ",
-                out->name);
+      reason_set (out, "st_dev %u:%u of %s is not a block device; its mount %s (%s) is on %u:%u, %s%s", major,
+                  minor, real, m.mount_point, m.fstype, m.major, m.minor,
+                  was_partition ? "a partition of disk " : "disk ", out->name);
       return true;
    }
    if (strncmp (m.source, "/dev/", 5) == 0 && by_name (sysfs, m.source + 5, out, &was_partition)) {
-      reason_set (out,
-                "st_dev %u:%u of %s is not a block device; its mount %s (%s) comes from %s, %s%s", major, minor,
-                real, m.mount_point, m.fstype, m.source, was_partition ? "a partition of disk " : "disk ",
-                out->name);
+      reason_set (out, "st_dev %u:%u of %s is not a block device; its mount %s (%s) comes from %s, %s%s",
+                  major, minor, real, m.mount_point, m.fstype, m.source,
+                  was_partition ? "a partition of disk " : "disk ", out->name);
       return true;
    }
    if (m.upperdir[0] && stat (m.upperdir, &st) == 0 &&
        by_devnum (sysfs, major (st.st_dev), minor (st.st_dev), out, &was_partition, part, sizeof part)) {
-      reason_set (out,
-                "st_dev %u:%u of %s is not a block device; its %s mount %s writes to %s on disk %s", major, minor,
-                real, m.fstype, m.mount_point, m.upperdir, out->name);
+      reason_set (out, "st_dev %u:%u of %s is not a block device; its %s mount %s writes to %s on disk %s",
+                  major, minor, real, m.fstype, m.mount_point, m.upperdir, out->name);
       return true;
    }
    lab_error_set (

@@ -20,11 +20,11 @@ lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t *out,
    memset (out, 0, sizeof *out);
    while (line && *line) {
       const char *end = strchr (line, '\n');
-      size_t len = end ? (size_t) (end - line) : strlen (line);
+      size_t len = end ? (size_t)(end - line) : strlen (line);
       char buf[512];
       unsigned major, minor;
       char name[128];
-      unsigned long long f[11] = {0};
+      unsigned long long f[11] = { 0 };
       int n;
 
       lineno++;
@@ -89,14 +89,15 @@ counter_delta (uint64_t a, uint64_t b)
       return b - a;
    }
    if (a <= UINT32_MAX) {
-      return (uint64_t) UINT32_MAX + 1 - a + b;
+      return (uint64_t)UINT32_MAX + 1 - a + b;
    }
    return 0;
 }
 
 /* lab_diskstats_delta -- iostat's formulas (DESIGN.md "Cold, and what is measured"). */
 void
-lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double elapsed_s, lab_diskstats_delta_t *d)
+lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double elapsed_s,
+                     lab_diskstats_delta_t *d)
 {
    uint64_t sectors = counter_delta (a->read_sectors, b->read_sectors);
 
@@ -107,17 +108,17 @@ lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double 
    d->read_time_ms = counter_delta (a->read_time_ms, b->read_time_ms);
    d->io_ticks_ms = counter_delta (a->io_ticks_ms, b->io_ticks_ms);
    if (elapsed_s > 0) {
-      d->reads_per_s = (double) d->reads / elapsed_s;
-      d->read_kb_s = (double) sectors / elapsed_s / 2.0;
-      d->read_mb_s = (double) d->read_bytes / elapsed_s / 1e6;
-      d->util_pct = (double) d->io_ticks_ms / (elapsed_s * 1000.0) * 100.0;
+      d->reads_per_s = (double)d->reads / elapsed_s;
+      d->read_kb_s = (double)sectors / elapsed_s / 2.0;
+      d->read_mb_s = (double)d->read_bytes / elapsed_s / 1e6;
+      d->util_pct = (double)d->io_ticks_ms / (elapsed_s * 1000.0) * 100.0;
       if (d->util_pct > 100.0) {
          d->util_pct = 100.0;
       }
    }
    if (d->reads > 0) {
-      d->read_await_ms = (double) d->read_time_ms / (double) d->reads;
-      d->avg_read_bytes = (double) d->read_bytes / (double) d->reads;
+      d->read_await_ms = (double)d->read_time_ms / (double)d->reads;
+      d->avg_read_bytes = (double)d->read_bytes / (double)d->reads;
    } else {
       d->read_await_ms = -1;
       d->avg_read_bytes = -1;

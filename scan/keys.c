@@ -24,7 +24,7 @@ lab_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit)
       return;
    }
    for (i = 0; i < limit; i++) {
-      int64_t src = limit == 1 ? 0 : (int64_t) ((double) i * (double) (total - 1) / (double) (limit - 1) + 0.5);
+      int64_t src = limit == 1 ? 0 : (int64_t)((double)i * (double)(total - 1) / (double)(limit - 1) + 0.5);
       int64_t j;
 
       for (j = next_src; j < src; j++) {
@@ -45,7 +45,7 @@ lab_keys_segment (int64_t n, int parallel, int64_t *starts)
 {
    int i;
    for (i = 0; i <= parallel; i++) {
-      starts[i] = (int64_t) ((__int128) n * i / parallel);
+      starts[i] = (int64_t)((__int128)n * i / parallel);
    }
 }
 
@@ -53,7 +53,7 @@ lab_keys_segment (int64_t n, int parallel, int64_t *starts)
 static int
 cmp_values (const void *a, const void *b)
 {
-   return lab_value_compare ((const bson_value_t *) a, (const bson_value_t *) b);
+   return lab_value_compare ((const bson_value_t *)a, (const bson_value_t *)b);
 }
 
 /* lab_keys_sort_unique -- qsort by MongoDB order, then drop equal neighbours. */
@@ -65,7 +65,7 @@ lab_keys_sort_unique (bson_value_t *keys, int64_t *n)
    if (*n <= 1) {
       return;
    }
-   qsort (keys, (size_t) *n, sizeof *keys, cmp_values);
+   qsort (keys, (size_t)*n, sizeof *keys, cmp_values);
    for (i = 0; i < *n; i++) {
       if (w > 0 && lab_value_compare (&keys[w - 1], &keys[i]) == 0) {
          bson_value_destroy (&keys[i]);
@@ -88,8 +88,8 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
    bool ok = false;
 
    *skip = false;
-   while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
-                      line[len - 1] == '\t')) {
+   while (len > 0 &&
+          (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t')) {
       len--;
    }
    while (len > 0 && (*line == ' ' || *line == '\t')) {
@@ -100,13 +100,14 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
       *skip = true;
       return true;
    }
-   json = bson_strdup_printf ("{\"k\": %.*s}", (int) len, line);
+   json = bson_strdup_printf ("{\"k\": %.*s}", (int)len, line);
    if (bson_init_from_json (&doc, json, -1, &jerr)) {
       if (bson_iter_init_find (&it, &doc, "k")) {
          const bson_value_t *v = bson_iter_value (&it);
-         if (v->value_type == BSON_TYPE_INT64 && v->value.v_int64 >= INT32_MIN && v->value.v_int64 <= INT32_MAX) {
+         if (v->value_type == BSON_TYPE_INT64 && v->value.v_int64 >= INT32_MIN &&
+             v->value.v_int64 <= INT32_MAX) {
             out->value_type = BSON_TYPE_INT32;
-            out->value.v_int32 = (int32_t) v->value.v_int64;
+            out->value.v_int32 = (int32_t)v->value.v_int64;
             ok = true;
          } else if (lab_key_type_supported (v->value_type)) {
             bson_value_copy (v, out);
@@ -121,7 +122,7 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
       /* Not JSON: the line is the key, as text. */
       out->value_type = BSON_TYPE_UTF8;
       out->value.v_utf8.str = bson_strndup (line, len);
-      out->value.v_utf8.len = (uint32_t) len;
+      out->value.v_utf8.len = (uint32_t)len;
       ok = true;
    }
    bson_free (json);
@@ -160,7 +161,7 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
       }
       if (count == alloc) {
          alloc = alloc ? alloc * 2 : 1024;
-         arr = bson_realloc (arr, (size_t) alloc * sizeof *arr);
+         arr = bson_realloc (arr, (size_t)alloc * sizeof *arr);
       }
       arr[count++] = v;
    }
@@ -180,7 +181,7 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
    ok = true;
 done:
    if (arr) {
-      lab_values_free (arr, (int) count);
+      lab_values_free (arr, (int)count);
    }
    free (line);
    fclose (f);

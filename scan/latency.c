@@ -23,9 +23,9 @@ lab_percentile (const double *sorted, size_t n, double p)
    if (p >= 100) {
       return sorted[n - 1];
    }
-   pos = p / 100.0 * (double) (n - 1);
-   lo = (size_t) pos;
-   frac = pos - (double) lo;
+   pos = p / 100.0 * (double)(n - 1);
+   lo = (size_t)pos;
+   frac = pos - (double)lo;
    if (lo + 1 >= n) {
       return sorted[n - 1];
    }
@@ -36,7 +36,7 @@ lab_percentile (const double *sorted, size_t n, double p)
 static int
 cmp_double (const void *a, const void *b)
 {
-   double x = *(const double *) a, y = *(const double *) b;
+   double x = *(const double *)a, y = *(const double *)b;
    return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -48,7 +48,7 @@ lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out)
    size_t i;
 
    memset (out, 0, sizeof *out);
-   out->count = (int64_t) n;
+   out->count = (int64_t)n;
    if (n == 0) {
       return;
    }
@@ -58,7 +58,7 @@ lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out)
    }
    out->min_ms = ms[0];
    out->max_ms = ms[n - 1];
-   out->mean_ms = sum / (double) n;
+   out->mean_ms = sum / (double)n;
    out->p50_ms = lab_percentile (ms, n, 50);
    out->p90_ms = lab_percentile (ms, n, 90);
    out->p95_ms = lab_percentile (ms, n, 95);
@@ -69,7 +69,7 @@ lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out)
 double
 lab_latency_bucket_le (int i)
 {
-   static const double steps[3] = {1, 2, 5};
+   static const double steps[3] = { 1, 2, 5 };
    double decade = 0.01;
    int k;
 

@@ -27,9 +27,9 @@ lab_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_
       return 0;
    }
    for (i = 0; i < n; i++) {
-      double off = (double) (rids[i] - min_rid);
-      int64_t first = (int64_t) floor (off / rows_per_page);
-      int64_t end = (int64_t) ceil ((off + 1) / rows_per_page) - 1; /* last page the row reaches */
+      double off = (double)(rids[i] - min_rid);
+      int64_t first = (int64_t)floor (off / rows_per_page);
+      int64_t end = (int64_t)ceil ((off + 1) / rows_per_page) - 1; /* last page the row reaches */
 
       if (end < first) {
          end = first;
@@ -58,8 +58,8 @@ lab_locality_sample (int64_t nkeys, int64_t sample, int64_t *out)
       x ^= x << 13;
       x ^= x >> 7;
       x ^= x << 17;
-      u = (double) (x >> 11) / 9007199254740992.0; /* [0, 1) */
-      if ((double) (nkeys - i) * u < (double) (sample - m)) {
+      u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+      if ((double)(nkeys - i) * u < (double)(sample - m)) {
          out[m++] = i;
       }
    }
@@ -70,7 +70,7 @@ lab_locality_sample (int64_t nkeys, int64_t sample, int64_t *out)
 static int
 cmp_double (const void *a, const void *b)
 {
-   double x = *(const double *) a, y = *(const double *) b;
+   double x = *(const double *)a, y = *(const double *)b;
    return x < y ? -1 : x > y;
 }
 
@@ -88,12 +88,13 @@ rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **
       return false;
    }
    if (lab_store_leaf_pages (sess, coll, &pages, &err) && pages > 0 && st.count > 0) {
-      *rpp = (double) st.count / (double) pages;
+      *rpp = (double)st.count / (double)pages;
       *source = "engine leaf page count";
       return true;
    }
    if (st.avg_obj_size_bytes <= 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_LOCALITY, "no leaf page count and no average document size for %s", coll);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_LOCALITY,
+                     "no leaf page count and no average document size for %s", coll);
       return false;
    }
    *rpp = LOCALITY_LEAF_PAGE_BYTES / st.avg_obj_size_bytes;
@@ -107,7 +108,7 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
                    int64_t nkeys, bson_t *out, bson_error_t *error)
 {
    int64_t want = o->locality_sample > 0 ? o->locality_sample : 1000;
-   int64_t *idx = bson_malloc ((size_t) (want < nkeys ? want : nkeys) * sizeof *idx + sizeof *idx);
+   int64_t *idx = bson_malloc ((size_t)(want < nkeys ? want : nkeys) * sizeof *idx + sizeof *idx);
    int64_t **rids = NULL;
    size_t *nrids = NULL;
    double *pages = NULL, rpp = 0, sum = 0;
@@ -116,9 +117,9 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
    bool ok = false;
 
    m = lab_locality_sample (nkeys, want, idx);
-   rids = bson_malloc0 ((size_t) (m + 1) * sizeof *rids);
-   nrids = bson_malloc0 ((size_t) (m + 1) * sizeof *nrids);
-   pages = bson_malloc0 ((size_t) (m + 1) * sizeof *pages);
+   rids = bson_malloc0 ((size_t)(m + 1) * sizeof *rids);
+   nrids = bson_malloc0 ((size_t)(m + 1) * sizeof *nrids);
+   pages = bson_malloc0 ((size_t)(m + 1) * sizeof *pages);
    if (!rows_per_page (sess, coll, &rpp, &source, error)) {
       goto done;
    }
@@ -133,7 +134,7 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
    /* the smallest RecordId seen stands for the collection's first: it only shifts page boundaries */
    for (i = 0; i < m; i++) {
       if (nrids[i] > 0) {
-         pages[used] = (double) lab_locality_pages (rids[i], nrids[i], min_rid, rpp);
+         pages[used] = (double)lab_locality_pages (rids[i], nrids[i], min_rid, rpp);
          sum += pages[used];
          used++;
       }
@@ -142,9 +143,9 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_LOCALITY, "no sampled master of %s has a row", coll);
       goto done;
    }
-   qsort (pages, (size_t) used, sizeof *pages, cmp_double);
-   BSON_APPEND_DOUBLE (out, "pages_per_master_mean", sum / (double) used);
-   BSON_APPEND_DOUBLE (out, "pages_per_master_p95", lab_percentile (pages, (size_t) used, 95));
+   qsort (pages, (size_t)used, sizeof *pages, cmp_double);
+   BSON_APPEND_DOUBLE (out, "pages_per_master_mean", sum / (double)used);
+   BSON_APPEND_DOUBLE (out, "pages_per_master_p95", lab_percentile (pages, (size_t)used, 95));
    BSON_APPEND_INT64 (out, "masters_sampled", used);
    BSON_APPEND_UTF8 (out, "method", "record_ids");
    BSON_APPEND_DOUBLE (out, "rows_per_leaf_page", rpp);

@@ -100,13 +100,13 @@ worker_main (void *arg, int index, bson_error_t *error)
    int64_t k;
    bool ok = true;
 
-   (void) index;
+   (void)index;
    sess = lab_session_open (w->store, error);
    if (!sess) {
       return false;
    }
    for (k = w->first; k < w->end; k++) {
-      doc_ctx_t c = {w, 0, 0, 0};
+      doc_ctx_t c = { w, 0, 0, 0 };
       uint64_t t0;
 
       if (atomic_load (&w->live->stop)) {
@@ -120,7 +120,7 @@ worker_main (void *arg, int index, bson_error_t *error)
          ok = false;
          break;
       }
-      w->lat_ms[w->nlat++] = (double) (lab_now_ns () - t0) / 1e6;
+      w->lat_ms[w->nlat++] = (double)(lab_now_ns () - t0) / 1e6;
       w->docs += c.docs;
       w->rows += c.rows;
       w->bytes += c.bytes;
@@ -128,7 +128,7 @@ worker_main (void *arg, int index, bson_error_t *error)
       atomic_fetch_add (&w->live->docs, c.docs);
       atomic_fetch_add (&w->live->rows, c.rows);
       atomic_fetch_add (&w->live->bytes, c.bytes);
-      lab_progress_add (w->progress, 1, (uint64_t) c.bytes);
+      lab_progress_add (w->progress, 1, (uint64_t)c.bytes);
    }
    w->elapsed_ns = lab_now_ns () - t_start;
    lab_session_close (sess);
@@ -161,7 +161,7 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
 {
    cycle_ctx_t *c = arg;
 
-   (void) store;
+   (void)store;
    if (c->backend == LAB_BACKEND_MONGO && c->opts->restart_cmd) {
       lab_scan_say (c->opts, true, "running the restart command: %s", c->restart_shown);
       if (!lab_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms, error)) {
@@ -196,8 +196,8 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
 static bool
 first_doc (const bson_t *doc, void *ctx)
 {
-   (void) doc;
-   (void) ctx;
+   (void)doc;
+   (void)ctx;
    return false;
 }
 
@@ -207,11 +207,13 @@ first_doc (const bson_t *doc, void *ctx)
 static bool
 ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
 {
-   uint64_t deadline = lab_now_ns () + (uint64_t) (p->opts->ready_timeout_ms > 0 ? p->opts->ready_timeout_ms : 60000) *
-                                          1000000ull;
+   uint64_t deadline =
+      lab_now_ns () +
+      (uint64_t)(p->opts->ready_timeout_ms > 0 ? p->opts->ready_timeout_ms : 60000) * 1000000ull;
    for (;;) {
       lab_session_t *sess = lab_session_open (p->store, error);
-      bool ok = sess && lab_store_find_eq (sess, coll, p->opts->key, &p->keys[0], first_doc, NULL, NULL, error);
+      bool ok =
+         sess && lab_store_find_eq (sess, coll, p->opts->key, &p->keys[0], first_doc, NULL, NULL, error);
       if (sess) {
          lab_session_close (sess);
       }
@@ -219,11 +221,11 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
          return true;
       }
       if (lab_now_ns () >= deadline) {
-         lab_error_prefix (error, "the server did not serve a read of %s within %.0f s after the cold step", coll,
-                           p->opts->ready_timeout_ms / 1000.0);
+         lab_error_prefix (error, "the server did not serve a read of %s within %.0f s after the cold step",
+                           coll, p->opts->ready_timeout_ms / 1000.0);
          return false;
       }
-      nanosleep (&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+      nanosleep (&(struct timespec){ 0, 200 * 1000 * 1000 }, NULL);
    }
 }
 
@@ -243,15 +245,17 @@ targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_sc
       bson_strncpy (t->host, p->topo->targets[i].host, sizeof t->host);
       t->pid = a->pid > 0 ? a->pid : -1;
       t->uptime_s = a->uptime_s;
-      t->restarted = m->cold_requested && ((a->pid > 0 && b->pid > 0 && a->pid != b->pid) ||
-                                           (a->uptime_s >= 0 && b->uptime_s >= 0 && a->uptime_s < b->uptime_s));
+      t->restarted =
+         m->cold_requested && ((a->pid > 0 && b->pid > 0 && a->pid != b->pid) ||
+                               (a->uptime_s >= 0 && b->uptime_s >= 0 && a->uptime_s < b->uptime_s));
    }
 }
 
 /* cold_step -- with --cold: cycle the store (restart command, page cache drop) and see the server again
  * in *after; fills the cold facts of *m either way. */
 static bool
-cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_info_t *after, bson_error_t *error)
+cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_info_t *after,
+           bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    lab_server_info_t before[LAB_SCAN_MAX_TARGETS];
@@ -271,7 +275,8 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
       lab_scan_say (o, false, "run %d %s: making it cold", m->run, m->layout);
       if (!lab_store_cycle (p->store, cycle_hook, &cc, o->ready_timeout_ms, error)) {
          if (lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_UNREACHABLE)) {
-            lab_error_prefix (error, "run %d %s: the server did not answer ping within %.0f s after the cold "
+            lab_error_prefix (error,
+                              "run %d %s: the server did not answer ping within %.0f s after the cold "
                               "step%s (raise --ready-timeout or fix --restart-cmd)",
                               m->run, m->layout, o->ready_timeout_ms / 1000.0,
                               cc.restarted_cmd ? " and the restart command" : "");
@@ -281,7 +286,8 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
          return false;
       }
       if (!lab_scan_server_info (p->store, after, error) ||
-          (p->backend == LAB_BACKEND_MONGO && !lab_scan_topology_wait (p->topo, o->ready_timeout_ms, error)) ||
+          (p->backend == LAB_BACKEND_MONGO &&
+           !lab_scan_topology_wait (p->topo, o->ready_timeout_ms, error)) ||
           (p->backend == LAB_BACKEND_MONGO && !ready_read (p, m->collection, error))) {
          lab_error_prefix (error, "run %d %s: after the cold step", m->run, m->layout);
          return false;
@@ -306,9 +312,10 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
          m->server_restarted = m->server_restarted || m->targets[i].restarted;
       }
    } else {
-      m->server_restarted = o->cold && p->backend == LAB_BACKEND_MONGO &&
-                            ((after->pid > 0 && after->pid != p->info.pid) ||
-                             (after->uptime_s >= 0 && p->info.uptime_s >= 0 && after->uptime_s < p->info.uptime_s));
+      m->server_restarted =
+         o->cold && p->backend == LAB_BACKEND_MONGO &&
+         ((after->pid > 0 && after->pid != p->info.pid) ||
+          (after->uptime_s >= 0 && p->info.uptime_s >= 0 && after->uptime_s < p->info.uptime_s));
    }
    m->engine_restarted = p->backend == LAB_BACKEND_WT ? o->cold : m->server_restarted;
    m->caches_dropped = cc.dropped;
@@ -367,8 +374,8 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, lab_scan_l
              lab_progress_t *progress)
 {
    int n = p->opts->parallel, i;
-   worker_t *ws = bson_malloc0 ((size_t) n * sizeof *ws);
-   int64_t *starts = bson_malloc0 ((size_t) (n + 1) * sizeof *starts);
+   worker_t *ws = bson_malloc0 ((size_t)n * sizeof *ws);
+   int64_t *starts = bson_malloc0 ((size_t)(n + 1) * sizeof *starts);
 
    lab_keys_segment (p->nkeys, n, starts);
    for (i = 0; i < n; i++) {
@@ -382,7 +389,7 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, lab_scan_l
       w->end = starts[i + 1];
       w->live = live;
       w->progress = progress;
-      w->lat_ms = bson_malloc0 ((size_t) (w->end - w->first + 1) * sizeof (double));
+      w->lat_ms = bson_malloc0 ((size_t)(w->end - w->first + 1) * sizeof (double));
    }
    bson_free (starts);
    return ws;
@@ -396,7 +403,7 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
    double *lat;
    int i;
 
-   m->workers = bson_malloc0 ((size_t) n * sizeof *m->workers);
+   m->workers = bson_malloc0 ((size_t)n * sizeof *m->workers);
    m->nworkers = n;
    for (i = 0; i < n; i++) {
       m->docs += ws[i].docs;
@@ -406,17 +413,17 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
       m->workers[i].keys = ws[i].nlat;
       m->workers[i].docs = ws[i].docs;
       m->workers[i].rows = ws[i].rows;
-      m->workers[i].elapsed_s = (double) ws[i].elapsed_ns / 1e9;
+      m->workers[i].elapsed_s = (double)ws[i].elapsed_ns / 1e9;
    }
-   lat = bson_malloc0 ((size_t) (nlat + 1) * sizeof *lat);
+   lat = bson_malloc0 ((size_t)(nlat + 1) * sizeof *lat);
    nlat = 0;
    for (i = 0; i < n; i++) {
-      memcpy (lat + nlat, ws[i].lat_ms, (size_t) ws[i].nlat * sizeof *lat);
+      memcpy (lat + nlat, ws[i].lat_ms, (size_t)ws[i].nlat * sizeof *lat);
       nlat += ws[i].nlat;
    }
    m->keys = nlat;
-   lab_latency_summarize (lat, (size_t) nlat, &m->latency);
-   lab_latency_histogram (lat, (size_t) nlat, m->histogram);
+   lab_latency_summarize (lat, (size_t)nlat, &m->latency);
+   lab_latency_histogram (lat, (size_t)nlat, m->histogram);
    bson_free (lat);
 }
 
@@ -425,7 +432,7 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
 static void
 sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
 {
-   m->elapsed_s = (double) (smp->last.t_ns - smp->start.t_ns) / 1e9;
+   m->elapsed_s = (double)(smp->last.t_ns - smp->start.t_ns) / 1e9;
    m->have_disk = smp->start.have_disk && smp->last.have_disk;
    if (m->have_disk) {
       lab_diskstats_delta (&smp->start.disk, &smp->last.disk, m->elapsed_s, &m->disk);
@@ -494,12 +501,12 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan
       return;
    }
    if (sum.elapsed_s > 0) {
-      sum.reads_per_s = (double) sum.reads / sum.elapsed_s;
-      sum.read_kb_s = (double) sum.read_bytes / 1024.0 / sum.elapsed_s;
-      sum.read_mb_s = (double) sum.read_bytes / 1e6 / sum.elapsed_s;
+      sum.reads_per_s = (double)sum.reads / sum.elapsed_s;
+      sum.read_kb_s = (double)sum.read_bytes / 1024.0 / sum.elapsed_s;
+      sum.read_mb_s = (double)sum.read_bytes / 1e6 / sum.elapsed_s;
    }
-   sum.read_await_ms = sum.reads > 0 ? (double) sum.read_time_ms / (double) sum.reads : -1;
-   sum.avg_read_bytes = sum.reads > 0 ? (double) sum.read_bytes / (double) sum.reads : -1;
+   sum.read_await_ms = sum.reads > 0 ? (double)sum.read_time_ms / (double)sum.reads : -1;
+   sum.avg_read_bytes = sum.reads > 0 ? (double)sum.read_bytes / (double)sum.reads : -1;
    m->disk = sum;
    m->have_disk = true;
 }
@@ -512,7 +519,7 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    lab_sampler_t smp;
    lab_scan_live_t live;
    worker_t *ws;
-   lab_workers_t pool = {worker_main, NULL, sizeof (worker_t), stop_workers, &live, NULL};
+   lab_workers_t pool = { worker_main, NULL, sizeof (worker_t), stop_workers, &live, NULL };
    lab_progress_t *progress;
    char label[96];
    bson_error_t err;
@@ -522,7 +529,7 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    memset (&smp, 0, sizeof smp);
    memset (&live, 0, sizeof live);
    snprintf (label, sizeof label, "run %d %s", m->run, m->layout);
-   progress = lab_progress_new (o->progress, label, "keys", (uint64_t) p->nkeys);
+   progress = lab_progress_new (o->progress, label, "keys", (uint64_t)p->nkeys);
    ws = workers_new (p, m->collection, strcmp (m->layout, "folded") == 0, &live, progress);
    pool.args = ws;
 
@@ -534,12 +541,12 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    smp.progress = progress;
    if (p->topo->kind == LAB_TOPO_MONGOS) {
       /* memory and cache are the shards': the router has no WiredTiger section */
-      for (i = 0; i < (int) p->topo->ntargets; i++) {
+      for (i = 0; i < (int)p->topo->ntargets; i++) {
          smp.stat_stores[smp.nstat_stores++] = p->topo->targets[i].store;
       }
    }
    if (p->topo->disk_source == LAB_SERVER_DISK_FTDC) {
-      for (i = 0; i < (int) p->topo->ntargets; i++) {
+      for (i = 0; i < (int)p->topo->ntargets; i++) {
          smp.ftdc_stores[smp.nftdc++] = p->topo->targets[i].store;
       }
       smp.ftdc_device = o->server_device;
@@ -598,7 +605,7 @@ lab_scan_layout_measure (lab_scan_plan_t *p, int run, const char *layout, int or
    }
    if (m->resident_bytes_before >= 0) {
       lab_scan_say (p->opts, true, "run %d %s: %lld of %lld bytes of %s resident before the run", run, layout,
-                    (long long) m->resident_bytes_before, (long long) m->file_bytes,
+                    (long long)m->resident_bytes_before, (long long)m->file_bytes,
                     p->backend == LAB_BACKEND_WT ? m->collection : "the files under --dbpath");
    }
    if (!load (p, after.pid_local && p->topo->kind != LAB_TOPO_MONGOS ? after.pid : 0, m, error)) {

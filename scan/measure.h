@@ -20,8 +20,8 @@ typedef struct {
    lab_backend_t backend;
    const bson_value_t *keys; /* sorted, spread; every worker loads a contiguous segment */
    int64_t nkeys;
-   const char *device;       /* NULL: no device figures */
-   lab_server_info_t info;   /* the server as last seen: updated after each measured layout */
+   const char *device;        /* NULL: no device figures */
+   lab_server_info_t info;    /* the server as last seen: updated after each measured layout */
    const char *restart_shown; /* --restart-cmd redacted (NULL: none) */
    lab_scan_topology_t *topo; /* the servers whose statistics are followed, and the disk source */
    double on_disk_bytes[2];   /* detail, folded: data + indexes (lab_results_on_disk_bytes); 0 unknown */
@@ -31,8 +31,8 @@ typedef struct {
 typedef struct {
    char name[128];
    char host[LAB_FACTS_HOST_MAX];
-   int64_t pid, uptime_s;   /* -1 unknown */
-   bool restarted;          /* pid changed or uptime went back in the cold step */
+   int64_t pid, uptime_s; /* -1 unknown */
+   bool restarted;        /* pid changed or uptime went back in the cold step */
    /* server-side disk (FTDC) */
    bool have_disk;
    char device[64];
@@ -49,11 +49,11 @@ typedef struct {
 /* One (run, layout), as measured. Counts of -1 are unknown (left out of the entry). */
 typedef struct {
    int run;
-   const char *layout;      /* "detail" or "folded" */
+   const char *layout; /* "detail" or "folded" */
    const char *collection;
-   int order_in_run;        /* 1 or 2 */
-   char started_at[32];     /* RFC 3339 UTC */
-   double elapsed_s;        /* first to last sample */
+   int order_in_run;    /* 1 or 2 */
+   char started_at[32]; /* RFC 3339 UTC */
+   double elapsed_s;    /* first to last sample */
 
    /* cold facts */
    bool cold_requested;
@@ -61,13 +61,13 @@ typedef struct {
    bool server_restarted;
    bool caches_dropped;
    char drop_caches_note[512];
-   bool server_facts;       /* a server: report its pid and uptime */
-   int64_t server_pid;      /* -1 unknown */
-   int64_t server_uptime_s; /* -1 unknown */
+   bool server_facts;                         /* a server: report its pid and uptime */
+   int64_t server_pid;                        /* -1 unknown */
+   int64_t server_uptime_s;                   /* -1 unknown */
    int64_t resident_bytes_before, file_bytes; /* -1 unknown */
 
    /* followed servers (mongos: the shards) and where the disk figures came from */
-   bool topology_targets;   /* a server: record targets[] */
+   bool topology_targets; /* a server: record targets[] */
    lab_scan_target_measure_t targets[LAB_SCAN_MAX_TARGETS];
    size_t ntargets;
    const char *disk_source; /* "local", "ftdc" or "none" */
@@ -75,9 +75,9 @@ typedef struct {
 
    /* totals */
    int64_t keys, docs, rows, bytes_returned;
-   bool have_disk;          /* the device's counters at both ends */
+   bool have_disk; /* the device's counters at both ends */
    lab_diskstats_delta_t disk;
-   bool have_engine;        /* engine counters at both ends */
+   bool have_engine; /* engine counters at both ends */
    lab_engine_stats_t engine_before, engine_after;
 
    /* memory (sampler peaks) */
@@ -89,7 +89,7 @@ typedef struct {
 
    lab_scan_worker_totals_t *workers; /* owned */
    int nworkers;
-   lab_scan_sample_t *samples;        /* owned */
+   lab_scan_sample_t *samples; /* owned */
    size_t nsamples;
 } lab_scan_layout_measure_t;
 
@@ -140,7 +140,8 @@ bool lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_swee
 
 /* lab_scan_sweep_run -- per point: set the engine cache, lab_scan_runs, and append the point to
  * results' "sweep"; then "sweep_reference" and the reference point's runs and summary at the top. */
-bool lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *results, bson_error_t *error);
+bool lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *results,
+                         bson_error_t *error);
 
 /* lab_scan_sweep_cleanup -- free what sw owns. */
 void lab_scan_sweep_cleanup (lab_scan_sweep_t *sw);
@@ -148,7 +149,7 @@ void lab_scan_sweep_cleanup (lab_scan_sweep_t *sw);
 /* lab_scan_locality -- the locality object of `coll` (pages_per_master_mean, _p95, masters_sampled,
  * method "record_ids", rows_per_leaf_page, leaf_pages_source) from the RecordIds of a fixed sample of
  * `keys`; false with LAB_STORE_ERR_NOT_SUPPORTED where the store has no RecordIds. */
-bool lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
-                        int64_t nkeys, bson_t *out, bson_error_t *error);
+bool lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll,
+                        const bson_value_t *keys, int64_t nkeys, bson_t *out, bson_error_t *error);
 
 #endif

@@ -51,7 +51,7 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
          bson_t sd;
          char idx[16];
          const char *ik;
-         bson_uint32_to_string ((uint32_t) i, &ik, idx, sizeof idx);
+         bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
          bson_append_document_begin (&arr, ik, -1, &sd);
          BSON_APPEND_UTF8 (&sd, "name", m->targets[i].name);
          BSON_APPEND_UTF8 (&sd, "host", m->targets[i].host);
@@ -65,7 +65,8 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
    append_opt_int (&cold, "resident_bytes_before", m->resident_bytes_before);
    append_opt_int (&cold, "file_bytes", m->file_bytes);
    append_opt_double (&cold, "resident_pct_before",
-                      m->file_bytes > 0 ? 100.0 * (double) m->resident_bytes_before / (double) m->file_bytes : 0.0,
+                      m->file_bytes > 0 ? 100.0 * (double)m->resident_bytes_before / (double)m->file_bytes
+                                        : 0.0,
                       m->file_bytes >= 0);
    bson_append_document_end (entry, &cold);
 }
@@ -82,10 +83,10 @@ append_totals (bson_t *entry, const lab_scan_layout_measure_t *m)
    BSON_APPEND_INT64 (entry, "keys", m->keys);
    BSON_APPEND_INT64 (entry, "bytes_returned", m->bytes_returned);
    if (m->have_disk) {
-      BSON_APPEND_INT64 (entry, "read_requests", (int64_t) m->disk.reads);
-      BSON_APPEND_INT64 (entry, "read_bytes", (int64_t) m->disk.read_bytes);
-      BSON_APPEND_INT64 (entry, "read_time_ms", (int64_t) m->disk.read_time_ms);
-      BSON_APPEND_INT64 (entry, "io_ticks_ms", (int64_t) m->disk.io_ticks_ms);
+      BSON_APPEND_INT64 (entry, "read_requests", (int64_t)m->disk.reads);
+      BSON_APPEND_INT64 (entry, "read_bytes", (int64_t)m->disk.read_bytes);
+      BSON_APPEND_INT64 (entry, "read_time_ms", (int64_t)m->disk.read_time_ms);
+      BSON_APPEND_INT64 (entry, "io_ticks_ms", (int64_t)m->disk.io_ticks_ms);
    }
    if (!m->have_engine) {
       return;
@@ -129,7 +130,7 @@ append_server_disk (bson_t *entry, const lab_scan_layout_measure_t *m)
    }
    BSON_APPEND_DOCUMENT_BEGIN (entry, "server_disk", &sd);
    BSON_APPEND_UTF8 (&sd, "source", "ftdc");
-   BSON_APPEND_INT64 (&sd, "ftdc_samples", (int64_t) m->ftdc_samples);
+   BSON_APPEND_INT64 (&sd, "ftdc_samples", (int64_t)m->ftdc_samples);
    BSON_APPEND_ARRAY_BEGIN (&sd, "servers", &arr);
    for (i = 0, n = 0; i < m->ntargets; i++) {
       const lab_scan_target_measure_t *t = &m->targets[i];
@@ -139,17 +140,17 @@ append_server_disk (bson_t *entry, const lab_scan_layout_measure_t *m)
       if (!t->have_disk) {
          continue;
       }
-      bson_uint32_to_string ((uint32_t) n++, &ik, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)n++, &ik, idx, sizeof idx);
       bson_append_document_begin (&arr, ik, -1, &d);
       BSON_APPEND_UTF8 (&d, "name", t->name);
       BSON_APPEND_UTF8 (&d, "host", t->host);
       BSON_APPEND_UTF8 (&d, "device", t->device);
       BSON_APPEND_UTF8 (&d, "device_reason", t->device_reason);
       BSON_APPEND_DOUBLE (&d, "elapsed_s", t->disk.elapsed_s);
-      BSON_APPEND_INT64 (&d, "read_requests", (int64_t) t->disk.reads);
-      BSON_APPEND_INT64 (&d, "read_bytes", (int64_t) t->disk.read_bytes);
-      BSON_APPEND_INT64 (&d, "read_time_ms", (int64_t) t->disk.read_time_ms);
-      BSON_APPEND_INT64 (&d, "io_ticks_ms", (int64_t) t->disk.io_ticks_ms);
+      BSON_APPEND_INT64 (&d, "read_requests", (int64_t)t->disk.reads);
+      BSON_APPEND_INT64 (&d, "read_bytes", (int64_t)t->disk.read_bytes);
+      BSON_APPEND_INT64 (&d, "read_time_ms", (int64_t)t->disk.read_time_ms);
+      BSON_APPEND_INT64 (&d, "io_ticks_ms", (int64_t)t->disk.io_ticks_ms);
       BSON_APPEND_DOUBLE (&d, "read_requests_per_s", t->disk.reads_per_s);
       BSON_APPEND_DOUBLE (&d, "read_mb_s", t->disk.read_mb_s);
       append_opt_double (&d, "avg_read_request_bytes", t->disk.avg_read_bytes, t->disk.reads > 0);
@@ -191,9 +192,9 @@ append_rates (bson_t *entry, const lab_scan_layout_measure_t *m)
       BSON_APPEND_DOUBLE (&rates, "util_pct_mean", dd->util_pct);
    }
    if (m->elapsed_s > 0) {
-      BSON_APPEND_DOUBLE (&rates, "docs_per_s", (double) m->docs / m->elapsed_s);
-      BSON_APPEND_DOUBLE (&rates, "rows_per_s", (double) m->rows / m->elapsed_s);
-      BSON_APPEND_DOUBLE (&rates, "returned_mb_s", (double) m->bytes_returned / m->elapsed_s / 1e6);
+      BSON_APPEND_DOUBLE (&rates, "docs_per_s", (double)m->docs / m->elapsed_s);
+      BSON_APPEND_DOUBLE (&rates, "rows_per_s", (double)m->rows / m->elapsed_s);
+      BSON_APPEND_DOUBLE (&rates, "returned_mb_s", (double)m->bytes_returned / m->elapsed_s / 1e6);
    }
    bson_append_document_end (entry, &rates);
 }
@@ -208,9 +209,10 @@ append_memory (bson_t *entry, const lab_scan_layout_measure_t *m)
    append_opt_int (&mem, "server_rss_peak_bytes", m->server_rss_peak_bytes);
    append_opt_int (&mem, "cache_peak_bytes", m->cache_peak_bytes);
    append_opt_int (&mem, "cache_max_bytes", m->cache_max_bytes);
-   append_opt_double (&mem, "cache_peak_pct",
-                      m->cache_max_bytes > 0 ? 100.0 * (double) m->cache_peak_bytes / (double) m->cache_max_bytes : 0,
-                      m->cache_max_bytes > 0 && m->cache_peak_bytes >= 0);
+   append_opt_double (
+      &mem, "cache_peak_pct",
+      m->cache_max_bytes > 0 ? 100.0 * (double)m->cache_peak_bytes / (double)m->cache_max_bytes : 0,
+      m->cache_max_bytes > 0 && m->cache_peak_bytes >= 0);
    bson_append_document_end (entry, &mem);
 }
 
@@ -245,7 +247,7 @@ append_latency (bson_t *entry, const lab_scan_layout_measure_t *m)
       bson_t hb;
       char idx[16];
       const char *ik;
-      bson_uint32_to_string ((uint32_t) n++, &ik, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)n++, &ik, idx, sizeof idx);
       bson_append_document_begin (&harr, ik, -1, &hb);
       BSON_APPEND_DOUBLE (&hb, "le_ms", lab_latency_bucket_le (b));
       BSON_APPEND_INT64 (&hb, "count", m->histogram[b]);
@@ -267,7 +269,7 @@ append_workers (bson_t *entry, const lab_scan_layout_measure_t *m)
       bson_t wd;
       char idx[16];
       const char *ik;
-      bson_uint32_to_string ((uint32_t) i, &ik, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
       bson_append_document_begin (&warr, ik, -1, &wd);
       BSON_APPEND_INT32 (&wd, "worker", i);
       BSON_APPEND_INT64 (&wd, "keys", m->workers[i].keys);
@@ -292,7 +294,7 @@ append_samples (bson_t *entry, const lab_scan_layout_measure_t *m)
       bson_t sd;
       char idx[16];
       const char *ik;
-      bson_uint32_to_string ((uint32_t) j, &ik, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)j, &ik, idx, sizeof idx);
       bson_append_document_begin (&sarr, ik, -1, &sd);
       BSON_APPEND_DOUBLE (&sd, "t_s", x->t_s);
       if (x->have_disk) {

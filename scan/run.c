@@ -84,16 +84,18 @@ bool
 lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
 {
    if (o->interval_ns < 10000000ull) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--interval %.3gs is below 10ms", (double) o->interval_ns / 1e9);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--interval %.3gs is below 10ms",
+                     (double)o->interval_ns / 1e9);
       return false;
    }
    if (o->calibrate_bytes < (1u << 20)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--calibrate-size %llu bytes is below 1MiB",
-                     (unsigned long long) o->calibrate_bytes);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--calibrate-size %llu bytes is below 1MiB", (unsigned long long)o->calibrate_bytes);
       return false;
    }
    if (o->direct_io && uri && strncmp (uri, "wiredtiger:", 11) != 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--direct-io applies to the embedded store (wiredtiger:DIR) only");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--direct-io applies to the embedded store (wiredtiger:DIR) only");
       return false;
    }
    if (!lab_scan_sweep_opts_check (o, uri, error)) {
@@ -102,8 +104,8 @@ lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *er
    return true;
 }
 
-static const char *order_names[] = {"alternate", "detail-first", "folded-first"};
-static const char *drop_names[] = {"auto", "yes", "no"};
+static const char *order_names[] = { "alternate", "detail-first", "folded-first" };
+static const char *drop_names[] = { "auto", "yes", "no" };
 
 /* append_opt_int -- a count that may be unknown (absent when negative). */
 static void
@@ -118,7 +120,8 @@ append_opt_int (bson_t *d, const char *k, int64_t v)
 
 /* run_layout -- one layout of one run, measured (measure.c) into its entry (record.c). */
 static bool
-run_layout (lab_scan_plan_t *p, int run, const char *layout, int order_in_run, bson_t *entry, bson_error_t *error)
+run_layout (lab_scan_plan_t *p, int run, const char *layout, int order_in_run, bson_t *entry,
+            bson_error_t *error)
 {
    lab_scan_layout_measure_t m;
    bool ok = lab_scan_layout_measure (p, run, layout, order_in_run, &m, error);
@@ -126,12 +129,11 @@ run_layout (lab_scan_plan_t *p, int run, const char *layout, int order_in_run, b
    if (ok) {
       lab_scan_layout_entry (&m, entry);
       lab_scan_say (p->opts, false, "run %d %s: %lld keys, %lld docs, %lld rows in %.2f s", run, layout,
-                    (long long) m.keys, (long long) m.docs, (long long) m.rows, m.elapsed_s);
+                    (long long)m.keys, (long long)m.docs, (long long)m.rows, m.elapsed_s);
    }
    lab_scan_layout_measure_cleanup (&m);
    return ok;
 }
-
 
 /* ---- the whole comparison ------------------------------------------------------------------------ */
 
@@ -173,8 +175,8 @@ append_host (bson_t *results)
    if (cpu[0]) {
       BSON_APPEND_UTF8 (&h, "cpu_model", cpu);
    }
-   BSON_APPEND_INT32 (&h, "cores", (int32_t) sysconf (_SC_NPROCESSORS_ONLN));
-   BSON_APPEND_INT64 (&h, "ram_bytes", (int64_t) sysconf (_SC_PHYS_PAGES) * (int64_t) sysconf (_SC_PAGESIZE));
+   BSON_APPEND_INT32 (&h, "cores", (int32_t)sysconf (_SC_NPROCESSORS_ONLN));
+   BSON_APPEND_INT64 (&h, "ram_bytes", (int64_t)sysconf (_SC_PHYS_PAGES) * (int64_t)sysconf (_SC_PAGESIZE));
    bson_append_document_end (results, &h);
 }
 
@@ -191,8 +193,8 @@ check_collection (lab_session_t *sess, const lab_scan_opts_t *o, const char *col
    }
    if (!exists) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
-                     "%s collection \"%s\" does not exist in %s; check --%s (and --uri/--db)", which, coll, where,
-                     which);
+                     "%s collection \"%s\" does not exist in %s; check --%s (and --uri/--db)", which, coll,
+                     where, which);
       return false;
    }
    if (!lab_store_has_index (sess, coll, o->key, &has, error)) {
@@ -201,11 +203,12 @@ check_collection (lab_session_t *sess, const lab_scan_opts_t *o, const char *col
    }
    if (!has) {
       if (!o->create_index) {
-         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
-                        "collection \"%s\" has no index on the key field \"%s\": every key lookup would scan the "
-                        "whole collection. Rerun with --create-index (builds it before measuring), or create it "
-                        "yourself (mongosh: db.%s.createIndex({%s: 1}))",
-                        coll, o->key, coll, o->key);
+         lab_error_set (
+            error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+            "collection \"%s\" has no index on the key field \"%s\": every key lookup would scan the "
+            "whole collection. Rerun with --create-index (builds it before measuring), or create it "
+            "yourself (mongosh: db.%s.createIndex({%s: 1}))",
+            coll, o->key, coll, o->key);
          return false;
       }
       if (!lab_store_create_index (sess, coll, o->key, error)) {
@@ -219,19 +222,19 @@ check_collection (lab_session_t *sess, const lab_scan_opts_t *o, const char *col
 
 /* What lab_scan_run resolves before anything is made cold. */
 typedef struct {
-   lab_scan_plan_t p;      /* what every measured layout shares (keys and restart_shown owned below) */
+   lab_scan_plan_t p; /* what every measured layout shares (keys and restart_shown owned below) */
    bson_value_t *keys;
    char *restart_shown;
-   char *where;            /* "URI (database DB)" for messages */
-   lab_session_t *sess;    /* open from the checks to the dataset statistics */
-   const char *datadir;    /* embedded home or --dbpath; NULL: unknown */
+   char *where;         /* "URI (database DB)" for messages */
+   lab_session_t *sess; /* open from the checks to the dataset statistics */
+   const char *datadir; /* embedded home or --dbpath; NULL: unknown */
    bool have_dev;
    lab_device_t dev;
-   int read_ahead_kb;      /* -1 unknown */
+   int read_ahead_kb;        /* -1 unknown */
    lab_scan_topology_t topo; /* the deployment: topology, followed servers, disk source (topology.c) */
-   bson_t dataset;         /* "dataset", measured once before anything is made cold */
-   double cache_ratio;     /* the engine cache ÷ the detail layout's on-disk size; 0 unknown */
-   bool sweep;             /* --cache-sizes / --cache-ratios */
+   bson_t dataset;           /* "dataset", measured once before anything is made cold */
+   double cache_ratio;       /* the engine cache ÷ the detail layout's on-disk size; 0 unknown */
+   bool sweep;               /* --cache-sizes / --cache-ratios */
    lab_scan_sweep_t sw;
 } scan_plan_t;
 
@@ -243,18 +246,21 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend,
       return false;
    }
    if (strcmp (o->detail, o->folded) == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--detail and --folded name the same collection \"%s\"", o->detail);
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--detail and --folded name the same collection \"%s\"", o->detail);
       return false;
    }
    if (o->parallel < 1 || o->runs < 1) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--parallel and --runs must be at least 1");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--parallel and --runs must be at least 1");
       return false;
    }
    if (o->restart_cmd && backend == LAB_BACKEND_WT) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--restart-cmd is for a MongoDB server: on the embedded store (%s) the cold step closes and "
-                     "reopens the engine itself",
-                     lab_store_uri_redacted (store));
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "--restart-cmd is for a MongoDB server: on the embedded store (%s) the cold step closes and "
+         "reopens the engine itself",
+         lab_store_uri_redacted (store));
       return false;
    }
    if (o->restart_drops_caches && !o->restart_cmd) {
@@ -263,7 +269,8 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend,
       return false;
    }
    if (o->restart_cmd && !o->cold) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--restart-cmd is run by the cold step: add --cold");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--restart-cmd is run by the cold step: add --cold");
       return false;
    }
    return true;
@@ -295,7 +302,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
    }
    lab_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
    sp->p.keys = sp->keys;
-   lab_scan_say (o, false, "%lld keys to load per layout, %d workers", (long long) sp->p.nkeys, o->parallel);
+   lab_scan_say (o, false, "%lld keys to load per layout, %d workers", (long long)sp->p.nkeys, o->parallel);
    return true;
 }
 
@@ -308,8 +315,9 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    sp->read_ahead_kb = -1;
    sp->datadir = sp->p.backend == LAB_BACKEND_WT ? lab_store_home (sp->p.store) : o->dbpath;
    if (!sp->datadir && !o->device) {
-      lab_scan_say (o, false, "no --dbpath or --device for this server: device figures (read requests, MB read) "
-                              "are not measured");
+      lab_scan_say (o, false,
+                    "no --dbpath or --device for this server: device figures (read requests, MB read) "
+                    "are not measured");
       return true;
    }
    if (!lab_device_resolve (sp->datadir ? sp->datadir : "/", o->device, NULL, NULL, &sp->dev, error)) {
@@ -318,7 +326,7 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    sp->have_dev = true;
    sp->p.device = sp->dev.name;
    lab_scan_say (o, false, "device %s: %s", sp->dev.name, sp->dev.reason);
-   if (!lab_diskstats_read (NULL, sp->dev.name, &(lab_diskstats_t){0}, error)) {
+   if (!lab_diskstats_read (NULL, sp->dev.name, &(lab_diskstats_t){ 0 }, error)) {
       return false;
    }
    if (!lab_device_read_ahead_kb (NULL, sp->dev.name, &sp->read_ahead_kb)) {
@@ -349,8 +357,9 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    sp->where = bson_strdup_printf ("%s (database %s)", lab_store_uri_redacted (store), lab_store_db (store));
    if (sp->p.backend == LAB_BACKEND_MONGO && o->cold && !o->restart_cmd) {
-      lab_scan_say (o, false, "warning: --cold without --restart-cmd: the server's own cache stays warm; only the "
-                              "OS page cache can be dropped");
+      lab_scan_say (o, false,
+                    "warning: --cold without --restart-cmd: the server's own cache stays warm; only the "
+                    "OS page cache can be dropped");
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_session_open (store, error);
@@ -365,7 +374,7 @@ plan_cleanup (scan_plan_t *sp)
       lab_session_close (sp->sess);
    }
    if (sp->keys) {
-      lab_values_free (sp->keys, (int) sp->p.nkeys);
+      lab_values_free (sp->keys, (int)sp->p.nkeys);
    }
    bson_free (sp->restart_shown);
    bson_free (sp->where);
@@ -403,7 +412,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
    if (ok && sp->sweep) {
       ok = lab_scan_sweep_plan (&sp->p, sp->sess, &sp->sw, error);
    } else if (ok && lab_store_engine_stats (sp->p.store, &es, &err)) {
-      double cache = es.cache_max_bytes > 0 ? (double) es.cache_max_bytes : (double) o->cache_size_bytes;
+      double cache = es.cache_max_bytes > 0 ? (double)es.cache_max_bytes : (double)o->cache_size_bytes;
       if (!lab_results_cache_ratio_of (cache, sp->p.on_disk_bytes[0], &sp->cache_ratio)) {
          sp->cache_ratio = 0;
       }
@@ -414,7 +423,6 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
 }
 
 /* ---- the record: the results document around the runs --------------------------------------------- */
-
 
 /* record_backend -- "backend": the server or engine, where, and its cache. */
 static void
@@ -435,7 +443,7 @@ record_backend (const scan_plan_t *sp, bson_t *results)
       BSON_APPEND_UTF8 (&doc, "server_host", sp->p.info.host);
    }
    if (sp->sweep) {
-      BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t) sp->sw.cache_bytes[sp->sw.reference]);
+      BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t)sp->sw.cache_bytes[sp->sw.reference]);
    } else if (lab_store_engine_stats (store, &es, &err)) {
       append_opt_int (&doc, "cache_max_bytes", es.cache_max_bytes);
    }
@@ -486,16 +494,16 @@ record_config (const scan_plan_t *sp, bson_t *results)
       BSON_APPEND_UTF8 (&doc, "server_device", o->server_device);
    }
    BSON_APPEND_BOOL (&doc, "restart_drops_caches", o->restart_drops_caches);
-   BSON_APPEND_DOUBLE (&doc, "interval_s", (double) o->interval_ns / 1e9);
+   BSON_APPEND_DOUBLE (&doc, "interval_s", (double)o->interval_ns / 1e9);
    if (sp->sweep) {
       /* the point the top level repeats */
-      BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t) sp->sw.cache_bytes[sp->sw.reference]);
+      BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t)sp->sw.cache_bytes[sp->sw.reference]);
       if (sp->sw.ratios[sp->sw.reference] > 0) {
          BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, sp->sw.ratios[sp->sw.reference]);
       }
    } else {
       if (o->cache_size_bytes) {
-         BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t) o->cache_size_bytes);
+         BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t)o->cache_size_bytes);
       }
       if (sp->cache_ratio > 0) {
          BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, sp->cache_ratio);
@@ -511,7 +519,7 @@ record_header (scan_plan_t *sp, bson_t *results, bson_error_t *error)
 {
    char ts[32];
    bson_t doc;
-   
+
    lab_scan_utc_now (ts, sizeof ts);
    BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
    BSON_APPEND_UTF8 (results, "tool", "scancmp");
@@ -554,7 +562,7 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
       return false;
    }
    lab_scan_say (o, false, "calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
-                 (unsigned long long) (o->calibrate_bytes >> 20));
+                 (unsigned long long)(o->calibrate_bytes >> 20));
    if (!lab_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal, error)) {
       return false;
    }
@@ -564,7 +572,7 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
    BSON_APPEND_DOUBLE (&doc, "seq_read_mb_s", cal.seq_read_mb_s);
    BSON_APPEND_DOUBLE (&doc, "rand_read_4k_iops", cal.rand_read_4k_iops);
    BSON_APPEND_INT32 (&doc, "rand_threads", cal.rand_threads);
-   BSON_APPEND_INT64 (&doc, "file_bytes", (int64_t) cal.file_bytes);
+   BSON_APPEND_INT64 (&doc, "file_bytes", (int64_t)cal.file_bytes);
    BSON_APPEND_DOUBLE (&doc, "elapsed_s", cal.elapsed_s);
    bson_append_document_end (results, &doc);
    return true;
@@ -580,7 +588,8 @@ lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t 
    int run, k;
 
    for (run = 1; run <= o->runs; run++) {
-      bool detail_first = o->order == LAB_ORDER_DETAIL_FIRST || (o->order == LAB_ORDER_ALTERNATE && run % 2 == 1);
+      bool detail_first =
+         o->order == LAB_ORDER_DETAIL_FIRST || (o->order == LAB_ORDER_ALTERNATE && run % 2 == 1);
       for (k = 0; k < 2; k++) {
          const char *layout = (k == 0) == detail_first ? "detail" : "folded";
          bson_init (&entries[*nentries]);
@@ -603,11 +612,13 @@ lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *results, const bson_t *e
    /* Both layouts must have returned the same rows: anything else means the collections differ. */
    for (k = 0; k + 1 < nentries; k += 2) {
       bson_iter_t a, b;
-      if (bson_iter_init_find (&a, &entries[k], "rows") && bson_iter_init_find (&b, &entries[k + 1], "rows") &&
+      if (bson_iter_init_find (&a, &entries[k], "rows") &&
+          bson_iter_init_find (&b, &entries[k + 1], "rows") &&
           bson_iter_as_int64 (&a) != bson_iter_as_int64 (&b)) {
-         lab_scan_say (o, false, "warning: run %d: the layouts returned different row counts (%lld vs %lld): %s "
-                                 "and %s do not hold the same rows for these keys",
-                       k / 2 + 1, (long long) bson_iter_as_int64 (&a), (long long) bson_iter_as_int64 (&b),
+         lab_scan_say (o, false,
+                       "warning: run %d: the layouts returned different row counts (%lld vs %lld): %s "
+                       "and %s do not hold the same rows for these keys",
+                       k / 2 + 1, (long long)bson_iter_as_int64 (&a), (long long)bson_iter_as_int64 (&b),
                        o->detail, o->folded);
       }
    }
@@ -615,7 +626,7 @@ lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *results, const bson_t *e
    for (k = 0; k < nentries; k++) {
       char idx[16];
       const char *ik;
-      bson_uint32_to_string ((uint32_t) k, &ik, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)k, &ik, idx, sizeof idx);
       bson_append_document (&arr, ik, -1, &entries[k]);
    }
    bson_append_array_end (results, &arr);
@@ -655,8 +666,8 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    bool ok = false;
    char ts[32];
 
-   if (!plan_make (store, o, &sp, error) || !plan_dataset (&sp, error) || !record_header (&sp, results, error) ||
-       !record_calibration (&sp, results, error)) {
+   if (!plan_make (store, o, &sp, error) || !plan_dataset (&sp, error) ||
+       !record_header (&sp, results, error) || !record_calibration (&sp, results, error)) {
       goto done;
    }
    if (sp.sweep) {
@@ -664,7 +675,7 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
          goto done;
       }
    } else {
-      entries = bson_malloc0 ((size_t) o->runs * 2 * sizeof *entries);
+      entries = bson_malloc0 ((size_t)o->runs * 2 * sizeof *entries);
       if (!lab_scan_runs (&sp.p, entries, &nentries, error)) {
          goto done;
       }

@@ -24,7 +24,7 @@ lab_sampler_rss (int64_t pid)
    if (pid <= 0) {
       return -1;
    }
-   snprintf (path, sizeof path, "/proc/%lld/status", (long long) pid);
+   snprintf (path, sizeof path, "/proc/%lld/status", (long long)pid);
    f = fopen (path, "r");
    if (!f) {
       return -1;
@@ -60,9 +60,9 @@ engine_stats (lab_sampler_t *s, lab_engine_stats_t *es)
          continue;
       }
       any = true;
-#define SUM_KNOWN(f) \
-   if (one.f >= 0) { \
-      es->f = (es->f >= 0 ? es->f : 0) + one.f; \
+#define SUM_KNOWN(f)                                                                                         \
+   if (one.f >= 0) {                                                                                         \
+      es->f = (es->f >= 0 ? es->f : 0) + one.f;                                                              \
    }
       SUM_KNOWN (cache_bytes)
       SUM_KNOWN (cache_max_bytes)
@@ -170,11 +170,11 @@ ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
    if (!any) {
       return false;
    }
-   out->reads_per_s = (double) out->reads / out->elapsed_s;
-   out->read_kb_s = (double) out->read_bytes / 1024.0 / out->elapsed_s;
-   out->read_mb_s = (double) out->read_bytes / 1e6 / out->elapsed_s;
-   out->read_await_ms = out->reads > 0 ? (double) out->read_time_ms / (double) out->reads : -1;
-   out->avg_read_bytes = out->reads > 0 ? (double) out->read_bytes / (double) out->reads : -1;
+   out->reads_per_s = (double)out->reads / out->elapsed_s;
+   out->read_kb_s = (double)out->read_bytes / 1024.0 / out->elapsed_s;
+   out->read_mb_s = (double)out->read_bytes / 1e6 / out->elapsed_s;
+   out->read_await_ms = out->reads > 0 ? (double)out->read_time_ms / (double)out->reads : -1;
+   out->avg_read_bytes = out->reads > 0 ? (double)out->read_bytes / (double)out->reads : -1;
    return true;
 }
 
@@ -183,7 +183,7 @@ static void
 record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_t *b)
 {
    lab_scan_sample_t *x;
-   double dt = (double) (b->t_ns - a->t_ns) / 1e9;
+   double dt = (double)(b->t_ns - a->t_ns) / 1e9;
 
    if (b->rss_bytes > s->rss_peak_bytes) {
       s->rss_peak_bytes = b->rss_bytes;
@@ -203,7 +203,7 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
    }
    x = &s->samples[s->nsamples++];
    memset (x, 0, sizeof *x);
-   x->t_s = (double) (b->t_ns - s->start.t_ns) / 1e9;
+   x->t_s = (double)(b->t_ns - s->start.t_ns) / 1e9;
    x->dt_s = dt;
    x->have_disk = a->have_disk && b->have_disk;
    if (x->have_disk) {
@@ -213,14 +213,13 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
    }
    x->rss_bytes = b->rss_bytes;
    x->cache_bytes = b->cache_bytes;
-   x->docs_per_s = (double) (b->docs - a->docs) / dt;
-   x->returned_mb_s = (double) (b->bytes - a->bytes) / dt / 1e6;
+   x->docs_per_s = (double)(b->docs - a->docs) / dt;
+   x->returned_mb_s = (double)(b->bytes - a->bytes) / dt / 1e6;
    x->keys_done = b->keys;
-   x->engine_block_reads_per_s = a->block_reads >= 0 && b->block_reads >= 0
-                                    ? (double) (b->block_reads - a->block_reads) / dt
-                                    : -1;
+   x->engine_block_reads_per_s =
+      a->block_reads >= 0 && b->block_reads >= 0 ? (double)(b->block_reads - a->block_reads) / dt : -1;
    x->engine_read_mb_s = a->block_read_bytes >= 0 && b->block_read_bytes >= 0
-                            ? (double) (b->block_read_bytes - a->block_read_bytes) / dt / 1e6
+                            ? (double)(b->block_read_bytes - a->block_read_bytes) / dt / 1e6
                             : -1;
    if (x->have_disk && s->progress) {
       char extra[64];
@@ -246,9 +245,9 @@ sampler_main (void *arg)
       {
          uint64_t now = lab_now_ns ();
          uint64_t wait = next > now ? next - now : 0;
-         uint64_t ns = (uint64_t) ts.tv_nsec + wait % 1000000000ull;
-         ts.tv_sec += (time_t) (wait / 1000000000ull + ns / 1000000000ull);
-         ts.tv_nsec = (long) (ns % 1000000000ull);
+         uint64_t ns = (uint64_t)ts.tv_nsec + wait % 1000000000ull;
+         ts.tv_sec += (time_t)(wait / 1000000000ull + ns / 1000000000ull);
+         ts.tv_nsec = (long)(ns % 1000000000ull);
       }
       while (!s->stop && lab_now_ns () < next) {
          if (pthread_cond_timedwait (&s->cv, &s->mu, &ts) != 0) {

@@ -28,7 +28,7 @@ typedef struct {
 } lab_sampler_point_t;
 
 typedef struct {
-   double t_s;   /* end of the interval, from the start of the run */
+   double t_s; /* end of the interval, from the start of the run */
    double dt_s;
    bool have_disk;
    lab_diskstats_delta_t disk;
@@ -41,12 +41,12 @@ typedef struct {
 typedef struct {
    /* set by the caller */
    lab_store_t *store;
-   const char *device;          /* NULL: no device figures */
-   const char *diskstats_path;  /* NULL: /proc/diskstats */
-   int64_t rss_pid;             /* > 0: read RSS from /proc/PID/status */
+   const char *device;         /* NULL: no device figures */
+   const char *diskstats_path; /* NULL: /proc/diskstats */
+   int64_t rss_pid;            /* > 0: read RSS from /proc/PID/status */
    uint64_t interval_ns;
    lab_scan_live_t *live;
-   lab_progress_t *progress;    /* may be NULL */
+   lab_progress_t *progress; /* may be NULL */
    /* where memory and cache come from: these stores' engine statistics, summed (the shards behind mongos);
     * none: `store`'s */
    lab_store_t *stat_stores[LAB_SCAN_MAX_TARGETS];
@@ -54,12 +54,12 @@ typedef struct {
    /* server-side disk figures: one getDiagnosticData per store and interval (none: not sampled) */
    lab_store_t *ftdc_stores[LAB_SCAN_MAX_TARGETS];
    size_t nftdc;
-   const char *ftdc_device;     /* --server-device: per-interval FTDC figures of this disk when there are no
-                                 * local ones (NULL: only when the server lists one disk) */
+   const char *ftdc_device; /* --server-device: per-interval FTDC figures of this disk when there are no
+                             * local ones (NULL: only when the server lists one disk) */
    /* results */
    lab_scan_ftdc_point_t ftdc_start[LAB_SCAN_MAX_TARGETS], ftdc_last[LAB_SCAN_MAX_TARGETS];
    lab_scan_ftdc_point_t ftdc_prev[LAB_SCAN_MAX_TARGETS]; /* the round before ftdc_last (sampler thread) */
-   size_t ftdc_samples;         /* getDiagnosticData rounds taken */
+   size_t ftdc_samples;                                   /* getDiagnosticData rounds taken */
    lab_sampler_point_t start, last;
    lab_scan_sample_t *samples;
    size_t nsamples, cap;

@@ -28,14 +28,14 @@
 #define LAB_DISKSTATS_SECTOR_BYTES 512
 
 typedef struct {
-   uint64_t reads;          /* field 4: reads completed */
-   uint64_t reads_merged;   /* field 5 */
-   uint64_t read_sectors;   /* field 6: 512-byte sectors read */
-   uint64_t read_time_ms;   /* field 7: ms spent by all reads */
-   uint64_t writes;         /* field 8 */
-   uint64_t write_sectors;  /* field 10 */
-   uint64_t in_flight;      /* field 12 */
-   uint64_t io_ticks_ms;    /* field 13: ms the device had I/O in flight */
+   uint64_t reads;         /* field 4: reads completed */
+   uint64_t reads_merged;  /* field 5 */
+   uint64_t read_sectors;  /* field 6: 512-byte sectors read */
+   uint64_t read_time_ms;  /* field 7: ms spent by all reads */
+   uint64_t writes;        /* field 8 */
+   uint64_t write_sectors; /* field 10 */
+   uint64_t in_flight;     /* field 12 */
+   uint64_t io_ticks_ms;   /* field 13: ms the device had I/O in flight */
 } lab_diskstats_t;
 
 /* lab_diskstats_parse -- find `device` (e.g. "vda") in the text of /proc/diskstats and fill *out.
@@ -49,16 +49,16 @@ bool lab_diskstats_read (const char *path, const char *device, lab_diskstats_t *
  * taken as a 32-bit wrap when the old value fit in 32 bits, else as a reset (delta 0). */
 typedef struct {
    double elapsed_s;
-   uint64_t reads;           /* read requests completed */
-   uint64_t read_bytes;      /* Δ sectors * 512 */
+   uint64_t reads;      /* read requests completed */
+   uint64_t read_bytes; /* Δ sectors * 512 */
    uint64_t read_time_ms;
    uint64_t io_ticks_ms;
-   double reads_per_s;       /* r/s */
-   double read_kb_s;         /* rkB/s = Δ sectors / Δt / 2 */
-   double read_mb_s;         /* 10^6 bytes per second */
-   double read_await_ms;     /* Δ read time / Δ reads; -1 when there were no reads */
-   double avg_read_bytes;    /* Δ read bytes / Δ reads; -1 when there were no reads */
-   double util_pct;          /* Δ io ticks / Δt (ms) * 100, capped at 100 */
+   double reads_per_s;    /* r/s */
+   double read_kb_s;      /* rkB/s = Δ sectors / Δt / 2 */
+   double read_mb_s;      /* 10^6 bytes per second */
+   double read_await_ms;  /* Δ read time / Δ reads; -1 when there were no reads */
+   double avg_read_bytes; /* Δ read bytes / Δ reads; -1 when there were no reads */
+   double util_pct;       /* Δ io ticks / Δt (ms) * 100, capped at 100 */
 } lab_diskstats_delta_t;
 
 /* lab_diskstats_delta -- the iostat figures from snapshot a (older) to b (newer). */
@@ -68,9 +68,9 @@ void lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, do
 /* ---- device resolution --------------------------------------------------------------------------- */
 
 typedef struct {
-   char name[64];        /* disk name as in /proc/diskstats, e.g. "vda" */
+   char name[64];         /* disk name as in /proc/diskstats, e.g. "vda" */
    unsigned major, minor; /* of the disk (after partition -> disk) */
-   char reason[512];     /* how it was chosen, for the log and the results */
+   char reason[512];      /* how it was chosen, for the log and the results */
 } lab_device_t;
 
 /* lab_device_resolve -- the whole disk that holds `path`: `override` (--device, "vda" or "/dev/vda")
@@ -155,9 +155,9 @@ bool lab_dir_files (const char *dir, char ***paths, bson_error_t *error);
 /* ---- calibration --------------------------------------------------------------------------------- */
 
 typedef struct {
-   double seq_read_mb_s;      /* 10^6 bytes per second, 1 MiB O_DIRECT reads */
-   double rand_read_4k_iops;  /* 4 KiB O_DIRECT reads at random aligned offsets */
-   int rand_threads;          /* readers used for the random test */
+   double seq_read_mb_s;     /* 10^6 bytes per second, 1 MiB O_DIRECT reads */
+   double rand_read_4k_iops; /* 4 KiB O_DIRECT reads at random aligned offsets */
+   int rand_threads;         /* readers used for the random test */
    uint64_t file_bytes;
    double elapsed_s;
 } lab_calibration_t;
@@ -165,8 +165,8 @@ typedef struct {
 /* lab_calibrate -- write a temporary file of `file_bytes` in `dir`, flush it out of the page cache,
  * read it sequentially with O_DIRECT, then random 4 KiB O_DIRECT reads with `threads` readers for
  * `rand_ns`; the file is removed afterwards, also on failure. */
-bool lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads, lab_calibration_t *out,
-                    bson_error_t *error);
+bool lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads,
+                    lab_calibration_t *out, bson_error_t *error);
 
 /* ---- the comparison ------------------------------------------------------------------------------ */
 
@@ -174,34 +174,39 @@ typedef enum { LAB_ORDER_ALTERNATE = 0, LAB_ORDER_DETAIL_FIRST, LAB_ORDER_FOLDED
 
 /* Where the server-side disk figures come from (--server-disk): this machine's /proc/diskstats (the server
  * runs here), the server's getDiagnosticData (FTDC: systemMetrics.disks), or nowhere. */
-typedef enum { LAB_SERVER_DISK_AUTO = 0, LAB_SERVER_DISK_LOCAL, LAB_SERVER_DISK_FTDC, LAB_SERVER_DISK_NONE } lab_server_disk_t;
+typedef enum {
+   LAB_SERVER_DISK_AUTO = 0,
+   LAB_SERVER_DISK_LOCAL,
+   LAB_SERVER_DISK_FTDC,
+   LAB_SERVER_DISK_NONE
+} lab_server_disk_t;
 
 typedef void (*lab_scan_log_fn) (void *ctx, bool debug, const char *msg);
 
 typedef struct {
-   const char *detail;        /* one-doc-per-row collection */
-   const char *folded;        /* folded collection */
-   const char *key;           /* key field */
-   const char *array_field;   /* array of rows in the folded documents */
+   const char *detail;      /* one-doc-per-row collection */
+   const char *folded;      /* folded collection */
+   const char *key;         /* key field */
+   const char *array_field; /* array of rows in the folded documents */
    bool cold;
    int parallel;
    int runs;
    lab_scan_order_t order;
-   int64_t keys_limit;        /* 0: all */
-   const char *keys_file;     /* NULL: the folded collection's key index */
-   const char *restart_cmd;   /* server: run while the client pool is down */
+   int64_t keys_limit;      /* 0: all */
+   const char *keys_file;   /* NULL: the folded collection's key index */
+   const char *restart_cmd; /* server: run while the client pool is down */
    int32_t restart_timeout_ms;
-   int32_t ready_timeout_ms;  /* wait for ping after a restart */
+   int32_t ready_timeout_ms; /* wait for ping after a restart */
    lab_drop_mode_t drop_caches;
-   const char *dbpath;        /* the data directory (server), for the device, residency and calibration */
-   const char *device;        /* --device override (a local server only) */
-   lab_server_disk_t server_disk;  /* --server-disk (default auto) */
+   const char *dbpath;            /* the data directory (server), for the device, residency and calibration */
+   const char *device;            /* --device override (a local server only) */
+   lab_server_disk_t server_disk; /* --server-disk (default auto) */
    const char *server_device; /* --server-device: the server's disk in getDiagnosticData; NULL: most read */
    bool restart_drops_caches; /* --restart-drops-caches: the restart command drops the server's page cache */
    const char *const *shard_uris; /* --shard-uri, in listShards order or NAME=URI (mongos) */
    size_t nshard_uris;
-   const char *uri;           /* the URI as given (may hold credentials: only passed on to the shards) */
-   uint64_t interval_ns;      /* sampler period */
+   const char *uri;      /* the URI as given (may hold credentials: only passed on to the shards) */
+   uint64_t interval_ns; /* sampler period */
    bool calibrate;
    uint64_t calibrate_bytes;
    uint64_t calibrate_rand_ns;
@@ -212,10 +217,10 @@ typedef struct {
    const uint64_t *cache_sizes; /* --cache-sizes, strictly ascending (NULL: see cache_ratios) */
    const double *cache_ratios;  /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
    size_t nsweep;
-   bool server_cache_sweep;     /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
-   int64_t locality_sample;     /* masters sampled for the locality figures (default 1000) */
+   bool server_cache_sweep; /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
+   int64_t locality_sample; /* masters sampled for the locality figures (default 1000) */
    lab_progress_mode_t progress;
-   lab_scan_log_fn log;       /* may be NULL */
+   lab_scan_log_fn log; /* may be NULL */
    void *log_ctx;
 } lab_scan_opts_t;
 

@@ -21,7 +21,8 @@ static const char usage[] =
    "               [--cache-sizes SIZE,SIZE,... | --cache-ratios R,R,...] [--server-cache-sweep]\n"
    "\n"
    "Loads every master's rows from both layouts -- one document per row (--detail) and one folded document\n"
-   "per master (--folded) -- side by side, optionally cold, with N parallel workers each taking a contiguous\n"
+   "per master (--folded) -- side by side, optionally cold, with N parallel workers each taking a "
+   "contiguous\n"
    "segment of the sorted keys, and measures the data's disk (/proc/diskstats), server memory, engine\n"
    "cache and per-key latency. Prints the comparison table on stdout; --out keeps every figure for\n"
    "layout-report.\n"
@@ -31,7 +32,8 @@ static const char usage[] =
    "  --folded COLL          folded collection (default detail_coll)\n"
    "  --key FIELD            master key field, indexed in both (default bill_id)\n"
    "  --array-field FIELD    the rows' array in folded documents (default details), to count rows\n"
-   "  --keys-file FILE       keys to load, one per line (JSON value such as 42, \"A-1\", {\"$oid\": \"...\"};\n"
+   "  --keys-file FILE       keys to load, one per line (JSON value such as 42, \"A-1\", {\"$oid\": "
+   "\"...\"};\n"
    "                         other text is taken as a string); default: every key of --folded's index\n"
    "  --keys-limit N         load N keys spread evenly over the whole sorted key range\n"
    "  --create-index         build a missing key index before measuring (instead of failing)\n"
@@ -48,8 +50,10 @@ static const char usage[] =
    "  --runs N               repetitions (default 1); the table shows medians\n"
    "  --order ORDER          alternate (default: swap which layout goes first each run), detail-first,\n"
    "                         folded-first\n"
-   "  --direct-io            embedded store: data files read with O_DIRECT (WiredTiger direct_io=[data]), so\n"
-   "                         every engine cache miss is a disk read, as on a server whose RAM is far smaller\n"
+   "  --direct-io            embedded store: data files read with O_DIRECT (WiredTiger direct_io=[data]), "
+   "so\n"
+   "                         every engine cache miss is a disk read, as on a server whose RAM is far "
+   "smaller\n"
    "                         than its data; without it a machine with spare RAM serves re-reads from the\n"
    "                         page cache. mongod does not use O_DIRECT: the results record the choice\n"
    "\n"
@@ -59,9 +63,11 @@ static const char usage[] =
    "                         measured once before the first point), e.g. 0.25,1,2: below 1 the cache\n"
    "                         rereads pages, from 1 the data fits. Unsorted or repeated values, or a ratio\n"
    "                         giving a cache under 1MiB, are refused (exit 2) before anything is measured\n"
-   "  --server-cache-sweep   a MongoDB server: set its cache with setParameter wiredTigerEngineRuntimeConfig\n"
+   "  --server-cache-sweep   a MongoDB server: set its cache with setParameter "
+   "wiredTigerEngineRuntimeConfig\n"
    "                         \"cache_size=NM\" at each point and after each restart (every client sees it);\n"
-   "                         a server without that parameter (FerretDB) is refused before measuring (exit 1)\n"
+   "                         a server without that parameter (FerretDB) is refused before measuring (exit "
+   "1)\n"
    "  --locality-sample N    masters sampled for the locality figures (default 1000)\n"
    "                         Each point records per layout the read amplification (bytes the engine read\n"
    "                         from disk ÷ the layout's on-disk size) and the locality (distinct leaf pages\n"
@@ -71,20 +77,24 @@ static const char usage[] =
    "  --dbpath DIR           server's data directory when it runs on this machine: its disk is sampled,\n"
    "                         its files' residency recorded, --calibrate runs there\n"
    "  --device NAME          disk to sample (e.g. vda); default: the disk holding the data directory\n"
-   "  --server-disk SRC      where the server's disk figures come from: auto (default: local when the server\n"
-   "                         runs on this machine, else its getDiagnosticData when permitted, else none, the\n"
+   "  --server-disk SRC      where the server's disk figures come from: auto (default: local when the "
+   "server\n"
+   "                         runs on this machine, else its getDiagnosticData when permitted, else none, "
+   "the\n"
    "                         reason recorded), local (/proc/diskstats here), ftdc (getDiagnosticData's\n"
    "                         systemMetrics.disks; needs clusterMonitor; per shard through mongos), none\n"
    "  --server-device NAME   the server's disk in getDiagnosticData (e.g. vda); default: the disk read most\n"
    "                         during each run (the results and report say which and why)\n"
-   "  --shard-uri URI        mongos: the URI of a direct connection to a shard, repeatable, in listShards order\n"
+   "  --shard-uri URI        mongos: the URI of a direct connection to a shard, repeatable, in listShards "
+   "order\n"
    "                         or as NAME=URI (default: mongodb://HOST:PORT/?directConnection=true from the\n"
    "                         shard's first seed, with --uri's credentials)\n"
    "  --restart-drops-caches the restart command drops the server's page cache itself (e.g. over ssh): the\n"
    "                         results say \"dropped by the restart command\" instead of \"not possible\"\n"
    "  --interval DUR         sampling period (default 1s; getDiagnosticData is sampled at the same period)\n"
    "  --calibrate            first measure the disk's sequential MB/s and random 4 KiB reads/s (--parallel\n"
-   "                         readers) with O_DIRECT on a temporary file in the data directory (removed after)\n"
+   "                         readers) with O_DIRECT on a temporary file in the data directory (removed "
+   "after)\n"
    "  --calibrate-size SIZE  size of that file (default 1GiB)\n"
    "  --calibrate-time DUR   duration of the random-read test (default 3s)\n"
    "  --out FILE|-           results file (JSON, docs/results-schema.md); with -, the JSON is stdout and\n"
@@ -111,8 +121,10 @@ static const char usage[] =
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
    "\n"
-   "Test hooks: LAYOUTLAB_DROP_CACHES_PATH replaces /proc/sys/vm/drop_caches (to test the not-permitted path);\n"
-   "LAYOUTLAB_TEST_FORCE_REMOTE=1 treats a server on this machine as remote (to test the refusals and FTDC).\n";
+   "Test hooks: LAYOUTLAB_DROP_CACHES_PATH replaces /proc/sys/vm/drop_caches (to test the not-permitted "
+   "path);\n"
+   "LAYOUTLAB_TEST_FORCE_REMOTE=1 treats a server on this machine as remote (to test the refusals and "
+   "FTDC).\n";
 
 /* log_cb -- library messages to the shared logger. */
 static void
@@ -125,14 +137,16 @@ log_cb (void *ctx, bool debug, const char *msg)
    }
 }
 
-static const char *const order_names[] = { "alternate", "detail-first", "folded-first", NULL }; /* lab_scan_order_t */
-static const char *const drop_names[] = { "auto", "yes", "no", NULL };                       /* lab_drop_mode_t */
-static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none", NULL };    /* lab_server_disk_t */
+static const char *const order_names[] = { "alternate", "detail-first", "folded-first",
+                                           NULL };                     /* lab_scan_order_t */
+static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_drop_mode_t */
+static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none",
+                                                 NULL }; /* lab_server_disk_t */
 
 /* parse_args -- fill the options; returns false with a usage error. */
 static bool
-parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out, lab_cli_list_t *shards,
-            const char **sizes, const char **ratios, bson_error_t *error)
+parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out,
+            lab_cli_list_t *shards, const char **sizes, const char **ratios, bson_error_t *error)
 {
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--detail", 0, &o->detail),
@@ -178,16 +192,16 @@ int
 main (int argc, char **argv)
 {
    lab_cli_run_t cli;
-   lab_cli_list_t shards = {0};
+   lab_cli_list_t shards = { 0 };
    lab_cli_common_t c;
    lab_scan_opts_t o;
-   lab_store_opts_t so = {0};
+   lab_store_opts_t so = { 0 };
    lab_store_t *store = NULL;
    const char *out = NULL, *sizes_arg = NULL, *ratios_arg = NULL;
    uint64_t *sizes = NULL;
    double *ratios = NULL;
    size_t nsizes = 0, nratios = 0;
-   bson_error_t error = {0};
+   bson_error_t error = { 0 };
    bson_t results = BSON_INITIALIZER, summary;
    char *table = NULL;
    int rc = LAB_EXIT_OK;

@@ -31,7 +31,7 @@ next_item (const char **s, char *buf, size_t len, bool *done)
       return false;
    }
    comma = strchr (*s, ',');
-   n = comma ? (size_t) (comma - *s) : strlen (*s);
+   n = comma ? (size_t)(comma - *s) : strlen (*s);
    if (n >= len) {
       n = len - 1;
    }
@@ -58,8 +58,8 @@ lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *
    while (next_item (&s, item, sizeof item, &done)) {
       uint64_t v;
       if (!item[0]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: empty item in the list (give e.g. 64MiB,256MiB,1GiB)",
-                        what);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "%s: empty item in the list (give e.g. 64MiB,256MiB,1GiB)", what);
          goto fail;
       }
       if (!lab_parse_size (item, what, &v, error)) {
@@ -67,8 +67,8 @@ lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *
       }
       if (*n > 0 && v <= (*out)[*n - 1]) {
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: %s is %s the one before it: give the cache sizes once each, smallest first", what,
-                        item, v == (*out)[*n - 1] ? "the same as" : "smaller than");
+                        "%s: %s is %s the one before it: give the cache sizes once each, smallest first",
+                        what, item, v == (*out)[*n - 1] ? "the same as" : "smaller than");
          goto fail;
       }
       if (*n == cap) {
@@ -110,8 +110,8 @@ lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n
       }
       if (*n > 0 && v <= (*out)[*n - 1]) {
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: %s is %s the one before it: give the ratios once each, smallest first", what, item,
-                        v == (*out)[*n - 1] ? "the same as" : "smaller than");
+                        "%s: %s is %s the one before it: give the ratios once each, smallest first", what,
+                        item, v == (*out)[*n - 1] ? "the same as" : "smaller than");
          goto fail;
       }
       if (*n == cap) {
@@ -133,19 +133,22 @@ bool
 lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
 {
    if (o->cache_sizes && o->cache_ratios) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--cache-sizes and --cache-ratios: give one of them");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--cache-sizes and --cache-ratios: give one of them");
       return false;
    }
    if (o->server_cache_sweep && o->nsweep == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--server-cache-sweep needs --cache-sizes or --cache-ratios");
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--server-cache-sweep needs --cache-sizes or --cache-ratios");
       return false;
    }
    if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
-                     "a cache sweep against a MongoDB server changes the server's own engine cache (setParameter "
-                     "wiredTigerEngineRuntimeConfig) for every client: add --server-cache-sweep to allow it "
-                     "(the server keeps the last size until it restarts), or sweep on the embedded store "
-                     "(--uri wiredtiger:DIR)");
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+         "a cache sweep against a MongoDB server changes the server's own engine cache (setParameter "
+         "wiredTigerEngineRuntimeConfig) for every client: add --server-cache-sweep to allow it "
+         "(the server keeps the last size until it restarts), or sweep on the embedded store "
+         "(--uri wiredtiger:DIR)");
       return false;
    }
    return true;
@@ -153,8 +156,8 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
 
 /* lab_sweep_resolve -- see scan.h. */
 bool
-lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk, uint64_t *out,
-                   bson_error_t *error)
+lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
+                   uint64_t *out, bson_error_t *error)
 {
    size_t i;
 
@@ -168,26 +171,28 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
                            "give: use --cache-sizes");
             return false;
          }
-         out[i] = (uint64_t) llround (ratios[i] * detail_on_disk);
+         out[i] = (uint64_t)llround (ratios[i] * detail_on_disk);
       }
       if (out[i] < LAB_STORE_MIN_CACHE_BYTES) {
          if (sizes) {
             lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                            "--cache-sizes: %llu bytes is below the engine's minimum cache of 1MiB",
-                           (unsigned long long) out[i]);
+                           (unsigned long long)out[i]);
          } else {
-            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                           "--cache-ratios: %g x the detail layout's %.0f bytes on disk is a cache of %llu bytes, "
-                           "below the engine's minimum of 1MiB: use a larger ratio (at least %.3g)",
-                           ratios[i], detail_on_disk, (unsigned long long) out[i],
-                           (double) LAB_STORE_MIN_CACHE_BYTES / detail_on_disk);
+            lab_error_set (
+               error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+               "--cache-ratios: %g x the detail layout's %.0f bytes on disk is a cache of %llu bytes, "
+               "below the engine's minimum of 1MiB: use a larger ratio (at least %.3g)",
+               ratios[i], detail_on_disk, (unsigned long long)out[i],
+               (double)LAB_STORE_MIN_CACHE_BYTES / detail_on_disk);
          }
          return false;
       }
       if (i > 0 && out[i] <= out[i - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--cache-ratios: %g and %g both give a cache of %llu bytes: space the ratios further apart",
-                        ratios[i - 1], ratios[i], (unsigned long long) out[i]);
+         lab_error_set (
+            error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+            "--cache-ratios: %g and %g both give a cache of %llu bytes: space the ratios further apart",
+            ratios[i - 1], ratios[i], (unsigned long long)out[i]);
          return false;
       }
    }
@@ -211,11 +216,12 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
    sw->n = o->nsweep;
    sw->cache_bytes = bson_malloc0 (sw->n * sizeof *sw->cache_bytes);
    sw->ratios = bson_malloc0 (sw->n * sizeof *sw->ratios);
-   if (!lab_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, p->on_disk_bytes[0], sw->cache_bytes, error)) {
+   if (!lab_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, p->on_disk_bytes[0], sw->cache_bytes,
+                           error)) {
       return false;
    }
    for (i = 0; i < sw->n; i++) {
-      if (!lab_results_cache_ratio_of ((double) sw->cache_bytes[i], p->on_disk_bytes[0], &sw->ratios[i])) {
+      if (!lab_results_cache_ratio_of ((double)sw->cache_bytes[i], p->on_disk_bytes[0], &sw->ratios[i])) {
          sw->ratios[i] = 0;
       }
    }
@@ -236,12 +242,14 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
          bson_iter_t a, b;
          if (bson_iter_init_find (&a, &sw->locality[l], "pages_per_master_mean") &&
              bson_iter_init_find (&b, &sw->locality[l], "pages_per_master_p95")) {
-            lab_scan_say (o, false, "locality of %s (%s): a master's rows on %.1f data pages (mean), %.0f (p95)",
-                          coll, layouts[l], bson_iter_as_double (&a), bson_iter_as_double (&b));
+            lab_scan_say (o, false,
+                          "locality of %s (%s): a master's rows on %.1f data pages (mean), %.0f (p95)", coll,
+                          layouts[l], bson_iter_as_double (&a), bson_iter_as_double (&b));
          }
       } else {
          bson_reinit (&sw->locality[l]);
-         snprintf (sw->locality_note[l], sizeof sw->locality_note[l], "locality not measured: %s", err.message);
+         snprintf (sw->locality_note[l], sizeof sw->locality_note[l], "locality not measured: %s",
+                   err.message);
          lab_scan_say (o, false, "%s: %s", coll, sw->locality_note[l]);
       }
    }
@@ -289,21 +297,23 @@ static bool
 run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   bson_t *entries = bson_malloc0 ((size_t) o->runs * 2 * sizeof *entries);
+   bson_t *entries = bson_malloc0 ((size_t)o->runs * 2 * sizeof *entries);
    int nentries = 0, k;
    bool ok = false;
 
    lab_scan_say (o, false, "sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the detail layout on disk)",
-                 i + 1, sw->n, (double) sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
+                 i + 1, sw->n, (double)sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
    if (!lab_store_set_cache_size (p->store, sw->cache_bytes[i], error)) {
-      lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1, (unsigned long long) sw->cache_bytes[i]);
+      lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
+                        (unsigned long long)sw->cache_bytes[i]);
       goto done;
    }
    if (!lab_scan_runs (p, entries, &nentries, error)) {
-      lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1, (unsigned long long) sw->cache_bytes[i]);
+      lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
+                        (unsigned long long)sw->cache_bytes[i]);
       goto done;
    }
-   BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t) sw->cache_bytes[i]);
+   BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)sw->cache_bytes[i]);
    if (sw->ratios[i] > 0) {
       BSON_APPEND_DOUBLE (point, LAB_RESULTS_KEY_CACHE_RATIO, sw->ratios[i]);
    }
@@ -346,12 +356,12 @@ lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *resu
    if (bson_iter_init_find (&it, &points[sw->reference], "summary")) {
       bson_append_iter (results, "summary", -1, &it);
    }
-   BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t) sw->reference);
+   BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t)sw->reference);
    BSON_APPEND_ARRAY_BEGIN (results, LAB_RESULTS_KEY_SWEEP, &arr);
    for (i = 0; i < sw->n; i++) {
       char idx[16];
       const char *ik;
-      bson_uint32_to_string ((uint32_t) i, &ik, idx, sizeof idx);
+      bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
       bson_append_document (&arr, ik, -1, &points[i]);
    }
    bson_append_array_end (results, &arr);
@@ -417,12 +427,13 @@ lab_scan_sweep_table_render (const bson_t *results)
       } else {
          snprintf (loc, sizeof loc, "n/a");
       }
-      bson_string_append_printf (s, SWEEP_FMT, cache, ratio,
-                                 lab_results_point_regime (&p), d, f, sp, ad, af, loc);
+      bson_string_append_printf (s, SWEEP_FMT, cache, ratio, lab_results_point_regime (&p), d, f, sp, ad, af,
+                                 loc);
    }
-   bson_string_append (s, "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail "
-                          "load / folded load;\nread amp = bytes the engine read from disk / the layout's size on "
-                          "disk; pages/master = distinct data pages\none master's rows occupy (mean). The table "
-                          "above shows the reference point; layout-report draws the curve\n");
+   bson_string_append (
+      s, "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail "
+         "load / folded load;\nread amp = bytes the engine read from disk / the layout's size on "
+         "disk; pages/master = distinct data pages\none master's rows occupy (mean). The table "
+         "above shows the reference point; layout-report draws the curve\n");
    return bson_string_free (s, false);
 }

@@ -18,7 +18,8 @@
 static void
 append_deployment (bson_string_t *s, const bson_t *results)
 {
-   const char *kind = lab_results_get_string (results, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_KIND);
+   const char *kind =
+      lab_results_get_string (results, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_KIND);
    const char *src =
       lab_results_get_string (results, LAB_RESULTS_KEY_DISK_SOURCE "." LAB_RESULTS_KEY_DISK_SOURCE_SOURCE);
    const char *v;
@@ -36,7 +37,8 @@ append_deployment (bson_string_t *s, const bson_t *results)
          bson_string_append_printf (s, ", member %s", v);
       }
       for (i = 0; i < 64; i++) {
-         snprintf (path, sizeof path, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_SHARDS ".%d.name", i);
+         snprintf (path, sizeof path, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_SHARDS ".%d.name",
+                   i);
          if (!(v = lab_results_get_string (results, path))) {
             break;
          }
@@ -54,19 +56,24 @@ append_deployment (bson_string_t *s, const bson_t *results)
                                  lab_results_get_string (results, LAB_RESULTS_KEY_DISK_SOURCE ".reason"));
       v = lab_results_get_string (results, LAB_RESULTS_KEY_DISK_SOURCE ".local_device");
       if (v) {
-         bson_string_append_printf (s, "  the table's device figures: this machine's /proc/diskstats of %s\n", v);
+         bson_string_append_printf (s, "  the table's device figures: this machine's /proc/diskstats of %s\n",
+                                    v);
       }
       for (i = 0; i < 64; i++) {
          const char *dev, *why;
-         snprintf (path, sizeof path, LAB_RESULTS_KEY_RUNS ".0." LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.name", i);
+         snprintf (path, sizeof path,
+                   LAB_RESULTS_KEY_RUNS ".0." LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.name", i);
          if (!(v = lab_results_get_string (results, path))) {
             break;
          }
-         snprintf (path, sizeof path, LAB_RESULTS_KEY_RUNS ".0." LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.device", i);
+         snprintf (path, sizeof path,
+                   LAB_RESULTS_KEY_RUNS ".0." LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.device", i);
          dev = lab_results_get_string (results, path);
-         snprintf (path, sizeof path, LAB_RESULTS_KEY_RUNS ".0." LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.device_reason", i);
+         snprintf (path, sizeof path,
+                   LAB_RESULTS_KEY_RUNS ".0." LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.device_reason", i);
          why = lab_results_get_string (results, path);
-         bson_string_append_printf (s, "  server disk (FTDC) of %s: %s (%s)\n", v, dev ? dev : "?", why ? why : "");
+         bson_string_append_printf (s, "  server disk (FTDC) of %s: %s (%s)\n", v, dev ? dev : "?",
+                                    why ? why : "");
       }
    }
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const server_disk_names[] = {"auto", "local", "ftdc", "none"};
+static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none" };
 
 /* lab_server_disk_parse -- see topology.h. */
 bool
@@ -23,7 +23,7 @@ lab_server_disk_parse (const char *s, lab_server_disk_t *out)
 
    for (i = 0; i < 4; i++) {
       if (strcmp (s, server_disk_names[i]) == 0) {
-         *out = (lab_server_disk_t) i;
+         *out = (lab_server_disk_t)i;
          return true;
       }
    }
@@ -34,7 +34,7 @@ lab_server_disk_parse (const char *s, lab_server_disk_t *out)
 const char *
 lab_server_disk_name (lab_server_disk_t d)
 {
-   return (unsigned) d < 4 ? server_disk_names[d] : "none";
+   return (unsigned)d < 4 ? server_disk_names[d] : "none";
 }
 
 /* lab_scan_server_info -- see topology.h. */
@@ -70,7 +70,7 @@ lab_scan_uri_auth (const char *uri)
          at = q; /* the last '@' before the host list */
       }
    }
-   return at ? bson_strndup (p, (size_t) (at - p + 1)) : bson_strdup ("");
+   return at ? bson_strndup (p, (size_t)(at - p + 1)) : bson_strdup ("");
 }
 
 /* lab_scan_shard_uri -- see topology.h. */
@@ -85,8 +85,8 @@ lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *co
       const char *eq = strchr (overrides[i], '=');
       const char *scheme = strstr (overrides[i], "://");
       if (eq && (!scheme || eq < scheme)) {
-         if (strlen (shard->id) == (size_t) (eq - overrides[i]) &&
-             strncmp (overrides[i], shard->id, (size_t) (eq - overrides[i])) == 0) {
+         if (strlen (shard->id) == (size_t)(eq - overrides[i]) &&
+             strncmp (overrides[i], shard->id, (size_t)(eq - overrides[i])) == 0) {
             return bson_strdup (eq + 1);
          }
       } else {
@@ -104,10 +104,10 @@ lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *co
    }
    if (strchr (shard->seeds[0].host, ':')) {
       return bson_strdup_printf ("mongodb://%s[%s]:%d/?directConnection=true", auth ? auth : "",
-                                 shard->seeds[0].host, (int) shard->seeds[0].port);
+                                 shard->seeds[0].host, (int)shard->seeds[0].port);
    }
-   return bson_strdup_printf ("mongodb://%s%s:%d/?directConnection=true", auth ? auth : "", shard->seeds[0].host,
-                              (int) shard->seeds[0].port);
+   return bson_strdup_printf ("mongodb://%s%s:%d/?directConnection=true", auth ? auth : "",
+                              shard->seeds[0].host, (int)shard->seeds[0].port);
 }
 
 /* admin_simple -- {name: 1} on admin through the store; *reply always initialized. */
@@ -146,7 +146,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
              size_t nshard_uris, bson_error_t *error)
 {
    lab_facts_shards_t shards;
-   lab_store_opts_t so = {0};
+   lab_store_opts_t so = { 0 };
    bson_t reply;
    char *auth = lab_scan_uri_auth (uri);
    bool ok = false;
@@ -163,8 +163,9 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       goto done;
    }
    if (shards.nshards == 0 || shards.nshards > LAB_SCAN_MAX_TARGETS) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY, "mongos %s lists %zu shards (1 to %d are supported)",
-                     lab_store_uri_redacted (store), shards.nshards, LAB_SCAN_MAX_TARGETS);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY,
+                     "mongos %s lists %zu shards (1 to %d are supported)", lab_store_uri_redacted (store),
+                     shards.nshards, LAB_SCAN_MAX_TARGETS);
       goto done;
    }
    so.db = lab_store_db (store);
@@ -175,7 +176,8 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       memset (g, 0, sizeof *g);
       bson_strncpy (g->name, shards.shards[i].id ? shards.shards[i].id : "?", sizeof g->name);
       if (!suri) {
-         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY, "shard %s lists no host (%s): give --shard-uri %s=URI", g->name,
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY,
+                        "shard %s lists no host (%s): give --shard-uri %s=URI", g->name,
                         shards.shards[i].host ? shards.shards[i].host : "", g->name);
          goto done;
       }
@@ -184,9 +186,11 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       bson_free (suri);
       t->ntargets = i + 1;
       if (!g->store) {
-         lab_error_prefix (error, "direct connection to shard %s at %s (listShards host %s; override with "
+         lab_error_prefix (error,
+                           "direct connection to shard %s at %s (listShards host %s; override with "
                            "--shard-uri %s=URI)",
-                           g->name, g->uri_shown, shards.shards[i].host ? shards.shards[i].host : "", g->name);
+                           g->name, g->uri_shown, shards.shards[i].host ? shards.shards[i].host : "",
+                           g->name);
          goto done;
       }
       g->owned = true;
@@ -205,8 +209,8 @@ done:
 
 /* lab_scan_topology_discover -- see topology.h. */
 bool
-lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *const *shard_uris, size_t nshard_uris,
-                            lab_scan_topology_t *t, bson_error_t *error)
+lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *const *shard_uris,
+                            size_t nshard_uris, lab_scan_topology_t *t, bson_error_t *error)
 {
    lab_facts_topology_t ft;
    bson_t reply;
@@ -299,10 +303,12 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
    p->have = false;
    p->ndisks = 0;
    memset (&d, 0, sizeof d);
-   ok = admin_simple (store, "getDiagnosticData", &reply, error) && lab_facts_disks_from_diag (&reply, &d, error);
+   ok = admin_simple (store, "getDiagnosticData", &reply, error) &&
+        lab_facts_disks_from_diag (&reply, &d, error);
    bson_destroy (&reply);
    if (ok && (!d.have_system_metrics || !d.have_disks || d.ndisks == 0)) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS, "getDiagnosticData lists no disk (%s)",
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS,
+                     "getDiagnosticData lists no disk (%s)",
                      d.have_system_metrics ? "systemMetrics without disks: no /sys/block access"
                                            : "no systemMetrics: FTDC off, or not Linux");
       ok = false;
@@ -327,7 +333,7 @@ lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d)
    memset (d, 0, sizeof *d);
    d->have_system_metrics = p->have;
    d->have_disks = p->have;
-   d->disks = (lab_facts_disk_t *) p->disks;
+   d->disks = (lab_facts_disk_t *)p->disks;
    d->ndisks = p->ndisks;
    d->start_ms = p->start_ms;
    d->end_ms = p->end_ms;
@@ -342,17 +348,19 @@ refuse_remote (const lab_scan_opts_t *o, const lab_server_info_t *info, bson_err
    const char *opt = o->device ? "--device" : o->dbpath ? "--dbpath" : o->calibrate ? "--calibrate" : NULL;
 
    if (opt) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "%s measures this machine, but the server (%s) is not on this machine: its figures would be "
-                     "the client's disk. Use --server-disk ftdc (the server's own getDiagnosticData) and "
-                     "--server-device NAME to name the server's disk",
-                     opt, info->host[0] ? info->host : "?");
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "%s measures this machine, but the server (%s) is not on this machine: its figures would be "
+         "the client's disk. Use --server-disk ftdc (the server's own getDiagnosticData) and "
+         "--server-device NAME to name the server's disk",
+         opt, info->host[0] ? info->host : "?");
       return false;
    }
    if (o->server_disk == LAB_SERVER_DISK_LOCAL) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--server-disk local: the server (%s) is not on this machine; use --server-disk ftdc or auto",
-                     info->host[0] ? info->host : "?");
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "--server-disk local: the server (%s) is not on this machine; use --server-disk ftdc or auto",
+         info->host[0] ? info->host : "?");
       return false;
    }
    return true;
@@ -369,8 +377,8 @@ probe_ftdc (lab_scan_topology_t *t, bson_error_t *error)
       bool ok = lab_scan_ftdc_take (t->targets[i].store, pt, error);
       bson_free (pt);
       if (!ok) {
-         lab_error_prefix (error, "getDiagnosticData on %s (%s; needs the clusterMonitor role)", t->targets[i].name,
-                           t->targets[i].host);
+         lab_error_prefix (error, "getDiagnosticData on %s (%s; needs the clusterMonitor role)",
+                           t->targets[i].name, t->targets[i].host);
          return false;
       }
    }
@@ -403,9 +411,10 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
 
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
       if (o->server_disk == LAB_SERVER_DISK_FTDC || o->server_device || o->nshard_uris) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                        "--server-disk ftdc, --server-device and --shard-uri are for a MongoDB server; the embedded "
-                        "store's disk is this machine's (--device)");
+         lab_error_set (
+            error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+            "--server-disk ftdc, --server-device and --shard-uri are for a MongoDB server; the embedded "
+            "store's disk is this machine's (--device)");
          return false;
       }
    } else if (!info->local && !refuse_remote (o, info, error)) {
@@ -415,17 +424,20 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
       return false;
    }
    if (o->server_device) {
-      bson_strncpy (t->ftdc_device, strncmp (o->server_device, "/dev/", 5) == 0 ? o->server_device + 5 : o->server_device,
+      bson_strncpy (t->ftdc_device,
+                    strncmp (o->server_device, "/dev/", 5) == 0 ? o->server_device + 5 : o->server_device,
                     sizeof t->ftdc_device);
    }
    if (o->nshard_uris && t->kind != LAB_TOPO_MONGOS) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--shard-uri is for a mongos; %s is a %s",
-                     lab_store_uri_redacted (store), lab_topology_kind_name (t->kind));
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--shard-uri is for a mongos; %s is a %s", lab_store_uri_redacted (store),
+                     lab_topology_kind_name (t->kind));
       return false;
    }
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
       t->disk_source = LAB_SERVER_DISK_LOCAL;
-      bson_strncpy (t->disk_reason, "the embedded store: this machine's /proc/diskstats", sizeof t->disk_reason);
+      bson_strncpy (t->disk_reason, "the embedded store: this machine's /proc/diskstats",
+                    sizeof t->disk_reason);
       return true;
    }
    switch (o->server_disk) {
@@ -435,7 +447,8 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
       return true;
    case LAB_SERVER_DISK_LOCAL:
       t->disk_source = LAB_SERVER_DISK_LOCAL;
-      bson_strncpy (t->disk_reason, "--server-disk local: this machine's /proc/diskstats", sizeof t->disk_reason);
+      bson_strncpy (t->disk_reason, "--server-disk local: this machine's /proc/diskstats",
+                    sizeof t->disk_reason);
       return true;
    case LAB_SERVER_DISK_FTDC:
       if (!probe_ftdc (t, error)) {
@@ -453,7 +466,8 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
    }
    if (all_local (t, info) && !o->server_device) {
       t->disk_source = LAB_SERVER_DISK_LOCAL;
-      bson_strncpy (t->disk_reason, "auto: the server runs on this machine, so its disk is read from /proc/diskstats",
+      bson_strncpy (t->disk_reason,
+                    "auto: the server runs on this machine, so its disk is read from /proc/diskstats",
                     sizeof t->disk_reason);
       return true;
    }
@@ -483,17 +497,19 @@ topology_note (const lab_scan_topology_t *t, char *buf, size_t len)
 {
    switch (t->kind) {
    case LAB_TOPO_REPLSET:
-      bson_snprintf (buf, len,
-                     "replica set %s: statistics and restart detection follow the member the reads go to (%s, by "
-                     "host, pid and uptime); after a restart the run waits until that member itself serves a read "
-                     "of the collection. For a one-member cold test connect with directConnection=true",
-                     t->set_name[0] ? t->set_name : "?", t->member[0] ? t->member : "?");
+      bson_snprintf (
+         buf, len,
+         "replica set %s: statistics and restart detection follow the member the reads go to (%s, by "
+         "host, pid and uptime); after a restart the run waits until that member itself serves a read "
+         "of the collection. For a one-member cold test connect with directConnection=true",
+         t->set_name[0] ? t->set_name : "?", t->member[0] ? t->member : "?");
       break;
    case LAB_TOPO_MONGOS:
-      bson_snprintf (buf, len,
-                     "mongos: memory, cache, restarts and readiness come from each of the %zu shard(s) through a "
-                     "direct connection, never from the router",
-                     t->ntargets);
+      bson_snprintf (
+         buf, len,
+         "mongos: memory, cache, restarts and readiness come from each of the %zu shard(s) through a "
+         "direct connection, never from the router",
+         t->ntargets);
       break;
    default:
       bson_snprintf (buf, len, "standalone server");
@@ -520,7 +536,7 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
          bson_t sd;
          char idx[16];
          const char *ik;
-         bson_uint32_to_string ((uint32_t) i, &ik, idx, sizeof idx);
+         bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
          bson_append_document_begin (&arr, ik, -1, &sd);
          BSON_APPEND_UTF8 (&sd, "name", t->targets[i].name);
          BSON_APPEND_UTF8 (&sd, "host", t->targets[i].host);
@@ -539,7 +555,8 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
    if (t->disk_source == LAB_SERVER_DISK_LOCAL && !local_device) {
       BSON_APPEND_UTF8 (&doc, "source", "none");
       BSON_APPEND_NULL (&doc, "device");
-      BSON_APPEND_UTF8 (&doc, "reason", "the server runs on this machine, but no --dbpath or --device names its disk");
+      BSON_APPEND_UTF8 (&doc, "reason",
+                        "the server runs on this machine, but no --dbpath or --device names its disk");
    } else {
       BSON_APPEND_UTF8 (&doc, "source", lab_server_disk_name (t->disk_source));
       if (t->disk_source == LAB_SERVER_DISK_LOCAL) {

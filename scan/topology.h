@@ -28,12 +28,12 @@ const char *lab_server_disk_name (lab_server_disk_t d);
 
 /* One server a run follows: the store's own, or one shard. */
 typedef struct {
-   char name[128];          /* "server", or the shard's _id */
+   char name[128];                /* "server", or the shard's _id */
    char host[LAB_FACTS_HOST_MAX]; /* host:port the statistics come from */
-   char *uri_shown;         /* redacted URI of a shard's own connection; NULL for the store's own server */
-   lab_store_t *store;      /* the shard's own store (owned), or the run's store (not owned) */
+   char *uri_shown;    /* redacted URI of a shard's own connection; NULL for the store's own server */
+   lab_store_t *store; /* the shard's own store (owned), or the run's store (not owned) */
    bool owned;
-   lab_server_info_t info;  /* as last seen */
+   lab_server_info_t info; /* as last seen */
 } lab_scan_target_t;
 
 /* One FTDC sample of one target: the disks it listed (first LAB_SCAN_FTDC_MAX_DISKS). */
@@ -63,8 +63,8 @@ bool lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_err
  * (n entries, each "NAME=URI" naming this shard, or a bare URI taken by position `index` in listShards
  * order) when there is one, else mongodb://HOST:PORT/?directConnection=true from the shard's first seed
  * (IPv6 in brackets) with `auth` ("user:pass@" or "") carried over. Caller frees. */
-char *lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
-                          const char *auth);
+char *lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides,
+                          size_t n, const char *auth);
 
 /* lab_scan_uri_auth -- the "user:pass@" of a mongodb:// URI (caller frees), "" when it has none. */
 char *lab_scan_uri_auth (const char *uri);

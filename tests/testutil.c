@@ -33,9 +33,9 @@ lab_test_tmpdir (const char *tag)
 static int
 rm_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-   (void) st;
-   (void) flag;
-   (void) ftw;
+   (void)st;
+   (void)flag;
+   (void)ftw;
    remove (path);
    return 0;
 }
@@ -101,7 +101,7 @@ lab_test_store_uri (const char *backend, const char *tag, char **db_out)
          return NULL;
       }
       if (db_out) {
-         *db_out = bson_strdup_printf ("t_%s_%d", tag, (int) getpid ());
+         *db_out = bson_strdup_printf ("t_%s_%d", tag, (int)getpid ());
       }
       return uri;
    }

@@ -211,32 +211,39 @@ test_render_verdict_directions (void **state)
    "\"dataset\": {\"detail\": {\"storage_size_bytes\": 800, \"index_size_bytes\": 200},"                     \
    " \"folded\": {\"storage_size_bytes\": 290, \"index_size_bytes\": 10}}"
 #define SW_RUNS(d, f)                                                                                        \
-   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": " #d ", \"docs\": 100, \"bytes_returned\": 1," \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": " #d                                      \
+   ", \"docs\": 100, \"bytes_returned\": 1,"                                                                 \
    " \"engine\": {\"block_read_bytes\": 4000}},"                                                             \
-   " {\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": " #f ", \"docs\": 1, \"bytes_returned\": 1,"          \
+   " {\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": " #f ", \"docs\": 1, \"bytes_returned\": 1,"        \
    " \"engine\": {\"block_read_bytes\": 300}}]"
-#define SW_FILE(points) "{\"schema_version\": 1, \"config\": {\"cold\": true}, " SW_DATASET ", " SW_RUNS (20, 2) ", \"sweep\": [" points "]}"
+#define SW_FILE(points)                                                                                      \
+   "{\"schema_version\": 1, \"config\": {\"cold\": true}, " SW_DATASET                                       \
+   ", " SW_RUNS (20, 2) ", \"sweep\": [" points "]}"
 
 static void
 test_sweep_refused (void **state)
 {
    (void)state;
    /* the rules of core/results.h, named by the file */
-   refuse (SW_FILE ("{\"cache_size_bytes\": 2048, " SW_RUNS (20, 2) "}, {\"cache_size_bytes\": 1024, "
-                    SW_RUNS (20, 2) "}"),
+   refuse (SW_FILE ("{\"cache_size_bytes\": 2048, " SW_RUNS (
+              20, 2) "}, {\"cache_size_bytes\": 1024, " SW_RUNS (20, 2) "}"),
            "t.json: sweep[1] (1 KiB): a smaller cache than sweep[0] (2 KiB): points must be in strictly "
            "increasing cache size");
-   refuse (SW_FILE ("{\"cache_size_bytes\": 1024, " SW_RUNS (20, 2) "}, {\"cache_size_bytes\": 1024, "
-                    SW_RUNS (20, 2) "}"),
+   refuse (SW_FILE ("{\"cache_size_bytes\": 1024, " SW_RUNS (
+              20, 2) "}, {\"cache_size_bytes\": 1024, " SW_RUNS (20, 2) "}"),
            "the same cache size as sweep[0] (1 KiB)");
-   refuse (SW_FILE ("{\"cache_size_bytes\": 1024, \"runs\": [{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": "
-                    "1, \"docs\": 1, \"bytes_returned\": 1}]}"),
-           "t.json: sweep[0] (1 KiB): runs[] has 0 detail and 1 folded entries; every point needs both layouts");
+   refuse (
+      SW_FILE ("{\"cache_size_bytes\": 1024, \"runs\": [{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": "
+               "1, \"docs\": 1, \"bytes_returned\": 1}]}"),
+      "t.json: sweep[0] (1 KiB): runs[] has 0 detail and 1 folded entries; every point needs both layouts");
    /* and each point's run entries keep the top level's rules */
-   refuse (SW_FILE ("{\"cache_size_bytes\": 512, " SW_RUNS (20, 2) "}, {\"cache_size_bytes\": 1024, \"runs\": "
-                    "[{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 3, \"docs\": 1}, {\"run\": 1, \"layout\": "
-                    "\"folded\", \"elapsed_s\": 1, \"docs\": 1, \"bytes_returned\": 1}]}"),
-           "t.json: sweep[1] (1 KiB): runs[0] (detail): missing or non-numeric \"bytes_returned\"");
+   refuse (
+      SW_FILE ("{\"cache_size_bytes\": 512, " SW_RUNS (
+         20,
+         2) "}, {\"cache_size_bytes\": 1024, \"runs\": "
+            "[{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 3, \"docs\": 1}, {\"run\": 1, \"layout\": "
+            "\"folded\", \"elapsed_s\": 1, \"docs\": 1, \"bytes_returned\": 1}]}"),
+      "t.json: sweep[1] (1 KiB): runs[0] (detail): missing or non-numeric \"bytes_returned\"");
 }
 
 static void
@@ -250,15 +257,18 @@ test_render_sweep (void **state)
 
    (void)state;
    /* ratios 0.5, 1, 4 (of 1,000 bytes on disk); speedups 40x, 10x, 5x */
-   load (SW_FILE ("{\"cache_size_bytes\": 500, " SW_RUNS (80, 2) "},"
-                  " {\"cache_size_bytes\": 1000, " SW_RUNS (20, 2) "},"
-                  " {\"cache_size_bytes\": 4000, " SW_RUNS (10, 2) "}"),
+   load (SW_FILE ("{\"cache_size_bytes\": 500, " SW_RUNS (
+            80, 2) "},"
+                   " {\"cache_size_bytes\": 1000, " SW_RUNS (20, 2) "},"
+                                                                    " {\"cache_size_bytes\": 4000, " SW_RUNS (
+                                                                       10, 2) "}"),
          &r);
    md = lab_cmp_render_md (&r, NULL);
-   assert_non_null (strstr (md, "**The folded layout loads 5.00x–40.0x faster, depending on the engine cache**: "
-                                "5.00x when the cache is 4.00x the data's size on disk but still rereads it (it "
-                                "holds pages uncompressed) (3.91 KiB, ratio 4.00), 40.0x when the cache holds 50% "
-                                "of the data (500 B, ratio 0.50)."));
+   assert_non_null (
+      strstr (md, "**The folded layout loads 5.00x–40.0x faster, depending on the engine cache**: "
+                  "5.00x when the cache is 4.00x the data's size on disk but still rereads it (it "
+                  "holds pages uncompressed) (3.91 KiB, ratio 4.00), 40.0x when the cache holds 50% "
+                  "of the data (500 B, ratio 0.50)."));
    assert_non_null (strstr (md, "the engine read 4.00x its on-disk size from disk at 500 B (ratio 0.50) and "
                                 "4.00x at 3.91 KiB (ratio 4.00)"));
    assert_non_null (strstr (md, "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 40.0x |"));
@@ -277,12 +287,14 @@ test_render_sweep (void **state)
    assert_int_equal (e.status, LAB_ESTIMATE_INTERPOLATED);
    assert_true (fabs (e.speedup - 25.0) < 1e-9); /* half way on a log scale between 40x and 10x */
    md = lab_cmp_render_md (&r, &o);
-   assert_non_null (strstr (md, "**At the production cache ratio (0.71) the folded layout would load about 25.0x "
-                                "faster: an interpolation, not a measurement**, between the measured 40.0x at "
-                                "500 B (ratio 0.50) and 10.0x at 1000 B (ratio 1.00), linear in log(ratio)."));
-   assert_non_null (strstr (md, "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 40.0x |\n"
-                                "| **production** | **0.71** | rereads | not measured | not measured | **≈ 25.0x** "
-                                "(interpolated) |\n| 1000 B |"));
+   assert_non_null (strstr (md,
+                            "**At the production cache ratio (0.71) the folded layout would load about 25.0x "
+                            "faster: an interpolation, not a measurement**, between the measured 40.0x at "
+                            "500 B (ratio 0.50) and 10.0x at 1000 B (ratio 1.00), linear in log(ratio)."));
+   assert_non_null (
+      strstr (md, "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 40.0x |\n"
+                  "| **production** | **0.71** | rereads | not measured | not measured | **≈ 25.0x** "
+                  "(interpolated) |\n| 1000 B |"));
    bson_free (md);
 
    /* outside the measured range: refused, report still written */
@@ -290,15 +302,17 @@ test_render_sweep (void **state)
    prod.cache_bytes = 8192;
    prod.data_bytes = 1024;
    md = lab_cmp_render_md (&r, &o);
-   assert_non_null (strstr (md, "**The production cache ratio 8.00 = 8 KiB of cache ÷ 1 KiB of detail data and "
-                                "indexes is outside the measured range 0.50–4.00; no estimate**"));
+   assert_non_null (strstr (md,
+                            "**The production cache ratio 8.00 = 8 KiB of cache ÷ 1 KiB of detail data and "
+                            "indexes is outside the measured range 0.50–4.00; no estimate**"));
    assert_non_null (strstr (md, "| **production** (8 KiB) | **8.00** | fits in cache | not measured | not "
                                 "measured | no estimate (outside 0.50–4.00) |\n\n"));
    bson_free (md);
 
    /* two sweeps: matched by cache size, the others listed */
    load (SW_FILE ("{\"cache_size_bytes\": 250, " SW_RUNS (90, 2) "},"
-                  " {\"cache_size_bytes\": 1000, " SW_RUNS (24, 2) "}"),
+                                                                 " {\"cache_size_bytes\": 1000, " SW_RUNS (
+                                                                    24, 2) "}"),
          &b);
    o.production = NULL;
    o.baseline = &b;
@@ -306,15 +320,16 @@ test_render_sweep (void **state)
    assert_non_null (strstr (md, "## Against the baseline sweep"));
    assert_non_null (strstr (md, "| 1000 B | 1.00 | 1.00 | 12.0x | 10.0x | −16.7% |"));
    assert_null (strstr (md, "| 500 B | 0.50 | 0.50 |"));
-   assert_non_null (strstr (md, "Unmatched cache sizes: only in the baseline, 250 B; only in this sweep, 500 B, "
-                                "3.91 KiB."));
+   assert_non_null (strstr (md,
+                            "Unmatched cache sizes: only in the baseline, 250 B; only in this sweep, 500 B, "
+                            "3.91 KiB."));
    bson_free (md);
    lab_cmp_results_cleanup (&b);
    lab_cmp_results_cleanup (&r);
 
    /* a cache just short of the data is never said to hold 100% of it */
-   load (SW_FILE ("{\"cache_size_bytes\": 999, " SW_RUNS (30, 2) "}, {\"cache_size_bytes\": 4000, " SW_RUNS (10, 2)
-                  "}"),
+   load (SW_FILE ("{\"cache_size_bytes\": 999, " SW_RUNS (30, 2) "}, {\"cache_size_bytes\": 4000, " SW_RUNS (
+            10, 2) "}"),
          &r);
    md = lab_cmp_render_md (&r, NULL);
    assert_non_null (strstr (md, "15.0x when the cache holds 99.9% of the data (999 B, ratio 0.999)"));
@@ -323,16 +338,18 @@ test_render_sweep (void **state)
 
    /* a single-point file names its regime when the ratio is known, and gives no production estimate */
    load ("{\"schema_version\": 1, \"backend\": {\"cache_max_bytes\": 268435456}, \"dataset\": {\"detail\": "
-         "{\"storage_size_bytes\": 536412160, \"index_size_bytes\": 123150336}}, \"runs\": [" RUN_D "}, " RUN_F "}]}",
+         "{\"storage_size_bytes\": 536412160, \"index_size_bytes\": 123150336}}, \"runs\": [" RUN_D
+         "}, " RUN_F "}]}",
          &r);
    prod.ratio = 0.5;
    prod.cache_bytes = prod.data_bytes = 0;
    o.production = &prod;
    o.baseline = NULL;
    md = lab_cmp_render_md (&r, &o);
-   assert_non_null (strstr (md, "- Measured in the **rereads** regime: an engine cache of 256 MiB is 0.41 of the "
-                                "detail layout's size on disk (660 MB, data + indexes), so the cache evicts and "
-                                "rereads pages."));
+   assert_non_null (strstr (md,
+                            "- Measured in the **rereads** regime: an engine cache of 256 MiB is 0.41 of the "
+                            "detail layout's size on disk (660 MB, data + indexes), so the cache evicts and "
+                            "rereads pages."));
    assert_non_null (strstr (md, "**No estimate at the production cache ratio 0.50**: this file holds one "
                                 "measured point (ratio 0.41)"));
    bson_free (md);

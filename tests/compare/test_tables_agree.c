@@ -76,9 +76,9 @@ parse_md (const char *md, rows_t *rows)
 
    rows->n = 0;
    assert_non_null (p);
-   p = strchr (p, '\n') + 2;      /* the header line */
-   p = strchr (p, '\n') + 1;      /* the |---| line */
-   p = strchr (p, '\n') + 1;      /* the first row */
+   p = strchr (p, '\n') + 2; /* the header line */
+   p = strchr (p, '\n') + 1; /* the |---| line */
+   p = strchr (p, '\n') + 1; /* the first row */
    while (*p == '|') {
       const char *end = strchr (p, '\n'), *start = p + 1, *q;
       int c = 0;

@@ -21,7 +21,8 @@
 #define OPEN_BILLS 1000
 
 static const char usage[] =
-   "usage: bench_store --uri URI [--docs N] [--batch N] [--sorted-batch N] [--coll NAME] [--keep] [--json FILE|-]\n"
+   "usage: bench_store --uri URI [--docs N] [--batch N] [--sorted-batch N] [--coll NAME] [--keep] [--json "
+   "FILE|-]\n"
    "\n"
    "Insert N rows of ~300 bytes (default 100000) in unordered batches (default 1000), index bill_id,\n"
    "then stream them sorted by bill_id; print rows/s of each phase (JSON with --json).\n"
@@ -37,7 +38,7 @@ now_s (void)
 {
    struct timespec ts;
    clock_gettime (CLOCK_MONOTONIC, &ts);
-   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* make_row -- row i: bill_id from a rolling window of open bills, so one bill's rows are scattered. */
@@ -45,7 +46,7 @@ static bson_t *
 make_row (int64_t i)
 {
    static const char pad[] = "ward=B7;dept=cardiology;payer=national-health-insurance;note=routine-line";
-   int64_t window = i / ((int64_t) OPEN_BILLS * ROWS_PER_BILL);
+   int64_t window = i / ((int64_t)OPEN_BILLS * ROWS_PER_BILL);
    int64_t bill = window * OPEN_BILLS + i % OPEN_BILLS + 1;
    char item[48];
    bson_t *d = bson_sized_new (320);
@@ -53,12 +54,12 @@ make_row (int64_t i)
    bson_snprintf (item, sizeof item, "ITEM-%06" PRId64 "-%s", (i * 2654435761u) % 1000000,
                   (i & 1) ? "drug" : "service");
    BSON_APPEND_INT64 (d, "bill_id", bill);
-   BSON_APPEND_INT32 (d, "line", (int32_t) ((i / OPEN_BILLS) % ROWS_PER_BILL));
+   BSON_APPEND_INT32 (d, "line", (int32_t)((i / OPEN_BILLS) % ROWS_PER_BILL));
    BSON_APPEND_UTF8 (d, "item_code", item);
    BSON_APPEND_UTF8 (d, "item_name", "Sodium chloride 0.9% infusion 500 ml bag");
-   BSON_APPEND_INT32 (d, "qty", (int32_t) (i % 7) + 1);
-   BSON_APPEND_DOUBLE (d, "unit_price", 12.5 + (double) (i % 100));
-   BSON_APPEND_DOUBLE (d, "amount", (12.5 + (double) (i % 100)) * (double) ((i % 7) + 1));
+   BSON_APPEND_INT32 (d, "qty", (int32_t)(i % 7) + 1);
+   BSON_APPEND_DOUBLE (d, "unit_price", 12.5 + (double)(i % 100));
+   BSON_APPEND_DOUBLE (d, "amount", (12.5 + (double)(i % 100)) * (double)((i % 7) + 1));
    BSON_APPEND_DATE_TIME (d, "charged_at", INT64_C (1700000000000) + i * 1000);
    BSON_APPEND_UTF8 (d, "doctor", "DR-004217");
    BSON_APPEND_UTF8 (d, "memo", pad);
@@ -69,13 +70,14 @@ int
 main (int argc, char **argv)
 {
    const char *uri = NULL, *json = NULL, *coll = "bench_rows", *v;
-   int64_t ndocs = 100000, batch = 1000, sorted_batch = 0, i, n = 0, bytes = 0, sorted_n = 0, sorted_bytes = 0;
+   int64_t ndocs = 100000, batch = 1000, sorted_batch = 0, i, n = 0, bytes = 0, sorted_n = 0,
+           sorted_bytes = 0;
    bool keep = false;
-   lab_store_opts_t opts = {0};
+   lab_store_opts_t opts = { 0 };
    lab_store_t *store = NULL;
    lab_session_t *sess = NULL;
    lab_cursor_t *cur = NULL;
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    lab_server_info_t info;
    bson_t **docs = NULL, out = BSON_INITIALIZER;
    bson_error_t err;
@@ -129,7 +131,7 @@ main (int argc, char **argv)
    }
 
    /* insert */
-   docs = bson_malloc ((size_t) batch * sizeof *docs);
+   docs = bson_malloc ((size_t)batch * sizeof *docs);
    t0 = now_s ();
    for (i = 0; i < ndocs; i += batch) {
       int64_t m = ndocs - i < batch ? ndocs - i : batch, j;
@@ -140,7 +142,7 @@ main (int argc, char **argv)
          docs[j] = make_row (i + j);
          bytes += docs[j]->len;
       }
-      ok = lab_store_insert_many (sess, coll, (const bson_t *const *) docs, (size_t) m, &res, &err);
+      ok = lab_store_insert_many (sess, coll, (const bson_t *const *)docs, (size_t)m, &res, &err);
       for (j = 0; j < m; j++) {
          bson_destroy (docs[j]);
       }
@@ -149,7 +151,7 @@ main (int argc, char **argv)
       }
       if (res.nerrors) {
          lab_error_set (&err, LAB_ERROR_STORE, res.errors[0].code, "document %" PRId64 " refused: %s",
-                        i + (int64_t) res.errors[0].index, res.errors[0].message);
+                        i + (int64_t)res.errors[0].index, res.errors[0].message);
          lab_insert_result_cleanup (&res);
          goto fail;
       }
@@ -169,7 +171,7 @@ main (int argc, char **argv)
    t_index = now_s () - t0;
 
    /* sorted stream */
-   so.batch_docs = (int32_t) sorted_batch;
+   so.batch_docs = (int32_t)sorted_batch;
    t0 = now_s ();
    if (!(cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &err))) {
       goto fail;
@@ -185,8 +187,8 @@ main (int argc, char **argv)
    lab_cursor_close (cur);
    cur = NULL;
    if (sorted_n != n) {
-      lab_error_set (&err, LAB_ERROR_VERIFY, 1, "the sorted stream returned %" PRId64 " rows, %" PRId64 " were inserted",
-                     sorted_n, n);
+      lab_error_set (&err, LAB_ERROR_VERIFY, 1,
+                     "the sorted stream returned %" PRId64 " rows, %" PRId64 " were inserted", sorted_n, n);
       goto fail;
    }
    if (!keep && !lab_store_drop (sess, coll, &err)) {
@@ -197,21 +199,22 @@ main (int argc, char **argv)
    BSON_APPEND_UTF8 (&out, "version", info.version);
    BSON_APPEND_UTF8 (&out, "uri", lab_store_uri_redacted (store));
    BSON_APPEND_INT64 (&out, "docs", n);
-   BSON_APPEND_DOUBLE (&out, "avg_doc_bytes", (double) bytes / (double) n);
+   BSON_APPEND_DOUBLE (&out, "avg_doc_bytes", (double)bytes / (double)n);
    BSON_APPEND_INT64 (&out, "batch_docs", batch);
    BSON_APPEND_DOUBLE (&out, "insert_s", t_insert);
-   BSON_APPEND_DOUBLE (&out, "insert_rows_per_s", (double) n / t_insert);
+   BSON_APPEND_DOUBLE (&out, "insert_rows_per_s", (double)n / t_insert);
    BSON_APPEND_DOUBLE (&out, "index_s", t_index);
    BSON_APPEND_DOUBLE (&out, "sorted_s", t_sorted);
-   BSON_APPEND_DOUBLE (&out, "sorted_rows_per_s", (double) sorted_n / t_sorted);
-   BSON_APPEND_DOUBLE (&out, "sorted_mb_per_s", (double) sorted_bytes / 1e6 / t_sorted);
+   BSON_APPEND_DOUBLE (&out, "sorted_rows_per_s", (double)sorted_n / t_sorted);
+   BSON_APPEND_DOUBLE (&out, "sorted_mb_per_s", (double)sorted_bytes / 1e6 / t_sorted);
    if (json && !lab_json_write (&out, json, &err)) {
       goto fail;
    }
    if (!json || strcmp (json, "-") != 0) {
-      printf ("%s (%s): %" PRId64 " rows of %.0f B: insert %.0f rows/s, index %.2f s, sorted stream %.0f rows/s\n",
-              info.backend, lab_store_uri_redacted (store), n, (double) bytes / (double) n, (double) n / t_insert,
-              t_index, (double) sorted_n / t_sorted);
+      printf ("%s (%s): %" PRId64
+              " rows of %.0f B: insert %.0f rows/s, index %.2f s, sorted stream %.0f rows/s\n",
+              info.backend, lab_store_uri_redacted (store), n, (double)bytes / (double)n,
+              (double)n / t_insert, t_index, (double)sorted_n / t_sorted);
    }
    ret = 0;
    goto done;

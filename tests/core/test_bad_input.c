@@ -44,7 +44,7 @@ test_unparsable_uri (void **state)
    assert_non_null (strstr (err.message, "notaport"));
    err = open_fails ("mongodb://127.0.0.1/?serverSelectionTimeoutMS=abc&w=", NULL, LAB_STORE_ERR_BAD_URI);
    err = open_fails ("postgres://127.0.0.1/db", NULL, LAB_STORE_ERR_BAD_URI);
-   assert_non_null (strstr (err.message, "wiredtiger:"));   /* says what would work */
+   assert_non_null (strstr (err.message, "wiredtiger:")); /* says what would work */
    err = open_fails ("wiredtiger:", NULL, LAB_STORE_ERR_BAD_URI);
    assert_non_null (strstr (err.message, "wiredtiger:DIR"));
    /* a password in a refused URI is never echoed */
@@ -55,7 +55,7 @@ test_unparsable_uri (void **state)
 static void
 test_unreachable (void **state)
 {
-   lab_store_opts_t opts = {0};
+   lab_store_opts_t opts = { 0 };
    bson_error_t err;
 
    /* nothing listens on port 1: the open must come back (with the URI's own short timeout) */
@@ -67,8 +67,8 @@ test_unreachable (void **state)
    err = open_fails ("mongodb://127.0.0.1:1/layoutlab", &opts, LAB_STORE_ERR_UNREACHABLE);
    assert_non_null (strstr (err.message, "127.0.0.1:1"));
    /* credentials stay out of the message */
-   err = open_fails ("mongodb://alice:s3cr3t-pw@127.0.0.1:1/?serverSelectionTimeoutMS=1000&authSource=admin", NULL,
-                     LAB_STORE_ERR_UNREACHABLE);
+   err = open_fails ("mongodb://alice:s3cr3t-pw@127.0.0.1:1/?serverSelectionTimeoutMS=1000&authSource=admin",
+                     NULL, LAB_STORE_ERR_UNREACHABLE);
    assert_null (strstr (err.message, "s3cr3t-pw"));
    assert_non_null (strstr (err.message, "127.0.0.1:1"));
 }
@@ -80,7 +80,7 @@ test_wt_home_not_writable (void **state)
    char *file = bson_strdup_printf ("%s/a-regular-file", dir);
    char *uri = bson_strdup_printf ("wiredtiger:%s/sub/home", file);
    char *missing = bson_strdup_printf ("wiredtiger:%s/never-created", dir);
-   lab_store_opts_t opts = {0};
+   lab_store_opts_t opts = { 0 };
    lab_store_t *store;
    bson_error_t err;
    FILE *f = fopen (file, "w");
@@ -120,7 +120,7 @@ test_missing_collection (void **state)
 {
    char *dir = lab_test_tmpdir ("badinput");
    char *uri = bson_strdup_printf ("wiredtiger:%s", dir);
-   lab_store_opts_t opts = {0};
+   lab_store_opts_t opts = { 0 };
    lab_store_t *store;
    lab_session_t *sess;
    bson_error_t err;

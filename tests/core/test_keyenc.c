@@ -812,9 +812,10 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_vectors),  cmocka_unit_test (test_ladder),      cmocka_unit_test (test_random),
-      cmocka_unit_test (test_recordid), cmocka_unit_test (test_recordid_codec),
-      cmocka_unit_test (test_body_and_unique), cmocka_unit_test (test_unsupported),
+      cmocka_unit_test (test_vectors),        cmocka_unit_test (test_ladder),
+      cmocka_unit_test (test_random),         cmocka_unit_test (test_recordid),
+      cmocka_unit_test (test_recordid_codec), cmocka_unit_test (test_body_and_unique),
+      cmocka_unit_test (test_unsupported),
    };
    return cmocka_run_group_tests_name ("keyenc", tests, NULL, NULL);
 }

@@ -32,21 +32,21 @@
 
 static int g_failures;
 
-#define CHECK(cond, ...)                                                                               \
-   do {                                                                                                \
-      if (!(cond)) {                                                                                   \
-         fprintf (stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                              \
-         fprintf (stderr, __VA_ARGS__);                                                                \
-         fputc ('\n', stderr);                                                                         \
-         g_failures++;                                                                                 \
-      }                                                                                                \
+#define CHECK(cond, ...)                                                                                     \
+   do {                                                                                                      \
+      if (!(cond)) {                                                                                         \
+         fprintf (stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                    \
+         fprintf (stderr, __VA_ARGS__);                                                                      \
+         fputc ('\n', stderr);                                                                               \
+         g_failures++;                                                                                       \
+      }                                                                                                      \
    } while (0)
 
 /* quiet_log -- drop libmongoc's expected "endSessions" warning (FerretDB lacks the command). */
 static void
 quiet_log (mongoc_log_level_t level, const char *domain, const char *message, void *data)
 {
-   (void) data;
+   (void)data;
    if (level <= MONGOC_LOG_LEVEL_WARNING && !strstr (message, "endSessions")) {
       fprintf (stderr, "%s: %s\n", domain, message);
    }
@@ -104,7 +104,8 @@ get_str (const bson_t *doc, const char *path)
 {
    bson_iter_t it;
 
-   if (bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, &it) && BSON_ITER_HOLDS_UTF8 (&it)) {
+   if (bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, &it) &&
+       BSON_ITER_HOLDS_UTF8 (&it)) {
       return bson_iter_utf8 (&it, NULL);
    }
    return NULL;
@@ -116,7 +117,8 @@ has_type (const bson_t *doc, const char *path, bson_type_t type)
 {
    bson_iter_t it;
 
-   return bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, &it) && bson_iter_type (&it) == type;
+   return bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, &it) &&
+          bson_iter_type (&it) == type;
 }
 
 /* read_sectors -- read_sectors (third counter) of `disk` in /proc/diskstats now, or -1. */
@@ -135,7 +137,7 @@ read_sectors (const char *disk)
    while (fgets (line, sizeof line, f)) {
       if (sscanf (line, " %u %u %127s %llu %llu %llu", &maj, &min, name, &reads, &merged, &sectors) == 6 &&
           strcmp (name, disk) == 0) {
-         found = (int64_t) sectors;
+         found = (int64_t)sectors;
       }
    }
    fclose (f);
@@ -169,9 +171,9 @@ root_disk (char *out, size_t size)
 static void
 check_mongod (const char *uri)
 {
-   static const char *fields[] = {"reads",         "reads_merged",   "read_sectors", "read_time_ms",
-                                  "writes",        "writes_merged",  "write_sectors", "write_time_ms",
-                                  "io_in_progress", "io_time_ms",     "io_queued_ms"};
+   static const char *fields[] = { "reads",          "reads_merged",  "read_sectors",  "read_time_ms",
+                                   "writes",         "writes_merged", "write_sectors", "write_time_ms",
+                                   "io_in_progress", "io_time_ms",    "io_queued_ms" };
    mongoc_client_t *client = client_new (uri);
    bson_t reply, disks;
    bson_iter_t it, dit;
@@ -308,7 +310,8 @@ check_replset (const char *uri_str)
    }
    bson_destroy (&reply);
    if (run_admin (client, "replSetGetStatus", &reply)) {
-      CHECK (get_str (&reply, "members.0.stateStr") && strcmp (get_str (&reply, "members.0.stateStr"), "PRIMARY") == 0,
+      CHECK (get_str (&reply, "members.0.stateStr") &&
+                strcmp (get_str (&reply, "members.0.stateStr"), "PRIMARY") == 0,
              "replSetGetStatus members[0] is not PRIMARY");
    }
    bson_destroy (&reply);
@@ -323,8 +326,8 @@ check_replset (const char *uri_str)
 
    /* libmongoc must really check the set name: a wrong one finds no server */
    mongoc_client_destroy (client);
-   other = bson_strdup_printf ("mongodb://%s/?replicaSet=not-%s&serverSelectionTimeoutMS=1500", host->host_and_port,
-                               set);
+   other = bson_strdup_printf ("mongodb://%s/?replicaSet=not-%s&serverSelectionTimeoutMS=1500",
+                               host->host_and_port, set);
    client = client_new (other);
    bson_free (other);
    if (client) {
@@ -367,7 +370,8 @@ check_mongos (const char *uri)
       return;
    }
    if (run_admin (router, "hello", &reply)) {
-      CHECK (get_str (&reply, "msg") && strcmp (get_str (&reply, "msg"), "isdbgrid") == 0, "msg is not isdbgrid");
+      CHECK (get_str (&reply, "msg") && strcmp (get_str (&reply, "msg"), "isdbgrid") == 0,
+             "msg is not isdbgrid");
       CHECK (!has_type (&reply, "setName", BSON_TYPE_UTF8), "a mongos hello has setName");
    }
    bson_destroy (&reply);
@@ -377,7 +381,8 @@ check_mongos (const char *uri)
       CHECK (get_int64 (&reply, "shards.0.state") == 1, "shards[0].state is not 1");
       CHECK (!has_type (&reply, "shards.1", BSON_TYPE_DOCUMENT), "more than one shard");
       if (get_str (&reply, "shards.0.host")) {
-         shard_uri = bson_strdup_printf ("mongodb://%s/?directConnection=true", get_str (&reply, "shards.0.host"));
+         shard_uri =
+            bson_strdup_printf ("mongodb://%s/?directConnection=true", get_str (&reply, "shards.0.host"));
       }
    }
    bson_destroy (&reply);
@@ -403,7 +408,8 @@ check_mongos (const char *uri)
       }
       bson_destroy (&reply);
    }
-   CHECK (insert_find (router, 5, true) == 5, "5 documents inserted through the router, not found through it");
+   CHECK (insert_find (router, 5, true) == 5,
+          "5 documents inserted through the router, not found through it");
    if (shard) {
       CHECK (insert_find (shard, 0, false) == 5, "the router's 5 documents are not on the shard");
       mongoc_client_destroy (shard);

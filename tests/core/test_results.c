@@ -428,7 +428,8 @@ test_estimate_speedup (void **state)
 static void
 test_sweep_reference_of (void **state)
 {
-   const double r3[] = { 0.407, 0.814, 3.256 }, tie[] = { 0.5, 2.0 }, big[] = { 2, 4 }, one_at[] = { 0.5, 1, 2 };
+   const double r3[] = { 0.407, 0.814, 3.256 }, tie[] = { 0.5, 2.0 }, big[] = { 2, 4 },
+                one_at[] = { 0.5, 1, 2 };
 
    (void)state;
    assert_int_equal (lab_results_sweep_reference_of (r3, 3), 1);
@@ -439,7 +440,8 @@ test_sweep_reference_of (void **state)
 }
 
 #define PT_RUNS                                                                                              \
-   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 20, \"engine\": {\"block_read_bytes\": 4000}},"  \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 20, \"engine\": {\"block_read_bytes\": "  \
+   "4000}},"                                                                                                 \
    " {\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 2, \"engine\": {\"block_read_bytes\": 300}}]"
 #define SWEEP_DATASET                                                                                        \
    "\"dataset\": {\"detail\": {\"storage_size_bytes\": 800, \"index_size_bytes\": 200},"                     \
@@ -490,9 +492,10 @@ test_sweep_check (void **state)
    check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 268435456, " PT_RUNS "},"
                 " {\"cache_size_bytes\": 268435456, " PT_RUNS "}]}",
                 "sweep[1] (256 MiB): the same cache size as sweep[0] (256 MiB): one point per cache size");
-   check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 500, " PT_RUNS "},"
-                " {\"cache_size_bytes\": 2048, \"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 1}]}]}",
-                "sweep[1] (2 KiB): runs[] has 1 detail and 0 folded entries; every point needs both layouts");
+   check_fails (
+      "{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 500, " PT_RUNS "},"
+      " {\"cache_size_bytes\": 2048, \"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 1}]}]}",
+      "sweep[1] (2 KiB): runs[] has 1 detail and 0 folded entries; every point needs both layouts");
    check_fails ("{" SWEEP_DATASET ", \"sweep\": [{\"cache_size_bytes\": 500}]}",
                 "sweep[0] (500 B): runs[] has 0 detail and 0 folded entries");
    check_fails ("{" SWEEP_DATASET ", \"sweep\": [{" PT_RUNS "}]}",
@@ -520,13 +523,14 @@ test_sweep_point (void **state)
    lab_sweep_point_t p;
 
    (void)state;
-   r = bson_new_from_json ((const uint8_t *)"{" SWEEP_DATASET ", \"sweep\": ["
-                                            "{\"cache_size_bytes\": 500, " PT_RUNS "},"
-                                            "{\"cache_size_bytes\": 2000, \"cache_ratio\": 2.1, " PT_RUNS ","
-                                            " \"detail\": {\"read_amplification\": 7.5, \"locality\": "
-                                            "{\"pages_per_master_mean\": 118.4, \"pages_per_master_p95\": 171,"
-                                            " \"masters_sampled\": 1000, \"method\": \"record_ids\"}}}]}",
-                           -1, &e);
+   r =
+      bson_new_from_json ((const uint8_t *)"{" SWEEP_DATASET ", \"sweep\": ["
+                                           "{\"cache_size_bytes\": 500, " PT_RUNS "},"
+                                           "{\"cache_size_bytes\": 2000, \"cache_ratio\": 2.1, " PT_RUNS ","
+                                           " \"detail\": {\"read_amplification\": 7.5, \"locality\": "
+                                           "{\"pages_per_master_mean\": 118.4, \"pages_per_master_p95\": 171,"
+                                           " \"masters_sampled\": 1000, \"method\": \"record_ids\"}}}]}",
+                          -1, &e);
    assert_non_null (r);
    assert_int_equal (lab_results_sweep_n (r), 2);
    /* point 0: ratio and amplification computed (data + indexes; block bytes over on-disk size) */
@@ -577,10 +581,13 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_stat_of),        cmocka_unit_test (test_ratio),
+      cmocka_unit_test (test_stat_of),
+      cmocka_unit_test (test_ratio),
       cmocka_unit_test (test_winner_and_tie_rule),
-      cmocka_unit_test (test_catalogue),      cmocka_unit_test (test_summary_append),
-      cmocka_unit_test (test_format),         cmocka_unit_test (test_row_cells),
+      cmocka_unit_test (test_catalogue),
+      cmocka_unit_test (test_summary_append),
+      cmocka_unit_test (test_format),
+      cmocka_unit_test (test_row_cells),
       cmocka_unit_test (test_speedup_amplification_ratio),
       cmocka_unit_test (test_cache_ratio_single_point),
       cmocka_unit_test (test_estimate_speedup),

@@ -29,7 +29,7 @@ static bson_t *
 json (const char *text)
 {
    bson_error_t e;
-   bson_t *b = bson_new_from_json ((const uint8_t *) text, -1, &e);
+   bson_t *b = bson_new_from_json ((const uint8_t *)text, -1, &e);
 
    if (!b) {
       fail_msg ("bad inline JSON: %s", e.message);
@@ -68,7 +68,7 @@ test_hello_standalone_legacy (void **state)
    bson_error_t e;
    bson_t *r = fixture ("hello-standalone-4.2-ismaster.json");
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_STANDALONE);
    assert_string_equal (lab_topology_kind_name (t.kind), "standalone");
@@ -93,7 +93,7 @@ test_hello_replset (void **state)
    bson_error_t e;
    bson_t *r = fixture ("hello-replset-primary-6.0.json");
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_REPLSET);
    assert_string_equal (t.set_name, "rs0");
@@ -135,7 +135,7 @@ test_hello_mongos (void **state)
    bson_error_t e;
    bson_t *r = fixture ("hello-mongos-7.0.json");
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_MONGOS);
    assert_string_equal (lab_topology_kind_name (t.kind), "mongos");
@@ -154,7 +154,7 @@ test_hello_bad_and_empty (void **state)
    bson_error_t e;
    bson_t *r;
 
-   (void) state;
+   (void)state;
    r = json ("{\"isWritablePrimary\": true, \"setName\": 7, \"ok\": 1}");
    assert_false (lab_facts_topology_from_hello (r, &t, &e));
    expect_bad_reply (&e, "'setName' is int32, expected a string");
@@ -201,7 +201,7 @@ test_seed_list (void **state)
    size_t n;
    bson_error_t e;
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_parse_seed_list ("rsA/h1:27018,h2", &set, &seeds, &n, &e));
    assert_string_equal (set, "rsA");
    assert_int_equal (n, 2);
@@ -247,7 +247,7 @@ test_list_shards (void **state)
    bson_error_t e;
    bson_t *r = fixture ("listshards-7.0.json");
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_shards_from_list (r, &s, &e));
    assert_int_equal (s.nshards, 3);
    assert_string_equal (s.shards[0].id, "shard01");
@@ -305,7 +305,7 @@ test_server_status_mongod (void **state)
    bson_error_t e;
    bson_t *r = fixture ("serverstatus-mongod-4.4.json");
 
-   (void) state;
+   (void)state;
    /* 4.4-era types: int32 below 2^30, double below 2^40, int64 above */
    assert_true (lab_facts_server_status (r, &st, &e));
    assert_string_equal (st.host, "db1");
@@ -313,7 +313,7 @@ test_server_status_mongod (void **state)
    assert_string_equal (st.process, "mongod");
    assert_int_equal (st.pid, 2213);
    assert_true (st.uptime_s == 86400.0);
-   assert_int_equal (st.mem_resident_bytes, (int64_t) 52400 * 1024 * 1024);
+   assert_int_equal (st.mem_resident_bytes, (int64_t)52400 * 1024 * 1024);
    assert_true (st.has_wiredtiger);
    assert_int_equal (st.cache_bytes, 34720784384);        /* double on the wire */
    assert_int_equal (st.cache_max_bytes, 52613349376);    /* double */
@@ -342,7 +342,7 @@ test_server_status_mongos_and_partial (void **state)
    bson_error_t e;
    bson_t *r = fixture ("serverstatus-mongos-7.0.json");
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_server_status (r, &st, &e));
    assert_string_equal (st.process, "mongos");
    assert_false (st.has_wiredtiger);
@@ -379,7 +379,7 @@ test_server_status_bad (void **state)
    bson_error_t e;
    bson_t *r;
 
-   (void) state;
+   (void)state;
    r = json ("{\"uptime\": \"1 day\"}");
    assert_false (lab_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "'uptime' is string");
@@ -416,7 +416,7 @@ test_diag_disks (void **state)
    bson_error_t e;
    bson_t *ra = fixture ("getdiagnosticdata-a-4.4.json"), *rb = fixture ("getdiagnosticdata-b-4.4.json");
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_disks_from_diag (ra, &a, &e));
    assert_true (lab_facts_disks_from_diag (rb, &b, &e));
    assert_true (a.have_system_metrics);
@@ -427,8 +427,8 @@ test_diag_disks (void **state)
    assert_int_equal (a.end_ms, 1764536400009);
    d = lab_facts_disks_find (&a, "/dev/nvme0n1");
    assert_non_null (d);
-   assert_int_equal (d->reads, 1206110);             /* int32 */
-   assert_int_equal (d->read_sectors, 1500000000);   /* double on the wire */
+   assert_int_equal (d->reads, 1206110);           /* int32 */
+   assert_int_equal (d->read_sectors, 1500000000); /* double on the wire */
    assert_int_equal (d->io_queued_ms, 3554160);
    d = lab_facts_disks_find (&a, "sda");
    assert_int_equal (d->write_sectors, 1200000000000); /* int64 */
@@ -449,7 +449,7 @@ test_diag_layouts (void **state)
    bson_error_t e;
    bson_t *r;
 
-   (void) state;
+   (void)state;
    r = fixture ("getdiagnosticdata-mongos-nodisks.json");
    assert_true (lab_facts_disks_from_diag (r, &d, &e));
    assert_true (d.have_system_metrics);
@@ -521,7 +521,7 @@ test_disk_delta (void **state)
    bson_t *ra = fixture ("getdiagnosticdata-a-4.4.json"), *rb = fixture ("getdiagnosticdata-b-4.4.json");
    double dt;
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_disks_from_diag (ra, &a, &e));
    assert_true (lab_facts_disks_from_diag (rb, &b, &e));
    dt = lab_facts_disks_elapsed_s (&a, &b);
@@ -559,7 +559,7 @@ test_disk_delta_wrap_and_cap (void **state)
    lab_facts_disk_t a, b;
    lab_facts_disk_delta_t d;
 
-   (void) state;
+   (void)state;
    memset (&a, 0xff, sizeof a); /* every counter -1: absent counts as 0 */
    memset (&b, 0, sizeof b);
    b.reads = 10;
@@ -568,7 +568,7 @@ test_disk_delta_wrap_and_cap (void **state)
    assert_int_equal (d.read_bytes, 0);
 
    memset (&a, 0, sizeof a);
-   a.reads = 4294967290;  /* a 32-bit counter about to wrap */
+   a.reads = 4294967290; /* a 32-bit counter about to wrap */
    b.reads = 6;
    a.read_sectors = 5000000000; /* a 64-bit counter that went backwards: a reset */
    b.read_sectors = 100;
@@ -590,7 +590,7 @@ test_disk_pick (void **state)
    bson_t *ra = fixture ("getdiagnosticdata-a-4.4.json"), *rb = fixture ("getdiagnosticdata-b-4.4.json");
    bson_t *rn = fixture ("getdiagnosticdata-mongos-nodisks.json");
 
-   (void) state;
+   (void)state;
    assert_true (lab_facts_disks_from_diag (ra, &a, &e));
    assert_true (lab_facts_disks_from_diag (rb, &b, &e));
    assert_true (lab_facts_disks_from_diag (rn, &none, &e));

@@ -34,12 +34,11 @@ typedef struct {
    char *db;
 } fx_t;
 
-#define ASSERT_OK(expr, err)                                                             \
-   do {                                                                                  \
-      if (!(expr)) {                                                                     \
-         fail_msg ("%s failed: %s (domain %u, code %u)", #expr, (err).message, (err).domain, \
-                   (err).code);                                                          \
-      }                                                                                  \
+#define ASSERT_OK(expr, err)                                                                                 \
+   do {                                                                                                      \
+      if (!(expr)) {                                                                                         \
+         fail_msg ("%s failed: %s (domain %u, code %u)", #expr, (err).message, (err).domain, (err).code);    \
+      }                                                                                                      \
    } while (0)
 
 /* ---- fixtures ----------------------------------------------------------------------------------- */
@@ -48,7 +47,7 @@ static int
 setup (void **state)
 {
    fx_t *fx = bson_malloc0 (sizeof *fx);
-   lab_store_opts_t opts = {0};
+   lab_store_opts_t opts = { 0 };
    bson_error_t err;
 
    fx->uri = lab_test_store_uri (backend, "store", &fx->db);
@@ -111,11 +110,12 @@ insert_all (fx_t *fx, const char *coll, bson_t **docs, size_t n)
       lab_insert_result_t res;
       bson_error_t err;
 
-      ASSERT_OK (lab_store_insert_many (fx->sess, coll, (const bson_t *const *) docs + i, m, &res, &err), err);
+      ASSERT_OK (lab_store_insert_many (fx->sess, coll, (const bson_t *const *)docs + i, m, &res, &err), err);
       if (res.nerrors) {
-         fail_msg ("insert into %s: %zu per-document errors, first: %s", coll, res.nerrors, res.errors[0].message);
+         fail_msg ("insert into %s: %zu per-document errors, first: %s", coll, res.nerrors,
+                   res.errors[0].message);
       }
-      assert_int_equal (res.inserted, (int64_t) m);
+      assert_int_equal (res.inserted, (int64_t)m);
       lab_insert_result_cleanup (&res);
    }
 }
@@ -154,7 +154,7 @@ get_str (const bson_t *doc, const char *field)
 static int32_t
 key_of (int i)
 {
-   return (int32_t) (((int64_t) i * 7919) % NKEYS);
+   return (int32_t)(((int64_t)i * 7919) % NKEYS);
 }
 
 /* make_main_docs -- NDOCS rows {seq, k (int), s (string), pad}, without _id (the store assigns one). */
@@ -263,7 +263,7 @@ test_count_stats (void **state)
    /* FerretDB estimates; the embedded store and mongod count exactly */
    assert_true (st.count > 0 && st.count <= 2 * NDOCS);
    assert_true (st.avg_obj_size_bytes > 200 && st.avg_obj_size_bytes < 1000);
-   assert_true (st.data_size_bytes > 200 * (int64_t) NDOCS / 2);
+   assert_true (st.data_size_bytes > 200 * (int64_t)NDOCS / 2);
    assert_true (st.nindexes >= 3);
    assert_true (st.storage_size_bytes >= 0 && st.index_size_bytes >= 0);
 }
@@ -293,7 +293,7 @@ static void
 test_find_eq (void **state)
 {
    fx_t *fx = *state;
-   find_ctx_t c = {0};
+   find_ctx_t c = { 0 };
    bson_value_t v;
    bson_error_t err;
    int64_t nd;
@@ -346,10 +346,10 @@ test_find_eq (void **state)
  * order for ties) and return how many documents came; with `seen` (NDOCS flags), check that no document
  * was seen before and flag each. */
 static int64_t
-stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
-                   int32_t batch, char *seen)
+stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_value_t *lo,
+                   const bson_value_t *hi, int32_t batch, char *seen)
 {
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    lab_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
@@ -469,8 +469,8 @@ test_partition_distinct (void **state)
    /* the ranges cover every document exactly once */
    seen = bson_malloc0 (NDOCS);
    for (i = 0; i <= nb; i++) {
-      total += stream_check_seen (fx, "c_main", "k", i > 0 ? &bounds[i - 1] : NULL, i < nb ? &bounds[i] : NULL, 0,
-                                  seen);
+      total += stream_check_seen (fx, "c_main", "k", i > 0 ? &bounds[i - 1] : NULL,
+                                  i < nb ? &bounds[i] : NULL, 0, seen);
    }
    assert_int_equal (total, NDOCS);
    bson_free (seen);
@@ -495,7 +495,7 @@ test_partition_distinct (void **state)
       assert_int_equal (keys[i].value_type, BSON_TYPE_INT32);
       assert_int_equal (keys[i].value.v_int32, i);
    }
-   lab_values_free (keys, (int) nk);
+   lab_values_free (keys, (int)nk);
 
    ASSERT_OK (lab_store_distinct_keys (fx->sess, "c_main", "s", &keys, &nk, &err), err);
    assert_int_equal (nk, NKEYS);
@@ -505,7 +505,7 @@ test_partition_distinct (void **state)
       assert_int_equal (keys[i].value_type, BSON_TYPE_UTF8);
       assert_string_equal (keys[i].value.v_utf8.str, want);
    }
-   lab_values_free (keys, (int) nk);
+   lab_values_free (keys, (int)nk);
 }
 
 /* few keys: partition into more ranges than there are keys never splits one */
@@ -546,7 +546,7 @@ typedef struct {
 static bool
 count_cb (const bson_t *doc, void *p)
 {
-   (*(int64_t *) p)++;
+   (*(int64_t *)p)++;
    return true;
 }
 
@@ -626,22 +626,23 @@ typed_value (bson_type_t t, int j, bson_value_t *v, char *strbuf)
       v->value.v_int32 = (j - 5) * 1000;
       break;
    case BSON_TYPE_INT64:
-      v->value.v_int64 = (int64_t) (j - 5) * INT64_C (1000000000000);
+      v->value.v_int64 = (int64_t)(j - 5) * INT64_C (1000000000000);
       break;
    case BSON_TYPE_DATE_TIME:
-      v->value.v_datetime = INT64_C (1600000000000) + (int64_t) (j - 5) * INT64_C (400000000000); /* < and > epoch */
+      v->value.v_datetime =
+         INT64_C (1600000000000) + (int64_t)(j - 5) * INT64_C (400000000000); /* < and > epoch */
       break;
    case BSON_TYPE_OID: {
-      uint8_t b[12] = {0x65, 0x00, 0x00, 0x01, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x00, 0x00, 0x00};
-      b[3] = (uint8_t) (j * 20);
-      b[11] = (uint8_t) (255 - j);
+      uint8_t b[12] = { 0x65, 0x00, 0x00, 0x01, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x00, 0x00, 0x00 };
+      b[3] = (uint8_t)(j * 20);
+      b[11] = (uint8_t)(255 - j);
       bson_oid_init_from_data (&v->value.v_oid, b);
       break;
    }
    case BSON_TYPE_UTF8:
       bson_snprintf (strbuf, 16, j == 0 ? "" : "%c-%d", 'A' + j * 3, j);
       v->value.v_utf8.str = strbuf;
-      v->value.v_utf8.len = (uint32_t) strlen (strbuf);
+      v->value.v_utf8.len = (uint32_t)strlen (strbuf);
       break;
    default:
       fail_msg ("unexpected type");
@@ -682,14 +683,14 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
 {
    bson_t **docs = bson_malloc (50 * sizeof *docs);
    bson_value_t v, *keys = NULL, *bounds = NULL;
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    lab_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    char buf[16];
    int i, nb, r, prev = -1;
    int64_t nk, n = 0;
-   jctx_t jc = {0};
+   jctx_t jc = { 0 };
 
    fresh (fx, coll);
    for (i = 0; i < 50; i++) {
@@ -737,7 +738,7 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
          fail_msg ("%s: distinct key %d differs from the value inserted", coll, i);
       }
    }
-   lab_values_free (keys, (int) nk);
+   lab_values_free (keys, (int)nk);
 
    /* two ranges split at value 5 */
    ASSERT_OK (lab_store_partition (fx->sess, coll, "key", 2, &bounds, &nb, &err), err);
@@ -789,7 +790,7 @@ test_upsert_delete (void **state)
    bson_t *doc;
    bson_value_t id, k;
    bson_error_t err;
-   one_ctx_t c = {0};
+   one_ctx_t c = { 0 };
    int64_t n, deleted;
 
    load_main (fx, "c_write");
@@ -841,13 +842,13 @@ test_duplicate_id (void **state)
    bson_error_t err;
    int64_t n;
    int i;
-   const int ids[4] = {1, 2, 1, 3};
+   const int ids[4] = { 1, 2, 1, 3 };
 
    fresh (fx, "c_dup");
    for (i = 0; i < 4; i++) {
       docs[i] = BCON_NEW ("_id", BCON_INT32 (ids[i]), "i", BCON_INT32 (i));
    }
-   ASSERT_OK (lab_store_insert_many (fx->sess, "c_dup", (const bson_t *const *) docs, 4, &res, &err), err);
+   ASSERT_OK (lab_store_insert_many (fx->sess, "c_dup", (const bson_t *const *)docs, 4, &res, &err), err);
    assert_int_equal (res.inserted, 3);
    assert_int_equal (res.nerrors, 1);
    assert_int_equal (res.errors[0].index, 2);
@@ -855,7 +856,7 @@ test_duplicate_id (void **state)
    assert_int_equal (res.errors[0].code, LAB_STORE_ERR_DUPLICATE_KEY);
    lab_insert_result_cleanup (&res);
    /* the same _id in a later batch, first position */
-   ASSERT_OK (lab_store_insert_many (fx->sess, "c_dup", (const bson_t *const *) docs + 1, 1, &res, &err), err);
+   ASSERT_OK (lab_store_insert_many (fx->sess, "c_dup", (const bson_t *const *)docs + 1, 1, &res, &err), err);
    assert_int_equal (res.inserted, 0);
    assert_int_equal (res.nerrors, 1);
    assert_int_equal (res.errors[0].index, 0);
@@ -895,7 +896,7 @@ test_doc_size_limit (void **state)
    lab_insert_result_t res;
    lab_server_info_t info;
    bson_value_t id;
-   one_ctx_t c = {0};
+   one_ctx_t c = { 0 };
    bson_error_t err;
    int64_t n;
    int i;
@@ -907,7 +908,7 @@ test_doc_size_limit (void **state)
    docs[1] = sized_doc (1, LAB_BSON_MAX_BYTES);     /* exactly the cap: accepted */
    docs[2] = sized_doc (2, LAB_BSON_MAX_BYTES + 1); /* one byte over: refused */
    docs[3] = BCON_NEW ("_id", BCON_INT32 (3));
-   ASSERT_OK (lab_store_insert_many (fx->sess, "c_big", (const bson_t *const *) docs, 4, &res, &err), err);
+   ASSERT_OK (lab_store_insert_many (fx->sess, "c_big", (const bson_t *const *)docs, 4, &res, &err), err);
    assert_int_equal (res.inserted, 3);
    assert_int_equal (res.nerrors, 1);
    assert_int_equal (res.errors[0].index, 2);
@@ -1053,7 +1054,7 @@ static void
 test_sorted_describe (void **state)
 {
    fx_t *fx = *state;
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    bson_t *want_index = BCON_NEW ("k", BCON_INT32 (1));
    bson_t out = BSON_INITIALIZER, sub, sort;
    bson_value_t lo;
@@ -1114,7 +1115,7 @@ static void
 test_selection_timeout (void **state)
 {
    fx_t *fx = *state;
-   lab_store_opts_t opts = {0};
+   lab_store_opts_t opts = { 0 };
    lab_store_t *st;
    bson_error_t err;
    char *uri;
@@ -1153,7 +1154,7 @@ test_selection_timeout (void **state)
 static bool
 cycle_hook (lab_store_t *store, void *ctx, bson_error_t *error)
 {
-   (*(int *) ctx)++;
+   (*(int *)ctx)++;
    return true;
 }
 
@@ -1188,8 +1189,8 @@ test_sweep_ops (void **state)
       assert_int_equal (n, NDOCS / NKEYS);
       for (i = 1; i < n; i++) {
          if (!(rids[i] > rids[i - 1])) {
-            fail_msg ("RecordIds not ascending: [%zu] %lld, [%zu] %lld", i - 1, (long long) rids[i - 1], i,
-                      (long long) rids[i]);
+            fail_msg ("RecordIds not ascending: [%zu] %lld, [%zu] %lld", i - 1, (long long)rids[i - 1], i,
+                      (long long)rids[i]);
          }
       }
       assert_true (rids[0] > 0);
@@ -1257,13 +1258,14 @@ test_info_and_cycle (void **state)
       assert_true (es.server_rss_bytes > 0); /* FerretDB has no mem.resident: this came from /proc */
    }
    /* embedded: this process; the fixture's test server runs here under a trusted name */
-   if (strcmp (backend, "wiredtiger") == 0 || !getenv ("LAYOUTLAB_TEST_URI") || !*getenv ("LAYOUTLAB_TEST_URI")) {
+   if (strcmp (backend, "wiredtiger") == 0 || !getenv ("LAYOUTLAB_TEST_URI") ||
+       !*getenv ("LAYOUTLAB_TEST_URI")) {
       assert_true (info.pid_local);
    }
 
    fresh (fx, "c_cycle");
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
-   ASSERT_OK (lab_store_insert_many (fx->sess, "c_cycle", (const bson_t *const *) docs, 1, &res, &err), err);
+   ASSERT_OK (lab_store_insert_many (fx->sess, "c_cycle", (const bson_t *const *)docs, 1, &res, &err), err);
    bson_destroy (docs[0]);
    lab_insert_result_cleanup (&res);
 
@@ -1317,8 +1319,8 @@ test_cycle_restart (void **state)
 {
    const char *src = getenv ("LAB_SOURCE_DIR");
    char *dir, *script, *cmd, *out = NULL, *uri;
-   restart_ctx_t rc = {0};
-   lab_store_opts_t opts = {0};
+   restart_ctx_t rc = { 0 };
+   lab_store_opts_t opts = { 0 };
    lab_server_info_t before, after;
    lab_store_t *store;
    lab_session_t *sess;
@@ -1327,7 +1329,8 @@ test_cycle_restart (void **state)
    bson_error_t err;
    int64_t n;
 
-   if (strcmp (backend, "mongodb") != 0 || (getenv ("LAYOUTLAB_TEST_URI") && *getenv ("LAYOUTLAB_TEST_URI"))) {
+   if (strcmp (backend, "mongodb") != 0 ||
+       (getenv ("LAYOUTLAB_TEST_URI") && *getenv ("LAYOUTLAB_TEST_URI"))) {
       skip ();
    }
    assert_non_null (src);
@@ -1347,7 +1350,7 @@ test_cycle_restart (void **state)
    sess = lab_session_open (store, &err);
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
    docs[1] = BCON_NEW ("_id", BCON_INT32 (2));
-   ASSERT_OK (lab_store_insert_many (sess, "kept", (const bson_t *const *) docs, 2, &res, &err), err);
+   ASSERT_OK (lab_store_insert_many (sess, "kept", (const bson_t *const *)docs, 2, &res, &err), err);
    lab_insert_result_cleanup (&res);
    bson_destroy (docs[0]);
    bson_destroy (docs[1]);
@@ -1387,16 +1390,24 @@ int
 main (int argc, char **argv)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_collections),    cmocka_unit_test (test_count_stats),
-      cmocka_unit_test (test_find_eq),        cmocka_unit_test (test_sorted_stream),
+      cmocka_unit_test (test_collections),
+      cmocka_unit_test (test_count_stats),
+      cmocka_unit_test (test_find_eq),
+      cmocka_unit_test (test_sorted_stream),
       cmocka_unit_test (test_no_index),
-      cmocka_unit_test (test_sorted_describe), cmocka_unit_test (test_selection_timeout),
-      cmocka_unit_test (test_partition_distinct), cmocka_unit_test (test_partition_few_keys),
+      cmocka_unit_test (test_sorted_describe),
+      cmocka_unit_test (test_selection_timeout),
+      cmocka_unit_test (test_partition_distinct),
+      cmocka_unit_test (test_partition_few_keys),
       cmocka_unit_test (test_threads),
-      cmocka_unit_test (test_key_types),      cmocka_unit_test (test_upsert_delete),
-      cmocka_unit_test (test_duplicate_id),   cmocka_unit_test (test_doc_size_limit),
-      cmocka_unit_test (test_missing_collection), cmocka_unit_test (test_info_and_cycle),
-      cmocka_unit_test (test_cycle_restart),  cmocka_unit_test (test_sweep_ops),
+      cmocka_unit_test (test_key_types),
+      cmocka_unit_test (test_upsert_delete),
+      cmocka_unit_test (test_duplicate_id),
+      cmocka_unit_test (test_doc_size_limit),
+      cmocka_unit_test (test_missing_collection),
+      cmocka_unit_test (test_info_and_cycle),
+      cmocka_unit_test (test_cycle_restart),
+      cmocka_unit_test (test_sweep_ops),
    };
 
    backend = argc > 1 ? argv[1] : getenv ("LAB_STORE_BACKEND");

@@ -21,7 +21,7 @@ test_error_prefix (void **state)
 {
    bson_error_t e;
 
-   (void) state;
+   (void)state;
    lab_error_set (&e, LAB_ERROR_CSV, 7, "bad field %d", 3);
    lab_error_prefix (&e, "%s:%d", "a.csv", 12);
    assert_string_equal (e.message, "a.csv:12: bad field 3");
@@ -52,7 +52,7 @@ test_uri_parse (void **state)
    lab_uri_t u;
    bson_error_t e;
 
-   (void) state;
+   (void)state;
    assert_true (lab_uri_parse ("wiredtiger:/tmp/x", &u, &e));
    assert_int_equal (u.backend, LAB_BACKEND_WT);
    assert_string_equal (u.wt_home, "/tmp/x");
@@ -82,7 +82,7 @@ test_uri_redact (void **state)
 {
    char *r;
 
-   (void) state;
+   (void)state;
    r = lab_uri_redact ("mongodb://alice:s3cr%40t@db1:27017,db2/x?authSource=admin");
    assert_string_equal (r, "mongodb://***@db1:27017,db2/x?authSource=admin");
    bson_free (r);
@@ -106,7 +106,7 @@ test_sizes (void **state)
    uint64_t v;
    bson_error_t e;
 
-   (void) state;
+   (void)state;
    assert_true (lab_parse_size ("4096", "x", &v, &e));
    assert_int_equal (v, 4096);
    assert_true (lab_parse_size ("16MiB", "x", &v, &e));
@@ -138,7 +138,7 @@ test_durations_ints (void **state)
    int64_t i;
    bson_error_t e;
 
-   (void) state;
+   (void)state;
    assert_true (lab_parse_duration_ns ("1s", "x", &ns, &e));
    assert_int_equal (ns, 1000000000ull);
    assert_true (lab_parse_duration_ns ("250ms", "x", &ns, &e));
@@ -164,14 +164,15 @@ test_durations_ints (void **state)
 static void
 test_cli_common (void **state)
 {
-   char *argv[] = {"tool", "--uri", "wiredtiger:/x", "--db=bills", "-q", "--cache-size", "64M",
-                   "--progress", "never", "--json", "-", "--other", "--progress", "sometimes", "--uri"};
-   int argc = (int) (sizeof argv / sizeof argv[0]);
+   char *argv[] = { "tool",       "--uri",      "wiredtiger:/x", "--db=bills", "-q", "--cache-size",
+                    "64M",        "--progress", "never",         "--json",     "-",  "--other",
+                    "--progress", "sometimes",  "--uri" };
+   int argc = (int)(sizeof argv / sizeof argv[0]);
    lab_cli_common_t c;
    bson_error_t e;
    int i = 1;
 
-   (void) state;
+   (void)state;
    lab_cli_common_init (&c);
    while (i < 11) {
       assert_int_equal (lab_cli_common_take (&c, argc, argv, &i, &e), 1);
@@ -202,13 +203,13 @@ parse_one (const lab_cli_spec_t *spec, const char **args, bson_error_t *e)
    while (args[argc]) {
       argc++;
    }
-   return lab_cli_parse (spec, argc, (char **) args, 1, e);
+   return lab_cli_parse (spec, argc, (char **)args, 1, e);
 }
 
 static void
 test_cli_parse (void **state)
 {
-   static const char *const modes[] = {"split", "reject", "fail", NULL};
+   static const char *const modes[] = { "split", "reject", "fail", NULL };
    const char *name = NULL;
    int32_t par = 1, ms = 0;
    size_t batch = 0;
@@ -216,7 +217,7 @@ test_cli_parse (void **state)
    double ratio = 0;
    int mode = 0;
    bool drop = false, drop_seen = false;
-   lab_cli_list_t hoist = {0}, pos = {0};
+   lab_cli_list_t hoist = { 0 }, pos = { 0 };
    lab_cli_common_t c;
    bson_error_t e;
    lab_cli_opt_t opts[] = {
@@ -229,20 +230,44 @@ test_cli_parse (void **state)
       LAB_CLI_OPT_DOUBLE ("--ratio", 0, &ratio),
       LAB_CLI_OPT_ENUM ("--mode", 0, &mode, modes),
       LAB_CLI_OPT_LIST ("--hoist", 0, &hoist),
-      {.name = "--drop", .kind = LAB_CLI_FLAG, .field = &drop, .seen = &drop_seen},
+      { .name = "--drop", .kind = LAB_CLI_FLAG, .field = &drop, .seen = &drop_seen },
       LAB_CLI_OPT_END,
    };
-   lab_cli_spec_t spec = {.opts = opts, .common = &c, .positionals = &pos};
-   lab_cli_spec_t nopos = {.opts = opts, .common = NULL, .positionals = NULL};
+   lab_cli_spec_t spec = { .opts = opts, .common = &c, .positionals = &pos };
+   lab_cli_spec_t nopos = { .opts = opts, .common = NULL, .positionals = NULL };
 
-   (void) state;
+   (void)state;
    lab_cli_common_init (&c);
    /* both forms, short names, common options mixed in, repeatable options, positionals and "--" */
    {
-      const char *args[] = {"t",       "--name",     "a",      "--parallel=8", "in1.csv", "--batch", "500",
-                            "--size",  "16M",        "--every=250ms", "--timeout", "2s",  "--ratio", "1.5",
-                            "--mode",  "reject",     "--hoist", "x",     "--hoist=y", "-q", "--json", "-",
-                            "-",       "--drop",     "-o=b",    "--",    "--not-an-option", NULL};
+      const char *args[] = { "t",
+                             "--name",
+                             "a",
+                             "--parallel=8",
+                             "in1.csv",
+                             "--batch",
+                             "500",
+                             "--size",
+                             "16M",
+                             "--every=250ms",
+                             "--timeout",
+                             "2s",
+                             "--ratio",
+                             "1.5",
+                             "--mode",
+                             "reject",
+                             "--hoist",
+                             "x",
+                             "--hoist=y",
+                             "-q",
+                             "--json",
+                             "-",
+                             "-",
+                             "--drop",
+                             "-o=b",
+                             "--",
+                             "--not-an-option",
+                             NULL };
       assert_true (parse_one (&spec, args, &e));
    }
    assert_string_equal (name, "b"); /* the last one wins, -o=VALUE */
@@ -266,7 +291,7 @@ test_cli_parse (void **state)
    lab_cli_list_free (&hoist);
    lab_cli_list_free (&pos);
    {
-      const char *args[] = {"t", "-o", "c", NULL};
+      const char *args[] = { "t", "-o", "c", NULL };
       assert_true (parse_one (&spec, args, &e));
       assert_string_equal (name, "c");
    }
@@ -276,22 +301,22 @@ test_cli_parse (void **state)
       const char *a, *b, *want;
       uint32_t code;
    } bad[] = {
-      {"--colour", NULL, "unknown option '--colour' (try --help)", LAB_USAGE_ERR_UNKNOWN_OPTION},
-      {"--parallel", NULL, "option --parallel needs a value", LAB_USAGE_ERR_MISSING_VALUE},
-      {"--parallel", "0", "--parallel", LAB_USAGE_ERR_BAD_VALUE},
-      {"--parallel=65", NULL, "out of range", LAB_USAGE_ERR_BAD_VALUE},
-      {"--batch", "x", "--batch", LAB_USAGE_ERR_BAD_VALUE},
-      {"--size", "12Q", "--size", LAB_USAGE_ERR_BAD_VALUE},
-      {"--every", "soon", "--every", LAB_USAGE_ERR_BAD_VALUE},
-      {"--ratio", "1.5x", "--ratio: '1.5x' is not a number", LAB_USAGE_ERR_BAD_VALUE},
-      {"--mode", "bend", "--mode: 'bend' is not one of split, reject, fail", LAB_USAGE_ERR_BAD_VALUE},
-      {"--drop=yes", NULL, "takes no value", LAB_USAGE_ERR_UNEXPECTED_ARGUMENT},
-      {"--progress", "sometimes", "sometimes", LAB_USAGE_ERR_BAD_VALUE},
-      {"--json", NULL, "needs a value", LAB_USAGE_ERR_MISSING_VALUE},
-      {"--cache-size", "512K", "below WiredTiger's minimum", LAB_USAGE_ERR_BAD_VALUE},
+      { "--colour", NULL, "unknown option '--colour' (try --help)", LAB_USAGE_ERR_UNKNOWN_OPTION },
+      { "--parallel", NULL, "option --parallel needs a value", LAB_USAGE_ERR_MISSING_VALUE },
+      { "--parallel", "0", "--parallel", LAB_USAGE_ERR_BAD_VALUE },
+      { "--parallel=65", NULL, "out of range", LAB_USAGE_ERR_BAD_VALUE },
+      { "--batch", "x", "--batch", LAB_USAGE_ERR_BAD_VALUE },
+      { "--size", "12Q", "--size", LAB_USAGE_ERR_BAD_VALUE },
+      { "--every", "soon", "--every", LAB_USAGE_ERR_BAD_VALUE },
+      { "--ratio", "1.5x", "--ratio: '1.5x' is not a number", LAB_USAGE_ERR_BAD_VALUE },
+      { "--mode", "bend", "--mode: 'bend' is not one of split, reject, fail", LAB_USAGE_ERR_BAD_VALUE },
+      { "--drop=yes", NULL, "takes no value", LAB_USAGE_ERR_UNEXPECTED_ARGUMENT },
+      { "--progress", "sometimes", "sometimes", LAB_USAGE_ERR_BAD_VALUE },
+      { "--json", NULL, "needs a value", LAB_USAGE_ERR_MISSING_VALUE },
+      { "--cache-size", "512K", "below WiredTiger's minimum", LAB_USAGE_ERR_BAD_VALUE },
    };
    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-      const char *args[] = {"t", bad[k].a, bad[k].b, NULL};
+      const char *args[] = { "t", bad[k].a, bad[k].b, NULL };
       memset (&e, 0, sizeof e);
       assert_false (parse_one (&spec, args, &e));
       if (!strstr (e.message, bad[k].want)) {
@@ -306,13 +331,13 @@ test_cli_parse (void **state)
    }
    /* without positionals or common options in the spec, both are refused */
    {
-      const char *args[] = {"t", "file.csv", NULL};
+      const char *args[] = { "t", "file.csv", NULL };
       assert_false (parse_one (&nopos, args, &e));
       assert_non_null (strstr (e.message, "unexpected argument 'file.csv'"));
       assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNEXPECTED_ARGUMENT));
    }
    {
-      const char *args[] = {"t", "-q", NULL};
+      const char *args[] = { "t", "-q", NULL };
       assert_false (parse_one (&nopos, args, &e));
       assert_non_null (strstr (e.message, "unknown option '-q'"));
       assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION));
@@ -322,14 +347,14 @@ test_cli_parse (void **state)
 static void
 test_cli_summary_header (void **state)
 {
-   char *argv[] = {"tool", "--uri", "mongodb://alice:s3cret@db1/x", "--uri=mongodb://bob:pw@db2/", "-q"};
+   char *argv[] = { "tool", "--uri", "mongodb://alice:s3cret@db1/x", "--uri=mongodb://bob:pw@db2/", "-q" };
    lab_cli_run_t run;
    bson_error_t e;
    bson_t doc;
    bson_iter_t it;
    char *json;
 
-   (void) state;
+   (void)state;
    lab_cli_run_start (&run, "tool", 5, argv);
    lab_error_set (&e, LAB_ERROR_USAGE, 1, "bad thing");
    lab_cli_summary_init (&doc, &run, 2, &e);
@@ -347,7 +372,8 @@ test_cli_summary_header (void **state)
    assert_true (bson_iter_init_find (&it, &doc, "elapsed_s") && BSON_ITER_HOLDS_DOUBLE (&it));
    assert_true (bson_iter_init_find (&it, &doc, "exit_code") && bson_iter_int32 (&it) == 2);
    assert_true (bson_iter_init_find (&it, &doc, "ok") && !bson_iter_bool (&it));
-   assert_true (bson_iter_init_find (&it, &doc, "error") && !strcmp (bson_iter_utf8 (&it, NULL), "bad thing"));
+   assert_true (bson_iter_init_find (&it, &doc, "error") &&
+                !strcmp (bson_iter_utf8 (&it, NULL), "bad thing"));
    bson_destroy (&doc);
 }
 
@@ -365,7 +391,7 @@ test_json_pretty_and_atomic (void **state)
    char buf[512];
    size_t n;
 
-   (void) state;
+   (void)state;
    assert_non_null (strstr (json, "\n  \"a\" : 1,\n"));
    assert_non_null (strstr (json, "\"x, {y}: [z]\\\"\""));
    assert_true (bson_init_from_json (&parsed, json, -1, &e));
@@ -395,7 +421,7 @@ test_comm_trusted (void **state)
 {
    char comm[64];
 
-   (void) state;
+   (void)state;
    assert_true (lab_server_comm_trusted ("mongod"));
    assert_true (lab_server_comm_trusted ("ferretdb-test-s")); /* the kernel's 15-byte cut */
    assert_true (lab_server_comm_trusted ("ferretdb-test-server-0123abcd"));
@@ -409,7 +435,7 @@ test_comm_trusted (void **state)
    assert_false (lab_server_comm_trusted (""));
    assert_false (lab_server_comm_trusted (NULL));
    /* this process: readable, without its newline, and not a server */
-   assert_true (lab_pid_comm ((int64_t) getpid (), comm, sizeof comm));
+   assert_true (lab_pid_comm ((int64_t)getpid (), comm, sizeof comm));
    assert_non_null (strstr ("test_core_util", comm));
    assert_null (strchr (comm, '\n'));
    assert_false (lab_server_comm_trusted (comm));
@@ -442,14 +468,14 @@ test_mongo_sorted_command (void **state)
    bson_t *want_sort_mem = BCON_NEW ("bill_id", BCON_INT32 (1), "_id", BCON_INT32 (1));
    bson_t *want_id_sort = BCON_NEW ("_id", BCON_INT32 (1));
    bson_t *id_index = BCON_NEW ("_id", BCON_INT32 (1));
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    bson_value_t lo, hi;
    bson_t cmd = BSON_INITIALIZER, sort, hint;
    bson_iter_t it, child;
    const uint8_t *data;
    uint32_t len;
 
-   (void) state;
+   (void)state;
    lo.value_type = hi.value_type = BSON_TYPE_INT64;
    lo.value.v_int64 = 10;
    hi.value.v_int64 = 20;
@@ -502,11 +528,16 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_error_prefix), cmocka_unit_test (test_uri_parse),
-      cmocka_unit_test (test_uri_redact),   cmocka_unit_test (test_sizes),
-      cmocka_unit_test (test_durations_ints), cmocka_unit_test (test_cli_common),
-      cmocka_unit_test (test_cli_parse), cmocka_unit_test (test_cli_summary_header),
-      cmocka_unit_test (test_json_pretty_and_atomic), cmocka_unit_test (test_comm_trusted),
+      cmocka_unit_test (test_error_prefix),
+      cmocka_unit_test (test_uri_parse),
+      cmocka_unit_test (test_uri_redact),
+      cmocka_unit_test (test_sizes),
+      cmocka_unit_test (test_durations_ints),
+      cmocka_unit_test (test_cli_common),
+      cmocka_unit_test (test_cli_parse),
+      cmocka_unit_test (test_cli_summary_header),
+      cmocka_unit_test (test_json_pretty_and_atomic),
+      cmocka_unit_test (test_comm_trusted),
       cmocka_unit_test (test_mongo_sorted_command),
    };
    return cmocka_run_group_tests (tests, NULL, NULL);

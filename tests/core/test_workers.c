@@ -14,7 +14,7 @@
 typedef struct {
    int index_seen;
    bool ran;
-   bool fail;            /* return false with "worker I failed" */
+   bool fail;             /* return false with "worker I failed" */
    atomic_bool *wait_for; /* spin until it is set before returning (orders failures in time) */
    atomic_bool *set_done; /* set when this worker returns */
    pthread_t tid;
@@ -36,7 +36,7 @@ work (void *arg, int index, bson_error_t *error)
       }
    }
    if (c->fail) {
-      lab_error_set (error, LAB_ERROR_SCAN, 100 + (uint32_t) index, "worker %d failed", index);
+      lab_error_set (error, LAB_ERROR_SCAN, 100 + (uint32_t)index, "worker %d failed", index);
    }
    if (c->set_done) {
       atomic_store (c->set_done, true);
@@ -48,14 +48,14 @@ work (void *arg, int index, bson_error_t *error)
 static void
 count_stop (void *ctx)
 {
-   (void) ctx;
+   (void)ctx;
    atomic_fetch_add (&stops, 1);
 }
 
 static lab_workers_t
 pool_of (ctx_t *ctxs)
 {
-   lab_workers_t w = {work, ctxs, sizeof *ctxs, count_stop, NULL, NULL};
+   lab_workers_t w = { work, ctxs, sizeof *ctxs, count_stop, NULL, NULL };
    atomic_store (&stops, 0);
    return w;
 }
@@ -63,12 +63,12 @@ pool_of (ctx_t *ctxs)
 static void
 test_all_succeed (void **state)
 {
-   ctx_t c[5] = {{0}};
+   ctx_t c[5] = { { 0 } };
    lab_workers_t w = pool_of (c);
    bson_error_t e;
    int failed = 7, i;
 
-   (void) state;
+   (void)state;
    assert_true (lab_workers_run (&w, 5, &failed, &e));
    assert_int_equal (failed, -1);
    assert_int_equal (atomic_load (&stops), 0);
@@ -82,12 +82,12 @@ test_all_succeed (void **state)
 static void
 test_one_fails (void **state)
 {
-   ctx_t c[4] = {{0}};
+   ctx_t c[4] = { { 0 } };
    lab_workers_t w = pool_of (c);
    bson_error_t e;
    int failed = -1, i;
 
-   (void) state;
+   (void)state;
    c[2].fail = true;
    assert_false (lab_workers_run (&w, 4, &failed, &e));
    assert_int_equal (failed, 2);
@@ -103,13 +103,13 @@ test_one_fails (void **state)
 static void
 test_first_by_index (void **state)
 {
-   ctx_t c[4] = {{0}};
+   ctx_t c[4] = { { 0 } };
    lab_workers_t w = pool_of (c);
    atomic_bool three_done = false;
    bson_error_t e;
    int failed = -1;
 
-   (void) state;
+   (void)state;
    /* worker 3 fails first in time; worker 1 fails only after it: worker 1's error is reported */
    c[3].fail = true;
    c[3].set_done = &three_done;
@@ -125,12 +125,12 @@ test_first_by_index (void **state)
 static void
 test_single_worker (void **state)
 {
-   ctx_t c = {0};
-   lab_workers_t w = {work, &c, 0, NULL, NULL, NULL};
+   ctx_t c = { 0 };
+   lab_workers_t w = { work, &c, 0, NULL, NULL, NULL };
    bson_error_t e;
    int failed = 9;
 
-   (void) state;
+   (void)state;
    assert_true (lab_workers_run (&w, 1, &failed, &e));
    assert_true (c.ran);
    assert_int_equal (c.index_seen, 0);
@@ -157,12 +157,12 @@ create_fails_third (pthread_t *tid, const pthread_attr_t *attr, void *(*start) (
 static void
 test_thread_create_fails (void **state)
 {
-   ctx_t c[5] = {{0}};
+   ctx_t c[5] = { { 0 } };
    lab_workers_t w = pool_of (c);
    bson_error_t e;
    int failed = -1;
 
-   (void) state;
+   (void)state;
    create_calls = 0;
    w.create = create_fails_third;
    assert_false (lab_workers_run (&w, 5, &failed, &e));
@@ -172,7 +172,7 @@ test_thread_create_fails (void **state)
    assert_string_equal (e.message, "cannot start worker thread 2: Resource temporarily unavailable");
    assert_int_equal (atomic_load (&stops), 1);
    assert_int_equal (create_calls, 3); /* nothing started after the failure */
-   assert_true (c[0].ran);              /* the started ones ran to the end and were joined */
+   assert_true (c[0].ran);             /* the started ones ran to the end and were joined */
    assert_true (c[1].ran);
    assert_false (c[2].ran);
    assert_false (c[3].ran);
@@ -191,8 +191,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_all_succeed),   cmocka_unit_test (test_one_fails),
-      cmocka_unit_test (test_first_by_index), cmocka_unit_test (test_single_worker),
+      cmocka_unit_test (test_all_succeed),         cmocka_unit_test (test_one_fails),
+      cmocka_unit_test (test_first_by_index),      cmocka_unit_test (test_single_worker),
       cmocka_unit_test (test_thread_create_fails),
    };
    return cmocka_run_group_tests (tests, NULL, NULL);

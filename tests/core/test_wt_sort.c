@@ -227,8 +227,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_spilled),       cmocka_unit_test (test_in_memory),
-      cmocka_unit_test (test_sorted_input),  cmocka_unit_test (test_empty_and_one),
+      cmocka_unit_test (test_spilled),      cmocka_unit_test (test_in_memory),
+      cmocka_unit_test (test_sorted_input), cmocka_unit_test (test_empty_and_one),
       cmocka_unit_test (test_missing_dir),
    };
    return cmocka_run_group_tests_name ("wt_sort", tests, NULL, NULL);

@@ -24,7 +24,8 @@ typedef struct {
 } sink_t;
 
 static bool
-sink_emit (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows, bson_error_t *error)
+sink_emit (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows,
+           bson_error_t *error)
 {
    sink_t *s = ctx;
    size_t i;
@@ -54,7 +55,7 @@ sink_reject (void *ctx, const bson_value_t *key, const bson_t *const *rows, size
 {
    sink_t *s = ctx;
 
-   s->rejected_rows += (int64_t) nrows;
+   s->rejected_rows += (int64_t)nrows;
    bson_strncpy (s->reason, reason, sizeof s->reason);
    return true;
 }
@@ -159,13 +160,13 @@ hash_cmp (const void *a, const void *b)
 static void
 assert_unfold_equals (sink_t *s, bson_t **rows, size_t n, int64_t max)
 {
-   hashes_t got = {0};
+   hashes_t got = { 0 };
    lab_hash_t *want = bson_malloc ((n + 1) * sizeof *want);
    bson_error_t error;
    size_t i;
 
    for (i = 0; i < s->ndocs; i++) {
-      assert_true ((int64_t) s->docs[i]->len <= max);
+      assert_true ((int64_t)s->docs[i]->len <= max);
       if (!lab_fold_unfold (s->docs[i], "bill_id", "details", collect_hash, &got, NULL, &error)) {
          fail_msg ("unfold: %s", error.message);
       }
@@ -187,7 +188,7 @@ static bson_t *
 json (const char *js)
 {
    bson_error_t error;
-   bson_t *b = bson_new_from_json ((const uint8_t *) js, -1, &error);
+   bson_t *b = bson_new_from_json ((const uint8_t *)js, -1, &error);
 
    if (!b) {
       fail_msg ("bad test JSON %s: %s", js, error.message);
@@ -231,18 +232,21 @@ get_utf8 (const bson_t *doc, const char *name)
 static void
 test_hoist_conflicting (void **state)
 {
-   const char *hoist[] = {"patient", "currency", "ward"};
+   const char *hoist[] = { "patient", "currency", "ward" };
    lab_fold_opts_t o = opts_default (hoist, 3);
    bson_t **rows = bson_malloc (4 * sizeof (bson_t *));
-   sink_t s = {0};
+   sink_t s = { 0 };
    bson_iter_t it;
 
-   rows[0] = json ("{\"_id\": 1, \"bill_id\": 7, \"patient\": \"P1\", \"currency\": \"EUR\", \"ward\": 3, \"amt\": 1.5}");
-   rows[1] = json ("{\"_id\": 2, \"bill_id\": 7, \"patient\": \"P1\", \"currency\": \"USD\", \"ward\": 3, \"amt\": 2.5}");
+   rows[0] = json (
+      "{\"_id\": 1, \"bill_id\": 7, \"patient\": \"P1\", \"currency\": \"EUR\", \"ward\": 3, \"amt\": 1.5}");
+   rows[1] = json (
+      "{\"_id\": 2, \"bill_id\": 7, \"patient\": \"P1\", \"currency\": \"USD\", \"ward\": 3, \"amt\": 2.5}");
    /* ward absent here: ward is not hoisted for this master */
    rows[2] = json ("{\"_id\": 3, \"bill_id\": 7, \"currency\": \"EUR\", \"patient\": \"P1\", \"amt\": 3.5}");
    /* same value, other type: keeps its own patient */
-   rows[3] = json ("{\"_id\": 4, \"bill_id\": 7, \"patient\": \"P1\", \"currency\": \"EUR\", \"ward\": {\"$numberLong\": \"3\"}}");
+   rows[3] = json ("{\"_id\": 4, \"bill_id\": 7, \"patient\": \"P1\", \"currency\": \"EUR\", \"ward\": "
+                   "{\"$numberLong\": \"3\"}}");
    fold_all (&o, rows, 4, &s);
    assert_int_equal (s.ndocs, 1);
    assert_string_equal (get_utf8 (s.docs[0], "patient"), "P1");
@@ -279,11 +283,11 @@ rows_of_size (int32_t key, size_t n, size_t pad)
    filler[pad] = '\0';
    for (i = 0; i < n; i++) {
       rows[i] = bson_new ();
-      BSON_APPEND_INT64 (rows[i], "_id", (int64_t) (key * 100000 + (int32_t) i));
+      BSON_APPEND_INT64 (rows[i], "_id", (int64_t)(key * 100000 + (int32_t)i));
       BSON_APPEND_INT32 (rows[i], "bill_id", key);
       BSON_APPEND_UTF8 (rows[i], "payer", "ACME");
       BSON_APPEND_UTF8 (rows[i], "filler", filler);
-      BSON_APPEND_INT32 (rows[i], "line", (int32_t) i);
+      BSON_APPEND_INT32 (rows[i], "line", (int32_t)i);
    }
    bson_free (filler);
    return rows;
@@ -292,11 +296,11 @@ rows_of_size (int32_t key, size_t n, size_t pad)
 static void
 test_split_exactly_at_cap (void **state)
 {
-   const char *hoist[] = {"payer"};
+   const char *hoist[] = { "payer" };
    lab_fold_opts_t o = opts_default (hoist, 1);
    size_t n = 40;
    bson_t **rows = rows_of_size (5, n, 1000);
-   sink_t s = {0};
+   sink_t s = { 0 };
    int64_t whole;
    lab_fold_stats_t st;
    size_t i;
@@ -322,11 +326,11 @@ test_split_exactly_at_cap (void **state)
    assert_int_equal (s.ndocs, 2);
    assert_int_equal (st.masters_split, 1);
    assert_int_equal (st.docs_out, 2);
-   assert_int_equal (get_int32 (s.docs[0], "row_count"), (int32_t) n - 1);
+   assert_int_equal (get_int32 (s.docs[0], "row_count"), (int32_t)n - 1);
    assert_int_equal (get_int32 (s.docs[1], "row_count"), 1);
    for (i = 0; i < 2; i++) {
-      assert_true ((int64_t) s.docs[i]->len <= whole - 1);
-      assert_int_equal (get_int32 (s.docs[i], "part"), (int32_t) i);
+      assert_true ((int64_t)s.docs[i]->len <= whole - 1);
+      assert_int_equal (get_int32 (s.docs[i], "part"), (int32_t)i);
       assert_int_equal (get_int32 (s.docs[i], "parts"), 2);
       assert_int_equal (get_int32 (s.docs[i], "bill_id"), 5);
       assert_string_equal (get_utf8 (s.docs[i], "payer"), "ACME");
@@ -346,7 +350,7 @@ test_split_exactly_at_cap (void **state)
       if (i + 1 < s.ndocs) {
          assert_true (s.docs[i]->len + 1080 > 3600);
       }
-      assert_int_equal (get_int32 (s.docs[i], "parts"), (int32_t) s.ndocs);
+      assert_int_equal (get_int32 (s.docs[i], "parts"), (int32_t)s.ndocs);
    }
    assert_unfold_equals (&s, rows, n, 3600);
    sink_free (&s);
@@ -360,7 +364,7 @@ test_oversize_reject_and_fail (void **state)
    size_t n = 10;
    bson_t **rows = rows_of_size (9, n, 500);
    bson_t **big;
-   sink_t s = {0};
+   sink_t s = { 0 };
    lab_fold_t *f;
    bson_error_t error;
    lab_fold_stats_t st;
@@ -371,7 +375,7 @@ test_oversize_reject_and_fail (void **state)
    o.on_oversize = LAB_FOLD_OVERSIZE_REJECT;
    st = fold_all (&o, rows, n, &s);
    assert_int_equal (s.ndocs, 0);
-   assert_int_equal (s.rejected_rows, (int64_t) n);
+   assert_int_equal (s.rejected_rows, (int64_t)n);
    assert_int_equal (st.masters_rejected, 1);
    assert_non_null (strstr (s.reason, "bill_id=9"));
    sink_free (&s);
@@ -416,7 +420,7 @@ test_oversize_row_after_split (void **state)
    lab_fold_opts_t o = opts_default (NULL, 0);
    bson_t **small = rows_of_size (9, 1, 100);
    bson_t **big = rows_of_size (9, 2, 1100);
-   sink_t s = {0};
+   sink_t s = { 0 };
    bson_error_t error;
    lab_fold_t *f;
 
@@ -438,10 +442,10 @@ test_oversize_row_after_split (void **state)
 static void
 test_one_row_master (void **state)
 {
-   const char *hoist[] = {"payer"};
+   const char *hoist[] = { "payer" };
    lab_fold_opts_t o = opts_default (hoist, 1);
    bson_t **rows = bson_malloc (3 * sizeof (bson_t *));
-   sink_t s = {0};
+   sink_t s = { 0 };
    lab_fold_stats_t st;
 
    rows[0] = json ("{\"_id\": \"a\", \"bill_id\": \"B1\", \"payer\": \"X\", \"amt\": 1}");
@@ -470,7 +474,7 @@ static void
 test_empty_source (void **state)
 {
    lab_fold_opts_t o = opts_default (NULL, 0);
-   sink_t s = {0};
+   sink_t s = { 0 };
    lab_fold_stats_t st = fold_all (&o, NULL, 0, &s);
 
    assert_int_equal (s.ndocs, 0);
@@ -488,7 +492,7 @@ test_key_types (void **state)
    bson_oid_t oid;
    bson_t **rows = bson_malloc (16 * sizeof (bson_t *));
    size_t n = 0, i;
-   sink_t s = {0};
+   sink_t s = { 0 };
    lab_fold_stats_t st;
    const char *ids[16];
    bson_error_t error;
@@ -497,37 +501,37 @@ test_key_types (void **state)
 
    /* in MongoDB order: numbers, strings, ObjectId, bool, date */
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_INT32 (rows[n++], "bill_id", -3);
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_DOUBLE (rows[n++], "bill_id", 0.5);
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_INT32 (rows[n++], "bill_id", 1);
    /* same master as int32 1: keeps its own key in its element */
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_INT64 (rows[n++], "bill_id", 1);
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_INT64 (rows[n++], "bill_id", INT64_C (5000000000));
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_UTF8 (rows[n++], "bill_id", "B#1");
    bson_oid_init_from_string (&oid, "5f1d7a0000000000000000aa");
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_OID (rows[n++], "bill_id", &oid);
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_BOOL (rows[n++], "bill_id", true);
    rows[n] = bson_new ();
-   BSON_APPEND_INT32 (rows[n], "_id", (int32_t) n);
+   BSON_APPEND_INT32 (rows[n], "_id", (int32_t)n);
    BSON_APPEND_DATE_TIME (rows[n++], "bill_id", INT64_C (1700000000000));
 
    st = fold_all (&o, rows, n, &s);
-   assert_int_equal (st.masters, (int64_t) n - 1);
+   assert_int_equal (st.masters, (int64_t)n - 1);
    assert_int_equal (s.ndocs, n - 1);
    for (i = 0; i < s.ndocs; i++) {
       ids[i] = get_utf8 (s.docs[i], "_id");
@@ -562,7 +566,7 @@ static void
 test_bad_input (void **state)
 {
    lab_fold_opts_t o = opts_default (NULL, 0);
-   sink_t s = {0};
+   sink_t s = { 0 };
    bson_error_t error;
    lab_fold_t *f = lab_fold_new (&o, sink_emit, NULL, &s, &error);
    bson_t *a = json ("{\"_id\": 1, \"bill_id\": 5}");
@@ -595,10 +599,10 @@ test_bad_input (void **state)
 static void
 test_opts_check (void **state)
 {
-   const char *bad1[] = {"row_count"};
-   const char *bad2[] = {"bill_id"};
-   const char *bad3[] = {"a", "a"};
-   const char *bad4[] = {"a.b"};
+   const char *bad1[] = { "row_count" };
+   const char *bad2[] = { "bill_id" };
+   const char *bad3[] = { "a", "a" };
+   const char *bad4[] = { "a.b" };
    lab_fold_opts_t o = opts_default (NULL, 0);
    bson_error_t error;
 
@@ -644,12 +648,12 @@ next_rand (uint64_t *s)
 static void
 test_fold_unfold_roundtrip (void **state)
 {
-   const char *hoist[] = {"patient", "hospital", "currency"};
+   const char *hoist[] = { "patient", "hospital", "currency" };
    lab_fold_opts_t o = opts_default (hoist, 3);
    size_t cap = 3000, n = 0, i, j, k;
    bson_t **rows = bson_malloc (cap * sizeof (bson_t *));
    uint64_t seed = 42;
-   sink_t s = {0};
+   sink_t s = { 0 };
    lab_fold_stats_t st;
    bson_t sub, arr;
    char name[32];
@@ -658,7 +662,7 @@ test_fold_unfold_roundtrip (void **state)
       size_t nr = 1 + next_rand (&seed) % 25;
       for (j = 0; j < nr && n < cap; j++) {
          bson_t *r = bson_new ();
-         BSON_APPEND_INT64 (r, "_id", (int64_t) n);
+         BSON_APPEND_INT64 (r, "_id", (int64_t)n);
          /* alternate key types between masters: strings */
          snprintf (name, sizeof name, "BILL%06zu", i);
          if (next_rand (&seed) % 2) {
@@ -669,14 +673,14 @@ test_fold_unfold_roundtrip (void **state)
             BSON_APPEND_UTF8 (r, "patient", "P");
          }
          if (next_rand (&seed) % 10) {
-            BSON_APPEND_INT32 (r, "hospital", (int32_t) (i % 7));
+            BSON_APPEND_INT32 (r, "hospital", (int32_t)(i % 7));
          }
          BSON_APPEND_UTF8 (r, "currency", next_rand (&seed) % 17 ? "EUR" : "CHF");
-         BSON_APPEND_DOUBLE (r, "amount", (double) (next_rand (&seed) % 100000) / 100.0);
-         BSON_APPEND_DATE_TIME (r, "at", (int64_t) (1600000000000 + next_rand (&seed) % 1000000));
+         BSON_APPEND_DOUBLE (r, "amount", (double)(next_rand (&seed) % 100000) / 100.0);
+         BSON_APPEND_DATE_TIME (r, "at", (int64_t)(1600000000000 + next_rand (&seed) % 1000000));
          BSON_APPEND_DOCUMENT_BEGIN (r, "item", &sub);
          BSON_APPEND_UTF8 (&sub, "code", "X1");
-         BSON_APPEND_INT32 (&sub, "qty", (int32_t) (next_rand (&seed) % 5));
+         BSON_APPEND_INT32 (&sub, "qty", (int32_t)(next_rand (&seed) % 5));
          bson_append_document_end (r, &sub);
          BSON_APPEND_ARRAY_BEGIN (r, "tags", &arr);
          for (k = 0; k < next_rand (&seed) % 3; k++) {
@@ -690,9 +694,9 @@ test_fold_unfold_roundtrip (void **state)
       }
    }
    st = fold_all (&o, rows, n, &s);
-   assert_int_equal (st.rows_in, (int64_t) n);
+   assert_int_equal (st.rows_in, (int64_t)n);
    assert_int_equal (st.masters, 200);
-   assert_int_equal (s.rows, (int64_t) n);
+   assert_int_equal (s.rows, (int64_t)n);
    assert_unfold_equals (&s, rows, n, o.max_doc_bytes);
    sink_free (&s);
 
@@ -717,9 +721,10 @@ test_row_hash (void **state)
    bson_t *a = json ("{\"a\": 1, \"b\": {\"y\": 2, \"x\": [ {\"q\": 1, \"p\": 2}, 3 ]}}");
    bson_t *b = json ("{\"b\": {\"x\": [ {\"p\": 2, \"q\": 1}, 3 ], \"y\": 2}, \"a\": 1}");
    bson_t *c = json ("{\"b\": {\"x\": [ 3, {\"p\": 2, \"q\": 1} ], \"y\": 2}, \"a\": 1}");
-   bson_t *d = json ("{\"a\": {\"$numberLong\": \"1\"}, \"b\": {\"y\": 2, \"x\": [ {\"q\": 1, \"p\": 2}, 3 ]}}");
+   bson_t *d =
+      json ("{\"a\": {\"$numberLong\": \"1\"}, \"b\": {\"y\": 2, \"x\": [ {\"q\": 1, \"p\": 2}, 3 ]}}");
    lab_hash_t ha = lab_row_hash (a), hb = lab_row_hash (b), hc = lab_row_hash (c), hd = lab_row_hash (d);
-   lab_hash_t acc1 = {0, 0}, acc2 = {0, 0};
+   lab_hash_t acc1 = { 0, 0 }, acc2 = { 0, 0 };
 
    assert_int_equal (hash_cmp (&ha, &hb), 0);     /* field order may differ */
    assert_int_not_equal (hash_cmp (&ha, &hc), 0); /* array order may not */
@@ -741,10 +746,10 @@ static void
 test_unfold_rejects_bad_docs (void **state)
 {
    bson_t *nokey = json ("{\"_id\": \"x\", \"row_count\": 0, \"part\": 0, \"parts\": 1, \"details\": []}");
-   bson_t *badcount =
-      json ("{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 2, \"part\": 0, \"parts\": 1, \"details\": [{}]}");
-   bson_t *badpart =
-      json ("{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 1, \"parts\": 1, \"details\": [{}]}");
+   bson_t *badcount = json (
+      "{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 2, \"part\": 0, \"parts\": 1, \"details\": [{}]}");
+   bson_t *badpart = json (
+      "{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 1, \"parts\": 1, \"details\": [{}]}");
    bson_t *badrow = json (
       "{\"_id\": \"x\", \"bill_id\": 1, \"row_count\": 1, \"part\": 0, \"parts\": 1, \"details\": [7]}");
    bson_error_t error;
@@ -775,8 +780,10 @@ test_hoist_sampler (void **state)
    size_t nf, i;
    int64_t nm;
 
-   r[0] = json ("{\"_id\": 1, \"bill_id\": 1, \"patient\": \"A\", \"amt\": 1, \"ward\": 1, \"row_count\": 1}");
-   r[1] = json ("{\"_id\": 2, \"bill_id\": 1, \"patient\": \"A\", \"amt\": 2, \"ward\": 1, \"row_count\": 1}");
+   r[0] =
+      json ("{\"_id\": 1, \"bill_id\": 1, \"patient\": \"A\", \"amt\": 1, \"ward\": 1, \"row_count\": 1}");
+   r[1] =
+      json ("{\"_id\": 2, \"bill_id\": 1, \"patient\": \"A\", \"amt\": 2, \"ward\": 1, \"row_count\": 1}");
    r[2] = json ("{\"_id\": 3, \"bill_id\": 2, \"patient\": \"B\", \"amt\": 3, \"row_count\": 1}");
    r[3] = json ("{\"_id\": 4, \"bill_id\": 2, \"patient\": \"B\", \"amt\": 3, \"row_count\": 1}");
    r[4] = json ("{\"_id\": 5, \"bill_id\": 3, \"patient\": \"C\", \"amt\": 9, \"row_count\": 2}");

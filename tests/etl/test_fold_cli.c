@@ -34,7 +34,7 @@ static int64_t src_rows;
 static lab_store_t *
 open_store (void)
 {
-   lab_store_opts_t o = {0};
+   lab_store_opts_t o = { 0 };
    bson_error_t error;
    lab_store_t *s;
 
@@ -49,8 +49,7 @@ open_store (void)
 }
 
 /* fold -- run fold-details with the store options and `args`; returns the exit code. */
-static int
-fold (char **out, char **err, const char *env, const char *fmt, ...) BSON_GNUC_PRINTF (4, 5);
+static int fold (char **out, char **err, const char *env, const char *fmt, ...) BSON_GNUC_PRINTF (4, 5);
 
 static int
 fold (char **out, char **err, const char *env, const char *fmt, ...)
@@ -64,13 +63,13 @@ fold (char **out, char **err, const char *env, const char *fmt, ...)
    va_start (ap, fmt);
    args = bson_strdupv_printf (fmt, ap);
    va_end (ap);
-   cmd = bson_strdup_printf ("%s %s --uri '%s' %s%s%s --cache-size 256M --progress never %s", env ? env : "", bin,
-                             uri, db ? "--db '" : "", db ? db : "", db ? "'" : "", args);
+   cmd = bson_strdup_printf ("%s %s --uri '%s' %s%s%s --cache-size 256M --progress never %s", env ? env : "",
+                             bin, uri, db ? "--db '" : "", db ? db : "", db ? "'" : "", args);
    t0 = bson_get_monotonic_time ();
    rc = lab_test_run (cmd, &o, &e);
    if (getenv ("LAB_TEST_VERBOSE")) {
-      fprintf (stderr, "$ %s\n-> %d (%.1f s)\n%s%s", cmd, rc, (double) (bson_get_monotonic_time () - t0) / 1e6, o,
-               e);
+      fprintf (stderr, "$ %s\n-> %d (%.1f s)\n%s%s", cmd, rc, (double)(bson_get_monotonic_time () - t0) / 1e6,
+               o, e);
    }
    bson_free (cmd);
    bson_free (args);
@@ -99,7 +98,7 @@ fold_json (int want, const char *env, const char *args)
    if (rc != want) {
       fail_msg ("fold-details %s: exit %d, wanted %d\nstderr: %s", args, rc, want, err);
    }
-   b = bson_new_from_json ((const uint8_t *) out, -1, &error);
+   b = bson_new_from_json ((const uint8_t *)out, -1, &error);
    if (!b) {
       fail_msg ("fold-details %s: bad JSON summary (%s): %s", args, error.message, out);
    }
@@ -161,10 +160,10 @@ count_of (const char *coll)
 static void
 insert_all (lab_session_t *sess, const char *coll, bson_t **docs, size_t n)
 {
-   lab_insert_result_t res = {0};
+   lab_insert_result_t res = { 0 };
    bson_error_t error;
 
-   if (!lab_store_insert_many (sess, coll, (const bson_t *const *) docs, n, &res, &error)) {
+   if (!lab_store_insert_many (sess, coll, (const bson_t *const *)docs, n, &res, &error)) {
       fail_msg ("insert into %s: %s", coll, error.message);
    }
    assert_int_equal (res.nerrors, 0);
@@ -275,9 +274,10 @@ billgen (const char *coll, int oversize)
       bson_free (bg);
       return false;
    }
-   cmd = bson_strdup_printf ("%s generate --uri '%s' %s%s%s --cache-size 256M --progress never --dst %s --bills 200 "
-                             "--mean-rows 20 --oversize %d --seed 7 --drop",
-                             bg, uri, db ? "--db '" : "", db ? db : "", db ? "'" : "", coll, oversize);
+   cmd = bson_strdup_printf (
+      "%s generate --uri '%s' %s%s%s --cache-size 256M --progress never --dst %s --bills 200 "
+      "--mean-rows 20 --oversize %d --seed 7 --drop",
+      bg, uri, db ? "--db '" : "", db ? db : "", db ? "'" : "", coll, oversize);
    rc = lab_test_run (cmd, NULL, &err);
    if (rc != 0) {
       fail_msg ("%s: exit %d: %s", cmd, rc, err);
@@ -307,9 +307,9 @@ found_cb (const bson_t *doc, void *ctx)
       f->rows += bson_iter_as_int64 (&it);
    }
    if (bson_iter_init_find (&it, doc, "parts")) {
-      f->parts = (int32_t) bson_iter_as_int64 (&it);
+      f->parts = (int32_t)bson_iter_as_int64 (&it);
    }
-   if ((int64_t) doc->len > f->largest) {
+   if ((int64_t)doc->len > f->largest) {
       f->largest = doc->len;
    }
    return true;
@@ -325,7 +325,7 @@ any_cb (const bson_t *doc, void *ctx)
 static bool
 find_split_key (lab_session_t *sess, const char *coll, bson_value_t *key)
 {
-   lab_sorted_opts_t so = {0};
+   lab_sorted_opts_t so = { 0 };
    bson_error_t error;
    lab_cursor_t *cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &error);
    const bson_t *doc;
@@ -382,10 +382,33 @@ teardown (void **state)
       lab_store_t *s = open_store ();
       bson_error_t error;
       lab_session_t *sess = lab_session_open (s, &error);
-      const char *colls[] = {"bill_detail", "f1", "f1.fold_state", "f4", "f4.fold_state", "fk", "fk.fold_state",
-                             "fr", "fr.fold_state", "fx", "fx.fold_state", "fe", "fe.fold_state", "empty",
-                             "skeys", "skeys_f", "skeys_f.fold_state", "fo", "fo.fold_state", "fw", "fw.fold_state",
-                             "noidx", "fni", "fni.fold_state", "fplan", "fplan.fold_state", NULL};
+      const char *colls[] = { "bill_detail",
+                              "f1",
+                              "f1.fold_state",
+                              "f4",
+                              "f4.fold_state",
+                              "fk",
+                              "fk.fold_state",
+                              "fr",
+                              "fr.fold_state",
+                              "fx",
+                              "fx.fold_state",
+                              "fe",
+                              "fe.fold_state",
+                              "empty",
+                              "skeys",
+                              "skeys_f",
+                              "skeys_f.fold_state",
+                              "fo",
+                              "fo.fold_state",
+                              "fw",
+                              "fw.fold_state",
+                              "noidx",
+                              "fni",
+                              "fni.fold_state",
+                              "fplan",
+                              "fplan.fold_state",
+                              NULL };
       int i;
 
       for (i = 0; sess && colls[i]; i++) {
@@ -412,7 +435,7 @@ test_fold_oversize_verify (void **state)
    lab_session_t *sess;
    bson_error_t error;
    bson_value_t key;
-   found_t f = {0};
+   found_t f = { 0 };
    char *err = NULL;
    int64_t nsrc = 0;
 
@@ -501,7 +524,8 @@ test_kill_then_resume (void **state)
    assert_true (count_of ("fr") < count_of ("f1"));
 
    /* settings must match */
-   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --parallel 2 --resume --key line"), 2);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --parallel 2 --resume --key line"),
+                     2);
    assert_non_null (strstr (err, "interrupted run used"));
    bson_free (err);
    assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --parallel 3 --resume"), 2);
@@ -564,7 +588,8 @@ test_oversize_reject_fail (void **state)
    bson_t *s;
    int64_t lines;
 
-   cmd = bson_strdup_printf ("--src bill_detail --dst fo --drop-dst --on-oversize reject --reject '%s' --verify", path);
+   cmd = bson_strdup_printf (
+      "--src bill_detail --dst fo --drop-dst --on-oversize reject --reject '%s' --verify", path);
    s = fold_json (0, NULL, cmd);
    bson_free (cmd);
    assert_true (jint (s, "masters_rejected") >= 1);
@@ -616,7 +641,7 @@ test_verify_catches_damage (void **state)
       }
       assert_true (nkeys > 3);
       bson_value_copy (&keys[2], &key);
-      lab_values_free (keys, (int) nkeys);
+      lab_values_free (keys, (int)nkeys);
    }
    if (!lab_store_delete_eq (sess, "fr", "bill_id", &key, &deleted, &error)) {
       fail_msg ("delete: %s", error.message);
@@ -661,14 +686,15 @@ test_empty_and_key_types (void **state)
          BSON_APPEND_UTF8 (rows[i], "k", i % 8 ? "B-001" : "B-002");
          break;
       case 1:
-         bson_oid_init_from_string (&oid, i % 8 == 1 ? "5f1d7a0000000000000000aa" : "5f1d7a0000000000000000ab");
+         bson_oid_init_from_string (&oid,
+                                    i % 8 == 1 ? "5f1d7a0000000000000000aa" : "5f1d7a0000000000000000ab");
          BSON_APPEND_OID (rows[i], "k", &oid);
          break;
       case 2:
          BSON_APPEND_DATE_TIME (rows[i], "k", 1700000000000 + (i % 8));
          break;
       default:
-         BSON_APPEND_INT64 (rows[i], "k", (int64_t) (i % 8));
+         BSON_APPEND_INT64 (rows[i], "k", (int64_t)(i % 8));
       }
       BSON_APPEND_INT32 (rows[i], "v", i);
    }
@@ -692,7 +718,8 @@ test_empty_and_key_types (void **state)
    bson_destroy (s);
 
    /* --drop-dst replaces an existing destination */
-   s = fold_json (0, NULL, "--src skeys --dst skeys_f --key k --array-field rows --hoist none --drop-dst --verify");
+   s = fold_json (0, NULL,
+                  "--src skeys --dst skeys_f --key k --array-field rows --hoist none --drop-dst --verify");
    assert_int_equal (jint (s, "docs_out"), 8);
    assert_true (jbool (s, "verify.equal"));
    assert_int_equal (count_of ("skeys_f"), 8);
@@ -737,7 +764,8 @@ test_write_errors_reported (void **state)
    bson_copy_to_excluding_noinit (settings, fixed, "complete", NULL);
    BSON_APPEND_BOOL (fixed, "complete", false);
    assert_true (lab_store_upsert_by_id (sess, "fw.fold_state", fixed, &error));
-   d = BCON_NEW ("_id", "range-0", "range", BCON_INT32 (0), "last_key", BCON_INT64 (3), "done", BCON_BOOL (false));
+   d = BCON_NEW ("_id", "range-0", "range", BCON_INT32 (0), "last_key", BCON_INT64 (3), "done",
+                 BCON_BOOL (false));
    assert_true (lab_store_upsert_by_id (sess, "fw.fold_state", d, &error));
    bson_destroy (d);
    /* master k=7 lies past the checkpoint: replace its document by a stranger with its _id and key 3 */
@@ -747,8 +775,8 @@ test_write_errors_reported (void **state)
    d = BCON_NEW ("_id", "n:7#0", "k", BCON_INT64 (3), "row_count", BCON_INT32 (0), "part", BCON_INT32 (0),
                  "parts", BCON_INT32 (1), "details", "[", "]");
    {
-      const bson_t *one[1] = {d};
-      lab_insert_result_t res = {0};
+      const bson_t *one[1] = { d };
+      lab_insert_result_t res = { 0 };
       assert_true (lab_store_insert_many (sess, "fw", one, 1, &res, &error));
       assert_int_equal (res.nerrors, 0);
       lab_insert_result_cleanup (&res);
@@ -759,10 +787,11 @@ test_write_errors_reported (void **state)
    lab_session_close (sess);
    lab_store_close (st);
 
-   assert_int_equal (fold (&out, &err, NULL, "--json - --src skeys --dst fw --key k --hoist none --resume"), 1);
+   assert_int_equal (fold (&out, &err, NULL, "--json - --src skeys --dst fw --key k --hoist none --resume"),
+                     1);
    assert_non_null (strstr (err, "n:7#0"));
    assert_non_null (strstr (err, "not written"));
-   s = bson_new_from_json ((const uint8_t *) out, -1, &error);
+   s = bson_new_from_json ((const uint8_t *)out, -1, &error);
    assert_non_null (s);
    assert_true (bson_iter_init_find (&it, s, "write_errors"));
    assert_int_equal (bson_iter_as_int64 (&it), 1);
@@ -813,14 +842,15 @@ jdoc_eq (const bson_t *b, const char *path, const char *want)
 {
    bson_iter_t it, d;
    bson_error_t error;
-   bson_t *w = bson_new_from_json ((const uint8_t *) want, -1, &error);
+   bson_t *w = bson_new_from_json ((const uint8_t *)want, -1, &error);
    bson_t got;
    uint32_t len;
    const uint8_t *data;
    char *gs;
 
    assert_non_null (w);
-   if (!bson_iter_init (&it, b) || !bson_iter_find_descendant (&it, path, &d) || !BSON_ITER_HOLDS_DOCUMENT (&d)) {
+   if (!bson_iter_init (&it, b) || !bson_iter_find_descendant (&it, path, &d) ||
+       !BSON_ITER_HOLDS_DOCUMENT (&d)) {
       fail_msg ("summary has no document %s", path);
    }
    bson_iter_document (&d, &len, &data);
@@ -833,8 +863,8 @@ jdoc_eq (const bson_t *b, const char *path, const char *want)
 }
 
 /* The names this file's tests create, for "--plan wrote nothing". */
-static const char *const plan_colls[] = {"fplan", "fplan.fold_state", "f1", "f1.fold_state", "noidx", "fni",
-                                         "fni.fold_state", NULL};
+static const char *const plan_colls[] = { "fplan", "fplan.fold_state", "f1", "f1.fold_state", "noidx",
+                                          "fni",   "fni.fold_state",   NULL };
 
 /* snapshot -- which of plan_colls exist (bit i) and f1's document count. */
 static uint32_t
@@ -998,16 +1028,11 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_fold_oversize_verify),
-      cmocka_unit_test (test_parallel_same),
-      cmocka_unit_test (test_kill_then_resume),
-      cmocka_unit_test (test_refusals),
-      cmocka_unit_test (test_oversize_reject_fail),
-      cmocka_unit_test (test_verify_catches_damage),
-      cmocka_unit_test (test_empty_and_key_types),
-      cmocka_unit_test (test_write_errors_reported),
-      cmocka_unit_test (test_plan_writes_nothing),
-      cmocka_unit_test (test_create_index),
+      cmocka_unit_test (test_fold_oversize_verify), cmocka_unit_test (test_parallel_same),
+      cmocka_unit_test (test_kill_then_resume),     cmocka_unit_test (test_refusals),
+      cmocka_unit_test (test_oversize_reject_fail), cmocka_unit_test (test_verify_catches_damage),
+      cmocka_unit_test (test_empty_and_key_types),  cmocka_unit_test (test_write_errors_reported),
+      cmocka_unit_test (test_plan_writes_nothing),  cmocka_unit_test (test_create_index),
       cmocka_unit_test (test_verify_small_batches),
    };
    int rc = cmocka_run_group_tests (tests, setup, teardown);

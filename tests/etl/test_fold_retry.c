@@ -23,9 +23,9 @@ err (uint32_t domain, uint32_t code)
 static void
 test_transient (void **state)
 {
-   const uint32_t codes[] = {6, 7, 43, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436};
-   const uint32_t server_domains[] = {MONGOC_ERROR_SERVER, MONGOC_ERROR_QUERY, MONGOC_ERROR_COMMAND,
-                                      MONGOC_ERROR_WRITE_CONCERN, MONGOC_ERROR_COLLECTION};
+   const uint32_t codes[] = { 6, 7, 43, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436 };
+   const uint32_t server_domains[] = { MONGOC_ERROR_SERVER, MONGOC_ERROR_QUERY, MONGOC_ERROR_COMMAND,
+                                       MONGOC_ERROR_WRITE_CONCERN, MONGOC_ERROR_COLLECTION };
    bson_error_t e;
    size_t i, d;
 

@@ -19,7 +19,7 @@ parse_even (const char *value, void *field, const char *name, bson_error_t *erro
       bson_set_error (error, 1, 1, "%s: '%s' is not even", name, value);
       return false;
    }
-   *(long *) field = v;
+   *(long *)field = v;
    return true;
 }
 
@@ -27,13 +27,13 @@ parse_even (const char *value, void *field, const char *name, bson_error_t *erro
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 {
-   static const char *const modes[] = {"split", "reject", "fail", NULL};
+   static const char *const modes[] = { "split", "reject", "fail", NULL };
    char *argv[66];
    char *store;
    int argc;
    bson_error_t error;
    lab_cli_common_t common;
-   lab_cli_list_t pos = {0}, list = {0};
+   lab_cli_list_t pos = { 0 }, list = { 0 };
    const char *str = NULL;
    int64_t i64 = 0;
    int32_t i32 = 7;
@@ -48,7 +48,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 
    lab_fuzz_setup ();
    argv[0] = "fuzz";
-   argc = 1 + (int) lab_fuzz_split (data, len, argv + 1, 64, &store);
+   argc = 1 + (int)lab_fuzz_split (data, len, argv + 1, 64, &store);
    argv[argc] = NULL;
    lab_cli_common_init (&common);
 
@@ -64,14 +64,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
       LAB_CLI_OPT_ENUM ("--on-oversize", 0, &mode, modes),
       LAB_CLI_OPT_LIST ("--keys", 'k', &list),
       LAB_CLI_OPT_CUSTOM ("--even", 0, &even, parse_even),
-      {.name = "--verify", .short_name = 'V', .kind = LAB_CLI_FLAG, .field = &flag, .seen = &flag_seen},
-      {.name = "--more", .kind = LAB_CLI_COUNT, .field = &count},
+      { .name = "--verify", .short_name = 'V', .kind = LAB_CLI_FLAG, .field = &flag, .seen = &flag_seen },
+      { .name = "--more", .kind = LAB_CLI_COUNT, .field = &count },
       LAB_CLI_OPT_END,
    };
-   lab_cli_spec_t spec = {.opts = opts, .common = &common, .positionals = (len % 2) ? &pos : NULL};
+   lab_cli_spec_t spec = { .opts = opts, .common = &common, .positionals = (len % 2) ? &pos : NULL };
 
    if (lab_cli_parse (&spec, argc, argv, 1, &error)) {
-      if (i32 < 1 || i32 > 64 || sz < 1 || sz > 1000000 || (int) mode < 0 || (int) mode > 2 || dur_ms < 0 ||
+      if (i32 < 1 || i32 > 64 || sz < 1 || sz > 1000000 || (int)mode < 0 || (int)mode > 2 || dur_ms < 0 ||
           (flag && !flag_seen) || even % 2 != 0) {
          abort (); /* a value outside its declared range was accepted */
       }

@@ -41,13 +41,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    o.parse_only = true;
    o.typed = f0 & 1;
    o.headerline = (f0 & 2) != 0;
-   o.grace = (lab_grace_t) (((f0 >> 2) & 3) % 3);
+   o.grace = (lab_grace_t)(((f0 >> 2) & 3) % 3);
    o.key = "bill_id";
    o.key_given = (f0 & 0x80) != 0;
    o.progress = LAB_PROGRESS_NEVER;
    if (!o.headerline) {
       const uint8_t *nl = memchr (data, '\n', len);
-      size_t n = nl ? (size_t) (nl - data) : len;
+      size_t n = nl ? (size_t)(nl - data) : len;
       fields = bson_malloc (n + 1); /* not bson_strndup: it reads the source as a C string */
       memcpy (fields, data, n);
       fields[n] = '\0';

@@ -12,7 +12,7 @@
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 {
-   char *parts[3] = {"", "", ""};
+   char *parts[3] = { "", "", "" };
    char *store;
    size_t n;
    bson_error_t error;

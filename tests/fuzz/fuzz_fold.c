@@ -19,7 +19,7 @@
 
 #define MAX_ROWS 96
 #define NPOOL 6
-static const char *const pool[NPOOL] = {"a", "b", "c", "d", "e", "_id"};
+static const char *const pool[NPOOL] = { "a", "b", "c", "d", "e", "_id" };
 
 typedef struct {
    lab_hash_t got[MAX_ROWS];
@@ -33,7 +33,7 @@ static bool
 collect (void *ctx, const bson_t *row, bson_error_t *error)
 {
    sink_t *s = ctx;
-   (void) error;
+   (void)error;
    if (s->ngot == MAX_ROWS) {
       s->bad = "more rows out than in";
       return true;
@@ -51,7 +51,7 @@ on_emit (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
 
    for (size_t i = 0; i < ndocs; i++) {
       lab_fold_doc_info_t info;
-      if ((int64_t) docs[i]->len > s->cap && !s->bad) {
+      if ((int64_t)docs[i]->len > s->cap && !s->bad) {
          s->bad = "a document over the cap";
          if (getenv ("LAB_FUZZ_DEBUG")) {
             char *js = bson_as_relaxed_extended_json (docs[i], NULL);
@@ -61,7 +61,7 @@ on_emit (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
       }
       if (!lab_fold_unfold (docs[i], "k", "details", collect, s, &info, error)) {
          s->bad = s->bad ? s->bad : "the fold wrote a document its own unfold refuses";
-      } else if (info.part != (int32_t) i || info.parts != (int32_t) ndocs ||
+      } else if (info.part != (int32_t)i || info.parts != (int32_t)ndocs ||
                  lab_value_compare (&info.key, key) != 0) {
          s->bad = s->bad ? s->bad : "part, parts or key wrong";
       } else {
@@ -80,8 +80,8 @@ static bool
 on_reject (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows, const char *reason,
            bson_error_t *error)
 {
-   (void) key;
-   (void) reason;
+   (void)key;
+   (void)reason;
    for (size_t i = 0; i < nrows; i++) {
       collect (ctx, rows[i], error);
    }
@@ -97,22 +97,32 @@ append_random (lab_fuzz_bytes_t *b, bson_t *row, const char *name)
    bson_t sub;
 
    switch (t % 9) {
-   case 0: BSON_APPEND_INT32 (row, name, t >> 6); break;
-   case 1: BSON_APPEND_INT64 (row, name, t >> 6); break;
-   case 2: BSON_APPEND_DOUBLE (row, name, (t >> 6) * 0.5); break;
+   case 0:
+      BSON_APPEND_INT32 (row, name, t >> 6);
+      break;
+   case 1:
+      BSON_APPEND_INT64 (row, name, t >> 6);
+      break;
+   case 2:
+      BSON_APPEND_DOUBLE (row, name, (t >> 6) * 0.5);
+      break;
    case 3: {
-      size_t n = (size_t) lab_fuzz_u8 (b) * ((t >> 4) & 15) + 1;
+      size_t n = (size_t)lab_fuzz_u8 (b) * ((t >> 4) & 15) + 1;
       if (n >= sizeof s) {
          n = sizeof s - 1;
       }
       memset (s, 'x', n);
       s[n] = '\0';
-      s[0] = (char) ('a' + (t >> 6));
-      bson_append_utf8 (row, name, -1, s, (int) n);
+      s[0] = (char)('a' + (t >> 6));
+      bson_append_utf8 (row, name, -1, s, (int)n);
       break;
    }
-   case 4: BSON_APPEND_BOOL (row, name, t & 0x80); break;
-   case 5: BSON_APPEND_NULL (row, name); break;
+   case 4:
+      BSON_APPEND_BOOL (row, name, t & 0x80);
+      break;
+   case 5:
+      BSON_APPEND_NULL (row, name);
+      break;
    case 6:
       BSON_APPEND_DOCUMENT_BEGIN (row, name, &sub);
       BSON_APPEND_INT32 (&sub, "z", t >> 6);
@@ -126,7 +136,7 @@ append_random (lab_fuzz_bytes_t *b, bson_t *row, const char *name)
       bson_append_array_end (row, &sub);
       break;
    default: {
-      int64_t ms = (int64_t) (t >> 6) * 1000;
+      int64_t ms = (int64_t)(t >> 6) * 1000;
       BSON_APPEND_DATE_TIME (row, name, ms);
       break;
    }
@@ -137,13 +147,13 @@ append_random (lab_fuzz_bytes_t *b, bson_t *row, const char *name)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 {
-   lab_fuzz_bytes_t b = {data, len};
+   lab_fuzz_bytes_t b = { data, len };
    const char *hoist[NPOOL];
    bson_t *rows[MAX_ROWS];
    lab_hash_t want[MAX_ROWS];
    size_t nrows, nhoist = 0;
-   lab_fold_opts_t o = {0};
-   sink_t s = {0};
+   lab_fold_opts_t o = { 0 };
+   sink_t s = { 0 };
    bson_error_t error;
    lab_fold_t *f;
    lab_hoist_sampler_t *sampler;
@@ -154,9 +164,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    lab_fuzz_setup ();
    o.key = "k";
    o.array_field = "details";
-   o.max_doc_bytes = 1024 + (int64_t) (lab_fuzz_u32 (&b) % 32768);
+   o.max_doc_bytes = 1024 + (int64_t)(lab_fuzz_u32 (&b) % 32768);
    mode = lab_fuzz_u8 (&b);
-   o.on_oversize = (lab_fold_oversize_t) (mode % 3);
+   o.on_oversize = (lab_fold_oversize_t)(mode % 3);
    string_keys = mode & 0x80;
    hoist_bits = lab_fuzz_u8 (&b);
    for (size_t i = 0; i < NPOOL - 1; i++) { /* never _id: lab_fold_opts_check refuses it */
@@ -178,14 +188,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
       }
       if (string_keys) {
          char ks[32];
-         bson_snprintf (ks, sizeof ks, "K%06d", (int) key);
+         bson_snprintf (ks, sizeof ks, "K%06d", (int)key);
          BSON_APPEND_UTF8 (rows[r], "k", ks);
       } else if ((k >> 2) % 3 == 0) {
-         BSON_APPEND_INT32 (rows[r], "k", (int32_t) key);
+         BSON_APPEND_INT32 (rows[r], "k", (int32_t)key);
       } else if ((k >> 2) % 3 == 1) {
          BSON_APPEND_INT64 (rows[r], "k", key);
       } else {
-         BSON_APPEND_DOUBLE (rows[r], "k", (double) key);
+         BSON_APPEND_DOUBLE (rows[r], "k", (double)key);
       }
       for (size_t i = 0; i < NPOOL; i++) {
          if (present & (1u << i)) {
@@ -202,13 +212,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    sampler = lab_hoist_sampler_new ("k", "details", 1 + (hoist_bits >> 5));
    for (size_t r = 0; r < nrows && ok; r++) {
       ok = lab_fold_push_row (f, rows[r], &error);
-      (void) lab_hoist_sampler_push (sampler, rows[r]);
+      (void)lab_hoist_sampler_push (sampler, rows[r]);
    }
    if (ok) {
       ok = lab_fold_finish (f, &error);
    }
    if (s.bad) {
-      fprintf (stderr, "fuzz_fold: %s (cap %lld)\n", s.bad, (long long) s.cap);
+      fprintf (stderr, "fuzz_fold: %s (cap %lld)\n", s.bad, (long long)s.cap);
       abort ();
    }
    if (ok) {

@@ -22,20 +22,26 @@ make_value (lab_fuzz_bytes_t *b, bson_value_t *v, char *buf, size_t cap)
    uint8_t t = lab_fuzz_u8 (b) % 11;
    memset (v, 0, sizeof *v);
    switch (t) {
-   case 0: v->value_type = BSON_TYPE_MINKEY; break;
-   case 1: v->value_type = BSON_TYPE_MAXKEY; break;
-   case 2: v->value_type = BSON_TYPE_NULL; break;
+   case 0:
+      v->value_type = BSON_TYPE_MINKEY;
+      break;
+   case 1:
+      v->value_type = BSON_TYPE_MAXKEY;
+      break;
+   case 2:
+      v->value_type = BSON_TYPE_NULL;
+      break;
    case 3:
       v->value_type = BSON_TYPE_BOOL;
       v->value.v_bool = lab_fuzz_u8 (b) & 1;
       break;
    case 4:
       v->value_type = BSON_TYPE_INT32;
-      v->value.v_int32 = (int32_t) lab_fuzz_u32 (b);
+      v->value.v_int32 = (int32_t)lab_fuzz_u32 (b);
       break;
    case 5:
       v->value_type = BSON_TYPE_INT64;
-      v->value.v_int64 = (int64_t) lab_fuzz_u64 (b);
+      v->value.v_int64 = (int64_t)lab_fuzz_u64 (b);
       break;
    case 6: {
       uint64_t bits = lab_fuzz_u64 (b);
@@ -45,10 +51,10 @@ make_value (lab_fuzz_bytes_t *b, bson_value_t *v, char *buf, size_t cap)
    }
    case 7: {
       /* doubles near integers and powers of two, where the encoding changes form */
-      int64_t i = (int64_t) lab_fuzz_u64 (b);
-      int e = (int8_t) lab_fuzz_u8 (b);
+      int64_t i = (int64_t)lab_fuzz_u64 (b);
+      int e = (int8_t)lab_fuzz_u8 (b);
       v->value_type = BSON_TYPE_DOUBLE;
-      v->value.v_double = ldexp ((double) (i >> (lab_fuzz_u8 (b) % 64)), e % 80);
+      v->value.v_double = ldexp ((double)(i >> (lab_fuzz_u8 (b) % 64)), e % 80);
       break;
    }
    case 8: {
@@ -58,7 +64,7 @@ make_value (lab_fuzz_bytes_t *b, bson_value_t *v, char *buf, size_t cap)
       buf[n] = '\0';
       v->value_type = BSON_TYPE_UTF8;
       v->value.v_utf8.str = buf;
-      v->value.v_utf8.len = (uint32_t) n;
+      v->value.v_utf8.len = (uint32_t)n;
       break;
    }
    case 9: {
@@ -70,7 +76,7 @@ make_value (lab_fuzz_bytes_t *b, bson_value_t *v, char *buf, size_t cap)
    }
    default:
       v->value_type = BSON_TYPE_DATE_TIME;
-      v->value.v_datetime = (int64_t) lab_fuzz_u64 (b);
+      v->value.v_datetime = (int64_t)lab_fuzz_u64 (b);
       break;
    }
 }
@@ -80,16 +86,24 @@ static int
 rank (bson_type_t t)
 {
    switch (t) {
-   case BSON_TYPE_MINKEY: return 0;
-   case BSON_TYPE_NULL: return 1;
+   case BSON_TYPE_MINKEY:
+      return 0;
+   case BSON_TYPE_NULL:
+      return 1;
    case BSON_TYPE_INT32:
    case BSON_TYPE_INT64:
-   case BSON_TYPE_DOUBLE: return 2;
-   case BSON_TYPE_UTF8: return 3;
-   case BSON_TYPE_OID: return 4;
-   case BSON_TYPE_BOOL: return 5;
-   case BSON_TYPE_DATE_TIME: return 6;
-   default: return 7; /* maxKey */
+   case BSON_TYPE_DOUBLE:
+      return 2;
+   case BSON_TYPE_UTF8:
+      return 3;
+   case BSON_TYPE_OID:
+      return 4;
+   case BSON_TYPE_BOOL:
+      return 5;
+   case BSON_TYPE_DATE_TIME:
+      return 6;
+   default:
+      return 7; /* maxKey */
    }
 }
 
@@ -98,9 +112,12 @@ static long double
 num (const bson_value_t *v)
 {
    switch (v->value_type) {
-   case BSON_TYPE_INT32: return v->value.v_int32;
-   case BSON_TYPE_INT64: return v->value.v_int64;
-   default: return v->value.v_double;
+   case BSON_TYPE_INT32:
+      return v->value.v_int32;
+   case BSON_TYPE_INT64:
+      return v->value.v_int64;
+   default:
+      return v->value.v_double;
    }
 }
 
@@ -133,10 +150,14 @@ ref_compare (const bson_value_t *a, const bson_value_t *b)
       int c = memcmp (a->value.v_utf8.str, b->value.v_utf8.str, la < lb ? la : lb);
       return c ? sign (c) : la < lb ? -1 : la > lb;
    }
-   case 4: return sign (memcmp (a->value.v_oid.bytes, b->value.v_oid.bytes, 12));
-   case 5: return (int) a->value.v_bool - (int) b->value.v_bool;
-   case 6: return a->value.v_datetime < b->value.v_datetime ? -1 : a->value.v_datetime > b->value.v_datetime;
-   default: return 0;
+   case 4:
+      return sign (memcmp (a->value.v_oid.bytes, b->value.v_oid.bytes, 12));
+   case 5:
+      return (int)a->value.v_bool - (int)b->value.v_bool;
+   case 6:
+      return a->value.v_datetime < b->value.v_datetime ? -1 : a->value.v_datetime > b->value.v_datetime;
+   default:
+      return 0;
    }
 }
 
@@ -148,9 +169,12 @@ same_value (const bson_value_t *a, const bson_value_t *b)
       return false;
    }
    switch (a->value_type) {
-   case BSON_TYPE_BOOL: return a->value.v_bool == b->value.v_bool;
-   case BSON_TYPE_INT32: return a->value.v_int32 == b->value.v_int32;
-   case BSON_TYPE_INT64: return a->value.v_int64 == b->value.v_int64;
+   case BSON_TYPE_BOOL:
+      return a->value.v_bool == b->value.v_bool;
+   case BSON_TYPE_INT32:
+      return a->value.v_int32 == b->value.v_int32;
+   case BSON_TYPE_INT64:
+      return a->value.v_int64 == b->value.v_int64;
    case BSON_TYPE_DOUBLE:
       if (isnan (a->value.v_double)) {
          return isnan (b->value.v_double);
@@ -159,9 +183,12 @@ same_value (const bson_value_t *a, const bson_value_t *b)
    case BSON_TYPE_UTF8:
       return a->value.v_utf8.len == b->value.v_utf8.len &&
              memcmp (a->value.v_utf8.str, b->value.v_utf8.str, a->value.v_utf8.len) == 0;
-   case BSON_TYPE_OID: return memcmp (a->value.v_oid.bytes, b->value.v_oid.bytes, 12) == 0;
-   case BSON_TYPE_DATE_TIME: return a->value.v_datetime == b->value.v_datetime;
-   default: return true;
+   case BSON_TYPE_OID:
+      return memcmp (a->value.v_oid.bytes, b->value.v_oid.bytes, 12) == 0;
+   case BSON_TYPE_DATE_TIME:
+      return a->value.v_datetime == b->value.v_datetime;
+   default:
+      return true;
    }
 }
 
@@ -171,7 +198,7 @@ check_one (const bson_value_t *v, int64_t rid, lab_buf_t *enc)
 {
    bson_error_t error;
    bson_value_t back;
-   lab_buf_t full = {0}, ukey = {0}, uval = {0}, joined = {0}, body = {0};
+   lab_buf_t full = { 0 }, ukey = { 0 }, uval = { 0 }, joined = { 0 }, body = { 0 };
    size_t value_len, used;
    int64_t rid_back;
    uint8_t tag;
@@ -186,7 +213,8 @@ check_one (const bson_value_t *v, int64_t rid, lab_buf_t *enc)
    bson_value_destroy (&back);
 
    if (!lab_key_encode_body (v, &body, &error) || body.len != lab_key_body_len (enc->len) ||
-       memcmp (body.data, enc->data, body.len) != 0 || !lab_key_has_body (enc->data, enc->len, body.data, body.len)) {
+       memcmp (body.data, enc->data, body.len) != 0 ||
+       !lab_key_has_body (enc->data, enc->len, body.data, body.len)) {
       abort (); /* the body is not the key's prefix */
    }
 
@@ -201,7 +229,8 @@ check_one (const bson_value_t *v, int64_t rid, lab_buf_t *enc)
       abort ();
    }
    lab_key_unique_value (&uval, rid, tag);
-   if (!lab_key_recordid_decode (uval.data, uval.len, &rid_back, &used) || rid_back != rid || used + 1 != uval.len) {
+   if (!lab_key_recordid_decode (uval.data, uval.len, &rid_back, &used) || rid_back != rid ||
+       used + 1 != uval.len) {
       abort (); /* the unique value's RecordId does not read back */
    }
    if (!lab_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined) || joined.len != enc->len ||
@@ -219,16 +248,16 @@ check_one (const bson_value_t *v, int64_t rid, lab_buf_t *enc)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 {
-   lab_fuzz_bytes_t b = {data, len};
+   lab_fuzz_bytes_t b = { data, len };
    char sa[64], sb[64];
    bson_value_t va, vb;
-   lab_buf_t ea = {0}, eb = {0};
+   lab_buf_t ea = { 0 }, eb = { 0 };
    int64_t rid;
    int ref, got;
    size_t n;
 
    lab_fuzz_setup ();
-   rid = (int64_t) (lab_fuzz_u64 (&b) >> 1);
+   rid = (int64_t)(lab_fuzz_u64 (&b) >> 1);
    if (rid == 0) {
       rid = 1;
    }

@@ -23,10 +23,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
       int64_t v;
       char buf[64];
       if (lab_parse_size (parts[i], "--size", &u, &error)) {
-         (void) lab_format_bytes (u, buf, sizeof buf);
+         (void)lab_format_bytes (u, buf, sizeof buf);
       }
       if (lab_parse_duration_ns (parts[i], "--time", &u, &error)) {
-         (void) lab_format_bytes (u, buf, sizeof buf);
+         (void)lab_format_bytes (u, buf, sizeof buf);
       }
       if (lab_parse_int (parts[i], "--n", INT64_MIN, INT64_MAX, &v, &error)) {
          /* the full range: nothing to check beyond the parse */

@@ -19,9 +19,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 
    lab_fuzz_setup ();
    memset (&r, 0, sizeof r);
-   if (lab_cmp_results_load_json ((const char *) data, len, "fuzz.json", &r, &error)) {
-      lab_cmp_render_opts_t o = {0};
-      lab_cmp_production_t prod = {.ratio = 0.25};
+   if (lab_cmp_results_load_json ((const char *)data, len, "fuzz.json", &r, &error)) {
+      lab_cmp_render_opts_t o = { 0 };
+      lab_cmp_production_t prod = { .ratio = 0.25 };
       char *md = lab_cmp_render_md (&r, &o);
       bson_t js = BSON_INITIALIZER;
 

@@ -54,23 +54,23 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
       seed_list (data, len);
       return 0;
    }
-   (void) lab_facts_topology_from_hello (&reply, &topo, &error);
+   (void)lab_facts_topology_from_hello (&reply, &topo, &error);
    lab_facts_topology_cleanup (&topo);
-   (void) lab_facts_shards_from_list (&reply, &shards, &error);
+   (void)lab_facts_shards_from_list (&reply, &shards, &error);
    lab_facts_shards_cleanup (&shards);
-   (void) lab_facts_server_status (&reply, &status, &error);
+   (void)lab_facts_server_status (&reply, &status, &error);
 
    memset (&none, 0, sizeof none);
    if (lab_facts_disks_from_diag (&reply, &disks, &error)) {
-      (void) lab_facts_disks_elapsed_s (&disks, &disks);
+      (void)lab_facts_disks_elapsed_s (&disks, &disks);
       if (lab_facts_disks_pick (&disks, &disks, NULL, &da, &db, reason, sizeof reason, &error)) {
          lab_facts_disk_delta (da, db, 1.0, &d);
          lab_facts_disk_delta (NULL, db, 0.0, &d);
       }
       if (disks.ndisks > 0) {
-         (void) lab_facts_disks_find (&disks, disks.disks[0].name);
-         (void) lab_facts_disks_pick (&none, &disks, disks.disks[0].name, &da, &db, reason, sizeof reason,
-                                      &error);
+         (void)lab_facts_disks_find (&disks, disks.disks[0].name);
+         (void)lab_facts_disks_pick (&none, &disks, disks.disks[0].name, &da, &db, reason, sizeof reason,
+                                     &error);
       }
    }
    lab_facts_disks_cleanup (&disks);

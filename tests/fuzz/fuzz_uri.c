@@ -22,8 +22,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    lab_fuzz_split (data, len, parts, 2, &store);
    memset (&u, 0, sizeof u);
    if (lab_uri_parse (parts[0], &u, &error)) {
-      (void) lab_uri_db (&u, NULL);
-      (void) lab_uri_db (&u, "x");
+      (void)lab_uri_db (&u, NULL);
+      (void)lab_uri_db (&u, "x");
    }
    lab_uri_cleanup (&u);
    red = lab_uri_redact (parts[0]);

@@ -18,19 +18,19 @@ static char dir[256];
 static void
 silent (lab_log_level_t level, const char *msg, void *ctx)
 {
-   (void) level;
-   (void) msg;
-   (void) ctx;
+   (void)level;
+   (void)msg;
+   (void)ctx;
 }
 
 /* mongoc_silent -- the same for libmongoc's and libbson's own log. */
 static void
 mongoc_silent (mongoc_log_level_t level, const char *domain, const char *message, void *ud)
 {
-   (void) level;
-   (void) domain;
-   (void) message;
-   (void) ud;
+   (void)level;
+   (void)domain;
+   (void)message;
+   (void)ud;
 }
 
 /* cleanup_dir -- remove the temporary directory at exit. */
@@ -140,7 +140,7 @@ lab_fuzz_u32 (lab_fuzz_bytes_t *b)
 uint64_t
 lab_fuzz_u64 (lab_fuzz_bytes_t *b)
 {
-   return ((uint64_t) lab_fuzz_u32 (b) << 32) | lab_fuzz_u32 (b);
+   return ((uint64_t)lab_fuzz_u32 (b) << 32) | lab_fuzz_u32 (b);
 }
 
 /* lab_fuzz_take -- see fuzz_util.h. */

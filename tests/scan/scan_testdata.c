@@ -33,12 +33,12 @@ append_row_fields (bson_t *d, int bill, int line, uint64_t *rng)
    BSON_APPEND_INT32 (d, "line", line);
    {
       char code[24];
-      snprintf (code, sizeof code, "ITEM-%05d", (int) (next_rand (rng) % 20000));
+      snprintf (code, sizeof code, "ITEM-%05d", (int)(next_rand (rng) % 20000));
       BSON_APPEND_UTF8 (d, "item_code", code);
    }
-   BSON_APPEND_DOUBLE (d, "qty", (double) (next_rand (rng) % 100) / 4.0);
-   BSON_APPEND_DOUBLE (d, "price", (double) (next_rand (rng) % 100000) / 100.0);
-   BSON_APPEND_DATE_TIME (d, "ts", 1700000000000ll + (int64_t) bill * 60000 + line);
+   BSON_APPEND_DOUBLE (d, "qty", (double)(next_rand (rng) % 100) / 4.0);
+   BSON_APPEND_DOUBLE (d, "price", (double)(next_rand (rng) % 100000) / 100.0);
+   BSON_APPEND_DATE_TIME (d, "ts", 1700000000000ll + (int64_t)bill * 60000 + line);
    BSON_APPEND_UTF8 (d, "note", note);
 }
 
@@ -46,8 +46,8 @@ append_row_fields (bson_t *d, int bill, int line, uint64_t *rng)
 static bool
 flush_batch (lab_session_t *sess, const char *coll, bson_t **docs, size_t *n, bson_error_t *error)
 {
-   lab_insert_result_t r = {0};
-   bool ok = lab_store_insert_many (sess, coll, (const bson_t *const *) docs, *n, &r, error);
+   lab_insert_result_t r = { 0 };
+   bool ok = lab_store_insert_many (sess, coll, (const bson_t *const *)docs, *n, &r, error);
    size_t i;
 
    if (ok && r.nerrors) {
@@ -83,9 +83,9 @@ scan_testdata_build (lab_store_t *store, const char *detail, const char *folded,
        !lab_store_create (sess, detail, error) || !lab_store_create (sess, folded, error)) {
       goto done;
    }
-   rows = bson_malloc0 ((size_t) bills * sizeof *rows);
+   rows = bson_malloc0 ((size_t)bills * sizeof *rows);
    for (b = 0; b < bills; b++) {
-      rows[b] = 1 + (int) (next_rand (&rng) % (uint64_t) (2 * mean_rows - 1));
+      rows[b] = 1 + (int)(next_rand (&rng) % (uint64_t)(2 * mean_rows - 1));
       if (rows[b] > maxrows) {
          maxrows = rows[b];
       }
@@ -122,7 +122,7 @@ scan_testdata_build (lab_store_t *store, const char *detail, const char *folded,
       BSON_APPEND_INT32 (d, "row_count", rows[b]);
       BSON_APPEND_ARRAY_BEGIN (d, "details", &arr);
       for (line = 0; line < rows[b]; line++) {
-         bson_uint32_to_string ((uint32_t) line, &ik, idx, sizeof idx);
+         bson_uint32_to_string ((uint32_t)line, &ik, idx, sizeof idx);
          bson_append_document_begin (&arr, ik, -1, &row);
          append_row_fields (&row, b, line, &rng);
          bson_append_document_end (&arr, &row);

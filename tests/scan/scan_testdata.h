@@ -11,7 +11,7 @@
 
 /* scan_testdata_build -- `bills` bills of 1..2*mean_rows-1 rows (deterministic); *rows_out gets the
  * number of detail rows. Existing collections of those names are dropped first. */
-bool scan_testdata_build (lab_store_t *store, const char *detail, const char *folded, int bills, int mean_rows,
-                          int64_t *rows_out, bson_error_t *error);
+bool scan_testdata_build (lab_store_t *store, const char *detail, const char *folded, int bills,
+                          int mean_rows, int64_t *rows_out, bson_error_t *error);
 
 #endif

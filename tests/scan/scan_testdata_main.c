@@ -16,7 +16,7 @@ int
 main (int argc, char **argv)
 {
    lab_cli_common_t c;
-   lab_store_opts_t so = {0};
+   lab_store_opts_t so = { 0 };
    lab_store_t *store;
    const char *detail = "bill_detail", *folded = "detail_coll";
    int64_t bills = 400, rows = 20, total = 0;
@@ -64,13 +64,13 @@ main (int argc, char **argv)
    so.cache_size_bytes = c.cache_size_bytes;
    so.create = true;
    store = lab_store_open (c.uri, &so, &e);
-   if (!store || !scan_testdata_build (store, detail, folded, (int) bills, (int) rows, &total, &e)) {
+   if (!store || !scan_testdata_build (store, detail, folded, (int)bills, (int)rows, &total, &e)) {
       lab_log_error ("%s", e.message);
       lab_store_close (store);
       return 1;
    }
    lab_store_close (store);
-   printf ("%lld\n", (long long) total);
+   printf ("%lld\n", (long long)total);
    return 0;
 usage:
    lab_log_error ("%s", e.message);

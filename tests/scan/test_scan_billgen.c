@@ -26,17 +26,19 @@ setup (void **state)
    int rc;
 
    g_dir = lab_test_tmpdir ("scan-billgen");
-   cmd = bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows 20 "
-                             "--order interleaved --seed 11 --drop --progress never -q",
-                             billgen, g_dir, BILLS);
+   cmd =
+      bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows 20 "
+                          "--order interleaved --seed 11 --drop --progress never -q",
+                          billgen, g_dir, BILLS);
    rc = lab_test_run (cmd, NULL, &err);
    if (rc != 0) {
       fail_msg ("%s: exit %d: %s", cmd, rc, err);
    }
    bson_free (cmd);
    bson_free (err);
-   cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --verify --progress never -q",
-                             fold, g_dir);
+   cmd = bson_strdup_printf (
+      "'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --verify --progress never -q", fold,
+      g_dir);
    rc = lab_test_run (cmd, NULL, &err);
    if (rc != 0) {
       fail_msg ("%s: exit %d: %s", cmd, rc, err);
@@ -61,9 +63,10 @@ test_interleaved_cold (void **state)
 {
    char *bin = lab_test_bin ("scancmp");
    char *out_path = bson_strdup_printf ("%s/run.json", g_dir);
-   char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --cache-size 1MiB --cold --direct-io --runs 2 --parallel 2 "
-                                   "--interval 100ms --progress never --out '%s'",
-                                   bin, g_dir, out_path);
+   char *cmd = bson_strdup_printf (
+      "'%s' --uri 'wiredtiger:%s' --cache-size 1MiB --cold --direct-io --runs 2 --parallel 2 "
+      "--interval 100ms --progress never --out '%s'",
+      bin, g_dir, out_path);
    char *out = NULL, *err = NULL;
    bson_json_reader_t *jr;
    bson_t r = BSON_INITIALIZER;
@@ -80,14 +83,14 @@ test_interleaved_cold (void **state)
    assert_int_equal (bson_json_reader_read (jr, &r, &e), 1);
    bson_json_reader_destroy (jr);
 
-   assert_int_equal ((int64_t) lab_test_json_num (&r, "dataset.keys"), BILLS);
+   assert_int_equal ((int64_t)lab_test_json_num (&r, "dataset.keys"), BILLS);
    {
       char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
       int64_t rows = lab_test_folded_rows (uri, "detail_coll", "bill_detail", &detail_count);
       assert_int_equal (rows, detail_count);
       bson_free (uri);
    }
-   assert_int_equal ((int64_t) lab_test_json_num (&r, "dataset.detail.count"), detail_count);
+   assert_int_equal ((int64_t)lab_test_json_num (&r, "dataset.detail.count"), detail_count);
    for (i = 0; i < 4; i++) {
       char p[64];
       const char *layout;
@@ -96,15 +99,15 @@ test_interleaved_cold (void **state)
       snprintf (p, sizeof p, "runs.%d.layout", i);
       layout = lab_test_json_str (&r, p);
       snprintf (p, sizeof p, "runs.%d.rows", i);
-      assert_int_equal ((int64_t) lab_test_json_num (&r, p), detail_count);
+      assert_int_equal ((int64_t)lab_test_json_num (&r, p), detail_count);
       if (geteuid () == 0) {
          snprintf (p, sizeof p, "runs.%d.cold.resident_bytes_before", i);
-         assert_int_equal ((int64_t) lab_test_json_num (&r, p), 0);
+         assert_int_equal ((int64_t)lab_test_json_num (&r, p), 0);
       }
       snprintf (p, sizeof p, "runs.%d.read_requests", i);
-      reads = (int64_t) lab_test_json_num (&r, p);
+      reads = (int64_t)lab_test_json_num (&r, p);
       snprintf (p, sizeof p, "runs.%d.engine.block_reads", i);
-      blocks = (int64_t) lab_test_json_num (&r, p);
+      blocks = (int64_t)lab_test_json_num (&r, p);
       if (strcmp (layout, "detail") == 0) {
          detail_reads += reads;
          detail_blocks += blocks;
@@ -114,7 +117,8 @@ test_interleaved_cold (void **state)
       }
    }
    if (!(detail_reads > folded_reads)) {
-      fail_msg ("device read requests: detail %lld, folded %lld", (long long) detail_reads, (long long) folded_reads);
+      fail_msg ("device read requests: detail %lld, folded %lld", (long long)detail_reads,
+                (long long)folded_reads);
    }
    assert_true (detail_blocks > folded_blocks);
    bson_destroy (&r);

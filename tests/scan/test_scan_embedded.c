@@ -21,15 +21,15 @@
 #define BILLS 600
 #define ROWS 20
 
-static char *g_dir;   /* the store's home */
-static char *g_tmp;   /* scratch for results files */
-static char *g_bin;   /* scancmp */
+static char *g_dir;    /* the store's home */
+static char *g_tmp;    /* scratch for results files */
+static char *g_bin;    /* scancmp */
 static int64_t g_rows; /* detail documents */
 
 static int
 setup (void **state)
 {
-   lab_store_opts_t so = {0};
+   lab_store_opts_t so = { 0 };
    lab_store_t *store;
    bson_error_t e;
    char *uri;
@@ -53,8 +53,8 @@ setup (void **state)
    assert_true (lab_store_create (sess, "noindex", &e));
    {
       bson_t *d = BCON_NEW ("bill_id", BCON_INT32 (1));
-      lab_insert_result_t r = {0};
-      assert_true (lab_store_insert_many (sess, "noindex", (const bson_t *const *) &d, 1, &r, &e));
+      lab_insert_result_t r = { 0 };
+      assert_true (lab_store_insert_many (sess, "noindex", (const bson_t *const *)&d, 1, &r, &e));
       lab_insert_result_cleanup (&r);
       bson_destroy (d);
    }
@@ -79,9 +79,10 @@ teardown (void **state)
 static int
 scancmp (const char *env, const char *args, char **out, char **err)
 {
-   char *cmd = bson_strdup_printf ("%s '%s' --uri 'wiredtiger:%s' --cache-size 1MiB --parallel 2 --interval 100ms "
-                                   "--progress never %s",
-                                   env ? env : "", g_bin, g_dir, args);
+   char *cmd =
+      bson_strdup_printf ("%s '%s' --uri 'wiredtiger:%s' --cache-size 1MiB --parallel 2 --interval 100ms "
+                          "--progress never %s",
+                          env ? env : "", g_bin, g_dir, args);
    int rc = lab_test_run (cmd, out, err);
    bson_free (cmd);
    return rc;
@@ -116,40 +117,99 @@ entry (int i, const char *field)
 static void
 check_schema (const bson_t *r)
 {
-   static const char *top_num[] = {"schema_version", "host.cores", "host.ram_bytes", "config.parallel", "config.runs",
-                                   "config.keys_limit", "config.interval_s", "dataset.keys", "dataset.detail.count",
-                                   "dataset.detail.avg_obj_size_bytes", "dataset.detail.storage_size_bytes",
-                                   "dataset.detail.index_size_bytes", "dataset.detail.nindexes",
-                                   "dataset.folded.count", "dataset.folded.storage_size_bytes", "device.sector_bytes"};
-   static const char *top_str[] = {"tool", "tool_version", "started_at", "finished_at", "host.hostname", "host.kernel",
-                                   "backend.name", "backend.version", "backend.uri", "backend.db", "config.detail",
-                                   "config.folded", "config.key", "config.array_field", "config.order",
-                                   "config.drop_caches", "config.dbpath", "config.device", "device.name",
-                                   "dataset.detail.collection", "dataset.folded.collection"};
-   static const char *run_num[] = {"run", "order_in_run", "elapsed_s", "docs", "rows", "keys", "bytes_returned",
-                                   "read_requests", "read_bytes", "read_time_ms", "io_ticks_ms",
-                                   "cold.resident_bytes_before", "cold.file_bytes", "cold.resident_pct_before",
-                                   "engine.block_reads", "engine.block_read_bytes", "rates.read_requests_per_s_mean",
-                                   "rates.read_requests_per_s_peak", "rates.read_mb_s_mean", "rates.read_mb_s_peak",
-                                   "rates.util_pct_mean", "rates.docs_per_s", "rates.returned_mb_s",
-                                   "memory.server_rss_peak_bytes", "memory.cache_peak_bytes", "memory.cache_peak_pct",
-                                   "latency_ms.count", "latency_ms.min", "latency_ms.mean", "latency_ms.p50",
-                                   "latency_ms.p90", "latency_ms.p95", "latency_ms.p99", "latency_ms.max",
-                                   "latency_ms.histogram.0.le_ms", "latency_ms.histogram.0.count",
-                                   "workers.0.worker", "workers.0.keys", "workers.0.docs", "workers.0.elapsed_s",
-                                   "workers.1.keys"};
-   static const char *sum_fig[] = {"elapsed_s", "docs", "read_requests", "read_bytes", "read_mb_s_peak",
-                                   "latency_p99_ms", "server_rss_peak_bytes", "block_reads", "resident_pct_before"};
+   static const char *top_num[] = { "schema_version",
+                                    "host.cores",
+                                    "host.ram_bytes",
+                                    "config.parallel",
+                                    "config.runs",
+                                    "config.keys_limit",
+                                    "config.interval_s",
+                                    "dataset.keys",
+                                    "dataset.detail.count",
+                                    "dataset.detail.avg_obj_size_bytes",
+                                    "dataset.detail.storage_size_bytes",
+                                    "dataset.detail.index_size_bytes",
+                                    "dataset.detail.nindexes",
+                                    "dataset.folded.count",
+                                    "dataset.folded.storage_size_bytes",
+                                    "device.sector_bytes" };
+   static const char *top_str[] = { "tool",
+                                    "tool_version",
+                                    "started_at",
+                                    "finished_at",
+                                    "host.hostname",
+                                    "host.kernel",
+                                    "backend.name",
+                                    "backend.version",
+                                    "backend.uri",
+                                    "backend.db",
+                                    "config.detail",
+                                    "config.folded",
+                                    "config.key",
+                                    "config.array_field",
+                                    "config.order",
+                                    "config.drop_caches",
+                                    "config.dbpath",
+                                    "config.device",
+                                    "device.name",
+                                    "dataset.detail.collection",
+                                    "dataset.folded.collection" };
+   static const char *run_num[] = { "run",
+                                    "order_in_run",
+                                    "elapsed_s",
+                                    "docs",
+                                    "rows",
+                                    "keys",
+                                    "bytes_returned",
+                                    "read_requests",
+                                    "read_bytes",
+                                    "read_time_ms",
+                                    "io_ticks_ms",
+                                    "cold.resident_bytes_before",
+                                    "cold.file_bytes",
+                                    "cold.resident_pct_before",
+                                    "engine.block_reads",
+                                    "engine.block_read_bytes",
+                                    "rates.read_requests_per_s_mean",
+                                    "rates.read_requests_per_s_peak",
+                                    "rates.read_mb_s_mean",
+                                    "rates.read_mb_s_peak",
+                                    "rates.util_pct_mean",
+                                    "rates.docs_per_s",
+                                    "rates.returned_mb_s",
+                                    "memory.server_rss_peak_bytes",
+                                    "memory.cache_peak_bytes",
+                                    "memory.cache_peak_pct",
+                                    "latency_ms.count",
+                                    "latency_ms.min",
+                                    "latency_ms.mean",
+                                    "latency_ms.p50",
+                                    "latency_ms.p90",
+                                    "latency_ms.p95",
+                                    "latency_ms.p99",
+                                    "latency_ms.max",
+                                    "latency_ms.histogram.0.le_ms",
+                                    "latency_ms.histogram.0.count",
+                                    "workers.0.worker",
+                                    "workers.0.keys",
+                                    "workers.0.docs",
+                                    "workers.0.elapsed_s",
+                                    "workers.1.keys" };
+   static const char *sum_fig[] = {
+      "elapsed_s",          "docs",           "read_requests",         "read_bytes",
+      "read_mb_s_peak",     "latency_p99_ms", "server_rss_peak_bytes", "block_reads",
+      "resident_pct_before"
+   };
    size_t i;
    int e, n = nruns (r);
 
    for (i = 0; i < sizeof top_num / sizeof top_num[0]; i++) {
-      (void) lab_test_json_num (r, top_num[i]);
+      (void)lab_test_json_num (r, top_num[i]);
    }
    for (i = 0; i < sizeof top_str / sizeof top_str[0]; i++) {
-      (void) lab_test_json_str (r, top_str[i]);
+      (void)lab_test_json_str (r, top_str[i]);
    }
-   assert_int_equal ((int) lab_test_json_num (r, "schema_version"), 1);
+   assert_int_equal ((int)lab_test_json_num (r, "schema_version"), 1);
    assert_string_equal (lab_test_json_str (r, "tool"), "scancmp");
    assert_string_equal (lab_test_json_str (r, "backend.name"), "wiredtiger");
    assert_true (n >= 2 && n % 2 == 0);
@@ -157,28 +217,31 @@ check_schema (const bson_t *r)
       const char *layout = lab_test_json_str (r, entry (e, "layout"));
       assert_true (strcmp (layout, "detail") == 0 || strcmp (layout, "folded") == 0);
       for (i = 0; i < sizeof run_num / sizeof run_num[0]; i++) {
-         (void) lab_test_json_num (r, entry (e, run_num[i]));
+         (void)lab_test_json_num (r, entry (e, run_num[i]));
       }
-      (void) lab_test_json_str (r, entry (e, "started_at"));
-      (void) lab_test_json_bool (r, entry (e, "cold.requested"));
-      (void) lab_test_json_bool (r, entry (e, "cold.caches_dropped"));
-      (void) lab_test_json_str (r, entry (e, "cold.drop_caches_note"));
+      (void)lab_test_json_str (r, entry (e, "started_at"));
+      (void)lab_test_json_bool (r, entry (e, "cold.requested"));
+      (void)lab_test_json_bool (r, entry (e, "cold.caches_dropped"));
+      (void)lab_test_json_str (r, entry (e, "cold.drop_caches_note"));
       /* at 100 ms intervals a run this size has at least one sample */
-      (void) lab_test_json_num (r, entry (e, "samples.0.t_s"));
-      (void) lab_test_json_num (r, entry (e, "samples.0.keys_done"));
+      (void)lab_test_json_num (r, entry (e, "samples.0.t_s"));
+      (void)lab_test_json_num (r, entry (e, "samples.0.keys_done"));
       /* percentiles are ordered */
-      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p50")) <= lab_test_json_num (r, entry (e, "latency_ms.p95")));
-      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p95")) <= lab_test_json_num (r, entry (e, "latency_ms.p99")));
-      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p99")) <= lab_test_json_num (r, entry (e, "latency_ms.max")));
+      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p50")) <=
+                   lab_test_json_num (r, entry (e, "latency_ms.p95")));
+      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p95")) <=
+                   lab_test_json_num (r, entry (e, "latency_ms.p99")));
+      assert_true (lab_test_json_num (r, entry (e, "latency_ms.p99")) <=
+                   lab_test_json_num (r, entry (e, "latency_ms.max")));
    }
    for (i = 0; i < sizeof sum_fig / sizeof sum_fig[0]; i++) {
       char p[128];
       snprintf (p, sizeof p, "summary.detail.%s.median", sum_fig[i]);
-      (void) lab_test_json_num (r, p);
+      (void)lab_test_json_num (r, p);
       snprintf (p, sizeof p, "summary.folded.%s.min", sum_fig[i]);
-      (void) lab_test_json_num (r, p);
+      (void)lab_test_json_num (r, p);
    }
-   assert_int_equal ((int) lab_test_json_num (r, "summary.detail.runs"), n / 2);
+   assert_int_equal ((int)lab_test_json_num (r, "summary.detail.runs"), n / 2);
    /* credentials never appear; the device figures are plain numbers */
 }
 
@@ -212,9 +275,9 @@ test_cold_interleaved (void **state)
    /* alternate: run 1 detail first, run 2 folded first */
    assert_string_equal (lab_test_json_str (r, "runs.0.layout"), "detail");
    assert_string_equal (lab_test_json_str (r, "runs.2.layout"), "folded");
-   assert_int_equal ((int) lab_test_json_num (r, "dataset.detail.count"), (int) g_rows);
-   assert_int_equal ((int) lab_test_json_num (r, "dataset.folded.count"), BILLS);
-   assert_int_equal ((int) lab_test_json_num (r, "dataset.keys"), BILLS);
+   assert_int_equal ((int)lab_test_json_num (r, "dataset.detail.count"), (int)g_rows);
+   assert_int_equal ((int)lab_test_json_num (r, "dataset.folded.count"), BILLS);
+   assert_int_equal ((int)lab_test_json_num (r, "dataset.keys"), BILLS);
    for (e = 0; e < n; e++) {
       const char *layout = lab_test_json_str (r, entry (e, "layout"));
       bool detail = strcmp (layout, "detail") == 0;
@@ -224,22 +287,23 @@ test_cold_interleaved (void **state)
       if (geteuid () == 0) {
          /* zero resident pages of the layout's files after the cold step */
          assert_true (lab_test_json_bool (r, entry (e, "cold.caches_dropped")));
-         assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "cold.resident_bytes_before")), 0);
+         assert_int_equal ((int64_t)lab_test_json_num (r, entry (e, "cold.resident_bytes_before")), 0);
       }
       assert_true (lab_test_json_num (r, entry (e, "cold.file_bytes")) > 0);
       /* both layouts return every row */
-      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "rows")), g_rows);
-      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "docs")), detail ? g_rows : BILLS);
-      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "keys")), BILLS);
-      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "latency_ms.count")), BILLS);
-      assert_int_equal ((int64_t) lab_test_json_num (r, entry (e, "workers.0.keys")) + (int64_t) lab_test_json_num (r, entry (e, "workers.1.keys")),
+      assert_int_equal ((int64_t)lab_test_json_num (r, entry (e, "rows")), g_rows);
+      assert_int_equal ((int64_t)lab_test_json_num (r, entry (e, "docs")), detail ? g_rows : BILLS);
+      assert_int_equal ((int64_t)lab_test_json_num (r, entry (e, "keys")), BILLS);
+      assert_int_equal ((int64_t)lab_test_json_num (r, entry (e, "latency_ms.count")), BILLS);
+      assert_int_equal ((int64_t)lab_test_json_num (r, entry (e, "workers.0.keys")) +
+                           (int64_t)lab_test_json_num (r, entry (e, "workers.1.keys")),
                         BILLS);
       if (detail) {
-         detail_reads += (int64_t) lab_test_json_num (r, entry (e, "read_requests"));
-         detail_blocks += (int64_t) lab_test_json_num (r, entry (e, "engine.block_reads"));
+         detail_reads += (int64_t)lab_test_json_num (r, entry (e, "read_requests"));
+         detail_blocks += (int64_t)lab_test_json_num (r, entry (e, "engine.block_reads"));
       } else {
-         folded_reads += (int64_t) lab_test_json_num (r, entry (e, "read_requests"));
-         folded_blocks += (int64_t) lab_test_json_num (r, entry (e, "engine.block_reads"));
+         folded_reads += (int64_t)lab_test_json_num (r, entry (e, "read_requests"));
+         folded_blocks += (int64_t)lab_test_json_num (r, entry (e, "engine.block_reads"));
       }
    }
    /* the summary holds the median (of two runs: their mean), min and max of each layout's figures */
@@ -266,7 +330,8 @@ test_cold_interleaved (void **state)
    }
    /* the scattered rows cost more reads, at the device and in the engine */
    if (!(detail_reads > folded_reads)) {
-      fail_msg ("device read requests: detail %lld, folded %lld", (long long) detail_reads, (long long) folded_reads);
+      fail_msg ("device read requests: detail %lld, folded %lld", (long long)detail_reads,
+                (long long)folded_reads);
    }
    assert_true (detail_blocks > folded_blocks);
    /* and the folded documents hold exactly the detail rows */
@@ -305,10 +370,11 @@ test_warm_and_keys (void **state)
    assert_false (lab_test_json_bool (r, "config.cold"));
    assert_false (lab_test_json_bool (r, "runs.0.cold.requested"));
    assert_non_null (strstr (lab_test_json_str (r, "runs.0.cold.drop_caches_note"), "warm"));
-   assert_int_equal ((int) lab_test_json_num (r, "dataset.keys"), 25);
-   assert_int_equal ((int) lab_test_json_num (r, "runs.0.keys"), 25);
-   assert_int_equal ((int) lab_test_json_num (r, "runs.1.docs"), 25);
-   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.rows"), (int64_t) lab_test_json_num (r, "runs.1.rows"));
+   assert_int_equal ((int)lab_test_json_num (r, "dataset.keys"), 25);
+   assert_int_equal ((int)lab_test_json_num (r, "runs.0.keys"), 25);
+   assert_int_equal ((int)lab_test_json_num (r, "runs.1.docs"), 25);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "runs.0.rows"),
+                     (int64_t)lab_test_json_num (r, "runs.1.rows"));
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
@@ -324,18 +390,18 @@ test_warm_and_keys (void **state)
 
       rc = scancmp (NULL, a, &out, &err);
       assert_int_equal (rc, 0);
-      j = bson_new_from_json ((const uint8_t *) out, -1, &je);
+      j = bson_new_from_json ((const uint8_t *)out, -1, &je);
       if (!j) {
          fail_msg ("stdout is not JSON (%s): %.200s", je.message, out);
       }
-      assert_int_equal ((int) lab_test_json_num (j, "dataset.keys"), 3);
+      assert_int_equal ((int)lab_test_json_num (j, "dataset.keys"), 3);
       sj = lab_test_json_load (jpath);
       assert_string_equal (lab_test_json_str (sj, "tool"), "scancmp");
-      assert_int_equal ((int) lab_test_json_num (sj, "exit_code"), 0);
+      assert_int_equal ((int)lab_test_json_num (sj, "exit_code"), 0);
       assert_true (lab_test_json_has (sj, "started") && lab_test_json_has (sj, "elapsed_s"));
-      assert_int_equal ((int) lab_test_json_num (sj, "results.dataset.keys"), 3);
-      assert_int_equal ((int) lab_test_json_num (sj, "results.schema_version"),
-                        (int) lab_test_json_num (j, "schema_version"));
+      assert_int_equal ((int)lab_test_json_num (sj, "results.dataset.keys"), 3);
+      assert_int_equal ((int)lab_test_json_num (sj, "results.schema_version"),
+                        (int)lab_test_json_num (j, "schema_version"));
       bson_destroy (sj);
       bson_destroy (j);
       bson_free (a);
@@ -349,17 +415,20 @@ test_warm_and_keys (void **state)
    f = fopen (keys_path, "w");
    fputs ("1005\n1000\n1005\n999999\n1599\n", f);
    fclose (f);
-   args = bson_strdup_printf ("--keys-file '%s' --order folded-first --parallel 3 --out '%s'", keys_path, out_path);
+   args = bson_strdup_printf ("--keys-file '%s' --order folded-first --parallel 3 --out '%s'", keys_path,
+                              out_path);
    rc = scancmp (NULL, args, &out, &err);
    if (rc != 0) {
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
    r = lab_test_json_load (out_path);
-   assert_int_equal ((int) lab_test_json_num (r, "dataset.keys"), 4);
+   assert_int_equal ((int)lab_test_json_num (r, "dataset.keys"), 4);
    assert_string_equal (lab_test_json_str (r, "runs.0.layout"), "folded");
-   assert_int_equal ((int) lab_test_json_num (r, "runs.0.docs"), 3);
-   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.rows"), (int64_t) lab_test_json_num (r, "runs.1.rows"));
-   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.1.docs"), (int64_t) lab_test_json_num (r, "runs.1.rows"));
+   assert_int_equal ((int)lab_test_json_num (r, "runs.0.docs"), 3);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "runs.0.rows"),
+                     (int64_t)lab_test_json_num (r, "runs.1.rows"));
+   assert_int_equal ((int64_t)lab_test_json_num (r, "runs.1.docs"),
+                     (int64_t)lab_test_json_num (r, "runs.1.rows"));
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
@@ -372,9 +441,10 @@ static void
 test_calibrate (void **state)
 {
    char *out_path = bson_strdup_printf ("%s/cal.json", g_tmp);
-   char *args = bson_strdup_printf ("--keys-limit 5 --calibrate --calibrate-size 16MiB --calibrate-time 200ms "
-                                    "--out '%s'",
-                                    out_path);
+   char *args =
+      bson_strdup_printf ("--keys-limit 5 --calibrate --calibrate-size 16MiB --calibrate-time 200ms "
+                          "--out '%s'",
+                          out_path);
    char *out = NULL, *err = NULL;
    bson_t *r;
    int rc = scancmp (NULL, args, &out, &err);
@@ -386,7 +456,7 @@ test_calibrate (void **state)
    r = lab_test_json_load (out_path);
    assert_true (lab_test_json_num (r, "calibration.seq_read_mb_s") > 0);
    assert_true (lab_test_json_num (r, "calibration.rand_read_4k_iops") > 0);
-   assert_int_equal ((int64_t) lab_test_json_num (r, "calibration.file_bytes"), 16 << 20);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "calibration.file_bytes"), 16 << 20);
    /* the temporary file is gone */
    cmd = bson_strdup_printf ("ls -a '%s' | grep -c layoutlab-calibrate", g_dir);
    bson_free (out);
@@ -431,7 +501,7 @@ test_drop_caches_not_permitted (void **state)
    assert_false (lab_test_json_bool (r, "runs.0.cold.caches_dropped"));
    assert_non_null (strstr (lab_test_json_str (r, "runs.0.cold.drop_caches_note"), "not permitted"));
    /* the files were still flushed out of the page cache by the engine cycle */
-   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.cold.resident_bytes_before"), 0);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "runs.0.cold.resident_bytes_before"), 0);
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
@@ -529,7 +599,7 @@ test_bad_input (void **state)
       assert_int_equal (rc, 1);
       j = lab_test_json_load (jpath);
       assert_string_equal (lab_test_json_str (j, "tool"), "scancmp");
-      assert_int_equal ((int) lab_test_json_num (j, "exit_code"), 1);
+      assert_int_equal ((int)lab_test_json_num (j, "exit_code"), 1);
       assert_false (lab_test_json_bool (j, "ok"));
       assert_non_null (strstr (lab_test_json_str (j, "error"), "\"nosuch\" does not exist"));
       assert_false (lab_test_json_has (j, "results"));
@@ -553,10 +623,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_cold_interleaved),
-      cmocka_unit_test (test_warm_and_keys),
-      cmocka_unit_test (test_calibrate),
-      cmocka_unit_test (test_drop_caches_not_permitted),
+      cmocka_unit_test (test_cold_interleaved), cmocka_unit_test (test_warm_and_keys),
+      cmocka_unit_test (test_calibrate),        cmocka_unit_test (test_drop_caches_not_permitted),
       cmocka_unit_test (test_bad_input),
    };
    return cmocka_run_group_tests_name ("scan_embedded", tests, setup, teardown);

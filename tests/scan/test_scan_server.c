@@ -40,7 +40,7 @@ static int
 setup (void **state)
 {
    char *cmd, *out = NULL, *err = NULL;
-   lab_store_opts_t so = {0};
+   lab_store_opts_t so = { 0 };
    lab_store_t *store;
    bson_error_t e;
    int rc;
@@ -96,8 +96,8 @@ teardown (void **state)
 static int
 scancmp (const char *args, char **out, char **err)
 {
-   char *cmd = bson_strdup_printf ("'%s' --uri '%s' --db scantest --parallel 2 --interval 100ms --progress never %s",
-                                   g_bin, g_uri, args);
+   char *cmd = bson_strdup_printf (
+      "'%s' --uri '%s' --db scantest --parallel 2 --interval 100ms --progress never %s", g_bin, g_uri, args);
    int rc = lab_test_run (cmd, out, err);
    bson_free (cmd);
    return rc;
@@ -130,16 +130,16 @@ test_restart_between_layouts (void **state)
    out_path = bson_strdup_printf ("%s/server.json", g_tmp);
    restart = server_cmd ("restart");
    pid0 = pid_file ();
-   args = bson_strdup_printf ("--cold --restart-cmd \"%s\" --dbpath '%s/data' --ready-timeout 60s --out '%s'", restart,
-                              g_dir, out_path);
+   args = bson_strdup_printf ("--cold --restart-cmd \"%s\" --dbpath '%s/data' --ready-timeout 60s --out '%s'",
+                              restart, g_dir, out_path);
    rc = scancmp (args, &out, &err);
    if (rc != 0) {
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
    assert_non_null (strstr (out, "one doc per row"));
    r = lab_test_json_load (out_path);
-   pid1 = (int64_t) lab_test_json_num (r, "runs.0.cold.server_pid");
-   pid2 = (int64_t) lab_test_json_num (r, "runs.1.cold.server_pid");
+   pid1 = (int64_t)lab_test_json_num (r, "runs.0.cold.server_pid");
+   pid2 = (int64_t)lab_test_json_num (r, "runs.1.cold.server_pid");
    /* a new server process before each layout */
    assert_true (pid1 != pid0);
    assert_true (pid2 != pid1);
@@ -148,13 +148,13 @@ test_restart_between_layouts (void **state)
    assert_true (lab_test_json_bool (r, "runs.1.cold.server_restarted"));
    assert_true (lab_test_json_num (r, "runs.1.cold.server_uptime_s") < 60);
    /* the run completed with every row from both layouts */
-   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.rows"), g_rows);
-   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.1.rows"), g_rows);
-   assert_int_equal ((int64_t) lab_test_json_num (r, "runs.0.keys"), BILLS);
-   assert_int_equal ((int64_t) lab_test_json_num (r, "dataset.keys"), BILLS);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "runs.0.rows"), g_rows);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "runs.1.rows"), g_rows);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "runs.0.keys"), BILLS);
+   assert_int_equal ((int64_t)lab_test_json_num (r, "dataset.keys"), BILLS);
    /* local server with --dbpath: its disk was sampled and its files' residency recorded */
-   (void) lab_test_json_num (r, "runs.0.read_requests");
-   (void) lab_test_json_num (r, "runs.0.cold.file_bytes");
+   (void)lab_test_json_num (r, "runs.0.read_requests");
+   (void)lab_test_json_num (r, "runs.0.cold.file_bytes");
    assert_true (lab_test_json_bool (r, "backend.server_local"));
    bson_destroy (r);
    bson_free (out);
@@ -177,9 +177,10 @@ test_restart_failures (void **state)
    unlink (out_path);
 
    /* the command fails */
-   args = bson_strdup_printf ("--cold --restart-cmd 'echo restarting; : mongodb://admin:s3cret@db1/x; exit 7' "
-                              "--keys-limit 3 --out '%s'",
-                              out_path);
+   args =
+      bson_strdup_printf ("--cold --restart-cmd 'echo restarting; : mongodb://admin:s3cret@db1/x; exit 7' "
+                          "--keys-limit 3 --out '%s'",
+                          out_path);
    rc = scancmp (args, &out, &err);
    assert_int_equal (rc, 1);
    assert_non_null (strstr (err, "restart command"));
@@ -201,8 +202,8 @@ test_restart_failures (void **state)
    bson_free (err);
 
    /* the command hangs */
-   args = bson_strdup_printf ("--cold --restart-cmd 'sleep 30' --restart-timeout 1s --keys-limit 3 --out '%s'",
-                              out_path);
+   args = bson_strdup_printf (
+      "--cold --restart-cmd 'sleep 30' --restart-timeout 1s --keys-limit 3 --out '%s'", out_path);
    rc = scancmp (args, &out, &err);
    assert_int_equal (rc, 1);
    assert_non_null (strstr (err, "did not finish within 1.0 s"));
@@ -213,7 +214,8 @@ test_restart_failures (void **state)
 
    /* the server never comes back: the "restart" only stops it */
    cmd = server_cmd ("stop");
-   args = bson_strdup_printf ("--cold --restart-cmd \"%s\" --ready-timeout 2s --keys-limit 3 --out '%s'", cmd, out_path);
+   args = bson_strdup_printf ("--cold --restart-cmd \"%s\" --ready-timeout 2s --keys-limit 3 --out '%s'", cmd,
+                              out_path);
    rc = scancmp (args, &out, &err);
    assert_int_equal (rc, 1);
    assert_non_null (strstr (err, "did not answer ping within 2 s"));
@@ -241,7 +243,8 @@ test_server_cache_sweep_refused (void **state)
       skip ();
    }
    out_path = bson_strdup_printf ("%s/sweep.json", g_tmp);
-   args = bson_strdup_printf ("--cache-sizes 64MiB,256MiB --server-cache-sweep --keys-limit 3 --out '%s'", out_path);
+   args = bson_strdup_printf ("--cache-sizes 64MiB,256MiB --server-cache-sweep --keys-limit 3 --out '%s'",
+                              out_path);
    rc = scancmp (args, &out, &err);
    if (rc != 1 || !strstr (err, "wiredTigerEngineRuntimeConfig") || !strstr (err, "--server-cache-sweep")) {
       fail_msg ("exit %d (want 1): %s", rc, err);

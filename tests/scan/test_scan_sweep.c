@@ -33,9 +33,10 @@ make_data (const char *tag, const char *order)
    char *cmd, *err = NULL;
    int rc;
 
-   cmd = bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows %d "
-                             "--order %s --seed 11 --drop --progress never -q",
-                             billgen, dir, BILLS, MEAN_ROWS, order);
+   cmd =
+      bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows %d "
+                          "--order %s --seed 11 --drop --progress never -q",
+                          billgen, dir, BILLS, MEAN_ROWS, order);
    rc = lab_test_run (cmd, NULL, &err);
    if (rc != 0) {
       fail_msg ("%s: exit %d: %s", cmd, rc, err);
@@ -43,8 +44,8 @@ make_data (const char *tag, const char *order)
    bson_free (cmd);
    bson_free (err);
    err = NULL;
-   cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --progress never -q",
-                             fold, dir);
+   cmd = bson_strdup_printf (
+      "'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --progress never -q", fold, dir);
    rc = lab_test_run (cmd, NULL, &err);
    if (rc != 0) {
       fail_msg ("%s: exit %d: %s", cmd, rc, err);
@@ -80,8 +81,8 @@ teardown (void **state)
 static int
 scancmp (const char *dir, const char *args, char **err)
 {
-   char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --interval 100ms --progress never %s",
-                                   g_bin, dir, args);
+   char *cmd = bson_strdup_printf (
+      "'%s' --uri 'wiredtiger:%s' --parallel 2 --interval 100ms --progress never %s", g_bin, dir, args);
    int rc = lab_test_run (cmd, NULL, err);
    bson_free (cmd);
    return rc;
@@ -103,7 +104,8 @@ static void
 test_three_points_interleaved (void **state)
 {
    char *out_path = bson_strdup_printf ("%s/sweep.json", g_inter);
-   char *args = bson_strdup_printf ("--cold --direct-io --cache-ratios 0.15,1,4 --keys-limit 400 --out '%s'", out_path);
+   char *args =
+      bson_strdup_printf ("--cold --direct-io --cache-ratios 0.15,1,4 --keys-limit 400 --out '%s'", out_path);
    char *err = NULL;
    double amp[3], speedup[3], loc_detail, loc_folded;
    bson_t *r;
@@ -121,7 +123,7 @@ test_three_points_interleaved (void **state)
    assert_true (num (r, 1, "cache_size_bytes") < num (r, 2, "cache_size_bytes"));
    assert_true (num (r, 0, "cache_ratio") > 0.14 && num (r, 0, "cache_ratio") < 0.16);
    assert_true (num (r, 2, "cache_ratio") > 3.9 && num (r, 2, "cache_ratio") < 4.1);
-   i = (int) lab_test_json_num (r, "sweep_reference");
+   i = (int)lab_test_json_num (r, "sweep_reference");
    assert_true (i >= 0 && i < 3);
    assert_true (lab_test_json_num (r, "config.cache_size_bytes") == num (r, i, "cache_size_bytes"));
    assert_true (lab_test_json_num (r, "backend.cache_max_bytes") == num (r, i, "cache_size_bytes"));
@@ -130,9 +132,10 @@ test_three_points_interleaved (void **state)
    for (i = 0; i < 3; i++) {
       char p[64];
       snprintf (p, sizeof p, "sweep.%d.runs.1.run", i);
-      assert_int_equal ((int) lab_test_json_num (r, p), 1); /* runs numbered within the point */
+      assert_int_equal ((int)lab_test_json_num (r, p), 1); /* runs numbered within the point */
       amp[i] = num (r, i, "detail.read_amplification");
-      speedup[i] = num (r, i, "summary.detail.elapsed_s.median") / num (r, i, "summary.folded.elapsed_s.median");
+      speedup[i] =
+         num (r, i, "summary.detail.elapsed_s.median") / num (r, i, "summary.folded.elapsed_s.median");
    }
    /* the detail layout rereads less as the cache grows */
    if (!(amp[0] > amp[1] && amp[1] > amp[2])) {
@@ -153,7 +156,7 @@ test_three_points_interleaved (void **state)
       fail_msg ("interleaved detail locality %.2f pages per master, folded %.2f", loc_detail, loc_folded);
    }
    assert_string_equal (lab_test_json_str (r, "sweep.0.detail.locality.method"), "record_ids");
-   assert_int_equal ((int) num (r, 0, "detail.locality.masters_sampled"), 400);
+   assert_int_equal ((int)num (r, 0, "detail.locality.masters_sampled"), 400);
    bson_destroy (r);
    bson_free (err);
    bson_free (args);
@@ -176,8 +179,8 @@ test_locality_clustered (void **state)
    }
    r = lab_test_json_load (out_path);
    assert_non_null (r);
-   assert_int_equal ((int) num (r, 0, "cache_size_bytes"), 8 << 20);
-   assert_int_equal ((int) num (r, 1, "cache_size_bytes"), 64 << 20);
+   assert_int_equal ((int)num (r, 0, "cache_size_bytes"), 8 << 20);
+   assert_int_equal ((int)num (r, 1, "cache_size_bytes"), 64 << 20);
    loc_folded = num (r, 1, "folded.locality.pages_per_master_mean");
    loc_detail = num (r, 1, "detail.locality.pages_per_master_mean");
    /* a clustered bill's rows are consecutive: a page or two, as folded */
@@ -230,7 +233,8 @@ static void
 test_server_sweep_needs_flag (void **state)
 {
    /* refused before any connection: the URI's scheme decides */
-   char *cmd = bson_strdup_printf ("'%s' --uri 'mongodb://127.0.0.1:1/x' --cache-ratios 0.5,1 --progress never", g_bin);
+   char *cmd = bson_strdup_printf (
+      "'%s' --uri 'mongodb://127.0.0.1:1/x' --cache-ratios 0.5,1 --progress never", g_bin);
    char *err = NULL;
    int rc = lab_test_run (cmd, NULL, &err);
 

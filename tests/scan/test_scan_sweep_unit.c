@@ -158,10 +158,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_parse_lists),
-      cmocka_unit_test (test_resolve),
-      cmocka_unit_test (test_opts_check),
-      cmocka_unit_test (test_locality_pages),
+      cmocka_unit_test (test_parse_lists),     cmocka_unit_test (test_resolve),
+      cmocka_unit_test (test_opts_check),      cmocka_unit_test (test_locality_pages),
       cmocka_unit_test (test_locality_sample),
    };
    return cmocka_run_group_tests_name ("scan_sweep_unit", tests, NULL, NULL);

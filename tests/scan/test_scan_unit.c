@@ -425,7 +425,7 @@ test_keys_file (void **state)
    assert_int_equal (k[1].value.v_int32, 20);
    assert_int_equal (k[2].value.v_int32, 30);
    assert_true (k[3].value.v_int64 == 5000000000ll);
-   lab_values_free (k, (int) n);
+   lab_values_free (k, (int)n);
 
    write_file (p, "1\n2\n[3]\n");
    assert_false (lab_keys_read_file (p, &k, &n, &e));
@@ -465,8 +465,8 @@ test_percentiles (void **state)
    assert_true (fabs (s.p95_ms - 95.05) < 1e-9);
    assert_true (fabs (s.p99_ms - 99.01) < 1e-9);
    {
-      double one[1] = {7};
-      double two[2] = {1, 3};
+      double one[1] = { 7 };
+      double two[2] = { 1, 3 };
       assert_true (lab_percentile (one, 1, 99) == 7);
       assert_true (lab_percentile (two, 2, 50) == 2);
       assert_true (lab_percentile (two, 2, 0) == 1);
@@ -480,7 +480,7 @@ test_percentiles (void **state)
 static void
 test_histogram (void **state)
 {
-   double v[] = {0.005, 0.01, 0.011, 0.7, 1.0, 1.5, 250, 1e9};
+   double v[] = { 0.005, 0.01, 0.011, 0.7, 1.0, 1.5, 250, 1e9 };
    int64_t c[LAB_LATENCY_NBUCKETS];
    int64_t total = 0;
    int i;
@@ -563,7 +563,7 @@ test_residency (void **state)
 {
    char *dir = lab_test_tmpdir ("scan-resident");
    char *p = bson_strdup_printf ("%s/data.wt", dir);
-   char *paths[3] = {p, NULL, NULL};
+   char *paths[3] = { p, NULL, NULL };
    int64_t res, total;
    bson_error_t e;
    char block[4096];
@@ -608,7 +608,7 @@ test_read_ahead (void **state)
    char *p;
    int kb = 0;
 
-   (void) state;
+   (void)state;
    mk (fx->sysfs, "/block/fakedisk/queue");
    p = bson_strdup_printf ("%s/block/fakedisk/queue/read_ahead_kb", fx->sysfs);
    write_file (p, "128\n");
@@ -631,7 +631,8 @@ count_keys (const bson_t *d, const char *path)
    int n = 0;
 
    if (!bson_iter_init (&it, d) || !bson_iter_find_descendant (&it, path, &child) ||
-       !(BSON_ITER_HOLDS_DOCUMENT (&child) || BSON_ITER_HOLDS_ARRAY (&child)) || !bson_iter_recurse (&child, &it)) {
+       !(BSON_ITER_HOLDS_DOCUMENT (&child) || BSON_ITER_HOLDS_ARRAY (&child)) ||
+       !bson_iter_recurse (&child, &it)) {
       return -1;
    }
    while (bson_iter_next (&it)) {
@@ -677,18 +678,20 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->disk.read_await_ms = 2;
    m->disk.util_pct = 75;
    m->have_engine = true;
-   m->engine_before = (lab_engine_stats_t){.block_reads = 5, .block_read_bytes = 100, .cache_read_bytes = -1,
-                                           .cache_pages_read = -1};
-   m->engine_after = (lab_engine_stats_t){.block_reads = 45, .block_read_bytes = 900, .cache_read_bytes = 7,
-                                          .cache_pages_read = -1};
+   m->engine_before = (lab_engine_stats_t){
+      .block_reads = 5, .block_read_bytes = 100, .cache_read_bytes = -1, .cache_pages_read = -1
+   };
+   m->engine_after = (lab_engine_stats_t){
+      .block_reads = 45, .block_read_bytes = 900, .cache_read_bytes = 7, .cache_pages_read = -1
+   };
    m->server_rss_peak_bytes = 1000;
    m->cache_peak_bytes = 50;
    m->cache_max_bytes = 200;
-   m->latency = (lab_latency_summary_t){10, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0};
+   m->latency = (lab_latency_summary_t){ 10, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0 };
    m->histogram[3] = 4;
    m->histogram[5] = 6;
-   w[0] = (lab_scan_worker_totals_t){6, 6, 700, 3.5};
-   w[1] = (lab_scan_worker_totals_t){4, 4, 600, 4.0};
+   w[0] = (lab_scan_worker_totals_t){ 6, 6, 700, 3.5 };
+   w[1] = (lab_scan_worker_totals_t){ 4, 4, 600, 4.0 };
    m->workers = w;
    m->nworkers = 2;
    memset (smp, 0, 2 * sizeof *smp);
@@ -724,13 +727,15 @@ test_layout_entry (void **state)
    lab_scan_worker_totals_t w[2];
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
-   const char *order[] = {"run", "layout", "collection", "order_in_run", "started_at", "elapsed_s", "cold", "docs",
-                          "rows", "keys", "bytes_returned", "read_requests", "read_bytes", "read_time_ms",
-                          "io_ticks_ms", "engine", "rates", "memory", "latency_ms", "workers", "samples"};
+   const char *order[] = {
+      "run",         "layout", "collection", "order_in_run",   "started_at",    "elapsed_s",  "cold",
+      "docs",        "rows",   "keys",       "bytes_returned", "read_requests", "read_bytes", "read_time_ms",
+      "io_ticks_ms", "engine", "rates",      "memory",         "latency_ms",    "workers",    "samples"
+   };
    bson_iter_t it;
    size_t i = 0;
 
-   (void) state;
+   (void)state;
    measured (&m, w, smp);
    lab_scan_layout_entry (&m, &e);
    /* the top-level fields, in the schema's order */
@@ -831,7 +836,7 @@ test_layout_entry_unknowns (void **state)
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
 
-   (void) state;
+   (void)state;
    /* embedded, warm, no device, no engine counters, nothing resident known, no sample */
    measured (&m, w, smp);
    m.cold_requested = m.server_restarted = m.caches_dropped = false;
@@ -891,10 +896,10 @@ static void
 test_shard_uri (void **state)
 {
    lab_facts_shard_t a, b, v6;
-   const char *over[] = {"shB=mongodb://b-direct:1/", "mongodb://first-positional:2/"};
+   const char *over[] = { "shB=mongodb://b-direct:1/", "mongodb://first-positional:2/" };
    char *u;
 
-   (void) state;
+   (void)state;
    shard_of (&a, "shA", "rsA/a1.example:27018,a2.example:27018");
    shard_of (&b, "shB", "b1.example:27019");
    shard_of (&v6, "sh6", "[::1]:27020");
@@ -926,7 +931,7 @@ test_uri_auth (void **state)
    char *a;
    lab_server_disk_t d;
 
-   (void) state;
+   (void)state;
    a = lab_scan_uri_auth ("mongodb://user:p%40ss@h1:1,h2:2/db?authSource=admin");
    assert_string_equal (a, "user:p%40ss@");
    bson_free (a);
@@ -950,7 +955,7 @@ test_layout_entry_server_disk (void **state)
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
 
-   (void) state;
+   (void)state;
    measured (&m, w, smp);
    m.disk_source = "ftdc";
    m.ftdc_samples = 7;
@@ -989,15 +994,15 @@ test_table (void **state)
 {
    bson_error_t e;
    bson_t *r = bson_new_from_json (
-      (const uint8_t *) "{\"config\": {\"cold\": true},"
-                        " \"dataset\": {\"detail\": {\"count\": 520000, \"storage_size_bytes\": 100000000},"
-                        "               \"folded\": {\"count\": 4000, \"storage_size_bytes\": 50000000}},"
-                        " \"summary\": {\"detail\": {\"runs\": 3, \"elapsed_s\": {\"median\": 10.0},"
-                        "                            \"read_requests\": {\"median\": 4000},"
-                        "                            \"avg_read_request_bytes\": {\"median\": 4096}},"
-                        "               \"folded\": {\"runs\": 3, \"elapsed_s\": {\"median\": 5.0},"
-                        "                            \"read_requests\": {\"median\": 1000},"
-                        "                            \"avg_read_request_bytes\": {\"median\": 16384}}}}",
+      (const uint8_t *)"{\"config\": {\"cold\": true},"
+                       " \"dataset\": {\"detail\": {\"count\": 520000, \"storage_size_bytes\": 100000000},"
+                       "               \"folded\": {\"count\": 4000, \"storage_size_bytes\": 50000000}},"
+                       " \"summary\": {\"detail\": {\"runs\": 3, \"elapsed_s\": {\"median\": 10.0},"
+                       "                            \"read_requests\": {\"median\": 4000},"
+                       "                            \"avg_read_request_bytes\": {\"median\": 4096}},"
+                       "               \"folded\": {\"runs\": 3, \"elapsed_s\": {\"median\": 5.0},"
+                       "                            \"read_requests\": {\"median\": 1000},"
+                       "                            \"avg_read_request_bytes\": {\"median\": 16384}}}}",
       -1, &e);
    char *t;
 
