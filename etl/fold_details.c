@@ -244,6 +244,68 @@ resume_command (int argc, char **argv, const char *uri_redacted)
    return bson_string_free (cmd, false);
 }
 
+/* append_fold_summary -- the fold's figures for the JSON summary (docs/json-summary.md). */
+static void
+append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_result_t *fr)
+{
+   bson_t arr;
+   char idx[16];
+   const char *ks;
+   size_t k;
+
+   BSON_APPEND_ARRAY_BEGIN (summary, "hoisted", &arr);
+   for (k = 0; fr->hoisted && fr->hoisted[k]; k++) {
+      bson_uint32_to_string ((uint32_t)k, &ks, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&arr, ks, fr->hoisted[k]);
+   }
+   bson_append_array_end (summary, &arr);
+   BSON_APPEND_INT32 (summary, "parallel", o->run.parallel);
+   BSON_APPEND_INT32 (summary, "ranges", fr->ranges);
+   BSON_APPEND_BOOL (summary, "resumed", fr->resumed);
+   BSON_APPEND_INT64 (summary, "max_doc_bytes", fr->max_doc_bytes);
+   BSON_APPEND_INT64 (summary, "batch_bytes", fr->batch_bytes);
+   BSON_APPEND_INT64 (summary, "rows_in", fr->rows_in);
+   BSON_APPEND_INT64 (summary, "docs_out", fr->docs_out);
+   BSON_APPEND_INT64 (summary, "masters", fr->masters);
+   BSON_APPEND_INT64 (summary, "masters_split", fr->masters_split);
+   BSON_APPEND_INT64 (summary, "masters_rejected", fr->masters_rejected);
+   BSON_APPEND_INT64 (summary, "rows_rejected", fr->rows_rejected);
+   BSON_APPEND_INT64 (summary, "largest_doc_bytes", fr->largest_doc_bytes);
+   BSON_APPEND_INT64 (summary, "write_errors", fr->write_errors);
+   BSON_APPEND_INT64 (summary, "batches", fr->batches);
+   BSON_APPEND_INT64 (summary, "peak_buffer_bytes", fr->peak_buffer_bytes);
+   BSON_APPEND_DOUBLE (summary, "fold_elapsed_s", fr->elapsed_s);
+   BSON_APPEND_INT64 (summary, "retries", fr->retries);
+   if (fr->index_build_s >= 0) {
+      BSON_APPEND_DOUBLE (summary, "index_build_s", fr->index_build_s);
+   }
+   BSON_APPEND_DOUBLE (summary, "rows_per_s", fr->elapsed_s > 0 ? (double)fr->rows_in / fr->elapsed_s : 0.0);
+}
+
+/* append_verify_summary -- the verification's figures for the JSON summary. */
+static void
+append_verify_summary (bson_t *summary, const lab_verify_result_t *vr)
+{
+   bson_t v;
+
+   BSON_APPEND_DOCUMENT_BEGIN (summary, "verify", &v);
+   BSON_APPEND_BOOL (&v, "equal", vr->equal);
+   BSON_APPEND_INT64 (&v, "src_rows", vr->src_rows);
+   BSON_APPEND_INT64 (&v, "dst_rows", vr->dst_rows);
+   BSON_APPEND_INT64 (&v, "src_masters", vr->src_masters);
+   BSON_APPEND_INT64 (&v, "dst_masters", vr->dst_masters);
+   BSON_APPEND_INT64 (&v, "dst_docs", vr->dst_docs);
+   BSON_APPEND_INT64 (&v, "differing_masters", vr->differing_masters);
+   BSON_APPEND_INT64 (&v, "skipped_masters", vr->skipped_masters);
+   BSON_APPEND_INT64 (&v, "oversize_docs", vr->oversize_docs);
+   BSON_APPEND_INT64 (&v, "largest_doc_bytes", vr->largest_doc_bytes);
+   append_hash (&v, "src_checksum", vr->src_hash);
+   append_hash (&v, "dst_checksum", vr->dst_hash);
+   BSON_APPEND_UTF8 (&v, "first_difference", vr->first_difference);
+   BSON_APPEND_DOUBLE (&v, "elapsed_s", vr->elapsed_s);
+   bson_append_document_end (summary, &v);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -258,10 +320,8 @@ main (int argc, char **argv)
    bool fold = true, folded = false, verified = false, human;
    int code = LAB_EXIT_FAILURE;
    lab_cli_run_t cli;
-   bson_t summary, arr;
-   size_t nskip = 0, k;
-   char idx[16];
-   const char *ks;
+   bson_t summary;
+   size_t nskip = 0;
    double rps;
 
    memset (&fr, 0, sizeof fr);
@@ -399,53 +459,10 @@ summary:
       if (fr.plan) {
          BSON_APPEND_DOCUMENT (&summary, "plan", fr.plan);
       } else if (folded) {
-         BSON_APPEND_ARRAY_BEGIN (&summary, "hoisted", &arr);
-         for (k = 0; fr.hoisted && fr.hoisted[k]; k++) {
-            bson_uint32_to_string ((uint32_t)k, &ks, idx, sizeof idx);
-            BSON_APPEND_UTF8 (&arr, ks, fr.hoisted[k]);
-         }
-         bson_append_array_end (&summary, &arr);
-         BSON_APPEND_INT32 (&summary, "parallel", o.run.parallel);
-         BSON_APPEND_INT32 (&summary, "ranges", fr.ranges);
-         BSON_APPEND_BOOL (&summary, "resumed", fr.resumed);
-         BSON_APPEND_INT64 (&summary, "max_doc_bytes", fr.max_doc_bytes);
-         BSON_APPEND_INT64 (&summary, "batch_bytes", fr.batch_bytes);
-         BSON_APPEND_INT64 (&summary, "rows_in", fr.rows_in);
-         BSON_APPEND_INT64 (&summary, "docs_out", fr.docs_out);
-         BSON_APPEND_INT64 (&summary, "masters", fr.masters);
-         BSON_APPEND_INT64 (&summary, "masters_split", fr.masters_split);
-         BSON_APPEND_INT64 (&summary, "masters_rejected", fr.masters_rejected);
-         BSON_APPEND_INT64 (&summary, "rows_rejected", fr.rows_rejected);
-         BSON_APPEND_INT64 (&summary, "largest_doc_bytes", fr.largest_doc_bytes);
-         BSON_APPEND_INT64 (&summary, "write_errors", fr.write_errors);
-         BSON_APPEND_INT64 (&summary, "batches", fr.batches);
-         BSON_APPEND_INT64 (&summary, "peak_buffer_bytes", fr.peak_buffer_bytes);
-         BSON_APPEND_DOUBLE (&summary, "fold_elapsed_s", fr.elapsed_s);
-         BSON_APPEND_INT64 (&summary, "retries", fr.retries);
-         if (fr.index_build_s >= 0) {
-            BSON_APPEND_DOUBLE (&summary, "index_build_s", fr.index_build_s);
-         }
-         BSON_APPEND_DOUBLE (&summary, "rows_per_s",
-                             fr.elapsed_s > 0 ? (double)fr.rows_in / fr.elapsed_s : 0.0);
+         append_fold_summary (&summary, &o, &fr);
       }
       if (verified) {
-         bson_t v;
-         BSON_APPEND_DOCUMENT_BEGIN (&summary, "verify", &v);
-         BSON_APPEND_BOOL (&v, "equal", vr.equal);
-         BSON_APPEND_INT64 (&v, "src_rows", vr.src_rows);
-         BSON_APPEND_INT64 (&v, "dst_rows", vr.dst_rows);
-         BSON_APPEND_INT64 (&v, "src_masters", vr.src_masters);
-         BSON_APPEND_INT64 (&v, "dst_masters", vr.dst_masters);
-         BSON_APPEND_INT64 (&v, "dst_docs", vr.dst_docs);
-         BSON_APPEND_INT64 (&v, "differing_masters", vr.differing_masters);
-         BSON_APPEND_INT64 (&v, "skipped_masters", vr.skipped_masters);
-         BSON_APPEND_INT64 (&v, "oversize_docs", vr.oversize_docs);
-         BSON_APPEND_INT64 (&v, "largest_doc_bytes", vr.largest_doc_bytes);
-         append_hash (&v, "src_checksum", vr.src_hash);
-         append_hash (&v, "dst_checksum", vr.dst_hash);
-         BSON_APPEND_UTF8 (&v, "first_difference", vr.first_difference);
-         BSON_APPEND_DOUBLE (&v, "elapsed_s", vr.elapsed_s);
-         bson_append_document_end (&summary, &v);
+         append_verify_summary (&summary, &vr);
       }
       {
          /* the whole process: fold buffers, write batches, and the embedded engine's cache */
