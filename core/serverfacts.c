@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SECTOR_BYTES 512
 #define DEFAULT_PORT 27017
 
 /* ---- typed field access -------------------------------------------------------------------------- */
@@ -767,20 +766,11 @@ lab_facts_disks_elapsed_s (const lab_facts_disks_t *a, const lab_facts_disks_t *
    return (double)(b->end_ms - a->end_ms) / 1000.0;
 }
 
-/* counter_delta -- b - a, with a 32-bit wrap or a reset when the counter went backwards (as
- * scan/diskstats.c); absent counters (-1) count as 0. */
+/* nonneg -- a counter as unsigned; absent (-1) is 0. */
 static uint64_t
-counter_delta (int64_t a, int64_t b)
+nonneg (int64_t v)
 {
-   uint64_t ua = a < 0 ? 0 : (uint64_t)a, ub = b < 0 ? 0 : (uint64_t)b;
-
-   if (ub >= ua) {
-      return ub - ua;
-   }
-   if (ua <= UINT32_MAX) {
-      return (uint64_t)UINT32_MAX + 1 - ua + ub;
-   }
-   return 0;
+   return v < 0 ? 0 : (uint64_t)v;
 }
 
 /* lab_facts_disk_delta -- see serverfacts.h (the formulas of DESIGN.md "Cold, and what is measured"). */
@@ -789,34 +779,17 @@ lab_facts_disk_delta (const lab_facts_disk_t *a, const lab_facts_disk_t *b, doub
                       lab_facts_disk_delta_t *d)
 {
    static const lab_facts_disk_t zero; /* all 0: a disk absent from a sample had no activity yet */
-   uint64_t sectors;
+   lab_iostat_counters_t ca, cb;
 
    if (!a) {
       a = &zero;
    }
-   sectors = counter_delta (a->read_sectors, b->read_sectors);
-   memset (d, 0, sizeof *d);
-   d->elapsed_s = elapsed_s;
-   d->reads = counter_delta (a->reads, b->reads);
-   d->read_bytes = sectors * SECTOR_BYTES;
-   d->read_time_ms = counter_delta (a->read_time_ms, b->read_time_ms);
-   d->io_ticks_ms = counter_delta (a->io_time_ms, b->io_time_ms);
-   if (elapsed_s > 0) {
-      d->reads_per_s = (double)d->reads / elapsed_s;
-      d->read_kb_s = (double)sectors / elapsed_s / 2.0;
-      d->read_mb_s = (double)d->read_bytes / elapsed_s / 1e6;
-      d->util_pct = (double)d->io_ticks_ms / (elapsed_s * 1000.0) * 100.0;
-      if (d->util_pct > 100.0) {
-         d->util_pct = 100.0;
-      }
-   }
-   if (d->reads > 0) {
-      d->read_await_ms = (double)d->read_time_ms / (double)d->reads;
-      d->avg_read_bytes = (double)d->read_bytes / (double)d->reads;
-   } else {
-      d->read_await_ms = -1;
-      d->avg_read_bytes = -1;
-   }
+   /* absent counters (-1) count as 0 */
+   ca = (lab_iostat_counters_t){ nonneg (a->reads), nonneg (a->read_sectors), nonneg (a->read_time_ms),
+                                 nonneg (a->io_time_ms) };
+   cb = (lab_iostat_counters_t){ nonneg (b->reads), nonneg (b->read_sectors), nonneg (b->read_time_ms),
+                                 nonneg (b->io_time_ms) };
+   lab_iostat_delta (&ca, &cb, elapsed_s, d);
 }
 
 /* lab_facts_disks_pick -- see serverfacts.h. */
@@ -860,10 +833,10 @@ lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, co
       lab_facts_disk_delta_t d;
 
       lab_facts_disk_delta (old, cur, 0, &d);
-      if (!best || d.read_bytes > best_sectors * SECTOR_BYTES ||
-          (d.read_bytes == best_sectors * SECTOR_BYTES && d.reads > best_reads)) {
+      if (!best || d.read_bytes > best_sectors * LAB_IOSTAT_SECTOR_BYTES ||
+          (d.read_bytes == best_sectors * LAB_IOSTAT_SECTOR_BYTES && d.reads > best_reads)) {
          best = cur;
-         best_sectors = d.read_bytes / SECTOR_BYTES;
+         best_sectors = d.read_bytes / LAB_IOSTAT_SECTOR_BYTES;
          best_reads = d.reads;
       }
    }

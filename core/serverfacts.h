@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "iostat.h"
+
 /* ---- hello --------------------------------------------------------------------------------------- */
 
 typedef enum {
@@ -155,19 +157,7 @@ double lab_facts_disks_elapsed_s (const lab_facts_disks_t *a, const lab_facts_di
 /* iostat's figures between two samples of one disk, with the same names and rules as the local sampler
  * (scan/diskstats.c): counters that went backwards are a 32-bit wrap when the old value fit in 32 bits,
  * else a reset (delta 0); an absent counter counts as 0. */
-typedef struct {
-   double elapsed_s;
-   uint64_t reads;      /* read requests completed */
-   uint64_t read_bytes; /* Δ read_sectors * 512 */
-   uint64_t read_time_ms;
-   uint64_t io_ticks_ms;  /* Δ io_time_ms */
-   double reads_per_s;    /* r/s */
-   double read_kb_s;      /* rkB/s = Δ sectors / Δt / 2 */
-   double read_mb_s;      /* 10^6 bytes per second */
-   double read_await_ms;  /* Δ read_time_ms / Δ reads; -1 when there were no reads */
-   double avg_read_bytes; /* Δ read bytes / Δ reads; -1 when there were no reads */
-   double util_pct;       /* Δ io_time_ms / Δt / 10, capped at 100 */
-} lab_facts_disk_delta_t;
+typedef lab_iostat_t lab_facts_disk_delta_t; /* core/iostat.h: the one copy of the arithmetic */
 
 /* lab_facts_disk_delta -- the figures from sample a (older; NULL: the disk was absent then, all zero) to b
  * (newer) taken elapsed_s apart; rates are 0 when elapsed_s <= 0. */

@@ -81,46 +81,13 @@ lab_diskstats_read (const char *path, const char *device, lab_diskstats_t *out, 
    return lab_diskstats_parse (buf, device, out, error);
 }
 
-/* counter_delta -- b - a, with a 32-bit wrap or a reset when the counter went backwards. */
-static uint64_t
-counter_delta (uint64_t a, uint64_t b)
-{
-   if (b >= a) {
-      return b - a;
-   }
-   if (a <= UINT32_MAX) {
-      return (uint64_t)UINT32_MAX + 1 - a + b;
-   }
-   return 0;
-}
-
 /* lab_diskstats_delta -- iostat's formulas (DESIGN.md "Cold, and what is measured"). */
 void
 lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double elapsed_s,
                      lab_diskstats_delta_t *d)
 {
-   uint64_t sectors = counter_delta (a->read_sectors, b->read_sectors);
+   lab_iostat_counters_t ca = { a->reads, a->read_sectors, a->read_time_ms, a->io_ticks_ms };
+   lab_iostat_counters_t cb = { b->reads, b->read_sectors, b->read_time_ms, b->io_ticks_ms };
 
-   memset (d, 0, sizeof *d);
-   d->elapsed_s = elapsed_s;
-   d->reads = counter_delta (a->reads, b->reads);
-   d->read_bytes = sectors * LAB_DISKSTATS_SECTOR_BYTES;
-   d->read_time_ms = counter_delta (a->read_time_ms, b->read_time_ms);
-   d->io_ticks_ms = counter_delta (a->io_ticks_ms, b->io_ticks_ms);
-   if (elapsed_s > 0) {
-      d->reads_per_s = (double)d->reads / elapsed_s;
-      d->read_kb_s = (double)sectors / elapsed_s / 2.0;
-      d->read_mb_s = (double)d->read_bytes / elapsed_s / 1e6;
-      d->util_pct = (double)d->io_ticks_ms / (elapsed_s * 1000.0) * 100.0;
-      if (d->util_pct > 100.0) {
-         d->util_pct = 100.0;
-      }
-   }
-   if (d->reads > 0) {
-      d->read_await_ms = (double)d->read_time_ms / (double)d->reads;
-      d->avg_read_bytes = (double)d->read_bytes / (double)d->reads;
-   } else {
-      d->read_await_ms = -1;
-      d->avg_read_bytes = -1;
-   }
+   lab_iostat_delta (&ca, &cb, elapsed_s, d);
 }

@@ -19,13 +19,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/iostat.h"
 #include "core/progress.h"
 #include "core/store.h"
 
 /* ---- /proc/diskstats ----------------------------------------------------------------------------- */
 
 /* /proc/diskstats always counts in 512-byte sectors, whatever the device's logical block size. */
-#define LAB_DISKSTATS_SECTOR_BYTES 512
+#define LAB_DISKSTATS_SECTOR_BYTES LAB_IOSTAT_SECTOR_BYTES
 
 typedef struct {
    uint64_t reads;         /* field 4: reads completed */
@@ -45,21 +46,8 @@ bool lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t 
 /* lab_diskstats_read -- read `path` (NULL: /proc/diskstats) and parse it for `device`. */
 bool lab_diskstats_read (const char *path, const char *device, lab_diskstats_t *out, bson_error_t *error);
 
-/* iostat's figures between two snapshots taken `elapsed_s` apart. Counters that went backwards are
- * taken as a 32-bit wrap when the old value fit in 32 bits, else as a reset (delta 0). */
-typedef struct {
-   double elapsed_s;
-   uint64_t reads;      /* read requests completed */
-   uint64_t read_bytes; /* Δ sectors * 512 */
-   uint64_t read_time_ms;
-   uint64_t io_ticks_ms;
-   double reads_per_s;    /* r/s */
-   double read_kb_s;      /* rkB/s = Δ sectors / Δt / 2 */
-   double read_mb_s;      /* 10^6 bytes per second */
-   double read_await_ms;  /* Δ read time / Δ reads; -1 when there were no reads */
-   double avg_read_bytes; /* Δ read bytes / Δ reads; -1 when there were no reads */
-   double util_pct;       /* Δ io ticks / Δt (ms) * 100, capped at 100 */
-} lab_diskstats_delta_t;
+/* iostat's figures between two snapshots (core/iostat.h: the one copy of the arithmetic). */
+typedef lab_iostat_t lab_diskstats_delta_t;
 
 /* lab_diskstats_delta -- the iostat figures from snapshot a (older) to b (newer). */
 void lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double elapsed_s,
