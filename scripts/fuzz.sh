@@ -76,4 +76,6 @@ done
 
 printf '%-12s %10s %14s  %s\n' target runs "corpus(n/size)" result
 printf '%s\n' "${rows[@]}"
+nfail=$(printf '%s\n' "${rows[@]}" | grep -vc '  ok$' || true)
+echo "fuzz: $((${#rows[@]} - nfail)) passed, $nfail failed"
 exit "$failed"
