@@ -733,8 +733,11 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
       app_fmt (o, LAB_UNIT_BYTES, disk);
    }
    bson_string_append (o,
-                       "). At 1 or more the detail layout *fits in cache*: each page is read once. Below 1 "
-                       "the cache evicts pages it needs again and *rereads* them. The speedup is the "
+                       "). The regime is named from what was measured, not from the ratio: where the "
+                       "detail layout's read amplification is at most 2x it *fits in cache* (each page "
+                       "is read about once); above that the cache evicts pages it needs again and "
+                       "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
+                       "can still reread. The speedup is the "
                        "detail median load time ÷ the folded one. Read amplification is what the engine "
                        "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
                        "layout's size on disk: 1x means each on-disk byte once. ");
