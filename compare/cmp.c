@@ -1,6 +1,7 @@
 /*
- * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run), Markdown
- * escaping and the production point's options. The metrics, medians, ratios, winners and number formatting
+ * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run, whether both
+ * layouts matched the same keys and returned the same rows), Markdown escaping and the production
+ * point's options. The metrics, medians, ratios, winners and number formatting
  * are core/results.c.
  */
 #include <errno.h>
