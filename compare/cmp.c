@@ -1,6 +1,7 @@
 /*
- * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run), Markdown
- * escaping and the production point's options. The metrics, medians, ratios, winners and number formatting
+ * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run, whether both
+ * layouts matched the same keys and returned the same rows), Markdown escaping and the production
+ * point's options. The metrics, medians, ratios, winners and number formatting
  * are core/results.c.
  */
 #include <errno.h>
@@ -114,6 +115,106 @@ lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout)
    bson_free (idx);
    bson_free (el);
    return best;
+}
+
+/* run_int -- the number at `path` of a run entry as an integer; false when absent. */
+static bool
+run_int (const bson_t *run, const char *path, int64_t *out)
+{
+   double v;
+
+   if (!lab_results_get_number (run, path, &v)) {
+      return false;
+   }
+   *out = (int64_t)llround (v);
+   return true;
+}
+
+/* lab_cmp_match_of -- see cmp.h. */
+void
+lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
+{
+   int i, j, n = lab_cmp_runs_n (r);
+   double keys;
+   bson_t a, b;
+
+   memset (m, 0, sizeof *m);
+   m->keys = lab_results_get_number (&r->doc, "dataset.keys", &keys) ? (int64_t)llround (keys) : -1;
+   for (i = 0; i < n; i++) {
+      int64_t v, run, rows[2];
+      int l;
+
+      if (!lab_cmp_run_get (r, i, &a)) {
+         continue;
+      }
+      l = run_is (&a, LAB_RESULTS_DETAIL) ? 0 : run_is (&a, LAB_RESULTS_FOLDED) ? 1 : -1;
+      if (l < 0) {
+         continue;
+      }
+      if (m->keys < 0 && run_int (&a, "keys", &v)) {
+         m->keys = v;
+      }
+      if (run_int (&a, "keys_unmatched", &v)) {
+         if (!m->has_unmatched[l] || v < m->unmatched_min[l]) {
+            m->unmatched_min[l] = v;
+         }
+         if (!m->has_unmatched[l] || v > m->unmatched_max[l]) {
+            m->unmatched_max[l] = v;
+         }
+         m->has_unmatched[l] = true;
+      }
+      /* pair each detail entry with the folded entry of the same run number */
+      if (l != 0 || !run_int (&a, "run", &run) || !run_int (&a, "rows", &rows[0])) {
+         continue;
+      }
+      for (j = 0; j < n; j++) {
+         int64_t rb;
+         if (lab_cmp_run_get (r, j, &b) && run_is (&b, LAB_RESULTS_FOLDED) && run_int (&b, "run", &rb) &&
+             rb == run && run_int (&b, "rows", &rows[1])) {
+            m->row_pairs++;
+            if (rows[0] != rows[1]) {
+               if (m->rows_differ++ == 0) {
+                  m->first_differ_run = (int)run;
+                  m->first_differ_rows[0] = rows[0];
+                  m->first_differ_rows[1] = rows[1];
+               }
+            }
+            break;
+         }
+      }
+   }
+}
+
+/* lab_cmp_match_partial -- see cmp.h. */
+bool
+lab_cmp_match_partial (const lab_cmp_match_t *m)
+{
+   return (m->has_unmatched[0] && m->unmatched_max[0] > 0) ||
+          (m->has_unmatched[1] && m->unmatched_max[1] > 0);
+}
+
+/* lab_cmp_match_json_append -- see cmp.h. */
+void
+lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out)
+{
+   static const char *const layouts[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
+   bson_t md, un;
+   int l;
+
+   BSON_APPEND_DOCUMENT_BEGIN (out, "match", &md);
+   if (m->keys >= 0) {
+      BSON_APPEND_INT64 (&md, "keys", m->keys);
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (&md, "keys_unmatched", &un);
+   for (l = 0; l < 2; l++) {
+      if (m->has_unmatched[l]) {
+         BSON_APPEND_INT64 (&un, layouts[l], m->unmatched_max[l]);
+      }
+   }
+   bson_append_document_end (&md, &un);
+   BSON_APPEND_INT32 (&md, "row_pairs", m->row_pairs);
+   BSON_APPEND_INT32 (&md, "rows_differ_runs", m->rows_differ);
+   bson_append_document_end (out, &md);
 }
 
 /* lab_cmp_md_escape -- see cmp.h. */

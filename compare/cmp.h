@@ -52,6 +52,30 @@ int lab_cmp_run_count (const lab_cmp_results_t *r, const char *layout);
  * for an even count), or -1 when the layout has no run. */
 int lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout);
 
+/* ---- what the layouts matched (issue 12) ------------------------------------------------------- */
+
+/* Whether both layouts compared the same thing: keys that matched no document (runs[].keys_unmatched,
+ * absent in older files) and runs whose layouts returned different row counts (runs[].rows). */
+typedef struct {
+   bool has_unmatched[2];                      /* [0] detail, [1] folded: a run recorded keys_unmatched */
+   int64_t unmatched_min[2], unmatched_max[2]; /* over that layout's runs */
+   int64_t keys;                               /* keys per layout: dataset.keys, else runs[].keys; -1 */
+   int row_pairs;                              /* run numbers with both layouts' rows */
+   int rows_differ;                            /* of which the layouts' rows differ */
+   int first_differ_run;                       /* the first such run number (0: none) */
+   int64_t first_differ_rows[2];               /* its rows: detail, folded */
+} lab_cmp_match_t;
+
+/* lab_cmp_match_of -- the facts above from the top-level runs[] of `r` (a sweep: its reference point). */
+void lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m);
+
+/* lab_cmp_match_partial -- some key matched no document in some layout. */
+bool lab_cmp_match_partial (const lab_cmp_match_t *m);
+
+/* lab_cmp_match_json_append -- for scripts (layout-report --json): "match": {keys, keys_unmatched:
+ * {detail, folded} (the largest over runs, when recorded), rows_differ_runs, row_pairs}. */
+void lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out);
+
 /* ---- formatting -------------------------------------------------------------------------------- */
 
 /* lab_cmp_md_escape -- `s` with Markdown-special characters backslash-escaped and line breaks turned

@@ -51,8 +51,9 @@ static const char usage_text[] =
    "                       measured points (linear in log ratio), never extrapolated outside them\n"
    "  --production-cache SIZE --production-data SIZE\n"
    "                       the same ratio from two sizes (64GiB, 1.5T, 200GB), given together\n"
-   "  --json FILE|-        also write the comparison (medians, ratios, winners) as JSON; for a sweep\n"
-   "                       also its points and the production estimate\n"
+   "  --json FILE|-        also write the comparison (medians, ratios, winners, keys that matched nothing\n"
+   "                       and runs whose layouts returned different rows) as JSON; for a sweep also\n"
+   "                       its points and the production estimate\n"
    "  -q, --quiet          only errors on stderr\n"
    "  -v, --verbose        more detail on stderr\n"
    "  -h, --help           this help\n"
@@ -218,6 +219,12 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
       bson_append_document_end (&metrics, &md);
    }
    bson_append_document_end (out, &metrics);
+   {
+      /* keys that matched no document, runs whose layouts returned different rows */
+      lab_cmp_match_t match;
+      lab_cmp_match_of (r, &match);
+      lab_cmp_match_json_append (&match, out);
+   }
 }
 
 /* main -- parse, load the results (and baseline), draw the charts, render, write; exit codes per cli.h. */

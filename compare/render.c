@@ -115,6 +115,99 @@ collection_name (const lab_cmp_results_t *r, const char *layout)
 
 /* ---- verdict ----------------------------------------------------------------------------------- */
 
+/* app_unmatched -- "5 of 40 keys in bill_detail (detail)" or "none in ... (folded)"; "3–5" when runs
+ * differ. */
+static void
+app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, int l)
+{
+   const char *coll = collection_name (r, layouts[l]);
+
+   if (m->unmatched_max[l] == 0) {
+      bson_string_append (o, "none");
+   } else {
+      if (m->unmatched_min[l] != m->unmatched_max[l]) {
+         app_fmt (o, LAB_UNIT_COUNT, (double)m->unmatched_min[l]);
+         bson_string_append (o, "–");
+      }
+      app_fmt (o, LAB_UNIT_COUNT, (double)m->unmatched_max[l]);
+      if (m->keys >= 0) {
+         bson_string_append (o, " of ");
+         app_fmt (o, LAB_UNIT_COUNT, (double)m->keys);
+      }
+      bson_string_append (o, m->unmatched_max[l] == 1 && m->keys < 0 ? " key" : " keys");
+   }
+   bson_string_append (o, " in ");
+   app_esc (o, coll ? coll : layouts[l]);
+   bson_string_append_printf (o, " (%s)", layouts[l]);
+}
+
+/* app_unmatched_all -- both layouts' unmatched keys, those recorded, joined by ", ". */
+static void
+app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
+{
+   int l;
+   bool first = true;
+
+   for (l = 0; l < 2; l++) {
+      if (m->has_unmatched[l]) {
+         bson_string_append (o, first ? "" : ", ");
+         app_unmatched (o, r, m, l);
+         first = false;
+      }
+   }
+}
+
+/* render_match_verdict -- the verdict's lines on what the two layouts did not share: keys that matched no
+ * document, and runs whose layouts returned different rows. Nothing when both read the same rows. */
+static void
+render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
+{
+   if (lab_cmp_match_partial (m)) {
+      bson_string_append (o, "- **Some keys matched no document**: ");
+      app_unmatched_all (o, r, m);
+      bson_string_append (o, "; each layout's figures cover only the keys that matched it.\n");
+   }
+   if (m->rows_differ > 0) {
+      const char *dn = collection_name (r, LAB_RESULTS_DETAIL), *fn = collection_name (r, LAB_RESULTS_FOLDED);
+      bson_string_append (o, "- **The layouts returned different rows**: ");
+      app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[0]);
+      bson_string_append (o, " rows from ");
+      app_esc (o, dn ? dn : "detail");
+      bson_string_append (o, " vs ");
+      app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[1]);
+      bson_string_append (o, " from ");
+      app_esc (o, fn ? fn : "folded");
+      bson_string_append_printf (o, " in run %d (%d of %d runs differ): ", m->first_differ_run,
+                                 m->rows_differ, m->row_pairs);
+      bson_string_append (o, "the collections do not hold the same rows for these keys, so the figures "
+                             "below do not compare like with like; check the folded collection "
+                             "(`fold-details --verify`) before trusting them.\n");
+   }
+}
+
+/* render_match_note -- the line under the comparison table on the same facts. */
+static void
+render_match_note (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
+{
+   bool partial = lab_cmp_match_partial (m);
+
+   if (!partial && m->rows_differ == 0) {
+      return;
+   }
+   if (partial) {
+      bson_string_append (o, "Keys that matched no document: ");
+      app_unmatched_all (o, r, m);
+      bson_string_append (o, m->rows_differ > 0 ? ". " : ".");
+   }
+   if (m->rows_differ > 0) {
+      bson_string_append_printf (o,
+                                 "The layouts returned different row counts in %d of %d runs (*detail rows "
+                                 "returned* above): not the same rows.",
+                                 m->rows_differ, m->row_pairs);
+   }
+   bson_string_append (o, "\n\n");
+}
+
 typedef struct {
    int runs, dropped, drop_known, engine_restarted, server_restarted;
    bool resident_known;
@@ -366,6 +459,7 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
    double famp_lo = INFINITY, famp_hi = -INFINITY;
    cold_facts_t c = { 0 };
    bool cold_requested = false;
+   lab_cmp_match_t match;
 
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
@@ -407,6 +501,8 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
    }
 
    bson_string_append (o, "## Verdict\n\n");
+   lab_cmp_match_of (r, &match);
+   render_match_verdict (o, r, &match);
 
    /* 1: the curve */
    bson_string_append (o, "- ");
@@ -925,8 +1021,11 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    double factor;
    lab_winner_t w;
    bool cold_requested = false;
+   lab_cmp_match_t match;
 
    bson_string_append (o, "## Verdict\n\n");
+   lab_cmp_match_of (r, &match);
+   render_match_verdict (o, r, &match);
 
    /* 1: load time */
    w = lab_results_winner (m_el->better, &ed, &ef, &factor);
@@ -1054,6 +1153,7 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
    size_t n, i;
    bson_string_t *missing = bson_string_new (NULL);
    int nd = lab_cmp_run_count (r, "detail"), nf = lab_cmp_run_count (r, "folded");
+   lab_cmp_match_t match;
 
    bson_string_append (o, "## Comparison\n\n");
    bson_string_append (o, "| metric | one doc per row (detail) | folded | folded / detail | better |\n");
@@ -1068,6 +1168,8 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
       table_row (o, &row);
    }
    bson_string_append (o, "\n");
+   lab_cmp_match_of (r, &match);
+   render_match_note (o, r, &match);
    if (nd == nf) {
       bson_string_append_printf (o,
                                  "Figures are medians over %d run%s per layout, with the min–max range in "

@@ -127,6 +127,10 @@ typedef enum {
    /* locality cannot be measured: no leaf page count and no average document size, or no sampled master
     * has a row (locality.c); the sweep records the reason and goes on without it */
    LAB_SCAN_ERR_LOCALITY,
+   /* a comparison of nothing: none of the keys to load matched a document in a layout's collection
+    * (run.c, match.c); the message names how many keys, which collection(s) and the key field, with a
+    * hint when the keys' type differs from the field's */
+   LAB_SCAN_ERR_NO_MATCH,
 } lab_scan_err_t;
 
 /* Codes in LAB_ERROR_VERIFY: a destination that is not what the fold should have written (etl/fold.c). All

@@ -59,6 +59,7 @@ typedef struct {
    double *lat_ms;
    int64_t nlat;
    int64_t docs, rows, bytes;
+   int64_t unmatched; /* keys whose lookup returned no document */
    uint64_t elapsed_ns;
 } worker_t;
 
@@ -123,6 +124,7 @@ worker_main (void *arg, int index, bson_error_t *error)
       w->lat_ms[w->nlat++] = (double)(lab_now_ns () - t0) / 1e6;
       w->docs += c.docs;
       w->rows += c.rows;
+      w->unmatched += c.docs == 0;
       w->bytes += c.bytes;
       atomic_fetch_add (&w->live->keys, 1);
       atomic_fetch_add (&w->live->docs, c.docs);
@@ -409,6 +411,7 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
       m->docs += ws[i].docs;
       m->rows += ws[i].rows;
       m->bytes_returned += ws[i].bytes;
+      m->keys_unmatched += ws[i].unmatched;
       nlat += ws[i].nlat;
       m->workers[i].keys = ws[i].nlat;
       m->workers[i].docs = ws[i].docs;

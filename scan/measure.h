@@ -75,7 +75,8 @@ typedef struct {
 
    /* totals */
    int64_t keys, docs, rows, bytes_returned;
-   bool have_disk; /* the device's counters at both ends */
+   int64_t keys_unmatched; /* keys whose lookup returned no document */
+   bool have_disk;         /* the device's counters at both ends */
    lab_diskstats_delta_t disk;
    bool have_engine; /* engine counters at both ends */
    lab_engine_stats_t engine_before, engine_after;
@@ -117,9 +118,39 @@ void lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry);
  * the first *nentries also on failure). */
 bool lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error);
 
-/* lab_scan_runs_record -- "runs" and "summary" of entries[0..n) into doc (a warning when a run's layouts
- * returned different row counts). */
+/* lab_scan_runs_record -- "runs" and "summary" of entries[0..n) into doc, after lab_scan_match_warn's
+ * warnings (keys that matched nothing in a layout, a run whose layouts returned different row counts). */
 void lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *doc, const bson_t *entries, int n);
+
+/* ---- do the keys match anything? (match.c) ------------------------------------------------------- */
+
+/* lab_scan_key_class -- the class a value compares in, as a plural noun for messages: "numbers" (int32,
+ * int64, double and decimal compare by value), "strings", "ObjectIds", "dates", ... */
+const char *lab_scan_key_class (const bson_value_t *v);
+
+/* lab_scan_no_match_hint -- why keys may match nothing in `coll`: when every key is of one class and
+ * `sample` (a value of `field` in coll) of another, a sentence saying so with an example of each and the
+ * fix ("The keys are strings ("42") but bill_id in bill_detail holds numbers (42): write the keys without
+ * quotes"); else NULL. Pure. Caller bson_free()s. */
+char *lab_scan_no_match_hint (const bson_value_t *keys, int64_t nkeys, const char *field, const char *coll,
+                              const bson_value_t *sample);
+
+/* lab_scan_keys_match -- *any = some key of keys[0..nkeys) matches a document of `coll` on `field`: one
+ * indexed lookup per key, stopping at the first match (one lookup when the first key matches). */
+bool lab_scan_keys_match (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *keys,
+                          int64_t nkeys, bool *any, bson_error_t *error);
+
+/* lab_scan_match_check -- before anything is made cold: fail with LAB_ERROR_SCAN / LAB_SCAN_ERR_NO_MATCH
+ * when no key matches a document in --detail, in --folded or in both, naming how many keys, where they
+ * came from, the collection(s) and the key field, with lab_scan_no_match_hint's sentence when the keys'
+ * type differs from the field's (sampled from the first documents in key order). */
+bool lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const bson_value_t *keys,
+                           int64_t nkeys, bson_error_t *error);
+
+/* lab_scan_match_warn -- the warnings on the runs' entries[0..n) (pairs of one run): keys that matched no
+ * document in a layout (runs[].keys_unmatched, once per run whose counts changed), and a run whose
+ * layouts returned different row counts. */
+void lab_scan_match_warn (const lab_scan_opts_t *o, const bson_t *entries, int n);
 
 /* ---- the cache sweep (sweep.c) ------------------------------------------------------------------ */
 

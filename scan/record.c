@@ -81,6 +81,7 @@ append_totals (bson_t *entry, const lab_scan_layout_measure_t *m)
    BSON_APPEND_INT64 (entry, "docs", m->docs);
    BSON_APPEND_INT64 (entry, "rows", m->rows);
    BSON_APPEND_INT64 (entry, "keys", m->keys);
+   BSON_APPEND_INT64 (entry, "keys_unmatched", m->keys_unmatched);
    BSON_APPEND_INT64 (entry, "bytes_returned", m->bytes_returned);
    if (m->have_disk) {
       BSON_APPEND_INT64 (entry, "read_requests", (int64_t)m->disk.reads);

@@ -128,8 +128,10 @@ run_layout (lab_scan_plan_t *p, int run, const char *layout, int order_in_run, b
 
    if (ok) {
       lab_scan_layout_entry (&m, entry);
-      lab_scan_say (p->opts, false, "run %d %s: %lld keys, %lld docs, %lld rows in %.2f s", run, layout,
-                    (long long)m.keys, (long long)m.docs, (long long)m.rows, m.elapsed_s);
+      lab_scan_say (p->opts, false,
+                    "run %d %s: %lld keys (%lld matched nothing), %lld docs, %lld rows in %.2f s", run,
+                    layout, (long long)m.keys, (long long)m.keys_unmatched, (long long)m.docs,
+                    (long long)m.rows, m.elapsed_s);
    }
    lab_scan_layout_measure_cleanup (&m);
    return ok;
@@ -302,6 +304,10 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
    }
    lab_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
    sp->p.keys = sp->keys;
+   /* a comparison of nothing is an error, found before anything is made cold */
+   if (!lab_scan_match_check (sp->sess, o, sp->keys, sp->p.nkeys, error)) {
+      return false;
+   }
    lab_scan_say (o, false, "%lld keys to load per layout, %d workers", (long long)sp->p.nkeys, o->parallel);
    return true;
 }
@@ -609,19 +615,7 @@ lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *results, const bson_t *e
    bson_t arr;
    int k;
 
-   /* Both layouts must have returned the same rows: anything else means the collections differ. */
-   for (k = 0; k + 1 < nentries; k += 2) {
-      bson_iter_t a, b;
-      if (bson_iter_init_find (&a, &entries[k], "rows") &&
-          bson_iter_init_find (&b, &entries[k + 1], "rows") &&
-          bson_iter_as_int64 (&a) != bson_iter_as_int64 (&b)) {
-         lab_scan_say (o, false,
-                       "warning: run %d: the layouts returned different row counts (%lld vs %lld): %s "
-                       "and %s do not hold the same rows for these keys",
-                       k / 2 + 1, (long long)bson_iter_as_int64 (&a), (long long)bson_iter_as_int64 (&b),
-                       o->detail, o->folded);
-      }
-   }
+   lab_scan_match_warn (o, entries, nentries);
    BSON_APPEND_ARRAY_BEGIN (results, "runs", &arr);
    for (k = 0; k < nentries; k++) {
       char idx[16];

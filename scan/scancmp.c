@@ -35,6 +35,8 @@ static const char usage[] =
    "  --keys-file FILE       keys to load, one per line (JSON value such as 42, \"A-1\", {\"$oid\": "
    "\"...\"};\n"
    "                         other text is taken as a string); default: every key of --folded's index\n"
+   "                         No key matching a document in a layout is an error (exit 1, no results);\n"
+   "                         keys matching in part are warned about and recorded (keys_unmatched)\n"
    "  --keys-limit N         load N keys spread evenly over the whole sorted key range\n"
    "  --create-index         build a missing key index before measuring (instead of failing)\n"
    "\n"

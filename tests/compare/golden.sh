@@ -40,6 +40,9 @@ golden() {
 golden run run.json --charts none
 golden run-vs-baseline run.json --baseline baseline.json --charts none --title 'snappy vs zlib: bill_detail folding'
 golden minimal minimal.json --charts none
+# keys that matched no document in part, and layouts that returned different rows (issue 12): said in
+# the verdict and under the table
+golden partial partial.json --charts none
 # a cache sweep (three points): the curve verdict and tables; with the production point inside the
 # measured range (interpolated) and outside it (refused, the report still written)
 golden sweep sweep.json --charts none
@@ -118,6 +121,16 @@ rc=0; "$report" "$data/run.json" --json - >/dev/null 2>"$tmp/err" || rc=$?
 (cd "$data" && "$report" run.json --charts none -o "$tmp/j.md" --json - -q) > "$tmp/j.json"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['metrics']; assert d['tool']=='layout-report' and d['exit_code']==0 and d['ok'] and d['command_line'][1]=='run.json' and d['started'].endswith('Z') and 'elapsed_s' in d; assert m['read_requests']['better']=='folded' and m['elapsed_s']['detail']['runs']==3 and 'ratio_folded_to_detail' in m['elapsed_s']" "$tmp/j.json" \
   && echo "ok: --json comparison" || fail "--json comparison is wrong: $(head -c 300 "$tmp/j.json")"
+
+# keys that matched nothing and rows that differ, for scripts; a file without keys_unmatched has none
+(cd "$data" && "$report" partial.json --charts none -o "$tmp/p.md" --json - -q) > "$tmp/p.json"
+(cd "$data" && "$report" run.json --charts none -o "$tmp/r.md" --json - -q) > "$tmp/r.json"
+python3 -c "
+import json, sys
+p, r = json.load(open(sys.argv[1]))['match'], json.load(open(sys.argv[2]))['match']
+assert p == {'keys': 40, 'keys_unmatched': {'detail': 5, 'folded': 2}, 'row_pairs': 2, 'rows_differ_runs': 2}, p
+assert r['keys_unmatched'] == {} and r['rows_differ_runs'] == 0 and r['row_pairs'] == 3, r
+" "$tmp/p.json" "$tmp/r.json" && echo "ok: --json match" || fail "--json match is wrong: $(head -c 300 "$tmp/p.json")"
 
 (cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 0.5) > "$tmp/s.json"
 python3 -c "

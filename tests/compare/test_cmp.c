@@ -373,6 +373,82 @@ production_refused (const char *ratio, const char *cache, const char *data, uint
    assert_int_equal (lab_error_exit_code (&error), 2);
 }
 
+/* test_match -- keys that matched no document and runs whose layouts returned different rows: the facts
+ * (ranges over runs, run numbers paired whatever the entries' order), the verdict and the note under the
+ * table; a sweep's verdict says it too; a file without the figures says nothing. */
+static void
+test_match (void **state)
+{
+   lab_cmp_results_t r;
+   lab_cmp_match_t m;
+   char *md;
+
+   (void)state;
+   load ("{\"schema_version\": 1, \"runs\": ["
+         "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 90, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 3, \"rows\": 90},"
+         "{\"run\": 2, \"layout\": \"folded\", \"elapsed_s\": 4, \"docs\": 40, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 0, \"rows\": 100},"
+         "{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 4, \"docs\": 40, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 0, \"rows\": 90},"
+         "{\"run\": 2, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 80, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 5, \"rows\": 80}]}",
+         &r);
+   lab_cmp_match_of (&r, &m);
+   assert_true (lab_cmp_match_partial (&m));
+   assert_true (m.has_unmatched[0] && m.has_unmatched[1]);
+   assert_int_equal (m.unmatched_min[0], 3);
+   assert_int_equal (m.unmatched_max[0], 5);
+   assert_int_equal (m.unmatched_max[1], 0);
+   assert_int_equal (m.keys, 40); /* no dataset.keys: the runs' */
+   assert_int_equal (m.row_pairs, 2);
+   assert_int_equal (m.rows_differ, 1); /* run 1 agrees (90, 90), run 2 does not (80, 100) */
+   assert_int_equal (m.first_differ_run, 2);
+   assert_int_equal (m.first_differ_rows[0], 80);
+   assert_int_equal (m.first_differ_rows[1], 100);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md,
+                            "- **Some keys matched no document**: 3–5 of 40 keys in detail (detail), none in "
+                            "folded (folded); each layout's figures cover only the keys that matched it.\n"));
+   assert_non_null (strstr (md, "- **The layouts returned different rows**: 80 rows from detail vs 100 from "
+                                "folded in run 2 (1 of 2 runs differ)"));
+   assert_non_null (strstr (md, "Keys that matched no document: 3–5 of 40 keys in detail (detail), none in "
+                                "folded (folded). The layouts returned different row counts in 1 of 2 runs"));
+   /* the caution comes before the load time */
+   assert_true (strstr (md, "different rows") < strstr (md, "loads 2.50x faster"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
+
+   /* every key matched and the rows agree: nothing said */
+   load ("{\"schema_version\": 1, \"runs\": [" RUN_D ", \"keys_unmatched\": 0, \"rows\": 100}, " RUN_F
+         ", \"keys_unmatched\": 0, \"rows\": 100}]}",
+         &r);
+   lab_cmp_match_of (&r, &m);
+   assert_false (lab_cmp_match_partial (&m));
+   assert_int_equal (m.rows_differ, 0);
+   assert_int_equal (m.row_pairs, 1);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_null (strstr (md, "matched no document"));
+   assert_null (strstr (md, "different row"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
+
+   /* a sweep whose reference point's layouts returned different rows: its verdict says so */
+   load ("{\"schema_version\": 1, \"config\": {\"cold\": true}, " SW_DATASET ", \"runs\": ["
+         "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 20, \"docs\": 100, \"bytes_returned\": 1,"
+         " \"rows\": 100, \"keys_unmatched\": 2},"
+         "{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 2, \"docs\": 1, \"bytes_returned\": 1,"
+         " \"rows\": 120, \"keys_unmatched\": 0}],"
+         " \"sweep\": [{\"cache_size_bytes\": 500, " SW_RUNS (
+            80, 2) "}, {\"cache_size_bytes\": 1000, " SW_RUNS (20, 2) "}]}",
+         &r);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md, "- **The layouts returned different rows**: 100 rows from"));
+   assert_non_null (strstr (md, "- **Some keys matched no document**: 2 keys in"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
+}
+
 static void
 test_production_parse (void **state)
 {
@@ -417,6 +493,7 @@ main (void)
       cmocka_unit_test (test_sweep_refused),
       cmocka_unit_test (test_render_sweep),
       cmocka_unit_test (test_production_parse),
+      cmocka_unit_test (test_match),
    };
    return cmocka_run_group_tests_name ("compare", tests, NULL, NULL);
 }

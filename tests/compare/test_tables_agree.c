@@ -251,7 +251,8 @@ test_same_rows_in_both (void **state)
       "tests/compare/data/run.json",
       "tests/compare/data/baseline.json",
       "tests/compare/data/minimal.json",
-      "tests/compare/data/sweep.json", /* a sweep: the tables show its reference point */
+      "tests/compare/data/partial.json", /* keys that matched nothing, rows that differ: a note under it */
+      "tests/compare/data/sweep.json",   /* a sweep: the tables show its reference point */
       "tests/scan/data/example-run.json",
    };
    size_t f;

@@ -3,7 +3,9 @@
  * files with zero resident pages (as root), the interleaved one-doc-per-row layout needs more read
  * requests than the folded one, the results file carries the documented fields, both layouts return the
  * same rows; warm runs, --keys-limit/--keys-file, --calibrate; and the bad-input cases (unknown
- * collection, key without index, drop caches not permitted, bad options).
+ * collection, key without index, drop caches not permitted, bad options). A comparison of nothing (issue
+ * 12): keys that match no document in either layout, or in one, fail before anything is measured; keys
+ * that match in part, and layouts that return different rows, are warned about, recorded and reported.
  */
 #include "tests/testutil.h"
 
@@ -20,6 +22,10 @@
 
 #define BILLS 600
 #define ROWS 20
+/* the pair whose detail side lost rows: PART_LOST bills whole, and line 1 of every bill */
+#define PART_BILLS 40
+#define PART_ROWS 5
+#define PART_LOST 5
 
 static char *g_dir;    /* the store's home */
 static char *g_tmp;    /* scratch for results files */
@@ -57,6 +63,24 @@ setup (void **state)
       assert_true (lab_store_insert_many (sess, "noindex", (const bson_t *const *)&d, 1, &r, &e));
       lab_insert_result_cleanup (&r);
       bson_destroy (d);
+   }
+   /* a pair whose detail collection lost rows (issue 12): the first PART_LOST bills whole, and the
+    * second row (line 1) of every other bill */
+   if (!scan_testdata_build (store, "part_detail", "part_coll", PART_BILLS, PART_ROWS, &(int64_t){ 0 }, &e)) {
+      fail_msg ("build part: %s", e.message);
+   }
+   assert_true (lab_store_create_index (sess, "part_detail", "line", &e));
+   {
+      bson_value_t v = { .value_type = BSON_TYPE_INT32 };
+      int64_t deleted = 0;
+      int b;
+      v.value.v_int32 = 1;
+      assert_true (lab_store_delete_eq (sess, "part_detail", "line", &v, &deleted, &e));
+      assert_true (deleted > 0);
+      for (b = 0; b < PART_LOST; b++) {
+         v.value.v_int32 = 1000 + b;
+         assert_true (lab_store_delete_eq (sess, "part_detail", "bill_id", &v, &deleted, &e));
+      }
    }
    lab_session_close (sess);
    lab_store_close (store);
@@ -619,13 +643,204 @@ test_bad_input (void **state)
    bson_free (out_path);
 }
 
+/* write_keys -- a keys file holding `text`; returns its path (caller frees). */
+static char *
+write_keys (const char *name, const char *text)
+{
+   char *path = bson_strdup_printf ("%s/%s", g_tmp, name);
+   FILE *f = fopen (path, "w");
+
+   assert_non_null (f);
+   fputs (text, f);
+   fclose (f);
+   return path;
+}
+
+/* refused_no_match -- scancmp with `args` (and --out, --json) must exit 1 with LAB_SCAN_ERR_NO_MATCH's
+ * message holding each of needles[] (NULL-terminated), write no results file, and a summary without
+ * results. */
+static void
+refused_no_match (const char *args, const char *const *needles)
+{
+   char *out_path = bson_strdup_printf ("%s/nothing.json", g_tmp);
+   char *json_path = bson_strdup_printf ("%s/nothing-summary.json", g_tmp);
+   char *a = bson_strdup_printf ("%s --out '%s' --json '%s'", args, out_path, json_path);
+   char *out = NULL, *err = NULL;
+   bson_t *j;
+   int rc;
+
+   unlink (out_path);
+   unlink (json_path);
+   rc = scancmp (NULL, a, &out, &err);
+   if (rc != 1) {
+      fail_msg ("%s: exit %d, want 1: %s", args, rc, err);
+   }
+   for (; *needles; needles++) {
+      if (!strstr (err, *needles)) {
+         fail_msg ("%s: stderr lacks '%s': %s", args, *needles, err);
+      }
+   }
+   assert_int_equal (access (out_path, F_OK), -1); /* no results file comparing nothing */
+   assert_null (strstr (out, "one doc per row"));  /* no table */
+   assert_null (strstr (err, "run 1 "));           /* nothing was measured */
+   j = lab_test_json_load (json_path);
+   assert_int_equal ((int)lab_test_json_num (j, "exit_code"), 1);
+   assert_false (lab_test_json_has (j, "results"));
+   bson_destroy (j);
+   bson_free (out);
+   bson_free (err);
+   bson_free (a);
+   bson_free (json_path);
+   bson_free (out_path);
+}
+
+/* test_keys_match_nothing -- keys that match no document in either layout, or in one: exit 1 before
+ * anything is measured, naming the count, the collection(s) and the key field; a hint when the keys are
+ * of another type than the field. */
+static void
+test_keys_match_nothing (void **state)
+{
+   char *strings = write_keys ("strings.txt", "\"1000\"\n\"1001\"\n\"1002\"\n");
+   char *absent = write_keys ("absent.txt", "5\n6\n7\n8\n");
+   char *lost = write_keys ("lost.txt", "1000\n1001\n1002\n1003\n1004\n");
+   char *args;
+
+   (void)state;
+   /* strings against an int32 field: the hint says so and how to fix it */
+   args = bson_strdup_printf ("--keys-file '%s'", strings);
+   refused_no_match (args,
+                     (const char *const[]){ "none of the 3 keys in", "strings.txt",
+                                            "matched a document in bill_detail or detail_coll (key "
+                                            "field bill_id)",
+                                            "The keys are strings (\"1000\") but bill_id in bill_detail "
+                                            "holds numbers (1000): write the keys without quotes",
+                                            NULL });
+   bson_free (args);
+   /* numbers no document holds: no type to blame, what to check instead */
+   args = bson_strdup_printf ("--keys-file '%s' --cold", absent);
+   refused_no_match (args, (const char *const[]){ "none of the 4 keys in",
+                                                  "matched a document in bill_detail or "
+                                                  "detail_coll (key field bill_id)",
+                                                  "Check --key", NULL });
+   bson_free (args);
+   /* keys that only one layout holds: that collection is named, the other said to hold some */
+   args = bson_strdup_printf ("--detail part_detail --folded part_coll --keys-file '%s'", lost);
+   refused_no_match (args, (const char *const[]){ "none of the 5 keys in",
+                                                  "matched a document in part_detail "
+                                                  "(while part_coll holds some of them) (key field bill_id)",
+                                                  NULL });
+   bson_free (args);
+   /* a key field only the folded documents have: the default keys (its index) match nothing in detail */
+   {
+      const char *const needles[] = { "none of the 3 keys spread over part_coll's row_count index matched a "
+                                      "document in part_detail (while part_coll holds some of them) (key "
+                                      "field row_count)",
+                                      NULL };
+      refused_no_match (
+         "--detail part_detail --folded part_coll --key row_count --create-index --keys-limit 3", needles);
+   }
+   bson_free (strings);
+   bson_free (absent);
+   bson_free (lost);
+}
+
+/* test_keys_match_partly -- keys that match in one layout only and rows that differ: exit 0, warned
+ * with the counts, recorded per run (runs[].keys_unmatched) and shown by layout-report. */
+static void
+test_keys_match_partly (void **state)
+{
+   char *out_path = bson_strdup_printf ("%s/partly.json", g_tmp);
+   char *report = lab_test_bin ("layout-report");
+   char *args, *cmd, *md, *keys;
+   char *out = NULL, *err = NULL;
+   bson_t *r;
+   int rc, e;
+
+   (void)state;
+   /* the default keys (part_coll's index): PART_LOST of them are gone from part_detail */
+   args = bson_strdup_printf ("--detail part_detail --folded part_coll --runs 2 --out '%s'", out_path);
+   rc = scancmp (NULL, args, &out, &err);
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   assert_non_null (strstr (err,
+                            "warning: run 1: 5 of 40 keys matched no document in part_detail (detail), 0 "
+                            "in part_coll (folded)"));
+   assert_null (strstr (err, "warning: run 2: 5 of 40")); /* the same counts: said once */
+   assert_non_null (strstr (err, "warning: run 1: the layouts returned different row counts"));
+   assert_non_null (strstr (err, "warning: run 2: the layouts returned different row counts"));
+   r = lab_test_json_load (out_path);
+   assert_int_equal ((int)lab_test_json_num (r, "schema_version"), 1);
+   for (e = 0; e < 4; e++) {
+      bool detail = strcmp (lab_test_json_str (r, entry (e, "layout")), "detail") == 0;
+      assert_int_equal ((int)lab_test_json_num (r, entry (e, "keys")), PART_BILLS);
+      assert_int_equal ((int)lab_test_json_num (r, entry (e, "keys_unmatched")), detail ? PART_LOST : 0);
+      assert_int_equal ((int)lab_test_json_num (r, entry (e, "docs")) > 0, 1);
+   }
+   assert_true (lab_test_json_num (r, "summary.detail.keys_unmatched.median") == PART_LOST);
+   assert_true (lab_test_json_num (r, "summary.detail.rows.median") <
+                lab_test_json_num (r, "summary.folded.rows.median"));
+   bson_destroy (r);
+   /* layout-report says both in its verdict and under the table */
+   cmd = bson_strdup_printf ("'%s' '%s' --charts none -q", report, out_path);
+   bson_free (out);
+   bson_free (err);
+   assert_int_equal (lab_test_run (cmd, &md, &err), 0);
+   assert_non_null (strstr (md,
+                            "- **Some keys matched no document**: 5 of 40 keys in part\\_detail (detail), "
+                            "none in part\\_coll (folded)"));
+   assert_non_null (strstr (md, "- **The layouts returned different rows**: "));
+   assert_non_null (strstr (md, "(2 of 2 runs differ)"));
+   assert_non_null (strstr (md, "Keys that matched no document: 5 of 40 keys in part\\_detail"));
+   bson_free (md);
+   bson_free (cmd);
+   bson_free (err);
+   bson_free (args);
+
+   /* keys every layout holds, rows that differ (line 1 is gone from part_detail): no key warning, the
+    * row warning still */
+   keys = write_keys ("held.txt", "1010\n1011\n1012\n1013\n1014\n1015\n1016\n1017\n1018\n1019\n");
+   args = bson_strdup_printf ("--detail part_detail --folded part_coll --keys-file '%s' --out '%s'", keys,
+                              out_path);
+   rc = scancmp (NULL, args, &out, &err);
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   assert_null (strstr (err, "matched no document"));
+   assert_non_null (strstr (err, "warning: run 1: the layouts returned different row counts"));
+   r = lab_test_json_load (out_path);
+   assert_int_equal ((int)lab_test_json_num (r, "runs.0.keys_unmatched"), 0);
+   assert_int_equal ((int)lab_test_json_num (r, "runs.1.keys_unmatched"), 0);
+   assert_true (lab_test_json_num (r, "runs.0.rows") != lab_test_json_num (r, "runs.1.rows"));
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (keys);
+
+   /* the main pair with every key held: no warning at all */
+   args = bson_strdup_printf ("--keys-limit 10 --out '%s'", out_path);
+   rc = scancmp (NULL, args, &out, &err);
+   assert_int_equal (rc, 0);
+   assert_null (strstr (err, "warning: run"));
+   r = lab_test_json_load (out_path);
+   assert_int_equal ((int)lab_test_json_num (r, "runs.0.keys_unmatched"), 0);
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (report);
+   bson_free (out_path);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_cold_interleaved), cmocka_unit_test (test_warm_and_keys),
-      cmocka_unit_test (test_calibrate),        cmocka_unit_test (test_drop_caches_not_permitted),
-      cmocka_unit_test (test_bad_input),
+      cmocka_unit_test (test_cold_interleaved),  cmocka_unit_test (test_warm_and_keys),
+      cmocka_unit_test (test_calibrate),         cmocka_unit_test (test_drop_caches_not_permitted),
+      cmocka_unit_test (test_bad_input),         cmocka_unit_test (test_keys_match_nothing),
+      cmocka_unit_test (test_keys_match_partly),
    };
    return cmocka_run_group_tests_name ("scan_embedded", tests, setup, teardown);
 }

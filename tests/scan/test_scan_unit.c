@@ -664,6 +664,7 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->resident_bytes_before = 25;
    m->file_bytes = 200;
    m->keys = 10;
+   m->keys_unmatched = 2;
    m->docs = 10;
    m->rows = 1300;
    m->bytes_returned = 8000000;
@@ -727,11 +728,12 @@ test_layout_entry (void **state)
    lab_scan_worker_totals_t w[2];
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
-   const char *order[] = {
-      "run",         "layout", "collection", "order_in_run",   "started_at",    "elapsed_s",  "cold",
-      "docs",        "rows",   "keys",       "bytes_returned", "read_requests", "read_bytes", "read_time_ms",
-      "io_ticks_ms", "engine", "rates",      "memory",         "latency_ms",    "workers",    "samples"
-   };
+   const char *order[] = { "run",           "layout",     "collection",     "order_in_run",
+                           "started_at",    "elapsed_s",  "cold",           "docs",
+                           "rows",          "keys",       "keys_unmatched", "bytes_returned",
+                           "read_requests", "read_bytes", "read_time_ms",   "io_ticks_ms",
+                           "engine",        "rates",      "memory",         "latency_ms",
+                           "workers",       "samples" };
    bson_iter_t it;
    size_t i = 0;
 
@@ -767,6 +769,7 @@ test_layout_entry (void **state)
    assert_int_equal (lab_test_json_num (&e, "docs"), 10);
    assert_int_equal (lab_test_json_num (&e, "rows"), 1300);
    assert_int_equal (lab_test_json_num (&e, "keys"), 10);
+   assert_int_equal (lab_test_json_num (&e, "keys_unmatched"), 2);
    assert_int_equal (lab_test_json_num (&e, "bytes_returned"), 8000000);
    assert_int_equal (lab_test_json_num (&e, "read_requests"), 400);
    assert_int_equal (lab_test_json_num (&e, "read_bytes"), 4096000);
@@ -1032,6 +1035,53 @@ test_table (void **state)
    bson_destroy (r);
 }
 
+/* test_no_match_hint -- the hint of a comparison of nothing: only when every key is of one class and the
+ * field's sample of another; numbers of any type are one class (MongoDB compares them by value). */
+static void
+test_no_match_hint (void **state)
+{
+   bson_value_t keys[3], sample;
+   char *h;
+
+   (void)state;
+   keys[0].value_type = BSON_TYPE_UTF8;
+   keys[0].value.v_utf8.str = "1000";
+   keys[0].value.v_utf8.len = 4;
+   keys[1] = keys[0];
+   sample.value_type = BSON_TYPE_INT32;
+   sample.value.v_int32 = 1000;
+   /* strings against numbers: say so, with an example of each and the fix */
+   h = lab_scan_no_match_hint (keys, 2, "bill_id", "bill_detail", &sample);
+   assert_non_null (h);
+   assert_string_equal (h, "The keys are strings (\"1000\") but bill_id in bill_detail holds numbers (1000): "
+                           "write the keys without quotes");
+   bson_free (h);
+   /* numbers against strings: quote them */
+   h = lab_scan_no_match_hint (&sample, 1, "bill_id", "bill_detail", &keys[0]);
+   assert_non_null (h);
+   assert_non_null (strstr (h, "The keys are numbers (1000) but bill_id in bill_detail holds strings"));
+   assert_non_null (strstr (h, "quote the keys"));
+   bson_free (h);
+   /* int64 keys, a double in the field: the same class, no hint */
+   keys[2].value_type = BSON_TYPE_INT64;
+   keys[2].value.v_int64 = 5000000000LL;
+   sample.value_type = BSON_TYPE_DOUBLE;
+   sample.value.v_double = 1.5;
+   assert_null (lab_scan_no_match_hint (&keys[2], 1, "k", "c", &sample));
+   /* mixed keys (strings and a number): no single type to blame */
+   assert_null (lab_scan_no_match_hint (keys, 3, "k", "c", &sample));
+   /* ObjectIds against numbers: the generic sentence */
+   sample.value_type = BSON_TYPE_OID;
+   bson_oid_init_from_string (&sample.value.v_oid, "5f0c6a3e1c9d440000a1b2c3");
+   h = lab_scan_no_match_hint (&keys[2], 1, "k", "c", &sample);
+   assert_non_null (h);
+   assert_non_null (strstr (h, "The keys are numbers (5000000000) but k in c holds ObjectIds"));
+   bson_free (h);
+   /* no sample, no keys: nothing to say */
+   assert_null (lab_scan_no_match_hint (keys, 2, "k", "c", NULL));
+   assert_null (lab_scan_no_match_hint (keys, 0, "k", "c", &sample));
+}
+
 int
 main (void)
 {
@@ -1059,6 +1109,7 @@ main (void)
       cmocka_unit_test (test_layout_entry_server_disk),
       cmocka_unit_test (test_shard_uri),
       cmocka_unit_test (test_uri_auth),
+      cmocka_unit_test (test_no_match_hint),
    };
    return cmocka_run_group_tests_name ("scan", tests, NULL, NULL);
 }
