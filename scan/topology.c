@@ -109,9 +109,10 @@ append_opt (bson_string_t *out, const char *name, const char *value)
    append_enc (out, value);
 }
 
-/* append_credentials -- user:password@ goes before the host; this appends the auth options: authSource
- * as libmongoc resolves it for the router URI (explicit, else per mechanism, else the URI's database, else
- * admin: the shard URI has no database to fall back on), authMechanism and its properties. */
+/* append_auth_options -- the auth options (user:password@ goes before the host, lab_scan_direct_uri):
+ * authSource as libmongoc resolves it for the router URI (explicit, else per mechanism, else the URI's
+ * database, else admin: the shard URI has no database to fall back on), authMechanism and its
+ * properties. Nothing without a user name or a mechanism. */
 static void
 append_auth_options (bson_string_t *out, const mongoc_uri_t *ru)
 {
