@@ -70,7 +70,8 @@ static const char *usage_text =
    "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 "
    "s\n"
    "                          each), up to N times (default 5; 0: fail at once); then the run fails and\n"
-   "                          names the --resume command to run\n"
+   "                          names the --resume command to run. --verify does the same from the last\n"
+   "                          verified key, then names the command that verifies again\n"
    "  --cursor-batch N        documents per cursor batch of the sorted reads, fold and --verify (default:\n"
    "                          from the average document size, far below the 48 MB reply limit)\n"
    "\n"
@@ -208,21 +209,22 @@ shell_quote (bson_string_t *cmd, const char *a)
    bson_string_append_c (cmd, '\'');
 }
 
-/* resume_command -- this invocation as the command that continues it: the URI redacted, --drop-dst
- * dropped (it would start over), --resume added (caller bson_free()s). */
+/* rerun_command -- this invocation as the command that continues it (caller bson_free()s): the URI
+ * redacted and --drop-dst dropped (it would start over); `resume`: --resume added (the fold stopped), else
+ * --resume dropped too (the fold is complete: the same command then only verifies). */
 static char *
-resume_command (int argc, char **argv, const char *uri_redacted)
+rerun_command (int argc, char **argv, const char *uri_redacted, bool resume)
 {
    bson_string_t *cmd = bson_string_new ("fold-details");
-   bool resume = false;
+   bool has_resume = false;
    int i;
 
    for (i = 1; i < argc; i++) {
-      if (strcmp (argv[i], "--drop-dst") == 0) {
+      if (strcmp (argv[i], "--drop-dst") == 0 || (!resume && strcmp (argv[i], "--resume") == 0)) {
          continue;
       }
       if (strcmp (argv[i], "--resume") == 0) {
-         resume = true;
+         has_resume = true;
       }
       if (strcmp (argv[i], "--uri") == 0 && i + 1 < argc) {
          shell_quote (cmd, "--uri");
@@ -238,7 +240,7 @@ resume_command (int argc, char **argv, const char *uri_redacted)
       }
       shell_quote (cmd, argv[i]);
    }
-   if (!resume) {
+   if (resume && !has_resume) {
       shell_quote (cmd, "--resume");
    }
    return bson_string_free (cmd, false);
@@ -303,6 +305,7 @@ append_verify_summary (bson_t *summary, const lab_verify_result_t *vr)
    append_hash (&v, "dst_checksum", vr->dst_hash);
    BSON_APPEND_UTF8 (&v, "first_difference", vr->first_difference);
    BSON_APPEND_DOUBLE (&v, "elapsed_s", vr->elapsed_s);
+   BSON_APPEND_INT64 (&v, "retries", vr->retries);
    bson_append_document_end (summary, &v);
 }
 
@@ -373,7 +376,7 @@ main (int argc, char **argv)
       folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
       if (!lab_foldrun (store, &o.run, &fr, &error)) {
          if (fr.gave_up_transient) {
-            char *rc = resume_command (argc, argv, lab_store_uri_redacted (store));
+            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), true);
             lab_log_error ("%s", error.message);
             lab_error_set (
                &error, error.domain, error.code,
@@ -411,11 +414,23 @@ main (int argc, char **argv)
       vo.max_doc_bytes = o.run.max_doc_bytes;
       vo.batch_docs = o.run.cursor_batch_docs;
       vo.progress = o.common.progress;
+      vo.retries = o.run.retries;
+      vo.retry_first_delay_ms = o.run.retry_first_delay_ms;
       for (nskip = 0; fr.rejected_key_ids && fr.rejected_key_ids[nskip]; nskip++) {
       }
       vo.skip_key_ids = (const char *const *)fr.rejected_key_ids;
       vo.nskip = nskip;
       if (!lab_verify (store, &vo, &vr, &error)) {
+         if (vr.gave_up_transient) {
+            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), false);
+            lab_log_error ("%s", error.message);
+            lab_error_set (&error, error.domain, error.code,
+                           "--verify stopped on a transient error after %lld retr%s%s; once the server "
+                           "answers, verify again with: %s",
+                           (long long)vr.retries, vr.retries == 1 ? "y" : "ies",
+                           fold ? " (the fold itself completed)" : "", rc);
+            bson_free (rc);
+         }
          goto fail;
       }
       verified = true;

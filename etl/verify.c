@@ -6,17 +6,34 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/keyenc.h"
+#include "core/log.h"
 #include "core/opts.h"
+#include "retry.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* What survives a failed try: the last fully verified key (every master <= it is accounted on both
+ * sides, none after it). The result changes only when a master is accounted, so it needs no rollback:
+ * what a failed try read past the last key (a group read ahead, a group cut short) is read again. */
+typedef struct {
+   bson_value_t last;
+   bool have_last;
+   int64_t taken;     /* documents taken from both streams over every try (the fault hook's count) */
+   lab_progress_t *p; /* created by the first try that reads */
+} state_t;
 
 /* One side's stream, with one document of lookahead. */
 typedef struct {
    lab_cursor_t *cur;
    bson_t *pending;
    bool eof;
+   bool dst;
+   const lab_verify_opts_t *o;
+   const char *key;
+   const bson_value_t *after; /* a retry: skip documents whose key is <= this; NULL once past it */
+   state_t *st;
 } reader_t;
 
 /* One master's figures on one side. */
@@ -31,24 +48,42 @@ typedef struct {
    int32_t parts;
    int64_t part_sum;
    bool parts_bad;
+   int64_t largest;          /* its largest document */
+   int64_t oversize;         /* its documents over the cap */
+   char oversize_first[256]; /* the first of them, described */
 } group_t;
 
+static bool key_of (const bson_t *doc, const char *key, bson_value_t *v);
+
+/* reader_fill -- take the next document into rd->pending unless one is there or the stream ended;
+ * on a retry the documents up to the last verified key are skipped. */
 static bool
 reader_fill (reader_t *rd, bson_error_t *error)
 {
    const bson_t *doc;
+   bson_value_t v;
    int rc;
 
-   if (rd->pending || rd->eof) {
-      return true;
-   }
-   rc = lab_cursor_next (rd->cur, &doc, error);
-   if (rc < 0) {
-      return false;
-   }
-   if (rc == 0) {
-      rd->eof = true;
-   } else {
+   while (!rd->pending && !rd->eof) {
+      rd->st->taken++;
+      if (rd->o->fault && !rd->o->fault (rd->o->fault_ctx, rd->dst, rd->st->taken, error)) {
+         return false;
+      }
+      rc = lab_cursor_next (rd->cur, &doc, error);
+      if (rc < 0) {
+         return false;
+      }
+      if (rc == 0) {
+         rd->eof = true;
+         break;
+      }
+      if (rd->after) {
+         key_of (doc, rd->key, &v);
+         if (lab_value_compare (&v, rd->after) <= 0) {
+            continue; /* verified before the retry */
+         }
+         rd->after = NULL; /* the stream is sorted: nothing further is <= it */
+      }
       rd->pending = bson_copy (doc);
    }
    return true;
@@ -127,10 +162,10 @@ dst_row (void *ctx, const bson_t *row, bson_error_t *error)
    return true;
 }
 
-/* dst_group -- the next master of the destination: unfolded rows, parts, sizes. */
+/* dst_group -- the next master of the destination: unfolded rows, parts, sizes (into the group only:
+ * the result takes them when the master is accounted). */
 static bool
-dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, lab_verify_result_t *res,
-           bson_error_t *error)
+dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, bson_error_t *error)
 {
    bson_value_t v;
    lab_fold_doc_info_t info;
@@ -152,17 +187,16 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, la
          lab_error_prefix (error, "'%s'", o->dst);
          return false;
       }
-      res->dst_docs++;
-      if ((int64_t)rd->pending->len > res->largest_doc_bytes) {
-         res->largest_doc_bytes = rd->pending->len;
+      if ((int64_t)rd->pending->len > g->largest) {
+         g->largest = rd->pending->len;
       }
       if ((int64_t)rd->pending->len > max) {
-         res->oversize_docs++;
-         if (!res->first_difference[0]) {
+         g->oversize++;
+         if (!g->oversize_first[0]) {
             idt = bson_iter_init_find (&it, rd->pending, "_id") ? lab_value_to_text (bson_iter_value (&it))
                                                                 : bson_strdup ("?");
             kt = lab_value_to_text (&g->key);
-            bson_snprintf (res->first_difference, sizeof res->first_difference,
+            bson_snprintf (g->oversize_first, sizeof g->oversize_first,
                            "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt,
                            idt, rd->pending->len, (long long)max);
             bson_free (idt);
@@ -262,10 +296,25 @@ account_src_only (const lab_verify_opts_t *o, const group_t *gs, lab_verify_resu
    }
 }
 
+/* account_dst_docs -- a destination master's documents: count, largest, over the cap. */
+static void
+account_dst_docs (const group_t *gd, lab_verify_result_t *res)
+{
+   res->dst_docs += gd->docs;
+   if (gd->largest > res->largest_doc_bytes) {
+      res->largest_doc_bytes = gd->largest;
+   }
+   res->oversize_docs += gd->oversize;
+   if (gd->oversize && !res->first_difference[0]) {
+      bson_strncpy (res->first_difference, gd->oversize_first, sizeof res->first_difference);
+   }
+}
+
 /* account_dst_only -- destination documents of a master the source does not have. */
 static void
 account_dst_only (const lab_verify_opts_t *o, const group_t *gd, lab_verify_result_t *res)
 {
+   account_dst_docs (gd, res);
    res->dst_masters++;
    res->dst_rows += gd->rows;
    lab_hash_add (&res->dst_hash, gd->hash);
@@ -276,6 +325,7 @@ account_dst_only (const lab_verify_opts_t *o, const group_t *gd, lab_verify_resu
 static void
 account_both (const lab_verify_opts_t *o, const group_t *gs, const group_t *gd, lab_verify_result_t *res)
 {
+   account_dst_docs (gd, res);
    res->src_masters++;
    res->dst_masters++;
    res->src_rows += gs->rows;
@@ -325,14 +375,23 @@ verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *
    return true;
 }
 
-/* verify_open -- both sides sorted by the key. */
+/* verify_open -- both sides sorted by the key; on a retry from the last verified key L: key >= L (no
+ * bound when L is null: {$gte: null} matches only null), the readers skipping keys <= L. */
 static bool
-verify_open (lab_session_t *sess, const lab_verify_opts_t *o, reader_t *src, reader_t *dst,
+verify_open (lab_session_t *sess, const lab_verify_opts_t *o, state_t *st, reader_t *src, reader_t *dst,
              bson_error_t *error)
 {
    lab_sorted_opts_t so = { 0 };
+   bool bound =
+      st->have_last && st->last.value_type != BSON_TYPE_NULL && st->last.value_type != BSON_TYPE_UNDEFINED;
 
    so.batch_docs = o->batch_docs;
+   so.lo = bound ? &st->last : NULL;
+   src->o = dst->o = o;
+   src->key = dst->key = o->key;
+   src->st = dst->st = st;
+   src->after = dst->after = st->have_last ? &st->last : NULL;
+   dst->dst = true;
    src->cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
    if (!src->cur) {
       lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->src, o->key);
@@ -346,36 +405,48 @@ verify_open (lab_session_t *sess, const lab_verify_opts_t *o, reader_t *src, rea
    return true;
 }
 
-/* lab_verify -- see verify.h: a merge join of the two sorted streams, one master at a time. Already in
+/* checkpoint -- the master with key `key` is accounted on both sides: remember it. */
+static void
+checkpoint (state_t *st, const bson_value_t *key)
+{
+   if (st->have_last) {
+      bson_value_destroy (&st->last);
+   }
+   bson_value_copy (key, &st->last);
+   st->have_last = true;
+}
+
+/* verify_try -- one try of the merge join, from the start or from the last verified key. Already in
  * lockstep: each turn consumes the master with the smaller key (or both when equal), so the two cursors
  * advance together, each served by its key index with no blocking sort (store.h); test_fold_cli runs it
  * with a cursor batch of a few documents so that getMores interleave on both sides. */
-bool
-lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
+static bool
+verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_verify_result_t *res,
+            bson_error_t *error)
 {
    lab_session_t *sess = NULL;
    reader_t src = { 0 }, dst = { 0 };
    group_t gs = { 0 }, gd = { 0 };
-   lab_progress_t *p = NULL;
    bool ok = false;
    int64_t max, src_count = 0;
-   uint64_t t0 = lab_now_ns ();
    int cmp;
 
-   memset (res, 0, sizeof *res);
    sess = lab_session_open (store, error);
    if (!sess || !verify_check (store, sess, o, &max, error)) {
       goto done;
    }
-   /* the progress total from the metadata: no scan before the join */
-   if (lab_progress_enabled (o->progress) && !lab_store_count_estimated (sess, o->src, &src_count, error)) {
+   if (!st->p) {
+      /* the progress total from the metadata: no scan before the join */
+      if (lab_progress_enabled (o->progress) &&
+          !lab_store_count_estimated (sess, o->src, &src_count, error)) {
+         goto done;
+      }
+      st->p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t)src_count);
+   }
+   if (!verify_open (sess, o, st, &src, &dst, error)) {
       goto done;
    }
-   if (!verify_open (sess, o, &src, &dst, error)) {
-      goto done;
-   }
-   p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t)src_count);
-   if (!src_group (&src, o->key, &gs, p, error) || !dst_group (&dst, o, max, &gd, res, error)) {
+   if (!src_group (&src, o->key, &gs, st->p, error) || !dst_group (&dst, o, max, &gd, error)) {
       goto done;
    }
    while (gs.have || gd.have) {
@@ -387,18 +458,16 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
       } else {
          account_both (o, &gs, &gd, res);
       }
-      if (cmp <= 0 && !src_group (&src, o->key, &gs, p, error)) {
+      checkpoint (st, cmp <= 0 ? &gs.key : &gd.key);
+      if (cmp <= 0 && !src_group (&src, o->key, &gs, st->p, error)) {
          goto done;
       }
-      if (cmp >= 0 && !dst_group (&dst, o, max, &gd, res, error)) {
+      if (cmp >= 0 && !dst_group (&dst, o, max, &gd, error)) {
          goto done;
       }
    }
-   res->equal = res->differing_masters == 0 && res->oversize_docs == 0;
    ok = true;
 done:
-   lab_progress_done (p);
-   res->elapsed_s = (double)(lab_now_ns () - t0) / 1e9;
    group_reset (&gs);
    group_reset (&gd);
    bson_destroy (src.pending);
@@ -406,5 +475,58 @@ done:
    lab_cursor_close (src.cur);
    lab_cursor_close (dst.cur);
    lab_session_close (sess);
+   return ok;
+}
+
+/* lab_verify -- see verify.h: tries of the merge join, each after a transient error resuming from the
+ * last verified key, each logged. */
+bool
+lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
+{
+   state_t st = { 0 };
+   int64_t first = o->retry_first_delay_ms > 0 ? o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
+   int64_t delay, slept;
+   uint64_t t0 = lab_now_ns ();
+   bool ok = false;
+   char *from;
+   int attempt;
+
+   memset (res, 0, sizeof *res);
+   for (attempt = 0;; attempt++) {
+      if (verify_try (store, o, &st, res, error)) {
+         if (attempt > 0) {
+            lab_log_info ("--verify: finished after %d retr%s", attempt, attempt == 1 ? "y" : "ies");
+         }
+         ok = true;
+         break;
+      }
+      if (attempt >= o->retries || !lab_retry_transient (error)) {
+         res->gave_up_transient = lab_retry_transient (error);
+         if (attempt > 0 && res->gave_up_transient) {
+            lab_log_error ("--verify: still failing after %d retries: %s", attempt, error->message);
+         }
+         break;
+      }
+      delay = lab_retry_delay_ms (attempt + 1, first, LAB_RETRY_MAX_DELAY_MS);
+      from = st.have_last ? lab_value_to_text (&st.last) : NULL;
+      lab_log_info (
+         "retry: --verify failed with a transient error (domain %u, code %u): %s; try %d of %d "
+         "in %.1f s, %s%s",
+         error->domain, error->code, error->message, attempt + 1, o->retries, (double)delay / 1000.0,
+         from ? "past the last verified key " : "from the start (no master verified yet)", from ? from : "");
+      bson_free (from);
+      for (slept = 0; slept < delay; slept += 100) {
+         usleep ((useconds_t)(delay - slept < 100 ? delay - slept : 100) * 1000);
+      }
+      res->retries++;
+   }
+   if (ok) {
+      res->equal = res->differing_masters == 0 && res->oversize_docs == 0;
+   }
+   lab_progress_done (st.p);
+   if (st.have_last) {
+      bson_value_destroy (&st.last);
+   }
+   res->elapsed_s = (double)(lab_now_ns () - t0) / 1e9;
    return ok;
 }

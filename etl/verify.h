@@ -8,6 +8,15 @@
  * enough for the server to kill it (10 minutes). Per master: the row count and an order-independent checksum
  * (sum of each row's XXH3-128 over its canonical form: field order may differ, values and types may not).
  * Also checks every folded document's shape, its parts (0..parts-1, each once) and the size cap.
+ *
+ * Retries: a transient error (etl/retry.h: a failover, a restart, a dropped connection or cursor) ends
+ * the try; after 1 s, 2 s, 4 s, ... (at most 16 s; each try logged) both streams open again from the last
+ * fully verified key L (every master with a key <= L is accounted on both sides, nothing after it), with
+ * the range bound key >= L sent to the server and the masters <= L skipped as they arrive, so nothing is
+ * counted twice or lost. The bound assumes the key's values share one BSON type bracket, as the fold's
+ * ranges and --resume do; when L is null (source rows without the key, which sort first) no bound is sent
+ * (a {$gte: null} would match only null) and the prefix is skipped client-side. After `retries` tries
+ * lab_verify fails with the last transient error and result->gave_up_transient set.
  */
 #ifndef LAB_ETL_VERIFY_H
 #define LAB_ETL_VERIFY_H
@@ -26,6 +35,12 @@ typedef struct {
    size_t nskip;
    int32_t batch_docs; /* cursor batch size of both streams (0: the backend's) */
    lab_progress_mode_t progress;
+   int retries;                  /* tries after a transient error (see above); 0: none */
+   int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */
+   /* test hook: called before each document is taken from a stream (`dst`: the destination's; `nth`:
+    * 1-based, counted over both streams and every try); returning false fails the read with *error */
+   bool (*fault) (void *ctx, bool dst, int64_t nth, bson_error_t *error);
+   void *fault_ctx;
 } lab_verify_opts_t;
 
 typedef struct {
@@ -43,6 +58,8 @@ typedef struct {
    lab_hash_t dst_hash;
    char first_difference[768]; /* empty when equal */
    double elapsed_s;
+   int64_t retries;        /* tries after a transient error (both streams reopened past the last key) */
+   bool gave_up_transient; /* failed on a transient error after every retry: rerunning --verify may pass */
 } lab_verify_result_t;
 
 /* lab_verify -- compare; returns true when the comparison ran (result->equal tells the outcome), false

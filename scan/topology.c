@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/log.h"
 
+#include <mongoc/mongoc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,30 +54,184 @@ lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t 
    return true;
 }
 
-/* lab_scan_uri_auth -- see topology.h. */
-char *
-lab_scan_uri_auth (const char *uri)
-{
-   const char *p, *end, *at;
+/* The router URI's options a direct connection to a shard keeps (docs/mongodb-compat.md, "Shard URIs"):
+ * TLS (the shard speaks the cluster's TLS), timeouts (the user's patience, e.g. for a failover),
+ * compression and retries. Credentials, appName and compressors are carried separately. Not kept:
+ * replicaSet, directConnection (the shard's own), readPreference/readPreferenceTags/maxStalenessSeconds
+ * (the connection is direct to one member), loadBalanced, srvServiceName/srvMaxHosts, w/journal/
+ * wtimeoutMS/readConcernLevel (the shard connection only reads statistics), pool sizes, localThresholdMS. */
+static const char *const carried_options[] = {
+   MONGOC_URI_TLS,
+   MONGOC_URI_TLSCAFILE,
+   MONGOC_URI_TLSCERTIFICATEKEYFILE,
+   MONGOC_URI_TLSCERTIFICATEKEYFILEPASSWORD,
+   MONGOC_URI_TLSALLOWINVALIDCERTIFICATES,
+   MONGOC_URI_TLSALLOWINVALIDHOSTNAMES,
+   MONGOC_URI_TLSINSECURE,
+   MONGOC_URI_TLSDISABLEOCSPENDPOINTCHECK,
+   MONGOC_URI_TLSDISABLECERTIFICATEREVOCATIONCHECK,
+   MONGOC_URI_CONNECTTIMEOUTMS,
+   MONGOC_URI_SOCKETTIMEOUTMS,
+   MONGOC_URI_SERVERSELECTIONTIMEOUTMS,
+   MONGOC_URI_SERVERSELECTIONTRYONCE,
+   MONGOC_URI_HEARTBEATFREQUENCYMS,
+   MONGOC_URI_SOCKETCHECKINTERVALMS,
+   MONGOC_URI_ZLIBCOMPRESSIONLEVEL,
+   MONGOC_URI_RETRYREADS,
+   MONGOC_URI_RETRYWRITES,
+   NULL,
+};
 
-   if (!uri || !(p = strstr (uri, "://"))) {
-      return bson_strdup ("");
-   }
-   p += 3;
-   end = p + strcspn (p, "/?");
-   at = NULL;
-   for (const char *q = p; q < end; q++) {
-      if (*q == '@') {
-         at = q; /* the last '@' before the host list */
+/* append_enc -- s, percent-encoded (RFC 3986 unreserved characters kept). */
+static void
+append_enc (bson_string_t *out, const char *s)
+{
+   static const char hex[] = "0123456789ABCDEF";
+   const unsigned char *p;
+
+   for (p = (const unsigned char *)s; *p; p++) {
+      if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+          *p == '.' || *p == '_' || *p == '~') {
+         bson_string_append_c (out, (char)*p);
+      } else {
+         bson_string_append_c (out, '%');
+         bson_string_append_c (out, hex[*p >> 4]);
+         bson_string_append_c (out, hex[*p & 15]);
       }
    }
-   return at ? bson_strndup (p, (size_t)(at - p + 1)) : bson_strdup ("");
+}
+
+/* append_opt -- "&name=" + the encoded value. */
+static void
+append_opt (bson_string_t *out, const char *name, const char *value)
+{
+   bson_string_append_printf (out, "&%s=", name);
+   append_enc (out, value);
+}
+
+/* append_auth_options -- the auth options (user:password@ goes before the host, lab_scan_direct_uri):
+ * authSource as libmongoc resolves it for the router URI (explicit, else per mechanism, else the URI's
+ * database, else admin: the shard URI has no database to fall back on), authMechanism and its
+ * properties. Nothing without a user name or a mechanism. */
+static void
+append_auth_options (bson_string_t *out, const mongoc_uri_t *ru)
+{
+   const char *mech = mongoc_uri_get_auth_mechanism (ru);
+   bson_t props;
+   bson_iter_t it;
+   bool first = true;
+
+   if (!mongoc_uri_get_username (ru) && !mech) {
+      return;
+   }
+   append_opt (out, "authSource", mongoc_uri_get_auth_source (ru));
+   if (mech) {
+      append_opt (out, "authMechanism", mech);
+   }
+   if (mongoc_uri_get_mechanism_properties (ru, &props)) {
+      if (bson_iter_init (&it, &props)) {
+         while (bson_iter_next (&it)) {
+            if (!BSON_ITER_HOLDS_UTF8 (&it)) {
+               continue;
+            }
+            bson_string_append (out, first ? "&authMechanismProperties=" : ",");
+            append_enc (out, bson_iter_key (&it));
+            bson_string_append_c (out, ':');
+            append_enc (out, bson_iter_utf8 (&it, NULL));
+            first = false;
+         }
+      }
+      bson_destroy (&props);
+   }
+}
+
+/* append_carried -- the carried_options the router URI sets (typed as libmongoc types them), appName and
+ * compressors. TLS also when libmongoc turned it on implicitly (mongodb+srv://). */
+static void
+append_carried (bson_string_t *out, const mongoc_uri_t *ru)
+{
+   const char *const *k;
+   const char *v;
+   bson_iter_t it;
+   bool first = true;
+
+   for (k = carried_options; *k; k++) {
+      if (strcmp (*k, MONGOC_URI_TLS) == 0) {
+         if (mongoc_uri_get_tls (ru)) {
+            bson_string_append (out, "&tls=true");
+         }
+         continue;
+      }
+      if (!mongoc_uri_has_option (ru, *k)) {
+         continue;
+      }
+      if (mongoc_uri_option_is_bool (*k)) {
+         bson_string_append_printf (out, "&%s=%s", *k,
+                                    mongoc_uri_get_option_as_bool (ru, *k, false) ? "true" : "false");
+      } else if (mongoc_uri_option_is_int32 (*k)) {
+         bson_string_append_printf (out, "&%s=%d", *k, (int)mongoc_uri_get_option_as_int32 (ru, *k, 0));
+      } else if (mongoc_uri_option_is_int64 (*k)) {
+         bson_string_append_printf (out, "&%s=%lld", *k,
+                                    (long long)mongoc_uri_get_option_as_int64 (ru, *k, 0));
+      } else if ((v = mongoc_uri_get_option_as_utf8 (ru, *k, NULL))) {
+         append_opt (out, *k, v);
+      }
+   }
+   if ((v = mongoc_uri_get_appname (ru))) {
+      append_opt (out, "appName", v);
+   }
+   if (mongoc_uri_get_compressors (ru) && bson_iter_init (&it, mongoc_uri_get_compressors (ru))) {
+      while (bson_iter_next (&it)) {
+         bson_string_append (out, first ? "&compressors=" : ",");
+         append_enc (out, bson_iter_key (&it));
+         first = false;
+      }
+   }
+}
+
+/* lab_scan_direct_uri -- see topology.h. */
+char *
+lab_scan_direct_uri (const char *router_uri, const char *host, int port, bson_error_t *error)
+{
+   mongoc_uri_t *ru = NULL;
+   bson_string_t *out;
+   bson_error_t perr;
+   const char *user = NULL, *pass = NULL;
+
+   if (router_uri &&
+       (strncmp (router_uri, "mongodb://", 10) == 0 || strncmp (router_uri, "mongodb+srv://", 14) == 0)) {
+      ru = mongoc_uri_new_with_error (router_uri, &perr);
+      if (!ru) {
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY, "the router URI does not parse: %s",
+                        perr.message);
+         return NULL;
+      }
+      user = mongoc_uri_get_username (ru);
+      pass = mongoc_uri_get_password (ru);
+   }
+   out = bson_string_new ("mongodb://");
+   if (user) {
+      append_enc (out, user);
+      if (pass) {
+         bson_string_append_c (out, ':');
+         append_enc (out, pass);
+      }
+      bson_string_append_c (out, '@');
+   }
+   bson_string_append_printf (out, strchr (host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+   bson_string_append (out, "/?directConnection=true");
+   if (ru) {
+      append_auth_options (out, ru);
+      append_carried (out, ru);
+      mongoc_uri_destroy (ru);
+   }
+   return bson_string_free (out, false);
 }
 
 /* lab_scan_shard_uri -- see topology.h. */
 char *
 lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
-                    const char *auth)
+                    const char *router_uri, bson_error_t *error)
 {
    size_t i, npos = 0;
    const char *positional = NULL;
@@ -100,14 +255,44 @@ lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *co
       return bson_strdup (positional);
    }
    if (shard->nseeds == 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY,
+                     "shard %s lists no host (%s): give --shard-uri %s=URI", shard->id ? shard->id : "?",
+                     shard->host ? shard->host : "", shard->id ? shard->id : "NAME");
       return NULL;
    }
-   if (strchr (shard->seeds[0].host, ':')) {
-      return bson_strdup_printf ("mongodb://%s[%s]:%d/?directConnection=true", auth ? auth : "",
-                                 shard->seeds[0].host, (int)shard->seeds[0].port);
+   return lab_scan_direct_uri (router_uri, shard->seeds[0].host, (int)shard->seeds[0].port, error);
+}
+
+/* lab_scan_primary_uri -- see topology.h. */
+bool
+lab_scan_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bson_error_t *error)
+{
+   lab_facts_topology_t ft;
+   lab_facts_hostport_t *seeds = NULL;
+   char *set = NULL;
+   size_t nseeds = 0;
+   bool ok = false;
+
+   *out = NULL;
+   if (!lab_facts_topology_from_hello (hello, &ft, error)) {
+      goto done;
    }
-   return bson_strdup_printf ("mongodb://%s%s:%d/?directConnection=true", auth ? auth : "",
-                              shard->seeds[0].host, (int)shard->seeds[0].port);
+   if (ft.kind != LAB_TOPO_REPLSET || ft.is_writable_primary || !ft.primary[0] ||
+       (ft.me[0] && strcmp (ft.me, ft.primary) == 0)) {
+      ok = true; /* this member is the one to follow (or no other is known) */
+      goto done;
+   }
+   if (!lab_facts_parse_seed_list (ft.primary, &set, &seeds, &nseeds, error)) {
+      lab_error_prefix (error, "the primary a shard member names ('%s')", ft.primary);
+      goto done;
+   }
+   *out = lab_scan_direct_uri (shard_uri, seeds[0].host, (int)seeds[0].port, error);
+   ok = *out != NULL;
+done:
+   lab_facts_topology_cleanup (&ft);
+   bson_free (set);
+   bson_free (seeds);
+   return ok;
 }
 
 /* admin_simple -- {name: 1} on admin through the store; *reply always initialized. */
@@ -140,6 +325,51 @@ target_self (lab_scan_topology_t *t, lab_store_t *store, bson_error_t *error)
    return true;
 }
 
+/* follow_primary -- when the member a shard's connection reached is a secondary that names its primary,
+ * connect directly to that primary instead (same options): the statistics must be those of the member
+ * mongos reads from. Checked once, when the shard is opened. */
+static bool
+follow_primary (lab_scan_target_t *g, const char *suri, const lab_store_opts_t *so, bson_error_t *error)
+{
+   bson_t reply;
+   char *uri = NULL;
+   char *shown;
+   lab_store_t *st;
+   bool ok = false;
+
+   if (!admin_simple (g->store, "hello", &reply, error)) {
+      bson_destroy (&reply);
+      if (!admin_simple (g->store, "isMaster", &reply, error)) {
+         lab_error_prefix (error, "hello on shard %s at %s", g->name, g->uri_shown);
+         goto done;
+      }
+   }
+   if (!lab_scan_primary_uri (suri, &reply, &uri, error)) {
+      lab_error_prefix (error, "hello on shard %s at %s", g->name, g->uri_shown);
+      goto done;
+   }
+   if (uri) {
+      shown = lab_uri_redact (uri);
+      st = lab_store_open (uri, so, error);
+      if (!st) {
+         lab_error_prefix (error, "direct connection to the primary of shard %s at %s", g->name, shown);
+         bson_free (shown);
+         goto done;
+      }
+      lab_log_info ("shard %s: %s is not its primary; following the primary at %s", g->name, g->uri_shown,
+                    shown);
+      lab_store_close (g->store);
+      g->store = st;
+      bson_free (g->uri_shown);
+      g->uri_shown = shown;
+   }
+   ok = true;
+done:
+   bson_destroy (&reply);
+   bson_free (uri);
+   return ok;
+}
+
 /* open_shards -- listShards, then one direct connection per shard. */
 static bool
 open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const char *const *shard_uris,
@@ -148,8 +378,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
    lab_facts_shards_t shards;
    lab_store_opts_t so = { 0 };
    bson_t reply;
-   char *auth = lab_scan_uri_auth (uri);
-   bool ok = false;
+   bool ok = false, followed;
    size_t i;
 
    memset (&shards, 0, sizeof shards);
@@ -171,21 +400,18 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
    so.db = lab_store_db (store);
    for (i = 0; i < shards.nshards; i++) {
       lab_scan_target_t *g = &t->targets[i];
-      char *suri = lab_scan_shard_uri (&shards.shards[i], i, shard_uris, nshard_uris, auth);
+      char *suri = lab_scan_shard_uri (&shards.shards[i], i, shard_uris, nshard_uris, uri, error);
 
       memset (g, 0, sizeof *g);
       bson_strncpy (g->name, shards.shards[i].id ? shards.shards[i].id : "?", sizeof g->name);
       if (!suri) {
-         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY,
-                        "shard %s lists no host (%s): give --shard-uri %s=URI", g->name,
-                        shards.shards[i].host ? shards.shards[i].host : "", g->name);
          goto done;
       }
       g->uri_shown = lab_uri_redact (suri);
       g->store = lab_store_open (suri, &so, error);
-      bson_free (suri);
       t->ntargets = i + 1;
       if (!g->store) {
+         bson_free (suri);
          lab_error_prefix (error,
                            "direct connection to shard %s at %s (listShards host %s; override with "
                            "--shard-uri %s=URI)",
@@ -194,6 +420,11 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
          goto done;
       }
       g->owned = true;
+      followed = follow_primary (g, suri, &so, error);
+      bson_free (suri);
+      if (!followed) {
+         goto done;
+      }
       if (!lab_scan_server_info (g->store, &g->info, error)) {
          goto done;
       }
@@ -203,7 +434,6 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
 done:
    bson_destroy (&reply);
    lab_facts_shards_cleanup (&shards);
-   bson_free (auth);
    return ok;
 }
 

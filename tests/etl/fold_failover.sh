@@ -3,20 +3,23 @@
 # private test server started here in its own temporary directory (not the shared fixture):
 #
 #  1. billgen writes $LAB_FAILOVER_BILLS bills (default 2000) of about 20 rows (about 40,000 rows: the
-#     largest size whose generate + fold + verify + restart fit about 3 minutes on the FerretDB test
+#     largest size whose generate + fold + verify + restarts fit about 3 minutes on the FerretDB test
 #     server under a loaded 2-core machine, where it folded 500-1400 rows/s; 100,000 rows took over 5
-#     minutes). fold-details --verify starts (batches of 100 documents, so checkpoints come often);
-#     once its progress line shows a quarter of the rows read, the server is restarted: killed
-#     (SIGKILL, so the fold's open cursor breaks at once), left down 3 s, started again (same port and
-#     data). The client's server selection timeout is 2 s, so
-#     libmongoc's own single retry cannot bridge the gap and the fold's range must retry from its
-#     checkpoint (1 s, 2 s, 4 s... covers the outage). The fold must finish with exit 0, its log must
-#     show a retry and that the range finished, and --verify must say equal (no row lost or duplicated
-#     across the retry).
-#  2. The same fold into another destination, whose server is killed mid-run and stays down: with --retries 1 the run fails
-#     (exit 1) after one logged retry, naming the exact --resume command (the URI as the store redacts
-#     it, --drop-dst dropped). The server is started again and that command, run as printed (with
-#     --verify added), finishes the fold and verifies equal.
+#     minutes). FOLD_FAILOVER_ROWS=N asks for about N rows instead (N/20 bills; 100000 is the issue's
+#     size). fold-details --verify starts (batches of 100 documents, so checkpoints come often); once
+#     its progress line shows a quarter of the rows read, the server is restarted: killed (SIGKILL, so
+#     the fold's open cursor breaks at once), left down 3 s, started again (same port and data). The
+#     client's server selection timeout is 2 s, so libmongoc's own single retry cannot bridge the gap
+#     and the fold's range must retry from its checkpoint (1 s, 2 s, 4 s... covers the outage). Once
+#     --verify's progress shows a quarter of the source rows verified, the server is restarted the same
+#     way again: the verification must resume from its last verified key. The run must finish with
+#     exit 0, its log must show both retries and that the range and the verification finished, and
+#     --verify must say equal over all the rows (no row lost, duplicated or counted twice across either
+#     retry).
+#  2. The same fold into another destination, whose server is killed mid-run and stays down: with
+#     --retries 1 the run fails (exit 1) after one logged retry, naming the exact --resume command (the
+#     URI as the store redacts it, --drop-dst dropped). The server is started again and that command,
+#     run as printed (with --verify added), finishes the fold and verifies equal.
 #
 # Needs LAB_BIN_DIR (fold-details, billgen) and LAB_SOURCE_DIR; ignores LAYOUTLAB_TEST_URI (a real
 # server cannot be restarted from here).
@@ -35,21 +38,22 @@ cleanup() {
 trap cleanup EXIT
 die() { echo "FAIL: $*" >&2; exit 1; }
 
-# rows_read -- the largest row count the fold's progress line has shown so far in file $1.
+# rows_read FILE [WHAT] -- the largest row count the progress line WHAT ("folding", the default, or
+# "verifying") has shown so far in FILE.
 rows_read() {
-  tr '\r' '\n' <"$1" | sed -n 's/^folding: \([0-9]*\)\/.*/\1/p' | tail -1
+  tr '\r' '\n' <"$1" | sed -n "s/^${2:-folding}: \([0-9]*\)\/.*/\1/p" | tail -1
 }
 
-# wait_rows FILE N PID -- wait until the progress in FILE shows N rows read; fail if PID ends first.
+# wait_rows FILE N PID [WHAT] -- wait until the progress in FILE shows N rows read; fail if PID ends first.
 wait_rows() {
   local n
-  for _ in $(seq 1 1200); do
-    n=$(rows_read "$1")
+  for _ in $(seq 1 6000); do
+    n=$(rows_read "$1" "${4:-folding}")
     [ -n "$n" ] && [ "$n" -ge "$2" ] && return 0
     kill -0 "$3" 2>/dev/null || die "the fold ended before reading $2 rows: $(tr '\r' '\n' <"$1" | tail -5)"
     sleep 0.2
   done
-  die "the fold did not read $2 rows in 240 s"
+  die "the fold did not read $2 rows in 1200 s"
 }
 
 # kill_server -- SIGKILL the private server and wait until it is gone (its pid file stays; start copes)
@@ -65,6 +69,10 @@ uri=$("$S" start --dir "$T/srv") || die "cannot start a private test server in $
 case "$uri" in *\?*) sep='&' ;; *) sep='?' ;; esac
 uri="${uri}${sep}serverSelectionTimeoutMS=2000&connectTimeoutMS=2000"
 bills=${LAB_FAILOVER_BILLS:-2000}
+if [ -n "${FOLD_FAILOVER_ROWS:-}" ]; then
+  [ "$FOLD_FAILOVER_ROWS" -ge 20 ] 2>/dev/null || die "FOLD_FAILOVER_ROWS must be a number of rows >= 20"
+  bills=$((FOLD_FAILOVER_ROWS / 20))
+fi
 t0=$(date +%s)
 
 # ---- 1. restart in the middle of the fold ----------------------------------------------------------
@@ -87,6 +95,13 @@ kill_server
 sleep 3
 kill -0 "$fold_pid" 2>/dev/null || die "the fold ended while the server was down"
 "$S" start --dir "$T/srv" >/dev/null || die "start after the stop failed"
+# and once more in the middle of --verify
+wait_rows "$T/fold.err" $((total / 4)) "$fold_pid" verifying
+echo "restarting the server after $(rows_read "$T/fold.err" verifying) of $total rows verified"
+kill_server
+sleep 3
+kill -0 "$fold_pid" 2>/dev/null || die "--verify ended while the server was down"
+"$S" start --dir "$T/srv" >/dev/null || die "start after the second stop failed"
 wait "$fold_pid"
 rc=$?
 fold_pid=
@@ -96,9 +111,11 @@ cat "$T/fold.out"
 [ "$rc" -eq 0 ] || die "fold-details --verify after a restart exited $rc"
 grep -q 'retry: range 0 failed with a transient error' "$T/fold.err" || die "the log shows no retry: the restart missed the fold"
 grep -q 'range 0: finished after' "$T/fold.err" || die "the log does not say the retried range finished"
+grep -q 'retry: --verify failed with a transient error' "$T/fold.err" || die "the log shows no --verify retry"
+grep -q -- '--verify: finished after' "$T/fold.err" || die "the log does not say the verification finished"
 grep -q '"equal" : true' "$T/fold.json" || die "--verify did not say equal: $(cat "$T/fold.json")"
 grep -q "verify: equal: $total source rows" "$T/fold.out" || die "--verify did not read the $total source rows"
-echo "part 1 (restart mid-fold, $total rows) passed after $(($(date +%s) - t0)) s"
+echo "part 1 (restart mid-fold and mid-verify, $total rows) passed after $(($(date +%s) - t0)) s"
 
 # ---- 2. the server stays down: give up, name the --resume command, which then finishes -------------
 "$B/fold-details" --uri "$uri" --db failover --src bd --dst fs --drop-dst --retries 1 --cursor-batch 100 \

@@ -12,6 +12,7 @@
 #include "scan/scan.h"
 
 #include <errno.h>
+#include <mongoc/mongoc.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -898,52 +899,208 @@ shard_free (lab_facts_shard_t *sh)
 static void
 test_shard_uri (void **state)
 {
-   lab_facts_shard_t a, b, v6;
+   lab_facts_shard_t a, b, v6, none;
    const char *over[] = { "shB=mongodb://b-direct:1/", "mongodb://first-positional:2/" };
+   bson_error_t e;
    char *u;
 
    (void)state;
    shard_of (&a, "shA", "rsA/a1.example:27018,a2.example:27018");
    shard_of (&b, "shB", "b1.example:27019");
    shard_of (&v6, "sh6", "[::1]:27020");
-   /* no override: the first seed, direct, with the credentials carried over */
-   u = lab_scan_shard_uri (&a, 0, NULL, 0, "u:p@");
-   assert_string_equal (u, "mongodb://u:p@a1.example:27018/?directConnection=true");
+   /* no override: the first seed, direct, with the router's credentials carried over */
+   u = lab_scan_shard_uri (&a, 0, NULL, 0, "mongodb://u:p@router:27017/", &e);
+   assert_string_equal (u, "mongodb://u:p@a1.example:27018/?directConnection=true&authSource=admin");
    bson_free (u);
-   u = lab_scan_shard_uri (&v6, 2, NULL, 0, "");
+   u = lab_scan_shard_uri (&v6, 2, NULL, 0, NULL, &e);
    assert_string_equal (u, "mongodb://[::1]:27020/?directConnection=true");
    bson_free (u);
    /* NAME=URI wins for that shard; bare URIs go by position among the bare ones */
-   u = lab_scan_shard_uri (&b, 1, over, 2, "");
+   u = lab_scan_shard_uri (&b, 1, over, 2, NULL, &e);
    assert_string_equal (u, "mongodb://b-direct:1/");
    bson_free (u);
-   u = lab_scan_shard_uri (&a, 0, over, 2, "");
+   u = lab_scan_shard_uri (&a, 0, over, 2, NULL, &e);
    assert_string_equal (u, "mongodb://first-positional:2/");
    bson_free (u);
-   u = lab_scan_shard_uri (&v6, 2, over, 2, "");
+   u = lab_scan_shard_uri (&v6, 2, over, 2, "mongodb://router/", &e);
    assert_string_equal (u, "mongodb://[::1]:27020/?directConnection=true"); /* only one bare URI */
    bson_free (u);
+   /* a shard without a host, a router URI that does not parse: NULL and why */
+   memset (&none, 0, sizeof none);
+   none.id = "shX";
+   none.host = "";
+   assert_null (lab_scan_shard_uri (&none, 0, NULL, 0, NULL, &e));
+   assert_non_null (strstr (e.message, "--shard-uri shX=URI"));
+   assert_null (lab_scan_shard_uri (&a, 0, NULL, 0, "mongodb://router:99999/", &e));
+   assert_int_equal (e.domain, LAB_ERROR_SCAN);
+   assert_non_null (strstr (e.message, "router URI"));
    shard_free (&a);
    shard_free (&b);
    shard_free (&v6);
 }
 
-static void
-test_uri_auth (void **state)
+/* direct_uri -- lab_scan_direct_uri to shard1:27018 of `router`, checked against `want` and parsed back
+ * by libmongoc (caller destroys). */
+static mongoc_uri_t *
+direct_uri (const char *router, const char *want)
 {
-   char *a;
+   bson_error_t e;
+   char *u = lab_scan_direct_uri (router, "shard1", 27018, &e);
+   mongoc_uri_t *m;
+
+   if (!u) {
+      fail_msg ("lab_scan_direct_uri (%s): %s", router, e.message);
+   }
+   if (want) {
+      assert_string_equal (u, want);
+   }
+   m = mongoc_uri_new_with_error (u, &e);
+   if (!m) {
+      fail_msg ("%s does not parse: %s", u, e.message);
+   }
+   bson_free (u);
+   assert_true (mongoc_uri_get_option_as_bool (m, MONGOC_URI_DIRECTCONNECTION, false));
+   assert_string_equal (mongoc_uri_get_hosts (m)->host, "shard1");
+   assert_int_equal (mongoc_uri_get_hosts (m)->port, 27018);
+   assert_null (mongoc_uri_get_hosts (m)->next);
+   return m;
+}
+
+/* test_direct_uri -- which options of the router's URI a shard's direct connection keeps (topology.h):
+ * each decision, and the result as libmongoc reads it back. */
+static void
+test_direct_uri (void **state)
+{
+   mongoc_uri_t *m;
+   bson_t props;
+   bson_iter_t it;
+
+   (void)state;
+   /* everything at once: kept, dropped, encoded, authSource resolved from the path's database */
+   m = direct_uri ("mongodb://us%20er:p%40ss@r1:27017,r2:27017/billing?replicaSet=rs&readPreference=secondary"
+                   "&readPreferenceTags=dc:a&maxStalenessSeconds=120&tls=true&tlsCAFile=/etc/ca%20x.pem"
+                   "&tlsAllowInvalidHostnames=true&appName=lab%20x&compressors=zstd,snappy"
+                   "&zlibCompressionLevel=5&serverSelectionTimeoutMS=30000&connectTimeoutMS=2000"
+                   "&socketTimeoutMS=600000&authMechanism=SCRAM-SHA-256&w=majority&journal=true"
+                   "&readConcernLevel=majority&maxPoolSize=3&retryWrites=false&localThresholdMS=30",
+                   "mongodb://us%20er:p%40ss@shard1:27018/?directConnection=true&authSource=billing"
+                   "&authMechanism=SCRAM-SHA-256&tls=true&tlscafile=%2Fetc%2Fca%20x.pem"
+                   "&tlsallowinvalidhostnames=true&connecttimeoutms=2000&sockettimeoutms=600000"
+                   "&serverselectiontimeoutms=30000&zlibcompressionlevel=5&retrywrites=false&appName=lab%20x"
+                   "&compressors=zstd,snappy");
+   assert_string_equal (mongoc_uri_get_username (m), "us er");
+   assert_string_equal (mongoc_uri_get_password (m), "p@ss");
+   assert_string_equal (mongoc_uri_get_auth_source (m), "billing");
+   assert_string_equal (mongoc_uri_get_auth_mechanism (m), "SCRAM-SHA-256");
+   assert_true (mongoc_uri_get_tls (m));
+   assert_string_equal (mongoc_uri_get_option_as_utf8 (m, MONGOC_URI_TLSCAFILE, ""), "/etc/ca x.pem");
+   assert_string_equal (mongoc_uri_get_appname (m), "lab x");
+   assert_true (bson_has_field (mongoc_uri_get_compressors (m), "zstd"));
+   assert_int_equal (mongoc_uri_get_option_as_int32 (m, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 0), 30000);
+   assert_int_equal (mongoc_uri_get_option_as_int32 (m, MONGOC_URI_CONNECTTIMEOUTMS, 0), 2000);
+   assert_false (mongoc_uri_get_option_as_bool (m, MONGOC_URI_RETRYWRITES, true));
+   /* dropped: the set, the read preference (direct: the member itself), concerns, pool, threshold */
+   assert_null (mongoc_uri_get_replica_set (m));
+   assert_int_equal (mongoc_read_prefs_get_mode (mongoc_uri_get_read_prefs_t (m)), MONGOC_READ_PRIMARY);
+   assert_false (mongoc_uri_has_option (m, MONGOC_URI_READPREFERENCE));
+   assert_false (mongoc_uri_has_option (m, MONGOC_URI_MAXSTALENESSSECONDS));
+   assert_false (mongoc_uri_has_option (m, MONGOC_URI_W));
+   assert_false (mongoc_uri_has_option (m, MONGOC_URI_JOURNAL));
+   assert_false (mongoc_uri_has_option (m, MONGOC_URI_READCONCERNLEVEL));
+   assert_false (mongoc_uri_has_option (m, MONGOC_URI_MAXPOOLSIZE));
+   assert_false (mongoc_uri_has_option (m, MONGOC_URI_LOCALTHRESHOLDMS));
+   assert_null (mongoc_uri_get_database (m));
+   mongoc_uri_destroy (m);
+
+   /* mongodb+srv: TLS is implied there and must be explicit on the shard; authSource default admin */
+   m = direct_uri (
+      "mongodb+srv://u:p@cluster0.example.net/?retryWrites=true",
+      "mongodb://u:p@shard1:27018/?directConnection=true&authSource=admin&tls=true&retrywrites=true");
+   assert_true (mongoc_uri_get_tls (m));
+   mongoc_uri_destroy (m);
+
+   /* legacy ssl* spellings arrive as tls*; X.509 without a user name: authSource $external */
+   m = direct_uri ("mongodb://r1/?ssl=true&sslClientCertificateKeyFile=/c.pem&authMechanism=MONGODB-X509",
+                   "mongodb://shard1:27018/?directConnection=true&authSource=%24external"
+                   "&authMechanism=MONGODB-X509&tls=true&tlscertificatekeyfile=%2Fc.pem");
+   assert_string_equal (mongoc_uri_get_auth_source (m), "$external");
+   mongoc_uri_destroy (m);
+
+   /* GSSAPI with its properties */
+   m = direct_uri ("mongodb://alice%40EXAMPLE.COM@r1/?authMechanism=GSSAPI"
+                   "&authMechanismProperties=SERVICE_NAME:mongo2,CANONICALIZE_HOST_NAME:true",
+                   NULL);
+   assert_string_equal (mongoc_uri_get_username (m), "alice@EXAMPLE.COM");
+   assert_null (mongoc_uri_get_password (m));
+   assert_string_equal (mongoc_uri_get_auth_mechanism (m), "GSSAPI");
+   assert_true (mongoc_uri_get_mechanism_properties (m, &props));
+   assert_true (bson_iter_init_find_case (&it, &props, "SERVICE_NAME"));
+   assert_string_equal (bson_iter_utf8 (&it, NULL), "mongo2");
+   bson_destroy (&props);
+   mongoc_uri_destroy (m);
+
+   /* no router URI, or an embedded one: nothing to carry */
+   m = direct_uri (NULL, "mongodb://shard1:27018/?directConnection=true");
+   mongoc_uri_destroy (m);
+   m = direct_uri ("wiredtiger:/tmp/x", "mongodb://shard1:27018/?directConnection=true");
+   mongoc_uri_destroy (m);
+}
+
+/* test_primary_uri -- which member a shard's statistics follow, from hello replies shaped as mongod's
+ * (src/mongo/db/repl/hello_response.cpp: setName, isWritablePrimary, secondary, primary, me). */
+static void
+test_primary_uri (void **state)
+{
+   const char *shard = "mongodb://u:p@a1.example:27018/?directConnection=true&authSource=admin&tls=true";
+   bson_error_t e;
+   bson_t *h;
+   char *u;
+
+   (void)state;
+   /* a secondary naming its primary: the primary, with the same options */
+   h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
+                 BCON_BOOL (true), "primary", BCON_UTF8 ("a2.example:27019"), "me",
+                 BCON_UTF8 ("a1.example:27018"), "ok", BCON_DOUBLE (1));
+   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_string_equal (u, "mongodb://u:p@a2.example:27019/?directConnection=true&authSource=admin&tls=true");
+   bson_free (u);
+   bson_destroy (h);
+   /* IPv6 primary */
+   h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
+                 BCON_BOOL (true), "primary", BCON_UTF8 ("[::1]:27019"), "ok", BCON_DOUBLE (1));
+   assert_true (lab_scan_primary_uri (NULL, h, &u, &e));
+   assert_string_equal (u, "mongodb://[::1]:27019/?directConnection=true");
+   bson_free (u);
+   bson_destroy (h);
+   /* the primary itself, a secondary during an election (no primary named), a standalone: stay */
+   h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (true), "primary",
+                 BCON_UTF8 ("a1.example:27018"), "me", BCON_UTF8 ("a1.example:27018"), "ok", BCON_DOUBLE (1));
+   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_null (u);
+   bson_destroy (h);
+   h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
+                 BCON_BOOL (true), "ok", BCON_DOUBLE (1));
+   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_null (u);
+   bson_destroy (h);
+   h = BCON_NEW ("isWritablePrimary", BCON_BOOL (true), "ok", BCON_DOUBLE (1));
+   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_null (u);
+   bson_destroy (h);
+   /* a malformed reply */
+   h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "primary",
+                 BCON_INT32 (3), "ok", BCON_DOUBLE (1));
+   assert_false (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_null (u);
+   bson_destroy (h);
+}
+
+static void
+test_server_disk_names (void **state)
+{
    lab_server_disk_t d;
 
    (void)state;
-   a = lab_scan_uri_auth ("mongodb://user:p%40ss@h1:1,h2:2/db?authSource=admin");
-   assert_string_equal (a, "user:p%40ss@");
-   bson_free (a);
-   a = lab_scan_uri_auth ("mongodb://h1:1/db?x=a@b");
-   assert_string_equal (a, "");
-   bson_free (a);
-   a = lab_scan_uri_auth (NULL);
-   assert_string_equal (a, "");
-   bson_free (a);
    assert_true (lab_server_disk_parse ("ftdc", &d) && d == LAB_SERVER_DISK_FTDC);
    assert_true (lab_server_disk_parse ("auto", &d) && d == LAB_SERVER_DISK_AUTO);
    assert_false (lab_server_disk_parse ("iostat", &d));
@@ -1108,7 +1265,9 @@ main (void)
       cmocka_unit_test (test_layout_entry_unknowns),
       cmocka_unit_test (test_layout_entry_server_disk),
       cmocka_unit_test (test_shard_uri),
-      cmocka_unit_test (test_uri_auth),
+      cmocka_unit_test (test_direct_uri),
+      cmocka_unit_test (test_primary_uri),
+      cmocka_unit_test (test_server_disk_names),
       cmocka_unit_test (test_no_match_hint),
    };
    return cmocka_run_group_tests_name ("scan", tests, NULL, NULL);

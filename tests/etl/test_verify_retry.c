@@ -1,0 +1,315 @@
+/*
+ * test_verify_retry.c -- --verify resumes after a transient error (etl/verify.c, issue 10): on the
+ * embedded store, a folded collection with known differences (a damaged master, source rows without the
+ * key, documents over a small cap) is verified once cleanly, then again with a transient error injected
+ * (the verify fault hook) at one document after another of either stream: every try must give exactly
+ * the clean result (nothing counted twice or lost, the same first difference) after one logged retry.
+ * A fault that persists fails after --retries tries with the error still transient; a non-transient one
+ * fails at once; --retries 0 does not retry.
+ */
+#include "tests/testutil.h"
+
+#include "core/error.h"
+#include "core/store.h"
+#include "etl/run.h"
+#include "etl/verify.h"
+
+#include <mongoc/mongoc.h>
+#include <string.h>
+
+#define BILLS 240
+#define CAP 400 /* verify's document cap: the larger folded documents are over it */
+
+static char *dir;
+static char *uri;
+static lab_store_t *store;
+static lab_verify_result_t clean;
+static int64_t clean_taken; /* documents the clean run took from both streams */
+
+/* A fault: fail document `at` (once) or every document from `at` on (`persistent`). */
+typedef struct {
+   int64_t at;
+   bool persistent;
+   uint32_t domain;
+   uint32_t code;
+   int64_t fired;
+   int64_t last_nth;
+} fault_t;
+
+static bool
+fault_cb (void *ctx, bool dst, int64_t nth, bson_error_t *error)
+{
+   fault_t *f = ctx;
+
+   (void)dst;
+   f->last_nth = nth;
+   if (f->at > 0 && (nth == f->at || (f->persistent && nth > f->at))) {
+      f->fired++;
+      bson_set_error (error, f->domain, f->code, "injected fault at document %lld", (long long)nth);
+      return false;
+   }
+   return true;
+}
+
+static void
+insert_docs (lab_session_t *sess, const char *coll, bson_t **docs, size_t n)
+{
+   lab_insert_result_t res = { 0 };
+   bson_error_t error;
+
+   if (!lab_store_insert_many (sess, coll, (const bson_t *const *)docs, n, &res, &error)) {
+      fail_msg ("insert into %s: %s", coll, error.message);
+   }
+   assert_int_equal (res.nerrors, 0);
+   lab_insert_result_cleanup (&res);
+   while (n) {
+      bson_destroy (docs[--n]);
+   }
+}
+
+/* setup -- bills 1..BILLS of 1..9 rows folded into "fd"; then one master's documents deleted from "fd"
+ * (a difference) and three source rows without bill_id added (another one, sorted first). */
+static int
+setup (void **state)
+{
+   lab_store_opts_t so = { 0 };
+   lab_foldrun_opts_t fo = { 0 };
+   lab_foldrun_result_t fr = { 0 };
+   bson_error_t error;
+   lab_session_t *sess;
+   bson_t *batch[512];
+   bson_value_t key;
+   size_t nb = 0;
+   int64_t id = 1, deleted = 0;
+   int b, r;
+
+   (void)state;
+   dir = lab_test_tmpdir ("verify-retry");
+   uri = bson_strdup_printf ("wiredtiger:%s", dir);
+   so.create = true;
+   so.cache_size_bytes = 64 * 1024 * 1024;
+   store = lab_store_open (uri, &so, &error);
+   if (!store) {
+      fail_msg ("open %s: %s", uri, error.message);
+   }
+   sess = lab_session_open (store, &error);
+   assert_non_null (sess);
+   assert_true (lab_store_create (sess, "bd", &error));
+   assert_true (lab_store_create_index (sess, "bd", "bill_id", &error));
+   for (r = 0; r < 9; r++) { /* interleaved: round r adds row r to every bill that has one */
+      for (b = 1; b <= BILLS; b++) {
+         if (r >= 1 + (b * 7919) % 9) {
+            continue;
+         }
+         batch[nb] =
+            BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (b), "line", BCON_INT32 (r), "amount",
+                      BCON_DOUBLE (r * 1.25 + b), "note", BCON_UTF8 (b % 3 ? "x" : "yyyy"));
+         id++;
+         if (++nb == 512) {
+            insert_docs (sess, "bd", batch, nb);
+            nb = 0;
+         }
+      }
+   }
+   insert_docs (sess, "bd", batch, nb);
+   nb = 0;
+   fo.src = "bd";
+   fo.dst = "fd";
+   fo.key = "bill_id";
+   fo.array_field = "details";
+   fo.hoist_spec = "none";
+   fo.drop_dst = true;
+   fo.progress = LAB_PROGRESS_NEVER;
+   if (!lab_foldrun (store, &fo, &fr, &error)) {
+      fail_msg ("fold: %s", error.message);
+   }
+   lab_foldrun_result_cleanup (&fr);
+   key.value_type = BSON_TYPE_INT32;
+   key.value.v_int32 = 77;
+   assert_true (lab_store_delete_eq (sess, "fd", "bill_id", &key, &deleted, &error));
+   assert_true (deleted > 0);
+   for (r = 0; r < 3; r++) {
+      batch[nb++] = BCON_NEW ("_id", BCON_INT64 (id), "line", BCON_INT32 (r));
+      id++;
+   }
+   insert_docs (sess, "bd", batch, nb);
+   lab_session_close (sess);
+   return 0;
+}
+
+static int
+teardown (void **state)
+{
+   (void)state;
+   lab_store_close (store);
+   lab_test_rmtree (dir);
+   bson_free (dir);
+   bson_free (uri);
+   return 0;
+}
+
+static lab_verify_opts_t
+opts (fault_t *f, int retries)
+{
+   lab_verify_opts_t o = { 0 };
+
+   o.src = "bd";
+   o.dst = "fd";
+   o.key = "bill_id";
+   o.array_field = "details";
+   o.max_doc_bytes = CAP;
+   o.batch_docs = 7; /* several cursor batches on each side */
+   o.progress = LAB_PROGRESS_NEVER;
+   o.retries = retries;
+   o.retry_first_delay_ms = 1;
+   o.fault = f ? fault_cb : NULL;
+   o.fault_ctx = f;
+   return o;
+}
+
+/* same_result -- every figure of `r` equals the clean run's. */
+static void
+same_result (const lab_verify_result_t *r)
+{
+   assert_int_equal (r->equal, clean.equal);
+   assert_int_equal (r->src_rows, clean.src_rows);
+   assert_int_equal (r->dst_rows, clean.dst_rows);
+   assert_int_equal (r->src_masters, clean.src_masters);
+   assert_int_equal (r->dst_masters, clean.dst_masters);
+   assert_int_equal (r->dst_docs, clean.dst_docs);
+   assert_int_equal (r->differing_masters, clean.differing_masters);
+   assert_int_equal (r->skipped_masters, clean.skipped_masters);
+   assert_int_equal (r->oversize_docs, clean.oversize_docs);
+   assert_int_equal (r->largest_doc_bytes, clean.largest_doc_bytes);
+   assert_true (r->src_hash.lo == clean.src_hash.lo && r->src_hash.hi == clean.src_hash.hi);
+   assert_true (r->dst_hash.lo == clean.dst_hash.lo && r->dst_hash.hi == clean.dst_hash.hi);
+   assert_string_equal (r->first_difference, clean.first_difference);
+}
+
+/* test_clean -- the baseline: the planted differences are found (so the retried runs have something
+ * to count twice or lose). */
+static void
+test_clean (void **state)
+{
+   fault_t f = { 0 };
+   lab_verify_opts_t o = opts (&f, 3);
+   bson_error_t error;
+
+   (void)state;
+   if (!lab_verify (store, &o, &clean, &error)) {
+      fail_msg ("verify: %s", error.message);
+   }
+   clean_taken = f.last_nth;
+   print_message (
+      "clean: %lld src rows, %lld dst docs, largest %lld bytes, %lld over %d bytes, %lld documents "
+      "taken\n",
+      (long long)clean.src_rows, (long long)clean.dst_docs, (long long)clean.largest_doc_bytes,
+      (long long)clean.oversize_docs, CAP, (long long)clean_taken);
+   assert_false (clean.equal);
+   assert_int_equal (clean.retries, 0);
+   assert_int_equal (clean.src_masters, BILLS + 1); /* + the rows without the key */
+   assert_int_equal (clean.dst_masters, BILLS - 1);
+   assert_int_equal (clean.differing_masters, 2);
+   assert_true (clean.oversize_docs > 0);
+   assert_true (clean.oversize_docs < clean.dst_docs);
+   /* the first difference is the first master in key order: the rows without bill_id */
+   assert_non_null (strstr (clean.first_difference, "no 'bill_id' field"));
+   assert_true (clean_taken > 300);
+}
+
+/* test_resume_everywhere -- a transient error at document n, for n all along both streams (a socket
+ * error, a lost cursor and a failover code by turns): one retry, then exactly the clean result. */
+static void
+test_resume_everywhere (void **state)
+{
+   const uint32_t domains[] = { MONGOC_ERROR_STREAM, MONGOC_ERROR_QUERY, MONGOC_ERROR_SERVER };
+   const uint32_t codes[] = { MONGOC_ERROR_STREAM_SOCKET, 43, 10107 };
+   lab_verify_result_t r;
+   bson_error_t error;
+   int64_t n;
+   int tries = 0;
+
+   (void)state;
+   assert_true (clean_taken > 0);
+   for (n = 1; n <= clean_taken; n += (n < 12 ? 1 : 13)) {
+      fault_t f = { 0 };
+      lab_verify_opts_t o = opts (&f, 3);
+
+      f.at = n;
+      f.domain = domains[tries % 3];
+      f.code = codes[tries % 3];
+      tries++;
+      if (!lab_verify (store, &o, &r, &error)) {
+         fail_msg ("verify with a fault at document %lld: %s", (long long)n, error.message);
+      }
+      assert_int_equal (f.fired, 1);
+      assert_int_equal (r.retries, 1);
+      assert_false (r.gave_up_transient);
+      same_result (&r);
+   }
+   assert_true (tries > 20);
+}
+
+/* test_gives_up -- a fault that persists: `retries` tries, then the transient error itself. */
+static void
+test_gives_up (void **state)
+{
+   fault_t f = { 0 };
+   lab_verify_opts_t o = opts (&f, 2);
+   lab_verify_result_t r;
+   bson_error_t error;
+
+   (void)state;
+   f.at = 100;
+   f.persistent = true;
+   f.domain = MONGOC_ERROR_SERVER_SELECTION;
+   f.code = MONGOC_ERROR_SERVER_SELECTION_FAILURE;
+   assert_false (lab_verify (store, &o, &r, &error));
+   assert_int_equal (f.fired, 3); /* the first try and two retries */
+   assert_int_equal (r.retries, 2);
+   assert_true (r.gave_up_transient);
+   assert_int_equal (error.domain, MONGOC_ERROR_SERVER_SELECTION);
+   assert_non_null (strstr (error.message, "injected fault"));
+}
+
+/* test_not_retried -- a non-transient error fails at once; --retries 0 does not retry either. */
+static void
+test_not_retried (void **state)
+{
+   fault_t f = { 0 };
+   lab_verify_opts_t o = opts (&f, 3);
+   lab_verify_result_t r;
+   bson_error_t error;
+
+   (void)state;
+   f.at = 40;
+   f.domain = MONGOC_ERROR_SERVER;
+   f.code = 13; /* Unauthorized */
+   assert_false (lab_verify (store, &o, &r, &error));
+   assert_int_equal (f.fired, 1);
+   assert_int_equal (r.retries, 0);
+   assert_false (r.gave_up_transient);
+
+   memset (&f, 0, sizeof f);
+   o = opts (&f, 0);
+   f.at = 40;
+   f.domain = MONGOC_ERROR_STREAM;
+   f.code = MONGOC_ERROR_STREAM_SOCKET;
+   assert_false (lab_verify (store, &o, &r, &error));
+   assert_int_equal (f.fired, 1);
+   assert_int_equal (r.retries, 0);
+   assert_true (r.gave_up_transient);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_clean),
+      cmocka_unit_test (test_resume_everywhere),
+      cmocka_unit_test (test_gives_up),
+      cmocka_unit_test (test_not_retried),
+   };
+
+   return cmocka_run_group_tests (tests, setup, teardown);
+}
