@@ -42,6 +42,13 @@ static const char *usage_text =
    "  --max-doc-bytes SIZE    document cap (default: the server's maxBsonObjectSize, 16MiB)\n"
    "  --on-oversize MODE      split (default): continue the master in further documents (part/parts);\n"
    "                          reject: write its rows to --reject and go on; fail: stop with an error\n"
+   "  --bucket-rows N         the bucket pattern: at most N rows per document; a master continues in\n"
+   "                          further documents (part/parts) exactly as an oversize split does\n"
+   "  --bucket-by FIELD:UNIT  one document per master and time window (UNIT hour, day, week (ISO, from\n"
+   "                          Monday), month; UTC) of the date FIELD, windows in ascending order, each with\n"
+   "                          bucket_start: <date>; a row without FIELD or whose FIELD is not a date stops\n"
+   "                          the run naming its _id. Combines with --bucket-rows and the cap; --verify\n"
+   "                          checks both limits and that every row lies in its document's window\n"
    "  --reject FILE           JSON lines {key, reason, row} for rejected masters\n"
    "  --batch-docs N          documents per write batch (default 1000)\n"
    "  --batch-bytes SIZE      bytes per write batch (default 16MiB, kept below the server's message size)\n"
@@ -88,6 +95,10 @@ static const char *usage_text =
    "  # verify a finished fold only, JSON summary on stdout\n"
    "  fold-details --src bill_detail --dst detail_coll --verify --json -\n"
    "\n"
+   "  # buckets of at most 100 rows, and one document per bill and day of charge_time\n"
+   "  fold-details --src bill_detail --dst detail_b100 --bucket-rows 100 --verify\n"
+   "  fold-details --src bill_detail --dst detail_day --bucket-by charge_time:day --verify\n"
+   "\n"
    "  # an existing destination is refused unless replaced\n"
    "  fold-details --src bill_detail --dst detail_coll --drop-dst --key order_id --array-field items\n";
 
@@ -126,6 +137,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_SIZE ("--max-doc-bytes", 0, &r->max_doc_bytes), /* an int64 field: the check bounds it */
       LAB_CLI_OPT_ENUM ("--on-oversize", 0, &r->on_oversize, oversize_names),
       LAB_CLI_OPT_STRING ("--reject", 0, &r->reject_path),
+      LAB_CLI_OPT_INT ("--bucket-rows", 0, &r->bucket_rows, 1, INT32_MAX),
+      LAB_CLI_OPT_STRING ("--bucket-by", 0, &r->bucket_by),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &r->batch_docs, 1, 100000),
       LAB_CLI_OPT_SIZE ("--batch-bytes", 0, &r->batch_bytes),
       LAB_CLI_OPT_INT ("--parallel", 0, &r->parallel, 1, 64),
@@ -263,6 +276,8 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
    BSON_APPEND_INT32 (summary, "ranges", fr->ranges);
    BSON_APPEND_BOOL (summary, "resumed", fr->resumed);
    BSON_APPEND_INT64 (summary, "max_doc_bytes", fr->max_doc_bytes);
+   BSON_APPEND_INT32 (summary, "bucket_rows", o->run.bucket_rows);
+   BSON_APPEND_UTF8 (summary, "bucket_by", o->run.bucket_by ? o->run.bucket_by : "");
    BSON_APPEND_INT64 (summary, "batch_bytes", fr->batch_bytes);
    BSON_APPEND_INT64 (summary, "rows_in", fr->rows_in);
    BSON_APPEND_INT64 (summary, "docs_out", fr->docs_out);
@@ -367,6 +382,13 @@ main (int argc, char **argv)
          }
          lab_log_info ("'%s' exists and is finished: verifying only", o.run.dst);
          fold = false;
+         /* the buckets the fold made, unless the command line names them */
+         if (!o.run.bucket_rows) {
+            o.run.bucket_rows = st.bucket_rows;
+         }
+         if (!o.run.bucket_by && st.bucket_by[0]) {
+            o.run.bucket_by = st.bucket_by;
+         }
       }
    }
    if (fold) {
@@ -409,6 +431,8 @@ main (int argc, char **argv)
       vo.key = o.run.key;
       vo.array_field = o.run.array_field;
       vo.max_doc_bytes = o.run.max_doc_bytes;
+      vo.bucket_rows = o.run.bucket_rows;
+      vo.bucket_by = o.run.bucket_by;
       vo.batch_docs = o.run.cursor_batch_docs;
       vo.progress = o.common.progress;
       for (nskip = 0; fr.rejected_key_ids && fr.rejected_key_ids[nskip]; nskip++) {
@@ -460,6 +484,10 @@ summary:
          BSON_APPEND_DOCUMENT (&summary, "plan", fr.plan);
       } else if (folded) {
          append_fold_summary (&summary, &o, &fr);
+      }
+      if (!folded) {
+         BSON_APPEND_INT32 (&summary, "bucket_rows", o.run.bucket_rows);
+         BSON_APPEND_UTF8 (&summary, "bucket_by", o.run.bucket_by ? o.run.bucket_by : "");
       }
       if (verified) {
          append_verify_summary (&summary, &vr);
