@@ -50,6 +50,11 @@ static const char *usage_text =
    "                          the run naming its _id. Combines with --bucket-rows and the cap; --verify\n"
    "                          checks both limits and that every row lies in its document's window\n"
    "  --reject FILE           JSON lines {key, reason, row} for rejected masters\n"
+   "  --block-compressor C    block compressor of the destination: none, snappy (mongod's default), zlib,\n"
+   "                          zstd. Embedded: the table's block_compressor (zstd: layoutlab's own);\n"
+   "                          MongoDB: create with storageEngine.wiredTiger.configString; the summary says\n"
+   "                          whether the server kept it (FerretDB ignores it: said on stderr and in --json)\n"
+   "  --zstd-level N          embedded: zstd compression level, 1..19 (default 6, mongod's)\n"
    "  --batch-docs N          documents per write batch (default 1000)\n"
    "  --batch-bytes SIZE      bytes per write batch (default 16MiB, kept below the server's message size)\n"
    "  --parallel N            N workers on N key ranges, each with its own cursor and writer (default 1)\n"
@@ -118,6 +123,8 @@ typedef struct {
    lab_cli_common_t common;
    lab_foldrun_opts_t run;
    bool verify;
+   const char *block_compressor; /* NULL: the backend's default */
+   int32_t zstd_level;
 } options_t;
 
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
@@ -138,6 +145,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_ENUM ("--on-oversize", 0, &r->on_oversize, oversize_names),
       LAB_CLI_OPT_STRING ("--reject", 0, &r->reject_path),
       LAB_CLI_OPT_INT ("--bucket-rows", 0, &r->bucket_rows, 1, INT32_MAX),
+      LAB_CLI_OPT_STRING ("--block-compressor", 0, &o->block_compressor),
+      LAB_CLI_OPT_INT ("--zstd-level", 0, &o->zstd_level, 1, 19),
       LAB_CLI_OPT_STRING ("--bucket-by", 0, &r->bucket_by),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &r->batch_docs, 1, 100000),
       LAB_CLI_OPT_SIZE ("--batch-bytes", 0, &r->batch_bytes),
@@ -172,6 +181,9 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    if (o->verify && r->copy_only) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--verify checks a fold; a --copy-only destination is not one");
+      return false;
+   }
+   if (o->block_compressor && !lab_block_compressor_check (o->block_compressor, error)) {
       return false;
    }
    if (o->verify && r->plan_only) {
@@ -361,6 +373,8 @@ main (int argc, char **argv)
    sopts.db = o.common.db;
    sopts.cache_size_bytes = o.common.cache_size_bytes;
    sopts.create = !o.run.plan_only; /* --plan creates nothing, not even an embedded store's home */
+   sopts.block_compressor = o.block_compressor;
+   sopts.zstd_level = o.zstd_level;
    store = lab_store_open (o.common.uri, &sopts, &error);
    if (!store) {
       goto fail;
@@ -484,6 +498,11 @@ summary:
          BSON_APPEND_DOCUMENT (&summary, "plan", fr.plan);
       } else if (folded) {
          append_fold_summary (&summary, &o, &fr);
+      }
+      if (store && fold && !o.run.plan_only) {
+         const char *bc = lab_store_block_compressor (store);
+         BSON_APPEND_UTF8 (&summary, "block_compressor", bc ? bc : "server default");
+         BSON_APPEND_UTF8 (&summary, "block_compressor_note", lab_store_compressor_note (store));
       }
       if (!folded) {
          BSON_APPEND_INT32 (&summary, "bucket_rows", o.run.bucket_rows);

@@ -417,6 +417,8 @@ teardown (void **state)
                               "fd.fold_state",
                               "fdbad",
                               "fdbad.fold_state",
+                              "fz",
+                              "fz.fold_state",
                               NULL };
       int i;
 
@@ -1242,9 +1244,14 @@ test_bucket_by_fold (void **state)
    assert_string_equal (jstr (s, "bucket_by"), "at:day");
    assert_true (jbool (s, "verify.equal"));
    bson_destroy (s);
-   /* verifying the same documents as hourly buckets: rows fall outside their document's window */
+   /* verifying the same documents as hourly buckets: each day starts an hour, but rows of later hours
+    * fall outside their document's window */
    assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:hour"), 3);
-   assert_non_null (strstr (err, "does not start a hour window"));
+   assert_non_null (strstr (err, "lies outside its bucket"));
+   bson_free (err);
+   /* ... and as monthly buckets: a day is not the start of a month */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:month"), 3);
+   assert_non_null (strstr (err, "does not start a month window"));
    bson_free (err);
 
    /* an int32 field is not a date */
@@ -1258,6 +1265,34 @@ test_bucket_by_fold (void **state)
    bson_free (err);
 }
 
+/* test_block_compressor -- --block-compressor zstd: the embedded destination's table uses it (and
+ * verifies after the store reopens); the test server (FerretDB) ignores it, and the summary says so. */
+static void
+test_block_compressor (void **state)
+{
+   bson_t *s = fold_json (0, NULL, "--src bdates --dst fz --bucket-rows 10 --block-compressor zstd --verify");
+   char *err = NULL;
+
+   assert_true (jbool (s, "verify.equal"));
+   assert_string_equal (jstr (s, "block_compressor"), "zstd");
+   if (!strcmp (backend, "wiredtiger")) {
+      assert_string_equal (jstr (s, "block_compressor_note"), "table config block_compressor=zstd (level 6)");
+   } else {
+      /* mongod keeps it in the collection's options; FerretDB accepts the field and ignores it */
+      assert_true (strstr (jstr (s, "block_compressor_note"), "kept in the collection's options") ||
+                   strstr (jstr (s, "block_compressor_note"), "ignored by the server"));
+   }
+   bson_destroy (s);
+   /* a later run without the option reads it back */
+   s = fold_json (0, NULL, "--src bdates --dst fz --verify");
+   assert_string_equal (jstr (s, "mode"), "verify");
+   assert_true (jbool (s, "verify.equal"));
+   bson_destroy (s);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fz --drop-dst --block-compressor lz4"), 2);
+   assert_non_null (strstr (err, "none, snappy, zlib, zstd"));
+   bson_free (err);
+}
+
 int
 main (void)
 {
@@ -1268,7 +1303,7 @@ main (void)
       cmocka_unit_test (test_empty_and_key_types),  cmocka_unit_test (test_write_errors_reported),
       cmocka_unit_test (test_plan_writes_nothing),  cmocka_unit_test (test_create_index),
       cmocka_unit_test (test_verify_small_batches), cmocka_unit_test (test_bucket_rows_fold),
-      cmocka_unit_test (test_bucket_by_fold),
+      cmocka_unit_test (test_bucket_by_fold),       cmocka_unit_test (test_block_compressor),
    };
    int rc = cmocka_run_group_tests (tests, setup, teardown);
 
