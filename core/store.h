@@ -30,16 +30,16 @@ typedef struct lab_session lab_session_t;
 typedef struct lab_cursor lab_cursor_t;
 
 typedef struct {
-   const char *db;             /* database (MongoDB); NULL: the URI's, else "layoutlab" */
-   uint64_t cache_size_bytes;  /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
-   int32_t connect_timeout_ms; /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
-                                * none; 0: server selection 30000 (the server selection spec's default,
-                                * longer than an unplanned election: 10 s + a vote) and libmongoc's
-                                * own connect timeout (10000) */
-   bool create;                /* embedded: create the home directory if missing (tools: true) */
-   bool direct_io;             /* embedded: reads and writes of data files bypass the OS page cache
-                                * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
-                                * smaller than its data. Off by default: mongod does not use it. */
+   const char *db;               /* database (MongoDB); NULL: the URI's, else "layoutlab" */
+   uint64_t cache_size_bytes;    /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
+   int32_t connect_timeout_ms;   /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
+                                  * none; 0: server selection 30000 (the server selection spec's default,
+                                  * longer than an unplanned election: 10 s + a vote) and libmongoc's
+                                  * own connect timeout (10000) */
+   bool create;                  /* embedded: create the home directory if missing (tools: true) */
+   bool direct_io;               /* embedded: reads and writes of data files bypass the OS page cache
+                                  * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
+                                  * smaller than its data. Off by default: mongod does not use it. */
    const char *block_compressor; /* the collections this store creates: "none", "snappy", "zlib" or
                                   * "zstd" (lab_block_compressor_check). NULL: the backend's default
                                   * (embedded: snappy, as mongod; MongoDB: the server's, nothing sent).

@@ -750,10 +750,11 @@ compressor_check (lab_session_t *sess, const char *coll, const char *config)
                      "create storageEngine.wiredTiger.configString %s (kept in the collection's options)",
                      config);
    } else {
-      bson_snprintf (store->compressor_note, sizeof store->compressor_note,
-                     "ignored by the server: create accepted storageEngine.wiredTiger.configString %s but the "
-                     "collection's options do not keep it%s",
-                     config, mstore (store)->sort_in_memory ? " (FerretDB has no block compression setting)" : "");
+      bson_snprintf (
+         store->compressor_note, sizeof store->compressor_note,
+         "ignored by the server: create accepted storageEngine.wiredTiger.configString %s but the "
+         "collection's options do not keep it%s",
+         config, mstore (store)->sort_in_memory ? " (FerretDB has no block compression setting)" : "");
       lab_log_info ("collection '%s': %s", coll, store->compressor_note);
    }
 }

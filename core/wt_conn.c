@@ -274,7 +274,8 @@ conn_config (const lab_store_t *store, uint64_t cache_bytes)
    char zstd[160] = "";
 
    if (!store->opts.skip_zstd) {
-      bson_snprintf (zstd, sizeof zstd, ",local=(entry=%s,config=(compression_level=%d))", lab_wt_zstd_entry (),
+      bson_snprintf (zstd, sizeof zstd, ",local=(entry=%s,config=(compression_level=%d))",
+                     lab_wt_zstd_entry (),
                      store->opts.zstd_level ? store->opts.zstd_level : LAB_ZSTD_DEFAULT_LEVEL);
    }
    return bson_strdup_printf (
@@ -310,8 +311,8 @@ lab_wt_open (lab_store_t *store, bson_error_t *error)
       bson_snprintf (store->compressor_note, sizeof store->compressor_note,
                      "table config block_compressor=zstd (level %d)", store->opts.zstd_level);
    } else {
-      bson_snprintf (store->compressor_note, sizeof store->compressor_note, "table config block_compressor=%s",
-                     lab_store_block_compressor (store));
+      bson_snprintf (store->compressor_note, sizeof store->compressor_note,
+                     "table config block_compressor=%s", lab_store_block_compressor (store));
    }
    st->opened_at = time (NULL);
    if (!conn_open (st, error)) {

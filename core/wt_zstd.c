@@ -38,7 +38,8 @@ typedef struct {
 static int
 zstd_fail (lab_zstd_t *z, WT_SESSION *session, const char *what, size_t code)
 {
-   (void)z->api->err_printf (z->api, session, "zstd block compressor: %s: %s", what, ZSTD_getErrorName (code));
+   (void)z->api->err_printf (z->api, session, "zstd block compressor: %s: %s", what,
+                             ZSTD_getErrorName (code));
    return WT_ERROR;
 }
 

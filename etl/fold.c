@@ -772,15 +772,17 @@ order_rows (lab_fold_t *f, const bson_value_t *key, bson_error_t *error)
          rt = row_id_text (&row);
          kt = lab_value_to_text (key);
          if (present) {
-            lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
-                           "row %s of master %s=%s: bucket field '%s' holds BSON type 0x%02x, not a date; "
-                           "--bucket-by needs a date in every row (bucket by rows with --bucket-rows instead)",
-                           rt, f->key, kt, f->bucket_field, (unsigned)bson_iter_type (&it));
+            lab_error_set (
+               error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+               "row %s of master %s=%s: bucket field '%s' holds BSON type 0x%02x, not a date; "
+               "--bucket-by needs a date in every row (bucket by rows with --bucket-rows instead)",
+               rt, f->key, kt, f->bucket_field, (unsigned)bson_iter_type (&it));
          } else {
-            lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
-                           "row %s of master %s=%s has no bucket field '%s': --bucket-by needs a date in every "
-                           "row (bucket by rows with --bucket-rows instead)",
-                           rt, f->key, kt, f->bucket_field);
+            lab_error_set (
+               error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+               "row %s of master %s=%s has no bucket field '%s': --bucket-by needs a date in every "
+               "row (bucket by rows with --bucket-rows instead)",
+               rt, f->key, kt, f->bucket_field);
          }
          bson_free (rt);
          bson_free (kt);

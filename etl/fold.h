@@ -155,7 +155,8 @@ typedef struct {
 /* lab_fold_unfold -- rebuild the rows of a folded document: each element's fields plus the document's
  * hoisted fields (every top-level field but _id, row_count, part, parts, bucket_start and the array) that
  * the element does not have. Checks the shape (key present, array of documents, row_count equals its
- * length, part in [0, parts)); LAB_ERROR_VERIFY naming the document's _id when it is wrong. `info` may be NULL. */
+ * length, part in [0, parts)); LAB_ERROR_VERIFY naming the document's _id when it is wrong. `info` may be
+ * NULL. */
 bool lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb,
                       void *ctx, lab_fold_doc_info_t *info, bson_error_t *error);
 

@@ -166,7 +166,8 @@ lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_sta
    if (settings) {
       st->has_state = true;
       st->complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
-      st->bucket_rows = bson_iter_init_find (&it, settings, "bucket_rows") ? (int32_t)bson_iter_as_int64 (&it) : 0;
+      st->bucket_rows =
+         bson_iter_init_find (&it, settings, "bucket_rows") ? (int32_t)bson_iter_as_int64 (&it) : 0;
       if (bson_iter_init_find (&it, settings, "bucket_by") && BSON_ITER_HOLDS_UTF8 (&it)) {
          bson_strncpy (st->bucket_by, bson_iter_utf8 (&it, NULL), sizeof st->bucket_by);
       }
@@ -1785,9 +1786,13 @@ lab_foldrun_plan_print (const bson_t *plan, FILE *out)
             (long long)plan_int (plan, "writes.batch_bytes"),
             (long long)plan_int (plan, "writes.max_doc_bytes"));
    if (plan_int (plan, "writes.bucket_rows") > 0 || plan_str (plan, "writes.bucket_by")[0]) {
-      fprintf (out, "             buckets: %s%lld rows at most per document; %s%s\n",
-               plan_int (plan, "writes.bucket_rows") > 0 ? "" : "no limit of ",
-               (long long)(plan_int (plan, "writes.bucket_rows") > 0 ? plan_int (plan, "writes.bucket_rows") : 0),
+      char rows[64] = "no row limit";
+
+      if (plan_int (plan, "writes.bucket_rows") > 0) {
+         bson_snprintf (rows, sizeof rows, "%lld rows at most per document",
+                        (long long)plan_int (plan, "writes.bucket_rows"));
+      }
+      fprintf (out, "             buckets: %s; %s%s\n", rows,
                plan_str (plan, "writes.bucket_by")[0] ? "one document per master and time window of "
                                                       : "no time windows",
                plan_str (plan, "writes.bucket_by"));

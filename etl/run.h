@@ -103,12 +103,12 @@ void lab_foldrun_result_cleanup (lab_foldrun_result_t *result);
 void lab_foldrun_plan_print (const bson_t *plan, FILE *out);
 
 typedef struct {
-   bool exists;    /* dst exists */
-   int64_t count;  /* its documents */
-   bool has_state; /* a fold_state settings document exists */
-   bool complete;  /* ... and says the run completed */
-   int32_t bucket_rows;  /* the run's --bucket-rows (0: none) */
-   char bucket_by[128];  /* the run's --bucket-by ("": none) */
+   bool exists;         /* dst exists */
+   int64_t count;       /* its documents */
+   bool has_state;      /* a fold_state settings document exists */
+   bool complete;       /* ... and says the run completed */
+   int32_t bucket_rows; /* the run's --bucket-rows (0: none) */
+   char bucket_by[128]; /* the run's --bucket-by ("": none) */
 } lab_foldrun_dst_status_t;
 
 /* lab_foldrun_dst_status -- what is at `dst` now (for --verify on a finished collection). */

@@ -138,10 +138,10 @@ dst_row (void *ctx, const bson_t *row, bson_error_t *error)
                         "document _id %s holds a row without a date '%s' (row %lld of the master)", g->doc_id,
                         g->bucket_field, (long long)g->rows);
       } else if ((ms = bson_iter_date_time (&it)) < g->win_lo_ms || ms >= g->win_hi_ms) {
-         bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
-                        "document _id %s holds a row whose '%s' (%lld ms) lies outside its bucket [%lld, %lld)",
-                        g->doc_id, g->bucket_field, (long long)ms, (long long)g->win_lo_ms,
-                        (long long)g->win_hi_ms);
+         bson_snprintf (
+            g->bucket_bad, sizeof g->bucket_bad,
+            "document _id %s holds a row whose '%s' (%lld ms) lies outside its bucket [%lld, %lld)",
+            g->doc_id, g->bucket_field, (long long)ms, (long long)g->win_lo_ms, (long long)g->win_hi_ms);
       }
    }
    return true;
@@ -207,8 +207,9 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, const char *bucket_field, l
       }
       unfolded = lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error);
       if (unfolded && o->bucket_rows > 0 && info.row_count > o->bucket_rows && !g->bucket_bad[0]) {
-         bson_snprintf (g->bucket_bad, sizeof g->bucket_bad, "document _id %s holds %d rows, over --bucket-rows %d",
-                        idt, info.row_count, o->bucket_rows);
+         bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
+                        "document _id %s holds %d rows, over --bucket-rows %d", idt, info.row_count,
+                        o->bucket_rows);
       }
       g->doc_id = NULL;
       g->bucket_field = NULL;
@@ -447,7 +448,8 @@ lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t 
       goto done;
    }
    p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t)src_count);
-   if (!src_group (&src, o->key, &gs, p, error) || !dst_group (&dst, o, bfield, bunit, max, &gd, res, error)) {
+   if (!src_group (&src, o->key, &gs, p, error) ||
+       !dst_group (&dst, o, bfield, bunit, max, &gd, res, error)) {
       goto done;
    }
    while (gs.have || gd.have) {

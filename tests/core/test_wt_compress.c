@@ -318,10 +318,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_round_trip),
-      cmocka_unit_test (test_missing_compressor),
-      cmocka_unit_test (test_corrupt_block),
-      cmocka_unit_test (test_bad_level),
+      cmocka_unit_test (test_round_trip),        cmocka_unit_test (test_missing_compressor),
+      cmocka_unit_test (test_corrupt_block),     cmocka_unit_test (test_bad_level),
       cmocka_unit_test (test_zstd_below_snappy),
    };
 

@@ -830,15 +830,18 @@ test_bucket_window (void **state)
    assert_true (lab_bucket_window (t, LAB_BUCKET_WEEK, &end) == INT64_C (1710115200000));
    assert_true (end == INT64_C (1710115200000) + 7 * INT64_C (86400000));
    /* a Monday at midnight starts its own week */
-   assert_true (lab_bucket_window (INT64_C (1710115200000), LAB_BUCKET_WEEK, NULL) == INT64_C (1710115200000));
+   assert_true (lab_bucket_window (INT64_C (1710115200000), LAB_BUCKET_WEEK, NULL) ==
+                INT64_C (1710115200000));
    assert_true (lab_bucket_window (INT64_C (1710115200000) - 1, LAB_BUCKET_WEEK, NULL) ==
                 INT64_C (1710115200000) - 7 * INT64_C (86400000));
    /* months: March 2024, a leap February, December into the next year */
    assert_true (lab_bucket_window (t, LAB_BUCKET_MONTH, &end) == INT64_C (1709251200000));
    assert_true (end == INT64_C (1711929600000));
-   assert_true (lab_bucket_window (INT64_C (1707523200000), LAB_BUCKET_MONTH, &end) == INT64_C (1706745600000));
+   assert_true (lab_bucket_window (INT64_C (1707523200000), LAB_BUCKET_MONTH, &end) ==
+                INT64_C (1706745600000));
    assert_true (end == INT64_C (1709251200000));
-   assert_true (lab_bucket_window (INT64_C (1703030400000), LAB_BUCKET_MONTH, &end) == INT64_C (1701388800000));
+   assert_true (lab_bucket_window (INT64_C (1703030400000), LAB_BUCKET_MONTH, &end) ==
+                INT64_C (1701388800000));
    assert_true (end == INT64_C (1704067200000));
    /* before the epoch: floors, not truncation */
    assert_true (lab_bucket_window (-3600000, LAB_BUCKET_DAY, &end) == -86400000);

@@ -1065,7 +1065,8 @@ bucket_scan_cb (const bson_t *doc, void *ctx)
       assert_true (bson_iter_init_find (&it, doc, "bucket_start") && BSON_ITER_HOLDS_DATE_TIME (&it));
       start = bson_iter_date_time (&it);
       assert_true (bson_iter_init_find (&k, doc, "bill_id"));
-      if (b->have_prev && lab_value_compare (bson_iter_value (&k), &b->prev_key) == 0 && start < b->prev_start) {
+      if (b->have_prev && lab_value_compare (bson_iter_value (&k), &b->prev_key) == 0 &&
+          start < b->prev_start) {
          b->unordered++;
       }
       if (b->have_prev) {
@@ -1134,7 +1135,8 @@ insert_dated (const char *coll, int nbills)
          BSON_APPEND_INT64 (d, "_id", id++);
          BSON_APPEND_INT32 (d, "bill_id", b);
          BSON_APPEND_INT32 (d, "line", r);
-         BSON_APPEND_DATE_TIME (d, "at", INT64_C (1600000000000) + ((b * 31 + r * 17) % 240) * INT64_C (3600000));
+         BSON_APPEND_DATE_TIME (d, "at",
+                                INT64_C (1600000000000) + ((b * 31 + r * 17) % 240) * INT64_C (3600000));
          batch[nb++] = d;
          if (nb == 500) {
             insert_all (sess, coll, batch, nb);
@@ -1212,7 +1214,8 @@ test_bucket_rows_fold (void **state)
    bson_free (err);
 
    /* --plan names the buckets */
-   assert_int_equal (fold (&out, NULL, NULL, "--src bill_detail --dst fb --drop-dst --plan --bucket-rows 100"), 0);
+   assert_int_equal (
+      fold (&out, NULL, NULL, "--src bill_detail --dst fb --drop-dst --plan --bucket-rows 100"), 0);
    assert_non_null (strstr (out, "buckets: 100 rows at most per document"));
    bson_free (out);
    assert_int_equal (count_of ("fb"), b.docs); /* --plan wrote nothing */
