@@ -27,6 +27,16 @@ lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *err
    store->uri_redacted = lab_uri_redact (uri);
    store->db = bson_strdup (lab_uri_db (&store->uri, store->opts.db));
    store->opts.db = store->db;
+   if (store->opts.block_compressor) {
+      if (!lab_block_compressor_check (store->opts.block_compressor, error)) {
+         goto fail;
+      }
+      store->block_compressor = bson_strdup (store->opts.block_compressor);
+      store->opts.block_compressor = store->block_compressor;
+   }
+   if (store->opts.zstd_level == 0) {
+      store->opts.zstd_level = LAB_ZSTD_DEFAULT_LEVEL;
+   }
    if (store->opts.connect_timeout_ms < 0) {
       store->opts.connect_timeout_ms = 0; /* the backend's defaults (store.h) */
    }
@@ -54,7 +64,40 @@ lab_store_close (lab_store_t *store)
    lab_uri_cleanup (&store->uri);
    bson_free (store->uri_redacted);
    bson_free (store->db);
+   bson_free (store->block_compressor);
    bson_free (store);
+}
+
+/* lab_block_compressor_check -- see store.h. */
+bool
+lab_block_compressor_check (const char *name, bson_error_t *error)
+{
+   const char *const names[] = { "none", "snappy", "zlib", "zstd" };
+   size_t i;
+
+   for (i = 0; name && i < sizeof names / sizeof names[0]; i++) {
+      if (strcmp (name, names[i]) == 0) {
+         return true;
+      }
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                  "block compressor '%s' is not one of none, snappy, zlib, zstd", name ? name : "");
+   return false;
+}
+
+const char *
+lab_store_block_compressor (const lab_store_t *store)
+{
+   if (store->block_compressor) {
+      return store->block_compressor;
+   }
+   return store->uri.backend == LAB_BACKEND_WT ? "snappy" : NULL;
+}
+
+const char *
+lab_store_compressor_note (const lab_store_t *store)
+{
+   return store->compressor_note;
 }
 
 lab_backend_t

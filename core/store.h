@@ -30,17 +30,31 @@ typedef struct lab_session lab_session_t;
 typedef struct lab_cursor lab_cursor_t;
 
 typedef struct {
-   const char *db;             /* database (MongoDB); NULL: the URI's, else "layoutlab" */
-   uint64_t cache_size_bytes;  /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
-   int32_t connect_timeout_ms; /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
-                                * none; 0: server selection 30000 (the server selection spec's default,
-                                * longer than an unplanned election: 10 s + a vote) and libmongoc's
-                                * own connect timeout (10000) */
-   bool create;                /* embedded: create the home directory if missing (tools: true) */
-   bool direct_io;             /* embedded: reads and writes of data files bypass the OS page cache
-                                * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
-                                * smaller than its data. Off by default: mongod does not use it. */
+   const char *db;               /* database (MongoDB); NULL: the URI's, else "layoutlab" */
+   uint64_t cache_size_bytes;    /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
+   int32_t connect_timeout_ms;   /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
+                                  * none; 0: server selection 30000 (the server selection spec's default,
+                                  * longer than an unplanned election: 10 s + a vote) and libmongoc's
+                                  * own connect timeout (10000) */
+   bool create;                  /* embedded: create the home directory if missing (tools: true) */
+   bool direct_io;               /* embedded: reads and writes of data files bypass the OS page cache
+                                  * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
+                                  * smaller than its data. Off by default: mongod does not use it. */
+   const char *block_compressor; /* the collections this store creates: "none", "snappy", "zlib" or
+                                  * "zstd" (lab_block_compressor_check). NULL: the backend's default
+                                  * (embedded: snappy, as mongod; MongoDB: the server's, nothing sent).
+                                  * Embedded: the table's block_compressor; MongoDB: create with
+                                  * storageEngine.wiredTiger.configString (see lab_store_compressor_note) */
+   int32_t zstd_level;           /* embedded: zstd compression level (0: LAB_ZSTD_DEFAULT_LEVEL) */
+   bool skip_zstd;               /* embedded, tests only: open without the zstd compressor, to see the
+                                  * error a store written with zstd then gives */
 } lab_store_opts_t;
+
+/* zstd level of the embedded store's compressor by default: mongod's zstdCompressionLevel default. */
+#define LAB_ZSTD_DEFAULT_LEVEL 6
+
+/* lab_block_compressor_check -- `name` is one of none, snappy, zlib, zstd; LAB_ERROR_USAGE otherwise. */
+bool lab_block_compressor_check (const char *name, bson_error_t *error);
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an
  * unreachable server fails here within the server selection timeout (lab_store_selection_timeout_ms).
@@ -58,6 +72,15 @@ const char *lab_store_uri_redacted (const lab_store_t *store);
 
 /* lab_store_db -- the database name in use (owned by the store). */
 const char *lab_store_db (const lab_store_t *store);
+
+/* lab_store_block_compressor -- the block compressor the collections this store creates ask for
+ * ("snappy" embedded when none was given; MongoDB: NULL when none was given: the server's default). */
+const char *lab_store_block_compressor (const lab_store_t *store);
+
+/* lab_store_compressor_note -- how the backend applied the block compressor at the last collection it
+ * created (embedded: "table config block_compressor=zstd"; MongoDB: "create storageEngine.wiredTiger
+ * .configString block_compressor=zstd", or that the server ignored or refused it); "" before any create. */
+const char *lab_store_compressor_note (const lab_store_t *store);
 
 /* lab_store_home -- embedded: the WiredTiger home directory; MongoDB: NULL. */
 const char *lab_store_home (const lab_store_t *store);

@@ -17,7 +17,9 @@ struct lab_store {
    char *uri_redacted;
    char *db;
    lab_store_opts_t opts;
-   void *impl; /* backend state */
+   char *block_compressor;    /* owned copy of opts.block_compressor */
+   char compressor_note[256]; /* lab_store_compressor_note: set by the backend's create */
+   void *impl;                /* backend state */
 };
 
 struct lab_session {

@@ -716,13 +716,59 @@ require_coll (lab_session_t *sess, const char *coll, bson_error_t *error)
    return true;
 }
 
-/* mongo_create -- create when missing; losing a creation race (NamespaceExists) is fine. */
+/* compressor_check -- after a create with storageEngine: does listCollections show the configString?
+ * mongod keeps it in the collection's options (and in the WiredTiger table's creation config); a server
+ * that accepted the field without keeping it ignored it (FerretDB). Sets the store's compressor note and
+ * says so in the log when it was ignored: never silently. */
+static void
+compressor_check (lab_session_t *sess, const char *coll, const char *config)
+{
+   lab_store_t *store = sess->store;
+   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, store->db);
+   bson_t opts = BSON_INITIALIZER, filter;
+   mongoc_cursor_t *cursor;
+   const bson_t *doc;
+   bson_iter_t it, f;
+   bool kept = false;
+
+   BSON_APPEND_DOCUMENT_BEGIN (&opts, "filter", &filter);
+   BSON_APPEND_UTF8 (&filter, "name", coll);
+   bson_append_document_end (&opts, &filter);
+   cursor = mongoc_database_find_collections_with_opts (db, &opts);
+   while (mongoc_cursor_next (cursor, &doc)) {
+      if (bson_iter_init (&it, doc) &&
+          bson_iter_find_descendant (&it, "options.storageEngine.wiredTiger.configString", &f) &&
+          BSON_ITER_HOLDS_UTF8 (&f) && strstr (bson_iter_utf8 (&f, NULL), config)) {
+         kept = true;
+      }
+   }
+   mongoc_cursor_destroy (cursor);
+   bson_destroy (&opts);
+   mongoc_database_destroy (db);
+   if (kept) {
+      bson_snprintf (store->compressor_note, sizeof store->compressor_note,
+                     "create storageEngine.wiredTiger.configString %s (kept in the collection's options)",
+                     config);
+   } else {
+      bson_snprintf (
+         store->compressor_note, sizeof store->compressor_note,
+         "ignored by the server: create accepted storageEngine.wiredTiger.configString %s but the "
+         "collection's options do not keep it%s",
+         config, mstore (store)->sort_in_memory ? " (FerretDB has no block compression setting)" : "");
+      lab_log_info ("collection '%s': %s", coll, store->compressor_note);
+   }
+}
+
+/* mongo_create -- create when missing (with the store's block compressor as mongod's
+ * storageEngine.wiredTiger.configString); losing a creation race (NamespaceExists) is fine. */
 static bool
 mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error)
 {
    mongoc_database_t *db;
    mongoc_collection_t *c;
    bson_error_t err;
+   bson_t copts = BSON_INITIALIZER, se, wt;
+   char config[64] = "";
    bool exists;
 
    if (!mongo_exists (sess, coll, &exists, error)) {
@@ -731,15 +777,36 @@ mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error)
    if (exists) {
       return true;
    }
+   if (sess->store->block_compressor) {
+      bson_snprintf (config, sizeof config, "block_compressor=%s", sess->store->block_compressor);
+      BSON_APPEND_DOCUMENT_BEGIN (&copts, "storageEngine", &se);
+      BSON_APPEND_DOCUMENT_BEGIN (&se, "wiredTiger", &wt);
+      BSON_APPEND_UTF8 (&wt, "configString", config);
+      bson_append_document_end (&se, &wt);
+      bson_append_document_end (&copts, &se);
+   }
    db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
-   c = mongoc_database_create_collection (db, coll, NULL, &err);
+   c = mongoc_database_create_collection (db, coll, &copts, &err);
    mongoc_database_destroy (db);
+   bson_destroy (&copts);
    if (c) {
       mongoc_collection_destroy (c);
+      if (config[0]) {
+         compressor_check (sess, coll, config);
+      }
       return true;
    }
    if (server_code_is (&err, 48)) { /* NamespaceExists: created meanwhile by another session */
       return true;
+   }
+   if (config[0]) {
+      bson_snprintf (sess->store->compressor_note, sizeof sess->store->compressor_note,
+                     "refused by the server: %s", err.message);
+      fail (sess->store, error, &err,
+            "creating collection '%s' in database '%s' with storageEngine.wiredTiger.configString %s (the "
+            "server refused it: drop --block-compressor to use the server's default)",
+            coll, sess->store->db, config);
+      return false;
    }
    fail (sess->store, error, &err, "creating collection '%s' in database '%s'", coll, sess->store->db);
    return false;

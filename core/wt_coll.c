@@ -61,7 +61,7 @@ lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
    c = coll_new (st, name);
    pthread_mutex_unlock (&st->mu);
 
-   if ((ret = ss->s->create (ss->s, c->uri, WT_COLL_CONFIG)) != 0) {
+   if ((ret = ss->s->create (ss->s, c->uri, st->coll_config)) != 0) {
       lab_wt_fail (error, ret, "create collection '%s' (%s)", name, c->uri);
       goto fail;
    }

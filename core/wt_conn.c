@@ -22,12 +22,21 @@
 /* ---- WiredTiger messages ------------------------------------------------------------------------ */
 
 /* The last message WiredTiger reported on this thread: added to our error messages, never printed. */
-static __thread char wt_last_msg[384];
+static __thread char wt_last_msg[768];
 
-/* wt_on_error -- keep WiredTiger's message for the error we are about to build (library: no printing). */
+/* wt_on_error -- keep WiredTiger's message for the error we are about to build (library: no printing).
+ * A panic comes as a last, generic message after the one that says what happened (a checksum that does
+ * not match, a block that does not decompress): the cause is kept in front of it. */
 static int
 wt_on_error (WT_EVENT_HANDLER *h, WT_SESSION *s, int err, const char *msg)
 {
+   char prev[sizeof wt_last_msg];
+
+   if (err == WT_PANIC && wt_last_msg[0] && !strstr (wt_last_msg, "WT_PANIC")) {
+      bson_strncpy (prev, wt_last_msg, sizeof prev);
+      bson_snprintf (wt_last_msg, sizeof wt_last_msg, "%s; then %s", prev, msg ? msg : "");
+      return 0;
+   }
    bson_strncpy (wt_last_msg, msg ? msg : "", sizeof wt_last_msg);
    return 0;
 }
@@ -51,7 +60,18 @@ lab_wt_fail (bson_error_t *error, int ret, const char *fmt, ...)
    va_start (ap, fmt);
    bson_vsnprintf (ctx, sizeof ctx, fmt, ap);
    va_end (ap);
-   if (wt_last_msg[0]) {
+   if (strstr (wt_last_msg, "unknown compressor")) {
+      lab_error_set (error, LAB_ERROR_WT, (uint32_t)ret,
+                     "%s: the table was written with a block compressor this program has not loaded (%s); "
+                     "open the store with a layoutlab build that loads it (none, snappy, zlib and zstd are "
+                     "loaded on every open)",
+                     ctx, wt_last_msg);
+   } else if (ret == WT_PANIC) {
+      lab_error_set (error, LAB_ERROR_WT, (uint32_t)ret,
+                     "%s: %s: a damaged data file (a block that fails its checksum or does not decompress) "
+                     "stopped the store: close it, then restore it from a copy or rebuild it (%s)",
+                     ctx, wiredtiger_strerror (ret), wt_last_msg);
+   } else if (wt_last_msg[0]) {
       lab_error_set (error, LAB_ERROR_WT, (uint32_t)ret, "%s: %s (%s)", ctx, wiredtiger_strerror (ret),
                      wt_last_msg);
    } else {
@@ -199,6 +219,7 @@ lab_wt_close (lab_store_t *store)
    pthread_rwlock_destroy (&st->ddl);
    bson_free (st->home);
    bson_free (st->config);
+   bson_free (st->coll_config);
    bson_free (st);
    store->impl = NULL;
 }
@@ -237,18 +258,34 @@ check_home (const lab_store_t *store, char *real, bson_error_t *error)
    return true;
 }
 
-/* conn_config -- mongod's wiredtiger_open configuration for a cache of cache_bytes. */
+#ifdef LAB_WT_ZLIB_PATH
+#define ZLIB_EXTENSION ",\"" LAB_WT_ZLIB_PATH "\""
+#else
+#define ZLIB_EXTENSION ""
+#endif
+
+/* conn_config -- mongod's wiredtiger_open configuration for a cache of cache_bytes. Every block
+ * compressor is loaded on every open (snappy and zlib: Debian's extensions; zstd: ours, wt_zstd.c), so a
+ * store written with any of them reopens; a compressor missing (skip_zstd, or a build without zlib)
+ * surfaces when a table that needs it is opened (compressor_hint). */
 static char *
-conn_config (uint64_t cache_bytes, bool direct_io)
+conn_config (const lab_store_t *store, uint64_t cache_bytes)
 {
+   char zstd[160] = "";
+
+   if (!store->opts.skip_zstd) {
+      bson_snprintf (zstd, sizeof zstd, ",local=(entry=%s,config=(compression_level=%d))",
+                     lab_wt_zstd_entry (),
+                     store->opts.zstd_level ? store->opts.zstd_level : LAB_ZSTD_DEFAULT_LEVEL);
+   }
    return bson_strdup_printf (
       "create,cache_size=%" PRIu64 "M,cache_overflow=(file_max=0M),session_max=33000,"
       "eviction=(threads_min=4,threads_max=4),config_base=false,statistics=(fast),"
       "log=(enabled=true,archive=true,path=journal,compressor=snappy),"
       "file_manager=(close_idle_time=100000,close_scan_interval=10,close_handle_minimum=250),"
-      "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"]%s",
-      (cache_bytes + (1024 * 1024 - 1)) / (1024 * 1024), LAB_WT_SNAPPY_PATH,
-      direct_io ? ",direct_io=[data]" : "");
+      "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"%s%s]%s",
+      (cache_bytes + (1024 * 1024 - 1)) / (1024 * 1024), LAB_WT_SNAPPY_PATH, ZLIB_EXTENSION, zstd,
+      store->opts.direct_io ? ",direct_io=[data]" : "");
 }
 
 /* lab_wt_open -- check/create the home, then open it with mongod's configuration. */
@@ -268,7 +305,15 @@ lab_wt_open (lab_store_t *store, bson_error_t *error)
    pthread_rwlock_init (&st->ddl, NULL);
    st->home = bson_strdup (real);
    st->cache_max_bytes = store->opts.cache_size_bytes ? store->opts.cache_size_bytes : default_cache_bytes ();
-   st->config = conn_config (st->cache_max_bytes, store->opts.direct_io);
+   st->config = conn_config (store, st->cache_max_bytes);
+   st->coll_config = bson_strdup_printf (WT_COLL_CONFIG_FMT, lab_store_block_compressor (store));
+   if (strcmp (lab_store_block_compressor (store), "zstd") == 0) {
+      bson_snprintf (store->compressor_note, sizeof store->compressor_note,
+                     "table config block_compressor=zstd (level %d)", store->opts.zstd_level);
+   } else {
+      bson_snprintf (store->compressor_note, sizeof store->compressor_note,
+                     "table config block_compressor=%s", lab_store_block_compressor (store));
+   }
    st->opened_at = time (NULL);
    if (!conn_open (st, error)) {
       lab_wt_close (store);
@@ -495,7 +540,7 @@ lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error)
    pthread_mutex_lock (&st->meta_mu);
    st->cache_max_bytes = bytes;
    bson_free (st->config);
-   st->config = conn_config (bytes, store->opts.direct_io);
+   st->config = conn_config (store, bytes);
    if (st->conn) {
       char cfg[64];
       snprintf (cfg, sizeof cfg, "cache_size=%" PRIu64 "M", mib);

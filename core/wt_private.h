@@ -12,7 +12,8 @@
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
  *   wt_cursor.c   sorted walks over an index, partitioning, distinct keys;
- *   wt_sort.c     the external merge sort of index builds (wt_sort.h).
+ *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
+ *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
  * Every KeyString byte rule (body, type tag, RecordId, the unique _id format) lives in keyenc.h.
  */
 #ifndef LAB_WT_PRIVATE_H
@@ -28,9 +29,10 @@
 #include <time.h>
 #include <wiredtiger.h>
 
-/* mongod 4.2's table configurations: collections, indexes, and our catalog */
-#define WT_COLL_CONFIG                                                                                       \
-   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy,"     \
+/* mongod 4.2's table configurations: collections (a format: the block compressor, mongod's
+ * storage.wiredTiger.collectionConfig.blockCompressor, snappy by default), indexes, and our catalog */
+#define WT_COLL_CONFIG_FMT                                                                                   \
+   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=%s,"         \
    "key_format=q,value_format=u,app_metadata=(formatVersion=1)"
 #define WT_INDEX_CONFIG                                                                                      \
    "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"                  \
@@ -69,6 +71,7 @@ typedef struct {
    WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
    char *home;
    char *config;
+   char *coll_config; /* WT_COLL_CONFIG_FMT with the store's block compressor */
    uint64_t cache_max_bytes;
    pthread_mutex_t mu;      /* collection list, session list, ident counter */
    pthread_mutex_t meta_mu; /* the meta session (a checkpoint must not block lookups under mu) */
@@ -112,6 +115,10 @@ bool lab_wt_fail (bson_error_t *error, int ret, const char *fmt, ...) BSON_GNUC_
 bool lab_wt_closed_error (wt_store_t *st, bson_error_t *error);
 
 bool lab_wt_open (lab_store_t *store, bson_error_t *error);
+/* lab_wt_zstd_extension_init -- the zstd compressor's extension entry point (wt_zstd.c). */
+int lab_wt_zstd_extension_init (WT_CONNECTION *connection, WT_CONFIG_ARG *config);
+/* lab_wt_zstd_entry -- its name, for wiredtiger_open's extensions=[local=(entry=...)]. */
+const char *lab_wt_zstd_entry (void);
 void lab_wt_close (lab_store_t *store);
 const char *lab_wt_home (const lab_store_t *store);
 bool lab_wt_flush (lab_store_t *store, bson_error_t *error);

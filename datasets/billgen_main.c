@@ -63,6 +63,11 @@ static const char *USAGE_GENERATE =
    "  --start DATE         first admission, RFC 3339 (default 2023-01-01T00:00:00Z)\n"
    "  --batch-docs N       documents per insert batch (default 1000)\n"
    "  --drop               replace an existing collection (without it, a non-empty one is an error)\n"
+   "  --block-compressor C block compressor of the collection: none, snappy (mongod's default), zlib, zstd.\n"
+   "                       Embedded: the table's block_compressor (zstd is layoutlab's own compressor);\n"
+   "                       MongoDB: create with storageEngine.wiredTiger.configString; the summary says\n"
+   "                       whether the server kept it (FerretDB ignores it: said on stderr and in --json)\n"
+   "  --zstd-level N       embedded: zstd compression level, 1..19 (default 6, mongod's)\n"
    "\n"
    "Examples:\n"
    "  billgen generate --bills 10000 --drop --json gen.json\n"
@@ -95,6 +100,8 @@ static const char *USAGE_IMPORT =
    "  --key FIELD             index this field after the load (default bill_id, when it is a column)\n"
    "  --no-index              build no index\n"
    "  --drop                  replace an existing collection\n"
+   "  --block-compressor C    block compressor of the collection (as billgen generate)\n"
+   "  --zstd-level N          embedded: zstd compression level (default 6)\n"
    "  --append                add to an existing non-empty collection (it is then kept on failure)\n"
    "  --parse-only            read, parse and convert every row but write nothing: the import's ceiling\n"
    "  --batch-docs N          documents per insert batch (default 1000)\n"
@@ -157,12 +164,38 @@ help_or_version (const lab_cli_common_t *c, const char *usage)
    return false;
 }
 
-/* open_store -- the store named by the common options. */
+/* The block compressor of the collections a command creates (--block-compressor, --zstd-level). */
+typedef struct {
+   const char *name; /* NULL: the backend's default */
+   int32_t zstd_level;
+} compress_opts_t;
+
+/* open_store -- the store named by the common options, creating collections with `z`'s compressor. */
 static lab_store_t *
-open_store (const lab_cli_common_t *c, bson_error_t *error)
+open_store (const lab_cli_common_t *c, const compress_opts_t *z, bson_error_t *error)
 {
    lab_store_opts_t so = { .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true };
+
+   so.block_compressor = z->name;
+   so.zstd_level = z->zstd_level;
    return lab_store_open (c->uri, &so, error);
+}
+
+/* compress_check -- a known compressor name (usage error otherwise). */
+static bool
+compress_check (const compress_opts_t *z, bson_error_t *error)
+{
+   return !z->name || lab_block_compressor_check (z->name, error);
+}
+
+/* summary_compressor -- what the collection was created with, and how the backend applied it. */
+static void
+summary_compressor (bson_t *j, const lab_store_t *store)
+{
+   const char *name = store ? lab_store_block_compressor (store) : NULL;
+
+   BSON_APPEND_UTF8 (j, "block_compressor", name ? name : "server default");
+   BSON_APPEND_UTF8 (j, "block_compressor_note", store ? lab_store_compressor_note (store) : "");
 }
 
 /* write_summary -- finish `j` (the header was started by summary_begin) to --json; a write failure
@@ -231,8 +264,11 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    bson_error_t error = { 0 };
    lab_store_t *store = NULL;
    int rc = LAB_EXIT_FAILURE;
+   compress_opts_t z = { 0 };
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--dst", 0, &o.coll),
+      LAB_CLI_OPT_STRING ("--block-compressor", 0, &z.name),
+      LAB_CLI_OPT_INT ("--zstd-level", 0, &z.zstd_level, 1, 19),
       LAB_CLI_OPT_INT ("--bills", 0, &o.gen.bills, 0, INT64_C (1) << 40),
       LAB_CLI_OPT_DOUBLE ("--mean-rows", 0, &o.gen.mean_rows),
       LAB_CLI_OPT_ENUM ("--dist", 0, &o.gen.dist, dist_names),
@@ -256,7 +292,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    o.coll = "bill_detail";
    /* parameter errors are usage errors: checked before the store is touched */
    if (!lab_cli_parse (&spec, argc, argv, 2, &error) ||
-       (!c.help && !c.version && !lab_generate_opts_check (&o, &error))) {
+       (!c.help && !c.version && (!lab_generate_opts_check (&o, &error) || !compress_check (&z, &error)))) {
       return usage_error (&error, "generate");
    }
    if (help_or_version (&c, USAGE_GENERATE)) {
@@ -265,7 +301,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    lab_log_set (&c);
    o.progress = c.progress;
 
-   store = open_store (&c, &error);
+   store = open_store (&c, &z, &error);
    if (store && lab_billgen_generate (store, &o, &st, &error)) {
       char b1[32];
       lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64
@@ -296,6 +332,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
                           st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);
       BSON_APPEND_INT64 (&j, "rejects", 0);
       BSON_APPEND_INT64 (&j, "open_bills_peak", st.open_bills_peak);
+      summary_compressor (&j, store);
       BSON_APPEND_DOCUMENT_BEGIN (&j, "params", &p);
       bson_snprintf (seed, sizeof seed, "%" PRIu64, o.gen.seed);
       BSON_APPEND_UTF8 (&p, "seed", seed);
@@ -324,8 +361,11 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    lab_cli_list_t files = { 0 };
    int rc = LAB_EXIT_FAILURE;
    bool ok;
+   compress_opts_t z = { 0 };
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--dst", 0, &o.coll),
+      LAB_CLI_OPT_STRING ("--block-compressor", 0, &z.name),
+      LAB_CLI_OPT_INT ("--zstd-level", 0, &z.zstd_level, 1, 19),
       LAB_CLI_OPT_FLAG ("--headerline", 0, &o.headerline),
       LAB_CLI_OPT_STRING ("--fields", 0, &o.fields),
       LAB_CLI_OPT_FLAG ("--columns-have-types", 0, &o.typed),
@@ -346,7 +386,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    memset (&st, 0, sizeof st);
    o.coll = "bill_detail";
    o.key = "bill_id";
-   if (!lab_cli_parse (&spec, argc, argv, 2, &error)) {
+   if (!lab_cli_parse (&spec, argc, argv, 2, &error) || !compress_check (&z, &error)) {
       rc = usage_error (&error, "import");
       goto done;
    }
@@ -367,7 +407,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    if (imp && !o.parse_only) {
-      store = open_store (&c, &error);
+      store = open_store (&c, &z, &error);
    }
    ok = imp && (o.parse_only || store) && lab_import_run (imp, store, &st, &error);
    if (!ok) {
@@ -411,6 +451,9 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_INT64 (&j, "fields_skipped", st.fields_skipped);
       BSON_APPEND_UTF8 (&j, "parse_grace", lab_grace_name (o.grace));
       BSON_APPEND_BOOL (&j, "dropped_partial", st.dropped_partial);
+      if (!o.parse_only) {
+         summary_compressor (&j, store);
+      }
       rc = write_summary (&c, &j, rc);
    }
 
@@ -469,7 +512,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    o.progress = c.progress;
    lab_log_set (&c);
 
-   store = open_store (&c, &error);
+   store = open_store (&c, &(compress_opts_t){ 0 }, &error); /* export creates no collection */
    if (store && lab_billgen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
       lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64

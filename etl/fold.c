@@ -16,6 +16,10 @@
 #define ROW_COUNT_ELEM_BYTES (1 + sizeof LAB_FOLD_ROW_COUNT + 4)
 #define PART_ELEM_BYTES (1 + sizeof LAB_FOLD_PART + 4)
 #define PARTS_ELEM_BYTES (1 + sizeof LAB_FOLD_PARTS + 4)
+#define BUCKET_START_ELEM_BYTES (1 + sizeof LAB_FOLD_BUCKET_START + 8)
+
+#define MS_PER_HOUR INT64_C (3600000)
+#define MS_PER_DAY INT64_C (86400000)
 
 /* Where one of the tracked fields (slot 0: the key, slot 1+h: hoist[h]) sits in a buffered row. */
 typedef struct {
@@ -24,10 +28,17 @@ typedef struct {
    bool dup;     /* the row holds the name more than once: never removed from it */
 } slot_t;
 
+/* A row's place in the master's documents: its time window (0 without --bucket-by) and its index. */
+typedef struct {
+   int64_t win_ms;
+   size_t r;
+} ord_t;
+
 struct lab_fold {
    lab_fold_opts_t opts;
    char *key;
    char *array_field;
+   char *bucket_field;
    char **hoist;
    size_t nslots; /* 1 + nhoist */
    lab_fold_emit_cb_t emit;
@@ -53,6 +64,8 @@ struct lab_fold {
    size_t ndocs;
    size_t docs_cap;
    size_t docs_bytes;
+   ord_t *ord; /* nrows: the order rows go into documents */
+   size_t ord_cap;
 };
 
 /* grow -- ensure *cap >= need elements of `size` bytes in *p. */
@@ -94,7 +107,7 @@ name_reserved (const char *name, const char *array_field)
 {
    return strcmp (name, "_id") == 0 || strcmp (name, LAB_FOLD_ROW_COUNT) == 0 ||
           strcmp (name, LAB_FOLD_PART) == 0 || strcmp (name, LAB_FOLD_PARTS) == 0 ||
-          strcmp (name, array_field) == 0;
+          strcmp (name, LAB_FOLD_BUCKET_START) == 0 || strcmp (name, array_field) == 0;
 }
 
 static bool
@@ -122,11 +135,13 @@ lab_fold_opts_check (const lab_fold_opts_t *o, bson_error_t *error)
    }
    if (name_reserved (o->key, o->array_field)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                     "key field '%s' cannot be _id, row_count, part, parts or the array field", o->key);
+                     "key field '%s' cannot be _id, row_count, part, parts, bucket_start or the array field",
+                     o->key);
       return false;
    }
    if (strcmp (o->array_field, "_id") == 0 || strcmp (o->array_field, LAB_FOLD_ROW_COUNT) == 0 ||
-       strcmp (o->array_field, LAB_FOLD_PART) == 0 || strcmp (o->array_field, LAB_FOLD_PARTS) == 0) {
+       strcmp (o->array_field, LAB_FOLD_PART) == 0 || strcmp (o->array_field, LAB_FOLD_PARTS) == 0 ||
+       strcmp (o->array_field, LAB_FOLD_BUCKET_START) == 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
                      "array field '%s' is a name the folded document uses itself", o->array_field);
       return false;
@@ -140,7 +155,7 @@ lab_fold_opts_check (const lab_fold_opts_t *o, bson_error_t *error)
       if (strcmp (o->hoist[i], o->key) == 0 || name_reserved (o->hoist[i], o->array_field)) {
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
                         "field '%s' cannot be hoisted: the key is always at top level, and _id, row_count, "
-                        "part, parts and the array field are the folded document's own",
+                        "part, parts, bucket_start and the array field are the folded document's own",
                         o->hoist[i]);
          return false;
       }
@@ -152,12 +167,161 @@ lab_fold_opts_check (const lab_fold_opts_t *o, bson_error_t *error)
          }
       }
    }
+   if (o->bucket_rows < 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "bucket rows %d must be 1 or more (0: no limit)", o->bucket_rows);
+      return false;
+   }
+   if (o->bucket_field) {
+      if (!name_plain (o->bucket_field)) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "bucket field '%s' must be a top-level field name (no '.', no '$')", o->bucket_field);
+         return false;
+      }
+      if (name_reserved (o->bucket_field, o->array_field)) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "bucket field '%s' is a name the folded document uses itself", o->bucket_field);
+         return false;
+      }
+      if (o->bucket_unit < LAB_BUCKET_HOUR || o->bucket_unit > LAB_BUCKET_MONTH) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "bucket field '%s' needs a unit: hour, day, week or month", o->bucket_field);
+         return false;
+      }
+   }
    if (o->max_doc_bytes < 1024 || o->max_doc_bytes > INT32_MAX) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                      "max document size %lld is out of range [1 KiB, 2 GiB)", (long long)o->max_doc_bytes);
       return false;
    }
    return true;
+}
+
+/* ---- buckets ------------------------------------------------------------------------------------ */
+
+static const char *const bucket_unit_names[] = { "none", "hour", "day", "week", "month" };
+
+/* lab_bucket_unit_name -- the unit as --bucket-by spells it. */
+const char *
+lab_bucket_unit_name (lab_bucket_unit_t unit)
+{
+   return unit >= LAB_BUCKET_NONE && unit <= LAB_BUCKET_MONTH ? bucket_unit_names[unit] : "?";
+}
+
+/* lab_bucket_spec_parse -- "FIELD:UNIT". */
+bool
+lab_bucket_spec_parse (const char *spec, char **field, lab_bucket_unit_t *unit, bson_error_t *error)
+{
+   const char *colon = spec ? strrchr (spec, ':') : NULL;
+   int u;
+
+   *field = NULL;
+   *unit = LAB_BUCKET_NONE;
+   if (!colon || colon == spec) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--bucket-by '%s' must be FIELD:UNIT (UNIT hour, day, week or month), e.g. "
+                     "charge_time:day",
+                     spec ? spec : "");
+      return false;
+   }
+   for (u = LAB_BUCKET_HOUR; u <= LAB_BUCKET_MONTH; u++) {
+      if (strcmp (colon + 1, bucket_unit_names[u]) == 0) {
+         *unit = (lab_bucket_unit_t)u;
+      }
+   }
+   if (*unit == LAB_BUCKET_NONE) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--bucket-by '%s': unknown unit '%s' (use hour, day, week or month)", spec, colon + 1);
+      return false;
+   }
+   *field = bson_strndup (spec, (size_t)(colon - spec));
+   return true;
+}
+
+/* floor_div -- a / b rounded towards minus infinity (b > 0). */
+static int64_t
+floor_div (int64_t a, int64_t b)
+{
+   int64_t q = a / b;
+
+   return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* days_from_civil -- days since 1970-01-01 of the proleptic Gregorian date y-m-d (H. Hinnant). */
+static int64_t
+days_from_civil (int64_t y, int64_t m, int64_t d)
+{
+   int64_t era, yoe, doy, doe;
+
+   y -= m <= 2;
+   era = floor_div (y, 400);
+   yoe = y - era * 400;
+   doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+   doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+   return era * 146097 + doe - 719468;
+}
+
+/* civil_from_days -- the year and month of day z since 1970-01-01 (H. Hinnant). */
+static void
+civil_from_days (int64_t z, int64_t *y, int64_t *m)
+{
+   int64_t era, doe, yoe, doy, mp;
+
+   z += 719468;
+   era = floor_div (z, 146097);
+   doe = z - era * 146097;
+   yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+   doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+   mp = (5 * doy + 2) / 153;
+   *m = mp + (mp < 10 ? 3 : -9);
+   *y = yoe + era * 400 + (*m <= 2);
+}
+
+/* add_sat -- a + b, saturated at INT64_MAX (the window after the last representable one). */
+static int64_t
+add_sat (int64_t a, int64_t b)
+{
+   int64_t r;
+
+   return __builtin_add_overflow (a, b, &r) ? INT64_MAX : r;
+}
+
+/* lab_bucket_window -- see fold.h. */
+int64_t
+lab_bucket_window (int64_t ms, lab_bucket_unit_t unit, int64_t *end_ms)
+{
+   int64_t start, end, y, m;
+   const int64_t monday = -3 * MS_PER_DAY; /* 1969-12-29, the Monday before the epoch (a Thursday) */
+
+   switch (unit) {
+   case LAB_BUCKET_HOUR:
+      start = floor_div (ms, MS_PER_HOUR) * MS_PER_HOUR;
+      end = add_sat (start, MS_PER_HOUR);
+      break;
+   case LAB_BUCKET_DAY:
+      start = floor_div (ms, MS_PER_DAY) * MS_PER_DAY;
+      end = add_sat (start, MS_PER_DAY);
+      break;
+   case LAB_BUCKET_WEEK:
+      /* (ms - monday) may overflow only below the representable weeks: clamp there */
+      start = ms < INT64_MIN - monday ? INT64_MIN
+                                      : floor_div (ms - monday, 7 * MS_PER_DAY) * 7 * MS_PER_DAY + monday;
+      end = add_sat (start, 7 * MS_PER_DAY);
+      break;
+   case LAB_BUCKET_MONTH:
+      civil_from_days (floor_div (ms, MS_PER_DAY), &y, &m);
+      start = days_from_civil (y, m, 1) * MS_PER_DAY;
+      end = m == 12 ? days_from_civil (y + 1, 1, 1) * MS_PER_DAY : days_from_civil (y, m + 1, 1) * MS_PER_DAY;
+      break;
+   default:
+      start = INT64_MIN;
+      end = INT64_MAX;
+      break;
+   }
+   if (end_ms) {
+      *end_ms = end;
+   }
+   return start;
 }
 
 /* lab_fold_new -- copy the options and set up empty buffers. */
@@ -186,6 +350,10 @@ lab_fold_new (const lab_fold_opts_t *opts, lab_fold_emit_cb_t emit, lab_fold_rej
    }
    f->opts.key = f->key;
    f->opts.array_field = f->array_field;
+   if (opts->bucket_field) {
+      f->bucket_field = bson_strdup (opts->bucket_field);
+      f->opts.bucket_field = f->bucket_field;
+   }
    f->opts.hoist = (const char *const *)f->hoist;
    f->nslots = 1 + opts->nhoist;
    f->hoisted = bson_malloc0 (f->nslots * sizeof (bool));
@@ -238,6 +406,8 @@ lab_fold_destroy (lab_fold_t *f)
    bson_strfreev (f->hoist);
    bson_free (f->key);
    bson_free (f->array_field);
+   bson_free (f->bucket_field);
+   bson_free (f->ord);
    bson_free (f);
 }
 
@@ -362,7 +532,8 @@ header_bytes (const lab_fold_t *f, size_t kid_len, int32_t part, size_t hoisted_
    return 4                        /* document length */
           + 1 + 4 + 4 + id_len + 1 /* _id: type, "_id\0", string length, bytes, NUL */
           + hoisted_bytes          /* key and hoisted elements, copied from the first row */
-          + ROW_COUNT_ELEM_BYTES + PART_ELEM_BYTES + PARTS_ELEM_BYTES + 1 + strlen (f->array_field) + 1 + 4 +
+          + ROW_COUNT_ELEM_BYTES + PART_ELEM_BYTES + PARTS_ELEM_BYTES +
+          (f->bucket_field ? BUCKET_START_ELEM_BYTES : 0) + 1 + strlen (f->array_field) + 1 + 4 +
           1    /* array: type, name, NUL, length, terminator */
           + 1; /* document terminator */
 }
@@ -456,9 +627,10 @@ build_elem (lab_fold_t *f, size_t r)
    return len;
 }
 
-/* start_doc -- a new part: _id, key, hoisted fields, counters (filled later), array begun. */
+/* start_doc -- a new part: _id, key, hoisted fields, counters (filled later), the bucket's window start
+ * (--bucket-by), array begun. */
 static bool
-start_doc (lab_fold_t *f, const bson_value_t *key, int32_t part, bson_t **doc, bson_t *arr,
+start_doc (lab_fold_t *f, const bson_value_t *key, int32_t part, int64_t win_ms, bson_t **doc, bson_t *arr,
            bson_error_t *error)
 {
    char *id = lab_fold_doc_id (key, part, error);
@@ -486,6 +658,9 @@ start_doc (lab_fold_t *f, const bson_value_t *key, int32_t part, bson_t **doc, b
    BSON_APPEND_INT32 (*doc, LAB_FOLD_ROW_COUNT, 0);
    BSON_APPEND_INT32 (*doc, LAB_FOLD_PART, part);
    BSON_APPEND_INT32 (*doc, LAB_FOLD_PARTS, 0);
+   if (f->bucket_field) {
+      BSON_APPEND_DATE_TIME (*doc, LAB_FOLD_BUCKET_START, win_ms);
+   }
    bson_append_array_begin (*doc, f->array_field, -1, arr);
    return true;
 }
@@ -545,13 +720,90 @@ reject_master (lab_fold_t *f, const bson_value_t *key, const char *reason, bson_
    return ok;
 }
 
-/* finish_master -- decide what is hoisted, build the documents (split at the cap), emit them. */
+/* bucketed -- documents are bucketed (by rows or by time). */
+static bool
+bucketed (const lab_fold_t *f)
+{
+   return f->opts.bucket_rows > 0 || f->bucket_field;
+}
+
+/* bucket_break -- row position i (in f->ord) starts a new document although the current one, holding
+ * in_part > 0 rows, has room: --bucket-rows is reached or the time window changes. */
+static bool
+bucket_break (const lab_fold_t *f, size_t i, int32_t in_part)
+{
+   if (f->opts.bucket_rows > 0 && in_part >= f->opts.bucket_rows) {
+      return true;
+   }
+   return f->bucket_field && i > 0 && f->ord[i].win_ms != f->ord[i - 1].win_ms;
+}
+
+static int
+ord_cmp (const void *a, const void *b)
+{
+   const ord_t *x = a, *y = b;
+
+   if (x->win_ms != y->win_ms) {
+      return x->win_ms < y->win_ms ? -1 : 1;
+   }
+   return x->r < y->r ? -1 : x->r > y->r;
+}
+
+/* order_rows -- f->ord: the rows in input order, or (--bucket-by) stably sorted by their time window.
+ * A row without the bucket field or with a value that is not a date stops the fold, naming the row. */
+static bool
+order_rows (lab_fold_t *f, const bson_value_t *key, bson_error_t *error)
+{
+   bson_t row;
+   bson_iter_t it;
+   size_t r;
+   char *rt, *kt;
+
+   grow ((void **)&f->ord, &f->ord_cap, f->nrows, sizeof (ord_t));
+   for (r = 0; r < f->nrows; r++) {
+      f->ord[r].r = r;
+      f->ord[r].win_ms = 0;
+      if (!f->bucket_field) {
+         continue;
+      }
+      row_at (f, r, &row);
+      if (!bson_iter_init_find (&it, &row, f->bucket_field) || !BSON_ITER_HOLDS_DATE_TIME (&it)) {
+         bool present = bson_iter_init_find (&it, &row, f->bucket_field);
+         rt = row_id_text (&row);
+         kt = lab_value_to_text (key);
+         if (present) {
+            lab_error_set (
+               error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+               "row %s of master %s=%s: bucket field '%s' holds BSON type 0x%02x, not a date; "
+               "--bucket-by needs a date in every row (bucket by rows with --bucket-rows instead)",
+               rt, f->key, kt, f->bucket_field, (unsigned)bson_iter_type (&it));
+         } else {
+            lab_error_set (
+               error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+               "row %s of master %s=%s has no bucket field '%s': --bucket-by needs a date in every "
+               "row (bucket by rows with --bucket-rows instead)",
+               rt, f->key, kt, f->bucket_field);
+         }
+         bson_free (rt);
+         bson_free (kt);
+         return false;
+      }
+      f->ord[r].win_ms = lab_bucket_window (bson_iter_date_time (&it), f->opts.bucket_unit, NULL);
+   }
+   if (f->bucket_field) {
+      qsort (f->ord, f->nrows, sizeof (ord_t), ord_cmp);
+   }
+   return true;
+}
+
+/* finish_master -- decide what is hoisted, build the documents (split at the cap, and at each bucket's
+ * end), emit them. */
 static bool
 finish_master (lab_fold_t *f, bson_error_t *error)
 {
    bson_value_t key;
    char *kid = NULL, *ktext = NULL, *rtext = NULL, *reason = NULL;
-   size_t kid_len, hoisted_bytes = 0, total, r, s, ebytes, size, i;
+   size_t kid_len, hoisted_bytes = 0, total, r, s, ebytes, size, i, nbig = 0;
    size_t max = (size_t)f->opts.max_doc_bytes;
    bson_t *doc = NULL;
    bson_t arr;
@@ -586,17 +838,44 @@ finish_master (lab_fold_t *f, bson_error_t *error)
       }
    }
 
-   /* the single-document size decides split / reject / fail */
-   total = header_bytes (f, kid_len, 0, hoisted_bytes);
-   for (r = 0; r < f->nrows; r++) {
-      total += 1 + digits (r) + 1 + elem_bytes (f, r);
+   /* the order rows go into documents: by time window (--bucket-by), else as they came */
+   if (!order_rows (f, &key, error)) {
+      goto done;
    }
-   if (total > max) {
-      if (f->opts.on_oversize != LAB_FOLD_OVERSIZE_SPLIT) {
+
+   /* the size of each bucket (the whole master without buckets) decides split / reject / fail */
+   if (f->opts.on_oversize != LAB_FOLD_OVERSIZE_SPLIT) {
+      size_t gsize = 0, grows = 0;
+
+      total = 0;
+      for (i = 0; i <= f->nrows; i++) {
+         if (i == f->nrows || (grows > 0 && bucket_break (f, i, (int32_t)grows))) {
+            if (gsize > total) {
+               total = gsize;
+               nbig = grows;
+            }
+            grows = 0;
+            if (i == f->nrows) {
+               break;
+            }
+         }
+         if (grows == 0) {
+            gsize = header_bytes (f, kid_len, 0, hoisted_bytes);
+         }
+         gsize += 1 + digits (grows) + 1 + elem_bytes (f, f->ord[i].r);
+         grows++;
+      }
+      if (total > max) {
          ktext = lab_value_to_text (&key);
-         reason =
-            bson_strdup_printf ("master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)",
-                                f->key, ktext, total, max, f->nrows);
+         if (bucketed (f)) {
+            reason = bson_strdup_printf (
+               "a bucket of master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)",
+               f->key, ktext, total, max, nbig);
+         } else {
+            reason = bson_strdup_printf (
+               "master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)", f->key, ktext,
+               total, max, f->nrows);
+         }
          if (f->opts.on_oversize == LAB_FOLD_OVERSIZE_REJECT) {
             ok = reject_master (f, &key, reason, error);
          } else {
@@ -608,13 +887,15 @@ finish_master (lab_fold_t *f, bson_error_t *error)
    }
 
    size = header_bytes (f, kid_len, 0, hoisted_bytes);
-   if (!start_doc (f, &key, 0, &doc, &arr, error)) {
+   if (!start_doc (f, &key, 0, f->ord[0].win_ms, &doc, &arr, error)) {
       goto done;
    }
-   for (r = 0; r < f->nrows; r++) {
+   for (i = 0; i < f->nrows; i++) {
+      r = f->ord[i].r;
       ebytes = elem_bytes (f, r);
-      if (size + 1 + digits ((size_t)in_part) + 1 + ebytes > max && in_part > 0) {
-         /* the part is full: close it and start the next one */
+      if (in_part > 0 &&
+          (bucket_break (f, i, in_part) || size + 1 + digits ((size_t)in_part) + 1 + ebytes > max)) {
+         /* the part is full, or its bucket ends: close it and start the next one */
          if (!end_doc (f, doc, &arr, in_part, size, error)) {
             doc = NULL;
             goto done;
@@ -622,7 +903,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
          part++;
          in_part = 0;
          size = header_bytes (f, kid_len, part, hoisted_bytes);
-         if (!start_doc (f, &key, part, &doc, &arr, error)) {
+         if (!start_doc (f, &key, part, f->ord[i].win_ms, &doc, &arr, error)) {
             doc = NULL;
             goto done;
          }
@@ -801,6 +1082,9 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
       } else if (strcmp (name, LAB_FOLD_PARTS) == 0 && BSON_ITER_HOLDS_INT32 (&it)) {
          di.parts = bson_iter_int32 (&it);
          have_parts = true;
+      } else if (strcmp (name, LAB_FOLD_BUCKET_START) == 0 && BSON_ITER_HOLDS_DATE_TIME (&it)) {
+         di.has_bucket_start = true;
+         di.bucket_start_ms = bson_iter_date_time (&it);
       } else if (strcmp (name, array_field) == 0 && BSON_ITER_HOLDS_ARRAY (&it)) {
          ait = it;
          have_arr = true;

@@ -12,8 +12,16 @@
  * A hoisted field is hoisted for a master only when every row of that master has it; its top-level
  * value is the first row's, and a row whose value differs (including a key of another numeric type)
  * keeps the field in its element, so unfolding (top-level fields under the element's) is lossless.
- * `_id`, `row_count`, `part`, `parts` and the array field are never hoisted; a row's own `_id` always
- * stays in its element.
+ * `_id`, `row_count`, `part`, `parts`, `bucket_start` and the array field are never hoisted; a row's own
+ * `_id` always stays in its element.
+ *
+ * Buckets (the bucket pattern): with `bucket_rows` N a part also closes after N rows; with `bucket_field`
+ * and `bucket_unit` a master's rows are grouped by the time window (UTC hour, day, ISO week from Monday,
+ * calendar month) their date field falls in, each window in its own part(s) in ascending window order, rows
+ * of one window in their input order, and every such document carries `bucket_start: <date>` (the window's
+ * first instant) after `parts`. A bucket continues in further parts exactly as an oversize master does (the
+ * cap and N still apply). A row without the field or whose field is not a BSON date stops the fold with an
+ * error naming the row's `_id`. Under --on-oversize reject/fail the cap is checked per bucket.
  *
  * Also here, because verification and tests need them without a store: unfolding a folded document,
  * the canonical per-row hash (fields sorted by name recursively, values with their types, XXH3-128),
@@ -30,6 +38,16 @@
 #define LAB_FOLD_ROW_COUNT "row_count"
 #define LAB_FOLD_PART "part"
 #define LAB_FOLD_PARTS "parts"
+#define LAB_FOLD_BUCKET_START "bucket_start"
+
+/* Time windows of --bucket-by FIELD:UNIT. */
+typedef enum {
+   LAB_BUCKET_NONE = 0,
+   LAB_BUCKET_HOUR,
+   LAB_BUCKET_DAY,
+   LAB_BUCKET_WEEK, /* ISO weeks: Monday 00:00 UTC */
+   LAB_BUCKET_MONTH,
+} lab_bucket_unit_t;
 
 typedef enum {
    LAB_FOLD_OVERSIZE_SPLIT = 0, /* continue the master in further documents */
@@ -44,6 +62,9 @@ typedef struct {
    size_t nhoist;
    int64_t max_doc_bytes; /* cap on every folded document (e.g. 16 MiB) */
    lab_fold_oversize_t on_oversize;
+   int32_t bucket_rows;           /* at most this many rows per document; 0: no limit */
+   const char *bucket_field;      /* date field of the time windows; NULL: none */
+   lab_bucket_unit_t bucket_unit; /* with bucket_field */
 } lab_fold_opts_t;
 
 typedef struct {
@@ -68,6 +89,19 @@ typedef bool (*lab_fold_reject_cb_t) (void *ctx, const bson_value_t *key, const 
                                       size_t nrows, const char *reason, bson_error_t *error);
 
 typedef struct lab_fold lab_fold_t;
+
+/* ---- buckets ----------------------------------------------------------------------------------- */
+
+/* lab_bucket_unit_name -- "hour", "day", "week", "month" ("none" for LAB_BUCKET_NONE). */
+const char *lab_bucket_unit_name (lab_bucket_unit_t unit);
+
+/* lab_bucket_spec_parse -- "FIELD:UNIT" (UNIT hour|day|week|month) into *field (caller bson_free()s) and
+ * *unit; LAB_ERROR_USAGE naming what is wrong. */
+bool lab_bucket_spec_parse (const char *spec, char **field, lab_bucket_unit_t *unit, bson_error_t *error);
+
+/* lab_bucket_window -- the first instant (ms since the epoch, UTC) of the window holding `ms`, and in
+ * *end_ms (may be NULL) the first instant of the next window. Pure; any int64 date is fine. */
+int64_t lab_bucket_window (int64_t ms, lab_bucket_unit_t unit, int64_t *end_ms);
 
 /* lab_fold_opts_check -- validate options (names, reserved fields, cap); LAB_ERROR_USAGE on error. */
 bool lab_fold_opts_check (const lab_fold_opts_t *opts, bson_error_t *error);
@@ -114,12 +148,15 @@ typedef struct {
    int32_t row_count; /* rows the document says it holds */
    int32_t part;
    int32_t parts;
+   bool has_bucket_start; /* the document carries a date bucket_start (--bucket-by) */
+   int64_t bucket_start_ms;
 } lab_fold_doc_info_t;
 
 /* lab_fold_unfold -- rebuild the rows of a folded document: each element's fields plus the document's
- * hoisted fields (every top-level field but _id, row_count, part, parts and the array) that the element
- * does not have. Checks the shape (key present, array of documents, row_count equals its length, part
- * in [0, parts)); LAB_ERROR_VERIFY naming the document's _id when it is wrong. `info` may be NULL. */
+ * hoisted fields (every top-level field but _id, row_count, part, parts, bucket_start and the array) that
+ * the element does not have. Checks the shape (key present, array of documents, row_count equals its
+ * length, part in [0, parts)); LAB_ERROR_VERIFY naming the document's _id when it is wrong. `info` may be
+ * NULL. */
 bool lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb,
                       void *ctx, lab_fold_doc_info_t *info, bson_error_t *error);
 

@@ -42,7 +42,20 @@ static const char *usage_text =
    "  --max-doc-bytes SIZE    document cap (default: the server's maxBsonObjectSize, 16MiB)\n"
    "  --on-oversize MODE      split (default): continue the master in further documents (part/parts);\n"
    "                          reject: write its rows to --reject and go on; fail: stop with an error\n"
+   "  --bucket-rows N         the bucket pattern: at most N rows per document; a master continues in\n"
+   "                          further documents (part/parts) exactly as an oversize split does\n"
+   "  --bucket-by FIELD:UNIT  one document per master and time window (UNIT hour, day, week (ISO, from\n"
+   "                          Monday), month; UTC) of the date FIELD, windows in ascending order, each with\n"
+   "                          bucket_start: <date>; a row without FIELD or whose FIELD is not a date stops\n"
+   "                          the run naming its _id. Combines with --bucket-rows and the cap; --verify\n"
+   "                          checks both limits and that every row lies in its document's window\n"
    "  --reject FILE           JSON lines {key, reason, row} for rejected masters\n"
+   "  --block-compressor C    block compressor of the destination: none, snappy (mongod's default), zlib,\n"
+   "                          zstd. Embedded: the table's block_compressor (zstd: layoutlab's own);\n"
+   "                          MongoDB: create with storageEngine.wiredTiger.configString; the summary says\n"
+   "                          whether the server kept it (FerretDB ignores it: said on stderr and in "
+   "--json)\n"
+   "  --zstd-level N          embedded: zstd compression level, 1..19 (default 6, mongod's)\n"
    "  --batch-docs N          documents per write batch (default 1000)\n"
    "  --batch-bytes SIZE      bytes per write batch (default 16MiB, kept below the server's message size)\n"
    "  --parallel N            N workers on N key ranges, each with its own cursor and writer (default 1)\n"
@@ -89,6 +102,10 @@ static const char *usage_text =
    "  # verify a finished fold only, JSON summary on stdout\n"
    "  fold-details --src bill_detail --dst detail_coll --verify --json -\n"
    "\n"
+   "  # buckets of at most 100 rows, and one document per bill and day of charge_time\n"
+   "  fold-details --src bill_detail --dst detail_b100 --bucket-rows 100 --verify\n"
+   "  fold-details --src bill_detail --dst detail_day --bucket-by charge_time:day --verify\n"
+   "\n"
    "  # an existing destination is refused unless replaced\n"
    "  fold-details --src bill_detail --dst detail_coll --drop-dst --key order_id --array-field items\n";
 
@@ -108,6 +125,8 @@ typedef struct {
    lab_cli_common_t common;
    lab_foldrun_opts_t run;
    bool verify;
+   const char *block_compressor; /* NULL: the backend's default */
+   int32_t zstd_level;
 } options_t;
 
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
@@ -127,6 +146,10 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_SIZE ("--max-doc-bytes", 0, &r->max_doc_bytes), /* an int64 field: the check bounds it */
       LAB_CLI_OPT_ENUM ("--on-oversize", 0, &r->on_oversize, oversize_names),
       LAB_CLI_OPT_STRING ("--reject", 0, &r->reject_path),
+      LAB_CLI_OPT_INT ("--bucket-rows", 0, &r->bucket_rows, 1, INT32_MAX),
+      LAB_CLI_OPT_STRING ("--block-compressor", 0, &o->block_compressor),
+      LAB_CLI_OPT_INT ("--zstd-level", 0, &o->zstd_level, 1, 19),
+      LAB_CLI_OPT_STRING ("--bucket-by", 0, &r->bucket_by),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &r->batch_docs, 1, 100000),
       LAB_CLI_OPT_SIZE ("--batch-bytes", 0, &r->batch_bytes),
       LAB_CLI_OPT_INT ("--parallel", 0, &r->parallel, 1, 64),
@@ -160,6 +183,9 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    if (o->verify && r->copy_only) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--verify checks a fold; a --copy-only destination is not one");
+      return false;
+   }
+   if (o->block_compressor && !lab_block_compressor_check (o->block_compressor, error)) {
       return false;
    }
    if (o->verify && r->plan_only) {
@@ -265,6 +291,8 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
    BSON_APPEND_INT32 (summary, "ranges", fr->ranges);
    BSON_APPEND_BOOL (summary, "resumed", fr->resumed);
    BSON_APPEND_INT64 (summary, "max_doc_bytes", fr->max_doc_bytes);
+   BSON_APPEND_INT32 (summary, "bucket_rows", o->run.bucket_rows);
+   BSON_APPEND_UTF8 (summary, "bucket_by", o->run.bucket_by ? o->run.bucket_by : "");
    BSON_APPEND_INT64 (summary, "batch_bytes", fr->batch_bytes);
    BSON_APPEND_INT64 (summary, "rows_in", fr->rows_in);
    BSON_APPEND_INT64 (summary, "docs_out", fr->docs_out);
@@ -349,6 +377,8 @@ main (int argc, char **argv)
    sopts.db = o.common.db;
    sopts.cache_size_bytes = o.common.cache_size_bytes;
    sopts.create = !o.run.plan_only; /* --plan creates nothing, not even an embedded store's home */
+   sopts.block_compressor = o.block_compressor;
+   sopts.zstd_level = o.zstd_level;
    store = lab_store_open (o.common.uri, &sopts, &error);
    if (!store) {
       goto fail;
@@ -370,6 +400,13 @@ main (int argc, char **argv)
          }
          lab_log_info ("'%s' exists and is finished: verifying only", o.run.dst);
          fold = false;
+         /* the buckets the fold made, unless the command line names them */
+         if (!o.run.bucket_rows) {
+            o.run.bucket_rows = st.bucket_rows;
+         }
+         if (!o.run.bucket_by && st.bucket_by[0]) {
+            o.run.bucket_by = st.bucket_by;
+         }
       }
    }
    if (fold) {
@@ -412,6 +449,8 @@ main (int argc, char **argv)
       vo.key = o.run.key;
       vo.array_field = o.run.array_field;
       vo.max_doc_bytes = o.run.max_doc_bytes;
+      vo.bucket_rows = o.run.bucket_rows;
+      vo.bucket_by = o.run.bucket_by;
       vo.batch_docs = o.run.cursor_batch_docs;
       vo.progress = o.common.progress;
       vo.retries = o.run.retries;
@@ -475,6 +514,15 @@ summary:
          BSON_APPEND_DOCUMENT (&summary, "plan", fr.plan);
       } else if (folded) {
          append_fold_summary (&summary, &o, &fr);
+      }
+      if (store && fold && !o.run.plan_only) {
+         const char *bc = lab_store_block_compressor (store);
+         BSON_APPEND_UTF8 (&summary, "block_compressor", bc ? bc : "server default");
+         BSON_APPEND_UTF8 (&summary, "block_compressor_note", lab_store_compressor_note (store));
+      }
+      if (!folded) {
+         BSON_APPEND_INT32 (&summary, "bucket_rows", o.run.bucket_rows);
+         BSON_APPEND_UTF8 (&summary, "bucket_by", o.run.bucket_by ? o.run.bucket_by : "");
       }
       if (verified) {
          append_verify_summary (&summary, &vr);

@@ -62,6 +62,7 @@ struct run {
    const lab_foldrun_opts_t *o;
    char *state_coll;
    lab_fold_opts_t fold_opts;
+   char *bucket_field; /* owned: fold_opts.bucket_field */
    char **hoist;
    bson_value_t *bounds;
    int nbounds;
@@ -165,6 +166,11 @@ lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_sta
    if (settings) {
       st->has_state = true;
       st->complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
+      st->bucket_rows =
+         bson_iter_init_find (&it, settings, "bucket_rows") ? (int32_t)bson_iter_as_int64 (&it) : 0;
+      if (bson_iter_init_find (&it, settings, "bucket_by") && BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_strncpy (st->bucket_by, bson_iter_utf8 (&it, NULL), sizeof st->bucket_by);
+      }
    }
    ok = true;
 done:
@@ -200,6 +206,8 @@ settings_doc (const run_t *r, int nranges, bool complete)
    bson_append_array_end (d, &arr);
    BSON_APPEND_INT64 (d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
    BSON_APPEND_UTF8 (d, "on_oversize", oversize_name (r->fold_opts.on_oversize));
+   BSON_APPEND_INT32 (d, "bucket_rows", r->fold_opts.bucket_rows);
+   BSON_APPEND_UTF8 (d, "bucket_by", o->bucket_by ? o->bucket_by : "");
    BSON_APPEND_INT32 (d, "parallel", o->parallel > 0 ? o->parallel : 1);
    BSON_APPEND_INT32 (d, "ranges", nranges);
    BSON_APPEND_ARRAY_BEGIN (d, "bounds", &arr);
@@ -226,6 +234,7 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
       { "array_field", r->fold_opts.array_field },
       { "hoist_spec", o->hoist_spec ? o->hoist_spec : "auto" },
       { "on_oversize", oversize_name (r->fold_opts.on_oversize) },
+      { "bucket_by", o->bucket_by ? o->bucket_by : "" },
    };
    bson_iter_t it;
    size_t i;
@@ -235,7 +244,8 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
    for (i = 0; i < sizeof strs / sizeof strs[0]; i++) {
       const char *was = bson_iter_init_find (&it, saved, strs[i].name) && BSON_ITER_HOLDS_UTF8 (&it)
                            ? bson_iter_utf8 (&it, NULL)
-                           : "(unknown)";
+                        : strcmp (strs[i].name, "bucket_by") == 0 ? "" /* a checkpoint from before buckets */
+                                                                  : "(unknown)";
       if (strcmp (was, strs[i].now) != 0) {
          lab_error_set (
             error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
@@ -251,6 +261,14 @@ settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
                      "--resume: max-doc-bytes is %lld but the interrupted run used %lld; rerun with the same "
                      "settings or start over with --drop-dst",
                      (long long)r->fold_opts.max_doc_bytes, (long long)mdb);
+      return false;
+   }
+   par = bson_iter_init_find (&it, saved, "bucket_rows") ? (int32_t)bson_iter_as_int64 (&it) : 0;
+   if (par != r->fold_opts.bucket_rows) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--resume: --bucket-rows is %d but the interrupted run used %d; rerun with the same "
+                     "settings or start over with --drop-dst",
+                     r->fold_opts.bucket_rows, par);
       return false;
    }
    par = bson_iter_init_find (&it, saved, "parallel") ? (int32_t)bson_iter_as_int64 (&it) : -1;
@@ -1007,6 +1025,25 @@ lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--copy-only runs cannot be resumed");
       return false;
    }
+   if (o->bucket_rows < 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--bucket-rows %d must be 1 or more",
+                     o->bucket_rows);
+      return false;
+   }
+   if (o->bucket_by) {
+      char *field;
+      lab_bucket_unit_t unit;
+
+      if (!lab_bucket_spec_parse (o->bucket_by, &field, &unit, error)) {
+         return false;
+      }
+      bson_free (field);
+   }
+   if (o->copy_only && (o->bucket_rows > 0 || o->bucket_by)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--copy-only writes rows unchanged: --bucket-rows and --bucket-by do not apply");
+      return false;
+   }
    return true;
 }
 
@@ -1386,6 +1423,8 @@ plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_
    BSON_APPEND_INT64 (&d, "batch_docs", r->batch_docs);
    BSON_APPEND_INT64 (&d, "batch_bytes", r->batch_bytes);
    BSON_APPEND_INT64 (&d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
+   BSON_APPEND_INT32 (&d, "bucket_rows", r->fold_opts.bucket_rows);
+   BSON_APPEND_UTF8 (&d, "bucket_by", o->bucket_by ? o->bucket_by : "");
    BSON_APPEND_UTF8 (&d, "write_concern",
                      "the server's default (the tool sets none: w:1 before MongoDB 5.0, "
                      "majority from 5.0 on a replica set)");
@@ -1612,6 +1651,13 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    r.fold_opts.key = o->key ? o->key : "bill_id";
    r.fold_opts.array_field = o->array_field ? o->array_field : "details";
    r.fold_opts.on_oversize = o->on_oversize;
+   r.fold_opts.bucket_rows = o->bucket_rows;
+   if (o->bucket_by) {
+      if (!lab_bucket_spec_parse (o->bucket_by, &r.bucket_field, &r.fold_opts.bucket_unit, error)) {
+         goto done;
+      }
+      r.fold_opts.bucket_field = r.bucket_field;
+   }
    r.resume = o->resume;
    r.index_build_s = -1;
 
@@ -1662,6 +1708,7 @@ done:
    bson_strfreev (r.hoist);
    lab_values_free (r.bounds, r.nbounds);
    bson_free (r.state_coll);
+   bson_free (r.bucket_field);
    pthread_mutex_destroy (&r.reject_lock);
    return ok;
 }
@@ -1738,6 +1785,18 @@ lab_foldrun_plan_print (const bson_t *plan, FILE *out)
             plan_str (plan, "writes.command"), (long long)plan_int (plan, "writes.batch_docs"),
             (long long)plan_int (plan, "writes.batch_bytes"),
             (long long)plan_int (plan, "writes.max_doc_bytes"));
+   if (plan_int (plan, "writes.bucket_rows") > 0 || plan_str (plan, "writes.bucket_by")[0]) {
+      char rows[64] = "no row limit";
+
+      if (plan_int (plan, "writes.bucket_rows") > 0) {
+         bson_snprintf (rows, sizeof rows, "%lld rows at most per document",
+                        (long long)plan_int (plan, "writes.bucket_rows"));
+      }
+      fprintf (out, "             buckets: %s; %s%s\n", rows,
+               plan_str (plan, "writes.bucket_by")[0] ? "one document per master and time window of "
+                                                      : "no time windows",
+               plan_str (plan, "writes.bucket_by"));
+   }
    fprintf (out, "             write concern: %s\n", plan_str (plan, "writes.write_concern"));
    fprintf (out, "             checkpoint: %s; destination index %s\n", plan_str (plan, "writes.checkpoint"),
             plan_str (plan, "writes.destination_index"));

@@ -32,6 +32,8 @@ typedef struct {
    int64_t hoist_sample_masters; /* masters sampled by --hoist auto (0: 200) */
    int64_t max_doc_bytes;        /* 0: the server's maxBsonObjectSize */
    lab_fold_oversize_t on_oversize;
+   int32_t bucket_rows;     /* --bucket-rows: at most this many rows per document (0: no limit) */
+   const char *bucket_by;   /* --bucket-by FIELD:UNIT (NULL: none); see fold.h */
    const char *reject_path; /* JSON lines; required for REJECT */
    int64_t batch_docs;      /* 0: 1000 */
    uint64_t batch_bytes;    /* 0: 16 MiB; capped below the server's message size */
@@ -101,10 +103,12 @@ void lab_foldrun_result_cleanup (lab_foldrun_result_t *result);
 void lab_foldrun_plan_print (const bson_t *plan, FILE *out);
 
 typedef struct {
-   bool exists;    /* dst exists */
-   int64_t count;  /* its documents */
-   bool has_state; /* a fold_state settings document exists */
-   bool complete;  /* ... and says the run completed */
+   bool exists;         /* dst exists */
+   int64_t count;       /* its documents */
+   bool has_state;      /* a fold_state settings document exists */
+   bool complete;       /* ... and says the run completed */
+   int32_t bucket_rows; /* the run's --bucket-rows (0: none) */
+   char bucket_by[128]; /* the run's --bucket-by ("": none) */
 } lab_foldrun_dst_status_t;
 
 /* lab_foldrun_dst_status -- what is at `dst` now (for --verify on a finished collection). */

@@ -51,6 +51,12 @@ typedef struct {
    int64_t largest;          /* its largest document */
    int64_t oversize;         /* its documents over the cap */
    char oversize_first[256]; /* the first of them, described */
+   /* destination only, buckets: the current document's window and the first bucket problem */
+   const char *bucket_field;
+   int64_t win_lo_ms;
+   int64_t win_hi_ms;
+   const char *doc_id; /* the current document's _id as text, for messages */
+   char bucket_bad[400];
 } group_t;
 
 static bool key_of (const bson_t *doc, const char *key, bson_value_t *v);
@@ -156,21 +162,63 @@ static bool
 dst_row (void *ctx, const bson_t *row, bson_error_t *error)
 {
    group_t *g = ctx;
+   bson_iter_t it;
+   int64_t ms;
 
    lab_hash_add (&g->hash, lab_row_hash (row));
    g->rows++;
+   if (g->bucket_field && !g->bucket_bad[0]) {
+      if (!bson_iter_init_find (&it, row, g->bucket_field) || !BSON_ITER_HOLDS_DATE_TIME (&it)) {
+         bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
+                        "document _id %s holds a row without a date '%s' (row %lld of the master)", g->doc_id,
+                        g->bucket_field, (long long)g->rows);
+      } else if ((ms = bson_iter_date_time (&it)) < g->win_lo_ms || ms >= g->win_hi_ms) {
+         bson_snprintf (
+            g->bucket_bad, sizeof g->bucket_bad,
+            "document _id %s holds a row whose '%s' (%lld ms) lies outside its bucket [%lld, %lld)",
+            g->doc_id, g->bucket_field, (long long)ms, (long long)g->win_lo_ms, (long long)g->win_hi_ms);
+      }
+   }
    return true;
 }
 
-/* dst_group -- the next master of the destination: unfolded rows, parts, sizes (into the group only:
- * the result takes them when the master is accounted). */
+/* bucket_doc_check -- before unfolding: the document's bucket_start is a date that starts a window. */
+static void
+bucket_doc_check (group_t *g, const bson_t *doc, lab_bucket_unit_t unit)
+{
+   bson_iter_t it;
+   int64_t start;
+
+   if (!bson_iter_init_find (&it, doc, LAB_FOLD_BUCKET_START) || !BSON_ITER_HOLDS_DATE_TIME (&it)) {
+      if (!g->bucket_bad[0]) {
+         bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
+                        "document _id %s has no date '%s' (a --bucket-by fold gives every document one)",
+                        g->doc_id, LAB_FOLD_BUCKET_START);
+      }
+      g->win_lo_ms = INT64_MIN;
+      g->win_hi_ms = INT64_MAX;
+      return;
+   }
+   start = bson_iter_date_time (&it);
+   g->win_lo_ms = lab_bucket_window (start, unit, &g->win_hi_ms);
+   if (g->win_lo_ms != start && !g->bucket_bad[0]) {
+      bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
+                     "document _id %s: %s %lld ms does not start a %s window", g->doc_id,
+                     LAB_FOLD_BUCKET_START, (long long)start, lab_bucket_unit_name (unit));
+   }
+}
+
+/* dst_group -- the next master of the destination: unfolded rows, parts, sizes, buckets (into the group
+ * only: the result takes them when the master is accounted). */
 static bool
-dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, bson_error_t *error)
+dst_group (reader_t *rd, const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t unit,
+           int64_t max, group_t *g, bson_error_t *error)
 {
    bson_value_t v;
    lab_fold_doc_info_t info;
    bson_iter_t it;
    char *idt, *kt;
+   bool unfolded;
 
    group_reset (g);
    if (!reader_fill (rd, error)) {
@@ -183,7 +231,26 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, bs
    bson_value_copy (&v, &g->key);
    g->have = true;
    for (;;) {
-      if (!lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error)) {
+      idt = NULL; /* the _id as text only where a bucket message may need it */
+      if (bucket_field || o->bucket_rows > 0) {
+         idt = bson_iter_init_find (&it, rd->pending, "_id") ? lab_value_to_text (bson_iter_value (&it))
+                                                             : bson_strdup ("?");
+      }
+      g->doc_id = idt;
+      g->bucket_field = bucket_field;
+      if (bucket_field) {
+         bucket_doc_check (g, rd->pending, unit);
+      }
+      unfolded = lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error);
+      if (unfolded && o->bucket_rows > 0 && info.row_count > o->bucket_rows && !g->bucket_bad[0]) {
+         bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
+                        "document _id %s holds %d rows, over --bucket-rows %d", idt, info.row_count,
+                        o->bucket_rows);
+      }
+      g->doc_id = NULL;
+      g->bucket_field = NULL;
+      bson_free (idt);
+      if (!unfolded) {
          lab_error_prefix (error, "'%s'", o->dst);
          return false;
       }
@@ -344,6 +411,8 @@ account_both (const lab_verify_opts_t *o, const group_t *gs, const group_t *gd, 
    } else if (gd->parts_bad) {
       differ (res, o->key, &gs->key, "its %lld destination documents do not number parts 0..%d once each",
               (long long)gd->docs, gd->parts - 1);
+   } else if (gd->bucket_bad[0]) {
+      differ (res, o->key, &gs->key, "%s", gd->bucket_bad);
    }
 }
 
@@ -430,7 +499,12 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
    bool ok = false;
    int64_t max, src_count = 0;
    int cmp;
+   char *bfield = NULL;
+   lab_bucket_unit_t bunit = LAB_BUCKET_NONE;
 
+   if (o->bucket_by && !lab_bucket_spec_parse (o->bucket_by, &bfield, &bunit, error)) {
+      goto done;
+   }
    sess = lab_session_open (store, error);
    if (!sess || !verify_check (store, sess, o, &max, error)) {
       goto done;
@@ -446,7 +520,7 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
    if (!verify_open (sess, o, st, &src, &dst, error)) {
       goto done;
    }
-   if (!src_group (&src, o->key, &gs, st->p, error) || !dst_group (&dst, o, max, &gd, error)) {
+   if (!src_group (&src, o->key, &gs, st->p, error) || !dst_group (&dst, o, bfield, bunit, max, &gd, error)) {
       goto done;
    }
    while (gs.have || gd.have) {
@@ -462,7 +536,7 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
       if (cmp <= 0 && !src_group (&src, o->key, &gs, st->p, error)) {
          goto done;
       }
-      if (cmp >= 0 && !dst_group (&dst, o, max, &gd, error)) {
+      if (cmp >= 0 && !dst_group (&dst, o, bfield, bunit, max, &gd, error)) {
          goto done;
       }
    }
@@ -475,6 +549,7 @@ done:
    lab_cursor_close (src.cur);
    lab_cursor_close (dst.cur);
    lab_session_close (sess);
+   bson_free (bfield);
    return ok;
 }
 

@@ -7,7 +7,9 @@
  * (getMore) all along: neither waits for the other to be read to the end, and neither idles long
  * enough for the server to kill it (10 minutes). Per master: the row count and an order-independent checksum
  * (sum of each row's XXH3-128 over its canonical form: field order may differ, values and types may not).
- * Also checks every folded document's shape, its parts (0..parts-1, each once) and the size cap.
+ * Also checks every folded document's shape, its parts (0..parts-1, each once) and the size cap, and for
+ * a bucketed fold the buckets: at most bucket_rows rows per document, and (bucket_by) a bucket_start date
+ * that starts a window of the unit with every row's date field inside that window.
  *
  * Retries: a transient error (etl/retry.h: a failover, a restart, a dropped connection or cursor) ends
  * the try; after 1 s, 2 s, 4 s, ... (at most 16 s; each try logged) both streams open again from the last
@@ -31,6 +33,8 @@ typedef struct {
    const char *key;
    const char *array_field;
    int64_t max_doc_bytes;           /* documents above are a difference (0: the server's) */
+   int32_t bucket_rows;             /* documents with more rows are a difference (0: no limit) */
+   const char *bucket_by;           /* "FIELD:UNIT" of a --bucket-by fold (NULL: none) */
    const char *const *skip_key_ids; /* masters rejected by this run: expected missing (sorted, may be NULL) */
    size_t nskip;
    int32_t batch_docs; /* cursor batch size of both streams (0: the backend's) */

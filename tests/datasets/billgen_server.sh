@@ -49,6 +49,18 @@ expect 0 "$B" import "${M[@]}" --dst copy --headerline --columns-have-types --js
 expect 0 "$B" export "${M[@]}" --src copy -o "$T/m2.csv"
 same "$T/m.csv" "$T/m2.csv"
 
+# --block-compressor: sent as create's storageEngine.wiredTiger.configString; the summary says what the
+# server did with it (FerretDB accepts it and keeps nothing: "ignored by the server", also on stderr)
+expect 0 "$B" generate "${M[@]}" --dst zc --bills 5 --block-compressor zstd --json "$T/zc.json"
+grep -qF '"block_compressor" : "zstd"' "$T/zc.json" || fail "no block_compressor in the summary"
+if grep -qF "ignored by the server" "$T/zc.json"; then
+  grep -qF "ignored by the server" "$T/err" || fail "FerretDB: stderr does not say the compressor was ignored"
+else
+  grep -qF "kept in the collection's options" "$T/zc.json" || fail "mongod: the compressor is not in the options"
+fi
+expect 2 "$B" generate "${M[@]}" --dst zc --bills 5 --drop --block-compressor lz4
+grep -qF "none, snappy, zlib, zstd" "$T/err" || fail "an unknown compressor is not named"
+
 # grace skip-row on the server: a duplicate _id is refused by the server and reported with its line
 head -3 "$T/m.csv" >"$T/dup.csv"
 sed -n 2p "$T/m.csv" >>"$T/dup.csv"

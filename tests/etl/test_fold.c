@@ -814,6 +814,247 @@ test_hoist_sampler (void **state)
    }
 }
 
+/* ---- buckets -------------------------------------------------------------------------------------- */
+
+static void
+test_bucket_window (void **state)
+{
+   const int64_t t = INT64_C (1710510300000); /* 2024-03-15T13:45:00Z, a Friday */
+   int64_t end;
+
+   assert_true (lab_bucket_window (t, LAB_BUCKET_HOUR, &end) == INT64_C (1710507600000));
+   assert_true (end == INT64_C (1710507600000) + 3600000);
+   assert_true (lab_bucket_window (t, LAB_BUCKET_DAY, &end) == INT64_C (1710460800000));
+   assert_true (end == INT64_C (1710460800000) + 86400000);
+   /* ISO week: Monday 2024-03-11 */
+   assert_true (lab_bucket_window (t, LAB_BUCKET_WEEK, &end) == INT64_C (1710115200000));
+   assert_true (end == INT64_C (1710115200000) + 7 * INT64_C (86400000));
+   /* a Monday at midnight starts its own week */
+   assert_true (lab_bucket_window (INT64_C (1710115200000), LAB_BUCKET_WEEK, NULL) ==
+                INT64_C (1710115200000));
+   assert_true (lab_bucket_window (INT64_C (1710115200000) - 1, LAB_BUCKET_WEEK, NULL) ==
+                INT64_C (1710115200000) - 7 * INT64_C (86400000));
+   /* months: March 2024, a leap February, December into the next year */
+   assert_true (lab_bucket_window (t, LAB_BUCKET_MONTH, &end) == INT64_C (1709251200000));
+   assert_true (end == INT64_C (1711929600000));
+   assert_true (lab_bucket_window (INT64_C (1707523200000), LAB_BUCKET_MONTH, &end) ==
+                INT64_C (1706745600000));
+   assert_true (end == INT64_C (1709251200000));
+   assert_true (lab_bucket_window (INT64_C (1703030400000), LAB_BUCKET_MONTH, &end) ==
+                INT64_C (1701388800000));
+   assert_true (end == INT64_C (1704067200000));
+   /* before the epoch: floors, not truncation */
+   assert_true (lab_bucket_window (-3600000, LAB_BUCKET_DAY, &end) == -86400000);
+   assert_true (end == 0);
+   assert_true (lab_bucket_window (-3600000, LAB_BUCKET_MONTH, &end) == INT64_C (-2678400000));
+   assert_true (end == 0);
+   assert_true (lab_bucket_window (0, LAB_BUCKET_WEEK, &end) == INT64_C (-259200000));
+   assert_true (end == INT64_C (345600000));
+   /* the extremes do not overflow */
+   assert_true (lab_bucket_window (INT64_MAX, LAB_BUCKET_DAY, &end) <= INT64_MAX);
+   assert_true (end == INT64_MAX);
+   assert_true (lab_bucket_window (INT64_MIN, LAB_BUCKET_WEEK, &end) == INT64_MIN);
+}
+
+static void
+test_bucket_spec (void **state)
+{
+   bson_error_t error;
+   char *field;
+   lab_bucket_unit_t unit;
+
+   assert_true (lab_bucket_spec_parse ("charge_time:day", &field, &unit, &error));
+   assert_string_equal (field, "charge_time");
+   assert_int_equal (unit, LAB_BUCKET_DAY);
+   assert_string_equal (lab_bucket_unit_name (unit), "day");
+   bson_free (field);
+   assert_true (lab_bucket_spec_parse ("t:month", &field, &unit, &error));
+   assert_int_equal (unit, LAB_BUCKET_MONTH);
+   bson_free (field);
+   assert_false (lab_bucket_spec_parse ("charge_time", &field, &unit, &error));
+   assert_int_equal (error.domain, LAB_ERROR_USAGE);
+   assert_non_null (strstr (error.message, "FIELD:UNIT"));
+   assert_false (lab_bucket_spec_parse ("charge_time:year", &field, &unit, &error));
+   assert_non_null (strstr (error.message, "year"));
+   assert_false (lab_bucket_spec_parse (":day", &field, &unit, &error));
+}
+
+/* test_bucket_rows -- at most N rows per document, a master continuing in parts as an oversize split. */
+static void
+test_bucket_rows (void **state)
+{
+   const char *hoist[] = { "payer" };
+   lab_fold_opts_t o = opts_default (hoist, 1);
+   bson_t **a = rows_of_size (1, 250, 10);
+   bson_t **b = rows_of_size (2, 5, 10);
+   bson_t **rows = bson_malloc (255 * sizeof (bson_t *));
+   lab_fold_doc_info_t info;
+   bson_error_t error;
+   sink_t s = { 0 };
+   size_t i;
+
+   memcpy (rows, a, 250 * sizeof (bson_t *));
+   memcpy (rows + 250, b, 5 * sizeof (bson_t *));
+   bson_free (a);
+   bson_free (b);
+   o.bucket_rows = 100;
+   fold_all (&o, rows, 255, &s);
+   assert_int_equal (s.ndocs, 4);
+   assert_int_equal (get_int32 (s.docs[0], "row_count"), 100);
+   assert_int_equal (get_int32 (s.docs[1], "row_count"), 100);
+   assert_int_equal (get_int32 (s.docs[2], "row_count"), 50);
+   assert_int_equal (get_int32 (s.docs[3], "row_count"), 5);
+   assert_string_equal (get_utf8 (s.docs[2], "_id"), "n:1#2");
+   for (i = 0; i < 3; i++) {
+      assert_int_equal (get_int32 (s.docs[i], "part"), (int32_t)i);
+      assert_int_equal (get_int32 (s.docs[i], "parts"), 3);
+      assert_true (lab_fold_unfold (s.docs[i], "bill_id", "details", NULL, NULL, &info, &error));
+      assert_false (info.has_bucket_start);
+   }
+   assert_int_equal (get_int32 (s.docs[3], "parts"), 1);
+   assert_unfold_equals (&s, rows, 255, o.max_doc_bytes);
+   sink_free (&s);
+   free_rows (rows, 255);
+}
+
+/* date_row -- a row of master `key` with date field t (ms). */
+static bson_t *
+date_row (int64_t id, int32_t key, int64_t t)
+{
+   bson_t *r = bson_new ();
+
+   BSON_APPEND_INT64 (r, "_id", id);
+   BSON_APPEND_INT32 (r, "bill_id", key);
+   BSON_APPEND_DATE_TIME (r, "t", t);
+   BSON_APPEND_UTF8 (r, "item", "x-ray");
+   return r;
+}
+
+/* test_bucket_by_day -- one document per master and day, days ascending, rows inside their window; with
+ * --bucket-rows too, a day continues in a further part. */
+static void
+test_bucket_by_day (void **state)
+{
+   const int64_t day = 86400000, d0 = INT64_C (1710460800000); /* 2024-03-15 */
+   const int64_t when[] = { d0 + 2 * day + 5, d0 + 10, d0 + day, d0 + 2 * day + 7, d0 + 20, d0 + 2 * day };
+   const int64_t want_start[] = { d0, d0 + day, d0 + 2 * day, d0 + 2 * day };
+   const int32_t want_rows[] = { 2, 1, 2, 1 };
+   lab_fold_opts_t o = opts_default (NULL, 0);
+   bson_t **rows = bson_malloc (7 * sizeof (bson_t *));
+   lab_fold_doc_info_t info;
+   bson_error_t error;
+   bson_iter_t it;
+   sink_t s = { 0 };
+   size_t i;
+
+   for (i = 0; i < 6; i++) {
+      rows[i] = date_row ((int64_t)i, 1, when[i]);
+   }
+   rows[6] = date_row (6, 2, d0 - 1); /* another master, the day before */
+   o.bucket_field = "t";
+   o.bucket_unit = LAB_BUCKET_DAY;
+   o.bucket_rows = 2;
+   fold_all (&o, rows, 7, &s);
+   assert_int_equal (s.ndocs, 5);
+   for (i = 0; i < 4; i++) {
+      assert_true (bson_iter_init_find (&it, s.docs[i], "bucket_start"));
+      assert_true (BSON_ITER_HOLDS_DATE_TIME (&it));
+      assert_true (bson_iter_date_time (&it) == want_start[i]);
+      assert_int_equal (get_int32 (s.docs[i], "row_count"), want_rows[i]);
+      assert_int_equal (get_int32 (s.docs[i], "part"), (int32_t)i);
+      assert_int_equal (get_int32 (s.docs[i], "parts"), 4);
+      assert_true (lab_fold_unfold (s.docs[i], "bill_id", "details", NULL, NULL, &info, &error));
+      assert_true (info.has_bucket_start);
+      assert_true (info.bucket_start_ms == want_start[i]);
+   }
+   /* the third day's rows keep their input order: ids 0, 3 then 5 */
+   assert_true (bson_iter_init (&it, s.docs[2]) && bson_iter_find_descendant (&it, "details.0._id", &it));
+   assert_true (bson_iter_as_int64 (&it) == 0);
+   assert_true (bson_iter_init (&it, s.docs[3]) && bson_iter_find_descendant (&it, "details.0._id", &it));
+   assert_true (bson_iter_as_int64 (&it) == 5);
+   assert_true (bson_iter_init_find (&it, s.docs[4], "bucket_start"));
+   assert_true (bson_iter_date_time (&it) == d0 - day);
+   /* bucket_start is not a row field: unfolding gives back exactly the rows */
+   assert_unfold_equals (&s, rows, 7, o.max_doc_bytes);
+   sink_free (&s);
+   free_rows (rows, 7);
+}
+
+/* test_bucket_by_bad_rows -- a row without the date, or with a string, stops the fold naming the row. */
+static void
+test_bucket_by_bad_rows (void **state)
+{
+   lab_fold_opts_t o = opts_default (NULL, 0);
+   const char *bad[] = { "{\"_id\": 42, \"bill_id\": 1, \"item\": \"x\"}",
+                         "{\"_id\": 42, \"bill_id\": 1, \"t\": \"2024-03-15\"}" };
+   bson_error_t error;
+   sink_t s = { 0 };
+   lab_fold_t *f;
+   bson_t *good, *b;
+   size_t i;
+
+   o.bucket_field = "t";
+   o.bucket_unit = LAB_BUCKET_HOUR;
+   for (i = 0; i < 2; i++) {
+      f = lab_fold_new (&o, sink_emit, sink_reject, &s, &error);
+      assert_non_null (f);
+      good = date_row (1, 1, 0);
+      b = json (bad[i]);
+      assert_true (lab_fold_push_row (f, good, &error));
+      assert_true (lab_fold_push_row (f, b, &error));
+      assert_false (lab_fold_finish (f, &error));
+      assert_non_null (strstr (error.message, "42"));
+      assert_non_null (strstr (error.message, "'t'"));
+      assert_non_null (strstr (error.message, i == 0 ? "has no bucket field" : "not a date"));
+      assert_int_equal (s.ndocs, 0);
+      bson_destroy (good);
+      bson_destroy (b);
+      lab_fold_destroy (f);
+   }
+   /* names the folded document uses itself cannot be the bucket field */
+   o.bucket_field = "bucket_start";
+   assert_false (lab_fold_opts_check (&o, &error));
+   o.bucket_field = "t";
+   o.bucket_unit = LAB_BUCKET_NONE;
+   assert_false (lab_fold_opts_check (&o, &error));
+   o.bucket_unit = LAB_BUCKET_DAY;
+   o.bucket_rows = -1;
+   assert_false (lab_fold_opts_check (&o, &error));
+   sink_free (&s);
+}
+
+/* test_bucket_oversize_per_bucket -- under --on-oversize fail, a master over the cap whose buckets each
+ * fit is folded, and a bucket over the cap fails the run. */
+static void
+test_bucket_oversize_per_bucket (void **state)
+{
+   lab_fold_opts_t o = opts_default (NULL, 0);
+   bson_t **rows = rows_of_size (1, 40, 100);
+   bson_error_t error;
+   sink_t s = { 0 };
+   lab_fold_t *f;
+   size_t i;
+
+   o.max_doc_bytes = 2048; /* about 15 rows of ~130 bytes */
+   o.on_oversize = LAB_FOLD_OVERSIZE_FAIL;
+   o.bucket_rows = 10;
+   fold_all (&o, rows, 40, &s);
+   assert_int_equal (s.ndocs, 4);
+   assert_unfold_equals (&s, rows, 40, o.max_doc_bytes);
+   sink_free (&s);
+   o.bucket_rows = 20;
+   f = lab_fold_new (&o, sink_emit, sink_reject, &s, &error);
+   for (i = 0; i < 40; i++) {
+      assert_true (lab_fold_push_row (f, rows[i], &error));
+   }
+   assert_false (lab_fold_finish (f, &error));
+   assert_int_equal (error.code, LAB_STORE_ERR_DOC_TOO_LARGE);
+   assert_non_null (strstr (error.message, "a bucket of master"));
+   lab_fold_destroy (f);
+   sink_free (&s);
+   free_rows (rows, 40);
+}
+
 int
 main (void)
 {
@@ -831,6 +1072,12 @@ main (void)
       cmocka_unit_test (test_row_hash),
       cmocka_unit_test (test_unfold_rejects_bad_docs),
       cmocka_unit_test (test_hoist_sampler),
+      cmocka_unit_test (test_bucket_window),
+      cmocka_unit_test (test_bucket_spec),
+      cmocka_unit_test (test_bucket_rows),
+      cmocka_unit_test (test_bucket_by_day),
+      cmocka_unit_test (test_bucket_by_bad_rows),
+      cmocka_unit_test (test_bucket_oversize_per_bucket),
    };
 
    return cmocka_run_group_tests (tests, NULL, NULL);

@@ -3,7 +3,8 @@
  * the latter on the test server): a fold with an oversize master verifies, no document is over the cap
  * and the split master is found whole by its key query; --parallel 4 gives the same destination as
  * --parallel 1; a run killed with SIGKILL midway then --resume --verify passes without duplicates; every
- * refusal; reject/fail modes; --verify alone catching a damaged destination; other key types.
+ * refusal; reject/fail modes; --verify alone catching a damaged destination; other key types; buckets
+ * (--bucket-rows, --bucket-by) verified, within their limits and found by their key.
  *
  * Data comes from `billgen generate` when it is built, else it is inserted here through the store.
  */
@@ -11,6 +12,7 @@
 
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/keyenc.h"
 #include "core/store.h"
 #include "etl/fold.h"
 
@@ -408,6 +410,15 @@ teardown (void **state)
                               "fni.fold_state",
                               "fplan",
                               "fplan.fold_state",
+                              "fb",
+                              "fb.fold_state",
+                              "bdates",
+                              "fd",
+                              "fd.fold_state",
+                              "fdbad",
+                              "fdbad.fold_state",
+                              "fz",
+                              "fz.fold_state",
                               NULL };
       int i;
 
@@ -1024,6 +1035,267 @@ test_verify_small_batches (void **state)
    bson_destroy (s);
 }
 
+typedef struct {
+   int64_t docs;
+   int64_t over_rows; /* documents with more rows than `limit` */
+   int64_t over_cap;
+   int32_t limit;
+   int64_t prev_start; /* --bucket-by: the previous document's bucket_start within the master */
+   bool by;
+   int64_t unordered; /* a master's windows not ascending */
+   bson_value_t prev_key;
+   bool have_prev;
+} bucket_scan_t;
+
+static bool
+bucket_scan_cb (const bson_t *doc, void *ctx)
+{
+   bucket_scan_t *b = ctx;
+   bson_iter_t it, k;
+   int64_t start;
+
+   b->docs++;
+   if (bson_iter_init_find (&it, doc, "row_count") && bson_iter_as_int64 (&it) > b->limit) {
+      b->over_rows++;
+   }
+   if (doc->len > CAP) {
+      b->over_cap++;
+   }
+   if (b->by) {
+      assert_true (bson_iter_init_find (&it, doc, "bucket_start") && BSON_ITER_HOLDS_DATE_TIME (&it));
+      start = bson_iter_date_time (&it);
+      assert_true (bson_iter_init_find (&k, doc, "bill_id"));
+      if (b->have_prev && lab_value_compare (bson_iter_value (&k), &b->prev_key) == 0 &&
+          start < b->prev_start) {
+         b->unordered++;
+      }
+      if (b->have_prev) {
+         bson_value_destroy (&b->prev_key);
+      }
+      bson_value_copy (bson_iter_value (&k), &b->prev_key);
+      b->have_prev = true;
+      b->prev_start = start;
+   }
+   return true;
+}
+
+/* scan_buckets -- every document of `coll` in key order (the sorted read needs the key index). */
+static void
+scan_buckets (const char *coll, bucket_scan_t *b)
+{
+   lab_store_t *st = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (st, &error);
+   lab_sorted_opts_t so = { 0 };
+   lab_cursor_t *cur;
+   const bson_t *doc;
+   bool has = false;
+
+   assert_non_null (sess);
+   if (!lab_store_has_index (sess, coll, "bill_id", &has, &error)) {
+      fail_msg ("has_index %s: %s", coll, error.message);
+   }
+   assert_true (has);
+   cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &error);
+   if (!cur) {
+      fail_msg ("sorted_open %s: %s", coll, error.message);
+   }
+   while (lab_cursor_next (cur, &doc, &error) == 1) {
+      bucket_scan_cb (doc, b);
+   }
+   lab_cursor_close (cur);
+   if (b->have_prev) {
+      bson_value_destroy (&b->prev_key);
+   }
+   lab_session_close (sess);
+   lab_store_close (st);
+}
+
+/* insert_dated -- `nbills` bills of 1..30 rows whose `at` dates spread over ten days, not in date order
+ * within a bill. */
+static void
+insert_dated (const char *coll, int nbills)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+   bson_t *batch[500];
+   size_t nb = 0;
+   int b, r;
+   int64_t id = 1;
+
+   assert_non_null (sess);
+   if (!lab_store_drop (sess, coll, &error) || !lab_store_create (sess, coll, &error) ||
+       !lab_store_create_index (sess, coll, "bill_id", &error)) {
+      fail_msg ("prepare %s: %s", coll, error.message);
+   }
+   for (b = 1; b <= nbills; b++) {
+      for (r = 0; r < 1 + (b * 7919) % 30; r++) {
+         bson_t *d = bson_new ();
+         BSON_APPEND_INT64 (d, "_id", id++);
+         BSON_APPEND_INT32 (d, "bill_id", b);
+         BSON_APPEND_INT32 (d, "line", r);
+         BSON_APPEND_DATE_TIME (d, "at",
+                                INT64_C (1600000000000) + ((b * 31 + r * 17) % 240) * INT64_C (3600000));
+         batch[nb++] = d;
+         if (nb == 500) {
+            insert_all (sess, coll, batch, nb);
+            while (nb) {
+               bson_destroy (batch[--nb]);
+            }
+         }
+      }
+   }
+   if (nb) {
+      insert_all (sess, coll, batch, nb);
+      while (nb) {
+         bson_destroy (batch[--nb]);
+      }
+   }
+   lab_session_close (sess);
+   lab_store_close (s);
+}
+
+/* test_bucket_rows_fold -- --bucket-rows 100 verifies; no document over 100 rows or the cap; a master's
+ * buckets are found by its key; --verify alone knows the buckets from the checkpoint and catches a
+ * stricter limit; --plan shows them. */
+static void
+test_bucket_rows_fold (void **state)
+{
+   bson_t *s = fold_json (0, NULL, "--src bill_detail --dst fb --bucket-rows 100 --verify");
+   bucket_scan_t b = { 0 };
+   lab_store_t *st;
+   lab_session_t *sess;
+   bson_error_t error;
+   bson_value_t key;
+   found_t f = { 0 };
+   int64_t nsrc = 0;
+   char *out = NULL, *err = NULL;
+
+   assert_true (jbool (s, "verify.equal"));
+   assert_int_equal (jint (s, "bucket_rows"), 100);
+   assert_string_equal (jstr (s, "bucket_by"), "");
+   assert_int_equal (jint (s, "verify.dst_rows"), src_rows);
+   assert_true (jint (s, "docs_out") > jint (s, "masters"));
+   b.limit = 100;
+   scan_buckets ("fb", &b);
+   assert_int_equal (b.docs, jint (s, "docs_out"));
+   assert_int_equal (b.over_rows, 0);
+   assert_int_equal (b.over_cap, 0);
+   bson_destroy (s);
+
+   /* the biggest master (several buckets) is found whole by {bill_id: key} through the key index */
+   st = open_store ();
+   sess = lab_session_open (st, &error);
+   assert_true (find_split_key (sess, "fb", &key));
+   if (!lab_store_find_eq (sess, "fb", "bill_id", &key, found_cb, &f, NULL, &error)) {
+      fail_msg ("find_eq: %s", error.message);
+   }
+   assert_true (f.docs >= 2);
+   assert_int_equal (f.parts, f.docs);
+   if (!lab_store_find_eq (sess, "bill_detail", "bill_id", &key, any_cb, NULL, &nsrc, &error)) {
+      fail_msg ("find_eq: %s", error.message);
+   }
+   assert_int_equal (f.rows, nsrc);
+   assert_true (f.docs >= (nsrc + 99) / 100);
+   bson_value_destroy (&key);
+   lab_session_close (sess);
+   lab_store_close (st);
+
+   /* --verify alone reads the bucket settings back from the checkpoint */
+   s = fold_json (0, NULL, "--src bill_detail --dst fb --verify");
+   assert_string_equal (jstr (s, "mode"), "verify");
+   assert_int_equal (jint (s, "bucket_rows"), 100);
+   assert_true (jbool (s, "verify.equal"));
+   bson_destroy (s);
+   /* ... and a stricter limit on the command line is a difference */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fb --verify --bucket-rows 50"), 3);
+   assert_non_null (strstr (err, "over --bucket-rows 50"));
+   bson_free (err);
+
+   /* --plan names the buckets */
+   assert_int_equal (
+      fold (&out, NULL, NULL, "--src bill_detail --dst fb --drop-dst --plan --bucket-rows 100"), 0);
+   assert_non_null (strstr (out, "buckets: 100 rows at most per document"));
+   bson_free (out);
+   assert_int_equal (count_of ("fb"), b.docs); /* --plan wrote nothing */
+}
+
+/* test_bucket_by_fold -- --bucket-by at:day: one document per master and day in ascending days, verified;
+ * a field that is not a date stops the run naming a row. */
+static void
+test_bucket_by_fold (void **state)
+{
+   bson_t *s;
+   bucket_scan_t b = { 0 };
+   char *err = NULL;
+
+   insert_dated ("bdates", 120);
+   s = fold_json (0, NULL, "--src bdates --dst fd --bucket-by at:day --bucket-rows 3 --verify");
+   assert_true (jbool (s, "verify.equal"));
+   assert_string_equal (jstr (s, "bucket_by"), "at:day");
+   assert_int_equal (jint (s, "bucket_rows"), 3);
+   assert_true (jint (s, "docs_out") > jint (s, "masters"));
+   b.limit = 3;
+   b.by = true;
+   scan_buckets ("fd", &b);
+   assert_int_equal (b.docs, jint (s, "docs_out"));
+   assert_int_equal (b.over_rows, 0);
+   assert_int_equal (b.unordered, 0);
+   bson_destroy (s);
+   s = fold_json (0, NULL, "--src bdates --dst fd --verify");
+   assert_string_equal (jstr (s, "bucket_by"), "at:day");
+   assert_true (jbool (s, "verify.equal"));
+   bson_destroy (s);
+   /* verifying the same documents as hourly buckets: each day starts an hour, but rows of later hours
+    * fall outside their document's window */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:hour"), 3);
+   assert_non_null (strstr (err, "lies outside its bucket"));
+   bson_free (err);
+   /* ... and as monthly buckets: a day is not the start of a month */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:month"), 3);
+   assert_non_null (strstr (err, "does not start a month window"));
+   bson_free (err);
+
+   /* an int32 field is not a date */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fdbad --bucket-by line:week"), 1);
+   assert_non_null (strstr (err, "bucket field 'line' holds BSON type 0x10, not a date"));
+   assert_non_null (strstr (err, "row {"));
+   bson_free (err);
+   /* a unit that does not exist is a usage error */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fdbad --bucket-by at:year"), 2);
+   assert_non_null (strstr (err, "unknown unit 'year'"));
+   bson_free (err);
+}
+
+/* test_block_compressor -- --block-compressor zstd: the embedded destination's table uses it (and
+ * verifies after the store reopens); the test server (FerretDB) ignores it, and the summary says so. */
+static void
+test_block_compressor (void **state)
+{
+   bson_t *s = fold_json (0, NULL, "--src bdates --dst fz --bucket-rows 10 --block-compressor zstd --verify");
+   char *err = NULL;
+
+   assert_true (jbool (s, "verify.equal"));
+   assert_string_equal (jstr (s, "block_compressor"), "zstd");
+   if (!strcmp (backend, "wiredtiger")) {
+      assert_string_equal (jstr (s, "block_compressor_note"), "table config block_compressor=zstd (level 6)");
+   } else {
+      /* mongod keeps it in the collection's options; FerretDB accepts the field and ignores it */
+      assert_true (strstr (jstr (s, "block_compressor_note"), "kept in the collection's options") ||
+                   strstr (jstr (s, "block_compressor_note"), "ignored by the server"));
+   }
+   bson_destroy (s);
+   /* a later run without the option reads it back */
+   s = fold_json (0, NULL, "--src bdates --dst fz --verify");
+   assert_string_equal (jstr (s, "mode"), "verify");
+   assert_true (jbool (s, "verify.equal"));
+   bson_destroy (s);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fz --drop-dst --block-compressor lz4"), 2);
+   assert_non_null (strstr (err, "none, snappy, zlib, zstd"));
+   bson_free (err);
+}
+
 int
 main (void)
 {
@@ -1033,7 +1305,8 @@ main (void)
       cmocka_unit_test (test_oversize_reject_fail), cmocka_unit_test (test_verify_catches_damage),
       cmocka_unit_test (test_empty_and_key_types),  cmocka_unit_test (test_write_errors_reported),
       cmocka_unit_test (test_plan_writes_nothing),  cmocka_unit_test (test_create_index),
-      cmocka_unit_test (test_verify_small_batches),
+      cmocka_unit_test (test_verify_small_batches), cmocka_unit_test (test_bucket_rows_fold),
+      cmocka_unit_test (test_bucket_by_fold),       cmocka_unit_test (test_block_compressor),
    };
    int rc = cmocka_run_group_tests (tests, setup, teardown);
 

@@ -1,12 +1,12 @@
 /*
  * fuzz_fold.c -- libFuzzer harness of the fold (etl/fold.h): random rows in key order (numeric keys of
  * mixed types that MongoDB calls equal, or string keys; random fields of random types and sizes, some of
- * them hoistable, a row's own _id) are folded with a random cap (1 KiB .. 33 KiB) and --on-oversize mode.
- * Checked: no document exceeds the cap; every document's row_count, part and parts are consistent; the
- * documents unfolded, followed in the same master order by the rows handed to the reject callback, give
- * back exactly the rows pushed (canonical hashes, in order). The same rows also feed the --hoist auto
- * sampler. A fold may fail only in fail mode or for a row too large for any document.
- * LAB_FUZZ_DEBUG=1 prints a document found over the cap.
+ * them hoistable, a row's own _id) are folded with a random cap (1 KiB .. 33 KiB), --on-oversize mode and
+ * --bucket-rows (none or 1..7). Checked: no document exceeds the cap or the bucket's rows; every document's
+ * row_count, part and parts are consistent; the documents unfolded, followed in the same master order by the
+ * rows handed to the reject callback, give back exactly the rows pushed (canonical hashes, in order). The
+ * same rows also feed the --hoist auto sampler. A fold may fail only in fail mode or for a row too large for
+ * any document. LAB_FUZZ_DEBUG=1 prints a document found over the cap.
  */
 #include "core/keyenc.h"
 #include "core/error.h"
@@ -25,6 +25,7 @@ typedef struct {
    lab_hash_t got[MAX_ROWS];
    size_t ngot;
    int64_t cap;
+   int32_t bucket_rows;
    const char *bad; /* the first check that failed */
 } sink_t;
 
@@ -64,6 +65,8 @@ on_emit (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
       } else if (info.part != (int32_t)i || info.parts != (int32_t)ndocs ||
                  lab_value_compare (&info.key, key) != 0) {
          s->bad = s->bad ? s->bad : "part, parts or key wrong";
+      } else if (s->bucket_rows > 0 && info.row_count > s->bucket_rows) {
+         s->bad = s->bad ? s->bad : "a document over --bucket-rows";
       } else {
          rows += info.row_count;
       }
@@ -168,6 +171,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    mode = lab_fuzz_u8 (&b);
    o.on_oversize = (lab_fold_oversize_t)(mode % 3);
    string_keys = mode & 0x80;
+   o.bucket_rows = (mode >> 3) & 7; /* 0: no buckets */
    hoist_bits = lab_fuzz_u8 (&b);
    for (size_t i = 0; i < NPOOL - 1; i++) { /* never _id: lab_fold_opts_check refuses it */
       if (hoist_bits & (1u << i)) {
@@ -177,6 +181,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    o.hoist = hoist;
    o.nhoist = nhoist;
    s.cap = o.max_doc_bytes;
+   s.bucket_rows = o.bucket_rows;
 
    nrows = lab_fuzz_u8 (&b) % MAX_ROWS;
    for (size_t r = 0; r < nrows; r++) {
