@@ -543,6 +543,13 @@ lab_facts_server_status (const bson_t *reply, lab_facts_status_t *out, bson_erro
       return false;
    }
    if (have_mem && resident >= 0) {
+      /* mebibytes: a count past what bytes in an int64 can hold is not a process size */
+      if (resident > INT64_MAX / (1024 * 1024)) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
+                        "%s reply: field 'mem.resident' is %" PRId64 " MiB, not a process size", what,
+                        resident);
+         return false;
+      }
       out->mem_resident_bytes = resident * 1024 * 1024;
    }
    if (!get_section (reply, NULL, "wiredTiger", what, "wiredTiger", &wt, &out->has_wiredtiger, error)) {

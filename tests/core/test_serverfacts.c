@@ -404,6 +404,15 @@ test_server_status_bad (void **state)
    assert_false (lab_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "'pid' is decimal");
    bson_destroy (r);
+   /* found by fuzz_serverfacts (300 s run): mem.resident is MiB, and MiB * 2^20 overflowed int64 */
+   r = json ("{\"mem\": {\"resident\": {\"$numberLong\": \"8244250403970010288\"}}}");
+   assert_false (lab_facts_server_status (r, &st, &e));
+   expect_bad_reply (&e, "mem.resident");
+   bson_destroy (r);
+   r = json ("{\"mem\": {\"resident\": {\"$numberLong\": \"8796093022207\"}}}");
+   assert_true (lab_facts_server_status (r, &st, &e));
+   assert_int_equal (st.mem_resident_bytes, (int64_t)8796093022207 * 1024 * 1024);
+   bson_destroy (r);
 }
 
 /* ---- getDiagnosticData --------------------------------------------------------------------------- */
