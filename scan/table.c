@@ -15,7 +15,7 @@
  * then per layout other than the reference its ratio to the reference, then "better". */
 #define LABEL_FMT "%-36s"
 #define VALUE_FMT "  %16s"
-#define RATIO_FMT "  %9s"
+#define RATIO_WIDTH 9 /* at least: "NAME/ref" headings widen their column */
 
 /* layout_heading -- a layout's column heading: "one doc per row" for a two-layout file's detail. */
 static const char *
@@ -38,7 +38,8 @@ append_line (bson_string_t *s, const lab_results_layouts_t *ls, const char *labe
    }
    for (i = 0; i < ls->n; i++) {
       if (i != ls->reference) {
-         bson_string_append_printf (s, RATIO_FMT, ratios[i]);
+         size_t w = ls->n == 2 ? RATIO_WIDTH : strlen (ls->l[i].name) + 4;
+         bson_string_append_printf (s, "  %*s", (int)(w < RATIO_WIDTH ? RATIO_WIDTH : w), ratios[i]);
       }
    }
    bson_string_append_printf (s, "  %s\n", better);
@@ -138,7 +139,8 @@ lab_scan_table_render (const bson_t *results)
       heads[i] = bson_strdup (layout_heading (&ls, i));
       rheads[i] = ls.n == 2 ? bson_strdup ("ratio") : bson_strdup_printf ("%s/ref", ls.l[i].name);
       rules[i] = bson_strdup ("----------------");
-      rrules[i] = bson_strdup ("---------");
+      rrules[i] = bson_strndup ("------------------------------------------",
+                                strlen (rheads[i]) < 9 ? 9 : strlen (rheads[i]));
    }
    append_line (s, &ls, "metric", heads, rheads, "better");
    append_line (s, &ls, "------------------------------------", rules, rrules, "------");
