@@ -5,6 +5,7 @@
  * locality per point, the production point marked) comes before the reference point's sections. Built into a
  * growing string from the results document only, so the same file always renders the same bytes.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -197,6 +198,32 @@ sweep_load (const lab_cmp_results_t *r, sweep_t *s)
    s->ref = lab_results_sweep_reference (&r->doc);
 }
 
+/* app_sw -- append `text` (a literal naming the sweep's pair "detail" and "folded") with the pair's
+ * names: as is for a file of detail and folded, else each whole word replaced by sw->names[0] / [1]. */
+static void
+app_sw (bson_string_t *o, const sweep_t *sw, const char *text)
+{
+   const char *p = text;
+
+   if (strcmp (sw->names[0], LAB_RESULTS_DETAIL) == 0 && strcmp (sw->names[1], LAB_RESULTS_FOLDED) == 0) {
+      bson_string_append (o, text);
+      return;
+   }
+   while (*p) {
+      bool word_start = p == text || !(isalnum ((unsigned char)p[-1]) || p[-1] == '_');
+      if (word_start && strncmp (p, "detail", 6) == 0 && !(isalnum ((unsigned char)p[6]) || p[6] == '_')) {
+         bson_string_append (o, sw->names[0]);
+         p += 6;
+      } else if (word_start && strncmp (p, "folded", 6) == 0 &&
+                 !(isalnum ((unsigned char)p[6]) || p[6] == '_')) {
+         bson_string_append (o, sw->names[1]);
+         p += 6;
+      } else {
+         bson_string_append_c (o, *p++);
+      }
+   }
+}
+
 /* sweep_free -- free what sweep_load allocated. */
 static void
 sweep_free (sweep_t *s)
@@ -332,53 +359,55 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const swee
 {
    lab_estimate_t e = lab_cmp_sweep_estimate (r, prod);
 
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    switch (e.status) {
    case LAB_ESTIMATE_INTERPOLATED:
-      bson_string_append (o, "**At the production cache ratio (");
+      app_sw (o, s, "**At the production cache ratio (");
       app_production_given (o, prod);
-      bson_string_append (o, ") the folded layout would load about ");
+      app_sw (o, s, ") the folded layout would load about ");
       app_factor (o, e.speedup);
-      bson_string_append (o, " faster: an interpolation, not a measurement**, between the measured ");
+      app_sw (o, s, " faster: an interpolation, not a measurement**, between the measured ");
       app_factor (o, s->p[e.lo].speedup);
-      bson_string_append (o, " at ");
+      app_sw (o, s, " at ");
       app_binary (o, s->p[e.lo].cache_size_bytes);
-      bson_string_append (o, " (ratio ");
+      app_sw (o, s, " (ratio ");
       app_ratio (o, s->p[e.lo].cache_ratio);
-      bson_string_append (o, ") and ");
+      app_sw (o, s, ") and ");
       app_factor (o, s->p[e.hi].speedup);
-      bson_string_append (o, " at ");
+      app_sw (o, s, " at ");
       app_binary (o, s->p[e.hi].cache_size_bytes);
-      bson_string_append (o, " (ratio ");
+      app_sw (o, s, " (ratio ");
       app_ratio (o, s->p[e.hi].cache_ratio);
-      bson_string_append (o, "), linear in log(ratio).\n");
+      app_sw (o, s, "), linear in log(ratio).\n");
       break;
    case LAB_ESTIMATE_MEASURED:
-      bson_string_append (o, "**At the production cache ratio (");
+      app_sw (o, s, "**At the production cache ratio (");
       app_production_given (o, prod);
-      bson_string_append (o, ") the folded layout loads ");
+      app_sw (o, s, ") the folded layout loads ");
       app_factor (o, e.speedup);
-      bson_string_append (o, " faster**: a measured point (");
+      app_sw (o, s, " faster**: a measured point (");
       app_point (o, &s->p[e.lo]);
-      bson_string_append (o, "), no interpolation needed.\n");
+      app_sw (o, s, "), no interpolation needed.\n");
       break;
    case LAB_ESTIMATE_OUTSIDE:
-      bson_string_append (o, "**The production cache ratio ");
+      app_sw (o, s, "**The production cache ratio ");
       app_production_given (o, prod);
-      bson_string_append (o, " is outside the measured range ");
+      app_sw (o, s, " is outside the measured range ");
       app_ratio (o, e.range_lo);
-      bson_string_append (o, "–");
+      app_sw (o, s, "–");
       app_ratio (o, e.range_hi);
-      bson_string_append (o, "; no estimate**: layout-report does not extrapolate (the speedup changes most "
-                             "where the cache stops holding the data). Measure a sweep that reaches it "
-                             "(`scancmp --cache-ratios`).\n");
+      app_sw (o, s,
+              "; no estimate**: layout-report does not extrapolate (the speedup changes most "
+              "where the cache stops holding the data). Measure a sweep that reaches it "
+              "(`scancmp --cache-ratios`).\n");
       break;
    case LAB_ESTIMATE_TOO_FEW:
    default:
-      bson_string_append (o, "**No estimate at the production cache ratio ");
+      app_sw (o, s, "**No estimate at the production cache ratio ");
       app_production_given (o, prod);
-      bson_string_append (o, "**: the sweep has fewer than two points with both load times, so there is no "
-                             "curve to read it from.\n");
+      app_sw (o, s,
+              "**: the sweep has fewer than two points with both load times, so there is no "
+              "curve to read it from.\n");
       break;
    }
 }
@@ -435,45 +464,45 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       c.resident_known = c.resident_known || pc.resident_known;
    }
 
-   bson_string_append (o, "## Verdict\n\n");
+   app_sw (o, s, "## Verdict\n\n");
 
    /* 1: the curve */
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    if (n_speedup == 0) {
-      bson_string_append (o, "**Load time could not be compared** at any cache size.\n");
+      app_sw (o, s, "**Load time could not be compared** at any cache size.\n");
    } else if (n_speedup == 1 || lo == hi) {
       bson_string_append (o, s->p[hi].speedup >= 1 ? "**The folded layout loads " : "**The speedup is ");
       app_factor (o, s->p[hi].speedup);
       bson_string_append_printf (o, "%s at the %s measured**: ", s->p[hi].speedup >= 1 ? " faster" : "",
                                  n_speedup == 1 ? "one cache size" : "cache sizes");
       app_holds (o, &s->p[hi]);
-      bson_string_append (o, " (");
+      app_sw (o, s, " (");
       app_point (o, &s->p[hi]);
-      bson_string_append (o, "); a curve needs more points.\n");
+      app_sw (o, s, "); a curve needs more points.\n");
    } else {
       if (s->p[lo].speedup >= 1) {
-         bson_string_append (o, "**The folded layout loads ");
+         app_sw (o, s, "**The folded layout loads ");
          app_factor (o, s->p[lo].speedup);
-         bson_string_append (o, "–");
+         app_sw (o, s, "–");
          app_factor (o, s->p[hi].speedup);
-         bson_string_append (o, " faster, depending on the engine cache**: ");
+         app_sw (o, s, " faster, depending on the engine cache**: ");
       } else {
-         bson_string_append (o, "**The speedup (detail load time ÷ folded load time) ranges from ");
+         app_sw (o, s, "**The speedup (detail load time ÷ folded load time) ranges from ");
          app_factor (o, s->p[lo].speedup);
-         bson_string_append (o, " to ");
+         app_sw (o, s, " to ");
          app_factor (o, s->p[hi].speedup);
-         bson_string_append (o, " with the engine cache** (below 1x the detail layout is faster): ");
+         app_sw (o, s, " with the engine cache** (below 1x the detail layout is faster): ");
       }
       app_factor (o, s->p[lo].speedup);
-      bson_string_append (o, " ");
+      app_sw (o, s, " ");
       app_holds (o, &s->p[lo]);
-      bson_string_append (o, " (");
+      app_sw (o, s, " (");
       app_point (o, &s->p[lo]);
-      bson_string_append (o, "), ");
+      app_sw (o, s, "), ");
       app_factor (o, s->p[hi].speedup);
-      bson_string_append (o, " ");
+      app_sw (o, s, " ");
       app_holds (o, &s->p[hi]);
-      bson_string_append (o, " (");
+      app_sw (o, s, " (");
       app_point (o, &s->p[hi]);
       bson_string_append_printf (o,
                                  "). %zu cache sizes measured; the data is the detail layout's data and "
@@ -482,10 +511,11 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
    }
 
    /* 2: what the cache reread */
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    if (first == SIZE_MAX) {
-      bson_string_append (o, "Read amplification could not be computed (no engine block read bytes in the "
-                             "file).\n");
+      app_sw (o, s,
+              "Read amplification could not be computed (no engine block read bytes in the "
+              "file).\n");
    } else {
       const lab_sweep_point_t *a = &s->p[first], *b = &s->p[last];
       bson_string_append (o, a->read_amplification[0] >= 2.0
@@ -493,30 +523,30 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
                                   "cache cannot hold them**: the engine read "
                                 : "The detail layout's engine read ");
       app_factor (o, a->read_amplification[0]);
-      bson_string_append (o, " its on-disk size from disk at ");
+      app_sw (o, s, " its on-disk size from disk at ");
       app_binary (o, a->cache_size_bytes);
-      bson_string_append (o, " (ratio ");
+      app_sw (o, s, " (ratio ");
       app_ratio (o, a->cache_ratio);
-      bson_string_append (o, ")");
+      app_sw (o, s, ")");
       if (last != first) {
-         bson_string_append (o, " and ");
+         app_sw (o, s, " and ");
          app_factor (o, b->read_amplification[0]);
-         bson_string_append (o, " at ");
+         app_sw (o, s, " at ");
          app_binary (o, b->cache_size_bytes);
-         bson_string_append (o, " (ratio ");
+         app_sw (o, s, " (ratio ");
          app_ratio (o, b->cache_ratio);
-         bson_string_append (o, ")");
+         app_sw (o, s, ")");
       }
       if (famp_hi >= famp_lo) {
-         bson_string_append (o, "; the folded layout's engine read ");
+         app_sw (o, s, "; the folded layout's engine read ");
          app_factor (o, famp_lo);
          if (famp_hi > famp_lo) {
-            bson_string_append (o, "–");
+            app_sw (o, s, "–");
             app_factor (o, famp_hi);
          }
-         bson_string_append (o, " its size");
+         app_sw (o, s, " its size");
       }
-      bson_string_append (o, ".\n");
+      app_sw (o, s, ".\n");
    }
 
    /* 3: production */
@@ -525,11 +555,12 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
    }
 
    /* 4: how cold, how consistent */
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
    if (!cold_requested) {
-      bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
-                             "served part of the data");
+      app_sw (o, s,
+              "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
+              "served part of the data");
    } else if (c.drop_known == c.runs && c.dropped == c.runs) {
       bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", c.runs,
                                  s->n);
@@ -541,7 +572,7 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
                                  c.runs);
    }
    if (spread == 0) {
-      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
+      app_sw (o, s, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
    } else if (overlap == 0) {
       bson_string_append_printf (o, "; at %s the two layouts' load-time ranges do not overlap.\n",
                                  spread == s->n ? "every point" : "every point with two runs or more");
@@ -554,14 +585,15 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
 
    /* 5: what the rest of the report shows */
    if (s->ref < s->n) {
-      bson_string_append (o, "- The Comparison, Cold procedure and Per-run sections below show one point, "
-                             "the sweep's reference (");
+      app_sw (o, s,
+              "- The Comparison, Cold procedure and Per-run sections below show one point, "
+              "the sweep's reference (");
       app_point (o, &s->p[s->ref]);
-      bson_string_append (o, ", ");
+      app_sw (o, s, ", ");
       bson_string_append (o, lab_results_point_regime (&s->p[s->ref]));
-      bson_string_append (o, ").\n");
+      app_sw (o, s, ").\n");
    }
-   bson_string_append (o, "\n");
+   app_sw (o, s, "\n");
 }
 
 /* app_point_stat -- metric `m` of `layout` at point p: the median, or with its range. */
@@ -633,132 +665,136 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    bool prod_done = !prod, any_locality = false;
    double disk;
 
-   bson_string_append (o, "## Cache sweep\n\n### Load time\n\n");
-   bson_string_append (o, "| engine cache | cache ÷ detail on disk | regime | detail load time | folded load "
-                          "time | speedup (detail ÷ folded) |\n|--:|--:|---|--:|--:|--:|\n");
+   app_sw (o, s, "## Cache sweep\n\n### Load time\n\n");
+   app_sw (o, s,
+           "| engine cache | cache ÷ detail on disk | regime | detail load time | folded load "
+           "time | speedup (detail ÷ folded) |\n|--:|--:|---|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       if (!prod_done && prod->ratio < p->cache_ratio) {
          app_production_row (o, r, prod);
          prod_done = true;
       }
-      bson_string_append (o, "| ");
+      app_sw (o, s, "| ");
       app_binary (o, p->cache_size_bytes);
-      bson_string_append (o, " | ");
+      app_sw (o, s, " | ");
       app_ratio (o, p->cache_ratio);
       bson_string_append_printf (o, " | %s | ", lab_results_point_regime (p));
       app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[0]);
-      bson_string_append (o, " | ");
+      app_sw (o, s, " | ");
       app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[1]);
-      bson_string_append (o, " | ");
+      app_sw (o, s, " | ");
       if (p->has_speedup) {
          app_factor (o, p->speedup);
       } else {
-         bson_string_append (o, "n/a");
+         app_sw (o, s, "n/a");
       }
-      bson_string_append (o, " |\n");
+      app_sw (o, s, " |\n");
    }
    if (!prod_done) {
       app_production_row (o, r, prod);
    }
 
-   bson_string_append (o, "\n### Reads\n\n");
-   bson_string_append (o, "| engine cache | disk read requests: detail | folded | disk bytes read: detail | "
-                          "folded | engine read from disk: detail | folded | read amplification: detail | "
-                          "folded |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+   app_sw (o, s, "\n### Reads\n\n");
+   app_sw (o, s,
+           "| engine cache | disk read requests: detail | folded | disk bytes read: detail | "
+           "folded | engine read from disk: detail | folded | read amplification: detail | "
+           "folded |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
-      bson_string_append (o, "| ");
+      app_sw (o, s, "| ");
       app_binary (o, p->cache_size_bytes);
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          app_point_stat (o, p, s->names[l], m_rr, false);
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          app_point_stat (o, p, s->names[l], m_rb, false);
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          app_point_stat (o, p, s->names[l], &lab_results_block_read_bytes, false);
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          if (p->has_amplification[l]) {
             app_factor (o, p->read_amplification[l]);
          } else {
-            bson_string_append (o, "n/a");
+            app_sw (o, s, "n/a");
          }
       }
-      bson_string_append (o, " |\n");
+      app_sw (o, s, " |\n");
       any_locality = any_locality || p->locality[0].present || p->locality[1].present;
    }
 
-   bson_string_append (o, "\n### Memory\n\n");
-   bson_string_append (o, "| engine cache | engine cache used (peak): detail | folded | server memory (peak "
-                          "RSS): detail | folded |\n|--:|--:|--:|--:|--:|\n");
+   app_sw (o, s, "\n### Memory\n\n");
+   app_sw (o, s,
+           "| engine cache | engine cache used (peak): detail | folded | server memory (peak "
+           "RSS): detail | folded |\n|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
-      bson_string_append (o, "| ");
+      app_sw (o, s, "| ");
       app_binary (o, p->cache_size_bytes);
       for (l = 0; l < 2; l++) {
          lab_stat_t pct = lab_results_metric_stat (&p->doc, s->names[l], m_cpp);
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          app_point_stat (o, p, s->names[l], m_cp, false);
          if (pct.present) {
             bson_string_append_printf (o, " (%.0f%%)", pct.median);
          }
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          app_point_stat (o, p, s->names[l], m_rss, false);
       }
-      bson_string_append (o, " |\n");
+      app_sw (o, s, " |\n");
    }
 
    if (any_locality) {
-      bson_string_append (o, "\n### Locality\n\n");
+      app_sw (o, s, "\n### Locality\n\n");
       bson_string_append (o,
                           "| engine cache | data pages per master: detail mean | detail p95 | folded mean | "
                           "folded p95 | masters sampled (detail / folded) |\n|--:|--:|--:|--:|--:|--:|\n");
       for (i = 0; i < s->n; i++) {
          const lab_sweep_point_t *p = &s->p[i];
-         bson_string_append (o, "| ");
+         app_sw (o, s, "| ");
          app_binary (o, p->cache_size_bytes);
          for (l = 0; l < 2; l++) {
             const lab_locality_t *loc = &p->locality[l];
-            bson_string_append (o, " | ");
+            app_sw (o, s, " | ");
             if (loc->present) {
                app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
             } else {
-               bson_string_append (o, "n/a");
+               app_sw (o, s, "n/a");
             }
-            bson_string_append (o, " | ");
+            app_sw (o, s, " | ");
             if (loc->present && loc->pages_per_master_p95 >= 0) {
                app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
             } else {
-               bson_string_append (o, "n/a");
+               app_sw (o, s, "n/a");
             }
          }
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          for (l = 0; l < 2; l++) {
             if (l) {
-               bson_string_append (o, " / ");
+               app_sw (o, s, " / ");
             }
             if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
                app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
             } else {
-               bson_string_append (o, "n/a");
+               app_sw (o, s, "n/a");
             }
          }
-         bson_string_append (o, " |\n");
+         app_sw (o, s, " |\n");
       }
    }
 
-   bson_string_append (o, "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
-                          "indexes");
-   if (lab_results_on_disk_bytes (&r->doc, "detail", &disk)) {
-      bson_string_append (o, ": ");
+   app_sw (o, s,
+           "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
+           "indexes");
+   if (lab_results_on_disk_bytes (&r->doc, s->names[0], &disk)) {
+      app_sw (o, s, ": ");
       app_fmt (o, LAB_UNIT_BYTES, disk);
    }
    bson_string_append (o,
@@ -768,17 +804,20 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
                        "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
                        "layout's size on disk: 1x means each on-disk byte once. ");
    if (any_locality) {
-      bson_string_append (o, "Locality counts the distinct data pages one master's rows occupy, over a "
-                             "sample of masters. ");
+      app_sw (o, s,
+              "Locality counts the distinct data pages one master's rows occupy, over a "
+              "sample of masters. ");
    }
-   bson_string_append (o, "Load times are medians with the min–max range of the runs; other figures are "
-                          "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
+   app_sw (o, s,
+           "Load times are medians with the min–max range of the runs; other figures are "
+           "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
    if (prod) {
-      bson_string_append (o, " The production row is not measured: its speedup is interpolated between the "
-                             "two nearest measured points, linearly in log(ratio), and never extrapolated "
-                             "beyond them.");
+      app_sw (o, s,
+              " The production row is not measured: its speedup is interpolated between the "
+              "two nearest measured points, linearly in log(ratio), and never extrapolated "
+              "beyond them.");
    }
-   bson_string_append (o, "\n\n");
+   app_sw (o, s, "\n\n");
 }
 
 /* render_sweep_baseline -- two sweeps point by point where their cache sizes match: the speedup before

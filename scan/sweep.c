@@ -396,15 +396,75 @@ fmt_num (char *buf, size_t len, bool have, double v, const char *suffix)
    }
 }
 
+/* sweep_table_layouts -- the sweep table of a file whose layouts are not exactly detail and folded: per
+ * point and layout the median load time, and in brackets the read amplification and the data pages per
+ * master (mean); the speedups are the reference's load time over each layout's. */
+static char *
+sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, size_t n)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   const char *ref = ls->l[ls->reference].name;
+   bson_string_t *s = bson_string_new (NULL);
+   char path[160], cell[128];
+   size_t i, l;
+
+   bson_string_append_printf (s, "\nCache sweep, %zu points, %zu layouts (medians per point)\n", n, ls->n);
+   bson_string_append_printf (s, "%12s  %7s  %-13s", "engine cache", "ratio", "regime");
+   for (l = 0; l < ls->n; l++) {
+      snprintf (cell, sizeof cell, "%s: load (read amp, pages/master)", ls->l[l].name);
+      bson_string_append_printf (s, "  %-36s", cell);
+   }
+   bson_string_append (s, "\n");
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+
+      if (!lab_results_sweep_point (results, i, &p)) {
+         continue;
+      }
+      snprintf (cell, sizeof cell, "%.1f MiB", p.cache_size_bytes / 1048576.0);
+      bson_string_append_printf (s, "%12s  %7.2f  %-13s", cell, p.cache_ratio, lab_results_point_regime (&p));
+      for (l = 0; l < ls->n; l++) {
+         lab_stat_t st = lab_results_metric_stat (&p.doc, ls->l[l].name, el);
+         double amp = 0, pages = 0;
+         bool has_amp, has_pages;
+         char t[32], a[32], g[32];
+         snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_READ_AMPLIFICATION, ls->l[l].name);
+         has_amp = lab_results_get_number (&p.doc, path, &amp);
+         fmt_num (a, sizeof a, has_amp, amp, "x");
+         snprintf (path, sizeof path,
+                   "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN, ls->l[l].name);
+         has_pages = lab_results_get_number (&p.doc, path, &pages);
+         fmt_num (g, sizeof g, has_pages, pages, "");
+         fmt_num (t, sizeof t, st.present, st.median, " s");
+         snprintf (cell, sizeof cell, "%s (%s, %s)", t, a, g);
+         bson_string_append_printf (s, "  %-36s", cell);
+      }
+      bson_string_append (s, "\n");
+   }
+   bson_string_append_printf (
+      s,
+      "ratio = engine cache / %s's data + indexes on disk; read amp = bytes the engine read from disk / the "
+      "layout's size on disk;\npages/master = distinct data pages one master's rows occupy (mean). The table "
+      "above shows the reference point; layout-report draws the curve\n",
+      ref);
+   return bson_string_free (s, false);
+}
+
 /* lab_scan_sweep_table_render -- see scan.h. */
 char *
 lab_scan_sweep_table_render (const bson_t *results)
 {
    size_t n = lab_results_sweep_n (results), i;
+   lab_results_layouts_t ls;
    bson_string_t *s;
 
    if (n == 0) {
       return NULL;
+   }
+   lab_results_layouts (results, &ls);
+   if (!(ls.n == 2 && ls.reference == 0 && strcmp (ls.l[0].name, LAB_RESULTS_DETAIL) == 0 &&
+         strcmp (ls.l[1].name, LAB_RESULTS_FOLDED) == 0)) {
+      return sweep_table_layouts (results, &ls, n);
    }
    s = bson_string_new (NULL);
    bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);

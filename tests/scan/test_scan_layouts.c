@@ -12,6 +12,7 @@
 #include "core/store.h"
 #include "tests/scan/scan_testdata.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,21 @@ line_cells (const char *text, const char *prefix)
    return n;
 }
 
+/* read_text -- the whole of a (small) file. Caller bson_free()s. */
+static char *
+read_text (const char *path)
+{
+   FILE *f = fopen (path, "r");
+   char *t = bson_malloc0 (1 << 20);
+   size_t len;
+
+   assert_non_null (f);
+   len = fread (t, 1, (1 << 20) - 1, f);
+   t[len] = '\0';
+   fclose (f);
+   return t;
+}
+
 /* md_cells -- the number of cells of the Markdown table line starting with `prefix`. */
 static int
 md_cells (const char *md, const char *prefix)
@@ -321,21 +337,83 @@ test_four_layouts_and_report (void **state)
    if (rc != 0) {
       fail_msg ("layout-report exit %d: %s", rc, err);
    }
-   {
-      FILE *f = fopen (md_path, "r");
-      size_t len;
-      assert_non_null (f);
-      md = bson_malloc0 (1 << 20);
-      len = fread (md, 1, (1 << 20) - 1, f);
-      md[len] = '\0';
-      fclose (f);
-   }
+   md = read_text (md_path);
    assert_int_equal (
       md_cells (md, "| metric | detail | folded | copy | buckets | detail / folded | copy / folded | "
                     "buckets / folded | better |"),
       9);
    assert_non_null (strstr (md, "| kind | rows | folded | folded | buckets |"));
    assert_non_null (strstr (md, "## Verdict"));
+   assert_null (strstr (md, "(null)"));
+   bson_destroy (r);
+   bson_free (md);
+   bson_free (cmd);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (md_path);
+   bson_free (out_path);
+}
+
+/* test_sweep_three -- a cache sweep of three layouts: every point holds every layout's runs and read
+ * amplification, scancmp's sweep table a column per layout, and layout-report renders the curve of the
+ * reference against the first other layout. */
+static void
+test_sweep_three (void **state)
+{
+   static const char *const names[] = { "folded", "detail", "buckets" };
+   char *out_path = bson_strdup_printf ("%s/sweep3.json", g_tmp);
+   char *md_path = bson_strdup_printf ("%s/sweep3.md", g_tmp);
+   char *args =
+      bson_strdup_printf ("--cache-sizes 1MiB,4MiB --layout folded=detail_coll:folded --layout "
+                          "detail=bill_detail:rows --layout buckets=bill_buckets:buckets --out '%s'",
+                          out_path);
+   char *out = NULL, *err = NULL, *cmd, *md;
+   bson_t *r;
+   char p[128];
+   int rc = scancmp (args, &out, &err), pt, e, l;
+
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   r = lab_test_json_load (out_path);
+   assert_string_equal (lab_test_json_str (r, "reference_layout"), "detail"); /* the rows layout */
+   for (pt = 0; pt < 2; pt++) {
+      for (e = 0; e < 3; e++) {
+         snprintf (p, sizeof p, "sweep.%d.runs.%d.layout", pt, e);
+         assert_string_equal (lab_test_json_str (r, p), names[e]);
+         snprintf (p, sizeof p, "sweep.%d.runs.%d.rows", pt, e);
+         assert_int_equal ((int64_t)lab_test_json_num (r, p), g_rows);
+      }
+      for (l = 0; l < 3; l++) {
+         /* present for every layout (its value depends on what the engine had to read at that point) */
+         snprintf (p, sizeof p, "sweep.%d.%s.read_amplification", pt, names[l]);
+         assert_true (lab_test_json_num (r, p) >= 0);
+         snprintf (p, sizeof p, "sweep.%d.%s.locality.masters_sampled", pt, names[l]);
+         assert_int_equal ((int)lab_test_json_num (r, p), BILLS);
+         snprintf (p, sizeof p, "sweep.%d.summary.%s.runs", pt, names[l]);
+         assert_int_equal ((int)lab_test_json_num (r, p), 1);
+      }
+   }
+   /* the ratio is against the reference layout's on-disk size */
+   assert_true (fabs (lab_test_json_num (r, "sweep.0.cache_ratio") *
+                         (lab_test_json_num (r, "dataset.detail.storage_size_bytes") +
+                          lab_test_json_num (r, "dataset.detail.index_size_bytes")) -
+                      1048576.0) < 1.0);
+   assert_non_null (strstr (out, "Cache sweep, 2 points, 3 layouts"));
+   assert_non_null (strstr (out, "buckets: load (read amp, pages/master)"));
+   bson_free (out);
+   bson_free (err);
+   cmd = bson_strdup_printf ("'%s' '%s' --charts none -q -o '%s'", g_report, out_path, md_path);
+   rc = lab_test_run (cmd, &out, &err);
+   if (rc != 0) {
+      fail_msg ("layout-report exit %d: %s", rc, err);
+   }
+   md = read_text (md_path);
+   assert_non_null (strstr (md, "## Cache sweep"));
+   /* the pair the curve compares: the reference and the first other layout, named as such */
+   assert_non_null (strstr (md, "speedup (detail ÷ folded)"));
+   assert_non_null (strstr (md, "| metric | folded | detail | buckets |"));
    assert_null (strstr (md, "(null)"));
    bson_destroy (r);
    bson_free (md);
@@ -385,6 +463,7 @@ main (void)
       cmocka_unit_test (test_same_rows_per_master),
       cmocka_unit_test (test_three_layouts),
       cmocka_unit_test (test_four_layouts_and_report),
+      cmocka_unit_test (test_sweep_three),
       cmocka_unit_test (test_layout_usage),
    };
    return cmocka_run_group_tests_name ("scan_layouts", tests, setup, teardown);
