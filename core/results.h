@@ -1,11 +1,13 @@
 /*
  * results.h -- the one results model of layoutlab (docs/results-schema.md): the schema version and the
- * key names scancmp writes and layout-report reads, the metric catalogue (name, place in the file,
- * label, unit and which way is better), the arithmetic over runs (median, min, max; folded / detail
- * ratio; winner with one tie rule) and the value formatting every renderer prints.
+ * key names scancmp writes and layout-report reads, the layouts a file compares (any number from schema
+ * version 2; detail and folded in version 1), the metric catalogue (name, place in the file, label, unit
+ * and which way is better), the arithmetic over runs (median, min, max; each layout's ratio to the
+ * reference; winner with one tie rule) and the value formatting every renderer prints.
  *
- * scancmp's terminal table and layout-report's Markdown table are both built from lab_results_row and
- * lab_results_row_cells, so the same results file gives the same labels, values and winners in both.
+ * scancmp's terminal table and layout-report's Markdown table are both built from lab_results_nrow and
+ * lab_results_nrow_cells, so the same results file gives the same labels, values and winners in both.
+ * lab_results_row and lab_results_winner are the two-layout rule the N-layout row reduces to.
  * Everything here is a pure function of its arguments; nothing prints.
  */
 #ifndef LAB_RESULTS_H
@@ -183,8 +185,8 @@ typedef struct {
    double factor; /* see lab_results_winner */
 } lab_results_row_t;
 
-/* lab_results_row -- the row of metric `m` in `results`; false when neither layout has the figure
- * (tables leave such a row out). */
+/* lab_results_row -- the row of metric `m` for the layouts "detail" and "folded" of `results`; false when
+ * neither has the figure. Tables use lab_results_nrow, which gives the same answer for those two. */
 bool lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t *row);
 
 /* One comparison row over N layouts: what every N-column table shows for a metric. */

@@ -1,6 +1,7 @@
 /*
- * scan.h -- the scan module: the cold, parallel, side-by-side load of the one-doc-per-row ("detail") and
- * the folded layout, with device-level measurements (issue "scancmp").
+ * scan.h -- the scan module: the cold, parallel, side-by-side load of two or more layouts of the same
+ * rows -- one document per row ("detail"), folded, buckets (issue 14: --layout) -- with device-level
+ * measurements (issue "scancmp").
  *
  * Pure parts (unit-tested): /proc/diskstats parsing and iostat arithmetic, device resolution from a
  * path's st_dev, key spreading and segmentation, percentiles and the latency histogram.
