@@ -1,7 +1,8 @@
 /*
  * charts.c -- SVG charts for the report, drawn by gnuplot: for a cache sweep, speedup and read
- * amplification against the cache ratio; read requests/s and read MB/s over time (both layouts aligned
- * at their start), server memory over time, and the per-master latency distribution.
+ * amplification against the cache ratio; read requests/s and read MB/s over time (every layout aligned
+ * at its start, one colour per layout), server memory over time, and the per-master latency
+ * distribution (a series per layout).
  *
  * Data and script go to a private temporary directory; gnuplot runs there with its output captured, and
  * each finished SVG is copied next to the report atomically, so a failing gnuplot leaves nothing behind.
@@ -27,6 +28,15 @@
 /* gnuplot's #AARRGGBB: AA is transparency */
 #define FAINT_DETAIL "#a0d95f02"
 #define FAINT_FOLDED "#a01b7e9e"
+
+/* One colour per layout, in the file's layout order: the first two are detail's and folded's as
+ * before, then a colour-blind-safe sequence (Dark2). */
+static const char *const bold_colors[LAB_RESULTS_MAX_LAYOUTS] = {
+   COLOR_DETAIL, COLOR_FOLDED, "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666",
+};
+static const char *const faint_colors[LAB_RESULTS_MAX_LAYOUTS] = {
+   FAINT_DETAIL, FAINT_FOLDED, "#a07570b3", "#a0e7298a", "#a066a61e", "#a0e6ab02", "#a0a6761d", "#a0666666",
+};
 
 /* lab_cmp_gnuplot_path -- see cmp.h. */
 char *
@@ -308,19 +318,23 @@ static bool
 series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *gnuplot, const char *tmp,
               const char *dir, const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
-   static const char *const layouts[2] = { "detail", "folded" };
-   static const char *const bold[2] = { COLOR_DETAIL, COLOR_FOLDED };
-   static const char *const faint[2] = { FAINT_DETAIL, FAINT_FOLDED };
+   const char *const *bold = bold_colors, *const *faint = faint_colors;
    bson_string_t *gp = bson_string_new (NULL);
    bson_string_t *thin = bson_string_new (NULL), *thick = bson_string_new (NULL);
    int n = lab_cmp_runs_n (r), i, l, series = 0;
+   lab_results_layouts_t ls;
+   const char *layouts[LAB_RESULTS_MAX_LAYOUTS];
    bool ok = false;
    int had;
    bson_t run;
    double rn;
    const char *style;
 
-   for (l = 0; l < 2; l++) {
+   lab_results_layouts (&r->doc, &ls);
+   for (l = 0; l < (int)ls.n; l++) {
+      layouts[l] = ls.l[l].name;
+   }
+   for (l = 0; l < (int)ls.n; l++) {
       int median = lab_cmp_median_run (r, layouts[l]);
       for (i = 0; i < n; i++) {
          char fname[64];
@@ -412,14 +426,19 @@ static bool
 latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp, const char *dir,
                const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
-   static const char *const layouts[2] = { "detail", "folded" };
-   static const char *const bold[2] = { COLOR_DETAIL, COLOR_FOLDED };
    static const char *const caption = "Per-master latency distribution (cumulative, all runs)";
+   const char *const *bold = bold_colors;
    bson_string_t *gp = bson_string_new (NULL), *plot = bson_string_new (NULL);
    int n = lab_cmp_runs_n (r), i, l, series = 0;
+   lab_results_layouts_t ls;
+   const char *layouts[LAB_RESULTS_MAX_LAYOUTS];
    bool ok = false;
 
-   for (l = 0; l < 2; l++) {
+   lab_results_layouts (&r->doc, &ls);
+   for (l = 0; l < (int)ls.n; l++) {
+      layouts[l] = ls.l[l].name;
+   }
+   for (l = 0; l < (int)ls.n; l++) {
       bucket_t *b = NULL;
       size_t nb = 0, cap = 0, k, j;
       double total = 0, cum = 0;

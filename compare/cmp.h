@@ -105,7 +105,7 @@ bool lab_cmp_production_parse (const char *ratio, const char *cache, const char 
                                lab_cmp_production_t *out, bson_error_t *error);
 
 typedef struct {
-   const char *title;                 /* NULL: "Layout comparison: <detail> vs <folded>" */
+   const char *title;                 /* NULL: "Layout comparison: <collection> (<layout>) vs ..." */
    const lab_cmp_results_t *baseline; /* NULL: no baseline section */
    const lab_cmp_chart_t *charts;     /* the charts written, linked from the report */
    size_t n_charts;

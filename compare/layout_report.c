@@ -32,7 +32,8 @@ static const char usage_text[] =
    "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
    "\n"
    "Render the results file of `scancmp --out RUN.json` as a Markdown report for a design review: a\n"
-   "verdict computed from the figures, the comparison table (median over runs with min-max), the\n"
+   "verdict computed from the figures, the comparison table (median over runs with min-max; a column per\n"
+   "layout, ratios against the reference layout, for two to eight layouts), the\n"
    "environment, the dataset, the cold procedure as executed, per-run figures, the device ceiling, and\n"
    "SVG charts (read requests/s, read MB/s, server memory over time, per-master latency distribution)\n"
    "drawn by gnuplot next to the report as REPORT-<chart>.svg. A cache sweep (scancmp --cache-sizes or\n"
@@ -44,7 +45,7 @@ static const char usage_text[] =
    "  --baseline FILE      add a table of changes from another experiment's results (e.g. snappy vs\n"
    "                       zlib, before vs after a change); two sweeps match points by cache size\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
-   "  --title TEXT         the report's title (default: names both collections)\n"
+   "  --title TEXT         the report's title (default: names every layout's collection)\n"
    "  --production-cache-ratio R\n"
    "                       a cache sweep's report marks production: its engine cache / its detail data\n"
    "                       and indexes on disk; the speedup there is interpolated between the two nearest\n"
@@ -172,12 +173,11 @@ split_output (const char *path, char **dir, char **stem)
 static void
 comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set, bson_t *out)
 {
-   static const char *const winners[] = { "none", "same", "detail", "folded" };
    const lab_metric_t *m = NULL;
-   size_t n = 0, i;
+   lab_results_layouts_t ls;
+   size_t n = 0, i, l;
    bson_t metrics, charts, md, ml;
    char key[16];
-   int l;
 
    BSON_APPEND_UTF8 (out, "source", r->name);
    if (report) {
@@ -191,31 +191,41 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
    }
    bson_append_array_end (out, &charts);
    BSON_APPEND_DOCUMENT_BEGIN (out, "metrics", &metrics);
+   lab_results_layouts (&r->doc, &ls);
    m = lab_results_metrics (&n);
    for (i = 0; i < n; i++) {
-      lab_stat_t s[2];
-      double ratio;
-      s[0] = lab_results_metric_stat (&r->doc, "detail", &m[i]);
-      s[1] = lab_results_metric_stat (&r->doc, "folded", &m[i]);
-      if (!s[0].present && !s[1].present) {
+      lab_results_nrow_t row;
+      lab_results_ncells_t cells;
+      if (!lab_results_nrow (&r->doc, &ls, &m[i], &row)) {
          continue;
       }
       BSON_APPEND_DOCUMENT_BEGIN (&metrics, m[i].name, &md);
-      for (l = 0; l < 2; l++) {
-         if (!s[l].present) {
+      for (l = 0; l < ls.n; l++) {
+         if (!row.stat[l].present) {
             continue;
          }
-         BSON_APPEND_DOCUMENT_BEGIN (&md, l == 0 ? "detail" : "folded", &ml);
-         BSON_APPEND_DOUBLE (&ml, "median", s[l].median);
-         BSON_APPEND_DOUBLE (&ml, "min", s[l].min);
-         BSON_APPEND_DOUBLE (&ml, "max", s[l].max);
-         BSON_APPEND_INT32 (&ml, "runs", s[l].n);
+         bson_append_document_begin (&md, ls.l[l].name, -1, &ml);
+         BSON_APPEND_DOUBLE (&ml, "median", row.stat[l].median);
+         BSON_APPEND_DOUBLE (&ml, "min", row.stat[l].min);
+         BSON_APPEND_DOUBLE (&ml, "max", row.stat[l].max);
+         BSON_APPEND_INT32 (&ml, "runs", row.stat[l].n);
+         if (l != ls.reference && row.has_ratio[l]) {
+            BSON_APPEND_DOUBLE (&ml, "ratio_to_reference", row.ratio[l]);
+         }
          bson_append_document_end (&md, &ml);
       }
-      if (lab_results_ratio (&s[0], &s[1], &ratio)) {
-         BSON_APPEND_DOUBLE (&md, "ratio_folded_to_detail", ratio);
+      /* the two-layout key scripts of schema version 1 read */
+      if (ls.n == 2 && ls.reference == 0 && strcmp (ls.l[0].name, LAB_RESULTS_DETAIL) == 0 &&
+          strcmp (ls.l[1].name, LAB_RESULTS_FOLDED) == 0 && row.has_ratio[1]) {
+         BSON_APPEND_DOUBLE (&md, "ratio_folded_to_detail", row.ratio[1]);
       }
-      BSON_APPEND_UTF8 (&md, "better", winners[lab_results_winner (m[i].better, &s[0], &s[1], NULL)]);
+      /* better: a layout's name, "same", the tied best joined by " = ", or "none" */
+      lab_results_nrow_cells (&row, &ls, false, &cells);
+      BSON_APPEND_UTF8 (&md, "better",
+                        row.winner == LAB_WIN_NONE  ? "none"
+                        : row.winner == LAB_WIN_ONE ? ls.l[row.best].name
+                                                    : cells.better);
+      lab_results_ncells_cleanup (&cells);
       bson_append_document_end (&metrics, &md);
    }
    bson_append_document_end (out, &metrics);

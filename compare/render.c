@@ -1,10 +1,13 @@
 /*
  * render.c -- the Markdown report layout-report writes: verdict, comparison table, charts, environment,
- * dataset, cold procedure, per-run figures, device ceiling and the optional baseline deltas; for a cache
+ * dataset, cold procedure, per-run figures, device ceiling and the optional baseline deltas, with a
+ * column per layout (a file of exactly detail and folded keeps the wording of the two-layout report,
+ * byte for byte); for a cache
  * sweep the verdict leads with the speedup curve and a Cache sweep section (load time, reads, memory,
  * locality per point, the production point marked) comes before the reference point's sections. Built into a
  * growing string from the results document only, so the same file always renders the same bytes.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +15,22 @@
 
 #include "compare/cmp.h"
 
-static const char *const layouts[2] = { "detail", "folded" };
+/* classic_pair -- whether the file compares exactly "detail" (the reference) and "folded": the
+ * two-layout report of schema version 1, whose wording (one document per row vs folded) is kept. */
+static bool
+classic_pair (const lab_results_layouts_t *ls)
+{
+   return ls->n == 2 && ls->reference == 0 && strcmp (ls->l[0].name, LAB_RESULTS_DETAIL) == 0 &&
+          strcmp (ls->l[1].name, LAB_RESULTS_FOLDED) == 0;
+}
+
+/* layout_heading -- a layout's column heading: "one doc per row (detail)" for the classic pair's
+ * detail, else its name. */
+static const char *
+layout_heading (const lab_results_layouts_t *ls, size_t i)
+{
+   return classic_pair (ls) && i == 0 ? "one doc per row (detail)" : ls->l[i].name;
+}
 
 /* app_esc -- append `s` Markdown-escaped ("n/a" for NULL). */
 static void
@@ -115,12 +133,15 @@ collection_name (const lab_cmp_results_t *r, const char *layout)
 
 /* ---- verdict ----------------------------------------------------------------------------------- */
 
+/* The layouts lab_cmp_match_t describes (compare/cmp.h: the detail and folded runs of a file). */
+static const char *const match_layouts[2] = { "detail", "folded" };
+
 /* app_unmatched -- "5 of 40 keys in bill_detail (detail)" or "none in ... (folded)"; "3–5" when runs
  * differ. */
 static void
 app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, int l)
 {
-   const char *coll = collection_name (r, layouts[l]);
+   const char *coll = collection_name (r, match_layouts[l]);
 
    if (m->unmatched_max[l] == 0) {
       bson_string_append (o, "none");
@@ -137,8 +158,8 @@ app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match
       bson_string_append (o, m->unmatched_max[l] == 1 && m->keys < 0 ? " key" : " keys");
    }
    bson_string_append (o, " in ");
-   app_esc (o, coll ? coll : layouts[l]);
-   bson_string_append_printf (o, " (%s)", layouts[l]);
+   app_esc (o, coll ? coll : match_layouts[l]);
+   bson_string_append_printf (o, " (%s)", match_layouts[l]);
 }
 
 /* app_unmatched_all -- both layouts' unmatched keys, those recorded, joined by ", ". */
@@ -254,7 +275,8 @@ gather_cold (const lab_cmp_results_t *r)
 typedef struct {
    lab_sweep_point_t *p; /* filled in place (views into the results document) */
    size_t n;
-   size_t ref; /* the point the top level repeats */
+   size_t ref;           /* the point the top level repeats */
+   const char *names[2]; /* the pair the points' [0] and [1] are of (lab_results_sweep_pair) */
 } sweep_t;
 
 /* sweep_load -- the points of r's sweep (n == 0 for a single-point file); free with sweep_free. */
@@ -263,12 +285,41 @@ sweep_load (const lab_cmp_results_t *r, sweep_t *s)
 {
    size_t i;
 
+   lab_results_layouts_t ls;
+
+   lab_results_sweep_pair (&r->doc, &ls, s->names);
    s->n = lab_results_sweep_n (&r->doc);
    s->p = bson_malloc0 ((s->n + 1) * sizeof *s->p);
    for (i = 0; i < s->n; i++) {
       lab_results_sweep_point (&r->doc, i, &s->p[i]);
    }
    s->ref = lab_results_sweep_reference (&r->doc);
+}
+
+/* app_sw -- append `text` (a literal naming the sweep's pair "detail" and "folded") with the pair's
+ * names: as is for a file of detail and folded, else each whole word replaced by sw->names[0] / [1]. */
+static void
+app_sw (bson_string_t *o, const sweep_t *sw, const char *text)
+{
+   const char *p = text;
+
+   if (strcmp (sw->names[0], LAB_RESULTS_DETAIL) == 0 && strcmp (sw->names[1], LAB_RESULTS_FOLDED) == 0) {
+      bson_string_append (o, text);
+      return;
+   }
+   while (*p) {
+      bool word_start = p == text || !(isalnum ((unsigned char)p[-1]) || p[-1] == '_');
+      if (word_start && strncmp (p, "detail", 6) == 0 && !(isalnum ((unsigned char)p[6]) || p[6] == '_')) {
+         bson_string_append (o, sw->names[0]);
+         p += 6;
+      } else if (word_start && strncmp (p, "folded", 6) == 0 &&
+                 !(isalnum ((unsigned char)p[6]) || p[6] == '_')) {
+         bson_string_append (o, sw->names[1]);
+         p += 6;
+      } else {
+         bson_string_append_c (o, *p++);
+      }
+   }
 }
 
 /* sweep_free -- free what sweep_load allocated. */
@@ -330,6 +381,16 @@ app_ratio (bson_string_t *o, double ratio)
    } else {
       bson_string_append_printf (o, ratio >= 0.095 ? "%.2f" : "%.2g", ratio);
    }
+}
+
+/* app_pct -- a ratio of two medians as a percentage: "46%" (lab_results_format_ratio). */
+static void
+app_pct (bson_string_t *o, double ratio)
+{
+   char *t = lab_results_format_ratio (ratio);
+
+   bson_string_append (o, t);
+   bson_free (t);
 }
 
 /* app_binary -- a cache size in binary units: "256 MiB". */
@@ -396,53 +457,55 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const swee
 {
    lab_estimate_t e = lab_cmp_sweep_estimate (r, prod);
 
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    switch (e.status) {
    case LAB_ESTIMATE_INTERPOLATED:
-      bson_string_append (o, "**At the production cache ratio (");
+      app_sw (o, s, "**At the production cache ratio (");
       app_production_given (o, prod);
-      bson_string_append (o, ") the folded layout would load about ");
+      app_sw (o, s, ") the folded layout would load about ");
       app_factor (o, e.speedup);
-      bson_string_append (o, " faster: an interpolation, not a measurement**, between the measured ");
+      app_sw (o, s, " faster: an interpolation, not a measurement**, between the measured ");
       app_factor (o, s->p[e.lo].speedup);
-      bson_string_append (o, " at ");
+      app_sw (o, s, " at ");
       app_binary (o, s->p[e.lo].cache_size_bytes);
-      bson_string_append (o, " (ratio ");
+      app_sw (o, s, " (ratio ");
       app_ratio (o, s->p[e.lo].cache_ratio);
-      bson_string_append (o, ") and ");
+      app_sw (o, s, ") and ");
       app_factor (o, s->p[e.hi].speedup);
-      bson_string_append (o, " at ");
+      app_sw (o, s, " at ");
       app_binary (o, s->p[e.hi].cache_size_bytes);
-      bson_string_append (o, " (ratio ");
+      app_sw (o, s, " (ratio ");
       app_ratio (o, s->p[e.hi].cache_ratio);
-      bson_string_append (o, "), linear in log(ratio).\n");
+      app_sw (o, s, "), linear in log(ratio).\n");
       break;
    case LAB_ESTIMATE_MEASURED:
-      bson_string_append (o, "**At the production cache ratio (");
+      app_sw (o, s, "**At the production cache ratio (");
       app_production_given (o, prod);
-      bson_string_append (o, ") the folded layout loads ");
+      app_sw (o, s, ") the folded layout loads ");
       app_factor (o, e.speedup);
-      bson_string_append (o, " faster**: a measured point (");
+      app_sw (o, s, " faster**: a measured point (");
       app_point (o, &s->p[e.lo]);
-      bson_string_append (o, "), no interpolation needed.\n");
+      app_sw (o, s, "), no interpolation needed.\n");
       break;
    case LAB_ESTIMATE_OUTSIDE:
-      bson_string_append (o, "**The production cache ratio ");
+      app_sw (o, s, "**The production cache ratio ");
       app_production_given (o, prod);
-      bson_string_append (o, " is outside the measured range ");
+      app_sw (o, s, " is outside the measured range ");
       app_ratio (o, e.range_lo);
-      bson_string_append (o, "–");
+      app_sw (o, s, "–");
       app_ratio (o, e.range_hi);
-      bson_string_append (o, "; no estimate**: layout-report does not extrapolate (the speedup changes most "
-                             "where the cache stops holding the data). Measure a sweep that reaches it "
-                             "(`scancmp --cache-ratios`).\n");
+      app_sw (o, s,
+              "; no estimate**: layout-report does not extrapolate (the speedup changes most "
+              "where the cache stops holding the data). Measure a sweep that reaches it "
+              "(`scancmp --cache-ratios`).\n");
       break;
    case LAB_ESTIMATE_TOO_FEW:
    default:
-      bson_string_append (o, "**No estimate at the production cache ratio ");
+      app_sw (o, s, "**No estimate at the production cache ratio ");
       app_production_given (o, prod);
-      bson_string_append (o, "**: the sweep has fewer than two points with both load times, so there is no "
-                             "curve to read it from.\n");
+      app_sw (o, s,
+              "**: the sweep has fewer than two points with both load times, so there is no "
+              "curve to read it from.\n");
       break;
    }
 }
@@ -500,47 +563,47 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       c.resident_known = c.resident_known || pc.resident_known;
    }
 
-   bson_string_append (o, "## Verdict\n\n");
+   app_sw (o, s, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    render_match_verdict (o, r, &match);
 
    /* 1: the curve */
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    if (n_speedup == 0) {
-      bson_string_append (o, "**Load time could not be compared** at any cache size.\n");
+      app_sw (o, s, "**Load time could not be compared** at any cache size.\n");
    } else if (n_speedup == 1 || lo == hi) {
       bson_string_append (o, s->p[hi].speedup >= 1 ? "**The folded layout loads " : "**The speedup is ");
       app_factor (o, s->p[hi].speedup);
       bson_string_append_printf (o, "%s at the %s measured**: ", s->p[hi].speedup >= 1 ? " faster" : "",
                                  n_speedup == 1 ? "one cache size" : "cache sizes");
       app_holds (o, &s->p[hi]);
-      bson_string_append (o, " (");
+      app_sw (o, s, " (");
       app_point (o, &s->p[hi]);
-      bson_string_append (o, "); a curve needs more points.\n");
+      app_sw (o, s, "); a curve needs more points.\n");
    } else {
       if (s->p[lo].speedup >= 1) {
-         bson_string_append (o, "**The folded layout loads ");
+         app_sw (o, s, "**The folded layout loads ");
          app_factor (o, s->p[lo].speedup);
-         bson_string_append (o, "–");
+         app_sw (o, s, "–");
          app_factor (o, s->p[hi].speedup);
-         bson_string_append (o, " faster, depending on the engine cache**: ");
+         app_sw (o, s, " faster, depending on the engine cache**: ");
       } else {
-         bson_string_append (o, "**The speedup (detail load time ÷ folded load time) ranges from ");
+         app_sw (o, s, "**The speedup (detail load time ÷ folded load time) ranges from ");
          app_factor (o, s->p[lo].speedup);
-         bson_string_append (o, " to ");
+         app_sw (o, s, " to ");
          app_factor (o, s->p[hi].speedup);
-         bson_string_append (o, " with the engine cache** (below 1x the detail layout is faster): ");
+         app_sw (o, s, " with the engine cache** (below 1x the detail layout is faster): ");
       }
       app_factor (o, s->p[lo].speedup);
-      bson_string_append (o, " ");
+      app_sw (o, s, " ");
       app_holds (o, &s->p[lo]);
-      bson_string_append (o, " (");
+      app_sw (o, s, " (");
       app_point (o, &s->p[lo]);
-      bson_string_append (o, "), ");
+      app_sw (o, s, "), ");
       app_factor (o, s->p[hi].speedup);
-      bson_string_append (o, " ");
+      app_sw (o, s, " ");
       app_holds (o, &s->p[hi]);
-      bson_string_append (o, " (");
+      app_sw (o, s, " (");
       app_point (o, &s->p[hi]);
       bson_string_append_printf (o,
                                  "). %zu cache sizes measured; the data is the detail layout's data and "
@@ -549,10 +612,11 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
    }
 
    /* 2: what the cache reread */
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    if (first == SIZE_MAX) {
-      bson_string_append (o, "Read amplification could not be computed (no engine block read bytes in the "
-                             "file).\n");
+      app_sw (o, s,
+              "Read amplification could not be computed (no engine block read bytes in the "
+              "file).\n");
    } else {
       const lab_sweep_point_t *a = &s->p[first], *b = &s->p[last];
       bson_string_append (o, a->read_amplification[0] >= 2.0
@@ -560,30 +624,30 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
                                   "cache cannot hold them**: the engine read "
                                 : "The detail layout's engine read ");
       app_factor (o, a->read_amplification[0]);
-      bson_string_append (o, " its on-disk size from disk at ");
+      app_sw (o, s, " its on-disk size from disk at ");
       app_binary (o, a->cache_size_bytes);
-      bson_string_append (o, " (ratio ");
+      app_sw (o, s, " (ratio ");
       app_ratio (o, a->cache_ratio);
-      bson_string_append (o, ")");
+      app_sw (o, s, ")");
       if (last != first) {
-         bson_string_append (o, " and ");
+         app_sw (o, s, " and ");
          app_factor (o, b->read_amplification[0]);
-         bson_string_append (o, " at ");
+         app_sw (o, s, " at ");
          app_binary (o, b->cache_size_bytes);
-         bson_string_append (o, " (ratio ");
+         app_sw (o, s, " (ratio ");
          app_ratio (o, b->cache_ratio);
-         bson_string_append (o, ")");
+         app_sw (o, s, ")");
       }
       if (famp_hi >= famp_lo) {
-         bson_string_append (o, "; the folded layout's engine read ");
+         app_sw (o, s, "; the folded layout's engine read ");
          app_factor (o, famp_lo);
          if (famp_hi > famp_lo) {
-            bson_string_append (o, "–");
+            app_sw (o, s, "–");
             app_factor (o, famp_hi);
          }
-         bson_string_append (o, " its size");
+         app_sw (o, s, " its size");
       }
-      bson_string_append (o, ".\n");
+      app_sw (o, s, ".\n");
    }
 
    /* 3: production */
@@ -592,11 +656,12 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
    }
 
    /* 4: how cold, how consistent */
-   bson_string_append (o, "- ");
+   app_sw (o, s, "- ");
    lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
    if (!cold_requested) {
-      bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
-                             "served part of the data");
+      app_sw (o, s,
+              "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
+              "served part of the data");
    } else if (c.drop_known == c.runs && c.dropped == c.runs) {
       bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", c.runs,
                                  s->n);
@@ -608,7 +673,7 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
                                  c.runs);
    }
    if (spread == 0) {
-      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
+      app_sw (o, s, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
    } else if (overlap == 0) {
       bson_string_append_printf (o, "; at %s the two layouts' load-time ranges do not overlap.\n",
                                  spread == s->n ? "every point" : "every point with two runs or more");
@@ -621,14 +686,15 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
 
    /* 5: what the rest of the report shows */
    if (s->ref < s->n) {
-      bson_string_append (o, "- The Comparison, Cold procedure and Per-run sections below show one point, "
-                             "the sweep's reference (");
+      app_sw (o, s,
+              "- The Comparison, Cold procedure and Per-run sections below show one point, "
+              "the sweep's reference (");
       app_point (o, &s->p[s->ref]);
-      bson_string_append (o, ", ");
+      app_sw (o, s, ", ");
       bson_string_append (o, lab_results_point_regime (&s->p[s->ref]));
-      bson_string_append (o, ").\n");
+      app_sw (o, s, ").\n");
    }
-   bson_string_append (o, "\n");
+   app_sw (o, s, "\n");
 }
 
 /* app_point_stat -- metric `m` of `layout` at point p: the median, or with its range. */
@@ -700,155 +766,162 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    bool prod_done = !prod, any_locality = false;
    double disk;
 
-   bson_string_append (o, "## Cache sweep\n\n### Load time\n\n");
-   bson_string_append (o, "| engine cache | cache ÷ detail on disk | regime | detail load time | folded load "
-                          "time | speedup (detail ÷ folded) |\n|--:|--:|---|--:|--:|--:|\n");
+   app_sw (o, s, "## Cache sweep\n\n### Load time\n\n");
+   app_sw (o, s,
+           "| engine cache | cache ÷ detail on disk | regime | detail load time | folded load "
+           "time | speedup (detail ÷ folded) |\n|--:|--:|---|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       if (!prod_done && prod->ratio < p->cache_ratio) {
          app_production_row (o, r, prod);
          prod_done = true;
       }
-      bson_string_append (o, "| ");
+      app_sw (o, s, "| ");
       app_binary (o, p->cache_size_bytes);
-      bson_string_append (o, " | ");
+      app_sw (o, s, " | ");
       app_ratio (o, p->cache_ratio);
       bson_string_append_printf (o, " | %s | ", lab_results_point_regime (p));
       app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[0]);
-      bson_string_append (o, " | ");
+      app_sw (o, s, " | ");
       app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[1]);
-      bson_string_append (o, " | ");
+      app_sw (o, s, " | ");
       if (p->has_speedup) {
          app_factor (o, p->speedup);
       } else {
-         bson_string_append (o, "n/a");
+         app_sw (o, s, "n/a");
       }
-      bson_string_append (o, " |\n");
+      app_sw (o, s, " |\n");
    }
    if (!prod_done) {
       app_production_row (o, r, prod);
    }
 
-   bson_string_append (o, "\n### Reads\n\n");
-   bson_string_append (o, "| engine cache | disk read requests: detail | folded | disk bytes read: detail | "
-                          "folded | engine read from disk: detail | folded | read amplification: detail | "
-                          "folded |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+   app_sw (o, s, "\n### Reads\n\n");
+   app_sw (o, s,
+           "| engine cache | disk read requests: detail | folded | disk bytes read: detail | "
+           "folded | engine read from disk: detail | folded | read amplification: detail | "
+           "folded |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
-      bson_string_append (o, "| ");
+      app_sw (o, s, "| ");
       app_binary (o, p->cache_size_bytes);
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
-         app_point_stat (o, p, layouts[l], m_rr, false);
+         app_sw (o, s, " | ");
+         app_point_stat (o, p, s->names[l], m_rr, false);
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
-         app_point_stat (o, p, layouts[l], m_rb, false);
+         app_sw (o, s, " | ");
+         app_point_stat (o, p, s->names[l], m_rb, false);
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
-         app_point_stat (o, p, layouts[l], &lab_results_block_read_bytes, false);
+         app_sw (o, s, " | ");
+         app_point_stat (o, p, s->names[l], &lab_results_block_read_bytes, false);
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          if (p->has_amplification[l]) {
             app_factor (o, p->read_amplification[l]);
          } else {
-            bson_string_append (o, "n/a");
+            app_sw (o, s, "n/a");
          }
       }
-      bson_string_append (o, " |\n");
+      app_sw (o, s, " |\n");
       any_locality = any_locality || p->locality[0].present || p->locality[1].present;
    }
 
-   bson_string_append (o, "\n### Memory\n\n");
-   bson_string_append (o, "| engine cache | engine cache used (peak): detail | folded | server memory (peak "
-                          "RSS): detail | folded |\n|--:|--:|--:|--:|--:|\n");
+   app_sw (o, s, "\n### Memory\n\n");
+   app_sw (o, s,
+           "| engine cache | engine cache used (peak): detail | folded | server memory (peak "
+           "RSS): detail | folded |\n|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
-      bson_string_append (o, "| ");
+      app_sw (o, s, "| ");
       app_binary (o, p->cache_size_bytes);
       for (l = 0; l < 2; l++) {
-         lab_stat_t pct = lab_results_metric_stat (&p->doc, layouts[l], m_cpp);
-         bson_string_append (o, " | ");
-         app_point_stat (o, p, layouts[l], m_cp, false);
+         lab_stat_t pct = lab_results_metric_stat (&p->doc, s->names[l], m_cpp);
+         app_sw (o, s, " | ");
+         app_point_stat (o, p, s->names[l], m_cp, false);
          if (pct.present) {
             bson_string_append_printf (o, " (%.0f%%)", pct.median);
          }
       }
       for (l = 0; l < 2; l++) {
-         bson_string_append (o, " | ");
-         app_point_stat (o, p, layouts[l], m_rss, false);
+         app_sw (o, s, " | ");
+         app_point_stat (o, p, s->names[l], m_rss, false);
       }
-      bson_string_append (o, " |\n");
+      app_sw (o, s, " |\n");
    }
 
    if (any_locality) {
-      bson_string_append (o, "\n### Locality\n\n");
+      app_sw (o, s, "\n### Locality\n\n");
       bson_string_append (o,
                           "| engine cache | data pages per master: detail mean | detail p95 | folded mean | "
                           "folded p95 | masters sampled (detail / folded) |\n|--:|--:|--:|--:|--:|--:|\n");
       for (i = 0; i < s->n; i++) {
          const lab_sweep_point_t *p = &s->p[i];
-         bson_string_append (o, "| ");
+         app_sw (o, s, "| ");
          app_binary (o, p->cache_size_bytes);
          for (l = 0; l < 2; l++) {
             const lab_locality_t *loc = &p->locality[l];
-            bson_string_append (o, " | ");
+            app_sw (o, s, " | ");
             if (loc->present) {
                app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
             } else {
-               bson_string_append (o, "n/a");
+               app_sw (o, s, "n/a");
             }
-            bson_string_append (o, " | ");
+            app_sw (o, s, " | ");
             if (loc->present && loc->pages_per_master_p95 >= 0) {
                app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
             } else {
-               bson_string_append (o, "n/a");
+               app_sw (o, s, "n/a");
             }
          }
-         bson_string_append (o, " | ");
+         app_sw (o, s, " | ");
          for (l = 0; l < 2; l++) {
             if (l) {
-               bson_string_append (o, " / ");
+               app_sw (o, s, " / ");
             }
             if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
                app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
             } else {
-               bson_string_append (o, "n/a");
+               app_sw (o, s, "n/a");
             }
          }
-         bson_string_append (o, " |\n");
+         app_sw (o, s, " |\n");
       }
    }
 
-   bson_string_append (o, "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
-                          "indexes");
-   if (lab_results_on_disk_bytes (&r->doc, "detail", &disk)) {
-      bson_string_append (o, ": ");
+   app_sw (o, s,
+           "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
+           "indexes");
+   if (lab_results_on_disk_bytes (&r->doc, s->names[0], &disk)) {
+      app_sw (o, s, ": ");
       app_fmt (o, LAB_UNIT_BYTES, disk);
    }
-   bson_string_append (o,
-                       "). The regime is named from what was measured, not from the ratio: where the "
-                       "detail layout's read amplification is at most 2x it *fits in cache* (each page "
-                       "is read about once); above that the cache evicts pages it needs again and "
-                       "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
-                       "can still reread. The speedup is the "
-                       "detail median load time ÷ the folded one. Read amplification is what the engine "
-                       "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
-                       "layout's size on disk: 1x means each on-disk byte once. ");
+   app_sw (o, s,
+           "). The regime is named from what was measured, not from the ratio: where the "
+           "detail layout's read amplification is at most 2x it *fits in cache* (each page "
+           "is read about once); above that the cache evicts pages it needs again and "
+           "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
+           "can still reread. The speedup is the "
+           "detail median load time ÷ the folded one. Read amplification is what the engine "
+           "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
+           "layout's size on disk: 1x means each on-disk byte once. ");
    if (any_locality) {
-      bson_string_append (o, "Locality counts the distinct data pages one master's rows occupy, over a "
-                             "sample of masters. ");
+      app_sw (o, s,
+              "Locality counts the distinct data pages one master's rows occupy, over a "
+              "sample of masters. ");
    }
-   bson_string_append (o, "Load times are medians with the min–max range of the runs; other figures are "
-                          "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
+   app_sw (o, s,
+           "Load times are medians with the min–max range of the runs; other figures are "
+           "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
    if (prod) {
-      bson_string_append (o, " The production row is not measured: its speedup is interpolated between the "
-                             "two nearest measured points, linearly in log(ratio), and never extrapolated "
-                             "beyond them.");
+      app_sw (o, s,
+              " The production row is not measured: its speedup is interpolated between the "
+              "two nearest measured points, linearly in log(ratio), and never extrapolated "
+              "beyond them.");
    }
-   bson_string_append (o, "\n\n");
+   app_sw (o, s, "\n\n");
 }
 
 /* render_sweep_baseline -- two sweeps point by point where their cache sizes match: the speedup before
@@ -965,7 +1038,9 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
 {
    double ratio, cache, disk;
    bool has_ratio = lab_results_cache_ratio (&r->doc, &ratio);
+   lab_results_layouts_t ls;
 
+   lab_results_layouts (&r->doc, &ls);
    if (has_ratio) {
       bson_string_append (o, "- Measured in the **");
       bson_string_append (o, lab_results_regime (ratio));
@@ -978,8 +1053,10 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          bson_string_append (o, "the engine cache is ");
       }
       app_ratio (o, ratio);
-      bson_string_append (o, " of the detail layout's size on disk");
-      if (lab_results_on_disk_bytes (&r->doc, "detail", &disk)) {
+      bson_string_append (o, " of the ");
+      app_esc (o, ls.l[ls.reference].name);
+      bson_string_append (o, " layout's size on disk");
+      if (lab_results_on_disk_bytes (&r->doc, ls.l[ls.reference].name, &disk)) {
          bson_string_append (o, " (");
          app_fmt (o, LAB_UNIT_BYTES, disk);
          bson_string_append (o, ", data + indexes)");
@@ -1003,6 +1080,52 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
    }
 }
 
+/* verdict_cold -- the start of the verdict's third line: how cold the runs were (the caller ends it with
+ * what the spread says). */
+static void
+verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const cold_facts_t *cf)
+{
+   cold_facts_t c = *cf;
+   bool cold_requested = false;
+
+   bson_string_append (o, "- ");
+   lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
+   if (!cold_requested) {
+      bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
+                             "served part of the data");
+   } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
+              c.resident_max_pct <= 1.0) {
+      bson_string_append_printf (o,
+                                 "All %d runs started cold (caches dropped, at most %.1f%% of the data "
+                                 "files resident)",
+                                 c.runs, c.resident_max_pct);
+   } else if (c.dropped == c.runs && c.drop_known == c.runs) {
+      if (c.resident_known) {
+         bson_string_append_printf (o,
+                                    "Caches were dropped before all %d runs, yet up to %.1f%% of the "
+                                    "data files were resident before one",
+                                    c.runs, c.resident_max_pct);
+      } else {
+         bson_string_append_printf (o, "Caches were dropped before all %d runs (residency not measured)",
+                                    c.runs);
+      }
+   } else {
+      bson_string_append_printf (o, "**Caution**: caches were dropped before %d of %d runs", c.dropped,
+                                 c.runs);
+      if (c.resident_known) {
+         bson_string_append_printf (o, " and up to %.1f%% of the data files were resident before a run",
+                                    c.resident_max_pct);
+      }
+      if (c.server_restarted > 0) {
+         bson_string_append_printf (o,
+                                    " (the server was restarted before %d, emptying its cache; the OS "
+                                    "page cache may still have held data)",
+                                    c.server_restarted);
+      }
+      bson_string_append (o, ": some runs were partly warm");
+   }
+}
+
 /* render_verdict -- three lines computed from the medians: time, read requests, how trustworthy. */
 static void
 render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod)
@@ -1020,7 +1143,6 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    cold_facts_t c = gather_cold (r);
    double factor;
    lab_winner_t w;
-   bool cold_requested = false;
    lab_cmp_match_t match;
 
    bson_string_append (o, "## Verdict\n\n");
@@ -1079,42 +1201,7 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    }
 
    /* 3: how cold, how consistent */
-   bson_string_append (o, "- ");
-   lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
-   if (!cold_requested) {
-      bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
-                             "served part of the data");
-   } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
-              c.resident_max_pct <= 1.0) {
-      bson_string_append_printf (o,
-                                 "All %d runs started cold (caches dropped, at most %.1f%% of the data "
-                                 "files resident)",
-                                 c.runs, c.resident_max_pct);
-   } else if (c.dropped == c.runs && c.drop_known == c.runs) {
-      if (c.resident_known) {
-         bson_string_append_printf (o,
-                                    "Caches were dropped before all %d runs, yet up to %.1f%% of the "
-                                    "data files were resident before one",
-                                    c.runs, c.resident_max_pct);
-      } else {
-         bson_string_append_printf (o, "Caches were dropped before all %d runs (residency not measured)",
-                                    c.runs);
-      }
-   } else {
-      bson_string_append_printf (o, "**Caution**: caches were dropped before %d of %d runs", c.dropped,
-                                 c.runs);
-      if (c.resident_known) {
-         bson_string_append_printf (o, " and up to %.1f%% of the data files were resident before a run",
-                                    c.resident_max_pct);
-      }
-      if (c.server_restarted > 0) {
-         bson_string_append_printf (o,
-                                    " (the server was restarted before %d, emptying its cache; the OS "
-                                    "page cache may still have held data)",
-                                    c.server_restarted);
-      }
-      bson_string_append (o, ": some runs were partly warm");
-   }
+   verdict_cold (o, r, &c);
    if (nd < 2 || nf < 2) {
       bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
    } else if (ed.present && ef.present) {
@@ -1128,63 +1215,247 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    bson_string_append (o, "\n");
 }
 
-/* ---- comparison table -------------------------------------------------------------------------- */
-
-/* table_row -- one row of the comparison table: label, detail, folded, ratio, better, as the shared
- * cells of core/results.h (scancmp's table prints the same cells). */
-static void
-table_row (bson_string_t *o, const lab_results_row_t *row)
+/* run_counts -- the runs per layout; true when every layout has the same number (*n1 gets it). */
+static bool
+run_counts (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, int *counts, int *n1)
 {
-   lab_results_cells_t c;
+   size_t i;
+   bool same = true;
 
-   lab_results_row_cells (row, true, &c);
-   bson_string_append (o, "| ");
-   app_esc (o, row->metric->label);
-   bson_string_append_printf (o, " | %s | %s | %s | %s |\n", c.detail, c.folded, c.ratio, c.better);
-   lab_results_cells_cleanup (&c);
+   for (i = 0; i < ls->n; i++) {
+      counts[i] = lab_cmp_run_count (r, ls->l[i].name);
+      same = same && counts[i] == counts[0];
+   }
+   *n1 = counts[0];
+   return same;
 }
 
-/* render_table -- the comparison table of the metric catalogue; rows no run measured are listed below
- * it instead. */
+/* render_verdict_n -- the verdict over N layouts (or a pair other than detail and folded): which
+ * loads fastest and by what factor over the runner-up, each layout's read requests against the
+ * reference, and how cold and consistent the runs were. */
+static void
+render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls,
+                  const lab_cmp_production_t *prod)
+{
+   const lab_metric_t *m_el = lab_results_metric_find ("elapsed_s");
+   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
+   const char *ref = ls->l[ls->reference].name;
+   lab_results_nrow_t el, rr;
+   cold_facts_t c = gather_cold (r);
+   int counts[LAB_RESULTS_MAX_LAYOUTS], n1, nmin;
+   size_t i, runner = ls->n;
+   bool same = run_counts (r, ls, counts, &n1);
+
+   lab_results_nrow (&r->doc, ls, m_el, &el);
+   lab_results_nrow (&r->doc, ls, m_rr, &rr);
+   bson_string_append (o, "## Verdict\n\n- ");
+
+   /* 1: load time */
+   if (el.winner == LAB_WIN_ONE) {
+      for (i = 0; i < ls->n; i++) {
+         if (i != el.best && el.stat[i].present &&
+             (runner == ls->n || el.stat[i].median < el.stat[runner].median)) {
+            runner = i;
+         }
+      }
+      bson_string_append (o, "**");
+      app_esc (o, ls->l[el.best].name);
+      bson_string_append (o, " loads fastest");
+      if (el.factor > 0 && runner < ls->n) {
+         bson_string_append (o, ", ");
+         app_factor (o, el.factor);
+         bson_string_append (o, " faster than the runner-up ");
+         app_esc (o, ls->l[runner].name);
+      }
+      bson_string_append (o, "**: ");
+   } else if (el.winner == LAB_WIN_TIE && el.ntied == ls->n) {
+      bson_string_append_printf (o, "**All %zu layouts load in about the same time**: ", ls->n);
+   } else if (el.winner == LAB_WIN_TIE) {
+      bson_string_append (o, "**");
+      for (i = 0, n1 = 0; i < ls->n; i++) {
+         if (el.tied[i]) {
+            bson_string_append (o, n1++ ? " and " : "");
+            app_esc (o, ls->l[i].name);
+         }
+      }
+      bson_string_append (o, " load fastest, within 2% of each other**: ");
+   } else {
+      bson_string_append (o, "**Load time could not be compared**: ");
+   }
+   for (i = 0; i < ls->n; i++) {
+      bson_string_append (o, i ? ", " : "");
+      app_stat (o, LAB_UNIT_SECONDS, &el.stat[i]);
+      bson_string_append (o, " ");
+      app_esc (o, ls->l[i].name);
+      if (i != ls->reference && el.has_ratio[i]) {
+         bson_string_append (o, " (");
+         app_pct (o, el.ratio[i]);
+         bson_string_append (o, " of ");
+         app_esc (o, ref);
+         bson_string_append (o, ")");
+      }
+   }
+   nmin = counts[0];
+   for (i = 0; i < ls->n; i++) {
+      nmin = counts[i] < nmin ? counts[i] : nmin;
+   }
+   if (same) {
+      bson_string_append_printf (o, " (median of %d run%s each).\n", counts[0], counts[0] == 1 ? "" : "s");
+   } else {
+      bson_string_append_printf (o, " (medians of %d to %d runs).\n", nmin, n1 > nmin ? n1 : nmin);
+   }
+   render_regime_line (o, r, prod);
+
+   /* 2: disk read requests against the reference */
+   bson_string_append (o, "- ");
+   if (rr.stat[ls->reference].present && rr.stat[ls->reference].median > 0) {
+      bson_string_append (o, "Disk read requests: ");
+      for (i = 0; i < ls->n; i++) {
+         bson_string_append (o, i ? ", " : "");
+         app_esc (o, ls->l[i].name);
+         bson_string_append (o, " ");
+         if (!rr.stat[i].present) {
+            bson_string_append (o, "n/a");
+            continue;
+         }
+         app_fmt (o, LAB_UNIT_COUNT, rr.stat[i].median);
+         if (i != ls->reference && rr.has_ratio[i]) {
+            bson_string_append (o, " (");
+            app_pct (o, rr.ratio[i]);
+            bson_string_append (o, ")");
+         }
+      }
+      bson_string_append (o, "; percentages are of ");
+      app_esc (o, ref);
+      bson_string_append (o, "'s.\n");
+   } else {
+      bson_string_append (o, "Disk read requests could not be compared (n/a: the device was not sampled).\n");
+   }
+
+   /* 3: how cold, how consistent */
+   verdict_cold (o, r, &c);
+   if (nmin < 2) {
+      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
+   } else if (el.winner == LAB_WIN_ONE && runner < ls->n) {
+      const lab_stat_t *a = &el.stat[el.best], *b = &el.stat[runner];
+      bson_string_append (o, a->max < b->min || b->max < a->min ? "; the load-time ranges of the two fastest "
+                                                                  "layouts do not overlap.\n"
+                                                                : "; the load-time ranges of the two fastest "
+                                                                  "layouts overlap, so their difference is "
+                                                                  "within run-to-run noise.\n");
+   } else {
+      bson_string_append (o, ".\n");
+   }
+   bson_string_append (o, "\n");
+}
+
+/* ---- comparison table -------------------------------------------------------------------------- */
+
+/* table_row -- one row of the comparison table: label, one value per layout, the ratio of each other
+ * layout to the reference, better, as the shared cells of core/results.h (scancmp's table prints the same
+ * cells). */
+static void
+table_row (bson_string_t *o, const lab_results_layouts_t *ls, const lab_results_nrow_t *row)
+{
+   lab_results_ncells_t c;
+   size_t i;
+
+   lab_results_nrow_cells (row, ls, true, &c);
+   bson_string_append (o, "| ");
+   app_esc (o, row->metric->label);
+   for (i = 0; i < ls->n; i++) {
+      bson_string_append_printf (o, " | %s", c.value[i]);
+   }
+   for (i = 0; i < ls->n; i++) {
+      if (i != ls->reference) {
+         bson_string_append_printf (o, " | %s", c.ratio[i]);
+      }
+   }
+   bson_string_append_printf (o, " | %s |\n", c.better);
+   lab_results_ncells_cleanup (&c);
+}
+
+/* render_table -- the comparison table of the metric catalogue, a column per layout; rows no run
+ * measured are listed below it instead. */
 static void
 render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
 {
    const lab_metric_t *m;
+   lab_results_layouts_t ls;
    size_t n, i;
    bson_string_t *missing = bson_string_new (NULL);
-   int nd = lab_cmp_run_count (r, "detail"), nf = lab_cmp_run_count (r, "folded");
+   int counts[LAB_RESULTS_MAX_LAYOUTS], nd, nf;
+   bool same;
    lab_cmp_match_t match;
 
-   bson_string_append (o, "## Comparison\n\n");
-   bson_string_append (o, "| metric | one doc per row (detail) | folded | folded / detail | better |\n");
-   bson_string_append (o, "|---|--:|--:|--:|---|\n");
+   lab_results_layouts (&r->doc, &ls);
+   same = run_counts (r, &ls, counts, &nd);
+   nf = counts[1];
+   bson_string_append (o, "## Comparison\n\n| metric");
+   for (i = 0; i < ls.n; i++) {
+      bson_string_append (o, " | ");
+      app_esc (o, layout_heading (&ls, i));
+   }
+   for (i = 0; i < ls.n; i++) {
+      if (i != ls.reference) {
+         bson_string_append (o, " | ");
+         app_esc (o, ls.l[i].name);
+         bson_string_append (o, " / ");
+         app_esc (o, ls.l[ls.reference].name);
+      }
+   }
+   bson_string_append (o, " | better |\n|---|");
+   for (i = 0; i < 2 * ls.n - 1; i++) {
+      bson_string_append (o, "--:|");
+   }
+   bson_string_append (o, "---|\n");
    m = lab_results_metrics (&n);
    for (i = 0; i < n; i++) {
-      lab_results_row_t row;
-      if (!lab_results_row (&r->doc, &m[i], &row)) {
+      lab_results_nrow_t row;
+      if (!lab_results_nrow (&r->doc, &ls, &m[i], &row)) {
          bson_string_append_printf (missing, "%s%s", missing->len ? ", " : "", m[i].label);
          continue;
       }
-      table_row (o, &row);
+      table_row (o, &ls, &row);
    }
    bson_string_append (o, "\n");
    lab_cmp_match_of (r, &match);
    render_match_note (o, r, &match);
-   if (nd == nf) {
+   if (same) {
       bson_string_append_printf (o,
                                  "Figures are medians over %d run%s per layout, with the min–max range in "
                                  "parentheses when runs differ. ",
                                  nd, nd == 1 ? "" : "s");
-   } else {
+   } else if (ls.n == 2) {
       bson_string_append_printf (o,
-                                 "Figures are medians over %d detail and %d folded runs, with the "
+                                 "Figures are medians over %d %s and %d %s runs, with the "
                                  "min–max range in parentheses when runs differ. ",
-                                 nd, nf);
+                                 nd, ls.l[0].name, nf, ls.l[1].name);
+   } else {
+      bson_string_append (o, "Figures are medians over ");
+      for (i = 0; i < ls.n; i++) {
+         bson_string_append_printf (o, "%s%d %s",
+                                    i == 0          ? ""
+                                    : i + 1 == ls.n ? " and "
+                                                    : ", ",
+                                    counts[i], ls.l[i].name);
+      }
+      bson_string_append (o, " runs, with the min–max range in parentheses when runs differ. ");
    }
-   bson_string_append (o, "The ratio is folded ÷ detail. *better* names the layout with the better median "
-                          "and by what factor (less time, fewer and larger read requests, less memory); "
-                          "descriptive rows have none (rates per second among them: the totals decide), "
-                          "and *same* means within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+   if (classic_pair (&ls)) {
+      bson_string_append (o, "The ratio is folded ÷ detail. *better* names the layout with the better median "
+                             "and by what factor (less time, fewer and larger read requests, less memory); "
+                             "descriptive rows have none (rates per second among them: the totals decide), "
+                             "and *same* means within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+   } else {
+      bson_string_append (o, "Each ratio is that layout ÷ ");
+      app_esc (o, ls.l[ls.reference].name);
+      bson_string_append (o, " (the reference). *better* names the layout with the best median and by what "
+                             "factor it beats the runner-up (less time, fewer and larger read requests, "
+                             "less memory), or the layouts within 2% of the best joined by =; descriptive "
+                             "rows have none (rates per second among them: the totals decide), and *same* "
+                             "means every layout is within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+   }
    if (s && s->ref < s->n) {
       bson_string_append (o, " In this sweep the table shows its reference point, ");
       app_point (o, &s->p[s->ref]);
@@ -1192,7 +1463,8 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
    }
    bson_string_append (o, "\n\n");
    if (missing->len) {
-      bson_string_append (o, "Not measured in this experiment (n/a for both layouts): ");
+      bson_string_append (o, ls.n == 2 ? "Not measured in this experiment (n/a for both layouts): "
+                                       : "Not measured in this experiment (n/a for every layout): ");
       app_esc (o, missing->str);
       bson_string_append (o, ".\n\n");
    }
@@ -1418,21 +1690,41 @@ render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       { "nindexes", "indexes", LAB_UNIT_COUNT },
    };
    const bson_t *d = &r->doc;
-   double dc, fc;
-   size_t i;
-   int l;
-   char path[96];
+   lab_results_layouts_t ls;
+   double dc, fc, keys;
+   size_t i, l;
+   char path[160];
 
-   bson_string_append (o, "## Dataset\n\n| | one doc per row (detail) | folded |\n|---|--:|--:|\n");
-   bson_string_append (o, "| collection | ");
-   app_esc (o, collection_name (r, "detail"));
-   bson_string_append (o, " | ");
-   app_esc (o, collection_name (r, "folded"));
-   bson_string_append (o, " |\n");
+   lab_results_layouts (d, &ls);
+   bson_string_append (o, "## Dataset\n\n|");
+   for (l = 0; l < ls.n; l++) {
+      bson_string_append (o, " | ");
+      app_esc (o, layout_heading (&ls, l));
+   }
+   bson_string_append (o, " |\n|---|");
+   for (l = 0; l < ls.n; l++) {
+      bson_string_append (o, "--:|");
+   }
+   bson_string_append (o, "\n| collection |");
+   for (l = 0; l < ls.n; l++) {
+      bson_string_append (o, " ");
+      app_esc (o, collection_name (r, ls.l[l].name));
+      bson_string_append (o, " |");
+   }
+   bson_string_append (o, "\n");
+   if (!classic_pair (&ls)) {
+      bson_string_append (o, "| kind |");
+      for (l = 0; l < ls.n; l++) {
+         bson_string_append (o, " ");
+         app_esc (o, ls.l[l].kind);
+         bson_string_append (o, " |");
+      }
+      bson_string_append (o, "\n");
+   }
    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
       bson_string_append_printf (o, "| %s |", rows[i].label);
-      for (l = 0; l < 2; l++) {
-         snprintf (path, sizeof path, "dataset.%s.%s", layouts[l], rows[i].field);
+      for (l = 0; l < ls.n; l++) {
+         snprintf (path, sizeof path, "dataset.%s.%s", ls.l[l].name, rows[i].field);
          bson_string_append (o, " ");
          app_num (o, d, path, rows[i].unit);
          bson_string_append (o, " |");
@@ -1443,12 +1735,30 @@ render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
    app_esc (o, lab_results_get_string (d, "config.key") ? lab_results_get_string (d, "config.key") : "key");
    bson_string_append (o, " values) loaded per layout and run: ");
    app_num (o, d, "dataset.keys", LAB_UNIT_COUNT);
-   bson_string_append (o, "\n- rows per master (detail documents ÷ folded documents): ");
-   if (lab_results_get_number (d, "dataset.detail.count", &dc) &&
-       lab_results_get_number (d, "dataset.folded.count", &fc) && fc > 0) {
-      bson_string_append_printf (o, "%.1f", dc / fc);
+   if (classic_pair (&ls)) {
+      bson_string_append (o, "\n- rows per master (detail documents ÷ folded documents): ");
+      if (lab_results_get_number (d, "dataset.detail.count", &dc) &&
+          lab_results_get_number (d, "dataset.folded.count", &fc) && fc > 0) {
+         bson_string_append_printf (o, "%.1f", dc / fc);
+      } else {
+         bson_string_append (o, "n/a");
+      }
    } else {
-      bson_string_append (o, "n/a");
+      /* a buckets layout's documents per master is its point: how many reads one master costs */
+      bson_string_append (o, "\n- documents per master (documents ÷ masters in the collection's key "
+                             "index when every master was loaded): ");
+      for (l = 0; l < ls.n; l++) {
+         snprintf (path, sizeof path, "dataset.%s.count", ls.l[l].name);
+         bson_string_append (o, l ? ", " : "");
+         app_esc (o, ls.l[l].name);
+         bson_string_append (o, " ");
+         if (lab_results_get_number (d, path, &dc) && lab_results_get_number (d, "dataset.keys", &keys) &&
+             keys > 0) {
+            bson_string_append_printf (o, "%.1f", dc / keys);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
    }
    bson_string_append (o, "\n- array field of the folded documents: ");
    app_esc (o, lab_results_get_string (d, "config.array_field"));
@@ -1586,6 +1896,7 @@ render_runs (bson_string_t *o, const lab_cmp_results_t *r)
 static void
 render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
 {
+   lab_results_layouts_t ls;
    const bson_t *d = &r->doc;
    double seq, iops, v;
    bool has_seq = lab_results_get_number (d, "calibration.seq_read_mb_s", &seq);
@@ -1607,12 +1918,15 @@ render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " in ");
    app_num (o, d, "calibration.elapsed_s", LAB_UNIT_SECONDS);
    bson_string_append (o, "\n");
-   for (l = 0; l < 2; l++) {
-      lab_stat_t rr =
-         lab_results_metric_stat (&r->doc, layouts[l], lab_results_metric_find ("read_requests_per_s_peak"));
+   lab_results_layouts (&r->doc, &ls);
+   for (l = 0; l < (int)ls.n; l++) {
+      lab_stat_t rr = lab_results_metric_stat (&r->doc, ls.l[l].name,
+                                               lab_results_metric_find ("read_requests_per_s_peak"));
       lab_stat_t mb =
-         lab_results_metric_stat (&r->doc, layouts[l], lab_results_metric_find ("read_mb_s_peak"));
-      bson_string_append_printf (o, "- %s peaks: ", layouts[l]);
+         lab_results_metric_stat (&r->doc, ls.l[l].name, lab_results_metric_find ("read_mb_s_peak"));
+      bson_string_append (o, "- ");
+      app_esc (o, ls.l[l].name);
+      bson_string_append (o, " peaks: ");
       if (rr.present && has_iops && iops > 0) {
          v = rr.median / iops * 100.0;
          bson_string_append_printf (
@@ -1655,48 +1969,67 @@ app_change (bson_string_t *o, lab_better_t better, const lab_stat_t *base, const
    }
 }
 
-/* render_baseline -- deltas between a baseline experiment and this one, per layout. */
+/* render_baseline -- deltas between a baseline experiment and this one, per layout of this experiment
+ * (a layout the baseline lacks shows n/a there). */
 static void
 render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *b)
 {
    const lab_metric_t *m;
-   size_t n, i;
-   int l;
+   lab_results_layouts_t ls, bls;
+   size_t n, i, l, k;
    const lab_cmp_results_t *both[2] = { b, r };
+   const lab_results_layouts_t *both_ls[2] = { &bls, &ls };
    const char *what[2] = { "baseline", "this experiment" };
 
+   lab_results_layouts (&r->doc, &ls);
+   lab_results_layouts (&b->doc, &bls);
    bson_string_append (o, "## Against the baseline\n\n");
-   for (l = 0; l < 2; l++) {
-      const bson_t *d = &both[l]->doc;
-      bson_string_append_printf (o, "- %s: ", what[l]);
-      app_esc (o, both[l]->name);
+   for (k = 0; k < 2; k++) {
+      const bson_t *d = &both[k]->doc;
+      bson_string_append_printf (o, "- %s: ", what[k]);
+      app_esc (o, both[k]->name);
       bson_string_append (o, " — ");
       app_name_version (o, d, "backend.name", "backend.version");
       bson_string_append (o, " on ");
       app_esc (o, lab_results_get_string (d, "host.hostname"));
-      bson_string_append_printf (o, ", %d+%d runs, started ", lab_cmp_run_count (both[l], "detail"),
-                                 lab_cmp_run_count (both[l], "folded"));
+      bson_string_append (o, ", ");
+      for (l = 0; l < both_ls[k]->n; l++) {
+         bson_string_append_printf (o, "%s%d", l ? "+" : "",
+                                    lab_cmp_run_count (both[k], both_ls[k]->l[l].name));
+      }
+      bson_string_append (o, " runs, started ");
       app_esc (o, lab_results_get_string (d, "started_at"));
       bson_string_append (o, "\n");
    }
-   bson_string_append (o, "\n| metric | detail: baseline | detail: this | change | folded: baseline | "
-                          "folded: this | change |\n|---|--:|--:|--:|--:|--:|--:|\n");
+   bson_string_append (o, "\n| metric |");
+   for (l = 0; l < ls.n; l++) {
+      bson_string_append (o, " ");
+      app_esc (o, ls.l[l].name);
+      bson_string_append (o, ": baseline | ");
+      app_esc (o, ls.l[l].name);
+      bson_string_append (o, ": this | change |");
+   }
+   bson_string_append (o, "\n|---|");
+   for (l = 0; l < ls.n; l++) {
+      bson_string_append (o, "--:|--:|--:|");
+   }
+   bson_string_append (o, "\n");
    m = lab_results_metrics (&n);
    for (i = 0; i < n; i++) {
-      lab_stat_t s[2][2]; /* [layout][baseline, this] */
+      lab_stat_t st[LAB_RESULTS_MAX_LAYOUTS][2]; /* [layout][baseline, this] */
       bool any = false;
-      for (l = 0; l < 2; l++) {
-         s[l][0] = lab_results_metric_stat (&b->doc, layouts[l], &m[i]);
-         s[l][1] = lab_results_metric_stat (&r->doc, layouts[l], &m[i]);
-         any = any || s[l][0].present || s[l][1].present;
+      for (l = 0; l < ls.n; l++) {
+         st[l][0] = lab_results_metric_stat (&b->doc, ls.l[l].name, &m[i]);
+         st[l][1] = lab_results_metric_stat (&r->doc, ls.l[l].name, &m[i]);
+         any = any || st[l][0].present || st[l][1].present;
       }
       if (!any) {
          continue;
       }
       bson_string_append (o, "| ");
       app_esc (o, m[i].label);
-      for (l = 0; l < 2; l++) {
-         lab_stat_t bm = s[l][0], cm = s[l][1];
+      for (l = 0; l < ls.n; l++) {
+         lab_stat_t bm = st[l][0], cm = st[l][1];
          /* medians only: the spreads are in each experiment's own report */
          bm.n = cm.n = 1;
          bson_string_append (o, " | ");
@@ -1704,7 +2037,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
          bson_string_append (o, " | ");
          app_stat (o, m[i].unit, &cm);
          bson_string_append (o, " | ");
-         app_change (o, m[i].better, &s[l][0], &s[l][1]);
+         app_change (o, m[i].better, &st[l][0], &st[l][1]);
       }
       bson_string_append (o, " |\n");
    }
@@ -1740,7 +2073,7 @@ lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_
             BSON_APPEND_DOUBLE (&pt, "speedup", p->speedup);
          }
          for (l = 0; l < 2; l++) {
-            bson_append_document_begin (&pt, layouts[l], -1, &ld);
+            bson_append_document_begin (&pt, s.names[l], -1, &ld);
             if (p->elapsed[l].present) {
                BSON_APPEND_DOUBLE (&ld, "elapsed_s_median", p->elapsed[l].median);
             }
@@ -1789,11 +2122,27 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    bson_string_t *o = bson_string_new (NULL);
    const char *dn = collection_name (r, "detail"), *fn = collection_name (r, "folded");
    const lab_cmp_production_t *prod;
+   lab_results_layouts_t ls;
    sweep_t sw;
+   size_t l;
 
+   lab_results_layouts (&r->doc, &ls);
    bson_string_append (o, "# ");
    if (opts && opts->title) {
       app_esc (o, opts->title);
+   } else if (!classic_pair (&ls)) {
+      bson_string_append (o, "Layout comparison: ");
+      for (l = 0; l < ls.n; l++) {
+         bson_string_append (o, l ? " vs " : "");
+         app_esc (o, ls.l[l].collection ? ls.l[l].collection : ls.l[l].name);
+         bson_string_append (o, " (");
+         app_esc (o, ls.l[l].name);
+         if (strcmp (ls.l[l].name, ls.l[l].kind) != 0) {
+            bson_string_append (o, ", ");
+            app_esc (o, ls.l[l].kind);
+         }
+         bson_string_append (o, ")");
+      }
    } else {
       bson_string_append (o, "Layout comparison: ");
       app_esc (o, dn ? dn : "detail");
@@ -1812,6 +2161,8 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    if (sw.n > 0) {
       render_sweep_verdict (o, r, &sw, prod);
       render_sweep (o, r, &sw, prod);
+   } else if (!classic_pair (&ls)) {
+      render_verdict_n (o, r, &ls, prod);
    } else {
       render_verdict (o, r, prod);
    }

@@ -3,6 +3,7 @@
  * JSON reader, and typed access to its figures by dotted path.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +60,12 @@ describe_json_error (const char *data, size_t len, const char *name, const bson_
 /* validate_runs -- the runs[] of `doc` (the file, or one sweep point named by `where`, "" for the top
  * level): objects with a known layout and the required figures, at least one entry of each layout. */
 static bool
-validate_runs (const bson_t *doc, const char *name, const char *where, bson_error_t *error)
+validate_runs (const bson_t *doc, const lab_results_layouts_t *ls, const char *name, const char *where,
+               bson_error_t *error)
 {
    bson_iter_t it, runs;
    double v;
-   int idx = 0, n_detail = 0, n_folded = 0;
+   int idx = 0, n_layout[LAB_RESULTS_MAX_LAYOUTS] = { 0 }, k;
    size_t i;
 
    if (!bson_iter_init_find (&it, doc, LAB_RESULTS_KEY_RUNS) || !BSON_ITER_HOLDS_ARRAY (&it) ||
@@ -88,17 +90,23 @@ validate_runs (const bson_t *doc, const char *name, const char *where, bson_erro
          return false;
       }
       layout = lab_results_get_string (&run, LAB_RESULTS_KEY_LAYOUT);
-      if (!layout || (strcmp (layout, "detail") != 0 && strcmp (layout, "folded") != 0)) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                        "%s: %sruns[%d]: \"layout\" must be \"detail\" or \"folded\"%s%s%s", name, where, idx,
-                        layout ? " (found \"" : "", layout ? layout : "", layout ? "\")" : "");
+      k = lab_results_layout_find (ls, layout);
+      if (k < 0) {
+         bson_string_t *names = bson_string_new (NULL);
+         for (i = 0; i < ls->n; i++) {
+            bson_string_append_printf (names, "%s\"%s\"",
+                                       i == 0           ? ""
+                                       : i + 1 == ls->n ? " or "
+                                                        : ", ",
+                                       ls->l[i].name);
+         }
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: %sruns[%d]: \"layout\" must be %s%s%s%s", name,
+                        where, idx, names->str, layout ? " (found \"" : "", layout ? layout : "",
+                        layout ? "\")" : "");
+         bson_string_free (names, true);
          return false;
       }
-      if (layout[0] == 'd') {
-         n_detail++;
-      } else {
-         n_folded++;
-      }
+      n_layout[k]++;
       for (i = 0; i < sizeof required_run_numbers / sizeof required_run_numbers[0]; i++) {
          if (!lab_results_get_number (&run, required_run_numbers[i], &v)) {
             lab_error_set (error, LAB_ERROR_IO, EINVAL,
@@ -110,12 +118,20 @@ validate_runs (const bson_t *doc, const char *name, const char *where, bson_erro
       }
       idx++;
    }
-   if (n_detail == 0 || n_folded == 0) {
+   if (ls->n == 2 && (n_layout[0] == 0 || n_layout[1] == 0)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                     "%s: %sruns[] has %d detail and %d folded entries; a comparison needs at least one of "
-                     "each",
-                     name, where, n_detail, n_folded);
+                     "%s: %sruns[] has %d %s and %d %s entries; a comparison needs at least one of each",
+                     name, where, n_layout[0], ls->l[0].name, n_layout[1], ls->l[1].name);
       return false;
+   }
+   for (i = 0; i < ls->n; i++) {
+      if (n_layout[i] == 0) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: %sruns[] has no entry of layout %s; a comparison needs at least one of each "
+                        "layout",
+                        name, where, ls->l[i].name);
+         return false;
+      }
    }
    return true;
 }
@@ -126,6 +142,8 @@ validate_runs (const bson_t *doc, const char *name, const char *where, bson_erro
 static bool
 validate (const bson_t *doc, const char *name, bson_error_t *error)
 {
+   lab_results_layouts_t ls;
+   bson_iter_t it;
    double v;
    size_t i, n;
 
@@ -135,14 +153,29 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
                      name);
       return false;
    }
-   if (v != LAB_RESULTS_SCHEMA_VERSION) {
+   if (v != floor (v) || v < LAB_RESULTS_SCHEMA_VERSION_MIN || v > LAB_RESULTS_SCHEMA_VERSION) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                     "%s: schema_version %g is not supported (this layout-report reads version %d); use the "
-                     "layout-report of the scancmp that wrote it",
-                     name, v, LAB_RESULTS_SCHEMA_VERSION);
+                     "%s: schema_version %g is not supported (this layout-report reads versions %d to %d); "
+                     "use the layout-report of the scancmp that wrote it",
+                     name, v, LAB_RESULTS_SCHEMA_VERSION_MIN, LAB_RESULTS_SCHEMA_VERSION);
       return false;
    }
-   if (!validate_runs (doc, name, "", error)) {
+   /* version 1 has no layouts[]: it always compares detail and folded */
+   if (bson_iter_init_find (&it, doc, LAB_RESULTS_KEY_LAYOUTS) && (v < 2 || !BSON_ITER_HOLDS_ARRAY (&it))) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: \"layouts\" must be an array of {name, collection, kind}, from schema_version 2 on",
+                     name);
+      return false;
+   }
+   lab_results_layouts (doc, &ls);
+   if (ls.n < 2) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: \"layouts\" names %zu layout%s: a comparison needs at least two, each with a "
+                     "distinct \"name\"",
+                     name, ls.n, ls.n == 1 ? "" : "s");
+      return false;
+   }
+   if (!validate_runs (doc, &ls, name, "", error)) {
       return false;
    }
    if (!lab_results_sweep_check (doc, error)) {
@@ -158,7 +191,7 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
       lab_results_sweep_point (doc, i, &p);
       cache = lab_results_format_binary (p.cache_size_bytes);
       where = bson_strdup_printf (LAB_RESULTS_KEY_SWEEP "[%zu] (%s): ", i, cache);
-      ok = validate_runs (&p.doc, name, where, error);
+      ok = validate_runs (&p.doc, &ls, name, where, error);
       bson_free (where);
       bson_free (cache);
       if (!ok) {

@@ -290,16 +290,39 @@ collect_entry (const bson_t *entry, figures_t *fs)
    }
 }
 
+/* summary_layouts -- the distinct "layout" names of entries[0..n), in order of first appearance (at most
+ * LAB_RESULTS_MAX_LAYOUTS; pointers into the entries). */
+static size_t
+summary_layouts (const bson_t *entries, int n, const char **names)
+{
+   size_t k = 0, j;
+   int e;
+
+   for (e = 0; e < n; e++) {
+      const char *layout = lab_results_get_string (&entries[e], LAB_RESULTS_KEY_LAYOUT);
+      if (!layout) {
+         continue;
+      }
+      for (j = 0; j < k && strcmp (names[j], layout) != 0; j++) {
+      }
+      if (j == k && k < LAB_RESULTS_MAX_LAYOUTS) {
+         names[k++] = layout;
+      }
+   }
+   return k;
+}
+
 /* lab_results_summary_append -- see results.h. */
 void
 lab_results_summary_append (bson_t *results, const bson_t *entries, int n)
 {
-   static const char *const layouts[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
+   const char *layouts[LAB_RESULTS_MAX_LAYOUTS];
+   size_t nlayouts = summary_layouts (entries, n, layouts), l;
    bson_t sum;
-   int l, e;
+   int e;
 
    BSON_APPEND_DOCUMENT_BEGIN (results, LAB_RESULTS_KEY_SUMMARY, &sum);
-   for (l = 0; l < 2; l++) {
+   for (l = 0; l < nlayouts; l++) {
       figures_t fs = { 0 };
       int nruns = 0;
       bson_t ld;
@@ -328,6 +351,112 @@ lab_results_summary_append (bson_t *results, const bson_t *entries, int n)
       bson_append_document_end (&sum, &ld);
    }
    bson_append_document_end (results, &sum);
+}
+
+/* ---- the layouts --------------------------------------------------------------------------------- */
+
+/* lab_results_layout_find -- see results.h. */
+int
+lab_results_layout_find (const lab_results_layouts_t *ls, const char *name)
+{
+   size_t i;
+
+   for (i = 0; name && i < ls->n; i++) {
+      if (strcmp (ls->l[i].name, name) == 0) {
+         return (int)i;
+      }
+   }
+   return -1;
+}
+
+/* lab_results_layouts -- see results.h. */
+void
+lab_results_layouts (const bson_t *results, lab_results_layouts_t *out)
+{
+   bson_iter_t it, arr;
+   char path[160];
+   size_t i;
+   int ref = -1;
+
+   memset (out, 0, sizeof *out);
+   if (bson_iter_init_find (&it, results, LAB_RESULTS_KEY_LAYOUTS) && BSON_ITER_HOLDS_ARRAY (&it) &&
+       bson_iter_recurse (&it, &arr)) {
+      while (bson_iter_next (&arr) && out->n < LAB_RESULTS_MAX_LAYOUTS) {
+         const uint8_t *data;
+         uint32_t len;
+         bson_t l;
+         const char *name;
+
+         if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
+            continue;
+         }
+         bson_iter_document (&arr, &len, &data);
+         if (!bson_init_static (&l, data, len) ||
+             !(name = lab_results_get_string (&l, LAB_RESULTS_KEY_LAYOUT_NAME)) ||
+             lab_results_layout_find (out, name) >= 0) {
+            continue;
+         }
+         out->l[out->n].name = name;
+         out->l[out->n].collection = lab_results_get_string (&l, LAB_RESULTS_KEY_LAYOUT_COLLECTION);
+         out->l[out->n].kind = lab_results_get_string (&l, LAB_RESULTS_KEY_LAYOUT_KIND);
+         if (!out->l[out->n].kind) {
+            out->l[out->n].kind = LAB_RESULTS_KIND_ROWS;
+         }
+         out->n++;
+      }
+   }
+   if (out->n == 0) {
+      out->l[0] = (lab_results_layout_t){ LAB_RESULTS_DETAIL, NULL, LAB_RESULTS_KIND_ROWS };
+      out->l[1] = (lab_results_layout_t){ LAB_RESULTS_FOLDED, NULL, LAB_RESULTS_KIND_FOLDED };
+      out->n = 2;
+   }
+   for (i = 0; i < out->n; i++) {
+      if (!out->l[i].collection) {
+         snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.collection", out->l[i].name);
+         out->l[i].collection = lab_results_get_string (results, path);
+      }
+   }
+   ref = lab_results_layout_find (out, lab_results_get_string (results, LAB_RESULTS_KEY_REFERENCE_LAYOUT));
+   for (i = 0; ref < 0 && i < out->n; i++) {
+      if (strcmp (out->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+         ref = (int)i;
+      }
+   }
+   out->reference = ref < 0 ? 0 : (size_t)ref;
+}
+
+/* reference_name -- the name of the file's reference layout (lab_results_layouts). */
+static const char *
+reference_name (const bson_t *results)
+{
+   lab_results_layouts_t ls;
+
+   lab_results_layouts (results, &ls);
+   return ls.l[ls.reference].name;
+}
+
+/* lab_results_layouts_append -- see results.h. */
+void
+lab_results_layouts_append (bson_t *results, const lab_results_layouts_t *ls)
+{
+   bson_t arr, d;
+   char key[16];
+   size_t i;
+
+   BSON_APPEND_ARRAY_BEGIN (results, LAB_RESULTS_KEY_LAYOUTS, &arr);
+   for (i = 0; i < ls->n; i++) {
+      const char *k;
+      bson_uint32_to_string ((uint32_t)i, &k, key, sizeof key);
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, k, &d);
+      BSON_APPEND_UTF8 (&d, LAB_RESULTS_KEY_LAYOUT_NAME, ls->l[i].name);
+      if (ls->l[i].collection) {
+         BSON_APPEND_UTF8 (&d, LAB_RESULTS_KEY_LAYOUT_COLLECTION, ls->l[i].collection);
+      }
+      BSON_APPEND_UTF8 (&d, LAB_RESULTS_KEY_LAYOUT_KIND, ls->l[i].kind);
+      bson_append_document_end (&arr, &d);
+   }
+   bson_append_array_end (results, &arr);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_REFERENCE_LAYOUT, ls->l[ls->reference].name);
 }
 
 /* ---- arithmetic ---------------------------------------------------------------------------------- */
@@ -488,6 +617,68 @@ lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t
    return row->detail.present || row->folded.present;
 }
 
+/* better_than -- whether median a is better than b under `better` (strictly). */
+static bool
+better_than (lab_better_t better, double a, double b)
+{
+   return better == LAB_BETTER_HIGHER ? a > b : a < b;
+}
+
+/* lab_results_nrow -- see results.h. */
+bool
+lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const lab_metric_t *m,
+                  lab_results_nrow_t *row)
+{
+   size_t i, npresent = 0, runner = 0;
+   bool any = false, have_runner = false;
+
+   memset (row, 0, sizeof *row);
+   row->metric = m;
+   row->n = ls->n;
+   row->reference = ls->reference;
+   for (i = 0; i < ls->n; i++) {
+      row->stat[i] = lab_results_metric_stat (results, ls->l[i].name, m);
+      any = any || row->stat[i].present;
+   }
+   for (i = 0; i < ls->n; i++) {
+      row->has_ratio[i] = lab_results_ratio (&row->stat[ls->reference], &row->stat[i], &row->ratio[i]);
+      if (!row->stat[i].present) {
+         continue;
+      }
+      if (npresent++ == 0 || better_than (m->better, row->stat[i].median, row->stat[row->best].median)) {
+         row->best = i;
+      }
+   }
+   row->winner = LAB_WIN_NONE;
+   if (m->better == LAB_DESCRIPTIVE || npresent < 2) {
+      return any;
+   }
+   /* the runner-up: the best of the others; the pairwise rule between it and the best decides */
+   for (i = 0; i < ls->n; i++) {
+      if (i != row->best && row->stat[i].present &&
+          (!have_runner || better_than (m->better, row->stat[i].median, row->stat[runner].median))) {
+         runner = i;
+         have_runner = true;
+      }
+   }
+   if (lab_results_winner (m->better, &row->stat[row->best], &row->stat[runner], &row->factor) ==
+       LAB_WIN_TIE) {
+      lab_stat_t *b = &row->stat[row->best];
+      row->winner = LAB_WIN_TIE;
+      row->factor = 0;
+      for (i = 0; i < ls->n; i++) {
+         if (row->stat[i].present &&
+             (i == row->best || lab_results_winner (m->better, b, &row->stat[i], NULL) == LAB_WIN_TIE)) {
+            row->tied[i] = true;
+            row->ntied++;
+         }
+      }
+   } else {
+      row->winner = LAB_WIN_ONE;
+   }
+   return any;
+}
+
 /* ---- the cache sweep ----------------------------------------------------------------------------- */
 
 /* lab_results_regime -- see results.h. */
@@ -556,7 +747,7 @@ lab_results_cache_ratio (const bson_t *results, double *ratio)
       return true;
    }
    return lab_results_cache_bytes (results, &cache) &&
-          lab_results_on_disk_bytes (results, LAB_RESULTS_DETAIL, &disk) &&
+          lab_results_on_disk_bytes (results, reference_name (results), &disk) &&
           lab_results_cache_ratio_of (cache, disk, ratio);
 }
 
@@ -637,7 +828,7 @@ sweep_view (const bson_t *results, size_t i, bson_t *point)
    return false;
 }
 
-/* point_ratio -- a point's cache ratio: stored, else its cache size over the detail on-disk size. */
+/* point_ratio -- a point's cache ratio: stored, else its cache size over the reference on-disk size. */
 static bool
 point_ratio (const bson_t *results, const bson_t *point, double *ratio)
 {
@@ -647,22 +838,33 @@ point_ratio (const bson_t *results, const bson_t *point, double *ratio)
       return true;
    }
    return lab_results_get_number (point, LAB_RESULTS_KEY_CACHE_SIZE, &cache) &&
-          lab_results_on_disk_bytes (results, LAB_RESULTS_DETAIL, &disk) &&
+          lab_results_on_disk_bytes (results, reference_name (results), &disk) &&
           lab_results_cache_ratio_of (cache, disk, ratio);
+}
+
+/* lab_results_sweep_pair -- see results.h. */
+void
+lab_results_sweep_pair (const bson_t *results, lab_results_layouts_t *ls, const char *names[2])
+{
+   lab_results_layouts (results, ls);
+   names[0] = ls->l[ls->reference].name;
+   names[1] = ls->l[ls->reference == 0 ? 1 : 0].name;
 }
 
 /* lab_results_sweep_point -- see results.h. */
 bool
 lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
 {
-   static const char *const layouts[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
    const lab_metric_t *br = &lab_results_block_read_bytes;
+   const char *layouts[2];
+   lab_results_layouts_t ls;
    char path[128];
    double disk;
    int l;
 
    memset (p, 0, sizeof *p);
+   lab_results_sweep_pair (results, &ls, layouts);
    if (!sweep_view (results, i, &p->doc)) {
       return false;
    }
@@ -774,7 +976,9 @@ lab_results_sweep_check (const bson_t *results, bson_error_t *error)
    size_t i = 0;
    double prev_cache = 0, prev_ratio = 0, cache, ratio, v;
    char name[96], prev_name[96] = "";
+   lab_results_layouts_t ls;
 
+   lab_results_layouts (results, &ls);
    if (!bson_iter_init_find (&it, results, LAB_RESULTS_KEY_SWEEP)) {
       return true;
    }
@@ -786,7 +990,8 @@ lab_results_sweep_check (const bson_t *results, bson_error_t *error)
       const uint8_t *data;
       uint32_t len;
       bson_t point;
-      int n_layout[2] = { 0, 0 };
+      int n_layout[LAB_RESULTS_MAX_LAYOUTS] = { 0 };
+      size_t li;
 
       if (!BSON_ITER_HOLDS_DOCUMENT (&points)) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL, LAB_RESULTS_KEY_SWEEP "[%zu] is not an object", i);
@@ -822,8 +1027,8 @@ lab_results_sweep_check (const bson_t *results, bson_error_t *error)
       if (!point_ratio (results, &point, &ratio)) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL,
                         "%s: no \"" LAB_RESULTS_KEY_CACHE_RATIO
-                        "\" and no dataset.detail storage and index sizes to compute it from",
-                        name);
+                        "\" and no dataset.%s storage and index sizes to compute it from",
+                        name, ls.l[ls.reference].name);
          return false;
       }
       if (!(ratio > 0) || (i > 0 && !(ratio > prev_ratio))) {
@@ -839,17 +1044,26 @@ lab_results_sweep_check (const bson_t *results, bson_error_t *error)
             bson_iter_t l;
             if (BSON_ITER_HOLDS_DOCUMENT (&runs) && bson_iter_recurse (&runs, &l) &&
                 bson_iter_find (&l, LAB_RESULTS_KEY_LAYOUT) && BSON_ITER_HOLDS_UTF8 (&l)) {
-               const char *layout = bson_iter_utf8 (&l, NULL);
-               n_layout[0] += strcmp (layout, LAB_RESULTS_DETAIL) == 0;
-               n_layout[1] += strcmp (layout, LAB_RESULTS_FOLDED) == 0;
+               int k = lab_results_layout_find (&ls, bson_iter_utf8 (&l, NULL));
+               if (k >= 0) {
+                  n_layout[k]++;
+               }
             }
          }
       }
-      if (n_layout[0] == 0 || n_layout[1] == 0) {
+      if (ls.n == 2 && (n_layout[0] == 0 || n_layout[1] == 0)) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                        "%s: runs[] has %d detail and %d folded entries; every point needs both layouts",
-                        name, n_layout[0], n_layout[1]);
+                        "%s: runs[] has %d %s and %d %s entries; every point needs both layouts", name,
+                        n_layout[0], ls.l[0].name, n_layout[1], ls.l[1].name);
          return false;
+      }
+      for (li = 0; li < ls.n; li++) {
+         if (n_layout[li] == 0) {
+            lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                           "%s: runs[] has no entry of layout %s; every point needs every layout", name,
+                           ls.l[li].name);
+            return false;
+         }
       }
       prev_cache = cache;
       prev_ratio = ratio;
@@ -1161,6 +1375,67 @@ lab_results_cells_cleanup (lab_results_cells_t *cells)
    bson_free (cells->detail);
    bson_free (cells->folded);
    bson_free (cells->ratio);
+   bson_free (cells->better);
+   memset (cells, 0, sizeof *cells);
+}
+
+/* lab_results_nrow_cells -- see results.h. */
+void
+lab_results_nrow_cells (const lab_results_nrow_t *row, const lab_results_layouts_t *ls, bool range,
+                        lab_results_ncells_t *cells)
+{
+   bson_string_t *b;
+   size_t i;
+   char *f;
+
+   memset (cells, 0, sizeof *cells);
+   cells->n = row->n;
+   for (i = 0; i < row->n; i++) {
+      cells->value[i] = lab_results_format_stat (row->metric->unit, &row->stat[i], range);
+      cells->ratio[i] = i == row->reference ? bson_strdup ("")
+                        : row->has_ratio[i] ? lab_results_format_ratio (row->ratio[i])
+                                            : bson_strdup ("n/a");
+   }
+   switch (row->winner) {
+   case LAB_WIN_ONE:
+      if (row->factor > 0) {
+         f = lab_results_format_factor (row->factor);
+         cells->better = bson_strdup_printf ("%s %s", ls->l[row->best].name, f);
+         bson_free (f);
+      } else {
+         cells->better = bson_strdup (ls->l[row->best].name);
+      }
+      break;
+   case LAB_WIN_TIE:
+      if (row->ntied == row->n) {
+         cells->better = bson_strdup ("same");
+         break;
+      }
+      b = bson_string_new (NULL);
+      for (i = 0; i < row->n; i++) {
+         if (row->tied[i]) {
+            bson_string_append_printf (b, "%s%s", b->len ? " = " : "", ls->l[i].name);
+         }
+      }
+      cells->better = bson_string_free (b, false);
+      break;
+   case LAB_WIN_NONE:
+   default:
+      cells->better = bson_strdup ("");
+      break;
+   }
+}
+
+/* lab_results_ncells_cleanup -- see results.h. */
+void
+lab_results_ncells_cleanup (lab_results_ncells_t *cells)
+{
+   size_t i;
+
+   for (i = 0; i < LAB_RESULTS_MAX_LAYOUTS; i++) {
+      bson_free (cells->value[i]);
+      bson_free (cells->ratio[i]);
+   }
    bson_free (cells->better);
    memset (cells, 0, sizeof *cells);
 }

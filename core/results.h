@@ -1,11 +1,13 @@
 /*
  * results.h -- the one results model of layoutlab (docs/results-schema.md): the schema version and the
- * key names scancmp writes and layout-report reads, the metric catalogue (name, place in the file,
- * label, unit and which way is better), the arithmetic over runs (median, min, max; folded / detail
- * ratio; winner with one tie rule) and the value formatting every renderer prints.
+ * key names scancmp writes and layout-report reads, the layouts a file compares (any number from schema
+ * version 2; detail and folded in version 1), the metric catalogue (name, place in the file, label, unit
+ * and which way is better), the arithmetic over runs (median, min, max; each layout's ratio to the
+ * reference; winner with one tie rule) and the value formatting every renderer prints.
  *
- * scancmp's terminal table and layout-report's Markdown table are both built from lab_results_row and
- * lab_results_row_cells, so the same results file gives the same labels, values and winners in both.
+ * scancmp's terminal table and layout-report's Markdown table are both built from lab_results_nrow and
+ * lab_results_nrow_cells, so the same results file gives the same labels, values and winners in both.
+ * lab_results_row and lab_results_winner are the two-layout rule the N-layout row reduces to.
  * Everything here is a pure function of its arguments; nothing prints.
  */
 #ifndef LAB_RESULTS_H
@@ -17,13 +19,20 @@
 
 /* ---- schema ------------------------------------------------------------------------------------- */
 
-/* The version scancmp writes and the only one layout-report reads. */
-#define LAB_RESULTS_SCHEMA_VERSION 1
+/* The version scancmp writes. Version 2 names any number of layouts (layouts[], reference_layout);
+ * version 1 files hold exactly the two layouts "detail" (rows) and "folded" and are still read. */
+#define LAB_RESULTS_SCHEMA_VERSION 2
+#define LAB_RESULTS_SCHEMA_VERSION_MIN 1 /* the oldest version the readers accept */
 
 #define LAB_RESULTS_KEY_SCHEMA_VERSION "schema_version"
 #define LAB_RESULTS_KEY_RUNS "runs"       /* runs[]: one entry per (run, layout) */
-#define LAB_RESULTS_KEY_LAYOUT "layout"   /* runs[].layout: LAB_RESULTS_DETAIL or LAB_RESULTS_FOLDED */
-#define LAB_RESULTS_KEY_SUMMARY "summary" /* summary.<layout>.<figure>.{median,min,max} */
+#define LAB_RESULTS_KEY_LAYOUT "layout"   /* runs[].layout: the name of one of layouts[] */
+#define LAB_RESULTS_KEY_LAYOUTS "layouts" /* layouts[]: {name, collection, kind} as given (version 2) */
+#define LAB_RESULTS_KEY_LAYOUT_NAME "name"
+#define LAB_RESULTS_KEY_LAYOUT_COLLECTION "collection"
+#define LAB_RESULTS_KEY_LAYOUT_KIND "kind"
+#define LAB_RESULTS_KEY_REFERENCE_LAYOUT "reference_layout" /* the name every ratio is against */
+#define LAB_RESULTS_KEY_SUMMARY "summary"                   /* summary.<layout>.<figure>.{median,min,max} */
 #define LAB_RESULTS_KEY_DATASET "dataset" /* dataset.<layout>.<field>: one value per layout */
 #define LAB_RESULTS_KEY_NRUNS "runs"      /* summary.<layout>.runs: how many runs the figures cover */
 #define LAB_RESULTS_KEY_MEDIAN "median"
@@ -42,8 +51,41 @@
 #define LAB_RESULTS_KEY_SERVER_DISK "server_disk"    /* runs[].server_disk: FTDC figures per server */
 #define LAB_RESULTS_KEY_COLD_SHARDS "shards" /* runs[].cold.shards: per shard pid, uptime, restarted */
 
-#define LAB_RESULTS_DETAIL "detail" /* one document per row */
+#define LAB_RESULTS_DETAIL "detail" /* one document per row (the name of a version 1 file's layout) */
 #define LAB_RESULTS_FOLDED "folded" /* one document per master */
+
+/* The kinds of layout: how a master's rows are stored, so how a loaded document counts its rows. */
+#define LAB_RESULTS_KIND_ROWS "rows"       /* one document per row */
+#define LAB_RESULTS_KIND_FOLDED "folded"   /* one document per master, its rows in an array */
+#define LAB_RESULTS_KIND_BUCKETS "buckets" /* several documents per master, each an array of rows */
+
+/* The most layouts one comparison holds. */
+#define LAB_RESULTS_MAX_LAYOUTS 8
+
+/* One layout of a comparison. The strings point into the results document (or are static). */
+typedef struct {
+   const char *name;       /* runs[].layout, summary.<name>, dataset.<name> */
+   const char *collection; /* NULL when the file does not say */
+   const char *kind;       /* LAB_RESULTS_KIND_* (a version 1 file: rows, folded) */
+} lab_results_layout_t;
+
+typedef struct {
+   size_t n;
+   lab_results_layout_t l[LAB_RESULTS_MAX_LAYOUTS];
+   size_t reference; /* index of the layout every ratio is against */
+} lab_results_layouts_t;
+
+/* lab_results_layouts -- the layouts of a results file, in their order: layouts[] when the file has it
+ * (version 2), else "detail" (rows) and "folded" (version 1). The reference is reference_layout when it
+ * names one of them, else the first of kind rows, else the first. Collections come from layouts[], else
+ * dataset.<name>.collection. A view: valid while `results` is. */
+void lab_results_layouts (const bson_t *results, lab_results_layouts_t *out);
+
+/* lab_results_layout_find -- the index of layout `name` in *ls, or -1. */
+int lab_results_layout_find (const lab_results_layouts_t *ls, const char *name);
+
+/* lab_results_layouts_append -- append layouts[] and reference_layout of *ls to `results` (writers). */
+void lab_results_layouts_append (bson_t *results, const lab_results_layouts_t *ls);
 
 /* lab_results_get_number -- the number (int32, int64 or double) at dotted `path` of `doc`; false when
  * absent, null or not a number. */
@@ -60,7 +102,8 @@ bool lab_results_get_bool (const bson_t *doc, const char *path, bool *out);
  * "latency_ms.p99" -> "latency_p99_ms". */
 void lab_results_flat_name (const char *run_path, char *buf, size_t len);
 
-/* lab_results_summary_append -- append "summary" to `results`: per layout the number of runs and
+/* lab_results_summary_append -- append "summary" to `results`: per layout (every name of the entries'
+ * "layout", in order of first appearance) the number of runs and
  * {median, min, max} of every numeric figure of its `n` run entries, named by lab_results_flat_name
  * (run numbers, order and server process facts left out). */
 void lab_results_summary_append (bson_t *results, const bson_t *entries, int n);
@@ -121,6 +164,7 @@ typedef enum {
    LAB_WIN_TIE,  /* within LAB_RESULTS_TIE of each other */
    LAB_WIN_DETAIL,
    LAB_WIN_FOLDED,
+   LAB_WIN_ONE, /* lab_results_nrow: a single best layout, named by the row's `best` */
 } lab_winner_t;
 
 /* The tie rule: medians whose difference is at most this share of the larger one are "same". */
@@ -141,9 +185,46 @@ typedef struct {
    double factor; /* see lab_results_winner */
 } lab_results_row_t;
 
-/* lab_results_row -- the row of metric `m` in `results`; false when neither layout has the figure
- * (tables leave such a row out). */
+/* lab_results_row -- the row of metric `m` for the layouts "detail" and "folded" of `results`; false when
+ * neither has the figure. Tables use lab_results_nrow, which gives the same answer for those two. */
 bool lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t *row);
+
+/* One comparison row over N layouts: what every N-column table shows for a metric. */
+typedef struct {
+   const lab_metric_t *metric;
+   size_t n;         /* layouts */
+   size_t reference; /* the layout the ratios are against */
+   lab_stat_t stat[LAB_RESULTS_MAX_LAYOUTS];
+   bool has_ratio[LAB_RESULTS_MAX_LAYOUTS];
+   double ratio[LAB_RESULTS_MAX_LAYOUTS]; /* layout / reference of the medians */
+   lab_winner_t winner;                   /* NONE (descriptive or fewer than two figures), TIE, or ONE */
+   size_t best;                           /* winner != NONE: the best layout (the first one on a tie) */
+   bool tied[LAB_RESULTS_MAX_LAYOUTS];    /* winner TIE: the layouts within LAB_RESULTS_TIE of the best */
+   size_t ntied;
+   double factor; /* single best: its advantage over the runner-up (lab_results_winner's factor) */
+} lab_results_nrow_t;
+
+/* lab_results_nrow -- the row of metric `m` over the layouts *ls of `results`. The best layout is the
+ * one with the best median under m->better; when the runner-up is within LAB_RESULTS_TIE of it the row
+ * is a tie of every layout within that share (with two layouts this is exactly lab_results_winner).
+ * False when no layout has the figure (tables leave such a row out). */
+bool lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const lab_metric_t *m,
+                       lab_results_nrow_t *row);
+
+/* The cells of an N-layout row (each bson_free()d by lab_results_ncells_cleanup). */
+typedef struct {
+   size_t n;
+   char *value[LAB_RESULTS_MAX_LAYOUTS]; /* lab_results_format_stat */
+   char *ratio[LAB_RESULTS_MAX_LAYOUTS]; /* vs the reference; "n/a" when none ("" for the reference) */
+   char *better; /* "folded 2.16x", "same" (all layouts tie), "a = b" (some tie), or "" */
+} lab_results_ncells_t;
+
+/* lab_results_nrow_cells -- fill *cells from `row`, naming layouts by ls; `range` adds min–max. */
+void lab_results_nrow_cells (const lab_results_nrow_t *row, const lab_results_layouts_t *ls, bool range,
+                             lab_results_ncells_t *cells);
+
+/* lab_results_ncells_cleanup -- free the cells; safe on a zeroed struct. */
+void lab_results_ncells_cleanup (lab_results_ncells_t *cells);
 
 /* ---- the cache sweep (docs/results-schema.md, "Cache sweep") ------------------------------------ */
 
@@ -219,13 +300,18 @@ typedef struct {
    bson_t doc; /* read-only view of sweep[i]: lab_results_metric_stat(&p.doc, ...) reads its figures */
    double cache_size_bytes;
    double cache_ratio;    /* stored, else computed from the cache size and the detail on-disk size */
-   lab_stat_t elapsed[2]; /* load time, [0] detail, [1] folded */
+   lab_stat_t elapsed[2]; /* load time, [0] the reference layout, [1] the other (lab_results_sweep_pair) */
    bool has_speedup;
    double speedup; /* lab_results_speedup */
    bool has_amplification[2];
    double read_amplification[2]; /* stored, else engine.block_read_bytes median / on-disk size */
    lab_locality_t locality[2];
 } lab_sweep_point_t;
+
+/* lab_results_sweep_pair -- the two layouts a sweep point's [0] and [1] figures are of: the reference
+ * layout and the first other layout (with two layouts: detail and folded). *ls gets the layouts. The
+ * sweep readers compare that pair; a sweep file holds every layout's runs. */
+void lab_results_sweep_pair (const bson_t *results, lab_results_layouts_t *ls, const char *names[2]);
 
 /* lab_results_sweep_n -- the number of points of a sweep file; 0 for a single-point file. */
 size_t lab_results_sweep_n (const bson_t *results);

@@ -147,32 +147,49 @@ field_sample (lab_session_t *sess, const char *coll, const char *field, bson_val
    lab_cursor_close (cur);
 }
 
-/* lab_scan_match_check -- see measure.h. */
-bool
-lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const bson_value_t *keys, int64_t nkeys,
-                      bson_error_t *error)
+/* join_colls -- the collections of the layouts whose flag equals `want`, joined by `sep` (caller frees). */
+static char *
+join_colls (const lab_results_layouts_t *ls, const bool *flag, bool want, const char *sep)
 {
-   const char *colls[2] = { o->detail, o->folded };
-   bool any[2];
-   char *source = NULL, *hint = NULL, *where = NULL;
-   int l, none = -1;
+   bson_string_t *b = bson_string_new (NULL);
+   size_t i;
 
-   for (l = 0; l < 2; l++) {
-      if (!lab_scan_keys_match (sess, colls[l], o->key, keys, nkeys, &any[l], error)) {
-         return false;
+   for (i = 0; i < ls->n; i++) {
+      if (flag[i] == want) {
+         bson_string_append_printf (b, "%s%s", b->len ? sep : "", ls->l[i].collection);
       }
    }
-   if (any[0] && any[1]) {
+   return bson_string_free (b, false);
+}
+
+/* lab_scan_match_check -- see measure.h. */
+bool
+lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
+                      const char *keys_coll, const bson_value_t *keys, int64_t nkeys, bson_error_t *error)
+{
+   bool any[LAB_RESULTS_MAX_LAYOUTS];
+   char *source = NULL, *hint = NULL, *where = NULL, *none_colls, *some_colls;
+   size_t l, nmatched = 0, none = 0;
+
+   for (l = 0; l < ls->n; l++) {
+      if (!lab_scan_keys_match (sess, ls->l[l].collection, o->key, keys, nkeys, &any[l], error)) {
+         return false;
+      }
+      nmatched += any[l] ? 1 : 0;
+   }
+   if (nmatched == ls->n) {
       return true;
    }
    /* the collection to sample for the hint: the first that matched nothing */
-   none = any[0] ? 1 : 0;
+   while (any[none]) {
+      none++;
+   }
    {
       bson_value_t sample;
       bool found;
-      field_sample (sess, colls[none], o->key, &sample, &found);
+      field_sample (sess, ls->l[none].collection, o->key, &sample, &found);
       if (found) {
-         hint = lab_scan_no_match_hint (keys, nkeys, o->key, colls[none], &sample);
+         hint = lab_scan_no_match_hint (keys, nkeys, o->key, ls->l[none].collection, &sample);
          bson_value_destroy (&sample);
       }
    }
@@ -180,12 +197,17 @@ lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const bson_
       source = bson_strdup_printf ("in %s", o->keys_file);
    } else {
       source =
-         bson_strdup_printf ("%s %s's %s index", o->keys_limit > 0 ? "spread over" : "of", o->folded, o->key);
+         bson_strdup_printf ("%s %s's %s index", o->keys_limit > 0 ? "spread over" : "of", keys_coll, o->key);
    }
-   if (!any[0] && !any[1]) {
-      where = bson_strdup_printf ("%s or %s", o->detail, o->folded);
+   none_colls = join_colls (ls, any, false, nmatched == 0 ? " or " : " and ");
+   if (nmatched == 0) {
+      where = none_colls;
    } else {
-      where = bson_strdup_printf ("%s (while %s holds some of them)", colls[none], colls[1 - none]);
+      some_colls = join_colls (ls, any, true, " and ");
+      where = bson_strdup_printf ("%s (while %s hold%s some of them)", none_colls, some_colls,
+                                  nmatched == 1 ? "s" : "");
+      bson_free (some_colls);
+      bson_free (none_colls);
    }
    if (hint) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
@@ -195,9 +217,10 @@ lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const bson_
    } else {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
                      "none of the %lld key%s %s matched a document in %s (key field %s): the comparison "
-                     "would compare nothing. Check --key, the keys%s and --detail/--folded",
+                     "would compare nothing. Check --key, the keys%s and %s",
                      (long long)nkeys, nkeys == 1 ? "" : "s", source, where, o->key,
-                     o->keys_file ? " file's values" : "");
+                     o->keys_file ? " file's values" : "",
+                     o->nlayouts > 0 ? "--layout" : "--detail/--folded");
    }
    bson_free (source);
    bson_free (hint);
@@ -220,46 +243,71 @@ entry_int (const bson_t *entry, const char *key, int64_t *out)
 
 /* lab_scan_match_warn -- see measure.h. */
 void
-lab_scan_match_warn (const lab_scan_opts_t *o, const bson_t *entries, int n)
+lab_scan_match_warn (const lab_scan_opts_t *o, const lab_results_layouts_t *ls, const bson_t *entries, int n)
 {
-   int64_t prev[2] = { -1, -1 };
+   int64_t prev[LAB_RESULTS_MAX_LAYOUTS];
+   size_t nl = ls->n, i;
    int k;
 
-   for (k = 0; k + 1 < n; k += 2) {
-      const bson_t *e[2] = { NULL, NULL }; /* detail, folded of this run */
-      int64_t keys = 0, un[2] = { 0, 0 }, rows[2];
-      bool have_un = true;
-      int i, run = k / 2 + 1;
+   for (i = 0; i < nl; i++) {
+      prev[i] = -1;
+   }
+   for (k = 0; nl > 1 && k + (int)nl <= n; k += (int)nl) {
+      const bson_t *e[LAB_RESULTS_MAX_LAYOUTS] = { NULL }; /* this run's entries, in layout order */
+      int64_t keys = 0, un[LAB_RESULTS_MAX_LAYOUTS] = { 0 }, rows[LAB_RESULTS_MAX_LAYOUTS];
+      bool have_un = true, any_un = false, changed = false, have_rows = true, rows_differ = false;
+      bson_string_t *msg;
+      int run = k / (int)nl + 1, j, l;
 
-      for (i = k; i < k + 2; i++) {
+      for (j = k; j < k + (int)nl; j++) {
          bson_iter_t it;
-         if (bson_iter_init_find (&it, &entries[i], "layout") && BSON_ITER_HOLDS_UTF8 (&it)) {
-            e[strcmp (bson_iter_utf8 (&it, NULL), "folded") == 0 ? 1 : 0] = &entries[i];
+         if (bson_iter_init_find (&it, &entries[j], "layout") && BSON_ITER_HOLDS_UTF8 (&it) &&
+             (l = lab_results_layout_find (ls, bson_iter_utf8 (&it, NULL))) >= 0) {
+            e[l] = &entries[j];
          }
       }
-      if (!e[0] || !e[1]) {
+      for (i = 0; i < nl; i++) {
+         if (!e[i]) {
+            break;
+         }
+         have_un = entry_int (e[i], "keys_unmatched", &un[i]) && have_un;
+         have_rows = entry_int (e[i], "rows", &rows[i]) && have_rows;
+      }
+      if (i < nl) {
          continue;
       }
-      for (i = 0; i < 2; i++) {
-         have_un = entry_int (e[i], "keys_unmatched", &un[i]) && have_un;
-      }
       entry_int (e[0], "keys", &keys);
-      /* once per run whose counts changed (the data does not change between runs: usually once) */
-      if (have_un && (un[0] > 0 || un[1] > 0) && (un[0] != prev[0] || un[1] != prev[1])) {
-         lab_scan_say (o, false,
-                       "warning: run %d: %lld of %lld keys matched no document in %s (detail), %lld in %s "
-                       "(folded): each layout's figures cover only the keys that matched it",
-                       run, (long long)un[0], (long long)keys, o->detail, (long long)un[1], o->folded);
+      for (i = 0; i < nl; i++) {
+         any_un = any_un || un[i] > 0;
+         changed = changed || un[i] != prev[i];
+         prev[i] = un[i];
+         rows_differ = rows_differ || (have_rows && rows[i] != rows[0]);
       }
-      prev[0] = un[0];
-      prev[1] = un[1];
-      /* both layouts must have returned the same rows: anything else means the collections differ */
-      if (entry_int (e[0], "rows", &rows[0]) && entry_int (e[1], "rows", &rows[1]) && rows[0] != rows[1]) {
+      /* once per run whose counts changed (the data does not change between runs: usually once) */
+      if (have_un && any_un && changed) {
+         msg = bson_string_new (NULL);
+         for (i = 1; i < nl; i++) {
+            bson_string_append_printf (msg, ", %lld in %s (%s)", (long long)un[i], ls->l[i].collection,
+                                       ls->l[i].name);
+         }
          lab_scan_say (o, false,
-                       "warning: run %d: the layouts returned different row counts (%lld from %s, %lld from "
-                       "%s): the collections do not hold the same rows for these keys, so the comparison "
-                       "is not like for like",
-                       run, (long long)rows[0], o->detail, (long long)rows[1], o->folded);
+                       "warning: run %d: %lld of %lld keys matched no document in %s (%s)%s: each layout's "
+                       "figures cover only the keys that matched it",
+                       run, (long long)un[0], (long long)keys, ls->l[0].collection, ls->l[0].name, msg->str);
+         bson_string_free (msg, true);
+      }
+      /* every layout must have returned the same rows: anything else means the collections differ */
+      if (rows_differ) {
+         msg = bson_string_new (NULL);
+         for (i = 0; i < nl; i++) {
+            bson_string_append_printf (msg, "%s%lld from %s", i ? ", " : "", (long long)rows[i],
+                                       ls->l[i].collection);
+         }
+         lab_scan_say (o, false,
+                       "warning: run %d: the layouts returned different row counts (%s): the collections do "
+                       "not hold the same rows for these keys, so the comparison is not like for like",
+                       run, msg->str);
+         bson_string_free (msg, true);
       }
    }
 }

@@ -50,7 +50,7 @@ typedef struct {
    lab_store_t *store;
    const lab_scan_opts_t *opts;
    const char *coll;
-   bool folded;
+   bool folded; /* the rows are the elements of each document's array (folded and buckets layouts) */
    const bson_value_t *keys;
    int64_t first, end;
    lab_scan_live_t *live;
@@ -533,7 +533,7 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    memset (&live, 0, sizeof live);
    snprintf (label, sizeof label, "run %d %s", m->run, m->layout);
    progress = lab_progress_new (o->progress, label, "keys", (uint64_t)p->nkeys);
-   ws = workers_new (p, m->collection, strcmp (m->layout, "folded") == 0, &live, progress);
+   ws = workers_new (p, m->collection, strcmp (m->kind, LAB_RESULTS_KIND_ROWS) != 0, &live, progress);
    pool.args = ws;
 
    smp.store = p->store;
@@ -588,27 +588,28 @@ done:
 
 /* lab_scan_layout_measure -- see measure.h. */
 bool
-lab_scan_layout_measure (lab_scan_plan_t *p, int run, const char *layout, int order_in_run,
+lab_scan_layout_measure (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int order_in_run,
                          lab_scan_layout_measure_t *m, bson_error_t *error)
 {
    lab_server_info_t after;
 
    memset (m, 0, sizeof *m);
    m->run = run;
-   m->layout = layout;
-   m->collection = strcmp (layout, "folded") == 0 ? p->opts->folded : p->opts->detail;
+   m->layout = layout->name;
+   m->collection = layout->collection;
+   m->kind = layout->kind;
    m->order_in_run = order_in_run;
    m->resident_bytes_before = m->file_bytes = -1;
    if (!cold_step (p, m, &after, error)) {
       return false;
    }
    if (!residency (p, m->collection, &m->resident_bytes_before, &m->file_bytes, error)) {
-      lab_error_prefix (error, "run %d %s: residency of %s", run, layout, m->collection);
+      lab_error_prefix (error, "run %d %s: residency of %s", run, m->layout, m->collection);
       return false;
    }
    if (m->resident_bytes_before >= 0) {
-      lab_scan_say (p->opts, true, "run %d %s: %lld of %lld bytes of %s resident before the run", run, layout,
-                    (long long)m->resident_bytes_before, (long long)m->file_bytes,
+      lab_scan_say (p->opts, true, "run %d %s: %lld of %lld bytes of %s resident before the run", run,
+                    m->layout, (long long)m->resident_bytes_before, (long long)m->file_bytes,
                     p->backend == LAB_BACKEND_WT ? m->collection : "the files under --dbpath");
    }
    if (!load (p, after.pid_local && p->topo->kind != LAB_TOPO_MONGOS ? after.pid : 0, m, error)) {

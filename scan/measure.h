@@ -20,11 +20,12 @@ typedef struct {
    lab_backend_t backend;
    const bson_value_t *keys; /* sorted, spread; every worker loads a contiguous segment */
    int64_t nkeys;
-   const char *device;        /* NULL: no device figures */
-   lab_server_info_t info;    /* the server as last seen: updated after each measured layout */
-   const char *restart_shown; /* --restart-cmd redacted (NULL: none) */
-   lab_scan_topology_t *topo; /* the servers whose statistics are followed, and the disk source */
-   double on_disk_bytes[2];   /* detail, folded: data + indexes (lab_results_on_disk_bytes); 0 unknown */
+   const char *device;            /* NULL: no device figures */
+   lab_server_info_t info;        /* the server as last seen: updated after each measured layout */
+   const char *restart_shown;     /* --restart-cmd redacted (NULL: none) */
+   lab_scan_topology_t *topo;     /* the servers whose statistics are followed, and the disk source */
+   lab_results_layouts_t layouts; /* the candidates (lab_scan_layouts_resolve) */
+   double on_disk_bytes[LAB_RESULTS_MAX_LAYOUTS]; /* per layout: data + indexes; 0 unknown */
 } lab_scan_plan_t;
 
 /* One followed server (the store's own, or a shard) as one layout's run saw it. */
@@ -49,9 +50,10 @@ typedef struct {
 /* One (run, layout), as measured. Counts of -1 are unknown (left out of the entry). */
 typedef struct {
    int run;
-   const char *layout; /* "detail" or "folded" */
+   const char *layout; /* the layout's name */
    const char *collection;
-   int order_in_run;    /* 1 or 2 */
+   const char *kind;    /* LAB_RESULTS_KIND_*: rows count one per document, else the array's elements */
+   int order_in_run;    /* 1 .. the number of layouts */
    char started_at[32]; /* RFC 3339 UTC */
    double elapsed_s;    /* first to last sample */
 
@@ -101,11 +103,12 @@ void lab_scan_say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...) B
 void lab_scan_utc_now (char *buf, size_t len);
 
 /* lab_scan_layout_measure -- the cold step (with --cold) and the load of every key of plan->keys from
- * `layout`'s collection ("detail" or "folded") by opts->parallel workers, into *m (the caller frees it
- * with lab_scan_layout_measure_cleanup, also on failure). plan->info becomes the server seen after the
- * cold step. Errors name the run and layout ("run 2 folded, worker 1: ..."). */
-bool lab_scan_layout_measure (lab_scan_plan_t *plan, int run, const char *layout, int order_in_run,
-                              lab_scan_layout_measure_t *m, bson_error_t *error);
+ * `layout`'s collection (every document of a key: a buckets layout holds several) by opts->parallel
+ * workers, into *m (the caller frees it with lab_scan_layout_measure_cleanup, also on failure).
+ * plan->info becomes the server seen after the cold step. Errors name the run and layout ("run 2
+ * folded, worker 1: ..."). */
+bool lab_scan_layout_measure (lab_scan_plan_t *plan, int run, const lab_results_layout_t *layout,
+                              int order_in_run, lab_scan_layout_measure_t *m, bson_error_t *error);
 
 /* lab_scan_layout_measure_cleanup -- free what *m owns. */
 void lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m);
@@ -113,14 +116,14 @@ void lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m);
 /* lab_scan_layout_entry -- append the results entry of *m to `entry` (pure: no clock, no I/O). */
 void lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry);
 
-/* lab_scan_runs -- every run (--runs), both layouts in the run's order (--order), measured and recorded
- * into entries[*nentries...] (room for 2 x runs; each is bson_init'ed before use, the caller destroys
- * the first *nentries also on failure). */
+/* lab_scan_runs -- every run (--runs), every layout in the run's order (lab_scan_run_order), measured
+ * and recorded into entries[*nentries...] (room for layouts x runs; each is bson_init'ed before use,
+ * the caller destroys the first *nentries also on failure). */
 bool lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error);
 
 /* lab_scan_runs_record -- "runs" and "summary" of entries[0..n) into doc, after lab_scan_match_warn's
  * warnings (keys that matched nothing in a layout, a run whose layouts returned different row counts). */
-void lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *doc, const bson_t *entries, int n);
+void lab_scan_runs_record (const lab_scan_plan_t *p, bson_t *doc, const bson_t *entries, int n);
 
 /* ---- do the keys match anything? (match.c) ------------------------------------------------------- */
 
@@ -141,16 +144,19 @@ bool lab_scan_keys_match (lab_session_t *sess, const char *coll, const char *fie
                           int64_t nkeys, bool *any, bson_error_t *error);
 
 /* lab_scan_match_check -- before anything is made cold: fail with LAB_ERROR_SCAN / LAB_SCAN_ERR_NO_MATCH
- * when no key matches a document in --detail, in --folded or in both, naming how many keys, where they
- * came from, the collection(s) and the key field, with lab_scan_no_match_hint's sentence when the keys'
- * type differs from the field's (sampled from the first documents in key order). */
-bool lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const bson_value_t *keys,
-                           int64_t nkeys, bson_error_t *error);
+ * when no key matches a document in some layout of *ls (or in all), naming how many keys, where they
+ * came from (keys_coll: whose index gave them), the collection(s) and the key field, with
+ * lab_scan_no_match_hint's sentence when the keys' type differs from the field's (sampled from the first
+ * documents in key order). */
+bool lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
+                           const char *keys_coll, const bson_value_t *keys, int64_t nkeys,
+                           bson_error_t *error);
 
-/* lab_scan_match_warn -- the warnings on the runs' entries[0..n) (pairs of one run): keys that matched no
- * document in a layout (runs[].keys_unmatched, once per run whose counts changed), and a run whose
- * layouts returned different row counts. */
-void lab_scan_match_warn (const lab_scan_opts_t *o, const bson_t *entries, int n);
+/* lab_scan_match_warn -- the warnings on the runs' entries[0..n) (ls->n entries per run): keys that
+ * matched no document in a layout (runs[].keys_unmatched, once per run whose counts changed), and a run
+ * whose layouts returned different row counts. */
+void lab_scan_match_warn (const lab_scan_opts_t *o, const lab_results_layouts_t *ls, const bson_t *entries,
+                          int n);
 
 /* ---- the cache sweep (sweep.c) ------------------------------------------------------------------ */
 
@@ -160,8 +166,8 @@ typedef struct {
    uint64_t *cache_bytes; /* per point, ascending */
    double *ratios;        /* per point: cache / detail on-disk size (0 unknown) */
    size_t reference;      /* the point the top level repeats (lab_results_sweep_reference_of) */
-   bson_t locality[2];    /* detail, folded: the locality object (empty: not measured, see note) */
-   char locality_note[2][600];
+   bson_t locality[LAB_RESULTS_MAX_LAYOUTS]; /* per layout: locality (empty: not measured, see note) */
+   char locality_note[LAB_RESULTS_MAX_LAYOUTS][600];
 } lab_scan_sweep_t;
 
 /* lab_scan_sweep_plan -- resolve the caches (lab_sweep_resolve on plan->on_disk_bytes), refuse a server

@@ -13,6 +13,7 @@
 #include "core/results.h"
 #include "core/uri.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -79,6 +80,130 @@ lab_drop_mode_parse (const char *s, lab_drop_mode_t *out)
    return true;
 }
 
+/* lab_scan_layout_parse -- see scan.h. */
+bool
+lab_scan_layout_parse (char *s, lab_results_layout_t *out, bson_error_t *error)
+{
+   static const char *const kinds[] = { LAB_RESULTS_KIND_ROWS, LAB_RESULTS_KIND_FOLDED,
+                                        LAB_RESULTS_KIND_BUCKETS };
+   char *eq = strchr (s, '='), *colon, *c;
+   size_t i;
+
+   if (!eq || eq == s || !eq[1] || eq[1] == ':') {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--layout \"%s\": give NAME=COLLECTION[:KIND], e.g. buckets=bill_buckets:buckets", s);
+      return false;
+   }
+   *eq = '\0';
+   for (c = s; *c; c++) {
+      if (!(isalnum ((unsigned char)*c) || *c == '_' || *c == '-')) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--layout name \"%s\": use letters, digits, '_' and '-' only (it becomes a key of "
+                        "the results file)",
+                        s);
+         *eq = '=';
+         return false;
+      }
+   }
+   out->name = s;
+   out->collection = eq + 1;
+   out->kind = LAB_RESULTS_KIND_ROWS;
+   colon = strrchr (eq + 1, ':');
+   if (colon) {
+      *colon = '\0';
+      for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+         if (strcmp (colon + 1, kinds[i]) == 0) {
+            out->kind = kinds[i];
+            return true;
+         }
+      }
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--layout %s=%s: unknown kind \"%s\" (rows, folded or buckets)", s, eq + 1, colon + 1);
+      *colon = ':';
+      *eq = '=';
+      return false;
+   }
+   return true;
+}
+
+/* lab_scan_layouts_resolve -- see scan.h. */
+bool
+lab_scan_layouts_resolve (const lab_scan_opts_t *o, lab_results_layouts_t *out, bson_error_t *error)
+{
+   size_t i, j;
+   int ref = -1;
+
+   memset (out, 0, sizeof *out);
+   if (o->nlayouts == 0) {
+      out->l[0] = (lab_results_layout_t){ LAB_RESULTS_DETAIL, o->detail, LAB_RESULTS_KIND_ROWS };
+      out->l[1] = (lab_results_layout_t){ LAB_RESULTS_FOLDED, o->folded, LAB_RESULTS_KIND_FOLDED };
+      out->n = 2;
+      if (strcmp (o->detail, o->folded) == 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                        "--detail and --folded name the same collection \"%s\"", o->detail);
+         return false;
+      }
+   } else {
+      if (o->nlayouts < 2 || o->nlayouts > LAB_RESULTS_MAX_LAYOUTS) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--layout given %zu times: a comparison needs 2 to %d layouts", o->nlayouts,
+                        LAB_RESULTS_MAX_LAYOUTS);
+         return false;
+      }
+      memcpy (out->l, o->layouts, o->nlayouts * sizeof o->layouts[0]);
+      out->n = o->nlayouts;
+   }
+   for (i = 0; i < out->n; i++) {
+      for (j = 0; j < i; j++) {
+         if (strcmp (out->l[i].name, out->l[j].name) == 0 ||
+             strcmp (out->l[i].collection, out->l[j].collection) == 0) {
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                           "--layout %s=%s and %s=%s: each layout needs its own name and collection",
+                           out->l[j].name, out->l[j].collection, out->l[i].name, out->l[i].collection);
+            return false;
+         }
+      }
+   }
+   if (o->reference_layout) {
+      ref = lab_results_layout_find (out, o->reference_layout);
+      if (ref < 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--reference-layout %s names no layout (give one of the --layout names)",
+                        o->reference_layout);
+         return false;
+      }
+   }
+   for (i = 0; ref < 0 && i < out->n; i++) {
+      if (strcmp (out->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+         ref = (int)i;
+      }
+   }
+   out->reference = ref < 0 ? 0 : (size_t)ref;
+   return true;
+}
+
+/* lab_scan_run_order -- see scan.h. */
+void
+lab_scan_run_order (lab_scan_order_t order, int run, size_t n, size_t *out)
+{
+   size_t k;
+
+   for (k = 0; k < n; k++) {
+      switch (order) {
+      case LAB_ORDER_DETAIL_FIRST:
+         out[k] = k;
+         break;
+      case LAB_ORDER_FOLDED_FIRST:
+         out[k] = n - 1 - k;
+         break;
+      case LAB_ORDER_ALTERNATE:
+      default:
+         out[k] = (k + (size_t)(run - 1)) % n;
+         break;
+      }
+   }
+}
+
 /* lab_scan_opts_check -- see scan.h. */
 bool
 lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
@@ -120,7 +245,7 @@ append_opt_int (bson_t *d, const char *k, int64_t v)
 
 /* run_layout -- one layout of one run, measured (measure.c) into its entry (record.c). */
 static bool
-run_layout (lab_scan_plan_t *p, int run, const char *layout, int order_in_run, bson_t *entry,
+run_layout (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int order_in_run, bson_t *entry,
             bson_error_t *error)
 {
    lab_scan_layout_measure_t m;
@@ -130,7 +255,7 @@ run_layout (lab_scan_plan_t *p, int run, const char *layout, int order_in_run, b
       lab_scan_layout_entry (&m, entry);
       lab_scan_say (p->opts, false,
                     "run %d %s: %lld keys (%lld matched nothing), %lld docs, %lld rows in %.2f s", run,
-                    layout, (long long)m.keys, (long long)m.keys_unmatched, (long long)m.docs,
+                    m.layout, (long long)m.keys, (long long)m.keys_unmatched, (long long)m.docs,
                     (long long)m.rows, m.elapsed_s);
    }
    lab_scan_layout_measure_cleanup (&m);
@@ -196,7 +321,7 @@ check_collection (lab_session_t *sess, const lab_scan_opts_t *o, const char *col
    if (!exists) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
                      "%s collection \"%s\" does not exist in %s; check --%s (and --uri/--db)", which, coll,
-                     where, which);
+                     where, o->nlayouts ? "layout" : which);
       return false;
    }
    if (!lab_store_has_index (sess, coll, o->key, &has, error)) {
@@ -247,9 +372,11 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend,
    if (!lab_scan_opts_check (o, NULL, error)) {
       return false;
    }
-   if (strcmp (o->detail, o->folded) == 0) {
+   if (o->order == LAB_ORDER_FOLDED_FIRST && o->nlayouts > 2) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--detail and --folded name the same collection \"%s\"", o->detail);
+                     "--order folded-first is for two layouts; with %zu use alternate (each run rotates "
+                     "which goes first) or detail-first (the order given)",
+                     o->nlayouts);
       return false;
    }
    if (o->parallel < 1 || o->runs < 1) {
@@ -278,34 +405,53 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend,
    return true;
 }
 
-/* plan_keys -- both collections usable, and the keys to load (--keys-file or the folded collection's
- * key index), spread to --keys-limit. */
+/* keys_layout -- the layout whose key index gives the keys: the first that is not one document per row
+ * (its index holds each key once or a few times), else the first. */
+static const lab_results_layout_t *
+keys_layout (const lab_results_layouts_t *ls)
+{
+   size_t i;
+
+   for (i = 0; i < ls->n; i++) {
+      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) != 0) {
+         return &ls->l[i];
+      }
+   }
+   return &ls->l[0];
+}
+
+/* plan_keys -- every layout's collection usable, and the keys to load (--keys-file or the key index of
+ * keys_layout's collection), spread to --keys-limit. */
 static bool
 plan_keys (scan_plan_t *sp, bson_error_t *error)
 {
    const lab_scan_opts_t *o = sp->p.opts;
+   const lab_results_layouts_t *ls = &sp->p.layouts;
+   const char *kc = keys_layout (ls)->collection;
+   size_t i;
 
-   if (!check_collection (sp->sess, o, o->detail, "detail", sp->where, error) ||
-       !check_collection (sp->sess, o, o->folded, "folded", sp->where, error)) {
-      return false;
+   for (i = 0; i < ls->n; i++) {
+      if (!check_collection (sp->sess, o, ls->l[i].collection, ls->l[i].name, sp->where, error)) {
+         return false;
+      }
    }
    if (o->keys_file) {
       if (!lab_keys_read_file (o->keys_file, &sp->keys, &sp->p.nkeys, error)) {
          return false;
       }
-   } else if (!lab_store_distinct_keys (sp->sess, o->folded, o->key, &sp->keys, &sp->p.nkeys, error)) {
-      lab_error_prefix (error, "reading the keys of %s from its %s index", o->folded, o->key);
+   } else if (!lab_store_distinct_keys (sp->sess, kc, o->key, &sp->keys, &sp->p.nkeys, error)) {
+      lab_error_prefix (error, "reading the keys of %s from its %s index", kc, o->key);
       return false;
    }
    if (sp->p.nkeys == 0) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "no key to load: %s has no %s values",
-                     o->keys_file ? o->keys_file : o->folded, o->key);
+                     o->keys_file ? o->keys_file : kc, o->key);
       return false;
    }
    lab_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
    sp->p.keys = sp->keys;
    /* a comparison of nothing is an error, found before anything is made cold */
-   if (!lab_scan_match_check (sp->sess, o, sp->keys, sp->p.nkeys, error)) {
+   if (!lab_scan_match_check (sp->sess, o, ls, kc, sp->keys, sp->p.nkeys, error)) {
       return false;
    }
    lab_scan_say (o, false, "%lld keys to load per layout, %d workers", (long long)sp->p.nkeys, o->parallel);
@@ -347,8 +493,9 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
 {
    memset (sp, 0, sizeof *sp);
    bson_init (&sp->dataset);
-   bson_init (&sp->sw.locality[0]);
-   bson_init (&sp->sw.locality[1]);
+   for (size_t i = 0; i < LAB_RESULTS_MAX_LAYOUTS; i++) {
+      bson_init (&sp->sw.locality[i]);
+   }
    sp->p.store = store;
    sp->p.opts = o;
    sp->p.backend = lab_store_backend (store);
@@ -357,7 +504,8 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
       sp->p.restart_shown = sp->restart_shown;
    }
    sp->p.topo = &sp->topo;
-   if (!plan_check (store, o, sp->p.backend, error) || !lab_scan_server_info (store, &sp->p.info, error) ||
+   if (!plan_check (store, o, sp->p.backend, error) || !lab_scan_layouts_resolve (o, &sp->p.layouts, error) ||
+       !lab_scan_server_info (store, &sp->p.info, error) ||
        !lab_scan_deploy_plan (store, o, &sp->p.info, &sp->topo, error)) {
       return false;
    }
@@ -392,26 +540,29 @@ plan_cleanup (scan_plan_t *sp)
 static bool append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const char *coll,
                                  bson_error_t *error);
 
-/* plan_dataset -- both collections' figures, once, and their on-disk sizes; with a sweep, its points
+/* plan_dataset -- every layout's collection figures, once, and their on-disk sizes; with a sweep, its points
  * (scan/sweep.c); else the cache ratio of this single point. Closes the plan's session. */
 static bool
 plan_dataset (scan_plan_t *sp, bson_error_t *error)
 {
    const lab_scan_opts_t *o = sp->p.opts;
+   const lab_results_layouts_t *ls = &sp->p.layouts;
    bson_t wrap = BSON_INITIALIZER;
    lab_engine_stats_t es;
    bson_error_t err;
+   size_t i;
    bool ok;
 
    BSON_APPEND_INT64 (&sp->dataset, "keys", sp->p.nkeys);
-   ok = append_dataset_coll (sp->sess, &sp->dataset, "detail", o->detail, error) &&
-        append_dataset_coll (sp->sess, &sp->dataset, "folded", o->folded, error);
-   BSON_APPEND_DOCUMENT (&wrap, "dataset", &sp->dataset);
-   if (!lab_results_on_disk_bytes (&wrap, LAB_RESULTS_DETAIL, &sp->p.on_disk_bytes[0])) {
-      sp->p.on_disk_bytes[0] = 0;
+   ok = true;
+   for (i = 0; ok && i < ls->n; i++) {
+      ok = append_dataset_coll (sp->sess, &sp->dataset, ls->l[i].name, ls->l[i].collection, error);
    }
-   if (!lab_results_on_disk_bytes (&wrap, LAB_RESULTS_FOLDED, &sp->p.on_disk_bytes[1])) {
-      sp->p.on_disk_bytes[1] = 0;
+   BSON_APPEND_DOCUMENT (&wrap, "dataset", &sp->dataset);
+   for (i = 0; i < ls->n; i++) {
+      if (!lab_results_on_disk_bytes (&wrap, ls->l[i].name, &sp->p.on_disk_bytes[i])) {
+         sp->p.on_disk_bytes[i] = 0;
+      }
    }
    bson_destroy (&wrap);
    sp->sweep = o->nsweep > 0;
@@ -419,7 +570,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
       ok = lab_scan_sweep_plan (&sp->p, sp->sess, &sp->sw, error);
    } else if (ok && lab_store_engine_stats (sp->p.store, &es, &err)) {
       double cache = es.cache_max_bytes > 0 ? (double)es.cache_max_bytes : (double)o->cache_size_bytes;
-      if (!lab_results_cache_ratio_of (cache, sp->p.on_disk_bytes[0], &sp->cache_ratio)) {
+      if (!lab_results_cache_ratio_of (cache, sp->p.on_disk_bytes[ls->reference], &sp->cache_ratio)) {
          sp->cache_ratio = 0;
       }
    }
@@ -464,8 +615,10 @@ record_config (const scan_plan_t *sp, bson_t *results)
    bson_t doc;
 
    BSON_APPEND_DOCUMENT_BEGIN (results, "config", &doc);
-   BSON_APPEND_UTF8 (&doc, "detail", o->detail);
-   BSON_APPEND_UTF8 (&doc, "folded", o->folded);
+   if (o->nlayouts == 0) {
+      BSON_APPEND_UTF8 (&doc, "detail", o->detail);
+      BSON_APPEND_UTF8 (&doc, "folded", o->folded);
+   }
    BSON_APPEND_UTF8 (&doc, "key", o->key);
    BSON_APPEND_UTF8 (&doc, "array_field", o->array_field);
    BSON_APPEND_BOOL (&doc, "cold", o->cold);
@@ -531,6 +684,7 @@ record_header (scan_plan_t *sp, bson_t *results, bson_error_t *error)
    BSON_APPEND_UTF8 (results, "tool", "scancmp");
    BSON_APPEND_UTF8 (results, "tool_version", LAB_VERSION);
    BSON_APPEND_UTF8 (results, "started_at", ts);
+   lab_results_layouts_append (results, &sp->p.layouts);
    append_host (results);
    record_backend (sp, results);
    record_config (sp, results);
@@ -586,21 +740,20 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
 
 /* ---- the runs ------------------------------------------------------------------------------------ */
 
-/* lab_scan_runs -- see measure.h: every run, both layouts in the run's order (--order). */
+/* lab_scan_runs -- see measure.h: every run, every layout in the run's order (lab_scan_run_order). */
 bool
 lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   int run, k;
+   size_t order[LAB_RESULTS_MAX_LAYOUTS], k;
+   int run;
 
    for (run = 1; run <= o->runs; run++) {
-      bool detail_first =
-         o->order == LAB_ORDER_DETAIL_FIRST || (o->order == LAB_ORDER_ALTERNATE && run % 2 == 1);
-      for (k = 0; k < 2; k++) {
-         const char *layout = (k == 0) == detail_first ? "detail" : "folded";
+      lab_scan_run_order (o->order, run, p->layouts.n, order);
+      for (k = 0; k < p->layouts.n; k++) {
          bson_init (&entries[*nentries]);
          (*nentries)++;
-         if (!run_layout (p, run, layout, k + 1, &entries[*nentries - 1], error)) {
+         if (!run_layout (p, run, &p->layouts.l[order[k]], (int)k + 1, &entries[*nentries - 1], error)) {
             return false;
          }
       }
@@ -610,12 +763,13 @@ lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t 
 
 /* lab_scan_runs_record -- see measure.h. */
 void
-lab_scan_runs_record (const lab_scan_opts_t *o, bson_t *results, const bson_t *entries, int nentries)
+lab_scan_runs_record (const lab_scan_plan_t *p, bson_t *results, const bson_t *entries, int nentries)
 {
+   const lab_scan_opts_t *o = p->opts;
    bson_t arr;
    int k;
 
-   lab_scan_match_warn (o, entries, nentries);
+   lab_scan_match_warn (o, &p->layouts, entries, nentries);
    BSON_APPEND_ARRAY_BEGIN (results, "runs", &arr);
    for (k = 0; k < nentries; k++) {
       char idx[16];
@@ -669,11 +823,11 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
          goto done;
       }
    } else {
-      entries = bson_malloc0 ((size_t)o->runs * 2 * sizeof *entries);
+      entries = bson_malloc0 ((size_t)o->runs * sp.p.layouts.n * sizeof *entries);
       if (!lab_scan_runs (&sp.p, entries, &nentries, error)) {
          goto done;
       }
-      lab_scan_runs_record (o, results, entries, nentries);
+      lab_scan_runs_record (&sp.p, results, entries, nentries);
    }
    lab_scan_utc_now (ts, sizeof ts);
    BSON_APPEND_UTF8 (results, "finished_at", ts);

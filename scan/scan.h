@@ -1,6 +1,7 @@
 /*
- * scan.h -- the scan module: the cold, parallel, side-by-side load of the one-doc-per-row ("detail") and
- * the folded layout, with device-level measurements (issue "scancmp").
+ * scan.h -- the scan module: the cold, parallel, side-by-side load of two or more layouts of the same
+ * rows -- one document per row ("detail"), folded, buckets (issue 14: --layout) -- with device-level
+ * measurements (issue "scancmp").
  *
  * Pure parts (unit-tested): /proc/diskstats parsing and iostat arithmetic, device resolution from a
  * path's st_dev, key spreading and segmentation, percentiles and the latency histogram.
@@ -21,6 +22,7 @@
 
 #include "core/iostat.h"
 #include "core/progress.h"
+#include "core/results.h"
 #include "core/store.h"
 
 /* ---- /proc/diskstats ----------------------------------------------------------------------------- */
@@ -172,10 +174,15 @@ typedef enum {
 typedef void (*lab_scan_log_fn) (void *ctx, bool debug, const char *msg);
 
 typedef struct {
-   const char *detail;      /* one-doc-per-row collection */
-   const char *folded;      /* folded collection */
-   const char *key;         /* key field */
-   const char *array_field; /* array of rows in the folded documents */
+   const char *detail; /* --detail: one-doc-per-row collection (layout "detail", kind rows) */
+   const char *folded; /* --folded: folded collection (layout "folded", kind folded) */
+   /* --layout NAME=COLLECTION[:KIND], repeated: the candidates, in the order given. nlayouts == 0: the
+    * two layouts of --detail and --folded (lab_scan_layouts_resolve) */
+   lab_results_layout_t layouts[LAB_RESULTS_MAX_LAYOUTS];
+   size_t nlayouts;
+   const char *reference_layout; /* --reference-layout NAME; NULL: the first of kind rows */
+   const char *key;              /* key field */
+   const char *array_field;      /* array of rows in the folded documents */
    bool cold;
    int parallel;
    int runs;
@@ -215,6 +222,23 @@ typedef struct {
 /* lab_scan_opts_init -- the defaults of DESIGN.md (bill_detail, detail_coll, bill_id, details, 4
  * workers, 1 run, alternate, drop auto, 1 s interval ...). */
 void lab_scan_opts_init (lab_scan_opts_t *o);
+
+/* lab_scan_layout_parse -- one --layout value, NAME=COLLECTION[:KIND] (KIND rows, folded or buckets;
+ * default rows), into *out (pointing into `s`, which must outlive it; the ':' and '=' are overwritten).
+ * A missing name or collection, a name with characters other than letters, digits, '_' and '-', and an
+ * unknown kind are LAB_ERROR_USAGE naming the value. */
+bool lab_scan_layout_parse (char *s, lab_results_layout_t *out, bson_error_t *error);
+
+/* lab_scan_layouts_resolve -- the layouts the comparison measures: o->layouts, or "detail" (o->detail,
+ * rows) and "folded" (o->folded, folded) without --layout; the reference per o->reference_layout (else
+ * the first of kind rows, else the first). Refused (LAB_ERROR_USAGE): fewer than two layouts, two with
+ * the same name or collection, an unknown --reference-layout. */
+bool lab_scan_layouts_resolve (const lab_scan_opts_t *o, lab_results_layouts_t *out, bson_error_t *error);
+
+/* lab_scan_run_order -- the layouts of run `run` (1-based) in the order they are measured: order[k] is
+ * the index of the k-th layout. alternate rotates the first layout by one each run (run 1: as given);
+ * detail-first keeps the order given; folded-first reverses it. */
+void lab_scan_run_order (lab_scan_order_t order, int run, size_t n, size_t *out);
 
 /* lab_scan_order_parse / lab_drop_mode_parse -- option values; false on anything else. */
 bool lab_scan_order_parse (const char *s, lab_scan_order_t *out);
@@ -260,8 +284,8 @@ int64_t lab_locality_sample (int64_t nkeys, int64_t sample, int64_t *out);
 bool lab_scan_run (lab_store_t *store, const lab_scan_opts_t *opts, bson_t *results, bson_error_t *error);
 
 /* lab_scan_table_render -- the human-readable comparison table of a results document (medians over
- * runs): per metric the detail value, the folded value, folded/detail and which is better. Caller
- * bson_free()s. */
+ * runs): per metric one value per layout, each other layout's ratio to the reference and which is
+ * better. Caller bson_free()s. */
 char *lab_scan_table_render (const bson_t *results);
 
 /* lab_scan_sweep_table_render -- the sweep's points, one line each (cache, ratio, regime, load times,

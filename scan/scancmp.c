@@ -15,6 +15,7 @@
 
 static const char usage[] =
    "Usage: scancmp [--detail COLL] [--folded COLL] [--key FIELD] [--cold] [--parallel N] [--runs N]\n"
+   "               [--layout NAME=COLL[:rows|folded|buckets] ... [--reference-layout NAME]]\n"
    "               [--order alternate|detail-first|folded-first] [--keys-limit N | --keys-file FILE]\n"
    "               [--restart-cmd CMD] [--drop-caches auto|yes|no] [--dbpath DIR] [--device NAME]\n"
    "               [--interval DURATION] [--calibrate] [--out run.json] [common options]\n"
@@ -30,13 +31,20 @@ static const char usage[] =
    "Collections and keys:\n"
    "  --detail COLL          one-document-per-row collection (default bill_detail)\n"
    "  --folded COLL          folded collection (default detail_coll)\n"
-   "  --key FIELD            master key field, indexed in both (default bill_id)\n"
+   "  --layout NAME=COLL[:KIND]  a candidate layout, repeatable (2 to 8), instead of --detail/--folded:\n"
+   "                         KIND rows (one document per row, the default), folded (one document per\n"
+   "                         master, rows in --array-field) or buckets (several such documents per master,\n"
+   "                         every one of a key loaded). --detail A --folded B is short for\n"
+   "                         --layout detail=A:rows --layout folded=B:folded\n"
+   "  --reference-layout NAME  the layout every ratio is against (default: the first of kind rows)\n"
+   "  --key FIELD            master key field, indexed in every layout (default bill_id)\n"
    "  --array-field FIELD    the rows' array in folded documents (default details), to count rows\n"
    "  --keys-file FILE       keys to load, one per line (JSON value such as 42, \"A-1\", {\"$oid\": "
    "\"...\"};\n"
-   "                         other text is taken as a string); default: every key of --folded's index\n"
-   "                         No key matching a document in a layout is an error (exit 1, no results);\n"
-   "                         keys matching in part are warned about and recorded (keys_unmatched)\n"
+   "                         other text is taken as a string); default: every key of the first folded or\n"
+   "                         buckets layout's index (--folded's). No key matching a document in a\n"
+   "                         layout is an error (exit 1, no results); keys matching in part are warned\n"
+   "                         about and recorded (keys_unmatched)\n"
    "  --keys-limit N         load N keys spread evenly over the whole sorted key range\n"
    "  --create-index         build a missing key index before measuring (instead of failing)\n"
    "\n"
@@ -50,8 +58,8 @@ static const char usage[] =
    "  --ready-timeout DUR    longest wait for the server to answer ping afterwards (default 60s)\n"
    "  --parallel N           workers (default 4), each with its own session and key segment\n"
    "  --runs N               repetitions (default 1); the table shows medians\n"
-   "  --order ORDER          alternate (default: swap which layout goes first each run), detail-first,\n"
-   "                         folded-first\n"
+   "  --order ORDER          alternate (default: each run rotates which layout goes first), detail-first\n"
+   "                         (the order given, every run), folded-first (reversed; two layouts only)\n"
    "  --direct-io            embedded store: data files read with O_DIRECT (WiredTiger direct_io=[data]), "
    "so\n"
    "                         every engine cache miss is a disk read, as on a server whose RAM is far "
@@ -117,6 +125,11 @@ static const char usage[] =
    "  scancmp --uri 'mongodb://db1.example:27017/bills?directConnection=true' --server-disk ftdc \\\n"
    "          --server-device nvme0n1 --cold --restart-cmd 'ssh db1 sudo restart-and-drop' \\\n"
    "          --restart-drops-caches --out run.json\n"
+   "  # four candidates in one cold run, ratios against the one-document-per-row layout\n"
+   "  scancmp --uri wiredtiger:./data --cold --runs 4 --layout detail=bill_detail:rows \\\n"
+   "          --layout folded=detail_coll:folded --layout buckets=bill_buckets:buckets \\\n"
+   "          --layout zstd=detail_zstd:folded --out run4.json\n"
+   "\n"
    "  # the regime curve: 3 cold points from a cache a quarter of the detail layout to one it fits in\n"
    "  scancmp --uri wiredtiger:./data --cold --direct-io --cache-ratios 0.25,0.7,1.5 --out sweep.json\n"
    "\n"
@@ -148,11 +161,15 @@ static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none"
 /* parse_args -- fill the options; returns false with a usage error. */
 static bool
 parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out,
-            lab_cli_list_t *shards, const char **sizes, const char **ratios, bson_error_t *error)
+            lab_cli_list_t *shards, lab_cli_list_t *layouts, const char **sizes, const char **ratios,
+            bson_error_t *error)
 {
+   const char *detail = NULL, *folded = NULL;
    lab_cli_opt_t opts[] = {
-      LAB_CLI_OPT_STRING ("--detail", 0, &o->detail),
-      LAB_CLI_OPT_STRING ("--folded", 0, &o->folded),
+      LAB_CLI_OPT_STRING ("--detail", 0, &detail),
+      LAB_CLI_OPT_STRING ("--folded", 0, &folded),
+      LAB_CLI_OPT_LIST ("--layout", 0, layouts),
+      LAB_CLI_OPT_STRING ("--reference-layout", 0, &o->reference_layout),
       LAB_CLI_OPT_STRING ("--key", 0, &o->key),
       LAB_CLI_OPT_STRING ("--array-field", 0, &o->array_field),
       LAB_CLI_OPT_STRING ("--keys-file", 0, &o->keys_file),
@@ -185,8 +202,43 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = c };
+   size_t i;
 
-   return lab_cli_parse (&spec, argc, argv, 1, error);
+   if (!lab_cli_parse (&spec, argc, argv, 1, error)) {
+      return false;
+   }
+   if (layouts->n > 0 && (detail || folded)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--%s with --layout: name every candidate with --layout (--detail A --folded B is "
+                     "short for --layout detail=A:rows --layout folded=B:folded)",
+                     detail ? "detail" : "folded");
+      return false;
+   }
+   if (layouts->n > LAB_RESULTS_MAX_LAYOUTS) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--layout given %zu times: at most %d layouts", layouts->n, LAB_RESULTS_MAX_LAYOUTS);
+      return false;
+   }
+   for (i = 0; i < layouts->n; i++) {
+      /* the strings are argv's, which are writable: the parse splits them in place */
+      if (!lab_scan_layout_parse ((char *)layouts->v[i], &o->layouts[i], error)) {
+         return false;
+      }
+   }
+   o->nlayouts = layouts->n;
+   if (layouts->n == 1) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--layout given once: a comparison needs at least two layouts");
+      return false;
+   }
+   if (o->reference_layout && layouts->n == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--reference-layout names one of the --layout names: give the layouts with --layout");
+      return false;
+   }
+   o->detail = detail ? detail : o->detail;
+   o->folded = folded ? folded : o->folded;
+   return true;
 }
 
 /* main -- options, store, lab_scan_run, results file, table; errors to exit codes. */
@@ -194,7 +246,7 @@ int
 main (int argc, char **argv)
 {
    lab_cli_run_t cli;
-   lab_cli_list_t shards = { 0 };
+   lab_cli_list_t shards = { 0 }, layouts = { 0 };
    lab_cli_common_t c;
    lab_scan_opts_t o;
    lab_store_opts_t so = { 0 };
@@ -214,8 +266,9 @@ main (int argc, char **argv)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
-   if (!parse_args (argc, argv, &c, &o, &out, &shards, &sizes_arg, &ratios_arg, &error)) {
+   if (!parse_args (argc, argv, &c, &o, &out, &shards, &layouts, &sizes_arg, &ratios_arg, &error)) {
       lab_cli_list_free (&shards);
+      lab_cli_list_free (&layouts);
       return lab_cli_usage_exit (&error);
    }
    o.shard_uris = shards.v;
@@ -224,6 +277,7 @@ main (int argc, char **argv)
    if ((sizes_arg && !lab_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
        (ratios_arg && !lab_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
       lab_cli_list_free (&shards);
+      lab_cli_list_free (&layouts);
       return lab_cli_usage_exit (&error);
    }
    o.cache_sizes = sizes;
@@ -243,6 +297,7 @@ main (int argc, char **argv)
    o.log = log_cb;
    if (!lab_scan_opts_check (&o, c.uri, &error)) {
       lab_cli_list_free (&shards);
+      lab_cli_list_free (&layouts);
       bson_free (sizes);
       bson_free (ratios);
       return lab_cli_usage_exit (&error); /* before any work: no summary */
@@ -312,5 +367,6 @@ summary:
    bson_destroy (&results);
    lab_store_close (store);
    lab_cli_list_free (&shards);
+   lab_cli_list_free (&layouts);
    return rc;
 }

@@ -205,23 +205,22 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
 bool
 lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
 {
-   static const char *const layouts[2] = { "detail", "folded" };
    const lab_scan_opts_t *o = p->opts;
-   size_t i;
-   int l;
+   double ref_on_disk = p->on_disk_bytes[p->layouts.reference];
+   size_t i, l;
 
    memset (sw, 0, sizeof *sw);
-   bson_init (&sw->locality[0]);
-   bson_init (&sw->locality[1]);
+   for (l = 0; l < LAB_RESULTS_MAX_LAYOUTS; l++) {
+      bson_init (&sw->locality[l]);
+   }
    sw->n = o->nsweep;
    sw->cache_bytes = bson_malloc0 (sw->n * sizeof *sw->cache_bytes);
    sw->ratios = bson_malloc0 (sw->n * sizeof *sw->ratios);
-   if (!lab_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, p->on_disk_bytes[0], sw->cache_bytes,
-                           error)) {
+   if (!lab_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, ref_on_disk, sw->cache_bytes, error)) {
       return false;
    }
    for (i = 0; i < sw->n; i++) {
-      if (!lab_results_cache_ratio_of ((double)sw->cache_bytes[i], p->on_disk_bytes[0], &sw->ratios[i])) {
+      if (!lab_results_cache_ratio_of ((double)sw->cache_bytes[i], ref_on_disk, &sw->ratios[i])) {
          sw->ratios[i] = 0;
       }
    }
@@ -234,8 +233,8 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
       }
       lab_scan_say (o, false, "the server accepted setParameter wiredTigerEngineRuntimeConfig cache_size");
    }
-   for (l = 0; l < 2; l++) {
-      const char *coll = l == 0 ? o->detail : o->folded;
+   for (l = 0; l < p->layouts.n; l++) {
+      const char *coll = p->layouts.l[l].collection;
       bson_error_t err;
 
       if (lab_scan_locality (sess, o, coll, p->keys, p->nkeys, &sw->locality[l], &err)) {
@@ -244,7 +243,7 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
              bson_iter_init_find (&b, &sw->locality[l], "pages_per_master_p95")) {
             lab_scan_say (o, false,
                           "locality of %s (%s): a master's rows on %.1f data pages (mean), %.0f (p95)", coll,
-                          layouts[l], bson_iter_as_double (&a), bson_iter_as_double (&b));
+                          p->layouts.l[l].name, bson_iter_as_double (&a), bson_iter_as_double (&b));
          }
       } else {
          bson_reinit (&sw->locality[l]);
@@ -262,8 +261,11 @@ lab_scan_sweep_cleanup (lab_scan_sweep_t *sw)
 {
    bson_free (sw->cache_bytes);
    bson_free (sw->ratios);
-   bson_destroy (&sw->locality[0]);
-   bson_destroy (&sw->locality[1]);
+   size_t l;
+
+   for (l = 0; l < LAB_RESULTS_MAX_LAYOUTS; l++) {
+      bson_destroy (&sw->locality[l]);
+   }
    sw->cache_bytes = NULL;
    sw->ratios = NULL;
 }
@@ -273,9 +275,9 @@ lab_scan_sweep_cleanup (lab_scan_sweep_t *sw)
 /* append_layout -- "<layout>": read_amplification (median engine.block_read_bytes of the point's runs ÷
  * the on-disk size; left out when the engine gives no block bytes) and locality (or its note). */
 static void
-append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, int l, bson_t *point)
+append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t l, bson_t *point)
 {
-   const char *layout = l == 0 ? LAB_RESULTS_DETAIL : LAB_RESULTS_FOLDED;
+   const char *layout = p->layouts.l[l].name;
    lab_stat_t s = lab_results_metric_stat (point, layout, &lab_results_block_read_bytes);
    double amp;
    bson_t d;
@@ -297,12 +299,14 @@ static bool
 run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   bson_t *entries = bson_malloc0 ((size_t)o->runs * 2 * sizeof *entries);
+   bson_t *entries = bson_malloc0 ((size_t)o->runs * p->layouts.n * sizeof *entries);
+   size_t l;
    int nentries = 0, k;
    bool ok = false;
 
-   lab_scan_say (o, false, "sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the detail layout on disk)",
-                 i + 1, sw->n, (double)sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
+   lab_scan_say (o, false,
+                 "sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the reference layout on disk)", i + 1,
+                 sw->n, (double)sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
    if (!lab_store_set_cache_size (p->store, sw->cache_bytes[i], error)) {
       lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
                         (unsigned long long)sw->cache_bytes[i]);
@@ -320,9 +324,10 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    if (p->backend == LAB_BACKEND_MONGO) {
       BSON_APPEND_UTF8 (point, "cache_set_by", "setParameter wiredTigerEngineRuntimeConfig");
    }
-   lab_scan_runs_record (o, point, entries, nentries);
-   append_layout (p, sw, 0, point);
-   append_layout (p, sw, 1, point);
+   lab_scan_runs_record (p, point, entries, nentries);
+   for (l = 0; l < p->layouts.n; l++) {
+      append_layout (p, sw, l, point);
+   }
    ok = true;
 done:
    for (k = 0; k < nentries; k++) {
@@ -391,15 +396,75 @@ fmt_num (char *buf, size_t len, bool have, double v, const char *suffix)
    }
 }
 
+/* sweep_table_layouts -- the sweep table of a file whose layouts are not exactly detail and folded: per
+ * point and layout the median load time, and in brackets the read amplification and the data pages per
+ * master (mean); the speedups are the reference's load time over each layout's. */
+static char *
+sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, size_t n)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   const char *ref = ls->l[ls->reference].name;
+   bson_string_t *s = bson_string_new (NULL);
+   char path[160], cell[128];
+   size_t i, l;
+
+   bson_string_append_printf (s, "\nCache sweep, %zu points, %zu layouts (medians per point)\n", n, ls->n);
+   bson_string_append_printf (s, "%12s  %7s  %-13s", "engine cache", "ratio", "regime");
+   for (l = 0; l < ls->n; l++) {
+      snprintf (cell, sizeof cell, "%s: load (read amp, pages/master)", ls->l[l].name);
+      bson_string_append_printf (s, "  %-36s", cell);
+   }
+   bson_string_append (s, "\n");
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+
+      if (!lab_results_sweep_point (results, i, &p)) {
+         continue;
+      }
+      snprintf (cell, sizeof cell, "%.1f MiB", p.cache_size_bytes / 1048576.0);
+      bson_string_append_printf (s, "%12s  %7.2f  %-13s", cell, p.cache_ratio, lab_results_point_regime (&p));
+      for (l = 0; l < ls->n; l++) {
+         lab_stat_t st = lab_results_metric_stat (&p.doc, ls->l[l].name, el);
+         double amp = 0, pages = 0;
+         bool has_amp, has_pages;
+         char t[32], a[32], g[32];
+         snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_READ_AMPLIFICATION, ls->l[l].name);
+         has_amp = lab_results_get_number (&p.doc, path, &amp);
+         fmt_num (a, sizeof a, has_amp, amp, "x");
+         snprintf (path, sizeof path,
+                   "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN, ls->l[l].name);
+         has_pages = lab_results_get_number (&p.doc, path, &pages);
+         fmt_num (g, sizeof g, has_pages, pages, "");
+         fmt_num (t, sizeof t, st.present, st.median, " s");
+         snprintf (cell, sizeof cell, "%s (%s, %s)", t, a, g);
+         bson_string_append_printf (s, "  %-36s", cell);
+      }
+      bson_string_append (s, "\n");
+   }
+   bson_string_append_printf (
+      s,
+      "ratio = engine cache / %s's data + indexes on disk; read amp = bytes the engine read from disk / the "
+      "layout's size on disk;\npages/master = distinct data pages one master's rows occupy (mean). The table "
+      "above shows the reference point; layout-report draws the curve\n",
+      ref);
+   return bson_string_free (s, false);
+}
+
 /* lab_scan_sweep_table_render -- see scan.h. */
 char *
 lab_scan_sweep_table_render (const bson_t *results)
 {
    size_t n = lab_results_sweep_n (results), i;
+   lab_results_layouts_t ls;
    bson_string_t *s;
 
    if (n == 0) {
       return NULL;
+   }
+   lab_results_layouts (results, &ls);
+   if (!(ls.n == 2 && ls.reference == 0 && strcmp (ls.l[0].name, LAB_RESULTS_DETAIL) == 0 &&
+         strcmp (ls.l[1].name, LAB_RESULTS_FOLDED) == 0)) {
+      return sweep_table_layouts (results, &ls, n);
    }
    s = bson_string_new (NULL);
    bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);

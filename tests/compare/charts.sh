@@ -61,6 +61,36 @@ if errors:
 print("ok: 4 well-formed SVG charts with both layouts, linked from the report")
 PY
 
+# three layouts: every chart has a series per layout (each named in the legend, in its own colour)
+mkdir -p "$tmp/three"
+"$report" "$data/run3.json" -o "$tmp/three/review.md" -q
+python3 - "$tmp/three" <<'PY'
+import os, re, sys
+import xml.etree.ElementTree as ET
+
+d = sys.argv[1]
+errors = []
+for n in ["read-requests", "read-mbs", "memory", "latency"]:
+    p = os.path.join(d, "review-%s.svg" % n)
+    if not os.path.exists(p):
+        errors.append("review-%s.svg missing" % n)
+        continue
+    root = ET.parse(p).getroot()
+    text = " ".join(t for t in root.itertext())
+    for layout in ("detail", "folded", "buckets"):
+        if not re.search(r"\b%s\b" % layout, text):
+            errors.append("review-%s.svg: no %s series in the chart's legend" % (n, layout))
+    raw = open(p, encoding="utf-8").read()
+    drawn = {tuple(int(x) for x in m) for m in re.findall(r"rgb\(\s*(\d+),\s*(\d+),\s*(\d+)\)", raw)}
+    colours = drawn & {(217, 95, 2), (27, 126, 158), (117, 112, 179)}  # detail, folded, the third
+    if len(colours) < 3:
+        errors.append("review-%s.svg: %d layout colours drawn, want 3 (%s)" % (n, len(colours), sorted(colours)))
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: three layouts, three series in every chart")
+PY
+
 # a cache sweep: the sweep chart, well-formed, with the speedup and both read amplification series, the
 # regimes named and the production point marked (inside the measured range); outside the range there
 # is no production marker (no estimate to draw)

@@ -45,6 +45,10 @@ golden minimal minimal.json --charts none
 golden partial partial.json --charts none
 # a cache sweep (three points): the curve verdict and tables; with the production point inside the
 # measured range (interpolated) and outside it (refused, the report still written)
+# three layouts (schema version 2): a column per layout, ratios against detail, the N-layout verdict;
+# against a two-layout baseline (the layout the baseline lacks shows n/a)
+golden run3 run3.json --charts none
+golden run3-vs-baseline run3.json --baseline run.json --charts none --title 'three candidates against the two-layout run'
 golden sweep sweep.json --charts none
 golden sweep-production sweep.json --charts none --production-cache-ratio 0.5
 golden sweep-outside sweep.json --charts none --production-cache 64MiB --production-data 659562496
@@ -86,6 +90,23 @@ refused 1 "invalid.json: line 3, column" invalid.json
 refused 1 "empty.json: empty file" empty.json
 refused 1 "a comparison needs at least one of each" onelayout.json
 refused 1 "cannot open results file missing.json" missing.json
+# three layouts: a run of an unknown layout, a layout without runs, layouts[] in a version 1 file
+python3 - "$data/run3.json" "$tmp" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+def write(name, doc):
+    with open("%s/%s" % (sys.argv[2], name), "w") as f:
+        json.dump(doc, f)
+u = copy.deepcopy(d); u["runs"][2]["layout"] = "stacked"
+write("run3-unknown.json", u)
+m = copy.deepcopy(d); m["runs"] = [x for x in m["runs"] if x["layout"] != "buckets"]
+write("run3-nobuckets.json", m)
+v = copy.deepcopy(d); v["schema_version"] = 1
+write("run3-v1.json", v)
+PY
+refused 1 'run3-unknown.json: runs[2]: "layout" must be "detail", "folded" or "buckets" (found "stacked")' run3-unknown.json
+refused 1 "run3-nobuckets.json: runs[] has no entry of layout buckets" run3-nobuckets.json
+refused 1 'run3-v1.json: "layouts" must be an array of {name, collection, kind}, from schema_version 2 on' run3-v1.json
 refused 1 "--baseline: truncated.json" "$data/run.json" --baseline truncated.json
 # broken sweeps: unsorted, a repeated cache size, a point without the folded layout
 python3 - "$data/sweep.json" "$tmp" <<'PY'
@@ -131,6 +152,16 @@ p, r = json.load(open(sys.argv[1]))['match'], json.load(open(sys.argv[2]))['matc
 assert p == {'keys': 40, 'keys_unmatched': {'detail': 5, 'folded': 2}, 'row_pairs': 2, 'rows_differ_runs': 2}, p
 assert r['keys_unmatched'] == {} and r['rows_differ_runs'] == 0 and r['row_pairs'] == 3, r
 " "$tmp/p.json" "$tmp/r.json" && echo "ok: --json match" || fail "--json match is wrong: $(head -c 300 "$tmp/p.json")"
+(cd "$data" && "$report" run3.json --charts none -o "$tmp/j3.md" --json - -q) > "$tmp/j3.json"
+python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1]))['metrics']
+e = m['elapsed_s']
+assert set(e) == {'detail', 'folded', 'buckets', 'better'} and e['better'] == 'folded'
+assert abs(e['buckets']['ratio_to_reference'] - e['buckets']['median'] / e['detail']['median']) < 1e-9
+assert 'ratio_to_reference' not in e['detail'] and 'ratio_folded_to_detail' not in e
+assert m['cache_peak_bytes']['better'] == 'same' and m['storage_size_bytes']['better'] == 'folded = buckets'
+" "$tmp/j3.json" && echo "ok: --json comparison of three layouts" || fail "--json of three layouts is wrong: $(head -c 300 "$tmp/j3.json")"
 
 (cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 0.5) > "$tmp/s.json"
 python3 -c "

@@ -57,7 +57,8 @@ test_refuses_bad_files (void **state)
    refuse ("[1, 2]", "expected a JSON object");
    refuse ("{\"schema_version\": 1, \"runs\": [" RUN_D "}, " RUN_F "}]} {\"x\": 1}", "after the results");
    refuse ("{\"runs\": []}", "schema_version");
-   refuse ("{\"schema_version\": 2, \"runs\": []}", "schema_version 2");
+   refuse ("{\"schema_version\": 3, \"runs\": []}", "schema_version 3");
+   refuse ("{\"schema_version\": 1.5, \"runs\": []}", "schema_version 1.5");
    refuse ("{\"schema_version\": 1}", "runs");
    refuse ("{\"schema_version\": 1, \"runs\": [" RUN_D "}]}", "at least one of each");
    refuse ("{\"schema_version\": 1, \"runs\": [" RUN_D "}, {\"run\": 1, \"layout\": \"folded\"}]}",

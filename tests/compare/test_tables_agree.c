@@ -3,8 +3,9 @@
  * (lab_scan_table_render) and layout-report's Markdown comparison table (lab_cmp_render_md) must show
  * the same rows in the same order with the same labels, values, ratios and winners. Both rendered texts
  * are parsed back into rows and checked against each other and against the structured rows of the
- * results model (lab_results_row) they are built from. A second test proves the check can fail: a
- * changed label, value, winner or a dropped row is caught.
+ * results model (lab_results_nrow) they are built from, for two-layout files and a three-layout one (a
+ * value column per layout, a ratio per layout other than the reference). A second test proves the check
+ * can fail: a changed label, value, winner or a dropped row is caught, with two and with three layouts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,10 @@
 #include "tests/testutil.h"
 
 #define MAX_ROWS 64
+#define MAX_CELLS (2 * LAB_RESULTS_MAX_LAYOUTS + 1)
 
 typedef struct {
-   char *cell[5]; /* label, detail, folded, ratio, better */
+   char *cell[MAX_CELLS]; /* label, a value per layout, a ratio per non-reference layout, better */
 } row_t;
 
 typedef struct {
@@ -32,7 +34,7 @@ rows_free (rows_t *rows)
    int i, c;
 
    for (i = 0; i < rows->n; i++) {
-      for (c = 0; c < 5; c++) {
+      for (c = 0; c < MAX_CELLS; c++) {
          bson_free (rows->r[i].cell[c]);
       }
    }
@@ -68,9 +70,9 @@ md_unescape (char *s)
    *w = '\0';
 }
 
-/* parse_md -- the rows of the "## Comparison" table: cells between unescaped '|'. */
+/* parse_md -- the rows of the "## Comparison" table: cells between unescaped '|' (ncells of them). */
 static void
-parse_md (const char *md, rows_t *rows)
+parse_md (const char *md, int ncells, rows_t *rows)
 {
    const char *p = strstr (md, "## Comparison\n\n");
 
@@ -92,12 +94,12 @@ parse_md (const char *md, rows_t *rows)
             continue;
          }
          if (*q == '|') {
-            assert_true (c < 5);
+            assert_true (c < ncells);
             r->cell[c++] = trimmed (start, (size_t)(q - start));
             start = q + 1;
          }
       }
-      assert_int_equal (c, 5);
+      assert_int_equal (c, ncells);
       md_unescape (r->cell[0]);
       rows->n++;
       p = end + 1;
@@ -105,9 +107,9 @@ parse_md (const char *md, rows_t *rows)
 }
 
 /* parse_text -- the rows of scancmp's table: after the title, header and rule lines, up to the legend;
- * cells are separated by two spaces or more (an empty "better" cell is absent). */
+ * cells are separated by two spaces or more (ncells of them; an empty "better" cell is absent). */
 static void
-parse_text (const char *txt, rows_t *rows)
+parse_text (const char *txt, int ncells, rows_t *rows)
 {
    const char *p = txt;
    int i;
@@ -132,7 +134,7 @@ parse_text (const char *txt, rows_t *rows)
             continue;
          }
          if (q > start) {
-            assert_true (c < 5);
+            assert_true (c < ncells);
             r->cell[c++] = trimmed (start, (size_t)(q - start));
          }
          while (q < end && *q == ' ') {
@@ -140,9 +142,9 @@ parse_text (const char *txt, rows_t *rows)
          }
          start = q;
       }
-      assert_true (c == 4 || c == 5);
-      if (c == 4) {
-         r->cell[4] = bson_strdup ("");
+      assert_true (c == ncells - 1 || c == ncells);
+      if (c == ncells - 1) {
+         r->cell[c] = bson_strdup ("");
       }
       rows->n++;
       p = end + 1;
@@ -158,27 +160,40 @@ median_part (const char *ranged, const char *plain)
    return strncmp (ranged, plain, n) == 0 && (ranged[n] == '\0' || strncmp (ranged + n, " (", 2) == 0);
 }
 
+/* ncells_of -- the cells of a comparison row of `results`: label, values, ratios, better. */
+static int
+ncells_of (const bson_t *results)
+{
+   lab_results_layouts_t ls;
+
+   lab_results_layouts (results, &ls);
+   return 2 * (int)ls.n + 1;
+}
+
 /* disagree -- count the differences between the Markdown table, the text table and the model's rows of
  * `results`; the first is described in `why`. */
 static int
 disagree (const bson_t *results, const char *md, const char *txt, char *why, size_t why_len)
 {
-   static const char *const what[5] = { "label", "detail", "folded", "ratio", "better" };
+   lab_results_layouts_t ls;
    rows_t m, t;
    const lab_metric_t *cat;
-   size_t n, i;
-   int k = 0, bad = 0, c;
+   size_t n, i, l;
+   int k = 0, bad = 0, c, nc;
 
    why[0] = '\0';
-   parse_md (md, &m);
-   parse_text (txt, &t);
+   lab_results_layouts (results, &ls);
+   nc = ncells_of (results);
+   parse_md (md, nc, &m);
+   parse_text (txt, nc, &t);
    cat = lab_results_metrics (&n);
    for (i = 0; i < n; i++) {
-      lab_results_row_t row;
-      lab_results_cells_t ranged, plain;
-      const char *want_md[5], *want_txt[5];
+      lab_results_nrow_t row;
+      lab_results_ncells_t ranged, plain;
+      const char *want_md[MAX_CELLS], *want_txt[MAX_CELLS];
+      int nv = 1;
 
-      if (!lab_results_row (results, &cat[i], &row)) {
+      if (!lab_results_nrow (results, &ls, &cat[i], &row)) {
          continue;
       }
       if (k >= m.n || k >= t.n) {
@@ -189,25 +204,35 @@ disagree (const bson_t *results, const char *md, const char *txt, char *why, siz
          k++;
          continue;
       }
-      lab_results_row_cells (&row, true, &ranged);
-      lab_results_row_cells (&row, false, &plain);
+      lab_results_nrow_cells (&row, &ls, true, &ranged);
+      lab_results_nrow_cells (&row, &ls, false, &plain);
       want_md[0] = want_txt[0] = cat[i].label;
-      want_md[1] = ranged.detail, want_txt[1] = plain.detail;
-      want_md[2] = ranged.folded, want_txt[2] = plain.folded;
-      want_md[3] = want_txt[3] = plain.ratio;
-      want_md[4] = want_txt[4] = plain.better;
-      for (c = 0; c < 5; c++) {
+      for (l = 0; l < ls.n; l++, nv++) {
+         want_md[nv] = ranged.value[l];
+         want_txt[nv] = plain.value[l];
+      }
+      for (l = 0; l < ls.n; l++) {
+         if (l != ls.reference) {
+            want_md[nv] = want_txt[nv] = plain.ratio[l];
+            nv++;
+         }
+      }
+      want_md[nv] = want_txt[nv] = plain.better;
+      assert_int_equal (nv + 1, nc);
+      for (c = 0; c < nc; c++) {
          const char *a = m.r[k].cell[c], *b = t.r[k].cell[c];
-         bool same = (c == 1 || c == 2) ? median_part (a, b) : strcmp (a, b) == 0;
+         bool value = c >= 1 && c <= (int)ls.n;
+         bool same = value ? median_part (a, b) : strcmp (a, b) == 0;
          if (!same || strcmp (a, want_md[c]) != 0 || strcmp (b, want_txt[c]) != 0) {
             if (!bad++) {
-               bson_snprintf (why, why_len, "row %d (%s), %s: Markdown '%s', text '%s', model '%s' / '%s'", k,
-                              cat[i].label, what[c], a, b, want_md[c], want_txt[c]);
+               bson_snprintf (why, why_len,
+                              "row %d (%s), cell %d: Markdown '%s', text '%s', model '%s' / '%s'", k,
+                              cat[i].label, c, a, b, want_md[c], want_txt[c]);
             }
          }
       }
-      lab_results_cells_cleanup (&ranged);
-      lab_results_cells_cleanup (&plain);
+      lab_results_ncells_cleanup (&ranged);
+      lab_results_ncells_cleanup (&plain);
       k++;
    }
    if (m.n != k || t.n != k) {
@@ -254,6 +279,7 @@ test_same_rows_in_both (void **state)
       "tests/compare/data/partial.json", /* keys that matched nothing, rows that differ: a note under it */
       "tests/compare/data/sweep.json",   /* a sweep: the tables show its reference point */
       "tests/scan/data/example-run.json",
+      "tests/compare/data/run3.json", /* three layouts: a column each, two ratios */
    };
    size_t f;
 
@@ -269,7 +295,7 @@ test_same_rows_in_both (void **state)
       if (bad) {
          fail_msg ("%s: %d difference(s); first: %s\n--- text table:\n%s", files[f], bad, why, txt);
       }
-      parse_text (txt, &rows);
+      parse_text (txt, ncells_of (&r.doc), &rows);
       assert_true (rows.n >= 4); /* a real table was compared, not two empty ones */
       rows_free (&rows);
       bson_free (md);
@@ -334,12 +360,37 @@ test_catches_differences (void **state)
    lab_cmp_results_cleanup (&r);
 }
 
+static void
+test_catches_differences_three (void **state)
+{
+   char *path = data_path ("tests/compare/data/run3.json"), *md, *txt, why[512];
+   lab_cmp_results_t r = { 0 };
+
+   (void)state;
+   render_both (path, &r, &md, &txt);
+   assert_int_equal (disagree (&r.doc, md, txt, why, sizeof why), 0);
+   /* the third layout's value, its ratio, a tie among some of the layouts */
+   expect_caught (&r.doc, bson_strdup (md), replaced (txt, "50.0 s", "50.1 s"), "third value");
+   expect_caught (&r.doc, replaced (md, "| 44% | 54% |", "| 44% | 55% |"), bson_strdup (txt), "third ratio");
+   expect_caught (&r.doc, bson_strdup (md), replaced (txt, "folded = buckets", "folded"), "tie");
+   /* columns swapped in one renderer */
+   expect_caught (&r.doc,
+                  replaced (md, "| 41.3 s (40.2–43.0) | 50.0 s (48.6–52.0) |",
+                            "| 50.0 s (48.6–52.0) | 41.3 s (40.2–43.0) |"),
+                  bson_strdup (txt), "swapped columns");
+   bson_free (md);
+   bson_free (txt);
+   bson_free (path);
+   lab_cmp_results_cleanup (&r);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_same_rows_in_both),
       cmocka_unit_test (test_catches_differences),
+      cmocka_unit_test (test_catches_differences_three),
    };
    return cmocka_run_group_tests_name ("tables_agree", tests, NULL, NULL);
 }

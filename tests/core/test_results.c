@@ -195,6 +195,196 @@ test_summary_append (void **state)
    bson_destroy (&results);
 }
 
+static void
+test_layouts (void **state)
+{
+   bson_t v1, v2, bad;
+   lab_results_layouts_t ls;
+
+   (void)state;
+   /* version 1: detail and folded, the collections from the dataset, detail the reference */
+   entry (&v1, "{\"schema_version\": 1, \"dataset\": {\"detail\": {\"collection\": \"bd\"}}}");
+   lab_results_layouts (&v1, &ls);
+   assert_int_equal (ls.n, 2);
+   assert_string_equal (ls.l[0].name, "detail");
+   assert_string_equal (ls.l[0].kind, "rows");
+   assert_string_equal (ls.l[0].collection, "bd");
+   assert_string_equal (ls.l[1].kind, "folded");
+   assert_null (ls.l[1].collection);
+   assert_int_equal (ls.reference, 0);
+   /* version 2: the order given; the reference named, else the first of kind rows */
+   entry (&v2,
+          "{\"schema_version\": 2, \"layouts\": [{\"name\": \"f\", \"collection\": \"fc\", \"kind\": "
+          "\"folded\"}, {\"name\": \"b\", \"collection\": \"bc\", \"kind\": \"buckets\"}, {\"name\": \"r\", "
+          "\"collection\": \"rc\", \"kind\": \"rows\"}]}");
+   lab_results_layouts (&v2, &ls);
+   assert_int_equal (ls.n, 3);
+   assert_string_equal (ls.l[1].name, "b");
+   assert_string_equal (ls.l[1].collection, "bc");
+   assert_int_equal (ls.reference, 2);
+   assert_int_equal (lab_results_layout_find (&ls, "b"), 1);
+   assert_int_equal (lab_results_layout_find (&ls, "x"), -1);
+   assert_int_equal (lab_results_layout_find (&ls, NULL), -1);
+   BSON_APPEND_UTF8 (&v2, LAB_RESULTS_KEY_REFERENCE_LAYOUT, "b");
+   lab_results_layouts (&v2, &ls);
+   assert_int_equal (ls.reference, 1);
+   /* a repeated name counts once, a nameless entry not at all, no kind is rows */
+   entry (&bad,
+          "{\"layouts\": [{\"name\": \"a\"}, {\"kind\": \"rows\"}, {\"name\": \"a\"}, {\"name\": \"c\", "
+          "\"kind\": \"folded\"}]}");
+   lab_results_layouts (&bad, &ls);
+   assert_int_equal (ls.n, 2);
+   assert_string_equal (ls.l[0].kind, "rows");
+   assert_string_equal (ls.l[1].name, "c");
+   /* the writer's list reads back */
+   {
+      bson_t w = BSON_INITIALIZER;
+      lab_results_layouts_t back;
+      lab_results_layouts (&v2, &ls);
+      lab_results_layouts_append (&w, &ls);
+      lab_results_layouts (&w, &back);
+      assert_int_equal (back.n, 3);
+      assert_int_equal (back.reference, 1);
+      assert_string_equal (back.l[2].collection, "rc");
+      bson_destroy (&w);
+   }
+   bson_destroy (&v1);
+   bson_destroy (&v2);
+   bson_destroy (&bad);
+}
+
+/* nrow_of -- the row of metric `name` in a three-layout file of medians a, b, c (a the reference). */
+static lab_results_nrow_t
+nrow_of (const char *name, double a, double b, double c, lab_results_layouts_t *ls)
+{
+   bson_t d;
+   lab_results_nrow_t row;
+   char *json = bson_strdup_printf (
+      "{\"layouts\": [{\"name\": \"a\", \"kind\": \"rows\"}, {\"name\": \"b\", \"kind\": \"folded\"}, "
+      "{\"name\": \"c\", \"kind\": \"buckets\"}], \"summary\": {\"a\": {\"runs\": 1, \"%s\": {\"median\": "
+      "%g}}, "
+      "\"b\": {\"runs\": 1, \"%s\": {\"median\": %g}}, \"c\": {\"runs\": 1, \"%s\": {\"median\": %g}}}}",
+      name, a, name, b, name, c);
+
+   entry (&d, json);
+   lab_results_layouts (&d, ls);
+   assert_true (lab_results_nrow (&d, ls, lab_results_metric_find (name), &row));
+   bson_destroy (&d); /* the row holds numbers only */
+   bson_free (json);
+   return row;
+}
+
+static void
+test_nrow (void **state)
+{
+   lab_results_layouts_t ls;
+   lab_results_nrow_t row;
+   lab_results_ncells_t c;
+
+   (void)state;
+   /* a single best: its advantage over the runner-up, ratios against the reference */
+   row = nrow_of ("elapsed_s", 100, 40, 50, &ls);
+   assert_int_equal (row.winner, LAB_WIN_ONE);
+   assert_int_equal (row.best, 1);
+   assert_float_equal (row.factor, 1.25, 1e-12);
+   assert_true (row.has_ratio[1] && row.has_ratio[2]);
+   assert_float_equal (row.ratio[2], 0.5, 1e-12);
+   lab_results_nrow_cells (&row, &ls, false, &c);
+   assert_string_equal (c.better, "b 1.25x");
+   assert_string_equal (c.ratio[0], ""); /* the reference has no ratio column */
+   assert_string_equal (c.ratio[1], "40%");
+   assert_string_equal (c.value[2], "50.0 s");
+   lab_results_ncells_cleanup (&c);
+   /* higher is better */
+   row = nrow_of ("rows_per_s", 4000, 20000, 16000, &ls);
+   assert_int_equal (row.best, 1);
+   /* the best two within 2%: a tie of those, named */
+   row = nrow_of ("elapsed_s", 100, 40, 40.5, &ls);
+   assert_int_equal (row.winner, LAB_WIN_TIE);
+   assert_true (!row.tied[0] && row.tied[1] && row.tied[2]);
+   lab_results_nrow_cells (&row, &ls, false, &c);
+   assert_string_equal (c.better, "b = c");
+   lab_results_ncells_cleanup (&c);
+   /* all within 2%: same */
+   row = nrow_of ("elapsed_s", 40.2, 40, 40.5, &ls);
+   lab_results_nrow_cells (&row, &ls, false, &c);
+   assert_string_equal (c.better, "same");
+   lab_results_ncells_cleanup (&c);
+   /* descriptive: no winner */
+   row = nrow_of ("docs", 100, 1, 3, &ls);
+   assert_int_equal (row.winner, LAB_WIN_NONE);
+   /* a reference of 0: no ratios */
+   row = nrow_of ("read_requests", 0, 5, 6, &ls);
+   assert_false (row.has_ratio[1]);
+   assert_int_equal (row.best, 0);
+}
+
+/* test_nrow_pair -- with two layouts the N-layout row says what the pairwise rule says. */
+static void
+test_nrow_pair (void **state)
+{
+   static const double pairs[][2] = { { 93.2, 41.3 }, { 41.3, 93.2 }, { 10, 10.1 }, { 0, 0 }, { 5, 0 } };
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   size_t i;
+
+   (void)state;
+   for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+      bson_t d;
+      lab_results_layouts_t ls;
+      lab_results_nrow_t row;
+      lab_stat_t a = { true, 1, pairs[i][0], pairs[i][0], pairs[i][0] };
+      lab_stat_t b = { true, 1, pairs[i][1], pairs[i][1], pairs[i][1] };
+      double factor;
+      lab_winner_t w = lab_results_winner (el->better, &a, &b, &factor);
+      char *json =
+         bson_strdup_printf ("{\"summary\": {\"detail\": {\"runs\": 1, \"elapsed_s\": {\"median\": %g}}, "
+                             "\"folded\": {\"runs\": 1, \"elapsed_s\": {\"median\": %g}}}}",
+                             pairs[i][0], pairs[i][1]);
+      entry (&d, json);
+      lab_results_layouts (&d, &ls);
+      assert_true (lab_results_nrow (&d, &ls, el, &row));
+      if (w == LAB_WIN_TIE) {
+         assert_int_equal (row.winner, LAB_WIN_TIE);
+      } else {
+         assert_int_equal (row.winner, LAB_WIN_ONE);
+         assert_int_equal (row.best, w == LAB_WIN_DETAIL ? 0 : 1);
+         assert_float_equal (row.factor, factor, 1e-12);
+      }
+      bson_destroy (&d);
+      bson_free (json);
+   }
+}
+
+/* test_summary_three -- the summary has every layout of the entries, in order of first appearance. */
+static void
+test_summary_three (void **state)
+{
+   bson_t entries[4], results = BSON_INITIALIZER;
+   bson_iter_t it, sum;
+   const char *want[] = { "b", "c", "a" };
+   double v;
+   int i = 0;
+
+   (void)state;
+   entry (&entries[0], "{\"run\": 1, \"layout\": \"b\", \"elapsed_s\": 1}");
+   entry (&entries[1], "{\"run\": 1, \"layout\": \"c\", \"elapsed_s\": 2}");
+   entry (&entries[2], "{\"run\": 1, \"layout\": \"a\", \"elapsed_s\": 3}");
+   entry (&entries[3], "{\"run\": 2, \"layout\": \"c\", \"elapsed_s\": 4}");
+   lab_results_summary_append (&results, entries, 4);
+   assert_true (bson_iter_init_find (&it, &results, "summary") && bson_iter_recurse (&it, &sum));
+   while (bson_iter_next (&sum)) {
+      assert_true (i < 3);
+      assert_string_equal (bson_iter_key (&sum), want[i++]);
+   }
+   assert_int_equal (i, 3);
+   assert_true (lab_results_get_number (&results, "summary.c.runs", &v) && v == 2);
+   assert_true (lab_results_get_number (&results, "summary.c.elapsed_s.median", &v) && v == 3);
+   for (i = 0; i < 4; i++) {
+      bson_destroy (&entries[i]);
+   }
+   bson_destroy (&results);
+}
+
 /* expect_fmt -- lab_results_format(unit, v) must be `want`. */
 static void
 expect_fmt (lab_unit_t unit, double v, const char *want)
@@ -586,6 +776,10 @@ main (void)
       cmocka_unit_test (test_winner_and_tie_rule),
       cmocka_unit_test (test_catalogue),
       cmocka_unit_test (test_summary_append),
+      cmocka_unit_test (test_layouts),
+      cmocka_unit_test (test_nrow),
+      cmocka_unit_test (test_nrow_pair),
+      cmocka_unit_test (test_summary_three),
       cmocka_unit_test (test_format),
       cmocka_unit_test (test_row_cells),
       cmocka_unit_test (test_speedup_amplification_ratio),

@@ -157,3 +157,102 @@ done:
    bson_free (rows);
    return ok;
 }
+
+typedef struct {
+   lab_session_t *sess;
+   const char *to;
+   int bucket_rows;
+   int64_t docs;
+   bool ok;
+   bson_error_t *error;
+} rebucket_t;
+
+/* rebucket_doc -- split one folded document's details into buckets and insert them. */
+static bool
+rebucket_doc (const bson_t *doc, void *ctx)
+{
+   rebucket_t *rb = ctx;
+   bson_iter_t id, it, rows;
+   bson_t *batch[64];
+   size_t n = 0;
+   int bucket = 0;
+
+   if (!bson_iter_init_find (&id, doc, "bill_id") || !bson_iter_init_find (&it, doc, "details") ||
+       !BSON_ITER_HOLDS_ARRAY (&it) || !bson_iter_recurse (&it, &rows)) {
+      lab_error_set (rb->error, LAB_ERROR_STORE, 1, "a folded document without bill_id or details");
+      return rb->ok = false;
+   }
+   for (bool more = bson_iter_next (&rows); more;) {
+      bson_t *d = bson_new (), arr;
+      int k = 0;
+
+      bson_append_iter (d, "bill_id", -1, &id);
+      BSON_APPEND_INT32 (d, "bucket", bucket++);
+      BSON_APPEND_ARRAY_BEGIN (d, "details", &arr);
+      for (; more && k < rb->bucket_rows; more = bson_iter_next (&rows), k++) {
+         char idx[16];
+         const char *ik;
+         bson_uint32_to_string ((uint32_t)k, &ik, idx, sizeof idx);
+         bson_append_iter (&arr, ik, -1, &rows);
+      }
+      bson_append_array_end (d, &arr);
+      BSON_APPEND_INT32 (d, "row_count", k);
+      batch[n++] = d;
+      if (n == sizeof batch / sizeof batch[0] && !flush_batch (rb->sess, rb->to, batch, &n, rb->error)) {
+         return rb->ok = false;
+      }
+      rb->docs++;
+   }
+   if (n && !flush_batch (rb->sess, rb->to, batch, &n, rb->error)) {
+      return rb->ok = false;
+   }
+   return true;
+}
+
+/* scan_testdata_rebucket -- see scan_testdata.h. */
+bool
+scan_testdata_rebucket (lab_store_t *store, const char *from, const char *to, int bucket_rows,
+                        int64_t *docs_out, bson_error_t *error)
+{
+   lab_session_t *sess = lab_session_open (store, error), *wsess = NULL;
+   rebucket_t rb = { 0 };
+   bson_value_t *keys = NULL;
+   int64_t nkeys = 0, k;
+   bool ok = false;
+
+   if (!sess) {
+      return false;
+   }
+   wsess = lab_session_open (store, error);
+   if (!wsess || !lab_store_drop (wsess, to, error) || !lab_store_create (wsess, to, error) ||
+       !lab_store_distinct_keys (sess, from, "bill_id", &keys, &nkeys, error)) {
+      goto done;
+   }
+   rb = (rebucket_t){ wsess, to, bucket_rows < 1 ? 1 : bucket_rows, 0, true, error };
+   for (k = 0; k < nkeys; k++) {
+      if (!lab_store_find_eq (sess, from, "bill_id", &keys[k], rebucket_doc, &rb, NULL, error) || !rb.ok) {
+         goto done;
+      }
+   }
+   if (!lab_store_create_index (wsess, to, "bill_id", error)) {
+      goto done;
+   }
+   lab_session_close (wsess);
+   wsess = NULL;
+   if (!lab_store_flush (store, error)) {
+      goto done;
+   }
+   if (docs_out) {
+      *docs_out = rb.docs;
+   }
+   ok = true;
+done:
+   if (keys) {
+      lab_values_free (keys, (int)nkeys);
+   }
+   if (wsess) {
+      lab_session_close (wsess);
+   }
+   lab_session_close (sess);
+   return ok;
+}

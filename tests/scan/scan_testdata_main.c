@@ -2,6 +2,8 @@
  * scan_testdata_main.c -- `scan-testdata`: fill a store with both layouts for scancmp's tests and
  * scripts/bench-scan.sh (until billgen and fold-details replace it there).
  *   scan-testdata --uri URI [--db NAME] [--bills N] [--rows MEAN] [--detail C] [--folded C]
+ *                 [--buckets C [--bucket-rows N]]
+ * --buckets also writes a buckets layout of the folded one (at most --bucket-rows rows per document).
  */
 #include "tests/scan/scan_testdata.h"
 
@@ -18,8 +20,8 @@ main (int argc, char **argv)
    lab_cli_common_t c;
    lab_store_opts_t so = { 0 };
    lab_store_t *store;
-   const char *detail = "bill_detail", *folded = "detail_coll";
-   int64_t bills = 400, rows = 20, total = 0;
+   const char *detail = "bill_detail", *folded = "detail_coll", *buckets = NULL;
+   int64_t bills = 400, rows = 20, total = 0, bucket_rows = 10;
    bson_error_t e;
    int i;
 
@@ -51,20 +53,30 @@ main (int argc, char **argv)
          if (r < 0) {
             goto usage;
          }
+      } else if ((r = lab_cli_value (argc, argv, &i, "--buckets", &buckets, &e)) != 0) {
+         if (r < 0) {
+            goto usage;
+         }
+      } else if ((r = lab_cli_value (argc, argv, &i, "--bucket-rows", &v, &e)) != 0) {
+         if (r < 0 || !lab_parse_int (v, "--bucket-rows", 1, 1000000, &bucket_rows, &e)) {
+            goto usage;
+         }
       } else {
          lab_error_set (&e, LAB_ERROR_USAGE, 1, "unknown argument '%s'", argv[i]);
          goto usage;
       }
    }
    if (c.help) {
-      printf ("scan-testdata --uri URI [--db NAME] [--bills N] [--rows MEAN] [--detail C] [--folded C]\n");
+      printf ("scan-testdata --uri URI [--db NAME] [--bills N] [--rows MEAN] [--detail C] [--folded C]\n"
+              "              [--buckets C [--bucket-rows N]]\n");
       return 0;
    }
    so.db = c.db;
    so.cache_size_bytes = c.cache_size_bytes;
    so.create = true;
    store = lab_store_open (c.uri, &so, &e);
-   if (!store || !scan_testdata_build (store, detail, folded, (int)bills, (int)rows, &total, &e)) {
+   if (!store || !scan_testdata_build (store, detail, folded, (int)bills, (int)rows, &total, &e) ||
+       (buckets && !scan_testdata_rebucket (store, folded, buckets, (int)bucket_rows, NULL, &e))) {
       lab_log_error ("%s", e.message);
       lab_store_close (store);
       return 1;

@@ -10,6 +10,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
+#include "core/results.h"
 #include "core/store.h"
 #include "tests/scan/scan_testdata.h"
 
@@ -233,7 +234,13 @@ check_schema (const bson_t *r)
    for (i = 0; i < sizeof top_str / sizeof top_str[0]; i++) {
       (void)lab_test_json_str (r, top_str[i]);
    }
-   assert_int_equal ((int)lab_test_json_num (r, "schema_version"), 1);
+   assert_int_equal ((int)lab_test_json_num (r, "schema_version"), LAB_RESULTS_SCHEMA_VERSION);
+   /* --detail/--folded are the shorthand of two --layout: named, with their kinds and the reference */
+   assert_string_equal (lab_test_json_str (r, "layouts.0.name"), "detail");
+   assert_string_equal (lab_test_json_str (r, "layouts.0.kind"), "rows");
+   assert_string_equal (lab_test_json_str (r, "layouts.1.name"), "folded");
+   assert_string_equal (lab_test_json_str (r, "layouts.1.kind"), "folded");
+   assert_string_equal (lab_test_json_str (r, "reference_layout"), "detail");
    assert_string_equal (lab_test_json_str (r, "tool"), "scancmp");
    assert_string_equal (lab_test_json_str (r, "backend.name"), "wiredtiger");
    assert_true (n >= 2 && n % 2 == 0);

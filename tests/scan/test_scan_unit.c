@@ -1239,11 +1239,115 @@ test_no_match_hint (void **state)
    assert_null (lab_scan_no_match_hint (keys, 0, "k", "c", &sample));
 }
 
+/* test_layout_parse -- --layout NAME=COLLECTION[:KIND]: the kinds, the default, and what is refused. */
+static void
+test_layout_parse (void **state)
+{
+   static const char *const bad[] = {
+      "nocollection", "=coll", "name=", "name=:rows", "a b=coll", "a.b=coll", "name=coll:stacked"
+   };
+   lab_results_layout_t l;
+   bson_error_t e;
+   char buf[64];
+   size_t i;
+
+   (void)state;
+   bson_strncpy (buf, "buckets=bill_buckets:buckets", sizeof buf);
+   assert_true (lab_scan_layout_parse (buf, &l, &e));
+   assert_string_equal (l.name, "buckets");
+   assert_string_equal (l.collection, "bill_buckets");
+   assert_string_equal (l.kind, LAB_RESULTS_KIND_BUCKETS);
+   bson_strncpy (buf, "d-1=bill_detail", sizeof buf);
+   assert_true (lab_scan_layout_parse (buf, &l, &e));
+   assert_string_equal (l.collection, "bill_detail");
+   assert_string_equal (l.kind, LAB_RESULTS_KIND_ROWS);
+   /* the last ':' separates the kind: a collection name may hold one */
+   bson_strncpy (buf, "f=a:b:folded", sizeof buf);
+   assert_true (lab_scan_layout_parse (buf, &l, &e));
+   assert_string_equal (l.collection, "a:b");
+   assert_string_equal (l.kind, LAB_RESULTS_KIND_FOLDED);
+   for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      bson_strncpy (buf, bad[i], sizeof buf);
+      if (lab_scan_layout_parse (buf, &l, &e)) {
+         fail_msg ("--layout %s was accepted", bad[i]);
+      }
+      assert_int_equal (e.domain, LAB_ERROR_USAGE);
+      assert_string_equal (buf, bad[i]); /* the value is left as given, for the message */
+   }
+}
+
+/* test_layouts_resolve -- the shorthand, the reference, and the conflicts. */
+static void
+test_layouts_resolve (void **state)
+{
+   lab_scan_opts_t o;
+   lab_results_layouts_t ls;
+   bson_error_t e;
+
+   (void)state;
+   lab_scan_opts_init (&o);
+   assert_true (lab_scan_layouts_resolve (&o, &ls, &e));
+   assert_int_equal (ls.n, 2);
+   assert_string_equal (ls.l[0].name, "detail");
+   assert_string_equal (ls.l[0].collection, "bill_detail");
+   assert_string_equal (ls.l[1].collection, "detail_coll");
+   assert_int_equal (ls.reference, 0);
+   o.layouts[0] = (lab_results_layout_t){ "f", "fc", LAB_RESULTS_KIND_FOLDED };
+   o.layouts[1] = (lab_results_layout_t){ "b", "bc", LAB_RESULTS_KIND_BUCKETS };
+   o.layouts[2] = (lab_results_layout_t){ "r", "rc", LAB_RESULTS_KIND_ROWS };
+   o.nlayouts = 3;
+   assert_true (lab_scan_layouts_resolve (&o, &ls, &e));
+   assert_int_equal (ls.n, 3);
+   assert_int_equal (ls.reference, 2); /* the first of kind rows */
+   o.reference_layout = "b";
+   assert_true (lab_scan_layouts_resolve (&o, &ls, &e));
+   assert_int_equal (ls.reference, 1);
+   o.reference_layout = "x";
+   assert_false (lab_scan_layouts_resolve (&o, &ls, &e));
+   assert_non_null (strstr (e.message, "--reference-layout x"));
+   o.reference_layout = NULL;
+   o.layouts[2].collection = "fc";
+   assert_false (lab_scan_layouts_resolve (&o, &ls, &e));
+   assert_non_null (strstr (e.message, "its own name and collection"));
+   o.nlayouts = 1;
+   assert_false (lab_scan_layouts_resolve (&o, &ls, &e));
+   o.nlayouts = 0;
+   o.folded = o.detail;
+   assert_false (lab_scan_layouts_resolve (&o, &ls, &e));
+   assert_non_null (strstr (e.message, "the same collection"));
+}
+
+/* test_run_order -- alternate rotates the first layout each run; two layouts alternate as before. */
+static void
+test_run_order (void **state)
+{
+   size_t o[4];
+
+   (void)state;
+   lab_scan_run_order (LAB_ORDER_ALTERNATE, 1, 3, o);
+   assert_true (o[0] == 0 && o[1] == 1 && o[2] == 2);
+   lab_scan_run_order (LAB_ORDER_ALTERNATE, 2, 3, o);
+   assert_true (o[0] == 1 && o[1] == 2 && o[2] == 0);
+   lab_scan_run_order (LAB_ORDER_ALTERNATE, 3, 3, o);
+   assert_true (o[0] == 2 && o[1] == 0 && o[2] == 1);
+   lab_scan_run_order (LAB_ORDER_ALTERNATE, 4, 3, o);
+   assert_true (o[0] == 0);
+   lab_scan_run_order (LAB_ORDER_ALTERNATE, 2, 2, o);
+   assert_true (o[0] == 1 && o[1] == 0); /* run 2: folded first */
+   lab_scan_run_order (LAB_ORDER_DETAIL_FIRST, 2, 4, o);
+   assert_true (o[0] == 0 && o[1] == 1 && o[2] == 2 && o[3] == 3);
+   lab_scan_run_order (LAB_ORDER_FOLDED_FIRST, 1, 2, o);
+   assert_true (o[0] == 1 && o[1] == 0);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_diskstats_parse),
+      cmocka_unit_test (test_layout_parse),
+      cmocka_unit_test (test_layouts_resolve),
+      cmocka_unit_test (test_run_order),
       cmocka_unit_test (test_diskstats_delta),
       cmocka_unit_test (test_device_partition),
       cmocka_unit_test (test_device_whole_disk),
