@@ -42,16 +42,16 @@ typedef enum { LAB_GEN_KEY_INT64 = 0, LAB_GEN_KEY_STRING } lab_gen_key_type_t;
 #define LAB_GEN_OVERSIZE_TARGET_BYTES (16777216 + 1048576)
 
 typedef struct {
-   uint64_t seed;         /* --seed (default 1) */
-   int64_t bills;         /* --bills: normal bills (default 1000) */
-   double mean_rows;      /* --mean-rows (default 130) */
-   lab_gen_dist_t dist;   /* --dist (default lognormal) */
-   int64_t max_rows;      /* --max-rows (default 10000); oversize bills are exempt */
-   lab_gen_order_t order; /* --order (default interleaved) */
-   int64_t oversize;      /* --oversize K: extra bills folding over 16 MiB (default 0) */
-   const char *key;       /* --key: name of the bill id field (default "bill_id") */
-   int64_t open_bills;    /* --open-bills: target number of concurrently open bills (default 1000) */
-   int64_t start_ms;      /* first admission, ms since the epoch (default 2023-01-01T00:00:00Z) */
+   uint64_t seed;               /* --seed (default 1) */
+   int64_t bills;               /* --bills: normal bills (default 1000) */
+   double mean_rows;            /* --mean-rows (default 130) */
+   lab_gen_dist_t dist;         /* --dist (default lognormal) */
+   int64_t max_rows;            /* --max-rows (default 10000); oversize bills are exempt */
+   lab_gen_order_t order;       /* --order (default interleaved) */
+   int64_t oversize;            /* --oversize K: extra bills folding over 16 MiB (default 0) */
+   const char *key;             /* --key: name of the bill id field (default "bill_id") */
+   int64_t open_bills;          /* --open-bills: target number of concurrently open bills (default 1000) */
+   int64_t start_ms;            /* first admission, ms since the epoch (default 2023-01-01T00:00:00Z) */
    lab_gen_key_type_t key_type; /* default int64 */
    int64_t total_rows; /* 0: the distribution decides; else the bills' row counts are rescaled so that
                         * they sum to exactly this (lab_gen_new; presets) */
@@ -62,7 +62,6 @@ typedef struct {
 #define LAB_GEN_SEED_MASTERS INT64_C (427003)
 #define LAB_GEN_SEED_ROWS INT64_C (55357286)
 #define LAB_GEN_SEED_KEY "ETL_Patient_IDStr"
-
 
 /* Facts about the row just generated, for callers and tests. */
 typedef struct {
