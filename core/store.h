@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "progress.h"
 #include "uri.h"
 
 /* MongoDB's user-visible document cap: BSONObjMaxUserSize. */
@@ -30,16 +31,18 @@ typedef struct lab_session lab_session_t;
 typedef struct lab_cursor lab_cursor_t;
 
 typedef struct {
-   const char *db;             /* database (MongoDB); NULL: the URI's, else "layoutlab" */
-   uint64_t cache_size_bytes;  /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
-   int32_t connect_timeout_ms; /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
-                                * none; 0: server selection 30000 (the server selection spec's default,
-                                * longer than an unplanned election: 10 s + a vote) and libmongoc's
-                                * own connect timeout (10000) */
-   bool create;                /* embedded: create the home directory if missing (tools: true) */
-   bool direct_io;             /* embedded: reads and writes of data files bypass the OS page cache
-                                * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
-                                * smaller than its data. Off by default: mongod does not use it. */
+   const char *db;               /* database (MongoDB); NULL: the URI's, else "layoutlab" */
+   uint64_t cache_size_bytes;    /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
+   int32_t connect_timeout_ms;   /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
+                                  * none; 0: server selection 30000 (the server selection spec's default,
+                                  * longer than an unplanned election: 10 s + a vote) and libmongoc's
+                                  * own connect timeout (10000) */
+   bool create;                  /* embedded: create the home directory if missing (tools: true) */
+   bool direct_io;               /* embedded: reads and writes of data files bypass the OS page cache
+                                  * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
+                                  * smaller than its data. Off by default: mongod does not use it. */
+   lab_progress_mode_t progress; /* bars (with ETA) on long work inside the store: the embedded index
+                                  * build's read and load; default auto (a bar when stderr is a terminal) */
 } lab_store_opts_t;
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an

@@ -269,6 +269,7 @@ lab_wt_open (lab_store_t *store, bson_error_t *error)
    st->home = bson_strdup (real);
    st->cache_max_bytes = store->opts.cache_size_bytes ? store->opts.cache_size_bytes : default_cache_bytes ();
    st->config = conn_config (st->cache_max_bytes, store->opts.direct_io);
+   st->progress = store->opts.progress;
    st->opened_at = time (NULL);
    if (!conn_open (st, error)) {
       lab_wt_close (store);

@@ -170,7 +170,9 @@ help_or_version (const lab_cli_common_t *c, const char *usage)
 static lab_store_t *
 open_store (const lab_cli_common_t *c, bson_error_t *error)
 {
-   lab_store_opts_t so = { .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true };
+   lab_store_opts_t so = {
+      .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true, .progress = c->progress
+   };
    return lab_store_open (c->uri, &so, error);
 }
 
