@@ -16,6 +16,10 @@
  * would assign it -- so `_id` order is insertion order in both orders (as with mongod, barring a wrap of
  * the 24-bit counter within one second).
  *
+ * Exact totals (`total_rows` > 0, the seed preset): the drawn row counts are rescaled so that they sum to
+ * exactly total_rows, keeping one row per bill and the shape of the distribution (lab_gen_new); the
+ * rescaled counts are kept, 4 bytes a bill, so lab_gen_bill_rows_at stays O(1).
+ *
  * Oversize bills (`oversize` > 0) are added bills whose row count is computed from the smallest possible
  * folded element (lab_gen_min_folded_row_bytes) so that their folded form exceeds 16 MiB even when every
  * master field is hoisted out of the array.
