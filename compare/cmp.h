@@ -104,6 +104,49 @@ typedef struct {
 bool lab_cmp_production_parse (const char *ratio, const char *cache, const char *data,
                                lab_cmp_production_t *out, bson_error_t *error);
 
+/* ---- a reference experiment (layout-report --reference; datasets/reference/README.md) ------------- */
+
+/* One published metric of a reference experiment, converted into the catalogue's unit. */
+typedef struct {
+   const lab_metric_t *metric;  /* the catalogue entry it names */
+   const char *label;           /* the reference's own label, or NULL (points into the document) */
+   const char *unit;            /* the unit as published ("GB", "MB/s", "s", ...) */
+   const char *note;            /* or NULL */
+   bool has_detail, has_folded; /* false: not given (null or absent in the file) */
+   double published_detail, published_folded; /* as published, in `unit` */
+   double detail, folded;                     /* converted into metric->unit */
+} lab_cmp_ref_metric_t;
+
+typedef struct {
+   bson_t doc;              /* the whole reference document */
+   char *name;              /* the file's base name */
+   lab_cmp_ref_metric_t *m; /* metrics[], in the file's order */
+   size_t n;
+} lab_cmp_reference_t;
+
+/* lab_cmp_unit_factor -- the factor turning a value published in `published` ("GB", "GiB", "KB/s", "min",
+ * ...) into catalogue unit `unit` (bytes for sizes, MB/s = 10^6 B/s for throughputs, seconds, ...); SI
+ * and binary prefixes stay distinct as written. False when the unit does not convert into `unit`. */
+bool lab_cmp_unit_factor (const char *published, lab_unit_t unit, double *factor);
+
+/* lab_cmp_reference_load_json -- parse a reference file held in `data` (reference_version 1; every
+ * metrics[] entry a catalogue name, its values numbers or null, its unit convertible); `name` labels
+ * errors. Free with lab_cmp_reference_cleanup. */
+bool lab_cmp_reference_load_json (const char *data, size_t len, const char *name, lab_cmp_reference_t *out,
+                                  bson_error_t *error);
+
+/* lab_cmp_reference_load_file -- read `path` whole and call lab_cmp_reference_load_json. */
+bool lab_cmp_reference_load_file (const char *path, lab_cmp_reference_t *out, bson_error_t *error);
+
+/* lab_cmp_reference_cleanup -- free what a load filled; safe on a zeroed struct. */
+void lab_cmp_reference_cleanup (lab_cmp_reference_t *ref);
+
+/* lab_cmp_render_reference -- append the section "Beside <name>" to `o`: one row per reference metric
+ * (the reference's detail, folded and ratio, then this run's), the unit conversions spelt out, and
+ * sentences on what the differences come from (size, cache regime, client, machine). For a sweep, this
+ * run's figures are those of the largest-cache point in the reference's regime. */
+void lab_cmp_render_reference (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_reference_t *ref);
+
 typedef struct {
    const char *title;                 /* NULL: "Layout comparison: <collection> (<layout>) vs ..." */
    const lab_cmp_results_t *baseline; /* NULL: no baseline section */
@@ -111,6 +154,7 @@ typedef struct {
    size_t n_charts;
    const char *charts_note;                /* why charts were skipped, when n_charts == 0 */
    const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
+   const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
 } lab_cmp_render_opts_t;
 
 /* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with

@@ -18,7 +18,8 @@ typedef struct {
    lab_cli_common_t common;
    const char *input;
    const char *baseline;
-   const char *output; /* NULL or "-": stdout */
+   const char *reference; /* --reference FILE: another experiment's published figures */
+   const char *output;    /* NULL or "-": stdout */
    const char *title;
    charts_mode_t charts;
    const char *prod_ratio; /* --production-cache-ratio R */
@@ -30,6 +31,7 @@ typedef struct {
 static const char usage_text[] =
    "Usage: layout-report RUN.json [--baseline OTHER.json] [-o REPORT.md] [--charts svg|none] [--title T]\n"
    "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
+   "                     [--reference PUBLISHED.json]\n"
    "\n"
    "Render the results file of `scancmp --out RUN.json` as a Markdown report for a design review: a\n"
    "verdict computed from the figures, the comparison table (median over runs with min-max; a column per\n"
@@ -44,6 +46,10 @@ static const char usage_text[] =
    "  -o, --output FILE    write the report to FILE (default: standard output, without charts)\n"
    "  --baseline FILE      add a table of changes from another experiment's results (e.g. snappy vs\n"
    "                       zlib, before vs after a change); two sweeps match points by cache size\n"
+   "  --reference FILE     add a section \"Beside <the reference>\": a published experiment's figures\n"
+   "                       (datasets/reference/original.json: the original, 55 M rows) next to this\n"
+   "                       run's, metric by metric, units converted, and what the differences come\n"
+   "                       from (cache regime, client); for a sweep, the point in the reference's regime\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
    "  --title TEXT         the report's title (default: names every layout's collection)\n"
    "  --production-cache-ratio R\n"
@@ -67,6 +73,8 @@ static const char usage_text[] =
    "      the same report with a second table: what changed from the snappy experiment\n"
    "  layout-report sweep.json -o sweep.md --production-cache 48GiB --production-data 310GiB\n"
    "      a sweep (scancmp --cache-ratios): the speedup curve, with production's place on it\n"
+   "  layout-report sweep.json -o seed.md --reference datasets/reference/original.json\n"
+   "      the report with the original experiment's table beside this run's\n"
    "  layout-report out/run.json --charts none | less\n"
    "      read the tables in a terminal\n"
    "\n"
@@ -82,6 +90,7 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
    lab_cli_list_t pos = { 0 };
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--baseline", 0, &o->baseline),
+      LAB_CLI_OPT_STRING ("--reference", 0, &o->reference),
       LAB_CLI_OPT_STRING ("--output", 'o', &o->output),
       LAB_CLI_OPT_STRING ("--title", 0, &o->title),
       LAB_CLI_OPT_ENUM ("--charts", 0, &o->charts, charts_names),
@@ -244,6 +253,7 @@ main (int argc, char **argv)
    report_opts_t o;
    bson_error_t error = { 0 };
    lab_cmp_results_t run = { 0 }, base = { 0 };
+   lab_cmp_reference_t ref = { 0 };
    lab_cmp_chart_set_t set = { 0 };
    lab_cmp_render_opts_t ro = { 0 };
    char *dir = NULL, *stem = NULL, *gnuplot = NULL, *md = NULL, *note = NULL;
@@ -274,6 +284,10 @@ main (int argc, char **argv)
       lab_error_prefix (&error, "--baseline");
       goto fail;
    }
+   if (o.reference && !lab_cmp_reference_load_file (o.reference, &ref, &error)) {
+      lab_error_prefix (&error, "--reference");
+      goto fail;
+   }
 
    ro.production = o.production.ratio > 0 ? &o.production : NULL;
    if (o.charts == CHARTS_NONE) {
@@ -298,6 +312,7 @@ main (int argc, char **argv)
    }
    ro.title = o.title;
    ro.baseline = o.baseline ? &base : NULL;
+   ro.reference = o.reference ? &ref : NULL;
 
    md = lab_cmp_render_md (&run, &ro);
    if (o.output) {
@@ -344,6 +359,7 @@ summary:
    bson_free (stem);
    lab_cmp_chart_set_cleanup (&set);
    lab_cmp_results_cleanup (&base);
+   lab_cmp_reference_cleanup (&ref);
    lab_cmp_results_cleanup (&run);
    return rc;
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "progress.h"
 #include "uri.h"
 
 /* MongoDB's user-visible document cap: BSONObjMaxUserSize. */
@@ -48,6 +49,8 @@ typedef struct {
    int32_t zstd_level;           /* embedded: zstd compression level (0: LAB_ZSTD_DEFAULT_LEVEL) */
    bool skip_zstd;               /* embedded, tests only: open without the zstd compressor, to see the
                                   * error a store written with zstd then gives */
+   lab_progress_mode_t progress; /* bars (with ETA) on long work inside the store: the embedded index
+                                  * build's read and load; default auto (a bar when stderr is a terminal) */
 } lab_store_opts_t;
 
 /* zstd level of the embedded store's compressor by default: mongod's zstdCompressionLevel default. */

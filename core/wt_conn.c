@@ -314,6 +314,7 @@ lab_wt_open (lab_store_t *store, bson_error_t *error)
       bson_snprintf (store->compressor_note, sizeof store->compressor_note,
                      "table config block_compressor=%s", lab_store_block_compressor (store));
    }
+   st->progress = store->opts.progress;
    st->opened_at = time (NULL);
    if (!conn_open (st, error)) {
       lab_wt_close (store);

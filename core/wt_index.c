@@ -211,8 +211,14 @@ build_collect (wt_sess_t *ss, wt_coll_t *c, const char *field, lab_wt_sort_t *so
    WT_ITEM v;
    int64_t rid;
    int ret;
+   char label[96];
+   lab_progress_t *prog;
+   uint64_t pending = 0;
 
    lab_buf_init (&key);
+   bson_snprintf (label, sizeof label, "indexing '%s': reading", field);
+   prog = lab_progress_new (ss->st->progress, label, "docs",
+                            (uint64_t)__atomic_load_n (&c->count, __ATOMIC_RELAXED));
    if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0) {
       lab_wt_fail (error, ret, "open collection '%s' (%s)", c->name, c->uri);
       goto done;
@@ -238,7 +244,12 @@ build_collect (wt_sess_t *ss, wt_coll_t *c, const char *field, lab_wt_sort_t *so
       if (!lab_wt_sort_add (sort, key.data, key.len, error)) {
          goto done;
       }
+      if (++pending == 4096) {
+         lab_progress_add (prog, pending, 0);
+         pending = 0;
+      }
    }
+   lab_progress_add (prog, pending, 0);
    if (ret != WT_NOTFOUND) {
       lab_wt_fail (error, ret, "scan collection '%s' (%s)", c->name, c->uri);
       goto done;
@@ -248,6 +259,7 @@ done:
    if (cc) {
       cc->close (cc);
    }
+   lab_progress_done (prog);
    lab_buf_destroy (&key);
    return ok;
 }
@@ -275,16 +287,26 @@ build_load (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, lab
    size_t len;
    bool ok = false;
    int ret, more;
+   char label[96];
+   lab_progress_t *prog = NULL;
+   uint64_t pending = 0;
 
    if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "bulk", &bulk)) != 0) {
       return lab_wt_fail (error, ret, "open bulk cursor on %s", uri);
    }
+   bson_snprintf (label, sizeof label, "indexing '%s': loading", field);
+   prog = lab_progress_new (ss->st->progress, label, "keys", (uint64_t)lab_wt_sort_nkeys (sort));
    while ((more = lab_wt_sort_next (sort, &key, &len, error)) == 1) {
       if ((ret = bulk_put (bulk, key, len)) != 0) {
          lab_wt_fail (error, ret, "bulk load index on '%s' of '%s' (%s)", field, c->name, uri);
          goto done;
       }
+      if (++pending == 4096) {
+         lab_progress_add (prog, pending, 0);
+         pending = 0;
+      }
    }
+   lab_progress_add (prog, pending, 0);
    if (more < 0) {
       goto done;
    }
@@ -299,6 +321,7 @@ done:
    if (bulk) {
       bulk->close (bulk);
    }
+   lab_progress_done (prog);
    return ok;
 }
 

@@ -82,7 +82,8 @@ typedef struct {
    wt_coll_t *graveyard;     /* dropped collections, freed at close (sessions may still hold pointers) */
    struct wt_sess *sessions; /* open sessions, so close can close the ones left open */
    time_t opened_at;
-   bool loaded; /* the catalog was read completely: only then may close save it as clean */
+   bool loaded;                  /* the catalog was read completely: only then may close save it as clean */
+   lab_progress_mode_t progress; /* lab_store_opts_t.progress: bars on index builds */
 } wt_store_t;
 
 typedef struct {

@@ -68,11 +68,20 @@ static const char *USAGE_GENERATE =
    "                       MongoDB: create with storageEngine.wiredTiger.configString; the summary says\n"
    "                       whether the server kept it (FerretDB ignores it: said on stderr and in --json)\n"
    "  --zstd-level N       embedded: zstd compression level, 1..19 (default 6, mongod's)\n"
+   "  --preset seed        the original experiment's collection: exactly 427,003 masters and 55,357,286\n"
+   "                       rows (lognormal row counts rescaled so that they sum exactly), keyed by a\n"
+   "                       string patient ID, ETL_Patient_IDStr (\"ZY202300000001\"), the master fields\n"
+   "                       repeated in every row, interleaved order; it sets --bills, --mean-rows, --dist\n"
+   "                       and --key itself\n"
+   "  --scale F            with --preset: the same shape scaled, masters and rows both multiplied by F\n"
+   "                       and rounded (0.1: 42,700 masters and 5,535,729 rows)\n"
    "\n"
    "Examples:\n"
    "  billgen generate --bills 10000 --drop --json gen.json\n"
    "  billgen generate --bills 500 --oversize 2 --dst bill_big --drop\n"
    "  billgen generate --bills 2000 --order clustered --dst bill_clustered --drop\n"
+   "  billgen generate --preset seed --drop                 # the original's size and key\n"
+   "  billgen generate --preset seed --scale 0.01 --drop    # 4,270 masters, 553,573 rows\n"
    "  billgen generate --uri mongodb://db1:27017/lab --bills 427003 --seed 42 --drop\n\n";
 
 static const char *USAGE_IMPORT =
@@ -174,7 +183,9 @@ typedef struct {
 static lab_store_t *
 open_store (const lab_cli_common_t *c, const compress_opts_t *z, bson_error_t *error)
 {
-   lab_store_opts_t so = { .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true };
+   lab_store_opts_t so = {
+      .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true, .progress = c->progress
+   };
 
    so.block_compressor = z->name;
    so.zstd_level = z->zstd_level;
@@ -255,9 +266,54 @@ static const char *const dist_names[] = { "lognormal", "zipf", "uniform", "fixed
 static const char *const order_names[] = { "interleaved", "clustered", NULL };       /* lab_gen_order_t */
 static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL }; /* lab_grace_t */
 
+/* The options a preset sets itself: giving one of them with --preset is a usage error. */
+static const char *const preset_fixes[] = { "--bills", "--mean-rows", "--dist", "--oversize", "--key", NULL };
+#define N_PRESET_FIXES 5
+
+/* mark_seen -- point the `seen` flag of each option named in `names` at seen[i] (the i-th name). */
+static void
+mark_seen (lab_cli_opt_t *opts, const char *const *names, bool *seen)
+{
+   for (size_t i = 0; names[i]; i++) {
+      for (lab_cli_opt_t *op = opts; op->name; op++) {
+         if (strcmp (op->name, names[i]) == 0) {
+            op->seen = &seen[i];
+         }
+      }
+   }
+}
+
+/* apply_preset -- --preset NAME [--scale F] into the generator's parameters; --scale alone, or a preset
+ * with an option it fixes, is a usage error. No preset: nothing to do. */
+static bool
+apply_preset (lab_gen_params_t *gen, const char *preset, double scale, bool scale_seen, const bool *seen,
+              bson_error_t *error)
+{
+   if (!preset) {
+      if (scale_seen) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE,
+                        "--scale scales a preset: add --preset seed");
+         return false;
+      }
+      return true;
+   }
+   for (size_t i = 0; i < N_PRESET_FIXES; i++) {
+      if (seen[i]) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                        "--preset %s sets %s itself: leave %s out (or drop --preset)", preset,
+                        preset_fixes[i], preset_fixes[i]);
+         return false;
+      }
+   }
+   return lab_gen_preset_apply (gen, preset, scale, error);
+}
+
 static int
 cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
 {
+   const char *preset = NULL;
+   double scale = 1.0;
+   bool seen[N_PRESET_FIXES] = { false }, scale_seen = false;
    lab_cli_common_t c;
    lab_generate_opts_t o;
    lab_generate_stats_t st;
@@ -281,6 +337,8 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_CUSTOM ("--start", 0, &o.gen.start_ms, parse_start),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
       LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
+      LAB_CLI_OPT_STRING ("--preset", 0, &preset),
+      LAB_CLI_OPT_DOUBLE ("--scale", 0, &scale),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &c };
@@ -290,8 +348,11 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    memset (&st, 0, sizeof st);
    lab_gen_params_init (&o.gen);
    o.coll = "bill_detail";
+   mark_seen (opts, preset_fixes, seen);
+   mark_seen (opts, (const char *const[]){ "--scale", NULL }, &scale_seen);
    /* parameter errors are usage errors: checked before the store is touched */
    if (!lab_cli_parse (&spec, argc, argv, 2, &error) ||
+       (!c.help && !c.version && !apply_preset (&o.gen, preset, scale, scale_seen, seen, &error)) ||
        (!c.help && !c.version && (!lab_generate_opts_check (&o, &error) || !compress_check (&z, &error)))) {
       return usage_error (&error, "generate");
    }
@@ -342,6 +403,12 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_UTF8 (&p, "order", lab_gen_order_name (o.gen.order));
       BSON_APPEND_INT64 (&p, "open_bills", o.gen.open_bills);
       BSON_APPEND_UTF8 (&p, "key", o.gen.key);
+      BSON_APPEND_UTF8 (&p, "key_type", o.gen.key_type == LAB_GEN_KEY_STRING ? "string" : "int64");
+      if (preset) {
+         BSON_APPEND_UTF8 (&p, "preset", preset);
+         BSON_APPEND_DOUBLE (&p, "scale", scale);
+         BSON_APPEND_INT64 (&p, "total_rows", o.gen.total_rows);
+      }
       bson_append_document_end (&j, &p);
       rc = write_summary (&c, &j, rc);
    }

@@ -289,6 +289,7 @@ typedef struct {
    double u; /* last sorted uniform position within the stay */
    int64_t next_charge_ms;
    int64_t bill_id;
+   char key_str[24]; /* LAB_GEN_KEY_STRING: lab_gen_key_string (bill_id) */
    char patient_id[24];
    char patient_name[32];
    int32_t age;
@@ -310,6 +311,7 @@ struct lab_gen {
    int64_t total_rows;
    int64_t oversize_rows;
    int64_t *oversize_idx; /* sorted bill indexes of oversize bills */
+   int32_t *fixed_rows;   /* total_rows given: every bill's rescaled row count (else NULL) */
    double interarrival_ms;
    double item_cum[N_ITEMS];
    int insurance_cum[NELEM (INSURANCE)];
@@ -604,6 +606,9 @@ bill_sizes (const lab_gen_t *g, int64_t idx, rng_t *r, int64_t *rows, int64_t *s
 {
    rng_seed (r, g->p.seed, (uint64_t)idx + 1);
    *rows = draw_rows (g, r);
+   if (g->fixed_rows) {
+      *rows = g->fixed_rows[idx]; /* the draw above still happens: the stream stays the same */
+   }
    *oversize = g->p.oversize > 0 && is_oversize (g, idx);
    if (*oversize) {
       *rows = g->oversize_rows;
@@ -651,6 +656,9 @@ bill_admit (lab_gen_t *g, bill_t *b, int64_t idx, int64_t admit_ms)
    b->next_line = 1;
    b->u = 0.0;
    b->bill_id = 202300000001ll + idx;
+   if (g->p.key_type == LAB_GEN_KEY_STRING) {
+      lab_gen_key_string (b->bill_id, b->key_str, sizeof b->key_str);
+   }
 
    rng_t *r = &b->rng;
    /* A patient pool smaller than the bills: readmissions share patient id, name, sex and birth year,
@@ -839,7 +847,11 @@ append_row (lab_gen_t *g, bill_t *b, bson_t *doc)
    bson_oid_init_from_data (&boid, oid);
 
    BSON_APPEND_OID (doc, "_id", &boid);
-   bson_append_int64 (doc, g->key, -1, b->bill_id);
+   if (g->p.key_type == LAB_GEN_KEY_STRING) {
+      bson_append_utf8 (doc, g->key, -1, b->key_str, -1);
+   } else {
+      bson_append_int64 (doc, g->key, -1, b->bill_id);
+   }
    BSON_APPEND_UTF8 (doc, "patient_id", b->patient_id);
    BSON_APPEND_UTF8 (doc, "patient_name", b->patient_name);
    BSON_APPEND_INT32 (doc, "age", b->age);
@@ -891,6 +903,59 @@ const char *const *
 lab_gen_master_fields (void)
 {
    return MASTER_FIELDS;
+}
+
+/* fix_total_rows -- draw every bill's row count, then rescale them so that they sum to exactly
+ * p.total_rows: each bill keeps its one row and gets its share of the rest in proportion to its rows
+ * above one, rounded on the running sum (floor of the scaled cumulative excess), so the shape of the
+ * distribution is kept, no bill falls below one row and the sum is exact. Deterministic (integer
+ * arithmetic over the bills in admission order). O(bills) memory: 4 bytes a bill. */
+static bool
+fix_total_rows (lab_gen_t *g, bson_error_t *error)
+{
+   const int64_t n = g->total_bills, target = g->p.total_rows;
+   int64_t excess_sum = 0;
+
+   if (g->p.oversize > 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "an exact total of rows (a preset) cannot be combined with --oversize");
+      return false;
+   }
+   if (target < n) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "a total of %" PRId64 " rows cannot be spread over %" PRId64
+                     " bills: every bill needs at least one row",
+                     target, n);
+      return false;
+   }
+   g->fixed_rows = bson_malloc ((size_t)n * sizeof (int32_t));
+   for (int64_t i = 0; i < n; i++) {
+      rng_t r;
+      rng_seed (&r, g->p.seed, (uint64_t)i + 1);
+      int64_t rows = draw_rows (g, &r);
+      g->fixed_rows[i] = (int32_t)rows;
+      excess_sum += rows - 1;
+   }
+   const int64_t want = target - n; /* rows above one per bill, over all bills */
+   int64_t cum = 0, prev = 0;
+   for (int64_t i = 0; i < n; i++) {
+      int64_t next;
+      if (excess_sum > 0) {
+         cum += g->fixed_rows[i] - 1;
+         next = (int64_t)(((unsigned __int128)cum * (uint64_t)want) / (uint64_t)excess_sum);
+      } else { /* every bill drew one row: spread evenly */
+         next = (int64_t)(((unsigned __int128)(i + 1) * (uint64_t)want) / (uint64_t)n);
+      }
+      if (1 + next - prev > INT32_MAX) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "a total of %" PRId64 " rows over %" PRId64 " bills gives one bill too many rows",
+                        target, n);
+         return false;
+      }
+      g->fixed_rows[i] = (int32_t)(1 + next - prev);
+      prev = next;
+   }
+   return true;
 }
 
 lab_gen_t *
@@ -964,8 +1029,13 @@ lab_gen_new (const lab_gen_params_t *p, bson_error_t *error)
       }
    }
 
+   if (p->total_rows != 0 && !fix_total_rows (g, error)) {
+      goto fail;
+   }
+
    /* Pre-pass: totals and mean stay (Little's law: open bills = arrival rate x mean stay). */
    double stay_sum = 0;
+   g->total_rows = 0;
    for (int64_t i = 0; i < g->total_bills; i++) {
       rng_t r;
       int64_t rows, stay;
@@ -1114,6 +1184,48 @@ lab_gen_destroy (lab_gen_t *g)
    bson_free (g->current);
    bson_free (g->zipf_cdf);
    bson_free (g->oversize_idx);
+   bson_free (g->fixed_rows);
    bson_free (g->key);
    bson_free (g);
+}
+
+/* ---- presets ----------------------------------------------------------------------------------- */
+
+void
+lab_gen_key_string (int64_t bill_id, char *buf, size_t len)
+{
+   bson_snprintf (buf, len, "ZY%012" PRId64, bill_id);
+}
+
+bool
+lab_gen_preset_apply (lab_gen_params_t *p, const char *name, double scale, bson_error_t *error)
+{
+   if (strcmp (name, "seed") != 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--preset: '%s' is not a preset (known: seed)", name);
+      return false;
+   }
+   if (!(scale > 0.0) || scale > 100.0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--scale %g must be above 0 and at most 100 (1 is the original's size)", scale);
+      return false;
+   }
+   int64_t masters = llround ((double)LAB_GEN_SEED_MASTERS * scale);
+   int64_t rows = llround ((double)LAB_GEN_SEED_ROWS * scale);
+   if (masters < 1 || rows <= masters) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--scale %g leaves %" PRId64 " masters and %" PRId64
+                     " rows: at least one master and more rows than masters are needed (use a scale of at "
+                     "least 0.00001)",
+                     scale, masters, rows);
+      return false;
+   }
+   p->bills = masters;
+   p->total_rows = rows;
+   p->mean_rows = (double)rows / (double)masters;
+   p->dist = LAB_GEN_LOGNORMAL;
+   p->oversize = 0;
+   p->key = LAB_GEN_SEED_KEY;
+   p->key_type = LAB_GEN_KEY_STRING;
+   return true;
 }

@@ -16,6 +16,10 @@
  * would assign it -- so `_id` order is insertion order in both orders (as with mongod, barring a wrap of
  * the 24-bit counter within one second).
  *
+ * Exact totals (`total_rows` > 0, the seed preset): the drawn row counts are rescaled so that they sum to
+ * exactly total_rows, keeping one row per bill and the shape of the distribution (lab_gen_new); the
+ * rescaled counts are kept, 4 bytes a bill, so lab_gen_bill_rows_at stays O(1).
+ *
  * Oversize bills (`oversize` > 0) are added bills whose row count is computed from the smallest possible
  * folded element (lab_gen_min_folded_row_bytes) so that their folded form exceeds 16 MiB even when every
  * master field is hoisted out of the array.
@@ -29,6 +33,9 @@
 
 typedef enum { LAB_GEN_LOGNORMAL = 0, LAB_GEN_ZIPF, LAB_GEN_UNIFORM, LAB_GEN_FIXED } lab_gen_dist_t;
 typedef enum { LAB_GEN_INTERLEAVED = 0, LAB_GEN_CLUSTERED } lab_gen_order_t;
+/* The key field's BSON type: int64 (bill_id = 202300000001 + bill index) or a string in the style of
+ * the original collection's patient-ID strings (lab_gen_key_string). */
+typedef enum { LAB_GEN_KEY_INT64 = 0, LAB_GEN_KEY_STRING } lab_gen_key_type_t;
 
 /* Lognormal shape: sigma of ln(rows). mu is calibrated so that the mean after rounding and clipping to
  * [1, max_rows] equals mean_rows. */
@@ -39,17 +46,26 @@ typedef enum { LAB_GEN_INTERLEAVED = 0, LAB_GEN_CLUSTERED } lab_gen_order_t;
 #define LAB_GEN_OVERSIZE_TARGET_BYTES (16777216 + 1048576)
 
 typedef struct {
-   uint64_t seed;         /* --seed (default 1) */
-   int64_t bills;         /* --bills: normal bills (default 1000) */
-   double mean_rows;      /* --mean-rows (default 130) */
-   lab_gen_dist_t dist;   /* --dist (default lognormal) */
-   int64_t max_rows;      /* --max-rows (default 10000); oversize bills are exempt */
-   lab_gen_order_t order; /* --order (default interleaved) */
-   int64_t oversize;      /* --oversize K: extra bills folding over 16 MiB (default 0) */
-   const char *key;       /* --key: name of the bill id field (default "bill_id") */
-   int64_t open_bills;    /* --open-bills: target number of concurrently open bills (default 1000) */
-   int64_t start_ms;      /* first admission, ms since the epoch (default 2023-01-01T00:00:00Z) */
+   uint64_t seed;               /* --seed (default 1) */
+   int64_t bills;               /* --bills: normal bills (default 1000) */
+   double mean_rows;            /* --mean-rows (default 130) */
+   lab_gen_dist_t dist;         /* --dist (default lognormal) */
+   int64_t max_rows;            /* --max-rows (default 10000); oversize bills are exempt */
+   lab_gen_order_t order;       /* --order (default interleaved) */
+   int64_t oversize;            /* --oversize K: extra bills folding over 16 MiB (default 0) */
+   const char *key;             /* --key: name of the bill id field (default "bill_id") */
+   int64_t open_bills;          /* --open-bills: target number of concurrently open bills (default 1000) */
+   int64_t start_ms;            /* first admission, ms since the epoch (default 2023-01-01T00:00:00Z) */
+   lab_gen_key_type_t key_type; /* default int64 */
+   int64_t total_rows; /* 0: the distribution decides; else the bills' row counts are rescaled so that
+                        * they sum to exactly this (lab_gen_new; presets) */
 } lab_gen_params_t;
+
+/* The seed preset (`billgen generate --preset seed`): the original experiment's collection, 55,357,286
+ * detail rows of 427,003 masters keyed by a patient-ID string. */
+#define LAB_GEN_SEED_MASTERS INT64_C (427003)
+#define LAB_GEN_SEED_ROWS INT64_C (55357286)
+#define LAB_GEN_SEED_KEY "ETL_Patient_IDStr"
 
 /* Facts about the row just generated, for callers and tests. */
 typedef struct {
@@ -106,6 +122,18 @@ int64_t lab_gen_min_folded_row_bytes (void);
 /* lab_gen_master_fields -- NULL-terminated names of the fields repeated in every row of a bill, the key
  * field excluded (it is named by the caller). */
 const char *const *lab_gen_master_fields (void);
+
+/* lab_gen_preset_apply -- set `p` to preset `name` ("seed") scaled by `scale` (> 0; 1 is full size):
+ * masters and rows both multiplied by scale and rounded to the nearest integer (total_rows then makes the
+ * row sum exact), the mean fitted to their quotient, the preset's key field and key type. Other fields
+ * (seed, order, start, open bills) are left alone. LAB_ERROR_USAGE for an unknown name or a scale that
+ * leaves no master or fewer rows than two per master. */
+bool lab_gen_preset_apply (lab_gen_params_t *p, const char *name, double scale, bson_error_t *error);
+
+/* lab_gen_key_string -- the string key of the bill whose int64 id is `bill_id`: "ZY" and the id's twelve
+ * digits ("ZY202300000001"), the inpatient prefix the patient_id field uses too; fixed width, so string
+ * order is admission order. */
+void lab_gen_key_string (int64_t bill_id, char *buf, size_t len);
 
 /* lab_gen_seed_parse -- a seed: decimal uint64 or 0x-prefixed hex. */
 bool lab_gen_seed_parse (const char *s, uint64_t *out, bson_error_t *error);

@@ -376,6 +376,7 @@ main (int argc, char **argv)
    human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
    sopts.db = o.common.db;
    sopts.cache_size_bytes = o.common.cache_size_bytes;
+   sopts.progress = o.common.progress;
    sopts.create = !o.run.plan_only; /* --plan creates nothing, not even an embedded store's home */
    sopts.block_compressor = o.block_compressor;
    sopts.zstd_level = o.zstd_level;

@@ -305,6 +305,7 @@ main (int argc, char **argv)
 
    so.db = c.db;
    so.cache_size_bytes = c.cache_size_bytes;
+   so.progress = c.progress;
    so.direct_io = o.direct_io;
    so.create = false;
    store = lab_store_open (c.uri, &so, &error);

@@ -52,6 +52,10 @@ golden run3-vs-baseline run3.json --baseline run.json --charts none --title 'thr
 golden sweep sweep.json --charts none
 golden sweep-production sweep.json --charts none --production-cache-ratio 0.5
 golden sweep-outside sweep.json --charts none --production-cache 64MiB --production-data 659562496
+# the original experiment's published table beside a sweep (the point in its regime) and a single point
+# in another regime
+golden sweep-reference sweep.json --charts none --reference "$src/datasets/reference/original.json"
+golden run-reference run.json --charts none --reference "$src/datasets/reference/original.json"
 golden sweep-vs-baseline sweep.json --baseline sweep-baseline.json --charts none --title 'snappy vs zlib: the cache sweep'
 
 # the same bytes on stdout as in a file
@@ -125,6 +129,15 @@ PY
 refused 1 "sweep-unsorted.json: sweep[1] (256 MiB): a smaller cache than sweep[0] (512 MiB): points must be in strictly increasing cache size" sweep-unsorted.json
 refused 1 "sweep-repeated.json: sweep[2] (512 MiB): the same cache size as sweep[1] (512 MiB): one point per cache size" sweep-repeated.json
 refused 1 "sweep-onelayout.json: sweep[1] (512 MiB): runs[] has 2 detail and 0 folded entries; every point needs both layouts" sweep-onelayout.json
+# broken reference files: a metric outside the catalogue, a unit that does not convert, not a reference
+ref=$src/datasets/reference/original.json
+sed 's/"elapsed_s"/"load_time"/' "$ref" > "$tmp/ref-metric.json"
+sed 's/"unit": "GB"/"unit": "GHz"/' "$ref" > "$tmp/ref-unit.json"
+printf '{"metrics": []}' > "$tmp/ref-version.json"
+refused 1 "--reference: ref-metric.json: metrics[1]: \"metric\" 'load_time' is not in the metric catalogue" "$data/run.json" --reference ref-metric.json
+refused 1 "--reference: ref-unit.json: metrics[5] (server_rss_peak_bytes): unit 'GHz' cannot be converted into the catalogue's; use one of: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB" "$data/run.json" --reference ref-unit.json
+refused 1 "--reference: ref-version.json: not a reference file of version 1" "$data/run.json" --reference ref-version.json
+refused 1 "--reference: cannot open reference file missing.json" "$data/run.json" --reference missing.json
 refused 2 "--production-cache needs --production-data too" "$data/sweep.json" --production-cache 64GiB
 refused 2 "--production-data needs --production-cache too" "$data/sweep.json" --production-data 1TiB
 refused 2 "--production-cache-ratio: '0' is not a ratio above 0" "$data/sweep.json" --production-cache-ratio 0

@@ -481,6 +481,51 @@ test_production_parse (void **state)
                        "--production-data: cannot read 'lots' as a size");
 }
 
+/* reference files: units convert exactly (SI and binary kept apart), a figure may be not given, a unit
+ * that does not fit the metric is refused */
+static void
+test_reference_units (void **state)
+{
+   (void)state;
+   double f;
+   bson_error_t e;
+   lab_cmp_reference_t ref;
+
+   assert_true (lab_cmp_unit_factor ("GB", LAB_UNIT_BYTES, &f));
+   assert_true (f == 1e9);
+   assert_true (lab_cmp_unit_factor ("GiB", LAB_UNIT_BYTES, &f));
+   assert_true (f == 1073741824.0);
+   assert_true (lab_cmp_unit_factor ("KiB/s", LAB_UNIT_MB_S, &f));
+   assert_true (f == 1024.0 / 1e6);
+   assert_true (lab_cmp_unit_factor ("min", LAB_UNIT_SECONDS, &f));
+   assert_true (f == 60.0);
+   assert_false (lab_cmp_unit_factor ("GB", LAB_UNIT_MB_S, &f));
+   assert_false (lab_cmp_unit_factor ("s", LAB_UNIT_BYTES, &f));
+
+   static const char ok[] =
+      "{\"reference_version\": 1, \"metrics\": ["
+      "{\"metric\": \"server_rss_peak_bytes\", \"unit\": \"GiB\", \"detail\": 2, \"folded\": 1},"
+      "{\"metric\": \"returned_mb_s\", \"unit\": \"KB/s\", \"detail\": null},"
+      "{\"metric\": \"elapsed_s\", \"unit\": \"min\", \"detail\": 2, \"folded\": 0.5}]}";
+   assert_true (lab_cmp_reference_load_json (ok, strlen (ok), "ok.json", &ref, &e));
+   assert_int_equal (ref.n, 3);
+   assert_true (ref.m[0].detail == 2.0 * 1073741824.0 && ref.m[0].folded == 1073741824.0);
+   assert_false (ref.m[1].has_detail);
+   assert_false (ref.m[1].has_folded);
+   assert_true (ref.m[2].detail == 120.0 && ref.m[2].folded == 30.0);
+   lab_cmp_reference_cleanup (&ref);
+
+   static const char bad[] = "{\"reference_version\": 1, \"metrics\": ["
+                             "{\"metric\": \"elapsed_s\", \"unit\": \"GB\", \"detail\": 1}]}";
+   assert_false (lab_cmp_reference_load_json (bad, strlen (bad), "bad.json", &ref, &e));
+   assert_non_null (strstr (e.message, "unit 'GB' cannot be converted"));
+   static const char str[] = "{\"reference_version\": 1, \"metrics\": ["
+                             "{\"metric\": \"elapsed_s\", \"unit\": \"s\", \"detail\": \"932\"}]}";
+   assert_false (lab_cmp_reference_load_json (str, strlen (str), "str.json", &ref, &e));
+   assert_non_null (strstr (e.message, "metrics[0].detail is not a number"));
+   lab_cmp_reference_cleanup (&ref); /* safe after a failed load */
+}
+
 int
 main (void)
 {
@@ -495,6 +540,7 @@ main (void)
       cmocka_unit_test (test_render_sweep),
       cmocka_unit_test (test_production_parse),
       cmocka_unit_test (test_match),
+      cmocka_unit_test (test_reference_units),
    };
    return cmocka_run_group_tests_name ("compare", tests, NULL, NULL);
 }

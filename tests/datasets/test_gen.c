@@ -455,6 +455,90 @@ test_param_errors (void **state)
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
 }
 
+/* the seed preset: exact master and row counts at several scales (the row counts are rescaled so that
+ * they sum exactly), every master at least one row, string keys unique per master and in its style,
+ * rows of a master scattered (interleaved), the sum seen by generating equal to the preset's */
+static void
+test_seed_preset (void **state)
+{
+   (void)state;
+   static const double scales[] = { 0.00001, 0.0005, 0.002, 0.02 };
+   bson_error_t e;
+
+   for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+      lab_gen_params_t p;
+      lab_gen_params_init (&p);
+      assert_true (lab_gen_preset_apply (&p, "seed", scales[k], &e));
+      int64_t masters = llround (427003.0 * scales[k]), rows = llround (55357286.0 * scales[k]);
+      assert_int_equal (p.bills, masters);
+      assert_int_equal (p.total_rows, rows);
+      assert_string_equal (p.key, "ETL_Patient_IDStr");
+      lab_gen_t *g = gen_or_fail (&p);
+      assert_int_equal (lab_gen_total_bills (g), masters);
+      assert_int_equal (lab_gen_total_rows (g), rows);
+      int64_t sum = 0, r;
+      for (int64_t i = 0; i < masters; i++) {
+         assert_true (lab_gen_bill_rows_at (g, i, &r, NULL));
+         assert_true (r >= 1);
+         sum += r;
+      }
+      assert_int_equal (sum, rows);
+      if (scales[k] <= 0.002) {
+         /* generate every row: the count, the key's type and form, bills interleaved */
+         bson_t doc = BSON_INITIALIZER;
+         lab_gen_row_t info;
+         int64_t n = 0, switches = 0, prev = -1;
+         while (lab_gen_next (g, &doc, &info)) {
+            bson_iter_t it;
+            char want[24];
+            assert_true (bson_iter_init_find (&it, &doc, "ETL_Patient_IDStr"));
+            assert_int_equal (bson_iter_type (&it), BSON_TYPE_UTF8);
+            lab_gen_key_string (info.bill_id, want, sizeof want);
+            assert_string_equal (bson_iter_utf8 (&it, NULL), want);
+            assert_int_equal (strlen (want), 14);
+            assert_true (strncmp (want, "ZY", 2) == 0);
+            switches += prev != -1 && prev != info.bill_index;
+            prev = info.bill_index;
+            n++;
+         }
+         assert_int_equal (n, rows);
+         /* interleaved: far more switches between masters than masters */
+         if (masters > 100) {
+            assert_true (switches > 10 * masters);
+         }
+         bson_destroy (&doc);
+      }
+      lab_gen_destroy (g);
+   }
+   /* the same preset twice: the same row counts (deterministic correction) */
+   lab_gen_params_t a, b;
+   lab_gen_params_init (&a);
+   lab_gen_params_init (&b);
+   assert_true (lab_gen_preset_apply (&a, "seed", 0.001, &e));
+   assert_true (lab_gen_preset_apply (&b, "seed", 0.001, &e));
+   lab_gen_t *ga = gen_or_fail (&a), *gb = gen_or_fail (&b);
+   for (int64_t i = 0; i < a.bills; i++) {
+      int64_t ra, rb;
+      assert_true (lab_gen_bill_rows_at (ga, i, &ra, NULL));
+      assert_true (lab_gen_bill_rows_at (gb, i, &rb, NULL));
+      assert_int_equal (ra, rb);
+   }
+   lab_gen_destroy (ga);
+   lab_gen_destroy (gb);
+
+   /* refusals: unknown preset, a scale leaving no master, a preset with --oversize */
+   lab_gen_params_t q;
+   lab_gen_params_init (&q);
+   assert_false (lab_gen_preset_apply (&q, "huge", 1.0, &e));
+   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   assert_false (lab_gen_preset_apply (&q, "seed", 0.000001, &e));
+   assert_non_null (strstr (e.message, "0 masters"));
+   assert_true (lab_gen_preset_apply (&q, "seed", 0.001, &e));
+   q.oversize = 1;
+   assert_null (lab_gen_new (&q, &e));
+   assert_non_null (strstr (e.message, "--oversize"));
+}
+
 int
 main (void)
 {
@@ -467,6 +551,7 @@ main (void)
       cmocka_unit_test (test_oversize),
       cmocka_unit_test (test_row_shape),
       cmocka_unit_test (test_param_errors),
+      cmocka_unit_test (test_seed_preset),
    };
    return cmocka_run_group_tests (tests, NULL, NULL);
 }

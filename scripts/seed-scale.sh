@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# seed-scale.sh -- the original experiment end to end at its size (or a fraction of it) on the embedded
+# store: generate, fold and verify, load both layouts cold at two caches, report beside the original.
+#
+# Usage: scripts/seed-scale.sh [--fraction F] [--dir DIR] [--keep] [--build DIR] [--cache-ratios LIST]
+#                              [--progress auto|always|never]
+#
+#   1. billgen generate --preset seed --scale F: exactly round(427,003 F) masters and round(55,357,286 F)
+#      rows, keyed by the string ETL_Patient_IDStr, rows of a master scattered in time (interleaved);
+#   2. fold-details --parallel 2 --verify: the folded layout, then proof it holds exactly the rows;
+#   3. scancmp --cold --direct-io --parallel 4 --cache-ratios 0.25,4: both layouts loaded cold with an
+#      engine cache a quarter of the detail layout's size on disk (it rereads) and one four times it
+#      (it holds the data: the original server's regime);
+#   4. layout-report --reference datasets/reference/original.json: the report, with the original's
+#      table beside this run's.
+#   Before anything it checks the free space of DIR against an estimate (bytes per row on disk with
+#   the indexes: the detail layout ~110 B/row at 4.9 M rows with int64 keys, 138 B/row at 1.1 M rows
+#   of this preset, whose string keys make both of its indexes larger; the folded one ~55 B/row; the
+#   fold's temporary space -- none on the embedded store, whose reads walk the key index -- and the
+#   journal)
+#   and refuses, naming both figures, when it does not fit. At the end it prints the phase table: wall
+#   time, rows/s, peak RSS and bytes written (/usr/bin/time -v: the kernel's rusage, written bytes
+#   as 512-byte blocks), and the disk space the data directory holds after the phase.
+#
+#   --fraction F        scale of the preset (default 1: the original's size; 0.001 takes ~35 s)
+#   --dir DIR           where the store, the summaries and the report go (default ./seed-scale-out);
+#                       it must be empty or absent, or hold a previous seed-scale run (replaced)
+#   --keep              keep the store when done (default: removed, the summaries and report kept)
+#   --build DIR         the build tree whose bin/ holds the tools (default: ./build of the repository,
+#                       or $LAB_BIN_DIR/..)
+#   --cache-ratios LIST the sweep's engine caches as fractions of the detail layout (default 0.25,4).
+#                       The point below 1 is the long one: with O_DIRECT the detail layout rereads each
+#                       page 140-185x (at fraction 0.02 its load took 205 s, 495 s at 0.8, on a loaded
+#                       2-core machine), so at full size it runs for hours; --cache-ratios 4 runs only
+#                       the comparison in the original's regime (the data fits in the cache)
+#   --progress MODE     the tools' progress bars with ETA (default auto: when stderr is a terminal)
+#
+# Outputs in DIR: generate.json, fold.json, scancmp.json (the tools' summaries), sweep.json (the results
+# file), report.md (with its charts when gnuplot is there), phases.json (the phase table for scripts),
+# phases.txt (as printed), PHASE.out (each tool's stdout, e.g. scancmp's tables) and PHASE.time.
+#
+# Examples:
+#   scripts/seed-scale.sh --cache-ratios 4              # the original size in its regime (~13 GB of disk)
+#   scripts/seed-scale.sh --fraction 0.1 --dir /mnt/big/seed
+#   scripts/seed-scale.sh --fraction 0.001 --progress never   # what the test suite runs
+set -euo pipefail
+
+me=seed-scale.sh
+here=$(cd "$(dirname "$0")/.." && pwd)
+fraction=1
+dir=./seed-scale-out
+keep=0
+build=
+ratios=0.25,4
+progress=auto
+
+die() { echo "$me: error: $*" >&2; exit 1; }
+usage_die() { echo "$me: $* (try --help)" >&2; exit 2; }
+need() { [ $# -ge 2 ] || usage_die "$1 needs a value"; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fraction) need "$@"; fraction=$2; shift ;;
+    --dir) need "$@"; dir=$2; shift ;;
+    --keep) keep=1 ;;
+    --build) need "$@"; build=$2; shift ;;
+    --cache-ratios) need "$@"; ratios=$2; shift ;;
+    --progress) need "$@"; progress=$2; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
+    *) usage_die "unknown option '$1'" ;;
+  esac
+  shift
+done
+[[ "$fraction" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || usage_die "--fraction: '$fraction' is not a number"
+case "$progress" in auto|always|never) ;; *) usage_die "--progress: '$progress' is not auto, always or never" ;; esac
+if [ -z "$build" ]; then
+  if [ -n "${LAB_BIN_DIR:-}" ]; then build=$(cd "$LAB_BIN_DIR/.." && pwd); else build=$here/build; fi
+fi
+bin=$build/bin
+for t in billgen fold-details scancmp layout-report; do
+  [ -x "$bin/$t" ] || die "$bin/$t is not built (cmake --build $build)"
+done
+[ -x /usr/bin/time ] || die "/usr/bin/time is needed for peak RSS and bytes written (apt-get install time)"
+command -v python3 >/dev/null || die "python3 is needed to read the tools' JSON summaries"
+reference=$here/datasets/reference/original.json
+[ -f "$reference" ] || die "$reference is missing"
+
+# the preset's sizes, as billgen computes them (llround of the product)
+read -r masters rows < <(python3 -c "
+import sys
+f = float(sys.argv[1])
+r = lambda x: int(x + 0.5)
+print(r(427003 * f), r(55357286 * f))" "$fraction")
+[ "$masters" -ge 1 ] && [ "$rows" -gt "$masters" ] ||
+  usage_die "--fraction $fraction leaves $masters masters and $rows rows: use at least 0.00001"
+
+# ---- the directory and its free space -----------------------------------------------------------------
+mkdir -p "$dir" || die "cannot create $dir"
+dir=$(cd "$dir" && pwd)
+if [ -n "$(ls -A "$dir")" ] && [ ! -f "$dir/.seed-scale" ]; then
+  die "$dir is not empty and not a previous seed-scale run: name an empty or new directory with --dir"
+fi
+rm -rf "${dir:?}/data" "$dir"/*.json "$dir"/report*.md "$dir"/report*.svg "$dir"/phases.* "$dir"/*.time \
+  "$dir"/*.out
+touch "$dir/.seed-scale"
+data=$dir/data
+uri="wiredtiger:$data"
+
+# Bytes per row (storage + indexes) measured at 1.1 M rows of the preset (fraction 0.02): detail 137.5,
+# folded 55.3 (at 4.9 M rows with int64 keys the detail layout took ~110: string keys cost more). The fold's
+# temporary space on the embedded store is none (every read walks the key index; fold-details --plan
+# says so). The journal keeps up to ~3 log files of 100 MiB between checkpoints: 512 MiB, plus 15% of
+# margin for page fill and checkpoints.
+detail_per_row=140
+folded_per_row=56
+temp_bytes=0
+journal=$((512 * 1024 * 1024))
+need_bytes=$(( (rows * (detail_per_row + folded_per_row) + temp_bytes) * 115 / 100 + journal ))
+free_bytes=$(df -B1 --output=avail "$dir" | tail -1 | tr -d ' ')
+gib() { python3 -c "import sys; print('%.2f GiB' % (int(sys.argv[1]) / 2**30))" "$1"; }
+if [ "$free_bytes" -lt "$need_bytes" ]; then
+  die "not enough free disk space in $dir: this run needs about $(gib "$need_bytes") ($rows rows x" \
+      "($detail_per_row B detail + $folded_per_row B folded) + 15% + $(gib $journal) of journal) but" \
+      "$(gib "$free_bytes") is free; free some space, use --dir on a larger disk or a smaller --fraction"
+fi
+echo "$me: $masters masters, $rows rows (fraction $fraction) in $dir: needs about $(gib "$need_bytes")," \
+     "$(gib "$free_bytes") free" >&2
+
+# ---- phases -------------------------------------------------------------------------------------------
+phases=()   # "name|seconds|rows|rss_kb|written_bytes|disk_bytes"
+
+# phase NAME ROWS CMD... -- run CMD under /usr/bin/time -v, record its wall time, peak RSS, bytes written
+# and the data directory's size afterwards; a failure stops the script with the tool's exit code.
+phase() {
+  local name=$1 prows=$2; shift 2
+  local tf="$dir/$name.time" t0 t1 rc=0
+  echo "$me: == $name: $*" >&2
+  t0=$(date +%s.%N)
+  /usr/bin/time -v -o "$tf" "$@" >"$dir/$name.out" || rc=$?
+  t1=$(date +%s.%N)
+  if [ $rc -ne 0 ]; then
+    tail -20 "$dir/$name.out" >&2
+    echo "$me: error: phase $name failed (exit $rc): $*" >&2
+    exit $rc
+  fi
+  local rss out disk
+  rss=$(sed -n 's/^\s*Maximum resident set size (kbytes): //p' "$tf")
+  out=$(sed -n 's/^\s*File system outputs: //p' "$tf")
+  disk=$(du -sb "$data" 2>/dev/null | cut -f1)
+  phases+=("$name|$(python3 -c "import sys; print('%.3f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$t1")|$prows|${rss:-0}|$(( ${out:-0} * 512 ))|${disk:-0}")
+}
+
+phase generate "$rows" "$bin/billgen" generate --uri "$uri" --preset seed --scale "$fraction" --drop \
+  --progress "$progress" --json "$dir/generate.json"
+phase fold+verify "$rows" "$bin/fold-details" --uri "$uri" --src bill_detail --dst detail_coll \
+  --key ETL_Patient_IDStr --parallel 2 --verify --drop-dst --progress "$progress" --json "$dir/fold.json"
+# every row loaded from both layouts at each point of the sweep
+npoints=$(( $(tr -cd ',' <<<"$ratios" | wc -c) + 1 ))
+phase scancmp $(( rows * 2 * npoints )) "$bin/scancmp" --uri "$uri" --detail bill_detail --folded detail_coll \
+  --key ETL_Patient_IDStr --cold --direct-io --parallel 4 --cache-ratios "$ratios" --progress "$progress" \
+  --out "$dir/sweep.json" --json "$dir/scancmp.json"
+phase report 0 "$bin/layout-report" "$dir/sweep.json" --reference "$reference" -o "$dir/report.md" \
+  --title "The original experiment at fraction $fraction: $masters masters, $rows rows"
+
+# ---- the phase table ----------------------------------------------------------------------------------
+printf '%s\n' "${phases[@]}" > "$dir/phases.psv"
+python3 - "$dir" "$fraction" "$masters" "$rows" <<'PY'
+import json, sys
+d, fraction, masters, rows = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+gen = json.load(open(d + "/generate.json"))
+fold = json.load(open(d + "/fold.json"))
+out = []
+def size(b):
+    for u in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(b) < 1024 or u == "TiB":
+            return ("%d %s" % (b, u)) if u == "B" else ("%.1f %s" % (b, u))
+        b /= 1024.0
+rows_out = []
+total = 0.0
+for line in open(d + "/phases.psv").read().split("\n"):
+    if not line:
+        continue
+    name, secs, prows, rss_kb, written, disk = line.split("|")
+    secs, prows, rss, written, disk = float(secs), int(prows), int(rss_kb) * 1024, int(written), int(disk)
+    total += secs
+    rows_out.append({"phase": name, "wall_s": secs, "rows": prows,
+                     "rows_per_s": prows / secs if prows and secs > 0 else None,
+                     "peak_rss_bytes": rss, "bytes_written": written, "disk_bytes": disk})
+    # the fold and its verify run in one process: their own times from the summary, beside it
+    if name == "fold+verify":
+        fs, vs = fold.get("fold_elapsed_s"), (fold.get("verify") or {}).get("elapsed_s")
+        for sub, s in (("  fold", fs), ("  verify", vs)):
+            if s:
+                rows_out.append({"phase": sub, "wall_s": s, "rows": prows, "rows_per_s": prows / s,
+                                 "peak_rss_bytes": None, "bytes_written": None, "disk_bytes": None})
+hdr = ("phase", "wall time", "rows", "rows/s", "peak RSS", "bytes written", "disk used after")
+lines = ["%-12s %10s %12s %12s %10s %13s %15s" % hdr]
+for r in rows_out:
+    lines.append("%-12s %9.1fs %12s %12s %10s %13s %15s" % (
+        r["phase"], r["wall_s"], "{:,}".format(r["rows"]) if r["rows"] else "-",
+        "{:,.0f}".format(r["rows_per_s"]) if r["rows_per_s"] else "-",
+        size(r["peak_rss_bytes"]) if r["peak_rss_bytes"] is not None else "(same)",
+        size(r["bytes_written"]) if r["bytes_written"] is not None else "(same)",
+        size(r["disk_bytes"]) if r["disk_bytes"] is not None else ""))
+lines.append("%-12s %9.1fs" % ("total", total))
+text = "seed-scale: fraction %g, %s masters, %s rows (generated: %s masters, %s rows)\n" % (
+    fraction, "{:,}".format(masters), "{:,}".format(rows), "{:,}".format(gen["bills"]), "{:,}".format(gen["rows"]))
+text += "\n".join(lines) + "\n"
+sys.stdout.write(text)
+open(d + "/phases.txt", "w").write(text)
+json.dump({"fraction": fraction, "masters": masters, "rows": rows, "generated_masters": gen["bills"],
+           "generated_rows": gen["rows"], "total_wall_s": total, "phases": rows_out},
+          open(d + "/phases.json", "w"), indent=2)
+PY
+echo "$me: report: $dir/report.md" >&2
+if [ "$keep" -eq 0 ]; then
+  rm -rf "${data:?}"
+else
+  echo "$me: kept the store: wiredtiger:$data" >&2
+fi

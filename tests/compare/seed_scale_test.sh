@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# seed_scale_test.sh -- scripts/seed-scale.sh end to end at a small fraction of the original's size: the
+# phase table is printed, every phase ran, the counts are exactly the scaled preset's at every step
+# (generated, folded, verified, loaded), and the report has the section beside the original experiment.
+# Also: a fraction the disk cannot hold is refused up front, naming what it needs and what is free.
+#
+# Usage: seed_scale_test.sh [FRACTION]   (default 0.001: 427 masters, 55,357 rows)
+# Environment (set by ctest): LAB_BIN_DIR, LAB_SOURCE_DIR, LAB_TEST_TMP.
+set -euo pipefail
+
+src=${LAB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+fraction=${1:-0.001}
+tmp=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/seed-scale.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# the preset's sizes (billgen rounds to the nearest integer)
+read -r masters rows masters_c rows_c < <(python3 -c "
+import sys; f = float(sys.argv[1]); m, r = int(427003 * f + 0.5), int(55357286 * f + 0.5)
+print(m, r, '{:,}'.format(m), '{:,}'.format(r))" "$fraction")
+
+rc=0
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/run" --progress never \
+  >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ $rc -ne 0 ]; then
+  tail -30 "$tmp/err" >&2
+  echo "FAIL: seed-scale.sh exited $rc" >&2
+  exit 1
+fi
+cat "$tmp/out"
+
+# the phase table: its header and a row per phase, each with a wall time
+grep -q '^phase  *wall time  *rows  *rows/s  *peak RSS  *bytes written  *disk used after' "$tmp/out" ||
+  fail "no phase table header"
+for p in generate fold+verify '  fold' '  verify' scancmp report total; do
+  grep -q "^$p  *[0-9][0-9.]*s" "$tmp/out" || fail "the phase table has no '$p' row"
+done
+grep -qF "seed-scale: fraction $fraction, $masters_c masters, $rows_c rows (generated: $masters_c masters, $rows_c rows)" \
+  "$tmp/out" || fail "the table's heading lacks the counts"
+
+# the counts at every step are the scaled preset's
+python3 - "$tmp/run" "$masters" "$rows" <<'PY' || fail "the counts differ from the preset's"
+import json, sys
+d, masters, rows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+g = json.load(open(d + "/generate.json"))
+assert g["bills"] == masters and g["rows"] == rows, ("generate", g["bills"], g["rows"])
+assert g["params"]["key"] == "ETL_Patient_IDStr" and g["params"]["key_type"] == "string", g["params"]
+f = json.load(open(d + "/fold.json"))
+assert f["rows_in"] == rows and f["masters"] == masters and f["verify"]["equal"], ("fold", f["rows_in"], f["masters"])
+s = json.load(open(d + "/sweep.json"))
+assert s["dataset"]["detail"]["count"] == rows and s["dataset"]["folded"]["count"] == masters, s["dataset"]
+assert [round(p["cache_ratio"], 2) for p in s["sweep"]] == [0.25, 4.0], [p["cache_ratio"] for p in s["sweep"]]
+for p in s["sweep"]:
+    for r in p["runs"]:
+        assert r["rows"] == rows, ("rows loaded", r["layout"], r["rows"])
+ph = json.load(open(d + "/phases.json"))
+assert [p["phase"] for p in ph["phases"]] == ["generate", "fold+verify", "  fold", "  verify", "scancmp", "report"]
+assert all(p["peak_rss_bytes"] > 0 for p in ph["phases"] if p["peak_rss_bytes"] is not None)
+print("ok: counts")
+PY
+
+# the report, with the original's table beside this run's
+report=$tmp/run/report.md
+grep -q '^## Beside the original experiment$' "$report" || fail "the report has no reference section"
+grep -qF "| documents | 55,357,286 | 427,003 | 0.8% | $rows_c | $masters_c |" "$report" ||
+  fail "the reference section's documents row lacks this run's counts"
+for row in 'parallel load time | 932 s | 432 s | 46% |' 'server memory | 52.4 GB | 36.0 GB | 69% |' \
+  'data returned (peak) | not given | not given | n/a |' '**Regime** (cache vs data)' '**Client**'; do
+  grep -qF -- "$row" "$report" || fail "the reference section lacks '$row'"
+done
+[ ! -e "$tmp/run/data" ] || fail "the store was kept without --keep"
+
+# too large for the disk: refused before anything is written
+rc=0
+"$src/scripts/seed-scale.sh" --fraction 100 --dir "$tmp/big" >"$tmp/out2" 2>"$tmp/err2" || rc=$?
+[ $rc -eq 1 ] || fail "--fraction 100: exit $rc, want 1"
+grep -q 'not enough free disk space in .*: this run needs about .* GiB .* but .* GiB is free' "$tmp/err2" ||
+  fail "--fraction 100: no clear refusal: $(cat "$tmp/err2")"
+[ ! -e "$tmp/big/data" ] || fail "--fraction 100: a store was created despite the refusal"
+rc=0
+"$src/scripts/seed-scale.sh" --fraction lots >/dev/null 2>"$tmp/err3" || rc=$?
+[ $rc -eq 2 ] && grep -qF "'lots' is not a number" "$tmp/err3" || fail "--fraction lots: exit $rc"
+
+if [ $failures -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
+echo "seed-scale: all checks passed"
