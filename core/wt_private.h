@@ -80,7 +80,7 @@ typedef struct {
    wt_coll_t *graveyard;     /* dropped collections, freed at close (sessions may still hold pointers) */
    struct wt_sess *sessions; /* open sessions, so close can close the ones left open */
    time_t opened_at;
-   bool loaded; /* the catalog was read completely: only then may close save it as clean */
+   bool loaded;  /* the catalog was read completely: only then may close save it as clean */
    int panicked; /* atomic: WiredTiger panicked (a write failed): no call may follow, not even close */
 } wt_store_t;
 
