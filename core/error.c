@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 /* lab_error_set -- domain, code and formatted message. */
 void
@@ -57,6 +58,40 @@ lab_error_prefix (bson_error_t *error, const char *fmt, ...)
    va_end (ap);
    bson_strncpy (old, error->message, sizeof old);
    bson_snprintf (error->message, sizeof error->message, "%s: %s", ctx, old);
+}
+
+/* The words lab_error_prefix_nospace starts a message with (lab_error_is_nospace finds them). */
+#define NOSPACE_TEXT "no space left on device writing to"
+
+/* lab_error_prefix_nospace -- where the disk is full and how much is left, before the message. */
+void
+lab_error_prefix_nospace (bson_error_t *error, const char *dir)
+{
+   struct statvfs vfs;
+
+   if (!error) {
+      return;
+   }
+   if (statvfs (dir, &vfs) == 0) {
+      double free_mib = (double)vfs.f_bavail * (double)vfs.f_frsize / (1024.0 * 1024.0);
+      lab_error_prefix (error, NOSPACE_TEXT " %s (%.1f MiB free; free space there and run again)", dir,
+                        free_mib);
+   } else {
+      lab_error_prefix (error, NOSPACE_TEXT " %s (free space unknown; free space there and run again)", dir);
+   }
+}
+
+/* lab_error_is_nospace -- ENOSPC, or a message decorated by lab_error_prefix_nospace. */
+bool
+lab_error_is_nospace (const bson_error_t *error)
+{
+   if (!error) {
+      return false;
+   }
+   if ((error->domain == LAB_ERROR_IO || error->domain == LAB_ERROR_WT) && error->code == ENOSPC) {
+      return true;
+   }
+   return strstr (error->message, NOSPACE_TEXT) != NULL;
 }
 
 void

@@ -161,6 +161,17 @@ void lab_error_set_errno (bson_error_t *error, int err, const char *fmt, ...) BS
 /* lab_error_prefix -- prepend "<context>: " to error->message (truncating safely); domain/code kept. */
 void lab_error_prefix (bson_error_t *error, const char *fmt, ...) BSON_GNUC_PRINTF (2, 3);
 
+/* lab_error_prefix_nospace -- prepend "no space left on device writing to <dir> (<N> MiB free; free space
+ * there and run again)" to error->message (free space from statvfs; "free space unknown" when statvfs
+ * fails); domain/code kept. For the places where a full disk surfaces, so the user sees where and how
+ * much. */
+void lab_error_prefix_nospace (bson_error_t *error, const char *dir);
+
+/* lab_error_is_nospace -- the error reports a full disk: errno ENOSPC (LAB_ERROR_IO, or LAB_ERROR_WT with
+ * WiredTiger's ENOSPC), or a message lab_error_prefix_nospace decorated (a WiredTiger panic after a
+ * failed write). */
+bool lab_error_is_nospace (const bson_error_t *error);
+
 /* lab_error_clear -- reset to "no error" (domain 0, code 0, empty message). */
 void lab_error_clear (bson_error_t *error);
 

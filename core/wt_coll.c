@@ -151,7 +151,8 @@ drop_table (wt_sess_t *ss, const char *coll, const char *uri, bson_error_t *erro
    return true;
 }
 
-/* unlink_coll -- remove c from the catalog and the live list; it goes to the graveyard. */
+/* unlink_coll -- remove c from the catalog and then from the live list; it goes to the graveyard. When the
+ * catalog cannot be written, c stays live. */
 static bool
 unlink_coll (wt_sess_t *ss, wt_coll_t *c, bson_error_t *error)
 {
@@ -161,19 +162,20 @@ unlink_coll (wt_sess_t *ss, wt_coll_t *c, bson_error_t *error)
 
    pthread_mutex_lock (&st->mu);
    ok = lab_wt_catalog_remove_coll (ss->s, c->name, error);
-   for (pp = &st->colls; *pp; pp = &(*pp)->next) {
+   for (pp = &st->colls; ok && *pp; pp = &(*pp)->next) {
       if (*pp == c) {
          *pp = c->next;
+         c->next = st->graveyard;
+         st->graveyard = c;
          break;
       }
    }
-   c->next = st->graveyard;
-   st->graveyard = c;
    pthread_mutex_unlock (&st->mu);
    return ok;
 }
 
-/* lab_wt_drop -- drop the collection's indexes and table, then its catalog entry (nothing if missing). */
+/* lab_wt_drop -- remove the collection's catalog entry, then drop its indexes and table (nothing if
+ * missing). */
 bool
 lab_wt_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
 {
@@ -191,15 +193,17 @@ lab_wt_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
       ok = true;
       goto done;
    }
+   /* The catalog entry goes first: a drop that fails half way (a full disk, a crash) leaves unreferenced
+    * tables behind, never a catalog naming a table that is gone (which no later open could read). */
+   if (!unlink_coll (ss, c, error)) {
+      goto done;
+   }
    for (i = 0; i < c->nindexes; i++) {
       if (!drop_table (ss, coll, c->indexes[i].uri, error)) {
          goto done;
       }
    }
-   if (!drop_table (ss, coll, c->uri, error)) {
-      goto done;
-   }
-   ok = unlink_coll (ss, c, error);
+   ok = drop_table (ss, coll, c->uri, error);
 done:
    pthread_rwlock_unlock (&st->ddl);
    return ok;

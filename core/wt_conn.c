@@ -24,14 +24,39 @@
 /* The last message WiredTiger reported on this thread: added to our error messages, never printed. */
 static __thread char wt_last_msg[768];
 
-/* wt_on_error -- keep WiredTiger's message for the error we are about to build (library: no printing).
- * A panic comes as a last, generic message after the one that says what happened (a checksum that does
- * not match, a block that does not decompress): the cause is kept in front of it. */
+/* The home of the store whose WiredTiger last failed a write for lack of space, in any of its threads
+ * (a checkpoint, the journal writer or eviction may hit a full disk; the application thread then sees
+ * ENOSPC or WT_PANIC, often without a message of its own). Empty while no write failed so. */
+static pthread_mutex_t wt_nospace_mu = PTHREAD_MUTEX_INITIALIZER;
+static char wt_nospace_home[PATH_MAX];
+
+/* is_nospace -- does WiredTiger's error (err, msg) report a full disk? */
+static bool
+is_nospace (int err, const char *msg)
+{
+   char ebuf[128];
+
+   return err == ENOSPC || (msg && strstr (msg, bson_strerror_r (ENOSPC, ebuf, sizeof ebuf)) != NULL);
+}
+
+/* wt_on_error -- keep WiredTiger's message for the error we are about to build (library: no printing);
+ * remember the store's home when the disk is full, and a panic. A panic comes as a last, generic message
+ * after the one that says what happened (a checksum that does not match, a block that does not
+ * decompress, a write that failed): the cause is kept in front of it. */
 static int
 wt_on_error (WT_EVENT_HANDLER *h, WT_SESSION *s, int err, const char *msg)
 {
+   wt_store_t *st = (wt_store_t *)((char *)h - offsetof (wt_store_t, handler));
    char prev[sizeof wt_last_msg];
 
+   if (err == WT_PANIC) {
+      __atomic_store_n (&st->panicked, 1, __ATOMIC_RELEASE);
+   }
+   if (is_nospace (err, msg)) {
+      pthread_mutex_lock (&wt_nospace_mu);
+      bson_strncpy (wt_nospace_home, st->home, sizeof wt_nospace_home);
+      pthread_mutex_unlock (&wt_nospace_mu);
+   }
    if (err == WT_PANIC && wt_last_msg[0] && !strstr (wt_last_msg, "WT_PANIC")) {
       bson_strncpy (prev, wt_last_msg, sizeof prev);
       bson_snprintf (wt_last_msg, sizeof wt_last_msg, "%s; then %s", prev, msg ? msg : "");
@@ -48,13 +73,13 @@ wt_on_message (WT_EVENT_HANDLER *h, WT_SESSION *s, const char *msg)
    return 0;
 }
 
-static WT_EVENT_HANDLER wt_handler = { wt_on_error, wt_on_message, NULL, NULL };
-
-/* lab_wt_fail -- LAB_ERROR_WT error "<context>: <wiredtiger_strerror> [<WT's own message>]"; false. */
+/* lab_wt_fail -- LAB_ERROR_WT error "<context>: <wiredtiger_strerror> [<WT's own message>]"; false. A full
+ * disk (ENOSPC here, or the panic after one elsewhere) says where and how much space is left. */
 bool
 lab_wt_fail (bson_error_t *error, int ret, const char *fmt, ...)
 {
    char ctx[BSON_ERROR_BUFFER_SIZE];
+   char home[PATH_MAX];
    va_list ap;
 
    va_start (ap, fmt);
@@ -76,6 +101,12 @@ lab_wt_fail (bson_error_t *error, int ret, const char *fmt, ...)
                      wt_last_msg);
    } else {
       lab_error_set (error, LAB_ERROR_WT, (uint32_t)ret, "%s: %s", ctx, wiredtiger_strerror (ret));
+   }
+   pthread_mutex_lock (&wt_nospace_mu);
+   bson_strncpy (home, wt_nospace_home, sizeof home);
+   pthread_mutex_unlock (&wt_nospace_mu);
+   if (home[0] && (is_nospace (ret, wt_last_msg) || ret == WT_PANIC)) {
+      lab_error_prefix_nospace (error, home);
    }
    wt_last_msg[0] = '\0';
    return false;
@@ -157,7 +188,12 @@ conn_open (wt_store_t *st, bson_error_t *error)
       return permission_error (error, st->home, err);
    }
    wt_last_msg[0] = '\0';
-   if ((ret = wiredtiger_open (st->home, &wt_handler, st->config, &st->conn)) != 0) {
+   pthread_mutex_lock (&wt_nospace_mu);
+   wt_nospace_home[0] = '\0';
+   pthread_mutex_unlock (&wt_nospace_mu);
+   st->handler.handle_error = wt_on_error;
+   st->handler.handle_message = wt_on_message;
+   if ((ret = wiredtiger_open (st->home, &st->handler, st->config, &st->conn)) != 0) {
       st->conn = NULL;
       if (ret == EBUSY) {
          return lab_wt_fail (error, ret,
@@ -182,6 +218,20 @@ conn_close (wt_store_t *st, bson_error_t *error)
 
    if (!st->conn) {
       return true;
+   }
+   if (__atomic_load_n (&st->panicked, __ATOMIC_ACQUIRE)) {
+      /* After a panic WiredTiger allows no call: its close would wait forever for the transactions the
+       * failed writes left open. The connection is abandoned; the next open recovers from the journal. */
+      st->conn = NULL;
+      st->meta = NULL;
+      st->loaded = false;
+      lab_wt_coll_list_free (st->colls);
+      st->colls = NULL;
+      lab_error_set (error, LAB_ERROR_WT, (uint32_t)WT_PANIC,
+                     "WiredTiger home %s panicked after a failed write and was not closed; the next open "
+                     "recovers it from its journal",
+                     st->home);
+      return false;
    }
    if (st->meta && st->loaded) {
       ok = lab_wt_catalog_save (st, true, error);
@@ -213,6 +263,11 @@ lab_wt_close (lab_store_t *store)
       bson_free (sess);
    }
    conn_close (st, NULL);
+   if (__atomic_load_n (&st->panicked, __ATOMIC_ACQUIRE)) {
+      /* the abandoned connection's threads may still report through st->handler: st stays allocated */
+      store->impl = NULL;
+      return;
+   }
    lab_wt_coll_list_free (st->graveyard);
    pthread_mutex_destroy (&st->mu);
    pthread_mutex_destroy (&st->meta_mu);

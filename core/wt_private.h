@@ -67,6 +67,7 @@ typedef struct wt_coll {
 } wt_coll_t;
 
 typedef struct {
+   WT_EVENT_HANDLER handler; /* WiredTiger's messages for this store (wt_conn.c finds st from it) */
    WT_CONNECTION *conn;
    WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
    char *home;
@@ -84,6 +85,7 @@ typedef struct {
    time_t opened_at;
    bool loaded;                  /* the catalog was read completely: only then may close save it as clean */
    lab_progress_mode_t progress; /* lab_store_opts_t.progress: bars on index builds */
+   int panicked; /* atomic: WiredTiger panicked (a write failed): no call may follow, not even close */
 } wt_store_t;
 
 typedef struct {
@@ -110,7 +112,9 @@ typedef struct wt_sess {
 
 /* ---- wt_conn.c: the kv engine ------------------------------------------------------------------- */
 
-/* lab_wt_fail -- LAB_ERROR_WT error "<context>: <wiredtiger_strerror> [<WT's own message>]"; false. */
+/* lab_wt_fail -- LAB_ERROR_WT error "<context>: <wiredtiger_strerror> [<WT's own message>]"; false. When
+ * WiredTiger failed a write for lack of space (ENOSPC, or the panic that follows one in a background
+ * thread), the message starts with the home and its free space (lab_error_prefix_nospace). */
 bool lab_wt_fail (bson_error_t *error, int ret, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
 /* lab_wt_closed_error -- the engine is not open (a cycle failed to reopen it); false. */
 bool lab_wt_closed_error (wt_store_t *st, bson_error_t *error);

@@ -104,6 +104,18 @@ sort_chunk (lab_wt_sort_t *s)
    }
 }
 
+/* run_write_fail -- a sort file could not be written: errno err, the directory and its free space named
+ * when the disk is full; false. */
+static bool
+run_write_fail (lab_wt_sort_t *s, int err, bson_error_t *error)
+{
+   lab_error_set_errno (error, err, "write a sort file in %s", s->dir);
+   if (err == ENOSPC) {
+      lab_error_prefix_nospace (error, s->dir);
+   }
+   return false;
+}
+
 /* run_write -- the chunk's keys in reference order into run->f, rewound for reading. */
 static bool
 run_write (lab_wt_sort_t *s, sort_run_t *run, bson_error_t *error)
@@ -114,13 +126,11 @@ run_write (lab_wt_sort_t *s, sort_run_t *run, bson_error_t *error)
       uint32_t len = (uint32_t)s->refs[i].len;
       if (fwrite (&len, sizeof len, 1, run->f) != 1 ||
           fwrite (s->arena.data + s->refs[i].off, 1, len, run->f) != len) {
-         lab_error_set_errno (error, errno, "write a sort file in %s (disk full?)", s->dir);
-         return false;
+         return run_write_fail (s, errno, error);
       }
    }
    if (fflush (run->f) != 0) {
-      lab_error_set_errno (error, errno, "write a sort file in %s (disk full?)", s->dir);
-      return false;
+      return run_write_fail (s, errno, error);
    }
    rewind (run->f);
    return true;

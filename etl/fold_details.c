@@ -422,6 +422,15 @@ main (int argc, char **argv)
                "continue it from its checkpoints with: %s",
                (long long)fr.retries, fr.retries == 1 ? "y" : "ies", rc);
             bson_free (rc);
+         } else if (lab_error_is_nospace (&error)) {
+            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), true);
+            const char *home = lab_store_home (store);
+            lab_log_error ("%s", error.message);
+            lab_error_set (&error, error.domain, error.code,
+                           "the fold stopped: no space left on device in %s (the source is untouched); free "
+                           "space there, then continue the fold from its checkpoints with: %s",
+                           home ? home : "the destination's disk", rc);
+            bson_free (rc);
          }
          goto fail;
       }

@@ -1,7 +1,8 @@
 /*
- * test_util.c -- unit tests of core/: error helpers, URI parsing and redaction, size/duration/int
- * parsing with overflow, common option handling, pretty JSON and atomic writes; the pure parts of the
- * store: the server-process name check for /proc and the MongoDB sorted-read command.
+ * test_util.c -- unit tests of core/: error helpers (a full disk's message too), URI parsing and
+ * redaction, size/duration/int parsing with overflow, common option handling, pretty JSON and atomic
+ * writes; the pure parts of the store: the server-process name check for /proc and the MongoDB
+ * sorted-read command.
  */
 #include "tests/testutil.h"
 
@@ -44,6 +45,42 @@ test_error_prefix (void **state)
    assert_false (lab_error_is (NULL, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED));
    lab_error_set_errno (&e, 2, "open '%s'", "f");
    assert_string_equal (e.message, "open 'f': No such file or directory");
+}
+
+/* test_error_nospace -- a full disk names the directory and its free space; the decoration is found
+ * again whatever the domain (a WiredTiger panic carries WT_PANIC, not ENOSPC). */
+static void
+test_error_nospace (void **state)
+{
+   bson_error_t e;
+   char dir[] = "/tmp/lab-nospace-XXXXXX";
+
+   (void)state;
+   assert_non_null (mkdtemp (dir));
+   lab_error_set_errno (&e, ENOSPC, "write a sort file in %s", dir);
+   assert_true (lab_error_is_nospace (&e));
+   lab_error_prefix_nospace (&e, dir);
+   assert_int_equal (e.domain, LAB_ERROR_IO);
+   assert_int_equal (e.code, ENOSPC);
+   assert_non_null (strstr (e.message, "no space left on device writing to "));
+   assert_non_null (strstr (e.message, dir));
+   assert_non_null (strstr (e.message, " MiB free; free space there and run again): write a sort file in "));
+   /* a panic code with the decoration is a full disk; without it, it is not */
+   lab_error_set (&e, LAB_ERROR_WT, (uint32_t)-31804, "commit: WT_PANIC");
+   assert_false (lab_error_is_nospace (&e));
+   lab_error_prefix_nospace (&e, dir);
+   assert_true (lab_error_is_nospace (&e));
+   /* a directory statvfs cannot see still gives the message, without a figure */
+   lab_error_set (&e, LAB_ERROR_WT, 28, "checkpoint");
+   assert_true (lab_error_is_nospace (&e));
+   lab_error_prefix_nospace (&e, "/nonexistent/lab-nospace");
+   assert_string_equal (e.message, "no space left on device writing to /nonexistent/lab-nospace (free space "
+                                   "unknown; free space there and run again): checkpoint");
+   lab_error_set (&e, LAB_ERROR_IO, EIO, "read");
+   assert_false (lab_error_is_nospace (&e));
+   assert_false (lab_error_is_nospace (NULL));
+   lab_error_prefix_nospace (NULL, dir);
+   assert_int_equal (rmdir (dir), 0);
 }
 
 static void
@@ -529,6 +566,7 @@ main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_error_prefix),
+      cmocka_unit_test (test_error_nospace),
       cmocka_unit_test (test_uri_parse),
       cmocka_unit_test (test_uri_redact),
       cmocka_unit_test (test_sizes),
