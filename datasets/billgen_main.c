@@ -118,6 +118,8 @@ static const char *USAGE_IMPORT =
    "Empty fields: an empty unquoted field leaves the field out of the document; \"\" is an empty string.\n"
    "Errors name FILE:LINE:COL (COL counts bytes). Invalid UTF-8 and rows with the wrong number of fields\n"
    "are refused; so are documents the store refuses (a duplicate _id, over 16 MiB), at FILE:LINE:1.\n"
+   "A killed import (SIGKILL) cannot drop what it wrote: the collection keeps the input's first\n"
+   "rows in whole batches, perhaps without its key index. Run the import again with --drop.\n"
    "\n"
    "Examples:\n"
    "  billgen import --headerline --columns-have-types --drop bills.csv.zst\n"
@@ -179,12 +181,14 @@ typedef struct {
    int32_t zstd_level;
 } compress_opts_t;
 
-/* open_store -- the store named by the common options, creating collections with `z`'s compressor. */
+/* open_store -- the store named by the common options, creating collections with `z`'s compressor;
+ * create: an embedded home that does not exist yet is made (generate, import), else it is an error
+ * (export: reading must not leave an empty store). */
 static lab_store_t *
-open_store (const lab_cli_common_t *c, const compress_opts_t *z, bson_error_t *error)
+open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bson_error_t *error)
 {
    lab_store_opts_t so = {
-      .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = true, .progress = c->progress
+      .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = create, .progress = c->progress
    };
 
    so.block_compressor = z->name;
@@ -362,7 +366,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    lab_log_set (&c);
    o.progress = c.progress;
 
-   store = open_store (&c, &z, &error);
+   store = open_store (&c, &z, true, &error);
    if (store && lab_billgen_generate (store, &o, &st, &error)) {
       char b1[32];
       lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64
@@ -474,7 +478,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    if (imp && !o.parse_only) {
-      store = open_store (&c, &z, &error);
+      store = open_store (&c, &z, true, &error);
    }
    ok = imp && (o.parse_only || store) && lab_import_run (imp, store, &st, &error);
    if (!ok) {
@@ -579,7 +583,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    o.progress = c.progress;
    lab_log_set (&c);
 
-   store = open_store (&c, &(compress_opts_t){ 0 }, &error); /* export creates no collection */
+   store = open_store (&c, &(compress_opts_t){ 0 }, false, &error); /* export creates no collection */
    if (store && lab_billgen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
       lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64

@@ -8,11 +8,12 @@
 #include "core/error.h"
 #include "core/opts.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-/* read_rss -- VmRSS of pid in bytes, -1 when unknown. */
+/* lab_sampler_rss -- VmRSS of pid in bytes, -1 when unknown. */
 int64_t
 lab_sampler_rss (int64_t pid)
 {
@@ -38,6 +39,27 @@ lab_sampler_rss (int64_t pid)
    }
    fclose (f);
    return rss;
+}
+
+/* lab_sampler_open_fds -- how many file descriptors this process holds (entries of /proc/self/fd, less
+ * the one reading it), -1 when unknown. */
+int
+lab_sampler_open_fds (void)
+{
+   DIR *d = opendir ("/proc/self/fd");
+   struct dirent *e;
+   int n = 0;
+
+   if (!d) {
+      return -1;
+   }
+   while ((e = readdir (d))) {
+      if (e->d_name[0] != '.') {
+         n++;
+      }
+   }
+   closedir (d);
+   return n - 1;
 }
 
 /* engine_stats -- the engine statistics of s->store, or summed over s->stat_stores (a figure known by

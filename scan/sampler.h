@@ -75,5 +75,6 @@ bool lab_sampler_start (lab_sampler_t *s, bson_error_t *error);
 void lab_sampler_stop (lab_sampler_t *s);
 void lab_sampler_destroy (lab_sampler_t *s);
 int64_t lab_sampler_rss (int64_t pid);
+int lab_sampler_open_fds (void);
 
 #endif

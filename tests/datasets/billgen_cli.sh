@@ -67,6 +67,10 @@ rows=$(json_int "$T/g1.json" rows)
 [ "${rows:-0}" -gt 2000 ] || fail "generate json: rows=$rows"
 expect 0 "$B" export --uri "$U1" -o "$T/a1.csv"
 [ "$(($(wc -l <"$T/a1.csv") - 1))" = "$rows" ] || fail "export rows != generated rows"
+# export reads: a home that does not exist is an error, and stays absent (it made an empty store once)
+expect 1 "$B" export --uri "wiredtiger:$T/nohome" -o "$T/nohome.csv"
+has "$T/err" "WiredTiger home '$T/nohome' does not exist"
+[ ! -e "$T/nohome" ] || fail "export created the missing home $T/nohome"
 has "$T/a1.csv" "_id.objectid(),bill_id.int64(),patient_id.string(),patient_name.string(),age.int32()"
 has "$T/a1.csv" "qty.double(),unit_price.double(),amount.double(),charge_time.date()"
 expect 0 "$B" generate --uri "$U2" --bills 40 --seed 5 --progress never

@@ -777,7 +777,7 @@ test_keys_match_partly (void **state)
    assert_non_null (strstr (err, "warning: run 1: the layouts returned different row counts"));
    assert_non_null (strstr (err, "warning: run 2: the layouts returned different row counts"));
    r = lab_test_json_load (out_path);
-   assert_int_equal ((int)lab_test_json_num (r, "schema_version"), 1);
+   assert_int_equal ((int)lab_test_json_num (r, "schema_version"), LAB_RESULTS_SCHEMA_VERSION);
    for (e = 0; e < 4; e++) {
       bool detail = strcmp (lab_test_json_str (r, entry (e, "layout")), "detail") == 0;
       assert_int_equal ((int)lab_test_json_num (r, entry (e, "keys")), PART_BILLS);
