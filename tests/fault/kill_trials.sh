@@ -9,8 +9,10 @@
 #            - the store reopens (WiredTiger recovery): `billgen export` of the collection succeeds, or
 #              says the collection does not exist (the kill came before it was created);
 #            - the collection is a consistent prefix of the input: its export is exactly the CSV's first
-#              K rows (the CSV is in _id order, export writes _id order), K a whole number of insert
-#              batches (--batch-docs) or every row: an insert batch is one transaction;
+#              K rows (the CSV is in _id order, export writes _id order), K ending on a transaction:
+#              the embedded store writes an insert batch (--batch-docs) in transactions of at most 64
+#              documents, as mongod does (internalInsertMaxBatchSize, core/wt_private.h WT_GROUP_DOCS),
+#              so K = whole batches + whole groups of 64 of the next batch, or every row;
 #            - when every row is there, the key index is either absent (fold-details refuses the source
 #              for its missing index) or complete (a fold through it reads every row);
 #          a killed import keeps its partial collection (a kill leaves no chance to drop it): the remedy
@@ -66,7 +68,8 @@ cleanup() {
 trap cleanup EXIT
 fails=0
 CACHE=(--cache-size 64MiB)
-BATCH=500 # import's --batch-docs: a prefix is a multiple of it
+BATCH=500 # import's --batch-docs
+GROUP=64  # documents per write transaction within a batch (WT_GROUP_DOCS)
 
 echo "kill_trials: seed $seed, $trials trials per tool, $bills bills (reproduce: $0 --seed $seed)"
 
@@ -151,8 +154,8 @@ check_import() {
   if [ "$rows" -gt 0 ] && ! head -n $((rows + 1)) "$T/bills.csv" | cmp -s - "$T/imp.csv"; then
     fail import "$t" "the $rows rows left are not the input's first $rows rows: $(head -n $((rows + 1)) \
       "$T/bills.csv" | cmp - "$T/imp.csv" 2>&1)"
-  elif [ "$rows" -ne "$total" ] && [ $((rows % BATCH)) -ne 0 ]; then
-    fail import "$t" "$rows rows left: not a whole number of $BATCH-row insert batches (a torn batch)"
+  elif [ "$rows" -ne "$total" ] && [ $((rows % BATCH % GROUP)) -ne 0 ]; then
+    fail import "$t" "$rows rows left: not whole $BATCH-row batches plus whole $GROUP-document transactions (a torn transaction)"
   elif [ "$rows" -eq "$total" ]; then
     # all rows are in: the key index is absent or complete
     out=$("$B/fold-details" --uri "$IMP" "${CACHE[@]}" --src bill_detail --dst killchk --drop-dst \
