@@ -12,10 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One side's stream, with one document of lookahead. */
+/* One side's stream, with one document of lookahead (copied into `buf`, reused: no allocation per row). */
 typedef struct {
    lab_cursor_t *cur;
-   bson_t *pending;
+   bson_t *pending; /* buf when a document is pending, else NULL */
+   bson_t *buf;
    bool eof;
 } reader_t;
 
@@ -49,9 +50,21 @@ reader_fill (reader_t *rd, bson_error_t *error)
    if (rc == 0) {
       rd->eof = true;
    } else {
-      rd->pending = bson_copy (doc);
+      if (!rd->buf) {
+         rd->buf = bson_sized_new (doc->len);
+      }
+      bson_reinit (rd->buf);
+      bson_concat (rd->buf, doc);
+      rd->pending = rd->buf;
    }
    return true;
+}
+
+/* reader_take -- the pending document is consumed. */
+static void
+reader_take (reader_t *rd)
+{
+   rd->pending = NULL;
 }
 
 static void
@@ -98,8 +111,7 @@ src_group (reader_t *rd, const char *key, group_t *g, lab_progress_t *p, bson_er
       lab_hash_add (&g->hash, lab_row_hash (rd->pending));
       g->rows++;
       lab_progress_add (p, 1, rd->pending->len);
-      bson_destroy (rd->pending);
-      rd->pending = NULL;
+      reader_take (rd);
       if (!reader_fill (rd, error)) {
          return false;
       }
@@ -111,20 +123,6 @@ src_group (reader_t *rd, const char *key, group_t *g, lab_progress_t *p, bson_er
          return true;
       }
    }
-}
-
-typedef struct {
-   group_t *g;
-} dst_ctx_t;
-
-static bool
-dst_row (void *ctx, const bson_t *row, bson_error_t *error)
-{
-   group_t *g = ctx;
-
-   lab_hash_add (&g->hash, lab_row_hash (row));
-   g->rows++;
-   return true;
 }
 
 /* dst_group -- the next master of the destination: unfolded rows, parts, sizes. */
@@ -148,10 +146,11 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, la
    bson_value_copy (&v, &g->key);
    g->have = true;
    for (;;) {
-      if (!lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error)) {
+      if (!lab_fold_unfold_hash (rd->pending, o->key, o->array_field, &g->hash, &info, error)) {
          lab_error_prefix (error, "'%s'", o->dst);
          return false;
       }
+      g->rows += info.row_count;
       res->dst_docs++;
       if ((int64_t)rd->pending->len > res->largest_doc_bytes) {
          res->largest_doc_bytes = rd->pending->len;
@@ -176,8 +175,7 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, int64_t max, group_t *g, la
       }
       g->part_sum += info.part;
       g->docs++;
-      bson_destroy (rd->pending);
-      rd->pending = NULL;
+      reader_take (rd);
       if (!reader_fill (rd, error)) {
          return false;
       }
@@ -401,8 +399,8 @@ done:
    res->elapsed_s = (double)(lab_now_ns () - t0) / 1e9;
    group_reset (&gs);
    group_reset (&gd);
-   bson_destroy (src.pending);
-   bson_destroy (dst.pending);
+   bson_destroy (src.buf);
+   bson_destroy (dst.buf);
    lab_cursor_close (src.cur);
    lab_cursor_close (dst.cur);
    lab_session_close (sess);
