@@ -767,8 +767,9 @@ lab_fold_finish (lab_fold_t *f, bson_error_t *error)
 
 /* ---- unfolding ---------------------------------------------------------------------------------- */
 
-static lab_hash_t unfold_hash (const bson_t *doc, const uint8_t *edata, uint32_t elen, const range_t *hs,
-                               size_t nh);
+typedef struct field_s field_t;
+static field_t *hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh);
+static lab_hash_t unfold_hash (const uint8_t *edata, uint32_t elen, const field_t *hf, size_t nh);
 
 /* unfold -- lab_fold_unfold, or with `acc` lab_fold_unfold_hash (each row hashed, never built). */
 static bool
@@ -787,6 +788,7 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
    uint32_t len;
    char *idt = NULL;
    bool ok = false;
+   field_t *hf = NULL; /* the hoisted fields, prepared for hashing (acc) */
    const char *name;
 
    memset (&di, 0, sizeof di);
@@ -857,7 +859,10 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
       }
       bson_iter_document (&eit, &elen, &edata);
       if (acc) {
-         lab_hash_add (acc, unfold_hash (doc, edata, elen, hs, nh));
+         if (!hf) {
+            hf = hoisted_fields (doc, hs, nh);
+         }
+         lab_hash_add (acc, unfold_hash (edata, elen, hf, nh));
          n++;
          continue;
       }
@@ -889,6 +894,7 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
    }
    ok = true;
 done:
+   bson_free (hf);
    if (hs != hoisted) {
       bson_free (hs);
    }
@@ -919,14 +925,30 @@ lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_fiel
  * order, every (sub)document closed by a 0 byte. It is written into a per-thread scratch buffer, never
  * built as BSON, and hashed in one XXH3-128 call: a verify hashes every row on both sides. */
 
-typedef struct {
+struct field_s {
    const uint8_t *raw; /* the document holding the element */
    uint32_t rawlen;
    const char *key;
    uint32_t klen;
-   uint32_t pos; /* position in the row: the tie-break of equal names (stable order) */
-   uint32_t off; /* element offset in raw */
-} field_t;
+   uint32_t pos;        /* position in the row: the tie-break of equal names (stable order); also its index in
+                         * the collected array before sorting */
+   uint32_t off;        /* element offset in raw */
+   uint32_t voff, vlen; /* the value's bytes in raw (after the name's NUL, up to the next element) */
+   uint8_t type;
+};
+
+/* The order of the last top-level field list sorted on this thread, by names: rows of one collection
+ * nearly always list the same names in the same order, so the sort is done once and then only checked. */
+#define CANON_PERM_MAX 64
+typedef struct {
+   size_t n;
+   uint32_t klen[CANON_PERM_MAX];
+   uint32_t perm[CANON_PERM_MAX]; /* sorted position i holds collected field perm[i] */
+   char *keys;                    /* the names back to back, in collected order */
+   size_t keys_cap;
+} canon_perm_t;
+
+static _Thread_local canon_perm_t canon_perm;
 
 typedef struct {
    uint8_t *data;
@@ -988,40 +1010,83 @@ static void canon_fields (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, 
 static void
 canon_field (canon_buf_t *cb, const field_t *f)
 {
-   bson_iter_t it;
-   uint8_t type;
-
-   if (!bson_iter_init_from_data_at_offset (&it, f->raw, f->rawlen, f->off, f->klen)) {
-      return;
-   }
-   type = (uint8_t)bson_iter_type (&it);
-   canon_put (cb, &type, 1);
-   canon_put (cb, f->key, f->klen);
-   canon_put (cb, "", 1);
-   if (type == BSON_TYPE_DOCUMENT || type == BSON_TYPE_ARRAY) {
-      const uint8_t *d;
-      uint32_t l;
-      if (type == BSON_TYPE_DOCUMENT) {
-         bson_iter_document (&it, &l, &d);
-      } else {
-         bson_iter_array (&it, &l, &d);
-      }
-      canon_fields (cb, d, l, type == BSON_TYPE_DOCUMENT);
+   canon_put (cb, &f->type, 1);
+   canon_put (cb, f->key, f->klen + 1); /* with its NUL */
+   if (f->type == BSON_TYPE_DOCUMENT || f->type == BSON_TYPE_ARRAY) {
+      canon_fields (cb, f->raw + f->voff, f->vlen, f->type == BSON_TYPE_DOCUMENT);
    } else {
-      /* the value's bytes: from after the name's NUL to the next element */
-      canon_put (cb, f->raw + it.d1, it.next_off - it.d1);
+      canon_put (cb, f->raw + f->voff, f->vlen);
    }
 }
 
-/* canon_emit -- the collected fields (sorted when `sort`), then the closing 0. */
-static void
-canon_emit (canon_buf_t *cb, field_t *fs, size_t n, bool sort)
+/* perm_hit -- the names of fs[0..n) (collected order) are the cached list's. */
+static bool
+perm_hit (const canon_perm_t *cp, const field_t *fs, size_t n)
 {
-   if (sort) {
-      fields_sort (fs, n);
+   const char *k = cp->keys;
+
+   if (cp->n != n || !k) {
+      return false;
    }
    for (size_t i = 0; i < n; i++) {
-      canon_field (cb, &fs[i]);
+      if (cp->klen[i] != fs[i].klen || memcmp (k, fs[i].key, fs[i].klen) != 0) {
+         return false;
+      }
+      k += fs[i].klen;
+   }
+   return true;
+}
+
+/* perm_save -- remember the names of fs (collected order, before sorting). */
+static void
+perm_save (canon_perm_t *cp, const field_t *fs, size_t n)
+{
+   size_t total = 0;
+
+   for (size_t i = 0; i < n; i++) {
+      total += fs[i].klen;
+   }
+   if (total + 1 > cp->keys_cap) {
+      cp->keys_cap = (total + 1) * 2;
+      cp->keys = bson_realloc (cp->keys, cp->keys_cap);
+   }
+   char *k = cp->keys;
+   for (size_t i = 0; i < n; i++) {
+      cp->klen[i] = fs[i].klen;
+      memcpy (k, fs[i].key, fs[i].klen);
+      k += fs[i].klen;
+   }
+   cp->n = n;
+}
+
+/* canon_emit -- the collected fields (sorted when `sort`; at the top level through the per-thread order
+ * cache), then the closing 0. */
+static void
+canon_emit (canon_buf_t *cb, field_t *fs, size_t n, bool sort, bool top)
+{
+   if (sort && top && n <= CANON_PERM_MAX) {
+      canon_perm_t *cp = &canon_perm;
+      if (!perm_hit (cp, fs, n)) {
+         perm_save (cp, fs, n);
+         fields_sort (fs, n); /* fs[i].pos is the collected index */
+         for (size_t i = 0; i < n; i++) {
+            cp->perm[i] = fs[i].pos;
+         }
+         for (size_t i = 0; i < n; i++) {
+            canon_field (cb, &fs[i]);
+         }
+      } else {
+         for (size_t i = 0; i < n; i++) {
+            canon_field (cb, &fs[cp->perm[i]]);
+         }
+      }
+   } else {
+      if (sort) {
+         fields_sort (fs, n);
+      }
+      for (size_t i = 0; i < n; i++) {
+         canon_field (cb, &fs[i]);
+      }
    }
    canon_put (cb, "", 1);
 }
@@ -1052,22 +1117,32 @@ collect (const uint8_t *raw, uint32_t rawlen, field_t **fs, size_t *n, size_t *c
       f->klen = bson_iter_key_len (&it);
       f->pos = (uint32_t)(*n - 1);
       f->off = it.off;
+      f->voff = it.d1;
+      f->vlen = it.next_off - it.d1;
+      f->type = (uint8_t)bson_iter_type (&it);
    }
 }
 
-/* canon_fields -- the canonical form of the document (or array) raw. */
+/* canon_top -- the canonical form of a row (or of any document when !top). */
 static void
-canon_fields (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort)
+canon_top (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort, bool top)
 {
    field_t stack[32];
    field_t *fs = stack;
    size_t n = 0, cap = 32;
 
    collect (raw, rawlen, &fs, &n, &cap, stack);
-   canon_emit (cb, fs, n, sort);
+   canon_emit (cb, fs, n, sort, top);
    if (fs != stack) {
       bson_free (fs);
    }
+}
+
+/* canon_fields -- the canonical form of a document or array inside a row. */
+static void
+canon_fields (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort)
+{
+   canon_top (cb, raw, rawlen, sort, false);
 }
 
 /* canon_hash -- XXH3-128 of the scratch buffer. */
@@ -1086,15 +1161,37 @@ lab_row_hash (const bson_t *row)
    canon_buf_t *cb = &canon_scratch;
 
    cb->len = 0;
-   canon_fields (cb, bson_get_data (row), row->len, true);
+   canon_top (cb, bson_get_data (row), row->len, true, true);
    return canon_hash (cb);
 }
 
-/* unfold_hash -- lab_row_hash of the row lab_fold_unfold would build from element `elem` of doc and its
- * hoisted fields hs[0..nh) (those the element lacks are appended after its own, in doc's order), without
- * building it. */
+/* hoisted_fields -- the field_t of each hoisted field of doc (hs[0..nh)), built once per document. */
+static field_t *
+hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh)
+{
+   field_t *hf = bson_malloc0 ((nh ? nh : 1) * sizeof *hf);
+
+   for (size_t i = 0; i < nh; i++) {
+      bson_iter_t it;
+      const uint8_t *raw = bson_get_data (doc);
+      BSON_ASSERT (bson_iter_init_from_data_at_offset (&it, raw, doc->len, hs[i].off, hs[i].len));
+      hf[i].raw = raw;
+      hf[i].rawlen = doc->len;
+      hf[i].key = (const char *)raw + hs[i].off + 1;
+      hf[i].klen = hs[i].len;
+      hf[i].off = hs[i].off;
+      hf[i].voff = it.d1;
+      hf[i].vlen = it.next_off - it.d1;
+      hf[i].type = (uint8_t)bson_iter_type (&it);
+   }
+   return hf;
+}
+
+/* unfold_hash -- lab_row_hash of the row lab_fold_unfold would build from element `elem` of a document
+ * and the document's hoisted fields hf[0..nh) (those the element lacks are appended after its own, in
+ * the document's order), without building it. */
 static lab_hash_t
-unfold_hash (const bson_t *doc, const uint8_t *edata, uint32_t elen, const range_t *hs, size_t nh)
+unfold_hash (const uint8_t *edata, uint32_t elen, const field_t *hf, size_t nh)
 {
    canon_buf_t *cb = &canon_scratch;
    field_t stack[64];
@@ -1105,10 +1202,9 @@ unfold_hash (const bson_t *doc, const uint8_t *edata, uint32_t elen, const range
    collect (edata, elen, &fs, &n, &cap, stack);
    ne = n;
    for (size_t i = 0; i < nh; i++) {
-      const char *k = (const char *)bson_get_data (doc) + hs[i].off + 1;
       bool has = false;
       for (size_t j = 0; j < ne && !has; j++) {
-         has = fs[j].klen == hs[i].len && memcmp (fs[j].key, k, hs[i].len) == 0;
+         has = fs[j].klen == hf[i].klen && memcmp (fs[j].key, hf[i].key, hf[i].klen) == 0;
       }
       if (has) {
          continue;
@@ -1122,15 +1218,11 @@ unfold_hash (const bson_t *doc, const uint8_t *edata, uint32_t elen, const range
             fs = bson_realloc (fs, cap * sizeof *fs);
          }
       }
-      fs[n].raw = bson_get_data (doc);
-      fs[n].rawlen = doc->len;
-      fs[n].key = k;
-      fs[n].klen = hs[i].len;
+      fs[n] = hf[i];
       fs[n].pos = (uint32_t)n;
-      fs[n].off = hs[i].off;
       n++;
    }
-   canon_emit (cb, fs, n, true);
+   canon_emit (cb, fs, n, true, true);
    if (fs != stack) {
       bson_free (fs);
    }

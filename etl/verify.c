@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One side's stream, with one document of lookahead (copied into `buf`, reused: no allocation per row). */
+/* One side's stream, with one document of lookahead: the cursor's own document, valid until the next
+ * lab_cursor_next, which is only called once it has been consumed (reader_take) -- no copy per row. */
 typedef struct {
    lab_cursor_t *cur;
-   bson_t *pending; /* buf when a document is pending, else NULL */
-   bson_t *buf;
+   const bson_t *pending;
    bool eof;
 } reader_t;
 
@@ -50,12 +50,7 @@ reader_fill (reader_t *rd, bson_error_t *error)
    if (rc == 0) {
       rd->eof = true;
    } else {
-      if (!rd->buf) {
-         rd->buf = bson_sized_new (doc->len);
-      }
-      bson_reinit (rd->buf);
-      bson_concat (rd->buf, doc);
-      rd->pending = rd->buf;
+      rd->pending = doc;
    }
    return true;
 }
@@ -399,8 +394,6 @@ done:
    res->elapsed_s = (double)(lab_now_ns () - t0) / 1e9;
    group_reset (&gs);
    group_reset (&gd);
-   bson_destroy (src.buf);
-   bson_destroy (dst.buf);
    lab_cursor_close (src.cur);
    lab_cursor_close (dst.cur);
    lab_session_close (sess);
