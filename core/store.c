@@ -248,10 +248,18 @@ lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t doma
    va_end (ap);
 }
 
-/* lab_store_insert_many -- refuse oversized documents per document, give the others an _id, write. */
+/* lab_store_insert_many -- see store.h. */
 bool
 lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
                        lab_insert_result_t *result, bson_error_t *error)
+{
+   return lab_store_insert_many_at (sess, coll, docs, n, -1, result, error);
+}
+
+/* lab_store_insert_many_at -- refuse oversized documents per document, give the others an _id, write. */
+bool
+lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+                          int64_t first, lab_insert_result_t *result, bson_error_t *error)
 {
    lab_server_info_t info;
    const bson_t **ok_docs = NULL;
@@ -298,7 +306,8 @@ lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *cons
       orig[nok] = i;
       nok++;
    }
-   ret = nok == 0 || sess->store->ops->insert_many (sess, coll, ok_docs, orig, nok, result, error);
+   ret = nok == 0 || sess->store->ops->insert_many (sess, coll, ok_docs, orig, nok, first < 0 ? -1 : first,
+                                                    result, error);
    for (i = 0; i < nowned; i++) {
       bson_destroy (owned[i]);
    }

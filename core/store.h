@@ -165,6 +165,14 @@ typedef struct {
  * with true returned. The caller keeps batches under LAB_MESSAGE_MAX_BYTES (the backend splits anyway). */
 bool lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
                             lab_insert_result_t *result, bson_error_t *error);
+
+/* lab_store_insert_many_at -- lab_store_insert_many, with document i placed at position `first + i` of
+ * the collection's natural order: on the embedded store its RecordId is first + i + 1, whichever session
+ * or thread writes it, so several writers filling one collection in parallel leave the same RecordIds as
+ * one writer would (a refused document leaves its RecordId unused). A position already taken fails the
+ * batch (nothing is overwritten). A server assigns its own RecordIds: there `first` is ignored. */
+bool lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+                               int64_t first, lab_insert_result_t *result, bson_error_t *error);
 void lab_insert_result_cleanup (lab_insert_result_t *result);
 
 /* lab_insert_result_add_error -- append one per-document error (printf-style message) to *result;

@@ -49,9 +49,11 @@ struct lab_store_ops {
    bool (*count_estimated) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    bool (*stats) (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
    /* docs are already size-checked and carry an _id; `orig_index[i]` is each one's index in the caller's
-    * batch, for per-document errors. */
+    * batch, for per-document errors. `first` >= 0: the caller's document k goes at natural-order position
+    * first + k (lab_store_insert_many_at); -1: the backend appends. */
    bool (*insert_many) (lab_session_t *sess, const char *coll, const bson_t *const *docs,
-                        const size_t *orig_index, size_t n, lab_insert_result_t *result, bson_error_t *error);
+                        const size_t *orig_index, size_t n, int64_t first, lab_insert_result_t *result,
+                        bson_error_t *error);
    bool (*upsert_by_id) (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
    bool (*delete_eq) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                       int64_t *deleted, bson_error_t *error);

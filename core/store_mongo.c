@@ -1229,8 +1229,9 @@ done:
 /* mongo_insert_many -- split under maxMessageSizeBytes (less an envelope) and maxWriteBatchSize. */
 static bool
 mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                   size_t n, lab_insert_result_t *result, bson_error_t *error)
+                   size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
 {
+   (void)first; /* the server assigns RecordIds */
    mongo_store_t *ms = mstore (sess->store);
    mongoc_collection_t *c = get_coll (sess, coll);
    int64_t budget, max_docs;

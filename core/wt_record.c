@@ -48,14 +48,15 @@ doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t rid, size_t *o
 }
 
 /* get_cursors -- the session's cached cursors on c's table (*cc) and indexes (ic[0] the _id index,
- * opened with overwrite=false for inserts so that an existing _id is refused). */
+ * opened with overwrite=false for inserts so that an existing _id is refused; the table's cursor too
+ * when !rec_overwrite, for inserts at given RecordIds). */
 static bool
-get_cursors (wt_sess_t *ss, wt_coll_t *c, bool id_overwrite, WT_CURSOR **cc, WT_CURSOR **ic,
-             bson_error_t *error)
+get_cursors (wt_sess_t *ss, wt_coll_t *c, bool id_overwrite, bool rec_overwrite, WT_CURSOR **cc,
+             WT_CURSOR **ic, bson_error_t *error)
 {
    int j;
 
-   if (!lab_wt_get_cursor (ss, c->uri, true, cc, error) ||
+   if (!lab_wt_get_cursor (ss, c->uri, rec_overwrite, cc, error) ||
        !lab_wt_get_cursor (ss, c->indexes[0].uri, id_overwrite, &ic[0], error)) {
       return false;
    }
@@ -93,7 +94,8 @@ put_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const
    cc->set_key (cc, rid);
    cc->set_value (cc, &v);
    if ((ret = cc->insert (cc)) != 0) {
-      return ret;
+      /* a taken RecordId (inserts at given positions) is not a duplicate _id: the batch fails */
+      return ret == WT_DUPLICATE_KEY ? EEXIST : ret;
    }
    for (j = 1; j < c->nindexes; j++) {
       k.data = ss->ikeys.data + offs[j];
@@ -181,14 +183,16 @@ refuse_dup (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t
                                 c->name, vs);
 }
 
-/* insert_doc -- one document inside the group's transaction: 0 with *added, 0 without when the
- * document is refused (recorded in result), or a WT error. */
+/* insert_doc -- one document inside the group's transaction, at RecordId first + orig + 1 (first >= 0)
+ * or the next free one: 0 with *added, 0 without when the document is refused (recorded in result), or
+ * a WT error (EEXIST: the given RecordId is taken). */
 static int
 insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, size_t orig,
-            lab_insert_result_t *result, bool *added)
+            int64_t first, lab_insert_result_t *result, bool *added)
 {
    size_t offs[WT_MAX_INDEXES], lens[WT_MAX_INDEXES];
-   int64_t rid = __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
+   int64_t rid =
+      first >= 0 ? first + (int64_t)orig + 1 : __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
    bson_error_t kerr;
    uint8_t tag = 0;
    int ret;
@@ -211,7 +215,8 @@ insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, co
  * group) or another WT error (with *error set). */
 static int
 insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size_t *orig, size_t n,
-              lab_insert_result_t *result, int64_t *inserted, int64_t *bytes, bson_error_t *error)
+              int64_t first, lab_insert_result_t *result, int64_t *inserted, int64_t *bytes,
+              bson_error_t *error)
 {
    WT_CURSOR *cc, *ic[WT_MAX_INDEXES];
    WT_SESSION *s = ss->s;
@@ -220,7 +225,7 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
    int ret;
 
    *inserted = *bytes = 0;
-   if (!get_cursors (ss, c, false, &cc, ic, error)) {
+   if (!get_cursors (ss, c, false, first < 0, &cc, ic, error)) {
       return EINVAL;
    }
    if ((ret = s->begin_transaction (s, NULL)) != 0) {
@@ -228,8 +233,12 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
       return ret;
    }
    for (i = 0; i < n; i++) {
-      if ((ret = insert_doc (ss, c, cc, ic, docs[i], orig[i], result, &added)) != 0) {
-         if (ret != WT_ROLLBACK) {
+      if ((ret = insert_doc (ss, c, cc, ic, docs[i], orig[i], first, result, &added)) != 0) {
+         if (ret == EEXIST) {
+            lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                           "insert into '%s': RecordId %" PRId64 " is taken (positions given twice?)",
+                           c->name, first + (int64_t)orig[i] + 1);
+         } else if (ret != WT_ROLLBACK) {
             lab_wt_fail (error, ret, "insert into '%s' (%s)", c->name, c->uri);
          }
          s->rollback_transaction (s, NULL);
@@ -251,7 +260,7 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
  * each, a group retried from scratch after a write conflict. */
 bool
 lab_wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                    size_t n, lab_insert_result_t *result, bson_error_t *error)
+                    size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -273,7 +282,7 @@ lab_wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *
          g++;
       }
       for (;;) {
-         ret = insert_group (ss, c, docs + pos, orig + pos, g, result, &ins, &bytes, error);
+         ret = insert_group (ss, c, docs + pos, orig + pos, g, first, result, &ins, &bytes, error);
          if (ret != WT_ROLLBACK || ++tries > WT_RETRIES) {
             break;
          }
@@ -291,6 +300,13 @@ lab_wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *
       __atomic_fetch_add (&c->data_size, bytes, __ATOMIC_RELAXED);
       result->inserted += ins;
       pos += g;
+   }
+   if (first >= 0) {
+      /* later appends go after the highest RecordId given */
+      int64_t want = first + (int64_t)orig[n - 1] + 2, cur = __atomic_load_n (&c->next_rid, __ATOMIC_RELAXED);
+      while (cur < want && !__atomic_compare_exchange_n (&c->next_rid, &cur, want, true, __ATOMIC_RELAXED,
+                                                         __ATOMIC_RELAXED)) {
+      }
    }
    ok = true;
 done:
@@ -315,7 +331,7 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
    int ret;
 
    *dcount = *dbytes = 0;
-   if (!get_cursors (ss, c, true, &cc, ic, error)) {
+   if (!get_cursors (ss, c, true, true, &cc, ic, error)) {
       return EINVAL;
    }
    if ((ret = s->begin_transaction (s, NULL)) != 0) {

@@ -20,7 +20,8 @@ typedef struct {
    lab_gen_params_t gen;
    const char *coll;  /* --dst */
    bool drop;         /* --drop: replace an existing collection */
-   size_t batch_docs; /* 0: 1000 */
+   size_t batch_docs; /* 0: 1000; also the rows of one worker's chunk */
+   int parallel;      /* --parallel: workers generating and writing (0: 1) */
    lab_progress_mode_t progress;
 } lab_generate_opts_t;
 
@@ -33,12 +34,16 @@ typedef struct {
    int64_t open_bills_peak;
    double seconds;        /* whole run, index build included */
    double insert_seconds; /* generation + inserts only */
+   int workers;           /* workers that ran */
 } lab_generate_stats_t;
 
 /* lab_generate_opts_check -- the generator's parameters (lab_gen_new's checks), without a store. */
 bool lab_generate_opts_check (const lab_generate_opts_t *o, bson_error_t *error);
 
-/* lab_billgen_generate -- generate into o->coll and create the index on the key field. An existing
+/* lab_billgen_generate -- generate into o->coll with o->parallel workers and create the index on the key
+ * field. Row i of the generator's sequence goes at natural-order position i (lab_store_insert_many_at),
+ * so the collection (documents, _ids and, on the embedded store, RecordIds) is the same for any number
+ * of workers. An existing
  * non-empty collection without o->drop fails with LAB_STORE_ERR_EXISTS; on any failure the collection is
  * dropped again (nothing half-written is left). */
 bool lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_generate_stats_t *st,

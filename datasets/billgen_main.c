@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -62,6 +63,9 @@ static const char *USAGE_GENERATE =
    "  --key FIELD          name of the bill id field, and the index built on it (default bill_id)\n"
    "  --start DATE         first admission, RFC 3339 (default 2023-01-01T00:00:00Z)\n"
    "  --batch-docs N       documents per insert batch (default 1000)\n"
+   "  --parallel N         workers generating and inserting (default: the core count); worker k takes\n"
+   "                       every N-th batch of rows, placed where one worker would put it, so the\n"
+   "                       collection (documents, _ids, RecordIds) is the same for every N\n"
    "  --drop               replace an existing collection (without it, a non-empty one is an error)\n"
    "  --block-compressor C block compressor of the collection: none, snappy (mongod's default), zlib, zstd.\n"
    "                       Embedded: the table's block_compressor (zstd is layoutlab's own compressor);\n"
@@ -322,6 +326,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    lab_generate_opts_t o;
    lab_generate_stats_t st;
    bson_error_t error = { 0 };
+   int parallel = 1;
    lab_store_t *store = NULL;
    int rc = LAB_EXIT_FAILURE;
    compress_opts_t z = { 0 };
@@ -340,6 +345,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_STRING ("--key", 0, &o.gen.key),
       LAB_CLI_OPT_CUSTOM ("--start", 0, &o.gen.start_ms, parse_start),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
+      LAB_CLI_OPT_INT ("--parallel", 0, &parallel, 1, 64),
       LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
       LAB_CLI_OPT_STRING ("--preset", 0, &preset),
       LAB_CLI_OPT_DOUBLE ("--scale", 0, &scale),
@@ -351,6 +357,10 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    memset (&o, 0, sizeof o);
    memset (&st, 0, sizeof st);
    lab_gen_params_init (&o.gen);
+   {
+      long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+      parallel = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu;
+   }
    o.coll = "bill_detail";
    mark_seen (opts, preset_fixes, seen);
    mark_seen (opts, (const char *const[]){ "--scale", NULL }, &scale_seen);
@@ -365,6 +375,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    }
    lab_log_set (&c);
    o.progress = c.progress;
+   o.parallel = parallel;
 
    store = open_store (&c, &z, true, &error);
    if (store && lab_billgen_generate (store, &o, &st, &error)) {
@@ -398,6 +409,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_INT64 (&j, "rejects", 0);
       BSON_APPEND_INT64 (&j, "open_bills_peak", st.open_bills_peak);
       summary_compressor (&j, store);
+      BSON_APPEND_INT32 (&j, "workers", o.parallel);
       BSON_APPEND_DOCUMENT_BEGIN (&j, "params", &p);
       bson_snprintf (seed, sizeof seed, "%" PRIu64, o.gen.seed);
       BSON_APPEND_UTF8 (&p, "seed", seed);

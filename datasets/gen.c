@@ -808,13 +808,17 @@ round2 (double x)
    return round (x * 100.0) / 100.0;
 }
 
-/* append_row -- build row `b->next_line` of bill b (charge time already drawn) into doc. */
+/* append_row -- build row `b->next_line` of bill b (charge time already drawn) into doc; with doc NULL
+ * only make the row's draws (lab_gen_skip), so the bill's stream advances exactly as when building. */
 static void
 append_row (lab_gen_t *g, bill_t *b, bson_t *doc)
 {
    rng_t *r = &b->rng;
    const item_t *it = pick_item (g, r);
    double qty = draw_qty (r, it->qty);
+   if (!doc) {
+      return;
+   }
    double price = round2 (it->price * HOSPITAL_PRICE[b->hospital]);
    if (price < 0.01) {
       price = 0.01;
@@ -1088,7 +1092,9 @@ admit_next (lab_gen_t *g)
 static bool
 emit (lab_gen_t *g, bill_t *b, bson_t *doc, lab_gen_row_t *info)
 {
-   bson_reinit (doc);
+   if (doc) {
+      bson_reinit (doc);
+   }
    append_row (g, b, doc);
    if (info) {
       info->bill_index = b->idx;
@@ -1107,8 +1113,9 @@ emit (lab_gen_t *g, bill_t *b, bson_t *doc, lab_gen_row_t *info)
    return true;
 }
 
-bool
-lab_gen_next (lab_gen_t *g, bson_t *doc, lab_gen_row_t *info)
+/* gen_step -- the next row into doc (NULL: draws only); false when every row has been generated. */
+static bool
+gen_step (lab_gen_t *g, bson_t *doc, lab_gen_row_t *info)
 {
    if (g->p.order == LAB_GEN_CLUSTERED) {
       if (!g->current) {
@@ -1139,6 +1146,28 @@ lab_gen_next (lab_gen_t *g, bson_t *doc, lab_gen_row_t *info)
       bson_free (b);
    }
    return true;
+}
+
+bool
+lab_gen_next (lab_gen_t *g, bson_t *doc, lab_gen_row_t *info)
+{
+   return gen_step (g, doc, info);
+}
+
+int64_t
+lab_gen_skip (lab_gen_t *g, int64_t n)
+{
+   int64_t done = 0;
+   while (done < n && gen_step (g, NULL, NULL)) {
+      done++;
+   }
+   return done;
+}
+
+int64_t
+lab_gen_position (const lab_gen_t *g)
+{
+   return g->seq;
 }
 
 int64_t

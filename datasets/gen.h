@@ -97,6 +97,15 @@ lab_gen_t *lab_gen_new (const lab_gen_params_t *p, bson_error_t *error);
  * facts. Returns false when every row has been generated. */
 bool lab_gen_next (lab_gen_t *g, bson_t *doc, lab_gen_row_t *info);
 
+/* lab_gen_skip -- advance past the next n rows without building them (the same draws, no BSON): the
+ * following lab_gen_next returns exactly the row it would have returned after n lab_gen_next calls, so
+ * several generators with the same parameters can each build a share of the rows. Returns the rows
+ * skipped (fewer than n at the end). Costs a fraction of building (the simulation, not the documents). */
+int64_t lab_gen_skip (lab_gen_t *g, int64_t n);
+
+/* lab_gen_position -- rows generated or skipped so far (the sequence number of the next row). */
+int64_t lab_gen_position (const lab_gen_t *g);
+
 /* lab_gen_bill_rows_at -- the row count of bill `bill_index` (admission order) without generating its
  * rows (each bill draws from its own stream, so this is O(1)). False when the index is out of range. */
 bool lab_gen_bill_rows_at (const lab_gen_t *g, int64_t bill_index, int64_t *rows, bool *oversize);

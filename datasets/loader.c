@@ -24,6 +24,7 @@ typedef struct {
    char *raw;
    size_t raw_used, raw_cap;
    size_t n;
+   int64_t first; /* natural-order position of docs[0] (positioned loaders) */
    uint64_t bytes;
    bool has_result;
    lab_insert_result_t result;
@@ -52,6 +53,7 @@ struct lab_loader {
    bool failed;    /* the writer hit an error */
    bson_error_t th_error;
    int64_t inserted;
+   int64_t next_pos; /* position of the next document added (positioned loaders) */
 };
 
 static void
@@ -97,7 +99,8 @@ writer (void *arg)
       bool ok = true;
       if (!skip) {
          memset (&b->result, 0, sizeof b->result);
-         ok = lab_store_insert_many (sess, l->coll, b->ptrs, b->n, &b->result, &err);
+         ok = lab_store_insert_many_at (sess, l->coll, b->ptrs, b->n, l->o.positioned ? b->first : -1,
+                                        &b->result, &err);
          b->has_result = ok;
       }
 
@@ -233,6 +236,7 @@ hand_over (lab_loader_t *l, bson_error_t *error)
    bson_error_t err = l->th_error;
    pthread_mutex_unlock (&l->mu);
    l->cur = b;
+   b->first = l->next_pos;
    if (!report (l, b, error)) {
       return false;
    }
@@ -289,9 +293,21 @@ lab_loader_add (lab_loader_t *l, const char *src, int64_t tag, const char *raw, 
    stash (l, b, b->n, src, tag, raw, raw_len);
    b->bytes += d->len;
    b->n++;
+   l->next_pos++;
    if (b->n >= l->o.batch_docs || b->bytes >= l->o.batch_bytes) {
       return hand_over (l, error);
    }
+   return true;
+}
+
+bool
+lab_loader_seek (lab_loader_t *l, int64_t pos, bson_error_t *error)
+{
+   if (l->cur->n > 0 && !hand_over (l, error)) {
+      return false;
+   }
+   l->next_pos = pos;
+   l->cur->first = pos;
    return true;
 }
 

@@ -21,6 +21,8 @@ typedef struct {
    size_t batch_docs;    /* documents per batch (default 1000) */
    uint64_t batch_bytes; /* BSON bytes per batch, at most (default: the server's message size - 1 MiB) */
    bool keep_raw;        /* keep each document's source text for the reject callback */
+   bool positioned;      /* place documents at natural-order positions (lab_store_insert_many_at): the
+                          * first at 0, each next one after the previous, or where lab_loader_seek says */
 } lab_loader_opts_t;
 
 typedef struct {
@@ -50,6 +52,10 @@ bson_t *lab_loader_doc (lab_loader_t *l);
  * when keep_raw) for error reports. `src` must stay valid until lab_loader_finish. */
 bool lab_loader_add (lab_loader_t *l, const char *src, int64_t tag, const char *raw, size_t raw_len,
                      bson_error_t *error);
+
+/* lab_loader_seek -- (positioned loaders) the next document goes at natural-order position `pos`: the
+ * batch being filled is sent first (a batch holds consecutive positions). */
+bool lab_loader_seek (lab_loader_t *l, int64_t pos, bson_error_t *error);
 
 /* lab_loader_finish -- send the last batch, wait for the writer, report the remaining refusals; *inserted
  * gets the documents written. Frees the loader whatever the outcome. */

@@ -1048,10 +1048,14 @@ lab_fold_finish (lab_fold_t *f, bson_error_t *error)
 
 /* ---- unfolding ---------------------------------------------------------------------------------- */
 
-/* lab_fold_unfold -- see fold.h. */
-bool
-lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb, void *ctx,
-                 lab_fold_doc_info_t *info, bson_error_t *error)
+typedef struct field_s field_t;
+static field_t *hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh);
+static lab_hash_t unfold_hash (const uint8_t *edata, uint32_t elen, const field_t *hf, size_t nh);
+
+/* unfold -- lab_fold_unfold, or with `acc` lab_fold_unfold_hash (each row hashed, never built). */
+static bool
+unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb, void *ctx,
+        lab_hash_t *acc, lab_fold_doc_info_t *info, bson_error_t *error)
 {
    bson_iter_t it, ait, eit, hit;
    range_t hoisted[64]; /* offset and key length of each hoisted field in doc */
@@ -1065,6 +1069,7 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
    uint32_t len;
    char *idt = NULL;
    bool ok = false;
+   field_t *hf = NULL; /* the hoisted fields, prepared for hashing (acc) */
    const char *name;
 
    memset (&di, 0, sizeof di);
@@ -1137,6 +1142,14 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
          goto done;
       }
       bson_iter_document (&eit, &elen, &edata);
+      if (acc) {
+         if (!hf) {
+            hf = hoisted_fields (doc, hs, nh);
+         }
+         lab_hash_add (acc, unfold_hash (edata, elen, hf, nh));
+         n++;
+         continue;
+      }
       BSON_ASSERT (bson_init_static (&elem, edata, elen));
       bson_copy_to (&elem, &row);
       for (i = 0; i < nh; i++) {
@@ -1165,6 +1178,7 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
    }
    ok = true;
 done:
+   bson_free (hf);
    if (hs != hoisted) {
       bson_free (hs);
    }
@@ -1172,110 +1186,331 @@ done:
    return ok;
 }
 
+/* lab_fold_unfold -- see fold.h. */
+bool
+lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb, void *ctx,
+                 lab_fold_doc_info_t *info, bson_error_t *error)
+{
+   return unfold (doc, key, array_field, cb, ctx, NULL, info, error);
+}
+
+/* lab_fold_unfold_hash -- see fold.h. */
+bool
+lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_field, lab_hash_t *acc,
+                      lab_fold_doc_info_t *info, bson_error_t *error)
+{
+   return unfold (doc, key, array_field, NULL, NULL, acc, info, error);
+}
+
 /* ---- canonical hashing -------------------------------------------------------------------------- */
 
-typedef struct {
+/* The canonical form of a row is BSON without the length prefixes of (sub)documents: each field as type
+ * byte, name, NUL and value, fields sorted by name (stable) in documents at every depth, array elements in
+ * order, every (sub)document closed by a 0 byte. It is written into a per-thread scratch buffer, never
+ * built as BSON, and hashed in one XXH3-128 call: a verify hashes every row on both sides. */
+
+struct field_s {
+   const uint8_t *raw; /* the document holding the element */
+   uint32_t rawlen;
    const char *key;
    uint32_t klen;
-   uint32_t pos;
-   uint32_t off; /* element offset in the enclosing document */
-} field_t;
+   uint32_t pos;        /* position in the row: the tie-break of equal names (stable order); also its index in
+                         * the collected array before sorting */
+   uint32_t off;        /* element offset in raw */
+   uint32_t voff, vlen; /* the value's bytes in raw (after the name's NUL, up to the next element) */
+   uint8_t type;
+};
 
-static int
-field_cmp (const void *a, const void *b)
+/* The order of the last top-level field list sorted on this thread, by names: rows of one collection
+ * nearly always list the same names in the same order, so the sort is done once and then only checked. */
+#define CANON_PERM_MAX 64
+typedef struct {
+   size_t n;
+   uint32_t klen[CANON_PERM_MAX];
+   uint32_t perm[CANON_PERM_MAX]; /* sorted position i holds collected field perm[i] */
+   char *keys;                    /* the names back to back, in collected order */
+   size_t keys_cap;
+} canon_perm_t;
+
+static _Thread_local canon_perm_t canon_perm;
+
+typedef struct {
+   uint8_t *data;
+   size_t len, cap;
+} canon_buf_t;
+
+static _Thread_local canon_buf_t canon_scratch;
+
+/* canon_put -- append n bytes to the scratch buffer. */
+static inline void
+canon_put (canon_buf_t *cb, const void *p, size_t n)
 {
-   const field_t *x = a, *y = b;
+   if (cb->len + n > cb->cap) {
+      size_t cap = cb->cap ? cb->cap : 4096;
+      while (cb->len + n > cap) {
+         cap *= 2;
+      }
+      cb->data = bson_realloc (cb->data, cap);
+      cb->cap = cap;
+   }
+   memcpy (cb->data + cb->len, p, n);
+   cb->len += n;
+}
+
+/* field_less -- by name (bytes, shorter first on a common prefix), then by position. */
+static inline bool
+field_less (const field_t *x, const field_t *y)
+{
    uint32_t n = x->klen < y->klen ? x->klen : y->klen;
    int c = memcmp (x->key, y->key, n);
 
    if (c) {
-      return c;
+      return c < 0;
    }
    if (x->klen != y->klen) {
-      return x->klen < y->klen ? -1 : 1;
+      return x->klen < y->klen;
    }
-   return x->pos < y->pos ? -1 : x->pos > y->pos;
+   return x->pos < y->pos;
 }
 
-static void canon_doc (bson_iter_t *it, bson_t *out, bool sort);
-
-/* canon_value -- append it's value under `key`, canonicalising documents inside. */
+/* fields_sort -- insertion sort (rows have a few dozen fields at most; no allocation, no qsort calls). */
 static void
-canon_value (bson_iter_t *it, const char *key, uint32_t klen, bson_t *out)
+fields_sort (field_t *fs, size_t n)
 {
-   bson_iter_t child;
-   bson_t sub;
-
-   if (BSON_ITER_HOLDS_DOCUMENT (it) && bson_iter_recurse (it, &child)) {
-      bson_append_document_begin (out, key, (int)klen, &sub);
-      canon_doc (&child, &sub, true);
-      bson_append_document_end (out, &sub);
-   } else if (BSON_ITER_HOLDS_ARRAY (it) && bson_iter_recurse (it, &child)) {
-      bson_append_array_begin (out, key, (int)klen, &sub);
-      canon_doc (&child, &sub, false);
-      bson_append_array_end (out, &sub);
-   } else {
-      bson_append_iter (out, key, (int)klen, it);
+   for (size_t i = 1; i < n; i++) {
+      field_t f = fs[i];
+      size_t j = i;
+      while (j > 0 && field_less (&f, &fs[j - 1])) {
+         fs[j] = fs[j - 1];
+         j--;
+      }
+      fs[j] = f;
    }
 }
 
-/* canon_doc -- append the fields of `it` (positioned before the first) sorted by name when `sort`. */
+static void canon_fields (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort);
+
+/* canon_field -- one element: type, name, NUL, then the value (canonicalised when a document or array). */
 static void
-canon_doc (bson_iter_t *it, bson_t *out, bool sort)
+canon_field (canon_buf_t *cb, const field_t *f)
+{
+   canon_put (cb, &f->type, 1);
+   canon_put (cb, f->key, f->klen + 1); /* with its NUL */
+   if (f->type == BSON_TYPE_DOCUMENT || f->type == BSON_TYPE_ARRAY) {
+      canon_fields (cb, f->raw + f->voff, f->vlen, f->type == BSON_TYPE_DOCUMENT);
+   } else {
+      canon_put (cb, f->raw + f->voff, f->vlen);
+   }
+}
+
+/* perm_hit -- the names of fs[0..n) (collected order) are the cached list's. */
+static bool
+perm_hit (const canon_perm_t *cp, const field_t *fs, size_t n)
+{
+   const char *k = cp->keys;
+
+   if (cp->n != n || !k) {
+      return false;
+   }
+   for (size_t i = 0; i < n; i++) {
+      if (cp->klen[i] != fs[i].klen || memcmp (k, fs[i].key, fs[i].klen) != 0) {
+         return false;
+      }
+      k += fs[i].klen;
+   }
+   return true;
+}
+
+/* perm_save -- remember the names of fs (collected order, before sorting). */
+static void
+perm_save (canon_perm_t *cp, const field_t *fs, size_t n)
+{
+   size_t total = 0;
+
+   for (size_t i = 0; i < n; i++) {
+      total += fs[i].klen;
+   }
+   if (total + 1 > cp->keys_cap) {
+      cp->keys_cap = (total + 1) * 2;
+      cp->keys = bson_realloc (cp->keys, cp->keys_cap);
+   }
+   char *k = cp->keys;
+   for (size_t i = 0; i < n; i++) {
+      cp->klen[i] = fs[i].klen;
+      memcpy (k, fs[i].key, fs[i].klen);
+      k += fs[i].klen;
+   }
+   cp->n = n;
+}
+
+/* canon_emit -- the collected fields (sorted when `sort`; at the top level through the per-thread order
+ * cache), then the closing 0. */
+static void
+canon_emit (canon_buf_t *cb, field_t *fs, size_t n, bool sort, bool top)
+{
+   if (sort && top && n <= CANON_PERM_MAX) {
+      canon_perm_t *cp = &canon_perm;
+      if (!perm_hit (cp, fs, n)) {
+         perm_save (cp, fs, n);
+         fields_sort (fs, n); /* fs[i].pos is the collected index */
+         for (size_t i = 0; i < n; i++) {
+            cp->perm[i] = fs[i].pos;
+         }
+         for (size_t i = 0; i < n; i++) {
+            canon_field (cb, &fs[i]);
+         }
+      } else {
+         for (size_t i = 0; i < n; i++) {
+            canon_field (cb, &fs[cp->perm[i]]);
+         }
+      }
+   } else {
+      if (sort) {
+         fields_sort (fs, n);
+      }
+      for (size_t i = 0; i < n; i++) {
+         canon_field (cb, &fs[i]);
+      }
+   }
+   canon_put (cb, "", 1);
+}
+
+/* collect -- append the top-level fields of raw to *fs (growing it past the caller's stack array). */
+static void
+collect (const uint8_t *raw, uint32_t rawlen, field_t **fs, size_t *n, size_t *cap, field_t *stack)
+{
+   bson_iter_t it;
+
+   if (!bson_iter_init_from_data (&it, raw, rawlen)) {
+      return;
+   }
+   while (bson_iter_next (&it)) {
+      if (*n == *cap) {
+         *cap *= 2;
+         if (*fs == stack) {
+            *fs = bson_malloc (*cap * sizeof **fs);
+            memcpy (*fs, stack, *n * sizeof **fs);
+         } else {
+            *fs = bson_realloc (*fs, *cap * sizeof **fs);
+         }
+      }
+      field_t *f = &(*fs)[(*n)++];
+      f->raw = raw;
+      f->rawlen = rawlen;
+      f->key = bson_iter_key (&it);
+      f->klen = bson_iter_key_len (&it);
+      f->pos = (uint32_t)(*n - 1);
+      f->off = it.off;
+      f->voff = it.d1;
+      f->vlen = it.next_off - it.d1;
+      f->type = (uint8_t)bson_iter_type (&it);
+   }
+}
+
+/* canon_top -- the canonical form of a row (or of any document when !top). */
+static void
+canon_top (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort, bool top)
 {
    field_t stack[32];
    field_t *fs = stack;
-   bson_iter_t fit;
-   size_t n = 0, cap = 32, i;
-   const uint8_t *raw = it->raw; /* the iterator forgets its document at the end */
-   uint32_t rawlen = it->len;
+   size_t n = 0, cap = 32;
 
-   while (bson_iter_next (it)) {
-      if (n == cap) {
-         cap *= 2;
-         if (fs == stack) {
-            fs = bson_malloc (cap * sizeof *fs);
-            memcpy (fs, stack, sizeof stack);
-         } else {
-            fs = bson_realloc (fs, cap * sizeof *fs);
-         }
-      }
-      fs[n].key = bson_iter_key (it);
-      fs[n].klen = bson_iter_key_len (it);
-      fs[n].pos = (uint32_t)n;
-      fs[n].off = it->off;
-      n++;
-   }
-   if (sort) {
-      qsort (fs, n, sizeof *fs, field_cmp);
-   }
-   for (i = 0; i < n; i++) {
-      bson_iter_init_from_data_at_offset (&fit, raw, rawlen, fs[i].off, fs[i].klen);
-      canon_value (&fit, fs[i].key, fs[i].klen, out);
-   }
+   collect (raw, rawlen, &fs, &n, &cap, stack);
+   canon_emit (cb, fs, n, sort, top);
    if (fs != stack) {
       bson_free (fs);
    }
 }
 
-/* lab_row_hash -- XXH3-128 of the canonical BSON of the row. */
+/* canon_fields -- the canonical form of a document or array inside a row. */
+static void
+canon_fields (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort)
+{
+   canon_top (cb, raw, rawlen, sort, false);
+}
+
+/* canon_hash -- XXH3-128 of the scratch buffer. */
+static lab_hash_t
+canon_hash (const canon_buf_t *cb)
+{
+   XXH128_hash_t h = XXH3_128bits (cb->data, cb->len);
+   lab_hash_t r = { h.low64, h.high64 };
+   return r;
+}
+
+/* lab_row_hash -- XXH3-128 of the canonical form of the row. */
 lab_hash_t
 lab_row_hash (const bson_t *row)
 {
-   bson_t out;
-   bson_iter_t it;
-   XXH128_hash_t h;
-   lab_hash_t r;
+   canon_buf_t *cb = &canon_scratch;
 
-   bson_init (&out);
-   if (bson_iter_init (&it, row)) {
-      canon_doc (&it, &out, true);
+   cb->len = 0;
+   canon_top (cb, bson_get_data (row), row->len, true, true);
+   return canon_hash (cb);
+}
+
+/* hoisted_fields -- the field_t of each hoisted field of doc (hs[0..nh)), built once per document. */
+static field_t *
+hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh)
+{
+   field_t *hf = bson_malloc0 ((nh ? nh : 1) * sizeof *hf);
+
+   for (size_t i = 0; i < nh; i++) {
+      bson_iter_t it;
+      const uint8_t *raw = bson_get_data (doc);
+      BSON_ASSERT (bson_iter_init_from_data_at_offset (&it, raw, doc->len, hs[i].off, hs[i].len));
+      hf[i].raw = raw;
+      hf[i].rawlen = doc->len;
+      hf[i].key = (const char *)raw + hs[i].off + 1;
+      hf[i].klen = hs[i].len;
+      hf[i].off = hs[i].off;
+      hf[i].voff = it.d1;
+      hf[i].vlen = it.next_off - it.d1;
+      hf[i].type = (uint8_t)bson_iter_type (&it);
    }
-   h = XXH3_128bits (bson_get_data (&out), out.len);
-   bson_destroy (&out);
-   r.lo = h.low64;
-   r.hi = h.high64;
-   return r;
+   return hf;
+}
+
+/* unfold_hash -- lab_row_hash of the row lab_fold_unfold would build from element `elem` of a document
+ * and the document's hoisted fields hf[0..nh) (those the element lacks are appended after its own, in
+ * the document's order), without building it. */
+static lab_hash_t
+unfold_hash (const uint8_t *edata, uint32_t elen, const field_t *hf, size_t nh)
+{
+   canon_buf_t *cb = &canon_scratch;
+   field_t stack[64];
+   field_t *fs = stack;
+   size_t n = 0, cap = 64, ne;
+
+   cb->len = 0;
+   collect (edata, elen, &fs, &n, &cap, stack);
+   ne = n;
+   for (size_t i = 0; i < nh; i++) {
+      bool has = false;
+      for (size_t j = 0; j < ne && !has; j++) {
+         has = fs[j].klen == hf[i].klen && memcmp (fs[j].key, hf[i].key, hf[i].klen) == 0;
+      }
+      if (has) {
+         continue;
+      }
+      if (n == cap) {
+         cap *= 2;
+         if (fs == stack) {
+            fs = bson_malloc (cap * sizeof *fs);
+            memcpy (fs, stack, n * sizeof *fs);
+         } else {
+            fs = bson_realloc (fs, cap * sizeof *fs);
+         }
+      }
+      fs[n] = hf[i];
+      fs[n].pos = (uint32_t)n;
+      n++;
+   }
+   canon_emit (cb, fs, n, true, true);
+   if (fs != stack) {
+      bson_free (fs);
+   }
+   return canon_hash (cb);
 }
 
 void

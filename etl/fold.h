@@ -172,6 +172,12 @@ lab_hash_t lab_row_hash (const bson_t *row);
 /* lab_hash_add -- acc += h (each half mod 2^64). */
 void lab_hash_add (lab_hash_t *acc, lab_hash_t h);
 
+/* lab_fold_unfold_hash -- lab_fold_unfold's checks, and *acc += lab_row_hash of every row it would
+ * rebuild, computed from the document in place (no row is built): what --verify does per document. On
+ * success info->row_count rows were hashed. `info` may be NULL. */
+bool lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_field, lab_hash_t *acc,
+                           lab_fold_doc_info_t *info, bson_error_t *error);
+
 /* ---- --hoist auto ------------------------------------------------------------------------------ */
 
 typedef struct lab_hoist_sampler lab_hoist_sampler_t;

@@ -9,9 +9,13 @@
 #   bench_copy and bench_fold are replaced there), then on that same dataset:
 #     1. a warm-up copy (discarded), so every measured run starts with the same OS cache;
 #     2. the ceiling: `fold-details --copy-only` -- the same sorted read and the same batched writes,
-#        rows written unchanged -- at --parallel 1 and 2;
-#     3. the fold: `fold-details` (hoist auto, split at 16 MiB) at --parallel 1 and 2;
-#   and prints rows/s, fold/copy ratios (target: >= 70% at --parallel 1) and peak RSS.
+#        rows written unchanged, on the same key ranges -- at --parallel 1 .. max(2, cores);
+#     3. the fold: `fold-details` (hoist auto, split at 16 MiB) at the same worker counts;
+#     4. `--verify` of the last fold, and its ceiling: bench_index_read, a bare index-order read of both
+#        collections in lockstep (no hashing, no unfolding), right before and after it (the faster counts);
+#   and prints rows/s, fold/copy ratios (targets: >= 70% at --parallel 1 and 2), the parallel efficiency
+#   of fold and copy at every worker count (rows/s at N / (N x rows/s at 1)), verify / index read
+#   (target >= 80%), CPU seconds and peak RSS of every run.
 #   Memory: peak RSS of a --parallel 1 fold on the full dataset and on a tenth of it, both with the
 #   embedded cache fixed at 64M, so that what remains is the fold's own memory (one master + one batch):
 #   it should not grow with the collection.
@@ -78,13 +82,27 @@ run() {
 
 echo "$me: warm-up copy ..." >&2
 run warm --src bench_src --dst bench_copy --drop-dst --copy-only
-for p in 1 2; do
+maxp=$(nproc)
+[ "$maxp" -ge 2 ] || maxp=2
+for p in $(seq 1 "$maxp"); do
   echo "$me: --parallel $p: copy (ceiling), then fold ..." >&2
   run "copy$p" --src bench_src --dst bench_copy --drop-dst --copy-only --parallel "$p"
   run "fold$p" --src bench_src --dst bench_fold --drop-dst --parallel "$p"
 done
-echo "$me: verifying the last fold ..." >&2
-run verify --src bench_src --dst bench_fold --verify
+# --verify checks the last fold written
+readbin="$build/bin/bench_index_read"
+[ -x "$readbin" ] || die "$readbin is not built (cmake --build $build)"
+# cpu_rss NAME CMD... -- run CMD keeping stdout in $tmp/NAME.out and "cpu_s rss_mib" in $tmp/NAME.cr
+cpu_rss() {
+  local name=$1; shift
+  /usr/bin/time -f '%U %S %M' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" || die "$* failed"
+  tail -1 "$tmp/$name.time" | awk '{ printf "%.2f %.0f\n", $1 + $2, $3 / 1024 }' >"$tmp/$name.cr"
+}
+echo "$me: bare index-order read of both collections (verify's ceiling), verify, read again ..." >&2
+cpu_rss read1 "$readbin" "$uri" bench_src bench_fold bill_id "$cache"
+cpu_rss verify "$fold" --uri "$uri" --cache-size "$cache" "${common[@]}" --json "$tmp/verify.json" \
+  --src bench_src --dst bench_fold --verify
+cpu_rss read2 "$readbin" "$uri" bench_src bench_fold bill_id "$cache"
 [ "$(jq -r '.verify.equal' "$tmp/verify.json")" = true ] || die "the benchmark's fold does not verify"
 
 # memory: same cache, a tenth of the data vs all of it (embedded only: a server's memory is not ours)
@@ -100,15 +118,32 @@ if [[ "$uri" == wiredtiger:* ]]; then
   mem_note=""
 fi
 
+for p in $(seq 1 "$maxp"); do
+  jq -n --argjson p "$p" --slurpfile c "$tmp/copy$p.json" --slurpfile f "$tmp/fold$p.json" \
+    '{p: $p, copy: $c[0], fold: $f[0]}'
+done | jq -s '.' >"$tmp/byp.json"
 jq -n \
   --slurpfile gen "$tmp/gen.json" \
   --slurpfile c1 "$tmp/copy1.json" --slurpfile f1 "$tmp/fold1.json" \
   --slurpfile c2 "$tmp/copy2.json" --slurpfile f2 "$tmp/fold2.json" \
+  --slurpfile byp "$tmp/byp.json" \
   --slurpfile v "$tmp/verify.json" \
-  --arg uri "$uri" \
-  '{uri: $uri, rows: $gen[0].rows, bills: $gen[0].bills,
+  --slurpfile r1 "$tmp/read1.out" --slurpfile r2 "$tmp/read2.out" \
+  --arg vcr "$(cat "$tmp/verify.cr")" --arg r1cr "$(cat "$tmp/read1.cr")" --arg r2cr "$(cat "$tmp/read2.cr")" \
+  --arg uri "$uri" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
+  '{uri: $uri, rows: $gen[0].rows, bills: $gen[0].bills, load_after: $load,
     copy_p1: $c1[0], fold_p1: $f1[0], copy_p2: $c2[0], fold_p2: $f2[0], verify: $v[0].verify,
-    ratio_p1: ($f1[0].rows_per_s / $c1[0].rows_per_s), ratio_p2: ($f2[0].rows_per_s / $c2[0].rows_per_s)}' \
+    ratio_p1: ($f1[0].rows_per_s / $c1[0].rows_per_s), ratio_p2: ($f2[0].rows_per_s / $c2[0].rows_per_s),
+    by_workers: [$byp[0][] | {p, fold_rows_per_s: .fold.rows_per_s, copy_rows_per_s: .copy.rows_per_s,
+                 fold_peak_rss_bytes: .fold.peak_rss_bytes,
+                 fold_efficiency: (.fold.rows_per_s / (.p * $f1[0].rows_per_s)),
+                 copy_efficiency: (.copy.rows_per_s / (.p * $c1[0].rows_per_s))}],
+    verify_rows_per_s: ($v[0].verify.src_rows / $v[0].verify.elapsed_s),
+    verify_cpu_s: ($vcr | split(" ")[0] | tonumber), verify_peak_rss_mib: ($vcr | split(" ")[1] | tonumber),
+    read_rows_per_s: ([$r1[0].rows_per_s, $r2[0].rows_per_s] | max),
+    read_cpu_s: ([($r1cr | split(" ")[0] | tonumber), ($r2cr | split(" ")[0] | tonumber)] | min),
+    read_peak_rss_mib: ([($r1cr | split(" ")[1] | tonumber), ($r2cr | split(" ")[1] | tonumber)] | max)}
+   | . + {verify_ratio: (.verify_rows_per_s / .read_rows_per_s)}' \
   > "$tmp/all.json"
 if [ -z "$mem_note" ]; then
   jq --slurpfile ms "$tmp/mem_small.json" --slurpfile mf "$tmp/mem_full.json" \
@@ -129,7 +164,15 @@ jq -r '
    ["copy --parallel 2", .copy_p2], ["fold --parallel 2", .fold_p2]
    | "\(.[0] | . + "                    " | .[0:18])  \(.[1].rows_per_s | k | tostring | . + "          " | .[0:9])  \(.[1].fold_elapsed_s * 100 | round / 100 | tostring | . + "          " | .[0:9])  \(.[1].docs_out | tostring | . + "          " | .[0:9])  \(.[1].largest_doc_bytes | tostring | . + "            " | .[0:11])  \(.[1].peak_rss_bytes | mib | tostring | . + "            " | .[0:12])  \(.[1].peak_buffer_bytes | mib)"),
   "",
-  "fold / copy ceiling: --parallel 1 \(.ratio_p1 * 1000 | round / 10)%  (target >= 70%),  --parallel 2 \(.ratio_p2 * 1000 | round / 10)%",
+  "fold / copy ceiling: --parallel 1 \(.ratio_p1 * 1000 | round / 10)%  (target >= 70%),  --parallel 2 \(.ratio_p2 * 1000 | round / 10)%  (target >= 70%: \(if .ratio_p2 >= 0.7 then "meets" else "MISSES" end))",
+  "",
+  "workers  fold rows/s  fold efficiency  copy rows/s  copy efficiency  fold peak RSS MiB",
+  (.by_workers[] | "\(.p | tostring | . + "        " | .[0:7])  \(.fold_rows_per_s | k | tostring | . + "           " | .[0:11])  \(.fold_efficiency * 100 | round | tostring | . + "%               " | .[0:15])  \(.copy_rows_per_s | k | tostring | . + "           " | .[0:11])  \(.copy_efficiency * 100 | round | tostring | . + "%               " | .[0:15])  \(.fold_peak_rss_bytes | mib)"),
+  "(efficiency = rows/s at N / (N x rows/s at 1))",
+  "",
+  "verify: \(.verify_rows_per_s | k) rows/s (\(.verify_cpu_s) CPU s, \(.verify_peak_rss_mib) MiB); bare index-order read of both collections: \(.read_rows_per_s | k) rows/s (\(.read_cpu_s) CPU s, \(.read_peak_rss_mib) MiB)",
+  "verify / index read: \(.verify_ratio * 1000 | round / 10)%  (target >= 80%: \(if .verify_ratio >= 0.8 then "meets" else "MISSES" end));  CPU: read \(.read_cpu_s) s / verify \(.verify_cpu_s) s = \(if .verify_cpu_s > 0 then (.read_cpu_s / .verify_cpu_s * 100 | round) else 0 end)%",
+  "load average after: \(.load_after)",
   "fold --parallel 2 / --parallel 1: \(.fold_p2.rows_per_s / .fold_p1.rows_per_s * 100 | round)%",
   "verify: \(if .verify.equal then "equal" else "DIFFERENT" end) (\(.verify.src_rows) rows, \(.verify.dst_docs) documents)",
   (if .mem_small then

@@ -539,19 +539,55 @@ test_seed_preset (void **state)
    assert_non_null (strstr (e.message, "--oversize"));
 }
 
+/* lab_gen_skip: skipping n rows then building gives row n, in both orders; skipping past the end stops */
+static void
+test_skip (void **state)
+{
+   (void)state;
+   for (int ord = 0; ord < 2; ord++) {
+      lab_gen_params_t p;
+      lab_gen_params_init (&p);
+      p.bills = 50;
+      p.seed = 9;
+      p.order = ord ? LAB_GEN_CLUSTERED : LAB_GEN_INTERLEAVED;
+      lab_gen_t *a = gen_or_fail (&p), *b = gen_or_fail (&p);
+      bson_t da = BSON_INITIALIZER, db = BSON_INITIALIZER;
+      int64_t total = lab_gen_total_rows (a), pos = 0;
+      const int64_t steps[] = { 0, 1, 7, 130, 999 };
+      for (size_t k = 0; pos < total; k = (k + 1) % (sizeof steps / sizeof steps[0])) {
+         int64_t n = steps[k];
+         for (int64_t i = 0; i < n && lab_gen_next (a, &da, NULL); i++) {
+         }
+         int64_t skipped = lab_gen_skip (b, n);
+         assert_int_equal (skipped, BSON_MIN (n, total - pos));
+         pos += skipped;
+         assert_int_equal (lab_gen_position (b), pos);
+         bool ha = lab_gen_next (a, &da, NULL), hb = lab_gen_next (b, &db, NULL);
+         assert_int_equal (ha, hb);
+         if (!ha) {
+            break;
+         }
+         pos++;
+         assert_int_equal (da.len, db.len);
+         assert_memory_equal (bson_get_data (&da), bson_get_data (&db), da.len);
+      }
+      assert_int_equal (lab_gen_skip (b, 5), 0);
+      bson_destroy (&da);
+      bson_destroy (&db);
+      lab_gen_destroy (a);
+      lab_gen_destroy (b);
+   }
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_determinism),
-      cmocka_unit_test (test_mean_within_5pct),
-      cmocka_unit_test (test_mean_calibration_1e6),
-      cmocka_unit_test (test_interleaving),
-      cmocka_unit_test (test_open_bills),
-      cmocka_unit_test (test_oversize),
-      cmocka_unit_test (test_row_shape),
-      cmocka_unit_test (test_param_errors),
-      cmocka_unit_test (test_seed_preset),
+      cmocka_unit_test (test_determinism),      cmocka_unit_test (test_skip),
+      cmocka_unit_test (test_mean_within_5pct), cmocka_unit_test (test_mean_calibration_1e6),
+      cmocka_unit_test (test_interleaving),     cmocka_unit_test (test_open_bills),
+      cmocka_unit_test (test_oversize),         cmocka_unit_test (test_row_shape),
+      cmocka_unit_test (test_param_errors),     cmocka_unit_test (test_seed_preset),
    };
    return cmocka_run_group_tests (tests, NULL, NULL);
 }

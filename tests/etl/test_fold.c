@@ -165,15 +165,23 @@ assert_unfold_equals (sink_t *s, bson_t **rows, size_t n, int64_t max)
    bson_error_t error;
    size_t i;
 
+   lab_hash_t sum_in_place = { 0, 0 }, sum_want = { 0, 0 };
    for (i = 0; i < s->ndocs; i++) {
+      lab_fold_doc_info_t info;
       assert_true ((int64_t)s->docs[i]->len <= max);
       if (!lab_fold_unfold (s->docs[i], "bill_id", "details", collect_hash, &got, NULL, &error)) {
          fail_msg ("unfold: %s", error.message);
       }
+      /* verify's way: the same row hashes computed in place, no row built */
+      if (!lab_fold_unfold_hash (s->docs[i], "bill_id", "details", &sum_in_place, &info, &error)) {
+         fail_msg ("unfold_hash: %s", error.message);
+      }
    }
    for (i = 0; i < n; i++) {
       want[i] = lab_row_hash (rows[i]);
+      lab_hash_add (&sum_want, want[i]);
    }
+   assert_true (sum_in_place.lo == sum_want.lo && sum_in_place.hi == sum_want.hi);
    assert_int_equal (got.n, n);
    qsort (want, n, sizeof *want, hash_cmp);
    qsort (got.h, got.n, sizeof *got.h, hash_cmp);
