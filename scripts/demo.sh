@@ -22,6 +22,10 @@
 #   --interval DUR       sampling period of the charts' time series (default 250ms; --quick: 100ms):
 #                        the folded load can take well under a second
 #   --calibrate          also measure the disk's own sequential and random read limits
+#   --candidates         four candidates instead of two: one document per row (detail), folded,
+#                        buckets of at most 100 rows (fold-details --bucket-rows 100) and folded with
+#                        the zstd block compressor (--block-compressor zstd), each fold verified, all
+#                        loaded cold in one order-rotated run (scancmp --layout, ratios against detail)
 #   --no-direct-io       embedded store: let the OS page cache serve re-reads (default: scancmp
 #                        --direct-io, so every engine cache miss is a disk read, as on a server whose
 #                        RAM is far smaller than its data; this machine's RAM would otherwise hold
@@ -35,6 +39,7 @@
 #   scripts/demo.sh --cache-ratios 0.05,0.2,1,2,4  # more points on the curve
 #   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
+#   scripts/demo.sh --candidates                 # detail, folded, buckets of 100, folded + zstd
 #   sudo scripts/demo.sh --uri mongodb://localhost/layoutlab --restart-cmd 'systemctl restart mongod' \
 #        --dbpath /var/lib/mongodb               # a real mongod on this machine
 set -euo pipefail
@@ -53,12 +58,13 @@ runs=1
 parallel=4
 interval=
 calibrate=0
+candidates=0
 direct_io=1
 quick=0
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -77,6 +83,7 @@ while [ $# -gt 0 ]; do
     --parallel) need "$@"; parallel=$2; parallel_set=1; shift 2 ;;
     --interval) need "$@"; interval=$2; shift 2 ;;
     --calibrate) calibrate=1; shift ;;
+    --candidates) candidates=1; shift ;;
     --quick) quick=1; shift ;;
     --bin) need "$@"; bin=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -147,15 +154,29 @@ step "generating $bills bills x ~$mean_rows rows into bill_detail"
 step "folding bill_detail into detail_coll (one document per bill) and verifying"
 "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_coll --drop-dst --verify
 
+# 3b. the other candidates: the bucket pattern and the folded layout with zstd blocks
+layouts=(--detail bill_detail --folded detail_coll)
+what="both layouts"
+if [ $candidates -eq 1 ]; then
+  step "folding bill_detail into detail_b100 (buckets of at most 100 rows) and verifying"
+  "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_b100 --drop-dst --bucket-rows 100 --verify
+  step "folding bill_detail into detail_zstd (folded, zstd block compressor) and verifying"
+  "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_zstd --drop-dst --block-compressor zstd \
+    --verify
+  layouts=(--layout detail=bill_detail:rows --layout folded=detail_coll:folded
+           --layout buckets100=detail_b100:buckets --layout folded-zstd=detail_zstd:folded)
+  what="the four candidates"
+fi
+
 # 4. the cold side-by-side load, at each cache of the sweep
-scan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --runs "$runs" --interval "$interval"
+scan=("${layouts[@]}" --cold --parallel "$parallel" --runs "$runs" --interval "$interval"
       --out "$out/run.json")
 if [ $sweep -eq 1 ]; then
-  step "loading both layouts cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each, $parallel workers"
+  step "loading $what cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each, $parallel workers"
   scan+=(--cache-ratios "$cache_ratios")
   [ $server_cache_sweep -eq 1 ] && scan+=(--server-cache-sweep)
 else
-  step "loading both layouts cold: $runs run(s), $parallel workers"
+  step "loading $what cold: $runs run(s), $parallel workers"
 fi
 [ -n "$restart_cmd" ] && scan+=(--restart-cmd "$restart_cmd")
 [ -n "$dbpath" ] && scan+=(--dbpath "$dbpath")

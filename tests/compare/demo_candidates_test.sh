@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# demo_candidates_test.sh -- scripts/demo.sh --candidates end to end on a reduced size (--quick): four
+# candidates built and verified (detail, folded, buckets of at most 100 rows, folded with zstd blocks),
+# loaded cold in one order-rotated run, and a report with a column per candidate. Checks, from the results
+# file: the four layouts and their kinds, every run returning the same rows from every layout, no bucket
+# document holding more than 100 rows (documents >= masters x rows / 100), zstd's folded collection smaller
+# on disk than the snappy one; from the report: the four-column table and a series per layout in the
+# time-series charts.
+#
+# Usage: demo_candidates_test.sh OUT_DIR   (ctest passes <build>/demo-candidates; LAB_BIN_DIR names the tools)
+set -euo pipefail
+
+src=${LAB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+bin=${LAB_BIN_DIR:-$src/build/bin}
+out=${1:?usage: demo_candidates_test.sh OUT_DIR}
+rm -rf "$out"
+
+"$src/scripts/demo.sh" --quick --candidates --out "$out" --bin "$bin" > "$out.stdout"
+grep -q "^report: $out/report.md\$" "$out.stdout" || { echo "FAIL: demo did not print the report's path" >&2; exit 1; }
+
+python3 - "$out" <<'PY'
+import json, os, sys
+
+out = sys.argv[1]
+errors = []
+run = json.load(open(os.path.join(out, "run.json")))
+want = [("detail", "bill_detail", "rows"), ("folded", "detail_coll", "folded"),
+        ("buckets100", "detail_b100", "buckets"), ("folded-zstd", "detail_zstd", "folded")]
+got = [(l["name"], l["collection"], l["kind"]) for l in run.get("layouts", [])]
+if got != want:
+    errors.append("layouts %s, wanted %s" % (got, want))
+if run.get("reference_layout") != "detail":
+    errors.append("reference layout %r, wanted detail" % run.get("reference_layout"))
+by_run = {}
+for e in run["runs"]:
+    by_run.setdefault(e["run"], {})[e["layout"]] = e["rows"]
+for r, rows in sorted(by_run.items()):
+    if len(rows) != 4 or len(set(rows.values())) != 1:
+        errors.append("run %s: the layouts returned different rows: %s" % (r, rows))
+ds = run["dataset"]
+masters, detail_rows = ds["folded"]["count"], ds["detail"]["count"]
+if ds["buckets100"]["count"] < max(masters, -(-detail_rows // 100)):
+    errors.append("buckets100 holds %d documents: fewer than a 100-row cap allows for %d rows of %d masters"
+                  % (ds["buckets100"]["count"], detail_rows, masters))
+if not ds["folded-zstd"]["storage_size_bytes"] < ds["folded"]["storage_size_bytes"]:
+    errors.append("zstd's folded collection is not smaller on disk than snappy's: %d vs %d"
+                  % (ds["folded-zstd"]["storage_size_bytes"], ds["folded"]["storage_size_bytes"]))
+md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
+header = "| metric | detail | folded | buckets100 | folded-zstd | folded / detail | buckets100 / detail | folded-zstd / detail | better |"
+if header not in md:
+    errors.append("report.md lacks the four-candidate table header")
+for chart in ("report-read-requests.svg", "report-memory.svg"):
+    svg = open(os.path.join(out, chart), encoding="utf-8").read()
+    missing = [n for n, _, _ in want if n not in svg]
+    if missing:
+        errors.append("%s has no series for %s" % (chart, missing))
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: four candidates, %d rows each per run, buckets100 %d documents, zstd %d vs snappy %d bytes on disk"
+      % (detail_rows, ds["buckets100"]["count"], ds["folded-zstd"]["storage_size_bytes"],
+         ds["folded"]["storage_size_bytes"]))
+PY
