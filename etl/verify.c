@@ -24,10 +24,11 @@ typedef struct {
    lab_progress_t *p; /* created by the first try that reads */
 } state_t;
 
-/* One side's stream, with one document of lookahead. */
+/* One side's stream, with one document of lookahead: the cursor's own document, valid until the next
+ * lab_cursor_next, which is only called once it has been consumed (reader_take) -- no copy per row. */
 typedef struct {
    lab_cursor_t *cur;
-   bson_t *pending;
+   const bson_t *pending;
    bool eof;
    bool dst;
    const lab_verify_opts_t *o;
@@ -90,9 +91,16 @@ reader_fill (reader_t *rd, bson_error_t *error)
          }
          rd->after = NULL; /* the stream is sorted: nothing further is <= it */
       }
-      rd->pending = bson_copy (doc);
+      rd->pending = doc;
    }
    return true;
+}
+
+/* reader_take -- the pending document is consumed (the next reader_fill may move the cursor). */
+static void
+reader_take (reader_t *rd)
+{
+   rd->pending = NULL;
 }
 
 static void
@@ -139,8 +147,7 @@ src_group (reader_t *rd, const char *key, group_t *g, lab_progress_t *p, bson_er
       lab_hash_add (&g->hash, lab_row_hash (rd->pending));
       g->rows++;
       lab_progress_add (p, 1, rd->pending->len);
-      bson_destroy (rd->pending);
-      rd->pending = NULL;
+      reader_take (rd);
       if (!reader_fill (rd, error)) {
          return false;
       }
@@ -154,10 +161,8 @@ src_group (reader_t *rd, const char *key, group_t *g, lab_progress_t *p, bson_er
    }
 }
 
-typedef struct {
-   group_t *g;
-} dst_ctx_t;
-
+/* dst_row -- one rebuilt row of a bucket-by document: hashed, counted, its date checked against the
+ * document's window. */
 static bool
 dst_row (void *ctx, const bson_t *row, bson_error_t *error)
 {
@@ -241,7 +246,14 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, const char *bucket_field, l
       if (bucket_field) {
          bucket_doc_check (g, rd->pending, unit);
       }
-      unfolded = lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error);
+      if (bucket_field) {
+         /* every row's date is checked against the window: the rows are rebuilt */
+         unfolded = lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error);
+      } else {
+         /* hashed in place, no row built (what dst_row would add, row by row) */
+         unfolded = lab_fold_unfold_hash (rd->pending, o->key, o->array_field, &g->hash, &info, error);
+         g->rows += unfolded ? info.row_count : 0;
+      }
       if (unfolded && o->bucket_rows > 0 && info.row_count > o->bucket_rows && !g->bucket_bad[0]) {
          bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
                         "document _id %s holds %d rows, over --bucket-rows %d", idt, info.row_count,
@@ -277,8 +289,7 @@ dst_group (reader_t *rd, const lab_verify_opts_t *o, const char *bucket_field, l
       }
       g->part_sum += info.part;
       g->docs++;
-      bson_destroy (rd->pending);
-      rd->pending = NULL;
+      reader_take (rd);
       if (!reader_fill (rd, error)) {
          return false;
       }
@@ -544,8 +555,6 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
 done:
    group_reset (&gs);
    group_reset (&gd);
-   bson_destroy (src.pending);
-   bson_destroy (dst.pending);
    lab_cursor_close (src.cur);
    lab_cursor_close (dst.cur);
    lab_session_close (sess);
