@@ -253,11 +253,26 @@ test_layouts (void **state)
    bson_destroy (&bad);
 }
 
+/* The file behind the layouts nrow_of returns: *ls is a view into it (lab_results_layouts), so it lives
+ * until the next nrow_of or nrow_done. */
+static bson_t nrow_doc;
+static bool nrow_have;
+
+/* nrow_done -- free the last nrow_of's file. */
+static void
+nrow_done (void)
+{
+   if (nrow_have) {
+      bson_destroy (&nrow_doc);
+      nrow_have = false;
+   }
+}
+
 /* nrow_of -- the row of metric `name` in a three-layout file of medians a, b, c (a the reference). */
 static lab_results_nrow_t
 nrow_of (const char *name, double a, double b, double c, lab_results_layouts_t *ls)
 {
-   bson_t d;
+   bson_t *d = &nrow_doc;
    lab_results_nrow_t row;
    char *json = bson_strdup_printf (
       "{\"layouts\": [{\"name\": \"a\", \"kind\": \"rows\"}, {\"name\": \"b\", \"kind\": \"folded\"}, "
@@ -266,10 +281,11 @@ nrow_of (const char *name, double a, double b, double c, lab_results_layouts_t *
       "\"b\": {\"runs\": 1, \"%s\": {\"median\": %g}}, \"c\": {\"runs\": 1, \"%s\": {\"median\": %g}}}}",
       name, a, name, b, name, c);
 
-   entry (&d, json);
-   lab_results_layouts (&d, ls);
-   assert_true (lab_results_nrow (&d, ls, lab_results_metric_find (name), &row));
-   bson_destroy (&d); /* the row holds numbers only */
+   nrow_done ();
+   entry (d, json);
+   nrow_have = true;
+   lab_results_layouts (d, ls);
+   assert_true (lab_results_nrow (d, ls, lab_results_metric_find (name), &row));
    bson_free (json);
    return row;
 }
@@ -317,6 +333,7 @@ test_nrow (void **state)
    row = nrow_of ("read_requests", 0, 5, 6, &ls);
    assert_false (row.has_ratio[1]);
    assert_int_equal (row.best, 0);
+   nrow_done ();
 }
 
 /* test_nrow_pair -- with two layouts the N-layout row says what the pairwise rule says. */
