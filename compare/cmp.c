@@ -117,19 +117,6 @@ lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout)
    return best;
 }
 
-/* run_int -- the number at `path` of a run entry as an integer; false when absent. */
-static bool
-run_int (const bson_t *run, const char *path, int64_t *out)
-{
-   double v;
-
-   if (!lab_results_get_number (run, path, &v)) {
-      return false;
-   }
-   *out = (int64_t)llround (v);
-   return true;
-}
-
 /* lab_cmp_match_of -- see cmp.h. */
 void
 lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
@@ -151,10 +138,10 @@ lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
       if (l < 0) {
          continue;
       }
-      if (m->keys < 0 && run_int (&a, "keys", &v)) {
+      if (m->keys < 0 && lab_results_get_int (&a, "keys", &v)) {
          m->keys = v;
       }
-      if (run_int (&a, "keys_unmatched", &v)) {
+      if (lab_results_get_int (&a, "keys_unmatched", &v)) {
          if (!m->has_unmatched[l] || v < m->unmatched_min[l]) {
             m->unmatched_min[l] = v;
          }
@@ -164,13 +151,14 @@ lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
          m->has_unmatched[l] = true;
       }
       /* pair each detail entry with the folded entry of the same run number */
-      if (l != 0 || !run_int (&a, "run", &run) || !run_int (&a, "rows", &rows[0])) {
+      if (l != 0 || !lab_results_get_int (&a, "run", &run) || !lab_results_get_int (&a, "rows", &rows[0])) {
          continue;
       }
       for (j = 0; j < n; j++) {
          int64_t rb;
-         if (lab_cmp_run_get (r, j, &b) && run_is (&b, LAB_RESULTS_FOLDED) && run_int (&b, "run", &rb) &&
-             rb == run && run_int (&b, "rows", &rows[1])) {
+         if (lab_cmp_run_get (r, j, &b) && run_is (&b, LAB_RESULTS_FOLDED) &&
+             lab_results_get_int (&b, "run", &rb) && rb == run &&
+             lab_results_get_int (&b, "rows", &rows[1])) {
             m->row_pairs++;
             if (rows[0] != rows[1]) {
                if (m->rows_differ++ == 0) {

@@ -140,6 +140,19 @@ lab_results_get_number (const bson_t *doc, const char *path, double *out)
    }
 }
 
+/* lab_results_get_int -- see results.h. */
+bool
+lab_results_get_int (const bson_t *doc, const char *path, int64_t *out)
+{
+   double v;
+
+   if (!lab_results_get_number (doc, path, &v)) {
+      return false;
+   }
+   *out = (int64_t)llround (v);
+   return true;
+}
+
 /* lab_results_get_string -- see results.h. */
 const char *
 lab_results_get_string (const bson_t *doc, const char *path)

@@ -91,6 +91,9 @@ void lab_results_layouts_append (bson_t *results, const lab_results_layouts_t *l
  * absent, null or not a number. */
 bool lab_results_get_number (const bson_t *doc, const char *path, double *out);
 
+/* lab_results_get_int -- lab_results_get_number rounded to an integer (counts stored as any number type). */
+bool lab_results_get_int (const bson_t *doc, const char *path, int64_t *out);
+
 /* lab_results_get_string -- the UTF-8 string at dotted `path` (points into doc), or NULL. */
 const char *lab_results_get_string (const bson_t *doc, const char *path);
 

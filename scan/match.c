@@ -228,19 +228,6 @@ lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const lab_r
    return false;
 }
 
-/* entry_int -- the integer `key` of a run entry; false when absent. */
-static bool
-entry_int (const bson_t *entry, const char *key, int64_t *out)
-{
-   bson_iter_t it;
-
-   if (!bson_iter_init_find (&it, entry, key) || !BSON_ITER_HOLDS_NUMBER (&it)) {
-      return false;
-   }
-   *out = bson_iter_as_int64 (&it);
-   return true;
-}
-
 /* lab_scan_match_warn -- see measure.h. */
 void
 lab_scan_match_warn (const lab_scan_opts_t *o, const lab_results_layouts_t *ls, const bson_t *entries, int n)
@@ -270,13 +257,13 @@ lab_scan_match_warn (const lab_scan_opts_t *o, const lab_results_layouts_t *ls, 
          if (!e[i]) {
             break;
          }
-         have_un = entry_int (e[i], "keys_unmatched", &un[i]) && have_un;
-         have_rows = entry_int (e[i], "rows", &rows[i]) && have_rows;
+         have_un = lab_results_get_int (e[i], "keys_unmatched", &un[i]) && have_un;
+         have_rows = lab_results_get_int (e[i], "rows", &rows[i]) && have_rows;
       }
       if (i < nl) {
          continue;
       }
-      entry_int (e[0], "keys", &keys);
+      lab_results_get_int (e[0], "keys", &keys);
       for (i = 0; i < nl; i++) {
          any_un = any_un || un[i] > 0;
          changed = changed || un[i] != prev[i];
