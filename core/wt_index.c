@@ -159,20 +159,11 @@ lab_wt_record_ids (lab_session_t *sess, const char *coll, const char *field, con
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
-   wt_index_t *ix;
    wt_coll_t *c;
    bool ok = false;
-   int ret;
 
    pthread_rwlock_rdlock (&st->ddl);
-   if (!(c = lab_wt_coll_lookup (st, coll, error)) || !(ix = lab_wt_index_lookup (st, c, field, error)) ||
-       !lab_wt_encode_body (value, &ss->body, coll, field, error)) {
-      goto done;
-   }
-   if ((ret = lab_wt_collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
-      if (ret != EINVAL) {
-         lab_wt_fail (error, ret, "scan index on '%s' of '%s' (%s)", field, coll, ix->uri);
-      }
+   if (!lab_wt_rids_eq (ss, coll, field, value, &c, error)) {
       goto done;
    }
    *n = ss->nrids;
@@ -403,4 +394,26 @@ done:
    bson_free (ident);
    bson_free (uri);
    return ok;
+}
+
+/* lab_wt_rids_eq -- see wt_private.h. */
+bool
+lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_value_t *value, wt_coll_t **c,
+                bson_error_t *error)
+{
+   wt_index_t *ix;
+   int ret;
+
+   if (!(*c = lab_wt_coll_lookup (ss->st, coll, error)) ||
+       !(ix = lab_wt_index_lookup (ss->st, *c, field, error)) ||
+       !lab_wt_encode_body (value, &ss->body, coll, field, error)) {
+      return false;
+   }
+   if ((ret = lab_wt_collect_rids (ss, ix, ix == &(*c)->indexes[0], &ss->body, error)) != 0) {
+      if (ret != EINVAL) {
+         lab_wt_fail (error, ret, "scan index on '%s' of '%s' (%s)", field, coll, ix->uri);
+      }
+      return false;
+   }
+   return true;
 }

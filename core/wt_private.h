@@ -210,6 +210,10 @@ int lab_wt_lookup_id (wt_sess_t *ss, WT_CURSOR *idc, const lab_buf_t *body, int6
  * (*error set) or a WT error. */
 int lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t *body,
                          bson_error_t *error);
+/* lab_wt_rids_eq -- with st->ddl held: the collection `coll` (*c) and, in ss->rids[0..nrids), the
+ * RecordIds of its documents whose indexed `field` equals value (index order). */
+bool lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_value_t *value,
+                     wt_coll_t **c, bson_error_t *error);
 
 bool lab_wt_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
 

@@ -477,21 +477,12 @@ lab_wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, cons
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
-   wt_index_t *ix;
    wt_coll_t *c;
    bool ok = false;
-   int ret;
 
    *deleted = 0;
    pthread_rwlock_rdlock (&st->ddl);
-   if (!(c = lab_wt_coll_lookup (st, coll, error)) || !(ix = lab_wt_index_lookup (st, c, field, error)) ||
-       !lab_wt_encode_body (value, &ss->body, coll, field, error)) {
-      goto done;
-   }
-   if ((ret = lab_wt_collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
-      if (ret != EINVAL) {
-         lab_wt_fail (error, ret, "find '%s' in index on '%s' of '%s'", field, field, coll);
-      }
+   if (!lab_wt_rids_eq (ss, coll, field, value, &c, error)) {
       goto done;
    }
    ok = delete_rids (ss, c, field, deleted, error);
@@ -511,7 +502,6 @@ lab_wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const 
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
-   wt_index_t *ix;
    wt_coll_t *c;
    WT_CURSOR *cc;
    bool ok = false;
@@ -520,15 +510,8 @@ lab_wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const 
 
    *ndocs = 0;
    pthread_rwlock_rdlock (&st->ddl);
-   if (!(c = lab_wt_coll_lookup (st, coll, error)) || !(ix = lab_wt_index_lookup (st, c, field, error)) ||
-       !lab_wt_encode_body (value, &ss->body, coll, field, error) ||
+   if (!lab_wt_rids_eq (ss, coll, field, value, &c, error) ||
        !lab_wt_get_cursor (ss, c->uri, true, &cc, error)) {
-      goto done;
-   }
-   if ((ret = lab_wt_collect_rids (ss, ix, ix == &c->indexes[0], &ss->body, error)) != 0) {
-      if (ret != EINVAL) {
-         lab_wt_fail (error, ret, "scan index on '%s' of '%s' (%s)", field, coll, ix->uri);
-      }
       goto done;
    }
    for (i = 0; i < ss->nrids; i++) {
