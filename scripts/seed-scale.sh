@@ -2,7 +2,8 @@
 # seed-scale.sh -- the original experiment end to end at its size (or a fraction of it) on the embedded
 # store: generate, fold and verify, load both layouts cold at two caches, report beside the original.
 #
-# Usage: scripts/seed-scale.sh [--fraction F] [--dir DIR] [--keep] [--build DIR] [--cache-ratios LIST]
+# Usage: scripts/seed-scale.sh [--fraction F] [--dir DIR] [--keep] [--build DIR]
+#                              [--cache-ratios LIST | --cache-sizes LIST] [--buffered]
 #                              [--progress auto|always|never]
 #
 #   1. billgen generate --preset seed --scale F: exactly round(427,003 F) masters and round(55,357,286 F)
@@ -10,7 +11,12 @@
 #   2. fold-details --parallel 2 --verify: the folded layout, then proof it holds exactly the rows;
 #   3. scancmp --cold --direct-io --parallel 4 --cache-ratios 0.25,4: both layouts loaded cold with an
 #      engine cache a quarter of the detail layout's size on disk (it rereads) and one four times it
-#      (it holds the data: the original server's regime);
+#      (it holds the data: the original server's regime). When four times the detail layout does not
+#      fit this machine's memory (the full size needs ~31 GB of cache, more than a 24 GiB machine has),
+#      and no cache was named, it runs mongod's own configuration instead: one point at mongod's default
+#      engine cache, max(50% of (RAM - 1 GB), 256 MB), with buffered reads (no O_DIRECT), so the page
+#      cache holds the compressed files beside the engine cache -- the data fits in memory, as on the
+#      original server, though not in the engine cache alone; it says so before it starts;
 #   4. layout-report --reference datasets/reference/original.json: the report, with the original's
 #      table beside this run's.
 #   Before anything it checks the free space of DIR against an estimate (bytes per row on disk with
@@ -33,14 +39,20 @@
 #                       page 140-185x (at fraction 0.02 its load took 205 s, 495 s at 0.8, on a loaded
 #                       2-core machine), so at full size it runs for hours; --cache-ratios 4 runs only
 #                       the comparison in the original's regime (the data fits in the cache)
+#   --cache-sizes LIST  the sweep's engine caches as sizes (e.g. 8GiB,12GiB) instead of ratios
+#   --buffered          data files read through the page cache (mongod's way) instead of with O_DIRECT:
+#                       engine cache misses that the page cache holds cost no disk read
 #   --progress MODE     the tools' progress bars with ETA (default auto: when stderr is a terminal)
+#   Every engine cache of the sweep, plus 1 GiB for the tools, must fit this machine's memory (MemTotal):
+#   a larger one is refused before anything runs (the process would be killed for memory hours in).
 #
 # Outputs in DIR: generate.json, fold.json, scancmp.json (the tools' summaries), sweep.json (the results
 # file), report.md (with its charts when gnuplot is there), phases.json (the phase table for scripts),
 # phases.txt (as printed), PHASE.out (each tool's stdout, e.g. scancmp's tables) and PHASE.time.
 #
 # Examples:
-#   scripts/seed-scale.sh --cache-ratios 4              # the original size in its regime (~13 GB of disk)
+#   scripts/seed-scale.sh                               # the original size; on 24 GiB, mongod's configuration
+#   scripts/seed-scale.sh --cache-ratios 4              # the original size in its regime (needs ~32 GiB RAM)
 #   scripts/seed-scale.sh --fraction 0.1 --dir /mnt/big/seed
 #   scripts/seed-scale.sh --fraction 0.001 --progress never   # what the test suite runs
 set -euo pipefail
@@ -51,7 +63,9 @@ fraction=1
 dir=./seed-scale-out
 keep=0
 build=
-ratios=0.25,4
+ratios=
+sizes=
+buffered=0
 progress=auto
 
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -64,6 +78,8 @@ while [ $# -gt 0 ]; do
     --keep) keep=1 ;;
     --build) need "$@"; build=$2; shift ;;
     --cache-ratios) need "$@"; ratios=$2; shift ;;
+    --cache-sizes) need "$@"; sizes=$2; shift ;;
+    --buffered) buffered=1 ;;
     --progress) need "$@"; progress=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
     *) usage_die "unknown option '$1'" ;;
@@ -71,6 +87,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [[ "$fraction" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || usage_die "--fraction: '$fraction' is not a number"
+[ -z "$ratios" ] || [ -z "$sizes" ] || usage_die "--cache-ratios and --cache-sizes exclude each other"
 case "$progress" in auto|always|never) ;; *) usage_die "--progress: '$progress' is not auto, always or never" ;; esac
 if [ -z "$build" ]; then
   if [ -n "${LAB_BIN_DIR:-}" ]; then build=$(cd "$LAB_BIN_DIR/.." && pwd); else build=$here/build; fi
@@ -125,6 +142,66 @@ fi
 echo "$me: $masters masters, $rows rows (fraction $fraction) in $dir: needs about $(gib "$need_bytes")," \
      "$(gib "$free_bytes") free" >&2
 
+# ---- the engine caches and the machine's memory -------------------------------------------------------
+# The ratios are of the detail layout's on-disk size, which scancmp measures after the fold; here it is
+# estimated (detail_per_row), so a sweep that cannot fit in memory is refused before hours of work.
+mem_bytes=$(( $(sed -n 's/^MemTotal: *\([0-9]*\) kB$/\1/p' /proc/meminfo) * 1024 ))
+tools_bytes=$((1024 * 1024 * 1024))
+detail_est=$(( rows * detail_per_row ))
+# largest_cache LIST KIND -- the largest engine cache in bytes of a ratio or size list
+largest_cache() {
+  python3 - "$1" "$2" "$detail_est" <<'PY'
+import re, sys
+lst, kind, detail = sys.argv[1], sys.argv[2], int(sys.argv[3])
+units = {"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30,
+         "t": 1 << 40, "tib": 1 << 40, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+best = 0
+for item in lst.split(","):
+    m = re.fullmatch(r"\s*([0-9]+\.?[0-9]*|\.[0-9]+)\s*([A-Za-z]*)\s*", item)
+    if not m or (kind == "ratio" and m.group(2)) or m.group(2).lower() not in units:
+        sys.exit("'%s' is not a %s" % (item, "ratio" if kind == "ratio" else "size"))
+    v = float(m.group(1)) * (detail if kind == "ratio" else units[m.group(2).lower()])
+    best = max(best, int(v))
+print(best)
+PY
+}
+io_note="O_DIRECT: every engine cache miss is a disk read"
+if [ -z "$ratios" ] && [ -z "$sizes" ]; then
+  ratios=0.25,4
+  if [ $(( detail_est * 4 + tools_bytes )) -gt "$mem_bytes" ]; then
+    # mongod's default engine cache on this machine: max(50% of (RAM - 1 GB), 256 MB)
+    cache=$(( (mem_bytes - 1000000000) / 2 ))
+    [ "$cache" -ge $((256 * 1024 * 1024)) ] || cache=$((256 * 1024 * 1024))
+    ratios=
+    sizes="$(( cache / 1024 / 1024 ))MiB"
+    buffered=1
+    echo "$me: four times the detail layout (about $(gib $(( detail_est * 4 ))) of engine cache) does not fit" \
+         "this machine's $(gib "$mem_bytes") of memory: running mongod's configuration instead, one point at" \
+         "its default engine cache ($sizes) with buffered reads, the page cache holding the files beside it" \
+         "(name --cache-ratios or --cache-sizes to choose)" >&2
+  fi
+fi
+if [ -n "$ratios" ]; then
+  largest=$(largest_cache "$ratios" ratio) || usage_die "--cache-ratios: ${largest:-bad list}"
+else
+  largest=$(largest_cache "$sizes" size) || usage_die "--cache-sizes: ${largest:-bad list}"
+fi
+if [ $(( largest + tools_bytes )) -gt "$mem_bytes" ]; then
+  est=
+  [ -z "$ratios" ] || est=" (the detail layout is about $(gib "$detail_est") on disk at $detail_per_row B/row)"
+  die "the sweep's largest engine cache, about $(gib "$largest")$est, plus $(gib $tools_bytes) for the" \
+      "tools, exceeds this machine's $(gib "$mem_bytes") of memory; name smaller caches (--cache-sizes" \
+      "$(( (mem_bytes - tools_bytes) / 1024 / 1024 / 1024 ))GiB at most) or a smaller --fraction"
+fi
+sweep_opts=(--cache-ratios "$ratios")
+[ -n "$ratios" ] || sweep_opts=(--cache-sizes "$sizes")
+io_opts=(--direct-io)
+if [ "$buffered" -eq 1 ]; then
+  io_opts=()
+  io_note="buffered: cache misses the page cache holds cost no disk read"
+fi
+echo "$me: engine caches ${ratios:+at ratios $ratios of the detail layout}${sizes:+$sizes}; reads: $io_note" >&2
+
 # ---- phases -------------------------------------------------------------------------------------------
 phases=()   # "name|seconds|rows|rss_kb|written_bytes|disk_bytes"
 
@@ -154,9 +231,9 @@ phase generate "$rows" "$bin/billgen" generate --uri "$uri" --preset seed --scal
 phase fold+verify "$rows" "$bin/fold-details" --uri "$uri" --src bill_detail --dst detail_coll \
   --key ETL_Patient_IDStr --parallel 2 --verify --drop-dst --progress "$progress" --json "$dir/fold.json"
 # every row loaded from both layouts at each point of the sweep
-npoints=$(( $(tr -cd ',' <<<"$ratios" | wc -c) + 1 ))
+npoints=$(( $(tr -cd ',' <<<"$ratios$sizes" | wc -c) + 1 ))
 phase scancmp $(( rows * 2 * npoints )) "$bin/scancmp" --uri "$uri" --detail bill_detail --folded detail_coll \
-  --key ETL_Patient_IDStr --cold --direct-io --parallel 4 --cache-ratios "$ratios" --progress "$progress" \
+  --key ETL_Patient_IDStr --cold "${io_opts[@]}" --parallel 4 "${sweep_opts[@]}" --progress "$progress" \
   --out "$dir/sweep.json" --json "$dir/scancmp.json"
 phase report 0 "$bin/layout-report" "$dir/sweep.json" --reference "$reference" -o "$dir/report.md" \
   --title "The original experiment at fraction $fraction: $masters masters, $rows rows"
