@@ -158,13 +158,21 @@ typedef struct {
 } lab_cmp_render_opts_t;
 
 /* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with
- * a speedup), per lab_results_estimate_speedup. */
+ * a speedup), per lab_results_estimate_speedup: the first candidate's (lab_cmp_sweep_estimate_of 1). */
 lab_estimate_t lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production);
 
+/* lab_cmp_sweep_estimate_of -- the same for candidate `cand`, an index in sweep order
+ * (lab_results_sweep_order: 1 the first layout after the reference); LAB_ESTIMATE_TOO_FEW when there is
+ * no such candidate. */
+lab_estimate_t lab_cmp_sweep_estimate_of (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+                                          size_t cand);
+
 /* lab_cmp_sweep_json_append -- for scripts (layout-report --json): append "sweep" (per point: cache size,
- * ratio, regime, reference, speedup, and per layout the median load time, read amplification and
- * locality) when r is a sweep, and "production" (ratio, "estimate": interpolated | measured | outside |
- * too_few | single_point, the speedup when there is one, the measured ratio range) when given. */
+ * ratio, regime, reference, speedup of the first candidate, and per layout the median load time, its
+ * speedup (the candidates), read amplification and locality) when r is a sweep, and "production" (ratio,
+ * "estimate": interpolated | measured | outside | too_few | single_point, the speedup when there is one,
+ * the measured ratio range, all of the first candidate; "candidates": {name: {estimate, speedup}} for
+ * every candidate) when given. */
 void lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
                                 bson_t *out);
 
