@@ -115,15 +115,24 @@ app_factor (bson_string_t *o, double f)
    bson_free (s);
 }
 
-/* collection_name -- the collection of a layout: dataset.<l>.collection, else config.<l>. */
+/* collection_name -- the collection of a layout: layouts[].collection, else dataset.<l>.collection
+ * (lab_results_layouts), else config.<l>. */
 static const char *
 collection_name (const lab_cmp_results_t *r, const char *layout)
 {
    char path[64];
-   const char *s;
+   const char *s = NULL;
+   lab_results_layouts_t ls;
+   int l;
 
-   snprintf (path, sizeof path, "dataset.%s.collection", layout);
-   s = lab_results_get_string (&r->doc, path);
+   lab_results_layouts (&r->doc, &ls);
+   if ((l = lab_results_layout_find (&ls, layout)) >= 0) {
+      s = ls.l[l].collection;
+   }
+   if (!s) {
+      snprintf (path, sizeof path, "dataset.%s.collection", layout);
+      s = lab_results_get_string (&r->doc, path);
+   }
    if (!s) {
       snprintf (path, sizeof path, "config.%s", layout);
       s = lab_results_get_string (&r->doc, path);
@@ -133,15 +142,12 @@ collection_name (const lab_cmp_results_t *r, const char *layout)
 
 /* ---- verdict ----------------------------------------------------------------------------------- */
 
-/* The layouts lab_cmp_match_t describes (compare/cmp.h: the detail and folded runs of a file). */
-static const char *const match_layouts[2] = { "detail", "folded" };
-
 /* app_unmatched -- "5 of 40 keys in bill_detail (detail)" or "none in ... (folded)"; "3–5" when runs
  * differ. */
 static void
-app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, int l)
+app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l)
 {
-   const char *coll = collection_name (r, match_layouts[l]);
+   const char *coll = collection_name (r, m->names[l]);
 
    if (m->unmatched_max[l] == 0) {
       bson_string_append (o, "none");
@@ -158,18 +164,20 @@ app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match
       bson_string_append (o, m->unmatched_max[l] == 1 && m->keys < 0 ? " key" : " keys");
    }
    bson_string_append (o, " in ");
-   app_esc (o, coll ? coll : match_layouts[l]);
-   bson_string_append_printf (o, " (%s)", match_layouts[l]);
+   app_esc (o, coll ? coll : m->names[l]);
+   bson_string_append (o, " (");
+   app_esc (o, m->names[l]);
+   bson_string_append (o, ")");
 }
 
-/* app_unmatched_all -- both layouts' unmatched keys, those recorded, joined by ", ". */
+/* app_unmatched_all -- every layout's unmatched keys, those recorded, joined by ", ". */
 static void
 app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
 {
-   int l;
+   size_t l;
    bool first = true;
 
-   for (l = 0; l < 2; l++) {
+   for (l = 0; l < m->n; l++) {
       if (m->has_unmatched[l]) {
          bson_string_append (o, first ? "" : ", ");
          app_unmatched (o, r, m, l);
@@ -178,26 +186,40 @@ app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_m
    }
 }
 
-/* render_match_verdict -- the verdict's lines on what the two layouts did not share: keys that matched no
- * document, and runs whose layouts returned different rows. Nothing when both read the same rows. */
+/* app_rows_of -- "80 rows from bill_detail": layout l's rows in the first run that differed. */
+static void
+app_rows_of (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l, bool first)
+{
+   const char *coll = collection_name (r, m->names[l]);
+
+   app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[l]);
+   bson_string_append (o, first ? " rows from " : " from ");
+   app_esc (o, coll ? coll : m->names[l]);
+}
+
+/* render_match_verdict -- the verdict's lines on what the layouts did not share: keys that matched no
+ * document, and runs whose layouts returned different rows. Nothing when all read the same rows. */
 static void
 render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
 {
+   size_t l;
+   bool first = true;
+
    if (lab_cmp_match_partial (m)) {
       bson_string_append (o, "- **Some keys matched no document**: ");
       app_unmatched_all (o, r, m);
       bson_string_append (o, "; each layout's figures cover only the keys that matched it.\n");
    }
    if (m->rows_differ > 0) {
-      const char *dn = collection_name (r, LAB_RESULTS_DETAIL), *fn = collection_name (r, LAB_RESULTS_FOLDED);
       bson_string_append (o, "- **The layouts returned different rows**: ");
-      app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[0]);
-      bson_string_append (o, " rows from ");
-      app_esc (o, dn ? dn : "detail");
-      bson_string_append (o, " vs ");
-      app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[1]);
-      bson_string_append (o, " from ");
-      app_esc (o, fn ? fn : "folded");
+      app_rows_of (o, r, m, m->reference, true);
+      for (l = 0; l < m->n; l++) {
+         if (l != m->reference && m->first_differ_rows[l] >= 0) {
+            bson_string_append (o, first ? " vs " : ", ");
+            app_rows_of (o, r, m, l, false);
+            first = false;
+         }
+      }
       bson_string_append_printf (o, " in run %d (%d of %d runs differ): ", m->first_differ_run,
                                  m->rows_differ, m->row_pairs);
       bson_string_append (o, "the collections do not hold the same rows for these keys, so the figures "
@@ -1549,10 +1571,14 @@ render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
    int counts[LAB_RESULTS_MAX_LAYOUTS], n1, nmin;
    size_t i, runner = ls->n;
    bool same = run_counts (r, ls, counts, &n1);
+   lab_cmp_match_t match;
 
    lab_results_nrow (&r->doc, ls, m_el, &el);
    lab_results_nrow (&r->doc, ls, m_rr, &rr);
-   bson_string_append (o, "## Verdict\n\n- ");
+   bson_string_append (o, "## Verdict\n\n");
+   lab_cmp_match_of (r, &match);
+   render_match_verdict (o, r, &match);
+   bson_string_append (o, "- ");
 
    /* 1: load time */
    if (el.winner == LAB_WIN_ONE) {
