@@ -1,8 +1,8 @@
 /*
  * charts.c -- SVG charts for the report, drawn by gnuplot: for a cache sweep, each candidate's speedup
- * and each layout's read amplification against the cache ratio; read requests/s and read MB/s over time (every layout aligned
- * at its start, one colour per layout), server memory over time, and the per-master latency
- * distribution (a series per layout).
+ * and each layout's read amplification against the cache ratio; read requests/s and read MB/s over
+ * time (every layout aligned at its start, one colour per layout), server memory over time, and the
+ * per-master latency distribution (a series per layout).
  *
  * Data and script go to a private temporary directory; gnuplot runs there with its output captured, and
  * each finished SVG is copied next to the report atomically, so a failing gnuplot leaves nothing behind.
@@ -591,25 +591,26 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
    col = 2 + (nl - 1) + nl; /* the cache size column */
    for (c = 1; c < nl; c++) {
       int fi = lab_results_layout_find (&ls, names[c]);
-      bson_string_append_printf (chart->plot,
-                                 "%s using 1:%zu with linespoints lw 3 pt 7 ps 1.0 lc rgb '%s' title "
-                                 "\"speedup (%s load time ÷ %s)\" noenhanced, \\\n"
-                                 "     '' using 1:%zu:(sprintf('%%.3gx', $%zu)) with labels offset 0,1.1 notitle",
-                                 c == 1 ? "'sweep.dat'" : ", \\\n     ''", c + 1,
-                                 nl == 2 ? "#333333" : bold_colors[fi < 0 ? 0 : fi], names[0],
-                                 names[c], c + 1, c + 1);
+      bson_string_append_printf (
+         chart->plot,
+         "%s using 1:%zu with linespoints lw 3 pt 7 ps 1.0 lc rgb '%s' title "
+         "\"speedup (%s load time ÷ %s)\" noenhanced, \\\n"
+         "     '' using 1:%zu:(sprintf('%%.3gx', $%zu)) with labels offset 0,1.1 notitle",
+         c == 1 ? "'sweep.dat'" : ", \\\n     ''", c + 1, nl == 2 ? "#333333" : bold_colors[fi < 0 ? 0 : fi],
+         names[0], names[c], c + 1, c + 1);
       if (c == 1) {
-         bson_string_append_printf (chart->plot,
-                                    ", \\\n     '' using 1:(YLAB):%zu with labels textcolor rgb '#777777' font "
-                                    "'sans,9' notitle",
-                                    col);
+         bson_string_append_printf (
+            chart->plot,
+            ", \\\n     '' using 1:(YLAB):%zu with labels textcolor rgb '#777777' font 'sans,9' "
+            "notitle",
+            col);
       }
    }
    for (l = 0; l < nl; l++) {
       int fi = lab_results_layout_find (&ls, names[l]);
       bson_string_append_printf (chart->plot,
-                                 ", \\\n     '' using 1:%zu with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '%s' "
-                                 "title \"read amplification, %s\" noenhanced",
+                                 ", \\\n     '' using 1:%zu with linespoints lw 2 dt 2 pt 5 ps 0.9 lc "
+                                 "rgb '%s' title \"read amplification, %s\" noenhanced",
                                  1 + nl + l, bold_colors[fi < 0 ? 0 : fi], names[l]);
    }
    chart->n_speedup = nl - 1;

@@ -519,7 +519,8 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const swee
       app_production_given (o, prod);
       app_sw (o, s, ") the folded layout loads ");
       app_factor (o, e.speedup);
-      app_sw (o, s, s->nl > 2 ? " faster than detail**: a measured point (" : " faster**: a measured point (");
+      app_sw (o, s, s->nl > 2 ? " faster than detail" : " faster");
+      app_sw (o, s, "**: a measured point (");
       app_point (o, &s->p[e.lo]);
       app_sw (o, s, "), no interpolation needed.\n");
       break;
@@ -569,9 +570,10 @@ render_curve_line (bson_string_t *o, const sweep_t *s)
    }
    app_sw (o, s, "- ");
    if (n_speedup == 0) {
-      app_sw (o, s, s->nl > 2 ? "**The folded layout's load time could not be compared with detail's** at any "
-                                "cache size.\n"
-                              : "**Load time could not be compared** at any cache size.\n");
+      app_sw (o, s,
+              s->nl > 2 ? "**The folded layout's load time could not be compared with detail's** at any "
+                          "cache size.\n"
+                        : "**Load time could not be compared** at any cache size.\n");
    } else if (n_speedup == 1 || lo == hi) {
       double sp = s->p[hi].speedup_of[c];
       app_sw (o, s, sp >= 1 ? "**The folded layout loads " : "**The speedup is ");
@@ -580,7 +582,8 @@ render_curve_line (bson_string_t *o, const sweep_t *s)
          app_sw (o, s, " faster");
          app_sw (o, s, than);
       }
-      bson_string_append_printf (o, " at the %s measured**: ", n_speedup == 1 ? "one cache size" : "cache sizes");
+      bson_string_append_printf (o, " at the %s measured**: ",
+                                 n_speedup == 1 ? "one cache size" : "cache sizes");
       app_holds (o, &s->p[hi]);
       app_sw (o, s, " (");
       app_point (o, &s->p[hi]);
@@ -690,7 +693,8 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
             famp_hi[c] = fmax (famp_hi[c], p->read_amplification[c]);
          }
          all_spread = all_spread && p->elapsed[c].n >= 2;
-         any_overlap = any_overlap || !(p->elapsed[0].max < p->elapsed[c].min || p->elapsed[c].max < p->elapsed[0].min);
+         any_overlap = any_overlap ||
+                       !(p->elapsed[0].max < p->elapsed[c].min || p->elapsed[c].max < p->elapsed[0].min);
       }
       if (all_spread) {
          spread++;
@@ -1138,8 +1142,9 @@ render_sweep_baseline_n (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
    bool same_ref = strcmp (s->names[0], bs->names[0]) == 0;
    bson_string_t *only = bson_string_new (NULL);
 
-   bson_string_append (o, "| engine cache | layout | load time: baseline | load time: this | change | speedup: "
-                          "baseline | speedup: this | change |\n|--:|---|--:|--:|--:|--:|--:|--:|\n");
+   bson_string_append (o, "| engine cache | layout | load time: baseline | load time: this | change | "
+                          "speedup: baseline | speedup: this | change |\n"
+                          "|--:|---|--:|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i], *q = NULL;
       for (j = 0; j < bs->n; j++) {
@@ -1196,8 +1201,9 @@ render_sweep_baseline_n (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
                           "sweep's figure relative to the baseline's (load time: negative is faster; "
                           "speedup: positive means the candidate gains more over ");
    app_esc (o, s->names[0]);
-   bson_string_append (o, same_ref ? ")." : "; the two sweeps have different reference layouts, so no speedup "
-                                            "is compared).");
+   bson_string_append (o, same_ref ? ")."
+                                   : "; the two sweeps have different reference layouts, so no speedup is "
+                                     "compared).");
    for (l = 0; l < s->nl; l++) {
       if (find_name (bs->names, bs->nl, s->names[l]) >= 0) {
          nshared++;
