@@ -2,9 +2,10 @@
  * render.c -- the Markdown report layout-report writes: verdict, comparison table, charts, environment,
  * dataset, cold procedure, per-run figures, device ceiling and the optional baseline deltas, with a
  * column per layout (a file of exactly detail and folded keeps the wording of the two-layout report,
- * byte for byte); for a cache
- * sweep the verdict leads with the speedup curve and a Cache sweep section (load time, reads, memory,
- * locality per point, the production point marked) comes before the reference point's sections. Built into a
+ * byte for byte); for a cache sweep the verdict leads with each candidate's speedup curve (and, with
+ * more than two layouts, the fastest layout per point) and a Cache sweep section (load time, reads,
+ * memory, locality per point and layout, the production point marked) comes before the reference
+ * point's sections. Built into a
  * growing string from the results document only, so the same file always renders the same bytes.
  */
 #include <ctype.h>
