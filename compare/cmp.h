@@ -63,10 +63,10 @@ typedef struct {
    const char *names[LAB_RESULTS_MAX_LAYOUTS]; /* the layouts' names (point into the results document) */
    bool has_unmatched[LAB_RESULTS_MAX_LAYOUTS]; /* a run of the layout recorded keys_unmatched */
    int64_t unmatched_min[LAB_RESULTS_MAX_LAYOUTS], unmatched_max[LAB_RESULTS_MAX_LAYOUTS]; /* over its runs */
-   int64_t keys;     /* keys per layout: dataset.keys, else runs[].keys; -1 */
-   int row_pairs;    /* reference entries with the rows of another layout in the same run number */
-   int rows_differ;  /* of which some other layout's rows differ from the reference's */
-   int first_differ_run;                             /* the first such run number (0: none) */
+   int64_t keys;         /* keys per layout: dataset.keys, else runs[].keys; -1 */
+   int row_pairs;        /* reference entries with the rows of another layout in the same run number */
+   int rows_differ;      /* of which some other layout's rows differ from the reference's */
+   int first_differ_run; /* the first such run number (0: none) */
    int64_t first_differ_rows[LAB_RESULTS_MAX_LAYOUTS]; /* its rows per layout; -1: none recorded */
 } lab_cmp_match_t;
 
@@ -209,12 +209,13 @@ bool lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_
 
 /* The sweep chart's data and series, built apart from gnuplot so a test can read them. */
 typedef struct {
-   bson_string_t *data;       /* sweep.dat: per point ratio, each candidate's speedup, each layout's read
-                                 amplification (sweep order), the cache size in quotes; nan when missing */
-   bson_string_t *plot;       /* the plot command's series over 'sweep.dat' (after "plot ") */
-   bson_string_t *production; /* production.dat: "ratio speedup" per candidate with an estimate */
-   size_t n_speedup;          /* speedup series: one per candidate */
-   size_t n_amplification;    /* read amplification series: one per layout */
+   /* sweep.dat: per point the ratio, each candidate's speedup, each layout's read amplification (sweep
+    * order) and the cache size in quotes; nan when missing */
+   bson_string_t *data;
+   bson_string_t *plot;           /* the plot command's series over 'sweep.dat' (after "plot ") */
+   bson_string_t *production;     /* production.dat: "ratio speedup" per candidate with an estimate */
+   size_t n_speedup;              /* speedup series: one per candidate */
+   size_t n_amplification;        /* read amplification series: one per layout */
    double xmin, xmax, ymin, ymax; /* the ratios and factors drawn (ymin > ymax: none) */
 } lab_cmp_sweep_chart_t;
 

@@ -583,8 +583,8 @@ render_curve_line (bson_string_t *o, const sweep_t *s)
          app_sw (o, s, " faster");
          app_sw (o, s, than);
       }
-      bson_string_append_printf (o, " at the %s measured**: ",
-                                 n_speedup == 1 ? "one cache size" : "cache sizes");
+      bson_string_append_printf (
+         o, " at the %s measured**: ", n_speedup == 1 ? "one cache size" : "cache sizes");
       app_holds (o, &s->p[hi]);
       app_sw (o, s, " (");
       app_point (o, &s->p[hi]);
@@ -694,8 +694,8 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
             famp_hi[c] = fmax (famp_hi[c], p->read_amplification[c]);
          }
          all_spread = all_spread && p->elapsed[c].n >= 2;
-         any_overlap = any_overlap ||
-                       !(p->elapsed[0].max < p->elapsed[c].min || p->elapsed[c].max < p->elapsed[0].min);
+         any_overlap =
+            any_overlap || !(p->elapsed[0].max < p->elapsed[c].min || p->elapsed[c].max < p->elapsed[0].min);
       }
       if (all_spread) {
          spread++;
@@ -733,10 +733,10 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
               "file).\n");
    } else {
       const lab_sweep_point_t *a = &s->p[first], *b = &s->p[last];
-      app_sw (o, s, a->read_amplification[0] >= 2.0
-                       ? "**The detail layout rereads its pages when the "
-                         "cache cannot hold them**: the engine read "
-                       : "The detail layout's engine read ");
+      app_sw (o, s,
+              a->read_amplification[0] >= 2.0 ? "**The detail layout rereads its pages when the "
+                                                "cache cannot hold them**: the engine read "
+                                              : "The detail layout's engine read ");
       app_factor (o, a->read_amplification[0]);
       app_sw (o, s, " its on-disk size from disk at ");
       app_binary (o, a->cache_size_bytes);

@@ -306,7 +306,7 @@ typedef struct {
    double cache_size_bytes;
    double cache_ratio; /* stored, else computed from the cache size and the detail on-disk size */
    size_t n;           /* layouts */
-   const char *names[LAB_RESULTS_MAX_LAYOUTS]; /* in sweep order; point into the results document */
+   const char *names[LAB_RESULTS_MAX_LAYOUTS];  /* in sweep order; point into the results document */
    lab_stat_t elapsed[LAB_RESULTS_MAX_LAYOUTS]; /* load time */
    bool has_speedup;
    double speedup; /* lab_results_speedup of [0] over [1]: the first candidate's (= speedup_of[1]) */

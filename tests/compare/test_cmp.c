@@ -372,8 +372,8 @@ test_render_sweep (void **state)
    "\"buckets\", \"collection\": \"bc\", \"kind\": \"buckets\"}], \"reference_layout\": \"detail\", "        \
    "\"config\": {\"cold\": true}, \"dataset\": {\"detail\": {\"storage_size_bytes\": 800, "                  \
    "\"index_size_bytes\": 200}, \"folded\": {\"storage_size_bytes\": 290, \"index_size_bytes\": 10}, "       \
-   "\"buckets\": {\"storage_size_bytes\": 390, \"index_size_bytes\": 10}}, " SW3_RUNS (20, 2, 2)             \
-   ", \"sweep\": [" points "]}"
+   "\"buckets\": {\"storage_size_bytes\": 390, \"index_size_bytes\": 10}}, " SW3_RUNS (                      \
+      20, 2, 2) ", \"sweep\": [" points "]}"
 
 /* test_sweep_three -- a sweep of three layouts: every point holds every layout's figures in sweep order,
  * the chart has a speedup series per candidate and an amplification series per layout, the tables a
@@ -394,8 +394,9 @@ test_sweep_three (void **state)
 
    (void)state;
    /* ratios 0.5 and 1; folded 40x and 10x, buckets 20x and 10x (tied with folded at the second) */
-   load (SW3_FILE ("{\"cache_size_bytes\": 500, " SW3_RUNS (80, 2, 4) "}, "
-                   "{\"cache_size_bytes\": 1000, " SW3_RUNS (20, 2, 2.02) "}"),
+   load (SW3_FILE ("{\"cache_size_bytes\": 500, " SW3_RUNS (
+            80, 2, 4) "}, "
+                      "{\"cache_size_bytes\": 1000, " SW3_RUNS (20, 2, 2.02) "}"),
          &r);
    assert_true (lab_results_sweep_point (&r.doc, 0, &p));
    assert_int_equal (p.n, 3);

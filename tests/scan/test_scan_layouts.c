@@ -505,12 +505,9 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_same_rows_per_master),
-      cmocka_unit_test (test_three_layouts),
-      cmocka_unit_test (test_four_layouts_and_report),
-      cmocka_unit_test (test_sweep_three),
-      cmocka_unit_test (test_sweep_points_start_empty),
-      cmocka_unit_test (test_layout_usage),
+      cmocka_unit_test (test_same_rows_per_master),     cmocka_unit_test (test_three_layouts),
+      cmocka_unit_test (test_four_layouts_and_report),  cmocka_unit_test (test_sweep_three),
+      cmocka_unit_test (test_sweep_points_start_empty), cmocka_unit_test (test_layout_usage),
    };
    return cmocka_run_group_tests_name ("scan_layouts", tests, setup, teardown);
 }
