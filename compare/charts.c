@@ -1,8 +1,8 @@
 /*
- * charts.c -- SVG charts for the report, drawn by gnuplot: for a cache sweep, speedup and read
- * amplification against the cache ratio; read requests/s and read MB/s over time (every layout aligned
- * at its start, one colour per layout), server memory over time, and the per-master latency
- * distribution (a series per layout).
+ * charts.c -- SVG charts for the report, drawn by gnuplot: for a cache sweep, each candidate's speedup
+ * and each layout's read amplification against the cache ratio; read requests/s and read MB/s over
+ * time (every layout aligned at its start, one colour per layout), server memory over time, and the
+ * per-master latency distribution (a series per layout).
  *
  * Data and script go to a private temporary directory; gnuplot runs there with its output captured, and
  * each finished SVG is copied next to the report atomically, so a failing gnuplot leaves nothing behind.
@@ -531,6 +531,119 @@ done:
    return ok;
 }
 
+/* lab_cmp_sweep_chart_plot -- see cmp.h. */
+size_t
+lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+                          lab_cmp_sweep_chart_t *chart)
+{
+   size_t n = lab_results_sweep_n (&r->doc), i, l, c, nl, col;
+   const char *names[LAB_RESULTS_MAX_LAYOUTS];
+   lab_results_layouts_t ls;
+   lab_sweep_point_t *p;
+
+   memset (chart, 0, sizeof *chart);
+   chart->xmin = chart->xmax = 1.0;
+   chart->ymin = INFINITY;
+   chart->ymax = -INFINITY;
+   if (n == 0) {
+      return 0;
+   }
+   nl = lab_results_sweep_order (&r->doc, &ls, names);
+   chart->data = bson_string_new (NULL);
+   chart->plot = bson_string_new (NULL);
+   chart->production = bson_string_new (NULL);
+   p = bson_malloc0 (n * sizeof *p);
+   for (i = 0; i < n; i++) {
+      char *cache;
+      lab_results_sweep_point (&r->doc, i, &p[i]);
+      if (!(p[i].cache_ratio > 0)) {
+         continue;
+      }
+      chart->xmin = fmin (chart->xmin, p[i].cache_ratio);
+      chart->xmax = fmax (chart->xmax, p[i].cache_ratio);
+      /* ratio, each candidate's speedup, each layout's amplification, the cache size (nan: missing, or not
+       * drawable on a log scale) */
+      bson_string_append_printf (chart->data, "%.6g", p[i].cache_ratio);
+      for (c = 1; c < nl; c++) {
+         bool ok = p[i].has_speedup_of[c] && p[i].speedup_of[c] > 0;
+         if (ok) {
+            chart->ymin = fmin (chart->ymin, p[i].speedup_of[c]);
+            chart->ymax = fmax (chart->ymax, p[i].speedup_of[c]);
+         }
+         bson_string_append_printf (chart->data, " %.6g", ok ? p[i].speedup_of[c] : NAN);
+      }
+      for (l = 0; l < nl; l++) {
+         bool ok = p[i].has_amplification[l] && p[i].read_amplification[l] > 0;
+         if (ok) {
+            chart->ymin = fmin (chart->ymin, p[i].read_amplification[l]);
+            chart->ymax = fmax (chart->ymax, p[i].read_amplification[l]);
+         }
+         bson_string_append_printf (chart->data, " %.6g", ok ? p[i].read_amplification[l] : NAN);
+      }
+      cache = lab_results_format_binary (p[i].cache_size_bytes);
+      bson_string_append_printf (chart->data, " \"%s\"\n", cache);
+      bson_free (cache);
+   }
+   bson_free (p);
+
+   /* the speedups (the first one labelled at each point, the cache sizes under it), then the
+    * amplifications dashed, each in its layout's colour (two layouts: detail's and folded's as before) */
+   col = 2 + (nl - 1) + nl; /* the cache size column */
+   for (c = 1; c < nl; c++) {
+      int fi = lab_results_layout_find (&ls, names[c]);
+      bson_string_append_printf (
+         chart->plot,
+         "%s using 1:%zu with linespoints lw 3 pt 7 ps 1.0 lc rgb '%s' title "
+         "\"speedup (%s load time ÷ %s)\" noenhanced, \\\n"
+         "     '' using 1:%zu:(sprintf('%%.3gx', $%zu)) with labels offset 0,1.1 notitle",
+         c == 1 ? "'sweep.dat'" : ", \\\n     ''", c + 1, nl == 2 ? "#333333" : bold_colors[fi < 0 ? 0 : fi],
+         names[0], names[c], c + 1, c + 1);
+      if (c == 1) {
+         bson_string_append_printf (
+            chart->plot,
+            ", \\\n     '' using 1:(YLAB):%zu with labels textcolor rgb '#777777' font 'sans,9' "
+            "notitle",
+            col);
+      }
+   }
+   for (l = 0; l < nl; l++) {
+      int fi = lab_results_layout_find (&ls, names[l]);
+      bson_string_append_printf (chart->plot,
+                                 ", \\\n     '' using 1:%zu with linespoints lw 2 dt 2 pt 5 ps 0.9 lc "
+                                 "rgb '%s' title \"read amplification, %s\" noenhanced",
+                                 1 + nl + l, bold_colors[fi < 0 ? 0 : fi], names[l]);
+   }
+   chart->n_speedup = nl - 1;
+   chart->n_amplification = nl;
+   if (production) {
+      for (c = 1; c < nl; c++) {
+         lab_estimate_t e = lab_cmp_sweep_estimate_of (r, production, c);
+         if (e.status == LAB_ESTIMATE_INTERPOLATED || e.status == LAB_ESTIMATE_MEASURED) {
+            bson_string_append_printf (chart->production, "%.6g %.6g\n", production->ratio, e.speedup);
+            chart->ymin = fmin (chart->ymin, e.speedup);
+            chart->ymax = fmax (chart->ymax, e.speedup);
+         }
+      }
+   }
+   return n;
+}
+
+/* lab_cmp_sweep_chart_cleanup -- see cmp.h. */
+void
+lab_cmp_sweep_chart_cleanup (lab_cmp_sweep_chart_t *chart)
+{
+   if (chart->data) {
+      bson_string_free (chart->data, true);
+   }
+   if (chart->plot) {
+      bson_string_free (chart->plot, true);
+   }
+   if (chart->production) {
+      bson_string_free (chart->production, true);
+   }
+   memset (chart, 0, sizeof *chart);
+}
+
 /* sweep_chart -- speedup and read amplification against the cache ratio (log scales), the regimes
  * either side of ratio 1 named, the production point marked when an estimate exists; skipped (true,
  * nothing added) for a single-point file. */
@@ -540,62 +653,24 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
              bson_error_t *error)
 {
    static const char *const caption = "Speedup and read amplification against the cache ratio";
-   size_t n = lab_results_sweep_n (&r->doc), i;
-   lab_sweep_point_t *p;
-   bson_string_t *gp = bson_string_new (NULL), *data = bson_string_new (NULL);
-   double xmin = 1.0, xmax = 1.0, ymin = INFINITY, ymax = -INFINITY;
-   bool ok = false, prod_shown = false;
-   lab_estimate_t e = { 0 };
+   lab_cmp_sweep_chart_t ch;
+   bson_string_t *gp = bson_string_new (NULL);
+   double ymin, ymax;
+   bool ok = false, prod_shown;
 
-   if (n == 0) {
+   if (lab_cmp_sweep_chart_plot (r, production, &ch) == 0) {
       bson_string_free (gp, true);
-      bson_string_free (data, true);
       return true;
    }
-   p = bson_malloc0 (n * sizeof *p);
-   for (i = 0; i < n; i++) {
-      char *cache;
-      lab_results_sweep_point (&r->doc, i, &p[i]);
-      if (!(p[i].cache_ratio > 0)) {
-         continue;
-      }
-      xmin = fmin (xmin, p[i].cache_ratio);
-      xmax = fmax (xmax, p[i].cache_ratio);
-      if (p[i].has_speedup && p[i].speedup > 0) {
-         ymin = fmin (ymin, p[i].speedup);
-         ymax = fmax (ymax, p[i].speedup);
-      }
-      for (int l = 0; l < 2; l++) {
-         if (p[i].has_amplification[l] && p[i].read_amplification[l] > 0) {
-            ymin = fmin (ymin, p[i].read_amplification[l]);
-            ymax = fmax (ymax, p[i].read_amplification[l]);
-         }
-      }
-      cache = lab_results_format_binary (p[i].cache_size_bytes);
-      /* ratio, speedup, detail and folded amplification (nan: missing, or not drawable on a log scale) */
-      bson_string_append_printf (
-         data, "%.6g %.6g %.6g %.6g \"%s\"\n", p[i].cache_ratio,
-         p[i].has_speedup && p[i].speedup > 0 ? p[i].speedup : NAN,
-         p[i].has_amplification[0] && p[i].read_amplification[0] > 0 ? p[i].read_amplification[0] : NAN,
-         p[i].has_amplification[1] && p[i].read_amplification[1] > 0 ? p[i].read_amplification[1] : NAN,
-         cache);
-      bson_free (cache);
-   }
-   if (production) {
-      e = lab_cmp_sweep_estimate (r, production);
-      prod_shown = e.status == LAB_ESTIMATE_INTERPOLATED || e.status == LAB_ESTIMATE_MEASURED;
-   }
-   if (!write_text (tmp, "sweep.dat", data->str, error)) {
+   prod_shown = ch.production->len > 0;
+   if (!write_text (tmp, "sweep.dat", ch.data->str, error)) {
       goto done;
    }
-   if (prod_shown) {
-      char *line = bson_strdup_printf ("%.6g %.6g\n", production->ratio, e.speedup);
-      bool w = write_text (tmp, "production.dat", line, error);
-      bson_free (line);
-      if (!w) {
-         goto done;
-      }
+   if (prod_shown && !write_text (tmp, "production.dat", ch.production->str, error)) {
+      goto done;
    }
+   ymin = ch.ymin;
+   ymax = ch.ymax;
    if (!(ymin <= ymax)) {
       ymin = ymax = 1.0; /* nothing to draw on the y axis: a frame around 1 */
    }
@@ -614,19 +689,11 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
       "set label 'rereads' at first 0.93, graph 0.95 right textcolor rgb '#555555'\n"
       "set label 'fits in cache' at first 1.07, graph 0.95 left textcolor rgb "
       "'#555555'\n",
-      xmin / 1.6, xmax * 1.6, ymin, ymax);
+      ch.xmin / 1.6, ch.xmax * 1.6, ymin, ymax);
    /* the cache sizes written just above the x axis */
    bson_string_append_printf (gp, "YLAB = %.6g\n", ymin * 1.4);
-   bson_string_append (gp,
-                       "plot 'sweep.dat' using 1:2 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#333333' title "
-                       "\"speedup (detail load time ÷ folded)\" noenhanced, \\\n"
-                       "     '' using 1:2:(sprintf('%.3gx', $2)) with labels offset 0,1.1 notitle, \\\n"
-                       "     '' using 1:(YLAB):5 with labels textcolor rgb '#777777' font 'sans,9' "
-                       "notitle, \\\n"
-                       "     '' using 1:3 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_DETAIL
-                       "' title \"read amplification, detail\" noenhanced, \\\n"
-                       "     '' using 1:4 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '" COLOR_FOLDED
-                       "' title \"read amplification, folded\" noenhanced");
+   bson_string_append (gp, "plot ");
+   bson_string_append (gp, ch.plot->str);
    if (prod_shown) {
       bson_string_append (gp,
                           ", \\\n     'production.dat' using 1:2 with points pt 9 ps 2.2 lc rgb '#c00000' "
@@ -637,9 +704,8 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
    bson_string_append (gp, "\n");
    ok = finish_chart (gnuplot, tmp, gp, dir, stem, "sweep", caption, set, error);
 done:
-   bson_free (p);
+   lab_cmp_sweep_chart_cleanup (&ch);
    bson_string_free (gp, true);
-   bson_string_free (data, true);
    return ok;
 }
 

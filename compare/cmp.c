@@ -117,6 +117,15 @@ lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout)
    return best;
 }
 
+/* run_layout -- the index in *ls of run entry `run`'s layout, or -1. */
+static int
+run_layout (const bson_t *run, const lab_results_layouts_t *ls)
+{
+   const char *name = lab_results_get_string (run, LAB_RESULTS_KEY_LAYOUT);
+
+   return name ? lab_results_layout_find (ls, name) : -1;
+}
+
 /* lab_cmp_match_of -- see cmp.h. */
 void
 lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
@@ -124,18 +133,24 @@ lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
    int i, j, n = lab_cmp_runs_n (r);
    double keys;
    bson_t a, b;
+   lab_results_layouts_t ls;
+   size_t k;
 
    memset (m, 0, sizeof *m);
+   lab_results_layouts (&r->doc, &ls);
+   m->n = ls.n;
+   m->reference = ls.reference;
+   for (k = 0; k < ls.n; k++) {
+      m->names[k] = ls.l[k].name;
+      m->first_differ_rows[k] = -1;
+   }
    m->keys = lab_results_get_number (&r->doc, "dataset.keys", &keys) ? (int64_t)llround (keys) : -1;
    for (i = 0; i < n; i++) {
-      int64_t v, run, rows[2];
+      int64_t v, run, rows[LAB_RESULTS_MAX_LAYOUTS];
+      bool paired = false, differ = false;
       int l;
 
-      if (!lab_cmp_run_get (r, i, &a)) {
-         continue;
-      }
-      l = run_is (&a, LAB_RESULTS_DETAIL) ? 0 : run_is (&a, LAB_RESULTS_FOLDED) ? 1 : -1;
-      if (l < 0) {
+      if (!lab_cmp_run_get (r, i, &a) || (l = run_layout (&a, &ls)) < 0) {
          continue;
       }
       if (m->keys < 0 && lab_results_get_int (&a, "keys", &v)) {
@@ -150,24 +165,34 @@ lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
          }
          m->has_unmatched[l] = true;
       }
-      /* pair each detail entry with the folded entry of the same run number */
-      if (l != 0 || !lab_results_get_int (&a, "run", &run) || !lab_results_get_int (&a, "rows", &rows[0])) {
+      /* pair each reference entry with every other layout's entry of the same run number */
+      if ((size_t)l != ls.reference || !lab_results_get_int (&a, "run", &run) ||
+          !lab_results_get_int (&a, "rows", &rows[l])) {
          continue;
       }
+      for (k = 0; k < ls.n; k++) {
+         if (k != (size_t)l) {
+            rows[k] = -1;
+         }
+      }
       for (j = 0; j < n; j++) {
-         int64_t rb;
-         if (lab_cmp_run_get (r, j, &b) && run_is (&b, LAB_RESULTS_FOLDED) &&
-             lab_results_get_int (&b, "run", &rb) && rb == run &&
-             lab_results_get_int (&b, "rows", &rows[1])) {
-            m->row_pairs++;
-            if (rows[0] != rows[1]) {
-               if (m->rows_differ++ == 0) {
-                  m->first_differ_run = (int)run;
-                  m->first_differ_rows[0] = rows[0];
-                  m->first_differ_rows[1] = rows[1];
-               }
-            }
-            break;
+         int64_t rb, rw;
+         int lb;
+         if (lab_cmp_run_get (r, j, &b) && (lb = run_layout (&b, &ls)) >= 0 && lb != l && rows[lb] < 0 &&
+             lab_results_get_int (&b, "run", &rb) && rb == run && lab_results_get_int (&b, "rows", &rw)) {
+            rows[lb] = rw;
+            paired = true;
+            differ = differ || rw != rows[l];
+         }
+      }
+      if (!paired) {
+         continue;
+      }
+      m->row_pairs++;
+      if (differ && m->rows_differ++ == 0) {
+         m->first_differ_run = (int)run;
+         for (k = 0; k < ls.n; k++) {
+            m->first_differ_rows[k] = rows[k];
          }
       }
    }
@@ -177,26 +202,31 @@ lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m)
 bool
 lab_cmp_match_partial (const lab_cmp_match_t *m)
 {
-   return (m->has_unmatched[0] && m->unmatched_max[0] > 0) ||
-          (m->has_unmatched[1] && m->unmatched_max[1] > 0);
+   size_t l;
+
+   for (l = 0; l < m->n; l++) {
+      if (m->has_unmatched[l] && m->unmatched_max[l] > 0) {
+         return true;
+      }
+   }
+   return false;
 }
 
 /* lab_cmp_match_json_append -- see cmp.h. */
 void
 lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out)
 {
-   static const char *const layouts[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
    bson_t md, un;
-   int l;
+   size_t l;
 
    BSON_APPEND_DOCUMENT_BEGIN (out, "match", &md);
    if (m->keys >= 0) {
       BSON_APPEND_INT64 (&md, "keys", m->keys);
    }
    BSON_APPEND_DOCUMENT_BEGIN (&md, "keys_unmatched", &un);
-   for (l = 0; l < 2; l++) {
+   for (l = 0; l < m->n; l++) {
       if (m->has_unmatched[l]) {
-         BSON_APPEND_INT64 (&un, layouts[l], m->unmatched_max[l]);
+         BSON_APPEND_INT64 (&un, m->names[l], m->unmatched_max[l]);
       }
    }
    bson_append_document_end (&md, &un);

@@ -54,16 +54,20 @@ int lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout);
 
 /* ---- what the layouts matched (issue 12) ------------------------------------------------------- */
 
-/* Whether both layouts compared the same thing: keys that matched no document (runs[].keys_unmatched,
- * absent in older files) and runs whose layouts returned different row counts (runs[].rows). */
+/* Whether the layouts compared the same thing: keys that matched no document (runs[].keys_unmatched,
+ * absent in older files) and runs whose layouts returned different row counts (runs[].rows). The arrays
+ * are in the file's layout order (lab_results_layouts: a version 1 file's [0] detail, [1] folded). */
 typedef struct {
-   bool has_unmatched[2];                      /* [0] detail, [1] folded: a run recorded keys_unmatched */
-   int64_t unmatched_min[2], unmatched_max[2]; /* over that layout's runs */
-   int64_t keys;                               /* keys per layout: dataset.keys, else runs[].keys; -1 */
-   int row_pairs;                              /* run numbers with both layouts' rows */
-   int rows_differ;                            /* of which the layouts' rows differ */
-   int first_differ_run;                       /* the first such run number (0: none) */
-   int64_t first_differ_rows[2];               /* its rows: detail, folded */
+   size_t n;                                   /* layouts */
+   size_t reference;                           /* index of the reference layout: rows are compared with its */
+   const char *names[LAB_RESULTS_MAX_LAYOUTS]; /* the layouts' names (point into the results document) */
+   bool has_unmatched[LAB_RESULTS_MAX_LAYOUTS]; /* a run of the layout recorded keys_unmatched */
+   int64_t unmatched_min[LAB_RESULTS_MAX_LAYOUTS], unmatched_max[LAB_RESULTS_MAX_LAYOUTS]; /* over its runs */
+   int64_t keys;         /* keys per layout: dataset.keys, else runs[].keys; -1 */
+   int row_pairs;        /* reference entries with the rows of another layout in the same run number */
+   int rows_differ;      /* of which some other layout's rows differ from the reference's */
+   int first_differ_run; /* the first such run number (0: none) */
+   int64_t first_differ_rows[LAB_RESULTS_MAX_LAYOUTS]; /* its rows per layout; -1: none recorded */
 } lab_cmp_match_t;
 
 /* lab_cmp_match_of -- the facts above from the top-level runs[] of `r` (a sweep: its reference point). */
@@ -73,7 +77,7 @@ void lab_cmp_match_of (const lab_cmp_results_t *r, lab_cmp_match_t *m);
 bool lab_cmp_match_partial (const lab_cmp_match_t *m);
 
 /* lab_cmp_match_json_append -- for scripts (layout-report --json): "match": {keys, keys_unmatched:
- * {detail, folded} (the largest over runs, when recorded), rows_differ_runs, row_pairs}. */
+ * {<layout>: the largest over its runs, for every layout that recorded it}, rows_differ_runs, row_pairs}. */
 void lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out);
 
 /* ---- formatting -------------------------------------------------------------------------------- */
@@ -158,13 +162,21 @@ typedef struct {
 } lab_cmp_render_opts_t;
 
 /* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with
- * a speedup), per lab_results_estimate_speedup. */
+ * a speedup), per lab_results_estimate_speedup: the first candidate's (lab_cmp_sweep_estimate_of 1). */
 lab_estimate_t lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production);
 
+/* lab_cmp_sweep_estimate_of -- the same for candidate `cand`, an index in sweep order
+ * (lab_results_sweep_order: 1 the first layout after the reference); LAB_ESTIMATE_TOO_FEW when there is
+ * no such candidate. */
+lab_estimate_t lab_cmp_sweep_estimate_of (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+                                          size_t cand);
+
 /* lab_cmp_sweep_json_append -- for scripts (layout-report --json): append "sweep" (per point: cache size,
- * ratio, regime, reference, speedup, and per layout the median load time, read amplification and
- * locality) when r is a sweep, and "production" (ratio, "estimate": interpolated | measured | outside |
- * too_few | single_point, the speedup when there is one, the measured ratio range) when given. */
+ * ratio, regime, reference, speedup of the first candidate, and per layout the median load time, its
+ * speedup (the candidates), read amplification and locality) when r is a sweep, and "production" (ratio,
+ * "estimate": interpolated | measured | outside | too_few | single_point, the speedup when there is one,
+ * the measured ratio range, all of the first candidate; "candidates": {name: {estimate, speedup}} for
+ * every candidate) when given. */
 void lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
                                 bson_t *out);
 
@@ -194,6 +206,29 @@ char *lab_cmp_gnuplot_path (void);
 bool lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
                            const char *gnuplot, const char *dir, const char *stem, lab_cmp_chart_set_t *set,
                            bson_error_t *error);
+
+/* The sweep chart's data and series, built apart from gnuplot so a test can read them. */
+typedef struct {
+   /* sweep.dat: per point the ratio, each candidate's speedup, each layout's read amplification (sweep
+    * order) and the cache size in quotes; nan when missing */
+   bson_string_t *data;
+   bson_string_t *plot;           /* the plot command's series over 'sweep.dat' (after "plot ") */
+   bson_string_t *production;     /* production.dat: "ratio speedup" per candidate with an estimate */
+   size_t n_speedup;              /* speedup series: one per candidate */
+   size_t n_amplification;        /* read amplification series: one per layout */
+   double xmin, xmax, ymin, ymax; /* the ratios and factors drawn (ymin > ymax: none) */
+} lab_cmp_sweep_chart_t;
+
+/* lab_cmp_sweep_chart_plot -- the sweep chart of `r`: one speedup series per candidate (the reference's
+ * load time over the candidate's) and one read amplification series per layout, each titled with its
+ * layout's name; `production` (may be NULL) adds each candidate's estimate when there is one. Returns
+ * the number of points (0 for a single-point file: nothing filled). Free with
+ * lab_cmp_sweep_chart_cleanup. */
+size_t lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+                                 lab_cmp_sweep_chart_t *chart);
+
+/* lab_cmp_sweep_chart_cleanup -- free what lab_cmp_sweep_chart_plot filled; safe on a zeroed struct. */
+void lab_cmp_sweep_chart_cleanup (lab_cmp_sweep_chart_t *chart);
 
 /* lab_cmp_chart_set_cleanup -- free the names a chart set owns. */
 void lab_cmp_chart_set_cleanup (lab_cmp_chart_set_t *set);

@@ -2,9 +2,10 @@
  * render.c -- the Markdown report layout-report writes: verdict, comparison table, charts, environment,
  * dataset, cold procedure, per-run figures, device ceiling and the optional baseline deltas, with a
  * column per layout (a file of exactly detail and folded keeps the wording of the two-layout report,
- * byte for byte); for a cache
- * sweep the verdict leads with the speedup curve and a Cache sweep section (load time, reads, memory,
- * locality per point, the production point marked) comes before the reference point's sections. Built into a
+ * byte for byte); for a cache sweep the verdict leads with each candidate's speedup curve (and, with
+ * more than two layouts, the fastest layout per point) and a Cache sweep section (load time, reads,
+ * memory, locality per point and layout, the production point marked) comes before the reference
+ * point's sections. Built into a
  * growing string from the results document only, so the same file always renders the same bytes.
  */
 #include <ctype.h>
@@ -115,15 +116,24 @@ app_factor (bson_string_t *o, double f)
    bson_free (s);
 }
 
-/* collection_name -- the collection of a layout: dataset.<l>.collection, else config.<l>. */
+/* collection_name -- the collection of a layout: layouts[].collection, else dataset.<l>.collection
+ * (lab_results_layouts), else config.<l>. */
 static const char *
 collection_name (const lab_cmp_results_t *r, const char *layout)
 {
    char path[64];
-   const char *s;
+   const char *s = NULL;
+   lab_results_layouts_t ls;
+   int l;
 
-   snprintf (path, sizeof path, "dataset.%s.collection", layout);
-   s = lab_results_get_string (&r->doc, path);
+   lab_results_layouts (&r->doc, &ls);
+   if ((l = lab_results_layout_find (&ls, layout)) >= 0) {
+      s = ls.l[l].collection;
+   }
+   if (!s) {
+      snprintf (path, sizeof path, "dataset.%s.collection", layout);
+      s = lab_results_get_string (&r->doc, path);
+   }
    if (!s) {
       snprintf (path, sizeof path, "config.%s", layout);
       s = lab_results_get_string (&r->doc, path);
@@ -133,15 +143,12 @@ collection_name (const lab_cmp_results_t *r, const char *layout)
 
 /* ---- verdict ----------------------------------------------------------------------------------- */
 
-/* The layouts lab_cmp_match_t describes (compare/cmp.h: the detail and folded runs of a file). */
-static const char *const match_layouts[2] = { "detail", "folded" };
-
 /* app_unmatched -- "5 of 40 keys in bill_detail (detail)" or "none in ... (folded)"; "3–5" when runs
  * differ. */
 static void
-app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, int l)
+app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l)
 {
-   const char *coll = collection_name (r, match_layouts[l]);
+   const char *coll = collection_name (r, m->names[l]);
 
    if (m->unmatched_max[l] == 0) {
       bson_string_append (o, "none");
@@ -158,18 +165,20 @@ app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match
       bson_string_append (o, m->unmatched_max[l] == 1 && m->keys < 0 ? " key" : " keys");
    }
    bson_string_append (o, " in ");
-   app_esc (o, coll ? coll : match_layouts[l]);
-   bson_string_append_printf (o, " (%s)", match_layouts[l]);
+   app_esc (o, coll ? coll : m->names[l]);
+   bson_string_append (o, " (");
+   app_esc (o, m->names[l]);
+   bson_string_append (o, ")");
 }
 
-/* app_unmatched_all -- both layouts' unmatched keys, those recorded, joined by ", ". */
+/* app_unmatched_all -- every layout's unmatched keys, those recorded, joined by ", ". */
 static void
 app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
 {
-   int l;
+   size_t l;
    bool first = true;
 
-   for (l = 0; l < 2; l++) {
+   for (l = 0; l < m->n; l++) {
       if (m->has_unmatched[l]) {
          bson_string_append (o, first ? "" : ", ");
          app_unmatched (o, r, m, l);
@@ -178,26 +187,40 @@ app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_m
    }
 }
 
-/* render_match_verdict -- the verdict's lines on what the two layouts did not share: keys that matched no
- * document, and runs whose layouts returned different rows. Nothing when both read the same rows. */
+/* app_rows_of -- "80 rows from bill_detail": layout l's rows in the first run that differed. */
+static void
+app_rows_of (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l, bool first)
+{
+   const char *coll = collection_name (r, m->names[l]);
+
+   app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[l]);
+   bson_string_append (o, first ? " rows from " : " from ");
+   app_esc (o, coll ? coll : m->names[l]);
+}
+
+/* render_match_verdict -- the verdict's lines on what the layouts did not share: keys that matched no
+ * document, and runs whose layouts returned different rows. Nothing when all read the same rows. */
 static void
 render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
 {
+   size_t l;
+   bool first = true;
+
    if (lab_cmp_match_partial (m)) {
       bson_string_append (o, "- **Some keys matched no document**: ");
       app_unmatched_all (o, r, m);
       bson_string_append (o, "; each layout's figures cover only the keys that matched it.\n");
    }
    if (m->rows_differ > 0) {
-      const char *dn = collection_name (r, LAB_RESULTS_DETAIL), *fn = collection_name (r, LAB_RESULTS_FOLDED);
       bson_string_append (o, "- **The layouts returned different rows**: ");
-      app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[0]);
-      bson_string_append (o, " rows from ");
-      app_esc (o, dn ? dn : "detail");
-      bson_string_append (o, " vs ");
-      app_fmt (o, LAB_UNIT_COUNT, (double)m->first_differ_rows[1]);
-      bson_string_append (o, " from ");
-      app_esc (o, fn ? fn : "folded");
+      app_rows_of (o, r, m, m->reference, true);
+      for (l = 0; l < m->n; l++) {
+         if (l != m->reference && m->first_differ_rows[l] >= 0) {
+            bson_string_append (o, first ? " vs " : ", ");
+            app_rows_of (o, r, m, l, false);
+            first = false;
+         }
+      }
       bson_string_append_printf (o, " in run %d (%d of %d runs differ): ", m->first_differ_run,
                                  m->rows_differ, m->row_pairs);
       bson_string_append (o, "the collections do not hold the same rows for these keys, so the figures "
@@ -275,8 +298,12 @@ gather_cold (const lab_cmp_results_t *r)
 typedef struct {
    lab_sweep_point_t *p; /* filled in place (views into the results document) */
    size_t n;
-   size_t ref;           /* the point the top level repeats */
-   const char *names[2]; /* the pair the points' [0] and [1] are of (lab_results_sweep_pair) */
+   size_t ref; /* the point the top level repeats */
+   size_t nl;  /* layouts */
+   /* sweep order, as the points' arrays (lab_results_sweep_order): [0] the reference layout */
+   const char *names[LAB_RESULTS_MAX_LAYOUTS];
+   size_t cand;              /* the candidate app_sw names for "folded": 1 unless a per-candidate line */
+   lab_results_layouts_t ls; /* the file's layouts, for the winner of a point (lab_results_nrow) */
 } sweep_t;
 
 /* sweep_load -- the points of r's sweep (n == 0 for a single-point file); free with sweep_free. */
@@ -285,9 +312,9 @@ sweep_load (const lab_cmp_results_t *r, sweep_t *s)
 {
    size_t i;
 
-   lab_results_layouts_t ls;
-
-   lab_results_sweep_pair (&r->doc, &ls, s->names);
+   memset (s, 0, sizeof *s);
+   s->nl = lab_results_sweep_order (&r->doc, &s->ls, s->names);
+   s->cand = 1;
    s->n = lab_results_sweep_n (&r->doc);
    s->p = bson_malloc0 ((s->n + 1) * sizeof *s->p);
    for (i = 0; i < s->n; i++) {
@@ -296,14 +323,15 @@ sweep_load (const lab_cmp_results_t *r, sweep_t *s)
    s->ref = lab_results_sweep_reference (&r->doc);
 }
 
-/* app_sw -- append `text` (a literal naming the sweep's pair "detail" and "folded") with the pair's
- * names: as is for a file of detail and folded, else each whole word replaced by sw->names[0] / [1]. */
+/* app_sw -- append `text` (a literal naming the reference "detail" and a candidate "folded") with their
+ * names: as is for detail and folded, else each whole word replaced by sw->names[0] / [sw->cand]. */
 static void
 app_sw (bson_string_t *o, const sweep_t *sw, const char *text)
 {
    const char *p = text;
+   const char *cand = sw->names[sw->cand];
 
-   if (strcmp (sw->names[0], LAB_RESULTS_DETAIL) == 0 && strcmp (sw->names[1], LAB_RESULTS_FOLDED) == 0) {
+   if (strcmp (sw->names[0], LAB_RESULTS_DETAIL) == 0 && strcmp (cand, LAB_RESULTS_FOLDED) == 0) {
       bson_string_append (o, text);
       return;
    }
@@ -314,7 +342,7 @@ app_sw (bson_string_t *o, const sweep_t *sw, const char *text)
          p += 6;
       } else if (word_start && strncmp (p, "folded", 6) == 0 &&
                  !(isalnum ((unsigned char)p[6]) || p[6] == '_')) {
-         bson_string_append (o, sw->names[1]);
+         bson_string_append (o, cand);
          p += 6;
       } else {
          bson_string_append_c (o, *p++);
@@ -342,6 +370,13 @@ point_as_results (const lab_sweep_point_t *p, lab_cmp_results_t *out)
 lab_estimate_t
 lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production)
 {
+   return lab_cmp_sweep_estimate_of (r, production, 1);
+}
+
+/* lab_cmp_sweep_estimate_of -- see cmp.h. */
+lab_estimate_t
+lab_cmp_sweep_estimate_of (const lab_cmp_results_t *r, const lab_cmp_production_t *production, size_t cand)
+{
    sweep_t s;
    double *ratio, *speedup;
    size_t i, n = 0, *idx;
@@ -352,9 +387,9 @@ lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *
    speedup = bson_malloc0 ((s.n + 1) * sizeof *speedup);
    idx = bson_malloc0 ((s.n + 1) * sizeof *idx);
    for (i = 0; i < s.n; i++) {
-      if (s.p[i].has_speedup) {
+      if (cand > 0 && cand < s.nl && s.p[i].has_speedup_of[cand]) {
          ratio[n] = s.p[i].cache_ratio;
-         speedup[n] = s.p[i].speedup;
+         speedup[n] = s.p[i].speedup_of[cand];
          idx[n++] = i;
       }
    }
@@ -455,7 +490,8 @@ static void
 render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
                         const lab_cmp_production_t *prod)
 {
-   lab_estimate_t e = lab_cmp_sweep_estimate (r, prod);
+   lab_estimate_t e = lab_cmp_sweep_estimate_of (r, prod, s->cand);
+   size_t c = s->cand;
 
    app_sw (o, s, "- ");
    switch (e.status) {
@@ -464,14 +500,15 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const swee
       app_production_given (o, prod);
       app_sw (o, s, ") the folded layout would load about ");
       app_factor (o, e.speedup);
-      app_sw (o, s, " faster: an interpolation, not a measurement**, between the measured ");
-      app_factor (o, s->p[e.lo].speedup);
+      app_sw (o, s, s->nl > 2 ? " faster than detail: an interpolation" : " faster: an interpolation");
+      app_sw (o, s, ", not a measurement**, between the measured ");
+      app_factor (o, s->p[e.lo].speedup_of[c]);
       app_sw (o, s, " at ");
       app_binary (o, s->p[e.lo].cache_size_bytes);
       app_sw (o, s, " (ratio ");
       app_ratio (o, s->p[e.lo].cache_ratio);
       app_sw (o, s, ") and ");
-      app_factor (o, s->p[e.hi].speedup);
+      app_factor (o, s->p[e.hi].speedup_of[c]);
       app_sw (o, s, " at ");
       app_binary (o, s->p[e.hi].cache_size_bytes);
       app_sw (o, s, " (ratio ");
@@ -483,7 +520,8 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const swee
       app_production_given (o, prod);
       app_sw (o, s, ") the folded layout loads ");
       app_factor (o, e.speedup);
-      app_sw (o, s, " faster**: a measured point (");
+      app_sw (o, s, s->nl > 2 ? " faster than detail" : " faster");
+      app_sw (o, s, "**: a measured point (");
       app_point (o, &s->p[e.lo]);
       app_sw (o, s, "), no interpolation needed.\n");
       break;
@@ -510,105 +548,181 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const swee
    }
 }
 
-/* render_sweep_verdict -- the verdict of a sweep file: the speedup curve first (its range and the cache
- * ratios at its ends), what the cache reread, the production point, how cold the runs were, and which
- * point the single-point sections below show. */
+/* render_curve_line -- the verdict's line on candidate s->cand's speedup curve: its range and the cache
+ * ratios at its ends. */
+static void
+render_curve_line (bson_string_t *o, const sweep_t *s)
+{
+   size_t i, lo = SIZE_MAX, hi = SIZE_MAX, n_speedup = 0, c = s->cand;
+   /* with more than two layouts every candidate's line says what it is faster than */
+   const char *than = s->nl > 2 ? " than detail" : "";
+
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      if (p->has_speedup_of[c]) {
+         n_speedup++;
+         if (lo == SIZE_MAX || p->speedup_of[c] < s->p[lo].speedup_of[c]) {
+            lo = i;
+         }
+         if (hi == SIZE_MAX || p->speedup_of[c] > s->p[hi].speedup_of[c]) {
+            hi = i;
+         }
+      }
+   }
+   app_sw (o, s, "- ");
+   if (n_speedup == 0) {
+      app_sw (o, s,
+              s->nl > 2 ? "**The folded layout's load time could not be compared with detail's** at any "
+                          "cache size.\n"
+                        : "**Load time could not be compared** at any cache size.\n");
+   } else if (n_speedup == 1 || lo == hi) {
+      double sp = s->p[hi].speedup_of[c];
+      app_sw (o, s, sp >= 1 ? "**The folded layout loads " : "**The speedup is ");
+      app_factor (o, sp);
+      if (sp >= 1) {
+         app_sw (o, s, " faster");
+         app_sw (o, s, than);
+      }
+      bson_string_append_printf (
+         o, " at the %s measured**: ", n_speedup == 1 ? "one cache size" : "cache sizes");
+      app_holds (o, &s->p[hi]);
+      app_sw (o, s, " (");
+      app_point (o, &s->p[hi]);
+      app_sw (o, s, "); a curve needs more points.\n");
+   } else {
+      if (s->p[lo].speedup_of[c] >= 1) {
+         app_sw (o, s, "**The folded layout loads ");
+         app_factor (o, s->p[lo].speedup_of[c]);
+         app_sw (o, s, "–");
+         app_factor (o, s->p[hi].speedup_of[c]);
+         app_sw (o, s, " faster");
+         app_sw (o, s, than);
+         app_sw (o, s, ", depending on the engine cache**: ");
+      } else {
+         app_sw (o, s, "**The speedup (detail load time ÷ folded load time) ranges from ");
+         app_factor (o, s->p[lo].speedup_of[c]);
+         app_sw (o, s, " to ");
+         app_factor (o, s->p[hi].speedup_of[c]);
+         app_sw (o, s, " with the engine cache** (below 1x the detail layout is faster): ");
+      }
+      app_factor (o, s->p[lo].speedup_of[c]);
+      app_sw (o, s, " ");
+      app_holds (o, &s->p[lo]);
+      app_sw (o, s, " (");
+      app_point (o, &s->p[lo]);
+      app_sw (o, s, "), ");
+      app_factor (o, s->p[hi].speedup_of[c]);
+      app_sw (o, s, " ");
+      app_holds (o, &s->p[hi]);
+      app_sw (o, s, " (");
+      app_point (o, &s->p[hi]);
+      if (c == 1) {
+         bson_string_append_printf (o,
+                                    "). %zu cache sizes measured; the data is the detail layout's data and "
+                                    "indexes on disk.\n",
+                                    s->n);
+      } else {
+         app_sw (o, s, ").\n");
+      }
+   }
+}
+
+/* render_best_line -- with more than two layouts, the verdict's line naming the fastest layout at each
+ * point (and its regime), ties by the one rule of lab_results_nrow. */
+static void
+render_best_line (bson_string_t *o, const sweep_t *s)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   size_t i;
+
+   bson_string_append (o, "- **Fastest layout at each cache size** (load time; within 2% is a tie): ");
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      lab_results_nrow_t row;
+      lab_results_ncells_t cells = { 0 };
+
+      bson_string_append (o, i ? "; " : "");
+      app_point (o, p);
+      bson_string_append_printf (o, " (%s): ", lab_results_point_regime (p));
+      if (lab_results_nrow (&p->doc, &s->ls, el, &row) && row.winner != LAB_WIN_NONE) {
+         lab_results_nrow_cells (&row, &s->ls, false, &cells);
+         bson_string_append (o, "**");
+         app_esc (o, row.winner == LAB_WIN_TIE && row.ntied == row.n ? "all the same" : cells.better);
+         bson_string_append (o, "**");
+         lab_results_ncells_cleanup (&cells);
+      } else {
+         bson_string_append (o, "n/a");
+      }
+   }
+   bson_string_append (o, ".\n");
+}
+
+/* render_sweep_verdict -- the verdict of a sweep file: each candidate's speedup curve first (its range and
+ * the cache ratios at its ends) and, with more than two layouts, the fastest layout per point; what the
+ * cache reread, the production point, how cold the runs were, and which point the single-point sections
+ * below show. */
 static void
 render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
                       const lab_cmp_production_t *prod)
 {
-   size_t i, lo = SIZE_MAX, hi = SIZE_MAX, first = SIZE_MAX, last = SIZE_MAX, n_speedup = 0, overlap = 0,
-             spread = 0;
-   double famp_lo = INFINITY, famp_hi = -INFINITY;
-   cold_facts_t c = { 0 };
+   size_t i, c, first = SIZE_MAX, last = SIZE_MAX, overlap = 0, spread = 0;
+   double famp_lo[LAB_RESULTS_MAX_LAYOUTS], famp_hi[LAB_RESULTS_MAX_LAYOUTS];
+   cold_facts_t cf = { 0 };
    bool cold_requested = false;
    lab_cmp_match_t match;
+   sweep_t sc = *s; /* the same sweep, its app_sw candidate set per line */
 
+   for (c = 0; c < LAB_RESULTS_MAX_LAYOUTS; c++) {
+      famp_lo[c] = INFINITY;
+      famp_hi[c] = -INFINITY;
+   }
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       lab_cmp_results_t pr;
       cold_facts_t pc;
+      bool all_spread = p->elapsed[0].n >= 2, any_overlap = false;
 
-      if (p->has_speedup) {
-         n_speedup++;
-         if (lo == SIZE_MAX || p->speedup < s->p[lo].speedup) {
-            lo = i;
-         }
-         if (hi == SIZE_MAX || p->speedup > s->p[hi].speedup) {
-            hi = i;
-         }
-      }
       if (p->has_amplification[0]) {
          if (first == SIZE_MAX) {
             first = i;
          }
          last = i;
       }
-      if (p->has_amplification[1]) {
-         famp_lo = fmin (famp_lo, p->read_amplification[1]);
-         famp_hi = fmax (famp_hi, p->read_amplification[1]);
+      for (c = 1; c < s->nl; c++) {
+         if (p->has_amplification[c]) {
+            famp_lo[c] = fmin (famp_lo[c], p->read_amplification[c]);
+            famp_hi[c] = fmax (famp_hi[c], p->read_amplification[c]);
+         }
+         all_spread = all_spread && p->elapsed[c].n >= 2;
+         any_overlap =
+            any_overlap || !(p->elapsed[0].max < p->elapsed[c].min || p->elapsed[c].max < p->elapsed[0].min);
       }
-      if (p->elapsed[0].n >= 2 && p->elapsed[1].n >= 2) {
+      if (all_spread) {
          spread++;
-         overlap += !(p->elapsed[0].max < p->elapsed[1].min || p->elapsed[1].max < p->elapsed[0].min);
+         overlap += any_overlap;
       }
       point_as_results (p, &pr);
       pc = gather_cold (&pr);
-      c.runs += pc.runs;
-      c.dropped += pc.dropped;
-      c.drop_known += pc.drop_known;
-      if (pc.resident_known && (!c.resident_known || pc.resident_max_pct > c.resident_max_pct)) {
-         c.resident_max_pct = pc.resident_max_pct;
+      cf.runs += pc.runs;
+      cf.dropped += pc.dropped;
+      cf.drop_known += pc.drop_known;
+      if (pc.resident_known && (!cf.resident_known || pc.resident_max_pct > cf.resident_max_pct)) {
+         cf.resident_max_pct = pc.resident_max_pct;
       }
-      c.resident_known = c.resident_known || pc.resident_known;
+      cf.resident_known = cf.resident_known || pc.resident_known;
    }
 
    app_sw (o, s, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    render_match_verdict (o, r, &match);
 
-   /* 1: the curve */
-   app_sw (o, s, "- ");
-   if (n_speedup == 0) {
-      app_sw (o, s, "**Load time could not be compared** at any cache size.\n");
-   } else if (n_speedup == 1 || lo == hi) {
-      bson_string_append (o, s->p[hi].speedup >= 1 ? "**The folded layout loads " : "**The speedup is ");
-      app_factor (o, s->p[hi].speedup);
-      bson_string_append_printf (o, "%s at the %s measured**: ", s->p[hi].speedup >= 1 ? " faster" : "",
-                                 n_speedup == 1 ? "one cache size" : "cache sizes");
-      app_holds (o, &s->p[hi]);
-      app_sw (o, s, " (");
-      app_point (o, &s->p[hi]);
-      app_sw (o, s, "); a curve needs more points.\n");
-   } else {
-      if (s->p[lo].speedup >= 1) {
-         app_sw (o, s, "**The folded layout loads ");
-         app_factor (o, s->p[lo].speedup);
-         app_sw (o, s, "–");
-         app_factor (o, s->p[hi].speedup);
-         app_sw (o, s, " faster, depending on the engine cache**: ");
-      } else {
-         app_sw (o, s, "**The speedup (detail load time ÷ folded load time) ranges from ");
-         app_factor (o, s->p[lo].speedup);
-         app_sw (o, s, " to ");
-         app_factor (o, s->p[hi].speedup);
-         app_sw (o, s, " with the engine cache** (below 1x the detail layout is faster): ");
-      }
-      app_factor (o, s->p[lo].speedup);
-      app_sw (o, s, " ");
-      app_holds (o, &s->p[lo]);
-      app_sw (o, s, " (");
-      app_point (o, &s->p[lo]);
-      app_sw (o, s, "), ");
-      app_factor (o, s->p[hi].speedup);
-      app_sw (o, s, " ");
-      app_holds (o, &s->p[hi]);
-      app_sw (o, s, " (");
-      app_point (o, &s->p[hi]);
-      bson_string_append_printf (o,
-                                 "). %zu cache sizes measured; the data is the detail layout's data and "
-                                 "indexes on disk.\n",
-                                 s->n);
+   /* 1: the curve of every candidate, then (more than two layouts) the best one per point */
+   for (c = 1; c < s->nl; c++) {
+      sc.cand = c;
+      render_curve_line (o, &sc);
+   }
+   if (s->nl > 2) {
+      render_best_line (o, s);
    }
 
    /* 2: what the cache reread */
@@ -619,10 +733,10 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
               "file).\n");
    } else {
       const lab_sweep_point_t *a = &s->p[first], *b = &s->p[last];
-      bson_string_append (o, a->read_amplification[0] >= 2.0
-                                ? "**The detail layout rereads its pages when the "
-                                  "cache cannot hold them**: the engine read "
-                                : "The detail layout's engine read ");
+      app_sw (o, s,
+              a->read_amplification[0] >= 2.0 ? "**The detail layout rereads its pages when the "
+                                                "cache cannot hold them**: the engine read "
+                                              : "The detail layout's engine read ");
       app_factor (o, a->read_amplification[0]);
       app_sw (o, s, " its on-disk size from disk at ");
       app_binary (o, a->cache_size_bytes);
@@ -638,21 +752,27 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
          app_ratio (o, b->cache_ratio);
          app_sw (o, s, ")");
       }
-      if (famp_hi >= famp_lo) {
-         app_sw (o, s, "; the folded layout's engine read ");
-         app_factor (o, famp_lo);
-         if (famp_hi > famp_lo) {
-            app_sw (o, s, "–");
-            app_factor (o, famp_hi);
+      for (c = 1; c < s->nl; c++) {
+         if (famp_hi[c] >= famp_lo[c]) {
+            sc.cand = c;
+            app_sw (o, &sc, "; the folded layout's engine read ");
+            app_factor (o, famp_lo[c]);
+            if (famp_hi[c] > famp_lo[c]) {
+               app_sw (o, &sc, "–");
+               app_factor (o, famp_hi[c]);
+            }
+            app_sw (o, &sc, " its size");
          }
-         app_sw (o, s, " its size");
       }
       app_sw (o, s, ".\n");
    }
 
-   /* 3: production */
+   /* 3: production, per candidate */
    if (prod) {
-      render_production_line (o, r, s, prod);
+      for (c = 1; c < s->nl; c++) {
+         sc.cand = c;
+         render_production_line (o, r, &sc, prod);
+      }
    }
 
    /* 4: how cold, how consistent */
@@ -662,26 +782,28 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       app_sw (o, s,
               "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
               "served part of the data");
-   } else if (c.drop_known == c.runs && c.dropped == c.runs) {
-      bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", c.runs,
+   } else if (cf.drop_known == cf.runs && cf.dropped == cf.runs) {
+      bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", cf.runs,
                                  s->n);
-      if (c.resident_known) {
-         bson_string_append_printf (o, " (at most %.1f%% of the data files resident)", c.resident_max_pct);
+      if (cf.resident_known) {
+         bson_string_append_printf (o, " (at most %.1f%% of the data files resident)", cf.resident_max_pct);
       }
    } else {
-      bson_string_append_printf (o, "**Caution**: caches were dropped before %d of the %d runs", c.dropped,
-                                 c.runs);
+      bson_string_append_printf (o, "**Caution**: caches were dropped before %d of the %d runs", cf.dropped,
+                                 cf.runs);
    }
    if (spread == 0) {
       app_sw (o, s, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
    } else if (overlap == 0) {
-      bson_string_append_printf (o, "; at %s the two layouts' load-time ranges do not overlap.\n",
-                                 spread == s->n ? "every point" : "every point with two runs or more");
+      bson_string_append_printf (o, "; at %s the %s load-time ranges do not overlap.\n",
+                                 spread == s->n ? "every point" : "every point with two runs or more",
+                                 s->nl > 2 ? "reference's and each candidate's" : "two layouts'");
    } else {
       bson_string_append_printf (o,
-                                 "; at %zu of %zu points the two layouts' load-time ranges overlap (the "
+                                 "; at %zu of %zu points the %s load-time ranges overlap (the "
                                  "difference there is within run-to-run noise).\n",
-                                 overlap, spread);
+                                 overlap, spread,
+                                 s->nl > 2 ? "reference's and some candidate's" : "two layouts'");
    }
 
    /* 5: what the rest of the report shows */
@@ -709,11 +831,13 @@ app_point_stat (bson_string_t *o, const lab_sweep_point_t *p, const char *layout
    bson_free (t);
 }
 
-/* app_production_row -- the production point's row of the load-time table. */
+/* app_production_row -- the production point's row of the load-time table: every layout not measured,
+ * each candidate's speedup estimated. */
 static void
-app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod)
+app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+                    const lab_cmp_production_t *prod)
 {
-   lab_estimate_t e = lab_cmp_sweep_estimate (r, prod);
+   size_t l, c;
 
    bson_string_append (o, "| **production** ");
    if (prod->cache_bytes > 0) {
@@ -723,35 +847,67 @@ app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
    }
    bson_string_append (o, "| **");
    app_ratio (o, prod->ratio);
-   bson_string_append_printf (o, "** | %s | not measured | not measured | ",
-                              lab_results_regime (prod->ratio));
-   switch (e.status) {
-   case LAB_ESTIMATE_INTERPOLATED:
-      bson_string_append (o, "**≈ ");
-      app_factor (o, e.speedup);
-      bson_string_append (o, "** (interpolated)");
-      break;
-   case LAB_ESTIMATE_MEASURED:
-      app_factor (o, e.speedup);
-      bson_string_append (o, " (a measured point)");
-      break;
-   case LAB_ESTIMATE_OUTSIDE:
-      bson_string_append (o, "no estimate (outside ");
-      app_ratio (o, e.range_lo);
-      bson_string_append (o, "–");
-      app_ratio (o, e.range_hi);
-      bson_string_append (o, ")");
-      break;
-   default:
-      bson_string_append (o, "no estimate (too few points)");
-      break;
+   bson_string_append_printf (o, "** | %s | ", lab_results_regime (prod->ratio));
+   for (l = 0; l < s->nl; l++) {
+      bson_string_append (o, "not measured | ");
+   }
+   for (c = 1; c < s->nl; c++) {
+      lab_estimate_t e = lab_cmp_sweep_estimate_of (r, prod, c);
+      bson_string_append (o, c > 1 ? " | " : "");
+      switch (e.status) {
+      case LAB_ESTIMATE_INTERPOLATED:
+         bson_string_append (o, "**≈ ");
+         app_factor (o, e.speedup);
+         bson_string_append (o, "** (interpolated)");
+         break;
+      case LAB_ESTIMATE_MEASURED:
+         app_factor (o, e.speedup);
+         bson_string_append (o, " (a measured point)");
+         break;
+      case LAB_ESTIMATE_OUTSIDE:
+         bson_string_append (o, "no estimate (outside ");
+         app_ratio (o, e.range_lo);
+         bson_string_append (o, "–");
+         app_ratio (o, e.range_hi);
+         bson_string_append (o, ")");
+         break;
+      default:
+         bson_string_append (o, "no estimate (too few points)");
+         break;
+      }
    }
    bson_string_append (o, " |\n");
 }
 
-/* render_sweep -- the sweep tables: load time and speedup, reads and read amplification, memory, and
- * locality when measured, one row per point (the production point marked in the first), then how to
- * read them. */
+/* app_group_header -- " | label: a | b | c" (a column per layout, the label on the first). */
+static void
+app_group_header (bson_string_t *o, const sweep_t *s, const char *label)
+{
+   size_t l;
+
+   for (l = 0; l < s->nl; l++) {
+      if (l == 0) {
+         bson_string_append_printf (o, " | %s: %s", label, s->names[l]);
+      } else {
+         bson_string_append_printf (o, " | %s", s->names[l]);
+      }
+   }
+}
+
+/* app_align -- the alignment row: "|--:|" then `k` more right-aligned columns. */
+static void
+app_align (bson_string_t *o, const char *first, size_t k)
+{
+   bson_string_append (o, first);
+   while (k-- > 0) {
+      bson_string_append (o, "--:|");
+   }
+   bson_string_append (o, "\n");
+}
+
+/* render_sweep -- the sweep tables: load time and each candidate's speedup, reads and read amplification,
+ * memory, and locality when measured, one row per point and a column per layout (the production point
+ * marked in the first), then how to read them. */
 static void
 render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
               const lab_cmp_production_t *prod)
@@ -761,133 +917,150 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    const lab_metric_t *m_cp = lab_results_metric_find ("cache_peak_bytes");
    const lab_metric_t *m_cpp = lab_results_metric_find ("cache_peak_pct");
    const lab_metric_t *m_rss = lab_results_metric_find ("server_rss_peak_bytes");
-   size_t i;
-   int l;
+   size_t i, l, nl = s->nl;
    bool prod_done = !prod, any_locality = false;
    double disk;
 
    app_sw (o, s, "## Cache sweep\n\n### Load time\n\n");
-   app_sw (o, s,
-           "| engine cache | cache ÷ detail on disk | regime | detail load time | folded load "
-           "time | speedup (detail ÷ folded) |\n|--:|--:|---|--:|--:|--:|\n");
+   bson_string_append_printf (o, "| engine cache | cache ÷ %s on disk | regime | ", s->names[0]);
+   for (l = 0; l < nl; l++) {
+      bson_string_append_printf (o, "%s load time | ", s->names[l]);
+   }
+   for (l = 1; l < nl; l++) {
+      bson_string_append_printf (o, "speedup (%s ÷ %s) |%s", s->names[0], s->names[l], l + 1 < nl ? " " : "");
+   }
+   bson_string_append (o, "\n");
+   app_align (o, "|--:|--:|---|", nl + nl - 1);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       if (!prod_done && prod->ratio < p->cache_ratio) {
-         app_production_row (o, r, prod);
+         app_production_row (o, r, s, prod);
          prod_done = true;
       }
-      app_sw (o, s, "| ");
+      bson_string_append (o, "| ");
       app_binary (o, p->cache_size_bytes);
-      app_sw (o, s, " | ");
+      bson_string_append (o, " | ");
       app_ratio (o, p->cache_ratio);
-      bson_string_append_printf (o, " | %s | ", lab_results_point_regime (p));
-      app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[0]);
-      app_sw (o, s, " | ");
-      app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[1]);
-      app_sw (o, s, " | ");
-      if (p->has_speedup) {
-         app_factor (o, p->speedup);
-      } else {
-         app_sw (o, s, "n/a");
+      bson_string_append_printf (o, " | %s", lab_results_point_regime (p));
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, " | ");
+         app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[l]);
       }
-      app_sw (o, s, " |\n");
+      for (l = 1; l < nl; l++) {
+         bson_string_append (o, " | ");
+         if (p->has_speedup_of[l]) {
+            app_factor (o, p->speedup_of[l]);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
+      bson_string_append (o, " |\n");
    }
    if (!prod_done) {
-      app_production_row (o, r, prod);
+      app_production_row (o, r, s, prod);
    }
 
-   app_sw (o, s, "\n### Reads\n\n");
-   app_sw (o, s,
-           "| engine cache | disk read requests: detail | folded | disk bytes read: detail | "
-           "folded | engine read from disk: detail | folded | read amplification: detail | "
-           "folded |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+   bson_string_append (o, "\n### Reads\n\n| engine cache");
+   app_group_header (o, s, "disk read requests");
+   app_group_header (o, s, "disk bytes read");
+   app_group_header (o, s, "engine read from disk");
+   app_group_header (o, s, "read amplification");
+   bson_string_append (o, " |\n");
+   app_align (o, "|--:|", 4 * nl);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
-      app_sw (o, s, "| ");
+      bson_string_append (o, "| ");
       app_binary (o, p->cache_size_bytes);
-      for (l = 0; l < 2; l++) {
-         app_sw (o, s, " | ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], m_rr, false);
       }
-      for (l = 0; l < 2; l++) {
-         app_sw (o, s, " | ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], m_rb, false);
       }
-      for (l = 0; l < 2; l++) {
-         app_sw (o, s, " | ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], &lab_results_block_read_bytes, false);
       }
-      for (l = 0; l < 2; l++) {
-         app_sw (o, s, " | ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, " | ");
          if (p->has_amplification[l]) {
             app_factor (o, p->read_amplification[l]);
          } else {
-            app_sw (o, s, "n/a");
+            bson_string_append (o, "n/a");
          }
+         any_locality = any_locality || p->locality[l].present;
       }
-      app_sw (o, s, " |\n");
-      any_locality = any_locality || p->locality[0].present || p->locality[1].present;
+      bson_string_append (o, " |\n");
    }
 
-   app_sw (o, s, "\n### Memory\n\n");
-   app_sw (o, s,
-           "| engine cache | engine cache used (peak): detail | folded | server memory (peak "
-           "RSS): detail | folded |\n|--:|--:|--:|--:|--:|\n");
+   bson_string_append (o, "\n### Memory\n\n| engine cache");
+   app_group_header (o, s, "engine cache used (peak)");
+   app_group_header (o, s, "server memory (peak RSS)");
+   bson_string_append (o, " |\n");
+   app_align (o, "|--:|", 2 * nl);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
-      app_sw (o, s, "| ");
+      bson_string_append (o, "| ");
       app_binary (o, p->cache_size_bytes);
-      for (l = 0; l < 2; l++) {
+      for (l = 0; l < nl; l++) {
          lab_stat_t pct = lab_results_metric_stat (&p->doc, s->names[l], m_cpp);
-         app_sw (o, s, " | ");
+         bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], m_cp, false);
          if (pct.present) {
             bson_string_append_printf (o, " (%.0f%%)", pct.median);
          }
       }
-      for (l = 0; l < 2; l++) {
-         app_sw (o, s, " | ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], m_rss, false);
       }
-      app_sw (o, s, " |\n");
+      bson_string_append (o, " |\n");
    }
 
    if (any_locality) {
-      app_sw (o, s, "\n### Locality\n\n");
-      bson_string_append (o,
-                          "| engine cache | data pages per master: detail mean | detail p95 | folded mean | "
-                          "folded p95 | masters sampled (detail / folded) |\n|--:|--:|--:|--:|--:|--:|\n");
+      bson_string_append (o, "\n### Locality\n\n| engine cache | data pages per master: ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append_printf (o, "%s mean | %s p95 | ", s->names[l], s->names[l]);
+      }
+      bson_string_append (o, "masters sampled (");
+      for (l = 0; l < nl; l++) {
+         bson_string_append_printf (o, "%s%s", l ? " / " : "", s->names[l]);
+      }
+      bson_string_append (o, ") |\n");
+      app_align (o, "|--:|", 2 * nl + 1);
       for (i = 0; i < s->n; i++) {
          const lab_sweep_point_t *p = &s->p[i];
-         app_sw (o, s, "| ");
+         bson_string_append (o, "| ");
          app_binary (o, p->cache_size_bytes);
-         for (l = 0; l < 2; l++) {
+         for (l = 0; l < nl; l++) {
             const lab_locality_t *loc = &p->locality[l];
-            app_sw (o, s, " | ");
+            bson_string_append (o, " | ");
             if (loc->present) {
                app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
             } else {
-               app_sw (o, s, "n/a");
+               bson_string_append (o, "n/a");
             }
-            app_sw (o, s, " | ");
+            bson_string_append (o, " | ");
             if (loc->present && loc->pages_per_master_p95 >= 0) {
                app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
             } else {
-               app_sw (o, s, "n/a");
+               bson_string_append (o, "n/a");
             }
          }
-         app_sw (o, s, " | ");
-         for (l = 0; l < 2; l++) {
+         bson_string_append (o, " | ");
+         for (l = 0; l < nl; l++) {
             if (l) {
-               app_sw (o, s, " / ");
+               bson_string_append (o, " / ");
             }
             if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
                app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
             } else {
-               app_sw (o, s, "n/a");
+               bson_string_append (o, "n/a");
             }
          }
-         app_sw (o, s, " |\n");
+         bson_string_append (o, " |\n");
       }
    }
 
@@ -903,8 +1076,12 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
            "detail layout's read amplification is at most 2x it *fits in cache* (each page "
            "is read about once); above that the cache evicts pages it needs again and "
            "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
-           "can still reread. The speedup is the "
-           "detail median load time ÷ the folded one. Read amplification is what the engine "
+           "can still reread. ");
+   app_sw (o, s,
+           nl > 2 ? "Each candidate's speedup is the detail median load time ÷ its own. "
+                  : "The speedup is the detail median load time ÷ the folded one. ");
+   app_sw (o, s,
+           "Read amplification is what the engine "
            "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
            "layout's size on disk: 1x means each on-disk byte once. ");
    if (any_locality) {
@@ -924,44 +1101,154 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    app_sw (o, s, "\n\n");
 }
 
-/* render_sweep_baseline -- two sweeps point by point where their cache sizes match: the speedup before
- * and after; the unmatched sizes listed. */
+/* app_change_pct -- "+12.5%", "−3.0%", "0.0%": `cur` relative to `base`; "n/a" without both. */
 static void
-render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
-                       const lab_cmp_results_t *b)
+app_change_pct (bson_string_t *o, bool have, double base, double cur)
 {
-   sweep_t bs;
-   size_t i, j, matched = 0;
-   bson_string_t *only_b = bson_string_new (NULL), *only_r = bson_string_new (NULL);
-   const lab_cmp_results_t *both[2] = { b, r };
-   const char *what[2] = { "baseline", "this sweep" };
-   int l;
+   double ch;
 
-   sweep_load (b, &bs);
-   bson_string_append (o, "## Against the baseline sweep\n\n");
-   for (l = 0; l < 2; l++) {
-      bson_string_append_printf (o, "- %s: ", what[l]);
-      app_esc (o, both[l]->name);
-      bson_string_append (o, " — ");
-      app_name_version (o, &both[l]->doc, "backend.name", "backend.version");
-      bson_string_append_printf (o, ", %zu points, started ", l == 0 ? bs.n : s->n);
-      app_esc (o, lab_results_get_string (&both[l]->doc, "started_at"));
-      bson_string_append (o, "\n");
+   if (!have || !(base > 0)) {
+      bson_string_append (o, "n/a");
+      return;
    }
-   bson_string_append (o, "\n| engine cache | ratio: baseline | ratio: this | speedup: baseline | speedup: "
-                          "this | change |\n|--:|--:|--:|--:|--:|--:|\n");
+   ch = (cur - base) / base * 100.0;
+   if (fabs (ch) < 0.05) {
+      bson_string_append (o, "0.0%");
+   } else {
+      bson_string_append_printf (o, "%s%.1f%%", ch > 0 ? "+" : "−", fabs (ch));
+   }
+}
+
+/* find_name -- the index of `name` in names[0..n), or -1. */
+static int
+find_name (const char *const *names, size_t n, const char *name)
+{
+   size_t i;
+
+   for (i = 0; i < n; i++) {
+      if (strcmp (names[i], name) == 0) {
+         return (int)i;
+      }
+   }
+   return -1;
+}
+
+/* render_sweep_baseline_n -- the baseline table of sweeps that are not both the same pair: one row per
+ * matched cache size and layout both sweeps hold, its load time and (a candidate measured against the
+ * same reference in both) its speedup, before and after. */
+static void
+render_sweep_baseline_n (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
+{
+   size_t i, j, l, matched = 0, nshared = 0;
+   bool same_ref = strcmp (s->names[0], bs->names[0]) == 0;
+   bson_string_t *only = bson_string_new (NULL);
+
+   bson_string_append (o, "| engine cache | layout | load time: baseline | load time: this | change | "
+                          "speedup: baseline | speedup: this | change |\n"
+                          "|--:|---|--:|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i], *q = NULL;
-      for (j = 0; j < bs.n; j++) {
-         if (bs.p[j].cache_size_bytes == p->cache_size_bytes) {
-            q = &bs.p[j];
+      for (j = 0; j < bs->n; j++) {
+         if (bs->p[j].cache_size_bytes == p->cache_size_bytes) {
+            q = &bs->p[j];
          }
       }
       if (!q) {
-         if (only_r->len) {
-            bson_string_append (only_r, ", ");
+         continue;
+      }
+      matched++;
+      for (l = 0; l < s->nl; l++) {
+         int bl = find_name (bs->names, bs->nl, s->names[l]);
+         if (bl < 0) {
+            continue;
          }
-         app_binary (only_r, p->cache_size_bytes);
+         bson_string_append (o, "| ");
+         app_binary (o, p->cache_size_bytes);
+         bson_string_append (o, " | ");
+         app_esc (o, s->names[l]);
+         bson_string_append (o, " | ");
+         app_stat (o, LAB_UNIT_SECONDS, &q->elapsed[bl]);
+         bson_string_append (o, " | ");
+         app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[l]);
+         bson_string_append (o, " | ");
+         app_change_pct (o, q->elapsed[bl].present && p->elapsed[l].present, q->elapsed[bl].median,
+                         p->elapsed[l].median);
+         if (l == 0 && same_ref) {
+            bson_string_append (o, " | reference | reference | |\n");
+            continue;
+         }
+         bson_string_append (o, " | ");
+         if (same_ref && bl > 0 && q->has_speedup_of[bl]) {
+            app_factor (o, q->speedup_of[bl]);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+         bson_string_append (o, " | ");
+         if (same_ref && l > 0 && p->has_speedup_of[l]) {
+            app_factor (o, p->speedup_of[l]);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+         bson_string_append (o, " | ");
+         app_change_pct (o, same_ref && bl > 0 && l > 0 && q->has_speedup_of[bl] && p->has_speedup_of[l],
+                         q->speedup_of[bl], p->speedup_of[l]);
+         bson_string_append (o, " |\n");
+      }
+   }
+   if (matched == 0) {
+      bson_string_append (o, "| (no cache size in common) | | | | | | | |\n");
+   }
+   bson_string_append (o, "\nPoints are matched by engine cache size and layouts by name; *change* is this "
+                          "sweep's figure relative to the baseline's (load time: negative is faster; "
+                          "speedup: positive means the candidate gains more over ");
+   app_esc (o, s->names[0]);
+   bson_string_append (o, same_ref ? ")."
+                                   : "; the two sweeps have different reference layouts, so no speedup is "
+                                     "compared).");
+   for (l = 0; l < s->nl; l++) {
+      if (find_name (bs->names, bs->nl, s->names[l]) >= 0) {
+         nshared++;
+      } else {
+         bson_string_append (only, only->len ? ", " : "");
+         app_esc (only, s->names[l]);
+      }
+   }
+   if (only->len) {
+      bson_string_append_printf (o, " Layouts only in this sweep: %s.", only->str);
+   }
+   bson_string_truncate (only, 0);
+   for (l = 0; l < bs->nl; l++) {
+      if (find_name (s->names, s->nl, bs->names[l]) < 0) {
+         bson_string_append (only, only->len ? ", " : "");
+         app_esc (only, bs->names[l]);
+      }
+   }
+   if (only->len) {
+      bson_string_append_printf (o, " Layouts only in the baseline: %s.", only->str);
+   }
+   if (nshared == 0) {
+      bson_string_append (o, " The two sweeps share no layout.");
+   }
+   bson_string_free (only, true);
+}
+
+/* render_sweep_baseline_pair -- the baseline table of two sweeps of the same pair: per matched cache
+ * size the ratios and the speedup before and after. */
+static void
+render_sweep_baseline_pair (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
+{
+   size_t i, j, matched = 0;
+
+   bson_string_append (o, "| engine cache | ratio: baseline | ratio: this | speedup: baseline | speedup: "
+                          "this | change |\n|--:|--:|--:|--:|--:|--:|\n");
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i], *q = NULL;
+      for (j = 0; j < bs->n; j++) {
+         if (bs->p[j].cache_size_bytes == p->cache_size_bytes) {
+            q = &bs->p[j];
+         }
+      }
+      if (!q) {
          continue;
       }
       matched++;
@@ -996,6 +1283,58 @@ render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const sweep
       }
       bson_string_append (o, " |\n");
    }
+   if (matched == 0) {
+      bson_string_append (o, "| (no cache size in common) | | | | | |\n");
+   }
+   bson_string_append (o, "\nPoints are matched by engine cache size; *change* is this sweep's speedup "
+                          "relative to the baseline's (positive: folding gains more). The ratios differ when "
+                          "the data did.");
+}
+
+/* render_sweep_baseline -- two sweeps point by point where their cache sizes match: for two sweeps of
+ * the same pair the speedup before and after, else every layout both hold (render_sweep_baseline_n); the
+ * unmatched sizes listed. */
+static void
+render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+                       const lab_cmp_results_t *b)
+{
+   sweep_t bs;
+   size_t i, j;
+   bson_string_t *only_b = bson_string_new (NULL), *only_r = bson_string_new (NULL);
+   const lab_cmp_results_t *both[2] = { b, r };
+   const char *what[2] = { "baseline", "this sweep" };
+   int l;
+
+   sweep_load (b, &bs);
+   bson_string_append (o, "## Against the baseline sweep\n\n");
+   for (l = 0; l < 2; l++) {
+      bson_string_append_printf (o, "- %s: ", what[l]);
+      app_esc (o, both[l]->name);
+      bson_string_append (o, " — ");
+      app_name_version (o, &both[l]->doc, "backend.name", "backend.version");
+      bson_string_append_printf (o, ", %zu points, started ", l == 0 ? bs.n : s->n);
+      app_esc (o, lab_results_get_string (&both[l]->doc, "started_at"));
+      bson_string_append (o, "\n");
+   }
+   bson_string_append (o, "\n");
+   if (s->nl == 2 && bs.nl == 2 && strcmp (s->names[0], bs.names[0]) == 0 &&
+       strcmp (s->names[1], bs.names[1]) == 0) {
+      render_sweep_baseline_pair (o, s, &bs);
+   } else {
+      render_sweep_baseline_n (o, s, &bs);
+   }
+   for (i = 0; i < s->n; i++) {
+      bool found = false;
+      for (j = 0; j < bs.n; j++) {
+         found = found || s->p[i].cache_size_bytes == bs.p[j].cache_size_bytes;
+      }
+      if (!found) {
+         if (only_r->len) {
+            bson_string_append (only_r, ", ");
+         }
+         app_binary (only_r, s->p[i].cache_size_bytes);
+      }
+   }
    for (j = 0; j < bs.n; j++) {
       bool found = false;
       for (i = 0; i < s->n; i++) {
@@ -1008,12 +1347,6 @@ render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const sweep
          app_binary (only_b, bs.p[j].cache_size_bytes);
       }
    }
-   if (matched == 0) {
-      bson_string_append (o, "| (no cache size in common) | | | | | |\n");
-   }
-   bson_string_append (o, "\nPoints are matched by engine cache size; *change* is this sweep's speedup "
-                          "relative to the baseline's (positive: folding gains more). The ratios differ when "
-                          "the data did.");
    if (only_b->len || only_r->len) {
       bson_string_append (o, " Unmatched cache sizes:");
       if (only_b->len) {
@@ -1245,10 +1578,14 @@ render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
    int counts[LAB_RESULTS_MAX_LAYOUTS], n1, nmin;
    size_t i, runner = ls->n;
    bool same = run_counts (r, ls, counts, &n1);
+   lab_cmp_match_t match;
 
    lab_results_nrow (&r->doc, ls, m_el, &el);
    lab_results_nrow (&r->doc, ls, m_rr, &rr);
-   bson_string_append (o, "## Verdict\n\n- ");
+   bson_string_append (o, "## Verdict\n\n");
+   lab_cmp_match_of (r, &match);
+   render_match_verdict (o, r, &match);
+   bson_string_append (o, "- ");
 
    /* 1: load time */
    if (el.winner == LAB_WIN_ONE) {
@@ -2052,10 +2389,9 @@ lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_
 {
    static const char *const status[] = { "interpolated", "measured", "outside", "too_few" };
    sweep_t s;
-   bson_t arr, pt, ld, loc, pd;
+   bson_t arr, pt, ld, loc, pd, cands, cd;
    char key[16];
-   size_t i;
-   int l;
+   size_t i, l;
 
    sweep_load (r, &s);
    if (s.n > 0) {
@@ -2072,10 +2408,13 @@ lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_
          if (p->has_speedup) {
             BSON_APPEND_DOUBLE (&pt, "speedup", p->speedup);
          }
-         for (l = 0; l < 2; l++) {
+         for (l = 0; l < s.nl; l++) {
             bson_append_document_begin (&pt, s.names[l], -1, &ld);
             if (p->elapsed[l].present) {
                BSON_APPEND_DOUBLE (&ld, "elapsed_s_median", p->elapsed[l].median);
+            }
+            if (l > 0 && p->has_speedup_of[l]) {
+               BSON_APPEND_DOUBLE (&ld, "speedup", p->speedup_of[l]);
             }
             if (p->has_amplification[l]) {
                BSON_APPEND_DOUBLE (&ld, LAB_RESULTS_KEY_READ_AMPLIFICATION, p->read_amplification[l]);
@@ -2109,6 +2448,19 @@ lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_
       if (s.n > 0 && e.status != LAB_ESTIMATE_TOO_FEW) {
          BSON_APPEND_DOUBLE (&pd, "measured_ratio_min", e.range_lo);
          BSON_APPEND_DOUBLE (&pd, "measured_ratio_max", e.range_hi);
+      }
+      if (s.n > 0) {
+         BSON_APPEND_DOCUMENT_BEGIN (&pd, "candidates", &cands);
+         for (l = 1; l < s.nl; l++) {
+            lab_estimate_t ce = lab_cmp_sweep_estimate_of (r, production, l);
+            bson_append_document_begin (&cands, s.names[l], -1, &cd);
+            BSON_APPEND_UTF8 (&cd, "estimate", status[ce.status]);
+            if (ce.status == LAB_ESTIMATE_INTERPOLATED || ce.status == LAB_ESTIMATE_MEASURED) {
+               BSON_APPEND_DOUBLE (&cd, "speedup", ce.speedup);
+            }
+            bson_append_document_end (&cands, &cd);
+         }
+         bson_append_document_end (&pd, &cands);
       }
       bson_append_document_end (out, &pd);
    }

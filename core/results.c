@@ -855,13 +855,32 @@ point_ratio (const bson_t *results, const bson_t *point, double *ratio)
           lab_results_cache_ratio_of (cache, disk, ratio);
 }
 
+/* lab_results_sweep_order -- see results.h. */
+size_t
+lab_results_sweep_order (const bson_t *results, lab_results_layouts_t *ls,
+                         const char *names[LAB_RESULTS_MAX_LAYOUTS])
+{
+   size_t i, n = 0;
+
+   lab_results_layouts (results, ls);
+   names[n++] = ls->l[ls->reference].name;
+   for (i = 0; i < ls->n; i++) {
+      if (i != ls->reference) {
+         names[n++] = ls->l[i].name;
+      }
+   }
+   return n;
+}
+
 /* lab_results_sweep_pair -- see results.h. */
 void
 lab_results_sweep_pair (const bson_t *results, lab_results_layouts_t *ls, const char *names[2])
 {
-   lab_results_layouts (results, ls);
-   names[0] = ls->l[ls->reference].name;
-   names[1] = ls->l[ls->reference == 0 ? 1 : 0].name;
+   const char *all[LAB_RESULTS_MAX_LAYOUTS] = { NULL };
+
+   lab_results_sweep_order (results, ls, all);
+   names[0] = all[0];
+   names[1] = all[1];
 }
 
 /* lab_results_sweep_point -- see results.h. */
@@ -870,14 +889,13 @@ lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
 {
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
    const lab_metric_t *br = &lab_results_block_read_bytes;
-   const char *layouts[2];
    lab_results_layouts_t ls;
    char path[128];
    double disk;
-   int l;
+   size_t l;
 
    memset (p, 0, sizeof *p);
-   lab_results_sweep_pair (results, &ls, layouts);
+   p->n = lab_results_sweep_order (results, &ls, p->names);
    if (!sweep_view (results, i, &p->doc)) {
       return false;
    }
@@ -885,38 +903,43 @@ lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
    if (!point_ratio (results, &p->doc, &p->cache_ratio)) {
       p->cache_ratio = 0;
    }
-   for (l = 0; l < 2; l++) {
+   for (l = 0; l < p->n; l++) {
       lab_locality_t *loc = &p->locality[l];
+      const char *name = p->names[l];
 
-      p->elapsed[l] = lab_results_metric_stat (&p->doc, layouts[l], el);
-      snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_READ_AMPLIFICATION, layouts[l]);
+      p->elapsed[l] = lab_results_metric_stat (&p->doc, name, el);
+      snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_READ_AMPLIFICATION, name);
       if (lab_results_get_number (&p->doc, path, &p->read_amplification[l])) {
          p->has_amplification[l] = true;
-      } else if (lab_results_on_disk_bytes (results, layouts[l], &disk)) {
-         lab_stat_t s = lab_results_metric_stat (&p->doc, layouts[l], br);
+      } else if (lab_results_on_disk_bytes (results, name, &disk)) {
+         lab_stat_t s = lab_results_metric_stat (&p->doc, name, br);
          p->has_amplification[l] =
             s.present && lab_results_read_amplification (s.median, disk, &p->read_amplification[l]);
       }
       snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN,
-                layouts[l]);
+                name);
       loc->present = lab_results_get_number (&p->doc, path, &loc->pages_per_master_mean);
       if (loc->present) {
          snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_P95,
-                   layouts[l]);
+                   name);
          if (!lab_results_get_number (&p->doc, path, &loc->pages_per_master_p95)) {
             loc->pages_per_master_p95 = -1;
          }
          snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_MASTERS_SAMPLED,
-                   layouts[l]);
+                   name);
          if (!lab_results_get_number (&p->doc, path, &loc->masters_sampled)) {
             loc->masters_sampled = -1;
          }
          snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_LOCALITY_METHOD,
-                   layouts[l]);
+                   name);
          loc->method = lab_results_get_string (&p->doc, path);
       }
    }
-   p->has_speedup = lab_results_speedup (&p->elapsed[0], &p->elapsed[1], &p->speedup);
+   for (l = 1; l < p->n; l++) {
+      p->has_speedup_of[l] = lab_results_speedup (&p->elapsed[0], &p->elapsed[l], &p->speedup_of[l]);
+   }
+   p->has_speedup = p->has_speedup_of[1];
+   p->speedup = p->speedup_of[1];
    return true;
 }
 

@@ -298,22 +298,33 @@ typedef struct {
 extern const lab_metric_t lab_results_block_read_bytes;
 
 /* One point of a sweep, as every renderer reads it. Holds a bson_t view that points into itself: fill it
- * in place with lab_results_sweep_point and never copy the struct. */
+ * in place with lab_results_sweep_point and never copy the struct. The per-layout arrays are in sweep
+ * order (lab_results_sweep_order): [0] the reference layout, then every other layout in the file's order,
+ * so with two layouts [0] is detail and [1] folded. */
 typedef struct {
    bson_t doc; /* read-only view of sweep[i]: lab_results_metric_stat(&p.doc, ...) reads its figures */
    double cache_size_bytes;
-   double cache_ratio;    /* stored, else computed from the cache size and the detail on-disk size */
-   lab_stat_t elapsed[2]; /* load time, [0] the reference layout, [1] the other (lab_results_sweep_pair) */
+   double cache_ratio; /* stored, else computed from the cache size and the detail on-disk size */
+   size_t n;           /* layouts */
+   const char *names[LAB_RESULTS_MAX_LAYOUTS];  /* in sweep order; point into the results document */
+   lab_stat_t elapsed[LAB_RESULTS_MAX_LAYOUTS]; /* load time */
    bool has_speedup;
-   double speedup; /* lab_results_speedup */
-   bool has_amplification[2];
-   double read_amplification[2]; /* stored, else engine.block_read_bytes median / on-disk size */
-   lab_locality_t locality[2];
+   double speedup; /* lab_results_speedup of [0] over [1]: the first candidate's (= speedup_of[1]) */
+   bool has_speedup_of[LAB_RESULTS_MAX_LAYOUTS];
+   double speedup_of[LAB_RESULTS_MAX_LAYOUTS]; /* [l], l >= 1: reference load time / layout l's */
+   bool has_amplification[LAB_RESULTS_MAX_LAYOUTS];
+   double read_amplification[LAB_RESULTS_MAX_LAYOUTS]; /* stored, else block_read_bytes / on-disk size */
+   lab_locality_t locality[LAB_RESULTS_MAX_LAYOUTS];
 } lab_sweep_point_t;
 
-/* lab_results_sweep_pair -- the two layouts a sweep point's [0] and [1] figures are of: the reference
- * layout and the first other layout (with two layouts: detail and folded). *ls gets the layouts. The
- * sweep readers compare that pair; a sweep file holds every layout's runs. */
+/* lab_results_sweep_order -- the layouts of a sweep in the order of lab_sweep_point_t's arrays: the
+ * reference layout first, then the others in the file's order; returns their number. *ls gets the
+ * layouts as the file lists them. */
+size_t lab_results_sweep_order (const bson_t *results, lab_results_layouts_t *ls,
+                                const char *names[LAB_RESULTS_MAX_LAYOUTS]);
+
+/* lab_results_sweep_pair -- the first two of lab_results_sweep_order: the reference layout and the first
+ * other layout (with two layouts: detail and folded). */
 void lab_results_sweep_pair (const bson_t *results, lab_results_layouts_t *ls, const char *names[2]);
 
 /* lab_results_sweep_n -- the number of points of a sweep file; 0 for a single-point file. */

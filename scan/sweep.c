@@ -312,6 +312,18 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
                         (unsigned long long)sw->cache_bytes[i]);
       goto done;
    }
+   /* Embedded without --cold: reopen the engine, so the point starts from an empty cache of its own
+    * size. A reconfigured cache keeps what the previous point (or the locality sample before the first)
+    * read, and a layout still held there reads nothing from disk: read amplification 0, and a point's
+    * figures that depend on the order of the points. (--cold reopens before every layout anyway.) */
+   if (p->backend == LAB_BACKEND_WT && !o->cold) {
+      if (!lab_store_cycle (p->store, NULL, NULL, o->ready_timeout_ms, error)) {
+         lab_error_prefix (error, "sweep point %zu (cache %llu bytes): reopen the engine", i + 1,
+                           (unsigned long long)sw->cache_bytes[i]);
+         goto done;
+      }
+      lab_scan_say (o, true, "sweep point %zu: engine reopened with an empty cache", i + 1);
+   }
    if (!lab_scan_runs (p, entries, &nentries, error)) {
       lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
                         (unsigned long long)sw->cache_bytes[i]);

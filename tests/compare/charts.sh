@@ -136,6 +136,27 @@ if errors:
 print("ok: the sweep chart is well-formed SVG with the speedup and both amplification series")
 PY
 
+# a cache sweep of three layouts: a speedup series per candidate and an amplification series per layout
+mkdir -p "$tmp/sweep3"
+"$report" "$data/sweep3.json" -o "$tmp/sweep3/review.md" -q --production-cache-ratio 0.5
+python3 - "$tmp/sweep3" <<'PY'
+import os, sys
+import xml.etree.ElementTree as ET
+
+p = os.path.join(sys.argv[1], "review-sweep.svg")
+if not os.path.exists(p):
+    print("FAIL: review-sweep.svg missing for the three-layout sweep", file=sys.stderr)
+    sys.exit(1)
+text = " ".join(t for t in ET.parse(p).getroot().itertext())
+want = ["speedup (detail load time ÷ folded)", "speedup (detail load time ÷ buckets)", "read amplification, detail",
+        "read amplification, folded", "read amplification, buckets", "production"]
+missing = [w for w in want if w not in text]
+if missing:
+    print("FAIL: review-sweep.svg of three layouts lacks %s" % missing, file=sys.stderr)
+    sys.exit(1)
+print("ok: the three-layout sweep chart has both candidates' speedups and all three amplifications")
+PY
+
 # without gnuplot on PATH: the report renders and says so; no SVG is written
 mkdir -p "$tmp/nognuplot"
 PATH=/nonexistent "$report" "$data/run.json" -o "$tmp/nognuplot/report.md" -q

@@ -57,6 +57,11 @@ golden sweep-outside sweep.json --charts none --production-cache 64MiB --product
 golden sweep-reference sweep.json --charts none --reference "$src/datasets/reference/original.json"
 golden run-reference run.json --charts none --reference "$src/datasets/reference/original.json"
 golden sweep-vs-baseline sweep.json --baseline sweep-baseline.json --charts none --title 'snappy vs zlib: the cache sweep'
+# a cache sweep of three layouts (issue 14): a column per layout in every sweep table, every candidate's
+# curve and production estimate, the fastest layout per point (ties by the 2% rule); against the
+# two-layout sweep of the same data, every layout both hold point by point
+golden sweep3 sweep3.json --charts none --production-cache-ratio 0.5
+golden sweep3-vs-baseline sweep3.json --baseline sweep.json --charts none --title 'three candidates against the two-layout sweep'
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"
@@ -187,6 +192,19 @@ assert abs(s[0]['speedup'] - 166.5 / 1.94) < 1e-9 and s[0]['detail']['read_ampli
 assert s[0]['detail']['locality']['masters_sampled'] == 1000
 assert p['estimate'] == 'interpolated' and 70 < p['speedup'] < 71 and p['measured_ratio_max'] > 3
 " "$tmp/s.json" && echo "ok: --json sweep and production" || fail "--json sweep is wrong: $(head -c 300 "$tmp/s.json")"
+(cd "$data" && "$report" sweep3.json --charts none -o "$tmp/s3.md" --json - -q --production-cache-ratio 0.5) > "$tmp/s3.json"
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, p = d['sweep'], d['production']
+assert all(set(x) >= {'detail', 'folded', 'buckets'} for x in s)
+assert abs(s[0]['buckets']['speedup'] - s[0]['detail']['elapsed_s_median'] / s[0]['buckets']['elapsed_s_median']) < 1e-9
+assert s[0]['speedup'] == s[0]['folded']['speedup'] and 'speedup' not in s[0]['detail']
+assert all(x['buckets']['read_amplification'] > 1 for x in s)
+c = p['candidates']
+assert set(c) == {'folded', 'buckets'} and c['folded']['speedup'] == p['speedup']
+assert c['buckets']['estimate'] == 'interpolated' and 53 < c['buckets']['speedup'] < 54
+" "$tmp/s3.json" && echo "ok: --json sweep of three layouts" || fail "--json sweep of three layouts is wrong: $(head -c 300 "$tmp/s3.json")"
 (cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 9) > "$tmp/s.json"
 python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['production']; assert p['estimate']=='outside' and 'speedup' not in p" "$tmp/s.json" \
   && echo "ok: --json production outside the range" || fail "--json production outside: $(head -c 300 "$tmp/s.json")"

@@ -357,6 +357,130 @@ test_render_sweep (void **state)
    lab_cmp_results_cleanup (&r);
 }
 
+/* A sweep of three layouts (schema version 2), listed folded first: the reference (detail) still leads
+ * the sweep order. On disk: detail 1,000 bytes, folded 300, buckets 400. */
+#define SW3_RUNS(d, f, b)                                                                                    \
+   "\"runs\": [{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": " #f ", \"docs\": 1,"                     \
+   " \"bytes_returned\": 1, \"engine\": {\"block_read_bytes\": 300}},"                                       \
+   " {\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": " #d ", \"docs\": 100, \"bytes_returned\": 1,"      \
+   " \"engine\": {\"block_read_bytes\": 4000}},"                                                             \
+   " {\"run\": 1, \"layout\": \"buckets\", \"elapsed_s\": " #b ", \"docs\": 3, \"bytes_returned\": 1,"       \
+   " \"engine\": {\"block_read_bytes\": 800}}]"
+#define SW3_FILE(points)                                                                                     \
+   "{\"schema_version\": 2, \"layouts\": [{\"name\": \"folded\", \"collection\": \"fc\", \"kind\": "         \
+   "\"folded\"}, {\"name\": \"detail\", \"collection\": \"dc\", \"kind\": \"rows\"}, {\"name\": "            \
+   "\"buckets\", \"collection\": \"bc\", \"kind\": \"buckets\"}], \"reference_layout\": \"detail\", "        \
+   "\"config\": {\"cold\": true}, \"dataset\": {\"detail\": {\"storage_size_bytes\": 800, "                  \
+   "\"index_size_bytes\": 200}, \"folded\": {\"storage_size_bytes\": 290, \"index_size_bytes\": 10}, "       \
+   "\"buckets\": {\"storage_size_bytes\": 390, \"index_size_bytes\": 10}}, " SW3_RUNS (                      \
+      20, 2, 2) ", \"sweep\": [" points "]}"
+
+/* test_sweep_three -- a sweep of three layouts: every point holds every layout's figures in sweep order,
+ * the chart has a speedup series per candidate and an amplification series per layout, the tables a
+ * column per layout, the verdict every candidate's curve and production estimate and the fastest layout
+ * per point (a tie by the 2% rule named as such), and a point without a layout is refused. */
+static void
+test_sweep_three (void **state)
+{
+   lab_cmp_results_t r;
+   lab_cmp_render_opts_t o = { 0 };
+   lab_cmp_production_t prod = { 0 };
+   lab_cmp_sweep_chart_t ch;
+   lab_sweep_point_t p;
+   lab_estimate_t e;
+   char *md, *line;
+   const char *names[] = { "detail", "folded", "buckets" };
+   int l, lines = 0;
+
+   (void)state;
+   /* ratios 0.5 and 1; folded 40x and 10x, buckets 20x and 10x (tied with folded at the second) */
+   load (SW3_FILE ("{\"cache_size_bytes\": 500, " SW3_RUNS (
+            80, 2, 4) "}, "
+                      "{\"cache_size_bytes\": 1000, " SW3_RUNS (20, 2, 2.02) "}"),
+         &r);
+   assert_true (lab_results_sweep_point (&r.doc, 0, &p));
+   assert_int_equal (p.n, 3);
+   for (l = 0; l < 3; l++) {
+      assert_string_equal (p.names[l], names[l]);
+      assert_true (p.has_amplification[l]);
+   }
+   assert_true (p.elapsed[0].median == 80 && p.elapsed[1].median == 2 && p.elapsed[2].median == 4);
+   assert_true (p.has_speedup_of[1] && p.speedup_of[1] == 40);
+   assert_true (p.has_speedup_of[2] && p.speedup_of[2] == 20);
+   assert_false (p.has_speedup_of[0]);
+   assert_true (p.has_speedup && p.speedup == 40); /* the first candidate's, as two-layout readers read it */
+   assert_true (p.read_amplification[0] == 4 && p.read_amplification[1] == 1);
+   assert_true (p.read_amplification[2] == 2);
+
+   /* the chart: every layout's series, titled by name, in the colour of its place in the file (as the
+    * other charts: folded, listed first, gets the first colour), and a data column for each */
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, &ch), 2);
+   assert_int_equal (ch.n_speedup, 2);
+   assert_int_equal (ch.n_amplification, 3);
+   assert_non_null (strstr (ch.plot->str, "using 1:2 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#d95f02' "
+                                          "title \"speedup (detail load time ÷ folded)\""));
+   assert_non_null (strstr (ch.plot->str, "using 1:3 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#7570b3' "
+                                          "title \"speedup (detail load time ÷ buckets)\""));
+   assert_non_null (strstr (ch.plot->str, "using 1:4 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '#1b7e9e' "
+                                          "title \"read amplification, detail\""));
+   assert_non_null (strstr (ch.plot->str, "using 1:5 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '#d95f02' "
+                                          "title \"read amplification, folded\""));
+   assert_non_null (strstr (ch.plot->str, "using 1:6 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '#7570b3' "
+                                          "title \"read amplification, buckets\""));
+   assert_non_null (strstr (ch.plot->str, "using 1:(YLAB):7 with labels"));
+   assert_string_equal (ch.data->str, "0.5 40 20 4 1 2 \"500 B\"\n1 10 9.90099 4 1 2 \"1000 B\"\n");
+   for (line = ch.data->str; (line = strchr (line, '\n')); line++) {
+      lines++;
+   }
+   assert_int_equal (lines, 2);
+   assert_int_equal (ch.production->len, 0);
+   lab_cmp_sweep_chart_cleanup (&ch);
+
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md, "| engine cache | cache ÷ detail on disk | regime | detail load time | "
+                                "folded load time | buckets load time | speedup (detail ÷ folded) | "
+                                "speedup (detail ÷ buckets) |\n|--:|--:|---|--:|--:|--:|--:|--:|\n"
+                                "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 4.00 s | 40.0x | 20.0x |\n"));
+   assert_non_null (strstr (md, "**The folded layout loads 10.0x–40.0x faster than detail, depending on "
+                                "the engine cache**"));
+   assert_non_null (strstr (md, "**The buckets layout loads 9.90x–20.0x faster than detail, depending on "
+                                "the engine cache**"));
+   assert_non_null (strstr (md, "- **Fastest layout at each cache size** (load time; within 2% is a tie): "
+                                "500 B, ratio 0.50 (rereads): **folded 2.00x**; 1000 B, ratio 1.00 "
+                                "(rereads): **folded = buckets**.\n"));
+   assert_non_null (strstr (md, "; the folded layout's engine read 1.00x its size; the buckets layout's "
+                                "engine read 2.00x its size."));
+   assert_non_null (strstr (md, "| read amplification: detail | folded | buckets |"));
+   assert_null (strstr (md, "### Locality")); /* none measured */
+   assert_null (strstr (md, "(null)"));
+   bson_free (md);
+
+   /* production between the points: an estimate per candidate, in the verdict, the table and the chart */
+   prod.ratio = sqrt (0.5);
+   o.production = &prod;
+   e = lab_cmp_sweep_estimate_of (&r, &prod, 2);
+   assert_int_equal (e.status, LAB_ESTIMATE_INTERPOLATED);
+   assert_true (fabs (e.speedup - (20 + (20 / 2.02 - 20) * 0.5)) < 1e-9);
+   assert_int_equal (lab_cmp_sweep_estimate_of (&r, &prod, 3).status, LAB_ESTIMATE_TOO_FEW); /* no 4th */
+   md = lab_cmp_render_md (&r, &o);
+   assert_non_null (strstr (md, "the folded layout would load about 25.0x faster than detail: an "
+                                "interpolation"));
+   assert_non_null (strstr (md, "the buckets layout would load about 15.0x faster than detail: an "
+                                "interpolation"));
+   assert_non_null (strstr (md, "| **production** | **0.71** | rereads | not measured | not measured | "
+                                "not measured | **≈ 25.0x** (interpolated) | **≈ 15.0x** "
+                                "(interpolated) |\n"));
+   bson_free (md);
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, &prod, &ch), 2);
+   assert_string_equal (ch.production->str, "0.707107 25\n0.707107 14.9505\n");
+   lab_cmp_sweep_chart_cleanup (&ch);
+   lab_cmp_results_cleanup (&r);
+
+   /* every point needs every layout */
+   refuse (SW3_FILE ("{\"cache_size_bytes\": 500, " SW_RUNS (80, 2) "}"),
+           "t.json: sweep[0] (500 B): runs[] has no entry of layout buckets; every point needs every layout");
+}
+
 /* production_refused -- the option values must be a usage error with this code naming `needle`. */
 static void
 production_refused (const char *ratio, const char *cache, const char *data, uint32_t code, const char *needle)
@@ -418,6 +542,59 @@ test_match (void **state)
    /* the caution comes before the load time */
    assert_true (strstr (md, "different rows") < strstr (md, "loads 2.50x faster"));
    bson_free (md);
+   lab_cmp_results_cleanup (&r);
+
+   /* three layouts (the reference listed second): every layout's unmatched keys, and the rows of each
+    * compared with the reference's in the same run */
+   load ("{\"schema_version\": 2, \"layouts\": [{\"name\": \"folded\", \"collection\": \"fc\", \"kind\": "
+         "\"folded\"}, {\"name\": \"detail\", \"collection\": \"dc\", \"kind\": \"rows\"}, {\"name\": "
+         "\"buckets\", \"collection\": \"bc\", \"kind\": \"buckets\"}], \"reference_layout\": \"detail\", "
+         "\"runs\": ["
+         "{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 90, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 0, \"rows\": 90},"
+         "{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 4, \"docs\": 40, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 0, \"rows\": 90},"
+         "{\"run\": 1, \"layout\": \"buckets\", \"elapsed_s\": 5, \"docs\": 60, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 1, \"rows\": 90},"
+         "{\"run\": 2, \"layout\": \"buckets\", \"elapsed_s\": 5, \"docs\": 60, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 4, \"rows\": 70},"
+         "{\"run\": 2, \"layout\": \"folded\", \"elapsed_s\": 4, \"docs\": 40, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 0, \"rows\": 90},"
+         "{\"run\": 2, \"layout\": \"detail\", \"elapsed_s\": 10, \"docs\": 90, \"bytes_returned\": 1,"
+         " \"keys\": 40, \"keys_unmatched\": 0, \"rows\": 90}]}",
+         &r);
+   lab_cmp_match_of (&r, &m);
+   assert_int_equal (m.n, 3);
+   assert_int_equal (m.reference, 1);
+   assert_string_equal (m.names[2], "buckets");
+   assert_true (lab_cmp_match_partial (&m)); /* only buckets missed keys */
+   assert_true (m.has_unmatched[0] && m.has_unmatched[1] && m.has_unmatched[2]);
+   assert_int_equal (m.unmatched_max[0], 0);
+   assert_int_equal (m.unmatched_max[1], 0);
+   assert_int_equal (m.unmatched_min[2], 1);
+   assert_int_equal (m.unmatched_max[2], 4);
+   assert_int_equal (m.row_pairs, 2);
+   assert_int_equal (m.rows_differ, 1); /* run 2: buckets 70 against detail's 90 */
+   assert_int_equal (m.first_differ_run, 2);
+   assert_int_equal (m.first_differ_rows[0], 90);
+   assert_int_equal (m.first_differ_rows[1], 90);
+   assert_int_equal (m.first_differ_rows[2], 70);
+   md = lab_cmp_render_md (&r, NULL);
+   assert_non_null (strstr (md, "- **Some keys matched no document**: none in fc (folded), none in dc "
+                                "(detail), 1–4 of 40 keys in bc (buckets); each layout's figures cover only "
+                                "the keys that matched it.\n"));
+   assert_non_null (strstr (md, "- **The layouts returned different rows**: 90 rows from dc vs 90 from fc, "
+                                "70 from bc in run 2 (1 of 2 runs differ)"));
+   bson_free (md);
+   {
+      bson_t out = BSON_INITIALIZER;
+      int64_t v = -1;
+      lab_cmp_match_json_append (&m, &out);
+      assert_true (lab_results_get_int (&out, "match.keys_unmatched.buckets", &v) && v == 4);
+      assert_true (lab_results_get_int (&out, "match.keys_unmatched.folded", &v) && v == 0);
+      assert_true (lab_results_get_int (&out, "match.rows_differ_runs", &v) && v == 1);
+      bson_destroy (&out);
+   }
    lab_cmp_results_cleanup (&r);
 
    /* every key matched and the rows agree: nothing said */
@@ -538,6 +715,7 @@ main (void)
       cmocka_unit_test (test_render_verdict_directions),
       cmocka_unit_test (test_sweep_refused),
       cmocka_unit_test (test_render_sweep),
+      cmocka_unit_test (test_sweep_three),
       cmocka_unit_test (test_production_parse),
       cmocka_unit_test (test_match),
       cmocka_unit_test (test_reference_units),

@@ -3,7 +3,8 @@
  * and four layouts (one document per row, folded, a copy of the folded collection, buckets of at most
  * BUCKET_ROWS rows) in one cold, order-rotated run; every layout returns the same rows per master (read
  * back through the store and as scancmp counted them); the table and layout-report's comparison have a
- * column per layout; and the --layout usage errors.
+ * column per layout; cache sweeps of three layouts (cold, and points that start from an empty engine
+ * cache without --cold); and the --layout usage errors.
  */
 #include "tests/testutil.h"
 
@@ -355,9 +356,10 @@ test_four_layouts_and_report (void **state)
    bson_free (out_path);
 }
 
-/* test_sweep_three -- a cache sweep of three layouts: every point holds every layout's runs and read
- * amplification, scancmp's sweep table a column per layout, and layout-report renders the curve of the
- * reference against the first other layout. */
+/* test_sweep_three -- a cold cache sweep of three layouts: every point holds every layout's runs and a
+ * read amplification above 0 (each layout starts from an empty engine cache and, with --direct-io, reads
+ * its pages from disk; the OS page cache is left alone), scancmp's sweep table a column per layout, and
+ * layout-report's sweep tables a column per layout, every candidate's curve and the fastest per point. */
 static void
 test_sweep_three (void **state)
 {
@@ -365,7 +367,8 @@ test_sweep_three (void **state)
    char *out_path = bson_strdup_printf ("%s/sweep3.json", g_tmp);
    char *md_path = bson_strdup_printf ("%s/sweep3.md", g_tmp);
    char *args =
-      bson_strdup_printf ("--cache-sizes 1MiB,4MiB --layout folded=detail_coll:folded --layout "
+      bson_strdup_printf ("--cold --direct-io --drop-caches no --cache-sizes 1MiB,4MiB --layout "
+                          "folded=detail_coll:folded --layout "
                           "detail=bill_detail:rows --layout buckets=bill_buckets:buckets --out '%s'",
                           out_path);
    char *out = NULL, *err = NULL, *cmd, *md;
@@ -386,9 +389,11 @@ test_sweep_three (void **state)
          assert_int_equal ((int64_t)lab_test_json_num (r, p), g_rows);
       }
       for (l = 0; l < 3; l++) {
-         /* present for every layout (its value depends on what the engine had to read at that point) */
+         /* a cold run starts from an empty engine cache: every layout reads its pages from disk */
          snprintf (p, sizeof p, "sweep.%d.%s.read_amplification", pt, names[l]);
-         assert_true (lab_test_json_num (r, p) >= 0);
+         if (!(lab_test_json_num (r, p) > 0)) {
+            fail_msg ("%s = %g, want > 0", p, lab_test_json_num (r, p));
+         }
          snprintf (p, sizeof p, "sweep.%d.%s.locality.masters_sampled", pt, names[l]);
          assert_int_equal ((int)lab_test_json_num (r, p), BILLS);
          snprintf (p, sizeof p, "sweep.%d.summary.%s.runs", pt, names[l]);
@@ -411,8 +416,10 @@ test_sweep_three (void **state)
    }
    md = read_text (md_path);
    assert_non_null (strstr (md, "## Cache sweep"));
-   /* the pair the curve compares: the reference and the first other layout, named as such */
-   assert_non_null (strstr (md, "speedup (detail ÷ folded)"));
+   /* every candidate's speedup against the reference, and the fastest layout at each point */
+   assert_non_null (strstr (md, "| speedup (detail ÷ folded) | speedup (detail ÷ buckets) |"));
+   assert_non_null (strstr (md, "| read amplification: detail | folded | buckets |"));
+   assert_non_null (strstr (md, "- **Fastest layout at each cache size**"));
    assert_non_null (strstr (md, "| metric | folded | detail | buckets |"));
    assert_null (strstr (md, "(null)"));
    bson_destroy (r);
@@ -422,6 +429,44 @@ test_sweep_three (void **state)
    bson_free (err);
    bson_free (args);
    bson_free (md_path);
+   bson_free (out_path);
+}
+
+/* test_sweep_points_start_empty -- without --cold, each point of an embedded sweep still starts from an
+ * empty engine cache: every layout reads its pages from disk at every point (a cache reconfigured from
+ * the previous point kept the last layout's pages, which then read nothing: amplification 0). */
+static void
+test_sweep_points_start_empty (void **state)
+{
+   static const char *const names[] = { "folded", "detail", "buckets" };
+   char *out_path = bson_strdup_printf ("%s/sweep3-warm.json", g_tmp);
+   char *args = bson_strdup_printf ("--direct-io --cache-sizes 1MiB,4MiB --layout folded=detail_coll:folded "
+                                    "--layout detail=bill_detail:rows --layout buckets=bill_buckets:buckets "
+                                    "--out '%s'",
+                                    out_path);
+   char *out = NULL, *err = NULL;
+   bson_t *r;
+   char p[128];
+   int rc = scancmp (args, &out, &err), pt, l;
+
+   if (rc != 0) {
+      fail_msg ("scancmp exit %d: %s", rc, err);
+   }
+   r = lab_test_json_load (out_path);
+   assert_false (lab_test_json_bool (r, "config.cold"));
+   for (pt = 0; pt < 2; pt++) {
+      for (l = 0; l < 3; l++) {
+         snprintf (p, sizeof p, "sweep.%d.%s.read_amplification", pt, names[l]);
+         if (!(lab_test_json_num (r, p) > 0)) {
+            fail_msg ("%s = %g, want > 0: the point did not start from an empty engine cache", p,
+                      lab_test_json_num (r, p));
+         }
+      }
+   }
+   bson_destroy (r);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
    bson_free (out_path);
 }
 
@@ -460,11 +505,9 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_same_rows_per_master),
-      cmocka_unit_test (test_three_layouts),
-      cmocka_unit_test (test_four_layouts_and_report),
-      cmocka_unit_test (test_sweep_three),
-      cmocka_unit_test (test_layout_usage),
+      cmocka_unit_test (test_same_rows_per_master),     cmocka_unit_test (test_three_layouts),
+      cmocka_unit_test (test_four_layouts_and_report),  cmocka_unit_test (test_sweep_three),
+      cmocka_unit_test (test_sweep_points_start_empty), cmocka_unit_test (test_layout_usage),
    };
    return cmocka_run_group_tests_name ("scan_layouts", tests, setup, teardown);
 }
