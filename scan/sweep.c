@@ -273,18 +273,24 @@ lab_scan_sweep_cleanup (lab_scan_sweep_t *sw)
 /* ---- the points ---------------------------------------------------------------------------------- */
 
 /* append_layout -- "<layout>": read_amplification (median engine.block_read_bytes of the point's runs ÷
- * the on-disk size; left out when the engine gives no block bytes) and locality (or its note). */
+ * the on-disk size; left out when the engine gives no block bytes), disk_read_amplification (median
+ * read_bytes, the device's bytes read during the layout's load, ÷ the on-disk size; left out without disk
+ * figures) and locality (or its note). */
 static void
 append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t l, bson_t *point)
 {
    const char *layout = p->layouts.l[l].name;
    lab_stat_t s = lab_results_metric_stat (point, layout, &lab_results_block_read_bytes);
+   lab_stat_t disk = lab_results_metric_stat (point, layout, lab_results_metric_find ("read_bytes"));
    double amp;
    bson_t d;
 
    bson_append_document_begin (point, layout, -1, &d);
    if (s.present && lab_results_read_amplification (s.median, p->on_disk_bytes[l], &amp)) {
       BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_READ_AMPLIFICATION, amp);
+   }
+   if (disk.present && lab_results_read_amplification (disk.median, p->on_disk_bytes[l], &amp)) {
+      BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_DISK_READ_AMPLIFICATION, amp);
    }
    if (!bson_empty (&sw->locality[l])) {
       BSON_APPEND_DOCUMENT (&d, LAB_RESULTS_KEY_LOCALITY, &sw->locality[l]);
