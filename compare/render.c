@@ -968,13 +968,14 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
            "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
            "layout's size on disk: 1x means each on-disk byte once. ");
    if (any_buffered) {
-      app_sw (o, s,
-              "These loads ran without `--direct-io` (as mongod reads): an engine cache miss that the "
-              "OS page cache holds costs no disk read, so the engine's figure counts reads from the "
-              "page cache too, and the disk's (in brackets: the device's bytes read during the "
-              "layout's load ÷ its size on disk) says what the disk paid. Where the detail layout's "
-              "engine rereads (above 2x) but its disk read at most 2x, the regime is *fits in "
-              "memory*: the page cache held what the engine cache could not. ");
+      app_sw (
+         o, s,
+         "These loads ran without `--direct-io` (as mongod reads): an engine cache miss that the "
+         "OS page cache holds costs no disk read, so the engine's figure counts reads from the "
+         "page cache too, and the disk's (\"disk\" in the Reads table: the device's bytes read "
+         "during the layout's load ÷ its size on disk) says what the disk paid. Where the detail layout's "
+         "engine rereads (above 2x) but its disk read at most 2x, the regime is *fits in "
+         "memory*: the page cache held what the engine cache could not. ");
    }
    if (any_locality) {
       app_sw (o, s,
