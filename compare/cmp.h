@@ -161,6 +161,12 @@ typedef struct {
    const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
 } lab_cmp_render_opts_t;
 
+/* lab_cmp_app_engine_disk -- append to `o` the two read amplifications of point p's reference layout
+ * (named `layout`, Markdown-escaped): "the engine read 6.1x the detail layout, the disk 1.02x", and for
+ * a point in LAB_RESULTS_REGIME_MEMORY ": the page cache held it". Nothing without the engine's figure;
+ * the disk's only when known. */
+void lab_cmp_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout);
+
 /* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with
  * a speedup), per lab_results_estimate_speedup: the first candidate's (lab_cmp_sweep_estimate_of 1). */
 lab_estimate_t lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production);
@@ -173,10 +179,10 @@ lab_estimate_t lab_cmp_sweep_estimate_of (const lab_cmp_results_t *r, const lab_
 
 /* lab_cmp_sweep_json_append -- for scripts (layout-report --json): append "sweep" (per point: cache size,
  * ratio, regime, reference, speedup of the first candidate, and per layout the median load time, its
- * speedup (the candidates), read amplification and locality) when r is a sweep, and "production" (ratio,
- * "estimate": interpolated | measured | outside | too_few | single_point, the speedup when there is one,
- * the measured ratio range, all of the first candidate; "candidates": {name: {estimate, speedup}} for
- * every candidate) when given. */
+ * speedup (the candidates), read amplification, disk read amplification and locality) when r is a sweep,
+ * and "production" (ratio, "estimate": interpolated | measured | outside | too_few | single_point, the
+ * speedup when there is one, the measured ratio range, all of the first candidate; "candidates": {name:
+ * {estimate, speedup}} for every candidate) when given. */
 void lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
                                 bson_t *out);
 

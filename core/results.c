@@ -706,8 +706,15 @@ const char *
 lab_results_point_regime (const lab_sweep_point_t *p)
 {
    if (p->read_amplification[0] > 0) {
-      return p->read_amplification[0] <= LAB_RESULTS_FITS_MAX_AMPLIFICATION ? LAB_RESULTS_REGIME_FITS
-                                                                            : LAB_RESULTS_REGIME_REREADS;
+      if (p->read_amplification[0] <= LAB_RESULTS_FITS_MAX_AMPLIFICATION) {
+         return LAB_RESULTS_REGIME_FITS;
+      }
+      /* buffered reads: the engine's misses cost a disk read only when the page cache lacked them */
+      if (p->buffered_io && p->has_disk_amplification[0] &&
+          p->disk_read_amplification[0] <= LAB_RESULTS_FITS_MAX_AMPLIFICATION) {
+         return LAB_RESULTS_REGIME_MEMORY;
+      }
+      return LAB_RESULTS_REGIME_REREADS;
    }
    return p->cache_ratio > 0 ? lab_results_regime (p->cache_ratio) : "unknown";
 }
@@ -883,38 +890,54 @@ lab_results_sweep_pair (const bson_t *results, lab_results_layouts_t *ls, const 
    names[1] = all[1];
 }
 
-/* lab_results_sweep_point -- see results.h. */
-bool
-lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
+/* stored_or_ratio -- *out from the point's stored `key` of `layout` (when `stored`), else the median of
+ * metric m over the layout's on-disk size; false when neither is known. */
+static bool
+stored_or_ratio (const bson_t *results, const bson_t *point, bool stored, const char *layout, const char *key,
+                 const lab_metric_t *m, double *out)
 {
-   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
-   const lab_metric_t *br = &lab_results_block_read_bytes;
-   lab_results_layouts_t ls;
    char path[128];
    double disk;
-   size_t l;
+   lab_stat_t s;
 
-   memset (p, 0, sizeof *p);
-   p->n = lab_results_sweep_order (results, &ls, p->names);
-   if (!sweep_view (results, i, &p->doc)) {
+   snprintf (path, sizeof path, "%s.%s", layout, key);
+   if (stored && lab_results_get_number (point, path, out)) {
+      return true;
+   }
+   if (!lab_results_on_disk_bytes (results, layout, &disk)) {
       return false;
    }
-   lab_results_get_number (&p->doc, LAB_RESULTS_KEY_CACHE_SIZE, &p->cache_size_bytes);
-   if (!point_ratio (results, &p->doc, &p->cache_ratio)) {
-      p->cache_ratio = 0;
-   }
+   s = lab_results_metric_stat (point, layout, m);
+   return s.present && lab_results_read_amplification (s.median, disk, out);
+}
+
+/* fill_point -- the figures of *p whose runs and summary are in p->doc; `stored` reads the point's own
+ * per-layout figures (a sweep point) before computing them. */
+static void
+fill_point (const bson_t *results, lab_sweep_point_t *p, bool stored)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   const lab_metric_t *rb = lab_results_metric_find ("read_bytes");
+   lab_results_layouts_t ls;
+   char path[128];
+   bool direct_io;
+   size_t l;
+
+   p->n = lab_results_sweep_order (results, &ls, p->names);
+   p->buffered_io = lab_results_get_bool (results, "config.direct_io", &direct_io) && !direct_io;
    for (l = 0; l < p->n; l++) {
       lab_locality_t *loc = &p->locality[l];
       const char *name = p->names[l];
 
       p->elapsed[l] = lab_results_metric_stat (&p->doc, name, el);
-      snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_READ_AMPLIFICATION, name);
-      if (lab_results_get_number (&p->doc, path, &p->read_amplification[l])) {
-         p->has_amplification[l] = true;
-      } else if (lab_results_on_disk_bytes (results, name, &disk)) {
-         lab_stat_t s = lab_results_metric_stat (&p->doc, name, br);
-         p->has_amplification[l] =
-            s.present && lab_results_read_amplification (s.median, disk, &p->read_amplification[l]);
+      p->has_amplification[l] =
+         stored_or_ratio (results, &p->doc, stored, name, LAB_RESULTS_KEY_READ_AMPLIFICATION,
+                          &lab_results_block_read_bytes, &p->read_amplification[l]);
+      p->has_disk_amplification[l] =
+         stored_or_ratio (results, &p->doc, stored, name, LAB_RESULTS_KEY_DISK_READ_AMPLIFICATION, rb,
+                          &p->disk_read_amplification[l]);
+      if (!stored) {
+         continue;
       }
       snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN,
                 name);
@@ -940,7 +963,39 @@ lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
    }
    p->has_speedup = p->has_speedup_of[1];
    p->speedup = p->speedup_of[1];
+}
+
+/* lab_results_sweep_point -- see results.h. */
+bool
+lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
+{
+   memset (p, 0, sizeof *p);
+   if (!sweep_view (results, i, &p->doc)) {
+      return false;
+   }
+   lab_results_get_number (&p->doc, LAB_RESULTS_KEY_CACHE_SIZE, &p->cache_size_bytes);
+   if (!point_ratio (results, &p->doc, &p->cache_ratio)) {
+      p->cache_ratio = 0;
+   }
+   fill_point (results, p, true);
    return true;
+}
+
+/* lab_results_top_point -- see results.h. */
+void
+lab_results_top_point (const bson_t *results, lab_sweep_point_t *p)
+{
+   memset (p, 0, sizeof *p);
+   if (!bson_init_static (&p->doc, bson_get_data (results), results->len)) {
+      bson_init (&p->doc); /* cannot fail for a valid bson_t; an empty view keeps the struct usable */
+   }
+   if (!lab_results_cache_bytes (results, &p->cache_size_bytes)) {
+      p->cache_size_bytes = 0;
+   }
+   if (!lab_results_cache_ratio (results, &p->cache_ratio)) {
+      p->cache_ratio = 0;
+   }
+   fill_point (results, p, false);
 }
 
 /* lab_results_sweep_reference_of -- see results.h. */

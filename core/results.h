@@ -240,7 +240,9 @@ void lab_results_ncells_cleanup (lab_results_ncells_t *cells);
 #define LAB_RESULTS_KEY_CACHE_SIZE "cache_size_bytes"     /* sweep[].cache_size_bytes: engine cache */
 #define LAB_RESULTS_KEY_CACHE_RATIO "cache_ratio"         /* sweep[].cache_ratio; config.cache_ratio */
 #define LAB_RESULTS_KEY_READ_AMPLIFICATION "read_amplification" /* sweep[].<layout>.read_amplification */
-#define LAB_RESULTS_KEY_LOCALITY "locality"                     /* sweep[].<layout>.locality.{...} */
+/* sweep[].<layout>.disk_read_amplification: the device's bytes read / the layout's on-disk size */
+#define LAB_RESULTS_KEY_DISK_READ_AMPLIFICATION "disk_read_amplification"
+#define LAB_RESULTS_KEY_LOCALITY "locality" /* sweep[].<layout>.locality.{...} */
 #define LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN "pages_per_master_mean"
 #define LAB_RESULTS_KEY_PAGES_PER_MASTER_P95 "pages_per_master_p95"
 #define LAB_RESULTS_KEY_MASTERS_SAMPLED "masters_sampled"
@@ -251,6 +253,11 @@ void lab_results_ncells_cleanup (lab_results_ncells_t *cells);
 /* The two regimes a cache ratio falls in (ratio >= 1: the detail layout fits in the engine cache). */
 #define LAB_RESULTS_REGIME_FITS "fits in cache"
 #define LAB_RESULTS_REGIME_REREADS "rereads"
+/* A third regime only a measured point without --direct-io can be in (config.direct_io false, mongod's
+ * way): the engine cache rereads (engine read amplification > LAB_RESULTS_FITS_MAX_AMPLIFICATION) but the
+ * OS page cache serves its misses, so the disk reads each byte about once (disk read amplification <=
+ * LAB_RESULTS_FITS_MAX_AMPLIFICATION). The rereads cost copies and decompression, not disk reads. */
+#define LAB_RESULTS_REGIME_MEMORY "fits in memory"
 
 /* lab_results_regime -- LAB_RESULTS_REGIME_FITS for ratio >= 1, else LAB_RESULTS_REGIME_REREADS: the
  * regime a cache ratio suggests before anything is measured (a production point). */
@@ -315,6 +322,12 @@ typedef struct {
    bool has_amplification[LAB_RESULTS_MAX_LAYOUTS];
    double read_amplification[LAB_RESULTS_MAX_LAYOUTS]; /* stored, else block_read_bytes / on-disk size */
    lab_locality_t locality[LAB_RESULTS_MAX_LAYOUTS];
+   /* the disk's: stored, else read_bytes median (the device's bytes read during the layout's load) /
+    * on-disk size. The counter is the whole device's: meaningful per layout because layouts load one at
+    * a time. With --direct-io it matches the engine's; without, the OS page cache can make it smaller. */
+   bool has_disk_amplification[LAB_RESULTS_MAX_LAYOUTS];
+   double disk_read_amplification[LAB_RESULTS_MAX_LAYOUTS];
+   bool buffered_io; /* config.direct_io recorded false: engine misses may hit the OS page cache */
 } lab_sweep_point_t;
 
 /* lab_results_sweep_order -- the layouts of a sweep in the order of lab_sweep_point_t's arrays: the
@@ -334,9 +347,17 @@ size_t lab_results_sweep_n (const bson_t *results);
  * false when out of range or not an object. */
 bool lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p);
 
-/* lab_results_point_regime -- the regime a measured point was in: from the detail layout's read
- * amplification when known (<= LAB_RESULTS_FITS_MAX_AMPLIFICATION: fits), else lab_results_regime of its
- * ratio ("unknown" without one). */
+/* lab_results_top_point -- fill *p from the top level of `results` as from a sweep point (a view: valid
+ * while results is): a single-point file's figures (for a sweep file, its reference point's runs and
+ * summary, without the point's stored figures). cache_size_bytes and cache_ratio are 0 when unknown. */
+void lab_results_top_point (const bson_t *results, lab_sweep_point_t *p);
+
+/* lab_results_point_regime -- the regime a measured point was in, from the detail (reference) layout's
+ * engine read amplification when known: <= LAB_RESULTS_FITS_MAX_AMPLIFICATION fits in cache; above it,
+ * LAB_RESULTS_REGIME_MEMORY when the reads were buffered (p->buffered_io) and the disk read amplification
+ * is known and <= LAB_RESULTS_FITS_MAX_AMPLIFICATION, else rereads. Without an engine read amplification,
+ * lab_results_regime of its ratio ("unknown" without one). With --direct-io the disk figure is never
+ * consulted: every engine miss is a disk read. */
 const char *lab_results_point_regime (const lab_sweep_point_t *p);
 
 /* lab_results_sweep_reference_of -- the point a writer repeats at the top level: the one whose ratio is

@@ -273,18 +273,24 @@ lab_scan_sweep_cleanup (lab_scan_sweep_t *sw)
 /* ---- the points ---------------------------------------------------------------------------------- */
 
 /* append_layout -- "<layout>": read_amplification (median engine.block_read_bytes of the point's runs ÷
- * the on-disk size; left out when the engine gives no block bytes) and locality (or its note). */
+ * the on-disk size; left out when the engine gives no block bytes), disk_read_amplification (median
+ * read_bytes, the device's bytes read during the layout's load, ÷ the on-disk size; left out without disk
+ * figures) and locality (or its note). */
 static void
 append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t l, bson_t *point)
 {
    const char *layout = p->layouts.l[l].name;
    lab_stat_t s = lab_results_metric_stat (point, layout, &lab_results_block_read_bytes);
+   lab_stat_t disk = lab_results_metric_stat (point, layout, lab_results_metric_find ("read_bytes"));
    double amp;
    bson_t d;
 
    bson_append_document_begin (point, layout, -1, &d);
    if (s.present && lab_results_read_amplification (s.median, p->on_disk_bytes[l], &amp)) {
       BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_READ_AMPLIFICATION, amp);
+   }
+   if (disk.present && lab_results_read_amplification (disk.median, p->on_disk_bytes[l], &amp)) {
+      BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_DISK_READ_AMPLIFICATION, amp);
    }
    if (!bson_empty (&sw->locality[l])) {
       BSON_APPEND_DOCUMENT (&d, LAB_RESULTS_KEY_LOCALITY, &sw->locality[l]);
@@ -393,7 +399,69 @@ done:
 
 /* ---- the sweep table ----------------------------------------------------------------------------- */
 
-#define SWEEP_FMT "%12s  %7s  %-13s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+#define SWEEP_FMT "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+
+/* regime_width -- the regime column's width: 13 ("fits in cache"), wider when a point's regime is. */
+static int
+regime_width (const bson_t *results, size_t n)
+{
+   size_t i, w = 13;
+
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+      if (lab_results_sweep_point (results, i, &p) && strlen (lab_results_point_regime (&p)) > w) {
+         w = strlen (lab_results_point_regime (&p));
+      }
+   }
+   return (int)w;
+}
+
+/* app_factor -- "6.1x" (lab_results_format_factor). */
+static void
+app_factor (bson_string_t *s, double f)
+{
+   char *t = lab_results_format_factor (f);
+
+   bson_string_append (s, t);
+   bson_free (t);
+}
+
+/* buffered_note -- for a sweep read without --direct-io, what the engine's read amplification does not
+ * say: per point the reference layout's engine and disk read amplifications, and where the page cache
+ * held what the engine cache reread (the "fits in memory" regime). Nothing for --direct-io. */
+static void
+buffered_note (bson_string_t *s, const bson_t *results, size_t n, const char *ref)
+{
+   bool any = false;
+   size_t i;
+
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+
+      if (!lab_results_sweep_point (results, i, &p) || !p.buffered_io || !p.has_amplification[0] ||
+          !p.has_disk_amplification[0]) {
+         continue;
+      }
+      if (!any) {
+         bson_string_append_printf (
+            s,
+            "Read without --direct-io (an engine cache miss the OS page cache holds costs no "
+            "disk read), the %s layout's\nread amp by the engine and by the disk (the "
+            "device's bytes read during its load / its size on disk):\n",
+            ref);
+         any = true;
+      }
+      bson_string_append_printf (s, "  %.1f MiB, %s: the engine read ", p.cache_size_bytes / 1048576.0,
+                                 lab_results_point_regime (&p));
+      app_factor (s, p.read_amplification[0]);
+      bson_string_append_printf (s, " the %s layout, the disk ", ref);
+      app_factor (s, p.disk_read_amplification[0]);
+      if (strcmp (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY) == 0) {
+         bson_string_append (s, ": the page cache held it");
+      }
+      bson_string_append (s, "\n");
+   }
+}
 
 /* fmt_num -- v with 3 significant digits and a suffix, or "n/a". */
 static void
@@ -419,9 +487,10 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
    bson_string_t *s = bson_string_new (NULL);
    char path[160], cell[128];
    size_t i, l;
+   int rw = regime_width (results, n);
 
    bson_string_append_printf (s, "\nCache sweep, %zu points, %zu layouts (medians per point)\n", n, ls->n);
-   bson_string_append_printf (s, "%12s  %7s  %-13s", "engine cache", "ratio", "regime");
+   bson_string_append_printf (s, "%12s  %7s  %-*s", "engine cache", "ratio", rw, "regime");
    for (l = 0; l < ls->n; l++) {
       snprintf (cell, sizeof cell, "%s: load (read amp, pages/master)", ls->l[l].name);
       bson_string_append_printf (s, "  %-36s", cell);
@@ -434,7 +503,8 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
          continue;
       }
       snprintf (cell, sizeof cell, "%.1f MiB", p.cache_size_bytes / 1048576.0);
-      bson_string_append_printf (s, "%12s  %7.2f  %-13s", cell, p.cache_ratio, lab_results_point_regime (&p));
+      bson_string_append_printf (s, "%12s  %7.2f  %-*s", cell, p.cache_ratio, rw,
+                                 lab_results_point_regime (&p));
       for (l = 0; l < ls->n; l++) {
          lab_stat_t st = lab_results_metric_stat (&p.doc, ls->l[l].name, el);
          double amp = 0, pages = 0;
@@ -459,6 +529,7 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
       "layout's size on disk;\npages/master = distinct data pages one master's rows occupy (mean). The table "
       "above shows the reference point; layout-report draws the curve\n",
       ref);
+   buffered_note (s, results, n, ref);
    return bson_string_free (s, false);
 }
 
@@ -469,10 +540,12 @@ lab_scan_sweep_table_render (const bson_t *results)
    size_t n = lab_results_sweep_n (results), i;
    lab_results_layouts_t ls;
    bson_string_t *s;
+   int rw;
 
    if (n == 0) {
       return NULL;
    }
+   rw = regime_width (results, n);
    lab_results_layouts (results, &ls);
    if (!(ls.n == 2 && ls.reference == 0 && strcmp (ls.l[0].name, LAB_RESULTS_DETAIL) == 0 &&
          strcmp (ls.l[1].name, LAB_RESULTS_FOLDED) == 0)) {
@@ -480,9 +553,9 @@ lab_scan_sweep_table_render (const bson_t *results)
    }
    s = bson_string_new (NULL);
    bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);
-   bson_string_append_printf (s, SWEEP_FMT, "engine cache", "ratio", "regime", "detail", "folded", "speedup",
-                              "read amp", "read amp", "pages/master");
-   bson_string_append_printf (s, SWEEP_FMT, "", "", "", "load", "load", "", "detail", "folded",
+   bson_string_append_printf (s, SWEEP_FMT, "engine cache", "ratio", rw, "regime", "detail", "folded",
+                              "speedup", "read amp", "read amp", "pages/master");
+   bson_string_append_printf (s, SWEEP_FMT, "", "", rw, "", "load", "load", "", "detail", "folded",
                               "detail/folded");
    for (i = 0; i < n; i++) {
       lab_sweep_point_t p;
@@ -504,13 +577,14 @@ lab_scan_sweep_table_render (const bson_t *results)
       } else {
          snprintf (loc, sizeof loc, "n/a");
       }
-      bson_string_append_printf (s, SWEEP_FMT, cache, ratio, lab_results_point_regime (&p), d, f, sp, ad, af,
-                                 loc);
+      bson_string_append_printf (s, SWEEP_FMT, cache, ratio, rw, lab_results_point_regime (&p), d, f, sp, ad,
+                                 af, loc);
    }
    bson_string_append (
       s, "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail "
          "load / folded load;\nread amp = bytes the engine read from disk / the layout's size on "
          "disk; pages/master = distinct data pages\none master's rows occupy (mean). The table "
          "above shows the reference point; layout-report draws the curve\n");
+   buffered_note (s, results, n, LAB_RESULTS_DETAIL);
    return bson_string_free (s, false);
 }

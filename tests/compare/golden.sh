@@ -63,6 +63,51 @@ golden sweep-vs-baseline sweep.json --baseline sweep-baseline.json --charts none
 golden sweep3 sweep3.json --charts none --production-cache-ratio 0.5
 golden sweep3-vs-baseline sweep3.json --baseline sweep.json --charts none --title 'three candidates against the two-layout sweep'
 
+# loads without --direct-io (issue 13): one sweep point per regime (rereads, fits in memory, fits in
+# cache), the same 1 GiB point as a single-point file, each also beside the original experiment
+golden buffered-sweep buffered-sweep.json --charts none
+golden buffered-sweep-reference buffered-sweep.json --charts none --reference "$src/datasets/reference/original.json"
+golden buffered-run buffered-run.json --charts none
+golden buffered-run-reference buffered-run.json --charts none --reference "$src/datasets/reference/original.json"
+
+# the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
+# (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file
+# contains NAME FILE TEXT -- layout-report's report of FILE (extra args after) contains TEXT
+contains() {
+  local name=$1 file=$2 text=$3; shift 3
+  (cd "$data" && "$report" "$file" --charts none "$@") > "$tmp/contains.md" || fail "$name: layout-report failed"
+  if grep -qF -- "$text" "$tmp/contains.md"; then
+    echo "ok: $name"
+  else
+    fail "$name: the report of $file lacks: $text"
+  fi
+}
+contains "memory: sweep table" buffered-sweep.json '| 1 GiB | 1.63 | fits in memory | 21.7 s (21.3–22.1) |'
+contains "memory: sweep table, rereads" buffered-sweep.json '| 256 MiB | 0.41 | rereads |'
+contains "memory: sweep table, fits" buffered-sweep.json '| 2 GiB | 3.26 | fits in cache |'
+contains "memory: reads table" buffered-sweep.json '| 6.10x (disk 1.02x) |'
+contains "memory: verdict" buffered-sweep.json \
+  'At 1 GiB (ratio 1.63, **fits in memory**) the engine read 6.10x the detail layout, the disk 1.02x: the page cache held it'
+contains "memory: verdict, no disk read claimed" buffered-sweep.json 'the engine read 93.7x its on-disk size at 256 MiB (ratio 0.41; the disk 93.2x)'
+contains "memory: cold procedure" buffered-sweep.json 'data files read through the OS page cache (no `--direct-io`'
+contains "memory: regime line" buffered-run.json \
+  'Measured in the **fits in memory** regime: an engine cache of 1 GiB is 1.63 of the detail layout'
+contains "memory: regime line figures" buffered-run.json 'the engine read 6.10x the detail layout, the disk 1.02x: the page cache held it'
+contains "memory: reference section" buffered-run.json \
+  'in the **fits in memory** regime (the engine read 6.10x the detail layout, the disk 1.02x: the page cache held it). Next to the reference' \
+  --reference "$src/datasets/reference/original.json"
+contains "memory: reference section, other point" buffered-sweep.json \
+  '(1 GiB, ratio 1.63, **fits in memory**, detail read amplification 6.10x, disk 1.02x)' \
+  --reference "$src/datasets/reference/original.json"
+for f in sweep.json run.json; do
+  (cd "$data" && "$report" "$f" --charts none --reference "$src/datasets/reference/original.json") > "$tmp/none.md"
+  if grep -qE 'fits in memory|the page cache held' "$tmp/none.md"; then
+    fail "$f (--direct-io or not said) names the fits in memory regime"
+  else
+    echo "ok: no fits in memory in $f"
+  fi
+done
+
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"
 cmp -s "$tmp/stdout.md" "$expected/run.md" && echo "ok: stdout" || fail "stdout rendering differs from the file"
@@ -205,6 +250,14 @@ c = p['candidates']
 assert set(c) == {'folded', 'buckets'} and c['folded']['speedup'] == p['speedup']
 assert c['buckets']['estimate'] == 'interpolated' and 53 < c['buckets']['speedup'] < 54
 " "$tmp/s3.json" && echo "ok: --json sweep of three layouts" || fail "--json sweep of three layouts is wrong: $(head -c 300 "$tmp/s3.json")"
+
+(cd "$data" && "$report" buffered-sweep.json --charts none -o "$tmp/b.md" --json - -q) > "$tmp/b.json"
+python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['sweep']
+assert [x['regime'] for x in s] == ['rereads', 'fits in memory', 'fits in cache'], s
+assert s[1]['detail']['read_amplification'] > 6 and abs(s[1]['detail']['disk_read_amplification'] - 1.02) < 1e-9
+" "$tmp/b.json" && echo "ok: --json buffered sweep" || fail "--json buffered sweep is wrong: $(head -c 300 "$tmp/b.json")"
 (cd "$data" && "$report" sweep.json --charts none -o "$tmp/s.md" --json - -q --production-cache-ratio 9) > "$tmp/s.json"
 python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['production']; assert p['estimate']=='outside' and 'speedup' not in p" "$tmp/s.json" \
   && echo "ok: --json production outside the range" || fail "--json production outside: $(head -c 300 "$tmp/s.json")"

@@ -6,6 +6,7 @@
  * results model (lab_results_nrow) they are built from, for two-layout files and a three-layout one (a
  * value column per layout, a ratio per layout other than the reference). A second test proves the check
  * can fail: a changed label, value, winner or a dropped row is caught, with two and with three layouts.
+ * A third checks that both sweep tables name each point's regime by the same rule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -279,7 +280,9 @@ test_same_rows_in_both (void **state)
       "tests/compare/data/partial.json", /* keys that matched nothing, rows that differ: a note under it */
       "tests/compare/data/sweep.json",   /* a sweep: the tables show its reference point */
       "tests/scan/data/example-run.json",
-      "tests/compare/data/run3.json", /* three layouts: a column each, two ratios */
+      "tests/compare/data/run3.json",           /* three layouts: a column each, two ratios */
+      "tests/compare/data/buffered-sweep.json", /* read without --direct-io */
+      "tests/compare/data/buffered-run.json",
    };
    size_t f;
 
@@ -384,6 +387,76 @@ test_catches_differences_three (void **state)
    lab_cmp_results_cleanup (&r);
 }
 
+/* The regime of every sweep point, in scancmp's sweep table and in layout-report's, from one rule
+ * (lab_results_point_regime): a sweep read without --direct-io has a point per regime, and scancmp's
+ * text under its table says both read amplifications of the point the page cache held. */
+static void
+test_sweep_regimes_in_both (void **state)
+{
+   static const char *const files[] = {
+      "tests/compare/data/buffered-sweep.json", /* rereads, fits in memory, fits in cache */
+      "tests/compare/data/sweep.json",          /* --direct-io: rereads, rereads, fits in cache */
+   };
+   size_t f, i;
+
+   (void)state;
+   for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+      char *path = data_path (files[f]), *md, *txt;
+      lab_cmp_results_t r = { 0 };
+      lab_cmp_render_opts_t o = { 0 };
+      bson_error_t error;
+      size_t n, memory = 0;
+      bool buffered = f == 0;
+
+      if (!lab_cmp_results_load_file (path, &r, &error)) {
+         fail_msg ("%s", error.message);
+      }
+      o.charts_note = "test";
+      md = lab_cmp_render_md (&r, &o);
+      txt = lab_scan_sweep_table_render (&r.doc);
+      assert_non_null (txt);
+      n = lab_results_sweep_n (&r.doc);
+      assert_int_equal (n, 3);
+      for (i = 0; i < n; i++) {
+         lab_sweep_point_t p;
+         char *row_txt, *row_md, *cache = NULL;
+
+         assert_true (lab_results_sweep_point (&r.doc, i, &p));
+         cache = lab_results_format_binary (p.cache_size_bytes);
+         /* scancmp: "  1024.0 MiB     1.63  fits in memory  ..."; the column is as wide as its longest */
+         row_txt = bson_strdup_printf ("%.1f MiB  %7.2f  %-*s  ", p.cache_size_bytes / 1048576.0,
+                                       p.cache_ratio, buffered ? 14 : 13, lab_results_point_regime (&p));
+         row_md =
+            bson_strdup_printf ("| %s | %.2f | %s |", cache, p.cache_ratio, lab_results_point_regime (&p));
+         if (!strstr (txt, row_txt) || !strstr (md, row_md)) {
+            fail_msg ("%s point %zu: '%s' / '%s' missing\n%s", files[f], i, row_txt, row_md, txt);
+         }
+         memory += strcmp (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY) == 0;
+         bson_free (row_txt);
+         bson_free (row_md);
+         bson_free (cache);
+      }
+      if (buffered) {
+         assert_int_equal (memory, 1);
+         assert_non_null (strstr (txt, "Read without --direct-io"));
+         assert_non_null (strstr (txt,
+                                  "  1024.0 MiB, fits in memory: the engine read 6.10x the detail layout, "
+                                  "the disk 1.02x: the page cache held it\n"));
+         assert_non_null (strstr (txt,
+                                  "  256.0 MiB, rereads: the engine read 93.7x the detail layout, the disk "
+                                  "93.2x\n"));
+      } else {
+         assert_int_equal (memory, 0);
+         assert_null (strstr (txt, "direct-io"));
+         assert_null (strstr (txt, LAB_RESULTS_REGIME_MEMORY));
+      }
+      bson_free (md);
+      bson_free (txt);
+      bson_free (path);
+      lab_cmp_results_cleanup (&r);
+   }
+}
+
 int
 main (void)
 {
@@ -391,6 +464,7 @@ main (void)
       cmocka_unit_test (test_same_rows_in_both),
       cmocka_unit_test (test_catches_differences),
       cmocka_unit_test (test_catches_differences_three),
+      cmocka_unit_test (test_sweep_regimes_in_both),
    };
    return cmocka_run_group_tests_name ("tables_agree", tests, NULL, NULL);
 }

@@ -555,6 +555,58 @@ test_speedup_amplification_ratio (void **state)
 }
 
 static void
+test_point_regime_buffered (void **state)
+{
+   lab_sweep_point_t p;
+
+   (void)state;
+   memset (&p, 0, sizeof p);
+   p.cache_ratio = 1.6;
+   p.has_amplification[0] = true;
+   p.has_disk_amplification[0] = true;
+   /* buffered (mongod's way): the engine rereads 6.1x, the disk read each byte about once */
+   p.buffered_io = true;
+   p.read_amplification[0] = 6.1;
+   p.disk_read_amplification[0] = 1.02;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY);
+   assert_string_equal (lab_results_point_regime (&p), "fits in memory");
+   p.disk_read_amplification[0] = LAB_RESULTS_FITS_MAX_AMPLIFICATION; /* the bound is inclusive */
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY);
+   p.disk_read_amplification[0] = 0; /* the page cache held it all before the run */
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY);
+   /* buffered, and the disk paid for the rereads too */
+   p.disk_read_amplification[0] = 5.9;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   /* buffered, the engine read each page about once: the disk figure does not matter */
+   p.read_amplification[0] = 1.3;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_FITS);
+   p.disk_read_amplification[0] = 1.0;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_FITS);
+   /* buffered without a disk figure (no disk source): the engine's figure alone, as before */
+   p.read_amplification[0] = 6.1;
+   p.has_disk_amplification[0] = false;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   /* only the reference (detail) layout's disk figure counts */
+   p.has_disk_amplification[1] = true;
+   p.disk_read_amplification[1] = 1.0;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   /* --direct-io (or a file that does not say): nothing changes, the disk figure is never consulted */
+   p.has_disk_amplification[0] = true;
+   p.disk_read_amplification[0] = 1.02;
+   p.buffered_io = false;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   p.read_amplification[0] = 1.3;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_FITS);
+   /* no engine figure: the ratio, whatever the disk read */
+   p.buffered_io = true;
+   p.read_amplification[0] = 0;
+   p.has_amplification[0] = false;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_FITS);
+   p.cache_ratio = 0.5;
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+}
+
+static void
 test_cache_ratio_single_point (void **state)
 {
    bson_t *r;
@@ -771,6 +823,67 @@ test_sweep_point (void **state)
    bson_destroy (r);
 }
 
+/* Runs with the device's bytes read (read_bytes) as well as the engine's. */
+#define PT_RUNS_DISK                                                                                         \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": 20, \"read_bytes\": 1020, "               \
+   "\"engine\": {\"block_read_bytes\": 6100}},"                                                              \
+   " {\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 2, \"read_bytes\": 330, \"engine\": "               \
+   "{\"block_read_bytes\": 300}}]"
+
+static void
+test_sweep_point_disk (void **state)
+{
+   bson_t *r;
+   bson_error_t e;
+   lab_sweep_point_t p;
+
+   (void)state;
+   /* buffered: disk amplification computed from read_bytes, or stored; the regime follows */
+   r = bson_new_from_json (
+      (const uint8_t *)"{\"config\": {\"direct_io\": false, \"cache_size_bytes\": 1600}, " SWEEP_DATASET
+                       ", " PT_RUNS_DISK ", \"sweep\": ["
+                       "{\"cache_size_bytes\": 500, " PT_RUNS "},"
+                       "{\"cache_size_bytes\": 1600, " PT_RUNS_DISK "},"
+                       "{\"cache_size_bytes\": 2000, " PT_RUNS_DISK ", \"detail\": "
+                       "{\"disk_read_amplification\": 6.5}}]}",
+      -1, &e);
+   assert_non_null (r);
+   assert_true (lab_results_sweep_point (r, 0, &p));
+   assert_true (p.buffered_io);
+   assert_false (p.has_disk_amplification[0] || p.has_disk_amplification[1]); /* no read_bytes */
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   assert_true (lab_results_sweep_point (r, 1, &p));
+   assert_true (p.has_amplification[0] && fabs (p.read_amplification[0] - 6.1) < 1e-12);
+   assert_true (p.has_disk_amplification[0] && fabs (p.disk_read_amplification[0] - 1.02) < 1e-12);
+   assert_true (p.has_disk_amplification[1] && fabs (p.disk_read_amplification[1] - 1.1) < 1e-12);
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY);
+   assert_true (lab_results_sweep_point (r, 2, &p));
+   assert_true (p.disk_read_amplification[0] == 6.5); /* stored wins */
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   /* the top level as a point: the single-point path */
+   lab_results_top_point (r, &p);
+   assert_true (p.buffered_io && p.cache_size_bytes == 1600 && p.cache_ratio == 1.6);
+   assert_true (p.has_disk_amplification[0] && fabs (p.disk_read_amplification[0] - 1.02) < 1e-12);
+   assert_true (p.has_speedup && p.speedup == 10);
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY);
+   bson_destroy (r);
+   /* direct_io true, or not said: the same figures, the engine's regime */
+   r = bson_new_from_json (
+      (const uint8_t *)"{\"config\": {\"direct_io\": true}, " SWEEP_DATASET ", " PT_RUNS_DISK "}", -1, &e);
+   assert_non_null (r);
+   lab_results_top_point (r, &p);
+   assert_false (p.buffered_io);
+   assert_true (p.has_disk_amplification[0] && p.cache_ratio == 0 && p.cache_size_bytes == 0);
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   bson_destroy (r);
+   r = bson_new_from_json ((const uint8_t *)"{" SWEEP_DATASET ", " PT_RUNS_DISK "}", -1, &e);
+   assert_non_null (r);
+   lab_results_top_point (r, &p);
+   assert_false (p.buffered_io);
+   assert_string_equal (lab_results_point_regime (&p), LAB_RESULTS_REGIME_REREADS);
+   bson_destroy (r);
+}
+
 static void
 test_format_binary (void **state)
 {
@@ -800,11 +913,13 @@ main (void)
       cmocka_unit_test (test_format),
       cmocka_unit_test (test_row_cells),
       cmocka_unit_test (test_speedup_amplification_ratio),
+      cmocka_unit_test (test_point_regime_buffered),
       cmocka_unit_test (test_cache_ratio_single_point),
       cmocka_unit_test (test_estimate_speedup),
       cmocka_unit_test (test_sweep_reference_of),
       cmocka_unit_test (test_sweep_check),
       cmocka_unit_test (test_sweep_point),
+      cmocka_unit_test (test_sweep_point_disk),
       cmocka_unit_test (test_format_binary),
    };
    return cmocka_run_group_tests_name ("results", tests, NULL, NULL);

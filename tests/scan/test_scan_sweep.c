@@ -12,6 +12,7 @@
  */
 #include "tests/testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,20 @@ test_three_points_interleaved (void **state)
       snprintf (p, sizeof p, "sweep.%d.runs.1.run", i);
       assert_int_equal ((int)lab_test_json_num (r, p), 1); /* runs numbered within the point */
       amp[i] = num (r, i, "detail.read_amplification");
+      /* the disk's amplification beside it: the device's bytes read over the same on-disk size, stored
+       * exactly when the runs have disk figures (none without a device to read) */
+      snprintf (p, sizeof p, "sweep.%d.summary.detail.read_bytes.median", i);
+      if (lab_test_json_has (r, p)) {
+         double disk = lab_test_json_num (r, "dataset.detail.storage_size_bytes") +
+                       lab_test_json_num (r, "dataset.detail.index_size_bytes");
+         double want = lab_test_json_num (r, p) / disk, got = num (r, i, "detail.disk_read_amplification");
+         if (!(fabs (got - want) <= 1e-9 * (want > 1 ? want : 1))) {
+            fail_msg ("point %d: disk read amplification %g, read_bytes / on-disk size %g", i, got, want);
+         }
+      } else {
+         snprintf (p, sizeof p, "sweep.%d.detail.disk_read_amplification", i);
+         assert_false (lab_test_json_has (r, p));
+      }
       speedup[i] =
          num (r, i, "summary.detail.elapsed_s.median") / num (r, i, "summary.folded.elapsed_s.median");
    }
