@@ -79,25 +79,32 @@ typedef struct {
 
 static pthread_once_t mongo_once = PTHREAD_ONCE_INIT;
 
-/* mongo_log -- libmongoc's log: warnings and worse to the log sink (log.h), except (a) the endSessions
- * warning a server without sessions (FerretDB) causes at every pool destroy and (b) the URI parser's
- * complaints, which it also returns as the error that uri.c reports with context (an unknown option, which
- * the parser only warns about, still gets through). */
+/* mongo_log -- libmongoc's log, into the log sink (log.h). Its warnings and errors go out at the verbose
+ * level (-v) only: they come with a failure our own error already reports with context ("stream: Failed
+ * to buffer 4 bytes" before "cannot reach the MongoDB server ..." when the server dies mid-read), or they
+ * are a retry libmongoc handles itself. Debug and trace are dropped. Exceptions: (a) a URI option
+ * libmongoc ignores (unknown) or overrides (given twice) stays at the normal level, since nothing else
+ * reports it; (b) dropped even at -v, the endSessions warning a server without sessions (FerretDB) causes
+ * at every pool destroy, and the URI parser's complaints, which it also returns as the error that uri.c
+ * reports with context. A program that wants libmongoc's own handler back (to stderr, every level)
+ * installs mongoc_log_default_handler after the first store opens. */
 static void
 mongo_log (mongoc_log_level_t level, const char *domain, const char *message, void *user_data)
 {
-   if (level > MONGOC_LOG_LEVEL_WARNING) {
+   (void)user_data;
+   if (level > MONGOC_LOG_LEVEL_INFO) {
       return;
    }
    if (strstr (message, "endSessions") || strstr (message, "in URI") ||
        strstr (message, "could not be parsed") || strstr (message, "cannot parse")) {
       return;
    }
-   if (level <= MONGOC_LOG_LEVEL_ERROR) {
-      lab_log_error ("libmongoc %s: %s: %s", mongoc_log_level_str (level), domain, message);
-   } else {
+   if (level <= MONGOC_LOG_LEVEL_WARNING &&
+       (strstr (message, "Unsupported URI option") || strstr (message, "Overwriting previously provided"))) {
       lab_log_info ("libmongoc %s: %s: %s", mongoc_log_level_str (level), domain, message);
+      return;
    }
+   lab_log_debug ("libmongoc %s: %s: %s", mongoc_log_level_str (level), domain, message);
 }
 
 /* mongo_log_install -- at program load, so URI parsing (uri.c, before any store opens) logs through it. */
