@@ -112,7 +112,15 @@ append_opt (bson_string_t *out, const char *name, const char *value)
 /* append_auth_options -- the auth options (user:password@ goes before the host, lab_scan_direct_uri):
  * authSource as libmongoc resolves it for the router URI (explicit, else per mechanism, else the URI's
  * database, else admin: the shard URI has no database to fall back on), authMechanism and its
- * properties. Nothing without a user name or a mechanism. */
+ * properties. Nothing without a user name or a mechanism.
+ *
+ * The properties are written KEY:VALUE,KEY:VALUE in the order libmongoc read them, keys and values
+ * percent-encoded (',' and ':' included, as the connection string spec asks). libmongoc 1.23 decodes
+ * the whole option value before splitting it (mongoc-uri.c: mongoc_uri_split_option, then
+ * mongoc_uri_parse_auth_mechanism_properties), so the encoding protects only '&', '%' and the like; a
+ * ',' or ':' inside a value comes through because the router's value was split the same way: a value
+ * holding a ':' before any ',' ran to the end of the router's string, and staying last it does here too
+ * (tests/scan/test_scan_unit.c, test_direct_uri, pins each case). */
 static void
 append_auth_options (bson_string_t *out, const mongoc_uri_t *ru)
 {

@@ -26,18 +26,9 @@
 # server cannot be restarted from here).
 set -uo pipefail
 
-S="${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/scripts/mongo-test-server.sh"
-B="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}"
-unset LAYOUTLAB_TEST_URI
-T=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/fold-failover-XXXXXX")
-fold_pid=
-cleanup() {
-  [ -n "$fold_pid" ] && kill "$fold_pid" 2>/dev/null
-  "$S" stop --dir "$T/srv" >/dev/null 2>&1
-  rm -rf "$T"
-}
-trap cleanup EXIT
-die() { echo "FAIL: $*" >&2; exit 1; }
+# the private server, the temporary directory T, die, start_server, kill_server, and a watchdog that stops
+# the server when this script is killed (ctest's timeout) before its trap can run
+. "${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/tests/lib/private_server.sh" fold-failover
 
 # rows_read FILE [WHAT] -- the largest row count the progress line WHAT ("folding", the default, or
 # "verifying") has shown so far in FILE.
@@ -57,18 +48,7 @@ wait_rows() {
   die "the fold did not read $2 rows in 1200 s"
 }
 
-# kill_server -- SIGKILL the private server and wait until it is gone (its pid file stays; start copes)
-kill_server() {
-  local srv_pid
-  srv_pid=$(cat "$T/srv/pid") || die "no pid file in $T/srv"
-  kill -KILL "$srv_pid" || die "cannot kill the server (pid $srv_pid)"
-  while kill -0 "$srv_pid" 2>/dev/null; do sleep 0.1; done
-}
-
-uri=$("$S" start --dir "$T/srv") || die "cannot start a private test server in $T/srv"
-# short selection and connect timeouts: a server that is down is noticed in 2 s, not 30
-case "$uri" in *\?*) sep='&' ;; *) sep='?' ;; esac
-uri="${uri}${sep}serverSelectionTimeoutMS=2000&connectTimeoutMS=2000"
+uri=$(start_server) || exit 1
 bills=${LAB_FAILOVER_BILLS:-2000}
 if [ -n "${FOLD_FAILOVER_ROWS:-}" ]; then
   [ "$FOLD_FAILOVER_ROWS" -ge 20 ] 2>/dev/null || die "FOLD_FAILOVER_ROWS must be a number of rows >= 20"
@@ -87,25 +67,25 @@ echo "generated $total rows in $(($(date +%s) - t0)) s"
   --progress always \
   --json "$T/fold.json" \
   >"$T/fold.out" 2>"$T/fold.err" &
-fold_pid=$!
-wait_rows "$T/fold.err" $((total / 4)) "$fold_pid"
+client_pid=$!
+wait_rows "$T/fold.err" $((total / 4)) "$client_pid"
 echo "restarting the server after $(rows_read "$T/fold.err") of $total rows read"
 # killed, not stopped: a graceful stop lets open connections drain for up to 3 s, in which a fast machine
 # finishes the fold and the restart lands in --verify instead; SIGKILL cuts the fold's cursor at once
 kill_server
 sleep 3
-kill -0 "$fold_pid" 2>/dev/null || die "the fold ended while the server was down"
+kill -0 "$client_pid" 2>/dev/null || die "the fold ended while the server was down"
 "$S" start --dir "$T/srv" >/dev/null || die "start after the stop failed"
 # and once more in the middle of --verify
-wait_rows "$T/fold.err" $((total / 4)) "$fold_pid" verifying
+wait_rows "$T/fold.err" $((total / 4)) "$client_pid" verifying
 echo "restarting the server after $(rows_read "$T/fold.err" verifying) of $total rows verified"
 kill_server
 sleep 3
-kill -0 "$fold_pid" 2>/dev/null || die "--verify ended while the server was down"
+kill -0 "$client_pid" 2>/dev/null || die "--verify ended while the server was down"
 "$S" start --dir "$T/srv" >/dev/null || die "start after the second stop failed"
-wait "$fold_pid"
+wait "$client_pid"
 rc=$?
-fold_pid=
+client_pid=
 echo "--- fold log (progress lines omitted)"
 sed 's/\x1b\[K/\n/g' "$T/fold.err" | tr '\r' '\n' | grep -v '^folding: \|^verifying: \|^$'
 cat "$T/fold.out"
@@ -122,12 +102,12 @@ echo "part 1 (restart mid-fold and mid-verify, $total rows) passed after $(($(da
 "$B/fold-details" --uri "$uri" --db failover --src bd --dst fs --drop-dst --retries 1 --cursor-batch 100 \
   --batch-docs 50 --progress always \
   >"$T/down.out" 2>"$T/down.err" &
-fold_pid=$!
-wait_rows "$T/down.err" $((total / 4)) "$fold_pid"
+client_pid=$!
+wait_rows "$T/down.err" $((total / 4)) "$client_pid"
 kill_server
-wait "$fold_pid"
+wait "$client_pid"
 rc=$?
-fold_pid=
+client_pid=
 sed 's/\x1b\[K/\n/g' "$T/down.err" | tr '\r' '\n' | grep -v '^folding: \|^$'
 [ "$rc" -eq 1 ] || die "a fold whose server stayed down exited $rc, wanted 1"
 grep -q 'retry: range 0 failed with a transient error' "$T/down.err" || die "no retry was logged"

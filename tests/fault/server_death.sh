@@ -4,10 +4,10 @@
 #
 #  scancmp (several runs, progress on) is loading the detail layout when the server is killed and stays
 #  down. scancmp has no retry: it must end with exit 1 within its timeouts, one clear error naming the
-#  server and what failed, no results file (--out is written only after every run has finished: a
-#  partial comparison is never left behind to be reported), and a --json summary that records exit 1 and
-#  the same error with no results. The server, started again, still holds both layouts, and the same
-#  scancmp command then succeeds and writes its results file.
+#  server and what failed, no results file (--out is written only after every run has finished: a partial
+#  comparison is never left behind to be reported), and a --json summary that records exit 1 and the same
+#  error with no results, and no libmongoc log line (those go to -v). The server, started again, still
+#  holds both layouts, and the same scancmp command then succeeds and writes its results file.
 #
 # The other half of part 3, a fold whose server is killed and stays down (retries exhausted, the error
 # names the exact --resume command, which after a restart finishes and verifies), is in
@@ -17,36 +17,16 @@
 # real server cannot be killed from here).
 set -uo pipefail
 
-S="${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/scripts/mongo-test-server.sh"
-B="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}"
-unset LAYOUTLAB_TEST_URI
-T=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/server-death-XXXXXX")
-scan_pid=
-cleanup() {
-  [ -n "$scan_pid" ] && kill "$scan_pid" 2>/dev/null
-  "$S" stop --dir "$T/srv" >/dev/null 2>&1
-  rm -rf "$T"
-}
-trap cleanup EXIT
-die() { echo "FAIL: $*" >&2; exit 1; }
+# the private server, the temporary directory T, die, start_server, kill_server, and a watchdog that stops
+# the server when this script is killed (ctest's timeout) before its trap can run
+. "${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/tests/lib/private_server.sh" server-death
 
 # keys_loaded FILE -- the largest key count a progress line of run 1's detail layout shows in FILE.
 keys_loaded() {
   sed 's/\x1b\[K/\n/g' "$1" | tr '\r' '\n' | sed -n 's/^run 1 detail: \([0-9]*\)\/.*/\1/p' | tail -1
 }
 
-# kill_server -- SIGKILL the private server and wait until it is gone.
-kill_server() {
-  local srv_pid
-  srv_pid=$(cat "$T/srv/pid") || die "no pid file in $T/srv"
-  kill -KILL "$srv_pid" || die "cannot kill the server (pid $srv_pid)"
-  while kill -0 "$srv_pid" 2>/dev/null; do sleep 0.1; done
-}
-
-uri=$("$S" start --dir "$T/srv") || die "cannot start a private test server in $T/srv"
-# short selection and connect timeouts: a server that is down is noticed in 2 s, not 30
-case "$uri" in *\?*) sep='&' ;; *) sep='?' ;; esac
-uri="${uri}${sep}serverSelectionTimeoutMS=2000&connectTimeoutMS=2000"
+uri=$(start_server) || exit 1
 # small: FerretDB's SQLite backend loads a few keys per second under load (each key's query reads the
 # collection), and the scan must still be in its first layout when the server is killed
 bills=${LAB_DEATH_BILLS:-200}
@@ -61,26 +41,29 @@ SCAN=("$B/scancmp" --uri "$uri" --db death --parallel 1 --keys-limit 60 --progre
   --json "$T/summary.json")
 want=3 # keys loaded before the kill: the scan is under way, far from its end
 "${SCAN[@]}" --runs 3 >"$T/scan.out" 2>"$T/scan.err" &
-scan_pid=$!
+client_pid=$!
 deadline=$(($(date +%s) + 180))
 while [ "$(date +%s)" -lt "$deadline" ]; do
   n=$(keys_loaded "$T/scan.err")
   [ -n "$n" ] && [ "$n" -ge "$want" ] && break
-  kill -0 "$scan_pid" 2>/dev/null || die "scancmp ended before the kill: $(tr '\r' '\n' <"$T/scan.err" | tail -5)"
+  kill -0 "$client_pid" 2>/dev/null || die "scancmp ended before the kill: $(tr '\r' '\n' <"$T/scan.err" | tail -5)"
   sleep 0.1
 done
 [ -n "$n" ] && [ "$n" -ge "$want" ] || die "scancmp did not load $want keys in 180 s"
 echo "killing the server after $n of 60 keys of run 1's detail layout"
 kill_server
 t1=$(date +%s)
-wait "$scan_pid"
+wait "$client_pid"
 rc=$?
-scan_pid=
+client_pid=
 echo "--- scancmp's log (progress lines omitted), $(($(date +%s) - t1)) s after the kill"
 sed 's/\x1b\[K/\n/g' "$T/scan.err" | tr '\r' '\n' | grep -v '^run [0-9]* [a-z]*: [0-9]*/\|^$' | tee "$T/log"
 [ "$rc" -eq 1 ] || die "scancmp whose server died exited $rc, wanted 1"
 grep -q '^scancmp: error: ' "$T/log" || die "no 'scancmp: error:' line"
 [ "$(grep -c '^scancmp: error: ' "$T/log")" -eq 1 ] || die "more than one error line"
+# libmongoc's own complaints about the dead connection ("stream: Failed to buffer 4 bytes") belong to -v:
+# the error line already says what failed
+grep -q 'libmongoc' "$T/log" && die "libmongoc's log reached the default output: $(grep libmongoc "$T/log")"
 err=$(grep '^scancmp: error: ' "$T/log")
 case "$err" in *detail*bill_detail* | *bill_detail*) ;; *) die "the error does not name the layout or collection: $err" ;; esac
 case "$err" in *127.0.0.1* | *server* | *connect* | *socket*) ;; *) die "the error does not say the server failed: $err" ;; esac

@@ -966,6 +966,36 @@ direct_uri (const char *router, const char *want)
    return m;
 }
 
+/* same_props -- the shard URI lab_scan_direct_uri builds from `router` carries exactly the
+ * authMechanismProperties libmongoc read from `router` (same keys, values and order), checked against
+ * `want` (the shard URI) when given; `key` must be among them with the value `value`. */
+static void
+same_props (const char *router, const char *want, const char *key, const char *value)
+{
+   bson_error_t e;
+   mongoc_uri_t *r = mongoc_uri_new_with_error (router, &e);
+   mongoc_uri_t *m;
+   bson_t rp, mp;
+   bson_iter_t it;
+
+   if (!r) {
+      fail_msg ("%s does not parse: %s", router, e.message);
+   }
+   m = direct_uri (router, want);
+   assert_true (mongoc_uri_get_mechanism_properties (r, &rp));
+   assert_true (mongoc_uri_get_mechanism_properties (m, &mp));
+   if (!bson_equal (&rp, &mp)) {
+      char *a = bson_as_relaxed_extended_json (&rp, NULL), *b = bson_as_relaxed_extended_json (&mp, NULL);
+      fail_msg ("router %s: properties %s, shard %s", router, a, b);
+   }
+   assert_true (bson_iter_init_find (&it, &mp, key));
+   assert_string_equal (bson_iter_utf8 (&it, NULL), value);
+   bson_destroy (&rp);
+   bson_destroy (&mp);
+   mongoc_uri_destroy (m);
+   mongoc_uri_destroy (r);
+}
+
 /* test_direct_uri -- which options of the router's URI a shard's direct connection keeps (topology.h):
  * each decision, and the result as libmongoc reads it back. */
 static void
@@ -1038,6 +1068,41 @@ test_direct_uri (void **state)
    assert_string_equal (bson_iter_utf8 (&it, NULL), "mongo2");
    bson_destroy (&props);
    mongoc_uri_destroy (m);
+
+   /* ',' and ':' inside property values. libmongoc 1.23 (mongoc-uri.c) percent-decodes the whole option
+    * value before it splits the properties: on ',' between pairs, the key up to the first ':', and a value
+    * that meets a ':' before any ',' runs to the end of the string; a backslash keeps the character after
+    * it (and stays in the value). So %2C/%3A in the shard URI are read as ',' and ':' again, and the
+    * properties come out the same as long as their order is kept: an AWS session token (base64: '+',
+    * '/', '='; here also ':', '&' and '%') */
+   same_props ("mongodb://AKIA:s%2Fk@r1/?authMechanism=MONGODB-AWS"
+               "&authMechanismProperties=AWS_SESSION_TOKEN:IQo%2Bb3/Jp==:x%26y%25z",
+               "mongodb://AKIA:s%2Fk@shard1:27018/?directConnection=true&authSource=admin"
+               "&authMechanism=MONGODB-AWS"
+               "&authMechanismProperties=AWS_SESSION_TOKEN:IQo%2Bb3%2FJp%3D%3D%3Ax%26y%25z",
+               "AWS_SESSION_TOKEN", "IQo+b3/Jp==:x&y%z");
+   /* a last value holding ':' and ',' (the earlier ones stay before it) */
+   same_props ("mongodb://u@r1/?authMechanism=GSSAPI"
+               "&authMechanismProperties=CANONICALIZE_HOST_NAME:true,SERVICE_NAME:mongo:db,east",
+               "mongodb://u@shard1:27018/?directConnection=true&authSource=%24external&authMechanism=GSSAPI"
+               "&authMechanismProperties=CANONICALIZE_HOST_NAME:true,SERVICE_NAME:mongo%3Adb%2Ceast",
+               "SERVICE_NAME", "mongo:db,east");
+   same_props ("mongodb://u@r1/?authMechanism=MONGODB-AWS"
+               "&authMechanismProperties=AWS_SESSION_TOKEN:a%3Ab%2Cc",
+               NULL, "AWS_SESSION_TOKEN", "a:b,c");
+   /* a backslash-escaped ',' in a value that is not the last: the backslash stays, as libmongoc read it */
+   same_props ("mongodb://u@r1/?authMechanism=GSSAPI"
+               "&authMechanismProperties=SERVICE_NAME:a%5C%2Cb,CANONICALIZE_HOST_NAME:true",
+               NULL, "SERVICE_NAME", "a\\,b");
+   /* a percent-encoded ',' in a value that is not the last splits it in the router already: the shard
+    * gets what libmongoc read there, no more and no less */
+   same_props ("mongodb://u@r1/?authMechanism=GSSAPI"
+               "&authMechanismProperties=SERVICE_NAME:a%2Cb,CANONICALIZE_HOST_NAME:true",
+               NULL, "b,CANONICALIZE_HOST_NAME", "true");
+   /* an empty value, and a ':' in the value of another property after it */
+   same_props (
+      "mongodb://u@r1/?authMechanism=GSSAPI&authMechanismProperties=SERVICE_NAME:,SERVICE_REALM:X%3AY", NULL,
+      "SERVICE_REALM", "X:Y");
 
    /* no router URI, or an embedded one: nothing to carry */
    m = direct_uri (NULL, "mongodb://shard1:27018/?directConnection=true");
