@@ -3,7 +3,7 @@
 # store: generate, fold and verify, load both layouts cold at two caches, report beside the original.
 #
 # Usage: scripts/seed-scale.sh [--fraction F] [--dir DIR] [--keep] [--build DIR]
-#                              [--cache-ratios LIST | --cache-sizes LIST] [--buffered]
+#                              [--cache-ratios LIST | --cache-sizes LIST] [--buffered] [--resume]
 #                              [--progress auto|always|never]
 #
 #   1. billgen generate --preset seed --scale F: exactly round(427,003 F) masters and round(55,357,286 F)
@@ -43,6 +43,9 @@
 #   --buffered          data files read through the page cache (mongod's way) instead of with O_DIRECT:
 #                       engine cache misses that the page cache holds cost no disk read
 #   --progress MODE     the tools' progress bars with ETA (default auto: when stderr is a terminal)
+#   --resume            continue a run in DIR that was stopped or failed (its store kept, e.g. with --keep,
+#                       or killed): the phases that completed are not run again -- their rows in the table
+#                       are the recorded ones -- and the rest run as usual; the fraction must be the same
 #   Every engine cache of the sweep, plus 1 GiB for the tools, must fit this machine's memory (MemTotal):
 #   a larger one is refused before anything runs (the process would be killed for memory hours in).
 #
@@ -55,6 +58,7 @@
 #   scripts/seed-scale.sh --cache-ratios 4              # the original size in its regime (needs ~32 GiB RAM)
 #   scripts/seed-scale.sh --fraction 0.1 --dir /mnt/big/seed
 #   scripts/seed-scale.sh --fraction 0.001 --progress never   # what the test suite runs
+#   scripts/seed-scale.sh --dir run1 --keep --resume    # after a stop: the scans and report only
 set -euo pipefail
 
 me=seed-scale.sh
@@ -66,6 +70,7 @@ build=
 ratios=
 sizes=
 buffered=0
+resume=0
 progress=auto
 
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -80,6 +85,7 @@ while [ $# -gt 0 ]; do
     --cache-ratios) need "$@"; ratios=$2; shift ;;
     --cache-sizes) need "$@"; sizes=$2; shift ;;
     --buffered) buffered=1 ;;
+    --resume) resume=1 ;;
     --progress) need "$@"; progress=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
     *) usage_die "unknown option '$1'" ;;
@@ -116,9 +122,18 @@ dir=$(cd "$dir" && pwd)
 if [ -n "$(ls -A "$dir")" ] && [ ! -f "$dir/.seed-scale" ]; then
   die "$dir is not empty and not a previous seed-scale run: name an empty or new directory with --dir"
 fi
-rm -rf "${dir:?}/data" "$dir"/*.json "$dir"/report*.md "$dir"/report*.svg "$dir"/phases.* "$dir"/*.time \
-  "$dir"/*.out
-touch "$dir/.seed-scale"
+if [ "$resume" -eq 1 ]; then
+  [ -f "$dir/.seed-scale" ] && [ -d "$dir/data" ] ||
+    die "--resume: $dir holds no stopped seed-scale run with its store (run without --resume to start one)"
+  prev=$(cat "$dir/.seed-scale")
+  [ -z "$prev" ] || [ "$prev" = "fraction=$fraction" ] ||
+    die "--resume: $dir holds a run of $prev, not fraction=$fraction: name the same --fraction"
+  rm -f "$dir"/report*.md "$dir"/report*.svg "$dir"/phases.*
+else
+  rm -rf "${dir:?}/data" "$dir"/*.json "$dir"/report*.md "$dir"/report*.svg "$dir"/phases.* "$dir"/*.time \
+    "$dir"/*.out "$dir"/*.phase
+fi
+echo "fraction=$fraction" > "$dir/.seed-scale"
 data=$dir/data
 uri="wiredtiger:$data"
 
@@ -133,6 +148,11 @@ temp_bytes=0
 journal=$((512 * 1024 * 1024))
 need_bytes=$(( (rows * (detail_per_row + folded_per_row) + temp_bytes) * 115 / 100 + journal ))
 free_bytes=$(df -B1 --output=avail "$dir" | tail -1 | tr -d ' ')
+if [ "$resume" -eq 1 ]; then
+  # the store already holds part of what the run needs
+  have=$(du -sb "$data" 2>/dev/null | cut -f1)
+  need_bytes=$(( need_bytes > ${have:-0} ? need_bytes - ${have:-0} : 0 ))
+fi
 gib() { python3 -c "import sys; print('%.2f GiB' % (int(sys.argv[1]) / 2**30))" "$1"; }
 if [ "$free_bytes" -lt "$need_bytes" ]; then
   die "not enough free disk space in $dir: this run needs about $(gib "$need_bytes") ($rows rows x" \
@@ -210,6 +230,29 @@ phases=()   # "name|seconds|rows|rss_kb|written_bytes|disk_bytes"
 phase() {
   local name=$1 prows=$2; shift 2
   local tf="$dir/$name.time" t0 t1 rc=0
+  if [ "$resume" -eq 1 ] && [ "$rerun" -eq 0 ]; then
+    if [ -f "$dir/$name.phase" ]; then
+      echo "$me: == $name: done in the run being resumed (its recorded figures are kept)" >&2
+      phases+=("$(cat "$dir/$name.phase")")
+      return 0
+    fi
+    if [ -f "$tf" ] && grep -q '^\s*Exit status: 0$' "$tf"; then
+      # a run from before .phase files: the wall time and figures from /usr/bin/time, the disk unknown
+      echo "$me: == $name: done in the run being resumed (figures from $name.time)" >&2
+      phases+=("$(python3 - "$tf" "$prows" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+g = lambda k: re.search(r"^\s*" + re.escape(k) + r": (.*)$", t, re.M).group(1).strip()
+w = [float(x) for x in g("Elapsed (wall clock) time (h:mm:ss or m:ss)").split(":")]
+secs = sum(v * 60 ** (len(w) - 1 - i) for i, v in enumerate(w))
+print("%s|%.3f|%s|%s|%d|-1" % (sys.argv[1].rsplit("/", 1)[1][:-5], secs, sys.argv[2],
+      g("Maximum resident set size (kbytes)"), int(g("File system outputs")) * 512))
+PY
+)")
+      return 0
+    fi
+  fi
+  rerun=1
   echo "$me: == $name: $*" >&2
   t0=$(date +%s.%N)
   /usr/bin/time -v -o "$tf" "$@" >"$dir/$name.out" || rc=$?
@@ -219,12 +262,15 @@ phase() {
     echo "$me: error: phase $name failed (exit $rc): $*" >&2
     exit $rc
   fi
-  local rss out disk
+  local rss out disk entry
   rss=$(sed -n 's/^\s*Maximum resident set size (kbytes): //p' "$tf")
   out=$(sed -n 's/^\s*File system outputs: //p' "$tf")
   disk=$(du -sb "$data" 2>/dev/null | cut -f1)
-  phases+=("$name|$(python3 -c "import sys; print('%.3f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$t1")|$prows|${rss:-0}|$(( ${out:-0} * 512 ))|${disk:-0}")
+  entry="$name|$(python3 -c "import sys; print('%.3f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$t1")|$prows|${rss:-0}|$(( ${out:-0} * 512 ))|${disk:-0}"
+  echo "$entry" > "$dir/$name.phase"
+  phases+=("$entry")
 }
+rerun=0   # --resume: set once a phase runs, so every later phase runs too
 
 phase generate "$rows" "$bin/billgen" generate --uri "$uri" --preset seed --scale "$fraction" --drop \
   --progress "$progress" --json "$dir/generate.json"
@@ -277,7 +323,7 @@ for r in rows_out:
         "{:,.0f}".format(r["rows_per_s"]) if r["rows_per_s"] else "-",
         size(r["peak_rss_bytes"]) if r["peak_rss_bytes"] is not None else "(same)",
         size(r["bytes_written"]) if r["bytes_written"] is not None else "(same)",
-        size(r["disk_bytes"]) if r["disk_bytes"] is not None else ""))
+        "" if r["disk_bytes"] is None else ("not recorded" if r["disk_bytes"] < 0 else size(r["disk_bytes"]))))
 lines.append("%-12s %9.1fs" % ("total", total))
 text = "seed-scale: fraction %g, %s masters, %s rows (generated: %s masters, %s rows)\n" % (
     fraction, "{:,}".format(masters), "{:,}".format(rows), "{:,}".format(gen["bills"]), "{:,}".format(gen["rows"]))
