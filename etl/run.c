@@ -220,65 +220,84 @@ settings_doc (const run_t *r, int nranges, bool complete)
    return d;
 }
 
-/* settings_match -- the interrupted run's settings agree with this one's (usage error otherwise). */
+/* resume_found -- what a --resume run found in the checkpoint, for its refusals: a finished fold (the run
+ * meant to replace it with --drop-dst was stopped before it dropped it) or an interrupted one. */
+static const char *
+resume_found (bool complete)
+{
+   return complete ? "a finished fold (a --drop-dst run meant to replace it stopped before dropping it?)"
+                   : "an interrupted fold";
+}
+
+/* resume_remedy -- what recovers from a --resume refusal over that state. */
+static const char *
+resume_remedy (bool complete)
+{
+   return complete ? "there is nothing to resume: start over with --drop-dst"
+                   : "rerun with its settings to continue it, or start over with --drop-dst";
+}
+
+/* settings_differ -- the refusal of a setting that differs from the checkpoint's (usage error). */
 static bool
-settings_match (const run_t *r, const bson_t *saved, bson_error_t *error)
+settings_differ (const run_t *r, bool complete, const char *name, const char *now, const char *was,
+                 bson_error_t *error)
+{
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "--resume: '%s' holds %s whose %s is '%s' but this run's is '%s'; %s", r->o->dst,
+                  resume_found (complete), name, was, now, resume_remedy (complete));
+   return false;
+}
+
+/* settings_match -- the checkpoint's settings agree with this run's (usage error otherwise, naming what
+ * the checkpoint describes: `complete` a finished fold, else an interrupted one). */
+static bool
+settings_match (const run_t *r, const bson_t *saved, bool complete, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
    struct {
-      const char *name;
+      const char *name; /* in the checkpoint */
+      const char *option;
       const char *now;
    } strs[] = {
-      { "src", o->src },
-      { "key", r->fold_opts.key },
-      { "array_field", r->fold_opts.array_field },
-      { "hoist_spec", o->hoist_spec ? o->hoist_spec : "auto" },
-      { "on_oversize", oversize_name (r->fold_opts.on_oversize) },
-      { "bucket_by", o->bucket_by ? o->bucket_by : "" },
+      { "src", "--src", o->src },
+      { "key", "--key", r->fold_opts.key },
+      { "array_field", "--array-field", r->fold_opts.array_field },
+      { "hoist_spec", "--hoist", o->hoist_spec ? o->hoist_spec : "auto" },
+      { "on_oversize", "--on-oversize", oversize_name (r->fold_opts.on_oversize) },
+      { "bucket_by", "--bucket-by", o->bucket_by ? o->bucket_by : "" },
    };
    bson_iter_t it;
    size_t i;
    int64_t mdb;
-   int32_t par;
+   int32_t n;
+   char now[32], was[32];
 
    for (i = 0; i < sizeof strs / sizeof strs[0]; i++) {
-      const char *was = bson_iter_init_find (&it, saved, strs[i].name) && BSON_ITER_HOLDS_UTF8 (&it)
-                           ? bson_iter_utf8 (&it, NULL)
-                        : strcmp (strs[i].name, "bucket_by") == 0 ? "" /* a checkpoint from before buckets */
-                                                                  : "(unknown)";
-      if (strcmp (was, strs[i].now) != 0) {
-         lab_error_set (
-            error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-            "--resume: %s is '%s' but the interrupted run used '%s'; rerun with the same settings "
-            "or start over with --drop-dst",
-            strs[i].name, strs[i].now, was);
-         return false;
+      const char *w = bson_iter_init_find (&it, saved, strs[i].name) && BSON_ITER_HOLDS_UTF8 (&it)
+                         ? bson_iter_utf8 (&it, NULL)
+                      : strcmp (strs[i].name, "bucket_by") == 0 ? "" /* a checkpoint from before buckets */
+                                                                : "(unknown)";
+      if (strcmp (w, strs[i].now) != 0) {
+         return settings_differ (r, complete, strs[i].option, strs[i].now, w, error);
       }
    }
    mdb = bson_iter_init_find (&it, saved, "max_doc_bytes") ? bson_iter_as_int64 (&it) : -1;
    if (mdb != r->fold_opts.max_doc_bytes) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--resume: max-doc-bytes is %lld but the interrupted run used %lld; rerun with the same "
-                     "settings or start over with --drop-dst",
-                     (long long)r->fold_opts.max_doc_bytes, (long long)mdb);
-      return false;
+      snprintf (now, sizeof now, "%lld", (long long)r->fold_opts.max_doc_bytes);
+      snprintf (was, sizeof was, "%lld", (long long)mdb);
+      return settings_differ (r, complete, "--max-doc-bytes", now, was, error);
    }
-   par = bson_iter_init_find (&it, saved, "bucket_rows") ? (int32_t)bson_iter_as_int64 (&it) : 0;
-   if (par != r->fold_opts.bucket_rows) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--resume: --bucket-rows is %d but the interrupted run used %d; rerun with the same "
-                     "settings or start over with --drop-dst",
-                     r->fold_opts.bucket_rows, par);
-      return false;
+   n = bson_iter_init_find (&it, saved, "bucket_rows") ? (int32_t)bson_iter_as_int64 (&it) : 0;
+   if (n != r->fold_opts.bucket_rows) {
+      snprintf (now, sizeof now, "%d", r->fold_opts.bucket_rows);
+      snprintf (was, sizeof was, "%d", n);
+      return settings_differ (r, complete, "--bucket-rows", now, was, error);
    }
-   par = bson_iter_init_find (&it, saved, "parallel") ? (int32_t)bson_iter_as_int64 (&it) : -1;
-   if (par != (o->parallel > 0 ? o->parallel : 1)) {
-      lab_error_set (
-         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-         "--resume: --parallel is %d but the interrupted run used %d; rerun with the same settings "
-         "or start over with --drop-dst",
-         o->parallel > 0 ? o->parallel : 1, par);
-      return false;
+   n = bson_iter_init_find (&it, saved, "parallel") ? (int32_t)bson_iter_as_int64 (&it) : -1;
+   if (n != (o->parallel > 0 ? o->parallel : 1)) {
+      snprintf (now, sizeof now, "%d", o->parallel > 0 ? o->parallel : 1);
+      snprintf (was, sizeof was, "%d", n);
+      return settings_differ (r, complete, "--parallel", now, was, error);
    }
    return true;
 }
@@ -314,8 +333,8 @@ settings_load (run_t *r, const bson_t *saved, bson_error_t *error)
    return true;
 bad:
    lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                  "--resume: the checkpoint in '%s' is damaged (settings without hoist/bounds arrays); start "
-                  "over with --drop-dst",
+                  "--resume: the checkpoint in '%s' is damaged (settings without hoist/bounds arrays), so "
+                  "nothing can be continued from it: start over with --drop-dst",
                   r->state_coll);
    return false;
 }
@@ -1206,6 +1225,76 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
    return true;
 }
 
+/* resume_dst_check -- --resume over a checkpoint whose destination is gone: refused when the checkpoint
+ * says the fold completed or wrote anything (those documents went with the destination, and continuing
+ * after the checkpoints would leave them out); fine when no range had reached its first checkpoint. This
+ * is the state a --drop-dst run leaves when stopped between dropping the destination and its checkpoint
+ * collection (prepare drops them in that order). */
+static bool
+resume_dst_check (run_t *r, lab_session_t *sess, const bson_t *settings, bool complete, bson_error_t *error)
+{
+   bson_iter_t it;
+   bson_t *ck;
+   int32_t nranges, i, started = 0;
+   char id[32], found[96];
+
+   if (r->dst_exists) {
+      return true;
+   }
+   nranges = bson_iter_init_find (&it, settings, "ranges") ? (int32_t)bson_iter_as_int64 (&it) : 0;
+   for (i = 0; !complete && i < nranges; i++) {
+      snprintf (id, sizeof id, "range-%d", (int)i);
+      if (!find_state (sess, r->state_coll, id, &ck, error)) {
+         return false;
+      }
+      if (ck && (bson_iter_init_find (&it, ck, "last_key") ||
+                 (bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it)))) {
+         started++;
+      }
+      bson_destroy (ck);
+   }
+   if (!complete && started == 0) {
+      return true;
+   }
+   if (complete) {
+      bson_snprintf (found, sizeof found, "had completed");
+   } else {
+      bson_snprintf (found, sizeof found, "had written documents in %d of its %d key range(s)", (int)started,
+                     (int)nranges);
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "--resume: '%s' does not exist but its checkpoint '%s' says the fold %s: a --drop-dst run "
+                  "stopped between dropping '%s' and its checkpoint; the documents are gone, nothing can "
+                  "be resumed: start over with --drop-dst",
+                  r->o->dst, r->state_coll, found, r->o->dst);
+   return false;
+}
+
+/* plan_resume -- a --resume run over a checkpoint: its state and settings fit this run; the hoist list and
+ * ranges from it; *complete: the fold had already finished. Refusals set result->resume_refused. */
+static bool
+plan_resume (run_t *r, lab_session_t *sess, const bson_t *settings, lab_foldrun_result_t *result,
+             bool *complete, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
+   if (!resume_dst_check (r, sess, settings, *complete, error)) {
+      result->resume_refused = error->domain == LAB_ERROR_USAGE; /* not a store error */
+      return false;
+   }
+   if (!settings_match (r, settings, *complete, error) || !settings_load (r, settings, error)) {
+      result->resume_refused = true;
+      return false;
+   }
+   result->resumed = true;
+   if (*complete) {
+      lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", r->o->dst);
+      return true;
+   }
+   return plan_index (r, sess, error);
+}
+
 /* plan_mode -- resume (from the checkpoint's settings and ranges) or start fresh; *complete: the resumed
  * fold had already finished. */
 static bool
@@ -1213,15 +1302,16 @@ plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings,
            bool *complete, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
-   bson_iter_t it;
 
    if (r->resume && !settings) {
       if (count > 0) {
          lab_error_set (
             error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-            "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was not "
-            "written by an interrupted fold-details run; use --drop-dst to replace it",
+            "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was "
+            "not written by an interrupted fold-details run (a --copy-only run keeps none), so "
+            "there is nothing to resume; use --drop-dst to replace it",
             o->dst, (long long)count, r->state_coll);
+         result->resume_refused = true;
          return false;
       }
       lab_log_info ("--resume: no checkpoint for '%s': starting from the beginning", o->dst);
@@ -1230,16 +1320,7 @@ plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings,
    if (!r->resume) {
       return plan_fresh (r, sess, count, error);
    }
-   if (!settings_match (r, settings, error) || !settings_load (r, settings, error)) {
-      return false;
-   }
-   result->resumed = true;
-   *complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
-   if (*complete) {
-      lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", o->dst);
-      return true;
-   }
-   return plan_index (r, sess, error);
+   return plan_resume (r, sess, settings, result, complete, error);
 }
 
 /* plan -- everything checked and decided before anything is written. *dst_exists: the destination is
@@ -1463,8 +1544,16 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
    const lab_foldrun_opts_t *o = r->o;
 
    if (!r->resume) {
+      /* the destination first, then its checkpoint: a run stopped between the two leaves a checkpoint
+       * without its destination, which --resume refuses by name (resume_dst_check) */
       if (dst_exists && !lab_store_drop (sess, o->dst, error)) {
          return false;
+      }
+      if (o->kill_after_drop && dst_exists) {
+         /* test hook: die in that window, the drop made durable first (as kill_after_batches does) */
+         bson_error_t ignored;
+         lab_store_flush (r->store, &ignored);
+         raise (SIGKILL);
       }
       if (!lab_store_drop (sess, r->state_coll, error)) {
          return false;
