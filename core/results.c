@@ -617,19 +617,6 @@ lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_sta
    return f > d ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
 }
 
-/* lab_results_row -- see results.h. */
-bool
-lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t *row)
-{
-   memset (row, 0, sizeof *row);
-   row->metric = m;
-   row->detail = lab_results_metric_stat (results, LAB_RESULTS_DETAIL, m);
-   row->folded = lab_results_metric_stat (results, LAB_RESULTS_FOLDED, m);
-   row->has_ratio = lab_results_ratio (&row->detail, &row->folded, &row->ratio);
-   row->winner = lab_results_winner (m->better, &row->detail, &row->folded, &row->factor);
-   return row->detail.present || row->folded.present;
-}
-
 /* better_than -- whether median a is better than b under `better` (strictly). */
 static bool
 better_than (lab_better_t better, double a, double b)
@@ -1427,47 +1414,6 @@ lab_results_format_binary (double bytes)
       return bson_strdup_printf ("%.0f %s", v, u[k]);
    }
    return bson_strdup_printf (fabs (v) < 9.995 ? "%.3g %s" : "%.1f %s", v, u[k]);
-}
-
-/* lab_results_row_cells -- see results.h. */
-void
-lab_results_row_cells (const lab_results_row_t *row, bool range, lab_results_cells_t *cells)
-{
-   char *f;
-
-   cells->detail = lab_results_format_stat (row->metric->unit, &row->detail, range);
-   cells->folded = lab_results_format_stat (row->metric->unit, &row->folded, range);
-   cells->ratio = row->has_ratio ? lab_results_format_ratio (row->ratio) : bson_strdup ("n/a");
-   switch (row->winner) {
-   case LAB_WIN_FOLDED:
-   case LAB_WIN_DETAIL:
-      if (row->factor > 0) {
-         f = lab_results_format_factor (row->factor);
-         cells->better = bson_strdup_printf ("%s %s", row->winner == LAB_WIN_FOLDED ? "folded" : "detail", f);
-         bson_free (f);
-      } else {
-         cells->better = bson_strdup (row->winner == LAB_WIN_FOLDED ? "folded" : "detail");
-      }
-      break;
-   case LAB_WIN_TIE:
-      cells->better = bson_strdup ("same");
-      break;
-   case LAB_WIN_NONE:
-   default:
-      cells->better = bson_strdup ("");
-      break;
-   }
-}
-
-/* lab_results_cells_cleanup -- see results.h. */
-void
-lab_results_cells_cleanup (lab_results_cells_t *cells)
-{
-   bson_free (cells->detail);
-   bson_free (cells->folded);
-   bson_free (cells->ratio);
-   bson_free (cells->better);
-   memset (cells, 0, sizeof *cells);
 }
 
 /* lab_results_nrow_cells -- see results.h. */

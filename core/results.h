@@ -7,7 +7,8 @@
  *
  * scancmp's terminal table and layout-report's Markdown table are both built from lab_results_nrow and
  * lab_results_nrow_cells, so the same results file gives the same labels, values and winners in both.
- * lab_results_row and lab_results_winner are the two-layout rule the N-layout row reduces to.
+ * lab_results_winner is the two-layout rule the N-layout row reduces to; with the two layouts detail and
+ * folded, lab_results_nrow and lab_results_nrow_cells are the two-layout row and cells (n = 2).
  * Everything here is a pure function of its arguments; nothing prints.
  */
 #ifndef LAB_RESULTS_H
@@ -177,20 +178,6 @@ typedef enum {
  * winner's advantage as a factor >= 1 (larger / smaller; 0 when the smaller is 0 or there is none). */
 lab_winner_t lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded,
                                  double *factor);
-
-/* One comparison row: what every table shows for a metric. */
-typedef struct {
-   const lab_metric_t *metric;
-   lab_stat_t detail, folded;
-   bool has_ratio;
-   double ratio; /* folded / detail */
-   lab_winner_t winner;
-   double factor; /* see lab_results_winner */
-} lab_results_row_t;
-
-/* lab_results_row -- the row of metric `m` for the layouts "detail" and "folded" of `results`; false when
- * neither has the figure. Tables use lab_results_nrow, which gives the same answer for those two. */
-bool lab_results_row (const bson_t *results, const lab_metric_t *m, lab_results_row_t *row);
 
 /* One comparison row over N layouts: what every N-column table shows for a metric. */
 typedef struct {
@@ -414,19 +401,5 @@ char *lab_results_format_factor (double factor);
 /* lab_results_format_binary -- a cache size in binary units, as given on a command line: "256 MiB",
  * "1.5 GiB", "2 GiB", "512 B". Caller bson_free()s. */
 char *lab_results_format_binary (double bytes);
-
-/* The cells of one row as every table prints them (each bson_free()d by lab_results_cells_cleanup). */
-typedef struct {
-   char *detail; /* lab_results_format_stat */
-   char *folded;
-   char *ratio;  /* lab_results_format_ratio, "n/a" when there is none */
-   char *better; /* "folded 2.16x", "detail", "same", or "" (descriptive or a figure missing) */
-} lab_results_cells_t;
-
-/* lab_results_row_cells -- fill *cells from `row`; `range` adds the runs' min–max to the values. */
-void lab_results_row_cells (const lab_results_row_t *row, bool range, lab_results_cells_t *cells);
-
-/* lab_results_cells_cleanup -- free the cells; safe on a zeroed struct. */
-void lab_results_cells_cleanup (lab_results_cells_t *cells);
 
 #endif

@@ -199,6 +199,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
        !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &r->kill_after_batches, error)) {
       return false;
    }
+   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_DROP"); /* test hook: see run.h */
+   r->kill_after_drop = v && *v && strcmp (v, "0") != 0;
    /* checked before the store is opened: a usage error never creates one */
    return lab_foldrun_opts_check (r, error);
 }
@@ -235,22 +237,30 @@ shell_quote (bson_string_t *cmd, const char *a)
    bson_string_append_c (cmd, '\'');
 }
 
-/* rerun_command -- this invocation as the command that continues it (caller bson_free()s): the URI
- * redacted and --drop-dst dropped (it would start over); `resume`: --resume added (the fold stopped), else
- * --resume dropped too (the fold is complete: the same command then only verifies). */
+/* What the printed command is to do with this invocation's --drop-dst and --resume. */
+typedef enum {
+   RERUN_RESUME,     /* continue the stopped fold: --drop-dst dropped, --resume kept or added */
+   RERUN_VERIFY,     /* the fold is complete: both dropped (the same command then only verifies) */
+   RERUN_START_OVER, /* --resume cannot continue what it found: --resume dropped, --drop-dst kept or added */
+} rerun_t;
+
+/* rerun_command -- this invocation as the command that recovers (caller bson_free()s): the URI redacted,
+ * --drop-dst and --resume as `how` says. */
 static char *
-rerun_command (int argc, char **argv, const char *uri_redacted, bool resume)
+rerun_command (int argc, char **argv, const char *uri_redacted, rerun_t how)
 {
    bson_string_t *cmd = bson_string_new ("fold-details");
-   bool has_resume = false;
+   const char *keep = how == RERUN_RESUME ? "--resume" : how == RERUN_START_OVER ? "--drop-dst" : NULL;
+   bool has_keep = false;
    int i;
 
    for (i = 1; i < argc; i++) {
-      if (strcmp (argv[i], "--drop-dst") == 0 || (!resume && strcmp (argv[i], "--resume") == 0)) {
+      if ((strcmp (argv[i], "--drop-dst") == 0 || strcmp (argv[i], "--resume") == 0) &&
+          !(keep && strcmp (argv[i], keep) == 0)) {
          continue;
       }
-      if (strcmp (argv[i], "--resume") == 0) {
-         has_resume = true;
+      if (keep && strcmp (argv[i], keep) == 0) {
+         has_keep = true;
       }
       if (strcmp (argv[i], "--uri") == 0 && i + 1 < argc) {
          shell_quote (cmd, "--uri");
@@ -266,8 +276,8 @@ rerun_command (int argc, char **argv, const char *uri_redacted, bool resume)
       }
       shell_quote (cmd, argv[i]);
    }
-   if (resume && !has_resume) {
-      shell_quote (cmd, "--resume");
+   if (keep && !has_keep) {
+      shell_quote (cmd, keep);
    }
    return bson_string_free (cmd, false);
 }
@@ -414,7 +424,7 @@ main (int argc, char **argv)
       folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
       if (!lab_foldrun (store, &o.run, &fr, &error)) {
          if (fr.gave_up_transient) {
-            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), true);
+            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
             lab_log_error ("%s", error.message);
             lab_error_set (
                &error, error.domain, error.code,
@@ -422,8 +432,21 @@ main (int argc, char **argv)
                "continue it from its checkpoints with: %s",
                (long long)fr.retries, fr.retries == 1 ? "y" : "ies", rc);
             bson_free (rc);
+         } else if (fr.resume_refused) {
+            /* the library names the state it found and ends on the remedy; add the exact command */
+            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_START_OVER);
+            char *msg = bson_strdup_printf ("%s: %s", error.message, rc);
+            if (strlen (msg) < sizeof error.message) {
+               lab_error_set (&error, error.domain, error.code, "%s", msg);
+            } else { /* too long for one message: the state found on its own line first */
+               lab_log_error ("%s", error.message);
+               lab_error_set (&error, error.domain, error.code,
+                              "--resume refused (see above); start over with: %s", rc);
+            }
+            bson_free (msg);
+            bson_free (rc);
          } else if (lab_error_is_nospace (&error)) {
-            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), true);
+            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
             const char *home = lab_store_home (store);
             lab_log_error ("%s", error.message);
             lab_error_set (&error, error.domain, error.code,
@@ -471,7 +494,7 @@ main (int argc, char **argv)
       vo.nskip = nskip;
       if (!lab_verify (store, &vo, &vr, &error)) {
          if (vr.gave_up_transient) {
-            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), false);
+            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_VERIFY);
             lab_log_error ("%s", error.message);
             lab_error_set (&error, error.domain, error.code,
                            "--verify stopped on a transient error after %lld retr%s%s; once the server "

@@ -48,6 +48,8 @@ typedef struct {
    int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */
    lab_progress_mode_t progress;
    int64_t kill_after_batches; /* test hook: SIGKILL self after this many written batches (0: off) */
+   bool kill_after_drop;       /* test hook: SIGKILL self once --drop-dst has dropped dst, before its
+                                * checkpoint collection is dropped and rewritten */
 } lab_foldrun_opts_t;
 
 typedef struct {
@@ -72,6 +74,9 @@ typedef struct {
    int64_t retries;         /* ranges restarted from their checkpoint after a transient error */
    bool gave_up_transient;  /* the run failed on a transient error after every retry: --resume may finish
                              * it once the server is back */
+   bool resume_refused;     /* --resume found a destination it cannot continue (the error names what it
+                             * found); only --drop-dst (start over) recovers, or for settings that differ
+                             * from an interrupted run's, rerunning with that run's settings */
    double index_build_s;    /* --create-index: seconds the source index took to build (-1: not built) */
    bson_t *plan;            /* plan_only: what the run would send (see lab_foldrun_plan_print) */
 } lab_foldrun_result_t;
@@ -92,6 +97,10 @@ bool lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error);
  * Retries: a range that fails with a transient error (lab_retry_transient) starts again from its last
  * checkpoint (as --resume would) after 1 s, 2 s, 4 s, ... (at most 16 s), up to `retries` times, each
  * try logged; then the run fails with result->gave_up_transient set.
+ * Resume refusals (LAB_ERROR_USAGE, result->resume_refused): settings other than those of the fold the
+ * checkpoint describes, a damaged checkpoint, a non-empty destination without one, and a checkpoint that
+ * says the fold completed or got under way while the destination is gone (a --drop-dst run stopped between
+ * dropping the destination and replacing the checkpoint); each message names the state found.
  * plan_only: every check and decision of a run (limits, destination, resume or fresh, index, hoist
  * sample, ranges), then result->plan describes what it would send; nothing is written. */
 bool lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *opts, lab_foldrun_result_t *result,

@@ -462,13 +462,15 @@ test_format (void **state)
    expect_str (lab_results_format_factor (1230.4), "1,230x");
 }
 
+/* test_row_cells -- the two-layout row is the N-layout row with n = 2 (detail the reference, folded). */
 static void
 test_row_cells (void **state)
 {
    bson_t *r;
    bson_error_t e;
-   lab_results_row_t row;
-   lab_results_cells_t c;
+   lab_results_layouts_t ls;
+   lab_results_nrow_t row;
+   lab_results_ncells_t c;
 
    (void)state;
    r = bson_new_from_json ((const uint8_t *)"{\"dataset\": {\"detail\": {\"count\": 520000},"
@@ -480,32 +482,39 @@ test_row_cells (void **state)
                                             "  \"read_requests_per_s_peak\": {\"median\": 300}}}}",
                            -1, &e);
    assert_non_null (r);
-   assert_true (lab_results_row (r, lab_results_metric_find ("elapsed_s"), &row));
-   lab_results_row_cells (&row, true, &c);
-   assert_string_equal (c.detail, "10.0 s (9.0–12.0)");
-   assert_string_equal (c.folded, "0.00 s");
-   assert_string_equal (c.ratio, "0.0%");
+   lab_results_layouts (r, &ls);
+   assert_int_equal (ls.n, 2);
+   assert_string_equal (ls.l[0].name, "detail");
+   assert_string_equal (ls.l[1].name, "folded");
+   assert_int_equal (ls.reference, 0);
+   assert_true (lab_results_nrow (r, &ls, lab_results_metric_find ("elapsed_s"), &row));
+   lab_results_nrow_cells (&row, &ls, true, &c);
+   assert_int_equal (c.n, 2);
+   assert_string_equal (c.value[0], "10.0 s (9.0–12.0)");
+   assert_string_equal (c.value[1], "0.00 s");
+   assert_string_equal (c.ratio[0], ""); /* the reference */
+   assert_string_equal (c.ratio[1], "0.0%");
    assert_string_equal (c.better, "folded"); /* a winner without a factor against zero */
-   lab_results_cells_cleanup (&c);
-   lab_results_row_cells (&row, false, &c);
-   assert_string_equal (c.detail, "10.0 s");
-   lab_results_cells_cleanup (&c);
+   lab_results_ncells_cleanup (&c);
+   lab_results_nrow_cells (&row, &ls, false, &c);
+   assert_string_equal (c.value[0], "10.0 s");
+   lab_results_ncells_cleanup (&c);
    /* a rate: descriptive, no winner */
-   assert_true (lab_results_row (r, lab_results_metric_find ("read_requests_per_s_peak"), &row));
-   lab_results_row_cells (&row, true, &c);
-   assert_string_equal (c.ratio, "33%");
+   assert_true (lab_results_nrow (r, &ls, lab_results_metric_find ("read_requests_per_s_peak"), &row));
+   lab_results_nrow_cells (&row, &ls, true, &c);
+   assert_string_equal (c.ratio[1], "33%");
    assert_string_equal (c.better, "");
-   lab_results_cells_cleanup (&c);
+   lab_results_ncells_cleanup (&c);
    /* a dataset figure: one value each, descriptive */
-   assert_true (lab_results_row (r, lab_results_metric_find ("count"), &row));
-   lab_results_row_cells (&row, true, &c);
-   assert_string_equal (c.detail, "520,000");
-   assert_string_equal (c.ratio, "0.8%");
+   assert_true (lab_results_nrow (r, &ls, lab_results_metric_find ("count"), &row));
+   lab_results_nrow_cells (&row, &ls, true, &c);
+   assert_string_equal (c.value[0], "520,000");
+   assert_string_equal (c.ratio[1], "0.8%");
    assert_string_equal (c.better, "");
-   lab_results_cells_cleanup (&c);
+   lab_results_ncells_cleanup (&c);
    /* a figure neither layout has: no row */
-   assert_false (lab_results_row (r, lab_results_metric_find ("read_bytes"), &row));
-   lab_results_cells_cleanup (&c); /* safe on a cleaned struct */
+   assert_false (lab_results_nrow (r, &ls, lab_results_metric_find ("read_bytes"), &row));
+   lab_results_ncells_cleanup (&c); /* safe on a cleaned struct */
    bson_destroy (r);
 }
 

@@ -537,7 +537,8 @@ test_kill_then_resume (void **state)
    /* settings must match */
    assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --parallel 2 --resume --key line"),
                      2);
-   assert_non_null (strstr (err, "interrupted run used"));
+   assert_non_null (strstr (err, "holds an interrupted fold whose --key is 'bill_id'"));
+   assert_non_null (strstr (err, "rerun with its settings to continue it"));
    bson_free (err);
    assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fr --parallel 3 --resume"), 2);
    bson_free (err);
@@ -557,6 +558,84 @@ test_kill_then_resume (void **state)
    /* resuming a finished run does nothing */
    s = fold_json (0, NULL, "--src bill_detail --dst fr --parallel 2 --resume");
    assert_int_equal (jint (s, "rows_in"), 0);
+   bson_destroy (s);
+}
+
+/* start_over_command -- the command a --resume refusal ends on ("...: fold-details ARGS"), as a command
+ * line for this build's binary (caller bson_free()s); it must start over (--drop-dst) and not resume. */
+static char *
+start_over_command (const char *err)
+{
+   const char *c = strstr (err, "start over with --drop-dst: fold-details ");
+   char *line, *nl;
+
+   assert_non_null (c);
+   c += strlen ("start over with --drop-dst: fold-details ");
+   line = bson_strdup_printf ("%s %s", bin, c);
+   if ((nl = strchr (line, '\n'))) {
+      *nl = '\0';
+   }
+   assert_non_null (strstr (line, "--drop-dst"));
+   assert_null (strstr (line, "--resume"));
+   return line;
+}
+
+/* test_kill_between_drops -- a --drop-dst run SIGKILLed after dropping the destination and before its
+ * checkpoint (issue 14) leaves a checkpoint without its destination: --resume refuses, naming what it
+ * found and the exact command that recovers, which does; the same after an interrupted fold; and a finished
+ * fold (the kill landing before the drop) resumed with other settings says it is finished. */
+static void
+test_kill_between_drops (void **state)
+{
+   char *err = NULL, *cmd, *out = NULL;
+   bson_t *s;
+
+   (void)state;
+   assert_int_equal (fold (NULL, NULL, NULL, "--src bill_detail --dst fk --batch-docs 7 --drop-dst"), 0);
+   assert_int_equal (fold (NULL, NULL, "LAYOUTLAB_FOLD_KILL_AFTER_DROP=1",
+                           "--src bill_detail --dst fk --batch-docs 7 --drop-dst"),
+                     128 + 9);
+   /* before: "nothing to do", exit 0, and no destination (with --verify: "'fk' does not exist", exit 1) */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fk --batch-docs 7 --resume"), 2);
+   assert_non_null (strstr (err, "'fk' does not exist but its checkpoint 'fk.fold_state' says the fold had "
+                                 "completed"));
+   bson_free (start_over_command (err));
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fk --batch-docs 7 --resume --verify"),
+                     2);
+   cmd = start_over_command (err);
+   assert_non_null (strstr (cmd, "--verify"));
+   bson_free (err);
+   assert_int_equal (lab_test_run (cmd, &out, &err), 0);
+   assert_non_null (strstr (out, "verify: equal"));
+   bson_free (cmd);
+   bson_free (out);
+   bson_free (err);
+   assert_int_equal (count_of ("fk"), count_of ("f1"));
+
+   /* a finished fold, resumed with other settings: not called an interrupted run */
+   assert_int_equal (
+      fold (NULL, &err, NULL, "--src bill_detail --dst fk --batch-docs 7 --parallel 2 --resume"), 2);
+   assert_non_null (strstr (err, "holds a finished fold"));
+   assert_non_null (strstr (err, "whose --parallel is '1' but this run's is '2'"));
+   bson_free (start_over_command (err));
+   bson_free (err);
+
+   /* an interrupted fold, then a --drop-dst run killed between the drops: its checkpoints would skip the
+    * masters before them, which are gone */
+   assert_int_equal (fold (NULL, NULL, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=5",
+                           "--src bill_detail --dst fk --batch-docs 7 --parallel 2 --drop-dst"),
+                     128 + 9);
+   assert_int_equal (fold (NULL, NULL, "LAYOUTLAB_FOLD_KILL_AFTER_DROP=1",
+                           "--src bill_detail --dst fk --batch-docs 7 --parallel 2 --drop-dst"),
+                     128 + 9);
+   assert_int_equal (
+      fold (NULL, &err, NULL, "--src bill_detail --dst fk --batch-docs 7 --parallel 2 --resume"), 2);
+   assert_non_null (strstr (err, "says the fold had written documents in"));
+   bson_free (start_over_command (err));
+   bson_free (err);
+   s = fold_json (0, NULL, "--src bill_detail --dst fk --batch-docs 7 --parallel 2 --drop-dst --verify");
+   assert_true (jbool (s, "verify.equal"));
    bson_destroy (s);
 }
 
@@ -1320,6 +1399,7 @@ main (void)
       cmocka_unit_test (test_plan_writes_nothing),  cmocka_unit_test (test_create_index),
       cmocka_unit_test (test_verify_small_batches), cmocka_unit_test (test_bucket_rows_fold),
       cmocka_unit_test (test_bucket_by_fold),       cmocka_unit_test (test_block_compressor),
+      cmocka_unit_test (test_kill_between_drops),
    };
    int rc = cmocka_run_group_tests (tests, setup, teardown);
 

@@ -1,0 +1,313 @@
+/*
+ * run_plan.c -- the plan phase of a fold run: everything checked and decided before anything is
+ * written (the server's limits, the source and its key index, the destination, resume or fresh, the
+ * hoist list, the key ranges).
+ */
+#include "run_private.h"
+
+/* resolve_hoist -- the hoist list: none, an explicit list, or sampled from the first masters. */
+static bool
+resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   const char *spec = o->hoist_spec ? o->hoist_spec : "auto";
+   lab_hoist_sampler_t *smp;
+   lab_sorted_opts_t so = { 0 };
+   lab_cursor_t *cur;
+   const bson_t *row;
+   int rc;
+   int64_t nm = 0;
+   size_t nf = 0, i;
+   char **parts;
+   size_t n = 0;
+
+   if (strcmp (spec, "none") == 0 || o->copy_only) {
+      r->hoist = bson_malloc0 (sizeof (char *));
+      return true;
+   }
+   if (strcmp (spec, "auto") != 0) {
+      parts = bson_malloc0 ((strlen (spec) + 2) * sizeof (char *));
+      {
+         char *copy = bson_strdup (spec), *save = NULL, *tok;
+         for (tok = strtok_r (copy, ",", &save); tok; tok = strtok_r (NULL, ",", &save)) {
+            while (*tok == ' ') {
+               tok++;
+            }
+            if (*tok) {
+               parts[n++] = bson_strdup (tok);
+            }
+         }
+         bson_free (copy);
+      }
+      if (n == 0) {
+         bson_strfreev (parts);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--hoist '%s' names no field (use auto, none or f1,f2,...)", spec);
+         return false;
+      }
+      r->hoist = parts;
+      return true;
+   }
+   smp =
+      lab_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
+                             o->hoist_sample_masters > 0 ? o->hoist_sample_masters : DEFAULT_SAMPLE_MASTERS);
+   so.batch_docs = o->cursor_batch_docs;
+   cur = lab_store_sorted_open (sess, o->src, r->fold_opts.key, &so, error);
+   if (!cur) {
+      lab_hoist_sampler_destroy (smp);
+      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
+      return false;
+   }
+   while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
+      if (!lab_hoist_sampler_push (smp, row)) {
+         break;
+      }
+   }
+   lab_cursor_close (cur);
+   if (rc < 0) {
+      lab_hoist_sampler_destroy (smp);
+      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
+      return false;
+   }
+   lab_hoist_sampler_result (smp, &r->hoist, &nf, &nm);
+   lab_hoist_sampler_destroy (smp);
+   {
+      char list[512] = "";
+      for (i = 0; i < nf; i++) {
+         bson_strncpy (list + strlen (list), i ? "," : "", sizeof list - strlen (list));
+         bson_strncpy (list + strlen (list), r->hoist[i], sizeof list - strlen (list));
+      }
+      lab_log_info ("--hoist auto: %zu field(s) constant within each of %lld sampled masters: %s", nf,
+                    (long long)nm, nf ? list : "(none)");
+   }
+   return true;
+}
+
+/* plan_limits -- the document cap and the batch sizes under the server's limits. */
+static bool
+plan_limits (run_t *r, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   lab_server_info_t info;
+   int64_t max_batch;
+
+   if (!lab_store_server_info (r->store, &info, error)) {
+      return false;
+   }
+   if (o->max_doc_bytes > info.max_bson_bytes) {
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+         "--max-doc-bytes %lld is above the server's maxBsonObjectSize %lld: it would refuse such "
+         "documents",
+         (long long)o->max_doc_bytes, (long long)info.max_bson_bytes);
+      return false;
+   }
+   r->fold_opts.max_doc_bytes = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
+   /* check names and the cap now, before anything is written (hoist names are checked after resolving) */
+   if (!lab_fold_opts_check (&r->fold_opts, error)) {
+      return false;
+   }
+   r->batch_docs = o->batch_docs > 0 ? o->batch_docs : DEFAULT_BATCH_DOCS;
+   r->batch_bytes = o->batch_bytes > 0 ? (int64_t)o->batch_bytes : DEFAULT_BATCH_BYTES;
+   max_batch = lab_store_write_budget_bytes (info.max_message_bytes);
+   if (r->batch_bytes > max_batch) {
+      lab_log_info ("--batch-bytes lowered to %lld: the server's messages are limited to %lld bytes",
+                    (long long)max_batch, (long long)info.max_message_bytes);
+      r->batch_bytes = max_batch;
+   }
+   return true;
+}
+
+/* plan_dst -- the source exists; what is at the destination: exists, its count, the checkpoint's
+ * settings (NULL: none; caller destroys). */
+static bool
+plan_dst (run_t *r, lab_session_t *sess, bool *exists, int64_t *count, bson_t **settings, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+
+   if (!lab_store_exists (sess, o->src, exists, error)) {
+      return false;
+   }
+   if (!*exists) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
+                     "source collection '%s' does not exist in %s (database '%s')", o->src,
+                     lab_store_uri_redacted (r->store), lab_store_db (r->store));
+      return false;
+   }
+   if (!lab_store_exists (sess, o->dst, exists, error)) {
+      return false;
+   }
+   if (*exists && !lab_store_count (sess, o->dst, count, error)) {
+      return false;
+   }
+   return lab_run_find_state (sess, r->state_coll, "settings", settings, error);
+}
+
+/* plan_index -- the source's index on the key, which every sorted read walks: present; or missing and
+ * built now (--create-index, timed); or missing and the run stops before writing anything (NO_INDEX
+ * naming --create-index). --plan builds nothing: it notes that the run would. */
+static bool
+plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   const char *key = r->fold_opts.key;
+   uint64_t t0;
+   bool has;
+
+   if (!lab_store_has_index (sess, o->src, key, &has, error)) {
+      return false;
+   }
+   if (has) {
+      return true;
+   }
+   if (!o->create_index) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "source '%s' has no index on '%s': the fold reads it in '%s' order through that index "
+                     "(without one the server would sort the whole collection before the first row). Nothing "
+                     "has been written. Rerun with --create-index to build it first, or build it yourself: "
+                     "db.%s.createIndex({%s: 1})",
+                     o->src, key, key, o->src, key);
+      return false;
+   }
+   r->index_missing = true;
+   if (o->plan_only) {
+      lab_log_info ("--plan: '%s' has no index on '%s': --create-index would build it first", o->src, key);
+      return true;
+   }
+   lab_log_info ("--create-index: building the index %s_1 on '%s' (the whole collection is read once)", key,
+                 o->src);
+   t0 = lab_now_ns ();
+   if (!lab_store_create_index (sess, o->src, key, error)) {
+      lab_error_prefix (error, "--create-index: building %s_1 on '%s'", key, o->src);
+      return false;
+   }
+   r->index_build_s = (double)(lab_now_ns () - t0) / 1e9;
+   r->index_missing = false;
+   lab_log_info ("--create-index: index %s_1 on '%s' built in %.1f s", key, o->src, r->index_build_s);
+   return true;
+}
+
+/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's key index, the hoist
+ * list and the key ranges. */
+static bool
+plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+
+   if (count > 0 && !o->drop_dst) {
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
+         "to continue an interrupted fold",
+         o->dst, (long long)count);
+      return false;
+   }
+   if (!plan_index (r, sess, error)) {
+      return false;
+   }
+   if (r->index_missing) {
+      /* --plan --create-index: without the index there is nothing to sample or split yet */
+      r->hoist = bson_malloc0 (sizeof (char *));
+      return true;
+   }
+   if (!resolve_hoist (r, sess, error)) {
+      return false;
+   }
+   if (o->parallel > 1 &&
+       !lab_store_partition (sess, o->src, r->fold_opts.key, o->parallel, &r->bounds, &r->nbounds, error)) {
+      lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->src);
+      return false;
+   }
+   return true;
+}
+
+/* plan_resume -- a --resume run over a checkpoint: its state and settings fit this run; the hoist list and
+ * ranges from it; *complete: the fold had already finished. Refusals set result->resume_refused. */
+static bool
+plan_resume (run_t *r, lab_session_t *sess, const bson_t *settings, lab_foldrun_result_t *result,
+             bool *complete, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
+   if (!lab_run_resume_dst_check (r, sess, settings, *complete, error)) {
+      result->resume_refused = error->domain == LAB_ERROR_USAGE; /* not a store error */
+      return false;
+   }
+   if (!lab_run_settings_match (r, settings, *complete, error) ||
+       !lab_run_settings_load (r, settings, error)) {
+      result->resume_refused = true;
+      return false;
+   }
+   result->resumed = true;
+   if (*complete) {
+      lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", r->o->dst);
+      return true;
+   }
+   return plan_index (r, sess, error);
+}
+
+/* plan_mode -- resume (from the checkpoint's settings and ranges) or start fresh; *complete: the resumed
+ * fold had already finished. */
+static bool
+plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings, lab_foldrun_result_t *result,
+           bool *complete, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+
+   if (r->resume && !settings) {
+      if (count > 0) {
+         lab_error_set (
+            error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+            "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was "
+            "not written by an interrupted fold-details run (a --copy-only run keeps none), so "
+            "there is nothing to resume; use --drop-dst to replace it",
+            o->dst, (long long)count, r->state_coll);
+         result->resume_refused = true;
+         return false;
+      }
+      lab_log_info ("--resume: no checkpoint for '%s': starting from the beginning", o->dst);
+      r->resume = false;
+   }
+   if (!r->resume) {
+      return plan_fresh (r, sess, count, error);
+   }
+   return plan_resume (r, sess, settings, result, complete, error);
+}
+
+/* lab_run_plan -- everything checked and decided before anything is written. *dst_exists: the destination is
+ * there now; *complete: a resumed fold that had already finished (nothing more is checked then). */
+bool
+lab_run_plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists, bool *complete,
+              bson_error_t *error)
+{
+   bson_t *settings = NULL;
+   int64_t count = 0;
+   size_t k;
+   bool ok = false;
+
+   if (!plan_limits (r, error) || !plan_dst (r, sess, dst_exists, &count, &settings, error)) {
+      goto done;
+   }
+   r->dst_exists = *dst_exists;
+   r->dst_count = count;
+   if (!plan_mode (r, sess, count, settings, result, complete, error)) {
+      goto done;
+   }
+   if (*complete) {
+      ok = true;
+      goto done;
+   }
+   for (k = 0; r->hoist[k]; k++) {
+   }
+   r->fold_opts.hoist = (const char *const *)r->hoist;
+   r->fold_opts.nhoist = k;
+   if (!lab_fold_opts_check (&r->fold_opts, error)) {
+      lab_error_prefix (error, "--hoist");
+      goto done;
+   }
+   ok = true;
+done:
+   bson_destroy (settings);
+   return ok;
+}

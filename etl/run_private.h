@@ -1,0 +1,159 @@
+/*
+ * run_private.h -- what the files of fold-details' store-driven half (run.h) share: the run and its
+ * workers, and the functions one phase calls in another. Not part of the etl library's interface.
+ *
+ *   run.c             the driver: option checks, prepare, merge, lab_foldrun
+ *   run_plan.c        plan: limits, source and index, destination, resume or fresh, hoist, ranges
+ *   run_describe.c    --plan: what the run would send (document and text)
+ *   run_checkpoint.c  the checkpoint collection: settings written, read back, what --resume accepts
+ *   run_range.c       execute: one worker per key range, each range's tries (retry, resume)
+ *   run_write.c       a range's write batches, checkpoints and the fold's callbacks
+ */
+#ifndef LAB_ETL_RUN_PRIVATE_H
+#define LAB_ETL_RUN_PRIVATE_H
+
+#include "run.h"
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/keyenc.h"
+#include "core/opts.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_BATCH_DOCS 1000
+#define DEFAULT_BATCH_BYTES (16 * 1024 * 1024)
+#define DEFAULT_SAMPLE_MASTERS 200
+#define MAX_PARALLEL 64
+#define WRITE_ERRORS_SHOWN 10
+
+typedef struct run run_t;
+
+typedef struct {
+   run_t *run;
+   int index;
+   const bson_value_t *lo; /* range [lo, hi); NULL: unbounded */
+   const bson_value_t *hi;
+   lab_session_t *sess;
+   bson_t **batch;
+   size_t nbatch;
+   size_t batch_cap;
+   size_t batch_len;
+   bson_value_t candidate; /* last master whose documents are all in the batch or written */
+   bool have_candidate;
+   lab_fold_stats_t stats;
+   int64_t write_errors;
+   int64_t batches;
+   char **rejected;
+   size_t nrejected;
+   lab_fold_t *fold;          /* NULL in --copy-only runs */
+   int64_t peak_buffer_bytes; /* most bytes held at once: write batch + one master (rows and documents) */
+   bool skipped;              /* the range was done before this (resumed) run */
+   /* retries: the fold's counters at the candidate master and at the last checkpoint of this try, and
+    * the counters kept from earlier tries (up to their checkpoints) */
+   lab_fold_stats_t cand_stats;
+   lab_fold_stats_t ck_stats;
+   lab_fold_stats_t base_stats;
+   size_t cand_nrejected;
+   size_t ck_nrejected;
+} worker_t;
+
+struct run {
+   lab_store_t *store;
+   const lab_foldrun_opts_t *o;
+   char *state_coll;
+   lab_fold_opts_t fold_opts;
+   char *bucket_field; /* owned: fold_opts.bucket_field */
+   char **hoist;
+   bson_value_t *bounds;
+   int nbounds;
+   int64_t batch_docs;
+   int64_t batch_bytes;
+   bool resume;
+   FILE *reject;
+   pthread_mutex_t reject_lock;
+   atomic_int stop;
+   atomic_llong masters_done;
+   atomic_llong batches_done;
+   lab_progress_t *progress;
+   int64_t src_rows; /* the source's count for the progress bar's ETA (0: not counted) */
+   uint64_t t0_ns;
+   /* the plan's findings, for --plan */
+   bool dst_exists;
+   int64_t dst_count;    /* exact: a non-empty destination is refused */
+   bool index_missing;   /* the source lacks the key index (plan_only with create_index) */
+   double index_build_s; /* -1: not built */
+   atomic_llong retries;
+};
+
+/* ---- run_checkpoint.c -------------------------------------------------------------------------- */
+
+/* lab_run_find_state -- the state document with this _id in state_coll, or *doc = NULL (caller
+ * destroys). */
+bool lab_run_find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
+                         bson_error_t *error);
+
+/* lab_run_settings_doc -- the {_id: "settings"} checkpoint document of this run (caller destroys). */
+bson_t *lab_run_settings_doc (const run_t *r, int nranges, bool complete);
+
+/* lab_run_settings_match -- the checkpoint's settings agree with this run's (usage error otherwise). */
+bool lab_run_settings_match (const run_t *r, const bson_t *saved, bool complete, bson_error_t *error);
+
+/* lab_run_settings_load -- hoist list and bounds of the interrupted run into r. */
+bool lab_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *error);
+
+/* lab_run_resume_dst_check -- --resume over a checkpoint whose destination is gone: refused unless
+ * nothing had been written (usage error naming what the checkpoint says). */
+bool lab_run_resume_dst_check (run_t *r, lab_session_t *sess, const bson_t *settings, bool complete,
+                               bson_error_t *error);
+
+/* ---- run_plan.c, run_describe.c ---------------------------------------------------------------- */
+
+/* lab_run_plan -- everything checked and decided before anything is written. */
+bool lab_run_plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
+                   bool *complete, bson_error_t *error);
+
+/* lab_run_plan_describe -- result->plan of a --plan run. */
+bool lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result,
+                            bson_error_t *error);
+
+/* ---- run_range.c ------------------------------------------------------------------------------- */
+
+/* lab_run_workers_new -- one worker per key range (lab_run_workers_free frees them). */
+worker_t *lab_run_workers_new (run_t *r, int nranges);
+
+/* lab_run_workers_free -- what the workers still hold after the merge; NULL is fine. */
+void lab_run_workers_free (worker_t *ws, int nranges);
+
+/* lab_run_execute -- the workers through the pool; the first failure, naming its range. */
+bool lab_run_execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error);
+
+/* ---- run_write.c ------------------------------------------------------------------------------- */
+
+/* lab_run_free_batch -- drop the documents of the write batch. */
+void lab_run_free_batch (worker_t *w);
+
+/* lab_run_checkpoint -- record the range's last fully written master (and whether the range is done). */
+bool lab_run_checkpoint (worker_t *w, bool done, bson_error_t *error);
+
+/* lab_run_flush -- write the batch, then checkpoint it. */
+bool lab_run_flush (worker_t *w, bson_error_t *error);
+
+/* lab_run_add_doc -- queue a document (the batch takes it), flushing first when it would overflow. */
+bool lab_run_add_doc (worker_t *w, bson_t *doc, bson_error_t *error);
+
+/* lab_run_set_candidate -- the master a checkpoint may name once the batch holding it is written. */
+void lab_run_set_candidate (worker_t *w, const bson_value_t *key);
+
+/* lab_run_emit_cb, lab_run_reject_cb -- the fold's callbacks (fold.h), ctx the worker. */
+bool lab_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows,
+                      bson_error_t *error);
+bool lab_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows,
+                        const char *reason, bson_error_t *error);
+
+#endif
