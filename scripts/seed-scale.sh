@@ -71,6 +71,7 @@ ratios=
 sizes=
 buffered=0
 resume=0
+legacy=0
 progress=auto
 
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -128,7 +129,10 @@ if [ "$resume" -eq 1 ]; then
   prev=$(cat "$dir/.seed-scale")
   [ -z "$prev" ] || [ "$prev" = "fraction=$fraction" ] ||
     die "--resume: $dir holds a run of $prev, not fraction=$fraction: name the same --fraction"
-  rm -f "$dir"/report*.md "$dir"/report*.svg "$dir"/phases.*
+  rm -f "$dir"/phases.*
+  # a run from before the .phase files: its /usr/bin/time files say which phases finished
+  legacy=1
+  ! compgen -G "$dir/*.phase" >/dev/null || legacy=0
 else
   rm -rf "${dir:?}/data" "$dir"/*.json "$dir"/report*.md "$dir"/report*.svg "$dir"/phases.* "$dir"/*.time \
     "$dir"/*.out "$dir"/*.phase
@@ -230,13 +234,16 @@ phases=()   # "name|seconds|rows|rss_kb|written_bytes|disk_bytes"
 phase() {
   local name=$1 prows=$2; shift 2
   local tf="$dir/$name.time" t0 t1 rc=0
-  if [ "$resume" -eq 1 ] && [ "$rerun" -eq 0 ]; then
+  # (the report is derived from the results: it always runs again)
+  if [ "$resume" -eq 1 ] && [ "$rerun" -eq 0 ] && [ "$name" != report ]; then
     if [ -f "$dir/$name.phase" ]; then
       echo "$me: == $name: done in the run being resumed (its recorded figures are kept)" >&2
       phases+=("$(cat "$dir/$name.phase")")
       return 0
     fi
-    if [ -f "$tf" ] && grep -q '^\s*Exit status: 0$' "$tf"; then
+    # (GNU time says "Exit status: 0" of a command killed by a signal too: that line must be absent)
+    if [ "$legacy" -eq 1 ] && [ -f "$tf" ] && grep -q '^\s*Exit status: 0$' "$tf" &&
+      ! grep -q 'terminated by signal' "$tf"; then
       # a run from before .phase files: the wall time and figures from /usr/bin/time, the disk unknown
       echo "$me: == $name: done in the run being resumed (figures from $name.time)" >&2
       phases+=("$(python3 - "$tf" "$prows" <<'PY'

@@ -71,6 +71,31 @@ for row in 'parallel load time | 932 s | 432 s | 46% |' 'server memory | 52.4 GB
 done
 [ ! -e "$tmp/run/data" ] || fail "the store was kept without --keep"
 
+# --resume: a kept run whose scans did not finish continues with them, the earlier phases' figures kept
+rc=0
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/r2" --keep --progress never >/dev/null 2>"$tmp/err4" ||
+  rc=$?
+[ $rc -eq 0 ] || fail "--keep run: exit $rc: $(tail -3 "$tmp/err4")"
+gen_wall=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['phases'][0]['wall_s'])" "$tmp/r2/phases.json")
+rm -f "$tmp/r2/scancmp.phase" "$tmp/r2/report.md"
+rc=0
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/r2" --keep --resume --progress never \
+  >"$tmp/out5" 2>"$tmp/err5" || rc=$?
+[ $rc -eq 0 ] || fail "--resume: exit $rc: $(tail -3 "$tmp/err5")"
+for p in generate fold+verify; do
+  grep -qF "== $p: done in the run being resumed" "$tmp/err5" || fail "--resume ran $p again"
+done
+grep -qF "== scancmp: " "$tmp/err5" && [ -s "$tmp/r2/report.md" ] || fail "--resume did not run the scans and the report"
+python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['phases'][0]['wall_s'] == float(sys.argv[2])" \
+  "$tmp/r2/phases.json" "$gen_wall" || fail "--resume: generate's recorded wall time was not kept"
+rc=0
+"$src/scripts/seed-scale.sh" --fraction 0.002 --dir "$tmp/r2" --resume >/dev/null 2>"$tmp/err6" || rc=$?
+[ $rc -eq 1 ] && grep -qF "holds a run of fraction=$fraction, not fraction=0.002" "$tmp/err6" ||
+  fail "--resume with another fraction: exit $rc: $(cat "$tmp/err6")"
+rc=0
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/r3" --resume >/dev/null 2>"$tmp/err7" || rc=$?
+[ $rc -eq 1 ] && grep -qF "holds no stopped seed-scale run" "$tmp/err7" || fail "--resume of nothing: exit $rc"
+
 # too large for the disk: refused before anything is written
 rc=0
 "$src/scripts/seed-scale.sh" --fraction 100 --dir "$tmp/big" >"$tmp/out2" 2>"$tmp/err2" || rc=$?
