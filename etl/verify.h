@@ -1,8 +1,12 @@
 /*
  * verify.h -- prove that a folded collection holds exactly the rows of its source.
  *
- * Both collections are streamed sorted by the key, in step (a merge join), so memory stays bounded by
- * one master. Each stream walks its collection's key index (the index-served sorted read, store.h), and
+ * Both collections are streamed sorted by the key, in step (a merge join). One thread reads -- both
+ * streams, in step, copying each document into batches -- and the calling thread hashes, unfolds and
+ * accounts them in the same order, so the verify runs at the pace of the bare read while the hashing
+ * overlaps it; memory stays bounded by the batches in flight (at most 8 of about 2 MiB, plus one
+ * document), whatever the size of a master. Each stream walks its collection's key index (the
+ * index-served sorted read, store.h), and
  * the join advances whichever side is behind one master at a time, so both cursors fetch batches
  * (getMore) all along: neither waits for the other to be read to the end, and neither idles long
  * enough for the server to kill it (10 minutes). Per master: the row count and an order-independent checksum
