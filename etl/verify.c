@@ -194,7 +194,8 @@ dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t
 
    idt = NULL; /* the _id as text only where a bucket message may need it */
    if (bucket_field || o->bucket_rows > 0) {
-      idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it)) : bson_strdup ("?");
+      idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
+                                                  : bson_strdup ("?");
    }
    g->doc_id = idt;
    g->bucket_field = bucket_field;
@@ -210,8 +211,9 @@ dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t
       g->rows += unfolded ? info.row_count : 0;
    }
    if (unfolded && o->bucket_rows > 0 && info.row_count > o->bucket_rows && !g->bucket_bad[0]) {
-      bson_snprintf (g->bucket_bad, sizeof g->bucket_bad, "document _id %s holds %d rows, over --bucket-rows %d",
-                     idt, info.row_count, o->bucket_rows);
+      bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
+                     "document _id %s holds %d rows, over --bucket-rows %d", idt, info.row_count,
+                     o->bucket_rows);
    }
    g->doc_id = NULL;
    g->bucket_field = NULL;
@@ -491,6 +493,7 @@ typedef struct {
    reader_t src, dst;
    const lab_verify_opts_t *o;
    lab_progress_t *p;
+   size_t batch_bytes; /* documents' bytes per batch (PIPE_BATCH_BYTES unless the options say) */
    bool read_ok;
    bson_error_t read_error;
 } pipe_t;
@@ -564,7 +567,7 @@ pipe_op (pipe_t *pp, op_kind_t kind, const bson_t *doc)
    size_t need = doc ? ((size_t)doc->len + 7) & ~(size_t)7 : 0;
    op_t *op;
 
-   if (!b || b->nops == PIPE_BATCH_OPS || (b->len && b->len + need > PIPE_BATCH_BYTES)) {
+   if (!b || b->nops == PIPE_BATCH_OPS || (b->len && b->len + need > pp->batch_bytes)) {
       if (!pipe_flush (pp, true)) {
          return NULL;
       }
@@ -579,7 +582,7 @@ pipe_op (pipe_t *pp, op_kind_t kind, const bson_t *doc)
    op->kind = (uint8_t)kind;
    if (doc) {
       if (b->len + need > b->cap) {
-         b->cap = b->len + need > PIPE_BATCH_BYTES ? b->len + need : PIPE_BATCH_BYTES;
+         b->cap = b->len + need > pp->batch_bytes ? b->len + need : pp->batch_bytes;
          b->arena = bson_realloc (b->arena, b->cap);
       }
       memcpy (b->arena + b->len, bson_get_data (doc), doc->len);
@@ -795,6 +798,7 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
    }
    pp.o = o;
    pp.p = st->p;
+   pp.batch_bytes = o->pipe_batch_bytes ? o->pipe_batch_bytes : PIPE_BATCH_BYTES;
    if ((err = pthread_create (&tid, NULL, read_thread, &pp)) != 0) {
       lab_error_set (error, LAB_ERROR_IO, (uint32_t)err, "--verify: cannot start the reader thread: %s",
                      strerror (err));

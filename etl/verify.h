@@ -42,6 +42,8 @@ typedef struct {
    const char *const *skip_key_ids; /* masters rejected by this run: expected missing (sorted, may be NULL) */
    size_t nskip;
    int32_t batch_docs; /* cursor batch size of both streams (0: the backend's) */
+   size_t pipe_batch_bytes; /* bytes of documents per batch from the reader thread to the hashing (0: 2 MiB;
+                             * tests use a tiny one so that batches hand over all along and fill up) */
    lab_progress_mode_t progress;
    int retries;                  /* tries after a transient error (see above); 0: none */
    int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */
