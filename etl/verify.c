@@ -258,7 +258,6 @@ dst_finish (group_t *g)
    }
 }
 
-
 static int
 strp_cmp (const void *a, const void *b)
 {

@@ -41,7 +41,7 @@ typedef struct {
    const char *bucket_by;           /* "FIELD:UNIT" of a --bucket-by fold (NULL: none) */
    const char *const *skip_key_ids; /* masters rejected by this run: expected missing (sorted, may be NULL) */
    size_t nskip;
-   int32_t batch_docs; /* cursor batch size of both streams (0: the backend's) */
+   int32_t batch_docs;      /* cursor batch size of both streams (0: the backend's) */
    size_t pipe_batch_bytes; /* bytes of documents per batch from the reader thread to the hashing (0: 2 MiB;
                              * tests use a tiny one so that batches hand over all along and fill up) */
    lab_progress_mode_t progress;

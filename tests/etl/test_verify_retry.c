@@ -327,10 +327,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_clean),
-      cmocka_unit_test (test_resume_everywhere),
-      cmocka_unit_test (test_small_batches),
-      cmocka_unit_test (test_gives_up),
+      cmocka_unit_test (test_clean),         cmocka_unit_test (test_resume_everywhere),
+      cmocka_unit_test (test_small_batches), cmocka_unit_test (test_gives_up),
       cmocka_unit_test (test_not_retried),
    };
 
