@@ -126,7 +126,7 @@ printf '%-40s %12s   target 200000: %s\n' "generate --parallel $par (inserts onl
 # CPU per row: what the ratio would be with every core to itself. Both sides count the CPU of their
 # timed phases only (every thread): the store open is outside both clocks, and its one-off cost --
 # WiredTiger's TSC calibration in wiredtiger_open, ~0.8 CPU s per process -- is no row's.
-gen_cpu_s=$(jnum "$dir/gen.json" run_cpu_s)
+gen_cpu_s=$(awk -v c="$(jnum "$dir/gen.json" run_cpu_s)" 'BEGIN { printf "%.2f", c }')
 cpu_pct=$(awk -v c="$(cnum cpu_s)" -v g="$gen_cpu_s" 'BEGIN { printf "%.0f", (g > 0 ? 100 * c / g : 0) }')
 echo "CPU per row: the ceiling's timed phases took $(cnum cpu_s) CPU s, generate --parallel $par's $gen_cpu_s CPU s" \
   "($(cpu gen) for the whole command, store open included): ceiling / generate = $cpu_pct%"
