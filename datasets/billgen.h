@@ -34,6 +34,8 @@ typedef struct {
    int64_t open_bills_peak;
    double seconds;        /* whole run, index build included */
    double insert_seconds; /* generation + inserts only */
+   double cpu_seconds;    /* user + system CPU of the whole process (every thread) over `seconds`: not the
+                           * store open, whose one-off cost (WiredTiger's clock calibration) is no row's */
    int workers;           /* workers that ran */
 } lab_generate_stats_t;
 

@@ -10,6 +10,8 @@
 #include "core/opts.h"
 #include "retry.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -127,40 +129,6 @@ key_of (const bson_t *doc, const char *key, bson_value_t *v)
    return false;
 }
 
-/* src_group -- the next master of the source: rows and summed row hashes. */
-static bool
-src_group (reader_t *rd, const char *key, group_t *g, lab_progress_t *p, bson_error_t *error)
-{
-   bson_value_t v;
-
-   group_reset (g);
-   if (!reader_fill (rd, error)) {
-      return false;
-   }
-   if (!rd->pending) {
-      return true;
-   }
-   g->key_missing = !key_of (rd->pending, key, &v);
-   bson_value_copy (&v, &g->key);
-   g->have = true;
-   for (;;) {
-      lab_hash_add (&g->hash, lab_row_hash (rd->pending));
-      g->rows++;
-      lab_progress_add (p, 1, rd->pending->len);
-      reader_take (rd);
-      if (!reader_fill (rd, error)) {
-         return false;
-      }
-      if (!rd->pending) {
-         return true;
-      }
-      key_of (rd->pending, key, &v);
-      if (lab_value_compare (&v, &g->key) != 0) {
-         return true;
-      }
-   }
-}
-
 /* dst_row -- one rebuilt row of a bucket-by document: hashed, counted, its date checked against the
  * document's window. */
 static bool
@@ -213,99 +181,81 @@ bucket_doc_check (group_t *g, const bson_t *doc, lab_bucket_unit_t unit)
    }
 }
 
-/* dst_group -- the next master of the destination: unfolded rows, parts, sizes, buckets (into the group
- * only: the result takes them when the master is accounted). */
+/* dst_doc -- one destination document into its master's group: unfolded rows, parts, sizes, buckets
+ * (into the group only: the result takes them when the master is accounted). */
 static bool
-dst_group (reader_t *rd, const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t unit,
-           int64_t max, group_t *g, bson_error_t *error)
+dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t unit, int64_t max,
+         group_t *g, const bson_t *doc, bson_error_t *error)
 {
-   bson_value_t v;
    lab_fold_doc_info_t info;
    bson_iter_t it;
    char *idt, *kt;
    bool unfolded;
 
-   group_reset (g);
-   if (!reader_fill (rd, error)) {
+   idt = NULL; /* the _id as text only where a bucket message may need it */
+   if (bucket_field || o->bucket_rows > 0) {
+      idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
+                                                  : bson_strdup ("?");
+   }
+   g->doc_id = idt;
+   g->bucket_field = bucket_field;
+   if (bucket_field) {
+      bucket_doc_check (g, doc, unit);
+   }
+   if (bucket_field) {
+      /* every row's date is checked against the window: the rows are rebuilt */
+      unfolded = lab_fold_unfold (doc, o->key, o->array_field, dst_row, g, &info, error);
+   } else {
+      /* hashed in place, no row built (what dst_row would add, row by row) */
+      unfolded = lab_fold_unfold_hash (doc, o->key, o->array_field, &g->hash, &info, error);
+      g->rows += unfolded ? info.row_count : 0;
+   }
+   if (unfolded && o->bucket_rows > 0 && info.row_count > o->bucket_rows && !g->bucket_bad[0]) {
+      bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
+                     "document _id %s holds %d rows, over --bucket-rows %d", idt, info.row_count,
+                     o->bucket_rows);
+   }
+   g->doc_id = NULL;
+   g->bucket_field = NULL;
+   bson_free (idt);
+   if (!unfolded) {
+      lab_error_prefix (error, "'%s'", o->dst);
       return false;
    }
-   if (!rd->pending) {
-      return true;
+   if ((int64_t)doc->len > g->largest) {
+      g->largest = doc->len;
    }
-   key_of (rd->pending, o->key, &v);
-   bson_value_copy (&v, &g->key);
-   g->have = true;
-   for (;;) {
-      idt = NULL; /* the _id as text only where a bucket message may need it */
-      if (bucket_field || o->bucket_rows > 0) {
-         idt = bson_iter_init_find (&it, rd->pending, "_id") ? lab_value_to_text (bson_iter_value (&it))
-                                                             : bson_strdup ("?");
-      }
-      g->doc_id = idt;
-      g->bucket_field = bucket_field;
-      if (bucket_field) {
-         bucket_doc_check (g, rd->pending, unit);
-      }
-      if (bucket_field) {
-         /* every row's date is checked against the window: the rows are rebuilt */
-         unfolded = lab_fold_unfold (rd->pending, o->key, o->array_field, dst_row, g, &info, error);
-      } else {
-         /* hashed in place, no row built (what dst_row would add, row by row) */
-         unfolded = lab_fold_unfold_hash (rd->pending, o->key, o->array_field, &g->hash, &info, error);
-         g->rows += unfolded ? info.row_count : 0;
-      }
-      if (unfolded && o->bucket_rows > 0 && info.row_count > o->bucket_rows && !g->bucket_bad[0]) {
-         bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
-                        "document _id %s holds %d rows, over --bucket-rows %d", idt, info.row_count,
-                        o->bucket_rows);
-      }
-      g->doc_id = NULL;
-      g->bucket_field = NULL;
-      bson_free (idt);
-      if (!unfolded) {
-         lab_error_prefix (error, "'%s'", o->dst);
-         return false;
-      }
-      if ((int64_t)rd->pending->len > g->largest) {
-         g->largest = rd->pending->len;
-      }
-      if ((int64_t)rd->pending->len > max) {
-         g->oversize++;
-         if (!g->oversize_first[0]) {
-            idt = bson_iter_init_find (&it, rd->pending, "_id") ? lab_value_to_text (bson_iter_value (&it))
-                                                                : bson_strdup ("?");
-            kt = lab_value_to_text (&g->key);
-            bson_snprintf (g->oversize_first, sizeof g->oversize_first,
-                           "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt,
-                           idt, rd->pending->len, (long long)max);
-            bson_free (idt);
-            bson_free (kt);
-         }
-      }
-      if (g->docs == 0) {
-         g->parts = info.parts;
-      } else if (info.parts != g->parts) {
-         g->parts_bad = true;
-      }
-      g->part_sum += info.part;
-      g->docs++;
-      reader_take (rd);
-      if (!reader_fill (rd, error)) {
-         return false;
-      }
-      if (!rd->pending) {
-         break;
-      }
-      key_of (rd->pending, o->key, &v);
-      if (lab_value_compare (&v, &g->key) != 0) {
-         break;
+   if ((int64_t)doc->len > max) {
+      g->oversize++;
+      if (!g->oversize_first[0]) {
+         idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
+                                                     : bson_strdup ("?");
+         kt = lab_value_to_text (&g->key);
+         bson_snprintf (g->oversize_first, sizeof g->oversize_first,
+                        "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt, idt,
+                        doc->len, (long long)max);
+         bson_free (idt);
+         bson_free (kt);
       }
    }
-   /* parts 0..parts-1 each once: right count and right sum (parts are checked < parts by unfold) */
+   if (g->docs == 0) {
+      g->parts = info.parts;
+   } else if (info.parts != g->parts) {
+      g->parts_bad = true;
+   }
+   g->part_sum += info.part;
+   g->docs++;
+   return true;
+}
+
+/* dst_finish -- a destination master read to its end: parts 0..parts-1 each once, by the right count and
+ * the right sum (parts are checked < parts by unfold). */
+static void
+dst_finish (group_t *g)
+{
    if (g->docs != g->parts || g->part_sum != (int64_t)g->parts * (g->parts - 1) / 2) {
       g->parts_bad = true;
    }
-   return true;
 }
 
 static int
@@ -496,23 +446,330 @@ checkpoint (state_t *st, const bson_value_t *key)
    st->have_last = true;
 }
 
-/* verify_try -- one try of the merge join, from the start or from the last verified key. Already in
- * lockstep: each turn consumes the master with the smaller key (or both when equal), so the two cursors
- * advance together, each served by its key index with no blocking sort (store.h); test_fold_cli runs it
- * with a cursor batch of a few documents so that getMores interleave on both sides. */
+/* ---- the pipeline: one thread reads, the calling thread hashes ---------------------------------- *
+ *
+ * The reader thread does what the bare index-order read does -- both streams in lockstep, a master at a
+ * time -- and copies each document into a batch with the steps of the merge (a master begins, one of its
+ * documents, a master is accounted); the calling thread takes whole batches and does the hashing, the
+ * unfolding and the accounting in the same order, so results, differences and the retry point are those
+ * of a one-thread merge. Memory: at most PIPE_BATCHES batches of about PIPE_BATCH_BYTES (plus one
+ * document). The test hook and the progress stay on the reader, which meets documents in stream order. */
+
+#define PIPE_BATCHES 8
+#define PIPE_BATCH_BYTES (2 * 1024 * 1024)
+#define PIPE_BATCH_OPS 16384
+
+typedef enum { OP_SRC_BEGIN, OP_SRC_DOC, OP_DST_BEGIN, OP_DST_DOC, OP_ACCOUNT } op_kind_t;
+
+/* One step of the merge. BEGIN: `key` is an owned copy (moved into the group); DOC: the document at
+ * `off` in the batch's arena; ACCOUNT: `cmp` of the source and destination masters' keys. */
+typedef struct {
+   uint8_t kind;
+   int8_t cmp;
+   bool key_missing;
+   uint32_t off;
+   bson_value_t key;
+} op_t;
+
+typedef struct batch_s {
+   op_t *ops;
+   size_t nops, ops_cap;
+   uint8_t *arena;
+   size_t len, cap;
+   struct batch_s *next;
+} batch_t;
+
+typedef struct {
+   pthread_mutex_t mu;
+   pthread_cond_t cv;
+   batch_t *ready, *ready_tail; /* filled, in order */
+   batch_t *free;
+   int nbatches;
+   bool reader_done; /* no batch follows the ready ones */
+   bool hash_failed; /* the hashing side failed: the reader stops */
+   /* the reader thread's */
+   batch_t *cur;
+   reader_t src, dst;
+   const lab_verify_opts_t *o;
+   lab_progress_t *p;
+   size_t batch_bytes; /* documents' bytes per batch (PIPE_BATCH_BYTES unless the options say) */
+   bool read_ok;
+   bson_error_t read_error;
+} pipe_t;
+
+/* batch_clear -- empty b for reuse (keys not moved out are freed). */
+static void
+batch_clear (batch_t *b)
+{
+   for (size_t i = 0; i < b->nops; i++) {
+      if (b->ops[i].kind == OP_SRC_BEGIN || b->ops[i].kind == OP_DST_BEGIN) {
+         bson_value_destroy (&b->ops[i].key);
+      }
+   }
+   b->nops = 0;
+   b->len = 0;
+}
+
+/* batch_free -- a batch and what it holds. */
+static void
+batch_free (batch_t *b)
+{
+   if (b) {
+      batch_clear (b);
+      bson_free (b->ops);
+      bson_free (b->arena);
+      bson_free (b);
+   }
+}
+
+/* pipe_flush -- hand the reader's current batch (if any steps) to the hashing side, and (`take`) take a
+ * free one, waiting while all are in use; false when the hashing side failed (the reader stops). */
+static bool
+pipe_flush (pipe_t *pp, bool take)
+{
+   bool ok;
+
+   pthread_mutex_lock (&pp->mu);
+   if (pp->cur && pp->cur->nops) {
+      pp->cur->next = NULL;
+      if (pp->ready_tail) {
+         pp->ready_tail->next = pp->cur;
+      } else {
+         pp->ready = pp->cur;
+      }
+      pp->ready_tail = pp->cur;
+      pp->cur = NULL;
+      pthread_cond_broadcast (&pp->cv);
+   }
+   while (take && !pp->cur && !pp->hash_failed) {
+      if (pp->free) {
+         pp->cur = pp->free;
+         pp->free = pp->free->next;
+      } else if (pp->nbatches < PIPE_BATCHES) {
+         pp->cur = bson_malloc0 (sizeof *pp->cur);
+         pp->nbatches++;
+      } else {
+         pthread_cond_wait (&pp->cv, &pp->mu);
+      }
+   }
+   ok = !pp->hash_failed;
+   pthread_mutex_unlock (&pp->mu);
+   return ok;
+}
+
+/* pipe_op -- a new step in the current batch (flushed first when full); NULL when the hashing side
+ * failed. `doc`: copied into the arena (DOC steps). */
+static op_t *
+pipe_op (pipe_t *pp, op_kind_t kind, const bson_t *doc)
+{
+   batch_t *b = pp->cur;
+   size_t need = doc ? ((size_t)doc->len + 7) & ~(size_t)7 : 0;
+   op_t *op;
+
+   if (!b || b->nops == PIPE_BATCH_OPS || (b->len && b->len + need > pp->batch_bytes)) {
+      if (!pipe_flush (pp, true)) {
+         return NULL;
+      }
+      b = pp->cur;
+   }
+   if (b->nops == b->ops_cap) {
+      b->ops_cap = b->ops_cap ? b->ops_cap * 2 : 256;
+      b->ops = bson_realloc (b->ops, b->ops_cap * sizeof *b->ops);
+   }
+   op = &b->ops[b->nops++];
+   memset (op, 0, sizeof *op);
+   op->kind = (uint8_t)kind;
+   if (doc) {
+      if (b->len + need > b->cap) {
+         b->cap = b->len + need > pp->batch_bytes ? b->len + need : pp->batch_bytes;
+         b->arena = bson_realloc (b->arena, b->cap);
+      }
+      memcpy (b->arena + b->len, bson_get_data (doc), doc->len);
+      op->off = (uint32_t)b->len;
+      b->len += need;
+   }
+   return op;
+}
+
+/* read_group -- the reader's next master of one side: a BEGIN step, then a DOC step per document; its
+ * key into *gkey (*have false at the end of the stream). */
+static bool
+read_group (pipe_t *pp, reader_t *rd, bson_value_t *gkey, bool *have, bson_error_t *error)
+{
+   bson_value_t v;
+   op_t *op;
+   bool missing;
+
+   if (*have) {
+      bson_value_destroy (gkey);
+      *have = false;
+   }
+   if (!reader_fill (rd, error)) {
+      return false;
+   }
+   if (!rd->pending) {
+      return true;
+   }
+   missing = !key_of (rd->pending, rd->key, &v);
+   bson_value_copy (&v, gkey);
+   *have = true;
+   if (!(op = pipe_op (pp, rd->dst ? OP_DST_BEGIN : OP_SRC_BEGIN, NULL))) {
+      return true; /* the hashing side failed and reports it */
+   }
+   bson_value_copy (&v, &op->key);
+   op->key_missing = missing;
+   for (;;) {
+      if (!rd->dst) {
+         lab_progress_add (pp->p, 1, rd->pending->len);
+      }
+      if (!pipe_op (pp, rd->dst ? OP_DST_DOC : OP_SRC_DOC, rd->pending)) {
+         return true;
+      }
+      reader_take (rd);
+      if (!reader_fill (rd, error)) {
+         return false;
+      }
+      if (!rd->pending) {
+         return true;
+      }
+      key_of (rd->pending, rd->key, &v);
+      if (lab_value_compare (&v, gkey) != 0) {
+         return true;
+      }
+   }
+}
+
+/* read_thread -- the lockstep read: each turn consumes the master with the smaller key (or both when
+ * equal), then an ACCOUNT step. Its error stays in pp->read_error; the batch so far is handed over
+ * either way (what was accounted before a failure stays accounted, as in a one-thread merge). */
+static void *
+read_thread (void *arg)
+{
+   pipe_t *pp = arg;
+   bson_value_t ks, kd;
+   bool hs = false, hd = false, ok = false;
+   op_t *op;
+   int cmp;
+
+   if (!read_group (pp, &pp->src, &ks, &hs, &pp->read_error) ||
+       !read_group (pp, &pp->dst, &kd, &hd, &pp->read_error)) {
+      goto done;
+   }
+   while (hs || hd) {
+      cmp = !hs ? 1 : !hd ? -1 : lab_value_compare (&ks, &kd);
+      if (!(op = pipe_op (pp, OP_ACCOUNT, NULL))) {
+         break;
+      }
+      op->cmp = (int8_t)(cmp < 0 ? -1 : cmp > 0 ? 1 : 0);
+      if (cmp <= 0 && !read_group (pp, &pp->src, &ks, &hs, &pp->read_error)) {
+         goto done;
+      }
+      if (cmp >= 0 && !read_group (pp, &pp->dst, &kd, &hd, &pp->read_error)) {
+         goto done;
+      }
+   }
+   ok = true;
+done:
+   if (hs) {
+      bson_value_destroy (&ks);
+   }
+   if (hd) {
+      bson_value_destroy (&kd);
+   }
+   pp->read_ok = ok;
+   pipe_flush (pp, false);
+   pthread_mutex_lock (&pp->mu);
+   pp->reader_done = true;
+   pthread_cond_broadcast (&pp->cv);
+   pthread_mutex_unlock (&pp->mu);
+   return NULL;
+}
+
+/* begin_group -- a master begins on one side: the group takes the step's key. */
+static void
+begin_group (group_t *g, op_t *op)
+{
+   group_reset (g);
+   g->key = op->key;
+   g->key_missing = op->key_missing;
+   g->have = true;
+   memset (&op->key, 0, sizeof op->key); /* moved (an EOD value frees nothing) */
+}
+
+/* hash_batch -- the hashing side of one batch's steps, in order. */
+static bool
+hash_batch (batch_t *b, const lab_verify_opts_t *o, const char *bfield, lab_bucket_unit_t bunit, int64_t max,
+            state_t *st, group_t *gs, group_t *gd, lab_verify_result_t *res, bson_error_t *error)
+{
+   bson_t doc;
+   uint32_t len;
+   bool valid;
+
+   for (size_t i = 0; i < b->nops; i++) {
+      op_t *op = &b->ops[i];
+      if (op->kind == OP_SRC_DOC || op->kind == OP_DST_DOC) {
+         memcpy (&len, b->arena + op->off, 4);
+         len = BSON_UINT32_FROM_LE (len);
+         valid = bson_init_static (&doc, b->arena + op->off, len);
+         BSON_ASSERT (valid); /* a copy of a bson_t's bytes */
+      }
+      switch (op->kind) {
+      case OP_SRC_BEGIN:
+         begin_group (gs, op);
+         break;
+      case OP_DST_BEGIN:
+         begin_group (gd, op);
+         break;
+      case OP_SRC_DOC:
+         lab_hash_add (&gs->hash, lab_row_hash (&doc));
+         gs->rows++;
+         break;
+      case OP_DST_DOC:
+         if (!dst_doc (o, bfield, bunit, max, gd, &doc, error)) {
+            return false;
+         }
+         break;
+      default: /* OP_ACCOUNT */
+         if (op->cmp >= 0) {
+            dst_finish (gd);
+         }
+         if (op->cmp < 0) {
+            account_src_only (o, gs, res);
+         } else if (op->cmp > 0) {
+            account_dst_only (o, gd, res);
+         } else {
+            account_both (o, gs, gd, res);
+         }
+         checkpoint (st, op->cmp <= 0 ? &gs->key : &gd->key);
+         break;
+      }
+   }
+   return true;
+}
+
+/* verify_try -- one try of the merge join, from the start or from the last verified key: the lockstep
+ * read on a thread of its own, the hashing and accounting here (see the pipeline above). Each stream is
+ * served by its key index with no blocking sort (store.h), the two cursors advance together;
+ * test_fold_cli runs it with a cursor batch of a few documents so that getMores interleave on both sides. */
 static bool
 verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_verify_result_t *res,
             bson_error_t *error)
 {
    lab_session_t *sess = NULL;
-   reader_t src = { 0 }, dst = { 0 };
+   pipe_t pp = { 0 };
    group_t gs = { 0 }, gd = { 0 };
-   bool ok = false;
+   batch_t *b;
+   bool ok = false, started = false, hashed = true;
    int64_t max, src_count = 0;
-   int cmp;
    char *bfield = NULL;
    lab_bucket_unit_t bunit = LAB_BUCKET_NONE;
+   pthread_t tid;
+   bson_value_t after;
+   bool have_after = false;
+   int err;
 
+   pthread_mutex_init (&pp.mu, NULL);
+   pthread_cond_init (&pp.cv, NULL);
    if (o->bucket_by && !lab_bucket_spec_parse (o->bucket_by, &bfield, &bunit, error)) {
       goto done;
    }
@@ -528,36 +785,80 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
       }
       st->p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t)src_count);
    }
-   if (!verify_open (sess, o, st, &src, &dst, error)) {
+   if (!verify_open (sess, o, st, &pp.src, &pp.dst, error)) {
       goto done;
    }
-   if (!src_group (&src, o->key, &gs, st->p, error) || !dst_group (&dst, o, bfield, bunit, max, &gd, error)) {
+   if (st->have_last) {
+      /* the readers skip up to the key verified before this try: their own copy, as the accounting
+       * moves st->last on while they read */
+      bson_value_copy (&st->last, &after);
+      have_after = true;
+      pp.src.after = pp.dst.after = &after;
+   }
+   pp.o = o;
+   pp.p = st->p;
+   pp.batch_bytes = o->pipe_batch_bytes ? o->pipe_batch_bytes : PIPE_BATCH_BYTES;
+   if ((err = pthread_create (&tid, NULL, read_thread, &pp)) != 0) {
+      lab_error_set (error, LAB_ERROR_IO, (uint32_t)err, "--verify: cannot start the reader thread: %s",
+                     strerror (err));
       goto done;
    }
-   while (gs.have || gd.have) {
-      cmp = !gs.have ? 1 : !gd.have ? -1 : lab_value_compare (&gs.key, &gd.key);
-      if (cmp < 0) {
-         account_src_only (o, &gs, res);
-      } else if (cmp > 0) {
-         account_dst_only (o, &gd, res);
-      } else {
-         account_both (o, &gs, &gd, res);
+   started = true;
+   for (;;) {
+      pthread_mutex_lock (&pp.mu);
+      while (!pp.ready && !pp.reader_done) {
+         pthread_cond_wait (&pp.cv, &pp.mu);
       }
-      checkpoint (st, cmp <= 0 ? &gs.key : &gd.key);
-      if (cmp <= 0 && !src_group (&src, o->key, &gs, st->p, error)) {
-         goto done;
+      b = pp.ready;
+      if (b) {
+         pp.ready = b->next;
+         if (!pp.ready) {
+            pp.ready_tail = NULL;
+         }
       }
-      if (cmp >= 0 && !dst_group (&dst, o, bfield, bunit, max, &gd, error)) {
-         goto done;
+      pthread_mutex_unlock (&pp.mu);
+      if (!b) {
+         break; /* the reader is done and every batch is hashed */
       }
+      if (hashed && !hash_batch (b, o, bfield, bunit, max, st, &gs, &gd, res, error)) {
+         hashed = false;
+      }
+      batch_clear (b);
+      pthread_mutex_lock (&pp.mu);
+      b->next = pp.free;
+      pp.free = b;
+      pp.hash_failed = !hashed;
+      pthread_cond_broadcast (&pp.cv);
+      pthread_mutex_unlock (&pp.mu);
    }
-   ok = true;
+   /* the hashing side's error first: it is earlier in stream order than anything the reader met after */
+   if (hashed && !pp.read_ok) {
+      memcpy (error, &pp.read_error, sizeof *error);
+   }
+   ok = hashed && pp.read_ok;
 done:
+   if (started) {
+      pthread_join (tid, NULL);
+   }
+   batch_free (pp.cur);
+   while ((b = pp.free)) {
+      pp.free = b->next;
+      batch_free (b);
+   }
+   while ((b = pp.ready)) {
+      pp.ready = b->next;
+      batch_free (b);
+   }
+   pthread_mutex_destroy (&pp.mu);
+   pthread_cond_destroy (&pp.cv);
    group_reset (&gs);
    group_reset (&gd);
-   lab_cursor_close (src.cur);
-   lab_cursor_close (dst.cur);
+   lab_cursor_close (pp.src.cur);
+   lab_cursor_close (pp.dst.cur);
    lab_session_close (sess);
+   if (have_after) {
+      bson_value_destroy (&after);
+   }
    bson_free (bfield);
    return ok;
 }

@@ -1,8 +1,12 @@
 /*
  * verify.h -- prove that a folded collection holds exactly the rows of its source.
  *
- * Both collections are streamed sorted by the key, in step (a merge join), so memory stays bounded by
- * one master. Each stream walks its collection's key index (the index-served sorted read, store.h), and
+ * Both collections are streamed sorted by the key, in step (a merge join). One thread reads -- both
+ * streams, in step, copying each document into batches -- and the calling thread hashes, unfolds and
+ * accounts them in the same order, so the verify runs at the pace of the bare read while the hashing
+ * overlaps it; memory stays bounded by the batches in flight (at most 8 of about 2 MiB, plus one
+ * document), whatever the size of a master. Each stream walks its collection's key index (the
+ * index-served sorted read, store.h), and
  * the join advances whichever side is behind one master at a time, so both cursors fetch batches
  * (getMore) all along: neither waits for the other to be read to the end, and neither idles long
  * enough for the server to kill it (10 minutes). Per master: the row count and an order-independent checksum
@@ -37,7 +41,9 @@ typedef struct {
    const char *bucket_by;           /* "FIELD:UNIT" of a --bucket-by fold (NULL: none) */
    const char *const *skip_key_ids; /* masters rejected by this run: expected missing (sorted, may be NULL) */
    size_t nskip;
-   int32_t batch_docs; /* cursor batch size of both streams (0: the backend's) */
+   int32_t batch_docs;      /* cursor batch size of both streams (0: the backend's) */
+   size_t pipe_batch_bytes; /* bytes of documents per batch from the reader thread to the hashing (0: 2 MiB;
+                             * tests use a tiny one so that batches hand over all along and fill up) */
    lab_progress_mode_t progress;
    int retries;                  /* tries after a transient error (see above); 0: none */
    int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */

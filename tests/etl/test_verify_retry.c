@@ -5,7 +5,9 @@
  * (the verify fault hook) at one document after another of either stream: every try must give exactly
  * the clean result (nothing counted twice or lost, the same first difference) after one logged retry.
  * A fault that persists fails after --retries tries with the error still transient; a non-transient one
- * fails at once; --retries 0 does not retry.
+ * fails at once; --retries 0 does not retry. The reader thread's batches (verify.c's pipeline) are
+ * made one document each in some runs, so that they fill and hand over all along, with and without a
+ * fault in flight.
  */
 #include "tests/testutil.h"
 
@@ -236,6 +238,8 @@ test_resume_everywhere (void **state)
       lab_verify_opts_t o = opts (&f, 3);
 
       f.at = n;
+      /* every other fault with a document per pipeline batch: the reader fails with batches in flight */
+      o.pipe_batch_bytes = tries % 2 ? 1 : 0;
       f.domain = domains[tries % 3];
       f.code = codes[tries % 3];
       tries++;
@@ -248,6 +252,24 @@ test_resume_everywhere (void **state)
       same_result (&r);
    }
    assert_true (tries > 20);
+}
+
+/* test_small_batches -- a document per batch from the reader thread to the hashing: the batches fill
+ * (the reader waits for the hashing to give one back) and hand over all along; the same result. */
+static void
+test_small_batches (void **state)
+{
+   lab_verify_opts_t o = opts (NULL, 0);
+   lab_verify_result_t r;
+   bson_error_t error;
+
+   (void)state;
+   o.pipe_batch_bytes = 1;
+   if (!lab_verify (store, &o, &r, &error)) {
+      fail_msg ("verify: %s", error.message);
+   }
+   assert_int_equal (r.retries, 0);
+   same_result (&r);
 }
 
 /* test_gives_up -- a fault that persists: `retries` tries, then the transient error itself. */
@@ -305,9 +327,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_clean),
-      cmocka_unit_test (test_resume_everywhere),
-      cmocka_unit_test (test_gives_up),
+      cmocka_unit_test (test_clean),         cmocka_unit_test (test_resume_everywhere),
+      cmocka_unit_test (test_small_batches), cmocka_unit_test (test_gives_up),
       cmocka_unit_test (test_not_retried),
    };
 
