@@ -1203,13 +1203,28 @@ find_name (const char *const *names, size_t n, const char *name)
    return -1;
 }
 
+/* baseline_point -- the point of sweep bs measured at cache size `cache` (the last one when repeated);
+ * NULL when bs has none. */
+static const lab_sweep_point_t *
+baseline_point (const sweep_t *bs, double cache)
+{
+   const lab_sweep_point_t *q = NULL;
+
+   for (size_t j = 0; j < bs->n; j++) {
+      if (bs->p[j].cache_size_bytes == cache) {
+         q = &bs->p[j];
+      }
+   }
+   return q;
+}
+
 /* render_sweep_baseline_n -- the baseline table of sweeps that are not both the same pair: one row per
  * matched cache size and layout both sweeps hold, its load time and (a candidate measured against the
  * same reference in both) its speedup, before and after. */
 static void
 render_sweep_baseline_n (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
 {
-   size_t i, j, l, matched = 0, nshared = 0;
+   size_t i, l, matched = 0, nshared = 0;
    bool same_ref = strcmp (s->names[0], bs->names[0]) == 0;
    bson_string_t *only = bson_string_new (NULL);
 
@@ -1217,12 +1232,7 @@ render_sweep_baseline_n (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
                           "speedup: baseline | speedup: this | change |\n"
                           "|--:|---|--:|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
-      const lab_sweep_point_t *p = &s->p[i], *q = NULL;
-      for (j = 0; j < bs->n; j++) {
-         if (bs->p[j].cache_size_bytes == p->cache_size_bytes) {
-            q = &bs->p[j];
-         }
-      }
+      const lab_sweep_point_t *p = &s->p[i], *q = baseline_point (bs, p->cache_size_bytes);
       if (!q) {
          continue;
       }
@@ -1307,17 +1317,12 @@ render_sweep_baseline_n (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
 static void
 render_sweep_baseline_pair (bson_string_t *o, const sweep_t *s, const sweep_t *bs)
 {
-   size_t i, j, matched = 0;
+   size_t i, matched = 0;
 
    bson_string_append (o, "| engine cache | ratio: baseline | ratio: this | speedup: baseline | speedup: "
                           "this | change |\n|--:|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < s->n; i++) {
-      const lab_sweep_point_t *p = &s->p[i], *q = NULL;
-      for (j = 0; j < bs->n; j++) {
-         if (bs->p[j].cache_size_bytes == p->cache_size_bytes) {
-            q = &bs->p[j];
-         }
-      }
+      const lab_sweep_point_t *p = &s->p[i], *q = baseline_point (bs, p->cache_size_bytes);
       if (!q) {
          continue;
       }
