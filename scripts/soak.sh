@@ -5,8 +5,9 @@
 # cycle (embedded: the store closed, its files flushed out of the page cache, reopened; --server: the
 # test server restarted by its restart command, the client pool closed and opened again). After each
 # cycle scancmp logs, at -v, the file descriptors it holds (/proc/self/fd) and its RSS; this script
-# records them per cycle, prints the first and last cycle's figures, and fails (exit 1) when the last
-# cycle holds more descriptors than the first, or an RSS above the first's by more than the tolerance.
+# records them per cycle, prints the first and last cycle's figures, and fails (exit 1) when each of the
+# last three cycles holds more descriptors than the first, or the last an RSS above the first's by more
+# than the tolerance.
 #
 # Usage: scripts/soak.sh [--cycles N] [--server] [--bills N] [--rss-tolerance PCT] [--keep]
 #   --cycles N          cold cycles (default 50; --server: 20); rounded up to an even number (2 per run)
@@ -112,8 +113,13 @@ if [ "$fds0" -lt 0 ] || [ "$rss0" -lt 0 ]; then
   echo "soak.sh: FAIL: scancmp could not read its own descriptors or RSS" >&2
   fail=1
 fi
-if [ "$fds1" -gt "$fds0" ]; then
-  echo "soak.sh: FAIL: open file descriptors grew from $fds0 to $fds1 over $n cycles" >&2
+# the least of the last three cycles: a descriptor a background thread of the engine holds for a moment
+# (the journal's next file, a statistics read) can be open at one sample (seen once in CI: 14, ..., 14, 15);
+# one leaked per cycle is open at all three
+fds_tail=$(tail -3 "$T/cycles.tsv" | awk -F'\t' 'NR == 1 || $4 < m { m = $4 } END { print m }')
+if [ "$fds_tail" -gt "$fds0" ]; then
+  echo "soak.sh: FAIL: open file descriptors grew from $fds0 to $fds_tail (the least of the last three" \
+    "cycles) over $n cycles" >&2
   fail=1
 fi
 limit=$((rss0 + rss0 * tol / 100 + 4 * 1024 * 1024))
