@@ -2085,6 +2085,9 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    app_name_version (o, d, "backend.name", "backend.version");
    bson_string_append (o, " |\n");
    kv_str (o, "URI (redacted)", lab_results_get_string (d, "backend.uri"));
+   if (lab_results_get_string (d, "backend.allocator")) {
+      kv_str (o, "allocator (embedded engine)", lab_results_get_string (d, "backend.allocator"));
+   }
    kv_str (o, "database", lab_results_get_string (d, "backend.db"));
    bson_string_append (o, "| server on this host | ");
    bson_string_append (o, lab_results_get_bool (d, "backend.server_local", &b) ? (b ? "yes" : "no") : "n/a");

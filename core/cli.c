@@ -4,13 +4,14 @@
  */
 #include "cli.h"
 
+#include "alloc.h"
+
 #include "error.h"
 #include "opts.h"
 #include "uri.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,28 +331,13 @@ lab_cli_arg_redacted (const char *arg)
    return bson_strdup (arg);
 }
 
-/* limit_malloc_arenas -- at most one glibc malloc arena per core instead of glibc's eight per core.
- * WiredTiger's eviction threads free the pages other threads allocated; with many arenas the freed
- * memory stays spread over heaps the process keeps, and peak RSS outgrows the engine cache (the
- * full-size generate, 11.3 GiB of cache, peaked at 18.7 GiB; at a 512 MiB cache 826 MiB with glibc's
- * default, 700 MiB with 2 arenas). Called before any thread exists; $MALLOC_ARENA_MAX, when set, wins. */
-static void
-limit_malloc_arenas (void)
-{
-   long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
-
-   if (getenv ("MALLOC_ARENA_MAX") == NULL) {
-      mallopt (M_ARENA_MAX, ncpu > 1 ? (int)ncpu : 1);
-   }
-}
-
 /* lab_cli_run_start -- see cli.h. */
 void
 lab_cli_run_start (lab_cli_run_t *run, const char *tool, int argc, char **argv)
 {
    struct timespec ts;
 
-   limit_malloc_arenas ();
+   lab_alloc_tune ();
 
    run->tool = tool;
    run->argc = argc;

@@ -5,6 +5,7 @@
  */
 #include "wt_private.h"
 
+#include "alloc.h"
 #include "error.h"
 
 #include <dirent.h>
@@ -319,11 +320,17 @@ check_home (const lab_store_t *store, char *real, bson_error_t *error)
 #define ZLIB_EXTENSION ""
 #endif
 
-/* conn_config -- mongod's wiredtiger_open configuration for a cache of cache_bytes, except
- * cache_overhead=30 (mongod keeps WiredTiger's 8): mongod runs on tcmalloc, we on glibc malloc, whose
- * per-allocation overhead and fragmentation on the engine's many small page allocations measured about
- * 30% (peak RSS at a 512 MiB cache: 700 MiB with 8, 622 MiB with 30, with the process's base ~80 MiB), so
- * the cache counts it and the process stays near cache_size, the bound the tools promise. Every block
+#ifdef LAB_TCMALLOC
+#define LAB_WT_CACHE_OVERHEAD "8"
+#else
+#define LAB_WT_CACHE_OVERHEAD "30"
+#endif
+
+/* conn_config -- mongod's wiredtiger_open configuration for a cache of cache_bytes. cache_overhead is
+ * WiredTiger's default 8 with tcmalloc, as in mongod; with glibc malloc (the sanitizer builds) 30, the
+ * most it takes: glibc's per-allocation overhead and fragmentation on the engine's many small page
+ * allocations measured about 30% (peak RSS at a 512 MiB cache: 700 MiB with 8, 622 MiB with 30, with the
+ * process's base ~80 MiB), so the cache counts it and the process stays nearer cache_size. Every block
  * compressor is loaded on every open (snappy and zlib: Debian's extensions; zstd: ours, wt_zstd.c), so a
  * store written with any of them reopens; a compressor missing (skip_zstd, or a build without zlib)
  * surfaces when a table that needs it is opened (compressor_hint). */
@@ -339,7 +346,8 @@ conn_config (const lab_store_t *store, uint64_t cache_bytes)
    }
    return bson_strdup_printf (
       "create,cache_size=%" PRIu64 "M,cache_overflow=(file_max=0M),session_max=33000,"
-      "cache_overhead=30,eviction=(threads_min=4,threads_max=4),config_base=false,statistics=(fast),"
+      "cache_overhead=" LAB_WT_CACHE_OVERHEAD ",eviction=(threads_min=4,threads_max=4),config_base=false,"
+      "statistics=(fast),"
       "log=(enabled=true,archive=true,path=journal,compressor=snappy),"
       "file_manager=(close_idle_time=100000,close_scan_interval=10,close_handle_minimum=250),"
       "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"%s%s]%s",
@@ -665,9 +673,8 @@ lab_wt_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t read
       ok = false;
       goto done;
    }
-   if (!conn_close (st, error) || !evict_files (st, error)) {
-      ok = false;
-   }
+   ok = conn_close (st, error) && evict_files (st, error);
+   lab_alloc_release (); /* the engine's freed cache goes back: the next layout starts as a fresh process */
    if (ok && hook) {
       memset (&hook_err, 0, sizeof hook_err);
       hook_ok = hook (store, ctx, &hook_err);

@@ -7,6 +7,7 @@
 #include "scan/measure.h"
 #include "scan/topology.h"
 
+#include "core/alloc.h"
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/opts.h"
@@ -602,6 +603,10 @@ record_backend (const scan_plan_t *sp, bson_t *results)
    BSON_APPEND_BOOL (&doc, "server_local", sp->p.info.local);
    if (sp->p.info.host[0]) {
       BSON_APPEND_UTF8 (&doc, "server_host", sp->p.info.host);
+   }
+   if (strcmp (sp->p.info.backend, "wiredtiger") == 0) {
+      /* the embedded engine's memory is this process's: its allocator shapes the peak RSS */
+      BSON_APPEND_UTF8 (&doc, "allocator", lab_alloc_name ());
    }
    if (sp->sweep) {
       BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t)sp->sw.cache_bytes[sp->sw.reference]);

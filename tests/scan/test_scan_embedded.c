@@ -243,6 +243,12 @@ check_schema (const bson_t *r)
    assert_string_equal (lab_test_json_str (r, "reference_layout"), "detail");
    assert_string_equal (lab_test_json_str (r, "tool"), "scancmp");
    assert_string_equal (lab_test_json_str (r, "backend.name"), "wiredtiger");
+   /* the engine's memory is the tool's: the allocator it ran on is recorded (tcmalloc unless sanitized) */
+#ifdef LAB_TCMALLOC
+   assert_string_equal (lab_test_json_str (r, "backend.allocator"), "tcmalloc");
+#else
+   assert_string_equal (lab_test_json_str (r, "backend.allocator"), "glibc");
+#endif
    assert_true (n >= 2 && n % 2 == 0);
    for (e = 0; e < n; e++) {
       const char *layout = lab_test_json_str (r, entry (e, "layout"));

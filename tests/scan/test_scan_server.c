@@ -156,6 +156,8 @@ test_restart_between_layouts (void **state)
    (void)lab_test_json_num (r, "runs.0.read_requests");
    (void)lab_test_json_num (r, "runs.0.cold.file_bytes");
    assert_true (lab_test_json_bool (r, "backend.server_local"));
+   /* a server's memory is not this process's: no allocator recorded */
+   assert_false (lab_test_json_has (r, "backend.allocator"));
    bson_destroy (r);
    bson_free (out);
    bson_free (err);
