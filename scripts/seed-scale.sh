@@ -71,7 +71,6 @@ ratios=
 sizes=
 buffered=0
 resume=0
-legacy=0
 progress=auto
 
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -130,9 +129,6 @@ if [ "$resume" -eq 1 ]; then
   [ -z "$prev" ] || [ "$prev" = "fraction=$fraction" ] ||
     die "--resume: $dir holds a run of $prev, not fraction=$fraction: name the same --fraction"
   rm -f "$dir"/phases.*
-  # a run from before the .phase files: its /usr/bin/time files say which phases finished
-  legacy=1
-  ! compgen -G "$dir/*.phase" >/dev/null || legacy=0
 else
   rm -rf "${dir:?}/data" "$dir"/*.json "$dir"/report*.md "$dir"/report*.svg "$dir"/phases.* "$dir"/*.time \
     "$dir"/*.out "$dir"/*.phase
@@ -242,8 +238,7 @@ phase() {
       return 0
     fi
     # (GNU time says "Exit status: 0" of a command killed by a signal too: that line must be absent)
-    if [ "$legacy" -eq 1 ] && [ -f "$tf" ] && grep -q '^\s*Exit status: 0$' "$tf" &&
-      ! grep -q 'terminated by signal' "$tf"; then
+    if [ -f "$tf" ] && grep -q '^\s*Exit status: 0$' "$tf" && ! grep -q 'terminated by signal' "$tf"; then
       # a run from before .phase files: the wall time and figures from /usr/bin/time, the disk unknown
       echo "$me: == $name: done in the run being resumed (figures from $name.time)" >&2
       phases+=("$(python3 - "$tf" "$prows" <<'PY'
@@ -260,6 +255,8 @@ PY
     fi
   fi
   rerun=1
+  # a phase that starts again leaves no figures of an earlier try behind until it succeeds
+  rm -f "$dir/$name.phase" "$tf"
   echo "$me: == $name: $*" >&2
   t0=$(date +%s.%N)
   /usr/bin/time -v -o "$tf" "$@" >"$dir/$name.out" || rc=$?
