@@ -120,21 +120,10 @@ app_factor (bson_string_t *o, double f)
 void
 lab_cmp_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout)
 {
-   if (!p->has_amplification[0]) {
-      return;
-   }
-   bson_string_append (o, "the engine read ");
-   app_factor (o, p->read_amplification[0]);
-   bson_string_append (o, " the ");
-   app_esc (o, layout);
-   bson_string_append (o, " layout");
-   if (p->has_disk_amplification[0]) {
-      bson_string_append (o, ", the disk ");
-      app_factor (o, p->disk_read_amplification[0]);
-   }
-   if (strcmp (lab_results_point_regime (p), LAB_RESULTS_REGIME_MEMORY) == 0) {
-      bson_string_append (o, ": the page cache held it");
-   }
+   char *e = lab_cmp_md_escape (layout);
+
+   lab_results_app_engine_disk (o, p, e);
+   bson_free (e);
 }
 
 /* collection_name -- the collection of a layout: layouts[].collection, else dataset.<l>.collection

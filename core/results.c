@@ -968,6 +968,28 @@ lab_results_sweep_point (const bson_t *results, size_t i, lab_sweep_point_t *p)
    return true;
 }
 
+/* lab_results_app_engine_disk -- see results.h. */
+void
+lab_results_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout)
+{
+   char *f;
+
+   if (!p->has_amplification[0]) {
+      return;
+   }
+   f = lab_results_format_factor (p->read_amplification[0]);
+   bson_string_append_printf (o, "the engine read %s the %s layout", f, layout);
+   bson_free (f);
+   if (p->has_disk_amplification[0]) {
+      f = lab_results_format_factor (p->disk_read_amplification[0]);
+      bson_string_append_printf (o, ", the disk %s", f);
+      bson_free (f);
+   }
+   if (strcmp (lab_results_point_regime (p), LAB_RESULTS_REGIME_MEMORY) == 0) {
+      bson_string_append (o, ": the page cache held it");
+   }
+}
+
 /* lab_results_top_point -- see results.h. */
 void
 lab_results_top_point (const bson_t *results, lab_sweep_point_t *p)

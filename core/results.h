@@ -347,6 +347,13 @@ void lab_results_top_point (const bson_t *results, lab_sweep_point_t *p);
  * consulted: every engine miss is a disk read. */
 const char *lab_results_point_regime (const lab_sweep_point_t *p);
 
+/* lab_results_app_engine_disk -- append to `o` point p's two read amplifications of its reference layout,
+ * named `layout` (as given: a Markdown caller escapes it first): "the engine read 6.10x the detail
+ * layout, the disk 1.02x", and for a point in LAB_RESULTS_REGIME_MEMORY ": the page cache held it".
+ * Nothing without the engine's figure; the disk's only when known. scancmp's sweep note and
+ * layout-report's sentences both say it so. */
+void lab_results_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout);
+
 /* lab_results_sweep_reference_of -- the point a writer repeats at the top level: the one whose ratio is
  * nearest 1 on a log scale (smallest |ln ratio|; on a tie the larger cache). n == 0 gives 0. */
 size_t lab_results_sweep_reference_of (const double *cache_ratio, size_t n);

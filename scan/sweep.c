@@ -416,16 +416,6 @@ regime_width (const bson_t *results, size_t n)
    return (int)w;
 }
 
-/* app_factor -- "6.1x" (lab_results_format_factor). */
-static void
-app_factor (bson_string_t *s, double f)
-{
-   char *t = lab_results_format_factor (f);
-
-   bson_string_append (s, t);
-   bson_free (t);
-}
-
 /* buffered_note -- for a sweep read without --direct-io, what the engine's read amplification does not
  * say: per point the reference layout's engine and disk read amplifications, and where the page cache
  * held what the engine cache reread (the "fits in memory" regime). Nothing for --direct-io. */
@@ -451,14 +441,9 @@ buffered_note (bson_string_t *s, const bson_t *results, size_t n, const char *re
             ref);
          any = true;
       }
-      bson_string_append_printf (s, "  %.1f MiB, %s: the engine read ", p.cache_size_bytes / 1048576.0,
+      bson_string_append_printf (s, "  %.1f MiB, %s: ", p.cache_size_bytes / 1048576.0,
                                  lab_results_point_regime (&p));
-      app_factor (s, p.read_amplification[0]);
-      bson_string_append_printf (s, " the %s layout, the disk ", ref);
-      app_factor (s, p.disk_read_amplification[0]);
-      if (strcmp (lab_results_point_regime (&p), LAB_RESULTS_REGIME_MEMORY) == 0) {
-         bson_string_append (s, ": the page cache held it");
-      }
+      lab_results_app_engine_disk (s, &p, ref);
       bson_string_append (s, "\n");
    }
 }
