@@ -5,7 +5,6 @@
 #include "cli.h"
 
 #include "alloc.h"
-
 #include "error.h"
 #include "opts.h"
 #include "uri.h"
