@@ -81,6 +81,14 @@ static const lab_metric_t metrics[] = {
    /* lower: the same, as a share of the configured maximum */
    { "cache_peak_pct", "memory.cache_peak_pct", "engine cache used (peak, % of max)", LAB_UNIT_PCT,
      LAB_BETTER_LOWER },
+   /* lower: the same rows for less CPU is a real saving on a shared server (this process when embedded,
+    * a server on this machine; absent for a remote one) */
+   { "cpu_process_s", "cpu.process_s", "CPU time of the store's process", LAB_UNIT_SECONDS,
+     LAB_BETTER_LOWER },
+   /* descriptive: how busy that process kept the CPUs it may use, a rate like the device's; near 100% the
+    * load was bound by the CPU, not the disk */
+   { "cpu_busy_pct_mean", "cpu.busy_pct_mean", "CPU busy (% of its cores, mean)", LAB_UNIT_PCT,
+     LAB_DESCRIPTIVE },
    /* lower: a total, the engine's count of blocks it had to read */
    { "block_reads", "engine.block_reads", "engine block reads", LAB_UNIT_COUNT, LAB_BETTER_LOWER },
    /* lower: a total, bytes the engine brought into its cache */
@@ -190,6 +198,9 @@ lab_results_flat_name (const char *run_path, char *buf, size_t len)
       bson_strncpy (buf, run_path, len);
    } else if (strncmp (run_path, "latency_ms.", strlen ("latency_ms.")) == 0) {
       snprintf (buf, len, "latency_%s_ms", dot + 1);
+   } else if (strncmp (run_path, "cpu.", strlen ("cpu.")) == 0) {
+      /* "cores" and "process_s" alone would not say whose */
+      snprintf (buf, len, "cpu_%s", dot + 1);
    } else {
       bson_strncpy (buf, dot + 1, len);
    }
@@ -266,7 +277,8 @@ summarized (const char *parent, const char *key)
    if (strcmp (parent, "cold") == 0) {
       return strcmp (key, "server_pid") != 0 && strcmp (key, "server_uptime_s") != 0;
    }
-   return strcmp (parent, "rates") == 0 || strcmp (parent, "memory") == 0 || strcmp (parent, "engine") == 0;
+   return strcmp (parent, "rates") == 0 || strcmp (parent, "memory") == 0 || strcmp (parent, "engine") == 0 ||
+          strcmp (parent, "cpu") == 0;
 }
 
 /* collect_entry -- the numeric figures of one run entry, under their flat names. */

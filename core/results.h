@@ -103,7 +103,7 @@ bool lab_results_get_bool (const bson_t *doc, const char *path, bool *out);
 
 /* lab_results_flat_name -- the summary name of a run entry's figure at dotted `run_path` (the schema's
  * flattening rule): "elapsed_s" -> "elapsed_s", "rates.read_mb_s_peak" -> "read_mb_s_peak",
- * "latency_ms.p99" -> "latency_p99_ms". */
+ * "latency_ms.p99" -> "latency_p99_ms", "cpu.process_s" -> "cpu_process_s". */
 void lab_results_flat_name (const char *run_path, char *buf, size_t len);
 
 /* lab_results_summary_append -- append "summary" to `results`: per layout (every name of the entries'

@@ -443,6 +443,10 @@ sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
    m->server_rss_peak_bytes = smp->rss_peak_bytes;
    m->cache_peak_bytes = smp->cache_peak_bytes;
    m->cache_max_bytes = smp->cache_max_bytes;
+   /* a process that changed under the load (a restart) reads less CPU at the end: unknown */
+   m->cpu_s =
+      smp->start.cpu_s >= 0 && smp->last.cpu_s >= smp->start.cpu_s ? smp->last.cpu_s - smp->start.cpu_s : -1;
+   m->cpu_cores = smp->cpu_cores;
    m->samples = smp->samples;
    m->nsamples = smp->nsamples;
    smp->samples = NULL;
@@ -600,6 +604,8 @@ lab_scan_layout_measure (lab_scan_plan_t *p, int run, const lab_results_layout_t
    m->kind = layout->kind;
    m->order_in_run = order_in_run;
    m->resident_bytes_before = m->file_bytes = -1;
+   m->cpu_s = -1;
+   m->cpu_cores = -1;
    if (!cold_step (p, m, &after, error)) {
       return false;
    }

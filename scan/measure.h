@@ -86,6 +86,10 @@ typedef struct {
    /* memory (sampler peaks) */
    int64_t server_rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */
 
+   /* CPU of the store's process (the one whose RSS is sampled: this one when embedded, a local server's) */
+   double cpu_s;  /* utime + stime over the load, seconds; -1 unknown */
+   int cpu_cores; /* the CPUs that process may run on; -1 unknown */
+
    /* latency of every key lookup */
    lab_latency_summary_t latency;
    int64_t histogram[LAB_LATENCY_NBUCKETS];

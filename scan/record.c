@@ -217,6 +217,43 @@ append_memory (bson_t *entry, const lab_scan_layout_measure_t *m)
    bson_append_document_end (entry, &mem);
 }
 
+/* busy_pct -- the share of `cores` CPUs that `cores_busy` CPUs' worth of time is, in percent (-1 unknown). */
+static double
+busy_pct (double cores_busy, int cores)
+{
+   return cores_busy >= 0 && cores > 0 ? 100.0 * cores_busy / (double)cores : -1;
+}
+
+/* append_cpu -- "cpu": the CPU time of the store's process over the load, and how busy it kept the CPUs
+ * it may use (mean over the load, the busiest interval); absent when that process was not measured. */
+static void
+append_cpu (bson_t *entry, const lab_scan_layout_measure_t *m)
+{
+   double peak = -1;
+   bson_t cpu;
+   size_t j;
+
+   if (m->cpu_s < 0) {
+      return;
+   }
+   for (j = 0; j < m->nsamples; j++) {
+      double pct = busy_pct (m->samples[j].cpu_cores_busy, m->cpu_cores);
+      if (pct > peak) {
+         peak = pct;
+      }
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (entry, "cpu", &cpu);
+   BSON_APPEND_DOUBLE (&cpu, "process_s", m->cpu_s);
+   if (m->cpu_cores > 0) {
+      BSON_APPEND_INT32 (&cpu, "cores", m->cpu_cores);
+   }
+   append_opt_double (&cpu, "busy_pct_mean",
+                      m->elapsed_s > 0 ? busy_pct (m->cpu_s / m->elapsed_s, m->cpu_cores) : -1,
+                      m->elapsed_s > 0 && m->cpu_cores > 0);
+   append_opt_double (&cpu, "busy_pct_peak", peak, peak >= 0);
+   bson_append_document_end (entry, &cpu);
+}
+
 /* append_latency -- "latency_ms": the summary and the histogram from the first to the last non-empty
  * bucket. */
 static void
@@ -306,6 +343,8 @@ append_samples (bson_t *entry, const lab_scan_layout_measure_t *m)
       }
       append_opt_int (&sd, "server_rss_bytes", x->rss_bytes);
       append_opt_int (&sd, "cache_bytes", x->cache_bytes);
+      append_opt_double (&sd, "cpu_busy_pct", busy_pct (x->cpu_cores_busy, m->cpu_cores),
+                         x->cpu_cores_busy >= 0 && m->cpu_cores > 0);
       BSON_APPEND_DOUBLE (&sd, "docs_per_s", x->docs_per_s);
       BSON_APPEND_DOUBLE (&sd, "returned_mb_s", x->returned_mb_s);
       append_opt_double (&sd, "engine_block_reads_per_s", x->engine_block_reads_per_s,
@@ -332,6 +371,7 @@ lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry)
    append_server_disk (entry, m);
    append_rates (entry, m);
    append_memory (entry, m);
+   append_cpu (entry, m);
    append_latency (entry, m);
    append_workers (entry, m);
    append_samples (entry, m);

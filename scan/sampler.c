@@ -1,17 +1,22 @@
 /*
  * sampler.c -- the sampler thread of a run: every interval, the device's /proc/diskstats (iostat
- * figures), server RSS, engine cache use, and what the workers have returned so far; a final partial
- * interval is sampled at stop. Internal to scan/ (sampler.h).
+ * figures), server RSS and CPU time, engine cache use, and what the workers have returned so far; a final
+ * partial interval is sampled at stop. Internal to scan/ (sampler.h).
  */
 #include "scan/sampler.h"
 
 #include "core/error.h"
 #include "core/opts.h"
 
+#include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* lab_sampler_rss -- VmRSS of pid in bytes, -1 when unknown. */
 int64_t
@@ -39,6 +44,89 @@ lab_sampler_rss (int64_t pid)
    }
    fclose (f);
    return rss;
+}
+
+/* lab_sampler_parse_stat_cpu -- see sampler.h. */
+bool
+lab_sampler_parse_stat_cpu (const char *stat, long ticks_per_s, double *cpu_s)
+{
+   const char *p = strrchr (stat, ')');
+   unsigned long long ticks[2] = { 0, 0 };
+   int field;
+
+   if (!p || ticks_per_s <= 0) {
+      return false;
+   }
+   p++;
+   /* the fields after the command name: 3 (state) .. 13 skipped, then 14 (utime) and 15 (stime) */
+   for (field = 3; field <= 15; field++) {
+      const char *start;
+      while (isspace ((unsigned char)*p)) {
+         p++;
+      }
+      if (!*p) {
+         return false;
+      }
+      start = p;
+      while (*p && !isspace ((unsigned char)*p)) {
+         p++;
+      }
+      if (field >= 14) {
+         char *end;
+         if (!isdigit ((unsigned char)*start)) {
+            return false;
+         }
+         errno = 0;
+         ticks[field - 14] = strtoull (start, &end, 10);
+         if (errno != 0 || end != p) {
+            return false;
+         }
+      }
+   }
+   *cpu_s = (double)(ticks[0] + ticks[1]) / (double)ticks_per_s;
+   return true;
+}
+
+/* lab_sampler_cpu_s -- see sampler.h. */
+double
+lab_sampler_cpu_s (int64_t pid)
+{
+   char path[64];
+   char line[1024];
+   FILE *f;
+   double cpu_s;
+   bool ok;
+
+   if (pid <= 0) {
+      return -1;
+   }
+   snprintf (path, sizeof path, "/proc/%lld/stat", (long long)pid);
+   f = fopen (path, "r");
+   if (!f) {
+      return -1;
+   }
+   ok = fgets (line, sizeof line, f) != NULL &&
+        lab_sampler_parse_stat_cpu (line, sysconf (_SC_CLK_TCK), &cpu_s);
+   fclose (f);
+   return ok ? cpu_s : -1;
+}
+
+/* lab_sampler_cpu_cores -- see sampler.h. */
+int
+lab_sampler_cpu_cores (int64_t pid)
+{
+   cpu_set_t set;
+   long online;
+
+   if (pid <= 0) {
+      return -1;
+   }
+   CPU_ZERO (&set);
+   if (sched_getaffinity ((pid_t)pid, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0) {
+      return CPU_COUNT (&set);
+   }
+   online = sysconf (_SC_NPROCESSORS_ONLN);
+   return online > 0 ? (int)online : -1;
 }
 
 /* lab_sampler_open_fds -- how many file descriptors this process holds (entries of /proc/self/fd, less
@@ -130,6 +218,7 @@ take (lab_sampler_t *s, lab_sampler_point_t *p)
       p->have_disk = lab_diskstats_read (s->diskstats_path, s->device, &p->disk, &err);
    }
    p->rss_bytes = -1;
+   p->cpu_s = lab_sampler_cpu_s (s->rss_pid);
    p->cache_bytes = -1;
    p->cache_max_bytes = -1;
    p->block_reads = -1;
@@ -243,6 +332,7 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
    x->engine_read_mb_s = a->block_read_bytes >= 0 && b->block_read_bytes >= 0
                             ? (double)(b->block_read_bytes - a->block_read_bytes) / dt / 1e6
                             : -1;
+   x->cpu_cores_busy = a->cpu_s >= 0 && b->cpu_s >= a->cpu_s ? (b->cpu_s - a->cpu_s) / dt : -1;
    if (x->have_disk && s->progress) {
       char extra[64];
       snprintf (extra, sizeof extra, "r/s %.0f, %.1f MB/s read", x->disk.reads_per_s, x->disk.read_mb_s);
@@ -320,6 +410,7 @@ lab_sampler_start (lab_sampler_t *s, bson_error_t *error)
    s->rss_peak_bytes = -1;
    s->cache_peak_bytes = -1;
    s->cache_max_bytes = -1;
+   s->cpu_cores = lab_sampler_cpu_cores (s->rss_pid);
    take (s, &s->start);
    take_ftdc (s, s->ftdc_start);
    memcpy (s->ftdc_last, s->ftdc_start, sizeof s->ftdc_last);

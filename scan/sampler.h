@@ -1,5 +1,6 @@
 /*
- * sampler.h -- the per-run sampler (private to scan/): diskstats, RSS, engine cache, worker progress.
+ * sampler.h -- the per-run sampler (private to scan/): diskstats, RSS and CPU time of the store's process,
+ * engine cache, worker progress.
  */
 #ifndef LAB_SCAN_SAMPLER_H
 #define LAB_SCAN_SAMPLER_H
@@ -24,6 +25,7 @@ typedef struct {
    lab_diskstats_t disk;
    int64_t rss_bytes, cache_bytes, cache_max_bytes; /* -1 unknown */
    int64_t block_reads, block_read_bytes;           /* engine (embedded); -1 unknown */
+   double cpu_s;                                    /* utime + stime of rss_pid so far; -1 unknown */
    int64_t keys, docs, bytes;
 } lab_sampler_point_t;
 
@@ -35,6 +37,8 @@ typedef struct {
    int64_t rss_bytes, cache_bytes; /* -1 unknown */
    double docs_per_s, returned_mb_s;
    double engine_block_reads_per_s, engine_read_mb_s; /* -1 unknown */
+   double
+      cpu_cores_busy; /* rss_pid's CPU seconds in the interval / its length: cores kept busy; -1 unknown */
    int64_t keys_done;
 } lab_scan_sample_t;
 
@@ -43,7 +47,7 @@ typedef struct {
    lab_store_t *store;
    const char *device;         /* NULL: no device figures */
    const char *diskstats_path; /* NULL: /proc/diskstats */
-   int64_t rss_pid;            /* > 0: read RSS from /proc/PID/status */
+   int64_t rss_pid;            /* > 0: read RSS from /proc/PID/status, CPU time from /proc/PID/stat */
    uint64_t interval_ns;
    lab_scan_live_t *live;
    lab_progress_t *progress; /* may be NULL */
@@ -64,6 +68,7 @@ typedef struct {
    lab_scan_sample_t *samples;
    size_t nsamples, cap;
    int64_t rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */
+   int cpu_cores; /* the CPUs rss_pid may run on (at the start); -1 unknown */
    /* internal */
    pthread_t thread;
    pthread_mutex_t mu;
@@ -75,6 +80,19 @@ bool lab_sampler_start (lab_sampler_t *s, bson_error_t *error);
 void lab_sampler_stop (lab_sampler_t *s);
 void lab_sampler_destroy (lab_sampler_t *s);
 int64_t lab_sampler_rss (int64_t pid);
+
+/* lab_sampler_parse_stat_cpu -- utime + stime (fields 14 and 15) of a /proc/PID/stat line, in seconds of
+ * `ticks_per_s` clock ticks; the fields are counted after the last ')' since the command name (field 2)
+ * may hold spaces and parentheses. false when the line has no such fields. Pure. */
+bool lab_sampler_parse_stat_cpu (const char *stat, long ticks_per_s, double *cpu_s);
+
+/* lab_sampler_cpu_s -- the CPU time (user + system) process pid has used so far, in seconds; -1 when
+ * unknown (no pid, or /proc/PID/stat unreadable). */
+double lab_sampler_cpu_s (int64_t pid);
+
+/* lab_sampler_cpu_cores -- how many CPUs process pid may run on (its affinity mask), else the CPUs
+ * online; -1 when pid <= 0 or neither is known. */
+int lab_sampler_cpu_cores (int64_t pid);
 int lab_sampler_open_fds (void);
 
 #endif

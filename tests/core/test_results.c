@@ -142,6 +142,15 @@ test_catalogue (void **state)
    assert_string_equal (flat, "read_mb_s_peak");
    lab_results_flat_name ("elapsed_s", flat, sizeof flat);
    assert_string_equal (flat, "elapsed_s");
+   /* the CPU figures keep their object's name: "cores" alone would not say whose */
+   lab_results_flat_name ("cpu.process_s", flat, sizeof flat);
+   assert_string_equal (flat, "cpu_process_s");
+   lab_results_flat_name ("cpu.busy_pct_mean", flat, sizeof flat);
+   assert_string_equal (flat, "cpu_busy_pct_mean");
+   assert_int_equal (lab_results_metric_find ("cpu_process_s")->better, LAB_BETTER_LOWER);
+   assert_int_equal (lab_results_metric_find ("cpu_process_s")->unit, LAB_UNIT_SECONDS);
+   assert_int_equal (lab_results_metric_find ("cpu_busy_pct_mean")->better, LAB_DESCRIPTIVE);
+   assert_int_equal (lab_results_metric_find ("cpu_busy_pct_mean")->unit, LAB_UNIT_PCT);
 }
 
 /* entry -- a run entry from JSON; asserts it parses. */
@@ -161,17 +170,22 @@ test_summary_append (void **state)
    bson_t entries[3], results = BSON_INITIALIZER;
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
    const lab_metric_t *p99 = lab_results_metric_find ("latency_p99_ms");
+   const lab_metric_t *cpu = lab_results_metric_find ("cpu_process_s");
+   const lab_metric_t *busy = lab_results_metric_find ("cpu_busy_pct_mean");
    lab_stat_t s;
    double v;
    int i;
 
    (void)state;
-   entry (&entries[0], "{\"run\": 1, \"layout\": \"detail\", \"order_in_run\": 1, \"elapsed_s\": 10,"
-                       " \"latency_ms\": {\"count\": 5, \"p99\": 8}, \"cold\": {\"server_pid\": 42,"
-                       " \"resident_pct_before\": 0.5}, \"rates\": {\"rows_per_s\": 100}}");
+   entry (&entries[0],
+          "{\"run\": 1, \"layout\": \"detail\", \"order_in_run\": 1, \"elapsed_s\": 10,"
+          " \"latency_ms\": {\"count\": 5, \"p99\": 8}, \"cold\": {\"server_pid\": 42,"
+          " \"resident_pct_before\": 0.5}, \"rates\": {\"rows_per_s\": 100},"
+          " \"cpu\": {\"process_s\": 9, \"cores\": 2, \"busy_pct_mean\": 45, \"busy_pct_peak\": 60}}");
    entry (&entries[1], "{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": 4}");
    entry (&entries[2], "{\"run\": 2, \"layout\": \"detail\", \"elapsed_s\": 14,"
-                       " \"latency_ms\": {\"count\": 5, \"p99\": 6}}");
+                       " \"latency_ms\": {\"count\": 5, \"p99\": 6},"
+                       " \"cpu\": {\"process_s\": 13, \"cores\": 2, \"busy_pct_mean\": 46.4}}");
    lab_results_summary_append (&results, entries, 3);
    assert_true (lab_results_get_number (&results, "summary.detail.runs", &v) && v == 2);
    assert_true (lab_results_get_number (&results, "summary.folded.runs", &v) && v == 1);
@@ -189,6 +203,17 @@ test_summary_append (void **state)
    assert_true (s.median == 7 && s.min == 6 && s.max == 8);
    s = lab_results_metric_stat (&results, LAB_RESULTS_FOLDED, p99);
    assert_false (s.present);
+   /* the CPU figures get medians like the others, under their catalogue names; a layout whose runs
+    * lack them (a remote server) has none */
+   assert_true (lab_results_get_number (&results, "summary.detail.cpu_cores.median", &v) && v == 2);
+   assert_true (lab_results_get_number (&results, "summary.detail.cpu_busy_pct_peak.max", &v) && v == 60);
+   s = lab_results_metric_stat (&results, LAB_RESULTS_DETAIL, cpu);
+   assert_true (s.present && s.n == 2 && s.median == 11 && s.min == 9 && s.max == 13);
+   s = lab_results_metric_stat (&results, LAB_RESULTS_DETAIL, busy);
+   assert_true (s.present && s.n == 2 && fabs (s.median - 45.7) < 1e-9);
+   s = lab_results_metric_stat (&results, LAB_RESULTS_FOLDED, cpu);
+   assert_false (s.present);
+   assert_false (lab_results_get_number (&results, "summary.folded.cpu_process_s.median", &v));
    for (i = 0; i < 3; i++) {
       bson_destroy (&entries[i]);
    }

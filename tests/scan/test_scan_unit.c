@@ -689,6 +689,8 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->server_rss_peak_bytes = 1000;
    m->cache_peak_bytes = 50;
    m->cache_max_bytes = 200;
+   m->cpu_s = 3.0;
+   m->cpu_cores = 2;
    m->latency = (lab_latency_summary_t){ 10, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0 };
    m->histogram[3] = 4;
    m->histogram[5] = 6;
@@ -707,6 +709,7 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    smp[0].cache_bytes = -1;
    smp[0].engine_block_reads_per_s = -1;
    smp[0].engine_read_mb_s = 2.5;
+   smp[0].cpu_cores_busy = 1.5;
    smp[0].docs_per_s = 3;
    smp[0].keys_done = 3;
    smp[1].t_s = 4.0;
@@ -717,6 +720,7 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    smp[1].cache_bytes = 40;
    smp[1].engine_block_reads_per_s = -1;
    smp[1].engine_read_mb_s = -1;
+   smp[1].cpu_cores_busy = -1;
    smp[1].keys_done = 10;
    m->samples = smp;
    m->nsamples = 2;
@@ -733,8 +737,8 @@ test_layout_entry (void **state)
                            "started_at",    "elapsed_s",  "cold",           "docs",
                            "rows",          "keys",       "keys_unmatched", "bytes_returned",
                            "read_requests", "read_bytes", "read_time_ms",   "io_ticks_ms",
-                           "engine",        "rates",      "memory",         "latency_ms",
-                           "workers",       "samples" };
+                           "engine",        "rates",      "memory",         "cpu",
+                           "latency_ms",    "workers",    "samples" };
    bson_iter_t it;
    size_t i = 0;
 
@@ -797,6 +801,13 @@ test_layout_entry (void **state)
    assert_int_equal (lab_test_json_num (&e, "memory.cache_max_bytes"), 200);
    assert_true (lab_test_json_num (&e, "memory.cache_peak_pct") == 25);
 
+   /* 3 CPU seconds over 4 s on 2 cores: 37.5% busy; the busiest interval kept 1.5 cores busy */
+   assert_int_equal (count_keys (&e, "cpu"), 4);
+   assert_true (lab_test_json_num (&e, "cpu.process_s") == 3.0);
+   assert_int_equal (lab_test_json_num (&e, "cpu.cores"), 2);
+   assert_true (lab_test_json_num (&e, "cpu.busy_pct_mean") == 37.5);
+   assert_true (lab_test_json_num (&e, "cpu.busy_pct_peak") == 75);
+
    assert_int_equal (lab_test_json_num (&e, "latency_ms.count"), 10);
    assert_true (lab_test_json_num (&e, "latency_ms.min") == 0.5);
    assert_true (lab_test_json_num (&e, "latency_ms.mean") == 1.5);
@@ -826,6 +837,8 @@ test_layout_entry (void **state)
    assert_false (lab_test_json_has (&e, "samples.0.cache_bytes"));
    assert_false (lab_test_json_has (&e, "samples.1.server_rss_bytes"));
    assert_int_equal (lab_test_json_num (&e, "samples.1.cache_bytes"), 40);
+   assert_true (lab_test_json_num (&e, "samples.0.cpu_busy_pct") == 75);
+   assert_false (lab_test_json_has (&e, "samples.1.cpu_busy_pct")); /* unknown in that interval */
    assert_false (lab_test_json_has (&e, "samples.0.engine_block_reads_per_s"));
    assert_true (lab_test_json_num (&e, "samples.0.engine_read_mb_s") == 2.5);
    assert_int_equal (lab_test_json_num (&e, "samples.1.keys_done"), 10);
@@ -849,6 +862,7 @@ test_layout_entry_unknowns (void **state)
    m.have_disk = false;
    m.have_engine = false;
    m.server_rss_peak_bytes = m.cache_peak_bytes = m.cache_max_bytes = -1;
+   m.cpu_s = -1;
    m.nsamples = 0;
    m.latency.count = 0;
    memset (m.histogram, 0, sizeof m.histogram);
@@ -862,6 +876,7 @@ test_layout_entry_unknowns (void **state)
    assert_false (lab_test_json_has (&e, "engine"));
    assert_int_equal (count_keys (&e, "rates"), 0); /* no device, no elapsed time */
    assert_int_equal (count_keys (&e, "memory"), 0);
+   assert_false (lab_test_json_has (&e, "cpu"));        /* no process measured (a remote server) */
    assert_int_equal (count_keys (&e, "latency_ms"), 2); /* count and the (empty) histogram */
    assert_int_equal (count_keys (&e, "latency_ms.histogram"), 0);
    assert_int_equal (count_keys (&e, "samples"), 0);
@@ -870,7 +885,50 @@ test_layout_entry_unknowns (void **state)
    m.resident_bytes_before = m.file_bytes = 0;
    lab_scan_layout_entry (&m, &e);
    assert_true (lab_test_json_num (&e, "cold.resident_pct_before") == 0.0);
+   /* CPU time known, but no elapsed time and no interval: no share of the cores */
+   bson_reinit (&e);
+   m.cpu_s = 0.25;
+   lab_scan_layout_entry (&m, &e);
+   assert_int_equal (count_keys (&e, "cpu"), 2);
+   assert_true (lab_test_json_num (&e, "cpu.process_s") == 0.25);
+   assert_int_equal (lab_test_json_num (&e, "cpu.cores"), 2);
+   /* nor without the number of cores */
+   bson_reinit (&e);
+   m.cpu_cores = -1;
+   m.elapsed_s = 1;
+   lab_scan_layout_entry (&m, &e);
+   assert_int_equal (count_keys (&e, "cpu"), 1);
    bson_destroy (&e);
+}
+
+/* test_stat_cpu -- utime + stime from /proc/PID/stat lines, counted after the last ')' (the command
+ * name may hold spaces and parentheses); this process's own figures. */
+static void
+test_stat_cpu (void **state)
+{
+   const char *plain = "4242 (mongod) S 1 4242 4242 0 -1 4194560 120 0 3 0 250 130 0 0 20 0 33 0 "
+                       "1234 5678 90 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0\n";
+   const char *odd = "77 (a) S (b) c) R 1 77 77 0 -1 4194560 5 0 0 0 7 3 0 0 20 0 1 0 1 2 3\n";
+   double cpu = -1;
+
+   (void)state;
+   assert_true (lab_sampler_parse_stat_cpu (plain, 100, &cpu));
+   assert_true (fabs (cpu - 3.8) < 1e-9); /* (250 + 130) ticks at 100 Hz */
+   assert_true (lab_sampler_parse_stat_cpu (odd, 100, &cpu));
+   assert_true (fabs (cpu - 0.1) < 1e-9); /* 7 + 3: fields counted after "c)", not "(a)" */
+   assert_true (lab_sampler_parse_stat_cpu (plain, 1000, &cpu) && fabs (cpu - 0.38) < 1e-9);
+   /* cut short, no parenthesis, a field that is not a number, no clock rate */
+   assert_false (
+      lab_sampler_parse_stat_cpu ("4242 (mongod) S 1 4242 4242 0 -1 4194560 120 0 3 0 250", 100, &cpu));
+   assert_false (lab_sampler_parse_stat_cpu ("4242 mongod S 1 2 3 4 5 6 7 8 9 10 11 12 13", 100, &cpu));
+   assert_false (lab_sampler_parse_stat_cpu ("1 (x) S 1 1 1 0 -1 0 0 0 0 0 -5 3 0", 100, &cpu));
+   assert_false (lab_sampler_parse_stat_cpu ("1 (x) S 1 1 1 0 -1 0 0 0 0 0 5x 3 0", 100, &cpu));
+   assert_false (lab_sampler_parse_stat_cpu (plain, 0, &cpu));
+   /* this process: some CPU spent, at least one core; no pid is not measured */
+   assert_true (lab_sampler_cpu_s ((int64_t)getpid ()) >= 0);
+   assert_true (lab_sampler_cpu_cores ((int64_t)getpid ()) >= 1);
+   assert_true (lab_sampler_cpu_s (0) == -1);
+   assert_int_equal (lab_sampler_cpu_cores (0), -1);
 }
 
 /* ---- deployment (topology.c, record.c) ---- */
@@ -1432,6 +1490,7 @@ main (void)
       cmocka_unit_test (test_read_ahead),
       cmocka_unit_test (test_layout_entry),
       cmocka_unit_test (test_layout_entry_unknowns),
+      cmocka_unit_test (test_stat_cpu),
       cmocka_unit_test (test_layout_entry_server_disk),
       cmocka_unit_test (test_shard_uri),
       cmocka_unit_test (test_direct_uri),
