@@ -1789,6 +1789,45 @@ table_row (bson_string_t *o, const lab_results_layouts_t *ls, const lab_results_
    lab_results_ncells_cleanup (&c);
 }
 
+/* The mean share of its cores at or above which a load counts as bound by the CPU: the process had
+ * (almost) no core left to wait on the disk with. */
+#define CPU_BOUND_PCT 90.0
+
+/* render_cpu_bound -- under the table, a sentence per layout whose load kept the store's process at or
+ * above CPU_BOUND_PCT of its cores (the medians of cpu.busy_pct_mean and cpu.cores): its disk rates
+ * show what the CPU let through, not what the disk can do. Nothing when no layout has the figure. */
+static void
+render_cpu_bound (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
+{
+   const lab_metric_t *busy = lab_results_metric_find ("cpu_busy_pct_mean");
+   const lab_metric_t cores_m = { "cpu_cores", "cpu.cores", "cores", LAB_UNIT_COUNT, LAB_DESCRIPTIVE };
+   bool any = false;
+   size_t i;
+
+   for (i = 0; i < ls->n; i++) {
+      lab_stat_t b = lab_results_metric_stat (&r->doc, ls->l[i].name, busy);
+      lab_stat_t c = lab_results_metric_stat (&r->doc, ls->l[i].name, &cores_m);
+      if (!b.present || b.median < CPU_BOUND_PCT) {
+         continue;
+      }
+      bson_string_append (o, any ? " The " : "The ");
+      app_esc (o, ls->l[i].name);
+      bson_string_append_printf (o, " load kept %.0f%% of ", b.median);
+      if (c.present && c.median >= 1) {
+         bson_string_append_printf (o, "its %.0f core%s", c.median, c.median >= 2 ? "s" : "");
+      } else {
+         bson_string_append (o, "its cores");
+      }
+      bson_string_append (o, " busy (the store's process, mean over the load): it was bound by the CPU "
+                             "(decompression, BSON), so a faster disk would not have made it faster, and "
+                             "its disk rates understate what the disk can do.");
+      any = true;
+   }
+   if (any) {
+      bson_string_append (o, "\n\n");
+   }
+}
+
 /* render_table -- the comparison table of the metric catalogue, a column per layout; rows no run
  * measured are listed below it instead. */
 static void
@@ -1876,6 +1915,7 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
       bson_string_append (o, "; the Cache sweep section above has every point.");
    }
    bson_string_append (o, "\n\n");
+   render_cpu_bound (o, r, &ls);
    if (missing->len) {
       bson_string_append (o, ls.n == 2 ? "Not measured in this experiment (n/a for both layouts): "
                                        : "Not measured in this experiment (n/a for every layout): ");

@@ -69,6 +69,9 @@ golden buffered-sweep buffered-sweep.json --charts none
 golden buffered-sweep-reference buffered-sweep.json --charts none --reference "$src/datasets/reference/original.json"
 golden buffered-run buffered-run.json --charts none
 golden buffered-run-reference buffered-run.json --charts none --reference "$src/datasets/reference/original.json"
+# the CPU of the store's process (gen_cpu.py: run.json plus cpu figures): the two catalogue rows, and the
+# CPU-bound sentence under the table for the folded load (96% of its 2 cores), not for the detail one (47%)
+golden run-cpu run-cpu.json --charts none
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file
@@ -107,6 +110,34 @@ for f in sweep.json run.json; do
     echo "ok: no fits in memory in $f"
   fi
 done
+
+# the CPU-bound sentence (pinned beyond the goldens): at >= 90% of the cores' mean, not below, and never
+# without the figure (a remote server, or a file written before it)
+cpu_bound='load kept 96% of its 2 cores busy (the store'"'"'s process, mean over the load): it was bound by the CPU'
+contains "cpu: folded bound" run-cpu.json "The folded $cpu_bound"
+# not_contains NAME FILE TEXT -- layout-report's report of FILE lacks TEXT
+not_contains() {
+  local name=$1 file=$2 text=$3
+  (cd "$data" && "$report" "$file" --charts none) > "$tmp/lacks.md" 2>/dev/null || fail "$name: layout-report failed"
+  if grep -qF -- "$text" "$tmp/lacks.md"; then fail "$name: the report of $file says: $text"; else echo "ok: $name"; fi
+}
+not_contains "cpu: detail not bound at 47%" run-cpu.json "The detail load kept"
+not_contains "cpu: no figure, no sentence" run.json "bound by the CPU"
+not_contains "cpu: no figure, no sentence (three layouts)" run3.json "bound by the CPU"
+# the folded layout's mean busy share set to PCT in every run and in the summary
+python3 - "$data/run-cpu.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for pct in (89.9, 90.0):
+    for e in d["runs"]:
+        if e["layout"] == "folded":
+            e["cpu"]["busy_pct_mean"] = pct
+    d["summary"]["folded"]["cpu_busy_pct_mean"] = {"median": pct, "min": pct, "max": pct}
+    with open("%s/cpu-%s.json" % (sys.argv[2], pct), "w") as f:
+        json.dump(d, f)
+PY
+not_contains "cpu: 89.9% is not bound" "$tmp/cpu-89.9.json" "bound by the CPU"
+contains "cpu: 90.0% is bound" "$tmp/cpu-90.0.json" "The folded load kept 90% of its 2 cores busy"
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"

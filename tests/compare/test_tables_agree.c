@@ -283,6 +283,7 @@ test_same_rows_in_both (void **state)
       "tests/compare/data/run3.json",           /* three layouts: a column each, two ratios */
       "tests/compare/data/buffered-sweep.json", /* read without --direct-io */
       "tests/compare/data/buffered-run.json",
+      "tests/compare/data/run-cpu.json", /* the CPU rows measured */
    };
    size_t f;
 
