@@ -86,8 +86,9 @@ int64_t lab_sampler_rss (int64_t pid);
  * may hold spaces and parentheses. false when the line has no such fields. Pure. */
 bool lab_sampler_parse_stat_cpu (const char *stat, long ticks_per_s, double *cpu_s);
 
-/* lab_sampler_cpu_s -- the CPU time (user + system) process pid has used so far, in seconds; -1 when
- * unknown (no pid, or /proc/PID/stat unreadable). */
+/* lab_sampler_cpu_s -- the CPU time (user + system, every thread, the exited ones too) process pid has
+ * used so far, in seconds: its CPU-time clock (clock_getcpuclockid), else utime + stime of /proc/PID/stat;
+ * -1 when unknown (no pid, neither readable). */
 double lab_sampler_cpu_s (int64_t pid);
 
 /* lab_sampler_cpu_cores -- how many CPUs process pid may run on (its affinity mask), else the CPUs

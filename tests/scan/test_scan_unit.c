@@ -15,11 +15,13 @@
 #include <mongoc/mongoc.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *
@@ -901,6 +903,19 @@ test_layout_entry_unknowns (void **state)
    bson_destroy (&e);
 }
 
+/* spin -- use 30 ms of this thread's CPU (a count of CPU time, not of wall time). */
+static void *
+spin (void *arg)
+{
+   struct timespec ts;
+
+   (void)arg;
+   do {
+      clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+   } while (ts.tv_sec == 0 && ts.tv_nsec < 30000000);
+   return NULL;
+}
+
 /* test_stat_cpu -- utime + stime from /proc/PID/stat lines, counted after the last ')' (the command
  * name may hold spaces and parentheses); this process's own figures. */
 static void
@@ -927,6 +942,19 @@ test_stat_cpu (void **state)
    /* this process: some CPU spent, at least one core; no pid is not measured */
    assert_true (lab_sampler_cpu_s ((int64_t)getpid ()) >= 0);
    assert_true (lab_sampler_cpu_cores ((int64_t)getpid ()) >= 1);
+   /* another process (as a local server is); a worker's CPU still counts after it exited (the workers of
+    * a load are joined before the last reading) */
+   assert_true (lab_sampler_cpu_s ((int64_t)getppid ()) >= 0);
+   {
+      double before = lab_sampler_cpu_s ((int64_t)getpid ());
+      pthread_t t;
+      assert_int_equal (pthread_create (&t, NULL, spin, NULL), 0);
+      pthread_join (t, NULL);
+      cpu = lab_sampler_cpu_s ((int64_t)getpid ()) - before;
+      if (!(cpu >= 0.03)) {
+         fail_msg ("a thread that used 30 ms of CPU and exited added %g s", cpu);
+      }
+   }
    assert_true (lab_sampler_cpu_s (0) == -1);
    assert_int_equal (lab_sampler_cpu_cores (0), -1);
 }
