@@ -7,7 +7,8 @@
 #            a few percent; the results and the report name the source. Then the same server made
 #            "remote" with the test hook LAYOUTLAB_TEST_FORCE_REMOTE=1 (a loopback server otherwise counts
 #            as local): --device/--dbpath/--calibrate are refused pointing to --server-device, and
-#            --server-disk auto takes the figures from FTDC.
+#            --server-disk auto takes the figures from FTDC. The CPU time of the server's process is
+#            recorded while it is local, and absent once it is "remote".
 #   mongos   topology mongos naming shard0; memory figures and pids are the shard's (DIR/shard0/pid), not
 #            the router's; `restart --shard` as --restart-cmd is detected as a restart of the shard.
 #   replset  topology replset with set name rs0.
@@ -61,6 +62,9 @@ r['runs'][$i]['server_disk']['servers'][0]['read_requests'], r['runs'][$i]['serv
         "$loc" "$srv" || fail "$lay: FTDC read requests $srv disagree with the local sampler's $loc"
     done
     grep -q "disk figures: ftdc, device $disk" "$T/m.txt" || fail "scancmp output does not name the ftdc source"
+    # the server runs here and its pid is known: the CPU time of its process is measured
+    [ "$(py "$T/m.json" "all(e['cpu']['process_s'] > 0 and e['cpu']['cores'] >= 1 for e in r['runs'])")" = True ] ||
+      fail "local server: no CPU figures of its process"
     grep -q "the table's device figures: this machine's /proc/diskstats of $disk" "$T/m.txt" ||
       fail "scancmp output does not say the table's figures are local"
     "$B/layout-report" "$T/m.json" -o "$T/m.md" --charts none 2>/dev/null || fail "layout-report (mongod)"
@@ -85,6 +89,8 @@ r['runs'][$i]['server_disk']['servers'][0]['read_requests'], r['runs'][$i]['serv
     [ "$(py "$T/a.json" "r['disk_source']['source']")" = ftdc ] || fail "auto on a remote server is not ftdc"
     [ "$(py "$T/a.json" "r['runs'][0]['disk_source']")" = ftdc ] || fail "runs[0].disk_source is not ftdc"
     [ "$(py "$T/a.json" "'read_requests' in r['runs'][0]")" = True ] || fail "no read_requests from FTDC"
+    # a remote server's process cannot be followed: no CPU figures (never a zero)
+    [ "$(py "$T/a.json" "any('cpu' in e for e in r['runs'])")" = False ] || fail "remote server: CPU figures recorded"
     # every interval's disk figures come from FTDC too (the test server answers with a fresh sample)
     echo "deploy: remote: $(py "$T/a.json" "sum(len(e['samples']) for e in r['runs'])") samples, read requests \
 $(py "$T/a.json" "[e['read_requests'] for e in r['runs']]") from FTDC"

@@ -205,6 +205,9 @@ check_schema (const bson_t *r)
                                     "memory.server_rss_peak_bytes",
                                     "memory.cache_peak_bytes",
                                     "memory.cache_peak_pct",
+                                    "cpu.process_s",
+                                    "cpu.cores",
+                                    "cpu.busy_pct_mean",
                                     "latency_ms.count",
                                     "latency_ms.min",
                                     "latency_ms.mean",
@@ -221,9 +224,9 @@ check_schema (const bson_t *r)
                                     "workers.0.elapsed_s",
                                     "workers.1.keys" };
    static const char *sum_fig[] = {
-      "elapsed_s",          "docs",           "read_requests",         "read_bytes",
-      "read_mb_s_peak",     "latency_p99_ms", "server_rss_peak_bytes", "block_reads",
-      "resident_pct_before"
+      "elapsed_s",           "docs",           "read_requests",         "read_bytes",
+      "read_mb_s_peak",      "latency_p99_ms", "server_rss_peak_bytes", "block_reads",
+      "resident_pct_before", "cpu_process_s",  "cpu_busy_pct_mean"
    };
    size_t i;
    int e, n = nruns (r);
@@ -263,6 +266,16 @@ check_schema (const bson_t *r)
       /* at 100 ms intervals a run this size has at least one sample */
       (void)lab_test_json_num (r, entry (e, "samples.0.t_s"));
       (void)lab_test_json_num (r, entry (e, "samples.0.keys_done"));
+      /* the embedded engine runs in scancmp's process: its CPU time is measured, over the CPUs it may
+       * use (the mean may pass 100% by a sampling granularity: the clock ticks and the two readings) */
+      {
+         double busy = lab_test_json_num (r, entry (e, "cpu.busy_pct_mean"));
+         assert_true (lab_test_json_num (r, entry (e, "cpu.process_s")) > 0);
+         assert_true (lab_test_json_num (r, entry (e, "cpu.cores")) >= 1);
+         if (!(busy > 0 && busy <= 100 * 1.05)) {
+            fail_msg ("run entry %d: cpu.busy_pct_mean %g", e, busy);
+         }
+      }
       /* percentiles are ordered */
       assert_true (lab_test_json_num (r, entry (e, "latency_ms.p50")) <=
                    lab_test_json_num (r, entry (e, "latency_ms.p95")));
@@ -302,6 +315,7 @@ test_cold_interleaved (void **state)
    assert_non_null (strstr (out, "one doc per row"));
    assert_non_null (strstr (out, "disk read requests"));
    assert_non_null (strstr (out, "per-master latency p99"));
+   assert_non_null (strstr (out, "CPU time of the store's process"));
    assert_non_null (strstr (err, "device "));
    r = lab_test_json_load (out_path);
    check_schema (r);

@@ -156,6 +156,26 @@ test_restart_between_layouts (void **state)
    (void)lab_test_json_num (r, "runs.0.read_requests");
    (void)lab_test_json_num (r, "runs.0.cold.file_bytes");
    assert_true (lab_test_json_bool (r, "backend.server_local"));
+   /* the server's pid is known and on this machine (pid_file): its RSS and its CPU time come from its
+    * /proc, both present in every run (a remote server's CPU is absent: deploy.sh) */
+   {
+      int e;
+      for (e = 0; e < 2; e++) {
+         char p[64];
+         double busy;
+         snprintf (p, sizeof p, "runs.%d.memory.server_rss_peak_bytes", e);
+         assert_true (lab_test_json_num (r, p) > 0);
+         snprintf (p, sizeof p, "runs.%d.cpu.process_s", e);
+         assert_true (lab_test_json_num (r, p) > 0);
+         snprintf (p, sizeof p, "runs.%d.cpu.cores", e);
+         assert_true (lab_test_json_num (r, p) >= 1);
+         snprintf (p, sizeof p, "runs.%d.cpu.busy_pct_mean", e);
+         busy = lab_test_json_num (r, p);
+         if (!(busy > 0 && busy <= 100 * 1.05)) {
+            fail_msg ("runs.%d.cpu.busy_pct_mean %g", e, busy);
+         }
+      }
+   }
    /* a server's memory is not this process's: no allocator recorded */
    assert_false (lab_test_json_has (r, "backend.allocator"));
    bson_destroy (r);
