@@ -25,7 +25,7 @@ typedef struct {
    lab_diskstats_t disk;
    int64_t rss_bytes, cache_bytes, cache_max_bytes; /* -1 unknown */
    int64_t block_reads, block_read_bytes;           /* engine (embedded); -1 unknown */
-   double cpu_s;                                    /* utime + stime of rss_pid so far; -1 unknown */
+   double cpu_s;                                    /* rss_pid's CPU seconds so far; -1 unknown */
    int64_t keys, docs, bytes;
 } lab_sampler_point_t;
 
