@@ -6,20 +6,14 @@
 # data written through the router is found again. Everything started here is stopped on exit.
 #
 # Needs LAB_BIN_DIR (test_personality) and LAB_SOURCE_DIR; ignores LAYOUTLAB_TEST_URI (a real server has
-# one personality only).
+# one personality only). A test killed by ctest's timeout leaks no server: the watchdog of
+# tests/lib/private_server.sh stops them.
 set -uo pipefail
 
-S="${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/scripts/mongo-test-server.sh"
 P="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}/test_personality"
-unset LAYOUTLAB_TEST_URI
-T=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/personality-XXXXXX")
-cleanup() {
-  for d in "$T"/*/; do
-    [ -d "$d" ] && "$S" stop --dir "$d" >/dev/null 2>&1
-  done
-  rm -rf "$T"
-}
-trap cleanup EXIT
+# S, T (the temporary directory), and an EXIT trap plus a watchdog that stop every server under T even
+# when ctest kills this test (tests/lib/private_server.sh)
+. "${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/tests/lib/private_server.sh" personality
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 

@@ -1,6 +1,7 @@
 # private_server.sh -- the scaffolding of a test that runs its own private test server (never the shared
-# fixture) so it can kill and restart it: sourced, not run, by tests/fault/server_death.sh and
-# tests/etl/fold_failover.sh (tests/fault/server_watchdog.sh checks the watchdog below):
+# fixture) so it can kill and restart it: sourced, not run, by tests/fault/server_death.sh,
+# tests/etl/fold_failover.sh, tests/scan/deploy.sh and tests/core/personality.sh
+# (tests/fault/server_watchdog.sh checks the watchdog below):
 #
 #   . "${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/tests/lib/private_server.sh" NAME
 #

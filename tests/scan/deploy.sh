@@ -14,19 +14,13 @@
 #   replset  topology replset with set name rs0.
 #
 # Needs LAB_BIN_DIR and LAB_SOURCE_DIR; ignores LAYOUTLAB_TEST_URI (a real server has one personality).
+# A test killed by ctest's timeout leaks no server: tests/lib/private_server.sh's watchdog stops them.
 set -uo pipefail
 
-S="${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/scripts/mongo-test-server.sh"
-B="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}"
-unset LAYOUTLAB_TEST_URI LAYOUTLAB_TEST_FORCE_REMOTE
-T=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/deploy-XXXXXX")
-cleanup() {
-  for d in "$T"/*/; do
-    [ -f "$d/uri" ] && "$S" stop --dir "$d" >/dev/null 2>&1
-  done
-  rm -rf "$T"
-}
-trap cleanup EXIT
+# S, B, T (the temporary directory), and an EXIT trap plus a watchdog that stop every server under T even
+# when ctest kills this test (tests/lib/private_server.sh)
+. "${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/tests/lib/private_server.sh" deploy
+unset LAYOUTLAB_TEST_FORCE_REMOTE
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
