@@ -96,7 +96,7 @@ layouts=(--layout detail=bill_detail:rows --layout folded=detail_coll:folded)
 
 jq -r --argjson walk "$walk" --slurpfile cold "$work/cold.json" '
   def f(x): (x * 100 | round) / 100;
-  def cpu(l): if l.cpu_busy_pct then ", CPU busy \(f(l.cpu_busy_pct.median))% of its \($cold[0].runs[0].cpu.cores // "") cores" else "" end;
+  def cpu(l): if l.cpu_busy_pct_mean then ", CPU busy \(f(l.cpu_busy_pct_mean.median))% of its \($cold[0].runs[0].cpu.cores // "") cores" else "" end;
   . as $w | $cold[0] as $c |
   ($w.summary.folded.returned_mb_s.max) as $fw |
   ($w.summary.detail.returned_mb_s.max) as $dw |
