@@ -1819,8 +1819,8 @@ render_cpu_bound (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
          bson_string_append (o, "its cores");
       }
       bson_string_append (o, " busy (the store's process, mean over the load): it was bound by the CPU "
-                             "(decompression, BSON), so a faster disk would not have made it faster, and "
-                             "its disk rates understate what the disk can do.");
+                             "(decompression, BSON), a faster disk would have changed little, and its disk "
+                             "rates show what the CPU let through, not what the disk can do.");
       any = true;
    }
    if (any) {
