@@ -1793,39 +1793,56 @@ table_row (bson_string_t *o, const lab_results_layouts_t *ls, const lab_results_
  * (almost) no core left to wait on the disk with. */
 #define CPU_BOUND_PCT 90.0
 
-/* render_cpu_bound -- under the table, a sentence per layout whose load kept the store's process at or
- * above CPU_BOUND_PCT of its cores (the medians of cpu.busy_pct_mean and cpu.cores): its disk rates
- * show what the CPU let through, not what the disk can do. Nothing when no layout has the figure. */
+/* render_cpu_bound -- under the table, one sentence naming every layout whose load kept the store's
+ * process at or above CPU_BOUND_PCT of its cores (the medians of cpu.busy_pct_mean and cpu.cores): their
+ * disk rates show what the CPU let through, not what the disk can do. Nothing when no layout is. */
 static void
 render_cpu_bound (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
 {
    const lab_metric_t *busy = lab_results_metric_find ("cpu_busy_pct_mean");
    const lab_metric_t cores_m = { "cpu_cores", "cpu.cores", "cores", LAB_UNIT_COUNT, LAB_DESCRIPTIVE };
-   bool any = false;
-   size_t i;
+   size_t idx[LAB_RESULTS_MAX_LAYOUTS];
+   double pct[LAB_RESULTS_MAX_LAYOUTS], cores = -1;
+   bool same_cores = true;
+   size_t i, n = 0;
 
    for (i = 0; i < ls->n; i++) {
       lab_stat_t b = lab_results_metric_stat (&r->doc, ls->l[i].name, busy);
       lab_stat_t c = lab_results_metric_stat (&r->doc, ls->l[i].name, &cores_m);
+      double ci = c.present && c.median >= 1 ? c.median : -1;
       if (!b.present || b.median < CPU_BOUND_PCT) {
          continue;
       }
-      bson_string_append (o, any ? " The " : "The ");
-      app_esc (o, ls->l[i].name);
-      bson_string_append_printf (o, " load kept %.0f%% of ", b.median);
-      if (c.present && c.median >= 1) {
-         bson_string_append_printf (o, "its %.0f core%s", c.median, c.median >= 2 ? "s" : "");
-      } else {
-         bson_string_append (o, "its cores");
+      if (n > 0 && ci != cores) {
+         same_cores = false;
       }
-      bson_string_append (o, " busy (the store's process, mean over the load): it was bound by the CPU "
-                             "(decompression, BSON), a faster disk would have changed little, and its disk "
-                             "rates show what the CPU let through, not what the disk can do.");
-      any = true;
+      cores = ci;
+      idx[n] = i;
+      pct[n++] = b.median;
    }
-   if (any) {
-      bson_string_append (o, "\n\n");
+   if (n == 0) {
+      return;
    }
+   bson_string_append (o, "The ");
+   for (i = 0; i < n; i++) {
+      bson_string_append (o, i == 0 ? "" : i + 1 == n ? " and " : ", ");
+      app_esc (o, ls->l[idx[i]].name);
+   }
+   bson_string_append (o, n == 1 ? " load kept " : " loads kept ");
+   for (i = 0; i < n; i++) {
+      bson_string_append_printf (o, "%s%.0f%%", i == 0 ? "" : i + 1 == n ? " and " : ", ", pct[i]);
+   }
+   if (same_cores && cores >= 1) {
+      bson_string_append_printf (o, " of %s %.0f core%s", n == 1 ? "its" : "their", cores,
+                                 cores >= 2 ? "s" : "");
+   } else {
+      bson_string_append (o, n == 1 ? " of its cores" : " of their cores");
+   }
+   bson_string_append_printf (o,
+                              " busy (the store's process, mean over the load): %s bound by the CPU "
+                              "(decompression, BSON), a faster disk would have changed little, and %s disk "
+                              "rates show what the CPU let through, not what the disk can do.\n\n",
+                              n == 1 ? "it was" : "they were", n == 1 ? "its" : "their");
 }
 
 /* render_table -- the comparison table of the metric catalogue, a column per layout; rows no run
