@@ -1,5 +1,6 @@
 /*
- * opts.c -- size, duration and integer arguments with overflow checks; byte formatting; clocks.
+ * opts.c -- size, duration and integer arguments with overflow checks; byte formatting; clocks (wall and
+ * a process's CPU).
  */
 #include "opts.h"
 
@@ -8,9 +9,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
 /* parse_number -- a non-negative decimal with optional fraction; *end after it. */
 static bool
@@ -169,4 +173,75 @@ lab_now_ns (void)
    struct timespec ts;
    clock_gettime (CLOCK_MONOTONIC, &ts);
    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* lab_parse_stat_cpu -- see opts.h. */
+bool
+lab_parse_stat_cpu (const char *stat, long ticks_per_s, double *cpu_s)
+{
+   const char *p = strrchr (stat, ')');
+   unsigned long long ticks[2] = { 0, 0 };
+   int field;
+
+   if (!p || ticks_per_s <= 0) {
+      return false;
+   }
+   p++;
+   /* the fields after the command name: 3 (state) .. 13 skipped, then 14 (utime) and 15 (stime) */
+   for (field = 3; field <= 15; field++) {
+      const char *start;
+      while (isspace ((unsigned char)*p)) {
+         p++;
+      }
+      if (!*p) {
+         return false;
+      }
+      start = p;
+      while (*p && !isspace ((unsigned char)*p)) {
+         p++;
+      }
+      if (field >= 14) {
+         char *end;
+         if (!isdigit ((unsigned char)*start)) {
+            return false;
+         }
+         errno = 0;
+         ticks[field - 14] = strtoull (start, &end, 10);
+         if (errno != 0 || end != p) {
+            return false;
+         }
+      }
+   }
+   *cpu_s = (double)(ticks[0] + ticks[1]) / (double)ticks_per_s;
+   return true;
+}
+
+/* lab_process_cpu_s -- see opts.h. */
+double
+lab_process_cpu_s (int64_t pid)
+{
+   char path[64];
+   char line[1024];
+   clockid_t clk;
+   struct timespec ts;
+   FILE *f;
+   double cpu_s;
+   bool ok;
+
+   if (pid <= 0) {
+      return -1;
+   }
+   /* the process's CPU clock: the same sum as utime + stime, to the nanosecond where /proc/PID/stat
+    * counts clock ticks (10 ms: as long as a whole small load); its exited threads included */
+   if (clock_getcpuclockid ((pid_t)pid, &clk) == 0 && clock_gettime (clk, &ts) == 0) {
+      return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+   }
+   snprintf (path, sizeof path, "/proc/%lld/stat", (long long)pid);
+   f = fopen (path, "r");
+   if (!f) {
+      return -1;
+   }
+   ok = fgets (line, sizeof line, f) != NULL && lab_parse_stat_cpu (line, sysconf (_SC_CLK_TCK), &cpu_s);
+   fclose (f);
+   return ok ? cpu_s : -1;
 }

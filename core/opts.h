@@ -25,4 +25,14 @@ const char *lab_format_bytes (uint64_t bytes, char *buf, size_t len);
 /* lab_now_ns -- CLOCK_MONOTONIC in nanoseconds. */
 uint64_t lab_now_ns (void);
 
+/* lab_parse_stat_cpu -- utime + stime (fields 14 and 15) of a /proc/PID/stat line, in seconds of
+ * `ticks_per_s` clock ticks; the fields are counted after the last ')' since the command name (field 2)
+ * may hold spaces and parentheses. false when the line has no such fields. Pure. */
+bool lab_parse_stat_cpu (const char *stat, long ticks_per_s, double *cpu_s);
+
+/* lab_process_cpu_s -- the CPU time (user + system, every thread, the exited ones too) process pid has
+ * used so far, in seconds: its CPU-time clock (clock_getcpuclockid), else utime + stime of /proc/PID/stat;
+ * -1 when unknown (no pid, neither readable). */
+double lab_process_cpu_s (int64_t pid);
+
 #endif

@@ -11,7 +11,7 @@
 #include "core/workers.h"
 #include "datasets/loader.h"
 
-#include <sys/resource.h>
+#include <unistd.h>
 
 bool
 lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
@@ -59,19 +59,6 @@ lab_generate_opts_check (const lab_generate_opts_t *o, bson_error_t *error)
 
    lab_gen_destroy (g);
    return ok;
-}
-
-/* cpu_now -- user + system CPU seconds of the whole process so far (every thread). */
-static double
-cpu_now (void)
-{
-   struct rusage ru;
-
-   if (getrusage (RUSAGE_SELF, &ru) != 0) {
-      return 0.0;
-   }
-   return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-          (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 /* Shared by the generate workers. */
@@ -182,7 +169,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    lab_server_info_t info;
    bool owned = false, ok = false;
    uint64_t t0 = lab_now_ns ();
-   double cpu0 = cpu_now ();
+   double cpu0 = lab_process_cpu_s ((int64_t)getpid ());
    int nworkers = o->parallel > 0 ? o->parallel : 1;
 
    memset (st, 0, sizeof *st);
@@ -266,6 +253,6 @@ done:
    lab_session_close (sess);
    lab_gen_destroy (g);
    st->seconds = (double)(lab_now_ns () - t0) / 1e9;
-   st->cpu_seconds = cpu_now () - cpu0;
+   st->cpu_seconds = lab_process_cpu_s ((int64_t)getpid ()) - cpu0;
    return ok;
 }

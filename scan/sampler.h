@@ -47,7 +47,7 @@ typedef struct {
    lab_store_t *store;
    const char *device;         /* NULL: no device figures */
    const char *diskstats_path; /* NULL: /proc/diskstats */
-   int64_t rss_pid;            /* > 0: read RSS from /proc/PID/status, CPU time from /proc/PID/stat */
+   int64_t rss_pid;            /* > 0: read RSS from /proc/PID/status, CPU time (lab_process_cpu_s) */
    uint64_t interval_ns;
    lab_scan_live_t *live;
    lab_progress_t *progress; /* may be NULL */
@@ -80,16 +80,6 @@ bool lab_sampler_start (lab_sampler_t *s, bson_error_t *error);
 void lab_sampler_stop (lab_sampler_t *s);
 void lab_sampler_destroy (lab_sampler_t *s);
 int64_t lab_sampler_rss (int64_t pid);
-
-/* lab_sampler_parse_stat_cpu -- utime + stime (fields 14 and 15) of a /proc/PID/stat line, in seconds of
- * `ticks_per_s` clock ticks; the fields are counted after the last ')' since the command name (field 2)
- * may hold spaces and parentheses. false when the line has no such fields. Pure. */
-bool lab_sampler_parse_stat_cpu (const char *stat, long ticks_per_s, double *cpu_s);
-
-/* lab_sampler_cpu_s -- the CPU time (user + system, every thread, the exited ones too) process pid has
- * used so far, in seconds: its CPU-time clock (clock_getcpuclockid), else utime + stime of /proc/PID/stat;
- * -1 when unknown (no pid, neither readable). */
-double lab_sampler_cpu_s (int64_t pid);
 
 /* lab_sampler_cpu_cores -- how many CPUs process pid may run on (its affinity mask), else the CPUs
  * online; -1 when pid <= 0 or neither is known. */

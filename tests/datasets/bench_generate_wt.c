@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <wiredtiger.h>
 
 #define COLL_CFG                                                                                             \
@@ -75,16 +75,6 @@ static double
 secs (uint64_t t0)
 {
    return (double)(lab_now_ns () - t0) / 1e9;
-}
-
-/* cpu_now -- user + system CPU seconds of the whole process so far. */
-static double
-cpu_now (void)
-{
-   struct rusage ru;
-   getrusage (RUSAGE_SELF, &ru);
-   return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-          (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* insert_worker -- records and _id entries of every threads-th chunk, in 64-document transactions. */
@@ -295,7 +285,7 @@ main (int argc, char **argv)
    }
 
    t0 = lab_now_ns ();
-   double cpu0 = cpu_now ();
+   double cpu0 = lab_process_cpu_s ((int64_t)getpid ());
    pthread_t *th = bson_malloc ((size_t)threads * sizeof *th);
    worker_t *w = bson_malloc ((size_t)threads * sizeof *w);
    for (int i = 0; i < threads; i++) {
@@ -321,7 +311,7 @@ main (int argc, char **argv)
    }
    double ckpt_s = secs (t1);
    double total_s = secs (t0);
-   double cpu_s = cpu_now () - cpu0;
+   double cpu_s = lab_process_cpu_s ((int64_t)getpid ()) - cpu0;
    wt_check (c.conn->close (c.conn, NULL), "close");
 
    printf ("{ \"rows\" : %" PRId64

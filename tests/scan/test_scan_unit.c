@@ -7,6 +7,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
+#include "core/opts.h"
 #include "scan/measure.h"
 #include "scan/topology.h"
 #include "scan/scan.h"
@@ -927,35 +928,34 @@ test_stat_cpu (void **state)
    double cpu = -1;
 
    (void)state;
-   assert_true (lab_sampler_parse_stat_cpu (plain, 100, &cpu));
+   assert_true (lab_parse_stat_cpu (plain, 100, &cpu));
    assert_true (fabs (cpu - 3.8) < 1e-9); /* (250 + 130) ticks at 100 Hz */
-   assert_true (lab_sampler_parse_stat_cpu (odd, 100, &cpu));
+   assert_true (lab_parse_stat_cpu (odd, 100, &cpu));
    assert_true (fabs (cpu - 0.1) < 1e-9); /* 7 + 3: fields counted after "c)", not "(a)" */
-   assert_true (lab_sampler_parse_stat_cpu (plain, 1000, &cpu) && fabs (cpu - 0.38) < 1e-9);
+   assert_true (lab_parse_stat_cpu (plain, 1000, &cpu) && fabs (cpu - 0.38) < 1e-9);
    /* cut short, no parenthesis, a field that is not a number, no clock rate */
-   assert_false (
-      lab_sampler_parse_stat_cpu ("4242 (mongod) S 1 4242 4242 0 -1 4194560 120 0 3 0 250", 100, &cpu));
-   assert_false (lab_sampler_parse_stat_cpu ("4242 mongod S 1 2 3 4 5 6 7 8 9 10 11 12 13", 100, &cpu));
-   assert_false (lab_sampler_parse_stat_cpu ("1 (x) S 1 1 1 0 -1 0 0 0 0 0 -5 3 0", 100, &cpu));
-   assert_false (lab_sampler_parse_stat_cpu ("1 (x) S 1 1 1 0 -1 0 0 0 0 0 5x 3 0", 100, &cpu));
-   assert_false (lab_sampler_parse_stat_cpu (plain, 0, &cpu));
+   assert_false (lab_parse_stat_cpu ("4242 (mongod) S 1 4242 4242 0 -1 4194560 120 0 3 0 250", 100, &cpu));
+   assert_false (lab_parse_stat_cpu ("4242 mongod S 1 2 3 4 5 6 7 8 9 10 11 12 13", 100, &cpu));
+   assert_false (lab_parse_stat_cpu ("1 (x) S 1 1 1 0 -1 0 0 0 0 0 -5 3 0", 100, &cpu));
+   assert_false (lab_parse_stat_cpu ("1 (x) S 1 1 1 0 -1 0 0 0 0 0 5x 3 0", 100, &cpu));
+   assert_false (lab_parse_stat_cpu (plain, 0, &cpu));
    /* this process: some CPU spent, at least one core; no pid is not measured */
-   assert_true (lab_sampler_cpu_s ((int64_t)getpid ()) >= 0);
+   assert_true (lab_process_cpu_s ((int64_t)getpid ()) >= 0);
    assert_true (lab_sampler_cpu_cores ((int64_t)getpid ()) >= 1);
    /* another process (as a local server is); a worker's CPU still counts after it exited (the workers of
     * a load are joined before the last reading) */
-   assert_true (lab_sampler_cpu_s ((int64_t)getppid ()) >= 0);
+   assert_true (lab_process_cpu_s ((int64_t)getppid ()) >= 0);
    {
-      double before = lab_sampler_cpu_s ((int64_t)getpid ());
+      double before = lab_process_cpu_s ((int64_t)getpid ());
       pthread_t t;
       assert_int_equal (pthread_create (&t, NULL, spin, NULL), 0);
       pthread_join (t, NULL);
-      cpu = lab_sampler_cpu_s ((int64_t)getpid ()) - before;
+      cpu = lab_process_cpu_s ((int64_t)getpid ()) - before;
       if (!(cpu >= 0.03)) {
          fail_msg ("a thread that used 30 ms of CPU and exited added %g s", cpu);
       }
    }
-   assert_true (lab_sampler_cpu_s (0) == -1);
+   assert_true (lab_process_cpu_s (0) == -1);
    assert_int_equal (lab_sampler_cpu_cores (0), -1);
 }
 
