@@ -490,7 +490,6 @@ typedef struct {
    /* the reader thread's */
    batch_t *cur;
    reader_t src, dst;
-   const lab_verify_opts_t *o;
    lab_progress_t *p;
    size_t batch_bytes; /* documents' bytes per batch (PIPE_BATCH_BYTES unless the options say) */
    bool read_ok;
@@ -795,7 +794,6 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
       have_after = true;
       pp.src.after = pp.dst.after = &after;
    }
-   pp.o = o;
    pp.p = st->p;
    pp.batch_bytes = o->pipe_batch_bytes ? o->pipe_batch_bytes : PIPE_BATCH_BYTES;
    if ((err = pthread_create (&tid, NULL, read_thread, &pp)) != 0) {
