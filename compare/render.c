@@ -1789,6 +1789,13 @@ table_row (bson_string_t *o, const lab_results_layouts_t *ls, const lab_results_
    lab_results_ncells_cleanup (&c);
 }
 
+/* list_sep -- what goes before item i of n in a running list: "", ", " ... " and " before the last. */
+static const char *
+list_sep (size_t i, size_t n)
+{
+   return i == 0 ? "" : i + 1 == n ? " and " : ", ";
+}
+
 /* The mean share of its cores at or above which a load counts as bound by the CPU: the process had
  * (almost) no core left to wait on the disk with. */
 #define CPU_BOUND_PCT 90.0
@@ -1825,12 +1832,12 @@ render_cpu_bound (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
    }
    bson_string_append (o, "The ");
    for (i = 0; i < n; i++) {
-      bson_string_append (o, i == 0 ? "" : i + 1 == n ? " and " : ", ");
+      bson_string_append (o, list_sep (i, n));
       app_esc (o, ls->l[idx[i]].name);
    }
    bson_string_append (o, n == 1 ? " load kept " : " loads kept ");
    for (i = 0; i < n; i++) {
-      bson_string_append_printf (o, "%s%.0f%%", i == 0 ? "" : i + 1 == n ? " and " : ", ", pct[i]);
+      bson_string_append_printf (o, "%s%.0f%%", list_sep (i, n), pct[i]);
    }
    if (same_cores && cores >= 1) {
       bson_string_append_printf (o, " of %s %.0f core%s", n == 1 ? "its" : "their", cores,
@@ -1904,11 +1911,7 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
    } else {
       bson_string_append (o, "Figures are medians over ");
       for (i = 0; i < ls.n; i++) {
-         bson_string_append_printf (o, "%s%d %s",
-                                    i == 0          ? ""
-                                    : i + 1 == ls.n ? " and "
-                                                    : ", ",
-                                    counts[i], ls.l[i].name);
+         bson_string_append_printf (o, "%s%d %s", list_sep (i, ls.n), counts[i], ls.l[i].name);
       }
       bson_string_append (o, " runs, with the min–max range in parentheses when runs differ. ");
    }
