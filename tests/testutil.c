@@ -35,12 +35,60 @@ lab_test_skip_ (const char *file, int line, const char *fmt, ...)
    _skip (file, line); /* cmocka marks the test skipped and jumps out of it */
 }
 
+/* select_only -- the tests named in $LAB_TEST_ONLY (comma-separated), in their order; false (and a
+ * message) when a name is not one of the program's tests: a renamed test must not vanish in silence. */
+static bool
+select_only (const char *name, const char *only, const struct CMUnitTest *tests, size_t n,
+             struct CMUnitTest *out, size_t *n_out)
+{
+   char *copy = bson_strdup (only), *save = NULL, *tok;
+   bool *want = bson_malloc0 (n * sizeof *want);
+   size_t i;
+   bool ok = true;
+
+   for (tok = strtok_r (copy, ",", &save); tok; tok = strtok_r (NULL, ",", &save)) {
+      for (i = 0; i < n && strcmp (tests[i].name, tok) != 0; i++) {
+      }
+      if (i == n) {
+         fprintf (stderr, "%s: LAB_TEST_ONLY names '%s', which is not one of its tests\n", name, tok);
+         ok = false;
+      } else {
+         want[i] = true;
+      }
+   }
+   *n_out = 0;
+   for (i = 0; i < n; i++) {
+      if (want[i]) {
+         out[(*n_out)++] = tests[i];
+      }
+   }
+   bson_free (want);
+   bson_free (copy);
+   return ok;
+}
+
 int
 lab_test_run_group_ (const char *name, const struct CMUnitTest *tests, size_t n, CMFixtureFunction setup,
                      CMFixtureFunction teardown)
 {
-   int failed = _cmocka_run_group_tests (name, tests, n, setup, teardown);
+   const char *only = getenv ("LAB_TEST_ONLY");
+   struct CMUnitTest *chosen = NULL;
+   int failed;
 
+   if (only && *only) {
+      size_t n_chosen;
+
+      chosen = bson_malloc (n * sizeof *chosen);
+      if (!select_only (name, only, tests, n, chosen, &n_chosen) || n_chosen == 0) {
+         bson_free (chosen);
+         return 1;
+      }
+      fprintf (stderr, "%s: LAB_TEST_ONLY: %zu of its %zu tests: %s\n", name, n_chosen, n, only);
+      tests = chosen;
+      n = n_chosen;
+   }
+   failed = _cmocka_run_group_tests (name, tests, n, setup, teardown);
+   bson_free (chosen);
    if (failed != 0) {
       return 1;
    }

@@ -30,7 +30,10 @@ void lab_test_skip_ (const char *file, int line, const char *fmt, ...) BSON_GNUC
 /* lab_test_run_group -- run a cmocka group (as cmocka_run_group_tests_name) and return the exit status
  * for ctest: 1 when any test failed or errored (cmocka returns their count, which could read as 77), else
  * LAB_TEST_SKIP_CODE when any test was skipped -- all of them or only some: a program that left part of
- * its checks out is reported as skipped, never as passed (the passed ones are on its output), else 0. */
+ * its checks out is reported as skipped, never as passed (the passed ones are on its output), else 0.
+ * $LAB_TEST_ONLY (comma-separated test names), when set, runs only those (a CMake registration that
+ * runs a program's quick tests, as the sanitizer tree does; the program says which); a name that is not
+ * one of its tests fails the program. */
 #define lab_test_run_group(name, tests, setup, teardown)                                                     \
    lab_test_run_group_ ((name), (tests), sizeof (tests) / sizeof ((tests)[0]), (setup), (teardown))
 int lab_test_run_group_ (const char *name, const struct CMUnitTest *tests, size_t n, CMFixtureFunction setup,
