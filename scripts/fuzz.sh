@@ -8,13 +8,13 @@
 #   --time S   seconds per target (default 15)
 #   --merge    afterwards, merge the new inputs that add coverage into tests/fuzz/corpus/<target>/
 #   --list     print the targets and exit
-#   TARGET     csv results keys uri opts cli diskstats device serverfacts keyenc fold (default: all)
+#   TARGET     csv results keys uri opts cli diskstats device serverfacts keyenc fold reference (default: all)
 # Prints a table (target, runs, corpus entries, result); exit 1 when any target failed.
 # Reproduce a crash: build-fuzz/bin/fuzz_<target> build-fuzz/fuzz/<target>/crashes/<file>
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-all=(csv results keys uri opts cli diskstats device serverfacts keyenc fold)
+all=(csv results keys uri opts cli diskstats device serverfacts keyenc fold reference)
 secs=15
 merge=0
 targets=()

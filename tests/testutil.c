@@ -1,5 +1,6 @@
 /*
- * testutil.c -- temporary directories, test-server URIs and tool runs for layoutlab's tests.
+ * testutil.c -- cmocka groups whose skips exit 77, temporary directories, test-server URIs and tool runs
+ * for layoutlab's tests.
  */
 #include "testutil.h"
 
@@ -11,6 +12,114 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The skips of this process (cmocka runs every test in it) and the root-only checks said left out. */
+static size_t g_skipped;
+static char *g_left_out[16];
+static size_t g_n_left_out;
+
+void
+lab_test_skip_ (const char *file, int line, const char *fmt, ...)
+{
+   const char *rel = strstr (file, "/tests/"); /* __FILE__ is absolute: name it from the source tree */
+   va_list ap;
+   char *why;
+
+   va_start (ap, fmt);
+   why = bson_strdupv_printf (fmt, ap);
+   va_end (ap);
+   fprintf (stderr, "SKIP: %s:%d: %s\n", rel ? rel + 1 : file, line, why);
+   fflush (stderr);
+   bson_free (why);
+   g_skipped++;
+   _skip (file, line); /* cmocka marks the test skipped and jumps out of it */
+}
+
+/* select_only -- the tests named in $LAB_TEST_ONLY (comma-separated), in their order; false (and a
+ * message) when a name is not one of the program's tests: a renamed test must not vanish in silence. */
+static bool
+select_only (const char *name, const char *only, const struct CMUnitTest *tests, size_t n,
+             struct CMUnitTest *out, size_t *n_out)
+{
+   char *copy = bson_strdup (only), *save = NULL, *tok;
+   bool *want = bson_malloc0 (n * sizeof *want);
+   size_t i;
+   bool ok = true;
+
+   for (tok = strtok_r (copy, ",", &save); tok; tok = strtok_r (NULL, ",", &save)) {
+      for (i = 0; i < n && strcmp (tests[i].name, tok) != 0; i++) {
+      }
+      if (i == n) {
+         fprintf (stderr, "%s: LAB_TEST_ONLY names '%s', which is not one of its tests\n", name, tok);
+         ok = false;
+      } else {
+         want[i] = true;
+      }
+   }
+   *n_out = 0;
+   for (i = 0; i < n; i++) {
+      if (want[i]) {
+         out[(*n_out)++] = tests[i];
+      }
+   }
+   bson_free (want);
+   bson_free (copy);
+   return ok;
+}
+
+int
+lab_test_run_group_ (const char *name, const struct CMUnitTest *tests, size_t n, CMFixtureFunction setup,
+                     CMFixtureFunction teardown)
+{
+   const char *only = getenv ("LAB_TEST_ONLY");
+   struct CMUnitTest *chosen = NULL;
+   int failed;
+
+   if (only && *only) {
+      size_t n_chosen;
+
+      chosen = bson_malloc (n * sizeof *chosen);
+      if (!select_only (name, only, tests, n, chosen, &n_chosen) || n_chosen == 0) {
+         bson_free (chosen);
+         return 1;
+      }
+      fprintf (stderr, "%s: LAB_TEST_ONLY: %zu of its %zu tests: %s\n", name, n_chosen, n, only);
+      tests = chosen;
+      n = n_chosen;
+   }
+   failed = _cmocka_run_group_tests (name, tests, n, setup, teardown);
+   bson_free (chosen);
+   if (failed != 0) {
+      return 1;
+   }
+   if (g_skipped > 0) {
+      fprintf (stderr, "%s: %zu of %zu test(s) skipped (exit %d: ctest reports the program as skipped)\n",
+               name, g_skipped, n, LAB_TEST_SKIP_CODE);
+      return LAB_TEST_SKIP_CODE;
+   }
+   return 0;
+}
+
+bool
+lab_test_is_root (const char *what)
+{
+   size_t i;
+
+   if (geteuid () == 0) {
+      return true;
+   }
+   for (i = 0; i < g_n_left_out; i++) {
+      if (strcmp (g_left_out[i], what) == 0) {
+         return false;
+      }
+   }
+   if (g_n_left_out < sizeof g_left_out / sizeof g_left_out[0]) {
+      g_left_out[g_n_left_out++] = bson_strdup (what);
+   }
+   fprintf (stderr, "left out (not root, uid %d): %s\n", (int)geteuid (), what);
+   fflush (stderr);
+   return false;
+}
 
 char *
 lab_test_tmpdir (const char *tag)

@@ -1,6 +1,7 @@
 /*
- * testutil.h -- helpers shared by layoutlab's tests: temporary directories, the store URIs to test
- * against (embedded temp dir, and the test server or $LAYOUTLAB_TEST_URI), and running tools.
+ * testutil.h -- helpers shared by layoutlab's tests: running a cmocka group so that a skip is reported
+ * as a skip, temporary directories, the store URIs to test against (embedded temp dir, and the test
+ * server or $LAYOUTLAB_TEST_URI), and running tools.
  */
 #ifndef LAB_TESTUTIL_H
 #define LAB_TESTUTIL_H
@@ -14,6 +15,44 @@
 #include <bson/bson.h>
 
 #include "core/store.h"
+
+/* ---- skips that read as skips ------------------------------------------------------------------ */
+
+/* The exit status ctest reads as "Skipped" (SKIP_RETURN_CODE of every test, tests/CMakeLists.txt). */
+#define LAB_TEST_SKIP_CODE 77
+
+/* lab_test_skip -- skip the running test, saying why (printf format): the reason goes to stderr as
+ * "SKIP: <test file>:<line>: <reason>" (scripts/test.sh lists these lines) and the skip is counted, so that
+ * lab_test_run_group exits LAB_TEST_SKIP_CODE. Does not return. */
+#define lab_test_skip(...) lab_test_skip_ (__FILE__, __LINE__, __VA_ARGS__)
+void lab_test_skip_ (const char *file, int line, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
+
+/* lab_test_run_group -- run a cmocka group (as cmocka_run_group_tests_name) and return the exit status
+ * for ctest: 1 when any test failed or errored (cmocka returns their count, which could read as 77), else
+ * LAB_TEST_SKIP_CODE when any test was skipped -- all of them or only some: a program that left part of
+ * its checks out is reported as skipped, never as passed (the passed ones are on its output), else 0.
+ * $LAB_TEST_ONLY (comma-separated test names), when set, runs only those (a CMake registration that
+ * runs a program's quick tests, as the sanitizer tree does; the program says which); a name that is not
+ * one of its tests fails the program. */
+#define lab_test_run_group(name, tests, setup, teardown)                                                     \
+   lab_test_run_group_ ((name), (tests), sizeof (tests) / sizeof ((tests)[0]), (setup), (teardown))
+int lab_test_run_group_ (const char *name, const struct CMUnitTest *tests, size_t n, CMFixtureFunction setup,
+                         CMFixtureFunction teardown);
+
+/* lab_test_is_root -- whether the checks that need root can run; when not, print "left out (not root,
+ * uid N): <what>" on stderr, once per `what` (scripts/test.sh lists these lines). Those checks are left
+ * out, not skipped: the test's other checks ran and its exit status does not change. */
+bool lab_test_is_root (const char *what);
+
+/* cmocka's own skip() and group runners would let a skip exit 0 ("Passed"): use the two above. */
+#undef skip
+#define skip() lab_test_skip_needs_a_reason__use_lab_test_skip
+#undef cmocka_run_group_tests
+#define cmocka_run_group_tests(...) use_lab_test_run_group__a_skip_must_exit_77
+#undef cmocka_run_group_tests_name
+#define cmocka_run_group_tests_name(...) use_lab_test_run_group__a_skip_must_exit_77
+
+/* ---- temporary directories, servers, tools ----------------------------------------------------- */
 
 /* lab_test_tmpdir -- a fresh directory under $LAB_TEST_TMP (or /tmp) named after `tag`; caller frees. */
 char *lab_test_tmpdir (const char *tag);

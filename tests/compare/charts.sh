@@ -13,6 +13,18 @@ tmp=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/compare-charts.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 report=$bin/layout-report
 
+# no_svg DIR WHAT -- DIR holds no SVG file, else the test fails (a real assertion: set -e ignores the
+# status of a `! cmd`, so `! ls DIR/*.svg` could never stop this script).
+no_svg() {
+  local f
+  for f in "$1"/*.svg; do
+    if [ -e "$f" ]; then
+      echo "FAIL: $2, yet a chart was written: $f" >&2
+      exit 1
+    fi
+  done
+}
+
 if ! command -v gnuplot >/dev/null; then
   echo "FAIL: gnuplot is not installed (scripts/setup.sh installs gnuplot-nox)" >&2
   exit 1
@@ -161,13 +173,13 @@ PY
 mkdir -p "$tmp/nognuplot"
 PATH=/nonexistent "$report" "$data/run.json" -o "$tmp/nognuplot/report.md" -q
 grep -q "Charts were skipped: gnuplot was not found on PATH" "$tmp/nognuplot/report.md"
-! ls "$tmp/nognuplot"/*.svg >/dev/null 2>&1
+no_svg "$tmp/nognuplot" "gnuplot is not on PATH"
 echo "ok: without gnuplot the report says the charts were skipped"
 
 # a file without samples or histograms: no empty charts
 mkdir -p "$tmp/nosamples"
 "$report" "$data/minimal.json" -o "$tmp/nosamples/report.md" -q
 grep -q "Charts were skipped: the results file has no time series samples" "$tmp/nosamples/report.md"
-! ls "$tmp/nosamples"/*.svg >/dev/null 2>&1
+no_svg "$tmp/nosamples" "the results file has no samples"
 echo "ok: no samples, no charts"
 echo "all chart checks passed"

@@ -155,13 +155,13 @@ cmp -s "$tmp/stdout.md" "$expected/run.md" && echo "ok: stdout" || fail "stdout 
 
 # the example scancmp itself committed (the real writer's shape) renders without a complaint
 example=$src/tests/scan/data/example-run.json
-if [ -f "$example" ]; then
-  if "$report" "$example" --charts none > "$tmp/example.md" 2>"$tmp/example.err" &&
+if [ ! -f "$example" ]; then
+  fail "tests/scan/data/example-run.json is missing (its check would be left out)"
+elif "$report" "$example" --charts none > "$tmp/example.md" 2>"$tmp/example.err" &&
      grep -q '^## Verdict' "$tmp/example.md" && ! grep -q '(null)' "$tmp/example.md"; then
-    echo "ok: tests/scan/data/example-run.json"
-  else
-    fail "tests/scan/data/example-run.json does not render: $(cat "$tmp/example.err")"
-  fi
+  echo "ok: tests/scan/data/example-run.json"
+else
+  fail "tests/scan/data/example-run.json does not render: $(cat "$tmp/example.err")"
 fi
 
 # refused -- layout-report must exit with CODE, say MESSAGE on stderr, and write no report

@@ -720,5 +720,5 @@ main (void)
       cmocka_unit_test (test_match),
       cmocka_unit_test (test_reference_units),
    };
-   return cmocka_run_group_tests_name ("compare", tests, NULL, NULL);
+   return lab_test_run_group ("compare", tests, NULL, NULL);
 }

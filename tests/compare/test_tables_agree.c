@@ -467,5 +467,5 @@ main (void)
       cmocka_unit_test (test_catches_differences_three),
       cmocka_unit_test (test_sweep_regimes_in_both),
    };
-   return cmocka_run_group_tests_name ("tables_agree", tests, NULL, NULL);
+   return lab_test_run_group ("tables_agree", tests, NULL, NULL);
 }

@@ -5,8 +5,9 @@
 # also restarts only the shard (restart --shard): the router keeps its pid, the shard gets a new one, and
 # data written through the router is found again. Everything started here is stopped on exit.
 #
-# Needs LAB_BIN_DIR (test_personality) and LAB_SOURCE_DIR; ignores LAYOUTLAB_TEST_URI (a real server has
-# one personality only). A test killed by ctest's timeout leaks no server: the watchdog of
+# A personality that does not start is a failure, counted like every other (never a check left out in
+# silence). Needs LAB_BIN_DIR (test_personality) and LAB_SOURCE_DIR; ignores LAYOUTLAB_TEST_URI (a real
+# server has one personality only). A test killed by ctest's timeout leaks no server: the watchdog of
 # tests/lib/private_server.sh stops them.
 set -uo pipefail
 
@@ -17,26 +18,27 @@ P="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}/test_personality"
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-# start_as -- start personality $1 in $T/$1 and print its URI; a failure to start fails the test.
+# start_as NAME -- start personality NAME in $T/NAME, its URI in $uri; a server that does not start fails
+# the test (counted here, in this shell: a `fail` inside $(...) would be lost with its subshell).
 start_as() {
-  local uri
-  uri=$("$S" start --dir "$T/$1" --as "$1") || { fail "start --as $1"; return 1; }
-  echo "$uri"
+  uri=$("$S" start --dir "$T/$1" --as "$1") && [ -n "$uri" ] && return 0
+  fail "the test server did not start --as $1 (its error is above)"
+  return 1
 }
 
-if uri=$(start_as mongod); then
+if start_as mongod; then
   "$P" mongod "$uri" || fail "mongod personality ($uri)"
   "$S" stop --dir "$T/mongod" || fail "stop mongod"
 fi
 
-if uri=$(start_as replset); then
+if start_as replset; then
   case "$uri" in *"?replicaSet=rs0") ;; *) fail "replset URI $uri names no replicaSet" ;; esac
   "$S" status --dir "$T/replset" 2>&1 >/dev/null | grep -q 'running as replset' || fail "status does not say replset"
   "$P" replset "$uri" || fail "replset personality ($uri)"
   "$S" stop --dir "$T/replset" || fail "stop replset"
 fi
 
-if uri=$(start_as mongos); then
+if start_as mongos; then
   [ -s "$T/mongos/shard0/uri" ] || fail "no shard0/uri"
   "$S" status --dir "$T/mongos" 2>&1 >/dev/null | grep -q 'running as mongos' || fail "status does not say mongos"
   pids1=$("$P" mongos "$uri") || fail "mongos personality ($uri)"

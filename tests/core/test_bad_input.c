@@ -155,5 +155,5 @@ main (void)
       cmocka_unit_test (test_wt_home_not_writable),
       cmocka_unit_test (test_missing_collection),
    };
-   return cmocka_run_group_tests_name ("bad_input", tests, NULL, NULL);
+   return lab_test_run_group ("bad_input", tests, NULL, NULL);
 }

@@ -817,5 +817,5 @@ main (void)
       cmocka_unit_test (test_recordid_codec), cmocka_unit_test (test_body_and_unique),
       cmocka_unit_test (test_unsupported),
    };
-   return cmocka_run_group_tests_name ("keyenc", tests, NULL, NULL);
+   return lab_test_run_group ("keyenc", tests, NULL, NULL);
 }

@@ -956,5 +956,5 @@ main (void)
       cmocka_unit_test (test_sweep_point_disk),
       cmocka_unit_test (test_format_binary),
    };
-   return cmocka_run_group_tests_name ("results", tests, NULL, NULL);
+   return lab_test_run_group ("results", tests, NULL, NULL);
 }

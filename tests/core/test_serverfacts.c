@@ -655,5 +655,5 @@ main (void)
       cmocka_unit_test (test_disk_pick),
    };
 
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("serverfacts", tests, NULL, NULL);
 }

@@ -1005,5 +1005,5 @@ main (void)
       cmocka_unit_test_setup_teardown (test_cycle, setup, teardown),
       cmocka_unit_test (test_unwritable),
    };
-   return cmocka_run_group_tests_name ("store_wt", tests, NULL, NULL);
+   return lab_test_run_group ("store_wt", tests, NULL, NULL);
 }

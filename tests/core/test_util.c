@@ -578,5 +578,5 @@ main (void)
       cmocka_unit_test (test_comm_trusted),
       cmocka_unit_test (test_mongo_sorted_command),
    };
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("util", tests, NULL, NULL);
 }

@@ -195,5 +195,5 @@ main (void)
       cmocka_unit_test (test_first_by_index),      cmocka_unit_test (test_single_worker),
       cmocka_unit_test (test_thread_create_fails),
    };
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("workers", tests, NULL, NULL);
 }

@@ -323,5 +323,5 @@ main (void)
       cmocka_unit_test (test_zstd_below_snappy),
    };
 
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("wt_compress", tests, NULL, NULL);
 }

@@ -231,5 +231,5 @@ main (void)
       cmocka_unit_test (test_sorted_input), cmocka_unit_test (test_empty_and_one),
       cmocka_unit_test (test_missing_dir),
    };
-   return cmocka_run_group_tests_name ("wt_sort", tests, NULL, NULL);
+   return lab_test_run_group ("wt_sort", tests, NULL, NULL);
 }

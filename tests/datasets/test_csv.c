@@ -942,5 +942,5 @@ main (void)
       cmocka_unit_test (test_record_too_long),
       cmocka_unit_test (test_export_errors),
    };
-   return cmocka_run_group_tests (tests, setup, teardown);
+   return lab_test_run_group ("csv", tests, setup, teardown);
 }

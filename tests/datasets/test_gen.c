@@ -589,5 +589,5 @@ main (void)
       cmocka_unit_test (test_oversize),         cmocka_unit_test (test_row_shape),
       cmocka_unit_test (test_param_errors),     cmocka_unit_test (test_seed_preset),
    };
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("gen", tests, NULL, NULL);
 }

@@ -195,5 +195,5 @@ main (void)
       cmocka_unit_test (test_parallel_same),
       cmocka_unit_test (test_insert_at),
    };
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("generate", tests, NULL, NULL);
 }

@@ -7,16 +7,18 @@
 #     server under a loaded 2-core machine, where it folded 500-1400 rows/s; 100,000 rows took over 5
 #     minutes). FOLD_FAILOVER_ROWS=N asks for about N rows instead (N/20 bills; 100000 is the issue's
 #     size: 101,759 rows passed in 2275 s, part 1 in 1011 s, with the machine's load average at 20-30,
-#     folding at 220 rows/s). fold-details --verify starts (batches of 100 documents, so checkpoints come often); once
-#     its progress line shows a quarter of the rows read, the server is restarted: killed (SIGKILL, so
-#     the fold's open cursor breaks at once), left down 3 s, started again (same port and data). The
-#     client's server selection timeout is 2 s, so libmongoc's own single retry cannot bridge the gap
-#     and the fold's range must retry from its checkpoint (1 s, 2 s, 4 s... covers the outage). Once
-#     --verify's progress shows a quarter of the source rows verified, the server is restarted the same
-#     way again: the verification must resume from its last verified key. The run must finish with
-#     exit 0, its log must show both retries and that the range and the verification finished, and
-#     --verify must say equal over all the rows (no row lost, duplicated or counted twice across either
-#     retry).
+#     folding at 220 rows/s). fold-details --verify starts (batches of 100 documents, so checkpoints come
+#     often); once its progress line shows a quarter of the rows read, the server is restarted: killed
+#     (SIGKILL, so the fold's open cursor breaks at once) and left down until the fold's log says its
+#     range failed and will retry from its checkpoint (an event, not a time: however slowly a loaded
+#     machine runs the fold, the server comes back only after the fold has seen it gone, so libmongoc's
+#     own retry cannot hide the outage), then started again (same port and data). --retries 10 (1 s,
+#     2 s, 4 s ... 16 s apart, each try with the 2 s server selection timeout) gives the restart minutes,
+#     not seconds. Once --verify's progress shows a quarter of the source rows verified, the server is
+#     restarted the same way again, back once the log says --verify will retry: the verification must
+#     resume from its last verified key. The run must finish with exit 0, its log must show that the
+#     range and the verification finished, and --verify must say equal over all the rows (no row lost,
+#     duplicated or counted twice across either retry).
 #  2. The same fold into another destination, whose server is killed mid-run and stays down: with
 #     --retries 1 the run fails (exit 1) after one logged retry, naming the exact --resume command (the
 #     URI as the store redacts it, --drop-dst dropped). The server is started again and that command,
@@ -48,6 +50,33 @@ wait_rows() {
   die "the fold did not read $2 rows in 1200 s"
 }
 
+# log_count FILE TEXT -- how many lines of the log FILE (progress redraws split into lines) hold TEXT.
+log_count() {
+  sed 's/\x1b\[K/\n/g' "$1" | tr '\r' '\n' | grep -c -F -- "$2"
+}
+
+# wait_log FILE TEXT N PID -- wait until the log FILE holds more than N lines with TEXT; fail if PID ends
+# first (the bound is only a guard against a hang, never a deadline the event could race).
+wait_log() {
+  for _ in $(seq 1 6000); do
+    [ "$(log_count "$1" "$2")" -gt "$3" ] && return 0
+    kill -0 "$4" 2>/dev/null || die "the fold ended before its log said '$2': $(tr '\r' '\n' <"$1" | tail -5)"
+    sleep 0.2
+  done
+  die "the fold's log did not say '$2' in 1200 s"
+}
+
+# restart_when FILE TEXT -- kill the server, wait until the client's log FILE says TEXT once more (it saw
+# the server gone and will retry), then start the server again.
+restart_when() {
+  local n
+  n=$(log_count "$1" "$2")
+  kill_server
+  wait_log "$1" "$2" "$n" "$client_pid"
+  kill -0 "$client_pid" 2>/dev/null || die "the fold ended while the server was down"
+  "$S" start --dir "$T/srv" >/dev/null || die "cannot start the server again"
+}
+
 uri=$(start_server) || exit 1
 bills=${LAB_FAILOVER_BILLS:-2000}
 if [ -n "${FOLD_FAILOVER_ROWS:-}" ]; then
@@ -64,7 +93,7 @@ total=$(sed -n 's/.*generated \([0-9]*\) rows.*/\1/p' "$T/gen.err")
 echo "generated $total rows in $(($(date +%s) - t0)) s"
 
 "$B/fold-details" --uri "$uri" --db failover --src bd --dst fd --verify --batch-docs 100 --cursor-batch 100 \
-  --progress always \
+  --retries 10 --progress always \
   --json "$T/fold.json" \
   >"$T/fold.out" 2>"$T/fold.err" &
 client_pid=$!
@@ -72,17 +101,11 @@ wait_rows "$T/fold.err" $((total / 4)) "$client_pid"
 echo "restarting the server after $(rows_read "$T/fold.err") of $total rows read"
 # killed, not stopped: a graceful stop lets open connections drain for up to 3 s, in which a fast machine
 # finishes the fold and the restart lands in --verify instead; SIGKILL cuts the fold's cursor at once
-kill_server
-sleep 3
-kill -0 "$client_pid" 2>/dev/null || die "the fold ended while the server was down"
-"$S" start --dir "$T/srv" >/dev/null || die "start after the stop failed"
+restart_when "$T/fold.err" 'retry: range 0 failed with a transient error'
 # and once more in the middle of --verify
 wait_rows "$T/fold.err" $((total / 4)) "$client_pid" verifying
 echo "restarting the server after $(rows_read "$T/fold.err" verifying) of $total rows verified"
-kill_server
-sleep 3
-kill -0 "$client_pid" 2>/dev/null || die "--verify ended while the server was down"
-"$S" start --dir "$T/srv" >/dev/null || die "start after the second stop failed"
+restart_when "$T/fold.err" 'retry: --verify failed with a transient error'
 wait "$client_pid"
 rc=$?
 client_pid=

@@ -1088,5 +1088,5 @@ main (void)
       cmocka_unit_test (test_bucket_oversize_per_bucket),
    };
 
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("fold", tests, NULL, NULL);
 }

@@ -1401,7 +1401,7 @@ main (void)
       cmocka_unit_test (test_bucket_by_fold),       cmocka_unit_test (test_block_compressor),
       cmocka_unit_test (test_kill_between_drops),
    };
-   int rc = cmocka_run_group_tests (tests, setup, teardown);
+   int rc = lab_test_run_group ("fold_cli", tests, setup, teardown);
 
    bson_destroy (f1_summary);
    return rc;

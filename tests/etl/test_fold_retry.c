@@ -95,5 +95,5 @@ main (void)
       cmocka_unit_test (test_delay),
    };
 
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("fold_retry", tests, NULL, NULL);
 }

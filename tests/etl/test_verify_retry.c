@@ -332,5 +332,5 @@ main (void)
       cmocka_unit_test (test_not_retried),
    };
 
-   return cmocka_run_group_tests (tests, setup, teardown);
+   return lab_test_run_group ("verify_retry", tests, setup, teardown);
 }

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # server_watchdog.sh -- a test killed with SIGKILL (ctest's timeout: no trap runs) leaks no private test
-# server: a stand-in test sources tests/lib/private_server.sh, starts its server and waits; it is killed
-# with SIGKILL, and within 30 s its watchdog must have stopped the server and removed its temporary
-# directory. A normal exit is checked too: the trap stops the server and the watchdog leaves.
+# server: a stand-in test sources tests/lib/private_server.sh, starts its server and waits; its watchdog
+# must be running; the stand-in is killed with SIGKILL, and once its watchdog has exited, the server must
+# be stopped and the temporary directory removed. A normal exit is checked too: the trap stops the
+# server, and the watchdog, seeing the directory gone, exits.
+#
+# No deadline decides the outcome: the test waits for events (the stand-in's file naming its server, the
+# watchdog's exit, the server's exit once stopped), each with a bound of minutes that only guards against
+# a hang (a watchdog that never acts fails there, it cannot pass).
 #
 # Needs LAB_SOURCE_DIR (and LAB_BIN_DIR, which the helper requires); ignores LAYOUTLAB_TEST_URI.
 set -uo pipefail
@@ -33,45 +38,57 @@ stand_in() {
     [ "$1" = exit ] && exit 0
     sleep 600' stand-in "$1" </dev/null >"$W/stand-in.out" 2>&1 &
   victim=$!
-  for _ in $(seq 1 1200); do
+  for _ in $(seq 1 6000); do
     [ -s "$W/dir" ] && return 0
     kill -0 "$victim" 2>/dev/null || die "the stand-in test ended before its server started: $(cat "$W/stand-in.out")"
     sleep 0.1
   done
-  die "the stand-in test's server did not start in 120 s"
+  die "the stand-in test's server did not start in 600 s"
 }
 
-# gone PID DIR -- wait up to 30 s until process PID and directory DIR are both gone.
-gone() {
-  for _ in $(seq 1 300); do
-    if ! kill -0 "$1" 2>/dev/null && [ ! -e "$2" ]; then return 0; fi
+# watchdog_of DIR -- the pid of the watchdog guarding DIR (its process is "lab-watchdog OWNER SINCE DIR S",
+# tests/lib/private_server.sh), empty when there is none.
+watchdog_of() { pgrep -f "lab-watchdog .* $1 " | head -1; }
+
+# until_true GUARD_S CMD... -- poll CMD every 0.1 s until it succeeds; 1 after GUARD_S seconds (a hang).
+until_true() {
+  local guard=$(($1 * 10))
+  shift
+  for _ in $(seq 1 "$guard"); do
+    "$@" && return 0
     sleep 0.1
   done
   return 1
 }
+no_watchdog() { [ -z "$(watchdog_of "$1")" ]; }
+dead() { ! kill -0 "$1" 2>/dev/null; }
 
 # 1. killed: the watchdog stops the server and removes the directory
 stand_in wait
 t=$(sed -n 1p "$W/dir")
 srv=$(sed -n 2p "$W/dir")
 kill -0 "$srv" 2>/dev/null || die "the stand-in's server (pid $srv) is not running"
+wd=$(watchdog_of "$t")
+[ -n "$wd" ] || die "no watchdog guards $t"
 kill -KILL "$victim"
 wait "$victim" 2>/dev/null
 victim=
-gone "$srv" "$t" || die "30 s after the test was killed, its server (pid $srv) or $t is still there"
-echo "killed test: its server (pid $srv) and $t are gone"
+# the event: the watchdog exits once it has stopped the server and removed the directory
+until_true 600 no_watchdog "$t" || die "the watchdog (pid $wd) still runs 600 s after its test was killed"
+[ ! -e "$t" ] || die "the watchdog exited and left $t"
+# stopped means SIGTERM (or SIGKILL after 15 s) sent and waited for: the process is gone, or about to be
+until_true 60 dead "$srv" || die "the watchdog exited and left its server (pid $srv) running"
+echo "killed test: its watchdog (pid $wd) stopped the server (pid $srv) and removed $t"
 
 # 2. a normal exit: the trap stops the server, and no watchdog stays behind
 stand_in exit
 t=$(sed -n 1p "$W/dir")
 srv=$(sed -n 2p "$W/dir")
+wd=$(watchdog_of "$t")
 wait "$victim" || die "the stand-in test failed: $(cat "$W/stand-in.out")"
 victim=
 [ ! -e "$t" ] || die "the stand-in's trap left $t"
-gone "$srv" "$t" || die "the stand-in's trap left its server (pid $srv) running"
-for _ in $(seq 1 50); do
-  pgrep -f "lab-watchdog .* $t " >/dev/null || break
-  sleep 0.1
-done
-pgrep -f "lab-watchdog .* $t " >/dev/null && die "the watchdog of $t is still running after the test ended"
+until_true 60 dead "$srv" || die "the stand-in's trap left its server (pid $srv) running"
+# the watchdog (when it was still there after the exit) sees the directory gone and leaves
+until_true 600 no_watchdog "$t" || die "the watchdog (pid $wd) of $t still runs 600 s after its test ended"
 echo "normal exit: server stopped by the trap, watchdog gone"

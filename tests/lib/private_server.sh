@@ -1,7 +1,11 @@
 # private_server.sh -- the scaffolding of a test that runs its own private test server (never the shared
-# fixture) so it can kill and restart it: sourced, not run, by tests/fault/server_death.sh,
-# tests/etl/fold_failover.sh, tests/scan/deploy.sh and tests/core/personality.sh
-# (tests/fault/server_watchdog.sh checks the watchdog below):
+# fixture's) because it kills it, restarts it, or needs a personality (replset, mongos) the fixture's
+# server does not have: sourced, not run, by tests/fault/server_death.sh, tests/etl/fold_failover.sh,
+# tests/scan/deploy.sh and tests/core/personality.sh (tests/fault/server_watchdog.sh checks the watchdog
+# below). Each of them still declares the server fixture (SERVER in its CMakeLists.txt): the fixture
+# builds the server binary once, before them, so a build that fails shows there and they are not run
+# (ctest reports them failed); they never talk to the fixture's server. A private server that does not
+# start is a failure of the test (start_server dies), never a skip or a pass.
 #
 #   . "${LAB_SOURCE_DIR:?set LAB_SOURCE_DIR to the source tree}/tests/lib/private_server.sh" NAME
 #

@@ -13,6 +13,10 @@
 #            the router's; `restart --shard` as --restart-cmd is detected as a restart of the shard.
 #   replset  topology replset with set name rs0.
 #
+# A personality that does not start, or a scancmp run that leaves no results file, is a failure (never
+# checks left out in silence). Without a disk to sample (no /sys/block entry for the temporary
+# directory's disk, nor vda) the mongod part cannot run: it says SKIP with the reason, the rest runs, and
+# the test exits 77 (reported as skipped) unless something failed.
 # Needs LAB_BIN_DIR and LAB_SOURCE_DIR; ignores LAYOUTLAB_TEST_URI (a real server has one personality).
 # A test killed by ctest's timeout leaks no server: tests/lib/private_server.sh's watchdog stops them.
 set -uo pipefail
@@ -24,23 +28,41 @@ unset LAYOUTLAB_TEST_FORCE_REMOTE
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
+# start_as NAME -- start personality NAME in $T/NAME, its URI in $uri; a server that does not start fails
+# the test (counted here, in this shell: a `fail` inside $(...) would be lost with its subshell).
+start_as() {
+  uri=$("$S" start --dir "$T/$1" --as "$1") && [ -n "$uri" ] && return 0
+  fail "the test server did not start --as $1 (its error is above)"
+  return 1
+}
+
+# results FILE -- the scancmp run just before wrote its results file FILE; else a failure.
+results() {
+  [ -s "$1" ] && return 0
+  fail "no results file $1"
+  return 1
+}
+
 # py -- evaluate a Python expression over the results file $1 (as r); prints its value.
 py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # the disk that holds the temp dir: the whole disk of its mount (vda on the CI machine)
 disk=$(lsblk -no PKNAME "$(findmnt -no SOURCE --target "$T" 2>/dev/null | head -1)" 2>/dev/null | head -1)
 [ -n "$disk" ] && [ -e "/sys/block/$disk" ] || disk=vda
-[ -e "/sys/block/$disk" ] || { echo "deploy: no disk to sample (no /sys/block/vda)" >&2; exit 1; }
+skipped=
+[ -e "/sys/block/$disk" ] || skipped="no disk to sample: neither $T's disk nor vda is in /sys/block"
 
 common=(--db deploy --parallel 2 --interval 200ms --progress never)
 
 # ---- mongod: FTDC and the local sampler on one disk, in one run -----------------------------------
-if uri=$("$S" start --dir "$T/mongod" --as mongod); then
+if [ -n "$skipped" ]; then
+  echo "SKIP: deploy: the mongod part (FTDC against the local sampler, remote refusals): $skipped" >&2
+elif start_as mongod; then
   "$B/scan-testdata" --uri "$uri" --db deploy --bills 40 --rows 6 >/dev/null || fail "scan-testdata (mongod)"
   # a cold run drops the page cache (we are root on CI; auto records it when not), so the loads read
   "$B/scancmp" --uri "$uri" "${common[@]}" --cold --server-disk ftdc --server-device "$disk" --device "$disk" \
     --out "$T/m.json" >"$T/m.txt" 2>"$T/m.err" || { cat "$T/m.err" >&2; fail "scancmp --server-disk ftdc"; }
-  if [ -s "$T/m.json" ]; then
+  if results "$T/m.json"; then
     [ "$(py "$T/m.json" "r['topology']['kind']")" = standalone ] || fail "mongod topology is not standalone"
     [ "$(py "$T/m.json" "r['disk_source']['source']")" = ftdc ] || fail "disk_source.source is not ftdc"
     [ "$(py "$T/m.json" "r['disk_source']['device']")" = "$disk" ] || fail "disk_source.device is not $disk"
@@ -78,7 +100,7 @@ r['runs'][$i]['server_disk']['servers'][0]['read_requests'], r['runs'][$i]['serv
   LAYOUTLAB_TEST_FORCE_REMOTE=1 "$B/scancmp" --uri "$uri" "${common[@]}" --keys-limit 10 --server-device "$disk" \
     --out "$T/a.json" \
     >"$T/a.txt" 2>"$T/a.err" || { cat "$T/a.err" >&2; fail "scancmp auto against a remote server"; }
-  if [ -s "$T/a.json" ]; then
+  if results "$T/a.json"; then
     [ "$(py "$T/a.json" "r['backend']['server_local']")" = False ] || fail "forced remote still local"
     [ "$(py "$T/a.json" "r['disk_source']['source']")" = ftdc ] || fail "auto on a remote server is not ftdc"
     [ "$(py "$T/a.json" "r['runs'][0]['disk_source']")" = ftdc ] || fail "runs[0].disk_source is not ftdc"
@@ -96,7 +118,7 @@ $(py "$T/a.json" "[e['read_requests'] for e in r['runs']]") from FTDC"
   LAYOUTLAB_TEST_FORCE_REMOTE=1 "$B/scancmp" --uri "$uri" "${common[@]}" --keys-limit 5 --cold \
     --restart-cmd "$S restart --dir $T/mongod" --restart-drops-caches --out "$T/d.json" >/dev/null 2>"$T/d.err" ||
     { cat "$T/d.err" >&2; fail "scancmp --restart-drops-caches"; }
-  if [ -s "$T/d.json" ]; then
+  if results "$T/d.json"; then
     [ "$(py "$T/d.json" "r['runs'][0]['cold']['caches_dropped']")" = True ] || fail "--restart-drops-caches not recorded"
     py "$T/d.json" "r['runs'][0]['cold']['drop_caches_note']" | grep -q "restart command" ||
       fail "drop note does not name the restart command"
@@ -106,14 +128,14 @@ $(py "$T/a.json" "[e['read_requests'] for e in r['runs']]") from FTDC"
 fi
 
 # ---- mongos: the shard's figures and the shard's restart -------------------------------------------
-if uri=$("$S" start --dir "$T/mongos" --as mongos); then
+if start_as mongos; then
   "$B/scan-testdata" --uri "$uri" --db deploy --bills 20 --rows 4 >/dev/null || fail "scan-testdata (mongos)"
   router=$(cat "$T/mongos/pid")
   "$B/scancmp" --uri "$uri" "${common[@]}" --cold --drop-caches no --restart-cmd "$S restart --dir $T/mongos --shard" \
     --shard-uri "shard0=$(cat "$T/mongos/shard0/uri")" --out "$T/s.json" >"$T/s.txt" 2>"$T/s.err" ||
     { cat "$T/s.err" >&2; fail "scancmp through mongos"; }
   shard=$(cat "$T/mongos/shard0/pid")
-  if [ -s "$T/s.json" ]; then
+  if results "$T/s.json"; then
     [ "$(py "$T/s.json" "r['topology']['kind']")" = mongos ] || fail "topology is not mongos"
     [ "$(py "$T/s.json" "r['topology']['shards'][0]['name']")" = shard0 ] || fail "shard0 not named"
     [ "$(py "$T/s.json" "r['topology']['shards'][0]['uri']")" = "$(cat "$T/mongos/shard0/uri")" ] ||
@@ -134,11 +156,11 @@ if uri=$("$S" start --dir "$T/mongos" --as mongos); then
 fi
 
 # ---- replset: the set name -------------------------------------------------------------------------
-if uri=$("$S" start --dir "$T/replset" --as replset); then
+if start_as replset; then
   "$B/scan-testdata" --uri "$uri" --db deploy --bills 10 --rows 3 >/dev/null || fail "scan-testdata (replset)"
   "$B/scancmp" --uri "$uri" "${common[@]}" --out "$T/p.json" >"$T/p.txt" 2>"$T/p.err" ||
     { cat "$T/p.err" >&2; fail "scancmp on a replica set"; }
-  if [ -s "$T/p.json" ]; then
+  if results "$T/p.json"; then
     [ "$(py "$T/p.json" "r['topology']['kind']")" = replset ] || fail "topology is not replset"
     [ "$(py "$T/p.json" "r['topology']['set_name']")" = rs0 ] || fail "set name is not rs0"
     py "$T/p.json" "r['topology']['note']" | grep -q "directConnection=true" || fail "no directConnection advice"
@@ -147,4 +169,8 @@ if uri=$("$S" start --dir "$T/replset" --as replset); then
 fi
 
 [ "$fails" = 0 ] || { echo "deploy: $fails failure(s)" >&2; exit 1; }
+if [ -n "$skipped" ]; then
+  echo "deploy: mongos shard figures, replset OK; the mongod part was skipped ($skipped)" >&2
+  exit 77
+fi
 echo "deploy: mongod (ftdc vs local), remote refusals, mongos shard figures, replset OK"

@@ -100,10 +100,10 @@ test_interleaved_cold (void **state)
       layout = lab_test_json_str (&r, p);
       snprintf (p, sizeof p, "runs.%d.rows", i);
       assert_int_equal ((int64_t)lab_test_json_num (&r, p), detail_count);
-      if (geteuid () == 0) {
-         snprintf (p, sizeof p, "runs.%d.cold.resident_bytes_before", i);
-         assert_int_equal ((int64_t)lab_test_json_num (&r, p), 0);
-      }
+      /* zero resident pages of the data files after the cold step, root or not: its fdatasync +
+       * posix_fadvise (DONTNEED) of every file of the home needs no privilege */
+      snprintf (p, sizeof p, "runs.%d.cold.resident_bytes_before", i);
+      assert_int_equal ((int64_t)lab_test_json_num (&r, p), 0);
       snprintf (p, sizeof p, "runs.%d.read_requests", i);
       reads = (int64_t)lab_test_json_num (&r, p);
       snprintf (p, sizeof p, "runs.%d.engine.block_reads", i);
@@ -135,5 +135,5 @@ main (void)
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_interleaved_cold),
    };
-   return cmocka_run_group_tests_name ("scan_billgen", tests, setup, teardown);
+   return lab_test_run_group ("scan_billgen", tests, setup, teardown);
 }

@@ -509,5 +509,5 @@ main (void)
       cmocka_unit_test (test_four_layouts_and_report),  cmocka_unit_test (test_sweep_three),
       cmocka_unit_test (test_sweep_points_start_empty), cmocka_unit_test (test_layout_usage),
    };
-   return cmocka_run_group_tests_name ("scan_layouts", tests, setup, teardown);
+   return lab_test_run_group ("scan_layouts", tests, setup, teardown);
 }

@@ -269,5 +269,5 @@ main (void)
       cmocka_unit_test (test_three_points_interleaved),
       cmocka_unit_test (test_locality_clustered),
    };
-   return cmocka_run_group_tests_name ("scan_sweep", tests, setup, teardown);
+   return lab_test_run_group ("scan_sweep", tests, setup, teardown);
 }

@@ -162,5 +162,5 @@ main (void)
       cmocka_unit_test (test_opts_check),      cmocka_unit_test (test_locality_pages),
       cmocka_unit_test (test_locality_sample),
    };
-   return cmocka_run_group_tests_name ("scan_sweep_unit", tests, NULL, NULL);
+   return lab_test_run_group ("scan_sweep_unit", tests, NULL, NULL);
 }

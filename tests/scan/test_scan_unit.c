@@ -1526,5 +1526,5 @@ main (void)
       cmocka_unit_test (test_server_disk_names),
       cmocka_unit_test (test_no_match_hint),
    };
-   return cmocka_run_group_tests_name ("scan", tests, NULL, NULL);
+   return lab_test_run_group ("scan", tests, NULL, NULL);
 }
