@@ -19,14 +19,17 @@
 /* ---- results files ----------------------------------------------------------------------------- */
 
 typedef struct {
-   bson_t doc; /* the whole results document */
-   char *name; /* the file's base name, for headings (never an absolute path) */
+   bson_t doc;        /* the whole results document */
+   char *name;        /* the file's base name, for headings (never an absolute path) */
+   bool from_summary; /* the file was scancmp's --json summary: doc is its "results" */
 } lab_cmp_results_t;
 
 /* lab_cmp_results_load_json -- parse and validate one results document held in `data`; `name` labels
- * errors and headings. Refuses empty, truncated or invalid JSON (with line and column), a top-level
- * array, trailing content, an unknown schema_version and run entries lacking a required figure.
- * On success fill *out (free with lab_cmp_results_cleanup). */
+ * errors and headings. scancmp's --json summary holds the same results under "results": it is read
+ * from there (out->from_summary); another tool's summary, or scancmp's of a failed run, is refused in one
+ * line naming the file to give instead. Refuses empty, truncated or invalid JSON (with line and column),
+ * a top-level array, trailing content, an unknown schema_version and run entries lacking a required
+ * figure. On success fill *out (free with lab_cmp_results_cleanup). */
 bool lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_cmp_results_t *out,
                                 bson_error_t *error);
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "compare/cmp.h"
 
@@ -53,12 +54,19 @@ app_fmt (bson_string_t *o, lab_unit_t unit, double v)
    bson_free (s);
 }
 
-/* app_name_version -- "name version", either part left out when absent, "n/a" when both are. */
+/* app_name_version -- "name version", either part left out when absent, "n/a" when both are; a version
+ * that repeats the name and carries a build date (WiredTiger's own string, which older results files
+ * hold: "WiredTiger 3.2.1: (August 27, 2019)") is shown as its number. */
 static void
-app_name_version (bson_string_t *o, const bson_t *doc, const char *name_path, const char *version_path)
+app_name_version (bson_string_t *o, const char *n, const char *v)
 {
-   const char *n = lab_results_get_string (doc, name_path), *v = lab_results_get_string (doc, version_path);
+   char *tidy = NULL;
 
+   if (n && v && strncasecmp (v, n, strlen (n)) == 0 && v[strlen (n)] == ' ') {
+      const char *num = v + strlen (n) + 1;
+      tidy = bson_strndup (num, strcspn (num, ":"));
+      v = tidy;
+   }
    if (!n && !v) {
       bson_string_append (o, "n/a");
       return;
@@ -72,6 +80,23 @@ app_name_version (bson_string_t *o, const bson_t *doc, const char *name_path, co
    if (v) {
       app_esc (o, v);
    }
+   bson_free (tidy);
+}
+
+/* app_backend -- "wiredtiger 3.2.1", "mongodb 7.0.4". */
+static void
+app_backend (bson_string_t *o, const bson_t *doc)
+{
+   app_name_version (o, lab_results_get_string (doc, "backend.name"),
+                     lab_results_get_string (doc, "backend.version"));
+}
+
+/* app_tool -- "scancmp 0.1.0": the tool that wrote the file, its version under any schema's name. */
+static void
+app_tool (bson_string_t *o, const bson_t *doc)
+{
+   app_name_version (o, lab_results_get_string (doc, "tool"),
+                     lab_results_header (doc, LAB_RESULTS_KEY_VERSION));
 }
 
 /* app_num -- append the number at `path` of doc in unit, or "n/a". */
@@ -1375,9 +1400,9 @@ render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const sweep
       bson_string_append_printf (o, "- %s: ", what[l]);
       app_esc (o, both[l]->name);
       bson_string_append (o, " — ");
-      app_name_version (o, &both[l]->doc, "backend.name", "backend.version");
+      app_backend (o, &both[l]->doc);
       bson_string_append_printf (o, ", %zu points, started ", l == 0 ? bs.n : s->n);
-      app_esc (o, lab_results_get_string (&both[l]->doc, "started_at"));
+      app_esc (o, lab_results_header (&both[l]->doc, LAB_RESULTS_KEY_STARTED));
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n");
@@ -2131,7 +2156,7 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
                                     : "");
    }
    bson_string_append (o, "| backend | ");
-   app_name_version (o, d, "backend.name", "backend.version");
+   app_backend (o, d);
    bson_string_append (o, " |\n");
    kv_str (o, "URI (redacted)", lab_results_get_string (d, "backend.uri"));
    if (lab_results_get_string (d, "backend.allocator")) {
@@ -2143,11 +2168,11 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " |\n| engine cache maximum | ");
    app_num (o, d, "backend.cache_max_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " |\n| measured by | ");
-   app_name_version (o, d, "tool", "tool_version");
+   app_tool (o, d);
    bson_string_append (o, " |\n");
    render_deployment (o, r);
-   kv_str (o, "started", lab_results_get_string (d, "started_at"));
-   kv_str (o, "finished", lab_results_get_string (d, "finished_at"));
+   kv_str (o, "started", lab_results_header (d, LAB_RESULTS_KEY_STARTED));
+   kv_str (o, "finished", lab_results_header (d, LAB_RESULTS_KEY_FINISHED));
    bson_string_append (o, "\n");
 }
 
@@ -2470,7 +2495,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
       bson_string_append_printf (o, "- %s: ", what[k]);
       app_esc (o, both[k]->name);
       bson_string_append (o, " — ");
-      app_name_version (o, d, "backend.name", "backend.version");
+      app_backend (o, d);
       bson_string_append (o, " on ");
       app_esc (o, lab_results_get_string (d, "host.hostname"));
       bson_string_append (o, ", ");
@@ -2479,7 +2504,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
                                     lab_cmp_run_count (both[k], both_ls[k]->l[l].name));
       }
       bson_string_append (o, " runs, started ");
-      app_esc (o, lab_results_get_string (d, "started_at"));
+      app_esc (o, lab_results_header (d, LAB_RESULTS_KEY_STARTED));
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n| metric |");
@@ -2653,7 +2678,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    bson_string_append (o, "\n\nSource: ");
    app_esc (o, r->name);
    bson_string_append (o, ", written by ");
-   app_name_version (o, &r->doc, "tool", "tool_version");
+   app_tool (o, &r->doc);
    bson_string_append (o, ".\n\n");
 
    sweep_load (r, &sw);

@@ -560,30 +560,39 @@ iso8601 (int64_t ms, char *buf, size_t len)
    bson_snprintf (buf, len, "%s.%03dZ", day, (int)(ms % 1000));
 }
 
+/* lab_cli_command_line_append -- see cli.h. */
+void
+lab_cli_command_line_append (bson_t *doc, const char *key, int argc, char *const *argv)
+{
+   char idx[16];
+   const char *k;
+   bson_t arr;
+   int i;
+
+   bson_append_array_begin (doc, key, -1, &arr);
+   for (i = 0; i < argc; i++) {
+      char *shown = lab_cli_arg_redacted (argv[i]);
+      bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&arr, k, shown);
+      bson_free (shown);
+   }
+   bson_append_array_end (doc, &arr);
+}
+
 /* lab_cli_summary_init -- see cli.h. */
 void
 lab_cli_summary_init (bson_t *doc, const lab_cli_run_t *run, int exit_code, const bson_error_t *error)
 {
    struct timespec ts;
    int64_t now_ms;
-   char buf[40], idx[16];
-   const char *key;
-   bson_t arr;
-   int i;
+   char buf[40];
 
    clock_gettime (CLOCK_REALTIME, &ts);
    now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
    bson_init (doc);
    BSON_APPEND_UTF8 (doc, "tool", run->tool);
    BSON_APPEND_UTF8 (doc, "version", LAB_VERSION);
-   BSON_APPEND_ARRAY_BEGIN (doc, "command_line", &arr);
-   for (i = 0; i < run->argc; i++) {
-      char *shown = lab_cli_arg_redacted (run->argv[i]);
-      bson_uint32_to_string ((uint32_t)i, &key, idx, sizeof idx);
-      BSON_APPEND_UTF8 (&arr, key, shown);
-      bson_free (shown);
-   }
-   bson_append_array_end (doc, &arr);
+   lab_cli_command_line_append (doc, "command_line", run->argc, run->argv);
    iso8601 (run->started_ms, buf, sizeof buf);
    BSON_APPEND_UTF8 (doc, "started", buf);
    iso8601 (now_ms, buf, sizeof buf);

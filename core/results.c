@@ -188,6 +188,24 @@ lab_results_get_bool (const bson_t *doc, const char *path, bool *out)
    return true;
 }
 
+/* lab_results_header -- see results.h. */
+const char *
+lab_results_header (const bson_t *results, const char *key)
+{
+   static const char *const old[][2] = { { LAB_RESULTS_KEY_VERSION, "tool_version" },
+                                         { LAB_RESULTS_KEY_STARTED, "started_at" },
+                                         { LAB_RESULTS_KEY_FINISHED, "finished_at" } };
+   const char *v = lab_results_get_string (results, key);
+   size_t i;
+
+   for (i = 0; !v && i < sizeof old / sizeof old[0]; i++) {
+      if (strcmp (key, old[i][0]) == 0) {
+         v = lab_results_get_string (results, old[i][1]);
+      }
+   }
+   return v;
+}
+
 /* lab_results_flat_name -- see results.h. */
 void
 lab_results_flat_name (const char *run_path, char *buf, size_t len)

@@ -20,14 +20,21 @@
 
 /* ---- schema ------------------------------------------------------------------------------------- */
 
-/* The version scancmp writes. Version 2 names any number of layouts (layouts[], reference_layout);
- * version 1 files hold exactly the two layouts "detail" (rows) and "folded" and are still read. */
-#define LAB_RESULTS_SCHEMA_VERSION 2
+/* The version scancmp writes. Version 3 names the header's facts as the tools' --json summaries do
+ * (version, started, finished, command_line; version 2 had tool_version, started_at, finished_at and no
+ * command line). Version 2 names any number of layouts (layouts[], reference_layout); version 1 files
+ * hold exactly the two layouts "detail" (rows) and "folded". Every version is still read. */
+#define LAB_RESULTS_SCHEMA_VERSION 3
 #define LAB_RESULTS_SCHEMA_VERSION_MIN 1 /* the oldest version the readers accept */
 
 #define LAB_RESULTS_KEY_SCHEMA_VERSION "schema_version"
-#define LAB_RESULTS_KEY_RUNS "runs"       /* runs[]: one entry per (run, layout) */
-#define LAB_RESULTS_KEY_LAYOUT "layout"   /* runs[].layout: the name of one of layouts[] */
+/* The header: the same names as every tool's --json summary (docs/json-summary.md) */
+#define LAB_RESULTS_KEY_VERSION "version"           /* the tool's version (schema 1-2: tool_version) */
+#define LAB_RESULTS_KEY_STARTED "started"           /* UTC ISO-8601 (schema 1-2: started_at) */
+#define LAB_RESULTS_KEY_FINISHED "finished"         /* UTC ISO-8601 (schema 1-2: finished_at) */
+#define LAB_RESULTS_KEY_COMMAND_LINE "command_line" /* [argv...], URIs redacted (from schema 3) */
+#define LAB_RESULTS_KEY_RUNS "runs"                 /* runs[]: one entry per (run, layout) */
+#define LAB_RESULTS_KEY_LAYOUT "layout"             /* runs[].layout: the name of one of layouts[] */
 #define LAB_RESULTS_KEY_LAYOUTS "layouts" /* layouts[]: {name, collection, kind} as given (version 2) */
 #define LAB_RESULTS_KEY_LAYOUT_NAME "name"
 #define LAB_RESULTS_KEY_LAYOUT_COLLECTION "collection"
@@ -100,6 +107,10 @@ const char *lab_results_get_string (const bson_t *doc, const char *path);
 
 /* lab_results_get_bool -- the boolean at dotted `path`; false when absent. */
 bool lab_results_get_bool (const bson_t *doc, const char *path, bool *out);
+
+/* lab_results_header -- a header string of any schema version: `key` (LAB_RESULTS_KEY_VERSION, _STARTED,
+ * _FINISHED), else its schema 1-2 name (tool_version, started_at, finished_at); NULL when neither. */
+const char *lab_results_header (const bson_t *results, const char *key);
 
 /* lab_results_flat_name -- the summary name of a run entry's figure at dotted `run_path` (the schema's
  * flattening rule): "elapsed_s" -> "elapsed_s", "rates.read_mb_s_peak" -> "read_mb_s_peak",

@@ -422,9 +422,13 @@ bool
 lab_wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
 {
    wt_store_t *st = store->impl;
+   int major, minor, patch;
 
    bson_strncpy (info->backend, "wiredtiger", sizeof info->backend);
-   bson_strncpy (info->version, wiredtiger_version (NULL, NULL, NULL), sizeof info->version);
+   /* the number alone, as a server's version is ("4.2.0"): the full string repeats the name and adds a
+    * build date ("WiredTiger 3.2.1: (August 27, 2019)") */
+   (void)wiredtiger_version (&major, &minor, &patch);
+   bson_snprintf (info->version, sizeof info->version, "%d.%d.%d", major, minor, patch);
    if (gethostname (info->host, sizeof info->host) != 0) {
       bson_strncpy (info->host, "localhost", sizeof info->host);
    }

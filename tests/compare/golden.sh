@@ -241,6 +241,41 @@ refused 2 "no results file given" --charts none
 refused 2 "unknown option '--colour'" "$data/run.json" --colour
 refused 2 "--charts: 'png' is not one of svg, none" "$data/run.json" --charts png
 refused 2 "one results file at a time" "$data/run.json" "$data/baseline.json"
+# -o, --out and the old --output write the same report
+(cd "$data" && "$report" run.json --charts none --out "$tmp/out1.md" -q && "$report" run.json --charts none \
+  --output "$tmp/out2.md" -q) && cmp -s "$tmp/out1.md" "$expected/run.md" && cmp -s "$tmp/out2.md" "$expected/run.md" \
+  && echo "ok: --out and --output" || fail "--out / --output differ from the golden"
+
+# scancmp's --json summary holds the results under "results": rendered as the results file (issue 21)
+python3 - "$data/run.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+head = {"version": "0.1.0", "command_line": ["scancmp", "--out", "run.json"], "started": "2026-11-30T15:10:00.000Z",
+        "finished": "2026-11-30T15:30:41.000Z", "elapsed_s": 1241.0}
+with open("%s/summary.json" % sys.argv[2], "w") as f:
+    json.dump(dict(tool="scancmp", **head, exit_code=0, ok=True, results=d), f)
+with open("%s/failed-summary.json" % sys.argv[2], "w") as f:
+    json.dump(dict(tool="scancmp", **head, exit_code=1, ok=False, error="no key matched"), f)
+with open("%s/fold-summary.json" % sys.argv[2], "w") as f:
+    json.dump(dict(tool="fold-details", **head, exit_code=0, ok=True, src="a", dst="b"), f)
+PY
+if (cd "$tmp" && "$report" summary.json --charts none >"$tmp/summary.md" 2>"$tmp/summary.err") &&
+   sed -i 's/^Source: summary.json,/Source: run.json,/' "$tmp/summary.md" && cmp -s "$tmp/summary.md" "$expected/run.md" &&
+   grep -qF "summary.json is scancmp's --json summary: rendering the results" "$tmp/summary.err"; then
+  echo "ok: scancmp's --json summary"
+else
+  fail "scancmp's --json summary does not render as run.json: $(head -c 300 "$tmp/summary.err")"
+fi
+refused 1 "fold-summary.json is fold-details's --json summary, not a results file: give layout-report the file scancmp writes with --out" fold-summary.json
+refused 1 "failed-summary.json is the --json summary of a scancmp run that measured nothing" failed-summary.json
+
+# the common options it has no use for are refused, not ignored (issue 28 item 6)
+refused 2 "option --uri is not used here: layout-report opens no store" "$data/run.json" --uri wiredtiger:x
+refused 2 "option --db is not used here" "$data/run.json" --db x
+refused 2 "option --cache-size is not used here" "$data/run.json" --cache-size 64M
+refused 2 "option --progress is not used here" "$data/run.json" --progress never
+refused 2 "unknown option '--titel' (did you mean --title?" "$data/run.json" --titel x
+
 rc=0; "$report" "$data/run.json" --json - >/dev/null 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -qF "cannot both go to standard output" "$tmp/err" && echo "ok: --json - with the report on stdout" || fail "--json - with the report on stdout: exit $rc"
 (cd "$data" && "$report" run.json --charts none -o "$tmp/j.md" --json - -q) > "$tmp/j.json"
