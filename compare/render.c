@@ -328,6 +328,19 @@ gather_cold (const lab_cmp_results_t *r)
    return c;
 }
 
+/* app_all_runs -- "All 6 runs", "Both runs", "The one run" (lowercase within a sentence: `start` false). */
+static void
+app_all_runs (bson_string_t *o, int n, bool start)
+{
+   if (n == 1) {
+      bson_string_append (o, start ? "The one run" : "the one run");
+   } else if (n == 2) {
+      bson_string_append (o, start ? "Both runs" : "both runs");
+   } else {
+      bson_string_append_printf (o, "%s %d runs", start ? "All" : "all", n);
+   }
+}
+
 /* ---- the cache sweep --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -679,12 +692,14 @@ render_curve_line (bson_string_t *o, const sweep_t *s)
 /* render_best_line -- with more than two layouts, the verdict's line naming the fastest layout at each
  * point (and its regime), ties by the one rule of lab_results_nrow. */
 static void
-render_best_line (bson_string_t *o, const sweep_t *s)
+render_best_line (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
 {
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
    size_t i;
 
-   bson_string_append (o, "- **Fastest layout at each cache size** (load time; within 2% is a tie): ");
+   bson_string_append (o,
+                       "- **Fastest layout at each cache size** (load time; ties as *same* is defined under "
+                       "the comparison table): ");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       lab_results_nrow_t row;
@@ -693,7 +708,7 @@ render_best_line (bson_string_t *o, const sweep_t *s)
       bson_string_append (o, i ? "; " : "");
       app_point (o, p);
       bson_string_append_printf (o, " (%s): ", lab_results_point_regime (p));
-      if (lab_results_nrow (&p->doc, &s->ls, el, &row) && row.winner != LAB_WIN_NONE) {
+      if (lab_results_nrow_at (&r->doc, &p->doc, &s->ls, el, &row) && row.winner != LAB_WIN_NONE) {
          lab_results_nrow_cells (&row, &s->ls, false, &cells);
          bson_string_append (o, "**");
          app_esc (o, row.winner == LAB_WIN_TIE && row.ntied == row.n ? "all the same" : cells.better);
@@ -704,6 +719,61 @@ render_best_line (bson_string_t *o, const sweep_t *s)
       }
    }
    bson_string_append (o, ".\n");
+}
+
+/* render_noise_points -- the verdict's line on the points whose load times the runs cannot tell apart
+ * (the one rule of core/results.h: a tie of every layout or of the fastest ones): their speedups are
+ * ratios of noise, not measured differences. Nothing when every point names a winner. */
+static void
+render_noise_points (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   lab_results_noise_t noise = lab_results_noise_of (&r->doc, el);
+   bson_string_t *pts = bson_string_new (NULL);
+   size_t i, n = 0, nmin = SIZE_MAX;
+
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      lab_results_nrow_t row;
+      /* only a tie that takes in the reference makes its speedups noise */
+      if (!lab_results_nrow_at (&r->doc, &p->doc, &s->ls, el, &row) || row.winner != LAB_WIN_TIE ||
+          !row.tied[row.reference]) {
+         continue;
+      }
+      for (size_t l = 0; l < row.n; l++) {
+         nmin = (size_t)row.stat[l].n < nmin ? (size_t)row.stat[l].n : nmin;
+      }
+      bson_string_append (pts, n++ ? "; " : "");
+      app_point (pts, p);
+      bson_string_append (pts, ": ");
+      for (size_t l = 0, k = 0; l < row.n; l++) {
+         if (row.tied[l]) {
+            bson_string_append (pts, k++ ? ", " : "");
+            app_stat (pts, LAB_UNIT_SECONDS, &row.stat[l]);
+            bson_string_append (pts, " ");
+            app_esc (pts, s->ls.l[l].name);
+         }
+      }
+   }
+   if (n > 0) {
+      bson_string_append_printf (o,
+                                 "- **No load-time winner at %s**: ", n == 1 ? "one point" : "some points");
+      bson_string_append (o, pts->str);
+      bson_string_append (o, nmin < 2 ? ". With one run a difference under "
+                                      : ". A difference within the runs' "
+                                        "ranges, or under ");
+      bson_string_append_printf (o, "%.0f%%", (nmin < 2 ? LAB_RESULTS_TIE_ONE_RUN : LAB_RESULTS_TIE) * 100);
+      if (nmin < 2 && noise.time_floor > 0) {
+         bson_string_append_printf (o, " or %d sampling intervals (", LAB_RESULTS_FLOOR_INTERVALS);
+         app_fmt (o, LAB_UNIT_SECONDS, noise.time_floor);
+         bson_string_append (o, ")");
+      }
+      bson_string_append (o, nmin < 2
+                                ? " is within noise: the speedup there is not a measured difference "
+                                  "(`--runs 3` measures the spread).\n"
+                                : " is within noise: the speedup there is not a measured difference.\n");
+   }
+   bson_string_free (pts, true);
 }
 
 /* render_sweep_verdict -- the verdict of a sweep file: each candidate's speedup curve first (its range and
@@ -771,8 +841,9 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       render_curve_line (o, &sc);
    }
    if (s->nl > 2) {
-      render_best_line (o, s);
+      render_best_line (o, r, s);
    }
+   render_noise_points (o, r, s);
 
    /* 2: what the cache reread */
    app_sw (o, s, "- ");
@@ -851,8 +922,8 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
               "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
               "served part of the data");
    } else if (cf.drop_known == cf.runs && cf.dropped == cf.runs) {
-      bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", cf.runs,
-                                 s->n);
+      app_all_runs (o, cf.runs, true);
+      bson_string_append_printf (o, " of the %zu points started with caches dropped", s->n);
       if (cf.resident_known) {
          bson_string_append_printf (o, " (at most %.1f%% of the data files resident)", cf.resident_max_pct);
       }
@@ -1462,16 +1533,19 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
    bool has_ratio = lab_results_cache_ratio (&r->doc, &ratio);
    lab_results_layouts_t ls;
    lab_sweep_point_t top;
+   const char *regime;
    bool memory;
 
    lab_results_layouts (&r->doc, &ls);
    lab_results_top_point (&r->doc, &top);
-   /* the ratio names the regime, unless the reads were buffered and the page cache held what the
-    * engine cache reread (a measured fact the ratio cannot tell) */
-   memory = strcmp (lab_results_point_regime (&top), LAB_RESULTS_REGIME_MEMORY) == 0;
+   /* the regime of a measured point is what its reads were (lab_results_point_regime: the detail layout's
+    * read amplification), never the ratio alone: a cache 1.57x the data on disk can reread each page
+    * dozens of times, since the cache holds pages uncompressed */
+   regime = lab_results_point_regime (&top);
+   memory = strcmp (regime, LAB_RESULTS_REGIME_MEMORY) == 0;
    if (has_ratio) {
       bson_string_append (o, "- Measured in the **");
-      bson_string_append (o, memory ? LAB_RESULTS_REGIME_MEMORY : lab_results_regime (ratio));
+      bson_string_append (o, regime);
       bson_string_append (o, "** regime: ");
       if (lab_results_cache_bytes (&r->doc, &cache)) {
          bson_string_append (o, "an engine cache of ");
@@ -1481,7 +1555,7 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          bson_string_append (o, "the engine cache is ");
       }
       app_ratio (o, ratio);
-      bson_string_append (o, " of the ");
+      bson_string_append (o, "x the ");
       app_esc (o, ls.l[ls.reference].name);
       bson_string_append (o, " layout's size on disk");
       if (lab_results_on_disk_bytes (&r->doc, ls.l[ls.reference].name, &disk)) {
@@ -1494,9 +1568,24 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          lab_cmp_app_engine_disk (o, &top, ls.l[ls.reference].name);
          bson_string_append (o, " (reads without `--direct-io` go through the OS page cache: the engine's "
                                 "rereads cost copies and decompression, not disk reads). ");
+      } else if (top.has_amplification[0]) {
+         bson_string_append (o, "; the engine read it ");
+         app_factor (o, top.read_amplification[0]);
+         bson_string_append (o, top.buffered_io ? " its on-disk size" : " its on-disk size from disk");
+         if (strcmp (regime, LAB_RESULTS_REGIME_FITS) == 0) {
+            bson_string_append (o, ", so each page was read about once. ");
+         } else if (ratio >= 1.0) {
+            bson_string_append (o, ": the cache evicted and reread pages although it is larger than the data "
+                                   "on disk (it holds pages uncompressed). ");
+         } else {
+            bson_string_append (o, ": the cache evicted and reread pages. ");
+         }
       } else {
-         bson_string_append (o, ratio >= 1.0 ? ", so each page is read once. "
-                                             : ", so the cache evicts and rereads pages. ");
+         /* no engine read figures: the ratio is all there is, and says so */
+         bson_string_append (o, ratio >= 1.0 ? ", so each page should be read once (the ratio says so; no "
+                                               "engine read figures confirm it). "
+                                             : ", so the cache evicts and rereads pages (the ratio says so; "
+                                               "no engine read figures confirm it). ");
       }
       bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve "
                              "(`scancmp --cache-ratios` measures it).\n");
@@ -1530,19 +1619,19 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const cold_facts_t *
                              "served part of the data");
    } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
               c.resident_max_pct <= 1.0) {
-      bson_string_append_printf (o,
-                                 "All %d runs started cold (caches dropped, at most %.1f%% of the data "
-                                 "files resident)",
-                                 c.runs, c.resident_max_pct);
+      app_all_runs (o, c.runs, true);
+      bson_string_append_printf (
+         o, " started cold (caches dropped, at most %.1f%% of the data files resident)", c.resident_max_pct);
    } else if (c.dropped == c.runs && c.drop_known == c.runs) {
       if (c.resident_known) {
-         bson_string_append_printf (o,
-                                    "Caches were dropped before all %d runs, yet up to %.1f%% of the "
-                                    "data files were resident before one",
-                                    c.runs, c.resident_max_pct);
+         bson_string_append (o, "Caches were dropped before ");
+         app_all_runs (o, c.runs, false);
+         bson_string_append_printf (o, ", yet up to %.1f%% of the data files were resident before one",
+                                    c.resident_max_pct);
       } else {
-         bson_string_append_printf (o, "Caches were dropped before all %d runs (residency not measured)",
-                                    c.runs);
+         bson_string_append (o, "Caches were dropped before ");
+         app_all_runs (o, c.runs, false);
+         bson_string_append (o, " (residency not measured)");
       }
    } else {
       bson_string_append_printf (o, "**Caution**: caches were dropped before %d of %d runs", c.dropped,
@@ -1558,6 +1647,37 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const cold_facts_t *
                                     c.server_restarted);
       }
       bson_string_append (o, ": some runs were partly warm");
+   }
+}
+
+/* app_tie_why -- why two load times are "same" by the rule of core/results.h, for the verdict: "the
+ * load-time ranges of the runs overlap ...", "with one run a difference of 0.001 s is under 2 sampling
+ * intervals (0.2 s), within noise; `--runs 3` measures the spread". */
+static void
+app_tie_why (bson_string_t *o, lab_tie_t tie, const lab_results_noise_t *noise, const lab_stat_t *a,
+             const lab_stat_t *b)
+{
+   switch (tie) {
+   case LAB_TIE_SPREAD:
+      bson_string_append (o, "the load-time ranges of the runs overlap, so the difference is within "
+                             "run-to-run noise");
+      return;
+   case LAB_TIE_ONE_RUN:
+      bson_string_append_printf (o,
+                                 "with one run a difference under %.0f%% is within noise; `--runs 3` "
+                                 "measures the spread",
+                                 LAB_RESULTS_TIE_ONE_RUN * 100);
+      return;
+   case LAB_TIE_INTERVALS:
+      bson_string_append (o, "with one run a difference of ");
+      app_fmt (o, LAB_UNIT_SECONDS, fabs (a->median - b->median));
+      bson_string_append_printf (o, " is under %d sampling intervals (", LAB_RESULTS_FLOOR_INTERVALS);
+      app_fmt (o, LAB_UNIT_SECONDS, noise->time_floor);
+      bson_string_append (o, "), within noise; `--runs 3` measures the spread");
+      return;
+   default:
+      bson_string_append (o, "within 2%");
+      return;
    }
 }
 
@@ -1578,21 +1698,26 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    cold_facts_t c = gather_cold (r);
    double factor;
    lab_winner_t w;
+   lab_tie_t tie;
+   lab_results_noise_t noise;
    lab_cmp_match_t match;
 
    bson_string_append (o, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    render_match_verdict (o, r, &match);
 
-   /* 1: load time */
-   w = lab_results_winner (m_el->better, &ed, &ef, &factor);
+   /* 1: load time, by the one rule of core/results.h */
+   noise = lab_results_noise_of (&r->doc, m_el);
+   w = lab_results_winner (m_el->better, &ed, &ef, &noise, &factor, &tie);
    bson_string_append (o, "- ");
    if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
       app_factor (o, factor);
       bson_string_append (o, w == LAB_WIN_FOLDED ? " faster**: " : " slower**: ");
+   } else if (w == LAB_WIN_TIE && tie == LAB_TIE_CLOSE) {
+      bson_string_append (o, "**Both layouts load in about the same time** (within 2%): ");
    } else if (w == LAB_WIN_TIE) {
-      bson_string_append (o, "**Both layouts load in about the same time**: ");
+      bson_string_append (o, "**No winner on load time**: ");
    } else {
       bson_string_append (o, "**Load time could not be compared**: ");
    }
@@ -1600,11 +1725,16 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    bson_string_append (o, " folded vs ");
    app_stat (o, LAB_UNIT_SECONDS, &ed);
    if (nd == nf) {
-      bson_string_append_printf (o, " one document per row (median of %d run%s each).\n", nd,
-                                 nd == 1 ? "" : "s");
+      bson_string_append_printf (o, " one document per row (%s%d run%s each)", nd == 1 ? "" : "median of ",
+                                 nd, nd == 1 ? "" : "s");
    } else {
-      bson_string_append_printf (o, " one document per row (median of %d and %d runs).\n", nf, nd);
+      bson_string_append_printf (o, " one document per row (median of %d and %d runs)", nf, nd);
    }
+   if (w == LAB_WIN_TIE && tie != LAB_TIE_CLOSE) {
+      bson_string_append (o, ": ");
+      app_tie_why (o, tie, &noise, &ed, &ef);
+   }
+   bson_string_append (o, ".\n");
    render_regime_line (o, r, prod);
 
    /* 2: disk read requests and their size */
@@ -1708,7 +1838,11 @@ render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       }
       bson_string_append (o, "**: ");
    } else if (el.winner == LAB_WIN_TIE && el.ntied == ls->n) {
-      bson_string_append_printf (o, "**All %zu layouts load in about the same time**: ", ls->n);
+      bson_string_append_printf (o,
+                                 el.tie == LAB_TIE_CLOSE ? "**All %zu layouts load in about the same time**: "
+                                                         : "**No winner on load time among the %zu layouts** "
+                                                           "(no difference the runs can tell): ",
+                                 ls->n);
    } else if (el.winner == LAB_WIN_TIE) {
       bson_string_append (o, "**");
       for (i = 0, n1 = 0; i < ls->n; i++) {
@@ -1717,7 +1851,10 @@ render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
             app_esc (o, ls->l[i].name);
          }
       }
-      bson_string_append (o, " load fastest, within 2% of each other**: ");
+      bson_string_append (o, el.tie == LAB_TIE_CLOSE
+                                ? " load fastest, within 2% of each other**: "
+                                : " load fastest, no difference the runs can tell between "
+                                  "them**: ");
    } else {
       bson_string_append (o, "**Load time could not be compared**: ");
    }
@@ -1887,8 +2024,9 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
    size_t n, i;
    bson_string_t *missing = bson_string_new (NULL);
    int counts[LAB_RESULTS_MAX_LAYOUTS], nd, nf;
-   bool same;
+   bool same, zero_ref = false;
    lab_cmp_match_t match;
+   char *rule;
 
    lab_results_layouts (&r->doc, &ls);
    same = run_counts (r, &ls, counts, &nd);
@@ -1919,6 +2057,7 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
          continue;
       }
       table_row (o, &ls, &row);
+      zero_ref = zero_ref || row.zero_ref;
    }
    bson_string_append (o, "\n");
    lab_cmp_match_of (r, &match);
@@ -1940,20 +2079,31 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
       }
       bson_string_append (o, " runs, with the min–max range in parentheses when runs differ. ");
    }
+   rule = lab_results_same_rule (&r->doc);
    if (classic_pair (&ls)) {
-      bson_string_append (o, "The ratio is folded ÷ detail. *better* names the layout with the better median "
-                             "and by what factor (less time, fewer and larger read requests, less memory); "
-                             "descriptive rows have none (rates per second among them: the totals decide), "
-                             "and *same* means within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+      bson_string_append_printf (
+         o,
+         "The ratio is folded ÷ detail. *better* names the layout with the better "
+         "median and by what factor (less time, fewer and larger read requests, less "
+         "memory); descriptive rows have none (rates per second among them: the totals "
+         "decide), and *same* means %s.",
+         rule);
    } else {
       bson_string_append (o, "Each ratio is that layout ÷ ");
       app_esc (o, ls.l[ls.reference].name);
-      bson_string_append (o, " (the reference). *better* names the layout with the best median and by what "
-                             "factor it beats the runner-up (less time, fewer and larger read requests, "
-                             "less memory), or the layouts within 2% of the best joined by =; descriptive "
-                             "rows have none (rates per second among them: the totals decide), and *same* "
-                             "means every layout is within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+      bson_string_append_printf (o,
+                                 " (the reference). *better* names the layout with the best median and by "
+                                 "what factor it beats the runner-up (less time, fewer and larger read "
+                                 "requests, less memory), or the layouts the same as the best joined by =; "
+                                 "descriptive rows have none (rates per second among them: the totals "
+                                 "decide), and *same* (every layout) means %s.",
+                                 rule);
    }
+   bson_free (rule);
+   if (zero_ref) {
+      bson_string_append (o, " A ratio to a reference figure shown as zero is left out (–).");
+   }
+   bson_string_append (o, " Sizes are SI (1 MB = 10^6 bytes).");
    if (s && s->ref < s->n) {
       bson_string_append (o, " In this sweep the table shows its reference point, ");
       app_point (o, &s->p[s->ref]);
@@ -2453,10 +2603,15 @@ render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "\n");
 }
 
-/* app_change -- "+12.3% (worse)" between baseline and this median. */
+/* app_change -- "+12.3% worse" between the baseline's and this median: marked better or worse only when
+ * the one rule of core/results.h (lab_results_winner, with this file's noise) tells them apart, the same
+ * rule as *same* in the tables; a marked change that one decimal would show as 2.0% gets two decimals. */
 static void
-app_change (bson_string_t *o, lab_better_t better, const lab_stat_t *base, const lab_stat_t *cur)
+app_change (bson_string_t *o, const lab_cmp_results_t *r, const lab_metric_t *m, const lab_stat_t *base,
+            const lab_stat_t *cur)
 {
+   lab_results_noise_t noise = lab_results_noise_of (&r->doc, m);
+   lab_winner_t w;
    double ch;
 
    if (!base->present || !cur->present || base->median == 0.0) {
@@ -2464,14 +2619,20 @@ app_change (bson_string_t *o, lab_better_t better, const lab_stat_t *base, const
       return;
    }
    ch = (cur->median - base->median) / fabs (base->median) * 100.0;
+   w = lab_results_winner (m->better, base, cur, &noise, NULL, NULL);
    if (fabs (ch) < 0.05) {
       bson_string_append (o, "0.0%");
       return;
    }
-   bson_string_append_printf (o, "%s%.1f%%", ch > 0 ? "+" : "−", fabs (ch));
-   if (better != LAB_DESCRIPTIVE && fabs (ch) > 2.0) {
-      bool up_good = better == LAB_BETTER_HIGHER;
-      bson_string_append (o, ((ch > 0) == up_good) ? " better" : " worse");
+   bson_string_append_printf (
+      o,
+      (w == LAB_WIN_DETAIL || w == LAB_WIN_FOLDED) && round (fabs (ch) * 10) <= 20 ? "%s%.2f%%" : "%s%.1f%%",
+      ch > 0 ? "+" : "−", fabs (ch));
+   /* lab_results_winner's "detail" is its first argument, the baseline */
+   if (w == LAB_WIN_FOLDED) {
+      bson_string_append (o, " better");
+   } else if (w == LAB_WIN_DETAIL) {
+      bson_string_append (o, " worse");
    }
 }
 
@@ -2486,6 +2647,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
    const lab_cmp_results_t *both[2] = { b, r };
    const lab_results_layouts_t *both_ls[2] = { &bls, &ls };
    const char *what[2] = { "baseline", "this experiment" };
+   char *rule;
 
    lab_results_layouts (&r->doc, &ls);
    lab_results_layouts (&b->doc, &bls);
@@ -2543,13 +2705,17 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
          bson_string_append (o, " | ");
          app_stat (o, m[i].unit, &cm);
          bson_string_append (o, " | ");
-         app_change (o, m[i].better, &st[l][0], &st[l][1]);
+         app_change (o, r, &m[i], &st[l][0], &st[l][1]);
       }
       bson_string_append (o, " |\n");
    }
-   bson_string_append (o, "\nMedians of each experiment; *change* is this experiment relative to the "
-                          "baseline, marked better or worse when it moves by more than 2% on a metric "
-                          "with a direction.\n\n");
+   rule = lab_results_same_rule (&r->doc);
+   bson_string_append_printf (o,
+                              "\nMedians of each experiment; *change* is this experiment relative to the "
+                              "baseline, marked better or worse on a metric with a direction unless the two "
+                              "are the same, as in the tables: %s.\n\n",
+                              rule);
+   bson_free (rule);
 }
 
 /* lab_cmp_sweep_json_append -- see cmp.h. */

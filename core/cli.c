@@ -640,7 +640,41 @@ lab_log_set (const lab_cli_common_t *c)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
 }
 
-/* lab_json_pretty -- re-indent libbson's one-line relaxed JSON: strings are copied verbatim. */
+/* append_number_token -- a number of libbson's JSON as the shortest text that reads back as the same
+ * double ("0.49971225600000002" -> "0.499712256"); integers as they are; a double keeps a '.' or an
+ * exponent so that it reads back as a double ("1.0"). */
+static void
+append_number_token (bson_string_t *out, const char *tok, size_t len)
+{
+   char *copy = bson_strndup (tok, len), *end, buf[40];
+   double v;
+   int prec;
+
+   if (!strpbrk (copy, ".eE") || strpbrk (copy, "nN")) {
+      bson_string_append (out, copy); /* an integer (or inf/nan spelt out): as written */
+      bson_free (copy);
+      return;
+   }
+   v = strtod (copy, &end);
+   for (prec = 1; prec <= 17; prec++) {
+      snprintf (buf, sizeof buf, "%.*g", prec, v);
+      if (strtod (buf, NULL) == v) {
+         break;
+      }
+   }
+   if (*end != '\0' || prec > 17) {
+      bson_string_append (out, copy);
+   } else {
+      bson_string_append (out, buf);
+      if (!strpbrk (buf, ".eEnN")) {
+         bson_string_append (out, ".0");
+      }
+   }
+   bson_free (copy);
+}
+
+/* lab_json_pretty -- re-indent libbson's one-line relaxed JSON: strings are copied verbatim, doubles
+ * shortened to the shortest text that reads back the same. */
 char *
 lab_json_pretty (const bson_t *doc)
 {
@@ -716,6 +750,15 @@ lab_json_pretty (const bson_t *doc)
          }
          break;
       default:
+         if (ch == '-' || (ch >= '0' && ch <= '9')) {
+            size_t j = i;
+            while (j < len && strchr ("0123456789+-.eE", flat[j])) {
+               j++;
+            }
+            append_number_token (out, flat + i, j - i);
+            i = j - 1;
+            break;
+         }
          bson_string_append_c (out, ch);
       }
    }

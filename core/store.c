@@ -397,7 +397,7 @@ describe_walk (lab_session_t *sess, const char *coll, const char *field, const l
    if (!has) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
                      "collection '%s' in %s has no index on '%s' to read it in '%s' order: run with "
-                     "--create-index, or create it with lab_store_create_index",
+                     "--create-index to build it",
                      coll, sess->store->uri_redacted, field, field);
       return false;
    }

@@ -187,8 +187,45 @@ plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
    return true;
 }
 
-/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's key index, the hoist
- * list and the key ranges. */
+/* KEY_CHECK_ROWS -- rows of the source read in _id order to check the key before anything is written */
+#define KEY_CHECK_ROWS 100
+
+/* check_source_keys -- the first `limit` rows of the source in `order` order hold a fold key
+ * (lab_fold_row_key), checked before --drop-dst drops anything: a source without the key (a CSV imported
+ * without its key column) would otherwise fail on its first row after the destination was gone. In key
+ * order a row without the key comes first (missing and null sort lowest), so there one row settles it. */
+static bool
+check_source_keys (run_t *r, lab_session_t *sess, const char *order, int64_t limit, bson_error_t *error)
+{
+   lab_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
+   lab_cursor_t *cur = lab_store_sorted_open (sess, r->o->src, order, &so, error);
+   const bson_t *row;
+   bson_value_t kv;
+   bson_error_t why;
+   int64_t n = 0;
+   int rc = 0;
+
+   if (!cur) {
+      return false;
+   }
+   while (n < limit && (rc = lab_cursor_next (cur, &row, error)) == 1) {
+      n++;
+      if (!lab_fold_row_key (r->fold_opts.key, row, &kv, &why)) {
+         lab_cursor_close (cur);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "source '%s': %s. Nothing has been dropped or written: fold by a field every row "
+                        "has (--key FIELD), or give the source its key (billgen import refuses a CSV "
+                        "without it)",
+                        r->o->src, why.message);
+         return false;
+      }
+   }
+   lab_cursor_close (cur);
+   return rc >= 0;
+}
+
+/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's rows holding the key,
+ * its key index, the hoist list and the key ranges. */
 static bool
 plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
 {
@@ -202,6 +239,10 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
          o->dst, (long long)count);
       return false;
    }
+   /* the key, before an index is built on it or the destination dropped */
+   if (!o->copy_only && !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error)) {
+      return false;
+   }
    if (!plan_index (r, sess, error)) {
       return false;
    }
@@ -209,6 +250,9 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
       /* --plan --create-index: without the index there is nothing to sample or split yet */
       r->hoist = bson_malloc0 (sizeof (char *));
       return true;
+   }
+   if (!o->copy_only && !check_source_keys (r, sess, r->fold_opts.key, 1, error)) {
+      return false;
    }
    if (!resolve_hoist (r, sess, error)) {
       return false;

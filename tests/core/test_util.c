@@ -548,6 +548,26 @@ test_json_pretty_and_atomic (void **state)
    assert_true (bson_init_from_json (&parsed, json, -1, &e));
    assert_true (bson_equal (&parsed, doc));
    bson_destroy (&parsed);
+   /* doubles as the shortest text that reads back the same, still doubles; integers untouched */
+   {
+      bson_t *nums =
+         BCON_NEW ("d", BCON_DOUBLE (0.499712256), "t", BCON_DOUBLE (0.1), "one", BCON_DOUBLE (1.0), "neg",
+                   BCON_DOUBLE (-2.5e-7), "big", BCON_DOUBLE (1e20), "third", BCON_DOUBLE (1.0 / 3.0), "i64",
+                   BCON_INT64 (9007199254740993), "in_str", BCON_UTF8 ("0.49971225600000002"));
+      char *nj = lab_json_pretty (nums);
+      assert_non_null (strstr (nj, "\"d\" : 0.499712256,"));
+      assert_non_null (strstr (nj, "\"t\" : 0.1,"));
+      assert_non_null (strstr (nj, "\"one\" : 1.0,"));
+      assert_non_null (strstr (nj, "\"neg\" : -2.5e-07,"));
+      assert_non_null (strstr (nj, "\"third\" : 0.3333333333333333,"));
+      assert_non_null (strstr (nj, "\"i64\" : 9007199254740993,"));
+      assert_non_null (strstr (nj, "\"in_str\" : \"0.49971225600000002\""));
+      assert_true (bson_init_from_json (&parsed, nj, -1, &e));
+      assert_true (bson_equal (&parsed, nums)); /* every value and type read back as written */
+      bson_destroy (&parsed);
+      bson_free (nj);
+      bson_destroy (nums);
+   }
    assert_true (lab_json_write (doc, path, &e));
    f = fopen (path, "r");
    assert_non_null (f);
