@@ -93,8 +93,13 @@ char *lab_cmp_md_escape (const char *s);
 
 typedef struct {
    const char *file;    /* relative to the report: "report-read-requests.svg" */
-   const char *caption; /* "Disk read requests per second" */
+   const char *caption; /* "Disk read requests per second, engine cache 64 MiB" */
+   bool totals;         /* a bar per layout of its median run's total: a load too short for a time chart */
 } lab_cmp_chart_t;
+
+/* A load sampled fewer times than this is a dot or a short stub on a time chart: its time charts show
+ * each layout's total (or peak) instead, which one sample cannot misrepresent. */
+#define LAB_CMP_SHORT_LOAD_SAMPLES 10
 
 /* The production point a sweep report marks (layout-report --production-cache-ratio R, or
  * --production-cache SIZE --production-data SIZE): the cache ratio R = cache / the detail layout's
@@ -147,6 +152,16 @@ bool lab_cmp_reference_load_file (const char *path, lab_cmp_reference_t *out, bs
 
 /* lab_cmp_reference_cleanup -- free what a load filled; safe on a zeroed struct. */
 void lab_cmp_reference_cleanup (lab_cmp_reference_t *ref);
+
+/* lab_cmp_render_measured -- append the section "What was measured": the one workload (each master loaded
+ * whole by its key, the workers, cold, the runs) and what the report does not measure (writes, single
+ * rows, ranges across masters, aggregates). */
+void lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_reproduce -- append the section "Reproduce": the commands that made each layout (from
+ * dataset.<layout>.provenance) and the measurement (command_line), each layout's recorded settings and a
+ * fold's --verify outcome, the versions and the host; whatever is not recorded said so. */
+void lab_cmp_render_reproduce (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* lab_cmp_render_reference -- append the section "Beside <name>" to `o`: one row per reference metric
  * (the reference's detail, folded and ratio, then this run's), the unit conversions spelt out, and
@@ -221,8 +236,11 @@ typedef struct {
    /* sweep.dat: per point the ratio, each candidate's speedup, each layout's read amplification (sweep
     * order) and the cache size in quotes; nan when missing */
    bson_string_t *data;
-   bson_string_t *plot;           /* the plot command's series over 'sweep.dat' (after "plot ") */
-   bson_string_t *production;     /* production.dat: "ratio speedup" per candidate with an estimate */
+   bson_string_t *plot;       /* the plot command's series over 'sweep.dat' (after "plot ") */
+   bson_string_t *production; /* production.dat: "ratio speedup" per candidate with an estimate */
+   /* gnuplot commands naming the measured regimes (lab_results_point_regime): a dashed line between two
+    * neighbouring points of different regimes, each run of points labelled with its regime */
+   bson_string_t *regimes;
    size_t n_speedup;              /* speedup series: one per candidate */
    size_t n_amplification;        /* read amplification series: one per layout */
    double xmin, xmax, ymin, ymax; /* the ratios and factors drawn (ymin > ymax: none) */

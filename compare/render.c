@@ -523,6 +523,22 @@ app_disk_amp (bson_string_t *o, const lab_sweep_point_t *p)
    }
 }
 
+/* app_cache_over_note -- why an engine cache can be used beyond its configured size (peak `pct` > 100%):
+ * WiredTiger's cache size is the level its eviction works to keep memory under, not a hard cap; pages
+ * being read in and the pages the workers' cursors hold cannot be evicted meanwhile, so a cache smaller
+ * than the pages a load holds at once runs over it (docs/mongodb-compat.md, "engine cache over 100%"). */
+static void
+app_cache_over_note (bson_string_t *o, double pct)
+{
+   bson_string_append_printf (o,
+                              "An engine cache used at %.0f%% of its maximum is not a measuring error: "
+                              "WiredTiger's cache size is the level its eviction works to keep memory "
+                              "under, not a hard cap, and the pages being read in and those the workers' "
+                              "cursors hold cannot be evicted meanwhile, so a cache this small runs over "
+                              "it.",
+                              pct);
+}
+
 /* app_point -- "256 MiB, ratio 0.41". */
 static void
 app_point (bson_string_t *o, const lab_sweep_point_t *p)
@@ -1044,21 +1060,14 @@ app_align (bson_string_t *o, const char *first, size_t k)
    bson_string_append (o, "\n");
 }
 
-/* render_sweep -- the sweep tables: load time and each candidate's speedup, reads and read amplification,
- * memory, and locality when measured, one row per point and a column per layout (the production point
- * marked in the first), then how to read them. */
+/* render_sweep_load -- the load-time table: per point its cache, ratio, measured regime, every layout's load
+ * time and each candidate's speedup (the production point marked where its ratio falls). */
 static void
-render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
-              const lab_cmp_production_t *prod)
+render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+                   const lab_cmp_production_t *prod)
 {
-   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
-   const lab_metric_t *m_rb = lab_results_metric_find ("read_bytes");
-   const lab_metric_t *m_cp = lab_results_metric_find ("cache_peak_bytes");
-   const lab_metric_t *m_cpp = lab_results_metric_find ("cache_peak_pct");
-   const lab_metric_t *m_rss = lab_results_metric_find ("server_rss_peak_bytes");
    size_t i, l, nl = s->nl;
-   bool prod_done = !prod, any_locality = false, any_buffered = false;
-   double disk;
+   bool prod_done = !prod;
 
    app_sw (o, s, "## Cache sweep\n\n### Load time\n\n");
    bson_string_append_printf (o, "| engine cache | cache ÷ %s on disk | regime | ", s->names[0]);
@@ -1098,14 +1107,46 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    if (!prod_done) {
       app_production_row (o, r, s, prod);
    }
+}
 
+/* render_sweep_reads -- the reads table: disk read requests, disk bytes read, the engine's bytes read from
+ * disk and the read amplification per point and layout. When the file records --direct-io and the
+ * engine's bytes read from disk match the device's at every point, they count the same reads: that group
+ * is left out and a note says so. Returns whether any point was read without --direct-io. */
+static bool
+render_sweep_reads (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
+{
+   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
+   const lab_metric_t *m_rb = lab_results_metric_find ("read_bytes");
+   size_t i, l, nl = s->nl;
+   bool any_buffered = false, direct = false, engine_col;
+
+   for (i = 0; i < s->n; i++) {
+      any_buffered = any_buffered || s->p[i].buffered_io;
+   }
+   /* one column when the file records --direct-io and the two counts agree (within LAB_RESULTS_TIE) at every
+    * point: then they count the same reads */
+   engine_col = !(lab_results_get_bool (&r->doc, "config.direct_io", &direct) && direct);
+   for (i = 0; !engine_col && i < s->n; i++) {
+      for (l = 0; l < nl; l++) {
+         lab_stat_t dev = lab_results_metric_stat (&s->p[i].doc, s->names[l], m_rb);
+         lab_stat_t eng = lab_results_metric_stat (&s->p[i].doc, s->names[l], &lab_results_block_read_bytes);
+         if (dev.present != eng.present ||
+             (dev.present &&
+              fabs (dev.median - eng.median) > LAB_RESULTS_TIE * fmax (dev.median, eng.median))) {
+            engine_col = true;
+         }
+      }
+   }
    bson_string_append (o, "\n### Reads\n\n| engine cache");
    app_group_header (o, s, "disk read requests");
    app_group_header (o, s, "disk bytes read");
-   app_group_header (o, s, "engine read from disk");
+   if (engine_col) {
+      app_group_header (o, s, "engine read from disk");
+   }
    app_group_header (o, s, "read amplification");
    bson_string_append (o, " |\n");
-   app_align (o, "|--:|", 4 * nl);
+   app_align (o, "|--:|", (engine_col ? 4 : 3) * nl);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       bson_string_append (o, "| ");
@@ -1118,7 +1159,7 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
          bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], m_rb, false);
       }
-      for (l = 0; l < nl; l++) {
+      for (l = 0; engine_col && l < nl; l++) {
          bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], &lab_results_block_read_bytes, false);
       }
@@ -1134,11 +1175,28 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
             app_factor (o, p->disk_read_amplification[l]);
             bson_string_append (o, ")");
          }
-         any_locality = any_locality || p->locality[l].present;
       }
       bson_string_append (o, " |\n");
-      any_buffered = any_buffered || p->buffered_io;
    }
+   if (!engine_col) {
+      app_sw (o, s,
+              "\nWith `--direct-io` every engine cache miss is a read of the device: the engine's bytes read "
+              "from disk (the numerator of the read amplification) matched the device's bytes read within 2% "
+              "at every point, so the table shows them once, as *disk bytes read*.\n");
+   }
+   return any_buffered;
+}
+
+/* render_sweep_memory -- engine cache used (and its share of the maximum) and server memory per point and
+ * layout; a share over 100% explained under the table. */
+static void
+render_sweep_memory (bson_string_t *o, const sweep_t *s)
+{
+   const lab_metric_t *m_cp = lab_results_metric_find ("cache_peak_bytes");
+   const lab_metric_t *m_cpp = lab_results_metric_find ("cache_peak_pct");
+   const lab_metric_t *m_rss = lab_results_metric_find ("server_rss_peak_bytes");
+   size_t i, l, nl = s->nl;
+   double over = 0;
 
    bson_string_append (o, "\n### Memory\n\n| engine cache");
    app_group_header (o, s, "engine cache used (peak)");
@@ -1155,6 +1213,7 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
          app_point_stat (o, p, s->names[l], m_cp, false);
          if (pct.present) {
             bson_string_append_printf (o, " (%.0f%%)", pct.median);
+            over = fmax (over, pct.median);
          }
       }
       for (l = 0; l < nl; l++) {
@@ -1163,51 +1222,113 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
       }
       bson_string_append (o, " |\n");
    }
+   if (over >= 100.5) {
+      bson_string_append (o, "\n");
+      app_cache_over_note (o, over);
+      bson_string_append (o, "\n");
+   }
+}
 
-   if (any_locality) {
-      bson_string_append (o, "\n### Locality\n\n| engine cache | data pages per master: ");
-      for (l = 0; l < nl; l++) {
-         bson_string_append_printf (o, "%s mean | %s p95 | ", s->names[l], s->names[l]);
-      }
-      bson_string_append (o, "masters sampled (");
-      for (l = 0; l < nl; l++) {
-         bson_string_append_printf (o, "%s%s", l ? " / " : "", s->names[l]);
-      }
-      bson_string_append (o, ") |\n");
-      app_align (o, "|--:|", 2 * nl + 1);
-      for (i = 0; i < s->n; i++) {
-         const lab_sweep_point_t *p = &s->p[i];
-         bson_string_append (o, "| ");
-         app_binary (o, p->cache_size_bytes);
-         for (l = 0; l < nl; l++) {
-            const lab_locality_t *loc = &p->locality[l];
-            bson_string_append (o, " | ");
-            if (loc->present) {
-               app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
-            } else {
-               bson_string_append (o, "n/a");
-            }
-            bson_string_append (o, " | ");
-            if (loc->present && loc->pages_per_master_p95 >= 0) {
-               app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
-            } else {
-               bson_string_append (o, "n/a");
-            }
+/* locality_same -- whether every point measured the same locality for every layout: it depends on where
+ * the rows lie in the collection, not on the cache, so a sweep repeats one figure. */
+static bool
+locality_same (const sweep_t *s)
+{
+   size_t i, l;
+
+   for (i = 1; i < s->n; i++) {
+      for (l = 0; l < s->nl; l++) {
+         const lab_locality_t *a = &s->p[0].locality[l], *b = &s->p[i].locality[l];
+         if (a->present != b->present ||
+             (a->present && (a->pages_per_master_mean != b->pages_per_master_mean ||
+                             a->pages_per_master_p95 != b->pages_per_master_p95 ||
+                             a->masters_sampled != b->masters_sampled))) {
+            return false;
          }
-         bson_string_append (o, " | ");
-         for (l = 0; l < nl; l++) {
-            if (l) {
-               bson_string_append (o, " / ");
-            }
-            if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
-               app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
-            } else {
-               bson_string_append (o, "n/a");
-            }
-         }
-         bson_string_append (o, " |\n");
       }
    }
+   return true;
+}
+
+/* render_sweep_locality -- data pages per master per layout: one row when every point measured the same
+ * (the usual case), else a row per point. Nothing when no point measured it; returns whether one did. */
+static bool
+render_sweep_locality (bson_string_t *o, const sweep_t *s)
+{
+   size_t i, l, nl = s->nl, rows;
+   bool any = false, once;
+
+   for (i = 0; i < s->n; i++) {
+      for (l = 0; l < nl; l++) {
+         any = any || s->p[i].locality[l].present;
+      }
+   }
+   if (!any) {
+      return false;
+   }
+   once = locality_same (s);
+   rows = once ? 1 : s->n;
+   bson_string_append_printf (
+      o, "\n### Locality\n\n| %s | data pages per master: ", once ? "measured at" : "engine cache");
+   for (l = 0; l < nl; l++) {
+      bson_string_append_printf (o, "%s mean | %s p95 | ", s->names[l], s->names[l]);
+   }
+   bson_string_append (o, "masters sampled (");
+   for (l = 0; l < nl; l++) {
+      bson_string_append_printf (o, "%s%s", l ? " / " : "", s->names[l]);
+   }
+   bson_string_append (o, ") |\n");
+   app_align (o, once ? "|---|" : "|--:|", 2 * nl + 1);
+   for (i = 0; i < rows; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      bson_string_append (o, "| ");
+      if (once) {
+         bson_string_append_printf (o, "every cache size (%zu)", s->n);
+      } else {
+         app_binary (o, p->cache_size_bytes);
+      }
+      for (l = 0; l < nl; l++) {
+         const lab_locality_t *loc = &p->locality[l];
+         bson_string_append (o, " | ");
+         if (loc->present) {
+            app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+         bson_string_append (o, " | ");
+         if (loc->present && loc->pages_per_master_p95 >= 0) {
+            app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
+      bson_string_append (o, " | ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, l ? " / " : "");
+         if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
+            app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
+      bson_string_append (o, " |\n");
+   }
+   return true;
+}
+
+/* render_sweep -- the sweep tables (load time and speedups, reads and read amplification, memory, locality
+ * when measured), then how to read them. */
+static void
+render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+              const lab_cmp_production_t *prod)
+{
+   bool any_buffered, any_locality;
+   double disk;
+
+   render_sweep_load (o, r, s, prod);
+   any_buffered = render_sweep_reads (o, r, s);
+   render_sweep_memory (o, s);
+   any_locality = render_sweep_locality (o, s);
 
    app_sw (o, s,
            "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
@@ -1223,8 +1344,8 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
            "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
            "can still reread. ");
    app_sw (o, s,
-           nl > 2 ? "Each candidate's speedup is the detail median load time ÷ its own. "
-                  : "The speedup is the detail median load time ÷ the folded one. ");
+           s->nl > 2 ? "Each candidate's speedup is the detail median load time ÷ its own. "
+                     : "The speedup is the detail median load time ÷ the folded one. ");
    app_sw (o, s,
            "Read amplification is what the engine "
            "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
@@ -1242,7 +1363,7 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    if (any_locality) {
       app_sw (o, s,
               "Locality counts the distinct data pages one master's rows occupy, over a "
-              "sample of masters. ");
+              "sample of masters: where the rows lie, which no cache size changes. ");
    }
    app_sw (o, s,
            "Load times are medians with the min–max range of the runs; other figures are "
@@ -2026,6 +2147,7 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
    int counts[LAB_RESULTS_MAX_LAYOUTS], nd, nf;
    bool same, zero_ref = false;
    lab_cmp_match_t match;
+   double cache_over = 0;
    char *rule;
 
    lab_results_layouts (&r->doc, &ls);
@@ -2058,6 +2180,9 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
       }
       table_row (o, &ls, &row);
       zero_ref = zero_ref || row.zero_ref;
+      for (size_t l = 0; strcmp (m[i].name, "cache_peak_pct") == 0 && l < ls.n; l++) {
+         cache_over = row.stat[l].present ? fmax (cache_over, row.stat[l].median) : cache_over;
+      }
    }
    bson_string_append (o, "\n");
    lab_cmp_match_of (r, &match);
@@ -2110,6 +2235,10 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
       bson_string_append (o, "; the Cache sweep section above has every point.");
    }
    bson_string_append (o, "\n\n");
+   if (cache_over >= 100.5) {
+      app_cache_over_note (o, cache_over);
+      bson_string_append (o, "\n\n");
+   }
    render_cpu_bound (o, r, &ls);
    if (missing->len) {
       bson_string_append (o, ls.n == 2 ? "Not measured in this experiment (n/a for both layouts): "
@@ -2126,7 +2255,7 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
 static void
 render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, const sweep_t *s)
 {
-   size_t i, n_sweep = 0;
+   size_t i, n_sweep = 0, n_totals = 0, n_latency = 0;
 
    bson_string_append (o, "## Charts\n\n");
    if (!opts || opts->n_charts == 0) {
@@ -2142,17 +2271,30 @@ render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, const sweep_
       }
    }
    if (n_sweep > 0) {
-      bson_string_append (o, "The sweep chart has every point (log scales; the dashed line at ratio 1 "
-                             "separates the two regimes)");
+      bson_string_append (o,
+                          "The sweep chart has every point (log scales; a dashed line separates "
+                          "neighbouring points measured in different regimes, each named above its points)");
       if (s && s->ref < s->n && opts->n_charts > n_sweep) {
          bson_string_append (o, "; the other charts show the reference point, ");
          app_point (o, &s->p[s->ref]);
       }
       bson_string_append (o, opts->n_charts > n_sweep ? ". " : ".\n\n");
    }
-   if (opts->n_charts > n_sweep) {
+   for (i = 0; i < opts->n_charts; i++) {
+      size_t len = strlen (opts->charts[i].file);
+      n_totals += opts->charts[i].totals;
+      n_latency += len >= 12 && strcmp (opts->charts[i].file + len - 12, "-latency.svg") == 0;
+   }
+   if (opts->n_charts > n_sweep + n_totals + n_latency) {
       bson_string_append (o, "Both layouts start at 0 s. The thick line is each layout's median run "
-                             "(by load time); thin lines are its other runs.\n\n");
+                             "(by load time); thin lines are its other runs.");
+      bson_string_append (o, n_totals ? " " : "\n\n");
+   }
+   if (n_totals) {
+      bson_string_append_printf (o,
+                                 "A load sampled fewer than %d times would be a dot on a time chart: those "
+                                 "charts show each layout's total (or peak) of its median run instead.\n\n",
+                                 LAB_CMP_SHORT_LOAD_SAMPLES);
    }
    for (i = 0; i < opts->n_charts; i++) {
       bson_string_append (o, "![");
@@ -2857,6 +2999,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    } else {
       render_verdict (o, r, prod);
    }
+   lab_cmp_render_measured (o, r);
    render_table (o, r, sw.n > 0 ? &sw : NULL);
    if (opts && opts->baseline) {
       if (sw.n > 0 && lab_results_sweep_n (&opts->baseline->doc) > 0) {
@@ -2876,6 +3019,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    render_charts (o, opts, sw.n > 0 ? &sw : NULL);
    render_environment (o, r);
    render_dataset (o, r);
+   lab_cmp_render_reproduce (o, r);
    render_cold (o, r);
    render_runs (o, r);
    render_ceiling (o, r);

@@ -560,6 +560,28 @@ iso8601 (int64_t ms, char *buf, size_t len)
    bson_snprintf (buf, len, "%s.%03dZ", day, (int)(ms % 1000));
 }
 
+/* lab_cli_shell_quote -- see cli.h. */
+void
+lab_cli_shell_quote (bson_string_t *out, const char *arg)
+{
+   const char *p;
+
+   if (*arg && strspn (arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") ==
+                  strlen (arg)) {
+      bson_string_append (out, arg);
+      return;
+   }
+   bson_string_append_c (out, '\'');
+   for (p = arg; *p; p++) {
+      if (*p == '\'') {
+         bson_string_append (out, "'\\''");
+      } else {
+         bson_string_append_c (out, *p);
+      }
+   }
+   bson_string_append_c (out, '\'');
+}
+
 /* lab_cli_command_line_append -- see cli.h. */
 void
 lab_cli_command_line_append (bson_t *doc, const char *key, int argc, char *const *argv)

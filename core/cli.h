@@ -212,6 +212,10 @@ void lab_cli_summary_init (bson_t *doc, const lab_cli_run_t *run, int exit_code,
  * caller bson_free()s. */
 char *lab_cli_arg_redacted (const char *arg);
 
+/* lab_cli_shell_quote -- append `arg` to `out` as a POSIX shell word: as it is when it holds only
+ * characters no shell interprets, else single-quoted ('\'' for a quote inside). */
+void lab_cli_shell_quote (bson_string_t *out, const char *arg);
+
 /* lab_cli_command_line_append -- append `key`: [argv[0], ..., argv[argc-1]] to doc, each argument
  * through lab_cli_arg_redacted (the summaries' and scancmp's results file's command_line). */
 void lab_cli_command_line_append (bson_t *doc, const char *key, int argc, char *const *argv);

@@ -220,27 +220,12 @@ append_hash (bson_t *d, const char *name, lab_hash_t h)
    BSON_APPEND_UTF8 (d, name, hex);
 }
 
-/* shell_quote -- append `a` to *cmd, single-quoted when it holds anything a shell would interpret. */
+/* shell_quote -- append " " and `a` as a shell word to *cmd. */
 static void
 shell_quote (bson_string_t *cmd, const char *a)
 {
-   const char *p;
-
    bson_string_append_c (cmd, ' ');
-   if (*a &&
-       strspn (a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") == strlen (a)) {
-      bson_string_append (cmd, a);
-      return;
-   }
-   bson_string_append_c (cmd, '\'');
-   for (p = a; *p; p++) {
-      if (*p == '\'') {
-         bson_string_append (cmd, "'\\''");
-      } else {
-         bson_string_append_c (cmd, *p);
-      }
-   }
-   bson_string_append_c (cmd, '\'');
+   lab_cli_shell_quote (cmd, a);
 }
 
 /* What the printed command is to do with this invocation's --drop-dst and --resume. */

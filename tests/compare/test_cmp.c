@@ -251,6 +251,29 @@ test_sweep_refused (void **state)
       "t.json: sweep[1] (1 KiB): runs[0] (detail): missing or non-numeric \"bytes_returned\"");
 }
 
+/* the sweep chart names the regimes as measured: a dashed line between the last point that reread and the
+ * first that fit (halfway on its log scale), not at ratio 1 (issue 21 item 11) */
+static void
+test_sweep_chart_regimes (void **state)
+{
+   lab_cmp_results_t r;
+   lab_cmp_sweep_chart_t ch;
+
+   (void)state;
+   load (SW_FILE ("{\"cache_size_bytes\": 500, " SW_RUNS (80, 2) "}, {\"cache_size_bytes\": 1000, " SW_RUNS (
+            20,
+            2) "}, {\"cache_size_bytes\": 4000, \"detail\": {\"read_amplification\": 1.0}, " SW_RUNS (10,
+                                                                                                      2) "}"),
+         &r);
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, &ch), 3);
+   assert_string_equal (ch.regimes->str,
+                        "set label 'rereads' at first 0.707107, graph 0.95 center textcolor rgb '#555555'\n"
+                        "set arrow from 2, graph 0 to 2, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n"
+                        "set label 'fits in cache' at first 4, graph 0.95 center textcolor rgb '#555555'\n");
+   lab_cmp_sweep_chart_cleanup (&ch);
+   lab_cmp_results_cleanup (&r);
+}
+
 static void
 test_render_sweep (void **state)
 {
@@ -458,6 +481,9 @@ test_sweep_three (void **state)
    }
    assert_int_equal (lines, 2);
    assert_int_equal (ch.production->len, 0);
+   /* both points reread (detail read 4x): one label over both, no boundary */
+   assert_string_equal (ch.regimes->str,
+                        "set label 'rereads' at first 0.707107, graph 0.95 center textcolor rgb '#555555'\n");
    lab_cmp_sweep_chart_cleanup (&ch);
 
    md = lab_cmp_render_md (&r, NULL);
@@ -740,6 +766,7 @@ main (void)
       cmocka_unit_test (test_render_verdict_directions),
       cmocka_unit_test (test_sweep_refused),
       cmocka_unit_test (test_render_sweep),
+      cmocka_unit_test (test_sweep_chart_regimes),
       cmocka_unit_test (test_sweep_three),
       cmocka_unit_test (test_production_parse),
       cmocka_unit_test (test_match),

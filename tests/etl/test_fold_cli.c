@@ -676,6 +676,22 @@ test_refusals (void **state)
    bson_free (err);
 }
 
+/* drop_coll -- drop `coll` (a checkpoint, to verify a destination as one folded by other means). */
+static void
+drop_coll (const char *coll)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+
+   assert_non_null (sess);
+   if (!lab_store_drop (sess, coll, &error)) {
+      fail_msg ("drop %s: %s", coll, error.message);
+   }
+   lab_session_close (sess);
+   lab_store_close (s);
+}
+
 /* put_rows -- a fresh collection `coll` of `n` rows {_id: i, bill_id: i / per, line: i} (bill_id left out
  * of row `skip_key`; -1: of none, -2: of every row), with an index on bill_id when `index`. */
 static void
@@ -736,20 +752,20 @@ test_key_and_refold_refusals (void **state)
    lab_session_close (sess);
    lab_store_close (s);
    /* one row in the middle without the key, the index there: it sorts first */
-   put_rows ("kr_onemiss", 300, 10, 251, true);
+   put_rows ("kr_onemiss", 120, 10, 101, true);
    assert_int_equal (fold (NULL, &err, NULL, "--src kr_onemiss --dst kr_dst --drop-dst"), 2);
-   assert_non_null (strstr (err, "row { \"_id\" : 251 } has no key field 'bill_id'"));
+   assert_non_null (strstr (err, "row { \"_id\" : 101 } has no key field 'bill_id'"));
    bson_free (err);
    assert_int_equal (count_of ("kr_dst"), 3);
    /* no index and no --create-index: the hint names the option, never an internal function */
-   put_rows ("kr_noindex", 20, 5, -1, false);
+   put_rows ("kr_noindex", 10, 5, -1, false);
    assert_int_equal (fold (NULL, &err, NULL, "--src kr_noindex --dst kr_dst --drop-dst"), 1);
    assert_non_null (strstr (err, "--create-index"));
    assert_null (strstr (err, "lab_"));
    bson_free (err);
 
    /* a plain fold, then --bucket-rows 7 --verify on it: refused as a settings difference, not exit 3 */
-   put_rows ("kr_src", 300, 30, -1, true);
+   put_rows ("kr_src", 120, 30, -1, true);
    assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --drop-dst --verify"), 0);
    bson_free (err);
    assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --bucket-rows 7 --verify"), 2);
@@ -1409,7 +1425,13 @@ test_bucket_rows_fold (void **state)
    assert_int_equal (jint (s, "bucket_rows"), 100);
    assert_true (jbool (s, "verify.equal"));
    bson_destroy (s);
-   /* ... and a stricter limit on the command line is a difference */
+   /* ... a stricter limit on the command line is another fold's setting: refused naming both, with the
+    * command that folds it so (issue 21 item 3) ... */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fb --verify --bucket-rows 50"), 2);
+   assert_non_null (strstr (err, "(--bucket-rows: 100 there, 50 here)"));
+   bson_free (err);
+   /* ... and without the checkpoint (nothing known of the fold) the verify checks the limit given */
+   drop_coll ("fb.fold_state");
    assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fb --verify --bucket-rows 50"), 3);
    assert_non_null (strstr (err, "over --bucket-rows 50"));
    bson_free (err);
@@ -1448,8 +1470,13 @@ test_bucket_by_fold (void **state)
    assert_string_equal (jstr (s, "bucket_by"), "at:day");
    assert_true (jbool (s, "verify.equal"));
    bson_destroy (s);
-   /* verifying the same documents as hourly buckets: each day starts an hour, but rows of later hours
-    * fall outside their document's window */
+   /* verifying the same documents as hourly buckets: another fold's setting, refused naming both;
+    * without the checkpoint, checked: each day starts an hour, but rows of later hours fall outside their
+    * document's window */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:hour"), 2);
+   assert_non_null (strstr (err, "(--bucket-by: at:day there, at:hour here)"));
+   bson_free (err);
+   drop_coll ("fd.fold_state");
    assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:hour"), 3);
    assert_non_null (strstr (err, "lies outside its bucket"));
    bson_free (err);
