@@ -58,8 +58,8 @@ app_command (bson_string_t *o, const bson_t *doc, const char *path)
    bool any = false;
    char *fenced;
 
-   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &arr) || !BSON_ITER_HOLDS_ARRAY (&arr) ||
-       !bson_iter_recurse (&arr, &it)) {
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &arr) ||
+       !BSON_ITER_HOLDS_ARRAY (&arr) || !bson_iter_recurse (&arr, &it)) {
       return false;
    }
    line = bson_string_new (NULL);
@@ -142,7 +142,9 @@ app_verify (bson_string_t *o, const bson_t *prov)
    method = lab_results_get_string (&v, "method");
    sum = lab_results_get_string (&v, "checksum");
    at = lab_results_get_string (&v, "at");
-   bson_string_append (o, !has_ok ? "outcome not recorded" : ok ? "**equal to the source**" : "**different from the source**");
+   bson_string_append (o, !has_ok ? "outcome not recorded"
+                          : ok    ? "**equal to the source**"
+                                  : "**different from the source**");
    if (lab_results_get_number (&v, "rows", &rows)) {
       bson_string_append (o, ", ");
       app_count (o, rows);
@@ -287,9 +289,10 @@ lab_cmp_render_reproduce (bson_string_t *o, const lab_cmp_results_t *r)
    double v;
 
    lab_results_layouts (d, &ls);
-   bson_string_append (o, "## Reproduce\n\n"
-                          "The commands that made each layout's collection and this measurement, as the "
-                          "results file records them (URIs redacted; what it does not record is said so):\n\n");
+   bson_string_append (o,
+                       "## Reproduce\n\n"
+                       "The commands that made each layout's collection and this measurement, as the "
+                       "results file records them (URIs redacted; what it does not record is said so):\n\n");
    app_commands (o, r, &ls);
    app_layout_facts (o, r, &ls);
    bson_string_append (o, "- measured by ");

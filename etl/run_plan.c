@@ -212,7 +212,7 @@ check_source_keys (run_t *r, lab_session_t *sess, const char *order, int64_t lim
       n++;
       if (!lab_fold_row_key (r->fold_opts.key, row, &kv, &why)) {
          lab_cursor_close (cur);
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                         "source '%s': %s. Nothing has been dropped or written: fold by a field every row "
                         "has (--key FIELD), or give the source its key (billgen import refuses a CSV "
                         "without it)",

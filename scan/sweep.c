@@ -400,6 +400,8 @@ done:
 /* ---- the sweep table ----------------------------------------------------------------------------- */
 
 #define SWEEP_FMT "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+/* the same without the locality column (said once under the table when it is the same at every point) */
+#define SWEEP_FMT_NOLOC "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s%s\n"
 
 /* regime_width -- the regime column's width: 13 ("fits in cache"), wider when a point's regime is. */
 static int
@@ -588,10 +590,11 @@ lab_scan_sweep_table_render (const bson_t *results)
    s = bson_string_new (NULL);
    once = locality_once (NULL, results, n, &ls);
    bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);
-   bson_string_append_printf (s, SWEEP_FMT, "engine cache", "ratio", rw, "regime", "detail", "folded",
-                              "speedup", "read amp", "read amp", once ? "" : "pages/master");
-   bson_string_append_printf (s, SWEEP_FMT, "", "", rw, "", "load", "load", "", "detail", "folded",
-                              once ? "" : "detail/folded");
+   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "engine cache", "ratio", rw, "regime",
+                              "detail", "folded", "speedup", "read amp", "read amp",
+                              once ? "" : "pages/master");
+   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "", "", rw, "", "load", "load", "",
+                              "detail", "folded", once ? "" : "detail/folded");
    for (i = 0; i < n; i++) {
       lab_sweep_point_t p;
       char cache[32], ratio[32], d[32], f[32], sp[32], ad[32], af[32], loc[48];
@@ -614,8 +617,8 @@ lab_scan_sweep_table_render (const bson_t *results)
       } else {
          snprintf (loc, sizeof loc, "n/a");
       }
-      bson_string_append_printf (s, SWEEP_FMT, cache, ratio, rw, lab_results_point_regime (&p), d, f, sp, ad,
-                                 af, loc);
+      bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, cache, ratio, rw,
+                                 lab_results_point_regime (&p), d, f, sp, ad, af, loc);
    }
    bson_string_append_printf (
       s,
