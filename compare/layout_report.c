@@ -69,6 +69,8 @@ static const char usage_text[] =
    "  -h, --help           this help\n"
    "  --version            print the version\n"
    "layout-report opens no store: the other tools' --uri, --db, --cache-size and --progress are refused.\n"
+   "The layouts it compares are scancmp's: --detail (fold-details' --src, billgen's --dst) and --folded\n"
+   "(fold-details' --dst), or the names of its --layout options.\n"
    "\n"
    "Examples:\n"
    "  layout-report out/run.json -o out/report.md\n"

@@ -153,7 +153,8 @@ static const char *USAGE_EXPORT =
    "temporary name and renamed at the end: a failed export leaves no partial file.\n"
    "\n"
    "Options:\n"
-   "  --src COLL           collection to export (default bill_detail; any collection of flat documents)\n"
+   "  --src COLL           collection to export (default bill_detail; any collection of flat documents:\n"
+   "                       what billgen generate or import wrote as --dst, fold-details reads as --src)\n"
    "  -o, --out FILE       output file, - for stdout (default -); a name ending in .zst is compressed;\n"
    "                       --output is the same option\n"
    "  --zstd-level N       compress with zstd at level N (1..19; default 3 for .zst names, 0 = plain)\n"
@@ -560,6 +561,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_INT64 (&j, "fields_skipped", st.fields_skipped);
       BSON_APPEND_UTF8 (&j, "parse_grace", lab_grace_name (o.grace));
       BSON_APPEND_BOOL (&j, "dropped_partial", st.dropped_partial);
+      BSON_APPEND_INT32 (&j, "workers", o.parallel > 1 ? o.parallel : 1);
       if (!o.parse_only) {
          summary_compressor (&j, store);
       }
