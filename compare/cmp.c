@@ -236,6 +236,16 @@ lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out)
    bson_append_document_end (out, &md);
 }
 
+/* lab_cmp_app_esc -- see cmp.h. */
+void
+lab_cmp_app_esc (bson_string_t *o, const char *s)
+{
+   char *e = lab_cmp_md_escape (s);
+
+   bson_string_append (o, e);
+   bson_free (e);
+}
+
 /* lab_cmp_md_escape -- see cmp.h. */
 char *
 lab_cmp_md_escape (const char *s)

@@ -89,6 +89,9 @@ void lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out);
  * into spaces, safe inside a table cell or heading; NULL gives "n/a". Caller bson_free()s. */
 char *lab_cmp_md_escape (const char *s);
 
+/* lab_cmp_app_esc -- append lab_cmp_md_escape (s) to `o`. */
+void lab_cmp_app_esc (bson_string_t *o, const char *s);
+
 /* ---- rendering --------------------------------------------------------------------------------- */
 
 typedef struct {

@@ -12,14 +12,14 @@
 #include "compare/cmp.h"
 #include "core/cli.h"
 
-/* app_esc -- append `s` Markdown-escaped. */
+/* app_opt -- append `prefix` and `value` (escaped) when the file records the value; nothing otherwise. */
 static void
-app_esc (bson_string_t *o, const char *s)
+app_opt (bson_string_t *o, const char *prefix, const char *value)
 {
-   char *e = lab_cmp_md_escape (s);
-
-   bson_string_append (o, e);
-   bson_free (e);
+   if (value) {
+      bson_string_append (o, prefix);
+      lab_cmp_app_esc (o, value);
+   }
 }
 
 /* app_count -- append a count with thousands separators. */
@@ -100,10 +100,10 @@ app_params (bson_string_t *o, const bson_t *params)
    }
    while (bson_iter_next (&it)) {
       bson_string_append (o, first ? "" : ", ");
-      app_esc (o, bson_iter_key (&it));
+      lab_cmp_app_esc (o, bson_iter_key (&it));
       bson_string_append (o, " ");
       if (BSON_ITER_HOLDS_UTF8 (&it)) {
-         app_esc (o, bson_iter_utf8 (&it, NULL));
+         lab_cmp_app_esc (o, bson_iter_utf8 (&it, NULL));
       } else if (BSON_ITER_HOLDS_BOOL (&it)) {
          bson_string_append (o, bson_iter_bool (&it) ? "yes" : "no");
       } else if (BSON_ITER_HOLDS_INT32 (&it) || BSON_ITER_HOLDS_INT64 (&it)) {
@@ -115,7 +115,7 @@ app_params (bson_string_t *o, const bson_t *params)
          char *j;
          bson_append_value (&one, "v", 1, bson_iter_value (&it));
          j = bson_as_relaxed_extended_json (&one, NULL);
-         app_esc (o, j);
+         lab_cmp_app_esc (o, j);
          bson_free (j);
          bson_destroy (&one);
       }
@@ -161,17 +161,11 @@ app_verify (bson_string_t *o, const bson_t *prov)
                              : !strcmp (method, "multiset") ? ", by per-master hashes of the rows (multiset)"
                                                             : ", method ");
       if (strcmp (method, "ordered") != 0 && strcmp (method, "multiset") != 0) {
-         app_esc (o, method);
+         lab_cmp_app_esc (o, method);
       }
    }
-   if (sum) {
-      bson_string_append (o, ", checksum ");
-      app_esc (o, sum);
-   }
-   if (at) {
-      bson_string_append (o, ", at ");
-      app_esc (o, at);
-   }
+   app_opt (o, ", checksum ", sum);
+   app_opt (o, ", at ", at);
    bson_string_append (o, has_ok && !ok ? ": the layout does not hold exactly the source's rows; its figures "
                                           "compare different data\n"
                                         : "\n");
@@ -190,13 +184,10 @@ app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       const char *tool, *version, *at, *source;
 
       bson_string_append (o, "- **");
-      app_esc (o, ls->l[l].name);
+      lab_cmp_app_esc (o, ls->l[l].name);
       bson_string_append (o, "**");
-      if (ls->l[l].collection) {
-         bson_string_append (o, " (");
-         app_esc (o, ls->l[l].collection);
-         bson_string_append (o, ")");
-      }
+      app_opt (o, " (", ls->l[l].collection);
+      bson_string_append (o, ls->l[l].collection ? ")" : "");
       snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance", ls->l[l].name);
       if (!sub_doc (&r->doc, path, &prov)) {
          bson_string_append (o, ": how it was made is not recorded (written before layoutlab recorded it, or "
@@ -208,19 +199,11 @@ app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       at = lab_results_get_string (&prov, "written_at");
       source = lab_results_get_string (&prov, "source");
       bson_string_append (o, ": written by ");
-      app_esc (o, tool ? tool : "a tool not recorded");
-      if (version) {
-         bson_string_append (o, " ");
-         app_esc (o, version);
-      }
-      if (source) {
-         bson_string_append (o, " from ");
-         app_esc (o, source);
-      }
-      bson_string_append (o, at ? " at " : " (when: not recorded)");
-      if (at) {
-         app_esc (o, at);
-      }
+      lab_cmp_app_esc (o, tool ? tool : "a tool not recorded");
+      app_opt (o, " ", version);
+      app_opt (o, " from ", source);
+      app_opt (o, " at ", at);
+      bson_string_append (o, at ? "" : " (when: not recorded)");
       bson_string_append (o, "\n  - settings: ");
       if (sub_doc (&prov, "params", &params) && !bson_empty (&params)) {
          app_params (o, &params);
@@ -297,24 +280,18 @@ lab_cmp_render_reproduce (bson_string_t *o, const lab_cmp_results_t *r)
    app_layout_facts (o, r, &ls);
    bson_string_append (o, "- measured by ");
    s = lab_results_get_string (d, "tool");
-   app_esc (o, s ? s : "a tool not recorded");
-   if ((s = lab_results_header (d, LAB_RESULTS_KEY_VERSION))) {
-      bson_string_append (o, " ");
-      app_esc (o, s);
-   }
+   lab_cmp_app_esc (o, s ? s : "a tool not recorded");
+   app_opt (o, " ", lab_results_header (d, LAB_RESULTS_KEY_VERSION));
    bson_string_append (o, " on ");
    s = lab_results_get_string (d, "backend.name");
-   app_esc (o, s ? s : "a backend not recorded");
-   if ((s = lab_results_get_string (d, "backend.version"))) {
-      bson_string_append (o, " ");
-      app_esc (o, s);
-   }
+   lab_cmp_app_esc (o, s ? s : "a backend not recorded");
+   app_opt (o, " ", lab_results_get_string (d, "backend.version"));
    bson_string_append (o, "; host ");
-   app_esc (o, lab_results_get_string (d, "host.hostname"));
+   lab_cmp_app_esc (o, lab_results_get_string (d, "host.hostname"));
    bson_string_append (o, " (");
-   app_esc (o, lab_results_get_string (d, "host.kernel"));
+   lab_cmp_app_esc (o, lab_results_get_string (d, "host.kernel"));
    bson_string_append (o, ", ");
-   app_esc (o, lab_results_get_string (d, "host.cpu_model"));
+   lab_cmp_app_esc (o, lab_results_get_string (d, "host.cpu_model"));
    if (lab_results_get_number (d, "host.cores", &v)) {
       bson_string_append_printf (o, ", %.0f core%s", v, v == 1 ? "" : "s");
    }
@@ -353,11 +330,8 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    } else {
       bson_string_append (o, "the masters");
    }
-   if (key) {
-      bson_string_append (o, " (");
-      app_esc (o, key);
-      bson_string_append (o, ")");
-   }
+   app_opt (o, " (", key);
+   bson_string_append (o, key ? ")" : "");
    bson_string_append (o, limit > 0 ? ", spread over the whole key range," : "");
    bson_string_append (o, " each loaded whole by its key (every row of a master in one query");
    bson_string_append (o, buckets ? ", every document of its key in a buckets layout)" : ")");

@@ -59,30 +59,23 @@ def reread_point(run):
     return d
 
 
-def near_tie(run):
-    d = one_run_each(v3(copy.deepcopy(run), ["scancmp", "--cold", "--interval", "100ms", "--out",
-                                             "near-tie.json"]))
+def one_run_sampled(run, name, loads):
+    """one run per layout sampled every 0.1 s; loads: {layout: (elapsed_s, samples)}"""
+    d = one_run_each(v3(copy.deepcopy(run), ["scancmp", "--cold", "--interval", "100ms", "--out", name]))
     d["config"]["interval_s"] = 0.1
     for e in d["runs"]:
-        e["elapsed_s"] = 0.012 if e["layout"] == "detail" else 0.011
-        samples_every(e, 0.1, 1)
+        e["elapsed_s"], n = loads[e["layout"]]
+        samples_every(e, 0.1, n)
     d["summary"] = g.summary(d["runs"])
     return d
+
+
+def near_tie(run):
+    return one_run_sampled(run, "near-tie.json", {"detail": (0.012, 1), "folded": (0.011, 1)})
 
 
 def short_load(run):
-    d = one_run_each(v3(copy.deepcopy(run), ["scancmp", "--cold", "--interval", "100ms", "--out",
-                                             "short-load.json"]))
-    d["config"]["interval_s"] = 0.1
-    for e in d["runs"]:
-        if e["layout"] == "detail":
-            e["elapsed_s"] = 3.1
-            samples_every(e, 0.1, 31)
-        else:
-            e["elapsed_s"] = 0.15
-            samples_every(e, 0.1, 2)
-    d["summary"] = g.summary(d["runs"])
-    return d
+    return one_run_sampled(run, "short-load.json", {"detail": (3.1, 31), "folded": (0.15, 2)})
 
 
 def provenance(run):
