@@ -410,7 +410,7 @@ bool
 lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bson_error_t *error)
 {
    bool only_positionals = false;
-   int i, r;
+   int i;
 
    for (i = first; i < argc; i++) {
       const char *a = argv[i];
@@ -442,12 +442,12 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
          if (!to) {
             const char *unused;
             co = spec->common ? common_find (o->alias_of, &unused) : NULL;
-            if (!co) {
+            if (!co || (spec->common_refused & co->bit)) {
                lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION,
                               "option %s stands for %s, which this tool does not take", o->name, o->alias_of);
                return false;
             }
-            if ((r = common_take (spec->common, co, v, argc, argv, &i, error)) < 0) {
+            if (common_take (spec->common, co, v, argc, argv, &i, error) < 0) {
                return false;
             }
             continue;
