@@ -397,7 +397,7 @@ describe_walk (lab_session_t *sess, const char *coll, const char *field, const l
    if (!has) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
                      "collection '%s' in %s has no index on '%s' to read it in '%s' order: run with "
-                     "--create-index, or create it with lab_store_create_index",
+                     "--create-index to build it",
                      coll, sess->store->uri_redacted, field, field);
       return false;
    }
@@ -446,7 +446,16 @@ lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
 int
 lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
-   return cur->sess->store->ops->cursor_next (cur, doc, error);
+   int r;
+
+   /* a finished stream stays finished: a server cursor asked again fails ("Cannot advance a completed or
+    * failed cursor"), so the backend is never asked after its end */
+   if (cur->ended) {
+      return 0;
+   }
+   r = cur->sess->store->ops->cursor_next (cur, doc, error);
+   cur->ended = r == 0;
+   return r;
 }
 
 void

@@ -258,8 +258,8 @@ void lab_mongo_sorted_command (const char *db, const char *coll, const char *fie
                                const lab_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
                                bool sort_in_memory, bson_t *out);
 
-/* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end,
- * -1 on error with *error set. */
+/* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
+ * on every call after it), -1 on error with *error set. */
 int lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
 void lab_cursor_close (lab_cursor_t *cur);
 

@@ -30,6 +30,7 @@ struct lab_session {
 struct lab_cursor {
    lab_session_t *sess;
    void *impl;
+   bool ended; /* the backend's cursor_next returned 0: store.c answers 0 from then on, never asking again */
 };
 
 struct lab_store_ops {

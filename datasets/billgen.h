@@ -61,9 +61,9 @@ const char *lab_grace_name (lab_grace_t g);
 
 typedef struct {
    const char *coll;        /* --dst */
-   const char *key;         /* --key: indexed after the load when the header has it */
-   bool key_given;          /* --key was given: then the header must have it */
-   bool no_index;           /* --no-index */
+   const char *key;         /* --key (default bill_id): the header must have it, unless no_index */
+   bool key_given;          /* --key was given (messages say so) */
+   bool no_index;           /* --no-index: no key index, and a header without the key is fine */
    const char *fields;      /* --fields list (NULL: --headerline) */
    bool headerline;         /* first record of each file is the header */
    bool typed;              /* --columns-have-types */
@@ -73,6 +73,7 @@ typedef struct {
    bool append;             /* --append: add to an existing collection (kept on failure) */
    bool parse_only;         /* --parse-only: read, parse and convert, write nothing (the ceiling) */
    size_t batch_docs;       /* 0: 1000 */
+   int parallel;            /* writers (0, 1: one): writer k sends every N-th batch to its place */
    const char *const *files;
    size_t nfiles;
    lab_progress_mode_t progress;
@@ -98,8 +99,9 @@ typedef struct {
  * file, and a missing input fails before a store or collection is touched. */
 typedef struct lab_import lab_import_t;
 
-/* lab_import_new -- check `o` (LAB_ERROR_USAGE: the header source, --drop with --append, no input,
- * --reject -, a bad --fields list) and open every input. `o` must outlive the import. */
+/* lab_import_new -- check `o` (LAB_ERROR_USAGE: the header source, --drop with --append, --append with
+ * --parallel above 1, no input, --reject -, a bad --fields list or one without the key) and open every
+ * input. `o` must outlive the import. */
 lab_import_t *lab_import_new (const lab_import_opts_t *o, bson_error_t *error);
 
 /* lab_import_run -- import into o->coll (store may be NULL with parse_only); see lab_billgen_import. Once
@@ -110,9 +112,14 @@ bool lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *
 void lab_import_destroy (lab_import_t *imp);
 
 /* lab_billgen_import -- lab_import_new + lab_import_run: import o->files into o->coll (store may be NULL
- * with parse_only). Refused rows go to o->reject_path as "FILE:LINE:COL: reason" lines each followed by
- * the verbatim row. With grace stop the first refusal fails the import (error names FILE:LINE:COL); the
- * collection is then dropped unless o->append (st->dropped_partial tells). */
+ * with parse_only). The destination is prepared (dropped with o->drop, created) only once the header has
+ * been read and holds the key (o->key, unless o->no_index): a CSV without the key column is refused
+ * before anything in the store changes. Refused rows go to o->reject_path as "FILE:LINE:COL: reason"
+ * lines each followed by the verbatim row. With grace stop the first refusal fails the import (error
+ * names FILE:LINE:COL); the collection is then dropped unless o->append (st->dropped_partial tells).
+ * With o->parallel N > 1, N writers each send every N-th batch of o->batch_docs rows to its place in
+ * the collection's natural order (lab_store_insert_many_at): on the embedded store the rows land where
+ * one writer would put them; a server orders them as they arrive. */
 bool lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
                          bson_error_t *error);
 

@@ -46,7 +46,8 @@ static const char *USAGE_GENERATE =
    "the data.\n"
    "\n"
    "Options:\n"
-   "  --dst COLL           collection to fill (default bill_detail)\n"
+   "  --dst COLL           collection to fill (default bill_detail): fold-details reads it as --src,\n"
+   "                       scancmp as --detail. The output is a collection: -o/--out is refused\n"
    "  --bills N            bills to generate (default 1000)\n"
    "  --mean-rows X        mean rows per bill (default 130; the original collection had 129.6)\n"
    "  --dist D             rows-per-bill distribution: lognormal (default; sigma 1.0, mu fitted so the mean\n"
@@ -97,7 +98,8 @@ static const char *USAGE_IMPORT =
    "to the store in batches of about 1000 documents, never over the server's message size.\n"
    "\n"
    "Options:\n"
-   "  --dst COLL              collection to fill (default bill_detail)\n"
+   "  --dst COLL              collection to fill (default bill_detail): fold-details reads it as --src,\n"
+   "                          scancmp as --detail. The output is a collection: -o/--out is refused\n"
    "  --headerline            the first line of each file names the fields (every file the same)\n"
    "  --fields a,b,...        the field names, when the files have no header line\n"
    "  --columns-have-types    names are typed as mongoimport writes them: name.type(), type one of auto,\n"
@@ -110,14 +112,21 @@ static const char *USAGE_IMPORT =
    "                            FILE:LINE:COL: reason\n"
    "                          followed by the row exactly as it was in the input (it may span lines);\n"
    "                          skip-field rows appear with \"field left out (skip-field): ...\"\n"
-   "  --key FIELD             index this field after the load (default bill_id, when it is a column)\n"
-   "  --no-index              build no index\n"
+   "  --key FIELD             the master key, indexed after the load (default bill_id): a header (or\n"
+   "                          --fields) without it is refused before the collection is touched\n"
+   "  --no-index              build no key index (and accept a header without the key)\n"
    "  --drop                  replace an existing collection\n"
    "  --block-compressor C    block compressor of the collection (as billgen generate)\n"
    "  --zstd-level N          embedded: zstd compression level (default 6)\n"
    "  --append                add to an existing non-empty collection (it is then kept on failure)\n"
    "  --parse-only            read, parse and convert every row but write nothing: the import's ceiling\n"
    "  --batch-docs N          documents per insert batch (default 1000)\n"
+   "  --parallel N            writers (default 1): writer k sends every N-th batch, placed where one\n"
+   "                          writer would put it (on the embedded store the rows keep the file's\n"
+   "                          order; a server orders batches as they arrive). Not with --append\n"
+   "\n"
+   "mongoimport's spellings are accepted where they mean the same: --collection/-c (--dst), -d (--db),\n"
+   "--numInsertionWorkers/-j (--parallel), --columnsHaveTypes, --type csv, --file FILE (an input).\n"
    "\n"
    "Empty fields: an empty unquoted field leaves the field out of the document; \"\" is an empty string.\n"
    "Errors name FILE:LINE:COL (COL counts bytes). Invalid UTF-8 and rows with the wrong number of fields\n"
@@ -144,8 +153,10 @@ static const char *USAGE_EXPORT =
    "temporary name and renamed at the end: a failed export leaves no partial file.\n"
    "\n"
    "Options:\n"
-   "  --src COLL           collection to export (default bill_detail)\n"
-   "  -o, --out FILE       output file, - for stdout (default -); a name ending in .zst is compressed\n"
+   "  --src COLL           collection to export (default bill_detail; any collection of flat documents:\n"
+   "                       what billgen generate or import wrote as --dst, fold-details reads as --src)\n"
+   "  -o, --out FILE       output file, - for stdout (default -); a name ending in .zst is compressed;\n"
+   "                       --output is the same option\n"
    "  --zstd-level N       compress with zstd at level N (1..19; default 3 for .zst names, 0 = plain)\n"
    "  --sample N           documents read to fix the columns (default 1000)\n"
    "\n"
@@ -273,6 +284,11 @@ static const char *const dist_names[] = { "lognormal", "zipf", "uniform", "fixed
                                           NULL };                                    /* lab_gen_dist_t */
 static const char *const order_names[] = { "interleaved", "clustered", NULL };       /* lab_gen_order_t */
 static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL }; /* lab_grace_t */
+static const char *const csv_only[] = { "csv", NULL }; /* import --type (mongoimport's; tsv/json: no) */
+
+/* What -o/--out says on a command whose output is a collection. */
+#define OUT_IS_A_COLLECTION                                                                                  \
+   "this command writes a collection, not a file: name it with --dst COLL (a summary file: --json FILE)"
 
 /* The options a preset sets itself: giving one of them with --preset is a usage error. */
 static const char *const preset_fixes[] = { "--bills", "--mean-rows", "--dist", "--oversize", "--key", NULL };
@@ -349,6 +365,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
       LAB_CLI_OPT_STRING ("--preset", 0, &preset),
       LAB_CLI_OPT_DOUBLE ("--scale", 0, &scale),
+      LAB_CLI_OPT_REFUSED ("--out", 'o', OUT_IS_A_COLLECTION),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &c };
@@ -443,7 +460,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    lab_store_t *store = NULL;
    lab_import_t *imp = NULL;
    lab_cli_list_t files = { 0 };
-   int rc = LAB_EXIT_FAILURE;
+   int rc = LAB_EXIT_FAILURE, type = 0;
    bool ok;
    compress_opts_t z = { 0 };
    lab_cli_opt_t opts[] = {
@@ -461,6 +478,15 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_FLAG ("--append", 0, &o.append),
       LAB_CLI_OPT_FLAG ("--parse-only", 0, &o.parse_only),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
+      LAB_CLI_OPT_INT ("--parallel", 0, &o.parallel, 1, 64),
+      LAB_CLI_OPT_REFUSED ("--out", 'o', OUT_IS_A_COLLECTION),
+      /* mongoimport's spellings of the same things (DESIGN.md, notes/peers.md) */
+      LAB_CLI_OPT_ALIAS ("--collection", 'c', "--dst"),
+      LAB_CLI_OPT_ALIAS ("-d", 0, "--db"),
+      LAB_CLI_OPT_ALIAS ("--numInsertionWorkers", 'j', "--parallel"),
+      LAB_CLI_OPT_ALIAS ("--columnsHaveTypes", 0, "--columns-have-types"),
+      LAB_CLI_OPT_ENUM ("--type", 0, &type, csv_only),
+      LAB_CLI_OPT_LIST ("--file", 0, &files),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &c, .positionals = &files };
@@ -535,6 +561,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_INT64 (&j, "fields_skipped", st.fields_skipped);
       BSON_APPEND_UTF8 (&j, "parse_grace", lab_grace_name (o.grace));
       BSON_APPEND_BOOL (&j, "dropped_partial", st.dropped_partial);
+      BSON_APPEND_INT32 (&j, "workers", o.parallel > 1 ? o.parallel : 1);
       if (!o.parse_only) {
          summary_compressor (&j, store);
       }
@@ -561,6 +588,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--src", 0, &o.coll),
       LAB_CLI_OPT_STRING ("--out", 'o', &o.out),
+      LAB_CLI_OPT_ALIAS ("--output", 0, "--out"),
       { .name = "--zstd-level",
         .kind = LAB_CLI_INT,
         .field = &o.zstd_level,

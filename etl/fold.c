@@ -961,34 +961,48 @@ done:
    return ok;
 }
 
+/* lab_fold_row_key -- see fold.h. */
+bool
+lab_fold_row_key (const char *key, const bson_t *row, bson_value_t *kv, bson_error_t *error)
+{
+   bson_iter_t it;
+   char *t;
+
+   if (!bson_iter_init_find (&it, row, key)) {
+      t = row_id_text (row);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                     "row %s has no key field '%s': every row needs one to be folded", t, key);
+      bson_free (t);
+      return false;
+   }
+   /* a shallow copy: the iterator's value does not outlive this call, the row's bytes do */
+   *kv = *bson_iter_value (&it);
+   if (!lab_key_type_supported (kv->value_type) || kv->value_type == BSON_TYPE_NULL) {
+      t = row_id_text (row);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                     "row %s: key field '%s' holds a value of BSON type 0x%02x, which cannot be a fold key "
+                     "(use string, int32, int64, double, ObjectId, date or bool)",
+                     t, key, (unsigned)kv->value_type);
+      bson_free (t);
+      return false;
+   }
+   return true;
+}
+
 /* lab_fold_push_row -- buffer the row; a new key finishes the previous master first. */
 bool
 lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
 {
    bson_iter_t it;
-   bson_value_t cur;
-   const bson_value_t *kv;
+   bson_value_t cur, key;
+   const bson_value_t *kv = &key;
    const char *name;
    slot_t *sl;
    size_t s;
    int cmp;
    char *t1, *t2, *t3;
 
-   if (!bson_iter_init_find (&it, row, f->key)) {
-      t1 = row_id_text (row);
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
-                     "row %s has no key field '%s': every row needs one to be folded", t1, f->key);
-      bson_free (t1);
-      return false;
-   }
-   kv = bson_iter_value (&it);
-   if (!lab_key_type_supported (kv->value_type) || kv->value_type == BSON_TYPE_NULL) {
-      t1 = row_id_text (row);
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
-                     "row %s: key field '%s' holds a value of BSON type 0x%02x, which cannot be a fold key "
-                     "(use string, int32, int64, double, ObjectId, date or bool)",
-                     t1, f->key, (unsigned)kv->value_type);
-      bson_free (t1);
+   if (!lab_fold_row_key (f->key, row, &key, error)) {
       return false;
    }
    if (f->nrows > 0) {

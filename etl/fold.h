@@ -111,6 +111,11 @@ bool lab_fold_opts_check (const lab_fold_opts_t *opts, bson_error_t *error);
 lab_fold_t *lab_fold_new (const lab_fold_opts_t *opts, lab_fold_emit_cb_t emit, lab_fold_reject_cb_t reject,
                           void *ctx, bson_error_t *error);
 
+/* lab_fold_row_key -- the value of `row`'s fold key `key` into *kv (a shallow copy: its strings point into
+ * the row): false with LAB_STORE_ERR_KEY_TYPE naming the row's _id when the row has no such field, or its
+ * value cannot be a fold key (null, array, document...). The check lab_fold_push_row makes of every row. */
+bool lab_fold_row_key (const char *key, const bson_t *row, bson_value_t *kv, bson_error_t *error);
+
 /* lab_fold_push_row -- add the next row (rows must come in key order; the row is copied). A change of
  * key finishes the previous master (the callback runs). Errors: a row without the key, a key of an
  * unsupported type, keys out of order, a master that cannot be folded (FAIL mode, or a row too large

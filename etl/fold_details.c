@@ -32,7 +32,10 @@ static const char *usage_text =
    "\n"
    "Options:\n"
    "  --src COLL              source collection (detail rows)                       (required)\n"
+   "                          what billgen wrote (its --dst) and scancmp calls --detail\n"
    "  --dst COLL              destination collection (folded documents)             (required)\n"
+   "                          scancmp's --folded (or --layout NAME=COLL:folded). The output is a\n"
+   "                          collection: -o/--out is refused\n"
    "  --key FIELD             master key field (default bill_id): string, int32, int64, double, ObjectId,\n"
    "                          date or bool values\n"
    "  --hoist auto|none|F,..  fields moved to top level (default auto: fields constant within every master\n"
@@ -161,6 +164,9 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
       LAB_CLI_OPT_INT ("--retries", 0, &r->retries, 0, 100),
       LAB_CLI_OPT_INT ("--cursor-batch", 0, &r->cursor_batch_docs, 1, 1000000),
+      LAB_CLI_OPT_REFUSED ("--out", 'o',
+                           "fold-details writes a collection, not a file: name it with --dst COLL (a summary "
+                           "file: --json FILE)"),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &o->common };
@@ -214,27 +220,12 @@ append_hash (bson_t *d, const char *name, lab_hash_t h)
    BSON_APPEND_UTF8 (d, name, hex);
 }
 
-/* shell_quote -- append `a` to *cmd, single-quoted when it holds anything a shell would interpret. */
+/* shell_quote -- append " " and `a` as a shell word to *cmd. */
 static void
 shell_quote (bson_string_t *cmd, const char *a)
 {
-   const char *p;
-
    bson_string_append_c (cmd, ' ');
-   if (*a &&
-       strspn (a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") == strlen (a)) {
-      bson_string_append (cmd, a);
-      return;
-   }
-   bson_string_append_c (cmd, '\'');
-   for (p = a; *p; p++) {
-      if (*p == '\'') {
-         bson_string_append (cmd, "'\\''");
-      } else {
-         bson_string_append_c (cmd, *p);
-      }
-   }
-   bson_string_append_c (cmd, '\'');
+   lab_cli_shell_quote (cmd, a);
 }
 
 /* What the printed command is to do with this invocation's --drop-dst and --resume. */
@@ -280,6 +271,78 @@ rerun_command (int argc, char **argv, const char *uri_redacted, rerun_t how)
       shell_quote (cmd, keep);
    }
    return bson_string_free (cmd, false);
+}
+
+/* differ_add -- one setting of this command that differs from the fold that made the destination:
+ * "--bucket-rows: none there, 50 here". */
+static void
+differ_add (bson_string_t *d, const char *option, const char *there, const char *here)
+{
+   bson_string_append_printf (d, "%s%s: %s there, %s here", d->len ? "; " : "", option,
+                              *there ? there : "none", *here ? here : "none");
+}
+
+/* settings_as_folded -- --verify alone on a finished destination checks it against this command's
+ * settings: when the checkpoint says it was folded with others (another source, key, array field, bucket
+ * limit or cap), that verify would report every master they change as different, which reads as
+ * corruption. Refused instead (usage), naming the settings and the command that folds it again. A setting
+ * the command line leaves out takes the fold's (buckets, cap); without a checkpoint nothing is known. */
+static bool
+settings_as_folded (options_t *o, const lab_foldrun_dst_status_t *st, int argc, char **argv, const char *uri,
+                    bson_error_t *error)
+{
+   bson_string_t *d = bson_string_new (NULL);
+   char there[32], here[32];
+   char *cmd, *msg;
+
+   if (!st->has_state) {
+      bson_string_free (d, true);
+      return true;
+   }
+   if (st->src[0] && strcmp (st->src, o->run.src) != 0) {
+      differ_add (d, "--src", st->src, o->run.src);
+   }
+   if (st->key[0] && strcmp (st->key, o->run.key) != 0) {
+      differ_add (d, "--key", st->key, o->run.key);
+   }
+   if (st->array_field[0] && strcmp (st->array_field, o->run.array_field) != 0) {
+      differ_add (d, "--array-field", st->array_field, o->run.array_field);
+   }
+   if (o->run.bucket_rows && o->run.bucket_rows != st->bucket_rows) {
+      bson_snprintf (there, sizeof there, "%d", st->bucket_rows);
+      bson_snprintf (here, sizeof here, "%d", o->run.bucket_rows);
+      differ_add (d, "--bucket-rows", st->bucket_rows ? there : "", here);
+   }
+   if (o->run.bucket_by && strcmp (o->run.bucket_by, st->bucket_by) != 0) {
+      differ_add (d, "--bucket-by", st->bucket_by, o->run.bucket_by);
+   }
+   if (o->run.max_doc_bytes > 0 && st->max_doc_bytes > 0 && o->run.max_doc_bytes != st->max_doc_bytes) {
+      bson_snprintf (there, sizeof there, "%lld", (long long)st->max_doc_bytes);
+      bson_snprintf (here, sizeof here, "%lld", (long long)o->run.max_doc_bytes);
+      differ_add (d, "--max-doc-bytes", there, here);
+   }
+   if (d->len == 0) {
+      bson_string_free (d, true);
+      return true;
+   }
+   cmd = rerun_command (argc, argv, uri, RERUN_START_OVER);
+   msg = bson_strdup_printf ("'%s' was folded with other settings than this command's (%s): this command "
+                             "would only verify it, and every master those settings change would count as a "
+                             "difference. To fold it again with these settings (replacing it): %s",
+                             o->run.dst, d->str, cmd);
+   if (strlen (msg) >= sizeof error->message) {
+      /* too long for one message: what was found on its own line first, the command in the error */
+      lab_log_error ("'%s' was folded with other settings than this command's (%s): this command would only "
+                     "verify it, and every master those settings change would count as a difference",
+                     o->run.dst, d->str);
+      bson_free (msg);
+      msg = bson_strdup_printf ("to fold '%s' again with these settings (replacing it): %s", o->run.dst, cmd);
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "%s", msg);
+   bson_free (msg);
+   bson_free (cmd);
+   bson_string_free (d, true);
+   return false;
 }
 
 /* append_fold_summary -- the fold's figures for the JSON summary (docs/json-summary.md). */
@@ -407,6 +470,9 @@ main (int argc, char **argv)
                "'%s' holds an interrupted fold (its checkpoint says incomplete): continue it with "
                "--resume before verifying",
                o.run.dst);
+            goto fail;
+         }
+         if (!settings_as_folded (&o, &st, argc, argv, lab_store_uri_redacted (store), &error)) {
             goto fail;
          }
          lab_log_info ("'%s' exists and is finished: verifying only", o.run.dst);

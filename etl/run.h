@@ -118,9 +118,15 @@ typedef struct {
    bool complete;       /* ... and says the run completed */
    int32_t bucket_rows; /* the run's --bucket-rows (0: none) */
    char bucket_by[128]; /* the run's --bucket-by ("": none) */
+   /* the run's other settings that decide what the destination holds ("" / -1 when not recorded) */
+   char src[256];
+   char key[256];
+   char array_field[256];
+   int64_t max_doc_bytes;
 } lab_foldrun_dst_status_t;
 
-/* lab_foldrun_dst_status -- what is at `dst` now (for --verify on a finished collection). */
+/* lab_foldrun_dst_status -- what is at `dst` now and, from its checkpoint, the settings that made it (for
+ * --verify on a finished collection). */
 bool lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
                              bson_error_t *error);
 

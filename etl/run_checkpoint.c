@@ -94,6 +94,17 @@ lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_sta
       if (bson_iter_init_find (&it, settings, "bucket_by") && BSON_ITER_HOLDS_UTF8 (&it)) {
          bson_strncpy (st->bucket_by, bson_iter_utf8 (&it, NULL), sizeof st->bucket_by);
       }
+      if (bson_iter_init_find (&it, settings, "src") && BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_strncpy (st->src, bson_iter_utf8 (&it, NULL), sizeof st->src);
+      }
+      if (bson_iter_init_find (&it, settings, "key") && BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_strncpy (st->key, bson_iter_utf8 (&it, NULL), sizeof st->key);
+      }
+      if (bson_iter_init_find (&it, settings, "array_field") && BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_strncpy (st->array_field, bson_iter_utf8 (&it, NULL), sizeof st->array_field);
+      }
+      st->max_doc_bytes =
+         bson_iter_init_find (&it, settings, "max_doc_bytes") ? bson_iter_as_int64 (&it) : -1;
    }
    ok = true;
 done:

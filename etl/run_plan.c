@@ -5,6 +5,55 @@
  */
 #include "run_private.h"
 
+/* KEY_CHECK_ROWS -- rows of the source read in _id order to check the key before --create-index builds
+ * an index on it */
+#define KEY_CHECK_ROWS 100
+
+/* row_has_key -- `row` of the source holds a fold key (lab_fold_row_key); else the refusal, said before
+ * --drop-dst drops anything: a source without the key (a CSV imported without its key column) would
+ * otherwise fail on its first row after the destination was gone. */
+static bool
+row_has_key (const run_t *r, const bson_t *row, bson_error_t *error)
+{
+   bson_value_t kv;
+   bson_error_t why;
+
+   if (lab_fold_row_key (r->fold_opts.key, row, &kv, &why)) {
+      return true;
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "source '%s': %s. Nothing has been dropped or written: fold by a field every row has "
+                  "(--key FIELD), or give the source its key (billgen import refuses a CSV without it)",
+                  r->o->src, why.message);
+   return false;
+}
+
+/* check_source_keys -- the first `limit` rows of the source in `order` order hold the key (row_has_key).
+ * In key order a row without the key comes first (missing and null sort lowest), so one row settles it
+ * there; in _id order a sample tells before an index is built on a field no row has. */
+static bool
+check_source_keys (run_t *r, lab_session_t *sess, const char *order, int64_t limit, bson_error_t *error)
+{
+   lab_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
+   lab_cursor_t *cur = lab_store_sorted_open (sess, r->o->src, order, &so, error);
+   const bson_t *row;
+   int64_t n = 0;
+   int rc = 0;
+
+   if (!cur) {
+      return false;
+   }
+   while (n < limit && (rc = lab_cursor_next (cur, &row, error)) == 1) {
+      n++;
+      if (!row_has_key (r, row, error)) {
+         lab_cursor_close (cur);
+         return false;
+      }
+   }
+   lab_cursor_close (cur);
+   return rc >= 0;
+}
+
 /* resolve_hoist -- the hoist list: none, an explicit list, or sampled from the first masters. */
 static bool
 resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
@@ -17,6 +66,7 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
    const bson_t *row;
    int rc;
    int64_t nm = 0;
+   bool first = true;
    size_t nf = 0, i;
    char **parts;
    size_t n = 0;
@@ -59,6 +109,13 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
       return false;
    }
    while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
+      /* the first row in key order is one without the key, if any is (check_source_keys) */
+      if (first && !row_has_key (r, row, error)) {
+         lab_cursor_close (cur);
+         lab_hoist_sampler_destroy (smp);
+         return false;
+      }
+      first = false;
       if (!lab_hoist_sampler_push (smp, row)) {
          break;
       }
@@ -187,8 +244,8 @@ plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
    return true;
 }
 
-/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's key index, the hoist
- * list and the key ranges. */
+/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's rows holding the key,
+ * its key index, the hoist list and the key ranges. */
 static bool
 plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
 {
@@ -202,6 +259,15 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
          o->dst, (long long)count);
       return false;
    }
+   /* the key before an index is built on it (a sample in _id order), and before the destination is
+    * dropped (the first row in key order: read by --hoist auto's sample, else on its own) */
+   if (!o->copy_only && o->create_index) {
+      bool has = true;
+      if (!lab_store_has_index (sess, o->src, r->fold_opts.key, &has, error) ||
+          (!has && !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error))) {
+         return false;
+      }
+   }
    if (!plan_index (r, sess, error)) {
       return false;
    }
@@ -209,6 +275,10 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
       /* --plan --create-index: without the index there is nothing to sample or split yet */
       r->hoist = bson_malloc0 (sizeof (char *));
       return true;
+   }
+   if (!o->copy_only && strcmp (o->hoist_spec ? o->hoist_spec : "auto", "auto") != 0 &&
+       !check_source_keys (r, sess, r->fold_opts.key, 1, error)) {
+      return false;
    }
    if (!resolve_hoist (r, sess, error)) {
       return false;

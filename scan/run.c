@@ -691,8 +691,12 @@ record_header (scan_plan_t *sp, bson_t *results, bson_error_t *error)
    lab_scan_utc_now (ts, sizeof ts);
    BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
    BSON_APPEND_UTF8 (results, "tool", "scancmp");
-   BSON_APPEND_UTF8 (results, "tool_version", LAB_VERSION);
-   BSON_APPEND_UTF8 (results, "started_at", ts);
+   /* the header's names are the --json summaries' (docs/json-summary.md) */
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_VERSION, LAB_VERSION);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_STARTED, ts);
+   if (sp->p.opts->argc > 0) {
+      lab_cli_command_line_append (results, LAB_RESULTS_KEY_COMMAND_LINE, sp->p.opts->argc, sp->p.opts->argv);
+   }
    lab_results_layouts_append (results, &sp->p.layouts);
    append_host (results);
    record_backend (sp, results);
@@ -839,7 +843,7 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       lab_scan_runs_record (&sp.p, results, entries, nentries);
    }
    lab_scan_utc_now (ts, sizeof ts);
-   BSON_APPEND_UTF8 (results, "finished_at", ts);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
    ok = true;
 done:
    for (k = 0; k < nentries; k++) {

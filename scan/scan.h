@@ -217,6 +217,8 @@ typedef struct {
    lab_progress_mode_t progress;
    lab_scan_log_fn log; /* may be NULL */
    void *log_ctx;
+   int argc; /* the command line recorded as command_line (URIs redacted); 0: none */
+   char *const *argv;
 } lab_scan_opts_t;
 
 /* lab_scan_opts_init -- the defaults of DESIGN.md (bill_detail, detail_coll, bill_id, details, 4

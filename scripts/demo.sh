@@ -189,3 +189,15 @@ step "writing the report"
 "$bin/layout-report" "$out/run.json" -o "$out/report.md" --json "$out/comparison.json" -q
 
 printf '\nreport: %s\n' "$out/report.md"
+
+# what to run next (README.md, "Next, from the same directory"): paths as seen from here
+rel() { case "$1" in "$PWD"/*) printf '%s' "${1#"$PWD"/}" ;; *) printf '%s' "$1" ;; esac; }
+case "$uri" in
+  wiredtiger:*)
+    printf 'next (from %s):\n' "$PWD"
+    printf '  %s/layout-report %s/run.json -o %s/report.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
+    printf '  %s/scancmp --uri wiredtiger:%s --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
+      "$(rel "$bin")" "$(rel "${uri#wiredtiger:}")" "$(rel "$out")"
+    printf '  %s/layout-report %s/run-64mb.json -o %s/report-64mb.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
+    ;;
+esac

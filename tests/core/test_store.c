@@ -405,6 +405,10 @@ stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_val
    if (r < 0) {
       fail_msg ("cursor on %s.%s: %s", coll, field, err.message);
    }
+   /* the end stays the end: a caller may ask again (a server cursor refuses a second read once done) */
+   if ((r = lab_cursor_next (cur, &doc, &err)) != 0) {
+      fail_msg ("cursor on %s.%s after its end: %d (%s)", coll, field, r, r < 0 ? err.message : "a document");
+   }
    lab_cursor_close (cur);
    return n;
 }

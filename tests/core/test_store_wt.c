@@ -960,7 +960,7 @@ test_cycle (void **state)
 
    CHECK (lab_store_server_info (fx->store, &si, &e_));
    assert_string_equal (si.backend, "wiredtiger");
-   assert_non_null (strstr (si.version, "WiredTiger 3.2"));
+   assert_true (strncmp (si.version, "3.2.", 4) == 0); /* the number, as a server's version is */
    assert_int_equal (si.max_bson_bytes, 16 * 1024 * 1024);
    assert_int_equal (si.max_message_bytes, 48000000);
    assert_int_equal (si.pid, getpid ());
