@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@ lab_cli_common_init (lab_cli_common_t *c)
    memset (c, 0, sizeof *c);
    c->uri = lab_uri_default ();
    c->progress = LAB_PROGRESS_AUTO;
+   c->server_timeout_ms = LAB_CLI_SERVER_TIMEOUT_MS;
 }
 
 /* lab_cli_value -- match `name` or `name=value`; see cli.h. */
@@ -99,6 +101,21 @@ lab_cli_common_take (lab_cli_common_t *c, int argc, char **argv, int *i, bson_er
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--progress: '%s' is not one of auto, always, never", v);
          return -1;
+      }
+      return r;
+   }
+   if ((r = lab_cli_value (argc, argv, i, "--server-timeout", &v, error)) != 0) {
+      uint64_t ns;
+      if (r > 0 && !lab_parse_duration_ns (v, "--server-timeout", &ns, error)) {
+         return -1;
+      }
+      if (r > 0 && (ns < 1000000 || ns / 1000000 > INT32_MAX)) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--server-timeout: %s is not between 1ms and 24d", v);
+         return -1;
+      }
+      if (r > 0) {
+         c->server_timeout_ms = (int32_t)(ns / 1000000);
       }
       return r;
    }
@@ -413,6 +430,8 @@ lab_cli_common_help (void)
           "  --cache-size SIZE    embedded WiredTiger cache (default: mongod's rule, max(50% of (RAM-1GB), "
           "256MB))\n"
           "  --json FILE|-        write a machine-readable summary\n"
+          "  --server-timeout DUR how long to try an unreachable MongoDB server (default 5s; a URI's\n"
+          "                       serverSelectionTimeoutMS/connectTimeoutMS win)\n"
           "  --progress MODE      auto (a bar when stderr is a terminal), always, never\n"
           "  -q, --quiet          only errors on stderr\n"
           "  -v, --verbose        more detail on stderr\n"
@@ -511,6 +530,56 @@ lab_json_pretty (const bson_t *doc)
    bson_string_append_c (out, '\n');
    bson_free (flat);
    return bson_string_free (out, false);
+}
+
+/* lab_cli_output_check -- see cli.h: the directory of `path` takes a new file. */
+bool
+lab_cli_output_check (const char *path, const char *what, bson_error_t *error)
+{
+   const char *slash;
+   char *dir, *probe;
+   struct stat st;
+   int fd;
+
+   if (!path || strcmp (path, "-") == 0) {
+      return true;
+   }
+   if (!*path) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: an empty file name", what);
+      return false;
+   }
+   slash = strrchr (path, '/');
+   dir = slash ? bson_strndup (path, slash == path ? 1 : (size_t)(slash - path)) : bson_strdup (".");
+   if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: the directory '%s' %s: create it first, or choose another path (nothing has "
+                     "been done)",
+                     what, path, dir, stat (dir, &st) != 0 ? "does not exist" : "is not a directory");
+      bson_free (dir);
+      return false;
+   }
+   if (stat (path, &st) == 0 && S_ISDIR (st.st_mode)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: that is a directory; give a file name (nothing has been done)", what, path);
+      bson_free (dir);
+      return false;
+   }
+   probe = bson_strdup_printf ("%s/.layoutlab-write-check.XXXXXX", dir);
+   fd = mkstemp (probe);
+   if (fd < 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: cannot create a file in '%s': %s; choose a writable directory (nothing has "
+                     "been done)",
+                     what, path, dir, strerror (errno));
+      bson_free (probe);
+      bson_free (dir);
+      return false;
+   }
+   close (fd);
+   unlink (probe);
+   bson_free (probe);
+   bson_free (dir);
+   return true;
 }
 
 /* lab_file_write_atomic -- temp file in the same directory, fsync, rename. */
