@@ -529,7 +529,7 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
       if (!sess) {
          goto done;
       }
-      if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, o->append, true, &owned, error)) {
+      if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, o->append, true, o->provenance, &owned, error)) {
          goto done;
       }
       lab_loader_opts_t lo = {
