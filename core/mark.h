@@ -33,7 +33,8 @@ void lab_mark_now (char *buf, size_t len);
  * stderr, and it is dropped only with the user's word: `yes` (--yes), or "y" to the question on a terminal
  * (stdin and stderr both terminals). Without either: LAB_ERROR_USAGE (exit 2) saying nothing was dropped
  * and naming --yes. */
-bool lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt, bson_error_t *error);
+bool lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
+                          bson_error_t *error);
 
 /* lab_mark_foreign -- the collections of the store's database that layoutlab did not write (sorted,
  * NULL-terminated, caller bson_strfreev()s; LAB_MARK_COLL itself is never listed). */
