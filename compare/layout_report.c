@@ -166,6 +166,12 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
          goto done;
       }
    }
+   /* before reading or rendering anything: every output can be written */
+   if (!lab_cli_output_check (o->output, "-o", error) ||
+       !lab_cli_output_check (o->common.json_path, "--json", error)) {
+      ok = false;
+      goto done;
+   }
 done:
    lab_cli_list_free (&pos);
    return ok;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ lab_cli_common_init (lab_cli_common_t *c)
    memset (c, 0, sizeof *c);
    c->uri = lab_uri_default ();
    c->progress = LAB_PROGRESS_AUTO;
+   c->server_timeout_ms = LAB_CLI_SERVER_TIMEOUT_MS;
 }
 
 /* lab_cli_value -- match `name` or `name=value`; see cli.h. */
@@ -71,6 +73,7 @@ static const common_opt_t common_opts[] = {
    { "--json", 0, LAB_CLI_COMMON_JSON, true },
    { "--progress", 0, LAB_CLI_COMMON_PROGRESS, true },
    { "--cache-size", 0, LAB_CLI_COMMON_CACHE_SIZE, true },
+   { "--server-timeout", 0, LAB_CLI_COMMON_SERVER_TIMEOUT, true },
 };
 #define N_COMMON (sizeof common_opts / sizeof common_opts[0])
 
@@ -139,6 +142,19 @@ common_apply (lab_cli_common_t *c, const common_opt_t *co, const char *v, bson_e
          return false;
       }
       return true;
+   case LAB_CLI_COMMON_SERVER_TIMEOUT: {
+      uint64_t ns;
+      if (!lab_parse_duration_ns (v, "--server-timeout", &ns, error)) {
+         return false;
+      }
+      if (ns < 1000000 || ns / 1000000 > INT32_MAX) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--server-timeout: %s is not between 1ms and 24d", v);
+         return false;
+      }
+      c->server_timeout_ms = (int32_t)(ns / 1000000);
+      return true;
+   }
    default:
       return false;
    }
@@ -645,6 +661,8 @@ lab_cli_common_help (void)
           "  --cache-size SIZE    embedded WiredTiger cache (default: mongod's rule, max(50% of (RAM-1GB), "
           "256MB))\n"
           "  --json FILE|-        write a machine-readable summary\n"
+          "  --server-timeout DUR how long to try an unreachable MongoDB server (default 5s; a URI's\n"
+          "                       serverSelectionTimeoutMS/connectTimeoutMS win)\n"
           "  --progress MODE      auto (a bar when stderr is a terminal), always, never\n"
           "  -q, --quiet          only errors on stderr\n"
           "  -v, --verbose        more detail on stderr\n"
@@ -787,6 +805,56 @@ lab_json_pretty (const bson_t *doc)
    bson_string_append_c (out, '\n');
    bson_free (flat);
    return bson_string_free (out, false);
+}
+
+/* lab_cli_output_check -- see cli.h: the directory of `path` takes a new file. */
+bool
+lab_cli_output_check (const char *path, const char *what, bson_error_t *error)
+{
+   const char *slash;
+   char *dir, *probe;
+   struct stat st;
+   int fd;
+
+   if (!path || strcmp (path, "-") == 0) {
+      return true;
+   }
+   if (!*path) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: an empty file name", what);
+      return false;
+   }
+   slash = strrchr (path, '/');
+   dir = slash ? bson_strndup (path, slash == path ? 1 : (size_t)(slash - path)) : bson_strdup (".");
+   if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: the directory '%s' %s: create it first, or choose another path (nothing has "
+                     "been done)",
+                     what, path, dir, stat (dir, &st) != 0 ? "does not exist" : "is not a directory");
+      bson_free (dir);
+      return false;
+   }
+   if (stat (path, &st) == 0 && S_ISDIR (st.st_mode)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: that is a directory; give a file name (nothing has been done)", what, path);
+      bson_free (dir);
+      return false;
+   }
+   probe = bson_strdup_printf ("%s/.layoutlab-write-check.XXXXXX", dir);
+   fd = mkstemp (probe);
+   if (fd < 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: cannot create a file in '%s': %s; choose a writable directory (nothing has "
+                     "been done)",
+                     what, path, dir, strerror (errno));
+      bson_free (probe);
+      bson_free (dir);
+      return false;
+   }
+   close (fd);
+   unlink (probe);
+   bson_free (probe);
+   bson_free (dir);
+   return true;
 }
 
 /* lab_file_write_atomic -- temp file in the same directory, fsync, rename. */

@@ -22,9 +22,15 @@ typedef struct {
    lab_progress_mode_t progress; /* --progress auto|always|never */
    const char *json_path;        /* --json FILE|- (NULL: none) */
    uint64_t cache_size_bytes;    /* --cache-size (0: mongod's rule) */
+   int32_t server_timeout_ms;    /* --server-timeout (default LAB_CLI_SERVER_TIMEOUT_MS): MongoDB server
+                                  * selection and connect timeout unless the URI sets them */
    bool help;                    /* -h/--help seen */
    bool version;                 /* --version seen */
 } lab_cli_common_t;
+
+/* The default --server-timeout: how long an unreachable server may take to fail (libmongoc's own default
+ * server selection waits 30 s). */
+#define LAB_CLI_SERVER_TIMEOUT_MS 5000
 
 /* lab_cli_common_init -- defaults (uri from $LAYOUTLAB_URI else wiredtiger:./layoutlab-data). */
 void lab_cli_common_init (lab_cli_common_t *c);
@@ -168,8 +174,10 @@ typedef struct {
 #define LAB_CLI_COMMON_JSON 0x040u
 #define LAB_CLI_COMMON_PROGRESS 0x080u
 #define LAB_CLI_COMMON_CACHE_SIZE 0x100u
+#define LAB_CLI_COMMON_SERVER_TIMEOUT 0x200u
 /* the options of a tool that opens no store */
-#define LAB_CLI_COMMON_STORE (LAB_CLI_COMMON_URI | LAB_CLI_COMMON_DB | LAB_CLI_COMMON_CACHE_SIZE)
+#define LAB_CLI_COMMON_STORE \
+   (LAB_CLI_COMMON_URI | LAB_CLI_COMMON_DB | LAB_CLI_COMMON_CACHE_SIZE | LAB_CLI_COMMON_SERVER_TIMEOUT)
 
 typedef struct {
    const lab_cli_opt_t *opts;   /* the tool's table */
@@ -239,6 +247,12 @@ bool lab_json_write (const bson_t *doc, const char *path, bson_error_t *error);
 
 /* lab_json_pretty -- relaxed extended JSON of doc, indented by two spaces; caller bson_free()s. */
 char *lab_json_pretty (const bson_t *doc);
+
+/* lab_cli_output_check -- before any work: `path` (an output file option's value; "-" is stdout and
+ * always fine) can be written: its directory exists, is a directory, and a file can be created in it
+ * (a temporary file is created there and removed). LAB_ERROR_USAGE naming `what` (the option) and the
+ * directory otherwise, so a tool fails in a second instead of after its measurements. NULL is fine. */
+bool lab_cli_output_check (const char *path, const char *what, bson_error_t *error);
 
 /* lab_file_write_atomic -- write `len` bytes to `path` via a temporary file + rename. */
 bool lab_file_write_atomic (const char *path, const void *data, size_t len, bson_error_t *error);

@@ -234,6 +234,47 @@ lab_mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
    return true;
 }
 
+/* lab_mongo_sorted_explain -- {explain: <the aggregate lab_mongo_sorted_open sends>, verbosity:
+ * "queryPlanner"}: the server plans the exact command (same pipeline, hint, allowDiskUse, batch size) and
+ * says how it would run it, reading nothing. The inner command goes without `$db`: it is the OP_MSG
+ * envelope's, which libmongoc adds to the explain itself (and mongod refuses an inner $db that differs
+ * from the outer: src/mongo/db/commands/explain_cmd.cpp). */
+bool
+lab_mongo_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+                          const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
+{
+   bson_t pattern = BSON_INITIALIZER, cmd = BSON_INITIALIZER, inner = BSON_INITIALIZER, explain;
+   mongoc_database_t *db;
+   bson_error_t err;
+   bool ok = false;
+
+   bson_destroy (reply);
+   bson_init (reply);
+   if (!lab_mongo_require_sort_index (sess, coll, field, &pattern, error)) {
+      goto done;
+   }
+   lab_mongo_sorted_command (sess->store->db, coll, field, opts, &pattern,
+                             opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll),
+                             mstore (sess->store)->sort_in_memory, &inner);
+   BSON_APPEND_DOCUMENT_BEGIN (&cmd, "explain", &explain);
+   bson_copy_to_excluding_noinit (&inner, &explain, "$db", NULL);
+   bson_append_document_end (&cmd, &explain);
+   BSON_APPEND_UTF8 (&cmd, "verbosity", "queryPlanner");
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   bson_destroy (reply);
+   ok = mongoc_database_command_simple (db, &cmd, NULL, reply, &err);
+   mongoc_database_destroy (db);
+   if (!ok) {
+      lab_mongo_fail (sess->store, error, &err, "explain of the sorted read of '%s' (hint %s_1)", coll,
+                      field);
+   }
+done:
+   bson_destroy (&inner);
+   bson_destroy (&cmd);
+   bson_destroy (&pattern);
+   return ok;
+}
+
 /* lab_mongo_cursor_next -- 1 with a document, 0 at the end, -1 on error. */
 int
 lab_mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)

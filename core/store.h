@@ -34,8 +34,8 @@ typedef struct {
    const char *db;               /* database (MongoDB); NULL: the URI's, else "layoutlab" */
    uint64_t cache_size_bytes;    /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
    int32_t connect_timeout_ms;   /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
-                                  * none; 0: server selection 30000 (the server selection spec's default,
-                                  * longer than an unplanned election: 10 s + a vote) and libmongoc's
+                                  * none (the tools pass --server-timeout, 5 s by default); 0: server
+                                  * selection 30000 (the server selection spec's default) and libmongoc's
                                   * own connect timeout (10000) */
    bool create;                  /* embedded: create the home directory if missing (tools: true) */
    bool direct_io;               /* embedded: reads and writes of data files bypass the OS page cache
@@ -143,6 +143,49 @@ typedef struct {
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
 bool lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
 
+/* lab_store_find_id -- *doc = the document of `coll` whose _id is the string `id` (caller destroys), or
+ * NULL when there is none or the collection does not exist (small bookkeeping documents: checkpoints,
+ * markers). */
+bool lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t **doc,
+                        bson_error_t *error);
+
+/* lab_store_list -- the names of the database's collections, sorted, NULL-terminated (caller frees with
+ * bson_strfreev): MongoDB listCollections (nameOnly; views and system.* left out), embedded: the catalog.
+ * LAB_MARK_COLL is listed like any other: callers that show user collections leave it out. */
+bool lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error);
+
+/* lab_store_coll_uuid -- the collection's UUID as the server reports it (MongoDB: listCollections
+ * info.uuid, a binary of subtype 4; FerretDB reports one too) into *uuid (caller bson_value_destroy()s
+ * when *has); *has false when the backend keeps none (embedded) or the collection is missing. */
+bool lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                          bson_error_t *error);
+
+/* ---- provenance: which collections layoutlab wrote ----------------------------------------------
+ * Every collection a tool writes gets one document in the side collection LAB_MARK_COLL of the same
+ * database, {_id: "<collection>", layoutlab: 1, <the tool's fields>, uuid}, written before its first
+ * document (a killed run's partial collection is still marked). The fields are the caller's (tool,
+ * version, written_at, command_line, source, params, verify: see core/mark.h, docs/results-schema.md).
+ * A collection is layoutlab's when its document exists and, when both the document and the server know
+ * a UUID, the two agree: a collection dropped and recreated by someone else under the same name is not.
+ * lab_store_drop removes the collection's document. Both backends keep it (the embedded store for the
+ * record; its collections are all layoutlab's). */
+#define LAB_MARK_COLL "_layoutlab"
+
+/* lab_store_mark_put -- replace the marker of `coll` with {_id: coll, layoutlab: 1, fields..., uuid (the
+ * collection's, when the backend has one; any "uuid" in `fields` is ignored)}; `coll` should exist. */
+bool lab_store_mark_put (lab_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error);
+
+/* lab_store_mark_get -- *doc = the marker of `coll` without _id (caller destroys) when `coll` is
+ * layoutlab's, else NULL; *foreign (may be NULL) = a marker exists but its UUID is not the collection's
+ * (recreated by someone else). */
+bool lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
+                         bson_error_t *error);
+
+/* lab_store_mark_set -- when `coll` is layoutlab's: its marker with field `key` replaced by (or added as)
+ * `value`, a document (the verification after --verify); *set (may be NULL) says whether it was. */
+bool lab_store_mark_set (lab_session_t *sess, const char *coll, const char *key, const bson_t *value,
+                         bool *set, bson_error_t *error);
+
 /* ---- writes ------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -223,7 +266,7 @@ typedef struct {
  *   {field: 1} serves it (its entries are ordered by key, then RecordId), where {field: 1, _id: 1} would
  *   be a blocking sort of the whole collection before the first batch. Ties come in index order (RecordId
  *   order). The index used is {field: 1} when it exists, else another non-sparse, non-partial index whose
- *   first key is `field` (hashed, text, sparse and partial indexes cannot serve the stream). Through
+ *   first key is `field` (hashed, text, sparse, partial and hidden indexes cannot serve the stream). Through
  *   mongos each shard streams its index and mongos merges on the key: a key's rows stay contiguous, but
  *   ties from different shards may interleave in any order.
  *   FerretDB (the test server) ignores `hint` and sorts every read in memory with an unstable sort: there
@@ -248,6 +291,14 @@ lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, cons
  * Fails as lab_store_sorted_open would (NO_COLLECTION, NO_INDEX). */
 bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
                                 const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+
+/* lab_store_sorted_explain -- MongoDB: the server's own plan of the read lab_store_sorted_open would send
+ * with the same arguments: {explain: <that aggregate, without $db>, verbosity: "queryPlanner"} (no
+ * document is read); *reply (always initialized, caller destroys) is the server's answer, parsed by
+ * lab_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
+ * its domain and code. Embedded: LAB_STORE_ERR_NOT_SUPPORTED (it walks the index; nothing to ask). */
+bool lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+                               const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
 
 /* lab_mongo_sorted_command -- append to `out` the aggregate command a sorted read sends to MongoDB
  * (pure; the MongoDB backend builds both its reads and its descriptions with it): {aggregate: coll,
@@ -288,6 +339,8 @@ typedef struct {
    int64_t max_message_bytes; /* maxMessageSizeBytes (embedded: 48,000,000) */
    int64_t pid;               /* server pid when known (embedded: own pid), else 0 */
    int64_t uptime_s;          /* server uptime when known, else -1 */
+   int64_t start_ms;          /* when the server process started, ms since the epoch: serverStatus localTime
+                               * - uptimeMillis (MongoDB; -1 unknown); embedded: the store's open */
    bool local;                /* server runs on this machine (its page cache is ours to drop) */
    bool pid_local;            /* `pid` is the server's process in this machine's /proc: embedded, or a local
                                * server whose /proc/PID/comm is a known server name

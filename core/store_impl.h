@@ -49,6 +49,10 @@ struct lab_store_ops {
    /* NULL: store.c uses count (exact where it costs nothing) */
    bool (*count_estimated) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    bool (*stats) (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+   bool (*list) (lab_session_t *sess, char ***names, bson_error_t *error);
+   /* NULL: no UUIDs (*has false) */
+   bool (*coll_uuid) (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                      bson_error_t *error);
    /* docs are already size-checked and carry an _id; `orig_index[i]` is each one's index in the caller's
     * batch, for per-document errors. `first` >= 0: the caller's document k goes at natural-order position
     * first + k (lab_store_insert_many_at); -1: the backend appends. */
@@ -66,6 +70,9 @@ struct lab_store_ops {
    /* NULL: store.c checks the index with has_index and describes the generic index walk */
    bool (*sorted_describe) (lab_session_t *sess, const char *coll, const char *field,
                             const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+   /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
+   bool (*sorted_explain) (lab_session_t *sess, const char *coll, const char *field,
+                           const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
    int (*cursor_next) (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
    void (*cursor_close) (lab_cursor_t *cur);
    bool (*partition) (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,

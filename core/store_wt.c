@@ -34,6 +34,7 @@ const lab_store_ops_t lab_store_wt_ops = {
    .drop = lab_wt_drop,
    .count = lab_wt_count,
    .stats = lab_wt_stats,
+   .list = lab_wt_list,
    .insert_many = lab_wt_insert_many,
    .upsert_by_id = lab_wt_upsert_by_id,
    .delete_eq = lab_wt_delete_eq,

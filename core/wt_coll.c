@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +23,36 @@ lab_wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t
    pthread_mutex_lock (&st->mu);
    *exists = lab_wt_coll_find (st, coll) != NULL;
    pthread_mutex_unlock (&st->mu);
+   return true;
+}
+
+/* strp_cmp -- qsort order of C strings. */
+static int
+strp_cmp (const void *a, const void *b)
+{
+   return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+/* lab_wt_list -- the catalog's collection names, sorted. */
+bool
+lab_wt_list (lab_session_t *sess, char ***names, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   const wt_coll_t *c;
+   size_t n = 0;
+
+   (void)error;
+   pthread_mutex_lock (&st->mu);
+   for (c = st->colls; c; c = c->next) {
+      n++;
+   }
+   *names = bson_malloc0 ((n + 1) * sizeof (char *));
+   n = 0;
+   for (c = st->colls; c; c = c->next) {
+      (*names)[n++] = bson_strdup (c->name);
+   }
+   pthread_mutex_unlock (&st->mu);
+   qsort (*names, n, sizeof (char *), strp_cmp);
    return true;
 }
 

@@ -507,6 +507,7 @@ lab_wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *e
    info->max_message_bytes = LAB_MESSAGE_MAX_BYTES;
    info->pid = (int64_t)getpid ();
    info->uptime_s = (int64_t)(time (NULL) - st->opened_at);
+   info->start_ms = (int64_t)st->opened_at * 1000;
    info->local = true;
    return true;
 }

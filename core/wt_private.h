@@ -174,6 +174,7 @@ wt_coll_t *lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_erro
 /* lab_wt_coll_get_or_create -- for writes: MongoDB creates a missing collection on first insert. */
 wt_coll_t *lab_wt_coll_get_or_create (wt_sess_t *ss, const char *name, bson_error_t *error);
 
+bool lab_wt_list (lab_session_t *sess, char ***names, bson_error_t *error);
 bool lab_wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
 bool lab_wt_create (lab_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_wt_drop (lab_session_t *sess, const char *coll, bson_error_t *error);

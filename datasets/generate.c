@@ -15,7 +15,7 @@
 
 bool
 lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
-                         bool *owned, bson_error_t *error)
+                         const bson_t *provenance, bool *owned, bson_error_t *error)
 {
    bool exists = false;
    int64_t count = 0;
@@ -47,6 +47,9 @@ lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool 
       return false;
    }
    *owned = !append || count == 0;
+   if (*owned && provenance && !lab_store_mark_put (sess, coll, provenance, error)) {
+      return false;
+   }
    return true;
 }
 
@@ -184,7 +187,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    if (!sess) {
       goto done;
    }
-   if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, false, false, &owned, error)) {
+   if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, false, false, o->provenance, &owned, error)) {
       goto done;
    }
 

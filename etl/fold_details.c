@@ -4,6 +4,7 @@
  */
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/mark.h"
 #include "core/opts.h"
 #include "core/store.h"
 #include "retry.h"
@@ -62,7 +63,11 @@ static const char *usage_text =
    "  --batch-docs N          documents per write batch (default 1000)\n"
    "  --batch-bytes SIZE      bytes per write batch (default 16MiB, kept below the server's message size)\n"
    "  --parallel N            N workers on N key ranges, each with its own cursor and writer (default 1)\n"
-   "  --drop-dst              replace an existing destination\n"
+   "  --drop-dst              replace an existing destination. On a MongoDB server, a destination\n"
+   "                          layoutlab did not write (no marker in the database's _layoutlab collection)\n"
+   "                          is shown (name, documents, size) and dropped only after \"y\" on a terminal,\n"
+   "                          or with --yes; otherwise the run stops (exit 2) and nothing is dropped\n"
+   "  --yes                   drop such a destination without asking\n"
    "  --resume                continue an interrupted run (same settings); the checkpoint is kept in\n"
    "                          <dst>.fold_state in the destination database. Masters rejected after the\n"
    "                          last checkpoint may appear twice in the --reject file.\n"
@@ -79,9 +84,15 @@ static const char *usage_text =
    "  --plan                  print what the run would send (each range's read command with its hint, sort,\n"
    "                          batch size and allowDiskUse, the ranges and their estimated documents, the\n"
    "                          writes' batch sizes and write concern, the temporary space, resume or fresh)\n"
-   "                          and exit 0 without writing anything; with --json the plan is in the summary.\n"
+   "                          and how the server itself would run each read: its explain (queryPlanner) of\n"
+   "                          the exact command, read back (index walk, or a sort of N documents in memory\n"
+   "                          or spilled to disk); exit 0 without writing anything; with --json the plan,\n"
+   "                          with the server's own explain replies, is in the summary.\n"
    "                          It refuses what the run would refuse (a non-empty destination without\n"
    "                          --drop-dst/--resume); with --drop-dst/--resume it shows what they would do\n"
+   "  --allow-blocking-sort   start even when the server's plan of the read sorts more than 1,000,000\n"
+   "                          documents before the first one (a multikey or hidden key index, FerretDB);\n"
+   "                          without it such a fold stops before reading anything (exit 2)\n"
    "  --retries N             a range failing with a transient error (network, server selection, failover,\n"
    "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 "
    "s\n"
@@ -128,6 +139,7 @@ typedef struct {
    lab_cli_common_t common;
    lab_foldrun_opts_t run;
    bool verify;
+   bool yes;                     /* --yes: drop a destination layoutlab did not write without asking */
    const char *block_compressor; /* NULL: the backend's default */
    int32_t zstd_level;
 } options_t;
@@ -162,6 +174,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_FLAG ("--copy-only", 0, &r->copy_only),
       LAB_CLI_OPT_FLAG ("--create-index", 0, &r->create_index),
       LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
+      LAB_CLI_OPT_FLAG ("--allow-blocking-sort", 0, &r->allow_blocking_sort),
+      LAB_CLI_OPT_FLAG ("--yes", 0, &o->yes),
       LAB_CLI_OPT_INT ("--retries", 0, &r->retries, 0, 100),
       LAB_CLI_OPT_INT ("--cursor-batch", 0, &r->cursor_batch_docs, 1, 1000000),
       LAB_CLI_OPT_REFUSED ("--out", 'o',
@@ -207,6 +221,17 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_DROP"); /* test hook: see run.h */
    r->kill_after_drop = v && *v && strcmp (v, "0") != 0;
+   v = getenv ("LAYOUTLAB_TEST_BLOCKING_SORT_DOCS"); /* test hook: the refusal's limit on a small server */
+   if (v && *v &&
+       !lab_parse_int (v, "LAYOUTLAB_TEST_BLOCKING_SORT_DOCS", 1, INT64_MAX, &r->blocking_sort_max_docs,
+                       error)) {
+      return false;
+   }
+   /* every output file is checked before anything is read or written */
+   if (!lab_cli_output_check (o->common.json_path, "--json", error) ||
+       !lab_cli_output_check (r->reject_path, "--reject", error)) {
+      return false;
+   }
    /* checked before the store is opened: a usage error never creates one */
    return lab_foldrun_opts_check (r, error);
 }
@@ -385,6 +410,34 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
    BSON_APPEND_DOUBLE (summary, "rows_per_s", fr->elapsed_s > 0 ? (double)fr->rows_in / fr->elapsed_s : 0.0);
 }
 
+/* mark_verified -- the destination's marker (when layoutlab wrote it) records this verification: ok,
+ * method, rows, masters, checksum, at (docs/results-schema.md, provenance). */
+static void
+mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *vr)
+{
+   lab_session_t *sess;
+   bson_error_t err;
+   bson_t v = BSON_INITIALIZER;
+   char now[40];
+   bool set = false;
+
+   BSON_APPEND_BOOL (&v, "ok", vr->equal);
+   BSON_APPEND_UTF8 (&v, "method", "ordered");
+   BSON_APPEND_INT64 (&v, "rows", vr->src_rows);
+   BSON_APPEND_INT64 (&v, "masters", vr->src_masters);
+   append_hash (&v, "checksum", vr->src_hash);
+   lab_mark_now (now, sizeof now);
+   BSON_APPEND_UTF8 (&v, "at", now);
+   sess = lab_session_open (store, &err);
+   if (!sess || !lab_store_mark_set (sess, dst, "verify", &v, &set, &err)) {
+      lab_log_error ("the verification could not be recorded in '%s': %s", LAB_MARK_COLL, err.message);
+   } else if (!set) {
+      lab_log_debug ("'%s' has no layoutlab marker: the verification is not recorded there", dst);
+   }
+   lab_session_close (sess);
+   bson_destroy (&v);
+}
+
 /* append_verify_summary -- the verification's figures for the JSON summary. */
 static void
 append_verify_summary (bson_t *summary, const lab_verify_result_t *vr)
@@ -424,7 +477,7 @@ main (int argc, char **argv)
    bool fold = true, folded = false, verified = false, human;
    int code = LAB_EXIT_FAILURE;
    lab_cli_run_t cli;
-   bson_t summary;
+   bson_t summary, provenance;
    size_t nskip = 0;
    double rps;
 
@@ -445,6 +498,8 @@ main (int argc, char **argv)
       return LAB_EXIT_OK;
    }
    lab_log_set (&o.common);
+   lab_mark_begin (&provenance, "fold-details", argc, argv);
+   o.run.provenance = &provenance;
    /* the human summary goes to stdout unless the JSON summary does */
    human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
    sopts.db = o.common.db;
@@ -453,6 +508,7 @@ main (int argc, char **argv)
    sopts.create = !o.run.plan_only; /* --plan creates nothing, not even an embedded store's home */
    sopts.block_compressor = o.block_compressor;
    sopts.zstd_level = o.zstd_level;
+   sopts.connect_timeout_ms = o.common.server_timeout_ms;
    store = lab_store_open (o.common.uri, &sopts, &error);
    if (!store) {
       goto fail;
@@ -484,6 +540,19 @@ main (int argc, char **argv)
          if (!o.run.bucket_by && st.bucket_by[0]) {
             o.run.bucket_by = st.bucket_by;
          }
+      }
+   }
+   /* a fresh fold drops what is at the destination (and its checkpoint collection): on a server, only
+    * what layoutlab wrote, unless the user says so (--yes, or y on a terminal) */
+   if (fold && !o.run.resume && !o.run.plan_only) {
+      char *sc = lab_foldrun_state_coll (o.run.dst);
+      bool guarded =
+         (!o.run.drop_dst || lab_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
+         lab_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
+                              &error);
+      bson_free (sc);
+      if (!guarded) {
+         goto fail;
       }
    }
    if (fold) {
@@ -572,6 +641,7 @@ main (int argc, char **argv)
          goto fail;
       }
       verified = true;
+      mark_verified (store, o.run.dst, &vr);
       if (human) {
          printf (
             "verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s%s\n",
@@ -643,5 +713,6 @@ summary:
    }
    lab_foldrun_result_cleanup (&fr);
    lab_store_close (store);
+   bson_destroy (&provenance);
    return code;
 }

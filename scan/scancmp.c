@@ -77,7 +77,9 @@ static const char usage[] =
    "                         giving a cache under 1MiB, are refused (exit 2) before anything is measured\n"
    "  --server-cache-sweep   a MongoDB server: set its cache with setParameter "
    "wiredTigerEngineRuntimeConfig\n"
-   "                         \"cache_size=NM\" at each point and after each restart (every client sees it);\n"
+   "                         \"cache_size=NM\" at each point and after each restart (every client sees it;\n"
+   "                         through mongos each shard's primary gets its share); needs --cold and\n"
+   "                         --restart-cmd (a point must not start with what the previous one cached);\n"
    "                         a server without that parameter (FerretDB) is refused before measuring (exit "
    "1)\n"
    "  --locality-sample N    masters sampled for the locality figures (default 1000)\n"
@@ -100,7 +102,9 @@ static const char usage[] =
    "  --shard-uri URI        mongos: the URI of a direct connection to a shard, repeatable, in listShards "
    "order\n"
    "                         or as NAME=URI (default: mongodb://HOST:PORT/?directConnection=true from the\n"
-   "                         shard's first seed, with --uri's credentials)\n"
+   "                         shard's first seed, with --uri's credentials; on a cluster with access\n"
+   "                         control those are the router's users, which the shards do not know: give a\n"
+   "                         shard-local user here, or the run stops at discovery saying so)\n"
    "  --restart-drops-caches the restart command drops the server's page cache itself (e.g. over ssh): the\n"
    "                         results say \"dropped by the restart command\" instead of \"not possible\"\n"
    "  --interval DUR         sampling period (default 1s; getDiagnosticData is sampled at the same period)\n"
@@ -109,10 +113,11 @@ static const char usage[] =
    "after)\n"
    "  --calibrate-size SIZE  size of that file (default 1GiB)\n"
    "  --calibrate-time DUR   duration of the random-read test (default 3s)\n"
-   "  -o, --out FILE|-       results file (JSON, docs/results-schema.md; --output is the same option);\n"
-   "                         layout-report renders it. With -, the JSON is stdout and\n"
-   "                         the table goes to stderr. --json FILE|- writes the tools' common summary\n"
-   "                         (docs/json-summary.md) with the same results under \"results\"\n"
+   "  -o, --out FILE|-       results file (JSON, docs/results-schema.md; --output is the same option),\n"
+   "                         its directory checked before anything is measured; layout-report renders it.\n"
+   "                         With -, the JSON is stdout and the table goes to stderr. --json FILE|- writes\n"
+   "                         the tools' common summary (docs/json-summary.md) with the same results under\n"
+   "                         \"results\"\n"
    "\n"
    "%s"
    "\n"
@@ -283,6 +288,7 @@ main (int argc, char **argv)
    o.shard_uris = shards.v;
    o.nshard_uris = shards.n;
    o.uri = c.uri;
+   o.server_timeout_ms = c.server_timeout_ms;
    if ((sizes_arg && !lab_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
        (ratios_arg && !lab_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
       rc = lab_cli_usage_exit (&error);
@@ -303,7 +309,9 @@ main (int argc, char **argv)
    o.progress = c.progress;
    o.cache_size_bytes = c.cache_size_bytes;
    o.log = log_cb;
-   if (!lab_scan_opts_check (&o, c.uri, &error)) {
+   /* the output files before anything is measured: an hour of runs must not end on a missing directory */
+   if (!lab_scan_opts_check (&o, c.uri, &error) || !lab_cli_output_check (out, "--out", &error) ||
+       !lab_cli_output_check (c.json_path, "--json", &error)) {
       rc = lab_cli_usage_exit (&error); /* before any work: no summary */
       goto cleanup;
    }
@@ -313,6 +321,7 @@ main (int argc, char **argv)
    so.progress = c.progress;
    so.direct_io = o.direct_io;
    so.create = false;
+   so.connect_timeout_ms = c.server_timeout_ms;
    store = lab_store_open (c.uri, &so, &error);
    if (!store) {
       char *shown = lab_uri_redact (c.uri);

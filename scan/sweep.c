@@ -142,6 +142,18 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
                      "--server-cache-sweep needs --cache-sizes or --cache-ratios");
       return false;
    }
+   if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && o->server_cache_sweep &&
+       (!o->cold || !o->restart_cmd)) {
+      /* the server's engine cache keeps what each point read: at the next (larger) point the pages are
+       * still there and the point's read amplification says nothing about its cache */
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--server-cache-sweep without %s: the server's engine cache keeps what one point read "
+                     "(setParameter only resizes it), so the next point would start warm and its read "
+                     "amplification would not be a cold one. Give --cold --restart-cmd CMD (a restart "
+                     "empties the cache before each layout; the cache size is set again after it)",
+                     !o->cold ? "--cold" : "--restart-cmd");
+      return false;
+   }
    if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
@@ -227,7 +239,7 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
    sw->reference = lab_results_sweep_reference_of (sw->ratios, sw->n);
    if (p->backend == LAB_BACKEND_MONGO) {
       /* refused before anything is measured: FerretDB has no such parameter */
-      if (!lab_store_set_cache_size (p->store, sw->cache_bytes[0], error)) {
+      if (!lab_scan_set_cache_size (p->topo, p->store, sw->cache_bytes[0], NULL, error)) {
          lab_error_prefix (error, "--server-cache-sweep");
          return false;
       }
@@ -306,6 +318,7 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
 {
    const lab_scan_opts_t *o = p->opts;
    bson_t *entries = bson_malloc0 ((size_t)o->runs * p->layouts.n * sizeof *entries);
+   uint64_t per_server = 0;
    size_t l;
    int nentries = 0, k;
    bool ok = false;
@@ -313,7 +326,7 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    lab_scan_say (o, false,
                  "sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the reference layout on disk)", i + 1,
                  sw->n, (double)sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
-   if (!lab_store_set_cache_size (p->store, sw->cache_bytes[i], error)) {
+   if (!lab_scan_set_cache_size (p->topo, p->store, sw->cache_bytes[i], &per_server, error)) {
       lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
                         (unsigned long long)sw->cache_bytes[i]);
       goto done;
@@ -341,6 +354,23 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    }
    if (p->backend == LAB_BACKEND_MONGO) {
       BSON_APPEND_UTF8 (point, "cache_set_by", "setParameter wiredTigerEngineRuntimeConfig");
+   }
+   if (p->topo->kind == LAB_TOPO_MONGOS) {
+      /* each shard's primary got its share; together they are the point's cache */
+      bson_t arr, sd;
+      char idx[16];
+      const char *ik;
+      size_t t;
+      BSON_APPEND_ARRAY_BEGIN (point, "shards", &arr);
+      for (t = 0; t < p->topo->ntargets; t++) {
+         bson_uint32_to_string ((uint32_t)t, &ik, idx, sizeof idx);
+         BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &sd);
+         BSON_APPEND_UTF8 (&sd, "name", p->topo->targets[t].name);
+         BSON_APPEND_UTF8 (&sd, "host", p->topo->targets[t].host);
+         BSON_APPEND_INT64 (&sd, "cache_size_bytes", (int64_t)per_server);
+         bson_append_document_end (&arr, &sd);
+      }
+      bson_append_array_end (point, &arr);
    }
    lab_scan_runs_record (p, point, entries, nentries);
    for (l = 0; l < p->layouts.n; l++) {

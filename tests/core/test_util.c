@@ -242,6 +242,65 @@ test_cli_common (void **state)
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING_VALUE));
 }
 
+/* test_cli_server_timeout -- --server-timeout: 5 s by default, a duration, refused when absurd */
+static void
+test_cli_server_timeout (void **state)
+{
+   char *argv[] = { "tool", "--server-timeout", "250ms", "--server-timeout=2m", "--server-timeout", "0s" };
+   lab_cli_common_t c;
+   bson_error_t e;
+   int i = 1;
+
+   (void)state;
+   lab_cli_common_init (&c);
+   assert_int_equal (c.server_timeout_ms, 5000);
+   assert_int_equal (lab_cli_common_take (&c, 6, argv, &i, &e), 1);
+   assert_int_equal (c.server_timeout_ms, 250);
+   i++;
+   assert_int_equal (lab_cli_common_take (&c, 6, argv, &i, &e), 1);
+   assert_int_equal (c.server_timeout_ms, 120000);
+   i++;
+   assert_int_equal (lab_cli_common_take (&c, 6, argv, &i, &e), -1);
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
+}
+
+/* test_cli_output_check -- an output path is checked before any work: its directory exists, is one,
+ * and takes a file; nothing is left behind */
+static void
+test_cli_output_check (void **state)
+{
+   char *dir = lab_test_tmpdir ("outcheck");
+   char *ok = bson_strdup_printf ("%s/run.json", dir);
+   char *missing = bson_strdup_printf ("%s/no/such/dir/run.json", dir);
+   char *file_as_dir = bson_strdup_printf ("%s/run.json/x.json", dir);
+   bson_error_t e;
+   FILE *f;
+
+   (void)state;
+   assert_true (lab_cli_output_check (NULL, "--out", &e));
+   assert_true (lab_cli_output_check ("-", "--out", &e));
+   assert_true (lab_cli_output_check (ok, "--out", &e));
+   assert_int_equal (access (ok, F_OK), -1); /* the check writes nothing it keeps */
+   assert_false (lab_cli_output_check (missing, "--out", &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
+   assert_non_null (strstr (e.message, "does not exist"));
+   assert_non_null (strstr (e.message, "--out"));
+   f = fopen (ok, "w");
+   assert_non_null (f);
+   fclose (f);
+   assert_false (lab_cli_output_check (file_as_dir, "-o", &e)); /* a file where the directory should be */
+   assert_non_null (strstr (e.message, "not a directory"));
+   assert_false (lab_cli_output_check (dir, "--json", &e)); /* the path is a directory */
+   assert_non_null (strstr (e.message, "is a directory"));
+   /* a directory no one may create files in, root included */
+   assert_false (lab_cli_output_check ("/proc/layoutlab-run.json", "--out", &e));
+   assert_non_null (strstr (e.message, "cannot create a file"));
+   bson_free (file_as_dir);
+   bson_free (missing);
+   bson_free (ok);
+   bson_free (dir);
+}
+
 /* parse_one -- lab_cli_parse of a NULL-terminated argument list (argv[0] is the tool). */
 static bool
 parse_one (const lab_cli_spec_t *spec, const char **args, bson_error_t *e)
@@ -706,6 +765,8 @@ main (void)
       cmocka_unit_test (test_sizes),
       cmocka_unit_test (test_durations_ints),
       cmocka_unit_test (test_cli_common),
+      cmocka_unit_test (test_cli_server_timeout),
+      cmocka_unit_test (test_cli_output_check),
       cmocka_unit_test (test_cli_parse),
       cmocka_unit_test (test_cli_aliases),
       cmocka_unit_test (test_cli_summary_header),
