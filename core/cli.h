@@ -176,7 +176,7 @@ typedef struct {
 #define LAB_CLI_COMMON_CACHE_SIZE 0x100u
 #define LAB_CLI_COMMON_SERVER_TIMEOUT 0x200u
 /* the options of a tool that opens no store */
-#define LAB_CLI_COMMON_STORE \
+#define LAB_CLI_COMMON_STORE                                                                                 \
    (LAB_CLI_COMMON_URI | LAB_CLI_COMMON_DB | LAB_CLI_COMMON_CACHE_SIZE | LAB_CLI_COMMON_SERVER_TIMEOUT)
 
 typedef struct {

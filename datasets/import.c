@@ -271,7 +271,8 @@ start_loading (import_t *im, bson_error_t *error)
    if (!im->sess) {
       return false;
    }
-   if (!lab_billgen_prepare_dst (im->sess, o->coll, o->drop, o->append, true, o->provenance, &im->owned, error)) {
+   if (!lab_billgen_prepare_dst (im->sess, o->coll, o->drop, o->append, true, o->provenance, &im->owned,
+                                 error)) {
       return false;
    }
    lab_loader_opts_t lo = {

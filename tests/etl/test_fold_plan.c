@@ -132,5 +132,5 @@ main (void)
       cmocka_unit_test (test_verdict_multikey_and_shards),
       cmocka_unit_test (test_verdict_ferretdb),
    };
-   return cmocka_run_group_tests (tests, NULL, NULL);
+   return lab_test_run_group ("fold_plan", tests, NULL, NULL);
 }
