@@ -11,7 +11,7 @@
  *   wt_session.c  the session cache: one WT_SESSION per lab_session_t and its cursor cache;
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
- *   wt_cursor.c   sorted walks over an index, partitioning, distinct keys;
+ *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
  * Every KeyString byte rule (body, type tag, RecordId, the unique _id format) lives in keyenc.h.
@@ -227,7 +227,7 @@ bool lab_wt_delete_eq (lab_session_t *sess, const char *coll, const char *field,
 bool lab_wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                      lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 
-/* ---- wt_cursor.c: sorted walks, partitions, distinct keys --------------------------------------- */
+/* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
 
 bool lab_wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field,
                          const lab_sorted_opts_t *opts, bson_error_t *error);
@@ -237,5 +237,11 @@ bool lab_wt_partition (lab_session_t *sess, const char *coll, const char *field,
                        int *nbounds, bson_error_t *error);
 bool lab_wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                            int64_t *nkeys, bson_error_t *error);
+bool lab_wt_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+                          bson_error_t *error);
+bool lab_wt_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                            int *nranges, bson_error_t *error);
+bool lab_wt_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                              bson_t *out, bson_error_t *error);
 
 #endif
