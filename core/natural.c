@@ -24,11 +24,11 @@ typedef struct {
    const lab_natural_scan_t *job;
    task_t *tasks;
    size_t ntasks;
-   size_t next;     /* atomic: the next task to take */
-   int stop;        /* atomic: a thread failed, the others stop */
+   size_t next;              /* atomic: the next task to take */
+   int stop;                 /* atomic: a thread failed, the others stop */
    pthread_mutex_t fault_mu; /* the fault hook's calls and count */
    int64_t taken;            /* documents taken over the job (the fault hook's count) */
-   int64_t *docs;   /* atomic adds: per collection */
+   int64_t *docs;            /* atomic adds: per collection */
    int64_t *bytes;
 } shared_t;
 

@@ -19,7 +19,8 @@
 
 /* lab_natural_doc_fn -- one document of collection colls[coll] (valid only during the call), in the
  * context of the thread reading it (`wctx`, worker `worker`). Return false with *error to stop the job. */
-typedef bool (*lab_natural_doc_fn) (void *wctx, int worker, size_t coll, const bson_t *doc, bson_error_t *error);
+typedef bool (*lab_natural_doc_fn) (void *wctx, int worker, size_t coll, const bson_t *doc,
+                                    bson_error_t *error);
 
 typedef struct {
    const char *const *colls; /* the collections (each must exist: NO_COLLECTION otherwise) */
@@ -28,8 +29,8 @@ typedef struct {
    int ranges_per_coll; /* ranges asked of each collection (0: 4 per worker, for balance) */
    int32_t batch_docs;  /* cursor batch size (0: the backend's) */
    lab_natural_doc_fn fn;
-   void *wctx;       /* the first of `workers` contexts, laid out wctx_size bytes apart */
-   size_t wctx_size; /* 0: every worker gets wctx itself */
+   void *wctx;               /* the first of `workers` contexts, laid out wctx_size bytes apart */
+   size_t wctx_size;         /* 0: every worker gets wctx itself */
    lab_progress_t *progress; /* documents and their bytes, added every few hundred documents (may be NULL) */
    /* test hook: called before each document is taken (`nth`: 1-based over the whole job, every thread;
     * one call at a time, none after a failure); returning false fails the read with *error */
