@@ -688,6 +688,26 @@ lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bso
 }
 
 bool
+lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
+                               lab_leaf_estimate_t *est, bson_error_t *error)
+{
+   lab_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
+
+   memset (est, 0, sizeof *est);
+   est->pages = -1;
+   if (opts && opts->windows > 0) {
+      o.windows = opts->windows < 2 ? 2 : opts->windows;
+   }
+   if (opts && opts->pages_per_window > 0) {
+      o.pages_per_window = opts->pages_per_window;
+   }
+   if (!sess->store->ops->leaf_pages_estimate) {
+      return not_supported (sess->store, "sampled leaf page counts", error);
+   }
+   return check_coll (coll, error) && sess->store->ops->leaf_pages_estimate (sess, coll, &o, est, error);
+}
+
+bool
 lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                  bson_error_t *error)
 {

@@ -94,6 +94,8 @@ struct lab_store_ops {
    bool (*record_ids) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                        int64_t **rids, size_t *n, bson_error_t *error);
    bool (*leaf_pages) (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+   bool (*leaf_pages_estimate) (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
+                                lab_leaf_estimate_t *est, bson_error_t *error);
    /* NULL: 0 (no server selection) */
    int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };
