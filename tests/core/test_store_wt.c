@@ -535,6 +535,39 @@ test_index_after_data (void **state)
       bson_strfreev (paths);
    }
 
+   /* a build split over 3 reader threads, each spilling sorted runs, merged: every entry once, in key
+    * order, equal keys in RecordId (insertion: _id) order */
+   setenv ("LAB_WT_BUILD_THREADS", "3", 1);
+   setenv ("LAB_WT_SORT_BUDGET", "20000", 1);
+   insert_rows (s, "y", 1, 3000, 50);
+   CHECK (lab_store_create_index (s, "y", "bill_id", &e_));
+   unsetenv ("LAB_WT_SORT_BUDGET");
+   unsetenv ("LAB_WT_BUILD_THREADS");
+   {
+      lab_cursor_t *cur;
+      const bson_t *doc;
+      bson_iter_t it;
+      bson_error_t e;
+      int64_t prev_id = -1, id, seen = 0;
+      int32_t prev_bill = INT32_MIN, bill;
+      int rc;
+
+      CHECK (cur = lab_store_sorted_open (s, "y", "bill_id", NULL, &e_));
+      while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+         assert_true (bson_iter_init_find (&it, doc, "bill_id"));
+         bill = bson_iter_int32 (&it);
+         assert_true (bson_iter_init_find (&it, doc, "_id"));
+         id = bson_iter_as_int64 (&it);
+         assert_true (bill > prev_bill || (bill == prev_bill && id > prev_id));
+         prev_bill = bill;
+         prev_id = id;
+         seen++;
+      }
+      assert_int_equal (rc, 0);
+      lab_cursor_close (cur);
+      assert_int_equal (seen, 3000);
+   }
+
    /* 'amount' grows with insertion order: the build skips the sort; the index must still be right */
    CHECK (lab_store_create_index (s, "x", "amount", &e_));
    {
