@@ -73,7 +73,7 @@ static const char *usage_text =
    "                          few batches). On an existing, finished destination (no --drop-dst/--resume)\n"
    "                          it only verifies. Masters this run rejected are expected absent; a later\n"
    "                          --verify alone reports them as missing (they are in the --reject file).\n"
-   "  --verify-memory SIZE    multiset: bound on its maps (default 1GiB; about 120 bytes plus the key per\n"
+   "  --verify-memory SIZE    multiset: bound on its maps (default 1GiB; about 200 bytes plus the key per\n"
    "                          master and thread); more masters are verified in passes, each a share of\n"
    "                          them by a hash of the key and a read of both collections\n"
    "  --copy-only             benchmark ceiling: the same sorted read, rows written unchanged (no folding)\n"

@@ -19,12 +19,13 @@
  * under their key; a destination document's rows under its key, with its parts, size and buckets), the
  * maps are merged, and the masters are then accounted in key order. Independent of the fold's own read
  * path (a key range or an index the fold misread cannot hide a row from it), and on a production server
- * the cheapest full read there is. Memory: a map entry per master per thread (about 120 bytes plus the
- * key); when the masters would need more than `memory_bytes`, the masters are split by a hash of their
- * key into passes, each pass scanning both collections again and holding only its share of the masters
- * (a first estimate from the destination's document count; a pass whose maps outgrow the bound starts
- * again with twice the passes, logged). A transient error (etl/retry.h) starts the pass again from its
- * beginning after 1 s, 2 s, 4 s, ... (at most 16 s; each try logged); the passes done stay done.
+ * the cheapest full read there is. Memory: a map entry per master per thread (about 200 bytes with the
+ * table's slack, plus the key: 209 measured with 16-byte keys); when the masters would need more than
+ * `memory_bytes`, the masters are split by a hash of their key into passes, each pass scanning both
+ * collections again and holding only its share of the masters (a first estimate from the destination's
+ * document count; a pass whose maps outgrow the bound starts again with twice the passes, logged). A
+ * transient error (etl/retry.h) starts the pass again from its beginning after 1 s, 2 s, 4 s, ... (at most 16
+ * s; each try logged); the passes done stay done.
  *
  * ordered -- both collections streamed sorted by the key, in step (a merge join). One thread reads --
  * both streams, in step, copying each document into batches -- and the calling thread hashes, unfolds
