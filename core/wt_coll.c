@@ -346,13 +346,10 @@ leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t start, int
           int64_t *crossed, bson_error_t *error)
 {
    int64_t before, after, k = 0;
-   int exact, ret;
+   int ret;
 
    cc->set_key (cc, start);
-   ret = cc->search_near (cc, &exact);
-   if (ret == 0 && exact < 0) {
-      ret = cc->next (cc);
-   }
+   ret = lab_wt_search_ge (cc);
    if (ret == WT_NOTFOUND) {
       *rows = *crossed = 0;
       return true;
@@ -401,21 +398,18 @@ lab_wt_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_lea
    count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
    data_size = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
    stat_uri = bson_strdup_printf ("statistics:%s", c->uri);
-   if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0) {
-      lab_wt_fail (error, ret, "open collection '%s' (%s)", coll, c->uri);
+   if (!lab_wt_coll_cursor (ss->s, c, &cc, error)) {
       goto done;
    }
-   if ((ret = cc->next (cc)) == WT_NOTFOUND) {
+   if ((ret = lab_wt_rid_ends (cc, &first, &last)) == WT_NOTFOUND) {
       est->pages = 0; /* an empty table has no leaf page with a record */
       ok = true;
       goto done;
    }
-   if (ret != 0 || (ret = cc->get_key (cc, &first)) != 0 || (ret = cc->reset (cc)) != 0 ||
-       (ret = cc->prev (cc)) != 0 || (ret = cc->get_key (cc, &last)) != 0) {
+   if (ret != 0) {
       lab_wt_fail (error, ret, "find the first and last record of '%s'", coll);
       goto done;
    }
-   cc->reset (cc);
    if (!dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_BYTES_INUSE, &inuse, error)) {
       goto done;
    }

@@ -83,6 +83,17 @@ cur_new (lab_cursor_t *cur, wt_sess_t *ss, const char *coll)
    return wc;
 }
 
+/* open_done -- the end of a stream's opening: ddl released, the stream closed unless `ok`; ok. */
+static bool
+open_done (lab_cursor_t *cur, wt_store_t *st, bool ok)
+{
+   pthread_rwlock_unlock (&st->ddl);
+   if (!ok) {
+      lab_wt_cursor_close (cur);
+   }
+   return ok;
+}
+
 /* set_bounds -- the bodies of opts->lo and opts->hi, when given. */
 static bool
 set_bounds (wt_cur_t *wc, const char *field, const lab_sorted_opts_t *opts, bson_error_t *error)
@@ -129,17 +140,9 @@ lab_wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, cons
       lab_wt_fail (error, ret, "open index on '%s' of '%s' (%s)", field, coll, ix->uri);
       goto done;
    }
-   if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &wc->cc)) != 0) {
-      lab_wt_fail (error, ret, "open collection '%s' (%s)", coll, c->uri);
-      goto done;
-   }
-   ok = true;
+   ok = lab_wt_coll_cursor (ss->s, c, &wc->cc, error);
 done:
-   pthread_rwlock_unlock (&st->ddl);
-   if (!ok) {
-      lab_wt_cursor_close (cur);
-   }
-   return ok;
+   return open_done (cur, st, ok);
 }
 
 /* lab_wt_natural_open -- a stream over the collection's table from RecordId opts->range.rid_lo
@@ -151,28 +154,14 @@ lab_wt_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts
    wt_store_t *st = ss->st;
    wt_cur_t *wc;
    wt_coll_t *c;
-   bool ok = false;
-   int ret;
 
    pthread_rwlock_rdlock (&st->ddl);
    wc = cur_new (cur, ss, coll);
    wc->natural = true;
    wc->rid_lo = opts->range.rid_lo;
    wc->rid_hi = opts->range.rid_hi;
-   if (!(c = lab_wt_coll_lookup (st, coll, error))) {
-      goto done;
-   }
-   if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &wc->cc)) != 0) {
-      lab_wt_fail (error, ret, "open collection '%s' (%s)", coll, c->uri);
-      goto done;
-   }
-   ok = true;
-done:
-   pthread_rwlock_unlock (&st->ddl);
-   if (!ok) {
-      lab_wt_cursor_close (cur);
-   }
-   return ok;
+   c = lab_wt_coll_lookup (st, coll, error);
+   return open_done (cur, st, c && lab_wt_coll_cursor (ss->s, c, &wc->cc, error));
 }
 
 /* natural_next -- the next record of a natural-order stream below rid_hi (the first at or above rid_lo
@@ -182,14 +171,11 @@ natural_next (wt_cur_t *wc, WT_ITEM *v, bson_error_t *error)
 {
    WT_CURSOR *cc = wc->cc;
    int64_t rid = 0;
-   int ret, exact;
+   int ret;
 
    if (!wc->started && wc->rid_lo > 0) {
       cc->set_key (cc, wc->rid_lo);
-      ret = cc->search_near (cc, &exact);
-      if (ret == 0 && exact < 0) {
-         ret = cc->next (cc);
-      }
+      ret = lab_wt_search_ge (cc);
    } else {
       ret = cc->next (cc);
    }
@@ -245,16 +231,13 @@ walk_step (wt_cur_t *wc, int64_t *rid, bson_error_t *error)
 {
    WT_CURSOR *ic = wc->ic;
    WT_ITEM k;
-   int ret, exact;
+   int ret;
 
    if (!wc->started && wc->has_lo) {
       k.data = wc->lo.data;
       k.size = wc->lo.len;
       ic->set_key (ic, &k);
-      ret = ic->search_near (ic, &exact);
-      if (ret == 0 && exact < 0) {
-         ret = ic->next (ic);
-      }
+      ret = lab_wt_search_ge (ic);
    } else {
       ret = ic->next (ic);
    }
@@ -523,27 +506,20 @@ done:
 
 /* ---- natural-order ranges and descriptions ------------------------------------------------------ */
 
-/* rid_ends -- the first and last RecordId of the collection's table (*empty when it has none): one
- * positioning at each end, nothing else read. */
+/* rid_ends -- the first and last RecordId of the collection's table (*empty when it has none). */
 static bool
 rid_ends (wt_sess_t *ss, const wt_coll_t *c, int64_t *first, int64_t *last, bool *empty, bson_error_t *error)
 {
    WT_CURSOR *cc = NULL;
    int ret;
 
-   *empty = false;
-   if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0) {
-      return lab_wt_fail (error, ret, "open collection '%s' (%s)", c->name, c->uri);
+   if (!lab_wt_coll_cursor (ss->s, c, &cc, error)) {
+      return false;
    }
-   if ((ret = cc->next (cc)) == WT_NOTFOUND) {
-      *empty = true;
-      ret = 0;
-   } else if (ret == 0 && (ret = cc->get_key (cc, first)) == 0 && (ret = cc->reset (cc)) == 0 &&
-              (ret = cc->prev (cc)) == 0) {
-      ret = cc->get_key (cc, last);
-   }
+   ret = lab_wt_rid_ends (cc, first, last);
    cc->close (cc);
-   return ret == 0 || lab_wt_fail (error, ret, "find the first and last record of '%s'", c->name);
+   *empty = ret == WT_NOTFOUND;
+   return ret == 0 || *empty || lab_wt_fail (error, ret, "find the first and last record of '%s'", c->name);
 }
 
 /* lab_wt_natural_ranges -- up to n ranges of equal RecordId spans between the first and the last

@@ -103,7 +103,7 @@ lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t 
 {
    WT_CURSOR *ic;
    WT_ITEM k;
-   int exact, ret;
+   int ret;
    int64_t rid;
    size_t vlen;
 
@@ -123,14 +123,7 @@ lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t 
    k.data = body->data;
    k.size = body->len;
    ic->set_key (ic, &k);
-   ret = ic->search_near (ic, &exact);
-   if (ret == WT_NOTFOUND) {
-      return 0;
-   }
-   if (ret == 0 && exact < 0) {
-      ret = ic->next (ic);
-   }
-   for (; ret == 0; ret = ic->next (ic)) {
+   for (ret = lab_wt_search_ge (ic); ret == 0; ret = ic->next (ic)) {
       if ((ret = ic->get_key (ic, &k)) != 0) {
          return ret;
       }
@@ -223,7 +216,7 @@ build_collect (build_part_t *p, bson_error_t *error)
    bool ok = false;
    WT_ITEM v;
    int64_t rid;
-   int ret, exact;
+   int ret;
    uint64_t pending = 0;
 
    lab_buf_init (&key);
@@ -231,20 +224,13 @@ build_collect (build_part_t *p, bson_error_t *error)
       lab_wt_fail (error, ret, "open a session to build an index of '%s'", p->c->name);
       goto done;
    }
-   if ((ret = s->open_cursor (s, p->c->uri, NULL, NULL, &cc)) != 0) {
-      lab_wt_fail (error, ret, "open collection '%s' (%s)", p->c->name, p->c->uri);
+   if (!lab_wt_coll_cursor (s, p->c, &cc, error)) {
       goto done;
    }
    if (p->lo > 0) {
       cc->set_key (cc, p->lo);
-      ret = cc->search_near (cc, &exact);
-      if (ret == 0 && exact < 0) {
-         ret = cc->next (cc);
-      }
-   } else {
-      ret = cc->next (cc);
    }
-   for (; ret == 0; ret = cc->next (cc)) {
+   for (ret = p->lo > 0 ? lab_wt_search_ge (cc) : cc->next (cc); ret == 0; ret = cc->next (cc)) {
       bson_t doc;
       bson_iter_t it;
       const bson_value_t *val;
@@ -454,9 +440,8 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bo
    memset (parts, 0, sizeof parts);
    if (n > 1) {
       /* the first and last RecordId: ranges of equal spans (positioned inserts leave them dense) */
-      if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0 || (ret = cc->next (cc)) != 0 ||
-          (ret = cc->get_key (cc, &first)) != 0 || (ret = cc->reset (cc)) != 0 ||
-          (ret = cc->prev (cc)) != 0 || (ret = cc->get_key (cc, &last)) != 0) {
+      if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0 ||
+          (ret = lab_wt_rid_ends (cc, &first, &last)) != 0) {
          n = 1; /* (empty, or unreadable: the one reader says so) */
       }
       if (cc) {

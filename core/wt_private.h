@@ -194,6 +194,15 @@ bool lab_wt_get_cursor (wt_sess_t *ss, const char *uri, bool overwrite, WT_CURSO
 void lab_wt_reset_cursors (wt_sess_t *ss);
 /* lab_wt_cache_drop -- close this session's cached cursors on `uri` (before a drop). */
 void lab_wt_cache_drop (wt_sess_t *ss, const char *uri);
+/* lab_wt_coll_cursor -- a new cursor of session s on the collection's table (the caller closes it); false
+ * with the error naming the collection. */
+bool lab_wt_coll_cursor (WT_SESSION *s, const wt_coll_t *c, WT_CURSOR **cc, bson_error_t *error);
+/* lab_wt_search_ge -- position c, whose key is set, on the first entry at or after that key (search_near,
+ * then next when it landed before): 0, WT_NOTFOUND when there is none, or a WiredTiger error. */
+int lab_wt_search_ge (WT_CURSOR *c);
+/* lab_wt_rid_ends -- the first and last RecordId of the collection table under cc (left reset): one
+ * positioning at each end; 0, WT_NOTFOUND when it has no record, or a WiredTiger error. */
+int lab_wt_rid_ends (WT_CURSOR *cc, int64_t *first, int64_t *last);
 /* lab_wt_rids_push -- append a RecordId to the session's ss->rids. */
 void lab_wt_rids_push (wt_sess_t *ss, int64_t rid);
 

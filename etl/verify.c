@@ -9,13 +9,11 @@
 #include "core/keyenc.h"
 #include "core/log.h"
 #include "core/opts.h"
-#include "retry.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* What survives a failed try: the last fully verified key (every master <= it is accounted on both
  * sides, none after it). The result changes only when a master is accounted, so it needs no rollback:
@@ -544,11 +542,9 @@ lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_r
                     bson_error_t *error)
 {
    state_t st = { 0 };
-   int64_t first = o->retry_first_delay_ms > 0 ? o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
-   int64_t delay, slept;
    uint64_t t0 = lab_now_ns ();
-   bool ok = false;
-   char *from;
+   bool ok = false, retry;
+   char *from, *where;
    int attempt;
 
    memset (res, 0, sizeof *res);
@@ -560,23 +556,14 @@ lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_r
          ok = true;
          break;
       }
-      if (attempt >= o->retries || !lab_retry_transient (error)) {
-         res->gave_up_transient = lab_retry_transient (error);
-         if (attempt > 0 && res->gave_up_transient) {
-            lab_log_error ("--verify: still failing after %d retries: %s", attempt, error->message);
-         }
-         break;
-      }
-      delay = lab_retry_delay_ms (attempt + 1, first, LAB_RETRY_MAX_DELAY_MS);
       from = st.have_last ? lab_value_to_text (&st.last) : NULL;
-      lab_log_info (
-         "retry: --verify failed with a transient error (domain %u, code %u): %s; try %d of %d "
-         "in %.1f s, %s%s",
-         error->domain, error->code, error->message, attempt + 1, o->retries, (double)delay / 1000.0,
-         from ? "past the last verified key " : "from the start (no master verified yet)", from ? from : "");
+      where = from ? bson_strdup_printf ("past the last verified key %s", from)
+                   : bson_strdup ("from the start (no master verified yet)");
+      retry = lab_verify_retry_wait (o, attempt, where, error, res);
       bson_free (from);
-      for (slept = 0; slept < delay; slept += 100) {
-         usleep ((useconds_t)(delay - slept < 100 ? delay - slept : 100) * 1000);
+      bson_free (where);
+      if (!retry) {
+         break;
       }
       res->retries++;
    }

@@ -6,9 +6,12 @@
 
 #include "core/error.h"
 #include "core/keyenc.h"
+#include "core/log.h"
+#include "retry.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void
 lab_verify_group_reset (group_t *g)
@@ -86,11 +89,11 @@ bucket_doc_check (group_t *g, const bson_t *doc, lab_bucket_unit_t unit)
    }
 }
 
-/* lab_verify_dst_doc -- one destination document into its master's group: unfolded rows, parts, sizes, buckets
- * (into the group only: the result takes them when the master is accounted). */
+/* lab_verify_dst_doc -- one destination document into its master's group: unfolded rows, parts, sizes,
+ * buckets (into the group only: the result takes them when the master is accounted). */
 bool
 lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t unit, int64_t max,
-         group_t *g, const bson_t *doc, bson_error_t *error)
+                    group_t *g, const bson_t *doc, bson_error_t *error)
 {
    lab_fold_doc_info_t info;
    bson_iter_t it;
@@ -220,7 +223,8 @@ lab_verify_skipped (const lab_verify_opts_t *o, const bson_value_t *key)
 
 /* lab_verify_differ -- count a differing master; the first one is described. */
 void
-lab_verify_differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt, ...)
+lab_verify_differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt,
+                   ...)
 {
    va_list ap;
    char what[512];
@@ -238,7 +242,8 @@ lab_verify_differ (lab_verify_result_t *res, const char *keyname, const bson_val
    bson_free (kt);
 }
 
-/* lab_verify_account_src_only -- a source master with no destination documents: a difference unless skipped. */
+/* lab_verify_account_src_only -- a source master with no destination documents: a difference unless skipped.
+ */
 void
 lab_verify_account_src_only (const lab_verify_opts_t *o, const group_t *gs, lab_verify_result_t *res)
 {
@@ -246,12 +251,14 @@ lab_verify_account_src_only (const lab_verify_opts_t *o, const group_t *gs, lab_
    res->src_rows += gs->rows;
    lab_hash_add (&res->src_hash, gs->hash);
    if (gs->key_missing) {
-      lab_verify_differ (res, o->key, &gs->key, "%lld source rows have no '%s' field and cannot be in the destination",
-              (long long)gs->rows, o->key);
+      lab_verify_differ (res, o->key, &gs->key,
+                         "%lld source rows have no '%s' field and cannot be in the destination",
+                         (long long)gs->rows, o->key);
    } else if (lab_verify_skipped (o, &gs->key)) {
       res->skipped_masters++;
    } else {
-      lab_verify_differ (res, o->key, &gs->key, "%lld source rows, missing from the destination", (long long)gs->rows);
+      lab_verify_differ (res, o->key, &gs->key, "%lld source rows, missing from the destination",
+                         (long long)gs->rows);
    }
 }
 
@@ -277,12 +284,14 @@ lab_verify_account_dst_only (const lab_verify_opts_t *o, const group_t *gd, lab_
    res->dst_masters++;
    res->dst_rows += gd->rows;
    lab_hash_add (&res->dst_hash, gd->hash);
-   lab_verify_differ (res, o->key, &gd->key, "%lld rows in the destination, none in the source", (long long)gd->rows);
+   lab_verify_differ (res, o->key, &gd->key, "%lld rows in the destination, none in the source",
+                      (long long)gd->rows);
 }
 
 /* lab_verify_account_both -- a master on both sides: same rows, same contents, parts numbered once each. */
 void
-lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const group_t *gd, lab_verify_result_t *res)
+lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const group_t *gd,
+                         lab_verify_result_t *res)
 {
    account_dst_docs (gd, res);
    res->src_masters++;
@@ -292,17 +301,19 @@ lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const gr
    lab_hash_add (&res->src_hash, gs->hash);
    lab_hash_add (&res->dst_hash, gd->hash);
    if (gs->rows != gd->rows) {
-      lab_verify_differ (res, o->key, &gs->key, "%lld rows in the source, %lld in the destination", (long long)gs->rows,
-              (long long)gd->rows);
+      lab_verify_differ (res, o->key, &gs->key, "%lld rows in the source, %lld in the destination",
+                         (long long)gs->rows, (long long)gd->rows);
    } else if (gs->hash.lo != gd->hash.lo || gs->hash.hi != gd->hash.hi) {
-      lab_verify_differ (res, o->key, &gs->key,
-              "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
-              "%016llx%016llx in the destination)",
-              (long long)gs->rows, (unsigned long long)gs->hash.hi, (unsigned long long)gs->hash.lo,
-              (unsigned long long)gd->hash.hi, (unsigned long long)gd->hash.lo);
+      lab_verify_differ (
+         res, o->key, &gs->key,
+         "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
+         "%016llx%016llx in the destination)",
+         (long long)gs->rows, (unsigned long long)gs->hash.hi, (unsigned long long)gs->hash.lo,
+         (unsigned long long)gd->hash.hi, (unsigned long long)gd->hash.lo);
    } else if (gd->parts_bad) {
-      lab_verify_differ (res, o->key, &gs->key, "its %lld destination documents do not number parts 0..%d once each",
-              (long long)gd->docs, gd->parts - 1);
+      lab_verify_differ (res, o->key, &gs->key,
+                         "its %lld destination documents do not number parts 0..%d once each",
+                         (long long)gd->docs, gd->parts - 1);
    } else if (gd->bucket_bad[0]) {
       lab_verify_differ (res, o->key, &gs->key, "%s", gd->bucket_bad);
    }
@@ -311,7 +322,7 @@ lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const gr
 /* lab_verify_check -- both collections exist; the document cap in force (*max). */
 bool
 lab_verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
-              bson_error_t *error)
+                  bson_error_t *error)
 {
    const char *names[2] = { o->src, o->dst };
    lab_server_info_t info;
@@ -336,3 +347,28 @@ lab_verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts
    return true;
 }
 
+/* lab_verify_retry_wait -- see verify_private.h. */
+bool
+lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where, const bson_error_t *error,
+                       lab_verify_result_t *res)
+{
+   int64_t first = o->retry_first_delay_ms > 0 ? o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
+   int64_t delay, slept;
+
+   if (done >= o->retries || !lab_retry_transient (error)) {
+      res->gave_up_transient = lab_retry_transient (error);
+      if (done > 0 && res->gave_up_transient) {
+         lab_log_error ("--verify: still failing after %d retries: %s", done, error->message);
+      }
+      return false;
+   }
+   delay = lab_retry_delay_ms (done + 1, first, LAB_RETRY_MAX_DELAY_MS);
+   lab_log_info ("retry: --verify failed with a transient error (domain %u, code %u): %s; try %d of %d in "
+                 "%.1f s, %s",
+                 error->domain, error->code, error->message, done + 1, o->retries, (double)delay / 1000.0,
+                 where);
+   for (slept = 0; slept < delay; slept += 100) {
+      usleep ((useconds_t)(delay - slept < 100 ? delay - slept : 100) * 1000);
+   }
+   return true;
+}

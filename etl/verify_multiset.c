@@ -13,11 +13,9 @@
 #include "core/log.h"
 #include "core/natural.h"
 #include "core/opts.h"
-#include "retry.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 /* ---- the per-master map ------------------------------------------------------------------------- */
@@ -369,8 +367,9 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
       bson_iter_t it;
       char *idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
                                                         : bson_strdup ("?");
-      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_NOT_FOLDED, "'%s': document _id %s: its '%s' is no master's key: %s",
-                     ps->o->dst, idt, ps->o->key, ke.message);
+      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_NOT_FOLDED,
+                     "'%s': document _id %s: its '%s' is no master's key: %s", ps->o->dst, idt, ps->o->key,
+                     ke.message);
       bson_free (idt);
       return false;
    }
@@ -485,8 +484,8 @@ typedef struct {
 
 /* first_take -- the pass's first difference replaces the verify's when it comes at a smaller key. */
 static void
-first_take (first_t *f, lab_verify_result_t *res, const lab_verify_result_t *pr, int rank, const uint8_t *body,
-            size_t blen)
+first_take (first_t *f, lab_verify_result_t *res, const lab_verify_result_t *pr, int rank,
+            const uint8_t *body, size_t blen)
 {
    size_t m = blen < f->body.len ? blen : f->body.len;
    int c;
@@ -757,7 +756,9 @@ plan_passes (lab_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t m
       return 0;
    }
    need = (double)*dst_docs * (double)(ENTRY_COST_BYTES + KEY_GUESS_BYTES) * nw;
-   return need <= (double)memory ? 1 : need / (double)memory >= MAX_PASSES ? MAX_PASSES : (int)(need / (double)memory) + 1;
+   return need <= (double)memory                ? 1
+          : need / (double)memory >= MAX_PASSES ? MAX_PASSES
+                                                : (int)(need / (double)memory) + 1;
 }
 
 /* lab_verify_multiset -- see verify.h: the passes, each read of both collections retried from the pass's
@@ -768,8 +769,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
 {
    uint64_t memory = o->memory_bytes ? o->memory_bytes : LAB_VERIFY_MEMORY_DEFAULT;
    int nw = o->workers > 0 ? o->workers : 2;
-   int64_t first_ms = o->retry_first_delay_ms > 0 ? o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
-   int64_t src_docs = 0, dst_docs = 0, delay, slept, map_peak = 0;
+   int64_t src_docs = 0, dst_docs = 0, map_peak = 0;
    uint64_t t0 = lab_now_ns ();
    lab_session_t *sess = NULL;
    lab_progress_t *p = NULL;
@@ -777,7 +777,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
    first_t first = { 0 };
    pass_t ps = { 0 };
    fault_ctx_t fc = { o, 0 };
-   char *bfield = NULL;
+   char *bfield = NULL, where[64];
    bool ok = false, overflow;
    int failures = 0;
 
@@ -805,7 +805,8 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
       lab_buf_init (&w[k].oversize.body);
       lab_buf_init (&w[k].bucket.body);
    }
-   p = lab_progress_new (o->progress, "verifying", "documents", (uint64_t)((src_docs + dst_docs) * ps.passes));
+   p =
+      lab_progress_new (o->progress, "verifying", "documents", (uint64_t)((src_docs + dst_docs) * ps.passes));
    for (ps.pass = 0; ps.pass < ps.passes;) {
       if (run_pass (store, o, &ps, w, nw, p, &fc, &map_peak, &overflow, error)) {
          if (!pass_account (o, &w[0].map, w, nw, ps.pass, &first, res, error)) {
@@ -834,22 +835,11 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
                                (uint64_t)((src_docs + dst_docs) * ps.passes));
          continue;
       }
-      if (failures >= o->retries || !lab_retry_transient (error)) {
-         res->gave_up_transient = lab_retry_transient (error);
-         if (failures > 0 && res->gave_up_transient) {
-            lab_log_error ("--verify: still failing after %d retries: %s", failures, error->message);
-         }
+      bson_snprintf (where, sizeof where, "pass %d of %d from its start", ps.pass + 1, ps.passes);
+      if (!lab_verify_retry_wait (o, failures, where, error, res)) {
          goto done;
       }
       failures++;
-      delay = lab_retry_delay_ms (failures, first_ms, LAB_RETRY_MAX_DELAY_MS);
-      lab_log_info ("retry: --verify failed with a transient error (domain %u, code %u): %s; try %d of %d "
-                    "in %.1f s, pass %d of %d from its start",
-                    error->domain, error->code, error->message, failures, o->retries, (double)delay / 1000.0,
-                    ps.pass + 1, ps.passes);
-      for (slept = 0; slept < delay; slept += 100) {
-         usleep ((useconds_t)(delay - slept < 100 ? delay - slept : 100) * 1000);
-      }
    }
    if (failures > 0) {
       lab_log_info ("--verify: finished after %d retr%s", failures, failures == 1 ? "y" : "ies");

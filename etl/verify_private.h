@@ -40,8 +40,8 @@ bool lab_verify_key_of (const bson_t *doc, const char *key, bson_value_t *v);
  * messages): its rows unfolded and hashed, its part, its size against the cap `max`, its buckets
  * (bucket_field/unit of --bucket-by, NULL/NONE otherwise). False with LAB_ERROR_VERIFY naming its _id when
  * its shape is wrong (lab_fold_unfold). */
-bool lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t unit, int64_t max,
-                         group_t *g, const bson_t *doc, bson_error_t *error);
+bool lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t unit,
+                         int64_t max, group_t *g, const bson_t *doc, bson_error_t *error);
 
 /* lab_verify_part_mix -- the 64-bit mix of a part number whose sums check "each part once". */
 uint64_t lab_verify_part_mix (int32_t part);
@@ -57,8 +57,8 @@ void lab_verify_dst_finish (group_t *g);
 bool lab_verify_skipped (const lab_verify_opts_t *o, const bson_value_t *key);
 
 /* lab_verify_differ -- count a differing master; the first one counted is described in the result. */
-void lab_verify_differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt,
-                        ...) BSON_GNUC_PRINTF (4, 5);
+void lab_verify_differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key,
+                        const char *fmt, ...) BSON_GNUC_PRINTF (4, 5);
 
 /* The accounting of one master into the result: only in the source (a difference unless rejected by
  * this run), only in the destination (a difference), or on both sides (rows, checksum, parts, buckets). */
@@ -71,6 +71,13 @@ void lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, con
  * document cap in force (the option's, else the server's maximum document size). */
 bool lab_verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
                        bson_error_t *error);
+
+/* lab_verify_retry_wait -- a try failed with *error after `done` retries: when it is transient and
+ * retries are left, log the retry (`where` says from where it starts again) and wait its back-off (1 s,
+ * 2 s, 4 s, ... at most 16 s): true, try again. Else false: res->gave_up_transient says whether the error
+ * was transient (then logged as the last of the retries). */
+bool lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where,
+                            const bson_error_t *error, lab_verify_result_t *res);
 
 /* lab_verify_ordered -- the merge join of both collections read in key order (verify.c). */
 bool lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res,
