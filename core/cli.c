@@ -394,7 +394,8 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
       u /= 1000000u;
       *(int32_t *)o->field = (int32_t)(u > INT32_MAX ? INT32_MAX : u);
       return true;
-   case LAB_CLI_ENUM: {
+   case LAB_CLI_ENUM:
+   case LAB_CLI_FLAG_ENUM: {
       bson_string_t *names;
       for (k = 0; o->choices[k]; k++) {
          if (strcmp (v, o->choices[k]) == 0) {
@@ -510,6 +511,13 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
             *(bool *)o->field = true;
          } else {
             (*(int *)o->field)++;
+         }
+         continue;
+      }
+      if (o->kind == LAB_CLI_FLAG_ENUM) {
+         /* the value only after '=': the next argument is never this option's */
+         if (v && !take_value (o, v, error)) {
+            return false;
          }
          continue;
       }

@@ -73,6 +73,8 @@ typedef enum {
    LAB_CLI_DURATION,    /* uint64_t *: nanoseconds, "250ms", "2s" (lab_parse_duration_ns) */
    LAB_CLI_DURATION_MS, /* int32_t *: a duration in milliseconds, capped at INT32_MAX */
    LAB_CLI_ENUM,        /* an enum field of `size` bytes: the index of the value in `choices` */
+   LAB_CLI_FLAG_ENUM,   /* a flag with an optional value, given only as --opt=NAME: `seen` set either way,
+                         * the enum field (as LAB_CLI_ENUM) only with a value (--verify[=ordered]) */
    LAB_CLI_LIST,        /* lab_cli_list_t *: repeatable, every value appended */
    LAB_CLI_CUSTOM,      /* parse (value, field, name, error) */
    LAB_CLI_ALIAS,       /* another spelling of option `alias_of` (this table's, or a common option) */
@@ -137,6 +139,11 @@ typedef struct {
    {                                                                                                         \
       .name = (n), .short_name = (s), .kind = LAB_CLI_ENUM, .field = (p), .size = sizeof *(p),               \
       .choices = (names)                                                                                     \
+   }
+#define LAB_CLI_OPT_FLAG_ENUM(n, s, flag, p, names)                                                          \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_FLAG_ENUM, .field = (p), .size = sizeof *(p),          \
+      .choices = (names), .seen = (flag)                                                                     \
    }
 #define LAB_CLI_OPT_LIST(n, s, p)                                                                            \
    {                                                                                                         \

@@ -11,8 +11,8 @@
  *   mongo_coll.c   collections and indexes: exists, create (block compressor), the per-session index
  *                  cache, index lookups and creation, drop, counts and collStats;
  *   mongo_write.c  writes: unordered bulk inserts split under the server's limits, upserts, deletes;
- *   mongo_read.c   reads and cursors: finds by key, the index-served sorted aggregate, partitions,
- *                  distinct keys, estimated counts, record ids.
+ *   mongo_read.c   reads and cursors: finds by key, the index-served sorted aggregate, natural-order
+ *                  finds, partitions, distinct keys, estimated counts, record ids.
  * store_mongo.c's header comment says how the backend works as a whole; each function's comment is at
  * its definition.
  */
@@ -169,6 +169,12 @@ bool lab_mongo_partition (lab_session_t *sess, const char *coll, const char *fie
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
 bool lab_mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
+bool lab_mongo_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+                             bson_error_t *error);
+bool lab_mongo_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                               int *nranges, bson_error_t *error);
+bool lab_mongo_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                                 bson_t *out, bson_error_t *error);
 bool lab_mongo_record_ids (lab_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 

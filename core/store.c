@@ -736,6 +736,71 @@ lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *fiel
    return check_coll (coll, error) && sess->store->ops->distinct_keys (sess, coll, field, keys, nkeys, error);
 }
 
+/* natural_check -- the collection's name and the range: RecordIds are >= 0 and rid_lo <= rid_hi unless
+ * rid_hi is 0 (to the end). */
+static bool
+natural_check (const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+{
+   const lab_natural_range_t *r = &opts->range;
+
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (r->rid_lo < 0 || r->rid_hi < 0 || (r->rid_hi != 0 && r->rid_hi < r->rid_lo)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "natural-order range [%" PRId64 ", %" PRId64 ") of '%s' is not a range of RecordIds",
+                     r->rid_lo, r->rid_hi, coll);
+      return false;
+   }
+   return true;
+}
+
+lab_cursor_t *
+lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                        bson_error_t *error)
+{
+   lab_natural_opts_t none = { 0 };
+   lab_cursor_t *cur;
+
+   opts = opts ? opts : &none;
+   if (!natural_check (coll, opts, error)) {
+      return NULL;
+   }
+   cur = bson_malloc0 (sizeof *cur);
+   cur->sess = sess;
+   if (!sess->store->ops->natural_open (cur, coll, opts, error)) {
+      bson_free (cur);
+      return NULL;
+   }
+   return cur;
+}
+
+bool
+lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                          int *nranges, bson_error_t *error)
+{
+   *ranges = NULL;
+   *nranges = 0;
+   if (n < 1) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "natural-order range count must be at least 1 (got %d)", n);
+      return false;
+   }
+   return check_coll (coll, error) &&
+          sess->store->ops->natural_ranges (sess, coll, n, ranges, nranges, error);
+}
+
+bool
+lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                            bson_t *out, bson_error_t *error)
+{
+   lab_natural_opts_t none = { 0 };
+
+   opts = opts ? opts : &none;
+   return natural_check (coll, opts, error) &&
+          sess->store->ops->natural_describe (sess, coll, opts, out, error);
+}
+
 bool
 lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
 {
@@ -855,6 +920,26 @@ lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bso
       return not_supported (sess->store, "leaf page counts", error);
    }
    return sess->store->ops->leaf_pages (sess, coll, pages, error);
+}
+
+bool
+lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
+                               lab_leaf_estimate_t *est, bson_error_t *error)
+{
+   lab_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
+
+   memset (est, 0, sizeof *est);
+   est->pages = -1;
+   if (opts && opts->windows > 0) {
+      o.windows = opts->windows < 2 ? 2 : opts->windows;
+   }
+   if (opts && opts->pages_per_window > 0) {
+      o.pages_per_window = opts->pages_per_window;
+   }
+   if (!sess->store->ops->leaf_pages_estimate) {
+      return not_supported (sess->store, "sampled leaf page counts", error);
+   }
+   return check_coll (coll, error) && sess->store->ops->leaf_pages_estimate (sess, coll, &o, est, error);
 }
 
 bool

@@ -329,6 +329,64 @@ void lab_values_free (bson_value_t *values, int n);
 bool lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
 
+/* ---- natural order: collection scans ----------------------------------------------------------- */
+
+/* A part of a collection's natural order: the documents whose RecordId is in [rid_lo, rid_hi). */
+typedef struct {
+   int64_t rid_lo; /* first RecordId (inclusive); 0: from the first document */
+   int64_t rid_hi; /* RecordId to stop before (exclusive); 0: to the last document */
+} lab_natural_range_t;
+
+typedef struct {
+   lab_natural_range_t range; /* {0, 0}: the whole collection */
+   int32_t batch_docs;        /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
+} lab_natural_opts_t;
+
+/*
+ * The natural-order contract (lab_store_natural_open, lab_store_natural_ranges, lab_store_natural_describe):
+ * every document of the collection exactly once, in the order the store keeps them (not a sort key: a
+ * caller must not depend on it), with no index touched and nothing sorted -- mongod's COLLSCAN. It is the
+ * cheapest full read a store can serve: each data page is read once, in file order as far as the file is
+ * laid out that way, where an index-order read fetches each record by RecordId (IXSCAN+FETCH) and, when
+ * the rows of one key are scattered, reads each page many times.
+ * - Embedded: a cursor on the collection's table itself (key = RecordId), walked forward. Cost: one pass
+ *   over the table's leaf pages (its storage size read from disk when cold, every page decompressed once),
+ *   no index page read. A range [rid_lo, rid_hi) positions with one search (a root-to-leaf descent) and
+ *   stops at rid_hi: ranges that tile the collection cost one pass in all, and n threads, each with its
+ *   own session, can read n ranges at once (lab_store_natural_ranges).
+ * - MongoDB: find {filter: {}, hint: {$natural: 1}, batchSize} (mongod plans a COLLSCAN for a $natural
+ *   hint; docs/mongodb-compat.md), batches far below the 48 MB reply limit. Cost on the server: one pass
+ *   over the collection's data pages, no index read, no sort, nothing held in memory beyond a batch; on a
+ *   production server it is the read that disturbs the cache least per document returned. A server gives
+ *   no RecordId bounds to a find on a collection that is not clustered, so only the whole collection is a
+ *   range there (lab_store_natural_ranges gives one); a range other than {0, 0} is
+ *   LAB_STORE_ERR_NOT_SUPPORTED. Through mongos each shard scans its own part. FerretDB (the test server)
+ *   accepts the hint and returns the documents in its own storage order.
+ * - A collection written during the scan may give documents written after it started or not; a document
+ *   moved by an update may come twice or not at all (as on mongod without a snapshot): scan a collection
+ *   nobody writes.
+ * A missing collection is LAB_STORE_ERR_NO_COLLECTION.
+ */
+
+/* lab_store_natural_open -- stream the collection's documents in natural order, limited to opts->range
+ * (see the contract above); opts may be NULL (the whole collection). */
+lab_cursor_t *lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                                      bson_error_t *error);
+
+/* lab_store_natural_ranges -- split the collection's natural order into at most `n` ranges that tile it
+ * (each document in exactly one, the first from 0 and the last to 0), of about equal RecordId spans:
+ * embedded, from its first and last RecordId (two cursor positionings, nothing else read); a collection
+ * with fewer documents than n, or a server, gives fewer (MongoDB: one, {0, 0}). *ranges is bson_malloc'd
+ * (caller bson_free()s). */
+bool lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                               int *nranges, bson_error_t *error);
+
+/* lab_store_natural_describe -- append to `out` what lab_store_natural_open would do, without reading a
+ * document (for a --plan): backend, and command (MongoDB: the find command) or walk (embedded:
+ * {collection, table, rid_lo, rid_hi}), index: null, blocking_sort: false, order. */
+bool lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                                 bson_t *out, bson_error_t *error);
+
 /* ---- server and engine facts ------------------------------------------------------------------- */
 
 typedef struct {
@@ -419,6 +477,39 @@ bool lab_store_record_ids (lab_session_t *sess, const char *coll, const char *fi
  * LAB_STORE_ERR_NOT_SUPPORTED when the engine does not say (MongoDB: collStats gives it only when the
  * server gathers every statistic). */
 bool lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+
+/* A sampled count of a collection's data leaf pages (lab_store_leaf_pages_estimate). */
+typedef struct {
+   int64_t pages;      /* the collection's leaf pages: its documents / (rows read / pages crossed) */
+   double error_pct;   /* 95% bound on the relative error of `pages`, in percent */
+   int64_t rows_read;  /* documents the sample's runs read */
+   int64_t pages_read; /* leaf pages they crossed (read into the engine cache) */
+   int windows;        /* the runs */
+} lab_leaf_estimate_t;
+
+/* The sample's size by default: about 64 x 16 = 1,024 pages crossed. */
+#define LAB_LEAF_SAMPLE_WINDOWS 64
+#define LAB_LEAF_SAMPLE_PAGES_PER_WINDOW 16
+
+typedef struct {
+   int windows;          /* runs of consecutive documents (0: LAB_LEAF_SAMPLE_WINDOWS; at least 2) */
+   int pages_per_window; /* leaf pages each run aims to cross (0: LAB_LEAF_SAMPLE_PAGES_PER_WINDOW) */
+} lab_leaf_sample_opts_t;
+
+/* lab_store_leaf_pages_estimate -- the collection's data leaf pages from a sample, where the exact count
+ * (lab_store_leaf_pages: a walk of the whole tree, every page read: 50 s at 55 M rows) is too dear.
+ * Embedded: 8 short pilot runs of consecutive records give the rows per page roughly; then `windows` runs,
+ * spread evenly over the RecordIds between the pilot's, each long enough to cross about
+ * `pages_per_window` leaf pages, count the leaf pages each brings into the engine cache (the table's own
+ * statistic "cache: pages read into cache", statistics=(fast)); rows per page = rows read / pages
+ * crossed, pages = documents / that, with a 95% error bound from the spread between the runs. It reads
+ * about windows x pages_per_window pages (some MB) whatever the size. LAB_STORE_ERR_NOT_SUPPORTED, to be
+ * answered by the exact count: a collection too small for the sample (the runs would read more than a
+ * quarter of it), one holding more than 1% of its data in the engine cache already (its pages would not be
+ * read again: the sample needs it cold), and MongoDB. Nothing else may read the table meanwhile (its
+ * statistic would count their pages too). opts may be NULL. */
+bool lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
+                                    lab_leaf_estimate_t *est, bson_error_t *error);
 
 /* ---- cold cycle -------------------------------------------------------------------------------- */
 

@@ -79,6 +79,14 @@ struct lab_store_ops {
                       int *nbounds, bson_error_t *error);
    bool (*distinct_keys) (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                           int64_t *nkeys, bson_error_t *error);
+   /* natural order (store.h): the range is checked by store.c (rid_lo <= rid_hi unless rid_hi is 0);
+    * cursors share cursor_next and cursor_close with sorted streams */
+   bool (*natural_open) (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+                         bson_error_t *error);
+   bool (*natural_ranges) (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                           int *nranges, bson_error_t *error);
+   bool (*natural_describe) (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                             bson_t *out, bson_error_t *error);
    bool (*server_info) (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
    bool (*engine_stats) (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
    bool (*data_files) (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
@@ -94,6 +102,8 @@ struct lab_store_ops {
    bool (*record_ids) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                        int64_t **rids, size_t *n, bson_error_t *error);
    bool (*leaf_pages) (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+   bool (*leaf_pages_estimate) (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
+                                lab_leaf_estimate_t *est, bson_error_t *error);
    /* NULL: 0 (no server selection) */
    int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };

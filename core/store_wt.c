@@ -45,6 +45,9 @@ const lab_store_ops_t lab_store_wt_ops = {
    .cursor_close = lab_wt_cursor_close,
    .partition = lab_wt_partition,
    .distinct_keys = lab_wt_distinct_keys,
+   .natural_open = lab_wt_natural_open,
+   .natural_ranges = lab_wt_natural_ranges,
+   .natural_describe = lab_wt_natural_describe,
    .server_info = lab_wt_server_info,
    .engine_stats = lab_wt_engine_stats,
    .data_files = lab_wt_data_files,
@@ -53,4 +56,5 @@ const lab_store_ops_t lab_store_wt_ops = {
    .set_cache_size = lab_wt_set_cache_size,
    .record_ids = lab_wt_record_ids,
    .leaf_pages = lab_wt_leaf_pages,
+   .leaf_pages_estimate = lab_wt_leaf_pages_estimate,
 };

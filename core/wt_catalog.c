@@ -224,8 +224,8 @@ recount (wt_store_t *st, wt_coll_t *c, bson_error_t *error)
    int64_t n = 0, bytes = 0, rid = 0;
    int ret;
 
-   if ((ret = st->meta->open_cursor (st->meta, c->uri, NULL, NULL, &cur)) != 0) {
-      return lab_wt_fail (error, ret, "open collection '%s' (%s)", c->name, c->uri);
+   if (!lab_wt_coll_cursor (st->meta, c, &cur, error)) {
+      return false;
    }
    while ((ret = cur->next (cur)) == 0) {
       if ((ret = cur->get_value (cur, &v)) != 0) {

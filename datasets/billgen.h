@@ -36,6 +36,8 @@ typedef struct {
    int64_t open_bills_peak;
    double seconds;        /* whole run, index build included */
    double insert_seconds; /* generation + inserts only */
+   double index_seconds;  /* the key index's build, after the inserts */
+   double flush_seconds;  /* the final checkpoint (embedded) after the index */
    double cpu_seconds;    /* user + system CPU of the whole process (every thread) over `seconds`: not the
                            * store open, whose one-off cost (WiredTiger's clock calibration) is no row's */
    int workers;           /* workers that ran */

@@ -485,6 +485,8 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_DOUBLE (&j, "avg_row_bytes", st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
       BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
       BSON_APPEND_DOUBLE (&j, "insert_elapsed_s", st.insert_seconds);
+      BSON_APPEND_DOUBLE (&j, "index_elapsed_s", st.index_seconds);
+      BSON_APPEND_DOUBLE (&j, "flush_elapsed_s", st.flush_seconds);
       BSON_APPEND_DOUBLE (&j, "run_cpu_s", st.cpu_seconds);
       BSON_APPEND_DOUBLE (&j, "rows_per_s",
                           st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);

@@ -71,11 +71,19 @@ static const char *usage_text =
    "  --resume                continue an interrupted run (same settings); the checkpoint is kept in\n"
    "                          <dst>.fold_state in the destination database. Masters rejected after the\n"
    "                          last checkpoint may appear twice in the --reject file.\n"
-   "  --verify                after folding, prove dst holds exactly src's rows (counts per master and an\n"
-   "                          order-independent XXH3 checksum of each row's canonical form); exit 3 when\n"
-   "                          they differ. On an existing, finished destination (no --drop-dst/--resume)\n"
+   "  --verify[=METHOD]       after folding, prove dst holds exactly src's rows: per master the row count\n"
+   "                          and an order-independent sum of each row's digest (XXH3 of its typed\n"
+   "                          fields, in any order), plus parts, cap and buckets; exit 3 naming the first\n"
+   "                          differing master. METHOD multiset (default): both collections read in\n"
+   "                          natural order (collection scans, no index: each page read once), at once by\n"
+   "                          max(2, --parallel) threads, each master's rows summed in a map; ordered:\n"
+   "                          both read sorted by the key in step (index walks, a merge join holding a\n"
+   "                          few batches). On an existing, finished destination (no --drop-dst/--resume)\n"
    "                          it only verifies. Masters this run rejected are expected absent; a later\n"
    "                          --verify alone reports them as missing (they are in the --reject file).\n"
+   "  --verify-memory SIZE    multiset: bound on its maps (default 1GiB; about 200 bytes plus the key per\n"
+   "                          master and thread); more masters are verified in passes, each a share of\n"
+   "                          them by a hash of the key and a read of both collections\n"
    "  --copy-only             benchmark ceiling: the same sorted read, rows written unchanged (no folding)\n"
    "  --create-index          build the source's {<key>: 1} index when it is missing and log how long it "
    "took;\n"
@@ -97,8 +105,9 @@ static const char *usage_text =
    "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 "
    "s\n"
    "                          each), up to N times (default 5; 0: fail at once); then the run fails and\n"
-   "                          names the --resume command to run. --verify does the same from the last\n"
-   "                          verified key, then names the command that verifies again\n"
+   "                          names the --resume command to run. --verify does the same (ordered: from the\n"
+   "                          last verified key; multiset: the pass from its start), then names the command\n"
+   "                          that verifies again\n"
    "  --cursor-batch N        documents per cursor batch of the sorted reads, fold and --verify (default:\n"
    "                          from the average document size, far below the 48 MB reply limit)\n"
    "\n"
@@ -115,6 +124,10 @@ static const char *usage_text =
    "\n"
    "  # verify a finished fold only, JSON summary on stdout\n"
    "  fold-details --src bill_detail --dst detail_coll --verify --json -\n"
+   "\n"
+   "  # the same by the key-ordered merge join, and by the multiset in at most 256 MiB of maps\n"
+   "  fold-details --src bill_detail --dst detail_coll --verify=ordered\n"
+   "  fold-details --src bill_detail --dst detail_coll --verify --verify-memory 256MiB\n"
    "\n"
    "  # buckets of at most 100 rows, and one document per bill and day of charge_time\n"
    "  fold-details --src bill_detail --dst detail_b100 --bucket-rows 100 --verify\n"
@@ -140,11 +153,17 @@ typedef struct {
    lab_foldrun_opts_t run;
    bool verify;
    bool yes;                     /* --yes: drop a destination layoutlab did not write without asking */
+   lab_verify_method_t verify_method;
+   uint64_t verify_memory_bytes; /* 0: LAB_VERIFY_MEMORY_DEFAULT */
    const char *block_compressor; /* NULL: the backend's default */
    int32_t zstd_level;
 } options_t;
 
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
+static const char *const verify_names[] = { "multiset", "ordered", NULL };       /* lab_verify_method_t */
+
+/* The smallest --verify-memory: a map of a few thousand masters per thread. */
+#define VERIFY_MEMORY_MIN_BYTES (1024 * 1024)
 
 /* parse_args -- fill *o; LAB_ERROR_USAGE on anything wrong (the run's own checks: lab_foldrun_opts_check). */
 static bool
@@ -170,7 +189,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_INT ("--parallel", 0, &r->parallel, 1, 64),
       LAB_CLI_OPT_FLAG ("--drop-dst", 0, &r->drop_dst),
       LAB_CLI_OPT_FLAG ("--resume", 0, &r->resume),
-      LAB_CLI_OPT_FLAG ("--verify", 0, &o->verify),
+      LAB_CLI_OPT_FLAG_ENUM ("--verify", 0, &o->verify, &o->verify_method, verify_names),
+      LAB_CLI_OPT_SIZE ("--verify-memory", 0, &o->verify_memory_bytes),
       LAB_CLI_OPT_FLAG ("--copy-only", 0, &r->copy_only),
       LAB_CLI_OPT_FLAG ("--create-index", 0, &r->create_index),
       LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
@@ -199,6 +219,18 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    if (o->common.help || o->common.version) {
       return true;
+   }
+   if (o->verify_memory_bytes && (!o->verify || o->verify_method != LAB_VERIFY_MULTISET)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--verify-memory bounds the maps of --verify's multiset method: add --verify (or drop "
+                     "--verify-memory: --verify=ordered holds a few batches, whatever the size)");
+      return false;
+   }
+   if (o->verify_memory_bytes && o->verify_memory_bytes < VERIFY_MEMORY_MIN_BYTES) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--verify-memory %llu bytes is too small: give at least 1MiB",
+                     (unsigned long long)o->verify_memory_bytes);
+      return false;
    }
    if (o->verify && r->copy_only) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
@@ -422,7 +454,7 @@ mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *v
    bool set = false;
 
    BSON_APPEND_BOOL (&v, "ok", vr->equal);
-   BSON_APPEND_UTF8 (&v, "method", "ordered");
+   BSON_APPEND_UTF8 (&v, "method", lab_verify_method_name (vr->method));
    BSON_APPEND_INT64 (&v, "rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "masters", vr->src_masters);
    append_hash (&v, "checksum", vr->src_hash);
@@ -440,11 +472,12 @@ mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *v
 
 /* append_verify_summary -- the verification's figures for the JSON summary. */
 static void
-append_verify_summary (bson_t *summary, const lab_verify_result_t *vr)
+append_verify_summary (bson_t *summary, const lab_verify_result_t *vr, uint64_t memory_bytes)
 {
    bson_t v;
 
    BSON_APPEND_DOCUMENT_BEGIN (summary, "verify", &v);
+   BSON_APPEND_UTF8 (&v, "method", lab_verify_method_name (vr->method));
    BSON_APPEND_BOOL (&v, "equal", vr->equal);
    BSON_APPEND_INT64 (&v, "src_rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "dst_rows", vr->dst_rows);
@@ -460,6 +493,12 @@ append_verify_summary (bson_t *summary, const lab_verify_result_t *vr)
    BSON_APPEND_UTF8 (&v, "first_difference", vr->first_difference);
    BSON_APPEND_DOUBLE (&v, "elapsed_s", vr->elapsed_s);
    BSON_APPEND_INT64 (&v, "retries", vr->retries);
+   if (vr->method == LAB_VERIFY_MULTISET) {
+      BSON_APPEND_INT32 (&v, "passes", vr->passes);
+      BSON_APPEND_INT32 (&v, "workers", vr->workers);
+      BSON_APPEND_INT64 (&v, "map_bytes", vr->map_bytes);
+      BSON_APPEND_INT64 (&v, "memory_bytes", (int64_t)memory_bytes);
+   }
    bson_append_document_end (summary, &v);
 }
 
@@ -480,6 +519,7 @@ main (int argc, char **argv)
    bson_t summary, provenance;
    size_t nskip = 0;
    double rps;
+   char method_text[96];
 
    memset (&fr, 0, sizeof fr);
    memset (&vr, 0, sizeof vr);
@@ -612,6 +652,9 @@ main (int argc, char **argv)
    }
    if (o.verify) {
       memset (&vo, 0, sizeof vo);
+      vo.method = o.verify_method;
+      vo.memory_bytes = o.verify_memory_bytes;
+      vo.workers = o.run.parallel > 2 ? o.run.parallel : 2;
       vo.src = o.run.src;
       vo.dst = o.run.dst;
       vo.key = o.run.key;
@@ -642,12 +685,18 @@ main (int argc, char **argv)
       }
       verified = true;
       mark_verified (store, o.run.dst, &vr);
+      if (vr.method == LAB_VERIFY_MULTISET) {
+         bson_snprintf (method_text, sizeof method_text, "multiset, %d pass%s, %d threads, %.1f s", vr.passes,
+                        vr.passes == 1 ? "" : "es", vr.workers, vr.elapsed_s);
+      } else {
+         bson_snprintf (method_text, sizeof method_text, "ordered, %.1f s", vr.elapsed_s);
+      }
       if (human) {
          printf (
-            "verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s%s\n",
+            "verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s; %s\n",
             vr.equal ? "equal" : "DIFFERENT", (long long)vr.src_rows, (long long)vr.src_masters,
             (long long)vr.dst_rows, (long long)vr.dst_docs,
-            vr.skipped_masters ? " (rejected masters excluded)" : "", vr.equal ? "" : "");
+            vr.skipped_masters ? " (rejected masters excluded)" : "", method_text);
       }
       if (!vr.equal) {
          lab_log_error ("verify: %lld differing master(s), %lld document(s) over the cap; first: %s",
@@ -694,7 +743,8 @@ summary:
          BSON_APPEND_UTF8 (&summary, "bucket_by", o.run.bucket_by ? o.run.bucket_by : "");
       }
       if (verified) {
-         append_verify_summary (&summary, &vr);
+         append_verify_summary (&summary, &vr,
+                                o.verify_memory_bytes ? o.verify_memory_bytes : LAB_VERIFY_MEMORY_DEFAULT);
       }
       {
          /* the whole process: fold buffers, write batches, and the embedded engine's cache */
