@@ -79,7 +79,7 @@ expect 0 "$B/fold-details" "${C[@]}" --src src --dst folded --verify
 M '{"find": "_layoutlab", "filter": {"_id": "folded"}}' >"$T/mark.json" || fail "no marker of folded"
 has '"tool" : "fold-details"' "$T/mark.json"
 has '"source" : "src"' "$T/mark.json"
-has '"method" : "ordered"' "$T/mark.json"
+has '"method" : "multiset"' "$T/mark.json" # the default method, recorded as the one that ran
 has '"uuid"' "$T/mark.json"
 expect 0 "$B/scancmp" "${C[@]}" --layout detail=src:rows --layout folded=folded:folded --keys-limit 5 --parallel 2 \
   --out "$T/r.json"
