@@ -152,7 +152,7 @@ typedef struct {
    lab_cli_common_t common;
    lab_foldrun_opts_t run;
    bool verify;
-   bool yes;                     /* --yes: drop a destination layoutlab did not write without asking */
+   bool yes; /* --yes: drop a destination layoutlab did not write without asking */
    lab_verify_method_t verify_method;
    uint64_t verify_memory_bytes; /* 0: LAB_VERIFY_MEMORY_DEFAULT */
    const char *block_compressor; /* NULL: the backend's default */
