@@ -737,10 +737,13 @@ test_key_and_refold_refusals (void **state)
    lab_session_t *sess;
    bson_error_t error;
 
-   put_rows ("kr_dst", 3, 1, -1, false); /* the destination a careless --drop-dst would empty */
+   /* the destination a careless --drop-dst would empty; not written by layoutlab, so --yes (on a server the
+    * drop guard would refuse first: test_trust covers that) */
+   put_rows ("kr_dst", 3, 1, -1, false);
    /* no row has the key: billgen import of a CSV without its key column made such sources */
    put_rows ("kr_nokey", 50, 5, -2, false);
-   assert_int_equal (fold (NULL, &err, NULL, "--src kr_nokey --dst kr_dst --drop-dst --create-index"), 2);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_nokey --dst kr_dst --drop-dst --yes --create-index"),
+                     2);
    assert_non_null (strstr (err, "source 'kr_nokey': row { \"_id\" : 0 } has no key field 'bill_id'"));
    assert_non_null (strstr (err, "Nothing has been dropped or written"));
    bson_free (err);
@@ -753,13 +756,13 @@ test_key_and_refold_refusals (void **state)
    lab_store_close (s);
    /* one row in the middle without the key, the index there: it sorts first */
    put_rows ("kr_onemiss", 120, 10, 101, true);
-   assert_int_equal (fold (NULL, &err, NULL, "--src kr_onemiss --dst kr_dst --drop-dst"), 2);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_onemiss --dst kr_dst --drop-dst --yes"), 2);
    assert_non_null (strstr (err, "row { \"_id\" : 101 } has no key field 'bill_id'"));
    bson_free (err);
    assert_int_equal (count_of ("kr_dst"), 3);
    /* no index and no --create-index: the hint names the option, never an internal function */
    put_rows ("kr_noindex", 10, 5, -1, false);
-   assert_int_equal (fold (NULL, &err, NULL, "--src kr_noindex --dst kr_dst --drop-dst"), 1);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_noindex --dst kr_dst --drop-dst --yes"), 1);
    assert_non_null (strstr (err, "--create-index"));
    assert_null (strstr (err, "lab_"));
    bson_free (err);
