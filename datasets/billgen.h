@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "core/progress.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "datasets/gen.h"
 
 /* ---- generate ---------------------------------------------------------------------------------- */
@@ -23,7 +23,7 @@ typedef struct {
    size_t batch_docs; /* 0: 1000; also the rows of one worker's chunk */
    int parallel;      /* --parallel: workers generating and writing (0: 1) */
    lab_progress_mode_t progress;
-   const bson_t *provenance; /* the collection's marker fields (core/mark.h), written before its first
+   const bson_t *provenance; /* the collection's marker fields (store/mark.h), written before its first
                               * document; NULL: none */
 } lab_generate_opts_t;
 
@@ -81,7 +81,7 @@ typedef struct {
    const char *const *files;
    size_t nfiles;
    lab_progress_mode_t progress;
-   const bson_t *provenance; /* the collection's marker fields (core/mark.h), written before its first
+   const bson_t *provenance; /* the collection's marker fields (store/mark.h), written before its first
                               * document when this import creates or replaces it (not --append to one
                               * that holds documents); NULL: none */
 } lab_import_opts_t;

@@ -9,9 +9,9 @@
 
 #include "core/cli.h"
 #include "core/error.h"
-#include "core/mark.h"
+#include "store/mark.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "datasets/billgen.h"
 #include "datasets/csvtype.h"
 #include "datasets/stream.h"
@@ -357,7 +357,7 @@ apply_preset (lab_gen_params_t *gen, const char *preset, double scale, bool scal
 }
 
 /* append_generate_params -- the generator's settings: the --json summary's params and, with the
- * compressor `z` (NULL: left out), the collection's marker (core/mark.h). */
+ * compressor `z` (NULL: left out), the collection's marker (store/mark.h). */
 static void
 append_generate_params (bson_t *p, const lab_generate_opts_t *o, const char *preset, double scale,
                         const compress_opts_t *z)

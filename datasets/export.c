@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/opts.h"
 #include "datasets/csvtype.h"
 #include "datasets/stream.h"

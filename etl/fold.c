@@ -5,7 +5,7 @@
 #include "fold.h"
 
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  */
 #include "core/cli.h"
 #include "core/error.h"
-#include "core/mark.h"
+#include "store/mark.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "retry.h"
 #include "run.h"
 #include "verify.h"

@@ -13,8 +13,8 @@
 #define LAB_ETL_RUN_H
 
 #include "core/progress.h"
-#include "core/serverfacts.h"
-#include "core/store.h"
+#include "store/serverfacts.h"
+#include "store/store.h"
 #include "fold.h"
 
 #include <bson/bson.h>
@@ -56,7 +56,7 @@ typedef struct {
    bool allow_blocking_sort;       /* --allow-blocking-sort: start even when the server's plan sorts more than
                                     * blocking_sort_max_docs documents before the first one */
    int64_t blocking_sort_max_docs; /* 0: LAB_FOLD_BLOCKING_SORT_MAX_DOCS */
-   const bson_t *provenance;       /* the destination's marker fields (core/mark.h: tool, version, written_at,
+   const bson_t *provenance;       /* the destination's marker fields (store/mark.h: tool, version, written_at,
                                     * command_line); the run adds source and params and writes it before the
                                     * first document. NULL: no marker is written */
    int32_t cursor_batch_docs;      /* sorted reads' cursor batch size (0: the backend's) */

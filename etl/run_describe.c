@@ -212,7 +212,7 @@ lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun
    BSON_APPEND_INT64 (&d, "documents", r->dst_count);
    BSON_APPEND_UTF8 (&d, "checkpoint_collection", r->state_coll);
    if (r->dst_exists && lab_store_backend (r->store) == LAB_BACKEND_MONGO) {
-      /* on a server, --drop-dst of a collection layoutlab did not write asks first (core/mark.h) */
+      /* on a server, --drop-dst of a collection layoutlab did not write asks first (store/mark.h) */
       bson_t *mark = NULL;
       if (!lab_store_mark_get (sess, o->dst, &mark, NULL, error)) {
          bson_append_document_end (p, &d);

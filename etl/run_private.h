@@ -16,7 +16,7 @@
 
 #include "core/cli.h"
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/opts.h"
 
 #include <errno.h>

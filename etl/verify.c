@@ -6,7 +6,7 @@
 
 #include "core/cli.h"
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/log.h"
 #include "core/opts.h"
 

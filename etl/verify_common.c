@@ -5,7 +5,7 @@
 #include "verify_private.h"
 
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/log.h"
 #include "retry.h"
 

@@ -1,6 +1,6 @@
 /*
  * verify_multiset.c -- the multiset method of --verify (verify.h): both collections read in natural order
- * at once by several threads (core/natural.h), each thread adding every row to its own map of master ->
+ * at once by several threads (store/natural.h), each thread adding every row to its own map of master ->
  * {rows, checksum, documents, parts}; the maps merged, then every master accounted in key order with the
  * ordered method's own accounting (verify_common.c), so both methods give the same figures and the same
  * first difference. Masters are split into passes by a hash of their key when they would not fit the
@@ -9,9 +9,9 @@
 #include "verify_private.h"
 
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/log.h"
-#include "core/natural.h"
+#include "store/natural.h"
 #include "core/opts.h"
 
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  */
 #include "core/error.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

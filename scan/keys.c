@@ -6,7 +6,7 @@
 #include "scan/scan.h"
 
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * path's st_dev, key spreading and segmentation, percentiles and the latency histogram.
  * Effectful parts: dropping the page cache, running a restart command, page residency via mincore,
  * the sampler thread, the O_DIRECT device calibration, and lab_scan_run, which drives a whole
- * comparison through core/store.h and fills the results document (docs/results-schema.md) -- or, with
+ * comparison through store/store.h and fills the results document (docs/results-schema.md) -- or, with
  * --cache-sizes/--cache-ratios, one comparison per engine cache (the sweep, scan/sweep.c, with the read
  * amplification and the locality of scan/locality.c).
  *
@@ -23,7 +23,7 @@
 #include "core/iostat.h"
 #include "core/progress.h"
 #include "core/results.h"
-#include "core/store.h"
+#include "store/store.h"
 
 /* ---- /proc/diskstats ----------------------------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * topology.c -- the deployment a scan runs against (topology.h): hello and listShards through the store's
  * generic command call, a direct connection per shard behind mongos, readiness of every shard after a
  * cold step, and getDiagnosticData samples for the server-side disk figures. The replies are parsed by
- * core/serverfacts.h.
+ * store/serverfacts.h.
  */
 #include "scan/topology.h"
 

@@ -11,7 +11,7 @@
 #ifndef LAB_SCAN_TOPOLOGY_H
 #define LAB_SCAN_TOPOLOGY_H
 
-#include "core/serverfacts.h"
+#include "store/serverfacts.h"
 #include "scan/scan.h"
 
 /* The test hook that makes a loopback server look remote (the refusals and the FTDC path are tested on

@@ -1,5 +1,5 @@
 /*
- * bench_store.c -- insert and sorted-stream throughput of one store backend, through core/store.h only.
+ * bench_store.c -- insert and sorted-stream throughput of one store backend, through store/store.h only.
  * Driven by scripts/bench-store.sh, which runs it on the embedded store and on the test server and puts
  * the figures side by side. Not a test: it asserts nothing about speed.
  *
@@ -10,7 +10,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,9 +10,9 @@
  *   bench_store_wt [DOCS] [BILLS] [ROUNDS]   (default 200000 documents over 2000 bills, best of 3)
  */
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-# The store interface through core/store.h, the same program on both backends: the embedded WiredTiger
+# The store interface through store/store.h, the same program on both backends: the embedded WiredTiger
 # store in a temporary directory (label embedded) and the MongoDB test server of the fixture, or
 # $LAYOUTLAB_TEST_URI (label server). Plus the bad-input cases, and the store benchmark program (not a test).
 lab_test(NAME test_store_embedded SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store.c LABELS embedded
@@ -10,4 +10,4 @@ lab_test(NAME test_store_bad_input SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_bad_in
 
 # scripts/bench-store.sh drives this; a plain program, not a test.
 add_executable(bench_store ${CMAKE_CURRENT_LIST_DIR}/bench_store.c)
-target_link_libraries(bench_store PRIVATE labcore)
+target_link_libraries(bench_store PRIVATE labstore)

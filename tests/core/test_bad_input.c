@@ -6,7 +6,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /*
- * test_serverfacts.c -- unit tests of core/serverfacts: hello, listShards, serverStatus and getDiagnosticData
+ * test_serverfacts.c -- unit tests of store/serverfacts: hello, listShards, serverStatus and getDiagnosticData
  * replies recorded as canonical extended JSON (tests/core/data/serverfacts/, types as mongod sends them),
  * the iostat arithmetic between two FTDC samples and the choice of the disk to report.
  */
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/serverfacts.h"
+#include "store/serverfacts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * test_store.c -- the store interface (core/store.h only), the same tests on both backends.
+ * test_store.c -- the store interface (store/store.h only), the same tests on both backends.
  *
  * The backend comes from $LAB_STORE_BACKEND ("wiredtiger": a fresh temporary directory; "mongodb": the
  * test server of the ctest fixture, or $LAYOUTLAB_TEST_URI, in a database of its own), or argv[1].
@@ -15,7 +15,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <pthread.h>
 #include <stdio.h>

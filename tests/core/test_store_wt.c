@@ -7,8 +7,8 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/keyenc.h"
-#include "core/store.h"
+#include "store/keyenc.h"
+#include "store/store.h"
 
 #include <pthread.h>
 #include <sys/wait.h>

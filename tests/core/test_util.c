@@ -9,7 +9,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "core/uri.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <fcntl.h>
 #include <stdio.h>

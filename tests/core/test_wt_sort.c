@@ -1,5 +1,5 @@
 /*
- * test_wt_sort.c -- the external merge sort of index builds (core/wt_sort.h): random keys with a tiny
+ * test_wt_sort.c -- the external merge sort of index builds (store/wt_sort.h): random keys with a tiny
  * memory budget force several spilled runs; the output is in WiredTiger's key order and is exactly the
  * input multiset (duplicates and prefixes kept); an already sorted input, empty input and one key; the
  * run files are unlinked from the start and closed by destroy; a spill into a missing directory fails
@@ -9,7 +9,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/wt_sort.h"
+#include "store/wt_sort.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,7 +5,7 @@ lab_test(NAME test_store_wt SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_wt.c LA
 lab_test(NAME test_wt_sort SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_sort.c LABELS unit)
 # Not a test (timings vary): the store's overhead over raw WiredTiger cursors, see the file's header.
 add_executable(bench_store_wt ${CMAKE_CURRENT_LIST_DIR}/bench_store_wt.c)
-target_link_libraries(bench_store_wt PRIVATE labcore)
+target_link_libraries(bench_store_wt PRIVATE labstore)
 # The block compressors of the embedded store (none, snappy, zlib, our zstd): round trips across a reopen,
 # a zstd store without the zstd compressor, a damaged zstd block, zstd levels.
 lab_test(NAME test_wt_compress SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_compress.c LABELS embedded)

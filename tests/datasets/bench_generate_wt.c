@@ -18,9 +18,9 @@
  * share of the CPU a run gets; the CPU per row does not).
  */
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/opts.h"
-#include "core/wt_sort.h"
+#include "store/wt_sort.h"
 #include "datasets/gen.h"
 
 #include <pthread.h>

@@ -14,7 +14,7 @@
 #include <zstd.h>
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "datasets/billgen.h"
 #include "datasets/csvin.h"
 #include "datasets/csvtype.h"

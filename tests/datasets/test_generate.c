@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "datasets/billgen.h"
 
 typedef struct {

@@ -11,9 +11,9 @@
  * (rows/s = source documents per second, as verify's rate).
  */
 #include "core/error.h"
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * bench_natural_read.c -- the ceiling of `fold-details --verify` (the multiset method) for
- * scripts/bench-fold.sh: bare natural-order scans of both collections through the store (core/natural.h),
+ * scripts/bench-fold.sh: bare natural-order scans of both collections through the store (store/natural.h),
  * with no hashing and no unfolding: each document's bytes are only touched. Two modes:
  *   scans   (default) two scans at once, one per collection, each whole on a thread of its own: the
  *           ceiling issue 27 names ("two bare natural-order scans of both collections");
@@ -14,9 +14,9 @@
  * "workers": W, "mode": M} (rows/s = source documents per second, as verify's rate).
  */
 #include "core/error.h"
-#include "core/natural.h"
+#include "store/natural.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

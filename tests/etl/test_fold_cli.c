@@ -12,8 +12,8 @@
 
 #include "core/cli.h"
 #include "core/error.h"
-#include "core/keyenc.h"
-#include "core/store.h"
+#include "store/keyenc.h"
+#include "store/store.h"
 #include "etl/fold.h"
 
 #include <stdarg.h>

@@ -1,12 +1,12 @@
 /*
  * test_fold_plan.c -- unit tests of lab_foldrun_sort_verdict (etl/run.h): what the server's own plan of
- * the fold's read (an explain reply parsed by core/serverfacts, fixtures in tests/core/data/serverfacts/)
+ * the fold's read (an explain reply parsed by store/serverfacts, fixtures in tests/core/data/serverfacts/)
  * means for the fold: an index walk, a sort in memory or spilled to disk, and the refusal of a sort of
  * more than a million documents without --allow-blocking-sort.
  */
 #include "tests/testutil.h"
 
-#include "core/serverfacts.h"
+#include "store/serverfacts.h"
 #include "etl/run.h"
 
 #include <stdio.h>

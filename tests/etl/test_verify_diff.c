@@ -15,7 +15,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <string.h>

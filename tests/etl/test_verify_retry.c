@@ -14,7 +14,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "etl/run.h"
 #include "etl/verify.h"
 

@@ -8,7 +8,7 @@
  * same rows also feed the --hoist auto sampler. A fold may fail only in fail mode or for a row too large for
  * any document. LAB_FUZZ_DEBUG=1 prints a document found over the cap.
  */
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/error.h"
 #include "etl/fold.h"
 #include "tests/fuzz/fuzz_util.h"

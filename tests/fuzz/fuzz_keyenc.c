@@ -1,5 +1,5 @@
 /*
- * fuzz_keyenc.c -- libFuzzer harness of the KeyString encoding (core/keyenc.h). Two values of every
+ * fuzz_keyenc.c -- libFuzzer harness of the KeyString encoding (store/keyenc.h). Two values of every
  * supported type are built from the input (doubles from raw bits: NaN, infinities, -0.0, subnormals,
  * integral values; strings with NUL bytes) and checked:
  *   round trip  lab_key_decode (lab_key_encode (v)) is v, with its exact type;
@@ -8,7 +8,7 @@
  *               (MongoDB's canonical type order, numbers by exact value, strings bytewise), and values
  *               the reference calls equal have equal bodies; lab_value_compare agrees with it.
  */
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "tests/fuzz/fuzz_util.h"
 
 #include <math.h>

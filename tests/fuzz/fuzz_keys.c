@@ -3,8 +3,8 @@
  * read the way scancmp reads it (parse each line, sort in MongoDB order, drop duplicates), then the keys
  * are spread to a limit and segmented over workers. The sorted keys must be strictly increasing.
  */
-#include "core/keyenc.h"
-#include "core/store.h"
+#include "store/keyenc.h"
+#include "store/store.h"
 #include "scan/scan.h"
 #include "tests/fuzz/fuzz_util.h"
 

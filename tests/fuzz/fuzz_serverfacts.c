@@ -1,11 +1,11 @@
 /*
- * fuzz_serverfacts.c -- libFuzzer harness of the server reply parsers (core/serverfacts.h). The input is
+ * fuzz_serverfacts.c -- libFuzzer harness of the server reply parsers (store/serverfacts.h). The input is
  * a BSON document (bson_init_static; refused unless bson_validate accepts it, as the driver would) handed
  * to every parser as a hello, listShards, serverStatus and getDiagnosticData reply; the disks it yields
  * are picked and diffed against an empty sample. When the input is not BSON, its text up to the first
  * NUL is a shard host string for the seed-list parser.
  */
-#include "core/serverfacts.h"
+#include "store/serverfacts.h"
 #include "tests/fuzz/fuzz_util.h"
 
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/results.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "tests/scan/scan_testdata.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
  * mongo_private.h -- the MongoDB backend's shared state and its files' entry points. Private to
- * core/store_mongo.c (which wires the operations table for store.c) and core/mongo_*.c:
+ * store/store_mongo.c (which wires the operations table for store.c) and store/mongo_*.c:
  *
  *   store_mongo.c  connection and topology: libmongoc set up once per process (its log into ours),
  *                  open and close (the client pool, first contact), sessions, the cold cycle, error

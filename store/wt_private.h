@@ -1,6 +1,6 @@
 /*
  * wt_private.h -- the embedded WiredTiger store's shared state and its files' entry points. Private to
- * core/wt_*.c and core/store_wt.c (which wires the operations table for store.c).
+ * store/wt_*.c and store/store_wt.c (which wires the operations table for store.c).
  *
  * Laid out along mongod's WiredTiger layer:
  *   wt_conn.c     the kv engine: configuration, open/close, flush, the cold cycle, engine statistics,
@@ -21,7 +21,7 @@
 
 #include "store_impl.h"
 
-#include "buf.h"
+#include "core/buf.h"
 
 #include <pthread.h>
 #include <stdbool.h>

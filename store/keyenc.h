@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "buf.h"
+#include "core/buf.h"
 
 /* lab_key_type_supported -- true for the value types an index key may hold. */
 bool lab_key_type_supported (bson_type_t t);

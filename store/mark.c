@@ -4,10 +4,10 @@
  */
 #include "mark.h"
 
-#include "cli.h"
-#include "error.h"
-#include "log.h"
-#include "opts.h"
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/opts.h"
 
 #include <stdio.h>
 #include <string.h>

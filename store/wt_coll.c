@@ -5,7 +5,7 @@
  */
 #include "wt_private.h"
 
-#include "error.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <limits.h>

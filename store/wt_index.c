@@ -6,7 +6,7 @@
  */
 #include "wt_private.h"
 
-#include "error.h"
+#include "core/error.h"
 #include "keyenc.h"
 #include "wt_sort.h"
 

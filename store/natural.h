@@ -14,7 +14,7 @@
 #ifndef LAB_NATURAL_H
 #define LAB_NATURAL_H
 
-#include "progress.h"
+#include "core/progress.h"
 #include "store.h"
 
 /* lab_natural_doc_fn -- one document of collection colls[coll] (valid only during the call), in the

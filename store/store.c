@@ -5,7 +5,7 @@
  */
 #include "store_impl.h"
 
-#include "error.h"
+#include "core/error.h"
 
 #include <stdio.h>
 #include <string.h>

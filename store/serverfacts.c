@@ -4,7 +4,7 @@
  */
 #include "serverfacts.h"
 
-#include "error.h"
+#include "core/error.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -26,7 +26,7 @@
  */
 #include "keyenc.h"
 
-#include "error.h"
+#include "core/error.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  */
 #include "wt_sort.h"
 
-#include "buf.h"
-#include "error.h"
+#include "core/buf.h"
+#include "core/error.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * that chunk is sorted (skipped when the keys came in strictly ascending order) and spilled as a
  * sorted run to a file in `dir`, unlinked as soon as it is created so that nothing is left behind,
  * whatever happens. At the end the runs are merged (linear minimum: builds have few runs). Private to
- * the embedded store (core/wt_*.c); one sort is used by one thread.
+ * the embedded store (store/wt_*.c); one sort is used by one thread.
  */
 #ifndef LAB_WT_SORT_H
 #define LAB_WT_SORT_H

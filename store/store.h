@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "progress.h"
-#include "uri.h"
+#include "core/progress.h"
+#include "core/uri.h"
 
 /* MongoDB's user-visible document cap: BSONObjMaxUserSize. */
 #define LAB_BSON_MAX_BYTES 16777216
@@ -164,7 +164,7 @@ bool lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *u
  * Every collection a tool writes gets one document in the side collection LAB_MARK_COLL of the same
  * database, {_id: "<collection>", layoutlab: 1, <the tool's fields>, uuid}, written before its first
  * document (a killed run's partial collection is still marked). The fields are the caller's (tool,
- * version, written_at, command_line, source, params, verify: see core/mark.h, docs/results-schema.md).
+ * version, written_at, command_line, source, params, verify: see store/mark.h, docs/results-schema.md).
  * A collection is layoutlab's when its document exists and, when both the document and the server know
  * a UUID, the two agree: a collection dropped and recreated by someone else under the same name is not.
  * lab_store_drop removes the collection's document. Both backends keep it (the embedded store for the

@@ -6,8 +6,8 @@
  */
 #include "mongo_private.h"
 
-#include "error.h"
-#include "log.h"
+#include "core/error.h"
+#include "core/log.h"
 #include "serverfacts.h"
 
 #include <errno.h>

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "iostat.h"
+#include "core/iostat.h"
 
 /* ---- hello --------------------------------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /*
- * store_impl.h -- what a backend provides to store.c: a table of operations. Private to core/.
+ * store_impl.h -- what a backend provides to store.c: a table of operations. Private to store/.
  *
  * store.c owns the generic parts (URI parsing, redaction, the per-document size check before inserts,
  * argument checks) and dispatches everything else here. Each backend keeps its state behind `impl`.

@@ -3,8 +3,8 @@
  */
 #include "natural.h"
 
-#include "error.h"
-#include "workers.h"
+#include "core/error.h"
+#include "core/workers.h"
 
 #include <pthread.h>
 #include <string.h>

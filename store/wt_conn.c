@@ -5,8 +5,8 @@
  */
 #include "wt_private.h"
 
-#include "alloc.h"
-#include "error.h"
+#include "core/alloc.h"
+#include "core/error.h"
 
 #include <dirent.h>
 #include <errno.h>
