@@ -26,6 +26,28 @@
 /* MongoDB's maxMessageSizeBytes: no write batch or reply may reach this. */
 #define LAB_MESSAGE_MAX_BYTES 48000000
 
+/* The URI of a store (core/uri.h has the text: default, redaction), parsed in store_uri.c. */
+#define LAB_DB_DEFAULT "layoutlab"
+
+typedef enum { LAB_BACKEND_WT = 1, LAB_BACKEND_MONGO = 2 } lab_backend_t;
+
+typedef struct {
+   lab_backend_t backend;
+   char *uri;     /* the full URI as given (may hold credentials: never print it) */
+   char *wt_home; /* LAB_BACKEND_WT: the directory after "wiredtiger:" */
+   char *uri_db;  /* LAB_BACKEND_MONGO: database named in the URI path, or NULL */
+} lab_uri_t;
+
+/* lab_uri_parse -- parse `s` into *out (caller frees with lab_uri_cleanup). Unknown schemes, an empty
+ * wiredtiger directory and a MongoDB URI libmongoc refuses give LAB_STORE_ERR_BAD_URI. */
+bool lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error);
+
+/* lab_uri_cleanup -- free what lab_uri_parse allocated. */
+void lab_uri_cleanup (lab_uri_t *u);
+
+/* lab_uri_db -- the database to use: `opt_db` if set, else the URI's, else "layoutlab". */
+const char *lab_uri_db (const lab_uri_t *u, const char *opt_db);
+
 typedef struct lab_store lab_store_t;
 typedef struct lab_session lab_session_t;
 typedef struct lab_cursor lab_cursor_t;

@@ -1,8 +1,9 @@
 /*
- * fuzz_uri.c -- libFuzzer harness of the URI parser and redaction (core/uri.h): any bytes up to the first
- * NUL as a --uri value. The redacted form must never contain the password the URI carried.
+ * fuzz_uri.c -- libFuzzer harness of the URI parser and redaction (store/store.h, core/uri.h): any bytes
+ * up to the first NUL as a --uri value. The redacted form must never contain the password the URI carried.
  */
 #include "core/uri.h"
+#include "store/store.h"
 #include "tests/fuzz/fuzz_util.h"
 
 #include <stdlib.h>
