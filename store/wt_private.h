@@ -3,8 +3,9 @@
  * store/wt_*.c and store/store_wt.c (which wires the operations table for store.c).
  *
  * Laid out along mongod's WiredTiger layer:
- *   wt_conn.c     the kv engine: configuration, open/close, flush, the cold cycle, engine statistics,
- *                 WiredTiger's messages and lab_wt_fail;
+ *   wt_error.c    WiredTiger's messages (kept, never printed) and lab_wt_fail, which every wt_*.c reports
+ *                 its errors through;
+ *   wt_conn.c     the kv engine: configuration, open/close, flush, the cold cycle, engine statistics;
  *   wt_catalog.c  the catalog (collections and their indexes), the size storer (counts, data sizes and
  *                 next RecordIds saved at close, recounted after a crash), collection lookups;
  *   wt_coll.c     collections: create, drop, exists, counts and sizes;
@@ -67,7 +68,7 @@ typedef struct wt_coll {
 } wt_coll_t;
 
 typedef struct {
-   WT_EVENT_HANDLER handler; /* WiredTiger's messages for this store (wt_conn.c finds st from it) */
+   WT_EVENT_HANDLER handler; /* WiredTiger's messages for this store (wt_error.c finds st from it) */
    WT_CONNECTION *conn;
    WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
    char *home;
@@ -110,7 +111,7 @@ typedef struct wt_sess {
    int nsorted; /* open sorted streams (atomic): their WT cursors are in use between calls */
 } wt_sess_t;
 
-/* ---- wt_conn.c: the kv engine ------------------------------------------------------------------- */
+/* ---- wt_error.c: WiredTiger's messages and errors ---------------------------------------------- */
 
 /* lab_wt_fail -- LAB_ERROR_WT error "<context>: <wiredtiger_strerror> [<WT's own message>]"; false. When
  * WiredTiger failed a write for lack of space (ENOSPC, or the panic that follows one in a background
@@ -118,6 +119,11 @@ typedef struct wt_sess {
 bool lab_wt_fail (bson_error_t *error, int ret, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
 /* lab_wt_closed_error -- the engine is not open (a cycle failed to reopen it); false. */
 bool lab_wt_closed_error (wt_store_t *st, bson_error_t *error);
+/* lab_wt_handler_init -- route st's WiredTiger messages to wt_error.c (kept, never printed) and forget the
+ * last message and full disk (before wiredtiger_open). */
+void lab_wt_handler_init (wt_store_t *st);
+
+/* ---- wt_conn.c: the kv engine ------------------------------------------------------------------- */
 
 bool lab_wt_open (lab_store_t *store, bson_error_t *error);
 /* lab_wt_zstd_extension_init -- the zstd compressor's extension entry point (wt_zstd.c). */
