@@ -2,9 +2,11 @@
  * mongo_private.h -- the MongoDB backend's shared state and its files' entry points. Private to
  * store/store_mongo.c (which wires the operations table for store.c) and store/mongo_*.c:
  *
+ *   mongo_util.c   what they all share: fields at dotted paths, libmongoc's errors classified and
+ *                  translated (lab_mongo_fail), a session's collection handles;
  *   store_mongo.c  connection and topology: libmongoc set up once per process (its log into ours),
- *                  open and close (the client pool, first contact), sessions, the cold cycle, error
- *                  mapping (lab_mongo_fail), and the operations table;
+ *                  open and close (the client pool, first contact), sessions, the cold cycle, and the
+ *                  operations table;
  *   mongo_facts.c  facts and diagnostics: hello limits and serverStatus (load_info, read at open and
  *                  after each cycle), server and engine statistics, generic commands, the engine cache
  *                  size, leaf-page counts;
@@ -95,7 +97,7 @@ msess (lab_session_t *sess)
    return sess->impl;
 }
 
-/* store_mongo.c: connection, sessions, errors, the cold cycle */
+/* mongo_util.c: replies, errors, collection handles */
 int64_t lab_mongo_num_at (const bson_t *doc, const char *path, int64_t dflt);
 double lab_mongo_dbl_at (const bson_t *doc, const char *path, double dflt);
 const char *lab_mongo_str_at (const bson_t *doc, const char *path);
@@ -103,12 +105,14 @@ bool lab_mongo_server_code_is (const bson_error_t *e, uint32_t code);
 bool lab_mongo_is_unreachable (const bson_error_t *e);
 void lab_mongo_fail (lab_store_t *store, bson_error_t *error, const bson_error_t *cause, const char *fmt, ...)
    BSON_GNUC_PRINTF (4, 5);
+mongoc_collection_t *lab_mongo_get_coll (lab_session_t *sess, const char *coll);
+
+/* store_mongo.c: connection, sessions, the cold cycle */
 void lab_mongo_hosts_text (const mongoc_uri_t *uri, char *buf, size_t len);
 void lab_mongo_close (lab_store_t *store);
 bool lab_mongo_open (lab_store_t *store, bson_error_t *error);
 bool lab_mongo_session_open (lab_session_t *sess, bson_error_t *error);
 void lab_mongo_session_close (lab_session_t *sess);
-mongoc_collection_t *lab_mongo_get_coll (lab_session_t *sess, const char *coll);
 bool lab_mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                       bson_error_t *error);
 

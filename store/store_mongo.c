@@ -17,9 +17,9 @@
  * error, even for an index that does not exist), and sorts every read in memory with Go's unstable
  * sort.Sort: buildInfo's ferretdbVersion tells it apart, and its sorts get _id as a tie-breaker.
  *
- * This file holds the connection (libmongoc's setup, open and close, sessions, the cold cycle, error
- * mapping) and the operations table; facts, collections, writes and reads are in mongo_*.c, laid out in
- * mongo_private.h.
+ * This file holds the connection (libmongoc's setup, open and close, sessions, the cold cycle) and the
+ * operations table; error mapping and reply helpers are in mongo_util.c, facts, collections, writes and
+ * reads in mongo_*.c, laid out in mongo_private.h.
  */
 #include "mongo_private.h"
 
@@ -82,103 +82,6 @@ mongo_global_init (void)
    mongoc_init ();
    mongoc_log_set_handler (mongo_log, NULL);
    atexit (mongoc_cleanup);
-}
-
-/* ---- small helpers ------------------------------------------------------------------------------- */
-
-/* lab_mongo_num_at -- a numeric field (int32/int64/double/bool) at a dotted path, or `dflt`. */
-int64_t
-lab_mongo_num_at (const bson_t *doc, const char *path, int64_t dflt)
-{
-   bson_iter_t it, child;
-
-   if (!doc || !bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child)) {
-      return dflt;
-   }
-   switch (bson_iter_type (&child)) {
-   case BSON_TYPE_INT32:
-   case BSON_TYPE_INT64:
-   case BSON_TYPE_DOUBLE:
-   case BSON_TYPE_BOOL:
-      return bson_iter_as_int64 (&child);
-   default:
-      return dflt;
-   }
-}
-
-/* lab_mongo_dbl_at -- like lab_mongo_num_at, keeping fractions. */
-double
-lab_mongo_dbl_at (const bson_t *doc, const char *path, double dflt)
-{
-   bson_iter_t it, child;
-
-   if (!doc || !bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child)) {
-      return dflt;
-   }
-   switch (bson_iter_type (&child)) {
-   case BSON_TYPE_INT32:
-      return bson_iter_int32 (&child);
-   case BSON_TYPE_INT64:
-      return (double)bson_iter_int64 (&child);
-   case BSON_TYPE_DOUBLE:
-      return bson_iter_double (&child);
-   default:
-      return dflt;
-   }
-}
-
-/* lab_mongo_str_at -- a string field at a dotted path, or NULL. */
-const char *
-lab_mongo_str_at (const bson_t *doc, const char *path)
-{
-   bson_iter_t it, child;
-
-   if (!doc || !bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
-       !BSON_ITER_HOLDS_UTF8 (&child)) {
-      return NULL;
-   }
-   return bson_iter_utf8 (&child, NULL);
-}
-
-/* lab_mongo_server_code_is -- the error came from the server with this code. */
-bool
-lab_mongo_server_code_is (const bson_error_t *e, uint32_t code)
-{
-   return (e->domain == MONGOC_ERROR_SERVER || e->domain == MONGOC_ERROR_QUERY ||
-           e->domain == MONGOC_ERROR_COMMAND || e->domain == MONGOC_ERROR_COLLECTION) &&
-          e->code == code;
-}
-
-/* lab_mongo_is_unreachable -- the error says the server could not be reached (selection, network). */
-bool
-lab_mongo_is_unreachable (const bson_error_t *e)
-{
-   return e->domain == MONGOC_ERROR_SERVER_SELECTION || e->domain == MONGOC_ERROR_STREAM;
-}
-
-/* lab_mongo_fail -- copy mongoc's error into *error with context "<what> (<uri>)"; selection and network
- * errors become LAB_STORE_ERR_UNREACHABLE so callers can tell a dead server from a refused operation. */
-void
-lab_mongo_fail (lab_store_t *store, bson_error_t *error, const bson_error_t *cause, const char *fmt, ...)
-{
-   char what[256];
-   va_list ap;
-
-   va_start (ap, fmt);
-   bson_vsnprintf (what, sizeof what, fmt, ap);
-   va_end (ap);
-   if (!error) {
-      return;
-   }
-   if (lab_mongo_is_unreachable (cause)) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_UNREACHABLE,
-                     "%s: cannot reach the MongoDB server at %s: %s (is it running? check host, port and "
-                     "network, or raise the timeout)",
-                     what, store->uri_redacted, cause->message);
-      return;
-   }
-   lab_error_set (error, cause->domain, cause->code, "%s on %s: %s", what, store->uri_redacted,
-                  cause->message);
 }
 
 /* pool_new -- a pool on ms->uri with error API v2 (before any pop). */
@@ -378,13 +281,6 @@ lab_mongo_session_close (lab_session_t *sess)
    pthread_mutex_unlock (&ms->mu);
    bson_free (ss);
    sess->impl = NULL;
-}
-
-/* lab_mongo_get_coll -- a collection handle of the session's client (caller destroys). */
-mongoc_collection_t *
-lab_mongo_get_coll (lab_session_t *sess, const char *coll)
-{
-   return mongoc_client_get_collection (msess (sess)->client, sess->store->db, coll);
 }
 
 /* ---- cold cycle ------------------------------------------------------------------------------ */
