@@ -59,45 +59,22 @@ typedef struct {
 /* lab_scan_server_info -- lab_store_server_info with the LAB_SCAN_TEST_FORCE_REMOTE_ENV hook applied. */
 bool lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
 
-/* lab_scan_direct_uri -- mongodb://[USER:PASS@]HOST:PORT/?directConnection=true (IPv6 in brackets) with
- * the options of `router_uri` (a mongodb:// or mongodb+srv:// URI, parsed by libmongoc; NULL or another
- * scheme: none) that a direct connection to a shard must keep: the credentials with authSource as
- * libmongoc resolves it, authMechanism(+Properties), the tls* options (tls=true also when libmongoc
- * implies it, as for mongodb+srv), appName, compressors (+zlibCompressionLevel), connect/socket/server
- * selection timeouts, serverSelectionTryOnce, heartbeatFrequencyMS, socketCheckIntervalMS, retryReads,
- * retryWrites. Never replicaSet, readPreference(+Tags, maxStalenessSeconds), loadBalanced, write or read
- * concern, pool sizes (docs/mongodb-compat.md lists each decision). Values percent-encoded. Caller frees;
- * NULL with *error when router_uri does not parse. Pure. */
-char *lab_scan_direct_uri (const char *router_uri, const char *host, int port, bson_error_t *error);
-
 /* lab_scan_shard_uri -- the URI of a direct connection to `shard` (pure): the override of `overrides`
  * (n entries, each "NAME=URI" naming this shard, or a bare URI taken by position `index` in listShards
- * order) when there is one, else lab_scan_direct_uri of the shard's first seed with the options of
+ * order) when there is one, else lab_store_direct_uri (store/deploy.h) of the shard's first seed with the options of
  * `router_uri`. Caller frees; NULL with *error (a shard listing no host, a router URI that does not
  * parse). */
 char *lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides,
                           size_t n, const char *router_uri, bson_error_t *error);
 
-/* lab_scan_primary_uri -- *out: the URI of a direct connection to the primary that `hello` (the reply
- * of the member `shard_uri` reached) names, with shard_uri's options (lab_scan_direct_uri), when that
- * member is a replica set member other than its primary; NULL when it is the primary, a standalone, or
- * names no primary (caller frees). False with *error for a malformed reply. Pure. */
-bool lab_scan_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bson_error_t *error);
-
-/* lab_scan_auth_failed -- the error is an authentication failure: libmongoc's client authentication
- * (MONGOC_ERROR_CLIENT / MONGOC_ERROR_CLIENT_AUTHENTICATE) or the server's AuthenticationFailed (18). Pure.
- */
-bool lab_scan_auth_failed (const bson_error_t *e);
-
 /* lab_scan_topology_discover -- hello (isMaster on servers without it) on `store`; for mongos listShards
- * and one store per shard (lab_scan_shard_uri with the connection options of `uri`, may be NULL;
- * `so` the options of the shards' stores, may be NULL). A shard refusing the router's credentials stops
+ * and one store per shard (lab_scan_shard_uri of o->shard_uris with the connection options of o->uri,
+ * may be NULL; `so` the options of the shards' stores, may be NULL; messages through o->log). A shard refusing the router's credentials stops
  * here with an error saying why (a cluster's users live on the config servers, a direct connection needs
  * a shard-local user) and naming --shard-uri. *t is zeroed first; release it with
  * lab_scan_topology_cleanup also on failure. */
-bool lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *const *shard_uris,
-                                 size_t nshard_uris, const lab_store_opts_t *so, lab_scan_topology_t *t,
-                                 bson_error_t *error);
+bool lab_scan_topology_discover (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_opts_t *so,
+                                 lab_scan_topology_t *t, bson_error_t *error);
 
 /* lab_scan_topology_wait -- after a cold step, each shard answering on its own connection again (within
  * ready_timeout_ms) and its facts re-read into targets[i].info; the store's own server: its facts re-read. */

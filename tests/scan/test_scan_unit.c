@@ -11,6 +11,7 @@
 #include "scan/measure.h"
 #include "scan/topology.h"
 #include "scan/scan.h"
+#include "store/deploy.h"
 
 #include <errno.h>
 #include <mongoc/mongoc.h>
@@ -1035,17 +1036,17 @@ test_shard_uri (void **state)
    shard_free (&v6);
 }
 
-/* direct_uri -- lab_scan_direct_uri to shard1:27018 of `router`, checked against `want` and parsed back
+/* direct_uri -- lab_store_direct_uri to shard1:27018 of `router`, checked against `want` and parsed back
  * by libmongoc (caller destroys). */
 static mongoc_uri_t *
 direct_uri (const char *router, const char *want)
 {
    bson_error_t e;
-   char *u = lab_scan_direct_uri (router, "shard1", 27018, &e);
+   char *u = lab_store_direct_uri (router, "shard1", 27018, &e);
    mongoc_uri_t *m;
 
    if (!u) {
-      fail_msg ("lab_scan_direct_uri (%s): %s", router, e.message);
+      fail_msg ("lab_store_direct_uri (%s): %s", router, e.message);
    }
    if (want) {
       assert_string_equal (u, want);
@@ -1062,7 +1063,7 @@ direct_uri (const char *router, const char *want)
    return m;
 }
 
-/* same_props -- the shard URI lab_scan_direct_uri builds from `router` carries exactly the
+/* same_props -- the shard URI lab_store_direct_uri builds from `router` carries exactly the
  * authMechanismProperties libmongoc read from `router` (same keys, values and order), checked against
  * `want` (the shard URI) when given; `key` must be among them with the value `value`. */
 static void
@@ -1222,36 +1223,36 @@ test_primary_uri (void **state)
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
                  BCON_BOOL (true), "primary", BCON_UTF8 ("a2.example:27019"), "me",
                  BCON_UTF8 ("a1.example:27018"), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_string_equal (u, "mongodb://u:p@a2.example:27019/?directConnection=true&authSource=admin&tls=true");
    bson_free (u);
    bson_destroy (h);
    /* IPv6 primary */
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
                  BCON_BOOL (true), "primary", BCON_UTF8 ("[::1]:27019"), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (NULL, h, &u, &e));
+   assert_true (lab_store_primary_uri (NULL, h, &u, &e));
    assert_string_equal (u, "mongodb://[::1]:27019/?directConnection=true");
    bson_free (u);
    bson_destroy (h);
    /* the primary itself, a secondary during an election (no primary named), a standalone: stay */
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (true), "primary",
                  BCON_UTF8 ("a1.example:27018"), "me", BCON_UTF8 ("a1.example:27018"), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
                  BCON_BOOL (true), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
    h = BCON_NEW ("isWritablePrimary", BCON_BOOL (true), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
    /* a malformed reply */
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "primary",
                  BCON_INT32 (3), "ok", BCON_DOUBLE (1));
-   assert_false (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_false (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
 }
@@ -1556,15 +1557,15 @@ test_auth_failed (void **state)
    memset (&e, 0, sizeof e);
    e.domain = MONGOC_ERROR_CLIENT;
    e.code = MONGOC_ERROR_CLIENT_AUTHENTICATE;
-   assert_true (lab_scan_auth_failed (&e));
+   assert_true (lab_store_error_auth (&e));
    e.domain = MONGOC_ERROR_SERVER;
    e.code = 18; /* AuthenticationFailed */
-   assert_true (lab_scan_auth_failed (&e));
+   assert_true (lab_store_error_auth (&e));
    e.code = 13; /* Unauthorized: logged in, but lacking a role */
-   assert_false (lab_scan_auth_failed (&e));
+   assert_false (lab_store_error_auth (&e));
    e.domain = MONGOC_ERROR_SERVER_SELECTION;
    e.code = MONGOC_ERROR_SERVER_SELECTION_FAILURE;
-   assert_false (lab_scan_auth_failed (&e));
+   assert_false (lab_store_error_auth (&e));
 }
 
 int
