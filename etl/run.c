@@ -298,7 +298,7 @@ run_result (run_t *r, bool ok, const bson_error_t *error, lab_foldrun_result_t *
    result->batch_bytes = r->batch_bytes;
    result->retries = atomic_load (&r->retries);
    result->index_build_s = r->index_build_s;
-   result->gave_up_transient = !ok && !o->plan_only && !o->copy_only && lab_retry_transient (error);
+   result->gave_up_transient = !ok && !o->plan_only && !o->copy_only && lab_store_error_transient (error);
    if (!result->ranges) {
       result->ranges = r->nbounds + 1; /* also when the plan stopped after reading or splitting the ranges */
    }

@@ -110,7 +110,7 @@ bool lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error);
  * filled as far as the run got.
  * Index: the source needs an index on the key (the sorted read walks it); without one the run fails
  * before writing anything with LAB_STORE_ERR_NO_INDEX naming --create-index, or builds it (create_index).
- * Retries: a range that fails with a transient error (lab_retry_transient) starts again from its last
+ * Retries: a range that fails with a transient error (lab_store_error_transient) starts again from its last
  * checkpoint (as --resume would) after 1 s, 2 s, 4 s, ... (at most 16 s), up to `retries` times, each
  * try logged; then the run fails with result->gave_up_transient set.
  * Resume refusals (LAB_ERROR_USAGE, result->resume_refused): settings other than those of the fold the

@@ -312,8 +312,8 @@ worker_run (worker_t *w, bson_error_t *error)
          }
          return true;
       }
-      if (r->o->copy_only || attempt >= r->o->retries || !lab_retry_transient (error)) {
-         if (attempt > 0 && lab_retry_transient (error)) {
+      if (r->o->copy_only || attempt >= r->o->retries || !lab_store_error_transient (error)) {
+         if (attempt > 0 && lab_store_error_transient (error)) {
             lab_log_error ("range %d: still failing after %d retries: %s", w->index, attempt, error->message);
          }
          return false;

@@ -355,8 +355,8 @@ lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where, 
    int64_t first = o->retry_first_delay_ms > 0 ? o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
    int64_t delay, slept;
 
-   if (done >= o->retries || !lab_retry_transient (error)) {
-      res->gave_up_transient = lab_retry_transient (error);
+   if (done >= o->retries || !lab_store_error_transient (error)) {
+      res->gave_up_transient = lab_store_error_transient (error);
       if (done > 0 && res->gave_up_transient) {
          lab_log_error ("--verify: still failing after %d retries: %s", done, error->message);
       }

@@ -546,4 +546,17 @@ typedef bool (*lab_cycle_hook_t) (lab_store_t *store, void *ctx, bson_error_t *e
 bool lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                       bson_error_t *error);
 
+/* lab_store_error_transient -- the error may go away by itself (a fold range retries it from its
+ * checkpoint): the server could not be reached or selected
+ * (libmongoc MONGOC_ERROR_STREAM, MONGOC_ERROR_SERVER_SELECTION, or the store's LAB_STORE_ERR_UNREACHABLE,
+ * into which the MongoDB backend turns both), or the server answered with a code of a failover or a
+ * lost connection/cursor (HostUnreachable 6, HostNotFound 7, CursorNotFound 43, NetworkTimeout 89,
+ * ShutdownInProgress 91, PrimarySteppedDown 189, ExceededTimeLimit 262, SocketException 9001,
+ * NotWritablePrimary 10107, InterruptedAtShutdown 11600, InterruptedDueToReplStateChange 11602,
+ * NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436) in a server domain (MONGOC_ERROR_SERVER,
+ * _QUERY, _COMMAND, _WRITE_CONCERN, _COLLECTION). The codes are those the retryable-writes spec gives the
+ * RetryableWriteError label (the labels themselves do not survive into a bson_error_t). Everything else
+ * (usage, a refused document, a missing index, disk full, ...) is not. */
+bool lab_store_error_transient (const bson_error_t *error);
+
 #endif
