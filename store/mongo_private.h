@@ -158,6 +158,14 @@ bool lab_mongo_delete_eq (lab_session_t *sess, const char *coll, const char *fie
 bool lab_mongo_flush (lab_store_t *store, bson_error_t *error);
 
 /* mongo_read.c: reads and cursors */
+/* lab_mongo_sorted_command -- append to `out` the aggregate command a sorted read sends to MongoDB
+ * (pure; the MongoDB backend builds both its reads and its descriptions with it): {aggregate: coll,
+ * pipeline: [{$match: [lo, hi)}, {$sort: {field: 1}}], cursor: {batchSize}, allowDiskUse: true,
+ * hint: index, $db: db}. `sort_in_memory` (a server that ignores hint and sorts unstably: FerretDB)
+ * makes the sort {field: 1, _id: 1}. */
+void lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
+                               const lab_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
+                               bool sort_in_memory, bson_t *out);
 bool lab_mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                         lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 void lab_mongo_cursor_close (lab_cursor_t *cur);

@@ -322,15 +322,6 @@ bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const cha
 bool lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
                                const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
 
-/* lab_mongo_sorted_command -- append to `out` the aggregate command a sorted read sends to MongoDB
- * (pure; the MongoDB backend builds both its reads and its descriptions with it): {aggregate: coll,
- * pipeline: [{$match: [lo, hi)}, {$sort: {field: 1}}], cursor: {batchSize}, allowDiskUse: true,
- * hint: index, $db: db}. `sort_in_memory` (a server that ignores hint and sorts unstably: FerretDB)
- * makes the sort {field: 1, _id: 1}. */
-void lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
-                               const lab_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
-                               bool sort_in_memory, bson_t *out);
-
 /* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
  * on every call after it), -1 on error with *error set. */
 int lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
@@ -436,10 +427,6 @@ bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_er
  * process whose pid we may follow in /proc: "mongod", or the test server's wrapper binary
  * "ferretdb-test-server-<hash>", which the kernel truncates to 15 bytes ("ferretdb-test-s"). */
 bool lab_server_comm_trusted (const char *comm);
-
-/* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable.
- */
-bool lab_pid_comm (int64_t pid, char *buf, size_t len);
 
 /* Bytes of every write message kept free for the command envelope (as mongoimport: 1 MiB). */
 #define LAB_MESSAGE_SLACK_BYTES 1048576

@@ -111,4 +111,10 @@ struct lab_store_ops {
 extern const lab_store_ops_t lab_store_wt_ops;
 extern const lab_store_ops_t lab_store_mongo_ops;
 
+/* What the backends share from store.c. */
+
+/* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable.
+ */
+bool lab_pid_comm (int64_t pid, char *buf, size_t len);
+
 #endif

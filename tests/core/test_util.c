@@ -9,8 +9,9 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/opts.h"
-#include "store/store.h"
 #include "core/uri.h"
+#include "store/mongo_private.h" /* lab_mongo_sorted_command, lab_pid_comm: the store's internals */
+#include "store/store.h"
 
 #include <errno.h>
 #include <stdio.h>
