@@ -17,23 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-/* lab_scan_say -- see measure.h. */
-void
-lab_scan_say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...)
-{
-   va_list ap;
-   char *msg;
-
-   if (!o->log) {
-      return;
-   }
-   va_start (ap, fmt);
-   msg = bson_strdupv_printf (fmt, ap);
-   va_end (ap);
-   o->log (o->log_ctx, debug, msg);
-   bson_free (msg);
-}
-
 /* lab_scan_utc_now -- see measure.h. */
 void
 lab_scan_utc_now (char *buf, size_t len)

@@ -222,6 +222,10 @@ typedef struct {
    char *const *argv;
 } lab_scan_opts_t;
 
+/* lab_scan_say -- a log line through opts->log (nothing when it is NULL; scan/say.c): how the scan's
+ * library code reports, never printing itself. */
+void lab_scan_say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
+
 /* lab_scan_opts_init -- the defaults of DESIGN.md (bill_detail, detail_coll, bill_id, details, 4
  * workers, 1 run, alternate, drop auto, 1 s interval ...). */
 void lab_scan_opts_init (lab_scan_opts_t *o);

@@ -6,7 +6,6 @@
  * log (lab_scan_say): nothing here prints.
  */
 #include "scan/topology.h"
-#include "scan/measure.h"
 
 #include "core/error.h"
 #include "store/deploy.h"
