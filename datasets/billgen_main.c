@@ -746,7 +746,7 @@ cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
    lab_cli_common_t c;
    bson_error_t error = { 0 };
    lab_store_t *store = NULL;
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    char **names = NULL;
    bool require = false;
    bson_t list = BSON_INITIALIZER;
@@ -771,7 +771,7 @@ cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
    }
    lab_log_set (&c);
    store = open_store (&c, &(compress_opts_t){ 0 }, false, &error); /* listing creates nothing */
-   sess = store ? lab_session_open (store, &error) : NULL;
+   sess = store ? lab_store_session_open (store, &error) : NULL;
    if (!sess || !lab_store_list (sess, &names, &error)) {
       lab_log_error ("%s", error.message);
       rc = lab_error_exit_code (&error);
@@ -839,7 +839,7 @@ done:
    bson_string_free (foreign, true);
    bson_destroy (&list);
    bson_strfreev (names);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    return rc;
 }

@@ -125,7 +125,7 @@ typedef struct {
    const lab_import_opts_t *o;
    lab_import_stats_t *st;
    lab_store_t *store;     /* NULL with parse_only */
-   lab_session_t *sess;    /* opened by start_loading */
+   lab_store_session_t *sess;    /* opened by start_loading */
    bool owned;             /* this run created (or dropped and recreated) the collection */
    bool started;           /* start_loading ran: the destination is prepared and the writers run */
    lab_loader_t **loaders; /* one per writer (o->parallel) */
@@ -267,7 +267,7 @@ start_loading (import_t *im, bson_error_t *error)
    if (!lab_store_server_info (im->store, &info, error)) {
       return false;
    }
-   im->sess = lab_session_open (im->store, error);
+   im->sess = lab_store_session_open (im->store, error);
    if (!im->sess) {
       return false;
    }
@@ -703,7 +703,7 @@ done:
          ok = false;
       }
    }
-   lab_session_close (im.sess);
+   lab_store_session_close (im.sess);
    if (names) {
       bson_strfreev (names);
    }

@@ -78,7 +78,7 @@ writer (void *arg)
 {
    lab_loader_t *l = arg;
    bson_error_t err;
-   lab_session_t *sess = lab_session_open (l->store, &err);
+   lab_store_session_t *sess = lab_store_session_open (l->store, &err);
 
    pthread_mutex_lock (&l->mu);
    if (!sess) {
@@ -113,7 +113,7 @@ writer (void *arg)
       pthread_cond_broadcast (&l->cv);
    }
    pthread_mutex_unlock (&l->mu);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return NULL;
 }
 

@@ -447,7 +447,7 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
 static void
 mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *vr)
 {
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t err;
    bson_t v = BSON_INITIALIZER;
    char now[40];
@@ -460,13 +460,13 @@ mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *v
    append_hash (&v, "checksum", vr->src_hash);
    lab_mark_now (now, sizeof now);
    BSON_APPEND_UTF8 (&v, "at", now);
-   sess = lab_session_open (store, &err);
+   sess = lab_store_session_open (store, &err);
    if (!sess || !lab_store_mark_set (sess, dst, "verify", &v, &set, &err)) {
       lab_log_error ("the verification could not be recorded in '%s': %s", LAB_MARK_COLL, err.message);
    } else if (!set) {
       lab_log_debug ("'%s' has no layoutlab marker: the verification is not recorded there", dst);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    bson_destroy (&v);
 }
 

@@ -61,7 +61,7 @@ lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out)
 /* plan_range -- one range of the plan: bounds, estimate, resume point, the read's description; adds to
  * *temp the bytes a blocking sort of the range would hold. */
 static bool
-plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, double avg_bytes, bson_t *arr,
+plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est, double avg_bytes, bson_t *arr,
             int64_t *temp, bool *blocking, bson_error_t *error)
 {
    lab_sorted_opts_t so = { 0 };
@@ -174,7 +174,7 @@ plan_writes (const run_t *r, bson_t *p)
 /* lab_run_plan_describe -- result->plan: the decision, the source and its index, the destination, the writes,
  * each range's read, the temporary space. Reads only. */
 bool
-lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result,
+lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_foldrun_result_t *result,
                        bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;

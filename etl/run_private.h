@@ -39,7 +39,7 @@ typedef struct {
    int index;
    const bson_value_t *lo; /* range [lo, hi); NULL: unbounded */
    const bson_value_t *hi;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_t **batch;
    size_t nbatch;
    size_t batch_cap;
@@ -102,7 +102,7 @@ struct run {
 
 /* lab_run_find_state -- the state document with this _id in state_coll, or *doc = NULL (caller
  * destroys). */
-bool lab_run_find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
+bool lab_run_find_state (lab_store_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
                          bson_error_t *error);
 
 /* lab_run_settings_doc -- the {_id: "settings"} checkpoint document of this run (caller destroys). */
@@ -116,19 +116,19 @@ bool lab_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *error);
 
 /* lab_run_resume_dst_check -- --resume over a checkpoint whose destination is gone: refused unless
  * nothing had been written (usage error naming what the checkpoint says). */
-bool lab_run_resume_dst_check (run_t *r, lab_session_t *sess, const bson_t *settings, bool complete,
+bool lab_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings, bool complete,
                                bson_error_t *error);
 
 /* ---- run_plan.c, run_describe.c ---------------------------------------------------------------- */
 
 /* lab_run_plan -- everything checked and decided before anything is written. */
-bool lab_run_plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
+bool lab_run_plan (run_t *r, lab_store_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
                    bool *complete, bson_error_t *error);
 
 /* lab_run_observe -- ask the server how it would run the read of [lo, hi) (explain), parse it; *plan and
  * *reply (initialized here, caller destroys) filled; false on the server's refusal (a hidden index) or a
  * reply of no known shape. */
-bool lab_run_observe (run_t *r, lab_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
+bool lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
                       bson_t *reply, lab_facts_plan_t *plan, bson_error_t *error);
 
 /* lab_run_provenance -- the destination's marker: o->provenance plus source and params (caller
@@ -139,7 +139,7 @@ bson_t *lab_run_provenance (const run_t *r, bool state);
 void lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out);
 
 /* lab_run_plan_describe -- result->plan of a --plan run. */
-bool lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result,
+bool lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_foldrun_result_t *result,
                             bson_error_t *error);
 
 /* ---- run_range.c ------------------------------------------------------------------------------- */

@@ -321,7 +321,7 @@ lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const gr
 
 /* lab_verify_check -- both collections exist; the document cap in force (*max). */
 bool
-lab_verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
+lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
                   bson_error_t *error)
 {
    const char *names[2] = { o->src, o->dst };

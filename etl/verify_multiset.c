@@ -746,7 +746,7 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
 /* plan_passes -- passes enough for the destination's documents (about one per master) to fit the bound in
  * every thread's map. */
 static int
-plan_passes (lab_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t memory, bson_error_t *error,
+plan_passes (lab_store_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t memory, bson_error_t *error,
              int64_t *src_docs, int64_t *dst_docs)
 {
    double need;
@@ -771,7 +771,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
    int nw = o->workers > 0 ? o->workers : 2;
    int64_t src_docs = 0, dst_docs = 0, map_peak = 0;
    uint64_t t0 = lab_now_ns ();
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    lab_progress_t *p = NULL;
    worker_t *w = NULL;
    first_t first = { 0 };
@@ -786,12 +786,12 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
    if (o->bucket_by && !lab_bucket_spec_parse (o->bucket_by, &bfield, &ps.bunit, error)) {
       goto done;
    }
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess || !lab_verify_check (store, sess, o, &ps.max, error)) {
       goto done;
    }
    ps.passes = plan_passes (sess, o, nw, memory, error, &src_docs, &dst_docs);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    sess = NULL;
    if (ps.passes < 1) {
       goto done;
@@ -852,7 +852,7 @@ done:
    res->workers = nw;
    res->map_bytes = map_peak;
    lab_progress_done (p);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    workers_free (w, nw);
    lab_buf_destroy (&first.body);
    bson_free (bfield);

@@ -82,7 +82,7 @@ cmp_double (const void *a, const void *b)
  * page; exact when the sample cannot be had); else mongod's 32 KiB leaf page / the average document
  * size. *source says which; *pages gets the leaf pages used (-1 for the last). */
 static bool
-rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **source, int64_t *pages,
+rows_per_page (lab_store_session_t *sess, const char *coll, double *rpp, const char **source, int64_t *pages,
                double *error_pct, bson_error_t *error)
 {
    lab_coll_stats_t st;
@@ -121,7 +121,7 @@ rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **
 
 /* lab_scan_locality -- see measure.h. */
 bool
-lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
+lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
                    int64_t nkeys, bson_t *out, bson_error_t *error)
 {
    int64_t want = o->locality_sample > 0 ? o->locality_sample : 1000;

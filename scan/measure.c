@@ -79,13 +79,13 @@ static bool
 worker_main (void *arg, int index, bson_error_t *error)
 {
    worker_t *w = arg;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    uint64_t t_start = lab_now_ns ();
    int64_t k;
    bool ok = true;
 
    (void)index;
-   sess = lab_session_open (w->store, error);
+   sess = lab_store_session_open (w->store, error);
    if (!sess) {
       return false;
    }
@@ -116,7 +116,7 @@ worker_main (void *arg, int index, bson_error_t *error)
       lab_progress_add (w->progress, 1, (uint64_t)c.bytes);
    }
    w->elapsed_ns = lab_now_ns () - t_start;
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
@@ -196,11 +196,11 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
       lab_now_ns () +
       (uint64_t)(p->opts->ready_timeout_ms > 0 ? p->opts->ready_timeout_ms : 60000) * 1000000ull;
    for (;;) {
-      lab_session_t *sess = lab_session_open (p->store, error);
+      lab_store_session_t *sess = lab_store_session_open (p->store, error);
       bool ok =
          sess && lab_store_find_eq (sess, coll, p->opts->key, &p->keys[0], first_doc, NULL, NULL, error);
       if (sess) {
-         lab_session_close (sess);
+         lab_store_session_close (sess);
       }
       if (ok) {
          return true;

@@ -150,7 +150,7 @@ char *lab_scan_no_match_hint (const bson_value_t *keys, int64_t nkeys, const cha
 
 /* lab_scan_keys_match -- *any = some key of keys[0..nkeys) matches a document of `coll` on `field`: one
  * indexed lookup per key, stopping at the first match (one lookup when the first key matches). */
-bool lab_scan_keys_match (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *keys,
+bool lab_scan_keys_match (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *keys,
                           int64_t nkeys, bool *any, bson_error_t *error);
 
 /* lab_scan_match_check -- before anything is made cold: fail with LAB_ERROR_SCAN / LAB_SCAN_ERR_NO_MATCH
@@ -158,7 +158,7 @@ bool lab_scan_keys_match (lab_session_t *sess, const char *coll, const char *fie
  * came from (keys_coll: whose index gave them), the collection(s) and the key field, with
  * lab_scan_no_match_hint's sentence when the keys' type differs from the field's (sampled from the first
  * documents in key order). */
-bool lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
+bool lab_scan_match_check (lab_store_session_t *sess, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
                            const char *keys_coll, const bson_value_t *keys, int64_t nkeys,
                            bson_error_t *error);
 
@@ -183,7 +183,7 @@ typedef struct {
 /* lab_scan_sweep_plan -- resolve the caches (lab_sweep_resolve on plan->on_disk_bytes), refuse a server
  * that cannot set its cache (one setParameter up front), and measure each layout's locality with
  * `sess` (scan/locality.c). Nothing is measured cold yet. sw is initialized even on failure. */
-bool lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error);
+bool lab_scan_sweep_plan (lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error);
 
 /* lab_scan_sweep_run -- per point: set the engine cache, lab_scan_runs, and append the point to
  * results' "sweep"; then "sweep_reference" and the reference point's runs and summary at the top. */
@@ -196,7 +196,7 @@ void lab_scan_sweep_cleanup (lab_scan_sweep_t *sw);
 /* lab_scan_locality -- the locality object of `coll` (pages_per_master_mean, _p95, masters_sampled,
  * method "record_ids", rows_per_leaf_page, leaf_pages_source) from the RecordIds of a fixed sample of
  * `keys`; false with LAB_STORE_ERR_NOT_SUPPORTED where the store has no RecordIds. */
-bool lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll,
+bool lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll,
                         const bson_value_t *keys, int64_t nkeys, bson_t *out, bson_error_t *error);
 
 #endif

@@ -267,7 +267,7 @@ append_host (bson_t *results)
 
 /* check_collection -- exists and has an index on the key (or create it with --create-index). */
 static bool
-check_collection (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll, const char *which,
+check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const char *which,
                   const char *where, bson_error_t *error)
 {
    bool exists = false, has = false;
@@ -311,7 +311,7 @@ typedef struct {
    bson_value_t *keys;
    char *restart_shown;
    char *where;         /* "URI (database DB)" for messages */
-   lab_session_t *sess; /* open from the checks to the dataset statistics */
+   lab_store_session_t *sess; /* open from the checks to the dataset statistics */
    const char *datadir; /* embedded home or --dbpath; NULL: unknown */
    bool have_dev;
    lab_device_t dev;
@@ -474,7 +474,7 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
                     "OS page cache can be dropped");
    }
    /* keys and dataset, before anything is made cold */
-   sp->sess = lab_session_open (store, error);
+   sp->sess = lab_store_session_open (store, error);
    return sp->sess && plan_keys (sp, error) && plan_device (sp, error);
 }
 
@@ -483,7 +483,7 @@ static void
 plan_cleanup (scan_plan_t *sp)
 {
    if (sp->sess) {
-      lab_session_close (sp->sess);
+      lab_store_session_close (sp->sess);
    }
    if (sp->keys) {
       lab_values_free (sp->keys, (int)sp->p.nkeys);
@@ -495,7 +495,7 @@ plan_cleanup (scan_plan_t *sp)
    lab_scan_sweep_cleanup (&sp->sw);
 }
 
-static bool append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const char *coll,
+static bool append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll,
                                  bson_error_t *error);
 
 /* plan_dataset -- every layout's collection figures, once, and their on-disk sizes; with a sweep, its points
@@ -532,7 +532,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
          sp->cache_ratio = 0;
       }
    }
-   lab_session_close (sp->sess);
+   lab_store_session_close (sp->sess);
    sp->sess = NULL;
    return ok;
 }
@@ -707,7 +707,7 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
 
 /* append_dataset_coll -- count, sizes and index facts of one collection. */
 static bool
-append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const char *coll, bson_error_t *error)
+append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll, bson_error_t *error)
 {
    lab_coll_stats_t st;
    bson_t d;

@@ -215,7 +215,7 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
 
 /* lab_scan_sweep_plan -- see measure.h. */
 bool
-lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
+lab_scan_sweep_plan (lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    double ref_on_disk = p->on_disk_bytes[p->layouts.reference];

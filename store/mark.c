@@ -71,7 +71,7 @@ ask (const char *question)
 bool
 lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt, bson_error_t *error)
 {
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    lab_coll_stats_t st;
    bson_t *mark = NULL;
    bool exists = false, foreign = false, ok = false;
@@ -80,7 +80,7 @@ lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char 
    if (lab_store_backend (store) != LAB_BACKEND_MONGO) {
       return true;
    }
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess) {
       return false;
    }
@@ -133,7 +133,7 @@ lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char 
                   opt, what);
 done:
    bson_destroy (mark);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
@@ -141,7 +141,7 @@ done:
 bool
 lab_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error)
 {
-   lab_session_t *sess = lab_session_open (store, error);
+   lab_store_session_t *sess = lab_store_session_open (store, error);
    char **all = NULL;
    size_t i, n = 0;
    bool ok = false;
@@ -171,6 +171,6 @@ lab_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error)
    ok = true;
 done:
    bson_strfreev (all);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }

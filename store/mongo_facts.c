@@ -380,7 +380,7 @@ lab_mongo_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *erro
 /* lab_mongo_leaf_pages -- collStats wiredTiger.btree["row-store leaf pages"]; mongod gathers it only with
  * statistics=all, so 0 or absent gives LAB_STORE_ERR_NOT_SUPPORTED. */
 bool
-lab_mongo_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+lab_mongo_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
 {
    mongoc_database_t *db;
    bson_t cmd = BSON_INITIALIZER, reply;

@@ -157,7 +157,7 @@ lab_mongo_fail (lab_store_t *store, bson_error_t *error, const bson_error_t *cau
 
 /* lab_mongo_get_coll -- a collection handle of the session's client (caller destroys). */
 mongoc_collection_t *
-lab_mongo_get_coll (lab_session_t *sess, const char *coll)
+lab_mongo_get_coll (lab_store_session_t *sess, const char *coll)
 {
    return mongoc_client_get_collection (msess (sess)->client, sess->store->db, coll);
 }

@@ -22,7 +22,7 @@
 
 /* insert_chunk -- one unordered bulk insert of docs[0..n); map[i] is each document's caller index. */
 static bool
-insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, const bson_t *const *docs,
+insert_chunk (lab_store_session_t *sess, mongoc_collection_t *c, const char *coll, const bson_t *const *docs,
               const size_t *orig, size_t n, lab_insert_result_t *result, bson_error_t *error)
 {
    bson_t opts = BSON_INITIALIZER, reply;
@@ -102,7 +102,7 @@ done:
 
 /* lab_mongo_insert_many -- split under maxMessageSizeBytes (less an envelope) and maxWriteBatchSize. */
 bool
-lab_mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
+lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
                        size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
 {
    (void)first; /* the server assigns RecordIds */
@@ -149,7 +149,7 @@ id_filter (const bson_t *doc, bson_t *filter)
 
 /* lab_mongo_upsert_by_id -- replaceOne {_id} with upsert. */
 bool
-lab_mongo_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
+lab_mongo_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
 {
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
    bson_t filter, opts = BSON_INITIALIZER, reply;
@@ -187,7 +187,7 @@ lab_mongo_eq_filter (const char *field, const bson_value_t *value, bson_t *filte
 
 /* lab_mongo_delete_eq -- deleteMany {field: value}; the field must be indexed, as on the embedded store. */
 bool
-lab_mongo_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_mongo_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                      int64_t *deleted, bson_error_t *error)
 {
    mongoc_collection_t *c;

@@ -130,11 +130,11 @@ lab_store_selection_timeout_ms (const lab_store_t *store)
    return store->ops->selection_timeout_ms ? store->ops->selection_timeout_ms (store) : 0;
 }
 
-/* lab_session_open -- allocate the handle and let the backend attach its per-thread state. */
-lab_session_t *
-lab_session_open (lab_store_t *store, bson_error_t *error)
+/* lab_store_session_open -- allocate the handle and let the backend attach its per-thread state. */
+lab_store_session_t *
+lab_store_session_open (lab_store_t *store, bson_error_t *error)
 {
-   lab_session_t *sess = bson_malloc0 (sizeof *sess);
+   lab_store_session_t *sess = bson_malloc0 (sizeof *sess);
 
    sess->store = store;
    if (!store->ops->session_open (sess, error)) {
@@ -145,7 +145,7 @@ lab_session_open (lab_store_t *store, bson_error_t *error)
 }
 
 void
-lab_session_close (lab_session_t *sess)
+lab_store_session_close (lab_store_session_t *sess)
 {
    if (!sess) {
       return;
@@ -171,19 +171,19 @@ check_coll (const char *coll, bson_error_t *error)
 }
 
 bool
-lab_store_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->exists (sess, coll, exists, error);
 }
 
 bool
-lab_store_create (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->create (sess, coll, error);
 }
 
 bool
-lab_store_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
    if (!field || !*field) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "index field name is empty");
@@ -193,7 +193,7 @@ lab_store_create_index (lab_session_t *sess, const char *coll, const char *field
 }
 
 bool
-lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
 }
@@ -201,7 +201,7 @@ lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, b
 /* lab_store_drop -- the backend's drop, then the collection's marker (store.h): a collection dropped by
  * layoutlab is no longer layoutlab's. */
 bool
-lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    bson_value_t id;
 
@@ -225,7 +225,7 @@ lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
 
 /* lab_store_list -- see store.h. */
 bool
-lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error)
+lab_store_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
 {
    *names = NULL;
    return sess->store->ops->list (sess, names, error);
@@ -233,7 +233,7 @@ lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error)
 
 /* lab_store_coll_uuid -- see store.h. */
 bool
-lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                      bson_error_t *error)
 {
    *has = false;
@@ -261,7 +261,7 @@ keep_first (const bson_t *doc, void *ctx)
 
 /* lab_store_find_id -- see store.h: one indexed find (a missing collection says so itself). */
 bool
-lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t **doc, bson_error_t *error)
+lab_store_find_id (lab_store_session_t *sess, const char *coll, const char *id, bson_t **doc, bson_error_t *error)
 {
    find_id_t f = { NULL };
    bson_value_t v;
@@ -284,7 +284,7 @@ lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t
 
 /* lab_store_mark_put -- see store.h. */
 bool
-lab_store_mark_put (lab_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error)
+lab_store_mark_put (lab_store_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error)
 {
    bson_t doc = BSON_INITIALIZER;
    bson_value_t uuid;
@@ -333,7 +333,7 @@ uuid_equal (const bson_value_t *a, const bson_value_t *b)
 
 /* lab_store_mark_get -- see store.h. */
 bool
-lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *foreign, bson_error_t *error)
+lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, bool *foreign, bson_error_t *error)
 {
    bson_t *raw = NULL;
    bson_value_t uuid;
@@ -375,7 +375,7 @@ lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *f
 
 /* lab_store_mark_set -- see store.h. */
 bool
-lab_store_mark_set (lab_session_t *sess, const char *coll, const char *key, const bson_t *value, bool *set,
+lab_store_mark_set (lab_store_session_t *sess, const char *coll, const char *key, const bson_t *value, bool *set,
                     bson_error_t *error)
 {
    bson_t *doc = NULL, fields = BSON_INITIALIZER;
@@ -411,14 +411,14 @@ done:
 }
 
 bool
-lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+lab_store_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->count (sess, coll, count, error);
 }
 
 /* lab_store_count_estimated -- the backend's metadata count, else its exact count. */
 bool
-lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    const lab_store_ops_t *ops = sess->store->ops;
 
@@ -430,7 +430,7 @@ lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count
 }
 
 bool
-lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
+lab_store_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
 {
    memset (st, 0, sizeof *st);
    return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
@@ -456,7 +456,7 @@ lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t doma
 
 /* lab_store_insert_many -- see store.h. */
 bool
-lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
                        lab_insert_result_t *result, bson_error_t *error)
 {
    return lab_store_insert_many_at (sess, coll, docs, n, -1, result, error);
@@ -464,7 +464,7 @@ lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *cons
 
 /* lab_store_insert_many_at -- refuse oversized documents per document, give the others an _id, write. */
 bool
-lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
                           int64_t first, lab_insert_result_t *result, bson_error_t *error)
 {
    lab_server_info_t info;
@@ -533,7 +533,7 @@ lab_insert_result_cleanup (lab_insert_result_t *result)
 }
 
 bool
-lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
+lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
 {
    bson_iter_t it;
 
@@ -546,7 +546,7 @@ lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc
 }
 
 bool
-lab_store_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                      int64_t *deleted, bson_error_t *error)
 {
    int64_t dummy;
@@ -561,7 +561,7 @@ lab_store_flush (lab_store_t *store, bson_error_t *error)
 }
 
 bool
-lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                    lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    int64_t dummy;
@@ -569,12 +569,12 @@ lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, con
           sess->store->ops->find_eq (sess, coll, field, value, cb, ctx, ndocs ? ndocs : &dummy, error);
 }
 
-lab_cursor_t *
-lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
+lab_store_cursor_t *
+lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
                        const lab_sorted_opts_t *opts, bson_error_t *error)
 {
    lab_sorted_opts_t none = { 0 };
-   lab_cursor_t *cur;
+   lab_store_cursor_t *cur;
 
    if (!check_coll (coll, error)) {
       return NULL;
@@ -590,7 +590,7 @@ lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
 
 /* lab_store_sorted_explain -- see store.h. */
 bool
-lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
                           const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
 {
    lab_sorted_opts_t none = { 0 };
@@ -611,7 +611,7 @@ lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *fie
 /* describe_walk -- the generic description of a sorted read: the walk of the index on `field` with a
  * fetch of each record, as the embedded store does it (store.h); NO_INDEX as sorted_open gives it. */
 static bool
-describe_walk (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+describe_walk (lab_store_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
                bson_t *out, bson_error_t *error)
 {
    bson_t walk, key;
@@ -650,7 +650,7 @@ describe_walk (lab_session_t *sess, const char *coll, const char *field, const l
 }
 
 bool
-lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
+lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
                            const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
    lab_sorted_opts_t none = { 0 };
@@ -670,7 +670,7 @@ lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
 }
 
 int
-lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
+lab_store_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
    int r;
 
@@ -685,7 +685,7 @@ lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 }
 
 void
-lab_cursor_close (lab_cursor_t *cur)
+lab_store_cursor_close (lab_store_cursor_t *cur)
 {
    if (cur) {
       cur->sess->store->ops->cursor_close (cur);
@@ -694,7 +694,7 @@ lab_cursor_close (lab_cursor_t *cur)
 }
 
 bool
-lab_store_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
+lab_store_partition (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
                      int *nbounds, bson_error_t *error)
 {
    *bounds = NULL;
@@ -728,7 +728,7 @@ lab_values_free (bson_value_t *values, int n)
 }
 
 bool
-lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                          int64_t *nkeys, bson_error_t *error)
 {
    *keys = NULL;
@@ -755,12 +755,12 @@ natural_check (const char *coll, const lab_natural_opts_t *opts, bson_error_t *e
    return true;
 }
 
-lab_cursor_t *
-lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_cursor_t *
+lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
                         bson_error_t *error)
 {
    lab_natural_opts_t none = { 0 };
-   lab_cursor_t *cur;
+   lab_store_cursor_t *cur;
 
    opts = opts ? opts : &none;
    if (!natural_check (coll, opts, error)) {
@@ -776,7 +776,7 @@ lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural
 }
 
 bool
-lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
                           int *nranges, bson_error_t *error)
 {
    *ranges = NULL;
@@ -791,7 +791,7 @@ lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natu
 }
 
 bool
-lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
                             bson_t *out, bson_error_t *error)
 {
    lab_natural_opts_t none = { 0 };
@@ -901,7 +901,7 @@ lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *erro
 }
 
 bool
-lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_store_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                       int64_t **rids, size_t *n, bson_error_t *error)
 {
    *rids = NULL;
@@ -913,7 +913,7 @@ lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field, 
 }
 
 bool
-lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
 {
    *pages = -1;
    if (!sess->store->ops->leaf_pages) {
@@ -923,7 +923,7 @@ lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bso
 }
 
 bool
-lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
+lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
                                lab_leaf_estimate_t *est, bson_error_t *error)
 {
    lab_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };

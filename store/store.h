@@ -5,7 +5,7 @@
  * Two backends implement it: MongoDB through libmongoc (`mongodb://`, `mongodb+srv://`, also via mongos)
  * and an embedded WiredTiger store laid out as mongod lays it out (`wiredtiger:DIR`).
  *
- * Threads: one lab_store_t is shared; each thread opens its own lab_session_t (a WiredTiger session, or a
+ * Threads: one lab_store_t is shared; each thread opens its own lab_store_session_t (a WiredTiger session, or a
  * client popped from the mongoc pool) and uses it alone. Cursors belong to the session that opened them.
  *
  * Errors: every fallible call takes a bson_error_t *; store-level conditions use LAB_ERROR_STORE codes
@@ -49,8 +49,8 @@ void lab_uri_cleanup (lab_uri_t *u);
 const char *lab_uri_db (const lab_uri_t *u, const char *opt_db);
 
 typedef struct lab_store lab_store_t;
-typedef struct lab_session lab_session_t;
-typedef struct lab_cursor lab_cursor_t;
+typedef struct lab_session lab_store_session_t;
+typedef struct lab_cursor lab_store_cursor_t;
 
 typedef struct {
    const char *db;               /* database (MongoDB); NULL: the URI's, else "layoutlab" */
@@ -119,39 +119,39 @@ int32_t lab_store_selection_timeout_ms (const lab_store_t *store);
 
 /* ---- sessions ---------------------------------------------------------------------------------- */
 
-/* lab_session_open -- a per-thread handle. Close it before lab_store_cycle/close. */
-lab_session_t *lab_session_open (lab_store_t *store, bson_error_t *error);
-void lab_session_close (lab_session_t *sess);
+/* lab_store_session_open -- a per-thread handle. Close it before lab_store_cycle/close. */
+lab_store_session_t *lab_store_session_open (lab_store_t *store, bson_error_t *error);
+void lab_store_session_close (lab_store_session_t *sess);
 
 /* ---- collections ------------------------------------------------------------------------------- */
 
 /* lab_store_exists -- *exists = the collection exists. */
-bool lab_store_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+bool lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
 
 /* lab_store_create -- create the collection (with its `_id` index) when missing; existing is fine. */
-bool lab_store_create (lab_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
  * fine). On the embedded store, an index created after its data is built with a bulk cursor. */
-bool lab_store_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+bool lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
 
 /* lab_store_has_index -- *has = an index exists whose first key is `field` (`_id` always has one). */
-bool lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
+bool lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
 
 /* lab_store_drop -- drop the collection and its indexes; a missing collection is not an error. */
-bool lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
 /* lab_store_count -- exact number of documents (MongoDB: countDocuments, a scan of the `_id` index or of
  * the collection: minutes on 10^8 rows; use it where the figure must be exact). A missing collection:
  * LAB_STORE_ERR_NO_COLLECTION. */
-bool lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_store_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 
 /* lab_store_count_estimated -- number of documents from the collection's metadata, for progress bars and
  * sizes of ranges: MongoDB the `count` command without a query (no scan; may drift after an unclean
  * shutdown, counts orphans on a sharded cluster; FerretDB counts); embedded: the exact count, which costs
  * nothing there. A missing collection: LAB_STORE_ERR_NO_COLLECTION. */
-bool lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 
 typedef struct {
    int64_t count;
@@ -163,23 +163,23 @@ typedef struct {
 } lab_coll_stats_t;
 
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
-bool lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+bool lab_store_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
 
 /* lab_store_find_id -- *doc = the document of `coll` whose _id is the string `id` (caller destroys), or
  * NULL when there is none or the collection does not exist (small bookkeeping documents: checkpoints,
  * markers). */
-bool lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t **doc,
+bool lab_store_find_id (lab_store_session_t *sess, const char *coll, const char *id, bson_t **doc,
                         bson_error_t *error);
 
 /* lab_store_list -- the names of the database's collections, sorted, NULL-terminated (caller frees with
  * bson_strfreev): MongoDB listCollections (nameOnly; views and system.* left out), embedded: the catalog.
  * LAB_MARK_COLL is listed like any other: callers that show user collections leave it out. */
-bool lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error);
+bool lab_store_list (lab_store_session_t *sess, char ***names, bson_error_t *error);
 
 /* lab_store_coll_uuid -- the collection's UUID as the server reports it (MongoDB: listCollections
  * info.uuid, a binary of subtype 4; FerretDB reports one too) into *uuid (caller bson_value_destroy()s
  * when *has); *has false when the backend keeps none (embedded) or the collection is missing. */
-bool lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+bool lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                           bson_error_t *error);
 
 /* ---- provenance: which collections layoutlab wrote ----------------------------------------------
@@ -195,17 +195,17 @@ bool lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *u
 
 /* lab_store_mark_put -- replace the marker of `coll` with {_id: coll, layoutlab: 1, fields..., uuid (the
  * collection's, when the backend has one; any "uuid" in `fields` is ignored)}; `coll` should exist. */
-bool lab_store_mark_put (lab_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error);
+bool lab_store_mark_put (lab_store_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error);
 
 /* lab_store_mark_get -- *doc = the marker of `coll` without _id (caller destroys) when `coll` is
  * layoutlab's, else NULL; *foreign (may be NULL) = a marker exists but its UUID is not the collection's
  * (recreated by someone else). */
-bool lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
+bool lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
                          bson_error_t *error);
 
 /* lab_store_mark_set -- when `coll` is layoutlab's: its marker with field `key` replaced by (or added as)
  * `value`, a document (the verification after --verify); *set (may be NULL) says whether it was. */
-bool lab_store_mark_set (lab_session_t *sess, const char *coll, const char *key, const bson_t *value,
+bool lab_store_mark_set (lab_store_session_t *sess, const char *coll, const char *key, const bson_t *value,
                          bool *set, bson_error_t *error);
 
 /* ---- writes ------------------------------------------------------------------------------------ */
@@ -228,7 +228,7 @@ typedef struct {
  * both backends, before anything is sent; other documents are still written. Returns false only when the
  * batch as a whole failed (connection, disk, missing database); per-document failures are in *result
  * with true returned. The caller keeps batches under LAB_MESSAGE_MAX_BYTES (the backend splits anyway). */
-bool lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+bool lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
                             lab_insert_result_t *result, bson_error_t *error);
 
 /* lab_store_insert_many_at -- lab_store_insert_many, with document i placed at position `first + i` of
@@ -236,7 +236,7 @@ bool lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t 
  * or thread writes it, so several writers filling one collection in parallel leave the same RecordIds as
  * one writer would (a refused document leaves its RecordId unused). A position already taken fails the
  * batch (nothing is overwritten). A server assigns its own RecordIds: there `first` is ignored. */
-bool lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+bool lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
                                int64_t first, lab_insert_result_t *result, bson_error_t *error);
 void lab_insert_result_cleanup (lab_insert_result_t *result);
 
@@ -247,11 +247,11 @@ void lab_insert_result_add_error (lab_insert_result_t *result, size_t index, uin
 
 /* lab_store_upsert_by_id -- replace the document whose _id equals doc's `_id`, or insert it. For small
  * bookkeeping documents (fold checkpoints). */
-bool lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+bool lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
 
 /* lab_store_delete_eq -- delete every document with field == value; *deleted (may be NULL) gets the
  * number. The field must be `_id` or indexed. */
-bool lab_store_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+bool lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                           int64_t *deleted, bson_error_t *error);
 
 /* lab_store_flush -- make writes durable (embedded: checkpoint; MongoDB: no-op). */
@@ -265,7 +265,7 @@ typedef bool (*lab_doc_cb_t) (const bson_t *doc, void *ctx);
 
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
  * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */
-bool lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+bool lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                         lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 
 typedef struct {
@@ -298,7 +298,7 @@ typedef struct {
 
 /* lab_store_sorted_open -- stream the collection's documents sorted by `field`, optionally limited to
  * [lo, hi); see the contract above. */
-lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
+lab_store_cursor_t *lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
                                      const lab_sorted_opts_t *opts, bson_error_t *error);
 
 /* lab_store_sorted_describe -- append to `out` (an initialized document) what lab_store_sorted_open would
@@ -311,7 +311,7 @@ lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, cons
  *   blocking_sort   true when the server sorts before the first batch (FerretDB: it ignores hint)
  *   ties            the order of documents with equal keys
  * Fails as lab_store_sorted_open would (NO_COLLECTION, NO_INDEX). */
-bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
+bool lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
                                 const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 
 /* lab_store_sorted_explain -- MongoDB: the server's own plan of the read lab_store_sorted_open would send
@@ -319,27 +319,27 @@ bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const cha
  * document is read); *reply (always initialized, caller destroys) is the server's answer, parsed by
  * lab_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
  * its domain and code. Embedded: LAB_STORE_ERR_NOT_SUPPORTED (it walks the index; nothing to ask). */
-bool lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+bool lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
                                const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
 
-/* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
+/* lab_store_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
  * on every call after it), -1 on error with *error set. */
-int lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
-void lab_cursor_close (lab_cursor_t *cur);
+int lab_store_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+void lab_store_cursor_close (lab_store_cursor_t *cur);
 
 /* lab_store_partition -- split the collection's `field` values into `n` contiguous ranges of roughly
  * equal document counts: *bounds gets n-1 increasing split values (range i is [bounds[i-1], bounds[i]),
  * the first and last unbounded, so the ranges cover every document exactly once). A key value is never
  * split across ranges, so fewer than n-1 bounds may come back (*nbounds). Reads only the index on
  * `field` (NO_INDEX without one). Caller frees with lab_values_free(*bounds, *nbounds). */
-bool lab_store_partition (lab_session_t *sess, const char *coll, const char *field, int n,
+bool lab_store_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
 void lab_values_free (bson_value_t *values, int n);
 
 /* lab_store_distinct_keys -- every distinct value of `field` in ascending order (numerically equal values
  * of different types count once; documents without the field give null). Reads only the index on `field`
  * (NO_INDEX without one). *keys is an array of *nkeys values; free with lab_values_free. */
-bool lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+bool lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
 
 /* ---- natural order: collection scans ----------------------------------------------------------- */
@@ -383,7 +383,7 @@ typedef struct {
 
 /* lab_store_natural_open -- stream the collection's documents in natural order, limited to opts->range
  * (see the contract above); opts may be NULL (the whole collection). */
-lab_cursor_t *lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_cursor_t *lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
                                       bson_error_t *error);
 
 /* lab_store_natural_ranges -- split the collection's natural order into at most `n` ranges that tile it
@@ -391,13 +391,13 @@ lab_cursor_t *lab_store_natural_open (lab_session_t *sess, const char *coll, con
  * embedded, from its first and last RecordId (two cursor positionings, nothing else read); a collection
  * with fewer documents than n, or a server, gives fewer (MongoDB: one, {0, 0}). *ranges is bson_malloc'd
  * (caller bson_free()s). */
-bool lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+bool lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
                                int *nranges, bson_error_t *error);
 
 /* lab_store_natural_describe -- append to `out` what lab_store_natural_open would do, without reading a
  * document (for a --plan): backend, and command (MongoDB: the find command) or walk (embedded:
  * {collection, table, rid_lo, rid_hi}), index: null, blocking_sort: false, order. */
-bool lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+bool lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
                                  bson_t *out, bson_error_t *error);
 
 /* ---- server and engine facts ------------------------------------------------------------------- */
@@ -479,13 +479,13 @@ bool lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t 
  * ascending (embedded: from the key index entries; MongoDB: find with showRecordId). *rids is
  * bson_malloc'd (caller bson_free()s, also when *n is 0). LAB_STORE_ERR_NOT_SUPPORTED where the server
  * has no RecordIds (FerretDB). */
-bool lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field,
+bool lab_store_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 
 /* lab_store_leaf_pages -- the collection's data leaf pages (WiredTiger "btree: row-store leaf pages");
  * LAB_STORE_ERR_NOT_SUPPORTED when the engine does not say (MongoDB: collStats gives it only when the
  * server gathers every statistic). */
-bool lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+bool lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
 
 /* A sampled count of a collection's data leaf pages (lab_store_leaf_pages_estimate). */
 typedef struct {
@@ -517,7 +517,7 @@ typedef struct {
  * quarter of it), one holding more than 1% of its data in the engine cache already (its pages would not be
  * read again: the sample needs it cold), and MongoDB. Nothing else may read the table meanwhile (its
  * statistic would count their pages too). opts may be NULL. */
-bool lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
+bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
                                     lab_leaf_estimate_t *est, bson_error_t *error);
 
 /* ---- cold cycle -------------------------------------------------------------------------------- */

@@ -2,7 +2,7 @@
  * store_mongo.c -- the MongoDB backend of the store interface (mongodb://, mongodb+srv://, mongos), on
  * libmongoc 1.23.
  *
- * One mongoc_client_pool_t per store (error API v2); each lab_session_t pops one client and pushes it back
+ * One mongoc_client_pool_t per store (error API v2); each lab_store_session_t pops one client and pushes it back
  * when closed. Sorted reads are aggregates [{$match}, {$sort: {field: 1}}] with `hint` to the field's
  * index, so mongod streams them in index order with no blocking sort (store.h, "The sorted-read
  * contract"); partition bounds and distinct keys are covered reads of that index. Batch sizes derive from
@@ -161,7 +161,7 @@ lab_mongo_close (lab_store_t *store)
       return;
    }
    while (ms->sessions) {
-      lab_session_t *sess = ms->sessions->sess;
+      lab_store_session_t *sess = ms->sessions->sess;
       lab_mongo_session_close (sess);
       bson_free (sess);
    }
@@ -222,7 +222,7 @@ fail:
 
 /* lab_mongo_session_open -- pop a client for this thread; the store keeps a list for close. */
 bool
-lab_mongo_session_open (lab_session_t *sess, bson_error_t *error)
+lab_mongo_session_open (lab_store_session_t *sess, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (sess->store);
    mongo_sess_t *ss = bson_malloc0 (sizeof *ss);
@@ -249,7 +249,7 @@ lab_mongo_session_open (lab_session_t *sess, bson_error_t *error)
 
 /* lab_mongo_session_close -- push the client back, forget the session's caches. */
 void
-lab_mongo_session_close (lab_session_t *sess)
+lab_mongo_session_close (lab_store_session_t *sess)
 {
    mongo_store_t *ms = mstore (sess->store);
    mongo_sess_t *ss = msess (sess);

@@ -14,7 +14,7 @@
  *
  * Counts and data sizes are kept in memory (exact, updated at each commit), written to the catalog at
  * close/cycle; a store not closed cleanly recounts at open. Concurrency: one WT_SESSION per
- * lab_session_t; the catalog list is guarded by `mu`; `ddl` (rwlock) lets data operations run in
+ * lab_store_session_t; the catalog list is guarded by `mu`; `ddl` (rwlock) lets data operations run in
  * parallel while create/drop/create_index run alone (an index build sees every document).
  *
  * The implementation is split along mongod's WiredTiger layer; wt_private.h maps the files.

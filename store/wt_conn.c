@@ -151,7 +151,7 @@ lab_wt_close (lab_store_t *store)
    }
    /* lab_store_close closes the sessions left open (store.h): they must not be used afterwards */
    while (st->sessions) {
-      lab_session_t *sess = st->sessions->sess;
+      lab_store_session_t *sess = st->sessions->sess;
       lab_wt_session_close (sess);
       bson_free (sess);
    }

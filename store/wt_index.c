@@ -149,7 +149,7 @@ cmp_rid (const void *a, const void *b)
 /* lab_wt_record_ids -- the RecordIds of the index entries equal to value, ascending, without reading a
  * document. */
 bool
-lab_wt_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                    int64_t **rids, size_t *n, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -529,7 +529,7 @@ add_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *ident, bs
 /* lab_wt_create_index -- create and build the index on field (nothing when it exists); as mongod's
  * createIndexes, a missing collection is created. */
 bool
-lab_wt_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;

@@ -259,7 +259,7 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
 /* lab_wt_insert_many -- the documents in groups of WT_GROUP_DOCS / WT_GROUP_BYTES, one transaction
  * each, a group retried from scratch after a write conflict. */
 bool
-lab_wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
+lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
                     size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -364,7 +364,7 @@ fail:
 
 /* lab_wt_upsert_by_id -- replace the document with doc's _id, or insert it. */
 bool
-lab_wt_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
+lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -472,7 +472,7 @@ delete_rids (wt_sess_t *ss, wt_coll_t *c, const char *field, int64_t *deleted, b
 
 /* lab_wt_delete_eq -- remove every document whose indexed `field` equals value. */
 bool
-lab_wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                   int64_t *deleted, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -497,7 +497,7 @@ done:
 /* lab_wt_find_eq -- cb for every document whose indexed `field` equals value, in RecordId order of the
  * index entries (deleted since the index was read: skipped). */
 bool
-lab_wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                 lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;

@@ -75,8 +75,8 @@ main (int argc, char **argv)
    bool keep = false;
    lab_store_opts_t opts = { 0 };
    lab_store_t *store = NULL;
-   lab_session_t *sess = NULL;
-   lab_cursor_t *cur = NULL;
+   lab_store_session_t *sess = NULL;
+   lab_store_cursor_t *cur = NULL;
    lab_sorted_opts_t so = { 0 };
    lab_server_info_t info;
    bson_t **docs = NULL, out = BSON_INITIALIZER;
@@ -124,7 +124,7 @@ main (int argc, char **argv)
    }
 
    opts.create = true;
-   if (!(store = lab_store_open (uri, &opts, &err)) || !(sess = lab_session_open (store, &err)) ||
+   if (!(store = lab_store_open (uri, &opts, &err)) || !(sess = lab_store_session_open (store, &err)) ||
        !lab_store_server_info (store, &info, &err) || !lab_store_drop (sess, coll, &err) ||
        !lab_store_create (sess, coll, &err)) {
       goto fail;
@@ -176,7 +176,7 @@ main (int argc, char **argv)
    if (!(cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &err))) {
       goto fail;
    }
-   while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       sorted_n++;
       sorted_bytes += doc->len;
    }
@@ -184,7 +184,7 @@ main (int argc, char **argv)
       goto fail;
    }
    t_sorted = now_s () - t0;
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    cur = NULL;
    if (sorted_n != n) {
       lab_error_set (&err, LAB_ERROR_VERIFY, 1,
@@ -226,10 +226,10 @@ fail:
    lab_log_error ("%s", err.message);
    ret = lab_error_exit_code (&err);
 done:
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    bson_free (docs);
    bson_destroy (&out);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    return ret;
 }

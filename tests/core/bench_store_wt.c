@@ -76,11 +76,11 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
    int64_t i, bytes = 0, nd;
    bson_error_t e;
    lab_store_t *st;
-   lab_session_t *s;
+   lab_store_session_t *s;
    uint64_t t0;
    int b;
 
-   if (!(st = lab_store_open (uri, &o, &e)) || !(s = lab_session_open (st, &e)) ||
+   if (!(st = lab_store_open (uri, &o, &e)) || !(s = lab_store_session_open (st, &e)) ||
        !lab_store_create (s, "d", &e) || !lab_store_create_index (s, "d", "bill_id", &e)) {
       die ("store", e.message);
    }
@@ -104,20 +104,20 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
    t[1] = secs (t0);
    t0 = lab_now_ns ();
    {
-      lab_cursor_t *cur = lab_store_sorted_open (s, "d", "bill_id", NULL, &e);
+      lab_store_cursor_t *cur = lab_store_sorted_open (s, "d", "bill_id", NULL, &e);
       const bson_t *doc;
       int rc;
       nd = 0;
       if (!cur) {
          die ("sorted_open", e.message);
       }
-      while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+      while ((rc = lab_store_cursor_next (cur, &doc, &e)) == 1) {
          nd++;
       }
       if (rc < 0 || nd != ndocs) {
          die ("sorted stream", rc < 0 ? e.message : "wrong count");
       }
-      lab_cursor_close (cur);
+      lab_store_cursor_close (cur);
    }
    t[2] = secs (t0);
    t0 = lab_now_ns ();
@@ -128,7 +128,7 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
       }
    }
    t[3] = secs (t0);
-   lab_session_close (s);
+   lab_store_session_close (s);
    lab_store_close (st);
    bson_free (uri);
 }

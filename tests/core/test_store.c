@@ -30,7 +30,7 @@ static const char *backend;
 
 typedef struct {
    lab_store_t *store;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    char *uri;
    char *db;
 } fx_t;
@@ -64,7 +64,7 @@ setup (void **state)
       fprintf (stderr, "cannot open the %s store: %s\n", backend, err.message);
       return -1;
    }
-   fx->sess = lab_session_open (fx->store, &err);
+   fx->sess = lab_store_session_open (fx->store, &err);
    if (!fx->sess) {
       fprintf (stderr, "cannot open a session: %s\n", err.message);
       return -1;
@@ -351,7 +351,7 @@ stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_val
                    const bson_value_t *hi, int32_t batch, char *seen)
 {
    lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    int64_t n = 0;
@@ -366,7 +366,7 @@ stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_val
    if (!cur) {
       fail_msg ("sorted_open %s.%s: %s", coll, field, err.message);
    }
-   while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       int32_t k = get_i32 (doc, "k"), seq = get_i32 (doc, "seq");
       const char *s = get_str (doc, "s");
 
@@ -407,10 +407,10 @@ stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_val
       fail_msg ("cursor on %s.%s: %s", coll, field, err.message);
    }
    /* the end stays the end: a caller may ask again (a server cursor refuses a second read once done) */
-   if ((r = lab_cursor_next (cur, &doc, &err)) != 0) {
+   if ((r = lab_store_cursor_next (cur, &doc, &err)) != 0) {
       fail_msg ("cursor on %s.%s after its end: %d (%s)", coll, field, r, r < 0 ? err.message : "a document");
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return n;
 }
 
@@ -561,7 +561,7 @@ worker (void *p)
 {
    worker_t *w = p;
    bson_error_t err;
-   lab_session_t *sess = lab_session_open (w->store, &err);
+   lab_store_session_t *sess = lab_store_session_open (w->store, &err);
    int k;
 
    w->ok = sess != NULL;
@@ -574,7 +574,7 @@ worker (void *p)
    if (!w->ok) {
       bson_strncpy (w->message, err.message, sizeof w->message);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return NULL;
 }
 
@@ -689,7 +689,7 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
    bson_t **docs = bson_malloc (50 * sizeof *docs);
    bson_value_t v, *keys = NULL, *bounds = NULL;
    lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    char buf[16];
@@ -715,7 +715,7 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
    if (!cur) {
       fail_msg ("sorted_open %s: %s", coll, err.message);
    }
-   while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       int j = get_i32 (doc, "j");
       assert_true (j >= prev);
       prev = j;
@@ -723,7 +723,7 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
    }
    assert_int_equal (r, 0);
    assert_int_equal (n, 50);
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
 
    /* find_eq on each value */
    for (i = 0; i < 10; i++) {
@@ -933,21 +933,21 @@ test_doc_size_limit (void **state)
    assert_int_equal (c.len, LAB_BSON_MAX_BYTES);
    /* the sorted stream copes with 16 MiB documents (its batch size follows the average size) */
    {
-      lab_cursor_t *cur = lab_store_sorted_open (fx->sess, "c_big", "_id", NULL, &err);
+      lab_store_cursor_t *cur = lab_store_sorted_open (fx->sess, "c_big", "_id", NULL, &err);
       const bson_t *doc;
       int r, k = 0;
 
       if (!cur) {
          fail_msg ("sorted_open c_big: %s", err.message);
       }
-      while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+      while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
          k++;
       }
       if (r < 0) {
          fail_msg ("sorted stream of c_big: %s", err.message);
       }
       assert_int_equal (k, 3);
-      lab_cursor_close (cur);
+      lab_store_cursor_close (cur);
    }
    fresh (fx, "c_big");
 }
@@ -1121,7 +1121,7 @@ static int
 natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, char *seen)
 {
    lab_natural_opts_t no = { 0 };
-   lab_cursor_t *cur;
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    int n = 0, rc;
@@ -1130,7 +1130,7 @@ natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, 
    no.batch_docs = batch;
    cur = lab_store_natural_open (fx->sess, coll, &no, &err);
    ASSERT_OK (cur != NULL, err);
-   while ((rc = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       int32_t seq = get_i32 (doc, "seq");
       assert_true (seq >= 0 && seq < NDOCS);
       if (seen[seq]) {
@@ -1140,7 +1140,7 @@ natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, 
       n++;
    }
    ASSERT_OK (rc == 0, err);
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return n;
 }
 
@@ -1407,14 +1407,14 @@ test_info_and_cycle (void **state)
    bson_destroy (docs[0]);
    lab_insert_result_cleanup (&res);
 
-   lab_session_close (fx->sess);
+   lab_store_session_close (fx->sess);
    fx->sess = NULL;
    ASSERT_OK (lab_store_cycle (fx->store, cycle_hook, &calls, 30000, &err), err);
    assert_int_equal (calls, 1);
    assert_false (lab_store_cycle (fx->store, failing_hook, NULL, 30000, &err));
    assert_non_null (strstr (err.message, "restart command failed"));
    ASSERT_OK (lab_store_cycle (fx->store, NULL, NULL, 30000, &err), err);
-   fx->sess = lab_session_open (fx->store, &err);
+   fx->sess = lab_store_session_open (fx->store, &err);
    if (!fx->sess) {
       fail_msg ("session after cycle: %s", err.message);
    }
@@ -1462,7 +1462,7 @@ test_cycle_restart (void **state)
    lab_store_opts_t opts = { 0 };
    lab_server_info_t before, after;
    lab_store_t *store;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_t *docs[2];
    lab_insert_result_t res;
    bson_error_t err;
@@ -1487,14 +1487,14 @@ test_cycle_restart (void **state)
    if (!store) {
       fail_msg ("open %s: %s", uri, err.message);
    }
-   sess = lab_session_open (store, &err);
+   sess = lab_store_session_open (store, &err);
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
    docs[1] = BCON_NEW ("_id", BCON_INT32 (2));
    ASSERT_OK (lab_store_insert_many (sess, "kept", (const bson_t *const *)docs, 2, &res, &err), err);
    lab_insert_result_cleanup (&res);
    bson_destroy (docs[0]);
    bson_destroy (docs[1]);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    ASSERT_OK (lab_store_server_info (store, &before, &err), err);
 
    rc.script = script;
@@ -1505,10 +1505,10 @@ test_cycle_restart (void **state)
    if (before.pid > 0) {
       assert_true (after.pid != before.pid); /* a new process ... */
    }
-   sess = lab_session_open (store, &err);
+   sess = lab_store_session_open (store, &err);
    ASSERT_OK (lab_store_count (sess, "kept", &n, &err), err);
    assert_int_equal (n, 2); /* ... on the same port, with the same data */
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
 
    /* stop is graceful and idempotent; status then says it is not running */

@@ -30,7 +30,7 @@ static char *uri;
 static char *db;
 static char *bin;
 static lab_store_t *store; /* open only between the tool's runs: an embedded home has one owner */
-static lab_session_t *sess;
+static lab_store_session_t *sess;
 
 #define ASSERT_OK(expr, err)                                                                                 \
    do {                                                                                                      \
@@ -49,7 +49,7 @@ store_open (bson_error_t *error)
    o.create = true;
    o.cache_size_bytes = 64 * 1024 * 1024;
    store = lab_store_open (uri, &o, error);
-   sess = store ? lab_session_open (store, error) : NULL;
+   sess = store ? lab_store_session_open (store, error) : NULL;
    return sess != NULL;
 }
 
@@ -69,7 +69,7 @@ static void end (void);
 static void
 store_close (void)
 {
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    sess = NULL;
    store = NULL;

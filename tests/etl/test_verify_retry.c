@@ -59,7 +59,7 @@ fault_cb (void *ctx, bool dst, int64_t nth, bson_error_t *error)
 }
 
 static void
-insert_docs (lab_session_t *sess, const char *coll, bson_t **docs, size_t n)
+insert_docs (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t n)
 {
    lab_insert_result_t res = { 0 };
    bson_error_t error;
@@ -83,7 +83,7 @@ setup (void **state)
    lab_foldrun_opts_t fo = { 0 };
    lab_foldrun_result_t fr = { 0 };
    bson_error_t error;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_t *batch[512];
    bson_value_t key;
    size_t nb = 0;
@@ -99,7 +99,7 @@ setup (void **state)
    if (!store) {
       fail_msg ("open %s: %s", uri, error.message);
    }
-   sess = lab_session_open (store, &error);
+   sess = lab_store_session_open (store, &error);
    assert_non_null (sess);
    assert_true (lab_store_create (sess, "bd", &error));
    assert_true (lab_store_create_index (sess, "bd", "bill_id", &error));
@@ -140,7 +140,7 @@ setup (void **state)
       id++;
    }
    insert_docs (sess, "bd", batch, nb);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return 0;
 }
 

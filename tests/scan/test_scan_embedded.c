@@ -40,7 +40,7 @@ setup (void **state)
    lab_store_t *store;
    bson_error_t e;
    char *uri;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
 
    g_dir = lab_test_tmpdir ("scan-embedded");
    g_tmp = lab_test_tmpdir ("scan-embedded-out");
@@ -55,7 +55,7 @@ setup (void **state)
       fail_msg ("build: %s", e.message);
    }
    /* a collection without an index on bill_id, for the bad-input case */
-   sess = lab_session_open (store, &e);
+   sess = lab_store_session_open (store, &e);
    assert_non_null (sess);
    assert_true (lab_store_create (sess, "noindex", &e));
    {
@@ -83,7 +83,7 @@ setup (void **state)
          assert_true (lab_store_delete_eq (sess, "part_detail", "bill_id", &v, &deleted, &e));
       }
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    bson_free (uri);
    return 0;
