@@ -37,10 +37,10 @@ cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
       if (!bson_iter_init_find (&it, doc, r->fold_opts.key)) {
          continue;
       }
-      if (last && lab_value_compare (bson_iter_value (&it), last) <= 0) {
+      if (last && lab_store_value_compare (bson_iter_value (&it), last) <= 0) {
          continue;
       }
-      if (nkeys > 0 && lab_value_compare (bson_iter_value (&it), &keys[nkeys - 1]) == 0) {
+      if (nkeys > 0 && lab_store_value_compare (bson_iter_value (&it), &keys[nkeys - 1]) == 0) {
          continue;
       }
       keys = bson_realloc (keys, (nkeys + 1) * sizeof *keys);
@@ -147,7 +147,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
          goto done;
       }
       if (last && bson_iter_init_find (&it, row, r->fold_opts.key) &&
-          lab_value_compare (bson_iter_value (&it), last) == 0) {
+          lab_store_value_compare (bson_iter_value (&it), last) == 0) {
          continue; /* the checkpointed master is written */
       }
       if (fold && !lab_fold_push_row (fold, row, error)) {

@@ -62,7 +62,7 @@ reader_fill (reader_t *rd, bson_error_t *error)
       }
       if (rd->after) {
          lab_verify_key_of (doc, rd->key, &v);
-         if (lab_value_compare (&v, rd->after) <= 0) {
+         if (lab_store_value_compare (&v, rd->after) <= 0) {
             continue; /* verified before the retry */
          }
          rd->after = NULL; /* the stream is sorted: nothing further is <= it */
@@ -306,7 +306,7 @@ read_group (pipe_t *pp, reader_t *rd, bson_value_t *gkey, bool *have, bson_error
          return true;
       }
       lab_verify_key_of (rd->pending, rd->key, &v);
-      if (lab_value_compare (&v, gkey) != 0) {
+      if (lab_store_value_compare (&v, gkey) != 0) {
          return true;
       }
    }
@@ -329,7 +329,7 @@ read_thread (void *arg)
       goto done;
    }
    while (hs || hd) {
-      cmp = !hs ? 1 : !hd ? -1 : lab_value_compare (&ks, &kd);
+      cmp = !hs ? 1 : !hd ? -1 : lab_store_value_compare (&ks, &kd);
       if (!(op = pipe_op (pp, OP_ACCOUNT, NULL))) {
          break;
       }

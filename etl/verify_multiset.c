@@ -259,10 +259,10 @@ static bool
 encode_key (worker_t *w, const bson_value_t *v, kid_t *id, uint32_t *kbody, bson_error_t *e)
 {
    lab_buf_reset (&w->key);
-   if (!lab_key_encode (v, &w->key, e)) {
+   if (!lab_store_key_encode (v, &w->key, e)) {
       return false;
    }
-   *kbody = (uint32_t)lab_key_body_len (w->key.len);
+   *kbody = (uint32_t)lab_store_key_body_len (w->key.len);
    *id = kid_of (w->key.data, *kbody);
    return true;
 }
@@ -531,7 +531,7 @@ account_entry (const lab_verify_opts_t *o, const map_t *m, const hot_t *h, const
    const uint8_t *enc = m->arena + e->koff;
    bson_value_t key;
 
-   if (!lab_key_decode (enc, e->klen, &key, error)) {
+   if (!lab_store_key_decode (enc, e->klen, &key, error)) {
       return false;
    }
    memset (gs, 0, sizeof *gs);

@@ -49,11 +49,11 @@ lab_keys_segment (int64_t n, int parallel, int64_t *starts)
    }
 }
 
-/* cmp_values -- qsort adaptor for lab_value_compare. */
+/* cmp_values -- qsort adaptor for lab_store_value_compare. */
 static int
 cmp_values (const void *a, const void *b)
 {
-   return lab_value_compare ((const bson_value_t *)a, (const bson_value_t *)b);
+   return lab_store_value_compare ((const bson_value_t *)a, (const bson_value_t *)b);
 }
 
 /* lab_keys_sort_unique -- qsort by MongoDB order, then drop equal neighbours. */
@@ -67,7 +67,7 @@ lab_keys_sort_unique (bson_value_t *keys, int64_t *n)
    }
    qsort (keys, (size_t)*n, sizeof *keys, cmp_values);
    for (i = 0; i < *n; i++) {
-      if (w > 0 && lab_value_compare (&keys[w - 1], &keys[i]) == 0) {
+      if (w > 0 && lab_store_value_compare (&keys[w - 1], &keys[i]) == 0) {
          bson_value_destroy (&keys[i]);
          continue;
       }
@@ -109,7 +109,7 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
             out->value_type = BSON_TYPE_INT32;
             out->value.v_int32 = (int32_t)v->value.v_int64;
             ok = true;
-         } else if (lab_key_type_supported (v->value_type)) {
+         } else if (lab_store_key_type_supported (v->value_type)) {
             bson_value_copy (v, out);
             ok = true;
          } else {

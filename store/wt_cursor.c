@@ -212,12 +212,12 @@ entry_rid (wt_cur_t *wc, const WT_ITEM *k, int64_t *rid, bson_error_t *error)
       if ((ret = ic->get_value (ic, &v)) != 0) {
          return lab_wt_fail (error, ret, "read _id index of '%s'", wc->coll);
       }
-      if (!lab_key_recordid_decode (v.data, v.size, rid, &used)) {
+      if (!lab_store_key_recordid_decode (v.data, v.size, rid, &used)) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "malformed _id index entry in '%s'",
                         wc->coll);
          return false;
       }
-   } else if (!lab_key_split_recordid (k->data, k->size, &used, rid)) {
+   } else if (!lab_store_key_split_recordid (k->data, k->size, &used, rid)) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "malformed index key in '%s'", wc->coll);
       return false;
    }
@@ -336,18 +336,18 @@ key_walk_next (key_walk_t *w, const uint8_t **p, size_t *len, size_t *blen)
       if ((ret = w->ic->get_value (w->ic, &v)) != 0) {
          return ret;
       }
-      if (!lab_key_unique_join (k.data, k.size, v.data, v.size, &w->val)) {
+      if (!lab_store_key_unique_join (k.data, k.size, v.data, v.size, &w->val)) {
          return WT_ERROR;
       }
       *p = w->val.data;
       *len = w->val.len;
    } else {
-      if (!lab_key_split_recordid (k.data, k.size, len, &rid)) {
+      if (!lab_store_key_split_recordid (k.data, k.size, len, &rid)) {
          return WT_ERROR;
       }
       *p = k.data;
    }
-   *blen = lab_key_body_len (*len);
+   *blen = lab_store_key_body_len (*len);
    return 0;
 }
 
@@ -418,7 +418,7 @@ lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field
    while (k < n && (ret = key_walk_next (&w, &p, &len, &blen)) == 0) {
       bool changed = !have_prev || !same_body (&prev, p, blen);
       if (changed && pos >= target && pos > 0) {
-         if (!lab_key_decode (p, len, &(*bounds)[*nbounds], error)) {
+         if (!lab_store_key_decode (p, len, &(*bounds)[*nbounds], error)) {
             goto done;
          }
          (*nbounds)++;
@@ -478,7 +478,7 @@ lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *f
          cap = cap ? cap * 2 : 1024;
          *keys = bson_realloc (*keys, cap * sizeof **keys);
       }
-      if (!lab_key_decode (p, len, &(*keys)[*nkeys], error)) {
+      if (!lab_store_key_decode (p, len, &(*keys)[*nkeys], error)) {
          lab_error_prefix (error, "index on '%s' of '%s'", field, coll);
          goto done;
       }

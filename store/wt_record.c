@@ -33,14 +33,14 @@ doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t rid, size_t *o
          return false;
       }
       if (i == 0) {
-         if (!lab_key_encode_unique (v, &ss->ikeys, id_tag, error)) {
+         if (!lab_store_key_encode_unique (v, &ss->ikeys, id_tag, error)) {
             return false;
          }
       } else {
-         if (!lab_key_encode (v, &ss->ikeys, error)) {
+         if (!lab_store_key_encode (v, &ss->ikeys, error)) {
             return false;
          }
-         lab_key_append_recordid (&ss->ikeys, rid);
+         lab_store_key_append_recordid (&ss->ikeys, rid);
       }
       lens[i] = ss->ikeys.len - offs[i];
    }
@@ -79,7 +79,7 @@ put_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const
    int ret, j;
 
    lab_buf_reset (&ss->val);
-   lab_key_unique_value (&ss->val, rid, tag);
+   lab_store_key_unique_value (&ss->val, rid, tag);
    k.data = ss->ikeys.data + offs[0];
    k.size = lens[0];
    v.data = ss->val.data;

@@ -176,7 +176,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          }
          lab_buf_reset (&k);
          bson_iter_init_find (&it, docs[i], "_id");
-         lab_key_encode (bson_iter_value (&it), &k, NULL);
+         lab_store_key_encode (bson_iter_value (&it), &k, NULL);
          tag = k.data[k.len - 1];
          k.data[k.len - 1] = 4;
          item.data = k.data;
@@ -185,7 +185,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          {
             uint8_t val[16];
             lab_buf_t vb = { val, 0, sizeof val };
-            lab_key_append_recordid (&vb, i + 1);
+            lab_store_key_append_recordid (&vb, i + 1);
             lab_buf_append (&vb, &tag, 1);
             WT_ITEM vi = { .data = vb.data, .size = vb.len };
             idc->set_value (idc, &vi);
@@ -198,8 +198,8 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          wt_check (cc->insert (cc), "insert");
          lab_buf_reset (&k);
          bson_iter_init_find (&it, docs[i], "bill_id");
-         lab_key_encode (bson_iter_value (&it), &k, NULL);
-         lab_key_append_recordid (&k, i + 1);
+         lab_store_key_encode (bson_iter_value (&it), &k, NULL);
+         lab_store_key_append_recordid (&k, i + 1);
          item.data = k.data;
          item.size = k.len;
          bc->set_key (bc, &item);
@@ -215,7 +215,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          int exact, ret;
          size_t plen;
          lab_buf_reset (&k);
-         lab_key_encode (&v, &k, NULL);
+         lab_store_key_encode (&v, &k, NULL);
          plen = k.len;
          item.data = k.data;
          item.size = k.len - 1;
@@ -232,7 +232,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
             if (key.size < plen || memcmp (key.data, k.data, plen) != 0) {
                break;
             }
-            lab_key_split_recordid (key.data, key.size, &vlen, &rid);
+            lab_store_key_split_recordid (key.data, key.size, &vlen, &rid);
             cc->set_key (cc, rid);
             wt_check (cc->search (cc), "fetch");
             cc->get_value (cc, &val);
@@ -251,7 +251,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          int64_t rid;
          bson_t doc;
          bc->get_key (bc, &key);
-         lab_key_split_recordid (key.data, key.size, &vlen, &rid);
+         lab_store_key_split_recordid (key.data, key.size, &vlen, &rid);
          cc->set_key (cc, rid);
          wt_check (cc->search (cc), "fetch");
          cc->get_value (cc, &val);
@@ -268,7 +268,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          WT_ITEM val;
          int64_t rid = 0;
          lab_buf_reset (&k);
-         lab_key_encode (&v, &k, NULL);
+         lab_store_key_encode (&v, &k, NULL);
          k.data[k.len - 1] = 4;
          item.data = k.data;
          item.size = k.len;

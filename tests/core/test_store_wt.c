@@ -501,7 +501,7 @@ test_index_after_data (void **state)
    CHECK (lab_store_partition (s, "x", "bill_id", 100, &bounds, &nb, &e_));
    assert_true (nb <= 50);
    for (i = 1; i < nb; i++) {
-      assert_true (lab_value_compare (&bounds[i - 1], &bounds[i]) < 0);
+      assert_true (lab_store_value_compare (&bounds[i - 1], &bounds[i]) < 0);
    }
    lab_values_free (bounds, nb);
 
@@ -516,7 +516,7 @@ test_index_after_data (void **state)
       assert_int_equal (nkeys, 61); /* null + lines 0..59 */
       for (k = 0; k < nkeys; k++) {
          if (k > 0) {
-            assert_true (lab_value_compare (&keys[k - 1], &keys[k]) < 0);
+            assert_true (lab_store_value_compare (&keys[k - 1], &keys[k]) < 0);
          }
          cnt = 0;
          CHECK (lab_store_find_eq (s, "x", "line", &keys[k], count_any_cb, &cnt, &nd, &e_));

@@ -94,7 +94,7 @@ main (int argc, char **argv)
    advance (&d, key);
    /* lockstep: move the stream behind (both on equal keys), as verify's merge does */
    while (s.doc || d.doc) {
-      int c = !s.doc ? 1 : !d.doc ? -1 : lab_value_compare (&s.key, &d.key);
+      int c = !s.doc ? 1 : !d.doc ? -1 : lab_store_value_compare (&s.key, &d.key);
       if (c <= 0) {
          advance (&s, key);
       }

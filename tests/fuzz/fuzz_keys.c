@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    if (lab_keys_read_file (path, &keys, &n, &error)) {
       int64_t starts[9];
       for (int64_t i = 1; i < n; i++) {
-         if (lab_value_compare (&keys[i - 1], &keys[i]) >= 0) {
+         if (lab_store_value_compare (&keys[i - 1], &keys[i]) >= 0) {
             abort (); /* not sorted, or a duplicate survived */
          }
       }
