@@ -133,11 +133,11 @@ typedef struct {
    char say[1024]; /* in words, for a DBA */
 } lab_foldrun_sort_verdict_t;
 
-/* lab_foldrun_sort_verdict -- what `plan` (lab_facts_explain_parse of the read's explain; NULL: not
+/* lab_foldrun_sort_verdict -- what `plan` (lab_store_facts_explain_parse of the read's explain; NULL: not
  * observed) means for a read of about est_docs documents of avg_bytes each: whether the server sorts
  * them (and where), and whether the fold refuses to start (est_docs over `max_docs`, 0 meaning
  * LAB_FOLD_BLOCKING_SORT_MAX_DOCS, unless `allow`). Pure. */
-void lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
+void lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
                                int64_t max_docs, lab_foldrun_sort_verdict_t *v);
 
 /* lab_foldrun_plan_print -- the plan (result->plan of a plan_only run) as text for a DBA. */

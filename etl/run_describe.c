@@ -29,7 +29,7 @@ plan_decision (const run_t *r, bool complete, char *buf, size_t len)
 /* lab_run_plan_observed -- the parsed plan as plan.ranges[].read.observed: engine, stages, index, sort,
  * multikey, collection scan, per shard when sharded. */
 void
-lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out)
+lab_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out)
 {
    bson_t arr, sd;
    char idx[16];
@@ -42,7 +42,7 @@ lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out)
    BSON_APPEND_BOOL (out, "sharded", plan->sharded);
    BSON_APPEND_ARRAY_BEGIN (out, "servers", &arr);
    for (i = 0; i < plan->nparts; i++) {
-      const lab_facts_plan_part_t *p = &plan->parts[i];
+      const lab_store_facts_plan_part_t *p = &plan->parts[i];
       bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
       BSON_APPEND_DOCUMENT_BEGIN (&arr, k, &sd);
       BSON_APPEND_UTF8 (&sd, "shard", p->shard);
@@ -99,7 +99,7 @@ plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est
    }
    if (!done && !r->index_missing) {
       bson_t desc = BSON_INITIALIZER, reply, observed;
-      lab_facts_plan_t plan;
+      lab_store_facts_plan_t plan;
       bool sorts;
 
       ok = lab_store_sorted_describe (sess, r->o->src, r->fold_opts.key, &so, &desc, error);

@@ -56,10 +56,10 @@ check_source_keys (run_t *r, lab_store_session_t *sess, const char *order, int64
 
 /* lab_foldrun_sort_verdict -- see run.h. */
 void
-lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
+lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
                           int64_t max_docs, lab_foldrun_sort_verdict_t *v)
 {
-   const lab_facts_plan_part_t *p = plan && plan->nparts ? &plan->parts[0] : NULL;
+   const lab_store_facts_plan_part_t *p = plan && plan->nparts ? &plan->parts[0] : NULL;
    bool ferret = p && strcmp (p->engine, "ferretdb") == 0;
    double bytes = est_docs > 0 && avg_bytes > 0 ? (double)est_docs * avg_bytes : 0;
    char extra[384] = "", where[160] = "", size[32], mem[32];
@@ -135,7 +135,7 @@ lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double
 /* lab_run_observe -- see run_private.h. */
 bool
 lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi, bson_t *reply,
-                 lab_facts_plan_t *plan, bson_error_t *error)
+                 lab_store_facts_plan_t *plan, bson_error_t *error)
 {
    lab_sorted_opts_t so = { 0 };
 
@@ -147,7 +147,7 @@ lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, co
                         r->fold_opts.key);
       return false;
    }
-   if (!lab_facts_explain_parse (reply, plan, error)) {
+   if (!lab_store_facts_explain_parse (reply, plan, error)) {
       lab_error_prefix (error, "the server's plan of the read of '%s'", r->o->src);
       return false;
    }

@@ -215,10 +215,10 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
 }
 
 /* proc_of -- what restart detection compares of a server (serverfacts.h). */
-static lab_facts_proc_t
+static lab_store_facts_proc_t
 proc_of (const lab_server_info_t *i)
 {
-   lab_facts_proc_t p;
+   lab_store_facts_proc_t p;
 
    memset (&p, 0, sizeof p);
    bson_strncpy (p.host, i->host, sizeof p.host);
@@ -240,8 +240,8 @@ targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_sc
    for (i = 0; i < p->topo->ntargets; i++) {
       const lab_server_info_t *a = &p->topo->targets[i].info, *b = &before[i];
       lab_scan_target_measure_t *t = &m->targets[i];
-      lab_facts_proc_t pb = proc_of (b), pa = proc_of (a);
-      lab_facts_restart_t r;
+      lab_store_facts_proc_t pb = proc_of (b), pa = proc_of (a);
+      lab_store_facts_restart_t r;
       char why[512];
 
       bson_strncpy (t->name, p->topo->targets[i].name, sizeof t->name);
@@ -249,7 +249,7 @@ targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_sc
       t->pid = a->pid > 0 ? a->pid : -1;
       t->uptime_s = a->uptime_s;
       t->start_ms = a->start_ms;
-      r = m->cold_requested ? lab_facts_restart_of (&pb, &pa, why, sizeof why) : LAB_RESTART_NONE;
+      r = m->cold_requested ? lab_store_facts_restart_of (&pb, &pa, why, sizeof why) : LAB_RESTART_NONE;
       t->restarted = r == LAB_RESTART_SAME_HOST;
       t->member_changed = r == LAB_RESTART_MEMBER_CHANGED;
    }
@@ -324,15 +324,15 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
          }
       }
       m->restart = !o->cold              ? NULL
-                   : m->member_changed   ? lab_facts_restart_name (LAB_RESTART_MEMBER_CHANGED)
-                   : m->server_restarted ? lab_facts_restart_name (LAB_RESTART_SAME_HOST)
-                                         : lab_facts_restart_name (LAB_RESTART_NONE);
+                   : m->member_changed   ? lab_store_facts_restart_name (LAB_RESTART_MEMBER_CHANGED)
+                   : m->server_restarted ? lab_store_facts_restart_name (LAB_RESTART_SAME_HOST)
+                                         : lab_store_facts_restart_name (LAB_RESTART_NONE);
    } else if (p->backend == LAB_BACKEND_MONGO && o->cold) {
-      lab_facts_proc_t pb = proc_of (&p->info), pa = proc_of (after);
-      lab_facts_restart_t r = lab_facts_restart_of (&pb, &pa, m->restart_reason, sizeof m->restart_reason);
+      lab_store_facts_proc_t pb = proc_of (&p->info), pa = proc_of (after);
+      lab_store_facts_restart_t r = lab_store_facts_restart_of (&pb, &pa, m->restart_reason, sizeof m->restart_reason);
       m->server_restarted = r == LAB_RESTART_SAME_HOST;
       m->member_changed = r == LAB_RESTART_MEMBER_CHANGED;
-      m->restart = lab_facts_restart_name (r);
+      m->restart = lab_store_facts_restart_name (r);
    }
    if (m->member_changed) {
       m->server_restarted = false;
@@ -492,8 +492,8 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan
    m->ftdc_samples = smp->ftdc_samples;
    for (i = 0; i < smp->nftdc && i < m->ntargets; i++) {
       lab_scan_target_measure_t *t = &m->targets[i];
-      lab_facts_disks_t a, b;
-      const lab_facts_disk_t *da = NULL, *db = NULL;
+      lab_store_facts_disks_t a, b;
+      const lab_store_facts_disk_t *da = NULL, *db = NULL;
       bson_error_t err;
       char reason[256];
       double dt;
@@ -505,15 +505,15 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan
                        t->name);
          continue;
       }
-      if (!lab_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason, &err)) {
+      if (!lab_store_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason, &err)) {
          lab_scan_say (p->opts, false, "run %d %s: %s: %s", m->run, m->layout, t->name, err.message);
          continue;
       }
-      dt = lab_facts_disks_elapsed_s (&a, &b);
+      dt = lab_store_facts_disks_elapsed_s (&a, &b);
       if (dt < 0) {
          dt = m->elapsed_s;
       }
-      lab_facts_disk_delta (da, db, dt, &t->disk);
+      lab_store_facts_disk_delta (da, db, dt, &t->disk);
       t->have_disk = true;
       bson_strncpy (t->device, db->name, sizeof t->device);
       bson_strncpy (t->device_reason, reason, sizeof t->device_reason);

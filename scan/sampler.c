@@ -176,9 +176,9 @@ ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
 
    memset (out, 0, sizeof *out);
    for (i = 0; i < s->nftdc; i++) {
-      lab_facts_disks_t a, b;
-      const lab_facts_disk_t *da, *db;
-      lab_facts_disk_delta_t d;
+      lab_store_facts_disks_t a, b;
+      const lab_store_facts_disk_t *da, *db;
+      lab_store_facts_disk_delta_t d;
       double dt;
 
       if (!s->ftdc_prev[i].have || !s->ftdc_last[i].have) {
@@ -186,13 +186,13 @@ ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
       }
       lab_scan_ftdc_view (&s->ftdc_prev[i], &a);
       lab_scan_ftdc_view (&s->ftdc_last[i], &b);
-      db = s->ftdc_device ? lab_facts_disks_find (&b, s->ftdc_device) : b.ndisks == 1 ? &b.disks[0] : NULL;
-      dt = lab_facts_disks_elapsed_s (&a, &b);
+      db = s->ftdc_device ? lab_store_facts_disks_find (&b, s->ftdc_device) : b.ndisks == 1 ? &b.disks[0] : NULL;
+      dt = lab_store_facts_disks_elapsed_s (&a, &b);
       if (!db || dt <= 0) {
          continue;
       }
-      da = lab_facts_disks_find (&a, db->name);
-      lab_facts_disk_delta (da, db, dt, &d);
+      da = lab_store_facts_disks_find (&a, db->name);
+      lab_store_facts_disk_delta (da, db, dt, &d);
       out->reads += d.reads;
       out->read_bytes += d.read_bytes;
       out->read_time_ms += d.read_time_ms;

@@ -56,7 +56,7 @@ lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t 
 
 /* lab_scan_shard_uri -- see topology.h. */
 char *
-lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
+lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
                     const char *router_uri, bson_error_t *error)
 {
    size_t i, npos = 0;
@@ -91,7 +91,7 @@ lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *co
 
 /* has_override -- --shard-uri names this shard (NAME=URI, or a bare URI at its position). */
 static bool
-has_override (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n)
+has_override (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n)
 {
    size_t i, npos = 0;
 
@@ -207,7 +207,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const lab_scan_opts_t *
 {
    const char *const *shard_uris = o->shard_uris;
    size_t nshard_uris = o->nshard_uris;
-   lab_facts_shards_t shards;
+   lab_store_facts_shards_t shards;
    lab_store_opts_t so = { 0 };
    bool ok = false, followed;
    size_t i;
@@ -272,7 +272,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const lab_scan_opts_t *
    }
    ok = true;
 done:
-   lab_facts_shards_cleanup (&shards);
+   lab_store_facts_shards_cleanup (&shards);
    return ok;
 }
 
@@ -281,7 +281,7 @@ bool
 lab_scan_topology_discover (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_opts_t *so,
                             lab_scan_topology_t *t, bson_error_t *error)
 {
-   lab_facts_topology_t ft;
+   lab_store_facts_topology_t ft;
    bson_t reply;
    bool ok;
 
@@ -296,16 +296,16 @@ lab_scan_topology_discover (lab_store_t *store, const lab_scan_opts_t *o, const 
       lab_error_prefix (error, "hello (and isMaster) on %s", lab_store_uri_redacted (store));
       return false;
    }
-   ok = lab_facts_topology_from_hello (&reply, &ft, error);
+   ok = lab_store_facts_topology_from_hello (&reply, &ft, error);
    bson_destroy (&reply);
    if (!ok) {
-      lab_facts_topology_cleanup (&ft);
+      lab_store_facts_topology_cleanup (&ft);
       return false;
    }
    t->kind = ft.kind;
    bson_strncpy (t->set_name, ft.set_name, sizeof t->set_name);
    bson_strncpy (t->member, ft.me, sizeof t->member);
-   lab_facts_topology_cleanup (&ft);
+   lab_store_facts_topology_cleanup (&ft);
    if (t->kind == LAB_TOPO_MONGOS) {
       return open_shards (t, store, o, so, error);
    }
@@ -438,7 +438,7 @@ lab_scan_topology_cleanup (lab_scan_topology_t *t)
 bool
 lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *error)
 {
-   lab_facts_disks_t d;
+   lab_store_facts_disks_t d;
    bson_t reply;
    bool ok;
    size_t i;
@@ -447,7 +447,7 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
    p->ndisks = 0;
    memset (&d, 0, sizeof d);
    ok = lab_store_admin_simple (store, "getDiagnosticData", &reply, error) &&
-        lab_facts_disks_from_diag (&reply, &d, error);
+        lab_store_facts_disks_from_diag (&reply, &d, error);
    bson_destroy (&reply);
    if (ok && (!d.have_system_metrics || !d.have_disks || d.ndisks == 0)) {
       lab_error_set (
@@ -467,18 +467,18 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
       p->end_ms = d.end_ms;
       p->have = true;
    }
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    return ok;
 }
 
 /* lab_scan_ftdc_view -- see topology.h. */
 void
-lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d)
+lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_store_facts_disks_t *d)
 {
    memset (d, 0, sizeof *d);
    d->have_system_metrics = p->have;
    d->have_disks = p->have;
-   d->disks = (lab_facts_disk_t *)p->disks;
+   d->disks = (lab_store_facts_disk_t *)p->disks;
    d->ndisks = p->ndisks;
    d->start_ms = p->start_ms;
    d->end_ms = p->end_ms;
@@ -539,7 +539,7 @@ say_no_disk (const lab_scan_opts_t *o, const lab_scan_topology_t *t)
 
 /* platform_note -- a followed server on a platform whose FTDC disks are not Linux's (hostInfo os.type;
  * mongod's ProcessInfo::getOsType): true with the reason. A hostInfo that is refused says nothing: the
- * disks' own fields are checked when they are read (lab_facts_disks_from_diag). */
+ * disks' own fields are checked when they are read (lab_store_facts_disks_from_diag). */
 static bool
 platform_note (const lab_scan_topology_t *t, char *note, size_t len)
 {
@@ -550,9 +550,9 @@ platform_note (const lab_scan_topology_t *t, char *note, size_t len)
       bson_error_t err;
       char os[64] = "", why[400];
       bool ok = lab_store_admin_simple (t->targets[i].store, "hostInfo", &reply, &err) &&
-                lab_facts_host_os (&reply, os, sizeof os, &err);
+                lab_store_facts_host_os (&reply, os, sizeof os, &err);
       bson_destroy (&reply);
-      if (ok && lab_facts_disks_platform_note (os, why, sizeof why)) {
+      if (ok && lab_store_facts_disks_platform_note (os, why, sizeof why)) {
          bson_snprintf (note, len, "%s (%s): %s", t->targets[i].name, t->targets[i].host, why);
          return true;
       }
@@ -609,7 +609,7 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
    if (o->nshard_uris && t->kind != LAB_TOPO_MONGOS) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--shard-uri is for a mongos; %s is a %s", lab_store_uri_redacted (store),
-                     lab_topology_kind_name (t->kind));
+                     lab_store_topology_kind_name (t->kind));
       return false;
    }
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
@@ -713,7 +713,7 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
 
    topology_note (t, note, sizeof note);
    BSON_APPEND_DOCUMENT_BEGIN (results, "topology", &doc);
-   BSON_APPEND_UTF8 (&doc, "kind", lab_topology_kind_name (t->kind));
+   BSON_APPEND_UTF8 (&doc, "kind", lab_store_topology_kind_name (t->kind));
    BSON_APPEND_UTF8 (&doc, "set_name", t->set_name);
    BSON_APPEND_UTF8 (&doc, "member", t->kind == LAB_TOPO_MONGOS ? "" : t->member);
    BSON_APPEND_ARRAY_BEGIN (&doc, "shards", &arr);

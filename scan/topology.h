@@ -40,7 +40,7 @@ typedef struct {
 typedef struct {
    bool have;
    size_t ndisks;
-   lab_facts_disk_t disks[LAB_SCAN_FTDC_MAX_DISKS];
+   lab_store_facts_disk_t disks[LAB_SCAN_FTDC_MAX_DISKS];
    int64_t start_ms, end_ms;
 } lab_scan_ftdc_point_t;
 
@@ -64,7 +64,7 @@ bool lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_err
  * order) when there is one, else lab_store_direct_uri (store/deploy.h) of the shard's first seed with the options of
  * `router_uri`. Caller frees; NULL with *error (a shard listing no host, a router URI that does not
  * parse). */
-char *lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides,
+char *lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides,
                           size_t n, const char *router_uri, bson_error_t *error);
 
 /* lab_scan_topology_discover -- hello (isMaster on servers without it) on `store`; for mongos listShards
@@ -107,8 +107,8 @@ void lab_scan_topology_cleanup (lab_scan_topology_t *t);
  * does not answer or lists no disk; `error` says why). */
 bool lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *error);
 
-/* lab_scan_ftdc_view -- a lab_facts_disks_t view of a point (no copy; valid while *p is). */
-void lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d);
+/* lab_scan_ftdc_view -- a lab_store_facts_disks_t view of a point (no copy; valid while *p is). */
+void lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_store_facts_disks_t *d);
 
 /* lab_scan_deploy_plan -- refuse what would mislead (--device, --dbpath, --calibrate against a server not
  * on this machine: LAB_ERROR_USAGE pointing to --server-device; --server-disk local against one; FTDC

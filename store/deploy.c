@@ -40,7 +40,7 @@ lab_store_hello (lab_store_t *store, bson_t *reply, bson_error_t *error)
 
 /* lab_store_list_shards -- see deploy.h. */
 bool
-lab_store_list_shards (lab_store_t *store, lab_facts_shards_t *shards, bson_error_t *error)
+lab_store_list_shards (lab_store_t *store, lab_store_facts_shards_t *shards, bson_error_t *error)
 {
    bson_t reply;
    bool ok = false;
@@ -51,7 +51,7 @@ lab_store_list_shards (lab_store_t *store, lab_facts_shards_t *shards, bson_erro
                         lab_store_uri_redacted (store));
       goto done;
    }
-   if (!lab_facts_shards_from_list (&reply, shards, error)) {
+   if (!lab_store_facts_shards_from_list (&reply, shards, error)) {
       lab_error_prefix (error, "listShards reply");
       goto done;
    }
@@ -249,14 +249,14 @@ lab_store_direct_uri (const char *router_uri, const char *host, int port, bson_e
 bool
 lab_store_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bson_error_t *error)
 {
-   lab_facts_topology_t ft;
-   lab_facts_hostport_t *seeds = NULL;
+   lab_store_facts_topology_t ft;
+   lab_store_facts_hostport_t *seeds = NULL;
    char *set = NULL;
    size_t nseeds = 0;
    bool ok = false;
 
    *out = NULL;
-   if (!lab_facts_topology_from_hello (hello, &ft, error)) {
+   if (!lab_store_facts_topology_from_hello (hello, &ft, error)) {
       goto done;
    }
    if (ft.kind != LAB_TOPO_REPLSET || ft.is_writable_primary || !ft.primary[0] ||
@@ -264,14 +264,14 @@ lab_store_primary_uri (const char *shard_uri, const bson_t *hello, char **out, b
       ok = true; /* this member is the one to follow (or no other is known) */
       goto done;
    }
-   if (!lab_facts_parse_seed_list (ft.primary, &set, &seeds, &nseeds, error)) {
+   if (!lab_store_facts_parse_seed_list (ft.primary, &set, &seeds, &nseeds, error)) {
       lab_error_prefix (error, "the primary a shard member names ('%s')", ft.primary);
       goto done;
    }
    *out = lab_store_direct_uri (shard_uri, seeds[0].host, (int)seeds[0].port, error);
    ok = *out != NULL;
 done:
-   lab_facts_topology_cleanup (&ft);
+   lab_store_facts_topology_cleanup (&ft);
    bson_free (set);
    bson_free (seeds);
    return ok;

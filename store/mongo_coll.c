@@ -341,7 +341,7 @@ find_index (lab_store_session_t *sess, const char *coll, const char *field, bool
           strcmp (bson_iter_key (&key), field) == 0) {
          *has = true;
       }
-      if (sort_key && lab_facts_index_serves_sort (doc, field, &rank) && (best == 0 || rank < best)) {
+      if (sort_key && lab_store_facts_index_serves_sort (doc, field, &rank) && (best == 0 || rank < best)) {
          const uint8_t *data;
          uint32_t len;
          bson_t pattern;

@@ -161,9 +161,9 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
       {
          /* when the process started: localTime - uptimeMillis (serverfacts.h); unknown when either is
           * absent or of another type */
-         lab_facts_status_t fs;
+         lab_store_facts_status_t fs;
          bson_error_t ignore;
-         if (lab_facts_server_status (&status, &fs, &ignore)) {
+         if (lab_store_facts_server_status (&status, &fs, &ignore)) {
             info.start_ms = fs.start_ms;
          }
       }

@@ -317,7 +317,7 @@ bool lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, con
 /* lab_store_sorted_explain -- MongoDB: the server's own plan of the read lab_store_sorted_open would send
  * with the same arguments: {explain: <that aggregate, without $db>, verbosity: "queryPlanner"} (no
  * document is read); *reply (always initialized, caller destroys) is the server's answer, parsed by
- * lab_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
+ * lab_store_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
  * its domain and code. Embedded: LAB_STORE_ERR_NOT_SUPPORTED (it walks the index; nothing to ask). */
 bool lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
                                const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);

@@ -974,18 +974,18 @@ test_stat_cpu (void **state)
 
 /* shard_of -- a listShards entry for the URI tests. */
 static void
-shard_of (lab_facts_shard_t *sh, const char *id, const char *host)
+shard_of (lab_store_facts_shard_t *sh, const char *id, const char *host)
 {
    bson_error_t e;
 
    memset (sh, 0, sizeof *sh);
    sh->id = bson_strdup (id);
    sh->host = bson_strdup (host);
-   assert_true (lab_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, &e));
+   assert_true (lab_store_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, &e));
 }
 
 static void
-shard_free (lab_facts_shard_t *sh)
+shard_free (lab_store_facts_shard_t *sh)
 {
    bson_free (sh->id);
    bson_free (sh->host);
@@ -996,7 +996,7 @@ shard_free (lab_facts_shard_t *sh)
 static void
 test_shard_uri (void **state)
 {
-   lab_facts_shard_t a, b, v6, none;
+   lab_store_facts_shard_t a, b, v6, none;
    const char *over[] = { "shB=mongodb://b-direct:1/", "mongodb://first-positional:2/" };
    bson_error_t e;
    char *u;
