@@ -399,20 +399,20 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    return w->map.n == before || grown (w, error);
 }
 
-/* on_doc -- lab_natural_scan's callback: collection 0 is the source, 1 the destination. */
+/* on_doc -- lab_store_natural_scan's callback: collection 0 is the source, 1 the destination. */
 static bool
 on_doc (void *wctx, int worker, size_t coll, const bson_t *doc, bson_error_t *error)
 {
    return coll == 0 ? src_doc (wctx, doc, error) : dst_doc (wctx, doc, error);
 }
 
-/* The verify test hook through lab_natural_scan's: documents counted over every pass and try. */
+/* The verify test hook through lab_store_natural_scan's: documents counted over every pass and try. */
 typedef struct {
    const lab_verify_opts_t *o;
    int64_t taken; /* atomic */
 } fault_ctx_t;
 
-/* fault_adapter -- lab_natural_scan's hook calling the verify's (its own count is per scan). */
+/* fault_adapter -- lab_store_natural_scan's hook calling the verify's (its own count is per scan). */
 static bool
 fault_adapter (void *ctx, size_t coll, int64_t nth, bson_error_t *error)
 {
@@ -711,7 +711,7 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
 
    workers_reset (w, nw, ps);
    ps->overflow = 0;
-   lab_natural_scan_t job = {
+   lab_store_natural_scan_t job = {
       .colls = colls,
       .ncolls = 2,
       .workers = nw,
@@ -723,7 +723,7 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
       .fault = o->fault ? fault_adapter : NULL,
       .fault_ctx = fc,
    };
-   ok = lab_natural_scan (store, &job, NULL, error);
+   ok = lab_store_natural_scan (store, &job, NULL, error);
    *overflow = __atomic_load_n (&ps->overflow, __ATOMIC_RELAXED) != 0;
    for (k = 0; k < nw; k++) {
       peak += w[k].peak_bytes;

@@ -181,11 +181,11 @@ bool lab_mongo_partition (lab_store_session_t *sess, const char *coll, const cha
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
 bool lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
-bool lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+bool lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                              bson_error_t *error);
-bool lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+bool lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                                int *nranges, bson_error_t *error);
-bool lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+bool lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                                  bson_t *out, bson_error_t *error);
 bool lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);

@@ -292,7 +292,7 @@ natural_find_opts (int32_t batch, bson_t *opts)
 
 /* natural_whole -- a server reads only the whole collection in natural order (store.h). */
 static bool
-natural_whole (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+natural_whole (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts, bson_error_t *error)
 {
    if (opts->range.rid_lo != 0 || opts->range.rid_hi != 0) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
@@ -306,7 +306,7 @@ natural_whole (lab_store_session_t *sess, const char *coll, const lab_natural_op
 
 /* lab_mongo_natural_open -- find {} with hint {$natural: 1} (store.h, the natural-order contract). */
 bool
-lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                         bson_error_t *error)
 {
    lab_store_session_t *sess = cur->sess;
@@ -328,7 +328,7 @@ lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_nat
 
 /* lab_mongo_natural_ranges -- one range, the whole collection (a find has no RecordId bounds). */
 bool
-lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                           int *nranges, bson_error_t *error)
 {
    BSON_UNUSED (n);
@@ -342,7 +342,7 @@ lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n, la
 
 /* lab_mongo_natural_describe -- the find command lab_mongo_natural_open would send. */
 bool
-lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                             bson_t *out, bson_error_t *error)
 {
    int32_t batch;

@@ -739,9 +739,9 @@ lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char
 /* natural_check -- the collection's name and the range: RecordIds are >= 0 and rid_lo <= rid_hi unless
  * rid_hi is 0 (to the end). */
 static bool
-natural_check (const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+natural_check (const char *coll, const lab_store_natural_opts_t *opts, bson_error_t *error)
 {
-   const lab_natural_range_t *r = &opts->range;
+   const lab_store_natural_range_t *r = &opts->range;
 
    if (!check_coll (coll, error)) {
       return false;
@@ -756,10 +756,10 @@ natural_check (const char *coll, const lab_natural_opts_t *opts, bson_error_t *e
 }
 
 lab_store_cursor_t *
-lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                         bson_error_t *error)
 {
-   lab_natural_opts_t none = { 0 };
+   lab_store_natural_opts_t none = { 0 };
    lab_store_cursor_t *cur;
 
    opts = opts ? opts : &none;
@@ -776,7 +776,7 @@ lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_n
 }
 
 bool
-lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                           int *nranges, bson_error_t *error)
 {
    *ranges = NULL;
@@ -791,10 +791,10 @@ lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, la
 }
 
 bool
-lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                             bson_t *out, bson_error_t *error)
 {
-   lab_natural_opts_t none = { 0 };
+   lab_store_natural_opts_t none = { 0 };
 
    opts = opts ? opts : &none;
    return natural_check (coll, opts, error) &&

@@ -348,12 +348,12 @@ bool lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const
 typedef struct {
    int64_t rid_lo; /* first RecordId (inclusive); 0: from the first document */
    int64_t rid_hi; /* RecordId to stop before (exclusive); 0: to the last document */
-} lab_natural_range_t;
+} lab_store_natural_range_t;
 
 typedef struct {
-   lab_natural_range_t range; /* {0, 0}: the whole collection */
+   lab_store_natural_range_t range; /* {0, 0}: the whole collection */
    int32_t batch_docs;        /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
-} lab_natural_opts_t;
+} lab_store_natural_opts_t;
 
 /*
  * The natural-order contract (lab_store_natural_open, lab_store_natural_ranges, lab_store_natural_describe):
@@ -383,7 +383,7 @@ typedef struct {
 
 /* lab_store_natural_open -- stream the collection's documents in natural order, limited to opts->range
  * (see the contract above); opts may be NULL (the whole collection). */
-lab_store_cursor_t *lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_cursor_t *lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                                       bson_error_t *error);
 
 /* lab_store_natural_ranges -- split the collection's natural order into at most `n` ranges that tile it
@@ -391,13 +391,13 @@ lab_store_cursor_t *lab_store_natural_open (lab_store_session_t *sess, const cha
  * embedded, from its first and last RecordId (two cursor positionings, nothing else read); a collection
  * with fewer documents than n, or a server, gives fewer (MongoDB: one, {0, 0}). *ranges is bson_malloc'd
  * (caller bson_free()s). */
-bool lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+bool lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                                int *nranges, bson_error_t *error);
 
 /* lab_store_natural_describe -- append to `out` what lab_store_natural_open would do, without reading a
  * document (for a --plan): backend, and command (MongoDB: the find command) or walk (embedded:
  * {collection, table, rid_lo, rid_hi}), index: null, blocking_sort: false, order. */
-bool lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+bool lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                                  bson_t *out, bson_error_t *error);
 
 /* ---- server and engine facts ------------------------------------------------------------------- */

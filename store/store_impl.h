@@ -81,11 +81,11 @@ struct lab_store_ops {
                           int64_t *nkeys, bson_error_t *error);
    /* natural order (store.h): the range is checked by store.c (rid_lo <= rid_hi unless rid_hi is 0);
     * cursors share cursor_next and cursor_close with sorted streams */
-   bool (*natural_open) (lab_store_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+   bool (*natural_open) (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                          bson_error_t *error);
-   bool (*natural_ranges) (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+   bool (*natural_ranges) (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                            int *nranges, bson_error_t *error);
-   bool (*natural_describe) (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+   bool (*natural_describe) (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                              bson_t *out, bson_error_t *error);
    bool (*server_info) (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
    bool (*engine_stats) (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);

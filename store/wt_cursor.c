@@ -148,7 +148,7 @@ done:
 /* lab_wt_natural_open -- a stream over the collection's table from RecordId opts->range.rid_lo
  * (inclusive) to rid_hi (exclusive): the table cursor alone, no index. */
 bool
-lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts, bson_error_t *error)
 {
    wt_sess_t *ss = cur->sess->impl;
    wt_store_t *st = ss->st;
@@ -525,7 +525,7 @@ rid_ends (wt_sess_t *ss, const wt_coll_t *c, int64_t *first, int64_t *last, bool
 /* lab_wt_natural_ranges -- up to n ranges of equal RecordId spans between the first and the last
  * RecordId (positioned inserts leave them dense: equal spans hold about equal counts). */
 bool
-lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                        int *nranges, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -561,7 +561,7 @@ done:
 
 /* lab_wt_natural_describe -- the walk lab_wt_natural_open would do. */
 bool
-lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts, bson_t *out,
+lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts, bson_t *out,
                          bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;

@@ -255,11 +255,11 @@ bool lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *
                        int *nbounds, bson_error_t *error);
 bool lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                            int64_t *nkeys, bson_error_t *error);
-bool lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+bool lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                           bson_error_t *error);
-bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                             int *nranges, bson_error_t *error);
-bool lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+bool lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                               bson_t *out, bson_error_t *error);
 
 #endif

@@ -1118,9 +1118,9 @@ test_sorted_describe (void **state)
 /* natural_read -- read `coll` in natural order over `r` ({0, 0}: whole) with cursor batches of `batch`,
  * marking each row's seq in seen[] (a row read twice fails); the number of rows read. */
 static int
-natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, char *seen)
+natural_read (fx_t *fx, const char *coll, lab_store_natural_range_t r, int32_t batch, char *seen)
 {
-   lab_natural_opts_t no = { 0 };
+   lab_store_natural_opts_t no = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
@@ -1152,8 +1152,8 @@ static void
 test_natural (void **state)
 {
    fx_t *fx = *state;
-   lab_natural_range_t *ranges = NULL, whole = { 0, 0 }, part = { 1, 100 };
-   lab_natural_opts_t no = { 0 };
+   lab_store_natural_range_t *ranges = NULL, whole = { 0, 0 }, part = { 1, 100 };
+   lab_store_natural_opts_t no = { 0 };
    char *seen = bson_malloc0 (NDOCS);
    bson_t out = BSON_INITIALIZER, sub;
    bson_iter_t it;
