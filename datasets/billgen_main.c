@@ -450,14 +450,14 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    lab_log_set (&c);
    o.progress = c.progress;
    o.parallel = parallel;
-   lab_mark_begin (&mark, "billgen generate", cli->argc, cli->argv);
+   lab_store_mark_begin (&mark, "billgen generate", cli->argc, cli->argv);
    BSON_APPEND_DOCUMENT_BEGIN (&mark, "params", &mp);
    append_generate_params (&mp, &o, preset, scale, &z);
    bson_append_document_end (&mark, &mp);
    o.provenance = &mark;
 
    store = open_store (&c, &z, true, &error);
-   if (store && o.drop && !lab_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+   if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       lab_log_error ("%s", error.message);
       rc = LAB_EXIT_USAGE;
    } else if (store && lab_billgen_generate (store, &o, &st, &error)) {
@@ -567,7 +567,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    o.progress = c.progress;
    lab_log_set (&c);
    bson_destroy (&mark);
-   lab_mark_begin (&mark, "billgen import", cli->argc, cli->argv);
+   lab_store_mark_begin (&mark, "billgen import", cli->argc, cli->argv);
    {
       bson_t mp, fa;
       char idx[16];
@@ -599,7 +599,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    if (imp && !o.parse_only) {
       store = open_store (&c, &z, true, &error);
    }
-   if (store && o.drop && !lab_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+   if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       rc = usage_error (&error, "import");
       goto done;
    }

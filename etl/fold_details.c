@@ -458,7 +458,7 @@ mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *v
    BSON_APPEND_INT64 (&v, "rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "masters", vr->src_masters);
    append_hash (&v, "checksum", vr->src_hash);
-   lab_mark_now (now, sizeof now);
+   lab_store_mark_now (now, sizeof now);
    BSON_APPEND_UTF8 (&v, "at", now);
    sess = lab_store_session_open (store, &err);
    if (!sess || !lab_store_mark_set (sess, dst, "verify", &v, &set, &err)) {
@@ -538,7 +538,7 @@ main (int argc, char **argv)
       return LAB_EXIT_OK;
    }
    lab_log_set (&o.common);
-   lab_mark_begin (&provenance, "fold-details", argc, argv);
+   lab_store_mark_begin (&provenance, "fold-details", argc, argv);
    o.run.provenance = &provenance;
    /* the human summary goes to stdout unless the JSON summary does */
    human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
@@ -587,8 +587,8 @@ main (int argc, char **argv)
    if (fold && !o.run.resume && !o.run.plan_only) {
       char *sc = lab_foldrun_state_coll (o.run.dst);
       bool guarded =
-         (!o.run.drop_dst || lab_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
-         lab_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
+         (!o.run.drop_dst || lab_store_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
+         lab_store_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
                               &error);
       bson_free (sc);
       if (!guarded) {
