@@ -1,6 +1,6 @@
 /*
  * uri.h -- layoutlab URIs as text: `mongodb://...`, `mongodb+srv://...` or `wiredtiger:DIR` (parsing one
- * into its backend is the store's: lab_uri_parse in store/store.h).
+ * into its backend is the store's: lab_store_uri_parse in store/store.h).
  *
  * The default is $LAYOUTLAB_URI, else `wiredtiger:./layoutlab-data`. Every URI printed anywhere goes
  * through lab_uri_redact() first: credentials never reach a terminal, a log or a results file.

@@ -239,7 +239,7 @@ open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bs
 static bool
 compress_check (const compress_opts_t *z, bson_error_t *error)
 {
-   return !z->name || lab_block_compressor_check (z->name, error);
+   return !z->name || lab_store_block_compressor_check (z->name, error);
 }
 
 /* summary_compressor -- what the collection was created with, and how the backend applied it. */

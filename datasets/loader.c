@@ -27,7 +27,7 @@ typedef struct {
    int64_t first; /* natural-order position of docs[0] (positioned loaders) */
    uint64_t bytes;
    bool has_result;
-   lab_insert_result_t result;
+   lab_store_insert_result_t result;
 } batch_t;
 
 typedef struct {
@@ -122,7 +122,7 @@ static void
 batch_reset (batch_t *b)
 {
    if (b->has_result) {
-      lab_insert_result_cleanup (&b->result);
+      lab_store_insert_result_cleanup (&b->result);
       b->has_result = false;
    }
    b->n = 0;
@@ -334,7 +334,7 @@ loader_free (lab_loader_t *l)
    for (int i = 0; i < NBATCH; i++) {
       batch_t *b = &l->batches[i];
       if (b->has_result) {
-         lab_insert_result_cleanup (&b->result);
+         lab_store_insert_result_cleanup (&b->result);
       }
       if (b->docs) {
          for (size_t k = 0; k < l->o.batch_docs + 1; k++) {

@@ -237,7 +237,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
                      "--verify checks a fold; a --copy-only destination is not one");
       return false;
    }
-   if (o->block_compressor && !lab_block_compressor_check (o->block_compressor, error)) {
+   if (o->block_compressor && !lab_store_block_compressor_check (o->block_compressor, error)) {
       return false;
    }
    if (o->verify && r->plan_only) {

@@ -319,7 +319,7 @@ run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
    lab_run_workers_free (ws, r->nbounds + 1);
    lab_store_session_close (sess);
    bson_strfreev (r->hoist);
-   lab_values_free (r->bounds, r->nbounds);
+   lab_store_values_free (r->bounds, r->nbounds);
    bson_free (r->state_coll);
    bson_free (r->bucket_field);
    bson_destroy (&r->explain);

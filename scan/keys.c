@@ -181,7 +181,7 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
    ok = true;
 done:
    if (arr) {
-      lab_values_free (arr, (int)count);
+      lab_store_values_free (arr, (int)count);
    }
    free (line);
    fclose (f);

@@ -486,7 +486,7 @@ plan_cleanup (scan_plan_t *sp)
       lab_store_session_close (sp->sess);
    }
    if (sp->keys) {
-      lab_values_free (sp->keys, (int)sp->p.nkeys);
+      lab_store_values_free (sp->keys, (int)sp->p.nkeys);
    }
    bson_free (sp->restart_shown);
    bson_free (sp->where);

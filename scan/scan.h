@@ -93,7 +93,7 @@ void lab_keys_sort_unique (bson_value_t *keys, int64_t *n);
 bool lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error);
 
 /* lab_keys_read_file -- every key of `path` (lines as above), sorted and deduplicated; errors name the
- * file and line. Caller frees with lab_values_free. */
+ * file and line. Caller frees with lab_store_values_free. */
 bool lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error);
 
 /* ---- latency ------------------------------------------------------------------------------------- */

@@ -81,7 +81,7 @@ proc_rss_bytes (int64_t pid)
 }
 
 /* pid_is_server -- local process `pid` is a server we may follow in /proc: its comm is a known server
- * name (store.h, lab_server_comm_trusted). `docker run -p 27017:27017 mongo` answers serverStatus with
+ * name (store.h, lab_store_server_comm_trusted). `docker run -p 27017:27017 mongo` answers serverStatus with
  * pid 1, which here is the host's init. */
 static bool
 pid_is_server (int64_t pid)
@@ -91,7 +91,7 @@ pid_is_server (int64_t pid)
    if (!lab_pid_comm (pid, comm, sizeof comm)) {
       return false;
    }
-   if (!lab_server_comm_trusted (comm)) {
+   if (!lab_store_server_comm_trusted (comm)) {
       lab_log_debug ("server pid %" PRId64 " is '%s' here, not a server process: its /proc is not read", pid,
                      comm);
       return false;

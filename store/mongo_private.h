@@ -149,7 +149,7 @@ bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_coll_stat
 
 /* mongo_write.c: writes */
 bool lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
-                            const size_t *orig, size_t n, int64_t first, lab_insert_result_t *result,
+                            const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
                             bson_error_t *error);
 bool lab_mongo_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
 void lab_mongo_eq_filter (const char *field, const bson_value_t *value, bson_t *filter);

@@ -584,7 +584,7 @@ done:
       bson_value_destroy (&first);
    }
    if (!ok) {
-      lab_values_free (*bounds, *nbounds);
+      lab_store_values_free (*bounds, *nbounds);
       *bounds = NULL;
       *nbounds = 0;
    }
@@ -630,7 +630,7 @@ lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char
    if (mongoc_cursor_error (cursor, &err)) {
       lab_mongo_fail (sess->store, error, &err, "listing the distinct values of '%s' in '%s'", field, coll);
       ok = false;
-      lab_values_free (*keys, (int)*nkeys);
+      lab_store_values_free (*keys, (int)*nkeys);
       *keys = NULL;
       *nkeys = 0;
    }

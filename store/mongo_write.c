@@ -23,7 +23,7 @@
 /* insert_chunk -- one unordered bulk insert of docs[0..n); map[i] is each document's caller index. */
 static bool
 insert_chunk (lab_store_session_t *sess, mongoc_collection_t *c, const char *coll, const bson_t *const *docs,
-              const size_t *orig, size_t n, lab_insert_result_t *result, bson_error_t *error)
+              const size_t *orig, size_t n, lab_store_insert_result_t *result, bson_error_t *error)
 {
    bson_t opts = BSON_INITIALIZER, reply;
    mongoc_bulk_operation_t *bulk;
@@ -38,7 +38,7 @@ insert_chunk (lab_store_session_t *sess, mongoc_collection_t *c, const char *col
    for (i = 0; i < n; i++) {
       if (!mongoc_bulk_operation_insert_with_opts (bulk, docs[i], NULL, &err)) {
          /* refused client-side (e.g. invalid keys); the rest of the batch still goes */
-         lab_insert_result_add_error (result, orig[i], err.domain, err.code, "%s", err.message);
+         lab_store_insert_result_add_error (result, orig[i], err.domain, err.code, "%s", err.message);
          continue;
       }
       queued[nqueued++] = i;
@@ -75,10 +75,10 @@ insert_chunk (lab_store_session_t *sess, mongoc_collection_t *c, const char *col
             }
             per_doc = true;
             if (code == 11000) {
-               lab_insert_result_add_error (result, orig[queued[idx]], LAB_ERROR_STORE,
+               lab_store_insert_result_add_error (result, orig[queued[idx]], LAB_ERROR_STORE,
                                             LAB_STORE_ERR_DUPLICATE_KEY, "%s", msg ? msg : "duplicate key");
             } else {
-               lab_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t)code,
+               lab_store_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t)code,
                                             "%s", msg ? msg : "write error");
             }
          }
@@ -103,7 +103,7 @@ done:
 /* lab_mongo_insert_many -- split under maxMessageSizeBytes (less an envelope) and maxWriteBatchSize. */
 bool
 lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                       size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
+                       size_t n, int64_t first, lab_store_insert_result_t *result, bson_error_t *error)
 {
    (void)first; /* the server assigns RecordIds */
    mongo_store_t *ms = mstore (sess->store);

@@ -21,14 +21,14 @@ lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *err
       uri = lab_uri_default ();
    }
    store->opts = opts ? *opts : defaults;
-   if (!lab_uri_parse (uri, &store->uri, error)) {
+   if (!lab_store_uri_parse (uri, &store->uri, error)) {
       goto fail;
    }
    store->uri_redacted = lab_uri_redact (uri);
-   store->db = bson_strdup (lab_uri_db (&store->uri, store->opts.db));
+   store->db = bson_strdup (lab_store_uri_db (&store->uri, store->opts.db));
    store->opts.db = store->db;
    if (store->opts.block_compressor) {
-      if (!lab_block_compressor_check (store->opts.block_compressor, error)) {
+      if (!lab_store_block_compressor_check (store->opts.block_compressor, error)) {
          goto fail;
       }
       store->block_compressor = bson_strdup (store->opts.block_compressor);
@@ -61,16 +61,16 @@ lab_store_close (lab_store_t *store)
    if (store->ops) {
       store->ops->close (store);
    }
-   lab_uri_cleanup (&store->uri);
+   lab_store_uri_cleanup (&store->uri);
    bson_free (store->uri_redacted);
    bson_free (store->db);
    bson_free (store->block_compressor);
    bson_free (store);
 }
 
-/* lab_block_compressor_check -- see store.h. */
+/* lab_store_block_compressor_check -- see store.h. */
 bool
-lab_block_compressor_check (const char *name, bson_error_t *error)
+lab_store_block_compressor_check (const char *name, bson_error_t *error)
 {
    const char *const names[] = { "none", "snappy", "zlib", "zstd" };
    size_t i;
@@ -436,9 +436,9 @@ lab_store_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *
    return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
 }
 
-/* lab_insert_result_add_error -- grow the error array by one. */
+/* lab_store_insert_result_add_error -- grow the error array by one. */
 void
-lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
+lab_store_insert_result_add_error (lab_store_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
                              const char *fmt, ...)
 {
    lab_write_error_t *e;
@@ -457,7 +457,7 @@ lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t doma
 /* lab_store_insert_many -- see store.h. */
 bool
 lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                       lab_insert_result_t *result, bson_error_t *error)
+                       lab_store_insert_result_t *result, bson_error_t *error)
 {
    return lab_store_insert_many_at (sess, coll, docs, n, -1, result, error);
 }
@@ -465,7 +465,7 @@ lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t
 /* lab_store_insert_many_at -- refuse oversized documents per document, give the others an _id, write. */
 bool
 lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                          int64_t first, lab_insert_result_t *result, bson_error_t *error)
+                          int64_t first, lab_store_insert_result_t *result, bson_error_t *error)
 {
    lab_server_info_t info;
    const bson_t **ok_docs = NULL;
@@ -492,7 +492,7 @@ lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bso
       bson_iter_t it;
 
       if ((int64_t)d->len > info.max_bson_bytes) {
-         lab_insert_result_add_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
+         lab_store_insert_result_add_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
                                       "document %zu is %u bytes, over the %" PRId64
                                       "-byte BSON document limit",
                                       i, d->len, info.max_bson_bytes);
@@ -524,7 +524,7 @@ lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bso
 }
 
 void
-lab_insert_result_cleanup (lab_insert_result_t *result)
+lab_store_insert_result_cleanup (lab_store_insert_result_t *result)
 {
    if (result) {
       bson_free (result->errors);
@@ -714,7 +714,7 @@ lab_store_partition (lab_store_session_t *sess, const char *coll, const char *fi
 }
 
 void
-lab_values_free (bson_value_t *values, int n)
+lab_store_values_free (bson_value_t *values, int n)
 {
    int i;
 
@@ -816,7 +816,7 @@ lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t
 }
 
 bool
-lab_server_comm_trusted (const char *comm)
+lab_store_server_comm_trusted (const char *comm)
 {
    if (!comm) {
       return false;

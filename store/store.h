@@ -36,17 +36,17 @@ typedef struct {
    char *uri;     /* the full URI as given (may hold credentials: never print it) */
    char *wt_home; /* LAB_BACKEND_WT: the directory after "wiredtiger:" */
    char *uri_db;  /* LAB_BACKEND_MONGO: database named in the URI path, or NULL */
-} lab_uri_t;
+} lab_store_uri_t;
 
-/* lab_uri_parse -- parse `s` into *out (caller frees with lab_uri_cleanup). Unknown schemes, an empty
+/* lab_store_uri_parse -- parse `s` into *out (caller frees with lab_store_uri_cleanup). Unknown schemes, an empty
  * wiredtiger directory and a MongoDB URI libmongoc refuses give LAB_STORE_ERR_BAD_URI. */
-bool lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error);
+bool lab_store_uri_parse (const char *s, lab_store_uri_t *out, bson_error_t *error);
 
-/* lab_uri_cleanup -- free what lab_uri_parse allocated. */
-void lab_uri_cleanup (lab_uri_t *u);
+/* lab_store_uri_cleanup -- free what lab_store_uri_parse allocated. */
+void lab_store_uri_cleanup (lab_store_uri_t *u);
 
-/* lab_uri_db -- the database to use: `opt_db` if set, else the URI's, else "layoutlab". */
-const char *lab_uri_db (const lab_uri_t *u, const char *opt_db);
+/* lab_store_uri_db -- the database to use: `opt_db` if set, else the URI's, else "layoutlab". */
+const char *lab_store_uri_db (const lab_store_uri_t *u, const char *opt_db);
 
 typedef struct lab_store lab_store_t;
 typedef struct lab_session lab_store_session_t;
@@ -64,7 +64,7 @@ typedef struct {
                                   * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
                                   * smaller than its data. Off by default: mongod does not use it. */
    const char *block_compressor; /* the collections this store creates: "none", "snappy", "zlib" or
-                                  * "zstd" (lab_block_compressor_check). NULL: the backend's default
+                                  * "zstd" (lab_store_block_compressor_check). NULL: the backend's default
                                   * (embedded: snappy, as mongod; MongoDB: the server's, nothing sent).
                                   * Embedded: the table's block_compressor; MongoDB: create with
                                   * storageEngine.wiredTiger.configString (see lab_store_compressor_note) */
@@ -78,8 +78,8 @@ typedef struct {
 /* zstd level of the embedded store's compressor by default: mongod's zstdCompressionLevel default. */
 #define LAB_ZSTD_DEFAULT_LEVEL 6
 
-/* lab_block_compressor_check -- `name` is one of none, snappy, zlib, zstd; LAB_ERROR_USAGE otherwise. */
-bool lab_block_compressor_check (const char *name, bson_error_t *error);
+/* lab_store_block_compressor_check -- `name` is one of none, snappy, zlib, zstd; LAB_ERROR_USAGE otherwise. */
+bool lab_store_block_compressor_check (const char *name, bson_error_t *error);
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an
  * unreachable server fails here within the server selection timeout (lab_store_selection_timeout_ms).
@@ -220,8 +220,8 @@ typedef struct {
 typedef struct {
    int64_t inserted;          /* documents written */
    size_t nerrors;            /* per-document errors (each document not written) */
-   lab_write_error_t *errors; /* nerrors entries; free with lab_insert_result_cleanup */
-} lab_insert_result_t;
+   lab_write_error_t *errors; /* nerrors entries; free with lab_store_insert_result_cleanup */
+} lab_store_insert_result_t;
 
 /* lab_store_insert_many -- unordered bulk insert of `n` documents. A document without `_id` gets an
  * ObjectId. Documents over the max BSON size are refused per document (LAB_STORE_ERR_DOC_TOO_LARGE) on
@@ -229,7 +229,7 @@ typedef struct {
  * batch as a whole failed (connection, disk, missing database); per-document failures are in *result
  * with true returned. The caller keeps batches under LAB_MESSAGE_MAX_BYTES (the backend splits anyway). */
 bool lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                            lab_insert_result_t *result, bson_error_t *error);
+                            lab_store_insert_result_t *result, bson_error_t *error);
 
 /* lab_store_insert_many_at -- lab_store_insert_many, with document i placed at position `first + i` of
  * the collection's natural order: on the embedded store its RecordId is first + i + 1, whichever session
@@ -237,12 +237,12 @@ bool lab_store_insert_many (lab_store_session_t *sess, const char *coll, const b
  * one writer would (a refused document leaves its RecordId unused). A position already taken fails the
  * batch (nothing is overwritten). A server assigns its own RecordIds: there `first` is ignored. */
 bool lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                               int64_t first, lab_insert_result_t *result, bson_error_t *error);
-void lab_insert_result_cleanup (lab_insert_result_t *result);
+                               int64_t first, lab_store_insert_result_t *result, bson_error_t *error);
+void lab_store_insert_result_cleanup (lab_store_insert_result_t *result);
 
-/* lab_insert_result_add_error -- append one per-document error (printf-style message) to *result;
+/* lab_store_insert_result_add_error -- append one per-document error (printf-style message) to *result;
  * used by the backends and the generic size check. */
-void lab_insert_result_add_error (lab_insert_result_t *result, size_t index, uint32_t domain, uint32_t code,
+void lab_store_insert_result_add_error (lab_store_insert_result_t *result, size_t index, uint32_t domain, uint32_t code,
                                   const char *fmt, ...) BSON_GNUC_PRINTF (5, 6);
 
 /* lab_store_upsert_by_id -- replace the document whose _id equals doc's `_id`, or insert it. For small
@@ -331,14 +331,14 @@ void lab_store_cursor_close (lab_store_cursor_t *cur);
  * equal document counts: *bounds gets n-1 increasing split values (range i is [bounds[i-1], bounds[i]),
  * the first and last unbounded, so the ranges cover every document exactly once). A key value is never
  * split across ranges, so fewer than n-1 bounds may come back (*nbounds). Reads only the index on
- * `field` (NO_INDEX without one). Caller frees with lab_values_free(*bounds, *nbounds). */
+ * `field` (NO_INDEX without one). Caller frees with lab_store_values_free(*bounds, *nbounds). */
 bool lab_store_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
-void lab_values_free (bson_value_t *values, int n);
+void lab_store_values_free (bson_value_t *values, int n);
 
 /* lab_store_distinct_keys -- every distinct value of `field` in ascending order (numerically equal values
  * of different types count once; documents without the field give null). Reads only the index on `field`
- * (NO_INDEX without one). *keys is an array of *nkeys values; free with lab_values_free. */
+ * (NO_INDEX without one). *keys is an array of *nkeys values; free with lab_store_values_free. */
 bool lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
 
@@ -415,7 +415,7 @@ typedef struct {
    bool local;                /* server runs on this machine (its page cache is ours to drop) */
    bool pid_local;            /* `pid` is the server's process in this machine's /proc: embedded, or a local
                                * server whose /proc/PID/comm is a known server name
-                               * (lab_server_comm_trusted). A server in a container answers with its
+                               * (lab_store_server_comm_trusted). A server in a container answers with its
                                * own pid (often 1): /proc/PID then is another process, so this is false
                                * and nothing may be read from /proc/PID. */
 } lab_server_info_t;
@@ -423,10 +423,10 @@ typedef struct {
 /* lab_store_server_info -- facts about the server/engine. */
 bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
 
-/* lab_server_comm_trusted -- `comm` (the content of /proc/PID/comm, without its newline) names a server
+/* lab_store_server_comm_trusted -- `comm` (the content of /proc/PID/comm, without its newline) names a server
  * process whose pid we may follow in /proc: "mongod", or the test server's wrapper binary
  * "ferretdb-test-server-<hash>", which the kernel truncates to 15 bytes ("ferretdb-test-s"). */
-bool lab_server_comm_trusted (const char *comm);
+bool lab_store_server_comm_trusted (const char *comm);
 
 /* Bytes of every write message kept free for the command envelope (as mongoimport: 1 MiB). */
 #define LAB_MESSAGE_SLACK_BYTES 1048576

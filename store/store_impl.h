@@ -13,7 +13,7 @@ typedef struct lab_store_ops lab_store_ops_t;
 
 struct lab_store {
    const lab_store_ops_t *ops;
-   lab_uri_t uri;
+   lab_store_uri_t uri;
    char *uri_redacted;
    char *db;
    lab_store_opts_t opts;
@@ -57,7 +57,7 @@ struct lab_store_ops {
     * batch, for per-document errors. `first` >= 0: the caller's document k goes at natural-order position
     * first + k (lab_store_insert_many_at); -1: the backend appends. */
    bool (*insert_many) (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
-                        const size_t *orig_index, size_t n, int64_t first, lab_insert_result_t *result,
+                        const size_t *orig_index, size_t n, int64_t first, lab_store_insert_result_t *result,
                         bson_error_t *error);
    bool (*upsert_by_id) (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
    bool (*delete_eq) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,

@@ -9,9 +9,9 @@
 #include <mongoc/mongoc.h>
 #include <string.h>
 
-/* lab_uri_parse -- `wiredtiger:DIR`, `mongodb://...`, `mongodb+srv://...`; anything else is refused. */
+/* lab_store_uri_parse -- `wiredtiger:DIR`, `mongodb://...`, `mongodb+srv://...`; anything else is refused. */
 bool
-lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error)
+lab_store_uri_parse (const char *s, lab_store_uri_t *out, bson_error_t *error)
 {
    memset (out, 0, sizeof *out);
    if (!s || !*s) {
@@ -65,7 +65,7 @@ lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error)
 }
 
 void
-lab_uri_cleanup (lab_uri_t *u)
+lab_store_uri_cleanup (lab_store_uri_t *u)
 {
    if (!u) {
       return;
@@ -77,7 +77,7 @@ lab_uri_cleanup (lab_uri_t *u)
 }
 
 const char *
-lab_uri_db (const lab_uri_t *u, const char *opt_db)
+lab_store_uri_db (const lab_store_uri_t *u, const char *opt_db)
 {
    if (opt_db && *opt_db) {
       return opt_db;

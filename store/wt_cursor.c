@@ -444,7 +444,7 @@ done:
    pthread_rwlock_unlock (&ss->st->ddl);
    lab_buf_destroy (&prev);
    if (!ok) {
-      lab_values_free (*bounds, *nbounds);
+      lab_store_values_free (*bounds, *nbounds);
       *bounds = NULL;
       *nbounds = 0;
    }
@@ -497,7 +497,7 @@ done:
    pthread_rwlock_unlock (&ss->st->ddl);
    lab_buf_destroy (&prev);
    if (!ok) {
-      lab_values_free (*keys, (int)*nkeys);
+      lab_store_values_free (*keys, (int)*nkeys);
       *keys = NULL;
       *nkeys = 0;
    }

@@ -238,7 +238,7 @@ bool lab_wt_create_index (lab_store_session_t *sess, const char *coll, const cha
 /* ---- wt_record.c: the record store -------------------------------------------------------------- */
 
 bool lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                         size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error);
+                         size_t n, int64_t first, lab_store_insert_result_t *result, bson_error_t *error);
 bool lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
 bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                        int64_t *deleted, bson_error_t *error);

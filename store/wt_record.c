@@ -155,7 +155,7 @@ remove_doc (wt_sess_t *ss, wt_coll_t *c, int64_t rid, int64_t *len, bson_error_t
 
 /* refuse_keys -- record in result that document i of the batch has no valid index keys. */
 static void
-refuse_keys (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc,
+refuse_keys (lab_store_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc,
              const bson_error_t *kerr)
 {
    bson_iter_t it;
@@ -164,13 +164,13 @@ refuse_keys (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_
    if (bson_iter_init_find (&it, doc, "_id")) {
       lab_value_text (bson_iter_value (&it), vs, sizeof vs);
    }
-   lab_insert_result_add_error (result, orig, LAB_ERROR_STORE, kerr->code,
+   lab_store_insert_result_add_error (result, orig, LAB_ERROR_STORE, kerr->code,
                                 "collection '%s', document _id %s: %s", c->name, vs, kerr->message);
 }
 
 /* refuse_dup -- record in result mongod's E11000 for a document whose _id exists. */
 static void
-refuse_dup (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc)
+refuse_dup (lab_store_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc)
 {
    bson_iter_t it;
    char vs[128] = "?";
@@ -178,7 +178,7 @@ refuse_dup (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t
    if (bson_iter_init_find (&it, doc, "_id")) {
       lab_value_text (bson_iter_value (&it), vs, sizeof vs);
    }
-   lab_insert_result_add_error (result, orig, LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
+   lab_store_insert_result_add_error (result, orig, LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
                                 "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }",
                                 c->name, vs);
 }
@@ -188,7 +188,7 @@ refuse_dup (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t
  * a WT error (EEXIST: the given RecordId is taken). */
 static int
 insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, size_t orig,
-            int64_t first, lab_insert_result_t *result, bool *added)
+            int64_t first, lab_store_insert_result_t *result, bool *added)
 {
    size_t offs[WT_MAX_INDEXES], lens[WT_MAX_INDEXES];
    int64_t rid =
@@ -215,7 +215,7 @@ insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, co
  * group) or another WT error (with *error set). */
 static int
 insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size_t *orig, size_t n,
-              int64_t first, lab_insert_result_t *result, int64_t *inserted, int64_t *bytes,
+              int64_t first, lab_store_insert_result_t *result, int64_t *inserted, int64_t *bytes,
               bson_error_t *error)
 {
    WT_CURSOR *cc, *ic[WT_MAX_INDEXES];
@@ -260,7 +260,7 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
  * each, a group retried from scratch after a write conflict. */
 bool
 lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                    size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
+                    size_t n, int64_t first, lab_store_insert_result_t *result, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;

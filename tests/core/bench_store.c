@@ -135,7 +135,7 @@ main (int argc, char **argv)
    t0 = now_s ();
    for (i = 0; i < ndocs; i += batch) {
       int64_t m = ndocs - i < batch ? ndocs - i : batch, j;
-      lab_insert_result_t res;
+      lab_store_insert_result_t res;
       bool ok;
 
       for (j = 0; j < m; j++) {
@@ -152,11 +152,11 @@ main (int argc, char **argv)
       if (res.nerrors) {
          lab_error_set (&err, LAB_ERROR_STORE, res.errors[0].code, "document %" PRId64 " refused: %s",
                         i + (int64_t)res.errors[0].index, res.errors[0].message);
-         lab_insert_result_cleanup (&res);
+         lab_store_insert_result_cleanup (&res);
          goto fail;
       }
       n += res.inserted;
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
    if (!lab_store_flush (store, &err)) {
       goto fail;

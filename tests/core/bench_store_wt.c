@@ -86,12 +86,12 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
    }
    t0 = lab_now_ns ();
    for (i = 0; i < ndocs; i += 1000) {
-      lab_insert_result_t r;
+      lab_store_insert_result_t r;
       size_t n = (size_t)(ndocs - i < 1000 ? ndocs - i : 1000);
       if (!lab_store_insert_many (s, "d", (const bson_t *const *)docs + i, n, &r, &e) || r.nerrors) {
          die ("insert", r.nerrors ? r.errors[0].message : e.message);
       }
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
    }
    t[0] = secs (t0);
    t0 = lab_now_ns ();

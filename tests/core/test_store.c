@@ -108,7 +108,7 @@ insert_all (fx_t *fx, const char *coll, bson_t **docs, size_t n)
 
    for (i = 0; i < n; i += BATCH) {
       size_t m = n - i < BATCH ? n - i : BATCH;
-      lab_insert_result_t res;
+      lab_store_insert_result_t res;
       bson_error_t err;
 
       ASSERT_OK (lab_store_insert_many (fx->sess, coll, (const bson_t *const *)docs + i, m, &res, &err), err);
@@ -117,7 +117,7 @@ insert_all (fx_t *fx, const char *coll, bson_t **docs, size_t n)
                    res.errors[0].message);
       }
       assert_int_equal (res.inserted, (int64_t)m);
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
 }
 
@@ -479,7 +479,7 @@ test_partition_distinct (void **state)
    }
    assert_int_equal (total, NDOCS);
    bson_free (seen);
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 
    ASSERT_OK (lab_store_partition (fx->sess, "c_main", "s", 3, &bounds, &nb, &err), err);
    assert_true (nb >= 1 && nb <= 2);
@@ -489,7 +489,7 @@ test_partition_distinct (void **state)
          assert_true (strcmp (bounds[i - 1].value.v_utf8.str, bounds[i].value.v_utf8.str) < 0);
       }
    }
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 
    ASSERT_OK (lab_store_partition (fx->sess, "c_main", "k", 1, &bounds, &nb, &err), err);
    assert_int_equal (nb, 0);
@@ -500,7 +500,7 @@ test_partition_distinct (void **state)
       assert_int_equal (keys[i].value_type, BSON_TYPE_INT32);
       assert_int_equal (keys[i].value.v_int32, i);
    }
-   lab_values_free (keys, (int)nk);
+   lab_store_values_free (keys, (int)nk);
 
    ASSERT_OK (lab_store_distinct_keys (fx->sess, "c_main", "s", &keys, &nk, &err), err);
    assert_int_equal (nk, NKEYS);
@@ -510,7 +510,7 @@ test_partition_distinct (void **state)
       assert_int_equal (keys[i].value_type, BSON_TYPE_UTF8);
       assert_string_equal (keys[i].value.v_utf8.str, want);
    }
-   lab_values_free (keys, (int)nk);
+   lab_store_values_free (keys, (int)nk);
 }
 
 /* few keys: partition into more ranges than there are keys never splits one */
@@ -535,7 +535,7 @@ test_partition_few_keys (void **state)
    assert_int_equal (nb, 2);
    assert_int_equal (bounds[0].value.v_int32, 1);
    assert_int_equal (bounds[1].value.v_int32, 2);
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 }
 
 /* ---- threads: one session each, as scancmp's workers ------------------------------------------ */
@@ -743,14 +743,14 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
          fail_msg ("%s: distinct key %d differs from the value inserted", coll, i);
       }
    }
-   lab_values_free (keys, (int)nk);
+   lab_store_values_free (keys, (int)nk);
 
    /* two ranges split at value 5 */
    ASSERT_OK (lab_store_partition (fx->sess, coll, "key", 2, &bounds, &nb, &err), err);
    assert_int_equal (nb, 1);
    typed_value (t, 5, &v, buf);
    assert_true (values_equal (&bounds[0], &v));
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
    fresh (fx, coll);
 }
 
@@ -843,7 +843,7 @@ test_duplicate_id (void **state)
 {
    fx_t *fx = *state;
    bson_t *docs[4];
-   lab_insert_result_t res;
+   lab_store_insert_result_t res;
    bson_error_t err;
    int64_t n;
    int i;
@@ -859,14 +859,14 @@ test_duplicate_id (void **state)
    assert_int_equal (res.errors[0].index, 2);
    assert_int_equal (res.errors[0].domain, LAB_ERROR_STORE);
    assert_int_equal (res.errors[0].code, LAB_STORE_ERR_DUPLICATE_KEY);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    /* the same _id in a later batch, first position */
    ASSERT_OK (lab_store_insert_many (fx->sess, "c_dup", (const bson_t *const *)docs + 1, 1, &res, &err), err);
    assert_int_equal (res.inserted, 0);
    assert_int_equal (res.nerrors, 1);
    assert_int_equal (res.errors[0].index, 0);
    assert_int_equal (res.errors[0].code, LAB_STORE_ERR_DUPLICATE_KEY);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    for (i = 0; i < 4; i++) {
       bson_destroy (docs[i]);
    }
@@ -898,7 +898,7 @@ test_doc_size_limit (void **state)
 {
    fx_t *fx = *state;
    bson_t *docs[4];
-   lab_insert_result_t res;
+   lab_store_insert_result_t res;
    lab_server_info_t info;
    bson_value_t id;
    one_ctx_t c = { 0 };
@@ -920,7 +920,7 @@ test_doc_size_limit (void **state)
    assert_int_equal (res.errors[0].domain, LAB_ERROR_STORE);
    assert_int_equal (res.errors[0].code, LAB_STORE_ERR_DOC_TOO_LARGE);
    assert_non_null (strstr (res.errors[0].message, "16777217"));
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    for (i = 0; i < 4; i++) {
       bson_destroy (docs[i]);
    }
@@ -1381,7 +1381,7 @@ test_info_and_cycle (void **state)
    lab_engine_stats_t es;
    bson_error_t err;
    bson_t *docs[1];
-   lab_insert_result_t res;
+   lab_store_insert_result_t res;
    int calls = 0;
    int64_t n;
 
@@ -1405,7 +1405,7 @@ test_info_and_cycle (void **state)
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
    ASSERT_OK (lab_store_insert_many (fx->sess, "c_cycle", (const bson_t *const *)docs, 1, &res, &err), err);
    bson_destroy (docs[0]);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
 
    lab_store_session_close (fx->sess);
    fx->sess = NULL;
@@ -1464,7 +1464,7 @@ test_cycle_restart (void **state)
    lab_store_t *store;
    lab_store_session_t *sess;
    bson_t *docs[2];
-   lab_insert_result_t res;
+   lab_store_insert_result_t res;
    bson_error_t err;
    int64_t n;
 
@@ -1491,7 +1491,7 @@ test_cycle_restart (void **state)
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
    docs[1] = BCON_NEW ("_id", BCON_INT32 (2));
    ASSERT_OK (lab_store_insert_many (sess, "kept", (const bson_t *const *)docs, 2, &res, &err), err);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    bson_destroy (docs[0]);
    bson_destroy (docs[1]);
    lab_store_session_close (sess);

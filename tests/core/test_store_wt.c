@@ -80,7 +80,7 @@ static void
 insert_rows (lab_store_session_t *s, const char *coll, int64_t base, int n, int nbills)
 {
    bson_t **docs = bson_malloc (sizeof *docs * (size_t)n);
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    bson_error_t e;
    int i;
 
@@ -97,7 +97,7 @@ insert_rows (lab_store_session_t *s, const char *coll, int64_t base, int n, int 
    }
    assert_int_equal (r.inserted, n);
    assert_int_equal (r.nerrors, 0);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    for (i = 0; i < n; i++) {
       bson_destroy (docs[i]);
    }
@@ -132,7 +132,7 @@ test_basic (void **state)
    int64_t n = 0, nd = 0;
    bool exists, has;
    bson_value_t v;
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    bson_t *docs[3];
 
    CHECK (s = lab_store_session_open (fx->store, &e_));
@@ -219,7 +219,7 @@ test_basic (void **state)
       assert_int_equal (r.errors[0].code, LAB_STORE_ERR_KEY_TYPE);
       assert_non_null (strstr (r.errors[0].message, "collection 'd', document _id -7"));
       assert_non_null (strstr (r.errors[0].message, "array"));
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       bson_destroy (arr);
    }
 
@@ -234,7 +234,7 @@ test_basic (void **state)
    assert_int_equal (r.errors[0].code, LAB_STORE_ERR_DUPLICATE_KEY);
    assert_non_null (strstr (r.errors[0].message, "duplicate key"));
    assert_int_equal (r.errors[1].index, 2);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    bson_destroy (docs[0]);
    bson_destroy (docs[1]);
    bson_destroy (docs[2]);
@@ -315,7 +315,7 @@ worker (void *arg)
    }
    for (b = 0; b < 20; b++) {
       bson_t *docs[100];
-      lab_insert_result_t r;
+      lab_store_insert_result_t r;
       int i;
 
       for (i = 0; i < 100; i++) {
@@ -324,7 +324,7 @@ worker (void *arg)
       }
       w->ok = lab_store_insert_many (s, "c", (const bson_t *const *)docs, 100, &r, &w->error) &&
               r.inserted == 100 && r.nerrors == 0;
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       for (i = 0; i < 100; i++) {
          bson_destroy (docs[i]);
       }
@@ -376,7 +376,7 @@ test_concurrent (void **state)
       total += nd;
    }
    assert_int_equal (total, 8000);
-   lab_values_free (keys, (int)nkeys);
+   lab_store_values_free (keys, (int)nkeys);
    lab_store_session_close (s);
 }
 
@@ -451,13 +451,13 @@ test_index_after_data (void **state)
    int64_t n, nd;
    int32_t got = 0;
    bson_t *nofield;
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
 
    CHECK (s = lab_store_session_open (fx->store, &e_));
    insert_rows (s, "x", 1, 3000, 50);
    nofield = BCON_NEW ("_id", BCON_INT64 (100000), "other", BCON_INT32 (1));
    CHECK (lab_store_insert_many (s, "x", (const bson_t *const *)&nofield, 1, &r, &e_));
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    bson_destroy (nofield);
    assert_false (lab_store_sorted_open (s, "x", "bill_id", NULL, NULL));
    CHECK (lab_store_create_index (s, "x", "bill_id", &e_));
@@ -496,14 +496,14 @@ test_index_after_data (void **state)
    /* roughly equal: 3000 rows over 50 keys (60 each) + the null row */
    assert_true (bounds[0].value.v_int32 >= 11 && bounds[0].value.v_int32 <= 14);
    assert_true (bounds[1].value.v_int32 >= 24 && bounds[1].value.v_int32 <= 26);
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
    /* more ranges than key values: never splits a value */
    CHECK (lab_store_partition (s, "x", "bill_id", 100, &bounds, &nb, &e_));
    assert_true (nb <= 50);
    for (i = 1; i < nb; i++) {
       assert_true (lab_store_value_compare (&bounds[i - 1], &bounds[i]) < 0);
    }
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 
    /* a build that spills sorted runs to disk and merges them gives the same index */
    setenv ("LAB_WT_SORT_BUDGET", "20000", 1);
@@ -523,7 +523,7 @@ test_index_after_data (void **state)
          total += nd;
       }
       assert_int_equal (total, 3001);
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
    {
       char **paths;
@@ -580,7 +580,7 @@ test_index_after_data (void **state)
          assert_int_equal (keys[k].value_type, BSON_TYPE_DOUBLE);
          assert_true (keys[k].value.v_double == (double)(k - 1) * 0.5);
       }
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
    lab_store_session_close (s);
 }
@@ -609,7 +609,7 @@ test_delete_upsert (void **state)
    assert_int_equal (nd, 0);
    CHECK (lab_store_distinct_keys (s, "u", "bill_id", &keys, &nkeys, &e_));
    assert_int_equal (nkeys, 9);
-   lab_values_free (keys, (int)nkeys);
+   lab_store_values_free (keys, (int)nkeys);
 
    d = BCON_NEW ("_id", "ckpt", "v", BCON_INT32 (1));
    CHECK (lab_store_upsert_by_id (s, "u", d, &e_));
@@ -652,7 +652,7 @@ dup_worker (void *arg)
    w->ok = true;
    for (b = 0; b < 20 && w->ok; b++) {
       bson_t *docs[50];
-      lab_insert_result_t r;
+      lab_store_insert_result_t r;
       size_t k;
 
       for (i = 0; i < 50; i++) {
@@ -663,7 +663,7 @@ dup_worker (void *arg)
       for (k = 0; k < r.nerrors; k++) {
          w->dups += r.errors[k].code == LAB_STORE_ERR_DUPLICATE_KEY;
       }
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       for (i = 0; i < 50; i++) {
          bson_destroy (docs[i]);
       }
@@ -792,13 +792,13 @@ test_stream_while_writing (void **state)
    CHECK (lab_store_create_index (s, "src", "bill_id", &e_));
    CHECK (cur = lab_store_sorted_open (s, "src", "bill_id", NULL, &e_));
    while ((rc = lab_store_cursor_next (cur, &doc, &e)) == 1) {
-      lab_insert_result_t r;
+      lab_store_insert_result_t r;
       bson_t *out = bson_copy (doc);
       if (!lab_store_insert_many (s, "dst", (const bson_t *const *)&out, 1, &r, &e)) {
          fail_msg ("insert while streaming: %s", e.message);
       }
       assert_int_equal (r.inserted, 1);
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       bson_destroy (out);
       n++;
    }
@@ -819,7 +819,7 @@ test_large_docs (void **state)
 {
    fx_t *fx = *state;
    lab_store_session_t *s;
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    bson_t *docs[9];
    char *blob = bson_malloc (15 * 1024 * 1024);
    int64_t n, nd;
@@ -844,7 +844,7 @@ test_large_docs (void **state)
    assert_int_equal (r.nerrors, 1);
    assert_int_equal (r.errors[0].index, 8);
    assert_int_equal (r.errors[0].code, LAB_STORE_ERR_DOC_TOO_LARGE);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    CHECK (lab_store_count (s, "big", &n, &e_));
    assert_int_equal (n, 8);
    v.value.v_int32 = 5;
@@ -1007,7 +1007,7 @@ static void
 fill_pages (lab_store_session_t *s, const char *coll, int n, int pad_bytes)
 {
    bson_t *docs[500];
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    bson_error_t e;
    uint8_t *pad = bson_malloc ((size_t)pad_bytes + 1);
    uint64_t x = 88172645463325252ull;
@@ -1027,7 +1027,7 @@ fill_pages (lab_store_session_t *s, const char *coll, int n, int pad_bytes)
             fail_msg ("insert: %s", e.message);
          }
          assert_int_equal (r.nerrors, 0);
-         lab_insert_result_cleanup (&r);
+         lab_store_insert_result_cleanup (&r);
          while (k) {
             bson_destroy (docs[--k]);
          }

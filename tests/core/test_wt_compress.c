@@ -64,7 +64,7 @@ static void
 write_docs (lab_store_t *s, const char *coll)
 {
    bson_t *docs[NDOCS];
-   lab_insert_result_t r = { 0 };
+   lab_store_insert_result_t r = { 0 };
    bson_error_t e;
    lab_store_session_t *sess = lab_store_session_open (s, &e);
    int i;
@@ -77,7 +77,7 @@ write_docs (lab_store_t *s, const char *coll)
       fail_msg ("insert: %s", e.message);
    }
    assert_int_equal (r.nerrors, 0);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    for (i = 0; i < NDOCS; i++) {
       bson_destroy (docs[i]);
    }

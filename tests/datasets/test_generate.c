@@ -149,19 +149,19 @@ test_insert_at (void **state)
    for (int i = 0; i < 3; i++) {
       d[i] = BCON_NEW ("_id", BCON_INT32 (i), "v", BCON_INT32 (i * 10));
    }
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    /* positions 10, 11 -> RecordIds 11, 12 */
    assert_true (lab_store_insert_many_at (s, "c", (const bson_t *const *)d, 2, 10, &r, &e));
    assert_int_equal (r.inserted, 2);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    /* position 11 again (another _id): the batch fails, naming the RecordId */
    assert_false (lab_store_insert_many_at (s, "c", (const bson_t *const *)&d[2], 1, 11, &r, &e));
    assert_non_null (strstr (e.message, "RecordId 12 is taken"));
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    /* a plain append goes after the highest given: RecordId 13 */
    assert_true (lab_store_insert_many (s, "c", (const bson_t *const *)&d[2], 1, &r, &e));
    assert_int_equal (r.inserted, 1);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    bson_value_t v = { .value_type = BSON_TYPE_INT32, .value.v_int32 = 2 };
    int64_t *rids = NULL;
    size_t n = 0;

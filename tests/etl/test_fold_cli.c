@@ -162,14 +162,14 @@ count_of (const char *coll)
 static void
 insert_all (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t n)
 {
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    bson_error_t error;
 
    if (!lab_store_insert_many (sess, coll, (const bson_t *const *)docs, n, &res, &error)) {
       fail_msg ("insert into %s: %s", coll, error.message);
    }
    assert_int_equal (res.nerrors, 0);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
 }
 
 /* insert_rows -- `nbills` bills of 1..40 rows, interleaved, keyed by int32 bill_id (the fallback when
@@ -856,7 +856,7 @@ test_verify_catches_damage (void **state)
       }
       assert_true (nkeys > 3);
       bson_value_copy (&keys[2], &key);
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
    if (!lab_store_delete_eq (sess, "fr", "bill_id", &key, &deleted, &error)) {
       fail_msg ("delete: %s", error.message);
@@ -991,10 +991,10 @@ test_write_errors_reported (void **state)
                  "parts", BCON_INT32 (1), "details", "[", "]");
    {
       const bson_t *one[1] = { d };
-      lab_insert_result_t res = { 0 };
+      lab_store_insert_result_t res = { 0 };
       assert_true (lab_store_insert_many (sess, "fw", one, 1, &res, &error));
       assert_int_equal (res.nerrors, 0);
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
    bson_destroy (d);
    bson_destroy (fixed);

@@ -212,7 +212,7 @@ get (const char *coll, int key, docs_t *d)
 static void
 put (const char *coll, const bson_t *doc)
 {
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    bson_error_t error;
    bson_iter_t it;
    int64_t deleted = 0;
@@ -222,7 +222,7 @@ put (const char *coll, const bson_t *doc)
    assert_int_equal (deleted, 1);
    ASSERT_OK (lab_store_insert_many (sess, coll, &doc, 1, &res, &error), error);
    assert_int_equal (res.nerrors, 0);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
 }
 
 /* rows_of -- the elements of a folded document's details (pointing into it). */
@@ -334,13 +334,13 @@ setup (void **state)
       id++;
    }
    {
-      lab_insert_result_t res = { 0 };
+      lab_store_insert_result_t res = { 0 };
       if (!lab_store_insert_many (sess, "vd_src", (const bson_t *const *)rows, (size_t)n, &res, &error) ||
           res.nerrors) {
          fprintf (stderr, "cannot fill vd_src: %s\n", error.message);
          return -1;
       }
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
    while (n) {
       bson_destroy (rows[--n]);

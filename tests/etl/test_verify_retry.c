@@ -61,14 +61,14 @@ fault_cb (void *ctx, bool dst, int64_t nth, bson_error_t *error)
 static void
 insert_docs (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t n)
 {
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    bson_error_t error;
 
    if (!lab_store_insert_many (sess, coll, (const bson_t *const *)docs, n, &res, &error)) {
       fail_msg ("insert into %s: %s", coll, error.message);
    }
    assert_int_equal (res.nerrors, 0);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    while (n) {
       bson_destroy (docs[--n]);
    }

@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
          abort ();
       }
       lab_keys_spread (keys, &n, len % 7);
-      lab_values_free (keys, (int)n);
+      lab_store_values_free (keys, (int)n);
    }
    return 0;
 }

@@ -46,7 +46,7 @@ append_row_fields (bson_t *d, int bill, int line, uint64_t *rng)
 static bool
 flush_batch (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t *n, bson_error_t *error)
 {
-   lab_insert_result_t r = { 0 };
+   lab_store_insert_result_t r = { 0 };
    bool ok = lab_store_insert_many (sess, coll, (const bson_t *const *)docs, *n, &r, error);
    size_t i;
 
@@ -54,7 +54,7 @@ flush_batch (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t 
       lab_error_set (error, LAB_ERROR_STORE, 1, "insert into %s: %s", coll, r.errors[0].message);
       ok = false;
    }
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    for (i = 0; i < *n; i++) {
       bson_destroy (docs[i]);
    }
@@ -248,7 +248,7 @@ scan_testdata_rebucket (lab_store_t *store, const char *from, const char *to, in
    ok = true;
 done:
    if (keys) {
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
    if (wsess) {
       lab_store_session_close (wsess);

@@ -60,9 +60,9 @@ setup (void **state)
    assert_true (lab_store_create (sess, "noindex", &e));
    {
       bson_t *d = BCON_NEW ("bill_id", BCON_INT32 (1));
-      lab_insert_result_t r = { 0 };
+      lab_store_insert_result_t r = { 0 };
       assert_true (lab_store_insert_many (sess, "noindex", (const bson_t *const *)&d, 1, &r, &e));
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       bson_destroy (d);
    }
    /* a pair whose detail collection lost rows (issue 12): the first PART_LOST bills whole, and the

@@ -152,7 +152,7 @@ test_same_rows_per_master (void **state)
       multi += n[3].docs > 1;
    }
    assert_true (multi > 0); /* some masters span several buckets: the test exercises them */
-   lab_values_free (keys, (int)nkeys);
+   lab_store_values_free (keys, (int)nkeys);
    lab_store_session_close (sess);
    lab_store_close (store);
    bson_free (uri);

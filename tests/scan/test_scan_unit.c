@@ -430,7 +430,7 @@ test_keys_file (void **state)
    assert_int_equal (k[1].value.v_int32, 20);
    assert_int_equal (k[2].value.v_int32, 30);
    assert_true (k[3].value.v_int64 == 5000000000ll);
-   lab_values_free (k, (int)n);
+   lab_store_values_free (k, (int)n);
 
    write_file (p, "1\n2\n[3]\n");
    assert_false (lab_keys_read_file (p, &k, &n, &e));
