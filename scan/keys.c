@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* lab_keys_spread -- index i of the kept keys is round(i * (n-1) / (limit-1)). */
+/* lab_scan_keys_spread -- index i of the kept keys is round(i * (n-1) / (limit-1)). */
 void
-lab_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit)
+lab_scan_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit)
 {
    int64_t total = *n;
    int64_t i, w = 0, next_src = 0;
@@ -39,9 +39,9 @@ lab_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit)
    *n = limit;
 }
 
-/* lab_keys_segment -- starts[i] = i * n / parallel. */
+/* lab_scan_keys_segment -- starts[i] = i * n / parallel. */
 void
-lab_keys_segment (int64_t n, int parallel, int64_t *starts)
+lab_scan_keys_segment (int64_t n, int parallel, int64_t *starts)
 {
    int i;
    for (i = 0; i <= parallel; i++) {
@@ -56,9 +56,9 @@ cmp_values (const void *a, const void *b)
    return lab_store_value_compare ((const bson_value_t *)a, (const bson_value_t *)b);
 }
 
-/* lab_keys_sort_unique -- qsort by MongoDB order, then drop equal neighbours. */
+/* lab_scan_keys_sort_unique -- qsort by MongoDB order, then drop equal neighbours. */
 void
-lab_keys_sort_unique (bson_value_t *keys, int64_t *n)
+lab_scan_keys_sort_unique (bson_value_t *keys, int64_t *n)
 {
    int64_t i, w = 0;
 
@@ -76,9 +76,9 @@ lab_keys_sort_unique (bson_value_t *keys, int64_t *n)
    *n = w;
 }
 
-/* lab_keys_parse_line -- parse as {"k": <line>} with libbson's JSON reader; bare text otherwise. */
+/* lab_scan_keys_parse_line -- parse as {"k": <line>} with libbson's JSON reader; bare text otherwise. */
 bool
-lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error)
+lab_scan_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error)
 {
    size_t len = strlen (line);
    char *json;
@@ -129,9 +129,9 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
    return ok;
 }
 
-/* lab_keys_read_file -- one key per line, sorted and deduplicated. */
+/* lab_scan_keys_read_file -- one key per line, sorted and deduplicated. */
 bool
-lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error)
+lab_scan_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error)
 {
    FILE *f = fopen (path, "r");
    char *line = NULL;
@@ -152,7 +152,7 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
       bool skip;
 
       lineno++;
-      if (!lab_keys_parse_line (line, &v, &skip, error)) {
+      if (!lab_scan_keys_parse_line (line, &v, &skip, error)) {
          lab_error_prefix (error, "--keys-file %s, line %" PRId64, path, lineno);
          goto done;
       }
@@ -174,7 +174,7 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
                      "--keys-file %s holds no key (one key per line)", path);
       goto done;
    }
-   lab_keys_sort_unique (arr, &count);
+   lab_scan_keys_sort_unique (arr, &count);
    *keys = arr;
    *n = count;
    arr = NULL;

@@ -149,7 +149,7 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
    (void)store;
    if (c->backend == LAB_BACKEND_MONGO && c->opts->restart_cmd) {
       lab_scan_say (c->opts, true, "running the restart command: %s", c->restart_shown);
-      if (!lab_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms, error)) {
+      if (!lab_scan_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms, error)) {
          return false;
       }
       c->restarted_cmd = true;
@@ -174,7 +174,7 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
       }
       return true;
    }
-   return lab_drop_caches (c->opts->drop_caches, &c->dropped, c->drop_note, sizeof c->drop_note, error);
+   return lab_scan_drop_caches (c->opts->drop_caches, &c->dropped, c->drop_note, sizeof c->drop_note, error);
 }
 
 /* first_doc -- stop after the first document: one is enough to know the server serves reads. */
@@ -369,7 +369,7 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
          return false;
       }
    } else if (p->opts->dbpath && p->info.local) {
-      if (!lab_dir_files (p->opts->dbpath, &paths, error)) {
+      if (!lab_scan_dir_files (p->opts->dbpath, &paths, error)) {
          lab_scan_say (p->opts, false, "residency unknown: %s", error->message);
          *resident = *total = -1;
          memset (error, 0, sizeof *error);
@@ -379,7 +379,7 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
       *resident = *total = -1;
       return true;
    }
-   ok = lab_resident_bytes (paths, resident, total, error);
+   ok = lab_scan_resident_bytes (paths, resident, total, error);
    bson_strfreev (paths);
    if (!ok && p->backend == LAB_BACKEND_MONGO) {
       /* mongod creates its files 0600: residency that cannot be read is unknown, never fatal */
@@ -402,7 +402,7 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, lab_scan_l
    worker_t *ws = bson_malloc0 ((size_t)n * sizeof *ws);
    int64_t *starts = bson_malloc0 ((size_t)(n + 1) * sizeof *starts);
 
-   lab_keys_segment (p->nkeys, n, starts);
+   lab_scan_keys_segment (p->nkeys, n, starts);
    for (i = 0; i < n; i++) {
       worker_t *w = &ws[i];
       w->store = p->store;
@@ -448,20 +448,20 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
       nlat += ws[i].nlat;
    }
    m->keys = nlat;
-   lab_latency_summarize (lat, (size_t)nlat, &m->latency);
-   lab_latency_histogram (lat, (size_t)nlat, m->histogram);
+   lab_scan_latency_summarize (lat, (size_t)nlat, &m->latency);
+   lab_scan_latency_histogram (lat, (size_t)nlat, m->histogram);
    bson_free (lat);
 }
 
 /* sampler_totals -- elapsed time, device delta, peaks and samples of the sampler into *m (the samples
  * move to *m). */
 static void
-sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
+sampler_totals (lab_scan_sampler_t *smp, lab_scan_layout_measure_t *m)
 {
    m->elapsed_s = (double)(smp->last.t_ns - smp->start.t_ns) / 1e9;
    m->have_disk = smp->start.have_disk && smp->last.have_disk;
    if (m->have_disk) {
-      lab_diskstats_delta (&smp->start.disk, &smp->last.disk, m->elapsed_s, &m->disk);
+      lab_scan_diskstats_delta (&smp->start.disk, &smp->last.disk, m->elapsed_s, &m->disk);
    }
    m->server_rss_peak_bytes = smp->rss_peak_bytes;
    m->cache_peak_bytes = smp->cache_peak_bytes;
@@ -482,9 +482,9 @@ sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
  * --server-device) between the sampler's first and last FTDC samples; without local device figures, their
  * sum becomes the layout's disk figures. */
 static void
-server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan_layout_measure_t *m)
+server_disk_totals (const lab_scan_plan_t *p, const lab_scan_sampler_t *smp, lab_scan_layout_measure_t *m)
 {
-   lab_diskstats_delta_t sum;
+   lab_scan_diskstats_delta_t sum;
    bool any = false;
    size_t i;
 
@@ -548,7 +548,7 @@ static bool
 load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   lab_sampler_t smp;
+   lab_scan_sampler_t smp;
    lab_scan_live_t live;
    worker_t *ws;
    lab_workers_t pool = { worker_main, NULL, sizeof (worker_t), stop_workers, &live, NULL };
@@ -585,11 +585,11 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    }
    m->have_engine = lab_scan_engine_stats (p->topo, p->store, &m->engine_before, &err);
    lab_scan_utc_now (m->started_at, sizeof m->started_at);
-   if (!lab_sampler_start (&smp, error)) {
+   if (!lab_scan_sampler_start (&smp, error)) {
       goto done;
    }
    ok = lab_workers_run (&pool, o->parallel, &failed, error);
-   lab_sampler_stop (&smp);
+   lab_scan_sampler_stop (&smp);
    m->have_engine = lab_scan_engine_stats (p->topo, p->store, &m->engine_after, &err) && m->have_engine;
    lab_progress_done (progress);
    progress = NULL;
@@ -607,7 +607,7 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    workers_totals (ws, o->parallel, m);
 done:
    lab_progress_done (progress);
-   lab_sampler_destroy (&smp);
+   lab_scan_sampler_destroy (&smp);
    for (i = 0; i < o->parallel; i++) {
       bson_free (ws[i].lat_ms);
    }

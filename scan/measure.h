@@ -88,7 +88,7 @@ typedef struct {
    int64_t keys, docs, rows, bytes_returned;
    int64_t keys_unmatched; /* keys whose lookup returned no document */
    bool have_disk;         /* the device's counters at both ends */
-   lab_diskstats_delta_t disk;
+   lab_scan_diskstats_delta_t disk;
    bool have_engine; /* engine counters at both ends */
    lab_engine_stats_t engine_before, engine_after;
 
@@ -100,7 +100,7 @@ typedef struct {
    int cpu_cores; /* the CPUs that process may run on; -1 unknown */
 
    /* latency of every key lookup */
-   lab_latency_summary_t latency;
+   lab_scan_latency_summary_t latency;
    int64_t histogram[LAB_LATENCY_NBUCKETS];
 
    lab_scan_worker_totals_t *workers; /* owned */
@@ -180,7 +180,7 @@ typedef struct {
    char locality_note[LAB_RESULTS_MAX_LAYOUTS][600];
 } lab_scan_sweep_t;
 
-/* lab_scan_sweep_plan -- resolve the caches (lab_sweep_resolve on plan->on_disk_bytes), refuse a server
+/* lab_scan_sweep_plan -- resolve the caches (lab_scan_sweep_resolve on plan->on_disk_bytes), refuse a server
  * that cannot set its cache (one setParameter up front), and measure each layout's locality with
  * `sess` (scan/locality.c). Nothing is measured cold yet. sw is initialized even on failure. */
 bool lab_scan_sweep_plan (lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error);

@@ -65,9 +65,9 @@ lab_scan_order_parse (const char *s, lab_scan_order_t *out)
    return true;
 }
 
-/* lab_drop_mode_parse -- see scan.h. */
+/* lab_scan_drop_mode_parse -- see scan.h. */
 bool
-lab_drop_mode_parse (const char *s, lab_drop_mode_t *out)
+lab_scan_drop_mode_parse (const char *s, lab_scan_drop_mode_t *out)
 {
    if (strcmp (s, "auto") == 0) {
       *out = LAB_DROP_AUTO;
@@ -314,7 +314,7 @@ typedef struct {
    lab_store_session_t *sess; /* open from the checks to the dataset statistics */
    const char *datadir; /* embedded home or --dbpath; NULL: unknown */
    bool have_dev;
-   lab_device_t dev;
+   lab_scan_device_t dev;
    int read_ahead_kb;        /* -1 unknown */
    lab_scan_topology_t topo; /* the deployment: topology, followed servers, disk source (topology.c) */
    bson_t dataset;           /* "dataset", measured once before anything is made cold */
@@ -394,7 +394,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
       }
    }
    if (o->keys_file) {
-      if (!lab_keys_read_file (o->keys_file, &sp->keys, &sp->p.nkeys, error)) {
+      if (!lab_scan_keys_read_file (o->keys_file, &sp->keys, &sp->p.nkeys, error)) {
          return false;
       }
    } else if (!lab_store_distinct_keys (sp->sess, kc, o->key, &sp->keys, &sp->p.nkeys, error)) {
@@ -406,7 +406,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
                      o->keys_file ? o->keys_file : kc, o->key);
       return false;
    }
-   lab_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
+   lab_scan_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
    sp->p.keys = sp->keys;
    /* a comparison of nothing is an error, found before anything is made cold */
    if (!lab_scan_match_check (sp->sess, o, ls, kc, sp->keys, sp->p.nkeys, error)) {
@@ -430,16 +430,16 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
                     "are not measured");
       return true;
    }
-   if (!lab_device_resolve (sp->datadir ? sp->datadir : "/", o->device, NULL, NULL, &sp->dev, error)) {
+   if (!lab_scan_device_resolve (sp->datadir ? sp->datadir : "/", o->device, NULL, NULL, &sp->dev, error)) {
       return false;
    }
    sp->have_dev = true;
    sp->p.device = sp->dev.name;
    lab_scan_say (o, false, "device %s: %s", sp->dev.name, sp->dev.reason);
-   if (!lab_diskstats_read (NULL, sp->dev.name, &(lab_diskstats_t){ 0 }, error)) {
+   if (!lab_scan_diskstats_read (NULL, sp->dev.name, &(lab_scan_diskstats_t){ 0 }, error)) {
       return false;
    }
-   if (!lab_device_read_ahead_kb (NULL, sp->dev.name, &sp->read_ahead_kb)) {
+   if (!lab_scan_device_read_ahead_kb (NULL, sp->dev.name, &sp->read_ahead_kb)) {
       sp->read_ahead_kb = -1;
    }
    return true;
@@ -611,7 +611,7 @@ record_config (const scan_plan_t *sp, bson_t *results)
    } else {
       BSON_APPEND_NULL (&doc, "device");
    }
-   BSON_APPEND_UTF8 (&doc, "server_disk", lab_server_disk_name (o->server_disk));
+   BSON_APPEND_UTF8 (&doc, "server_disk", lab_scan_server_disk_name (o->server_disk));
    if (o->server_device) {
       BSON_APPEND_UTF8 (&doc, "server_device", o->server_device);
    }
@@ -677,7 +677,7 @@ static bool
 record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
 {
    const lab_scan_opts_t *o = sp->p.opts;
-   lab_calibration_t cal;
+   lab_scan_calibration_t cal;
    bson_t doc;
 
    if (!o->calibrate) {
@@ -690,7 +690,7 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
    }
    lab_scan_say (o, false, "calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
                  (unsigned long long)(o->calibrate_bytes >> 20));
-   if (!lab_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal, error)) {
+   if (!lab_scan_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal, error)) {
       return false;
    }
    lab_scan_say (o, false, "device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)",

@@ -16,24 +16,24 @@
 
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none" };
 
-/* lab_server_disk_parse -- see topology.h. */
+/* lab_scan_server_disk_parse -- see topology.h. */
 bool
-lab_server_disk_parse (const char *s, lab_server_disk_t *out)
+lab_scan_server_disk_parse (const char *s, lab_scan_server_disk_t *out)
 {
    int i;
 
    for (i = 0; i < 4; i++) {
       if (strcmp (s, server_disk_names[i]) == 0) {
-         *out = (lab_server_disk_t)i;
+         *out = (lab_scan_server_disk_t)i;
          return true;
       }
    }
    return false;
 }
 
-/* lab_server_disk_name -- see topology.h. */
+/* lab_scan_server_disk_name -- see topology.h. */
 const char *
-lab_server_disk_name (lab_server_disk_t d)
+lab_scan_server_disk_name (lab_scan_server_disk_t d)
 {
    return (unsigned)d < 4 ? server_disk_names[d] : "none";
 }
@@ -744,7 +744,7 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
       BSON_APPEND_UTF8 (&doc, "reason",
                         "the server runs on this machine, but no --dbpath or --device names its disk");
    } else {
-      BSON_APPEND_UTF8 (&doc, "source", lab_server_disk_name (t->disk_source));
+      BSON_APPEND_UTF8 (&doc, "source", lab_scan_server_disk_name (t->disk_source));
       if (t->disk_source == LAB_SERVER_DISK_LOCAL) {
          BSON_APPEND_UTF8 (&doc, "device", local_device);
       } else if (t->disk_source == LAB_SERVER_DISK_FTDC && t->ftdc_device[0]) {

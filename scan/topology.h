@@ -22,9 +22,9 @@
 #define LAB_SCAN_MAX_TARGETS 16
 #define LAB_SCAN_FTDC_MAX_DISKS 32
 
-/* lab_server_disk_parse / lab_server_disk_name -- "auto", "local", "ftdc", "none". */
-bool lab_server_disk_parse (const char *s, lab_server_disk_t *out);
-const char *lab_server_disk_name (lab_server_disk_t d);
+/* lab_scan_server_disk_parse / lab_scan_server_disk_name -- "auto", "local", "ftdc", "none". */
+bool lab_scan_server_disk_parse (const char *s, lab_scan_server_disk_t *out);
+const char *lab_scan_server_disk_name (lab_scan_server_disk_t d);
 
 /* One server a run follows: the store's own, or one shard. */
 typedef struct {
@@ -51,7 +51,7 @@ typedef struct {
    lab_scan_target_t targets[LAB_SCAN_MAX_TARGETS];
    size_t ntargets;
    /* server-side disk figures */
-   lab_server_disk_t disk_source; /* LOCAL, FTDC or NONE once resolved */
+   lab_scan_server_disk_t disk_source; /* LOCAL, FTDC or NONE once resolved */
    char ftdc_device[64];          /* --server-device, "" when the disk is picked per run */
    char disk_reason[512];
 } lab_scan_topology_t;
