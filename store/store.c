@@ -68,32 +68,6 @@ lab_store_close (lab_store_t *store)
    bson_free (store);
 }
 
-/* lab_store_block_compressor_check -- see store.h. */
-bool
-lab_store_block_compressor_check (const char *name, bson_error_t *error)
-{
-   const char *const names[] = { "none", "snappy", "zlib", "zstd" };
-   size_t i;
-
-   for (i = 0; name && i < sizeof names / sizeof names[0]; i++) {
-      if (strcmp (name, names[i]) == 0) {
-         return true;
-      }
-   }
-   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                  "block compressor '%s' is not one of none, snappy, zlib, zstd", name ? name : "");
-   return false;
-}
-
-const char *
-lab_store_block_compressor (const lab_store_t *store)
-{
-   if (store->block_compressor) {
-      return store->block_compressor;
-   }
-   return store->uri.backend == LAB_BACKEND_WT ? "snappy" : NULL;
-}
-
 const char *
 lab_store_compressor_note (const lab_store_t *store)
 {
@@ -436,24 +410,6 @@ lab_store_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *
    return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
 }
 
-/* lab_store_insert_result_add_error -- grow the error array by one. */
-void
-lab_store_insert_result_add_error (lab_store_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
-                             const char *fmt, ...)
-{
-   lab_write_error_t *e;
-   va_list ap;
-
-   r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);
-   e = &r->errors[r->nerrors++];
-   e->index = index;
-   e->domain = domain;
-   e->code = code;
-   va_start (ap, fmt);
-   bson_vsnprintf (e->message, sizeof e->message, fmt, ap);
-   va_end (ap);
-}
-
 /* lab_store_insert_many -- see store.h. */
 bool
 lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
@@ -521,15 +477,6 @@ lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bso
    bson_free (orig);
    bson_free (ok_docs);
    return ret;
-}
-
-void
-lab_store_insert_result_cleanup (lab_store_insert_result_t *result)
-{
-   if (result) {
-      bson_free (result->errors);
-      memset (result, 0, sizeof *result);
-   }
 }
 
 bool
@@ -713,20 +660,6 @@ lab_store_partition (lab_store_session_t *sess, const char *coll, const char *fi
    return sess->store->ops->partition (sess, coll, field, n, bounds, nbounds, error);
 }
 
-void
-lab_store_values_free (bson_value_t *values, int n)
-{
-   int i;
-
-   if (!values) {
-      return;
-   }
-   for (i = 0; i < n; i++) {
-      bson_value_destroy (&values[i]);
-   }
-   bson_free (values);
-}
-
 bool
 lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                          int64_t *nkeys, bson_error_t *error)
@@ -813,40 +746,6 @@ lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t
       info->pid_local = info->pid > 0; /* the engine runs in this process */
    }
    return true;
-}
-
-bool
-lab_store_server_comm_trusted (const char *comm)
-{
-   if (!comm) {
-      return false;
-   }
-   /* the test server is built as ferretdb-test-server-<hash> (scripts/mongo-test-server.sh); the kernel
-    * keeps TASK_COMM_LEN - 1 = 15 bytes of a command name: "ferretdb-test-s" */
-   return strcmp (comm, "mongod") == 0 || strncmp (comm, "ferretdb-test-s", 15) == 0;
-}
-
-bool
-lab_pid_comm (int64_t pid, char *buf, size_t len)
-{
-   char path[64];
-   size_t n;
-   FILE *f;
-
-   if (pid <= 0 || len == 0) {
-      return false;
-   }
-   bson_snprintf (path, sizeof path, "/proc/%" PRId64 "/comm", pid);
-   if (!(f = fopen (path, "r"))) {
-      return false;
-   }
-   n = fread (buf, 1, len - 1, f);
-   fclose (f);
-   buf[n] = '\0';
-   while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) {
-      buf[--n] = '\0';
-   }
-   return n > 0;
 }
 
 bool
@@ -949,11 +848,3 @@ lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t r
    return store->ops->cycle (store, hook, ctx, ready_timeout_ms > 0 ? ready_timeout_ms : 60000, error);
 }
 
-int64_t
-lab_store_write_budget_bytes (int64_t max_message_bytes)
-{
-   if (max_message_bytes <= 2 * LAB_MESSAGE_SLACK_BYTES) {
-      max_message_bytes = LAB_MESSAGE_MAX_BYTES;
-   }
-   return max_message_bytes - LAB_MESSAGE_SLACK_BYTES;
-}

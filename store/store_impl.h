@@ -111,7 +111,7 @@ struct lab_store_ops {
 extern const lab_store_ops_t lab_store_wt_ops;
 extern const lab_store_ops_t lab_store_mongo_ops;
 
-/* What the backends share from store.c. */
+/* What the backends share with store.c (store_util.c). */
 
 /* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable.
  */
