@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # check-format.sh -- check (or, with --fix, apply) the house format (.clang-format) on every C file git
 # tracks, then the house rules a script can check (WiredTiger's dist/s_style is the model):
-#   - libmongoc and WiredTiger are the store's: mongoc.h and wiredtiger.h are included only under store/
-#     (and tests/); a tool goes through store/store.h;
+#   - libmongoc and WiredTiger are the store's: mongoc.h and wiredtiger.h, and the store's private
+#     headers, are included only under store/ (and tests/); a tool goes through store/store.h;
 #   - includes point down (scripts/check-layers.sh: the module order, no header circle).
 # The tests run it, so the format and the rules are checked by a script, not by reviewers.
 #
@@ -56,6 +56,14 @@ if out=$(git grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](mongo
   printf '%s\n' "$out" | sed 's/^/  /'
   echo "check-format.sh: mongoc.h and wiredtiger.h are the store's: include them only under store/ (and tests/);" \
        "a tool calls store/store.h"
+fi
+# the store's internals: its private headers are included only under store/ (and tests/)
+if out=$(git grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"store/(store_impl|wt_private|mongo_private|wt_sort)\.h"' \
+           -- '*.c' '*.h' ':!store/' ':!tests/'); then
+  rules=1
+  printf '%s\n' "$out" | sed 's/^/  /'
+  echo "check-format.sh: store_impl.h, wt_private.h, mongo_private.h and wt_sort.h are the store's internals:" \
+       "outside store/ (and tests/) use store/store.h"
 fi
 if ! "$here/scripts/check-layers.sh"; then
   rules=1
