@@ -5,7 +5,7 @@
  * iostat arithmetic between two FTDC samples of one disk and the choice of the disk to report.
  *
  * No I/O here: the callers run the commands and hand the replies in, so recorded replies test every branch
- * (tests/core/data/serverfacts/). Field names and BSON types follow mongod's source; docs/mongodb-compat.md
+ * (tests/store/data/serverfacts/). Field names and BSON types follow mongod's source; docs/mongodb-compat.md
  * lists each with its source and the versions that have it.
  *
  * Numbers: mongod appends most counters with BSONObjBuilder::appendNumber, which picks the smallest type

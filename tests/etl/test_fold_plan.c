@@ -1,6 +1,6 @@
 /*
  * test_fold_plan.c -- unit tests of lab_foldrun_sort_verdict (etl/run.h): what the server's own plan of
- * the fold's read (an explain reply parsed by store/serverfacts, fixtures in tests/core/data/serverfacts/)
+ * the fold's read (an explain reply parsed by store/serverfacts, fixtures in tests/store/data/serverfacts/)
  * means for the fold: an index walk, a sort in memory or spilled to disk, and the refusal of a sort of
  * more than a million documents without --allow-blocking-sort.
  */
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* plan_of -- the parsed plan of tests/core/data/serverfacts/<name>. */
+/* plan_of -- the parsed plan of tests/store/data/serverfacts/<name>. */
 static void
 plan_of (const char *name, lab_store_facts_plan_t *p)
 {
@@ -22,7 +22,7 @@ plan_of (const char *name, lab_store_facts_plan_t *p)
    bson_error_t e;
    bson_t *r;
 
-   snprintf (path, sizeof path, "%s/tests/core/data/serverfacts/%s", src ? src : ".", name);
+   snprintf (path, sizeof path, "%s/tests/store/data/serverfacts/%s", src ? src : ".", name);
    r = lab_test_json_load (path);
    if (!lab_store_facts_explain_parse (r, p, &e)) {
       fail_msg ("%s: %s", name, e.message);

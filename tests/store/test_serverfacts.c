@@ -1,6 +1,6 @@
 /*
  * test_serverfacts.c -- unit tests of store/serverfacts: hello, listShards, serverStatus and getDiagnosticData
- * replies recorded as canonical extended JSON (tests/core/data/serverfacts/, types as mongod sends them),
+ * replies recorded as canonical extended JSON (tests/store/data/serverfacts/, types as mongod sends them),
  * the iostat arithmetic between two FTDC samples and the choice of the disk to report.
  */
 #include "tests/testutil.h"
@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* fixture -- tests/core/data/serverfacts/<name> parsed into a new bson_t (caller destroys). */
+/* fixture -- tests/store/data/serverfacts/<name> parsed into a new bson_t (caller destroys). */
 static bson_t *
 fixture (const char *name)
 {
    const char *src = getenv ("LAB_SOURCE_DIR");
    char path[4096];
 
-   snprintf (path, sizeof path, "%s/tests/core/data/serverfacts/%s", src ? src : ".", name);
+   snprintf (path, sizeof path, "%s/tests/store/data/serverfacts/%s", src ? src : ".", name);
    return lab_test_json_load (path);
 }
 

@@ -3,7 +3,7 @@
  *
  * The backend comes from $LAB_STORE_BACKEND ("wiredtiger": a fresh temporary directory; "mongodb": the
  * test server of the ctest fixture, or $LAYOUTLAB_TEST_URI, in a database of its own), or argv[1].
- * tests/core/mongo.cmake registers this program once per backend (labels embedded / server).
+ * tests/store/mongo.cmake registers this program once per backend (labels embedded / server).
  *
  * Covered: create/exists/indexes/drop, 12,000-document inserts, count, stats, find_eq, the sorted stream
  * (whole and [lo, hi)), partition, distinct keys for int32, string, int64, ObjectId and date keys,
