@@ -169,7 +169,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    lab_store_session_t *sess = NULL;
    lab_gen_t *g = NULL;
    gen_worker_t *w = NULL;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    bool owned = false, ok = false;
    uint64_t t0 = lab_now_ns (), t1;
    double cpu0 = lab_process_cpu_s ((int64_t)getpid ());

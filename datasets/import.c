@@ -257,7 +257,7 @@ static bool
 start_loading (import_t *im, bson_error_t *error)
 {
    const lab_import_opts_t *o = im->o;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
 
    if (im->started || o->parse_only) {
       im->started = true;

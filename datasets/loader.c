@@ -138,7 +138,7 @@ report (lab_loader_t *l, batch_t *b, bson_error_t *error)
    if (b->has_result) {
       l->inserted += b->result.inserted;
       for (size_t i = 0; i < b->result.nerrors && ok; i++) {
-         const lab_write_error_t *we = &b->result.errors[i];
+         const lab_store_write_error_t *we = &b->result.errors[i];
          size_t k = we->index;
          lab_loader_reject_t r = {
             .src = k < b->n ? b->srcs[k] : NULL,

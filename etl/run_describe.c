@@ -64,7 +64,7 @@ static bool
 plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est, double avg_bytes, bson_t *arr,
             int64_t *temp, bool *blocking, bson_error_t *error)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_t *ck = NULL, d, rd;
    bson_iter_t it;
    char idx[16], id[32];
@@ -179,7 +179,7 @@ lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_f
 {
    const lab_foldrun_opts_t *o = r->o;
    bson_t *p = bson_new (), d, arr;
-   lab_coll_stats_t cs;
+   lab_store_coll_stats_t cs;
    char line[512], idx[16];
    const char *k;
    int64_t est = 0, temp = 0;

@@ -34,7 +34,7 @@ row_has_key (const run_t *r, const bson_t *row, bson_error_t *error)
 static bool
 check_source_keys (run_t *r, lab_store_session_t *sess, const char *order, int64_t limit, bson_error_t *error)
 {
-   lab_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
+   lab_store_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
    lab_store_cursor_t *cur = lab_store_sorted_open (sess, r->o->src, order, &so, error);
    const bson_t *row;
    int64_t n = 0;
@@ -137,7 +137,7 @@ bool
 lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi, bson_t *reply,
                  lab_store_facts_plan_t *plan, bson_error_t *error)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
 
    so.lo = lo;
    so.hi = hi;
@@ -162,7 +162,7 @@ static bool
 plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
-   lab_coll_stats_t cs;
+   lab_store_coll_stats_t cs;
    bson_error_t ignore;
 
    if (lab_store_backend (r->store) != LAB_BACKEND_MONGO || r->index_missing) {
@@ -206,7 +206,7 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    const lab_foldrun_opts_t *o = r->o;
    const char *spec = o->hoist_spec ? o->hoist_spec : "auto";
    lab_hoist_sampler_t *smp;
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *row;
    int rc;
@@ -290,7 +290,7 @@ static bool
 plan_limits (run_t *r, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    int64_t max_batch;
 
    if (!lab_store_server_info (r->store, &info, error)) {

@@ -16,7 +16,7 @@ static bool
 cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_iter_t it;
@@ -124,7 +124,7 @@ static bool
 worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *row;
    bson_iter_t it;

@@ -85,7 +85,7 @@ static bool
 verify_open (lab_store_session_t *sess, const lab_verify_opts_t *o, state_t *st, reader_t *src, reader_t *dst,
              bson_error_t *error)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bool bound =
       st->have_last && st->last.value_type != BSON_TYPE_NULL && st->last.value_type != BSON_TYPE_UNDEFINED;
 

@@ -325,7 +325,7 @@ lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verif
                   bson_error_t *error)
 {
    const char *names[2] = { o->src, o->dst };
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    bool exists;
    int i;
 

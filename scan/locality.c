@@ -85,8 +85,8 @@ static bool
 rows_per_page (lab_store_session_t *sess, const char *coll, double *rpp, const char **source, int64_t *pages,
                double *error_pct, bson_error_t *error)
 {
-   lab_coll_stats_t st;
-   lab_leaf_estimate_t est;
+   lab_store_coll_stats_t st;
+   lab_store_leaf_estimate_t est;
    bson_error_t err;
 
    memset (&st, 0, sizeof st);

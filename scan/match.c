@@ -125,7 +125,7 @@ lab_scan_keys_match (lab_store_session_t *sess, const char *coll, const char *fi
 static void
 field_sample (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t *out, bool *found)
 {
-   lab_sorted_opts_t so = { .batch_docs = MATCH_SAMPLE_DOCS };
+   lab_store_sorted_opts_t so = { .batch_docs = MATCH_SAMPLE_DOCS };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;

@@ -132,7 +132,7 @@ stop_workers (void *ctx)
 
 typedef struct {
    const lab_scan_opts_t *opts;
-   lab_backend_t backend;
+   lab_store_backend_t backend;
    bool server_local;
    const char *restart_shown;
    bool dropped;
@@ -216,7 +216,7 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
 
 /* proc_of -- what restart detection compares of a server (serverfacts.h). */
 static lab_store_facts_proc_t
-proc_of (const lab_server_info_t *i)
+proc_of (const lab_store_server_info_t *i)
 {
    lab_store_facts_proc_t p;
 
@@ -231,14 +231,14 @@ proc_of (const lab_server_info_t *i)
 /* targets_after -- per followed server (mongos: each shard) its facts after the cold step and whether it
  * restarted (the same member with a new start time or pid) or another member answered, into m->targets. */
 static void
-targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_scan_layout_measure_t *m)
+targets_after (const lab_scan_plan_t *p, const lab_store_server_info_t *before, lab_scan_layout_measure_t *m)
 {
    size_t i;
 
    m->ntargets = p->topo->ntargets;
    m->topology_targets = p->backend == LAB_BACKEND_MONGO;
    for (i = 0; i < p->topo->ntargets; i++) {
-      const lab_server_info_t *a = &p->topo->targets[i].info, *b = &before[i];
+      const lab_store_server_info_t *a = &p->topo->targets[i].info, *b = &before[i];
       lab_scan_target_measure_t *t = &m->targets[i];
       lab_store_facts_proc_t pb = proc_of (b), pa = proc_of (a);
       lab_store_facts_restart_t r;
@@ -258,11 +258,11 @@ targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_sc
 /* cold_step -- with --cold: cycle the store (restart command, page cache drop) and see the server again
  * in *after; fills the cold facts of *m either way. */
 static bool
-cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_info_t *after,
+cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_store_server_info_t *after,
            bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   lab_server_info_t before[LAB_SCAN_MAX_TARGETS];
+   lab_store_server_info_t before[LAB_SCAN_MAX_TARGETS];
    cycle_ctx_t cc;
    size_t i;
 
@@ -620,7 +620,7 @@ bool
 lab_scan_layout_measure (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int order_in_run,
                          lab_scan_layout_measure_t *m, bson_error_t *error)
 {
-   lab_server_info_t after;
+   lab_store_server_info_t after;
 
    memset (m, 0, sizeof *m);
    m->run = run;

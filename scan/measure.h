@@ -17,11 +17,11 @@
 typedef struct {
    lab_store_t *store;
    const lab_scan_opts_t *opts;
-   lab_backend_t backend;
+   lab_store_backend_t backend;
    const bson_value_t *keys; /* sorted, spread; every worker loads a contiguous segment */
    int64_t nkeys;
    const char *device;            /* NULL: no device figures */
-   lab_server_info_t info;        /* the server as last seen: updated after each measured layout */
+   lab_store_server_info_t info;        /* the server as last seen: updated after each measured layout */
    const char *restart_shown;     /* --restart-cmd redacted (NULL: none) */
    lab_scan_topology_t *topo;     /* the servers whose statistics are followed, and the disk source */
    lab_results_layouts_t layouts; /* the candidates (lab_scan_layouts_resolve) */
@@ -90,7 +90,7 @@ typedef struct {
    bool have_disk;         /* the device's counters at both ends */
    lab_scan_diskstats_delta_t disk;
    bool have_engine; /* engine counters at both ends */
-   lab_engine_stats_t engine_before, engine_after;
+   lab_store_engine_stats_t engine_before, engine_after;
 
    /* memory (sampler peaks) */
    int64_t server_rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */

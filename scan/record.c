@@ -105,7 +105,7 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
 static void
 append_totals (bson_t *entry, const lab_scan_layout_measure_t *m)
 {
-   const lab_engine_stats_t *a = &m->engine_before, *b = &m->engine_after;
+   const lab_store_engine_stats_t *a = &m->engine_before, *b = &m->engine_after;
    bson_t eng;
 
    BSON_APPEND_INT64 (entry, "docs", m->docs);

@@ -325,7 +325,7 @@ typedef struct {
 
 /* plan_check -- the options that contradict each other or the backend. */
 static bool
-plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend, bson_error_t *error)
+plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_store_backend_t backend, bson_error_t *error)
 {
    if (!lab_scan_opts_check (o, NULL, error)) {
       return false;
@@ -506,7 +506,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
    const lab_scan_opts_t *o = sp->p.opts;
    const lab_results_layouts_t *ls = &sp->p.layouts;
    bson_t wrap = BSON_INITIALIZER;
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_error_t err;
    size_t i;
    bool ok;
@@ -544,7 +544,7 @@ static void
 record_backend (const scan_plan_t *sp, bson_t *results)
 {
    lab_store_t *store = sp->p.store;
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_error_t err;
    bson_t doc;
 
@@ -709,7 +709,7 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
 static bool
 append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll, bson_error_t *error)
 {
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_t d;
 
    if (!lab_store_stats (sess, coll, &st, error)) {

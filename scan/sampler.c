@@ -85,7 +85,7 @@ lab_scan_sampler_open_fds (void)
 /* engine_stats -- the engine statistics of s->store, or summed over s->stat_stores (a figure known by
  * none stays -1). */
 static bool
-engine_stats (lab_scan_sampler_t *s, lab_engine_stats_t *es)
+engine_stats (lab_scan_sampler_t *s, lab_store_engine_stats_t *es)
 {
    bson_error_t err;
    size_t i;
@@ -95,7 +95,7 @@ engine_stats (lab_scan_sampler_t *s, lab_engine_stats_t *es)
       return lab_store_engine_stats (s->store, es, &err);
    }
    {
-      lab_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
+      lab_store_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
       size_t n = 0;
       for (i = 0; i < s->nstat_stores && n < LAB_SCAN_MAX_TARGETS; i++) {
          if (lab_store_engine_stats (s->stat_stores[i], &each[n], &err)) {
@@ -132,7 +132,7 @@ take_ftdc (lab_scan_sampler_t *s, lab_scan_ftdc_point_t *into)
 static void
 take (lab_scan_sampler_t *s, lab_scan_sampler_point_t *p)
 {
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_error_t err;
 
    memset (p, 0, sizeof *p);

@@ -40,7 +40,7 @@ lab_scan_server_disk_name (lab_scan_server_disk_t d)
 
 /* lab_scan_server_info -- see topology.h. */
 bool
-lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_scan_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    const char *force = getenv (LAB_SCAN_TEST_FORCE_REMOTE_ENV);
 
@@ -341,7 +341,7 @@ lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, bson_e
 
 /* lab_scan_engine_sum -- see topology.h. */
 void
-lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_engine_stats_t *out)
+lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict, lab_store_engine_stats_t *out)
 {
    size_t i;
 
@@ -367,10 +367,10 @@ lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_
 
 /* lab_scan_engine_stats -- see topology.h. */
 bool
-lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_engine_stats_t *st,
+lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_store_engine_stats_t *st,
                        bson_error_t *error)
 {
-   lab_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
+   lab_store_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
    size_t i;
 
    if (!t || t->kind != LAB_TOPO_MONGOS) {
@@ -488,7 +488,7 @@ lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_store_facts_disks_t *d)
 
 /* refuse_remote -- the local-only options against a server not on this machine. */
 static bool
-refuse_remote (const lab_scan_opts_t *o, const lab_server_info_t *info, bson_error_t *error)
+refuse_remote (const lab_scan_opts_t *o, const lab_store_server_info_t *info, bson_error_t *error)
 {
    const char *opt = o->device ? "--device" : o->dbpath ? "--dbpath" : o->calibrate ? "--calibrate" : NULL;
 
@@ -562,7 +562,7 @@ platform_note (const lab_scan_topology_t *t, char *note, size_t len)
 
 /* all_local -- every followed server runs on this machine. */
 static bool
-all_local (const lab_scan_topology_t *t, const lab_server_info_t *info)
+all_local (const lab_scan_topology_t *t, const lab_store_server_info_t *info)
 {
    size_t i;
 
@@ -579,7 +579,7 @@ all_local (const lab_scan_topology_t *t, const lab_server_info_t *info)
 
 /* lab_scan_deploy_plan -- see topology.h. */
 bool
-lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_server_info_t *info,
+lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_server_info_t *info,
                       lab_scan_topology_t *t, bson_error_t *error)
 {
    lab_store_opts_t so = { 0 };

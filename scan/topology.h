@@ -33,7 +33,7 @@ typedef struct {
    char *uri_shown;    /* redacted URI of a shard's own connection; NULL for the store's own server */
    lab_store_t *store; /* the shard's own store (owned), or the run's store (not owned) */
    bool owned;
-   lab_server_info_t info; /* as last seen */
+   lab_store_server_info_t info; /* as last seen */
 } lab_scan_target_t;
 
 /* One FTDC sample of one target: the disks it listed (first LAB_SCAN_FTDC_MAX_DISKS). */
@@ -45,7 +45,7 @@ typedef struct {
 } lab_scan_ftdc_point_t;
 
 typedef struct {
-   lab_topology_kind_t kind;
+   lab_store_topology_kind_t kind;
    char set_name[LAB_FACTS_HOST_MAX];
    char member[LAB_FACTS_HOST_MAX]; /* the member the reads go to (replica set), or the server */
    lab_scan_target_t targets[LAB_SCAN_MAX_TARGETS];
@@ -57,7 +57,7 @@ typedef struct {
 } lab_scan_topology_t;
 
 /* lab_scan_server_info -- lab_store_server_info with the LAB_SCAN_TEST_FORCE_REMOTE_ENV hook applied. */
-bool lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
+bool lab_scan_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
 
 /* lab_scan_shard_uri -- the URI of a direct connection to `shard` (pure): the override of `overrides`
  * (n entries, each "NAME=URI" naming this shard, or a bare URI taken by position `index` in listShards
@@ -84,12 +84,12 @@ bool lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, b
  * summed; a figure one server does not give is left out of the sum (`strict` false: gauges, for peaks)
  * or makes the sum unknown, -1 (`strict` true: the cumulative counters whose before/after deltas are a
  * run's totals, which a server missing at one end would skew). n == 0: all -1. Pure. */
-void lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_engine_stats_t *out);
+void lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict, lab_store_engine_stats_t *out);
 
 /* lab_scan_engine_stats -- the deployment's engine statistics now: the store's own server, or through
  * mongos (which has no storage engine) the sum over every shard's own connection (strict: a shard that
  * does not answer fails the call). */
-bool lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_engine_stats_t *st,
+bool lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_store_engine_stats_t *st,
                             bson_error_t *error);
 
 /* lab_scan_set_cache_size -- the engine cache for what follows: the store's own server, or through mongos
@@ -114,7 +114,7 @@ void lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_store_facts_disks_t
  * on this machine: LAB_ERROR_USAGE pointing to --server-device; --server-disk local against one; FTDC
  * options on the embedded store), discover the topology into *t and resolve where the disk figures come
  * from (t->disk_source, t->disk_reason). `info` is the server as first seen (lab_scan_server_info). */
-bool lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_server_info_t *info,
+bool lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_server_info_t *info,
                            lab_scan_topology_t *t, bson_error_t *error);
 
 /* lab_scan_topology_record -- append "topology" and "disk_source" (docs/results-schema.md) to results;

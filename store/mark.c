@@ -72,7 +72,7 @@ bool
 lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt, bson_error_t *error)
 {
    lab_store_session_t *sess;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_t *mark = NULL;
    bool exists = false, foreign = false, ok = false;
    char size[32], what[512];

@@ -525,7 +525,7 @@ lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bs
 /* stats_from -- the size figures of a collStats reply or of a $collStats document's storageStats, added to
  * *st (through mongos $collStats answers one document per shard). */
 static void
-stats_from (const bson_t *doc, lab_coll_stats_t *st)
+stats_from (const bson_t *doc, lab_store_coll_stats_t *st)
 {
    st->count += lab_mongo_num_at (doc, "count", 0);
    st->data_size_bytes += lab_mongo_num_at (doc, "size", 0);
@@ -539,7 +539,7 @@ stats_from (const bson_t *doc, lab_coll_stats_t *st)
 /* coll_stats_stage -- aggregate [{$collStats: {storageStats: {}}}] (mongod 3.4+, the supported form since
  * collStats was deprecated in 6.2), summed over its documents; false when the server refuses the stage. */
 static bool
-coll_stats_stage (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *err)
+coll_stats_stage (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *err)
 {
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
    bson_t *pipeline =
@@ -574,7 +574,7 @@ coll_stats_stage (lab_store_session_t *sess, const char *coll, lab_coll_stats_t 
 /* lab_mongo_stats -- $collStats storageStats where the server has it, else the collStats command (older
  * servers, FerretDB); estimates on FerretDB. NO_COLLECTION when missing. */
 bool
-lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
+lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error)
 {
    mongoc_database_t *db;
    bson_t cmd = BSON_INITIALIZER, reply;

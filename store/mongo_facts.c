@@ -117,7 +117,7 @@ bool
 lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    mongoc_server_description_t *sd;
    const bson_t *hello;
    bson_t status;
@@ -217,7 +217,7 @@ lab_mongo_ping (mongoc_client_t *client, bson_error_t *error)
 /* lab_mongo_server_info -- the facts read at open / after the last cycle; uptime advanced by the clock
  * (store.c calls this before every insert, so it must not cost a round trip). */
 bool
-lab_mongo_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_mongo_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
 
@@ -233,11 +233,11 @@ lab_mongo_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t
 /* lab_mongo_engine_stats -- serverStatus mem and wiredTiger sections when present (FerretDB has neither);
  * a local server's RSS comes from /proc, which is exact where mem.resident is rounded to MiB. */
 bool
-lab_mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error)
+lab_mongo_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
    mongoc_client_t *client;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    bson_t status;
    bson_error_t err;
    bool ok;

@@ -46,7 +46,7 @@ typedef struct {
    mongoc_uri_t *uri;            /* the user's URI plus our timeouts and appname */
    mongoc_client_pool_t *pool;   /* NULL only inside cycle */
    pthread_mutex_t mu;           /* guards info, info_mono_ns */
-   lab_server_info_t info;       /* read at open and after each cycle */
+   lab_store_server_info_t info;       /* read at open and after each cycle */
    int64_t info_mono_ns;         /* CLOCK_MONOTONIC when info.uptime_s was read */
    int64_t max_write_batch;      /* maxWriteBatchSize from hello */
    bool sort_in_memory;          /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
@@ -113,14 +113,14 @@ void lab_mongo_close (lab_store_t *store);
 bool lab_mongo_open (lab_store_t *store, bson_error_t *error);
 bool lab_mongo_session_open (lab_store_session_t *sess, bson_error_t *error);
 void lab_mongo_session_close (lab_store_session_t *sess);
-bool lab_mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+bool lab_mongo_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                       bson_error_t *error);
 
 /* mongo_facts.c: facts and diagnostics */
 bool lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *error);
 bool lab_mongo_ping (mongoc_client_t *client, bson_error_t *error);
-bool lab_mongo_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
-bool lab_mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+bool lab_mongo_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
+bool lab_mongo_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error);
 bool lab_mongo_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
 bool lab_mongo_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
                                bson_error_t *error);
@@ -145,7 +145,7 @@ bool lab_mongo_require_sort_index (lab_store_session_t *sess, const char *coll, 
 bool lab_mongo_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
 bool lab_mongo_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error);
 
 /* mongo_write.c: writes */
 bool lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
@@ -164,17 +164,17 @@ bool lab_mongo_flush (lab_store_t *store, bson_error_t *error);
  * hint: index, $db: db}. `sort_in_memory` (a server that ignores hint and sorts unstably: FerretDB)
  * makes the sort {field: 1, _id: 1}. */
 void lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
-                               const lab_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
+                               const lab_store_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
                                bool sort_in_memory, bson_t *out);
 bool lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+                        lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 void lab_mongo_cursor_close (lab_store_cursor_t *cur);
 bool lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
-                            const lab_sorted_opts_t *opts, bson_error_t *error);
+                            const lab_store_sorted_opts_t *opts, bson_error_t *error);
 bool lab_mongo_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
-                               const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
+                               const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
 bool lab_mongo_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
-                                const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+                                const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 int lab_mongo_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
 bool lab_mongo_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 bool lab_mongo_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,

@@ -26,7 +26,7 @@
 static int32_t
 batch_for (lab_store_session_t *sess, const char *coll)
 {
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_error_t err;
    double avg = 1024;
    int64_t b;
@@ -61,7 +61,7 @@ find_batch (lab_store_session_t *sess, const char *coll)
 /* lab_mongo_find_eq -- find {field: value} in the server's index order; NO_INDEX unless indexed. */
 bool
 lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                   lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+                   lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    mongoc_collection_t *c;
    mongoc_cursor_t *cursor;
@@ -129,7 +129,7 @@ open_aggregate (lab_store_session_t *sess, const char *coll, const bson_t *pipel
  * costs nothing and keeps ties deterministic; on mongod it would turn the index walk into a blocking
  * sort of the whole collection. */
 static void
-sorted_command (const char *field, const lab_sorted_opts_t *opts, const bson_t *pattern, int32_t batch,
+sorted_command (const char *field, const lab_store_sorted_opts_t *opts, const bson_t *pattern, int32_t batch,
                 bool sort_in_memory, bson_t *pipeline, bson_t *agg_opts)
 {
    bson_t stage, inner, range;
@@ -166,10 +166,10 @@ sorted_command (const char *field, const lab_sorted_opts_t *opts, const bson_t *
 }
 
 void
-lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
                           const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out)
 {
-   lab_sorted_opts_t none = { 0 };
+   lab_store_sorted_opts_t none = { 0 };
    bson_t pipeline, agg_opts, cursor;
 
    sorted_command (field, opts ? opts : &none, index, batch_docs, sort_in_memory, &pipeline, &agg_opts);
@@ -189,7 +189,7 @@ lab_mongo_sorted_command (const char *db, const char *coll, const char *field, c
 /* lab_mongo_sorted_open -- the index-served aggregate of sorted_command (store.h, the sorted-read contract).
  */
 bool
-lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
                        bson_error_t *error)
 {
    lab_store_session_t *sess = cur->sess;
@@ -211,7 +211,7 @@ lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *fi
 /* lab_mongo_sorted_describe -- the command lab_mongo_sorted_open would send (lab_mongo_sorted_command). */
 bool
 lab_mongo_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
-                           const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
+                           const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
    bool in_memory = mstore (sess->store)->sort_in_memory;
    bson_t pattern = BSON_INITIALIZER, cmd;
@@ -242,7 +242,7 @@ lab_mongo_sorted_describe (lab_store_session_t *sess, const char *coll, const ch
  * from the outer: src/mongo/db/commands/explain_cmd.cpp). */
 bool
 lab_mongo_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
-                          const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
+                          const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
 {
    bson_t pattern = BSON_INITIALIZER, cmd = BSON_INITIALIZER, inner = BSON_INITIALIZER, explain;
    mongoc_database_t *db;

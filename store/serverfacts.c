@@ -189,7 +189,7 @@ get_section (const bson_t *doc, const bson_iter_t *section, const char *key, con
 
 /* lab_store_topology_kind_name -- see serverfacts.h. */
 const char *
-lab_store_topology_kind_name (lab_topology_kind_t kind)
+lab_store_topology_kind_name (lab_store_topology_kind_t kind)
 {
    switch (kind) {
    case LAB_TOPO_STANDALONE:

@@ -31,12 +31,12 @@ typedef enum {
    LAB_TOPO_STANDALONE,  /* no setName, no msg: "isdbgrid" */
    LAB_TOPO_REPLSET,     /* a replica set member (setName), or one not yet initiated (isreplicaset) */
    LAB_TOPO_MONGOS,      /* msg: "isdbgrid" */
-} lab_topology_kind_t;
+} lab_store_topology_kind_t;
 
 #define LAB_FACTS_HOST_MAX 256
 
 typedef struct {
-   lab_topology_kind_t kind;
+   lab_store_topology_kind_t kind;
    char set_name[LAB_FACTS_HOST_MAX]; /* "" unless a replica set member */
    char me[LAB_FACTS_HOST_MAX];       /* "host:port" as the member names itself; "" when absent */
    char primary[LAB_FACTS_HOST_MAX];  /* the primary as this member sees it; "" when absent/unknown */
@@ -59,7 +59,7 @@ bool lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_t
 void lab_store_facts_topology_cleanup (lab_store_facts_topology_t *t);
 
 /* lab_store_topology_kind_name -- "standalone", "replset", "mongos" or "unknown". */
-const char *lab_store_topology_kind_name (lab_topology_kind_t kind);
+const char *lab_store_topology_kind_name (lab_store_topology_kind_t kind);
 
 /* ---- listShards ---------------------------------------------------------------------------------- */
 
@@ -201,7 +201,7 @@ bool lab_store_facts_disks_platform_note (const char *os_type, char *note, size_
 
 /* ---- restarts: the same server, a new process, or another member -------------------------------- */
 
-/* What restart detection knows of a server process (serverStatus, lab_server_info_t). */
+/* What restart detection knows of a server process (serverStatus, lab_store_server_info_t). */
 typedef struct {
    char host[LAB_FACTS_HOST_MAX]; /* serverStatus.host of the member that answered; "" unknown */
    int64_t pid;                   /* <= 0 unknown */

@@ -74,7 +74,7 @@ lab_store_compressor_note (const lab_store_t *store)
    return store->compressor_note;
 }
 
-lab_backend_t
+lab_store_backend_t
 lab_store_backend (const lab_store_t *store)
 {
    return store->uri.backend;
@@ -404,7 +404,7 @@ lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t 
 }
 
 bool
-lab_store_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
+lab_store_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error)
 {
    memset (st, 0, sizeof *st);
    return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
@@ -423,7 +423,7 @@ bool
 lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
                           int64_t first, lab_store_insert_result_t *result, bson_error_t *error)
 {
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    const bson_t **ok_docs = NULL;
    size_t *orig = NULL;
    bson_t **owned = NULL;
@@ -509,7 +509,7 @@ lab_store_flush (lab_store_t *store, bson_error_t *error)
 
 bool
 lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                   lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+                   lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    int64_t dummy;
    return check_coll (coll, error) &&
@@ -518,9 +518,9 @@ lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *fiel
 
 lab_store_cursor_t *
 lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
-                       const lab_sorted_opts_t *opts, bson_error_t *error)
+                       const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
-   lab_sorted_opts_t none = { 0 };
+   lab_store_sorted_opts_t none = { 0 };
    lab_store_cursor_t *cur;
 
    if (!check_coll (coll, error)) {
@@ -538,9 +538,9 @@ lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *
 /* lab_store_sorted_explain -- see store.h. */
 bool
 lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
-                          const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
+                          const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
 {
-   lab_sorted_opts_t none = { 0 };
+   lab_store_sorted_opts_t none = { 0 };
 
    bson_init (reply);
    if (!check_coll (coll, error)) {
@@ -558,7 +558,7 @@ lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const cha
 /* describe_walk -- the generic description of a sorted read: the walk of the index on `field` with a
  * fetch of each record, as the embedded store does it (store.h); NO_INDEX as sorted_open gives it. */
 static bool
-describe_walk (lab_store_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+describe_walk (lab_store_session_t *sess, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
                bson_t *out, bson_error_t *error)
 {
    bson_t walk, key;
@@ -598,9 +598,9 @@ describe_walk (lab_store_session_t *sess, const char *coll, const char *field, c
 
 bool
 lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
-                           const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
+                           const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
-   lab_sorted_opts_t none = { 0 };
+   lab_store_sorted_opts_t none = { 0 };
 
    if (!check_coll (coll, error)) {
       return false;
@@ -735,7 +735,7 @@ lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const l
 }
 
 bool
-lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_store_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    memset (info, 0, sizeof *info);
    info->uptime_s = -1;
@@ -749,7 +749,7 @@ lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t
 }
 
 bool
-lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error)
+lab_store_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error)
 {
    st->cache_bytes = st->cache_max_bytes = st->block_reads = st->block_read_bytes = -1;
    st->cache_read_bytes = st->cache_pages_read = st->server_rss_bytes = -1;
@@ -822,10 +822,10 @@ lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *page
 }
 
 bool
-lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
-                               lab_leaf_estimate_t *est, bson_error_t *error)
+lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *opts,
+                               lab_store_leaf_estimate_t *est, bson_error_t *error)
 {
-   lab_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
+   lab_store_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
 
    memset (est, 0, sizeof *est);
    est->pages = -1;
@@ -842,7 +842,7 @@ lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, cons
 }
 
 bool
-lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+lab_store_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                  bson_error_t *error)
 {
    return store->ops->cycle (store, hook, ctx, ready_timeout_ms > 0 ? ready_timeout_ms : 60000, error);

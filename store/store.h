@@ -29,10 +29,10 @@
 /* The URI of a store (core/uri.h has the text: default, redaction), parsed in store_uri.c. */
 #define LAB_DB_DEFAULT "layoutlab"
 
-typedef enum { LAB_BACKEND_WT = 1, LAB_BACKEND_MONGO = 2 } lab_backend_t;
+typedef enum { LAB_BACKEND_WT = 1, LAB_BACKEND_MONGO = 2 } lab_store_backend_t;
 
 typedef struct {
-   lab_backend_t backend;
+   lab_store_backend_t backend;
    char *uri;     /* the full URI as given (may hold credentials: never print it) */
    char *wt_home; /* LAB_BACKEND_WT: the directory after "wiredtiger:" */
    char *uri_db;  /* LAB_BACKEND_MONGO: database named in the URI path, or NULL */
@@ -90,7 +90,7 @@ lab_store_t *lab_store_open (const char *uri, const lab_store_opts_t *opts, bson
 void lab_store_close (lab_store_t *store);
 
 /* lab_store_backend -- which backend this store is. */
-lab_backend_t lab_store_backend (const lab_store_t *store);
+lab_store_backend_t lab_store_backend (const lab_store_t *store);
 
 /* lab_store_uri_redacted -- the store's URI with credentials masked (owned by the store). */
 const char *lab_store_uri_redacted (const lab_store_t *store);
@@ -160,10 +160,10 @@ typedef struct {
    int64_t storage_size_bytes; /* on disk, collection table only */
    int64_t index_size_bytes;   /* on disk, all indexes */
    int32_t nindexes;
-} lab_coll_stats_t;
+} lab_store_coll_stats_t;
 
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
-bool lab_store_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+bool lab_store_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error);
 
 /* lab_store_find_id -- *doc = the document of `coll` whose _id is the string `id` (caller destroys), or
  * NULL when there is none or the collection does not exist (small bookkeeping documents: checkpoints,
@@ -215,12 +215,12 @@ typedef struct {
    uint32_t domain; /* LAB_ERROR_STORE or a mongoc domain */
    uint32_t code;   /* e.g. LAB_STORE_ERR_DOC_TOO_LARGE, LAB_STORE_ERR_DUPLICATE_KEY, 11000 */
    char message[256];
-} lab_write_error_t;
+} lab_store_write_error_t;
 
 typedef struct {
    int64_t inserted;          /* documents written */
    size_t nerrors;            /* per-document errors (each document not written) */
-   lab_write_error_t *errors; /* nerrors entries; free with lab_store_insert_result_cleanup */
+   lab_store_write_error_t *errors; /* nerrors entries; free with lab_store_insert_result_cleanup */
 } lab_store_insert_result_t;
 
 /* lab_store_insert_many -- unordered bulk insert of `n` documents. A document without `_id` gets an
@@ -259,20 +259,20 @@ bool lab_store_flush (lab_store_t *store, bson_error_t *error);
 
 /* ---- reads ------------------------------------------------------------------------------------- */
 
-/* lab_doc_cb_t -- called per document; the document is valid only during the call. Return false to
+/* lab_store_doc_cb_t -- called per document; the document is valid only during the call. Return false to
  * stop early (not an error). */
-typedef bool (*lab_doc_cb_t) (const bson_t *doc, void *ctx);
+typedef bool (*lab_store_doc_cb_t) (const bson_t *doc, void *ctx);
 
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
  * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */
 bool lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+                        lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 
 typedef struct {
    const bson_value_t *lo; /* inclusive lower bound on the field, NULL: unbounded */
    const bson_value_t *hi; /* exclusive upper bound, NULL: unbounded */
    int32_t batch_docs;     /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
-} lab_sorted_opts_t;
+} lab_store_sorted_opts_t;
 
 /*
  * The sorted-read contract (lab_store_sorted_open, lab_store_sorted_describe, lab_store_partition,
@@ -299,7 +299,7 @@ typedef struct {
 /* lab_store_sorted_open -- stream the collection's documents sorted by `field`, optionally limited to
  * [lo, hi); see the contract above. */
 lab_store_cursor_t *lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
-                                     const lab_sorted_opts_t *opts, bson_error_t *error);
+                                     const lab_store_sorted_opts_t *opts, bson_error_t *error);
 
 /* lab_store_sorted_describe -- append to `out` (an initialized document) what lab_store_sorted_open would
  * do with the same arguments, without reading any document, for a --plan:
@@ -312,7 +312,7 @@ lab_store_cursor_t *lab_store_sorted_open (lab_store_session_t *sess, const char
  *   ties            the order of documents with equal keys
  * Fails as lab_store_sorted_open would (NO_COLLECTION, NO_INDEX). */
 bool lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
-                                const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+                                const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 
 /* lab_store_sorted_explain -- MongoDB: the server's own plan of the read lab_store_sorted_open would send
  * with the same arguments: {explain: <that aggregate, without $db>, verbosity: "queryPlanner"} (no
@@ -320,7 +320,7 @@ bool lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, con
  * lab_store_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
  * its domain and code. Embedded: LAB_STORE_ERR_NOT_SUPPORTED (it walks the index; nothing to ask). */
 bool lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
-                               const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
+                               const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
 
 /* lab_store_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
  * on every call after it), -1 on error with *error set. */
@@ -418,10 +418,10 @@ typedef struct {
                                * (lab_store_server_comm_trusted). A server in a container answers with its
                                * own pid (often 1): /proc/PID then is another process, so this is false
                                * and nothing may be read from /proc/PID. */
-} lab_server_info_t;
+} lab_store_server_info_t;
 
 /* lab_store_server_info -- facts about the server/engine. */
-bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
+bool lab_store_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
 
 /* lab_store_server_comm_trusted -- `comm` (the content of /proc/PID/comm, without its newline) names a server
  * process whose pid we may follow in /proc: "mongod", or the test server's wrapper binary
@@ -444,12 +444,12 @@ typedef struct {
    int64_t cache_read_bytes; /* bytes read into cache, uncompressed (-1 unknown) */
    int64_t cache_pages_read; /* pages read into cache (-1 unknown) */
    int64_t server_rss_bytes; /* server resident memory when known (-1 unknown) */
-} lab_engine_stats_t;
+} lab_store_engine_stats_t;
 
 /* lab_store_engine_stats -- engine counters now (embedded: WiredTiger connection statistics; MongoDB:
  * serverStatus wiredTiger.cache and mem.resident when available, else -1; server_rss_bytes from
  * /proc/PID/status only when info.pid_local, and a /proc that cannot be read keeps mem.resident). */
-bool lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+bool lab_store_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error);
 
 /* lab_store_command_simple -- MongoDB: run `cmd` on database `db` (e.g. "admin" for hello, serverStatus,
  * listShards, getDiagnosticData) on the primary/selected server through a pooled client; *reply is always
@@ -494,7 +494,7 @@ typedef struct {
    int64_t rows_read;  /* documents the sample's runs read */
    int64_t pages_read; /* leaf pages they crossed (read into the engine cache) */
    int windows;        /* the runs */
-} lab_leaf_estimate_t;
+} lab_store_leaf_estimate_t;
 
 /* The sample's size by default: about 64 x 16 = 1,024 pages crossed. */
 #define LAB_LEAF_SAMPLE_WINDOWS 64
@@ -503,7 +503,7 @@ typedef struct {
 typedef struct {
    int windows;          /* runs of consecutive documents (0: LAB_LEAF_SAMPLE_WINDOWS; at least 2) */
    int pages_per_window; /* leaf pages each run aims to cross (0: LAB_LEAF_SAMPLE_PAGES_PER_WINDOW) */
-} lab_leaf_sample_opts_t;
+} lab_store_leaf_sample_opts_t;
 
 /* lab_store_leaf_pages_estimate -- the collection's data leaf pages from a sample, where the exact count
  * (lab_store_leaf_pages: a walk of the whole tree, every page read: 50 s at 55 M rows) is too dear.
@@ -517,20 +517,20 @@ typedef struct {
  * quarter of it), one holding more than 1% of its data in the engine cache already (its pages would not be
  * read again: the sample needs it cold), and MongoDB. Nothing else may read the table meanwhile (its
  * statistic would count their pages too). opts may be NULL. */
-bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
-                                    lab_leaf_estimate_t *est, bson_error_t *error);
+bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *opts,
+                                    lab_store_leaf_estimate_t *est, bson_error_t *error);
 
 /* ---- cold cycle -------------------------------------------------------------------------------- */
 
-/* lab_cycle_hook_t -- runs while the store is closed (embedded: connection closed and files synced;
+/* lab_store_cycle_hook_t -- runs while the store is closed (embedded: connection closed and files synced;
  * MongoDB: pool destroyed). Drops caches, restarts a server, ... Return false with *error to abort. */
-typedef bool (*lab_cycle_hook_t) (lab_store_t *store, void *ctx, bson_error_t *error);
+typedef bool (*lab_store_cycle_hook_t) (lab_store_t *store, void *ctx, bson_error_t *error);
 
 /* lab_store_cycle -- close the engine (all sessions must be closed), run `hook`, reopen. Embedded: close
  * the WT connection, fdatasync + posix_fadvise(DONTNEED) every file of the home, hook, reopen. MongoDB:
  * destroy the pool, hook (e.g. run --restart-cmd), recreate it and wait up to `ready_timeout_ms` until
  * ping answers (LAB_STORE_ERR_UNREACHABLE after that). */
-bool lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+bool lab_store_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                       bson_error_t *error);
 
 /* lab_store_error_transient -- the error may go away by itself (a fold range retries it from its

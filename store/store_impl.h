@@ -48,7 +48,7 @@ struct lab_store_ops {
    bool (*count) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    /* NULL: store.c uses count (exact where it costs nothing) */
    bool (*count_estimated) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-   bool (*stats) (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+   bool (*stats) (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error);
    bool (*list) (lab_store_session_t *sess, char ***names, bson_error_t *error);
    /* NULL: no UUIDs (*has false) */
    bool (*coll_uuid) (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
@@ -64,15 +64,15 @@ struct lab_store_ops {
                       int64_t *deleted, bson_error_t *error);
    bool (*flush) (lab_store_t *store, bson_error_t *error);
    bool (*find_eq) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                    lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
-   bool (*sorted_open) (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+                    lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+   bool (*sorted_open) (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
                         bson_error_t *error);
    /* NULL: store.c checks the index with has_index and describes the generic index walk */
    bool (*sorted_describe) (lab_store_session_t *sess, const char *coll, const char *field,
-                            const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+                            const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
    /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
    bool (*sorted_explain) (lab_store_session_t *sess, const char *coll, const char *field,
-                           const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
+                           const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
    int (*cursor_next) (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
    void (*cursor_close) (lab_store_cursor_t *cur);
    bool (*partition) (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
@@ -87,14 +87,14 @@ struct lab_store_ops {
                            int *nranges, bson_error_t *error);
    bool (*natural_describe) (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                              bson_t *out, bson_error_t *error);
-   bool (*server_info) (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
-   bool (*engine_stats) (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+   bool (*server_info) (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
+   bool (*engine_stats) (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error);
    bool (*data_files) (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
    /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
    bool (*command_simple) (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
                            bson_error_t *error);
    /* close the engine, run hook, reopen (store.c checks that no session is open) */
-   bool (*cycle) (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+   bool (*cycle) (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                   bson_error_t *error);
    const char *(*home) (const lab_store_t *store);
    /* the cache sweep and locality (store.c checks the size; NULL: not supported) */
@@ -102,8 +102,8 @@ struct lab_store_ops {
    bool (*record_ids) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                        int64_t **rids, size_t *n, bson_error_t *error);
    bool (*leaf_pages) (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
-   bool (*leaf_pages_estimate) (lab_store_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
-                                lab_leaf_estimate_t *est, bson_error_t *error);
+   bool (*leaf_pages_estimate) (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *o,
+                                lab_store_leaf_estimate_t *est, bson_error_t *error);
    /* NULL: 0 (no server selection) */
    int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };

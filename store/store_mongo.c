@@ -288,7 +288,7 @@ lab_mongo_session_close (lab_store_session_t *sess)
 /* lab_mongo_cycle -- destroy the pool (every connection closed), run the hook, recreate the pool and ping
  * until the server answers or ready_timeout_ms passes; then re-read its facts (new pid, uptime). */
 bool
-lab_mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+lab_mongo_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                  bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);

@@ -43,7 +43,7 @@ void
 lab_store_insert_result_add_error (lab_store_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
                              const char *fmt, ...)
 {
-   lab_write_error_t *e;
+   lab_store_write_error_t *e;
    va_list ap;
 
    r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);

@@ -96,7 +96,7 @@ open_done (lab_store_cursor_t *cur, wt_store_t *st, bool ok)
 
 /* set_bounds -- the bodies of opts->lo and opts->hi, when given. */
 static bool
-set_bounds (wt_cur_t *wc, const char *field, const lab_sorted_opts_t *opts, bson_error_t *error)
+set_bounds (wt_cur_t *wc, const char *field, const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
    if (opts->lo) {
       if (!lab_wt_encode_body (opts->lo, &wc->lo, wc->coll, field, error)) {
@@ -116,7 +116,7 @@ set_bounds (wt_cur_t *wc, const char *field, const lab_sorted_opts_t *opts, bson
 /* lab_wt_sorted_open -- a stream over the index on field from opts->lo (inclusive) to opts->hi
  * (exclusive); the session counts it so a drop leaves its cursors alone. */
 bool
-lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
+lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
                     bson_error_t *error)
 {
    wt_sess_t *ss = cur->sess->impl;

@@ -133,18 +133,18 @@ const char *lab_wt_zstd_entry (void);
 void lab_wt_close (lab_store_t *store);
 const char *lab_wt_home (const lab_store_t *store);
 bool lab_wt_flush (lab_store_t *store, bson_error_t *error);
-bool lab_wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
-bool lab_wt_engine_stats (lab_store_t *store, lab_engine_stats_t *out, bson_error_t *error);
+bool lab_wt_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
+bool lab_wt_engine_stats (lab_store_t *store, lab_store_engine_stats_t *out, bson_error_t *error);
 bool lab_wt_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
-bool lab_wt_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+bool lab_wt_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                    bson_error_t *error);
 bool lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
 /* wt_index.c / wt_coll.c: RecordIds of one key's index entries, a collection's leaf pages */
 bool lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                         int64_t **rids, size_t *n, bson_error_t *error);
 bool lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
-bool lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
-                                 lab_leaf_estimate_t *est, bson_error_t *error);
+bool lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *o,
+                                 lab_store_leaf_estimate_t *est, bson_error_t *error);
 
 /* ---- wt_catalog.c: catalog, size storer, the collection list ------------------------------------ */
 
@@ -187,7 +187,7 @@ bool lab_wt_exists (lab_store_session_t *sess, const char *coll, bool *exists, b
 bool lab_wt_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_wt_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_coll_stats_t *out, bson_error_t *error);
+bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out, bson_error_t *error);
 bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                        bson_error_t *error);
 
@@ -243,12 +243,12 @@ bool lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bso
 bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                        int64_t *deleted, bson_error_t *error);
 bool lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                     lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+                     lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 
 /* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
 
 bool lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
-                         const lab_sorted_opts_t *opts, bson_error_t *error);
+                         const lab_store_sorted_opts_t *opts, bson_error_t *error);
 int lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
 void lab_wt_cursor_close (lab_store_cursor_t *cur);
 bool lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,

@@ -498,7 +498,7 @@ done:
  * index entries (deleted since the index was read: skipped). */
 bool
 lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+                lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;

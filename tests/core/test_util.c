@@ -699,7 +699,7 @@ test_mongo_sorted_command (void **state)
    bson_t *want_sort_mem = BCON_NEW ("bill_id", BCON_INT32 (1), "_id", BCON_INT32 (1));
    bson_t *want_id_sort = BCON_NEW ("_id", BCON_INT32 (1));
    bson_t *id_index = BCON_NEW ("_id", BCON_INT32 (1));
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_value_t lo, hi;
    bson_t cmd = BSON_INITIALIZER, sort, hint;
    bson_iter_t it, child;

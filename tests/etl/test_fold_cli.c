@@ -327,7 +327,7 @@ any_cb (const bson_t *doc, void *ctx)
 static bool
 find_split_key (lab_store_session_t *sess, const char *coll, bson_value_t *key)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_error_t error;
    lab_store_cursor_t *cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &error);
    const bson_t *doc;
@@ -1306,7 +1306,7 @@ scan_buckets (const char *coll, bucket_scan_t *b)
    lab_store_t *st = open_store ();
    bson_error_t error;
    lab_store_session_t *sess = lab_store_session_open (st, &error);
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bool has = false;

@@ -688,10 +688,10 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->disk.read_await_ms = 2;
    m->disk.util_pct = 75;
    m->have_engine = true;
-   m->engine_before = (lab_engine_stats_t){
+   m->engine_before = (lab_store_engine_stats_t){
       .block_reads = 5, .block_read_bytes = 100, .cache_read_bytes = -1, .cache_pages_read = -1
    };
-   m->engine_after = (lab_engine_stats_t){
+   m->engine_after = (lab_store_engine_stats_t){
       .block_reads = 45, .block_read_bytes = 900, .cache_read_bytes = 7, .cache_pages_read = -1
    };
    m->server_rss_peak_bytes = 1000;
@@ -1507,24 +1507,24 @@ test_run_order (void **state)
 static void
 test_engine_sum (void **state)
 {
-   lab_engine_stats_t each[3], out;
+   lab_store_engine_stats_t each[3], out;
 
    (void)state;
-   each[0] = (lab_engine_stats_t){ .cache_bytes = 10,
+   each[0] = (lab_store_engine_stats_t){ .cache_bytes = 10,
                                    .cache_max_bytes = 100,
                                    .block_reads = 5,
                                    .block_read_bytes = 500,
                                    .cache_read_bytes = 7,
                                    .cache_pages_read = 3,
                                    .server_rss_bytes = 1000 };
-   each[1] = (lab_engine_stats_t){ .cache_bytes = 20,
+   each[1] = (lab_store_engine_stats_t){ .cache_bytes = 20,
                                    .cache_max_bytes = 200,
                                    .block_reads = 6,
                                    .block_read_bytes = 600,
                                    .cache_read_bytes = -1,
                                    .cache_pages_read = 4,
                                    .server_rss_bytes = 2000 };
-   each[2] = (lab_engine_stats_t){ .cache_bytes = -1,
+   each[2] = (lab_store_engine_stats_t){ .cache_bytes = -1,
                                    .cache_max_bytes = 300,
                                    .block_reads = 7,
                                    .block_read_bytes = 700,

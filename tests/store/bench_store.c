@@ -77,8 +77,8 @@ main (int argc, char **argv)
    lab_store_t *store = NULL;
    lab_store_session_t *sess = NULL;
    lab_store_cursor_t *cur = NULL;
-   lab_sorted_opts_t so = { 0 };
-   lab_server_info_t info;
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_server_info_t info;
    bson_t **docs = NULL, out = BSON_INITIALIZER;
    bson_error_t err;
    double t0, t_insert, t_index, t_sorted;

@@ -250,7 +250,7 @@ static void
 test_count_stats (void **state)
 {
    fx_t *fx = *state;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_error_t err;
    int64_t n;
 
@@ -350,7 +350,7 @@ static int64_t
 stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_value_t *lo,
                    const bson_value_t *hi, int32_t batch, char *seen)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
@@ -688,7 +688,7 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
 {
    bson_t **docs = bson_malloc (50 * sizeof *docs);
    bson_value_t v, *keys = NULL, *bounds = NULL;
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
@@ -899,7 +899,7 @@ test_doc_size_limit (void **state)
    fx_t *fx = *state;
    bson_t *docs[4];
    lab_store_insert_result_t res;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    bson_value_t id;
    one_ctx_t c = { 0 };
    bson_error_t err;
@@ -965,7 +965,7 @@ static void
 test_missing_collection (void **state)
 {
    fx_t *fx = *state;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_value_t v, *vals;
    bson_error_t err;
    int64_t n;
@@ -1059,7 +1059,7 @@ static void
 test_sorted_describe (void **state)
 {
    fx_t *fx = *state;
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_t *want_index = BCON_NEW ("k", BCON_INT32 (1));
    bson_t out = BSON_INITIALIZER, sub, sort;
    bson_value_t lo;
@@ -1081,7 +1081,7 @@ test_sorted_describe (void **state)
    blocking = bson_iter_bool (&it);
    assert_true (bson_iter_init_find (&it, &out, "ties") && BSON_ITER_HOLDS_UTF8 (&it));
    if (strcmp (backend, "mongodb") == 0) {
-      lab_server_info_t info;
+      lab_store_server_info_t info;
 
       doc_at (&out, "command.hint", &sub);
       assert_true (bson_equal (&sub, want_index));
@@ -1312,7 +1312,7 @@ test_sweep_ops (void **state)
    fx_t *fx = *state;
    bool embedded = strcmp (backend, "wiredtiger") == 0;
    bool own_server = !getenv ("LAYOUTLAB_TEST_URI") || !*getenv ("LAYOUTLAB_TEST_URI");
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_value_t v;
    bson_error_t err;
    int64_t *rids = NULL, pages = 0;
@@ -1377,8 +1377,8 @@ static void
 test_info_and_cycle (void **state)
 {
    fx_t *fx = *state;
-   lab_server_info_t info;
-   lab_engine_stats_t es;
+   lab_store_server_info_t info;
+   lab_store_engine_stats_t es;
    bson_error_t err;
    bson_t *docs[1];
    lab_store_insert_result_t res;
@@ -1460,7 +1460,7 @@ test_cycle_restart (void **state)
    char *dir, *script, *cmd, *out = NULL, *uri;
    restart_ctx_t rc = { 0 };
    lab_store_opts_t opts = { 0 };
-   lab_server_info_t before, after;
+   lab_store_server_info_t before, after;
    lab_store_t *store;
    lab_store_session_t *sess;
    bson_t *docs[2];

@@ -249,7 +249,7 @@ test_reopen (void **state)
 {
    fx_t *fx = *state;
    lab_store_session_t *s;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    int64_t n = 0, nd = 0;
    bson_value_t v;
    bool has, exists;
@@ -385,7 +385,7 @@ static int64_t
 stream (lab_store_session_t *s, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
         int32_t *first, int32_t *last)
 {
-   lab_sorted_opts_t o = { .lo = lo, .hi = hi };
+   lab_store_sorted_opts_t o = { .lo = lo, .hi = hi };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t e;
@@ -733,7 +733,7 @@ test_crash_recount (void **state)
 {
    fx_t *fx = *state;
    lab_store_session_t *s;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    lab_store_cursor_t *cur;
    const bson_t *doc;
    int64_t streamed = 0, bytes = 0;
@@ -932,8 +932,8 @@ test_cycle (void **state)
    struct statfs sfs;
    bool on_tmpfs;
    char **paths = NULL;
-   lab_engine_stats_t es;
-   lab_server_info_t si;
+   lab_store_engine_stats_t es;
+   lab_store_server_info_t si;
    bson_error_t e;
    int64_t n, nd, cnt = 0;
    bson_value_t v;
@@ -975,7 +975,7 @@ test_cycle (void **state)
    CHECK (lab_store_count (s, "k", &n, &e_));
    assert_int_equal (n, 20000);
    {
-      lab_engine_stats_t es2;
+      lab_store_engine_stats_t es2;
       v.value_type = BSON_TYPE_INT32;
       v.value.v_int32 = 42;
       CHECK (lab_store_find_eq (s, "k", "bill_id", &v, count_cb, &cnt, &nd, &e_));
@@ -1044,8 +1044,8 @@ test_leaf_estimate (void **state)
 {
    fx_t *fx = *state;
    const char *colls[2] = { "small_rows", "large_rows" };
-   lab_leaf_sample_opts_t o = { 16, 4 };
-   lab_leaf_estimate_t est;
+   lab_store_leaf_sample_opts_t o = { 16, 4 };
+   lab_store_leaf_estimate_t est;
    lab_store_session_t *s;
    bson_error_t e;
    int64_t exact;

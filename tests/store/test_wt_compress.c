@@ -93,7 +93,7 @@ static bool
 read_all (lab_store_t *s, const char *coll, int *n, bson_error_t *e)
 {
    lab_store_session_t *sess = lab_store_session_open (s, e);
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_t *want;
@@ -269,7 +269,7 @@ storage_of (const char *dir, const char *compressor)
                                    "--mean-rows 20 --seed 5 --block-compressor %s --json -",
                                    bg, uri, compressor);
    char *out = NULL, *err = NULL;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    lab_store_session_t *sess;
    lab_store_t *s;
    bson_error_t e;
