@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 bool
-lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
-                         const bson_t *provenance, bool *owned, bson_error_t *error)
+lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append,
+                         bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error)
 {
    bool exists = false;
    int64_t count = 0;

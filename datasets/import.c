@@ -124,11 +124,11 @@ value_hash (const bson_value_t *v)
 typedef struct {
    const lab_import_opts_t *o;
    lab_import_stats_t *st;
-   lab_store_t *store;     /* NULL with parse_only */
-   lab_store_session_t *sess;    /* opened by start_loading */
-   bool owned;             /* this run created (or dropped and recreated) the collection */
-   bool started;           /* start_loading ran: the destination is prepared and the writers run */
-   lab_loader_t **loaders; /* one per writer (o->parallel) */
+   lab_store_t *store;        /* NULL with parse_only */
+   lab_store_session_t *sess; /* opened by start_loading */
+   bool owned;                /* this run created (or dropped and recreated) the collection */
+   bool started;              /* start_loading ran: the destination is prepared and the writers run */
+   lab_loader_t **loaders;    /* one per writer (o->parallel) */
    int nloaders;
    int64_t chunk;        /* rows per batch: writer k takes batches k, k + N, ... */
    int64_t accepted;     /* documents handed to the writers so far: the next one's position */

@@ -152,7 +152,7 @@ typedef struct {
    lab_cli_common_t common;
    lab_foldrun_opts_t run;
    bool verify;
-   bool yes;                     /* --yes: drop a destination layoutlab did not write without asking */
+   bool yes; /* --yes: drop a destination layoutlab did not write without asking */
    lab_verify_method_t verify_method;
    uint64_t verify_memory_bytes; /* 0: LAB_VERIFY_MEMORY_DEFAULT */
    const char *block_compressor; /* NULL: the backend's default */
@@ -589,7 +589,7 @@ main (int argc, char **argv)
       bool guarded =
          (!o.run.drop_dst || lab_store_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
          lab_store_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
-                              &error);
+                                    &error);
       bson_free (sc);
       if (!guarded) {
          goto fail;

@@ -61,8 +61,8 @@ lab_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out)
 /* plan_range -- one range of the plan: bounds, estimate, resume point, the read's description; adds to
  * *temp the bytes a blocking sort of the range would hold. */
 static bool
-plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est, double avg_bytes, bson_t *arr,
-            int64_t *temp, bool *blocking, bson_error_t *error)
+plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est, double avg_bytes,
+            bson_t *arr, int64_t *temp, bool *blocking, bson_error_t *error)
 {
    lab_store_sorted_opts_t so = { 0 };
    bson_t *ck = NULL, d, rd;

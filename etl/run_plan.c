@@ -134,8 +134,8 @@ lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, 
 
 /* lab_run_observe -- see run_private.h. */
 bool
-lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi, bson_t *reply,
-                 lab_store_facts_plan_t *plan, bson_error_t *error)
+lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
+                 bson_t *reply, lab_store_facts_plan_t *plan, bson_error_t *error)
 {
    lab_store_sorted_opts_t so = { 0 };
 
@@ -323,7 +323,8 @@ plan_limits (run_t *r, bson_error_t *error)
 /* plan_dst -- the source exists; what is at the destination: exists, its count, the checkpoint's
  * settings (NULL: none; caller destroys). */
 static bool
-plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bson_t **settings, bson_error_t *error)
+plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bson_t **settings,
+          bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
 
@@ -468,8 +469,8 @@ plan_resume (run_t *r, lab_store_session_t *sess, const bson_t *settings, lab_fo
 /* plan_mode -- resume (from the checkpoint's settings and ranges) or start fresh; *complete: the resumed
  * fold had already finished. */
 static bool
-plan_mode (run_t *r, lab_store_session_t *sess, int64_t count, const bson_t *settings, lab_foldrun_result_t *result,
-           bool *complete, bson_error_t *error)
+plan_mode (run_t *r, lab_store_session_t *sess, int64_t count, const bson_t *settings,
+           lab_foldrun_result_t *result, bool *complete, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
 
@@ -496,8 +497,8 @@ plan_mode (run_t *r, lab_store_session_t *sess, int64_t count, const bson_t *set
 /* lab_run_plan -- everything checked and decided before anything is written. *dst_exists: the destination is
  * there now; *complete: a resumed fold that had already finished (nothing more is checked then). */
 bool
-lab_run_plan (run_t *r, lab_store_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists, bool *complete,
-              bson_error_t *error)
+lab_run_plan (run_t *r, lab_store_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
+              bool *complete, bson_error_t *error)
 {
    bson_t *settings = NULL;
    int64_t count = 0;

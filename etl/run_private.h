@@ -91,7 +91,7 @@ struct run {
    atomic_llong retries;
    /* the server's plan of the read (MongoDB): its explain reply and what it means */
    bool observed;
-   bson_t explain;        /* the unbounded read's explain reply (empty when not observed) */
+   bson_t explain;              /* the unbounded read's explain reply (empty when not observed) */
    lab_store_facts_plan_t plan; /* lab_store_facts_explain_parse of it */
    lab_foldrun_sort_verdict_t verdict;
    int64_t src_est; /* the source's estimated count */

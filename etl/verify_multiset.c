@@ -746,8 +746,8 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
 /* plan_passes -- passes enough for the destination's documents (about one per master) to fit the bound in
  * every thread's map. */
 static int
-plan_passes (lab_store_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t memory, bson_error_t *error,
-             int64_t *src_docs, int64_t *dst_docs)
+plan_passes (lab_store_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t memory,
+             bson_error_t *error, int64_t *src_docs, int64_t *dst_docs)
 {
    double need;
 

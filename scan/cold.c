@@ -22,7 +22,8 @@
 
 /* lab_scan_drop_caches -- sync, then write "1" to the drop_caches file (or the test hook's path). */
 bool
-lab_scan_drop_caches (lab_scan_drop_mode_t mode, bool *dropped, char *note, size_t note_len, bson_error_t *error)
+lab_scan_drop_caches (lab_scan_drop_mode_t mode, bool *dropped, char *note, size_t note_len,
+                      bson_error_t *error)
 {
    const char *path = getenv ("LAYOUTLAB_DROP_CACHES_PATH");
    int fd;

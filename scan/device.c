@@ -208,7 +208,7 @@ find_mount (const char *mountinfo, const char *real, mount_entry_t *best, bson_e
 /* lab_scan_device_resolve -- see scan.h. */
 bool
 lab_scan_device_resolve (const char *path, const char *override, const char *sysfs, const char *mountinfo,
-                    lab_scan_device_t *out, bson_error_t *error)
+                         lab_scan_device_t *out, bson_error_t *error)
 {
    struct stat st;
    char real[PATH_MAX];

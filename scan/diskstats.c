@@ -12,7 +12,8 @@
 
 /* lab_scan_diskstats_parse -- find the device's line and read fields 4..13. */
 bool
-lab_scan_diskstats_parse (const char *text, const char *device, lab_scan_diskstats_t *out, bson_error_t *error)
+lab_scan_diskstats_parse (const char *text, const char *device, lab_scan_diskstats_t *out,
+                          bson_error_t *error)
 {
    const char *line = text;
    int lineno = 0;
@@ -84,7 +85,7 @@ lab_scan_diskstats_read (const char *path, const char *device, lab_scan_diskstat
 /* lab_scan_diskstats_delta -- iostat's formulas (DESIGN.md "Cold, and what is measured"). */
 void
 lab_scan_diskstats_delta (const lab_scan_diskstats_t *a, const lab_scan_diskstats_t *b, double elapsed_s,
-                     lab_scan_diskstats_delta_t *d)
+                          lab_scan_diskstats_delta_t *d)
 {
    lab_iostat_counters_t ca = { a->reads, a->read_sectors, a->read_time_ms, a->io_ticks_ms };
    lab_iostat_counters_t cb = { b->reads, b->read_sectors, b->read_time_ms, b->io_ticks_ms };

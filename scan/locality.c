@@ -121,8 +121,8 @@ rows_per_page (lab_store_session_t *sess, const char *coll, double *rpp, const c
 
 /* lab_scan_locality -- see measure.h. */
 bool
-lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
-                   int64_t nkeys, bson_t *out, bson_error_t *error)
+lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll,
+                   const bson_value_t *keys, int64_t nkeys, bson_t *out, bson_error_t *error)
 {
    int64_t want = o->locality_sample > 0 ? o->locality_sample : 1000;
    int64_t *idx = bson_malloc ((size_t)(want < nkeys ? want : nkeys) * sizeof *idx + sizeof *idx);

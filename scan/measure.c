@@ -149,7 +149,8 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
    (void)store;
    if (c->backend == LAB_BACKEND_MONGO && c->opts->restart_cmd) {
       lab_scan_say (c->opts, true, "running the restart command: %s", c->restart_shown);
-      if (!lab_scan_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms, error)) {
+      if (!lab_scan_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms,
+                                 error)) {
          return false;
       }
       c->restarted_cmd = true;
@@ -329,7 +330,8 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_store_ser
                                          : lab_store_facts_restart_name (LAB_RESTART_NONE);
    } else if (p->backend == LAB_BACKEND_MONGO && o->cold) {
       lab_store_facts_proc_t pb = proc_of (&p->info), pa = proc_of (after);
-      lab_store_facts_restart_t r = lab_store_facts_restart_of (&pb, &pa, m->restart_reason, sizeof m->restart_reason);
+      lab_store_facts_restart_t r =
+         lab_store_facts_restart_of (&pb, &pa, m->restart_reason, sizeof m->restart_reason);
       m->server_restarted = r == LAB_RESTART_SAME_HOST;
       m->member_changed = r == LAB_RESTART_MEMBER_CHANGED;
       m->restart = lab_store_facts_restart_name (r);
@@ -505,7 +507,8 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_scan_sampler_t *smp, lab
                        t->name);
          continue;
       }
-      if (!lab_store_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason, &err)) {
+      if (!lab_store_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason,
+                                       &err)) {
          lab_scan_say (p->opts, false, "run %d %s: %s: %s", m->run, m->layout, t->name, err.message);
          continue;
       }

@@ -310,9 +310,9 @@ typedef struct {
    lab_scan_plan_t p; /* what every measured layout shares (keys and restart_shown owned below) */
    bson_value_t *keys;
    char *restart_shown;
-   char *where;         /* "URI (database DB)" for messages */
+   char *where;               /* "URI (database DB)" for messages */
    lab_store_session_t *sess; /* open from the checks to the dataset statistics */
-   const char *datadir; /* embedded home or --dbpath; NULL: unknown */
+   const char *datadir;       /* embedded home or --dbpath; NULL: unknown */
    bool have_dev;
    lab_scan_device_t dev;
    int read_ahead_kb;        /* -1 unknown */
@@ -690,7 +690,8 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
    }
    lab_scan_say (o, false, "calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
                  (unsigned long long)(o->calibrate_bytes >> 20));
-   if (!lab_scan_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal, error)) {
+   if (!lab_scan_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal,
+                            error)) {
       return false;
    }
    lab_scan_say (o, false, "device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)",
@@ -707,7 +708,8 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
 
 /* append_dataset_coll -- count, sizes and index facts of one collection. */
 static bool
-append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll, bson_error_t *error)
+append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll,
+                     bson_error_t *error)
 {
    lab_store_coll_stats_t st;
    bson_t d;

@@ -50,7 +50,8 @@ run_layout (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int
       /* this process after each layout (with --cold, after each cold cycle): scripts/soak.sh reads it to
        * catch descriptors or memory that a cycle leaks */
       lab_scan_say (p->opts, true, "run %d %s: scancmp holds %d open file descriptors, RSS %lld bytes", run,
-                    m.layout, lab_scan_sampler_open_fds (), (long long)lab_scan_sampler_rss ((int64_t)getpid ()));
+                    m.layout, lab_scan_sampler_open_fds (),
+                    (long long)lab_scan_sampler_rss ((int64_t)getpid ()));
    }
    lab_scan_layout_measure_cleanup (&m);
    return ok;

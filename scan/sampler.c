@@ -186,7 +186,9 @@ ftdc_interval (const lab_scan_sampler_t *s, lab_scan_diskstats_delta_t *out)
       }
       lab_scan_ftdc_view (&s->ftdc_prev[i], &a);
       lab_scan_ftdc_view (&s->ftdc_last[i], &b);
-      db = s->ftdc_device ? lab_store_facts_disks_find (&b, s->ftdc_device) : b.ndisks == 1 ? &b.disks[0] : NULL;
+      db = s->ftdc_device  ? lab_store_facts_disks_find (&b, s->ftdc_device)
+           : b.ndisks == 1 ? &b.disks[0]
+                           : NULL;
       dt = lab_store_facts_disks_elapsed_s (&a, &b);
       if (!db || dt <= 0) {
          continue;

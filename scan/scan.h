@@ -43,17 +43,19 @@ typedef struct {
 
 /* lab_scan_diskstats_parse -- find `device` (e.g. "vda") in the text of /proc/diskstats and fill *out.
  * LAB_ERROR_SCAN when the device is missing or its line is malformed (names the line). */
-bool lab_scan_diskstats_parse (const char *text, const char *device, lab_scan_diskstats_t *out, bson_error_t *error);
+bool lab_scan_diskstats_parse (const char *text, const char *device, lab_scan_diskstats_t *out,
+                               bson_error_t *error);
 
 /* lab_scan_diskstats_read -- read `path` (NULL: /proc/diskstats) and parse it for `device`. */
-bool lab_scan_diskstats_read (const char *path, const char *device, lab_scan_diskstats_t *out, bson_error_t *error);
+bool lab_scan_diskstats_read (const char *path, const char *device, lab_scan_diskstats_t *out,
+                              bson_error_t *error);
 
 /* iostat's figures between two snapshots (core/iostat.h: the one copy of the arithmetic). */
 typedef lab_iostat_t lab_scan_diskstats_delta_t;
 
 /* lab_scan_diskstats_delta -- the iostat figures from snapshot a (older) to b (newer). */
 void lab_scan_diskstats_delta (const lab_scan_diskstats_t *a, const lab_scan_diskstats_t *b, double elapsed_s,
-                          lab_scan_diskstats_delta_t *d);
+                               lab_scan_diskstats_delta_t *d);
 
 /* ---- device resolution --------------------------------------------------------------------------- */
 
@@ -67,8 +69,8 @@ typedef struct {
  * when given; else st_dev of path -> <sysfs>/dev/block/M:m, a partition's parent disk; when st_dev is not
  * a block device (overlay, btrfs, tmpfs), the device of the mount holding path per `mountinfo`.
  * `sysfs` NULL: "/sys"; `mountinfo` NULL: "/proc/self/mountinfo" (tests point both at fixtures). */
-bool lab_scan_device_resolve (const char *path, const char *override, const char *sysfs, const char *mountinfo,
-                         lab_scan_device_t *out, bson_error_t *error);
+bool lab_scan_device_resolve (const char *path, const char *override, const char *sysfs,
+                              const char *mountinfo, lab_scan_device_t *out, bson_error_t *error);
 
 /* lab_scan_device_read_ahead_kb -- the disk's readahead window, <sysfs>/block/<name>/queue/read_ahead_kb
  * (`sysfs` NULL: "/sys"); false when it cannot be read. */
@@ -128,7 +130,8 @@ typedef enum { LAB_DROP_AUTO = 0, LAB_DROP_YES, LAB_DROP_NO } lab_scan_drop_mode
 /* lab_scan_drop_caches -- `sync; echo 1 > drop_caches` per `mode`: *dropped says whether it happened and
  * `note` why (e.g. "dropped (root)", "not permitted: ...: Permission denied"). mode yes and not
  * permitted: LAB_ERROR_SCAN / LAB_STORE_ERR_PERMISSION naming the fix. auto never fails. */
-bool lab_scan_drop_caches (lab_scan_drop_mode_t mode, bool *dropped, char *note, size_t note_len, bson_error_t *error);
+bool lab_scan_drop_caches (lab_scan_drop_mode_t mode, bool *dropped, char *note, size_t note_len,
+                           bson_error_t *error);
 
 /* lab_scan_run_command -- run `cmd` with /bin/sh -c, its stdout sent to our stderr, waiting at most
  * timeout_ms (then the whole process group is killed). Fails when it cannot start, exits non-zero, dies
@@ -156,7 +159,7 @@ typedef struct {
  * read it sequentially with O_DIRECT, then random 4 KiB O_DIRECT reads with `threads` readers for
  * `rand_ns`; the file is removed afterwards, also on failure. */
 bool lab_scan_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads,
-                    lab_scan_calibration_t *out, bson_error_t *error);
+                         lab_scan_calibration_t *out, bson_error_t *error);
 
 /* ---- the comparison ------------------------------------------------------------------------------ */
 
@@ -193,8 +196,8 @@ typedef struct {
    int32_t restart_timeout_ms;
    int32_t ready_timeout_ms; /* wait for ping after a restart */
    lab_scan_drop_mode_t drop_caches;
-   const char *dbpath;            /* the data directory (server), for the device, residency and calibration */
-   const char *device;            /* --device override (a local server only) */
+   const char *dbpath; /* the data directory (server), for the device, residency and calibration */
+   const char *device; /* --device override (a local server only) */
    lab_scan_server_disk_t server_disk; /* --server-disk (default auto) */
    const char *server_device; /* --server-device: the server's disk in getDiagnosticData; NULL: most read */
    bool restart_drops_caches; /* --restart-drops-caches: the restart command drops the server's page cache */
@@ -260,8 +263,10 @@ bool lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_
 /* lab_scan_sweep_parse_sizes / _ratios -- a comma-separated list ("64MiB,256MiB,1GiB" / "0.1,0.5,1,2") into
  * a bson_malloc'd array. Empty items, values that do not parse, ratios <= 0, and a list not strictly
  * ascending (unsorted or duplicate) are LAB_ERROR_USAGE naming the item and `what`. */
-bool lab_scan_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error);
-bool lab_scan_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error);
+bool lab_scan_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n,
+                                 bson_error_t *error);
+bool lab_scan_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n,
+                                  bson_error_t *error);
 
 /* lab_scan_sweep_opts_check -- the sweep options that need no store: --cache-sizes and --cache-ratios
  * not both, --server-cache-sweep only with a sweep, and a sweep against a MongoDB server (`uri` not
@@ -273,7 +278,7 @@ bool lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_
  * LAB_STORE_MIN_CACHE_BYTES, two ratios rounding to the same size, a ratio with the on-disk size
  * unknown (<= 0). */
 bool lab_scan_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
-                        uint64_t *out, bson_error_t *error);
+                             uint64_t *out, bson_error_t *error);
 
 /* lab_scan_locality_pages -- the distinct leaf pages that the rows `rids` (ascending) occupy when each page
  * holds rows_per_page consecutive RecordIds counted from min_rid: row r covers pages
@@ -281,8 +286,8 @@ bool lab_scan_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t
  * (rpp < 1) counts every page it spans. 0 when n is 0 or rows_per_page <= 0. */
 int64_t lab_scan_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_per_page);
 
-/* lab_scan_locality_sample -- `sample` indexes of [0, nkeys), ascending and distinct, chosen with a fixed seed
- * (the same masters every time); all of them when nkeys <= sample. Returns how many were written to out
+/* lab_scan_locality_sample -- `sample` indexes of [0, nkeys), ascending and distinct, chosen with a fixed
+ * seed (the same masters every time); all of them when nkeys <= sample. Returns how many were written to out
  * (which holds at least min(sample, nkeys)). */
 int64_t lab_scan_locality_sample (int64_t nkeys, int64_t sample, int64_t *out);
 

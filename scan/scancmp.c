@@ -290,7 +290,8 @@ main (int argc, char **argv)
    o.uri = c.uri;
    o.server_timeout_ms = c.server_timeout_ms;
    if ((sizes_arg && !lab_scan_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
-       (ratios_arg && !lab_scan_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
+       (ratios_arg &&
+        !lab_scan_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
       rc = lab_cli_usage_exit (&error);
       goto cleanup;
    }

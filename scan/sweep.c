@@ -169,7 +169,7 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
 /* lab_scan_sweep_resolve -- see scan.h. */
 bool
 lab_scan_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
-                   uint64_t *out, bson_error_t *error)
+                        uint64_t *out, bson_error_t *error)
 {
    size_t i;
 
@@ -228,7 +228,8 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_swe
    sw->n = o->nsweep;
    sw->cache_bytes = bson_malloc0 (sw->n * sizeof *sw->cache_bytes);
    sw->ratios = bson_malloc0 (sw->n * sizeof *sw->ratios);
-   if (!lab_scan_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, ref_on_disk, sw->cache_bytes, error)) {
+   if (!lab_scan_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, ref_on_disk, sw->cache_bytes,
+                                error)) {
       return false;
    }
    for (i = 0; i < sw->n; i++) {

@@ -56,8 +56,8 @@ lab_scan_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_er
 
 /* lab_scan_shard_uri -- see topology.h. */
 char *
-lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
-                    const char *router_uri, bson_error_t *error)
+lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides,
+                    size_t n, const char *router_uri, bson_error_t *error)
 {
    size_t i, npos = 0;
    const char *positional = NULL;
@@ -202,8 +202,8 @@ done:
 
 /* open_shards -- listShards, then one direct connection per shard. */
 static bool
-open_shards (lab_scan_topology_t *t, lab_store_t *store, const lab_scan_opts_t *o, const lab_store_opts_t *sopts,
-             bson_error_t *error)
+open_shards (lab_scan_topology_t *t, lab_store_t *store, const lab_scan_opts_t *o,
+             const lab_store_opts_t *sopts, bson_error_t *error)
 {
    const char *const *shard_uris = o->shard_uris;
    size_t nshard_uris = o->nshard_uris;
@@ -341,7 +341,8 @@ lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, bson_e
 
 /* lab_scan_engine_sum -- see topology.h. */
 void
-lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict, lab_store_engine_stats_t *out)
+lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict,
+                     lab_store_engine_stats_t *out)
 {
    size_t i;
 

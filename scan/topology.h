@@ -52,7 +52,7 @@ typedef struct {
    size_t ntargets;
    /* server-side disk figures */
    lab_scan_server_disk_t disk_source; /* LOCAL, FTDC or NONE once resolved */
-   char ftdc_device[64];          /* --server-device, "" when the disk is picked per run */
+   char ftdc_device[64];               /* --server-device, "" when the disk is picked per run */
    char disk_reason[512];
 } lab_scan_topology_t;
 
@@ -61,18 +61,18 @@ bool lab_scan_server_info (lab_store_t *store, lab_store_server_info_t *info, bs
 
 /* lab_scan_shard_uri -- the URI of a direct connection to `shard` (pure): the override of `overrides`
  * (n entries, each "NAME=URI" naming this shard, or a bare URI taken by position `index` in listShards
- * order) when there is one, else lab_store_direct_uri (store/deploy.h) of the shard's first seed with the options of
- * `router_uri`. Caller frees; NULL with *error (a shard listing no host, a router URI that does not
- * parse). */
+ * order) when there is one, else lab_store_direct_uri (store/deploy.h) of the shard's first seed with the
+ * options of `router_uri`. Caller frees; NULL with *error (a shard listing no host, a router URI that does
+ * not parse). */
 char *lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides,
                           size_t n, const char *router_uri, bson_error_t *error);
 
 /* lab_scan_topology_discover -- hello (isMaster on servers without it) on `store`; for mongos listShards
  * and one store per shard (lab_scan_shard_uri of o->shard_uris with the connection options of o->uri,
- * may be NULL; `so` the options of the shards' stores, may be NULL; messages through o->log). A shard refusing the router's credentials stops
- * here with an error saying why (a cluster's users live on the config servers, a direct connection needs
- * a shard-local user) and naming --shard-uri. *t is zeroed first; release it with
- * lab_scan_topology_cleanup also on failure. */
+ * may be NULL; `so` the options of the shards' stores, may be NULL; messages through o->log). A shard
+ * refusing the router's credentials stops here with an error saying why (a cluster's users live on the config
+ * servers, a direct connection needs a shard-local user) and naming --shard-uri. *t is zeroed first; release
+ * it with lab_scan_topology_cleanup also on failure. */
 bool lab_scan_topology_discover (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_opts_t *so,
                                  lab_scan_topology_t *t, bson_error_t *error);
 
@@ -84,7 +84,8 @@ bool lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, b
  * summed; a figure one server does not give is left out of the sum (`strict` false: gauges, for peaks)
  * or makes the sum unknown, -1 (`strict` true: the cumulative counters whose before/after deltas are a
  * run's totals, which a server missing at one end would skew). n == 0: all -1. Pure. */
-void lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict, lab_store_engine_stats_t *out);
+void lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict,
+                          lab_store_engine_stats_t *out);
 
 /* lab_scan_engine_stats -- the deployment's engine statistics now: the store's own server, or through
  * mongos (which has no storage engine) the sum over every shard's own connection (strict: a shard that

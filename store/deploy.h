@@ -19,7 +19,8 @@ bool lab_store_admin_simple (lab_store_t *store, const char *name, bson_t *reply
 bool lab_store_hello (lab_store_t *store, bson_t *reply, bson_error_t *error);
 
 /* lab_store_list_shards -- listShards through mongos, parsed (lab_store_facts_shards_from_list) into *shards,
- * zeroed first (lab_store_facts_shards_cleanup it also on failure). Errors say the user needs clusterMonitor. */
+ * zeroed first (lab_store_facts_shards_cleanup it also on failure). Errors say the user needs clusterMonitor.
+ */
 bool lab_store_list_shards (lab_store_t *store, lab_store_facts_shards_t *shards, bson_error_t *error);
 
 /* lab_store_direct_uri -- mongodb://[USER:PASS@]HOST:PORT/?directConnection=true (IPv6 in brackets) with

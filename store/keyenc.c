@@ -388,7 +388,8 @@ lab_store_key_body_len (size_t value_len)
    return value_len - 1;
 }
 
-/* lab_store_key_has_body -- body, then a tag (1..5; a string body continues with 0xFF after an escaped NUL). */
+/* lab_store_key_has_body -- body, then a tag (1..5; a string body continues with 0xFF after an escaped NUL).
+ */
 bool
 lab_store_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len)
 {
@@ -426,7 +427,8 @@ lab_store_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag)
 
 /* lab_store_key_unique_join -- the key with its kEnd replaced by the tag that ends the value. */
 bool
-lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len, lab_buf_t *out)
+lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len,
+                           lab_buf_t *out)
 {
    if (key_len < 2 || val_len < 3) {
       return false;

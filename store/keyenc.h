@@ -45,8 +45,8 @@ size_t lab_store_key_body_len (size_t value_len);
  * a longer string, not a match). */
 bool lab_store_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len);
 
-/* lab_store_key_recordid_decode -- a RecordId written by lab_store_key_append_recordid at the start of p[0..len):
- * *record_id gets it and *used its length in bytes. False when malformed. */
+/* lab_store_key_recordid_decode -- a RecordId written by lab_store_key_append_recordid at the start of
+ * p[0..len): *record_id gets it and *used its length in bytes. False when malformed. */
 bool lab_store_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_t *used);
 
 /* lab_store_key_encode_unique -- append the unique-index key of `v` (body + kEnd) to `key`; *tag gets the
@@ -60,10 +60,11 @@ void lab_store_key_unique_key (lab_buf_t *out, const uint8_t *body, size_t body_
  * reads back with lab_store_key_recordid_decode. */
 void lab_store_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag);
 
-/* lab_store_key_unique_join -- the encoded value (body + tag, as lab_store_key_encode writes it) of a unique-index
- * entry, rebuilt from its key and value into `out` (reset first). False when the entry is malformed. */
+/* lab_store_key_unique_join -- the encoded value (body + tag, as lab_store_key_encode writes it) of a
+ * unique-index entry, rebuilt from its key and value into `out` (reset first). False when the entry is
+ * malformed. */
 bool lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len,
-                          lab_buf_t *out);
+                                lab_buf_t *out);
 
 /* lab_store_key_decode -- decode one encoded value (without RecordId) back into *v (strings are allocated:
  * free with bson_value_destroy). Doubles with integral values decode as the type they were encoded from

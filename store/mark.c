@@ -69,7 +69,8 @@ ask (const char *question)
 
 /* lab_store_mark_drop_guard -- see mark.h. */
 bool
-lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt, bson_error_t *error)
+lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
+                           bson_error_t *error)
 {
    lab_store_session_t *sess;
    lab_store_coll_stats_t st;

@@ -34,7 +34,7 @@ void lab_store_mark_now (char *buf, size_t len);
  * (stdin and stderr both terminals). Without either: LAB_ERROR_USAGE (exit 2) saying nothing was dropped
  * and naming --yes. */
 bool lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
-                          bson_error_t *error);
+                                bson_error_t *error);
 
 /* lab_store_mark_foreign -- the collections of the store's database that layoutlab did not write (sorted,
  * NULL-terminated, caller bson_strfreev()s; LAB_MARK_COLL itself is never listed). */

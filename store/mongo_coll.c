@@ -371,7 +371,8 @@ find_index (lab_store_session_t *sess, const char *coll, const char *field, bool
 
 /* lab_mongo_has_index -- listIndexes; a missing collection is NO_COLLECTION, as on the embedded store. */
 bool
-lab_mongo_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+lab_mongo_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                     bson_error_t *error)
 {
    bool coll_exists;
 

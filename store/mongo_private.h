@@ -46,7 +46,7 @@ typedef struct {
    mongoc_uri_t *uri;            /* the user's URI plus our timeouts and appname */
    mongoc_client_pool_t *pool;   /* NULL only inside cycle */
    pthread_mutex_t mu;           /* guards info, info_mono_ns */
-   lab_store_server_info_t info;       /* read at open and after each cycle */
+   lab_store_server_info_t info; /* read at open and after each cycle */
    int64_t info_mono_ns;         /* CLOCK_MONOTONIC when info.uptime_s was read */
    int64_t max_write_batch;      /* maxWriteBatchSize from hello */
    bool sort_in_memory;          /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
@@ -139,22 +139,26 @@ bool lab_mongo_require_coll (lab_store_session_t *sess, const char *coll, bson_e
 bool lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
-bool lab_mongo_require_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
-bool lab_mongo_require_sort_index (lab_store_session_t *sess, const char *coll, const char *field, bson_t *pattern,
-                                   bson_error_t *error);
-bool lab_mongo_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+bool lab_mongo_require_index (lab_store_session_t *sess, const char *coll, const char *field,
+                              bson_error_t *error);
+bool lab_mongo_require_sort_index (lab_store_session_t *sess, const char *coll, const char *field,
+                                   bson_t *pattern, bson_error_t *error);
+bool lab_mongo_create_index (lab_store_session_t *sess, const char *coll, const char *field,
+                             bson_error_t *error);
 bool lab_mongo_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error);
+bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,
+                      bson_error_t *error);
 
 /* mongo_write.c: writes */
 bool lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
                             const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
                             bson_error_t *error);
-bool lab_mongo_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+bool lab_mongo_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
+                             bson_error_t *error);
 void lab_mongo_eq_filter (const char *field, const bson_value_t *value, bson_t *filter);
-bool lab_mongo_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                          int64_t *deleted, bson_error_t *error);
+bool lab_mongo_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                          const bson_value_t *value, int64_t *deleted, bson_error_t *error);
 bool lab_mongo_flush (lab_store_t *store, bson_error_t *error);
 
 /* mongo_read.c: reads and cursors */
@@ -166,8 +170,9 @@ bool lab_mongo_flush (lab_store_t *store, bson_error_t *error);
 void lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
                                const lab_store_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
                                bool sort_in_memory, bson_t *out);
-bool lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+bool lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                        const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                        bson_error_t *error);
 void lab_mongo_cursor_close (lab_store_cursor_t *cur);
 bool lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
                             const lab_store_sorted_opts_t *opts, bson_error_t *error);
@@ -176,17 +181,18 @@ bool lab_mongo_sorted_explain (lab_store_session_t *sess, const char *coll, cons
 bool lab_mongo_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
                                 const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 int lab_mongo_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
-bool lab_mongo_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_mongo_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count,
+                                bson_error_t *error);
 bool lab_mongo_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
-bool lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
-                              int64_t *nkeys, bson_error_t *error);
+bool lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
+                              bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
 bool lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                              bson_error_t *error);
-bool lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
-                               int *nranges, bson_error_t *error);
-bool lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
-                                 bson_t *out, bson_error_t *error);
+bool lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                               lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
+bool lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll,
+                                 const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
 bool lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 

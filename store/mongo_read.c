@@ -166,8 +166,9 @@ sorted_command (const char *field, const lab_store_sorted_opts_t *opts, const bs
 }
 
 void
-lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
-                          const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out)
+lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
+                          const lab_store_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
+                          bool sort_in_memory, bson_t *out)
 {
    lab_store_sorted_opts_t none = { 0 };
    bson_t pipeline, agg_opts, cursor;
@@ -189,8 +190,8 @@ lab_mongo_sorted_command (const char *db, const char *coll, const char *field, c
 /* lab_mongo_sorted_open -- the index-served aggregate of sorted_command (store.h, the sorted-read contract).
  */
 bool
-lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
-                       bson_error_t *error)
+lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
+                       const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
    lab_store_session_t *sess = cur->sess;
    bson_t pattern = BSON_INITIALIZER, pipeline, agg_opts;
@@ -292,7 +293,8 @@ natural_find_opts (int32_t batch, bson_t *opts)
 
 /* natural_whole -- a server reads only the whole collection in natural order (store.h). */
 static bool
-natural_whole (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts, bson_error_t *error)
+natural_whole (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
+               bson_error_t *error)
 {
    if (opts->range.rid_lo != 0 || opts->range.rid_hi != 0) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
@@ -328,8 +330,8 @@ lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_sto
 
 /* lab_mongo_natural_ranges -- one range, the whole collection (a find has no RecordId bounds). */
 bool
-lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
-                          int *nranges, bson_error_t *error)
+lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                          lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error)
 {
    BSON_UNUSED (n);
    if (!lab_mongo_require_coll (sess, coll, error)) {
@@ -391,8 +393,8 @@ lab_mongo_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t
  * index holds everything the reply needs, so mongod reads no document: PROJECTION_COVERED over IXSCAN),
  * sort {field: 1}, hint = its key pattern, plus skip/limit when > 0. Caller destroys the cursor. */
 static mongoc_cursor_t *
-key_find (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern, int64_t skip,
-          int64_t limit, int32_t batch)
+key_find (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern,
+          int64_t skip, int64_t limit, int32_t batch)
 {
    bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, proj;
    mongoc_cursor_t *cursor;
@@ -535,8 +537,8 @@ lab_mongo_count_estimated (lab_store_session_t *sess, const char *coll, int64_t 
  * The count may be an estimate: that only moves the bounds, the ranges still cover every document once
  * (first and last unbounded); a position past the end stops the bounds early. */
 bool
-lab_mongo_partition (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                     int *nbounds, bson_error_t *error)
+lab_mongo_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                     bson_value_t **bounds, int *nbounds, bson_error_t *error)
 {
    bson_t pattern = BSON_INITIALIZER;
    bson_value_t first;
@@ -653,8 +655,8 @@ cmp_int64 (const void *a, const void *b)
 /* lab_mongo_record_ids -- find with showRecordId, projecting only _id; a server that returns none or no
  * real ones (FerretDB: 0) gives LAB_STORE_ERR_NOT_SUPPORTED. */
 bool
-lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                      int64_t **rids, size_t *n, bson_error_t *error)
+lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
+                      const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error)
 {
    mongoc_collection_t *c;
    mongoc_cursor_t *cursor;

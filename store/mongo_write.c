@@ -76,10 +76,11 @@ insert_chunk (lab_store_session_t *sess, mongoc_collection_t *c, const char *col
             per_doc = true;
             if (code == 11000) {
                lab_store_insert_result_add_error (result, orig[queued[idx]], LAB_ERROR_STORE,
-                                            LAB_STORE_ERR_DUPLICATE_KEY, "%s", msg ? msg : "duplicate key");
+                                                  LAB_STORE_ERR_DUPLICATE_KEY, "%s",
+                                                  msg ? msg : "duplicate key");
             } else {
-               lab_store_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t)code,
-                                            "%s", msg ? msg : "write error");
+               lab_store_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER,
+                                                  (uint32_t)code, "%s", msg ? msg : "write error");
             }
          }
       }
@@ -102,8 +103,9 @@ done:
 
 /* lab_mongo_insert_many -- split under maxMessageSizeBytes (less an envelope) and maxWriteBatchSize. */
 bool
-lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                       size_t n, int64_t first, lab_store_insert_result_t *result, bson_error_t *error)
+lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                       const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
+                       bson_error_t *error)
 {
    (void)first; /* the server assigns RecordIds */
    mongo_store_t *ms = mstore (sess->store);
@@ -187,8 +189,8 @@ lab_mongo_eq_filter (const char *field, const bson_value_t *value, bson_t *filte
 
 /* lab_mongo_delete_eq -- deleteMany {field: value}; the field must be indexed, as on the embedded store. */
 bool
-lab_mongo_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                     int64_t *deleted, bson_error_t *error)
+lab_mongo_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                     const bson_value_t *value, int64_t *deleted, bson_error_t *error)
 {
    mongoc_collection_t *c;
    bson_t filter, reply;

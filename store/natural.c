@@ -46,7 +46,8 @@ scan_stop (void *ctx)
 
 /* read_task -- one range, document by document into the job's function. */
 static bool
-read_task (shared_t *sh, lab_store_session_t *sess, int index, void *wctx, const task_t *t, bson_error_t *error)
+read_task (shared_t *sh, lab_store_session_t *sess, int index, void *wctx, const task_t *t,
+           bson_error_t *error)
 {
    const lab_store_natural_scan_t *job = sh->job;
    lab_store_natural_opts_t no = { 0 };
@@ -175,8 +176,8 @@ make_tasks (lab_store_t *store, const lab_store_natural_scan_t *job, shared_t *s
 
 /* lab_store_natural_scan -- see natural.h. */
 bool
-lab_store_natural_scan (lab_store_t *store, const lab_store_natural_scan_t *job, lab_store_natural_scan_stats_t *stats,
-                  bson_error_t *error)
+lab_store_natural_scan (lab_store_t *store, const lab_store_natural_scan_t *job,
+                        lab_store_natural_scan_stats_t *stats, bson_error_t *error)
 {
    shared_t sh = { 0 };
    worker_t *w = NULL;

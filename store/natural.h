@@ -20,7 +20,7 @@
 /* lab_store_natural_doc_fn -- one document of collection colls[coll] (valid only during the call), in the
  * context of the thread reading it (`wctx`, worker `worker`). Return false with *error to stop the job. */
 typedef bool (*lab_store_natural_doc_fn) (void *wctx, int worker, size_t coll, const bson_t *doc,
-                                    bson_error_t *error);
+                                          bson_error_t *error);
 
 typedef struct {
    const char *const *colls; /* the collections (each must exist: NO_COLLECTION otherwise) */
@@ -48,7 +48,7 @@ typedef struct {
  * returned true. Else *error is the failure (the first by worker index when several threads failed on
  * their own; a thread stopped by another's failure reports nothing), and the other threads stop within a
  * few hundred documents. `stats` may be NULL. */
-bool lab_store_natural_scan (lab_store_t *store, const lab_store_natural_scan_t *job, lab_store_natural_scan_stats_t *stats,
-                       bson_error_t *error);
+bool lab_store_natural_scan (lab_store_t *store, const lab_store_natural_scan_t *job,
+                             lab_store_natural_scan_stats_t *stats, bson_error_t *error);
 
 #endif

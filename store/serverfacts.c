@@ -250,7 +250,8 @@ hello_hosts (const bson_t *reply, lab_store_facts_topology_t *out, bson_error_t 
 /* lab_store_facts_topology_from_hello -- see serverfacts.h. The legacy isMaster reply names the primary flag
  * "ismaster"; hello (4.4.2+, 4.2.10+) names it "isWritablePrimary". */
 bool
-lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_topology_t *out, bson_error_t *error)
+lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_topology_t *out,
+                                     bson_error_t *error)
 {
    char msg[64];
    bson_iter_t it, tv;
@@ -317,7 +318,8 @@ fail:
 
 /* parse_hostport -- one seed "h", "h:p", "[v6]" or "[v6]:p" of `len` bytes. */
 static bool
-parse_hostport (const char *s, size_t len, lab_store_facts_hostport_t *hp, const char *whole, bson_error_t *error)
+parse_hostport (const char *s, size_t len, lab_store_facts_hostport_t *hp, const char *whole,
+                bson_error_t *error)
 {
    const char *host = s, *port = NULL;
    size_t hlen = len;
@@ -380,8 +382,8 @@ bad:
 
 /* lab_store_facts_parse_seed_list -- see serverfacts.h. */
 bool
-lab_store_facts_parse_seed_list (const char *host, char **set_name, lab_store_facts_hostport_t **seeds, size_t *nseeds,
-                           bson_error_t *error)
+lab_store_facts_parse_seed_list (const char *host, char **set_name, lab_store_facts_hostport_t **seeds,
+                                 size_t *nseeds, bson_error_t *error)
 {
    const char *list = host, *slash, *p;
 
@@ -446,7 +448,8 @@ lab_store_facts_shards_cleanup (lab_store_facts_shards_t *s)
 
 /* one_shard -- a config.shards document (ShardType: _id, host, draining, state, ...). */
 static bool
-one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_store_facts_shard_t *sh, bson_error_t *error)
+one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_store_facts_shard_t *sh,
+           bson_error_t *error)
 {
    char path[64], id[LAB_FACTS_HOST_MAX], host[4096];
    bson_iter_t it;
@@ -807,10 +810,11 @@ nonneg (int64_t v)
    return v < 0 ? 0 : (uint64_t)v;
 }
 
-/* lab_store_facts_disk_delta -- see serverfacts.h (the formulas of DESIGN.md "Cold, and what is measured"). */
+/* lab_store_facts_disk_delta -- see serverfacts.h (the formulas of DESIGN.md "Cold, and what is measured").
+ */
 void
-lab_store_facts_disk_delta (const lab_store_facts_disk_t *a, const lab_store_facts_disk_t *b, double elapsed_s,
-                      lab_store_facts_disk_delta_t *d)
+lab_store_facts_disk_delta (const lab_store_facts_disk_t *a, const lab_store_facts_disk_t *b,
+                            double elapsed_s, lab_store_facts_disk_delta_t *d)
 {
    static const lab_store_facts_disk_t zero; /* all 0: a disk absent from a sample had no activity yet */
    lab_iostat_counters_t ca, cb;
@@ -828,9 +832,10 @@ lab_store_facts_disk_delta (const lab_store_facts_disk_t *a, const lab_store_fac
 
 /* lab_store_facts_disks_pick -- see serverfacts.h. */
 bool
-lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b, const char *override,
-                      const lab_store_facts_disk_t **disk_a, const lab_store_facts_disk_t **disk_b, char *reason,
-                      size_t reason_len, bson_error_t *error)
+lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b,
+                            const char *override, const lab_store_facts_disk_t **disk_a,
+                            const lab_store_facts_disk_t **disk_b, char *reason, size_t reason_len,
+                            bson_error_t *error)
 {
    const lab_store_facts_disk_t *best = NULL;
    uint64_t best_sectors = 0, best_reads = 0;
@@ -985,7 +990,8 @@ lab_store_facts_restart_name (lab_store_facts_restart_t r)
 
 /* lab_store_facts_restart_of -- see serverfacts.h. */
 lab_store_facts_restart_t
-lab_store_facts_restart_of (const lab_store_facts_proc_t *before, const lab_store_facts_proc_t *after, char *why, size_t len)
+lab_store_facts_restart_of (const lab_store_facts_proc_t *before, const lab_store_facts_proc_t *after,
+                            char *why, size_t len)
 {
    int64_t d;
 
@@ -1038,8 +1044,8 @@ plan_add_stage (lab_store_facts_plan_part_t *p, const char *stage)
 /* plan_walk -- one stage of a plan tree (classic winningPlan, or SBE's queryPlan: the same shape) and its
  * inputs; `spine`: on the first-child path whose names make p->stages. */
 static bool
-plan_walk (const bson_t *reply, const bson_iter_t *node, lab_store_facts_plan_part_t *p, bool spine, int depth,
-           bson_error_t *error)
+plan_walk (const bson_t *reply, const bson_iter_t *node, lab_store_facts_plan_part_t *p, bool spine,
+           int depth, bson_error_t *error)
 {
    bson_iter_t it, arr;
    char stage[64] = "", index[128] = "";

@@ -51,9 +51,10 @@ typedef struct {
    size_t nhosts;
 } lab_store_facts_topology_t;
 
-/* lab_store_facts_topology_from_hello -- classify a hello / isMaster reply. *out is always initialized (free with
- * lab_store_facts_topology_cleanup). False only for a field of the wrong type. */
-bool lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_topology_t *out, bson_error_t *error);
+/* lab_store_facts_topology_from_hello -- classify a hello / isMaster reply. *out is always initialized (free
+ * with lab_store_facts_topology_cleanup). False only for a field of the wrong type. */
+bool lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_topology_t *out,
+                                          bson_error_t *error);
 
 /* lab_store_facts_topology_cleanup -- free hosts; *t is left empty. */
 void lab_store_facts_topology_cleanup (lab_store_facts_topology_t *t);
@@ -69,9 +70,9 @@ typedef struct {
 } lab_store_facts_hostport_t;
 
 typedef struct {
-   char *id;                    /* _id: the shard's name */
-   char *host;                  /* host as listed: "rsName/h1:p1,h2:p2" or "h:p" */
-   char *set_name;              /* the replica set name before '/', or NULL (a standalone shard) */
+   char *id;                          /* _id: the shard's name */
+   char *host;                        /* host as listed: "rsName/h1:p1,h2:p2" or "h:p" */
+   char *set_name;                    /* the replica set name before '/', or NULL (a standalone shard) */
    lab_store_facts_hostport_t *seeds; /* the seed list after '/' */
    size_t nseeds;
    int64_t state; /* 1 = shard aware; -1 absent */
@@ -83,15 +84,16 @@ typedef struct {
    size_t nshards;
 } lab_store_facts_shards_t;
 
-/* lab_store_facts_parse_seed_list -- split a shard's host string ("rs/h1:p,h2:p", "h:p", "[::1]:27018") into the
- * set name (NULL when none; caller frees) and a host:port array (caller frees). False on an empty host, a
+/* lab_store_facts_parse_seed_list -- split a shard's host string ("rs/h1:p,h2:p", "h:p", "[::1]:27018") into
+ * the set name (NULL when none; caller frees) and a host:port array (caller frees). False on an empty host, a
  * bad port or an empty list. */
 bool lab_store_facts_parse_seed_list (const char *host, char **set_name, lab_store_facts_hostport_t **seeds,
-                                size_t *nseeds, bson_error_t *error);
+                                      size_t *nseeds, bson_error_t *error);
 
 /* lab_store_facts_shards_from_list -- the shards of a listShards reply. *out is always initialized (free with
  * lab_store_facts_shards_cleanup); false when shards[] is missing or malformed. */
-bool lab_store_facts_shards_from_list (const bson_t *reply, lab_store_facts_shards_t *out, bson_error_t *error);
+bool lab_store_facts_shards_from_list (const bson_t *reply, lab_store_facts_shards_t *out,
+                                       bson_error_t *error);
 
 /* lab_store_facts_shards_cleanup -- free every shard; *s is left empty. */
 void lab_store_facts_shards_cleanup (lab_store_facts_shards_t *s);
@@ -118,7 +120,8 @@ typedef struct {
    int64_t block_read_bytes; /* "bytes read" (cumulative, on-disk size) */
 } lab_store_facts_status_t;
 
-/* lab_store_facts_server_status -- the facts of a serverStatus reply; a field of the wrong type is an error. */
+/* lab_store_facts_server_status -- the facts of a serverStatus reply; a field of the wrong type is an error.
+ */
 bool lab_store_facts_server_status (const bson_t *reply, lab_store_facts_status_t *out, bson_error_t *error);
 
 /* ---- getDiagnosticData: systemMetrics.disks ------------------------------------------------------ */
@@ -135,7 +138,7 @@ typedef struct {
 typedef struct {
    bool have_system_metrics; /* data.systemMetrics present (FTDC running, Linux) */
    bool have_disks;          /* systemMetrics.disks present (mongod lists none without /sys/block access) */
-   lab_store_facts_disk_t *disks;  /* in reply order */
+   lab_store_facts_disk_t *disks; /* in reply order */
    size_t ndisks;
    bool disks_not_linux; /* systemMetrics.disks lists disks without any Linux field (reads,
                           * read_sectors): another platform's counters (Windows: performance
@@ -144,9 +147,9 @@ typedef struct {
    int64_t end_ms;       /* systemMetrics.end, else data.end; -1 absent */
 } lab_store_facts_disks_t;
 
-/* lab_store_facts_disks_from_diag -- the disks of a getDiagnosticData reply ({data: {systemMetrics: {disks}}}, or
- * the multi-service layout {data: {common: {systemMetrics}}}). A reply without systemMetrics is not an
- * error (mongos without a log path, FTDC disabled): have_system_metrics stays false. *out is always
+/* lab_store_facts_disks_from_diag -- the disks of a getDiagnosticData reply ({data: {systemMetrics:
+ * {disks}}}, or the multi-service layout {data: {common: {systemMetrics}}}). A reply without systemMetrics is
+ * not an error (mongos without a log path, FTDC disabled): have_system_metrics stays false. *out is always
  * initialized (free with lab_store_facts_disks_cleanup). */
 bool lab_store_facts_disks_from_diag (const bson_t *reply, lab_store_facts_disks_t *out, bson_error_t *error);
 
@@ -156,8 +159,8 @@ void lab_store_facts_disks_cleanup (lab_store_facts_disks_t *d);
 /* lab_store_facts_disks_find -- the disk named `name` ("sda" or "/dev/sda"), or NULL. */
 const lab_store_facts_disk_t *lab_store_facts_disks_find (const lab_store_facts_disks_t *d, const char *name);
 
-/* lab_store_facts_disks_elapsed_s -- seconds between two samples' end times; -1 when either is unknown, 0 when
- * both replies carry the same sample (FTDC samples once a second: ask again later). */
+/* lab_store_facts_disks_elapsed_s -- seconds between two samples' end times; -1 when either is unknown, 0
+ * when both replies carry the same sample (FTDC samples once a second: ask again later). */
 double lab_store_facts_disks_elapsed_s (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b);
 
 /* iostat's figures between two samples of one disk, with the same names and rules as the local sampler
@@ -165,19 +168,20 @@ double lab_store_facts_disks_elapsed_s (const lab_store_facts_disks_t *a, const 
  * else a reset (delta 0); an absent counter counts as 0. */
 typedef lab_iostat_t lab_store_facts_disk_delta_t; /* core/iostat.h: the one copy of the arithmetic */
 
-/* lab_store_facts_disk_delta -- the figures from sample a (older; NULL: the disk was absent then, all zero) to b
- * (newer) taken elapsed_s apart; rates are 0 when elapsed_s <= 0. */
-void lab_store_facts_disk_delta (const lab_store_facts_disk_t *a, const lab_store_facts_disk_t *b, double elapsed_s,
-                           lab_store_facts_disk_delta_t *d);
+/* lab_store_facts_disk_delta -- the figures from sample a (older; NULL: the disk was absent then, all zero)
+ * to b (newer) taken elapsed_s apart; rates are 0 when elapsed_s <= 0. */
+void lab_store_facts_disk_delta (const lab_store_facts_disk_t *a, const lab_store_facts_disk_t *b,
+                                 double elapsed_s, lab_store_facts_disk_delta_t *d);
 
-/* lab_store_facts_disks_pick -- the disk to report between samples a and b: `override` ("sda" or "/dev/sda") when
- * given (an error naming the disks listed when b lacks it); else the disk with the most sectors read
+/* lab_store_facts_disks_pick -- the disk to report between samples a and b: `override` ("sda" or "/dev/sda")
+ * when given (an error naming the disks listed when b lacks it); else the disk with the most sectors read
  * between the samples (ties: most reads, then the first listed). A disk absent from a had all-zero
  * counters then (mongod omits such disks): *disk_a is then NULL. `reason`
  * (may be NULL) how it was made. False when b lists no disk. */
-bool lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b, const char *override,
-                           const lab_store_facts_disk_t **disk_a, const lab_store_facts_disk_t **disk_b, char *reason,
-                           size_t reason_len, bson_error_t *error);
+bool lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b,
+                                 const char *override, const lab_store_facts_disk_t **disk_a,
+                                 const lab_store_facts_disk_t **disk_b, char *reason, size_t reason_len,
+                                 bson_error_t *error);
 
 /* ---- listIndexes -------------------------------------------------------------------------------- */
 
@@ -223,8 +227,9 @@ typedef enum {
  * (MEMBER_CHANGED, whatever its pid or start); the same host with a start time LAB_FACTS_START_SLACK_MS or
  * more away, or a new pid (also a pid reused with a new start: the start decides) is SAME_HOST; without
  * start times, an uptime that went back is SAME_HOST too. `why` gets the reason in words. Pure. */
-lab_store_facts_restart_t lab_store_facts_restart_of (const lab_store_facts_proc_t *before, const lab_store_facts_proc_t *after,
-                                          char *why, size_t len);
+lab_store_facts_restart_t lab_store_facts_restart_of (const lab_store_facts_proc_t *before,
+                                                      const lab_store_facts_proc_t *after, char *why,
+                                                      size_t len);
 
 /* lab_store_facts_restart_name -- "none", "restarted" or "member_changed". */
 const char *lab_store_facts_restart_name (lab_store_facts_restart_t r);
@@ -254,8 +259,8 @@ typedef struct {
    bool blocking_sort, multikey, collscan; /* any part's */
 } lab_store_facts_plan_t;
 
-/* lab_store_facts_explain_parse -- the winning plan(s) of an explain reply (verbosity queryPlanner) of a find or
- * an aggregate: classic trees (winningPlan.stage / inputStage(s)), SBE (winningPlan.queryPlan), an
+/* lab_store_facts_explain_parse -- the winning plan(s) of an explain reply (verbosity queryPlanner) of a find
+ * or an aggregate: classic trees (winningPlan.stage / inputStage(s)), SBE (winningPlan.queryPlan), an
  * aggregation's stages[] ($cursor.queryPlanner, and a blocking $sort stage), mongos (winningPlan.shards[]
  * of a find, shards{} of an aggregate: one part per shard), and FerretDB 1.24 (queryPlanner.Plan with
  * sortPushdown). A field of the wrong type, or a reply with no plan at all, is LAB_STORE_ERR_BAD_REPLY. */

@@ -167,7 +167,8 @@ lab_store_create_index (lab_store_session_t *sess, const char *coll, const char 
 }
 
 bool
-lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                     bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
 }
@@ -235,7 +236,8 @@ keep_first (const bson_t *doc, void *ctx)
 
 /* lab_store_find_id -- see store.h: one indexed find (a missing collection says so itself). */
 bool
-lab_store_find_id (lab_store_session_t *sess, const char *coll, const char *id, bson_t **doc, bson_error_t *error)
+lab_store_find_id (lab_store_session_t *sess, const char *coll, const char *id, bson_t **doc,
+                   bson_error_t *error)
 {
    find_id_t f = { NULL };
    bson_value_t v;
@@ -307,7 +309,8 @@ uuid_equal (const bson_value_t *a, const bson_value_t *b)
 
 /* lab_store_mark_get -- see store.h. */
 bool
-lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, bool *foreign, bson_error_t *error)
+lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
+                    bson_error_t *error)
 {
    bson_t *raw = NULL;
    bson_value_t uuid;
@@ -349,8 +352,8 @@ lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, b
 
 /* lab_store_mark_set -- see store.h. */
 bool
-lab_store_mark_set (lab_store_session_t *sess, const char *coll, const char *key, const bson_t *value, bool *set,
-                    bson_error_t *error)
+lab_store_mark_set (lab_store_session_t *sess, const char *coll, const char *key, const bson_t *value,
+                    bool *set, bson_error_t *error)
 {
    bson_t *doc = NULL, fields = BSON_INITIALIZER;
    bson_iter_t it;
@@ -449,9 +452,9 @@ lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bso
 
       if ((int64_t)d->len > info.max_bson_bytes) {
          lab_store_insert_result_add_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
-                                      "document %zu is %u bytes, over the %" PRId64
-                                      "-byte BSON document limit",
-                                      i, d->len, info.max_bson_bytes);
+                                            "document %zu is %u bytes, over the %" PRId64
+                                            "-byte BSON document limit",
+                                            i, d->len, info.max_bson_bytes);
          continue;
       }
       if (!bson_iter_init_find (&it, d, "_id")) {
@@ -493,8 +496,8 @@ lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_
 }
 
 bool
-lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                     int64_t *deleted, bson_error_t *error)
+lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                     const bson_value_t *value, int64_t *deleted, bson_error_t *error)
 {
    int64_t dummy;
    return check_coll (coll, error) &&
@@ -558,8 +561,8 @@ lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const cha
 /* describe_walk -- the generic description of a sorted read: the walk of the index on `field` with a
  * fetch of each record, as the embedded store does it (store.h); NO_INDEX as sorted_open gives it. */
 static bool
-describe_walk (lab_store_session_t *sess, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
-               bson_t *out, bson_error_t *error)
+describe_walk (lab_store_session_t *sess, const char *coll, const char *field,
+               const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
    bson_t walk, key;
    bool has;
@@ -641,8 +644,8 @@ lab_store_cursor_close (lab_store_cursor_t *cur)
 }
 
 bool
-lab_store_partition (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                     int *nbounds, bson_error_t *error)
+lab_store_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                     bson_value_t **bounds, int *nbounds, bson_error_t *error)
 {
    *bounds = NULL;
    *nbounds = 0;
@@ -709,8 +712,8 @@ lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_s
 }
 
 bool
-lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
-                          int *nranges, bson_error_t *error)
+lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                          lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error)
 {
    *ranges = NULL;
    *nranges = 0;
@@ -800,8 +803,8 @@ lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *erro
 }
 
 bool
-lab_store_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                      int64_t **rids, size_t *n, bson_error_t *error)
+lab_store_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
+                      const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error)
 {
    *rids = NULL;
    *n = 0;
@@ -822,8 +825,9 @@ lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *page
 }
 
 bool
-lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *opts,
-                               lab_store_leaf_estimate_t *est, bson_error_t *error)
+lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                               const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,
+                               bson_error_t *error)
 {
    lab_store_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
 
@@ -847,4 +851,3 @@ lab_store_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int
 {
    return store->ops->cycle (store, hook, ctx, ready_timeout_ms > 0 ? ready_timeout_ms : 60000, error);
 }
-

@@ -5,8 +5,8 @@
  * Two backends implement it: MongoDB through libmongoc (`mongodb://`, `mongodb+srv://`, also via mongos)
  * and an embedded WiredTiger store laid out as mongod lays it out (`wiredtiger:DIR`).
  *
- * Threads: one lab_store_t is shared; each thread opens its own lab_store_session_t (a WiredTiger session, or a
- * client popped from the mongoc pool) and uses it alone. Cursors belong to the session that opened them.
+ * Threads: one lab_store_t is shared; each thread opens its own lab_store_session_t (a WiredTiger session, or
+ * a client popped from the mongoc pool) and uses it alone. Cursors belong to the session that opened them.
  *
  * Errors: every fallible call takes a bson_error_t *; store-level conditions use LAB_ERROR_STORE codes
  * (error.h) so callers can tell "no such collection" from an IO failure.
@@ -38,8 +38,8 @@ typedef struct {
    char *uri_db;  /* LAB_BACKEND_MONGO: database named in the URI path, or NULL */
 } lab_store_uri_t;
 
-/* lab_store_uri_parse -- parse `s` into *out (caller frees with lab_store_uri_cleanup). Unknown schemes, an empty
- * wiredtiger directory and a MongoDB URI libmongoc refuses give LAB_STORE_ERR_BAD_URI. */
+/* lab_store_uri_parse -- parse `s` into *out (caller frees with lab_store_uri_cleanup). Unknown schemes, an
+ * empty wiredtiger directory and a MongoDB URI libmongoc refuses give LAB_STORE_ERR_BAD_URI. */
 bool lab_store_uri_parse (const char *s, lab_store_uri_t *out, bson_error_t *error);
 
 /* lab_store_uri_cleanup -- free what lab_store_uri_parse allocated. */
@@ -78,7 +78,8 @@ typedef struct {
 /* zstd level of the embedded store's compressor by default: mongod's zstdCompressionLevel default. */
 #define LAB_ZSTD_DEFAULT_LEVEL 6
 
-/* lab_store_block_compressor_check -- `name` is one of none, snappy, zlib, zstd; LAB_ERROR_USAGE otherwise. */
+/* lab_store_block_compressor_check -- `name` is one of none, snappy, zlib, zstd; LAB_ERROR_USAGE otherwise.
+ */
 bool lab_store_block_compressor_check (const char *name, bson_error_t *error);
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an
@@ -133,7 +134,8 @@ bool lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t
 
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
  * fine). On the embedded store, an index created after its data is built with a bulk cursor. */
-bool lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+bool lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field,
+                             bson_error_t *error);
 
 /* lab_store_has_index -- *has = an index exists whose first key is `field` (`_id` always has one). */
 bool lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
@@ -151,7 +153,8 @@ bool lab_store_count (lab_store_session_t *sess, const char *coll, int64_t *coun
  * sizes of ranges: MongoDB the `count` command without a query (no scan; may drift after an unclean
  * shutdown, counts orphans on a sharded cluster; FerretDB counts); embedded: the exact count, which costs
  * nothing there. A missing collection: LAB_STORE_ERR_NO_COLLECTION. */
-bool lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count,
+                                bson_error_t *error);
 
 typedef struct {
    int64_t count;
@@ -163,7 +166,8 @@ typedef struct {
 } lab_store_coll_stats_t;
 
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
-bool lab_store_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error);
+bool lab_store_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,
+                      bson_error_t *error);
 
 /* lab_store_find_id -- *doc = the document of `coll` whose _id is the string `id` (caller destroys), or
  * NULL when there is none or the collection does not exist (small bookkeeping documents: checkpoints,
@@ -195,7 +199,8 @@ bool lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_valu
 
 /* lab_store_mark_put -- replace the marker of `coll` with {_id: coll, layoutlab: 1, fields..., uuid (the
  * collection's, when the backend has one; any "uuid" in `fields` is ignored)}; `coll` should exist. */
-bool lab_store_mark_put (lab_store_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error);
+bool lab_store_mark_put (lab_store_session_t *sess, const char *coll, const bson_t *fields,
+                         bson_error_t *error);
 
 /* lab_store_mark_get -- *doc = the marker of `coll` without _id (caller destroys) when `coll` is
  * layoutlab's, else NULL; *foreign (may be NULL) = a marker exists but its UUID is not the collection's
@@ -218,8 +223,8 @@ typedef struct {
 } lab_store_write_error_t;
 
 typedef struct {
-   int64_t inserted;          /* documents written */
-   size_t nerrors;            /* per-document errors (each document not written) */
+   int64_t inserted;                /* documents written */
+   size_t nerrors;                  /* per-document errors (each document not written) */
    lab_store_write_error_t *errors; /* nerrors entries; free with lab_store_insert_result_cleanup */
 } lab_store_insert_result_t;
 
@@ -236,23 +241,25 @@ bool lab_store_insert_many (lab_store_session_t *sess, const char *coll, const b
  * or thread writes it, so several writers filling one collection in parallel leave the same RecordIds as
  * one writer would (a refused document leaves its RecordId unused). A position already taken fails the
  * batch (nothing is overwritten). A server assigns its own RecordIds: there `first` is ignored. */
-bool lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                               int64_t first, lab_store_insert_result_t *result, bson_error_t *error);
+bool lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                               size_t n, int64_t first, lab_store_insert_result_t *result,
+                               bson_error_t *error);
 void lab_store_insert_result_cleanup (lab_store_insert_result_t *result);
 
 /* lab_store_insert_result_add_error -- append one per-document error (printf-style message) to *result;
  * used by the backends and the generic size check. */
-void lab_store_insert_result_add_error (lab_store_insert_result_t *result, size_t index, uint32_t domain, uint32_t code,
-                                  const char *fmt, ...) BSON_GNUC_PRINTF (5, 6);
+void lab_store_insert_result_add_error (lab_store_insert_result_t *result, size_t index, uint32_t domain,
+                                        uint32_t code, const char *fmt, ...) BSON_GNUC_PRINTF (5, 6);
 
 /* lab_store_upsert_by_id -- replace the document whose _id equals doc's `_id`, or insert it. For small
  * bookkeeping documents (fold checkpoints). */
-bool lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+bool lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
+                             bson_error_t *error);
 
 /* lab_store_delete_eq -- delete every document with field == value; *deleted (may be NULL) gets the
  * number. The field must be `_id` or indexed. */
-bool lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                          int64_t *deleted, bson_error_t *error);
+bool lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                          const bson_value_t *value, int64_t *deleted, bson_error_t *error);
 
 /* lab_store_flush -- make writes durable (embedded: checkpoint; MongoDB: no-op). */
 bool lab_store_flush (lab_store_t *store, bson_error_t *error);
@@ -265,8 +272,9 @@ typedef bool (*lab_store_doc_cb_t) (const bson_t *doc, void *ctx);
 
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
  * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */
-bool lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+bool lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                        const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                        bson_error_t *error);
 
 typedef struct {
    const bson_value_t *lo; /* inclusive lower bound on the field, NULL: unbounded */
@@ -299,7 +307,7 @@ typedef struct {
 /* lab_store_sorted_open -- stream the collection's documents sorted by `field`, optionally limited to
  * [lo, hi); see the contract above. */
 lab_store_cursor_t *lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
-                                     const lab_store_sorted_opts_t *opts, bson_error_t *error);
+                                           const lab_store_sorted_opts_t *opts, bson_error_t *error);
 
 /* lab_store_sorted_describe -- append to `out` (an initialized document) what lab_store_sorted_open would
  * do with the same arguments, without reading any document, for a --plan:
@@ -339,8 +347,8 @@ void lab_store_values_free (bson_value_t *values, int n);
 /* lab_store_distinct_keys -- every distinct value of `field` in ascending order (numerically equal values
  * of different types count once; documents without the field give null). Reads only the index on `field`
  * (NO_INDEX without one). *keys is an array of *nkeys values; free with lab_store_values_free. */
-bool lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
-                              int64_t *nkeys, bson_error_t *error);
+bool lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
+                              bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
 
 /* ---- natural order: collection scans ----------------------------------------------------------- */
 
@@ -352,7 +360,7 @@ typedef struct {
 
 typedef struct {
    lab_store_natural_range_t range; /* {0, 0}: the whole collection */
-   int32_t batch_docs;        /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
+   int32_t batch_docs; /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
 } lab_store_natural_opts_t;
 
 /*
@@ -383,22 +391,22 @@ typedef struct {
 
 /* lab_store_natural_open -- stream the collection's documents in natural order, limited to opts->range
  * (see the contract above); opts may be NULL (the whole collection). */
-lab_store_cursor_t *lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
-                                      bson_error_t *error);
+lab_store_cursor_t *lab_store_natural_open (lab_store_session_t *sess, const char *coll,
+                                            const lab_store_natural_opts_t *opts, bson_error_t *error);
 
 /* lab_store_natural_ranges -- split the collection's natural order into at most `n` ranges that tile it
  * (each document in exactly one, the first from 0 and the last to 0), of about equal RecordId spans:
  * embedded, from its first and last RecordId (two cursor positionings, nothing else read); a collection
  * with fewer documents than n, or a server, gives fewer (MongoDB: one, {0, 0}). *ranges is bson_malloc'd
  * (caller bson_free()s). */
-bool lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
-                               int *nranges, bson_error_t *error);
+bool lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                               lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
 
 /* lab_store_natural_describe -- append to `out` what lab_store_natural_open would do, without reading a
  * document (for a --plan): backend, and command (MongoDB: the find command) or walk (embedded:
  * {collection, table, rid_lo, rid_hi}), index: null, blocking_sort: false, order. */
-bool lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
-                                 bson_t *out, bson_error_t *error);
+bool lab_store_natural_describe (lab_store_session_t *sess, const char *coll,
+                                 const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
 
 /* ---- server and engine facts ------------------------------------------------------------------- */
 
@@ -517,8 +525,9 @@ typedef struct {
  * quarter of it), one holding more than 1% of its data in the engine cache already (its pages would not be
  * read again: the sample needs it cold), and MongoDB. Nothing else may read the table meanwhile (its
  * statistic would count their pages too). opts may be NULL. */
-bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *opts,
-                                    lab_store_leaf_estimate_t *est, bson_error_t *error);
+bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                                    const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,
+                                    bson_error_t *error);
 
 /* ---- cold cycle -------------------------------------------------------------------------------- */
 

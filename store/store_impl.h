@@ -48,7 +48,8 @@ struct lab_store_ops {
    bool (*count) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    /* NULL: store.c uses count (exact where it costs nothing) */
    bool (*count_estimated) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-   bool (*stats) (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error);
+   bool (*stats) (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,
+                  bson_error_t *error);
    bool (*list) (lab_store_session_t *sess, char ***names, bson_error_t *error);
    /* NULL: no UUIDs (*has false) */
    bool (*coll_uuid) (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
@@ -60,13 +61,13 @@ struct lab_store_ops {
                         const size_t *orig_index, size_t n, int64_t first, lab_store_insert_result_t *result,
                         bson_error_t *error);
    bool (*upsert_by_id) (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
-   bool (*delete_eq) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                      int64_t *deleted, bson_error_t *error);
+   bool (*delete_eq) (lab_store_session_t *sess, const char *coll, const char *field,
+                      const bson_value_t *value, int64_t *deleted, bson_error_t *error);
    bool (*flush) (lab_store_t *store, bson_error_t *error);
    bool (*find_eq) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                     lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
-   bool (*sorted_open) (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
-                        bson_error_t *error);
+   bool (*sorted_open) (lab_store_cursor_t *cur, const char *coll, const char *field,
+                        const lab_store_sorted_opts_t *opts, bson_error_t *error);
    /* NULL: store.c checks the index with has_index and describes the generic index walk */
    bool (*sorted_describe) (lab_store_session_t *sess, const char *coll, const char *field,
                             const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
@@ -75,18 +76,18 @@ struct lab_store_ops {
                            const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
    int (*cursor_next) (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
    void (*cursor_close) (lab_store_cursor_t *cur);
-   bool (*partition) (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                      int *nbounds, bson_error_t *error);
+   bool (*partition) (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                      bson_value_t **bounds, int *nbounds, bson_error_t *error);
    bool (*distinct_keys) (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                           int64_t *nkeys, bson_error_t *error);
    /* natural order (store.h): the range is checked by store.c (rid_lo <= rid_hi unless rid_hi is 0);
     * cursors share cursor_next and cursor_close with sorted streams */
    bool (*natural_open) (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                          bson_error_t *error);
-   bool (*natural_ranges) (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
-                           int *nranges, bson_error_t *error);
-   bool (*natural_describe) (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
-                             bson_t *out, bson_error_t *error);
+   bool (*natural_ranges) (lab_store_session_t *sess, const char *coll, int n,
+                           lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
+   bool (*natural_describe) (lab_store_session_t *sess, const char *coll,
+                             const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
    bool (*server_info) (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
    bool (*engine_stats) (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error);
    bool (*data_files) (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
@@ -99,11 +100,12 @@ struct lab_store_ops {
    const char *(*home) (const lab_store_t *store);
    /* the cache sweep and locality (store.c checks the size; NULL: not supported) */
    bool (*set_cache_size) (lab_store_t *store, uint64_t bytes, bson_error_t *error);
-   bool (*record_ids) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                       int64_t **rids, size_t *n, bson_error_t *error);
+   bool (*record_ids) (lab_store_session_t *sess, const char *coll, const char *field,
+                       const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
    bool (*leaf_pages) (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
-   bool (*leaf_pages_estimate) (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *o,
-                                lab_store_leaf_estimate_t *est, bson_error_t *error);
+   bool (*leaf_pages_estimate) (lab_store_session_t *sess, const char *coll,
+                                const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                                bson_error_t *error);
    /* NULL: 0 (no server selection) */
    int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };

@@ -2,8 +2,8 @@
  * store_mongo.c -- the MongoDB backend of the store interface (mongodb://, mongodb+srv://, mongos), on
  * libmongoc 1.23.
  *
- * One mongoc_client_pool_t per store (error API v2); each lab_store_session_t pops one client and pushes it back
- * when closed. Sorted reads are aggregates [{$match}, {$sort: {field: 1}}] with `hint` to the field's
+ * One mongoc_client_pool_t per store (error API v2); each lab_store_session_t pops one client and pushes it
+ * back when closed. Sorted reads are aggregates [{$match}, {$sort: {field: 1}}] with `hint` to the field's
  * index, so mongod streams them in index order with no blocking sort (store.h, "The sorted-read
  * contract"); partition bounds and distinct keys are covered reads of that index. Batch sizes derive from
  * the collection's average document size, so that one reply stays far below the 48,000,000-byte message

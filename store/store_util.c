@@ -41,7 +41,7 @@ lab_store_block_compressor (const lab_store_t *store)
 /* lab_store_insert_result_add_error -- grow the error array by one. */
 void
 lab_store_insert_result_add_error (lab_store_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
-                             const char *fmt, ...)
+                                   const char *fmt, ...)
 {
    lab_store_write_error_t *e;
    va_list ap;

@@ -408,8 +408,9 @@ leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t start, int
 /* lab_wt_leaf_pages_estimate -- see store.h: a pilot of LEAF_PILOT_WINDOWS runs for the rows per page,
  * then o->windows runs of about o->pages_per_window pages each, between the pilot's. */
 bool
-lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *o,
-                            lab_store_leaf_estimate_t *est, bson_error_t *error)
+lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                            const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                            bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -509,7 +510,8 @@ done:
 
 /* lab_wt_has_index -- whether the collection has an index on field. */
 bool
-lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                  bson_error_t *error)
 {
    wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
    wt_coll_t *c;

@@ -116,8 +116,8 @@ set_bounds (wt_cur_t *wc, const char *field, const lab_store_sorted_opts_t *opts
 /* lab_wt_sorted_open -- a stream over the index on field from opts->lo (inclusive) to opts->hi
  * (exclusive); the session counts it so a drop leaves its cursors alone. */
 bool
-lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field, const lab_store_sorted_opts_t *opts,
-                    bson_error_t *error)
+lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
+                    const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
    wt_sess_t *ss = cur->sess->impl;
    wt_store_t *st = ss->st;
@@ -148,7 +148,8 @@ done:
 /* lab_wt_natural_open -- a stream over the collection's table from RecordId opts->range.rid_lo
  * (inclusive) to rid_hi (exclusive): the table cursor alone, no index. */
 bool
-lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts, bson_error_t *error)
+lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
+                     bson_error_t *error)
 {
    wt_sess_t *ss = cur->sess->impl;
    wt_store_t *st = ss->st;
@@ -394,8 +395,8 @@ same_body (const lab_buf_t *prev, const uint8_t *p, size_t blen)
 /* lab_wt_partition -- up to n-1 bounds splitting the index's entries into n ranges of about equal
  * counts; a bound is the first value of a range, never splitting equal values. */
 bool
-lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                  int *nbounds, bson_error_t *error)
+lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                  bson_value_t **bounds, int *nbounds, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    key_walk_t w;
@@ -561,8 +562,8 @@ done:
 
 /* lab_wt_natural_describe -- the walk lab_wt_natural_open would do. */
 bool
-lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts, bson_t *out,
-                         bson_error_t *error)
+lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
+                         bson_t *out, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_coll_t *c;

@@ -247,7 +247,8 @@ build_collect (build_part_t *p, bson_error_t *error)
          goto done;
       }
       lab_buf_reset (&key);
-      if (!lab_wt_field_value (&doc, p->field, &it, &val, error) || !lab_store_key_encode (val, &key, error)) {
+      if (!lab_wt_field_value (&doc, p->field, &it, &val, error) ||
+          !lab_store_key_encode (val, &key, error)) {
          lab_error_prefix (error, "build index on '%s' of '%s' (record %" PRId64 ")", p->field, p->c->name,
                            rid);
          goto done;

@@ -140,11 +140,12 @@ bool lab_wt_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, i
                    bson_error_t *error);
 bool lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
 /* wt_index.c / wt_coll.c: RecordIds of one key's index entries, a collection's leaf pages */
-bool lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        int64_t **rids, size_t *n, bson_error_t *error);
+bool lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
+                        const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 bool lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
-bool lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll, const lab_store_leaf_sample_opts_t *o,
-                                 lab_store_leaf_estimate_t *est, bson_error_t *error);
+bool lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                                 const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                                 bson_error_t *error);
 
 /* ---- wt_catalog.c: catalog, size storer, the collection list ------------------------------------ */
 
@@ -187,7 +188,8 @@ bool lab_wt_exists (lab_store_session_t *sess, const char *coll, bool *exists, b
 bool lab_wt_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_wt_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out, bson_error_t *error);
+bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out,
+                   bson_error_t *error);
 bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                        bson_error_t *error);
 
@@ -233,17 +235,21 @@ int lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_bu
 bool lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_value_t *value,
                      wt_coll_t **c, bson_error_t *error);
 
-bool lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+bool lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field,
+                          bson_error_t *error);
 
 /* ---- wt_record.c: the record store -------------------------------------------------------------- */
 
-bool lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                         size_t n, int64_t first, lab_store_insert_result_t *result, bson_error_t *error);
-bool lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
-bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                       int64_t *deleted, bson_error_t *error);
-bool lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                     lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+bool lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                         const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
+                         bson_error_t *error);
+bool lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
+                          bson_error_t *error);
+bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                       const bson_value_t *value, int64_t *deleted, bson_error_t *error);
+bool lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                     const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                     bson_error_t *error);
 
 /* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
 
@@ -251,15 +257,15 @@ bool lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *
                          const lab_store_sorted_opts_t *opts, bson_error_t *error);
 int lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
 void lab_wt_cursor_close (lab_store_cursor_t *cur);
-bool lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                       int *nbounds, bson_error_t *error);
-bool lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
-                           int64_t *nkeys, bson_error_t *error);
+bool lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                       bson_value_t **bounds, int *nbounds, bson_error_t *error);
+bool lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
+                           bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
 bool lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                           bson_error_t *error);
-bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
-                            int *nranges, bson_error_t *error);
-bool lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
-                              bson_t *out, bson_error_t *error);
+bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                            lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
+bool lab_wt_natural_describe (lab_store_session_t *sess, const char *coll,
+                              const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
 
 #endif

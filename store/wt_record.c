@@ -165,7 +165,7 @@ refuse_keys (lab_store_insert_result_t *result, size_t orig, wt_coll_t *c, const
       lab_value_text (bson_iter_value (&it), vs, sizeof vs);
    }
    lab_store_insert_result_add_error (result, orig, LAB_ERROR_STORE, kerr->code,
-                                "collection '%s', document _id %s: %s", c->name, vs, kerr->message);
+                                      "collection '%s', document _id %s: %s", c->name, vs, kerr->message);
 }
 
 /* refuse_dup -- record in result mongod's E11000 for a document whose _id exists. */
@@ -178,9 +178,9 @@ refuse_dup (lab_store_insert_result_t *result, size_t orig, wt_coll_t *c, const 
    if (bson_iter_init_find (&it, doc, "_id")) {
       lab_value_text (bson_iter_value (&it), vs, sizeof vs);
    }
-   lab_store_insert_result_add_error (result, orig, LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
-                                "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }",
-                                c->name, vs);
+   lab_store_insert_result_add_error (
+      result, orig, LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
+      "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }", c->name, vs);
 }
 
 /* insert_doc -- one document inside the group's transaction, at RecordId first + orig + 1 (first >= 0)
@@ -259,8 +259,9 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
 /* lab_wt_insert_many -- the documents in groups of WT_GROUP_DOCS / WT_GROUP_BYTES, one transaction
  * each, a group retried from scratch after a write conflict. */
 bool
-lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                    size_t n, int64_t first, lab_store_insert_result_t *result, bson_error_t *error)
+lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                    const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
+                    bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;

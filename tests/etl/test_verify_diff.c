@@ -35,7 +35,7 @@ static lab_store_session_t *sess;
 #define ASSERT_OK(expr, err)                                                                                 \
    do {                                                                                                      \
       if (!(expr)) {                                                                                         \
-         fail_msg ("%s failed: %s", #expr, (err).message);                                                  \
+         fail_msg ("%s failed: %s", #expr, (err).message);                                                   \
       }                                                                                                      \
    } while (0)
 
@@ -95,7 +95,8 @@ tool (const char *args, bson_t **sum, int expect)
    rc = lab_test_run (cmd, &out, &err);
    *sum = bson_new_from_json ((const uint8_t *)out, -1, &error);
    if (!*sum) {
-      fail_msg ("%s: exit %d, no JSON summary (%s)\nstdout: %s\nstderr: %s", cmd, rc, error.message, out, err);
+      fail_msg ("%s: exit %d, no JSON summary (%s)\nstdout: %s\nstderr: %s", cmd, rc, error.message, out,
+                err);
    }
    if (rc != expect) {
       fprintf (stderr, "%s: exit %d\n%s", cmd, rc, err);
@@ -148,8 +149,8 @@ expect_difference (const char *what, int key)
       }
       assert_false (lab_test_json_bool (sum, "verify.equal"));
       if (strncmp (str_at (sum, "verify.first_difference"), want, strlen (want)) != 0) {
-         fail_msg ("%s, --verify=%s: the first difference does not start with '%s': %s", what, methods[i], want,
-                   str_at (sum, "verify.first_difference"));
+         fail_msg ("%s, --verify=%s: the first difference does not start with '%s': %s", what, methods[i],
+                   want, str_at (sum, "verify.first_difference"));
       }
       bson_destroy (sum);
    }
@@ -312,7 +313,8 @@ setup (void **state)
       return -1;
    }
    if (!lab_store_drop (sess, "vd_src", &error) || !lab_store_drop (sess, "vd_dst", &error) ||
-       !lab_store_create (sess, "vd_src", &error) || !lab_store_create_index (sess, "vd_src", "bill_id", &error)) {
+       !lab_store_create (sess, "vd_src", &error) ||
+       !lab_store_create_index (sess, "vd_src", "bill_id", &error)) {
       fprintf (stderr, "cannot prepare vd_src: %s\n", error.message);
       return -1;
    }
@@ -322,15 +324,15 @@ setup (void **state)
          if (r >= 3 + b % 4) {
             continue;
          }
-         rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (b), "line", BCON_INT32 (r), "qty",
-                               BCON_INT32 (3), "amount", BCON_DOUBLE (r * 1.5 + b));
+         rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (b), "line", BCON_INT32 (r),
+                               "qty", BCON_INT32 (3), "amount", BCON_DOUBLE (r * 1.5 + b));
          id++;
       }
    }
    for (r = 0; r < BIG_ROWS; r++) {
       bson_snprintf (note, sizeof note, "a note long enough to split the master: %d", r);
-      rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (BIG), "line", BCON_INT32 (r), "qty",
-                            BCON_INT32 (3), "note", BCON_UTF8 (note));
+      rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (BIG), "line", BCON_INT32 (r),
+                            "qty", BCON_INT32 (3), "note", BCON_UTF8 (note));
       id++;
    }
    {
@@ -535,8 +537,8 @@ int
 main (int argc, char **argv)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_equal),         cmocka_unit_test (test_changed_value),
-      cmocka_unit_test (test_changed_type),  cmocka_unit_test (test_moved_row),
+      cmocka_unit_test (test_equal),          cmocka_unit_test (test_changed_value),
+      cmocka_unit_test (test_changed_type),   cmocka_unit_test (test_moved_row),
       cmocka_unit_test (test_duplicated_row), cmocka_unit_test (test_dropped_from_part),
       cmocka_unit_test (test_equal), /* every damage undone */
    };

@@ -233,8 +233,8 @@ check_one (const bson_value_t *v, int64_t rid, lab_buf_t *enc)
        used + 1 != uval.len) {
       abort (); /* the unique value's RecordId does not read back */
    }
-   if (!lab_store_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined) || joined.len != enc->len ||
-       memcmp (joined.data, enc->data, enc->len) != 0) {
+   if (!lab_store_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined) ||
+       joined.len != enc->len || memcmp (joined.data, enc->data, enc->len) != 0) {
       abort (); /* the unique-index entry does not join back to the key */
    }
    lab_buf_destroy (&full);

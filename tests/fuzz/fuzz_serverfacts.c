@@ -69,8 +69,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
       }
       if (disks.ndisks > 0) {
          (void)lab_store_facts_disks_find (&disks, disks.disks[0].name);
-         (void)lab_store_facts_disks_pick (&none, &disks, disks.disks[0].name, &da, &db, reason, sizeof reason,
-                                     &error);
+         (void)lab_store_facts_disks_pick (&none, &disks, disks.disks[0].name, &da, &db, reason,
+                                           sizeof reason, &error);
       }
    }
    lab_store_facts_disks_cleanup (&disks);

@@ -1511,26 +1511,26 @@ test_engine_sum (void **state)
 
    (void)state;
    each[0] = (lab_store_engine_stats_t){ .cache_bytes = 10,
-                                   .cache_max_bytes = 100,
-                                   .block_reads = 5,
-                                   .block_read_bytes = 500,
-                                   .cache_read_bytes = 7,
-                                   .cache_pages_read = 3,
-                                   .server_rss_bytes = 1000 };
+                                         .cache_max_bytes = 100,
+                                         .block_reads = 5,
+                                         .block_read_bytes = 500,
+                                         .cache_read_bytes = 7,
+                                         .cache_pages_read = 3,
+                                         .server_rss_bytes = 1000 };
    each[1] = (lab_store_engine_stats_t){ .cache_bytes = 20,
-                                   .cache_max_bytes = 200,
-                                   .block_reads = 6,
-                                   .block_read_bytes = 600,
-                                   .cache_read_bytes = -1,
-                                   .cache_pages_read = 4,
-                                   .server_rss_bytes = 2000 };
+                                         .cache_max_bytes = 200,
+                                         .block_reads = 6,
+                                         .block_read_bytes = 600,
+                                         .cache_read_bytes = -1,
+                                         .cache_pages_read = 4,
+                                         .server_rss_bytes = 2000 };
    each[2] = (lab_store_engine_stats_t){ .cache_bytes = -1,
-                                   .cache_max_bytes = 300,
-                                   .block_reads = 7,
-                                   .block_read_bytes = 700,
-                                   .cache_read_bytes = 9,
-                                   .cache_pages_read = 5,
-                                   .server_rss_bytes = -1 };
+                                         .cache_max_bytes = 300,
+                                         .block_reads = 7,
+                                         .block_read_bytes = 700,
+                                         .cache_read_bytes = 9,
+                                         .cache_pages_read = 5,
+                                         .server_rss_bytes = -1 };
    lab_scan_engine_sum (each, 3, true, &out);
    assert_int_equal (out.block_reads, 18);
    assert_int_equal (out.block_read_bytes, 1800);

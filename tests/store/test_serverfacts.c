@@ -1,7 +1,7 @@
 /*
- * test_serverfacts.c -- unit tests of store/serverfacts: hello, listShards, serverStatus and getDiagnosticData
- * replies recorded as canonical extended JSON (tests/store/data/serverfacts/, types as mongod sends them),
- * the iostat arithmetic between two FTDC samples and the choice of the disk to report.
+ * test_serverfacts.c -- unit tests of store/serverfacts: hello, listShards, serverStatus and
+ * getDiagnosticData replies recorded as canonical extended JSON (tests/store/data/serverfacts/, types as
+ * mongod sends them), the iostat arithmetic between two FTDC samples and the choice of the disk to report.
  */
 #include "tests/testutil.h"
 
@@ -234,7 +234,8 @@ test_seed_list (void **state)
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_store_facts_parse_seed_list ("h1:12a", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
-   assert_false (lab_store_facts_parse_seed_list ("fe80::1:27017", &set, &seeds, &n, &e)); /* IPv6 needs brackets */
+   assert_false (
+      lab_store_facts_parse_seed_list ("fe80::1:27017", &set, &seeds, &n, &e)); /* IPv6 needs brackets */
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_false (lab_store_facts_parse_seed_list ("[::1", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
@@ -538,7 +539,8 @@ test_disk_delta (void **state)
    assert_true (lab_store_facts_disks_from_diag (ra, &a, &e));
    assert_true (lab_store_facts_disks_from_diag (rb, &b, &e));
    dt = lab_store_facts_disks_elapsed_s (&a, &b);
-   lab_store_facts_disk_delta (lab_store_facts_disks_find (&a, "nvme0n1"), lab_store_facts_disks_find (&b, "nvme0n1"), dt, &d);
+   lab_store_facts_disk_delta (lab_store_facts_disks_find (&a, "nvme0n1"),
+                               lab_store_facts_disks_find (&b, "nvme0n1"), dt, &d);
    assert_int_equal (d.reads, 39170);
    assert_int_equal (d.read_bytes, 317600 * 512);
    assert_int_equal (d.read_time_ms, 78340);
@@ -556,7 +558,8 @@ test_disk_delta (void **state)
    assert_near (d.read_kb_s, 2.0, 1e-9);
 
    /* the same sample twice: no rates, no division by zero */
-   lab_store_facts_disk_delta (lab_store_facts_disks_find (&a, "sda"), lab_store_facts_disks_find (&a, "sda"), 0, &d);
+   lab_store_facts_disk_delta (lab_store_facts_disks_find (&a, "sda"), lab_store_facts_disks_find (&a, "sda"),
+                               0, &d);
    assert_int_equal (d.reads, 0);
    assert_true (d.reads_per_s == 0 && d.util_pct == 0);
    assert_true (d.read_await_ms == -1 && d.avg_read_bytes == -1);
@@ -910,7 +913,7 @@ test_index_serves_sort (void **state)
    (void)state;
 #define SERVES(j, expect)                                                                                    \
    d = json (j);                                                                                             \
-   assert_int_equal (lab_store_facts_index_serves_sort (d, "bill_id", &rank), expect);                             \
+   assert_int_equal (lab_store_facts_index_serves_sort (d, "bill_id", &rank), expect);                       \
    bson_destroy (d)
    SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1}, \"name\": \"bill_id_1\"}", true);
    assert_int_equal (rank, 2);

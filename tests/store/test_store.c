@@ -1531,13 +1531,12 @@ test_cycle_restart (void **state)
    cmocka_unit_test (test_collections), cmocka_unit_test (test_count_stats),                                 \
       cmocka_unit_test (test_find_eq), cmocka_unit_test (test_sorted_stream),                                \
       cmocka_unit_test (test_no_index), cmocka_unit_test (test_sorted_describe),                             \
-      cmocka_unit_test (test_natural),                                                                       \
-      cmocka_unit_test (test_selection_timeout), cmocka_unit_test (test_partition_distinct),                 \
-      cmocka_unit_test (test_partition_few_keys), cmocka_unit_test (test_threads),                           \
-      cmocka_unit_test (test_key_types), cmocka_unit_test (test_upsert_delete),                              \
-      cmocka_unit_test (test_duplicate_id), cmocka_unit_test (test_doc_size_limit),                          \
-      cmocka_unit_test (test_missing_collection), cmocka_unit_test (test_info_and_cycle),                    \
-      cmocka_unit_test (test_sweep_ops)
+      cmocka_unit_test (test_natural), cmocka_unit_test (test_selection_timeout),                            \
+      cmocka_unit_test (test_partition_distinct), cmocka_unit_test (test_partition_few_keys),                \
+      cmocka_unit_test (test_threads), cmocka_unit_test (test_key_types),                                    \
+      cmocka_unit_test (test_upsert_delete), cmocka_unit_test (test_duplicate_id),                           \
+      cmocka_unit_test (test_doc_size_limit), cmocka_unit_test (test_missing_collection),                    \
+      cmocka_unit_test (test_info_and_cycle), cmocka_unit_test (test_sweep_ops)
 
 int
 main (int argc, char **argv)

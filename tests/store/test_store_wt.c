@@ -382,8 +382,8 @@ test_concurrent (void **state)
 
 /* stream -- every document of a sorted stream: checks order of `field` (int32) and _id ties, returns n. */
 static int64_t
-stream (lab_store_session_t *s, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
-        int32_t *first, int32_t *last)
+stream (lab_store_session_t *s, const char *coll, const char *field, const bson_value_t *lo,
+        const bson_value_t *hi, int32_t *first, int32_t *last)
 {
    lab_store_sorted_opts_t o = { .lo = lo, .hi = hi };
    lab_store_cursor_t *cur;
