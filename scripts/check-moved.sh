@@ -14,8 +14,9 @@
 # GONE (no function of that name at HEAD). Exit 0 when no function is MOVED+CHANGED or GONE other than
 # those named in EXPECTED below with the reason; 1 otherwise (with a diff of each); 2 on usage.
 #
-# Formatting is not a change: both sides are compared with runs of white space made one space, so a line
-# that a longer name pushed past the column limit and clang-format broke compares equal.
+# Formatting is not a change: both sides are compared with runs of white space made one space and none
+# next to ( ) , ; so a line that a longer name pushed past the column limit and clang-format broke
+# compares equal.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,10 +58,7 @@ git archive "$base" $(git ls-tree --name-only "$base" $dirs 2>/dev/null) | tar -
 git archive "$head" $(git ls-tree --name-only "$head" $dirs 2>/dev/null) | tar -x -C "$tmp/head"
 # BASE's text with the renames applied, as if they had been made before the move
 if [ ${#maps[@]} -gt 0 ]; then
-  prog=$(cat "${maps[@]}" | sed 's/#.*//' | awk 'NF == 2 {
-    old = $1; new = $2
-    if (old ~ /\*$/) { sub(/\*$/, "", old); sub(/\*$/, "", new); printf "s/\\b%s(?=\\w)/%s/g;\n", old, new }
-    else printf "s/\\b%s\\b/%s/g;\n", old, new }')
+  prog=$("$here/scripts/rename.sh" --program "${maps[@]}")
   find "$tmp/base" -name '*.[ch]' -print0 | xargs -0 perl -pi -e "$prog"
 fi
 git diff --name-status -M "$base" "$head" | awk '$1 ~ /^R/ { print $2, $3 }' >"$tmp/renamed"
@@ -105,7 +103,8 @@ def functions(root):
     return out
 
 def norm(body):
-    return re.sub(r"\s+", " ", body).strip()
+    # white space is not a change: runs become one space, and none is kept next to ( ) , ;
+    return re.sub(r" ?([(),;]) ?", r"\1", re.sub(r"\s+", " ", body)).strip()
 
 base = functions(os.path.join(tmp, "base"))
 head = functions(os.path.join(tmp, "head"))
