@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "core/progress.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "datasets/gen.h"
 
 /* ---- generate ---------------------------------------------------------------------------------- */
@@ -23,7 +23,7 @@ typedef struct {
    size_t batch_docs; /* 0: 1000; also the rows of one worker's chunk */
    int parallel;      /* --parallel: workers generating and writing (0: 1) */
    lab_progress_mode_t progress;
-   const bson_t *provenance; /* the collection's marker fields (core/mark.h), written before its first
+   const bson_t *provenance; /* the collection's marker fields (store/mark.h), written before its first
                               * document; NULL: none */
 } lab_generate_opts_t;
 
@@ -81,7 +81,7 @@ typedef struct {
    const char *const *files;
    size_t nfiles;
    lab_progress_mode_t progress;
-   const bson_t *provenance; /* the collection's marker fields (core/mark.h), written before its first
+   const bson_t *provenance; /* the collection's marker fields (store/mark.h), written before its first
                               * document when this import creates or replaces it (not --append to one
                               * that holds documents); NULL: none */
 } lab_import_opts_t;
@@ -159,7 +159,7 @@ bool lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_exp
  * (drop it first with `drop`; an existing non-empty one is LAB_STORE_ERR_EXISTS unless `append`, the
  * message suggesting --append when `allow_append`). *owned: this run may drop it again on failure; an
  * owned collection gets the marker `provenance` (NULL: none) before its first document. */
-bool lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append,
+bool lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append,
                               bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error);
 
 #endif

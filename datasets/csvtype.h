@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/keyenc.h" /* lab_buf_t */
+#include "store/keyenc.h" /* lab_buf_t */
 
 typedef enum {
    LAB_CSV_AUTO = 0,

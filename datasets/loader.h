@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/store.h"
+#include "store/store.h"
 
 typedef struct {
    size_t batch_docs;    /* documents per batch (default 1000) */

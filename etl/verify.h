@@ -14,7 +14,7 @@
  * Two methods read the collections differently:
  *
  * multiset (the default) -- two natural-order scans (store.h: collection scans, no index, each data page
- * read once), run concurrently by `workers` threads over ranges of both collections (core/natural.h):
+ * read once), run concurrently by `workers` threads over ranges of both collections (store/natural.h):
  * each thread adds every row it reads to its own map of master -> {rows, checksum} (the source's rows
  * under their key; a destination document's rows under its key, with its parts, size and buckets), the
  * maps are merged, and the masters are then accounted in key order. Independent of the fold's own read
@@ -49,7 +49,7 @@
 #define LAB_ETL_VERIFY_H
 
 #include "core/progress.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "fold.h"
 
 /* The two methods (see above). */

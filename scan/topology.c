@@ -1,46 +1,46 @@
 /*
- * topology.c -- the deployment a scan runs against (topology.h): hello and listShards through the store's
- * generic command call, a direct connection per shard behind mongos, readiness of every shard after a
- * cold step, and getDiagnosticData samples for the server-side disk figures. The replies are parsed by
- * core/serverfacts.h.
+ * topology.c -- the deployment a scan runs against (topology.h): hello and listShards through the store
+ * (store/deploy.h, which also builds the URIs of direct connections), a direct connection per shard
+ * behind mongos, readiness of every shard after a cold step, and getDiagnosticData samples for the
+ * server-side disk figures. The replies are parsed by store/serverfacts.h. Messages go through the scan's
+ * log (lab_scan_say): nothing here prints.
  */
 #include "scan/topology.h"
 
 #include "core/error.h"
-#include "core/log.h"
+#include "store/deploy.h"
 
-#include <mongoc/mongoc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none" };
 
-/* lab_server_disk_parse -- see topology.h. */
+/* lab_scan_server_disk_parse -- see topology.h. */
 bool
-lab_server_disk_parse (const char *s, lab_server_disk_t *out)
+lab_scan_server_disk_parse (const char *s, lab_scan_server_disk_t *out)
 {
    int i;
 
    for (i = 0; i < 4; i++) {
       if (strcmp (s, server_disk_names[i]) == 0) {
-         *out = (lab_server_disk_t)i;
+         *out = (lab_scan_server_disk_t)i;
          return true;
       }
    }
    return false;
 }
 
-/* lab_server_disk_name -- see topology.h. */
+/* lab_scan_server_disk_name -- see topology.h. */
 const char *
-lab_server_disk_name (lab_server_disk_t d)
+lab_scan_server_disk_name (lab_scan_server_disk_t d)
 {
    return (unsigned)d < 4 ? server_disk_names[d] : "none";
 }
 
 /* lab_scan_server_info -- see topology.h. */
 bool
-lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_scan_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    const char *force = getenv (LAB_SCAN_TEST_FORCE_REMOTE_ENV);
 
@@ -54,192 +54,10 @@ lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t 
    return true;
 }
 
-/* The router URI's options a direct connection to a shard keeps (docs/mongodb-compat.md, "Shard URIs"):
- * TLS (the shard speaks the cluster's TLS), timeouts (the user's patience, e.g. for a failover),
- * compression and retries. Credentials, appName and compressors are carried separately. Not kept:
- * replicaSet, directConnection (the shard's own), readPreference/readPreferenceTags/maxStalenessSeconds
- * (the connection is direct to one member), loadBalanced, srvServiceName/srvMaxHosts, w/journal/
- * wtimeoutMS/readConcernLevel (the shard connection only reads statistics), pool sizes, localThresholdMS. */
-static const char *const carried_options[] = {
-   MONGOC_URI_TLS,
-   MONGOC_URI_TLSCAFILE,
-   MONGOC_URI_TLSCERTIFICATEKEYFILE,
-   MONGOC_URI_TLSCERTIFICATEKEYFILEPASSWORD,
-   MONGOC_URI_TLSALLOWINVALIDCERTIFICATES,
-   MONGOC_URI_TLSALLOWINVALIDHOSTNAMES,
-   MONGOC_URI_TLSINSECURE,
-   MONGOC_URI_TLSDISABLEOCSPENDPOINTCHECK,
-   MONGOC_URI_TLSDISABLECERTIFICATEREVOCATIONCHECK,
-   MONGOC_URI_CONNECTTIMEOUTMS,
-   MONGOC_URI_SOCKETTIMEOUTMS,
-   MONGOC_URI_SERVERSELECTIONTIMEOUTMS,
-   MONGOC_URI_SERVERSELECTIONTRYONCE,
-   MONGOC_URI_HEARTBEATFREQUENCYMS,
-   MONGOC_URI_SOCKETCHECKINTERVALMS,
-   MONGOC_URI_ZLIBCOMPRESSIONLEVEL,
-   MONGOC_URI_RETRYREADS,
-   MONGOC_URI_RETRYWRITES,
-   NULL,
-};
-
-/* append_enc -- s, percent-encoded (RFC 3986 unreserved characters kept). */
-static void
-append_enc (bson_string_t *out, const char *s)
-{
-   static const char hex[] = "0123456789ABCDEF";
-   const unsigned char *p;
-
-   for (p = (const unsigned char *)s; *p; p++) {
-      if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-          *p == '.' || *p == '_' || *p == '~') {
-         bson_string_append_c (out, (char)*p);
-      } else {
-         bson_string_append_c (out, '%');
-         bson_string_append_c (out, hex[*p >> 4]);
-         bson_string_append_c (out, hex[*p & 15]);
-      }
-   }
-}
-
-/* append_opt -- "&name=" + the encoded value. */
-static void
-append_opt (bson_string_t *out, const char *name, const char *value)
-{
-   bson_string_append_printf (out, "&%s=", name);
-   append_enc (out, value);
-}
-
-/* append_auth_options -- the auth options (user:password@ goes before the host, lab_scan_direct_uri):
- * authSource as libmongoc resolves it for the router URI (explicit, else per mechanism, else the URI's
- * database, else admin: the shard URI has no database to fall back on), authMechanism and its
- * properties. Nothing without a user name or a mechanism.
- *
- * The properties are written KEY:VALUE,KEY:VALUE in the order libmongoc read them, keys and values
- * percent-encoded (',' and ':' included, as the connection string spec asks). libmongoc 1.23 decodes
- * the whole option value before splitting it (mongoc-uri.c: mongoc_uri_split_option, then
- * mongoc_uri_parse_auth_mechanism_properties), so the encoding protects only '&', '%' and the like; a
- * ',' or ':' inside a value comes through because the router's value was split the same way: a value
- * holding a ':' before any ',' ran to the end of the router's string, and staying last it does here too
- * (tests/scan/test_scan_unit.c, test_direct_uri, pins each case). */
-static void
-append_auth_options (bson_string_t *out, const mongoc_uri_t *ru)
-{
-   const char *mech = mongoc_uri_get_auth_mechanism (ru);
-   bson_t props;
-   bson_iter_t it;
-   bool first = true;
-
-   if (!mongoc_uri_get_username (ru) && !mech) {
-      return;
-   }
-   append_opt (out, "authSource", mongoc_uri_get_auth_source (ru));
-   if (mech) {
-      append_opt (out, "authMechanism", mech);
-   }
-   if (mongoc_uri_get_mechanism_properties (ru, &props)) {
-      if (bson_iter_init (&it, &props)) {
-         while (bson_iter_next (&it)) {
-            if (!BSON_ITER_HOLDS_UTF8 (&it)) {
-               continue;
-            }
-            bson_string_append (out, first ? "&authMechanismProperties=" : ",");
-            append_enc (out, bson_iter_key (&it));
-            bson_string_append_c (out, ':');
-            append_enc (out, bson_iter_utf8 (&it, NULL));
-            first = false;
-         }
-      }
-      bson_destroy (&props);
-   }
-}
-
-/* append_carried -- the carried_options the router URI sets (typed as libmongoc types them), appName and
- * compressors. TLS also when libmongoc turned it on implicitly (mongodb+srv://). */
-static void
-append_carried (bson_string_t *out, const mongoc_uri_t *ru)
-{
-   const char *const *k;
-   const char *v;
-   bson_iter_t it;
-   bool first = true;
-
-   for (k = carried_options; *k; k++) {
-      if (strcmp (*k, MONGOC_URI_TLS) == 0) {
-         if (mongoc_uri_get_tls (ru)) {
-            bson_string_append (out, "&tls=true");
-         }
-         continue;
-      }
-      if (!mongoc_uri_has_option (ru, *k)) {
-         continue;
-      }
-      if (mongoc_uri_option_is_bool (*k)) {
-         bson_string_append_printf (out, "&%s=%s", *k,
-                                    mongoc_uri_get_option_as_bool (ru, *k, false) ? "true" : "false");
-      } else if (mongoc_uri_option_is_int32 (*k)) {
-         bson_string_append_printf (out, "&%s=%d", *k, (int)mongoc_uri_get_option_as_int32 (ru, *k, 0));
-      } else if (mongoc_uri_option_is_int64 (*k)) {
-         bson_string_append_printf (out, "&%s=%lld", *k,
-                                    (long long)mongoc_uri_get_option_as_int64 (ru, *k, 0));
-      } else if ((v = mongoc_uri_get_option_as_utf8 (ru, *k, NULL))) {
-         append_opt (out, *k, v);
-      }
-   }
-   if ((v = mongoc_uri_get_appname (ru))) {
-      append_opt (out, "appName", v);
-   }
-   if (mongoc_uri_get_compressors (ru) && bson_iter_init (&it, mongoc_uri_get_compressors (ru))) {
-      while (bson_iter_next (&it)) {
-         bson_string_append (out, first ? "&compressors=" : ",");
-         append_enc (out, bson_iter_key (&it));
-         first = false;
-      }
-   }
-}
-
-/* lab_scan_direct_uri -- see topology.h. */
-char *
-lab_scan_direct_uri (const char *router_uri, const char *host, int port, bson_error_t *error)
-{
-   mongoc_uri_t *ru = NULL;
-   bson_string_t *out;
-   bson_error_t perr;
-   const char *user = NULL, *pass = NULL;
-
-   if (router_uri &&
-       (strncmp (router_uri, "mongodb://", 10) == 0 || strncmp (router_uri, "mongodb+srv://", 14) == 0)) {
-      ru = mongoc_uri_new_with_error (router_uri, &perr);
-      if (!ru) {
-         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_TOPOLOGY, "the router URI does not parse: %s",
-                        perr.message);
-         return NULL;
-      }
-      user = mongoc_uri_get_username (ru);
-      pass = mongoc_uri_get_password (ru);
-   }
-   out = bson_string_new ("mongodb://");
-   if (user) {
-      append_enc (out, user);
-      if (pass) {
-         bson_string_append_c (out, ':');
-         append_enc (out, pass);
-      }
-      bson_string_append_c (out, '@');
-   }
-   bson_string_append_printf (out, strchr (host, ':') ? "[%s]:%d" : "%s:%d", host, port);
-   bson_string_append (out, "/?directConnection=true");
-   if (ru) {
-      append_auth_options (out, ru);
-      append_carried (out, ru);
-      mongoc_uri_destroy (ru);
-   }
-   return bson_string_free (out, false);
-}
-
 /* lab_scan_shard_uri -- see topology.h. */
 char *
-lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
-                    const char *router_uri, bson_error_t *error)
+lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides,
+                    size_t n, const char *router_uri, bson_error_t *error)
 {
    size_t i, npos = 0;
    const char *positional = NULL;
@@ -268,54 +86,12 @@ lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *co
                      shard->host ? shard->host : "", shard->id ? shard->id : "NAME");
       return NULL;
    }
-   return lab_scan_direct_uri (router_uri, shard->seeds[0].host, (int)shard->seeds[0].port, error);
-}
-
-/* lab_scan_primary_uri -- see topology.h. */
-bool
-lab_scan_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bson_error_t *error)
-{
-   lab_facts_topology_t ft;
-   lab_facts_hostport_t *seeds = NULL;
-   char *set = NULL;
-   size_t nseeds = 0;
-   bool ok = false;
-
-   *out = NULL;
-   if (!lab_facts_topology_from_hello (hello, &ft, error)) {
-      goto done;
-   }
-   if (ft.kind != LAB_TOPO_REPLSET || ft.is_writable_primary || !ft.primary[0] ||
-       (ft.me[0] && strcmp (ft.me, ft.primary) == 0)) {
-      ok = true; /* this member is the one to follow (or no other is known) */
-      goto done;
-   }
-   if (!lab_facts_parse_seed_list (ft.primary, &set, &seeds, &nseeds, error)) {
-      lab_error_prefix (error, "the primary a shard member names ('%s')", ft.primary);
-      goto done;
-   }
-   *out = lab_scan_direct_uri (shard_uri, seeds[0].host, (int)seeds[0].port, error);
-   ok = *out != NULL;
-done:
-   lab_facts_topology_cleanup (&ft);
-   bson_free (set);
-   bson_free (seeds);
-   return ok;
-}
-
-/* lab_scan_auth_failed -- see topology.h. */
-bool
-lab_scan_auth_failed (const bson_error_t *e)
-{
-   return (e->domain == MONGOC_ERROR_CLIENT && e->code == MONGOC_ERROR_CLIENT_AUTHENTICATE) ||
-          ((e->domain == MONGOC_ERROR_SERVER || e->domain == MONGOC_ERROR_QUERY ||
-            e->domain == MONGOC_ERROR_COMMAND) &&
-           e->code == 18);
+   return lab_store_direct_uri (router_uri, shard->seeds[0].host, (int)shard->seeds[0].port, error);
 }
 
 /* has_override -- --shard-uri names this shard (NAME=URI, or a bare URI at its position). */
 static bool
-has_override (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n)
+has_override (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n)
 {
    size_t i, npos = 0;
 
@@ -359,19 +135,6 @@ shard_auth_error (bson_error_t *error, const lab_scan_target_t *g, const char *w
                   g->name, where, cause, g->name, where);
 }
 
-/* admin_simple -- {name: 1} on admin through the store; *reply always initialized. */
-static bool
-admin_simple (lab_store_t *store, const char *name, bson_t *reply, bson_error_t *error)
-{
-   bson_t cmd = BSON_INITIALIZER;
-   bool ok;
-
-   BSON_APPEND_INT32 (&cmd, name, 1);
-   ok = lab_store_command_simple (store, "admin", &cmd, reply, error);
-   bson_destroy (&cmd);
-   return ok;
-}
-
 /* target_self -- the store's own server as the one target. */
 static bool
 target_self (lab_scan_topology_t *t, lab_store_t *store, bson_error_t *error)
@@ -393,7 +156,8 @@ target_self (lab_scan_topology_t *t, lab_store_t *store, bson_error_t *error)
  * connect directly to that primary instead (same options): the statistics must be those of the member
  * mongos reads from. Checked once, when the shard is opened. */
 static bool
-follow_primary (lab_scan_target_t *g, const char *suri, const lab_store_opts_t *so, bson_error_t *error)
+follow_primary (const lab_scan_opts_t *o, lab_scan_target_t *g, const char *suri, const lab_store_opts_t *so,
+                bson_error_t *error)
 {
    bson_t reply;
    char *uri = NULL;
@@ -401,21 +165,18 @@ follow_primary (lab_scan_target_t *g, const char *suri, const lab_store_opts_t *
    lab_store_t *st;
    bool ok = false;
 
-   if (!admin_simple (g->store, "hello", &reply, error)) {
-      bson_destroy (&reply);
-      if (!admin_simple (g->store, "isMaster", &reply, error)) {
-         lab_error_prefix (error, "hello on shard %s at %s", g->name, g->uri_shown);
-         goto done;
-      }
+   if (!lab_store_hello (g->store, &reply, error)) {
+      lab_error_prefix (error, "hello on shard %s at %s", g->name, g->uri_shown);
+      goto done;
    }
-   if (!lab_scan_primary_uri (suri, &reply, &uri, error)) {
+   if (!lab_store_primary_uri (suri, &reply, &uri, error)) {
       lab_error_prefix (error, "hello on shard %s at %s", g->name, g->uri_shown);
       goto done;
    }
    if (uri) {
       shown = lab_uri_redact (uri);
       st = lab_store_open (uri, so, error);
-      if (!st && lab_scan_auth_failed (error)) {
+      if (!st && lab_store_error_auth (error)) {
          shard_auth_error (error, g, shown, false);
          bson_free (shown);
          goto done;
@@ -425,8 +186,8 @@ follow_primary (lab_scan_target_t *g, const char *suri, const lab_store_opts_t *
          bson_free (shown);
          goto done;
       }
-      lab_log_info ("shard %s: %s is not its primary; following the primary at %s", g->name, g->uri_shown,
-                    shown);
+      lab_scan_say (o, false, "shard %s: %s is not its primary; following the primary at %s", g->name,
+                    g->uri_shown, shown);
       lab_store_close (g->store);
       g->store = st;
       bson_free (g->uri_shown);
@@ -441,23 +202,17 @@ done:
 
 /* open_shards -- listShards, then one direct connection per shard. */
 static bool
-open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const char *const *shard_uris,
-             size_t nshard_uris, const lab_store_opts_t *sopts, bson_error_t *error)
+open_shards (lab_scan_topology_t *t, lab_store_t *store, const lab_scan_opts_t *o,
+             const lab_store_opts_t *sopts, bson_error_t *error)
 {
-   lab_facts_shards_t shards;
+   const char *const *shard_uris = o->shard_uris;
+   size_t nshard_uris = o->nshard_uris;
+   lab_store_facts_shards_t shards;
    lab_store_opts_t so = { 0 };
-   bson_t reply;
    bool ok = false, followed;
    size_t i;
 
-   memset (&shards, 0, sizeof shards);
-   if (!admin_simple (store, "listShards", &reply, error)) {
-      lab_error_prefix (error, "listShards through mongos %s (the user needs the clusterMonitor role)",
-                        lab_store_uri_redacted (store));
-      goto done;
-   }
-   if (!lab_facts_shards_from_list (&reply, &shards, error)) {
-      lab_error_prefix (error, "listShards reply");
+   if (!lab_store_list_shards (store, &shards, error)) {
       goto done;
    }
    if (shards.nshards == 0 || shards.nshards > LAB_SCAN_MAX_TARGETS) {
@@ -473,7 +228,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
    so.create = false;
    for (i = 0; i < shards.nshards; i++) {
       lab_scan_target_t *g = &t->targets[i];
-      char *suri = lab_scan_shard_uri (&shards.shards[i], i, shard_uris, nshard_uris, uri, error);
+      char *suri = lab_scan_shard_uri (&shards.shards[i], i, shard_uris, nshard_uris, o->uri, error);
 
       memset (g, 0, sizeof *g);
       bson_strncpy (g->name, shards.shards[i].id ? shards.shards[i].id : "?", sizeof g->name);
@@ -485,7 +240,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       t->ntargets = i + 1;
       if (!g->store) {
          bson_free (suri);
-         if (lab_scan_auth_failed (error)) {
+         if (lab_store_error_auth (error)) {
             char where[LAB_FACTS_HOST_MAX + 8];
             if (shards.shards[i].nseeds > 0) {
                bson_snprintf (where, sizeof where,
@@ -505,7 +260,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
          goto done;
       }
       g->owned = true;
-      followed = follow_primary (g, suri, &so, error);
+      followed = follow_primary (o, g, suri, &so, error);
       bson_free (suri);
       if (!followed) {
          goto done;
@@ -517,20 +272,17 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
    }
    ok = true;
 done:
-   bson_destroy (&reply);
-   lab_facts_shards_cleanup (&shards);
+   lab_store_facts_shards_cleanup (&shards);
    return ok;
 }
 
 /* lab_scan_topology_discover -- see topology.h. */
 bool
-lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *const *shard_uris,
-                            size_t nshard_uris, const lab_store_opts_t *so, lab_scan_topology_t *t,
-                            bson_error_t *error)
+lab_scan_topology_discover (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_opts_t *so,
+                            lab_scan_topology_t *t, bson_error_t *error)
 {
-   lab_facts_topology_t ft;
+   lab_store_facts_topology_t ft;
    bson_t reply;
-   bson_error_t err;
    bool ok;
 
    memset (t, 0, sizeof *t);
@@ -539,26 +291,23 @@ lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *con
       t->kind = LAB_TOPO_STANDALONE;
       return target_self (t, store, error);
    }
-   if (!admin_simple (store, "hello", &reply, &err)) {
+   if (!lab_store_hello (store, &reply, error)) {
       bson_destroy (&reply);
-      if (!admin_simple (store, "isMaster", &reply, error)) {
-         bson_destroy (&reply);
-         lab_error_prefix (error, "hello (and isMaster) on %s", lab_store_uri_redacted (store));
-         return false;
-      }
+      lab_error_prefix (error, "hello (and isMaster) on %s", lab_store_uri_redacted (store));
+      return false;
    }
-   ok = lab_facts_topology_from_hello (&reply, &ft, error);
+   ok = lab_store_facts_topology_from_hello (&reply, &ft, error);
    bson_destroy (&reply);
    if (!ok) {
-      lab_facts_topology_cleanup (&ft);
+      lab_store_facts_topology_cleanup (&ft);
       return false;
    }
    t->kind = ft.kind;
    bson_strncpy (t->set_name, ft.set_name, sizeof t->set_name);
    bson_strncpy (t->member, ft.me, sizeof t->member);
-   lab_facts_topology_cleanup (&ft);
+   lab_store_facts_topology_cleanup (&ft);
    if (t->kind == LAB_TOPO_MONGOS) {
-      return open_shards (t, store, uri, shard_uris, nshard_uris, so, error);
+      return open_shards (t, store, o, so, error);
    }
    if (!target_self (t, store, error)) {
       return false;
@@ -592,7 +341,8 @@ lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, bson_e
 
 /* lab_scan_engine_sum -- see topology.h. */
 void
-lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_engine_stats_t *out)
+lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict,
+                     lab_store_engine_stats_t *out)
 {
    size_t i;
 
@@ -618,10 +368,10 @@ lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_
 
 /* lab_scan_engine_stats -- see topology.h. */
 bool
-lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_engine_stats_t *st,
+lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_store_engine_stats_t *st,
                        bson_error_t *error)
 {
-   lab_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
+   lab_store_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
    size_t i;
 
    if (!t || t->kind != LAB_TOPO_MONGOS) {
@@ -689,7 +439,7 @@ lab_scan_topology_cleanup (lab_scan_topology_t *t)
 bool
 lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *error)
 {
-   lab_facts_disks_t d;
+   lab_store_facts_disks_t d;
    bson_t reply;
    bool ok;
    size_t i;
@@ -697,8 +447,8 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
    p->have = false;
    p->ndisks = 0;
    memset (&d, 0, sizeof d);
-   ok = admin_simple (store, "getDiagnosticData", &reply, error) &&
-        lab_facts_disks_from_diag (&reply, &d, error);
+   ok = lab_store_admin_simple (store, "getDiagnosticData", &reply, error) &&
+        lab_store_facts_disks_from_diag (&reply, &d, error);
    bson_destroy (&reply);
    if (ok && (!d.have_system_metrics || !d.have_disks || d.ndisks == 0)) {
       lab_error_set (
@@ -718,18 +468,18 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
       p->end_ms = d.end_ms;
       p->have = true;
    }
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    return ok;
 }
 
 /* lab_scan_ftdc_view -- see topology.h. */
 void
-lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d)
+lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_store_facts_disks_t *d)
 {
    memset (d, 0, sizeof *d);
    d->have_system_metrics = p->have;
    d->have_disks = p->have;
-   d->disks = (lab_facts_disk_t *)p->disks;
+   d->disks = (lab_store_facts_disk_t *)p->disks;
    d->ndisks = p->ndisks;
    d->start_ms = p->start_ms;
    d->end_ms = p->end_ms;
@@ -739,7 +489,7 @@ lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d)
 
 /* refuse_remote -- the local-only options against a server not on this machine. */
 static bool
-refuse_remote (const lab_scan_opts_t *o, const lab_server_info_t *info, bson_error_t *error)
+refuse_remote (const lab_scan_opts_t *o, const lab_store_server_info_t *info, bson_error_t *error)
 {
    const char *opt = o->device ? "--device" : o->dbpath ? "--dbpath" : o->calibrate ? "--calibrate" : NULL;
 
@@ -785,16 +535,12 @@ probe_ftdc (lab_scan_topology_t *t, bson_error_t *error)
 static void
 say_no_disk (const lab_scan_opts_t *o, const lab_scan_topology_t *t)
 {
-   if (o->log) {
-      char *msg = bson_strdup_printf ("no server-side disk figures: %s", t->disk_reason);
-      o->log (o->log_ctx, false, msg);
-      bson_free (msg);
-   }
+   lab_scan_say (o, false, "no server-side disk figures: %s", t->disk_reason);
 }
 
 /* platform_note -- a followed server on a platform whose FTDC disks are not Linux's (hostInfo os.type;
  * mongod's ProcessInfo::getOsType): true with the reason. A hostInfo that is refused says nothing: the
- * disks' own fields are checked when they are read (lab_facts_disks_from_diag). */
+ * disks' own fields are checked when they are read (lab_store_facts_disks_from_diag). */
 static bool
 platform_note (const lab_scan_topology_t *t, char *note, size_t len)
 {
@@ -804,10 +550,10 @@ platform_note (const lab_scan_topology_t *t, char *note, size_t len)
       bson_t reply;
       bson_error_t err;
       char os[64] = "", why[400];
-      bool ok = admin_simple (t->targets[i].store, "hostInfo", &reply, &err) &&
-                lab_facts_host_os (&reply, os, sizeof os, &err);
+      bool ok = lab_store_admin_simple (t->targets[i].store, "hostInfo", &reply, &err) &&
+                lab_store_facts_host_os (&reply, os, sizeof os, &err);
       bson_destroy (&reply);
-      if (ok && lab_facts_disks_platform_note (os, why, sizeof why)) {
+      if (ok && lab_store_facts_disks_platform_note (os, why, sizeof why)) {
          bson_snprintf (note, len, "%s (%s): %s", t->targets[i].name, t->targets[i].host, why);
          return true;
       }
@@ -817,7 +563,7 @@ platform_note (const lab_scan_topology_t *t, char *note, size_t len)
 
 /* all_local -- every followed server runs on this machine. */
 static bool
-all_local (const lab_scan_topology_t *t, const lab_server_info_t *info)
+all_local (const lab_scan_topology_t *t, const lab_store_server_info_t *info)
 {
    size_t i;
 
@@ -834,7 +580,7 @@ all_local (const lab_scan_topology_t *t, const lab_server_info_t *info)
 
 /* lab_scan_deploy_plan -- see topology.h. */
 bool
-lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_server_info_t *info,
+lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_server_info_t *info,
                       lab_scan_topology_t *t, bson_error_t *error)
 {
    lab_store_opts_t so = { 0 };
@@ -853,7 +599,7 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
       return false;
    }
    so.connect_timeout_ms = o->server_timeout_ms;
-   if (!lab_scan_topology_discover (store, o->uri, o->shard_uris, o->nshard_uris, &so, t, error)) {
+   if (!lab_scan_topology_discover (store, o, &so, t, error)) {
       return false;
    }
    if (o->server_device) {
@@ -864,7 +610,7 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
    if (o->nshard_uris && t->kind != LAB_TOPO_MONGOS) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--shard-uri is for a mongos; %s is a %s", lab_store_uri_redacted (store),
-                     lab_topology_kind_name (t->kind));
+                     lab_store_topology_kind_name (t->kind));
       return false;
    }
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
@@ -968,7 +714,7 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
 
    topology_note (t, note, sizeof note);
    BSON_APPEND_DOCUMENT_BEGIN (results, "topology", &doc);
-   BSON_APPEND_UTF8 (&doc, "kind", lab_topology_kind_name (t->kind));
+   BSON_APPEND_UTF8 (&doc, "kind", lab_store_topology_kind_name (t->kind));
    BSON_APPEND_UTF8 (&doc, "set_name", t->set_name);
    BSON_APPEND_UTF8 (&doc, "member", t->kind == LAB_TOPO_MONGOS ? "" : t->member);
    BSON_APPEND_ARRAY_BEGIN (&doc, "shards", &arr);
@@ -999,7 +745,7 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
       BSON_APPEND_UTF8 (&doc, "reason",
                         "the server runs on this machine, but no --dbpath or --device names its disk");
    } else {
-      BSON_APPEND_UTF8 (&doc, "source", lab_server_disk_name (t->disk_source));
+      BSON_APPEND_UTF8 (&doc, "source", lab_scan_server_disk_name (t->disk_source));
       if (t->disk_source == LAB_SERVER_DISK_LOCAL) {
          BSON_APPEND_UTF8 (&doc, "device", local_device);
       } else if (t->disk_source == LAB_SERVER_DISK_FTDC && t->ftdc_device[0]) {

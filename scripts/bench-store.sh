@@ -4,7 +4,7 @@
 # Usage: scripts/bench-store.sh [--build DIR] [--embedded-docs N] [--server-docs N] [--server-uri URI]
 #                               [--skip-server] [--json FILE]
 #
-#   Runs bin/bench_store (tests/core/bench_store.c) on the embedded WiredTiger store in a temporary
+#   Runs bin/bench_store (tests/store/bench_store.c) on the embedded WiredTiger store in a temporary
 #   directory (default 1,000,000 rows of ~300 bytes) and on the MongoDB-compatible test server, which it
 #   starts and stops itself with mongo-test-server.sh (default 100,000 rows: FerretDB on SQLite is one to
 #   two orders of magnitude slower, so it gets fewer rows; rows/s are comparable, totals are not).

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # check-format.sh -- check (or, with --fix, apply) the house format (.clang-format) on every C file git
-# tracks. The tests run it, so the format is checked by a script, not by reviewers.
+# tracks, then the house rules a script can check (WiredTiger's dist/s_style is the model):
+#   - libmongoc and WiredTiger are the store's: mongoc.h and wiredtiger.h, and the store's private
+#     headers, are included only under store/ (and tests/); a tool goes through store/store.h;
+#   - includes point down (scripts/check-layers.sh: the module order, no header circle).
+# The tests run it, so the format and the rules are checked by a script, not by reviewers.
 #
 # Usage: scripts/check-format.sh [--fix] [FILE...]
-#   exit 0: formatted; 1: files differ (each listed with a diff excerpt); 2: usage or no clang-format.
+#   exit 0: formatted and the rules hold; 1: files differ (each listed with a diff excerpt) or a rule is
+#   broken (each place listed); 2: usage or no clang-format.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +17,7 @@ files=()
 for a in "$@"; do
   case "$a" in
     --fix) fix=1 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     -*) echo "check-format.sh: unknown option '$a' (try --help)" >&2; exit 2 ;;
     *) files+=("$a") ;;
   esac
@@ -43,8 +48,30 @@ for f in "${files[@]}"; do
     printf '%s\n' "$out" | sed -n '3,12p'
   fi
 done
+rules=0
+# the store's libraries: no #include of mongoc.h (or mongoc/...) or wiredtiger.h outside store/ and tests/
+if out=$(git grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](mongoc/|mongoc\.h|wiredtiger\.h|wiredtiger_ext\.h)' \
+           -- '*.c' '*.h' ':!store/' ':!tests/'); then
+  rules=1
+  printf '%s\n' "$out" | sed 's/^/  /'
+  echo "check-format.sh: mongoc.h and wiredtiger.h are the store's: include them only under store/ (and tests/);" \
+       "a tool calls store/store.h"
+fi
+# the store's internals: its private headers are included only under store/ (and tests/)
+if out=$(git grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"store/(store_impl|wt_private|mongo_private|wt_sort)\.h"' \
+           -- '*.c' '*.h' ':!store/' ':!tests/'); then
+  rules=1
+  printf '%s\n' "$out" | sed 's/^/  /'
+  echo "check-format.sh: store_impl.h, wt_private.h, mongo_private.h and wt_sort.h are the store's internals:" \
+       "outside store/ (and tests/) use store/store.h"
+fi
+if ! "$here/scripts/check-layers.sh"; then
+  rules=1
+fi
 if [ "$bad" -gt 0 ]; then
   echo "check-format.sh: $bad of ${#files[@]} files differ from .clang-format; run scripts/check-format.sh --fix"
+fi
+if [ "$bad" -gt 0 ] || [ "$rules" -gt 0 ]; then
   exit 1
 fi
-echo "check-format.sh: ${#files[@]} files formatted"
+echo "check-format.sh: ${#files[@]} files formatted, house rules hold"

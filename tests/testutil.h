@@ -14,7 +14,7 @@
 
 #include <bson/bson.h>
 
-#include "core/store.h"
+#include "store/store.h"
 
 /* ---- skips that read as skips ------------------------------------------------------------------ */
 

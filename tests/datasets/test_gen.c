@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "datasets/csvtype.h"
 #include "datasets/gen.h"
 

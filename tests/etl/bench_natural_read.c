@@ -1,6 +1,6 @@
 /*
  * bench_natural_read.c -- the ceiling of `fold-details --verify` (the multiset method) for
- * scripts/bench-fold.sh: bare natural-order scans of both collections through the store (core/natural.h),
+ * scripts/bench-fold.sh: bare natural-order scans of both collections through the store (store/natural.h),
  * with no hashing and no unfolding: each document's bytes are only touched. Two modes:
  *   scans   (default) two scans at once, one per collection, each whole on a thread of its own: the
  *           ceiling issue 27 names ("two bare natural-order scans of both collections");
@@ -14,9 +14,9 @@
  * "workers": W, "mode": M} (rows/s = source documents per second, as verify's rate).
  */
 #include "core/error.h"
-#include "core/natural.h"
+#include "store/natural.h"
 #include "core/opts.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +53,7 @@ int
 main (int argc, char **argv)
 {
    lab_store_opts_t o = { 0 };
-   lab_natural_scan_stats_t st;
+   lab_store_natural_scan_stats_t st;
    bson_error_t e;
    int64_t workers = 2;
    uint64_t sum = 0;
@@ -77,7 +77,7 @@ main (int argc, char **argv)
    }
    const char *colls[2] = { argv[2], argv[3] };
    touch_t *t = bson_malloc0 ((size_t)workers * sizeof *t);
-   lab_natural_scan_t job = {
+   lab_store_natural_scan_t job = {
       .colls = colls,
       .ncolls = 2,
       .workers = (int)workers,
@@ -87,7 +87,7 @@ main (int argc, char **argv)
       .wctx_size = sizeof *t,
    };
    uint64_t t0 = lab_now_ns ();
-   if (!lab_natural_scan (store, &job, &st, &e)) {
+   if (!lab_store_natural_scan (store, &job, &st, &e)) {
       die ("scan", e.message);
    }
    double el = (double)(lab_now_ns () - t0) / 1e9;

@@ -1,30 +1,30 @@
 /*
  * test_fold_plan.c -- unit tests of lab_foldrun_sort_verdict (etl/run.h): what the server's own plan of
- * the fold's read (an explain reply parsed by core/serverfacts, fixtures in tests/core/data/serverfacts/)
+ * the fold's read (an explain reply parsed by store/serverfacts, fixtures in tests/store/data/serverfacts/)
  * means for the fold: an index walk, a sort in memory or spilled to disk, and the refusal of a sort of
  * more than a million documents without --allow-blocking-sort.
  */
 #include "tests/testutil.h"
 
-#include "core/serverfacts.h"
+#include "store/serverfacts.h"
 #include "etl/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* plan_of -- the parsed plan of tests/core/data/serverfacts/<name>. */
+/* plan_of -- the parsed plan of tests/store/data/serverfacts/<name>. */
 static void
-plan_of (const char *name, lab_facts_plan_t *p)
+plan_of (const char *name, lab_store_facts_plan_t *p)
 {
    const char *src = getenv ("LAB_SOURCE_DIR");
    char path[4096];
    bson_error_t e;
    bson_t *r;
 
-   snprintf (path, sizeof path, "%s/tests/core/data/serverfacts/%s", src ? src : ".", name);
+   snprintf (path, sizeof path, "%s/tests/store/data/serverfacts/%s", src ? src : ".", name);
    r = lab_test_json_load (path);
-   if (!lab_facts_explain_parse (r, p, &e)) {
+   if (!lab_store_facts_explain_parse (r, p, &e)) {
       fail_msg ("%s: %s", name, e.message);
    }
    bson_destroy (r);
@@ -34,7 +34,7 @@ static void
 test_verdict_index_walk (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* the embedded store: nobody to ask */
@@ -56,7 +56,7 @@ static void
 test_verdict_sorts (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* a small sort: said plainly, in memory, not refused */
@@ -91,7 +91,7 @@ static void
 test_verdict_multikey_and_shards (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    plan_of ("explain-classic-4.4-multikey.json", &p);
@@ -110,7 +110,7 @@ static void
 test_verdict_ferretdb (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* FerretDB sorts every read in memory and never spills (it ignores allowDiskUse) */

@@ -12,7 +12,7 @@
 #            - the collection is a consistent prefix of the input: its export is exactly the CSV's first
 #              K rows (the CSV is in _id order, export writes _id order), K ending on a transaction:
 #              the embedded store writes an insert batch (--batch-docs) in transactions of at most 64
-#              documents, as mongod does (internalInsertMaxBatchSize, core/wt_private.h WT_GROUP_DOCS),
+#              documents, as mongod does (internalInsertMaxBatchSize, store/wt_private.h WT_GROUP_DOCS),
 #              so K = whole batches + whole groups of 64 of the next batch, or every row;
 #            - when every row is there, the key index is either absent (fold-details refuses the source
 #              for its missing index) or complete (a fold through it reads every row);

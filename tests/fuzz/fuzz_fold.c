@@ -8,7 +8,7 @@
  * same rows also feed the --hoist auto sampler. A fold may fail only in fail mode or for a row too large for
  * any document. LAB_FUZZ_DEBUG=1 prints a document found over the cap.
  */
-#include "core/keyenc.h"
+#include "store/keyenc.h"
 #include "core/error.h"
 #include "etl/fold.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -63,7 +63,7 @@ on_emit (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
       if (!lab_fold_unfold (docs[i], "k", "details", collect, s, &info, error)) {
          s->bad = s->bad ? s->bad : "the fold wrote a document its own unfold refuses";
       } else if (info.part != (int32_t)i || info.parts != (int32_t)ndocs ||
-                 lab_value_compare (&info.key, key) != 0) {
+                 lab_store_value_compare (&info.key, key) != 0) {
          s->bad = s->bad ? s->bad : "part, parts or key wrong";
       } else if (s->bucket_rows > 0 && info.row_count > s->bucket_rows) {
          s->bad = s->bad ? s->bad : "a document over --bucket-rows";

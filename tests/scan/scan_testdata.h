@@ -8,7 +8,7 @@
 #ifndef LAB_SCAN_TESTDATA_H
 #define LAB_SCAN_TESTDATA_H
 
-#include "core/store.h"
+#include "store/store.h"
 
 /* scan_testdata_build -- `bills` bills of 1..2*mean_rows-1 rows (deterministic); *rows_out gets the
  * number of detail rows. Existing collections of those names are dropped first. */

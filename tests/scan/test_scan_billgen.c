@@ -7,7 +7,7 @@
  */
 #include "tests/testutil.h"
 
-#include "core/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "tests/scan/scan_testdata.h"
 
 #include <stdio.h>

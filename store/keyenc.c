@@ -1,0 +1,814 @@
+/*
+ * keyenc.c -- order-preserving index keys, a faithful subset of mongod's KeyString V1.
+ *
+ * An encoded value is `body` + `tag`:
+ *   body  the KeyString V1 bytes of the value: a CType byte (minKey 10, null 20, numbers 30..51,
+ *         string 60, ObjectId 100, bool 110/111, date 120, maxKey 240) and its payload. Integers and
+ *         integral doubles share one encoding (magnitude << 1, big-endian, in as few bytes as needed,
+ *         the byte count folded into the CType; negatives inverted); doubles with a fraction set the low
+ *         bit and carry the fraction in the remaining bytes of an 8-byte word; |x| < 1 and |x| >= 2^63
+ *         carry shifted IEEE bits.
+ *         Strings are their bytes with 0x00 escaped as 0x00 0xFF and a 0x00 terminator. Bodies are
+ *         self-delimiting: no body is a proper prefix of another (except a string before the same
+ *         string continued by an escaped NUL: 0x00 vs 0x00 0xFF), so memcmp order of bodies is MongoDB
+ *         order and a body is a usable prefix for "all keys equal to v". Doubles follow V1 exactly
+ *         (see put_double); the bits mongod reserves for decimal continuations stay zero.
+ *   tag   one byte standing where KeyString puts its kEnd (0x04) discriminator, so keys have exactly
+ *         mongod's length: 0x04 for every non-number and for int32 (byte-identical to mongod), 0x05
+ *         int64, 0x01 double, 0x02 double -0.0. mongod keeps this type information in the index value
+ *         (TypeBits); we keep it in the key so lab_store_key_decode gives back the exact type from the key
+ *         alone. Effect on order: values that MongoDB calls equal but that differ in type (3, 3L, 3.0)
+ *         sort by tag before RecordId; equal values are still adjacent.
+ * The RecordId follows, in KeyString's RecordId encoding (readable from either end: the low 3 bits of
+ * the last byte and the high 3 bits of the first byte give the number of bytes in between).
+ * A unique index (the store's _id index) keeps mongod's unique format instead: key = body + kEnd (0x04),
+ * value = RecordId + tag, so equal values collide on the key (lab_store_key_encode_unique and friends).
+ */
+#include "keyenc.h"
+
+#include "core/error.h"
+
+#include <math.h>
+#include <string.h>
+
+enum {
+   CT_MINKEY = 10,
+   CT_NULL = 20,
+   CT_NAN = 30,
+   CT_NEG_LARGE = 31,
+   CT_NEG_8 = 32,
+   CT_NEG_1 = 39,
+   CT_NEG_SMALL = 40,
+   CT_ZERO = 41,
+   CT_POS_SMALL = 42,
+   CT_POS_1 = 43,
+   CT_POS_8 = 50,
+   CT_POS_LARGE = 51,
+   CT_STRING = 60,
+   CT_OID = 100,
+   CT_FALSE = 110,
+   CT_TRUE = 111,
+   CT_DATE = 120,
+   CT_MAXKEY = 240,
+};
+
+enum { TAG_DOUBLE = 1, TAG_NEGZERO = 2, TAG_DEFAULT = 4, TAG_INT64 = 5 };
+
+/* KeyString's end discriminator: closes a unique-index key, whose type tag moves to the value. */
+enum { KEY_END = 0x04 };
+
+#define TWO_E63 9223372036854775808.0
+
+static inline void
+put_byte (lab_buf_t *b, uint8_t c)
+{
+   if (b->len < b->cap) {
+      b->data[b->len++] = c;
+   } else {
+      lab_buf_append (b, &c, 1);
+   }
+}
+
+/* put_be -- append the low `n` bytes of v big-endian, optionally inverted. */
+static void
+put_be (lab_buf_t *b, uint64_t v, int n, bool invert)
+{
+   uint8_t tmp[8];
+   int i;
+
+   for (i = 0; i < n; i++) {
+      uint8_t c = (uint8_t)(v >> (8 * (n - 1 - i)));
+      tmp[i] = invert ? (uint8_t)~c : c;
+   }
+   lab_buf_append (b, tmp, (size_t)n);
+}
+
+static int
+bit_length (uint64_t v)
+{
+   return v ? 64 - __builtin_clzll (v) : 0;
+}
+
+/* ---- encoding ----------------------------------------------------------------------------------- */
+
+/* lab_store_key_type_supported -- the BSON types lab_store_key_encode accepts. */
+bool
+lab_store_key_type_supported (bson_type_t t)
+{
+   switch (t) {
+   case BSON_TYPE_INT32:
+   case BSON_TYPE_INT64:
+   case BSON_TYPE_DOUBLE:
+   case BSON_TYPE_UTF8:
+   case BSON_TYPE_OID:
+   case BSON_TYPE_DATE_TIME:
+   case BSON_TYPE_BOOL:
+   case BSON_TYPE_NULL:
+   case BSON_TYPE_MINKEY:
+   case BSON_TYPE_MAXKEY:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* type_name -- a human name for a BSON type, for error messages. */
+static const char *
+type_name (bson_type_t t)
+{
+   switch (t) {
+   case BSON_TYPE_DOCUMENT:
+      return "object";
+   case BSON_TYPE_ARRAY:
+      return "array";
+   case BSON_TYPE_BINARY:
+      return "binData";
+   case BSON_TYPE_UNDEFINED:
+      return "undefined";
+   case BSON_TYPE_REGEX:
+      return "regex";
+   case BSON_TYPE_DBPOINTER:
+      return "dbPointer";
+   case BSON_TYPE_CODE:
+      return "javascript";
+   case BSON_TYPE_SYMBOL:
+      return "symbol";
+   case BSON_TYPE_CODEWSCOPE:
+      return "javascriptWithScope";
+   case BSON_TYPE_TIMESTAMP:
+      return "timestamp";
+   case BSON_TYPE_DECIMAL128:
+      return "decimal";
+   default:
+      return "unknown";
+   }
+}
+
+/* put_integer_portion -- KeyString's preshifted integer: CType carries sign and byte count. */
+static void
+put_integer_portion (lab_buf_t *b, uint64_t preshifted, bool negative)
+{
+   int nbytes = (bit_length (preshifted) + 7) / 8;
+
+   put_byte (b, (uint8_t)(negative ? CT_NEG_1 - (nbytes - 1) : CT_POS_1 + (nbytes - 1)));
+   put_be (b, preshifted, nbytes, negative);
+}
+
+/* put_double -- a double's body (not NaN, not zero: the caller handles those), KeyString V1:
+ *   |x| < 1         CType small magnitude + 8 bytes: the IEEE bits << 2 for |x| >= 2^-255 (prefix 0b11),
+ *                   else (|x| * 2^256)'s bits << 1 plus 2^62 (prefix 0b01/0b10), so subnormals order too;
+ *   integral        exactly as the integer of the same value (3.0 encodes as 3);
+ *   with fraction   CType of an integer whose byte count leaves `fb` low bytes for the fraction, then 8
+ *                   bytes: (2 * int part + 1) in the high bytes and the fraction scaled by 256^fb below;
+ *   |x| >= 2^63     CType large magnitude + 8 bytes: the IEEE bits << 1 without the top bit; inf = ~0.
+ * Negative values invert the 8 bytes, so larger magnitudes sort first. The low bits that mongod keeps
+ * for decimal continuations are zero here (no decimal128 keys). */
+static void
+put_double (lab_buf_t *b, double d)
+{
+   bool negative = d < 0;
+   double mag = negative ? -d : d;
+   uint64_t bits, enc;
+
+   if (mag < 1.0) {
+      if (mag >= ldexp (1.0, -255)) {
+         memcpy (&bits, &mag, sizeof bits);
+         enc = bits << 2;
+      } else {
+         double scaled = mag * ldexp (1.0, 256);
+         memcpy (&bits, &scaled, sizeof bits);
+         enc = (bits << 1) + (1ULL << 62);
+      }
+      put_byte (b, negative ? CT_NEG_SMALL : CT_POS_SMALL);
+      put_be (b, enc, 8, negative);
+      return;
+   }
+   if (mag < TWO_E63) {
+      uint64_t ipart = (uint64_t)mag;
+      int fb;
+
+      if ((double)ipart == mag) {
+         put_integer_portion (b, ipart << 1, negative);
+         return;
+      }
+      fb = __builtin_clzll (ipart << 1) / 8;
+      enc = (uint64_t)ldexp (mag, 8 * fb) + ((ipart + 1) << (8 * fb));
+      put_byte (b, (uint8_t)(negative ? CT_NEG_8 + fb : CT_POS_8 - fb));
+      put_be (b, enc, 8, negative);
+      return;
+   }
+   if (isinf (mag)) {
+      enc = ~0ULL;
+   } else {
+      memcpy (&bits, &mag, sizeof bits);
+      enc = (bits << 1) & ~(1ULL << 63);
+   }
+   put_byte (b, negative ? CT_NEG_LARGE : CT_POS_LARGE);
+   put_be (b, enc, 8, negative);
+}
+
+/* put_int64 -- an integer value (integral doubles share it, so 3 and 3.0 encode alike). */
+static void
+put_int64 (lab_buf_t *b, int64_t v)
+{
+   uint64_t mag;
+
+   if (v == 0) {
+      put_byte (b, CT_ZERO);
+      return;
+   }
+   if (v == INT64_MIN) {
+      /* -2^63 has no positive int64 magnitude: KeyString encodes it as the double -2^63 */
+      put_double (b, -TWO_E63);
+      return;
+   }
+   mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
+   put_integer_portion (b, mag << 1, v < 0);
+}
+
+/* lab_store_key_encode -- append body + tag for v. */
+bool
+lab_store_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
+{
+   const uint8_t *s;
+   size_t i, len;
+
+   switch (v->value_type) {
+   case BSON_TYPE_MINKEY:
+      put_byte (out, CT_MINKEY);
+      break;
+   case BSON_TYPE_MAXKEY:
+      put_byte (out, CT_MAXKEY);
+      break;
+   case BSON_TYPE_NULL:
+      put_byte (out, CT_NULL);
+      break;
+   case BSON_TYPE_INT32:
+      put_int64 (out, v->value.v_int32);
+      break;
+   case BSON_TYPE_INT64:
+      put_int64 (out, v->value.v_int64);
+      put_byte (out, TAG_INT64);
+      return true;
+   case BSON_TYPE_DOUBLE: {
+      double d = v->value.v_double;
+      if (isnan (d)) {
+         put_byte (out, CT_NAN);
+      } else if (d == 0.0) {
+         put_byte (out, CT_ZERO);
+         put_byte (out, signbit (d) ? TAG_NEGZERO : TAG_DOUBLE);
+         return true;
+      } else {
+         put_double (out, d);
+      }
+      put_byte (out, TAG_DOUBLE);
+      return true;
+   }
+   case BSON_TYPE_UTF8:
+      put_byte (out, CT_STRING);
+      s = (const uint8_t *)v->value.v_utf8.str;
+      len = v->value.v_utf8.len;
+      for (i = 0; i < len;) {
+         const uint8_t *nul = memchr (s + i, 0, len - i);
+         size_t run = nul ? (size_t)(nul - (s + i)) : len - i;
+         lab_buf_append (out, s + i, run);
+         i += run;
+         if (nul) {
+            put_byte (out, 0x00);
+            put_byte (out, 0xFF);
+            i++;
+         }
+      }
+      put_byte (out, 0x00);
+      break;
+   case BSON_TYPE_OID:
+      put_byte (out, CT_OID);
+      lab_buf_append (out, v->value.v_oid.bytes, 12);
+      break;
+   case BSON_TYPE_BOOL:
+      put_byte (out, v->value.v_bool ? CT_TRUE : CT_FALSE);
+      break;
+   case BSON_TYPE_DATE_TIME:
+      put_byte (out, CT_DATE);
+      put_be (out, (uint64_t)v->value.v_datetime ^ (1ULL << 63), 8, false);
+      break;
+   default:
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                     "key value of type %s (BSON type 0x%02x) cannot be an index key here; supported: "
+                     "int32, int64, double, string, objectId, date, bool, null, minKey, maxKey",
+                     type_name (v->value_type), (unsigned)v->value_type);
+      return false;
+   }
+   put_byte (out, TAG_DEFAULT);
+   return true;
+}
+
+/* lab_store_key_append_recordid -- KeyString's RecordId encoding (count of middle bytes in both ends). */
+void
+lab_store_key_append_recordid (lab_buf_t *out, int64_t record_id)
+{
+   uint64_t v = record_id < 0 ? 0 : (uint64_t)record_id;
+   int bits = bit_length (v);
+   int extra = bits <= 10 ? 0 : ((bits - 10) + 7) / 8;
+
+   put_byte (out, (uint8_t)((extra << 5) | (v >> (5 + extra * 8))));
+   if (extra) {
+      put_be (out, v >> 5, extra, false);
+   }
+   put_byte (out, (uint8_t)((v << 3) | (uint64_t)extra));
+}
+
+/* lab_store_key_split_recordid -- read the RecordId from the end of a full key. */
+bool
+lab_store_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64_t *record_id)
+{
+   size_t extra, total, i;
+   uint64_t v;
+
+   if (len < 2) {
+      return false;
+   }
+   extra = key[len - 1] & 7;
+   total = extra + 2;
+   if (len < total + 1 || (size_t)(key[len - total] >> 5) != extra) {
+      return false;
+   }
+   v = key[len - total] & 0x1F;
+   for (i = 1; i <= extra; i++) {
+      v = (v << 8) | key[len - total + i];
+   }
+   v = (v << 5) | (uint64_t)(key[len - 1] >> 3);
+   *value_len = len - total;
+   *record_id = (int64_t)v;
+   return true;
+}
+
+/* lab_store_key_recordid_decode -- read a RecordId from the front: the high 3 bits of the first byte and
+ * the low 3 bits of the last give the number of bytes in between. */
+bool
+lab_store_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_t *used)
+{
+   size_t extra, i;
+   uint64_t v;
+
+   if (len < 2) {
+      return false;
+   }
+   extra = p[0] >> 5;
+   if (len < extra + 2 || (size_t)(p[extra + 1] & 7) != extra) {
+      return false;
+   }
+   v = p[0] & 0x1F;
+   for (i = 1; i <= extra; i++) {
+      v = (v << 8) | p[i];
+   }
+   v = (v << 5) | (uint64_t)(p[extra + 1] >> 3);
+   *record_id = (int64_t)v;
+   *used = extra + 2;
+   return true;
+}
+
+/* ---- body, tag and the unique-index format ------------------------------------------------------ */
+
+/* lab_store_key_encode_body -- the encoding without its one tag byte. */
+bool
+lab_store_key_encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
+{
+   if (!lab_store_key_encode (v, out, error)) {
+      return false;
+   }
+   out->len--;
+   return true;
+}
+
+/* lab_store_key_body_len -- every encoded value ends in exactly one tag byte. */
+size_t
+lab_store_key_body_len (size_t value_len)
+{
+   return value_len - 1;
+}
+
+/* lab_store_key_has_body -- body, then a tag (1..5; a string body continues with 0xFF after an escaped NUL).
+ */
+bool
+lab_store_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len)
+{
+   return len > body_len && memcmp (key, body, body_len) == 0 && key[body_len] >= TAG_DOUBLE &&
+          key[body_len] <= TAG_INT64;
+}
+
+/* lab_store_key_encode_unique -- encode, then swap the tag for kEnd. */
+bool
+lab_store_key_encode_unique (const bson_value_t *v, lab_buf_t *key, uint8_t *tag, bson_error_t *error)
+{
+   if (!lab_store_key_encode (v, key, error)) {
+      return false;
+   }
+   *tag = key->data[key->len - 1];
+   key->data[key->len - 1] = KEY_END;
+   return true;
+}
+
+/* lab_store_key_unique_key -- body + kEnd. */
+void
+lab_store_key_unique_key (lab_buf_t *out, const uint8_t *body, size_t body_len)
+{
+   lab_buf_append (out, body, body_len);
+   put_byte (out, KEY_END);
+}
+
+/* lab_store_key_unique_value -- RecordId + tag. */
+void
+lab_store_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag)
+{
+   lab_store_key_append_recordid (out, record_id);
+   put_byte (out, tag);
+}
+
+/* lab_store_key_unique_join -- the key with its kEnd replaced by the tag that ends the value. */
+bool
+lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len,
+                           lab_buf_t *out)
+{
+   if (key_len < 2 || val_len < 3) {
+      return false;
+   }
+   lab_buf_reset (out);
+   lab_buf_append (out, key, key_len);
+   out->data[out->len - 1] = val[val_len - 1];
+   return true;
+}
+
+/* ---- decoding ----------------------------------------------------------------------------------- */
+
+static bool
+bad_key (bson_error_t *error, const char *what, size_t pos)
+{
+   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "malformed index key: %s at byte %zu", what,
+                  pos);
+   return false;
+}
+
+/* get_be -- read n big-endian bytes, optionally inverted. */
+static uint64_t
+get_be (const uint8_t *p, int n, bool invert)
+{
+   uint64_t v = 0;
+   int i;
+
+   for (i = 0; i < n; i++) {
+      v = (v << 8) | (uint8_t)(invert ? ~p[i] : p[i]);
+   }
+   return v;
+}
+
+/* decode_number -- parse a numeric body at key[0..len); *used gets its length; *is_int tells whether it
+ * is integral with *ival set (else *dval). */
+static bool
+decode_number (const uint8_t *key, size_t len, size_t *used, double *dval, bool *is_int, int64_t *ival,
+               bool *huge_neg, bson_error_t *error)
+{
+   uint8_t ct = key[0];
+   bool negative;
+   int nbytes;
+   uint64_t pre, ipart, bits;
+
+   *huge_neg = false;
+   *is_int = false;
+   if (ct == CT_NAN) {
+      *dval = NAN;
+      *used = 1;
+      return true;
+   }
+   if (ct == CT_ZERO) {
+      *is_int = true;
+      *ival = 0;
+      *dval = 0.0;
+      *used = 1;
+      return true;
+   }
+   if (ct == CT_NEG_LARGE || ct == CT_POS_LARGE || ct == CT_NEG_SMALL || ct == CT_POS_SMALL) {
+      uint64_t enc;
+
+      negative = ct == CT_NEG_LARGE || ct == CT_NEG_SMALL;
+      if (len < 9) {
+         return bad_key (error, "truncated double", 1);
+      }
+      enc = get_be (key + 1, 8, negative);
+      if (ct == CT_NEG_SMALL || ct == CT_POS_SMALL) {
+         if (enc >> 62 == 3) {
+            bits = enc >> 2;
+            memcpy (dval, &bits, sizeof bits);
+         } else {
+            bits = (enc - (1ULL << 62)) >> 1;
+            memcpy (dval, &bits, sizeof bits);
+            *dval = ldexp (*dval, -256);
+         }
+      } else if (enc == ~0ULL) {
+         *dval = INFINITY;
+      } else {
+         bits = (enc | (1ULL << 63)) >> 1;
+         memcpy (dval, &bits, sizeof bits);
+      }
+      if (negative) {
+         *dval = -*dval;
+      }
+      if (ct == CT_NEG_LARGE && *dval == -TWO_E63) {
+         *huge_neg = true;
+      }
+      *used = 9;
+      return true;
+   }
+   negative = ct >= CT_NEG_8 && ct <= CT_NEG_1;
+   if (negative) {
+      nbytes = CT_NEG_1 - ct + 1;
+   } else if (ct >= CT_POS_1 && ct <= CT_POS_8) {
+      nbytes = ct - CT_POS_1 + 1;
+   } else {
+      return bad_key (error, "unknown numeric type byte", 0);
+   }
+   if (len < (size_t)nbytes + 1) {
+      return bad_key (error, "truncated integer", 1);
+   }
+   pre = get_be (key + 1, nbytes, negative);
+   ipart = pre >> 1;
+   *used = 1 + (size_t)nbytes;
+   if (!(pre & 1)) {
+      *is_int = true;
+      *ival = negative ? -(int64_t)ipart : (int64_t)ipart;
+      *dval = negative ? -(double)ipart : (double)ipart;
+      return true;
+   } else {
+      /* a fraction: the 8 bytes are (2 * ipart + 1) << 8fb | fraction * 256^fb */
+      int fb = 8 - nbytes;
+      uint64_t frac, scaled;
+
+      if (fb < 1 || ipart >= (1ULL << 53)) {
+         return bad_key (error, "fraction on an out-of-range integer part", 1);
+      }
+      if (len < 9) {
+         return bad_key (error, "truncated fraction", *used);
+      }
+      frac = get_be (key + *used, fb, negative) & ~3ULL;
+      scaled = (ipart << (8 * fb)) + frac;
+      *dval = ldexp ((double)scaled, -8 * fb);
+      if (negative) {
+         *dval = -*dval;
+      }
+      *used = 9;
+      return true;
+   }
+}
+
+/* lab_store_key_decode -- decode body + tag into *v. */
+bool
+lab_store_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *error)
+{
+   size_t used = 0;
+   uint8_t tag;
+
+   memset (v, 0, sizeof *v);
+   if (len < 2) {
+      return bad_key (error, "too short", 0);
+   }
+   switch (key[0]) {
+   case CT_MINKEY:
+      v->value_type = BSON_TYPE_MINKEY;
+      used = 1;
+      break;
+   case CT_MAXKEY:
+      v->value_type = BSON_TYPE_MAXKEY;
+      used = 1;
+      break;
+   case CT_NULL:
+      v->value_type = BSON_TYPE_NULL;
+      used = 1;
+      break;
+   case CT_FALSE:
+   case CT_TRUE:
+      v->value_type = BSON_TYPE_BOOL;
+      v->value.v_bool = key[0] == CT_TRUE;
+      used = 1;
+      break;
+   case CT_OID:
+      if (len < 14) {
+         return bad_key (error, "truncated objectId", 1);
+      }
+      v->value_type = BSON_TYPE_OID;
+      memcpy (v->value.v_oid.bytes, key + 1, 12);
+      used = 13;
+      break;
+   case CT_DATE:
+      if (len < 10) {
+         return bad_key (error, "truncated date", 1);
+      }
+      v->value_type = BSON_TYPE_DATE_TIME;
+      v->value.v_datetime = (int64_t)(get_be (key + 1, 8, false) ^ (1ULL << 63));
+      used = 9;
+      break;
+   case CT_STRING: {
+      size_t i = 1, n = 0;
+      char *s = bson_malloc (len);
+      for (;;) {
+         if (i >= len) {
+            bson_free (s);
+            return bad_key (error, "unterminated string", i);
+         }
+         if (key[i] == 0x00) {
+            if (i + 1 < len && key[i + 1] == 0xFF) {
+               s[n++] = 0;
+               i += 2;
+               continue;
+            }
+            i++;
+            break;
+         }
+         s[n++] = (char)key[i++];
+      }
+      s[n] = '\0';
+      v->value_type = BSON_TYPE_UTF8;
+      v->value.v_utf8.str = s;
+      v->value.v_utf8.len = (uint32_t)n;
+      used = i;
+      break;
+   }
+   default: {
+      double d;
+      bool is_int, huge_neg;
+      int64_t iv = 0;
+
+      if (!decode_number (key, len, &used, &d, &is_int, &iv, &huge_neg, error)) {
+         return false;
+      }
+      if (used >= len) {
+         return bad_key (error, "missing type tag", used);
+      }
+      tag = key[used];
+      if (tag == TAG_DOUBLE || tag == TAG_NEGZERO) {
+         v->value_type = BSON_TYPE_DOUBLE;
+         v->value.v_double = tag == TAG_NEGZERO ? -0.0 : d;
+      } else if (tag == TAG_INT64 && (is_int || huge_neg)) {
+         v->value_type = BSON_TYPE_INT64;
+         v->value.v_int64 = huge_neg ? INT64_MIN : iv;
+      } else if (tag == TAG_DEFAULT && is_int && iv >= INT32_MIN && iv <= INT32_MAX) {
+         v->value_type = BSON_TYPE_INT32;
+         v->value.v_int32 = (int32_t)iv;
+      } else {
+         return bad_key (error, "number does not match its type tag", used);
+      }
+      if (used + 1 != len) {
+         return bad_key (error, "trailing bytes", used + 1);
+      }
+      return true;
+   }
+   }
+   if (used >= len || key[used] != TAG_DEFAULT || used + 1 != len) {
+      if (v->value_type == BSON_TYPE_UTF8) {
+         bson_free (v->value.v_utf8.str);
+      }
+      memset (v, 0, sizeof *v);
+      return bad_key (error, "bad type tag or trailing bytes", used);
+   }
+   return true;
+}
+
+/* ---- comparison --------------------------------------------------------------------------------- */
+
+/* canon_rank -- MongoDB's canonical type order (numbers share one rank). */
+static int
+canon_rank (bson_type_t t)
+{
+   switch (t) {
+   case BSON_TYPE_MINKEY:
+      return -1;
+   case BSON_TYPE_UNDEFINED:
+      return 0;
+   case BSON_TYPE_NULL:
+      return 5;
+   case BSON_TYPE_DOUBLE:
+   case BSON_TYPE_INT32:
+   case BSON_TYPE_INT64:
+   case BSON_TYPE_DECIMAL128:
+      return 10;
+   case BSON_TYPE_SYMBOL:
+   case BSON_TYPE_UTF8:
+      return 15;
+   case BSON_TYPE_DOCUMENT:
+      return 20;
+   case BSON_TYPE_ARRAY:
+      return 25;
+   case BSON_TYPE_BINARY:
+      return 30;
+   case BSON_TYPE_OID:
+      return 35;
+   case BSON_TYPE_BOOL:
+      return 40;
+   case BSON_TYPE_DATE_TIME:
+      return 45;
+   case BSON_TYPE_TIMESTAMP:
+      return 47;
+   case BSON_TYPE_REGEX:
+      return 50;
+   case BSON_TYPE_DBPOINTER:
+      return 55;
+   case BSON_TYPE_CODE:
+      return 60;
+   case BSON_TYPE_CODEWSCOPE:
+      return 65;
+   case BSON_TYPE_MAXKEY:
+      return 127;
+   default:
+      return 100;
+   }
+}
+
+static int
+cmp_i64 (int64_t a, int64_t b)
+{
+   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* cmp_i64_double -- exact comparison of an int64 with a double (NaN is below every number). */
+static int
+cmp_i64_double (int64_t l, double d)
+{
+   int64_t t;
+   double frac;
+
+   if (isnan (d)) {
+      return 1;
+   }
+   if (d >= TWO_E63) {
+      return -1;
+   }
+   if (d < -TWO_E63) {
+      return 1;
+   }
+   t = (int64_t)d;
+   if (l != t) {
+      return l < t ? -1 : 1;
+   }
+   frac = d - (double)t;
+   return frac > 0 ? -1 : frac < 0 ? 1 : 0;
+}
+
+static int
+cmp_double (double a, double b)
+{
+   if (isnan (a) || isnan (b)) {
+      return isnan (a) ? (isnan (b) ? 0 : -1) : 1;
+   }
+   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* lab_store_value_compare -- MongoDB order: by canonical type, then value. */
+int
+lab_store_value_compare (const bson_value_t *a, const bson_value_t *b)
+{
+   int ra = canon_rank (a->value_type), rb = canon_rank (b->value_type);
+
+   if (ra != rb) {
+      return ra < rb ? -1 : 1;
+   }
+   switch (ra) {
+   case 10: {
+      bool ai = a->value_type != BSON_TYPE_DOUBLE, bi = b->value_type != BSON_TYPE_DOUBLE;
+      int64_t x = a->value_type == BSON_TYPE_INT32 ? a->value.v_int32 : a->value.v_int64;
+      int64_t y = b->value_type == BSON_TYPE_INT32 ? b->value.v_int32 : b->value.v_int64;
+      if (a->value_type == BSON_TYPE_DECIMAL128 || b->value_type == BSON_TYPE_DECIMAL128) {
+         return 0; /* not a supported key type */
+      }
+      if (ai && bi) {
+         return cmp_i64 (x, y);
+      }
+      if (ai) {
+         return cmp_i64_double (x, b->value.v_double);
+      }
+      if (bi) {
+         return -cmp_i64_double (y, a->value.v_double);
+      }
+      return cmp_double (a->value.v_double, b->value.v_double);
+   }
+   case 15: {
+      uint32_t la = a->value_type == BSON_TYPE_UTF8 ? a->value.v_utf8.len : a->value.v_symbol.len;
+      uint32_t lb = b->value_type == BSON_TYPE_UTF8 ? b->value.v_utf8.len : b->value.v_symbol.len;
+      const char *sa = a->value_type == BSON_TYPE_UTF8 ? a->value.v_utf8.str : a->value.v_symbol.symbol;
+      const char *sb = b->value_type == BSON_TYPE_UTF8 ? b->value.v_utf8.str : b->value.v_symbol.symbol;
+      int c = memcmp (sa, sb, la < lb ? la : lb);
+      if (c) {
+         return c < 0 ? -1 : 1;
+      }
+      return la < lb ? -1 : la > lb ? 1 : 0;
+   }
+   case 35: {
+      int c = memcmp (a->value.v_oid.bytes, b->value.v_oid.bytes, 12);
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+   }
+   case 40:
+      return (int)a->value.v_bool - (int)b->value.v_bool;
+   case 45:
+      return cmp_i64 (a->value.v_datetime, b->value.v_datetime);
+   default:
+      return 0;
+   }
+}

@@ -1,0 +1,612 @@
+/*
+ * mongo_coll.c -- the MongoDB backend's collections and indexes (mongo_private.h): exists, create (with
+ * the store's block compressor), the per-session cache of known indexes, the index checks sorted reads and
+ * finds rely on, index creation, drop, exact counts and collStats sizes.
+ */
+#include "mongo_private.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "serverfacts.h"
+
+#include <errno.h>
+#include <mongoc/mongoc.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the per-session index cache ------------------------------------------------------------------ */
+
+/* cache_key -- "coll\nfield" (newline cannot occur in a collection name we accept). */
+static char *
+cache_key (const char *coll, const char *field)
+{
+   return bson_strdup_printf ("%s\n%s", coll, field);
+}
+
+/* cache_has -- (coll, field) is known to be indexed. */
+static bool
+cache_has (mongo_sess_t *ss, const char *coll, const char *field)
+{
+   char *k = cache_key (coll, field);
+   bool found = false;
+   size_t i;
+
+   for (i = 0; i < ss->nindexed && !found; i++) {
+      found = strcmp (ss->indexed[i], k) == 0;
+   }
+   bson_free (k);
+   return found;
+}
+
+/* cache_add -- remember that (coll, field) is indexed. */
+static void
+cache_add (mongo_sess_t *ss, const char *coll, const char *field)
+{
+   if (cache_has (ss, coll, field)) {
+      return;
+   }
+   ss->indexed = bson_realloc (ss->indexed, (ss->nindexed + 1) * sizeof *ss->indexed);
+   ss->indexed[ss->nindexed++] = cache_key (coll, field);
+}
+
+/* cache_forget -- drop every entry of `coll` (after a drop). */
+static void
+cache_forget (mongo_sess_t *ss, const char *coll)
+{
+   size_t i = 0, n = strlen (coll);
+
+   while (i < ss->nindexed) {
+      if (strncmp (ss->indexed[i], coll, n) == 0 && ss->indexed[i][n] == '\n') {
+         bson_free (ss->indexed[i]);
+         ss->indexed[i] = ss->indexed[--ss->nindexed];
+      } else {
+         i++;
+      }
+   }
+   for (i = 0; i < ss->nbatch; i++) {
+      if (strcmp (ss->batch_colls[i], coll) == 0) {
+         bson_free (ss->batch_colls[i]);
+         ss->batch_colls[i] = ss->batch_colls[--ss->nbatch];
+         ss->batch_docs[i] = ss->batch_docs[ss->nbatch];
+         break;
+      }
+   }
+}
+
+/* ---- collections ---------------------------------------------------------------------------------- */
+
+/* strp_cmp -- qsort order of C strings. */
+static int
+strp_cmp (const void *a, const void *b)
+{
+   return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+/* coll_info -- listCollections filtered by name: *exists, and with `uuid` (NULL: nameOnly, which takes no
+ * collection lock) info.uuid into *uuid with *has (the caller destroys it). */
+static bool
+coll_info (lab_store_session_t *sess, const char *coll, bool *exists, bson_value_t *uuid, bool *has,
+           bson_error_t *error)
+{
+   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   bson_t opts = BSON_INITIALIZER, filter;
+   mongoc_cursor_t *cursor;
+   const bson_t *doc;
+   bson_error_t err;
+   bool ok = true;
+
+   BSON_APPEND_DOCUMENT_BEGIN (&opts, "filter", &filter);
+   BSON_APPEND_UTF8 (&filter, "name", coll);
+   bson_append_document_end (&opts, &filter);
+   BSON_APPEND_BOOL (&opts, "nameOnly", uuid == NULL);
+   cursor = mongoc_database_find_collections_with_opts (db, &opts);
+   *exists = false;
+   while (mongoc_cursor_next (cursor, &doc)) {
+      const char *name = lab_mongo_str_at (doc, "name");
+      bson_iter_t it, child;
+      if (!name || strcmp (name, coll) != 0) {
+         continue;
+      }
+      *exists = true;
+      if (uuid && !*has && bson_iter_init (&it, doc) &&
+          bson_iter_find_descendant (&it, "info.uuid", &child) && BSON_ITER_HOLDS_BINARY (&child)) {
+         bson_value_copy (bson_iter_value (&child), uuid);
+         *has = true;
+      }
+   }
+   if (mongoc_cursor_error (cursor, &err)) {
+      lab_mongo_fail (sess->store, error, &err, "listing collection '%s' of database '%s'", coll,
+                      sess->store->db);
+      if (uuid && *has) {
+         bson_value_destroy (uuid);
+         *has = false;
+      }
+      ok = false;
+   }
+   mongoc_cursor_destroy (cursor);
+   bson_destroy (&opts);
+   mongoc_database_destroy (db);
+   return ok;
+}
+
+/* lab_mongo_exists -- listCollections filtered by name (nameOnly). */
+bool
+lab_mongo_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+{
+   return coll_info (sess, coll, exists, NULL, NULL, error);
+}
+
+/* lab_mongo_list -- listCollections with nameOnly: every collection of the database (views and the
+ * system.* collections left out), sorted. */
+bool
+lab_mongo_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
+{
+   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   bson_t opts = BSON_INITIALIZER;
+   mongoc_cursor_t *cursor;
+   const bson_t *doc;
+   bson_error_t err;
+   size_t n = 0, cap = 16;
+   bool ok = true;
+
+   BSON_APPEND_BOOL (&opts, "nameOnly", true);
+   cursor = mongoc_database_find_collections_with_opts (db, &opts);
+   *names = bson_malloc0 (cap * sizeof (char *));
+   while (mongoc_cursor_next (cursor, &doc)) {
+      const char *name = lab_mongo_str_at (doc, "name");
+      const char *type = lab_mongo_str_at (doc, "type");
+      if (!name || strncmp (name, "system.", 7) == 0 || (type && strcmp (type, "collection") != 0)) {
+         continue;
+      }
+      if (n + 2 > cap) {
+         cap *= 2;
+         *names = bson_realloc (*names, cap * sizeof (char *));
+      }
+      (*names)[n++] = bson_strdup (name);
+      (*names)[n] = NULL;
+   }
+   if (mongoc_cursor_error (cursor, &err)) {
+      lab_mongo_fail (sess->store, error, &err, "listing the collections of database '%s'", sess->store->db);
+      bson_strfreev (*names);
+      *names = NULL;
+      ok = false;
+   }
+   mongoc_cursor_destroy (cursor);
+   bson_destroy (&opts);
+   mongoc_database_destroy (db);
+   if (ok) {
+      qsort (*names, n, sizeof (char *), strp_cmp);
+   }
+   return ok;
+}
+
+/* lab_mongo_coll_uuid -- listCollections {filter: {name}}: info.uuid (mongod 3.6+ and FerretDB give it). */
+bool
+lab_mongo_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                     bson_error_t *error)
+{
+   bool exists;
+
+   *has = false;
+   return coll_info (sess, coll, &exists, uuid, has, error);
+}
+
+/* lab_mongo_require_coll -- true when the collection exists, else NO_COLLECTION naming database and server.
+ */
+bool
+lab_mongo_require_coll (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   bool exists;
+
+   if (!lab_mongo_exists (sess, coll, &exists, error)) {
+      return false;
+   }
+   if (!exists) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
+                     "collection '%s' does not exist in database '%s' on %s", coll, sess->store->db,
+                     sess->store->uri_redacted);
+      return false;
+   }
+   return true;
+}
+
+/* compressor_check -- after a create with storageEngine: does listCollections show the configString?
+ * mongod keeps it in the collection's options (and in the WiredTiger table's creation config); a server
+ * that accepted the field without keeping it ignored it (FerretDB). Sets the store's compressor note and
+ * says so in the log when it was ignored: never silently. */
+static void
+compressor_check (lab_store_session_t *sess, const char *coll, const char *config)
+{
+   lab_store_t *store = sess->store;
+   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, store->db);
+   bson_t opts = BSON_INITIALIZER, filter;
+   mongoc_cursor_t *cursor;
+   const bson_t *doc;
+   bson_iter_t it, f;
+   bool kept = false;
+
+   BSON_APPEND_DOCUMENT_BEGIN (&opts, "filter", &filter);
+   BSON_APPEND_UTF8 (&filter, "name", coll);
+   bson_append_document_end (&opts, &filter);
+   cursor = mongoc_database_find_collections_with_opts (db, &opts);
+   while (mongoc_cursor_next (cursor, &doc)) {
+      if (bson_iter_init (&it, doc) &&
+          bson_iter_find_descendant (&it, "options.storageEngine.wiredTiger.configString", &f) &&
+          BSON_ITER_HOLDS_UTF8 (&f) && strstr (bson_iter_utf8 (&f, NULL), config)) {
+         kept = true;
+      }
+   }
+   mongoc_cursor_destroy (cursor);
+   bson_destroy (&opts);
+   mongoc_database_destroy (db);
+   if (kept) {
+      bson_snprintf (store->compressor_note, sizeof store->compressor_note,
+                     "create storageEngine.wiredTiger.configString %s (kept in the collection's options)",
+                     config);
+   } else {
+      bson_snprintf (
+         store->compressor_note, sizeof store->compressor_note,
+         "ignored by the server: create accepted storageEngine.wiredTiger.configString %s but the "
+         "collection's options do not keep it%s",
+         config, mstore (store)->sort_in_memory ? " (FerretDB has no block compression setting)" : "");
+      lab_log_info ("collection '%s': %s", coll, store->compressor_note);
+   }
+}
+
+/* lab_mongo_create -- create when missing (with the store's block compressor as mongod's
+ * storageEngine.wiredTiger.configString); losing a creation race (NamespaceExists) is fine. */
+bool
+lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   mongoc_database_t *db;
+   mongoc_collection_t *c;
+   bson_error_t err;
+   bson_t copts = BSON_INITIALIZER, se, wt;
+   char config[64] = "";
+   bool exists;
+
+   if (!lab_mongo_exists (sess, coll, &exists, error)) {
+      return false;
+   }
+   if (exists) {
+      return true;
+   }
+   if (sess->store->block_compressor) {
+      bson_snprintf (config, sizeof config, "block_compressor=%s", sess->store->block_compressor);
+      BSON_APPEND_DOCUMENT_BEGIN (&copts, "storageEngine", &se);
+      BSON_APPEND_DOCUMENT_BEGIN (&se, "wiredTiger", &wt);
+      BSON_APPEND_UTF8 (&wt, "configString", config);
+      bson_append_document_end (&se, &wt);
+      bson_append_document_end (&copts, &se);
+   }
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   c = mongoc_database_create_collection (db, coll, &copts, &err);
+   mongoc_database_destroy (db);
+   bson_destroy (&copts);
+   if (c) {
+      mongoc_collection_destroy (c);
+      if (config[0]) {
+         compressor_check (sess, coll, config);
+      }
+      return true;
+   }
+   if (lab_mongo_server_code_is (&err, 48)) { /* NamespaceExists: created meanwhile by another session */
+      return true;
+   }
+   if (config[0]) {
+      bson_snprintf (sess->store->compressor_note, sizeof sess->store->compressor_note,
+                     "refused by the server: %s", err.message);
+      lab_mongo_fail (
+         sess->store, error, &err,
+         "creating collection '%s' in database '%s' with storageEngine.wiredTiger.configString %s (the "
+         "server refused it: drop --block-compressor to use the server's default)",
+         coll, sess->store->db, config);
+      return false;
+   }
+   lab_mongo_fail (sess->store, error, &err, "creating collection '%s' in database '%s'", coll,
+                   sess->store->db);
+   return false;
+}
+
+/* find_index -- *has = an index of `coll` has `field` as its first key; *coll_exists = listIndexes saw
+ * the collection (every collection has at least the _id index). When sort_key is not NULL it gets the
+ * key pattern of the index a sorted read hints (sort_usable; {field: 1} itself when it exists, else the
+ * one with fewest keys), or stays empty. */
+static bool
+find_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has, bool *coll_exists,
+            bson_t *sort_key, bson_error_t *error)
+{
+   mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
+   mongoc_cursor_t *cursor = mongoc_collection_find_indexes_with_opts (c, NULL);
+   const bson_t *doc;
+   bson_error_t err;
+   bool ok = true;
+   int best = 0, rank;
+
+   *has = *coll_exists = false;
+   if (sort_key) {
+      bson_reinit (sort_key);
+   }
+   while (mongoc_cursor_next (cursor, &doc)) {
+      bson_iter_t it, key;
+
+      *coll_exists = true;
+      if (bson_iter_init_find (&it, doc, "key") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
+          bson_iter_recurse (&it, &key) && bson_iter_next (&key) &&
+          strcmp (bson_iter_key (&key), field) == 0) {
+         *has = true;
+      }
+      if (sort_key && lab_store_facts_index_serves_sort (doc, field, &rank) && (best == 0 || rank < best)) {
+         const uint8_t *data;
+         uint32_t len;
+         bson_t pattern;
+
+         bson_iter_init_find (&it, doc, "key");
+         bson_iter_document (&it, &len, &data);
+         if (bson_init_static (&pattern, data, len)) {
+            bson_reinit (sort_key);
+            bson_concat (sort_key, &pattern);
+            best = rank;
+         }
+      }
+   }
+   if (mongoc_cursor_error (cursor, &err)) {
+      if (!lab_mongo_server_code_is (&err, 26)) { /* NamespaceNotFound: no collection, no index */
+         lab_mongo_fail (sess->store, error, &err, "listing the indexes of '%s'", coll);
+         ok = false;
+      }
+   }
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
+   if (ok && *coll_exists && strcmp (field, "_id") == 0) {
+      *has = true;
+   }
+   return ok;
+}
+
+/* lab_mongo_has_index -- listIndexes; a missing collection is NO_COLLECTION, as on the embedded store. */
+bool
+lab_mongo_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                     bson_error_t *error)
+{
+   bool coll_exists;
+
+   if (!find_index (sess, coll, field, has, &coll_exists, NULL, error)) {
+      return false;
+   }
+   if (!coll_exists) {
+      return lab_mongo_require_coll (sess, coll, error);
+   }
+   if (*has) {
+      cache_add (msess (sess), coll, field);
+   }
+   return true;
+}
+
+/* lab_mongo_require_index -- NO_COLLECTION / NO_INDEX unless `field` is `_id` or indexed (cached per session,
+ * so per-key reads cost one round trip). */
+bool
+lab_mongo_require_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+{
+   bool has, coll_exists;
+
+   if (cache_has (msess (sess), coll, field)) {
+      return true;
+   }
+   if (!find_index (sess, coll, field, &has, &coll_exists, NULL, error)) {
+      return false;
+   }
+   if (!coll_exists) {
+      return lab_mongo_require_coll (sess, coll, error);
+   }
+   if (!has) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "collection '%s' in database '%s' on %s has no index on '%s': create it (e.g. "
+                     "db.%s.createIndex({\"%s\": 1})) or choose an indexed field with --key",
+                     coll, sess->store->db, sess->store->uri_redacted, field, coll, field);
+      return false;
+   }
+   cache_add (msess (sess), coll, field);
+   return true;
+}
+
+/* lab_mongo_require_sort_index -- *pattern (initialized by the caller) = the key pattern of the index a
+ * sorted read of `field` hints; NO_COLLECTION, or NO_INDEX naming the collection, the field and the remedy.
+ * Always asks the server (one listIndexes): an index may have been dropped since a cached check. */
+bool
+lab_mongo_require_sort_index (lab_store_session_t *sess, const char *coll, const char *field, bson_t *pattern,
+                              bson_error_t *error)
+{
+   bool has, coll_exists;
+
+   if (!find_index (sess, coll, field, &has, &coll_exists, pattern, error)) {
+      return false;
+   }
+   if (!coll_exists) {
+      return lab_mongo_require_coll (sess, coll, error);
+   }
+   if (bson_empty (pattern)) {
+      lab_error_set (
+         error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+         "collection '%s' in database '%s' on %s has no index on '%s'%s to read it in '%s' order "
+         "(without one the server would sort the whole collection before the first document): run "
+         "with --create-index, or create it with db.%s.createIndex({%s: 1})",
+         coll, sess->store->db, sess->store->uri_redacted, field,
+         has ? " that can serve a sort (hashed, text, sparse, partial and hidden indexes cannot; unhide one "
+               "with "
+               "db.<coll>.unhideIndex(...))"
+             : "",
+         field, coll, field);
+      return false;
+   }
+   return true;
+}
+
+/* lab_mongo_create_index -- createIndexes {field: 1} named "<field>_1"; the same index again is a no-op. */
+bool
+lab_mongo_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+{
+   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   bson_t cmd = BSON_INITIALIZER, indexes, index, key, reply;
+   char *name = bson_strdup_printf ("%s_1", field);
+   bson_error_t err;
+   bool ok;
+
+   BSON_APPEND_UTF8 (&cmd, "createIndexes", coll);
+   BSON_APPEND_ARRAY_BEGIN (&cmd, "indexes", &indexes);
+   BSON_APPEND_DOCUMENT_BEGIN (&indexes, "0", &index);
+   BSON_APPEND_DOCUMENT_BEGIN (&index, "key", &key);
+   BSON_APPEND_INT32 (&key, field, 1);
+   bson_append_document_end (&index, &key);
+   BSON_APPEND_UTF8 (&index, "name", name);
+   bson_append_document_end (&indexes, &index);
+   bson_append_array_end (&cmd, &indexes);
+   ok = mongoc_database_write_command_with_opts (db, &cmd, NULL, &reply, &err);
+   if (!ok) {
+      lab_mongo_fail (sess->store, error, &err, "creating index '%s' on '%s' of '%s'", name, field, coll);
+   } else {
+      cache_add (msess (sess), coll, field);
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   bson_free (name);
+   mongoc_database_destroy (db);
+   return ok;
+}
+
+/* lab_mongo_drop -- drop; NamespaceNotFound is success. */
+bool
+lab_mongo_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
+   bson_error_t err;
+   bool ok = mongoc_collection_drop_with_opts (c, NULL, &err);
+
+   mongoc_collection_destroy (c);
+   cache_forget (msess (sess), coll);
+   if (!ok && (lab_mongo_server_code_is (&err, 26) || strstr (err.message, "ns not found"))) {
+      ok = true; /* dropping a missing collection is fine */
+   }
+   if (!ok) {
+      lab_mongo_fail (sess->store, error, &err, "dropping collection '%s' of database '%s'", coll,
+                      sess->store->db);
+   }
+   return ok;
+}
+
+/* lab_mongo_count -- exact (countDocuments), NO_COLLECTION when missing. */
+bool
+lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+{
+   mongoc_collection_t *c;
+   bson_t filter = BSON_INITIALIZER;
+   bson_error_t err;
+   int64_t n;
+
+   if (!lab_mongo_require_coll (sess, coll, error)) {
+      return false;
+   }
+   c = lab_mongo_get_coll (sess, coll);
+   n = mongoc_collection_count_documents (c, &filter, NULL, NULL, NULL, &err);
+   mongoc_collection_destroy (c);
+   bson_destroy (&filter);
+   if (n < 0) {
+      lab_mongo_fail (sess->store, error, &err, "counting the documents of '%s'", coll);
+      return false;
+   }
+   *count = n;
+   return true;
+}
+
+/* stats_from -- the size figures of a collStats reply or of a $collStats document's storageStats, added to
+ * *st (through mongos $collStats answers one document per shard). */
+static void
+stats_from (const bson_t *doc, lab_store_coll_stats_t *st)
+{
+   st->count += lab_mongo_num_at (doc, "count", 0);
+   st->data_size_bytes += lab_mongo_num_at (doc, "size", 0);
+   st->storage_size_bytes += lab_mongo_num_at (doc, "storageSize", 0);
+   st->index_size_bytes += lab_mongo_num_at (doc, "totalIndexSize", 0);
+   if (lab_mongo_num_at (doc, "nindexes", 0) > st->nindexes) {
+      st->nindexes = (int32_t)lab_mongo_num_at (doc, "nindexes", 0);
+   }
+}
+
+/* coll_stats_stage -- aggregate [{$collStats: {storageStats: {}}}] (mongod 3.4+, the supported form since
+ * collStats was deprecated in 6.2), summed over its documents; false when the server refuses the stage. */
+static bool
+coll_stats_stage (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *err)
+{
+   mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
+   bson_t *pipeline =
+      BCON_NEW ("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]");
+   mongoc_cursor_t *cur = mongoc_collection_aggregate (c, MONGOC_QUERY_NONE, pipeline, NULL, NULL);
+   const bson_t *doc;
+   bool any = false, ok;
+
+   while (mongoc_cursor_next (cur, &doc)) {
+      bson_iter_t it;
+      if (bson_iter_init_find (&it, doc, "storageStats") && BSON_ITER_HOLDS_DOCUMENT (&it)) {
+         bson_t ss;
+         uint32_t len;
+         const uint8_t *data;
+         bson_iter_document (&it, &len, &data);
+         if (bson_init_static (&ss, data, len)) {
+            stats_from (&ss, st);
+            any = true;
+         }
+      }
+   }
+   ok = !mongoc_cursor_error (cur, err) && any;
+   if (!any && err->code == 0) {
+      bson_set_error (err, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "$collStats returned no storageStats");
+   }
+   mongoc_cursor_destroy (cur);
+   bson_destroy (pipeline);
+   mongoc_collection_destroy (c);
+   return ok;
+}
+
+/* lab_mongo_stats -- $collStats storageStats where the server has it, else the collStats command (older
+ * servers, FerretDB); estimates on FerretDB. NO_COLLECTION when missing. */
+bool
+lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error)
+{
+   mongoc_database_t *db;
+   bson_t cmd = BSON_INITIALIZER, reply;
+   bson_error_t err;
+   bool ok;
+
+   if (!lab_mongo_require_coll (sess, coll, error)) {
+      return false;
+   }
+   memset (st, 0, sizeof *st);
+   memset (&err, 0, sizeof err);
+   if (coll_stats_stage (sess, coll, st, &err)) {
+      st->avg_obj_size_bytes = st->count > 0 ? (double)st->data_size_bytes / (double)st->count : 0;
+      return true;
+   }
+   lab_log_debug ("$collStats of '%s' refused (%s): using the collStats command", coll, err.message);
+   memset (st, 0, sizeof *st);
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   BSON_APPEND_UTF8 (&cmd, "collStats", coll);
+   ok = mongoc_database_command_simple (db, &cmd, NULL, &reply, &err);
+   if (ok) {
+      stats_from (&reply, st);
+      st->avg_obj_size_bytes = lab_mongo_dbl_at (&reply, "avgObjSize", 0);
+      if (st->avg_obj_size_bytes <= 0 && st->count > 0) {
+         st->avg_obj_size_bytes = (double)st->data_size_bytes / (double)st->count;
+      }
+   } else {
+      lab_mongo_fail (sess->store, error, &err, "collStats of '%s'", coll);
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   mongoc_database_destroy (db);
+   return ok;
+}

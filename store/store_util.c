@@ -1,0 +1,123 @@
+/*
+ * store_util.c -- what the store interface (store.c) and its backends share: block compressor names, the
+ * insert results' errors, value arrays, the write budget under a server's message limit, and what a
+ * server process is called. Calls nothing of store.c or the backends, so both call down to it.
+ */
+#include "store_impl.h"
+
+#include "core/error.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* lab_store_block_compressor_check -- see store.h. */
+bool
+lab_store_block_compressor_check (const char *name, bson_error_t *error)
+{
+   const char *const names[] = { "none", "snappy", "zlib", "zstd" };
+   size_t i;
+
+   for (i = 0; name && i < sizeof names / sizeof names[0]; i++) {
+      if (strcmp (name, names[i]) == 0) {
+         return true;
+      }
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                  "block compressor '%s' is not one of none, snappy, zlib, zstd", name ? name : "");
+   return false;
+}
+
+const char *
+lab_store_block_compressor (const lab_store_t *store)
+{
+   if (store->block_compressor) {
+      return store->block_compressor;
+   }
+   return store->uri.backend == LAB_BACKEND_WT ? "snappy" : NULL;
+}
+
+/* lab_store_insert_result_add_error -- grow the error array by one. */
+void
+lab_store_insert_result_add_error (lab_store_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
+                                   const char *fmt, ...)
+{
+   lab_store_write_error_t *e;
+   va_list ap;
+
+   r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);
+   e = &r->errors[r->nerrors++];
+   e->index = index;
+   e->domain = domain;
+   e->code = code;
+   va_start (ap, fmt);
+   bson_vsnprintf (e->message, sizeof e->message, fmt, ap);
+   va_end (ap);
+}
+
+void
+lab_store_insert_result_cleanup (lab_store_insert_result_t *result)
+{
+   if (result) {
+      bson_free (result->errors);
+      memset (result, 0, sizeof *result);
+   }
+}
+
+void
+lab_store_values_free (bson_value_t *values, int n)
+{
+   int i;
+
+   if (!values) {
+      return;
+   }
+   for (i = 0; i < n; i++) {
+      bson_value_destroy (&values[i]);
+   }
+   bson_free (values);
+}
+
+bool
+lab_store_server_comm_trusted (const char *comm)
+{
+   if (!comm) {
+      return false;
+   }
+   /* the test server is built as ferretdb-test-server-<hash> (scripts/mongo-test-server.sh); the kernel
+    * keeps TASK_COMM_LEN - 1 = 15 bytes of a command name: "ferretdb-test-s" */
+   return strcmp (comm, "mongod") == 0 || strncmp (comm, "ferretdb-test-s", 15) == 0;
+}
+
+bool
+lab_pid_comm (int64_t pid, char *buf, size_t len)
+{
+   char path[64];
+   size_t n;
+   FILE *f;
+
+   if (pid <= 0 || len == 0) {
+      return false;
+   }
+   bson_snprintf (path, sizeof path, "/proc/%" PRId64 "/comm", pid);
+   if (!(f = fopen (path, "r"))) {
+      return false;
+   }
+   n = fread (buf, 1, len - 1, f);
+   fclose (f);
+   buf[n] = '\0';
+   while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) {
+      buf[--n] = '\0';
+   }
+   return n > 0;
+}
+
+int64_t
+lab_store_write_budget_bytes (int64_t max_message_bytes)
+{
+   if (max_message_bytes <= 2 * LAB_MESSAGE_SLACK_BYTES) {
+      max_message_bytes = LAB_MESSAGE_MAX_BYTES;
+   }
+   return max_message_bytes - LAB_MESSAGE_SLACK_BYTES;
+}

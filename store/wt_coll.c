@@ -1,0 +1,526 @@
+/*
+ * wt_coll.c -- the embedded store's collections: create (a collection table and its _id index, as
+ * mongod's createRecordStore + the _id index), drop (closing the cursors every session caches on the
+ * tables first), existence, counts, sizes and whether an index exists.
+ */
+#include "wt_private.h"
+
+#include "core/error.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* lab_wt_exists -- whether the collection exists. */
+bool
+lab_wt_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+
+   pthread_mutex_lock (&st->mu);
+   *exists = lab_wt_coll_find (st, coll) != NULL;
+   pthread_mutex_unlock (&st->mu);
+   return true;
+}
+
+/* strp_cmp -- qsort order of C strings. */
+static int
+strp_cmp (const void *a, const void *b)
+{
+   return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+/* lab_wt_list -- the catalog's collection names, sorted. */
+bool
+lab_wt_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   const wt_coll_t *c;
+   size_t n = 0;
+
+   (void)error;
+   pthread_mutex_lock (&st->mu);
+   for (c = st->colls; c; c = c->next) {
+      n++;
+   }
+   *names = bson_malloc0 ((n + 1) * sizeof (char *));
+   n = 0;
+   for (c = st->colls; c; c = c->next) {
+      (*names)[n++] = bson_strdup (c->name);
+   }
+   pthread_mutex_unlock (&st->mu);
+   qsort (*names, n, sizeof (char *), strp_cmp);
+   return true;
+}
+
+/* coll_new -- a collection named `name` with fresh idents for its table and _id index (caller holds
+ * mu). */
+static wt_coll_t *
+coll_new (wt_store_t *st, const char *name)
+{
+   wt_coll_t *c = bson_malloc0 (sizeof *c);
+   char *ident;
+
+   c->name = bson_strdup (name);
+   c->ident = bson_strdup_printf ("collection-%" PRId64 "-layoutlab", st->next_ident++);
+   c->uri = bson_strdup_printf ("table:%s", c->ident);
+   ident = bson_strdup_printf ("index-%" PRId64 "-layoutlab", st->next_ident++);
+   lab_wt_index_set (&c->indexes[0], "_id", ident);
+   bson_free (ident);
+   c->nindexes = 1;
+   c->next_rid = 1;
+   return c;
+}
+
+/* lab_wt_coll_create_locked -- create the collection and its _id index (caller holds ddl for writing). */
+wt_coll_t *
+lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
+{
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   int ret;
+
+   pthread_mutex_lock (&st->mu);
+   c = lab_wt_coll_find (st, name);
+   if (c) {
+      pthread_mutex_unlock (&st->mu);
+      return c;
+   }
+   c = coll_new (st, name);
+   pthread_mutex_unlock (&st->mu);
+
+   if ((ret = ss->s->create (ss->s, c->uri, st->coll_config)) != 0) {
+      lab_wt_fail (error, ret, "create collection '%s' (%s)", name, c->uri);
+      goto fail;
+   }
+   if ((ret = ss->s->create (ss->s, c->indexes[0].uri, WT_INDEX_CONFIG)) != 0) {
+      lab_wt_fail (error, ret, "create _id index of '%s' (%s)", name, c->indexes[0].uri);
+      goto fail;
+   }
+   pthread_mutex_lock (&st->mu);
+   if (!lab_wt_catalog_put_state (st, ss->s, false, error) || !lab_wt_catalog_put_coll (ss->s, c, error)) {
+      pthread_mutex_unlock (&st->mu);
+      goto fail;
+   }
+   c->next = st->colls;
+   st->colls = c;
+   pthread_mutex_unlock (&st->mu);
+   return c;
+fail:
+   ss->s->drop (ss->s, c->indexes[0].uri, "force=true");
+   ss->s->drop (ss->s, c->uri, "force=true");
+   lab_wt_coll_free (c);
+   return NULL;
+}
+
+/* lab_wt_create -- create a collection (nothing when it exists). */
+bool
+lab_wt_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_coll_t *c;
+
+   pthread_rwlock_wrlock (&ss->st->ddl);
+   c = lab_wt_coll_create_locked (ss, coll, error);
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return c != NULL;
+}
+
+/* lab_wt_coll_get_or_create -- for writes: MongoDB creates a missing collection on first insert. */
+wt_coll_t *
+lab_wt_coll_get_or_create (wt_sess_t *ss, const char *name, bson_error_t *error)
+{
+   wt_coll_t *c;
+
+   pthread_mutex_lock (&ss->st->mu);
+   c = lab_wt_coll_find (ss->st, name);
+   pthread_mutex_unlock (&ss->st->mu);
+   if (c) {
+      return c;
+   }
+   pthread_rwlock_wrlock (&ss->st->ddl);
+   c = lab_wt_coll_create_locked (ss, name, error);
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return c;
+}
+
+/* drop_table -- drop one table (caller holds ddl for writing): close the cursors every session keeps
+ * on it -- no operation runs while ddl is held for writing, so each session is idle and may be used
+ * from this thread -- except in sessions with an open sorted stream, then wait a little for handles
+ * being released. */
+static bool
+drop_table (wt_sess_t *ss, const char *coll, const char *uri, bson_error_t *error)
+{
+   wt_sess_t *other;
+   int ret, i;
+
+   pthread_mutex_lock (&ss->st->mu);
+   for (other = ss->st->sessions; other; other = other->next) {
+      if (other == ss || __atomic_load_n (&other->nsorted, __ATOMIC_ACQUIRE) == 0) {
+         lab_wt_cache_drop (other, uri);
+      }
+   }
+   pthread_mutex_unlock (&ss->st->mu);
+   for (i = 0; i < 500; i++) {
+      ret = ss->s->drop (ss->s, uri, "force=true");
+      if (ret != EBUSY) {
+         break;
+      }
+      usleep (10000);
+   }
+   if (ret == EBUSY) {
+      return lab_wt_fail (error, ret,
+                          "drop '%s' (%s): the table is in use; close the sorted streams that read it first",
+                          coll, uri);
+   }
+   if (ret != 0) {
+      return lab_wt_fail (error, ret, "drop '%s' (%s)", coll, uri);
+   }
+   return true;
+}
+
+/* unlink_coll -- remove c from the catalog and then from the live list; it goes to the graveyard. When the
+ * catalog cannot be written, c stays live. */
+static bool
+unlink_coll (wt_sess_t *ss, wt_coll_t *c, bson_error_t *error)
+{
+   wt_store_t *st = ss->st;
+   wt_coll_t **pp;
+   bool ok;
+
+   pthread_mutex_lock (&st->mu);
+   ok = lab_wt_catalog_remove_coll (ss->s, c->name, error);
+   for (pp = &st->colls; ok && *pp; pp = &(*pp)->next) {
+      if (*pp == c) {
+         *pp = c->next;
+         c->next = st->graveyard;
+         st->graveyard = c;
+         break;
+      }
+   }
+   pthread_mutex_unlock (&st->mu);
+   return ok;
+}
+
+/* lab_wt_drop -- remove the collection's catalog entry, then drop its indexes and table (nothing if
+ * missing). */
+bool
+lab_wt_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   bool ok = false;
+   int i;
+
+   pthread_rwlock_wrlock (&st->ddl);
+   pthread_mutex_lock (&st->mu);
+   c = lab_wt_coll_find (st, coll);
+   pthread_mutex_unlock (&st->mu);
+   if (!c) {
+      ok = true;
+      goto done;
+   }
+   /* The catalog entry goes first: a drop that fails half way (a full disk, a crash) leaves unreferenced
+    * tables behind, never a catalog naming a table that is gone (which no later open could read). */
+   if (!unlink_coll (ss, c, error)) {
+      goto done;
+   }
+   for (i = 0; i < c->nindexes; i++) {
+      if (!drop_table (ss, coll, c->indexes[i].uri, error)) {
+         goto done;
+      }
+   }
+   ok = drop_table (ss, coll, c->uri, error);
+done:
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
+/* lab_wt_count -- the exact count kept in memory. */
+bool
+lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+{
+   wt_coll_t *c = lab_wt_coll_lookup (((wt_sess_t *)sess->impl)->st, coll, error);
+
+   if (!c) {
+      return false;
+   }
+   *count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+   return true;
+}
+
+/* file_size -- bytes of <home>/<ident>.wt on disk (0 when missing). */
+static int64_t
+file_size (wt_store_t *st, const char *ident)
+{
+   char path[PATH_MAX];
+   struct stat sb;
+
+   bson_snprintf (path, sizeof path, "%s/%s.wt", st->home, ident);
+   return stat (path, &sb) == 0 ? (int64_t)sb.st_size : 0;
+}
+
+/* lab_wt_stats -- count and data size from memory, storage and index sizes from the files. */
+bool
+lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   wt_coll_t *c;
+   int i;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   c = lab_wt_coll_lookup (st, coll, error);
+   if (c) {
+      out->count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+      out->data_size_bytes = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
+      out->avg_obj_size_bytes = out->count ? (double)out->data_size_bytes / (double)out->count : 0.0;
+      out->storage_size_bytes = file_size (st, c->ident);
+      out->index_size_bytes = 0;
+      for (i = 0; i < c->nindexes; i++) {
+         out->index_size_bytes += file_size (st, c->indexes[i].ident);
+      }
+      out->nindexes = c->nindexes;
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   return c != NULL;
+}
+
+/* lab_wt_leaf_pages -- "btree: row-store leaf pages" of the collection's table, from a statistics
+ * cursor that walks the tree. The connection gathers only the fast statistics (as mongod) and a cursor
+ * may not ask for more than its connection, so the connection is reconfigured to statistics=(all) for
+ * this one cursor and back to (fast) after it. */
+bool
+lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   WT_CURSOR *sc = NULL;
+   char *uri = NULL;
+   bool ok = false, reconfigured = false;
+   wt_coll_t *c;
+   int ret;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!(c = lab_wt_coll_lookup (st, coll, error))) {
+      goto done;
+   }
+   uri = bson_strdup_printf ("statistics:%s", c->uri);
+   if ((ret = st->conn->reconfigure (st->conn, "statistics=(all)")) != 0) {
+      lab_wt_fail (error, ret, "reconfigure %s with statistics=(all)", st->home);
+      goto done;
+   }
+   reconfigured = true;
+   if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "statistics=(all)", &sc)) != 0) {
+      lab_wt_fail (error, ret, "open %s", uri);
+      goto done;
+   }
+   sc->set_key (sc, WT_STAT_DSRC_BTREE_ROW_LEAF);
+   if ((ret = sc->search (sc)) != 0) {
+      lab_wt_fail (error, ret, "read the leaf page count of '%s' (%s)", coll, uri);
+      goto done;
+   }
+   {
+      const char *desc, *pvalue;
+      int64_t v;
+      if ((ret = sc->get_value (sc, &desc, &pvalue, &v)) != 0) {
+         lab_wt_fail (error, ret, "read the leaf page count of '%s' (%s)", coll, uri);
+         goto done;
+      }
+      *pages = v;
+   }
+   ok = true;
+done:
+   if (sc) {
+      sc->close (sc);
+   }
+   if (reconfigured && (ret = st->conn->reconfigure (st->conn, "statistics=(fast)")) != 0 && ok) {
+      ok = lab_wt_fail (error, ret, "reconfigure %s back to statistics=(fast)", st->home);
+   }
+   bson_free (uri);
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
+/* ---- sampled leaf page counts ----------------------------------------------------------------------- */
+
+#define LEAF_PILOT_WINDOWS 8
+#define LEAF_PILOT_ROWS 2048
+
+/* dsrc_stat -- one of the table's own statistics (statistics=(fast), no tree walk). */
+static bool
+dsrc_stat (WT_SESSION *s, const char *stat_uri, int key, int64_t *v, bson_error_t *error)
+{
+   WT_CURSOR *sc = NULL;
+   const char *desc, *pvalue;
+   int ret;
+
+   if ((ret = s->open_cursor (s, stat_uri, NULL, NULL, &sc)) == 0) {
+      sc->set_key (sc, key);
+      if ((ret = sc->search (sc)) == 0) {
+         ret = sc->get_value (sc, &desc, &pvalue, v);
+      }
+      sc->close (sc);
+   }
+   return ret == 0 || lab_wt_fail (error, ret, "read %s", stat_uri);
+}
+
+/* leaf_run -- read up to n records from RecordId `start` on (n < 0: to the end): *rows read and *crossed,
+ * the table's pages read into the cache while reading them -- after the positioning, which brings the
+ * first leaf in: the leaves the run moved on to. */
+static bool
+leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t start, int64_t n, int64_t *rows,
+          int64_t *crossed, bson_error_t *error)
+{
+   int64_t before, after, k = 0;
+   int ret;
+
+   cc->set_key (cc, start);
+   ret = lab_wt_search_ge (cc);
+   if (ret == WT_NOTFOUND) {
+      *rows = *crossed = 0;
+      return true;
+   }
+   if (ret != 0) {
+      return lab_wt_fail (error, ret, "position on record %" PRId64, start);
+   }
+   if (!dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &before, error)) {
+      return false;
+   }
+   for (k = 1; (n < 0 || k < n) && (ret = cc->next (cc)) == 0; k++) {
+   }
+   if (ret != 0 && ret != WT_NOTFOUND) {
+      return lab_wt_fail (error, ret, "read records from %" PRId64, start);
+   }
+   if (!dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &after, error)) {
+      return false;
+   }
+   cc->reset (cc);
+   *rows = k;
+   *crossed = after - before;
+   return true;
+}
+
+/* lab_wt_leaf_pages_estimate -- see store.h: a pilot of LEAF_PILOT_WINDOWS runs for the rows per page,
+ * then o->windows runs of about o->pages_per_window pages each, between the pilot's. */
+bool
+lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                            const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                            bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   WT_CURSOR *cc = NULL;
+   char *stat_uri = NULL;
+   int64_t first = 0, last = 0, span, count, data_size, inuse, rows, crossed, prow = 0, pcross = 0, w, pilot;
+   int64_t *cr = NULL;
+   double r, sum2 = 0;
+   bool ok = false;
+   wt_coll_t *c;
+   int i, ret, n = o->windows;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!(c = lab_wt_coll_lookup (st, coll, error))) {
+      goto done;
+   }
+   count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+   data_size = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
+   stat_uri = bson_strdup_printf ("statistics:%s", c->uri);
+   if (!lab_wt_coll_cursor (ss->s, c, &cc, error)) {
+      goto done;
+   }
+   if ((ret = lab_wt_rid_ends (cc, &first, &last)) == WT_NOTFOUND) {
+      est->pages = 0; /* an empty table has no leaf page with a record */
+      ok = true;
+      goto done;
+   }
+   if (ret != 0) {
+      lab_wt_fail (error, ret, "find the first and last record of '%s'", coll);
+      goto done;
+   }
+   if (!dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_BYTES_INUSE, &inuse, error)) {
+      goto done;
+   }
+   if (inuse > data_size / 100 + 1024 * 1024) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "'%s' holds %" PRId64 " bytes in the engine cache already: a sample of its leaf pages "
+                     "would not read them; count them exactly",
+                     coll, inuse);
+      goto done;
+   }
+   span = last - first + 1;
+   /* the pilot: rows per page, roughly, from short runs (a 16th of the collection at most) */
+   pilot = count / (16 * LEAF_PILOT_WINDOWS);
+   pilot = pilot < 16 ? 16 : pilot > LEAF_PILOT_ROWS ? LEAF_PILOT_ROWS : pilot;
+   for (i = 0; i < LEAF_PILOT_WINDOWS; i++) {
+      if (!leaf_run (ss->s, cc, stat_uri, first + (int64_t)((double)span * i / LEAF_PILOT_WINDOWS), pilot,
+                     &rows, &crossed, error)) {
+         goto done;
+      }
+      prow += rows;
+      pcross += crossed;
+   }
+   /* rows per page from the page boundaries the pilot crossed (none: at least all it read) */
+   w = (int64_t)((double)prow / (double)(pcross > 0 ? pcross : 1) * o->pages_per_window) + 1;
+   if (w * n > count / 4) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "'%s' is too small to sample its leaf pages (%d runs of %" PRId64 " of its %" PRId64
+                     " documents): count them exactly",
+                     coll, n, w, count);
+      goto done;
+   }
+   cr = bson_malloc0 ((size_t)n * sizeof *cr);
+   for (i = 0; i < n; i++) {
+      /* half a step off the pilot's starts: the pilot's pages are in the cache now */
+      if (!leaf_run (ss->s, cc, stat_uri, first + (int64_t)((double)span * (i + 0.5) / n), w, &rows, &cr[i],
+                     error)) {
+         goto done;
+      }
+      est->rows_read += rows;
+      est->pages_read += cr[i];
+   }
+   est->windows = n;
+   if (est->pages_read == 0) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "no run over '%s' crossed a leaf page: count them exactly", coll);
+      goto done;
+   }
+   /* pages per row, a ratio estimator over the runs; its standard error from their spread */
+   r = (double)est->pages_read / (double)est->rows_read;
+   for (i = 0; i < n; i++) {
+      double d = (double)cr[i] - r * (double)w;
+      sum2 += d * d;
+   }
+   est->pages = (int64_t)(r * (double)count + 0.5);
+   est->error_pct = 100.0 * 1.96 * sqrt (sum2 / (n * (n - 1.0))) / (double)w / r;
+   ok = true;
+done:
+   if (cc) {
+      cc->close (cc);
+   }
+   bson_free (cr);
+   bson_free (stat_uri);
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
+/* lab_wt_has_index -- whether the collection has an index on field. */
+bool
+lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                  bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   wt_coll_t *c;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   c = lab_wt_coll_lookup (st, coll, error);
+   if (c) {
+      *has = lab_wt_coll_index (c, field) != NULL;
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   return c != NULL;
+}

@@ -1,0 +1,271 @@
+/*
+ * wt_private.h -- the embedded WiredTiger store's shared state and its files' entry points. Private to
+ * store/wt_*.c and store/store_wt.c (which wires the operations table for store.c).
+ *
+ * Laid out along mongod's WiredTiger layer:
+ *   wt_error.c    WiredTiger's messages (kept, never printed) and lab_wt_fail, which every wt_*.c reports
+ *                 its errors through;
+ *   wt_conn.c     the kv engine: configuration, open/close, flush, the cold cycle, engine statistics;
+ *   wt_catalog.c  the catalog (collections and their indexes), the size storer (counts, data sizes and
+ *                 next RecordIds saved at close, recounted after a crash), collection lookups;
+ *   wt_coll.c     collections: create, drop, exists, counts and sizes;
+ *   wt_session.c  the session cache: one WT_SESSION per lab_store_session_t and its cursor cache;
+ *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
+ *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
+ *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
+ *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
+ *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
+ * Every KeyString byte rule (body, type tag, RecordId, the unique _id format) lives in keyenc.h.
+ */
+#ifndef LAB_WT_PRIVATE_H
+#define LAB_WT_PRIVATE_H
+
+#include "store_impl.h"
+
+#include "core/buf.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <wiredtiger.h>
+
+/* mongod 4.2's table configurations: collections (a format: the block compressor, mongod's
+ * storage.wiredTiger.collectionConfig.blockCompressor, snappy by default), indexes, and our catalog */
+#define WT_COLL_CONFIG_FMT                                                                                   \
+   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=%s,"         \
+   "key_format=q,value_format=u,app_metadata=(formatVersion=1)"
+#define WT_INDEX_CONFIG                                                                                      \
+   "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"                  \
+   "block_compressor=,key_format=u,value_format=u,app_metadata=(formatVersion=8)"
+#define WT_CATALOG_URI "table:layoutlab_catalog"
+#define WT_CATALOG_CONFIG                                                                                    \
+   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy,"     \
+   "key_format=S,value_format=u"
+#define WT_STATE_KEY "s"
+#define WT_MAX_INDEXES 64
+#define WT_GROUP_DOCS 64            /* a write transaction holds at most this many documents */
+#define WT_GROUP_BYTES (256 * 1024) /* ... or stops after this many bytes (mongod's insert batching) */
+#define WT_CURSOR_CACHE 32
+#define WT_RETRIES 100
+
+typedef struct {
+   char *field;
+   char *ident; /* index-<n>-layoutlab */
+   char *uri;   /* table:<ident> */
+} wt_index_t;
+
+typedef struct wt_coll {
+   char *name;
+   char *ident;
+   char *uri;
+   int64_t count;                      /* atomic */
+   int64_t data_size;                  /* atomic */
+   int64_t next_rid;                   /* atomic */
+   wt_index_t indexes[WT_MAX_INDEXES]; /* [0] is _id */
+   int nindexes;
+   struct wt_coll *next;
+} wt_coll_t;
+
+typedef struct {
+   WT_EVENT_HANDLER handler; /* WiredTiger's messages for this store (wt_error.c finds st from it) */
+   WT_CONNECTION *conn;
+   WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
+   char *home;
+   char *config;
+   char *coll_config; /* WT_COLL_CONFIG_FMT with the store's block compressor */
+   uint64_t cache_max_bytes;
+   pthread_mutex_t mu;      /* collection list, session list, ident counter */
+   pthread_mutex_t meta_mu; /* the meta session (a checkpoint must not block lookups under mu) */
+   pthread_rwlock_t ddl;    /* order: ddl, then mu, then meta_mu */
+   int nsessions;
+   int64_t next_ident;
+   wt_coll_t *colls;
+   wt_coll_t *graveyard;     /* dropped collections, freed at close (sessions may still hold pointers) */
+   struct wt_sess *sessions; /* open sessions, so close can close the ones left open */
+   time_t opened_at;
+   bool loaded;                  /* the catalog was read completely: only then may close save it as clean */
+   lab_progress_mode_t progress; /* lab_store_opts_t.progress: bars on index builds */
+   int panicked; /* atomic: WiredTiger panicked (a write failed): no call may follow, not even close */
+} wt_store_t;
+
+typedef struct {
+   char *uri;
+   bool overwrite;
+   WT_CURSOR *c;
+} wt_cached_t;
+
+typedef struct wt_sess {
+   wt_store_t *st;
+   lab_store_session_t *sess; /* the handle store.c allocated (freed here when the store closes first) */
+   WT_SESSION *s;
+   struct wt_sess *prev, *next;
+   wt_cached_t cache[WT_CURSOR_CACHE];
+   int ncache;
+   lab_buf_t key;   /* scratch: one index key */
+   lab_buf_t ikeys; /* scratch: every index key of one document */
+   lab_buf_t val;   /* scratch: an index value */
+   lab_buf_t body;  /* scratch: the encoded value searched for */
+   int64_t *rids;
+   size_t nrids, caprids;
+   int nsorted; /* open sorted streams (atomic): their WT cursors are in use between calls */
+} wt_sess_t;
+
+/* ---- wt_error.c: WiredTiger's messages and errors ---------------------------------------------- */
+
+/* lab_wt_fail -- LAB_ERROR_WT error "<context>: <wiredtiger_strerror> [<WT's own message>]"; false. When
+ * WiredTiger failed a write for lack of space (ENOSPC, or the panic that follows one in a background
+ * thread), the message starts with the home and its free space (lab_error_prefix_nospace). */
+bool lab_wt_fail (bson_error_t *error, int ret, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
+/* lab_wt_closed_error -- the engine is not open (a cycle failed to reopen it); false. */
+bool lab_wt_closed_error (wt_store_t *st, bson_error_t *error);
+/* lab_wt_handler_init -- route st's WiredTiger messages to wt_error.c (kept, never printed) and forget the
+ * last message and full disk (before wiredtiger_open). */
+void lab_wt_handler_init (wt_store_t *st);
+
+/* ---- wt_conn.c: the kv engine ------------------------------------------------------------------- */
+
+bool lab_wt_open (lab_store_t *store, bson_error_t *error);
+/* lab_wt_zstd_extension_init -- the zstd compressor's extension entry point (wt_zstd.c). */
+int lab_wt_zstd_extension_init (WT_CONNECTION *connection, WT_CONFIG_ARG *config);
+/* lab_wt_zstd_entry -- its name, for wiredtiger_open's extensions=[local=(entry=...)]. */
+const char *lab_wt_zstd_entry (void);
+void lab_wt_close (lab_store_t *store);
+const char *lab_wt_home (const lab_store_t *store);
+bool lab_wt_flush (lab_store_t *store, bson_error_t *error);
+bool lab_wt_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
+bool lab_wt_engine_stats (lab_store_t *store, lab_store_engine_stats_t *out, bson_error_t *error);
+bool lab_wt_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
+bool lab_wt_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+                   bson_error_t *error);
+bool lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
+/* wt_index.c / wt_coll.c: RecordIds of one key's index entries, a collection's leaf pages */
+bool lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
+                        const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
+bool lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+bool lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                                 const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                                 bson_error_t *error);
+
+/* ---- wt_catalog.c: catalog, size storer, the collection list ------------------------------------ */
+
+/* lab_wt_catalog_load -- read the catalog into st->colls (recount after an unclean close) and mark it
+ * unclean until the next clean close. */
+bool lab_wt_catalog_load (wt_store_t *st, bson_error_t *error);
+/* lab_wt_catalog_save -- counts and RecordIds of every collection, then the state (caller holds mu). */
+bool lab_wt_catalog_save (wt_store_t *st, bool clean, bson_error_t *error);
+/* lab_wt_catalog_put_coll / _state -- persist one collection's entry / the ident counter and state. */
+bool lab_wt_catalog_put_coll (WT_SESSION *s, const wt_coll_t *c, bson_error_t *error);
+bool lab_wt_catalog_put_state (wt_store_t *st, WT_SESSION *s, bool clean, bson_error_t *error);
+/* lab_wt_catalog_remove_coll -- remove a dropped collection's entry. */
+bool lab_wt_catalog_remove_coll (WT_SESSION *s, const char *name, bson_error_t *error);
+/* lab_wt_coll_free -- free one collection and its index entries. */
+void lab_wt_coll_free (wt_coll_t *c);
+/* lab_wt_coll_list_free -- free a list of collections. */
+void lab_wt_coll_list_free (wt_coll_t *c);
+/* lab_wt_index_set -- fill an index entry (strings copied). */
+void lab_wt_index_set (wt_index_t *ix, const char *field, const char *ident);
+/* lab_wt_index_unset -- free an index entry's strings. */
+void lab_wt_index_unset (wt_index_t *ix);
+/* lab_wt_coll_find -- the live collection named `name`, or NULL (caller holds mu). */
+wt_coll_t *lab_wt_coll_find (wt_store_t *st, const char *name);
+/* lab_wt_coll_lookup -- the collection, or NO_COLLECTION naming the store. */
+wt_coll_t *lab_wt_coll_lookup (wt_store_t *st, const char *name, bson_error_t *error);
+/* lab_wt_coll_index -- the index whose key is `field`, or NULL. */
+wt_index_t *lab_wt_coll_index (wt_coll_t *c, const char *field);
+/* lab_wt_index_lookup -- the index on field, else NO_INDEX naming the fix. */
+wt_index_t *lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error_t *error);
+/* ---- wt_coll.c: collections: create, drop, counts and sizes ------------------------------------ */
+
+/* lab_wt_coll_create_locked -- the collection, created with its _id index when missing (caller holds
+ * ddl for writing). */
+wt_coll_t *lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error);
+/* lab_wt_coll_get_or_create -- for writes: MongoDB creates a missing collection on first insert. */
+wt_coll_t *lab_wt_coll_get_or_create (wt_sess_t *ss, const char *name, bson_error_t *error);
+
+bool lab_wt_list (lab_store_session_t *sess, char ***names, bson_error_t *error);
+bool lab_wt_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+bool lab_wt_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_wt_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out,
+                   bson_error_t *error);
+bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                       bson_error_t *error);
+
+/* ---- wt_session.c: sessions and their cursor cache ---------------------------------------------- */
+
+bool lab_wt_session_open (lab_store_session_t *sess, bson_error_t *error);
+void lab_wt_session_close (lab_store_session_t *sess);
+/* lab_wt_get_cursor -- a cached cursor on uri, kept open for the rest of the operation. */
+bool lab_wt_get_cursor (wt_sess_t *ss, const char *uri, bool overwrite, WT_CURSOR **out, bson_error_t *error);
+/* lab_wt_reset_cursors -- end of an operation: cached cursors release their position and pages. */
+void lab_wt_reset_cursors (wt_sess_t *ss);
+/* lab_wt_cache_drop -- close this session's cached cursors on `uri` (before a drop). */
+void lab_wt_cache_drop (wt_sess_t *ss, const char *uri);
+/* lab_wt_coll_cursor -- a new cursor of session s on the collection's table (the caller closes it); false
+ * with the error naming the collection. */
+bool lab_wt_coll_cursor (WT_SESSION *s, const wt_coll_t *c, WT_CURSOR **cc, bson_error_t *error);
+/* lab_wt_search_ge -- position c, whose key is set, on the first entry at or after that key (search_near,
+ * then next when it landed before): 0, WT_NOTFOUND when there is none, or a WiredTiger error. */
+int lab_wt_search_ge (WT_CURSOR *c);
+/* lab_wt_rid_ends -- the first and last RecordId of the collection table under cc (left reset): one
+ * positioning at each end; 0, WT_NOTFOUND when it has no record, or a WiredTiger error. */
+int lab_wt_rid_ends (WT_CURSOR *cc, int64_t *first, int64_t *last);
+/* lab_wt_rids_push -- append a RecordId to the session's ss->rids. */
+void lab_wt_rids_push (wt_sess_t *ss, int64_t rid);
+
+/* ---- wt_index.c: index keys, lookups, builds ---------------------------------------------------- */
+
+/* lab_wt_field_value -- the value of `field` (dotted paths allowed) in doc; missing -> null, as mongod
+ * indexes a missing field. Arrays (multikey) are refused. */
+bool lab_wt_field_value (const bson_t *doc, const char *field, bson_iter_t *it, const bson_value_t **v,
+                         bson_error_t *error);
+/* lab_wt_encode_body -- the body of v into out (reset first); errors name the field and collection. */
+bool lab_wt_encode_body (const bson_value_t *v, lab_buf_t *out, const char *coll, const char *field,
+                         bson_error_t *error);
+/* lab_wt_lookup_id -- *rid of the document whose _id body is `body` (0 when none); 0 or a WT error. */
+int lab_wt_lookup_id (wt_sess_t *ss, WT_CURSOR *idc, const lab_buf_t *body, int64_t *rid);
+/* lab_wt_collect_rids -- RecordIds of the entries equal to `body` in index ix into ss->rids; 0, EINVAL
+ * (*error set) or a WT error. */
+int lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t *body,
+                         bson_error_t *error);
+/* lab_wt_rids_eq -- with st->ddl held: the collection `coll` (*c) and, in ss->rids[0..nrids), the
+ * RecordIds of its documents whose indexed `field` equals value (index order). */
+bool lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_value_t *value,
+                     wt_coll_t **c, bson_error_t *error);
+
+bool lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field,
+                          bson_error_t *error);
+
+/* ---- wt_record.c: the record store -------------------------------------------------------------- */
+
+bool lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                         const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
+                         bson_error_t *error);
+bool lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
+                          bson_error_t *error);
+bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                       const bson_value_t *value, int64_t *deleted, bson_error_t *error);
+bool lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                     const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                     bson_error_t *error);
+
+/* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
+
+bool lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
+                         const lab_store_sorted_opts_t *opts, bson_error_t *error);
+int lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+void lab_wt_cursor_close (lab_store_cursor_t *cur);
+bool lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                       bson_value_t **bounds, int *nbounds, bson_error_t *error);
+bool lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
+                           bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
+bool lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
+                          bson_error_t *error);
+bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                            lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
+bool lab_wt_natural_describe (lab_store_session_t *sess, const char *coll,
+                              const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
+
+#endif

@@ -1,0 +1,13 @@
+# The store interface through store/store.h, the same program on both backends: the embedded WiredTiger
+# store in a temporary directory (label embedded) and the MongoDB test server of the fixture, or
+# $LAYOUTLAB_TEST_URI (label server). Plus the bad-input cases, and the store benchmark program (not a test).
+lab_test(NAME test_store_embedded SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store.c LABELS embedded
+         ENV LAB_STORE_BACKEND=wiredtiger)
+lab_test(NAME test_store_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store.c SERVER
+         ENV LAB_STORE_BACKEND=mongodb)
+# Bad input on both backends; needs no server (the unreachable case uses port 1).
+lab_test(NAME test_store_bad_input SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_bad_input.c LABELS embedded)
+
+# scripts/bench-store.sh drives this; a plain program, not a test.
+add_executable(bench_store ${CMAKE_CURRENT_LIST_DIR}/bench_store.c)
+target_link_libraries(bench_store PRIVATE labstore)

@@ -1,0 +1,14 @@
+# The key encoding (unit) and the embedded WiredTiger store (embedded).
+lab_test(NAME test_keyenc SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_keyenc.c LABELS unit)
+lab_test(NAME test_store_wt SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_wt.c LABELS embedded)
+# The external merge sort of the embedded store's index builds (unit: plain files, no engine).
+lab_test(NAME test_wt_sort SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_sort.c LABELS unit)
+# Not a test (timings vary): the store's overhead over raw WiredTiger cursors, see the file's header.
+add_executable(bench_store_wt ${CMAKE_CURRENT_LIST_DIR}/bench_store_wt.c)
+target_link_libraries(bench_store_wt PRIVATE labstore)
+# The block compressors of the embedded store (none, snappy, zlib, our zstd): round trips across a reopen,
+# a zstd store without the zstd compressor, a damaged zstd block, zstd levels.
+lab_test(NAME test_wt_compress SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_compress.c LABELS embedded)
+if(TARGET billgen)
+  add_dependencies(test_wt_compress billgen)
+endif()
