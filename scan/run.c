@@ -570,7 +570,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
       }
    }
    bson_destroy (&wrap);
-   sp->sweep = o->nsweep > 0;
+   sp->sweep = lab_scan_sweep_points (o) > 0;
    if (ok && sp->sweep) {
       ok = lab_scan_sweep_plan (&sp->p, sp->sess, &sp->sw, error);
    } else if (ok && lab_scan_engine_stats (&sp->topo, sp->p.store, &es, &err)) {

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/iostat.h"
+#include "core/opts.h"
 #include "core/progress.h"
 #include "core/results.h"
 #include "core/store.h"
@@ -209,14 +210,14 @@ typedef struct {
    bool create_index;         /* create missing key indexes before measuring */
    uint64_t cache_size_bytes; /* as configured (for the results) */
    bool direct_io;            /* embedded store opened with direct_io=[data] (for the results) */
-   /* the cache sweep (scan/sweep.c): one full comparison per cache, nsweep > 0 turns it on */
-   const uint64_t *cache_sizes; /* --cache-sizes, strictly ascending (NULL: see cache_ratios) */
-   const double *cache_ratios;  /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
-   size_t nsweep;
-   bool server_cache_sweep; /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
-   int64_t locality_sample; /* masters sampled for the locality figures (default 1000) */
+   /* the cache sweep (scan/sweep.c): one full comparison per cache, a list given turns it on (the main's
+    * option table parses and checks each list once: LAB_CLI_OPT_SIZES / LAB_CLI_OPT_RATIOS) */
+   lab_sizes_t cache_sizes;   /* --cache-sizes, strictly ascending (n == 0: see cache_ratios) */
+   lab_ratios_t cache_ratios; /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
+   bool server_cache_sweep;   /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
+   int64_t locality_sample;   /* masters sampled for the locality figures (default 1000) */
    lab_progress_mode_t progress;
-   lab_scan_log_fn log; /* may be NULL */
+   lab_scan_log_fn log; /* scan/topology.c only (see lab_scan_log_fn); may be NULL */
    void *log_ctx;
    int argc; /* the command line recorded as command_line (URIs redacted); 0: none */
    char *const *argv;
@@ -253,23 +254,21 @@ bool lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_
 
 /* ---- the cache sweep (scan/sweep.c) and locality (scan/locality.c) ------------------------------- */
 
-/* lab_sweep_parse_sizes / _ratios -- a comma-separated list ("64MiB,256MiB,1GiB" / "0.1,0.5,1,2") into
- * a bson_malloc'd array. Empty items, values that do not parse, ratios <= 0, and a list not strictly
- * ascending (unsorted or duplicate) are LAB_ERROR_USAGE naming the item and `what`. */
-bool lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error);
-bool lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error);
+/* lab_scan_sweep_points -- the points of the sweep o asks for (--cache-sizes or --cache-ratios); 0: none. */
+size_t lab_scan_sweep_points (const lab_scan_opts_t *o);
 
 /* lab_scan_sweep_opts_check -- the sweep options that need no store: --cache-sizes and --cache-ratios
  * not both, --server-cache-sweep only with a sweep, and a sweep against a MongoDB server (`uri` not
  * wiredtiger:) only with --server-cache-sweep. LAB_ERROR_USAGE. */
 bool lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error);
 
-/* lab_sweep_resolve -- the cache of each point: sizes[i] as given, or round(ratios[i] x detail_on_disk)
- * (exactly one of sizes and ratios is non-NULL). Refused (LAB_ERROR_USAGE): a cache under
- * LAB_STORE_MIN_CACHE_BYTES, two ratios rounding to the same size, a ratio with the on-disk size
- * unknown (<= 0). */
-bool lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
-                        uint64_t *out, bson_error_t *error);
+/* lab_sweep_resolve -- the one conversion of the sweep's list (--cache-sizes, else --cache-ratios) into
+ * its points: bytes[i], the cache, is sizes->v[i] as given or round(ratios->v[i] x detail_on_disk); and
+ * ratio[i] (may be NULL), the ratio recorded, that cache ÷ detail_on_disk (0 when the size is unknown).
+ * Refused (LAB_ERROR_USAGE): a cache under LAB_STORE_MIN_CACHE_BYTES, two ratios rounding to the same
+ * size, a ratio with the on-disk size unknown (<= 0). */
+bool lab_sweep_resolve (const lab_sizes_t *sizes, const lab_ratios_t *ratios, double detail_on_disk,
+                        uint64_t *bytes, double *ratio, bson_error_t *error);
 
 /* lab_locality_pages -- the distinct leaf pages that the rows `rids` (ascending) occupy when each page
  * holds rows_per_page consecutive RecordIds counted from min_rid: row r covers pages

@@ -1,10 +1,12 @@
 /*
  * sweep.c -- the cache sweep (issue 11): one full comparison per engine cache size, all in one results
- * file (docs/results-schema.md, "Cache sweep"). The plan resolves the caches from --cache-sizes or
- * --cache-ratios (x the detail layout's on-disk size, measured once before any point), refuses a server
- * that cannot set its cache before anything is measured, and measures each layout's locality once (a
- * property of the data). Each point then sets the cache, runs the usual runs (run.c) and records
- * runs[], summary and, per layout, the read amplification and locality.
+ * file (docs/results-schema.md, "Cache sweep"). The plan resolves the caches from the --cache-sizes or
+ * --cache-ratios list the main's option table parsed and checked (lab_scan_opts_t), converting it once
+ * into bytes and ratios (lab_sweep_resolve: x the detail layout's on-disk size, measured once before any
+ * point), refuses a server that cannot set its cache before anything is measured, and measures each
+ * layout's locality once (a property of the data). Each point then sets the cache, runs the usual runs
+ * (run.c) and records runs[], summary and, per layout, the read amplification and locality. The sweep's
+ * terminal table is table.c's.
  */
 #include "scan/measure.h"
 
@@ -19,130 +21,30 @@
 
 /* ---- options (pure) ------------------------------------------------------------------------------ */
 
-/* next_item -- the next comma-separated item of *s into buf; false at the end. Empty items are kept
- * (as "") so the caller can refuse them. */
-static bool
-next_item (const char **s, char *buf, size_t len, bool *done)
+/* lab_scan_sweep_points -- see scan.h. */
+size_t
+lab_scan_sweep_points (const lab_scan_opts_t *o)
 {
-   const char *comma;
-   size_t n;
-
-   if (*done) {
-      return false;
-   }
-   comma = strchr (*s, ',');
-   n = comma ? (size_t)(comma - *s) : strlen (*s);
-   if (n >= len) {
-      n = len - 1;
-   }
-   memcpy (buf, *s, n);
-   buf[n] = '\0';
-   if (comma) {
-      *s = comma + 1;
-   } else {
-      *done = true;
-   }
-   return true;
-}
-
-/* lab_sweep_parse_sizes -- see scan.h. */
-bool
-lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error)
-{
-   char item[64];
-   bool done = false;
-   size_t cap = 4;
-
-   *n = 0;
-   *out = bson_malloc (cap * sizeof **out);
-   while (next_item (&s, item, sizeof item, &done)) {
-      uint64_t v;
-      if (!item[0]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: empty item in the list (give e.g. 64MiB,256MiB,1GiB)", what);
-         goto fail;
-      }
-      if (!lab_parse_size (item, what, &v, error)) {
-         goto fail;
-      }
-      if (*n > 0 && v <= (*out)[*n - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: %s is %s the one before it: give the cache sizes once each, smallest first",
-                        what, item, v == (*out)[*n - 1] ? "the same as" : "smaller than");
-         goto fail;
-      }
-      if (*n == cap) {
-         cap *= 2;
-         *out = bson_realloc (*out, cap * sizeof **out);
-      }
-      (*out)[(*n)++] = v;
-   }
-   return true;
-fail:
-   bson_free (*out);
-   *out = NULL;
-   *n = 0;
-   return false;
-}
-
-/* lab_sweep_parse_ratios -- see scan.h. */
-bool
-lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error)
-{
-   char item[64];
-   bool done = false;
-   size_t cap = 4;
-
-   *n = 0;
-   *out = bson_malloc (cap * sizeof **out);
-   while (next_item (&s, item, sizeof item, &done)) {
-      char *end;
-      double v;
-
-      errno = 0;
-      v = strtod (item, &end);
-      if (!item[0] || *end || errno || !isfinite (v) || v <= 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: \"%s\" is not a positive number (a cache as a fraction of the detail layout's "
-                        "on-disk size, e.g. 0.25,1,2)",
-                        what, item);
-         goto fail;
-      }
-      if (*n > 0 && v <= (*out)[*n - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: %s is %s the one before it: give the ratios once each, smallest first", what,
-                        item, v == (*out)[*n - 1] ? "the same as" : "smaller than");
-         goto fail;
-      }
-      if (*n == cap) {
-         cap *= 2;
-         *out = bson_realloc (*out, cap * sizeof **out);
-      }
-      (*out)[(*n)++] = v;
-   }
-   return true;
-fail:
-   bson_free (*out);
-   *out = NULL;
-   *n = 0;
-   return false;
+   return o->cache_sizes.n > 0 ? o->cache_sizes.n : o->cache_ratios.n;
 }
 
 /* lab_scan_sweep_opts_check -- see scan.h. */
 bool
 lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error)
 {
-   if (o->cache_sizes && o->cache_ratios) {
+   size_t nsweep = lab_scan_sweep_points (o);
+
+   if (o->cache_sizes.n > 0 && o->cache_ratios.n > 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--cache-sizes and --cache-ratios: give one of them");
       return false;
    }
-   if (o->server_cache_sweep && o->nsweep == 0) {
+   if (o->server_cache_sweep && nsweep == 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "--server-cache-sweep needs --cache-sizes or --cache-ratios");
       return false;
    }
-   if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && o->server_cache_sweep &&
+   if (nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && o->server_cache_sweep &&
        (!o->cold || !o->restart_cmd)) {
       /* the server's engine cache keeps what each point read: at the next (larger) point the pages are
        * still there and the point's read amplification says nothing about its cache */
@@ -154,7 +56,7 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
                      !o->cold ? "--cold" : "--restart-cmd");
       return false;
    }
-   if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
+   if (nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
          "a cache sweep against a MongoDB server changes the server's own engine cache (setParameter "
@@ -168,10 +70,12 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
 
 /* lab_sweep_resolve -- see scan.h. */
 bool
-lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
-                   uint64_t *out, bson_error_t *error)
+lab_sweep_resolve (const lab_sizes_t *sizes_list, const lab_ratios_t *ratios_list, double detail_on_disk,
+                   uint64_t *out, double *ratio, bson_error_t *error)
 {
-   size_t i;
+   const uint64_t *sizes = sizes_list->n > 0 ? sizes_list->v : NULL;
+   const double *ratios = sizes ? NULL : ratios_list->v;
+   size_t i, n = sizes ? sizes_list->n : ratios_list->n;
 
    for (i = 0; i < n; i++) {
       if (sizes) {
@@ -207,6 +111,9 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
             ratios[i - 1], ratios[i], (unsigned long long)out[i]);
          return false;
       }
+      if (ratio && !lab_results_cache_ratio_of ((double)out[i], detail_on_disk, &ratio[i])) {
+         ratio[i] = 0;
+      }
    }
    return true;
 }
@@ -219,22 +126,18 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
 {
    const lab_scan_opts_t *o = p->opts;
    double ref_on_disk = p->on_disk_bytes[p->layouts.reference];
-   size_t i, l;
+   size_t l;
 
    memset (sw, 0, sizeof *sw);
    for (l = 0; l < LAB_RESULTS_MAX_LAYOUTS; l++) {
       bson_init (&sw->locality[l]);
    }
-   sw->n = o->nsweep;
+   sw->n = lab_scan_sweep_points (o);
    sw->cache_bytes = bson_malloc0 (sw->n * sizeof *sw->cache_bytes);
    sw->ratios = bson_malloc0 (sw->n * sizeof *sw->ratios);
-   if (!lab_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, ref_on_disk, sw->cache_bytes, error)) {
+   if (!lab_sweep_resolve (&o->cache_sizes, &o->cache_ratios, ref_on_disk, sw->cache_bytes, sw->ratios,
+                           error)) {
       return false;
-   }
-   for (i = 0; i < sw->n; i++) {
-      if (!lab_results_cache_ratio_of ((double)sw->cache_bytes[i], ref_on_disk, &sw->ratios[i])) {
-         sw->ratios[i] = 0;
-      }
    }
    sw->reference = lab_results_sweep_reference_of (sw->ratios, sw->n);
    if (p->backend == LAB_BACKEND_MONGO) {
