@@ -194,7 +194,7 @@ plan_sort (run_t *r, lab_session_t *sess, bson_error_t *error)
       return false;
    }
    if (r->verdict.sorts && o->allow_blocking_sort) {
-      lab_log_info ("--allow-blocking-sort: folding anyway");
+      lab_log_info ("the blocking sort is allowed: folding anyway");
    }
    return true;
 }
@@ -279,8 +279,8 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
          bson_strncpy (list + strlen (list), i ? "," : "", sizeof list - strlen (list));
          bson_strncpy (list + strlen (list), r->hoist[i], sizeof list - strlen (list));
       }
-      lab_log_info ("--hoist auto: %zu field(s) constant within each of %lld sampled masters: %s", nf,
-                    (long long)nm, nf ? list : "(none)");
+      lab_log_info ("hoist: %zu field(s) constant within each of %lld sampled masters: %s", nf, (long long)nm,
+                    nf ? list : "(none)");
    }
    return true;
 }
@@ -313,7 +313,7 @@ plan_limits (run_t *r, bson_error_t *error)
    r->batch_bytes = o->batch_bytes > 0 ? (int64_t)o->batch_bytes : DEFAULT_BATCH_BYTES;
    max_batch = lab_store_write_budget_bytes (info.max_message_bytes);
    if (r->batch_bytes > max_batch) {
-      lab_log_info ("--batch-bytes lowered to %lld: the server's messages are limited to %lld bytes",
+      lab_log_info ("write batches lowered to %lld bytes: the server's messages are limited to %lld bytes",
                     (long long)max_batch, (long long)info.max_message_bytes);
       r->batch_bytes = max_batch;
    }

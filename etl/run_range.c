@@ -57,7 +57,7 @@ cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
       total += deleted;
    }
    if (nkeys > 0) {
-      lab_log_info ("--resume: range %d: removed %lld documents of %zu masters written after the checkpoint",
+      lab_log_info ("resume: range %d: removed %lld documents of %zu masters written after the checkpoint",
                     w->index, (long long)total, nkeys);
    }
    ok = true;

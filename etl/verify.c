@@ -551,7 +551,7 @@ lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_r
    for (attempt = 0;; attempt++) {
       if (verify_try (store, o, &st, res, error)) {
          if (attempt > 0) {
-            lab_log_info ("--verify: finished after %d retr%s", attempt, attempt == 1 ? "y" : "ies");
+            lab_log_info ("verify: finished after %d retr%s", attempt, attempt == 1 ? "y" : "ies");
          }
          ok = true;
          break;

@@ -358,12 +358,12 @@ lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where, 
    if (done >= o->retries || !lab_retry_transient (error)) {
       res->gave_up_transient = lab_retry_transient (error);
       if (done > 0 && res->gave_up_transient) {
-         lab_log_error ("--verify: still failing after %d retries: %s", done, error->message);
+         lab_log_error ("verify: still failing after %d retries: %s", done, error->message);
       }
       return false;
    }
    delay = lab_retry_delay_ms (done + 1, first, LAB_RETRY_MAX_DELAY_MS);
-   lab_log_info ("retry: --verify failed with a transient error (domain %u, code %u): %s; try %d of %d in "
+   lab_log_info ("retry: verify failed with a transient error (domain %u, code %u): %s; try %d of %d in "
                  "%.1f s, %s",
                  error->domain, error->code, error->message, done + 1, o->retries, (double)delay / 1000.0,
                  where);

@@ -823,7 +823,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
       }
       if (overflow) {
          /* the estimate was short: start over with twice the passes (the passes done are redone) */
-         lab_log_info ("--verify: the masters of pass %d of %d outgrew --verify-memory %.0f MiB; starting "
+         lab_log_info ("verify: the masters of pass %d of %d outgrew the memory bound of %.0f MiB; starting "
                        "again in %d passes",
                        ps.pass + 1, ps.passes, (double)memory / 1048576.0, ps.passes * 2);
          ps.passes *= 2;
@@ -842,7 +842,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
       failures++;
    }
    if (failures > 0) {
-      lab_log_info ("--verify: finished after %d retr%s", failures, failures == 1 ? "y" : "ies");
+      lab_log_info ("verify: finished after %d retr%s", failures, failures == 1 ? "y" : "ies");
    }
    res->equal = res->differing_masters == 0 && res->oversize_docs == 0;
    ok = true;

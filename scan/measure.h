@@ -109,9 +109,6 @@ typedef struct {
    size_t nsamples;
 } lab_scan_layout_measure_t;
 
-/* lab_scan_say -- a log line through opts->log (nothing when it is NULL). */
-void lab_scan_say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
-
 /* lab_scan_utc_now -- the time now, RFC 3339 UTC ("2026-01-02T03:04:05Z"). */
 void lab_scan_utc_now (char *buf, size_t len);
 

@@ -254,14 +254,13 @@ run_layout (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int
 
    if (ok) {
       lab_scan_layout_entry (&m, entry);
-      lab_scan_say (p->opts, false,
-                    "run %d %s: %lld keys (%lld matched nothing), %lld docs, %lld rows in %.2f s", run,
+      lab_log_info ("run %d %s: %lld keys (%lld matched nothing), %lld docs, %lld rows in %.2f s", run,
                     m.layout, (long long)m.keys, (long long)m.keys_unmatched, (long long)m.docs,
                     (long long)m.rows, m.elapsed_s);
       /* this process after each layout (with --cold, after each cold cycle): scripts/soak.sh reads it to
        * catch descriptors or memory that a cycle leaks */
-      lab_scan_say (p->opts, true, "run %d %s: scancmp holds %d open file descriptors, RSS %lld bytes", run,
-                    m.layout, lab_sampler_open_fds (), (long long)lab_sampler_rss ((int64_t)getpid ()));
+      lab_log_debug ("run %d %s: scancmp holds %d open file descriptors, RSS %lld bytes", run, m.layout,
+                     lab_sampler_open_fds (), (long long)lab_sampler_rss ((int64_t)getpid ()));
    }
    lab_scan_layout_measure_cleanup (&m);
    return ok;
@@ -459,7 +458,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
    if (!lab_scan_match_check (sp->sess, o, ls, kc, sp->keys, sp->p.nkeys, error)) {
       return false;
    }
-   lab_scan_say (o, false, "%lld keys to load per layout, %d workers", (long long)sp->p.nkeys, o->parallel);
+   lab_log_info ("%lld keys to load per layout, %d workers", (long long)sp->p.nkeys, o->parallel);
    return true;
 }
 
@@ -472,9 +471,8 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    sp->read_ahead_kb = -1;
    sp->datadir = sp->p.backend == LAB_BACKEND_WT ? lab_store_home (sp->p.store) : o->dbpath;
    if (!sp->datadir && !o->device) {
-      lab_scan_say (o, false,
-                    "no --dbpath or --device for this server: device figures (read requests, MB read) "
-                    "are not measured");
+      lab_log_info ("no data directory or device given for this server: device figures (read requests, MB "
+                    "read) are not measured");
       return true;
    }
    if (!lab_device_resolve (sp->datadir ? sp->datadir : "/", o->device, NULL, NULL, &sp->dev, error)) {
@@ -482,7 +480,7 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    }
    sp->have_dev = true;
    sp->p.device = sp->dev.name;
-   lab_scan_say (o, false, "device %s: %s", sp->dev.name, sp->dev.reason);
+   lab_log_info ("device %s: %s", sp->dev.name, sp->dev.reason);
    if (!lab_diskstats_read (NULL, sp->dev.name, &(lab_diskstats_t){ 0 }, error)) {
       return false;
    }
@@ -516,9 +514,8 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    sp->where = bson_strdup_printf ("%s (database %s)", lab_store_uri_redacted (store), lab_store_db (store));
    if (sp->p.backend == LAB_BACKEND_MONGO && o->cold && !o->restart_cmd) {
-      lab_scan_say (o, false,
-                    "warning: --cold without --restart-cmd: the server's own cache stays warm; only the "
-                    "OS page cache can be dropped");
+      lab_log_info ("warning: cold runs without a restart command: the server's own cache stays warm; only "
+                    "the OS page cache can be dropped");
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_session_open (store, error);
@@ -735,12 +732,12 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
                      "--calibrate needs the data directory of the server: give --dbpath (a local server)");
       return false;
    }
-   lab_scan_say (o, false, "calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
+   lab_log_info ("calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
                  (unsigned long long)(o->calibrate_bytes >> 20));
    if (!lab_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal, error)) {
       return false;
    }
-   lab_scan_say (o, false, "device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)",
+   lab_log_info ("device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)",
                  cal.seq_read_mb_s, cal.rand_read_4k_iops, cal.rand_threads);
    BSON_APPEND_DOCUMENT_BEGIN (results, "calibration", &doc);
    BSON_APPEND_DOUBLE (&doc, "seq_read_mb_s", cal.seq_read_mb_s);

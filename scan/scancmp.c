@@ -149,7 +149,8 @@ static const char usage[] =
    "LAYOUTLAB_TEST_FORCE_REMOTE=1 treats a server on this machine as remote (to test the refusals and "
    "FTDC).\n";
 
-/* log_cb -- library messages to the shared logger. */
+/* log_cb -- scan/topology.c's messages (lab_scan_opts_t.log) to the shared logger, as the rest of scan/
+ * logs. */
 static void
 log_cb (void *ctx, bool debug, const char *msg)
 {

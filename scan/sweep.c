@@ -11,6 +11,7 @@
 #include "scan/measure.h"
 
 #include "core/error.h"
+#include "core/log.h"
 #include "core/opts.h"
 #include "core/results.h"
 
@@ -146,7 +147,7 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
          lab_error_prefix (error, "--server-cache-sweep");
          return false;
       }
-      lab_scan_say (o, false, "the server accepted setParameter wiredTigerEngineRuntimeConfig cache_size");
+      lab_log_info ("the server accepted setParameter wiredTigerEngineRuntimeConfig cache_size");
    }
    for (l = 0; l < p->layouts.n; l++) {
       const char *coll = p->layouts.l[l].collection;
@@ -156,15 +157,14 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
          bson_iter_t a, b;
          if (bson_iter_init_find (&a, &sw->locality[l], "pages_per_master_mean") &&
              bson_iter_init_find (&b, &sw->locality[l], "pages_per_master_p95")) {
-            lab_scan_say (o, false,
-                          "locality of %s (%s): a master's rows on %.1f data pages (mean), %.0f (p95)", coll,
+            lab_log_info ("locality of %s (%s): a master's rows on %.1f data pages (mean), %.0f (p95)", coll,
                           p->layouts.l[l].name, bson_iter_as_double (&a), bson_iter_as_double (&b));
          }
       } else {
          bson_reinit (&sw->locality[l]);
          snprintf (sw->locality_note[l], sizeof sw->locality_note[l], "locality not measured: %s",
                    err.message);
-         lab_scan_say (o, false, "%s: %s", coll, sw->locality_note[l]);
+         lab_log_info ("%s: %s", coll, sw->locality_note[l]);
       }
    }
    return true;
@@ -226,8 +226,7 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    int nentries = 0, k;
    bool ok = false;
 
-   lab_scan_say (o, false,
-                 "sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the reference layout on disk)", i + 1,
+   lab_log_info ("sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the reference layout on disk)", i + 1,
                  sw->n, (double)sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
    if (!lab_scan_set_cache_size (p->topo, p->store, sw->cache_bytes[i], &per_server, error)) {
       lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
@@ -244,7 +243,7 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
                            (unsigned long long)sw->cache_bytes[i]);
          goto done;
       }
-      lab_scan_say (o, true, "sweep point %zu: engine reopened with an empty cache", i + 1);
+      lab_log_debug ("sweep point %zu: engine reopened with an empty cache", i + 1);
    }
    if (!lab_scan_runs (p, entries, &nentries, error)) {
       lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
