@@ -163,9 +163,9 @@ log_cb (void *ctx, bool debug, const char *msg)
 
 static const char *const order_names[] = { "alternate", "detail-first", "folded-first",
                                            NULL };                     /* lab_scan_order_t */
-static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_drop_mode_t */
+static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_scan_drop_mode_t */
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none",
-                                                 NULL }; /* lab_server_disk_t */
+                                                 NULL }; /* lab_scan_server_disk_t */
 
 /* parse_args -- fill the options; returns false with a usage error. The --layout values are split into
  * owned copies (owned[i], bson_free()d by the caller): argv stays as given, for the command line the

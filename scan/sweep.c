@@ -2,7 +2,7 @@
  * sweep.c -- the cache sweep (issue 11): one full comparison per engine cache size, all in one results
  * file (docs/results-schema.md, "Cache sweep"). The plan resolves the caches from the --cache-sizes or
  * --cache-ratios list the main's option table parsed and checked (lab_scan_opts_t), converting it once
- * into bytes and ratios (lab_sweep_resolve: x the detail layout's on-disk size, measured once before any
+ * into bytes and ratios (lab_scan_sweep_resolve: x the detail layout's on-disk size, measured once before any
  * point), refuses a server that cannot set its cache before anything is measured, and measures each
  * layout's locality once (a property of the data). Each point then sets the cache, runs the usual runs
  * (run.c) and records runs[], summary and, per layout, the read amplification and locality. The sweep's
@@ -69,10 +69,10 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
    return true;
 }
 
-/* lab_sweep_resolve -- see scan.h. */
+/* lab_scan_sweep_resolve -- see scan.h. */
 bool
-lab_sweep_resolve (const lab_sizes_t *sizes_list, const lab_ratios_t *ratios_list, double detail_on_disk,
-                   uint64_t *out, double *ratio, bson_error_t *error)
+lab_scan_sweep_resolve (const lab_sizes_t *sizes_list, const lab_ratios_t *ratios_list, double detail_on_disk,
+                        uint64_t *out, double *ratio, bson_error_t *error)
 {
    const uint64_t *sizes = sizes_list->n > 0 ? sizes_list->v : NULL;
    const double *ratios = sizes ? NULL : ratios_list->v;
@@ -123,7 +123,7 @@ lab_sweep_resolve (const lab_sizes_t *sizes_list, const lab_ratios_t *ratios_lis
 
 /* lab_scan_sweep_plan -- see measure.h. */
 bool
-lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
+lab_scan_sweep_plan (lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    double ref_on_disk = p->on_disk_bytes[p->layouts.reference];
@@ -136,8 +136,8 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
    sw->n = lab_scan_sweep_points (o);
    sw->cache_bytes = bson_malloc0 (sw->n * sizeof *sw->cache_bytes);
    sw->ratios = bson_malloc0 (sw->n * sizeof *sw->ratios);
-   if (!lab_sweep_resolve (&o->cache_sizes, &o->cache_ratios, ref_on_disk, sw->cache_bytes, sw->ratios,
-                           error)) {
+   if (!lab_scan_sweep_resolve (&o->cache_sizes, &o->cache_ratios, ref_on_disk, sw->cache_bytes, sw->ratios,
+                                error)) {
       return false;
    }
    sw->reference = lab_results_sweep_reference_of (sw->ratios, sw->n);

@@ -30,12 +30,12 @@ static char *uri;
 static char *db;
 static char *bin;
 static lab_store_t *store; /* open only between the tool's runs: an embedded home has one owner */
-static lab_session_t *sess;
+static lab_store_session_t *sess;
 
 #define ASSERT_OK(expr, err)                                                                                 \
    do {                                                                                                      \
       if (!(expr)) {                                                                                         \
-         fail_msg ("%s failed: %s", #expr, (err).message);                                                  \
+         fail_msg ("%s failed: %s", #expr, (err).message);                                                   \
       }                                                                                                      \
    } while (0)
 
@@ -49,7 +49,7 @@ store_open (bson_error_t *error)
    o.create = true;
    o.cache_size_bytes = 64 * 1024 * 1024;
    store = lab_store_open (uri, &o, error);
-   sess = store ? lab_session_open (store, error) : NULL;
+   sess = store ? lab_store_session_open (store, error) : NULL;
    return sess != NULL;
 }
 
@@ -69,7 +69,7 @@ static void end (void);
 static void
 store_close (void)
 {
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    sess = NULL;
    store = NULL;
@@ -95,7 +95,8 @@ tool (const char *args, bson_t **sum, int expect)
    rc = lab_test_run (cmd, &out, &err);
    *sum = bson_new_from_json ((const uint8_t *)out, -1, &error);
    if (!*sum) {
-      fail_msg ("%s: exit %d, no JSON summary (%s)\nstdout: %s\nstderr: %s", cmd, rc, error.message, out, err);
+      fail_msg ("%s: exit %d, no JSON summary (%s)\nstdout: %s\nstderr: %s", cmd, rc, error.message, out,
+                err);
    }
    if (rc != expect) {
       fprintf (stderr, "%s: exit %d\n%s", cmd, rc, err);
@@ -148,8 +149,8 @@ expect_difference (const char *what, int key)
       }
       assert_false (lab_test_json_bool (sum, "verify.equal"));
       if (strncmp (str_at (sum, "verify.first_difference"), want, strlen (want)) != 0) {
-         fail_msg ("%s, --verify=%s: the first difference does not start with '%s': %s", what, methods[i], want,
-                   str_at (sum, "verify.first_difference"));
+         fail_msg ("%s, --verify=%s: the first difference does not start with '%s': %s", what, methods[i],
+                   want, str_at (sum, "verify.first_difference"));
       }
       bson_destroy (sum);
    }
@@ -212,7 +213,7 @@ get (const char *coll, int key, docs_t *d)
 static void
 put (const char *coll, const bson_t *doc)
 {
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    bson_error_t error;
    bson_iter_t it;
    int64_t deleted = 0;
@@ -222,7 +223,7 @@ put (const char *coll, const bson_t *doc)
    assert_int_equal (deleted, 1);
    ASSERT_OK (lab_store_insert_many (sess, coll, &doc, 1, &res, &error), error);
    assert_int_equal (res.nerrors, 0);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
 }
 
 /* rows_of -- the elements of a folded document's details (pointing into it). */
@@ -312,7 +313,8 @@ setup (void **state)
       return -1;
    }
    if (!lab_store_drop (sess, "vd_src", &error) || !lab_store_drop (sess, "vd_dst", &error) ||
-       !lab_store_create (sess, "vd_src", &error) || !lab_store_create_index (sess, "vd_src", "bill_id", &error)) {
+       !lab_store_create (sess, "vd_src", &error) ||
+       !lab_store_create_index (sess, "vd_src", "bill_id", &error)) {
       fprintf (stderr, "cannot prepare vd_src: %s\n", error.message);
       return -1;
    }
@@ -322,25 +324,25 @@ setup (void **state)
          if (r >= 3 + b % 4) {
             continue;
          }
-         rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (b), "line", BCON_INT32 (r), "qty",
-                               BCON_INT32 (3), "amount", BCON_DOUBLE (r * 1.5 + b));
+         rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (b), "line", BCON_INT32 (r),
+                               "qty", BCON_INT32 (3), "amount", BCON_DOUBLE (r * 1.5 + b));
          id++;
       }
    }
    for (r = 0; r < BIG_ROWS; r++) {
       bson_snprintf (note, sizeof note, "a note long enough to split the master: %d", r);
-      rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (BIG), "line", BCON_INT32 (r), "qty",
-                            BCON_INT32 (3), "note", BCON_UTF8 (note));
+      rows[n++] = BCON_NEW ("_id", BCON_INT64 (id), "bill_id", BCON_INT32 (BIG), "line", BCON_INT32 (r),
+                            "qty", BCON_INT32 (3), "note", BCON_UTF8 (note));
       id++;
    }
    {
-      lab_insert_result_t res = { 0 };
+      lab_store_insert_result_t res = { 0 };
       if (!lab_store_insert_many (sess, "vd_src", (const bson_t *const *)rows, (size_t)n, &res, &error) ||
           res.nerrors) {
          fprintf (stderr, "cannot fill vd_src: %s\n", error.message);
          return -1;
       }
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
    while (n) {
       bson_destroy (rows[--n]);
@@ -535,8 +537,8 @@ int
 main (int argc, char **argv)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_equal),         cmocka_unit_test (test_changed_value),
-      cmocka_unit_test (test_changed_type),  cmocka_unit_test (test_moved_row),
+      cmocka_unit_test (test_equal),          cmocka_unit_test (test_changed_value),
+      cmocka_unit_test (test_changed_type),   cmocka_unit_test (test_moved_row),
       cmocka_unit_test (test_duplicated_row), cmocka_unit_test (test_dropped_from_part),
       cmocka_unit_test (test_equal), /* every damage undone */
    };
