@@ -1,8 +1,8 @@
 /*
  * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run, whether both
- * layouts matched the same keys and returned the same rows), Markdown escaping and the production
- * point's options. The metrics, medians, ratios, winners and number formatting
- * are core/results.c.
+ * layouts matched the same keys and returned the same rows), Markdown escaping, the one table-driven
+ * helper that appends a formatted number (lab_cmp_app) and the production point's options. The metrics,
+ * medians, ratios, winners and number formatting are core/results.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -243,6 +243,42 @@ lab_cmp_app_esc (bson_string_t *o, const char *s)
    char *e = lab_cmp_md_escape (s);
 
    bson_string_append (o, e);
+   bson_free (e);
+}
+
+/* lab_cmp_app -- see cmp.h. The catalogue's units go to lab_results_format; the report's own forms each
+ * have their formatter here. */
+void
+lab_cmp_app (bson_string_t *o, lab_cmp_form_t form, double v)
+{
+   static char *(*const formatter[]) (double) = {
+      [LAB_CMP_FACTOR] = lab_results_format_factor,
+      [LAB_CMP_RATIO_PCT] = lab_results_format_ratio,
+      [LAB_CMP_BINARY] = lab_results_format_binary,
+   };
+   char *s = formatter[form] ? formatter[form](v) : lab_results_format ((lab_unit_t)form, v);
+
+   bson_string_append (o, s);
+   bson_free (s);
+}
+
+/* lab_cmp_app_stat -- see cmp.h. */
+void
+lab_cmp_app_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s, bool range)
+{
+   char *t = lab_results_format_stat (unit, s, range);
+
+   bson_string_append (o, t);
+   bson_free (t);
+}
+
+/* lab_cmp_app_engine_disk -- see cmp.h. */
+void
+lab_cmp_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout)
+{
+   char *e = lab_cmp_md_escape (layout);
+
+   lab_results_app_engine_disk (o, p, e);
    bson_free (e);
 }
 

@@ -92,6 +92,38 @@ char *lab_cmp_md_escape (const char *s);
 /* lab_cmp_app_esc -- append lab_cmp_md_escape (s) to `o`. */
 void lab_cmp_app_esc (bson_string_t *o, const char *s);
 
+/* The forms lab_cmp_app appends a number in: each catalogue unit (the same values as lab_unit_t, formatted
+ * by lab_results_format), then the report's own forms. One table in cmp.c maps each to its formatter of
+ * core/results.h. */
+typedef enum {
+   LAB_CMP_COUNT = LAB_UNIT_COUNT,     /* 55,357,286 */
+   LAB_CMP_RATE = LAB_UNIT_RATE,       /* 3,917/s */
+   LAB_CMP_SECONDS = LAB_UNIT_SECONDS, /* 932 s */
+   LAB_CMP_MS = LAB_UNIT_MS,           /* 12.5 ms */
+   LAB_CMP_BYTES = LAB_UNIT_BYTES,     /* SI: 15.9 MB */
+   LAB_CMP_MB_S = LAB_UNIT_MB_S,       /* 10^6 B/s */
+   LAB_CMP_PCT = LAB_UNIT_PCT,         /* 66.0% */
+   LAB_CMP_FACTOR,                     /* "2.16x" (lab_results_format_factor) */
+   LAB_CMP_RATIO_PCT,                  /* a ratio of two medians as a percentage: "46%" */
+   LAB_CMP_BINARY,                     /* a cache size in binary units: "256 MiB" */
+} lab_cmp_form_t;
+
+/* LAB_CMP_UNIT -- the form of catalogue unit `u` (a metric's m->unit). */
+#define LAB_CMP_UNIT(u) ((lab_cmp_form_t)(u))
+
+/* lab_cmp_app -- append `v` to `o` in `form`. */
+void lab_cmp_app (bson_string_t *o, lab_cmp_form_t form, double v);
+
+/* lab_cmp_app_stat -- append s in `unit`: "median (min–max)", or the median alone when `range` is false
+ * (lab_results_format_stat). */
+void lab_cmp_app_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s, bool range);
+
+/* lab_cmp_app_engine_disk -- append to `o` the two read amplifications of point p's reference layout
+ * (named `layout`, Markdown-escaped): "the engine read 6.1x the detail layout, the disk 1.02x", and for
+ * a point in LAB_RESULTS_REGIME_MEMORY ": the page cache held it". Nothing without the engine's figure;
+ * the disk's only when known. */
+void lab_cmp_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout);
+
 /* ---- rendering --------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -181,12 +213,6 @@ typedef struct {
    const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
    const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
 } lab_cmp_render_opts_t;
-
-/* lab_cmp_app_engine_disk -- append to `o` the two read amplifications of point p's reference layout
- * (named `layout`, Markdown-escaped): "the engine read 6.1x the detail layout, the disk 1.02x", and for
- * a point in LAB_RESULTS_REGIME_MEMORY ": the page cache held it". Nothing without the engine's figure;
- * the disk's only when known. */
-void lab_cmp_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout);
 
 /* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with
  * a speedup), per lab_results_estimate_speedup: the first candidate's (lab_cmp_sweep_estimate_of 1). */

@@ -253,7 +253,7 @@ lab_cmp_reference_cleanup (lab_cmp_reference_t *ref)
 
 /* ---- rendering --------------------------------------------------------------------------------- */
 
-/* app_val -- append v in unit, or `missing` when absent. */
+/* app_val_or -- append v in unit, or `missing` when absent. */
 static void
 app_val_or (bson_string_t *o, bool present, lab_unit_t unit, double v, const char *missing)
 {
@@ -261,9 +261,7 @@ app_val_or (bson_string_t *o, bool present, lab_unit_t unit, double v, const cha
       bson_string_append (o, missing);
       return;
    }
-   char *s = lab_results_format (unit, v);
-   bson_string_append (o, s);
-   bson_free (s);
+   lab_cmp_app (o, LAB_CMP_UNIT (unit), v);
 }
 
 /* app_val -- append v in unit, or "not given" (a reference figure the source does not publish). */
@@ -281,18 +279,7 @@ app_ratio_cell (bson_string_t *o, bool present, double detail, double folded)
       bson_string_append (o, "n/a");
       return;
    }
-   char *s = lab_results_format_ratio (folded / detail);
-   bson_string_append (o, s);
-   bson_free (s);
-}
-
-/* app_esc -- `s` Markdown-escaped. */
-static void
-app_esc (bson_string_t *o, const char *s)
-{
-   char *e = lab_cmp_md_escape (s);
-   bson_string_append (o, e);
-   bson_free (e);
+   lab_cmp_app (o, LAB_CMP_RATIO_PCT, folded / detail);
 }
 
 /* The figures of this run that the section compares: a single-point file, or the sweep point in the
@@ -384,15 +371,6 @@ ref_find (const lab_cmp_reference_t *ref, const char *name)
    return NULL;
 }
 
-/* app_speedup -- "2.16x": detail / folded of a load time. */
-static void
-app_speedup (bson_string_t *o, double detail, double folded)
-{
-   char *s = lab_results_format_factor (folded > 0 ? detail / folded : 0.0);
-   bson_string_append (o, s);
-   bson_free (s);
-}
-
 /* app_bytes_exact -- " = 52,400,000,000 B = 48.80 GiB". */
 static void
 app_bytes_exact (bson_string_t *o, double bytes)
@@ -423,7 +401,7 @@ render_units_note (bson_string_t *o, const lab_cmp_reference_t *ref, const this_
       }
       bool si = strchr (rm->unit, 'i') == NULL;
       bson_string_append (o, " The reference's ");
-      app_esc (o, rm->label ? rm->label : rm->metric->label);
+      lab_cmp_app_esc (o, rm->label ? rm->label : rm->metric->label);
       bson_string_append (o, " was published as ");
       for (int l = 0; l < 2; l++) {
          bool has = l == 0 ? rm->has_detail : rm->has_folded;
@@ -520,7 +498,7 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
    bson_string_append (o, "- **Regime** (cache vs data): the reference was measured ");
    if (ref_regime) {
       bson_string_append (o, "in the **");
-      app_esc (o, ref_regime);
+      lab_cmp_app_esc (o, ref_regime);
       bson_string_append (o, "** regime");
    } else {
       bson_string_append (o, "in a regime its file does not name");
@@ -528,9 +506,7 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
    bson_string_append (o, "; this run's figures above are ");
    if (t->is_sweep) {
       bson_string_append_printf (o, "those of sweep point %zu (", t->point);
-      char *c = lab_results_format_binary (t->cache_bytes);
-      bson_string_append (o, c);
-      bson_free (c);
+      lab_cmp_app (o, LAB_CMP_BINARY, t->cache_bytes);
       bson_string_append_printf (o, " of cache, ratio %.2f)", t->ratio);
    } else if (t->has_ratio) {
       bson_string_append_printf (o, "at a cache ratio of %.2f", t->ratio);
@@ -538,7 +514,7 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
       bson_string_append (o, "at an unknown cache ratio");
    }
    bson_string_append (o, ", in the **");
-   app_esc (o, t->regime);
+   lab_cmp_app_esc (o, t->regime);
    bson_string_append (o, "** regime");
    if (t->pt && t->pt->buffered_io && t->pt->has_disk_amplification[0] && t->has_amp) {
       /* buffered reads: the engine's figure is not the disk's */
@@ -572,9 +548,7 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
          continue;
       }
       bson_string_append_printf (o, "  At the sweep's other point %zu (", i);
-      char *c = lab_results_format_binary (p->cache_size_bytes);
-      bson_string_append (o, c);
-      bson_free (c);
+      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
       bson_string_append_printf (o, ", ratio %.2f, **%s**", p->cache_ratio, lab_results_point_regime (p));
       if (p->has_amplification[0]) {
          bson_string_append_printf (o, ", detail read amplification %.2fx", p->read_amplification[0]);
@@ -583,23 +557,21 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
          }
       }
       bson_string_append (o, ") the folded layout loaded ");
-      char *f = lab_results_format_factor (p->speedup);
-      bson_string_append (o, f);
-      bson_free (f);
+      lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup);
       bson_string_append (o, strcmp (lab_results_point_regime (p), ref_regime ? ref_regime : "") == 0
                                 ? " faster.\n"
                                 : " faster: the regime's effect, which the reference did not measure.\n");
    }
    /* client */
    bson_string_append (o, "- **Client**: the reference's client was ");
-   app_esc (o, client ? client : "not named");
+   lab_cmp_app_esc (o, client ? client : "not named");
    bson_string_append (o,
                        "; this run's is layoutlab's C client (libbson documents, no per-field decoding). ");
    if (ref_speed && run_speed) {
       bson_string_append (o, "The folded layout loaded ");
-      app_speedup (o, re->detail, re->folded);
+      lab_cmp_app (o, LAB_CMP_FACTOR, re->folded > 0 ? re->detail / re->folded : 0.0);
       bson_string_append (o, " faster in the reference and ");
-      app_speedup (o, ed.median, ef.median);
+      lab_cmp_app (o, LAB_CMP_FACTOR, ef.median > 0 ? ed.median / ef.median : 0.0);
       bson_string_append (o, " faster here. ");
    }
    bson_string_append (o, "A client that turns every row into objects (the mongo shell builds a JavaScript "
@@ -640,18 +612,18 @@ lab_cmp_render_reference (bson_string_t *o, const lab_cmp_results_t *r, const la
    choose_run (r, points, n_points, ref_regime, &t);
 
    bson_string_append (o, "## Beside ");
-   app_esc (o, name ? name : "the reference experiment");
+   lab_cmp_app_esc (o, name ? name : "the reference experiment");
    bson_string_append (o, "\n\nReference: ");
-   app_esc (o, ref->name);
+   lab_cmp_app_esc (o, ref->name);
    if (source) {
       bson_string_append (o, " (");
-      app_esc (o, source);
+      lab_cmp_app_esc (o, source);
       bson_string_append (o, ")");
    }
    bson_string_append (o, ".");
    if (setup) {
       bson_string_append (o, " ");
-      app_esc (o, setup);
+      lab_cmp_app_esc (o, setup);
       bson_string_append (o, ".");
    }
    bson_string_append (o, " Its figures are converted into this report's units; ratios are folded / "
@@ -664,7 +636,7 @@ lab_cmp_render_reference (bson_string_t *o, const lab_cmp_results_t *r, const la
       lab_stat_t d = stat_of (&t, LAB_RESULTS_DETAIL, rm->metric),
                  f = stat_of (&t, LAB_RESULTS_FOLDED, rm->metric);
       bson_string_append (o, "| ");
-      app_esc (o, rm->label ? rm->label : rm->metric->label);
+      lab_cmp_app_esc (o, rm->label ? rm->label : rm->metric->label);
       bson_string_append (o, " | ");
       app_val (o, rm->has_detail, rm->metric->unit, rm->detail);
       bson_string_append (o, " | ");
@@ -684,9 +656,9 @@ lab_cmp_render_reference (bson_string_t *o, const lab_cmp_results_t *r, const la
       const lab_cmp_ref_metric_t *rm = &ref->m[i];
       if (rm->note) {
          bson_string_append (o, "- ");
-         app_esc (o, rm->label ? rm->label : rm->metric->label);
+         lab_cmp_app_esc (o, rm->label ? rm->label : rm->metric->label);
          bson_string_append (o, ": ");
-         app_esc (o, rm->note);
+         lab_cmp_app_esc (o, rm->note);
          bson_string_append (o, "\n");
       }
    }

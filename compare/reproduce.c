@@ -22,16 +22,6 @@ app_opt (bson_string_t *o, const char *prefix, const char *value)
    }
 }
 
-/* app_count -- append a count with thousands separators. */
-static void
-app_count (bson_string_t *o, double v)
-{
-   char *s = lab_results_format (LAB_UNIT_COUNT, v);
-
-   bson_string_append (o, s);
-   bson_free (s);
-}
-
 /* sub_doc -- the document at dotted `path` of doc as a read-only view in *out; false when absent. */
 static bool
 sub_doc (const bson_t *doc, const char *path, bson_t *out)
@@ -147,11 +137,11 @@ app_verify (bson_string_t *o, const bson_t *prov)
                                   : "**different from the source**");
    if (lab_results_get_number (&v, "rows", &rows)) {
       bson_string_append (o, ", ");
-      app_count (o, rows);
+      lab_cmp_app (o, LAB_CMP_COUNT, rows);
       bson_string_append (o, " rows");
       if (lab_results_get_number (&v, "masters", &masters)) {
          bson_string_append (o, " in ");
-         app_count (o, masters);
+         lab_cmp_app (o, LAB_CMP_COUNT, masters);
          bson_string_append (o, " masters");
       }
       bson_string_append (o, " checked");
@@ -325,7 +315,7 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    lab_results_get_bool (d, "config.cold", &cold);
    bson_string_append (o, "## What was measured\n\nOne workload: ");
    if (keys >= 0) {
-      app_count (o, keys);
+      lab_cmp_app (o, LAB_CMP_COUNT, keys);
       bson_string_append (o, " masters");
    } else {
       bson_string_append (o, "the masters");

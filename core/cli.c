@@ -415,6 +415,10 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
    case LAB_CLI_LIST:
       list_add ((lab_cli_list_t *)o->field, v);
       return true;
+   case LAB_CLI_SIZES:
+      return lab_parse_sizes (v, o->name, o->noun, o->hint, (lab_sizes_t *)o->field, error);
+   case LAB_CLI_RATIOS:
+      return lab_parse_ratios (v, o->name, o->noun, o->hint, (lab_ratios_t *)o->field, error);
    case LAB_CLI_CUSTOM:
       return o->parse (v, o->field, o->name, error);
    default:

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "log.h"
+#include "opts.h"
 #include "progress.h"
 
 #define LAB_VERSION "0.1.0"
@@ -76,6 +77,8 @@ typedef enum {
    LAB_CLI_FLAG_ENUM,   /* a flag with an optional value, given only as --opt=NAME: `seen` set either way,
                          * the enum field (as LAB_CLI_ENUM) only with a value (--verify[=ordered]) */
    LAB_CLI_LIST,        /* lab_cli_list_t *: repeatable, every value appended */
+   LAB_CLI_SIZES,       /* lab_sizes_t *: "64MiB,256MiB", strictly ascending (lab_parse_sizes, opts.h) */
+   LAB_CLI_RATIOS,      /* lab_ratios_t *: "0.25,1,2", positive, strictly ascending (lab_parse_ratios) */
    LAB_CLI_CUSTOM,      /* parse (value, field, name, error) */
    LAB_CLI_ALIAS,       /* another spelling of option `alias_of` (this table's, or a common option) */
    LAB_CLI_REFUSED,     /* a name users bring that this tool does not take: a usage error saying `why` */
@@ -104,6 +107,8 @@ typedef struct {
    bool *seen;                 /* optional: set true when the option is given */
    const char *alias_of;       /* LAB_CLI_ALIAS: the option this spelling stands for ("--out") */
    const char *why;            /* LAB_CLI_REFUSED: what to do instead, the rest of the message */
+   const char *noun;           /* LAB_CLI_SIZES, LAB_CLI_RATIOS: what the list holds ("cache sizes") */
+   const char *hint;           /* ... and what a value is, for a bad one ("give e.g. 64MiB,1GiB") */
 } lab_cli_opt_t;
 
 #define LAB_CLI_OPT_FLAG(n, s, p)                                                                            \
@@ -148,6 +153,16 @@ typedef struct {
 #define LAB_CLI_OPT_LIST(n, s, p)                                                                            \
    {                                                                                                         \
       .name = (n), .short_name = (s), .kind = LAB_CLI_LIST, .field = (p)                                     \
+   }
+/* LAB_CLI_OPT_SIZES / LAB_CLI_OPT_RATIOS -- a sorted list, parsed and checked once into its field (the last
+ * one given wins; the main frees it with lab_sizes_free / lab_ratios_free). */
+#define LAB_CLI_OPT_SIZES(n, s, p, what, why)                                                                \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_SIZES, .field = (p), .noun = (what), .hint = (why)     \
+   }
+#define LAB_CLI_OPT_RATIOS(n, s, p, what, why)                                                               \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_RATIOS, .field = (p), .noun = (what), .hint = (why)    \
    }
 #define LAB_CLI_OPT_CUSTOM(n, s, p, fn)                                                                      \
    {                                                                                                         \

@@ -248,3 +248,126 @@ lab_process_cpu_s (int64_t pid)
    fclose (f);
    return ok ? cpu_s : -1;
 }
+
+/* next_item -- the next comma-separated item of *s into buf; false at the end. Empty items are kept
+ * (as "") so the caller can refuse them. */
+static bool
+next_item (const char **s, char *buf, size_t len, bool *done)
+{
+   const char *comma;
+   size_t n;
+
+   if (*done) {
+      return false;
+   }
+   comma = strchr (*s, ',');
+   n = comma ? (size_t)(comma - *s) : strlen (*s);
+   if (n >= len) {
+      n = len - 1;
+   }
+   memcpy (buf, *s, n);
+   buf[n] = '\0';
+   if (comma) {
+      *s = comma + 1;
+   } else {
+      *done = true;
+   }
+   return true;
+}
+
+/* lab_parse_sizes -- see opts.h. */
+bool
+lab_parse_sizes (const char *s, const char *what, const char *noun, const char *hint, lab_sizes_t *out,
+                 bson_error_t *error)
+{
+   char item[64];
+   bool done = false;
+   size_t cap = 4;
+
+   lab_sizes_free (out);
+   out->v = bson_malloc (cap * sizeof *out->v);
+   while (next_item (&s, item, sizeof item, &done)) {
+      uint64_t v;
+      if (!item[0]) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: empty item in the list (%s)",
+                        what, hint);
+         goto fail;
+      }
+      if (!lab_parse_size (item, what, &v, error)) {
+         goto fail;
+      }
+      if (out->n > 0 && v <= out->v[out->n - 1]) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "%s: %s is %s the one before it: give the %s once each, smallest first", what, item,
+                        v == out->v[out->n - 1] ? "the same as" : "smaller than", noun);
+         goto fail;
+      }
+      if (out->n == cap) {
+         cap *= 2;
+         out->v = bson_realloc (out->v, cap * sizeof *out->v);
+      }
+      out->v[out->n++] = v;
+   }
+   return true;
+fail:
+   lab_sizes_free (out);
+   return false;
+}
+
+/* lab_parse_ratios -- see opts.h. */
+bool
+lab_parse_ratios (const char *s, const char *what, const char *noun, const char *hint, lab_ratios_t *out,
+                  bson_error_t *error)
+{
+   char item[64];
+   bool done = false;
+   size_t cap = 4;
+
+   lab_ratios_free (out);
+   out->v = bson_malloc (cap * sizeof *out->v);
+   while (next_item (&s, item, sizeof item, &done)) {
+      char *end;
+      double v;
+
+      errno = 0;
+      v = strtod (item, &end);
+      if (!item[0] || *end || errno || !isfinite (v) || v <= 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "%s: \"%s\" is not a positive number (%s)", what, item, hint);
+         goto fail;
+      }
+      if (out->n > 0 && v <= out->v[out->n - 1]) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "%s: %s is %s the one before it: give the %s once each, smallest first", what, item,
+                        v == out->v[out->n - 1] ? "the same as" : "smaller than", noun);
+         goto fail;
+      }
+      if (out->n == cap) {
+         cap *= 2;
+         out->v = bson_realloc (out->v, cap * sizeof *out->v);
+      }
+      out->v[out->n++] = v;
+   }
+   return true;
+fail:
+   lab_ratios_free (out);
+   return false;
+}
+
+/* lab_sizes_free -- see opts.h. */
+void
+lab_sizes_free (lab_sizes_t *l)
+{
+   bson_free (l->v);
+   l->v = NULL;
+   l->n = 0;
+}
+
+/* lab_ratios_free -- see opts.h. */
+void
+lab_ratios_free (lab_ratios_t *l)
+{
+   bson_free (l->v);
+   l->v = NULL;
+   l->n = 0;
+}

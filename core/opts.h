@@ -14,6 +14,36 @@
  * `what`. */
 bool lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error);
 
+/* A list option's values in strictly ascending order (--cache-sizes 64MiB,256MiB,1GiB; --cache-ratios
+ * 0.25,1,2), parsed and checked once: lab_parse_sizes / lab_parse_ratios, which LAB_CLI_OPT_SIZES and
+ * LAB_CLI_OPT_RATIOS (cli.h) call from a tool's option table. n == 0: not given. Free with lab_sizes_free /
+ * lab_ratios_free. */
+typedef struct {
+   uint64_t *v;
+   size_t n;
+} lab_sizes_t;
+
+typedef struct {
+   double *v;
+   size_t n;
+} lab_ratios_t;
+
+/* lab_parse_sizes -- a comma-separated list of sizes (each as lab_parse_size) into *out (replaced: what it
+ * held is freed). Empty items, values that do not parse and a list not strictly ascending (unsorted or
+ * repeated) are LAB_ERROR_USAGE naming the item and `what`; `noun` ("cache sizes") and `hint` ("give e.g.
+ * 64MiB,256MiB,1GiB") word the messages. *out is empty after a failure. */
+bool lab_parse_sizes (const char *s, const char *what, const char *noun, const char *hint, lab_sizes_t *out,
+                      bson_error_t *error);
+
+/* lab_parse_ratios -- the same for positive finite numbers; `hint` says what they are ("a cache as a
+ * fraction of ..., e.g. 0.25,1,2"). */
+bool lab_parse_ratios (const char *s, const char *what, const char *noun, const char *hint, lab_ratios_t *out,
+                       bson_error_t *error);
+
+/* lab_sizes_free / lab_ratios_free -- free the values; the list is empty after. */
+void lab_sizes_free (lab_sizes_t *l);
+void lab_ratios_free (lab_ratios_t *l);
+
 /* lab_parse_duration_ns -- "250ms", "1s", "1.5s", "2m", "100us"; a bare number is seconds. */
 bool lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_error_t *error);
 

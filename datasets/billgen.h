@@ -14,6 +14,10 @@
 #include "store/store.h"
 #include "datasets/gen.h"
 
+/* The most writers billgen runs (generate and import --parallel, and the default of one per CPU): one
+ * bound for the option tables and the default. */
+#define LAB_GEN_MAX_PARALLEL 64
+
 /* ---- generate ---------------------------------------------------------------------------------- */
 
 typedef struct {

@@ -416,7 +416,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_STRING ("--key", 0, &o.gen.key),
       LAB_CLI_OPT_CUSTOM ("--start", 0, &o.gen.start_ms, parse_start),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
-      LAB_CLI_OPT_INT ("--parallel", 0, &parallel, 1, 64),
+      LAB_CLI_OPT_INT ("--parallel", 0, &parallel, 1, LAB_GEN_MAX_PARALLEL),
       LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
       LAB_CLI_OPT_FLAG ("--yes", 0, &yes),
       LAB_CLI_OPT_STRING ("--preset", 0, &preset),
@@ -432,7 +432,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    lab_gen_params_init (&o.gen);
    {
       long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
-      parallel = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu;
+      parallel = ncpu < 1 ? 1 : ncpu > LAB_GEN_MAX_PARALLEL ? LAB_GEN_MAX_PARALLEL : (int)ncpu;
    }
    o.coll = "bill_detail";
    mark_seen (opts, preset_fixes, seen);
@@ -504,6 +504,54 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    return rc;
 }
 
+/* import_mark_params -- the import's settings in the destination's marker ("params": files, fields,
+ * headerline, types, parse grace, key, block compressor). */
+static void
+import_mark_params (bson_t *mark, const lab_import_opts_t *o, const compress_opts_t *z)
+{
+   bson_t mp, fa;
+   char idx[16];
+   const char *k;
+
+   BSON_APPEND_DOCUMENT_BEGIN (mark, "params", &mp);
+   BSON_APPEND_ARRAY_BEGIN (&mp, "files", &fa);
+   for (size_t i = 0; i < o->nfiles; i++) {
+      bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&fa, k, o->files[i]);
+   }
+   bson_append_array_end (&mp, &fa);
+   BSON_APPEND_UTF8 (&mp, "fields", o->fields ? o->fields : "");
+   BSON_APPEND_BOOL (&mp, "headerline", o->headerline);
+   BSON_APPEND_BOOL (&mp, "columns_have_types", o->typed);
+   BSON_APPEND_UTF8 (&mp, "parse_grace", lab_grace_name (o->grace));
+   BSON_APPEND_UTF8 (&mp, "key", o->no_index ? "" : o->key);
+   BSON_APPEND_UTF8 (&mp, "block_compressor", z->name ? z->name : "default");
+   bson_append_document_end (mark, &mp);
+}
+
+/* import_summary_append -- the import's figures for the JSON summary (docs/json-summary.md). */
+static void
+import_summary_append (bson_t *j, const lab_import_opts_t *o, const lab_import_stats_t *st)
+{
+   BSON_APPEND_INT64 (j, "files", st->files);
+   BSON_APPEND_INT64 (j, "rows", st->rows_inserted);
+   BSON_APPEND_INT64 (j, "rows_read", st->rows_read);
+   BSON_APPEND_INT64 (j, "bills", st->bills);
+   BSON_APPEND_INT64 (j, "bytes", (int64_t)st->bson_bytes);
+   BSON_APPEND_INT64 (j, "csv_bytes", (int64_t)st->csv_bytes);
+   BSON_APPEND_INT64 (j, "file_bytes", (int64_t)st->file_bytes);
+   BSON_APPEND_DOUBLE (j, "run_elapsed_s", st->seconds);
+   BSON_APPEND_DOUBLE (j, "rows_per_s", st->seconds > 0 ? (double)st->rows_inserted / st->seconds : 0.0);
+   BSON_APPEND_DOUBLE (j, "load_elapsed_s", st->load_seconds);
+   BSON_APPEND_DOUBLE (j, "load_rows_per_s",
+                       st->load_seconds > 0 ? (double)st->rows_inserted / st->load_seconds : 0.0);
+   BSON_APPEND_INT64 (j, "rejects", st->rejects);
+   BSON_APPEND_INT64 (j, "fields_skipped", st->fields_skipped);
+   BSON_APPEND_UTF8 (j, "parse_grace", lab_grace_name (o->grace));
+   BSON_APPEND_BOOL (j, "dropped_partial", st->dropped_partial);
+   BSON_APPEND_INT32 (j, "workers", o->parallel > 1 ? o->parallel : 1);
+}
+
 static int
 cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
 {
@@ -534,7 +582,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_FLAG ("--append", 0, &o.append),
       LAB_CLI_OPT_FLAG ("--parse-only", 0, &o.parse_only),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
-      LAB_CLI_OPT_INT ("--parallel", 0, &o.parallel, 1, 64),
+      LAB_CLI_OPT_INT ("--parallel", 0, &o.parallel, 1, LAB_GEN_MAX_PARALLEL),
       LAB_CLI_OPT_REFUSED ("--out", 'o', OUT_IS_A_COLLECTION),
       /* mongoimport's spellings of the same things (DESIGN.md, notes/peers.md) */
       LAB_CLI_OPT_ALIAS ("--collection", 'c', "--dst"),
@@ -568,25 +616,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    lab_log_set (&c);
    bson_destroy (&mark);
    lab_store_mark_begin (&mark, "billgen import", cli->argc, cli->argv);
-   {
-      bson_t mp, fa;
-      char idx[16];
-      const char *k;
-      BSON_APPEND_DOCUMENT_BEGIN (&mark, "params", &mp);
-      BSON_APPEND_ARRAY_BEGIN (&mp, "files", &fa);
-      for (size_t i = 0; i < files.n; i++) {
-         bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
-         BSON_APPEND_UTF8 (&fa, k, files.v[i]);
-      }
-      bson_append_array_end (&mp, &fa);
-      BSON_APPEND_UTF8 (&mp, "fields", o.fields ? o.fields : "");
-      BSON_APPEND_BOOL (&mp, "headerline", o.headerline);
-      BSON_APPEND_BOOL (&mp, "columns_have_types", o.typed);
-      BSON_APPEND_UTF8 (&mp, "parse_grace", lab_grace_name (o.grace));
-      BSON_APPEND_UTF8 (&mp, "key", o.no_index ? "" : o.key);
-      BSON_APPEND_UTF8 (&mp, "block_compressor", z.name ? z.name : "default");
-      bson_append_document_end (&mark, &mp);
-   }
+   import_mark_params (&mark, &o, &z);
    o.provenance = &mark;
 
    /* the options are checked and every input opened (once) before the store: a bad --fields or a
@@ -629,23 +659,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    if (c.json_path) {
       bson_t j;
       summary_begin (&j, cli, rc, &error, o.parse_only ? "import-parse-only" : "import", store, o.coll);
-      BSON_APPEND_INT64 (&j, "files", st.files);
-      BSON_APPEND_INT64 (&j, "rows", st.rows_inserted);
-      BSON_APPEND_INT64 (&j, "rows_read", st.rows_read);
-      BSON_APPEND_INT64 (&j, "bills", st.bills);
-      BSON_APPEND_INT64 (&j, "bytes", (int64_t)st.bson_bytes);
-      BSON_APPEND_INT64 (&j, "csv_bytes", (int64_t)st.csv_bytes);
-      BSON_APPEND_INT64 (&j, "file_bytes", (int64_t)st.file_bytes);
-      BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
-      BSON_APPEND_DOUBLE (&j, "rows_per_s", st.seconds > 0 ? (double)st.rows_inserted / st.seconds : 0.0);
-      BSON_APPEND_DOUBLE (&j, "load_elapsed_s", st.load_seconds);
-      BSON_APPEND_DOUBLE (&j, "load_rows_per_s",
-                          st.load_seconds > 0 ? (double)st.rows_inserted / st.load_seconds : 0.0);
-      BSON_APPEND_INT64 (&j, "rejects", st.rejects);
-      BSON_APPEND_INT64 (&j, "fields_skipped", st.fields_skipped);
-      BSON_APPEND_UTF8 (&j, "parse_grace", lab_grace_name (o.grace));
-      BSON_APPEND_BOOL (&j, "dropped_partial", st.dropped_partial);
-      BSON_APPEND_INT32 (&j, "workers", o.parallel > 1 ? o.parallel : 1);
+      import_summary_append (&j, &o, &st);
       if (!o.parse_only) {
          summary_compressor (&j, store);
       }

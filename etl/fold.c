@@ -799,36 +799,13 @@ order_rows (lab_fold_t *f, const bson_value_t *key, bson_error_t *error)
    return true;
 }
 
-/* finish_master -- decide what is hoisted, build the documents (split at the cap, and at each bucket's
- * end), emit them. */
-static bool
-finish_master (lab_fold_t *f, bson_error_t *error)
+/* hoist_slots -- which slots go to top level: slot 0 (the key) always, a hoist field only when every row
+ * has it (with one value); returns their bytes. */
+static size_t
+hoist_slots (lab_fold_t *f)
 {
-   bson_value_t key;
-   char *kid = NULL, *ktext = NULL, *rtext = NULL, *reason = NULL;
-   size_t kid_len, hoisted_bytes = 0, total, r, s, ebytes, size, i, nbig = 0;
-   size_t max = (size_t)f->opts.max_doc_bytes;
-   bson_t *doc = NULL;
-   bson_t arr;
-   bson_t row;
-   int32_t part = 0, in_part = 0;
-   bool ok = false;
-   const char *idx;
-   char idxbuf[16];
-   size_t elen;
-   bson_t elem;
+   size_t r, s, hoisted_bytes = 0;
 
-   if (f->nrows == 0) {
-      return true;
-   }
-   master_key (f, &key);
-   kid = lab_fold_key_id (&key, error);
-   if (!kid) {
-      goto done;
-   }
-   kid_len = strlen (kid);
-
-   /* slot 0 (the key) is always at top level; a hoist field only when every row has it */
    for (s = 0; s < f->nslots; s++) {
       f->hoisted[s] = f->slots[s].len > 0;
       for (r = 0; s > 0 && f->hoisted[s] && r < f->nrows; r++) {
@@ -840,58 +817,79 @@ finish_master (lab_fold_t *f, bson_error_t *error)
          hoisted_bytes += f->slots[s].len;
       }
    }
+   return hoisted_bytes;
+}
 
-   /* the order rows go into documents: by time window (--bucket-by), else as they came */
-   if (!order_rows (f, &key, error)) {
-      goto done;
+/* over_cap -- with --on-oversize reject or fail, whether the master's largest bucket (the whole master
+ * without buckets) folds to more than the cap: then the master is rejected (*ok: whether that worked) or
+ * the run fails (*ok false, *error set). False (nothing done) when it fits or splitting is allowed. */
+static bool
+over_cap (lab_fold_t *f, const bson_value_t *key, size_t kid_len, size_t hoisted_bytes, bool *ok,
+          bson_error_t *error)
+{
+   size_t max = (size_t)f->opts.max_doc_bytes, gsize = 0, grows = 0, total = 0, nbig = 0, i;
+   char *ktext, *reason;
+
+   if (f->opts.on_oversize == LAB_FOLD_OVERSIZE_SPLIT) {
+      return false;
    }
-
-   /* the size of each bucket (the whole master without buckets) decides split / reject / fail */
-   if (f->opts.on_oversize != LAB_FOLD_OVERSIZE_SPLIT) {
-      size_t gsize = 0, grows = 0;
-
-      total = 0;
-      for (i = 0; i <= f->nrows; i++) {
-         if (i == f->nrows || (grows > 0 && bucket_break (f, i, (int32_t)grows))) {
-            if (gsize > total) {
-               total = gsize;
-               nbig = grows;
-            }
-            grows = 0;
-            if (i == f->nrows) {
-               break;
-            }
+   for (i = 0; i <= f->nrows; i++) {
+      if (i == f->nrows || (grows > 0 && bucket_break (f, i, (int32_t)grows))) {
+         if (gsize > total) {
+            total = gsize;
+            nbig = grows;
          }
-         if (grows == 0) {
-            gsize = header_bytes (f, kid_len, 0, hoisted_bytes);
+         grows = 0;
+         if (i == f->nrows) {
+            break;
          }
-         gsize += 1 + digits (grows) + 1 + elem_bytes (f, f->ord[i].r);
-         grows++;
       }
-      if (total > max) {
-         ktext = lab_value_to_text (&key);
-         if (bucketed (f)) {
-            reason = bson_strdup_printf (
-               "a bucket of master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)",
-               f->key, ktext, total, max, nbig);
-         } else {
-            reason = bson_strdup_printf (
-               "master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)", f->key, ktext,
-               total, max, f->nrows);
-         }
-         if (f->opts.on_oversize == LAB_FOLD_OVERSIZE_REJECT) {
-            ok = reject_master (f, &key, reason, error);
-         } else {
-            lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
-                           "%s; use --on-oversize split or reject", reason);
-         }
-         goto done;
+      if (grows == 0) {
+         gsize = header_bytes (f, kid_len, 0, hoisted_bytes);
       }
+      gsize += 1 + digits (grows) + 1 + elem_bytes (f, f->ord[i].r);
+      grows++;
    }
+   if (total <= max) {
+      return false;
+   }
+   ktext = lab_value_to_text (key);
+   if (bucketed (f)) {
+      reason = bson_strdup_printf (
+         "a bucket of master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)", f->key,
+         ktext, total, max, nbig);
+   } else {
+      reason =
+         bson_strdup_printf ("master %s=%s folds to %zu bytes, over the %zu-byte document cap (%zu rows)",
+                             f->key, ktext, total, max, f->nrows);
+   }
+   if (f->opts.on_oversize == LAB_FOLD_OVERSIZE_REJECT) {
+      *ok = reject_master (f, key, reason, error);
+   } else {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
+                     "%s; use --on-oversize split or reject", reason);
+      *ok = false;
+   }
+   bson_free (ktext);
+   bson_free (reason);
+   return true;
+}
+
+/* build_docs -- the master's documents into f->docs, rows in f->ord's order: a part ends when the next
+ * row would take it over the cap or its bucket ends. A row over the cap even alone in a part fails. */
+static bool
+build_docs (lab_fold_t *f, const bson_value_t *key, size_t kid_len, size_t hoisted_bytes, bson_error_t *error)
+{
+   size_t max = (size_t)f->opts.max_doc_bytes, size, r, ebytes, i, elen;
+   int32_t part = 0, in_part = 0;
+   bson_t *doc = NULL;
+   bson_t arr, row, elem;
+   const char *idx;
+   char idxbuf[16];
 
    size = header_bytes (f, kid_len, 0, hoisted_bytes);
-   if (!start_doc (f, &key, 0, f->ord[0].win_ms, &doc, &arr, error)) {
-      goto done;
+   if (!start_doc (f, key, 0, f->ord[0].win_ms, &doc, &arr, error)) {
+      return false;
    }
    for (i = 0; i < f->nrows; i++) {
       r = f->ord[i].r;
@@ -900,30 +898,29 @@ finish_master (lab_fold_t *f, bson_error_t *error)
           (bucket_break (f, i, in_part) || size + 1 + digits ((size_t)in_part) + 1 + ebytes > max)) {
          /* the part is full, or its bucket ends: close it and start the next one */
          if (!end_doc (f, doc, &arr, in_part, size, error)) {
-            doc = NULL;
-            goto done;
+            return false;
          }
          part++;
          in_part = 0;
          size = header_bytes (f, kid_len, part, hoisted_bytes);
-         if (!start_doc (f, &key, part, f->ord[i].win_ms, &doc, &arr, error)) {
-            doc = NULL;
-            goto done;
+         if (!start_doc (f, key, part, f->ord[i].win_ms, &doc, &arr, error)) {
+            return false;
          }
       }
       if (size + 1 + digits ((size_t)in_part) + 1 + ebytes > max) {
          /* alone in a part and still over the cap (checked after the split too: the row that did not
           * fit the full part must fit an empty one) */
+         char *ktext = lab_value_to_text (key), *rtext;
          row_at (f, r, &row);
-         ktext = lab_value_to_text (&key);
          rtext = row_id_text (&row);
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
                         "row %s of master %s=%s is %zu bytes: even alone in a folded document it exceeds "
                         "the %zu-byte cap",
                         rtext, f->key, ktext, (size_t)row.len, max);
+         bson_free (ktext);
+         bson_free (rtext);
          bson_destroy (doc);
-         doc = NULL;
-         goto done;
+         return false;
       }
       bson_uint32_to_string ((uint32_t)in_part, &idx, idxbuf, sizeof idxbuf);
       elen = build_elem (f, r);
@@ -933,11 +930,38 @@ finish_master (lab_fold_t *f, bson_error_t *error)
       size += 1 + digits ((size_t)in_part) + 1 + ebytes;
       in_part++;
    }
-   if (!end_doc (f, doc, &arr, in_part, size, error)) {
-      doc = NULL;
+   return end_doc (f, doc, &arr, in_part, size, error);
+}
+
+/* finish_master -- decide what is hoisted, build the documents (split at the cap, and at each bucket's
+ * end), emit them. */
+static bool
+finish_master (lab_fold_t *f, bson_error_t *error)
+{
+   bson_value_t key;
+   char *kid = NULL;
+   size_t kid_len, hoisted_bytes, i;
+   bool ok = false;
+
+   if (f->nrows == 0) {
+      return true;
+   }
+   master_key (f, &key);
+   kid = lab_fold_key_id (&key, error);
+   if (!kid) {
       goto done;
    }
-   doc = NULL;
+   kid_len = strlen (kid);
+   hoisted_bytes = hoist_slots (f);
+   /* the order rows go into documents: by time window (--bucket-by), else as they came */
+   if (!order_rows (f, &key, error)) {
+      goto done;
+   }
+   /* the size of each bucket (the whole master without buckets) decides split / reject / fail */
+   if (over_cap (f, &key, kid_len, hoisted_bytes, &ok, error) ||
+       !build_docs (f, &key, kid_len, hoisted_bytes, error)) {
+      goto done;
+   }
    for (i = 0; i < f->ndocs; i++) {
       set_int32 (f->docs[i], LAB_FOLD_PARTS, (int32_t)f->ndocs);
    }
@@ -958,9 +982,6 @@ done:
    f->nrows = 0;
    f->buf_len = 0;
    bson_free (kid);
-   bson_free (ktext);
-   bson_free (rtext);
-   bson_free (reason);
    return ok;
 }
 

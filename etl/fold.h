@@ -49,6 +49,19 @@ typedef enum {
    LAB_BUCKET_MONTH,
 } lab_bucket_unit_t;
 
+/* What a fold reads and writes and the shape of what it writes: the settings fold-details' run
+ * (lab_foldrun_opts_t) and its verification (lab_verify_opts_t) share, held once in each (--src, --dst,
+ * --key, --array-field, --max-doc-bytes, --bucket-rows, --bucket-by). */
+typedef struct {
+   const char *src;         /* the rows' collection */
+   const char *dst;         /* the folded documents' collection */
+   const char *key;         /* master key field ("bill_id") */
+   const char *array_field; /* the rows' array in a folded document ("details") */
+   int64_t max_doc_bytes;   /* the document cap (0: the server's maxBsonObjectSize) */
+   int32_t bucket_rows;     /* at most this many rows per document (0: no limit) */
+   const char *bucket_by;   /* "FIELD:UNIT": one document per master and time window (NULL: none) */
+} lab_fold_target_t;
+
 typedef enum {
    LAB_FOLD_OVERSIZE_SPLIT = 0, /* continue the master in further documents */
    LAB_FOLD_OVERSIZE_REJECT,    /* hand the master's rows to the reject callback */

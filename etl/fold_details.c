@@ -171,22 +171,23 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
 {
    lab_foldrun_opts_t *r = &o->run;
    lab_cli_opt_t opts[] = {
-      LAB_CLI_OPT_STRING ("--src", 0, &r->src),
-      LAB_CLI_OPT_STRING ("--dst", 0, &r->dst),
-      LAB_CLI_OPT_STRING ("--key", 0, &r->key),
+      LAB_CLI_OPT_STRING ("--src", 0, &r->target.src),
+      LAB_CLI_OPT_STRING ("--dst", 0, &r->target.dst),
+      LAB_CLI_OPT_STRING ("--key", 0, &r->target.key),
       LAB_CLI_OPT_STRING ("--hoist", 0, &r->hoist_spec),
       LAB_CLI_OPT_INT ("--hoist-sample", 0, &r->hoist_sample_masters, 1, INT64_C (100000000)),
-      LAB_CLI_OPT_STRING ("--array-field", 0, &r->array_field),
-      LAB_CLI_OPT_SIZE ("--max-doc-bytes", 0, &r->max_doc_bytes), /* an int64 field: the check bounds it */
+      LAB_CLI_OPT_STRING ("--array-field", 0, &r->target.array_field),
+      LAB_CLI_OPT_SIZE ("--max-doc-bytes", 0,
+                        &r->target.max_doc_bytes), /* an int64 field: the check bounds it */
       LAB_CLI_OPT_ENUM ("--on-oversize", 0, &r->on_oversize, oversize_names),
       LAB_CLI_OPT_STRING ("--reject", 0, &r->reject_path),
-      LAB_CLI_OPT_INT ("--bucket-rows", 0, &r->bucket_rows, 1, INT32_MAX),
+      LAB_CLI_OPT_INT ("--bucket-rows", 0, &r->target.bucket_rows, 1, INT32_MAX),
       LAB_CLI_OPT_STRING ("--block-compressor", 0, &o->block_compressor),
       LAB_CLI_OPT_INT ("--zstd-level", 0, &o->zstd_level, 1, 19),
-      LAB_CLI_OPT_STRING ("--bucket-by", 0, &r->bucket_by),
+      LAB_CLI_OPT_STRING ("--bucket-by", 0, &r->target.bucket_by),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &r->batch_docs, 1, 100000),
       LAB_CLI_OPT_SIZE ("--batch-bytes", 0, &r->batch_bytes),
-      LAB_CLI_OPT_INT ("--parallel", 0, &r->parallel, 1, 64),
+      LAB_CLI_OPT_INT ("--parallel", 0, &r->parallel, 1, LAB_FOLD_MAX_PARALLEL),
       LAB_CLI_OPT_FLAG ("--drop-dst", 0, &r->drop_dst),
       LAB_CLI_OPT_FLAG ("--resume", 0, &r->resume),
       LAB_CLI_OPT_FLAG_ENUM ("--verify", 0, &o->verify, &o->verify_method, verify_names),
@@ -208,8 +209,8 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
 
    memset (o, 0, sizeof *o);
    lab_cli_common_init (&o->common);
-   r->key = "bill_id";
-   r->array_field = "details";
+   r->target.key = "bill_id";
+   r->target.array_field = "details";
    r->hoist_spec = "auto";
    r->parallel = 1;
    r->on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
@@ -330,76 +331,109 @@ rerun_command (int argc, char **argv, const char *uri_redacted, rerun_t how)
    return bson_string_free (cmd, false);
 }
 
-/* differ_add -- one setting of this command that differs from the fold that made the destination:
- * "--bucket-rows: none there, 50 here". */
-static void
-differ_add (bson_string_t *d, const char *option, const char *there, const char *here)
-{
-   bson_string_append_printf (d, "%s%s: %s there, %s here", d->len ? "; " : "", option,
-                              *there ? there : "none", *here ? here : "none");
-}
+/* The options that set each lab_fold_setting_t, for the messages. */
+static const char *const setting_option[LAB_FOLD_NSETTINGS] = {
+   "--src", "--key", "--array-field", "--bucket-rows", "--bucket-by", "--max-doc-bytes",
+};
 
-/* settings_as_folded -- --verify alone on a finished destination checks it against this command's
- * settings: when the checkpoint says it was folded with others (another source, key, array field, bucket
- * limit or cap), that verify would report every master they change as different, which reads as
- * corruption. Refused instead (usage), naming the settings and the command that folds it again. A setting
- * the command line leaves out takes the fold's (buckets, cap); without a checkpoint nothing is known. */
-static bool
-settings_as_folded (options_t *o, const lab_foldrun_dst_status_t *st, int argc, char **argv, const char *uri,
-                    bson_error_t *error)
+/* settings_refused -- --verify alone on a finished destination checks it against this command's settings:
+ * when the checkpoint says it was folded with others (v->differ), that verify would report every master
+ * they change as different, which reads as corruption. Refused instead (usage), naming the settings
+ * ("--bucket-rows: none there, 50 here") and the command that folds it again. */
+static void
+settings_refused (const options_t *o, const lab_foldrun_verify_only_t *v, int argc, char **argv,
+                  const char *uri, bson_error_t *error)
 {
    bson_string_t *d = bson_string_new (NULL);
-   char there[32], here[32];
    char *cmd, *msg;
+   size_t k;
 
-   if (!st->has_state) {
-      bson_string_free (d, true);
-      return true;
-   }
-   if (st->src[0] && strcmp (st->src, o->run.src) != 0) {
-      differ_add (d, "--src", st->src, o->run.src);
-   }
-   if (st->key[0] && strcmp (st->key, o->run.key) != 0) {
-      differ_add (d, "--key", st->key, o->run.key);
-   }
-   if (st->array_field[0] && strcmp (st->array_field, o->run.array_field) != 0) {
-      differ_add (d, "--array-field", st->array_field, o->run.array_field);
-   }
-   if (o->run.bucket_rows && o->run.bucket_rows != st->bucket_rows) {
-      bson_snprintf (there, sizeof there, "%d", st->bucket_rows);
-      bson_snprintf (here, sizeof here, "%d", o->run.bucket_rows);
-      differ_add (d, "--bucket-rows", st->bucket_rows ? there : "", here);
-   }
-   if (o->run.bucket_by && strcmp (o->run.bucket_by, st->bucket_by) != 0) {
-      differ_add (d, "--bucket-by", st->bucket_by, o->run.bucket_by);
-   }
-   if (o->run.max_doc_bytes > 0 && st->max_doc_bytes > 0 && o->run.max_doc_bytes != st->max_doc_bytes) {
-      bson_snprintf (there, sizeof there, "%lld", (long long)st->max_doc_bytes);
-      bson_snprintf (here, sizeof here, "%lld", (long long)o->run.max_doc_bytes);
-      differ_add (d, "--max-doc-bytes", there, here);
-   }
-   if (d->len == 0) {
-      bson_string_free (d, true);
-      return true;
+   for (k = 0; k < v->ndiffer; k++) {
+      bson_string_append_printf (d, "%s%s: %s there, %s here", d->len ? "; " : "",
+                                 setting_option[v->differ[k].setting],
+                                 v->differ[k].there[0] ? v->differ[k].there : "none",
+                                 v->differ[k].here[0] ? v->differ[k].here : "none");
    }
    cmd = rerun_command (argc, argv, uri, RERUN_START_OVER);
    msg = bson_strdup_printf ("'%s' was folded with other settings than this command's (%s): this command "
                              "would only verify it, and every master those settings change would count as a "
                              "difference. To fold it again with these settings (replacing it): %s",
-                             o->run.dst, d->str, cmd);
+                             o->run.target.dst, d->str, cmd);
    if (strlen (msg) >= sizeof error->message) {
       /* too long for one message: what was found on its own line first, the command in the error */
       lab_log_error ("'%s' was folded with other settings than this command's (%s): this command would only "
                      "verify it, and every master those settings change would count as a difference",
-                     o->run.dst, d->str);
+                     o->run.target.dst, d->str);
       bson_free (msg);
-      msg = bson_strdup_printf ("to fold '%s' again with these settings (replacing it): %s", o->run.dst, cmd);
+      msg = bson_strdup_printf ("to fold '%s' again with these settings (replacing it): %s",
+                                o->run.target.dst, cmd);
    }
    lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "%s", msg);
    bson_free (msg);
    bson_free (cmd);
    bson_string_free (d, true);
-   return false;
+}
+
+/* verify_only -- --verify without --drop-dst or --resume: the driver decides (lab_foldrun_verify_only)
+ * whether the destination is only verified (*fold false); its refusals become this command's messages. */
+static bool
+verify_only (options_t *o, lab_store_t *store, lab_foldrun_verify_only_t *v, int argc, char **argv,
+             bool *fold, bson_error_t *error)
+{
+   if (!lab_foldrun_verify_only (store, &o->run, v, error)) {
+      return false;
+   }
+   if (v->interrupted) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "'%s' holds an interrupted fold (its checkpoint says incomplete): continue it with "
+                     "--resume before verifying",
+                     o->run.target.dst);
+      return false;
+   }
+   if (v->ndiffer > 0) {
+      settings_refused (o, v, argc, argv, lab_store_uri_redacted (store), error);
+      return false;
+   }
+   *fold = !v->only;
+   return true;
+}
+
+/* fold_failed -- a fold that stopped: its error ends on the command that recovers (after a transient error
+ * or a full disk the same command with --resume; after a refused --resume the one that starts over). */
+static void
+fold_failed (const lab_foldrun_result_t *fr, lab_store_t *store, int argc, char **argv, bson_error_t *error)
+{
+   if (fr->gave_up_transient) {
+      char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
+      lab_log_error ("%s", error->message);
+      lab_error_set (error, error->domain, error->code,
+                     "the fold stopped on a transient error after %lld retr%s; once the server answers, "
+                     "continue it from its checkpoints with: %s",
+                     (long long)fr->retries, fr->retries == 1 ? "y" : "ies", rc);
+      bson_free (rc);
+   } else if (fr->resume_refused) {
+      /* the library names the state it found and ends on the remedy; add the exact command */
+      char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_START_OVER);
+      char *msg = bson_strdup_printf ("%s: %s", error->message, rc);
+      if (strlen (msg) < sizeof error->message) {
+         lab_error_set (error, error->domain, error->code, "%s", msg);
+      } else { /* too long for one message: the state found on its own line first */
+         lab_log_error ("%s", error->message);
+         lab_error_set (error, error->domain, error->code,
+                        "--resume refused (see above); start over with: %s", rc);
+      }
+      bson_free (msg);
+      bson_free (rc);
+   } else if (lab_error_is_nospace (error)) {
+      char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
+      const char *home = lab_store_home (store);
+      lab_log_error ("%s", error->message);
+      lab_error_set (error, error->domain, error->code,
+                     "the fold stopped: no space left on device in %s (the source is untouched); free "
+                     "space there, then continue the fold from its checkpoints with: %s",
+                     home ? home : "the destination's disk", rc);
+      bson_free (rc);
+   }
 }
 
 /* append_fold_summary -- the fold's figures for the JSON summary (docs/json-summary.md). */
@@ -421,8 +455,8 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
    BSON_APPEND_INT32 (summary, "ranges", fr->ranges);
    BSON_APPEND_BOOL (summary, "resumed", fr->resumed);
    BSON_APPEND_INT64 (summary, "max_doc_bytes", fr->max_doc_bytes);
-   BSON_APPEND_INT32 (summary, "bucket_rows", o->run.bucket_rows);
-   BSON_APPEND_UTF8 (summary, "bucket_by", o->run.bucket_by ? o->run.bucket_by : "");
+   BSON_APPEND_INT32 (summary, "bucket_rows", o->run.target.bucket_rows);
+   BSON_APPEND_UTF8 (summary, "bucket_by", o->run.target.bucket_by ? o->run.target.bucket_by : "");
    BSON_APPEND_INT64 (summary, "batch_bytes", fr->batch_bytes);
    BSON_APPEND_INT64 (summary, "rows_in", fr->rows_in);
    BSON_APPEND_INT64 (summary, "docs_out", fr->docs_out);
@@ -502,6 +536,131 @@ append_verify_summary (bson_t *summary, const lab_verify_result_t *vr, uint64_t 
    bson_append_document_end (summary, &v);
 }
 
+/* run_verify -- the verification of the fold (or of the finished destination alone), with the fold's
+ * settings and the masters it rejected left out; the human line on stdout, the marker updated. */
+static bool
+run_verify (const options_t *o, lab_store_t *store, const lab_foldrun_result_t *fr, bool fold, bool human,
+            int argc, char **argv, lab_verify_result_t *vr, bson_error_t *error)
+{
+   lab_verify_opts_t vo;
+   size_t nskip;
+   char method_text[96];
+
+   memset (&vo, 0, sizeof vo);
+   vo.method = o->verify_method;
+   vo.memory_bytes = o->verify_memory_bytes;
+   vo.workers = o->run.parallel > 2 ? o->run.parallel : 2;
+   vo.target = o->run.target; /* what was folded, as the fold (or its checkpoint) has it */
+   vo.batch_docs = o->run.cursor_batch_docs;
+   vo.progress = o->common.progress;
+   vo.retries = o->run.retries;
+   vo.retry_first_delay_ms = o->run.retry_first_delay_ms;
+   for (nskip = 0; fr->rejected_key_ids && fr->rejected_key_ids[nskip]; nskip++) {
+   }
+   vo.skip_key_ids = (const char *const *)fr->rejected_key_ids;
+   vo.nskip = nskip;
+   if (!lab_verify (store, &vo, vr, error)) {
+      if (vr->gave_up_transient) {
+         char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_VERIFY);
+         lab_log_error ("%s", error->message);
+         lab_error_set (error, error->domain, error->code,
+                        "--verify stopped on a transient error after %lld retr%s%s; once the server "
+                        "answers, verify again with: %s",
+                        (long long)vr->retries, vr->retries == 1 ? "y" : "ies",
+                        fold ? " (the fold itself completed)" : "", rc);
+         bson_free (rc);
+      }
+      return false;
+   }
+   mark_verified (store, o->run.target.dst, vr);
+   if (vr->method == LAB_VERIFY_MULTISET) {
+      bson_snprintf (method_text, sizeof method_text, "multiset, %d pass%s, %d threads, %.1f s", vr->passes,
+                     vr->passes == 1 ? "" : "es", vr->workers, vr->elapsed_s);
+   } else {
+      bson_snprintf (method_text, sizeof method_text, "ordered, %.1f s", vr->elapsed_s);
+   }
+   if (human) {
+      printf ("verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s; %s\n",
+              vr->equal ? "equal" : "DIFFERENT", (long long)vr->src_rows, (long long)vr->src_masters,
+              (long long)vr->dst_rows, (long long)vr->dst_docs,
+              vr->skipped_masters ? " (rejected masters excluded)" : "", method_text);
+   }
+   if (!vr->equal) {
+      lab_log_error ("verify: %lld differing master(s), %lld document(s) over the cap; first: %s",
+                     (long long)vr->differing_masters, (long long)vr->oversize_docs, vr->first_difference);
+   }
+   return true;
+}
+
+/* What main did, for the summary. */
+typedef struct {
+   bool fold;     /* a fold was to run (false: verify only) */
+   bool folded;   /* lab_foldrun ran (its counters are in fr, also after a failure) */
+   bool verified; /* the verification completed (vr) */
+   lab_foldrun_result_t fr;
+   lab_verify_result_t vr;
+} outcome_t;
+
+/* write_summary -- --json: the common header (docs/json-summary.md), then the fold's and the
+ * verification's figures; returns the exit code (a summary that cannot be written fails the run). */
+static int
+write_summary (const options_t *o, const lab_cli_run_t *cli, lab_store_t *store, const outcome_t *w, int code,
+               bson_error_t *error)
+{
+   bson_t summary;
+
+   lab_cli_summary_init (&summary, cli, code,
+                         code != LAB_EXIT_OK && code != LAB_EXIT_DIFFERENT ? error : NULL);
+   if (store) {
+      BSON_APPEND_UTF8 (&summary, "uri", lab_store_uri_redacted (store));
+      BSON_APPEND_UTF8 (&summary, "db", lab_store_db (store));
+   }
+   BSON_APPEND_UTF8 (&summary, "src", o->run.target.src);
+   BSON_APPEND_UTF8 (&summary, "dst", o->run.target.dst);
+   BSON_APPEND_UTF8 (&summary, "key", o->run.target.key);
+   BSON_APPEND_UTF8 (&summary, "array_field", o->run.target.array_field);
+   BSON_APPEND_UTF8 (&summary, "mode",
+                     !w->fold           ? "verify"
+                     : o->run.plan_only ? "plan"
+                     : o->run.copy_only ? "copy"
+                                        : "fold");
+   if (w->fr.plan) {
+      BSON_APPEND_DOCUMENT (&summary, "plan", w->fr.plan);
+   } else if (w->folded) {
+      append_fold_summary (&summary, o, &w->fr);
+   }
+   if (store && w->fold && !o->run.plan_only) {
+      const char *bc = lab_store_block_compressor (store);
+      BSON_APPEND_UTF8 (&summary, "block_compressor", bc ? bc : "server default");
+      BSON_APPEND_UTF8 (&summary, "block_compressor_note", lab_store_compressor_note (store));
+   }
+   if (!w->folded) {
+      BSON_APPEND_INT32 (&summary, "bucket_rows", o->run.target.bucket_rows);
+      BSON_APPEND_UTF8 (&summary, "bucket_by", o->run.target.bucket_by ? o->run.target.bucket_by : "");
+   }
+   if (w->verified) {
+      append_verify_summary (&summary, &w->vr,
+                             o->verify_memory_bytes ? o->verify_memory_bytes : LAB_VERIFY_MEMORY_DEFAULT);
+   }
+   {
+      /* the whole process: fold buffers, write batches, and the embedded engine's cache */
+      struct rusage ru;
+      if (getrusage (RUSAGE_SELF, &ru) == 0) {
+         BSON_APPEND_INT64 (&summary, "peak_rss_bytes", (int64_t)ru.ru_maxrss * 1024);
+      }
+   }
+   if (!lab_json_write (&summary, o->common.json_path, error)) {
+      lab_log_error ("%s", error->message);
+      if (code == LAB_EXIT_OK) {
+         code = LAB_EXIT_FAILURE;
+      }
+   }
+   bson_destroy (&summary);
+   return code;
+}
+
+/* main -- options, store, the driver's decision (fold, or verify only), fold, verify, summary; errors to
+ * exit codes. */
 int
 main (int argc, char **argv)
 {
@@ -509,20 +668,16 @@ main (int argc, char **argv)
    bson_error_t error;
    lab_store_t *store = NULL;
    lab_store_opts_t sopts = { 0 };
-   lab_foldrun_result_t fr;
-   lab_verify_result_t vr;
-   lab_verify_opts_t vo;
-   lab_foldrun_dst_status_t st;
-   bool fold = true, folded = false, verified = false, human;
+   lab_foldrun_verify_only_t vonly;
+   outcome_t w;
+   bool human;
    int code = LAB_EXIT_FAILURE;
    lab_cli_run_t cli;
-   bson_t summary, provenance;
-   size_t nskip = 0;
+   bson_t provenance;
    double rps;
-   char method_text[96];
 
-   memset (&fr, 0, sizeof fr);
-   memset (&vr, 0, sizeof vr);
+   memset (&w, 0, sizeof w);
+   w.fold = true;
    lab_cli_run_start (&cli, "fold-details", argc, argv);
    lab_log_set_tool ("fold-details");
    lab_log_sink_set (lab_log_sink_stderr, NULL);
@@ -555,155 +710,54 @@ main (int argc, char **argv)
    }
 
    /* --verify alone on a finished destination */
-   if (o.verify && !o.run.drop_dst && !o.run.resume) {
-      if (!lab_foldrun_dst_status (store, o.run.dst, &st, &error)) {
-         goto fail;
-      }
-      if (st.exists && st.count > 0) {
-         if (st.has_state && !st.complete) {
-            lab_error_set (
-               &error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-               "'%s' holds an interrupted fold (its checkpoint says incomplete): continue it with "
-               "--resume before verifying",
-               o.run.dst);
-            goto fail;
-         }
-         if (!settings_as_folded (&o, &st, argc, argv, lab_store_uri_redacted (store), &error)) {
-            goto fail;
-         }
-         lab_log_info ("'%s' exists and is finished: verifying only", o.run.dst);
-         fold = false;
-         /* the buckets the fold made, unless the command line names them */
-         if (!o.run.bucket_rows) {
-            o.run.bucket_rows = st.bucket_rows;
-         }
-         if (!o.run.bucket_by && st.bucket_by[0]) {
-            o.run.bucket_by = st.bucket_by;
-         }
-      }
+   if (o.verify && !o.run.drop_dst && !o.run.resume &&
+       !verify_only (&o, store, &vonly, argc, argv, &w.fold, &error)) {
+      goto fail;
    }
    /* a fresh fold drops what is at the destination (and its checkpoint collection): on a server, only
     * what layoutlab wrote, unless the user says so (--yes, or y on a terminal) */
-   if (fold && !o.run.resume && !o.run.plan_only) {
-      char *sc = lab_foldrun_state_coll (o.run.dst);
-      bool guarded =
-         (!o.run.drop_dst || lab_store_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
-         lab_store_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
-                                    &error);
+   if (w.fold && !o.run.resume && !o.run.plan_only) {
+      char *sc = lab_foldrun_state_coll (o.run.target.dst);
+      bool guarded = (!o.run.drop_dst ||
+                      lab_store_mark_drop_guard (store, o.run.target.dst, o.yes, "--drop-dst", &error)) &&
+                     lab_store_mark_drop_guard (
+                        store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)", &error);
       bson_free (sc);
       if (!guarded) {
          goto fail;
       }
    }
-   if (fold) {
-      folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
-      if (!lab_foldrun (store, &o.run, &fr, &error)) {
-         if (fr.gave_up_transient) {
-            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
-            lab_log_error ("%s", error.message);
-            lab_error_set (
-               &error, error.domain, error.code,
-               "the fold stopped on a transient error after %lld retr%s; once the server answers, "
-               "continue it from its checkpoints with: %s",
-               (long long)fr.retries, fr.retries == 1 ? "y" : "ies", rc);
-            bson_free (rc);
-         } else if (fr.resume_refused) {
-            /* the library names the state it found and ends on the remedy; add the exact command */
-            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_START_OVER);
-            char *msg = bson_strdup_printf ("%s: %s", error.message, rc);
-            if (strlen (msg) < sizeof error.message) {
-               lab_error_set (&error, error.domain, error.code, "%s", msg);
-            } else { /* too long for one message: the state found on its own line first */
-               lab_log_error ("%s", error.message);
-               lab_error_set (&error, error.domain, error.code,
-                              "--resume refused (see above); start over with: %s", rc);
-            }
-            bson_free (msg);
-            bson_free (rc);
-         } else if (lab_error_is_nospace (&error)) {
-            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
-            const char *home = lab_store_home (store);
-            lab_log_error ("%s", error.message);
-            lab_error_set (&error, error.domain, error.code,
-                           "the fold stopped: no space left on device in %s (the source is untouched); free "
-                           "space there, then continue the fold from its checkpoints with: %s",
-                           home ? home : "the destination's disk", rc);
-            bson_free (rc);
-         }
+   if (w.fold) {
+      w.folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
+      if (!lab_foldrun (store, &o.run, &w.fr, &error)) {
+         fold_failed (&w.fr, store, argc, argv, &error);
          goto fail;
       }
       if (o.run.plan_only) {
          if (human) {
-            lab_foldrun_plan_print (fr.plan, stdout);
+            lab_foldrun_plan_print (w.fr.plan, stdout);
          }
          code = LAB_EXIT_OK;
          goto summary;
       }
-      rps = fr.elapsed_s > 0 ? (double)fr.rows_in / fr.elapsed_s : 0;
+      rps = w.fr.elapsed_s > 0 ? (double)w.fr.rows_in / w.fr.elapsed_s : 0;
       if (human) {
          printf (
             "%s %lld rows into %lld documents: %lld masters, %lld split, %lld rejected (%lld rows); largest "
             "document %lld bytes; %.2f s, %.0f rows/s%s\n",
-            o.run.copy_only ? "copied" : "folded", (long long)fr.rows_in, (long long)fr.docs_out,
-            (long long)fr.masters, (long long)fr.masters_split, (long long)fr.masters_rejected,
-            (long long)fr.rows_rejected, (long long)fr.largest_doc_bytes, fr.elapsed_s, rps,
-            fr.resumed ? " (resumed run: this run's part only)" : "");
+            o.run.copy_only ? "copied" : "folded", (long long)w.fr.rows_in, (long long)w.fr.docs_out,
+            (long long)w.fr.masters, (long long)w.fr.masters_split, (long long)w.fr.masters_rejected,
+            (long long)w.fr.rows_rejected, (long long)w.fr.largest_doc_bytes, w.fr.elapsed_s, rps,
+            w.fr.resumed ? " (resumed run: this run's part only)" : "");
       }
    }
    if (o.verify) {
-      memset (&vo, 0, sizeof vo);
-      vo.method = o.verify_method;
-      vo.memory_bytes = o.verify_memory_bytes;
-      vo.workers = o.run.parallel > 2 ? o.run.parallel : 2;
-      vo.src = o.run.src;
-      vo.dst = o.run.dst;
-      vo.key = o.run.key;
-      vo.array_field = o.run.array_field;
-      vo.max_doc_bytes = o.run.max_doc_bytes;
-      vo.bucket_rows = o.run.bucket_rows;
-      vo.bucket_by = o.run.bucket_by;
-      vo.batch_docs = o.run.cursor_batch_docs;
-      vo.progress = o.common.progress;
-      vo.retries = o.run.retries;
-      vo.retry_first_delay_ms = o.run.retry_first_delay_ms;
-      for (nskip = 0; fr.rejected_key_ids && fr.rejected_key_ids[nskip]; nskip++) {
-      }
-      vo.skip_key_ids = (const char *const *)fr.rejected_key_ids;
-      vo.nskip = nskip;
-      if (!lab_verify (store, &vo, &vr, &error)) {
-         if (vr.gave_up_transient) {
-            char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_VERIFY);
-            lab_log_error ("%s", error.message);
-            lab_error_set (&error, error.domain, error.code,
-                           "--verify stopped on a transient error after %lld retr%s%s; once the server "
-                           "answers, verify again with: %s",
-                           (long long)vr.retries, vr.retries == 1 ? "y" : "ies",
-                           fold ? " (the fold itself completed)" : "", rc);
-            bson_free (rc);
-         }
+      if (!run_verify (&o, store, &w.fr, w.fold, human, argc, argv, &w.vr, &error)) {
          goto fail;
       }
-      verified = true;
-      mark_verified (store, o.run.dst, &vr);
-      if (vr.method == LAB_VERIFY_MULTISET) {
-         bson_snprintf (method_text, sizeof method_text, "multiset, %d pass%s, %d threads, %.1f s", vr.passes,
-                        vr.passes == 1 ? "" : "es", vr.workers, vr.elapsed_s);
-      } else {
-         bson_snprintf (method_text, sizeof method_text, "ordered, %.1f s", vr.elapsed_s);
-      }
-      if (human) {
-         printf (
-            "verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s; %s\n",
-            vr.equal ? "equal" : "DIFFERENT", (long long)vr.src_rows, (long long)vr.src_masters,
-            (long long)vr.dst_rows, (long long)vr.dst_docs,
-            vr.skipped_masters ? " (rejected masters excluded)" : "", method_text);
-      }
-      if (!vr.equal) {
-         lab_log_error ("verify: %lld differing master(s), %lld document(s) over the cap; first: %s",
-                        (long long)vr.differing_masters, (long long)vr.oversize_docs, vr.first_difference);
-      }
+      w.verified = true;
    }
-   code = vr.equal || !verified ? LAB_EXIT_OK : LAB_EXIT_DIFFERENT;
+   code = w.vr.equal || !w.verified ? LAB_EXIT_OK : LAB_EXIT_DIFFERENT;
    goto summary;
 
 fail:
@@ -711,57 +765,10 @@ fail:
    code = lab_error_exit_code (&error);
 
 summary:
-   /* the common header (docs/json-summary.md), then the fold's and the verification's figures */
    if (o.common.json_path) {
-      lab_cli_summary_init (&summary, &cli, code,
-                            code != LAB_EXIT_OK && code != LAB_EXIT_DIFFERENT ? &error : NULL);
-      if (store) {
-         BSON_APPEND_UTF8 (&summary, "uri", lab_store_uri_redacted (store));
-         BSON_APPEND_UTF8 (&summary, "db", lab_store_db (store));
-      }
-      BSON_APPEND_UTF8 (&summary, "src", o.run.src);
-      BSON_APPEND_UTF8 (&summary, "dst", o.run.dst);
-      BSON_APPEND_UTF8 (&summary, "key", o.run.key);
-      BSON_APPEND_UTF8 (&summary, "array_field", o.run.array_field);
-      BSON_APPEND_UTF8 (&summary, "mode",
-                        !fold             ? "verify"
-                        : o.run.plan_only ? "plan"
-                        : o.run.copy_only ? "copy"
-                                          : "fold");
-      if (fr.plan) {
-         BSON_APPEND_DOCUMENT (&summary, "plan", fr.plan);
-      } else if (folded) {
-         append_fold_summary (&summary, &o, &fr);
-      }
-      if (store && fold && !o.run.plan_only) {
-         const char *bc = lab_store_block_compressor (store);
-         BSON_APPEND_UTF8 (&summary, "block_compressor", bc ? bc : "server default");
-         BSON_APPEND_UTF8 (&summary, "block_compressor_note", lab_store_compressor_note (store));
-      }
-      if (!folded) {
-         BSON_APPEND_INT32 (&summary, "bucket_rows", o.run.bucket_rows);
-         BSON_APPEND_UTF8 (&summary, "bucket_by", o.run.bucket_by ? o.run.bucket_by : "");
-      }
-      if (verified) {
-         append_verify_summary (&summary, &vr,
-                                o.verify_memory_bytes ? o.verify_memory_bytes : LAB_VERIFY_MEMORY_DEFAULT);
-      }
-      {
-         /* the whole process: fold buffers, write batches, and the embedded engine's cache */
-         struct rusage ru;
-         if (getrusage (RUSAGE_SELF, &ru) == 0) {
-            BSON_APPEND_INT64 (&summary, "peak_rss_bytes", (int64_t)ru.ru_maxrss * 1024);
-         }
-      }
-      if (!lab_json_write (&summary, o.common.json_path, &error)) {
-         lab_log_error ("%s", error.message);
-         if (code == LAB_EXIT_OK) {
-            code = LAB_EXIT_FAILURE;
-         }
-      }
-      bson_destroy (&summary);
+      code = write_summary (&o, &cli, store, &w, code, &error);
    }
-   lab_foldrun_result_cleanup (&fr);
+   lab_foldrun_result_cleanup (&w.fr);
    lab_store_close (store);
    bson_destroy (&provenance);
    return code;

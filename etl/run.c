@@ -13,25 +13,25 @@
 bool
 lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
 {
-   if (!o->src || !o->src[0] || !o->dst || !o->dst[0]) {
+   if (!o->target.src || !o->target.src[0] || !o->target.dst || !o->target.dst[0]) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--src and --dst are required");
       return false;
    }
-   if (strcmp (o->src, o->dst) == 0) {
+   if (strcmp (o->target.src, o->target.dst) == 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--dst '%s' is the same collection as --src: folding in place would destroy the source; "
                      "name another destination",
-                     o->dst);
+                     o->target.dst);
       return false;
    }
-   if (o->parallel < 0 || o->parallel > MAX_PARALLEL) {
+   if (o->parallel < 0 || o->parallel > LAB_FOLD_MAX_PARALLEL) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--parallel %d is out of range [1, %d]",
-                     o->parallel, MAX_PARALLEL);
+                     o->parallel, LAB_FOLD_MAX_PARALLEL);
       return false;
    }
-   if (o->max_doc_bytes < 0 || o->max_doc_bytes > INT32_MAX) {
+   if (o->target.max_doc_bytes < 0 || o->target.max_doc_bytes > INT32_MAX) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--max-doc-bytes %lld is out of range",
-                     (long long)o->max_doc_bytes);
+                     (long long)o->target.max_doc_bytes);
       return false;
    }
    if (o->batch_bytes > 0 && o->batch_bytes < 1024) {
@@ -53,21 +53,21 @@ lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--copy-only runs cannot be resumed");
       return false;
    }
-   if (o->bucket_rows < 0) {
+   if (o->target.bucket_rows < 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--bucket-rows %d must be 1 or more",
-                     o->bucket_rows);
+                     o->target.bucket_rows);
       return false;
    }
-   if (o->bucket_by) {
+   if (o->target.bucket_by) {
       char *field;
       lab_bucket_unit_t unit;
 
-      if (!lab_bucket_spec_parse (o->bucket_by, &field, &unit, error)) {
+      if (!lab_bucket_spec_parse (o->target.bucket_by, &field, &unit, error)) {
          return false;
       }
       bson_free (field);
    }
-   if (o->copy_only && (o->bucket_rows > 0 || o->bucket_by)) {
+   if (o->copy_only && (o->target.bucket_rows > 0 || o->target.bucket_by)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--copy-only writes rows unchanged: --bucket-rows and --bucket-by do not apply");
       return false;
@@ -101,9 +101,9 @@ lab_run_provenance (const run_t *r, bool state)
       return NULL;
    }
    doc = bson_copy (r->o->provenance);
-   BSON_APPEND_UTF8 (doc, "source", r->o->src);
+   BSON_APPEND_UTF8 (doc, "source", r->o->target.src);
    if (state) {
-      BSON_APPEND_UTF8 (doc, "checkpoint_of", r->o->dst);
+      BSON_APPEND_UTF8 (doc, "checkpoint_of", r->o->target.dst);
    }
    settings = lab_run_settings_doc (r, r->nbounds + 1, false);
    bson_init (&params);
@@ -134,7 +134,7 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
    if (!r->resume) {
       /* the destination first, then its checkpoint: a run stopped between the two leaves a checkpoint
        * without its destination, which --resume refuses by name (resume_dst_check) */
-      if (dst_exists && o->drop_dst && !lab_store_drop (sess, o->dst, error)) {
+      if (dst_exists && o->drop_dst && !lab_store_drop (sess, o->target.dst, error)) {
          return false;
       }
       if (o->kill_after_drop && dst_exists && o->drop_dst) {
@@ -168,12 +168,12 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
       /* the marker before the first document: a killed run's partial destination is still layoutlab's
        * (a resumed one keeps its own, unless it was lost) */
       bson_t *mark = r->resume ? NULL : lab_run_provenance (r, false);
-      bool ok = lab_store_create (sess, o->dst, error) &&
-                (!mark || lab_store_mark_put (sess, o->dst, mark, error)) &&
-                lab_store_create_index (sess, o->dst, r->fold_opts.key, error);
+      bool ok = lab_store_create (sess, o->target.dst, error) &&
+                (!mark || lab_store_mark_put (sess, o->target.dst, mark, error)) &&
+                lab_store_create_index (sess, o->target.dst, r->fold_opts.key, error);
       bson_destroy (mark);
       if (!ok) {
-         lab_error_prefix (error, "preparing '%s'", o->dst);
+         lab_error_prefix (error, "preparing '%s'", o->target.dst);
          return false;
       }
    }
@@ -186,10 +186,11 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
    }
    lab_log_debug ("folding '%s' into '%s': key %s, %d range(s), cap %lld bytes, batches of %lld "
                   "docs / %lld bytes",
-                  o->src, o->dst, r->fold_opts.key, nranges, (long long)r->fold_opts.max_doc_bytes,
-                  (long long)r->batch_docs, (long long)r->batch_bytes);
+                  o->target.src, o->target.dst, r->fold_opts.key, nranges,
+                  (long long)r->fold_opts.max_doc_bytes, (long long)r->batch_docs, (long long)r->batch_bytes);
    /* the total only feeds the progress bar's ETA: the metadata's estimate, no scan */
-   if (lab_progress_enabled (o->progress) && !lab_store_count_estimated (sess, o->src, &r->src_rows, error)) {
+   if (lab_progress_enabled (o->progress) &&
+       !lab_store_count_estimated (sess, o->target.src, &r->src_rows, error)) {
       return false;
    }
    return true;
@@ -270,13 +271,13 @@ run_init (run_t *r, lab_store_t *store, const lab_foldrun_opts_t *o, bson_error_
    if (!lab_foldrun_opts_check (o, error)) {
       return false;
    }
-   r->state_coll = lab_foldrun_state_coll (o->dst);
-   r->fold_opts.key = o->key ? o->key : "bill_id";
-   r->fold_opts.array_field = o->array_field ? o->array_field : "details";
+   r->state_coll = lab_foldrun_state_coll (o->target.dst);
+   r->fold_opts.key = o->target.key ? o->target.key : "bill_id";
+   r->fold_opts.array_field = o->target.array_field ? o->target.array_field : "details";
    r->fold_opts.on_oversize = o->on_oversize;
-   r->fold_opts.bucket_rows = o->bucket_rows;
-   if (o->bucket_by) {
-      if (!lab_bucket_spec_parse (o->bucket_by, &r->bucket_field, &r->fold_opts.bucket_unit, error)) {
+   r->fold_opts.bucket_rows = o->target.bucket_rows;
+   if (o->target.bucket_by) {
+      if (!lab_bucket_spec_parse (o->target.bucket_by, &r->bucket_field, &r->fold_opts.bucket_unit, error)) {
          return false;
       }
       r->fold_opts.bucket_field = r->bucket_field;

@@ -24,6 +24,9 @@
 
 #define LAB_FOLD_STATE_SUFFIX ".fold_state"
 
+/* The most key ranges (workers) a fold runs: --parallel's bound, in the option table and the check. */
+#define LAB_FOLD_MAX_PARALLEL 64
+
 /* A fold whose read the server would sort, of more documents than this, is refused before it starts
  * (--allow-blocking-sort overrides): such a sort holds the collection in memory or temporary files before
  * the first document is folded. */
@@ -34,16 +37,10 @@
 #define LAB_FOLD_SORT_MEMORY_BYTES INT64_C (104857600)
 
 typedef struct {
-   const char *src;
-   const char *dst;
-   const char *key;              /* "bill_id" */
-   const char *array_field;      /* "details" */
+   lab_fold_target_t target;     /* source, destination, key, array field, cap, buckets (fold.h) */
    const char *hoist_spec;       /* "auto", "none" or "f1,f2,..." */
    int64_t hoist_sample_masters; /* masters sampled by --hoist auto (0: 200) */
-   int64_t max_doc_bytes;        /* 0: the server's maxBsonObjectSize */
    lab_fold_oversize_t on_oversize;
-   int32_t bucket_rows;     /* --bucket-rows: at most this many rows per document (0: no limit) */
-   const char *bucket_by;   /* --bucket-by FIELD:UNIT (NULL: none); see fold.h */
    const char *reject_path; /* JSON lines; required for REJECT */
    int64_t batch_docs;      /* 0: 1000 */
    uint64_t batch_bytes;    /* 0: 16 MiB; capped below the server's message size */
@@ -161,5 +158,39 @@ typedef struct {
  * --verify on a finished collection). */
 bool lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
                              bson_error_t *error);
+
+/* The settings of a fold that decide what its destination holds: a verification with other ones would
+ * count every master they change as a difference. */
+typedef enum {
+   LAB_FOLD_SETTING_SRC,
+   LAB_FOLD_SETTING_KEY,
+   LAB_FOLD_SETTING_ARRAY_FIELD,
+   LAB_FOLD_SETTING_BUCKET_ROWS,
+   LAB_FOLD_SETTING_BUCKET_BY,
+   LAB_FOLD_SETTING_MAX_DOC_BYTES,
+   LAB_FOLD_NSETTINGS
+} lab_fold_setting_t;
+
+/* What a verification without --drop-dst or --resume found at its destination (lab_foldrun_verify_only). */
+typedef struct {
+   lab_foldrun_dst_status_t st; /* the destination and its checkpoint (opts may point into it) */
+   bool only;                   /* a finished fold with these settings: verify it, fold nothing */
+   bool interrupted;            /* a fold its checkpoint says is incomplete: to be continued first */
+   size_t ndiffer;              /* a finished fold made with other settings than opts' ... */
+   struct {
+      lab_fold_setting_t setting;
+      char there[256];           /* the fold's ("": none) */
+      char here[256];            /* opts' */
+   } differ[LAB_FOLD_NSETTINGS]; /* ... these, in lab_fold_setting_t order */
+} lab_foldrun_verify_only_t;
+
+/* lab_foldrun_verify_only -- the driver's decision for a verification of `opts->dst` that neither drops
+ * nor resumes it: a destination absent or empty is folded first (v->only false); a non-empty one whose
+ * checkpoint says incomplete is v->interrupted; one made with other settings (source, key, array field, a
+ * bucket limit or the cap this command sets; v->differ) is neither folded nor verified; otherwise the fold
+ * is finished and only verified (v->only): the bucket limits opts leaves out then take the fold's (opts
+ * points into v->st, which must outlive it). The caller turns the refusals into messages. */
+bool lab_foldrun_verify_only (lab_store_t *store, lab_foldrun_opts_t *opts, lab_foldrun_verify_only_t *v,
+                              bson_error_t *error);
 
 #endif

@@ -27,6 +27,83 @@ lab_run_find_state (lab_store_session_t *sess, const char *state_coll, const cha
    return lab_store_find_id (sess, state_coll, id, doc, error);
 }
 
+/* differ_add -- one setting of opts that differs from the fold's. */
+static void
+differ_add (lab_foldrun_verify_only_t *v, lab_fold_setting_t setting, const char *there, const char *here)
+{
+   v->differ[v->ndiffer].setting = setting;
+   bson_strncpy (v->differ[v->ndiffer].there, there, sizeof v->differ[v->ndiffer].there);
+   bson_strncpy (v->differ[v->ndiffer].here, here, sizeof v->differ[v->ndiffer].here);
+   v->ndiffer++;
+}
+
+/* finished_differ -- the settings of the fold recorded in st that opts differs from: a setting opts leaves
+ * out takes the fold's (buckets, cap); without a checkpoint nothing is known. */
+static void
+finished_differ (const lab_foldrun_opts_t *o, const lab_foldrun_dst_status_t *st,
+                 lab_foldrun_verify_only_t *v)
+{
+   char there[32], here[32];
+
+   if (!st->has_state) {
+      return;
+   }
+   if (st->src[0] && strcmp (st->src, o->target.src) != 0) {
+      differ_add (v, LAB_FOLD_SETTING_SRC, st->src, o->target.src);
+   }
+   if (st->key[0] && strcmp (st->key, o->target.key) != 0) {
+      differ_add (v, LAB_FOLD_SETTING_KEY, st->key, o->target.key);
+   }
+   if (st->array_field[0] && strcmp (st->array_field, o->target.array_field) != 0) {
+      differ_add (v, LAB_FOLD_SETTING_ARRAY_FIELD, st->array_field, o->target.array_field);
+   }
+   if (o->target.bucket_rows && o->target.bucket_rows != st->bucket_rows) {
+      bson_snprintf (there, sizeof there, "%d", st->bucket_rows);
+      bson_snprintf (here, sizeof here, "%d", o->target.bucket_rows);
+      differ_add (v, LAB_FOLD_SETTING_BUCKET_ROWS, st->bucket_rows ? there : "", here);
+   }
+   if (o->target.bucket_by && strcmp (o->target.bucket_by, st->bucket_by) != 0) {
+      differ_add (v, LAB_FOLD_SETTING_BUCKET_BY, st->bucket_by, o->target.bucket_by);
+   }
+   if (o->target.max_doc_bytes > 0 && st->max_doc_bytes > 0 && o->target.max_doc_bytes != st->max_doc_bytes) {
+      bson_snprintf (there, sizeof there, "%lld", (long long)st->max_doc_bytes);
+      bson_snprintf (here, sizeof here, "%lld", (long long)o->target.max_doc_bytes);
+      differ_add (v, LAB_FOLD_SETTING_MAX_DOC_BYTES, there, here);
+   }
+}
+
+/* lab_foldrun_verify_only -- see run.h. */
+bool
+lab_foldrun_verify_only (lab_store_t *store, lab_foldrun_opts_t *o, lab_foldrun_verify_only_t *v,
+                         bson_error_t *error)
+{
+   memset (v, 0, sizeof *v);
+   if (!lab_foldrun_dst_status (store, o->target.dst, &v->st, error)) {
+      return false;
+   }
+   if (!v->st.exists || v->st.count == 0) {
+      return true;
+   }
+   if (v->st.has_state && !v->st.complete) {
+      v->interrupted = true;
+      return true;
+   }
+   finished_differ (o, &v->st, v);
+   if (v->ndiffer > 0) {
+      return true;
+   }
+   lab_log_info ("'%s' exists and is finished: verifying only", o->target.dst);
+   v->only = true;
+   /* the buckets the fold made, unless the command line names them */
+   if (!o->target.bucket_rows) {
+      o->target.bucket_rows = v->st.bucket_rows;
+   }
+   if (!o->target.bucket_by && v->st.bucket_by[0]) {
+      o->target.bucket_by = v->st.bucket_by;
+   }
+   return true;
+}
+
 /* lab_foldrun_dst_status -- see run.h. */
 bool
 lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
@@ -92,7 +169,7 @@ lab_run_settings_doc (const run_t *r, int nranges, bool complete)
 
    BSON_APPEND_UTF8 (d, "_id", "settings");
    BSON_APPEND_UTF8 (d, "tool", "fold-details " LAB_VERSION);
-   BSON_APPEND_UTF8 (d, "src", o->src);
+   BSON_APPEND_UTF8 (d, "src", o->target.src);
    BSON_APPEND_UTF8 (d, "key", r->fold_opts.key);
    BSON_APPEND_UTF8 (d, "array_field", r->fold_opts.array_field);
    BSON_APPEND_UTF8 (d, "hoist_spec", o->hoist_spec ? o->hoist_spec : "auto");
@@ -105,7 +182,7 @@ lab_run_settings_doc (const run_t *r, int nranges, bool complete)
    BSON_APPEND_INT64 (d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
    BSON_APPEND_UTF8 (d, "on_oversize", oversize_name (r->fold_opts.on_oversize));
    BSON_APPEND_INT32 (d, "bucket_rows", r->fold_opts.bucket_rows);
-   BSON_APPEND_UTF8 (d, "bucket_by", o->bucket_by ? o->bucket_by : "");
+   BSON_APPEND_UTF8 (d, "bucket_by", o->target.bucket_by ? o->target.bucket_by : "");
    BSON_APPEND_INT32 (d, "parallel", o->parallel > 0 ? o->parallel : 1);
    BSON_APPEND_INT32 (d, "ranges", nranges);
    BSON_APPEND_ARRAY_BEGIN (d, "bounds", &arr);
@@ -141,7 +218,7 @@ settings_differ (const run_t *r, bool complete, const char *name, const char *no
                  bson_error_t *error)
 {
    lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                  "--resume: '%s' holds %s whose %s is '%s' but this run's is '%s'; %s", r->o->dst,
+                  "--resume: '%s' holds %s whose %s is '%s' but this run's is '%s'; %s", r->o->target.dst,
                   resume_found (complete), name, was, now, resume_remedy (complete));
    return false;
 }
@@ -157,12 +234,12 @@ lab_run_settings_match (const run_t *r, const bson_t *saved, bool complete, bson
       const char *option;
       const char *now;
    } strs[] = {
-      { "src", "--src", o->src },
+      { "src", "--src", o->target.src },
       { "key", "--key", r->fold_opts.key },
       { "array_field", "--array-field", r->fold_opts.array_field },
       { "hoist_spec", "--hoist", o->hoist_spec ? o->hoist_spec : "auto" },
       { "on_oversize", "--on-oversize", oversize_name (r->fold_opts.on_oversize) },
-      { "bucket_by", "--bucket-by", o->bucket_by ? o->bucket_by : "" },
+      { "bucket_by", "--bucket-by", o->target.bucket_by ? o->target.bucket_by : "" },
    };
    bson_iter_t it;
    size_t i;
@@ -279,6 +356,6 @@ lab_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *set
                   "--resume: '%s' does not exist but its checkpoint '%s' says the fold %s: a --drop-dst run "
                   "stopped between dropping '%s' and its checkpoint; the documents are gone, nothing can "
                   "be resumed: start over with --drop-dst",
-                  r->o->dst, r->state_coll, found, r->o->dst);
+                  r->o->target.dst, r->state_coll, found, r->o->target.dst);
    return false;
 }

@@ -11,18 +11,19 @@ plan_decision (const run_t *r, bool complete, char *buf, size_t len)
    const lab_foldrun_opts_t *o = r->o;
 
    if (complete) {
-      bson_snprintf (buf, len, "resume: the fold into '%s' had already completed: nothing to do", o->dst);
+      bson_snprintf (buf, len, "resume: the fold into '%s' had already completed: nothing to do",
+                     o->target.dst);
    } else if (r->resume) {
       bson_snprintf (buf, len,
                      "resume: each unfinished range continues after its checkpoint in '%s'; "
                      "documents written after it are deleted first",
                      r->state_coll);
    } else if (r->dst_exists && r->dst_count > 0) {
-      bson_snprintf (buf, len, "fresh: drop '%s' (%lld documents) and '%s', then fold", o->dst,
+      bson_snprintf (buf, len, "fresh: drop '%s' (%lld documents) and '%s', then fold", o->target.dst,
                      (long long)r->dst_count, r->state_coll);
    } else {
       bson_snprintf (buf, len, "fresh: %s '%s'%s, then fold", r->dst_exists ? "reuse the empty" : "create",
-                     o->dst, o->resume ? " (--resume found no checkpoint)" : "");
+                     o->target.dst, o->resume ? " (--resume found no checkpoint)" : "");
    }
 }
 
@@ -102,7 +103,7 @@ plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est
       lab_store_facts_plan_t plan;
       bool sorts;
 
-      ok = lab_store_sorted_describe (sess, r->o->src, r->fold_opts.key, &so, &desc, error);
+      ok = lab_store_sorted_describe (sess, r->o->target.src, r->fold_opts.key, &so, &desc, error);
       if (ok && r->observed) {
          ok = lab_run_observe (r, sess, so.lo, so.hi, &reply, &plan, error);
          if (!ok) {
@@ -158,7 +159,7 @@ plan_writes (const run_t *r, bson_t *p)
    BSON_APPEND_INT64 (&d, "batch_bytes", r->batch_bytes);
    BSON_APPEND_INT64 (&d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
    BSON_APPEND_INT32 (&d, "bucket_rows", r->fold_opts.bucket_rows);
-   BSON_APPEND_UTF8 (&d, "bucket_by", o->bucket_by ? o->bucket_by : "");
+   BSON_APPEND_UTF8 (&d, "bucket_by", o->target.bucket_by ? o->target.bucket_by : "");
    BSON_APPEND_UTF8 (&d, "write_concern",
                      "the server's default (the tool sets none: w:1 before MongoDB 5.0, "
                      "majority from 5.0 on a replica set)");
@@ -192,14 +193,14 @@ lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_f
    plan_decision (r, complete, line, sizeof line);
    BSON_APPEND_UTF8 (p, "decision", line);
    BSON_APPEND_BOOL (p, "writes_nothing", true);
-   if (!lab_store_count_estimated (sess, o->src, &est, error)) {
+   if (!lab_store_count_estimated (sess, o->target.src, &est, error)) {
       return false;
    }
-   if (lab_store_stats (sess, o->src, &cs, error)) {
+   if (lab_store_stats (sess, o->target.src, &cs, error)) {
       avg = cs.avg_obj_size_bytes;
    }
    BSON_APPEND_DOCUMENT_BEGIN (p, "source", &d);
-   BSON_APPEND_UTF8 (&d, "collection", o->src);
+   BSON_APPEND_UTF8 (&d, "collection", o->target.src);
    BSON_APPEND_INT64 (&d, "estimated_documents", est);
    BSON_APPEND_DOUBLE (&d, "avg_document_bytes", avg);
    BSON_APPEND_UTF8 (&d, "key", r->fold_opts.key);
@@ -207,14 +208,14 @@ lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_f
    BSON_APPEND_BOOL (&d, "create_index", r->index_missing);
    bson_append_document_end (p, &d);
    BSON_APPEND_DOCUMENT_BEGIN (p, "destination", &d);
-   BSON_APPEND_UTF8 (&d, "collection", o->dst);
+   BSON_APPEND_UTF8 (&d, "collection", o->target.dst);
    BSON_APPEND_BOOL (&d, "exists", r->dst_exists);
    BSON_APPEND_INT64 (&d, "documents", r->dst_count);
    BSON_APPEND_UTF8 (&d, "checkpoint_collection", r->state_coll);
    if (r->dst_exists && lab_store_backend (r->store) == LAB_BACKEND_MONGO) {
       /* on a server, --drop-dst of a collection layoutlab did not write asks first (store/mark.h) */
       bson_t *mark = NULL;
-      if (!lab_store_mark_get (sess, o->dst, &mark, NULL, error)) {
+      if (!lab_store_mark_get (sess, o->target.dst, &mark, NULL, error)) {
          bson_append_document_end (p, &d);
          return false;
       }

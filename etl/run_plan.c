@@ -24,7 +24,7 @@ row_has_key (const run_t *r, const bson_t *row, bson_error_t *error)
    lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                   "source '%s': %s. Nothing has been dropped or written: fold by a field every row has "
                   "(--key FIELD), or give the source its key (billgen import refuses a CSV without it)",
-                  r->o->src, why.message);
+                  r->o->target.src, why.message);
    return false;
 }
 
@@ -35,7 +35,7 @@ static bool
 check_source_keys (run_t *r, lab_store_session_t *sess, const char *order, int64_t limit, bson_error_t *error)
 {
    lab_store_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
-   lab_store_cursor_t *cur = lab_store_sorted_open (sess, r->o->src, order, &so, error);
+   lab_store_cursor_t *cur = lab_store_sorted_open (sess, r->o->target.src, order, &so, error);
    const bson_t *row;
    int64_t n = 0;
    int rc = 0;
@@ -142,13 +142,13 @@ lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, co
    so.lo = lo;
    so.hi = hi;
    so.batch_docs = r->o->cursor_batch_docs;
-   if (!lab_store_sorted_explain (sess, r->o->src, r->fold_opts.key, &so, reply, error)) {
-      lab_error_prefix (error, "asking the server how it would read '%s' in '%s' order (explain)", r->o->src,
-                        r->fold_opts.key);
+   if (!lab_store_sorted_explain (sess, r->o->target.src, r->fold_opts.key, &so, reply, error)) {
+      lab_error_prefix (error, "asking the server how it would read '%s' in '%s' order (explain)",
+                        r->o->target.src, r->fold_opts.key);
       return false;
    }
    if (!lab_store_facts_explain_parse (reply, plan, error)) {
-      lab_error_prefix (error, "the server's plan of the read of '%s'", r->o->src);
+      lab_error_prefix (error, "the server's plan of the read of '%s'", r->o->target.src);
       return false;
    }
    return true;
@@ -169,10 +169,10 @@ plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       lab_foldrun_sort_verdict (NULL, 0, 0, false, 0, &r->verdict);
       return true;
    }
-   if (!lab_store_count_estimated (sess, o->src, &r->src_est, error)) {
+   if (!lab_store_count_estimated (sess, o->target.src, &r->src_est, error)) {
       return false;
    }
-   if (lab_store_stats (sess, o->src, &cs, &ignore)) {
+   if (lab_store_stats (sess, o->target.src, &cs, &ignore)) {
       r->src_avg = cs.avg_obj_size_bytes;
    }
    if (!lab_run_observe (r, sess, NULL, NULL, &r->explain, &r->plan, error)) {
@@ -190,11 +190,11 @@ plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "'%s': %s. Nothing has been read or written. Give --allow-blocking-sort to fold anyway, "
                      "or give the server an index that serves the order (fold-details --plan shows its plan)",
-                     o->src, r->verdict.say);
+                     o->target.src, r->verdict.say);
       return false;
    }
    if (r->verdict.sorts && o->allow_blocking_sort) {
-      lab_log_info ("--allow-blocking-sort: folding anyway");
+      lab_log_info ("the blocking sort is allowed: folding anyway");
    }
    return true;
 }
@@ -247,10 +247,10 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       lab_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
                              o->hoist_sample_masters > 0 ? o->hoist_sample_masters : DEFAULT_SAMPLE_MASTERS);
    so.batch_docs = o->cursor_batch_docs;
-   cur = lab_store_sorted_open (sess, o->src, r->fold_opts.key, &so, error);
+   cur = lab_store_sorted_open (sess, o->target.src, r->fold_opts.key, &so, error);
    if (!cur) {
       lab_hoist_sampler_destroy (smp);
-      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
+      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->target.src);
       return false;
    }
    while ((rc = lab_store_cursor_next (cur, &row, error)) == 1) {
@@ -268,7 +268,7 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    lab_store_cursor_close (cur);
    if (rc < 0) {
       lab_hoist_sampler_destroy (smp);
-      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
+      lab_error_prefix (error, "--hoist auto: sampling '%s'", o->target.src);
       return false;
    }
    lab_hoist_sampler_result (smp, &r->hoist, &nf, &nm);
@@ -279,8 +279,8 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
          bson_strncpy (list + strlen (list), i ? "," : "", sizeof list - strlen (list));
          bson_strncpy (list + strlen (list), r->hoist[i], sizeof list - strlen (list));
       }
-      lab_log_info ("--hoist auto: %zu field(s) constant within each of %lld sampled masters: %s", nf,
-                    (long long)nm, nf ? list : "(none)");
+      lab_log_info ("hoist: %zu field(s) constant within each of %lld sampled masters: %s", nf, (long long)nm,
+                    nf ? list : "(none)");
    }
    return true;
 }
@@ -296,15 +296,15 @@ plan_limits (run_t *r, bson_error_t *error)
    if (!lab_store_server_info (r->store, &info, error)) {
       return false;
    }
-   if (o->max_doc_bytes > info.max_bson_bytes) {
+   if (o->target.max_doc_bytes > info.max_bson_bytes) {
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
          "--max-doc-bytes %lld is above the server's maxBsonObjectSize %lld: it would refuse such "
          "documents",
-         (long long)o->max_doc_bytes, (long long)info.max_bson_bytes);
+         (long long)o->target.max_doc_bytes, (long long)info.max_bson_bytes);
       return false;
    }
-   r->fold_opts.max_doc_bytes = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
+   r->fold_opts.max_doc_bytes = o->target.max_doc_bytes > 0 ? o->target.max_doc_bytes : info.max_bson_bytes;
    /* check names and the cap now, before anything is written (hoist names are checked after resolving) */
    if (!lab_fold_opts_check (&r->fold_opts, error)) {
       return false;
@@ -313,7 +313,7 @@ plan_limits (run_t *r, bson_error_t *error)
    r->batch_bytes = o->batch_bytes > 0 ? (int64_t)o->batch_bytes : DEFAULT_BATCH_BYTES;
    max_batch = lab_store_write_budget_bytes (info.max_message_bytes);
    if (r->batch_bytes > max_batch) {
-      lab_log_info ("--batch-bytes lowered to %lld: the server's messages are limited to %lld bytes",
+      lab_log_info ("write batches lowered to %lld bytes: the server's messages are limited to %lld bytes",
                     (long long)max_batch, (long long)info.max_message_bytes);
       r->batch_bytes = max_batch;
    }
@@ -328,19 +328,19 @@ plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bso
 {
    const lab_foldrun_opts_t *o = r->o;
 
-   if (!lab_store_exists (sess, o->src, exists, error)) {
+   if (!lab_store_exists (sess, o->target.src, exists, error)) {
       return false;
    }
    if (!*exists) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
-                     "source collection '%s' does not exist in %s (database '%s')", o->src,
+                     "source collection '%s' does not exist in %s (database '%s')", o->target.src,
                      lab_store_uri_redacted (r->store), lab_store_db (r->store));
       return false;
    }
-   if (!lab_store_exists (sess, o->dst, exists, error)) {
+   if (!lab_store_exists (sess, o->target.dst, exists, error)) {
       return false;
    }
-   if (*exists && !lab_store_count (sess, o->dst, count, error)) {
+   if (*exists && !lab_store_count (sess, o->target.dst, count, error)) {
       return false;
    }
    return lab_run_find_state (sess, r->state_coll, "settings", settings, error);
@@ -357,7 +357,7 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    uint64_t t0;
    bool has;
 
-   if (!lab_store_has_index (sess, o->src, key, &has, error)) {
+   if (!lab_store_has_index (sess, o->target.src, key, &has, error)) {
       return false;
    }
    if (has) {
@@ -369,24 +369,23 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
                      "(without one the server would sort the whole collection before the first row). Nothing "
                      "has been written. Rerun with --create-index to build it first, or build it yourself: "
                      "db.%s.createIndex({%s: 1})",
-                     o->src, key, key, o->src, key);
+                     o->target.src, key, key, o->target.src, key);
       return false;
    }
    r->index_missing = true;
    if (o->plan_only) {
-      lab_log_info ("--plan: '%s' has no index on '%s': --create-index would build it first", o->src, key);
+      lab_log_info ("plan: '%s' has no index on '%s': the run would build it first", o->target.src, key);
       return true;
    }
-   lab_log_info ("--create-index: building the index %s_1 on '%s' (the whole collection is read once)", key,
-                 o->src);
+   lab_log_info ("building the index %s_1 on '%s' (the whole collection is read once)", key, o->target.src);
    t0 = lab_now_ns ();
-   if (!lab_store_create_index (sess, o->src, key, error)) {
-      lab_error_prefix (error, "--create-index: building %s_1 on '%s'", key, o->src);
+   if (!lab_store_create_index (sess, o->target.src, key, error)) {
+      lab_error_prefix (error, "--create-index: building %s_1 on '%s'", key, o->target.src);
       return false;
    }
    r->index_build_s = (double)(lab_now_ns () - t0) / 1e9;
    r->index_missing = false;
-   lab_log_info ("--create-index: index %s_1 on '%s' built in %.1f s", key, o->src, r->index_build_s);
+   lab_log_info ("index %s_1 on '%s' built in %.1f s", key, o->target.src, r->index_build_s);
    return true;
 }
 
@@ -402,14 +401,14 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
          "destination '%s' already holds %lld documents: use --drop-dst to replace it, or --resume "
          "to continue an interrupted fold",
-         o->dst, (long long)count);
+         o->target.dst, (long long)count);
       return false;
    }
    /* the key before an index is built on it (a sample in _id order), and before the destination is
     * dropped (the first row in key order: read by --hoist auto's sample, else on its own) */
    if (!o->copy_only && o->create_index) {
       bool has = true;
-      if (!lab_store_has_index (sess, o->src, r->fold_opts.key, &has, error) ||
+      if (!lab_store_has_index (sess, o->target.src, r->fold_opts.key, &has, error) ||
           (!has && !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error))) {
          return false;
       }
@@ -432,9 +431,9 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!resolve_hoist (r, sess, error)) {
       return false;
    }
-   if (o->parallel > 1 &&
-       !lab_store_partition (sess, o->src, r->fold_opts.key, o->parallel, &r->bounds, &r->nbounds, error)) {
-      lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->src);
+   if (o->parallel > 1 && !lab_store_partition (sess, o->target.src, r->fold_opts.key, o->parallel,
+                                                &r->bounds, &r->nbounds, error)) {
+      lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->target.src);
       return false;
    }
    return true;
@@ -460,7 +459,7 @@ plan_resume (run_t *r, lab_store_session_t *sess, const bson_t *settings, lab_fo
    }
    result->resumed = true;
    if (*complete) {
-      lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", r->o->dst);
+      lab_log_info ("resume: the fold into '%s' had already completed: nothing to do", r->o->target.dst);
       return true;
    }
    return plan_index (r, sess, error) && plan_sort (r, sess, error);
@@ -481,11 +480,11 @@ plan_mode (run_t *r, lab_store_session_t *sess, int64_t count, const bson_t *set
             "--resume: '%s' holds %lld documents but no fold checkpoint ('%s' is missing): it was "
             "not written by an interrupted fold-details run (a --copy-only run keeps none), so "
             "there is nothing to resume; use --drop-dst to replace it",
-            o->dst, (long long)count, r->state_coll);
+            o->target.dst, (long long)count, r->state_coll);
          result->resume_refused = true;
          return false;
       }
-      lab_log_info ("--resume: no checkpoint for '%s': starting from the beginning", o->dst);
+      lab_log_info ("resume: no checkpoint for '%s': starting from the beginning", o->target.dst);
       r->resume = false;
    }
    if (!r->resume) {

@@ -29,7 +29,6 @@
 #define DEFAULT_BATCH_DOCS 1000
 #define DEFAULT_BATCH_BYTES (16 * 1024 * 1024)
 #define DEFAULT_SAMPLE_MASTERS 200
-#define MAX_PARALLEL 64
 #define WRITE_ERRORS_SHOWN 10
 
 typedef struct run run_t;

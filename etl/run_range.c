@@ -29,7 +29,7 @@ cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
    so.lo = last ? last : w->lo;
    so.hi = w->hi;
    so.batch_docs = r->o->cursor_batch_docs;
-   cur = lab_store_sorted_open (w->sess, r->o->dst, r->fold_opts.key, &so, error);
+   cur = lab_store_sorted_open (w->sess, r->o->target.dst, r->fold_opts.key, &so, error);
    if (!cur) {
       goto done;
    }
@@ -51,19 +51,19 @@ cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
       goto done;
    }
    for (i = 0; i < nkeys; i++) {
-      if (!lab_store_delete_eq (w->sess, r->o->dst, r->fold_opts.key, &keys[i], &deleted, error)) {
+      if (!lab_store_delete_eq (w->sess, r->o->target.dst, r->fold_opts.key, &keys[i], &deleted, error)) {
          goto done;
       }
       total += deleted;
    }
    if (nkeys > 0) {
-      lab_log_info ("--resume: range %d: removed %lld documents of %zu masters written after the checkpoint",
+      lab_log_info ("resume: range %d: removed %lld documents of %zu masters written after the checkpoint",
                     w->index, (long long)total, nkeys);
    }
    ok = true;
 done:
    if (!ok) {
-      lab_error_prefix (error, "--resume: cleaning range %d of '%s'", w->index, r->o->dst);
+      lab_error_prefix (error, "--resume: cleaning range %d of '%s'", w->index, r->o->target.dst);
    }
    for (i = 0; i < nkeys; i++) {
       bson_value_destroy (&keys[i]);
@@ -135,9 +135,9 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
    so.lo = last ? last : w->lo;
    so.hi = w->hi;
    so.batch_docs = r->o->cursor_batch_docs;
-   cur = lab_store_sorted_open (w->sess, r->o->src, r->fold_opts.key, &so, error);
+   cur = lab_store_sorted_open (w->sess, r->o->target.src, r->fold_opts.key, &so, error);
    if (!cur) {
-      lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
+      lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->target.src, r->fold_opts.key);
       return false;
    }
    while ((rc = lab_store_cursor_next (cur, &row, error)) == 1) {
@@ -151,7 +151,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
          continue; /* the checkpointed master is written */
       }
       if (fold && !lab_fold_push_row (fold, row, error)) {
-         lab_error_prefix (error, "folding '%s'", r->o->src);
+         lab_error_prefix (error, "folding '%s'", r->o->target.src);
          goto done;
       }
       if (!fold && !copy_row (w, row, error)) {
@@ -165,7 +165,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
       }
    }
    if (rc < 0) {
-      lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
+      lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->target.src, r->fold_opts.key);
       goto done;
    }
    ok = true;
@@ -227,7 +227,7 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
       goto done;
    }
    if (fold && !lab_fold_finish (fold, error)) {
-      lab_error_prefix (error, "folding '%s'", r->o->src);
+      lab_error_prefix (error, "folding '%s'", r->o->target.src);
       goto done;
    }
    if (!lab_run_flush (w, error)) {

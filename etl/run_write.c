@@ -67,27 +67,28 @@ lab_run_flush (worker_t *w, bson_error_t *error)
    if (w->nbatch == 0) {
       return true;
    }
-   if (!lab_store_insert_many (w->sess, r->o->dst, (const bson_t *const *)w->batch, w->nbatch, &res, error)) {
-      lab_error_prefix (error, "writing %zu documents to '%s'", w->nbatch, r->o->dst);
+   if (!lab_store_insert_many (w->sess, r->o->target.dst, (const bson_t *const *)w->batch, w->nbatch, &res,
+                               error)) {
+      lab_error_prefix (error, "writing %zu documents to '%s'", w->nbatch, r->o->target.dst);
       goto done;
    }
    if (res.nerrors > 0) {
       for (i = 0; i < res.nerrors && i < WRITE_ERRORS_SHOWN; i++) {
          idt =
             res.errors[i].index < w->nbatch ? doc_id_text (w->batch[res.errors[i].index]) : bson_strdup ("?");
-         lab_log_error ("'%s': document _id %s not written: %s (code %u)", r->o->dst, idt,
+         lab_log_error ("'%s': document _id %s not written: %s (code %u)", r->o->target.dst, idt,
                         res.errors[i].message, res.errors[i].code);
          bson_free (idt);
       }
       if (res.nerrors > WRITE_ERRORS_SHOWN) {
-         lab_log_error ("'%s': ... and %zu more documents of that batch not written", r->o->dst,
+         lab_log_error ("'%s': ... and %zu more documents of that batch not written", r->o->target.dst,
                         res.nerrors - WRITE_ERRORS_SHOWN);
       }
       w->write_errors += (int64_t)res.nerrors;
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                      "%zu of %zu documents of a batch were refused by '%s' (first: %s); the checkpoint stays "
                      "before them, so --resume retries them",
-                     res.nerrors, w->nbatch, r->o->dst, res.errors[0].message);
+                     res.nerrors, w->nbatch, r->o->target.dst, res.errors[0].message);
       goto done;
    }
    w->batches++;

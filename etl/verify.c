@@ -92,18 +92,18 @@ verify_open (lab_store_session_t *sess, const lab_verify_opts_t *o, state_t *st,
    so.batch_docs = o->batch_docs;
    so.lo = bound ? &st->last : NULL;
    src->o = dst->o = o;
-   src->key = dst->key = o->key;
+   src->key = dst->key = o->target.key;
    src->st = dst->st = st;
    src->after = dst->after = st->have_last ? &st->last : NULL;
    dst->dst = true;
-   src->cur = lab_store_sorted_open (sess, o->src, o->key, &so, error);
+   src->cur = lab_store_sorted_open (sess, o->target.src, o->target.key, &so, error);
    if (!src->cur) {
-      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->src, o->key);
+      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->target.src, o->target.key);
       return false;
    }
-   dst->cur = lab_store_sorted_open (sess, o->dst, o->key, &so, error);
+   dst->cur = lab_store_sorted_open (sess, o->target.dst, o->target.key, &so, error);
    if (!dst->cur) {
-      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->dst, o->key);
+      lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->target.dst, o->target.key);
       return false;
    }
    return true;
@@ -443,7 +443,7 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
 
    pthread_mutex_init (&pp.mu, NULL);
    pthread_cond_init (&pp.cv, NULL);
-   if (o->bucket_by && !lab_bucket_spec_parse (o->bucket_by, &bfield, &bunit, error)) {
+   if (o->target.bucket_by && !lab_bucket_spec_parse (o->target.bucket_by, &bfield, &bunit, error)) {
       goto done;
    }
    sess = lab_store_session_open (store, error);
@@ -453,7 +453,7 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
    if (!st->p) {
       /* the progress total from the metadata: no scan before the join */
       if (lab_progress_enabled (o->progress) &&
-          !lab_store_count_estimated (sess, o->src, &src_count, error)) {
+          !lab_store_count_estimated (sess, o->target.src, &src_count, error)) {
          goto done;
       }
       st->p = lab_progress_new (o->progress, "verifying", "rows", (uint64_t)src_count);
@@ -551,7 +551,7 @@ lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_r
    for (attempt = 0;; attempt++) {
       if (verify_try (store, o, &st, res, error)) {
          if (attempt > 0) {
-            lab_log_info ("--verify: finished after %d retr%s", attempt, attempt == 1 ? "y" : "ies");
+            lab_log_info ("verify: finished after %d retr%s", attempt, attempt == 1 ? "y" : "ies");
          }
          ok = true;
          break;

@@ -66,13 +66,9 @@ const char *lab_verify_method_name (lab_verify_method_t m);
 
 typedef struct {
    lab_verify_method_t method;
-   const char *src;
-   const char *dst;
-   const char *key;
-   const char *array_field;
-   int64_t max_doc_bytes;           /* documents above are a difference (0: the server's) */
-   int32_t bucket_rows;             /* documents with more rows are a difference (0: no limit) */
-   const char *bucket_by;           /* "FIELD:UNIT" of a --bucket-by fold (NULL: none) */
+   /* what was folded, as the fold had it (fold.h): documents over target.max_doc_bytes or with more rows
+    * than target.bucket_rows, and rows outside their document's target.bucket_by window, are differences */
+   lab_fold_target_t target;
    const char *const *skip_key_ids; /* masters rejected by this run: expected missing (sorted, may be NULL) */
    size_t nskip;
    int32_t batch_docs;      /* cursor batch size of both streams (0: the backend's) */

@@ -101,7 +101,7 @@ lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bu
    bool unfolded;
 
    idt = NULL; /* the _id as text only where a bucket message may need it */
-   if (bucket_field || o->bucket_rows > 0) {
+   if (bucket_field || o->target.bucket_rows > 0) {
       idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
                                                   : bson_strdup ("?");
    }
@@ -112,22 +112,22 @@ lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bu
    }
    if (bucket_field) {
       /* every row's date is checked against the window: the rows are rebuilt */
-      unfolded = lab_fold_unfold (doc, o->key, o->array_field, dst_row, g, &info, error);
+      unfolded = lab_fold_unfold (doc, o->target.key, o->target.array_field, dst_row, g, &info, error);
    } else {
       /* hashed in place, no row built (what dst_row would add, row by row) */
-      unfolded = lab_fold_unfold_hash (doc, o->key, o->array_field, &g->hash, &info, error);
+      unfolded = lab_fold_unfold_hash (doc, o->target.key, o->target.array_field, &g->hash, &info, error);
       g->rows += unfolded ? info.row_count : 0;
    }
-   if (unfolded && o->bucket_rows > 0 && info.row_count > o->bucket_rows && !g->bucket_bad[0]) {
+   if (unfolded && o->target.bucket_rows > 0 && info.row_count > o->target.bucket_rows && !g->bucket_bad[0]) {
       bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
                      "document _id %s holds %d rows, over --bucket-rows %d", idt, info.row_count,
-                     o->bucket_rows);
+                     o->target.bucket_rows);
    }
    g->doc_id = NULL;
    g->bucket_field = NULL;
    bson_free (idt);
    if (!unfolded) {
-      lab_error_prefix (error, "'%s'", o->dst);
+      lab_error_prefix (error, "'%s'", o->target.dst);
       return false;
    }
    if ((int64_t)doc->len > g->largest) {
@@ -140,8 +140,8 @@ lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bu
                                                      : bson_strdup ("?");
          kt = lab_value_to_text (&g->key);
          bson_snprintf (g->oversize_first, sizeof g->oversize_first,
-                        "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->key, kt, idt,
-                        doc->len, (long long)max);
+                        "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->target.key,
+                        kt, idt, doc->len, (long long)max);
          bson_free (idt);
          bson_free (kt);
       }
@@ -251,13 +251,13 @@ lab_verify_account_src_only (const lab_verify_opts_t *o, const group_t *gs, lab_
    res->src_rows += gs->rows;
    lab_hash_add (&res->src_hash, gs->hash);
    if (gs->key_missing) {
-      lab_verify_differ (res, o->key, &gs->key,
+      lab_verify_differ (res, o->target.key, &gs->key,
                          "%lld source rows have no '%s' field and cannot be in the destination",
-                         (long long)gs->rows, o->key);
+                         (long long)gs->rows, o->target.key);
    } else if (lab_verify_skipped (o, &gs->key)) {
       res->skipped_masters++;
    } else {
-      lab_verify_differ (res, o->key, &gs->key, "%lld source rows, missing from the destination",
+      lab_verify_differ (res, o->target.key, &gs->key, "%lld source rows, missing from the destination",
                          (long long)gs->rows);
    }
 }
@@ -284,7 +284,7 @@ lab_verify_account_dst_only (const lab_verify_opts_t *o, const group_t *gd, lab_
    res->dst_masters++;
    res->dst_rows += gd->rows;
    lab_hash_add (&res->dst_hash, gd->hash);
-   lab_verify_differ (res, o->key, &gd->key, "%lld rows in the destination, none in the source",
+   lab_verify_differ (res, o->target.key, &gd->key, "%lld rows in the destination, none in the source",
                       (long long)gd->rows);
 }
 
@@ -301,21 +301,21 @@ lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const gr
    lab_hash_add (&res->src_hash, gs->hash);
    lab_hash_add (&res->dst_hash, gd->hash);
    if (gs->rows != gd->rows) {
-      lab_verify_differ (res, o->key, &gs->key, "%lld rows in the source, %lld in the destination",
+      lab_verify_differ (res, o->target.key, &gs->key, "%lld rows in the source, %lld in the destination",
                          (long long)gs->rows, (long long)gd->rows);
    } else if (gs->hash.lo != gd->hash.lo || gs->hash.hi != gd->hash.hi) {
       lab_verify_differ (
-         res, o->key, &gs->key,
+         res, o->target.key, &gs->key,
          "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
          "%016llx%016llx in the destination)",
          (long long)gs->rows, (unsigned long long)gs->hash.hi, (unsigned long long)gs->hash.lo,
          (unsigned long long)gd->hash.hi, (unsigned long long)gd->hash.lo);
    } else if (gd->parts_bad) {
-      lab_verify_differ (res, o->key, &gs->key,
+      lab_verify_differ (res, o->target.key, &gs->key,
                          "its %lld destination documents do not number parts 0..%d once each",
                          (long long)gd->docs, gd->parts - 1);
    } else if (gd->bucket_bad[0]) {
-      lab_verify_differ (res, o->key, &gs->key, "%s", gd->bucket_bad);
+      lab_verify_differ (res, o->target.key, &gs->key, "%s", gd->bucket_bad);
    }
 }
 
@@ -324,7 +324,7 @@ bool
 lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
                   bson_error_t *error)
 {
-   const char *names[2] = { o->src, o->dst };
+   const char *names[2] = { o->target.src, o->target.dst };
    lab_store_server_info_t info;
    bool exists;
    int i;
@@ -343,7 +343,7 @@ lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verif
    if (!lab_store_server_info (store, &info, error)) {
       return false;
    }
-   *max = o->max_doc_bytes > 0 ? o->max_doc_bytes : info.max_bson_bytes;
+   *max = o->target.max_doc_bytes > 0 ? o->target.max_doc_bytes : info.max_bson_bytes;
    return true;
 }
 
@@ -358,12 +358,12 @@ lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where, 
    if (done >= o->retries || !lab_store_error_transient (error)) {
       res->gave_up_transient = lab_store_error_transient (error);
       if (done > 0 && res->gave_up_transient) {
-         lab_log_error ("--verify: still failing after %d retries: %s", done, error->message);
+         lab_log_error ("verify: still failing after %d retries: %s", done, error->message);
       }
       return false;
    }
    delay = lab_retry_delay_ms (done + 1, first, LAB_RETRY_MAX_DELAY_MS);
-   lab_log_info ("retry: --verify failed with a transient error (domain %u, code %u): %s; try %d of %d in "
+   lab_log_info ("retry: verify failed with a transient error (domain %u, code %u): %s; try %d of %d in "
                  "%.1f s, %s",
                  error->domain, error->code, error->message, done + 1, o->retries, (double)delay / 1000.0,
                  where);

@@ -298,7 +298,7 @@ src_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    hot_t *h;
    size_t before;
 
-   if (!lab_verify_key_of (doc, ps->o->key, &v)) {
+   if (!lab_verify_key_of (doc, ps->o->target.key, &v)) {
       if (ps->pass == 0) {
          w->missing_rows++;
          lab_hash_add (&w->missing_hash, lab_row_hash (doc));
@@ -349,7 +349,7 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    cold_t *e;
    size_t before;
 
-   has_key = lab_verify_key_of (doc, ps->o->key, &v);
+   has_key = lab_verify_key_of (doc, ps->o->target.key, &v);
    encoded = has_key && encode_key (w, &v, &id, &kbody, &ke);
    if (encoded && !in_pass (ps, id)) {
       return true;
@@ -368,8 +368,8 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
       char *idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
                                                         : bson_strdup ("?");
       lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_NOT_FOLDED,
-                     "'%s': document _id %s: its '%s' is no master's key: %s", ps->o->dst, idt, ps->o->key,
-                     ke.message);
+                     "'%s': document _id %s: its '%s' is no master's key: %s", ps->o->target.dst, idt,
+                     ps->o->target.key, ke.message);
       bson_free (idt);
       return false;
    }
@@ -635,7 +635,7 @@ pass_account (const lab_verify_opts_t *o, const map_t *m, worker_t *w, int nw, i
       pr.src_masters++;
       pr.src_rows += bad;
       lab_hash_add (&pr.src_hash, bad_hash);
-      lab_verify_differ (&pr, o->key, bad_key, "%lld source rows have a key no fold can group (%s)",
+      lab_verify_differ (&pr, o->target.key, bad_key, "%lld source rows have a key no fold can group (%s)",
                          (long long)bad, bad_first);
       if (!had) {
          first_take (first, res, &pr, 2, NULL, 0);
@@ -704,7 +704,7 @@ static bool
 run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *w, int nw, lab_progress_t *p,
           fault_ctx_t *fc, int64_t *map_peak, bool *overflow, bson_error_t *error)
 {
-   const char *colls[2] = { o->src, o->dst };
+   const char *colls[2] = { o->target.src, o->target.dst };
    int64_t peak = 0;
    bool ok;
    int k;
@@ -751,8 +751,8 @@ plan_passes (lab_store_session_t *sess, const lab_verify_opts_t *o, int nw, uint
 {
    double need;
 
-   if (!lab_store_count_estimated (sess, o->src, src_docs, error) ||
-       !lab_store_count_estimated (sess, o->dst, dst_docs, error)) {
+   if (!lab_store_count_estimated (sess, o->target.src, src_docs, error) ||
+       !lab_store_count_estimated (sess, o->target.dst, dst_docs, error)) {
       return 0;
    }
    need = (double)*dst_docs * (double)(ENTRY_COST_BYTES + KEY_GUESS_BYTES) * nw;
@@ -783,7 +783,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
 
    memset (res, 0, sizeof *res);
    lab_buf_init (&first.body);
-   if (o->bucket_by && !lab_bucket_spec_parse (o->bucket_by, &bfield, &ps.bunit, error)) {
+   if (o->target.bucket_by && !lab_bucket_spec_parse (o->target.bucket_by, &bfield, &ps.bunit, error)) {
       goto done;
    }
    sess = lab_store_session_open (store, error);
@@ -823,7 +823,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
       }
       if (overflow) {
          /* the estimate was short: start over with twice the passes (the passes done are redone) */
-         lab_log_info ("--verify: the masters of pass %d of %d outgrew --verify-memory %.0f MiB; starting "
+         lab_log_info ("verify: the masters of pass %d of %d outgrew the memory bound of %.0f MiB; starting "
                        "again in %d passes",
                        ps.pass + 1, ps.passes, (double)memory / 1048576.0, ps.passes * 2);
          ps.passes *= 2;
@@ -842,7 +842,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
       failures++;
    }
    if (failures > 0) {
-      lab_log_info ("--verify: finished after %d retr%s", failures, failures == 1 ? "y" : "ies");
+      lab_log_info ("verify: finished after %d retr%s", failures, failures == 1 ? "y" : "ies");
    }
    res->equal = res->differing_masters == 0 && res->oversize_docs == 0;
    ok = true;

@@ -11,6 +11,7 @@
 #include "scan/measure.h"
 
 #include "core/error.h"
+#include "core/log.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -277,8 +278,7 @@ lab_scan_match_warn (const lab_scan_opts_t *o, const lab_results_layouts_t *ls, 
             bson_string_append_printf (msg, ", %lld in %s (%s)", (long long)un[i], ls->l[i].collection,
                                        ls->l[i].name);
          }
-         lab_scan_say (o, false,
-                       "warning: run %d: %lld of %lld keys matched no document in %s (%s)%s: each layout's "
+         lab_log_info ("warning: run %d: %lld of %lld keys matched no document in %s (%s)%s: each layout's "
                        "figures cover only the keys that matched it",
                        run, (long long)un[0], (long long)keys, ls->l[0].collection, ls->l[0].name, msg->str);
          bson_string_free (msg, true);
@@ -290,8 +290,7 @@ lab_scan_match_warn (const lab_scan_opts_t *o, const lab_results_layouts_t *ls, 
             bson_string_append_printf (msg, "%s%lld from %s", i ? ", " : "", (long long)rows[i],
                                        ls->l[i].collection);
          }
-         lab_scan_say (o, false,
-                       "warning: run %d: the layouts returned different row counts (%s): the collections do "
+         lab_log_info ("warning: run %d: the layouts returned different row counts (%s): the collections do "
                        "not hold the same rows for these keys, so the comparison is not like for like",
                        run, msg->str);
          bson_string_free (msg, true);

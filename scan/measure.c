@@ -12,7 +12,6 @@
 #include "core/workers.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -148,7 +147,7 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
 
    (void)store;
    if (c->backend == LAB_BACKEND_MONGO && c->opts->restart_cmd) {
-      lab_scan_say (c->opts, true, "running the restart command: %s", c->restart_shown);
+      lab_log_debug ("running the restart command: %s", c->restart_shown);
       if (!lab_scan_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms,
                                  error)) {
          return false;
@@ -277,7 +276,7 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_store_ser
       cc.backend = p->backend;
       cc.server_local = p->info.local;
       cc.restart_shown = p->restart_shown;
-      lab_scan_say (o, false, "run %d %s: making it cold", m->run, m->layout);
+      lab_log_info ("run %d %s: making it cold", m->run, m->layout);
       if (!lab_store_cycle (p->store, cycle_hook, &cc, o->ready_timeout_ms, error)) {
          if (lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_UNREACHABLE)) {
             lab_error_prefix (error,
@@ -301,7 +300,7 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_store_ser
           !lab_scan_server_info (p->store, after, error)) {
          return false;
       }
-      lab_scan_say (o, true, "run %d %s: page cache %s", m->run, m->layout, cc.drop_note);
+      lab_log_debug ("run %d %s: page cache %s", m->run, m->layout, cc.drop_note);
    }
    m->cold_requested = o->cold;
    /* embedded: the cold step closes and reopens the engine; a server restarted when the same member has
@@ -338,7 +337,7 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_store_ser
    }
    if (m->member_changed) {
       m->server_restarted = false;
-      lab_scan_say (o, false, "warning: run %d %s is NOT cold: %s", m->run, m->layout, m->restart_reason);
+      lab_log_info ("warning: run %d %s is NOT cold: %s", m->run, m->layout, m->restart_reason);
    }
    m->engine_restarted = p->backend == LAB_BACKEND_WT ? o->cold : m->server_restarted;
    m->caches_dropped = cc.dropped;
@@ -372,7 +371,7 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
       }
    } else if (p->opts->dbpath && p->info.local) {
       if (!lab_scan_dir_files (p->opts->dbpath, &paths, error)) {
-         lab_scan_say (p->opts, false, "residency unknown: %s", error->message);
+         lab_log_info ("residency unknown: %s", error->message);
          *resident = *total = -1;
          memset (error, 0, sizeof *error);
          return true;
@@ -385,7 +384,7 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
    bson_strfreev (paths);
    if (!ok && p->backend == LAB_BACKEND_MONGO) {
       /* mongod creates its files 0600: residency that cannot be read is unknown, never fatal */
-      lab_scan_say (p->opts, false, "residency unknown: %s", error->message);
+      lab_log_info ("residency unknown: %s", error->message);
       *resident = *total = -1;
       memset (error, 0, sizeof *error);
       return true;
@@ -503,13 +502,12 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_scan_sampler_t *smp, lab
       lab_scan_ftdc_view (&smp->ftdc_start[i], &a);
       lab_scan_ftdc_view (&smp->ftdc_last[i], &b);
       if (!smp->ftdc_start[i].have || !smp->ftdc_last[i].have) {
-         lab_scan_say (p->opts, false, "run %d %s: %s: no getDiagnosticData disk figures", m->run, m->layout,
-                       t->name);
+         lab_log_info ("run %d %s: %s: no getDiagnosticData disk figures", m->run, m->layout, t->name);
          continue;
       }
       if (!lab_store_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason,
                                        &err)) {
-         lab_scan_say (p->opts, false, "run %d %s: %s: %s", m->run, m->layout, t->name, err.message);
+         lab_log_info ("run %d %s: %s: %s", m->run, m->layout, t->name, err.message);
          continue;
       }
       dt = lab_store_facts_disks_elapsed_s (&a, &b);
@@ -642,9 +640,9 @@ lab_scan_layout_measure (lab_scan_plan_t *p, int run, const lab_results_layout_t
       return false;
    }
    if (m->resident_bytes_before >= 0) {
-      lab_scan_say (p->opts, true, "run %d %s: %lld of %lld bytes of %s resident before the run", run,
-                    m->layout, (long long)m->resident_bytes_before, (long long)m->file_bytes,
-                    p->backend == LAB_BACKEND_WT ? m->collection : "the files under --dbpath");
+      lab_log_debug ("run %d %s: %lld of %lld bytes of %s resident before the run", run, m->layout,
+                     (long long)m->resident_bytes_before, (long long)m->file_bytes,
+                     p->backend == LAB_BACKEND_WT ? m->collection : "the files in the data directory");
    }
    if (!load (p, after.pid_local && p->topo->kind != LAB_TOPO_MONGOS ? after.pid : 0, m, error)) {
       return false;

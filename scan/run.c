@@ -412,7 +412,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
    if (!lab_scan_match_check (sp->sess, o, ls, kc, sp->keys, sp->p.nkeys, error)) {
       return false;
    }
-   lab_scan_say (o, false, "%lld keys to load per layout, %d workers", (long long)sp->p.nkeys, o->parallel);
+   lab_log_info ("%lld keys to load per layout, %d workers", (long long)sp->p.nkeys, o->parallel);
    return true;
 }
 
@@ -425,9 +425,8 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    sp->read_ahead_kb = -1;
    sp->datadir = sp->p.backend == LAB_BACKEND_WT ? lab_store_home (sp->p.store) : o->dbpath;
    if (!sp->datadir && !o->device) {
-      lab_scan_say (o, false,
-                    "no --dbpath or --device for this server: device figures (read requests, MB read) "
-                    "are not measured");
+      lab_log_info ("no data directory or device given for this server: device figures (read requests, MB "
+                    "read) are not measured");
       return true;
    }
    if (!lab_scan_device_resolve (sp->datadir ? sp->datadir : "/", o->device, NULL, NULL, &sp->dev, error)) {
@@ -435,7 +434,7 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    }
    sp->have_dev = true;
    sp->p.device = sp->dev.name;
-   lab_scan_say (o, false, "device %s: %s", sp->dev.name, sp->dev.reason);
+   lab_log_info ("device %s: %s", sp->dev.name, sp->dev.reason);
    if (!lab_scan_diskstats_read (NULL, sp->dev.name, &(lab_scan_diskstats_t){ 0 }, error)) {
       return false;
    }
@@ -469,9 +468,8 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    sp->where = bson_strdup_printf ("%s (database %s)", lab_store_uri_redacted (store), lab_store_db (store));
    if (sp->p.backend == LAB_BACKEND_MONGO && o->cold && !o->restart_cmd) {
-      lab_scan_say (o, false,
-                    "warning: --cold without --restart-cmd: the server's own cache stays warm; only the "
-                    "OS page cache can be dropped");
+      lab_log_info ("warning: cold runs without a restart command: the server's own cache stays warm; only "
+                    "the OS page cache can be dropped");
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_store_session_open (store, error);
@@ -523,7 +521,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
       }
    }
    bson_destroy (&wrap);
-   sp->sweep = o->nsweep > 0;
+   sp->sweep = lab_scan_sweep_points (o) > 0;
    if (ok && sp->sweep) {
       ok = lab_scan_sweep_plan (&sp->p, sp->sess, &sp->sw, error);
    } else if (ok && lab_scan_engine_stats (&sp->topo, sp->p.store, &es, &err)) {
@@ -688,13 +686,13 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
                      "--calibrate needs the data directory of the server: give --dbpath (a local server)");
       return false;
    }
-   lab_scan_say (o, false, "calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
+   lab_log_info ("calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
                  (unsigned long long)(o->calibrate_bytes >> 20));
    if (!lab_scan_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal,
                             error)) {
       return false;
    }
-   lab_scan_say (o, false, "device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)",
+   lab_log_info ("device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)",
                  cal.seq_read_mb_s, cal.rand_read_4k_iops, cal.rand_threads);
    BSON_APPEND_DOCUMENT_BEGIN (results, "calibration", &doc);
    BSON_APPEND_DOUBLE (&doc, "seq_read_mb_s", cal.seq_read_mb_s);

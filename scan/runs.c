@@ -5,6 +5,7 @@
  */
 #include "scan/measure.h"
 
+#include "core/log.h"
 #include "core/results.h"
 
 #include <unistd.h>
@@ -43,15 +44,13 @@ run_layout (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int
 
    if (ok) {
       lab_scan_layout_entry (&m, entry);
-      lab_scan_say (p->opts, false,
-                    "run %d %s: %lld keys (%lld matched nothing), %lld docs, %lld rows in %.2f s", run,
+      lab_log_info ("run %d %s: %lld keys (%lld matched nothing), %lld docs, %lld rows in %.2f s", run,
                     m.layout, (long long)m.keys, (long long)m.keys_unmatched, (long long)m.docs,
                     (long long)m.rows, m.elapsed_s);
       /* this process after each layout (with --cold, after each cold cycle): scripts/soak.sh reads it to
        * catch descriptors or memory that a cycle leaks */
-      lab_scan_say (p->opts, true, "run %d %s: scancmp holds %d open file descriptors, RSS %lld bytes", run,
-                    m.layout, lab_scan_sampler_open_fds (),
-                    (long long)lab_scan_sampler_rss ((int64_t)getpid ()));
+      lab_log_debug ("run %d %s: scancmp holds %d open file descriptors, RSS %lld bytes", run, m.layout,
+                     lab_scan_sampler_open_fds (), (long long)lab_scan_sampler_rss ((int64_t)getpid ()));
    }
    lab_scan_layout_measure_cleanup (&m);
    return ok;

@@ -11,7 +11,8 @@
  * --cache-sizes/--cache-ratios, one comparison per engine cache (the sweep, scan/sweep.c, with the read
  * amplification and the locality of scan/locality.c).
  *
- * Library code never prints: messages go through lab_scan_opts_t.log, tables are rendered to strings.
+ * Library code never prints: messages go through core/log.h (lab_log_info, lab_log_debug: the sink scancmp's
+ * main sets; none set, they are dropped), tables are rendered to strings.
  */
 #ifndef LAB_SCAN_H
 #define LAB_SCAN_H
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 #include "core/iostat.h"
+#include "core/opts.h"
 #include "core/progress.h"
 #include "core/results.h"
 #include "store/store.h"
@@ -174,8 +176,6 @@ typedef enum {
    LAB_SERVER_DISK_NONE
 } lab_scan_server_disk_t;
 
-typedef void (*lab_scan_log_fn) (void *ctx, bool debug, const char *msg);
-
 typedef struct {
    const char *detail; /* --detail: one-doc-per-row collection (layout "detail", kind rows) */
    const char *folded; /* --folded: folded collection (layout "folded", kind folded) */
@@ -212,22 +212,16 @@ typedef struct {
    bool create_index;         /* create missing key indexes before measuring */
    uint64_t cache_size_bytes; /* as configured (for the results) */
    bool direct_io;            /* embedded store opened with direct_io=[data] (for the results) */
-   /* the cache sweep (scan/sweep.c): one full comparison per cache, nsweep > 0 turns it on */
-   const uint64_t *cache_sizes; /* --cache-sizes, strictly ascending (NULL: see cache_ratios) */
-   const double *cache_ratios;  /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
-   size_t nsweep;
-   bool server_cache_sweep; /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
-   int64_t locality_sample; /* masters sampled for the locality figures (default 1000) */
+   /* the cache sweep (scan/sweep.c): one full comparison per cache, a list given turns it on (the main's
+    * option table parses and checks each list once: LAB_CLI_OPT_SIZES / LAB_CLI_OPT_RATIOS) */
+   lab_sizes_t cache_sizes;   /* --cache-sizes, strictly ascending (n == 0: see cache_ratios) */
+   lab_ratios_t cache_ratios; /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
+   bool server_cache_sweep;   /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
+   int64_t locality_sample;   /* masters sampled for the locality figures (default 1000) */
    lab_progress_mode_t progress;
-   lab_scan_log_fn log; /* may be NULL */
-   void *log_ctx;
    int argc; /* the command line recorded as command_line (URIs redacted); 0: none */
    char *const *argv;
 } lab_scan_opts_t;
-
-/* lab_scan_say -- a log line through opts->log (nothing when it is NULL; scan/say.c): how the scan's
- * library code reports, never printing itself. */
-void lab_scan_say (const lab_scan_opts_t *o, bool debug, const char *fmt, ...) BSON_GNUC_PRINTF (3, 4);
 
 /* lab_scan_opts_init -- the defaults of DESIGN.md (bill_detail, detail_coll, bill_id, details, 4
  * workers, 1 run, alternate, drop auto, 1 s interval ...). */
@@ -260,25 +254,21 @@ bool lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_
 
 /* ---- the cache sweep (scan/sweep.c) and locality (scan/locality.c) ------------------------------- */
 
-/* lab_scan_sweep_parse_sizes / _ratios -- a comma-separated list ("64MiB,256MiB,1GiB" / "0.1,0.5,1,2") into
- * a bson_malloc'd array. Empty items, values that do not parse, ratios <= 0, and a list not strictly
- * ascending (unsorted or duplicate) are LAB_ERROR_USAGE naming the item and `what`. */
-bool lab_scan_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n,
-                                 bson_error_t *error);
-bool lab_scan_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n,
-                                  bson_error_t *error);
+/* lab_scan_sweep_points -- the points of the sweep o asks for (--cache-sizes or --cache-ratios); 0: none. */
+size_t lab_scan_sweep_points (const lab_scan_opts_t *o);
 
 /* lab_scan_sweep_opts_check -- the sweep options that need no store: --cache-sizes and --cache-ratios
  * not both, --server-cache-sweep only with a sweep, and a sweep against a MongoDB server (`uri` not
  * wiredtiger:) only with --server-cache-sweep. LAB_ERROR_USAGE. */
 bool lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error);
 
-/* lab_scan_sweep_resolve -- the cache of each point: sizes[i] as given, or round(ratios[i] x detail_on_disk)
- * (exactly one of sizes and ratios is non-NULL). Refused (LAB_ERROR_USAGE): a cache under
- * LAB_STORE_MIN_CACHE_BYTES, two ratios rounding to the same size, a ratio with the on-disk size
- * unknown (<= 0). */
-bool lab_scan_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
-                             uint64_t *out, bson_error_t *error);
+/* lab_scan_sweep_resolve -- the one conversion of the sweep's list (--cache-sizes, else --cache-ratios) into
+ * its points: bytes[i], the cache, is sizes->v[i] as given or round(ratios->v[i] x detail_on_disk); and
+ * ratio[i] (may be NULL), the ratio recorded, that cache ÷ detail_on_disk (0 when the size is unknown).
+ * Refused (LAB_ERROR_USAGE): a cache under LAB_STORE_MIN_CACHE_BYTES, two ratios rounding to the same
+ * size, a ratio with the on-disk size unknown (<= 0). */
+bool lab_scan_sweep_resolve (const lab_sizes_t *sizes, const lab_ratios_t *ratios, double detail_on_disk,
+                             uint64_t *bytes, double *ratio, bson_error_t *error);
 
 /* lab_scan_locality_pages -- the distinct leaf pages that the rows `rids` (ascending) occupy when each page
  * holds rows_per_page consecutive RecordIds counted from min_rid: row r covers pages

@@ -149,17 +149,6 @@ static const char usage[] =
    "LAYOUTLAB_TEST_FORCE_REMOTE=1 treats a server on this machine as remote (to test the refusals and "
    "FTDC).\n";
 
-/* log_cb -- library messages to the shared logger. */
-static void
-log_cb (void *ctx, bool debug, const char *msg)
-{
-   if (debug) {
-      lab_log_debug ("%s", msg);
-   } else {
-      lab_log_info ("%s", msg);
-   }
-}
-
 static const char *const order_names[] = { "alternate", "detail-first", "folded-first",
                                            NULL };                     /* lab_scan_order_t */
 static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_scan_drop_mode_t */
@@ -171,8 +160,7 @@ static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none"
  * results record. */
 static bool
 parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out,
-            lab_cli_list_t *shards, lab_cli_list_t *layouts, char **owned, const char **sizes,
-            const char **ratios, bson_error_t *error)
+            lab_cli_list_t *shards, lab_cli_list_t *layouts, char **owned, bson_error_t *error)
 {
    const char *detail = NULL, *folded = NULL;
    lab_cli_opt_t opts[] = {
@@ -206,8 +194,9 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_DURATION ("--calibrate-time", 0, &o->calibrate_rand_ns),
       LAB_CLI_OPT_STRING ("--out", 'o', out),
       LAB_CLI_OPT_ALIAS ("--output", 0, "--out"),
-      LAB_CLI_OPT_STRING ("--cache-sizes", 0, sizes),
-      LAB_CLI_OPT_STRING ("--cache-ratios", 0, ratios),
+      LAB_CLI_OPT_SIZES ("--cache-sizes", 0, &o->cache_sizes, "cache sizes", "give e.g. 64MiB,256MiB,1GiB"),
+      LAB_CLI_OPT_RATIOS ("--cache-ratios", 0, &o->cache_ratios, "ratios",
+                          "a cache as a fraction of the detail layout's on-disk size, e.g. 0.25,1,2"),
       LAB_CLI_OPT_FLAG ("--server-cache-sweep", 0, &o->server_cache_sweep),
       LAB_CLI_OPT_INT ("--locality-sample", 0, &o->locality_sample, 1, 1000000),
       LAB_CLI_OPT_END,
@@ -263,11 +252,8 @@ main (int argc, char **argv)
    lab_scan_opts_t o;
    lab_store_opts_t so = { 0 };
    lab_store_t *store = NULL;
-   const char *out = NULL, *sizes_arg = NULL, *ratios_arg = NULL;
+   const char *out = NULL;
    char *owned[LAB_RESULTS_MAX_LAYOUTS] = { 0 };
-   uint64_t *sizes = NULL;
-   double *ratios = NULL;
-   size_t nsizes = 0, nratios = 0;
    bson_error_t error = { 0 };
    bson_t results = BSON_INITIALIZER, summary;
    char *table = NULL;
@@ -279,7 +265,7 @@ main (int argc, char **argv)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
-   if (!parse_args (argc, argv, &c, &o, &out, &shards, &layouts, owned, &sizes_arg, &ratios_arg, &error)) {
+   if (!parse_args (argc, argv, &c, &o, &out, &shards, &layouts, owned, &error)) {
       rc = lab_cli_usage_exit (&error);
       goto cleanup;
    }
@@ -289,15 +275,6 @@ main (int argc, char **argv)
    o.nshard_uris = shards.n;
    o.uri = c.uri;
    o.server_timeout_ms = c.server_timeout_ms;
-   if ((sizes_arg && !lab_scan_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
-       (ratios_arg &&
-        !lab_scan_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
-      rc = lab_cli_usage_exit (&error);
-      goto cleanup;
-   }
-   o.cache_sizes = sizes;
-   o.cache_ratios = ratios;
-   o.nsweep = sizes ? nsizes : nratios;
    if (c.help) {
       printf (usage, lab_cli_common_help ());
       goto cleanup;
@@ -309,7 +286,6 @@ main (int argc, char **argv)
    lab_log_set (&c);
    o.progress = c.progress;
    o.cache_size_bytes = c.cache_size_bytes;
-   o.log = log_cb;
    /* the output files before anything is measured: an hour of runs must not end on a missing directory */
    if (!lab_scan_opts_check (&o, c.uri, &error) || !lab_cli_output_check (out, "--out", &error) ||
        !lab_cli_output_check (c.json_path, "--json", &error)) {
@@ -377,14 +353,14 @@ summary:
       }
       bson_destroy (&summary);
    }
+cleanup:
    bson_free (table);
    lab_store_close (store);
-cleanup:
    for (size_t i = 0; i < LAB_RESULTS_MAX_LAYOUTS; i++) {
       bson_free (owned[i]);
    }
-   bson_free (sizes);
-   bson_free (ratios);
+   lab_sizes_free (&o.cache_sizes);
+   lab_ratios_free (&o.cache_ratios);
    bson_destroy (&results);
    lab_cli_list_free (&shards);
    lab_cli_list_free (&layouts);

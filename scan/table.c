@@ -1,7 +1,8 @@
 /*
- * table.c -- the comparison table printed when scancmp is done, rendered from the results document with
- * the metric catalogue and the cells of core/results.h: the same labels, medians, ratios and winners as
- * layout-report's Markdown table (which adds the runs' min–max to each value).
+ * table.c -- the terminal tables printed when scancmp is done, rendered from the results document: the
+ * comparison table, with the metric catalogue and the cells of core/results.h (the same labels, medians,
+ * ratios and winners as layout-report's Markdown table, which adds the runs' min–max to each value), and
+ * for a cache sweep the sweep table, one line per point.
  */
 #include "scan/scan.h"
 
@@ -178,5 +179,239 @@ lab_scan_table_render (const bson_t *results)
       rule, zero_ref ? "; – = no ratio to a reference shown as zero" : "");
    bson_free (rule);
    append_deployment (s, results);
+   return bson_string_free (s, false);
+}
+
+/* ---- the sweep table ----------------------------------------------------------------------------- */
+
+#define SWEEP_FMT "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+/* the same without the locality column (said once under the table when it is the same at every point) */
+#define SWEEP_FMT_NOLOC "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s%s\n"
+
+/* regime_width -- the regime column's width: 13 ("fits in cache"), wider when a point's regime is. */
+static int
+regime_width (const bson_t *results, size_t n)
+{
+   size_t i, w = 13;
+
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+      if (lab_results_sweep_point (results, i, &p) && strlen (lab_results_point_regime (&p)) > w) {
+         w = strlen (lab_results_point_regime (&p));
+      }
+   }
+   return (int)w;
+}
+
+/* buffered_note -- for a sweep read without --direct-io, what the engine's read amplification does not
+ * say: per point the reference layout's engine and disk read amplifications, and where the page cache
+ * held what the engine cache reread (the "fits in memory" regime). Nothing for --direct-io. */
+static void
+buffered_note (bson_string_t *s, const bson_t *results, size_t n, const char *ref)
+{
+   bool any = false;
+   size_t i;
+
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+
+      if (!lab_results_sweep_point (results, i, &p) || !p.buffered_io || !p.has_amplification[0] ||
+          !p.has_disk_amplification[0]) {
+         continue;
+      }
+      if (!any) {
+         bson_string_append_printf (
+            s,
+            "Read without --direct-io (an engine cache miss the OS page cache holds costs no "
+            "disk read), the %s layout's\nread amp by the engine and by the disk (the "
+            "device's bytes read during its load / its size on disk):\n",
+            ref);
+         any = true;
+      }
+      bson_string_append_printf (s, "  %.1f MiB, %s: ", p.cache_size_bytes / 1048576.0,
+                                 lab_results_point_regime (&p));
+      lab_results_app_engine_disk (s, &p, ref);
+      bson_string_append (s, "\n");
+   }
+}
+
+/* fmt_num -- v with 3 significant digits and a suffix, or "n/a". */
+static void
+fmt_num (char *buf, size_t len, bool have, double v, const char *suffix)
+{
+   if (!have) {
+      snprintf (buf, len, "n/a");
+   } else if (v >= 100) {
+      snprintf (buf, len, "%.0f%s", v, suffix);
+   } else {
+      snprintf (buf, len, "%.3g%s", v, suffix);
+   }
+}
+
+/* locality_once -- when every point measured the same locality for every layout (it depends on where the
+ * rows lie, not on the cache), the line that says it once: "pages/master (...): detail 87.3, folded 1.3";
+ * false (nothing appended) when the points differ or none measured it. */
+static bool
+locality_once (bson_string_t *s, const bson_t *results, size_t n, const lab_results_layouts_t *ls)
+{
+   lab_sweep_point_t first, p;
+   char path[160];
+   size_t i, l;
+   double v0, v;
+
+   if (n == 0 || !lab_results_sweep_point (results, 0, &first)) {
+      return false;
+   }
+   for (l = 0; l < ls->n; l++) {
+      snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN,
+                ls->l[l].name);
+      if (!lab_results_get_number (&first.doc, path, &v0)) {
+         return false;
+      }
+      for (i = 1; i < n; i++) {
+         if (!lab_results_sweep_point (results, i, &p) || !lab_results_get_number (&p.doc, path, &v) ||
+             v != v0) {
+            return false;
+         }
+      }
+   }
+   if (s) {
+      bson_string_append (s,
+                          "pages/master (distinct data pages one master's rows occupy, mean; where the rows "
+                          "lie, the same at every point):");
+      for (l = 0; l < ls->n; l++) {
+         snprintf (path, sizeof path,
+                   "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN, ls->l[l].name);
+         lab_results_get_number (&first.doc, path, &v0);
+         bson_string_append_printf (s, "%s %s %.1f", l ? "," : "", ls->l[l].name, v0);
+      }
+      bson_string_append (s, "\n");
+   }
+   return true;
+}
+
+/* sweep_table_layouts -- the sweep table of a file whose layouts are not exactly detail and folded: per
+ * point and layout the median load time, and in brackets the read amplification and the data pages per
+ * master (mean); the speedups are the reference's load time over each layout's. */
+static char *
+sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, size_t n)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   const char *ref = ls->l[ls->reference].name;
+   bson_string_t *s = bson_string_new (NULL);
+   char path[160], cell[128];
+   size_t i, l;
+   int rw = regime_width (results, n);
+   bool once = locality_once (NULL, results, n, ls);
+
+   bson_string_append_printf (s, "\nCache sweep, %zu points, %zu layouts (medians per point)\n", n, ls->n);
+   bson_string_append_printf (s, "%12s  %7s  %-*s", "engine cache", "ratio", rw, "regime");
+   for (l = 0; l < ls->n; l++) {
+      snprintf (cell, sizeof cell, once ? "%s: load (read amp)" : "%s: load (read amp, pages/master)",
+                ls->l[l].name);
+      bson_string_append_printf (s, "  %-36s", cell);
+   }
+   bson_string_append (s, "\n");
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+
+      if (!lab_results_sweep_point (results, i, &p)) {
+         continue;
+      }
+      snprintf (cell, sizeof cell, "%.1f MiB", p.cache_size_bytes / 1048576.0);
+      bson_string_append_printf (s, "%12s  %7.2f  %-*s", cell, p.cache_ratio, rw,
+                                 lab_results_point_regime (&p));
+      for (l = 0; l < ls->n; l++) {
+         lab_stat_t st = lab_results_metric_stat (&p.doc, ls->l[l].name, el);
+         double amp = 0, pages = 0;
+         bool has_amp, has_pages;
+         char t[32], a[32], g[32];
+         snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_READ_AMPLIFICATION, ls->l[l].name);
+         has_amp = lab_results_get_number (&p.doc, path, &amp);
+         fmt_num (a, sizeof a, has_amp, amp, "x");
+         snprintf (path, sizeof path,
+                   "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN, ls->l[l].name);
+         has_pages = lab_results_get_number (&p.doc, path, &pages);
+         fmt_num (g, sizeof g, has_pages, pages, "");
+         fmt_num (t, sizeof t, st.present, st.median, " s");
+         if (once) {
+            snprintf (cell, sizeof cell, "%s (%s)", t, a);
+         } else {
+            snprintf (cell, sizeof cell, "%s (%s, %s)", t, a, g);
+         }
+         bson_string_append_printf (s, "  %-36s", cell);
+      }
+      bson_string_append (s, "\n");
+   }
+   bson_string_append_printf (
+      s,
+      "ratio = engine cache / %s's data + indexes on disk; read amp = bytes the engine read from disk / the "
+      "layout's size on disk;\n%sThe table above shows the reference point; layout-report draws the curve\n",
+      ref, once ? "" : "pages/master = distinct data pages one master's rows occupy (mean). ");
+   locality_once (s, results, n, ls);
+   buffered_note (s, results, n, ref);
+   return bson_string_free (s, false);
+}
+
+/* lab_scan_sweep_table_render -- see scan.h. */
+char *
+lab_scan_sweep_table_render (const bson_t *results)
+{
+   size_t n = lab_results_sweep_n (results), i;
+   lab_results_layouts_t ls;
+   bson_string_t *s;
+   bool once;
+   int rw;
+
+   if (n == 0) {
+      return NULL;
+   }
+   rw = regime_width (results, n);
+   lab_results_layouts (results, &ls);
+   if (!(ls.n == 2 && ls.reference == 0 && strcmp (ls.l[0].name, LAB_RESULTS_DETAIL) == 0 &&
+         strcmp (ls.l[1].name, LAB_RESULTS_FOLDED) == 0)) {
+      return sweep_table_layouts (results, &ls, n);
+   }
+   s = bson_string_new (NULL);
+   once = locality_once (NULL, results, n, &ls);
+   bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);
+   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "engine cache", "ratio", rw, "regime",
+                              "detail", "folded", "speedup", "read amp", "read amp",
+                              once ? "" : "pages/master");
+   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "", "", rw, "", "load", "load", "",
+                              "detail", "folded", once ? "" : "detail/folded");
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+      char cache[32], ratio[32], d[32], f[32], sp[32], ad[32], af[32], loc[48];
+
+      if (!lab_results_sweep_point (results, i, &p)) {
+         continue;
+      }
+      snprintf (cache, sizeof cache, "%.1f MiB", p.cache_size_bytes / 1048576.0);
+      snprintf (ratio, sizeof ratio, "%.2f", p.cache_ratio);
+      fmt_num (d, sizeof d, p.elapsed[0].present, p.elapsed[0].median, " s");
+      fmt_num (f, sizeof f, p.elapsed[1].present, p.elapsed[1].median, " s");
+      fmt_num (sp, sizeof sp, p.has_speedup, p.speedup, "x");
+      fmt_num (ad, sizeof ad, p.has_amplification[0], p.read_amplification[0], "x");
+      fmt_num (af, sizeof af, p.has_amplification[1], p.read_amplification[1], "x");
+      if (once) {
+         loc[0] = '\0';
+      } else if (p.locality[0].present && p.locality[1].present) {
+         snprintf (loc, sizeof loc, "%.1f / %.1f", p.locality[0].pages_per_master_mean,
+                   p.locality[1].pages_per_master_mean);
+      } else {
+         snprintf (loc, sizeof loc, "n/a");
+      }
+      bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, cache, ratio, rw,
+                                 lab_results_point_regime (&p), d, f, sp, ad, af, loc);
+   }
+   bson_string_append_printf (
+      s,
+      "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail load / folded "
+      "load;\nread amp = bytes the engine read from disk / the layout's size on disk%s. The table above "
+      "shows the reference point; layout-report draws the curve\n",
+      once ? "" : "; pages/master = distinct data pages\none master's rows occupy (mean)");
+   locality_once (s, results, n, &ls);
+   buffered_note (s, results, n, LAB_RESULTS_DETAIL);
    return bson_string_free (s, false);
 }

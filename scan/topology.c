@@ -3,11 +3,12 @@
  * (store/deploy.h, which also builds the URIs of direct connections), a direct connection per shard
  * behind mongos, readiness of every shard after a cold step, and getDiagnosticData samples for the
  * server-side disk figures. The replies are parsed by store/serverfacts.h. Messages go through the scan's
- * log (lab_scan_say): nothing here prints.
+ * log (core/log.h, the sink the main sets): nothing here prints.
  */
 #include "scan/topology.h"
 
 #include "core/error.h"
+#include "core/log.h"
 #include "store/deploy.h"
 
 #include <stdio.h>
@@ -186,8 +187,8 @@ follow_primary (const lab_scan_opts_t *o, lab_scan_target_t *g, const char *suri
          bson_free (shown);
          goto done;
       }
-      lab_scan_say (o, false, "shard %s: %s is not its primary; following the primary at %s", g->name,
-                    g->uri_shown, shown);
+      lab_log_info ("shard %s: %s is not its primary; following the primary at %s", g->name, g->uri_shown,
+                    shown);
       lab_store_close (g->store);
       g->store = st;
       bson_free (g->uri_shown);
@@ -535,7 +536,7 @@ probe_ftdc (lab_scan_topology_t *t, bson_error_t *error)
 static void
 say_no_disk (const lab_scan_opts_t *o, const lab_scan_topology_t *t)
 {
-   lab_scan_say (o, false, "no server-side disk figures: %s", t->disk_reason);
+   lab_log_info ("no server-side disk figures: %s", t->disk_reason);
 }
 
 /* platform_note -- a followed server on a platform whose FTDC disks are not Linux's (hostInfo os.type;

@@ -69,7 +69,7 @@ char *lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, co
 
 /* lab_scan_topology_discover -- hello (isMaster on servers without it) on `store`; for mongos listShards
  * and one store per shard (lab_scan_shard_uri of o->shard_uris with the connection options of o->uri,
- * may be NULL; `so` the options of the shards' stores, may be NULL; messages through o->log). A shard
+ * may be NULL; `so` the options of the shards' stores, may be NULL; messages through core/log.h). A shard
  * refusing the router's credentials stops here with an error saying why (a cluster's users live on the config
  * servers, a direct connection needs a shard-local user) and naming --shard-uri. *t is zeroed first; release
  * it with lab_scan_topology_cleanup also on failure. */

@@ -452,6 +452,53 @@ test_cli_parse (void **state)
    }
 }
 
+/* test_cli_lists -- the sorted-list kinds: a list parsed and checked once into its field (the last one
+ * given wins), a bad one refused by lab_cli_parse naming the option. */
+static void
+test_cli_lists (void **state)
+{
+   lab_sizes_t sizes = { 0 };
+   lab_ratios_t ratios = { 0 };
+   bson_error_t e;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_SIZES ("--sizes", 0, &sizes, "sizes", "give e.g. 1MiB,4MiB"),
+      LAB_CLI_OPT_RATIOS ("--ratios", 0, &ratios, "ratios", "a fraction, e.g. 0.5,1"),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts };
+
+   (void)state;
+   {
+      const char *args[] = { "t", "--sizes", "1MiB", "--sizes=2MiB,8M", "--ratios", "0.25,1,2.5", NULL };
+      assert_true (parse_one (&spec, args, &e));
+      assert_int_equal (sizes.n, 2);
+      assert_true (sizes.v[0] == 2u << 20 && sizes.v[1] == 8u << 20);
+      assert_int_equal (ratios.n, 3);
+      assert_true (ratios.v[0] == 0.25 && ratios.v[2] == 2.5);
+   }
+   {
+      const char *args[] = { "t", "--sizes", "4MiB,1MiB", NULL };
+      assert_false (parse_one (&spec, args, &e));
+      assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
+      assert_non_null (
+         strstr (e.message, "--sizes: 1MiB is smaller than the one before it: give the sizes once"));
+      assert_int_equal (sizes.n, 0);
+   }
+   {
+      const char *args[] = { "t", "--ratios", "1,,2", NULL };
+      assert_false (parse_one (&spec, args, &e));
+      assert_non_null (
+         strstr (e.message, "--ratios: \"\" is not a positive number (a fraction, e.g. 0.5,1)"));
+   }
+   {
+      const char *args[] = { "t", "--sizes", ",", NULL };
+      assert_false (parse_one (&spec, args, &e));
+      assert_non_null (strstr (e.message, "--sizes: empty item in the list (give e.g. 1MiB,4MiB)"));
+   }
+   lab_sizes_free (&sizes);
+   lab_ratios_free (&ratios);
+}
+
 /* test_cli_aliases -- other spellings (an old name, a neighbouring tool's, a common option's), names a tool
  * refuses with a reason, common options a tool does not use, and the nearest name for a typo. */
 static void
@@ -769,6 +816,7 @@ main (void)
       cmocka_unit_test (test_cli_server_timeout),
       cmocka_unit_test (test_cli_output_check),
       cmocka_unit_test (test_cli_parse),
+      cmocka_unit_test (test_cli_lists),
       cmocka_unit_test (test_cli_aliases),
       cmocka_unit_test (test_cli_summary_header),
       cmocka_unit_test (test_json_pretty_and_atomic),

@@ -105,7 +105,7 @@ restart_when "$T/fold.err" 'retry: range 0 failed with a transient error'
 # and once more in the middle of --verify
 wait_rows "$T/fold.err" $((total / 4)) "$client_pid" verifying
 echo "restarting the server after $(rows_read "$T/fold.err" verifying) of $total rows verified"
-restart_when "$T/fold.err" 'retry: --verify failed with a transient error'
+restart_when "$T/fold.err" 'retry: verify failed with a transient error'
 wait "$client_pid"
 rc=$?
 client_pid=
@@ -115,8 +115,8 @@ cat "$T/fold.out"
 [ "$rc" -eq 0 ] || die "fold-details --verify after a restart exited $rc"
 grep -q 'retry: range 0 failed with a transient error' "$T/fold.err" || die "the log shows no retry: the restart missed the fold"
 grep -q 'range 0: finished after' "$T/fold.err" || die "the log does not say the retried range finished"
-grep -q 'retry: --verify failed with a transient error' "$T/fold.err" || die "the log shows no --verify retry"
-grep -q -- '--verify: finished after' "$T/fold.err" || die "the log does not say the verification finished"
+grep -q 'retry: verify failed with a transient error' "$T/fold.err" || die "the log shows no --verify retry"
+grep -q 'verify: finished after' "$T/fold.err" || die "the log does not say the verification finished"
 grep -q '"equal" : true' "$T/fold.json" || die "--verify did not say equal: $(cat "$T/fold.json")"
 grep -q "verify: equal: $total source rows" "$T/fold.out" || die "--verify did not read the $total source rows"
 echo "part 1 (restart mid-fold and mid-verify, $total rows) passed after $(($(date +%s) - t0)) s"

@@ -120,10 +120,10 @@ setup (void **state)
    }
    insert_docs (sess, "bd", batch, nb);
    nb = 0;
-   fo.src = "bd";
-   fo.dst = "fd";
-   fo.key = "bill_id";
-   fo.array_field = "details";
+   fo.target.src = "bd";
+   fo.target.dst = "fd";
+   fo.target.key = "bill_id";
+   fo.target.array_field = "details";
    fo.hoist_spec = "none";
    fo.drop_dst = true;
    fo.progress = LAB_PROGRESS_NEVER;
@@ -161,11 +161,11 @@ opts (fault_t *f, int retries)
    lab_verify_opts_t o = { 0 };
 
    o.method = method;
-   o.src = "bd";
-   o.dst = "fd";
-   o.key = "bill_id";
-   o.array_field = "details";
-   o.max_doc_bytes = CAP;
+   o.target.src = "bd";
+   o.target.dst = "fd";
+   o.target.key = "bill_id";
+   o.target.array_field = "details";
+   o.target.max_doc_bytes = CAP;
    o.batch_docs = 7; /* several cursor batches on each side */
    o.progress = LAB_PROGRESS_NEVER;
    o.retries = retries;

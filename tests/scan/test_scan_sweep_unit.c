@@ -1,7 +1,8 @@
 /*
  * test_scan_sweep_unit.c -- the pure parts of the cache sweep (scan/sweep.c, scan/locality.c): the
- * --cache-sizes / --cache-ratios lists, the caches they resolve to (and what is refused), the pages a
- * master's RecordIds occupy, and the fixed-seed sample of masters.
+ * --cache-sizes / --cache-ratios lists (parsed by core/opts.c from scancmp's option table), the caches they
+ * resolve to (and what is refused), the pages a master's RecordIds occupy, and the fixed-seed sample of
+ * masters.
  */
 #include "tests/testutil.h"
 
@@ -11,72 +12,83 @@
 
 #include <string.h>
 
+/* the lists as scancmp's option table parses them (core/opts.h) */
+#define PARSE_SIZES(s)                                                                                       \
+   lab_parse_sizes (s, "--cache-sizes", "cache sizes", "give e.g. 64MiB,256MiB,1GiB", &sizes, &e)
+#define PARSE_RATIOS(s)                                                                                      \
+   lab_parse_ratios (s, "--cache-ratios", "ratios", "a cache as a fraction, e.g. 0.25,1,2", &ratios, &e)
+
 static void
 test_parse_lists (void **state)
 {
-   uint64_t *sizes = NULL;
-   double *ratios = NULL;
-   size_t n = 0;
+   lab_sizes_t sizes = { 0 };
+   lab_ratios_t ratios = { 0 };
    bson_error_t e;
 
-   assert_true (lab_scan_sweep_parse_sizes ("64MiB,256MiB,1GiB", "--cache-sizes", &sizes, &n, &e));
-   assert_int_equal (n, 3);
-   assert_true (sizes[0] == 64ull << 20 && sizes[1] == 256ull << 20 && sizes[2] == 1ull << 30);
-   bson_free (sizes);
-   assert_true (lab_scan_sweep_parse_sizes ("8M", "--cache-sizes", &sizes, &n, &e));
-   assert_int_equal (n, 1);
-   bson_free (sizes);
+   assert_true (PARSE_SIZES ("64MiB,256MiB,1GiB"));
+   assert_int_equal (sizes.n, 3);
+   assert_true (sizes.v[0] == 64ull << 20 && sizes.v[1] == 256ull << 20 && sizes.v[2] == 1ull << 30);
+   assert_true (PARSE_SIZES ("8M"));
+   assert_int_equal (sizes.n, 1);
 
-   assert_false (lab_scan_sweep_parse_sizes ("1GiB,256MiB", "--cache-sizes", &sizes, &n, &e));
+   assert_false (PARSE_SIZES ("1GiB,256MiB"));
    assert_int_equal (e.domain, LAB_ERROR_USAGE);
    assert_non_null (strstr (e.message, "256MiB is smaller than the one before it"));
-   assert_null (sizes);
-   assert_false (lab_scan_sweep_parse_sizes ("64MiB,64M", "--cache-sizes", &sizes, &n, &e));
+   assert_null (sizes.v);
+   assert_int_equal (sizes.n, 0);
+   assert_false (PARSE_SIZES ("64MiB,64M"));
    assert_non_null (strstr (e.message, "the same as"));
-   assert_false (lab_scan_sweep_parse_sizes ("64MiB,", "--cache-sizes", &sizes, &n, &e));
+   assert_false (PARSE_SIZES ("64MiB,"));
    assert_non_null (strstr (e.message, "empty item"));
-   assert_false (lab_scan_sweep_parse_sizes ("64Mo", "--cache-sizes", &sizes, &n, &e));
+   assert_false (PARSE_SIZES ("64Mo"));
    assert_int_equal (e.domain, LAB_ERROR_USAGE);
 
-   assert_true (lab_scan_sweep_parse_ratios ("0.1,0.5,1,2", "--cache-ratios", &ratios, &n, &e));
-   assert_int_equal (n, 4);
-   assert_true (ratios[0] == 0.1 && ratios[3] == 2);
-   bson_free (ratios);
-   assert_false (lab_scan_sweep_parse_ratios ("1,0.5", "--cache-ratios", &ratios, &n, &e));
+   assert_true (PARSE_RATIOS ("0.1,0.5,1,2"));
+   assert_int_equal (ratios.n, 4);
+   assert_true (ratios.v[0] == 0.1 && ratios.v[3] == 2);
+   assert_false (PARSE_RATIOS ("1,0.5"));
    assert_non_null (strstr (e.message, "smaller than"));
-   assert_false (lab_scan_sweep_parse_ratios ("0.5,0.5", "--cache-ratios", &ratios, &n, &e));
+   assert_false (PARSE_RATIOS ("0.5,0.5"));
    assert_non_null (strstr (e.message, "the same as"));
-   assert_false (lab_scan_sweep_parse_ratios ("-1", "--cache-ratios", &ratios, &n, &e));
-   assert_false (lab_scan_sweep_parse_ratios ("nan", "--cache-ratios", &ratios, &n, &e));
-   assert_false (lab_scan_sweep_parse_ratios ("1x", "--cache-ratios", &ratios, &n, &e));
+   assert_false (PARSE_RATIOS ("-1"));
+   assert_false (PARSE_RATIOS ("nan"));
+   assert_false (PARSE_RATIOS ("1x"));
    assert_non_null (strstr (e.message, "\"1x\" is not a positive number"));
+   lab_sizes_free (&sizes);
+   lab_ratios_free (&ratios);
 }
 
 static void
 test_resolve (void **state)
 {
-   const double ratios[] = { 0.25, 1.5 };
-   const double close[] = { 0.5, 0.5000000001 };
-   const uint64_t sizes[] = { 512 * 1024, 64 << 20 };
+   double r[] = { 0.25, 1.5 };
+   double c[] = { 0.5, 0.5000000001 };
+   uint64_t s[] = { 512 * 1024, 64 << 20 };
+   const lab_ratios_t ratios = { r, 2 }, close = { c, 2 }, no_ratios = { 0 };
+   const lab_sizes_t sizes = { s, 2 }, size1 = { s + 1, 1 }, no_sizes = { 0 };
    uint64_t out[2];
+   double ratio[2];
    bson_error_t e;
 
-   /* round(ratio x on-disk) */
-   assert_true (lab_scan_sweep_resolve (NULL, ratios, 2, 659e6, out, &e));
+   /* round(ratio x on-disk), and the ratio of that cache, converted once */
+   assert_true (lab_scan_sweep_resolve (&no_sizes, &ratios, 659e6, out, ratio, &e));
    assert_true (out[0] == 164750000ull && out[1] == 988500000ull);
-   assert_true (lab_scan_sweep_resolve (sizes + 1, NULL, 1, 0, out, &e)); /* sizes need no on-disk size */
+   assert_true (ratio[0] == 164750000.0 / 659e6 && ratio[1] == 988500000.0 / 659e6);
+   assert_true (
+      lab_scan_sweep_resolve (&size1, &no_ratios, 0, out, ratio, &e)); /* sizes need no on-disk size */
    assert_true (out[0] == 64ull << 20);
+   assert_true (ratio[0] == 0); /* ... and have no ratio without it */
    /* under the engine's minimum */
-   assert_false (lab_scan_sweep_resolve (sizes, NULL, 2, 0, out, &e));
+   assert_false (lab_scan_sweep_resolve (&sizes, &no_ratios, 0, out, NULL, &e));
    assert_int_equal (e.domain, LAB_ERROR_USAGE);
    assert_non_null (strstr (e.message, "minimum cache of 1MiB"));
-   assert_false (lab_scan_sweep_resolve (NULL, ratios, 2, 2e6, out, &e));
+   assert_false (lab_scan_sweep_resolve (&no_sizes, &ratios, 2e6, out, NULL, &e));
    assert_non_null (strstr (e.message, "at least 0.524"));
    /* two ratios, one cache */
-   assert_false (lab_scan_sweep_resolve (NULL, close, 2, 100e6, out, &e));
+   assert_false (lab_scan_sweep_resolve (&no_sizes, &close, 100e6, out, NULL, &e));
    assert_non_null (strstr (e.message, "both give a cache of 50000000 bytes"));
    /* ratios need the size */
-   assert_false (lab_scan_sweep_resolve (NULL, ratios, 2, 0, out, &e));
+   assert_false (lab_scan_sweep_resolve (&no_sizes, &ratios, 0, out, NULL, &e));
    assert_non_null (strstr (e.message, "use --cache-sizes"));
 }
 
@@ -84,15 +96,14 @@ static void
 test_opts_check (void **state)
 {
    lab_scan_opts_t o;
-   const uint64_t sizes[] = { 64 << 20 };
-   const double ratios[] = { 1 };
+   uint64_t sizes[] = { 64 << 20 };
+   double ratios[] = { 1 };
    bson_error_t e;
 
    lab_scan_opts_init (&o);
    assert_int_equal (o.locality_sample, 1000);
    assert_true (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e)); /* no sweep */
-   o.cache_sizes = sizes;
-   o.nsweep = 1;
+   o.cache_sizes = (lab_sizes_t){ sizes, 1 };
    assert_true (lab_scan_sweep_opts_check (&o, "wiredtiger:/tmp/x", &e));
    assert_false (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
    assert_non_null (strstr (e.message, "add --server-cache-sweep"));
@@ -107,12 +118,11 @@ test_opts_check (void **state)
    o.restart_cmd = "systemctl restart mongod";
    assert_true (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
    assert_true (lab_scan_sweep_opts_check (&o, "wiredtiger:/tmp/x", &e)); /* the embedded store reopens */
-   o.cache_ratios = ratios;
+   o.cache_ratios = (lab_ratios_t){ ratios, 1 };
    assert_false (lab_scan_sweep_opts_check (&o, "wiredtiger:/tmp/x", &e));
    assert_non_null (strstr (e.message, "give one of them"));
-   o.cache_ratios = NULL;
-   o.cache_sizes = NULL;
-   o.nsweep = 0;
+   o.cache_ratios = (lab_ratios_t){ 0 };
+   o.cache_sizes = (lab_sizes_t){ 0 };
    assert_false (lab_scan_sweep_opts_check (&o, "wiredtiger:/tmp/x", &e));
    assert_non_null (strstr (e.message, "needs --cache-sizes or --cache-ratios"));
 }

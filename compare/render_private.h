@@ -1,0 +1,168 @@
+/*
+ * render_private.h -- what the files of the Markdown report (cmp.h: lab_cmp_render_md) share: a sweep's
+ * points, the runs' cold facts, and the helpers and sections one file calls in another. Not part of the
+ * compare library's interface.
+ *
+ *   render.c               the driver: the title, then each section in the report's order
+ *   render_util.c          shared helpers: headings, collections, names, cold facts, a point in words
+ *   render_verdict.c       a single-point file's verdict (two layouts or N), what the layouts did not share
+ *   render_sweep.c         a sweep's points, the production estimate, the sweep's verdict, --json's sweep
+ *   render_sweep_tables.c  the Cache sweep section and the baseline sweep section
+ *   render_table.c         the Comparison section and the baseline experiment section
+ *   render_sections.c      charts, environment, dataset, cold procedure, per-run figures, device ceiling
+ */
+#ifndef LAB_CMP_RENDER_PRIVATE_H
+#define LAB_CMP_RENDER_PRIVATE_H
+
+#include "compare/cmp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A sweep's points, loaded once per report (lab_cmp_sweep_load). */
+typedef struct {
+   lab_sweep_point_t *p; /* filled in place (views into the results document) */
+   size_t n;
+   size_t ref; /* the point the top level repeats */
+   size_t nl;  /* layouts */
+   /* sweep order, as the points' arrays (lab_results_sweep_order): [0] the reference layout */
+   const char *names[LAB_RESULTS_MAX_LAYOUTS];
+   size_t cand; /* the candidate lab_cmp_app_sw names for "folded": 1 unless a per-candidate line */
+   lab_results_layouts_t ls; /* the file's layouts, for the winner of a point (lab_results_nrow) */
+} lab_cmp_sweep_t;
+
+/* How cold the runs really were (lab_cmp_gather_cold). */
+typedef struct {
+   int runs, dropped, drop_known, engine_restarted, server_restarted;
+   bool resident_known;
+   double resident_max_pct;
+} lab_cmp_cold_facts_t;
+
+/* ---- render_util.c ---------------------------------------------------------------------------- */
+
+/* lab_cmp_classic_pair -- whether the file compares exactly "detail" (the reference) and "folded": the
+ * two-layout report of schema version 1, whose wording (one document per row vs folded) is kept. */
+bool lab_cmp_classic_pair (const lab_results_layouts_t *ls);
+
+/* lab_cmp_layout_heading -- a layout's column heading: "one doc per row (detail)" for the classic pair's
+ * detail, else its name. */
+const char *lab_cmp_layout_heading (const lab_results_layouts_t *ls, size_t i);
+
+/* lab_cmp_app_backend -- "wiredtiger 3.2.1", "mongodb 7.0.4". */
+void lab_cmp_app_backend (bson_string_t *o, const bson_t *doc);
+
+/* lab_cmp_app_tool -- "scancmp 0.1.0": the tool that wrote the file, its version under any schema's name. */
+void lab_cmp_app_tool (bson_string_t *o, const bson_t *doc);
+
+/* lab_cmp_collection_name -- the collection of a layout: layouts[].collection, else dataset.<l>.collection
+ * (lab_results_layouts), else config.<l>. */
+const char *lab_cmp_collection_name (const lab_cmp_results_t *r, const char *layout);
+
+/* lab_cmp_gather_cold -- how cold the runs really were. */
+lab_cmp_cold_facts_t lab_cmp_gather_cold (const lab_cmp_results_t *r);
+
+/* lab_cmp_app_all_runs -- "All 6 runs", "Both runs", "The one run" (lowercase within a sentence: `start`
+ * false). */
+void lab_cmp_app_all_runs (bson_string_t *o, int n, bool start);
+
+/* lab_cmp_app_ratio -- a cache ratio as the options take it: "0.41", "3.26", "0.012". */
+void lab_cmp_app_ratio (bson_string_t *o, double ratio);
+
+/* lab_cmp_app_point -- "256 MiB, ratio 0.41". */
+void lab_cmp_app_point (bson_string_t *o, const lab_sweep_point_t *p);
+
+/* lab_cmp_app_cache_over_note -- why an engine cache can be used beyond its configured size (peak `pct` >
+ * 100%): WiredTiger's cache size is the level its eviction works to keep memory under, not a hard cap; pages
+ * being read in and the pages the workers' cursors hold cannot be evicted meanwhile, so a cache smaller
+ * than the pages a load holds at once runs over it (docs/mongodb-compat.md, "engine cache over 100%"). */
+void lab_cmp_app_cache_over_note (bson_string_t *o, double pct);
+
+/* lab_cmp_app_production_given -- how the production ratio was given: "0.50" or "0.50 = 64 GiB ÷ 128 GiB". */
+void lab_cmp_app_production_given (bson_string_t *o, const lab_cmp_production_t *prod);
+
+/* lab_cmp_run_counts -- the runs per layout; true when every layout has the same number (*n1 gets it). */
+bool lab_cmp_run_counts (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, int *counts, int *n1);
+
+/* ---- render_verdict.c ------------------------------------------------------------------------- */
+
+/* lab_cmp_render_match_verdict -- the verdict's lines on what the layouts did not share: keys that matched no
+ * document, and runs whose layouts returned different rows. Nothing when all read the same rows. */
+void lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m);
+
+/* lab_cmp_render_match_note -- the line under the comparison table on the same facts. */
+void lab_cmp_render_match_note (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m);
+
+/* lab_cmp_render_verdict -- three lines computed from the medians: time, read requests, how trustworthy. */
+void lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod);
+
+/* lab_cmp_render_verdict_n -- the verdict over N layouts (or a pair other than detail and folded): which
+ * loads fastest and by what factor over the runner-up, each layout's read requests against the
+ * reference, and how cold and consistent the runs were. */
+void lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls,
+                               const lab_cmp_production_t *prod);
+
+/* ---- render_sweep.c --------------------------------------------------------------------------- */
+
+/* lab_cmp_sweep_load -- the points of r's sweep (n == 0 for a single-point file); free with
+ * lab_cmp_sweep_free. */
+void lab_cmp_sweep_load (const lab_cmp_results_t *r, lab_cmp_sweep_t *s);
+
+/* lab_cmp_app_sw -- append `text` (a literal naming the reference "detail" and a candidate "folded") with
+ * their names: as is for detail and folded, else each whole word replaced by sw->names[0] / [sw->cand]. */
+void lab_cmp_app_sw (bson_string_t *o, const lab_cmp_sweep_t *sw, const char *text);
+
+/* lab_cmp_sweep_free -- free what lab_cmp_sweep_load allocated. */
+void lab_cmp_sweep_free (lab_cmp_sweep_t *s);
+
+/* lab_cmp_render_sweep_verdict -- the verdict of a sweep file: each candidate's speedup curve first (its
+ * range and the cache ratios at its ends) and, with more than two layouts, the fastest layout per point; what
+ * the cache reread, the production point, how cold the runs were, and which point the single-point sections
+ * below show. */
+void lab_cmp_render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s,
+                                   const lab_cmp_production_t *prod);
+
+/* ---- render_sweep_tables.c -------------------------------------------------------------------- */
+
+/* lab_cmp_render_sweep -- the sweep tables (load time and speedups, reads and read amplification, memory,
+ * locality when measured), then how to read them. */
+void lab_cmp_render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s,
+                           const lab_cmp_production_t *prod);
+
+/* lab_cmp_render_sweep_baseline -- two sweeps point by point where their cache sizes match: for two sweeps of
+ * the same pair the speedup before and after, else every layout both hold (render_sweep_baseline_n); the
+ * unmatched sizes listed. */
+void lab_cmp_render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s,
+                                    const lab_cmp_results_t *b);
+
+/* ---- render_table.c --------------------------------------------------------------------------- */
+
+/* lab_cmp_render_table -- the comparison table of the metric catalogue, a column per layout; rows no run
+ * measured are listed below it instead. */
+void lab_cmp_render_table (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s);
+
+/* lab_cmp_render_baseline -- deltas between a baseline experiment and this one, per layout of this experiment
+ * (a layout the baseline lacks shows n/a there). */
+void lab_cmp_render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *b);
+
+/* ---- render_sections.c ------------------------------------------------------------------------ */
+
+/* lab_cmp_render_charts -- links to the SVG files, or why there are none. */
+void lab_cmp_render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, const lab_cmp_sweep_t *s);
+
+/* lab_cmp_render_environment -- host, kernel, CPU, RAM, device, backend and version. */
+void lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_dataset -- documents, sizes per layout. */
+void lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_cold -- the cold procedure as executed, per run. */
+void lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_runs -- per-run figures. */
+void lab_cmp_render_runs (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_ceiling -- the device's own limits from --calibrate, and how close each layout came. */
+void lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r);
+
+#endif

@@ -1,0 +1,498 @@
+/*
+ * render_verdict.c -- the verdict of a single-point file: the two-layout wording of detail and folded
+ * (render_verdict), N layouts or another pair (render_verdict_n), the regime the point was measured in,
+ * how cold and consistent the runs were, and what the layouts did not share (unmatched keys, rows).
+ */
+#include "compare/render_private.h"
+
+/* app_unmatched -- "5 of 40 keys in bill_detail (detail)" or "none in ... (folded)"; "3–5" when runs
+ * differ. */
+static void
+app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l)
+{
+   const char *coll = lab_cmp_collection_name (r, m->names[l]);
+
+   if (m->unmatched_max[l] == 0) {
+      bson_string_append (o, "none");
+   } else {
+      if (m->unmatched_min[l] != m->unmatched_max[l]) {
+         lab_cmp_app (o, LAB_CMP_COUNT, (double)m->unmatched_min[l]);
+         bson_string_append (o, "–");
+      }
+      lab_cmp_app (o, LAB_CMP_COUNT, (double)m->unmatched_max[l]);
+      if (m->keys >= 0) {
+         bson_string_append (o, " of ");
+         lab_cmp_app (o, LAB_CMP_COUNT, (double)m->keys);
+      }
+      bson_string_append (o, m->unmatched_max[l] == 1 && m->keys < 0 ? " key" : " keys");
+   }
+   bson_string_append (o, " in ");
+   lab_cmp_app_esc (o, coll ? coll : m->names[l]);
+   bson_string_append (o, " (");
+   lab_cmp_app_esc (o, m->names[l]);
+   bson_string_append (o, ")");
+}
+
+/* app_unmatched_all -- every layout's unmatched keys, those recorded, joined by ", ". */
+static void
+app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
+{
+   size_t l;
+   bool first = true;
+
+   for (l = 0; l < m->n; l++) {
+      if (m->has_unmatched[l]) {
+         bson_string_append (o, first ? "" : ", ");
+         app_unmatched (o, r, m, l);
+         first = false;
+      }
+   }
+}
+
+/* app_rows_of -- "80 rows from bill_detail": layout l's rows in the first run that differed. */
+static void
+app_rows_of (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l, bool first)
+{
+   const char *coll = lab_cmp_collection_name (r, m->names[l]);
+
+   lab_cmp_app (o, LAB_CMP_COUNT, (double)m->first_differ_rows[l]);
+   bson_string_append (o, first ? " rows from " : " from ");
+   lab_cmp_app_esc (o, coll ? coll : m->names[l]);
+}
+
+/* lab_cmp_render_match_verdict -- see render_private.h. */
+void
+lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
+{
+   size_t l;
+   bool first = true;
+
+   if (lab_cmp_match_partial (m)) {
+      bson_string_append (o, "- **Some keys matched no document**: ");
+      app_unmatched_all (o, r, m);
+      bson_string_append (o, "; each layout's figures cover only the keys that matched it.\n");
+   }
+   if (m->rows_differ > 0) {
+      bson_string_append (o, "- **The layouts returned different rows**: ");
+      app_rows_of (o, r, m, m->reference, true);
+      for (l = 0; l < m->n; l++) {
+         if (l != m->reference && m->first_differ_rows[l] >= 0) {
+            bson_string_append (o, first ? " vs " : ", ");
+            app_rows_of (o, r, m, l, false);
+            first = false;
+         }
+      }
+      bson_string_append_printf (o, " in run %d (%d of %d runs differ): ", m->first_differ_run,
+                                 m->rows_differ, m->row_pairs);
+      bson_string_append (o, "the collections do not hold the same rows for these keys, so the figures "
+                             "below do not compare like with like; check the folded collection "
+                             "(`fold-details --verify`) before trusting them.\n");
+   }
+}
+
+/* lab_cmp_render_match_note -- see render_private.h. */
+void
+lab_cmp_render_match_note (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
+{
+   bool partial = lab_cmp_match_partial (m);
+
+   if (!partial && m->rows_differ == 0) {
+      return;
+   }
+   if (partial) {
+      bson_string_append (o, "Keys that matched no document: ");
+      app_unmatched_all (o, r, m);
+      bson_string_append (o, m->rows_differ > 0 ? ". " : ".");
+   }
+   if (m->rows_differ > 0) {
+      bson_string_append_printf (o,
+                                 "The layouts returned different row counts in %d of %d runs (*detail rows "
+                                 "returned* above): not the same rows.",
+                                 m->rows_differ, m->row_pairs);
+   }
+   bson_string_append (o, "\n\n");
+}
+
+/* render_regime_line -- a single-point file's verdict line on the regime it was measured in, and on the
+ * production point when one was given. */
+static void
+render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod)
+{
+   double ratio, cache, disk;
+   bool has_ratio = lab_results_cache_ratio (&r->doc, &ratio);
+   lab_results_layouts_t ls;
+   lab_sweep_point_t top;
+   const char *regime;
+   bool memory;
+
+   lab_results_layouts (&r->doc, &ls);
+   lab_results_top_point (&r->doc, &top);
+   /* the regime of a measured point is what its reads were (lab_results_point_regime: the detail layout's
+    * read amplification), never the ratio alone: a cache 1.57x the data on disk can reread each page
+    * dozens of times, since the cache holds pages uncompressed */
+   regime = lab_results_point_regime (&top);
+   memory = strcmp (regime, LAB_RESULTS_REGIME_MEMORY) == 0;
+   if (has_ratio) {
+      bson_string_append (o, "- Measured in the **");
+      bson_string_append (o, regime);
+      bson_string_append (o, "** regime: ");
+      if (lab_results_cache_bytes (&r->doc, &cache)) {
+         bson_string_append (o, "an engine cache of ");
+         lab_cmp_app (o, LAB_CMP_BINARY, cache);
+         bson_string_append (o, " is ");
+      } else {
+         bson_string_append (o, "the engine cache is ");
+      }
+      lab_cmp_app_ratio (o, ratio);
+      bson_string_append (o, "x the ");
+      lab_cmp_app_esc (o, ls.l[ls.reference].name);
+      bson_string_append (o, " layout's size on disk");
+      if (lab_results_on_disk_bytes (&r->doc, ls.l[ls.reference].name, &disk)) {
+         bson_string_append (o, " (");
+         lab_cmp_app (o, LAB_CMP_BYTES, disk);
+         bson_string_append (o, ", data + indexes)");
+      }
+      if (memory) {
+         bson_string_append (o, "; ");
+         lab_cmp_app_engine_disk (o, &top, ls.l[ls.reference].name);
+         bson_string_append (o, " (reads without `--direct-io` go through the OS page cache: the engine's "
+                                "rereads cost copies and decompression, not disk reads). ");
+      } else if (top.has_amplification[0]) {
+         bson_string_append (o, "; the engine read it ");
+         lab_cmp_app (o, LAB_CMP_FACTOR, top.read_amplification[0]);
+         bson_string_append (o, top.buffered_io ? " its on-disk size" : " its on-disk size from disk");
+         if (strcmp (regime, LAB_RESULTS_REGIME_FITS) == 0) {
+            bson_string_append (o, ", so each page was read about once. ");
+         } else if (ratio >= 1.0) {
+            bson_string_append (o, ": the cache evicted and reread pages although it is larger than the data "
+                                   "on disk (it holds pages uncompressed). ");
+         } else {
+            bson_string_append (o, ": the cache evicted and reread pages. ");
+         }
+      } else {
+         /* no engine read figures: the ratio is all there is, and says so */
+         bson_string_append (o, ratio >= 1.0 ? ", so each page should be read once (the ratio says so; no "
+                                               "engine read figures confirm it). "
+                                             : ", so the cache evicts and rereads pages (the ratio says so; "
+                                               "no engine read figures confirm it). ");
+      }
+      bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve "
+                             "(`scancmp --cache-ratios` measures it).\n");
+   }
+   if (prod) {
+      bson_string_append (o, "- **No estimate at the production cache ratio ");
+      lab_cmp_app_production_given (o, prod);
+      bson_string_append (o, "**: this file holds one measured point");
+      if (has_ratio) {
+         bson_string_append (o, " (ratio ");
+         lab_cmp_app_ratio (o, ratio);
+         bson_string_append (o, ")");
+      }
+      bson_string_append (o,
+                          ", not a curve to interpolate on; measure a sweep (`scancmp --cache-ratios`).\n");
+   }
+}
+
+/* verdict_cold -- the start of the verdict's third line: how cold the runs were (the caller ends it with
+ * what the spread says). */
+static void
+verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_cold_facts_t *cf)
+{
+   lab_cmp_cold_facts_t c = *cf;
+   bool cold_requested = false;
+
+   bson_string_append (o, "- ");
+   lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
+   if (!cold_requested) {
+      bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
+                             "served part of the data");
+   } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
+              c.resident_max_pct <= 1.0) {
+      lab_cmp_app_all_runs (o, c.runs, true);
+      bson_string_append_printf (
+         o, " started cold (caches dropped, at most %.1f%% of the data files resident)", c.resident_max_pct);
+   } else if (c.dropped == c.runs && c.drop_known == c.runs) {
+      if (c.resident_known) {
+         bson_string_append (o, "Caches were dropped before ");
+         lab_cmp_app_all_runs (o, c.runs, false);
+         bson_string_append_printf (o, ", yet up to %.1f%% of the data files were resident before one",
+                                    c.resident_max_pct);
+      } else {
+         bson_string_append (o, "Caches were dropped before ");
+         lab_cmp_app_all_runs (o, c.runs, false);
+         bson_string_append (o, " (residency not measured)");
+      }
+   } else {
+      bson_string_append_printf (o, "**Caution**: caches were dropped before %d of %d runs", c.dropped,
+                                 c.runs);
+      if (c.resident_known) {
+         bson_string_append_printf (o, " and up to %.1f%% of the data files were resident before a run",
+                                    c.resident_max_pct);
+      }
+      if (c.server_restarted > 0) {
+         bson_string_append_printf (o,
+                                    " (the server was restarted before %d, emptying its cache; the OS "
+                                    "page cache may still have held data)",
+                                    c.server_restarted);
+      }
+      bson_string_append (o, ": some runs were partly warm");
+   }
+}
+
+/* app_tie_why -- why two load times are "same" by the rule of core/results.h, for the verdict: "the
+ * load-time ranges of the runs overlap ...", "with one run a difference of 0.001 s is under 2 sampling
+ * intervals (0.2 s), within noise; `--runs 3` measures the spread". */
+static void
+app_tie_why (bson_string_t *o, lab_tie_t tie, const lab_results_noise_t *noise, const lab_stat_t *a,
+             const lab_stat_t *b)
+{
+   switch (tie) {
+   case LAB_TIE_SPREAD:
+      bson_string_append (o, "the load-time ranges of the runs overlap, so the difference is within "
+                             "run-to-run noise");
+      return;
+   case LAB_TIE_ONE_RUN:
+      bson_string_append_printf (o,
+                                 "with one run a difference under %.0f%% is within noise; `--runs 3` "
+                                 "measures the spread",
+                                 LAB_RESULTS_TIE_ONE_RUN * 100);
+      return;
+   case LAB_TIE_INTERVALS:
+      bson_string_append (o, "with one run a difference of ");
+      lab_cmp_app (o, LAB_CMP_SECONDS, fabs (a->median - b->median));
+      bson_string_append_printf (o, " is under %d sampling intervals (", LAB_RESULTS_FLOOR_INTERVALS);
+      lab_cmp_app (o, LAB_CMP_SECONDS, noise->time_floor);
+      bson_string_append (o, "), within noise; `--runs 3` measures the spread");
+      return;
+   default:
+      bson_string_append (o, "within 2%");
+      return;
+   }
+}
+
+/* lab_cmp_render_verdict -- see render_private.h. */
+void
+lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod)
+{
+   const lab_metric_t *m_el = lab_results_metric_find ("elapsed_s");
+   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
+   const lab_metric_t *m_sz = lab_results_metric_find ("avg_read_request_bytes");
+   lab_stat_t ed = lab_results_metric_stat (&r->doc, "detail", m_el),
+              ef = lab_results_metric_stat (&r->doc, "folded", m_el);
+   lab_stat_t rd = lab_results_metric_stat (&r->doc, "detail", m_rr),
+              rf = lab_results_metric_stat (&r->doc, "folded", m_rr);
+   lab_stat_t sd = lab_results_metric_stat (&r->doc, "detail", m_sz),
+              sf = lab_results_metric_stat (&r->doc, "folded", m_sz);
+   int nd = lab_cmp_run_count (r, "detail"), nf = lab_cmp_run_count (r, "folded");
+   lab_cmp_cold_facts_t c = lab_cmp_gather_cold (r);
+   double factor;
+   lab_winner_t w;
+   lab_tie_t tie;
+   lab_results_noise_t noise;
+   lab_cmp_match_t match;
+
+   bson_string_append (o, "## Verdict\n\n");
+   lab_cmp_match_of (r, &match);
+   lab_cmp_render_match_verdict (o, r, &match);
+
+   /* 1: load time, by the one rule of core/results.h */
+   noise = lab_results_noise_of (&r->doc, m_el);
+   w = lab_results_winner (m_el->better, &ed, &ef, &noise, &factor, &tie);
+   bson_string_append (o, "- ");
+   if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
+      bson_string_append_printf (o, "**The folded layout loads ");
+      lab_cmp_app (o, LAB_CMP_FACTOR, factor);
+      bson_string_append (o, w == LAB_WIN_FOLDED ? " faster**: " : " slower**: ");
+   } else if (w == LAB_WIN_TIE && tie == LAB_TIE_CLOSE) {
+      bson_string_append (o, "**Both layouts load in about the same time** (within 2%): ");
+   } else if (w == LAB_WIN_TIE) {
+      bson_string_append (o, "**No winner on load time**: ");
+   } else {
+      bson_string_append (o, "**Load time could not be compared**: ");
+   }
+   lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &ef, true);
+   bson_string_append (o, " folded vs ");
+   lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &ed, true);
+   if (nd == nf) {
+      bson_string_append_printf (o, " one document per row (%s%d run%s each)", nd == 1 ? "" : "median of ",
+                                 nd, nd == 1 ? "" : "s");
+   } else {
+      bson_string_append_printf (o, " one document per row (median of %d and %d runs)", nf, nd);
+   }
+   if (w == LAB_WIN_TIE && tie != LAB_TIE_CLOSE) {
+      bson_string_append (o, ": ");
+      app_tie_why (o, tie, &noise, &ed, &ef);
+   }
+   bson_string_append (o, ".\n");
+   render_regime_line (o, r, prod);
+
+   /* 2: disk read requests and their size */
+   bson_string_append (o, "- ");
+   if (rd.present && rf.present && rd.median > 0) {
+      double change = (rf.median - rd.median) / rd.median * 100.0;
+      if (fabs (change) < 0.5) {
+         bson_string_append (o, "It needs about as many disk read requests (");
+      } else if (change <= -99.5 && rf.median > 0) {
+         /* "100% fewer" would claim none at all: say the factor instead */
+         bson_string_append_printf (o, "It needs %.0fx fewer disk read requests (", rd.median / rf.median);
+      } else {
+         bson_string_append_printf (o, "It needs %.0f%% %s disk read requests (", fabs (change),
+                                    change < 0 ? "fewer" : "more");
+      }
+      lab_cmp_app (o, LAB_CMP_COUNT, rf.median);
+      bson_string_append (o, " vs ");
+      lab_cmp_app (o, LAB_CMP_COUNT, rd.median);
+      bson_string_append (o, ")");
+      if (sd.present && sf.present) {
+         bson_string_append (o, ", of ");
+         lab_cmp_app (o, LAB_CMP_BYTES, sf.median);
+         bson_string_append (o, " on average instead of ");
+         lab_cmp_app (o, LAB_CMP_BYTES, sd.median);
+      }
+      bson_string_append (o, ".\n");
+   } else {
+      bson_string_append (o, "Disk read requests could not be compared (n/a: the device was not sampled).\n");
+   }
+
+   /* 3: how cold, how consistent */
+   verdict_cold (o, r, &c);
+   if (nd < 2 || nf < 2) {
+      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
+   } else if (ed.present && ef.present) {
+      bool overlap = !(ed.max < ef.min || ef.max < ed.min);
+      bson_string_append (o, overlap ? "; the load-time ranges of the two layouts overlap, so the time "
+                                       "difference is within run-to-run noise.\n"
+                                     : "; the load-time ranges of the two layouts do not overlap.\n");
+   } else {
+      bson_string_append (o, ".\n");
+   }
+   bson_string_append (o, "\n");
+}
+
+/* lab_cmp_render_verdict_n -- see render_private.h. */
+void
+lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls,
+                          const lab_cmp_production_t *prod)
+{
+   const lab_metric_t *m_el = lab_results_metric_find ("elapsed_s");
+   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
+   const char *ref = ls->l[ls->reference].name;
+   lab_results_nrow_t el, rr;
+   lab_cmp_cold_facts_t c = lab_cmp_gather_cold (r);
+   int counts[LAB_RESULTS_MAX_LAYOUTS], n1, nmin;
+   size_t i, runner = ls->n;
+   bool same = lab_cmp_run_counts (r, ls, counts, &n1);
+   lab_cmp_match_t match;
+
+   lab_results_nrow (&r->doc, ls, m_el, &el);
+   lab_results_nrow (&r->doc, ls, m_rr, &rr);
+   bson_string_append (o, "## Verdict\n\n");
+   lab_cmp_match_of (r, &match);
+   lab_cmp_render_match_verdict (o, r, &match);
+   bson_string_append (o, "- ");
+
+   /* 1: load time */
+   if (el.winner == LAB_WIN_ONE) {
+      for (i = 0; i < ls->n; i++) {
+         if (i != el.best && el.stat[i].present &&
+             (runner == ls->n || el.stat[i].median < el.stat[runner].median)) {
+            runner = i;
+         }
+      }
+      bson_string_append (o, "**");
+      lab_cmp_app_esc (o, ls->l[el.best].name);
+      bson_string_append (o, " loads fastest");
+      if (el.factor > 0 && runner < ls->n) {
+         bson_string_append (o, ", ");
+         lab_cmp_app (o, LAB_CMP_FACTOR, el.factor);
+         bson_string_append (o, " faster than the runner-up ");
+         lab_cmp_app_esc (o, ls->l[runner].name);
+      }
+      bson_string_append (o, "**: ");
+   } else if (el.winner == LAB_WIN_TIE && el.ntied == ls->n) {
+      bson_string_append_printf (o,
+                                 el.tie == LAB_TIE_CLOSE ? "**All %zu layouts load in about the same time**: "
+                                                         : "**No winner on load time among the %zu layouts** "
+                                                           "(no difference the runs can tell): ",
+                                 ls->n);
+   } else if (el.winner == LAB_WIN_TIE) {
+      bson_string_append (o, "**");
+      for (i = 0, n1 = 0; i < ls->n; i++) {
+         if (el.tied[i]) {
+            bson_string_append (o, n1++ ? " and " : "");
+            lab_cmp_app_esc (o, ls->l[i].name);
+         }
+      }
+      bson_string_append (o, el.tie == LAB_TIE_CLOSE
+                                ? " load fastest, within 2% of each other**: "
+                                : " load fastest, no difference the runs can tell between "
+                                  "them**: ");
+   } else {
+      bson_string_append (o, "**Load time could not be compared**: ");
+   }
+   for (i = 0; i < ls->n; i++) {
+      bson_string_append (o, i ? ", " : "");
+      lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &el.stat[i], true);
+      bson_string_append (o, " ");
+      lab_cmp_app_esc (o, ls->l[i].name);
+      if (i != ls->reference && el.has_ratio[i]) {
+         bson_string_append (o, " (");
+         lab_cmp_app (o, LAB_CMP_RATIO_PCT, el.ratio[i]);
+         bson_string_append (o, " of ");
+         lab_cmp_app_esc (o, ref);
+         bson_string_append (o, ")");
+      }
+   }
+   nmin = counts[0];
+   for (i = 0; i < ls->n; i++) {
+      nmin = counts[i] < nmin ? counts[i] : nmin;
+   }
+   if (same) {
+      bson_string_append_printf (o, " (median of %d run%s each).\n", counts[0], counts[0] == 1 ? "" : "s");
+   } else {
+      bson_string_append_printf (o, " (medians of %d to %d runs).\n", nmin, n1 > nmin ? n1 : nmin);
+   }
+   render_regime_line (o, r, prod);
+
+   /* 2: disk read requests against the reference */
+   bson_string_append (o, "- ");
+   if (rr.stat[ls->reference].present && rr.stat[ls->reference].median > 0) {
+      bson_string_append (o, "Disk read requests: ");
+      for (i = 0; i < ls->n; i++) {
+         bson_string_append (o, i ? ", " : "");
+         lab_cmp_app_esc (o, ls->l[i].name);
+         bson_string_append (o, " ");
+         if (!rr.stat[i].present) {
+            bson_string_append (o, "n/a");
+            continue;
+         }
+         lab_cmp_app (o, LAB_CMP_COUNT, rr.stat[i].median);
+         if (i != ls->reference && rr.has_ratio[i]) {
+            bson_string_append (o, " (");
+            lab_cmp_app (o, LAB_CMP_RATIO_PCT, rr.ratio[i]);
+            bson_string_append (o, ")");
+         }
+      }
+      bson_string_append (o, "; percentages are of ");
+      lab_cmp_app_esc (o, ref);
+      bson_string_append (o, "'s.\n");
+   } else {
+      bson_string_append (o, "Disk read requests could not be compared (n/a: the device was not sampled).\n");
+   }
+
+   /* 3: how cold, how consistent */
+   verdict_cold (o, r, &c);
+   if (nmin < 2) {
+      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
+   } else if (el.winner == LAB_WIN_ONE && runner < ls->n) {
+      const lab_stat_t *a = &el.stat[el.best], *b = &el.stat[runner];
+      bson_string_append (o, a->max < b->min || b->max < a->min ? "; the load-time ranges of the two fastest "
+                                                                  "layouts do not overlap.\n"
+                                                                : "; the load-time ranges of the two fastest "
+                                                                  "layouts overlap, so their difference is "
+                                                                  "within run-to-run noise.\n");
+   } else {
+      bson_string_append (o, ".\n");
+   }
+   bson_string_append (o, "\n");
+}
