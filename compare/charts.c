@@ -273,7 +273,132 @@ typedef struct {
    const char *ylabel;
    const char *dashed_field; /* optional second series per median run (dashed) */
    const char *dashed_label;
+   /* the same figure as a total of each layout's median run, drawn instead when a load is too short for a
+    * time chart (LAB_CMP_SHORT_LOAD_SAMPLES) */
+   const char *total_caption;
+   const char *total_field;  /* run entry path */
+   const char *total_field2; /* optional second bar (memory: the engine cache's peak) */
+   double total_scale;
+   const char *total_ylabel;
 } series_chart_t;
+
+/* caption_with_cache -- "<caption>, engine cache 64 MiB" when the file says its cache (for a sweep: its
+ * reference point's, the runs the time charts show); caller bson_free()s. */
+static char *
+caption_with_cache (const lab_cmp_results_t *r, const char *caption)
+{
+   double cache;
+   char *c, *out;
+
+   if (!lab_results_cache_bytes (&r->doc, &cache) || !(cache > 0)) {
+      return bson_strdup (caption);
+   }
+   c = lab_results_format_binary (cache);
+   out = bson_strdup_printf ("%s, engine cache %s", caption, c);
+   bson_free (c);
+   return out;
+}
+
+/* count_samples -- how many samples of a run carry `field`. */
+static int
+count_samples (const bson_t *run, const char *field)
+{
+   bson_iter_t it, samples, f;
+   int n = 0;
+
+   if (bson_iter_init_find (&it, run, "samples") && BSON_ITER_HOLDS_ARRAY (&it) &&
+       bson_iter_recurse (&it, &samples)) {
+      while (bson_iter_next (&samples)) {
+         if (BSON_ITER_HOLDS_DOCUMENT (&samples) && bson_iter_recurse (&samples, &f) &&
+             bson_iter_find (&f, field)) {
+            n++;
+         }
+      }
+   }
+   return n;
+}
+
+/* shortest_median_load -- the fewest samples (of `field`) any layout's median run has, and that layout
+ * in *layout; INT32_MAX when no run has samples. */
+static int
+shortest_median_load (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, const char *field,
+                      const char **layout)
+{
+   int fewest = INT32_MAX;
+   size_t l;
+   bson_t run;
+
+   for (l = 0; l < ls->n; l++) {
+      int m = lab_cmp_median_run (r, ls->l[l].name), k;
+      if (m < 0 || !lab_cmp_run_get (r, m, &run) || (k = count_samples (&run, field)) == 0) {
+         continue;
+      }
+      if (k < fewest) {
+         fewest = k;
+         *layout = ls->l[l].name;
+      }
+   }
+   return fewest;
+}
+
+/* totals_chart -- a short load's chart: a bar per layout of its median run's total (and a second, lighter
+ * bar for total_field2), labelled with its value. */
+static bool
+totals_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *caption, const char *gnuplot,
+              const char *tmp, const char *dir, const char *stem, lab_cmp_chart_set_t *set,
+              bson_error_t *error)
+{
+   bson_string_t *gp = bson_string_new (NULL), *data = bson_string_new (NULL);
+   lab_results_layouts_t ls;
+   size_t l;
+   bool ok = false;
+   bson_t run;
+   double v, v2;
+
+   lab_results_layouts (&r->doc, &ls);
+   for (l = 0; l < ls.n; l++) {
+      int m = lab_cmp_median_run (r, ls.l[l].name);
+      bool has = m >= 0 && lab_cmp_run_get (r, m, &run) && lab_results_get_number (&run, c->total_field, &v);
+      bool has2 = has && c->total_field2 && lab_results_get_number (&run, c->total_field2, &v2);
+      bson_string_append_printf (data, "\"%s\" %.6g %.6g %ld\n", ls.l[l].name, has ? v * c->total_scale : NAN,
+                                 has2 ? v2 * c->total_scale : NAN, strtol (bold_colors[l] + 1, NULL, 16));
+   }
+   if (!write_text (tmp, "totals.dat", data->str, error)) {
+      goto done;
+   }
+   script_header (gp, caption, "layout (its median run)", c->total_ylabel);
+   bson_string_append_printf (
+      gp,
+      "set style fill solid 0.85 border -1\nset yrange [0:*]\nset xrange [-0.6:%.1f]\n"
+      "set offsets 0, 0, graph 0.12, 0\nset xtics scale 0 (",
+      (double)ls.n - 0.4);
+   for (l = 0; l < ls.n; l++) {
+      bson_string_append_printf (gp, "%s\"%s\" %zu", l ? ", " : "", ls.l[l].name, l);
+   }
+   bson_string_append (gp, ")\n");
+   if (c->total_field2) {
+      bson_string_append (
+         gp, "set boxwidth 0.35\nplot 'totals.dat' using ($0-0.19):2:4 with boxes lc rgb "
+             "variable title \"server memory (peak RSS)\", \\\n"
+             "     '' using ($0+0.19):3:4 with boxes lc rgb variable fs pattern 4 title \"engine "
+             "cache (peak)\", \\\n"
+             "     '' using ($0-0.19):2:(sprintf('%.3g', $2)) with labels offset 0,0.8 notitle, "
+             "\\\n     '' using ($0+0.19):3:(sprintf('%.3g', $3)) with labels offset 0,0.8 "
+             "notitle\n");
+   } else {
+      bson_string_append (gp, "set boxwidth 0.6\nplot 'totals.dat' using 0:2:4 with boxes lc rgb variable "
+                              "notitle, \\\n     '' using 0:2:(sprintf('%.3g', $2)) with labels offset 0,0.8 "
+                              "notitle\n");
+   }
+   ok = finish_chart (gnuplot, tmp, gp, dir, stem, c->name, caption, set, error);
+   if (ok) {
+      set->charts[set->n - 1].totals = true;
+   }
+done:
+   bson_string_free (gp, true);
+   bson_string_free (data, true);
+   return ok;
+}
 
 /* write_samples -- data file for one run's `field` (t_s, value); false when the run has none. */
 static bool
@@ -313,7 +438,34 @@ write_samples (const bson_t *run, const char *field, double scale, const char *t
    return ok;
 }
 
-/* series_chart -- one time-series chart; skipped (true, nothing added) when no run has the field. */
+/* own -- keep `s` in the set (freed with it) and return it: the captions the set's charts point to. */
+static const char *
+own (lab_cmp_chart_set_t *set, char *s)
+{
+   set->owned[set->n_owned++] = s;
+   return s;
+}
+
+/* short_caption -- the caption of a short load's totals chart: what it shows and why. */
+static char *
+short_caption (const lab_cmp_results_t *r, const series_chart_t *c, const char *layout, int samples)
+{
+   double interval = 0;
+   char *iv, *base, *out;
+
+   lab_results_get_number (&r->doc, "config.interval_s", &interval);
+   iv = interval > 0 ? lab_results_format (LAB_UNIT_SECONDS, interval) : bson_strdup ("its interval");
+   base = bson_strdup_printf ("%s (the %s load took %d sample%s of %s, too few for a time chart)",
+                              c->total_caption, layout, samples, samples == 1 ? "" : "s", iv);
+   out = caption_with_cache (r, base);
+   bson_free (iv);
+   bson_free (base);
+   return out;
+}
+
+/* series_chart -- one time-series chart, or, when a layout's median run has fewer than
+ * LAB_CMP_SHORT_LOAD_SAMPLES samples, the chart of each layout's total (totals_chart); skipped (true, nothing
+ * added) when no run has the field. */
 static bool
 series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *gnuplot, const char *tmp,
               const char *dir, const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
@@ -330,7 +482,18 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
    double rn;
    const char *style;
 
+   const char *shortest = NULL, *caption;
+   int fewest;
+
    lab_results_layouts (&r->doc, &ls);
+   fewest = shortest_median_load (r, &ls, c->field, &shortest);
+   if (fewest < LAB_CMP_SHORT_LOAD_SAMPLES) {
+      bson_string_free (gp, true);
+      bson_string_free (thin, true);
+      bson_string_free (thick, true);
+      caption = own (set, short_caption (r, c, shortest, fewest));
+      return totals_chart (r, c, caption, gnuplot, tmp, dir, stem, set, error);
+   }
    for (l = 0; l < (int)ls.n; l++) {
       layouts[l] = ls.l[l].name;
    }
@@ -390,7 +553,8 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
       ok = true; /* nothing sampled: no chart */
       goto done;
    }
-   script_header (gp, c->caption, "seconds since the layout's load started", c->ylabel);
+   caption = own (set, caption_with_cache (r, c->caption));
+   script_header (gp, caption, "seconds since the layout's load started", c->ylabel);
    bson_string_append (gp, "set xrange [0:*]\nset yrange [0:*]\nplot ");
    /* thin lines first so the median runs are drawn on top */
    bson_string_append (gp, thin->str);
@@ -399,7 +563,7 @@ series_chart (const lab_cmp_results_t *r, const series_chart_t *c, const char *g
    }
    bson_string_append (gp, thick->str);
    bson_string_append (gp, "\n");
-   ok = finish_chart (gnuplot, tmp, gp, dir, stem, c->name, c->caption, set, error);
+   ok = finish_chart (gnuplot, tmp, gp, dir, stem, c->name, caption, set, error);
 done:
    bson_string_free (gp, true);
    bson_string_free (thin, true);
@@ -426,7 +590,8 @@ static bool
 latency_chart (const lab_cmp_results_t *r, const char *gnuplot, const char *tmp, const char *dir,
                const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
-   static const char *const caption = "Per-master latency distribution (cumulative, all runs)";
+   const char *caption =
+      own (set, caption_with_cache (r, "Per-master latency distribution (cumulative, all runs)"));
    const char *const *bold = bold_colors;
    bson_string_t *gp = bson_string_new (NULL), *plot = bson_string_new (NULL);
    int n = lab_cmp_runs_n (r), i, l, series = 0;
@@ -531,6 +696,32 @@ done:
    return ok;
 }
 
+/* regime_marks -- gnuplot commands for the measured regimes of points p[0..n) (ascending ratio): a dashed
+ * line halfway (on the log scale) between neighbours whose regimes differ, and each run of points of one
+ * regime labelled above its middle. */
+static void
+regime_marks (const lab_sweep_point_t *p, size_t n, bson_string_t *out)
+{
+   size_t i, start = 0;
+
+   for (i = 1; i <= n; i++) {
+      const char *prev = lab_results_point_regime (&p[i - 1]);
+      if (i < n && strcmp (lab_results_point_regime (&p[i]), prev) == 0) {
+         continue;
+      }
+      /* points start..i-1 share `prev`: its label at their middle */
+      bson_string_append_printf (out,
+                                 "set label '%s' at first %.6g, graph 0.95 center textcolor rgb '#555555'\n",
+                                 prev, sqrt (p[start].cache_ratio * p[i - 1].cache_ratio));
+      if (i < n) {
+         bson_string_append_printf (
+            out, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n",
+            sqrt (p[i - 1].cache_ratio * p[i].cache_ratio), sqrt (p[i - 1].cache_ratio * p[i].cache_ratio));
+      }
+      start = i;
+   }
+}
+
 /* lab_cmp_sweep_chart_plot -- see cmp.h. */
 size_t
 lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
@@ -552,6 +743,7 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
    chart->data = bson_string_new (NULL);
    chart->plot = bson_string_new (NULL);
    chart->production = bson_string_new (NULL);
+   chart->regimes = bson_string_new (NULL);
    p = bson_malloc0 (n * sizeof *p);
    for (i = 0; i < n; i++) {
       char *cache;
@@ -584,6 +776,7 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
       bson_string_append_printf (chart->data, " \"%s\"\n", cache);
       bson_free (cache);
    }
+   regime_marks (p, n, chart->regimes);
    bson_free (p);
 
    /* the speedups (the first one labelled at each point, the cache sizes under it), then the
@@ -641,6 +834,9 @@ lab_cmp_sweep_chart_cleanup (lab_cmp_sweep_chart_t *chart)
    if (chart->production) {
       bson_string_free (chart->production, true);
    }
+   if (chart->regimes) {
+      bson_string_free (chart->regimes, true);
+   }
    memset (chart, 0, sizeof *chart);
 }
 
@@ -684,12 +880,10 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
       "set logscale x 10\nset logscale y 10\nset xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n"
       "set grid xtics ytics lc rgb '#e0e0e0' lt 1\n"
       "set xtics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)\n"
-      "set mxtics default\n"
-      "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n"
-      "set label 'rereads' at first 0.93, graph 0.95 right textcolor rgb '#555555'\n"
-      "set label 'fits in cache' at first 1.07, graph 0.95 left textcolor rgb "
-      "'#555555'\n",
+      "set mxtics default\n",
       ch.xmin / 1.6, ch.xmax * 1.6, ymin, ymax);
+   /* the regimes as measured at each point (not the ratio 1 a cache of the data's size would suggest) */
+   bson_string_append (gp, ch.regimes->str);
    /* the cache sizes written just above the x axis */
    bson_string_append_printf (gp, "YLAB = %.6g\n", ymin * 1.4);
    bson_string_append (gp, "plot ");
@@ -716,11 +910,12 @@ lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *pr
 {
    static const series_chart_t series[] = {
       { "read-requests", "Disk read requests per second", "read_requests_per_s", 1.0, "read requests/s", NULL,
-        NULL },
-      { "read-mbs", "Disk read throughput (MB/s)", "read_mb_s", 1.0, "MB/s read from the device", NULL,
-        NULL },
+        NULL, "Disk read requests per load", "read_requests", NULL, 1.0, "read requests (total)" },
+      { "read-mbs", "Disk read throughput (MB/s)", "read_mb_s", 1.0, "MB/s read from the device", NULL, NULL,
+        "Disk bytes read per load (MB)", "read_bytes", NULL, 1e-6, "MB read from the device (total)" },
       { "memory", "Server memory (RSS, solid) and engine cache (dashed)", "server_rss_bytes", 1e-6, "MB",
-        "cache_bytes", "engine cache" },
+        "cache_bytes", "engine cache", "Server memory and engine cache, peak per load (MB)",
+        "memory.server_rss_peak_bytes", "memory.cache_peak_bytes", 1e-6, "MB (peak)" },
    };
    const char *tmpbase = getenv ("TMPDIR");
    char *tmp = bson_strdup_printf ("%s/layout-report-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");

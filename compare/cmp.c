@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "compare/cmp.h"
@@ -235,6 +236,16 @@ lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out)
    bson_append_document_end (out, &md);
 }
 
+/* lab_cmp_app_esc -- see cmp.h. */
+void
+lab_cmp_app_esc (bson_string_t *o, const char *s)
+{
+   char *e = lab_cmp_md_escape (s);
+
+   bson_string_append (o, e);
+   bson_free (e);
+}
+
 /* lab_cmp_md_escape -- see cmp.h. */
 char *
 lab_cmp_md_escape (const char *s)
@@ -248,9 +259,13 @@ lab_cmp_md_escape (const char *s)
    out = bson_string_new (NULL);
    for (p = s; *p; p++) {
       unsigned char c = (unsigned char)*p;
+      /* an underscore inside a word (bill_detail, r_await, x86_64) can neither open nor close emphasis
+       * (CommonMark: "_" flanked by alphanumerics on both sides is literal): left as it is, so the
+       * report also reads plainly in a terminal */
+      bool intraword = c == '_' && p > s && isalnum ((unsigned char)p[-1]) && isalnum ((unsigned char)p[1]);
       if (c == '\n' || c == '\r' || c == '\t' || c < 0x20) {
          bson_string_append_c (out, ' ');
-      } else if (strchr ("\\`*_{}[]<>#!|~&", c)) {
+      } else if (!intraword && strchr ("\\`*_{}[]<>#!|~&", c)) {
          bson_string_append_c (out, '\\');
          bson_string_append_c (out, (char)c);
       } else {

@@ -19,14 +19,17 @@
 /* ---- results files ----------------------------------------------------------------------------- */
 
 typedef struct {
-   bson_t doc; /* the whole results document */
-   char *name; /* the file's base name, for headings (never an absolute path) */
+   bson_t doc;        /* the whole results document */
+   char *name;        /* the file's base name, for headings (never an absolute path) */
+   bool from_summary; /* the file was scancmp's --json summary: doc is its "results" */
 } lab_cmp_results_t;
 
 /* lab_cmp_results_load_json -- parse and validate one results document held in `data`; `name` labels
- * errors and headings. Refuses empty, truncated or invalid JSON (with line and column), a top-level
- * array, trailing content, an unknown schema_version and run entries lacking a required figure.
- * On success fill *out (free with lab_cmp_results_cleanup). */
+ * errors and headings. scancmp's --json summary holds the same results under "results": it is read
+ * from there (out->from_summary); another tool's summary, or scancmp's of a failed run, is refused in one
+ * line naming the file to give instead. Refuses empty, truncated or invalid JSON (with line and column),
+ * a top-level array, trailing content, an unknown schema_version and run entries lacking a required
+ * figure. On success fill *out (free with lab_cmp_results_cleanup). */
 bool lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_cmp_results_t *out,
                                 bson_error_t *error);
 
@@ -86,12 +89,20 @@ void lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out);
  * into spaces, safe inside a table cell or heading; NULL gives "n/a". Caller bson_free()s. */
 char *lab_cmp_md_escape (const char *s);
 
+/* lab_cmp_app_esc -- append lab_cmp_md_escape (s) to `o`. */
+void lab_cmp_app_esc (bson_string_t *o, const char *s);
+
 /* ---- rendering --------------------------------------------------------------------------------- */
 
 typedef struct {
    const char *file;    /* relative to the report: "report-read-requests.svg" */
-   const char *caption; /* "Disk read requests per second" */
+   const char *caption; /* "Disk read requests per second, engine cache 64 MiB" */
+   bool totals;         /* a bar per layout of its median run's total: a load too short for a time chart */
 } lab_cmp_chart_t;
+
+/* A load sampled fewer times than this is a dot or a short stub on a time chart: its time charts show
+ * each layout's total (or peak) instead, which one sample cannot misrepresent. */
+#define LAB_CMP_SHORT_LOAD_SAMPLES 10
 
 /* The production point a sweep report marks (layout-report --production-cache-ratio R, or
  * --production-cache SIZE --production-data SIZE): the cache ratio R = cache / the detail layout's
@@ -144,6 +155,16 @@ bool lab_cmp_reference_load_file (const char *path, lab_cmp_reference_t *out, bs
 
 /* lab_cmp_reference_cleanup -- free what a load filled; safe on a zeroed struct. */
 void lab_cmp_reference_cleanup (lab_cmp_reference_t *ref);
+
+/* lab_cmp_render_measured -- append the section "What was measured": the one workload (each master loaded
+ * whole by its key, the workers, cold, the runs) and what the report does not measure (writes, single
+ * rows, ranges across masters, aggregates). */
+void lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_reproduce -- append the section "Reproduce": the commands that made each layout (from
+ * dataset.<layout>.provenance) and the measurement (command_line), each layout's recorded settings and a
+ * fold's --verify outcome, the versions and the host; whatever is not recorded said so. */
+void lab_cmp_render_reproduce (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* lab_cmp_render_reference -- append the section "Beside <name>" to `o`: one row per reference metric
  * (the reference's detail, folded and ratio, then this run's), the unit conversions spelt out, and
@@ -218,8 +239,11 @@ typedef struct {
    /* sweep.dat: per point the ratio, each candidate's speedup, each layout's read amplification (sweep
     * order) and the cache size in quotes; nan when missing */
    bson_string_t *data;
-   bson_string_t *plot;           /* the plot command's series over 'sweep.dat' (after "plot ") */
-   bson_string_t *production;     /* production.dat: "ratio speedup" per candidate with an estimate */
+   bson_string_t *plot;       /* the plot command's series over 'sweep.dat' (after "plot ") */
+   bson_string_t *production; /* production.dat: "ratio speedup" per candidate with an estimate */
+   /* gnuplot commands naming the measured regimes (lab_results_point_regime): a dashed line between two
+    * neighbouring points of different regimes, each run of points labelled with its regime */
+   bson_string_t *regimes;
    size_t n_speedup;              /* speedup series: one per candidate */
    size_t n_amplification;        /* read amplification series: one per layout */
    double xmin, xmax, ymin, ymax; /* the ratios and factors drawn (ymin > ymax: none) */

@@ -29,11 +29,13 @@ typedef struct {
 } report_opts_t;
 
 static const char usage_text[] =
-   "Usage: layout-report RUN.json [--baseline OTHER.json] [-o REPORT.md] [--charts svg|none] [--title T]\n"
+   "Usage: layout-report RUN.json [--baseline OTHER.json] [-o|--out REPORT.md] [--charts svg|none] [--title "
+   "T]\n"
    "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
    "                     [--reference PUBLISHED.json]\n"
    "\n"
-   "Render the results file of `scancmp --out RUN.json` as a Markdown report for a design review: a\n"
+   "Render the results file of `scancmp --out RUN.json` (or scancmp's --json summary, which holds the\n"
+   "same results) as a Markdown report for a design review: a\n"
    "verdict computed from the figures, the comparison table (median over runs with min-max; a column per\n"
    "layout, ratios against the reference layout, for two to eight layouts), the\n"
    "environment, the dataset, the cold procedure as executed, per-run figures, the device ceiling, and\n"
@@ -43,7 +45,8 @@ static const char usage_text[] =
    "both against the cache ratio.\n"
    "\n"
    "Options:\n"
-   "  -o, --output FILE    write the report to FILE (default: standard output, without charts)\n"
+   "  -o, --out FILE       write the report to FILE (default: standard output, without charts);\n"
+   "                       --output is the same option\n"
    "  --baseline FILE      add a table of changes from another experiment's results (e.g. snappy vs\n"
    "                       zlib, before vs after a change); two sweeps match points by cache size\n"
    "  --reference FILE     add a section \"Beside <the reference>\": a published experiment's figures\n"
@@ -65,6 +68,9 @@ static const char usage_text[] =
    "  -v, --verbose        more detail on stderr\n"
    "  -h, --help           this help\n"
    "  --version            print the version\n"
+   "layout-report opens no store: the other tools' --uri, --db, --cache-size and --progress are refused.\n"
+   "The layouts it compares are scancmp's: --detail (fold-details' --src, billgen's --dst) and --folded\n"
+   "(fold-details' --dst), or the names of its --layout options.\n"
    "\n"
    "Examples:\n"
    "  layout-report out/run.json -o out/report.md\n"
@@ -91,7 +97,8 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--baseline", 0, &o->baseline),
       LAB_CLI_OPT_STRING ("--reference", 0, &o->reference),
-      LAB_CLI_OPT_STRING ("--output", 'o', &o->output),
+      LAB_CLI_OPT_STRING ("--out", 'o', &o->output),
+      LAB_CLI_OPT_ALIAS ("--output", 0, "--out"),
       LAB_CLI_OPT_STRING ("--title", 0, &o->title),
       LAB_CLI_OPT_ENUM ("--charts", 0, &o->charts, charts_names),
       LAB_CLI_OPT_STRING ("--production-cache-ratio", 0, &o->prod_ratio),
@@ -99,7 +106,12 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       LAB_CLI_OPT_STRING ("--production-data", 0, &o->prod_data),
       LAB_CLI_OPT_END,
    };
-   lab_cli_spec_t spec = { .opts = opts, .common = &o->common, .positionals = &pos };
+   lab_cli_spec_t spec = { .opts = opts,
+                           .common = &o->common,
+                           .positionals = &pos,
+                           .common_refused = LAB_CLI_COMMON_STORE | LAB_CLI_COMMON_PROGRESS,
+                           .refused_why = "layout-report opens no store, it reads only the results file it "
+                                          "is given" };
    bool ok = false;
 
    memset (o, 0, sizeof *o);
@@ -153,6 +165,12 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
          ok = false;
          goto done;
       }
+   }
+   /* before reading or rendering anything: every output can be written */
+   if (!lab_cli_output_check (o->output, "-o", error) ||
+       !lab_cli_output_check (o->common.json_path, "--json", error)) {
+      ok = false;
+      goto done;
    }
 done:
    lab_cli_list_free (&pos);
@@ -279,6 +297,9 @@ main (int argc, char **argv)
 
    if (!lab_cmp_results_load_file (o.input, &run, &error)) {
       goto fail;
+   }
+   if (run.from_summary) {
+      lab_log_info ("%s is scancmp's --json summary: rendering the results it holds", o.input);
    }
    if (o.baseline && !lab_cmp_results_load_file (o.baseline, &base, &error)) {
       lab_error_prefix (&error, "--baseline");

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "compare/cmp.h"
 
@@ -53,12 +54,19 @@ app_fmt (bson_string_t *o, lab_unit_t unit, double v)
    bson_free (s);
 }
 
-/* app_name_version -- "name version", either part left out when absent, "n/a" when both are. */
+/* app_name_version -- "name version", either part left out when absent, "n/a" when both are; a version
+ * that repeats the name and carries a build date (WiredTiger's own string, which older results files
+ * hold: "WiredTiger 3.2.1: (August 27, 2019)") is shown as its number. */
 static void
-app_name_version (bson_string_t *o, const bson_t *doc, const char *name_path, const char *version_path)
+app_name_version (bson_string_t *o, const char *n, const char *v)
 {
-   const char *n = lab_results_get_string (doc, name_path), *v = lab_results_get_string (doc, version_path);
+   char *tidy = NULL;
 
+   if (n && v && strncasecmp (v, n, strlen (n)) == 0 && v[strlen (n)] == ' ') {
+      const char *num = v + strlen (n) + 1;
+      tidy = bson_strndup (num, strcspn (num, ":"));
+      v = tidy;
+   }
    if (!n && !v) {
       bson_string_append (o, "n/a");
       return;
@@ -72,6 +80,23 @@ app_name_version (bson_string_t *o, const bson_t *doc, const char *name_path, co
    if (v) {
       app_esc (o, v);
    }
+   bson_free (tidy);
+}
+
+/* app_backend -- "wiredtiger 3.2.1", "mongodb 7.0.4". */
+static void
+app_backend (bson_string_t *o, const bson_t *doc)
+{
+   app_name_version (o, lab_results_get_string (doc, "backend.name"),
+                     lab_results_get_string (doc, "backend.version"));
+}
+
+/* app_tool -- "scancmp 0.1.0": the tool that wrote the file, its version under any schema's name. */
+static void
+app_tool (bson_string_t *o, const bson_t *doc)
+{
+   app_name_version (o, lab_results_get_string (doc, "tool"),
+                     lab_results_header (doc, LAB_RESULTS_KEY_VERSION));
 }
 
 /* app_num -- append the number at `path` of doc in unit, or "n/a". */
@@ -303,6 +328,19 @@ gather_cold (const lab_cmp_results_t *r)
    return c;
 }
 
+/* app_all_runs -- "All 6 runs", "Both runs", "The one run" (lowercase within a sentence: `start` false). */
+static void
+app_all_runs (bson_string_t *o, int n, bool start)
+{
+   if (n == 1) {
+      bson_string_append (o, start ? "The one run" : "the one run");
+   } else if (n == 2) {
+      bson_string_append (o, start ? "Both runs" : "both runs");
+   } else {
+      bson_string_append_printf (o, "%s %d runs", start ? "All" : "all", n);
+   }
+}
+
 /* ---- the cache sweep --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -485,6 +523,22 @@ app_disk_amp (bson_string_t *o, const lab_sweep_point_t *p)
    }
 }
 
+/* app_cache_over_note -- why an engine cache can be used beyond its configured size (peak `pct` > 100%):
+ * WiredTiger's cache size is the level its eviction works to keep memory under, not a hard cap; pages
+ * being read in and the pages the workers' cursors hold cannot be evicted meanwhile, so a cache smaller
+ * than the pages a load holds at once runs over it (docs/mongodb-compat.md, "engine cache over 100%"). */
+static void
+app_cache_over_note (bson_string_t *o, double pct)
+{
+   bson_string_append_printf (o,
+                              "An engine cache used at %.0f%% of its maximum is not a measuring error: "
+                              "WiredTiger's cache size is the level its eviction works to keep memory "
+                              "under, not a hard cap, and the pages being read in and those the workers' "
+                              "cursors hold cannot be evicted meanwhile, so a cache this small runs over "
+                              "it.",
+                              pct);
+}
+
 /* app_point -- "256 MiB, ratio 0.41". */
 static void
 app_point (bson_string_t *o, const lab_sweep_point_t *p)
@@ -654,12 +708,14 @@ render_curve_line (bson_string_t *o, const sweep_t *s)
 /* render_best_line -- with more than two layouts, the verdict's line naming the fastest layout at each
  * point (and its regime), ties by the one rule of lab_results_nrow. */
 static void
-render_best_line (bson_string_t *o, const sweep_t *s)
+render_best_line (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
 {
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
    size_t i;
 
-   bson_string_append (o, "- **Fastest layout at each cache size** (load time; within 2% is a tie): ");
+   bson_string_append (o,
+                       "- **Fastest layout at each cache size** (load time; ties as *same* is defined under "
+                       "the comparison table): ");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       lab_results_nrow_t row;
@@ -668,7 +724,7 @@ render_best_line (bson_string_t *o, const sweep_t *s)
       bson_string_append (o, i ? "; " : "");
       app_point (o, p);
       bson_string_append_printf (o, " (%s): ", lab_results_point_regime (p));
-      if (lab_results_nrow (&p->doc, &s->ls, el, &row) && row.winner != LAB_WIN_NONE) {
+      if (lab_results_nrow_at (&r->doc, &p->doc, &s->ls, el, &row) && row.winner != LAB_WIN_NONE) {
          lab_results_nrow_cells (&row, &s->ls, false, &cells);
          bson_string_append (o, "**");
          app_esc (o, row.winner == LAB_WIN_TIE && row.ntied == row.n ? "all the same" : cells.better);
@@ -679,6 +735,61 @@ render_best_line (bson_string_t *o, const sweep_t *s)
       }
    }
    bson_string_append (o, ".\n");
+}
+
+/* render_noise_points -- the verdict's line on the points whose load times the runs cannot tell apart
+ * (the one rule of core/results.h: a tie of every layout or of the fastest ones): their speedups are
+ * ratios of noise, not measured differences. Nothing when every point names a winner. */
+static void
+render_noise_points (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   lab_results_noise_t noise = lab_results_noise_of (&r->doc, el);
+   bson_string_t *pts = bson_string_new (NULL);
+   size_t i, n = 0, nmin = SIZE_MAX;
+
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      lab_results_nrow_t row;
+      /* only a tie that takes in the reference makes its speedups noise */
+      if (!lab_results_nrow_at (&r->doc, &p->doc, &s->ls, el, &row) || row.winner != LAB_WIN_TIE ||
+          !row.tied[row.reference]) {
+         continue;
+      }
+      for (size_t l = 0; l < row.n; l++) {
+         nmin = (size_t)row.stat[l].n < nmin ? (size_t)row.stat[l].n : nmin;
+      }
+      bson_string_append (pts, n++ ? "; " : "");
+      app_point (pts, p);
+      bson_string_append (pts, ": ");
+      for (size_t l = 0, k = 0; l < row.n; l++) {
+         if (row.tied[l]) {
+            bson_string_append (pts, k++ ? ", " : "");
+            app_stat (pts, LAB_UNIT_SECONDS, &row.stat[l]);
+            bson_string_append (pts, " ");
+            app_esc (pts, s->ls.l[l].name);
+         }
+      }
+   }
+   if (n > 0) {
+      bson_string_append_printf (o,
+                                 "- **No load-time winner at %s**: ", n == 1 ? "one point" : "some points");
+      bson_string_append (o, pts->str);
+      bson_string_append (o, nmin < 2 ? ". With one run a difference under "
+                                      : ". A difference within the runs' "
+                                        "ranges, or under ");
+      bson_string_append_printf (o, "%.0f%%", (nmin < 2 ? LAB_RESULTS_TIE_ONE_RUN : LAB_RESULTS_TIE) * 100);
+      if (nmin < 2 && noise.time_floor > 0) {
+         bson_string_append_printf (o, " or %d sampling intervals (", LAB_RESULTS_FLOOR_INTERVALS);
+         app_fmt (o, LAB_UNIT_SECONDS, noise.time_floor);
+         bson_string_append (o, ")");
+      }
+      bson_string_append (o, nmin < 2
+                                ? " is within noise: the speedup there is not a measured difference "
+                                  "(`--runs 3` measures the spread).\n"
+                                : " is within noise: the speedup there is not a measured difference.\n");
+   }
+   bson_string_free (pts, true);
 }
 
 /* render_sweep_verdict -- the verdict of a sweep file: each candidate's speedup curve first (its range and
@@ -746,8 +857,9 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
       render_curve_line (o, &sc);
    }
    if (s->nl > 2) {
-      render_best_line (o, s);
+      render_best_line (o, r, s);
    }
+   render_noise_points (o, r, s);
 
    /* 2: what the cache reread */
    app_sw (o, s, "- ");
@@ -826,8 +938,8 @@ render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, const sweep_
               "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
               "served part of the data");
    } else if (cf.drop_known == cf.runs && cf.dropped == cf.runs) {
-      bson_string_append_printf (o, "All %d runs of the %zu points started with caches dropped", cf.runs,
-                                 s->n);
+      app_all_runs (o, cf.runs, true);
+      bson_string_append_printf (o, " of the %zu points started with caches dropped", s->n);
       if (cf.resident_known) {
          bson_string_append_printf (o, " (at most %.1f%% of the data files resident)", cf.resident_max_pct);
       }
@@ -948,21 +1060,14 @@ app_align (bson_string_t *o, const char *first, size_t k)
    bson_string_append (o, "\n");
 }
 
-/* render_sweep -- the sweep tables: load time and each candidate's speedup, reads and read amplification,
- * memory, and locality when measured, one row per point and a column per layout (the production point
- * marked in the first), then how to read them. */
+/* render_sweep_load -- the load-time table: per point its cache, ratio, measured regime, every layout's load
+ * time and each candidate's speedup (the production point marked where its ratio falls). */
 static void
-render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
-              const lab_cmp_production_t *prod)
+render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+                   const lab_cmp_production_t *prod)
 {
-   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
-   const lab_metric_t *m_rb = lab_results_metric_find ("read_bytes");
-   const lab_metric_t *m_cp = lab_results_metric_find ("cache_peak_bytes");
-   const lab_metric_t *m_cpp = lab_results_metric_find ("cache_peak_pct");
-   const lab_metric_t *m_rss = lab_results_metric_find ("server_rss_peak_bytes");
    size_t i, l, nl = s->nl;
-   bool prod_done = !prod, any_locality = false, any_buffered = false;
-   double disk;
+   bool prod_done = !prod;
 
    app_sw (o, s, "## Cache sweep\n\n### Load time\n\n");
    bson_string_append_printf (o, "| engine cache | cache ÷ %s on disk | regime | ", s->names[0]);
@@ -1002,14 +1107,46 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    if (!prod_done) {
       app_production_row (o, r, s, prod);
    }
+}
 
+/* render_sweep_reads -- the reads table: disk read requests, disk bytes read, the engine's bytes read from
+ * disk and the read amplification per point and layout. When the file records --direct-io and the
+ * engine's bytes read from disk match the device's at every point, they count the same reads: that group
+ * is left out and a note says so. Returns whether any point was read without --direct-io. */
+static bool
+render_sweep_reads (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
+{
+   const lab_metric_t *m_rr = lab_results_metric_find ("read_requests");
+   const lab_metric_t *m_rb = lab_results_metric_find ("read_bytes");
+   size_t i, l, nl = s->nl;
+   bool any_buffered = false, direct = false, engine_col;
+
+   for (i = 0; i < s->n; i++) {
+      any_buffered = any_buffered || s->p[i].buffered_io;
+   }
+   /* one column when the file records --direct-io and the two counts agree (within LAB_RESULTS_TIE) at every
+    * point: then they count the same reads */
+   engine_col = !(lab_results_get_bool (&r->doc, "config.direct_io", &direct) && direct);
+   for (i = 0; !engine_col && i < s->n; i++) {
+      for (l = 0; l < nl; l++) {
+         lab_stat_t dev = lab_results_metric_stat (&s->p[i].doc, s->names[l], m_rb);
+         lab_stat_t eng = lab_results_metric_stat (&s->p[i].doc, s->names[l], &lab_results_block_read_bytes);
+         if (dev.present != eng.present ||
+             (dev.present &&
+              fabs (dev.median - eng.median) > LAB_RESULTS_TIE * fmax (dev.median, eng.median))) {
+            engine_col = true;
+         }
+      }
+   }
    bson_string_append (o, "\n### Reads\n\n| engine cache");
    app_group_header (o, s, "disk read requests");
    app_group_header (o, s, "disk bytes read");
-   app_group_header (o, s, "engine read from disk");
+   if (engine_col) {
+      app_group_header (o, s, "engine read from disk");
+   }
    app_group_header (o, s, "read amplification");
    bson_string_append (o, " |\n");
-   app_align (o, "|--:|", 4 * nl);
+   app_align (o, "|--:|", (engine_col ? 4 : 3) * nl);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       bson_string_append (o, "| ");
@@ -1022,7 +1159,7 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
          bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], m_rb, false);
       }
-      for (l = 0; l < nl; l++) {
+      for (l = 0; engine_col && l < nl; l++) {
          bson_string_append (o, " | ");
          app_point_stat (o, p, s->names[l], &lab_results_block_read_bytes, false);
       }
@@ -1038,11 +1175,28 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
             app_factor (o, p->disk_read_amplification[l]);
             bson_string_append (o, ")");
          }
-         any_locality = any_locality || p->locality[l].present;
       }
       bson_string_append (o, " |\n");
-      any_buffered = any_buffered || p->buffered_io;
    }
+   if (!engine_col) {
+      app_sw (o, s,
+              "\nWith `--direct-io` every engine cache miss is a read of the device: the engine's bytes read "
+              "from disk (the numerator of the read amplification) matched the device's bytes read within 2% "
+              "at every point, so the table shows them once, as *disk bytes read*.\n");
+   }
+   return any_buffered;
+}
+
+/* render_sweep_memory -- engine cache used (and its share of the maximum) and server memory per point and
+ * layout; a share over 100% explained under the table. */
+static void
+render_sweep_memory (bson_string_t *o, const sweep_t *s)
+{
+   const lab_metric_t *m_cp = lab_results_metric_find ("cache_peak_bytes");
+   const lab_metric_t *m_cpp = lab_results_metric_find ("cache_peak_pct");
+   const lab_metric_t *m_rss = lab_results_metric_find ("server_rss_peak_bytes");
+   size_t i, l, nl = s->nl;
+   double over = 0;
 
    bson_string_append (o, "\n### Memory\n\n| engine cache");
    app_group_header (o, s, "engine cache used (peak)");
@@ -1059,6 +1213,7 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
          app_point_stat (o, p, s->names[l], m_cp, false);
          if (pct.present) {
             bson_string_append_printf (o, " (%.0f%%)", pct.median);
+            over = fmax (over, pct.median);
          }
       }
       for (l = 0; l < nl; l++) {
@@ -1067,51 +1222,113 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
       }
       bson_string_append (o, " |\n");
    }
+   if (over >= 100.5) {
+      bson_string_append (o, "\n");
+      app_cache_over_note (o, over);
+      bson_string_append (o, "\n");
+   }
+}
 
-   if (any_locality) {
-      bson_string_append (o, "\n### Locality\n\n| engine cache | data pages per master: ");
-      for (l = 0; l < nl; l++) {
-         bson_string_append_printf (o, "%s mean | %s p95 | ", s->names[l], s->names[l]);
-      }
-      bson_string_append (o, "masters sampled (");
-      for (l = 0; l < nl; l++) {
-         bson_string_append_printf (o, "%s%s", l ? " / " : "", s->names[l]);
-      }
-      bson_string_append (o, ") |\n");
-      app_align (o, "|--:|", 2 * nl + 1);
-      for (i = 0; i < s->n; i++) {
-         const lab_sweep_point_t *p = &s->p[i];
-         bson_string_append (o, "| ");
-         app_binary (o, p->cache_size_bytes);
-         for (l = 0; l < nl; l++) {
-            const lab_locality_t *loc = &p->locality[l];
-            bson_string_append (o, " | ");
-            if (loc->present) {
-               app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
-            } else {
-               bson_string_append (o, "n/a");
-            }
-            bson_string_append (o, " | ");
-            if (loc->present && loc->pages_per_master_p95 >= 0) {
-               app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
-            } else {
-               bson_string_append (o, "n/a");
-            }
+/* locality_same -- whether every point measured the same locality for every layout: it depends on where
+ * the rows lie in the collection, not on the cache, so a sweep repeats one figure. */
+static bool
+locality_same (const sweep_t *s)
+{
+   size_t i, l;
+
+   for (i = 1; i < s->n; i++) {
+      for (l = 0; l < s->nl; l++) {
+         const lab_locality_t *a = &s->p[0].locality[l], *b = &s->p[i].locality[l];
+         if (a->present != b->present ||
+             (a->present && (a->pages_per_master_mean != b->pages_per_master_mean ||
+                             a->pages_per_master_p95 != b->pages_per_master_p95 ||
+                             a->masters_sampled != b->masters_sampled))) {
+            return false;
          }
-         bson_string_append (o, " | ");
-         for (l = 0; l < nl; l++) {
-            if (l) {
-               bson_string_append (o, " / ");
-            }
-            if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
-               app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
-            } else {
-               bson_string_append (o, "n/a");
-            }
-         }
-         bson_string_append (o, " |\n");
       }
    }
+   return true;
+}
+
+/* render_sweep_locality -- data pages per master per layout: one row when every point measured the same
+ * (the usual case), else a row per point. Nothing when no point measured it; returns whether one did. */
+static bool
+render_sweep_locality (bson_string_t *o, const sweep_t *s)
+{
+   size_t i, l, nl = s->nl, rows;
+   bool any = false, once;
+
+   for (i = 0; i < s->n; i++) {
+      for (l = 0; l < nl; l++) {
+         any = any || s->p[i].locality[l].present;
+      }
+   }
+   if (!any) {
+      return false;
+   }
+   once = locality_same (s);
+   rows = once ? 1 : s->n;
+   bson_string_append_printf (
+      o, "\n### Locality\n\n| %s | data pages per master: ", once ? "measured at" : "engine cache");
+   for (l = 0; l < nl; l++) {
+      bson_string_append_printf (o, "%s mean | %s p95 | ", s->names[l], s->names[l]);
+   }
+   bson_string_append (o, "masters sampled (");
+   for (l = 0; l < nl; l++) {
+      bson_string_append_printf (o, "%s%s", l ? " / " : "", s->names[l]);
+   }
+   bson_string_append (o, ") |\n");
+   app_align (o, once ? "|---|" : "|--:|", 2 * nl + 1);
+   for (i = 0; i < rows; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      bson_string_append (o, "| ");
+      if (once) {
+         bson_string_append_printf (o, "every cache size (%zu)", s->n);
+      } else {
+         app_binary (o, p->cache_size_bytes);
+      }
+      for (l = 0; l < nl; l++) {
+         const lab_locality_t *loc = &p->locality[l];
+         bson_string_append (o, " | ");
+         if (loc->present) {
+            app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_mean);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+         bson_string_append (o, " | ");
+         if (loc->present && loc->pages_per_master_p95 >= 0) {
+            app_fmt (o, LAB_UNIT_COUNT, loc->pages_per_master_p95);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
+      bson_string_append (o, " | ");
+      for (l = 0; l < nl; l++) {
+         bson_string_append (o, l ? " / " : "");
+         if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
+            app_fmt (o, LAB_UNIT_COUNT, p->locality[l].masters_sampled);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
+      bson_string_append (o, " |\n");
+   }
+   return true;
+}
+
+/* render_sweep -- the sweep tables (load time and speedups, reads and read amplification, memory, locality
+ * when measured), then how to read them. */
+static void
+render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
+              const lab_cmp_production_t *prod)
+{
+   bool any_buffered, any_locality;
+   double disk;
+
+   render_sweep_load (o, r, s, prod);
+   any_buffered = render_sweep_reads (o, r, s);
+   render_sweep_memory (o, s);
+   any_locality = render_sweep_locality (o, s);
 
    app_sw (o, s,
            "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
@@ -1127,8 +1344,8 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
            "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
            "can still reread. ");
    app_sw (o, s,
-           nl > 2 ? "Each candidate's speedup is the detail median load time ÷ its own. "
-                  : "The speedup is the detail median load time ÷ the folded one. ");
+           s->nl > 2 ? "Each candidate's speedup is the detail median load time ÷ its own. "
+                     : "The speedup is the detail median load time ÷ the folded one. ");
    app_sw (o, s,
            "Read amplification is what the engine "
            "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
@@ -1146,7 +1363,7 @@ render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s,
    if (any_locality) {
       app_sw (o, s,
               "Locality counts the distinct data pages one master's rows occupy, over a "
-              "sample of masters. ");
+              "sample of masters: where the rows lie, which no cache size changes. ");
    }
    app_sw (o, s,
            "Load times are medians with the min–max range of the runs; other figures are "
@@ -1375,9 +1592,9 @@ render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, const sweep
       bson_string_append_printf (o, "- %s: ", what[l]);
       app_esc (o, both[l]->name);
       bson_string_append (o, " — ");
-      app_name_version (o, &both[l]->doc, "backend.name", "backend.version");
+      app_backend (o, &both[l]->doc);
       bson_string_append_printf (o, ", %zu points, started ", l == 0 ? bs.n : s->n);
-      app_esc (o, lab_results_get_string (&both[l]->doc, "started_at"));
+      app_esc (o, lab_results_header (&both[l]->doc, LAB_RESULTS_KEY_STARTED));
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n");
@@ -1437,16 +1654,19 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
    bool has_ratio = lab_results_cache_ratio (&r->doc, &ratio);
    lab_results_layouts_t ls;
    lab_sweep_point_t top;
+   const char *regime;
    bool memory;
 
    lab_results_layouts (&r->doc, &ls);
    lab_results_top_point (&r->doc, &top);
-   /* the ratio names the regime, unless the reads were buffered and the page cache held what the
-    * engine cache reread (a measured fact the ratio cannot tell) */
-   memory = strcmp (lab_results_point_regime (&top), LAB_RESULTS_REGIME_MEMORY) == 0;
+   /* the regime of a measured point is what its reads were (lab_results_point_regime: the detail layout's
+    * read amplification), never the ratio alone: a cache 1.57x the data on disk can reread each page
+    * dozens of times, since the cache holds pages uncompressed */
+   regime = lab_results_point_regime (&top);
+   memory = strcmp (regime, LAB_RESULTS_REGIME_MEMORY) == 0;
    if (has_ratio) {
       bson_string_append (o, "- Measured in the **");
-      bson_string_append (o, memory ? LAB_RESULTS_REGIME_MEMORY : lab_results_regime (ratio));
+      bson_string_append (o, regime);
       bson_string_append (o, "** regime: ");
       if (lab_results_cache_bytes (&r->doc, &cache)) {
          bson_string_append (o, "an engine cache of ");
@@ -1456,7 +1676,7 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          bson_string_append (o, "the engine cache is ");
       }
       app_ratio (o, ratio);
-      bson_string_append (o, " of the ");
+      bson_string_append (o, "x the ");
       app_esc (o, ls.l[ls.reference].name);
       bson_string_append (o, " layout's size on disk");
       if (lab_results_on_disk_bytes (&r->doc, ls.l[ls.reference].name, &disk)) {
@@ -1469,9 +1689,24 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          lab_cmp_app_engine_disk (o, &top, ls.l[ls.reference].name);
          bson_string_append (o, " (reads without `--direct-io` go through the OS page cache: the engine's "
                                 "rereads cost copies and decompression, not disk reads). ");
+      } else if (top.has_amplification[0]) {
+         bson_string_append (o, "; the engine read it ");
+         app_factor (o, top.read_amplification[0]);
+         bson_string_append (o, top.buffered_io ? " its on-disk size" : " its on-disk size from disk");
+         if (strcmp (regime, LAB_RESULTS_REGIME_FITS) == 0) {
+            bson_string_append (o, ", so each page was read about once. ");
+         } else if (ratio >= 1.0) {
+            bson_string_append (o, ": the cache evicted and reread pages although it is larger than the data "
+                                   "on disk (it holds pages uncompressed). ");
+         } else {
+            bson_string_append (o, ": the cache evicted and reread pages. ");
+         }
       } else {
-         bson_string_append (o, ratio >= 1.0 ? ", so each page is read once. "
-                                             : ", so the cache evicts and rereads pages. ");
+         /* no engine read figures: the ratio is all there is, and says so */
+         bson_string_append (o, ratio >= 1.0 ? ", so each page should be read once (the ratio says so; no "
+                                               "engine read figures confirm it). "
+                                             : ", so the cache evicts and rereads pages (the ratio says so; "
+                                               "no engine read figures confirm it). ");
       }
       bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve "
                              "(`scancmp --cache-ratios` measures it).\n");
@@ -1505,19 +1740,19 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const cold_facts_t *
                              "served part of the data");
    } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
               c.resident_max_pct <= 1.0) {
-      bson_string_append_printf (o,
-                                 "All %d runs started cold (caches dropped, at most %.1f%% of the data "
-                                 "files resident)",
-                                 c.runs, c.resident_max_pct);
+      app_all_runs (o, c.runs, true);
+      bson_string_append_printf (
+         o, " started cold (caches dropped, at most %.1f%% of the data files resident)", c.resident_max_pct);
    } else if (c.dropped == c.runs && c.drop_known == c.runs) {
       if (c.resident_known) {
-         bson_string_append_printf (o,
-                                    "Caches were dropped before all %d runs, yet up to %.1f%% of the "
-                                    "data files were resident before one",
-                                    c.runs, c.resident_max_pct);
+         bson_string_append (o, "Caches were dropped before ");
+         app_all_runs (o, c.runs, false);
+         bson_string_append_printf (o, ", yet up to %.1f%% of the data files were resident before one",
+                                    c.resident_max_pct);
       } else {
-         bson_string_append_printf (o, "Caches were dropped before all %d runs (residency not measured)",
-                                    c.runs);
+         bson_string_append (o, "Caches were dropped before ");
+         app_all_runs (o, c.runs, false);
+         bson_string_append (o, " (residency not measured)");
       }
    } else {
       bson_string_append_printf (o, "**Caution**: caches were dropped before %d of %d runs", c.dropped,
@@ -1533,6 +1768,37 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const cold_facts_t *
                                     c.server_restarted);
       }
       bson_string_append (o, ": some runs were partly warm");
+   }
+}
+
+/* app_tie_why -- why two load times are "same" by the rule of core/results.h, for the verdict: "the
+ * load-time ranges of the runs overlap ...", "with one run a difference of 0.001 s is under 2 sampling
+ * intervals (0.2 s), within noise; `--runs 3` measures the spread". */
+static void
+app_tie_why (bson_string_t *o, lab_tie_t tie, const lab_results_noise_t *noise, const lab_stat_t *a,
+             const lab_stat_t *b)
+{
+   switch (tie) {
+   case LAB_TIE_SPREAD:
+      bson_string_append (o, "the load-time ranges of the runs overlap, so the difference is within "
+                             "run-to-run noise");
+      return;
+   case LAB_TIE_ONE_RUN:
+      bson_string_append_printf (o,
+                                 "with one run a difference under %.0f%% is within noise; `--runs 3` "
+                                 "measures the spread",
+                                 LAB_RESULTS_TIE_ONE_RUN * 100);
+      return;
+   case LAB_TIE_INTERVALS:
+      bson_string_append (o, "with one run a difference of ");
+      app_fmt (o, LAB_UNIT_SECONDS, fabs (a->median - b->median));
+      bson_string_append_printf (o, " is under %d sampling intervals (", LAB_RESULTS_FLOOR_INTERVALS);
+      app_fmt (o, LAB_UNIT_SECONDS, noise->time_floor);
+      bson_string_append (o, "), within noise; `--runs 3` measures the spread");
+      return;
+   default:
+      bson_string_append (o, "within 2%");
+      return;
    }
 }
 
@@ -1553,21 +1819,26 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    cold_facts_t c = gather_cold (r);
    double factor;
    lab_winner_t w;
+   lab_tie_t tie;
+   lab_results_noise_t noise;
    lab_cmp_match_t match;
 
    bson_string_append (o, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    render_match_verdict (o, r, &match);
 
-   /* 1: load time */
-   w = lab_results_winner (m_el->better, &ed, &ef, &factor);
+   /* 1: load time, by the one rule of core/results.h */
+   noise = lab_results_noise_of (&r->doc, m_el);
+   w = lab_results_winner (m_el->better, &ed, &ef, &noise, &factor, &tie);
    bson_string_append (o, "- ");
    if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
       app_factor (o, factor);
       bson_string_append (o, w == LAB_WIN_FOLDED ? " faster**: " : " slower**: ");
+   } else if (w == LAB_WIN_TIE && tie == LAB_TIE_CLOSE) {
+      bson_string_append (o, "**Both layouts load in about the same time** (within 2%): ");
    } else if (w == LAB_WIN_TIE) {
-      bson_string_append (o, "**Both layouts load in about the same time**: ");
+      bson_string_append (o, "**No winner on load time**: ");
    } else {
       bson_string_append (o, "**Load time could not be compared**: ");
    }
@@ -1575,11 +1846,16 @@ render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_prod
    bson_string_append (o, " folded vs ");
    app_stat (o, LAB_UNIT_SECONDS, &ed);
    if (nd == nf) {
-      bson_string_append_printf (o, " one document per row (median of %d run%s each).\n", nd,
-                                 nd == 1 ? "" : "s");
+      bson_string_append_printf (o, " one document per row (%s%d run%s each)", nd == 1 ? "" : "median of ",
+                                 nd, nd == 1 ? "" : "s");
    } else {
-      bson_string_append_printf (o, " one document per row (median of %d and %d runs).\n", nf, nd);
+      bson_string_append_printf (o, " one document per row (median of %d and %d runs)", nf, nd);
    }
+   if (w == LAB_WIN_TIE && tie != LAB_TIE_CLOSE) {
+      bson_string_append (o, ": ");
+      app_tie_why (o, tie, &noise, &ed, &ef);
+   }
+   bson_string_append (o, ".\n");
    render_regime_line (o, r, prod);
 
    /* 2: disk read requests and their size */
@@ -1683,7 +1959,11 @@ render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       }
       bson_string_append (o, "**: ");
    } else if (el.winner == LAB_WIN_TIE && el.ntied == ls->n) {
-      bson_string_append_printf (o, "**All %zu layouts load in about the same time**: ", ls->n);
+      bson_string_append_printf (o,
+                                 el.tie == LAB_TIE_CLOSE ? "**All %zu layouts load in about the same time**: "
+                                                         : "**No winner on load time among the %zu layouts** "
+                                                           "(no difference the runs can tell): ",
+                                 ls->n);
    } else if (el.winner == LAB_WIN_TIE) {
       bson_string_append (o, "**");
       for (i = 0, n1 = 0; i < ls->n; i++) {
@@ -1692,7 +1972,10 @@ render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
             app_esc (o, ls->l[i].name);
          }
       }
-      bson_string_append (o, " load fastest, within 2% of each other**: ");
+      bson_string_append (o, el.tie == LAB_TIE_CLOSE
+                                ? " load fastest, within 2% of each other**: "
+                                : " load fastest, no difference the runs can tell between "
+                                  "them**: ");
    } else {
       bson_string_append (o, "**Load time could not be compared**: ");
    }
@@ -1862,8 +2145,10 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
    size_t n, i;
    bson_string_t *missing = bson_string_new (NULL);
    int counts[LAB_RESULTS_MAX_LAYOUTS], nd, nf;
-   bool same;
+   bool same, zero_ref = false;
    lab_cmp_match_t match;
+   double cache_over = 0;
+   char *rule;
 
    lab_results_layouts (&r->doc, &ls);
    same = run_counts (r, &ls, counts, &nd);
@@ -1894,6 +2179,10 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
          continue;
       }
       table_row (o, &ls, &row);
+      zero_ref = zero_ref || row.zero_ref;
+      for (size_t l = 0; strcmp (m[i].name, "cache_peak_pct") == 0 && l < ls.n; l++) {
+         cache_over = row.stat[l].present ? fmax (cache_over, row.stat[l].median) : cache_over;
+      }
    }
    bson_string_append (o, "\n");
    lab_cmp_match_of (r, &match);
@@ -1915,26 +2204,41 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
       }
       bson_string_append (o, " runs, with the min–max range in parentheses when runs differ. ");
    }
+   rule = lab_results_same_rule (&r->doc);
    if (classic_pair (&ls)) {
-      bson_string_append (o, "The ratio is folded ÷ detail. *better* names the layout with the better median "
-                             "and by what factor (less time, fewer and larger read requests, less memory); "
-                             "descriptive rows have none (rates per second among them: the totals decide), "
-                             "and *same* means within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+      bson_string_append_printf (
+         o,
+         "The ratio is folded ÷ detail. *better* names the layout with the better "
+         "median and by what factor (less time, fewer and larger read requests, less "
+         "memory); descriptive rows have none (rates per second among them: the totals "
+         "decide), and *same* means %s.",
+         rule);
    } else {
       bson_string_append (o, "Each ratio is that layout ÷ ");
       app_esc (o, ls.l[ls.reference].name);
-      bson_string_append (o, " (the reference). *better* names the layout with the best median and by what "
-                             "factor it beats the runner-up (less time, fewer and larger read requests, "
-                             "less memory), or the layouts within 2% of the best joined by =; descriptive "
-                             "rows have none (rates per second among them: the totals decide), and *same* "
-                             "means every layout is within 2%. Sizes are SI (1 MB = 10^6 bytes).");
+      bson_string_append_printf (o,
+                                 " (the reference). *better* names the layout with the best median and by "
+                                 "what factor it beats the runner-up (less time, fewer and larger read "
+                                 "requests, less memory), or the layouts the same as the best joined by =; "
+                                 "descriptive rows have none (rates per second among them: the totals "
+                                 "decide), and *same* (every layout) means %s.",
+                                 rule);
    }
+   bson_free (rule);
+   if (zero_ref) {
+      bson_string_append (o, " A ratio to a reference figure shown as zero is left out (–).");
+   }
+   bson_string_append (o, " Sizes are SI (1 MB = 10^6 bytes).");
    if (s && s->ref < s->n) {
       bson_string_append (o, " In this sweep the table shows its reference point, ");
       app_point (o, &s->p[s->ref]);
       bson_string_append (o, "; the Cache sweep section above has every point.");
    }
    bson_string_append (o, "\n\n");
+   if (cache_over >= 100.5) {
+      app_cache_over_note (o, cache_over);
+      bson_string_append (o, "\n\n");
+   }
    render_cpu_bound (o, r, &ls);
    if (missing->len) {
       bson_string_append (o, ls.n == 2 ? "Not measured in this experiment (n/a for both layouts): "
@@ -1951,7 +2255,7 @@ render_table (bson_string_t *o, const lab_cmp_results_t *r, const sweep_t *s)
 static void
 render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, const sweep_t *s)
 {
-   size_t i, n_sweep = 0;
+   size_t i, n_sweep = 0, n_totals = 0, n_latency = 0;
 
    bson_string_append (o, "## Charts\n\n");
    if (!opts || opts->n_charts == 0) {
@@ -1967,17 +2271,30 @@ render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, const sweep_
       }
    }
    if (n_sweep > 0) {
-      bson_string_append (o, "The sweep chart has every point (log scales; the dashed line at ratio 1 "
-                             "separates the two regimes)");
+      bson_string_append (o,
+                          "The sweep chart has every point (log scales; a dashed line separates "
+                          "neighbouring points measured in different regimes, each named above its points)");
       if (s && s->ref < s->n && opts->n_charts > n_sweep) {
          bson_string_append (o, "; the other charts show the reference point, ");
          app_point (o, &s->p[s->ref]);
       }
       bson_string_append (o, opts->n_charts > n_sweep ? ". " : ".\n\n");
    }
-   if (opts->n_charts > n_sweep) {
+   for (i = 0; i < opts->n_charts; i++) {
+      size_t len = strlen (opts->charts[i].file);
+      n_totals += opts->charts[i].totals;
+      n_latency += len >= 12 && strcmp (opts->charts[i].file + len - 12, "-latency.svg") == 0;
+   }
+   if (opts->n_charts > n_sweep + n_totals + n_latency) {
       bson_string_append (o, "Both layouts start at 0 s. The thick line is each layout's median run "
-                             "(by load time); thin lines are its other runs.\n\n");
+                             "(by load time); thin lines are its other runs.");
+      bson_string_append (o, n_totals ? " " : "\n\n");
+   }
+   if (n_totals) {
+      bson_string_append_printf (o,
+                                 "A load sampled fewer than %d times would be a dot on a time chart: those "
+                                 "charts show each layout's total (or peak) of its median run instead.\n\n",
+                                 LAB_CMP_SHORT_LOAD_SAMPLES);
    }
    for (i = 0; i < opts->n_charts; i++) {
       bson_string_append (o, "![");
@@ -2131,7 +2448,7 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
                                     : "");
    }
    bson_string_append (o, "| backend | ");
-   app_name_version (o, d, "backend.name", "backend.version");
+   app_backend (o, d);
    bson_string_append (o, " |\n");
    kv_str (o, "URI (redacted)", lab_results_get_string (d, "backend.uri"));
    if (lab_results_get_string (d, "backend.allocator")) {
@@ -2143,11 +2460,11 @@ render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " |\n| engine cache maximum | ");
    app_num (o, d, "backend.cache_max_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " |\n| measured by | ");
-   app_name_version (o, d, "tool", "tool_version");
+   app_tool (o, d);
    bson_string_append (o, " |\n");
    render_deployment (o, r);
-   kv_str (o, "started", lab_results_get_string (d, "started_at"));
-   kv_str (o, "finished", lab_results_get_string (d, "finished_at"));
+   kv_str (o, "started", lab_results_header (d, LAB_RESULTS_KEY_STARTED));
+   kv_str (o, "finished", lab_results_header (d, LAB_RESULTS_KEY_FINISHED));
    bson_string_append (o, "\n");
 }
 
@@ -2428,10 +2745,15 @@ render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "\n");
 }
 
-/* app_change -- "+12.3% (worse)" between baseline and this median. */
+/* app_change -- "+12.3% worse" between the baseline's and this median: marked better or worse only when
+ * the one rule of core/results.h (lab_results_winner, with this file's noise) tells them apart, the same
+ * rule as *same* in the tables; a marked change that one decimal would show as 2.0% gets two decimals. */
 static void
-app_change (bson_string_t *o, lab_better_t better, const lab_stat_t *base, const lab_stat_t *cur)
+app_change (bson_string_t *o, const lab_cmp_results_t *r, const lab_metric_t *m, const lab_stat_t *base,
+            const lab_stat_t *cur)
 {
+   lab_results_noise_t noise = lab_results_noise_of (&r->doc, m);
+   lab_winner_t w;
    double ch;
 
    if (!base->present || !cur->present || base->median == 0.0) {
@@ -2439,14 +2761,20 @@ app_change (bson_string_t *o, lab_better_t better, const lab_stat_t *base, const
       return;
    }
    ch = (cur->median - base->median) / fabs (base->median) * 100.0;
+   w = lab_results_winner (m->better, base, cur, &noise, NULL, NULL);
    if (fabs (ch) < 0.05) {
       bson_string_append (o, "0.0%");
       return;
    }
-   bson_string_append_printf (o, "%s%.1f%%", ch > 0 ? "+" : "−", fabs (ch));
-   if (better != LAB_DESCRIPTIVE && fabs (ch) > 2.0) {
-      bool up_good = better == LAB_BETTER_HIGHER;
-      bson_string_append (o, ((ch > 0) == up_good) ? " better" : " worse");
+   bson_string_append_printf (
+      o,
+      (w == LAB_WIN_DETAIL || w == LAB_WIN_FOLDED) && round (fabs (ch) * 10) <= 20 ? "%s%.2f%%" : "%s%.1f%%",
+      ch > 0 ? "+" : "−", fabs (ch));
+   /* lab_results_winner's "detail" is its first argument, the baseline */
+   if (w == LAB_WIN_FOLDED) {
+      bson_string_append (o, " better");
+   } else if (w == LAB_WIN_DETAIL) {
+      bson_string_append (o, " worse");
    }
 }
 
@@ -2461,6 +2789,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
    const lab_cmp_results_t *both[2] = { b, r };
    const lab_results_layouts_t *both_ls[2] = { &bls, &ls };
    const char *what[2] = { "baseline", "this experiment" };
+   char *rule;
 
    lab_results_layouts (&r->doc, &ls);
    lab_results_layouts (&b->doc, &bls);
@@ -2470,7 +2799,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
       bson_string_append_printf (o, "- %s: ", what[k]);
       app_esc (o, both[k]->name);
       bson_string_append (o, " — ");
-      app_name_version (o, d, "backend.name", "backend.version");
+      app_backend (o, d);
       bson_string_append (o, " on ");
       app_esc (o, lab_results_get_string (d, "host.hostname"));
       bson_string_append (o, ", ");
@@ -2479,7 +2808,7 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
                                     lab_cmp_run_count (both[k], both_ls[k]->l[l].name));
       }
       bson_string_append (o, " runs, started ");
-      app_esc (o, lab_results_get_string (d, "started_at"));
+      app_esc (o, lab_results_header (d, LAB_RESULTS_KEY_STARTED));
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n| metric |");
@@ -2518,13 +2847,17 @@ render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_res
          bson_string_append (o, " | ");
          app_stat (o, m[i].unit, &cm);
          bson_string_append (o, " | ");
-         app_change (o, m[i].better, &st[l][0], &st[l][1]);
+         app_change (o, r, &m[i], &st[l][0], &st[l][1]);
       }
       bson_string_append (o, " |\n");
    }
-   bson_string_append (o, "\nMedians of each experiment; *change* is this experiment relative to the "
-                          "baseline, marked better or worse when it moves by more than 2% on a metric "
-                          "with a direction.\n\n");
+   rule = lab_results_same_rule (&r->doc);
+   bson_string_append_printf (o,
+                              "\nMedians of each experiment; *change* is this experiment relative to the "
+                              "baseline, marked better or worse on a metric with a direction unless the two "
+                              "are the same, as in the tables: %s.\n\n",
+                              rule);
+   bson_free (rule);
 }
 
 /* lab_cmp_sweep_json_append -- see cmp.h. */
@@ -2653,7 +2986,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    bson_string_append (o, "\n\nSource: ");
    app_esc (o, r->name);
    bson_string_append (o, ", written by ");
-   app_name_version (o, &r->doc, "tool", "tool_version");
+   app_tool (o, &r->doc);
    bson_string_append (o, ".\n\n");
 
    sweep_load (r, &sw);
@@ -2666,6 +2999,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    } else {
       render_verdict (o, r, prod);
    }
+   lab_cmp_render_measured (o, r);
    render_table (o, r, sw.n > 0 ? &sw : NULL);
    if (opts && opts->baseline) {
       if (sw.n > 0 && lab_results_sweep_n (&opts->baseline->doc) > 0) {
@@ -2685,6 +3019,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    render_charts (o, opts, sw.n > 0 ? &sw : NULL);
    render_environment (o, r);
    render_dataset (o, r);
+   lab_cmp_render_reproduce (o, r);
    render_cold (o, r);
    render_runs (o, r);
    render_ceiling (o, r);

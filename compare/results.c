@@ -201,6 +201,53 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
    return true;
 }
 
+/* unwrap_summary -- a tool's --json summary (docs/json-summary.md: "tool", "command_line", ...) instead of
+ * a results file: scancmp's holds the results under "results" (read from there); any other is refused
+ * naming the file to give instead. A document with schema_version is left as it is. */
+static bool
+unwrap_summary (lab_cmp_results_t *out, const char *name, bson_error_t *error)
+{
+   const char *tool = lab_results_get_string (&out->doc, "tool");
+   bson_iter_t it;
+   double v;
+
+   if (lab_results_get_number (&out->doc, LAB_RESULTS_KEY_SCHEMA_VERSION, &v) || !tool ||
+       !bson_iter_init_find (&it, &out->doc, "command_line")) {
+      return true;
+   }
+   if (strcmp (tool, "scancmp") == 0 && bson_iter_init_find (&it, &out->doc, "results") &&
+       BSON_ITER_HOLDS_DOCUMENT (&it)) {
+      const uint8_t *data;
+      uint32_t len;
+      bson_t results;
+
+      bson_iter_document (&it, &len, &data);
+      if (!bson_init_static (&results, data, len)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"results\" is not a valid document", name);
+         return false;
+      }
+      bson_t *copy = bson_copy (&results);
+      bson_destroy (&out->doc);
+      bson_copy_to (copy, &out->doc);
+      bson_destroy (copy);
+      out->from_summary = true;
+      return true;
+   }
+   if (strcmp (tool, "scancmp") == 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s is the --json summary of a scancmp run that measured nothing (no \"results\"): "
+                     "its \"error\" says why; give layout-report the file of a run that finished "
+                     "(scancmp --out run.json)",
+                     name);
+      return false;
+   }
+   lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                  "%s is %s's --json summary, not a results file: give layout-report the file scancmp "
+                  "writes with --out (scancmp ... --out run.json)",
+                  name, tool);
+   return false;
+}
+
 /* lab_cmp_results_load_json -- see cmp.h. */
 bool
 lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_cmp_results_t *out,
@@ -247,7 +294,7 @@ lab_cmp_results_load_json (const char *data, size_t len, const char *name, lab_c
                      "%s: unexpected content after the results document (one document per file)", name);
       goto done;
    }
-   if (!validate (&out->doc, name, error)) {
+   if (!unwrap_summary (out, name, error) || !validate (&out->doc, name, error)) {
       goto done;
    }
    out->name = bson_strdup (name);

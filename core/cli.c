@@ -9,12 +9,14 @@
 #include "opts.h"
 #include "uri.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +26,7 @@ lab_cli_common_init (lab_cli_common_t *c)
    memset (c, 0, sizeof *c);
    c->uri = lab_uri_default ();
    c->progress = LAB_PROGRESS_AUTO;
+   c->server_timeout_ms = LAB_CLI_SERVER_TIMEOUT_MS;
 }
 
 /* lab_cli_value -- match `name` or `name=value`; see cli.h. */
@@ -52,68 +55,137 @@ lab_cli_value (int argc, char **argv, int *i, const char *name, const char **val
    return 1;
 }
 
+/* The common options (DESIGN.md), by the bit a tool's spec refuses them with. */
+typedef struct {
+   const char *name;
+   char short_name;
+   unsigned bit;     /* LAB_CLI_COMMON_* */
+   bool takes_value; /* --uri URI; false: a flag (-q) */
+} common_opt_t;
+
+static const common_opt_t common_opts[] = {
+   { "--help", 'h', LAB_CLI_COMMON_HELP, false },
+   { "--version", 0, LAB_CLI_COMMON_VERSION, false },
+   { "--quiet", 'q', LAB_CLI_COMMON_QUIET, false },
+   { "--verbose", 'v', LAB_CLI_COMMON_VERBOSE, false },
+   { "--uri", 0, LAB_CLI_COMMON_URI, true },
+   { "--db", 0, LAB_CLI_COMMON_DB, true },
+   { "--json", 0, LAB_CLI_COMMON_JSON, true },
+   { "--progress", 0, LAB_CLI_COMMON_PROGRESS, true },
+   { "--cache-size", 0, LAB_CLI_COMMON_CACHE_SIZE, true },
+   { "--server-timeout", 0, LAB_CLI_COMMON_SERVER_TIMEOUT, true },
+};
+#define N_COMMON (sizeof common_opts / sizeof common_opts[0])
+
+/* common_find -- the common option argument `a` names ("--uri", "--uri=x", "-q"), with its inline value
+ * (after '=') in *inline_value; NULL when it names none. */
+static const common_opt_t *
+common_find (const char *a, const char **inline_value)
+{
+   size_t k, n;
+
+   *inline_value = NULL;
+   for (k = 0; k < N_COMMON; k++) {
+      const common_opt_t *co = &common_opts[k];
+      n = strlen (co->name);
+      if (strncmp (a, co->name, n) == 0 && (a[n] == '\0' || (a[n] == '=' && co->takes_value))) {
+         *inline_value = a[n] == '=' ? a + n + 1 : NULL;
+         return co;
+      }
+      if (co->short_name && a[0] == '-' && a[1] == co->short_name && a[2] == '\0') {
+         return co;
+      }
+   }
+   return NULL;
+}
+
+/* common_apply -- set common option `co` (its value `v` when it takes one). */
+static bool
+common_apply (lab_cli_common_t *c, const common_opt_t *co, const char *v, bson_error_t *error)
+{
+   switch (co->bit) {
+   case LAB_CLI_COMMON_HELP:
+      c->help = true;
+      return true;
+   case LAB_CLI_COMMON_VERSION:
+      c->version = true;
+      return true;
+   case LAB_CLI_COMMON_QUIET:
+      c->quiet = true;
+      return true;
+   case LAB_CLI_COMMON_VERBOSE:
+      c->verbose++;
+      return true;
+   case LAB_CLI_COMMON_URI:
+      c->uri = v;
+      return true;
+   case LAB_CLI_COMMON_DB:
+      c->db = v;
+      return true;
+   case LAB_CLI_COMMON_JSON:
+      c->json_path = v;
+      return true;
+   case LAB_CLI_COMMON_PROGRESS:
+      if (!lab_progress_parse_mode (v, &c->progress)) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--progress: '%s' is not one of auto, always, never", v);
+         return false;
+      }
+      return true;
+   case LAB_CLI_COMMON_CACHE_SIZE:
+      if (!lab_parse_size (v, "--cache-size", &c->cache_size_bytes, error)) {
+         return false;
+      }
+      if (c->cache_size_bytes < 1048576) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--cache-size: %s is below WiredTiger's minimum of 1MiB", v);
+         return false;
+      }
+      return true;
+   case LAB_CLI_COMMON_SERVER_TIMEOUT: {
+      uint64_t ns;
+      if (!lab_parse_duration_ns (v, "--server-timeout", &ns, error)) {
+         return false;
+      }
+      if (ns < 1000000 || ns / 1000000 > INT32_MAX) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--server-timeout: %s is not between 1ms and 24d", v);
+         return false;
+      }
+      c->server_timeout_ms = (int32_t)(ns / 1000000);
+      return true;
+   }
+   default:
+      return false;
+   }
+}
+
+/* common_take -- common option `co` at argv[*i] (inline value `iv` or the next argument). */
+static int
+common_take (lab_cli_common_t *c, const common_opt_t *co, const char *iv, int argc, char **argv, int *i,
+             bson_error_t *error)
+{
+   const char *v = iv;
+
+   if (co->takes_value && !v) {
+      if (*i + 1 >= argc) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING_VALUE, "option %s needs a value",
+                        co->name);
+         return -1;
+      }
+      v = argv[++(*i)];
+   }
+   return common_apply (c, co, v, error) ? 1 : -1;
+}
+
 /* lab_cli_common_take -- one common option at argv[*i], if it is one. */
 int
 lab_cli_common_take (lab_cli_common_t *c, int argc, char **argv, int *i, bson_error_t *error)
 {
-   const char *a = argv[*i];
-   const char *v;
-   int r;
+   const char *iv;
+   const common_opt_t *co = common_find (argv[*i], &iv);
 
-   if (!strcmp (a, "-h") || !strcmp (a, "--help")) {
-      c->help = true;
-      return 1;
-   }
-   if (!strcmp (a, "--version")) {
-      c->version = true;
-      return 1;
-   }
-   if (!strcmp (a, "-q") || !strcmp (a, "--quiet")) {
-      c->quiet = true;
-      return 1;
-   }
-   if (!strcmp (a, "-v") || !strcmp (a, "--verbose")) {
-      c->verbose++;
-      return 1;
-   }
-   if ((r = lab_cli_value (argc, argv, i, "--uri", &v, error)) != 0) {
-      if (r > 0) {
-         c->uri = v;
-      }
-      return r;
-   }
-   if ((r = lab_cli_value (argc, argv, i, "--db", &v, error)) != 0) {
-      if (r > 0) {
-         c->db = v;
-      }
-      return r;
-   }
-   if ((r = lab_cli_value (argc, argv, i, "--json", &v, error)) != 0) {
-      if (r > 0) {
-         c->json_path = v;
-      }
-      return r;
-   }
-   if ((r = lab_cli_value (argc, argv, i, "--progress", &v, error)) != 0) {
-      if (r > 0 && !lab_progress_parse_mode (v, &c->progress)) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--progress: '%s' is not one of auto, always, never", v);
-         return -1;
-      }
-      return r;
-   }
-   if ((r = lab_cli_value (argc, argv, i, "--cache-size", &v, error)) != 0) {
-      if (r > 0 && !lab_parse_size (v, "--cache-size", &c->cache_size_bytes, error)) {
-         return -1;
-      }
-      if (r > 0 && c->cache_size_bytes < 1048576) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--cache-size: %s is below WiredTiger's minimum of 1MiB", v);
-         return -1;
-      }
-      return r;
-   }
-   return 0;
+   return co ? common_take (c, co, iv, argc, argv, i, error) : 0;
 }
 
 /* lab_cli_list_free -- see cli.h. */
@@ -175,6 +247,112 @@ find_opt (const lab_cli_opt_t *opts, const char *a, const char **inline_value)
    return NULL;
 }
 
+/* find_named -- the table entry called exactly `name`, or NULL. */
+static const lab_cli_opt_t *
+find_named (const lab_cli_opt_t *opts, const char *name)
+{
+   const lab_cli_opt_t *o;
+
+   for (o = opts; o && o->name; o++) {
+      if (o->kind != LAB_CLI_ALIAS && strcmp (o->name, name) == 0) {
+         return o;
+      }
+   }
+   return NULL;
+}
+
+/* lab_cli_edit_distance -- see cli.h (case-insensitive: --numinsertionworkers is one typo away). */
+size_t
+lab_cli_edit_distance (const char *a, const char *b, size_t cap)
+{
+   size_t la = strlen (a), lb = strlen (b), i, j, d;
+   size_t *row0, *row1, *row2, *t;
+
+   if ((la > lb ? la - lb : lb - la) > cap) {
+      return cap + 1;
+   }
+   /* three rows: the one before the previous is needed for a swap of neighbours */
+   row0 = bson_malloc0 ((lb + 1) * sizeof *row0);
+   row1 = bson_malloc0 ((lb + 1) * sizeof *row1);
+   row2 = bson_malloc0 ((lb + 1) * sizeof *row2);
+   for (j = 0; j <= lb; j++) {
+      row1[j] = j;
+   }
+   for (i = 1; i <= la; i++) {
+      row2[0] = i;
+      for (j = 1; j <= lb; j++) {
+         size_t cost = tolower ((unsigned char)a[i - 1]) != tolower ((unsigned char)b[j - 1]);
+         d = row1[j] + 1;
+         if (row2[j - 1] + 1 < d) {
+            d = row2[j - 1] + 1;
+         }
+         if (row1[j - 1] + cost < d) {
+            d = row1[j - 1] + cost;
+         }
+         if (i > 1 && j > 1 && tolower ((unsigned char)a[i - 1]) == tolower ((unsigned char)b[j - 2]) &&
+             tolower ((unsigned char)a[i - 2]) == tolower ((unsigned char)b[j - 1]) && row0[j - 2] + 1 < d) {
+            d = row0[j - 2] + 1;
+         }
+         row2[j] = d;
+      }
+      t = row0;
+      row0 = row1;
+      row1 = row2;
+      row2 = t;
+   }
+   d = row1[lb];
+   bson_free (row0);
+   bson_free (row1);
+   bson_free (row2);
+   return d > cap ? cap + 1 : d;
+}
+
+/* suggest_consider -- keep `cand` in *best when it is nearer to `typed` than what *best holds; a name of
+ * n letters (dashes not counted) may be 1 (n <= 3), 2 (n <= 7) or 3 edits away. */
+static void
+suggest_consider (const char *typed, const char *cand, const char **best, size_t *best_d)
+{
+   size_t core = strspn (cand, "-"), n = strlen (cand) - core;
+   size_t allowed = n <= 3 ? 1 : n <= 7 ? 2 : 3;
+   size_t d = lab_cli_edit_distance (typed, cand, allowed);
+
+   if (d <= allowed && d < *best_d) {
+      *best = cand;
+      *best_d = d;
+   }
+}
+
+/* suggest -- the option name nearest to the unknown `a` (its '=' part left out) among the spec's table,
+ * its aliases and the common options it accepts; else the one long name `a` is a prefix of (4 letters or
+ * more); else NULL. */
+static const char *
+suggest (const lab_cli_spec_t *spec, const char *a)
+{
+   const char *eq = strchr (a, '='), *best = NULL, *prefixed = NULL;
+   char *typed = eq ? bson_strndup (a, (size_t)(eq - a)) : bson_strdup (a);
+   size_t best_d = SIZE_MAX, k, n = strlen (typed), nprefixed = 0;
+   const lab_cli_opt_t *o;
+
+   for (o = spec->opts; o && o->name; o++) {
+      suggest_consider (typed, o->name, &best, &best_d);
+      if (n >= 6 && strncmp (o->name, typed, n) == 0) {
+         prefixed = o->name;
+         nprefixed++;
+      }
+   }
+   for (k = 0; spec->common && k < N_COMMON; k++) {
+      if (!(spec->common_refused & common_opts[k].bit)) {
+         suggest_consider (typed, common_opts[k].name, &best, &best_d);
+         if (n >= 6 && strncmp (common_opts[k].name, typed, n) == 0) {
+            prefixed = common_opts[k].name;
+            nprefixed++;
+         }
+      }
+   }
+   bson_free (typed);
+   return best ? best : nprefixed == 1 ? prefixed : NULL;
+}
+
 /* take_value -- convert `v` for option `o` into its field. */
 static bool
 take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
@@ -216,7 +394,8 @@ take_value (const lab_cli_opt_t *o, const char *v, bson_error_t *error)
       u /= 1000000u;
       *(int32_t *)o->field = (int32_t)(u > INT32_MAX ? INT32_MAX : u);
       return true;
-   case LAB_CLI_ENUM: {
+   case LAB_CLI_ENUM:
+   case LAB_CLI_FLAG_ENUM: {
       bson_string_t *names;
       for (k = 0; o->choices[k]; k++) {
          if (strcmp (v, o->choices[k]) == 0) {
@@ -248,11 +427,12 @@ bool
 lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bson_error_t *error)
 {
    bool only_positionals = false;
-   int i, r;
+   int i;
 
    for (i = first; i < argc; i++) {
       const char *a = argv[i];
       const lab_cli_opt_t *o;
+      const common_opt_t *co;
       const char *v;
 
       if (only_positionals || a[0] != '-' || a[1] == '\0') {
@@ -269,15 +449,53 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
          continue;
       }
       o = find_opt (spec->opts, a, &v);
-      if (!o) {
-         if (spec->common && (r = lab_cli_common_take (spec->common, argc, argv, &i, error)) != 0) {
-            if (r < 0) {
+      if (o && o->kind == LAB_CLI_REFUSED) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION, "%s: %s", o->name, o->why);
+         return false;
+      }
+      if (o && o->kind == LAB_CLI_ALIAS) {
+         /* another spelling: the option it stands for, in the table or among the common options */
+         const lab_cli_opt_t *to = find_named (spec->opts, o->alias_of);
+         if (!to) {
+            const char *unused;
+            co = spec->common ? common_find (o->alias_of, &unused) : NULL;
+            if (!co || (spec->common_refused & co->bit)) {
+               lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION,
+                              "option %s stands for %s, which this tool does not take", o->name, o->alias_of);
+               return false;
+            }
+            if (common_take (spec->common, co, v, argc, argv, &i, error) < 0) {
                return false;
             }
             continue;
          }
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION,
-                        "unknown option '%s' (try --help)", a);
+         o = to;
+      }
+      if (!o) {
+         const char *iv;
+         co = spec->common ? common_find (a, &iv) : NULL;
+         if (co && (spec->common_refused & co->bit)) {
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION,
+                           "option %s is not used here: %s (try --help)", co->name,
+                           spec->refused_why ? spec->refused_why : "this tool does not take it");
+            return false;
+         }
+         if (co) {
+            if (common_take (spec->common, co, iv, argc, argv, &i, error) < 0) {
+               return false;
+            }
+            continue;
+         }
+         {
+            const char *near = suggest (spec, a);
+            if (near) {
+               lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION,
+                              "unknown option '%s' (did you mean %s? try --help)", a, near);
+            } else {
+               lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_UNKNOWN_OPTION,
+                              "unknown option '%s' (try --help)", a);
+            }
+         }
          return false;
       }
       if (o->seen) {
@@ -293,6 +511,13 @@ lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bso
             *(bool *)o->field = true;
          } else {
             (*(int *)o->field)++;
+         }
+         continue;
+      }
+      if (o->kind == LAB_CLI_FLAG_ENUM) {
+         /* the value only after '=': the next argument is never this option's */
+         if (v && !take_value (o, v, error)) {
+            return false;
          }
          continue;
       }
@@ -359,30 +584,61 @@ iso8601 (int64_t ms, char *buf, size_t len)
    bson_snprintf (buf, len, "%s.%03dZ", day, (int)(ms % 1000));
 }
 
+/* lab_cli_shell_quote -- see cli.h. */
+void
+lab_cli_shell_quote (bson_string_t *out, const char *arg)
+{
+   const char *p;
+
+   if (*arg && strspn (arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") ==
+                  strlen (arg)) {
+      bson_string_append (out, arg);
+      return;
+   }
+   bson_string_append_c (out, '\'');
+   for (p = arg; *p; p++) {
+      if (*p == '\'') {
+         bson_string_append (out, "'\\''");
+      } else {
+         bson_string_append_c (out, *p);
+      }
+   }
+   bson_string_append_c (out, '\'');
+}
+
+/* lab_cli_command_line_append -- see cli.h. */
+void
+lab_cli_command_line_append (bson_t *doc, const char *key, int argc, char *const *argv)
+{
+   char idx[16];
+   const char *k;
+   bson_t arr;
+   int i;
+
+   bson_append_array_begin (doc, key, -1, &arr);
+   for (i = 0; i < argc; i++) {
+      char *shown = lab_cli_arg_redacted (argv[i]);
+      bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&arr, k, shown);
+      bson_free (shown);
+   }
+   bson_append_array_end (doc, &arr);
+}
+
 /* lab_cli_summary_init -- see cli.h. */
 void
 lab_cli_summary_init (bson_t *doc, const lab_cli_run_t *run, int exit_code, const bson_error_t *error)
 {
    struct timespec ts;
    int64_t now_ms;
-   char buf[40], idx[16];
-   const char *key;
-   bson_t arr;
-   int i;
+   char buf[40];
 
    clock_gettime (CLOCK_REALTIME, &ts);
    now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
    bson_init (doc);
    BSON_APPEND_UTF8 (doc, "tool", run->tool);
    BSON_APPEND_UTF8 (doc, "version", LAB_VERSION);
-   BSON_APPEND_ARRAY_BEGIN (doc, "command_line", &arr);
-   for (i = 0; i < run->argc; i++) {
-      char *shown = lab_cli_arg_redacted (run->argv[i]);
-      bson_uint32_to_string ((uint32_t)i, &key, idx, sizeof idx);
-      BSON_APPEND_UTF8 (&arr, key, shown);
-      bson_free (shown);
-   }
-   bson_append_array_end (doc, &arr);
+   lab_cli_command_line_append (doc, "command_line", run->argc, run->argv);
    iso8601 (run->started_ms, buf, sizeof buf);
    BSON_APPEND_UTF8 (doc, "started", buf);
    iso8601 (now_ms, buf, sizeof buf);
@@ -413,12 +669,15 @@ lab_cli_common_help (void)
           "  --cache-size SIZE    embedded WiredTiger cache (default: mongod's rule, max(50% of (RAM-1GB), "
           "256MB))\n"
           "  --json FILE|-        write a machine-readable summary\n"
+          "  --server-timeout DUR how long to try an unreachable MongoDB server (default 5s; a URI's\n"
+          "                       serverSelectionTimeoutMS/connectTimeoutMS win)\n"
           "  --progress MODE      auto (a bar when stderr is a terminal), always, never\n"
           "  -q, --quiet          only errors on stderr\n"
           "  -v, --verbose        more detail on stderr\n"
           "  -h, --help           this help\n"
           "  --version            print the version\n"
-          "Sizes take K/M/G (1024-based) or KB/MB/GB (1000-based); durations ms/s/m.\n"
+          "Sizes: 64M = 64MB = 64MiB (K, M, G, T are powers of 1024 however spelt, as in WiredTiger's\n"
+          "own settings); durations ms/s/m.\n"
           "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 verification found a difference.\n";
 }
 
@@ -429,7 +688,41 @@ lab_log_set (const lab_cli_common_t *c)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
 }
 
-/* lab_json_pretty -- re-indent libbson's one-line relaxed JSON: strings are copied verbatim. */
+/* append_number_token -- a number of libbson's JSON as the shortest text that reads back as the same
+ * double ("0.49971225600000002" -> "0.499712256"); integers as they are; a double keeps a '.' or an
+ * exponent so that it reads back as a double ("1.0"). */
+static void
+append_number_token (bson_string_t *out, const char *tok, size_t len)
+{
+   char *copy = bson_strndup (tok, len), *end, buf[40];
+   double v;
+   int prec;
+
+   if (!strpbrk (copy, ".eE") || strpbrk (copy, "nN")) {
+      bson_string_append (out, copy); /* an integer (or inf/nan spelt out): as written */
+      bson_free (copy);
+      return;
+   }
+   v = strtod (copy, &end);
+   for (prec = 1; prec <= 17; prec++) {
+      snprintf (buf, sizeof buf, "%.*g", prec, v);
+      if (strtod (buf, NULL) == v) {
+         break;
+      }
+   }
+   if (*end != '\0' || prec > 17) {
+      bson_string_append (out, copy);
+   } else {
+      bson_string_append (out, buf);
+      if (!strpbrk (buf, ".eEnN")) {
+         bson_string_append (out, ".0");
+      }
+   }
+   bson_free (copy);
+}
+
+/* lab_json_pretty -- re-indent libbson's one-line relaxed JSON: strings are copied verbatim, doubles
+ * shortened to the shortest text that reads back the same. */
 char *
 lab_json_pretty (const bson_t *doc)
 {
@@ -505,12 +798,71 @@ lab_json_pretty (const bson_t *doc)
          }
          break;
       default:
+         if (ch == '-' || (ch >= '0' && ch <= '9')) {
+            size_t j = i;
+            while (j < len && strchr ("0123456789+-.eE", flat[j])) {
+               j++;
+            }
+            append_number_token (out, flat + i, j - i);
+            i = j - 1;
+            break;
+         }
          bson_string_append_c (out, ch);
       }
    }
    bson_string_append_c (out, '\n');
    bson_free (flat);
    return bson_string_free (out, false);
+}
+
+/* lab_cli_output_check -- see cli.h: the directory of `path` takes a new file. */
+bool
+lab_cli_output_check (const char *path, const char *what, bson_error_t *error)
+{
+   const char *slash;
+   char *dir, *probe;
+   struct stat st;
+   int fd;
+
+   if (!path || strcmp (path, "-") == 0) {
+      return true;
+   }
+   if (!*path) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s: an empty file name", what);
+      return false;
+   }
+   slash = strrchr (path, '/');
+   dir = slash ? bson_strndup (path, slash == path ? 1 : (size_t)(slash - path)) : bson_strdup (".");
+   if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: the directory '%s' %s: create it first, or choose another path (nothing has "
+                     "been done)",
+                     what, path, dir, stat (dir, &st) != 0 ? "does not exist" : "is not a directory");
+      bson_free (dir);
+      return false;
+   }
+   if (stat (path, &st) == 0 && S_ISDIR (st.st_mode)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: that is a directory; give a file name (nothing has been done)", what, path);
+      bson_free (dir);
+      return false;
+   }
+   probe = bson_strdup_printf ("%s/.layoutlab-write-check.XXXXXX", dir);
+   fd = mkstemp (probe);
+   if (fd < 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s %s: cannot create a file in '%s': %s; choose a writable directory (nothing has "
+                     "been done)",
+                     what, path, dir, strerror (errno));
+      bson_free (probe);
+      bson_free (dir);
+      return false;
+   }
+   close (fd);
+   unlink (probe);
+   bson_free (probe);
+   bson_free (dir);
+   return true;
 }
 
 /* lab_file_write_atomic -- temp file in the same directory, fsync, rename. */

@@ -22,15 +22,22 @@ typedef struct {
    lab_progress_mode_t progress; /* --progress auto|always|never */
    const char *json_path;        /* --json FILE|- (NULL: none) */
    uint64_t cache_size_bytes;    /* --cache-size (0: mongod's rule) */
+   int32_t server_timeout_ms;    /* --server-timeout (default LAB_CLI_SERVER_TIMEOUT_MS): MongoDB server
+                                  * selection and connect timeout unless the URI sets them */
    bool help;                    /* -h/--help seen */
    bool version;                 /* --version seen */
 } lab_cli_common_t;
+
+/* The default --server-timeout: how long an unreachable server may take to fail (libmongoc's own default
+ * server selection waits 30 s). */
+#define LAB_CLI_SERVER_TIMEOUT_MS 5000
 
 /* lab_cli_common_init -- defaults (uri from $LAYOUTLAB_URI else wiredtiger:./layoutlab-data). */
 void lab_cli_common_init (lab_cli_common_t *c);
 
 /* lab_cli_common_take -- if argv[*i] is a common option, consume it (advancing *i past its value) and
- * return 1; return 0 when it is not a common option; -1 with *error (LAB_ERROR_USAGE) on a bad value. */
+ * return 1; return 0 when it is not a common option; -1 with *error (LAB_ERROR_USAGE) on a bad value.
+ * (Tools use lab_cli_parse, which also refuses the common options a tool does not use.) */
 int lab_cli_common_take (lab_cli_common_t *c, int argc, char **argv, int *i, bson_error_t *error);
 
 /* lab_cli_value -- if argv[*i] is `name` or `name=...`, set *value to the option's value (the next
@@ -66,8 +73,12 @@ typedef enum {
    LAB_CLI_DURATION,    /* uint64_t *: nanoseconds, "250ms", "2s" (lab_parse_duration_ns) */
    LAB_CLI_DURATION_MS, /* int32_t *: a duration in milliseconds, capped at INT32_MAX */
    LAB_CLI_ENUM,        /* an enum field of `size` bytes: the index of the value in `choices` */
+   LAB_CLI_FLAG_ENUM,   /* a flag with an optional value, given only as --opt=NAME: `seen` set either way,
+                         * the enum field (as LAB_CLI_ENUM) only with a value (--verify[=ordered]) */
    LAB_CLI_LIST,        /* lab_cli_list_t *: repeatable, every value appended */
    LAB_CLI_CUSTOM,      /* parse (value, field, name, error) */
+   LAB_CLI_ALIAS,       /* another spelling of option `alias_of` (this table's, or a common option) */
+   LAB_CLI_REFUSED,     /* a name users bring that this tool does not take: a usage error saying `why` */
 } lab_cli_kind_t;
 
 /* lab_cli_list_t -- the values of a repeatable option or the positional arguments (pointers into argv). */
@@ -91,6 +102,8 @@ typedef struct {
    const char *const *choices; /* LAB_CLI_ENUM: names, NULL-terminated, in the enum's order */
    lab_cli_parse_fn parse;     /* LAB_CLI_CUSTOM */
    bool *seen;                 /* optional: set true when the option is given */
+   const char *alias_of;       /* LAB_CLI_ALIAS: the option this spelling stands for ("--out") */
+   const char *why;            /* LAB_CLI_REFUSED: what to do instead, the rest of the message */
 } lab_cli_opt_t;
 
 #define LAB_CLI_OPT_FLAG(n, s, p)                                                                            \
@@ -127,6 +140,11 @@ typedef struct {
       .name = (n), .short_name = (s), .kind = LAB_CLI_ENUM, .field = (p), .size = sizeof *(p),               \
       .choices = (names)                                                                                     \
    }
+#define LAB_CLI_OPT_FLAG_ENUM(n, s, flag, p, names)                                                          \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_FLAG_ENUM, .field = (p), .size = sizeof *(p),          \
+      .choices = (names), .seen = (flag)                                                                     \
+   }
 #define LAB_CLI_OPT_LIST(n, s, p)                                                                            \
    {                                                                                                         \
       .name = (n), .short_name = (s), .kind = LAB_CLI_LIST, .field = (p)                                     \
@@ -135,22 +153,55 @@ typedef struct {
    {                                                                                                         \
       .name = (n), .short_name = (s), .kind = LAB_CLI_CUSTOM, .field = (p), .parse = (fn)                    \
    }
+/* LAB_CLI_OPT_ALIAS -- `n` (and -s) is another spelling of `of`: an old name kept ("--output" for "--out")
+ * or a neighbouring tool's ("--collection" for "--dst", mongoimport's); `of` may be a common option. */
+#define LAB_CLI_OPT_ALIAS(n, s, of)                                                                          \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_ALIAS, .alias_of = (of)                                \
+   }
+/* LAB_CLI_OPT_REFUSED -- `n` is refused with "n: why" (exit 2): a name users bring for something this tool
+ * does differently, e.g. -o on a tool whose output is a collection. */
+#define LAB_CLI_OPT_REFUSED(n, s, w)                                                                         \
+   {                                                                                                         \
+      .name = (n), .short_name = (s), .kind = LAB_CLI_REFUSED, .why = (w)                                    \
+   }
 #define LAB_CLI_OPT_END                                                                                      \
    {                                                                                                         \
       .name = NULL                                                                                           \
    }
 
+/* The common options, as bits of lab_cli_spec_t.common_refused: a tool refuses those it does not use
+ * (layout-report opens no store: --uri, --db, --cache-size and --progress would be accepted and ignored). */
+#define LAB_CLI_COMMON_HELP 0x001u
+#define LAB_CLI_COMMON_VERSION 0x002u
+#define LAB_CLI_COMMON_QUIET 0x004u
+#define LAB_CLI_COMMON_VERBOSE 0x008u
+#define LAB_CLI_COMMON_URI 0x010u
+#define LAB_CLI_COMMON_DB 0x020u
+#define LAB_CLI_COMMON_JSON 0x040u
+#define LAB_CLI_COMMON_PROGRESS 0x080u
+#define LAB_CLI_COMMON_CACHE_SIZE 0x100u
+#define LAB_CLI_COMMON_SERVER_TIMEOUT 0x200u
+/* the options of a tool that opens no store */
+#define LAB_CLI_COMMON_STORE                                                                                 \
+   (LAB_CLI_COMMON_URI | LAB_CLI_COMMON_DB | LAB_CLI_COMMON_CACHE_SIZE | LAB_CLI_COMMON_SERVER_TIMEOUT)
+
 typedef struct {
    const lab_cli_opt_t *opts;   /* the tool's table */
    lab_cli_common_t *common;    /* the common options (NULL: not accepted) */
    lab_cli_list_t *positionals; /* arguments that are not options, and "-" (NULL: refused) */
+   unsigned common_refused;     /* LAB_CLI_COMMON_* bits of common options this tool does not use */
+   const char *refused_why;     /* why, ending their message: "layout-report reads only its results file" */
 } lab_cli_spec_t;
 
-/* lab_cli_parse -- parse argv[first..argc) by `spec`: `--opt VALUE`, `--opt=VALUE`, `-o VALUE`, the
- * common options, positionals (everything after "--" too). False with *error (LAB_ERROR_USAGE) on an
- * unknown option ("unknown option '--x' (try --help)"), a missing value ("option --x needs a value"), a
- * bad value (the kind's message) or a positional where none is accepted. On failure positionals and
- * LAB_CLI_LIST fields may hold what was collected: free them anyway. */
+/* lab_cli_parse -- parse argv[first..argc) by `spec`: `--opt VALUE`, `--opt=VALUE`, `-o VALUE`, aliases
+ * (LAB_CLI_OPT_ALIAS: set the option they stand for), the common options, positionals (everything after
+ * "--" too). False with *error (LAB_ERROR_USAGE) on an unknown option ("unknown option '--dts' (did you
+ * mean --dst? try --help)": the nearest name of the table, its aliases and the accepted common options,
+ * when one is near), a common option the spec refuses ("option --uri is not used here: <refused_why>"),
+ * a LAB_CLI_OPT_REFUSED name ("-o: <why>"), a missing value ("option --x needs a value"), a bad value (the
+ * kind's message) or a positional where none is accepted. On failure positionals and LAB_CLI_LIST fields
+ * may hold what was collected: free them anyway. */
 bool lab_cli_parse (const lab_cli_spec_t *spec, int argc, char **argv, int first, bson_error_t *error);
 
 /* ---- the --json summary header ---------------------------------------------------------------------
@@ -176,11 +227,23 @@ void lab_cli_summary_init (bson_t *doc, const lab_cli_run_t *run, int exit_code,
  * caller bson_free()s. */
 char *lab_cli_arg_redacted (const char *arg);
 
+/* lab_cli_shell_quote -- append `arg` to `out` as a POSIX shell word: as it is when it holds only
+ * characters no shell interprets, else single-quoted ('\'' for a quote inside). */
+void lab_cli_shell_quote (bson_string_t *out, const char *arg);
+
+/* lab_cli_command_line_append -- append `key`: [argv[0], ..., argv[argc-1]] to doc, each argument
+ * through lab_cli_arg_redacted (the summaries' and scancmp's results file's command_line). */
+void lab_cli_command_line_append (bson_t *doc, const char *key, int argc, char *const *argv);
+
 /* lab_cli_usage_exit -- log a usage error and return LAB_EXIT_USAGE (for a main's `return`). */
 int lab_cli_usage_exit (const bson_error_t *error);
 
 /* lab_cli_common_help -- the help text of the common options, for each tool's usage. */
 const char *lab_cli_common_help (void);
+
+/* lab_cli_edit_distance -- the optimal-string-alignment distance of a and b (insertions, deletions,
+ * substitutions and swaps of two neighbours each cost 1), capped at `cap` + 1. Pure. */
+size_t lab_cli_edit_distance (const char *a, const char *b, size_t cap);
 
 /* lab_log_set -- verbosity from the common options (quiet: errors only) and the stderr sink (log.h). */
 void lab_log_set (const lab_cli_common_t *c);
@@ -191,6 +254,12 @@ bool lab_json_write (const bson_t *doc, const char *path, bson_error_t *error);
 
 /* lab_json_pretty -- relaxed extended JSON of doc, indented by two spaces; caller bson_free()s. */
 char *lab_json_pretty (const bson_t *doc);
+
+/* lab_cli_output_check -- before any work: `path` (an output file option's value; "-" is stdout and
+ * always fine) can be written: its directory exists, is a directory, and a file can be created in it
+ * (a temporary file is created there and removed). LAB_ERROR_USAGE naming `what` (the option) and the
+ * directory otherwise, so a tool fails in a second instead of after its measurements. NULL is fine. */
+bool lab_cli_output_check (const char *path, const char *what, bson_error_t *error);
 
 /* lab_file_write_atomic -- write `len` bytes to `path` via a temporary file + rename. */
 bool lab_file_write_atomic (const char *path, const void *data, size_t len, bson_error_t *error);

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "log.h"
+#include "serverfacts.h"
 
 #include <errno.h>
 #include <mongoc/mongoc.h>
@@ -79,9 +80,18 @@ cache_forget (mongo_sess_t *ss, const char *coll)
 
 /* ---- collections ---------------------------------------------------------------------------------- */
 
-/* lab_mongo_exists -- listCollections filtered by name (nameOnly). */
-bool
-lab_mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+/* strp_cmp -- qsort order of C strings. */
+static int
+strp_cmp (const void *a, const void *b)
+{
+   return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+/* coll_info -- listCollections filtered by name: *exists, and with `uuid` (NULL: nameOnly, which takes no
+ * collection lock) info.uuid into *uuid with *has (the caller destroys it). */
+static bool
+coll_info (lab_session_t *sess, const char *coll, bool *exists, bson_value_t *uuid, bool *has,
+           bson_error_t *error)
 {
    mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
    bson_t opts = BSON_INITIALIZER, filter;
@@ -93,22 +103,97 @@ lab_mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_erro
    BSON_APPEND_DOCUMENT_BEGIN (&opts, "filter", &filter);
    BSON_APPEND_UTF8 (&filter, "name", coll);
    bson_append_document_end (&opts, &filter);
-   BSON_APPEND_BOOL (&opts, "nameOnly", true);
+   BSON_APPEND_BOOL (&opts, "nameOnly", uuid == NULL);
    cursor = mongoc_database_find_collections_with_opts (db, &opts);
    *exists = false;
    while (mongoc_cursor_next (cursor, &doc)) {
       const char *name = lab_mongo_str_at (doc, "name");
-      *exists = *exists || (name && strcmp (name, coll) == 0);
+      bson_iter_t it, child;
+      if (!name || strcmp (name, coll) != 0) {
+         continue;
+      }
+      *exists = true;
+      if (uuid && !*has && bson_iter_init (&it, doc) &&
+          bson_iter_find_descendant (&it, "info.uuid", &child) && BSON_ITER_HOLDS_BINARY (&child)) {
+         bson_value_copy (bson_iter_value (&child), uuid);
+         *has = true;
+      }
    }
    if (mongoc_cursor_error (cursor, &err)) {
       lab_mongo_fail (sess->store, error, &err, "listing collection '%s' of database '%s'", coll,
                       sess->store->db);
+      if (uuid && *has) {
+         bson_value_destroy (uuid);
+         *has = false;
+      }
       ok = false;
    }
    mongoc_cursor_destroy (cursor);
    bson_destroy (&opts);
    mongoc_database_destroy (db);
    return ok;
+}
+
+/* lab_mongo_exists -- listCollections filtered by name (nameOnly). */
+bool
+lab_mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+{
+   return coll_info (sess, coll, exists, NULL, NULL, error);
+}
+
+/* lab_mongo_list -- listCollections with nameOnly: every collection of the database (views and the
+ * system.* collections left out), sorted. */
+bool
+lab_mongo_list (lab_session_t *sess, char ***names, bson_error_t *error)
+{
+   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   bson_t opts = BSON_INITIALIZER;
+   mongoc_cursor_t *cursor;
+   const bson_t *doc;
+   bson_error_t err;
+   size_t n = 0, cap = 16;
+   bool ok = true;
+
+   BSON_APPEND_BOOL (&opts, "nameOnly", true);
+   cursor = mongoc_database_find_collections_with_opts (db, &opts);
+   *names = bson_malloc0 (cap * sizeof (char *));
+   while (mongoc_cursor_next (cursor, &doc)) {
+      const char *name = lab_mongo_str_at (doc, "name");
+      const char *type = lab_mongo_str_at (doc, "type");
+      if (!name || strncmp (name, "system.", 7) == 0 || (type && strcmp (type, "collection") != 0)) {
+         continue;
+      }
+      if (n + 2 > cap) {
+         cap *= 2;
+         *names = bson_realloc (*names, cap * sizeof (char *));
+      }
+      (*names)[n++] = bson_strdup (name);
+      (*names)[n] = NULL;
+   }
+   if (mongoc_cursor_error (cursor, &err)) {
+      lab_mongo_fail (sess->store, error, &err, "listing the collections of database '%s'", sess->store->db);
+      bson_strfreev (*names);
+      *names = NULL;
+      ok = false;
+   }
+   mongoc_cursor_destroy (cursor);
+   bson_destroy (&opts);
+   mongoc_database_destroy (db);
+   if (ok) {
+      qsort (*names, n, sizeof (char *), strp_cmp);
+   }
+   return ok;
+}
+
+/* lab_mongo_coll_uuid -- listCollections {filter: {name}}: info.uuid (mongod 3.6+ and FerretDB give it). */
+bool
+lab_mongo_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                     bson_error_t *error)
+{
+   bool exists;
+
+   *has = false;
+   return coll_info (sess, coll, &exists, uuid, has, error);
 }
 
 /* lab_mongo_require_coll -- true when the collection exists, else NO_COLLECTION naming database and server.
@@ -228,45 +313,6 @@ lab_mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error)
    return false;
 }
 
-/* sort_usable -- an index description (listIndexes) that can serve a stream in `field` order: its key
- * pattern starts with `field` at direction 1 or -1 (not hashed or text), and it holds every document
- * (not sparse, not partial) under the simple collation. *rank orders the candidates: {field: 1} first,
- * then {field: -1} (walked backwards), then compound indexes by their number of keys. */
-static bool
-sort_usable (const bson_t *desc, const char *field, int *rank)
-{
-   bson_iter_t it, key;
-   bool first = true, ok = false;
-   int nkeys = 0;
-   double dir = 0;
-
-   *rank = 0;
-   if (bson_iter_init_find (&it, desc, "sparse") && bson_iter_as_bool (&it)) {
-      return false;
-   }
-   if (bson_iter_init_find (&it, desc, "partialFilterExpression") ||
-       bson_iter_init_find (&it, desc, "collation")) {
-      return false;
-   }
-   if (!bson_iter_init_find (&it, desc, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) ||
-       !bson_iter_recurse (&it, &key)) {
-      return false;
-   }
-   while (bson_iter_next (&key)) {
-      if (first) {
-         if (strcmp (bson_iter_key (&key), field) != 0 || !BSON_ITER_HOLDS_NUMBER (&key)) {
-            return false;
-         }
-         dir = bson_iter_as_double (&key);
-         ok = dir == 1 || dir == -1;
-         first = false;
-      }
-      nkeys++;
-   }
-   *rank = nkeys * 2 + (dir < 0);
-   return ok;
-}
-
 /* find_index -- *has = an index of `coll` has `field` as its first key; *coll_exists = listIndexes saw
  * the collection (every collection has at least the _id index). When sort_key is not NULL it gets the
  * key pattern of the index a sorted read hints (sort_usable; {field: 1} itself when it exists, else the
@@ -295,7 +341,7 @@ find_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
           strcmp (bson_iter_key (&key), field) == 0) {
          *has = true;
       }
-      if (sort_key && sort_usable (doc, field, &rank) && (best == 0 || rank < best)) {
+      if (sort_key && lab_facts_index_serves_sort (doc, field, &rank) && (best == 0 || rank < best)) {
          const uint8_t *data;
          uint32_t len;
          bson_t pattern;
@@ -390,8 +436,11 @@ lab_mongo_require_sort_index (lab_session_t *sess, const char *coll, const char 
          "(without one the server would sort the whole collection before the first document): run "
          "with --create-index, or create it with db.%s.createIndex({%s: 1})",
          coll, sess->store->db, sess->store->uri_redacted, field,
-         has ? " that can serve a sort (hashed, text, sparse and partial indexes cannot)" : "", field, coll,
-         field);
+         has ? " that can serve a sort (hashed, text, sparse, partial and hidden indexes cannot; unhide one "
+               "with "
+               "db.<coll>.unhideIndex(...))"
+             : "",
+         field, coll, field);
       return false;
    }
    return true;

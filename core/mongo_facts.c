@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "log.h"
+#include "serverfacts.h"
 
 #include <errno.h>
 #include <mongoc/mongoc.h>
@@ -128,6 +129,7 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
    memset (&info, 0, sizeof info);
    bson_strncpy (info.backend, "mongodb", sizeof info.backend);
    info.uptime_s = -1;
+   info.start_ms = -1;
    sd = mongoc_client_select_server (client, true, NULL, &err);
    if (!sd) {
       lab_mongo_fail (store, error, &err, "selecting a server");
@@ -141,6 +143,10 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
       ms->max_write_batch = 1000;
    }
    bson_strncpy (info.host, mongoc_server_description_host (sd)->host_and_port, sizeof info.host);
+   {
+      const char *msg = lab_mongo_str_at (hello, "msg");
+      ms->is_mongos = msg && strcmp (msg, "isdbgrid") == 0; /* cluster_hello_cmd.cpp */
+   }
    mongoc_server_description_destroy (sd);
 
    if (admin_command (client, "serverStatus", &status, &err)) {
@@ -152,6 +158,15 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
       }
       info.pid = lab_mongo_num_at (&status, "pid", 0);
       info.uptime_s = lab_mongo_num_at (&status, "uptime", -1);
+      {
+         /* when the process started: localTime - uptimeMillis (serverfacts.h); unknown when either is
+          * absent or of another type */
+         lab_facts_status_t fs;
+         bson_error_t ignore;
+         if (lab_facts_server_status (&status, &fs, &ignore)) {
+            info.start_ms = fs.start_ms;
+         }
+      }
    }
    bson_destroy (&status);
    {
@@ -319,12 +334,25 @@ lab_mongo_apply_cache_size (lab_store_t *store, mongoc_client_t *client, uint64_
       if (lab_mongo_is_unreachable (&err)) {
          lab_mongo_fail (store, error, &err, "setParameter wiredTigerEngineRuntimeConfig \"%s\"", cfg);
       } else {
+         /* why, precisely: the parameter belongs to mongod's WiredTiger engine
+          * (src/mongo/db/storage/wiredtiger/wiredtiger_parameters.idl); a server without it answers
+          * "attempted to set unrecognized parameter" (src/mongo/db/commands/parameters.cpp) */
+         mongo_store_t *ms = mstore (store);
+         const char *why =
+            ms->is_mongos ? "this is a mongos, which has no storage engine: the parameter is set on each "
+                            "shard's primary "
+                            "(scancmp does that through its shard connections)"
+            : ms->sort_in_memory ? "FerretDB has no WiredTiger engine and no such parameter"
+            : lab_mongo_server_code_is (&err, 13)
+               ? "the user may not run setParameter (it needs the hostManager role or the setParameter "
+                 "action)"
+               : "the server runs no WiredTiger engine it lets us reconfigure (another storage engine, or a "
+                 "managed service such as Atlas that refuses setParameter)";
          lab_error_set (
             error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
-            "the server at %s cannot set its engine cache (setParameter wiredTigerEngineRuntimeConfig "
-            "\"%s\" failed: %s): a cache sweep needs a mongod running WiredTiger (FerretDB has no "
-            "such parameter); measure one point per server configuration instead",
-            store->uri_redacted, cfg, err.message);
+            "the server at %s cannot set its engine cache: setParameter wiredTigerEngineRuntimeConfig "
+            "\"%s\" failed (%s): %s; measure one point per server configuration instead",
+            store->uri_redacted, cfg, err.message, why);
       }
    }
    bson_destroy (&reply);

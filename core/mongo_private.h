@@ -11,8 +11,8 @@
  *   mongo_coll.c   collections and indexes: exists, create (block compressor), the per-session index
  *                  cache, index lookups and creation, drop, counts and collStats;
  *   mongo_write.c  writes: unordered bulk inserts split under the server's limits, upserts, deletes;
- *   mongo_read.c   reads and cursors: finds by key, the index-served sorted aggregate, partitions,
- *                  distinct keys, estimated counts, record ids.
+ *   mongo_read.c   reads and cursors: finds by key, the index-served sorted aggregate, natural-order
+ *                  finds, partitions, distinct keys, estimated counts, record ids.
  * store_mongo.c's header comment says how the backend works as a whole; each function's comment is at
  * its definition.
  */
@@ -48,6 +48,7 @@ typedef struct {
    int64_t info_mono_ns;         /* CLOCK_MONOTONIC when info.uptime_s was read */
    int64_t max_write_batch;      /* maxWriteBatchSize from hello */
    bool sort_in_memory;          /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
+   bool is_mongos;               /* hello says msg: "isdbgrid" (read at open) */
    int32_t selection_timeout_ms; /* serverSelectionTimeoutMS in use */
    int nsessions;                /* open sessions (cycle refuses while any is open) */
    uint64_t cache_size_bytes;   /* set by lab_store_set_cache_size, applied again after each cycle; 0: none */
@@ -102,6 +103,7 @@ bool lab_mongo_server_code_is (const bson_error_t *e, uint32_t code);
 bool lab_mongo_is_unreachable (const bson_error_t *e);
 void lab_mongo_fail (lab_store_t *store, bson_error_t *error, const bson_error_t *cause, const char *fmt, ...)
    BSON_GNUC_PRINTF (4, 5);
+void lab_mongo_hosts_text (const mongoc_uri_t *uri, char *buf, size_t len);
 void lab_mongo_close (lab_store_t *store);
 bool lab_mongo_open (lab_store_t *store, bson_error_t *error);
 bool lab_mongo_session_open (lab_session_t *sess, bson_error_t *error);
@@ -126,6 +128,9 @@ bool lab_mongo_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages
 
 /* mongo_coll.c: collections and indexes */
 bool lab_mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+bool lab_mongo_list (lab_session_t *sess, char ***names, bson_error_t *error);
+bool lab_mongo_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                          bson_error_t *error);
 bool lab_mongo_require_coll (lab_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
@@ -154,6 +159,8 @@ bool lab_mongo_find_eq (lab_session_t *sess, const char *coll, const char *field
 void lab_mongo_cursor_close (lab_cursor_t *cur);
 bool lab_mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field,
                             const lab_sorted_opts_t *opts, bson_error_t *error);
+bool lab_mongo_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+                               const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
 bool lab_mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
                                 const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 int lab_mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
@@ -162,6 +169,12 @@ bool lab_mongo_partition (lab_session_t *sess, const char *coll, const char *fie
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
 bool lab_mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
+bool lab_mongo_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+                             bson_error_t *error);
+bool lab_mongo_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                               int *nranges, bson_error_t *error);
+bool lab_mongo_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                                 bson_t *out, bson_error_t *error);
 bool lab_mongo_record_ids (lab_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 

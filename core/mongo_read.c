@@ -1,6 +1,7 @@
 /*
  * mongo_read.c -- the MongoDB backend's reads and cursors (mongo_private.h): finds by key with batch
  * sizes from the average document size, the index-served sorted aggregate (lab_mongo_sorted_command),
+ * natural-order finds (hint {$natural: 1}),
  * covered key reads for partitions and distinct keys, estimated counts, record ids.
  */
 #include "mongo_private.h"
@@ -234,6 +235,140 @@ lab_mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
    return true;
 }
 
+/* lab_mongo_sorted_explain -- {explain: <the aggregate lab_mongo_sorted_open sends>, verbosity:
+ * "queryPlanner"}: the server plans the exact command (same pipeline, hint, allowDiskUse, batch size) and
+ * says how it would run it, reading nothing. The inner command goes without `$db`: it is the OP_MSG
+ * envelope's, which libmongoc adds to the explain itself (and mongod refuses an inner $db that differs
+ * from the outer: src/mongo/db/commands/explain_cmd.cpp). */
+bool
+lab_mongo_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+                          const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
+{
+   bson_t pattern = BSON_INITIALIZER, cmd = BSON_INITIALIZER, inner = BSON_INITIALIZER, explain;
+   mongoc_database_t *db;
+   bson_error_t err;
+   bool ok = false;
+
+   bson_destroy (reply);
+   bson_init (reply);
+   if (!lab_mongo_require_sort_index (sess, coll, field, &pattern, error)) {
+      goto done;
+   }
+   lab_mongo_sorted_command (sess->store->db, coll, field, opts, &pattern,
+                             opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll),
+                             mstore (sess->store)->sort_in_memory, &inner);
+   BSON_APPEND_DOCUMENT_BEGIN (&cmd, "explain", &explain);
+   bson_copy_to_excluding_noinit (&inner, &explain, "$db", NULL);
+   bson_append_document_end (&cmd, &explain);
+   BSON_APPEND_UTF8 (&cmd, "verbosity", "queryPlanner");
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   bson_destroy (reply);
+   ok = mongoc_database_command_simple (db, &cmd, NULL, reply, &err);
+   mongoc_database_destroy (db);
+   if (!ok) {
+      lab_mongo_fail (sess->store, error, &err, "explain of the sorted read of '%s' (hint %s_1)", coll,
+                      field);
+   }
+done:
+   bson_destroy (&inner);
+   bson_destroy (&cmd);
+   bson_destroy (&pattern);
+   return ok;
+}
+
+/* natural_find_opts -- the find options of a natural-order read: hint {$natural: 1} (mongod plans a
+ * COLLSCAN, query_planner.cpp), the batch size. */
+static void
+natural_find_opts (int32_t batch, bson_t *opts)
+{
+   bson_t hint;
+
+   bson_init (opts);
+   BSON_APPEND_DOCUMENT_BEGIN (opts, "hint", &hint);
+   BSON_APPEND_INT32 (&hint, "$natural", 1);
+   bson_append_document_end (opts, &hint);
+   BSON_APPEND_INT32 (opts, "batchSize", batch);
+}
+
+/* natural_whole -- a server reads only the whole collection in natural order (store.h). */
+static bool
+natural_whole (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+{
+   if (opts->range.rid_lo != 0 || opts->range.rid_hi != 0) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "a natural-order read of part of '%s' (RecordIds [%" PRId64 ", %" PRId64
+                     ")): %s gives no RecordId bounds to a find; read the whole collection",
+                     coll, opts->range.rid_lo, opts->range.rid_hi, sess->store->uri_redacted);
+      return false;
+   }
+   return lab_mongo_require_coll (sess, coll, error);
+}
+
+/* lab_mongo_natural_open -- find {} with hint {$natural: 1} (store.h, the natural-order contract). */
+bool
+lab_mongo_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+                        bson_error_t *error)
+{
+   lab_session_t *sess = cur->sess;
+   mongo_cur_t *mc;
+   bson_t filter = BSON_INITIALIZER, find_opts;
+
+   if (!natural_whole (sess, coll, opts, error)) {
+      return false;
+   }
+   natural_find_opts (opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll), &find_opts);
+   mc = bson_malloc0 (sizeof *mc);
+   mc->coll = lab_mongo_get_coll (sess, coll);
+   mc->cursor = mongoc_collection_find_with_opts (mc->coll, &filter, &find_opts, NULL);
+   cur->impl = mc;
+   bson_destroy (&find_opts);
+   bson_destroy (&filter);
+   return true;
+}
+
+/* lab_mongo_natural_ranges -- one range, the whole collection (a find has no RecordId bounds). */
+bool
+lab_mongo_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                          int *nranges, bson_error_t *error)
+{
+   BSON_UNUSED (n);
+   if (!lab_mongo_require_coll (sess, coll, error)) {
+      return false;
+   }
+   *ranges = bson_malloc0 (sizeof **ranges);
+   *nranges = 1;
+   return true;
+}
+
+/* lab_mongo_natural_describe -- the find command lab_mongo_natural_open would send. */
+bool
+lab_mongo_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                            bson_t *out, bson_error_t *error)
+{
+   int32_t batch;
+   bson_t cmd, hint;
+
+   if (!natural_whole (sess, coll, opts, error)) {
+      return false;
+   }
+   batch = opts->batch_docs > 0 ? opts->batch_docs : batch_for (sess, coll);
+   BSON_APPEND_UTF8 (out, "backend", "mongodb");
+   BSON_APPEND_DOCUMENT_BEGIN (out, "command", &cmd);
+   BSON_APPEND_UTF8 (&cmd, "find", coll);
+   BSON_APPEND_DOCUMENT_BEGIN (&cmd, "filter", &hint);
+   bson_append_document_end (&cmd, &hint);
+   BSON_APPEND_DOCUMENT_BEGIN (&cmd, "hint", &hint);
+   BSON_APPEND_INT32 (&hint, "$natural", 1);
+   bson_append_document_end (&cmd, &hint);
+   BSON_APPEND_INT32 (&cmd, "batchSize", batch);
+   BSON_APPEND_UTF8 (&cmd, "$db", sess->store->db);
+   bson_append_document_end (out, &cmd);
+   BSON_APPEND_NULL (out, "index");
+   BSON_APPEND_BOOL (out, "blocking_sort", false);
+   BSON_APPEND_UTF8 (out, "order", "the server's natural order (COLLSCAN)");
+   return true;
+}
+
 /* lab_mongo_cursor_next -- 1 with a document, 0 at the end, -1 on error. */
 int
 lab_mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
@@ -245,7 +380,7 @@ lab_mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *erro
       return 1;
    }
    if (mongoc_cursor_error (mc->cursor, &err)) {
-      lab_mongo_fail (cur->sess->store, error, &err, "reading the sorted stream of '%s'",
+      lab_mongo_fail (cur->sess->store, error, &err, "reading a stream of '%s'",
                       mongoc_collection_get_name (mc->coll));
       return -1;
    }

@@ -63,7 +63,10 @@ parse_scaled (const char *s, const lab_unit_t *units, size_t nunits, double *out
    return false;
 }
 
-/* lab_parse_size -- see opts.h for the accepted suffixes; fractions of a byte are dropped. */
+/* lab_parse_size -- see opts.h for the accepted suffixes; fractions of a byte are dropped. Every spelling
+ * of a unit means the same power of 1024: WiredTiger's own configuration reads "cache_size=64MB" so
+ * (src/config/config.c, __config_process_value: 'M' shifts by 20, 'B' changes nothing), and so does a
+ * user who copies a size from it. */
 bool
 lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error)
 {
@@ -71,16 +74,16 @@ lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *er
                                        { "b", 1 },
                                        { "k", 1024.0 },
                                        { "kib", 1024.0 },
-                                       { "kb", 1e3 },
+                                       { "kb", 1024.0 },
                                        { "m", 1048576.0 },
                                        { "mib", 1048576.0 },
-                                       { "mb", 1e6 },
+                                       { "mb", 1048576.0 },
                                        { "g", 1073741824.0 },
                                        { "gib", 1073741824.0 },
-                                       { "gb", 1e9 },
+                                       { "gb", 1073741824.0 },
                                        { "t", 1099511627776.0 },
                                        { "tib", 1099511627776.0 },
-                                       { "tb", 1e12 } };
+                                       { "tb", 1099511627776.0 } };
    double bytes;
 
    if (!parse_scaled (s, units, sizeof units / sizeof units[0], &bytes)) {

@@ -8,8 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* lab_parse_size -- "123", "64K", "16M", "1G", "16MiB", "1.5GiB", "512B": K/M/G/T are 1024-based (as
- * mongod and zstd use them), KB/MB/GB are 1000-based. Errors (LAB_ERROR_USAGE) name `what`. */
+/* lab_parse_size -- "123", "64K", "16M", "64MB", "1G", "16MiB", "1.5GiB", "512B", case-insensitive: one
+ * meaning for every spelling, K = KB = KiB = 1024 bytes, M = MB = MiB = 1024^2, G, T likewise (as
+ * WiredTiger reads its own cache_size=64MB, and mongod its cache sizes). Errors (LAB_ERROR_USAGE) name
+ * `what`. */
 bool lab_parse_size (const char *s, const char *what, uint64_t *out, bson_error_t *error);
 
 /* lab_parse_duration_ns -- "250ms", "1s", "1.5s", "2m", "100us"; a bare number is seconds. */

@@ -188,6 +188,24 @@ lab_results_get_bool (const bson_t *doc, const char *path, bool *out)
    return true;
 }
 
+/* lab_results_header -- see results.h. */
+const char *
+lab_results_header (const bson_t *results, const char *key)
+{
+   static const char *const old[][2] = { { LAB_RESULTS_KEY_VERSION, "tool_version" },
+                                         { LAB_RESULTS_KEY_STARTED, "started_at" },
+                                         { LAB_RESULTS_KEY_FINISHED, "finished_at" } };
+   const char *v = lab_results_get_string (results, key);
+   size_t i;
+
+   for (i = 0; !v && i < sizeof old / sizeof old[0]; i++) {
+      if (strcmp (key, old[i][0]) == 0) {
+         v = lab_results_get_string (results, old[i][1]);
+      }
+   }
+   return v;
+}
+
 /* lab_results_flat_name -- see results.h. */
 void
 lab_results_flat_name (const char *run_path, char *buf, size_t len)
@@ -601,14 +619,59 @@ lab_results_ratio (const lab_stat_t *detail, const lab_stat_t *folded, double *r
    return true;
 }
 
+/* lab_results_noise_of -- see results.h. */
+lab_results_noise_t
+lab_results_noise_of (const bson_t *results, const lab_metric_t *m)
+{
+   lab_results_noise_t n = { true, 0.0 };
+   double interval;
+
+   n.measured = m->run_path != NULL;
+   if (n.measured && m->unit == LAB_UNIT_SECONDS &&
+       lab_results_get_number (results, "config.interval_s", &interval) && interval > 0) {
+      n.time_floor = LAB_RESULTS_FLOOR_INTERVALS * interval;
+   }
+   return n;
+}
+
+/* tie_of -- why the medians a and b are "same" (see results.h), or LAB_TIE_NO. */
+static lab_tie_t
+tie_of (const lab_stat_t *a, const lab_stat_t *b, const lab_results_noise_t *noise)
+{
+   double lo = fmin (fabs (a->median), fabs (b->median)), hi = fmax (fabs (a->median), fabs (b->median));
+   bool measured = !noise || noise->measured;
+
+   if (hi - lo <= LAB_RESULTS_TIE * hi) {
+      return LAB_TIE_CLOSE;
+   }
+   if (!measured) {
+      return LAB_TIE_NO;
+   }
+   if (a->n >= 2 && b->n >= 2) {
+      return a->max < b->min || b->max < a->min ? LAB_TIE_NO : LAB_TIE_SPREAD;
+   }
+   if (hi - lo < LAB_RESULTS_TIE_ONE_RUN * hi) {
+      return LAB_TIE_ONE_RUN;
+   }
+   if (noise && hi - lo < noise->time_floor) {
+      return LAB_TIE_INTERVALS;
+   }
+   return LAB_TIE_NO;
+}
+
 /* lab_results_winner -- see results.h. */
 lab_winner_t
-lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded, double *factor)
+lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded,
+                    const lab_results_noise_t *noise, double *factor, lab_tie_t *why)
 {
    double d, f, lo, hi;
+   lab_tie_t tie;
 
    if (factor) {
       *factor = 0.0;
+   }
+   if (why) {
+      *why = LAB_TIE_NO;
    }
    if (better == LAB_DESCRIPTIVE || !detail->present || !folded->present) {
       return LAB_WIN_NONE;
@@ -617,7 +680,10 @@ lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_sta
    f = folded->median;
    lo = fmin (fabs (d), fabs (f));
    hi = fmax (fabs (d), fabs (f));
-   if (hi - lo <= LAB_RESULTS_TIE * hi) {
+   if ((tie = tie_of (detail, folded, noise)) != LAB_TIE_NO) {
+      if (why) {
+         *why = tie;
+      }
       return LAB_WIN_TIE;
    }
    if (factor && lo > 0.0) {
@@ -636,11 +702,37 @@ better_than (lab_better_t better, double a, double b)
    return better == LAB_BETTER_HIGHER ? a > b : a < b;
 }
 
+/* lab_results_shows_zero -- see results.h. */
+bool
+lab_results_shows_zero (lab_unit_t unit, double v)
+{
+   char *s = lab_results_format (unit, v);
+   bool zero = true;
+   const char *p;
+
+   for (p = s; *p; p++) {
+      if (*p >= '1' && *p <= '9') {
+         zero = false;
+      }
+   }
+   bson_free (s);
+   return zero;
+}
+
 /* lab_results_nrow -- see results.h. */
 bool
 lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const lab_metric_t *m,
                   lab_results_nrow_t *row)
 {
+   return lab_results_nrow_at (results, results, ls, m, row);
+}
+
+/* lab_results_nrow_at -- see results.h. */
+bool
+lab_results_nrow_at (const bson_t *results, const bson_t *point, const lab_results_layouts_t *ls,
+                     const lab_metric_t *m, lab_results_nrow_t *row)
+{
+   lab_results_noise_t noise = lab_results_noise_of (results, m);
    size_t i, npresent = 0, runner = 0;
    bool any = false, have_runner = false;
 
@@ -649,11 +741,15 @@ lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const 
    row->n = ls->n;
    row->reference = ls->reference;
    for (i = 0; i < ls->n; i++) {
-      row->stat[i] = lab_results_metric_stat (results, ls->l[i].name, m);
+      row->stat[i] = lab_results_metric_stat (point, ls->l[i].name, m);
       any = any || row->stat[i].present;
    }
+   /* a ratio against a figure shown as zero (0.0% resident) would be a ratio of rounding noise */
+   row->zero_ref =
+      row->stat[ls->reference].present && lab_results_shows_zero (m->unit, row->stat[ls->reference].median);
    for (i = 0; i < ls->n; i++) {
-      row->has_ratio[i] = lab_results_ratio (&row->stat[ls->reference], &row->stat[i], &row->ratio[i]);
+      row->has_ratio[i] =
+         !row->zero_ref && lab_results_ratio (&row->stat[ls->reference], &row->stat[i], &row->ratio[i]);
       if (!row->stat[i].present) {
          continue;
       }
@@ -673,14 +769,15 @@ lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const 
          have_runner = true;
       }
    }
-   if (lab_results_winner (m->better, &row->stat[row->best], &row->stat[runner], &row->factor) ==
-       LAB_WIN_TIE) {
+   if (lab_results_winner (m->better, &row->stat[row->best], &row->stat[runner], &noise, &row->factor,
+                           &row->tie) == LAB_WIN_TIE) {
       lab_stat_t *b = &row->stat[row->best];
       row->winner = LAB_WIN_TIE;
       row->factor = 0;
       for (i = 0; i < ls->n; i++) {
          if (row->stat[i].present &&
-             (i == row->best || lab_results_winner (m->better, b, &row->stat[i], NULL) == LAB_WIN_TIE)) {
+             (i == row->best ||
+              lab_results_winner (m->better, b, &row->stat[i], &noise, NULL, NULL) == LAB_WIN_TIE)) {
             row->tied[i] = true;
             row->ntied++;
          }
@@ -1463,9 +1560,10 @@ lab_results_nrow_cells (const lab_results_nrow_t *row, const lab_results_layouts
    cells->n = row->n;
    for (i = 0; i < row->n; i++) {
       cells->value[i] = lab_results_format_stat (row->metric->unit, &row->stat[i], range);
-      cells->ratio[i] = i == row->reference ? bson_strdup ("")
-                        : row->has_ratio[i] ? lab_results_format_ratio (row->ratio[i])
-                                            : bson_strdup ("n/a");
+      cells->ratio[i] = i == row->reference                     ? bson_strdup ("")
+                        : row->has_ratio[i]                     ? lab_results_format_ratio (row->ratio[i])
+                        : row->zero_ref && row->stat[i].present ? bson_strdup ("–")
+                                                                : bson_strdup ("n/a");
    }
    switch (row->winner) {
    case LAB_WIN_ONE:
@@ -1495,6 +1593,27 @@ lab_results_nrow_cells (const lab_results_nrow_t *row, const lab_results_layouts
       cells->better = bson_strdup ("");
       break;
    }
+}
+
+/* lab_results_same_rule -- see results.h. */
+char *
+lab_results_same_rule (const bson_t *results)
+{
+   double interval;
+   char *floor_s = NULL, *s;
+
+   if (lab_results_get_number (results, "config.interval_s", &interval) && interval > 0) {
+      char *t = lab_results_format (LAB_UNIT_SECONDS, LAB_RESULTS_FLOOR_INTERVALS * interval);
+      floor_s = bson_strdup_printf (" (here %s)", t);
+      bson_free (t);
+   }
+   s = bson_strdup_printf ("no difference the runs can tell: medians within %.0f%%, or within the "
+                           "runs' ranges (they overlap), or, with one run, within %.0f%% or, for a time, "
+                           "within %d sampling intervals%s",
+                           LAB_RESULTS_TIE * 100, LAB_RESULTS_TIE_ONE_RUN * 100, LAB_RESULTS_FLOOR_INTERVALS,
+                           floor_s ? floor_s : "");
+   bson_free (floor_s);
+   return s;
 }
 
 /* lab_results_ncells_cleanup -- see results.h. */

@@ -20,14 +20,21 @@
 
 /* ---- schema ------------------------------------------------------------------------------------- */
 
-/* The version scancmp writes. Version 2 names any number of layouts (layouts[], reference_layout);
- * version 1 files hold exactly the two layouts "detail" (rows) and "folded" and are still read. */
-#define LAB_RESULTS_SCHEMA_VERSION 2
+/* The version scancmp writes. Version 3 names the header's facts as the tools' --json summaries do
+ * (version, started, finished, command_line; version 2 had tool_version, started_at, finished_at and no
+ * command line). Version 2 names any number of layouts (layouts[], reference_layout); version 1 files
+ * hold exactly the two layouts "detail" (rows) and "folded". Every version is still read. */
+#define LAB_RESULTS_SCHEMA_VERSION 3
 #define LAB_RESULTS_SCHEMA_VERSION_MIN 1 /* the oldest version the readers accept */
 
 #define LAB_RESULTS_KEY_SCHEMA_VERSION "schema_version"
-#define LAB_RESULTS_KEY_RUNS "runs"       /* runs[]: one entry per (run, layout) */
-#define LAB_RESULTS_KEY_LAYOUT "layout"   /* runs[].layout: the name of one of layouts[] */
+/* The header: the same names as every tool's --json summary (docs/json-summary.md) */
+#define LAB_RESULTS_KEY_VERSION "version"           /* the tool's version (schema 1-2: tool_version) */
+#define LAB_RESULTS_KEY_STARTED "started"           /* UTC ISO-8601 (schema 1-2: started_at) */
+#define LAB_RESULTS_KEY_FINISHED "finished"         /* UTC ISO-8601 (schema 1-2: finished_at) */
+#define LAB_RESULTS_KEY_COMMAND_LINE "command_line" /* [argv...], URIs redacted (from schema 3) */
+#define LAB_RESULTS_KEY_RUNS "runs"                 /* runs[]: one entry per (run, layout) */
+#define LAB_RESULTS_KEY_LAYOUT "layout"             /* runs[].layout: the name of one of layouts[] */
 #define LAB_RESULTS_KEY_LAYOUTS "layouts" /* layouts[]: {name, collection, kind} as given (version 2) */
 #define LAB_RESULTS_KEY_LAYOUT_NAME "name"
 #define LAB_RESULTS_KEY_LAYOUT_COLLECTION "collection"
@@ -101,6 +108,10 @@ const char *lab_results_get_string (const bson_t *doc, const char *path);
 /* lab_results_get_bool -- the boolean at dotted `path`; false when absent. */
 bool lab_results_get_bool (const bson_t *doc, const char *path, bool *out);
 
+/* lab_results_header -- a header string of any schema version: `key` (LAB_RESULTS_KEY_VERSION, _STARTED,
+ * _FINISHED), else its schema 1-2 name (tool_version, started_at, finished_at); NULL when neither. */
+const char *lab_results_header (const bson_t *results, const char *key);
+
 /* lab_results_flat_name -- the summary name of a run entry's figure at dotted `run_path` (the schema's
  * flattening rule): "elapsed_s" -> "elapsed_s", "rates.read_mb_s_peak" -> "read_mb_s_peak",
  * "latency_ms.p99" -> "latency_p99_ms", "cpu.process_s" -> "cpu_process_s". */
@@ -163,21 +174,53 @@ lab_stat_t lab_results_metric_stat (const bson_t *results, const char *layout, c
 /* lab_results_ratio -- folded / detail of the medians; false when either is missing or detail is 0. */
 bool lab_results_ratio (const lab_stat_t *detail, const lab_stat_t *folded, double *ratio);
 
+/* lab_results_shows_zero -- whether `v` prints as zero in `unit` (lab_results_format: "0.0%", "0 B"). */
+bool lab_results_shows_zero (lab_unit_t unit, double v);
+
 typedef enum {
    LAB_WIN_NONE, /* descriptive metric, or a figure missing */
-   LAB_WIN_TIE,  /* within LAB_RESULTS_TIE of each other */
+   LAB_WIN_TIE,  /* no difference the runs can tell (lab_tie_t says why): "same" */
    LAB_WIN_DETAIL,
    LAB_WIN_FOLDED,
    LAB_WIN_ONE, /* lab_results_nrow: a single best layout, named by the row's `best` */
 } lab_winner_t;
 
-/* The tie rule: medians whose difference is at most this share of the larger one are "same". */
+/* The one rule that names a winner (every table, verdict and baseline change uses it). A difference
+ * of the medians is "same" when it is
+ *  - at most LAB_RESULTS_TIE of the larger median, however many runs;
+ *  - within the run-to-run spread: with two runs or more on both sides, the min-max ranges overlap;
+ *  - with one run on either side (no spread to judge by), under LAB_RESULTS_TIE_ONE_RUN of the larger,
+ *    or, for a time of the load (LAB_UNIT_SECONDS), under LAB_RESULTS_FLOOR_INTERVALS sampling
+ *    intervals (config.interval_s): a 0.011 s vs 0.012 s load is one sample's worth of nothing.
+ * Dataset figures (sizes, counts: facts, not measurements of a run) only keep the first rule. */
 #define LAB_RESULTS_TIE 0.02
+#define LAB_RESULTS_TIE_ONE_RUN 0.05
+#define LAB_RESULTS_FLOOR_INTERVALS 2
 
-/* lab_results_winner -- which layout's median is better under `better`; *factor (may be NULL) gets the
- * winner's advantage as a factor >= 1 (larger / smaller; 0 when the smaller is 0 or there is none). */
+/* Why two medians are "same" (LAB_TIE_NO: they are not). */
+typedef enum {
+   LAB_TIE_NO,
+   LAB_TIE_CLOSE,     /* within LAB_RESULTS_TIE */
+   LAB_TIE_SPREAD,    /* the runs' ranges overlap */
+   LAB_TIE_ONE_RUN,   /* one run: within LAB_RESULTS_TIE_ONE_RUN */
+   LAB_TIE_INTERVALS, /* one run: a time within LAB_RESULTS_FLOOR_INTERVALS sampling intervals */
+} lab_tie_t;
+
+/* The noise a difference of one metric must clear (lab_results_noise_of). */
+typedef struct {
+   bool measured;     /* a figure of the runs (false: a dataset fact, only LAB_RESULTS_TIE applies) */
+   double time_floor; /* a time's floor with one run, in the metric's unit (s); 0: none known */
+} lab_results_noise_t;
+
+/* lab_results_noise_of -- the noise of metric `m` in `results`: measured unless a dataset figure; the time
+ * floor LAB_RESULTS_FLOOR_INTERVALS x config.interval_s for LAB_UNIT_SECONDS (0 without an interval). */
+lab_results_noise_t lab_results_noise_of (const bson_t *results, const lab_metric_t *m);
+
+/* lab_results_winner -- which layout's median is better under `better`, by the rule above (`noise` NULL:
+ * a measured figure without a time floor); *factor (may be NULL) gets the winner's advantage as a factor
+ * >= 1 (larger / smaller; 0 when the smaller is 0 or there is none); *why (may be NULL) why a tie is one. */
 lab_winner_t lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded,
-                                 double *factor);
+                                 const lab_results_noise_t *noise, double *factor, lab_tie_t *why);
 
 /* One comparison row over N layouts: what every N-column table shows for a metric. */
 typedef struct {
@@ -187,25 +230,39 @@ typedef struct {
    lab_stat_t stat[LAB_RESULTS_MAX_LAYOUTS];
    bool has_ratio[LAB_RESULTS_MAX_LAYOUTS];
    double ratio[LAB_RESULTS_MAX_LAYOUTS]; /* layout / reference of the medians */
+   bool zero_ref;                         /* no ratios: the reference's median shows as zero */
    lab_winner_t winner;                   /* NONE (descriptive or fewer than two figures), TIE, or ONE */
    size_t best;                           /* winner != NONE: the best layout (the first one on a tie) */
-   bool tied[LAB_RESULTS_MAX_LAYOUTS];    /* winner TIE: the layouts within LAB_RESULTS_TIE of the best */
+   bool tied[LAB_RESULTS_MAX_LAYOUTS];    /* winner TIE: the layouts "same" as the best */
    size_t ntied;
+   lab_tie_t tie; /* winner TIE: why the runner-up is "same" as the best */
    double factor; /* single best: its advantage over the runner-up (lab_results_winner's factor) */
 } lab_results_nrow_t;
 
 /* lab_results_nrow -- the row of metric `m` over the layouts *ls of `results`. The best layout is the
- * one with the best median under m->better; when the runner-up is within LAB_RESULTS_TIE of it the row
- * is a tie of every layout within that share (with two layouts this is exactly lab_results_winner).
- * False when no layout has the figure (tables leave such a row out). */
+ * one with the best median under m->better; when the runner-up is "same" as it (lab_results_winner) the
+ * row is a tie of every layout "same" as the best (with two layouts this is exactly lab_results_winner).
+ * No ratios against a reference whose median shows as zero (a ratio of two figures shown as 0.0% says
+ * nothing). False when no layout has the figure (tables leave such a row out). */
 bool lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const lab_metric_t *m,
                        lab_results_nrow_t *row);
+
+/* lab_results_nrow_at -- lab_results_nrow of the figures in `point` (a sweep point's view), judged with the
+ * noise of the whole file `results` (its sampling interval). */
+bool lab_results_nrow_at (const bson_t *results, const bson_t *point, const lab_results_layouts_t *ls,
+                          const lab_metric_t *m, lab_results_nrow_t *row);
+
+/* lab_results_same_rule -- what "same" means, as the notes under every table say it: "no difference the
+ * runs can tell: medians within 2%, ..." (the rule above, with the file's sampling interval when it has
+ * one). Caller bson_free()s. */
+char *lab_results_same_rule (const bson_t *results);
 
 /* The cells of an N-layout row (each bson_free()d by lab_results_ncells_cleanup). */
 typedef struct {
    size_t n;
    char *value[LAB_RESULTS_MAX_LAYOUTS]; /* lab_results_format_stat */
-   char *ratio[LAB_RESULTS_MAX_LAYOUTS]; /* vs the reference; "n/a" when none ("" for the reference) */
+   char *ratio[LAB_RESULTS_MAX_LAYOUTS]; /* vs the reference; "n/a" when none, "–" against a reference
+                                          * shown as zero ("" for the reference itself) */
    char *better; /* "folded 2.16x", "same" (all layouts tie), "a = b" (some tie), or "" */
 } lab_results_ncells_t;
 

@@ -151,6 +151,24 @@ get_bool (const bson_t *doc, const bson_iter_t *section, const char *key, const 
    }
 }
 
+/* get_date_ms -- a date field at section.key as ms since the epoch (-1 when absent). */
+static bool
+get_date_ms (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
+             const char *path, int64_t *out, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *out = -1;
+   if (!find_child (doc, section, key, &it)) {
+      return true;
+   }
+   if (!BSON_ITER_HOLDS_DATE_TIME (&it)) {
+      return bad_type (error, what, path, &it, "a date");
+   }
+   *out = bson_iter_date_time (&it);
+   return true;
+}
+
 /* get_section -- *out = the document at section.key; *found false when absent; error when not a document. */
 static bool
 get_section (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
@@ -519,6 +537,7 @@ lab_facts_server_status (const bson_t *reply, lab_facts_status_t *out, bson_erro
    memset (out, 0, sizeof *out);
    out->pid = out->mem_resident_bytes = -1;
    out->uptime_s = -1;
+   out->uptime_ms = out->local_time_ms = out->start_ms = -1;
    out->cache_bytes = out->cache_max_bytes = out->cache_read_bytes = out->cache_pages_read = -1;
    out->block_reads = out->block_read_bytes = -1;
    if (!reply) {
@@ -537,6 +556,15 @@ lab_facts_server_status (const bson_t *reply, lab_facts_status_t *out, bson_erro
       } else {
          return bad_type (error, what, "uptime", &it, "a number (int32, int64 or double)");
       }
+   }
+   /* the process's start: mongod's uptimeMillis counts from the server status command's construction at
+    * start-up on the fast clock, localTime is the wall clock now (server_status.cpp) */
+   if (!get_num (reply, NULL, "uptimeMillis", what, "uptimeMillis", &out->uptime_ms, error) ||
+       !get_date_ms (reply, NULL, "localTime", what, "localTime", &out->local_time_ms, error)) {
+      return false;
+   }
+   if (out->uptime_ms >= 0 && out->local_time_ms >= 0) {
+      out->start_ms = out->local_time_ms - out->uptime_ms;
    }
    if (!get_section (reply, NULL, "mem", what, "mem", &mem, &have_mem, error) ||
        (have_mem && !get_num (reply, &mem, "resident", what, "mem.resident", &resident, error))) {
@@ -607,24 +635,6 @@ static const struct {
    { "io_time_ms", offsetof (lab_facts_disk_t, io_time_ms) },
    { "io_queued_ms", offsetof (lab_facts_disk_t, io_queued_ms) },
 };
-
-/* get_date_ms -- a date field at section.key as ms since the epoch (-1 when absent). */
-static bool
-get_date_ms (const bson_t *doc, const bson_iter_t *section, const char *key, const char *path, int64_t *out,
-             bson_error_t *error)
-{
-   bson_iter_t it;
-
-   *out = -1;
-   if (!find_child (doc, section, key, &it)) {
-      return true;
-   }
-   if (!BSON_ITER_HOLDS_DATE_TIME (&it)) {
-      return bad_type (error, "getDiagnosticData", path, &it, "a date");
-   }
-   *out = bson_iter_date_time (&it);
-   return true;
-}
 
 /* lab_facts_disks_cleanup -- see serverfacts.h. */
 void
@@ -704,14 +714,14 @@ lab_facts_disks_from_diag (const bson_t *reply, lab_facts_disks_t *out, bson_err
       }
    }
    bson_snprintf (path, sizeof path, "%s.start", prefix);
-   if (!get_date_ms (reply, &sm, "start", path, &out->start_ms, error)) {
+   if (!get_date_ms (reply, &sm, "start", "getDiagnosticData", path, &out->start_ms, error)) {
       goto fail;
    }
    bson_snprintf (path, sizeof path, "%s.end", prefix);
-   if (!get_date_ms (reply, &sm, "end", path, &out->end_ms, error)) {
+   if (!get_date_ms (reply, &sm, "end", "getDiagnosticData", path, &out->end_ms, error)) {
       goto fail;
    }
-   if (!get_date_ms (reply, &data, "end", "data.end", &data_end, error)) {
+   if (!get_date_ms (reply, &data, "end", "getDiagnosticData", "data.end", &data_end, error)) {
       goto fail;
    }
    if (out->end_ms < 0) {
@@ -731,6 +741,23 @@ lab_facts_disks_from_diag (const bson_t *reply, lab_facts_disks_t *out, bson_err
          goto fail;
       }
       out->ndisks++;
+   }
+   /* mongod on Windows fills systemMetrics.disks from performance counters ("\PhysicalDisk\Disk
+    * Reads/sec", ...: ftdc_system_stats_windows.cpp, perfctr_collect.h): none of the Linux fields.
+    * Such disks would read as all zero: they are not disks this parser knows. */
+   if (out->ndisks > 0) {
+      size_t i;
+      bool linux_fields = false;
+      for (i = 0; i < out->ndisks; i++) {
+         linux_fields = linux_fields || out->disks[i].reads >= 0 || out->disks[i].read_sectors >= 0;
+      }
+      if (!linux_fields) {
+         out->disks_not_linux = true;
+         out->have_disks = false;
+         bson_free (out->disks);
+         out->disks = NULL;
+         out->ndisks = 0;
+      }
    }
    return true;
 fail:
@@ -858,6 +885,431 @@ lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, co
                      "%s: the most read activity of the %zu disks the server lists (%" PRIu64
                      " sectors in %" PRIu64 " reads during the run)",
                      best->name, b->ndisks, best_sectors, best_reads);
+   }
+   return true;
+}
+
+/* ---- listIndexes -------------------------------------------------------------------------------- */
+
+/* lab_facts_index_serves_sort -- see serverfacts.h. */
+bool
+lab_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank)
+{
+   bson_iter_t it, key;
+   bool first = true, ok = false;
+   int nkeys = 0;
+   double dir = 0;
+
+   *rank = 0;
+   if (bson_iter_init_find (&it, desc, "sparse") && bson_iter_as_bool (&it)) {
+      return false;
+   }
+   if (bson_iter_init_find (&it, desc, "hidden") && bson_iter_as_bool (&it)) {
+      return false;
+   }
+   if (bson_iter_init_find (&it, desc, "partialFilterExpression") ||
+       bson_iter_init_find (&it, desc, "collation")) {
+      return false;
+   }
+   if (!bson_iter_init_find (&it, desc, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) ||
+       !bson_iter_recurse (&it, &key)) {
+      return false;
+   }
+   while (bson_iter_next (&key)) {
+      if (first) {
+         if (strcmp (bson_iter_key (&key), field) != 0 || !BSON_ITER_HOLDS_NUMBER (&key)) {
+            return false;
+         }
+         dir = bson_iter_as_double (&key);
+         ok = dir == 1 || dir == -1;
+         first = false;
+      }
+      nkeys++;
+   }
+   *rank = nkeys * 2 + (dir < 0);
+   return ok;
+}
+
+/* ---- hostInfo ------------------------------------------------------------------------------------ */
+
+/* lab_facts_host_os -- see serverfacts.h. */
+bool
+lab_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t *error)
+{
+   bson_iter_t os;
+   bool have;
+
+   os_type[0] = '\0';
+   if (!reply) {
+      return true;
+   }
+   if (!get_section (reply, NULL, "os", "hostInfo", "os", &os, &have, error)) {
+      return false;
+   }
+   return !have || get_str (reply, &os, "type", "hostInfo", "os.type", os_type, len, error);
+}
+
+/* lab_facts_disks_platform_note -- see serverfacts.h. */
+bool
+lab_facts_disks_platform_note (const char *os_type, char *note, size_t len)
+{
+   note[0] = '\0';
+   if (!os_type || !*os_type || strcmp (os_type, "Linux") == 0) {
+      return false;
+   }
+   bson_snprintf (note, len,
+                  "the server runs on %s: its getDiagnosticData systemMetrics.disks are not Linux's "
+                  "/proc/diskstats fields (on Windows they are performance counters such as "
+                  "\\PhysicalDisk\\Disk Reads/sec; elsewhere there are none), so they cannot give read "
+                  "requests and bytes",
+                  os_type);
+   return true;
+}
+
+/* ---- restarts ------------------------------------------------------------------------------------ */
+
+/* lab_facts_restart_name -- see serverfacts.h. */
+const char *
+lab_facts_restart_name (lab_facts_restart_t r)
+{
+   switch (r) {
+   case LAB_RESTART_SAME_HOST:
+      return "restarted";
+   case LAB_RESTART_MEMBER_CHANGED:
+      return "member_changed";
+   case LAB_RESTART_NONE:
+   default:
+      return "none";
+   }
+}
+
+/* lab_facts_restart_of -- see serverfacts.h. */
+lab_facts_restart_t
+lab_facts_restart_of (const lab_facts_proc_t *before, const lab_facts_proc_t *after, char *why, size_t len)
+{
+   int64_t d;
+
+   if (before->host[0] && after->host[0] && strcmp (before->host, after->host) != 0) {
+      bson_snprintf (why, len,
+                     "another member answered: %s before, %s now (a failover or a new primary): its cache "
+                     "is its own, warm or cold, not the restarted one's",
+                     before->host, after->host);
+      return LAB_RESTART_MEMBER_CHANGED;
+   }
+   if (before->start_ms >= 0 && after->start_ms >= 0) {
+      d = after->start_ms - before->start_ms;
+      if (d > LAB_FACTS_START_SLACK_MS || d < -LAB_FACTS_START_SLACK_MS) {
+         bson_snprintf (
+            why, len, "%s started %.3f s after the process seen before (pid %" PRId64 " -> %" PRId64 ")",
+            after->host[0] ? after->host : "the server", (double)d / 1000.0, before->pid, after->pid);
+         return LAB_RESTART_SAME_HOST;
+      }
+   }
+   if (before->pid > 0 && after->pid > 0 && before->pid != after->pid) {
+      bson_snprintf (why, len, "%s has a new pid (%" PRId64 " -> %" PRId64 ")",
+                     after->host[0] ? after->host : "the server", before->pid, after->pid);
+      return LAB_RESTART_SAME_HOST;
+   }
+   if ((before->start_ms < 0 || after->start_ms < 0) && before->uptime_s >= 0 && after->uptime_s >= 0 &&
+       after->uptime_s < before->uptime_s) {
+      bson_snprintf (why, len, "%s's uptime went back (%.0f s -> %.0f s)",
+                     after->host[0] ? after->host : "the server", before->uptime_s, after->uptime_s);
+      return LAB_RESTART_SAME_HOST;
+   }
+   bson_snprintf (why, len, "%s is the same process (same start time and pid)",
+                  after->host[0] ? after->host : "the server");
+   return LAB_RESTART_NONE;
+}
+
+/* ---- explain ------------------------------------------------------------------------------------- */
+
+/* plan_add_stage -- "A > B": the stage names from the root, first child at each level. */
+static void
+plan_add_stage (lab_facts_plan_part_t *p, const char *stage)
+{
+   size_t n = strlen (p->stages);
+
+   if (n + strlen (stage) + 4 >= sizeof p->stages) {
+      return;
+   }
+   bson_snprintf (p->stages + n, sizeof p->stages - n, "%s%s", n ? " > " : "", stage);
+}
+
+/* plan_walk -- one stage of a plan tree (classic winningPlan, or SBE's queryPlan: the same shape) and its
+ * inputs; `spine`: on the first-child path whose names make p->stages. */
+static bool
+plan_walk (const bson_t *reply, const bson_iter_t *node, lab_facts_plan_part_t *p, bool spine, int depth,
+           bson_error_t *error)
+{
+   bson_iter_t it, arr;
+   char stage[64] = "", index[128] = "";
+   bool multikey = false, first = true;
+
+   if (depth > 64) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
+                     "explain reply: a plan deeper than 64 stages");
+      return false;
+   }
+   if (!get_str (reply, node, "stage", "explain", "winningPlan...stage", stage, sizeof stage, error) ||
+       !get_str (reply, node, "indexName", "explain", "winningPlan...indexName", index, sizeof index,
+                 error) ||
+       !get_bool (reply, node, "isMultiKey", "explain", "winningPlan...isMultiKey", &multikey, error)) {
+      return false;
+   }
+   if (spine && stage[0]) {
+      plan_add_stage (p, stage);
+   }
+   /* a blocking sort: SORT reads every input before its first output (docs reference/explain-results,
+    * "Sort Stage"); SORT_MERGE merges sorted inputs and is not one */
+   if (strcmp (stage, "SORT") == 0) {
+      p->blocking_sort = true;
+   } else if (strcmp (stage, "COLLSCAN") == 0) {
+      p->collscan = true;
+   } else if (strcmp (stage, "IXSCAN") == 0) {
+      if (!p->index[0]) {
+         bson_strncpy (p->index, index, sizeof p->index);
+      }
+      p->multikey = p->multikey || multikey;
+   }
+   if (find_child (reply, node, "inputStage", &it)) {
+      if (!BSON_ITER_HOLDS_DOCUMENT (&it)) {
+         return bad_type (error, "explain", "winningPlan...inputStage", &it, "a document");
+      }
+      if (!plan_walk (reply, &it, p, spine, depth + 1, error)) {
+         return false;
+      }
+      first = false;
+   }
+   if (find_child (reply, node, "inputStages", &it)) {
+      if (!BSON_ITER_HOLDS_ARRAY (&it)) {
+         return bad_type (error, "explain", "winningPlan...inputStages", &it, "an array");
+      }
+      bson_iter_recurse (&it, &arr);
+      while (bson_iter_next (&arr)) {
+         if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
+            return bad_type (error, "explain", "winningPlan...inputStages[]", &arr, "a document");
+         }
+         if (!plan_walk (reply, &arr, p, spine && first, depth + 1, error)) {
+            return false;
+         }
+         first = false;
+      }
+   }
+   return true;
+}
+
+/* plan_winning -- a winningPlan: SBE's {queryPlan, slotBasedPlan}, else the classic tree. */
+static bool
+plan_winning (const bson_t *reply, const bson_iter_t *wp, lab_facts_plan_part_t *p, bson_error_t *error)
+{
+   bson_iter_t qp;
+
+   if (find_child (reply, wp, "queryPlan", &qp)) {
+      if (!BSON_ITER_HOLDS_DOCUMENT (&qp)) {
+         return bad_type (error, "explain", "winningPlan.queryPlan", &qp, "a document");
+      }
+      bson_strncpy (p->engine, "sbe", sizeof p->engine);
+      return plan_walk (reply, &qp, p, true, 0, error);
+   }
+   bson_strncpy (p->engine, "classic", sizeof p->engine);
+   return plan_walk (reply, wp, p, true, 0, error);
+}
+
+static bool plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard,
+                         lab_facts_plan_t *out, int depth, bson_error_t *error);
+
+/* plan_part -- the next part of *out, named `shard` ("" unsharded); NULL when there is no room. */
+static lab_facts_plan_part_t *
+plan_part (lab_facts_plan_t *out, const char *shard, bson_error_t *error)
+{
+   lab_facts_plan_part_t *p;
+
+   if (out->nparts >= LAB_FACTS_PLAN_MAX_PARTS) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "explain reply: more than %d shards",
+                     LAB_FACTS_PLAN_MAX_PARTS);
+      return NULL;
+   }
+   p = &out->parts[out->nparts++];
+   memset (p, 0, sizeof *p);
+   bson_strncpy (p->shard, shard ? shard : "", sizeof p->shard);
+   bson_strncpy (p->engine, "unknown", sizeof p->engine);
+   return p;
+}
+
+/* plan_query_planner -- a queryPlanner section: FerretDB's (Plan: [SQLite lines], sortPushdown beside
+ * it in `server`), the sharded find's winningPlan.shards[], or one server's winningPlan. */
+static bool
+plan_query_planner (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *qp, const char *shard,
+                    lab_facts_plan_t *out, bson_error_t *error)
+{
+   bson_iter_t wp, it, arr, sp;
+   lab_facts_plan_part_t *p;
+   bool have, pushdown = false;
+
+   if (find_child (reply, qp, "Plan", &it)) {
+      /* FerretDB 1.24: the SQL backend's own EXPLAIN lines; whether the sort went to the backend is
+       * sortPushdown at the reply's top level (checked on the test server) */
+      if (!(p = plan_part (out, shard, error))) {
+         return false;
+      }
+      bson_strncpy (p->engine, "ferretdb", sizeof p->engine);
+      if (!get_bool (reply, server, "sortPushdown", "explain", "sortPushdown", &pushdown, error)) {
+         return false;
+      }
+      p->blocking_sort = !pushdown;
+      if (BSON_ITER_HOLDS_ARRAY (&it) && bson_iter_recurse (&it, &arr)) {
+         while (bson_iter_next (&arr)) {
+            if (BSON_ITER_HOLDS_UTF8 (&arr)) {
+               const char *line = bson_iter_utf8 (&arr, NULL);
+               const char *d = strstr (line, "detail=");
+               plan_add_stage (p, d ? d + 7 : line);
+               p->collscan = p->collscan || (d && strncmp (d + 7, "SCAN ", 5) == 0);
+            }
+         }
+      }
+      return true;
+   }
+   if (!get_section (reply, qp, "winningPlan", "explain", "queryPlanner.winningPlan", &wp, &have, error)) {
+      return false;
+   }
+   if (!have) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
+                     "explain reply: queryPlanner without winningPlan");
+      return false;
+   }
+   if (find_child (reply, &wp, "shards", &it)) {
+      /* a sharded find: {stage: SHARD_MERGE..., shards: [{shardName, winningPlan}]} (docs
+       * reference/explain-results, "Sharded Collections") */
+      if (!BSON_ITER_HOLDS_ARRAY (&it)) {
+         return bad_type (error, "explain", "queryPlanner.winningPlan.shards", &it, "an array");
+      }
+      out->sharded = true;
+      bson_iter_recurse (&it, &arr);
+      while (bson_iter_next (&arr)) {
+         char name[128] = "";
+         if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
+            return bad_type (error, "explain", "queryPlanner.winningPlan.shards[]", &arr, "a document");
+         }
+         if (!get_str (reply, &arr, "shardName", "explain", "winningPlan.shards[].shardName", name,
+                       sizeof name, error) ||
+             !get_section (reply, &arr, "winningPlan", "explain", "winningPlan.shards[].winningPlan", &sp,
+                           &have, error)) {
+            return false;
+         }
+         if (!have) {
+            continue;
+         }
+         if (!(p = plan_part (out, name, error)) || !plan_winning (reply, &sp, p, error)) {
+            return false;
+         }
+      }
+      return true;
+   }
+   return (p = plan_part (out, shard, error)) && plan_winning (reply, &wp, p, error);
+}
+
+/* plan_stages -- an aggregation's stages[]: the query layer's plan in $cursor.queryPlanner, and a $sort the
+ * pipeline runs itself (blocking). */
+static bool
+plan_stages (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *stages, const char *shard,
+             lab_facts_plan_t *out, bson_error_t *error)
+{
+   bson_iter_t arr, st, qp;
+   size_t first = out->nparts;
+   bool pipeline_sort = false, have;
+
+   if (!BSON_ITER_HOLDS_ARRAY (stages)) {
+      return bad_type (error, "explain", "stages", stages, "an array");
+   }
+   bson_iter_recurse (stages, &arr);
+   while (bson_iter_next (&arr)) {
+      if (!BSON_ITER_HOLDS_DOCUMENT (&arr) || !bson_iter_recurse (&arr, &st) || !bson_iter_next (&st)) {
+         continue;
+      }
+      if (strcmp (bson_iter_key (&st), "$cursor") == 0 && BSON_ITER_HOLDS_DOCUMENT (&st)) {
+         if (!get_section (reply, &st, "queryPlanner", "explain", "stages.$cursor.queryPlanner", &qp, &have,
+                           error)) {
+            return false;
+         }
+         if (have && !plan_query_planner (reply, server, &qp, shard, out, error)) {
+            return false;
+         }
+      } else if (strcmp (bson_iter_key (&st), "$sort") == 0) {
+         pipeline_sort = true;
+      }
+   }
+   if (out->nparts == first) {
+      lab_facts_plan_part_t *p = plan_part (out, shard, error);
+      if (!p) {
+         return false;
+      }
+   }
+   if (pipeline_sort) {
+      /* "$sort" in the aggregation layer sorts everything the query layer returns */
+      out->parts[out->nparts - 1].blocking_sort = true;
+      out->parts[out->nparts - 1].pipeline_sort = true;
+   }
+   return true;
+}
+
+/* plan_server -- one server's explain: queryPlanner, or stages[], or (mongos) shards{name: {...}}. */
+static bool
+plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard, lab_facts_plan_t *out,
+             int depth, bson_error_t *error)
+{
+   bson_iter_t it, sh;
+   bool have;
+
+   if (find_child (reply, server, "queryPlanner", &it)) {
+      if (!BSON_ITER_HOLDS_DOCUMENT (&it)) {
+         return bad_type (error, "explain", "queryPlanner", &it, "a document");
+      }
+      return plan_query_planner (reply, server, &it, shard, out, error);
+   }
+   if (find_child (reply, server, "stages", &it)) {
+      return plan_stages (reply, server, &it, shard, out, error);
+   }
+   if (depth == 0 && find_child (reply, server, "shards", &it)) {
+      /* an aggregate through mongos: shards: {<shard id>: {host, stages | queryPlanner}}
+       * (src/mongo/db/pipeline/sharded_agg_helpers.cpp, appendExplainResults) */
+      if (!get_section (reply, server, "shards", "explain", "shards", &it, &have, error)) {
+         return false;
+      }
+      out->sharded = true;
+      bson_iter_recurse (&it, &sh);
+      while (bson_iter_next (&sh)) {
+         if (!BSON_ITER_HOLDS_DOCUMENT (&sh)) {
+            return bad_type (error, "explain", "shards.<shard>", &sh, "a document");
+         }
+         if (!plan_server (reply, &sh, bson_iter_key (&sh), out, depth + 1, error)) {
+            return false;
+         }
+      }
+      return true;
+   }
+   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
+                  "explain reply%s%s: no queryPlanner, stages or shards: not a plan this parser knows",
+                  shard && *shard ? " of shard " : "", shard ? shard : "");
+   return false;
+}
+
+/* lab_facts_explain_parse -- see serverfacts.h. */
+bool
+lab_facts_explain_parse (const bson_t *reply, lab_facts_plan_t *out, bson_error_t *error)
+{
+   size_t i;
+
+   memset (out, 0, sizeof *out);
+   if (!reply || !plan_server (reply, NULL, "", out, 0, error)) {
+      if (!reply) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "explain: no reply");
+      }
+      return false;
+   }
+   for (i = 0; i < out->nparts; i++) {
+      out->blocking_sort = out->blocking_sort || out->parts[i].blocking_sort;
+      out->multikey = out->multikey || out->parts[i].multikey;
+      out->collscan = out->collscan || out->parts[i].collscan;
    }
    return true;
 }

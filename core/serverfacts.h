@@ -104,6 +104,9 @@ typedef struct {
    char process[32];              /* "mongod" / "mongos"; "" absent */
    int64_t pid;                   /* -1 absent */
    double uptime_s;               /* -1 absent */
+   int64_t uptime_ms;             /* uptimeMillis; -1 absent */
+   int64_t local_time_ms;         /* localTime (the server's wall clock), ms since the epoch; -1 absent */
+   int64_t start_ms;              /* local_time_ms - uptime_ms: when the process started; -1 unknown */
    int64_t mem_resident_bytes;    /* mem.resident (MiB on the wire) * 2^20; -1 absent */
    bool has_wiredtiger;           /* a wiredTiger section (mongod on WiredTiger; never mongos) */
    /* wiredTiger.cache and wiredTiger.block-manager (WiredTiger connection statistics); -1 absent */
@@ -134,8 +137,11 @@ typedef struct {
    bool have_disks;          /* systemMetrics.disks present (mongod lists none without /sys/block access) */
    lab_facts_disk_t *disks;  /* in reply order */
    size_t ndisks;
-   int64_t start_ms; /* systemMetrics.start (collector start, ms since the epoch); -1 absent */
-   int64_t end_ms;   /* systemMetrics.end, else data.end; -1 absent */
+   bool disks_not_linux; /* systemMetrics.disks lists disks without any Linux field (reads,
+                          * read_sectors): another platform's counters (Windows: performance
+                          * counters); have_disks is then false and no disk is kept */
+   int64_t start_ms;     /* systemMetrics.start (collector start, ms since the epoch); -1 absent */
+   int64_t end_ms;       /* systemMetrics.end, else data.end; -1 absent */
 } lab_facts_disks_t;
 
 /* lab_facts_disks_from_diag -- the disks of a getDiagnosticData reply ({data: {systemMetrics: {disks}}}, or
@@ -172,5 +178,87 @@ void lab_facts_disk_delta (const lab_facts_disk_t *a, const lab_facts_disk_t *b,
 bool lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, const char *override,
                            const lab_facts_disk_t **disk_a, const lab_facts_disk_t **disk_b, char *reason,
                            size_t reason_len, bson_error_t *error);
+
+/* ---- listIndexes -------------------------------------------------------------------------------- */
+
+/* lab_facts_index_serves_sort -- an index description (a listIndexes entry) that can serve a stream in
+ * `field` order under the simple collation: its key pattern starts with `field` at direction 1 or -1 (not
+ * hashed or text), it holds every document (not sparse, not partial), and the planner may use it (not
+ * hidden: a hidden index cannot be hinted, docs core/index-hidden "Restrictions"; listIndexes shows
+ * `hidden: true` only when it is). *rank orders the candidates: {field: 1} first, then {field: -1}
+ * (walked backwards), then compound indexes by their number of keys. Pure. */
+bool lab_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank);
+
+/* ---- hostInfo ------------------------------------------------------------------------------------ */
+
+/* lab_facts_host_os -- os.type of a hostInfo reply into os_type ("Linux", "Windows", "Darwin", ... as
+ * mongod's ProcessInfo::getOsType gives it; "" absent). */
+bool lab_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t *error);
+
+/* lab_facts_disks_platform_note -- true with `note` (why) when the server's platform `os_type` keeps no
+ * Linux /proc/diskstats fields in systemMetrics.disks (anything but "Linux"; "" unknown is false). */
+bool lab_facts_disks_platform_note (const char *os_type, char *note, size_t len);
+
+/* ---- restarts: the same server, a new process, or another member -------------------------------- */
+
+/* What restart detection knows of a server process (serverStatus, lab_server_info_t). */
+typedef struct {
+   char host[LAB_FACTS_HOST_MAX]; /* serverStatus.host of the member that answered; "" unknown */
+   int64_t pid;                   /* <= 0 unknown */
+   int64_t start_ms;              /* localTime - uptimeMillis; < 0 unknown */
+   double uptime_s;               /* < 0 unknown */
+} lab_facts_proc_t;
+
+typedef enum {
+   LAB_RESTART_NONE = 0,       /* the same process as before */
+   LAB_RESTART_SAME_HOST,      /* the same member, a new process: restarted */
+   LAB_RESTART_MEMBER_CHANGED, /* another member answered (a failover): not a restart of the server seen */
+} lab_facts_restart_t;
+
+/* Start times closer than this are the same start: localTime (wall clock) and uptimeMillis (the fast clock
+ * since start-up) are read at slightly different moments, and the wall clock may be adjusted. */
+#define LAB_FACTS_START_SLACK_MS 1000
+
+/* lab_facts_restart_of -- what happened between two looks at "the server": another host answered
+ * (MEMBER_CHANGED, whatever its pid or start); the same host with a start time LAB_FACTS_START_SLACK_MS or
+ * more away, or a new pid (also a pid reused with a new start: the start decides) is SAME_HOST; without
+ * start times, an uptime that went back is SAME_HOST too. `why` gets the reason in words. Pure. */
+lab_facts_restart_t lab_facts_restart_of (const lab_facts_proc_t *before, const lab_facts_proc_t *after,
+                                          char *why, size_t len);
+
+/* lab_facts_restart_name -- "none", "restarted" or "member_changed". */
+const char *lab_facts_restart_name (lab_facts_restart_t r);
+
+/* ---- explain: the plan the server chose ---------------------------------------------------------- */
+
+#define LAB_FACTS_PLAN_MAX_PARTS 16
+
+/* One server's plan (the server, or one shard behind mongos). */
+typedef struct {
+   char shard[128];  /* "" unsharded */
+   char engine[16];  /* "classic" (winningPlan.stage), "sbe" (winningPlan.queryPlan, 5.0+), "ferretdb", or
+                      * "unknown" (an aggregation layer without a query plan) */
+   char stages[256]; /* the plan's stages from the root, first input at each level: "FETCH > IXSCAN" */
+   char index[128];  /* the first IXSCAN's indexName; "" none */
+   bool
+      blocking_sort; /* a SORT stage, a $sort the aggregation layer runs, or FerretDB without sortPushdown */
+   bool pipeline_sort; /* the sort is the aggregation layer's $sort */
+   bool multikey;      /* an IXSCAN over a multikey index (isMultiKey) */
+   bool collscan;      /* a COLLSCAN (FerretDB: a SCAN of its table) */
+} lab_facts_plan_part_t;
+
+typedef struct {
+   bool sharded; /* the reply came through mongos, per shard */
+   lab_facts_plan_part_t parts[LAB_FACTS_PLAN_MAX_PARTS];
+   size_t nparts;
+   bool blocking_sort, multikey, collscan; /* any part's */
+} lab_facts_plan_t;
+
+/* lab_facts_explain_parse -- the winning plan(s) of an explain reply (verbosity queryPlanner) of a find or
+ * an aggregate: classic trees (winningPlan.stage / inputStage(s)), SBE (winningPlan.queryPlan), an
+ * aggregation's stages[] ($cursor.queryPlanner, and a blocking $sort stage), mongos (winningPlan.shards[]
+ * of a find, shards{} of an aggregate: one part per shard), and FerretDB 1.24 (queryPlanner.Plan with
+ * sortPushdown). A field of the wrong type, or a reply with no plan at all, is LAB_STORE_ERR_BAD_REPLY. */
+bool lab_facts_explain_parse (const bson_t *reply, lab_facts_plan_t *out, bson_error_t *error);
 
 #endif

@@ -198,10 +198,216 @@ lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, b
    return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
 }
 
+/* lab_store_drop -- the backend's drop, then the collection's marker (store.h): a collection dropped by
+ * layoutlab is no longer layoutlab's. */
 bool
 lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
 {
-   return check_coll (coll, error) && sess->store->ops->drop (sess, coll, error);
+   bson_value_t id;
+
+   if (!check_coll (coll, error) || !sess->store->ops->drop (sess, coll, error)) {
+      return false;
+   }
+   if (strcmp (coll, LAB_MARK_COLL) == 0) {
+      return true;
+   }
+   id.value_type = BSON_TYPE_UTF8;
+   id.value.v_utf8.str = (char *)coll;
+   id.value.v_utf8.len = (uint32_t)strlen (coll);
+   if (!lab_store_delete_eq (sess, LAB_MARK_COLL, "_id", &id, NULL, error)) {
+      if (!lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION)) {
+         return false;
+      }
+      memset (error, 0, sizeof *error); /* no marker collection: nothing to forget */
+   }
+   return true;
+}
+
+/* lab_store_list -- see store.h. */
+bool
+lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error)
+{
+   *names = NULL;
+   return sess->store->ops->list (sess, names, error);
+}
+
+/* lab_store_coll_uuid -- see store.h. */
+bool
+lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                     bson_error_t *error)
+{
+   *has = false;
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   return !sess->store->ops->coll_uuid || sess->store->ops->coll_uuid (sess, coll, uuid, has, error);
+}
+
+typedef struct {
+   bson_t *doc;
+} find_id_t;
+
+/* keep_first -- a find callback: copy the (only) document and stop. */
+static bool
+keep_first (const bson_t *doc, void *ctx)
+{
+   find_id_t *f = ctx;
+
+   if (!f->doc) {
+      f->doc = bson_copy (doc);
+   }
+   return false;
+}
+
+/* lab_store_find_id -- see store.h: one indexed find (a missing collection says so itself). */
+bool
+lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t **doc, bson_error_t *error)
+{
+   find_id_t f = { NULL };
+   bson_value_t v;
+
+   *doc = NULL;
+   v.value_type = BSON_TYPE_UTF8;
+   v.value.v_utf8.str = (char *)id;
+   v.value.v_utf8.len = (uint32_t)strlen (id);
+   if (!lab_store_find_eq (sess, coll, "_id", &v, keep_first, &f, NULL, error)) {
+      bson_destroy (f.doc);
+      if (lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION)) {
+         memset (error, 0, sizeof *error);
+         return true;
+      }
+      return false;
+   }
+   *doc = f.doc;
+   return true;
+}
+
+/* lab_store_mark_put -- see store.h. */
+bool
+lab_store_mark_put (lab_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error)
+{
+   bson_t doc = BSON_INITIALIZER;
+   bson_value_t uuid;
+   bson_iter_t it;
+   bool has = false, ok;
+
+   if (!lab_store_coll_uuid (sess, coll, &uuid, &has, error)) {
+      bson_destroy (&doc);
+      return false;
+   }
+   BSON_APPEND_UTF8 (&doc, "_id", coll);
+   BSON_APPEND_INT32 (&doc, "layoutlab", 1);
+   if (fields && bson_iter_init (&it, fields)) {
+      while (bson_iter_next (&it)) {
+         const char *k = bson_iter_key (&it);
+         if (strcmp (k, "_id") != 0 && strcmp (k, "layoutlab") != 0 && strcmp (k, "uuid") != 0) {
+            bson_append_iter (&doc, k, -1, &it);
+         }
+      }
+   }
+   if (has) {
+      BSON_APPEND_VALUE (&doc, "uuid", &uuid);
+      bson_value_destroy (&uuid);
+   }
+   /* the marker collection is created by the first marker (MongoDB creates it on the upsert itself) */
+   ok = lab_store_upsert_by_id (sess, LAB_MARK_COLL, &doc, error);
+   if (!ok && lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION)) {
+      ok = sess->store->ops->create (sess, LAB_MARK_COLL, error) &&
+           lab_store_upsert_by_id (sess, LAB_MARK_COLL, &doc, error);
+   }
+   if (!ok) {
+      lab_error_prefix (error, "recording '%s' as written by layoutlab in '%s'", coll, LAB_MARK_COLL);
+   }
+   bson_destroy (&doc);
+   return ok;
+}
+
+/* uuid_equal -- two binary UUID values hold the same bytes. */
+static bool
+uuid_equal (const bson_value_t *a, const bson_value_t *b)
+{
+   return a->value_type == BSON_TYPE_BINARY && b->value_type == BSON_TYPE_BINARY &&
+          a->value.v_binary.data_len == b->value.v_binary.data_len &&
+          memcmp (a->value.v_binary.data, b->value.v_binary.data, a->value.v_binary.data_len) == 0;
+}
+
+/* lab_store_mark_get -- see store.h. */
+bool
+lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *foreign, bson_error_t *error)
+{
+   bson_t *raw = NULL;
+   bson_value_t uuid;
+   bson_iter_t it;
+   bool has = false, mismatch = false;
+
+   *doc = NULL;
+   if (foreign) {
+      *foreign = false;
+   }
+   if (!check_coll (coll, error) || !lab_store_find_id (sess, LAB_MARK_COLL, coll, &raw, error)) {
+      return false;
+   }
+   if (!raw) {
+      return true;
+   }
+   if (bson_iter_init_find (&it, raw, "uuid")) {
+      if (!lab_store_coll_uuid (sess, coll, &uuid, &has, error)) {
+         bson_destroy (raw);
+         return false;
+      }
+      if (has) {
+         mismatch = !uuid_equal (&uuid, bson_iter_value (&it));
+         bson_value_destroy (&uuid);
+      }
+   }
+   if (mismatch) {
+      if (foreign) {
+         *foreign = true;
+      }
+      bson_destroy (raw);
+      return true;
+   }
+   *doc = bson_new ();
+   bson_copy_to_excluding_noinit (raw, *doc, "_id", NULL);
+   bson_destroy (raw);
+   return true;
+}
+
+/* lab_store_mark_set -- see store.h. */
+bool
+lab_store_mark_set (lab_session_t *sess, const char *coll, const char *key, const bson_t *value, bool *set,
+                    bson_error_t *error)
+{
+   bson_t *doc = NULL, fields = BSON_INITIALIZER;
+   bson_iter_t it;
+   bool ok = false;
+
+   if (set) {
+      *set = false;
+   }
+   if (!lab_store_mark_get (sess, coll, &doc, NULL, error)) {
+      goto done;
+   }
+   if (!doc) {
+      ok = true;
+      goto done;
+   }
+   if (bson_iter_init (&it, doc)) {
+      while (bson_iter_next (&it)) {
+         if (strcmp (bson_iter_key (&it), key) != 0) {
+            bson_append_iter (&fields, bson_iter_key (&it), -1, &it);
+         }
+      }
+   }
+   BSON_APPEND_DOCUMENT (&fields, key, value);
+   ok = lab_store_mark_put (sess, coll, &fields, error);
+   if (ok && set) {
+      *set = true;
+   }
+done:
+   bson_destroy (doc);
+   bson_destroy (&fields);
+   return ok;
 }
 
 bool
@@ -382,6 +588,26 @@ lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
    return cur;
 }
 
+/* lab_store_sorted_explain -- see store.h. */
+bool
+lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+                          const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
+{
+   lab_sorted_opts_t none = { 0 };
+
+   bson_init (reply);
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (!sess->store->ops->sorted_explain) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "%s has no query planner to ask: its sorted read walks the index on '%s' itself",
+                     sess->store->uri_redacted, field);
+      return false;
+   }
+   return sess->store->ops->sorted_explain (sess, coll, field, opts ? opts : &none, reply, error);
+}
+
 /* describe_walk -- the generic description of a sorted read: the walk of the index on `field` with a
  * fetch of each record, as the embedded store does it (store.h); NO_INDEX as sorted_open gives it. */
 static bool
@@ -397,7 +623,7 @@ describe_walk (lab_session_t *sess, const char *coll, const char *field, const l
    if (!has) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
                      "collection '%s' in %s has no index on '%s' to read it in '%s' order: run with "
-                     "--create-index, or create it with lab_store_create_index",
+                     "--create-index to build it",
                      coll, sess->store->uri_redacted, field, field);
       return false;
    }
@@ -446,7 +672,16 @@ lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
 int
 lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
-   return cur->sess->store->ops->cursor_next (cur, doc, error);
+   int r;
+
+   /* a finished stream stays finished: a server cursor asked again fails ("Cannot advance a completed or
+    * failed cursor"), so the backend is never asked after its end */
+   if (cur->ended) {
+      return 0;
+   }
+   r = cur->sess->store->ops->cursor_next (cur, doc, error);
+   cur->ended = r == 0;
+   return r;
 }
 
 void
@@ -499,6 +734,71 @@ lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *fiel
    *keys = NULL;
    *nkeys = 0;
    return check_coll (coll, error) && sess->store->ops->distinct_keys (sess, coll, field, keys, nkeys, error);
+}
+
+/* natural_check -- the collection's name and the range: RecordIds are >= 0 and rid_lo <= rid_hi unless
+ * rid_hi is 0 (to the end). */
+static bool
+natural_check (const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+{
+   const lab_natural_range_t *r = &opts->range;
+
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (r->rid_lo < 0 || r->rid_hi < 0 || (r->rid_hi != 0 && r->rid_hi < r->rid_lo)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "natural-order range [%" PRId64 ", %" PRId64 ") of '%s' is not a range of RecordIds",
+                     r->rid_lo, r->rid_hi, coll);
+      return false;
+   }
+   return true;
+}
+
+lab_cursor_t *
+lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                        bson_error_t *error)
+{
+   lab_natural_opts_t none = { 0 };
+   lab_cursor_t *cur;
+
+   opts = opts ? opts : &none;
+   if (!natural_check (coll, opts, error)) {
+      return NULL;
+   }
+   cur = bson_malloc0 (sizeof *cur);
+   cur->sess = sess;
+   if (!sess->store->ops->natural_open (cur, coll, opts, error)) {
+      bson_free (cur);
+      return NULL;
+   }
+   return cur;
+}
+
+bool
+lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                          int *nranges, bson_error_t *error)
+{
+   *ranges = NULL;
+   *nranges = 0;
+   if (n < 1) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "natural-order range count must be at least 1 (got %d)", n);
+      return false;
+   }
+   return check_coll (coll, error) &&
+          sess->store->ops->natural_ranges (sess, coll, n, ranges, nranges, error);
+}
+
+bool
+lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                            bson_t *out, bson_error_t *error)
+{
+   lab_natural_opts_t none = { 0 };
+
+   opts = opts ? opts : &none;
+   return natural_check (coll, opts, error) &&
+          sess->store->ops->natural_describe (sess, coll, opts, out, error);
 }
 
 bool
@@ -620,6 +920,26 @@ lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bso
       return not_supported (sess->store, "leaf page counts", error);
    }
    return sess->store->ops->leaf_pages (sess, coll, pages, error);
+}
+
+bool
+lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
+                               lab_leaf_estimate_t *est, bson_error_t *error)
+{
+   lab_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
+
+   memset (est, 0, sizeof *est);
+   est->pages = -1;
+   if (opts && opts->windows > 0) {
+      o.windows = opts->windows < 2 ? 2 : opts->windows;
+   }
+   if (opts && opts->pages_per_window > 0) {
+      o.pages_per_window = opts->pages_per_window;
+   }
+   if (!sess->store->ops->leaf_pages_estimate) {
+      return not_supported (sess->store, "sampled leaf page counts", error);
+   }
+   return check_coll (coll, error) && sess->store->ops->leaf_pages_estimate (sess, coll, &o, est, error);
 }
 
 bool

@@ -34,8 +34,8 @@ typedef struct {
    const char *db;               /* database (MongoDB); NULL: the URI's, else "layoutlab" */
    uint64_t cache_size_bytes;    /* embedded WiredTiger cache; 0: mongod's rule max(50% (RAM-1GB), 256MB) */
    int32_t connect_timeout_ms;   /* MongoDB serverSelectionTimeoutMS and connectTimeoutMS when the URI sets
-                                  * none; 0: server selection 30000 (the server selection spec's default,
-                                  * longer than an unplanned election: 10 s + a vote) and libmongoc's
+                                  * none (the tools pass --server-timeout, 5 s by default); 0: server
+                                  * selection 30000 (the server selection spec's default) and libmongoc's
                                   * own connect timeout (10000) */
    bool create;                  /* embedded: create the home directory if missing (tools: true) */
    bool direct_io;               /* embedded: reads and writes of data files bypass the OS page cache
@@ -143,6 +143,49 @@ typedef struct {
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
 bool lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
 
+/* lab_store_find_id -- *doc = the document of `coll` whose _id is the string `id` (caller destroys), or
+ * NULL when there is none or the collection does not exist (small bookkeeping documents: checkpoints,
+ * markers). */
+bool lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t **doc,
+                        bson_error_t *error);
+
+/* lab_store_list -- the names of the database's collections, sorted, NULL-terminated (caller frees with
+ * bson_strfreev): MongoDB listCollections (nameOnly; views and system.* left out), embedded: the catalog.
+ * LAB_MARK_COLL is listed like any other: callers that show user collections leave it out. */
+bool lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error);
+
+/* lab_store_coll_uuid -- the collection's UUID as the server reports it (MongoDB: listCollections
+ * info.uuid, a binary of subtype 4; FerretDB reports one too) into *uuid (caller bson_value_destroy()s
+ * when *has); *has false when the backend keeps none (embedded) or the collection is missing. */
+bool lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                          bson_error_t *error);
+
+/* ---- provenance: which collections layoutlab wrote ----------------------------------------------
+ * Every collection a tool writes gets one document in the side collection LAB_MARK_COLL of the same
+ * database, {_id: "<collection>", layoutlab: 1, <the tool's fields>, uuid}, written before its first
+ * document (a killed run's partial collection is still marked). The fields are the caller's (tool,
+ * version, written_at, command_line, source, params, verify: see core/mark.h, docs/results-schema.md).
+ * A collection is layoutlab's when its document exists and, when both the document and the server know
+ * a UUID, the two agree: a collection dropped and recreated by someone else under the same name is not.
+ * lab_store_drop removes the collection's document. Both backends keep it (the embedded store for the
+ * record; its collections are all layoutlab's). */
+#define LAB_MARK_COLL "_layoutlab"
+
+/* lab_store_mark_put -- replace the marker of `coll` with {_id: coll, layoutlab: 1, fields..., uuid (the
+ * collection's, when the backend has one; any "uuid" in `fields` is ignored)}; `coll` should exist. */
+bool lab_store_mark_put (lab_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error);
+
+/* lab_store_mark_get -- *doc = the marker of `coll` without _id (caller destroys) when `coll` is
+ * layoutlab's, else NULL; *foreign (may be NULL) = a marker exists but its UUID is not the collection's
+ * (recreated by someone else). */
+bool lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
+                         bson_error_t *error);
+
+/* lab_store_mark_set -- when `coll` is layoutlab's: its marker with field `key` replaced by (or added as)
+ * `value`, a document (the verification after --verify); *set (may be NULL) says whether it was. */
+bool lab_store_mark_set (lab_session_t *sess, const char *coll, const char *key, const bson_t *value,
+                         bool *set, bson_error_t *error);
+
 /* ---- writes ------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -223,7 +266,7 @@ typedef struct {
  *   {field: 1} serves it (its entries are ordered by key, then RecordId), where {field: 1, _id: 1} would
  *   be a blocking sort of the whole collection before the first batch. Ties come in index order (RecordId
  *   order). The index used is {field: 1} when it exists, else another non-sparse, non-partial index whose
- *   first key is `field` (hashed, text, sparse and partial indexes cannot serve the stream). Through
+ *   first key is `field` (hashed, text, sparse, partial and hidden indexes cannot serve the stream). Through
  *   mongos each shard streams its index and mongos merges on the key: a key's rows stay contiguous, but
  *   ties from different shards may interleave in any order.
  *   FerretDB (the test server) ignores `hint` and sorts every read in memory with an unstable sort: there
@@ -249,6 +292,14 @@ lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, cons
 bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
                                 const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 
+/* lab_store_sorted_explain -- MongoDB: the server's own plan of the read lab_store_sorted_open would send
+ * with the same arguments: {explain: <that aggregate, without $db>, verbosity: "queryPlanner"} (no
+ * document is read); *reply (always initialized, caller destroys) is the server's answer, parsed by
+ * lab_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
+ * its domain and code. Embedded: LAB_STORE_ERR_NOT_SUPPORTED (it walks the index; nothing to ask). */
+bool lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
+                               const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
+
 /* lab_mongo_sorted_command -- append to `out` the aggregate command a sorted read sends to MongoDB
  * (pure; the MongoDB backend builds both its reads and its descriptions with it): {aggregate: coll,
  * pipeline: [{$match: [lo, hi)}, {$sort: {field: 1}}], cursor: {batchSize}, allowDiskUse: true,
@@ -258,8 +309,8 @@ void lab_mongo_sorted_command (const char *db, const char *coll, const char *fie
                                const lab_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
                                bool sort_in_memory, bson_t *out);
 
-/* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end,
- * -1 on error with *error set. */
+/* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
+ * on every call after it), -1 on error with *error set. */
 int lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
 void lab_cursor_close (lab_cursor_t *cur);
 
@@ -278,6 +329,64 @@ void lab_values_free (bson_value_t *values, int n);
 bool lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                               int64_t *nkeys, bson_error_t *error);
 
+/* ---- natural order: collection scans ----------------------------------------------------------- */
+
+/* A part of a collection's natural order: the documents whose RecordId is in [rid_lo, rid_hi). */
+typedef struct {
+   int64_t rid_lo; /* first RecordId (inclusive); 0: from the first document */
+   int64_t rid_hi; /* RecordId to stop before (exclusive); 0: to the last document */
+} lab_natural_range_t;
+
+typedef struct {
+   lab_natural_range_t range; /* {0, 0}: the whole collection */
+   int32_t batch_docs;        /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
+} lab_natural_opts_t;
+
+/*
+ * The natural-order contract (lab_store_natural_open, lab_store_natural_ranges, lab_store_natural_describe):
+ * every document of the collection exactly once, in the order the store keeps them (not a sort key: a
+ * caller must not depend on it), with no index touched and nothing sorted -- mongod's COLLSCAN. It is the
+ * cheapest full read a store can serve: each data page is read once, in file order as far as the file is
+ * laid out that way, where an index-order read fetches each record by RecordId (IXSCAN+FETCH) and, when
+ * the rows of one key are scattered, reads each page many times.
+ * - Embedded: a cursor on the collection's table itself (key = RecordId), walked forward. Cost: one pass
+ *   over the table's leaf pages (its storage size read from disk when cold, every page decompressed once),
+ *   no index page read. A range [rid_lo, rid_hi) positions with one search (a root-to-leaf descent) and
+ *   stops at rid_hi: ranges that tile the collection cost one pass in all, and n threads, each with its
+ *   own session, can read n ranges at once (lab_store_natural_ranges).
+ * - MongoDB: find {filter: {}, hint: {$natural: 1}, batchSize} (mongod plans a COLLSCAN for a $natural
+ *   hint; docs/mongodb-compat.md), batches far below the 48 MB reply limit. Cost on the server: one pass
+ *   over the collection's data pages, no index read, no sort, nothing held in memory beyond a batch; on a
+ *   production server it is the read that disturbs the cache least per document returned. A server gives
+ *   no RecordId bounds to a find on a collection that is not clustered, so only the whole collection is a
+ *   range there (lab_store_natural_ranges gives one); a range other than {0, 0} is
+ *   LAB_STORE_ERR_NOT_SUPPORTED. Through mongos each shard scans its own part. FerretDB (the test server)
+ *   accepts the hint and returns the documents in its own storage order.
+ * - A collection written during the scan may give documents written after it started or not; a document
+ *   moved by an update may come twice or not at all (as on mongod without a snapshot): scan a collection
+ *   nobody writes.
+ * A missing collection is LAB_STORE_ERR_NO_COLLECTION.
+ */
+
+/* lab_store_natural_open -- stream the collection's documents in natural order, limited to opts->range
+ * (see the contract above); opts may be NULL (the whole collection). */
+lab_cursor_t *lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                                      bson_error_t *error);
+
+/* lab_store_natural_ranges -- split the collection's natural order into at most `n` ranges that tile it
+ * (each document in exactly one, the first from 0 and the last to 0), of about equal RecordId spans:
+ * embedded, from its first and last RecordId (two cursor positionings, nothing else read); a collection
+ * with fewer documents than n, or a server, gives fewer (MongoDB: one, {0, 0}). *ranges is bson_malloc'd
+ * (caller bson_free()s). */
+bool lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                               int *nranges, bson_error_t *error);
+
+/* lab_store_natural_describe -- append to `out` what lab_store_natural_open would do, without reading a
+ * document (for a --plan): backend, and command (MongoDB: the find command) or walk (embedded:
+ * {collection, table, rid_lo, rid_hi}), index: null, blocking_sort: false, order. */
+bool lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                                 bson_t *out, bson_error_t *error);
+
 /* ---- server and engine facts ------------------------------------------------------------------- */
 
 typedef struct {
@@ -288,6 +397,8 @@ typedef struct {
    int64_t max_message_bytes; /* maxMessageSizeBytes (embedded: 48,000,000) */
    int64_t pid;               /* server pid when known (embedded: own pid), else 0 */
    int64_t uptime_s;          /* server uptime when known, else -1 */
+   int64_t start_ms;          /* when the server process started, ms since the epoch: serverStatus localTime
+                               * - uptimeMillis (MongoDB; -1 unknown); embedded: the store's open */
    bool local;                /* server runs on this machine (its page cache is ours to drop) */
    bool pid_local;            /* `pid` is the server's process in this machine's /proc: embedded, or a local
                                * server whose /proc/PID/comm is a known server name
@@ -366,6 +477,39 @@ bool lab_store_record_ids (lab_session_t *sess, const char *coll, const char *fi
  * LAB_STORE_ERR_NOT_SUPPORTED when the engine does not say (MongoDB: collStats gives it only when the
  * server gathers every statistic). */
 bool lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+
+/* A sampled count of a collection's data leaf pages (lab_store_leaf_pages_estimate). */
+typedef struct {
+   int64_t pages;      /* the collection's leaf pages: its documents / (rows read / pages crossed) */
+   double error_pct;   /* 95% bound on the relative error of `pages`, in percent */
+   int64_t rows_read;  /* documents the sample's runs read */
+   int64_t pages_read; /* leaf pages they crossed (read into the engine cache) */
+   int windows;        /* the runs */
+} lab_leaf_estimate_t;
+
+/* The sample's size by default: about 64 x 16 = 1,024 pages crossed. */
+#define LAB_LEAF_SAMPLE_WINDOWS 64
+#define LAB_LEAF_SAMPLE_PAGES_PER_WINDOW 16
+
+typedef struct {
+   int windows;          /* runs of consecutive documents (0: LAB_LEAF_SAMPLE_WINDOWS; at least 2) */
+   int pages_per_window; /* leaf pages each run aims to cross (0: LAB_LEAF_SAMPLE_PAGES_PER_WINDOW) */
+} lab_leaf_sample_opts_t;
+
+/* lab_store_leaf_pages_estimate -- the collection's data leaf pages from a sample, where the exact count
+ * (lab_store_leaf_pages: a walk of the whole tree, every page read: 50 s at 55 M rows) is too dear.
+ * Embedded: 8 short pilot runs of consecutive records give the rows per page roughly; then `windows` runs,
+ * spread evenly over the RecordIds between the pilot's, each long enough to cross about
+ * `pages_per_window` leaf pages, count the leaf pages each brings into the engine cache (the table's own
+ * statistic "cache: pages read into cache", statistics=(fast)); rows per page = rows read / pages
+ * crossed, pages = documents / that, with a 95% error bound from the spread between the runs. It reads
+ * about windows x pages_per_window pages (some MB) whatever the size. LAB_STORE_ERR_NOT_SUPPORTED, to be
+ * answered by the exact count: a collection too small for the sample (the runs would read more than a
+ * quarter of it), one holding more than 1% of its data in the engine cache already (its pages would not be
+ * read again: the sample needs it cold), and MongoDB. Nothing else may read the table meanwhile (its
+ * statistic would count their pages too). opts may be NULL. */
+bool lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
+                                    lab_leaf_estimate_t *est, bson_error_t *error);
 
 /* ---- cold cycle -------------------------------------------------------------------------------- */
 

@@ -30,6 +30,7 @@ struct lab_session {
 struct lab_cursor {
    lab_session_t *sess;
    void *impl;
+   bool ended; /* the backend's cursor_next returned 0: store.c answers 0 from then on, never asking again */
 };
 
 struct lab_store_ops {
@@ -48,6 +49,10 @@ struct lab_store_ops {
    /* NULL: store.c uses count (exact where it costs nothing) */
    bool (*count_estimated) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    bool (*stats) (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+   bool (*list) (lab_session_t *sess, char ***names, bson_error_t *error);
+   /* NULL: no UUIDs (*has false) */
+   bool (*coll_uuid) (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+                      bson_error_t *error);
    /* docs are already size-checked and carry an _id; `orig_index[i]` is each one's index in the caller's
     * batch, for per-document errors. `first` >= 0: the caller's document k goes at natural-order position
     * first + k (lab_store_insert_many_at); -1: the backend appends. */
@@ -65,12 +70,23 @@ struct lab_store_ops {
    /* NULL: store.c checks the index with has_index and describes the generic index walk */
    bool (*sorted_describe) (lab_session_t *sess, const char *coll, const char *field,
                             const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+   /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
+   bool (*sorted_explain) (lab_session_t *sess, const char *coll, const char *field,
+                           const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
    int (*cursor_next) (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
    void (*cursor_close) (lab_cursor_t *cur);
    bool (*partition) (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
                       int *nbounds, bson_error_t *error);
    bool (*distinct_keys) (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                           int64_t *nkeys, bson_error_t *error);
+   /* natural order (store.h): the range is checked by store.c (rid_lo <= rid_hi unless rid_hi is 0);
+    * cursors share cursor_next and cursor_close with sorted streams */
+   bool (*natural_open) (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+                         bson_error_t *error);
+   bool (*natural_ranges) (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                           int *nranges, bson_error_t *error);
+   bool (*natural_describe) (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                             bson_t *out, bson_error_t *error);
    bool (*server_info) (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
    bool (*engine_stats) (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
    bool (*data_files) (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
@@ -86,6 +102,8 @@ struct lab_store_ops {
    bool (*record_ids) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                        int64_t **rids, size_t *n, bson_error_t *error);
    bool (*leaf_pages) (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+   bool (*leaf_pages_estimate) (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
+                                lab_leaf_estimate_t *est, bson_error_t *error);
    /* NULL: 0 (no server selection) */
    int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };

@@ -199,6 +199,24 @@ pool_new (lab_store_t *store, bson_error_t *error)
    return true;
 }
 
+/* lab_mongo_hosts_text -- the hosts the URI names ("h1:27017,h2:27018"), or its SRV name; into buf. */
+void
+lab_mongo_hosts_text (const mongoc_uri_t *uri, char *buf, size_t len)
+{
+   const mongoc_host_list_t *h;
+   size_t n = 0;
+
+   buf[0] = '\0';
+   for (h = mongoc_uri_get_hosts (uri); h && n + 2 < len; h = h->next) {
+      bson_snprintf (buf + n, len - n, "%s%s", n ? "," : "", h->host_and_port);
+      n = strlen (buf);
+   }
+   if (!buf[0]) {
+      const char *srv = mongoc_uri_get_srv_hostname (uri);
+      bson_snprintf (buf, len, "%s (SRV)", srv ? srv : "?");
+   }
+}
+
 /* first_contact -- ping through a popped client and read the server's facts. */
 static bool
 first_contact (lab_store_t *store, bson_error_t *error)
@@ -210,10 +228,12 @@ first_contact (lab_store_t *store, bson_error_t *error)
 
    if (!lab_mongo_ping (client, &err)) {
       if (lab_mongo_is_unreachable (&err)) {
+         char hosts[512];
+         lab_mongo_hosts_text (ms->uri, hosts, sizeof hosts);
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_UNREACHABLE,
-                        "cannot reach the MongoDB server at %s within %d ms: %s (is it running? check host, "
-                        "port and network)",
-                        store->uri_redacted, ms->selection_timeout_ms, err.message);
+                        "cannot reach %s (%s) within %.1f s: %s (is it running? check host, port and "
+                        "network; --server-timeout DUR waits longer)",
+                        hosts, store->uri_redacted, ms->selection_timeout_ms / 1000.0, err.message);
       } else {
          lab_error_set (error, err.domain, err.code, "the MongoDB server at %s refused ping: %s",
                         store->uri_redacted, err.message);
@@ -445,6 +465,8 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .count = lab_mongo_count,
    .count_estimated = lab_mongo_count_estimated,
    .stats = lab_mongo_stats,
+   .list = lab_mongo_list,
+   .coll_uuid = lab_mongo_coll_uuid,
    .insert_many = lab_mongo_insert_many,
    .upsert_by_id = lab_mongo_upsert_by_id,
    .delete_eq = lab_mongo_delete_eq,
@@ -452,10 +474,14 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .find_eq = lab_mongo_find_eq,
    .sorted_open = lab_mongo_sorted_open,
    .sorted_describe = lab_mongo_sorted_describe,
+   .sorted_explain = lab_mongo_sorted_explain,
    .cursor_next = lab_mongo_cursor_next,
    .cursor_close = lab_mongo_cursor_close,
    .partition = lab_mongo_partition,
    .distinct_keys = lab_mongo_distinct_keys,
+   .natural_open = lab_mongo_natural_open,
+   .natural_ranges = lab_mongo_natural_ranges,
+   .natural_describe = lab_mongo_natural_describe,
    .server_info = lab_mongo_server_info,
    .engine_stats = lab_mongo_engine_stats,
    .data_files = lab_mongo_data_files,

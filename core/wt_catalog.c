@@ -108,11 +108,10 @@ lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error
    wt_index_t *ix = lab_wt_coll_index (c, field);
 
    if (!ix) {
-      lab_error_set (
-         error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
-         "collection '%s' in wiredtiger:%s has no index on '%s': create it (e.g. "
-         "lab_store_create_index / the tool's index option) or choose an indexed field with --key",
-         c->name, st->home, field);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "collection '%s' in wiredtiger:%s has no index on '%s': build it with --create-index "
+                     "(fold-details, scancmp) or choose an indexed field with --key",
+                     c->name, st->home, field);
    }
    return ix;
 }
@@ -225,8 +224,8 @@ recount (wt_store_t *st, wt_coll_t *c, bson_error_t *error)
    int64_t n = 0, bytes = 0, rid = 0;
    int ret;
 
-   if ((ret = st->meta->open_cursor (st->meta, c->uri, NULL, NULL, &cur)) != 0) {
-      return lab_wt_fail (error, ret, "open collection '%s' (%s)", c->name, c->uri);
+   if (!lab_wt_coll_cursor (st->meta, c, &cur, error)) {
+      return false;
    }
    while ((ret = cur->next (cur)) == 0) {
       if ((ret = cur->get_value (cur, &v)) != 0) {

@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +24,36 @@ lab_wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t
    pthread_mutex_lock (&st->mu);
    *exists = lab_wt_coll_find (st, coll) != NULL;
    pthread_mutex_unlock (&st->mu);
+   return true;
+}
+
+/* strp_cmp -- qsort order of C strings. */
+static int
+strp_cmp (const void *a, const void *b)
+{
+   return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+/* lab_wt_list -- the catalog's collection names, sorted. */
+bool
+lab_wt_list (lab_session_t *sess, char ***names, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   const wt_coll_t *c;
+   size_t n = 0;
+
+   (void)error;
+   pthread_mutex_lock (&st->mu);
+   for (c = st->colls; c; c = c->next) {
+      n++;
+   }
+   *names = bson_malloc0 ((n + 1) * sizeof (char *));
+   n = 0;
+   for (c = st->colls; c; c = c->next) {
+      (*names)[n++] = bson_strdup (c->name);
+   }
+   pthread_mutex_unlock (&st->mu);
+   qsort (*names, n, sizeof (char *), strp_cmp);
    return true;
 }
 
@@ -310,6 +342,167 @@ done:
       ok = lab_wt_fail (error, ret, "reconfigure %s back to statistics=(fast)", st->home);
    }
    bson_free (uri);
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
+/* ---- sampled leaf page counts ----------------------------------------------------------------------- */
+
+#define LEAF_PILOT_WINDOWS 8
+#define LEAF_PILOT_ROWS 2048
+
+/* dsrc_stat -- one of the table's own statistics (statistics=(fast), no tree walk). */
+static bool
+dsrc_stat (WT_SESSION *s, const char *stat_uri, int key, int64_t *v, bson_error_t *error)
+{
+   WT_CURSOR *sc = NULL;
+   const char *desc, *pvalue;
+   int ret;
+
+   if ((ret = s->open_cursor (s, stat_uri, NULL, NULL, &sc)) == 0) {
+      sc->set_key (sc, key);
+      if ((ret = sc->search (sc)) == 0) {
+         ret = sc->get_value (sc, &desc, &pvalue, v);
+      }
+      sc->close (sc);
+   }
+   return ret == 0 || lab_wt_fail (error, ret, "read %s", stat_uri);
+}
+
+/* leaf_run -- read up to n records from RecordId `start` on (n < 0: to the end): *rows read and *crossed,
+ * the table's pages read into the cache while reading them -- after the positioning, which brings the
+ * first leaf in: the leaves the run moved on to. */
+static bool
+leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t start, int64_t n, int64_t *rows,
+          int64_t *crossed, bson_error_t *error)
+{
+   int64_t before, after, k = 0;
+   int ret;
+
+   cc->set_key (cc, start);
+   ret = lab_wt_search_ge (cc);
+   if (ret == WT_NOTFOUND) {
+      *rows = *crossed = 0;
+      return true;
+   }
+   if (ret != 0) {
+      return lab_wt_fail (error, ret, "position on record %" PRId64, start);
+   }
+   if (!dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &before, error)) {
+      return false;
+   }
+   for (k = 1; (n < 0 || k < n) && (ret = cc->next (cc)) == 0; k++) {
+   }
+   if (ret != 0 && ret != WT_NOTFOUND) {
+      return lab_wt_fail (error, ret, "read records from %" PRId64, start);
+   }
+   if (!dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &after, error)) {
+      return false;
+   }
+   cc->reset (cc);
+   *rows = k;
+   *crossed = after - before;
+   return true;
+}
+
+/* lab_wt_leaf_pages_estimate -- see store.h: a pilot of LEAF_PILOT_WINDOWS runs for the rows per page,
+ * then o->windows runs of about o->pages_per_window pages each, between the pilot's. */
+bool
+lab_wt_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
+                            lab_leaf_estimate_t *est, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   WT_CURSOR *cc = NULL;
+   char *stat_uri = NULL;
+   int64_t first = 0, last = 0, span, count, data_size, inuse, rows, crossed, prow = 0, pcross = 0, w, pilot;
+   int64_t *cr = NULL;
+   double r, sum2 = 0;
+   bool ok = false;
+   wt_coll_t *c;
+   int i, ret, n = o->windows;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!(c = lab_wt_coll_lookup (st, coll, error))) {
+      goto done;
+   }
+   count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+   data_size = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
+   stat_uri = bson_strdup_printf ("statistics:%s", c->uri);
+   if (!lab_wt_coll_cursor (ss->s, c, &cc, error)) {
+      goto done;
+   }
+   if ((ret = lab_wt_rid_ends (cc, &first, &last)) == WT_NOTFOUND) {
+      est->pages = 0; /* an empty table has no leaf page with a record */
+      ok = true;
+      goto done;
+   }
+   if (ret != 0) {
+      lab_wt_fail (error, ret, "find the first and last record of '%s'", coll);
+      goto done;
+   }
+   if (!dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_BYTES_INUSE, &inuse, error)) {
+      goto done;
+   }
+   if (inuse > data_size / 100 + 1024 * 1024) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "'%s' holds %" PRId64 " bytes in the engine cache already: a sample of its leaf pages "
+                     "would not read them; count them exactly",
+                     coll, inuse);
+      goto done;
+   }
+   span = last - first + 1;
+   /* the pilot: rows per page, roughly, from short runs (a 16th of the collection at most) */
+   pilot = count / (16 * LEAF_PILOT_WINDOWS);
+   pilot = pilot < 16 ? 16 : pilot > LEAF_PILOT_ROWS ? LEAF_PILOT_ROWS : pilot;
+   for (i = 0; i < LEAF_PILOT_WINDOWS; i++) {
+      if (!leaf_run (ss->s, cc, stat_uri, first + (int64_t)((double)span * i / LEAF_PILOT_WINDOWS), pilot,
+                     &rows, &crossed, error)) {
+         goto done;
+      }
+      prow += rows;
+      pcross += crossed;
+   }
+   /* rows per page from the page boundaries the pilot crossed (none: at least all it read) */
+   w = (int64_t)((double)prow / (double)(pcross > 0 ? pcross : 1) * o->pages_per_window) + 1;
+   if (w * n > count / 4) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "'%s' is too small to sample its leaf pages (%d runs of %" PRId64 " of its %" PRId64
+                     " documents): count them exactly",
+                     coll, n, w, count);
+      goto done;
+   }
+   cr = bson_malloc0 ((size_t)n * sizeof *cr);
+   for (i = 0; i < n; i++) {
+      /* half a step off the pilot's starts: the pilot's pages are in the cache now */
+      if (!leaf_run (ss->s, cc, stat_uri, first + (int64_t)((double)span * (i + 0.5) / n), w, &rows, &cr[i],
+                     error)) {
+         goto done;
+      }
+      est->rows_read += rows;
+      est->pages_read += cr[i];
+   }
+   est->windows = n;
+   if (est->pages_read == 0) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "no run over '%s' crossed a leaf page: count them exactly", coll);
+      goto done;
+   }
+   /* pages per row, a ratio estimator over the runs; its standard error from their spread */
+   r = (double)est->pages_read / (double)est->rows_read;
+   for (i = 0; i < n; i++) {
+      double d = (double)cr[i] - r * (double)w;
+      sum2 += d * d;
+   }
+   est->pages = (int64_t)(r * (double)count + 0.5);
+   est->error_pct = 100.0 * 1.96 * sqrt (sum2 / (n * (n - 1.0))) / (double)w / r;
+   ok = true;
+done:
+   if (cc) {
+      cc->close (cc);
+   }
+   bson_free (cr);
+   bson_free (stat_uri);
    pthread_rwlock_unlock (&st->ddl);
    return ok;
 }

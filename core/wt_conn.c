@@ -280,6 +280,80 @@ lab_wt_close (lab_store_t *store)
    store->impl = NULL;
 }
 
+/* is_wt_home -- a directory holding a WiredTiger database (its "WiredTiger" version file). */
+static bool
+is_wt_home (const char *dir)
+{
+   char *f = bson_strdup_printf ("%s/WiredTiger", dir);
+   struct stat sb;
+   bool yes = stat (f, &sb) == 0 && S_ISREG (sb.st_mode);
+
+   bson_free (f);
+   return yes;
+}
+
+/* find_homes -- append to `out` ("a, b (...)") the stores in `dir` and its subdirectories `depth` levels
+ * down (hidden ones and symbolic links skipped), at most `*left` of them; a store next to a run.json is
+ * a demo's. For the error of a home that does not exist: where the stores are. */
+static void
+find_homes (const char *dir, int depth, bson_string_t *out, int *left)
+{
+   DIR *d;
+   struct dirent *e;
+
+   if (*left <= 0 || !(d = opendir (dir))) {
+      return;
+   }
+   while (*left > 0 && (e = readdir (d))) {
+      char *sub;
+      struct stat sb;
+      if (e->d_name[0] == '.') {
+         continue;
+      }
+      sub = strcmp (dir, ".") == 0 ? bson_strdup (e->d_name) : bson_strdup_printf ("%s/%s", dir, e->d_name);
+      if (lstat (sub, &sb) == 0 && S_ISDIR (sb.st_mode)) {
+         if (is_wt_home (sub)) {
+            char *run = bson_strdup_printf ("%s/../run.json", sub);
+            bson_string_append_printf (
+               out, "%s%s%s", out->len ? ", " : "", sub,
+               access (run, F_OK) == 0 ? " (a scripts/demo.sh store, next to its run.json)" : "");
+            bson_free (run);
+            (*left)--;
+         } else if (depth > 0) {
+            find_homes (sub, depth - 1, out, left);
+         }
+      }
+      bson_free (sub);
+   }
+   closedir (d);
+}
+
+/* missing_home -- the error of a home that does not exist, naming the stores found under the current
+ * directory (two levels down: the demo keeps its store in OUT/layoutlab-data) and how to name one. */
+static bool
+missing_home (const char *dir, bson_error_t *error)
+{
+   bson_string_t *found = bson_string_new (NULL);
+   int left = 4;
+
+   find_homes (".", 1, found, &left);
+   if (found->len) {
+      lab_error_set (error, LAB_ERROR_IO, ENOENT,
+                     "WiredTiger home '%s' does not exist (tools that write create it). Stores under the "
+                     "current directory: %s; name one with --uri wiredtiger:DIR",
+                     dir, found->str);
+   } else {
+      lab_error_set (
+         error, LAB_ERROR_IO, ENOENT,
+         "WiredTiger home '%s' does not exist (tools that write create it), and no store is under "
+         "the current directory: check --uri wiredtiger:DIR, or make one (billgen generate, or "
+         "scripts/demo.sh)",
+         dir);
+   }
+   bson_string_free (found, true);
+   return false;
+}
+
 /* check_home -- create (when asked) and check the home directory; its real path into `real`. */
 static bool
 check_home (const lab_store_t *store, char *real, bson_error_t *error)
@@ -294,11 +368,7 @@ check_home (const lab_store_t *store, char *real, bson_error_t *error)
    if (stat (dir, &sb) != 0) {
       err = errno;
       if (err == ENOENT) {
-         lab_error_set (error, LAB_ERROR_IO, ENOENT,
-                        "WiredTiger home '%s' does not exist: check --uri wiredtiger:DIR (tools that write "
-                        "create it)",
-                        dir);
-         return false;
+         return missing_home (dir, error);
       }
       return permission_error (error, dir, err);
    }
@@ -422,9 +492,13 @@ bool
 lab_wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
 {
    wt_store_t *st = store->impl;
+   int major, minor, patch;
 
    bson_strncpy (info->backend, "wiredtiger", sizeof info->backend);
-   bson_strncpy (info->version, wiredtiger_version (NULL, NULL, NULL), sizeof info->version);
+   /* the number alone, as a server's version is ("4.2.0"): the full string repeats the name and adds a
+    * build date ("WiredTiger 3.2.1: (August 27, 2019)") */
+   (void)wiredtiger_version (&major, &minor, &patch);
+   bson_snprintf (info->version, sizeof info->version, "%d.%d.%d", major, minor, patch);
    if (gethostname (info->host, sizeof info->host) != 0) {
       bson_strncpy (info->host, "localhost", sizeof info->host);
    }
@@ -433,6 +507,7 @@ lab_wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *e
    info->max_message_bytes = LAB_MESSAGE_MAX_BYTES;
    info->pid = (int64_t)getpid ();
    info->uptime_s = (int64_t)(time (NULL) - st->opened_at);
+   info->start_ms = (int64_t)st->opened_at * 1000;
    info->local = true;
    return true;
 }

@@ -1,7 +1,8 @@
 /*
- * wt_cursor.c -- reads in index order from the embedded store: sorted streams of documents between two
- * values (an index cursor plus a collection cursor, owned by the stream, not the session's cache),
- * partition bounds of equal counts, and the distinct values of an index.
+ * wt_cursor.c -- streams of documents from the embedded store: sorted streams between two values (an index
+ * cursor plus a collection cursor, owned by the stream, not the session's cache), natural-order streams
+ * over a RecordId range (the collection cursor alone: mongod's COLLSCAN), partition bounds of equal
+ * counts, natural-order ranges, and the distinct values of an index.
  */
 #include "wt_private.h"
 
@@ -13,10 +14,13 @@
 /* wt_cur_t -- a sorted stream's state. */
 typedef struct {
    wt_sess_t *ss;
-   WT_CURSOR *ic; /* index cursor, owned */
+   WT_CURSOR *ic; /* index cursor, owned (NULL in a natural-order stream) */
    WT_CURSOR *cc; /* collection cursor, owned */
+   bool natural;  /* a natural-order stream over RecordIds [rid_lo, rid_hi) (0: unbounded) */
+   int64_t rid_lo, rid_hi;
    bool is_id;
    bool started, done;
+   int64_t rid; /* natural order: the RecordId of the record under cc */
    lab_buf_t lo, hi;
    bool has_lo, has_hi;
    bson_t doc;
@@ -62,6 +66,34 @@ lab_wt_cursor_close (lab_cursor_t *cur)
    cur->impl = NULL;
 }
 
+/* cur_new -- a stream's state for the collection `coll` of session ss, counted in ss->nsorted so that a
+ * drop leaves its cursors alone (the caller holds ddl for reading). */
+static wt_cur_t *
+cur_new (lab_cursor_t *cur, wt_sess_t *ss, const char *coll)
+{
+   wt_cur_t *wc = bson_aligned_alloc0 (BSON_ALIGNOF (wt_cur_t), sizeof (wt_cur_t));
+
+   cur->impl = wc;
+   wc->ss = ss;
+   wc->coll = bson_strdup (coll);
+   lab_buf_init (&wc->lo);
+   lab_buf_init (&wc->hi);
+   __atomic_add_fetch (&ss->nsorted, 1, __ATOMIC_ACQUIRE);
+   wc->counted = true;
+   return wc;
+}
+
+/* open_done -- the end of a stream's opening: ddl released, the stream closed unless `ok`; ok. */
+static bool
+open_done (lab_cursor_t *cur, wt_store_t *st, bool ok)
+{
+   pthread_rwlock_unlock (&st->ddl);
+   if (!ok) {
+      lab_wt_cursor_close (cur);
+   }
+   return ok;
+}
+
 /* set_bounds -- the bodies of opts->lo and opts->hi, when given. */
 static bool
 set_bounds (wt_cur_t *wc, const char *field, const lab_sorted_opts_t *opts, bson_error_t *error)
@@ -89,20 +121,14 @@ lab_wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, cons
 {
    wt_sess_t *ss = cur->sess->impl;
    wt_store_t *st = ss->st;
-   wt_cur_t *wc = bson_aligned_alloc0 (BSON_ALIGNOF (wt_cur_t), sizeof (wt_cur_t));
+   wt_cur_t *wc;
    wt_index_t *ix;
    wt_coll_t *c;
    bool ok = false;
    int ret;
 
-   cur->impl = wc;
-   wc->ss = ss;
-   wc->coll = bson_strdup (coll);
-   lab_buf_init (&wc->lo);
-   lab_buf_init (&wc->hi);
    pthread_rwlock_rdlock (&st->ddl);
-   __atomic_add_fetch (&ss->nsorted, 1, __ATOMIC_ACQUIRE);
-   wc->counted = true;
+   wc = cur_new (cur, ss, coll);
    if (!(c = lab_wt_coll_lookup (st, coll, error)) || !(ix = lab_wt_index_lookup (st, c, field, error))) {
       goto done;
    }
@@ -114,17 +140,62 @@ lab_wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, cons
       lab_wt_fail (error, ret, "open index on '%s' of '%s' (%s)", field, coll, ix->uri);
       goto done;
    }
-   if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &wc->cc)) != 0) {
-      lab_wt_fail (error, ret, "open collection '%s' (%s)", coll, c->uri);
-      goto done;
-   }
-   ok = true;
+   ok = lab_wt_coll_cursor (ss->s, c, &wc->cc, error);
 done:
-   pthread_rwlock_unlock (&st->ddl);
-   if (!ok) {
-      lab_wt_cursor_close (cur);
+   return open_done (cur, st, ok);
+}
+
+/* lab_wt_natural_open -- a stream over the collection's table from RecordId opts->range.rid_lo
+ * (inclusive) to rid_hi (exclusive): the table cursor alone, no index. */
+bool
+lab_wt_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+{
+   wt_sess_t *ss = cur->sess->impl;
+   wt_store_t *st = ss->st;
+   wt_cur_t *wc;
+   wt_coll_t *c;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   wc = cur_new (cur, ss, coll);
+   wc->natural = true;
+   wc->rid_lo = opts->range.rid_lo;
+   wc->rid_hi = opts->range.rid_hi;
+   c = lab_wt_coll_lookup (st, coll, error);
+   return open_done (cur, st, c && lab_wt_coll_cursor (ss->s, c, &wc->cc, error));
+}
+
+/* natural_next -- the next record of a natural-order stream below rid_hi (the first at or above rid_lo
+ * to start with): 1 with *v (its BSON), 0 at the end, -1 on error. */
+static int
+natural_next (wt_cur_t *wc, WT_ITEM *v, bson_error_t *error)
+{
+   WT_CURSOR *cc = wc->cc;
+   int64_t rid = 0;
+   int ret;
+
+   if (!wc->started && wc->rid_lo > 0) {
+      cc->set_key (cc, wc->rid_lo);
+      ret = lab_wt_search_ge (cc);
+   } else {
+      ret = cc->next (cc);
    }
-   return ok;
+   wc->started = true;
+   if (ret == WT_NOTFOUND) {
+      return 0;
+   }
+   if (ret != 0 || (ret = cc->get_key (cc, &rid)) != 0) {
+      lab_wt_fail (error, ret, "scan collection '%s'", wc->coll);
+      return -1;
+   }
+   if (wc->rid_hi > 0 && rid >= wc->rid_hi) {
+      return 0;
+   }
+   if ((ret = cc->get_value (cc, v)) != 0) {
+      lab_wt_fail (error, ret, "read record %" PRId64 " of '%s'", rid, wc->coll);
+      return -1;
+   }
+   wc->rid = rid;
+   return 1;
 }
 
 /* entry_rid -- the RecordId of the index entry under ic, whose key is k: from the value in the _id
@@ -160,16 +231,13 @@ walk_step (wt_cur_t *wc, int64_t *rid, bson_error_t *error)
 {
    WT_CURSOR *ic = wc->ic;
    WT_ITEM k;
-   int ret, exact;
+   int ret;
 
    if (!wc->started && wc->has_lo) {
       k.data = wc->lo.data;
       k.size = wc->lo.len;
       ic->set_key (ic, &k);
-      ret = ic->search_near (ic, &exact);
-      if (ret == 0 && exact < 0) {
-         ret = ic->next (ic);
-      }
+      ret = lab_wt_search_ge (ic);
    } else {
       ret = ic->next (ic);
    }
@@ -187,7 +255,8 @@ walk_step (wt_cur_t *wc, int64_t *rid, bson_error_t *error)
    return entry_rid (wc, &k, rid, error) ? 1 : -1;
 }
 
-/* lab_wt_cursor_next -- 1 with the next document in index order, 0 at the end, -1 on error. */
+/* lab_wt_cursor_next -- 1 with the next document in the stream's order (index or natural), 0 at the end,
+ * -1 on error. */
 int
 lab_wt_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
@@ -197,6 +266,23 @@ lab_wt_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
    int ret;
 
    if (wc->done) {
+      return 0;
+   }
+   if (wc->natural) {
+      if ((ret = natural_next (wc, &v, error)) == 1) {
+         if (!bson_init_static (&wc->doc, v.data, v.size)) {
+            lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                           "record %" PRId64 " of '%s' is not valid BSON", wc->rid, wc->coll);
+            return -1;
+         }
+         *doc = &wc->doc;
+         return 1;
+      }
+      if (ret < 0) {
+         return -1;
+      }
+      wc->done = true;
+      wc->cc->reset (wc->cc);
       return 0;
    }
    while ((ret = walk_step (wc, &rid, error)) == 1) {
@@ -416,4 +502,87 @@ done:
       *nkeys = 0;
    }
    return ok;
+}
+
+/* ---- natural-order ranges and descriptions ------------------------------------------------------ */
+
+/* rid_ends -- the first and last RecordId of the collection's table (*empty when it has none). */
+static bool
+rid_ends (wt_sess_t *ss, const wt_coll_t *c, int64_t *first, int64_t *last, bool *empty, bson_error_t *error)
+{
+   WT_CURSOR *cc = NULL;
+   int ret;
+
+   if (!lab_wt_coll_cursor (ss->s, c, &cc, error)) {
+      return false;
+   }
+   ret = lab_wt_rid_ends (cc, first, last);
+   cc->close (cc);
+   *empty = ret == WT_NOTFOUND;
+   return ret == 0 || *empty || lab_wt_fail (error, ret, "find the first and last record of '%s'", c->name);
+}
+
+/* lab_wt_natural_ranges -- up to n ranges of equal RecordId spans between the first and the last
+ * RecordId (positioned inserts leave them dense: equal spans hold about equal counts). */
+bool
+lab_wt_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                       int *nranges, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_coll_t *c;
+   int64_t first = 0, last = 0, span, count;
+   bool empty = true, ok = false;
+   int i;
+
+   pthread_rwlock_rdlock (&ss->st->ddl);
+   if (!(c = lab_wt_coll_lookup (ss->st, coll, error)) || !rid_ends (ss, c, &first, &last, &empty, error)) {
+      goto done;
+   }
+   count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+   span = empty ? 1 : last - first + 1;
+   if ((int64_t)n > span) {
+      n = (int)span;
+   }
+   if (count >= 1 && (int64_t)n > count) {
+      n = (int)count;
+   }
+   *ranges = bson_malloc0 ((size_t)n * sizeof **ranges);
+   for (i = 0; i < n; i++) {
+      /* first + span * i / n, without overflow for any span */
+      (*ranges)[i].rid_lo = i == 0 ? 0 : first + (int64_t)((__int128)span * i / n);
+      (*ranges)[i].rid_hi = i == n - 1 ? 0 : first + (int64_t)((__int128)span * (i + 1) / n);
+   }
+   *nranges = n;
+   ok = true;
+done:
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return ok;
+}
+
+/* lab_wt_natural_describe -- the walk lab_wt_natural_open would do. */
+bool
+lab_wt_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts, bson_t *out,
+                         bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_coll_t *c;
+   bson_t walk;
+
+   pthread_rwlock_rdlock (&ss->st->ddl);
+   c = lab_wt_coll_lookup (ss->st, coll, error);
+   if (c) {
+      BSON_APPEND_UTF8 (out, "backend", "wiredtiger");
+      BSON_APPEND_DOCUMENT_BEGIN (out, "walk", &walk);
+      BSON_APPEND_UTF8 (&walk, "collection", coll);
+      BSON_APPEND_UTF8 (&walk, "table", c->uri);
+      BSON_APPEND_INT64 (&walk, "rid_lo", opts->range.rid_lo);
+      BSON_APPEND_INT64 (&walk, "rid_hi", opts->range.rid_hi);
+      BSON_APPEND_UTF8 (&walk, "fetch", "none: the table's records in RecordId order (COLLSCAN)");
+      bson_append_document_end (out, &walk);
+      BSON_APPEND_NULL (out, "index");
+      BSON_APPEND_BOOL (out, "blocking_sort", false);
+      BSON_APPEND_UTF8 (out, "order", "RecordId order (insertion order)");
+   }
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return c != NULL;
 }

@@ -10,8 +10,10 @@
 #include "keyenc.h"
 #include "wt_sort.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- keys --------------------------------------------------------------------------------------- */
 
@@ -101,7 +103,7 @@ lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t 
 {
    WT_CURSOR *ic;
    WT_ITEM k;
-   int exact, ret;
+   int ret;
    int64_t rid;
    size_t vlen;
 
@@ -121,14 +123,7 @@ lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t 
    k.data = body->data;
    k.size = body->len;
    ic->set_key (ic, &k);
-   ret = ic->search_near (ic, &exact);
-   if (ret == WT_NOTFOUND) {
-      return 0;
-   }
-   if (ret == 0 && exact < 0) {
-      ret = ic->next (ic);
-   }
-   for (; ret == 0; ret = ic->next (ic)) {
+   for (ret = lab_wt_search_ge (ic); ret == 0; ret = ic->next (ic)) {
       if ((ret = ic->get_key (ic, &k)) != 0) {
          return ret;
       }
@@ -192,67 +187,121 @@ sort_budget (void)
    return v > 0 ? (size_t)v : (size_t)256 * 1024 * 1024;
 }
 
-/* build_collect -- the key (value + RecordId) of every document of c for the index on field, into sort. */
+/* Threads that read and sort an index build's keys at most (each a range of the collection). */
+#define BUILD_THREADS_MAX 8
+
+/* One reader of an index build: a range of the collection's RecordIds, its own WiredTiger session (the
+ * caller's holds ddl) and its own sort. */
+typedef struct {
+   wt_store_t *st;
+   wt_coll_t *c;
+   const char *field;
+   int64_t lo, hi; /* RecordIds [lo, hi); hi 0: to the end */
+   lab_wt_sort_t *sort;
+   lab_progress_t *prog;
+   pthread_t tid;
+   bool started;
+   bool ok;
+   bson_error_t error;
+} build_part_t;
+
+/* build_collect -- the key (value + RecordId) of every document in part p's range for the index on the
+ * field, into its sort; then the sort finished (sorted in memory, or its runs spilled). */
 static bool
-build_collect (wt_sess_t *ss, wt_coll_t *c, const char *field, lab_wt_sort_t *sort, bson_error_t *error)
+build_collect (build_part_t *p, bson_error_t *error)
 {
+   WT_SESSION *s = NULL;
    WT_CURSOR *cc = NULL;
    lab_buf_t key;
    bool ok = false;
    WT_ITEM v;
    int64_t rid;
    int ret;
-   char label[96];
-   lab_progress_t *prog;
    uint64_t pending = 0;
 
    lab_buf_init (&key);
-   bson_snprintf (label, sizeof label, "indexing '%s': reading", field);
-   prog = lab_progress_new (ss->st->progress, label, "docs",
-                            (uint64_t)__atomic_load_n (&c->count, __ATOMIC_RELAXED));
-   if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0) {
-      lab_wt_fail (error, ret, "open collection '%s' (%s)", c->name, c->uri);
+   if ((ret = p->st->conn->open_session (p->st->conn, NULL, NULL, &s)) != 0) {
+      lab_wt_fail (error, ret, "open a session to build an index of '%s'", p->c->name);
       goto done;
    }
-   while ((ret = cc->next (cc)) == 0) {
+   if (!lab_wt_coll_cursor (s, p->c, &cc, error)) {
+      goto done;
+   }
+   if (p->lo > 0) {
+      cc->set_key (cc, p->lo);
+   }
+   for (ret = p->lo > 0 ? lab_wt_search_ge (cc) : cc->next (cc); ret == 0; ret = cc->next (cc)) {
       bson_t doc;
       bson_iter_t it;
       const bson_value_t *val;
 
       cc->get_key (cc, &rid);
+      if (p->hi > 0 && rid >= p->hi) {
+         ret = WT_NOTFOUND;
+         break;
+      }
       cc->get_value (cc, &v);
       if (!bson_init_static (&doc, v.data, v.size)) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                        "collection '%s': record %" PRId64 " is not valid BSON", c->name, rid);
+                        "collection '%s': record %" PRId64 " is not valid BSON", p->c->name, rid);
          goto done;
       }
       lab_buf_reset (&key);
-      if (!lab_wt_field_value (&doc, field, &it, &val, error) || !lab_key_encode (val, &key, error)) {
-         lab_error_prefix (error, "build index on '%s' of '%s' (record %" PRId64 ")", field, c->name, rid);
+      if (!lab_wt_field_value (&doc, p->field, &it, &val, error) || !lab_key_encode (val, &key, error)) {
+         lab_error_prefix (error, "build index on '%s' of '%s' (record %" PRId64 ")", p->field, p->c->name,
+                           rid);
          goto done;
       }
       lab_key_append_recordid (&key, rid);
-      if (!lab_wt_sort_add (sort, key.data, key.len, error)) {
+      if (!lab_wt_sort_add (p->sort, key.data, key.len, error)) {
          goto done;
       }
       if (++pending == 4096) {
-         lab_progress_add (prog, pending, 0);
+         lab_progress_add (p->prog, pending, 0);
          pending = 0;
       }
    }
-   lab_progress_add (prog, pending, 0);
+   lab_progress_add (p->prog, pending, 0);
    if (ret != WT_NOTFOUND) {
-      lab_wt_fail (error, ret, "scan collection '%s' (%s)", c->name, c->uri);
+      lab_wt_fail (error, ret, "scan collection '%s' (%s)", p->c->name, p->c->uri);
       goto done;
    }
-   ok = true;
+   /* the sorting too happens on this thread */
+   ok = lab_wt_sort_nkeys (p->sort) == 0 || lab_wt_sort_finish (p->sort, error);
 done:
-   if (cc) {
-      cc->close (cc);
+   if (s) {
+      s->close (s, NULL); /* closes the cursor */
    }
-   lab_progress_done (prog);
    lab_buf_destroy (&key);
    return ok;
+}
+
+/* build_part_main -- a reader thread's entry. */
+static void *
+build_part_main (void *arg)
+{
+   build_part_t *p = arg;
+
+   p->ok = build_collect (p, &p->error);
+   return NULL;
+}
+
+/* build_threads -- the readers of an index build: the machine's cores (at most BUILD_THREADS_MAX), fewer
+ * for a collection too small to be worth a thread per 64 Ki documents; $LAB_WT_BUILD_THREADS sets it
+ * (tests). */
+static int
+build_threads (int64_t count)
+{
+   const char *env = getenv ("LAB_WT_BUILD_THREADS"); /* tests: a split even for a few documents */
+   long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+   int64_t n = ncpu < 1 ? 1 : ncpu > BUILD_THREADS_MAX ? BUILD_THREADS_MAX : ncpu;
+
+   if (env && atoi (env) > 0) {
+      n = atoi (env) > BUILD_THREADS_MAX ? BUILD_THREADS_MAX : atoi (env);
+   } else if (n > count / 65536) {
+      n = count / 65536;
+   }
+   return n < 1 ? 1 : (int)n;
 }
 
 /* bulk_put -- one key (empty value) into a bulk cursor. */
@@ -268,27 +317,55 @@ bulk_put (WT_CURSOR *bulk, const void *data, size_t len)
    return bulk->insert (bulk);
 }
 
-/* build_load -- the sorted keys into the fresh index table uri through a bulk cursor. */
-static bool
-build_load (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, lab_wt_sort_t *sort,
+/* merge_next -- the least of the parts' current keys (each sort in order, no key in two of them: a
+ * RecordId is in one range): 1 with it in cur[*last], 0 when every part is done, -1 on a read error.
+ * cur[i]/curlen[i] hold part i's current key (NULL: not read yet; done[i]: none left). */
+static int
+merge_next (build_part_t *parts, int n, const uint8_t **cur, size_t *curlen, bool *done, int *last,
             bson_error_t *error)
 {
+   int i, rc, min = -1;
+
+   for (i = 0; i < n; i++) {
+      if (!done[i] && (!cur[i] || i == *last)) {
+         if ((rc = lab_wt_sort_next (parts[i].sort, &cur[i], &curlen[i], error)) < 0) {
+            return -1;
+         }
+         done[i] = rc == 0;
+      }
+      if (!done[i] && (min < 0 || lab_wt_sort_cmp (cur[i], curlen[i], cur[min], curlen[min]) < 0)) {
+         min = i;
+      }
+   }
+   *last = min;
+   return min >= 0 ? 1 : 0;
+}
+
+/* build_load -- the parts' sorted keys, merged, into the fresh index table uri through a bulk cursor. */
+static bool
+build_load (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, build_part_t *parts, int n,
+            uint64_t nkeys, bson_error_t *error)
+{
    WT_CURSOR *bulk = NULL;
-   const uint8_t *key;
-   size_t len;
+   const uint8_t *cur[BUILD_THREADS_MAX] = { 0 };
+   size_t curlen[BUILD_THREADS_MAX] = { 0 };
+   bool done[BUILD_THREADS_MAX] = { 0 };
    bool ok = false;
-   int ret, more;
+   int i, ret, more, last = -1;
    char label[96];
    lab_progress_t *prog = NULL;
    uint64_t pending = 0;
 
+   for (i = 0; i < n; i++) {
+      done[i] = lab_wt_sort_nkeys (parts[i].sort) == 0;
+   }
    if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "bulk", &bulk)) != 0) {
       return lab_wt_fail (error, ret, "open bulk cursor on %s", uri);
    }
    bson_snprintf (label, sizeof label, "indexing '%s': loading", field);
-   prog = lab_progress_new (ss->st->progress, label, "keys", (uint64_t)lab_wt_sort_nkeys (sort));
-   while ((more = lab_wt_sort_next (sort, &key, &len, error)) == 1) {
-      if ((ret = bulk_put (bulk, key, len)) != 0) {
+   prog = lab_progress_new (ss->st->progress, label, "keys", nkeys);
+   while ((more = merge_next (parts, n, cur, curlen, done, &last, error)) == 1) {
+      if ((ret = bulk_put (bulk, cur[last], curlen[last])) != 0) {
          lab_wt_fail (error, ret, "bulk load index on '%s' of '%s' (%s)", field, c->name, uri);
          goto done;
       }
@@ -316,20 +393,118 @@ done:
    return ok;
 }
 
-/* build_index -- fill a fresh index table from the collection's documents with a bulk cursor, as
- * mongod builds an index over existing data: read every document, sort the keys (in memory up to
- * sort_budget(), else in sorted runs spilled to the home and merged), bulk-load them in order. */
-static bool
-build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bson_error_t *error)
-{
-   lab_wt_sort_t *sort = lab_wt_sort_new (ss->st->home, sort_budget ());
-   bool ok;
+/* The checkpoint an index build runs beside its reading (see build_index). */
+typedef struct {
+   WT_CONNECTION *conn;
+   int ret;
+} build_ckpt_t;
 
-   ok = build_collect (ss, c, field, sort, error);
-   if (ok && lab_wt_sort_nkeys (sort) > 0) {
-      ok = lab_wt_sort_finish (sort, error) && build_load (ss, c, field, uri, sort, error);
+/* build_ckpt_main -- a checkpoint in a session of its own. */
+static void *
+build_ckpt_main (void *arg)
+{
+   build_ckpt_t *k = arg;
+   WT_SESSION *s = NULL;
+
+   if ((k->ret = k->conn->open_session (k->conn, NULL, NULL, &s)) == 0) {
+      k->ret = s->checkpoint (s, NULL);
+      s->close (s, NULL);
    }
-   lab_wt_sort_destroy (sort);
+   return NULL;
+}
+
+/* build_index -- create the index table uri and fill it from the collection's documents with a bulk
+ * cursor, as mongod builds an index over existing data: read every document, sort the keys (in memory up
+ * to sort_budget(), else in sorted runs spilled to the home and merged), bulk-load them in order. The
+ * reading and sorting are split by RecordId range over a thread per core (each with its own session and
+ * its own sort, the budget shared between them), the loading merges them: the index is the same whatever
+ * the split. Beside the reading, a checkpoint writes what the collection's writers left dirty in the
+ * cache (its cost is paid once, by the checkpoint that follows a load anyway, but here while the CPU
+ * sorts); the table is created after it, so that the bulk cursor finds it new. *created: it was. */
+static bool
+build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bool *created,
+             bson_error_t *error)
+{
+   build_ckpt_t ckpt = { ss->st->conn, 0 };
+   pthread_t ckpt_tid;
+   bool ckpt_started = false;
+   build_part_t parts[BUILD_THREADS_MAX];
+   int64_t count = __atomic_load_n (&c->count, __ATOMIC_RELAXED), first = 0, last = 0, span;
+   int n = build_threads (count), i, err, ret;
+   uint64_t nkeys = 0;
+   char label[96];
+   lab_progress_t *prog;
+   WT_CURSOR *cc = NULL;
+   bool ok = true;
+
+   memset (parts, 0, sizeof parts);
+   if (n > 1) {
+      /* the first and last RecordId: ranges of equal spans (positioned inserts leave them dense) */
+      if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0 ||
+          (ret = lab_wt_rid_ends (cc, &first, &last)) != 0) {
+         n = 1; /* (empty, or unreadable: the one reader says so) */
+      }
+      if (cc) {
+         cc->close (cc);
+      }
+   }
+   span = last - first + 1;
+   bson_snprintf (label, sizeof label, "indexing '%s': reading", field);
+   prog = lab_progress_new (ss->st->progress, label, "docs", (uint64_t)count);
+   for (i = 0; i < n; i++) {
+      parts[i].st = ss->st;
+      parts[i].c = c;
+      parts[i].field = field;
+      parts[i].lo = i == 0 ? 0 : first + (int64_t)((__int128)span * i / n);
+      parts[i].hi = i == n - 1 ? 0 : first + (int64_t)((__int128)span * (i + 1) / n);
+      parts[i].sort = lab_wt_sort_new (ss->st->home, sort_budget () / (size_t)n);
+      parts[i].prog = prog;
+   }
+   ckpt_started = pthread_create (&ckpt_tid, NULL, build_ckpt_main, &ckpt) == 0;
+   if (!ckpt_started) {
+      build_ckpt_main (&ckpt); /* no thread: the checkpoint first, then the reading */
+   }
+   for (i = 1; i < n; i++) {
+      if ((err = pthread_create (&parts[i].tid, NULL, build_part_main, &parts[i])) != 0) {
+         lab_error_set_errno (error, err, "start a reader thread of an index build on '%s'", c->name);
+         ok = false;
+         break;
+      }
+      parts[i].started = true;
+   }
+   if (ok) {
+      parts[0].ok = build_collect (&parts[0], &parts[0].error);
+   }
+   for (i = 1; i < n; i++) {
+      if (parts[i].started) {
+         pthread_join (parts[i].tid, NULL);
+      }
+   }
+   if (ckpt_started) {
+      pthread_join (ckpt_tid, NULL);
+   }
+   lab_progress_done (prog);
+   for (i = 0; ok && i < n; i++) {
+      if (!parts[i].ok) {
+         memcpy (error, &parts[i].error, sizeof *error);
+         ok = false;
+      }
+      nkeys += lab_wt_sort_nkeys (parts[i].sort);
+   }
+   if (ok && ckpt.ret != 0) {
+      ok = lab_wt_fail (error, ckpt.ret, "checkpoint %s before building an index of '%s'", ss->st->home,
+                        c->name);
+   }
+   if (ok && (ret = ss->s->create (ss->s, uri, WT_INDEX_CONFIG)) != 0) {
+      ok = lab_wt_fail (error, ret, "create index on '%s' of '%s' (%s)", field, c->name, uri);
+   }
+   *created = ok;
+   if (ok && nkeys > 0) {
+      ok = build_load (ss, c, field, uri, parts, n, nkeys, error);
+   }
+   for (i = 0; i < n; i++) {
+      lab_wt_sort_destroy (parts[i].sort);
+   }
    return ok;
 }
 
@@ -361,7 +536,6 @@ lab_wt_create_index (lab_session_t *sess, const char *coll, const char *field, b
    wt_coll_t *c;
    char *ident = NULL, *uri = NULL;
    bool ok = false, created = false;
-   int ret;
 
    pthread_rwlock_wrlock (&st->ddl);
    if (!(c = lab_wt_coll_create_locked (ss, coll, error))) {
@@ -380,12 +554,7 @@ lab_wt_create_index (lab_session_t *sess, const char *coll, const char *field, b
    ident = bson_strdup_printf ("index-%" PRId64 "-layoutlab", st->next_ident++);
    pthread_mutex_unlock (&st->mu);
    uri = bson_strdup_printf ("table:%s", ident);
-   if ((ret = ss->s->create (ss->s, uri, WT_INDEX_CONFIG)) != 0) {
-      lab_wt_fail (error, ret, "create index on '%s' of '%s' (%s)", field, coll, uri);
-      goto done;
-   }
-   created = true;
-   ok = build_index (ss, c, field, uri, error) && add_index (ss, c, field, ident, error);
+   ok = build_index (ss, c, field, uri, &created, error) && add_index (ss, c, field, ident, error);
 done:
    if (!ok && created) {
       ss->s->drop (ss->s, uri, "force=true");

@@ -11,7 +11,7 @@
  *   wt_session.c  the session cache: one WT_SESSION per lab_session_t and its cursor cache;
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
- *   wt_cursor.c   sorted walks over an index, partitioning, distinct keys;
+ *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
  * Every KeyString byte rule (body, type tag, RecordId, the unique _id format) lives in keyenc.h.
@@ -137,6 +137,8 @@ bool lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *er
 bool lab_wt_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                         int64_t **rids, size_t *n, bson_error_t *error);
 bool lab_wt_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+bool lab_wt_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
+                                 lab_leaf_estimate_t *est, bson_error_t *error);
 
 /* ---- wt_catalog.c: catalog, size storer, the collection list ------------------------------------ */
 
@@ -174,6 +176,7 @@ wt_coll_t *lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_erro
 /* lab_wt_coll_get_or_create -- for writes: MongoDB creates a missing collection on first insert. */
 wt_coll_t *lab_wt_coll_get_or_create (wt_sess_t *ss, const char *name, bson_error_t *error);
 
+bool lab_wt_list (lab_session_t *sess, char ***names, bson_error_t *error);
 bool lab_wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
 bool lab_wt_create (lab_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_wt_drop (lab_session_t *sess, const char *coll, bson_error_t *error);
@@ -192,6 +195,15 @@ bool lab_wt_get_cursor (wt_sess_t *ss, const char *uri, bool overwrite, WT_CURSO
 void lab_wt_reset_cursors (wt_sess_t *ss);
 /* lab_wt_cache_drop -- close this session's cached cursors on `uri` (before a drop). */
 void lab_wt_cache_drop (wt_sess_t *ss, const char *uri);
+/* lab_wt_coll_cursor -- a new cursor of session s on the collection's table (the caller closes it); false
+ * with the error naming the collection. */
+bool lab_wt_coll_cursor (WT_SESSION *s, const wt_coll_t *c, WT_CURSOR **cc, bson_error_t *error);
+/* lab_wt_search_ge -- position c, whose key is set, on the first entry at or after that key (search_near,
+ * then next when it landed before): 0, WT_NOTFOUND when there is none, or a WiredTiger error. */
+int lab_wt_search_ge (WT_CURSOR *c);
+/* lab_wt_rid_ends -- the first and last RecordId of the collection table under cc (left reset): one
+ * positioning at each end; 0, WT_NOTFOUND when it has no record, or a WiredTiger error. */
+int lab_wt_rid_ends (WT_CURSOR *cc, int64_t *first, int64_t *last);
 /* lab_wt_rids_push -- append a RecordId to the session's ss->rids. */
 void lab_wt_rids_push (wt_sess_t *ss, int64_t rid);
 
@@ -227,7 +239,7 @@ bool lab_wt_delete_eq (lab_session_t *sess, const char *coll, const char *field,
 bool lab_wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                      lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
 
-/* ---- wt_cursor.c: sorted walks, partitions, distinct keys --------------------------------------- */
+/* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
 
 bool lab_wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field,
                          const lab_sorted_opts_t *opts, bson_error_t *error);
@@ -237,5 +249,11 @@ bool lab_wt_partition (lab_session_t *sess, const char *coll, const char *field,
                        int *nbounds, bson_error_t *error);
 bool lab_wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                            int64_t *nkeys, bson_error_t *error);
+bool lab_wt_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+                          bson_error_t *error);
+bool lab_wt_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+                            int *nranges, bson_error_t *error);
+bool lab_wt_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+                              bson_t *out, bson_error_t *error);
 
 #endif

@@ -160,3 +160,40 @@ lab_wt_rids_push (wt_sess_t *ss, int64_t rid)
    }
    ss->rids[ss->nrids++] = rid;
 }
+
+/* lab_wt_search_ge -- see wt_private.h. */
+int
+lab_wt_search_ge (WT_CURSOR *c)
+{
+   int exact, ret = c->search_near (c, &exact);
+
+   return ret == 0 && exact < 0 ? c->next (c) : ret;
+}
+
+/* lab_wt_rid_ends -- see wt_private.h. */
+int
+lab_wt_rid_ends (WT_CURSOR *cc, int64_t *first, int64_t *last)
+{
+   int ret;
+
+   if ((ret = cc->next (cc)) == 0 && (ret = cc->get_key (cc, first)) == 0 && (ret = cc->reset (cc)) == 0 &&
+       (ret = cc->prev (cc)) == 0) {
+      ret = cc->get_key (cc, last);
+   }
+   cc->reset (cc);
+   return ret;
+}
+
+/* lab_wt_coll_cursor -- see wt_private.h. */
+bool
+lab_wt_coll_cursor (WT_SESSION *s, const wt_coll_t *c, WT_CURSOR **cc, bson_error_t *error)
+{
+   int ret;
+
+   *cc = NULL;
+   if ((ret = s->open_cursor (s, c->uri, NULL, NULL, cc)) != 0) {
+      *cc = NULL;
+      return lab_wt_fail (error, ret, "open collection '%s' (%s)", c->name, c->uri);
+   }
+   return true;
+}

@@ -23,6 +23,8 @@ typedef struct {
    size_t batch_docs; /* 0: 1000; also the rows of one worker's chunk */
    int parallel;      /* --parallel: workers generating and writing (0: 1) */
    lab_progress_mode_t progress;
+   const bson_t *provenance; /* the collection's marker fields (core/mark.h), written before its first
+                              * document; NULL: none */
 } lab_generate_opts_t;
 
 typedef struct {
@@ -34,6 +36,8 @@ typedef struct {
    int64_t open_bills_peak;
    double seconds;        /* whole run, index build included */
    double insert_seconds; /* generation + inserts only */
+   double index_seconds;  /* the key index's build, after the inserts */
+   double flush_seconds;  /* the final checkpoint (embedded) after the index */
    double cpu_seconds;    /* user + system CPU of the whole process (every thread) over `seconds`: not the
                            * store open, whose one-off cost (WiredTiger's clock calibration) is no row's */
    int workers;           /* workers that ran */
@@ -61,9 +65,9 @@ const char *lab_grace_name (lab_grace_t g);
 
 typedef struct {
    const char *coll;        /* --dst */
-   const char *key;         /* --key: indexed after the load when the header has it */
-   bool key_given;          /* --key was given: then the header must have it */
-   bool no_index;           /* --no-index */
+   const char *key;         /* --key (default bill_id): the header must have it, unless no_index */
+   bool key_given;          /* --key was given (messages say so) */
+   bool no_index;           /* --no-index: no key index, and a header without the key is fine */
    const char *fields;      /* --fields list (NULL: --headerline) */
    bool headerline;         /* first record of each file is the header */
    bool typed;              /* --columns-have-types */
@@ -73,9 +77,13 @@ typedef struct {
    bool append;             /* --append: add to an existing collection (kept on failure) */
    bool parse_only;         /* --parse-only: read, parse and convert, write nothing (the ceiling) */
    size_t batch_docs;       /* 0: 1000 */
+   int parallel;            /* writers (0, 1: one): writer k sends every N-th batch to its place */
    const char *const *files;
    size_t nfiles;
    lab_progress_mode_t progress;
+   const bson_t *provenance; /* the collection's marker fields (core/mark.h), written before its first
+                              * document when this import creates or replaces it (not --append to one
+                              * that holds documents); NULL: none */
 } lab_import_opts_t;
 
 typedef struct {
@@ -98,8 +106,9 @@ typedef struct {
  * file, and a missing input fails before a store or collection is touched. */
 typedef struct lab_import lab_import_t;
 
-/* lab_import_new -- check `o` (LAB_ERROR_USAGE: the header source, --drop with --append, no input,
- * --reject -, a bad --fields list) and open every input. `o` must outlive the import. */
+/* lab_import_new -- check `o` (LAB_ERROR_USAGE: the header source, --drop with --append, --append with
+ * --parallel above 1, no input, --reject -, a bad --fields list or one without the key) and open every
+ * input. `o` must outlive the import. */
 lab_import_t *lab_import_new (const lab_import_opts_t *o, bson_error_t *error);
 
 /* lab_import_run -- import into o->coll (store may be NULL with parse_only); see lab_billgen_import. Once
@@ -110,9 +119,14 @@ bool lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *
 void lab_import_destroy (lab_import_t *imp);
 
 /* lab_billgen_import -- lab_import_new + lab_import_run: import o->files into o->coll (store may be NULL
- * with parse_only). Refused rows go to o->reject_path as "FILE:LINE:COL: reason" lines each followed by
- * the verbatim row. With grace stop the first refusal fails the import (error names FILE:LINE:COL); the
- * collection is then dropped unless o->append (st->dropped_partial tells). */
+ * with parse_only). The destination is prepared (dropped with o->drop, created) only once the header has
+ * been read and holds the key (o->key, unless o->no_index): a CSV without the key column is refused
+ * before anything in the store changes. Refused rows go to o->reject_path as "FILE:LINE:COL: reason"
+ * lines each followed by the verbatim row. With grace stop the first refusal fails the import (error
+ * names FILE:LINE:COL); the collection is then dropped unless o->append (st->dropped_partial tells).
+ * With o->parallel N > 1, N writers each send every N-th batch of o->batch_docs rows to its place in
+ * the collection's natural order (lab_store_insert_many_at): on the embedded store the rows land where
+ * one writer would put them; a server orders them as they arrive. */
 bool lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
                          bson_error_t *error);
 
@@ -143,8 +157,9 @@ bool lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_exp
 
 /* lab_billgen_prepare_dst -- shared by generate and import: make `coll` ready to receive documents
  * (drop it first with `drop`; an existing non-empty one is LAB_STORE_ERR_EXISTS unless `append`, the
- * message suggesting --append when `allow_append`). *owned: this run may drop it again on failure. */
+ * message suggesting --append when `allow_append`). *owned: this run may drop it again on failure; an
+ * owned collection gets the marker `provenance` (NULL: none) before its first document. */
 bool lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append,
-                              bool allow_append, bool *owned, bson_error_t *error);
+                              bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error);
 
 #endif

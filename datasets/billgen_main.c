@@ -9,6 +9,7 @@
 
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/mark.h"
 #include "core/opts.h"
 #include "core/store.h"
 #include "datasets/billgen.h"
@@ -22,9 +23,10 @@ static const char *USAGE_MAIN =
    "fields repeated in every line.\n"
    "\n"
    "Commands:\n"
-   "  generate   deterministic synthetic bill details into a collection\n"
-   "  import     CSV (plain, zstd-compressed or stdin) into a collection\n"
-   "  export     a collection as CSV with a typed header (optionally zstd-compressed)\n"
+   "  generate     deterministic synthetic bill details into a collection\n"
+   "  import       CSV (plain, zstd-compressed or stdin) into a collection\n"
+   "  export       a collection as CSV with a typed header (optionally zstd-compressed)\n"
+   "  collections  the database's collections, and which of them layoutlab wrote\n"
    "\n"
    "Run `billgen COMMAND --help` for a command's options and examples.\n"
    "\n"
@@ -46,7 +48,8 @@ static const char *USAGE_GENERATE =
    "the data.\n"
    "\n"
    "Options:\n"
-   "  --dst COLL           collection to fill (default bill_detail)\n"
+   "  --dst COLL           collection to fill (default bill_detail): fold-details reads it as --src,\n"
+   "                       scancmp as --detail. The output is a collection: -o/--out is refused\n"
    "  --bills N            bills to generate (default 1000)\n"
    "  --mean-rows X        mean rows per bill (default 130; the original collection had 129.6)\n"
    "  --dist D             rows-per-bill distribution: lognormal (default; sigma 1.0, mu fitted so the mean\n"
@@ -66,7 +69,11 @@ static const char *USAGE_GENERATE =
    "  --parallel N         workers generating and inserting (default: the core count); worker k takes\n"
    "                       every N-th batch of rows, placed where one worker would put it, so the\n"
    "                       collection (documents, _ids, RecordIds) is the same for every N\n"
-   "  --drop               replace an existing collection (without it, a non-empty one is an error)\n"
+   "  --drop               replace an existing collection (without it, a non-empty one is an error). On a\n"
+   "                       MongoDB server, a collection layoutlab did not write (no marker in the\n"
+   "                       database's _layoutlab) is shown and dropped only after \"y\" on a terminal,\n"
+   "                       or with --yes; otherwise nothing is dropped (exit 2)\n"
+   "  --yes                drop such a collection without asking\n"
    "  --block-compressor C block compressor of the collection: none, snappy (mongod's default), zlib, zstd.\n"
    "                       Embedded: the table's block_compressor (zstd is layoutlab's own compressor);\n"
    "                       MongoDB: create with storageEngine.wiredTiger.configString; the summary says\n"
@@ -97,7 +104,8 @@ static const char *USAGE_IMPORT =
    "to the store in batches of about 1000 documents, never over the server's message size.\n"
    "\n"
    "Options:\n"
-   "  --dst COLL              collection to fill (default bill_detail)\n"
+   "  --dst COLL              collection to fill (default bill_detail): fold-details reads it as --src,\n"
+   "                          scancmp as --detail. The output is a collection: -o/--out is refused\n"
    "  --headerline            the first line of each file names the fields (every file the same)\n"
    "  --fields a,b,...        the field names, when the files have no header line\n"
    "  --columns-have-types    names are typed as mongoimport writes them: name.type(), type one of auto,\n"
@@ -110,14 +118,23 @@ static const char *USAGE_IMPORT =
    "                            FILE:LINE:COL: reason\n"
    "                          followed by the row exactly as it was in the input (it may span lines);\n"
    "                          skip-field rows appear with \"field left out (skip-field): ...\"\n"
-   "  --key FIELD             index this field after the load (default bill_id, when it is a column)\n"
-   "  --no-index              build no index\n"
-   "  --drop                  replace an existing collection\n"
+   "  --key FIELD             the master key, indexed after the load (default bill_id): a header (or\n"
+   "                          --fields) without it is refused before the collection is touched\n"
+   "  --no-index              build no key index (and accept a header without the key)\n"
+   "  --drop                  replace an existing collection (on a server, one layoutlab did not write\n"
+   "                          needs \"y\" on a terminal or --yes, as billgen generate --drop)\n"
+   "  --yes                   drop such a collection without asking\n"
    "  --block-compressor C    block compressor of the collection (as billgen generate)\n"
    "  --zstd-level N          embedded: zstd compression level (default 6)\n"
    "  --append                add to an existing non-empty collection (it is then kept on failure)\n"
    "  --parse-only            read, parse and convert every row but write nothing: the import's ceiling\n"
    "  --batch-docs N          documents per insert batch (default 1000)\n"
+   "  --parallel N            writers (default 1): writer k sends every N-th batch, placed where one\n"
+   "                          writer would put it (on the embedded store the rows keep the file's\n"
+   "                          order; a server orders batches as they arrive). Not with --append\n"
+   "\n"
+   "mongoimport's spellings are accepted where they mean the same: --collection/-c (--dst), -d (--db),\n"
+   "--numInsertionWorkers/-j (--parallel), --columnsHaveTypes, --type csv, --file FILE (an input).\n"
    "\n"
    "Empty fields: an empty unquoted field leaves the field out of the document; \"\" is an empty string.\n"
    "Errors name FILE:LINE:COL (COL counts bytes). Invalid UTF-8 and rows with the wrong number of fields\n"
@@ -144,8 +161,10 @@ static const char *USAGE_EXPORT =
    "temporary name and renamed at the end: a failed export leaves no partial file.\n"
    "\n"
    "Options:\n"
-   "  --src COLL           collection to export (default bill_detail)\n"
-   "  -o, --out FILE       output file, - for stdout (default -); a name ending in .zst is compressed\n"
+   "  --src COLL           collection to export (default bill_detail; any collection of flat documents:\n"
+   "                       what billgen generate or import wrote as --dst, fold-details reads as --src)\n"
+   "  -o, --out FILE       output file, - for stdout (default -); a name ending in .zst is compressed;\n"
+   "                       --output is the same option\n"
    "  --zstd-level N       compress with zstd at level N (1..19; default 3 for .zst names, 0 = plain)\n"
    "  --sample N           documents read to fix the columns (default 1000)\n"
    "\n"
@@ -153,6 +172,21 @@ static const char *USAGE_EXPORT =
    "  billgen export --src bill_detail -o bills.csv.zst\n"
    "  billgen export --src bill_detail --zstd-level 19 -o datasets/sample/bills-300.csv.zst\n"
    "  billgen export --src bill_detail | head\n\n";
+
+static const char *USAGE_COLLECTIONS =
+   "Usage: billgen collections [--require-layoutlab] [options]\n"
+   "\n"
+   "List the collections of the database (--uri, --db) with their documents and who wrote them: every\n"
+   "collection a layoutlab tool writes is recorded in the database's _layoutlab collection (tool, time,\n"
+   "command line, settings), which is not listed itself. With --json, the list as JSON.\n"
+   "\n"
+   "Options:\n"
+   "  --require-layoutlab  fail (exit 2, naming them) when the database holds a collection layoutlab did\n"
+   "                       not write: scripts/demo.sh checks its target database this way before writing\n"
+   "\n"
+   "Examples:\n"
+   "  billgen collections --uri mongodb://db1/hospital\n"
+   "  billgen collections --uri mongodb://db1/ --db layoutlab_demo --require-layoutlab\n\n";
 
 /* usage_error -- log a usage error with the command's help hint; the usage exit code. */
 static int
@@ -197,6 +231,7 @@ open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bs
 
    so.block_compressor = z->name;
    so.zstd_level = z->zstd_level;
+   so.connect_timeout_ms = c->server_timeout_ms;
    return lab_store_open (c->uri, &so, error);
 }
 
@@ -273,6 +308,11 @@ static const char *const dist_names[] = { "lognormal", "zipf", "uniform", "fixed
                                           NULL };                                    /* lab_gen_dist_t */
 static const char *const order_names[] = { "interleaved", "clustered", NULL };       /* lab_gen_order_t */
 static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL }; /* lab_grace_t */
+static const char *const csv_only[] = { "csv", NULL }; /* import --type (mongoimport's; tsv/json: no) */
+
+/* What -o/--out says on a command whose output is a collection. */
+#define OUT_IS_A_COLLECTION                                                                                  \
+   "this command writes a collection, not a file: name it with --dst COLL (a summary file: --json FILE)"
 
 /* The options a preset sets itself: giving one of them with --preset is a usage error. */
 static const char *const preset_fixes[] = { "--bills", "--mean-rows", "--dist", "--oversize", "--key", NULL };
@@ -316,14 +356,45 @@ apply_preset (lab_gen_params_t *gen, const char *preset, double scale, bool scal
    return lab_gen_preset_apply (gen, preset, scale, error);
 }
 
+/* append_generate_params -- the generator's settings: the --json summary's params and, with the
+ * compressor `z` (NULL: left out), the collection's marker (core/mark.h). */
+static void
+append_generate_params (bson_t *p, const lab_generate_opts_t *o, const char *preset, double scale,
+                        const compress_opts_t *z)
+{
+   char seed[32];
+
+   bson_snprintf (seed, sizeof seed, "%" PRIu64, o->gen.seed);
+   BSON_APPEND_UTF8 (p, "seed", seed);
+   BSON_APPEND_DOUBLE (p, "mean_rows", o->gen.mean_rows);
+   BSON_APPEND_UTF8 (p, "dist", lab_gen_dist_name (o->gen.dist));
+   BSON_APPEND_INT64 (p, "max_rows", o->gen.max_rows);
+   BSON_APPEND_UTF8 (p, "order", lab_gen_order_name (o->gen.order));
+   BSON_APPEND_INT64 (p, "open_bills", o->gen.open_bills);
+   BSON_APPEND_UTF8 (p, "key", o->gen.key);
+   BSON_APPEND_UTF8 (p, "key_type", o->gen.key_type == LAB_GEN_KEY_STRING ? "string" : "int64");
+   if (preset) {
+      BSON_APPEND_UTF8 (p, "preset", preset);
+      BSON_APPEND_DOUBLE (p, "scale", scale);
+      BSON_APPEND_INT64 (p, "total_rows", o->gen.total_rows);
+   }
+   if (z) {
+      BSON_APPEND_INT64 (p, "bills", o->gen.bills);
+      BSON_APPEND_INT64 (p, "oversize", o->gen.oversize);
+      BSON_APPEND_INT64 (p, "start_ms", o->gen.start_ms);
+      BSON_APPEND_UTF8 (p, "block_compressor", z->name ? z->name : "default");
+   }
+}
+
 static int
 cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
 {
    const char *preset = NULL;
    double scale = 1.0;
-   bool seen[N_PRESET_FIXES] = { false }, scale_seen = false;
+   bool seen[N_PRESET_FIXES] = { false }, scale_seen = false, yes = false;
    lab_cli_common_t c;
    lab_generate_opts_t o;
+   bson_t mark, mp;
    lab_generate_stats_t st;
    bson_error_t error = { 0 };
    int parallel = 1;
@@ -347,8 +418,10 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
       LAB_CLI_OPT_INT ("--parallel", 0, &parallel, 1, 64),
       LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
+      LAB_CLI_OPT_FLAG ("--yes", 0, &yes),
       LAB_CLI_OPT_STRING ("--preset", 0, &preset),
       LAB_CLI_OPT_DOUBLE ("--scale", 0, &scale),
+      LAB_CLI_OPT_REFUSED ("--out", 'o', OUT_IS_A_COLLECTION),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &c };
@@ -367,7 +440,8 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    /* parameter errors are usage errors: checked before the store is touched */
    if (!lab_cli_parse (&spec, argc, argv, 2, &error) ||
        (!c.help && !c.version && !apply_preset (&o.gen, preset, scale, scale_seen, seen, &error)) ||
-       (!c.help && !c.version && (!lab_generate_opts_check (&o, &error) || !compress_check (&z, &error)))) {
+       (!c.help && !c.version && (!lab_generate_opts_check (&o, &error) || !compress_check (&z, &error))) ||
+       !lab_cli_output_check (c.json_path, "--json", &error)) {
       return usage_error (&error, "generate");
    }
    if (help_or_version (&c, USAGE_GENERATE)) {
@@ -376,9 +450,17 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    lab_log_set (&c);
    o.progress = c.progress;
    o.parallel = parallel;
+   lab_mark_begin (&mark, "billgen generate", cli->argc, cli->argv);
+   BSON_APPEND_DOCUMENT_BEGIN (&mark, "params", &mp);
+   append_generate_params (&mp, &o, preset, scale, &z);
+   bson_append_document_end (&mark, &mp);
+   o.provenance = &mark;
 
    store = open_store (&c, &z, true, &error);
-   if (store && lab_billgen_generate (store, &o, &st, &error)) {
+   if (store && o.drop && !lab_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+      lab_log_error ("%s", error.message);
+      rc = LAB_EXIT_USAGE;
+   } else if (store && lab_billgen_generate (store, &o, &st, &error)) {
       char b1[32];
       lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64
                     " oversize) into '%s' in %.2f s: %.0f "
@@ -394,7 +476,6 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    }
    if (c.json_path) {
       bson_t j, p;
-      char seed[32];
       summary_begin (&j, cli, rc, &error, "generate", store, o.coll);
       BSON_APPEND_INT64 (&j, "rows", st.rows);
       BSON_APPEND_INT64 (&j, "bills", st.bills);
@@ -404,6 +485,8 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_DOUBLE (&j, "avg_row_bytes", st.rows ? (double)st.bson_bytes / (double)st.rows : 0.0);
       BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
       BSON_APPEND_DOUBLE (&j, "insert_elapsed_s", st.insert_seconds);
+      BSON_APPEND_DOUBLE (&j, "index_elapsed_s", st.index_seconds);
+      BSON_APPEND_DOUBLE (&j, "flush_elapsed_s", st.flush_seconds);
       BSON_APPEND_DOUBLE (&j, "run_cpu_s", st.cpu_seconds);
       BSON_APPEND_DOUBLE (&j, "rows_per_s",
                           st.insert_seconds > 0 ? (double)st.rows / st.insert_seconds : 0.0);
@@ -412,24 +495,12 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       summary_compressor (&j, store);
       BSON_APPEND_INT32 (&j, "workers", o.parallel);
       BSON_APPEND_DOCUMENT_BEGIN (&j, "params", &p);
-      bson_snprintf (seed, sizeof seed, "%" PRIu64, o.gen.seed);
-      BSON_APPEND_UTF8 (&p, "seed", seed);
-      BSON_APPEND_DOUBLE (&p, "mean_rows", o.gen.mean_rows);
-      BSON_APPEND_UTF8 (&p, "dist", lab_gen_dist_name (o.gen.dist));
-      BSON_APPEND_INT64 (&p, "max_rows", o.gen.max_rows);
-      BSON_APPEND_UTF8 (&p, "order", lab_gen_order_name (o.gen.order));
-      BSON_APPEND_INT64 (&p, "open_bills", o.gen.open_bills);
-      BSON_APPEND_UTF8 (&p, "key", o.gen.key);
-      BSON_APPEND_UTF8 (&p, "key_type", o.gen.key_type == LAB_GEN_KEY_STRING ? "string" : "int64");
-      if (preset) {
-         BSON_APPEND_UTF8 (&p, "preset", preset);
-         BSON_APPEND_DOUBLE (&p, "scale", scale);
-         BSON_APPEND_INT64 (&p, "total_rows", o.gen.total_rows);
-      }
+      append_generate_params (&p, &o, preset, scale, NULL);
       bson_append_document_end (&j, &p);
       rc = write_summary (&c, &j, rc);
    }
    lab_store_close (store);
+   bson_destroy (&mark);
    return rc;
 }
 
@@ -443,9 +514,10 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    lab_store_t *store = NULL;
    lab_import_t *imp = NULL;
    lab_cli_list_t files = { 0 };
-   int rc = LAB_EXIT_FAILURE;
-   bool ok;
+   int rc = LAB_EXIT_FAILURE, type = 0;
+   bool ok, yes = false;
    compress_opts_t z = { 0 };
+   bson_t mark = BSON_INITIALIZER;
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--dst", 0, &o.coll),
       LAB_CLI_OPT_STRING ("--block-compressor", 0, &z.name),
@@ -458,9 +530,19 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       { .name = "--key", .kind = LAB_CLI_STRING, .field = &o.key, .seen = &o.key_given },
       LAB_CLI_OPT_FLAG ("--no-index", 0, &o.no_index),
       LAB_CLI_OPT_FLAG ("--drop", 0, &o.drop),
+      LAB_CLI_OPT_FLAG ("--yes", 0, &yes),
       LAB_CLI_OPT_FLAG ("--append", 0, &o.append),
       LAB_CLI_OPT_FLAG ("--parse-only", 0, &o.parse_only),
       LAB_CLI_OPT_INT ("--batch-docs", 0, &o.batch_docs, 1, 100000),
+      LAB_CLI_OPT_INT ("--parallel", 0, &o.parallel, 1, 64),
+      LAB_CLI_OPT_REFUSED ("--out", 'o', OUT_IS_A_COLLECTION),
+      /* mongoimport's spellings of the same things (DESIGN.md, notes/peers.md) */
+      LAB_CLI_OPT_ALIAS ("--collection", 'c', "--dst"),
+      LAB_CLI_OPT_ALIAS ("-d", 0, "--db"),
+      LAB_CLI_OPT_ALIAS ("--numInsertionWorkers", 'j', "--parallel"),
+      LAB_CLI_OPT_ALIAS ("--columnsHaveTypes", 0, "--columns-have-types"),
+      LAB_CLI_OPT_ENUM ("--type", 0, &type, csv_only),
+      LAB_CLI_OPT_LIST ("--file", 0, &files),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &c, .positionals = &files };
@@ -470,7 +552,9 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    memset (&st, 0, sizeof st);
    o.coll = "bill_detail";
    o.key = "bill_id";
-   if (!lab_cli_parse (&spec, argc, argv, 2, &error) || !compress_check (&z, &error)) {
+   if (!lab_cli_parse (&spec, argc, argv, 2, &error) || !compress_check (&z, &error) ||
+       !lab_cli_output_check (c.json_path, "--json", &error) ||
+       !lab_cli_output_check (o.reject_path, "--reject", &error)) {
       rc = usage_error (&error, "import");
       goto done;
    }
@@ -482,6 +566,28 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    o.nfiles = files.n;
    o.progress = c.progress;
    lab_log_set (&c);
+   bson_destroy (&mark);
+   lab_mark_begin (&mark, "billgen import", cli->argc, cli->argv);
+   {
+      bson_t mp, fa;
+      char idx[16];
+      const char *k;
+      BSON_APPEND_DOCUMENT_BEGIN (&mark, "params", &mp);
+      BSON_APPEND_ARRAY_BEGIN (&mp, "files", &fa);
+      for (size_t i = 0; i < files.n; i++) {
+         bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
+         BSON_APPEND_UTF8 (&fa, k, files.v[i]);
+      }
+      bson_append_array_end (&mp, &fa);
+      BSON_APPEND_UTF8 (&mp, "fields", o.fields ? o.fields : "");
+      BSON_APPEND_BOOL (&mp, "headerline", o.headerline);
+      BSON_APPEND_BOOL (&mp, "columns_have_types", o.typed);
+      BSON_APPEND_UTF8 (&mp, "parse_grace", lab_grace_name (o.grace));
+      BSON_APPEND_UTF8 (&mp, "key", o.no_index ? "" : o.key);
+      BSON_APPEND_UTF8 (&mp, "block_compressor", z.name ? z.name : "default");
+      bson_append_document_end (&mark, &mp);
+   }
+   o.provenance = &mark;
 
    /* the options are checked and every input opened (once) before the store: a bad --fields or a
     * missing input never creates a store or a collection */
@@ -492,6 +598,10 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    }
    if (imp && !o.parse_only) {
       store = open_store (&c, &z, true, &error);
+   }
+   if (store && o.drop && !lab_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+      rc = usage_error (&error, "import");
+      goto done;
    }
    ok = imp && (o.parse_only || store) && lab_import_run (imp, store, &st, &error);
    if (!ok) {
@@ -535,6 +645,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_INT64 (&j, "fields_skipped", st.fields_skipped);
       BSON_APPEND_UTF8 (&j, "parse_grace", lab_grace_name (o.grace));
       BSON_APPEND_BOOL (&j, "dropped_partial", st.dropped_partial);
+      BSON_APPEND_INT32 (&j, "workers", o.parallel > 1 ? o.parallel : 1);
       if (!o.parse_only) {
          summary_compressor (&j, store);
       }
@@ -545,6 +656,7 @@ done:
    lab_import_destroy (imp);
    lab_store_close (store);
    lab_cli_list_free (&files);
+   bson_destroy (&mark);
    return rc;
 }
 
@@ -561,6 +673,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--src", 0, &o.coll),
       LAB_CLI_OPT_STRING ("--out", 'o', &o.out),
+      LAB_CLI_OPT_ALIAS ("--output", 0, "--out"),
       { .name = "--zstd-level",
         .kind = LAB_CLI_INT,
         .field = &o.zstd_level,
@@ -579,7 +692,8 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    o.coll = "bill_detail";
    o.out = "-";
    o.sample = 1000;
-   if (!lab_cli_parse (&spec, argc, argv, 2, &error)) {
+   if (!lab_cli_parse (&spec, argc, argv, 2, &error) || !lab_cli_output_check (o.out, "-o", &error) ||
+       !lab_cli_output_check (c.json_path, "--json", &error)) {
       return usage_error (&error, "export");
    }
    if (help_or_version (&c, USAGE_EXPORT)) {
@@ -625,6 +739,111 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    return rc;
 }
 
+/* cmd_collections -- the database's collections, who wrote them, and --require-layoutlab. */
+static int
+cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
+{
+   lab_cli_common_t c;
+   bson_error_t error = { 0 };
+   lab_store_t *store = NULL;
+   lab_session_t *sess = NULL;
+   char **names = NULL;
+   bool require = false;
+   bson_t list = BSON_INITIALIZER;
+   size_t i, nforeign = 0;
+   bson_string_t *foreign = bson_string_new (NULL);
+   int rc = LAB_EXIT_FAILURE;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_FLAG ("--require-layoutlab", 0, &require),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = &c };
+
+   lab_cli_common_init (&c);
+   if (!lab_cli_parse (&spec, argc, argv, 2, &error) ||
+       !lab_cli_output_check (c.json_path, "--json", &error)) {
+      rc = usage_error (&error, "collections");
+      goto done;
+   }
+   if (help_or_version (&c, USAGE_COLLECTIONS)) {
+      rc = LAB_EXIT_OK;
+      goto done;
+   }
+   lab_log_set (&c);
+   store = open_store (&c, &(compress_opts_t){ 0 }, false, &error); /* listing creates nothing */
+   sess = store ? lab_session_open (store, &error) : NULL;
+   if (!sess || !lab_store_list (sess, &names, &error)) {
+      lab_log_error ("%s", error.message);
+      rc = lab_error_exit_code (&error);
+      goto done;
+   }
+   for (i = 0; names[i]; i++) {
+      bson_t *mark = NULL, d;
+      bson_iter_t it;
+      int64_t n = -1;
+      bool foreign_uuid = false;
+
+      if (strcmp (names[i], LAB_MARK_COLL) == 0) {
+         continue;
+      }
+      if (!lab_store_mark_get (sess, names[i], &mark, &foreign_uuid, &error) ||
+          !lab_store_count_estimated (sess, names[i], &n, &error)) {
+         bson_destroy (mark);
+         lab_log_error ("%s", error.message);
+         rc = lab_error_exit_code (&error);
+         goto done;
+      }
+      if (!c.quiet && !(c.json_path && !strcmp (c.json_path, "-"))) {
+         const char *tool = mark && bson_iter_init_find (&it, mark, "tool") && BSON_ITER_HOLDS_UTF8 (&it)
+                               ? bson_iter_utf8 (&it, NULL)
+                               : "?";
+         char when[64] = "";
+         if (mark && bson_iter_init_find (&it, mark, "written_at") && BSON_ITER_HOLDS_UTF8 (&it)) {
+            bson_snprintf (when, sizeof when, " at %s", bson_iter_utf8 (&it, NULL));
+         }
+         printf ("%-32s %12lld documents  %s%s%s\n", names[i], (long long)n,
+                 mark ? "written by layoutlab: " : "not written by layoutlab", mark ? tool : "", when);
+      }
+      BSON_APPEND_DOCUMENT_BEGIN (&list, names[i], &d);
+      BSON_APPEND_INT64 (&d, "documents", n);
+      BSON_APPEND_BOOL (&d, "layoutlab", mark != NULL);
+      if (mark) {
+         BSON_APPEND_DOCUMENT (&d, "provenance", mark);
+      }
+      bson_append_document_end (&list, &d);
+      if (!mark) {
+         bson_string_append_printf (foreign, "%s%s", nforeign ? ", " : "", names[i]);
+         nforeign++;
+      }
+      bson_destroy (mark);
+   }
+   rc = LAB_EXIT_OK;
+   if (require && nforeign > 0) {
+      lab_error_set (
+         &error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "database '%s' on %s holds %zu collection(s) layoutlab did not write: %s; nothing has been "
+         "written: choose another database (--db NAME)",
+         lab_store_db (store), lab_store_uri_redacted (store), nforeign, foreign->str);
+      lab_log_error ("%s", error.message);
+      rc = LAB_EXIT_USAGE;
+   }
+   if (c.json_path) {
+      bson_t j;
+      summary_begin (&j, cli, rc, &error, "collections", store, "");
+      BSON_APPEND_UTF8 (&j, "db", store ? lab_store_db (store) : "");
+      BSON_APPEND_DOCUMENT (&j, "collections", &list);
+      BSON_APPEND_INT64 (&j, "not_layoutlab", (int64_t)nforeign);
+      rc = write_summary (&c, &j, rc);
+   }
+done:
+   bson_string_free (foreign, true);
+   bson_destroy (&list);
+   bson_strfreev (names);
+   lab_session_close (sess);
+   lab_store_close (store);
+   return rc;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -647,6 +866,9 @@ main (int argc, char **argv)
    if (!strcmp (cmd, "export")) {
       return cmd_export (&cli, argc, argv);
    }
+   if (!strcmp (cmd, "collections")) {
+      return cmd_collections (&cli, argc, argv);
+   }
    if (!strcmp (cmd, "-h") || !strcmp (cmd, "--help") || !strcmp (cmd, "help")) {
       fputs (USAGE_MAIN, stdout);
       fputs (lab_cli_common_help (), stdout);
@@ -656,7 +878,7 @@ main (int argc, char **argv)
       printf ("billgen %s\n", LAB_VERSION);
       return LAB_EXIT_OK;
    }
-   fprintf (stderr, "billgen: error: unknown command '%s' (generate, import or export)\n", cmd);
+   fprintf (stderr, "billgen: error: unknown command '%s' (generate, import, export or collections)\n", cmd);
    fprintf (stderr, "Try 'billgen --help'.\n");
    return LAB_EXIT_USAGE;
 }

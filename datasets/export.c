@@ -216,7 +216,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
    lab_progress_t *prog = NULL;
    bson_t **sample = NULL;
    int64_t nsample = 0, total = 0;
-   bool ok = false, exists = false;
+   bool ok = false, exists = false, more = true; /* more: the stream has not ended in the sample */
    uint64_t t0 = lab_now_ns ();
    int64_t pending = 0;
    uint64_t pending_bytes = 0;
@@ -261,6 +261,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
          goto done;
       }
       if (r == 0) {
+         more = false;
          break;
       }
       if (!learn (&x, o->coll, doc, error)) {
@@ -297,6 +298,8 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
       const bson_t *doc;
       if (i < nsample) {
          doc = sample[i];
+      } else if (!more) {
+         break; /* the sample read the whole collection */
       } else {
          int r = lab_cursor_next (cur, &doc, error);
          if (r < 0) {

@@ -15,7 +15,7 @@
 
 bool
 lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
-                         bool *owned, bson_error_t *error)
+                         const bson_t *provenance, bool *owned, bson_error_t *error)
 {
    bool exists = false;
    int64_t count = 0;
@@ -47,6 +47,9 @@ lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool 
       return false;
    }
    *owned = !append || count == 0;
+   if (*owned && provenance && !lab_store_mark_put (sess, coll, provenance, error)) {
+      return false;
+   }
    return true;
 }
 
@@ -168,7 +171,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    gen_worker_t *w = NULL;
    lab_server_info_t info;
    bool owned = false, ok = false;
-   uint64_t t0 = lab_now_ns ();
+   uint64_t t0 = lab_now_ns (), t1;
    double cpu0 = lab_process_cpu_s ((int64_t)getpid ());
    int nworkers = o->parallel > 0 ? o->parallel : 1;
 
@@ -184,7 +187,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    if (!sess) {
       goto done;
    }
-   if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, false, false, &owned, error)) {
+   if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, false, false, o->provenance, &owned, error)) {
       goto done;
    }
 
@@ -230,14 +233,18 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
       goto done;
    }
    st->insert_seconds = (double)(lab_now_ns () - t0) / 1e9;
+   t1 = lab_now_ns ();
    if (!lab_store_create_index (sess, o->coll, o->gen.key ? o->gen.key : "bill_id", error)) {
       lab_error_prefix (error, "collection '%s': cannot index '%s'", o->coll,
                         o->gen.key ? o->gen.key : "bill_id");
       goto done;
    }
+   st->index_seconds = (double)(lab_now_ns () - t1) / 1e9;
+   t1 = lab_now_ns ();
    if (!lab_store_flush (store, error)) {
       goto done;
    }
+   st->flush_seconds = (double)(lab_now_ns () - t1) / 1e9;
    st->bills = lab_gen_total_bills (g);
    st->oversize_bills = o->gen.oversize;
    st->oversize_rows_per_bill = lab_gen_oversize_rows (g);

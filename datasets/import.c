@@ -124,7 +124,15 @@ value_hash (const bson_value_t *v)
 typedef struct {
    const lab_import_opts_t *o;
    lab_import_stats_t *st;
-   lab_loader_t *loader;
+   lab_store_t *store;     /* NULL with parse_only */
+   lab_session_t *sess;    /* opened by start_loading */
+   bool owned;             /* this run created (or dropped and recreated) the collection */
+   bool started;           /* start_loading ran: the destination is prepared and the writers run */
+   lab_loader_t **loaders; /* one per writer (o->parallel) */
+   int nloaders;
+   int64_t chunk;        /* rows per batch: writer k takes batches k, k + N, ... */
+   int64_t accepted;     /* documents handed to the writers so far: the next one's position */
+   lab_loader_t *loader; /* the writer of the current batch */
    lab_output_t *reject;
    lab_progress_t *prog;
    lab_csv_header_t header;
@@ -229,6 +237,76 @@ take_header (import_t *im, const lab_csv_record_t *rec, bson_error_t *error)
    return true;
 }
 
+static bool on_store_reject (const lab_loader_reject_t *r, void *ctx, bson_error_t *error);
+
+/* key_missing -- the error of a header (or --fields) without the key field: refused before anything in
+ * the store changes, since the fold and the scan group and load by it. */
+static void
+key_missing (const lab_import_opts_t *o, const char *where, bson_error_t *error)
+{
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "%s has no field '%s' (%s): fold-details and scancmp read the masters by that key; name "
+                  "the key column with --key FIELD, or import without a key index with --no-index",
+                  where, o->key, o->key_given ? "--key" : "the master key, --key's default");
+}
+
+/* start_loading -- prepare the destination (drop with --drop, create) and start the writers: once the
+ * header is known to hold the key, before the first row is written (or at the end of an input of no
+ * rows). Parse-only: nothing. */
+static bool
+start_loading (import_t *im, bson_error_t *error)
+{
+   const lab_import_opts_t *o = im->o;
+   lab_server_info_t info;
+
+   if (im->started || o->parse_only) {
+      im->started = true;
+      return true;
+   }
+   im->started = true;
+   if (!lab_store_server_info (im->store, &info, error)) {
+      return false;
+   }
+   im->sess = lab_session_open (im->store, error);
+   if (!im->sess) {
+      return false;
+   }
+   if (!lab_billgen_prepare_dst (im->sess, o->coll, o->drop, o->append, true, o->provenance, &im->owned,
+                                 error)) {
+      return false;
+   }
+   lab_loader_opts_t lo = {
+      .batch_docs = o->batch_docs ? o->batch_docs : 1000,
+      .batch_bytes = (uint64_t)lab_store_write_budget_bytes (info.max_message_bytes),
+      .keep_raw = o->reject_path != NULL,
+      .positioned = o->parallel > 1,
+   };
+   im->chunk = (int64_t)lo.batch_docs;
+   im->loaders = bson_malloc0 ((size_t)(o->parallel > 1 ? o->parallel : 1) * sizeof *im->loaders);
+   for (int k = 0; k < (o->parallel > 1 ? o->parallel : 1); k++) {
+      im->loaders[k] = lab_loader_new (im->store, o->coll, &lo, on_store_reject, im, error);
+      if (!im->loaders[k]) {
+         return false;
+      }
+      im->nloaders++;
+   }
+   im->loader = im->loaders[0];
+   return true;
+}
+
+/* next_writer -- the writer of the next document (document `accepted` of the collection): with several,
+ * writer (accepted / chunk) % N, moved to that position at the start of each batch. */
+static bool
+next_writer (import_t *im, bson_error_t *error)
+{
+   if (im->nloaders <= 1) {
+      return true;
+   }
+   im->loader = im->loaders[(im->accepted / im->chunk) % im->nloaders];
+   /* a row refused after this may seek again to the same place: nothing is pending then */
+   return im->accepted % im->chunk != 0 || lab_loader_seek (im->loader, im->accepted, error);
+}
+
 /* on_record -- one CSV record: header, or a row to convert and load. */
 static bool
 on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
@@ -245,13 +323,17 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
       }
       if (im->key_col < 0 && o->key) {
          im->key_col = lab_csv_header_find (&im->header, o->key);
-         if (im->key_col < 0 && o->key_given) {
-            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                           "%s: --key '%s' is not a column of the header", rec->file, o->key);
+         if (im->key_col < 0 && !o->no_index) {
+            char *where = bson_strdup_printf ("%s: the header", rec->file);
+            key_missing (o, where, error);
+            bson_free (where);
             return false;
          }
       }
       return true;
+   }
+   if (!im->started && !start_loading (im, error)) {
+      return false;
    }
 
    im->st->rows_read++;
@@ -280,6 +362,9 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
 
    bson_t *doc;
    if (im->loader) {
+      if (!next_writer (im, error)) {
+         return false;
+      }
       doc = lab_loader_doc (im->loader);
    } else {
       bson_reinit (&im->scratch);
@@ -323,6 +408,7 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
       if (!lab_loader_add (im->loader, im->file, rec->line, rec->raw, rec->raw_len, error)) {
          return false;
       }
+      im->accepted++;
    } else {
       im->st->rows_inserted++;
    }
@@ -389,6 +475,12 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
                      "--drop and --append exclude each other");
       goto fail;
    }
+   if (o->append && o->parallel > 1) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--append adds after the rows already there, one batch after the other: use it "
+                     "without --parallel (or --parallel 1)");
+      goto fail;
+   }
    if (o->nfiles == 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "no input: name one or more CSV files (or - for stdin)");
@@ -403,9 +495,8 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
       error->code = LAB_USAGE_ERR_BAD_VALUE;
       goto fail;
    }
-   if (o->fields && o->key_given && lab_csv_header_find (&imp->fields, o->key) < 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--key '%s' is not one of --fields",
-                     o->key);
+   if (o->fields && o->key && !o->no_index && lab_csv_header_find (&imp->fields, o->key) < 0) {
+      key_missing (o, "--fields", error);
       goto fail;
    }
    /* open every input now: a missing file fails before anything is written. stdin and FIFOs stay open
@@ -478,8 +569,7 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
 {
    const lab_import_opts_t *o = imp->o;
    import_t im;
-   lab_session_t *sess = NULL;
-   bool owned = false, ok = false;
+   bool ok = false;
    uint64_t t0 = lab_now_ns ();
    char **names = NULL; /* the inputs' display names: the loader reports refusals with them later */
    bson_error_t rej_err;
@@ -488,6 +578,7 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
    memset (&im, 0, sizeof im);
    im.o = o;
    im.st = st;
+   im.store = store;
    im.key_col = -1;
    bson_init (&im.scratch);
    lab_buf_init (&im.line);
@@ -520,29 +611,7 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
       }
    }
 
-   if (!o->parse_only) {
-      lab_server_info_t info;
-      if (!lab_store_server_info (store, &info, error)) {
-         goto done;
-      }
-      sess = lab_session_open (store, error);
-      if (!sess) {
-         goto done;
-      }
-      if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, o->append, true, &owned, error)) {
-         goto done;
-      }
-      lab_loader_opts_t lo = {
-         .batch_docs = o->batch_docs ? o->batch_docs : 1000,
-         .batch_bytes = (uint64_t)lab_store_write_budget_bytes (info.max_message_bytes),
-         .keep_raw = o->reject_path != NULL,
-      };
-      im.loader = lab_loader_new (store, o->coll, &lo, on_store_reject, &im, error);
-      if (!im.loader) {
-         goto done;
-      }
-   }
-
+   /* the destination is prepared by start_loading, once the header has shown the key */
    im.prog = lab_progress_new (o->progress, o->parse_only ? "parsing" : "importing", "rows", 0);
    for (size_t i = 0; i < o->nfiles; i++) {
       lab_input_t *in = imp->inputs[i] ? imp->inputs[i] : lab_input_open (o->files[i], error);
@@ -570,15 +639,30 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
       st->files++;
    }
 
-   if (im.loader) {
-      lab_loader_t *l = im.loader;
+   /* an input of no rows: the (empty) collection all the same */
+   if (!im.started && !start_loading (&im, error)) {
+      goto done;
+   }
+   if (im.nloaders > 0) {
+      bool finished = true;
       im.loader = NULL;
-      if (!lab_loader_finish (l, &st->rows_inserted, error)) {
+      /* every writer finishes (each frees itself), the first error kept */
+      for (int k = 0; k < im.nloaders; k++) {
+         int64_t n = 0;
+         bson_error_t kerr;
+         lab_loader_t *l = im.loaders[k];
+         im.loaders[k] = NULL;
+         if (!lab_loader_finish (l, &n, finished ? error : &kerr)) {
+            finished = false;
+         }
+         st->rows_inserted += n;
+      }
+      if (!finished) {
          goto done;
       }
       st->load_seconds = (double)(lab_now_ns () - t0) / 1e9;
       if (im.key_col >= 0 && !o->no_index) {
-         if (!lab_store_create_index (sess, o->coll, o->key, error)) {
+         if (!lab_store_create_index (im.sess, o->coll, o->key, error)) {
             lab_error_prefix (error, "collection '%s': cannot index '%s'", o->coll, o->key);
             goto done;
          }
@@ -597,15 +681,18 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
 
 done:
    lab_progress_done (im.prog);
-   if (im.loader) {
-      lab_loader_abort (im.loader);
+   for (int k = 0; k < im.nloaders; k++) {
+      if (im.loaders[k]) {
+         lab_loader_abort (im.loaders[k]);
+      }
    }
+   bson_free (im.loaders);
    if (im.in) {
       lab_input_close (im.in);
    }
-   if (!ok && owned && sess) {
+   if (!ok && im.owned && im.sess) {
       bson_error_t e2;
-      if (lab_store_drop (sess, o->coll, &e2)) {
+      if (lab_store_drop (im.sess, o->coll, &e2)) {
          st->dropped_partial = true;
       }
    }
@@ -616,7 +703,7 @@ done:
          ok = false;
       }
    }
-   lab_session_close (sess);
+   lab_session_close (im.sess);
    if (names) {
       bson_strfreev (names);
    }

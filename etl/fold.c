@@ -1,6 +1,6 @@
 /*
  * fold.c -- the pure fold logic (see fold.h): rows in key order in, array documents out, sized exactly
- * while they are built; unfolding, canonical row hashes, deterministic ids and the hoist sampler.
+ * while they are built; unfolding, row digests, deterministic ids and the hoist sampler.
  */
 #include "fold.h"
 
@@ -10,6 +10,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+/* xxhash inlined: the verify hashes every field of every row, a few dozen bytes at a time, where a call
+ * into the shared library costs as much as the hash */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 /* Sizes of the fixed top-level fields: type byte + name + NUL + int32. */
@@ -961,34 +964,48 @@ done:
    return ok;
 }
 
+/* lab_fold_row_key -- see fold.h. */
+bool
+lab_fold_row_key (const char *key, const bson_t *row, bson_value_t *kv, bson_error_t *error)
+{
+   bson_iter_t it;
+   char *t;
+
+   if (!bson_iter_init_find (&it, row, key)) {
+      t = row_id_text (row);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                     "row %s has no key field '%s': every row needs one to be folded", t, key);
+      bson_free (t);
+      return false;
+   }
+   /* a shallow copy: the iterator's value does not outlive this call, the row's bytes do */
+   *kv = *bson_iter_value (&it);
+   if (!lab_key_type_supported (kv->value_type) || kv->value_type == BSON_TYPE_NULL) {
+      t = row_id_text (row);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                     "row %s: key field '%s' holds a value of BSON type 0x%02x, which cannot be a fold key "
+                     "(use string, int32, int64, double, ObjectId, date or bool)",
+                     t, key, (unsigned)kv->value_type);
+      bson_free (t);
+      return false;
+   }
+   return true;
+}
+
 /* lab_fold_push_row -- buffer the row; a new key finishes the previous master first. */
 bool
 lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
 {
    bson_iter_t it;
-   bson_value_t cur;
-   const bson_value_t *kv;
+   bson_value_t cur, key;
+   const bson_value_t *kv = &key;
    const char *name;
    slot_t *sl;
    size_t s;
    int cmp;
    char *t1, *t2, *t3;
 
-   if (!bson_iter_init_find (&it, row, f->key)) {
-      t1 = row_id_text (row);
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
-                     "row %s has no key field '%s': every row needs one to be folded", t1, f->key);
-      bson_free (t1);
-      return false;
-   }
-   kv = bson_iter_value (&it);
-   if (!lab_key_type_supported (kv->value_type) || kv->value_type == BSON_TYPE_NULL) {
-      t1 = row_id_text (row);
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
-                     "row %s: key field '%s' holds a value of BSON type 0x%02x, which cannot be a fold key "
-                     "(use string, int32, int64, double, ObjectId, date or bool)",
-                     t1, f->key, (unsigned)kv->value_type);
-      bson_free (t1);
+   if (!lab_fold_row_key (f->key, row, &key, error)) {
       return false;
    }
    if (f->nrows > 0) {
@@ -1048,9 +1065,9 @@ lab_fold_finish (lab_fold_t *f, bson_error_t *error)
 
 /* ---- unfolding ---------------------------------------------------------------------------------- */
 
-typedef struct field_s field_t;
-static field_t *hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh);
-static lab_hash_t unfold_hash (const uint8_t *edata, uint32_t elen, const field_t *hf, size_t nh);
+typedef struct hoisted_s hoisted_t;
+static hoisted_t *hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh);
+static lab_hash_t unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh);
 
 /* unfold -- lab_fold_unfold, or with `acc` lab_fold_unfold_hash (each row hashed, never built). */
 static bool
@@ -1069,7 +1086,7 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
    uint32_t len;
    char *idt = NULL;
    bool ok = false;
-   field_t *hf = NULL; /* the hoisted fields, prepared for hashing (acc) */
+   hoisted_t *hf = NULL; /* the hoisted fields, prepared for hashing (acc) */
    const char *name;
 
    memset (&di, 0, sizeof di);
@@ -1202,315 +1219,278 @@ lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_fiel
    return unfold (doc, key, array_field, NULL, NULL, acc, info, error);
 }
 
-/* ---- canonical hashing -------------------------------------------------------------------------- */
+/* ---- row hashes --------------------------------------------------------------------------------- */
 
-/* The canonical form of a row is BSON without the length prefixes of (sub)documents: each field as type
- * byte, name, NUL and value, fields sorted by name (stable) in documents at every depth, array elements in
- * order, every (sub)document closed by a 0 byte. It is written into a per-thread scratch buffer, never
- * built as BSON, and hashed in one XXH3-128 call: a verify hashes every row on both sides. */
+/* A row's hash is the digest of the set of its fields. Each field alone: F = XXH3-128 of its element's
+ * bytes (type byte, name, NUL, value) as they lie in the row -- no copy, no sort; a document or array value
+ * enters through its own digest, the same way down. The F of every field are summed (each half mod 2^64),
+ * so the fields' order does not matter, and the sum is mixed by a seeded XXH3-128 into the digest, so that
+ * a row's digest cannot be rebuilt from other rows' fields: a value moved from one row to another changes
+ * both rows, where a plain sum over every field of every row would not see it. An array is a document
+ * whose names are the positions: its order matters. The type byte is hashed, so an int32 3 is not a
+ * double 3.0. A verify hashes every row on both sides: this is its inner loop. */
 
-struct field_s {
-   const uint8_t *raw; /* the document holding the element */
-   uint32_t rawlen;
-   const char *key;
-   uint32_t klen;
-   uint32_t pos;        /* position in the row: the tie-break of equal names (stable order); also its index in
-                         * the collected array before sorting */
-   uint32_t off;        /* element offset in raw */
-   uint32_t voff, vlen; /* the value's bytes in raw (after the name's NUL, up to the next element) */
-   uint8_t type;
-};
+#define DIGEST_SEED 0x6c61796f75746c61ull  /* "layoutla" */
+#define CORRUPT_SEED 0x636f727275707421ull /* "corrupt!": bytes that do not walk as BSON */
 
-/* The order of the last top-level field list sorted on this thread, by names: rows of one collection
- * nearly always list the same names in the same order, so the sort is done once and then only checked. */
-#define CANON_PERM_MAX 64
-typedef struct {
-   size_t n;
-   uint32_t klen[CANON_PERM_MAX];
-   uint32_t perm[CANON_PERM_MAX]; /* sorted position i holds collected field perm[i] */
-   char *keys;                    /* the names back to back, in collected order */
-   size_t keys_cap;
-} canon_perm_t;
-
-static _Thread_local canon_perm_t canon_perm;
-
-typedef struct {
-   uint8_t *data;
-   size_t len, cap;
-} canon_buf_t;
-
-static _Thread_local canon_buf_t canon_scratch;
-
-/* canon_put -- append n bytes to the scratch buffer. */
+/* sum_add -- acc += XXH3-128 of p[0..n). */
 static inline void
-canon_put (canon_buf_t *cb, const void *p, size_t n)
+sum_add (lab_hash_t *acc, const void *p, size_t n)
 {
-   if (cb->len + n > cb->cap) {
-      size_t cap = cb->cap ? cb->cap : 4096;
-      while (cb->len + n > cap) {
-         cap *= 2;
-      }
-      cb->data = bson_realloc (cb->data, cap);
-      cb->cap = cap;
-   }
-   memcpy (cb->data + cb->len, p, n);
-   cb->len += n;
+   XXH128_hash_t h = XXH3_128bits (p, n);
+
+   acc->lo += h.low64;
+   acc->hi += h.high64;
 }
 
-/* field_less -- by name (bytes, shorter first on a common prefix), then by position. */
-static inline bool
-field_less (const field_t *x, const field_t *y)
+/* digest_of -- the mix of a sum of fields. */
+static inline lab_hash_t
+digest_of (lab_hash_t sum)
 {
-   uint32_t n = x->klen < y->klen ? x->klen : y->klen;
-   int c = memcmp (x->key, y->key, n);
-
-   if (c) {
-      return c < 0;
-   }
-   if (x->klen != y->klen) {
-      return x->klen < y->klen;
-   }
-   return x->pos < y->pos;
-}
-
-/* fields_sort -- insertion sort (rows have a few dozen fields at most; no allocation, no qsort calls). */
-static void
-fields_sort (field_t *fs, size_t n)
-{
-   for (size_t i = 1; i < n; i++) {
-      field_t f = fs[i];
-      size_t j = i;
-      while (j > 0 && field_less (&f, &fs[j - 1])) {
-         fs[j] = fs[j - 1];
-         j--;
-      }
-      fs[j] = f;
-   }
-}
-
-static void canon_fields (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort);
-
-/* canon_field -- one element: type, name, NUL, then the value (canonicalised when a document or array). */
-static void
-canon_field (canon_buf_t *cb, const field_t *f)
-{
-   canon_put (cb, &f->type, 1);
-   canon_put (cb, f->key, f->klen + 1); /* with its NUL */
-   if (f->type == BSON_TYPE_DOCUMENT || f->type == BSON_TYPE_ARRAY) {
-      canon_fields (cb, f->raw + f->voff, f->vlen, f->type == BSON_TYPE_DOCUMENT);
-   } else {
-      canon_put (cb, f->raw + f->voff, f->vlen);
-   }
-}
-
-/* perm_hit -- the names of fs[0..n) (collected order) are the cached list's. */
-static bool
-perm_hit (const canon_perm_t *cp, const field_t *fs, size_t n)
-{
-   const char *k = cp->keys;
-
-   if (cp->n != n || !k) {
-      return false;
-   }
-   for (size_t i = 0; i < n; i++) {
-      if (cp->klen[i] != fs[i].klen || memcmp (k, fs[i].key, fs[i].klen) != 0) {
-         return false;
-      }
-      k += fs[i].klen;
-   }
-   return true;
-}
-
-/* perm_save -- remember the names of fs (collected order, before sorting). */
-static void
-perm_save (canon_perm_t *cp, const field_t *fs, size_t n)
-{
-   size_t total = 0;
-
-   for (size_t i = 0; i < n; i++) {
-      total += fs[i].klen;
-   }
-   if (total + 1 > cp->keys_cap) {
-      cp->keys_cap = (total + 1) * 2;
-      cp->keys = bson_realloc (cp->keys, cp->keys_cap);
-   }
-   char *k = cp->keys;
-   for (size_t i = 0; i < n; i++) {
-      cp->klen[i] = fs[i].klen;
-      memcpy (k, fs[i].key, fs[i].klen);
-      k += fs[i].klen;
-   }
-   cp->n = n;
-}
-
-/* canon_emit -- the collected fields (sorted when `sort`; at the top level through the per-thread order
- * cache), then the closing 0. */
-static void
-canon_emit (canon_buf_t *cb, field_t *fs, size_t n, bool sort, bool top)
-{
-   if (sort && top && n <= CANON_PERM_MAX) {
-      canon_perm_t *cp = &canon_perm;
-      if (!perm_hit (cp, fs, n)) {
-         perm_save (cp, fs, n);
-         fields_sort (fs, n); /* fs[i].pos is the collected index */
-         for (size_t i = 0; i < n; i++) {
-            cp->perm[i] = fs[i].pos;
-         }
-         for (size_t i = 0; i < n; i++) {
-            canon_field (cb, &fs[i]);
-         }
-      } else {
-         for (size_t i = 0; i < n; i++) {
-            canon_field (cb, &fs[cp->perm[i]]);
-         }
-      }
-   } else {
-      if (sort) {
-         fields_sort (fs, n);
-      }
-      for (size_t i = 0; i < n; i++) {
-         canon_field (cb, &fs[i]);
-      }
-   }
-   canon_put (cb, "", 1);
-}
-
-/* collect -- append the top-level fields of raw to *fs (growing it past the caller's stack array). */
-static void
-collect (const uint8_t *raw, uint32_t rawlen, field_t **fs, size_t *n, size_t *cap, field_t *stack)
-{
-   bson_iter_t it;
-
-   if (!bson_iter_init_from_data (&it, raw, rawlen)) {
-      return;
-   }
-   while (bson_iter_next (&it)) {
-      if (*n == *cap) {
-         *cap *= 2;
-         if (*fs == stack) {
-            *fs = bson_malloc (*cap * sizeof **fs);
-            memcpy (*fs, stack, *n * sizeof **fs);
-         } else {
-            *fs = bson_realloc (*fs, *cap * sizeof **fs);
-         }
-      }
-      field_t *f = &(*fs)[(*n)++];
-      f->raw = raw;
-      f->rawlen = rawlen;
-      f->key = bson_iter_key (&it);
-      f->klen = bson_iter_key_len (&it);
-      f->pos = (uint32_t)(*n - 1);
-      f->off = it.off;
-      f->voff = it.d1;
-      f->vlen = it.next_off - it.d1;
-      f->type = (uint8_t)bson_iter_type (&it);
-   }
-}
-
-/* canon_top -- the canonical form of a row (or of any document when !top). */
-static void
-canon_top (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort, bool top)
-{
-   field_t stack[32];
-   field_t *fs = stack;
-   size_t n = 0, cap = 32;
-
-   collect (raw, rawlen, &fs, &n, &cap, stack);
-   canon_emit (cb, fs, n, sort, top);
-   if (fs != stack) {
-      bson_free (fs);
-   }
-}
-
-/* canon_fields -- the canonical form of a document or array inside a row. */
-static void
-canon_fields (canon_buf_t *cb, const uint8_t *raw, uint32_t rawlen, bool sort)
-{
-   canon_top (cb, raw, rawlen, sort, false);
-}
-
-/* canon_hash -- XXH3-128 of the scratch buffer. */
-static lab_hash_t
-canon_hash (const canon_buf_t *cb)
-{
-   XXH128_hash_t h = XXH3_128bits (cb->data, cb->len);
+   uint64_t b[2] = { sum.lo, sum.hi };
+   XXH128_hash_t h = XXH3_128bits_withSeed (b, sizeof b, DIGEST_SEED);
    lab_hash_t r = { h.low64, h.high64 };
+
    return r;
 }
 
-/* lab_row_hash -- XXH3-128 of the canonical form of the row. */
+/* One element of a document: offsets into its bytes (type byte, name, value, the next element). */
+typedef struct {
+   uint32_t off, key, val, next;
+   uint8_t type;
+} elem_t;
+
+/* cstring_end -- the offset just past the NUL of the string at p[o..end), or 0 when it has none. */
+static inline uint32_t
+cstring_end (const uint8_t *p, uint32_t o, uint32_t end)
+{
+   const uint8_t *z = o < end ? memchr (p + o, 0, end - o) : NULL;
+
+   return z ? (uint32_t)(z - p) + 1 : 0;
+}
+
+/* le32 -- a little-endian int32 at p[o]. */
+static inline int32_t
+le32 (const uint8_t *p, uint32_t o)
+{
+   uint32_t v;
+
+   memcpy (&v, p + o, 4);
+   return (int32_t)BSON_UINT32_FROM_LE (v);
+}
+
+/* elem_next -- the element at e->next of the document p[0..len) into *e: 1, 0 at the document's end, -1
+ * when the bytes are not BSON there (every length checked against the document's: the rows come from a
+ * store that only checked their length prefix). libbson's iterator does this with more checks than a
+ * hash needs (UTF-8, ...): this is the inner loop of a verify. */
+static int
+elem_next (const uint8_t *p, uint32_t len, elem_t *e)
+{
+   uint32_t o = e->next, end = len - 1, v, n;
+   int32_t l;
+
+   if (o >= end) {
+      return o == end && p[end] == 0 ? 0 : -1;
+   }
+   e->off = o;
+   e->type = p[o];
+   e->key = o + 1;
+   if (!(v = cstring_end (p, o + 1, end))) {
+      return -1;
+   }
+   e->val = v;
+   switch (e->type) {
+   case BSON_TYPE_DOUBLE:
+   case BSON_TYPE_DATE_TIME:
+   case BSON_TYPE_TIMESTAMP:
+   case BSON_TYPE_INT64:
+      n = 8;
+      break;
+   case BSON_TYPE_INT32:
+      n = 4;
+      break;
+   case BSON_TYPE_OID:
+      n = 12;
+      break;
+   case BSON_TYPE_BOOL:
+      n = 1;
+      break;
+   case BSON_TYPE_DECIMAL128:
+      n = 16;
+      break;
+   case BSON_TYPE_UNDEFINED:
+   case BSON_TYPE_NULL:
+   case BSON_TYPE_MAXKEY:
+   case BSON_TYPE_MINKEY:
+      n = 0;
+      break;
+   case BSON_TYPE_UTF8:
+   case BSON_TYPE_CODE:
+   case BSON_TYPE_SYMBOL:
+   case BSON_TYPE_DBPOINTER:
+      if (v + 4 > end || (l = le32 (p, v)) < 1) {
+         return -1;
+      }
+      n = 4 + (uint32_t)l + (e->type == BSON_TYPE_DBPOINTER ? 12 : 0);
+      break;
+   case BSON_TYPE_DOCUMENT:
+   case BSON_TYPE_ARRAY:
+   case BSON_TYPE_CODEWSCOPE:
+      if (v + 4 > end || (l = le32 (p, v)) < 5) {
+         return -1;
+      }
+      n = (uint32_t)l;
+      break;
+   case BSON_TYPE_BINARY:
+      if (v + 4 > end || (l = le32 (p, v)) < 0) {
+         return -1;
+      }
+      n = 5 + (uint32_t)l;
+      break;
+   case BSON_TYPE_REGEX:
+      if (!(n = cstring_end (p, v, end)) || !(n = cstring_end (p, n, end))) {
+         return -1;
+      }
+      n -= v;
+      break;
+   default:
+      return -1;
+   }
+   if (n > end - v) {
+      return -1;
+   }
+   e->next = v + n;
+   return 1;
+}
+
+static lab_hash_t doc_digest (const uint8_t *raw, uint32_t len);
+
+/* field_hash -- F of element e of raw: its bytes, or for a document or array its type, name and NUL
+ * seeding the hash of its digest. */
+static inline lab_hash_t
+field_hash (const uint8_t *raw, const elem_t *e)
+{
+   lab_hash_t r = { 0, 0 };
+
+   if (e->type == BSON_TYPE_DOCUMENT || e->type == BSON_TYPE_ARRAY) {
+      lab_hash_t sub = doc_digest (raw + e->val, e->next - e->val);
+      uint64_t b[2] = { sub.lo, sub.hi };
+      XXH128_hash_t h = XXH3_128bits_withSeed (b, sizeof b, XXH3_64bits (raw + e->off, e->val - e->off));
+
+      r.lo = h.low64;
+      r.hi = h.high64;
+   } else {
+      sum_add (&r, raw + e->off, e->next - e->off);
+   }
+   return r;
+}
+
+/* corrupt_digest -- bytes that do not walk as BSON: hashed whole, never silently dropped. */
+static lab_hash_t
+corrupt_digest (const uint8_t *raw, uint32_t len)
+{
+   XXH128_hash_t h = XXH3_128bits_withSeed (raw, len, CORRUPT_SEED);
+   lab_hash_t r = { h.low64, h.high64 };
+
+   return digest_of (r);
+}
+
+/* doc_digest -- the digest of the document raw[0..len) (a row, or a value inside one). */
+static lab_hash_t
+doc_digest (const uint8_t *raw, uint32_t len)
+{
+   lab_hash_t sum = { 0, 0 };
+   elem_t e = { .next = 4 };
+   int rc;
+
+   if (len < 5 || (uint32_t)le32 (raw, 0) != len) {
+      return corrupt_digest (raw, len);
+   }
+   while ((rc = elem_next (raw, len, &e)) == 1) {
+      lab_hash_add (&sum, field_hash (raw, &e));
+   }
+   return rc == 0 ? digest_of (sum) : corrupt_digest (raw, len);
+}
+
+/* lab_row_hash -- the digest of the row's fields. */
 lab_hash_t
 lab_row_hash (const bson_t *row)
 {
-   canon_buf_t *cb = &canon_scratch;
-
-   cb->len = 0;
-   canon_top (cb, bson_get_data (row), row->len, true, true);
-   return canon_hash (cb);
+   return doc_digest (bson_get_data (row), row->len);
 }
 
-/* hoisted_fields -- the field_t of each hoisted field of doc (hs[0..nh)), built once per document. */
-static field_t *
+/* One hoisted field of a folded document, ready for hashing: its name and its F. */
+struct hoisted_s {
+   const char *key;
+   uint32_t klen;
+   lab_hash_t f;
+};
+
+/* hoisted_fields -- each hoisted field of doc (hs[0..nh)) with its F, computed once per document. */
+static hoisted_t *
 hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh)
 {
-   field_t *hf = bson_malloc0 ((nh ? nh : 1) * sizeof *hf);
+   hoisted_t *hf = bson_malloc0 ((nh ? nh : 1) * sizeof *hf);
+   const uint8_t *raw = bson_get_data (doc);
 
    for (size_t i = 0; i < nh; i++) {
-      bson_iter_t it;
-      const uint8_t *raw = bson_get_data (doc);
-      BSON_ASSERT (bson_iter_init_from_data_at_offset (&it, raw, doc->len, hs[i].off, hs[i].len));
-      hf[i].raw = raw;
-      hf[i].rawlen = doc->len;
+      elem_t e = { .next = hs[i].off };
+      /* the document was walked by libbson already: its elements walk */
+      BSON_ASSERT (elem_next (raw, doc->len, &e) == 1);
       hf[i].key = (const char *)raw + hs[i].off + 1;
       hf[i].klen = hs[i].len;
-      hf[i].off = hs[i].off;
-      hf[i].voff = it.d1;
-      hf[i].vlen = it.next_off - it.d1;
-      hf[i].type = (uint8_t)bson_iter_type (&it);
+      hf[i].f = field_hash (raw, &e);
    }
    return hf;
 }
 
 /* unfold_hash -- lab_row_hash of the row lab_fold_unfold would build from element `elem` of a document
- * and the document's hoisted fields hf[0..nh) (those the element lacks are appended after its own, in
- * the document's order), without building it. */
+ * and the document's hoisted fields hf[0..nh) (those the element lacks join its own), without building
+ * it: the element's fields' sum, plus every hoisted field's F but those whose name the element has. */
 static lab_hash_t
-unfold_hash (const uint8_t *edata, uint32_t elen, const field_t *hf, size_t nh)
+unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh)
 {
-   canon_buf_t *cb = &canon_scratch;
-   field_t stack[64];
-   field_t *fs = stack;
-   size_t n = 0, cap = 64, ne;
+   lab_hash_t sum = { 0, 0 };
+   uint64_t seen = 0; /* bit i: the element has hoisted field i (the first 64; past them, looked up) */
+   uint64_t lens = 0; /* bit n % 64: a hoisted name is n bytes long */
+   elem_t e = { .next = 4 };
+   bson_iter_t e2;
+   size_t i;
+   int rc;
 
-   cb->len = 0;
-   collect (edata, elen, &fs, &n, &cap, stack);
-   ne = n;
-   for (size_t i = 0; i < nh; i++) {
-      bool has = false;
-      for (size_t j = 0; j < ne && !has; j++) {
-         has = fs[j].klen == hf[i].klen && memcmp (fs[j].key, hf[i].key, hf[i].klen) == 0;
+   if (elen < 5 || (uint32_t)le32 (edata, 0) != elen) {
+      return corrupt_digest (edata, elen); /* as lab_row_hash would hash it */
+   }
+   for (i = 0; i < nh && i < 64; i++) {
+      lens |= 1ull << (hf[i].klen & 63);
+   }
+   while ((rc = elem_next (edata, elen, &e)) == 1) {
+      /* the name ends where the value starts (its NUL between them) */
+      uint32_t klen = e.val - e.key - 1;
+
+      lab_hash_add (&sum, field_hash (edata, &e));
+      if (!(lens >> (klen & 63) & 1)) {
+         continue; /* no hoisted name is this long */
       }
-      if (has) {
-         continue;
-      }
-      if (n == cap) {
-         cap *= 2;
-         if (fs == stack) {
-            fs = bson_malloc (cap * sizeof *fs);
-            memcpy (fs, stack, n * sizeof *fs);
-         } else {
-            fs = bson_realloc (fs, cap * sizeof *fs);
+      for (i = 0; i < nh && i < 64; i++) {
+         if (hf[i].klen == klen && memcmp (hf[i].key, edata + e.key, klen) == 0) {
+            seen |= 1ull << i;
+            break;
          }
       }
-      fs[n] = hf[i];
-      fs[n].pos = (uint32_t)n;
-      n++;
    }
-   canon_emit (cb, fs, n, true, true);
-   if (fs != stack) {
-      bson_free (fs);
+   if (rc != 0) {
+      return corrupt_digest (edata, elen);
    }
-   return canon_hash (cb);
+   for (i = 0; i < nh; i++) {
+      bool has = i < 64 ? ((seen >> i) & 1) != 0
+                        : bson_iter_init_from_data (&e2, edata, elen) &&
+                             bson_iter_find_w_len (&e2, hf[i].key, (int)hf[i].klen);
+      if (!has) {
+         lab_hash_add (&sum, hf[i].f);
+      }
+   }
+   return digest_of (sum);
 }
 
 void

@@ -24,8 +24,8 @@
  * error naming the row's `_id`. Under --on-oversize reject/fail the cap is checked per bucket.
  *
  * Also here, because verification and tests need them without a store: unfolding a folded document,
- * the canonical per-row hash (fields sorted by name recursively, values with their types, XXH3-128),
- * the deterministic `_id`, and the sampler behind `--hoist auto`.
+ * the per-row hash (a digest of the row's set of typed fields, recursively: field order does not matter,
+ * types, values and array order do), the deterministic `_id`, and the sampler behind `--hoist auto`.
  */
 #ifndef LAB_FOLD_H
 #define LAB_FOLD_H
@@ -111,6 +111,11 @@ bool lab_fold_opts_check (const lab_fold_opts_t *opts, bson_error_t *error);
 lab_fold_t *lab_fold_new (const lab_fold_opts_t *opts, lab_fold_emit_cb_t emit, lab_fold_reject_cb_t reject,
                           void *ctx, bson_error_t *error);
 
+/* lab_fold_row_key -- the value of `row`'s fold key `key` into *kv (a shallow copy: its strings point into
+ * the row): false with LAB_STORE_ERR_KEY_TYPE naming the row's _id when the row has no such field, or its
+ * value cannot be a fold key (null, array, document...). The check lab_fold_push_row makes of every row. */
+bool lab_fold_row_key (const char *key, const bson_t *row, bson_value_t *kv, bson_error_t *error);
+
 /* lab_fold_push_row -- add the next row (rows must come in key order; the row is copied). A change of
  * key finishes the previous master (the callback runs). Errors: a row without the key, a key of an
  * unsupported type, keys out of order, a master that cannot be folded (FAIL mode, or a row too large
@@ -161,12 +166,16 @@ bool lab_fold_unfold (const bson_t *doc, const char *key, const char *array_fiel
                       void *ctx, lab_fold_doc_info_t *info, bson_error_t *error);
 
 typedef struct {
-   uint64_t lo; /* sums (mod 2^64) of the two halves of each row's XXH3-128: order-independent */
+   uint64_t lo; /* sums (mod 2^64) of the two halves of each row's 128-bit digest: order-independent */
    uint64_t hi;
 } lab_hash_t;
 
-/* lab_row_hash -- the XXH3-128 of a row's canonical form: fields sorted by name (stable, recursively in
- * subdocuments and in documents inside arrays; arrays keep their order), each with its type and value. */
+/* lab_row_hash -- the row's 128-bit digest: each field's XXH3-128 over its BSON element (type byte, name,
+ * value; a document or array value through its own digest, recursively), summed over the row's fields
+ * (so their order does not matter), the sum mixed by a seeded XXH3-128 (so a value moved between two rows
+ * changes both). Equal for rows holding the same named, typed values in any field order; an int32 3 and
+ * a double 3.0 differ, and so do arrays in another order. Bytes that do not walk as BSON are hashed whole.
+ * No allocation, no copy: what --verify runs on every row of both sides. */
 lab_hash_t lab_row_hash (const bson_t *row);
 
 /* lab_hash_add -- acc += h (each half mod 2^64). */

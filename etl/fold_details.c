@@ -4,6 +4,7 @@
  */
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/mark.h"
 #include "core/opts.h"
 #include "core/store.h"
 #include "retry.h"
@@ -32,7 +33,10 @@ static const char *usage_text =
    "\n"
    "Options:\n"
    "  --src COLL              source collection (detail rows)                       (required)\n"
+   "                          what billgen wrote (its --dst) and scancmp calls --detail\n"
    "  --dst COLL              destination collection (folded documents)             (required)\n"
+   "                          scancmp's --folded (or --layout NAME=COLL:folded). The output is a\n"
+   "                          collection: -o/--out is refused\n"
    "  --key FIELD             master key field (default bill_id): string, int32, int64, double, ObjectId,\n"
    "                          date or bool values\n"
    "  --hoist auto|none|F,..  fields moved to top level (default auto: fields constant within every master\n"
@@ -59,15 +63,27 @@ static const char *usage_text =
    "  --batch-docs N          documents per write batch (default 1000)\n"
    "  --batch-bytes SIZE      bytes per write batch (default 16MiB, kept below the server's message size)\n"
    "  --parallel N            N workers on N key ranges, each with its own cursor and writer (default 1)\n"
-   "  --drop-dst              replace an existing destination\n"
+   "  --drop-dst              replace an existing destination. On a MongoDB server, a destination\n"
+   "                          layoutlab did not write (no marker in the database's _layoutlab collection)\n"
+   "                          is shown (name, documents, size) and dropped only after \"y\" on a terminal,\n"
+   "                          or with --yes; otherwise the run stops (exit 2) and nothing is dropped\n"
+   "  --yes                   drop such a destination without asking\n"
    "  --resume                continue an interrupted run (same settings); the checkpoint is kept in\n"
    "                          <dst>.fold_state in the destination database. Masters rejected after the\n"
    "                          last checkpoint may appear twice in the --reject file.\n"
-   "  --verify                after folding, prove dst holds exactly src's rows (counts per master and an\n"
-   "                          order-independent XXH3 checksum of each row's canonical form); exit 3 when\n"
-   "                          they differ. On an existing, finished destination (no --drop-dst/--resume)\n"
+   "  --verify[=METHOD]       after folding, prove dst holds exactly src's rows: per master the row count\n"
+   "                          and an order-independent sum of each row's digest (XXH3 of its typed\n"
+   "                          fields, in any order), plus parts, cap and buckets; exit 3 naming the first\n"
+   "                          differing master. METHOD multiset (default): both collections read in\n"
+   "                          natural order (collection scans, no index: each page read once), at once by\n"
+   "                          max(2, --parallel) threads, each master's rows summed in a map; ordered:\n"
+   "                          both read sorted by the key in step (index walks, a merge join holding a\n"
+   "                          few batches). On an existing, finished destination (no --drop-dst/--resume)\n"
    "                          it only verifies. Masters this run rejected are expected absent; a later\n"
    "                          --verify alone reports them as missing (they are in the --reject file).\n"
+   "  --verify-memory SIZE    multiset: bound on its maps (default 1GiB; about 200 bytes plus the key per\n"
+   "                          master and thread); more masters are verified in passes, each a share of\n"
+   "                          them by a hash of the key and a read of both collections\n"
    "  --copy-only             benchmark ceiling: the same sorted read, rows written unchanged (no folding)\n"
    "  --create-index          build the source's {<key>: 1} index when it is missing and log how long it "
    "took;\n"
@@ -76,15 +92,22 @@ static const char *usage_text =
    "  --plan                  print what the run would send (each range's read command with its hint, sort,\n"
    "                          batch size and allowDiskUse, the ranges and their estimated documents, the\n"
    "                          writes' batch sizes and write concern, the temporary space, resume or fresh)\n"
-   "                          and exit 0 without writing anything; with --json the plan is in the summary.\n"
+   "                          and how the server itself would run each read: its explain (queryPlanner) of\n"
+   "                          the exact command, read back (index walk, or a sort of N documents in memory\n"
+   "                          or spilled to disk); exit 0 without writing anything; with --json the plan,\n"
+   "                          with the server's own explain replies, is in the summary.\n"
    "                          It refuses what the run would refuse (a non-empty destination without\n"
    "                          --drop-dst/--resume); with --drop-dst/--resume it shows what they would do\n"
+   "  --allow-blocking-sort   start even when the server's plan of the read sorts more than 1,000,000\n"
+   "                          documents before the first one (a multikey or hidden key index, FerretDB);\n"
+   "                          without it such a fold stops before reading anything (exit 2)\n"
    "  --retries N             a range failing with a transient error (network, server selection, failover,\n"
    "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 "
    "s\n"
    "                          each), up to N times (default 5; 0: fail at once); then the run fails and\n"
-   "                          names the --resume command to run. --verify does the same from the last\n"
-   "                          verified key, then names the command that verifies again\n"
+   "                          names the --resume command to run. --verify does the same (ordered: from the\n"
+   "                          last verified key; multiset: the pass from its start), then names the command\n"
+   "                          that verifies again\n"
    "  --cursor-batch N        documents per cursor batch of the sorted reads, fold and --verify (default:\n"
    "                          from the average document size, far below the 48 MB reply limit)\n"
    "\n"
@@ -101,6 +124,10 @@ static const char *usage_text =
    "\n"
    "  # verify a finished fold only, JSON summary on stdout\n"
    "  fold-details --src bill_detail --dst detail_coll --verify --json -\n"
+   "\n"
+   "  # the same by the key-ordered merge join, and by the multiset in at most 256 MiB of maps\n"
+   "  fold-details --src bill_detail --dst detail_coll --verify=ordered\n"
+   "  fold-details --src bill_detail --dst detail_coll --verify --verify-memory 256MiB\n"
    "\n"
    "  # buckets of at most 100 rows, and one document per bill and day of charge_time\n"
    "  fold-details --src bill_detail --dst detail_b100 --bucket-rows 100 --verify\n"
@@ -125,11 +152,18 @@ typedef struct {
    lab_cli_common_t common;
    lab_foldrun_opts_t run;
    bool verify;
+   bool yes; /* --yes: drop a destination layoutlab did not write without asking */
+   lab_verify_method_t verify_method;
+   uint64_t verify_memory_bytes; /* 0: LAB_VERIFY_MEMORY_DEFAULT */
    const char *block_compressor; /* NULL: the backend's default */
    int32_t zstd_level;
 } options_t;
 
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
+static const char *const verify_names[] = { "multiset", "ordered", NULL };       /* lab_verify_method_t */
+
+/* The smallest --verify-memory: a map of a few thousand masters per thread. */
+#define VERIFY_MEMORY_MIN_BYTES (1024 * 1024)
 
 /* parse_args -- fill *o; LAB_ERROR_USAGE on anything wrong (the run's own checks: lab_foldrun_opts_check). */
 static bool
@@ -155,12 +189,18 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_INT ("--parallel", 0, &r->parallel, 1, 64),
       LAB_CLI_OPT_FLAG ("--drop-dst", 0, &r->drop_dst),
       LAB_CLI_OPT_FLAG ("--resume", 0, &r->resume),
-      LAB_CLI_OPT_FLAG ("--verify", 0, &o->verify),
+      LAB_CLI_OPT_FLAG_ENUM ("--verify", 0, &o->verify, &o->verify_method, verify_names),
+      LAB_CLI_OPT_SIZE ("--verify-memory", 0, &o->verify_memory_bytes),
       LAB_CLI_OPT_FLAG ("--copy-only", 0, &r->copy_only),
       LAB_CLI_OPT_FLAG ("--create-index", 0, &r->create_index),
       LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
+      LAB_CLI_OPT_FLAG ("--allow-blocking-sort", 0, &r->allow_blocking_sort),
+      LAB_CLI_OPT_FLAG ("--yes", 0, &o->yes),
       LAB_CLI_OPT_INT ("--retries", 0, &r->retries, 0, 100),
       LAB_CLI_OPT_INT ("--cursor-batch", 0, &r->cursor_batch_docs, 1, 1000000),
+      LAB_CLI_OPT_REFUSED ("--out", 'o',
+                           "fold-details writes a collection, not a file: name it with --dst COLL (a summary "
+                           "file: --json FILE)"),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &o->common };
@@ -179,6 +219,18 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    if (o->common.help || o->common.version) {
       return true;
+   }
+   if (o->verify_memory_bytes && (!o->verify || o->verify_method != LAB_VERIFY_MULTISET)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--verify-memory bounds the maps of --verify's multiset method: add --verify (or drop "
+                     "--verify-memory: --verify=ordered holds a few batches, whatever the size)");
+      return false;
+   }
+   if (o->verify_memory_bytes && o->verify_memory_bytes < VERIFY_MEMORY_MIN_BYTES) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--verify-memory %llu bytes is too small: give at least 1MiB",
+                     (unsigned long long)o->verify_memory_bytes);
+      return false;
    }
    if (o->verify && r->copy_only) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
@@ -201,6 +253,17 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_DROP"); /* test hook: see run.h */
    r->kill_after_drop = v && *v && strcmp (v, "0") != 0;
+   v = getenv ("LAYOUTLAB_TEST_BLOCKING_SORT_DOCS"); /* test hook: the refusal's limit on a small server */
+   if (v && *v &&
+       !lab_parse_int (v, "LAYOUTLAB_TEST_BLOCKING_SORT_DOCS", 1, INT64_MAX, &r->blocking_sort_max_docs,
+                       error)) {
+      return false;
+   }
+   /* every output file is checked before anything is read or written */
+   if (!lab_cli_output_check (o->common.json_path, "--json", error) ||
+       !lab_cli_output_check (r->reject_path, "--reject", error)) {
+      return false;
+   }
    /* checked before the store is opened: a usage error never creates one */
    return lab_foldrun_opts_check (r, error);
 }
@@ -214,27 +277,12 @@ append_hash (bson_t *d, const char *name, lab_hash_t h)
    BSON_APPEND_UTF8 (d, name, hex);
 }
 
-/* shell_quote -- append `a` to *cmd, single-quoted when it holds anything a shell would interpret. */
+/* shell_quote -- append " " and `a` as a shell word to *cmd. */
 static void
 shell_quote (bson_string_t *cmd, const char *a)
 {
-   const char *p;
-
    bson_string_append_c (cmd, ' ');
-   if (*a &&
-       strspn (a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.,/:@%+") == strlen (a)) {
-      bson_string_append (cmd, a);
-      return;
-   }
-   bson_string_append_c (cmd, '\'');
-   for (p = a; *p; p++) {
-      if (*p == '\'') {
-         bson_string_append (cmd, "'\\''");
-      } else {
-         bson_string_append_c (cmd, *p);
-      }
-   }
-   bson_string_append_c (cmd, '\'');
+   lab_cli_shell_quote (cmd, a);
 }
 
 /* What the printed command is to do with this invocation's --drop-dst and --resume. */
@@ -282,6 +330,78 @@ rerun_command (int argc, char **argv, const char *uri_redacted, rerun_t how)
    return bson_string_free (cmd, false);
 }
 
+/* differ_add -- one setting of this command that differs from the fold that made the destination:
+ * "--bucket-rows: none there, 50 here". */
+static void
+differ_add (bson_string_t *d, const char *option, const char *there, const char *here)
+{
+   bson_string_append_printf (d, "%s%s: %s there, %s here", d->len ? "; " : "", option,
+                              *there ? there : "none", *here ? here : "none");
+}
+
+/* settings_as_folded -- --verify alone on a finished destination checks it against this command's
+ * settings: when the checkpoint says it was folded with others (another source, key, array field, bucket
+ * limit or cap), that verify would report every master they change as different, which reads as
+ * corruption. Refused instead (usage), naming the settings and the command that folds it again. A setting
+ * the command line leaves out takes the fold's (buckets, cap); without a checkpoint nothing is known. */
+static bool
+settings_as_folded (options_t *o, const lab_foldrun_dst_status_t *st, int argc, char **argv, const char *uri,
+                    bson_error_t *error)
+{
+   bson_string_t *d = bson_string_new (NULL);
+   char there[32], here[32];
+   char *cmd, *msg;
+
+   if (!st->has_state) {
+      bson_string_free (d, true);
+      return true;
+   }
+   if (st->src[0] && strcmp (st->src, o->run.src) != 0) {
+      differ_add (d, "--src", st->src, o->run.src);
+   }
+   if (st->key[0] && strcmp (st->key, o->run.key) != 0) {
+      differ_add (d, "--key", st->key, o->run.key);
+   }
+   if (st->array_field[0] && strcmp (st->array_field, o->run.array_field) != 0) {
+      differ_add (d, "--array-field", st->array_field, o->run.array_field);
+   }
+   if (o->run.bucket_rows && o->run.bucket_rows != st->bucket_rows) {
+      bson_snprintf (there, sizeof there, "%d", st->bucket_rows);
+      bson_snprintf (here, sizeof here, "%d", o->run.bucket_rows);
+      differ_add (d, "--bucket-rows", st->bucket_rows ? there : "", here);
+   }
+   if (o->run.bucket_by && strcmp (o->run.bucket_by, st->bucket_by) != 0) {
+      differ_add (d, "--bucket-by", st->bucket_by, o->run.bucket_by);
+   }
+   if (o->run.max_doc_bytes > 0 && st->max_doc_bytes > 0 && o->run.max_doc_bytes != st->max_doc_bytes) {
+      bson_snprintf (there, sizeof there, "%lld", (long long)st->max_doc_bytes);
+      bson_snprintf (here, sizeof here, "%lld", (long long)o->run.max_doc_bytes);
+      differ_add (d, "--max-doc-bytes", there, here);
+   }
+   if (d->len == 0) {
+      bson_string_free (d, true);
+      return true;
+   }
+   cmd = rerun_command (argc, argv, uri, RERUN_START_OVER);
+   msg = bson_strdup_printf ("'%s' was folded with other settings than this command's (%s): this command "
+                             "would only verify it, and every master those settings change would count as a "
+                             "difference. To fold it again with these settings (replacing it): %s",
+                             o->run.dst, d->str, cmd);
+   if (strlen (msg) >= sizeof error->message) {
+      /* too long for one message: what was found on its own line first, the command in the error */
+      lab_log_error ("'%s' was folded with other settings than this command's (%s): this command would only "
+                     "verify it, and every master those settings change would count as a difference",
+                     o->run.dst, d->str);
+      bson_free (msg);
+      msg = bson_strdup_printf ("to fold '%s' again with these settings (replacing it): %s", o->run.dst, cmd);
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "%s", msg);
+   bson_free (msg);
+   bson_free (cmd);
+   bson_string_free (d, true);
+   return false;
+}
+
 /* append_fold_summary -- the fold's figures for the JSON summary (docs/json-summary.md). */
 static void
 append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_result_t *fr)
@@ -322,13 +442,42 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
    BSON_APPEND_DOUBLE (summary, "rows_per_s", fr->elapsed_s > 0 ? (double)fr->rows_in / fr->elapsed_s : 0.0);
 }
 
+/* mark_verified -- the destination's marker (when layoutlab wrote it) records this verification: ok,
+ * method, rows, masters, checksum, at (docs/results-schema.md, provenance). */
+static void
+mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *vr)
+{
+   lab_session_t *sess;
+   bson_error_t err;
+   bson_t v = BSON_INITIALIZER;
+   char now[40];
+   bool set = false;
+
+   BSON_APPEND_BOOL (&v, "ok", vr->equal);
+   BSON_APPEND_UTF8 (&v, "method", lab_verify_method_name (vr->method));
+   BSON_APPEND_INT64 (&v, "rows", vr->src_rows);
+   BSON_APPEND_INT64 (&v, "masters", vr->src_masters);
+   append_hash (&v, "checksum", vr->src_hash);
+   lab_mark_now (now, sizeof now);
+   BSON_APPEND_UTF8 (&v, "at", now);
+   sess = lab_session_open (store, &err);
+   if (!sess || !lab_store_mark_set (sess, dst, "verify", &v, &set, &err)) {
+      lab_log_error ("the verification could not be recorded in '%s': %s", LAB_MARK_COLL, err.message);
+   } else if (!set) {
+      lab_log_debug ("'%s' has no layoutlab marker: the verification is not recorded there", dst);
+   }
+   lab_session_close (sess);
+   bson_destroy (&v);
+}
+
 /* append_verify_summary -- the verification's figures for the JSON summary. */
 static void
-append_verify_summary (bson_t *summary, const lab_verify_result_t *vr)
+append_verify_summary (bson_t *summary, const lab_verify_result_t *vr, uint64_t memory_bytes)
 {
    bson_t v;
 
    BSON_APPEND_DOCUMENT_BEGIN (summary, "verify", &v);
+   BSON_APPEND_UTF8 (&v, "method", lab_verify_method_name (vr->method));
    BSON_APPEND_BOOL (&v, "equal", vr->equal);
    BSON_APPEND_INT64 (&v, "src_rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "dst_rows", vr->dst_rows);
@@ -344,6 +493,12 @@ append_verify_summary (bson_t *summary, const lab_verify_result_t *vr)
    BSON_APPEND_UTF8 (&v, "first_difference", vr->first_difference);
    BSON_APPEND_DOUBLE (&v, "elapsed_s", vr->elapsed_s);
    BSON_APPEND_INT64 (&v, "retries", vr->retries);
+   if (vr->method == LAB_VERIFY_MULTISET) {
+      BSON_APPEND_INT32 (&v, "passes", vr->passes);
+      BSON_APPEND_INT32 (&v, "workers", vr->workers);
+      BSON_APPEND_INT64 (&v, "map_bytes", vr->map_bytes);
+      BSON_APPEND_INT64 (&v, "memory_bytes", (int64_t)memory_bytes);
+   }
    bson_append_document_end (summary, &v);
 }
 
@@ -361,9 +516,10 @@ main (int argc, char **argv)
    bool fold = true, folded = false, verified = false, human;
    int code = LAB_EXIT_FAILURE;
    lab_cli_run_t cli;
-   bson_t summary;
+   bson_t summary, provenance;
    size_t nskip = 0;
    double rps;
+   char method_text[96];
 
    memset (&fr, 0, sizeof fr);
    memset (&vr, 0, sizeof vr);
@@ -382,6 +538,8 @@ main (int argc, char **argv)
       return LAB_EXIT_OK;
    }
    lab_log_set (&o.common);
+   lab_mark_begin (&provenance, "fold-details", argc, argv);
+   o.run.provenance = &provenance;
    /* the human summary goes to stdout unless the JSON summary does */
    human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
    sopts.db = o.common.db;
@@ -390,6 +548,7 @@ main (int argc, char **argv)
    sopts.create = !o.run.plan_only; /* --plan creates nothing, not even an embedded store's home */
    sopts.block_compressor = o.block_compressor;
    sopts.zstd_level = o.zstd_level;
+   sopts.connect_timeout_ms = o.common.server_timeout_ms;
    store = lab_store_open (o.common.uri, &sopts, &error);
    if (!store) {
       goto fail;
@@ -409,6 +568,9 @@ main (int argc, char **argv)
                o.run.dst);
             goto fail;
          }
+         if (!settings_as_folded (&o, &st, argc, argv, lab_store_uri_redacted (store), &error)) {
+            goto fail;
+         }
          lab_log_info ("'%s' exists and is finished: verifying only", o.run.dst);
          fold = false;
          /* the buckets the fold made, unless the command line names them */
@@ -418,6 +580,19 @@ main (int argc, char **argv)
          if (!o.run.bucket_by && st.bucket_by[0]) {
             o.run.bucket_by = st.bucket_by;
          }
+      }
+   }
+   /* a fresh fold drops what is at the destination (and its checkpoint collection): on a server, only
+    * what layoutlab wrote, unless the user says so (--yes, or y on a terminal) */
+   if (fold && !o.run.resume && !o.run.plan_only) {
+      char *sc = lab_foldrun_state_coll (o.run.dst);
+      bool guarded =
+         (!o.run.drop_dst || lab_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
+         lab_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
+                              &error);
+      bson_free (sc);
+      if (!guarded) {
+         goto fail;
       }
    }
    if (fold) {
@@ -477,6 +652,9 @@ main (int argc, char **argv)
    }
    if (o.verify) {
       memset (&vo, 0, sizeof vo);
+      vo.method = o.verify_method;
+      vo.memory_bytes = o.verify_memory_bytes;
+      vo.workers = o.run.parallel > 2 ? o.run.parallel : 2;
       vo.src = o.run.src;
       vo.dst = o.run.dst;
       vo.key = o.run.key;
@@ -506,12 +684,19 @@ main (int argc, char **argv)
          goto fail;
       }
       verified = true;
+      mark_verified (store, o.run.dst, &vr);
+      if (vr.method == LAB_VERIFY_MULTISET) {
+         bson_snprintf (method_text, sizeof method_text, "multiset, %d pass%s, %d threads, %.1f s", vr.passes,
+                        vr.passes == 1 ? "" : "es", vr.workers, vr.elapsed_s);
+      } else {
+         bson_snprintf (method_text, sizeof method_text, "ordered, %.1f s", vr.elapsed_s);
+      }
       if (human) {
          printf (
-            "verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s%s\n",
+            "verify: %s: %lld source rows in %lld masters, %lld destination rows in %lld documents%s; %s\n",
             vr.equal ? "equal" : "DIFFERENT", (long long)vr.src_rows, (long long)vr.src_masters,
             (long long)vr.dst_rows, (long long)vr.dst_docs,
-            vr.skipped_masters ? " (rejected masters excluded)" : "", vr.equal ? "" : "");
+            vr.skipped_masters ? " (rejected masters excluded)" : "", method_text);
       }
       if (!vr.equal) {
          lab_log_error ("verify: %lld differing master(s), %lld document(s) over the cap; first: %s",
@@ -558,7 +743,8 @@ summary:
          BSON_APPEND_UTF8 (&summary, "bucket_by", o.run.bucket_by ? o.run.bucket_by : "");
       }
       if (verified) {
-         append_verify_summary (&summary, &vr);
+         append_verify_summary (&summary, &vr,
+                                o.verify_memory_bytes ? o.verify_memory_bytes : LAB_VERIFY_MEMORY_DEFAULT);
       }
       {
          /* the whole process: fold buffers, write batches, and the embedded engine's cache */
@@ -577,5 +763,6 @@ summary:
    }
    lab_foldrun_result_cleanup (&fr);
    lab_store_close (store);
+   bson_destroy (&provenance);
    return code;
 }

@@ -89,6 +89,34 @@ lab_foldrun_result_cleanup (lab_foldrun_result_t *result)
    result->rejected_key_ids = NULL;
 }
 
+/* lab_run_provenance -- see run_private.h: the caller's fields, source, and the run's settings as params
+ * (those of the checkpoint's settings document, plus the store's block compressor). */
+bson_t *
+lab_run_provenance (const run_t *r, bool state)
+{
+   bson_t *doc, *settings, params;
+   const char *bc;
+
+   if (!r->o->provenance) {
+      return NULL;
+   }
+   doc = bson_copy (r->o->provenance);
+   BSON_APPEND_UTF8 (doc, "source", r->o->src);
+   if (state) {
+      BSON_APPEND_UTF8 (doc, "checkpoint_of", r->o->dst);
+   }
+   settings = lab_run_settings_doc (r, r->nbounds + 1, false);
+   bson_init (&params);
+   bson_copy_to_excluding_noinit (settings, &params, "_id", "tool", "src", "bounds", "complete", NULL);
+   bc = lab_store_block_compressor (r->store);
+   BSON_APPEND_UTF8 (&params, "block_compressor", bc ? bc : "server default");
+   BSON_APPEND_BOOL (&params, "copy_only", r->o->copy_only);
+   BSON_APPEND_DOCUMENT (doc, "params", &params);
+   bson_destroy (&params);
+   bson_destroy (settings);
+   return doc;
+}
+
 /* strp_cmp -- qsort order of C strings (the rejected masters' ids). */
 static int
 strp_cmp (const void *a, const void *b)
@@ -106,10 +134,10 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
    if (!r->resume) {
       /* the destination first, then its checkpoint: a run stopped between the two leaves a checkpoint
        * without its destination, which --resume refuses by name (resume_dst_check) */
-      if (dst_exists && !lab_store_drop (sess, o->dst, error)) {
+      if (dst_exists && o->drop_dst && !lab_store_drop (sess, o->dst, error)) {
          return false;
       }
-      if (o->kill_after_drop && dst_exists) {
+      if (o->kill_after_drop && dst_exists && o->drop_dst) {
          /* test hook: die in that window, the drop made durable first (as kill_after_batches does) */
          bson_error_t ignored;
          lab_store_flush (r->store, &ignored);
@@ -120,10 +148,13 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
       }
    }
    if (!o->copy_only && !r->resume) {
-      bson_t *sdoc;
+      bson_t *sdoc, *mark = lab_run_provenance (r, true);
       bool ok;
 
-      if (!lab_store_create (sess, r->state_coll, error)) {
+      ok = lab_store_create (sess, r->state_coll, error) &&
+           (!mark || lab_store_mark_put (sess, r->state_coll, mark, error));
+      bson_destroy (mark);
+      if (!ok) {
          return false;
       }
       sdoc = lab_run_settings_doc (r, nranges, false);
@@ -133,10 +164,18 @@ prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error
          return false;
       }
    }
-   if (!lab_store_create (sess, o->dst, error) ||
-       !lab_store_create_index (sess, o->dst, r->fold_opts.key, error)) {
-      lab_error_prefix (error, "preparing '%s'", o->dst);
-      return false;
+   {
+      /* the marker before the first document: a killed run's partial destination is still layoutlab's
+       * (a resumed one keeps its own, unless it was lost) */
+      bson_t *mark = r->resume ? NULL : lab_run_provenance (r, false);
+      bool ok = lab_store_create (sess, o->dst, error) &&
+                (!mark || lab_store_mark_put (sess, o->dst, mark, error)) &&
+                lab_store_create_index (sess, o->dst, r->fold_opts.key, error);
+      bson_destroy (mark);
+      if (!ok) {
+         lab_error_prefix (error, "preparing '%s'", o->dst);
+         return false;
+      }
    }
    if (o->reject_path) {
       r->reject = fopen (o->reject_path, r->resume ? "a" : "w");
@@ -223,6 +262,7 @@ static bool
 run_init (run_t *r, lab_store_t *store, const lab_foldrun_opts_t *o, bson_error_t *error)
 {
    memset (r, 0, sizeof *r);
+   bson_init (&r->explain);
    r->store = store;
    r->o = o;
    r->t0_ns = lab_now_ns ();
@@ -282,6 +322,7 @@ run_release (run_t *r, worker_t *ws, lab_session_t *sess)
    lab_values_free (r->bounds, r->nbounds);
    bson_free (r->state_coll);
    bson_free (r->bucket_field);
+   bson_destroy (&r->explain);
    pthread_mutex_destroy (&r->reject_lock);
 }
 

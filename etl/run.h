@@ -13,6 +13,7 @@
 #define LAB_ETL_RUN_H
 
 #include "core/progress.h"
+#include "core/serverfacts.h"
 #include "core/store.h"
 #include "fold.h"
 
@@ -22,6 +23,15 @@
 #include <stdio.h>
 
 #define LAB_FOLD_STATE_SUFFIX ".fold_state"
+
+/* A fold whose read the server would sort, of more documents than this, is refused before it starts
+ * (--allow-blocking-sort overrides): such a sort holds the collection in memory or temporary files before
+ * the first document is folded. */
+#define LAB_FOLD_BLOCKING_SORT_MAX_DOCS INT64_C (1000000)
+
+/* mongod's limit on a blocking sort's memory before it spills (allowDiskUse) or fails:
+ * internalQueryMaxBlockingSortMemoryUsageBytes, 100 MiB (docs reference/explain-results "Sort Stage"). */
+#define LAB_FOLD_SORT_MEMORY_BYTES INT64_C (104857600)
 
 typedef struct {
    const char *src;
@@ -40,12 +50,18 @@ typedef struct {
    int parallel;            /* key ranges / workers (0: 1) */
    bool resume;
    bool drop_dst;
-   bool copy_only;               /* benchmark ceiling: same sorted read, rows written as they are */
-   bool create_index;            /* build the source's {key: 1} index when missing (else NO_INDEX) */
-   bool plan_only;               /* --plan: decide and describe (result->plan), write nothing */
-   int32_t cursor_batch_docs;    /* sorted reads' cursor batch size (0: the backend's) */
-   int retries;                  /* tries of a range after a transient error (retry.h); 0: none */
-   int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */
+   bool copy_only;                 /* benchmark ceiling: same sorted read, rows written as they are */
+   bool create_index;              /* build the source's {key: 1} index when missing (else NO_INDEX) */
+   bool plan_only;                 /* --plan: decide and describe (result->plan), write nothing */
+   bool allow_blocking_sort;       /* --allow-blocking-sort: start even when the server's plan sorts more than
+                                    * blocking_sort_max_docs documents before the first one */
+   int64_t blocking_sort_max_docs; /* 0: LAB_FOLD_BLOCKING_SORT_MAX_DOCS */
+   const bson_t *provenance;       /* the destination's marker fields (core/mark.h: tool, version, written_at,
+                                    * command_line); the run adds source and params and writes it before the
+                                    * first document. NULL: no marker is written */
+   int32_t cursor_batch_docs;      /* sorted reads' cursor batch size (0: the backend's) */
+   int retries;                    /* tries of a range after a transient error (retry.h); 0: none */
+   int64_t retry_first_delay_ms;   /* 0: LAB_RETRY_FIRST_DELAY_MS */
    lab_progress_mode_t progress;
    int64_t kill_after_batches; /* test hook: SIGKILL self after this many written batches (0: off) */
    bool kill_after_drop;       /* test hook: SIGKILL self once --drop-dst has dropped dst, before its
@@ -108,6 +124,22 @@ bool lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *opts, lab_foldru
 
 void lab_foldrun_result_cleanup (lab_foldrun_result_t *result);
 
+/* What the server's own plan of the fold's read means (lab_foldrun_sort_verdict). */
+typedef struct {
+   bool observed;  /* the server was asked (false: the embedded store, which walks the index itself) */
+   bool sorts;     /* it sorts before the first document */
+   bool spills;    /* ... more than LAB_FOLD_SORT_MEMORY_BYTES: to temporary files (allowDiskUse) */
+   bool refuse;    /* more than the limit of documents, without --allow-blocking-sort */
+   char say[1024]; /* in words, for a DBA */
+} lab_foldrun_sort_verdict_t;
+
+/* lab_foldrun_sort_verdict -- what `plan` (lab_facts_explain_parse of the read's explain; NULL: not
+ * observed) means for a read of about est_docs documents of avg_bytes each: whether the server sorts
+ * them (and where), and whether the fold refuses to start (est_docs over `max_docs`, 0 meaning
+ * LAB_FOLD_BLOCKING_SORT_MAX_DOCS, unless `allow`). Pure. */
+void lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
+                               int64_t max_docs, lab_foldrun_sort_verdict_t *v);
+
 /* lab_foldrun_plan_print -- the plan (result->plan of a plan_only run) as text for a DBA. */
 void lab_foldrun_plan_print (const bson_t *plan, FILE *out);
 
@@ -118,9 +150,15 @@ typedef struct {
    bool complete;       /* ... and says the run completed */
    int32_t bucket_rows; /* the run's --bucket-rows (0: none) */
    char bucket_by[128]; /* the run's --bucket-by ("": none) */
+   /* the run's other settings that decide what the destination holds ("" / -1 when not recorded) */
+   char src[256];
+   char key[256];
+   char array_field[256];
+   int64_t max_doc_bytes;
 } lab_foldrun_dst_status_t;
 
-/* lab_foldrun_dst_status -- what is at `dst` now (for --verify on a finished collection). */
+/* lab_foldrun_dst_status -- what is at `dst` now and, from its checkpoint, the settings that made it (for
+ * --verify on a finished collection). */
 bool lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
                              bson_error_t *error);
 

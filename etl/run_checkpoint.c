@@ -19,47 +19,12 @@ oversize_name (lab_fold_oversize_t m)
    return m == LAB_FOLD_OVERSIZE_SPLIT ? "split" : m == LAB_FOLD_OVERSIZE_REJECT ? "reject" : "fail";
 }
 
-typedef struct {
-   bson_t *doc;
-} one_doc_t;
-
-/* keep_first -- a find callback: copy the first document into ctx (a one_doc_t) and stop. */
-static bool
-keep_first (const bson_t *doc, void *ctx)
-{
-   one_doc_t *o = ctx;
-
-   if (!o->doc) {
-      o->doc = bson_copy (doc);
-   }
-   return false;
-}
-
 /* lab_run_find_state -- the state document with this _id, or *doc = NULL. */
 bool
 lab_run_find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
                     bson_error_t *error)
 {
-   one_doc_t o = { NULL };
-   bson_value_t v;
-   bool exists;
-
-   *doc = NULL;
-   if (!lab_store_exists (sess, state_coll, &exists, error)) {
-      return false;
-   }
-   if (!exists) {
-      return true;
-   }
-   v.value_type = BSON_TYPE_UTF8;
-   v.value.v_utf8.str = (char *)id;
-   v.value.v_utf8.len = (uint32_t)strlen (id);
-   if (!lab_store_find_eq (sess, state_coll, "_id", &v, keep_first, &o, NULL, error)) {
-      bson_destroy (o.doc);
-      return false;
-   }
-   *doc = o.doc;
-   return true;
+   return lab_store_find_id (sess, state_coll, id, doc, error);
 }
 
 /* lab_foldrun_dst_status -- see run.h. */
@@ -94,6 +59,17 @@ lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_sta
       if (bson_iter_init_find (&it, settings, "bucket_by") && BSON_ITER_HOLDS_UTF8 (&it)) {
          bson_strncpy (st->bucket_by, bson_iter_utf8 (&it, NULL), sizeof st->bucket_by);
       }
+      if (bson_iter_init_find (&it, settings, "src") && BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_strncpy (st->src, bson_iter_utf8 (&it, NULL), sizeof st->src);
+      }
+      if (bson_iter_init_find (&it, settings, "key") && BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_strncpy (st->key, bson_iter_utf8 (&it, NULL), sizeof st->key);
+      }
+      if (bson_iter_init_find (&it, settings, "array_field") && BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_strncpy (st->array_field, bson_iter_utf8 (&it, NULL), sizeof st->array_field);
+      }
+      st->max_doc_bytes =
+         bson_iter_init_find (&it, settings, "max_doc_bytes") ? bson_iter_as_int64 (&it) : -1;
    }
    ok = true;
 done:

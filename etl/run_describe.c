@@ -26,6 +26,38 @@ plan_decision (const run_t *r, bool complete, char *buf, size_t len)
    }
 }
 
+/* lab_run_plan_observed -- the parsed plan as plan.ranges[].read.observed: engine, stages, index, sort,
+ * multikey, collection scan, per shard when sharded. */
+void
+lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out)
+{
+   bson_t arr, sd;
+   char idx[16];
+   const char *k;
+   size_t i;
+
+   BSON_APPEND_BOOL (out, "blocking_sort", plan->blocking_sort);
+   BSON_APPEND_BOOL (out, "multikey", plan->multikey);
+   BSON_APPEND_BOOL (out, "collscan", plan->collscan);
+   BSON_APPEND_BOOL (out, "sharded", plan->sharded);
+   BSON_APPEND_ARRAY_BEGIN (out, "servers", &arr);
+   for (i = 0; i < plan->nparts; i++) {
+      const lab_facts_plan_part_t *p = &plan->parts[i];
+      bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, k, &sd);
+      BSON_APPEND_UTF8 (&sd, "shard", p->shard);
+      BSON_APPEND_UTF8 (&sd, "engine", p->engine);
+      BSON_APPEND_UTF8 (&sd, "stages", p->stages);
+      BSON_APPEND_UTF8 (&sd, "index", p->index);
+      BSON_APPEND_BOOL (&sd, "blocking_sort", p->blocking_sort);
+      BSON_APPEND_BOOL (&sd, "pipeline_sort", p->pipeline_sort);
+      BSON_APPEND_BOOL (&sd, "multikey", p->multikey);
+      BSON_APPEND_BOOL (&sd, "collscan", p->collscan);
+      bson_append_document_end (&arr, &sd);
+   }
+   bson_append_array_end (out, &arr);
+}
+
 /* plan_range -- one range of the plan: bounds, estimate, resume point, the read's description; adds to
  * *temp the bytes a blocking sort of the range would hold. */
 static bool
@@ -66,14 +98,41 @@ plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, doub
       }
    }
    if (!done && !r->index_missing) {
-      BSON_APPEND_DOCUMENT_BEGIN (&d, "read", &rd);
-      ok = lab_store_sorted_describe (sess, r->o->src, r->fold_opts.key, &so, &rd, error);
-      bson_append_document_end (&d, &rd);
+      bson_t desc = BSON_INITIALIZER, reply, observed;
+      lab_facts_plan_t plan;
+      bool sorts;
+
+      ok = lab_store_sorted_describe (sess, r->o->src, r->fold_opts.key, &so, &desc, error);
+      if (ok && r->observed) {
+         ok = lab_run_observe (r, sess, so.lo, so.hi, &reply, &plan, error);
+         if (!ok) {
+            bson_destroy (&reply);
+         }
+      }
       if (!ok) {
+         bson_destroy (&desc);
          goto done;
       }
       ok = false;
-      if (bson_iter_init_find (&it, &rd, "blocking_sort") && bson_iter_as_bool (&it)) {
+      BSON_APPEND_DOCUMENT_BEGIN (&d, "read", &rd);
+      bson_copy_to_excluding_noinit (&desc, &rd, "blocking_sort", NULL);
+      if (r->observed) {
+         /* what the server said, not what the code expects */
+         sorts = plan.blocking_sort;
+         BSON_APPEND_BOOL (&rd, "blocking_sort", sorts);
+         BSON_APPEND_DOCUMENT_BEGIN (&rd, "observed", &observed);
+         lab_run_plan_observed (&plan, &observed);
+         bson_append_document_end (&rd, &observed);
+         BSON_APPEND_DOCUMENT (&rd, "explain", &reply);
+         bson_destroy (&reply);
+      } else {
+         bson_iter_init_find (&it, &desc, "blocking_sort");
+         sorts = bson_iter_as_bool (&it);
+         BSON_APPEND_BOOL (&rd, "blocking_sort", sorts);
+      }
+      bson_append_document_end (&d, &rd);
+      bson_destroy (&desc);
+      if (sorts) {
          *blocking = true;
          *temp += (int64_t)((double)range_est * avg_bytes);
       }
@@ -152,6 +211,16 @@ lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun
    BSON_APPEND_BOOL (&d, "exists", r->dst_exists);
    BSON_APPEND_INT64 (&d, "documents", r->dst_count);
    BSON_APPEND_UTF8 (&d, "checkpoint_collection", r->state_coll);
+   if (r->dst_exists && lab_store_backend (r->store) == LAB_BACKEND_MONGO) {
+      /* on a server, --drop-dst of a collection layoutlab did not write asks first (core/mark.h) */
+      bson_t *mark = NULL;
+      if (!lab_store_mark_get (sess, o->dst, &mark, NULL, error)) {
+         bson_append_document_end (p, &d);
+         return false;
+      }
+      BSON_APPEND_BOOL (&d, "written_by_layoutlab", mark != NULL);
+      bson_destroy (mark);
+   }
    bson_append_document_end (p, &d);
    if (complete) {
       return true;
@@ -177,14 +246,23 @@ lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun
    }
    bson_append_array_end (p, &arr);
    BSON_APPEND_BOOL (p, "blocking_sort", blocking);
+   BSON_APPEND_BOOL (p, "plan_observed", r->observed);
+   BSON_APPEND_UTF8 (p, "sort", r->verdict.say);
+   BSON_APPEND_BOOL (p, "refused", r->verdict.refuse);
+   if (r->verdict.refuse) {
+      BSON_APPEND_UTF8 (
+         p, "refusal",
+         "the run would refuse to start: give --allow-blocking-sort to fold anyway, or an index "
+         "the server can walk in key order");
+   }
    BSON_APPEND_INT64 (p, "estimated_temp_bytes", temp);
-   BSON_APPEND_UTF8 (p, "temp_note",
-                     blocking ? "the server sorts each range before its first batch (it says blocking_sort: "
-                                "FerretDB ignores hint): up to the range's data in memory, then in temporary "
-                                "files (allowDiskUse) in the server's dbPath"
-                     : r->index_missing
-                        ? "none once the index is built (the index build itself sorts the keys)"
-                        : "none: every read walks the key index (no sort)");
+   BSON_APPEND_UTF8 (
+      p, "temp_note",
+      blocking           ? "the server's plan sorts each range before its first batch (read.observed, "
+                           "read.explain): up to the range's data in memory, then (mongod, allowDiskUse) "
+                           "in temporary files in the server's dbPath"
+      : r->index_missing ? "none once the index is built (the index build itself sorts the keys)"
+                         : "none: every read walks the key index (no sort)");
    return true;
 }
 
@@ -285,6 +363,13 @@ plan_print_range (const bson_t *rg, FILE *out)
       c = plan_json (rg, "read.blocking_sort");
       fprintf (out, "  read:      %s\n  index:     %s, blocking sort: %s; ties: %s\n", a, b ? b : "?",
                c ? c : "?", plan_str (rg, "read.ties"));
+      if (plan_str (rg, "read.observed.servers.0.engine")[0] != '?') {
+         fprintf (out, "  observed:  %s plan %s%s%s%s\n", plan_str (rg, "read.observed.servers.0.engine"),
+                  plan_str (rg, "read.observed.servers.0.stages"),
+                  plan_int (rg, "read.observed.blocking_sort") > 0 ? ": the server sorts" : ": no sort",
+                  plan_int (rg, "read.observed.multikey") > 0 ? " (multikey index)" : "",
+                  plan_int (rg, "read.observed.sharded") > 0 ? " (first shard; all in --json)" : "");
+      }
       bson_free (b);
       bson_free (c);
       bson_free (a);
@@ -305,11 +390,14 @@ lab_foldrun_plan_print (const bson_t *plan, FILE *out)
       plan_str (plan, "source.collection"), (long long)plan_int (plan, "source.estimated_documents"),
       plan_str (plan, "source.key"),
       plan_int (plan, "source.key_index_exists") ? "present" : "missing: --create-index builds it first");
-   fprintf (out, "destination: '%s', %s%lld documents; checkpoints in '%s'\n",
+   fprintf (out, "destination: '%s', %s%lld documents; checkpoints in '%s'%s\n",
             plan_str (plan, "destination.collection"),
             plan_int (plan, "destination.exists") ? "exists, " : "absent, ",
             (long long)plan_int (plan, "destination.documents"),
-            plan_str (plan, "destination.checkpoint_collection"));
+            plan_str (plan, "destination.checkpoint_collection"),
+            plan_int (plan, "destination.written_by_layoutlab") == 0
+               ? "; NOT written by layoutlab: --drop-dst asks first (or needs --yes)"
+               : "");
    if (!bson_iter_init_find (&it, plan, "ranges")) {
       return;
    }
@@ -320,6 +408,11 @@ lab_foldrun_plan_print (const bson_t *plan, FILE *out)
       fprintf (out, "note:        %s\n", plan_str (plan, "note"));
    }
    plan_print_writes (plan, out);
+   fprintf (out, "sort:        %s%s\n", plan_str (plan, "sort"),
+            plan_int (plan, "plan_observed") > 0 ? " (the server's own plan: explain)" : "");
+   if (plan_int (plan, "refused") > 0) {
+      fprintf (out, "REFUSED:     %s\n", plan_str (plan, "refusal"));
+   }
    fprintf (out, "temporary:   %lld bytes: %s\n", (long long)plan_int (plan, "estimated_temp_bytes"),
             plan_str (plan, "temp_note"));
    if (!bson_iter_init_find (&it, plan, "ranges") || !bson_iter_recurse (&it, &ai)) {

@@ -5,6 +5,200 @@
  */
 #include "run_private.h"
 
+/* KEY_CHECK_ROWS -- rows of the source read in _id order to check the key before --create-index builds
+ * an index on it */
+#define KEY_CHECK_ROWS 100
+
+/* row_has_key -- `row` of the source holds a fold key (lab_fold_row_key); else the refusal, said before
+ * --drop-dst drops anything: a source without the key (a CSV imported without its key column) would
+ * otherwise fail on its first row after the destination was gone. */
+static bool
+row_has_key (const run_t *r, const bson_t *row, bson_error_t *error)
+{
+   bson_value_t kv;
+   bson_error_t why;
+
+   if (lab_fold_row_key (r->fold_opts.key, row, &kv, &why)) {
+      return true;
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "source '%s': %s. Nothing has been dropped or written: fold by a field every row has "
+                  "(--key FIELD), or give the source its key (billgen import refuses a CSV without it)",
+                  r->o->src, why.message);
+   return false;
+}
+
+/* check_source_keys -- the first `limit` rows of the source in `order` order hold the key (row_has_key).
+ * In key order a row without the key comes first (missing and null sort lowest), so one row settles it
+ * there; in _id order a sample tells before an index is built on a field no row has. */
+static bool
+check_source_keys (run_t *r, lab_session_t *sess, const char *order, int64_t limit, bson_error_t *error)
+{
+   lab_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
+   lab_cursor_t *cur = lab_store_sorted_open (sess, r->o->src, order, &so, error);
+   const bson_t *row;
+   int64_t n = 0;
+   int rc = 0;
+
+   if (!cur) {
+      return false;
+   }
+   while (n < limit && (rc = lab_cursor_next (cur, &row, error)) == 1) {
+      n++;
+      if (!row_has_key (r, row, error)) {
+         lab_cursor_close (cur);
+         return false;
+      }
+   }
+   lab_cursor_close (cur);
+   return rc >= 0;
+}
+
+/* lab_foldrun_sort_verdict -- see run.h. */
+void
+lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
+                          int64_t max_docs, lab_foldrun_sort_verdict_t *v)
+{
+   const lab_facts_plan_part_t *p = plan && plan->nparts ? &plan->parts[0] : NULL;
+   bool ferret = p && strcmp (p->engine, "ferretdb") == 0;
+   double bytes = est_docs > 0 && avg_bytes > 0 ? (double)est_docs * avg_bytes : 0;
+   char extra[384] = "", where[160] = "", size[32], mem[32];
+   size_t i;
+
+   memset (v, 0, sizeof *v);
+   if (max_docs <= 0) {
+      max_docs = LAB_FOLD_BLOCKING_SORT_MAX_DOCS;
+   }
+   if (!plan) {
+      bson_snprintf (v->say, sizeof v->say,
+                     "no query planner to ask: the embedded store walks the key index and fetches each "
+                     "document (IXSCAN + FETCH), no sort");
+      return;
+   }
+   v->observed = true;
+   v->sorts = plan->blocking_sort;
+   if (plan->multikey) {
+      bson_strncpy (extra,
+                    "; the key index is multikey (the key field holds an array in some document), so it "
+                    "cannot give the documents in key order",
+                    sizeof extra);
+   } else if (plan->collscan) {
+      bson_strncpy (extra, "; it scans the whole collection", sizeof extra);
+   }
+   if (plan->sharded) {
+      for (i = 0; i < plan->nparts; i++) {
+         size_t n = strlen (where);
+         bson_snprintf (where + n, sizeof where - n, "%s%s%s", i ? ", " : " (shards: ", plan->parts[i].shard,
+                        plan->parts[i].blocking_sort ? " sorts" : " walks its index");
+      }
+      if (where[0]) {
+         size_t n = strlen (where);
+         bson_snprintf (where + n, sizeof where - n, ")");
+      }
+   }
+   if (!v->sorts) {
+      bson_snprintf (v->say, sizeof v->say,
+                     "the server walks the key index%s%s (%s: %s): no sort, documents come in index order as "
+                     "they are read",
+                     p->index[0] ? " " : "", p->index, p->engine, p->stages[0] ? p->stages : "?");
+      return;
+   }
+   v->spills = !ferret && bytes > (double)LAB_FOLD_SORT_MEMORY_BYTES;
+   lab_format_bytes ((uint64_t)bytes, size, sizeof size);
+   lab_format_bytes ((uint64_t)LAB_FOLD_SORT_MEMORY_BYTES, mem, sizeof mem);
+   v->refuse = !allow && est_docs > max_docs;
+   if (ferret) {
+      bson_snprintf (v->say, sizeof v->say,
+                     "the server will sort about %lld documents (%s) in memory before the first one: "
+                     "FerretDB sorts every read in memory (sortPushdown false; plan %s)%s%s",
+                     (long long)est_docs, size, p->stages[0] ? p->stages : "?", extra, where);
+   } else if (v->spills) {
+      bson_snprintf (v->say, sizeof v->say,
+                     "the server will sort about %lld documents (%s) before the first one: %s in memory, the "
+                     "rest spilled to temporary files in its dbPath (allowDiskUse), a %s stage (%s: %s)%s%s",
+                     (long long)est_docs, size, mem, p->pipeline_sort ? "$sort" : "SORT", p->engine,
+                     p->stages[0] ? p->stages : "?", extra, where);
+   } else {
+      bson_snprintf (v->say, sizeof v->say,
+                     "the server will sort about %lld documents (%s) in memory before the first one, a %s "
+                     "stage (%s: %s)%s%s",
+                     (long long)est_docs, size, p->pipeline_sort ? "$sort" : "SORT", p->engine,
+                     p->stages[0] ? p->stages : "?", extra, where);
+   }
+   if (v->refuse) {
+      size_t n = strlen (v->say);
+      bson_snprintf (v->say + n, sizeof v->say - n, "; more than %lld documents: the fold refuses to start",
+                     (long long)max_docs);
+   }
+}
+
+/* lab_run_observe -- see run_private.h. */
+bool
+lab_run_observe (run_t *r, lab_session_t *sess, const bson_value_t *lo, const bson_value_t *hi, bson_t *reply,
+                 lab_facts_plan_t *plan, bson_error_t *error)
+{
+   lab_sorted_opts_t so = { 0 };
+
+   so.lo = lo;
+   so.hi = hi;
+   so.batch_docs = r->o->cursor_batch_docs;
+   if (!lab_store_sorted_explain (sess, r->o->src, r->fold_opts.key, &so, reply, error)) {
+      lab_error_prefix (error, "asking the server how it would read '%s' in '%s' order (explain)", r->o->src,
+                        r->fold_opts.key);
+      return false;
+   }
+   if (!lab_facts_explain_parse (reply, plan, error)) {
+      lab_error_prefix (error, "the server's plan of the read of '%s'", r->o->src);
+      return false;
+   }
+   return true;
+}
+
+/* plan_sort -- a server: its own plan of the read (explain of the unbounded read, the hoist sample's and
+ * the shape of every range's), what it means, and the refusal of a sort of more than the limit without
+ * --allow-blocking-sort, before anything is read or written. --plan only reports the refusal. The
+ * embedded store walks its index itself: nothing to ask. */
+static bool
+plan_sort (run_t *r, lab_session_t *sess, bson_error_t *error)
+{
+   const lab_foldrun_opts_t *o = r->o;
+   lab_coll_stats_t cs;
+   bson_error_t ignore;
+
+   if (lab_store_backend (r->store) != LAB_BACKEND_MONGO || r->index_missing) {
+      lab_foldrun_sort_verdict (NULL, 0, 0, false, 0, &r->verdict);
+      return true;
+   }
+   if (!lab_store_count_estimated (sess, o->src, &r->src_est, error)) {
+      return false;
+   }
+   if (lab_store_stats (sess, o->src, &cs, &ignore)) {
+      r->src_avg = cs.avg_obj_size_bytes;
+   }
+   if (!lab_run_observe (r, sess, NULL, NULL, &r->explain, &r->plan, error)) {
+      return false;
+   }
+   r->observed = true;
+   lab_foldrun_sort_verdict (&r->plan, r->src_est, r->src_avg, o->allow_blocking_sort,
+                             o->blocking_sort_max_docs, &r->verdict);
+   if (r->verdict.sorts) {
+      lab_log_info ("%s", r->verdict.say);
+   } else {
+      lab_log_debug ("%s", r->verdict.say);
+   }
+   if (r->verdict.refuse && !o->plan_only) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "'%s': %s. Nothing has been read or written. Give --allow-blocking-sort to fold anyway, "
+                     "or give the server an index that serves the order (fold-details --plan shows its plan)",
+                     o->src, r->verdict.say);
+      return false;
+   }
+   if (r->verdict.sorts && o->allow_blocking_sort) {
+      lab_log_info ("--allow-blocking-sort: folding anyway");
+   }
+   return true;
+}
+
 /* resolve_hoist -- the hoist list: none, an explicit list, or sampled from the first masters. */
 static bool
 resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
@@ -17,6 +211,7 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
    const bson_t *row;
    int rc;
    int64_t nm = 0;
+   bool first = true;
    size_t nf = 0, i;
    char **parts;
    size_t n = 0;
@@ -59,6 +254,13 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
       return false;
    }
    while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
+      /* the first row in key order is one without the key, if any is (check_source_keys) */
+      if (first && !row_has_key (r, row, error)) {
+         lab_cursor_close (cur);
+         lab_hoist_sampler_destroy (smp);
+         return false;
+      }
+      first = false;
       if (!lab_hoist_sampler_push (smp, row)) {
          break;
       }
@@ -187,8 +389,8 @@ plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
    return true;
 }
 
-/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's key index, the hoist
- * list and the key ranges. */
+/* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's rows holding the key,
+ * its key index, the hoist list and the key ranges. */
 static bool
 plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
 {
@@ -202,6 +404,15 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
          o->dst, (long long)count);
       return false;
    }
+   /* the key before an index is built on it (a sample in _id order), and before the destination is
+    * dropped (the first row in key order: read by --hoist auto's sample, else on its own) */
+   if (!o->copy_only && o->create_index) {
+      bool has = true;
+      if (!lab_store_has_index (sess, o->src, r->fold_opts.key, &has, error) ||
+          (!has && !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error))) {
+         return false;
+      }
+   }
    if (!plan_index (r, sess, error)) {
       return false;
    }
@@ -209,6 +420,13 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
       /* --plan --create-index: without the index there is nothing to sample or split yet */
       r->hoist = bson_malloc0 (sizeof (char *));
       return true;
+   }
+   if (!plan_sort (r, sess, error)) {
+      return false;
+   }
+   if (!o->copy_only && strcmp (o->hoist_spec ? o->hoist_spec : "auto", "auto") != 0 &&
+       !check_source_keys (r, sess, r->fold_opts.key, 1, error)) {
+      return false;
    }
    if (!resolve_hoist (r, sess, error)) {
       return false;
@@ -244,7 +462,7 @@ plan_resume (run_t *r, lab_session_t *sess, const bson_t *settings, lab_foldrun_
       lab_log_info ("--resume: the fold into '%s' had already completed: nothing to do", r->o->dst);
       return true;
    }
-   return plan_index (r, sess, error);
+   return plan_index (r, sess, error) && plan_sort (r, sess, error);
 }
 
 /* plan_mode -- resume (from the checkpoint's settings and ranges) or start fresh; *complete: the resumed

@@ -89,6 +89,13 @@ struct run {
    bool index_missing;   /* the source lacks the key index (plan_only with create_index) */
    double index_build_s; /* -1: not built */
    atomic_llong retries;
+   /* the server's plan of the read (MongoDB): its explain reply and what it means */
+   bool observed;
+   bson_t explain;        /* the unbounded read's explain reply (empty when not observed) */
+   lab_facts_plan_t plan; /* lab_facts_explain_parse of it */
+   lab_foldrun_sort_verdict_t verdict;
+   int64_t src_est; /* the source's estimated count */
+   double src_avg;  /* its average document size (0 unknown) */
 };
 
 /* ---- run_checkpoint.c -------------------------------------------------------------------------- */
@@ -117,6 +124,19 @@ bool lab_run_resume_dst_check (run_t *r, lab_session_t *sess, const bson_t *sett
 /* lab_run_plan -- everything checked and decided before anything is written. */
 bool lab_run_plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
                    bool *complete, bson_error_t *error);
+
+/* lab_run_observe -- ask the server how it would run the read of [lo, hi) (explain), parse it; *plan and
+ * *reply (initialized here, caller destroys) filled; false on the server's refusal (a hidden index) or a
+ * reply of no known shape. */
+bool lab_run_observe (run_t *r, lab_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
+                      bson_t *reply, lab_facts_plan_t *plan, bson_error_t *error);
+
+/* lab_run_provenance -- the destination's marker: o->provenance plus source and params (caller
+ * destroys); NULL when o->provenance is NULL. `state` (the checkpoint collection's): checkpoint_of. */
+bson_t *lab_run_provenance (const run_t *r, bool state);
+
+/* lab_run_plan_observed -- a parsed plan as the --plan document shows it (read.observed). */
+void lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out);
 
 /* lab_run_plan_describe -- result->plan of a --plan run. */
 bool lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result,

@@ -74,24 +74,41 @@ cmp_double (const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
-/* rows_per_page -- rows ÷ the engine's leaf page count; else mongod's 32 KiB leaf page ÷ the average
- * document size. *source says which. */
+/* Below this size on disk the exact count is cheap (a walk reading every page): above, a sample. */
+#define LOCALITY_EXACT_BELOW_BYTES (256.0 * 1024 * 1024)
+
+/* rows_per_page -- rows / the collection's leaf pages: counted exactly (small collections), else sampled
+ * with the error bound in *error_pct (lab_store_leaf_pages_estimate, a few MB read instead of every
+ * page; exact when the sample cannot be had); else mongod's 32 KiB leaf page / the average document
+ * size. *source says which; *pages gets the leaf pages used (-1 for the last). */
 static bool
-rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **source, bson_error_t *error)
+rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **source, int64_t *pages,
+               double *error_pct, bson_error_t *error)
 {
    lab_coll_stats_t st;
-   int64_t pages = -1;
+   lab_leaf_estimate_t est;
    bson_error_t err;
 
    memset (&st, 0, sizeof st);
+   *pages = -1;
+   *error_pct = 0;
    if (!lab_store_stats (sess, coll, &st, error)) {
       return false;
    }
-   if (lab_store_leaf_pages (sess, coll, &pages, &err) && pages > 0 && st.count > 0) {
-      *rpp = (double)st.count / (double)pages;
+   if ((double)st.storage_size_bytes > LOCALITY_EXACT_BELOW_BYTES &&
+       lab_store_leaf_pages_estimate (sess, coll, NULL, &est, &err) && est.pages > 0 && st.count > 0) {
+      *pages = est.pages;
+      *error_pct = est.error_pct;
+      *rpp = (double)st.count / (double)est.pages;
+      *source = "engine leaf pages, sampled";
+      return true;
+   }
+   if (lab_store_leaf_pages (sess, coll, pages, &err) && *pages > 0 && st.count > 0) {
+      *rpp = (double)st.count / (double)*pages;
       *source = "engine leaf page count";
       return true;
    }
+   *pages = -1;
    if (st.avg_obj_size_bytes <= 0) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_LOCALITY,
                      "no leaf page count and no average document size for %s", coll);
@@ -111,16 +128,16 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
    int64_t *idx = bson_malloc ((size_t)(want < nkeys ? want : nkeys) * sizeof *idx + sizeof *idx);
    int64_t **rids = NULL;
    size_t *nrids = NULL;
-   double *pages = NULL, rpp = 0, sum = 0;
+   double *pages = NULL, rpp = 0, sum = 0, error_pct = 0;
    const char *source = NULL;
-   int64_t m, i, min_rid = INT64_MAX, used = 0;
+   int64_t m, i, min_rid = INT64_MAX, used = 0, leaf_pages = -1;
    bool ok = false;
 
    m = lab_locality_sample (nkeys, want, idx);
    rids = bson_malloc0 ((size_t)(m + 1) * sizeof *rids);
    nrids = bson_malloc0 ((size_t)(m + 1) * sizeof *nrids);
    pages = bson_malloc0 ((size_t)(m + 1) * sizeof *pages);
-   if (!rows_per_page (sess, coll, &rpp, &source, error)) {
+   if (!rows_per_page (sess, coll, &rpp, &source, &leaf_pages, &error_pct, error)) {
       goto done;
    }
    for (i = 0; i < m; i++) {
@@ -150,6 +167,12 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
    BSON_APPEND_UTF8 (out, "method", "record_ids");
    BSON_APPEND_DOUBLE (out, "rows_per_leaf_page", rpp);
    BSON_APPEND_UTF8 (out, "leaf_pages_source", source);
+   if (leaf_pages > 0) {
+      BSON_APPEND_INT64 (out, "leaf_pages", leaf_pages);
+   }
+   if (error_pct > 0) {
+      BSON_APPEND_DOUBLE (out, "leaf_pages_error_pct", error_pct);
+   }
    ok = true;
 done:
    for (i = 0; i < m; i++) {

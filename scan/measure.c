@@ -231,8 +231,22 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
    }
 }
 
+/* proc_of -- what restart detection compares of a server (serverfacts.h). */
+static lab_facts_proc_t
+proc_of (const lab_server_info_t *i)
+{
+   lab_facts_proc_t p;
+
+   memset (&p, 0, sizeof p);
+   bson_strncpy (p.host, i->host, sizeof p.host);
+   p.pid = i->pid;
+   p.start_ms = i->start_ms;
+   p.uptime_s = (double)i->uptime_s;
+   return p;
+}
+
 /* targets_after -- per followed server (mongos: each shard) its facts after the cold step and whether it
- * restarted (pid changed or uptime went back), into m->targets. */
+ * restarted (the same member with a new start time or pid) or another member answered, into m->targets. */
 static void
 targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_scan_layout_measure_t *m)
 {
@@ -243,13 +257,18 @@ targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_sc
    for (i = 0; i < p->topo->ntargets; i++) {
       const lab_server_info_t *a = &p->topo->targets[i].info, *b = &before[i];
       lab_scan_target_measure_t *t = &m->targets[i];
+      lab_facts_proc_t pb = proc_of (b), pa = proc_of (a);
+      lab_facts_restart_t r;
+      char why[512];
+
       bson_strncpy (t->name, p->topo->targets[i].name, sizeof t->name);
       bson_strncpy (t->host, p->topo->targets[i].host, sizeof t->host);
       t->pid = a->pid > 0 ? a->pid : -1;
       t->uptime_s = a->uptime_s;
-      t->restarted =
-         m->cold_requested && ((a->pid > 0 && b->pid > 0 && a->pid != b->pid) ||
-                               (a->uptime_s >= 0 && b->uptime_s >= 0 && a->uptime_s < b->uptime_s));
+      t->start_ms = a->start_ms;
+      r = m->cold_requested ? lab_facts_restart_of (&pb, &pa, why, sizeof why) : LAB_RESTART_NONE;
+      t->restarted = r == LAB_RESTART_SAME_HOST;
+      t->member_changed = r == LAB_RESTART_MEMBER_CHANGED;
    }
 }
 
@@ -301,8 +320,8 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
       lab_scan_say (o, true, "run %d %s: page cache %s", m->run, m->layout, cc.drop_note);
    }
    m->cold_requested = o->cold;
-   /* embedded: the cold step closes and reopens the engine; a server restarted when its pid changed or
-    * its uptime went back */
+   /* embedded: the cold step closes and reopens the engine; a server restarted when the same member has
+    * a new process (start time, pid); another member answering is no restart of the one seen before */
    if (p->backend == LAB_BACKEND_MONGO && o->cold && p->topo->kind != LAB_TOPO_MONGOS) {
       p->topo->targets[0].info = *after;
    }
@@ -312,12 +331,29 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
       m->server_restarted = false;
       for (i = 0; i < m->ntargets; i++) {
          m->server_restarted = m->server_restarted || m->targets[i].restarted;
+         if (m->targets[i].member_changed) {
+            m->member_changed = true;
+            bson_snprintf (
+               m->restart_reason, sizeof m->restart_reason,
+               "shard %s: another member answered (%s) than before the cold step: a failover; its "
+               "cache is its own, so this run is not cold",
+               m->targets[i].name, m->targets[i].host);
+         }
       }
-   } else {
-      m->server_restarted =
-         o->cold && p->backend == LAB_BACKEND_MONGO &&
-         ((after->pid > 0 && after->pid != p->info.pid) ||
-          (after->uptime_s >= 0 && p->info.uptime_s >= 0 && after->uptime_s < p->info.uptime_s));
+      m->restart = !o->cold              ? NULL
+                   : m->member_changed   ? lab_facts_restart_name (LAB_RESTART_MEMBER_CHANGED)
+                   : m->server_restarted ? lab_facts_restart_name (LAB_RESTART_SAME_HOST)
+                                         : lab_facts_restart_name (LAB_RESTART_NONE);
+   } else if (p->backend == LAB_BACKEND_MONGO && o->cold) {
+      lab_facts_proc_t pb = proc_of (&p->info), pa = proc_of (after);
+      lab_facts_restart_t r = lab_facts_restart_of (&pb, &pa, m->restart_reason, sizeof m->restart_reason);
+      m->server_restarted = r == LAB_RESTART_SAME_HOST;
+      m->member_changed = r == LAB_RESTART_MEMBER_CHANGED;
+      m->restart = lab_facts_restart_name (r);
+   }
+   if (m->member_changed) {
+      m->server_restarted = false;
+      lab_scan_say (o, false, "warning: run %d %s is NOT cold: %s", m->run, m->layout, m->restart_reason);
    }
    m->engine_restarted = p->backend == LAB_BACKEND_WT ? o->cold : m->server_restarted;
    m->caches_dropped = cc.dropped;
@@ -326,10 +362,14 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
    m->server_facts = p->backend == LAB_BACKEND_MONGO;
    m->server_pid = after->pid > 0 ? after->pid : -1;
    m->server_uptime_s = after->uptime_s;
+   m->server_start_ms = after->start_ms;
+   bson_strncpy (m->member, after->host, sizeof m->member);
    if (p->topo->kind == LAB_TOPO_MONGOS) {
       /* the data's process is the shard's; with several shards see cold.shards */
       m->server_pid = m->ntargets == 1 ? m->targets[0].pid : -1;
       m->server_uptime_s = m->ntargets == 1 ? m->targets[0].uptime_s : -1;
+      m->server_start_ms = m->ntargets == 1 ? m->targets[0].start_ms : -1;
+      bson_strncpy (m->member, m->ntargets == 1 ? m->targets[0].host : "", sizeof m->member);
    }
    return true;
 }
@@ -560,14 +600,14 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
       }
       smp.ftdc_device = o->server_device;
    }
-   m->have_engine = lab_store_engine_stats (p->store, &m->engine_before, &err);
+   m->have_engine = lab_scan_engine_stats (p->topo, p->store, &m->engine_before, &err);
    lab_scan_utc_now (m->started_at, sizeof m->started_at);
    if (!lab_sampler_start (&smp, error)) {
       goto done;
    }
    ok = lab_workers_run (&pool, o->parallel, &failed, error);
    lab_sampler_stop (&smp);
-   m->have_engine = lab_store_engine_stats (p->store, &m->engine_after, &err) && m->have_engine;
+   m->have_engine = lab_scan_engine_stats (p->topo, p->store, &m->engine_after, &err) && m->have_engine;
    lab_progress_done (progress);
    progress = NULL;
    if (!ok) {

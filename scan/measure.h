@@ -33,7 +33,9 @@ typedef struct {
    char name[128];
    char host[LAB_FACTS_HOST_MAX];
    int64_t pid, uptime_s; /* -1 unknown */
-   bool restarted;        /* pid changed or uptime went back in the cold step */
+   int64_t start_ms;      /* when its process started (serverStatus localTime - uptimeMillis); -1 unknown */
+   bool restarted;        /* the same member, a new process (lab_facts_restart_of) in the cold step */
+   bool member_changed;   /* another member answered after the cold step: not a restart of this one */
    /* server-side disk (FTDC) */
    bool have_disk;
    char device[64];
@@ -66,6 +68,13 @@ typedef struct {
    bool server_facts;                         /* a server: report its pid and uptime */
    int64_t server_pid;                        /* -1 unknown */
    int64_t server_uptime_s;                   /* -1 unknown */
+   int64_t server_start_ms;                   /* when its process started; -1 unknown */
+   char member[LAB_FACTS_HOST_MAX];           /* the member that served the run (serverStatus.host) */
+   const char *restart;                       /* lab_facts_restart_name of the cold step (NULL: no step) */
+   char restart_reason[512];                  /* lab_facts_restart_of's words */
+   bool member_changed;                       /* another member served this run than the one before: its
+                                               * cache is its own, so the run is not cold (said in
+                                               * restart_reason) */
    int64_t resident_bytes_before, file_bytes; /* -1 unknown */
 
    /* followed servers (mongos: the shards) and where the disk figures came from */

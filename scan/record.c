@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 /* append_opt_double -- a figure that may be unknown (absent when not known or not finite). */
 static void
@@ -26,6 +27,24 @@ append_opt_int (bson_t *d, const char *k, int64_t v)
    }
 }
 
+/* append_start -- a process start time (ms since the epoch) as RFC 3339 UTC with ms; absent when unknown. */
+static void
+append_start (bson_t *d, const char *k, int64_t ms)
+{
+   time_t t;
+   struct tm tm;
+   char day[32], buf[48];
+
+   if (ms < 0) {
+      return;
+   }
+   t = (time_t)(ms / 1000);
+   gmtime_r (&t, &tm);
+   strftime (day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+   bson_snprintf (buf, sizeof buf, "%s.%03dZ", day, (int)(ms % 1000));
+   BSON_APPEND_UTF8 (d, k, buf);
+}
+
 /* append_cold -- "cold": what the cold step did and how much of the layout was resident before. */
 static void
 append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
@@ -41,6 +60,15 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
    if (m->server_facts) {
       append_opt_int (&cold, "server_pid", m->server_pid);
       append_opt_int (&cold, "server_uptime_s", m->server_uptime_s);
+      append_start (&cold, "server_started_at", m->server_start_ms);
+      if (m->member[0]) {
+         BSON_APPEND_UTF8 (&cold, "member", m->member);
+      }
+      if (m->restart) {
+         BSON_APPEND_UTF8 (&cold, "restart", m->restart);
+         BSON_APPEND_UTF8 (&cold, "restart_reason", m->restart_reason);
+      }
+      BSON_APPEND_BOOL (&cold, "member_changed", m->member_changed);
    }
    if (m->topology_targets && m->ntargets > 0 && strcmp (m->targets[0].name, "server") != 0) {
       /* mongos: the shards' own processes */
@@ -57,7 +85,9 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
          BSON_APPEND_UTF8 (&sd, "host", m->targets[i].host);
          append_opt_int (&sd, "server_pid", m->targets[i].pid);
          append_opt_int (&sd, "server_uptime_s", m->targets[i].uptime_s);
+         append_start (&sd, "server_started_at", m->targets[i].start_ms);
          BSON_APPEND_BOOL (&sd, "restarted", m->targets[i].restarted);
+         BSON_APPEND_BOOL (&sd, "member_changed", m->targets[i].member_changed);
          bson_append_document_end (&arr, &sd);
       }
       bson_append_array_end (&cold, &arr);

@@ -573,7 +573,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
    sp->sweep = o->nsweep > 0;
    if (ok && sp->sweep) {
       ok = lab_scan_sweep_plan (&sp->p, sp->sess, &sp->sw, error);
-   } else if (ok && lab_store_engine_stats (sp->p.store, &es, &err)) {
+   } else if (ok && lab_scan_engine_stats (&sp->topo, sp->p.store, &es, &err)) {
       double cache = es.cache_max_bytes > 0 ? (double)es.cache_max_bytes : (double)o->cache_size_bytes;
       if (!lab_results_cache_ratio_of (cache, sp->p.on_disk_bytes[ls->reference], &sp->cache_ratio)) {
          sp->cache_ratio = 0;
@@ -610,7 +610,8 @@ record_backend (const scan_plan_t *sp, bson_t *results)
    }
    if (sp->sweep) {
       BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t)sp->sw.cache_bytes[sp->sw.reference]);
-   } else if (lab_store_engine_stats (store, &es, &err)) {
+   } else if (lab_scan_engine_stats (&sp->topo, store, &es, &err)) {
+      /* through mongos: the shards' caches together */
       append_opt_int (&doc, "cache_max_bytes", es.cache_max_bytes);
    }
    bson_append_document_end (results, &doc);
@@ -691,8 +692,12 @@ record_header (scan_plan_t *sp, bson_t *results, bson_error_t *error)
    lab_scan_utc_now (ts, sizeof ts);
    BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
    BSON_APPEND_UTF8 (results, "tool", "scancmp");
-   BSON_APPEND_UTF8 (results, "tool_version", LAB_VERSION);
-   BSON_APPEND_UTF8 (results, "started_at", ts);
+   /* the header's names are the --json summaries' (docs/json-summary.md) */
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_VERSION, LAB_VERSION);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_STARTED, ts);
+   if (sp->p.opts->argc > 0) {
+      lab_cli_command_line_append (results, LAB_RESULTS_KEY_COMMAND_LINE, sp->p.opts->argc, sp->p.opts->argv);
+   }
    lab_results_layouts_append (results, &sp->p.layouts);
    append_host (results);
    record_backend (sp, results);
@@ -809,6 +814,20 @@ append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const ch
    append_opt_int (&d, "storage_size_bytes", st.storage_size_bytes);
    append_opt_int (&d, "index_size_bytes", st.index_size_bytes);
    BSON_APPEND_INT32 (&d, "nindexes", st.nindexes);
+   {
+      /* who wrote it and how (store.h, the marker): the report's "Reproduce" section reads it */
+      bson_t *mark = NULL;
+      bool foreign = false;
+      if (!lab_store_mark_get (sess, coll, &mark, &foreign, error)) {
+         lab_error_prefix (error, "the provenance of %s in %s", coll, LAB_MARK_COLL);
+         bson_append_document_end (ds, &d);
+         return false;
+      }
+      if (mark) {
+         BSON_APPEND_DOCUMENT (&d, "provenance", mark);
+         bson_destroy (mark);
+      }
+   }
    bson_append_document_end (ds, &d);
    return true;
 }
@@ -839,7 +858,7 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       lab_scan_runs_record (&sp.p, results, entries, nentries);
    }
    lab_scan_utc_now (ts, sizeof ts);
-   BSON_APPEND_UTF8 (results, "finished_at", ts);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
    ok = true;
 done:
    for (k = 0; k < nentries; k++) {

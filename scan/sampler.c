@@ -94,26 +94,17 @@ engine_stats (lab_sampler_t *s, lab_engine_stats_t *es)
    if (s->nstat_stores == 0) {
       return lab_store_engine_stats (s->store, es, &err);
    }
-   es->cache_bytes = es->cache_max_bytes = es->block_reads = es->block_read_bytes = -1;
-   es->cache_read_bytes = es->cache_pages_read = es->server_rss_bytes = -1;
-   for (i = 0; i < s->nstat_stores; i++) {
-      lab_engine_stats_t one;
-      if (!lab_store_engine_stats (s->stat_stores[i], &one, &err)) {
-         continue;
+   {
+      lab_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
+      size_t n = 0;
+      for (i = 0; i < s->nstat_stores && n < LAB_SCAN_MAX_TARGETS; i++) {
+         if (lab_store_engine_stats (s->stat_stores[i], &each[n], &err)) {
+            n++;
+            any = true;
+         }
       }
-      any = true;
-#define SUM_KNOWN(f)                                                                                         \
-   if (one.f >= 0) {                                                                                         \
-      es->f = (es->f >= 0 ? es->f : 0) + one.f;                                                              \
-   }
-      SUM_KNOWN (cache_bytes)
-      SUM_KNOWN (cache_max_bytes)
-      SUM_KNOWN (block_reads)
-      SUM_KNOWN (block_read_bytes)
-      SUM_KNOWN (cache_read_bytes)
-      SUM_KNOWN (cache_pages_read)
-      SUM_KNOWN (server_rss_bytes)
-#undef SUM_KNOWN
+      /* gauges for the peaks: a shard that did not answer this sample is left out */
+      lab_scan_engine_sum (each, n, false, es);
    }
    return any;
 }

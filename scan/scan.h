@@ -200,8 +200,9 @@ typedef struct {
    bool restart_drops_caches; /* --restart-drops-caches: the restart command drops the server's page cache */
    const char *const *shard_uris; /* --shard-uri, in listShards order or NAME=URI (mongos) */
    size_t nshard_uris;
-   const char *uri;      /* the URI as given (may hold credentials: only passed on to the shards) */
-   uint64_t interval_ns; /* sampler period */
+   const char *uri;           /* the URI as given (may hold credentials: only passed on to the shards) */
+   int32_t server_timeout_ms; /* the shards' connections: --server-timeout (0: the store's default) */
+   uint64_t interval_ns;      /* sampler period */
    bool calibrate;
    uint64_t calibrate_bytes;
    uint64_t calibrate_rand_ns;
@@ -217,6 +218,8 @@ typedef struct {
    lab_progress_mode_t progress;
    lab_scan_log_fn log; /* may be NULL */
    void *log_ctx;
+   int argc; /* the command line recorded as command_line (URIs redacted); 0: none */
+   char *const *argv;
 } lab_scan_opts_t;
 
 /* lab_scan_opts_init -- the defaults of DESIGN.md (bill_detail, detail_coll, bill_id, details, 4

@@ -18,7 +18,7 @@ static const char usage[] =
    "               [--layout NAME=COLL[:rows|folded|buckets] ... [--reference-layout NAME]]\n"
    "               [--order alternate|detail-first|folded-first] [--keys-limit N | --keys-file FILE]\n"
    "               [--restart-cmd CMD] [--drop-caches auto|yes|no] [--dbpath DIR] [--device NAME]\n"
-   "               [--interval DURATION] [--calibrate] [--out run.json] [common options]\n"
+   "               [--interval DURATION] [--calibrate] [-o|--out run.json] [common options]\n"
    "               [--cache-sizes SIZE,SIZE,... | --cache-ratios R,R,...] [--server-cache-sweep]\n"
    "\n"
    "Loads every master's rows from both layouts -- one document per row (--detail) and one folded document\n"
@@ -29,8 +29,9 @@ static const char usage[] =
    "layout-report.\n"
    "\n"
    "Collections and keys:\n"
-   "  --detail COLL          one-document-per-row collection (default bill_detail)\n"
-   "  --folded COLL          folded collection (default detail_coll)\n"
+   "  --detail COLL          one-document-per-row collection (default bill_detail): what billgen wrote\n"
+   "                         (its --dst) and fold-details read (its --src)\n"
+   "  --folded COLL          folded collection (default detail_coll): what fold-details wrote (its --dst)\n"
    "  --layout NAME=COLL[:KIND]  a candidate layout, repeatable (2 to 8), instead of --detail/--folded:\n"
    "                         KIND rows (one document per row, the default), folded (one document per\n"
    "                         master, rows in --array-field) or buckets (several such documents per master,\n"
@@ -76,7 +77,9 @@ static const char usage[] =
    "                         giving a cache under 1MiB, are refused (exit 2) before anything is measured\n"
    "  --server-cache-sweep   a MongoDB server: set its cache with setParameter "
    "wiredTigerEngineRuntimeConfig\n"
-   "                         \"cache_size=NM\" at each point and after each restart (every client sees it);\n"
+   "                         \"cache_size=NM\" at each point and after each restart (every client sees it;\n"
+   "                         through mongos each shard's primary gets its share); needs --cold and\n"
+   "                         --restart-cmd (a point must not start with what the previous one cached);\n"
    "                         a server without that parameter (FerretDB) is refused before measuring (exit "
    "1)\n"
    "  --locality-sample N    masters sampled for the locality figures (default 1000)\n"
@@ -99,7 +102,9 @@ static const char usage[] =
    "  --shard-uri URI        mongos: the URI of a direct connection to a shard, repeatable, in listShards "
    "order\n"
    "                         or as NAME=URI (default: mongodb://HOST:PORT/?directConnection=true from the\n"
-   "                         shard's first seed, with --uri's credentials)\n"
+   "                         shard's first seed, with --uri's credentials; on a cluster with access\n"
+   "                         control those are the router's users, which the shards do not know: give a\n"
+   "                         shard-local user here, or the run stops at discovery saying so)\n"
    "  --restart-drops-caches the restart command drops the server's page cache itself (e.g. over ssh): the\n"
    "                         results say \"dropped by the restart command\" instead of \"not possible\"\n"
    "  --interval DUR         sampling period (default 1s; getDiagnosticData is sampled at the same period)\n"
@@ -108,9 +113,11 @@ static const char usage[] =
    "after)\n"
    "  --calibrate-size SIZE  size of that file (default 1GiB)\n"
    "  --calibrate-time DUR   duration of the random-read test (default 3s)\n"
-   "  --out FILE|-           results file (JSON, docs/results-schema.md); with -, the JSON is stdout and\n"
-   "                         the table goes to stderr. --json FILE|- writes the tools' common summary\n"
-   "                         (docs/json-summary.md) with the same results under \"results\"\n"
+   "  -o, --out FILE|-       results file (JSON, docs/results-schema.md; --output is the same option),\n"
+   "                         its directory checked before anything is measured; layout-report renders it.\n"
+   "                         With -, the JSON is stdout and the table goes to stderr. --json FILE|- writes\n"
+   "                         the tools' common summary (docs/json-summary.md) with the same results under\n"
+   "                         \"results\"\n"
    "\n"
    "%s"
    "\n"
@@ -159,11 +166,13 @@ static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_dr
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none",
                                                  NULL }; /* lab_server_disk_t */
 
-/* parse_args -- fill the options; returns false with a usage error. */
+/* parse_args -- fill the options; returns false with a usage error. The --layout values are split into
+ * owned copies (owned[i], bson_free()d by the caller): argv stays as given, for the command line the
+ * results record. */
 static bool
 parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out,
-            lab_cli_list_t *shards, lab_cli_list_t *layouts, const char **sizes, const char **ratios,
-            bson_error_t *error)
+            lab_cli_list_t *shards, lab_cli_list_t *layouts, char **owned, const char **sizes,
+            const char **ratios, bson_error_t *error)
 {
    const char *detail = NULL, *folded = NULL;
    lab_cli_opt_t opts[] = {
@@ -195,7 +204,8 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_FLAG ("--calibrate", 0, &o->calibrate),
       LAB_CLI_OPT_SIZE ("--calibrate-size", 0, &o->calibrate_bytes),
       LAB_CLI_OPT_DURATION ("--calibrate-time", 0, &o->calibrate_rand_ns),
-      LAB_CLI_OPT_STRING ("--out", 0, out),
+      LAB_CLI_OPT_STRING ("--out", 'o', out),
+      LAB_CLI_OPT_ALIAS ("--output", 0, "--out"),
       LAB_CLI_OPT_STRING ("--cache-sizes", 0, sizes),
       LAB_CLI_OPT_STRING ("--cache-ratios", 0, ratios),
       LAB_CLI_OPT_FLAG ("--server-cache-sweep", 0, &o->server_cache_sweep),
@@ -221,8 +231,9 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       return false;
    }
    for (i = 0; i < layouts->n; i++) {
-      /* the strings are argv's, which are writable: the parse splits them in place */
-      if (!lab_scan_layout_parse ((char *)layouts->v[i], &o->layouts[i], error)) {
+      /* the parse splits its string in place: a copy, so that argv stays as the user gave it */
+      owned[i] = bson_strdup (layouts->v[i]);
+      if (!lab_scan_layout_parse (owned[i], &o->layouts[i], error)) {
          return false;
       }
    }
@@ -253,6 +264,7 @@ main (int argc, char **argv)
    lab_store_opts_t so = { 0 };
    lab_store_t *store = NULL;
    const char *out = NULL, *sizes_arg = NULL, *ratios_arg = NULL;
+   char *owned[LAB_RESULTS_MAX_LAYOUTS] = { 0 };
    uint64_t *sizes = NULL;
    double *ratios = NULL;
    size_t nsizes = 0, nratios = 0;
@@ -267,41 +279,41 @@ main (int argc, char **argv)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
-   if (!parse_args (argc, argv, &c, &o, &out, &shards, &layouts, &sizes_arg, &ratios_arg, &error)) {
-      lab_cli_list_free (&shards);
-      lab_cli_list_free (&layouts);
-      return lab_cli_usage_exit (&error);
+   if (!parse_args (argc, argv, &c, &o, &out, &shards, &layouts, owned, &sizes_arg, &ratios_arg, &error)) {
+      rc = lab_cli_usage_exit (&error);
+      goto cleanup;
    }
+   o.argc = argc;
+   o.argv = argv;
    o.shard_uris = shards.v;
    o.nshard_uris = shards.n;
    o.uri = c.uri;
+   o.server_timeout_ms = c.server_timeout_ms;
    if ((sizes_arg && !lab_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
        (ratios_arg && !lab_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
-      lab_cli_list_free (&shards);
-      lab_cli_list_free (&layouts);
-      return lab_cli_usage_exit (&error);
+      rc = lab_cli_usage_exit (&error);
+      goto cleanup;
    }
    o.cache_sizes = sizes;
    o.cache_ratios = ratios;
    o.nsweep = sizes ? nsizes : nratios;
    if (c.help) {
       printf (usage, lab_cli_common_help ());
-      return LAB_EXIT_OK;
+      goto cleanup;
    }
    if (c.version) {
       printf ("scancmp %s\n", LAB_VERSION);
-      return LAB_EXIT_OK;
+      goto cleanup;
    }
    lab_log_set (&c);
    o.progress = c.progress;
    o.cache_size_bytes = c.cache_size_bytes;
    o.log = log_cb;
-   if (!lab_scan_opts_check (&o, c.uri, &error)) {
-      lab_cli_list_free (&shards);
-      lab_cli_list_free (&layouts);
-      bson_free (sizes);
-      bson_free (ratios);
-      return lab_cli_usage_exit (&error); /* before any work: no summary */
+   /* the output files before anything is measured: an hour of runs must not end on a missing directory */
+   if (!lab_scan_opts_check (&o, c.uri, &error) || !lab_cli_output_check (out, "--out", &error) ||
+       !lab_cli_output_check (c.json_path, "--json", &error)) {
+      rc = lab_cli_usage_exit (&error); /* before any work: no summary */
+      goto cleanup;
    }
 
    so.db = c.db;
@@ -309,6 +321,7 @@ main (int argc, char **argv)
    so.progress = c.progress;
    so.direct_io = o.direct_io;
    so.create = false;
+   so.connect_timeout_ms = c.server_timeout_ms;
    store = lab_store_open (c.uri, &so, &error);
    if (!store) {
       char *shown = lab_uri_redact (c.uri);
@@ -364,10 +377,14 @@ summary:
       bson_destroy (&summary);
    }
    bson_free (table);
+   lab_store_close (store);
+cleanup:
+   for (size_t i = 0; i < LAB_RESULTS_MAX_LAYOUTS; i++) {
+      bson_free (owned[i]);
+   }
    bson_free (sizes);
    bson_free (ratios);
    bson_destroy (&results);
-   lab_store_close (store);
    lab_cli_list_free (&shards);
    lab_cli_list_free (&layouts);
    return rc;

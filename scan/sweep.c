@@ -142,6 +142,18 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
                      "--server-cache-sweep needs --cache-sizes or --cache-ratios");
       return false;
    }
+   if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && o->server_cache_sweep &&
+       (!o->cold || !o->restart_cmd)) {
+      /* the server's engine cache keeps what each point read: at the next (larger) point the pages are
+       * still there and the point's read amplification says nothing about its cache */
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--server-cache-sweep without %s: the server's engine cache keeps what one point read "
+                     "(setParameter only resizes it), so the next point would start warm and its read "
+                     "amplification would not be a cold one. Give --cold --restart-cmd CMD (a restart "
+                     "empties the cache before each layout; the cache size is set again after it)",
+                     !o->cold ? "--cold" : "--restart-cmd");
+      return false;
+   }
    if (o->nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
@@ -227,7 +239,7 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
    sw->reference = lab_results_sweep_reference_of (sw->ratios, sw->n);
    if (p->backend == LAB_BACKEND_MONGO) {
       /* refused before anything is measured: FerretDB has no such parameter */
-      if (!lab_store_set_cache_size (p->store, sw->cache_bytes[0], error)) {
+      if (!lab_scan_set_cache_size (p->topo, p->store, sw->cache_bytes[0], NULL, error)) {
          lab_error_prefix (error, "--server-cache-sweep");
          return false;
       }
@@ -306,6 +318,7 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
 {
    const lab_scan_opts_t *o = p->opts;
    bson_t *entries = bson_malloc0 ((size_t)o->runs * p->layouts.n * sizeof *entries);
+   uint64_t per_server = 0;
    size_t l;
    int nentries = 0, k;
    bool ok = false;
@@ -313,7 +326,7 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    lab_scan_say (o, false,
                  "sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the reference layout on disk)", i + 1,
                  sw->n, (double)sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
-   if (!lab_store_set_cache_size (p->store, sw->cache_bytes[i], error)) {
+   if (!lab_scan_set_cache_size (p->topo, p->store, sw->cache_bytes[i], &per_server, error)) {
       lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
                         (unsigned long long)sw->cache_bytes[i]);
       goto done;
@@ -341,6 +354,23 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    }
    if (p->backend == LAB_BACKEND_MONGO) {
       BSON_APPEND_UTF8 (point, "cache_set_by", "setParameter wiredTigerEngineRuntimeConfig");
+   }
+   if (p->topo->kind == LAB_TOPO_MONGOS) {
+      /* each shard's primary got its share; together they are the point's cache */
+      bson_t arr, sd;
+      char idx[16];
+      const char *ik;
+      size_t t;
+      BSON_APPEND_ARRAY_BEGIN (point, "shards", &arr);
+      for (t = 0; t < p->topo->ntargets; t++) {
+         bson_uint32_to_string ((uint32_t)t, &ik, idx, sizeof idx);
+         BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &sd);
+         BSON_APPEND_UTF8 (&sd, "name", p->topo->targets[t].name);
+         BSON_APPEND_UTF8 (&sd, "host", p->topo->targets[t].host);
+         BSON_APPEND_INT64 (&sd, "cache_size_bytes", (int64_t)per_server);
+         bson_append_document_end (&arr, &sd);
+      }
+      bson_append_array_end (point, &arr);
    }
    lab_scan_runs_record (p, point, entries, nentries);
    for (l = 0; l < p->layouts.n; l++) {
@@ -400,6 +430,8 @@ done:
 /* ---- the sweep table ----------------------------------------------------------------------------- */
 
 #define SWEEP_FMT "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+/* the same without the locality column (said once under the table when it is the same at every point) */
+#define SWEEP_FMT_NOLOC "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s%s\n"
 
 /* regime_width -- the regime column's width: 13 ("fits in cache"), wider when a point's regime is. */
 static int
@@ -461,6 +493,48 @@ fmt_num (char *buf, size_t len, bool have, double v, const char *suffix)
    }
 }
 
+/* locality_once -- when every point measured the same locality for every layout (it depends on where the
+ * rows lie, not on the cache), the line that says it once: "pages/master (...): detail 87.3, folded 1.3";
+ * false (nothing appended) when the points differ or none measured it. */
+static bool
+locality_once (bson_string_t *s, const bson_t *results, size_t n, const lab_results_layouts_t *ls)
+{
+   lab_sweep_point_t first, p;
+   char path[160];
+   size_t i, l;
+   double v0, v;
+
+   if (n == 0 || !lab_results_sweep_point (results, 0, &first)) {
+      return false;
+   }
+   for (l = 0; l < ls->n; l++) {
+      snprintf (path, sizeof path, "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN,
+                ls->l[l].name);
+      if (!lab_results_get_number (&first.doc, path, &v0)) {
+         return false;
+      }
+      for (i = 1; i < n; i++) {
+         if (!lab_results_sweep_point (results, i, &p) || !lab_results_get_number (&p.doc, path, &v) ||
+             v != v0) {
+            return false;
+         }
+      }
+   }
+   if (s) {
+      bson_string_append (s,
+                          "pages/master (distinct data pages one master's rows occupy, mean; where the rows "
+                          "lie, the same at every point):");
+      for (l = 0; l < ls->n; l++) {
+         snprintf (path, sizeof path,
+                   "%s." LAB_RESULTS_KEY_LOCALITY "." LAB_RESULTS_KEY_PAGES_PER_MASTER_MEAN, ls->l[l].name);
+         lab_results_get_number (&first.doc, path, &v0);
+         bson_string_append_printf (s, "%s %s %.1f", l ? "," : "", ls->l[l].name, v0);
+      }
+      bson_string_append (s, "\n");
+   }
+   return true;
+}
+
 /* sweep_table_layouts -- the sweep table of a file whose layouts are not exactly detail and folded: per
  * point and layout the median load time, and in brackets the read amplification and the data pages per
  * master (mean); the speedups are the reference's load time over each layout's. */
@@ -473,11 +547,13 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
    char path[160], cell[128];
    size_t i, l;
    int rw = regime_width (results, n);
+   bool once = locality_once (NULL, results, n, ls);
 
    bson_string_append_printf (s, "\nCache sweep, %zu points, %zu layouts (medians per point)\n", n, ls->n);
    bson_string_append_printf (s, "%12s  %7s  %-*s", "engine cache", "ratio", rw, "regime");
    for (l = 0; l < ls->n; l++) {
-      snprintf (cell, sizeof cell, "%s: load (read amp, pages/master)", ls->l[l].name);
+      snprintf (cell, sizeof cell, once ? "%s: load (read amp)" : "%s: load (read amp, pages/master)",
+                ls->l[l].name);
       bson_string_append_printf (s, "  %-36s", cell);
    }
    bson_string_append (s, "\n");
@@ -503,7 +579,11 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
          has_pages = lab_results_get_number (&p.doc, path, &pages);
          fmt_num (g, sizeof g, has_pages, pages, "");
          fmt_num (t, sizeof t, st.present, st.median, " s");
-         snprintf (cell, sizeof cell, "%s (%s, %s)", t, a, g);
+         if (once) {
+            snprintf (cell, sizeof cell, "%s (%s)", t, a);
+         } else {
+            snprintf (cell, sizeof cell, "%s (%s, %s)", t, a, g);
+         }
          bson_string_append_printf (s, "  %-36s", cell);
       }
       bson_string_append (s, "\n");
@@ -511,9 +591,9 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
    bson_string_append_printf (
       s,
       "ratio = engine cache / %s's data + indexes on disk; read amp = bytes the engine read from disk / the "
-      "layout's size on disk;\npages/master = distinct data pages one master's rows occupy (mean). The table "
-      "above shows the reference point; layout-report draws the curve\n",
-      ref);
+      "layout's size on disk;\n%sThe table above shows the reference point; layout-report draws the curve\n",
+      ref, once ? "" : "pages/master = distinct data pages one master's rows occupy (mean). ");
+   locality_once (s, results, n, ls);
    buffered_note (s, results, n, ref);
    return bson_string_free (s, false);
 }
@@ -525,6 +605,7 @@ lab_scan_sweep_table_render (const bson_t *results)
    size_t n = lab_results_sweep_n (results), i;
    lab_results_layouts_t ls;
    bson_string_t *s;
+   bool once;
    int rw;
 
    if (n == 0) {
@@ -537,11 +618,13 @@ lab_scan_sweep_table_render (const bson_t *results)
       return sweep_table_layouts (results, &ls, n);
    }
    s = bson_string_new (NULL);
+   once = locality_once (NULL, results, n, &ls);
    bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);
-   bson_string_append_printf (s, SWEEP_FMT, "engine cache", "ratio", rw, "regime", "detail", "folded",
-                              "speedup", "read amp", "read amp", "pages/master");
-   bson_string_append_printf (s, SWEEP_FMT, "", "", rw, "", "load", "load", "", "detail", "folded",
-                              "detail/folded");
+   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "engine cache", "ratio", rw, "regime",
+                              "detail", "folded", "speedup", "read amp", "read amp",
+                              once ? "" : "pages/master");
+   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "", "", rw, "", "load", "load", "",
+                              "detail", "folded", once ? "" : "detail/folded");
    for (i = 0; i < n; i++) {
       lab_sweep_point_t p;
       char cache[32], ratio[32], d[32], f[32], sp[32], ad[32], af[32], loc[48];
@@ -556,20 +639,24 @@ lab_scan_sweep_table_render (const bson_t *results)
       fmt_num (sp, sizeof sp, p.has_speedup, p.speedup, "x");
       fmt_num (ad, sizeof ad, p.has_amplification[0], p.read_amplification[0], "x");
       fmt_num (af, sizeof af, p.has_amplification[1], p.read_amplification[1], "x");
-      if (p.locality[0].present && p.locality[1].present) {
+      if (once) {
+         loc[0] = '\0';
+      } else if (p.locality[0].present && p.locality[1].present) {
          snprintf (loc, sizeof loc, "%.1f / %.1f", p.locality[0].pages_per_master_mean,
                    p.locality[1].pages_per_master_mean);
       } else {
          snprintf (loc, sizeof loc, "n/a");
       }
-      bson_string_append_printf (s, SWEEP_FMT, cache, ratio, rw, lab_results_point_regime (&p), d, f, sp, ad,
-                                 af, loc);
+      bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, cache, ratio, rw,
+                                 lab_results_point_regime (&p), d, f, sp, ad, af, loc);
    }
-   bson_string_append (
-      s, "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail "
-         "load / folded load;\nread amp = bytes the engine read from disk / the layout's size on "
-         "disk; pages/master = distinct data pages\none master's rows occupy (mean). The table "
-         "above shows the reference point; layout-report draws the curve\n");
+   bson_string_append_printf (
+      s,
+      "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail load / folded "
+      "load;\nread amp = bytes the engine read from disk / the layout's size on disk%s. The table above "
+      "shows the reference point; layout-report draws the curve\n",
+      once ? "" : "; pages/master = distinct data pages\none master's rows occupy (mean)");
+   locality_once (s, results, n, &ls);
    buffered_note (s, results, n, LAB_RESULTS_DETAIL);
    return bson_string_free (s, false);
 }

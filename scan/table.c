@@ -121,7 +121,8 @@ lab_scan_table_render (const bson_t *results)
    char path[160];
    double nruns = 0;
    size_t n, i;
-   bool cold = false;
+   bool cold = false, zero_ref = false;
+   char *rule;
 
    lab_results_layouts (results, &ls);
    snprintf (path, sizeof path, LAB_RESULTS_KEY_SUMMARY ".%s." LAB_RESULTS_KEY_NRUNS,
@@ -160,6 +161,7 @@ lab_scan_table_render (const bson_t *results)
       }
       lab_results_nrow_cells (&row, &ls, false, &c);
       append_line (s, &ls, m[i].label, c.value, c.ratio, c.better);
+      zero_ref = zero_ref || (row.zero_ref && ls.n > 1);
       lab_results_ncells_cleanup (&c);
    }
    if (ls.n == 2 && strcmp (ls.l[ls.reference].name, LAB_RESULTS_DETAIL) == 0) {
@@ -167,9 +169,14 @@ lab_scan_table_render (const bson_t *results)
    } else {
       bson_string_append_printf (s, "ratio = layout / %s (the reference); ", ls.l[ls.reference].name);
    }
-   bson_string_append (s, "better: less time, fewer and larger read requests, less memory;\nrates per second "
-                          "are descriptive (the totals decide); same = within 2%; sizes SI (1 MB = 10^6 "
-                          "bytes); n/a = not measured\n");
+   rule = lab_results_same_rule (results);
+   bson_string_append_printf (
+      s,
+      "better: less time, fewer and larger read requests, less memory;\nrates per "
+      "second are descriptive (the totals decide);\nsame = %s;\nsizes SI (1 MB = 10^6 "
+      "bytes); n/a = not measured%s\n",
+      rule, zero_ref ? "; – = no ratio to a reference shown as zero" : "");
+   bson_free (rule);
    append_deployment (s, results);
    return bson_string_free (s, false);
 }

@@ -303,6 +303,62 @@ done:
    return ok;
 }
 
+/* lab_scan_auth_failed -- see topology.h. */
+bool
+lab_scan_auth_failed (const bson_error_t *e)
+{
+   return (e->domain == MONGOC_ERROR_CLIENT && e->code == MONGOC_ERROR_CLIENT_AUTHENTICATE) ||
+          ((e->domain == MONGOC_ERROR_SERVER || e->domain == MONGOC_ERROR_QUERY ||
+            e->domain == MONGOC_ERROR_COMMAND) &&
+           e->code == 18);
+}
+
+/* has_override -- --shard-uri names this shard (NAME=URI, or a bare URI at its position). */
+static bool
+has_override (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n)
+{
+   size_t i, npos = 0;
+
+   for (i = 0; i < n; i++) {
+      const char *eq = strchr (overrides[i], '=');
+      const char *scheme = strstr (overrides[i], "://");
+      if (eq && (!scheme || eq < scheme)) {
+         if (shard->id && strlen (shard->id) == (size_t)(eq - overrides[i]) &&
+             strncmp (overrides[i], shard->id, (size_t)(eq - overrides[i])) == 0) {
+            return true;
+         }
+      } else if (npos++ == index) {
+         return true;
+      }
+   }
+   return false;
+}
+
+/* shard_auth_error -- a shard refused the credentials: say why and what to give (docs core/security-users,
+ * "Sharded Cluster Users" and "Shard Local Users"). `where` is the shard's host:port. */
+static void
+shard_auth_error (bson_error_t *error, const lab_scan_target_t *g, const char *where, bool overridden)
+{
+   const char *colon = strrchr (error->message, ':');
+   char cause[128];
+
+   bson_strncpy (cause, colon && colon[1] ? colon + 2 : error->message, sizeof cause);
+   if (overridden) {
+      lab_error_set (
+         error, error->domain, error->code,
+         "shard %s (%s) refused the credentials of its --shard-uri (%s): give a user of that shard "
+         "(a shard-local user, created on its primary) in --shard-uri %s=URI",
+         g->name, where, cause, g->name);
+      return;
+   }
+   lab_error_set (error, error->domain, error->code,
+                  "shard %s (%s) refused the router's credentials (%s): users created through mongos live on "
+                  "the config servers, not on the shards, so a direct connection to a shard needs a "
+                  "shard-local user (created on its primary, with clusterMonitor). Give one per shard: "
+                  "--shard-uri %s=mongodb://USER:PASSWORD@%s/?directConnection=true",
+                  g->name, where, cause, g->name, where);
+}
+
 /* admin_simple -- {name: 1} on admin through the store; *reply always initialized. */
 static bool
 admin_simple (lab_store_t *store, const char *name, bson_t *reply, bson_error_t *error)
@@ -359,6 +415,11 @@ follow_primary (lab_scan_target_t *g, const char *suri, const lab_store_opts_t *
    if (uri) {
       shown = lab_uri_redact (uri);
       st = lab_store_open (uri, so, error);
+      if (!st && lab_scan_auth_failed (error)) {
+         shard_auth_error (error, g, shown, false);
+         bson_free (shown);
+         goto done;
+      }
       if (!st) {
          lab_error_prefix (error, "direct connection to the primary of shard %s at %s", g->name, shown);
          bson_free (shown);
@@ -381,7 +442,7 @@ done:
 /* open_shards -- listShards, then one direct connection per shard. */
 static bool
 open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const char *const *shard_uris,
-             size_t nshard_uris, bson_error_t *error)
+             size_t nshard_uris, const lab_store_opts_t *sopts, bson_error_t *error)
 {
    lab_facts_shards_t shards;
    lab_store_opts_t so = { 0 };
@@ -405,7 +466,11 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
                      shards.nshards, LAB_SCAN_MAX_TARGETS);
       goto done;
    }
+   if (sopts) {
+      so = *sopts;
+   }
    so.db = lab_store_db (store);
+   so.create = false;
    for (i = 0; i < shards.nshards; i++) {
       lab_scan_target_t *g = &t->targets[i];
       char *suri = lab_scan_shard_uri (&shards.shards[i], i, shard_uris, nshard_uris, uri, error);
@@ -420,6 +485,18 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       t->ntargets = i + 1;
       if (!g->store) {
          bson_free (suri);
+         if (lab_scan_auth_failed (error)) {
+            char where[LAB_FACTS_HOST_MAX + 8];
+            if (shards.shards[i].nseeds > 0) {
+               bson_snprintf (where, sizeof where,
+                              strchr (shards.shards[i].seeds[0].host, ':') ? "[%s]:%d" : "%s:%d",
+                              shards.shards[i].seeds[0].host, (int)shards.shards[i].seeds[0].port);
+            } else {
+               bson_strncpy (where, shards.shards[i].host ? shards.shards[i].host : "?", sizeof where);
+            }
+            shard_auth_error (error, g, where, has_override (&shards.shards[i], i, shard_uris, nshard_uris));
+            goto done;
+         }
          lab_error_prefix (error,
                            "direct connection to shard %s at %s (listShards host %s; override with "
                            "--shard-uri %s=URI)",
@@ -448,7 +525,8 @@ done:
 /* lab_scan_topology_discover -- see topology.h. */
 bool
 lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *const *shard_uris,
-                            size_t nshard_uris, lab_scan_topology_t *t, bson_error_t *error)
+                            size_t nshard_uris, const lab_store_opts_t *so, lab_scan_topology_t *t,
+                            bson_error_t *error)
 {
    lab_facts_topology_t ft;
    bson_t reply;
@@ -480,7 +558,7 @@ lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *con
    bson_strncpy (t->member, ft.me, sizeof t->member);
    lab_facts_topology_cleanup (&ft);
    if (t->kind == LAB_TOPO_MONGOS) {
-      return open_shards (t, store, uri, shard_uris, nshard_uris, error);
+      return open_shards (t, store, uri, shard_uris, nshard_uris, so, error);
    }
    if (!target_self (t, store, error)) {
       return false;
@@ -508,6 +586,84 @@ lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, bson_e
          return false;
       }
       bson_strncpy (g->host, g->info.host, sizeof g->host);
+   }
+   return true;
+}
+
+/* lab_scan_engine_sum -- see topology.h. */
+void
+lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_engine_stats_t *out)
+{
+   size_t i;
+
+   out->cache_bytes = out->cache_max_bytes = out->block_reads = out->block_read_bytes = -1;
+   out->cache_read_bytes = out->cache_pages_read = out->server_rss_bytes = -1;
+   for (i = 0; i < n; i++) {
+#define SUM_ONE(f)                                                                                           \
+   if (each[i].f >= 0 && (i == 0 || out->f >= 0 || !strict)) {                                               \
+      out->f = (out->f >= 0 ? out->f : 0) + each[i].f;                                                       \
+   } else if (strict) {                                                                                      \
+      out->f = -1;                                                                                           \
+   }
+      SUM_ONE (cache_bytes)
+      SUM_ONE (cache_max_bytes)
+      SUM_ONE (block_reads)
+      SUM_ONE (block_read_bytes)
+      SUM_ONE (cache_read_bytes)
+      SUM_ONE (cache_pages_read)
+      SUM_ONE (server_rss_bytes)
+#undef SUM_ONE
+   }
+}
+
+/* lab_scan_engine_stats -- see topology.h. */
+bool
+lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_engine_stats_t *st,
+                       bson_error_t *error)
+{
+   lab_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
+   size_t i;
+
+   if (!t || t->kind != LAB_TOPO_MONGOS) {
+      return lab_store_engine_stats (store, st, error);
+   }
+   for (i = 0; i < t->ntargets; i++) {
+      if (!lab_store_engine_stats (t->targets[i].store, &each[i], error)) {
+         lab_error_prefix (error, "serverStatus of shard %s (%s)", t->targets[i].name, t->targets[i].host);
+         return false;
+      }
+   }
+   lab_scan_engine_sum (each, t->ntargets, true, st);
+   return true;
+}
+
+/* lab_scan_set_cache_size -- see topology.h. */
+bool
+lab_scan_set_cache_size (lab_scan_topology_t *t, lab_store_t *store, uint64_t bytes, uint64_t *per_server,
+                         bson_error_t *error)
+{
+   uint64_t share = bytes;
+   size_t i;
+
+   if (!t || t->kind != LAB_TOPO_MONGOS || t->ntargets == 0) {
+      if (per_server) {
+         *per_server = bytes;
+      }
+      return lab_store_set_cache_size (store, bytes, error);
+   }
+   share = bytes / t->ntargets;
+   if (share < LAB_STORE_MIN_CACHE_BYTES) {
+      share = LAB_STORE_MIN_CACHE_BYTES;
+   }
+   if (per_server) {
+      *per_server = share;
+   }
+   for (i = 0; i < t->ntargets; i++) {
+      if (!lab_store_set_cache_size (t->targets[i].store, share, error)) {
+         lab_error_prefix (error, "shard %s (%s, through its own connection %s)", t->targets[i].name,
+                           t->targets[i].host, t->targets[i].uri_shown ? t->targets[i].uri_shown : "");
+         return false;
+      }
    }
    return true;
 }
@@ -545,10 +701,12 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
         lab_facts_disks_from_diag (&reply, &d, error);
    bson_destroy (&reply);
    if (ok && (!d.have_system_metrics || !d.have_disks || d.ndisks == 0)) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS,
-                     "getDiagnosticData lists no disk (%s)",
-                     d.have_system_metrics ? "systemMetrics without disks: no /sys/block access"
-                                           : "no systemMetrics: FTDC off, or not Linux");
+      lab_error_set (
+         error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS, "getDiagnosticData lists no disk (%s)",
+         d.disks_not_linux       ? "systemMetrics.disks without Linux's /proc/diskstats fields: the server "
+                                   "is on another platform (Windows: performance counters)"
+         : d.have_system_metrics ? "systemMetrics without disks: no /sys/block access"
+                                 : "no systemMetrics: FTDC off, or not Linux");
       ok = false;
    }
    if (ok) {
@@ -623,6 +781,40 @@ probe_ftdc (lab_scan_topology_t *t, bson_error_t *error)
    return true;
 }
 
+/* say_no_disk -- log why the run has no server-side disk figures. */
+static void
+say_no_disk (const lab_scan_opts_t *o, const lab_scan_topology_t *t)
+{
+   if (o->log) {
+      char *msg = bson_strdup_printf ("no server-side disk figures: %s", t->disk_reason);
+      o->log (o->log_ctx, false, msg);
+      bson_free (msg);
+   }
+}
+
+/* platform_note -- a followed server on a platform whose FTDC disks are not Linux's (hostInfo os.type;
+ * mongod's ProcessInfo::getOsType): true with the reason. A hostInfo that is refused says nothing: the
+ * disks' own fields are checked when they are read (lab_facts_disks_from_diag). */
+static bool
+platform_note (const lab_scan_topology_t *t, char *note, size_t len)
+{
+   size_t i;
+
+   for (i = 0; i < t->ntargets; i++) {
+      bson_t reply;
+      bson_error_t err;
+      char os[64] = "", why[400];
+      bool ok = admin_simple (t->targets[i].store, "hostInfo", &reply, &err) &&
+                lab_facts_host_os (&reply, os, sizeof os, &err);
+      bson_destroy (&reply);
+      if (ok && lab_facts_disks_platform_note (os, why, sizeof why)) {
+         bson_snprintf (note, len, "%s (%s): %s", t->targets[i].name, t->targets[i].host, why);
+         return true;
+      }
+   }
+   return false;
+}
+
 /* all_local -- every followed server runs on this machine. */
 static bool
 all_local (const lab_scan_topology_t *t, const lab_server_info_t *info)
@@ -645,7 +837,9 @@ bool
 lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_server_info_t *info,
                       lab_scan_topology_t *t, bson_error_t *error)
 {
+   lab_store_opts_t so = { 0 };
    bson_error_t err;
+   char note[480];
 
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
       if (o->server_disk == LAB_SERVER_DISK_FTDC || o->server_device || o->nshard_uris) {
@@ -658,7 +852,8 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
    } else if (!info->local && !refuse_remote (o, info, error)) {
       return false;
    }
-   if (!lab_scan_topology_discover (store, o->uri, o->shard_uris, o->nshard_uris, t, error)) {
+   so.connect_timeout_ms = o->server_timeout_ms;
+   if (!lab_scan_topology_discover (store, o->uri, o->shard_uris, o->nshard_uris, &so, t, error)) {
       return false;
    }
    if (o->server_device) {
@@ -689,6 +884,12 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
                     sizeof t->disk_reason);
       return true;
    case LAB_SERVER_DISK_FTDC:
+      if (platform_note (t, note, sizeof note)) {
+         t->disk_source = LAB_SERVER_DISK_NONE;
+         bson_snprintf (t->disk_reason, sizeof t->disk_reason, "--server-disk ftdc: %s", note);
+         say_no_disk (o, t);
+         return true;
+      }
       if (!probe_ftdc (t, error)) {
          lab_error_prefix (error, "--server-disk ftdc");
          return false;
@@ -709,6 +910,12 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
                     sizeof t->disk_reason);
       return true;
    }
+   if (platform_note (t, note, sizeof note)) {
+      t->disk_source = LAB_SERVER_DISK_NONE;
+      bson_snprintf (t->disk_reason, sizeof t->disk_reason, "auto: %s", note);
+      say_no_disk (o, t);
+      return true;
+   }
    if (probe_ftdc (t, &err)) {
       t->disk_source = LAB_SERVER_DISK_FTDC;
       bson_snprintf (t->disk_reason, sizeof t->disk_reason,
@@ -721,11 +928,7 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
    bson_snprintf (t->disk_reason, sizeof t->disk_reason,
                   "auto: the server is not on this machine and getDiagnosticData gave no disk figures: %s",
                   err.message);
-   if (o->log) {
-      char *msg = bson_strdup_printf ("no server-side disk figures: %s", t->disk_reason);
-      o->log (o->log_ctx, false, msg);
-      bson_free (msg);
-   }
+   say_no_disk (o, t);
    return true;
 }
 

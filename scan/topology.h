@@ -84,15 +84,44 @@ char *lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const ch
  * names no primary (caller frees). False with *error for a malformed reply. Pure. */
 bool lab_scan_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bson_error_t *error);
 
+/* lab_scan_auth_failed -- the error is an authentication failure: libmongoc's client authentication
+ * (MONGOC_ERROR_CLIENT / MONGOC_ERROR_CLIENT_AUTHENTICATE) or the server's AuthenticationFailed (18). Pure.
+ */
+bool lab_scan_auth_failed (const bson_error_t *e);
+
 /* lab_scan_topology_discover -- hello (isMaster on servers without it) on `store`; for mongos listShards
- * and one store per shard (lab_scan_shard_uri with the connection options of `uri`, may be NULL). *t is
- * zeroed first; release it with lab_scan_topology_cleanup also on failure. */
+ * and one store per shard (lab_scan_shard_uri with the connection options of `uri`, may be NULL;
+ * `so` the options of the shards' stores, may be NULL). A shard refusing the router's credentials stops
+ * here with an error saying why (a cluster's users live on the config servers, a direct connection needs
+ * a shard-local user) and naming --shard-uri. *t is zeroed first; release it with
+ * lab_scan_topology_cleanup also on failure. */
 bool lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *const *shard_uris,
-                                 size_t nshard_uris, lab_scan_topology_t *t, bson_error_t *error);
+                                 size_t nshard_uris, const lab_store_opts_t *so, lab_scan_topology_t *t,
+                                 bson_error_t *error);
 
 /* lab_scan_topology_wait -- after a cold step, each shard answering on its own connection again (within
  * ready_timeout_ms) and its facts re-read into targets[i].info; the store's own server: its facts re-read. */
 bool lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, bson_error_t *error);
+
+/* lab_scan_engine_sum -- the engine statistics of a deployment from its servers' each[0..n): every figure
+ * summed; a figure one server does not give is left out of the sum (`strict` false: gauges, for peaks)
+ * or makes the sum unknown, -1 (`strict` true: the cumulative counters whose before/after deltas are a
+ * run's totals, which a server missing at one end would skew). n == 0: all -1. Pure. */
+void lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_engine_stats_t *out);
+
+/* lab_scan_engine_stats -- the deployment's engine statistics now: the store's own server, or through
+ * mongos (which has no storage engine) the sum over every shard's own connection (strict: a shard that
+ * does not answer fails the call). */
+bool lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_engine_stats_t *st,
+                            bson_error_t *error);
+
+/* lab_scan_set_cache_size -- the engine cache for what follows: the store's own server, or through mongos
+ * (which has no storage engine and no such parameter) each shard's primary on its own connection, which
+ * sets it again after each restart. Each shard gets bytes / ntargets (at least LAB_STORE_MIN_CACHE_BYTES),
+ * so that the shards' caches together are `bytes` against the whole collection; *per_server (may be NULL)
+ * gets that share. Errors name the shard. */
+bool lab_scan_set_cache_size (lab_scan_topology_t *t, lab_store_t *store, uint64_t bytes,
+                              uint64_t *per_server, bson_error_t *error);
 
 /* lab_scan_topology_cleanup -- close the shards' stores. */
 void lab_scan_topology_cleanup (lab_scan_topology_t *t);

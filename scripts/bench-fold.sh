@@ -11,13 +11,16 @@
 #     2. the ceiling: `fold-details --copy-only` -- the same sorted read and the same batched writes,
 #        rows written unchanged, on the same key ranges -- at --parallel 1 .. max(2, cores);
 #     3. the fold: `fold-details` (hoist auto, split at 16 MiB) at the same worker counts;
-#     4. `--verify` of the last fold, and its ceiling: bench_index_read, a bare index-order read of both
-#        collections in lockstep (no hashing, no unfolding), in 3 alternating rounds (read, verify) judged
-#        by the median ratio; again at a cache holding both collections when --cache-size does not (with
-#        less, eviction churn adds noise of its own: 62-86% at 1G, 4.5 M rows, on a quiet machine);
+#     4. `--verify` of the last fold by both methods, each against its ceiling, in 3 alternating rounds
+#        judged by the median ratio: the multiset method (the default) against bench_natural_read's two
+#        bare natural-order scans of both collections at once, one per collection on a thread of its own
+#        (issue 27's ceiling; also against the same threads over verify's own ranges, shown beside it); the
+#        ordered method (--verify=ordered) against bench_index_read, a bare index-order read of both in
+#        lockstep; no hashing, no unfolding in either read; again at a cache holding both collections when
+#        --cache-size does not (with less, eviction churn adds noise of its own);
 #   and prints rows/s, fold/copy ratios (targets: >= 70% at --parallel 1 and 2), the parallel efficiency
-#   of fold and copy at every worker count (rows/s at N / (N x rows/s at 1)), verify / index read
-#   (target >= 80%), CPU seconds and peak RSS of every run.
+#   of fold and copy at every worker count (rows/s at N / (N x rows/s at 1)), verify / its ceiling
+#   (target >= 80% for the multiset method), CPU seconds and peak RSS of every run, and the load average.
 #   Memory: peak RSS of a --parallel 1 fold on the full dataset and on a tenth of it, both with the
 #   embedded cache fixed at 64M, so that what remains is the fold's own memory (one master + one batch):
 #   it should not grow with the collection.
@@ -93,39 +96,55 @@ for p in $(seq 1 "$maxp"); do
 done
 # --verify checks the last fold written
 readbin="$build/bin/bench_index_read"
+natbin="$build/bin/bench_natural_read"
 [ -x "$readbin" ] || die "$readbin is not built (cmake --build $build)"
+[ -x "$natbin" ] || die "$natbin is not built (cmake --build $build)"
 # cpu_rss NAME CMD... -- run CMD keeping stdout in $tmp/NAME.out and "cpu_s rss_mib" in $tmp/NAME.cr
 cpu_rss() {
   local name=$1; shift
   /usr/bin/time -f '%U %S %M' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" || die "$* failed"
   tail -1 "$tmp/$name.time" | awk '{ printf "%.2f %.0f\n", $1 + $2, $3 / 1024 }' >"$tmp/$name.cr"
 }
-# verify_rounds TAG CACHE -- $rounds alternating rounds of (bare read, verify) at engine cache CACHE:
-# $tmp/read_TAG_R.{out,cr} and $tmp/verify_TAG_R.{json,cr}, summed up in $tmp/rounds_TAG.json. Alternating
-# pairs judged by the median of the per-round ratios: drift in the machine's load hits both sides alike.
+# verify_rounds TAG CACHE -- $rounds alternating rounds at engine cache CACHE of (two bare natural-order
+# scans, the same over verify's ranges, the multiset verify, the bare index-order read, the ordered
+# verify): $tmp/{nat,rng,ms,idx,ord}_TAG_R.{out|json,cr}, summed up in $tmp/rounds_TAG.json. Alternating
+# rounds judged by the median of the per-round ratios: drift in the machine's load hits both sides alike.
 rounds=3
 verify_rounds() {
   local tag=$1 c=$2 r
   for r in $(seq 1 "$rounds"); do
-    cpu_rss "read_${tag}_$r" "$readbin" "$uri" bench_src bench_fold bill_id "$c"
-    cpu_rss "verify_${tag}_$r" "$fold" --uri "$uri" --cache-size "$c" "${common[@]}" \
-      --json "$tmp/verify_${tag}_$r.json" --src bench_src --dst bench_fold --verify
-    [ "$(jq -r '.verify.equal' "$tmp/verify_${tag}_$r.json")" = true ] || die "the benchmark's fold does not verify"
+    cpu_rss "nat_${tag}_$r" "$natbin" "$uri" bench_src bench_fold "$c" 2 scans
+    cpu_rss "rng_${tag}_$r" "$natbin" "$uri" bench_src bench_fold "$c" 2 ranges
+    cpu_rss "ms_${tag}_$r" "$fold" --uri "$uri" --cache-size "$c" "${common[@]}" \
+      --json "$tmp/ms_${tag}_$r.json" --src bench_src --dst bench_fold --verify
+    cpu_rss "idx_${tag}_$r" "$readbin" "$uri" bench_src bench_fold bill_id "$c"
+    cpu_rss "ord_${tag}_$r" "$fold" --uri "$uri" --cache-size "$c" "${common[@]}" \
+      --json "$tmp/ord_${tag}_$r.json" --src bench_src --dst bench_fold --verify=ordered
+    for v in ms ord; do
+      [ "$(jq -r '.verify.equal' "$tmp/${v}_${tag}_$r.json")" = true ] || die "the benchmark's fold does not verify"
+    done
   done
   for r in $(seq 1 "$rounds"); do
-    jq -n --argjson r "$r" --arg c "$c" --slurpfile rd "$tmp/read_${tag}_$r.out" \
-      --slurpfile v "$tmp/verify_${tag}_$r.json" --arg rcr "$(cat "$tmp/read_${tag}_$r.cr")" \
-      --arg vcr "$(cat "$tmp/verify_${tag}_$r.cr")" \
-      '{round: $r, cache: $c, read_rows_per_s: $rd[0].rows_per_s, read_bytes: $rd[0].bytes,
-        verify_rows_per_s: ($v[0].verify.src_rows / $v[0].verify.elapsed_s),
-        read_cpu_s: ($rcr | split(" ")[0] | tonumber), read_peak_rss_mib: ($rcr | split(" ")[1] | tonumber),
-        verify_cpu_s: ($vcr | split(" ")[0] | tonumber), verify_peak_rss_mib: ($vcr | split(" ")[1] | tonumber)}
-       | . + {ratio: (.verify_rows_per_s / .read_rows_per_s)}'
+    jq -n --argjson r "$r" --arg c "$c" --slurpfile nat "$tmp/nat_${tag}_$r.out" \
+      --slurpfile rng "$tmp/rng_${tag}_$r.out" --slurpfile idx "$tmp/idx_${tag}_$r.out" \
+      --slurpfile ms "$tmp/ms_${tag}_$r.json" --slurpfile ord "$tmp/ord_${tag}_$r.json" \
+      --arg natcr "$(cat "$tmp/nat_${tag}_$r.cr")" --arg mscr "$(cat "$tmp/ms_${tag}_$r.cr")" \
+      --arg idxcr "$(cat "$tmp/idx_${tag}_$r.cr")" --arg ordcr "$(cat "$tmp/ord_${tag}_$r.cr")" \
+      '{round: $r, cache: $c,
+        nat_rows_per_s: $nat[0].rows_per_s, rng_rows_per_s: $rng[0].rows_per_s, read_bytes: $nat[0].bytes,
+        ms_rows_per_s: ($ms[0].verify.src_rows / $ms[0].verify.elapsed_s),
+        idx_rows_per_s: $idx[0].rows_per_s,
+        ord_rows_per_s: ($ord[0].verify.src_rows / $ord[0].verify.elapsed_s),
+        nat_cpu_s: ($natcr | split(" ")[0] | tonumber), ms_cpu_s: ($mscr | split(" ")[0] | tonumber),
+        ms_peak_rss_mib: ($mscr | split(" ")[1] | tonumber), idx_cpu_s: ($idxcr | split(" ")[0] | tonumber),
+        ord_cpu_s: ($ordcr | split(" ")[0] | tonumber), ord_peak_rss_mib: ($ordcr | split(" ")[1] | tonumber)}
+       | . + {ratio: (.ms_rows_per_s / .nat_rows_per_s), ratio_ranges: (.ms_rows_per_s / .rng_rows_per_s),
+              ratio_ordered: (.ord_rows_per_s / .idx_rows_per_s)}'
   done | jq -s '.' >"$tmp/rounds_$tag.json"
 }
-echo "$me: verify against a bare index-order read of both collections (no hashing, no unfolding), $rounds alternating rounds at --cache-size $cache ..." >&2
+echo "$me: verify by both methods against their ceilings, $rounds alternating rounds at --cache-size $cache ..." >&2
 verify_rounds set "$cache"
-cp "$tmp/verify_set_1.json" "$tmp/verify.json"
+cp "$tmp/ms_set_1.json" "$tmp/verify.json"
 # The same at a cache holding both collections (1.25x the bytes the read returned) when --cache-size does
 # not: with less, eviction churn adds noise of its own to both sides (embedded only: a server's cache is
 # the server's).
@@ -133,7 +152,7 @@ fit_note="--cache-size holds both collections already"
 [[ "$uri" == wiredtiger:* ]] || fit_note="a server: its cache is its own"
 if [[ "$uri" == wiredtiger:* ]]; then
   cache_b=$(numfmt --from=iec "$(echo "$cache" | sed 's/[iI]\{0,1\}[bB]$//')" 2>/dev/null || echo 0)
-  need_b=$(jq -r '.bytes * 1.25 | floor' "$tmp/read_set_1.out")
+  need_b=$(jq -r '.bytes * 1.25 | floor' "$tmp/nat_set_1.out")
   if [ "$need_b" -gt "$cache_b" ]; then
     fit_mib=$(((need_b + 1048575) / 1048576))
     echo "$me: ... and at --cache-size ${fit_mib}M, which holds both collections ..." >&2
@@ -178,7 +197,9 @@ jq -n \
     verify_rounds: $rs[0], verify_rounds_fit: $rf[0], verify_fit_note: $fit_note}
    | def median: sort | if length == 0 then null else .[(length - 1) / 2 | floor] end;
      . + {verify_ratio: ([.verify_rounds[].ratio] | median),
-          verify_ratio_fit: ([.verify_rounds_fit[].ratio] | median)}' \
+          verify_ratio_fit: ([.verify_rounds_fit[].ratio] | median),
+          verify_ratio_ranges: ([.verify_rounds[].ratio_ranges] | median),
+          verify_ratio_ordered: ([.verify_rounds[].ratio_ordered] | median)}' \
   > "$tmp/all.json"
 if [ -z "$mem_note" ]; then
   jq --slurpfile ms "$tmp/mem_small.json" --slurpfile mf "$tmp/mem_full.json" \
@@ -205,11 +226,12 @@ jq -r '
   (.by_workers[] | "\(.p | tostring | . + "        " | .[0:7])  \(.fold_rows_per_s | k | tostring | . + "           " | .[0:11])  \(.fold_efficiency * 100 | round | tostring | . + "%               " | .[0:15])  \(.copy_rows_per_s | k | tostring | . + "           " | .[0:11])  \(.copy_efficiency * 100 | round | tostring | . + "%               " | .[0:15])  \(.fold_peak_rss_bytes | mib)"),
   "(efficiency = rows/s at N / (N x rows/s at 1))",
   "",
-  "verify / bare index-order read of both collections, alternating rounds (rows/s; CPU s; peak RSS MiB):",
+  "verify by both methods / their ceilings, alternating rounds (source rows/s; CPU s; peak RSS MiB):",
   (([.verify_rounds[]] + [.verify_rounds_fit[]])[]
-   | "  --cache-size \(.cache) round \(.round): read \(.read_rows_per_s | k) (\(.read_cpu_s) s; \(.read_peak_rss_mib)), verify \(.verify_rows_per_s | k) (\(.verify_cpu_s) s; \(.verify_peak_rss_mib)) = \(.ratio * 1000 | round / 10)%"),
-  "verify / index read at --cache-size \(.verify_rounds[0].cache): median \(.verify_ratio * 1000 | round / 10)%  (target >= 80%: \(if .verify_ratio >= 0.8 then "meets" else "MISSES" end))",
-  (if .verify_ratio_fit then "verify / index read at --cache-size \(.verify_rounds_fit[0].cache) (holds both collections): median \(.verify_ratio_fit * 1000 | round / 10)%  (target >= 80%: \(if .verify_ratio_fit >= 0.8 then "meets" else "MISSES" end))" else "verify at a cache holding both collections: not run (\(.verify_fit_note))" end),
+   | "  --cache-size \(.cache) round \(.round): two natural scans \(.nat_rows_per_s | k) (\(.nat_cpu_s) s), over verify'"'"'s ranges \(.rng_rows_per_s | k), multiset verify \(.ms_rows_per_s | k) (\(.ms_cpu_s) s; \(.ms_peak_rss_mib)) = \(.ratio * 1000 | round / 10)% (\(.ratio_ranges * 1000 | round / 10)% of the ranges read); index read \(.idx_rows_per_s | k) (\(.idx_cpu_s) s), ordered verify \(.ord_rows_per_s | k) (\(.ord_cpu_s) s; \(.ord_peak_rss_mib)) = \(.ratio_ordered * 1000 | round / 10)%"),
+  "multiset verify / two natural-order scans at --cache-size \(.verify_rounds[0].cache): median \(.verify_ratio * 1000 | round / 10)%  (target >= 80%: \(if .verify_ratio >= 0.8 then "meets" else "MISSES" end)); / the same threads over its ranges: \(.verify_ratio_ranges * 1000 | round / 10)%",
+  "ordered verify / index-order read: median \(.verify_ratio_ordered * 1000 | round / 10)%",
+  (if .verify_ratio_fit then "multiset verify / two natural-order scans at --cache-size \(.verify_rounds_fit[0].cache) (holds both collections): median \(.verify_ratio_fit * 1000 | round / 10)%  (target >= 80%: \(if .verify_ratio_fit >= 0.8 then "meets" else "MISSES" end))" else "verify at a cache holding both collections: not run (\(.verify_fit_note))" end),
   "load average after: \(.load_after)",
   "fold --parallel 2 / --parallel 1: \(.fold_p2.rows_per_s / .fold_p1.rows_per_s * 100 | round)%",
   "verify: \(if .verify.equal then "equal" else "DIFFERENT" end) (\(.verify.src_rows) rows, \(.verify.dst_docs) documents)",

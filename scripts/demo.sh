@@ -13,7 +13,10 @@
 #   --server-cache-sweep with a mongodb:// URI: sweep the server's own cache (setParameter
 #                        wiredTigerEngineRuntimeConfig); without it a server gets one point
 #   --uri URI            store to use (default: wiredtiger:OUT/layoutlab-data, the embedded store);
-#                        a mongodb:// URI runs the same experiment on a real server
+#                        a mongodb:// URI runs the same experiment on a real server, in its own database
+#   --db NAME            with a mongodb:// URI: the database the demo writes to (default layoutlab_demo,
+#                        whatever database the URI names). A database holding a collection layoutlab did
+#                        not write is refused before anything is written (exit 2): choose another
 #   --restart-cmd CMD    how to restart that server between layouts (e.g. 'systemctl restart mongod')
 #   --dbpath DIR         the server's data directory, when it runs on this machine (device metrics)
 #   --out DIR            where run.json, report.md and the charts go (default: out)
@@ -40,8 +43,8 @@
 #   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
 #   scripts/demo.sh --candidates                 # detail, folded, buckets of 100, folded + zstd
-#   sudo scripts/demo.sh --uri mongodb://localhost/layoutlab --restart-cmd 'systemctl restart mongod' \
-#        --dbpath /var/lib/mongodb               # a real mongod on this machine
+#   sudo scripts/demo.sh --uri mongodb://localhost/ --restart-cmd 'systemctl restart mongod' \
+#        --dbpath /var/lib/mongodb               # a real mongod on this machine, database layoutlab_demo
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +54,7 @@ cache_size=
 cache_ratios=
 server_cache_sweep=0
 uri=
+db=layoutlab_demo
 restart_cmd=
 dbpath=
 out=out
@@ -64,7 +68,7 @@ quick=0
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -75,6 +79,7 @@ while [ $# -gt 0 ]; do
     --cache-ratios) need "$@"; cache_ratios=$2; shift 2 ;;
     --server-cache-sweep) server_cache_sweep=1; shift ;;
     --uri) need "$@"; uri=$2; shift 2 ;;
+    --db) need "$@"; db=$2; shift 2 ;;
     --restart-cmd) need "$@"; restart_cmd=$2; shift 2 ;;
     --dbpath) need "$@"; dbpath=$2; shift 2 ;;
     --out) need "$@"; out=$2; shift 2 ;;
@@ -141,7 +146,20 @@ if [ -z "$uri" ]; then
 fi
 case "$uri" in
   wiredtiger:*) store=(--uri "$uri"); [ -n "$cache_size" ] && store+=(--cache-size "$cache_size") ;;
-  mongodb://*|mongodb+srv://*) store=(--uri "$uri") ;;
+  mongodb://*|mongodb+srv://*)
+    # the demo's own database, never the one the URI names (it may hold the user's bill_detail)
+    store=(--uri "$uri" --db "$db")
+    if [ $server_cache_sweep -eq 1 ] && [ -z "$restart_cmd" ]; then
+      echo "demo.sh: --server-cache-sweep needs --restart-cmd: each point must start from an empty server cache" >&2
+      exit 2
+    fi
+    step "checking that database '$db' holds only collections layoutlab wrote"
+    if ! "$bin/billgen" collections "${store[@]}" --require-layoutlab -q; then
+      echo "demo.sh: refusing to write into database '$db' (see above); nothing has been written." \
+           "Choose another database with --db NAME" >&2
+      exit 2
+    fi
+    ;;
   *) echo "demo.sh: --uri must be wiredtiger:DIR, mongodb://... or mongodb+srv://..." >&2; exit 2 ;;
 esac
 rm -f "$out/run.json" "$out/report.md" "$out"/report-*.svg "$out/comparison.json"
@@ -189,3 +207,15 @@ step "writing the report"
 "$bin/layout-report" "$out/run.json" -o "$out/report.md" --json "$out/comparison.json" -q
 
 printf '\nreport: %s\n' "$out/report.md"
+
+# what to run next (README.md, "Next, from the same directory"): paths as seen from here
+rel() { case "$1" in "$PWD"/*) printf '%s' "${1#"$PWD"/}" ;; *) printf '%s' "$1" ;; esac; }
+case "$uri" in
+  wiredtiger:*)
+    printf 'next (from %s):\n' "$PWD"
+    printf '  %s/layout-report %s/run.json -o %s/report.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
+    printf '  %s/scancmp --uri wiredtiger:%s --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
+      "$(rel "$bin")" "$(rel "${uri#wiredtiger:}")" "$(rel "$out")"
+    printf '  %s/layout-report %s/run-64mb.json -o %s/report-64mb.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
+    ;;
+esac

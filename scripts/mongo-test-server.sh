@@ -3,7 +3,7 @@
 # SQLite backend, run by our own small Go wrapper (tests/mongo-server/; see DESIGN.md for why a wrapper).
 #
 # Usage: scripts/mongo-test-server.sh start|stop|restart|status --dir DIR [--port N]
-#                                      [--as mongod|replset|mongos] [--shard]
+#                                      [--as mongod|replset|mongos] [--shard] [--users U:P,...]
 #
 #   start    build the wrapper once (cached in ~/.cache/layoutlab/, keyed by a hash of its sources), start
 #            it in the background with its data in DIR/data on 127.0.0.1 (a free port, or --port N, or the
@@ -23,6 +23,12 @@
 #   mongos   a router (hello msg "isdbgrid", listShards, its own serverStatus) forwarding everything to a
 #            second instance, the shard, started as mongod in DIR/shard0 (its URI in DIR/shard0/uri)
 #
+# --users U:P[,U:P...] (start; restart keeps it) turns on authentication as the proxy emulates it (PLAIN only,
+# tests/mongo-server/proxy.go): these users log in, any other is refused with 18 AuthenticationFailed. For
+# mongos the users are the router's (a cluster's users live on its config servers) and the shard has none
+# of them: a direct connection to the shard with the router's credentials is refused, as on a real
+# secured cluster.
+#
 # With LAYOUTLAB_TEST_URI set (a real mongod), start only writes that URI to DIR/uri and stop does nothing.
 #
 # Examples:
@@ -39,7 +45,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 src="$here/tests/mongo-server"
 
 die() { echo "$me: error: $*" >&2; exit 1; }
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; }
 
 cmd=${1:-}
 [ -n "$cmd" ] || { usage >&2; exit 2; }
@@ -48,6 +54,7 @@ dir=
 port=
 as=
 shard_only=
+users=-
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) [ $# -ge 2 ] || { echo "$me: --dir needs a value" >&2; exit 2; }; dir=$2; shift 2 ;;
@@ -57,6 +64,8 @@ while [ $# -gt 0 ]; do
     --as) [ $# -ge 2 ] || { echo "$me: --as needs a value" >&2; exit 2; }; as=$2; shift 2 ;;
     --as=*) as=${1#--as=}; shift ;;
     --shard) shard_only=1; shift ;;
+    --users) [ $# -ge 2 ] || { echo "$me: --users needs a value" >&2; exit 2; }; users=$2; shift 2 ;;
+    --users=*) users=${1#--users=}; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
@@ -178,9 +187,20 @@ do_start() {
     return 0
   fi
   bin=$(build_server)
+  # authentication: --users given now, else what DIR/users recorded (restart keeps it)
+  if [ "$users" = - ]; then
+    users=$(cat "$dir/users" 2>/dev/null || echo -)
+  fi
+  if [ "$users" = - ]; then rm -f "$dir/users"; else (umask 077; printf '%s\n' "$users" >"$dir/users"); fi
+  auth=()
+  [ "$users" = - ] || auth=(-auth -users "$users")
   if [ "$as" = mongos ]; then
-    # the shard first: the router forwards every command to it and pings through it
-    "$0" "$cmd" --dir "$dir/shard0" --as mongod >/dev/null || die "the shard instance did not start"
+    # the shard first: the router forwards every command to it and pings through it. A secured cluster's
+    # shard knows none of the router's users.
+    shard_users=()
+    [ "$users" = - ] || shard_users=(--users "")
+    "$0" "$cmd" --dir "$dir/shard0" --as mongod "${shard_users[@]}" >/dev/null ||
+      die "the shard instance did not start"
     shard_addr="127.0.0.1:$(cat "$dir/shard0/port")"
   fi
   if [ -z "$port" ] && [ -r "$dir/port" ]; then
@@ -202,11 +222,11 @@ do_start() {
   # setsid + redirections: the server outlives this script and holds none of the caller's pipes (ctest
   # waits for those to close).
   if [ "$as" = mongos ]; then
-    setsid "$bin" -as mongos -listen "$addr" -shard "$shard_addr" -log "$dir/ferretdb.log" \
+    setsid "$bin" -as mongos -listen "$addr" -shard "$shard_addr" -log "$dir/ferretdb.log" "${auth[@]}" \
       </dev/null >>"$dir/server.out" 2>&1 &
   else
     setsid "$bin" -as "$as" -set "$set_name" -dir "$dir/data" -listen "$addr" -log "$dir/ferretdb.log" \
-      </dev/null >>"$dir/server.out" 2>&1 &
+      "${auth[@]}" </dev/null >>"$dir/server.out" 2>&1 &
   fi
   pid=$!
   echo "$pid" >"$dir/pid"

@@ -169,6 +169,35 @@ if missing:
 print("ok: the three-layout sweep chart has both candidates' speedups and all three amplifications")
 PY
 
+# loads too short for a time chart (folded: 2 samples): each time chart is a bar per layout of its median
+# run's total, titled with what it shows, why, and the engine cache (issue 21 item 11)
+mkdir -p "$tmp/short"
+"$report" "$data/short-load.json" -o "$tmp/short/review.md" -q
+python3 - "$tmp/short" <<'PY'
+import os, sys
+import xml.etree.ElementTree as ET
+
+d = sys.argv[1]
+errors = []
+for n, want in (("read-requests", "Disk read requests per load"), ("read-mbs", "Disk bytes read per load"),
+                ("memory", "Server memory and engine cache, peak per load")):
+    p = os.path.join(d, "review-%s.svg" % n)
+    if not os.path.exists(p):
+        errors.append("review-%s.svg missing" % n)
+        continue
+    text = " ".join(t for t in ET.parse(p).getroot().itertext())
+    for w in (want, "too few for a time chart", "engine cache 64 MiB", "layout (its median run)", "detail",
+              "folded"):
+        if w not in text:
+            errors.append("review-%s.svg lacks '%s'" % (n, w))
+    if "seconds since the layout's load started" in text:
+        errors.append("review-%s.svg is still a time chart" % n)
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: loads too short for time charts are drawn as totals per layout")
+PY
+
 # without gnuplot on PATH: the report renders and says so; no SVG is written
 mkdir -p "$tmp/nognuplot"
 PATH=/nonexistent "$report" "$data/run.json" -o "$tmp/nognuplot/report.md" -q

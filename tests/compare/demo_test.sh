@@ -5,17 +5,26 @@
 # The demo sweeps the engine cache (2 points with --quick): run.json holds the points in order, the
 # detail layout rereads more at the smaller cache, and the report's verdict and chart show the curve.
 #
-# Usage: demo_test.sh OUT_DIR   (ctest passes <build>/demo-out; LAB_BIN_DIR names the tools)
+# Then the README's next commands ("Next, from the same directory") run as written, from the directory
+# the demo ran in (a fresh one, with build/bin pointing at the tools): they must find the demo's store and
+# files, and give a one-point results file of three runs per layout and its report (issue 21 item 4).
+#
+# Usage: demo_test.sh WORK_DIR   (ctest passes <build>/demo-out; LAB_BIN_DIR names the tools)
 set -euo pipefail
 
 src=${LAB_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${LAB_BIN_DIR:-$src/build/bin}
-out=${1:?usage: demo_test.sh OUT_DIR}
-rm -rf "$out"
+work=${1:?usage: demo_test.sh WORK_DIR}
+rm -rf "$work"
+mkdir -p "$work/build"
+ln -s "$bin" "$work/build/bin"
+work=$(cd "$work" && pwd)
+out=$work/out
 
-"$src/scripts/demo.sh" --quick --out "$out" --bin "$bin" > "$out.stdout"
-cat "$out.stdout"
-grep -q "^report: $out/report.md\$" "$out.stdout" || { echo "FAIL: demo did not print the report's path" >&2; exit 1; }
+# as the README says: from the directory it runs in, its default --out
+(cd "$work" && "$src/scripts/demo.sh" --quick --bin "$bin") > "$work.stdout"
+cat "$work.stdout"
+grep -q "^report: $out/report.md\$" "$work.stdout" || { echo "FAIL: demo did not print the report's path" >&2; exit 1; }
 
 python3 - "$out" <<'PY'
 import json, os, sys
@@ -73,4 +82,47 @@ if errors:
     print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
     sys.exit(1)
 print("ok: demo finished; detail needed %s read requests vs folded %s" % (rr["detail"]["median"], rr["folded"]["median"]))
+PY
+
+# the README's next commands, as written (continuation lines joined), from the same directory
+python3 - "$src/README.md" > "$work/next.sh" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"^### Next, from the same directory\n.*?^```sh\n(.*?)^```", text, re.S | re.M)
+if not m:
+    sys.exit("README.md has no 'Next, from the same directory' command block")
+print("set -euo pipefail")
+print(m.group(1).replace("\\\n", " "))
+PY
+n=$(grep -c '^build/bin/' "$work/next.sh" || true)
+[ "$n" = 3 ] || { echo "FAIL: README's next commands: $n, want 3" >&2; cat "$work/next.sh" >&2; exit 1; }
+rm -f "$out/report.md"
+if ! (cd "$work" && bash next.sh) > "$work/next.out" 2>&1; then
+  echo "FAIL: the README's next commands failed after the demo:" >&2
+  cat "$work/next.out" >&2
+  exit 1
+fi
+python3 - "$out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+errors = []
+if not os.path.exists(os.path.join(out, "report.md")):
+    errors.append("the first command did not render out/report.md again")
+run = json.load(open(os.path.join(out, "run-64mb.json")))
+for layout in ("detail", "folded"):
+    n = len([r for r in run["runs"] if r["layout"] == layout])
+    if n != 3:
+        errors.append("run-64mb.json has %d %s runs, want 3" % (n, layout))
+if run.get("sweep"):
+    errors.append("run-64mb.json is a sweep, want one point")
+if run["config"].get("cache_size_bytes") != 64 * 1048576:
+    errors.append("--cache-size 64MB gave %s bytes, want 64 MiB" % run["config"].get("cache_size_bytes"))
+md = open(os.path.join(out, "report-64mb.md"), encoding="utf-8").read()
+for want in ("## Verdict", "## Reproduce", "median of 3 runs each"):
+    if want not in md:
+        errors.append("report-64mb.md lacks %r" % want)
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: the README's next commands work after the demo")
 PY

@@ -72,6 +72,14 @@ golden buffered-run-reference buffered-run.json --charts none --reference "$src/
 # the CPU of the store's process (gen_cpu.py: run.json plus cpu figures): the two catalogue rows, and the
 # CPU-bound sentence under the table for the folded load (96% of its 2 cores), not for the detail one (47%)
 golden run-cpu run-cpu.json --charts none
+# issue 21 (gen_newcomer.py): a single point whose cache (1.57x the data on disk) still reread 66x: the
+# verdict names rereads; a one-run near-tie (0.012 s vs 0.011 s, sampled every 0.1 s): no winner; loads
+# too short for time charts: totals, each caption naming the cache (needs gnuplot); the provenance
+# billgen and fold-details record, in the Reproduce section
+golden reread-point reread-point.json --charts none
+golden near-tie near-tie.json --charts none
+golden short-load short-load.json --charts svg
+golden provenance provenance.json --charts none
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file
@@ -94,7 +102,7 @@ contains "memory: verdict" buffered-sweep.json \
 contains "memory: verdict, no disk read claimed" buffered-sweep.json 'the engine read 93.7x its on-disk size at 256 MiB (ratio 0.41; the disk 93.2x)'
 contains "memory: cold procedure" buffered-sweep.json 'data files read through the OS page cache (no `--direct-io`'
 contains "memory: regime line" buffered-run.json \
-  'Measured in the **fits in memory** regime: an engine cache of 1 GiB is 1.63 of the detail layout'
+  'Measured in the **fits in memory** regime: an engine cache of 1 GiB is 1.63x the detail layout'
 contains "memory: regime line figures" buffered-run.json 'the engine read 6.10x the detail layout, the disk 1.02x: the page cache held it'
 contains "memory: reference section" buffered-run.json \
   'in the **fits in memory** regime (the engine read 6.10x the detail layout, the disk 1.02x: the page cache held it). Next to the reference' \
@@ -144,6 +152,30 @@ with open("%s/cpu-both.json" % sys.argv[2], "w") as f:
     json.dump(d, f)
 PY
 not_contains "cpu: 89.9% is not bound" "$tmp/cpu-89.9.json" "bound by the CPU"
+# --direct-io with the engine's bytes read from disk equal to the device's at every point: one column, said
+# so (issue 21 item 8); sweep.json's differ at 2 GiB (940 MB vs 655 MB), so it keeps both
+python3 - "$data/sweep.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["sweep"]:
+    for e in p["runs"]:
+        e["engine"]["block_read_bytes"] = e["read_bytes"]
+    for l in ("detail", "folded"):
+        p["summary"][l]["block_read_bytes"] = p["summary"][l]["read_bytes"]
+json.dump(d, open("%s/sweep-direct.json" % sys.argv[2], "w"))
+PY
+contains "direct-io: one bytes column" "$tmp/sweep-direct.json" "matched the device's bytes read within 2% at every point"
+not_contains "direct-io: no engine column" "$tmp/sweep-direct.json" "engine read from disk: detail"
+contains "direct-io: both when they differ" sweep.json "| disk bytes read: detail | folded | engine read from disk: detail |"
+# an engine cache used over its maximum is explained, never shown bare (issue 21 item 8)
+python3 - "$data/sweep.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["sweep"][0]["summary"]["detail"]["cache_peak_pct"] = {"median": 128.0, "min": 127.0, "max": 129.0}
+json.dump(d, open("%s/sweep-over.json" % sys.argv[2], "w"))
+PY
+contains "cache over 100%: explained" "$tmp/sweep-over.json" "An engine cache used at 128% of its maximum is not a measuring error"
+not_contains "cache under 100%: nothing to explain" sweep.json "is not a measuring error"
 contains "cpu: 90.0% is bound" "$tmp/cpu-90.0.json" "The folded load kept 90% of its 2 cores busy"
 contains "cpu: both bound, one sentence" "$tmp/cpu-both.json" \
   "The detail and folded loads kept 97% and 90% of their 2 cores busy (the store's process, mean over the load): they were bound by the CPU"
@@ -241,6 +273,41 @@ refused 2 "no results file given" --charts none
 refused 2 "unknown option '--colour'" "$data/run.json" --colour
 refused 2 "--charts: 'png' is not one of svg, none" "$data/run.json" --charts png
 refused 2 "one results file at a time" "$data/run.json" "$data/baseline.json"
+# -o, --out and the old --output write the same report
+(cd "$data" && "$report" run.json --charts none --out "$tmp/out1.md" -q && "$report" run.json --charts none \
+  --output "$tmp/out2.md" -q) && cmp -s "$tmp/out1.md" "$expected/run.md" && cmp -s "$tmp/out2.md" "$expected/run.md" \
+  && echo "ok: --out and --output" || fail "--out / --output differ from the golden"
+
+# scancmp's --json summary holds the results under "results": rendered as the results file (issue 21)
+python3 - "$data/run.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+head = {"version": "0.1.0", "command_line": ["scancmp", "--out", "run.json"], "started": "2026-11-30T15:10:00.000Z",
+        "finished": "2026-11-30T15:30:41.000Z", "elapsed_s": 1241.0}
+with open("%s/summary.json" % sys.argv[2], "w") as f:
+    json.dump(dict(tool="scancmp", **head, exit_code=0, ok=True, results=d), f)
+with open("%s/failed-summary.json" % sys.argv[2], "w") as f:
+    json.dump(dict(tool="scancmp", **head, exit_code=1, ok=False, error="no key matched"), f)
+with open("%s/fold-summary.json" % sys.argv[2], "w") as f:
+    json.dump(dict(tool="fold-details", **head, exit_code=0, ok=True, src="a", dst="b"), f)
+PY
+if (cd "$tmp" && "$report" summary.json --charts none >"$tmp/summary.md" 2>"$tmp/summary.err") &&
+   sed -i 's/^Source: summary.json,/Source: run.json,/' "$tmp/summary.md" && cmp -s "$tmp/summary.md" "$expected/run.md" &&
+   grep -qF "summary.json is scancmp's --json summary: rendering the results" "$tmp/summary.err"; then
+  echo "ok: scancmp's --json summary"
+else
+  fail "scancmp's --json summary does not render as run.json: $(head -c 300 "$tmp/summary.err")"
+fi
+refused 1 "fold-summary.json is fold-details's --json summary, not a results file: give layout-report the file scancmp writes with --out" fold-summary.json
+refused 1 "failed-summary.json is the --json summary of a scancmp run that measured nothing" failed-summary.json
+
+# the common options it has no use for are refused, not ignored (issue 28 item 6)
+refused 2 "option --uri is not used here: layout-report opens no store" "$data/run.json" --uri wiredtiger:x
+refused 2 "option --db is not used here" "$data/run.json" --db x
+refused 2 "option --cache-size is not used here" "$data/run.json" --cache-size 64M
+refused 2 "option --progress is not used here" "$data/run.json" --progress never
+refused 2 "unknown option '--titel' (did you mean --title?" "$data/run.json" --titel x
+
 rc=0; "$report" "$data/run.json" --json - >/dev/null 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -qF "cannot both go to standard output" "$tmp/err" && echo "ok: --json - with the report on stdout" || fail "--json - with the report on stdout: exit $rc"
 (cd "$data" && "$report" run.json --charts none -o "$tmp/j.md" --json - -q) > "$tmp/j.json"

@@ -31,16 +31,23 @@ fi
 cat "$tmp/out"
 
 # the phase table: its header and a row per phase, each with a wall time
-grep -q '^phase  *wall time  *rows  *rows/s  *peak RSS  *bytes written  *disk used after' "$tmp/out" ||
+grep -q '^phase  *wall time  *target  *rows  *rows/s  *peak RSS  *bytes written  *disk used after' "$tmp/out" ||
   fail "no phase table header"
-for p in generate fold+verify '  fold' '  verify' scancmp report total; do
+for p in generate '  insert' '  index' fold+verify '  fold' '  verify' scancmp report total; do
   grep -q "^$p  *[0-9][0-9.]*s" "$tmp/out" || fail "the phase table has no '$p' row"
 done
+# each phase's target, scaled by the fraction, beside its time (scancmp's: the default caches were used)
+for p in generate '  fold' '  verify' scancmp total; do
+  grep -Eq "^$p  *[0-9][0-9.]*s  *[0-9][0-9.]*s (ok|OVER)" "$tmp/out" || fail "the '$p' row has no target"
+done
+grep -q '^targets: .*times the fraction.*verify by the multiset method, load average' "$tmp/out" ||
+  fail "no line naming the targets, the verify method and the load"
+
 grep -qF "seed-scale: fraction $fraction, $masters_c masters, $rows_c rows (generated: $masters_c masters, $rows_c rows)" \
   "$tmp/out" || fail "the table's heading lacks the counts"
 
 # the counts at every step are the scaled preset's
-python3 - "$tmp/run" "$masters" "$rows" <<'PY' || fail "the counts differ from the preset's"
+python3 - "$tmp/run" "$masters" "$rows" "$fraction" <<'PY' || fail "the counts differ from the preset's"
 import json, sys
 d, masters, rows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 g = json.load(open(d + "/generate.json"))
@@ -55,7 +62,12 @@ for p in s["sweep"]:
     for r in p["runs"]:
         assert r["rows"] == rows, ("rows loaded", r["layout"], r["rows"])
 ph = json.load(open(d + "/phases.json"))
-assert [p["phase"] for p in ph["phases"]] == ["generate", "fold+verify", "  fold", "  verify", "scancmp", "report"]
+assert [p["phase"] for p in ph["phases"]] == ["generate", "  insert", "  index", "fold+verify", "  fold", "  verify",
+                                            "scancmp", "report"], [p["phase"] for p in ph["phases"]]
+t = {p["phase"]: p["target_s"] for p in ph["phases"]}
+f = float(sys.argv[4]) if len(sys.argv) > 4 else 0.001
+assert abs(t["generate"] - 200 * f) < 1e-9 and abs(t["  verify"] - 60 * f) < 1e-9 and t["report"] is None, t
+assert ph["verify_method"] == "multiset" and abs(ph["total_target_s"] - 480 * f) < 1e-9, ph
 assert all(p["peak_rss_bytes"] > 0 for p in ph["phases"] if p["peak_rss_bytes"] is not None)
 print("ok: counts")
 PY

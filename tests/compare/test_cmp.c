@@ -57,7 +57,7 @@ test_refuses_bad_files (void **state)
    refuse ("[1, 2]", "expected a JSON object");
    refuse ("{\"schema_version\": 1, \"runs\": [" RUN_D "}, " RUN_F "}]} {\"x\": 1}", "after the results");
    refuse ("{\"runs\": []}", "schema_version");
-   refuse ("{\"schema_version\": 3, \"runs\": []}", "schema_version 3");
+   refuse ("{\"schema_version\": 4, \"runs\": []}", "schema_version 4");
    refuse ("{\"schema_version\": 1.5, \"runs\": []}", "schema_version 1.5");
    refuse ("{\"schema_version\": 1}", "runs");
    refuse ("{\"schema_version\": 1, \"runs\": [" RUN_D "}]}", "at least one of each");
@@ -131,7 +131,11 @@ test_md_escape (void **state)
 
    (void)state;
    e = lab_cmp_md_escape ("bill_detail|*x*\n[a](b) `c` <d> #1 ~e~ !f & g");
-   assert_string_equal (e, "bill\\_detail\\|\\*x\\* \\[a\\](b) \\`c\\` \\<d\\> \\#1 \\~e\\~ \\!f \\& g");
+   assert_string_equal (e, "bill_detail\\|\\*x\\* \\[a\\](b) \\`c\\` \\<d\\> \\#1 \\~e\\~ \\!f \\& g");
+   bson_free (e);
+   /* an underscore that could open or close emphasis is escaped; one inside a word cannot */
+   e = lab_cmp_md_escape ("_lead trail_ a_b _x_ a__b 9_z");
+   assert_string_equal (e, "\\_lead trail\\_ a_b \\_x\\_ a\\_\\_b 9_z");
    bson_free (e);
    e = lab_cmp_md_escape ("plain-name.v2");
    assert_string_equal (e, "plain-name.v2");
@@ -247,6 +251,29 @@ test_sweep_refused (void **state)
       "t.json: sweep[1] (1 KiB): runs[0] (detail): missing or non-numeric \"bytes_returned\"");
 }
 
+/* the sweep chart names the regimes as measured: a dashed line between the last point that reread and the
+ * first that fit (halfway on its log scale), not at ratio 1 (issue 21 item 11) */
+static void
+test_sweep_chart_regimes (void **state)
+{
+   lab_cmp_results_t r;
+   lab_cmp_sweep_chart_t ch;
+
+   (void)state;
+   load (SW_FILE ("{\"cache_size_bytes\": 500, " SW_RUNS (80, 2) "}, {\"cache_size_bytes\": 1000, " SW_RUNS (
+            20,
+            2) "}, {\"cache_size_bytes\": 4000, \"detail\": {\"read_amplification\": 1.0}, " SW_RUNS (10,
+                                                                                                      2) "}"),
+         &r);
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, &ch), 3);
+   assert_string_equal (ch.regimes->str,
+                        "set label 'rereads' at first 0.707107, graph 0.95 center textcolor rgb '#555555'\n"
+                        "set arrow from 2, graph 0 to 2, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n"
+                        "set label 'fits in cache' at first 4, graph 0.95 center textcolor rgb '#555555'\n");
+   lab_cmp_sweep_chart_cleanup (&ch);
+   lab_cmp_results_cleanup (&r);
+}
+
 static void
 test_render_sweep (void **state)
 {
@@ -348,11 +375,31 @@ test_render_sweep (void **state)
    o.baseline = NULL;
    md = lab_cmp_render_md (&r, &o);
    assert_non_null (strstr (md,
-                            "- Measured in the **rereads** regime: an engine cache of 256 MiB is 0.41 of the "
+                            "- Measured in the **rereads** regime: an engine cache of 256 MiB is 0.41x the "
                             "detail layout's size on disk (660 MB, data + indexes), so the cache evicts and "
-                            "rereads pages."));
+                            "rereads pages (the ratio says so; no engine read figures confirm it)."));
    assert_non_null (strstr (md, "**No estimate at the production cache ratio 0.50**: this file holds one "
                                 "measured point (ratio 0.41)"));
+   bson_free (md);
+   lab_cmp_results_cleanup (&r);
+
+   /* the regime of a measured point is its reads, not its ratio (issue 21 item 1: a 6 MiB cache 1.57x the
+    * detail layout on disk, read 66x from disk, was called "fits in cache ... each page is read once") */
+   load (
+      "{\"schema_version\": 1, \"backend\": {\"cache_max_bytes\": 6291456}, \"config\": {\"direct_io\": "
+      "true}, \"dataset\": {\"detail\": {\"storage_size_bytes\": 3000000, \"index_size_bytes\": 1007232}}, "
+      "\"runs\": [" RUN_D ", \"engine\": {\"block_read_bytes\": 264477312}}, " RUN_F
+      ", \"engine\": {\"block_read_bytes\": 2000000}}]}",
+      &r);
+   o.production = NULL;
+   md = lab_cmp_render_md (&r, &o);
+   assert_non_null (strstr (md,
+                            "- Measured in the **rereads** regime: an engine cache of 6 MiB is 1.57x the "
+                            "detail layout's size on disk (4.01 MB, data + indexes); the engine read it "
+                            "66.0x its on-disk size from disk: the cache evicted and reread pages although "
+                            "it is larger than the data on disk (it holds pages uncompressed)."));
+   assert_null (strstr (md, "fits in cache"));
+   assert_null (strstr (md, "read once"));
    bson_free (md);
    lab_cmp_results_cleanup (&r);
 }
@@ -434,6 +481,9 @@ test_sweep_three (void **state)
    }
    assert_int_equal (lines, 2);
    assert_int_equal (ch.production->len, 0);
+   /* both points reread (detail read 4x): one label over both, no boundary */
+   assert_string_equal (ch.regimes->str,
+                        "set label 'rereads' at first 0.707107, graph 0.95 center textcolor rgb '#555555'\n");
    lab_cmp_sweep_chart_cleanup (&ch);
 
    md = lab_cmp_render_md (&r, NULL);
@@ -445,7 +495,8 @@ test_sweep_three (void **state)
                                 "the engine cache**"));
    assert_non_null (strstr (md, "**The buckets layout loads 9.90x–20.0x faster than detail, depending on "
                                 "the engine cache**"));
-   assert_non_null (strstr (md, "- **Fastest layout at each cache size** (load time; within 2% is a tie): "
+   assert_non_null (strstr (md, "- **Fastest layout at each cache size** (load time; ties as *same* is "
+                                "defined under the comparison table): "
                                 "500 B, ratio 0.50 (rereads): **folded 2.00x**; 1000 B, ratio 1.00 "
                                 "(rereads): **folded = buckets**.\n"));
    assert_non_null (strstr (md, "; the folded layout's engine read 1.00x its size; the buckets layout's "
@@ -640,8 +691,8 @@ test_production_parse (void **state)
    assert_true (p.ratio == 0.25 && p.cache_bytes == 0 && p.data_bytes == 0);
    assert_true (lab_cmp_production_parse (NULL, "64GiB", "256GiB", &p, &error));
    assert_true (p.ratio == 0.25 && p.cache_bytes == 64.0 * 1073741824 && p.data_bytes == 256.0 * 1073741824);
-   assert_true (lab_cmp_production_parse (NULL, "48G", "310GB", &p, &error)); /* binary and SI units */
-   assert_true (fabs (p.ratio - 48.0 * 1073741824 / 310e9) < 1e-12);
+   assert_true (lab_cmp_production_parse (NULL, "48G", "310GB", &p, &error)); /* GB is GiB, as G */
+   assert_true (fabs (p.ratio - 48.0 / 310.0) < 1e-12);
    production_refused ("0", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'0' is not a ratio above 0");
    production_refused ("-1", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'-1' is not a ratio above 0");
    production_refused ("0.5x", NULL, NULL, LAB_USAGE_ERR_BAD_VALUE, "'0.5x' is not a ratio");
@@ -715,6 +766,7 @@ main (void)
       cmocka_unit_test (test_render_verdict_directions),
       cmocka_unit_test (test_sweep_refused),
       cmocka_unit_test (test_render_sweep),
+      cmocka_unit_test (test_sweep_chart_regimes),
       cmocka_unit_test (test_sweep_three),
       cmocka_unit_test (test_production_parse),
       cmocka_unit_test (test_match),

@@ -66,36 +66,112 @@ test_ratio (void **state)
    assert_true (ratio == -1); /* untouched when there is none */
 }
 
+/* three -- three runs that agreed exactly (no spread): only the 2% rule can make them "same" */
+static lab_stat_t
+three (double v)
+{
+   lab_stat_t s = { true, 3, v, v, v };
+
+   return s;
+}
+
+/* runs -- n runs with this median and range */
+static lab_stat_t
+runs (int n, double median, double min, double max)
+{
+   lab_stat_t s = { true, n, median, min, max };
+
+   return s;
+}
+
 static void
 test_winner_and_tie_rule (void **state)
 {
-   lab_stat_t d = one (100), f = one (40), zero = one (0);
-   lab_stat_t at_tie = one (98), past_tie = one (97.9), up_tie = one (102), up_past = one (102.1);
+   lab_stat_t d = three (100), f = three (40), zero = three (0);
+   lab_stat_t at_tie = three (98), past_tie = three (97.9), up_tie = three (102), up_past = three (102.1);
    double factor = -1;
+   lab_tie_t why;
 
    (void)state;
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &f, &factor), LAB_WIN_FOLDED);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &f, NULL, &factor, NULL), LAB_WIN_FOLDED);
    assert_true (fabs (factor - 2.5) < 1e-9);
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &f, &d, &factor), LAB_WIN_DETAIL);
-   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &d, &f, &factor), LAB_WIN_DETAIL);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &f, &d, NULL, &factor, NULL), LAB_WIN_DETAIL);
+   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &d, &f, NULL, &factor, NULL), LAB_WIN_DETAIL);
    assert_true (fabs (factor - 2.5) < 1e-9);
-   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &f, &d, NULL), LAB_WIN_FOLDED);
+   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &f, &d, NULL, NULL, NULL), LAB_WIN_FOLDED);
    /* the tie rule: a difference of at most 2% of the larger median, in either direction */
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &at_tie, &factor), LAB_WIN_TIE);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &at_tie, NULL, &factor, &why), LAB_WIN_TIE);
    assert_true (factor == 0.0);
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &past_tie, NULL), LAB_WIN_FOLDED);
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &up_tie, NULL), LAB_WIN_TIE);
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &up_past, NULL), LAB_WIN_DETAIL);
-   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &at_tie, &d, NULL), LAB_WIN_TIE);
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &zero, &zero, NULL), LAB_WIN_TIE);
+   assert_int_equal (why, LAB_TIE_CLOSE);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &past_tie, NULL, NULL, &why), LAB_WIN_FOLDED);
+   assert_int_equal (why, LAB_TIE_NO);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &up_tie, NULL, NULL, NULL), LAB_WIN_TIE);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &up_past, NULL, NULL, NULL), LAB_WIN_DETAIL);
+   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &at_tie, &d, NULL, NULL, NULL), LAB_WIN_TIE);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &zero, &zero, NULL, NULL, NULL), LAB_WIN_TIE);
    /* a zero on one side: a winner, but no factor */
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &zero, &factor), LAB_WIN_FOLDED);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &zero, NULL, &factor, NULL), LAB_WIN_FOLDED);
    assert_true (factor == 0.0);
    /* descriptive metrics and missing figures: no winner */
-   assert_int_equal (lab_results_winner (LAB_DESCRIPTIVE, &d, &f, &factor), LAB_WIN_NONE);
+   assert_int_equal (lab_results_winner (LAB_DESCRIPTIVE, &d, &f, NULL, &factor, NULL), LAB_WIN_NONE);
    assert_true (factor == 0.0);
-   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &none, NULL), LAB_WIN_NONE);
-   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &none, &f, NULL), LAB_WIN_NONE);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &d, &none, NULL, NULL, NULL), LAB_WIN_NONE);
+   assert_int_equal (lab_results_winner (LAB_BETTER_HIGHER, &none, &f, NULL, NULL, NULL), LAB_WIN_NONE);
+}
+
+/* test_winner_noise -- a difference within the runs' spread, or under one run's floor, is "same"
+ * (issue 21 item 11, issue 28 item 5: run.md named a winner for mean read wait on a 3% gap inside both
+ * ranges; a 0.011 s vs 0.012 s load of one run each must not crown one) */
+static void
+test_winner_noise (void **state)
+{
+   lab_results_noise_t timed = { true, 0.2 }, fact = { false, 0.0 };
+   lab_stat_t await_d = runs (3, 1.31, 1.07, 1.37), await_f = runs (3, 1.35, 1.15, 1.35);
+   lab_stat_t apart_d = runs (3, 1.31, 1.28, 1.33), apart_f = runs (3, 1.45, 1.40, 1.50);
+   lab_stat_t one_a = one (0.012), one_b = one (0.011), one_c = one (100), one_d = one (95.5),
+              one_e = one (94.9);
+   lab_stat_t long_a = one (10.0), long_b = one (10.6);
+   double factor;
+   lab_tie_t why;
+
+   (void)state;
+   /* ranges overlapping: within the spread, whatever the gap of the medians */
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &await_d, &await_f, NULL, &factor, &why),
+                     LAB_WIN_TIE);
+   assert_int_equal (why, LAB_TIE_SPREAD);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &apart_d, &apart_f, NULL, NULL, &why),
+                     LAB_WIN_DETAIL);
+   /* one run: under 5% is same; a time under two sampling intervals too */
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &one_c, &one_d, NULL, NULL, &why), LAB_WIN_TIE);
+   assert_int_equal (why, LAB_TIE_ONE_RUN);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &one_c, &one_e, NULL, NULL, &why), LAB_WIN_FOLDED);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &one_a, &one_b, NULL, NULL, &why), LAB_WIN_FOLDED);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &one_a, &one_b, &timed, NULL, &why), LAB_WIN_TIE);
+   assert_int_equal (why, LAB_TIE_INTERVALS);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &long_a, &long_b, &timed, NULL, &why),
+                     LAB_WIN_DETAIL);
+   /* one run against three: the one-run floor */
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &one_c, &await_d, NULL, NULL, NULL),
+                     LAB_WIN_FOLDED);
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &one_d, &long_b, &timed, NULL, NULL),
+                     LAB_WIN_FOLDED);
+   /* a dataset fact (a size) is not noisy: only the 2% rule */
+   assert_int_equal (lab_results_winner (LAB_BETTER_LOWER, &one_c, &one_d, &fact, NULL, &why),
+                     LAB_WIN_FOLDED);
+   /* the noise of a metric in a file: the time floor from its interval, nothing for sizes */
+   {
+      bson_t d;
+      bson_error_t e;
+      lab_results_noise_t n;
+      assert_true (bson_init_from_json (&d, "{\"config\": {\"interval_s\": 0.25}}", -1, &e));
+      n = lab_results_noise_of (&d, lab_results_metric_find ("elapsed_s"));
+      assert_true (n.measured && fabs (n.time_floor - 0.5) < 1e-12);
+      n = lab_results_noise_of (&d, lab_results_metric_find ("read_await_ms"));
+      assert_true (n.measured && n.time_floor == 0);
+      n = lab_results_noise_of (&d, lab_results_metric_find ("storage_size_bytes"));
+      assert_false (n.measured);
+      bson_destroy (&d);
+   }
 }
 
 static void
@@ -377,7 +453,7 @@ test_nrow_pair (void **state)
       lab_stat_t a = { true, 1, pairs[i][0], pairs[i][0], pairs[i][0] };
       lab_stat_t b = { true, 1, pairs[i][1], pairs[i][1], pairs[i][1] };
       double factor;
-      lab_winner_t w = lab_results_winner (el->better, &a, &b, &factor);
+      lab_winner_t w = lab_results_winner (el->better, &a, &b, NULL, &factor, NULL);
       char *json =
          bson_strdup_printf ("{\"summary\": {\"detail\": {\"runs\": 1, \"elapsed_s\": {\"median\": %g}}, "
                              "\"folded\": {\"runs\": 1, \"elapsed_s\": {\"median\": %g}}}}",
@@ -938,6 +1014,7 @@ main (void)
       cmocka_unit_test (test_stat_of),
       cmocka_unit_test (test_ratio),
       cmocka_unit_test (test_winner_and_tie_rule),
+      cmocka_unit_test (test_winner_noise),
       cmocka_unit_test (test_catalogue),
       cmocka_unit_test (test_summary_append),
       cmocka_unit_test (test_layouts),

@@ -321,6 +321,10 @@ test_server_status_mongod (void **state)
    assert_int_equal (st.cache_pages_read, 812345678);     /* int32 */
    assert_int_equal (st.block_reads, 901234567);
    assert_int_equal (st.block_read_bytes, 7696581394432);
+   /* the process's start: localTime - uptimeMillis */
+   assert_int_equal (st.uptime_ms, 86400123);
+   assert_int_equal (st.local_time_ms, INT64_C (1764536400000));
+   assert_int_equal (st.start_ms, INT64_C (1764536400000) - 86400123);
    bson_destroy (r);
 
    r = fixture ("serverstatus-mongod-7.0.json");
@@ -635,6 +639,295 @@ test_disk_pick (void **state)
    bson_destroy (rn);
 }
 
+/* ---- explain ------------------------------------------------------------------------------------- */
+
+/* explain_fixture -- parse an explain fixture, expecting success. */
+static void
+explain_fixture (const char *name, lab_facts_plan_t *p)
+{
+   bson_error_t e;
+   bson_t *r = fixture (name);
+
+   if (!lab_facts_explain_parse (r, p, &e)) {
+      fail_msg ("%s: %s", name, e.message);
+   }
+   bson_destroy (r);
+}
+
+static void
+test_explain_classic (void **state)
+{
+   lab_facts_plan_t p;
+
+   (void)state;
+   /* 4.2, the pipeline absorbed by the query layer, the index gives the order */
+   explain_fixture ("explain-classic-4.2-ixscan.json", &p);
+   assert_int_equal (p.nparts, 1);
+   assert_false (p.sharded);
+   assert_string_equal (p.parts[0].engine, "classic");
+   assert_string_equal (p.parts[0].stages, "FETCH > IXSCAN");
+   assert_string_equal (p.parts[0].index, "bill_id_1");
+   assert_false (p.blocking_sort);
+   assert_false (p.multikey);
+   assert_false (p.collscan);
+
+   /* 4.2, {bill_id: 1, _id: 1} over {bill_id: 1}: SORT in the $cursor stage's plan */
+   explain_fixture ("explain-classic-4.2-sort.json", &p);
+   assert_int_equal (p.nparts, 1);
+   assert_string_equal (p.parts[0].stages, "SORT > SORT_KEY_GENERATOR > FETCH > IXSCAN");
+   assert_true (p.blocking_sort);
+   assert_false (p.parts[0].pipeline_sort);
+
+   /* 4.4, a multikey key index: the plan sorts */
+   explain_fixture ("explain-classic-4.4-multikey.json", &p);
+   assert_true (p.blocking_sort);
+   assert_true (p.multikey);
+   assert_string_equal (p.parts[0].stages, "SORT > FETCH > IXSCAN");
+}
+
+static void
+test_explain_sbe (void **state)
+{
+   lab_facts_plan_t p;
+
+   (void)state;
+   explain_fixture ("explain-sbe-7.0-ixscan.json", &p);
+   assert_int_equal (p.nparts, 1);
+   assert_string_equal (p.parts[0].engine, "sbe");
+   assert_string_equal (p.parts[0].stages, "FETCH > IXSCAN");
+   assert_string_equal (p.parts[0].index, "bill_id_1");
+   assert_false (p.blocking_sort);
+
+   explain_fixture ("explain-sbe-7.0-sort.json", &p);
+   assert_string_equal (p.parts[0].engine, "sbe");
+   assert_string_equal (p.parts[0].stages, "SORT > FETCH > IXSCAN");
+   assert_true (p.blocking_sort);
+}
+
+static void
+test_explain_sharded (void **state)
+{
+   lab_facts_plan_t p;
+
+   (void)state;
+   /* a sharded find: winningPlan.shards[], one part per shard, each with its own engine */
+   explain_fixture ("explain-sharded-6.0.json", &p);
+   assert_true (p.sharded);
+   assert_int_equal (p.nparts, 2);
+   assert_string_equal (p.parts[0].shard, "shard01");
+   assert_string_equal (p.parts[0].engine, "classic");
+   assert_string_equal (p.parts[0].stages, "SHARDING_FILTER > FETCH > IXSCAN");
+   assert_false (p.parts[0].blocking_sort);
+   assert_string_equal (p.parts[1].shard, "shard02");
+   assert_string_equal (p.parts[1].engine, "sbe");
+   assert_true (p.parts[1].blocking_sort);
+   assert_true (p.parts[1].multikey);
+   assert_true (p.blocking_sort); /* any shard's */
+   assert_true (p.multikey);
+
+   /* an aggregate through mongos: shards{}, a queryPlanner on one, stages[] with a $sort on the other */
+   explain_fixture ("explain-sharded-agg-7.0.json", &p);
+   assert_true (p.sharded);
+   assert_int_equal (p.nparts, 2);
+   assert_string_equal (p.parts[0].shard, "shard01");
+   assert_false (p.parts[0].blocking_sort);
+   assert_string_equal (p.parts[1].shard, "shard02");
+   assert_string_equal (p.parts[1].stages, "COLLSCAN");
+   assert_true (p.parts[1].pipeline_sort);
+   assert_true (p.parts[1].blocking_sort);
+   assert_true (p.collscan);
+}
+
+static void
+test_explain_ferretdb (void **state)
+{
+   lab_facts_plan_t p;
+
+   (void)state;
+   /* what FerretDB 1.24.2 answered on the test server to the fold's explain (captured) */
+   explain_fixture ("explain-ferretdb-1.24.json", &p);
+   assert_int_equal (p.nparts, 1);
+   assert_string_equal (p.parts[0].engine, "ferretdb");
+   assert_true (p.blocking_sort); /* sortPushdown false: it sorts in memory */
+   assert_true (p.collscan);      /* SCAN of its table */
+}
+
+static void
+test_explain_bad (void **state)
+{
+   lab_facts_plan_t p;
+   bson_error_t e;
+   bson_t *r;
+
+   (void)state;
+   r = json ("{\"ok\": 1}");
+   assert_false (lab_facts_explain_parse (r, &p, &e));
+   expect_bad_reply (&e, "queryPlanner");
+   bson_destroy (r);
+   r = json ("{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"FETCH\", \"inputStage\": [1]}}}");
+   assert_false (lab_facts_explain_parse (r, &p, &e));
+   expect_bad_reply (&e, "inputStage");
+   bson_destroy (r);
+   r = json ("{\"queryPlanner\": {\"winningPlan\": {\"stage\": 7}}}");
+   assert_false (lab_facts_explain_parse (r, &p, &e));
+   expect_bad_reply (&e, "stage");
+   bson_destroy (r);
+}
+
+/* ---- restarts ------------------------------------------------------------------------------------ */
+
+/* proc -- a server as restart detection sees it. */
+static lab_facts_proc_t
+proc (const char *host, int64_t pid, int64_t start_ms, double uptime_s)
+{
+   lab_facts_proc_t p;
+
+   memset (&p, 0, sizeof p);
+   snprintf (p.host, sizeof p.host, "%s", host);
+   p.pid = pid;
+   p.start_ms = start_ms;
+   p.uptime_s = uptime_s;
+   return p;
+}
+
+static void
+test_restart_of (void **state)
+{
+   lab_facts_proc_t a, b;
+   char why[512];
+
+   (void)state;
+   /* the same host, a new start time (and pid): restarted */
+   a = proc ("db1:27017", 100, 1000000, 50);
+   b = proc ("db1:27017", 200, 1090000, 3);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   assert_non_null (strstr (why, "started"));
+   /* the pid reused (a container's pid 1) with a new start time: restarted */
+   a = proc ("db1:27017", 1, 1000000, 50);
+   b = proc ("db1:27017", 1, 1090000, 3);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   /* a new host (a failover to a warm secondary), whatever its pid and start: member changed */
+   a = proc ("db1:27017", 100, 1000000, 50);
+   b = proc ("db2:27017", 300, 900000, 5000);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_MEMBER_CHANGED);
+   assert_string_equal (lab_facts_restart_name (LAB_RESTART_MEMBER_CHANGED), "member_changed");
+   assert_non_null (strstr (why, "db2:27017"));
+   /* the same process: the start time read again within the clocks' slack */
+   a = proc ("db1:27017", 100, 1000000, 50);
+   b = proc ("db1:27017", 100, 1000000 + LAB_FACTS_START_SLACK_MS - 1, 80);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+   b.start_ms = 1000000 - (LAB_FACTS_START_SLACK_MS - 1);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+   /* without start times: a new pid, or an uptime that went back */
+   a = proc ("db1:27017", 100, -1, 50);
+   b = proc ("db1:27017", 101, -1, 60);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   b = proc ("db1:27017", 100, -1, 2);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   b = proc ("db1:27017", 100, -1, 70);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+   /* an unknown host on one side is no member change */
+   a = proc ("", 100, 1000000, 50);
+   b = proc ("db1:27017", 100, 1000000, 60);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+}
+
+/* test_restart_from_replies -- the start time read from two emulated serverStatus replies */
+static void
+test_restart_from_replies (void **state)
+{
+   lab_facts_status_t s1, s2;
+   lab_facts_proc_t a, b;
+   bson_error_t e;
+   char why[512];
+   bson_t *r1 = json ("{\"host\": \"db1:27017\", \"pid\": {\"$numberLong\": \"4242\"}, \"uptimeMillis\": "
+                      "{\"$numberLong\": \"600000\"}, \"localTime\": {\"$date\": {\"$numberLong\": "
+                      "\"1764536400000\"}}, \"ok\": 1}");
+   /* 5 s later, the same pid, 3 s of uptime: started 602 s after the first (600 s before + 2 s after) */
+   bson_t *r2 = json ("{\"host\": \"db1:27017\", \"pid\": {\"$numberLong\": \"4242\"}, \"uptimeMillis\": "
+                      "{\"$numberLong\": \"3000\"}, \"localTime\": {\"$date\": {\"$numberLong\": "
+                      "\"1764536405000\"}}, \"ok\": 1}");
+
+   (void)state;
+   assert_true (lab_facts_server_status (r1, &s1, &e));
+   assert_true (lab_facts_server_status (r2, &s2, &e));
+   a = proc (s1.host, s1.pid, s1.start_ms, s1.uptime_s);
+   b = proc (s2.host, s2.pid, s2.start_ms, s2.uptime_s);
+   assert_int_equal (b.start_ms - a.start_ms, 602000);
+   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   bson_destroy (r1);
+   bson_destroy (r2);
+   r1 = json ("{\"localTime\": 5, \"ok\": 1}");
+   assert_false (lab_facts_server_status (r1, &s1, &e));
+   expect_bad_reply (&e, "localTime");
+   bson_destroy (r1);
+}
+
+/* ---- FTDC on other platforms --------------------------------------------------------------------- */
+
+static void
+test_diag_windows (void **state)
+{
+   lab_facts_disks_t d;
+   bson_error_t e;
+   char os[64], note[400];
+   bson_t *r = fixture ("hostinfo-windows-7.0.json");
+
+   (void)state;
+   assert_true (lab_facts_host_os (r, os, sizeof os, &e));
+   assert_string_equal (os, "Windows");
+   assert_true (lab_facts_disks_platform_note (os, note, sizeof note));
+   assert_non_null (strstr (note, "Windows"));
+   assert_false (lab_facts_disks_platform_note ("Linux", note, sizeof note));
+   assert_false (lab_facts_disks_platform_note ("", note, sizeof note));
+   bson_destroy (r);
+   /* the disks themselves: performance counters, none of the Linux fields: not kept, never zeros */
+   r = fixture ("getdiagnosticdata-windows-7.0.json");
+   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (d.have_system_metrics);
+   assert_true (d.disks_not_linux);
+   assert_false (d.have_disks);
+   assert_int_equal (d.ndisks, 0);
+   lab_facts_disks_cleanup (&d);
+   bson_destroy (r);
+   /* a Linux sample keeps its disks */
+   r = fixture ("getdiagnosticdata-a-4.4.json");
+   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_false (d.disks_not_linux);
+   assert_true (d.have_disks);
+   lab_facts_disks_cleanup (&d);
+   bson_destroy (r);
+}
+
+/* ---- listIndexes: which index can serve the sorted read ----------------------------------------- */
+
+static void
+test_index_serves_sort (void **state)
+{
+   int rank;
+   bson_t *d;
+
+   (void)state;
+#define SERVES(j, expect)                                                                                    \
+   d = json (j);                                                                                             \
+   assert_int_equal (lab_facts_index_serves_sort (d, "bill_id", &rank), expect);                             \
+   bson_destroy (d)
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1}, \"name\": \"bill_id_1\"}", true);
+   assert_int_equal (rank, 2);
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": -1}, \"name\": \"bill_id_-1\"}", true);
+   assert_int_equal (rank, 3);
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1, \"line_no\": 1}, \"name\": \"c\"}", true);
+   assert_int_equal (rank, 4);
+   /* the docs' listIndexes entry of a hidden index (core/index-hidden): cannot be hinted */
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1}, \"name\": \"bill_id_1\", \"hidden\": true}", false);
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1}, \"name\": \"bill_id_1\", \"hidden\": false}", true);
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1}, \"name\": \"s\", \"sparse\": true}", false);
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1}, \"name\": \"p\", \"partialFilterExpression\": {}}", false);
+   SERVES ("{\"v\": 2, \"key\": {\"bill_id\": \"hashed\"}, \"name\": \"h\"}", false);
+   SERVES ("{\"v\": 2, \"key\": {\"line_no\": 1, \"bill_id\": 1}, \"name\": \"o\"}", false);
+#undef SERVES
+}
+
 int
 main (void)
 {
@@ -653,6 +946,15 @@ main (void)
       cmocka_unit_test (test_disk_delta),
       cmocka_unit_test (test_disk_delta_wrap_and_cap),
       cmocka_unit_test (test_disk_pick),
+      cmocka_unit_test (test_explain_classic),
+      cmocka_unit_test (test_explain_sbe),
+      cmocka_unit_test (test_explain_sharded),
+      cmocka_unit_test (test_explain_ferretdb),
+      cmocka_unit_test (test_explain_bad),
+      cmocka_unit_test (test_restart_of),
+      cmocka_unit_test (test_restart_from_replies),
+      cmocka_unit_test (test_diag_windows),
+      cmocka_unit_test (test_index_serves_sort),
    };
 
    return lab_test_run_group ("serverfacts", tests, NULL, NULL);

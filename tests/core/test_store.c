@@ -9,7 +9,8 @@
  * (whole and [lo, hi)), partition, distinct keys for int32, string, int64, ObjectId and date keys,
  * upsert, delete, duplicate _id and oversized documents refused per document (the rest of the batch
  * written), missing collections and fields without an index (LAB_STORE_ERR_NO_INDEX for every sorted
- * read), the description of a sorted read, the server selection timeout, server facts and a cold cycle.
+ * read), the description of a sorted read, natural-order reads (whole, ranges, description), the server
+ * selection timeout, server facts and a cold cycle.
  */
 #include "tests/testutil.h"
 
@@ -404,6 +405,10 @@ stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_val
    }
    if (r < 0) {
       fail_msg ("cursor on %s.%s: %s", coll, field, err.message);
+   }
+   /* the end stays the end: a caller may ask again (a server cursor refuses a second read once done) */
+   if ((r = lab_cursor_next (cur, &doc, &err)) != 0) {
+      fail_msg ("cursor on %s.%s after its end: %d (%s)", coll, field, r, r < 0 ? err.message : "a document");
    }
    lab_cursor_close (cur);
    return n;
@@ -1110,6 +1115,138 @@ test_sorted_describe (void **state)
    bson_destroy (want_index);
 }
 
+/* natural_read -- read `coll` in natural order over `r` ({0, 0}: whole) with cursor batches of `batch`,
+ * marking each row's seq in seen[] (a row read twice fails); the number of rows read. */
+static int
+natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, char *seen)
+{
+   lab_natural_opts_t no = { 0 };
+   lab_cursor_t *cur;
+   const bson_t *doc;
+   bson_error_t err;
+   int n = 0, rc;
+
+   no.range = r;
+   no.batch_docs = batch;
+   cur = lab_store_natural_open (fx->sess, coll, &no, &err);
+   ASSERT_OK (cur != NULL, err);
+   while ((rc = lab_cursor_next (cur, &doc, &err)) == 1) {
+      int32_t seq = get_i32 (doc, "seq");
+      assert_true (seq >= 0 && seq < NDOCS);
+      if (seen[seq]) {
+         fail_msg ("row seq %d read twice in natural order", seq);
+      }
+      seen[seq] = 1;
+      n++;
+   }
+   ASSERT_OK (rc == 0, err);
+   lab_cursor_close (cur);
+   return n;
+}
+
+/* test_natural -- a natural-order read returns every row once, with no index (a collection without
+ * one reads the same), small batches included; ranges tile the collection (embedded: several, each
+ * row in exactly one; a server: one, and a part is refused as not supported); the description says no
+ * index and no sort (the find with hint $natural on MongoDB); a missing collection is NO_COLLECTION. */
+static void
+test_natural (void **state)
+{
+   fx_t *fx = *state;
+   lab_natural_range_t *ranges = NULL, whole = { 0, 0 }, part = { 1, 100 };
+   lab_natural_opts_t no = { 0 };
+   char *seen = bson_malloc0 (NDOCS);
+   bson_t out = BSON_INITIALIZER, sub;
+   bson_iter_t it;
+   bson_error_t err;
+   int nranges = 0, i, total = 0;
+   bool mongo = strcmp (backend, "mongodb") == 0;
+
+   ensure_main (fx);
+   assert_int_equal (natural_read (fx, "c_main", whole, 0, seen), NDOCS);
+   memset (seen, 0, NDOCS);
+   assert_int_equal (natural_read (fx, "c_main", whole, 7, seen), NDOCS); /* small batches */
+
+   /* ranges: together every row exactly once */
+   ASSERT_OK (lab_store_natural_ranges (fx->sess, "c_main", 5, &ranges, &nranges, &err), err);
+   assert_int_equal (nranges, mongo ? 1 : 5);
+   assert_true (ranges[0].rid_lo == 0 && ranges[nranges - 1].rid_hi == 0);
+   memset (seen, 0, NDOCS);
+   for (i = 0; i < nranges; i++) {
+      int n = natural_read (fx, "c_main", ranges[i], 0, seen);
+      assert_true (n > 0);
+      if (!mongo) {
+         /* equal RecordId spans of a dense collection: equal counts within one */
+         assert_true (n >= NDOCS / 5 - 1 && n <= NDOCS / 5 + 1);
+      }
+      total += n;
+   }
+   assert_int_equal (total, NDOCS);
+   bson_free (ranges);
+   ranges = NULL;
+   /* more ranges than documents: at most one per document */
+   fresh (fx, "c_nat_few");
+   {
+      bson_t *few[3];
+      for (i = 0; i < 3; i++) {
+         few[i] = BCON_NEW ("seq", BCON_INT32 (i));
+      }
+      insert_all (fx, "c_nat_few", few, 3);
+      for (i = 0; i < 3; i++) {
+         bson_destroy (few[i]);
+      }
+   }
+   ASSERT_OK (lab_store_natural_ranges (fx->sess, "c_nat_few", 16, &ranges, &nranges, &err), err);
+   assert_int_equal (nranges, mongo ? 1 : 3);
+   memset (seen, 0, NDOCS);
+   for (i = 0, total = 0; i < nranges; i++) {
+      total += natural_read (fx, "c_nat_few", ranges[i], 0, seen);
+   }
+   assert_int_equal (total, 3);
+   bson_free (ranges);
+
+   /* a part of the collection: a server cannot bound a find by RecordId */
+   no.range = part;
+   if (mongo) {
+      assert_null (lab_store_natural_open (fx->sess, "c_main", &no, &err));
+      assert_int_equal (err.code, LAB_STORE_ERR_NOT_SUPPORTED);
+   } else {
+      memset (seen, 0, NDOCS);
+      assert_int_equal (natural_read (fx, "c_main", part, 0, seen), 99);
+   }
+   /* a range backwards is a usage error, on both */
+   no.range.rid_lo = 10;
+   no.range.rid_hi = 5;
+   assert_null (lab_store_natural_open (fx->sess, "c_main", &no, &err));
+   assert_int_equal (err.domain, LAB_ERROR_USAGE);
+
+   /* the description: no index, no sort */
+   no.range = whole;
+   no.batch_docs = 50;
+   ASSERT_OK (lab_store_natural_describe (fx->sess, "c_main", &no, &out, &err), err);
+   assert_true (bson_iter_init_find (&it, &out, "backend"));
+   assert_string_equal (bson_iter_utf8 (&it, NULL), backend);
+   assert_true (bson_iter_init_find (&it, &out, "index") && BSON_ITER_HOLDS_NULL (&it));
+   assert_true (bson_iter_init_find (&it, &out, "blocking_sort") && !bson_iter_bool (&it));
+   if (mongo) {
+      doc_at (&out, "command.hint", &sub);
+      assert_true (bson_iter_init_find (&it, &sub, "$natural") && bson_iter_as_int64 (&it) == 1);
+      assert_true (bson_iter_init (&it, &out) && bson_iter_find_descendant (&it, "command.batchSize", &it));
+      assert_int_equal (bson_iter_int32 (&it), 50);
+   } else {
+      doc_at (&out, "walk", &sub);
+      assert_true (bson_iter_init_find (&it, &sub, "collection"));
+      assert_string_equal (bson_iter_utf8 (&it, NULL), "c_main");
+   }
+   bson_destroy (&out);
+
+   /* missing */
+   assert_null (lab_store_natural_open (fx->sess, "c_no_such", NULL, &err));
+   assert_int_equal (err.code, LAB_STORE_ERR_NO_COLLECTION);
+   assert_false (lab_store_natural_ranges (fx->sess, "c_no_such", 2, &ranges, &nranges, &err));
+   assert_int_equal (err.code, LAB_STORE_ERR_NO_COLLECTION);
+   bson_free (seen);
+}
+
 /* test_selection_timeout -- 30 s unless the URI sets one (or the caller's connect_timeout_ms) */
 static void
 test_selection_timeout (void **state)
@@ -1394,12 +1531,12 @@ test_cycle_restart (void **state)
    cmocka_unit_test (test_collections), cmocka_unit_test (test_count_stats),                                 \
       cmocka_unit_test (test_find_eq), cmocka_unit_test (test_sorted_stream),                                \
       cmocka_unit_test (test_no_index), cmocka_unit_test (test_sorted_describe),                             \
-      cmocka_unit_test (test_selection_timeout), cmocka_unit_test (test_partition_distinct),                 \
-      cmocka_unit_test (test_partition_few_keys), cmocka_unit_test (test_threads),                           \
-      cmocka_unit_test (test_key_types), cmocka_unit_test (test_upsert_delete),                              \
-      cmocka_unit_test (test_duplicate_id), cmocka_unit_test (test_doc_size_limit),                          \
-      cmocka_unit_test (test_missing_collection), cmocka_unit_test (test_info_and_cycle),                    \
-      cmocka_unit_test (test_sweep_ops)
+      cmocka_unit_test (test_natural), cmocka_unit_test (test_selection_timeout),                            \
+      cmocka_unit_test (test_partition_distinct), cmocka_unit_test (test_partition_few_keys),                \
+      cmocka_unit_test (test_threads), cmocka_unit_test (test_key_types),                                    \
+      cmocka_unit_test (test_upsert_delete), cmocka_unit_test (test_duplicate_id),                           \
+      cmocka_unit_test (test_doc_size_limit), cmocka_unit_test (test_missing_collection),                    \
+      cmocka_unit_test (test_info_and_cycle), cmocka_unit_test (test_sweep_ops)
 
 int
 main (int argc, char **argv)

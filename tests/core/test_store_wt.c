@@ -1,8 +1,8 @@
 /*
  * test_store_wt.c -- the embedded WiredTiger backend: catalog persistence, concurrent writers, index
  * builds over existing data, sorted streams and bounds, partitions, distinct keys, deletes/upserts,
- * engine facts, the cold cycle (no page of a data file left in the page cache) and a clear error for an
- * unwritable home.
+ * engine facts, the cold cycle (no page of a data file left in the page cache), the sampled leaf-page count
+ * against the exact one, and a clear error for an unwritable home.
  */
 #include "tests/testutil.h"
 
@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sys/wait.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
@@ -534,6 +535,39 @@ test_index_after_data (void **state)
       bson_strfreev (paths);
    }
 
+   /* a build split over 3 reader threads, each spilling sorted runs, merged: every entry once, in key
+    * order, equal keys in RecordId (insertion: _id) order */
+   setenv ("LAB_WT_BUILD_THREADS", "3", 1);
+   setenv ("LAB_WT_SORT_BUDGET", "20000", 1);
+   insert_rows (s, "y", 1, 3000, 50);
+   CHECK (lab_store_create_index (s, "y", "bill_id", &e_));
+   unsetenv ("LAB_WT_SORT_BUDGET");
+   unsetenv ("LAB_WT_BUILD_THREADS");
+   {
+      lab_cursor_t *cur;
+      const bson_t *doc;
+      bson_iter_t it;
+      bson_error_t e;
+      int64_t prev_id = -1, id, seen = 0;
+      int32_t prev_bill = INT32_MIN, bill;
+      int rc;
+
+      CHECK (cur = lab_store_sorted_open (s, "y", "bill_id", NULL, &e_));
+      while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+         assert_true (bson_iter_init_find (&it, doc, "bill_id"));
+         bill = bson_iter_int32 (&it);
+         assert_true (bson_iter_init_find (&it, doc, "_id"));
+         id = bson_iter_as_int64 (&it);
+         assert_true (bill > prev_bill || (bill == prev_bill && id > prev_id));
+         prev_bill = bill;
+         prev_id = id;
+         seen++;
+      }
+      assert_int_equal (rc, 0);
+      lab_cursor_close (cur);
+      assert_int_equal (seen, 3000);
+   }
+
    /* 'amount' grows with insertion order: the build skips the sort; the index must still be right */
    CHECK (lab_store_create_index (s, "x", "amount", &e_));
    {
@@ -960,11 +994,90 @@ test_cycle (void **state)
 
    CHECK (lab_store_server_info (fx->store, &si, &e_));
    assert_string_equal (si.backend, "wiredtiger");
-   assert_non_null (strstr (si.version, "WiredTiger 3.2"));
+   assert_true (strncmp (si.version, "3.2.", 4) == 0); /* the number, as a server's version is */
    assert_int_equal (si.max_bson_bytes, 16 * 1024 * 1024);
    assert_int_equal (si.max_message_bytes, 48000000);
    assert_int_equal (si.pid, getpid ());
    assert_true (si.local);
+}
+
+/* fill_pages -- n documents {_id, bill_id, pad} whose pad (pad_bytes of xorshift bytes) snappy cannot
+ * squeeze, so the table has many leaf pages. */
+static void
+fill_pages (lab_session_t *s, const char *coll, int n, int pad_bytes)
+{
+   bson_t *docs[500];
+   lab_insert_result_t r;
+   bson_error_t e;
+   uint8_t *pad = bson_malloc ((size_t)pad_bytes + 1);
+   uint64_t x = 88172645463325252ull;
+   int i, j, k = 0;
+
+   for (i = 0; i < n; i++) {
+      for (j = 0; j < pad_bytes; j++) {
+         x ^= x << 13;
+         x ^= x >> 7;
+         x ^= x << 17;
+         pad[j] = (uint8_t)x;
+      }
+      docs[k] = BCON_NEW ("_id", BCON_INT64 (i), "bill_id", BCON_INT32 (i % 97), "pad",
+                          BCON_BIN (BSON_SUBTYPE_BINARY, pad, (uint32_t)pad_bytes));
+      if (++k == 500 || i == n - 1) {
+         if (!lab_store_insert_many (s, coll, (const bson_t *const *)docs, (size_t)k, &r, &e)) {
+            fail_msg ("insert: %s", e.message);
+         }
+         assert_int_equal (r.nerrors, 0);
+         lab_insert_result_cleanup (&r);
+         while (k) {
+            bson_destroy (docs[--k]);
+         }
+      }
+   }
+   bson_free (pad);
+}
+
+/* test_leaf_estimate -- the sampled leaf-page count of a cold table is within 10% of the exact walk's,
+ * for small rows (hundreds a page) and large ones (a few a page), with a stated error bound; a warm table
+ * and a table too small to sample are refused (NOT_SUPPORTED: the caller counts exactly). */
+static void
+test_leaf_estimate (void **state)
+{
+   fx_t *fx = *state;
+   const char *colls[2] = { "small_rows", "large_rows" };
+   lab_leaf_sample_opts_t o = { 16, 4 };
+   lab_leaf_estimate_t est;
+   lab_session_t *s;
+   bson_error_t e;
+   int64_t exact;
+   int i;
+
+   CHECK (s = lab_session_open (fx->store, &e_));
+   fill_pages (s, colls[0], 60000, 200);
+   fill_pages (s, colls[1], 1500, 24000);
+   fill_pages (s, "tiny", 300, 100);
+   lab_session_close (s);
+   CHECK (lab_store_cycle (fx->store, NULL, NULL, 0, &e_)); /* cold: nothing of the tables in the cache */
+   CHECK (s = lab_session_open (fx->store, &e_));
+   for (i = 0; i < 2; i++) {
+      CHECK (lab_store_leaf_pages_estimate (s, colls[i], &o, &est, &e_));
+      CHECK (lab_store_leaf_pages (s, colls[i], &exact, &e_));
+      print_message ("%s: %lld leaf pages sampled (+-%.1f%%, %lld rows, %lld pages read in %d runs), %lld "
+                     "exact\n",
+                     colls[i], (long long)est.pages, est.error_pct, (long long)est.rows_read,
+                     (long long)est.pages_read, est.windows, (long long)exact);
+      assert_true (exact > 200);
+      assert_int_equal (est.windows, 16);
+      assert_true (est.pages_read > 16 && est.pages_read < exact / 3);
+      assert_true (est.error_pct > 0 && est.error_pct < 50);
+      assert_true (llabs (est.pages - exact) * 10 <= exact);
+      /* warm now (the exact walk read every page): refused */
+      assert_false (lab_store_leaf_pages_estimate (s, colls[i], &o, &est, &e));
+      assert_int_equal (e.code, LAB_STORE_ERR_NOT_SUPPORTED);
+   }
+   assert_false (lab_store_leaf_pages_estimate (s, "tiny", &o, &est, &e));
+   assert_int_equal (e.code, LAB_STORE_ERR_NOT_SUPPORTED);
+   assert_non_null (strstr (e.message, "too small"));
+   lab_session_close (s);
 }
 
 /* test_unwritable -- a home that cannot be created gives one clear PERMISSION error. */
@@ -1003,6 +1116,7 @@ main (void)
       cmocka_unit_test_setup_teardown (test_index_after_data, setup, teardown),
       cmocka_unit_test_setup_teardown (test_delete_upsert, setup, teardown),
       cmocka_unit_test_setup_teardown (test_cycle, setup, teardown),
+      cmocka_unit_test_setup_teardown (test_leaf_estimate, setup, teardown),
       cmocka_unit_test (test_unwritable),
    };
    return lab_test_run_group ("store_wt", tests, NULL, NULL);

@@ -152,10 +152,21 @@ test_sizes (void **state)
    assert_int_equal (v, 16777216);
    assert_true (lab_parse_size ("1.5G", "x", &v, &e));
    assert_int_equal (v, 1610612736ull);
+   /* one meaning for every spelling of a unit: 1024-based, as WiredTiger's own cache_size=64MB reads */
    assert_true (lab_parse_size ("10MB", "x", &v, &e));
-   assert_int_equal (v, 10000000);
+   assert_int_equal (v, 10 * 1048576);
+   assert_true (lab_parse_size ("64MB", "x", &v, &e));
+   assert_int_equal (v, 64 * 1048576);
+   assert_true (lab_parse_size ("64mb", "x", &v, &e));
+   assert_int_equal (v, 64 * 1048576);
    assert_true (lab_parse_size ("64k", "x", &v, &e));
    assert_int_equal (v, 65536);
+   assert_true (lab_parse_size ("64KB", "x", &v, &e));
+   assert_int_equal (v, 65536);
+   assert_true (lab_parse_size ("2GB", "x", &v, &e));
+   assert_int_equal (v, 2ull * 1073741824);
+   assert_true (lab_parse_size ("1TB", "x", &v, &e));
+   assert_int_equal (v, 1099511627776ull);
    assert_false (lab_parse_size ("-1", "--batch-bytes", &v, &e));
    assert_non_null (strstr (e.message, "--batch-bytes"));
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
@@ -229,6 +240,65 @@ test_cli_common (void **state)
    i++;
    assert_int_equal (lab_cli_common_take (&c, argc, argv, &i, &e), -1); /* --uri without value */
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING_VALUE));
+}
+
+/* test_cli_server_timeout -- --server-timeout: 5 s by default, a duration, refused when absurd */
+static void
+test_cli_server_timeout (void **state)
+{
+   char *argv[] = { "tool", "--server-timeout", "250ms", "--server-timeout=2m", "--server-timeout", "0s" };
+   lab_cli_common_t c;
+   bson_error_t e;
+   int i = 1;
+
+   (void)state;
+   lab_cli_common_init (&c);
+   assert_int_equal (c.server_timeout_ms, 5000);
+   assert_int_equal (lab_cli_common_take (&c, 6, argv, &i, &e), 1);
+   assert_int_equal (c.server_timeout_ms, 250);
+   i++;
+   assert_int_equal (lab_cli_common_take (&c, 6, argv, &i, &e), 1);
+   assert_int_equal (c.server_timeout_ms, 120000);
+   i++;
+   assert_int_equal (lab_cli_common_take (&c, 6, argv, &i, &e), -1);
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
+}
+
+/* test_cli_output_check -- an output path is checked before any work: its directory exists, is one,
+ * and takes a file; nothing is left behind */
+static void
+test_cli_output_check (void **state)
+{
+   char *dir = lab_test_tmpdir ("outcheck");
+   char *ok = bson_strdup_printf ("%s/run.json", dir);
+   char *missing = bson_strdup_printf ("%s/no/such/dir/run.json", dir);
+   char *file_as_dir = bson_strdup_printf ("%s/run.json/x.json", dir);
+   bson_error_t e;
+   FILE *f;
+
+   (void)state;
+   assert_true (lab_cli_output_check (NULL, "--out", &e));
+   assert_true (lab_cli_output_check ("-", "--out", &e));
+   assert_true (lab_cli_output_check (ok, "--out", &e));
+   assert_int_equal (access (ok, F_OK), -1); /* the check writes nothing it keeps */
+   assert_false (lab_cli_output_check (missing, "--out", &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
+   assert_non_null (strstr (e.message, "does not exist"));
+   assert_non_null (strstr (e.message, "--out"));
+   f = fopen (ok, "w");
+   assert_non_null (f);
+   fclose (f);
+   assert_false (lab_cli_output_check (file_as_dir, "-o", &e)); /* a file where the directory should be */
+   assert_non_null (strstr (e.message, "not a directory"));
+   assert_false (lab_cli_output_check (dir, "--json", &e)); /* the path is a directory */
+   assert_non_null (strstr (e.message, "is a directory"));
+   /* a directory no one may create files in, root included */
+   assert_false (lab_cli_output_check ("/proc/layoutlab-run.json", "--out", &e));
+   assert_non_null (strstr (e.message, "cannot create a file"));
+   bson_free (file_as_dir);
+   bson_free (missing);
+   bson_free (ok);
+   bson_free (dir);
 }
 
 /* parse_one -- lab_cli_parse of a NULL-terminated argument list (argv[0] is the tool). */
@@ -381,6 +451,109 @@ test_cli_parse (void **state)
    }
 }
 
+/* test_cli_aliases -- other spellings (an old name, a neighbouring tool's, a common option's), names a tool
+ * refuses with a reason, common options a tool does not use, and the nearest name for a typo. */
+static void
+test_cli_aliases (void **state)
+{
+   static const char *const types[] = { "csv", NULL };
+   const char *out = NULL, *dst = NULL;
+   int32_t par = 1;
+   int type = 0;
+   lab_cli_list_t files = { 0 };
+   lab_cli_common_t c;
+   bson_error_t e;
+   lab_cli_opt_t opts[] = {
+      LAB_CLI_OPT_STRING ("--out", 'o', &out),
+      LAB_CLI_OPT_ALIAS ("--output", 0, "--out"),
+      LAB_CLI_OPT_STRING ("--dst", 0, &dst),
+      LAB_CLI_OPT_ALIAS ("--collection", 'c', "--dst"),
+      LAB_CLI_OPT_INT ("--parallel", 0, &par, 1, 64),
+      LAB_CLI_OPT_ALIAS ("--numInsertionWorkers", 'j', "--parallel"),
+      LAB_CLI_OPT_ALIAS ("-d", 0, "--db"),
+      LAB_CLI_OPT_ENUM ("--type", 0, &type, types),
+      LAB_CLI_OPT_LIST ("--file", 0, &files),
+      LAB_CLI_OPT_REFUSED ("--dst-file", 0, "the output is a collection: name it with --dst"),
+      LAB_CLI_OPT_END,
+   };
+   lab_cli_spec_t spec = { .opts = opts, .common = &c, .positionals = &files };
+   lab_cli_spec_t report = { .opts = opts,
+                             .common = &c,
+                             .positionals = &files,
+                             .common_refused = LAB_CLI_COMMON_STORE | LAB_CLI_COMMON_PROGRESS,
+                             .refused_why = "this tool reads only its results file" };
+
+   (void)state;
+   lab_cli_common_init (&c);
+   {
+      const char *args[] = { "t",      "--output", "a.md",   "--collection=bills",
+                             "-j",     "3",        "-d",     "hosp",
+                             "--type", "csv",      "--file", "x.csv",
+                             "y.csv",  NULL };
+      assert_true (parse_one (&spec, args, &e));
+   }
+   assert_string_equal (out, "a.md");
+   assert_string_equal (dst, "bills");
+   assert_int_equal (par, 3);
+   assert_string_equal (c.db, "hosp");
+   assert_int_equal (files.n, 2);
+   assert_string_equal (files.v[0], "x.csv");
+   lab_cli_list_free (&files);
+   {
+      const char *args[] = { "t", "-c", "b2", "--numInsertionWorkers=5", "-o", "r.md", NULL };
+      assert_true (parse_one (&spec, args, &e));
+      assert_string_equal (dst, "b2");
+      assert_int_equal (par, 5);
+      assert_string_equal (out, "r.md");
+   }
+   /* an alias checks its value as the option it stands for */
+   {
+      const char *args[] = { "t", "-j", "0", NULL };
+      assert_false (parse_one (&spec, args, &e));
+      assert_non_null (strstr (e.message, "--parallel: 0 is out of range"));
+   }
+   struct {
+      const lab_cli_spec_t *spec;
+      const char *a, *want;
+   } bad[] = {
+      { &spec, "--dst-file", "--dst-file: the output is a collection: name it with --dst" },
+      { &spec, "--type=tsv", "--type: 'tsv' is not one of csv" },
+      { &spec, "--dts", "unknown option '--dts' (did you mean --dst? try --help)" },
+      { &spec, "--outt=x", "unknown option '--outt=x' (did you mean --out? try --help)" },
+      { &spec, "--numinsertionworker", "(did you mean --numInsertionWorkers? try --help)" },
+      { &spec, "--paralel", "(did you mean --parallel? try --help)" },
+      { &spec, "--cache-siz", "(did you mean --cache-size? try --help)" },
+      { &spec, "--verbo", "(did you mean --verbose? try --help)" },
+      { &spec, "--colour", "unknown option '--colour' (try --help)" },
+      { &report, "--uri", "option --uri is not used here: this tool reads only its results file" },
+      { &report, "--db=x", "option --db is not used here" },
+      { &report, "--cache-size", "option --cache-size is not used here" },
+      { &report, "--progress", "option --progress is not used here" },
+      /* a refused common option is never suggested */
+      { &report, "--cache-siz", "unknown option '--cache-siz' (try --help)" },
+   };
+   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      const char *args[] = { "t", bad[k].a, "v", NULL };
+      memset (&e, 0, sizeof e);
+      assert_false (parse_one (bad[k].spec, args, &e));
+      if (!strstr (e.message, bad[k].want)) {
+         fail_msg ("%s: '%s' lacks '%s'", bad[k].a, e.message, bad[k].want);
+      }
+      assert_true (e.domain == LAB_ERROR_USAGE);
+      lab_cli_list_free (&files);
+   }
+   /* what the refusing spec still takes */
+   {
+      const char *args[] = { "t", "--json", "-", "-q", NULL };
+      assert_true (parse_one (&report, args, &e));
+   }
+   assert_int_equal (lab_cli_edit_distance ("--dts", "--dst", 3), 1);
+   assert_int_equal (lab_cli_edit_distance ("abc", "abc", 3), 0);
+   assert_int_equal (lab_cli_edit_distance ("kitten", "sitting", 5), 3);
+   assert_int_equal (lab_cli_edit_distance ("a", "abcdefgh", 2), 3); /* capped */
+   lab_cli_list_free (&files);
+}
+
 static void
 test_cli_summary_header (void **state)
 {
@@ -434,6 +607,26 @@ test_json_pretty_and_atomic (void **state)
    assert_true (bson_init_from_json (&parsed, json, -1, &e));
    assert_true (bson_equal (&parsed, doc));
    bson_destroy (&parsed);
+   /* doubles as the shortest text that reads back the same, still doubles; integers untouched */
+   {
+      bson_t *nums =
+         BCON_NEW ("d", BCON_DOUBLE (0.499712256), "t", BCON_DOUBLE (0.1), "one", BCON_DOUBLE (1.0), "neg",
+                   BCON_DOUBLE (-2.5e-7), "big", BCON_DOUBLE (1e20), "third", BCON_DOUBLE (1.0 / 3.0), "i64",
+                   BCON_INT64 (9007199254740993), "in_str", BCON_UTF8 ("0.49971225600000002"));
+      char *nj = lab_json_pretty (nums);
+      assert_non_null (strstr (nj, "\"d\" : 0.499712256,"));
+      assert_non_null (strstr (nj, "\"t\" : 0.1,"));
+      assert_non_null (strstr (nj, "\"one\" : 1.0,"));
+      assert_non_null (strstr (nj, "\"neg\" : -2.5e-07,"));
+      assert_non_null (strstr (nj, "\"third\" : 0.3333333333333333,"));
+      assert_non_null (strstr (nj, "\"i64\" : 9007199254740993,"));
+      assert_non_null (strstr (nj, "\"in_str\" : \"0.49971225600000002\""));
+      assert_true (bson_init_from_json (&parsed, nj, -1, &e));
+      assert_true (bson_equal (&parsed, nums)); /* every value and type read back as written */
+      bson_destroy (&parsed);
+      bson_free (nj);
+      bson_destroy (nums);
+   }
    assert_true (lab_json_write (doc, path, &e));
    f = fopen (path, "r");
    assert_non_null (f);
@@ -572,7 +765,10 @@ main (void)
       cmocka_unit_test (test_sizes),
       cmocka_unit_test (test_durations_ints),
       cmocka_unit_test (test_cli_common),
+      cmocka_unit_test (test_cli_server_timeout),
+      cmocka_unit_test (test_cli_output_check),
       cmocka_unit_test (test_cli_parse),
+      cmocka_unit_test (test_cli_aliases),
       cmocka_unit_test (test_cli_summary_header),
       cmocka_unit_test (test_json_pretty_and_atomic),
       cmocka_unit_test (test_comm_trusted),

@@ -71,6 +71,14 @@ expect 0 "$B" export --uri "$U1" -o "$T/a1.csv"
 expect 1 "$B" export --uri "wiredtiger:$T/nohome" -o "$T/nohome.csv"
 has "$T/err" "WiredTiger home '$T/nohome' does not exist"
 [ ! -e "$T/nohome" ] || fail "export created the missing home $T/nohome"
+mkdir -p "$T/nostores"
+run bash -c "cd '$T/nostores' && '$B' export --uri wiredtiger:./layoutlab-data -o x.csv"
+has "$T/err" "no store is under the current directory"
+# ... and names the stores it finds under the current directory, the demo's (next to run.json) said so
+mkdir -p "$T/cwd/out" && cp -r "$T/wt1" "$T/cwd/out/layoutlab-data" && touch "$T/cwd/out/run.json"
+run bash -c "cd '$T/cwd' && '$B' export --uri wiredtiger:./layoutlab-data -o x.csv"
+[ "$rc" = 1 ] || fail "export from a missing default store: exit $rc"
+has "$T/err" "WiredTiger home './layoutlab-data' does not exist (tools that write create it). Stores under the current directory: out/layoutlab-data (a scripts/demo.sh store, next to its run.json); name one with --uri wiredtiger:DIR"
 has "$T/a1.csv" "_id.objectid(),bill_id.int64(),patient_id.string(),patient_name.string(),age.int32()"
 has "$T/a1.csv" "qty.double(),unit_price.double(),amount.double(),charge_time.date()"
 expect 0 "$B" generate --uri "$U2" --bills 40 --seed 5 --progress never
@@ -167,15 +175,16 @@ expect 0 "$B" export --uri "$U1" --src edge -o "$T/edge.out"
   printf '000000000000000000000006,6,张伟 住院,0.1,2024-01-01T00:00:00Z,false,6,7\n'
 } >"$T/edge.want"
 same "$T/edge.want" "$T/edge.out"
-# untyped header: mongoimport's auto typing, and --fields for headerless files
+# untyped header: mongoimport's auto typing, and --fields for headerless files (files without the key:
+# --no-index, see "the key column" below)
 printf 'a,b,c\n1,2.5,x\n-7,-3.5,\n' >"$T/auto.csv"
-expect 0 "$B" import --uri "$U1" --dst auto --headerline "$T/auto.csv"
+expect 0 "$B" import --uri "$U1" --dst auto --no-index --headerline "$T/auto.csv"
 expect 0 "$B" export --uri "$U1" --src auto -o "$T/auto.out"
 head -1 "$T/auto.out" | grep -q '^_id.objectid(),a.int32(),b.double(),c.string()$' || fail "auto types: $(head -1 "$T/auto.out")"
 has "$T/auto.out" ",-7,-3.5,"
 # an auto column that holds int32 and int64 cannot be one typed CSV column: refused, no file left
 printf 'a\n1\n4294967296\n' >"$T/mixed.csv"
-expect 0 "$B" import --uri "$U1" --dst mixed --headerline "$T/mixed.csv"
+expect 0 "$B" import --uri "$U1" --dst mixed --no-index --headerline "$T/mixed.csv"
 expect 1 "$B" export --uri "$U1" --src mixed -o "$T/mixed.out"
 has "$T/err" "field 'a' is int64 here but int32 in earlier documents"
 expect 1 "$B" export --uri "$U1" --src mixed --sample 1 -o "$T/mixed.out"
@@ -183,7 +192,7 @@ has "$T/err" "field 'a' is int64 here but int32 in the header"
 [ -e "$T/mixed.out" ] && fail "a failed export left its file"
 ls "$T" | grep -q 'mixed.out.tmp' && fail "a failed export left its temporary file"
 printf '1,x\n2,y\n' >"$T/nohead.csv"
-expect 0 "$B" import --uri "$U1" --dst nohead --fields n,s "$T/nohead.csv"
+expect 0 "$B" import --uri "$U1" --dst nohead --no-index --fields n,s "$T/nohead.csv"
 expect 0 "$B" export --uri "$U1" --src nohead -o "$T/nohead.out"
 [ "$(wc -l <"$T/nohead.out")" = 3 ] || fail "--fields import row count"
 
@@ -199,7 +208,7 @@ expect 0 "$B" export --uri "$U1" --src nohead -o "$T/nohead.out"
   printf '7,6.5\n'
 } >"$T/bad.csv"
 BAD="$T/bad.csv"
-expect 1 "$B" import --uri "$U1" --dst g_stop --headerline --columns-have-types --reject "$T/stop.rej" "$BAD"
+expect 1 "$B" import --uri "$U1" --dst g_stop --no-index --headerline --columns-have-types --reject "$T/stop.rej" "$BAD"
 has "$T/err" "$BAD:3:3: field 2 'qty': 'abc' is not a valid double (--parse-grace stop)"
 has "$T/err" "collection 'g_stop' dropped"
 printf '%s:3:3: field 2 '"'"'qty'"'"': '"'"'abc'"'"' is not a valid double\n2,abc,bad-double\n' "$BAD" >"$T/stop.want"
@@ -207,7 +216,7 @@ same "$T/stop.want" "$T/stop.rej"
 expect 1 "$B" export --uri "$U1" --src g_stop -o "$T/x.csv"
 has "$T/err" "collection 'g_stop' does not exist"
 
-expect 0 "$B" import --uri "$U1" --dst g_row --headerline --columns-have-types --parse-grace skip-row \
+expect 0 "$B" import --uri "$U1" --dst g_row --no-index --headerline --columns-have-types --parse-grace skip-row \
   --reject "$T/row.rej" --json "$T/row.json" "$BAD"
 {
   printf '%s:3:3: field 2 '"'"'qty'"'"': '"'"'abc'"'"' is not a valid double\n2,abc,bad-double\n' "$BAD"
@@ -224,7 +233,7 @@ expect 0 "$B" export --uri "$U1" --src g_row -o "$T/row.out"
 [ "$(cut -d, -f2- "$T/row.out" | tr '\n' '|')" = "id.int32(),qty.double(),name.string()|1,1.5,ok|6,5.5,fine|" ] ||
   fail "skip-row kept the wrong rows: $(cat "$T/row.out")"
 
-expect 0 "$B" import --uri "$U1" --dst g_field --headerline --columns-have-types --parse-grace skip-field \
+expect 0 "$B" import --uri "$U1" --dst g_field --no-index --headerline --columns-have-types --parse-grace skip-field \
   --reject "$T/field.rej" --json "$T/field.json" "$BAD"
 {
   printf '%s:3:3: field left out (skip-field): field 2 '"'"'qty'"'"': '"'"'abc'"'"' is not a valid double\n2,abc,bad-double\n' "$BAD"
@@ -256,7 +265,7 @@ expect 1 "$B" import --uri "$U1" --dst missing --headerline "$T/a1.csv" "$T/no-s
 has "$T/err" "cannot open input '$T/no-such.csv'"
 expect 1 "$B" export --uri "$U1" --src missing -o "$T/x.csv"; has "$T/err" "does not exist"
 printf 'a.int32(),b.string()\n1,x\n' >"$T/h1.csv"; printf 'a.int32(),c.string()\n2,y\n' >"$T/h2.csv"
-expect 1 "$B" import --uri "$U1" --dst hdr --headerline --columns-have-types "$T/h1.csv" "$T/h2.csv"
+expect 1 "$B" import --uri "$U1" --dst hdr --no-index --headerline --columns-have-types "$T/h1.csv" "$T/h2.csv"
 has "$T/err" "header differs from the first file's"
 
 # ---- existing collections: --drop, --append; --parse-only writes nothing ---------------------------------
@@ -275,6 +284,58 @@ has "$T/dup.rej" "0000000000000000000000ff,1"
 expect 0 "$B" import --uri "$U1" --dst never --headerline --columns-have-types --parse-only --json "$T/po.json" "$T/a1.csv.zst"
 [ "$(json_int "$T/po.json" rows)" = "$rows" ] || fail "--parse-only rows"
 expect 1 "$B" export --uri "$U1" --src never -o "$T/x.csv"; has "$T/err" "does not exist"
+
+# ---- the key column: a CSV without it is refused before the collection is touched (issue 21) -----------
+printf 'a,b\n1,x\n' >"$T/nokey.csv"
+expect 2 "$B" import --uri "$U1" --dst copy_plain --drop --headerline "$T/nokey.csv"
+has "$T/err" "nokey.csv: the header has no field 'bill_id' (the master key, --key's default)"
+has "$T/err" "--no-index"
+expect 0 "$B" export --uri "$U1" --src copy_plain -o "$T/still.csv"   # --drop did not drop it
+[ "$(($(wc -l <"$T/still.csv") - 1))" = "$((rows + 1))" ] || fail "a refused import changed copy_plain"
+expect 2 "$B" import --uri "$U1" --dst nk --key item --fields a,b "$T/nokey.csv"
+has "$T/err" "--fields has no field 'item' (--key)"
+expect 0 "$B" import --uri "$U1" --dst nk --key a --headerline --json "$T/nk.json" "$T/nokey.csv"
+[ "$(json_int "$T/nk.json" bills)" = 1 ] || fail "--key a: bills"
+
+# ---- -o/--out: the file of the commands that write one; refused where the output is a collection --------
+expect 2 "$B" generate --uri "$U1" -o "$T/g.out"; has "$T/err" "writes a collection, not a file: name it with --dst"
+expect 2 "$B" import --uri "$U1" --out "$T/g.out" --headerline "$T/one.csv"; has "$T/err" "--out: this command writes a collection"
+expect 0 "$B" export --uri "$U1" --src nk --output "$T/nk-output.csv"   # the old spelling, kept
+expect 0 "$B" export --uri "$U1" --src nk --out "$T/nk-out.csv"
+same "$T/nk-output.csv" "$T/nk-out.csv"
+expect 2 "$B" export --uri "$U1" --src nk --ouput x.csv; has "$T/err" "unknown option '--ouput' (did you mean --output?"
+
+# ---- mongoimport's spellings, --parallel ----------------------------------------------------------------
+expect 0 "$B" import --uri "$U1" -c mi --drop --type csv --headerline --columnsHaveTypes -j 2 --file "$T/a1.csv"
+expect 0 "$B" export --uri "$U1" --src mi -o "$T/mi.csv"
+same "$T/a1.csv" "$T/mi.csv"
+expect 0 "$B" import --uri "$U1" --collection mi2 -d ignored_by_wt --numInsertionWorkers 1 --type=csv --headerline \
+  --columns-have-types "$T/a1.csv"
+expect 0 "$B" export --uri "$U1" --src mi2 -o "$T/mi2.csv"
+same "$T/a1.csv" "$T/mi2.csv"
+expect 2 "$B" import --uri "$U1" --dst x --type tsv --headerline "$T/a1.csv"; has "$T/err" "--type: 'tsv' is not one of csv"
+expect 2 "$B" import --uri "$U1" --dst x --numInsertionWorker 2 --headerline "$T/a1.csv"
+has "$T/err" "did you mean --numInsertionWorkers?"
+expect 2 "$B" import --uri "$U1" --dst copy_plain --append --parallel 2 --headerline "$T/one.csv"
+has "$T/err" "--append adds after the rows already there"
+# --parallel 3 with batches of 50: the rows land where one writer puts them (same export, same order),
+# refused rows and all (skip-row: positions follow the rows kept)
+expect 0 "$B" import --uri "$U1" --dst p1 --headerline --columns-have-types --batch-docs 50 "$T/a1.csv"
+expect 0 "$B" import --uri "$U1" --dst p3 --headerline --columns-have-types --batch-docs 50 --parallel 3 \
+  --json "$T/p3.json" "$T/a1.csv"
+[ "$(json_int "$T/p3.json" rows)" = "$rows" ] || fail "--parallel 3: rows"
+expect 0 "$B" export --uri "$U1" --src p1 -o "$T/p1.csv"
+expect 0 "$B" export --uri "$U1" --src p3 -o "$T/p3.csv"
+same "$T/p1.csv" "$T/p3.csv"
+expect 0 "$B" import --uri "$U1" --dst p3b --no-index --headerline --columns-have-types --batch-docs 2 --parallel 3 \
+  --parse-grace skip-row "$BAD"
+expect 0 "$B" export --uri "$U1" --src p3b -o "$T/p3b.csv"
+[ "$(cut -d, -f2- "$T/p3b.csv" | tr '\n' '|')" = "id.int32(),qty.double(),name.string()|1,1.5,ok|6,5.5,fine|" ] ||
+  fail "--parallel 3 skip-row kept the wrong rows: $(cat "$T/p3b.csv")"
+
+# ---- sizes: one meaning per unit, 1024-based however spelt ------------------------------------------------
+expect 2 "$B" generate --uri "$U1" --dst sz --bills 1 --cache-size 1023KB; has "$T/err" "below WiredTiger's minimum of 1MiB"
+expect 0 "$B" generate --uri "$U1" --dst sz --bills 1 --cache-size 1024KB   # = 1 MiB (1,024,000 B once)
 
 # ---- oversize bills ------------------------------------------------------------------------------------
 expect 0 "$B" generate --uri "$U2" --bills 2 --oversize 1 --seed 3 --dst big --json "$T/big.json"

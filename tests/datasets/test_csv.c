@@ -792,7 +792,15 @@ test_import_errors (void **state)
    o = import_opts (f_good, 1);
    o.key = "zz";
    o.key_given = true;
-   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "not a column of the header");
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                 "good.csv: the header has no field 'zz' (--key)");
+   /* the default key too (issue 21: a CSV without it imported, then the fold failed on it) */
+   o.key = "bill_id";
+   o.key_given = false;
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                 "the header has no field 'bill_id' (the master key, --key's default)");
+   o.no_index = true; /* no key index asked for: the key does not matter */
+   assert_true (lab_billgen_import (NULL, &o, &st, &e));
 
    /* the options */
    o = import_opts (f_good, 1);
@@ -801,7 +809,8 @@ test_import_errors (void **state)
    o.headerline = false;
    o.key = "zz";
    o.key_given = true;
-   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "not one of --fields");
+   import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT, "--fields has no field 'zz' (--key)");
+   o.key = NULL;
    o.fields = "id,$name";
    import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "'$'");
    o.fields = NULL;

@@ -744,6 +744,33 @@ test_row_hash (void **state)
    assert_int_equal (hash_cmp (&acc1, &acc2), 0); /* sums do not depend on order */
    lab_hash_add (&acc2, hb);
    assert_int_not_equal (hash_cmp (&acc1, &acc2), 0); /* duplicates count */
+   {
+      /* values swapped between two rows: each row's digest changes, and so does their sum (a sum of the
+       * fields of every row would not see it); a value moved into a subdocument is another row too */
+      bson_t *r1 = json ("{\"a\": 1, \"b\": 2}"), *r2 = json ("{\"a\": 3, \"b\": 4}");
+      bson_t *s1 = json ("{\"a\": 1, \"b\": 4}"), *s2 = json ("{\"a\": 3, \"b\": 2}");
+      bson_t *n1 = json ("{\"a\": 1, \"s\": {\"b\": 2}}"), *n2 = json ("{\"a\": 1, \"s\": {}, \"b\": 2}");
+      bson_t *i3 = json ("{\"v\": 3}"), *d3 = json ("{\"v\": 3.0}");
+      lab_hash_t x = { 0, 0 }, y = { 0, 0 }, hi3 = lab_row_hash (i3), hd3 = lab_row_hash (d3);
+
+      lab_hash_add (&x, lab_row_hash (r1));
+      lab_hash_add (&x, lab_row_hash (r2));
+      lab_hash_add (&y, lab_row_hash (s1));
+      lab_hash_add (&y, lab_row_hash (s2));
+      assert_int_not_equal (hash_cmp (&x, &y), 0);
+      x = lab_row_hash (n1);
+      y = lab_row_hash (n2);
+      assert_int_not_equal (hash_cmp (&x, &y), 0);
+      assert_int_not_equal (hash_cmp (&hi3, &hd3), 0); /* int32 3 is not double 3.0 */
+      bson_destroy (r1);
+      bson_destroy (r2);
+      bson_destroy (s1);
+      bson_destroy (s2);
+      bson_destroy (n1);
+      bson_destroy (n2);
+      bson_destroy (i3);
+      bson_destroy (d3);
+   }
    bson_destroy (a);
    bson_destroy (b);
    bson_destroy (c);

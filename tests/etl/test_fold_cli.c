@@ -385,6 +385,13 @@ teardown (void **state)
       bson_error_t error;
       lab_session_t *sess = lab_session_open (s, &error);
       const char *colls[] = { "bill_detail",
+                              "kr_dst",
+                              "kr_nokey",
+                              "kr_onemiss",
+                              "kr_noindex",
+                              "kr_src",
+                              "kr_fold",
+                              "kr_fold.fold_state",
                               "f1",
                               "f1.fold_state",
                               "f4",
@@ -666,6 +673,124 @@ test_refusals (void **state)
    assert_non_null (strstr (err, "no_such_coll"));
    bson_free (err);
    assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fx --bogus"), 2);
+   bson_free (err);
+}
+
+/* drop_coll -- drop `coll` (a checkpoint, to verify a destination as one folded by other means). */
+static void
+drop_coll (const char *coll)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+
+   assert_non_null (sess);
+   if (!lab_store_drop (sess, coll, &error)) {
+      fail_msg ("drop %s: %s", coll, error.message);
+   }
+   lab_session_close (sess);
+   lab_store_close (s);
+}
+
+/* put_rows -- a fresh collection `coll` of `n` rows {_id: i, bill_id: i / per, line: i} (bill_id left out
+ * of row `skip_key`; -1: of none, -2: of every row), with an index on bill_id when `index`. */
+static void
+put_rows (const char *coll, int n, int per, int skip_key, bool index)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_session_t *sess = lab_session_open (s, &error);
+   bson_t **docs = bson_malloc0 ((size_t)n * sizeof *docs);
+   int i;
+
+   assert_non_null (sess);
+   if (!lab_store_drop (sess, coll, &error) || !lab_store_create (sess, coll, &error) ||
+       (index && !lab_store_create_index (sess, coll, "bill_id", &error))) {
+      fail_msg ("prepare %s: %s", coll, error.message);
+   }
+   for (i = 0; i < n; i++) {
+      docs[i] = bson_new ();
+      BSON_APPEND_INT32 (docs[i], "_id", i);
+      if (i != skip_key && skip_key != -2) {
+         BSON_APPEND_INT32 (docs[i], "bill_id", i / per);
+      }
+      BSON_APPEND_INT32 (docs[i], "line", i);
+   }
+   insert_all (sess, coll, docs, (size_t)n);
+   for (i = 0; i < n; i++) {
+      bson_destroy (docs[i]);
+   }
+   bson_free (docs);
+   lab_session_close (sess);
+   lab_store_close (s);
+}
+
+/* a source whose rows lack the key is refused before --drop-dst drops anything, with or without
+ * --create-index, also when only one row further in lacks it; --verify alone on a destination folded with
+ * other settings is refused naming them and the command that folds it again (issue 21 items 2, 3) */
+static void
+test_key_and_refold_refusals (void **state)
+{
+   char *err = NULL;
+   bool has = true;
+   lab_store_t *s;
+   lab_session_t *sess;
+   bson_error_t error;
+
+   put_rows ("kr_dst", 3, 1, -1, false); /* the destination a careless --drop-dst would empty */
+   /* no row has the key: billgen import of a CSV without its key column made such sources */
+   put_rows ("kr_nokey", 50, 5, -2, false);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_nokey --dst kr_dst --drop-dst --create-index"), 2);
+   assert_non_null (strstr (err, "source 'kr_nokey': row { \"_id\" : 0 } has no key field 'bill_id'"));
+   assert_non_null (strstr (err, "Nothing has been dropped or written"));
+   bson_free (err);
+   assert_int_equal (count_of ("kr_dst"), 3);
+   s = open_store ();
+   sess = lab_session_open (s, &error);
+   assert_true (lab_store_has_index (sess, "kr_nokey", "bill_id", &has, &error));
+   assert_false (has); /* refused before --create-index built a useless index */
+   lab_session_close (sess);
+   lab_store_close (s);
+   /* one row in the middle without the key, the index there: it sorts first */
+   put_rows ("kr_onemiss", 120, 10, 101, true);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_onemiss --dst kr_dst --drop-dst"), 2);
+   assert_non_null (strstr (err, "row { \"_id\" : 101 } has no key field 'bill_id'"));
+   bson_free (err);
+   assert_int_equal (count_of ("kr_dst"), 3);
+   /* no index and no --create-index: the hint names the option, never an internal function */
+   put_rows ("kr_noindex", 10, 5, -1, false);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_noindex --dst kr_dst --drop-dst"), 1);
+   assert_non_null (strstr (err, "--create-index"));
+   assert_null (strstr (err, "lab_"));
+   bson_free (err);
+
+   /* a plain fold, then --bucket-rows 7 --verify on it: refused as a settings difference, not exit 3 */
+   put_rows ("kr_src", 120, 30, -1, true);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --drop-dst --verify"), 0);
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --bucket-rows 7 --verify"), 2);
+   assert_non_null (strstr (err,
+                            "'kr_fold' was folded with other settings than this command's (--bucket-rows: "
+                            "none there, 7 here)"));
+   assert_non_null (strstr (err, "--bucket-rows 7 --verify --drop-dst"));
+   assert_null (strstr (err, "DIFFERENT"));
+   assert_null (strstr (err, "verifying only"));
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --key line --verify"), 2);
+   assert_non_null (strstr (err, "--key: bill_id there, line here"));
+   bson_free (err);
+   /* as it was folded it verifies; the printed command folds it again, and then it verifies as buckets */
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --verify"), 0);
+   bson_free (err);
+   assert_int_equal (
+      fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --bucket-rows 7 --verify --drop-dst"), 0);
+   bson_free (err);
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold --verify"), 0);
+   bson_free (err);
+   /* its output is a collection */
+   assert_int_equal (fold (NULL, &err, NULL, "--src kr_src --dst kr_fold -o x.json"), 2);
+   assert_non_null (strstr (err, "-o: fold-details writes a collection, not a file") ||
+                    strstr (err, "--out: fold-details writes a collection, not a file"));
    bson_free (err);
 }
 
@@ -1300,7 +1425,13 @@ test_bucket_rows_fold (void **state)
    assert_int_equal (jint (s, "bucket_rows"), 100);
    assert_true (jbool (s, "verify.equal"));
    bson_destroy (s);
-   /* ... and a stricter limit on the command line is a difference */
+   /* ... a stricter limit on the command line is another fold's setting: refused naming both, with the
+    * command that folds it so (issue 21 item 3) ... */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fb --verify --bucket-rows 50"), 2);
+   assert_non_null (strstr (err, "(--bucket-rows: 100 there, 50 here)"));
+   bson_free (err);
+   /* ... and without the checkpoint (nothing known of the fold) the verify checks the limit given */
+   drop_coll ("fb.fold_state");
    assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fb --verify --bucket-rows 50"), 3);
    assert_non_null (strstr (err, "over --bucket-rows 50"));
    bson_free (err);
@@ -1339,8 +1470,13 @@ test_bucket_by_fold (void **state)
    assert_string_equal (jstr (s, "bucket_by"), "at:day");
    assert_true (jbool (s, "verify.equal"));
    bson_destroy (s);
-   /* verifying the same documents as hourly buckets: each day starts an hour, but rows of later hours
-    * fall outside their document's window */
+   /* verifying the same documents as hourly buckets: another fold's setting, refused naming both;
+    * without the checkpoint, checked: each day starts an hour, but rows of later hours fall outside their
+    * document's window */
+   assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:hour"), 2);
+   assert_non_null (strstr (err, "(--bucket-by: at:day there, at:hour here)"));
+   bson_free (err);
+   drop_coll ("fd.fold_state");
    assert_int_equal (fold (NULL, &err, NULL, "--src bdates --dst fd --verify --bucket-by at:hour"), 3);
    assert_non_null (strstr (err, "lies outside its bucket"));
    bson_free (err);
@@ -1392,13 +1528,21 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_fold_oversize_verify), cmocka_unit_test (test_parallel_same),
-      cmocka_unit_test (test_kill_then_resume),     cmocka_unit_test (test_refusals),
-      cmocka_unit_test (test_oversize_reject_fail), cmocka_unit_test (test_verify_catches_damage),
-      cmocka_unit_test (test_empty_and_key_types),  cmocka_unit_test (test_write_errors_reported),
-      cmocka_unit_test (test_plan_writes_nothing),  cmocka_unit_test (test_create_index),
-      cmocka_unit_test (test_verify_small_batches), cmocka_unit_test (test_bucket_rows_fold),
-      cmocka_unit_test (test_bucket_by_fold),       cmocka_unit_test (test_block_compressor),
+      cmocka_unit_test (test_fold_oversize_verify),
+      cmocka_unit_test (test_parallel_same),
+      cmocka_unit_test (test_kill_then_resume),
+      cmocka_unit_test (test_refusals),
+      cmocka_unit_test (test_key_and_refold_refusals),
+      cmocka_unit_test (test_oversize_reject_fail),
+      cmocka_unit_test (test_verify_catches_damage),
+      cmocka_unit_test (test_empty_and_key_types),
+      cmocka_unit_test (test_write_errors_reported),
+      cmocka_unit_test (test_plan_writes_nothing),
+      cmocka_unit_test (test_create_index),
+      cmocka_unit_test (test_verify_small_batches),
+      cmocka_unit_test (test_bucket_rows_fold),
+      cmocka_unit_test (test_bucket_by_fold),
+      cmocka_unit_test (test_block_compressor),
       cmocka_unit_test (test_kill_between_drops),
    };
    int rc = lab_test_run_group ("fold_cli", tests, setup, teardown);

@@ -1,13 +1,15 @@
 /*
- * test_verify_retry.c -- --verify resumes after a transient error (etl/verify.c, issue 10): on the
- * embedded store, a folded collection with known differences (a damaged master, source rows without the
- * key, documents over a small cap) is verified once cleanly, then again with a transient error injected
- * (the verify fault hook) at one document after another of either stream: every try must give exactly
- * the clean result (nothing counted twice or lost, the same first difference) after one logged retry.
- * A fault that persists fails after --retries tries with the error still transient; a non-transient one
- * fails at once; --retries 0 does not retry. The reader thread's batches (verify.c's pipeline) are
- * made one document each in some runs, so that they fill and hand over all along, with and without a
- * fault in flight.
+ * test_verify_retry.c -- --verify resumes after a transient error (etl/verify.c, issue 10), by both
+ * methods (the whole group runs once per method): on the embedded store, a folded collection with known
+ * differences (a damaged master, source rows without the key, documents over a small cap) is verified
+ * once cleanly, then again with a transient error injected (the verify fault hook) at one document after
+ * another of either stream: every try must give exactly the clean result (nothing counted twice or lost,
+ * the same first difference) after one logged retry (ordered: from the last verified key; multiset: the
+ * pass from its start, its two threads reading both collections). The multiset's clean result is the
+ * ordered one, figure for figure. A fault that persists fails after --retries tries with the error still
+ * transient; a non-transient one fails at once; --retries 0 does not retry. The reader thread's batches
+ * (verify.c's pipeline) are made one document each in some runs, so that they fill and hand over all
+ * along, with and without a fault in flight.
  */
 #include "tests/testutil.h"
 
@@ -25,7 +27,10 @@
 static char *dir;
 static char *uri;
 static lab_store_t *store;
+static lab_verify_method_t method; /* the group's */
 static lab_verify_result_t clean;
+static lab_verify_result_t clean_ordered; /* the ordered group's, for the multiset's to match */
+static bool have_ordered;
 static int64_t clean_taken; /* documents the clean run took from both streams */
 
 /* A fault: fail document `at` (once) or every document from `at` on (`persistent`). */
@@ -155,6 +160,7 @@ opts (fault_t *f, int retries)
 {
    lab_verify_opts_t o = { 0 };
 
+   o.method = method;
    o.src = "bd";
    o.dst = "fd";
    o.key = "bill_id";
@@ -169,23 +175,30 @@ opts (fault_t *f, int retries)
    return o;
 }
 
+/* same_as -- every figure of `r` equals those of `want`. */
+static void
+same_as (const lab_verify_result_t *r, const lab_verify_result_t *want)
+{
+   assert_int_equal (r->equal, want->equal);
+   assert_int_equal (r->src_rows, want->src_rows);
+   assert_int_equal (r->dst_rows, want->dst_rows);
+   assert_int_equal (r->src_masters, want->src_masters);
+   assert_int_equal (r->dst_masters, want->dst_masters);
+   assert_int_equal (r->dst_docs, want->dst_docs);
+   assert_int_equal (r->differing_masters, want->differing_masters);
+   assert_int_equal (r->skipped_masters, want->skipped_masters);
+   assert_int_equal (r->oversize_docs, want->oversize_docs);
+   assert_int_equal (r->largest_doc_bytes, want->largest_doc_bytes);
+   assert_true (r->src_hash.lo == want->src_hash.lo && r->src_hash.hi == want->src_hash.hi);
+   assert_true (r->dst_hash.lo == want->dst_hash.lo && r->dst_hash.hi == want->dst_hash.hi);
+   assert_string_equal (r->first_difference, want->first_difference);
+}
+
 /* same_result -- every figure of `r` equals the clean run's. */
 static void
 same_result (const lab_verify_result_t *r)
 {
-   assert_int_equal (r->equal, clean.equal);
-   assert_int_equal (r->src_rows, clean.src_rows);
-   assert_int_equal (r->dst_rows, clean.dst_rows);
-   assert_int_equal (r->src_masters, clean.src_masters);
-   assert_int_equal (r->dst_masters, clean.dst_masters);
-   assert_int_equal (r->dst_docs, clean.dst_docs);
-   assert_int_equal (r->differing_masters, clean.differing_masters);
-   assert_int_equal (r->skipped_masters, clean.skipped_masters);
-   assert_int_equal (r->oversize_docs, clean.oversize_docs);
-   assert_int_equal (r->largest_doc_bytes, clean.largest_doc_bytes);
-   assert_true (r->src_hash.lo == clean.src_hash.lo && r->src_hash.hi == clean.src_hash.hi);
-   assert_true (r->dst_hash.lo == clean.dst_hash.lo && r->dst_hash.hi == clean.dst_hash.hi);
-   assert_string_equal (r->first_difference, clean.first_difference);
+   same_as (r, &clean);
 }
 
 /* test_clean -- the baseline: the planted differences are found (so the retried runs have something
@@ -217,6 +230,17 @@ test_clean (void **state)
    /* the first difference is the first master in key order: the rows without bill_id */
    assert_non_null (strstr (clean.first_difference, "no 'bill_id' field"));
    assert_true (clean_taken > 300);
+   assert_int_equal (clean.method, method);
+   if (method == LAB_VERIFY_ORDERED) {
+      clean_ordered = clean;
+      have_ordered = true;
+   } else {
+      /* the other method, the same figures and the same first difference */
+      assert_true (have_ordered);
+      same_as (&clean, &clean_ordered);
+      assert_int_equal (clean.passes, 1);
+      assert_int_equal (clean.workers, 2);
+   }
 }
 
 /* test_resume_everywhere -- a transient error at document n, for n all along both streams (a socket
@@ -323,6 +347,39 @@ test_not_retried (void **state)
    assert_true (r.gave_up_transient);
 }
 
+/* test_passes -- (multiset) a memory bound too small for the masters: the verify starts again in more
+ * passes, each holding a share of the masters, and gives exactly the clean result; a fault in a later
+ * pass retries that pass alone. */
+static void
+test_passes (void **state)
+{
+   fault_t f = { 0 };
+   lab_verify_opts_t o = opts (&f, 3);
+   lab_verify_result_t r;
+   bson_error_t error;
+
+   (void)state;
+   o.memory_bytes = 48 * 1024; /* 24 KiB a thread: a few dozen of the 240 masters */
+   if (!lab_verify (store, &o, &r, &error)) {
+      fail_msg ("verify in passes: %s", error.message);
+   }
+   print_message ("%d passes, maps of %lld bytes at most\n", r.passes, (long long)r.map_bytes);
+   assert_true (r.passes > 2);
+   assert_true (r.map_bytes <= 48 * 1024);
+   same_result (&r);
+   /* a fault late in the run (in a later pass): that pass again, the same result */
+   memset (&f, 0, sizeof f);
+   f.at = clean_taken * (r.passes - 1) + 5;
+   f.domain = MONGOC_ERROR_STREAM;
+   f.code = MONGOC_ERROR_STREAM_SOCKET;
+   if (!lab_verify (store, &o, &r, &error)) {
+      fail_msg ("verify in passes with a fault: %s", error.message);
+   }
+   assert_int_equal (f.fired, 1);
+   assert_int_equal (r.retries, 1);
+   same_result (&r);
+}
+
 int
 main (void)
 {
@@ -332,5 +389,17 @@ main (void)
       cmocka_unit_test (test_not_retried),
    };
 
-   return lab_test_run_group ("verify_retry", tests, setup, teardown);
+   const struct CMUnitTest multiset_only[] = {
+      cmocka_unit_test (test_clean),
+      cmocka_unit_test (test_passes),
+   };
+   int rc[3];
+
+   method = LAB_VERIFY_ORDERED;
+   rc[0] = lab_test_run_group ("verify_retry ordered", tests, setup, teardown);
+   method = LAB_VERIFY_MULTISET;
+   rc[1] = lab_test_run_group ("verify_retry multiset", tests, setup, teardown);
+   rc[2] = lab_test_run_group ("verify_retry multiset passes", multiset_only, setup, teardown);
+   /* a failure in any group fails the program; skips are counted across groups (the last one says) */
+   return rc[0] == 1 || rc[1] == 1 ? 1 : rc[2];
 }

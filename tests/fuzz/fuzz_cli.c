@@ -42,7 +42,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    uint64_t size = 0, dur = 0;
    int32_t dur_ms = 0;
    enum { M_SPLIT, M_REJECT, M_FAIL } mode = M_SPLIT;
-   bool flag = false, flag_seen = false;
+   bool flag = false, flag_seen = false, check_seen = false;
+   enum { C_SPLIT, C_REJECT, C_FAIL } check = C_SPLIT;
    int count = 0;
    long even = 0;
 
@@ -66,13 +67,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
       LAB_CLI_OPT_CUSTOM ("--even", 0, &even, parse_even),
       { .name = "--verify", .short_name = 'V', .kind = LAB_CLI_FLAG, .field = &flag, .seen = &flag_seen },
       { .name = "--more", .kind = LAB_CLI_COUNT, .field = &count },
+      LAB_CLI_OPT_FLAG_ENUM ("--check", 0, &check_seen, &check, modes),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = &common, .positionals = (len % 2) ? &pos : NULL };
 
    if (lab_cli_parse (&spec, argc, argv, 1, &error)) {
       if (i32 < 1 || i32 > 64 || sz < 1 || sz > 1000000 || (int)mode < 0 || (int)mode > 2 || dur_ms < 0 ||
-          (flag && !flag_seen) || even % 2 != 0) {
+          (flag && !flag_seen) || even % 2 != 0 || (int)check < 0 || (int)check > 2 ||
+          (check != C_SPLIT && !check_seen)) {
          abort (); /* a value outside its declared range was accepted */
       }
       for (size_t i = 0; i < list.n; i++) {

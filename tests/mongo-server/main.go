@@ -33,6 +33,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -50,7 +51,16 @@ func main() {
 	as := flag.String("as", "mongod", "personality: mongod, replset or mongos")
 	setName := flag.String("set", "rs0", "replica set name of -as replset")
 	shard := flag.String("shard", "", "-as mongos: the shard instance's host:port")
+	auth := flag.Bool("auth", false, "answer saslStart here (PLAIN) with the users of -users; others are refused")
+	usersFlag := flag.String("users", "", "-auth: USER:PASSWORD[,USER:PASSWORD...] (empty: no user at all)")
 	flag.Parse()
+	authUsers = map[string]string{}
+	authOn = *auth
+	for _, up := range strings.Split(*usersFlag, ",") {
+		if u, pw, ok := strings.Cut(up, ":"); ok && u != "" {
+			authUsers[u] = pw
+		}
+	}
 
 	var err error
 	switch {
@@ -71,6 +81,12 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// authOn and authUsers -- the -auth and -users flags, for every proxy this process runs.
+var (
+	authOn    bool
+	authUsers map[string]string
+)
 
 // openLog -- the text logger writing to logPath (appending), and the file to close at the end.
 func openLog(logPath, logLevel string) (*slog.Logger, *os.File, error) {

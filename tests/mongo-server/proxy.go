@@ -27,6 +27,20 @@
 //	           serverStatus: the shard's reply with the router's own host, pid, uptime and process
 //	                         "mongos", without the storage sections (wiredTiger, storageEngine,
 //	                         catalogStats) a router does not have
+//	           setParameter wiredTigerEngineRuntimeConfig: refused as mongos refuses it, 72 InvalidOptions
+//	                         "attempted to set unrecognized parameter [...]": the parameter belongs to
+//	                         mongod's WiredTiger engine (src/mongo/db/storage/wiredtiger/
+//	                         wiredtiger_parameters.idl), which a router does not link; the refusal is
+//	                         src/mongo/db/commands/parameters.cpp's
+//	with -auth (any personality): saslStart answered here, the PLAIN mechanism only (what FerretDB speaks):
+//	           a user of -users with its password succeeds ({conversationId, done: true, payload, ok: 1});
+//	           any other user, password or mechanism fails as mongod fails an unknown user, 18
+//	           AuthenticationFailed "Authentication failed." (src/mongo/db/auth/sasl_commands.cpp masks
+//	           UserNotFound as AuthenticationFailed); the payload is BinData or a base64 string
+//	           (src/mongo/db/auth/sasl_payload.cpp). So a mongos started with users and its shard without
+//	           any is a cluster whose users live on the config servers: the router accepts them, a direct
+//	           connection to the shard refuses them (docs core/security-users, "Shard Local Users"). Only
+//	           authentication is emulated: commands are not checked against roles.
 //
 // Awaitable hello (topologyVersion + maxAwaitTimeMS, as libmongoc's pooled monitors send it): the topology
 // never changes, so a request carrying our own topologyVersion is answered after maxAwaitTimeMS, as mongod
@@ -37,6 +51,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -71,8 +86,10 @@ type proxy struct {
 	public  string // our own host:port, as clients name it (hosts, me, primary)
 	backend string // FerretDB's internal address, or the shard's
 	setName string
-	shards  []string // mongos: the shard addresses listShards names
-	disks   []string // physical disks for getDiagnosticData, found once at start like mongod
+	shards  []string          // mongos: the shard addresses listShards names
+	disks   []string          // physical disks for getDiagnosticData, found once at start like mongod
+	auth    bool              // -auth: saslStart answered here (PLAIN, users below)
+	users   map[string]string // -users: user -> password
 	log     *slog.Logger
 
 	start     time.Time
@@ -96,7 +113,8 @@ type message struct {
 
 func newProxy(as, public, backend, setName string, shards []string, log *slog.Logger) *proxy {
 	return &proxy{as: as, public: public, backend: backend, setName: setName, shards: shards,
-		disks: physicalDisks("/sys/block"), log: log, start: time.Now(), processID: primitive.NewObjectID()}
+		disks: physicalDisks("/sys/block"), auth: authOn, users: authUsers, log: log, start: time.Now(),
+		processID: primitive.NewObjectID()}
 }
 
 // serve -- accept connections on l until it is closed.
@@ -370,6 +388,13 @@ func (p *proxy) handle(m *message, up *upstream, connID int32) ([][]byte, error)
 		}
 	case name == "serverStatus":
 		return p.serverStatus(m, up)
+	case name == "setParameter" && p.as == "mongos":
+		if _, err := m.cmd.LookupErr("wiredTigerEngineRuntimeConfig"); err == nil {
+			doc = commandError(72, "InvalidOptions",
+				"attempted to set unrecognized parameter [wiredTigerEngineRuntimeConfig], use help:true to see options ")
+		}
+	case name == "saslStart" && p.auth:
+		doc = p.saslStart(m.cmd)
 	}
 	if doc != nil {
 		b, err := p.reply(m, doc)
@@ -384,6 +409,38 @@ func (p *proxy) handle(m *message, up *upstream, connID int32) ([][]byte, error)
 		out[i] = r.raw
 	}
 	return out, nil
+}
+
+// saslStart -- the PLAIN mechanism's one step: payload "authzid\x00user\x00password" (RFC 4616).
+func (p *proxy) saslStart(cmd bson.Raw) bson.D {
+	fail := commandError(18, "AuthenticationFailed", "Authentication failed.")
+	mech, _ := cmd.Lookup("mechanism").StringValueOK()
+	if mech != "PLAIN" {
+		return fail
+	}
+	// BinData, or a base64 string (what libmongoc sends), as mongod's sasl_payload.cpp accepts both
+	var payload []byte
+	if _, b, ok := cmd.Lookup("payload").BinaryOK(); ok {
+		payload = b
+	} else if str, ok := cmd.Lookup("payload").StringValueOK(); ok {
+		b, err := base64.StdEncoding.DecodeString(str)
+		if err != nil {
+			return fail
+		}
+		payload = b
+	} else {
+		return fail
+	}
+	parts := strings.Split(string(payload), "\x00")
+	if len(parts) != 3 {
+		return fail
+	}
+	if pw, known := p.users[parts[1]]; !known || pw != parts[2] {
+		p.log.Warn("proxy: authentication refused", "user", parts[1])
+		return fail
+	}
+	return bson.D{{Key: "conversationId", Value: int32(1)}, {Key: "done", Value: true},
+		{Key: "payload", Value: primitive.Binary{Data: []byte{}}}, {Key: "ok", Value: float64(1)}}
 }
 
 // commandError -- a command failure reply as mongod shapes it.

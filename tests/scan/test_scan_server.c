@@ -254,8 +254,9 @@ test_restart_failures (void **state)
 }
 
 /* test_server_cache_sweep_refused -- FerretDB has no wiredTigerEngineRuntimeConfig: --server-cache-sweep
- * is refused by the probe before anything is measured (exit 1, no results file); without the flag a
- * sweep against a server is a usage error (exit 2). */
+ * (with the --cold --restart-cmd it needs) is refused by the probe before anything is measured (exit 1,
+ * no results file, the reason naming FerretDB); without --cold, and without the flag, a sweep against a
+ * server is a usage error (exit 2). */
 static void
 test_server_cache_sweep_refused (void **state)
 {
@@ -267,13 +268,26 @@ test_server_cache_sweep_refused (void **state)
                      "lacks wiredTigerEngineRuntimeConfig");
    }
    out_path = bson_strdup_printf ("%s/sweep.json", g_tmp);
-   args = bson_strdup_printf ("--cache-sizes 64MiB,256MiB --server-cache-sweep --keys-limit 3 --out '%s'",
+   args = bson_strdup_printf ("--cache-sizes 64MiB,256MiB --server-cache-sweep --cold --restart-cmd true "
+                              "--drop-caches no --keys-limit 3 --out '%s'",
                               out_path);
    rc = scancmp (args, &out, &err);
-   if (rc != 1 || !strstr (err, "wiredTigerEngineRuntimeConfig") || !strstr (err, "--server-cache-sweep")) {
+   if (rc != 1 || !strstr (err, "wiredTigerEngineRuntimeConfig") || !strstr (err, "--server-cache-sweep") ||
+       !strstr (err, "FerretDB")) {
       fail_msg ("exit %d (want 1): %s", rc, err);
    }
    assert_null (strstr (err, "run 1 detail")); /* refused before measuring */
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+
+   /* without --cold the points would inherit each other's cache: refused before anything */
+   args = bson_strdup_printf ("--cache-sizes 64MiB,256MiB --server-cache-sweep --keys-limit 3 --out '%s'",
+                              out_path);
+   rc = scancmp (args, &out, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "--cold"));
    assert_int_equal (access (out_path, F_OK), -1);
    bson_free (out);
    bson_free (err);

@@ -97,7 +97,16 @@ test_opts_check (void **state)
    assert_false (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
    assert_non_null (strstr (e.message, "add --server-cache-sweep"));
    o.server_cache_sweep = true;
+   /* a server's points must start cold: without --cold and --restart-cmd a point inherits the cache */
+   assert_false (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING));
+   assert_non_null (strstr (e.message, "--cold"));
+   o.cold = true;
+   assert_false (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
+   assert_non_null (strstr (e.message, "--restart-cmd"));
+   o.restart_cmd = "systemctl restart mongod";
    assert_true (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
+   assert_true (lab_scan_sweep_opts_check (&o, "wiredtiger:/tmp/x", &e)); /* the embedded store reopens */
    o.cache_ratios = ratios;
    assert_false (lab_scan_sweep_opts_check (&o, "wiredtiger:/tmp/x", &e));
    assert_non_null (strstr (e.message, "give one of them"));

@@ -665,6 +665,10 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->server_facts = true;
    m->server_pid = 4242;
    m->server_uptime_s = -1;
+   m->server_start_ms = INT64_C (1764536400123);
+   bson_strncpy (m->member, "db1.example.net:27017", sizeof m->member);
+   m->restart = "restarted";
+   bson_strncpy (m->restart_reason, "db1 started 90 s after", sizeof m->restart_reason);
    m->resident_bytes_before = 25;
    m->file_bytes = 200;
    m->keys = 10;
@@ -770,6 +774,12 @@ test_layout_entry (void **state)
    assert_string_equal (lab_test_json_str (&e, "cold.drop_caches_note"), "dropped (root)");
    assert_int_equal (lab_test_json_num (&e, "cold.server_pid"), 4242);
    assert_false (lab_test_json_has (&e, "cold.server_uptime_s")); /* unknown: left out */
+   /* which member served the run, when its process started, and what the cold step found */
+   assert_string_equal (lab_test_json_str (&e, "cold.server_started_at"), "2025-11-30T21:00:00.123Z");
+   assert_string_equal (lab_test_json_str (&e, "cold.member"), "db1.example.net:27017");
+   assert_string_equal (lab_test_json_str (&e, "cold.restart"), "restarted");
+   assert_string_equal (lab_test_json_str (&e, "cold.restart_reason"), "db1 started 90 s after");
+   assert_false (lab_test_json_bool (&e, "cold.member_changed"));
    assert_int_equal (lab_test_json_num (&e, "cold.resident_bytes_before"), 25);
    assert_int_equal (lab_test_json_num (&e, "cold.file_bytes"), 200);
    assert_true (lab_test_json_num (&e, "cold.resident_pct_before") == 12.5);
@@ -1491,6 +1501,72 @@ test_run_order (void **state)
    assert_true (o[0] == 1 && o[1] == 0);
 }
 
+/* test_engine_sum -- a deployment's engine figures over its shards: gauges summed over what is known,
+ * cumulative counters only when every shard gives them */
+static void
+test_engine_sum (void **state)
+{
+   lab_engine_stats_t each[3], out;
+
+   (void)state;
+   each[0] = (lab_engine_stats_t){ .cache_bytes = 10,
+                                   .cache_max_bytes = 100,
+                                   .block_reads = 5,
+                                   .block_read_bytes = 500,
+                                   .cache_read_bytes = 7,
+                                   .cache_pages_read = 3,
+                                   .server_rss_bytes = 1000 };
+   each[1] = (lab_engine_stats_t){ .cache_bytes = 20,
+                                   .cache_max_bytes = 200,
+                                   .block_reads = 6,
+                                   .block_read_bytes = 600,
+                                   .cache_read_bytes = -1,
+                                   .cache_pages_read = 4,
+                                   .server_rss_bytes = 2000 };
+   each[2] = (lab_engine_stats_t){ .cache_bytes = -1,
+                                   .cache_max_bytes = 300,
+                                   .block_reads = 7,
+                                   .block_read_bytes = 700,
+                                   .cache_read_bytes = 9,
+                                   .cache_pages_read = 5,
+                                   .server_rss_bytes = -1 };
+   lab_scan_engine_sum (each, 3, true, &out);
+   assert_int_equal (out.block_reads, 18);
+   assert_int_equal (out.block_read_bytes, 1800);
+   assert_int_equal (out.cache_max_bytes, 600);
+   assert_int_equal (out.cache_pages_read, 12);
+   assert_int_equal (out.cache_read_bytes, -1); /* shard 1 does not give it: no total */
+   assert_int_equal (out.cache_bytes, -1);
+   assert_int_equal (out.server_rss_bytes, -1);
+   lab_scan_engine_sum (each, 3, false, &out);
+   assert_int_equal (out.cache_bytes, 30); /* a gauge: what the shards that answered hold */
+   assert_int_equal (out.cache_read_bytes, 16);
+   assert_int_equal (out.server_rss_bytes, 3000);
+   lab_scan_engine_sum (each, 0, true, &out);
+   assert_int_equal (out.block_reads, -1);
+}
+
+/* test_auth_failed -- the errors a refused login gives */
+static void
+test_auth_failed (void **state)
+{
+   bson_error_t e;
+
+   (void)state;
+   memset (&e, 0, sizeof e);
+   e.domain = MONGOC_ERROR_CLIENT;
+   e.code = MONGOC_ERROR_CLIENT_AUTHENTICATE;
+   assert_true (lab_scan_auth_failed (&e));
+   e.domain = MONGOC_ERROR_SERVER;
+   e.code = 18; /* AuthenticationFailed */
+   assert_true (lab_scan_auth_failed (&e));
+   e.code = 13; /* Unauthorized: logged in, but lacking a role */
+   assert_false (lab_scan_auth_failed (&e));
+   e.domain = MONGOC_ERROR_SERVER_SELECTION;
+   e.code = MONGOC_ERROR_SERVER_SELECTION_FAILURE;
+   assert_false (lab_scan_auth_failed (&e));
+}
+
 int
 main (void)
 {
@@ -1525,6 +1601,8 @@ main (void)
       cmocka_unit_test (test_primary_uri),
       cmocka_unit_test (test_server_disk_names),
       cmocka_unit_test (test_no_match_hint),
+      cmocka_unit_test (test_engine_sum),
+      cmocka_unit_test (test_auth_failed),
    };
    return lab_test_run_group ("scan", tests, NULL, NULL);
 }

@@ -163,3 +163,141 @@ ms = {"data": {"start": date(T0), "common": {"start": date(T0 + 1),
        "systemMetrics": {"start": date(T0 + 2), "disks": {"vda": disk(new, 10, 0, 80, 4, 0, 0, 0, 0, 0, 5, 4)},
                          "end": date(T0 + 3)}, "end": date(T0 + 4)}, "end": date(T0 + 5)}, "ok": dbl(1)}
 w("getdiagnosticdata-multiservice.json", ms)
+
+
+# ---- explain (verbosity queryPlanner) of the fold's read: aggregate [{$match}, {$sort: {bill_id: 1}}] with
+# hint {bill_id: 1}. Shapes from the manual's explain-results page (winningPlan.stage / inputStage; 5.1+
+# winningPlan.queryPlan + slotBasedPlan; sharded winningPlan.shards[]) and the server source named in
+# README.md; stage and field names as mongod writes them.
+
+def ixscan(multikey=False, node=None):
+    s = {"stage": "IXSCAN", "keyPattern": {"bill_id": i32(1)}, "indexName": "bill_id_1", "isMultiKey": multikey,
+         "multiKeyPaths": {"bill_id": ["bill_id"] if multikey else []}, "isUnique": False, "isSparse": False,
+         "isPartial": False, "indexVersion": i32(2), "direction": "forward",
+         "indexBounds": {"bill_id": ["[MinKey, MaxKey]"]}}
+    if node is not None:
+        s = {"planNodeId": i32(node), **s}
+    return s
+
+
+def fetch(inp, node=None):
+    s = {"stage": "FETCH", "inputStage": inp}
+    return s if node is None else {"stage": "FETCH", "planNodeId": i32(node), "inputStage": inp}
+
+
+def sort(inp, pattern, node=None, v44=True):
+    s = {"stage": "SORT", "sortPattern": pattern}
+    if v44:  # 4.4+: the sort stage has memLimit and type (4.2 had SORT over SORT_KEY_GENERATOR)
+        s.update({"memLimit": i32(104857600), "type": "simple"})
+    s["inputStage"] = inp
+    return s if node is None else {"stage": "SORT", "planNodeId": i32(node), **{k: v for k, v in s.items() if k != "stage"}}
+
+
+def server_info(version, host="db1.example.net"):
+    return {"host": host, "port": i32(27017), "version": version, "gitVersion": "0" * 40}
+
+
+qp_common = {"namespace": "hospital.bill_detail", "indexFilterSet": False, "parsedQuery": {}}
+
+# 4.2, the index serves the order: the whole pipeline absorbed by the query layer (optimizedPipeline)
+w("explain-classic-4.2-ixscan.json", {
+  "queryPlanner": {"plannerVersion": i32(1), **qp_common, "queryHash": "8E0D2A4B", "planCacheKey": "A1B2C3D4",
+                   "optimizedPipeline": True, "winningPlan": fetch(ixscan()), "rejectedPlans": []},
+  "serverInfo": server_info("4.2.24"), "ok": dbl(1)})
+
+# 4.2, {bill_id: 1, _id: 1} over the {bill_id: 1} index: the $cursor stage's plan sorts (SORT over
+# SORT_KEY_GENERATOR, the 4.2 shape)
+w("explain-classic-4.2-sort.json", {
+  "stages": [{"$cursor": {"query": {}, "sort": {"bill_id": i32(1), "_id": i32(1)},
+                          "queryPlanner": {"plannerVersion": i32(1), **qp_common, "queryHash": "5F1B2C3D",
+                                           "planCacheKey": "E5F6A7B8",
+                                           "winningPlan": sort({"stage": "SORT_KEY_GENERATOR",
+                                                                "inputStage": fetch(ixscan())},
+                                                               {"bill_id": i32(1), "_id": i32(1)}, v44=False),
+                                           "rejectedPlans": []}}}],
+  "serverInfo": server_info("4.2.24"), "ok": dbl(1)})
+
+# 4.4, the key field holds arrays: a multikey index cannot give the order, the plan sorts
+w("explain-classic-4.4-multikey.json", {
+  "queryPlanner": {"plannerVersion": i32(1), **qp_common, "queryHash": "0A1B2C3D", "planCacheKey": "4E5F6071",
+                   "optimizedPipeline": True,
+                   "winningPlan": sort(fetch(ixscan(multikey=True)), {"bill_id": i32(1)}), "rejectedPlans": []},
+  "serverInfo": server_info("4.4.29"), "ok": dbl(1)})
+
+sbe_plan = {"slots": "$$RESULT=s5 env: { s1 = IndexBounds(...) }",
+            "stages": "[2] nlj inner [] [s2, s3] \n    left \n        [1] ixseek s1 s4 s2 s3 [] @\"...\" @\"bill_id_1\" true \n    right \n        [2] seek s2 s5 s6 s3 s7 s8 s9 none none [] @\"...\" true false "}
+
+# 7.0 with the slot-based engine (explainVersion 2): winningPlan.queryPlan + slotBasedPlan
+w("explain-sbe-7.0-ixscan.json", {
+  "explainVersion": "2",
+  "queryPlanner": {**qp_common, "queryHash": "9F3C1A2E", "planCacheKey": "2B1D0E11",
+                   "maxIndexedOrSolutionsReached": False, "maxIndexedAndSolutionsReached": False,
+                   "maxScansToExplodeReached": False,
+                   "winningPlan": {"queryPlan": fetch(ixscan(node=1), node=2), "slotBasedPlan": sbe_plan},
+                   "rejectedPlans": []},
+  "command": {"aggregate": "bill_detail", "pipeline": [{"$match": {}}, {"$sort": {"bill_id": i32(1)}}],
+              "cursor": {"batchSize": i32(1000)}, "allowDiskUse": True, "hint": {"bill_id": i32(1)}, "$db": "hospital"},
+  "serverInfo": server_info("7.0.12"), "ok": dbl(1)})
+
+w("explain-sbe-7.0-sort.json", {
+  "explainVersion": "2",
+  "queryPlanner": {**qp_common, "queryHash": "9F3C1A2F", "planCacheKey": "2B1D0E12",
+                   "winningPlan": {"queryPlan": sort(fetch(ixscan(node=1), node=2), {"bill_id": i32(1), "_id": i32(1)},
+                                                     node=3),
+                                   "slotBasedPlan": sbe_plan},
+                   "rejectedPlans": []},
+  "serverInfo": server_info("7.0.12"), "ok": dbl(1)})
+
+# a sharded find's shape (docs explain-results, "Sharded Collections"): one shard walks its index, the
+# other sorts (its index is multikey there)
+w("explain-sharded-6.0.json", {
+  "queryPlanner": {"mongosPlannerVersion": i32(1), "winningPlan": {"stage": "SHARD_MERGE_SORT", "shards": [
+      {"shardName": "shard01", "connectionString": "shard01/db1.example.net:27018,db2.example.net:27018",
+       "serverInfo": server_info("6.0.14", "db1.example.net"), "namespace": "hospital.bill_detail",
+       "indexFilterSet": False, "parsedQuery": {}, "winningPlan": {"stage": "SHARDING_FILTER",
+                                                                  "inputStage": fetch(ixscan())},
+       "rejectedPlans": []},
+      {"shardName": "shard02", "connectionString": "shard02/db4.example.net:27018",
+       "serverInfo": server_info("6.0.14", "db4.example.net"), "namespace": "hospital.bill_detail",
+       "indexFilterSet": False, "parsedQuery": {},
+       "winningPlan": {"queryPlan": sort({"stage": "SHARDING_FILTER", "planNodeId": i32(3),
+                                          "inputStage": fetch(ixscan(multikey=True, node=1), node=2)},
+                                         {"bill_id": i32(1)}, node=4), "slotBasedPlan": sbe_plan},
+       "rejectedPlans": []}]}},
+  "serverInfo": server_info("6.0.14", "router1.example.net"), "ok": dbl(1)})
+
+# an aggregate through mongos (src/mongo/db/pipeline/sharded_agg_helpers.cpp, appendExplainResults):
+# splitPipeline, then shards: {<id>: {host, queryPlanner | stages}}; shard02's pipeline sorts in $sort
+w("explain-sharded-agg-7.0.json", {
+  "mergeType": "mongos",
+  "splitPipeline": {"shardsPart": [{"$match": {}}, {"$sort": {"sortKey": {"bill_id": i32(1)}}}],
+                    "mergerPart": [{"$mergeCursors": {"sort": {"bill_id": i32(1)}, "compareWholeSortKey": False,
+                                                      "tailableMode": "normal", "nss": "hospital.bill_detail",
+                                                      "allowPartialResults": False}}]},
+  "shards": {
+    "shard01": {"host": "db1.example.net:27018",
+                "queryPlanner": {**qp_common, "optimizedPipeline": True,
+                                 "winningPlan": {"queryPlan": fetch(ixscan(node=1), node=2),
+                                                 "slotBasedPlan": sbe_plan}, "rejectedPlans": []}},
+    "shard02": {"host": "db4.example.net:27018",
+                "stages": [{"$cursor": {"queryPlanner": {**qp_common,
+                                                         "winningPlan": {"stage": "COLLSCAN", "direction": "forward"},
+                                                         "rejectedPlans": []}}},
+                           {"$sort": {"sortKey": {"bill_id": i32(1)}}}]}},
+  "serverInfo": server_info("7.0.12", "router1.example.net"), "ok": dbl(1)})
+
+# hostInfo (src/mongo/db/commands/generic_servers.cpp: system, os {type, name, version} from ProcessInfo)
+w("hostinfo-windows-7.0.json", {
+  "system": {"currentTime": date(T0), "hostname": "WIN-DB1", "cpuAddrSize": i32(64), "memSizeMB": i64(65536),
+             "numCores": i32(16), "cpuArch": "x86_64", "numaEnabled": False},
+  "os": {"type": "Windows", "name": "Microsoft Windows Server 2022", "version": "10.0 (build 20348)"},
+  "extra": {"pageSize": i64(4096)}, "ok": dbl(1)})
+
+# FTDC on Windows: systemMetrics.disks from performance counters, by instance name
+# (src/mongo/db/ftdc/ftdc_system_stats_windows.cpp, the output shape in src/mongo/util/perfctr_collect.h)
+win_disk = {"\\PhysicalDisk\\% Disk Read Time": i64(1203344), "\\PhysicalDisk\\% Disk Read Time Base": i64(9961472),
+            "\\PhysicalDisk\\Disk Read Bytes/sec": i64(81920000), "\\PhysicalDisk\\Disk Reads/sec": i64(20000),
+            "\\PhysicalDisk\\Disk Writes/sec": i64(3000), "\\PhysicalDisk\\Current Disk Queue Length": i32(0)}
+w("getdiagnosticdata-windows-7.0.json", {"data": {"start": date(T0), "systemMetrics": {
+    "start": date(T0 + 5), "cpu": {"\\System\\Processes": i32(120)}, "disks": {"0 C:": win_disk, "1 D:": win_disk},
+    "end": date(T0 + 9)}, "end": date(T0 + 12)}, "ok": dbl(1)})

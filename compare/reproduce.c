@@ -1,0 +1,349 @@
+/*
+ * reproduce.c -- two sections of the report a design review needs beside the figures: what was measured
+ * (and what was not), and how to reproduce it: the commands that made each layout's collection (from the
+ * provenance scancmp copies into dataset.<layout>.provenance, docs/results-schema.md), the fold's --verify
+ * outcome, the scancmp command line, the versions and the host. Whatever the file does not record is said
+ * to be unrecorded, never guessed. Pure functions of the results document.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare/cmp.h"
+#include "core/cli.h"
+
+/* app_opt -- append `prefix` and `value` (escaped) when the file records the value; nothing otherwise. */
+static void
+app_opt (bson_string_t *o, const char *prefix, const char *value)
+{
+   if (value) {
+      bson_string_append (o, prefix);
+      lab_cmp_app_esc (o, value);
+   }
+}
+
+/* app_count -- append a count with thousands separators. */
+static void
+app_count (bson_string_t *o, double v)
+{
+   char *s = lab_results_format (LAB_UNIT_COUNT, v);
+
+   bson_string_append (o, s);
+   bson_free (s);
+}
+
+/* sub_doc -- the document at dotted `path` of doc as a read-only view in *out; false when absent. */
+static bool
+sub_doc (const bson_t *doc, const char *path, bson_t *out)
+{
+   bson_iter_t it, child;
+   const uint8_t *data;
+   uint32_t len;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &child) ||
+       !BSON_ITER_HOLDS_DOCUMENT (&child)) {
+      return false;
+   }
+   bson_iter_document (&child, &len, &data);
+   return bson_init_static (out, data, len);
+}
+
+/* app_command -- a recorded command line (an array of arguments, URIs already redacted) as one shell
+ * line; false when `path` holds no such array. Inside a code block: only a fence could break it. */
+static bool
+app_command (bson_string_t *o, const bson_t *doc, const char *path)
+{
+   bson_iter_t it, arr;
+   bson_string_t *line;
+   bool any = false;
+   char *fenced;
+
+   if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &arr) ||
+       !BSON_ITER_HOLDS_ARRAY (&arr) || !bson_iter_recurse (&arr, &it)) {
+      return false;
+   }
+   line = bson_string_new (NULL);
+   while (bson_iter_next (&it)) {
+      if (!BSON_ITER_HOLDS_UTF8 (&it)) {
+         continue;
+      }
+      bson_string_append (line, any ? " " : "");
+      if (!any) {
+         /* the program as a name, not the path it was run from */
+         const char *prog = bson_iter_utf8 (&it, NULL), *slash = strrchr (prog, '/');
+         lab_cli_shell_quote (line, slash ? slash + 1 : prog);
+      } else {
+         lab_cli_shell_quote (line, bson_iter_utf8 (&it, NULL));
+      }
+      any = true;
+   }
+   if (any) {
+      for (fenced = strstr (line->str, "```"); fenced; fenced = strstr (fenced, "```")) {
+         fenced[1] = '\'';
+      }
+      bson_string_append (o, line->str);
+      bson_string_append (o, "\n");
+   }
+   bson_string_free (line, true);
+   return any;
+}
+
+/* app_params -- "bills 3000, seed 7, dist lognormal": the tool's recorded settings, as recorded. */
+static void
+app_params (bson_string_t *o, const bson_t *params)
+{
+   bson_iter_t it;
+   bool first = true;
+
+   if (!bson_iter_init (&it, params)) {
+      return;
+   }
+   while (bson_iter_next (&it)) {
+      bson_string_append (o, first ? "" : ", ");
+      lab_cmp_app_esc (o, bson_iter_key (&it));
+      bson_string_append (o, " ");
+      if (BSON_ITER_HOLDS_UTF8 (&it)) {
+         lab_cmp_app_esc (o, bson_iter_utf8 (&it, NULL));
+      } else if (BSON_ITER_HOLDS_BOOL (&it)) {
+         bson_string_append (o, bson_iter_bool (&it) ? "yes" : "no");
+      } else if (BSON_ITER_HOLDS_INT32 (&it) || BSON_ITER_HOLDS_INT64 (&it)) {
+         bson_string_append_printf (o, "%" PRId64, bson_iter_as_int64 (&it));
+      } else if (BSON_ITER_HOLDS_DOUBLE (&it)) {
+         bson_string_append_printf (o, "%.15g", bson_iter_double (&it));
+      } else {
+         bson_t one = BSON_INITIALIZER;
+         char *j;
+         bson_append_value (&one, "v", 1, bson_iter_value (&it));
+         j = bson_as_relaxed_extended_json (&one, NULL);
+         lab_cmp_app_esc (o, j);
+         bson_free (j);
+         bson_destroy (&one);
+      }
+      first = false;
+   }
+}
+
+/* app_verify -- the fold's --verify outcome as recorded: proof, a difference, or none recorded. */
+static void
+app_verify (bson_string_t *o, const bson_t *prov)
+{
+   bson_t v;
+   bool ok = false, has_ok;
+   double rows, masters;
+   const char *method, *sum, *at;
+
+   bson_string_append (o, "  - verified: ");
+   if (!sub_doc (prov, "verify", &v)) {
+      bson_string_append (o, "not recorded (the fold ran without `--verify`, or its result was not kept): "
+                             "`fold-details --verify` on the destination checks it now\n");
+      return;
+   }
+   has_ok = lab_results_get_bool (&v, "ok", &ok);
+   method = lab_results_get_string (&v, "method");
+   sum = lab_results_get_string (&v, "checksum");
+   at = lab_results_get_string (&v, "at");
+   bson_string_append (o, !has_ok ? "outcome not recorded"
+                          : ok    ? "**equal to the source**"
+                                  : "**different from the source**");
+   if (lab_results_get_number (&v, "rows", &rows)) {
+      bson_string_append (o, ", ");
+      app_count (o, rows);
+      bson_string_append (o, " rows");
+      if (lab_results_get_number (&v, "masters", &masters)) {
+         bson_string_append (o, " in ");
+         app_count (o, masters);
+         bson_string_append (o, " masters");
+      }
+      bson_string_append (o, " checked");
+   }
+   if (method) {
+      bson_string_append (o, !strcmp (method, "ordered")    ? ", walking both in key order (ordered)"
+                             : !strcmp (method, "multiset") ? ", by per-master hashes of the rows (multiset)"
+                                                            : ", method ");
+      if (strcmp (method, "ordered") != 0 && strcmp (method, "multiset") != 0) {
+         lab_cmp_app_esc (o, method);
+      }
+   }
+   app_opt (o, ", checksum ", sum);
+   app_opt (o, ", at ", at);
+   bson_string_append (o, has_ok && !ok ? ": the layout does not hold exactly the source's rows; its figures "
+                                          "compare different data\n"
+                                        : "\n");
+}
+
+/* app_layout_facts -- under the commands: per layout, who wrote it when, from what, with which settings,
+ * and (a fold) whether it was verified; what is not recorded said so. */
+static void
+app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
+{
+   char path[160];
+   size_t l;
+
+   for (l = 0; l < ls->n; l++) {
+      bson_t prov, params;
+      const char *tool, *version, *at, *source;
+
+      bson_string_append (o, "- **");
+      lab_cmp_app_esc (o, ls->l[l].name);
+      bson_string_append (o, "**");
+      app_opt (o, " (", ls->l[l].collection);
+      bson_string_append (o, ls->l[l].collection ? ")" : "");
+      snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance", ls->l[l].name);
+      if (!sub_doc (&r->doc, path, &prov)) {
+         bson_string_append (o, ": how it was made is not recorded (written before layoutlab recorded it, or "
+                                "not by a layoutlab tool)\n");
+         continue;
+      }
+      tool = lab_results_get_string (&prov, "tool");
+      version = lab_results_get_string (&prov, "version");
+      at = lab_results_get_string (&prov, "written_at");
+      source = lab_results_get_string (&prov, "source");
+      bson_string_append (o, ": written by ");
+      lab_cmp_app_esc (o, tool ? tool : "a tool not recorded");
+      app_opt (o, " ", version);
+      app_opt (o, " from ", source);
+      app_opt (o, " at ", at);
+      bson_string_append (o, at ? "" : " (when: not recorded)");
+      bson_string_append (o, "\n  - settings: ");
+      if (sub_doc (&prov, "params", &params) && !bson_empty (&params)) {
+         app_params (o, &params);
+      } else {
+         bson_string_append (o, "not recorded");
+      }
+      bson_string_append (o, "\n");
+      if (tool && strcmp (tool, "fold-details") == 0) {
+         app_verify (o, &prov);
+      }
+   }
+}
+
+/* app_commands -- the code block of the commands that made the layouts and the measurement, in that
+ * order, each under a comment naming what it made; those not recorded said so in their comment. */
+static void
+app_commands (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
+{
+   const char *started = lab_results_header (&r->doc, LAB_RESULTS_KEY_STARTED);
+   char path[160];
+   size_t l;
+
+   bson_string_append (o, "```sh\n");
+   for (l = 0; l < ls->n; l++) {
+      bson_string_append_printf (o, "# %s", ls->l[l].name);
+      if (ls->l[l].collection) {
+         bson_string_append_printf (o, " (%s)", ls->l[l].collection);
+      }
+      snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.command_line", ls->l[l].name);
+      {
+         bson_string_t *cmd = bson_string_new (NULL);
+         if (app_command (cmd, &r->doc, path)) {
+            bson_string_append (o, "\n");
+            bson_string_append (o, cmd->str);
+         } else {
+            bson_string_append (o, ": its command is not recorded\n");
+         }
+         bson_string_free (cmd, true);
+      }
+   }
+   bson_string_append (o, "# the measurement");
+   if (started) {
+      bson_string_append_printf (o, ", started %s", started);
+   }
+   {
+      bson_string_t *cmd = bson_string_new (NULL);
+      if (app_command (cmd, &r->doc, LAB_RESULTS_KEY_COMMAND_LINE)) {
+         bson_string_append (o, "\n");
+         bson_string_append (o, cmd->str);
+      } else {
+         bson_string_append (o, ": the scancmp command line is not recorded (results files before schema "
+                                "version 3 do not hold it)\n");
+      }
+      bson_string_free (cmd, true);
+   }
+   bson_string_append (o, "```\n\n");
+}
+
+/* lab_cmp_render_reproduce -- see cmp.h. */
+void
+lab_cmp_render_reproduce (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   lab_results_layouts_t ls;
+   const bson_t *d = &r->doc;
+   const char *s;
+   double v;
+
+   lab_results_layouts (d, &ls);
+   bson_string_append (o,
+                       "## Reproduce\n\n"
+                       "The commands that made each layout's collection and this measurement, as the "
+                       "results file records them (URIs redacted; what it does not record is said so):\n\n");
+   app_commands (o, r, &ls);
+   app_layout_facts (o, r, &ls);
+   bson_string_append (o, "- measured by ");
+   s = lab_results_get_string (d, "tool");
+   lab_cmp_app_esc (o, s ? s : "a tool not recorded");
+   app_opt (o, " ", lab_results_header (d, LAB_RESULTS_KEY_VERSION));
+   bson_string_append (o, " on ");
+   s = lab_results_get_string (d, "backend.name");
+   lab_cmp_app_esc (o, s ? s : "a backend not recorded");
+   app_opt (o, " ", lab_results_get_string (d, "backend.version"));
+   bson_string_append (o, "; host ");
+   lab_cmp_app_esc (o, lab_results_get_string (d, "host.hostname"));
+   bson_string_append (o, " (");
+   lab_cmp_app_esc (o, lab_results_get_string (d, "host.kernel"));
+   bson_string_append (o, ", ");
+   lab_cmp_app_esc (o, lab_results_get_string (d, "host.cpu_model"));
+   if (lab_results_get_number (d, "host.cores", &v)) {
+      bson_string_append_printf (o, ", %.0f core%s", v, v == 1 ? "" : "s");
+   }
+   if (lab_results_get_number (d, "host.ram_bytes", &v)) {
+      char *ram = lab_results_format (LAB_UNIT_BYTES, v);
+      bson_string_append_printf (o, ", %s of RAM", ram);
+      bson_free (ram);
+   }
+   bson_string_append (o, ")\n\n");
+}
+
+/* lab_cmp_render_measured -- see cmp.h. */
+void
+lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   const bson_t *d = &r->doc;
+   lab_results_layouts_t ls;
+   double keys = -1, parallel = -1, runs = -1, limit = 0;
+   bool cold = false, buckets = false;
+   const char *key = lab_results_get_string (d, "config.key");
+   size_t l;
+
+   lab_results_layouts (d, &ls);
+   for (l = 0; l < ls.n; l++) {
+      buckets = buckets || strcmp (ls.l[l].kind, LAB_RESULTS_KIND_BUCKETS) == 0;
+   }
+   lab_results_get_number (d, "dataset.keys", &keys);
+   lab_results_get_number (d, "config.parallel", &parallel);
+   lab_results_get_number (d, "config.runs", &runs);
+   lab_results_get_number (d, "config.keys_limit", &limit);
+   lab_results_get_bool (d, "config.cold", &cold);
+   bson_string_append (o, "## What was measured\n\nOne workload: ");
+   if (keys >= 0) {
+      app_count (o, keys);
+      bson_string_append (o, " masters");
+   } else {
+      bson_string_append (o, "the masters");
+   }
+   app_opt (o, " (", key);
+   bson_string_append (o, key ? ")" : "");
+   bson_string_append (o, limit > 0 ? ", spread over the whole key range," : "");
+   bson_string_append (o, " each loaded whole by its key (every row of a master in one query");
+   bson_string_append (o, buckets ? ", every document of its key in a buckets layout)" : ")");
+   if (parallel > 0) {
+      bson_string_append_printf (o, " by %.0f parallel worker%s", parallel, parallel == 1 ? "" : "s");
+   }
+   bson_string_append (o, cold ? ", each layout loaded cold" : ", not cold (scancmp ran without `--cold`)");
+   if (runs > 0) {
+      bson_string_append_printf (o, ", %.0f run%s", runs, runs == 1 ? "" : "s");
+   }
+   bson_string_append (o, ". Not measured here: writes (inserting rows, appending to a master, "
+                          "correcting a row), reading a single row, a range of rows across masters, and "
+                          "aggregates over the collection. What the folded layout costs or saves there is "
+                          "not in this report.\n\n");
+}

@@ -1,0 +1,176 @@
+/*
+ * mark.c -- the provenance marker's command-line side (mark.h): the common marker fields, the drop
+ * guard, and the collections of a database layoutlab did not write.
+ */
+#include "mark.h"
+
+#include "cli.h"
+#include "error.h"
+#include "log.h"
+#include "opts.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* lab_mark_now -- see mark.h. */
+void
+lab_mark_now (char *buf, size_t len)
+{
+   struct timespec ts;
+   struct tm tm;
+   char day[32];
+
+   clock_gettime (CLOCK_REALTIME, &ts);
+   gmtime_r (&ts.tv_sec, &tm);
+   strftime (day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+   bson_snprintf (buf, len, "%s.%03dZ", day, (int)(ts.tv_nsec / 1000000));
+}
+
+/* lab_mark_begin -- see mark.h. */
+void
+lab_mark_begin (bson_t *doc, const char *tool, int argc, char **argv)
+{
+   char now[40], idx[16];
+   const char *key;
+   bson_t arr;
+   int i;
+
+   bson_init (doc);
+   BSON_APPEND_UTF8 (doc, "tool", tool);
+   BSON_APPEND_UTF8 (doc, "version", LAB_VERSION);
+   lab_mark_now (now, sizeof now);
+   BSON_APPEND_UTF8 (doc, "written_at", now);
+   BSON_APPEND_ARRAY_BEGIN (doc, "command_line", &arr);
+   for (i = 0; i < argc; i++) {
+      char *shown = lab_cli_arg_redacted (argv[i]);
+      bson_uint32_to_string ((uint32_t)i, &key, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&arr, key, shown);
+      bson_free (shown);
+   }
+   bson_append_array_end (doc, &arr);
+}
+
+/* ask -- "y" or "yes" to the question on the terminal. */
+static bool
+ask (const char *question)
+{
+   char line[64];
+
+   fprintf (stderr, "%s [y/N] ", question);
+   fflush (stderr);
+   if (!fgets (line, sizeof line, stdin)) {
+      return false;
+   }
+   line[strcspn (line, "\r\n")] = '\0';
+   return strcmp (line, "y") == 0 || strcmp (line, "Y") == 0 || strcmp (line, "yes") == 0;
+}
+
+/* lab_mark_drop_guard -- see mark.h. */
+bool
+lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt, bson_error_t *error)
+{
+   lab_session_t *sess;
+   lab_coll_stats_t st;
+   bson_t *mark = NULL;
+   bool exists = false, foreign = false, ok = false;
+   char size[32], what[512];
+
+   if (lab_store_backend (store) != LAB_BACKEND_MONGO) {
+      return true;
+   }
+   sess = lab_session_open (store, error);
+   if (!sess) {
+      return false;
+   }
+   if (!lab_store_exists (sess, coll, &exists, error)) {
+      goto done;
+   }
+   if (!exists) {
+      ok = true;
+      goto done;
+   }
+   if (!lab_store_mark_get (sess, coll, &mark, &foreign, error)) {
+      goto done;
+   }
+   if (mark) {
+      ok = true;
+      goto done;
+   }
+   if (!lab_store_stats (sess, coll, &st, error)) {
+      goto done;
+   }
+   lab_format_bytes ((uint64_t)(st.data_size_bytes > 0 ? st.data_size_bytes : 0), size, sizeof size);
+   bson_snprintf (what, sizeof what,
+                  "'%s.%s' on %s was not written by layoutlab (%s): %lld documents, %s of data, "
+                  "%lld bytes on disk",
+                  lab_store_db (store), coll, lab_store_uri_redacted (store),
+                  foreign ? "its marker in " LAB_MARK_COLL " is for another collection of that name, "
+                            "dropped and created again since"
+                          : "no marker in " LAB_MARK_COLL,
+                  (long long)st.count, size, (long long)st.storage_size_bytes);
+   if (yes) {
+      lab_log_info ("%s: %s drops it (--yes)", what, opt);
+      ok = true;
+      goto done;
+   }
+   if (isatty (STDIN_FILENO) && isatty (STDERR_FILENO)) {
+      char q[640];
+      lab_log_info ("%s", what);
+      bson_snprintf (q, sizeof q, "%s: drop '%s.%s' and everything in it?", opt, lab_store_db (store), coll);
+      if (ask (q)) {
+         ok = true;
+         goto done;
+      }
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "%s: '%s' not dropped (the answer was not yes); nothing has been written", opt, coll);
+      goto done;
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "%s refused: %s. Nothing has been dropped or written. To drop it anyway add --yes; or "
+                  "write somewhere else (another collection, or --db NAME)",
+                  opt, what);
+done:
+   bson_destroy (mark);
+   lab_session_close (sess);
+   return ok;
+}
+
+/* lab_mark_foreign -- see mark.h. */
+bool
+lab_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error)
+{
+   lab_session_t *sess = lab_session_open (store, error);
+   char **all = NULL;
+   size_t i, n = 0;
+   bool ok = false;
+
+   *names = NULL;
+   if (!sess || !lab_store_list (sess, &all, error)) {
+      goto done;
+   }
+   for (i = 0; all[i]; i++) {
+   }
+   *names = bson_malloc0 ((i + 1) * sizeof (char *));
+   for (i = 0; all[i]; i++) {
+      bson_t *mark = NULL;
+      if (strcmp (all[i], LAB_MARK_COLL) == 0) {
+         continue;
+      }
+      if (!lab_store_mark_get (sess, all[i], &mark, NULL, error)) {
+         bson_strfreev (*names);
+         *names = NULL;
+         goto done;
+      }
+      if (!mark) {
+         (*names)[n++] = bson_strdup (all[i]);
+      }
+      bson_destroy (mark);
+   }
+   ok = true;
+done:
+   bson_strfreev (all);
+   lab_session_close (sess);
+   return ok;
+}
