@@ -180,7 +180,14 @@ typedef struct {
    const char *charts_note;                /* why charts were skipped, when n_charts == 0 */
    const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
    const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
+   const lab_cmp_results_t *prediction;    /* --prediction (issue 26): NULL: no "Predicted beside measured" */
 } lab_cmp_render_opts_t;
+
+/* lab_cmp_render_prediction -- (compare/prediction.c, issue 26) when `r` is a prediction (scancmp
+ * --predict), a section saying so with the probe's cost; with `pred` (may be NULL), the section
+ * "Predicted beside measured": per measured point of the same cache, each layout's predicted and
+ * measured read amplification and the speedups, with the error. */
+void lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred);
 
 /* lab_cmp_app_engine_disk -- append to `o` the two read amplifications of point p's reference layout
  * (named `layout`, Markdown-escaped): "the engine read 6.1x the detail layout, the disk 1.02x", and for

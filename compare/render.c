@@ -3016,6 +3016,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    if (opts && opts->reference) {
       lab_cmp_render_reference (o, r, opts->reference);
    }
+   lab_cmp_render_prediction (o, r, opts ? opts->prediction : NULL);
    render_charts (o, opts, sw.n > 0 ? &sw : NULL);
    render_environment (o, r);
    render_dataset (o, r);

@@ -215,6 +215,7 @@ typedef struct {
    size_t nsweep;
    bool server_cache_sweep; /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
    int64_t locality_sample; /* masters sampled for the locality figures (default 1000) */
+   bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict.h) */
    lab_progress_mode_t progress;
    lab_scan_log_fn log; /* may be NULL */
    void *log_ctx;
