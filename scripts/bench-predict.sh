@@ -65,7 +65,7 @@ if [ -n "$keys_limit" ]; then common+=(--keys-limit "$keys_limit"); fi
 "$bin/fold-details" --uri "$uri" --src bill_detail --dst detail_coll --progress never -q || die "fold-details failed"
 "$bin/scancmp" "${common[@]}" --cold --direct-io --out "$work/meas.json" >/dev/null || die "the measured sweep failed"
 
-jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(.prediction.probe.index_walk_read_bytes // 0 / 1048576 * 10 | round / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents"' "$work/pred.json"
+jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents"' "$work/pred.json"
 printf '%6s  %26s  %26s  %24s\n' ratio "detail read amp" "folded read amp" "speedup"
 printf '%6s  %8s %8s %8s  %8s %8s %8s  %7s %7s %8s\n' "" pred meas err pred meas err pred meas "x"
 jq -r --slurpfile m "$work/meas.json" '
