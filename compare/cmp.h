@@ -183,9 +183,12 @@ typedef struct {
    const lab_cmp_results_t *prediction;    /* --prediction (issue 26): NULL: no "Predicted beside measured" */
 } lab_cmp_render_opts_t;
 
-/* lab_cmp_render_prediction -- (compare/prediction.c, issue 26) when `r` is a prediction (scancmp
- * --predict), a section saying so with the probe's cost; with `pred` (may be NULL), the section
- * "Predicted beside measured": per measured point of the same cache, each layout's predicted and
+/* lab_cmp_render_predicted_note -- (compare/prediction.c, issue 26) when `r` is a prediction (scancmp
+ * --predict), the section "This is a prediction" with the probe's cost; nothing otherwise. */
+void lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_prediction -- (compare/prediction.c) with `pred` (may be NULL: nothing), the section
+ * "Predicted beside measured": per measured point of `r` of the same cache, each layout's predicted and
  * measured read amplification and the speedups, with the error. */
 void lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred);
 

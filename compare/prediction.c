@@ -89,6 +89,21 @@ app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *
    bson_string_append (o, "\n");
 }
 
+/* lab_cmp_render_predicted_note -- see cmp.h. */
+void
+lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   if (!is_predicted (&r->doc)) {
+      return;
+   }
+   bson_string_append (o, "## This is a prediction\n\nEvery figure of this report comes from `scancmp "
+                          "--predict`, not from a load (nothing was made cold, no cache dropped: the notes "
+                          "below on runs and cold procedure do not apply): LRU stack distances over the page "
+                          "accesses the parallel load would make, from where the rows lie (their RecordIds) "
+                          "and how big they are; the folded layout's from the rows' sizes. ");
+   app_probe (o, &r->doc);
+}
+
 /* lab_cmp_render_prediction -- see cmp.h. */
 void
 lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred)
@@ -97,13 +112,6 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
    lab_sweep_point_t m, p;
    int k;
 
-   if (is_predicted (&r->doc)) {
-      bson_string_append (o, "## This is a prediction\n\nEvery figure of this report comes from `scancmp "
-                             "--predict`, not from a load: LRU stack distances over the page accesses the "
-                             "parallel load would make, from where the rows lie (their RecordIds) and how "
-                             "big they are; the folded layout's from the rows' sizes. ");
-      app_probe (o, &r->doc);
-   }
    if (!pred) {
       return;
    }
@@ -114,8 +122,9 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
                           "measured points of the same cache. Error = (predicted - measured) / measured; "
                           "for the speedup, predicted / measured.\n\n");
    app_probe (o, &pred->doc);
-   bson_string_append (o, "| engine cache | ratio | detail read amp predicted | measured | error | folded "
-                          "read amp predicted | measured | error | speedup predicted | measured | factor |\n");
+   bson_string_append (o,
+                       "| engine cache | ratio | detail read amp predicted | measured | error | folded "
+                       "read amp predicted | measured | error | speedup predicted | measured | factor |\n");
    bson_string_append (o, "|---|---|---|---|---|---|---|---|---|---|---|\n");
    n = lab_results_sweep_n (&r->doc);
    if (n == 0) {

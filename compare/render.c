@@ -2988,6 +2988,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    bson_string_append (o, ", written by ");
    app_tool (o, &r->doc);
    bson_string_append (o, ".\n\n");
+   lab_cmp_render_predicted_note (o, r);
 
    sweep_load (r, &sw);
    prod = opts ? opts->production : NULL;

@@ -148,7 +148,8 @@ lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages)
          }
          active++;
          m = in->load[t->k++];
-         lab_stackdist_access (sd, 2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1,
+         lab_stackdist_access (sd,
+                               2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1,
                                ibytes, LAB_PREDICT_INDEX, true);
          lab_stackdist_access (sd, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA, true);
       }
@@ -167,8 +168,8 @@ lab_predict_capacity (uint64_t cache_bytes)
 
 /* lab_predict_read_bytes -- see predict.h. */
 double
-lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk_bytes, double index_disk_bytes,
-                        double *misses)
+lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
+                        double index_disk_bytes, double *misses)
 {
    double d = lab_stackdist_misses (sd, LAB_PREDICT_DATA, capacity);
    double i = lab_stackdist_misses (sd, LAB_PREDICT_INDEX, capacity);
@@ -228,7 +229,8 @@ delta (int64_t a, int64_t b)
 
 /* probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries only). */
 static bool
-probe_walk (lab_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p, bson_error_t *error)
+probe_walk (lab_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
+            bson_error_t *error)
 {
    uint64_t t0 = lab_now_ns ();
    int64_t r0 = engine_read_bytes (store), k;
@@ -311,7 +313,7 @@ probe_cleanup (probe_t *p)
    }
    bson_free (p->rids);
    bson_free (p->nrids);
-   lab_values_free (p->keys, (int) p->nkeys);
+   lab_values_free (p->keys, (int)p->nkeys);
 }
 
 /* ---- the timed sample (--calibrate, embedded) ---------------------------------------------------- */
@@ -387,7 +389,8 @@ calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timin
    t->masters = n;
    t->block_reads = b.block_reads - a.block_reads;
    t->doc_s = t->docs > 0 ? t->warm_s / (double)t->docs : 0;
-   t->miss_s = t->block_reads > 0 && t->cold_s > t->warm_s ? (t->cold_s - t->warm_s) / (double)t->block_reads : 0;
+   t->miss_s =
+      t->block_reads > 0 && t->cold_s > t->warm_s ? (t->cold_s - t->warm_s) / (double)t->block_reads : 0;
    t->done = true;
    return true;
 }
@@ -410,13 +413,13 @@ static const double default_ratios[] = { 0.1, 0.25, 0.5, 1, 2, 4 };
 
 /* What the predicted layouts look like on disk. */
 typedef struct {
-   double on_disk[2];      /* detail, folded: data + indexes */
+   double on_disk[2]; /* detail, folded: data + indexes */
    double storage[2], index[2];
-   double data_disk[2];    /* bytes one data page miss reads */
-   double index_disk;      /* bytes one index page miss reads */
-   double docs[2];         /* documents each load returns */
-   double bytes[2];        /* their bytes */
-   double rows;            /* rows each load returns */
+   double data_disk[2]; /* bytes one data page miss reads */
+   double index_disk;   /* bytes one index page miss reads */
+   double docs[2];      /* documents each load returns */
+   double bytes[2];     /* their bytes */
+   double rows;         /* rows each load returns */
    int64_t folded_pages;
 } layouts_t;
 
@@ -426,13 +429,15 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, in
              lab_predict_input_t *in)
 {
    const lab_coll_stats_t *st = &p->st;
-   double leaf = p->leaf_pages > 0 ? (double)p->leaf_pages
-                                   : ceil ((double)st->count * st->avg_obj_size_bytes / PROBE_LEAF_PAGE_BYTES);
-   double data = st->data_size_bytes > 0 ? (double)st->data_size_bytes : (double)st->count * st->avg_obj_size_bytes;
+   double leaf = p->leaf_pages > 0
+                    ? (double)p->leaf_pages
+                    : ceil ((double)st->count * st->avg_obj_size_bytes / PROBE_LEAF_PAGE_BYTES);
+   double data =
+      st->data_size_bytes > 0 ? (double)st->data_size_bytes : (double)st->count * st->avg_obj_size_bytes;
    double key_index = (double)st->index_size_bytes / (st->nindexes > 0 ? st->nindexes : 1);
    double ipages = ceil (key_index / LAB_PREDICT_INDEX_PAGE_BYTES);
-   double key_elem = 1 + strlen (o->key) + 1 + 8;         /* type, name, an 8-byte value at most */
-   double id_elem = 1 + 4 + 12;                           /* _id: ObjectId */
+   double key_elem = 1 + strlen (o->key) + 1 + 8;        /* type, name, an 8-byte value at most */
+   double id_elem = 1 + 4 + 12;                          /* _id: ObjectId */
    double arr = 1 + strlen (o->array_field) + 1 + 4 + 1; /* the array's element and header */
 
    memset (in, 0, sizeof *in);
@@ -592,7 +597,8 @@ resolve_points (const lab_scan_opts_t *o, double on_disk, uint64_t **caches, siz
    for (i = 0; i < sizeof default_ratios / sizeof default_ratios[0]; i++) {
       uint64_t c = (uint64_t)llround (default_ratios[i] * on_disk);
       if (c < LAB_STORE_MIN_CACHE_BYTES) {
-         lab_scan_say (o, false, "ratio %g (a cache of %llu bytes) is under the engine's minimum cache: left out",
+         lab_scan_say (o, false,
+                       "ratio %g (a cache of %llu bytes) is under the engine's minimum cache: left out",
                        default_ratios[i], (unsigned long long)c);
          continue;
       }
@@ -673,7 +679,8 @@ record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, 
 
 /* record_dataset -- "dataset": the detail collection as it is, the folded layout as predicted. */
 static void
-record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload, const layouts_t *l)
+record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
+                const layouts_t *l)
 {
    const lab_coll_stats_t *st = &p->st;
    bson_t ds, d;
@@ -765,7 +772,8 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    lab_session_close (sess);
    sess = NULL;
    lab_scan_say (o, false, "probe of %s: %lld masters, %lld index entries in %.2f s (%lld documents fetched)",
-                 o->detail, (long long)p.nkeys, (long long)p.entries, probe_s, (long long)p.documents_fetched);
+                 o->detail, (long long)p.nkeys, (long long)p.entries, probe_s,
+                 (long long)p.documents_fetched);
    if (o->calibrate) {
       if (lab_store_backend (store) != LAB_BACKEND_WT) {
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
@@ -777,7 +785,8 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       if (!calibrate (store, o, &p, &t, error)) {
          goto done;
       }
-      lab_scan_say (o, false, "timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
+      lab_scan_say (o, false,
+                    "timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
                     (long long)t.docs, t.doc_s * 1e3, t.miss_s * 1e3);
    }
 
