@@ -16,13 +16,13 @@
  *   tag   one byte standing where KeyString puts its kEnd (0x04) discriminator, so keys have exactly
  *         mongod's length: 0x04 for every non-number and for int32 (byte-identical to mongod), 0x05
  *         int64, 0x01 double, 0x02 double -0.0. mongod keeps this type information in the index value
- *         (TypeBits); we keep it in the key so lab_key_decode gives back the exact type from the key
+ *         (TypeBits); we keep it in the key so lab_store_key_decode gives back the exact type from the key
  *         alone. Effect on order: values that MongoDB calls equal but that differ in type (3, 3L, 3.0)
  *         sort by tag before RecordId; equal values are still adjacent.
  * The RecordId follows, in KeyString's RecordId encoding (readable from either end: the low 3 bits of
  * the last byte and the high 3 bits of the first byte give the number of bytes in between).
  * A unique index (the store's _id index) keeps mongod's unique format instead: key = body + kEnd (0x04),
- * value = RecordId + tag, so equal values collide on the key (lab_key_encode_unique and friends).
+ * value = RecordId + tag, so equal values collide on the key (lab_store_key_encode_unique and friends).
  */
 #include "keyenc.h"
 
@@ -91,9 +91,9 @@ bit_length (uint64_t v)
 
 /* ---- encoding ----------------------------------------------------------------------------------- */
 
-/* lab_key_type_supported -- the BSON types lab_key_encode accepts. */
+/* lab_store_key_type_supported -- the BSON types lab_store_key_encode accepts. */
 bool
-lab_key_type_supported (bson_type_t t)
+lab_store_key_type_supported (bson_type_t t)
 {
    switch (t) {
    case BSON_TYPE_INT32:
@@ -226,9 +226,9 @@ put_int64 (lab_buf_t *b, int64_t v)
    put_integer_portion (b, mag << 1, v < 0);
 }
 
-/* lab_key_encode -- append body + tag for v. */
+/* lab_store_key_encode -- append body + tag for v. */
 bool
-lab_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
+lab_store_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
 {
    const uint8_t *s;
    size_t i, len;
@@ -303,9 +303,9 @@ lab_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
    return true;
 }
 
-/* lab_key_append_recordid -- KeyString's RecordId encoding (count of middle bytes in both ends). */
+/* lab_store_key_append_recordid -- KeyString's RecordId encoding (count of middle bytes in both ends). */
 void
-lab_key_append_recordid (lab_buf_t *out, int64_t record_id)
+lab_store_key_append_recordid (lab_buf_t *out, int64_t record_id)
 {
    uint64_t v = record_id < 0 ? 0 : (uint64_t)record_id;
    int bits = bit_length (v);
@@ -318,9 +318,9 @@ lab_key_append_recordid (lab_buf_t *out, int64_t record_id)
    put_byte (out, (uint8_t)((v << 3) | (uint64_t)extra));
 }
 
-/* lab_key_split_recordid -- read the RecordId from the end of a full key. */
+/* lab_store_key_split_recordid -- read the RecordId from the end of a full key. */
 bool
-lab_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64_t *record_id)
+lab_store_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64_t *record_id)
 {
    size_t extra, total, i;
    uint64_t v;
@@ -343,10 +343,10 @@ lab_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64
    return true;
 }
 
-/* lab_key_recordid_decode -- read a RecordId from the front: the high 3 bits of the first byte and
+/* lab_store_key_recordid_decode -- read a RecordId from the front: the high 3 bits of the first byte and
  * the low 3 bits of the last give the number of bytes in between. */
 bool
-lab_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_t *used)
+lab_store_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_t *used)
 {
    size_t extra, i;
    uint64_t v;
@@ -370,37 +370,38 @@ lab_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_
 
 /* ---- body, tag and the unique-index format ------------------------------------------------------ */
 
-/* lab_key_encode_body -- the encoding without its one tag byte. */
+/* lab_store_key_encode_body -- the encoding without its one tag byte. */
 bool
-lab_key_encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
+lab_store_key_encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
 {
-   if (!lab_key_encode (v, out, error)) {
+   if (!lab_store_key_encode (v, out, error)) {
       return false;
    }
    out->len--;
    return true;
 }
 
-/* lab_key_body_len -- every encoded value ends in exactly one tag byte. */
+/* lab_store_key_body_len -- every encoded value ends in exactly one tag byte. */
 size_t
-lab_key_body_len (size_t value_len)
+lab_store_key_body_len (size_t value_len)
 {
    return value_len - 1;
 }
 
-/* lab_key_has_body -- body, then a tag (1..5; a string body continues with 0xFF after an escaped NUL). */
+/* lab_store_key_has_body -- body, then a tag (1..5; a string body continues with 0xFF after an escaped NUL).
+ */
 bool
-lab_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len)
+lab_store_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len)
 {
    return len > body_len && memcmp (key, body, body_len) == 0 && key[body_len] >= TAG_DOUBLE &&
           key[body_len] <= TAG_INT64;
 }
 
-/* lab_key_encode_unique -- encode, then swap the tag for kEnd. */
+/* lab_store_key_encode_unique -- encode, then swap the tag for kEnd. */
 bool
-lab_key_encode_unique (const bson_value_t *v, lab_buf_t *key, uint8_t *tag, bson_error_t *error)
+lab_store_key_encode_unique (const bson_value_t *v, lab_buf_t *key, uint8_t *tag, bson_error_t *error)
 {
-   if (!lab_key_encode (v, key, error)) {
+   if (!lab_store_key_encode (v, key, error)) {
       return false;
    }
    *tag = key->data[key->len - 1];
@@ -408,25 +409,26 @@ lab_key_encode_unique (const bson_value_t *v, lab_buf_t *key, uint8_t *tag, bson
    return true;
 }
 
-/* lab_key_unique_key -- body + kEnd. */
+/* lab_store_key_unique_key -- body + kEnd. */
 void
-lab_key_unique_key (lab_buf_t *out, const uint8_t *body, size_t body_len)
+lab_store_key_unique_key (lab_buf_t *out, const uint8_t *body, size_t body_len)
 {
    lab_buf_append (out, body, body_len);
    put_byte (out, KEY_END);
 }
 
-/* lab_key_unique_value -- RecordId + tag. */
+/* lab_store_key_unique_value -- RecordId + tag. */
 void
-lab_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag)
+lab_store_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag)
 {
-   lab_key_append_recordid (out, record_id);
+   lab_store_key_append_recordid (out, record_id);
    put_byte (out, tag);
 }
 
-/* lab_key_unique_join -- the key with its kEnd replaced by the tag that ends the value. */
+/* lab_store_key_unique_join -- the key with its kEnd replaced by the tag that ends the value. */
 bool
-lab_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len, lab_buf_t *out)
+lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len,
+                           lab_buf_t *out)
 {
    if (key_len < 2 || val_len < 3) {
       return false;
@@ -558,9 +560,9 @@ decode_number (const uint8_t *key, size_t len, size_t *used, double *dval, bool 
    }
 }
 
-/* lab_key_decode -- decode body + tag into *v. */
+/* lab_store_key_decode -- decode body + tag into *v. */
 bool
-lab_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *error)
+lab_store_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *error)
 {
    size_t used = 0;
    uint8_t tag;
@@ -759,9 +761,9 @@ cmp_double (double a, double b)
    return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/* lab_value_compare -- MongoDB order: by canonical type, then value. */
+/* lab_store_value_compare -- MongoDB order: by canonical type, then value. */
 int
-lab_value_compare (const bson_value_t *a, const bson_value_t *b)
+lab_store_value_compare (const bson_value_t *a, const bson_value_t *b)
 {
    int ra = canon_rank (a->value_type), rb = canon_rank (b->value_type);
 

@@ -4,7 +4,7 @@
  * memcmp order of encodings equals MongoDB's comparison order of the values for the supported types:
  * numbers (int32, int64, double, compared by value across types), strings (UTF-8, binary order as mongod
  * without collation), ObjectId, date, bool, null, minKey/maxKey. An index entry is the encoded value
- * followed by the RecordId (lab_key_append_recordid), so equal values sort by RecordId.
+ * followed by the RecordId (lab_store_key_append_recordid), so equal values sort by RecordId.
  */
 #ifndef LAB_KEYENC_H
 #define LAB_KEYENC_H
@@ -15,62 +15,63 @@
 
 #include "buf.h"
 
-/* lab_key_type_supported -- true for the value types an index key may hold. */
-bool lab_key_type_supported (bson_type_t t);
+/* lab_store_key_type_supported -- true for the value types an index key may hold. */
+bool lab_store_key_type_supported (bson_type_t t);
 
-/* lab_key_encode -- append the encoding of `v` to `out`; LAB_STORE_ERR_KEY_TYPE for unsupported types
+/* lab_store_key_encode -- append the encoding of `v` to `out`; LAB_STORE_ERR_KEY_TYPE for unsupported types
  * (arrays, documents, binary, decimal128, regex ...), naming the type. */
-bool lab_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error);
+bool lab_store_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error);
 
-/* lab_key_append_recordid -- append a RecordId (int64 > 0) so that (value, id) pairs sort by id. */
-void lab_key_append_recordid (lab_buf_t *out, int64_t record_id);
+/* lab_store_key_append_recordid -- append a RecordId (int64 > 0) so that (value, id) pairs sort by id. */
+void lab_store_key_append_recordid (lab_buf_t *out, int64_t record_id);
 
-/* lab_key_split_recordid -- given a full index key (value + RecordId), *value_len gets the length of
+/* lab_store_key_split_recordid -- given a full index key (value + RecordId), *value_len gets the length of
  * the value part and *record_id the RecordId. False when the key is malformed. */
-bool lab_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64_t *record_id);
+bool lab_store_key_split_recordid (const uint8_t *key, size_t len, size_t *value_len, int64_t *record_id);
 
 /* ---- the byte rules of the store's index entries ------------------------------------------------
  * An encoded value is `body` + one type tag byte; a standard index key is that + a RecordId. The _id
  * index uses mongod's unique-index format: key = body + kEnd (0x04), value = RecordId + type tag. */
 
-/* lab_key_encode_body -- append the body of `v` (its encoding without the type tag): the prefix of the
- * key of every value that encodes to the same body. Errors as lab_key_encode. */
-bool lab_key_encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error);
+/* lab_store_key_encode_body -- append the body of `v` (its encoding without the type tag): the prefix of the
+ * key of every value that encodes to the same body. Errors as lab_store_key_encode. */
+bool lab_store_key_encode_body (const bson_value_t *v, lab_buf_t *out, bson_error_t *error);
 
-/* lab_key_body_len -- the body length of an encoded value of `value_len` bytes (body + tag). */
-size_t lab_key_body_len (size_t value_len);
+/* lab_store_key_body_len -- the body length of an encoded value of `value_len` bytes (body + tag). */
+size_t lab_store_key_body_len (size_t value_len);
 
-/* lab_key_has_body -- true when `key` (an encoded value, perhaps followed by a RecordId) is `body`
+/* lab_store_key_has_body -- true when `key` (an encoded value, perhaps followed by a RecordId) is `body`
  * followed by a type tag, i.e. the key holds that value (a string body continued by an escaped NUL is
  * a longer string, not a match). */
-bool lab_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len);
+bool lab_store_key_has_body (const uint8_t *key, size_t len, const uint8_t *body, size_t body_len);
 
-/* lab_key_recordid_decode -- a RecordId written by lab_key_append_recordid at the start of p[0..len):
- * *record_id gets it and *used its length in bytes. False when malformed. */
-bool lab_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_t *used);
+/* lab_store_key_recordid_decode -- a RecordId written by lab_store_key_append_recordid at the start of
+ * p[0..len): *record_id gets it and *used its length in bytes. False when malformed. */
+bool lab_store_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id, size_t *used);
 
-/* lab_key_encode_unique -- append the unique-index key of `v` (body + kEnd) to `key`; *tag gets the
- * type tag, which belongs in the value (lab_key_unique_value). Errors as lab_key_encode. */
-bool lab_key_encode_unique (const bson_value_t *v, lab_buf_t *key, uint8_t *tag, bson_error_t *error);
+/* lab_store_key_encode_unique -- append the unique-index key of `v` (body + kEnd) to `key`; *tag gets the
+ * type tag, which belongs in the value (lab_store_key_unique_value). Errors as lab_store_key_encode. */
+bool lab_store_key_encode_unique (const bson_value_t *v, lab_buf_t *key, uint8_t *tag, bson_error_t *error);
 
-/* lab_key_unique_key -- append the unique-index key of the value whose body is body[0..body_len). */
-void lab_key_unique_key (lab_buf_t *out, const uint8_t *body, size_t body_len);
+/* lab_store_key_unique_key -- append the unique-index key of the value whose body is body[0..body_len). */
+void lab_store_key_unique_key (lab_buf_t *out, const uint8_t *body, size_t body_len);
 
-/* lab_key_unique_value -- append a unique-index value: the RecordId, then the type tag. Its RecordId
- * reads back with lab_key_recordid_decode. */
-void lab_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag);
+/* lab_store_key_unique_value -- append a unique-index value: the RecordId, then the type tag. Its RecordId
+ * reads back with lab_store_key_recordid_decode. */
+void lab_store_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag);
 
-/* lab_key_unique_join -- the encoded value (body + tag, as lab_key_encode writes it) of a unique-index
- * entry, rebuilt from its key and value into `out` (reset first). False when the entry is malformed. */
-bool lab_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len,
-                          lab_buf_t *out);
+/* lab_store_key_unique_join -- the encoded value (body + tag, as lab_store_key_encode writes it) of a
+ * unique-index entry, rebuilt from its key and value into `out` (reset first). False when the entry is
+ * malformed. */
+bool lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len,
+                                lab_buf_t *out);
 
-/* lab_key_decode -- decode one encoded value (without RecordId) back into *v (strings are allocated:
+/* lab_store_key_decode -- decode one encoded value (without RecordId) back into *v (strings are allocated:
  * free with bson_value_destroy). Doubles with integral values decode as the type they were encoded from
  * only when the encoder kept a type byte, so decoding is exact for every supported type. */
-bool lab_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *error);
+bool lab_store_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *error);
 
-/* lab_value_compare -- MongoDB comparison order of two supported values (<0, 0, >0). */
-int lab_value_compare (const bson_value_t *a, const bson_value_t *b);
+/* lab_store_value_compare -- MongoDB comparison order of two supported values (<0, 0, >0). */
+int lab_store_value_compare (const bson_value_t *a, const bson_value_t *b);
 
 #endif

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* lab_mark_now -- see mark.h. */
+/* lab_store_mark_now -- see mark.h. */
 void
-lab_mark_now (char *buf, size_t len)
+lab_store_mark_now (char *buf, size_t len)
 {
    struct timespec ts;
    struct tm tm;
@@ -28,9 +28,9 @@ lab_mark_now (char *buf, size_t len)
    bson_snprintf (buf, len, "%s.%03dZ", day, (int)(ts.tv_nsec / 1000000));
 }
 
-/* lab_mark_begin -- see mark.h. */
+/* lab_store_mark_begin -- see mark.h. */
 void
-lab_mark_begin (bson_t *doc, const char *tool, int argc, char **argv)
+lab_store_mark_begin (bson_t *doc, const char *tool, int argc, char **argv)
 {
    char now[40], idx[16];
    const char *key;
@@ -40,7 +40,7 @@ lab_mark_begin (bson_t *doc, const char *tool, int argc, char **argv)
    bson_init (doc);
    BSON_APPEND_UTF8 (doc, "tool", tool);
    BSON_APPEND_UTF8 (doc, "version", LAB_VERSION);
-   lab_mark_now (now, sizeof now);
+   lab_store_mark_now (now, sizeof now);
    BSON_APPEND_UTF8 (doc, "written_at", now);
    BSON_APPEND_ARRAY_BEGIN (doc, "command_line", &arr);
    for (i = 0; i < argc; i++) {
@@ -67,12 +67,13 @@ ask (const char *question)
    return strcmp (line, "y") == 0 || strcmp (line, "Y") == 0 || strcmp (line, "yes") == 0;
 }
 
-/* lab_mark_drop_guard -- see mark.h. */
+/* lab_store_mark_drop_guard -- see mark.h. */
 bool
-lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt, bson_error_t *error)
+lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
+                           bson_error_t *error)
 {
-   lab_session_t *sess;
-   lab_coll_stats_t st;
+   lab_store_session_t *sess;
+   lab_store_coll_stats_t st;
    bson_t *mark = NULL;
    bool exists = false, foreign = false, ok = false;
    char size[32], what[512];
@@ -80,7 +81,7 @@ lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char 
    if (lab_store_backend (store) != LAB_BACKEND_MONGO) {
       return true;
    }
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess) {
       return false;
    }
@@ -133,15 +134,15 @@ lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char 
                   opt, what);
 done:
    bson_destroy (mark);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
-/* lab_mark_foreign -- see mark.h. */
+/* lab_store_mark_foreign -- see mark.h. */
 bool
-lab_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error)
+lab_store_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error)
 {
-   lab_session_t *sess = lab_session_open (store, error);
+   lab_store_session_t *sess = lab_store_session_open (store, error);
    char **all = NULL;
    size_t i, n = 0;
    bool ok = false;
@@ -171,6 +172,6 @@ lab_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error)
    ok = true;
 done:
    bson_strfreev (all);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }

@@ -19,25 +19,25 @@
 
 #include "store.h"
 
-/* lab_mark_begin -- init `doc` with tool, version (LAB_VERSION), written_at (now, UTC, ms) and
+/* lab_store_mark_begin -- init `doc` with tool, version (LAB_VERSION), written_at (now, UTC, ms) and
  * command_line (argv[0..argc), each argument as lab_cli_arg_redacted shows it). The caller appends
  * source and params, then hands it to lab_store_mark_put. */
-void lab_mark_begin (bson_t *doc, const char *tool, int argc, char **argv);
+void lab_store_mark_begin (bson_t *doc, const char *tool, int argc, char **argv);
 
-/* lab_mark_now -- the time now as UTC ISO-8601 with ms ("2026-12-02T04:33:21.677Z") into buf. */
-void lab_mark_now (char *buf, size_t len);
+/* lab_store_mark_now -- the time now as UTC ISO-8601 with ms ("2026-12-02T04:33:21.677Z") into buf. */
+void lab_store_mark_now (char *buf, size_t len);
 
-/* lab_mark_drop_guard -- before `opt` (--drop, --drop-dst) drops `coll` on `store`: nothing to ask when
+/* lab_store_mark_drop_guard -- before `opt` (--drop, --drop-dst) drops `coll` on `store`: nothing to ask when
  * the store is embedded (all of it is layoutlab's), the collection does not exist, or layoutlab wrote it
  * (its marker, store.h). Otherwise the collection is someone else's: its name, documents and size go to
  * stderr, and it is dropped only with the user's word: `yes` (--yes), or "y" to the question on a terminal
  * (stdin and stderr both terminals). Without either: LAB_ERROR_USAGE (exit 2) saying nothing was dropped
  * and naming --yes. */
-bool lab_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
-                          bson_error_t *error);
+bool lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
+                                bson_error_t *error);
 
-/* lab_mark_foreign -- the collections of the store's database that layoutlab did not write (sorted,
+/* lab_store_mark_foreign -- the collections of the store's database that layoutlab did not write (sorted,
  * NULL-terminated, caller bson_strfreev()s; LAB_MARK_COLL itself is never listed). */
-bool lab_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error);
+bool lab_store_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error);
 
 #endif

@@ -90,7 +90,7 @@ strp_cmp (const void *a, const void *b)
 /* coll_info -- listCollections filtered by name: *exists, and with `uuid` (NULL: nameOnly, which takes no
  * collection lock) info.uuid into *uuid with *has (the caller destroys it). */
 static bool
-coll_info (lab_session_t *sess, const char *coll, bool *exists, bson_value_t *uuid, bool *has,
+coll_info (lab_store_session_t *sess, const char *coll, bool *exists, bson_value_t *uuid, bool *has,
            bson_error_t *error)
 {
    mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
@@ -136,7 +136,7 @@ coll_info (lab_session_t *sess, const char *coll, bool *exists, bson_value_t *uu
 
 /* lab_mongo_exists -- listCollections filtered by name (nameOnly). */
 bool
-lab_mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+lab_mongo_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
 {
    return coll_info (sess, coll, exists, NULL, NULL, error);
 }
@@ -144,7 +144,7 @@ lab_mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_erro
 /* lab_mongo_list -- listCollections with nameOnly: every collection of the database (views and the
  * system.* collections left out), sorted. */
 bool
-lab_mongo_list (lab_session_t *sess, char ***names, bson_error_t *error)
+lab_mongo_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
 {
    mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
    bson_t opts = BSON_INITIALIZER;
@@ -187,7 +187,7 @@ lab_mongo_list (lab_session_t *sess, char ***names, bson_error_t *error)
 
 /* lab_mongo_coll_uuid -- listCollections {filter: {name}}: info.uuid (mongod 3.6+ and FerretDB give it). */
 bool
-lab_mongo_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+lab_mongo_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                      bson_error_t *error)
 {
    bool exists;
@@ -199,7 +199,7 @@ lab_mongo_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, 
 /* lab_mongo_require_coll -- true when the collection exists, else NO_COLLECTION naming database and server.
  */
 bool
-lab_mongo_require_coll (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_mongo_require_coll (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    bool exists;
 
@@ -220,7 +220,7 @@ lab_mongo_require_coll (lab_session_t *sess, const char *coll, bson_error_t *err
  * that accepted the field without keeping it ignored it (FerretDB). Sets the store's compressor note and
  * says so in the log when it was ignored: never silently. */
 static void
-compressor_check (lab_session_t *sess, const char *coll, const char *config)
+compressor_check (lab_store_session_t *sess, const char *coll, const char *config)
 {
    lab_store_t *store = sess->store;
    mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, store->db);
@@ -261,7 +261,7 @@ compressor_check (lab_session_t *sess, const char *coll, const char *config)
 /* lab_mongo_create -- create when missing (with the store's block compressor as mongod's
  * storageEngine.wiredTiger.configString); losing a creation race (NamespaceExists) is fine. */
 bool
-lab_mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    mongoc_database_t *db;
    mongoc_collection_t *c;
@@ -318,7 +318,7 @@ lab_mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error)
  * key pattern of the index a sorted read hints (sort_usable; {field: 1} itself when it exists, else the
  * one with fewest keys), or stays empty. */
 static bool
-find_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bool *coll_exists,
+find_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has, bool *coll_exists,
             bson_t *sort_key, bson_error_t *error)
 {
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
@@ -341,7 +341,7 @@ find_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
           strcmp (bson_iter_key (&key), field) == 0) {
          *has = true;
       }
-      if (sort_key && lab_facts_index_serves_sort (doc, field, &rank) && (best == 0 || rank < best)) {
+      if (sort_key && lab_store_facts_index_serves_sort (doc, field, &rank) && (best == 0 || rank < best)) {
          const uint8_t *data;
          uint32_t len;
          bson_t pattern;
@@ -371,7 +371,8 @@ find_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
 
 /* lab_mongo_has_index -- listIndexes; a missing collection is NO_COLLECTION, as on the embedded store. */
 bool
-lab_mongo_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+lab_mongo_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                     bson_error_t *error)
 {
    bool coll_exists;
 
@@ -390,7 +391,7 @@ lab_mongo_has_index (lab_session_t *sess, const char *coll, const char *field, b
 /* lab_mongo_require_index -- NO_COLLECTION / NO_INDEX unless `field` is `_id` or indexed (cached per session,
  * so per-key reads cost one round trip). */
 bool
-lab_mongo_require_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+lab_mongo_require_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
    bool has, coll_exists;
 
@@ -418,7 +419,7 @@ lab_mongo_require_index (lab_session_t *sess, const char *coll, const char *fiel
  * sorted read of `field` hints; NO_COLLECTION, or NO_INDEX naming the collection, the field and the remedy.
  * Always asks the server (one listIndexes): an index may have been dropped since a cached check. */
 bool
-lab_mongo_require_sort_index (lab_session_t *sess, const char *coll, const char *field, bson_t *pattern,
+lab_mongo_require_sort_index (lab_store_session_t *sess, const char *coll, const char *field, bson_t *pattern,
                               bson_error_t *error)
 {
    bool has, coll_exists;
@@ -448,7 +449,7 @@ lab_mongo_require_sort_index (lab_session_t *sess, const char *coll, const char 
 
 /* lab_mongo_create_index -- createIndexes {field: 1} named "<field>_1"; the same index again is a no-op. */
 bool
-lab_mongo_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+lab_mongo_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
    mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
    bson_t cmd = BSON_INITIALIZER, indexes, index, key, reply;
@@ -480,7 +481,7 @@ lab_mongo_create_index (lab_session_t *sess, const char *coll, const char *field
 
 /* lab_mongo_drop -- drop; NamespaceNotFound is success. */
 bool
-lab_mongo_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_mongo_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
    bson_error_t err;
@@ -500,7 +501,7 @@ lab_mongo_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
 
 /* lab_mongo_count -- exact (countDocuments), NO_COLLECTION when missing. */
 bool
-lab_mongo_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    mongoc_collection_t *c;
    bson_t filter = BSON_INITIALIZER;
@@ -525,7 +526,7 @@ lab_mongo_count (lab_session_t *sess, const char *coll, int64_t *count, bson_err
 /* stats_from -- the size figures of a collStats reply or of a $collStats document's storageStats, added to
  * *st (through mongos $collStats answers one document per shard). */
 static void
-stats_from (const bson_t *doc, lab_coll_stats_t *st)
+stats_from (const bson_t *doc, lab_store_coll_stats_t *st)
 {
    st->count += lab_mongo_num_at (doc, "count", 0);
    st->data_size_bytes += lab_mongo_num_at (doc, "size", 0);
@@ -539,7 +540,7 @@ stats_from (const bson_t *doc, lab_coll_stats_t *st)
 /* coll_stats_stage -- aggregate [{$collStats: {storageStats: {}}}] (mongod 3.4+, the supported form since
  * collStats was deprecated in 6.2), summed over its documents; false when the server refuses the stage. */
 static bool
-coll_stats_stage (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *err)
+coll_stats_stage (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *err)
 {
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
    bson_t *pipeline =
@@ -574,7 +575,7 @@ coll_stats_stage (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, b
 /* lab_mongo_stats -- $collStats storageStats where the server has it, else the collStats command (older
  * servers, FerretDB); estimates on FerretDB. NO_COLLECTION when missing. */
 bool
-lab_mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
+lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error)
 {
    mongoc_database_t *db;
    bson_t cmd = BSON_INITIALIZER, reply;

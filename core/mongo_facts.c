@@ -81,7 +81,7 @@ proc_rss_bytes (int64_t pid)
 }
 
 /* pid_is_server -- local process `pid` is a server we may follow in /proc: its comm is a known server
- * name (store.h, lab_server_comm_trusted). `docker run -p 27017:27017 mongo` answers serverStatus with
+ * name (store.h, lab_store_server_comm_trusted). `docker run -p 27017:27017 mongo` answers serverStatus with
  * pid 1, which here is the host's init. */
 static bool
 pid_is_server (int64_t pid)
@@ -91,7 +91,7 @@ pid_is_server (int64_t pid)
    if (!lab_pid_comm (pid, comm, sizeof comm)) {
       return false;
    }
-   if (!lab_server_comm_trusted (comm)) {
+   if (!lab_store_server_comm_trusted (comm)) {
       lab_log_debug ("server pid %" PRId64 " is '%s' here, not a server process: its /proc is not read", pid,
                      comm);
       return false;
@@ -117,7 +117,7 @@ bool
 lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    mongoc_server_description_t *sd;
    const bson_t *hello;
    bson_t status;
@@ -161,9 +161,9 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
       {
          /* when the process started: localTime - uptimeMillis (serverfacts.h); unknown when either is
           * absent or of another type */
-         lab_facts_status_t fs;
+         lab_store_facts_status_t fs;
          bson_error_t ignore;
-         if (lab_facts_server_status (&status, &fs, &ignore)) {
+         if (lab_store_facts_server_status (&status, &fs, &ignore)) {
             info.start_ms = fs.start_ms;
          }
       }
@@ -217,7 +217,7 @@ lab_mongo_ping (mongoc_client_t *client, bson_error_t *error)
 /* lab_mongo_server_info -- the facts read at open / after the last cycle; uptime advanced by the clock
  * (store.c calls this before every insert, so it must not cost a round trip). */
 bool
-lab_mongo_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_mongo_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
 
@@ -233,11 +233,11 @@ lab_mongo_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t
 /* lab_mongo_engine_stats -- serverStatus mem and wiredTiger sections when present (FerretDB has neither);
  * a local server's RSS comes from /proc, which is exact where mem.resident is rounded to MiB. */
 bool
-lab_mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error)
+lab_mongo_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);
    mongoc_client_t *client;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    bson_t status;
    bson_error_t err;
    bool ok;
@@ -380,7 +380,7 @@ lab_mongo_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *erro
 /* lab_mongo_leaf_pages -- collStats wiredTiger.btree["row-store leaf pages"]; mongod gathers it only with
  * statistics=all, so 0 or absent gives LAB_STORE_ERR_NOT_SUPPORTED. */
 bool
-lab_mongo_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+lab_mongo_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
 {
    mongoc_database_t *db;
    bson_t cmd = BSON_INITIALIZER, reply;

@@ -44,7 +44,7 @@ typedef struct {
    mongoc_uri_t *uri;            /* the user's URI plus our timeouts and appname */
    mongoc_client_pool_t *pool;   /* NULL only inside cycle */
    pthread_mutex_t mu;           /* guards info, info_mono_ns */
-   lab_server_info_t info;       /* read at open and after each cycle */
+   lab_store_server_info_t info; /* read at open and after each cycle */
    int64_t info_mono_ns;         /* CLOCK_MONOTONIC when info.uptime_s was read */
    int64_t max_write_batch;      /* maxWriteBatchSize from hello */
    bool sort_in_memory;          /* FerretDB: ignores hint, sorts in memory, unstably (read at open) */
@@ -56,7 +56,7 @@ typedef struct {
 } mongo_store_t;
 
 typedef struct mongo_sess {
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    mongoc_client_t *client;
    char **indexed; /* "coll\nfield" pairs known to have an index (find_eq/delete_eq checks) */
    size_t nindexed;
@@ -90,7 +90,7 @@ mstore (lab_store_t *store)
 
 /* msess -- the backend state of a session. */
 static inline mongo_sess_t *
-msess (lab_session_t *sess)
+msess (lab_store_session_t *sess)
 {
    return sess->impl;
 }
@@ -106,17 +106,17 @@ void lab_mongo_fail (lab_store_t *store, bson_error_t *error, const bson_error_t
 void lab_mongo_hosts_text (const mongoc_uri_t *uri, char *buf, size_t len);
 void lab_mongo_close (lab_store_t *store);
 bool lab_mongo_open (lab_store_t *store, bson_error_t *error);
-bool lab_mongo_session_open (lab_session_t *sess, bson_error_t *error);
-void lab_mongo_session_close (lab_session_t *sess);
-mongoc_collection_t *lab_mongo_get_coll (lab_session_t *sess, const char *coll);
-bool lab_mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+bool lab_mongo_session_open (lab_store_session_t *sess, bson_error_t *error);
+void lab_mongo_session_close (lab_store_session_t *sess);
+mongoc_collection_t *lab_mongo_get_coll (lab_store_session_t *sess, const char *coll);
+bool lab_mongo_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                       bson_error_t *error);
 
 /* mongo_facts.c: facts and diagnostics */
 bool lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *error);
 bool lab_mongo_ping (mongoc_client_t *client, bson_error_t *error);
-bool lab_mongo_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
-bool lab_mongo_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+bool lab_mongo_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
+bool lab_mongo_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error);
 bool lab_mongo_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
 bool lab_mongo_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
                                bson_error_t *error);
@@ -124,58 +124,64 @@ int32_t lab_mongo_selection_timeout_ms (const lab_store_t *store);
 bool lab_mongo_apply_cache_size (lab_store_t *store, mongoc_client_t *client, uint64_t bytes,
                                  bson_error_t *error);
 bool lab_mongo_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
-bool lab_mongo_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+bool lab_mongo_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
 
 /* mongo_coll.c: collections and indexes */
-bool lab_mongo_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
-bool lab_mongo_list (lab_session_t *sess, char ***names, bson_error_t *error);
-bool lab_mongo_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+bool lab_mongo_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+bool lab_mongo_list (lab_store_session_t *sess, char ***names, bson_error_t *error);
+bool lab_mongo_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                           bson_error_t *error);
-bool lab_mongo_require_coll (lab_session_t *sess, const char *coll, bson_error_t *error);
-bool lab_mongo_create (lab_session_t *sess, const char *coll, bson_error_t *error);
-bool lab_mongo_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
+bool lab_mongo_require_coll (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_mongo_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
-bool lab_mongo_require_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
-bool lab_mongo_require_sort_index (lab_session_t *sess, const char *coll, const char *field, bson_t *pattern,
-                                   bson_error_t *error);
-bool lab_mongo_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
-bool lab_mongo_drop (lab_session_t *sess, const char *coll, bson_error_t *error);
-bool lab_mongo_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-bool lab_mongo_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+bool lab_mongo_require_index (lab_store_session_t *sess, const char *coll, const char *field,
+                              bson_error_t *error);
+bool lab_mongo_require_sort_index (lab_store_session_t *sess, const char *coll, const char *field,
+                                   bson_t *pattern, bson_error_t *error);
+bool lab_mongo_create_index (lab_store_session_t *sess, const char *coll, const char *field,
+                             bson_error_t *error);
+bool lab_mongo_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,
+                      bson_error_t *error);
 
 /* mongo_write.c: writes */
-bool lab_mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs,
-                            const size_t *orig, size_t n, int64_t first, lab_insert_result_t *result,
+bool lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                            const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
                             bson_error_t *error);
-bool lab_mongo_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+bool lab_mongo_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
+                             bson_error_t *error);
 void lab_mongo_eq_filter (const char *field, const bson_value_t *value, bson_t *filter);
-bool lab_mongo_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                          int64_t *deleted, bson_error_t *error);
+bool lab_mongo_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                          const bson_value_t *value, int64_t *deleted, bson_error_t *error);
 bool lab_mongo_flush (lab_store_t *store, bson_error_t *error);
 
 /* mongo_read.c: reads and cursors */
-bool lab_mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
-void lab_mongo_cursor_close (lab_cursor_t *cur);
-bool lab_mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field,
-                            const lab_sorted_opts_t *opts, bson_error_t *error);
-bool lab_mongo_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
-                               const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
-bool lab_mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
-                                const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
-int lab_mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
-bool lab_mongo_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-bool lab_mongo_partition (lab_session_t *sess, const char *coll, const char *field, int n,
+bool lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                        const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                        bson_error_t *error);
+void lab_mongo_cursor_close (lab_store_cursor_t *cur);
+bool lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
+                            const lab_store_sorted_opts_t *opts, bson_error_t *error);
+bool lab_mongo_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
+                               const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
+bool lab_mongo_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
+                                const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+int lab_mongo_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+bool lab_mongo_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count,
+                                bson_error_t *error);
+bool lab_mongo_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
-bool lab_mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
-                              int64_t *nkeys, bson_error_t *error);
-bool lab_mongo_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+bool lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
+                              bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
+bool lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                              bson_error_t *error);
-bool lab_mongo_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
-                               int *nranges, bson_error_t *error);
-bool lab_mongo_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
-                                 bson_t *out, bson_error_t *error);
-bool lab_mongo_record_ids (lab_session_t *sess, const char *coll, const char *field,
+bool lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                               lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
+bool lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll,
+                                 const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
+bool lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 
 #endif

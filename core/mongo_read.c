@@ -24,9 +24,9 @@
 /* batch_for -- cursor batch size keeping a reply near MONGO_REPLY_BUDGET_BYTES for this collection's
  * average document size (collStats; 1 KiB when unknown). */
 static int32_t
-batch_for (lab_session_t *sess, const char *coll)
+batch_for (lab_store_session_t *sess, const char *coll)
 {
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_error_t err;
    double avg = 1024;
    int64_t b;
@@ -41,7 +41,7 @@ batch_for (lab_session_t *sess, const char *coll)
 
 /* find_batch -- batch_for(coll), asked once per session and collection (find_eq runs once per key). */
 static int32_t
-find_batch (lab_session_t *sess, const char *coll)
+find_batch (lab_store_session_t *sess, const char *coll)
 {
    mongo_sess_t *ss = msess (sess);
    size_t i;
@@ -60,8 +60,8 @@ find_batch (lab_session_t *sess, const char *coll)
 
 /* lab_mongo_find_eq -- find {field: value} in the server's index order; NO_INDEX unless indexed. */
 bool
-lab_mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                   lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                   lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    mongoc_collection_t *c;
    mongoc_cursor_t *cursor;
@@ -99,7 +99,7 @@ lab_mongo_find_eq (lab_session_t *sess, const char *coll, const char *field, con
 
 /* lab_mongo_cursor_close -- destroy the cursor (killCursors when unfinished) and its collection. */
 void
-lab_mongo_cursor_close (lab_cursor_t *cur)
+lab_mongo_cursor_close (lab_store_cursor_t *cur)
 {
    mongo_cur_t *mc = cur->impl;
 
@@ -114,7 +114,7 @@ lab_mongo_cursor_close (lab_cursor_t *cur)
 
 /* open_aggregate -- an aggregate cursor; the pipeline is {"0": ..}, opts carry batchSize and the rest. */
 static mongo_cur_t *
-open_aggregate (lab_session_t *sess, const char *coll, const bson_t *pipeline, const bson_t *opts)
+open_aggregate (lab_store_session_t *sess, const char *coll, const bson_t *pipeline, const bson_t *opts)
 {
    mongo_cur_t *mc = bson_malloc0 (sizeof *mc);
 
@@ -129,7 +129,7 @@ open_aggregate (lab_session_t *sess, const char *coll, const bson_t *pipeline, c
  * costs nothing and keeps ties deterministic; on mongod it would turn the index walk into a blocking
  * sort of the whole collection. */
 static void
-sorted_command (const char *field, const lab_sorted_opts_t *opts, const bson_t *pattern, int32_t batch,
+sorted_command (const char *field, const lab_store_sorted_opts_t *opts, const bson_t *pattern, int32_t batch,
                 bool sort_in_memory, bson_t *pipeline, bson_t *agg_opts)
 {
    bson_t stage, inner, range;
@@ -166,10 +166,11 @@ sorted_command (const char *field, const lab_sorted_opts_t *opts, const bson_t *
 }
 
 void
-lab_mongo_sorted_command (const char *db, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                          const bson_t *index, int32_t batch_docs, bool sort_in_memory, bson_t *out)
+lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
+                          const lab_store_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
+                          bool sort_in_memory, bson_t *out)
 {
-   lab_sorted_opts_t none = { 0 };
+   lab_store_sorted_opts_t none = { 0 };
    bson_t pipeline, agg_opts, cursor;
 
    sorted_command (field, opts ? opts : &none, index, batch_docs, sort_in_memory, &pipeline, &agg_opts);
@@ -189,10 +190,10 @@ lab_mongo_sorted_command (const char *db, const char *coll, const char *field, c
 /* lab_mongo_sorted_open -- the index-served aggregate of sorted_command (store.h, the sorted-read contract).
  */
 bool
-lab_mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                       bson_error_t *error)
+lab_mongo_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
+                       const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
-   lab_session_t *sess = cur->sess;
+   lab_store_session_t *sess = cur->sess;
    bson_t pattern = BSON_INITIALIZER, pipeline, agg_opts;
 
    if (!lab_mongo_require_sort_index (sess, coll, field, &pattern, error)) {
@@ -210,8 +211,8 @@ lab_mongo_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, c
 
 /* lab_mongo_sorted_describe -- the command lab_mongo_sorted_open would send (lab_mongo_sorted_command). */
 bool
-lab_mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
-                           const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
+lab_mongo_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
+                           const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
    bool in_memory = mstore (sess->store)->sort_in_memory;
    bson_t pattern = BSON_INITIALIZER, cmd;
@@ -241,8 +242,8 @@ lab_mongo_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
  * envelope's, which libmongoc adds to the explain itself (and mongod refuses an inner $db that differs
  * from the outer: src/mongo/db/commands/explain_cmd.cpp). */
 bool
-lab_mongo_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
-                          const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
+lab_mongo_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
+                          const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
 {
    bson_t pattern = BSON_INITIALIZER, cmd = BSON_INITIALIZER, inner = BSON_INITIALIZER, explain;
    mongoc_database_t *db;
@@ -292,7 +293,8 @@ natural_find_opts (int32_t batch, bson_t *opts)
 
 /* natural_whole -- a server reads only the whole collection in natural order (store.h). */
 static bool
-natural_whole (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+natural_whole (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
+               bson_error_t *error)
 {
    if (opts->range.rid_lo != 0 || opts->range.rid_hi != 0) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
@@ -306,10 +308,10 @@ natural_whole (lab_session_t *sess, const char *coll, const lab_natural_opts_t *
 
 /* lab_mongo_natural_open -- find {} with hint {$natural: 1} (store.h, the natural-order contract). */
 bool
-lab_mongo_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+lab_mongo_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                         bson_error_t *error)
 {
-   lab_session_t *sess = cur->sess;
+   lab_store_session_t *sess = cur->sess;
    mongo_cur_t *mc;
    bson_t filter = BSON_INITIALIZER, find_opts;
 
@@ -328,8 +330,8 @@ lab_mongo_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_o
 
 /* lab_mongo_natural_ranges -- one range, the whole collection (a find has no RecordId bounds). */
 bool
-lab_mongo_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
-                          int *nranges, bson_error_t *error)
+lab_mongo_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                          lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error)
 {
    BSON_UNUSED (n);
    if (!lab_mongo_require_coll (sess, coll, error)) {
@@ -342,7 +344,7 @@ lab_mongo_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natu
 
 /* lab_mongo_natural_describe -- the find command lab_mongo_natural_open would send. */
 bool
-lab_mongo_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_mongo_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                             bson_t *out, bson_error_t *error)
 {
    int32_t batch;
@@ -371,7 +373,7 @@ lab_mongo_natural_describe (lab_session_t *sess, const char *coll, const lab_nat
 
 /* lab_mongo_cursor_next -- 1 with a document, 0 at the end, -1 on error. */
 int
-lab_mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
+lab_mongo_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
    mongo_cur_t *mc = cur->impl;
    bson_error_t err;
@@ -391,8 +393,8 @@ lab_mongo_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *erro
  * index holds everything the reply needs, so mongod reads no document: PROJECTION_COVERED over IXSCAN),
  * sort {field: 1}, hint = its key pattern, plus skip/limit when > 0. Caller destroys the cursor. */
 static mongoc_cursor_t *
-key_find (lab_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern, int64_t skip,
-          int64_t limit, int32_t batch)
+key_find (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern,
+          int64_t skip, int64_t limit, int32_t batch)
 {
    bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, proj;
    mongoc_cursor_t *cursor;
@@ -439,7 +441,7 @@ key_value (const bson_t *doc, const char *field, bson_value_t *value)
 /* probe_at -- the value of `field` at sorted position `skip` (*found false past the end), by a covered
  * find with skip and limit 1. */
 static bool
-probe_at (lab_session_t *sess, const char *coll, const char *field, const bson_t *pattern, int64_t skip,
+probe_at (lab_store_session_t *sess, const char *coll, const char *field, const bson_t *pattern, int64_t skip,
           bson_value_t *value, bool *found, bson_error_t *error)
 {
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
@@ -504,7 +506,7 @@ values_equal (const bson_value_t *a, const bson_value_t *b)
 
 /* lab_mongo_count_estimated -- the `count` command without a query (collection metadata on mongod). */
 bool
-lab_mongo_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+lab_mongo_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    mongoc_collection_t *c;
    bson_error_t err;
@@ -535,8 +537,8 @@ lab_mongo_count_estimated (lab_session_t *sess, const char *coll, int64_t *count
  * The count may be an estimate: that only moves the bounds, the ranges still cover every document once
  * (first and last unbounded); a position past the end stops the bounds early. */
 bool
-lab_mongo_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                     int *nbounds, bson_error_t *error)
+lab_mongo_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                     bson_value_t **bounds, int *nbounds, bson_error_t *error)
 {
    bson_t pattern = BSON_INITIALIZER;
    bson_value_t first;
@@ -584,7 +586,7 @@ done:
       bson_value_destroy (&first);
    }
    if (!ok) {
-      lab_values_free (*bounds, *nbounds);
+      lab_store_values_free (*bounds, *nbounds);
       *bounds = NULL;
       *nbounds = 0;
    }
@@ -596,7 +598,7 @@ done:
  * dropped: reads only the index and never holds more than a batch on either side. (The distinct command
  * uses the index too but caps its answer at 16 MiB; a $group is a scan of every document.) */
 bool
-lab_mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                          int64_t *nkeys, bson_error_t *error)
 {
    bson_t pattern = BSON_INITIALIZER;
@@ -630,7 +632,7 @@ lab_mongo_distinct_keys (lab_session_t *sess, const char *coll, const char *fiel
    if (mongoc_cursor_error (cursor, &err)) {
       lab_mongo_fail (sess->store, error, &err, "listing the distinct values of '%s' in '%s'", field, coll);
       ok = false;
-      lab_values_free (*keys, (int)*nkeys);
+      lab_store_values_free (*keys, (int)*nkeys);
       *keys = NULL;
       *nkeys = 0;
    }
@@ -654,8 +656,8 @@ cmp_int64 (const void *a, const void *b)
  * that mongod answers from the index alone (a covered IXSCAN, no FETCH: docs/mongodb-compat.md); a
  * server that returns none or no real ones (FerretDB: 0) gives LAB_STORE_ERR_NOT_SUPPORTED. */
 bool
-lab_mongo_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                      int64_t **rids, size_t *n, bson_error_t *error)
+lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
+                      const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error)
 {
    mongoc_collection_t *c;
    mongoc_cursor_t *cursor;

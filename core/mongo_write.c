@@ -22,8 +22,8 @@
 
 /* insert_chunk -- one unordered bulk insert of docs[0..n); map[i] is each document's caller index. */
 static bool
-insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, const bson_t *const *docs,
-              const size_t *orig, size_t n, lab_insert_result_t *result, bson_error_t *error)
+insert_chunk (lab_store_session_t *sess, mongoc_collection_t *c, const char *coll, const bson_t *const *docs,
+              const size_t *orig, size_t n, lab_store_insert_result_t *result, bson_error_t *error)
 {
    bson_t opts = BSON_INITIALIZER, reply;
    mongoc_bulk_operation_t *bulk;
@@ -38,7 +38,7 @@ insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, con
    for (i = 0; i < n; i++) {
       if (!mongoc_bulk_operation_insert_with_opts (bulk, docs[i], NULL, &err)) {
          /* refused client-side (e.g. invalid keys); the rest of the batch still goes */
-         lab_insert_result_add_error (result, orig[i], err.domain, err.code, "%s", err.message);
+         lab_store_insert_result_add_error (result, orig[i], err.domain, err.code, "%s", err.message);
          continue;
       }
       queued[nqueued++] = i;
@@ -75,11 +75,12 @@ insert_chunk (lab_session_t *sess, mongoc_collection_t *c, const char *coll, con
             }
             per_doc = true;
             if (code == 11000) {
-               lab_insert_result_add_error (result, orig[queued[idx]], LAB_ERROR_STORE,
-                                            LAB_STORE_ERR_DUPLICATE_KEY, "%s", msg ? msg : "duplicate key");
+               lab_store_insert_result_add_error (result, orig[queued[idx]], LAB_ERROR_STORE,
+                                                  LAB_STORE_ERR_DUPLICATE_KEY, "%s",
+                                                  msg ? msg : "duplicate key");
             } else {
-               lab_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER, (uint32_t)code,
-                                            "%s", msg ? msg : "write error");
+               lab_store_insert_result_add_error (result, orig[queued[idx]], MONGOC_ERROR_SERVER,
+                                                  (uint32_t)code, "%s", msg ? msg : "write error");
             }
          }
       }
@@ -102,8 +103,9 @@ done:
 
 /* lab_mongo_insert_many -- split under maxMessageSizeBytes (less an envelope) and maxWriteBatchSize. */
 bool
-lab_mongo_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                       size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
+lab_mongo_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                       const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
+                       bson_error_t *error)
 {
    (void)first; /* the server assigns RecordIds */
    mongo_store_t *ms = mstore (sess->store);
@@ -149,7 +151,7 @@ id_filter (const bson_t *doc, bson_t *filter)
 
 /* lab_mongo_upsert_by_id -- replaceOne {_id} with upsert. */
 bool
-lab_mongo_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
+lab_mongo_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
 {
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
    bson_t filter, opts = BSON_INITIALIZER, reply;
@@ -187,8 +189,8 @@ lab_mongo_eq_filter (const char *field, const bson_value_t *value, bson_t *filte
 
 /* lab_mongo_delete_eq -- deleteMany {field: value}; the field must be indexed, as on the embedded store. */
 bool
-lab_mongo_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                     int64_t *deleted, bson_error_t *error)
+lab_mongo_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                     const bson_value_t *value, int64_t *deleted, bson_error_t *error)
 {
    mongoc_collection_t *c;
    bson_t filter, reply;

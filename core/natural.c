@@ -15,13 +15,13 @@
 /* One range of one collection: a task of the queue. */
 typedef struct {
    size_t coll;
-   lab_natural_range_t range;
+   lab_store_natural_range_t range;
 } task_t;
 
 /* The job's shared state. */
 typedef struct {
    lab_store_t *store;
-   const lab_natural_scan_t *job;
+   const lab_store_natural_scan_t *job;
    task_t *tasks;
    size_t ntasks;
    size_t next;              /* atomic: the next task to take */
@@ -46,11 +46,12 @@ scan_stop (void *ctx)
 
 /* read_task -- one range, document by document into the job's function. */
 static bool
-read_task (shared_t *sh, lab_session_t *sess, int index, void *wctx, const task_t *t, bson_error_t *error)
+read_task (shared_t *sh, lab_store_session_t *sess, int index, void *wctx, const task_t *t,
+           bson_error_t *error)
 {
-   const lab_natural_scan_t *job = sh->job;
-   lab_natural_opts_t no = { 0 };
-   lab_cursor_t *cur;
+   const lab_store_natural_scan_t *job = sh->job;
+   lab_store_natural_opts_t no = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    int64_t n = 0, nbytes = 0, tick = 0;
    bool ok = false;
@@ -81,7 +82,7 @@ read_task (shared_t *sh, lab_session_t *sess, int index, void *wctx, const task_
             goto done;
          }
       }
-      if ((rc = lab_cursor_next (cur, &doc, error)) <= 0) {
+      if ((rc = lab_store_cursor_next (cur, &doc, error)) <= 0) {
          break;
       }
       n++;
@@ -109,7 +110,7 @@ done:
    if (!ok) {
       lab_error_prefix (error, "reading '%s' in natural order", job->colls[t->coll]);
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return ok;
 }
 
@@ -119,9 +120,9 @@ scan_worker (void *arg, int index, bson_error_t *error)
 {
    worker_t *w = arg;
    shared_t *sh = w->sh;
-   const lab_natural_scan_t *job = sh->job;
+   const lab_store_natural_scan_t *job = sh->job;
    void *wctx = job->wctx_size ? (char *)job->wctx + (size_t)index * job->wctx_size : job->wctx;
-   lab_session_t *sess = lab_session_open (sh->store, error);
+   lab_store_session_t *sess = lab_store_session_open (sh->store, error);
    bool ok = sess != NULL;
    size_t i;
 
@@ -131,19 +132,19 @@ scan_worker (void *arg, int index, bson_error_t *error)
           (i = __atomic_fetch_add (&sh->next, 1, __ATOMIC_RELAXED)) < sh->ntasks) {
       ok = read_task (sh, sess, index, wctx, &sh->tasks[i], error);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
 /* make_tasks -- every collection's ranges, interleaved: range 0 of each collection, then range 1 of
  * each, ... so that the threads read all the collections at once. */
 static bool
-make_tasks (lab_store_t *store, const lab_natural_scan_t *job, shared_t *sh, bson_error_t *error)
+make_tasks (lab_store_t *store, const lab_store_natural_scan_t *job, shared_t *sh, bson_error_t *error)
 {
    int per = job->ranges_per_coll > 0 ? job->ranges_per_coll : 4 * job->workers;
-   lab_natural_range_t **ranges = bson_malloc0 (job->ncolls * sizeof *ranges);
+   lab_store_natural_range_t **ranges = bson_malloc0 (job->ncolls * sizeof *ranges);
    int *nranges = bson_malloc0 (job->ncolls * sizeof *nranges);
-   lab_session_t *sess = lab_session_open (store, error);
+   lab_store_session_t *sess = lab_store_session_open (store, error);
    bool ok = sess != NULL;
    int r, most = 0;
    size_t c;
@@ -169,18 +170,18 @@ make_tasks (lab_store_t *store, const lab_natural_scan_t *job, shared_t *sh, bso
    }
    bson_free (ranges);
    bson_free (nranges);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
-/* lab_natural_scan -- see natural.h. */
+/* lab_store_natural_scan -- see natural.h. */
 bool
-lab_natural_scan (lab_store_t *store, const lab_natural_scan_t *job, lab_natural_scan_stats_t *stats,
-                  bson_error_t *error)
+lab_store_natural_scan (lab_store_t *store, const lab_store_natural_scan_t *job,
+                        lab_store_natural_scan_stats_t *stats, bson_error_t *error)
 {
    shared_t sh = { 0 };
    worker_t *w = NULL;
-   lab_natural_scan_stats_t st = { 0 };
+   lab_store_natural_scan_stats_t st = { 0 };
    bool ok = false;
    int i, n = job->workers > 0 ? job->workers : 1;
 

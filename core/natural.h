@@ -17,10 +17,10 @@
 #include "progress.h"
 #include "store.h"
 
-/* lab_natural_doc_fn -- one document of collection colls[coll] (valid only during the call), in the
+/* lab_store_natural_doc_fn -- one document of collection colls[coll] (valid only during the call), in the
  * context of the thread reading it (`wctx`, worker `worker`). Return false with *error to stop the job. */
-typedef bool (*lab_natural_doc_fn) (void *wctx, int worker, size_t coll, const bson_t *doc,
-                                    bson_error_t *error);
+typedef bool (*lab_store_natural_doc_fn) (void *wctx, int worker, size_t coll, const bson_t *doc,
+                                          bson_error_t *error);
 
 typedef struct {
    const char *const *colls; /* the collections (each must exist: NO_COLLECTION otherwise) */
@@ -28,7 +28,7 @@ typedef struct {
    int workers;         /* threads (>= 1); each opens its own session */
    int ranges_per_coll; /* ranges asked of each collection (0: 4 per worker, for balance) */
    int32_t batch_docs;  /* cursor batch size (0: the backend's) */
-   lab_natural_doc_fn fn;
+   lab_store_natural_doc_fn fn;
    void *wctx;               /* the first of `workers` contexts, laid out wctx_size bytes apart */
    size_t wctx_size;         /* 0: every worker gets wctx itself */
    lab_progress_t *progress; /* documents and their bytes, added every few hundred documents (may be NULL) */
@@ -36,19 +36,19 @@ typedef struct {
     * one call at a time, none after a failure); returning false fails the read with *error */
    bool (*fault) (void *ctx, size_t coll, int64_t nth, bson_error_t *error);
    void *fault_ctx;
-} lab_natural_scan_t;
+} lab_store_natural_scan_t;
 
 typedef struct {
    int64_t docs[8];  /* documents read, per collection (the first 8) */
    int64_t bytes[8]; /* their BSON bytes */
    int ranges;       /* ranges read in all */
-} lab_natural_scan_stats_t;
+} lab_store_natural_scan_stats_t;
 
-/* lab_natural_scan -- run the job; true when every range was read to its end and every call of fn
+/* lab_store_natural_scan -- run the job; true when every range was read to its end and every call of fn
  * returned true. Else *error is the failure (the first by worker index when several threads failed on
  * their own; a thread stopped by another's failure reports nothing), and the other threads stop within a
  * few hundred documents. `stats` may be NULL. */
-bool lab_natural_scan (lab_store_t *store, const lab_natural_scan_t *job, lab_natural_scan_stats_t *stats,
-                       bson_error_t *error);
+bool lab_store_natural_scan (lab_store_t *store, const lab_store_natural_scan_t *job,
+                             lab_store_natural_scan_stats_t *stats, bson_error_t *error);
 
 #endif

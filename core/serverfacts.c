@@ -187,9 +187,9 @@ get_section (const bson_t *doc, const bson_iter_t *section, const char *key, con
 
 /* ---- hello --------------------------------------------------------------------------------------- */
 
-/* lab_topology_kind_name -- see serverfacts.h. */
+/* lab_store_topology_kind_name -- see serverfacts.h. */
 const char *
-lab_topology_kind_name (lab_topology_kind_t kind)
+lab_store_topology_kind_name (lab_store_topology_kind_t kind)
 {
    switch (kind) {
    case LAB_TOPO_STANDALONE:
@@ -203,9 +203,9 @@ lab_topology_kind_name (lab_topology_kind_t kind)
    }
 }
 
-/* lab_facts_topology_cleanup -- see serverfacts.h. */
+/* lab_store_facts_topology_cleanup -- see serverfacts.h. */
 void
-lab_facts_topology_cleanup (lab_facts_topology_t *t)
+lab_store_facts_topology_cleanup (lab_store_facts_topology_t *t)
 {
    size_t i;
 
@@ -221,7 +221,7 @@ lab_facts_topology_cleanup (lab_facts_topology_t *t)
 
 /* hello_hosts -- the strings of hosts[] (electable members). */
 static bool
-hello_hosts (const bson_t *reply, lab_facts_topology_t *out, bson_error_t *error)
+hello_hosts (const bson_t *reply, lab_store_facts_topology_t *out, bson_error_t *error)
 {
    bson_iter_t it, arr;
    size_t n = 0;
@@ -247,10 +247,11 @@ hello_hosts (const bson_t *reply, lab_facts_topology_t *out, bson_error_t *error
    return true;
 }
 
-/* lab_facts_topology_from_hello -- see serverfacts.h. The legacy isMaster reply names the primary flag
+/* lab_store_facts_topology_from_hello -- see serverfacts.h. The legacy isMaster reply names the primary flag
  * "ismaster"; hello (4.4.2+, 4.2.10+) names it "isWritablePrimary". */
 bool
-lab_facts_topology_from_hello (const bson_t *reply, lab_facts_topology_t *out, bson_error_t *error)
+lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_topology_t *out,
+                                     bson_error_t *error)
 {
    char msg[64];
    bson_iter_t it, tv;
@@ -309,7 +310,7 @@ lab_facts_topology_from_hello (const bson_t *reply, lab_facts_topology_t *out, b
    }
    return true;
 fail:
-   lab_facts_topology_cleanup (out);
+   lab_store_facts_topology_cleanup (out);
    return false;
 }
 
@@ -317,7 +318,8 @@ fail:
 
 /* parse_hostport -- one seed "h", "h:p", "[v6]" or "[v6]:p" of `len` bytes. */
 static bool
-parse_hostport (const char *s, size_t len, lab_facts_hostport_t *hp, const char *whole, bson_error_t *error)
+parse_hostport (const char *s, size_t len, lab_store_facts_hostport_t *hp, const char *whole,
+                bson_error_t *error)
 {
    const char *host = s, *port = NULL;
    size_t hlen = len;
@@ -378,10 +380,10 @@ bad:
    return false;
 }
 
-/* lab_facts_parse_seed_list -- see serverfacts.h. */
+/* lab_store_facts_parse_seed_list -- see serverfacts.h. */
 bool
-lab_facts_parse_seed_list (const char *host, char **set_name, lab_facts_hostport_t **seeds, size_t *nseeds,
-                           bson_error_t *error)
+lab_store_facts_parse_seed_list (const char *host, char **set_name, lab_store_facts_hostport_t **seeds,
+                                 size_t *nseeds, bson_error_t *error)
 {
    const char *list = host, *slash, *p;
 
@@ -425,9 +427,9 @@ fail:
    return false;
 }
 
-/* lab_facts_shards_cleanup -- see serverfacts.h. */
+/* lab_store_facts_shards_cleanup -- see serverfacts.h. */
 void
-lab_facts_shards_cleanup (lab_facts_shards_t *s)
+lab_store_facts_shards_cleanup (lab_store_facts_shards_t *s)
 {
    size_t i;
 
@@ -446,7 +448,8 @@ lab_facts_shards_cleanup (lab_facts_shards_t *s)
 
 /* one_shard -- a config.shards document (ShardType: _id, host, draining, state, ...). */
 static bool
-one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_facts_shard_t *sh, bson_error_t *error)
+one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_store_facts_shard_t *sh,
+           bson_error_t *error)
 {
    char path[64], id[LAB_FACTS_HOST_MAX], host[4096];
    bson_iter_t it;
@@ -475,16 +478,16 @@ one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_facts_shar
        !get_bool (reply, doc, "draining", "listShards", path, &sh->draining, error)) {
       return false;
    }
-   if (!lab_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, error)) {
+   if (!lab_store_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, error)) {
       lab_error_prefix (error, "listShards reply, shard '%s'", id);
       return false;
    }
    return true;
 }
 
-/* lab_facts_shards_from_list -- see serverfacts.h. */
+/* lab_store_facts_shards_from_list -- see serverfacts.h. */
 bool
-lab_facts_shards_from_list (const bson_t *reply, lab_facts_shards_t *out, bson_error_t *error)
+lab_store_facts_shards_from_list (const bson_t *reply, lab_store_facts_shards_t *out, bson_error_t *error)
 {
    bson_iter_t it, arr;
    size_t i = 0;
@@ -518,15 +521,15 @@ lab_facts_shards_from_list (const bson_t *reply, lab_facts_shards_t *out, bson_e
    }
    return true;
 fail:
-   lab_facts_shards_cleanup (out);
+   lab_store_facts_shards_cleanup (out);
    return false;
 }
 
 /* ---- serverStatus -------------------------------------------------------------------------------- */
 
-/* lab_facts_server_status -- see serverfacts.h. */
+/* lab_store_facts_server_status -- see serverfacts.h. */
 bool
-lab_facts_server_status (const bson_t *reply, lab_facts_status_t *out, bson_error_t *error)
+lab_store_facts_server_status (const bson_t *reply, lab_store_facts_status_t *out, bson_error_t *error)
 {
    static const char *what = "serverStatus";
    bson_iter_t it, mem, wt, cache, block;
@@ -595,10 +598,10 @@ lab_facts_server_status (const bson_t *reply, lab_facts_status_t *out, bson_erro
       static const struct {
          const char *name;
          size_t off;
-      } f[] = { { "bytes currently in the cache", offsetof (lab_facts_status_t, cache_bytes) },
-                { "maximum bytes configured", offsetof (lab_facts_status_t, cache_max_bytes) },
-                { "bytes read into cache", offsetof (lab_facts_status_t, cache_read_bytes) },
-                { "pages read into cache", offsetof (lab_facts_status_t, cache_pages_read) } };
+      } f[] = { { "bytes currently in the cache", offsetof (lab_store_facts_status_t, cache_bytes) },
+                { "maximum bytes configured", offsetof (lab_store_facts_status_t, cache_max_bytes) },
+                { "bytes read into cache", offsetof (lab_store_facts_status_t, cache_read_bytes) },
+                { "pages read into cache", offsetof (lab_store_facts_status_t, cache_pages_read) } };
       size_t i;
 
       for (i = 0; i < sizeof f / sizeof f[0]; i++) {
@@ -623,22 +626,22 @@ static const struct {
    const char *name;
    size_t off;
 } disk_fields[] = {
-   { "reads", offsetof (lab_facts_disk_t, reads) },
-   { "reads_merged", offsetof (lab_facts_disk_t, reads_merged) },
-   { "read_sectors", offsetof (lab_facts_disk_t, read_sectors) },
-   { "read_time_ms", offsetof (lab_facts_disk_t, read_time_ms) },
-   { "writes", offsetof (lab_facts_disk_t, writes) },
-   { "writes_merged", offsetof (lab_facts_disk_t, writes_merged) },
-   { "write_sectors", offsetof (lab_facts_disk_t, write_sectors) },
-   { "write_time_ms", offsetof (lab_facts_disk_t, write_time_ms) },
-   { "io_in_progress", offsetof (lab_facts_disk_t, io_in_progress) },
-   { "io_time_ms", offsetof (lab_facts_disk_t, io_time_ms) },
-   { "io_queued_ms", offsetof (lab_facts_disk_t, io_queued_ms) },
+   { "reads", offsetof (lab_store_facts_disk_t, reads) },
+   { "reads_merged", offsetof (lab_store_facts_disk_t, reads_merged) },
+   { "read_sectors", offsetof (lab_store_facts_disk_t, read_sectors) },
+   { "read_time_ms", offsetof (lab_store_facts_disk_t, read_time_ms) },
+   { "writes", offsetof (lab_store_facts_disk_t, writes) },
+   { "writes_merged", offsetof (lab_store_facts_disk_t, writes_merged) },
+   { "write_sectors", offsetof (lab_store_facts_disk_t, write_sectors) },
+   { "write_time_ms", offsetof (lab_store_facts_disk_t, write_time_ms) },
+   { "io_in_progress", offsetof (lab_store_facts_disk_t, io_in_progress) },
+   { "io_time_ms", offsetof (lab_store_facts_disk_t, io_time_ms) },
+   { "io_queued_ms", offsetof (lab_store_facts_disk_t, io_queued_ms) },
 };
 
-/* lab_facts_disks_cleanup -- see serverfacts.h. */
+/* lab_store_facts_disks_cleanup -- see serverfacts.h. */
 void
-lab_facts_disks_cleanup (lab_facts_disks_t *d)
+lab_store_facts_disks_cleanup (lab_store_facts_disks_t *d)
 {
    if (!d) {
       return;
@@ -650,7 +653,7 @@ lab_facts_disks_cleanup (lab_facts_disks_t *d)
 
 /* one_disk -- the counters of systemMetrics.disks.<name>. */
 static bool
-one_disk (const bson_t *reply, const bson_iter_t *disk, const char *prefix, lab_facts_disk_t *out,
+one_disk (const bson_t *reply, const bson_iter_t *disk, const char *prefix, lab_store_facts_disk_t *out,
           bson_error_t *error)
 {
    char path[256];
@@ -671,9 +674,9 @@ one_disk (const bson_t *reply, const bson_iter_t *disk, const char *prefix, lab_
    return true;
 }
 
-/* lab_facts_disks_from_diag -- see serverfacts.h. */
+/* lab_store_facts_disks_from_diag -- see serverfacts.h. */
 bool
-lab_facts_disks_from_diag (const bson_t *reply, lab_facts_disks_t *out, bson_error_t *error)
+lab_store_facts_disks_from_diag (const bson_t *reply, lab_store_facts_disks_t *out, bson_error_t *error)
 {
    bson_iter_t data, common, sm, disks, it;
    bool found;
@@ -761,7 +764,7 @@ lab_facts_disks_from_diag (const bson_t *reply, lab_facts_disks_t *out, bson_err
    }
    return true;
 fail:
-   lab_facts_disks_cleanup (out);
+   lab_store_facts_disks_cleanup (out);
    return false;
 }
 
@@ -772,9 +775,9 @@ disk_name (const char *name)
    return strncmp (name, "/dev/", 5) == 0 ? name + 5 : name;
 }
 
-/* lab_facts_disks_find -- see serverfacts.h. */
-const lab_facts_disk_t *
-lab_facts_disks_find (const lab_facts_disks_t *d, const char *name)
+/* lab_store_facts_disks_find -- see serverfacts.h. */
+const lab_store_facts_disk_t *
+lab_store_facts_disks_find (const lab_store_facts_disks_t *d, const char *name)
 {
    size_t i;
 
@@ -790,9 +793,9 @@ lab_facts_disks_find (const lab_facts_disks_t *d, const char *name)
    return NULL;
 }
 
-/* lab_facts_disks_elapsed_s -- see serverfacts.h. */
+/* lab_store_facts_disks_elapsed_s -- see serverfacts.h. */
 double
-lab_facts_disks_elapsed_s (const lab_facts_disks_t *a, const lab_facts_disks_t *b)
+lab_store_facts_disks_elapsed_s (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b)
 {
    if (!a || !b || a->end_ms < 0 || b->end_ms < 0) {
       return -1;
@@ -807,12 +810,13 @@ nonneg (int64_t v)
    return v < 0 ? 0 : (uint64_t)v;
 }
 
-/* lab_facts_disk_delta -- see serverfacts.h (the formulas of DESIGN.md "Cold, and what is measured"). */
+/* lab_store_facts_disk_delta -- see serverfacts.h (the formulas of DESIGN.md "Cold, and what is measured").
+ */
 void
-lab_facts_disk_delta (const lab_facts_disk_t *a, const lab_facts_disk_t *b, double elapsed_s,
-                      lab_facts_disk_delta_t *d)
+lab_store_facts_disk_delta (const lab_store_facts_disk_t *a, const lab_store_facts_disk_t *b,
+                            double elapsed_s, lab_store_facts_disk_delta_t *d)
 {
-   static const lab_facts_disk_t zero; /* all 0: a disk absent from a sample had no activity yet */
+   static const lab_store_facts_disk_t zero; /* all 0: a disk absent from a sample had no activity yet */
    lab_iostat_counters_t ca, cb;
 
    if (!a) {
@@ -826,13 +830,14 @@ lab_facts_disk_delta (const lab_facts_disk_t *a, const lab_facts_disk_t *b, doub
    lab_iostat_delta (&ca, &cb, elapsed_s, d);
 }
 
-/* lab_facts_disks_pick -- see serverfacts.h. */
+/* lab_store_facts_disks_pick -- see serverfacts.h. */
 bool
-lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, const char *override,
-                      const lab_facts_disk_t **disk_a, const lab_facts_disk_t **disk_b, char *reason,
-                      size_t reason_len, bson_error_t *error)
+lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b,
+                            const char *override, const lab_store_facts_disk_t **disk_a,
+                            const lab_store_facts_disk_t **disk_b, char *reason, size_t reason_len,
+                            bson_error_t *error)
 {
-   const lab_facts_disk_t *best = NULL;
+   const lab_store_facts_disk_t *best = NULL;
    uint64_t best_sectors = 0, best_reads = 0;
    size_t i;
 
@@ -844,7 +849,7 @@ lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, co
       return false;
    }
    if (override && *override) {
-      if (!(best = lab_facts_disks_find (b, override))) {
+      if (!(best = lab_store_facts_disks_find (b, override))) {
          char listed[512] = "";
          for (i = 0; i < b->ndisks; i++) {
             bson_strncpy (listed + strlen (listed), i ? ", " : "", sizeof listed - strlen (listed));
@@ -856,17 +861,17 @@ lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, co
          return false;
       }
       *disk_b = best;
-      *disk_a = lab_facts_disks_find (a, best->name);
+      *disk_a = lab_store_facts_disks_find (a, best->name);
       if (reason) {
          bson_snprintf (reason, reason_len, "%s: named by the user", best->name);
       }
       return true;
    }
    for (i = 0; i < b->ndisks; i++) {
-      const lab_facts_disk_t *cur = &b->disks[i], *old = lab_facts_disks_find (a, cur->name);
-      lab_facts_disk_delta_t d;
+      const lab_store_facts_disk_t *cur = &b->disks[i], *old = lab_store_facts_disks_find (a, cur->name);
+      lab_store_facts_disk_delta_t d;
 
-      lab_facts_disk_delta (old, cur, 0, &d);
+      lab_store_facts_disk_delta (old, cur, 0, &d);
       if (!best || d.read_bytes > best_sectors * LAB_IOSTAT_SECTOR_BYTES ||
           (d.read_bytes == best_sectors * LAB_IOSTAT_SECTOR_BYTES && d.reads > best_reads)) {
          best = cur;
@@ -875,7 +880,7 @@ lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, co
       }
    }
    *disk_b = best;
-   *disk_a = lab_facts_disks_find (a, best->name);
+   *disk_a = lab_store_facts_disks_find (a, best->name);
    if (reason && best_sectors == 0 && best_reads == 0) {
       bson_snprintf (reason, reason_len,
                      "%s: the first of the %zu disks the server lists (none read during the run)", best->name,
@@ -891,9 +896,9 @@ lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, co
 
 /* ---- listIndexes -------------------------------------------------------------------------------- */
 
-/* lab_facts_index_serves_sort -- see serverfacts.h. */
+/* lab_store_facts_index_serves_sort -- see serverfacts.h. */
 bool
-lab_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank)
+lab_store_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank)
 {
    bson_iter_t it, key;
    bool first = true, ok = false;
@@ -932,9 +937,9 @@ lab_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank)
 
 /* ---- hostInfo ------------------------------------------------------------------------------------ */
 
-/* lab_facts_host_os -- see serverfacts.h. */
+/* lab_store_facts_host_os -- see serverfacts.h. */
 bool
-lab_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t *error)
+lab_store_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t *error)
 {
    bson_iter_t os;
    bool have;
@@ -949,9 +954,9 @@ lab_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t 
    return !have || get_str (reply, &os, "type", "hostInfo", "os.type", os_type, len, error);
 }
 
-/* lab_facts_disks_platform_note -- see serverfacts.h. */
+/* lab_store_facts_disks_platform_note -- see serverfacts.h. */
 bool
-lab_facts_disks_platform_note (const char *os_type, char *note, size_t len)
+lab_store_facts_disks_platform_note (const char *os_type, char *note, size_t len)
 {
    note[0] = '\0';
    if (!os_type || !*os_type || strcmp (os_type, "Linux") == 0) {
@@ -968,9 +973,9 @@ lab_facts_disks_platform_note (const char *os_type, char *note, size_t len)
 
 /* ---- restarts ------------------------------------------------------------------------------------ */
 
-/* lab_facts_restart_name -- see serverfacts.h. */
+/* lab_store_facts_restart_name -- see serverfacts.h. */
 const char *
-lab_facts_restart_name (lab_facts_restart_t r)
+lab_store_facts_restart_name (lab_store_facts_restart_t r)
 {
    switch (r) {
    case LAB_RESTART_SAME_HOST:
@@ -983,9 +988,10 @@ lab_facts_restart_name (lab_facts_restart_t r)
    }
 }
 
-/* lab_facts_restart_of -- see serverfacts.h. */
-lab_facts_restart_t
-lab_facts_restart_of (const lab_facts_proc_t *before, const lab_facts_proc_t *after, char *why, size_t len)
+/* lab_store_facts_restart_of -- see serverfacts.h. */
+lab_store_facts_restart_t
+lab_store_facts_restart_of (const lab_store_facts_proc_t *before, const lab_store_facts_proc_t *after,
+                            char *why, size_t len)
 {
    int64_t d;
 
@@ -1025,7 +1031,7 @@ lab_facts_restart_of (const lab_facts_proc_t *before, const lab_facts_proc_t *af
 
 /* plan_add_stage -- "A > B": the stage names from the root, first child at each level. */
 static void
-plan_add_stage (lab_facts_plan_part_t *p, const char *stage)
+plan_add_stage (lab_store_facts_plan_part_t *p, const char *stage)
 {
    size_t n = strlen (p->stages);
 
@@ -1038,8 +1044,8 @@ plan_add_stage (lab_facts_plan_part_t *p, const char *stage)
 /* plan_walk -- one stage of a plan tree (classic winningPlan, or SBE's queryPlan: the same shape) and its
  * inputs; `spine`: on the first-child path whose names make p->stages. */
 static bool
-plan_walk (const bson_t *reply, const bson_iter_t *node, lab_facts_plan_part_t *p, bool spine, int depth,
-           bson_error_t *error)
+plan_walk (const bson_t *reply, const bson_iter_t *node, lab_store_facts_plan_part_t *p, bool spine,
+           int depth, bson_error_t *error)
 {
    bson_iter_t it, arr;
    char stage[64] = "", index[128] = "";
@@ -1100,7 +1106,7 @@ plan_walk (const bson_t *reply, const bson_iter_t *node, lab_facts_plan_part_t *
 
 /* plan_winning -- a winningPlan: SBE's {queryPlan, slotBasedPlan}, else the classic tree. */
 static bool
-plan_winning (const bson_t *reply, const bson_iter_t *wp, lab_facts_plan_part_t *p, bson_error_t *error)
+plan_winning (const bson_t *reply, const bson_iter_t *wp, lab_store_facts_plan_part_t *p, bson_error_t *error)
 {
    bson_iter_t qp;
 
@@ -1116,13 +1122,13 @@ plan_winning (const bson_t *reply, const bson_iter_t *wp, lab_facts_plan_part_t 
 }
 
 static bool plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard,
-                         lab_facts_plan_t *out, int depth, bson_error_t *error);
+                         lab_store_facts_plan_t *out, int depth, bson_error_t *error);
 
 /* plan_part -- the next part of *out, named `shard` ("" unsharded); NULL when there is no room. */
-static lab_facts_plan_part_t *
-plan_part (lab_facts_plan_t *out, const char *shard, bson_error_t *error)
+static lab_store_facts_plan_part_t *
+plan_part (lab_store_facts_plan_t *out, const char *shard, bson_error_t *error)
 {
-   lab_facts_plan_part_t *p;
+   lab_store_facts_plan_part_t *p;
 
    if (out->nparts >= LAB_FACTS_PLAN_MAX_PARTS) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "explain reply: more than %d shards",
@@ -1140,10 +1146,10 @@ plan_part (lab_facts_plan_t *out, const char *shard, bson_error_t *error)
  * it in `server`), the sharded find's winningPlan.shards[], or one server's winningPlan. */
 static bool
 plan_query_planner (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *qp, const char *shard,
-                    lab_facts_plan_t *out, bson_error_t *error)
+                    lab_store_facts_plan_t *out, bson_error_t *error)
 {
    bson_iter_t wp, it, arr, sp;
-   lab_facts_plan_part_t *p;
+   lab_store_facts_plan_part_t *p;
    bool have, pushdown = false;
 
    if (find_child (reply, qp, "Plan", &it)) {
@@ -1212,7 +1218,7 @@ plan_query_planner (const bson_t *reply, const bson_iter_t *server, const bson_i
  * pipeline runs itself (blocking). */
 static bool
 plan_stages (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *stages, const char *shard,
-             lab_facts_plan_t *out, bson_error_t *error)
+             lab_store_facts_plan_t *out, bson_error_t *error)
 {
    bson_iter_t arr, st, qp;
    size_t first = out->nparts;
@@ -1239,7 +1245,7 @@ plan_stages (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *
       }
    }
    if (out->nparts == first) {
-      lab_facts_plan_part_t *p = plan_part (out, shard, error);
+      lab_store_facts_plan_part_t *p = plan_part (out, shard, error);
       if (!p) {
          return false;
       }
@@ -1254,7 +1260,7 @@ plan_stages (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *
 
 /* plan_server -- one server's explain: queryPlanner, or stages[], or (mongos) shards{name: {...}}. */
 static bool
-plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard, lab_facts_plan_t *out,
+plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard, lab_store_facts_plan_t *out,
              int depth, bson_error_t *error)
 {
    bson_iter_t it, sh;
@@ -1293,9 +1299,9 @@ plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard, 
    return false;
 }
 
-/* lab_facts_explain_parse -- see serverfacts.h. */
+/* lab_store_facts_explain_parse -- see serverfacts.h. */
 bool
-lab_facts_explain_parse (const bson_t *reply, lab_facts_plan_t *out, bson_error_t *error)
+lab_store_facts_explain_parse (const bson_t *reply, lab_store_facts_plan_t *out, bson_error_t *error)
 {
    size_t i;
 

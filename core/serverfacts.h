@@ -31,12 +31,12 @@ typedef enum {
    LAB_TOPO_STANDALONE,  /* no setName, no msg: "isdbgrid" */
    LAB_TOPO_REPLSET,     /* a replica set member (setName), or one not yet initiated (isreplicaset) */
    LAB_TOPO_MONGOS,      /* msg: "isdbgrid" */
-} lab_topology_kind_t;
+} lab_store_topology_kind_t;
 
 #define LAB_FACTS_HOST_MAX 256
 
 typedef struct {
-   lab_topology_kind_t kind;
+   lab_store_topology_kind_t kind;
    char set_name[LAB_FACTS_HOST_MAX]; /* "" unless a replica set member */
    char me[LAB_FACTS_HOST_MAX];       /* "host:port" as the member names itself; "" when absent */
    char primary[LAB_FACTS_HOST_MAX];  /* the primary as this member sees it; "" when absent/unknown */
@@ -49,52 +49,54 @@ typedef struct {
    int64_t topology_counter;  /* topologyVersion.counter (4.4+); -1 absent */
    char **hosts;              /* hosts[] (electable members), NULL-terminated list of nhosts */
    size_t nhosts;
-} lab_facts_topology_t;
+} lab_store_facts_topology_t;
 
-/* lab_facts_topology_from_hello -- classify a hello / isMaster reply. *out is always initialized (free with
- * lab_facts_topology_cleanup). False only for a field of the wrong type. */
-bool lab_facts_topology_from_hello (const bson_t *reply, lab_facts_topology_t *out, bson_error_t *error);
+/* lab_store_facts_topology_from_hello -- classify a hello / isMaster reply. *out is always initialized (free
+ * with lab_store_facts_topology_cleanup). False only for a field of the wrong type. */
+bool lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_topology_t *out,
+                                          bson_error_t *error);
 
-/* lab_facts_topology_cleanup -- free hosts; *t is left empty. */
-void lab_facts_topology_cleanup (lab_facts_topology_t *t);
+/* lab_store_facts_topology_cleanup -- free hosts; *t is left empty. */
+void lab_store_facts_topology_cleanup (lab_store_facts_topology_t *t);
 
-/* lab_topology_kind_name -- "standalone", "replset", "mongos" or "unknown". */
-const char *lab_topology_kind_name (lab_topology_kind_t kind);
+/* lab_store_topology_kind_name -- "standalone", "replset", "mongos" or "unknown". */
+const char *lab_store_topology_kind_name (lab_store_topology_kind_t kind);
 
 /* ---- listShards ---------------------------------------------------------------------------------- */
 
 typedef struct {
    char host[LAB_FACTS_HOST_MAX]; /* name or address, IPv6 without brackets */
    int32_t port;                  /* 27017 when the seed names none */
-} lab_facts_hostport_t;
+} lab_store_facts_hostport_t;
 
 typedef struct {
-   char *id;                    /* _id: the shard's name */
-   char *host;                  /* host as listed: "rsName/h1:p1,h2:p2" or "h:p" */
-   char *set_name;              /* the replica set name before '/', or NULL (a standalone shard) */
-   lab_facts_hostport_t *seeds; /* the seed list after '/' */
+   char *id;                          /* _id: the shard's name */
+   char *host;                        /* host as listed: "rsName/h1:p1,h2:p2" or "h:p" */
+   char *set_name;                    /* the replica set name before '/', or NULL (a standalone shard) */
+   lab_store_facts_hostport_t *seeds; /* the seed list after '/' */
    size_t nseeds;
    int64_t state; /* 1 = shard aware; -1 absent */
    bool draining; /* removeShard in progress */
-} lab_facts_shard_t;
+} lab_store_facts_shard_t;
 
 typedef struct {
-   lab_facts_shard_t *shards;
+   lab_store_facts_shard_t *shards;
    size_t nshards;
-} lab_facts_shards_t;
+} lab_store_facts_shards_t;
 
-/* lab_facts_parse_seed_list -- split a shard's host string ("rs/h1:p,h2:p", "h:p", "[::1]:27018") into the
- * set name (NULL when none; caller frees) and a host:port array (caller frees). False on an empty host, a
+/* lab_store_facts_parse_seed_list -- split a shard's host string ("rs/h1:p,h2:p", "h:p", "[::1]:27018") into
+ * the set name (NULL when none; caller frees) and a host:port array (caller frees). False on an empty host, a
  * bad port or an empty list. */
-bool lab_facts_parse_seed_list (const char *host, char **set_name, lab_facts_hostport_t **seeds,
-                                size_t *nseeds, bson_error_t *error);
+bool lab_store_facts_parse_seed_list (const char *host, char **set_name, lab_store_facts_hostport_t **seeds,
+                                      size_t *nseeds, bson_error_t *error);
 
-/* lab_facts_shards_from_list -- the shards of a listShards reply. *out is always initialized (free with
- * lab_facts_shards_cleanup); false when shards[] is missing or malformed. */
-bool lab_facts_shards_from_list (const bson_t *reply, lab_facts_shards_t *out, bson_error_t *error);
+/* lab_store_facts_shards_from_list -- the shards of a listShards reply. *out is always initialized (free with
+ * lab_store_facts_shards_cleanup); false when shards[] is missing or malformed. */
+bool lab_store_facts_shards_from_list (const bson_t *reply, lab_store_facts_shards_t *out,
+                                       bson_error_t *error);
 
-/* lab_facts_shards_cleanup -- free every shard; *s is left empty. */
-void lab_facts_shards_cleanup (lab_facts_shards_t *s);
+/* lab_store_facts_shards_cleanup -- free every shard; *s is left empty. */
+void lab_store_facts_shards_cleanup (lab_store_facts_shards_t *s);
 
 /* ---- serverStatus -------------------------------------------------------------------------------- */
 
@@ -116,10 +118,11 @@ typedef struct {
    int64_t cache_pages_read; /* "pages read into cache" (cumulative) */
    int64_t block_reads;      /* "blocks read" (cumulative) */
    int64_t block_read_bytes; /* "bytes read" (cumulative, on-disk size) */
-} lab_facts_status_t;
+} lab_store_facts_status_t;
 
-/* lab_facts_server_status -- the facts of a serverStatus reply; a field of the wrong type is an error. */
-bool lab_facts_server_status (const bson_t *reply, lab_facts_status_t *out, bson_error_t *error);
+/* lab_store_facts_server_status -- the facts of a serverStatus reply; a field of the wrong type is an error.
+ */
+bool lab_store_facts_server_status (const bson_t *reply, lab_store_facts_status_t *out, bson_error_t *error);
 
 /* ---- getDiagnosticData: systemMetrics.disks ------------------------------------------------------ */
 
@@ -130,104 +133,106 @@ typedef struct {
    int64_t reads, reads_merged, read_sectors, read_time_ms;
    int64_t writes, writes_merged, write_sectors, write_time_ms;
    int64_t io_in_progress, io_time_ms, io_queued_ms;
-} lab_facts_disk_t;
+} lab_store_facts_disk_t;
 
 typedef struct {
    bool have_system_metrics; /* data.systemMetrics present (FTDC running, Linux) */
    bool have_disks;          /* systemMetrics.disks present (mongod lists none without /sys/block access) */
-   lab_facts_disk_t *disks;  /* in reply order */
+   lab_store_facts_disk_t *disks; /* in reply order */
    size_t ndisks;
    bool disks_not_linux; /* systemMetrics.disks lists disks without any Linux field (reads,
                           * read_sectors): another platform's counters (Windows: performance
                           * counters); have_disks is then false and no disk is kept */
    int64_t start_ms;     /* systemMetrics.start (collector start, ms since the epoch); -1 absent */
    int64_t end_ms;       /* systemMetrics.end, else data.end; -1 absent */
-} lab_facts_disks_t;
+} lab_store_facts_disks_t;
 
-/* lab_facts_disks_from_diag -- the disks of a getDiagnosticData reply ({data: {systemMetrics: {disks}}}, or
- * the multi-service layout {data: {common: {systemMetrics}}}). A reply without systemMetrics is not an
- * error (mongos without a log path, FTDC disabled): have_system_metrics stays false. *out is always
- * initialized (free with lab_facts_disks_cleanup). */
-bool lab_facts_disks_from_diag (const bson_t *reply, lab_facts_disks_t *out, bson_error_t *error);
+/* lab_store_facts_disks_from_diag -- the disks of a getDiagnosticData reply ({data: {systemMetrics:
+ * {disks}}}, or the multi-service layout {data: {common: {systemMetrics}}}). A reply without systemMetrics is
+ * not an error (mongos without a log path, FTDC disabled): have_system_metrics stays false. *out is always
+ * initialized (free with lab_store_facts_disks_cleanup). */
+bool lab_store_facts_disks_from_diag (const bson_t *reply, lab_store_facts_disks_t *out, bson_error_t *error);
 
-/* lab_facts_disks_cleanup -- free the disks; *d is left empty. */
-void lab_facts_disks_cleanup (lab_facts_disks_t *d);
+/* lab_store_facts_disks_cleanup -- free the disks; *d is left empty. */
+void lab_store_facts_disks_cleanup (lab_store_facts_disks_t *d);
 
-/* lab_facts_disks_find -- the disk named `name` ("sda" or "/dev/sda"), or NULL. */
-const lab_facts_disk_t *lab_facts_disks_find (const lab_facts_disks_t *d, const char *name);
+/* lab_store_facts_disks_find -- the disk named `name` ("sda" or "/dev/sda"), or NULL. */
+const lab_store_facts_disk_t *lab_store_facts_disks_find (const lab_store_facts_disks_t *d, const char *name);
 
-/* lab_facts_disks_elapsed_s -- seconds between two samples' end times; -1 when either is unknown, 0 when
- * both replies carry the same sample (FTDC samples once a second: ask again later). */
-double lab_facts_disks_elapsed_s (const lab_facts_disks_t *a, const lab_facts_disks_t *b);
+/* lab_store_facts_disks_elapsed_s -- seconds between two samples' end times; -1 when either is unknown, 0
+ * when both replies carry the same sample (FTDC samples once a second: ask again later). */
+double lab_store_facts_disks_elapsed_s (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b);
 
 /* iostat's figures between two samples of one disk, with the same names and rules as the local sampler
  * (scan/diskstats.c): counters that went backwards are a 32-bit wrap when the old value fit in 32 bits,
  * else a reset (delta 0); an absent counter counts as 0. */
-typedef lab_iostat_t lab_facts_disk_delta_t; /* core/iostat.h: the one copy of the arithmetic */
+typedef lab_iostat_t lab_store_facts_disk_delta_t; /* core/iostat.h: the one copy of the arithmetic */
 
-/* lab_facts_disk_delta -- the figures from sample a (older; NULL: the disk was absent then, all zero) to b
- * (newer) taken elapsed_s apart; rates are 0 when elapsed_s <= 0. */
-void lab_facts_disk_delta (const lab_facts_disk_t *a, const lab_facts_disk_t *b, double elapsed_s,
-                           lab_facts_disk_delta_t *d);
+/* lab_store_facts_disk_delta -- the figures from sample a (older; NULL: the disk was absent then, all zero)
+ * to b (newer) taken elapsed_s apart; rates are 0 when elapsed_s <= 0. */
+void lab_store_facts_disk_delta (const lab_store_facts_disk_t *a, const lab_store_facts_disk_t *b,
+                                 double elapsed_s, lab_store_facts_disk_delta_t *d);
 
-/* lab_facts_disks_pick -- the disk to report between samples a and b: `override` ("sda" or "/dev/sda") when
- * given (an error naming the disks listed when b lacks it); else the disk with the most sectors read
+/* lab_store_facts_disks_pick -- the disk to report between samples a and b: `override` ("sda" or "/dev/sda")
+ * when given (an error naming the disks listed when b lacks it); else the disk with the most sectors read
  * between the samples (ties: most reads, then the first listed). A disk absent from a had all-zero
  * counters then (mongod omits such disks): *disk_a is then NULL. `reason`
  * (may be NULL) how it was made. False when b lists no disk. */
-bool lab_facts_disks_pick (const lab_facts_disks_t *a, const lab_facts_disks_t *b, const char *override,
-                           const lab_facts_disk_t **disk_a, const lab_facts_disk_t **disk_b, char *reason,
-                           size_t reason_len, bson_error_t *error);
+bool lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b,
+                                 const char *override, const lab_store_facts_disk_t **disk_a,
+                                 const lab_store_facts_disk_t **disk_b, char *reason, size_t reason_len,
+                                 bson_error_t *error);
 
 /* ---- listIndexes -------------------------------------------------------------------------------- */
 
-/* lab_facts_index_serves_sort -- an index description (a listIndexes entry) that can serve a stream in
+/* lab_store_facts_index_serves_sort -- an index description (a listIndexes entry) that can serve a stream in
  * `field` order under the simple collation: its key pattern starts with `field` at direction 1 or -1 (not
  * hashed or text), it holds every document (not sparse, not partial), and the planner may use it (not
  * hidden: a hidden index cannot be hinted, docs core/index-hidden "Restrictions"; listIndexes shows
  * `hidden: true` only when it is). *rank orders the candidates: {field: 1} first, then {field: -1}
  * (walked backwards), then compound indexes by their number of keys. Pure. */
-bool lab_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank);
+bool lab_store_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank);
 
 /* ---- hostInfo ------------------------------------------------------------------------------------ */
 
-/* lab_facts_host_os -- os.type of a hostInfo reply into os_type ("Linux", "Windows", "Darwin", ... as
+/* lab_store_facts_host_os -- os.type of a hostInfo reply into os_type ("Linux", "Windows", "Darwin", ... as
  * mongod's ProcessInfo::getOsType gives it; "" absent). */
-bool lab_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t *error);
+bool lab_store_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t *error);
 
-/* lab_facts_disks_platform_note -- true with `note` (why) when the server's platform `os_type` keeps no
+/* lab_store_facts_disks_platform_note -- true with `note` (why) when the server's platform `os_type` keeps no
  * Linux /proc/diskstats fields in systemMetrics.disks (anything but "Linux"; "" unknown is false). */
-bool lab_facts_disks_platform_note (const char *os_type, char *note, size_t len);
+bool lab_store_facts_disks_platform_note (const char *os_type, char *note, size_t len);
 
 /* ---- restarts: the same server, a new process, or another member -------------------------------- */
 
-/* What restart detection knows of a server process (serverStatus, lab_server_info_t). */
+/* What restart detection knows of a server process (serverStatus, lab_store_server_info_t). */
 typedef struct {
    char host[LAB_FACTS_HOST_MAX]; /* serverStatus.host of the member that answered; "" unknown */
    int64_t pid;                   /* <= 0 unknown */
    int64_t start_ms;              /* localTime - uptimeMillis; < 0 unknown */
    double uptime_s;               /* < 0 unknown */
-} lab_facts_proc_t;
+} lab_store_facts_proc_t;
 
 typedef enum {
    LAB_RESTART_NONE = 0,       /* the same process as before */
    LAB_RESTART_SAME_HOST,      /* the same member, a new process: restarted */
    LAB_RESTART_MEMBER_CHANGED, /* another member answered (a failover): not a restart of the server seen */
-} lab_facts_restart_t;
+} lab_store_facts_restart_t;
 
 /* Start times closer than this are the same start: localTime (wall clock) and uptimeMillis (the fast clock
  * since start-up) are read at slightly different moments, and the wall clock may be adjusted. */
 #define LAB_FACTS_START_SLACK_MS 1000
 
-/* lab_facts_restart_of -- what happened between two looks at "the server": another host answered
+/* lab_store_facts_restart_of -- what happened between two looks at "the server": another host answered
  * (MEMBER_CHANGED, whatever its pid or start); the same host with a start time LAB_FACTS_START_SLACK_MS or
  * more away, or a new pid (also a pid reused with a new start: the start decides) is SAME_HOST; without
  * start times, an uptime that went back is SAME_HOST too. `why` gets the reason in words. Pure. */
-lab_facts_restart_t lab_facts_restart_of (const lab_facts_proc_t *before, const lab_facts_proc_t *after,
-                                          char *why, size_t len);
+lab_store_facts_restart_t lab_store_facts_restart_of (const lab_store_facts_proc_t *before,
+                                                      const lab_store_facts_proc_t *after, char *why,
+                                                      size_t len);
 
-/* lab_facts_restart_name -- "none", "restarted" or "member_changed". */
-const char *lab_facts_restart_name (lab_facts_restart_t r);
+/* lab_store_facts_restart_name -- "none", "restarted" or "member_changed". */
+const char *lab_store_facts_restart_name (lab_store_facts_restart_t r);
 
 /* ---- explain: the plan the server chose ---------------------------------------------------------- */
 
@@ -245,20 +250,20 @@ typedef struct {
    bool pipeline_sort; /* the sort is the aggregation layer's $sort */
    bool multikey;      /* an IXSCAN over a multikey index (isMultiKey) */
    bool collscan;      /* a COLLSCAN (FerretDB: a SCAN of its table) */
-} lab_facts_plan_part_t;
+} lab_store_facts_plan_part_t;
 
 typedef struct {
    bool sharded; /* the reply came through mongos, per shard */
-   lab_facts_plan_part_t parts[LAB_FACTS_PLAN_MAX_PARTS];
+   lab_store_facts_plan_part_t parts[LAB_FACTS_PLAN_MAX_PARTS];
    size_t nparts;
    bool blocking_sort, multikey, collscan; /* any part's */
-} lab_facts_plan_t;
+} lab_store_facts_plan_t;
 
-/* lab_facts_explain_parse -- the winning plan(s) of an explain reply (verbosity queryPlanner) of a find or
- * an aggregate: classic trees (winningPlan.stage / inputStage(s)), SBE (winningPlan.queryPlan), an
+/* lab_store_facts_explain_parse -- the winning plan(s) of an explain reply (verbosity queryPlanner) of a find
+ * or an aggregate: classic trees (winningPlan.stage / inputStage(s)), SBE (winningPlan.queryPlan), an
  * aggregation's stages[] ($cursor.queryPlanner, and a blocking $sort stage), mongos (winningPlan.shards[]
  * of a find, shards{} of an aggregate: one part per shard), and FerretDB 1.24 (queryPlanner.Plan with
  * sortPushdown). A field of the wrong type, or a reply with no plan at all, is LAB_STORE_ERR_BAD_REPLY. */
-bool lab_facts_explain_parse (const bson_t *reply, lab_facts_plan_t *out, bson_error_t *error);
+bool lab_store_facts_explain_parse (const bson_t *reply, lab_store_facts_plan_t *out, bson_error_t *error);
 
 #endif

@@ -21,14 +21,14 @@ lab_store_open (const char *uri, const lab_store_opts_t *opts, bson_error_t *err
       uri = lab_uri_default ();
    }
    store->opts = opts ? *opts : defaults;
-   if (!lab_uri_parse (uri, &store->uri, error)) {
+   if (!lab_store_uri_parse (uri, &store->uri, error)) {
       goto fail;
    }
    store->uri_redacted = lab_uri_redact (uri);
-   store->db = bson_strdup (lab_uri_db (&store->uri, store->opts.db));
+   store->db = bson_strdup (lab_store_uri_db (&store->uri, store->opts.db));
    store->opts.db = store->db;
    if (store->opts.block_compressor) {
-      if (!lab_block_compressor_check (store->opts.block_compressor, error)) {
+      if (!lab_store_block_compressor_check (store->opts.block_compressor, error)) {
          goto fail;
       }
       store->block_compressor = bson_strdup (store->opts.block_compressor);
@@ -61,16 +61,16 @@ lab_store_close (lab_store_t *store)
    if (store->ops) {
       store->ops->close (store);
    }
-   lab_uri_cleanup (&store->uri);
+   lab_store_uri_cleanup (&store->uri);
    bson_free (store->uri_redacted);
    bson_free (store->db);
    bson_free (store->block_compressor);
    bson_free (store);
 }
 
-/* lab_block_compressor_check -- see store.h. */
+/* lab_store_block_compressor_check -- see store.h. */
 bool
-lab_block_compressor_check (const char *name, bson_error_t *error)
+lab_store_block_compressor_check (const char *name, bson_error_t *error)
 {
    const char *const names[] = { "none", "snappy", "zlib", "zstd" };
    size_t i;
@@ -100,7 +100,7 @@ lab_store_compressor_note (const lab_store_t *store)
    return store->compressor_note;
 }
 
-lab_backend_t
+lab_store_backend_t
 lab_store_backend (const lab_store_t *store)
 {
    return store->uri.backend;
@@ -130,11 +130,11 @@ lab_store_selection_timeout_ms (const lab_store_t *store)
    return store->ops->selection_timeout_ms ? store->ops->selection_timeout_ms (store) : 0;
 }
 
-/* lab_session_open -- allocate the handle and let the backend attach its per-thread state. */
-lab_session_t *
-lab_session_open (lab_store_t *store, bson_error_t *error)
+/* lab_store_session_open -- allocate the handle and let the backend attach its per-thread state. */
+lab_store_session_t *
+lab_store_session_open (lab_store_t *store, bson_error_t *error)
 {
-   lab_session_t *sess = bson_malloc0 (sizeof *sess);
+   lab_store_session_t *sess = bson_malloc0 (sizeof *sess);
 
    sess->store = store;
    if (!store->ops->session_open (sess, error)) {
@@ -145,7 +145,7 @@ lab_session_open (lab_store_t *store, bson_error_t *error)
 }
 
 void
-lab_session_close (lab_session_t *sess)
+lab_store_session_close (lab_store_session_t *sess)
 {
    if (!sess) {
       return;
@@ -171,19 +171,19 @@ check_coll (const char *coll, bson_error_t *error)
 }
 
 bool
-lab_store_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->exists (sess, coll, exists, error);
 }
 
 bool
-lab_store_create (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->create (sess, coll, error);
 }
 
 bool
-lab_store_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
    if (!field || !*field) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "index field name is empty");
@@ -193,7 +193,8 @@ lab_store_create_index (lab_session_t *sess, const char *coll, const char *field
 }
 
 bool
-lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                     bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
 }
@@ -201,7 +202,7 @@ lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, b
 /* lab_store_drop -- the backend's drop, then the collection's marker (store.h): a collection dropped by
  * layoutlab is no longer layoutlab's. */
 bool
-lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    bson_value_t id;
 
@@ -225,7 +226,7 @@ lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
 
 /* lab_store_list -- see store.h. */
 bool
-lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error)
+lab_store_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
 {
    *names = NULL;
    return sess->store->ops->list (sess, names, error);
@@ -233,7 +234,7 @@ lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error)
 
 /* lab_store_coll_uuid -- see store.h. */
 bool
-lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                      bson_error_t *error)
 {
    *has = false;
@@ -261,7 +262,8 @@ keep_first (const bson_t *doc, void *ctx)
 
 /* lab_store_find_id -- see store.h: one indexed find (a missing collection says so itself). */
 bool
-lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t **doc, bson_error_t *error)
+lab_store_find_id (lab_store_session_t *sess, const char *coll, const char *id, bson_t **doc,
+                   bson_error_t *error)
 {
    find_id_t f = { NULL };
    bson_value_t v;
@@ -284,7 +286,7 @@ lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t
 
 /* lab_store_mark_put -- see store.h. */
 bool
-lab_store_mark_put (lab_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error)
+lab_store_mark_put (lab_store_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error)
 {
    bson_t doc = BSON_INITIALIZER;
    bson_value_t uuid;
@@ -333,7 +335,8 @@ uuid_equal (const bson_value_t *a, const bson_value_t *b)
 
 /* lab_store_mark_get -- see store.h. */
 bool
-lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *foreign, bson_error_t *error)
+lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
+                    bson_error_t *error)
 {
    bson_t *raw = NULL;
    bson_value_t uuid;
@@ -375,8 +378,8 @@ lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *f
 
 /* lab_store_mark_set -- see store.h. */
 bool
-lab_store_mark_set (lab_session_t *sess, const char *coll, const char *key, const bson_t *value, bool *set,
-                    bson_error_t *error)
+lab_store_mark_set (lab_store_session_t *sess, const char *coll, const char *key, const bson_t *value,
+                    bool *set, bson_error_t *error)
 {
    bson_t *doc = NULL, fields = BSON_INITIALIZER;
    bson_iter_t it;
@@ -411,14 +414,14 @@ done:
 }
 
 bool
-lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+lab_store_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    return check_coll (coll, error) && sess->store->ops->count (sess, coll, count, error);
 }
 
 /* lab_store_count_estimated -- the backend's metadata count, else its exact count. */
 bool
-lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    const lab_store_ops_t *ops = sess->store->ops;
 
@@ -430,18 +433,18 @@ lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count
 }
 
 bool
-lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error)
+lab_store_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error)
 {
    memset (st, 0, sizeof *st);
    return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
 }
 
-/* lab_insert_result_add_error -- grow the error array by one. */
+/* lab_store_insert_result_add_error -- grow the error array by one. */
 void
-lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
-                             const char *fmt, ...)
+lab_store_insert_result_add_error (lab_store_insert_result_t *r, size_t index, uint32_t domain, uint32_t code,
+                                   const char *fmt, ...)
 {
-   lab_write_error_t *e;
+   lab_store_write_error_t *e;
    va_list ap;
 
    r->errors = bson_realloc (r->errors, (r->nerrors + 1) * sizeof *r->errors);
@@ -456,18 +459,18 @@ lab_insert_result_add_error (lab_insert_result_t *r, size_t index, uint32_t doma
 
 /* lab_store_insert_many -- see store.h. */
 bool
-lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                       lab_insert_result_t *result, bson_error_t *error)
+lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+                       lab_store_insert_result_t *result, bson_error_t *error)
 {
    return lab_store_insert_many_at (sess, coll, docs, n, -1, result, error);
 }
 
 /* lab_store_insert_many_at -- refuse oversized documents per document, give the others an _id, write. */
 bool
-lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                          int64_t first, lab_insert_result_t *result, bson_error_t *error)
+lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+                          int64_t first, lab_store_insert_result_t *result, bson_error_t *error)
 {
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    const bson_t **ok_docs = NULL;
    size_t *orig = NULL;
    bson_t **owned = NULL;
@@ -492,10 +495,10 @@ lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *c
       bson_iter_t it;
 
       if ((int64_t)d->len > info.max_bson_bytes) {
-         lab_insert_result_add_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
-                                      "document %zu is %u bytes, over the %" PRId64
-                                      "-byte BSON document limit",
-                                      i, d->len, info.max_bson_bytes);
+         lab_store_insert_result_add_error (result, i, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
+                                            "document %zu is %u bytes, over the %" PRId64
+                                            "-byte BSON document limit",
+                                            i, d->len, info.max_bson_bytes);
          continue;
       }
       if (!bson_iter_init_find (&it, d, "_id")) {
@@ -524,7 +527,7 @@ lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *c
 }
 
 void
-lab_insert_result_cleanup (lab_insert_result_t *result)
+lab_store_insert_result_cleanup (lab_store_insert_result_t *result)
 {
    if (result) {
       bson_free (result->errors);
@@ -533,7 +536,7 @@ lab_insert_result_cleanup (lab_insert_result_t *result)
 }
 
 bool
-lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
+lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
 {
    bson_iter_t it;
 
@@ -546,8 +549,8 @@ lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc
 }
 
 bool
-lab_store_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                     int64_t *deleted, bson_error_t *error)
+lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                     const bson_value_t *value, int64_t *deleted, bson_error_t *error)
 {
    int64_t dummy;
    return check_coll (coll, error) &&
@@ -561,20 +564,20 @@ lab_store_flush (lab_store_t *store, bson_error_t *error)
 }
 
 bool
-lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                   lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                   lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    int64_t dummy;
    return check_coll (coll, error) &&
           sess->store->ops->find_eq (sess, coll, field, value, cb, ctx, ndocs ? ndocs : &dummy, error);
 }
 
-lab_cursor_t *
-lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
-                       const lab_sorted_opts_t *opts, bson_error_t *error)
+lab_store_cursor_t *
+lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
+                       const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
-   lab_sorted_opts_t none = { 0 };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t none = { 0 };
+   lab_store_cursor_t *cur;
 
    if (!check_coll (coll, error)) {
       return NULL;
@@ -590,10 +593,10 @@ lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
 
 /* lab_store_sorted_explain -- see store.h. */
 bool
-lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
-                          const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
+lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
+                          const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error)
 {
-   lab_sorted_opts_t none = { 0 };
+   lab_store_sorted_opts_t none = { 0 };
 
    bson_init (reply);
    if (!check_coll (coll, error)) {
@@ -611,8 +614,8 @@ lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *fie
 /* describe_walk -- the generic description of a sorted read: the walk of the index on `field` with a
  * fetch of each record, as the embedded store does it (store.h); NO_INDEX as sorted_open gives it. */
 static bool
-describe_walk (lab_session_t *sess, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-               bson_t *out, bson_error_t *error)
+describe_walk (lab_store_session_t *sess, const char *coll, const char *field,
+               const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
    bson_t walk, key;
    bool has;
@@ -650,10 +653,10 @@ describe_walk (lab_session_t *sess, const char *coll, const char *field, const l
 }
 
 bool
-lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
-                           const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
+lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
+                           const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error)
 {
-   lab_sorted_opts_t none = { 0 };
+   lab_store_sorted_opts_t none = { 0 };
 
    if (!check_coll (coll, error)) {
       return false;
@@ -670,7 +673,7 @@ lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *fi
 }
 
 int
-lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
+lab_store_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
    int r;
 
@@ -685,7 +688,7 @@ lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 }
 
 void
-lab_cursor_close (lab_cursor_t *cur)
+lab_store_cursor_close (lab_store_cursor_t *cur)
 {
    if (cur) {
       cur->sess->store->ops->cursor_close (cur);
@@ -694,8 +697,8 @@ lab_cursor_close (lab_cursor_t *cur)
 }
 
 bool
-lab_store_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                     int *nbounds, bson_error_t *error)
+lab_store_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                     bson_value_t **bounds, int *nbounds, bson_error_t *error)
 {
    *bounds = NULL;
    *nbounds = 0;
@@ -714,7 +717,7 @@ lab_store_partition (lab_session_t *sess, const char *coll, const char *field, i
 }
 
 void
-lab_values_free (bson_value_t *values, int n)
+lab_store_values_free (bson_value_t *values, int n)
 {
    int i;
 
@@ -728,7 +731,7 @@ lab_values_free (bson_value_t *values, int n)
 }
 
 bool
-lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                          int64_t *nkeys, bson_error_t *error)
 {
    *keys = NULL;
@@ -739,9 +742,9 @@ lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *fiel
 /* natural_check -- the collection's name and the range: RecordIds are >= 0 and rid_lo <= rid_hi unless
  * rid_hi is 0 (to the end). */
 static bool
-natural_check (const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+natural_check (const char *coll, const lab_store_natural_opts_t *opts, bson_error_t *error)
 {
-   const lab_natural_range_t *r = &opts->range;
+   const lab_store_natural_range_t *r = &opts->range;
 
    if (!check_coll (coll, error)) {
       return false;
@@ -755,12 +758,12 @@ natural_check (const char *coll, const lab_natural_opts_t *opts, bson_error_t *e
    return true;
 }
 
-lab_cursor_t *
-lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_cursor_t *
+lab_store_natural_open (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                         bson_error_t *error)
 {
-   lab_natural_opts_t none = { 0 };
-   lab_cursor_t *cur;
+   lab_store_natural_opts_t none = { 0 };
+   lab_store_cursor_t *cur;
 
    opts = opts ? opts : &none;
    if (!natural_check (coll, opts, error)) {
@@ -776,8 +779,8 @@ lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural
 }
 
 bool
-lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
-                          int *nranges, bson_error_t *error)
+lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                          lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error)
 {
    *ranges = NULL;
    *nranges = 0;
@@ -791,10 +794,10 @@ lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natu
 }
 
 bool
-lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
+lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
                             bson_t *out, bson_error_t *error)
 {
-   lab_natural_opts_t none = { 0 };
+   lab_store_natural_opts_t none = { 0 };
 
    opts = opts ? opts : &none;
    return natural_check (coll, opts, error) &&
@@ -802,7 +805,7 @@ lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_nat
 }
 
 bool
-lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_store_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    memset (info, 0, sizeof *info);
    info->uptime_s = -1;
@@ -816,7 +819,7 @@ lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t
 }
 
 bool
-lab_server_comm_trusted (const char *comm)
+lab_store_server_comm_trusted (const char *comm)
 {
    if (!comm) {
       return false;
@@ -850,7 +853,7 @@ lab_pid_comm (int64_t pid, char *buf, size_t len)
 }
 
 bool
-lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error)
+lab_store_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error)
 {
    st->cache_bytes = st->cache_max_bytes = st->block_reads = st->block_read_bytes = -1;
    st->cache_read_bytes = st->cache_pages_read = st->server_rss_bytes = -1;
@@ -901,8 +904,8 @@ lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *erro
 }
 
 bool
-lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                      int64_t **rids, size_t *n, bson_error_t *error)
+lab_store_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
+                      const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error)
 {
    *rids = NULL;
    *n = 0;
@@ -913,7 +916,7 @@ lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field, 
 }
 
 bool
-lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
 {
    *pages = -1;
    if (!sess->store->ops->leaf_pages) {
@@ -923,10 +926,11 @@ lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bso
 }
 
 bool
-lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
-                               lab_leaf_estimate_t *est, bson_error_t *error)
+lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                               const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,
+                               bson_error_t *error)
 {
-   lab_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
+   lab_store_leaf_sample_opts_t o = { LAB_LEAF_SAMPLE_WINDOWS, LAB_LEAF_SAMPLE_PAGES_PER_WINDOW };
 
    memset (est, 0, sizeof *est);
    est->pages = -1;
@@ -943,7 +947,7 @@ lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_
 }
 
 bool
-lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+lab_store_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                  bson_error_t *error)
 {
    return store->ops->cycle (store, hook, ctx, ready_timeout_ms > 0 ? ready_timeout_ms : 60000, error);

@@ -5,8 +5,8 @@
  * Two backends implement it: MongoDB through libmongoc (`mongodb://`, `mongodb+srv://`, also via mongos)
  * and an embedded WiredTiger store laid out as mongod lays it out (`wiredtiger:DIR`).
  *
- * Threads: one lab_store_t is shared; each thread opens its own lab_session_t (a WiredTiger session, or a
- * client popped from the mongoc pool) and uses it alone. Cursors belong to the session that opened them.
+ * Threads: one lab_store_t is shared; each thread opens its own lab_store_session_t (a WiredTiger session, or
+ * a client popped from the mongoc pool) and uses it alone. Cursors belong to the session that opened them.
  *
  * Errors: every fallible call takes a bson_error_t *; store-level conditions use LAB_ERROR_STORE codes
  * (error.h) so callers can tell "no such collection" from an IO failure.
@@ -27,8 +27,8 @@
 #define LAB_MESSAGE_MAX_BYTES 48000000
 
 typedef struct lab_store lab_store_t;
-typedef struct lab_session lab_session_t;
-typedef struct lab_cursor lab_cursor_t;
+typedef struct lab_session lab_store_session_t;
+typedef struct lab_cursor lab_store_cursor_t;
 
 typedef struct {
    const char *db;               /* database (MongoDB); NULL: the URI's, else "layoutlab" */
@@ -42,7 +42,7 @@ typedef struct {
                                   * (WiredTiger direct_io=[data]); emulates a server whose RAM is far
                                   * smaller than its data. Off by default: mongod does not use it. */
    const char *block_compressor; /* the collections this store creates: "none", "snappy", "zlib" or
-                                  * "zstd" (lab_block_compressor_check). NULL: the backend's default
+                                  * "zstd" (lab_store_block_compressor_check). NULL: the backend's default
                                   * (embedded: snappy, as mongod; MongoDB: the server's, nothing sent).
                                   * Embedded: the table's block_compressor; MongoDB: create with
                                   * storageEngine.wiredTiger.configString (see lab_store_compressor_note) */
@@ -56,8 +56,9 @@ typedef struct {
 /* zstd level of the embedded store's compressor by default: mongod's zstdCompressionLevel default. */
 #define LAB_ZSTD_DEFAULT_LEVEL 6
 
-/* lab_block_compressor_check -- `name` is one of none, snappy, zlib, zstd; LAB_ERROR_USAGE otherwise. */
-bool lab_block_compressor_check (const char *name, bson_error_t *error);
+/* lab_store_block_compressor_check -- `name` is one of none, snappy, zlib, zstd; LAB_ERROR_USAGE otherwise.
+ */
+bool lab_store_block_compressor_check (const char *name, bson_error_t *error);
 
 /* lab_store_open -- open the store named by `uri` (see uri.h). For MongoDB it pings the server, so an
  * unreachable server fails here within the server selection timeout (lab_store_selection_timeout_ms).
@@ -68,7 +69,7 @@ lab_store_t *lab_store_open (const char *uri, const lab_store_opts_t *opts, bson
 void lab_store_close (lab_store_t *store);
 
 /* lab_store_backend -- which backend this store is. */
-lab_backend_t lab_store_backend (const lab_store_t *store);
+lab_store_backend_t lab_store_backend (const lab_store_t *store);
 
 /* lab_store_uri_redacted -- the store's URI with credentials masked (owned by the store). */
 const char *lab_store_uri_redacted (const lab_store_t *store);
@@ -97,39 +98,41 @@ int32_t lab_store_selection_timeout_ms (const lab_store_t *store);
 
 /* ---- sessions ---------------------------------------------------------------------------------- */
 
-/* lab_session_open -- a per-thread handle. Close it before lab_store_cycle/close. */
-lab_session_t *lab_session_open (lab_store_t *store, bson_error_t *error);
-void lab_session_close (lab_session_t *sess);
+/* lab_store_session_open -- a per-thread handle. Close it before lab_store_cycle/close. */
+lab_store_session_t *lab_store_session_open (lab_store_t *store, bson_error_t *error);
+void lab_store_session_close (lab_store_session_t *sess);
 
 /* ---- collections ------------------------------------------------------------------------------- */
 
 /* lab_store_exists -- *exists = the collection exists. */
-bool lab_store_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+bool lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
 
 /* lab_store_create -- create the collection (with its `_id` index) when missing; existing is fine. */
-bool lab_store_create (lab_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
  * fine). On the embedded store, an index created after its data is built with a bulk cursor. */
-bool lab_store_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+bool lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field,
+                             bson_error_t *error);
 
 /* lab_store_has_index -- *has = an index exists whose first key is `field` (`_id` always has one). */
-bool lab_store_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
+bool lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
 
 /* lab_store_drop -- drop the collection and its indexes; a missing collection is not an error. */
-bool lab_store_drop (lab_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
 /* lab_store_count -- exact number of documents (MongoDB: countDocuments, a scan of the `_id` index or of
  * the collection: minutes on 10^8 rows; use it where the figure must be exact). A missing collection:
  * LAB_STORE_ERR_NO_COLLECTION. */
-bool lab_store_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_store_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 
 /* lab_store_count_estimated -- number of documents from the collection's metadata, for progress bars and
  * sizes of ranges: MongoDB the `count` command without a query (no scan; may drift after an unclean
  * shutdown, counts orphans on a sharded cluster; FerretDB counts); embedded: the exact count, which costs
  * nothing there. A missing collection: LAB_STORE_ERR_NO_COLLECTION. */
-bool lab_store_count_estimated (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t *count,
+                                bson_error_t *error);
 
 typedef struct {
    int64_t count;
@@ -138,26 +141,27 @@ typedef struct {
    int64_t storage_size_bytes; /* on disk, collection table only */
    int64_t index_size_bytes;   /* on disk, all indexes */
    int32_t nindexes;
-} lab_coll_stats_t;
+} lab_store_coll_stats_t;
 
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
-bool lab_store_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
+bool lab_store_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,
+                      bson_error_t *error);
 
 /* lab_store_find_id -- *doc = the document of `coll` whose _id is the string `id` (caller destroys), or
  * NULL when there is none or the collection does not exist (small bookkeeping documents: checkpoints,
  * markers). */
-bool lab_store_find_id (lab_session_t *sess, const char *coll, const char *id, bson_t **doc,
+bool lab_store_find_id (lab_store_session_t *sess, const char *coll, const char *id, bson_t **doc,
                         bson_error_t *error);
 
 /* lab_store_list -- the names of the database's collections, sorted, NULL-terminated (caller frees with
  * bson_strfreev): MongoDB listCollections (nameOnly; views and system.* left out), embedded: the catalog.
  * LAB_MARK_COLL is listed like any other: callers that show user collections leave it out. */
-bool lab_store_list (lab_session_t *sess, char ***names, bson_error_t *error);
+bool lab_store_list (lab_store_session_t *sess, char ***names, bson_error_t *error);
 
 /* lab_store_coll_uuid -- the collection's UUID as the server reports it (MongoDB: listCollections
  * info.uuid, a binary of subtype 4; FerretDB reports one too) into *uuid (caller bson_value_destroy()s
  * when *has); *has false when the backend keeps none (embedded) or the collection is missing. */
-bool lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+bool lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                           bson_error_t *error);
 
 /* ---- provenance: which collections layoutlab wrote ----------------------------------------------
@@ -173,17 +177,18 @@ bool lab_store_coll_uuid (lab_session_t *sess, const char *coll, bson_value_t *u
 
 /* lab_store_mark_put -- replace the marker of `coll` with {_id: coll, layoutlab: 1, fields..., uuid (the
  * collection's, when the backend has one; any "uuid" in `fields` is ignored)}; `coll` should exist. */
-bool lab_store_mark_put (lab_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error);
+bool lab_store_mark_put (lab_store_session_t *sess, const char *coll, const bson_t *fields,
+                         bson_error_t *error);
 
 /* lab_store_mark_get -- *doc = the marker of `coll` without _id (caller destroys) when `coll` is
  * layoutlab's, else NULL; *foreign (may be NULL) = a marker exists but its UUID is not the collection's
  * (recreated by someone else). */
-bool lab_store_mark_get (lab_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
+bool lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
                          bson_error_t *error);
 
 /* lab_store_mark_set -- when `coll` is layoutlab's: its marker with field `key` replaced by (or added as)
  * `value`, a document (the verification after --verify); *set (may be NULL) says whether it was. */
-bool lab_store_mark_set (lab_session_t *sess, const char *coll, const char *key, const bson_t *value,
+bool lab_store_mark_set (lab_store_session_t *sess, const char *coll, const char *key, const bson_t *value,
                          bool *set, bson_error_t *error);
 
 /* ---- writes ------------------------------------------------------------------------------------ */
@@ -193,64 +198,67 @@ typedef struct {
    uint32_t domain; /* LAB_ERROR_STORE or a mongoc domain */
    uint32_t code;   /* e.g. LAB_STORE_ERR_DOC_TOO_LARGE, LAB_STORE_ERR_DUPLICATE_KEY, 11000 */
    char message[256];
-} lab_write_error_t;
+} lab_store_write_error_t;
 
 typedef struct {
-   int64_t inserted;          /* documents written */
-   size_t nerrors;            /* per-document errors (each document not written) */
-   lab_write_error_t *errors; /* nerrors entries; free with lab_insert_result_cleanup */
-} lab_insert_result_t;
+   int64_t inserted;                /* documents written */
+   size_t nerrors;                  /* per-document errors (each document not written) */
+   lab_store_write_error_t *errors; /* nerrors entries; free with lab_store_insert_result_cleanup */
+} lab_store_insert_result_t;
 
 /* lab_store_insert_many -- unordered bulk insert of `n` documents. A document without `_id` gets an
  * ObjectId. Documents over the max BSON size are refused per document (LAB_STORE_ERR_DOC_TOO_LARGE) on
  * both backends, before anything is sent; other documents are still written. Returns false only when the
  * batch as a whole failed (connection, disk, missing database); per-document failures are in *result
  * with true returned. The caller keeps batches under LAB_MESSAGE_MAX_BYTES (the backend splits anyway). */
-bool lab_store_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                            lab_insert_result_t *result, bson_error_t *error);
+bool lab_store_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
+                            lab_store_insert_result_t *result, bson_error_t *error);
 
 /* lab_store_insert_many_at -- lab_store_insert_many, with document i placed at position `first + i` of
  * the collection's natural order: on the embedded store its RecordId is first + i + 1, whichever session
  * or thread writes it, so several writers filling one collection in parallel leave the same RecordIds as
  * one writer would (a refused document leaves its RecordId unused). A position already taken fails the
  * batch (nothing is overwritten). A server assigns its own RecordIds: there `first` is ignored. */
-bool lab_store_insert_many_at (lab_session_t *sess, const char *coll, const bson_t *const *docs, size_t n,
-                               int64_t first, lab_insert_result_t *result, bson_error_t *error);
-void lab_insert_result_cleanup (lab_insert_result_t *result);
+bool lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                               size_t n, int64_t first, lab_store_insert_result_t *result,
+                               bson_error_t *error);
+void lab_store_insert_result_cleanup (lab_store_insert_result_t *result);
 
-/* lab_insert_result_add_error -- append one per-document error (printf-style message) to *result;
+/* lab_store_insert_result_add_error -- append one per-document error (printf-style message) to *result;
  * used by the backends and the generic size check. */
-void lab_insert_result_add_error (lab_insert_result_t *result, size_t index, uint32_t domain, uint32_t code,
-                                  const char *fmt, ...) BSON_GNUC_PRINTF (5, 6);
+void lab_store_insert_result_add_error (lab_store_insert_result_t *result, size_t index, uint32_t domain,
+                                        uint32_t code, const char *fmt, ...) BSON_GNUC_PRINTF (5, 6);
 
 /* lab_store_upsert_by_id -- replace the document whose _id equals doc's `_id`, or insert it. For small
  * bookkeeping documents (fold checkpoints). */
-bool lab_store_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+bool lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
+                             bson_error_t *error);
 
 /* lab_store_delete_eq -- delete every document with field == value; *deleted (may be NULL) gets the
  * number. The field must be `_id` or indexed. */
-bool lab_store_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                          int64_t *deleted, bson_error_t *error);
+bool lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                          const bson_value_t *value, int64_t *deleted, bson_error_t *error);
 
 /* lab_store_flush -- make writes durable (embedded: checkpoint; MongoDB: no-op). */
 bool lab_store_flush (lab_store_t *store, bson_error_t *error);
 
 /* ---- reads ------------------------------------------------------------------------------------- */
 
-/* lab_doc_cb_t -- called per document; the document is valid only during the call. Return false to
+/* lab_store_doc_cb_t -- called per document; the document is valid only during the call. Return false to
  * stop early (not an error). */
-typedef bool (*lab_doc_cb_t) (const bson_t *doc, void *ctx);
+typedef bool (*lab_store_doc_cb_t) (const bson_t *doc, void *ctx);
 
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
  * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */
-bool lab_store_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+bool lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                        const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                        bson_error_t *error);
 
 typedef struct {
    const bson_value_t *lo; /* inclusive lower bound on the field, NULL: unbounded */
    const bson_value_t *hi; /* exclusive upper bound, NULL: unbounded */
    int32_t batch_docs;     /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
-} lab_sorted_opts_t;
+} lab_store_sorted_opts_t;
 
 /*
  * The sorted-read contract (lab_store_sorted_open, lab_store_sorted_describe, lab_store_partition,
@@ -276,8 +284,8 @@ typedef struct {
 
 /* lab_store_sorted_open -- stream the collection's documents sorted by `field`, optionally limited to
  * [lo, hi); see the contract above. */
-lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, const char *field,
-                                     const lab_sorted_opts_t *opts, bson_error_t *error);
+lab_store_cursor_t *lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
+                                           const lab_store_sorted_opts_t *opts, bson_error_t *error);
 
 /* lab_store_sorted_describe -- append to `out` (an initialized document) what lab_store_sorted_open would
  * do with the same arguments, without reading any document, for a --plan:
@@ -289,16 +297,16 @@ lab_cursor_t *lab_store_sorted_open (lab_session_t *sess, const char *coll, cons
  *   blocking_sort   true when the server sorts before the first batch (FerretDB: it ignores hint)
  *   ties            the order of documents with equal keys
  * Fails as lab_store_sorted_open would (NO_COLLECTION, NO_INDEX). */
-bool lab_store_sorted_describe (lab_session_t *sess, const char *coll, const char *field,
-                                const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+bool lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, const char *field,
+                                const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
 
 /* lab_store_sorted_explain -- MongoDB: the server's own plan of the read lab_store_sorted_open would send
  * with the same arguments: {explain: <that aggregate, without $db>, verbosity: "queryPlanner"} (no
  * document is read); *reply (always initialized, caller destroys) is the server's answer, parsed by
- * lab_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
+ * lab_store_facts_explain_parse (serverfacts.h). The server's refusal (a hidden index cannot be hinted) keeps
  * its domain and code. Embedded: LAB_STORE_ERR_NOT_SUPPORTED (it walks the index; nothing to ask). */
-bool lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char *field,
-                               const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
+bool lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const char *field,
+                               const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
 
 /* lab_mongo_sorted_command -- append to `out` the aggregate command a sorted read sends to MongoDB
  * (pure; the MongoDB backend builds both its reads and its descriptions with it): {aggregate: coll,
@@ -306,28 +314,28 @@ bool lab_store_sorted_explain (lab_session_t *sess, const char *coll, const char
  * hint: index, $db: db}. `sort_in_memory` (a server that ignores hint and sorts unstably: FerretDB)
  * makes the sort {field: 1, _id: 1}. */
 void lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
-                               const lab_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
+                               const lab_store_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
                                bool sort_in_memory, bson_t *out);
 
-/* lab_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
+/* lab_store_cursor_next -- 1 and *doc (valid until the next call) when there is a document, 0 at the end (and
  * on every call after it), -1 on error with *error set. */
-int lab_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
-void lab_cursor_close (lab_cursor_t *cur);
+int lab_store_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+void lab_store_cursor_close (lab_store_cursor_t *cur);
 
 /* lab_store_partition -- split the collection's `field` values into `n` contiguous ranges of roughly
  * equal document counts: *bounds gets n-1 increasing split values (range i is [bounds[i-1], bounds[i]),
  * the first and last unbounded, so the ranges cover every document exactly once). A key value is never
  * split across ranges, so fewer than n-1 bounds may come back (*nbounds). Reads only the index on
- * `field` (NO_INDEX without one). Caller frees with lab_values_free(*bounds, *nbounds). */
-bool lab_store_partition (lab_session_t *sess, const char *coll, const char *field, int n,
+ * `field` (NO_INDEX without one). Caller frees with lab_store_values_free(*bounds, *nbounds). */
+bool lab_store_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
                           bson_value_t **bounds, int *nbounds, bson_error_t *error);
-void lab_values_free (bson_value_t *values, int n);
+void lab_store_values_free (bson_value_t *values, int n);
 
 /* lab_store_distinct_keys -- every distinct value of `field` in ascending order (numerically equal values
  * of different types count once; documents without the field give null). Reads only the index on `field`
- * (NO_INDEX without one). *keys is an array of *nkeys values; free with lab_values_free. */
-bool lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
-                              int64_t *nkeys, bson_error_t *error);
+ * (NO_INDEX without one). *keys is an array of *nkeys values; free with lab_store_values_free. */
+bool lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
+                              bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
 
 /* ---- natural order: collection scans ----------------------------------------------------------- */
 
@@ -335,12 +343,12 @@ bool lab_store_distinct_keys (lab_session_t *sess, const char *coll, const char 
 typedef struct {
    int64_t rid_lo; /* first RecordId (inclusive); 0: from the first document */
    int64_t rid_hi; /* RecordId to stop before (exclusive); 0: to the last document */
-} lab_natural_range_t;
+} lab_store_natural_range_t;
 
 typedef struct {
-   lab_natural_range_t range; /* {0, 0}: the whole collection */
-   int32_t batch_docs;        /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
-} lab_natural_opts_t;
+   lab_store_natural_range_t range; /* {0, 0}: the whole collection */
+   int32_t batch_docs; /* MongoDB cursor batch size; 0: derived from avg doc size, far below 48 MB */
+} lab_store_natural_opts_t;
 
 /*
  * The natural-order contract (lab_store_natural_open, lab_store_natural_ranges, lab_store_natural_describe):
@@ -370,22 +378,22 @@ typedef struct {
 
 /* lab_store_natural_open -- stream the collection's documents in natural order, limited to opts->range
  * (see the contract above); opts may be NULL (the whole collection). */
-lab_cursor_t *lab_store_natural_open (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
-                                      bson_error_t *error);
+lab_store_cursor_t *lab_store_natural_open (lab_store_session_t *sess, const char *coll,
+                                            const lab_store_natural_opts_t *opts, bson_error_t *error);
 
 /* lab_store_natural_ranges -- split the collection's natural order into at most `n` ranges that tile it
  * (each document in exactly one, the first from 0 and the last to 0), of about equal RecordId spans:
  * embedded, from its first and last RecordId (two cursor positionings, nothing else read); a collection
  * with fewer documents than n, or a server, gives fewer (MongoDB: one, {0, 0}). *ranges is bson_malloc'd
  * (caller bson_free()s). */
-bool lab_store_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
-                               int *nranges, bson_error_t *error);
+bool lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                               lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
 
 /* lab_store_natural_describe -- append to `out` what lab_store_natural_open would do, without reading a
  * document (for a --plan): backend, and command (MongoDB: the find command) or walk (embedded:
  * {collection, table, rid_lo, rid_hi}), index: null, blocking_sort: false, order. */
-bool lab_store_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
-                                 bson_t *out, bson_error_t *error);
+bool lab_store_natural_describe (lab_store_session_t *sess, const char *coll,
+                                 const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
 
 /* ---- server and engine facts ------------------------------------------------------------------- */
 
@@ -402,18 +410,18 @@ typedef struct {
    bool local;                /* server runs on this machine (its page cache is ours to drop) */
    bool pid_local;            /* `pid` is the server's process in this machine's /proc: embedded, or a local
                                * server whose /proc/PID/comm is a known server name
-                               * (lab_server_comm_trusted). A server in a container answers with its
+                               * (lab_store_server_comm_trusted). A server in a container answers with its
                                * own pid (often 1): /proc/PID then is another process, so this is false
                                * and nothing may be read from /proc/PID. */
-} lab_server_info_t;
+} lab_store_server_info_t;
 
 /* lab_store_server_info -- facts about the server/engine. */
-bool lab_store_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
+bool lab_store_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
 
-/* lab_server_comm_trusted -- `comm` (the content of /proc/PID/comm, without its newline) names a server
+/* lab_store_server_comm_trusted -- `comm` (the content of /proc/PID/comm, without its newline) names a server
  * process whose pid we may follow in /proc: "mongod", or the test server's wrapper binary
  * "ferretdb-test-server-<hash>", which the kernel truncates to 15 bytes ("ferretdb-test-s"). */
-bool lab_server_comm_trusted (const char *comm);
+bool lab_store_server_comm_trusted (const char *comm);
 
 /* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable.
  */
@@ -435,12 +443,12 @@ typedef struct {
    int64_t cache_read_bytes; /* bytes read into cache, uncompressed (-1 unknown) */
    int64_t cache_pages_read; /* pages read into cache (-1 unknown) */
    int64_t server_rss_bytes; /* server resident memory when known (-1 unknown) */
-} lab_engine_stats_t;
+} lab_store_engine_stats_t;
 
 /* lab_store_engine_stats -- engine counters now (embedded: WiredTiger connection statistics; MongoDB:
  * serverStatus wiredTiger.cache and mem.resident when available, else -1; server_rss_bytes from
  * /proc/PID/status only when info.pid_local, and a /proc that cannot be read keeps mem.resident). */
-bool lab_store_engine_stats (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+bool lab_store_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error);
 
 /* lab_store_command_simple -- MongoDB: run `cmd` on database `db` (e.g. "admin" for hello, serverStatus,
  * listShards, getDiagnosticData) on the primary/selected server through a pooled client; *reply is always
@@ -470,13 +478,13 @@ bool lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t 
  * ascending (embedded: from the key index entries; MongoDB: find with showRecordId). *rids is
  * bson_malloc'd (caller bson_free()s, also when *n is 0). LAB_STORE_ERR_NOT_SUPPORTED where the server
  * has no RecordIds (FerretDB). */
-bool lab_store_record_ids (lab_session_t *sess, const char *coll, const char *field,
+bool lab_store_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 
 /* lab_store_leaf_pages -- the collection's data leaf pages (WiredTiger "btree: row-store leaf pages");
  * LAB_STORE_ERR_NOT_SUPPORTED when the engine does not say (MongoDB: collStats gives it only when the
  * server gathers every statistic). */
-bool lab_store_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+bool lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
 
 /* A sampled count of a collection's data leaf pages (lab_store_leaf_pages_estimate). */
 typedef struct {
@@ -485,7 +493,7 @@ typedef struct {
    int64_t rows_read;  /* documents the sample's runs read */
    int64_t pages_read; /* leaf pages they crossed (read into the engine cache) */
    int windows;        /* the runs */
-} lab_leaf_estimate_t;
+} lab_store_leaf_estimate_t;
 
 /* The sample's size by default: about 64 x 16 = 1,024 pages crossed. */
 #define LAB_LEAF_SAMPLE_WINDOWS 64
@@ -494,7 +502,7 @@ typedef struct {
 typedef struct {
    int windows;          /* runs of consecutive documents (0: LAB_LEAF_SAMPLE_WINDOWS; at least 2) */
    int pages_per_window; /* leaf pages each run aims to cross (0: LAB_LEAF_SAMPLE_PAGES_PER_WINDOW) */
-} lab_leaf_sample_opts_t;
+} lab_store_leaf_sample_opts_t;
 
 /* lab_store_leaf_pages_estimate -- the collection's data leaf pages from a sample, where the exact count
  * (lab_store_leaf_pages: a walk of the whole tree, every page read: 50 s at 55 M rows) is too dear.
@@ -508,20 +516,21 @@ typedef struct {
  * quarter of it), one holding more than 1% of its data in the engine cache already (its pages would not be
  * read again: the sample needs it cold), and MongoDB. Nothing else may read the table meanwhile (its
  * statistic would count their pages too). opts may be NULL. */
-bool lab_store_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *opts,
-                                    lab_leaf_estimate_t *est, bson_error_t *error);
+bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                                    const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,
+                                    bson_error_t *error);
 
 /* ---- cold cycle -------------------------------------------------------------------------------- */
 
-/* lab_cycle_hook_t -- runs while the store is closed (embedded: connection closed and files synced;
+/* lab_store_cycle_hook_t -- runs while the store is closed (embedded: connection closed and files synced;
  * MongoDB: pool destroyed). Drops caches, restarts a server, ... Return false with *error to abort. */
-typedef bool (*lab_cycle_hook_t) (lab_store_t *store, void *ctx, bson_error_t *error);
+typedef bool (*lab_store_cycle_hook_t) (lab_store_t *store, void *ctx, bson_error_t *error);
 
 /* lab_store_cycle -- close the engine (all sessions must be closed), run `hook`, reopen. Embedded: close
  * the WT connection, fdatasync + posix_fadvise(DONTNEED) every file of the home, hook, reopen. MongoDB:
  * destroy the pool, hook (e.g. run --restart-cmd), recreate it and wait up to `ready_timeout_ms` until
  * ping answers (LAB_STORE_ERR_UNREACHABLE after that). */
-bool lab_store_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+bool lab_store_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                       bson_error_t *error);
 
 #endif

@@ -13,7 +13,7 @@ typedef struct lab_store_ops lab_store_ops_t;
 
 struct lab_store {
    const lab_store_ops_t *ops;
-   lab_uri_t uri;
+   lab_store_uri_t uri;
    char *uri_redacted;
    char *db;
    lab_store_opts_t opts;
@@ -28,7 +28,7 @@ struct lab_session {
 };
 
 struct lab_cursor {
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    void *impl;
    bool ended; /* the backend's cursor_next returned 0: store.c answers 0 from then on, never asking again */
 };
@@ -37,73 +37,75 @@ struct lab_store_ops {
    const char *name;
    bool (*open) (lab_store_t *store, bson_error_t *error);
    void (*close) (lab_store_t *store);
-   bool (*session_open) (lab_session_t *sess, bson_error_t *error);
-   void (*session_close) (lab_session_t *sess);
-   bool (*exists) (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
-   bool (*create) (lab_session_t *sess, const char *coll, bson_error_t *error);
-   bool (*create_index) (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
-   bool (*has_index) (lab_session_t *sess, const char *coll, const char *field, bool *has,
+   bool (*session_open) (lab_store_session_t *sess, bson_error_t *error);
+   void (*session_close) (lab_store_session_t *sess);
+   bool (*exists) (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+   bool (*create) (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+   bool (*create_index) (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+   bool (*has_index) (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                       bson_error_t *error);
-   bool (*drop) (lab_session_t *sess, const char *coll, bson_error_t *error);
-   bool (*count) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+   bool (*drop) (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+   bool (*count) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    /* NULL: store.c uses count (exact where it costs nothing) */
-   bool (*count_estimated) (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-   bool (*stats) (lab_session_t *sess, const char *coll, lab_coll_stats_t *st, bson_error_t *error);
-   bool (*list) (lab_session_t *sess, char ***names, bson_error_t *error);
+   bool (*count_estimated) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+   bool (*stats) (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,
+                  bson_error_t *error);
+   bool (*list) (lab_store_session_t *sess, char ***names, bson_error_t *error);
    /* NULL: no UUIDs (*has false) */
-   bool (*coll_uuid) (lab_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
+   bool (*coll_uuid) (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                       bson_error_t *error);
    /* docs are already size-checked and carry an _id; `orig_index[i]` is each one's index in the caller's
     * batch, for per-document errors. `first` >= 0: the caller's document k goes at natural-order position
     * first + k (lab_store_insert_many_at); -1: the backend appends. */
-   bool (*insert_many) (lab_session_t *sess, const char *coll, const bson_t *const *docs,
-                        const size_t *orig_index, size_t n, int64_t first, lab_insert_result_t *result,
+   bool (*insert_many) (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                        const size_t *orig_index, size_t n, int64_t first, lab_store_insert_result_t *result,
                         bson_error_t *error);
-   bool (*upsert_by_id) (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
-   bool (*delete_eq) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                      int64_t *deleted, bson_error_t *error);
+   bool (*upsert_by_id) (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
+   bool (*delete_eq) (lab_store_session_t *sess, const char *coll, const char *field,
+                      const bson_value_t *value, int64_t *deleted, bson_error_t *error);
    bool (*flush) (lab_store_t *store, bson_error_t *error);
-   bool (*find_eq) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                    lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
-   bool (*sorted_open) (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                        bson_error_t *error);
+   bool (*find_eq) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                    lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+   bool (*sorted_open) (lab_store_cursor_t *cur, const char *coll, const char *field,
+                        const lab_store_sorted_opts_t *opts, bson_error_t *error);
    /* NULL: store.c checks the index with has_index and describes the generic index walk */
-   bool (*sorted_describe) (lab_session_t *sess, const char *coll, const char *field,
-                            const lab_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
+   bool (*sorted_describe) (lab_store_session_t *sess, const char *coll, const char *field,
+                            const lab_store_sorted_opts_t *opts, bson_t *out, bson_error_t *error);
    /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
-   bool (*sorted_explain) (lab_session_t *sess, const char *coll, const char *field,
-                           const lab_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
-   int (*cursor_next) (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
-   void (*cursor_close) (lab_cursor_t *cur);
-   bool (*partition) (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                      int *nbounds, bson_error_t *error);
-   bool (*distinct_keys) (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+   bool (*sorted_explain) (lab_store_session_t *sess, const char *coll, const char *field,
+                           const lab_store_sorted_opts_t *opts, bson_t *reply, bson_error_t *error);
+   int (*cursor_next) (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+   void (*cursor_close) (lab_store_cursor_t *cur);
+   bool (*partition) (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                      bson_value_t **bounds, int *nbounds, bson_error_t *error);
+   bool (*distinct_keys) (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                           int64_t *nkeys, bson_error_t *error);
    /* natural order (store.h): the range is checked by store.c (rid_lo <= rid_hi unless rid_hi is 0);
     * cursors share cursor_next and cursor_close with sorted streams */
-   bool (*natural_open) (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+   bool (*natural_open) (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                          bson_error_t *error);
-   bool (*natural_ranges) (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
-                           int *nranges, bson_error_t *error);
-   bool (*natural_describe) (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
-                             bson_t *out, bson_error_t *error);
-   bool (*server_info) (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
-   bool (*engine_stats) (lab_store_t *store, lab_engine_stats_t *st, bson_error_t *error);
+   bool (*natural_ranges) (lab_store_session_t *sess, const char *coll, int n,
+                           lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
+   bool (*natural_describe) (lab_store_session_t *sess, const char *coll,
+                             const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
+   bool (*server_info) (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
+   bool (*engine_stats) (lab_store_t *store, lab_store_engine_stats_t *st, bson_error_t *error);
    bool (*data_files) (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
    /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
    bool (*command_simple) (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
                            bson_error_t *error);
    /* close the engine, run hook, reopen (store.c checks that no session is open) */
-   bool (*cycle) (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+   bool (*cycle) (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                   bson_error_t *error);
    const char *(*home) (const lab_store_t *store);
    /* the cache sweep and locality (store.c checks the size; NULL: not supported) */
    bool (*set_cache_size) (lab_store_t *store, uint64_t bytes, bson_error_t *error);
-   bool (*record_ids) (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                       int64_t **rids, size_t *n, bson_error_t *error);
-   bool (*leaf_pages) (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
-   bool (*leaf_pages_estimate) (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
-                                lab_leaf_estimate_t *est, bson_error_t *error);
+   bool (*record_ids) (lab_store_session_t *sess, const char *coll, const char *field,
+                       const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
+   bool (*leaf_pages) (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+   bool (*leaf_pages_estimate) (lab_store_session_t *sess, const char *coll,
+                                const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                                bson_error_t *error);
    /* NULL: 0 (no server selection) */
    int32_t (*selection_timeout_ms) (const lab_store_t *store);
 };

@@ -2,8 +2,8 @@
  * store_mongo.c -- the MongoDB backend of the store interface (mongodb://, mongodb+srv://, mongos), on
  * libmongoc 1.23.
  *
- * One mongoc_client_pool_t per store (error API v2); each lab_session_t pops one client and pushes it back
- * when closed. Sorted reads are aggregates [{$match}, {$sort: {field: 1}}] with `hint` to the field's
+ * One mongoc_client_pool_t per store (error API v2); each lab_store_session_t pops one client and pushes it
+ * back when closed. Sorted reads are aggregates [{$match}, {$sort: {field: 1}}] with `hint` to the field's
  * index, so mongod streams them in index order with no blocking sort (store.h, "The sorted-read
  * contract"); partition bounds and distinct keys are covered reads of that index. Batch sizes derive from
  * the collection's average document size, so that one reply stays far below the 48,000,000-byte message
@@ -258,7 +258,7 @@ lab_mongo_close (lab_store_t *store)
       return;
    }
    while (ms->sessions) {
-      lab_session_t *sess = ms->sessions->sess;
+      lab_store_session_t *sess = ms->sessions->sess;
       lab_mongo_session_close (sess);
       bson_free (sess);
    }
@@ -319,7 +319,7 @@ fail:
 
 /* lab_mongo_session_open -- pop a client for this thread; the store keeps a list for close. */
 bool
-lab_mongo_session_open (lab_session_t *sess, bson_error_t *error)
+lab_mongo_session_open (lab_store_session_t *sess, bson_error_t *error)
 {
    mongo_store_t *ms = mstore (sess->store);
    mongo_sess_t *ss = bson_malloc0 (sizeof *ss);
@@ -346,7 +346,7 @@ lab_mongo_session_open (lab_session_t *sess, bson_error_t *error)
 
 /* lab_mongo_session_close -- push the client back, forget the session's caches. */
 void
-lab_mongo_session_close (lab_session_t *sess)
+lab_mongo_session_close (lab_store_session_t *sess)
 {
    mongo_store_t *ms = mstore (sess->store);
    mongo_sess_t *ss = msess (sess);
@@ -382,7 +382,7 @@ lab_mongo_session_close (lab_session_t *sess)
 
 /* lab_mongo_get_coll -- a collection handle of the session's client (caller destroys). */
 mongoc_collection_t *
-lab_mongo_get_coll (lab_session_t *sess, const char *coll)
+lab_mongo_get_coll (lab_store_session_t *sess, const char *coll)
 {
    return mongoc_client_get_collection (msess (sess)->client, sess->store->db, coll);
 }
@@ -392,7 +392,7 @@ lab_mongo_get_coll (lab_session_t *sess, const char *coll)
 /* lab_mongo_cycle -- destroy the pool (every connection closed), run the hook, recreate the pool and ping
  * until the server answers or ready_timeout_ms passes; then re-read its facts (new pid, uptime). */
 bool
-lab_mongo_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+lab_mongo_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                  bson_error_t *error)
 {
    mongo_store_t *ms = mstore (store);

@@ -5,7 +5,7 @@
  *
  * Home directory (`wiredtiger:DIR`):
  *   collection-<n>-layoutlab.wt  one per collection: key RecordId (q), value the BSON document (u);
- *   index-<n>-layoutlab.wt       one per index: key = lab_key_encode(value) + RecordId, empty value;
+ *   index-<n>-layoutlab.wt       one per index: key = lab_store_key_encode(value) + RecordId, empty value;
  *                                the `_id` index is mongod's unique-index format: key = KeyString body
  *                                + kEnd, value = RecordId + type tag (keyenc.h), so a second equal _id
  *                                is refused by WiredTiger itself (WT_DUPLICATE_KEY), even across threads;
@@ -14,7 +14,7 @@
  *
  * Counts and data sizes are kept in memory (exact, updated at each commit), written to the catalog at
  * close/cycle; a store not closed cleanly recounts at open. Concurrency: one WT_SESSION per
- * lab_session_t; the catalog list is guarded by `mu`; `ddl` (rwlock) lets data operations run in
+ * lab_store_session_t; the catalog list is guarded by `mu`; `ddl` (rwlock) lets data operations run in
  * parallel while create/drop/create_index run alone (an index build sees every document).
  *
  * The implementation is split along mongod's WiredTiger layer; wt_private.h maps the files.

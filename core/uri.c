@@ -16,9 +16,9 @@ lab_uri_default (void)
    return env && *env ? env : LAB_URI_DEFAULT;
 }
 
-/* lab_uri_parse -- `wiredtiger:DIR`, `mongodb://...`, `mongodb+srv://...`; anything else is refused. */
+/* lab_store_uri_parse -- `wiredtiger:DIR`, `mongodb://...`, `mongodb+srv://...`; anything else is refused. */
 bool
-lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error)
+lab_store_uri_parse (const char *s, lab_store_uri_t *out, bson_error_t *error)
 {
    memset (out, 0, sizeof *out);
    if (!s || !*s) {
@@ -72,7 +72,7 @@ lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error)
 }
 
 void
-lab_uri_cleanup (lab_uri_t *u)
+lab_store_uri_cleanup (lab_store_uri_t *u)
 {
    if (!u) {
       return;
@@ -151,7 +151,7 @@ lab_uri_redact (const char *s)
 }
 
 const char *
-lab_uri_db (const lab_uri_t *u, const char *opt_db)
+lab_store_uri_db (const lab_store_uri_t *u, const char *opt_db)
 {
    if (opt_db && *opt_db) {
       return opt_db;

@@ -13,30 +13,30 @@
 #define LAB_URI_DEFAULT "wiredtiger:./layoutlab-data"
 #define LAB_DB_DEFAULT "layoutlab"
 
-typedef enum { LAB_BACKEND_WT = 1, LAB_BACKEND_MONGO = 2 } lab_backend_t;
+typedef enum { LAB_BACKEND_WT = 1, LAB_BACKEND_MONGO = 2 } lab_store_backend_t;
 
 typedef struct {
-   lab_backend_t backend;
+   lab_store_backend_t backend;
    char *uri;     /* the full URI as given (may hold credentials: never print it) */
    char *wt_home; /* LAB_BACKEND_WT: the directory after "wiredtiger:" */
    char *uri_db;  /* LAB_BACKEND_MONGO: database named in the URI path, or NULL */
-} lab_uri_t;
+} lab_store_uri_t;
 
 /* lab_uri_default -- the URI to use when --uri is not given (static string or getenv result). */
 const char *lab_uri_default (void);
 
-/* lab_uri_parse -- parse `s` into *out (caller frees with lab_uri_cleanup). Unknown schemes, an empty
- * wiredtiger directory and a MongoDB URI libmongoc refuses give LAB_STORE_ERR_BAD_URI. */
-bool lab_uri_parse (const char *s, lab_uri_t *out, bson_error_t *error);
+/* lab_store_uri_parse -- parse `s` into *out (caller frees with lab_store_uri_cleanup). Unknown schemes, an
+ * empty wiredtiger directory and a MongoDB URI libmongoc refuses give LAB_STORE_ERR_BAD_URI. */
+bool lab_store_uri_parse (const char *s, lab_store_uri_t *out, bson_error_t *error);
 
-/* lab_uri_cleanup -- free what lab_uri_parse allocated. */
-void lab_uri_cleanup (lab_uri_t *u);
+/* lab_store_uri_cleanup -- free what lab_store_uri_parse allocated. */
+void lab_store_uri_cleanup (lab_store_uri_t *u);
 
 /* lab_uri_redact -- a newly allocated copy of `s` with any password (and user) between "://" and the last
  * '@' of the authority replaced by "***"; also masks `password=` style query options. Caller bson_free()s. */
 char *lab_uri_redact (const char *s);
 
-/* lab_uri_db -- the database to use: `opt_db` if set, else the URI's, else "layoutlab". */
-const char *lab_uri_db (const lab_uri_t *u, const char *opt_db);
+/* lab_store_uri_db -- the database to use: `opt_db` if set, else the URI's, else "layoutlab". */
+const char *lab_store_uri_db (const lab_store_uri_t *u, const char *opt_db);
 
 #endif

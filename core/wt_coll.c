@@ -17,7 +17,7 @@
 
 /* lab_wt_exists -- whether the collection exists. */
 bool
-lab_wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
+lab_wt_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
 {
    wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
 
@@ -36,7 +36,7 @@ strp_cmp (const void *a, const void *b)
 
 /* lab_wt_list -- the catalog's collection names, sorted. */
 bool
-lab_wt_list (lab_session_t *sess, char ***names, bson_error_t *error)
+lab_wt_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
 {
    wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
    const wt_coll_t *c;
@@ -119,7 +119,7 @@ fail:
 
 /* lab_wt_create -- create a collection (nothing when it exists). */
 bool
-lab_wt_create (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_wt_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_coll_t *c;
@@ -209,7 +209,7 @@ unlink_coll (wt_sess_t *ss, wt_coll_t *c, bson_error_t *error)
 /* lab_wt_drop -- remove the collection's catalog entry, then drop its indexes and table (nothing if
  * missing). */
 bool
-lab_wt_drop (lab_session_t *sess, const char *coll, bson_error_t *error)
+lab_wt_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -243,7 +243,7 @@ done:
 
 /* lab_wt_count -- the exact count kept in memory. */
 bool
-lab_wt_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
+lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
    wt_coll_t *c = lab_wt_coll_lookup (((wt_sess_t *)sess->impl)->st, coll, error);
 
@@ -267,7 +267,7 @@ file_size (wt_store_t *st, const char *ident)
 
 /* lab_wt_stats -- count and data size from memory, storage and index sizes from the files. */
 bool
-lab_wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson_error_t *error)
+lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out, bson_error_t *error)
 {
    wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
    wt_coll_t *c;
@@ -295,7 +295,7 @@ lab_wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson
  * may not ask for more than its connection, so the connection is reconfigured to statistics=(all) for
  * this one cursor and back to (fast) after it. */
 bool
-lab_wt_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
+lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -408,8 +408,9 @@ leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t start, int
 /* lab_wt_leaf_pages_estimate -- see store.h: a pilot of LEAF_PILOT_WINDOWS runs for the rows per page,
  * then o->windows runs of about o->pages_per_window pages each, between the pilot's. */
 bool
-lab_wt_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
-                            lab_leaf_estimate_t *est, bson_error_t *error)
+lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                            const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                            bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -509,7 +510,8 @@ done:
 
 /* lab_wt_has_index -- whether the collection has an index on field. */
 bool
-lab_wt_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has, bson_error_t *error)
+lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
+                  bson_error_t *error)
 {
    wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
    wt_coll_t *c;

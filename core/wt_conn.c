@@ -259,7 +259,7 @@ lab_wt_close (lab_store_t *store)
    }
    /* lab_store_close closes the sessions left open (store.h): they must not be used afterwards */
    while (st->sessions) {
-      lab_session_t *sess = st->sessions->sess;
+      lab_store_session_t *sess = st->sessions->sess;
       lab_wt_session_close (sess);
       bson_free (sess);
    }
@@ -489,7 +489,7 @@ lab_wt_flush (lab_store_t *store, bson_error_t *error)
 
 /* lab_wt_server_info -- this process stands in for the server. */
 bool
-lab_wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_wt_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    wt_store_t *st = store->impl;
    int major, minor, patch;
@@ -532,21 +532,21 @@ self_rss (void)
    return kb < 0 ? -1 : kb * 1024;
 }
 
-/* The connection statistics lab_engine_stats_t reports, by WiredTiger key. */
+/* The connection statistics lab_store_engine_stats_t reports, by WiredTiger key. */
 static const struct {
    int key;
    size_t off;
 } stat_map[] = {
-   { WT_STAT_CONN_CACHE_BYTES_INUSE, offsetof (lab_engine_stats_t, cache_bytes) },
-   { WT_STAT_CONN_BLOCK_READ, offsetof (lab_engine_stats_t, block_reads) },
-   { WT_STAT_CONN_BLOCK_BYTE_READ, offsetof (lab_engine_stats_t, block_read_bytes) },
-   { WT_STAT_CONN_CACHE_BYTES_READ, offsetof (lab_engine_stats_t, cache_read_bytes) },
-   { WT_STAT_CONN_CACHE_READ, offsetof (lab_engine_stats_t, cache_pages_read) },
+   { WT_STAT_CONN_CACHE_BYTES_INUSE, offsetof (lab_store_engine_stats_t, cache_bytes) },
+   { WT_STAT_CONN_BLOCK_READ, offsetof (lab_store_engine_stats_t, block_reads) },
+   { WT_STAT_CONN_BLOCK_BYTE_READ, offsetof (lab_store_engine_stats_t, block_read_bytes) },
+   { WT_STAT_CONN_CACHE_BYTES_READ, offsetof (lab_store_engine_stats_t, cache_read_bytes) },
+   { WT_STAT_CONN_CACHE_READ, offsetof (lab_store_engine_stats_t, cache_pages_read) },
 };
 
 /* read_stats -- every statistic of stat_map through the statistics cursor sc into out. */
 static bool
-read_stats (wt_store_t *st, WT_CURSOR *sc, lab_engine_stats_t *out, bson_error_t *error)
+read_stats (wt_store_t *st, WT_CURSOR *sc, lab_store_engine_stats_t *out, bson_error_t *error)
 {
    size_t i;
    int ret;
@@ -566,7 +566,7 @@ read_stats (wt_store_t *st, WT_CURSOR *sc, lab_engine_stats_t *out, bson_error_t
 
 /* lab_wt_engine_stats -- cache and block statistics of the connection, the cache size, our RSS. */
 bool
-lab_wt_engine_stats (lab_store_t *store, lab_engine_stats_t *out, bson_error_t *error)
+lab_wt_engine_stats (lab_store_t *store, lab_store_engine_stats_t *out, bson_error_t *error)
 {
    wt_store_t *st = store->impl;
    WT_CURSOR *sc = NULL;
@@ -731,7 +731,7 @@ evict_files (wt_store_t *st, bson_error_t *error)
 
 /* lab_wt_cycle -- close the engine, evict its files from the page cache, run hook, reopen. */
 bool
-lab_wt_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+lab_wt_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
               bson_error_t *error)
 {
    wt_store_t *st = store->impl;

@@ -42,7 +42,7 @@ key_below (const uint8_t *key, size_t klen, const lab_buf_t *bound)
 
 /* lab_wt_cursor_close -- close the stream's WiredTiger cursors and free it. */
 void
-lab_wt_cursor_close (lab_cursor_t *cur)
+lab_wt_cursor_close (lab_store_cursor_t *cur)
 {
    wt_cur_t *wc = cur->impl;
 
@@ -69,7 +69,7 @@ lab_wt_cursor_close (lab_cursor_t *cur)
 /* cur_new -- a stream's state for the collection `coll` of session ss, counted in ss->nsorted so that a
  * drop leaves its cursors alone (the caller holds ddl for reading). */
 static wt_cur_t *
-cur_new (lab_cursor_t *cur, wt_sess_t *ss, const char *coll)
+cur_new (lab_store_cursor_t *cur, wt_sess_t *ss, const char *coll)
 {
    wt_cur_t *wc = bson_aligned_alloc0 (BSON_ALIGNOF (wt_cur_t), sizeof (wt_cur_t));
 
@@ -85,7 +85,7 @@ cur_new (lab_cursor_t *cur, wt_sess_t *ss, const char *coll)
 
 /* open_done -- the end of a stream's opening: ddl released, the stream closed unless `ok`; ok. */
 static bool
-open_done (lab_cursor_t *cur, wt_store_t *st, bool ok)
+open_done (lab_store_cursor_t *cur, wt_store_t *st, bool ok)
 {
    pthread_rwlock_unlock (&st->ddl);
    if (!ok) {
@@ -96,7 +96,7 @@ open_done (lab_cursor_t *cur, wt_store_t *st, bool ok)
 
 /* set_bounds -- the bodies of opts->lo and opts->hi, when given. */
 static bool
-set_bounds (wt_cur_t *wc, const char *field, const lab_sorted_opts_t *opts, bson_error_t *error)
+set_bounds (wt_cur_t *wc, const char *field, const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
    if (opts->lo) {
       if (!lab_wt_encode_body (opts->lo, &wc->lo, wc->coll, field, error)) {
@@ -116,8 +116,8 @@ set_bounds (wt_cur_t *wc, const char *field, const lab_sorted_opts_t *opts, bson
 /* lab_wt_sorted_open -- a stream over the index on field from opts->lo (inclusive) to opts->hi
  * (exclusive); the session counts it so a drop leaves its cursors alone. */
 bool
-lab_wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field, const lab_sorted_opts_t *opts,
-                    bson_error_t *error)
+lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
+                    const lab_store_sorted_opts_t *opts, bson_error_t *error)
 {
    wt_sess_t *ss = cur->sess->impl;
    wt_store_t *st = ss->st;
@@ -148,7 +148,8 @@ done:
 /* lab_wt_natural_open -- a stream over the collection's table from RecordId opts->range.rid_lo
  * (inclusive) to rid_hi (exclusive): the table cursor alone, no index. */
 bool
-lab_wt_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts, bson_error_t *error)
+lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
+                     bson_error_t *error)
 {
    wt_sess_t *ss = cur->sess->impl;
    wt_store_t *st = ss->st;
@@ -212,12 +213,12 @@ entry_rid (wt_cur_t *wc, const WT_ITEM *k, int64_t *rid, bson_error_t *error)
       if ((ret = ic->get_value (ic, &v)) != 0) {
          return lab_wt_fail (error, ret, "read _id index of '%s'", wc->coll);
       }
-      if (!lab_key_recordid_decode (v.data, v.size, rid, &used)) {
+      if (!lab_store_key_recordid_decode (v.data, v.size, rid, &used)) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "malformed _id index entry in '%s'",
                         wc->coll);
          return false;
       }
-   } else if (!lab_key_split_recordid (k->data, k->size, &used, rid)) {
+   } else if (!lab_store_key_split_recordid (k->data, k->size, &used, rid)) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC, "malformed index key in '%s'", wc->coll);
       return false;
    }
@@ -258,7 +259,7 @@ walk_step (wt_cur_t *wc, int64_t *rid, bson_error_t *error)
 /* lab_wt_cursor_next -- 1 with the next document in the stream's order (index or natural), 0 at the end,
  * -1 on error. */
 int
-lab_wt_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error)
+lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error)
 {
    wt_cur_t *wc = cur->impl;
    WT_ITEM v;
@@ -336,18 +337,18 @@ key_walk_next (key_walk_t *w, const uint8_t **p, size_t *len, size_t *blen)
       if ((ret = w->ic->get_value (w->ic, &v)) != 0) {
          return ret;
       }
-      if (!lab_key_unique_join (k.data, k.size, v.data, v.size, &w->val)) {
+      if (!lab_store_key_unique_join (k.data, k.size, v.data, v.size, &w->val)) {
          return WT_ERROR;
       }
       *p = w->val.data;
       *len = w->val.len;
    } else {
-      if (!lab_key_split_recordid (k.data, k.size, len, &rid)) {
+      if (!lab_store_key_split_recordid (k.data, k.size, len, &rid)) {
          return WT_ERROR;
       }
       *p = k.data;
    }
-   *blen = lab_key_body_len (*len);
+   *blen = lab_store_key_body_len (*len);
    return 0;
 }
 
@@ -394,8 +395,8 @@ same_body (const lab_buf_t *prev, const uint8_t *p, size_t blen)
 /* lab_wt_partition -- up to n-1 bounds splitting the index's entries into n ranges of about equal
  * counts; a bound is the first value of a range, never splitting equal values. */
 bool
-lab_wt_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                  int *nbounds, bson_error_t *error)
+lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                  bson_value_t **bounds, int *nbounds, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    key_walk_t w;
@@ -418,7 +419,7 @@ lab_wt_partition (lab_session_t *sess, const char *coll, const char *field, int 
    while (k < n && (ret = key_walk_next (&w, &p, &len, &blen)) == 0) {
       bool changed = !have_prev || !same_body (&prev, p, blen);
       if (changed && pos >= target && pos > 0) {
-         if (!lab_key_decode (p, len, &(*bounds)[*nbounds], error)) {
+         if (!lab_store_key_decode (p, len, &(*bounds)[*nbounds], error)) {
             goto done;
          }
          (*nbounds)++;
@@ -444,7 +445,7 @@ done:
    pthread_rwlock_unlock (&ss->st->ddl);
    lab_buf_destroy (&prev);
    if (!ok) {
-      lab_values_free (*bounds, *nbounds);
+      lab_store_values_free (*bounds, *nbounds);
       *bounds = NULL;
       *nbounds = 0;
    }
@@ -453,7 +454,7 @@ done:
 
 /* lab_wt_distinct_keys -- every distinct value of the index on field, in index order. */
 bool
-lab_wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                       int64_t *nkeys, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -478,7 +479,7 @@ lab_wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, 
          cap = cap ? cap * 2 : 1024;
          *keys = bson_realloc (*keys, cap * sizeof **keys);
       }
-      if (!lab_key_decode (p, len, &(*keys)[*nkeys], error)) {
+      if (!lab_store_key_decode (p, len, &(*keys)[*nkeys], error)) {
          lab_error_prefix (error, "index on '%s' of '%s'", field, coll);
          goto done;
       }
@@ -497,7 +498,7 @@ done:
    pthread_rwlock_unlock (&ss->st->ddl);
    lab_buf_destroy (&prev);
    if (!ok) {
-      lab_values_free (*keys, (int)*nkeys);
+      lab_store_values_free (*keys, (int)*nkeys);
       *keys = NULL;
       *nkeys = 0;
    }
@@ -525,7 +526,7 @@ rid_ends (wt_sess_t *ss, const wt_coll_t *c, int64_t *first, int64_t *last, bool
 /* lab_wt_natural_ranges -- up to n ranges of equal RecordId spans between the first and the last
  * RecordId (positioned inserts leave them dense: equal spans hold about equal counts). */
 bool
-lab_wt_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
+lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_store_natural_range_t **ranges,
                        int *nranges, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -561,8 +562,8 @@ done:
 
 /* lab_wt_natural_describe -- the walk lab_wt_natural_open would do. */
 bool
-lab_wt_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts, bson_t *out,
-                         bson_error_t *error)
+lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_store_natural_opts_t *opts,
+                         bson_t *out, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_coll_t *c;

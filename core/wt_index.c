@@ -2,7 +2,7 @@
  * wt_index.c -- the embedded store's indexes, as mongod's WiredTigerIndex: which value of a document an
  * index holds, lookups of the entries equal to a value, and index creation with a build over existing
  * documents (scan, external sort, bulk load). The byte format of keys is keyenc.h's: a standard index
- * key is lab_key_encode(value) + RecordId with an empty value; the _id index is mongod's unique format.
+ * key is lab_store_key_encode(value) + RecordId with an empty value; the _id index is mongod's unique format.
  */
 #include "wt_private.h"
 
@@ -58,7 +58,7 @@ lab_wt_encode_body (const bson_value_t *v, lab_buf_t *out, const char *coll, con
                     bson_error_t *error)
 {
    lab_buf_reset (out);
-   if (!lab_key_encode_body (v, out, error)) {
+   if (!lab_store_key_encode_body (v, out, error)) {
       lab_error_prefix (error, "search '%s' of collection '%s'", field, coll);
       return false;
    }
@@ -76,7 +76,7 @@ lab_wt_lookup_id (wt_sess_t *ss, WT_CURSOR *idc, const lab_buf_t *body, int64_t 
    int ret;
 
    lab_buf_reset (&ss->key);
-   lab_key_unique_key (&ss->key, body->data, body->len);
+   lab_store_key_unique_key (&ss->key, body->data, body->len);
    k.data = ss->key.data;
    k.size = ss->key.len;
    idc->set_key (idc, &k);
@@ -91,7 +91,7 @@ lab_wt_lookup_id (wt_sess_t *ss, WT_CURSOR *idc, const lab_buf_t *body, int64_t 
    if ((ret = idc->get_value (idc, &v)) != 0) {
       return ret;
    }
-   if (!lab_key_recordid_decode (v.data, v.size, rid, &used)) {
+   if (!lab_store_key_recordid_decode (v.data, v.size, rid, &used)) {
       return WT_ERROR;
    }
    return 0;
@@ -127,10 +127,10 @@ lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_buf_t 
       if ((ret = ic->get_key (ic, &k)) != 0) {
          return ret;
       }
-      if (!lab_key_has_body (k.data, k.size, body->data, body->len)) {
+      if (!lab_store_key_has_body (k.data, k.size, body->data, body->len)) {
          break;
       }
-      if (!lab_key_split_recordid (k.data, k.size, &vlen, &rid)) {
+      if (!lab_store_key_split_recordid (k.data, k.size, &vlen, &rid)) {
          return WT_ERROR;
       }
       lab_wt_rids_push (ss, rid);
@@ -149,7 +149,7 @@ cmp_rid (const void *a, const void *b)
 /* lab_wt_record_ids -- the RecordIds of the index entries equal to value, ascending, without reading a
  * document. */
 bool
-lab_wt_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                    int64_t **rids, size_t *n, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -247,12 +247,13 @@ build_collect (build_part_t *p, bson_error_t *error)
          goto done;
       }
       lab_buf_reset (&key);
-      if (!lab_wt_field_value (&doc, p->field, &it, &val, error) || !lab_key_encode (val, &key, error)) {
+      if (!lab_wt_field_value (&doc, p->field, &it, &val, error) ||
+          !lab_store_key_encode (val, &key, error)) {
          lab_error_prefix (error, "build index on '%s' of '%s' (record %" PRId64 ")", p->field, p->c->name,
                            rid);
          goto done;
       }
-      lab_key_append_recordid (&key, rid);
+      lab_store_key_append_recordid (&key, rid);
       if (!lab_wt_sort_add (p->sort, key.data, key.len, error)) {
          goto done;
       }
@@ -529,7 +530,7 @@ add_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *ident, bs
 /* lab_wt_create_index -- create and build the index on field (nothing when it exists); as mongod's
  * createIndexes, a missing collection is created. */
 bool
-lab_wt_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;

@@ -8,7 +8,7 @@
  *   wt_catalog.c  the catalog (collections and their indexes), the size storer (counts, data sizes and
  *                 next RecordIds saved at close, recounted after a crash), collection lookups;
  *   wt_coll.c     collections: create, drop, exists, counts and sizes;
- *   wt_session.c  the session cache: one WT_SESSION per lab_session_t and its cursor cache;
+ *   wt_session.c  the session cache: one WT_SESSION per lab_store_session_t and its cursor cache;
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
  *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
@@ -96,7 +96,7 @@ typedef struct {
 
 typedef struct wt_sess {
    wt_store_t *st;
-   lab_session_t *sess; /* the handle store.c allocated (freed here when the store closes first) */
+   lab_store_session_t *sess; /* the handle store.c allocated (freed here when the store closes first) */
    WT_SESSION *s;
    struct wt_sess *prev, *next;
    wt_cached_t cache[WT_CURSOR_CACHE];
@@ -127,18 +127,19 @@ const char *lab_wt_zstd_entry (void);
 void lab_wt_close (lab_store_t *store);
 const char *lab_wt_home (const lab_store_t *store);
 bool lab_wt_flush (lab_store_t *store, bson_error_t *error);
-bool lab_wt_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error);
-bool lab_wt_engine_stats (lab_store_t *store, lab_engine_stats_t *out, bson_error_t *error);
+bool lab_wt_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error);
+bool lab_wt_engine_stats (lab_store_t *store, lab_store_engine_stats_t *out, bson_error_t *error);
 bool lab_wt_data_files (lab_store_t *store, const char *coll, char ***paths, bson_error_t *error);
-bool lab_wt_cycle (lab_store_t *store, lab_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
+bool lab_wt_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                    bson_error_t *error);
 bool lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
 /* wt_index.c / wt_coll.c: RecordIds of one key's index entries, a collection's leaf pages */
-bool lab_wt_record_ids (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                        int64_t **rids, size_t *n, bson_error_t *error);
-bool lab_wt_leaf_pages (lab_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
-bool lab_wt_leaf_pages_estimate (lab_session_t *sess, const char *coll, const lab_leaf_sample_opts_t *o,
-                                 lab_leaf_estimate_t *est, bson_error_t *error);
+bool lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
+                        const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
+bool lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+bool lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
+                                 const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
+                                 bson_error_t *error);
 
 /* ---- wt_catalog.c: catalog, size storer, the collection list ------------------------------------ */
 
@@ -176,19 +177,20 @@ wt_coll_t *lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_erro
 /* lab_wt_coll_get_or_create -- for writes: MongoDB creates a missing collection on first insert. */
 wt_coll_t *lab_wt_coll_get_or_create (wt_sess_t *ss, const char *name, bson_error_t *error);
 
-bool lab_wt_list (lab_session_t *sess, char ***names, bson_error_t *error);
-bool lab_wt_exists (lab_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
-bool lab_wt_create (lab_session_t *sess, const char *coll, bson_error_t *error);
-bool lab_wt_drop (lab_session_t *sess, const char *coll, bson_error_t *error);
-bool lab_wt_count (lab_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
-bool lab_wt_stats (lab_session_t *sess, const char *coll, lab_coll_stats_t *out, bson_error_t *error);
-bool lab_wt_has_index (lab_session_t *sess, const char *coll, const char *field, bool *has,
+bool lab_wt_list (lab_store_session_t *sess, char ***names, bson_error_t *error);
+bool lab_wt_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
+bool lab_wt_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_wt_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
+bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out,
+                   bson_error_t *error);
+bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                        bson_error_t *error);
 
 /* ---- wt_session.c: sessions and their cursor cache ---------------------------------------------- */
 
-bool lab_wt_session_open (lab_session_t *sess, bson_error_t *error);
-void lab_wt_session_close (lab_session_t *sess);
+bool lab_wt_session_open (lab_store_session_t *sess, bson_error_t *error);
+void lab_wt_session_close (lab_store_session_t *sess);
 /* lab_wt_get_cursor -- a cached cursor on uri, kept open for the rest of the operation. */
 bool lab_wt_get_cursor (wt_sess_t *ss, const char *uri, bool overwrite, WT_CURSOR **out, bson_error_t *error);
 /* lab_wt_reset_cursors -- end of an operation: cached cursors release their position and pages. */
@@ -227,33 +229,37 @@ int lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_bu
 bool lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_value_t *value,
                      wt_coll_t **c, bson_error_t *error);
 
-bool lab_wt_create_index (lab_session_t *sess, const char *coll, const char *field, bson_error_t *error);
+bool lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field,
+                          bson_error_t *error);
 
 /* ---- wt_record.c: the record store -------------------------------------------------------------- */
 
-bool lab_wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                         size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error);
-bool lab_wt_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error);
-bool lab_wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                       int64_t *deleted, bson_error_t *error);
-bool lab_wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                     lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+bool lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                         const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
+                         bson_error_t *error);
+bool lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
+                          bson_error_t *error);
+bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                       const bson_value_t *value, int64_t *deleted, bson_error_t *error);
+bool lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
+                     const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                     bson_error_t *error);
 
 /* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
 
-bool lab_wt_sorted_open (lab_cursor_t *cur, const char *coll, const char *field,
-                         const lab_sorted_opts_t *opts, bson_error_t *error);
-int lab_wt_cursor_next (lab_cursor_t *cur, const bson_t **doc, bson_error_t *error);
-void lab_wt_cursor_close (lab_cursor_t *cur);
-bool lab_wt_partition (lab_session_t *sess, const char *coll, const char *field, int n, bson_value_t **bounds,
-                       int *nbounds, bson_error_t *error);
-bool lab_wt_distinct_keys (lab_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
-                           int64_t *nkeys, bson_error_t *error);
-bool lab_wt_natural_open (lab_cursor_t *cur, const char *coll, const lab_natural_opts_t *opts,
+bool lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field,
+                         const lab_store_sorted_opts_t *opts, bson_error_t *error);
+int lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *error);
+void lab_wt_cursor_close (lab_store_cursor_t *cur);
+bool lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *field, int n,
+                       bson_value_t **bounds, int *nbounds, bson_error_t *error);
+bool lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
+                           bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
+bool lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                           bson_error_t *error);
-bool lab_wt_natural_ranges (lab_session_t *sess, const char *coll, int n, lab_natural_range_t **ranges,
-                            int *nranges, bson_error_t *error);
-bool lab_wt_natural_describe (lab_session_t *sess, const char *coll, const lab_natural_opts_t *opts,
-                              bson_t *out, bson_error_t *error);
+bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
+                            lab_store_natural_range_t **ranges, int *nranges, bson_error_t *error);
+bool lab_wt_natural_describe (lab_store_session_t *sess, const char *coll,
+                              const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
 
 #endif

@@ -33,14 +33,14 @@ doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t rid, size_t *o
          return false;
       }
       if (i == 0) {
-         if (!lab_key_encode_unique (v, &ss->ikeys, id_tag, error)) {
+         if (!lab_store_key_encode_unique (v, &ss->ikeys, id_tag, error)) {
             return false;
          }
       } else {
-         if (!lab_key_encode (v, &ss->ikeys, error)) {
+         if (!lab_store_key_encode (v, &ss->ikeys, error)) {
             return false;
          }
-         lab_key_append_recordid (&ss->ikeys, rid);
+         lab_store_key_append_recordid (&ss->ikeys, rid);
       }
       lens[i] = ss->ikeys.len - offs[i];
    }
@@ -79,7 +79,7 @@ put_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const
    int ret, j;
 
    lab_buf_reset (&ss->val);
-   lab_key_unique_value (&ss->val, rid, tag);
+   lab_store_key_unique_value (&ss->val, rid, tag);
    k.data = ss->ikeys.data + offs[0];
    k.size = lens[0];
    v.data = ss->val.data;
@@ -155,7 +155,7 @@ remove_doc (wt_sess_t *ss, wt_coll_t *c, int64_t rid, int64_t *len, bson_error_t
 
 /* refuse_keys -- record in result that document i of the batch has no valid index keys. */
 static void
-refuse_keys (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc,
+refuse_keys (lab_store_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc,
              const bson_error_t *kerr)
 {
    bson_iter_t it;
@@ -164,13 +164,13 @@ refuse_keys (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_
    if (bson_iter_init_find (&it, doc, "_id")) {
       lab_value_text (bson_iter_value (&it), vs, sizeof vs);
    }
-   lab_insert_result_add_error (result, orig, LAB_ERROR_STORE, kerr->code,
-                                "collection '%s', document _id %s: %s", c->name, vs, kerr->message);
+   lab_store_insert_result_add_error (result, orig, LAB_ERROR_STORE, kerr->code,
+                                      "collection '%s', document _id %s: %s", c->name, vs, kerr->message);
 }
 
 /* refuse_dup -- record in result mongod's E11000 for a document whose _id exists. */
 static void
-refuse_dup (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc)
+refuse_dup (lab_store_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t *doc)
 {
    bson_iter_t it;
    char vs[128] = "?";
@@ -178,9 +178,9 @@ refuse_dup (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t
    if (bson_iter_init_find (&it, doc, "_id")) {
       lab_value_text (bson_iter_value (&it), vs, sizeof vs);
    }
-   lab_insert_result_add_error (result, orig, LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
-                                "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }",
-                                c->name, vs);
+   lab_store_insert_result_add_error (
+      result, orig, LAB_ERROR_STORE, LAB_STORE_ERR_DUPLICATE_KEY,
+      "E11000 duplicate key error collection: %s index: _id_ dup key: { _id: %s }", c->name, vs);
 }
 
 /* insert_doc -- one document inside the group's transaction, at RecordId first + orig + 1 (first >= 0)
@@ -188,7 +188,7 @@ refuse_dup (lab_insert_result_t *result, size_t orig, wt_coll_t *c, const bson_t
  * a WT error (EEXIST: the given RecordId is taken). */
 static int
 insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, size_t orig,
-            int64_t first, lab_insert_result_t *result, bool *added)
+            int64_t first, lab_store_insert_result_t *result, bool *added)
 {
    size_t offs[WT_MAX_INDEXES], lens[WT_MAX_INDEXES];
    int64_t rid =
@@ -215,7 +215,7 @@ insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, co
  * group) or another WT error (with *error set). */
 static int
 insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size_t *orig, size_t n,
-              int64_t first, lab_insert_result_t *result, int64_t *inserted, int64_t *bytes,
+              int64_t first, lab_store_insert_result_t *result, int64_t *inserted, int64_t *bytes,
               bson_error_t *error)
 {
    WT_CURSOR *cc, *ic[WT_MAX_INDEXES];
@@ -259,8 +259,9 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
 /* lab_wt_insert_many -- the documents in groups of WT_GROUP_DOCS / WT_GROUP_BYTES, one transaction
  * each, a group retried from scratch after a write conflict. */
 bool
-lab_wt_insert_many (lab_session_t *sess, const char *coll, const bson_t *const *docs, const size_t *orig,
-                    size_t n, int64_t first, lab_insert_result_t *result, bson_error_t *error)
+lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
+                    const size_t *orig, size_t n, int64_t first, lab_store_insert_result_t *result,
+                    bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -364,7 +365,7 @@ fail:
 
 /* lab_wt_upsert_by_id -- replace the document with doc's _id, or insert it. */
 bool
-lab_wt_upsert_by_id (lab_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
+lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
@@ -472,7 +473,7 @@ delete_rids (wt_sess_t *ss, wt_coll_t *c, const char *field, int64_t *deleted, b
 
 /* lab_wt_delete_eq -- remove every document whose indexed `field` equals value. */
 bool
-lab_wt_delete_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                   int64_t *deleted, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
@@ -497,8 +498,8 @@ done:
 /* lab_wt_find_eq -- cb for every document whose indexed `field` equals value, in RecordId order of the
  * index entries (deleted since the index was read: skipped). */
 bool
-lab_wt_find_eq (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                lab_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;

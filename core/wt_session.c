@@ -1,5 +1,5 @@
 /*
- * wt_session.c -- the embedded store's session cache: one WT_SESSION per lab_session_t, on the store's
+ * wt_session.c -- the embedded store's session cache: one WT_SESSION per lab_store_session_t, on the store's
  * list so close can close the ones left open, with a small cache of open cursors (reset, not closed,
  * between operations: twice as fast as reopening for single-key lookups) and scratch buffers.
  */
@@ -11,7 +11,7 @@
 
 /* lab_wt_session_open -- a WiredTiger session with snapshot isolation, put on the store's list. */
 bool
-lab_wt_session_open (lab_session_t *sess, bson_error_t *error)
+lab_wt_session_open (lab_store_session_t *sess, bson_error_t *error)
 {
    wt_store_t *st = sess->store->impl;
    wt_sess_t *ss;
@@ -63,7 +63,7 @@ close_cursors (wt_sess_t *ss)
 
 /* lab_wt_session_close -- close the cursors and the WiredTiger session, take it off the list. */
 void
-lab_wt_session_close (lab_session_t *sess)
+lab_wt_session_close (lab_store_session_t *sess)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;

@@ -159,7 +159,7 @@ bool lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_exp
  * (drop it first with `drop`; an existing non-empty one is LAB_STORE_ERR_EXISTS unless `append`, the
  * message suggesting --append when `allow_append`). *owned: this run may drop it again on failure; an
  * owned collection gets the marker `provenance` (NULL: none) before its first document. */
-bool lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append,
+bool lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append,
                               bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error);
 
 #endif

@@ -239,7 +239,7 @@ open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bs
 static bool
 compress_check (const compress_opts_t *z, bson_error_t *error)
 {
-   return !z->name || lab_block_compressor_check (z->name, error);
+   return !z->name || lab_store_block_compressor_check (z->name, error);
 }
 
 /* summary_compressor -- what the collection was created with, and how the backend applied it. */
@@ -450,14 +450,14 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    lab_log_set (&c);
    o.progress = c.progress;
    o.parallel = parallel;
-   lab_mark_begin (&mark, "billgen generate", cli->argc, cli->argv);
+   lab_store_mark_begin (&mark, "billgen generate", cli->argc, cli->argv);
    BSON_APPEND_DOCUMENT_BEGIN (&mark, "params", &mp);
    append_generate_params (&mp, &o, preset, scale, &z);
    bson_append_document_end (&mark, &mp);
    o.provenance = &mark;
 
    store = open_store (&c, &z, true, &error);
-   if (store && o.drop && !lab_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+   if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       lab_log_error ("%s", error.message);
       rc = LAB_EXIT_USAGE;
    } else if (store && lab_billgen_generate (store, &o, &st, &error)) {
@@ -567,7 +567,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    o.progress = c.progress;
    lab_log_set (&c);
    bson_destroy (&mark);
-   lab_mark_begin (&mark, "billgen import", cli->argc, cli->argv);
+   lab_store_mark_begin (&mark, "billgen import", cli->argc, cli->argv);
    {
       bson_t mp, fa;
       char idx[16];
@@ -599,7 +599,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    if (imp && !o.parse_only) {
       store = open_store (&c, &z, true, &error);
    }
-   if (store && o.drop && !lab_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+   if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       rc = usage_error (&error, "import");
       goto done;
    }
@@ -746,7 +746,7 @@ cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
    lab_cli_common_t c;
    bson_error_t error = { 0 };
    lab_store_t *store = NULL;
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    char **names = NULL;
    bool require = false;
    bson_t list = BSON_INITIALIZER;
@@ -771,7 +771,7 @@ cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
    }
    lab_log_set (&c);
    store = open_store (&c, &(compress_opts_t){ 0 }, false, &error); /* listing creates nothing */
-   sess = store ? lab_session_open (store, &error) : NULL;
+   sess = store ? lab_store_session_open (store, &error) : NULL;
    if (!sess || !lab_store_list (sess, &names, &error)) {
       lab_log_error ("%s", error.message);
       rc = lab_error_exit_code (&error);
@@ -839,7 +839,7 @@ done:
    bson_string_free (foreign, true);
    bson_destroy (&list);
    bson_strfreev (names);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    return rc;
 }

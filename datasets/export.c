@@ -210,8 +210,8 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
                     bson_error_t *error)
 {
    exporter_t x;
-   lab_session_t *sess = NULL;
-   lab_cursor_t *cur = NULL;
+   lab_store_session_t *sess = NULL;
+   lab_store_cursor_t *cur = NULL;
    lab_output_t *out = NULL;
    lab_progress_t *prog = NULL;
    bson_t **sample = NULL;
@@ -226,7 +226,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
    lab_buf_init (&x.line);
    lab_buf_init (&x.cell);
 
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess) {
       goto done;
    }
@@ -255,7 +255,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
    sample = bson_malloc0 ((size_t)want * sizeof *sample);
    while (nsample < want) {
       const bson_t *doc;
-      int r = lab_cursor_next (cur, &doc, error);
+      int r = lab_store_cursor_next (cur, &doc, error);
       if (r < 0) {
          lab_error_prefix (error, "collection '%s'", o->coll);
          goto done;
@@ -301,7 +301,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
       } else if (!more) {
          break; /* the sample read the whole collection */
       } else {
-         int r = lab_cursor_next (cur, &doc, error);
+         int r = lab_store_cursor_next (cur, &doc, error);
          if (r < 0) {
             lab_error_prefix (error, "collection '%s'", o->coll);
             goto done;
@@ -340,8 +340,8 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
 done:
    lab_progress_done (prog);
    lab_output_abort (out);
-   lab_cursor_close (cur);
-   lab_session_close (sess);
+   lab_store_cursor_close (cur);
+   lab_store_session_close (sess);
    for (int64_t i = 0; i < nsample; i++) {
       bson_destroy (sample[i]);
    }

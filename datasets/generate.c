@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 bool
-lab_billgen_prepare_dst (lab_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
-                         const bson_t *provenance, bool *owned, bson_error_t *error)
+lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append,
+                         bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error)
 {
    bool exists = false;
    int64_t count = 0;
@@ -166,10 +166,10 @@ bool
 lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_generate_stats_t *st,
                       bson_error_t *error)
 {
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    lab_gen_t *g = NULL;
    gen_worker_t *w = NULL;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    bool owned = false, ok = false;
    uint64_t t0 = lab_now_ns (), t1;
    double cpu0 = lab_process_cpu_s ((int64_t)getpid ());
@@ -183,7 +183,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    if (!lab_store_server_info (store, &info, error)) {
       goto done;
    }
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess) {
       goto done;
    }
@@ -257,7 +257,7 @@ done:
       bson_error_t e2;
       (void)lab_store_drop (sess, o->coll, &e2);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_gen_destroy (g);
    st->seconds = (double)(lab_now_ns () - t0) / 1e9;
    st->cpu_seconds = lab_process_cpu_s ((int64_t)getpid ()) - cpu0;

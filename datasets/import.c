@@ -124,11 +124,11 @@ value_hash (const bson_value_t *v)
 typedef struct {
    const lab_import_opts_t *o;
    lab_import_stats_t *st;
-   lab_store_t *store;     /* NULL with parse_only */
-   lab_session_t *sess;    /* opened by start_loading */
-   bool owned;             /* this run created (or dropped and recreated) the collection */
-   bool started;           /* start_loading ran: the destination is prepared and the writers run */
-   lab_loader_t **loaders; /* one per writer (o->parallel) */
+   lab_store_t *store;        /* NULL with parse_only */
+   lab_store_session_t *sess; /* opened by start_loading */
+   bool owned;                /* this run created (or dropped and recreated) the collection */
+   bool started;              /* start_loading ran: the destination is prepared and the writers run */
+   lab_loader_t **loaders;    /* one per writer (o->parallel) */
    int nloaders;
    int64_t chunk;        /* rows per batch: writer k takes batches k, k + N, ... */
    int64_t accepted;     /* documents handed to the writers so far: the next one's position */
@@ -257,7 +257,7 @@ static bool
 start_loading (import_t *im, bson_error_t *error)
 {
    const lab_import_opts_t *o = im->o;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
 
    if (im->started || o->parse_only) {
       im->started = true;
@@ -267,7 +267,7 @@ start_loading (import_t *im, bson_error_t *error)
    if (!lab_store_server_info (im->store, &info, error)) {
       return false;
    }
-   im->sess = lab_session_open (im->store, error);
+   im->sess = lab_store_session_open (im->store, error);
    if (!im->sess) {
       return false;
    }
@@ -703,7 +703,7 @@ done:
          ok = false;
       }
    }
-   lab_session_close (im.sess);
+   lab_store_session_close (im.sess);
    if (names) {
       bson_strfreev (names);
    }

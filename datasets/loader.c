@@ -27,7 +27,7 @@ typedef struct {
    int64_t first; /* natural-order position of docs[0] (positioned loaders) */
    uint64_t bytes;
    bool has_result;
-   lab_insert_result_t result;
+   lab_store_insert_result_t result;
 } batch_t;
 
 typedef struct {
@@ -78,7 +78,7 @@ writer (void *arg)
 {
    lab_loader_t *l = arg;
    bson_error_t err;
-   lab_session_t *sess = lab_session_open (l->store, &err);
+   lab_store_session_t *sess = lab_store_session_open (l->store, &err);
 
    pthread_mutex_lock (&l->mu);
    if (!sess) {
@@ -113,7 +113,7 @@ writer (void *arg)
       pthread_cond_broadcast (&l->cv);
    }
    pthread_mutex_unlock (&l->mu);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return NULL;
 }
 
@@ -122,7 +122,7 @@ static void
 batch_reset (batch_t *b)
 {
    if (b->has_result) {
-      lab_insert_result_cleanup (&b->result);
+      lab_store_insert_result_cleanup (&b->result);
       b->has_result = false;
    }
    b->n = 0;
@@ -138,7 +138,7 @@ report (lab_loader_t *l, batch_t *b, bson_error_t *error)
    if (b->has_result) {
       l->inserted += b->result.inserted;
       for (size_t i = 0; i < b->result.nerrors && ok; i++) {
-         const lab_write_error_t *we = &b->result.errors[i];
+         const lab_store_write_error_t *we = &b->result.errors[i];
          size_t k = we->index;
          lab_loader_reject_t r = {
             .src = k < b->n ? b->srcs[k] : NULL,
@@ -334,7 +334,7 @@ loader_free (lab_loader_t *l)
    for (int i = 0; i < NBATCH; i++) {
       batch_t *b = &l->batches[i];
       if (b->has_result) {
-         lab_insert_result_cleanup (&b->result);
+         lab_store_insert_result_cleanup (&b->result);
       }
       if (b->docs) {
          for (size_t k = 0; k < l->o.batch_docs + 1; k++) {

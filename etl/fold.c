@@ -980,7 +980,7 @@ lab_fold_row_key (const char *key, const bson_t *row, bson_value_t *kv, bson_err
    }
    /* a shallow copy: the iterator's value does not outlive this call, the row's bytes do */
    *kv = *bson_iter_value (&it);
-   if (!lab_key_type_supported (kv->value_type) || kv->value_type == BSON_TYPE_NULL) {
+   if (!lab_store_key_type_supported (kv->value_type) || kv->value_type == BSON_TYPE_NULL) {
       t = row_id_text (row);
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
                      "row %s: key field '%s' holds a value of BSON type 0x%02x, which cannot be a fold key "
@@ -1010,7 +1010,7 @@ lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
    }
    if (f->nrows > 0) {
       master_key (f, &cur);
-      cmp = lab_value_compare (kv, &cur);
+      cmp = lab_store_value_compare (kv, &cur);
       if (cmp < 0) {
          t1 = row_id_text (row);
          t2 = lab_value_to_text (kv);
@@ -1564,7 +1564,7 @@ lab_hoist_sampler_push (lab_hoist_sampler_t *s, const bson_t *row)
    new_master = true;
    if (s->first) {
       BSON_ASSERT (bson_iter_init_find (&fi, s->first, s->key));
-      new_master = lab_value_compare (bson_iter_value (&ki), bson_iter_value (&fi)) != 0;
+      new_master = lab_store_value_compare (bson_iter_value (&ki), bson_iter_value (&fi)) != 0;
    }
    if (new_master) {
       if (s->masters == s->max_masters) {

@@ -237,7 +237,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
                      "--verify checks a fold; a --copy-only destination is not one");
       return false;
    }
-   if (o->block_compressor && !lab_block_compressor_check (o->block_compressor, error)) {
+   if (o->block_compressor && !lab_store_block_compressor_check (o->block_compressor, error)) {
       return false;
    }
    if (o->verify && r->plan_only) {
@@ -447,7 +447,7 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
 static void
 mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *vr)
 {
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t err;
    bson_t v = BSON_INITIALIZER;
    char now[40];
@@ -458,15 +458,15 @@ mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *v
    BSON_APPEND_INT64 (&v, "rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "masters", vr->src_masters);
    append_hash (&v, "checksum", vr->src_hash);
-   lab_mark_now (now, sizeof now);
+   lab_store_mark_now (now, sizeof now);
    BSON_APPEND_UTF8 (&v, "at", now);
-   sess = lab_session_open (store, &err);
+   sess = lab_store_session_open (store, &err);
    if (!sess || !lab_store_mark_set (sess, dst, "verify", &v, &set, &err)) {
       lab_log_error ("the verification could not be recorded in '%s': %s", LAB_MARK_COLL, err.message);
    } else if (!set) {
       lab_log_debug ("'%s' has no layoutlab marker: the verification is not recorded there", dst);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    bson_destroy (&v);
 }
 
@@ -538,7 +538,7 @@ main (int argc, char **argv)
       return LAB_EXIT_OK;
    }
    lab_log_set (&o.common);
-   lab_mark_begin (&provenance, "fold-details", argc, argv);
+   lab_store_mark_begin (&provenance, "fold-details", argc, argv);
    o.run.provenance = &provenance;
    /* the human summary goes to stdout unless the JSON summary does */
    human = !o.common.quiet && !(o.common.json_path && strcmp (o.common.json_path, "-") == 0);
@@ -587,9 +587,9 @@ main (int argc, char **argv)
    if (fold && !o.run.resume && !o.run.plan_only) {
       char *sc = lab_foldrun_state_coll (o.run.dst);
       bool guarded =
-         (!o.run.drop_dst || lab_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
-         lab_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
-                              &error);
+         (!o.run.drop_dst || lab_store_mark_drop_guard (store, o.run.dst, o.yes, "--drop-dst", &error)) &&
+         lab_store_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
+                                    &error);
       bson_free (sc);
       if (!guarded) {
          goto fail;

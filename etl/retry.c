@@ -25,9 +25,9 @@ static const uint32_t transient_codes[] = {
    13436, /* NotPrimaryOrSecondary */
 };
 
-/* lab_retry_transient -- see retry.h. */
+/* lab_store_error_transient -- see retry.h. */
 bool
-lab_retry_transient (const bson_error_t *error)
+lab_store_error_transient (const bson_error_t *error)
 {
    size_t i;
 

@@ -14,7 +14,7 @@
 #define LAB_RETRY_FIRST_DELAY_MS 1000
 #define LAB_RETRY_MAX_DELAY_MS 16000
 
-/* lab_retry_transient -- the error may go away by itself: the server could not be reached or selected
+/* lab_store_error_transient -- the error may go away by itself: the server could not be reached or selected
  * (libmongoc MONGOC_ERROR_STREAM, MONGOC_ERROR_SERVER_SELECTION, or the store's LAB_STORE_ERR_UNREACHABLE,
  * into which the MongoDB backend turns both), or the server answered with a code of a failover or a
  * lost connection/cursor (HostUnreachable 6, HostNotFound 7, CursorNotFound 43, NetworkTimeout 89,
@@ -24,7 +24,7 @@
  * _QUERY, _COMMAND, _WRITE_CONCERN, _COLLECTION). The codes are those the retryable-writes spec gives the
  * RetryableWriteError label (the labels themselves do not survive into a bson_error_t). Everything else
  * (usage, a refused document, a missing index, disk full, ...) is not. */
-bool lab_retry_transient (const bson_error_t *error);
+bool lab_store_error_transient (const bson_error_t *error);
 
 /* lab_retry_delay_ms -- the wait before try `attempt` (1-based): first_ms, doubling, at most max_ms. */
 int64_t lab_retry_delay_ms (int attempt, int64_t first_ms, int64_t max_ms);

@@ -127,7 +127,7 @@ strp_cmp (const void *a, const void *b)
 /* prepare -- only now replace what a fresh run replaces; the settings checkpoint, the destination and
  * its key index, the reject file; count the source when a progress bar wants a total. */
 static bool
-prepare (run_t *r, lab_session_t *sess, bool dst_exists, int nranges, bson_error_t *error)
+prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
 
@@ -234,7 +234,7 @@ merge_totals (worker_t *ws, int nranges, lab_foldrun_result_t *result)
 
 /* finish -- close the reject file, make everything durable, and mark the checkpoint complete. */
 static bool
-finish (run_t *r, lab_session_t *sess, int nranges, bson_error_t *error)
+finish (run_t *r, lab_store_session_t *sess, int nranges, bson_error_t *error)
 {
    bson_t *sdoc;
    bool ok;
@@ -298,7 +298,7 @@ run_result (run_t *r, bool ok, const bson_error_t *error, lab_foldrun_result_t *
    result->batch_bytes = r->batch_bytes;
    result->retries = atomic_load (&r->retries);
    result->index_build_s = r->index_build_s;
-   result->gave_up_transient = !ok && !o->plan_only && !o->copy_only && lab_retry_transient (error);
+   result->gave_up_transient = !ok && !o->plan_only && !o->copy_only && lab_store_error_transient (error);
    if (!result->ranges) {
       result->ranges = r->nbounds + 1; /* also when the plan stopped after reading or splitting the ranges */
    }
@@ -310,16 +310,16 @@ run_result (run_t *r, bool ok, const bson_error_t *error, lab_foldrun_result_t *
 
 /* run_release -- what the run and its workers hold. */
 static void
-run_release (run_t *r, worker_t *ws, lab_session_t *sess)
+run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
 {
    lab_progress_done (r->progress);
    if (r->reject) {
       fclose (r->reject);
    }
    lab_run_workers_free (ws, r->nbounds + 1);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    bson_strfreev (r->hoist);
-   lab_values_free (r->bounds, r->nbounds);
+   lab_store_values_free (r->bounds, r->nbounds);
    bson_free (r->state_coll);
    bson_free (r->bucket_field);
    bson_destroy (&r->explain);
@@ -332,7 +332,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
              bson_error_t *error)
 {
    run_t r;
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    worker_t *ws = NULL;
    bool dst_exists = false, complete = false, ran, ok = false;
    int nranges;
@@ -341,7 +341,7 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    if (!run_init (&r, store, o, error)) {
       goto done;
    }
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess || !lab_run_plan (&r, sess, result, &dst_exists, &complete, error)) {
       goto done;
    }

@@ -110,7 +110,7 @@ bool lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error);
  * filled as far as the run got.
  * Index: the source needs an index on the key (the sorted read walks it); without one the run fails
  * before writing anything with LAB_STORE_ERR_NO_INDEX naming --create-index, or builds it (create_index).
- * Retries: a range that fails with a transient error (lab_retry_transient) starts again from its last
+ * Retries: a range that fails with a transient error (lab_store_error_transient) starts again from its last
  * checkpoint (as --resume would) after 1 s, 2 s, 4 s, ... (at most 16 s), up to `retries` times, each
  * try logged; then the run fails with result->gave_up_transient set.
  * Resume refusals (LAB_ERROR_USAGE, result->resume_refused): settings other than those of the fold the
@@ -133,12 +133,12 @@ typedef struct {
    char say[1024]; /* in words, for a DBA */
 } lab_foldrun_sort_verdict_t;
 
-/* lab_foldrun_sort_verdict -- what `plan` (lab_facts_explain_parse of the read's explain; NULL: not
+/* lab_foldrun_sort_verdict -- what `plan` (lab_store_facts_explain_parse of the read's explain; NULL: not
  * observed) means for a read of about est_docs documents of avg_bytes each: whether the server sorts
  * them (and where), and whether the fold refuses to start (est_docs over `max_docs`, 0 meaning
  * LAB_FOLD_BLOCKING_SORT_MAX_DOCS, unless `allow`). Pure. */
-void lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
-                               int64_t max_docs, lab_foldrun_sort_verdict_t *v);
+void lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes,
+                               bool allow, int64_t max_docs, lab_foldrun_sort_verdict_t *v);
 
 /* lab_foldrun_plan_print -- the plan (result->plan of a plan_only run) as text for a DBA. */
 void lab_foldrun_plan_print (const bson_t *plan, FILE *out);

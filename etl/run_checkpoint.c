@@ -21,7 +21,7 @@ oversize_name (lab_fold_oversize_t m)
 
 /* lab_run_find_state -- the state document with this _id, or *doc = NULL. */
 bool
-lab_run_find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
+lab_run_find_state (lab_store_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
                     bson_error_t *error)
 {
    return lab_store_find_id (sess, state_coll, id, doc, error);
@@ -32,7 +32,7 @@ bool
 lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
                         bson_error_t *error)
 {
-   lab_session_t *sess = lab_session_open (store, error);
+   lab_store_session_t *sess = lab_store_session_open (store, error);
    char *sc = lab_foldrun_state_coll (dst);
    bson_t *settings = NULL;
    bson_iter_t it;
@@ -75,7 +75,7 @@ lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_sta
 done:
    bson_destroy (settings);
    bson_free (sc);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
@@ -243,7 +243,7 @@ bad:
  * checkpoint. This is the state a --drop-dst run leaves when stopped between dropping the destination and its
  * checkpoint collection (prepare drops them in that order). */
 bool
-lab_run_resume_dst_check (run_t *r, lab_session_t *sess, const bson_t *settings, bool complete,
+lab_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings, bool complete,
                           bson_error_t *error)
 {
    bson_iter_t it;

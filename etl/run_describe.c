@@ -29,7 +29,7 @@ plan_decision (const run_t *r, bool complete, char *buf, size_t len)
 /* lab_run_plan_observed -- the parsed plan as plan.ranges[].read.observed: engine, stages, index, sort,
  * multikey, collection scan, per shard when sharded. */
 void
-lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out)
+lab_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out)
 {
    bson_t arr, sd;
    char idx[16];
@@ -42,7 +42,7 @@ lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out)
    BSON_APPEND_BOOL (out, "sharded", plan->sharded);
    BSON_APPEND_ARRAY_BEGIN (out, "servers", &arr);
    for (i = 0; i < plan->nparts; i++) {
-      const lab_facts_plan_part_t *p = &plan->parts[i];
+      const lab_store_facts_plan_part_t *p = &plan->parts[i];
       bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
       BSON_APPEND_DOCUMENT_BEGIN (&arr, k, &sd);
       BSON_APPEND_UTF8 (&sd, "shard", p->shard);
@@ -61,10 +61,10 @@ lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out)
 /* plan_range -- one range of the plan: bounds, estimate, resume point, the read's description; adds to
  * *temp the bytes a blocking sort of the range would hold. */
 static bool
-plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, double avg_bytes, bson_t *arr,
-            int64_t *temp, bool *blocking, bson_error_t *error)
+plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est, double avg_bytes,
+            bson_t *arr, int64_t *temp, bool *blocking, bson_error_t *error)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_t *ck = NULL, d, rd;
    bson_iter_t it;
    char idx[16], id[32];
@@ -99,7 +99,7 @@ plan_range (run_t *r, lab_session_t *sess, int i, int nranges, int64_t est, doub
    }
    if (!done && !r->index_missing) {
       bson_t desc = BSON_INITIALIZER, reply, observed;
-      lab_facts_plan_t plan;
+      lab_store_facts_plan_t plan;
       bool sorts;
 
       ok = lab_store_sorted_describe (sess, r->o->src, r->fold_opts.key, &so, &desc, error);
@@ -174,12 +174,12 @@ plan_writes (const run_t *r, bson_t *p)
 /* lab_run_plan_describe -- result->plan: the decision, the source and its index, the destination, the writes,
  * each range's read, the temporary space. Reads only. */
 bool
-lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result,
+lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_foldrun_result_t *result,
                        bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
    bson_t *p = bson_new (), d, arr;
-   lab_coll_stats_t cs;
+   lab_store_coll_stats_t cs;
    char line[512], idx[16];
    const char *k;
    int64_t est = 0, temp = 0;

@@ -32,10 +32,10 @@ row_has_key (const run_t *r, const bson_t *row, bson_error_t *error)
  * In key order a row without the key comes first (missing and null sort lowest), so one row settles it
  * there; in _id order a sample tells before an index is built on a field no row has. */
 static bool
-check_source_keys (run_t *r, lab_session_t *sess, const char *order, int64_t limit, bson_error_t *error)
+check_source_keys (run_t *r, lab_store_session_t *sess, const char *order, int64_t limit, bson_error_t *error)
 {
-   lab_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
-   lab_cursor_t *cur = lab_store_sorted_open (sess, r->o->src, order, &so, error);
+   lab_store_sorted_opts_t so = { .batch_docs = limit < 1000 ? (int32_t)limit : 0 };
+   lab_store_cursor_t *cur = lab_store_sorted_open (sess, r->o->src, order, &so, error);
    const bson_t *row;
    int64_t n = 0;
    int rc = 0;
@@ -43,23 +43,23 @@ check_source_keys (run_t *r, lab_session_t *sess, const char *order, int64_t lim
    if (!cur) {
       return false;
    }
-   while (n < limit && (rc = lab_cursor_next (cur, &row, error)) == 1) {
+   while (n < limit && (rc = lab_store_cursor_next (cur, &row, error)) == 1) {
       n++;
       if (!row_has_key (r, row, error)) {
-         lab_cursor_close (cur);
+         lab_store_cursor_close (cur);
          return false;
       }
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return rc >= 0;
 }
 
 /* lab_foldrun_sort_verdict -- see run.h. */
 void
-lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
+lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
                           int64_t max_docs, lab_foldrun_sort_verdict_t *v)
 {
-   const lab_facts_plan_part_t *p = plan && plan->nparts ? &plan->parts[0] : NULL;
+   const lab_store_facts_plan_part_t *p = plan && plan->nparts ? &plan->parts[0] : NULL;
    bool ferret = p && strcmp (p->engine, "ferretdb") == 0;
    double bytes = est_docs > 0 && avg_bytes > 0 ? (double)est_docs * avg_bytes : 0;
    char extra[384] = "", where[160] = "", size[32], mem[32];
@@ -134,10 +134,10 @@ lab_foldrun_sort_verdict (const lab_facts_plan_t *plan, int64_t est_docs, double
 
 /* lab_run_observe -- see run_private.h. */
 bool
-lab_run_observe (run_t *r, lab_session_t *sess, const bson_value_t *lo, const bson_value_t *hi, bson_t *reply,
-                 lab_facts_plan_t *plan, bson_error_t *error)
+lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
+                 bson_t *reply, lab_store_facts_plan_t *plan, bson_error_t *error)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
 
    so.lo = lo;
    so.hi = hi;
@@ -147,7 +147,7 @@ lab_run_observe (run_t *r, lab_session_t *sess, const bson_value_t *lo, const bs
                         r->fold_opts.key);
       return false;
    }
-   if (!lab_facts_explain_parse (reply, plan, error)) {
+   if (!lab_store_facts_explain_parse (reply, plan, error)) {
       lab_error_prefix (error, "the server's plan of the read of '%s'", r->o->src);
       return false;
    }
@@ -159,10 +159,10 @@ lab_run_observe (run_t *r, lab_session_t *sess, const bson_value_t *lo, const bs
  * --allow-blocking-sort, before anything is read or written. --plan only reports the refusal. The
  * embedded store walks its index itself: nothing to ask. */
 static bool
-plan_sort (run_t *r, lab_session_t *sess, bson_error_t *error)
+plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
-   lab_coll_stats_t cs;
+   lab_store_coll_stats_t cs;
    bson_error_t ignore;
 
    if (lab_store_backend (r->store) != LAB_BACKEND_MONGO || r->index_missing) {
@@ -201,13 +201,13 @@ plan_sort (run_t *r, lab_session_t *sess, bson_error_t *error)
 
 /* resolve_hoist -- the hoist list: none, an explicit list, or sampled from the first masters. */
 static bool
-resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
+resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
    const char *spec = o->hoist_spec ? o->hoist_spec : "auto";
    lab_hoist_sampler_t *smp;
-   lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *row;
    int rc;
    int64_t nm = 0;
@@ -253,10 +253,10 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
       lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
       return false;
    }
-   while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &row, error)) == 1) {
       /* the first row in key order is one without the key, if any is (check_source_keys) */
       if (first && !row_has_key (r, row, error)) {
-         lab_cursor_close (cur);
+         lab_store_cursor_close (cur);
          lab_hoist_sampler_destroy (smp);
          return false;
       }
@@ -265,7 +265,7 @@ resolve_hoist (run_t *r, lab_session_t *sess, bson_error_t *error)
          break;
       }
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    if (rc < 0) {
       lab_hoist_sampler_destroy (smp);
       lab_error_prefix (error, "--hoist auto: sampling '%s'", o->src);
@@ -290,7 +290,7 @@ static bool
 plan_limits (run_t *r, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    int64_t max_batch;
 
    if (!lab_store_server_info (r->store, &info, error)) {
@@ -323,7 +323,8 @@ plan_limits (run_t *r, bson_error_t *error)
 /* plan_dst -- the source exists; what is at the destination: exists, its count, the checkpoint's
  * settings (NULL: none; caller destroys). */
 static bool
-plan_dst (run_t *r, lab_session_t *sess, bool *exists, int64_t *count, bson_t **settings, bson_error_t *error)
+plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bson_t **settings,
+          bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
 
@@ -349,7 +350,7 @@ plan_dst (run_t *r, lab_session_t *sess, bool *exists, int64_t *count, bson_t **
  * built now (--create-index, timed); or missing and the run stops before writing anything (NO_INDEX
  * naming --create-index). --plan builds nothing: it notes that the run would. */
 static bool
-plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
+plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
    const char *key = r->fold_opts.key;
@@ -392,7 +393,7 @@ plan_index (run_t *r, lab_session_t *sess, bson_error_t *error)
 /* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's rows holding the key,
  * its key index, the hoist list and the key ranges. */
 static bool
-plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
+plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
 
@@ -442,7 +443,7 @@ plan_fresh (run_t *r, lab_session_t *sess, int64_t count, bson_error_t *error)
 /* plan_resume -- a --resume run over a checkpoint: its state and settings fit this run; the hoist list and
  * ranges from it; *complete: the fold had already finished. Refusals set result->resume_refused. */
 static bool
-plan_resume (run_t *r, lab_session_t *sess, const bson_t *settings, lab_foldrun_result_t *result,
+plan_resume (run_t *r, lab_store_session_t *sess, const bson_t *settings, lab_foldrun_result_t *result,
              bool *complete, bson_error_t *error)
 {
    bson_iter_t it;
@@ -468,8 +469,8 @@ plan_resume (run_t *r, lab_session_t *sess, const bson_t *settings, lab_foldrun_
 /* plan_mode -- resume (from the checkpoint's settings and ranges) or start fresh; *complete: the resumed
  * fold had already finished. */
 static bool
-plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings, lab_foldrun_result_t *result,
-           bool *complete, bson_error_t *error)
+plan_mode (run_t *r, lab_store_session_t *sess, int64_t count, const bson_t *settings,
+           lab_foldrun_result_t *result, bool *complete, bson_error_t *error)
 {
    const lab_foldrun_opts_t *o = r->o;
 
@@ -496,8 +497,8 @@ plan_mode (run_t *r, lab_session_t *sess, int64_t count, const bson_t *settings,
 /* lab_run_plan -- everything checked and decided before anything is written. *dst_exists: the destination is
  * there now; *complete: a resumed fold that had already finished (nothing more is checked then). */
 bool
-lab_run_plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists, bool *complete,
-              bson_error_t *error)
+lab_run_plan (run_t *r, lab_store_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
+              bool *complete, bson_error_t *error)
 {
    bson_t *settings = NULL;
    int64_t count = 0;

@@ -39,7 +39,7 @@ typedef struct {
    int index;
    const bson_value_t *lo; /* range [lo, hi); NULL: unbounded */
    const bson_value_t *hi;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_t **batch;
    size_t nbatch;
    size_t batch_cap;
@@ -91,8 +91,8 @@ struct run {
    atomic_llong retries;
    /* the server's plan of the read (MongoDB): its explain reply and what it means */
    bool observed;
-   bson_t explain;        /* the unbounded read's explain reply (empty when not observed) */
-   lab_facts_plan_t plan; /* lab_facts_explain_parse of it */
+   bson_t explain;              /* the unbounded read's explain reply (empty when not observed) */
+   lab_store_facts_plan_t plan; /* lab_store_facts_explain_parse of it */
    lab_foldrun_sort_verdict_t verdict;
    int64_t src_est; /* the source's estimated count */
    double src_avg;  /* its average document size (0 unknown) */
@@ -102,7 +102,7 @@ struct run {
 
 /* lab_run_find_state -- the state document with this _id in state_coll, or *doc = NULL (caller
  * destroys). */
-bool lab_run_find_state (lab_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
+bool lab_run_find_state (lab_store_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
                          bson_error_t *error);
 
 /* lab_run_settings_doc -- the {_id: "settings"} checkpoint document of this run (caller destroys). */
@@ -116,30 +116,30 @@ bool lab_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *error);
 
 /* lab_run_resume_dst_check -- --resume over a checkpoint whose destination is gone: refused unless
  * nothing had been written (usage error naming what the checkpoint says). */
-bool lab_run_resume_dst_check (run_t *r, lab_session_t *sess, const bson_t *settings, bool complete,
+bool lab_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings, bool complete,
                                bson_error_t *error);
 
 /* ---- run_plan.c, run_describe.c ---------------------------------------------------------------- */
 
 /* lab_run_plan -- everything checked and decided before anything is written. */
-bool lab_run_plan (run_t *r, lab_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
+bool lab_run_plan (run_t *r, lab_store_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
                    bool *complete, bson_error_t *error);
 
 /* lab_run_observe -- ask the server how it would run the read of [lo, hi) (explain), parse it; *plan and
  * *reply (initialized here, caller destroys) filled; false on the server's refusal (a hidden index) or a
  * reply of no known shape. */
-bool lab_run_observe (run_t *r, lab_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
-                      bson_t *reply, lab_facts_plan_t *plan, bson_error_t *error);
+bool lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
+                      bson_t *reply, lab_store_facts_plan_t *plan, bson_error_t *error);
 
 /* lab_run_provenance -- the destination's marker: o->provenance plus source and params (caller
  * destroys); NULL when o->provenance is NULL. `state` (the checkpoint collection's): checkpoint_of. */
 bson_t *lab_run_provenance (const run_t *r, bool state);
 
 /* lab_run_plan_observed -- a parsed plan as the --plan document shows it (read.observed). */
-void lab_run_plan_observed (const lab_facts_plan_t *plan, bson_t *out);
+void lab_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out);
 
 /* lab_run_plan_describe -- result->plan of a --plan run. */
-bool lab_run_plan_describe (run_t *r, lab_session_t *sess, bool complete, lab_foldrun_result_t *result,
+bool lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_foldrun_result_t *result,
                             bson_error_t *error);
 
 /* ---- run_range.c ------------------------------------------------------------------------------- */

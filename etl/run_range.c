@@ -16,8 +16,8 @@ static bool
 cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_iter_t it;
    bson_value_t *keys = NULL;
@@ -33,20 +33,20 @@ cleanup_beyond (worker_t *w, const bson_value_t *last, bson_error_t *error)
    if (!cur) {
       goto done;
    }
-   while ((rc = lab_cursor_next (cur, &doc, error)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &doc, error)) == 1) {
       if (!bson_iter_init_find (&it, doc, r->fold_opts.key)) {
          continue;
       }
-      if (last && lab_value_compare (bson_iter_value (&it), last) <= 0) {
+      if (last && lab_store_value_compare (bson_iter_value (&it), last) <= 0) {
          continue;
       }
-      if (nkeys > 0 && lab_value_compare (bson_iter_value (&it), &keys[nkeys - 1]) == 0) {
+      if (nkeys > 0 && lab_store_value_compare (bson_iter_value (&it), &keys[nkeys - 1]) == 0) {
          continue;
       }
       keys = bson_realloc (keys, (nkeys + 1) * sizeof *keys);
       bson_value_copy (bson_iter_value (&it), &keys[nkeys++]);
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    if (rc < 0) {
       goto done;
    }
@@ -124,8 +124,8 @@ static bool
 worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *row;
    bson_iter_t it;
    int64_t pending_rows = 0, pending_bytes = 0;
@@ -140,14 +140,14 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
       lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->src, r->fold_opts.key);
       return false;
    }
-   while ((rc = lab_cursor_next (cur, &row, error)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &row, error)) == 1) {
       if (atomic_load (&r->stop)) {
          *stopped = true;
          ok = true;
          goto done;
       }
       if (last && bson_iter_init_find (&it, row, r->fold_opts.key) &&
-          lab_value_compare (bson_iter_value (&it), last) == 0) {
+          lab_store_value_compare (bson_iter_value (&it), last) == 0) {
          continue; /* the checkpointed master is written */
       }
       if (fold && !lab_fold_push_row (fold, row, error)) {
@@ -171,7 +171,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
    ok = true;
 done:
    lab_progress_add (r->progress, (uint64_t)pending_rows, (uint64_t)pending_bytes);
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return ok;
 }
 
@@ -201,7 +201,7 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
    bson_value_t last;
    bool have_last = false, stopped = false, ok = false;
 
-   w->sess = lab_session_open (r->store, error);
+   w->sess = lab_store_session_open (r->store, error);
    if (!w->sess) {
       return false;
    }
@@ -250,7 +250,7 @@ done:
    if (have_last) {
       bson_value_destroy (&last);
    }
-   lab_session_close (w->sess);
+   lab_store_session_close (w->sess);
    w->sess = NULL;
    return ok;
 }
@@ -312,8 +312,8 @@ worker_run (worker_t *w, bson_error_t *error)
          }
          return true;
       }
-      if (r->o->copy_only || attempt >= r->o->retries || !lab_retry_transient (error)) {
-         if (attempt > 0 && lab_retry_transient (error)) {
+      if (r->o->copy_only || attempt >= r->o->retries || !lab_store_error_transient (error)) {
+         if (attempt > 0 && lab_store_error_transient (error)) {
             lab_log_error ("range %d: still failing after %d retries: %s", w->index, attempt, error->message);
          }
          return false;

@@ -58,7 +58,7 @@ bool
 lab_run_flush (worker_t *w, bson_error_t *error)
 {
    run_t *r = w->run;
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    size_t i;
    char *idt;
    bool ok = false;
@@ -107,7 +107,7 @@ lab_run_flush (worker_t *w, bson_error_t *error)
    w->ck_nrejected = w->cand_nrejected;
    ok = true;
 done:
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    lab_run_free_batch (w);
    return ok;
 }

@@ -26,9 +26,9 @@ typedef struct {
 } state_t;
 
 /* One side's stream, with one document of lookahead: the cursor's own document, valid until the next
- * lab_cursor_next, which is only called once it has been consumed (reader_take) -- no copy per row. */
+ * lab_store_cursor_next, which is only called once it has been consumed (reader_take) -- no copy per row. */
 typedef struct {
-   lab_cursor_t *cur;
+   lab_store_cursor_t *cur;
    const bson_t *pending;
    bool eof;
    bool dst;
@@ -52,7 +52,7 @@ reader_fill (reader_t *rd, bson_error_t *error)
       if (rd->o->fault && !rd->o->fault (rd->o->fault_ctx, rd->dst, rd->st->taken, error)) {
          return false;
       }
-      rc = lab_cursor_next (rd->cur, &doc, error);
+      rc = lab_store_cursor_next (rd->cur, &doc, error);
       if (rc < 0) {
          return false;
       }
@@ -62,7 +62,7 @@ reader_fill (reader_t *rd, bson_error_t *error)
       }
       if (rd->after) {
          lab_verify_key_of (doc, rd->key, &v);
-         if (lab_value_compare (&v, rd->after) <= 0) {
+         if (lab_store_value_compare (&v, rd->after) <= 0) {
             continue; /* verified before the retry */
          }
          rd->after = NULL; /* the stream is sorted: nothing further is <= it */
@@ -82,10 +82,10 @@ reader_take (reader_t *rd)
 /* verify_open -- both sides sorted by the key; on a retry from the last verified key L: key >= L (no
  * bound when L is null: {$gte: null} matches only null), the readers skipping keys <= L. */
 static bool
-verify_open (lab_session_t *sess, const lab_verify_opts_t *o, state_t *st, reader_t *src, reader_t *dst,
+verify_open (lab_store_session_t *sess, const lab_verify_opts_t *o, state_t *st, reader_t *src, reader_t *dst,
              bson_error_t *error)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bool bound =
       st->have_last && st->last.value_type != BSON_TYPE_NULL && st->last.value_type != BSON_TYPE_UNDEFINED;
 
@@ -306,7 +306,7 @@ read_group (pipe_t *pp, reader_t *rd, bson_value_t *gkey, bool *have, bson_error
          return true;
       }
       lab_verify_key_of (rd->pending, rd->key, &v);
-      if (lab_value_compare (&v, gkey) != 0) {
+      if (lab_store_value_compare (&v, gkey) != 0) {
          return true;
       }
    }
@@ -329,7 +329,7 @@ read_thread (void *arg)
       goto done;
    }
    while (hs || hd) {
-      cmp = !hs ? 1 : !hd ? -1 : lab_value_compare (&ks, &kd);
+      cmp = !hs ? 1 : !hd ? -1 : lab_store_value_compare (&ks, &kd);
       if (!(op = pipe_op (pp, OP_ACCOUNT, NULL))) {
          break;
       }
@@ -428,7 +428,7 @@ static bool
 verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_verify_result_t *res,
             bson_error_t *error)
 {
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    pipe_t pp = { 0 };
    group_t gs = { 0 }, gd = { 0 };
    batch_t *b;
@@ -446,7 +446,7 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
    if (o->bucket_by && !lab_bucket_spec_parse (o->bucket_by, &bfield, &bunit, error)) {
       goto done;
    }
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess || !lab_verify_check (store, sess, o, &max, error)) {
       goto done;
    }
@@ -525,9 +525,9 @@ done:
    pthread_cond_destroy (&pp.cv);
    lab_verify_group_reset (&gs);
    lab_verify_group_reset (&gd);
-   lab_cursor_close (pp.src.cur);
-   lab_cursor_close (pp.dst.cur);
-   lab_session_close (sess);
+   lab_store_cursor_close (pp.src.cur);
+   lab_store_cursor_close (pp.dst.cur);
+   lab_store_session_close (sess);
    if (have_after) {
       bson_value_destroy (&after);
    }

@@ -321,11 +321,11 @@ lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const gr
 
 /* lab_verify_check -- both collections exist; the document cap in force (*max). */
 bool
-lab_verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
+lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
                   bson_error_t *error)
 {
    const char *names[2] = { o->src, o->dst };
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    bool exists;
    int i;
 
@@ -355,8 +355,8 @@ lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where, 
    int64_t first = o->retry_first_delay_ms > 0 ? o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
    int64_t delay, slept;
 
-   if (done >= o->retries || !lab_retry_transient (error)) {
-      res->gave_up_transient = lab_retry_transient (error);
+   if (done >= o->retries || !lab_store_error_transient (error)) {
+      res->gave_up_transient = lab_store_error_transient (error);
       if (done > 0 && res->gave_up_transient) {
          lab_log_error ("--verify: still failing after %d retries: %s", done, error->message);
       }

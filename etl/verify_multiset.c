@@ -259,10 +259,10 @@ static bool
 encode_key (worker_t *w, const bson_value_t *v, kid_t *id, uint32_t *kbody, bson_error_t *e)
 {
    lab_buf_reset (&w->key);
-   if (!lab_key_encode (v, &w->key, e)) {
+   if (!lab_store_key_encode (v, &w->key, e)) {
       return false;
    }
-   *kbody = (uint32_t)lab_key_body_len (w->key.len);
+   *kbody = (uint32_t)lab_store_key_body_len (w->key.len);
    *id = kid_of (w->key.data, *kbody);
    return true;
 }
@@ -399,20 +399,20 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    return w->map.n == before || grown (w, error);
 }
 
-/* on_doc -- lab_natural_scan's callback: collection 0 is the source, 1 the destination. */
+/* on_doc -- lab_store_natural_scan's callback: collection 0 is the source, 1 the destination. */
 static bool
 on_doc (void *wctx, int worker, size_t coll, const bson_t *doc, bson_error_t *error)
 {
    return coll == 0 ? src_doc (wctx, doc, error) : dst_doc (wctx, doc, error);
 }
 
-/* The verify test hook through lab_natural_scan's: documents counted over every pass and try. */
+/* The verify test hook through lab_store_natural_scan's: documents counted over every pass and try. */
 typedef struct {
    const lab_verify_opts_t *o;
    int64_t taken; /* atomic */
 } fault_ctx_t;
 
-/* fault_adapter -- lab_natural_scan's hook calling the verify's (its own count is per scan). */
+/* fault_adapter -- lab_store_natural_scan's hook calling the verify's (its own count is per scan). */
 static bool
 fault_adapter (void *ctx, size_t coll, int64_t nth, bson_error_t *error)
 {
@@ -531,7 +531,7 @@ account_entry (const lab_verify_opts_t *o, const map_t *m, const hot_t *h, const
    const uint8_t *enc = m->arena + e->koff;
    bson_value_t key;
 
-   if (!lab_key_decode (enc, e->klen, &key, error)) {
+   if (!lab_store_key_decode (enc, e->klen, &key, error)) {
       return false;
    }
    memset (gs, 0, sizeof *gs);
@@ -711,7 +711,7 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
 
    workers_reset (w, nw, ps);
    ps->overflow = 0;
-   lab_natural_scan_t job = {
+   lab_store_natural_scan_t job = {
       .colls = colls,
       .ncolls = 2,
       .workers = nw,
@@ -723,7 +723,7 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
       .fault = o->fault ? fault_adapter : NULL,
       .fault_ctx = fc,
    };
-   ok = lab_natural_scan (store, &job, NULL, error);
+   ok = lab_store_natural_scan (store, &job, NULL, error);
    *overflow = __atomic_load_n (&ps->overflow, __ATOMIC_RELAXED) != 0;
    for (k = 0; k < nw; k++) {
       peak += w[k].peak_bytes;
@@ -746,8 +746,8 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
 /* plan_passes -- passes enough for the destination's documents (about one per master) to fit the bound in
  * every thread's map. */
 static int
-plan_passes (lab_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t memory, bson_error_t *error,
-             int64_t *src_docs, int64_t *dst_docs)
+plan_passes (lab_store_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t memory,
+             bson_error_t *error, int64_t *src_docs, int64_t *dst_docs)
 {
    double need;
 
@@ -771,7 +771,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
    int nw = o->workers > 0 ? o->workers : 2;
    int64_t src_docs = 0, dst_docs = 0, map_peak = 0;
    uint64_t t0 = lab_now_ns ();
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    lab_progress_t *p = NULL;
    worker_t *w = NULL;
    first_t first = { 0 };
@@ -786,12 +786,12 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
    if (o->bucket_by && !lab_bucket_spec_parse (o->bucket_by, &bfield, &ps.bunit, error)) {
       goto done;
    }
-   sess = lab_session_open (store, error);
+   sess = lab_store_session_open (store, error);
    if (!sess || !lab_verify_check (store, sess, o, &ps.max, error)) {
       goto done;
    }
    ps.passes = plan_passes (sess, o, nw, memory, error, &src_docs, &dst_docs);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    sess = NULL;
    if (ps.passes < 1) {
       goto done;
@@ -852,7 +852,7 @@ done:
    res->workers = nw;
    res->map_bytes = map_peak;
    lab_progress_done (p);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    workers_free (w, nw);
    lab_buf_destroy (&first.body);
    bson_free (bfield);

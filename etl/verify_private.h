@@ -69,8 +69,8 @@ void lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, con
 
 /* lab_verify_check -- both collections exist (NO_COLLECTION naming the missing one); *max gets the
  * document cap in force (the option's, else the server's maximum document size). */
-bool lab_verify_check (lab_store_t *store, lab_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
-                       bson_error_t *error);
+bool lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verify_opts_t *o,
+                       int64_t *max, bson_error_t *error);
 
 /* lab_verify_retry_wait -- a try failed with *error after `done` retries: when it is transient and
  * retries are left, log the retry (`where` says from where it starts again) and wait its back-off (1 s,

@@ -164,10 +164,10 @@ enough_space (const char *dir, uint64_t file_bytes, bson_error_t *error)
    return true;
 }
 
-/* lab_calibrate -- see scan.h. */
+/* lab_scan_calibrate -- see scan.h. */
 bool
-lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads, lab_calibration_t *out,
-               bson_error_t *error)
+lab_scan_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads,
+                    lab_scan_calibration_t *out, bson_error_t *error)
 {
    char *path = bson_strdup_printf ("%s/.layoutlab-calibrate-XXXXXX", dir);
    int fd = -1, dfd = -1;

@@ -20,9 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* lab_drop_caches -- sync, then write "1" to the drop_caches file (or the test hook's path). */
+/* lab_scan_drop_caches -- sync, then write "1" to the drop_caches file (or the test hook's path). */
 bool
-lab_drop_caches (lab_drop_mode_t mode, bool *dropped, char *note, size_t note_len, bson_error_t *error)
+lab_scan_drop_caches (lab_scan_drop_mode_t mode, bool *dropped, char *note, size_t note_len,
+                      bson_error_t *error)
 {
    const char *path = getenv ("LAYOUTLAB_DROP_CACHES_PATH");
    int fd;
@@ -62,9 +63,9 @@ lab_drop_caches (lab_drop_mode_t mode, bool *dropped, char *note, size_t note_le
    return true;
 }
 
-/* lab_run_command -- fork + sh -c in its own process group; poll for exit until the deadline. */
+/* lab_scan_run_command -- fork + sh -c in its own process group; poll for exit until the deadline. */
 bool
-lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_error_t *error)
+lab_scan_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_error_t *error)
 {
    pid_t pid;
    uint64_t deadline;
@@ -122,9 +123,9 @@ lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_er
    return false;
 }
 
-/* lab_resident_bytes -- mmap each file read-only and count resident pages with mincore. */
+/* lab_scan_resident_bytes -- mmap each file read-only and count resident pages with mincore. */
 bool
-lab_resident_bytes (char *const *paths, int64_t *resident, int64_t *total, bson_error_t *error)
+lab_scan_resident_bytes (char *const *paths, int64_t *resident, int64_t *total, bson_error_t *error)
 {
    long page = sysconf (_SC_PAGESIZE);
    size_t i;
@@ -237,9 +238,9 @@ walk (const char *dir, strv_t *out, int depth, bson_error_t *error)
    return true;
 }
 
-/* lab_dir_files -- see scan.h. */
+/* lab_scan_dir_files -- see scan.h. */
 bool
-lab_dir_files (const char *dir, char ***paths, bson_error_t *error)
+lab_scan_dir_files (const char *dir, char ***paths, bson_error_t *error)
 {
    strv_t s = { 0 };
 

@@ -18,10 +18,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static void reason_set (lab_device_t *out, const char *fmt, ...) BSON_GNUC_PRINTF (2, 3);
+static void reason_set (lab_scan_device_t *out, const char *fmt, ...) BSON_GNUC_PRINTF (2, 3);
 /* reason_set -- printf into out->reason (vsnprintf: truncation of long paths is fine here). */
 static void
-reason_set (lab_device_t *out, const char *fmt, ...)
+reason_set (lab_scan_device_t *out, const char *fmt, ...)
 {
    va_list ap;
    va_start (ap, fmt);
@@ -58,7 +58,7 @@ base_name (const char *p)
 /* disk_of_sysdir -- given the real sysfs directory of a block device, fill out (parent disk when it is a
  * partition). */
 static void
-disk_of_sysdir (const char *real, lab_device_t *out, bool *was_partition)
+disk_of_sysdir (const char *real, lab_scan_device_t *out, bool *was_partition)
 {
    char p[PATH_MAX + 16];
    struct stat st;
@@ -88,7 +88,7 @@ disk_of_sysdir (const char *real, lab_device_t *out, bool *was_partition)
 
 /* by_devnum -- resolve M:m through <sysfs>/dev/block; false when there is no such block device. */
 static bool
-by_devnum (const char *sysfs, unsigned major, unsigned minor, lab_device_t *out, bool *was_partition,
+by_devnum (const char *sysfs, unsigned major, unsigned minor, lab_scan_device_t *out, bool *was_partition,
            char *part, size_t part_len)
 {
    char p[PATH_MAX];
@@ -105,7 +105,7 @@ by_devnum (const char *sysfs, unsigned major, unsigned minor, lab_device_t *out,
 
 /* by_name -- resolve a block device name through <sysfs>/class/block/NAME. */
 static bool
-by_name (const char *sysfs, const char *name, lab_device_t *out, bool *was_partition)
+by_name (const char *sysfs, const char *name, lab_scan_device_t *out, bool *was_partition)
 {
    char *p = bson_strdup_printf ("%s/class/block/%s", sysfs, name);
    char real[PATH_MAX];
@@ -205,10 +205,10 @@ find_mount (const char *mountinfo, const char *real, mount_entry_t *best, bson_e
    return found;
 }
 
-/* lab_device_resolve -- see scan.h. */
+/* lab_scan_device_resolve -- see scan.h. */
 bool
-lab_device_resolve (const char *path, const char *override, const char *sysfs, const char *mountinfo,
-                    lab_device_t *out, bson_error_t *error)
+lab_scan_device_resolve (const char *path, const char *override, const char *sysfs, const char *mountinfo,
+                         lab_scan_device_t *out, bson_error_t *error)
 {
    struct stat st;
    char real[PATH_MAX];
@@ -298,9 +298,9 @@ lab_device_resolve (const char *path, const char *override, const char *sysfs, c
    return false;
 }
 
-/* lab_device_read_ahead_kb -- see scan.h. */
+/* lab_scan_device_read_ahead_kb -- see scan.h. */
 bool
-lab_device_read_ahead_kb (const char *sysfs, const char *name, int *kb)
+lab_scan_device_read_ahead_kb (const char *sysfs, const char *name, int *kb)
 {
    char path[PATH_MAX];
    FILE *f;

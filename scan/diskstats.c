@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* lab_diskstats_parse -- find the device's line and read fields 4..13. */
+/* lab_scan_diskstats_parse -- find the device's line and read fields 4..13. */
 bool
-lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t *out, bson_error_t *error)
+lab_scan_diskstats_parse (const char *text, const char *device, lab_scan_diskstats_t *out,
+                          bson_error_t *error)
 {
    const char *line = text;
    int lineno = 0;
@@ -59,9 +60,9 @@ lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t *out,
    return false;
 }
 
-/* lab_diskstats_read -- slurp the file (it is small) and parse it. */
+/* lab_scan_diskstats_read -- slurp the file (it is small) and parse it. */
 bool
-lab_diskstats_read (const char *path, const char *device, lab_diskstats_t *out, bson_error_t *error)
+lab_scan_diskstats_read (const char *path, const char *device, lab_scan_diskstats_t *out, bson_error_t *error)
 {
    FILE *f;
    char buf[65536];
@@ -78,13 +79,13 @@ lab_diskstats_read (const char *path, const char *device, lab_diskstats_t *out, 
    n = fread (buf, 1, sizeof buf - 1, f);
    fclose (f);
    buf[n] = '\0';
-   return lab_diskstats_parse (buf, device, out, error);
+   return lab_scan_diskstats_parse (buf, device, out, error);
 }
 
-/* lab_diskstats_delta -- iostat's formulas (DESIGN.md "Cold, and what is measured"). */
+/* lab_scan_diskstats_delta -- iostat's formulas (DESIGN.md "Cold, and what is measured"). */
 void
-lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double elapsed_s,
-                     lab_diskstats_delta_t *d)
+lab_scan_diskstats_delta (const lab_scan_diskstats_t *a, const lab_scan_diskstats_t *b, double elapsed_s,
+                          lab_scan_diskstats_delta_t *d)
 {
    lab_iostat_counters_t ca = { a->reads, a->read_sectors, a->read_time_ms, a->io_ticks_ms };
    lab_iostat_counters_t cb = { b->reads, b->read_sectors, b->read_time_ms, b->io_ticks_ms };

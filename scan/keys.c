@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* lab_keys_spread -- index i of the kept keys is round(i * (n-1) / (limit-1)). */
+/* lab_scan_keys_spread -- index i of the kept keys is round(i * (n-1) / (limit-1)). */
 void
-lab_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit)
+lab_scan_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit)
 {
    int64_t total = *n;
    int64_t i, w = 0, next_src = 0;
@@ -39,9 +39,9 @@ lab_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit)
    *n = limit;
 }
 
-/* lab_keys_segment -- starts[i] = i * n / parallel. */
+/* lab_scan_keys_segment -- starts[i] = i * n / parallel. */
 void
-lab_keys_segment (int64_t n, int parallel, int64_t *starts)
+lab_scan_keys_segment (int64_t n, int parallel, int64_t *starts)
 {
    int i;
    for (i = 0; i <= parallel; i++) {
@@ -49,16 +49,16 @@ lab_keys_segment (int64_t n, int parallel, int64_t *starts)
    }
 }
 
-/* cmp_values -- qsort adaptor for lab_value_compare. */
+/* cmp_values -- qsort adaptor for lab_store_value_compare. */
 static int
 cmp_values (const void *a, const void *b)
 {
-   return lab_value_compare ((const bson_value_t *)a, (const bson_value_t *)b);
+   return lab_store_value_compare ((const bson_value_t *)a, (const bson_value_t *)b);
 }
 
-/* lab_keys_sort_unique -- qsort by MongoDB order, then drop equal neighbours. */
+/* lab_scan_keys_sort_unique -- qsort by MongoDB order, then drop equal neighbours. */
 void
-lab_keys_sort_unique (bson_value_t *keys, int64_t *n)
+lab_scan_keys_sort_unique (bson_value_t *keys, int64_t *n)
 {
    int64_t i, w = 0;
 
@@ -67,7 +67,7 @@ lab_keys_sort_unique (bson_value_t *keys, int64_t *n)
    }
    qsort (keys, (size_t)*n, sizeof *keys, cmp_values);
    for (i = 0; i < *n; i++) {
-      if (w > 0 && lab_value_compare (&keys[w - 1], &keys[i]) == 0) {
+      if (w > 0 && lab_store_value_compare (&keys[w - 1], &keys[i]) == 0) {
          bson_value_destroy (&keys[i]);
          continue;
       }
@@ -76,9 +76,9 @@ lab_keys_sort_unique (bson_value_t *keys, int64_t *n)
    *n = w;
 }
 
-/* lab_keys_parse_line -- parse as {"k": <line>} with libbson's JSON reader; bare text otherwise. */
+/* lab_scan_keys_parse_line -- parse as {"k": <line>} with libbson's JSON reader; bare text otherwise. */
 bool
-lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error)
+lab_scan_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error)
 {
    size_t len = strlen (line);
    char *json;
@@ -109,7 +109,7 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
             out->value_type = BSON_TYPE_INT32;
             out->value.v_int32 = (int32_t)v->value.v_int64;
             ok = true;
-         } else if (lab_key_type_supported (v->value_type)) {
+         } else if (lab_store_key_type_supported (v->value_type)) {
             bson_value_copy (v, out);
             ok = true;
          } else {
@@ -129,9 +129,9 @@ lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error
    return ok;
 }
 
-/* lab_keys_read_file -- one key per line, sorted and deduplicated. */
+/* lab_scan_keys_read_file -- one key per line, sorted and deduplicated. */
 bool
-lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error)
+lab_scan_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error)
 {
    FILE *f = fopen (path, "r");
    char *line = NULL;
@@ -152,7 +152,7 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
       bool skip;
 
       lineno++;
-      if (!lab_keys_parse_line (line, &v, &skip, error)) {
+      if (!lab_scan_keys_parse_line (line, &v, &skip, error)) {
          lab_error_prefix (error, "--keys-file %s, line %" PRId64, path, lineno);
          goto done;
       }
@@ -174,14 +174,14 @@ lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_erro
                      "--keys-file %s holds no key (one key per line)", path);
       goto done;
    }
-   lab_keys_sort_unique (arr, &count);
+   lab_scan_keys_sort_unique (arr, &count);
    *keys = arr;
    *n = count;
    arr = NULL;
    ok = true;
 done:
    if (arr) {
-      lab_values_free (arr, (int)count);
+      lab_store_values_free (arr, (int)count);
    }
    free (line);
    fclose (f);

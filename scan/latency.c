@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* lab_percentile -- linear interpolation between closest ranks. */
+/* lab_scan_percentile -- linear interpolation between closest ranks. */
 double
-lab_percentile (const double *sorted, size_t n, double p)
+lab_scan_percentile (const double *sorted, size_t n, double p)
 {
    double pos, frac;
    size_t lo;
@@ -40,9 +40,9 @@ cmp_double (const void *a, const void *b)
    return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* lab_latency_summarize -- sort, then read min/max/percentiles off the sorted array. */
+/* lab_scan_latency_summarize -- sort, then read min/max/percentiles off the sorted array. */
 void
-lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out)
+lab_scan_latency_summarize (double *ms, size_t n, lab_scan_latency_summary_t *out)
 {
    double sum = 0;
    size_t i;
@@ -59,15 +59,15 @@ lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out)
    out->min_ms = ms[0];
    out->max_ms = ms[n - 1];
    out->mean_ms = sum / (double)n;
-   out->p50_ms = lab_percentile (ms, n, 50);
-   out->p90_ms = lab_percentile (ms, n, 90);
-   out->p95_ms = lab_percentile (ms, n, 95);
-   out->p99_ms = lab_percentile (ms, n, 99);
+   out->p50_ms = lab_scan_percentile (ms, n, 50);
+   out->p90_ms = lab_scan_percentile (ms, n, 90);
+   out->p95_ms = lab_scan_percentile (ms, n, 95);
+   out->p99_ms = lab_scan_percentile (ms, n, 99);
 }
 
-/* lab_latency_bucket_le -- 0.01, 0.02, 0.05, 0.1, ... 100000 ms. */
+/* lab_scan_latency_bucket_le -- 0.01, 0.02, 0.05, 0.1, ... 100000 ms. */
 double
-lab_latency_bucket_le (int i)
+lab_scan_latency_bucket_le (int i)
 {
    static const double steps[3] = { 1, 2, 5 };
    double decade = 0.01;
@@ -79,16 +79,16 @@ lab_latency_bucket_le (int i)
    return decade * steps[i % 3];
 }
 
-/* lab_latency_histogram -- count each value into the first bucket whose bound is >= it. */
+/* lab_scan_latency_histogram -- count each value into the first bucket whose bound is >= it. */
 void
-lab_latency_histogram (const double *ms, size_t n, int64_t counts[LAB_LATENCY_NBUCKETS])
+lab_scan_latency_histogram (const double *ms, size_t n, int64_t counts[LAB_LATENCY_NBUCKETS])
 {
    size_t i;
 
    memset (counts, 0, sizeof (int64_t) * LAB_LATENCY_NBUCKETS);
    for (i = 0; i < n; i++) {
       int b = 0;
-      while (b < LAB_LATENCY_NBUCKETS - 1 && ms[i] > lab_latency_bucket_le (b)) {
+      while (b < LAB_LATENCY_NBUCKETS - 1 && ms[i] > lab_scan_latency_bucket_le (b)) {
          b++;
       }
       counts[b]++;

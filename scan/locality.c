@@ -16,9 +16,9 @@
 /* mongod's leaf_page_max: the page size assumed when the engine gives no leaf page count. */
 #define LOCALITY_LEAF_PAGE_BYTES (32.0 * 1024)
 
-/* lab_locality_pages -- see scan.h. */
+/* lab_scan_locality_pages -- see scan.h. */
 int64_t
-lab_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_per_page)
+lab_scan_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_per_page)
 {
    int64_t pages = 0, last = -1;
    size_t i;
@@ -45,10 +45,10 @@ lab_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_
    return pages;
 }
 
-/* lab_locality_sample -- see scan.h: selection sampling (Knuth's algorithm S) driven by xorshift64 with
+/* lab_scan_locality_sample -- see scan.h: selection sampling (Knuth's algorithm S) driven by xorshift64 with
  * a fixed seed, so the indexes come out ascending and the same on every run. */
 int64_t
-lab_locality_sample (int64_t nkeys, int64_t sample, int64_t *out)
+lab_scan_locality_sample (int64_t nkeys, int64_t sample, int64_t *out)
 {
    uint64_t x = 0x9E3779B97F4A7C15ull;
    int64_t i, m = 0;
@@ -82,11 +82,11 @@ cmp_double (const void *a, const void *b)
  * page; exact when the sample cannot be had); else mongod's 32 KiB leaf page / the average document
  * size. *source says which; *pages gets the leaf pages used (-1 for the last). */
 static bool
-rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **source, int64_t *pages,
+rows_per_page (lab_store_session_t *sess, const char *coll, double *rpp, const char **source, int64_t *pages,
                double *error_pct, bson_error_t *error)
 {
-   lab_coll_stats_t st;
-   lab_leaf_estimate_t est;
+   lab_store_coll_stats_t st;
+   lab_store_leaf_estimate_t est;
    bson_error_t err;
 
    memset (&st, 0, sizeof st);
@@ -121,8 +121,8 @@ rows_per_page (lab_session_t *sess, const char *coll, double *rpp, const char **
 
 /* lab_scan_locality -- see measure.h. */
 bool
-lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
-                   int64_t nkeys, bson_t *out, bson_error_t *error)
+lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll,
+                   const bson_value_t *keys, int64_t nkeys, bson_t *out, bson_error_t *error)
 {
    int64_t want = o->locality_sample > 0 ? o->locality_sample : 1000;
    int64_t *idx = bson_malloc ((size_t)(want < nkeys ? want : nkeys) * sizeof *idx + sizeof *idx);
@@ -133,7 +133,7 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
    int64_t m, i, min_rid = INT64_MAX, used = 0, leaf_pages = -1;
    bool ok = false;
 
-   m = lab_locality_sample (nkeys, want, idx);
+   m = lab_scan_locality_sample (nkeys, want, idx);
    rids = bson_malloc0 ((size_t)(m + 1) * sizeof *rids);
    nrids = bson_malloc0 ((size_t)(m + 1) * sizeof *nrids);
    pages = bson_malloc0 ((size_t)(m + 1) * sizeof *pages);
@@ -151,7 +151,7 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
    /* the smallest RecordId seen stands for the collection's first: it only shifts page boundaries */
    for (i = 0; i < m; i++) {
       if (nrids[i] > 0) {
-         pages[used] = (double)lab_locality_pages (rids[i], nrids[i], min_rid, rpp);
+         pages[used] = (double)lab_scan_locality_pages (rids[i], nrids[i], min_rid, rpp);
          sum += pages[used];
          used++;
       }
@@ -162,7 +162,7 @@ lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *co
    }
    qsort (pages, (size_t)used, sizeof *pages, cmp_double);
    BSON_APPEND_DOUBLE (out, "pages_per_master_mean", sum / (double)used);
-   BSON_APPEND_DOUBLE (out, "pages_per_master_p95", lab_percentile (pages, (size_t)used, 95));
+   BSON_APPEND_DOUBLE (out, "pages_per_master_p95", lab_scan_percentile (pages, (size_t)used, 95));
    BSON_APPEND_INT64 (out, "masters_sampled", used);
    BSON_APPEND_UTF8 (out, "method", "record_ids");
    BSON_APPEND_DOUBLE (out, "rows_per_leaf_page", rpp);

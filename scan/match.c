@@ -102,7 +102,7 @@ first_match (const bson_t *doc, void *ctx)
 
 /* lab_scan_keys_match -- see measure.h. */
 bool
-lab_scan_keys_match (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *keys,
+lab_scan_keys_match (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *keys,
                      int64_t nkeys, bool *any, bson_error_t *error)
 {
    int64_t i;
@@ -123,10 +123,10 @@ lab_scan_keys_match (lab_session_t *sess, const char *coll, const char *field, c
  * without it sort first); *found false when none of the first MATCH_SAMPLE_DOCS has one. Only for the
  * hint: a failure to read is not the user's problem here, so it just gives no sample. */
 static void
-field_sample (lab_session_t *sess, const char *coll, const char *field, bson_value_t *out, bool *found)
+field_sample (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t *out, bool *found)
 {
-   lab_sorted_opts_t so = { .batch_docs = MATCH_SAMPLE_DOCS };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t so = { .batch_docs = MATCH_SAMPLE_DOCS };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    int i;
@@ -136,7 +136,7 @@ field_sample (lab_session_t *sess, const char *coll, const char *field, bson_val
    if (!cur) {
       return;
    }
-   for (i = 0; i < MATCH_SAMPLE_DOCS && lab_cursor_next (cur, &doc, &err) == 1; i++) {
+   for (i = 0; i < MATCH_SAMPLE_DOCS && lab_store_cursor_next (cur, &doc, &err) == 1; i++) {
       bson_iter_t it;
       if (bson_iter_init_find (&it, doc, field) && !BSON_ITER_HOLDS_NULL (&it)) {
          bson_value_copy (bson_iter_value (&it), out);
@@ -144,7 +144,7 @@ field_sample (lab_session_t *sess, const char *coll, const char *field, bson_val
          break;
       }
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
 }
 
 /* join_colls -- the collections of the layouts whose flag equals `want`, joined by `sep` (caller frees). */
@@ -164,7 +164,7 @@ join_colls (const lab_results_layouts_t *ls, const bool *flag, bool want, const 
 
 /* lab_scan_match_check -- see measure.h. */
 bool
-lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
+lab_scan_match_check (lab_store_session_t *sess, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
                       const char *keys_coll, const bson_value_t *keys, int64_t nkeys, bson_error_t *error)
 {
    bool any[LAB_RESULTS_MAX_LAYOUTS];

@@ -96,13 +96,13 @@ static bool
 worker_main (void *arg, int index, bson_error_t *error)
 {
    worker_t *w = arg;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    uint64_t t_start = lab_now_ns ();
    int64_t k;
    bool ok = true;
 
    (void)index;
-   sess = lab_session_open (w->store, error);
+   sess = lab_store_session_open (w->store, error);
    if (!sess) {
       return false;
    }
@@ -133,7 +133,7 @@ worker_main (void *arg, int index, bson_error_t *error)
       lab_progress_add (w->progress, 1, (uint64_t)c.bytes);
    }
    w->elapsed_ns = lab_now_ns () - t_start;
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
@@ -149,7 +149,7 @@ stop_workers (void *ctx)
 
 typedef struct {
    const lab_scan_opts_t *opts;
-   lab_backend_t backend;
+   lab_store_backend_t backend;
    bool server_local;
    const char *restart_shown;
    bool dropped;
@@ -166,7 +166,8 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
    (void)store;
    if (c->backend == LAB_BACKEND_MONGO && c->opts->restart_cmd) {
       lab_scan_say (c->opts, true, "running the restart command: %s", c->restart_shown);
-      if (!lab_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms, error)) {
+      if (!lab_scan_run_command (c->opts->restart_cmd, c->restart_shown, c->opts->restart_timeout_ms,
+                                 error)) {
          return false;
       }
       c->restarted_cmd = true;
@@ -191,7 +192,7 @@ cycle_hook (lab_store_t *store, void *arg, bson_error_t *error)
       }
       return true;
    }
-   return lab_drop_caches (c->opts->drop_caches, &c->dropped, c->drop_note, sizeof c->drop_note, error);
+   return lab_scan_drop_caches (c->opts->drop_caches, &c->dropped, c->drop_note, sizeof c->drop_note, error);
 }
 
 /* first_doc -- stop after the first document: one is enough to know the server serves reads. */
@@ -213,11 +214,11 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
       lab_now_ns () +
       (uint64_t)(p->opts->ready_timeout_ms > 0 ? p->opts->ready_timeout_ms : 60000) * 1000000ull;
    for (;;) {
-      lab_session_t *sess = lab_session_open (p->store, error);
+      lab_store_session_t *sess = lab_store_session_open (p->store, error);
       bool ok =
          sess && lab_store_find_eq (sess, coll, p->opts->key, &p->keys[0], first_doc, NULL, NULL, error);
       if (sess) {
-         lab_session_close (sess);
+         lab_store_session_close (sess);
       }
       if (ok) {
          return true;
@@ -232,10 +233,10 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
 }
 
 /* proc_of -- what restart detection compares of a server (serverfacts.h). */
-static lab_facts_proc_t
-proc_of (const lab_server_info_t *i)
+static lab_store_facts_proc_t
+proc_of (const lab_store_server_info_t *i)
 {
-   lab_facts_proc_t p;
+   lab_store_facts_proc_t p;
 
    memset (&p, 0, sizeof p);
    bson_strncpy (p.host, i->host, sizeof p.host);
@@ -248,17 +249,17 @@ proc_of (const lab_server_info_t *i)
 /* targets_after -- per followed server (mongos: each shard) its facts after the cold step and whether it
  * restarted (the same member with a new start time or pid) or another member answered, into m->targets. */
 static void
-targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_scan_layout_measure_t *m)
+targets_after (const lab_scan_plan_t *p, const lab_store_server_info_t *before, lab_scan_layout_measure_t *m)
 {
    size_t i;
 
    m->ntargets = p->topo->ntargets;
    m->topology_targets = p->backend == LAB_BACKEND_MONGO;
    for (i = 0; i < p->topo->ntargets; i++) {
-      const lab_server_info_t *a = &p->topo->targets[i].info, *b = &before[i];
+      const lab_store_server_info_t *a = &p->topo->targets[i].info, *b = &before[i];
       lab_scan_target_measure_t *t = &m->targets[i];
-      lab_facts_proc_t pb = proc_of (b), pa = proc_of (a);
-      lab_facts_restart_t r;
+      lab_store_facts_proc_t pb = proc_of (b), pa = proc_of (a);
+      lab_store_facts_restart_t r;
       char why[512];
 
       bson_strncpy (t->name, p->topo->targets[i].name, sizeof t->name);
@@ -266,7 +267,7 @@ targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_sc
       t->pid = a->pid > 0 ? a->pid : -1;
       t->uptime_s = a->uptime_s;
       t->start_ms = a->start_ms;
-      r = m->cold_requested ? lab_facts_restart_of (&pb, &pa, why, sizeof why) : LAB_RESTART_NONE;
+      r = m->cold_requested ? lab_store_facts_restart_of (&pb, &pa, why, sizeof why) : LAB_RESTART_NONE;
       t->restarted = r == LAB_RESTART_SAME_HOST;
       t->member_changed = r == LAB_RESTART_MEMBER_CHANGED;
    }
@@ -275,11 +276,11 @@ targets_after (const lab_scan_plan_t *p, const lab_server_info_t *before, lab_sc
 /* cold_step -- with --cold: cycle the store (restart command, page cache drop) and see the server again
  * in *after; fills the cold facts of *m either way. */
 static bool
-cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_info_t *after,
+cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_store_server_info_t *after,
            bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   lab_server_info_t before[LAB_SCAN_MAX_TARGETS];
+   lab_store_server_info_t before[LAB_SCAN_MAX_TARGETS];
    cycle_ctx_t cc;
    size_t i;
 
@@ -341,15 +342,16 @@ cold_step (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m, lab_server_in
          }
       }
       m->restart = !o->cold              ? NULL
-                   : m->member_changed   ? lab_facts_restart_name (LAB_RESTART_MEMBER_CHANGED)
-                   : m->server_restarted ? lab_facts_restart_name (LAB_RESTART_SAME_HOST)
-                                         : lab_facts_restart_name (LAB_RESTART_NONE);
+                   : m->member_changed   ? lab_store_facts_restart_name (LAB_RESTART_MEMBER_CHANGED)
+                   : m->server_restarted ? lab_store_facts_restart_name (LAB_RESTART_SAME_HOST)
+                                         : lab_store_facts_restart_name (LAB_RESTART_NONE);
    } else if (p->backend == LAB_BACKEND_MONGO && o->cold) {
-      lab_facts_proc_t pb = proc_of (&p->info), pa = proc_of (after);
-      lab_facts_restart_t r = lab_facts_restart_of (&pb, &pa, m->restart_reason, sizeof m->restart_reason);
+      lab_store_facts_proc_t pb = proc_of (&p->info), pa = proc_of (after);
+      lab_store_facts_restart_t r =
+         lab_store_facts_restart_of (&pb, &pa, m->restart_reason, sizeof m->restart_reason);
       m->server_restarted = r == LAB_RESTART_SAME_HOST;
       m->member_changed = r == LAB_RESTART_MEMBER_CHANGED;
-      m->restart = lab_facts_restart_name (r);
+      m->restart = lab_store_facts_restart_name (r);
    }
    if (m->member_changed) {
       m->server_restarted = false;
@@ -386,7 +388,7 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
          return false;
       }
    } else if (p->opts->dbpath && p->info.local) {
-      if (!lab_dir_files (p->opts->dbpath, &paths, error)) {
+      if (!lab_scan_dir_files (p->opts->dbpath, &paths, error)) {
          lab_scan_say (p->opts, false, "residency unknown: %s", error->message);
          *resident = *total = -1;
          memset (error, 0, sizeof *error);
@@ -396,7 +398,7 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
       *resident = *total = -1;
       return true;
    }
-   ok = lab_resident_bytes (paths, resident, total, error);
+   ok = lab_scan_resident_bytes (paths, resident, total, error);
    bson_strfreev (paths);
    if (!ok && p->backend == LAB_BACKEND_MONGO) {
       /* mongod creates its files 0600: residency that cannot be read is unknown, never fatal */
@@ -419,7 +421,7 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, lab_scan_l
    worker_t *ws = bson_malloc0 ((size_t)n * sizeof *ws);
    int64_t *starts = bson_malloc0 ((size_t)(n + 1) * sizeof *starts);
 
-   lab_keys_segment (p->nkeys, n, starts);
+   lab_scan_keys_segment (p->nkeys, n, starts);
    for (i = 0; i < n; i++) {
       worker_t *w = &ws[i];
       w->store = p->store;
@@ -465,20 +467,20 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
       nlat += ws[i].nlat;
    }
    m->keys = nlat;
-   lab_latency_summarize (lat, (size_t)nlat, &m->latency);
-   lab_latency_histogram (lat, (size_t)nlat, m->histogram);
+   lab_scan_latency_summarize (lat, (size_t)nlat, &m->latency);
+   lab_scan_latency_histogram (lat, (size_t)nlat, m->histogram);
    bson_free (lat);
 }
 
 /* sampler_totals -- elapsed time, device delta, peaks and samples of the sampler into *m (the samples
  * move to *m). */
 static void
-sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
+sampler_totals (lab_scan_sampler_t *smp, lab_scan_layout_measure_t *m)
 {
    m->elapsed_s = (double)(smp->last.t_ns - smp->start.t_ns) / 1e9;
    m->have_disk = smp->start.have_disk && smp->last.have_disk;
    if (m->have_disk) {
-      lab_diskstats_delta (&smp->start.disk, &smp->last.disk, m->elapsed_s, &m->disk);
+      lab_scan_diskstats_delta (&smp->start.disk, &smp->last.disk, m->elapsed_s, &m->disk);
    }
    m->server_rss_peak_bytes = smp->rss_peak_bytes;
    m->cache_peak_bytes = smp->cache_peak_bytes;
@@ -499,9 +501,9 @@ sampler_totals (lab_sampler_t *smp, lab_scan_layout_measure_t *m)
  * --server-device) between the sampler's first and last FTDC samples; without local device figures, their
  * sum becomes the layout's disk figures. */
 static void
-server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan_layout_measure_t *m)
+server_disk_totals (const lab_scan_plan_t *p, const lab_scan_sampler_t *smp, lab_scan_layout_measure_t *m)
 {
-   lab_diskstats_delta_t sum;
+   lab_scan_diskstats_delta_t sum;
    bool any = false;
    size_t i;
 
@@ -509,8 +511,8 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan
    m->ftdc_samples = smp->ftdc_samples;
    for (i = 0; i < smp->nftdc && i < m->ntargets; i++) {
       lab_scan_target_measure_t *t = &m->targets[i];
-      lab_facts_disks_t a, b;
-      const lab_facts_disk_t *da = NULL, *db = NULL;
+      lab_store_facts_disks_t a, b;
+      const lab_store_facts_disk_t *da = NULL, *db = NULL;
       bson_error_t err;
       char reason[256];
       double dt;
@@ -522,15 +524,16 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_sampler_t *smp, lab_scan
                        t->name);
          continue;
       }
-      if (!lab_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason, &err)) {
+      if (!lab_store_facts_disks_pick (&a, &b, p->opts->server_device, &da, &db, reason, sizeof reason,
+                                       &err)) {
          lab_scan_say (p->opts, false, "run %d %s: %s: %s", m->run, m->layout, t->name, err.message);
          continue;
       }
-      dt = lab_facts_disks_elapsed_s (&a, &b);
+      dt = lab_store_facts_disks_elapsed_s (&a, &b);
       if (dt < 0) {
          dt = m->elapsed_s;
       }
-      lab_facts_disk_delta (da, db, dt, &t->disk);
+      lab_store_facts_disk_delta (da, db, dt, &t->disk);
       t->have_disk = true;
       bson_strncpy (t->device, db->name, sizeof t->device);
       bson_strncpy (t->device_reason, reason, sizeof t->device_reason);
@@ -565,7 +568,7 @@ static bool
 load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   lab_sampler_t smp;
+   lab_scan_sampler_t smp;
    lab_scan_live_t live;
    worker_t *ws;
    lab_workers_t pool = { worker_main, NULL, sizeof (worker_t), stop_workers, &live, NULL };
@@ -602,11 +605,11 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    }
    m->have_engine = lab_scan_engine_stats (p->topo, p->store, &m->engine_before, &err);
    lab_scan_utc_now (m->started_at, sizeof m->started_at);
-   if (!lab_sampler_start (&smp, error)) {
+   if (!lab_scan_sampler_start (&smp, error)) {
       goto done;
    }
    ok = lab_workers_run (&pool, o->parallel, &failed, error);
-   lab_sampler_stop (&smp);
+   lab_scan_sampler_stop (&smp);
    m->have_engine = lab_scan_engine_stats (p->topo, p->store, &m->engine_after, &err) && m->have_engine;
    lab_progress_done (progress);
    progress = NULL;
@@ -624,7 +627,7 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    workers_totals (ws, o->parallel, m);
 done:
    lab_progress_done (progress);
-   lab_sampler_destroy (&smp);
+   lab_scan_sampler_destroy (&smp);
    for (i = 0; i < o->parallel; i++) {
       bson_free (ws[i].lat_ms);
    }
@@ -637,7 +640,7 @@ bool
 lab_scan_layout_measure (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int order_in_run,
                          lab_scan_layout_measure_t *m, bson_error_t *error)
 {
-   lab_server_info_t after;
+   lab_store_server_info_t after;
 
    memset (m, 0, sizeof *m);
    m->run = run;

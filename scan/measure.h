@@ -17,11 +17,11 @@
 typedef struct {
    lab_store_t *store;
    const lab_scan_opts_t *opts;
-   lab_backend_t backend;
+   lab_store_backend_t backend;
    const bson_value_t *keys; /* sorted, spread; every worker loads a contiguous segment */
    int64_t nkeys;
    const char *device;            /* NULL: no device figures */
-   lab_server_info_t info;        /* the server as last seen: updated after each measured layout */
+   lab_store_server_info_t info;  /* the server as last seen: updated after each measured layout */
    const char *restart_shown;     /* --restart-cmd redacted (NULL: none) */
    lab_scan_topology_t *topo;     /* the servers whose statistics are followed, and the disk source */
    lab_results_layouts_t layouts; /* the candidates (lab_scan_layouts_resolve) */
@@ -34,13 +34,13 @@ typedef struct {
    char host[LAB_FACTS_HOST_MAX];
    int64_t pid, uptime_s; /* -1 unknown */
    int64_t start_ms;      /* when its process started (serverStatus localTime - uptimeMillis); -1 unknown */
-   bool restarted;        /* the same member, a new process (lab_facts_restart_of) in the cold step */
+   bool restarted;        /* the same member, a new process (lab_store_facts_restart_of) in the cold step */
    bool member_changed;   /* another member answered after the cold step: not a restart of this one */
    /* server-side disk (FTDC) */
    bool have_disk;
    char device[64];
    char device_reason[256];
-   lab_facts_disk_delta_t disk;
+   lab_store_facts_disk_delta_t disk;
 } lab_scan_target_measure_t;
 
 /* One worker's totals. */
@@ -65,16 +65,16 @@ typedef struct {
    bool server_restarted;
    bool caches_dropped;
    char drop_caches_note[512];
-   bool server_facts;                         /* a server: report its pid and uptime */
-   int64_t server_pid;                        /* -1 unknown */
-   int64_t server_uptime_s;                   /* -1 unknown */
-   int64_t server_start_ms;                   /* when its process started; -1 unknown */
-   char member[LAB_FACTS_HOST_MAX];           /* the member that served the run (serverStatus.host) */
-   const char *restart;                       /* lab_facts_restart_name of the cold step (NULL: no step) */
-   char restart_reason[512];                  /* lab_facts_restart_of's words */
-   bool member_changed;                       /* another member served this run than the one before: its
-                                               * cache is its own, so the run is not cold (said in
-                                               * restart_reason) */
+   bool server_facts;               /* a server: report its pid and uptime */
+   int64_t server_pid;              /* -1 unknown */
+   int64_t server_uptime_s;         /* -1 unknown */
+   int64_t server_start_ms;         /* when its process started; -1 unknown */
+   char member[LAB_FACTS_HOST_MAX]; /* the member that served the run (serverStatus.host) */
+   const char *restart;             /* lab_store_facts_restart_name of the cold step (NULL: no step) */
+   char restart_reason[512];        /* lab_store_facts_restart_of's words */
+   bool member_changed;             /* another member served this run than the one before: its
+                                     * cache is its own, so the run is not cold (said in
+                                     * restart_reason) */
    int64_t resident_bytes_before, file_bytes; /* -1 unknown */
 
    /* followed servers (mongos: the shards) and where the disk figures came from */
@@ -88,9 +88,9 @@ typedef struct {
    int64_t keys, docs, rows, bytes_returned;
    int64_t keys_unmatched; /* keys whose lookup returned no document */
    bool have_disk;         /* the device's counters at both ends */
-   lab_diskstats_delta_t disk;
+   lab_scan_diskstats_delta_t disk;
    bool have_engine; /* engine counters at both ends */
-   lab_engine_stats_t engine_before, engine_after;
+   lab_store_engine_stats_t engine_before, engine_after;
 
    /* memory (sampler peaks) */
    int64_t server_rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */
@@ -100,7 +100,7 @@ typedef struct {
    int cpu_cores; /* the CPUs that process may run on; -1 unknown */
 
    /* latency of every key lookup */
-   lab_latency_summary_t latency;
+   lab_scan_latency_summary_t latency;
    int64_t histogram[LAB_LATENCY_NBUCKETS];
 
    lab_scan_worker_totals_t *workers; /* owned */
@@ -153,17 +153,17 @@ char *lab_scan_no_match_hint (const bson_value_t *keys, int64_t nkeys, const cha
 
 /* lab_scan_keys_match -- *any = some key of keys[0..nkeys) matches a document of `coll` on `field`: one
  * indexed lookup per key, stopping at the first match (one lookup when the first key matches). */
-bool lab_scan_keys_match (lab_session_t *sess, const char *coll, const char *field, const bson_value_t *keys,
-                          int64_t nkeys, bool *any, bson_error_t *error);
+bool lab_scan_keys_match (lab_store_session_t *sess, const char *coll, const char *field,
+                          const bson_value_t *keys, int64_t nkeys, bool *any, bson_error_t *error);
 
 /* lab_scan_match_check -- before anything is made cold: fail with LAB_ERROR_SCAN / LAB_SCAN_ERR_NO_MATCH
  * when no key matches a document in some layout of *ls (or in all), naming how many keys, where they
  * came from (keys_coll: whose index gave them), the collection(s) and the key field, with
  * lab_scan_no_match_hint's sentence when the keys' type differs from the field's (sampled from the first
  * documents in key order). */
-bool lab_scan_match_check (lab_session_t *sess, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
-                           const char *keys_coll, const bson_value_t *keys, int64_t nkeys,
-                           bson_error_t *error);
+bool lab_scan_match_check (lab_store_session_t *sess, const lab_scan_opts_t *o,
+                           const lab_results_layouts_t *ls, const char *keys_coll, const bson_value_t *keys,
+                           int64_t nkeys, bson_error_t *error);
 
 /* lab_scan_match_warn -- the warnings on the runs' entries[0..n) (ls->n entries per run): keys that
  * matched no document in a layout (runs[].keys_unmatched, once per run whose counts changed), and a run
@@ -183,10 +183,11 @@ typedef struct {
    char locality_note[LAB_RESULTS_MAX_LAYOUTS][600];
 } lab_scan_sweep_t;
 
-/* lab_scan_sweep_plan -- resolve the caches (lab_sweep_resolve on plan->on_disk_bytes), refuse a server
+/* lab_scan_sweep_plan -- resolve the caches (lab_scan_sweep_resolve on plan->on_disk_bytes), refuse a server
  * that cannot set its cache (one setParameter up front), and measure each layout's locality with
  * `sess` (scan/locality.c). Nothing is measured cold yet. sw is initialized even on failure. */
-bool lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error);
+bool lab_scan_sweep_plan (lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_sweep_t *sw,
+                          bson_error_t *error);
 
 /* lab_scan_sweep_run -- per point: set the engine cache, lab_scan_runs, and append the point to
  * results' "sweep"; then "sweep_reference" and the reference point's runs and summary at the top. */
@@ -199,7 +200,7 @@ void lab_scan_sweep_cleanup (lab_scan_sweep_t *sw);
 /* lab_scan_locality -- the locality object of `coll` (pages_per_master_mean, _p95, masters_sampled,
  * method "record_ids", rows_per_leaf_page, leaf_pages_source) from the RecordIds of a fixed sample of
  * `keys`; false with LAB_STORE_ERR_NOT_SUPPORTED where the store has no RecordIds. */
-bool lab_scan_locality (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll,
+bool lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll,
                         const bson_value_t *keys, int64_t nkeys, bson_t *out, bson_error_t *error);
 
 #endif

@@ -25,7 +25,7 @@ typedef struct {
    int64_t last_index_page; /* the index leaf page its cursor holds (-1: none, a new search) */
 } trace_worker_t;
 
-/* workers_new -- one worker per segment of in->load, as scancmp's (lab_keys_segment). */
+/* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
 static trace_worker_t *
 workers_new (const lab_predict_input_t *in, int *n)
 {
@@ -33,7 +33,7 @@ workers_new (const lab_predict_input_t *in, int *n)
    int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts);
    trace_worker_t *ws = bson_malloc0 ((size_t)p * sizeof *ws);
 
-   lab_keys_segment (in->nload, p, starts);
+   lab_scan_keys_segment (in->nload, p, starts);
    for (i = 0; i < p; i++) {
       ws[i].k = starts[i];
       ws[i].end = starts[i + 1];
@@ -189,7 +189,7 @@ lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk
 #define PROBE_LEAF_PAGE_BYTES (32.0 * 1024)
 
 typedef struct {
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_value_t *keys; /* every key of the collection, ascending */
    int64_t nkeys;
    int64_t **rids; /* per key, its RecordIds ascending */
@@ -211,7 +211,7 @@ typedef struct {
 static int64_t
 engine_read_bytes (lab_store_t *store)
 {
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_error_t err;
 
    if (!lab_store_engine_stats (store, &es, &err)) {
@@ -229,7 +229,7 @@ delta (int64_t a, int64_t b)
 
 /* probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries only). */
 static bool
-probe_walk (lab_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
+probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
             bson_error_t *error)
 {
    uint64_t t0 = lab_now_ns ();
@@ -278,11 +278,11 @@ probe_walk (lab_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, p
 /* probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES, sampled
  * above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages). */
 static void
-probe_leaf_pages (lab_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p)
+probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p)
 {
    uint64_t t0 = lab_now_ns ();
    int64_t r0 = engine_read_bytes (store);
-   lab_leaf_estimate_t est;
+   lab_store_leaf_estimate_t est;
    bson_error_t err;
 
    p->leaf_source = "32 KiB leaf pages / average document size (the engine gives no leaf page count)";
@@ -313,7 +313,7 @@ probe_cleanup (probe_t *p)
    }
    bson_free (p->rids);
    bson_free (p->nrids);
-   lab_values_free (p->keys, (int)p->nkeys);
+   lab_store_values_free (p->keys, (int)p->nkeys);
 }
 
 /* ---- the timed sample (--calibrate, embedded) ---------------------------------------------------- */
@@ -340,7 +340,7 @@ static bool
 load_sample (lab_store_t *store, const lab_scan_opts_t *o, const bson_value_t *keys, const int64_t *pick,
              int64_t n, double *s, int64_t *docs, bson_error_t *error)
 {
-   lab_session_t *sess = lab_session_open (store, error);
+   lab_store_session_t *sess = lab_store_session_open (store, error);
    uint64_t t0 = lab_now_ns ();
    int64_t i;
    bool ok = sess != NULL;
@@ -350,7 +350,7 @@ load_sample (lab_store_t *store, const lab_scan_opts_t *o, const bson_value_t *k
       ok = lab_store_find_eq (sess, o->detail, o->key, &keys[pick[i]], count_doc, docs, NULL, error);
    }
    *s = (double)(lab_now_ns () - t0) / 1e9;
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }
 
@@ -365,7 +365,7 @@ static bool
 calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t, bson_error_t *error)
 {
    int64_t pick[SAMPLE_MASTERS], n = 0, rows = 0, i, docs;
-   lab_engine_stats_t a, b;
+   lab_store_engine_stats_t a, b;
 
    for (i = 0; i < SAMPLE_MASTERS && rows < SAMPLE_ROWS; i++) {
       int64_t k = (int64_t)((double)i * (double)(p->nkeys - 1) / (SAMPLE_MASTERS - 1) + 0.5);
@@ -428,7 +428,7 @@ static void
 model_input (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload,
              lab_predict_input_t *in)
 {
-   const lab_coll_stats_t *st = &p->st;
+   const lab_store_coll_stats_t *st = &p->st;
    double leaf = p->leaf_pages > 0
                     ? (double)p->leaf_pages
                     : ceil ((double)st->count * st->avg_obj_size_bytes / PROBE_LEAF_PAGE_BYTES);
@@ -475,7 +475,7 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, in
 static void
 layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_pages, layouts_t *l)
 {
-   const lab_coll_stats_t *st = &p->st;
+   const lab_store_coll_stats_t *st = &p->st;
    double leaf = (double)p->entries / in->rows_per_page;
    double data = in->folded_page_bytes * leaf;
    double compress = data > 0 && st->storage_size_bytes > 0 ? (double)st->storage_size_bytes / data : 1;
@@ -590,7 +590,7 @@ resolve_points (const lab_scan_opts_t *o, double on_disk, uint64_t **caches, siz
    if (o->nsweep > 0) {
       *caches = bson_malloc0 (o->nsweep * sizeof **caches);
       *n = o->nsweep;
-      return lab_sweep_resolve (o->cache_sizes, o->cache_ratios, o->nsweep, on_disk, *caches, error);
+      return lab_scan_sweep_resolve (o->cache_sizes, o->cache_ratios, o->nsweep, on_disk, *caches, error);
    }
    *caches = bson_malloc0 (sizeof default_ratios / sizeof default_ratios[0] * sizeof **caches);
    *n = 0;
@@ -682,7 +682,7 @@ static void
 record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
                 const layouts_t *l)
 {
-   const lab_coll_stats_t *st = &p->st;
+   const lab_store_coll_stats_t *st = &p->st;
    bson_t ds, d;
 
    BSON_APPEND_DOCUMENT_BEGIN (results, LAB_RESULTS_KEY_DATASET, &ds);
@@ -707,7 +707,7 @@ record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int
 }
 
 /* loaded_masters -- the masters scancmp would load: every key, or --keys-limit spread as
- * lab_keys_spread spreads them (applied to the keys' positions). */
+ * lab_scan_keys_spread spreads them (applied to the keys' positions). */
 static int64_t *
 loaded_masters (const lab_scan_opts_t *o, int64_t nkeys, int64_t *nload)
 {
@@ -718,7 +718,7 @@ loaded_masters (const lab_scan_opts_t *o, int64_t nkeys, int64_t *nload)
       pos[k].value_type = BSON_TYPE_INT64;
       pos[k].value.v_int64 = k;
    }
-   lab_keys_spread (pos, &n, o->keys_limit);
+   lab_scan_keys_spread (pos, &n, o->keys_limit);
    for (k = 0; k < n; k++) {
       load[k] = pos[k].value.v_int64;
    }
@@ -731,13 +731,13 @@ loaded_masters (const lab_scan_opts_t *o, int64_t nkeys, int64_t *nload)
 bool
 lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error)
 {
-   lab_session_t *sess = NULL;
+   lab_store_session_t *sess = NULL;
    probe_t p;
    timing_t t;
    lab_predict_input_t in;
    layouts_t l;
    lab_stackdist_t *sd[2] = { NULL, NULL };
-   lab_server_info_t info;
+   lab_store_server_info_t info;
    int64_t *load = NULL, nload = 0, folded_pages = 0;
    uint64_t *caches = NULL, t0 = lab_now_ns ();
    double *ratios = NULL, probe_s;
@@ -756,7 +756,7 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       return false;
    }
    lab_scan_utc_now (ts, sizeof ts);
-   if (!(sess = lab_session_open (store, error))) {
+   if (!(sess = lab_store_session_open (store, error))) {
       goto done;
    }
    if (!lab_store_stats (sess, o->detail, &p.st, error)) {
@@ -769,7 +769,7 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    }
    probe_leaf_pages (sess, store, o, &p);
    probe_s = (double)(lab_now_ns () - t0) / 1e9;
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    sess = NULL;
    lab_scan_say (o, false, "probe of %s: %lld masters, %lld index entries in %.2f s (%lld documents fetched)",
                  o->detail, (long long)p.nkeys, (long long)p.entries, probe_s,
@@ -875,7 +875,7 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
    ok = lab_results_sweep_check (results, error);
 done:
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_stackdist_destroy (sd[0]);
    lab_stackdist_destroy (sd[1]);
    probe_cleanup (&p);

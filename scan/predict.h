@@ -47,7 +47,7 @@ typedef struct {
    const size_t *nrids;     /* nrids[m] */
    const int64_t *load;     /* the masters loaded: indexes into rids, ascending */
    int64_t nload;           /* (every master without --keys-limit) */
-   int parallel;            /* workers: contiguous segments of `load` (lab_keys_segment) */
+   int parallel;            /* workers: contiguous segments of `load` (lab_scan_keys_segment) */
    int64_t min_rid;         /* the collection's first RecordId */
    double rows_per_page;    /* detail rows per data leaf page */
    double page_cache_bytes; /* a data page's footprint in the cache */

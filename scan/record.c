@@ -105,7 +105,7 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
 static void
 append_totals (bson_t *entry, const lab_scan_layout_measure_t *m)
 {
-   const lab_engine_stats_t *a = &m->engine_before, *b = &m->engine_after;
+   const lab_store_engine_stats_t *a = &m->engine_before, *b = &m->engine_after;
    bson_t eng;
 
    BSON_APPEND_INT64 (entry, "docs", m->docs);
@@ -197,7 +197,7 @@ append_server_disk (bson_t *entry, const lab_scan_layout_measure_t *m)
 static void
 append_rates (bson_t *entry, const lab_scan_layout_measure_t *m)
 {
-   const lab_diskstats_delta_t *dd = &m->disk;
+   const lab_scan_diskstats_delta_t *dd = &m->disk;
    double rps_peak = -1, mbs_peak = -1;
    bson_t rates;
    size_t j;
@@ -289,7 +289,7 @@ append_cpu (bson_t *entry, const lab_scan_layout_measure_t *m)
 static void
 append_latency (bson_t *entry, const lab_scan_layout_measure_t *m)
 {
-   const lab_latency_summary_t *ls = &m->latency;
+   const lab_scan_latency_summary_t *ls = &m->latency;
    int lo = 0, hi = LAB_LATENCY_NBUCKETS - 1, b, n = 0;
    bson_t latd, harr;
 
@@ -317,7 +317,7 @@ append_latency (bson_t *entry, const lab_scan_layout_measure_t *m)
       const char *ik;
       bson_uint32_to_string ((uint32_t)n++, &ik, idx, sizeof idx);
       bson_append_document_begin (&harr, ik, -1, &hb);
-      BSON_APPEND_DOUBLE (&hb, "le_ms", lab_latency_bucket_le (b));
+      BSON_APPEND_DOUBLE (&hb, "le_ms", lab_scan_latency_bucket_le (b));
       BSON_APPEND_INT64 (&hb, "count", m->histogram[b]);
       bson_append_document_end (&harr, &hb);
    }

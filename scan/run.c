@@ -65,9 +65,9 @@ lab_scan_order_parse (const char *s, lab_scan_order_t *out)
    return true;
 }
 
-/* lab_drop_mode_parse -- see scan.h. */
+/* lab_scan_drop_mode_parse -- see scan.h. */
 bool
-lab_drop_mode_parse (const char *s, lab_drop_mode_t *out)
+lab_scan_drop_mode_parse (const char *s, lab_scan_drop_mode_t *out)
 {
    if (strcmp (s, "auto") == 0) {
       *out = LAB_DROP_AUTO;
@@ -261,7 +261,8 @@ run_layout (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int
       /* this process after each layout (with --cold, after each cold cycle): scripts/soak.sh reads it to
        * catch descriptors or memory that a cycle leaks */
       lab_scan_say (p->opts, true, "run %d %s: scancmp holds %d open file descriptors, RSS %lld bytes", run,
-                    m.layout, lab_sampler_open_fds (), (long long)lab_sampler_rss ((int64_t)getpid ()));
+                    m.layout, lab_scan_sampler_open_fds (),
+                    (long long)lab_scan_sampler_rss ((int64_t)getpid ()));
    }
    lab_scan_layout_measure_cleanup (&m);
    return ok;
@@ -314,7 +315,7 @@ append_host (bson_t *results)
 
 /* check_collection -- exists and has an index on the key (or create it with --create-index). */
 static bool
-check_collection (lab_session_t *sess, const lab_scan_opts_t *o, const char *coll, const char *which,
+check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const char *which,
                   const char *where, bson_error_t *error)
 {
    bool exists = false, has = false;
@@ -357,11 +358,11 @@ typedef struct {
    lab_scan_plan_t p; /* what every measured layout shares (keys and restart_shown owned below) */
    bson_value_t *keys;
    char *restart_shown;
-   char *where;         /* "URI (database DB)" for messages */
-   lab_session_t *sess; /* open from the checks to the dataset statistics */
-   const char *datadir; /* embedded home or --dbpath; NULL: unknown */
+   char *where;               /* "URI (database DB)" for messages */
+   lab_store_session_t *sess; /* open from the checks to the dataset statistics */
+   const char *datadir;       /* embedded home or --dbpath; NULL: unknown */
    bool have_dev;
-   lab_device_t dev;
+   lab_scan_device_t dev;
    int read_ahead_kb;        /* -1 unknown */
    lab_scan_topology_t topo; /* the deployment: topology, followed servers, disk source (topology.c) */
    bson_t dataset;           /* "dataset", measured once before anything is made cold */
@@ -372,7 +373,7 @@ typedef struct {
 
 /* plan_check -- the options that contradict each other or the backend. */
 static bool
-plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_backend_t backend, bson_error_t *error)
+plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_store_backend_t backend, bson_error_t *error)
 {
    if (!lab_scan_opts_check (o, NULL, error)) {
       return false;
@@ -441,7 +442,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
       }
    }
    if (o->keys_file) {
-      if (!lab_keys_read_file (o->keys_file, &sp->keys, &sp->p.nkeys, error)) {
+      if (!lab_scan_keys_read_file (o->keys_file, &sp->keys, &sp->p.nkeys, error)) {
          return false;
       }
    } else if (!lab_store_distinct_keys (sp->sess, kc, o->key, &sp->keys, &sp->p.nkeys, error)) {
@@ -453,7 +454,7 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
                      o->keys_file ? o->keys_file : kc, o->key);
       return false;
    }
-   lab_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
+   lab_scan_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
    sp->p.keys = sp->keys;
    /* a comparison of nothing is an error, found before anything is made cold */
    if (!lab_scan_match_check (sp->sess, o, ls, kc, sp->keys, sp->p.nkeys, error)) {
@@ -477,16 +478,16 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
                     "are not measured");
       return true;
    }
-   if (!lab_device_resolve (sp->datadir ? sp->datadir : "/", o->device, NULL, NULL, &sp->dev, error)) {
+   if (!lab_scan_device_resolve (sp->datadir ? sp->datadir : "/", o->device, NULL, NULL, &sp->dev, error)) {
       return false;
    }
    sp->have_dev = true;
    sp->p.device = sp->dev.name;
    lab_scan_say (o, false, "device %s: %s", sp->dev.name, sp->dev.reason);
-   if (!lab_diskstats_read (NULL, sp->dev.name, &(lab_diskstats_t){ 0 }, error)) {
+   if (!lab_scan_diskstats_read (NULL, sp->dev.name, &(lab_scan_diskstats_t){ 0 }, error)) {
       return false;
    }
-   if (!lab_device_read_ahead_kb (NULL, sp->dev.name, &sp->read_ahead_kb)) {
+   if (!lab_scan_device_read_ahead_kb (NULL, sp->dev.name, &sp->read_ahead_kb)) {
       sp->read_ahead_kb = -1;
    }
    return true;
@@ -521,7 +522,7 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
                     "OS page cache can be dropped");
    }
    /* keys and dataset, before anything is made cold */
-   sp->sess = lab_session_open (store, error);
+   sp->sess = lab_store_session_open (store, error);
    return sp->sess && plan_keys (sp, error) && plan_device (sp, error);
 }
 
@@ -530,10 +531,10 @@ static void
 plan_cleanup (scan_plan_t *sp)
 {
    if (sp->sess) {
-      lab_session_close (sp->sess);
+      lab_store_session_close (sp->sess);
    }
    if (sp->keys) {
-      lab_values_free (sp->keys, (int)sp->p.nkeys);
+      lab_store_values_free (sp->keys, (int)sp->p.nkeys);
    }
    bson_free (sp->restart_shown);
    bson_free (sp->where);
@@ -542,7 +543,7 @@ plan_cleanup (scan_plan_t *sp)
    lab_scan_sweep_cleanup (&sp->sw);
 }
 
-static bool append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const char *coll,
+static bool append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll,
                                  bson_error_t *error);
 
 /* plan_dataset -- every layout's collection figures, once, and their on-disk sizes; with a sweep, its points
@@ -553,7 +554,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
    const lab_scan_opts_t *o = sp->p.opts;
    const lab_results_layouts_t *ls = &sp->p.layouts;
    bson_t wrap = BSON_INITIALIZER;
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_error_t err;
    size_t i;
    bool ok;
@@ -579,7 +580,7 @@ plan_dataset (scan_plan_t *sp, bson_error_t *error)
          sp->cache_ratio = 0;
       }
    }
-   lab_session_close (sp->sess);
+   lab_store_session_close (sp->sess);
    sp->sess = NULL;
    return ok;
 }
@@ -591,7 +592,7 @@ static void
 record_backend (const scan_plan_t *sp, bson_t *results)
 {
    lab_store_t *store = sp->p.store;
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_error_t err;
    bson_t doc;
 
@@ -658,7 +659,7 @@ record_config (const scan_plan_t *sp, bson_t *results)
    } else {
       BSON_APPEND_NULL (&doc, "device");
    }
-   BSON_APPEND_UTF8 (&doc, "server_disk", lab_server_disk_name (o->server_disk));
+   BSON_APPEND_UTF8 (&doc, "server_disk", lab_scan_server_disk_name (o->server_disk));
    if (o->server_device) {
       BSON_APPEND_UTF8 (&doc, "server_device", o->server_device);
    }
@@ -724,7 +725,7 @@ static bool
 record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
 {
    const lab_scan_opts_t *o = sp->p.opts;
-   lab_calibration_t cal;
+   lab_scan_calibration_t cal;
    bson_t doc;
 
    if (!o->calibrate) {
@@ -737,7 +738,8 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
    }
    lab_scan_say (o, false, "calibrating %s: %llu MiB sequential, then random 4 KiB reads", sp->datadir,
                  (unsigned long long)(o->calibrate_bytes >> 20));
-   if (!lab_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal, error)) {
+   if (!lab_scan_calibrate (sp->datadir, o->calibrate_bytes, o->calibrate_rand_ns, o->parallel, &cal,
+                            error)) {
       return false;
    }
    lab_scan_say (o, false, "device limit: %.1f MB/s sequential, %.0f random 4 KiB reads/s (%d readers)",
@@ -797,9 +799,10 @@ lab_scan_runs_record (const lab_scan_plan_t *p, bson_t *results, const bson_t *e
 
 /* append_dataset_coll -- count, sizes and index facts of one collection. */
 static bool
-append_dataset_coll (lab_session_t *sess, bson_t *ds, const char *name, const char *coll, bson_error_t *error)
+append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll,
+                     bson_error_t *error)
 {
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_t d;
 
    if (!lab_store_stats (sess, coll, &st, error)) {

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* lab_sampler_rss -- VmRSS of pid in bytes, -1 when unknown. */
+/* lab_scan_sampler_rss -- VmRSS of pid in bytes, -1 when unknown. */
 int64_t
-lab_sampler_rss (int64_t pid)
+lab_scan_sampler_rss (int64_t pid)
 {
    char path[64];
    char line[256];
@@ -43,9 +43,9 @@ lab_sampler_rss (int64_t pid)
    return rss;
 }
 
-/* lab_sampler_cpu_cores -- see sampler.h. */
+/* lab_scan_sampler_cpu_cores -- see sampler.h. */
 int
-lab_sampler_cpu_cores (int64_t pid)
+lab_scan_sampler_cpu_cores (int64_t pid)
 {
    cpu_set_t set;
    long online;
@@ -61,10 +61,10 @@ lab_sampler_cpu_cores (int64_t pid)
    return online > 0 ? (int)online : -1;
 }
 
-/* lab_sampler_open_fds -- how many file descriptors this process holds (entries of /proc/self/fd, less
+/* lab_scan_sampler_open_fds -- how many file descriptors this process holds (entries of /proc/self/fd, less
  * the one reading it), -1 when unknown. */
 int
-lab_sampler_open_fds (void)
+lab_scan_sampler_open_fds (void)
 {
    DIR *d = opendir ("/proc/self/fd");
    struct dirent *e;
@@ -85,7 +85,7 @@ lab_sampler_open_fds (void)
 /* engine_stats -- the engine statistics of s->store, or summed over s->stat_stores (a figure known by
  * none stays -1). */
 static bool
-engine_stats (lab_sampler_t *s, lab_engine_stats_t *es)
+engine_stats (lab_scan_sampler_t *s, lab_store_engine_stats_t *es)
 {
    bson_error_t err;
    size_t i;
@@ -95,7 +95,7 @@ engine_stats (lab_sampler_t *s, lab_engine_stats_t *es)
       return lab_store_engine_stats (s->store, es, &err);
    }
    {
-      lab_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
+      lab_store_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
       size_t n = 0;
       for (i = 0; i < s->nstat_stores && n < LAB_SCAN_MAX_TARGETS; i++) {
          if (lab_store_engine_stats (s->stat_stores[i], &each[n], &err)) {
@@ -112,7 +112,7 @@ engine_stats (lab_sampler_t *s, lab_engine_stats_t *es)
 /* take_ftdc -- one getDiagnosticData round into `into` (one point per store); a failed sample keeps the
  * store's previous point. */
 static void
-take_ftdc (lab_sampler_t *s, lab_scan_ftdc_point_t *into)
+take_ftdc (lab_scan_sampler_t *s, lab_scan_ftdc_point_t *into)
 {
    size_t i;
 
@@ -130,15 +130,15 @@ take_ftdc (lab_sampler_t *s, lab_scan_ftdc_point_t *into)
 
 /* take -- one reading of every source. */
 static void
-take (lab_sampler_t *s, lab_sampler_point_t *p)
+take (lab_scan_sampler_t *s, lab_scan_sampler_point_t *p)
 {
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_error_t err;
 
    memset (p, 0, sizeof *p);
    p->t_ns = lab_now_ns ();
    if (s->device) {
-      p->have_disk = lab_diskstats_read (s->diskstats_path, s->device, &p->disk, &err);
+      p->have_disk = lab_scan_diskstats_read (s->diskstats_path, s->device, &p->disk, &err);
    }
    p->rss_bytes = -1;
    p->cpu_s = lab_process_cpu_s (s->rss_pid);
@@ -155,7 +155,7 @@ take (lab_sampler_t *s, lab_sampler_point_t *p)
    }
    if (s->rss_pid > 0) {
       /* an unreadable /proc file keeps the engine's figure (mem.resident) */
-      int64_t rss = lab_sampler_rss (s->rss_pid);
+      int64_t rss = lab_scan_sampler_rss (s->rss_pid);
       if (rss >= 0) {
          p->rss_bytes = rss;
       }
@@ -169,16 +169,16 @@ take (lab_sampler_t *s, lab_sampler_point_t *p)
  * followed servers, of --server-device (or a server's only disk); false when no server has two distinct
  * samples of it (FTDC samples once a second: a shorter interval may see the same sample twice). */
 static bool
-ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
+ftdc_interval (const lab_scan_sampler_t *s, lab_scan_diskstats_delta_t *out)
 {
    size_t i;
    bool any = false;
 
    memset (out, 0, sizeof *out);
    for (i = 0; i < s->nftdc; i++) {
-      lab_facts_disks_t a, b;
-      const lab_facts_disk_t *da, *db;
-      lab_facts_disk_delta_t d;
+      lab_store_facts_disks_t a, b;
+      const lab_store_facts_disk_t *da, *db;
+      lab_store_facts_disk_delta_t d;
       double dt;
 
       if (!s->ftdc_prev[i].have || !s->ftdc_last[i].have) {
@@ -186,13 +186,15 @@ ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
       }
       lab_scan_ftdc_view (&s->ftdc_prev[i], &a);
       lab_scan_ftdc_view (&s->ftdc_last[i], &b);
-      db = s->ftdc_device ? lab_facts_disks_find (&b, s->ftdc_device) : b.ndisks == 1 ? &b.disks[0] : NULL;
-      dt = lab_facts_disks_elapsed_s (&a, &b);
+      db = s->ftdc_device  ? lab_store_facts_disks_find (&b, s->ftdc_device)
+           : b.ndisks == 1 ? &b.disks[0]
+                           : NULL;
+      dt = lab_store_facts_disks_elapsed_s (&a, &b);
       if (!db || dt <= 0) {
          continue;
       }
-      da = lab_facts_disks_find (&a, db->name);
-      lab_facts_disk_delta (da, db, dt, &d);
+      da = lab_store_facts_disks_find (&a, db->name);
+      lab_store_facts_disk_delta (da, db, dt, &d);
       out->reads += d.reads;
       out->read_bytes += d.read_bytes;
       out->read_time_ms += d.read_time_ms;
@@ -214,7 +216,7 @@ ftdc_interval (const lab_sampler_t *s, lab_diskstats_delta_t *out)
 
 /* record -- turn two readings into a sample and track the peaks. */
 static void
-record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_t *b)
+record (lab_scan_sampler_t *s, const lab_scan_sampler_point_t *a, const lab_scan_sampler_point_t *b)
 {
    lab_scan_sample_t *x;
    double dt = (double)(b->t_ns - a->t_ns) / 1e9;
@@ -241,7 +243,7 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
    x->dt_s = dt;
    x->have_disk = a->have_disk && b->have_disk;
    if (x->have_disk) {
-      lab_diskstats_delta (&a->disk, &b->disk, dt, &x->disk);
+      lab_scan_diskstats_delta (&a->disk, &b->disk, dt, &x->disk);
    } else if (s->nftdc > 0) {
       x->have_disk = ftdc_interval (s, &x->disk);
    }
@@ -267,8 +269,8 @@ record (lab_sampler_t *s, const lab_sampler_point_t *a, const lab_sampler_point_
 static void *
 sampler_main (void *arg)
 {
-   lab_sampler_t *s = arg;
-   lab_sampler_point_t prev = s->start, cur;
+   lab_scan_sampler_t *s = arg;
+   lab_scan_sampler_point_t prev = s->start, cur;
    uint64_t next = s->start.t_ns + s->interval_ns;
 
    pthread_mutex_lock (&s->mu);
@@ -298,7 +300,7 @@ sampler_main (void *arg)
          record (s, &prev, &cur);
       } else {
          /* a sliver of an interval makes noisy rates: keep only its peaks */
-         lab_sampler_point_t tmp = cur;
+         lab_scan_sampler_point_t tmp = cur;
          tmp.t_ns = prev.t_ns;
          record (s, &prev, &tmp);
       }
@@ -317,9 +319,9 @@ sampler_main (void *arg)
    return NULL;
 }
 
-/* lab_sampler_start -- take the baseline reading (s->start) and start the thread. */
+/* lab_scan_sampler_start -- take the baseline reading (s->start) and start the thread. */
 bool
-lab_sampler_start (lab_sampler_t *s, bson_error_t *error)
+lab_scan_sampler_start (lab_scan_sampler_t *s, bson_error_t *error)
 {
    pthread_mutex_init (&s->mu, NULL);
    s->inited = true;
@@ -333,13 +335,13 @@ lab_sampler_start (lab_sampler_t *s, bson_error_t *error)
    s->rss_peak_bytes = -1;
    s->cache_peak_bytes = -1;
    s->cache_max_bytes = -1;
-   s->cpu_cores = lab_sampler_cpu_cores (s->rss_pid);
+   s->cpu_cores = lab_scan_sampler_cpu_cores (s->rss_pid);
    take (s, &s->start);
    take_ftdc (s, s->ftdc_start);
    memcpy (s->ftdc_last, s->ftdc_start, sizeof s->ftdc_last);
    if (s->device && !s->start.have_disk) {
       bson_error_t err;
-      if (!lab_diskstats_read (s->diskstats_path, s->device, &s->start.disk, &err)) {
+      if (!lab_scan_diskstats_read (s->diskstats_path, s->device, &s->start.disk, &err)) {
          *error = err;
          return false;
       }
@@ -355,9 +357,9 @@ lab_sampler_start (lab_sampler_t *s, bson_error_t *error)
    return true;
 }
 
-/* lab_sampler_stop -- signal, join; s->last is the final reading. */
+/* lab_scan_sampler_stop -- signal, join; s->last is the final reading. */
 void
-lab_sampler_stop (lab_sampler_t *s)
+lab_scan_sampler_stop (lab_scan_sampler_t *s)
 {
    if (s->running) {
       pthread_mutex_lock (&s->mu);
@@ -369,11 +371,11 @@ lab_sampler_stop (lab_sampler_t *s)
    }
 }
 
-/* lab_sampler_destroy -- free the samples and the sync objects. */
+/* lab_scan_sampler_destroy -- free the samples and the sync objects. */
 void
-lab_sampler_destroy (lab_sampler_t *s)
+lab_scan_sampler_destroy (lab_scan_sampler_t *s)
 {
-   lab_sampler_stop (s);
+   lab_scan_sampler_stop (s);
    if (s->inited) {
       pthread_mutex_destroy (&s->mu);
       pthread_cond_destroy (&s->cv);

@@ -22,18 +22,18 @@ typedef struct {
 typedef struct {
    uint64_t t_ns;
    bool have_disk;
-   lab_diskstats_t disk;
+   lab_scan_diskstats_t disk;
    int64_t rss_bytes, cache_bytes, cache_max_bytes; /* -1 unknown */
    int64_t block_reads, block_read_bytes;           /* engine (embedded); -1 unknown */
    double cpu_s;                                    /* rss_pid's CPU seconds so far; -1 unknown */
    int64_t keys, docs, bytes;
-} lab_sampler_point_t;
+} lab_scan_sampler_point_t;
 
 typedef struct {
    double t_s; /* end of the interval, from the start of the run */
    double dt_s;
    bool have_disk;
-   lab_diskstats_delta_t disk;
+   lab_scan_diskstats_delta_t disk;
    int64_t rss_bytes, cache_bytes; /* -1 unknown */
    double docs_per_s, returned_mb_s;
    double engine_block_reads_per_s, engine_read_mb_s; /* -1 unknown */
@@ -64,7 +64,7 @@ typedef struct {
    lab_scan_ftdc_point_t ftdc_start[LAB_SCAN_MAX_TARGETS], ftdc_last[LAB_SCAN_MAX_TARGETS];
    lab_scan_ftdc_point_t ftdc_prev[LAB_SCAN_MAX_TARGETS]; /* the round before ftdc_last (sampler thread) */
    size_t ftdc_samples;                                   /* getDiagnosticData rounds taken */
-   lab_sampler_point_t start, last;
+   lab_scan_sampler_point_t start, last;
    lab_scan_sample_t *samples;
    size_t nsamples, cap;
    int64_t rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */
@@ -74,16 +74,16 @@ typedef struct {
    pthread_mutex_t mu;
    pthread_cond_t cv;
    bool stop, running, inited;
-} lab_sampler_t;
+} lab_scan_sampler_t;
 
-bool lab_sampler_start (lab_sampler_t *s, bson_error_t *error);
-void lab_sampler_stop (lab_sampler_t *s);
-void lab_sampler_destroy (lab_sampler_t *s);
-int64_t lab_sampler_rss (int64_t pid);
+bool lab_scan_sampler_start (lab_scan_sampler_t *s, bson_error_t *error);
+void lab_scan_sampler_stop (lab_scan_sampler_t *s);
+void lab_scan_sampler_destroy (lab_scan_sampler_t *s);
+int64_t lab_scan_sampler_rss (int64_t pid);
 
-/* lab_sampler_cpu_cores -- how many CPUs process pid may run on (its affinity mask), else the CPUs
+/* lab_scan_sampler_cpu_cores -- how many CPUs process pid may run on (its affinity mask), else the CPUs
  * online; -1 when pid <= 0 or neither is known. */
-int lab_sampler_cpu_cores (int64_t pid);
-int lab_sampler_open_fds (void);
+int lab_scan_sampler_cpu_cores (int64_t pid);
+int lab_scan_sampler_open_fds (void);
 
 #endif

@@ -39,21 +39,23 @@ typedef struct {
    uint64_t write_sectors; /* field 10 */
    uint64_t in_flight;     /* field 12 */
    uint64_t io_ticks_ms;   /* field 13: ms the device had I/O in flight */
-} lab_diskstats_t;
+} lab_scan_diskstats_t;
 
-/* lab_diskstats_parse -- find `device` (e.g. "vda") in the text of /proc/diskstats and fill *out.
+/* lab_scan_diskstats_parse -- find `device` (e.g. "vda") in the text of /proc/diskstats and fill *out.
  * LAB_ERROR_SCAN when the device is missing or its line is malformed (names the line). */
-bool lab_diskstats_parse (const char *text, const char *device, lab_diskstats_t *out, bson_error_t *error);
+bool lab_scan_diskstats_parse (const char *text, const char *device, lab_scan_diskstats_t *out,
+                               bson_error_t *error);
 
-/* lab_diskstats_read -- read `path` (NULL: /proc/diskstats) and parse it for `device`. */
-bool lab_diskstats_read (const char *path, const char *device, lab_diskstats_t *out, bson_error_t *error);
+/* lab_scan_diskstats_read -- read `path` (NULL: /proc/diskstats) and parse it for `device`. */
+bool lab_scan_diskstats_read (const char *path, const char *device, lab_scan_diskstats_t *out,
+                              bson_error_t *error);
 
 /* iostat's figures between two snapshots (core/iostat.h: the one copy of the arithmetic). */
-typedef lab_iostat_t lab_diskstats_delta_t;
+typedef lab_iostat_t lab_scan_diskstats_delta_t;
 
-/* lab_diskstats_delta -- the iostat figures from snapshot a (older) to b (newer). */
-void lab_diskstats_delta (const lab_diskstats_t *a, const lab_diskstats_t *b, double elapsed_s,
-                          lab_diskstats_delta_t *d);
+/* lab_scan_diskstats_delta -- the iostat figures from snapshot a (older) to b (newer). */
+void lab_scan_diskstats_delta (const lab_scan_diskstats_t *a, const lab_scan_diskstats_t *b, double elapsed_s,
+                               lab_scan_diskstats_delta_t *d);
 
 /* ---- device resolution --------------------------------------------------------------------------- */
 
@@ -61,86 +63,87 @@ typedef struct {
    char name[64];         /* disk name as in /proc/diskstats, e.g. "vda" */
    unsigned major, minor; /* of the disk (after partition -> disk) */
    char reason[512];      /* how it was chosen, for the log and the results */
-} lab_device_t;
+} lab_scan_device_t;
 
-/* lab_device_resolve -- the whole disk that holds `path`: `override` (--device, "vda" or "/dev/vda")
+/* lab_scan_device_resolve -- the whole disk that holds `path`: `override` (--device, "vda" or "/dev/vda")
  * when given; else st_dev of path -> <sysfs>/dev/block/M:m, a partition's parent disk; when st_dev is not
  * a block device (overlay, btrfs, tmpfs), the device of the mount holding path per `mountinfo`.
  * `sysfs` NULL: "/sys"; `mountinfo` NULL: "/proc/self/mountinfo" (tests point both at fixtures). */
-bool lab_device_resolve (const char *path, const char *override, const char *sysfs, const char *mountinfo,
-                         lab_device_t *out, bson_error_t *error);
+bool lab_scan_device_resolve (const char *path, const char *override, const char *sysfs,
+                              const char *mountinfo, lab_scan_device_t *out, bson_error_t *error);
 
-/* lab_device_read_ahead_kb -- the disk's readahead window, <sysfs>/block/<name>/queue/read_ahead_kb
+/* lab_scan_device_read_ahead_kb -- the disk's readahead window, <sysfs>/block/<name>/queue/read_ahead_kb
  * (`sysfs` NULL: "/sys"); false when it cannot be read. */
-bool lab_device_read_ahead_kb (const char *sysfs, const char *name, int *kb);
+bool lab_scan_device_read_ahead_kb (const char *sysfs, const char *name, int *kb);
 
 /* ---- keys ---------------------------------------------------------------------------------------- */
 
-/* lab_keys_spread -- keep `limit` of the `*n` sorted keys, evenly spread over the whole range (first and
+/* lab_scan_keys_spread -- keep `limit` of the `*n` sorted keys, evenly spread over the whole range (first and
  * last included), in place; the values dropped are destroyed. limit <= 0 or >= *n keeps all. */
-void lab_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit);
+void lab_scan_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit);
 
-/* lab_keys_segment -- split n keys into `parallel` contiguous segments: worker i gets
+/* lab_scan_keys_segment -- split n keys into `parallel` contiguous segments: worker i gets
  * [starts[i], starts[i+1]); `starts` has parallel + 1 entries. Sizes differ by at most one. */
-void lab_keys_segment (int64_t n, int parallel, int64_t *starts);
+void lab_scan_keys_segment (int64_t n, int parallel, int64_t *starts);
 
-/* lab_keys_sort_unique -- sort values in MongoDB order and drop duplicates (destroying them). */
-void lab_keys_sort_unique (bson_value_t *keys, int64_t *n);
+/* lab_scan_keys_sort_unique -- sort values in MongoDB order and drop duplicates (destroying them). */
+void lab_scan_keys_sort_unique (bson_value_t *keys, int64_t *n);
 
-/* lab_keys_parse_line -- one --keys-file line: an extended-JSON value (42, "A-1", {"$oid": "..."},
+/* lab_scan_keys_parse_line -- one --keys-file line: an extended-JSON value (42, "A-1", {"$oid": "..."},
  * {"$date": "..."}, 9007199254740993) or, when it is not JSON, the bare text as a string. Integers that
  * fit become int32, else int64 (MongoDB compares numbers by value). Empty lines: *skip = true. */
-bool lab_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error);
+bool lab_scan_keys_parse_line (const char *line, bson_value_t *out, bool *skip, bson_error_t *error);
 
-/* lab_keys_read_file -- every key of `path` (lines as above), sorted and deduplicated; errors name the
- * file and line. Caller frees with lab_values_free. */
-bool lab_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error);
+/* lab_scan_keys_read_file -- every key of `path` (lines as above), sorted and deduplicated; errors name the
+ * file and line. Caller frees with lab_store_values_free. */
+bool lab_scan_keys_read_file (const char *path, bson_value_t **keys, int64_t *n, bson_error_t *error);
 
 /* ---- latency ------------------------------------------------------------------------------------- */
 
 typedef struct {
    int64_t count;
    double min_ms, mean_ms, p50_ms, p90_ms, p95_ms, p99_ms, max_ms;
-} lab_latency_summary_t;
+} lab_scan_latency_summary_t;
 
-/* lab_percentile -- the p-th percentile (0..100) of `sorted` ascending values, linear interpolation
+/* lab_scan_percentile -- the p-th percentile (0..100) of `sorted` ascending values, linear interpolation
  * between closest ranks (numpy's default): position p/100 * (n-1). n == 0 gives 0. */
-double lab_percentile (const double *sorted, size_t n, double p);
+double lab_scan_percentile (const double *sorted, size_t n, double p);
 
-/* lab_latency_summarize -- sort `ms` in place and summarize it. */
-void lab_latency_summarize (double *ms, size_t n, lab_latency_summary_t *out);
+/* lab_scan_latency_summarize -- sort `ms` in place and summarize it. */
+void lab_scan_latency_summarize (double *ms, size_t n, lab_scan_latency_summary_t *out);
 
 /* Log-spaced histogram bucket bounds: 1-2-5 per decade from 0.01 ms to 100,000 ms. */
 #define LAB_LATENCY_NBUCKETS 22
-/* lab_latency_bucket_le -- upper bound (ms) of bucket i; the last bucket also takes everything above. */
-double lab_latency_bucket_le (int i);
-/* lab_latency_histogram -- counts[i] = values v with le(i-1) < v <= le(i) (the last takes the rest). */
-void lab_latency_histogram (const double *ms, size_t n, int64_t counts[LAB_LATENCY_NBUCKETS]);
+/* lab_scan_latency_bucket_le -- upper bound (ms) of bucket i; the last bucket also takes everything above. */
+double lab_scan_latency_bucket_le (int i);
+/* lab_scan_latency_histogram -- counts[i] = values v with le(i-1) < v <= le(i) (the last takes the rest). */
+void lab_scan_latency_histogram (const double *ms, size_t n, int64_t counts[LAB_LATENCY_NBUCKETS]);
 
 /* ---- cold procedure ------------------------------------------------------------------------------ */
 
-typedef enum { LAB_DROP_AUTO = 0, LAB_DROP_YES, LAB_DROP_NO } lab_drop_mode_t;
+typedef enum { LAB_DROP_AUTO = 0, LAB_DROP_YES, LAB_DROP_NO } lab_scan_drop_mode_t;
 
 /* The file written to drop the page cache. The hidden test hook LAYOUTLAB_DROP_CACHES_PATH replaces it,
  * so the "not permitted" path can be tested as root (point it at an unwritable location). */
 #define LAB_DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
 
-/* lab_drop_caches -- `sync; echo 1 > drop_caches` per `mode`: *dropped says whether it happened and
+/* lab_scan_drop_caches -- `sync; echo 1 > drop_caches` per `mode`: *dropped says whether it happened and
  * `note` why (e.g. "dropped (root)", "not permitted: ...: Permission denied"). mode yes and not
  * permitted: LAB_ERROR_SCAN / LAB_STORE_ERR_PERMISSION naming the fix. auto never fails. */
-bool lab_drop_caches (lab_drop_mode_t mode, bool *dropped, char *note, size_t note_len, bson_error_t *error);
+bool lab_scan_drop_caches (lab_scan_drop_mode_t mode, bool *dropped, char *note, size_t note_len,
+                           bson_error_t *error);
 
-/* lab_run_command -- run `cmd` with /bin/sh -c, its stdout sent to our stderr, waiting at most
+/* lab_scan_run_command -- run `cmd` with /bin/sh -c, its stdout sent to our stderr, waiting at most
  * timeout_ms (then the whole process group is killed). Fails when it cannot start, exits non-zero, dies
  * from a signal or times out; messages show `shown` (the redacted command). */
-bool lab_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_error_t *error);
+bool lab_scan_run_command (const char *cmd, const char *shown, int32_t timeout_ms, bson_error_t *error);
 
-/* lab_resident_bytes -- pages of `paths` (NULL-terminated) resident in the page cache, via mmap+mincore:
+/* lab_scan_resident_bytes -- pages of `paths` (NULL-terminated) resident in the page cache, via mmap+mincore:
  * *resident and *total in bytes (missing files are skipped). */
-bool lab_resident_bytes (char *const *paths, int64_t *resident, int64_t *total, bson_error_t *error);
+bool lab_scan_resident_bytes (char *const *paths, int64_t *resident, int64_t *total, bson_error_t *error);
 
-/* lab_dir_files -- regular files under `dir` (recursively), NULL-terminated; bson_strfreev to free. */
-bool lab_dir_files (const char *dir, char ***paths, bson_error_t *error);
+/* lab_scan_dir_files -- regular files under `dir` (recursively), NULL-terminated; bson_strfreev to free. */
+bool lab_scan_dir_files (const char *dir, char ***paths, bson_error_t *error);
 
 /* ---- calibration --------------------------------------------------------------------------------- */
 
@@ -150,13 +153,13 @@ typedef struct {
    int rand_threads;         /* readers used for the random test */
    uint64_t file_bytes;
    double elapsed_s;
-} lab_calibration_t;
+} lab_scan_calibration_t;
 
-/* lab_calibrate -- write a temporary file of `file_bytes` in `dir`, flush it out of the page cache,
+/* lab_scan_calibrate -- write a temporary file of `file_bytes` in `dir`, flush it out of the page cache,
  * read it sequentially with O_DIRECT, then random 4 KiB O_DIRECT reads with `threads` readers for
  * `rand_ns`; the file is removed afterwards, also on failure. */
-bool lab_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads,
-                    lab_calibration_t *out, bson_error_t *error);
+bool lab_scan_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int threads,
+                         lab_scan_calibration_t *out, bson_error_t *error);
 
 /* ---- the comparison ------------------------------------------------------------------------------ */
 
@@ -169,7 +172,7 @@ typedef enum {
    LAB_SERVER_DISK_LOCAL,
    LAB_SERVER_DISK_FTDC,
    LAB_SERVER_DISK_NONE
-} lab_server_disk_t;
+} lab_scan_server_disk_t;
 
 typedef void (*lab_scan_log_fn) (void *ctx, bool debug, const char *msg);
 
@@ -192,10 +195,10 @@ typedef struct {
    const char *restart_cmd; /* server: run while the client pool is down */
    int32_t restart_timeout_ms;
    int32_t ready_timeout_ms; /* wait for ping after a restart */
-   lab_drop_mode_t drop_caches;
-   const char *dbpath;            /* the data directory (server), for the device, residency and calibration */
-   const char *device;            /* --device override (a local server only) */
-   lab_server_disk_t server_disk; /* --server-disk (default auto) */
+   lab_scan_drop_mode_t drop_caches;
+   const char *dbpath; /* the data directory (server), for the device, residency and calibration */
+   const char *device; /* --device override (a local server only) */
+   lab_scan_server_disk_t server_disk; /* --server-disk (default auto) */
    const char *server_device; /* --server-device: the server's disk in getDiagnosticData; NULL: most read */
    bool restart_drops_caches; /* --restart-drops-caches: the restart command drops the server's page cache */
    const char *const *shard_uris; /* --shard-uri, in listShards order or NAME=URI (mongos) */
@@ -244,9 +247,9 @@ bool lab_scan_layouts_resolve (const lab_scan_opts_t *o, lab_results_layouts_t *
  * detail-first keeps the order given; folded-first reverses it. */
 void lab_scan_run_order (lab_scan_order_t order, int run, size_t n, size_t *out);
 
-/* lab_scan_order_parse / lab_drop_mode_parse -- option values; false on anything else. */
+/* lab_scan_order_parse / lab_scan_drop_mode_parse -- option values; false on anything else. */
 bool lab_scan_order_parse (const char *s, lab_scan_order_t *out);
-bool lab_drop_mode_parse (const char *s, lab_drop_mode_t *out);
+bool lab_scan_drop_mode_parse (const char *s, lab_scan_drop_mode_t *out);
 
 /* lab_scan_opts_check -- the checks that need no store: --interval at least 10ms, --calibrate-size at
  * least 1MiB, and --direct-io only on the embedded store (when `uri` is given). LAB_ERROR_USAGE. */
@@ -254,34 +257,36 @@ bool lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_
 
 /* ---- the cache sweep (scan/sweep.c) and locality (scan/locality.c) ------------------------------- */
 
-/* lab_sweep_parse_sizes / _ratios -- a comma-separated list ("64MiB,256MiB,1GiB" / "0.1,0.5,1,2") into
+/* lab_scan_sweep_parse_sizes / _ratios -- a comma-separated list ("64MiB,256MiB,1GiB" / "0.1,0.5,1,2") into
  * a bson_malloc'd array. Empty items, values that do not parse, ratios <= 0, and a list not strictly
  * ascending (unsorted or duplicate) are LAB_ERROR_USAGE naming the item and `what`. */
-bool lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error);
-bool lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error);
+bool lab_scan_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n,
+                                 bson_error_t *error);
+bool lab_scan_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n,
+                                  bson_error_t *error);
 
 /* lab_scan_sweep_opts_check -- the sweep options that need no store: --cache-sizes and --cache-ratios
  * not both, --server-cache-sweep only with a sweep, and a sweep against a MongoDB server (`uri` not
  * wiredtiger:) only with --server-cache-sweep. LAB_ERROR_USAGE. */
 bool lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error);
 
-/* lab_sweep_resolve -- the cache of each point: sizes[i] as given, or round(ratios[i] x detail_on_disk)
+/* lab_scan_sweep_resolve -- the cache of each point: sizes[i] as given, or round(ratios[i] x detail_on_disk)
  * (exactly one of sizes and ratios is non-NULL). Refused (LAB_ERROR_USAGE): a cache under
  * LAB_STORE_MIN_CACHE_BYTES, two ratios rounding to the same size, a ratio with the on-disk size
  * unknown (<= 0). */
-bool lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
-                        uint64_t *out, bson_error_t *error);
+bool lab_scan_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
+                             uint64_t *out, bson_error_t *error);
 
-/* lab_locality_pages -- the distinct leaf pages that the rows `rids` (ascending) occupy when each page
+/* lab_scan_locality_pages -- the distinct leaf pages that the rows `rids` (ascending) occupy when each page
  * holds rows_per_page consecutive RecordIds counted from min_rid: row r covers pages
  * floor((r - min_rid) / rpp) .. ceil((r + 1 - min_rid) / rpp) - 1, so a document larger than a page
  * (rpp < 1) counts every page it spans. 0 when n is 0 or rows_per_page <= 0. */
-int64_t lab_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_per_page);
+int64_t lab_scan_locality_pages (const int64_t *rids, size_t n, int64_t min_rid, double rows_per_page);
 
-/* lab_locality_sample -- `sample` indexes of [0, nkeys), ascending and distinct, chosen with a fixed seed
- * (the same masters every time); all of them when nkeys <= sample. Returns how many were written to out
+/* lab_scan_locality_sample -- `sample` indexes of [0, nkeys), ascending and distinct, chosen with a fixed
+ * seed (the same masters every time); all of them when nkeys <= sample. Returns how many were written to out
  * (which holds at least min(sample, nkeys)). */
-int64_t lab_locality_sample (int64_t nkeys, int64_t sample, int64_t *out);
+int64_t lab_scan_locality_sample (int64_t nkeys, int64_t sample, int64_t *out);
 
 /* lab_scan_run -- the whole comparison on `store`; *results (initialized by the caller) gets the results
  * document of docs/results-schema.md (restart_cmd is redacted before it is stored). */

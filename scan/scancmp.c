@@ -176,9 +176,9 @@ log_cb (void *ctx, bool debug, const char *msg)
 
 static const char *const order_names[] = { "alternate", "detail-first", "folded-first",
                                            NULL };                     /* lab_scan_order_t */
-static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_drop_mode_t */
+static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_scan_drop_mode_t */
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none",
-                                                 NULL }; /* lab_server_disk_t */
+                                                 NULL }; /* lab_scan_server_disk_t */
 
 /* parse_args -- fill the options; returns false with a usage error. The --layout values are split into
  * owned copies (owned[i], bson_free()d by the caller): argv stays as given, for the command line the
@@ -304,8 +304,9 @@ main (int argc, char **argv)
    o.nshard_uris = shards.n;
    o.uri = c.uri;
    o.server_timeout_ms = c.server_timeout_ms;
-   if ((sizes_arg && !lab_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
-       (ratios_arg && !lab_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
+   if ((sizes_arg && !lab_scan_sweep_parse_sizes (sizes_arg, "--cache-sizes", &sizes, &nsizes, &error)) ||
+       (ratios_arg &&
+        !lab_scan_sweep_parse_ratios (ratios_arg, "--cache-ratios", &ratios, &nratios, &error))) {
       rc = lab_cli_usage_exit (&error);
       goto cleanup;
    }

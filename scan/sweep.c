@@ -45,9 +45,9 @@ next_item (const char **s, char *buf, size_t len, bool *done)
    return true;
 }
 
-/* lab_sweep_parse_sizes -- see scan.h. */
+/* lab_scan_sweep_parse_sizes -- see scan.h. */
 bool
-lab_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error)
+lab_scan_sweep_parse_sizes (const char *s, const char *what, uint64_t **out, size_t *n, bson_error_t *error)
 {
    char item[64];
    bool done = false;
@@ -85,9 +85,9 @@ fail:
    return false;
 }
 
-/* lab_sweep_parse_ratios -- see scan.h. */
+/* lab_scan_sweep_parse_ratios -- see scan.h. */
 bool
-lab_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error)
+lab_scan_sweep_parse_ratios (const char *s, const char *what, double **out, size_t *n, bson_error_t *error)
 {
    char item[64];
    bool done = false;
@@ -166,10 +166,10 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
    return true;
 }
 
-/* lab_sweep_resolve -- see scan.h. */
+/* lab_scan_sweep_resolve -- see scan.h. */
 bool
-lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
-                   uint64_t *out, bson_error_t *error)
+lab_scan_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double detail_on_disk,
+                        uint64_t *out, bson_error_t *error)
 {
    size_t i;
 
@@ -215,7 +215,7 @@ lab_sweep_resolve (const uint64_t *sizes, const double *ratios, size_t n, double
 
 /* lab_scan_sweep_plan -- see measure.h. */
 bool
-lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
+lab_scan_sweep_plan (lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_sweep_t *sw, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    double ref_on_disk = p->on_disk_bytes[p->layouts.reference];
@@ -228,7 +228,8 @@ lab_scan_sweep_plan (lab_scan_plan_t *p, lab_session_t *sess, lab_scan_sweep_t *
    sw->n = o->nsweep;
    sw->cache_bytes = bson_malloc0 (sw->n * sizeof *sw->cache_bytes);
    sw->ratios = bson_malloc0 (sw->n * sizeof *sw->ratios);
-   if (!lab_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, ref_on_disk, sw->cache_bytes, error)) {
+   if (!lab_scan_sweep_resolve (o->cache_sizes, o->cache_ratios, sw->n, ref_on_disk, sw->cache_bytes,
+                                error)) {
       return false;
    }
    for (i = 0; i < sw->n; i++) {

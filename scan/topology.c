@@ -16,31 +16,31 @@
 
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none" };
 
-/* lab_server_disk_parse -- see topology.h. */
+/* lab_scan_server_disk_parse -- see topology.h. */
 bool
-lab_server_disk_parse (const char *s, lab_server_disk_t *out)
+lab_scan_server_disk_parse (const char *s, lab_scan_server_disk_t *out)
 {
    int i;
 
    for (i = 0; i < 4; i++) {
       if (strcmp (s, server_disk_names[i]) == 0) {
-         *out = (lab_server_disk_t)i;
+         *out = (lab_scan_server_disk_t)i;
          return true;
       }
    }
    return false;
 }
 
-/* lab_server_disk_name -- see topology.h. */
+/* lab_scan_server_disk_name -- see topology.h. */
 const char *
-lab_server_disk_name (lab_server_disk_t d)
+lab_scan_server_disk_name (lab_scan_server_disk_t d)
 {
    return (unsigned)d < 4 ? server_disk_names[d] : "none";
 }
 
 /* lab_scan_server_info -- see topology.h. */
 bool
-lab_scan_server_info (lab_store_t *store, lab_server_info_t *info, bson_error_t *error)
+lab_scan_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_error_t *error)
 {
    const char *force = getenv (LAB_SCAN_TEST_FORCE_REMOTE_ENV);
 
@@ -109,7 +109,7 @@ append_opt (bson_string_t *out, const char *name, const char *value)
    append_enc (out, value);
 }
 
-/* append_auth_options -- the auth options (user:password@ goes before the host, lab_scan_direct_uri):
+/* append_auth_options -- the auth options (user:password@ goes before the host, lab_store_direct_uri):
  * authSource as libmongoc resolves it for the router URI (explicit, else per mechanism, else the URI's
  * database, else admin: the shard URI has no database to fall back on), authMechanism and its
  * properties. Nothing without a user name or a mechanism.
@@ -197,9 +197,9 @@ append_carried (bson_string_t *out, const mongoc_uri_t *ru)
    }
 }
 
-/* lab_scan_direct_uri -- see topology.h. */
+/* lab_store_direct_uri -- see topology.h. */
 char *
-lab_scan_direct_uri (const char *router_uri, const char *host, int port, bson_error_t *error)
+lab_store_direct_uri (const char *router_uri, const char *host, int port, bson_error_t *error)
 {
    mongoc_uri_t *ru = NULL;
    bson_string_t *out;
@@ -238,8 +238,8 @@ lab_scan_direct_uri (const char *router_uri, const char *host, int port, bson_er
 
 /* lab_scan_shard_uri -- see topology.h. */
 char *
-lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n,
-                    const char *router_uri, bson_error_t *error)
+lab_scan_shard_uri (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides,
+                    size_t n, const char *router_uri, bson_error_t *error)
 {
    size_t i, npos = 0;
    const char *positional = NULL;
@@ -268,21 +268,21 @@ lab_scan_shard_uri (const lab_facts_shard_t *shard, size_t index, const char *co
                      shard->host ? shard->host : "", shard->id ? shard->id : "NAME");
       return NULL;
    }
-   return lab_scan_direct_uri (router_uri, shard->seeds[0].host, (int)shard->seeds[0].port, error);
+   return lab_store_direct_uri (router_uri, shard->seeds[0].host, (int)shard->seeds[0].port, error);
 }
 
-/* lab_scan_primary_uri -- see topology.h. */
+/* lab_store_primary_uri -- see topology.h. */
 bool
-lab_scan_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bson_error_t *error)
+lab_store_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bson_error_t *error)
 {
-   lab_facts_topology_t ft;
-   lab_facts_hostport_t *seeds = NULL;
+   lab_store_facts_topology_t ft;
+   lab_store_facts_hostport_t *seeds = NULL;
    char *set = NULL;
    size_t nseeds = 0;
    bool ok = false;
 
    *out = NULL;
-   if (!lab_facts_topology_from_hello (hello, &ft, error)) {
+   if (!lab_store_facts_topology_from_hello (hello, &ft, error)) {
       goto done;
    }
    if (ft.kind != LAB_TOPO_REPLSET || ft.is_writable_primary || !ft.primary[0] ||
@@ -290,22 +290,22 @@ lab_scan_primary_uri (const char *shard_uri, const bson_t *hello, char **out, bs
       ok = true; /* this member is the one to follow (or no other is known) */
       goto done;
    }
-   if (!lab_facts_parse_seed_list (ft.primary, &set, &seeds, &nseeds, error)) {
+   if (!lab_store_facts_parse_seed_list (ft.primary, &set, &seeds, &nseeds, error)) {
       lab_error_prefix (error, "the primary a shard member names ('%s')", ft.primary);
       goto done;
    }
-   *out = lab_scan_direct_uri (shard_uri, seeds[0].host, (int)seeds[0].port, error);
+   *out = lab_store_direct_uri (shard_uri, seeds[0].host, (int)seeds[0].port, error);
    ok = *out != NULL;
 done:
-   lab_facts_topology_cleanup (&ft);
+   lab_store_facts_topology_cleanup (&ft);
    bson_free (set);
    bson_free (seeds);
    return ok;
 }
 
-/* lab_scan_auth_failed -- see topology.h. */
+/* lab_store_error_auth -- see topology.h. */
 bool
-lab_scan_auth_failed (const bson_error_t *e)
+lab_store_error_auth (const bson_error_t *e)
 {
    return (e->domain == MONGOC_ERROR_CLIENT && e->code == MONGOC_ERROR_CLIENT_AUTHENTICATE) ||
           ((e->domain == MONGOC_ERROR_SERVER || e->domain == MONGOC_ERROR_QUERY ||
@@ -315,7 +315,7 @@ lab_scan_auth_failed (const bson_error_t *e)
 
 /* has_override -- --shard-uri names this shard (NAME=URI, or a bare URI at its position). */
 static bool
-has_override (const lab_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n)
+has_override (const lab_store_facts_shard_t *shard, size_t index, const char *const *overrides, size_t n)
 {
    size_t i, npos = 0;
 
@@ -359,9 +359,9 @@ shard_auth_error (bson_error_t *error, const lab_scan_target_t *g, const char *w
                   g->name, where, cause, g->name, where);
 }
 
-/* admin_simple -- {name: 1} on admin through the store; *reply always initialized. */
+/* lab_store_admin_simple -- {name: 1} on admin through the store; *reply always initialized. */
 static bool
-admin_simple (lab_store_t *store, const char *name, bson_t *reply, bson_error_t *error)
+lab_store_admin_simple (lab_store_t *store, const char *name, bson_t *reply, bson_error_t *error)
 {
    bson_t cmd = BSON_INITIALIZER;
    bool ok;
@@ -401,21 +401,21 @@ follow_primary (lab_scan_target_t *g, const char *suri, const lab_store_opts_t *
    lab_store_t *st;
    bool ok = false;
 
-   if (!admin_simple (g->store, "hello", &reply, error)) {
+   if (!lab_store_admin_simple (g->store, "hello", &reply, error)) {
       bson_destroy (&reply);
-      if (!admin_simple (g->store, "isMaster", &reply, error)) {
+      if (!lab_store_admin_simple (g->store, "isMaster", &reply, error)) {
          lab_error_prefix (error, "hello on shard %s at %s", g->name, g->uri_shown);
          goto done;
       }
    }
-   if (!lab_scan_primary_uri (suri, &reply, &uri, error)) {
+   if (!lab_store_primary_uri (suri, &reply, &uri, error)) {
       lab_error_prefix (error, "hello on shard %s at %s", g->name, g->uri_shown);
       goto done;
    }
    if (uri) {
       shown = lab_uri_redact (uri);
       st = lab_store_open (uri, so, error);
-      if (!st && lab_scan_auth_failed (error)) {
+      if (!st && lab_store_error_auth (error)) {
          shard_auth_error (error, g, shown, false);
          bson_free (shown);
          goto done;
@@ -444,19 +444,19 @@ static bool
 open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const char *const *shard_uris,
              size_t nshard_uris, const lab_store_opts_t *sopts, bson_error_t *error)
 {
-   lab_facts_shards_t shards;
+   lab_store_facts_shards_t shards;
    lab_store_opts_t so = { 0 };
    bson_t reply;
    bool ok = false, followed;
    size_t i;
 
    memset (&shards, 0, sizeof shards);
-   if (!admin_simple (store, "listShards", &reply, error)) {
+   if (!lab_store_admin_simple (store, "listShards", &reply, error)) {
       lab_error_prefix (error, "listShards through mongos %s (the user needs the clusterMonitor role)",
                         lab_store_uri_redacted (store));
       goto done;
    }
-   if (!lab_facts_shards_from_list (&reply, &shards, error)) {
+   if (!lab_store_facts_shards_from_list (&reply, &shards, error)) {
       lab_error_prefix (error, "listShards reply");
       goto done;
    }
@@ -485,7 +485,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
       t->ntargets = i + 1;
       if (!g->store) {
          bson_free (suri);
-         if (lab_scan_auth_failed (error)) {
+         if (lab_store_error_auth (error)) {
             char where[LAB_FACTS_HOST_MAX + 8];
             if (shards.shards[i].nseeds > 0) {
                bson_snprintf (where, sizeof where,
@@ -518,7 +518,7 @@ open_shards (lab_scan_topology_t *t, lab_store_t *store, const char *uri, const 
    ok = true;
 done:
    bson_destroy (&reply);
-   lab_facts_shards_cleanup (&shards);
+   lab_store_facts_shards_cleanup (&shards);
    return ok;
 }
 
@@ -528,7 +528,7 @@ lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *con
                             size_t nshard_uris, const lab_store_opts_t *so, lab_scan_topology_t *t,
                             bson_error_t *error)
 {
-   lab_facts_topology_t ft;
+   lab_store_facts_topology_t ft;
    bson_t reply;
    bson_error_t err;
    bool ok;
@@ -539,24 +539,24 @@ lab_scan_topology_discover (lab_store_t *store, const char *uri, const char *con
       t->kind = LAB_TOPO_STANDALONE;
       return target_self (t, store, error);
    }
-   if (!admin_simple (store, "hello", &reply, &err)) {
+   if (!lab_store_admin_simple (store, "hello", &reply, &err)) {
       bson_destroy (&reply);
-      if (!admin_simple (store, "isMaster", &reply, error)) {
+      if (!lab_store_admin_simple (store, "isMaster", &reply, error)) {
          bson_destroy (&reply);
          lab_error_prefix (error, "hello (and isMaster) on %s", lab_store_uri_redacted (store));
          return false;
       }
    }
-   ok = lab_facts_topology_from_hello (&reply, &ft, error);
+   ok = lab_store_facts_topology_from_hello (&reply, &ft, error);
    bson_destroy (&reply);
    if (!ok) {
-      lab_facts_topology_cleanup (&ft);
+      lab_store_facts_topology_cleanup (&ft);
       return false;
    }
    t->kind = ft.kind;
    bson_strncpy (t->set_name, ft.set_name, sizeof t->set_name);
    bson_strncpy (t->member, ft.me, sizeof t->member);
-   lab_facts_topology_cleanup (&ft);
+   lab_store_facts_topology_cleanup (&ft);
    if (t->kind == LAB_TOPO_MONGOS) {
       return open_shards (t, store, uri, shard_uris, nshard_uris, so, error);
    }
@@ -592,7 +592,8 @@ lab_scan_topology_wait (lab_scan_topology_t *t, int32_t ready_timeout_ms, bson_e
 
 /* lab_scan_engine_sum -- see topology.h. */
 void
-lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_engine_stats_t *out)
+lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict,
+                     lab_store_engine_stats_t *out)
 {
    size_t i;
 
@@ -618,10 +619,10 @@ lab_scan_engine_sum (const lab_engine_stats_t *each, size_t n, bool strict, lab_
 
 /* lab_scan_engine_stats -- see topology.h. */
 bool
-lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_engine_stats_t *st,
+lab_scan_engine_stats (const lab_scan_topology_t *t, lab_store_t *store, lab_store_engine_stats_t *st,
                        bson_error_t *error)
 {
-   lab_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
+   lab_store_engine_stats_t each[LAB_SCAN_MAX_TARGETS];
    size_t i;
 
    if (!t || t->kind != LAB_TOPO_MONGOS) {
@@ -689,7 +690,7 @@ lab_scan_topology_cleanup (lab_scan_topology_t *t)
 bool
 lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *error)
 {
-   lab_facts_disks_t d;
+   lab_store_facts_disks_t d;
    bson_t reply;
    bool ok;
    size_t i;
@@ -697,8 +698,8 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
    p->have = false;
    p->ndisks = 0;
    memset (&d, 0, sizeof d);
-   ok = admin_simple (store, "getDiagnosticData", &reply, error) &&
-        lab_facts_disks_from_diag (&reply, &d, error);
+   ok = lab_store_admin_simple (store, "getDiagnosticData", &reply, error) &&
+        lab_store_facts_disks_from_diag (&reply, &d, error);
    bson_destroy (&reply);
    if (ok && (!d.have_system_metrics || !d.have_disks || d.ndisks == 0)) {
       lab_error_set (
@@ -718,18 +719,18 @@ lab_scan_ftdc_take (lab_store_t *store, lab_scan_ftdc_point_t *p, bson_error_t *
       p->end_ms = d.end_ms;
       p->have = true;
    }
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    return ok;
 }
 
 /* lab_scan_ftdc_view -- see topology.h. */
 void
-lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d)
+lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_store_facts_disks_t *d)
 {
    memset (d, 0, sizeof *d);
    d->have_system_metrics = p->have;
    d->have_disks = p->have;
-   d->disks = (lab_facts_disk_t *)p->disks;
+   d->disks = (lab_store_facts_disk_t *)p->disks;
    d->ndisks = p->ndisks;
    d->start_ms = p->start_ms;
    d->end_ms = p->end_ms;
@@ -739,7 +740,7 @@ lab_scan_ftdc_view (const lab_scan_ftdc_point_t *p, lab_facts_disks_t *d)
 
 /* refuse_remote -- the local-only options against a server not on this machine. */
 static bool
-refuse_remote (const lab_scan_opts_t *o, const lab_server_info_t *info, bson_error_t *error)
+refuse_remote (const lab_scan_opts_t *o, const lab_store_server_info_t *info, bson_error_t *error)
 {
    const char *opt = o->device ? "--device" : o->dbpath ? "--dbpath" : o->calibrate ? "--calibrate" : NULL;
 
@@ -794,7 +795,7 @@ say_no_disk (const lab_scan_opts_t *o, const lab_scan_topology_t *t)
 
 /* platform_note -- a followed server on a platform whose FTDC disks are not Linux's (hostInfo os.type;
  * mongod's ProcessInfo::getOsType): true with the reason. A hostInfo that is refused says nothing: the
- * disks' own fields are checked when they are read (lab_facts_disks_from_diag). */
+ * disks' own fields are checked when they are read (lab_store_facts_disks_from_diag). */
 static bool
 platform_note (const lab_scan_topology_t *t, char *note, size_t len)
 {
@@ -804,10 +805,10 @@ platform_note (const lab_scan_topology_t *t, char *note, size_t len)
       bson_t reply;
       bson_error_t err;
       char os[64] = "", why[400];
-      bool ok = admin_simple (t->targets[i].store, "hostInfo", &reply, &err) &&
-                lab_facts_host_os (&reply, os, sizeof os, &err);
+      bool ok = lab_store_admin_simple (t->targets[i].store, "hostInfo", &reply, &err) &&
+                lab_store_facts_host_os (&reply, os, sizeof os, &err);
       bson_destroy (&reply);
-      if (ok && lab_facts_disks_platform_note (os, why, sizeof why)) {
+      if (ok && lab_store_facts_disks_platform_note (os, why, sizeof why)) {
          bson_snprintf (note, len, "%s (%s): %s", t->targets[i].name, t->targets[i].host, why);
          return true;
       }
@@ -817,7 +818,7 @@ platform_note (const lab_scan_topology_t *t, char *note, size_t len)
 
 /* all_local -- every followed server runs on this machine. */
 static bool
-all_local (const lab_scan_topology_t *t, const lab_server_info_t *info)
+all_local (const lab_scan_topology_t *t, const lab_store_server_info_t *info)
 {
    size_t i;
 
@@ -834,7 +835,7 @@ all_local (const lab_scan_topology_t *t, const lab_server_info_t *info)
 
 /* lab_scan_deploy_plan -- see topology.h. */
 bool
-lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_server_info_t *info,
+lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_store_server_info_t *info,
                       lab_scan_topology_t *t, bson_error_t *error)
 {
    lab_store_opts_t so = { 0 };
@@ -864,7 +865,7 @@ lab_scan_deploy_plan (lab_store_t *store, const lab_scan_opts_t *o, const lab_se
    if (o->nshard_uris && t->kind != LAB_TOPO_MONGOS) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--shard-uri is for a mongos; %s is a %s", lab_store_uri_redacted (store),
-                     lab_topology_kind_name (t->kind));
+                     lab_store_topology_kind_name (t->kind));
       return false;
    }
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
@@ -968,7 +969,7 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
 
    topology_note (t, note, sizeof note);
    BSON_APPEND_DOCUMENT_BEGIN (results, "topology", &doc);
-   BSON_APPEND_UTF8 (&doc, "kind", lab_topology_kind_name (t->kind));
+   BSON_APPEND_UTF8 (&doc, "kind", lab_store_topology_kind_name (t->kind));
    BSON_APPEND_UTF8 (&doc, "set_name", t->set_name);
    BSON_APPEND_UTF8 (&doc, "member", t->kind == LAB_TOPO_MONGOS ? "" : t->member);
    BSON_APPEND_ARRAY_BEGIN (&doc, "shards", &arr);
@@ -999,7 +1000,7 @@ lab_scan_topology_record (const lab_scan_topology_t *t, const char *local_device
       BSON_APPEND_UTF8 (&doc, "reason",
                         "the server runs on this machine, but no --dbpath or --device names its disk");
    } else {
-      BSON_APPEND_UTF8 (&doc, "source", lab_server_disk_name (t->disk_source));
+      BSON_APPEND_UTF8 (&doc, "source", lab_scan_server_disk_name (t->disk_source));
       if (t->disk_source == LAB_SERVER_DISK_LOCAL) {
          BSON_APPEND_UTF8 (&doc, "device", local_device);
       } else if (t->disk_source == LAB_SERVER_DISK_FTDC && t->ftdc_device[0]) {

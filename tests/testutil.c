@@ -347,8 +347,8 @@ int64_t
 lab_test_folded_rows (const char *uri, const char *folded, const char *detail, int64_t *detail_count)
 {
    lab_store_t *store;
-   lab_session_t *sess;
-   lab_cursor_t *cur;
+   lab_store_session_t *sess;
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t e;
    int64_t sum = 0;
@@ -356,21 +356,21 @@ lab_test_folded_rows (const char *uri, const char *folded, const char *detail, i
 
    store = lab_store_open (uri, NULL, &e);
    assert_non_null (store);
-   sess = lab_session_open (store, &e);
+   sess = lab_store_session_open (store, &e);
    assert_non_null (sess);
    if (detail) {
       assert_true (lab_store_count (sess, detail, detail_count, &e));
    }
    cur = lab_store_sorted_open (sess, folded, "bill_id", NULL, &e);
    assert_non_null (cur);
-   while ((r = lab_cursor_next (cur, &doc, &e)) == 1) {
+   while ((r = lab_store_cursor_next (cur, &doc, &e)) == 1) {
       bson_iter_t it;
       assert_true (bson_iter_init_find (&it, doc, "row_count"));
       sum += bson_iter_as_int64 (&it);
    }
    assert_int_equal (r, 0);
-   lab_cursor_close (cur);
-   lab_session_close (sess);
+   lab_store_cursor_close (cur);
+   lab_store_session_close (sess);
    lab_store_close (store);
    return sum;
 }

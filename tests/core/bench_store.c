@@ -75,10 +75,10 @@ main (int argc, char **argv)
    bool keep = false;
    lab_store_opts_t opts = { 0 };
    lab_store_t *store = NULL;
-   lab_session_t *sess = NULL;
-   lab_cursor_t *cur = NULL;
-   lab_sorted_opts_t so = { 0 };
-   lab_server_info_t info;
+   lab_store_session_t *sess = NULL;
+   lab_store_cursor_t *cur = NULL;
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_server_info_t info;
    bson_t **docs = NULL, out = BSON_INITIALIZER;
    bson_error_t err;
    double t0, t_insert, t_index, t_sorted;
@@ -124,7 +124,7 @@ main (int argc, char **argv)
    }
 
    opts.create = true;
-   if (!(store = lab_store_open (uri, &opts, &err)) || !(sess = lab_session_open (store, &err)) ||
+   if (!(store = lab_store_open (uri, &opts, &err)) || !(sess = lab_store_session_open (store, &err)) ||
        !lab_store_server_info (store, &info, &err) || !lab_store_drop (sess, coll, &err) ||
        !lab_store_create (sess, coll, &err)) {
       goto fail;
@@ -135,7 +135,7 @@ main (int argc, char **argv)
    t0 = now_s ();
    for (i = 0; i < ndocs; i += batch) {
       int64_t m = ndocs - i < batch ? ndocs - i : batch, j;
-      lab_insert_result_t res;
+      lab_store_insert_result_t res;
       bool ok;
 
       for (j = 0; j < m; j++) {
@@ -152,11 +152,11 @@ main (int argc, char **argv)
       if (res.nerrors) {
          lab_error_set (&err, LAB_ERROR_STORE, res.errors[0].code, "document %" PRId64 " refused: %s",
                         i + (int64_t)res.errors[0].index, res.errors[0].message);
-         lab_insert_result_cleanup (&res);
+         lab_store_insert_result_cleanup (&res);
          goto fail;
       }
       n += res.inserted;
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
    if (!lab_store_flush (store, &err)) {
       goto fail;
@@ -176,7 +176,7 @@ main (int argc, char **argv)
    if (!(cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &err))) {
       goto fail;
    }
-   while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       sorted_n++;
       sorted_bytes += doc->len;
    }
@@ -184,7 +184,7 @@ main (int argc, char **argv)
       goto fail;
    }
    t_sorted = now_s () - t0;
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    cur = NULL;
    if (sorted_n != n) {
       lab_error_set (&err, LAB_ERROR_VERIFY, 1,
@@ -226,10 +226,10 @@ fail:
    lab_log_error ("%s", err.message);
    ret = lab_error_exit_code (&err);
 done:
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    bson_free (docs);
    bson_destroy (&out);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    return ret;
 }

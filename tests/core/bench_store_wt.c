@@ -76,22 +76,22 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
    int64_t i, bytes = 0, nd;
    bson_error_t e;
    lab_store_t *st;
-   lab_session_t *s;
+   lab_store_session_t *s;
    uint64_t t0;
    int b;
 
-   if (!(st = lab_store_open (uri, &o, &e)) || !(s = lab_session_open (st, &e)) ||
+   if (!(st = lab_store_open (uri, &o, &e)) || !(s = lab_store_session_open (st, &e)) ||
        !lab_store_create (s, "d", &e) || !lab_store_create_index (s, "d", "bill_id", &e)) {
       die ("store", e.message);
    }
    t0 = lab_now_ns ();
    for (i = 0; i < ndocs; i += 1000) {
-      lab_insert_result_t r;
+      lab_store_insert_result_t r;
       size_t n = (size_t)(ndocs - i < 1000 ? ndocs - i : 1000);
       if (!lab_store_insert_many (s, "d", (const bson_t *const *)docs + i, n, &r, &e) || r.nerrors) {
          die ("insert", r.nerrors ? r.errors[0].message : e.message);
       }
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
    }
    t[0] = secs (t0);
    t0 = lab_now_ns ();
@@ -104,20 +104,20 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
    t[1] = secs (t0);
    t0 = lab_now_ns ();
    {
-      lab_cursor_t *cur = lab_store_sorted_open (s, "d", "bill_id", NULL, &e);
+      lab_store_cursor_t *cur = lab_store_sorted_open (s, "d", "bill_id", NULL, &e);
       const bson_t *doc;
       int rc;
       nd = 0;
       if (!cur) {
          die ("sorted_open", e.message);
       }
-      while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+      while ((rc = lab_store_cursor_next (cur, &doc, &e)) == 1) {
          nd++;
       }
       if (rc < 0 || nd != ndocs) {
          die ("sorted stream", rc < 0 ? e.message : "wrong count");
       }
-      lab_cursor_close (cur);
+      lab_store_cursor_close (cur);
    }
    t[2] = secs (t0);
    t0 = lab_now_ns ();
@@ -128,7 +128,7 @@ run_store (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills,
       }
    }
    t[3] = secs (t0);
-   lab_session_close (s);
+   lab_store_session_close (s);
    lab_store_close (st);
    bson_free (uri);
 }
@@ -176,7 +176,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          }
          lab_buf_reset (&k);
          bson_iter_init_find (&it, docs[i], "_id");
-         lab_key_encode (bson_iter_value (&it), &k, NULL);
+         lab_store_key_encode (bson_iter_value (&it), &k, NULL);
          tag = k.data[k.len - 1];
          k.data[k.len - 1] = 4;
          item.data = k.data;
@@ -185,7 +185,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          {
             uint8_t val[16];
             lab_buf_t vb = { val, 0, sizeof val };
-            lab_key_append_recordid (&vb, i + 1);
+            lab_store_key_append_recordid (&vb, i + 1);
             lab_buf_append (&vb, &tag, 1);
             WT_ITEM vi = { .data = vb.data, .size = vb.len };
             idc->set_value (idc, &vi);
@@ -198,8 +198,8 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          wt_check (cc->insert (cc), "insert");
          lab_buf_reset (&k);
          bson_iter_init_find (&it, docs[i], "bill_id");
-         lab_key_encode (bson_iter_value (&it), &k, NULL);
-         lab_key_append_recordid (&k, i + 1);
+         lab_store_key_encode (bson_iter_value (&it), &k, NULL);
+         lab_store_key_append_recordid (&k, i + 1);
          item.data = k.data;
          item.size = k.len;
          bc->set_key (bc, &item);
@@ -215,7 +215,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          int exact, ret;
          size_t plen;
          lab_buf_reset (&k);
-         lab_key_encode (&v, &k, NULL);
+         lab_store_key_encode (&v, &k, NULL);
          plen = k.len;
          item.data = k.data;
          item.size = k.len - 1;
@@ -232,7 +232,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
             if (key.size < plen || memcmp (key.data, k.data, plen) != 0) {
                break;
             }
-            lab_key_split_recordid (key.data, key.size, &vlen, &rid);
+            lab_store_key_split_recordid (key.data, key.size, &vlen, &rid);
             cc->set_key (cc, rid);
             wt_check (cc->search (cc), "fetch");
             cc->get_value (cc, &val);
@@ -251,7 +251,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          int64_t rid;
          bson_t doc;
          bc->get_key (bc, &key);
-         lab_key_split_recordid (key.data, key.size, &vlen, &rid);
+         lab_store_key_split_recordid (key.data, key.size, &vlen, &rid);
          cc->set_key (cc, rid);
          wt_check (cc->search (cc), "fetch");
          cc->get_value (cc, &val);
@@ -268,7 +268,7 @@ run_raw (const char *dir, int round, bson_t **docs, int64_t ndocs, int nbills, d
          WT_ITEM val;
          int64_t rid = 0;
          lab_buf_reset (&k);
-         lab_key_encode (&v, &k, NULL);
+         lab_store_key_encode (&v, &k, NULL);
          k.data[k.len - 1] = 4;
          item.data = k.data;
          item.size = k.len;

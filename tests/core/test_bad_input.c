@@ -122,7 +122,7 @@ test_missing_collection (void **state)
    char *uri = bson_strdup_printf ("wiredtiger:%s", dir);
    lab_store_opts_t opts = { 0 };
    lab_store_t *store;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t err;
    int64_t n;
 
@@ -132,14 +132,14 @@ test_missing_collection (void **state)
    if (!store) {
       fail_msg ("open %s: %s", uri, err.message);
    }
-   sess = lab_session_open (store, &err);
+   sess = lab_store_session_open (store, &err);
    assert_non_null (sess);
    assert_false (lab_store_count (sess, "bill_detial", &n, &err));
    assert_true (lab_error_is (&err, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION));
    assert_non_null (strstr (err.message, "bill_detial"));
    assert_non_null (strstr (err.message, "does not exist"));
    assert_non_null (strstr (err.message, dir));
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    lab_test_rmtree (dir);
    bson_free (uri);

@@ -114,7 +114,7 @@ enc (const bson_value_t *v, lab_buf_t *b)
    bson_error_t e;
 
    lab_buf_reset (b);
-   if (!lab_key_encode (v, b, &e)) {
+   if (!lab_store_key_encode (v, b, &e)) {
       fail_msg ("encode: %s", e.message);
    }
 }
@@ -156,12 +156,12 @@ show (const bson_value_t *v)
    return s;
 }
 
-/* check_pair -- encodings order like lab_value_compare, and equal values have equal bodies. */
+/* check_pair -- encodings order like lab_store_value_compare, and equal values have equal bodies. */
 static void
 check_pair (const bson_value_t *a, const bson_value_t *b, int expect)
 {
    lab_buf_t ea, eb;
-   int vc = lab_value_compare (a, b), bc, fc;
+   int vc = lab_store_value_compare (a, b), bc, fc;
 
    lab_buf_init (&ea);
    lab_buf_init (&eb);
@@ -172,7 +172,7 @@ check_pair (const bson_value_t *a, const bson_value_t *b, int expect)
    vc = vc < 0 ? -1 : vc > 0 ? 1 : 0;
    if (expect != 2 && vc != expect) {
       char *sa = show (a), *sb = show (b);
-      fail_msg ("lab_value_compare(%s, %s) = %d, expected %d", sa, sb, vc, expect);
+      fail_msg ("lab_store_value_compare(%s, %s) = %d, expected %d", sa, sb, vc, expect);
    }
    if (bc != vc || (vc != 0 && fc != vc)) {
       char *sa = show (a), *sb = show (b);
@@ -192,7 +192,7 @@ check_roundtrip (const bson_value_t *v)
 
    lab_buf_init (&b);
    enc (v, &b);
-   if (!lab_key_decode (b.data, b.len, &d, &e)) {
+   if (!lab_store_key_decode (b.data, b.len, &d, &e)) {
       char *s = show (v);
       fail_msg ("decode %s: %s", s, e.message);
    }
@@ -521,7 +521,7 @@ test_random (void **state)
    }
    qsort (items, N, sizeof *items, item_cmp);
    for (i = 0; i + 1 < N; i++) {
-      if (lab_value_compare (items[i].v, items[i + 1].v) > 0) {
+      if (lab_store_value_compare (items[i].v, items[i + 1].v) > 0) {
          char *a = show (items[i].v), *b = show (items[i + 1].v);
          fail_msg ("sorted by bytes but %s > %s", a, b);
       }
@@ -555,8 +555,8 @@ test_recordid (void **state)
       int64_t rid = 0;
 
       enc (&v, &cur);
-      lab_key_append_recordid (&cur, ids[i]);
-      assert_true (lab_key_split_recordid (cur.data, cur.len, &vlen, &rid));
+      lab_store_key_append_recordid (&cur, ids[i]);
+      assert_true (lab_store_key_split_recordid (cur.data, cur.len, &vlen, &rid));
       assert_int_equal (rid, ids[i]);
       assert_int_equal (vlen, 4 + 3); /* type byte, "bill", terminator, tag */
       if (i) {
@@ -568,12 +568,12 @@ test_recordid (void **state)
    /* a greater value sorts after, whatever the ids */
    v.value.v_utf8.str = "bilm";
    enc (&v, &cur);
-   lab_key_append_recordid (&cur, 1);
+   lab_store_key_append_recordid (&cur, 1);
    assert_int_equal (full_cmp (&prev, &cur), -1);
    {
       size_t vl;
       int64_t r;
-      assert_false (lab_key_split_recordid ((const uint8_t *)"\x01", 1, &vl, &r));
+      assert_false (lab_store_key_split_recordid ((const uint8_t *)"\x01", 1, &vl, &r));
    }
    lab_buf_destroy (&prev);
    lab_buf_destroy (&cur);
@@ -593,17 +593,17 @@ check_rid (int64_t id, const uint8_t *prefix, size_t plen, const uint8_t *suffix
    want = 2 + (bits <= 10 ? 0 : (size_t)((bits - 10) + 7) / 8);
    lab_buf_init (&b);
    lab_buf_append (&b, prefix, plen);
-   lab_key_append_recordid (&b, id);
+   lab_store_key_append_recordid (&b, id);
    assert_int_equal (b.len - plen, want);
    lab_buf_append (&b, suffix, slen);
-   if (!lab_key_recordid_decode (b.data + plen, b.len - plen, &rid, &used)) {
+   if (!lab_store_key_recordid_decode (b.data + plen, b.len - plen, &rid, &used)) {
       fail_msg ("RecordId %lld does not decode from the front", (long long)id);
    }
    assert_int_equal (rid, id);
    assert_int_equal (used, want);
    if (slen == 0 && plen > 0) {
       rid = -1;
-      assert_true (lab_key_split_recordid (b.data, b.len, &vlen, &rid));
+      assert_true (lab_store_key_split_recordid (b.data, b.len, &vlen, &rid));
       assert_int_equal (rid, id);
       assert_int_equal (vlen, plen);
    }
@@ -654,7 +654,7 @@ test_recordid_codec (void **state)
       for (i = -1; i <= 1; i++) {
          id = ((int64_t)1 << k) + i;
          lab_buf_reset (&cur);
-         lab_key_append_recordid (&cur, id);
+         lab_store_key_append_recordid (&cur, id);
          if (prev_id) {
             assert_int_equal (full_cmp (&prev, &cur), prev_id < id ? -1 : prev_id > id ? 1 : 0);
          }
@@ -665,17 +665,17 @@ test_recordid_codec (void **state)
    }
    /* refusals: too short, truncated, and a byte count that the two ends disagree on */
    lab_buf_reset (&cur);
-   lab_key_append_recordid (&cur, (int64_t)1 << 40);
-   assert_false (lab_key_recordid_decode (cur.data, 1, &rid, &used));
-   assert_false (lab_key_recordid_decode (cur.data, cur.len - 1, &rid, &used));
+   lab_store_key_append_recordid (&cur, (int64_t)1 << 40);
+   assert_false (lab_store_key_recordid_decode (cur.data, 1, &rid, &used));
+   assert_false (lab_store_key_recordid_decode (cur.data, cur.len - 1, &rid, &used));
    cur.data[cur.len - 1] ^= 1;
-   assert_false (lab_key_recordid_decode (cur.data, cur.len, &rid, &used));
-   assert_false (lab_key_recordid_decode ((const uint8_t *)"", 0, &rid, &used));
+   assert_false (lab_store_key_recordid_decode (cur.data, cur.len, &rid, &used));
+   assert_false (lab_store_key_recordid_decode ((const uint8_t *)"", 0, &rid, &used));
    lab_buf_destroy (&prev);
    lab_buf_destroy (&cur);
 }
 
-/* check_parts -- body, tag and the unique-index format of v agree with lab_key_encode: the body is the
+/* check_parts -- body, tag and the unique-index format of v agree with lab_store_key_encode: the body is the
  * encoding minus its last byte, the unique key is body + 0x04 (also when built from the body), the
  * unique value is RecordId + tag, and key + value join back into the encoding. */
 static void
@@ -694,28 +694,28 @@ check_parts (const bson_value_t *v, int64_t id)
    lab_buf_init (&uval);
    lab_buf_init (&joined);
    enc (v, &full);
-   assert_true (lab_key_encode_body (v, &body, &e));
+   assert_true (lab_store_key_encode_body (v, &body, &e));
    assert_int_equal (body.len, full.len - 1);
-   assert_int_equal (lab_key_body_len (full.len), body.len);
+   assert_int_equal (lab_store_key_body_len (full.len), body.len);
    assert_memory_equal (body.data, full.data, body.len);
-   assert_true (lab_key_has_body (full.data, full.len, body.data, body.len));
-   lab_key_append_recordid (&full, id);
-   assert_true (lab_key_has_body (full.data, full.len, body.data, body.len));
+   assert_true (lab_store_key_has_body (full.data, full.len, body.data, body.len));
+   lab_store_key_append_recordid (&full, id);
+   assert_true (lab_store_key_has_body (full.data, full.len, body.data, body.len));
    full.len = body.len + 1; /* back to the encoded value */
-   assert_true (lab_key_encode_unique (v, &ukey, &tag, &e));
+   assert_true (lab_store_key_encode_unique (v, &ukey, &tag, &e));
    assert_int_equal (ukey.len, full.len);
    assert_memory_equal (ukey.data, body.data, body.len);
    assert_int_equal (ukey.data[ukey.len - 1], 0x04);
    assert_int_equal (tag, full.data[full.len - 1]);
-   lab_key_unique_key (&ukey2, body.data, body.len);
+   lab_store_key_unique_key (&ukey2, body.data, body.len);
    assert_int_equal (ukey2.len, ukey.len);
    assert_memory_equal (ukey2.data, ukey.data, ukey.len);
-   lab_key_unique_value (&uval, id, tag);
+   lab_store_key_unique_value (&uval, id, tag);
    assert_int_equal (uval.data[uval.len - 1], tag);
-   assert_true (lab_key_recordid_decode (uval.data, uval.len, &rid, &used));
+   assert_true (lab_store_key_recordid_decode (uval.data, uval.len, &rid, &used));
    assert_int_equal (rid, id);
    assert_int_equal (used, uval.len - 1);
-   assert_true (lab_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined));
+   assert_true (lab_store_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined));
    assert_int_equal (joined.len, full.len);
    assert_memory_equal (joined.data, full.data, full.len);
    lab_buf_destroy (&full);
@@ -755,20 +755,20 @@ test_body_and_unique (void **state)
    /* "a" is not "a\0b" (its body continues with an escaped NUL), 3 is not 4 */
    lab_buf_init (&a);
    lab_buf_init (&b);
-   assert_true (lab_key_encode_body (v_str ("a", 1), &a, &e));
+   assert_true (lab_store_key_encode_body (v_str ("a", 1), &a, &e));
    enc (v_str ("a\0b", 3), &b);
-   assert_false (lab_key_has_body (b.data, b.len, a.data, a.len));
+   assert_false (lab_store_key_has_body (b.data, b.len, a.data, a.len));
    lab_buf_reset (&a);
-   assert_true (lab_key_encode_body (v_i32 (3), &a, &e));
+   assert_true (lab_store_key_encode_body (v_i32 (3), &a, &e));
    enc (v_i32 (4), &b);
-   assert_false (lab_key_has_body (b.data, b.len, a.data, a.len));
-   assert_false (lab_key_has_body (a.data, a.len, a.data, a.len)); /* no tag after the body */
+   assert_false (lab_store_key_has_body (b.data, b.len, a.data, a.len));
+   assert_false (lab_store_key_has_body (a.data, a.len, a.data, a.len)); /* no tag after the body */
    /* refusals: unsupported types, malformed unique entries */
    memset (&e, 0, sizeof e);
-   assert_false (lab_key_encode_body (v_new (BSON_TYPE_ARRAY), &a, &e));
+   assert_false (lab_store_key_encode_body (v_new (BSON_TYPE_ARRAY), &a, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE));
-   assert_false (lab_key_unique_join (a.data, 1, b.data, b.len, &b));
-   assert_false (lab_key_unique_join (a.data, a.len, b.data, 2, &b));
+   assert_false (lab_store_key_unique_join (a.data, 1, b.data, b.len, &b));
+   assert_false (lab_store_key_unique_join (a.data, a.len, b.data, 2, &b));
    lab_buf_destroy (&a);
    lab_buf_destroy (&b);
    pool_free ();
@@ -790,20 +790,20 @@ test_unsupported (void **state)
    lab_buf_init (&b);
    memset (&v, 0, sizeof v);
    v.value_type = BSON_TYPE_DECIMAL128;
-   assert_false (lab_key_encode (&v, &b, &e));
+   assert_false (lab_store_key_encode (&v, &b, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE));
    assert_non_null (strstr (e.message, "decimal"));
    v.value_type = BSON_TYPE_ARRAY;
-   assert_false (lab_key_encode (&v, &b, &e));
+   assert_false (lab_store_key_encode (&v, &b, &e));
    assert_non_null (strstr (e.message, "array"));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE));
-   assert_false (lab_key_type_supported (BSON_TYPE_DOCUMENT));
-   assert_true (lab_key_type_supported (BSON_TYPE_OID));
-   assert_false (lab_key_decode (bad_tag, sizeof bad_tag, &d, &e));
+   assert_false (lab_store_key_type_supported (BSON_TYPE_DOCUMENT));
+   assert_true (lab_store_key_type_supported (BSON_TYPE_OID));
+   assert_false (lab_store_key_decode (bad_tag, sizeof bad_tag, &d, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* a malformed key */
-   assert_false (lab_key_decode (unterminated, sizeof unterminated, &d, &e));
+   assert_false (lab_store_key_decode (unterminated, sizeof unterminated, &d, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* a malformed key */
-   assert_false (lab_key_decode (int_as_i32_too_big, sizeof int_as_i32_too_big, &d, &e));
+   assert_false (lab_store_key_decode (int_as_i32_too_big, sizeof int_as_i32_too_big, &d, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* a malformed key */
    lab_buf_destroy (&b);
 }

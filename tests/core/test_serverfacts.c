@@ -64,14 +64,14 @@ expect_bad_reply (const bson_error_t *e, const char *path)
 static void
 test_hello_standalone_legacy (void **state)
 {
-   lab_facts_topology_t t;
+   lab_store_facts_topology_t t;
    bson_error_t e;
    bson_t *r = fixture ("hello-standalone-4.2-ismaster.json");
 
    (void)state;
-   assert_true (lab_facts_topology_from_hello (r, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_STANDALONE);
-   assert_string_equal (lab_topology_kind_name (t.kind), "standalone");
+   assert_string_equal (lab_store_topology_kind_name (t.kind), "standalone");
    assert_true (t.is_writable_primary); /* from the legacy "ismaster" */
    assert_false (t.is_secondary);
    assert_string_equal (t.set_name, "");
@@ -82,19 +82,19 @@ test_hello_standalone_legacy (void **state)
    assert_int_equal (t.max_wire_version, 8);
    assert_int_equal (t.topology_counter, -1); /* no topologyVersion before 4.4 */
    assert_int_equal (t.nhosts, 0);
-   lab_facts_topology_cleanup (&t);
+   lab_store_facts_topology_cleanup (&t);
    bson_destroy (r);
 }
 
 static void
 test_hello_replset (void **state)
 {
-   lab_facts_topology_t t;
+   lab_store_facts_topology_t t;
    bson_error_t e;
    bson_t *r = fixture ("hello-replset-primary-6.0.json");
 
    (void)state;
-   assert_true (lab_facts_topology_from_hello (r, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_REPLSET);
    assert_string_equal (t.set_name, "rs0");
    assert_string_equal (t.me, "db1.example.net:27017");
@@ -104,90 +104,90 @@ test_hello_replset (void **state)
    assert_int_equal (t.nhosts, 3);
    assert_string_equal (t.hosts[2], "db3.example.net:27017");
    assert_null (t.hosts[3]);
-   lab_facts_topology_cleanup (&t);
+   lab_store_facts_topology_cleanup (&t);
    bson_destroy (r);
 
    r = fixture ("hello-replset-secondary-8.0.json");
-   assert_true (lab_facts_topology_from_hello (r, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_REPLSET);
    assert_false (t.is_writable_primary);
    assert_true (t.is_secondary);
    assert_string_equal (t.me, "db2.example.net:27017");
    assert_string_equal (t.primary, "db1.example.net:27017");
    assert_int_equal (t.max_wire_version, 25);
-   lab_facts_topology_cleanup (&t);
+   lab_store_facts_topology_cleanup (&t);
    bson_destroy (r);
 
    /* a member not yet initiated: isreplicaset without setName */
    r = json ("{\"ismaster\": false, \"secondary\": false, \"isreplicaset\": true, "
              "\"info\": \"Does not have a valid replica set config\", \"ok\": 1.0}");
-   assert_true (lab_facts_topology_from_hello (r, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_REPLSET);
    assert_false (t.is_writable_primary);
-   lab_facts_topology_cleanup (&t);
+   lab_store_facts_topology_cleanup (&t);
    bson_destroy (r);
 }
 
 static void
 test_hello_mongos (void **state)
 {
-   lab_facts_topology_t t;
+   lab_store_facts_topology_t t;
    bson_error_t e;
    bson_t *r = fixture ("hello-mongos-7.0.json");
 
    (void)state;
-   assert_true (lab_facts_topology_from_hello (r, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_MONGOS);
-   assert_string_equal (lab_topology_kind_name (t.kind), "mongos");
+   assert_string_equal (lab_store_topology_kind_name (t.kind), "mongos");
    assert_true (t.is_writable_primary);
    assert_int_equal (t.topology_counter, 0);
    assert_int_equal (t.max_write_batch, 100000);
    assert_int_equal (t.nhosts, 0);
-   lab_facts_topology_cleanup (&t);
+   lab_store_facts_topology_cleanup (&t);
    bson_destroy (r);
 }
 
 static void
 test_hello_bad_and_empty (void **state)
 {
-   lab_facts_topology_t t;
+   lab_store_facts_topology_t t;
    bson_error_t e;
    bson_t *r;
 
    (void)state;
    r = json ("{\"isWritablePrimary\": true, \"setName\": 7, \"ok\": 1}");
-   assert_false (lab_facts_topology_from_hello (r, &t, &e));
+   assert_false (lab_store_facts_topology_from_hello (r, &t, &e));
    expect_bad_reply (&e, "'setName' is int32, expected a string");
    assert_int_equal (t.nhosts, 0);
    bson_destroy (r);
 
    r = json ("{\"hosts\": [\"a:1\", 2], \"setName\": \"rs\", \"ok\": 1}");
-   assert_false (lab_facts_topology_from_hello (r, &t, &e));
+   assert_false (lab_store_facts_topology_from_hello (r, &t, &e));
    expect_bad_reply (&e, "hosts.1");
    assert_null (t.hosts); /* freed on failure */
    bson_destroy (r);
 
    r = json ("{\"maxBsonObjectSize\": \"16MB\", \"ok\": 1}");
-   assert_false (lab_facts_topology_from_hello (r, &t, &e));
+   assert_false (lab_store_facts_topology_from_hello (r, &t, &e));
    expect_bad_reply (&e, "maxBsonObjectSize");
    bson_destroy (r);
 
    r = json ("{\"topologyVersion\": {\"counter\": \"x\"}, \"ok\": 1}");
-   assert_false (lab_facts_topology_from_hello (r, &t, &e));
+   assert_false (lab_store_facts_topology_from_hello (r, &t, &e));
    expect_bad_reply (&e, "topologyVersion.counter");
    bson_destroy (r);
 
    /* a refused command and an empty reply say nothing, without failing */
    r = json ("{\"ok\": 0, \"errmsg\": \"not authorized\", \"code\": 13}");
-   assert_true (lab_facts_topology_from_hello (r, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_UNKNOWN);
    bson_destroy (r);
    r = bson_new ();
-   assert_true (lab_facts_topology_from_hello (r, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (r, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_STANDALONE);
    assert_int_equal (t.max_bson_bytes, -1);
    bson_destroy (r);
-   assert_true (lab_facts_topology_from_hello (NULL, &t, &e));
+   assert_true (lab_store_facts_topology_from_hello (NULL, &t, &e));
    assert_int_equal (t.kind, LAB_TOPO_UNKNOWN);
 }
 
@@ -196,13 +196,13 @@ test_hello_bad_and_empty (void **state)
 static void
 test_seed_list (void **state)
 {
-   lab_facts_hostport_t *seeds;
+   lab_store_facts_hostport_t *seeds;
    char *set;
    size_t n;
    bson_error_t e;
 
    (void)state;
-   assert_true (lab_facts_parse_seed_list ("rsA/h1:27018,h2", &set, &seeds, &n, &e));
+   assert_true (lab_store_facts_parse_seed_list ("rsA/h1:27018,h2", &set, &seeds, &n, &e));
    assert_string_equal (set, "rsA");
    assert_int_equal (n, 2);
    assert_string_equal (seeds[0].host, "h1");
@@ -212,43 +212,44 @@ test_seed_list (void **state)
    bson_free (set);
    bson_free (seeds);
 
-   assert_true (lab_facts_parse_seed_list ("[::1]:27019", &set, &seeds, &n, &e));
+   assert_true (lab_store_facts_parse_seed_list ("[::1]:27019", &set, &seeds, &n, &e));
    assert_null (set);
    assert_int_equal (n, 1);
    assert_string_equal (seeds[0].host, "::1");
    assert_int_equal (seeds[0].port, 27019);
    bson_free (seeds);
 
-   assert_false (lab_facts_parse_seed_list ("rs/h1:0", &set, &seeds, &n, &e));
+   assert_false (lab_store_facts_parse_seed_list ("rs/h1:0", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    assert_non_null (strstr (e.message, "h1:0"));
    assert_null (set);
    assert_null (seeds);
-   assert_false (lab_facts_parse_seed_list ("rs/h1:27017,", &set, &seeds, &n, &e));
+   assert_false (lab_store_facts_parse_seed_list ("rs/h1:27017,", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
-   assert_false (lab_facts_parse_seed_list ("/h1", &set, &seeds, &n, &e));
+   assert_false (lab_store_facts_parse_seed_list ("/h1", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
-   assert_false (lab_facts_parse_seed_list ("", &set, &seeds, &n, &e));
+   assert_false (lab_store_facts_parse_seed_list ("", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
-   assert_false (lab_facts_parse_seed_list ("h1:99999", &set, &seeds, &n, &e));
+   assert_false (lab_store_facts_parse_seed_list ("h1:99999", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
-   assert_false (lab_facts_parse_seed_list ("h1:12a", &set, &seeds, &n, &e));
+   assert_false (lab_store_facts_parse_seed_list ("h1:12a", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
-   assert_false (lab_facts_parse_seed_list ("fe80::1:27017", &set, &seeds, &n, &e)); /* IPv6 needs brackets */
+   assert_false (
+      lab_store_facts_parse_seed_list ("fe80::1:27017", &set, &seeds, &n, &e)); /* IPv6 needs brackets */
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
-   assert_false (lab_facts_parse_seed_list ("[::1", &set, &seeds, &n, &e));
+   assert_false (lab_store_facts_parse_seed_list ("[::1", &set, &seeds, &n, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
 }
 
 static void
 test_list_shards (void **state)
 {
-   lab_facts_shards_t s;
+   lab_store_facts_shards_t s;
    bson_error_t e;
    bson_t *r = fixture ("listshards-7.0.json");
 
    (void)state;
-   assert_true (lab_facts_shards_from_list (r, &s, &e));
+   assert_true (lab_store_facts_shards_from_list (r, &s, &e));
    assert_int_equal (s.nshards, 3);
    assert_string_equal (s.shards[0].id, "shard01");
    assert_string_equal (s.shards[0].host,
@@ -266,31 +267,31 @@ test_list_shards (void **state)
    assert_int_equal (s.shards[2].nseeds, 1);
    assert_int_equal (s.shards[2].seeds[0].port, 27019);
    assert_int_equal (s.shards[2].state, -1);
-   lab_facts_shards_cleanup (&s);
+   lab_store_facts_shards_cleanup (&s);
    assert_int_equal (s.nshards, 0);
    bson_destroy (r);
 
    r = json ("{\"ok\": 0, \"errmsg\": \"no such command: 'listShards'\", \"code\": 59}");
-   assert_false (lab_facts_shards_from_list (r, &s, &e));
+   assert_false (lab_store_facts_shards_from_list (r, &s, &e));
    assert_non_null (strstr (e.message, "no 'shards' array"));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    bson_destroy (r);
    r = json ("{\"shards\": [{\"_id\": \"a\", \"host\": \"rs/h:1\"}, {\"_id\": \"b\", \"host\": 5}]}");
-   assert_false (lab_facts_shards_from_list (r, &s, &e));
+   assert_false (lab_store_facts_shards_from_list (r, &s, &e));
    expect_bad_reply (&e, "shards.1.host");
    assert_null (s.shards);
    bson_destroy (r);
    r = json ("{\"shards\": [{\"_id\": \"a\", \"host\": \"rs/h:1\", \"state\": \"up\"}]}");
-   assert_false (lab_facts_shards_from_list (r, &s, &e));
+   assert_false (lab_store_facts_shards_from_list (r, &s, &e));
    expect_bad_reply (&e, "shards.0.state");
    bson_destroy (r);
    r = json ("{\"shards\": [{\"_id\": \"a\"}]}");
-   assert_false (lab_facts_shards_from_list (r, &s, &e));
+   assert_false (lab_store_facts_shards_from_list (r, &s, &e));
    assert_non_null (strstr (e.message, "shards.0 lacks host"));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    bson_destroy (r);
    r = json ("{\"shards\": [{\"_id\": \"a\", \"host\": \"rs/h:x\"}]}");
-   assert_false (lab_facts_shards_from_list (r, &s, &e));
+   assert_false (lab_store_facts_shards_from_list (r, &s, &e));
    assert_non_null (strstr (e.message, "shard 'a'"));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY));
    bson_destroy (r);
@@ -301,13 +302,13 @@ test_list_shards (void **state)
 static void
 test_server_status_mongod (void **state)
 {
-   lab_facts_status_t st;
+   lab_store_facts_status_t st;
    bson_error_t e;
    bson_t *r = fixture ("serverstatus-mongod-4.4.json");
 
    (void)state;
    /* 4.4-era types: int32 below 2^30, double below 2^40, int64 above */
-   assert_true (lab_facts_server_status (r, &st, &e));
+   assert_true (lab_store_facts_server_status (r, &st, &e));
    assert_string_equal (st.host, "db1");
    assert_string_equal (st.version, "4.4.29");
    assert_string_equal (st.process, "mongod");
@@ -328,7 +329,7 @@ test_server_status_mongod (void **state)
    bson_destroy (r);
 
    r = fixture ("serverstatus-mongod-7.0.json");
-   assert_true (lab_facts_server_status (r, &st, &e));
+   assert_true (lab_store_facts_server_status (r, &st, &e));
    assert_string_equal (st.host, "db1.example.net:27018");
    assert_int_equal (st.cache_bytes, 268000000);
    assert_int_equal (st.cache_max_bytes, 268435456);
@@ -342,12 +343,12 @@ test_server_status_mongod (void **state)
 static void
 test_server_status_mongos_and_partial (void **state)
 {
-   lab_facts_status_t st;
+   lab_store_facts_status_t st;
    bson_error_t e;
    bson_t *r = fixture ("serverstatus-mongos-7.0.json");
 
    (void)state;
-   assert_true (lab_facts_server_status (r, &st, &e));
+   assert_true (lab_store_facts_server_status (r, &st, &e));
    assert_string_equal (st.process, "mongos");
    assert_false (st.has_wiredtiger);
    assert_int_equal (st.cache_bytes, -1);
@@ -358,7 +359,7 @@ test_server_status_mongos_and_partial (void **state)
 
    /* FerretDB-like: a few basic fields only */
    r = json ("{\"host\": \"ferret\", \"version\": \"7.0.77\", \"process\": \"ferretdb\", \"ok\": 1.0}");
-   assert_true (lab_facts_server_status (r, &st, &e));
+   assert_true (lab_store_facts_server_status (r, &st, &e));
    assert_int_equal (st.pid, -1);
    assert_true (st.uptime_s == -1);
    assert_int_equal (st.mem_resident_bytes, -1);
@@ -368,7 +369,7 @@ test_server_status_mongos_and_partial (void **state)
    /* a wiredTiger section without block-manager: only the cache figures */
    r = json ("{\"wiredTiger\": {\"cache\": "
              "{\"maximum bytes configured\": {\"$numberLong\": \"1073741824\"}}}}");
-   assert_true (lab_facts_server_status (r, &st, &e));
+   assert_true (lab_store_facts_server_status (r, &st, &e));
    assert_true (st.has_wiredtiger);
    assert_int_equal (st.cache_max_bytes, 1073741824);
    assert_int_equal (st.cache_bytes, -1);
@@ -379,42 +380,42 @@ test_server_status_mongos_and_partial (void **state)
 static void
 test_server_status_bad (void **state)
 {
-   lab_facts_status_t st;
+   lab_store_facts_status_t st;
    bson_error_t e;
    bson_t *r;
 
    (void)state;
    r = json ("{\"uptime\": \"1 day\"}");
-   assert_false (lab_facts_server_status (r, &st, &e));
+   assert_false (lab_store_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "'uptime' is string");
    bson_destroy (r);
    r = json ("{\"wiredTiger\": {\"cache\": {\"maximum bytes configured\": \"8G\"}}}");
-   assert_false (lab_facts_server_status (r, &st, &e));
+   assert_false (lab_store_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "'wiredTiger.cache.maximum bytes configured'");
    bson_destroy (r);
    r = json ("{\"wiredTiger\": {\"block-manager\": {\"bytes read\": null}}}");
-   assert_false (lab_facts_server_status (r, &st, &e));
+   assert_false (lab_store_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "wiredTiger.block-manager.bytes read' is null");
    bson_destroy (r);
    r = json ("{\"mem\": 5}");
-   assert_false (lab_facts_server_status (r, &st, &e));
+   assert_false (lab_store_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "'mem' is int32, expected a document");
    bson_destroy (r);
    r = json ("{\"mem\": {\"resident\": {\"$numberDouble\": \"NaN\"}}}");
-   assert_false (lab_facts_server_status (r, &st, &e));
+   assert_false (lab_store_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "mem.resident");
    bson_destroy (r);
    r = json ("{\"pid\": {\"$numberDecimal\": \"12\"}}");
-   assert_false (lab_facts_server_status (r, &st, &e));
+   assert_false (lab_store_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "'pid' is decimal");
    bson_destroy (r);
    /* found by fuzz_serverfacts (300 s run): mem.resident is MiB, and MiB * 2^20 overflowed int64 */
    r = json ("{\"mem\": {\"resident\": {\"$numberLong\": \"8244250403970010288\"}}}");
-   assert_false (lab_facts_server_status (r, &st, &e));
+   assert_false (lab_store_facts_server_status (r, &st, &e));
    expect_bad_reply (&e, "mem.resident");
    bson_destroy (r);
    r = json ("{\"mem\": {\"resident\": {\"$numberLong\": \"8796093022207\"}}}");
-   assert_true (lab_facts_server_status (r, &st, &e));
+   assert_true (lab_store_facts_server_status (r, &st, &e));
    assert_int_equal (st.mem_resident_bytes, (int64_t)8796093022207 * 1024 * 1024);
    bson_destroy (r);
 }
@@ -424,33 +425,33 @@ test_server_status_bad (void **state)
 static void
 test_diag_disks (void **state)
 {
-   lab_facts_disks_t a, b;
-   const lab_facts_disk_t *d;
+   lab_store_facts_disks_t a, b;
+   const lab_store_facts_disk_t *d;
    bson_error_t e;
    bson_t *ra = fixture ("getdiagnosticdata-a-4.4.json"), *rb = fixture ("getdiagnosticdata-b-4.4.json");
 
    (void)state;
-   assert_true (lab_facts_disks_from_diag (ra, &a, &e));
-   assert_true (lab_facts_disks_from_diag (rb, &b, &e));
+   assert_true (lab_store_facts_disks_from_diag (ra, &a, &e));
+   assert_true (lab_store_facts_disks_from_diag (rb, &b, &e));
    assert_true (a.have_system_metrics);
    assert_true (a.have_disks);
    assert_int_equal (a.ndisks, 2);
    assert_int_equal (b.ndisks, 3);
    assert_int_equal (a.start_ms, 1764536400005);
    assert_int_equal (a.end_ms, 1764536400009);
-   d = lab_facts_disks_find (&a, "/dev/nvme0n1");
+   d = lab_store_facts_disks_find (&a, "/dev/nvme0n1");
    assert_non_null (d);
    assert_int_equal (d->reads, 1206110);           /* int32 */
    assert_int_equal (d->read_sectors, 1500000000); /* double on the wire */
    assert_int_equal (d->io_queued_ms, 3554160);
-   d = lab_facts_disks_find (&a, "sda");
+   d = lab_store_facts_disks_find (&a, "sda");
    assert_int_equal (d->write_sectors, 1200000000000); /* int64 */
    assert_int_equal (d->io_in_progress, 1);
-   assert_null (lab_facts_disks_find (&a, "sdb"));
-   assert_true (lab_facts_disks_elapsed_s (&a, &b) == 10.0);
-   assert_true (lab_facts_disks_elapsed_s (&a, &a) == 0.0);
-   lab_facts_disks_cleanup (&a);
-   lab_facts_disks_cleanup (&b);
+   assert_null (lab_store_facts_disks_find (&a, "sdb"));
+   assert_true (lab_store_facts_disks_elapsed_s (&a, &b) == 10.0);
+   assert_true (lab_store_facts_disks_elapsed_s (&a, &a) == 0.0);
+   lab_store_facts_disks_cleanup (&a);
+   lab_store_facts_disks_cleanup (&b);
    bson_destroy (ra);
    bson_destroy (rb);
 }
@@ -458,41 +459,41 @@ test_diag_disks (void **state)
 static void
 test_diag_layouts (void **state)
 {
-   lab_facts_disks_t d;
+   lab_store_facts_disks_t d;
    bson_error_t e;
    bson_t *r;
 
    (void)state;
    r = fixture ("getdiagnosticdata-mongos-nodisks.json");
-   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (lab_store_facts_disks_from_diag (r, &d, &e));
    assert_true (d.have_system_metrics);
    assert_false (d.have_disks);
    assert_int_equal (d.ndisks, 0);
    assert_int_equal (d.end_ms, 1764536400009);
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    bson_destroy (r);
 
    r = fixture ("getdiagnosticdata-empty.json");
-   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (lab_store_facts_disks_from_diag (r, &d, &e));
    assert_false (d.have_system_metrics);
    assert_int_equal (d.end_ms, -1);
-   assert_true (lab_facts_disks_elapsed_s (&d, &d) == -1);
+   assert_true (lab_store_facts_disks_elapsed_s (&d, &d) == -1);
    bson_destroy (r);
 
    r = fixture ("getdiagnosticdata-multiservice.json");
-   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (lab_store_facts_disks_from_diag (r, &d, &e));
    assert_true (d.have_disks);
    assert_int_equal (d.ndisks, 1);
    assert_string_equal (d.disks[0].name, "vda");
    assert_int_equal (d.disks[0].read_sectors, 80);
    assert_int_equal (d.end_ms, 1764536400003);
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    bson_destroy (r);
 
    /* systemMetrics without its own end: the sample's end */
    r = json ("{\"data\": {\"systemMetrics\": {\"disks\": {}}, "
              "\"end\": {\"$date\": {\"$numberLong\": \"77\"}}}}");
-   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (lab_store_facts_disks_from_diag (r, &d, &e));
    assert_true (d.have_disks);
    assert_int_equal (d.ndisks, 0);
    assert_int_equal (d.end_ms, 77);
@@ -500,27 +501,27 @@ test_diag_layouts (void **state)
 
    /* a disk missing counters (older kernels): -1, not an error */
    r = json ("{\"data\": {\"systemMetrics\": {\"disks\": {\"sda\": {\"reads\": 3}}}}}");
-   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (lab_store_facts_disks_from_diag (r, &d, &e));
    assert_int_equal (d.disks[0].reads, 3);
    assert_int_equal (d.disks[0].io_queued_ms, -1);
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    bson_destroy (r);
 
    r = json ("{\"data\": {\"systemMetrics\": {\"disks\": {\"sda\": {\"reads\": \"3\"}}}}}");
-   assert_false (lab_facts_disks_from_diag (r, &d, &e));
+   assert_false (lab_store_facts_disks_from_diag (r, &d, &e));
    expect_bad_reply (&e, "data.systemMetrics.disks.sda.reads");
    assert_null (d.disks);
    bson_destroy (r);
    r = json ("{\"data\": {\"common\": {\"systemMetrics\": {\"disks\": {\"vda\": []}}}}}");
-   assert_false (lab_facts_disks_from_diag (r, &d, &e));
+   assert_false (lab_store_facts_disks_from_diag (r, &d, &e));
    expect_bad_reply (&e, "data.common.systemMetrics.disks.vda");
    bson_destroy (r);
    r = json ("{\"data\": {\"systemMetrics\": {\"end\": 5}}}");
-   assert_false (lab_facts_disks_from_diag (r, &d, &e));
+   assert_false (lab_store_facts_disks_from_diag (r, &d, &e));
    expect_bad_reply (&e, "data.systemMetrics.end' is int32, expected a date");
    bson_destroy (r);
    r = json ("{\"data\": 1}");
-   assert_false (lab_facts_disks_from_diag (r, &d, &e));
+   assert_false (lab_store_facts_disks_from_diag (r, &d, &e));
    expect_bad_reply (&e, "'data'");
    bson_destroy (r);
 }
@@ -528,17 +529,18 @@ test_diag_layouts (void **state)
 static void
 test_disk_delta (void **state)
 {
-   lab_facts_disks_t a, b;
-   lab_facts_disk_delta_t d;
+   lab_store_facts_disks_t a, b;
+   lab_store_facts_disk_delta_t d;
    bson_error_t e;
    bson_t *ra = fixture ("getdiagnosticdata-a-4.4.json"), *rb = fixture ("getdiagnosticdata-b-4.4.json");
    double dt;
 
    (void)state;
-   assert_true (lab_facts_disks_from_diag (ra, &a, &e));
-   assert_true (lab_facts_disks_from_diag (rb, &b, &e));
-   dt = lab_facts_disks_elapsed_s (&a, &b);
-   lab_facts_disk_delta (lab_facts_disks_find (&a, "nvme0n1"), lab_facts_disks_find (&b, "nvme0n1"), dt, &d);
+   assert_true (lab_store_facts_disks_from_diag (ra, &a, &e));
+   assert_true (lab_store_facts_disks_from_diag (rb, &b, &e));
+   dt = lab_store_facts_disks_elapsed_s (&a, &b);
+   lab_store_facts_disk_delta (lab_store_facts_disks_find (&a, "nvme0n1"),
+                               lab_store_facts_disks_find (&b, "nvme0n1"), dt, &d);
    assert_int_equal (d.reads, 39170);
    assert_int_equal (d.read_bytes, 317600 * 512);
    assert_int_equal (d.read_time_ms, 78340);
@@ -551,17 +553,18 @@ test_disk_delta (void **state)
    assert_near (d.util_pct, 95.0, 1e-9);
 
    /* absent from the older sample: counts from zero */
-   lab_facts_disk_delta (NULL, lab_facts_disks_find (&b, "sdb"), dt, &d);
+   lab_store_facts_disk_delta (NULL, lab_store_facts_disks_find (&b, "sdb"), dt, &d);
    assert_int_equal (d.reads, 5);
    assert_near (d.read_kb_s, 2.0, 1e-9);
 
    /* the same sample twice: no rates, no division by zero */
-   lab_facts_disk_delta (lab_facts_disks_find (&a, "sda"), lab_facts_disks_find (&a, "sda"), 0, &d);
+   lab_store_facts_disk_delta (lab_store_facts_disks_find (&a, "sda"), lab_store_facts_disks_find (&a, "sda"),
+                               0, &d);
    assert_int_equal (d.reads, 0);
    assert_true (d.reads_per_s == 0 && d.util_pct == 0);
    assert_true (d.read_await_ms == -1 && d.avg_read_bytes == -1);
-   lab_facts_disks_cleanup (&a);
-   lab_facts_disks_cleanup (&b);
+   lab_store_facts_disks_cleanup (&a);
+   lab_store_facts_disks_cleanup (&b);
    bson_destroy (ra);
    bson_destroy (rb);
 }
@@ -569,14 +572,14 @@ test_disk_delta (void **state)
 static void
 test_disk_delta_wrap_and_cap (void **state)
 {
-   lab_facts_disk_t a, b;
-   lab_facts_disk_delta_t d;
+   lab_store_facts_disk_t a, b;
+   lab_store_facts_disk_delta_t d;
 
    (void)state;
    memset (&a, 0xff, sizeof a); /* every counter -1: absent counts as 0 */
    memset (&b, 0, sizeof b);
    b.reads = 10;
-   lab_facts_disk_delta (&a, &b, 1.0, &d);
+   lab_store_facts_disk_delta (&a, &b, 1.0, &d);
    assert_int_equal (d.reads, 10);
    assert_int_equal (d.read_bytes, 0);
 
@@ -587,7 +590,7 @@ test_disk_delta_wrap_and_cap (void **state)
    b.read_sectors = 100;
    a.io_time_ms = 0;
    b.io_time_ms = 3000; /* more busy time than wall time (merged queues): capped */
-   lab_facts_disk_delta (&a, &b, 2.0, &d);
+   lab_store_facts_disk_delta (&a, &b, 2.0, &d);
    assert_int_equal (d.reads, 12);
    assert_int_equal (d.read_bytes, 0);
    assert_near (d.util_pct, 100.0, 1e-9);
@@ -596,44 +599,44 @@ test_disk_delta_wrap_and_cap (void **state)
 static void
 test_disk_pick (void **state)
 {
-   lab_facts_disks_t a, b, none;
-   const lab_facts_disk_t *da, *db;
+   lab_store_facts_disks_t a, b, none;
+   const lab_store_facts_disk_t *da, *db;
    char reason[256];
    bson_error_t e;
    bson_t *ra = fixture ("getdiagnosticdata-a-4.4.json"), *rb = fixture ("getdiagnosticdata-b-4.4.json");
    bson_t *rn = fixture ("getdiagnosticdata-mongos-nodisks.json");
 
    (void)state;
-   assert_true (lab_facts_disks_from_diag (ra, &a, &e));
-   assert_true (lab_facts_disks_from_diag (rb, &b, &e));
-   assert_true (lab_facts_disks_from_diag (rn, &none, &e));
+   assert_true (lab_store_facts_disks_from_diag (ra, &a, &e));
+   assert_true (lab_store_facts_disks_from_diag (rb, &b, &e));
+   assert_true (lab_store_facts_disks_from_diag (rn, &none, &e));
 
    /* sda wrote far more, nvme0n1 read more: reads decide */
-   assert_true (lab_facts_disks_pick (&a, &b, NULL, &da, &db, reason, sizeof reason, &e));
+   assert_true (lab_store_facts_disks_pick (&a, &b, NULL, &da, &db, reason, sizeof reason, &e));
    assert_string_equal (db->name, "nvme0n1");
-   assert_ptr_equal (da, lab_facts_disks_find (&a, "nvme0n1"));
+   assert_ptr_equal (da, lab_store_facts_disks_find (&a, "nvme0n1"));
    assert_non_null (strstr (reason, "most read activity"));
    assert_non_null (strstr (reason, "317600 sectors"));
 
-   assert_true (lab_facts_disks_pick (&a, &b, "/dev/sdb", &da, &db, reason, sizeof reason, &e));
+   assert_true (lab_store_facts_disks_pick (&a, &b, "/dev/sdb", &da, &db, reason, sizeof reason, &e));
    assert_string_equal (db->name, "sdb");
    assert_null (da);
    assert_non_null (strstr (reason, "named by the user"));
 
-   assert_false (lab_facts_disks_pick (&a, &b, "vdz", &da, &db, NULL, 0, &e));
+   assert_false (lab_store_facts_disks_pick (&a, &b, "vdz", &da, &db, NULL, 0, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_non_null (strstr (e.message, "nvme0n1, sda, sdb"));
 
    /* no activity at all: the first listed, and the reason says so */
-   assert_true (lab_facts_disks_pick (&a, &a, NULL, &da, &db, reason, sizeof reason, &e));
+   assert_true (lab_store_facts_disks_pick (&a, &a, NULL, &da, &db, reason, sizeof reason, &e));
    assert_string_equal (db->name, "nvme0n1");
    assert_non_null (strstr (reason, "none read"));
 
-   assert_false (lab_facts_disks_pick (&none, &none, NULL, &da, &db, NULL, 0, &e));
+   assert_false (lab_store_facts_disks_pick (&none, &none, NULL, &da, &db, NULL, 0, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED));
-   lab_facts_disks_cleanup (&a);
-   lab_facts_disks_cleanup (&b);
-   lab_facts_disks_cleanup (&none);
+   lab_store_facts_disks_cleanup (&a);
+   lab_store_facts_disks_cleanup (&b);
+   lab_store_facts_disks_cleanup (&none);
    bson_destroy (ra);
    bson_destroy (rb);
    bson_destroy (rn);
@@ -643,12 +646,12 @@ test_disk_pick (void **state)
 
 /* explain_fixture -- parse an explain fixture, expecting success. */
 static void
-explain_fixture (const char *name, lab_facts_plan_t *p)
+explain_fixture (const char *name, lab_store_facts_plan_t *p)
 {
    bson_error_t e;
    bson_t *r = fixture (name);
 
-   if (!lab_facts_explain_parse (r, p, &e)) {
+   if (!lab_store_facts_explain_parse (r, p, &e)) {
       fail_msg ("%s: %s", name, e.message);
    }
    bson_destroy (r);
@@ -657,7 +660,7 @@ explain_fixture (const char *name, lab_facts_plan_t *p)
 static void
 test_explain_classic (void **state)
 {
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* 4.2, the pipeline absorbed by the query layer, the index gives the order */
@@ -688,7 +691,7 @@ test_explain_classic (void **state)
 static void
 test_explain_sbe (void **state)
 {
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    explain_fixture ("explain-sbe-7.0-ixscan.json", &p);
@@ -707,7 +710,7 @@ test_explain_sbe (void **state)
 static void
 test_explain_sharded (void **state)
 {
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* a sharded find: winningPlan.shards[], one part per shard, each with its own engine */
@@ -741,7 +744,7 @@ test_explain_sharded (void **state)
 static void
 test_explain_ferretdb (void **state)
 {
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* what FerretDB 1.24.2 answered on the test server to the fold's explain (captured) */
@@ -755,21 +758,21 @@ test_explain_ferretdb (void **state)
 static void
 test_explain_bad (void **state)
 {
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
    bson_error_t e;
    bson_t *r;
 
    (void)state;
    r = json ("{\"ok\": 1}");
-   assert_false (lab_facts_explain_parse (r, &p, &e));
+   assert_false (lab_store_facts_explain_parse (r, &p, &e));
    expect_bad_reply (&e, "queryPlanner");
    bson_destroy (r);
    r = json ("{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"FETCH\", \"inputStage\": [1]}}}");
-   assert_false (lab_facts_explain_parse (r, &p, &e));
+   assert_false (lab_store_facts_explain_parse (r, &p, &e));
    expect_bad_reply (&e, "inputStage");
    bson_destroy (r);
    r = json ("{\"queryPlanner\": {\"winningPlan\": {\"stage\": 7}}}");
-   assert_false (lab_facts_explain_parse (r, &p, &e));
+   assert_false (lab_store_facts_explain_parse (r, &p, &e));
    expect_bad_reply (&e, "stage");
    bson_destroy (r);
 }
@@ -777,10 +780,10 @@ test_explain_bad (void **state)
 /* ---- restarts ------------------------------------------------------------------------------------ */
 
 /* proc -- a server as restart detection sees it. */
-static lab_facts_proc_t
+static lab_store_facts_proc_t
 proc (const char *host, int64_t pid, int64_t start_ms, double uptime_s)
 {
-   lab_facts_proc_t p;
+   lab_store_facts_proc_t p;
 
    memset (&p, 0, sizeof p);
    snprintf (p.host, sizeof p.host, "%s", host);
@@ -793,51 +796,51 @@ proc (const char *host, int64_t pid, int64_t start_ms, double uptime_s)
 static void
 test_restart_of (void **state)
 {
-   lab_facts_proc_t a, b;
+   lab_store_facts_proc_t a, b;
    char why[512];
 
    (void)state;
    /* the same host, a new start time (and pid): restarted */
    a = proc ("db1:27017", 100, 1000000, 50);
    b = proc ("db1:27017", 200, 1090000, 3);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
    assert_non_null (strstr (why, "started"));
    /* the pid reused (a container's pid 1) with a new start time: restarted */
    a = proc ("db1:27017", 1, 1000000, 50);
    b = proc ("db1:27017", 1, 1090000, 3);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
    /* a new host (a failover to a warm secondary), whatever its pid and start: member changed */
    a = proc ("db1:27017", 100, 1000000, 50);
    b = proc ("db2:27017", 300, 900000, 5000);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_MEMBER_CHANGED);
-   assert_string_equal (lab_facts_restart_name (LAB_RESTART_MEMBER_CHANGED), "member_changed");
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_MEMBER_CHANGED);
+   assert_string_equal (lab_store_facts_restart_name (LAB_RESTART_MEMBER_CHANGED), "member_changed");
    assert_non_null (strstr (why, "db2:27017"));
    /* the same process: the start time read again within the clocks' slack */
    a = proc ("db1:27017", 100, 1000000, 50);
    b = proc ("db1:27017", 100, 1000000 + LAB_FACTS_START_SLACK_MS - 1, 80);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
    b.start_ms = 1000000 - (LAB_FACTS_START_SLACK_MS - 1);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
    /* without start times: a new pid, or an uptime that went back */
    a = proc ("db1:27017", 100, -1, 50);
    b = proc ("db1:27017", 101, -1, 60);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
    b = proc ("db1:27017", 100, -1, 2);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
    b = proc ("db1:27017", 100, -1, 70);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
    /* an unknown host on one side is no member change */
    a = proc ("", 100, 1000000, 50);
    b = proc ("db1:27017", 100, 1000000, 60);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_NONE);
 }
 
 /* test_restart_from_replies -- the start time read from two emulated serverStatus replies */
 static void
 test_restart_from_replies (void **state)
 {
-   lab_facts_status_t s1, s2;
-   lab_facts_proc_t a, b;
+   lab_store_facts_status_t s1, s2;
+   lab_store_facts_proc_t a, b;
    bson_error_t e;
    char why[512];
    bson_t *r1 = json ("{\"host\": \"db1:27017\", \"pid\": {\"$numberLong\": \"4242\"}, \"uptimeMillis\": "
@@ -849,16 +852,16 @@ test_restart_from_replies (void **state)
                       "\"1764536405000\"}}, \"ok\": 1}");
 
    (void)state;
-   assert_true (lab_facts_server_status (r1, &s1, &e));
-   assert_true (lab_facts_server_status (r2, &s2, &e));
+   assert_true (lab_store_facts_server_status (r1, &s1, &e));
+   assert_true (lab_store_facts_server_status (r2, &s2, &e));
    a = proc (s1.host, s1.pid, s1.start_ms, s1.uptime_s);
    b = proc (s2.host, s2.pid, s2.start_ms, s2.uptime_s);
    assert_int_equal (b.start_ms - a.start_ms, 602000);
-   assert_int_equal (lab_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
+   assert_int_equal (lab_store_facts_restart_of (&a, &b, why, sizeof why), LAB_RESTART_SAME_HOST);
    bson_destroy (r1);
    bson_destroy (r2);
    r1 = json ("{\"localTime\": 5, \"ok\": 1}");
-   assert_false (lab_facts_server_status (r1, &s1, &e));
+   assert_false (lab_store_facts_server_status (r1, &s1, &e));
    expect_bad_reply (&e, "localTime");
    bson_destroy (r1);
 }
@@ -868,34 +871,34 @@ test_restart_from_replies (void **state)
 static void
 test_diag_windows (void **state)
 {
-   lab_facts_disks_t d;
+   lab_store_facts_disks_t d;
    bson_error_t e;
    char os[64], note[400];
    bson_t *r = fixture ("hostinfo-windows-7.0.json");
 
    (void)state;
-   assert_true (lab_facts_host_os (r, os, sizeof os, &e));
+   assert_true (lab_store_facts_host_os (r, os, sizeof os, &e));
    assert_string_equal (os, "Windows");
-   assert_true (lab_facts_disks_platform_note (os, note, sizeof note));
+   assert_true (lab_store_facts_disks_platform_note (os, note, sizeof note));
    assert_non_null (strstr (note, "Windows"));
-   assert_false (lab_facts_disks_platform_note ("Linux", note, sizeof note));
-   assert_false (lab_facts_disks_platform_note ("", note, sizeof note));
+   assert_false (lab_store_facts_disks_platform_note ("Linux", note, sizeof note));
+   assert_false (lab_store_facts_disks_platform_note ("", note, sizeof note));
    bson_destroy (r);
    /* the disks themselves: performance counters, none of the Linux fields: not kept, never zeros */
    r = fixture ("getdiagnosticdata-windows-7.0.json");
-   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (lab_store_facts_disks_from_diag (r, &d, &e));
    assert_true (d.have_system_metrics);
    assert_true (d.disks_not_linux);
    assert_false (d.have_disks);
    assert_int_equal (d.ndisks, 0);
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    bson_destroy (r);
    /* a Linux sample keeps its disks */
    r = fixture ("getdiagnosticdata-a-4.4.json");
-   assert_true (lab_facts_disks_from_diag (r, &d, &e));
+   assert_true (lab_store_facts_disks_from_diag (r, &d, &e));
    assert_false (d.disks_not_linux);
    assert_true (d.have_disks);
-   lab_facts_disks_cleanup (&d);
+   lab_store_facts_disks_cleanup (&d);
    bson_destroy (r);
 }
 
@@ -910,7 +913,7 @@ test_index_serves_sort (void **state)
    (void)state;
 #define SERVES(j, expect)                                                                                    \
    d = json (j);                                                                                             \
-   assert_int_equal (lab_facts_index_serves_sort (d, "bill_id", &rank), expect);                             \
+   assert_int_equal (lab_store_facts_index_serves_sort (d, "bill_id", &rank), expect);                       \
    bson_destroy (d)
    SERVES ("{\"v\": 2, \"key\": {\"bill_id\": 1}, \"name\": \"bill_id_1\"}", true);
    assert_int_equal (rank, 2);

@@ -30,7 +30,7 @@ static const char *backend;
 
 typedef struct {
    lab_store_t *store;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    char *uri;
    char *db;
 } fx_t;
@@ -64,7 +64,7 @@ setup (void **state)
       fprintf (stderr, "cannot open the %s store: %s\n", backend, err.message);
       return -1;
    }
-   fx->sess = lab_session_open (fx->store, &err);
+   fx->sess = lab_store_session_open (fx->store, &err);
    if (!fx->sess) {
       fprintf (stderr, "cannot open a session: %s\n", err.message);
       return -1;
@@ -108,7 +108,7 @@ insert_all (fx_t *fx, const char *coll, bson_t **docs, size_t n)
 
    for (i = 0; i < n; i += BATCH) {
       size_t m = n - i < BATCH ? n - i : BATCH;
-      lab_insert_result_t res;
+      lab_store_insert_result_t res;
       bson_error_t err;
 
       ASSERT_OK (lab_store_insert_many (fx->sess, coll, (const bson_t *const *)docs + i, m, &res, &err), err);
@@ -117,7 +117,7 @@ insert_all (fx_t *fx, const char *coll, bson_t **docs, size_t n)
                    res.errors[0].message);
       }
       assert_int_equal (res.inserted, (int64_t)m);
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
 }
 
@@ -250,7 +250,7 @@ static void
 test_count_stats (void **state)
 {
    fx_t *fx = *state;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_error_t err;
    int64_t n;
 
@@ -350,8 +350,8 @@ static int64_t
 stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_value_t *lo,
                    const bson_value_t *hi, int32_t batch, char *seen)
 {
-   lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    int64_t n = 0;
@@ -366,7 +366,7 @@ stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_val
    if (!cur) {
       fail_msg ("sorted_open %s.%s: %s", coll, field, err.message);
    }
-   while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       int32_t k = get_i32 (doc, "k"), seq = get_i32 (doc, "seq");
       const char *s = get_str (doc, "s");
 
@@ -407,10 +407,10 @@ stream_check_seen (fx_t *fx, const char *coll, const char *field, const bson_val
       fail_msg ("cursor on %s.%s: %s", coll, field, err.message);
    }
    /* the end stays the end: a caller may ask again (a server cursor refuses a second read once done) */
-   if ((r = lab_cursor_next (cur, &doc, &err)) != 0) {
+   if ((r = lab_store_cursor_next (cur, &doc, &err)) != 0) {
       fail_msg ("cursor on %s.%s after its end: %d (%s)", coll, field, r, r < 0 ? err.message : "a document");
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return n;
 }
 
@@ -479,7 +479,7 @@ test_partition_distinct (void **state)
    }
    assert_int_equal (total, NDOCS);
    bson_free (seen);
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 
    ASSERT_OK (lab_store_partition (fx->sess, "c_main", "s", 3, &bounds, &nb, &err), err);
    assert_true (nb >= 1 && nb <= 2);
@@ -489,7 +489,7 @@ test_partition_distinct (void **state)
          assert_true (strcmp (bounds[i - 1].value.v_utf8.str, bounds[i].value.v_utf8.str) < 0);
       }
    }
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 
    ASSERT_OK (lab_store_partition (fx->sess, "c_main", "k", 1, &bounds, &nb, &err), err);
    assert_int_equal (nb, 0);
@@ -500,7 +500,7 @@ test_partition_distinct (void **state)
       assert_int_equal (keys[i].value_type, BSON_TYPE_INT32);
       assert_int_equal (keys[i].value.v_int32, i);
    }
-   lab_values_free (keys, (int)nk);
+   lab_store_values_free (keys, (int)nk);
 
    ASSERT_OK (lab_store_distinct_keys (fx->sess, "c_main", "s", &keys, &nk, &err), err);
    assert_int_equal (nk, NKEYS);
@@ -510,7 +510,7 @@ test_partition_distinct (void **state)
       assert_int_equal (keys[i].value_type, BSON_TYPE_UTF8);
       assert_string_equal (keys[i].value.v_utf8.str, want);
    }
-   lab_values_free (keys, (int)nk);
+   lab_store_values_free (keys, (int)nk);
 }
 
 /* few keys: partition into more ranges than there are keys never splits one */
@@ -535,7 +535,7 @@ test_partition_few_keys (void **state)
    assert_int_equal (nb, 2);
    assert_int_equal (bounds[0].value.v_int32, 1);
    assert_int_equal (bounds[1].value.v_int32, 2);
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 }
 
 /* ---- threads: one session each, as scancmp's workers ------------------------------------------ */
@@ -561,7 +561,7 @@ worker (void *p)
 {
    worker_t *w = p;
    bson_error_t err;
-   lab_session_t *sess = lab_session_open (w->store, &err);
+   lab_store_session_t *sess = lab_store_session_open (w->store, &err);
    int k;
 
    w->ok = sess != NULL;
@@ -574,7 +574,7 @@ worker (void *p)
    if (!w->ok) {
       bson_strncpy (w->message, err.message, sizeof w->message);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return NULL;
 }
 
@@ -688,8 +688,8 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
 {
    bson_t **docs = bson_malloc (50 * sizeof *docs);
    bson_value_t v, *keys = NULL, *bounds = NULL;
-   lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    char buf[16];
@@ -715,7 +715,7 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
    if (!cur) {
       fail_msg ("sorted_open %s: %s", coll, err.message);
    }
-   while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       int j = get_i32 (doc, "j");
       assert_true (j >= prev);
       prev = j;
@@ -723,7 +723,7 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
    }
    assert_int_equal (r, 0);
    assert_int_equal (n, 50);
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
 
    /* find_eq on each value */
    for (i = 0; i < 10; i++) {
@@ -743,14 +743,14 @@ check_key_type (fx_t *fx, bson_type_t t, const char *coll)
          fail_msg ("%s: distinct key %d differs from the value inserted", coll, i);
       }
    }
-   lab_values_free (keys, (int)nk);
+   lab_store_values_free (keys, (int)nk);
 
    /* two ranges split at value 5 */
    ASSERT_OK (lab_store_partition (fx->sess, coll, "key", 2, &bounds, &nb, &err), err);
    assert_int_equal (nb, 1);
    typed_value (t, 5, &v, buf);
    assert_true (values_equal (&bounds[0], &v));
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
    fresh (fx, coll);
 }
 
@@ -843,7 +843,7 @@ test_duplicate_id (void **state)
 {
    fx_t *fx = *state;
    bson_t *docs[4];
-   lab_insert_result_t res;
+   lab_store_insert_result_t res;
    bson_error_t err;
    int64_t n;
    int i;
@@ -859,14 +859,14 @@ test_duplicate_id (void **state)
    assert_int_equal (res.errors[0].index, 2);
    assert_int_equal (res.errors[0].domain, LAB_ERROR_STORE);
    assert_int_equal (res.errors[0].code, LAB_STORE_ERR_DUPLICATE_KEY);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    /* the same _id in a later batch, first position */
    ASSERT_OK (lab_store_insert_many (fx->sess, "c_dup", (const bson_t *const *)docs + 1, 1, &res, &err), err);
    assert_int_equal (res.inserted, 0);
    assert_int_equal (res.nerrors, 1);
    assert_int_equal (res.errors[0].index, 0);
    assert_int_equal (res.errors[0].code, LAB_STORE_ERR_DUPLICATE_KEY);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    for (i = 0; i < 4; i++) {
       bson_destroy (docs[i]);
    }
@@ -898,8 +898,8 @@ test_doc_size_limit (void **state)
 {
    fx_t *fx = *state;
    bson_t *docs[4];
-   lab_insert_result_t res;
-   lab_server_info_t info;
+   lab_store_insert_result_t res;
+   lab_store_server_info_t info;
    bson_value_t id;
    one_ctx_t c = { 0 };
    bson_error_t err;
@@ -920,7 +920,7 @@ test_doc_size_limit (void **state)
    assert_int_equal (res.errors[0].domain, LAB_ERROR_STORE);
    assert_int_equal (res.errors[0].code, LAB_STORE_ERR_DOC_TOO_LARGE);
    assert_non_null (strstr (res.errors[0].message, "16777217"));
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    for (i = 0; i < 4; i++) {
       bson_destroy (docs[i]);
    }
@@ -933,21 +933,21 @@ test_doc_size_limit (void **state)
    assert_int_equal (c.len, LAB_BSON_MAX_BYTES);
    /* the sorted stream copes with 16 MiB documents (its batch size follows the average size) */
    {
-      lab_cursor_t *cur = lab_store_sorted_open (fx->sess, "c_big", "_id", NULL, &err);
+      lab_store_cursor_t *cur = lab_store_sorted_open (fx->sess, "c_big", "_id", NULL, &err);
       const bson_t *doc;
       int r, k = 0;
 
       if (!cur) {
          fail_msg ("sorted_open c_big: %s", err.message);
       }
-      while ((r = lab_cursor_next (cur, &doc, &err)) == 1) {
+      while ((r = lab_store_cursor_next (cur, &doc, &err)) == 1) {
          k++;
       }
       if (r < 0) {
          fail_msg ("sorted stream of c_big: %s", err.message);
       }
       assert_int_equal (k, 3);
-      lab_cursor_close (cur);
+      lab_store_cursor_close (cur);
    }
    fresh (fx, "c_big");
 }
@@ -965,7 +965,7 @@ static void
 test_missing_collection (void **state)
 {
    fx_t *fx = *state;
-   lab_coll_stats_t st;
+   lab_store_coll_stats_t st;
    bson_value_t v, *vals;
    bson_error_t err;
    int64_t n;
@@ -1059,7 +1059,7 @@ static void
 test_sorted_describe (void **state)
 {
    fx_t *fx = *state;
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_t *want_index = BCON_NEW ("k", BCON_INT32 (1));
    bson_t out = BSON_INITIALIZER, sub, sort;
    bson_value_t lo;
@@ -1081,7 +1081,7 @@ test_sorted_describe (void **state)
    blocking = bson_iter_bool (&it);
    assert_true (bson_iter_init_find (&it, &out, "ties") && BSON_ITER_HOLDS_UTF8 (&it));
    if (strcmp (backend, "mongodb") == 0) {
-      lab_server_info_t info;
+      lab_store_server_info_t info;
 
       doc_at (&out, "command.hint", &sub);
       assert_true (bson_equal (&sub, want_index));
@@ -1118,10 +1118,10 @@ test_sorted_describe (void **state)
 /* natural_read -- read `coll` in natural order over `r` ({0, 0}: whole) with cursor batches of `batch`,
  * marking each row's seq in seen[] (a row read twice fails); the number of rows read. */
 static int
-natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, char *seen)
+natural_read (fx_t *fx, const char *coll, lab_store_natural_range_t r, int32_t batch, char *seen)
 {
-   lab_natural_opts_t no = { 0 };
-   lab_cursor_t *cur;
+   lab_store_natural_opts_t no = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t err;
    int n = 0, rc;
@@ -1130,7 +1130,7 @@ natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, 
    no.batch_docs = batch;
    cur = lab_store_natural_open (fx->sess, coll, &no, &err);
    ASSERT_OK (cur != NULL, err);
-   while ((rc = lab_cursor_next (cur, &doc, &err)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &doc, &err)) == 1) {
       int32_t seq = get_i32 (doc, "seq");
       assert_true (seq >= 0 && seq < NDOCS);
       if (seen[seq]) {
@@ -1140,7 +1140,7 @@ natural_read (fx_t *fx, const char *coll, lab_natural_range_t r, int32_t batch, 
       n++;
    }
    ASSERT_OK (rc == 0, err);
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return n;
 }
 
@@ -1152,8 +1152,8 @@ static void
 test_natural (void **state)
 {
    fx_t *fx = *state;
-   lab_natural_range_t *ranges = NULL, whole = { 0, 0 }, part = { 1, 100 };
-   lab_natural_opts_t no = { 0 };
+   lab_store_natural_range_t *ranges = NULL, whole = { 0, 0 }, part = { 1, 100 };
+   lab_store_natural_opts_t no = { 0 };
    char *seen = bson_malloc0 (NDOCS);
    bson_t out = BSON_INITIALIZER, sub;
    bson_iter_t it;
@@ -1312,7 +1312,7 @@ test_sweep_ops (void **state)
    fx_t *fx = *state;
    bool embedded = strcmp (backend, "wiredtiger") == 0;
    bool own_server = !getenv ("LAYOUTLAB_TEST_URI") || !*getenv ("LAYOUTLAB_TEST_URI");
-   lab_engine_stats_t es;
+   lab_store_engine_stats_t es;
    bson_value_t v;
    bson_error_t err;
    int64_t *rids = NULL, pages = 0;
@@ -1377,11 +1377,11 @@ static void
 test_info_and_cycle (void **state)
 {
    fx_t *fx = *state;
-   lab_server_info_t info;
-   lab_engine_stats_t es;
+   lab_store_server_info_t info;
+   lab_store_engine_stats_t es;
    bson_error_t err;
    bson_t *docs[1];
-   lab_insert_result_t res;
+   lab_store_insert_result_t res;
    int calls = 0;
    int64_t n;
 
@@ -1405,16 +1405,16 @@ test_info_and_cycle (void **state)
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
    ASSERT_OK (lab_store_insert_many (fx->sess, "c_cycle", (const bson_t *const *)docs, 1, &res, &err), err);
    bson_destroy (docs[0]);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
 
-   lab_session_close (fx->sess);
+   lab_store_session_close (fx->sess);
    fx->sess = NULL;
    ASSERT_OK (lab_store_cycle (fx->store, cycle_hook, &calls, 30000, &err), err);
    assert_int_equal (calls, 1);
    assert_false (lab_store_cycle (fx->store, failing_hook, NULL, 30000, &err));
    assert_non_null (strstr (err.message, "restart command failed"));
    ASSERT_OK (lab_store_cycle (fx->store, NULL, NULL, 30000, &err), err);
-   fx->sess = lab_session_open (fx->store, &err);
+   fx->sess = lab_store_session_open (fx->store, &err);
    if (!fx->sess) {
       fail_msg ("session after cycle: %s", err.message);
    }
@@ -1460,11 +1460,11 @@ test_cycle_restart (void **state)
    char *dir, *script, *cmd, *out = NULL, *uri;
    restart_ctx_t rc = { 0 };
    lab_store_opts_t opts = { 0 };
-   lab_server_info_t before, after;
+   lab_store_server_info_t before, after;
    lab_store_t *store;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_t *docs[2];
-   lab_insert_result_t res;
+   lab_store_insert_result_t res;
    bson_error_t err;
    int64_t n;
 
@@ -1487,14 +1487,14 @@ test_cycle_restart (void **state)
    if (!store) {
       fail_msg ("open %s: %s", uri, err.message);
    }
-   sess = lab_session_open (store, &err);
+   sess = lab_store_session_open (store, &err);
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1));
    docs[1] = BCON_NEW ("_id", BCON_INT32 (2));
    ASSERT_OK (lab_store_insert_many (sess, "kept", (const bson_t *const *)docs, 2, &res, &err), err);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    bson_destroy (docs[0]);
    bson_destroy (docs[1]);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    ASSERT_OK (lab_store_server_info (store, &before, &err), err);
 
    rc.script = script;
@@ -1505,10 +1505,10 @@ test_cycle_restart (void **state)
    if (before.pid > 0) {
       assert_true (after.pid != before.pid); /* a new process ... */
    }
-   sess = lab_session_open (store, &err);
+   sess = lab_store_session_open (store, &err);
    ASSERT_OK (lab_store_count (sess, "kept", &n, &err), err);
    assert_int_equal (n, 2); /* ... on the same port, with the same data */
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
 
    /* stop is graceful and idempotent; status then says it is not running */

@@ -77,10 +77,10 @@ teardown (void **state)
 
 /* insert_rows -- n documents {_id: base+i, bill_id: (base+i) % nbills, amount: i * 0.5} in batches. */
 static void
-insert_rows (lab_session_t *s, const char *coll, int64_t base, int n, int nbills)
+insert_rows (lab_store_session_t *s, const char *coll, int64_t base, int n, int nbills)
 {
    bson_t **docs = bson_malloc (sizeof *docs * (size_t)n);
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    bson_error_t e;
    int i;
 
@@ -97,7 +97,7 @@ insert_rows (lab_session_t *s, const char *coll, int64_t base, int n, int nbills
    }
    assert_int_equal (r.inserted, n);
    assert_int_equal (r.nerrors, 0);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    for (i = 0; i < n; i++) {
       bson_destroy (docs[i]);
    }
@@ -127,15 +127,15 @@ static void
 test_basic (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
+   lab_store_session_t *s;
    bson_error_t e;
    int64_t n = 0, nd = 0;
    bool exists, has;
    bson_value_t v;
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    bson_t *docs[3];
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_exists (s, "d", &exists, &e_));
    assert_false (exists);
    assert_false (lab_store_count (s, "d", &n, &e));
@@ -219,7 +219,7 @@ test_basic (void **state)
       assert_int_equal (r.errors[0].code, LAB_STORE_ERR_KEY_TYPE);
       assert_non_null (strstr (r.errors[0].message, "collection 'd', document _id -7"));
       assert_non_null (strstr (r.errors[0].message, "array"));
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       bson_destroy (arr);
    }
 
@@ -234,13 +234,13 @@ test_basic (void **state)
    assert_int_equal (r.errors[0].code, LAB_STORE_ERR_DUPLICATE_KEY);
    assert_non_null (strstr (r.errors[0].message, "duplicate key"));
    assert_int_equal (r.errors[1].index, 2);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    bson_destroy (docs[0]);
    bson_destroy (docs[1]);
    bson_destroy (docs[2]);
    CHECK (lab_store_count (s, "d", &n, &e_));
    assert_int_equal (n, 1001);
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 /* test_reopen -- the catalog, counts, indexes and data survive close/open; RecordIds keep increasing. */
@@ -248,23 +248,23 @@ static void
 test_reopen (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
-   lab_coll_stats_t st;
+   lab_store_session_t *s;
+   lab_store_coll_stats_t st;
    int64_t n = 0, nd = 0;
    bson_value_t v;
    bool has, exists;
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_create_index (s, "implicit", "bill_id", &e_)); /* creates it, as mongod */
    CHECK (lab_store_exists (s, "implicit", &exists, &e_));
    assert_true (exists);
    insert_rows (s, "r", 1, 500, 7); /* created on insert, as MongoDB does */
    CHECK (lab_store_create_index (s, "r", "bill_id", &e_));
-   lab_session_close (s);
+   lab_store_session_close (s);
    lab_store_close (fx->store);
 
    fx->store = open_store (fx->uri);
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_count (s, "r", &n, &e_));
    assert_int_equal (n, 500);
    CHECK (lab_store_has_index (s, "r", "bill_id", &has, &e_));
@@ -288,12 +288,12 @@ test_reopen (void **state)
    CHECK (lab_store_drop (s, "r", &e_));
    CHECK (lab_store_drop (s, "r", &e_)); /* missing is fine */
    assert_false (lab_store_count (s, "r", &n, NULL));
-   lab_session_close (s);
+   lab_store_session_close (s);
    lab_store_close (fx->store);
    fx->store = open_store (fx->uri);
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    assert_false (lab_store_count (s, "r", &n, NULL));
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 typedef struct {
@@ -307,7 +307,7 @@ static void *
 worker (void *arg)
 {
    worker_t *w = arg;
-   lab_session_t *s = lab_session_open (w->store, &w->error);
+   lab_store_session_t *s = lab_store_session_open (w->store, &w->error);
    int b;
 
    if (!s) {
@@ -315,7 +315,7 @@ worker (void *arg)
    }
    for (b = 0; b < 20; b++) {
       bson_t *docs[100];
-      lab_insert_result_t r;
+      lab_store_insert_result_t r;
       int i;
 
       for (i = 0; i < 100; i++) {
@@ -324,7 +324,7 @@ worker (void *arg)
       }
       w->ok = lab_store_insert_many (s, "c", (const bson_t *const *)docs, 100, &r, &w->error) &&
               r.inserted == 100 && r.nerrors == 0;
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       for (i = 0; i < 100; i++) {
          bson_destroy (docs[i]);
       }
@@ -332,7 +332,7 @@ worker (void *arg)
          break;
       }
    }
-   lab_session_close (s);
+   lab_store_session_close (s);
    return NULL;
 }
 
@@ -343,13 +343,13 @@ test_concurrent (void **state)
    fx_t *fx = *state;
    pthread_t th[4];
    worker_t w[4];
-   lab_session_t *s;
+   lab_store_session_t *s;
    int64_t n, total = 0;
    bson_value_t *keys;
    int64_t nkeys, i;
    int t;
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_create (s, "c", &e_));
    CHECK (lab_store_create_index (s, "c", "bill_id", &e_));
    for (t = 0; t < 4; t++) {
@@ -376,17 +376,17 @@ test_concurrent (void **state)
       total += nd;
    }
    assert_int_equal (total, 8000);
-   lab_values_free (keys, (int)nkeys);
-   lab_session_close (s);
+   lab_store_values_free (keys, (int)nkeys);
+   lab_store_session_close (s);
 }
 
 /* stream -- every document of a sorted stream: checks order of `field` (int32) and _id ties, returns n. */
 static int64_t
-stream (lab_session_t *s, const char *coll, const char *field, const bson_value_t *lo, const bson_value_t *hi,
-        int32_t *first, int32_t *last)
+stream (lab_store_session_t *s, const char *coll, const char *field, const bson_value_t *lo,
+        const bson_value_t *hi, int32_t *first, int32_t *last)
 {
-   lab_sorted_opts_t o = { .lo = lo, .hi = hi };
-   lab_cursor_t *cur;
+   lab_store_sorted_opts_t o = { .lo = lo, .hi = hi };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t e;
    int64_t n = 0, prev_id = -1;
@@ -397,7 +397,7 @@ stream (lab_session_t *s, const char *coll, const char *field, const bson_value_
    if (!cur) {
       fail_msg ("sorted_open: %s", e.message);
    }
-   while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &doc, &e)) == 1) {
       bson_iter_t it;
       int32_t k;
       int64_t id;
@@ -423,7 +423,7 @@ stream (lab_session_t *s, const char *coll, const char *field, const bson_value_
    if (last) {
       *last = prev;
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return n;
 }
 
@@ -444,20 +444,20 @@ static void
 test_index_after_data (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
+   lab_store_session_t *s;
    bson_value_t lo, hi, nullv, *bounds;
    int32_t first, last;
    int nb, i;
    int64_t n, nd;
    int32_t got = 0;
    bson_t *nofield;
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    insert_rows (s, "x", 1, 3000, 50);
    nofield = BCON_NEW ("_id", BCON_INT64 (100000), "other", BCON_INT32 (1));
    CHECK (lab_store_insert_many (s, "x", (const bson_t *const *)&nofield, 1, &r, &e_));
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    bson_destroy (nofield);
    assert_false (lab_store_sorted_open (s, "x", "bill_id", NULL, NULL));
    CHECK (lab_store_create_index (s, "x", "bill_id", &e_));
@@ -496,14 +496,14 @@ test_index_after_data (void **state)
    /* roughly equal: 3000 rows over 50 keys (60 each) + the null row */
    assert_true (bounds[0].value.v_int32 >= 11 && bounds[0].value.v_int32 <= 14);
    assert_true (bounds[1].value.v_int32 >= 24 && bounds[1].value.v_int32 <= 26);
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
    /* more ranges than key values: never splits a value */
    CHECK (lab_store_partition (s, "x", "bill_id", 100, &bounds, &nb, &e_));
    assert_true (nb <= 50);
    for (i = 1; i < nb; i++) {
-      assert_true (lab_value_compare (&bounds[i - 1], &bounds[i]) < 0);
+      assert_true (lab_store_value_compare (&bounds[i - 1], &bounds[i]) < 0);
    }
-   lab_values_free (bounds, nb);
+   lab_store_values_free (bounds, nb);
 
    /* a build that spills sorted runs to disk and merges them gives the same index */
    setenv ("LAB_WT_SORT_BUDGET", "20000", 1);
@@ -516,14 +516,14 @@ test_index_after_data (void **state)
       assert_int_equal (nkeys, 61); /* null + lines 0..59 */
       for (k = 0; k < nkeys; k++) {
          if (k > 0) {
-            assert_true (lab_value_compare (&keys[k - 1], &keys[k]) < 0);
+            assert_true (lab_store_value_compare (&keys[k - 1], &keys[k]) < 0);
          }
          cnt = 0;
          CHECK (lab_store_find_eq (s, "x", "line", &keys[k], count_any_cb, &cnt, &nd, &e_));
          total += nd;
       }
       assert_int_equal (total, 3001);
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
    {
       char **paths;
@@ -544,7 +544,7 @@ test_index_after_data (void **state)
    unsetenv ("LAB_WT_SORT_BUDGET");
    unsetenv ("LAB_WT_BUILD_THREADS");
    {
-      lab_cursor_t *cur;
+      lab_store_cursor_t *cur;
       const bson_t *doc;
       bson_iter_t it;
       bson_error_t e;
@@ -553,7 +553,7 @@ test_index_after_data (void **state)
       int rc;
 
       CHECK (cur = lab_store_sorted_open (s, "y", "bill_id", NULL, &e_));
-      while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+      while ((rc = lab_store_cursor_next (cur, &doc, &e)) == 1) {
          assert_true (bson_iter_init_find (&it, doc, "bill_id"));
          bill = bson_iter_int32 (&it);
          assert_true (bson_iter_init_find (&it, doc, "_id"));
@@ -564,7 +564,7 @@ test_index_after_data (void **state)
          seen++;
       }
       assert_int_equal (rc, 0);
-      lab_cursor_close (cur);
+      lab_store_cursor_close (cur);
       assert_int_equal (seen, 3000);
    }
 
@@ -580,9 +580,9 @@ test_index_after_data (void **state)
          assert_int_equal (keys[k].value_type, BSON_TYPE_DOUBLE);
          assert_true (keys[k].value.v_double == (double)(k - 1) * 0.5);
       }
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 /* test_delete_upsert -- delete_eq removes documents and index entries; upsert replaces or inserts. */
@@ -590,13 +590,13 @@ static void
 test_delete_upsert (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
+   lab_store_session_t *s;
    bson_value_t v, *keys;
    int64_t n, nd, del, nkeys;
    int32_t got = 0;
    bson_t *d;
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    insert_rows (s, "u", 1, 100, 10);
    CHECK (lab_store_create_index (s, "u", "bill_id", &e_));
    v.value_type = BSON_TYPE_INT64;
@@ -609,7 +609,7 @@ test_delete_upsert (void **state)
    assert_int_equal (nd, 0);
    CHECK (lab_store_distinct_keys (s, "u", "bill_id", &keys, &nkeys, &e_));
    assert_int_equal (nkeys, 9);
-   lab_values_free (keys, (int)nkeys);
+   lab_store_values_free (keys, (int)nkeys);
 
    d = BCON_NEW ("_id", "ckpt", "v", BCON_INT32 (1));
    CHECK (lab_store_upsert_by_id (s, "u", d, &e_));
@@ -629,7 +629,7 @@ test_delete_upsert (void **state)
    v.value.v_int32 = 4;
    CHECK (lab_store_find_eq (s, "u", "bill_id", &v, count_cb, &n, &nd, &e_));
    assert_int_equal (nd, 1);
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 typedef struct {
@@ -643,7 +643,7 @@ static void *
 dup_worker (void *arg)
 {
    dup_worker_t *w = arg;
-   lab_session_t *s = lab_session_open (w->store, &w->error);
+   lab_store_session_t *s = lab_store_session_open (w->store, &w->error);
    int b, i;
 
    if (!s) {
@@ -652,7 +652,7 @@ dup_worker (void *arg)
    w->ok = true;
    for (b = 0; b < 20 && w->ok; b++) {
       bson_t *docs[50];
-      lab_insert_result_t r;
+      lab_store_insert_result_t r;
       size_t k;
 
       for (i = 0; i < 50; i++) {
@@ -663,12 +663,12 @@ dup_worker (void *arg)
       for (k = 0; k < r.nerrors; k++) {
          w->dups += r.errors[k].code == LAB_STORE_ERR_DUPLICATE_KEY;
       }
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       for (i = 0; i < 50; i++) {
          bson_destroy (docs[i]);
       }
    }
-   lab_session_close (s);
+   lab_store_session_close (s);
    return NULL;
 }
 
@@ -680,7 +680,7 @@ test_concurrent_dup (void **state)
    fx_t *fx = *state;
    dup_worker_t w[2] = { { fx->store }, { fx->store } };
    pthread_t th[2];
-   lab_session_t *s;
+   lab_store_session_t *s;
    int64_t n;
    int t;
 
@@ -695,10 +695,10 @@ test_concurrent_dup (void **state)
    }
    assert_int_equal (w[0].inserted + w[1].inserted, 1000);
    assert_int_equal (w[0].dups + w[1].dups, 1000);
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_count (s, "dup", &n, &e_));
    assert_int_equal (n, 1000);
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 /* test_drop_other_session -- a collection another (idle) session has read can be dropped; closing the
@@ -707,20 +707,20 @@ static void
 test_drop_other_session (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *a, *b;
+   lab_store_session_t *a, *b;
    bson_value_t v = { .value_type = BSON_TYPE_INT32, .value.v_int32 = 1 };
    int64_t nd, cnt = 0;
    bool exists;
 
-   CHECK (a = lab_session_open (fx->store, &e_));
-   CHECK (b = lab_session_open (fx->store, &e_));
+   CHECK (a = lab_store_session_open (fx->store, &e_));
+   CHECK (b = lab_store_session_open (fx->store, &e_));
    insert_rows (a, "gone", 1, 100, 5);
    CHECK (lab_store_find_eq (a, "gone", "_id", &v, count_cb, &cnt, &nd, &e_));
    assert_int_equal (nd, 1);
    CHECK (lab_store_drop (b, "gone", &e_));
    CHECK (lab_store_exists (a, "gone", &exists, &e_));
    assert_false (exists);
-   lab_session_close (b);
+   lab_store_session_close (b);
    (void)a; /* left open on purpose */
    lab_store_close (fx->store);
    fx->store = open_store (fx->uri);
@@ -732,9 +732,9 @@ static void
 test_crash_recount (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
-   lab_coll_stats_t st;
-   lab_cursor_t *cur;
+   lab_store_session_t *s;
+   lab_store_coll_stats_t st;
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    int64_t streamed = 0, bytes = 0;
    int status, rc;
@@ -746,7 +746,7 @@ test_crash_recount (void **state)
    assert_true (pid >= 0);
    if (pid == 0) {
       lab_store_t *cs = open_store (fx->uri);
-      lab_session_t *x = lab_session_open (cs, NULL);
+      lab_store_session_t *x = lab_store_session_open (cs, NULL);
       insert_rows (x, "crash", 1, 3000, 10);
       lab_store_flush (cs, NULL);
       insert_rows (x, "crash", 3001, 500, 10);
@@ -755,15 +755,15 @@ test_crash_recount (void **state)
    assert_int_equal (waitpid (pid, &status, 0), pid);
    assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
    fx->store = open_store (fx->uri);
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_stats (s, "crash", &st, &e_));
    CHECK (cur = lab_store_sorted_open (s, "crash", "_id", NULL, &e_));
-   while ((rc = lab_cursor_next (cur, &doc, NULL)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &doc, NULL)) == 1) {
       streamed++;
       bytes += doc->len;
    }
    assert_int_equal (rc, 0);
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    assert_true (streamed >= 3000);
    assert_int_equal (st.count, streamed);
    assert_int_equal (st.data_size_bytes, bytes);
@@ -771,7 +771,7 @@ test_crash_recount (void **state)
    insert_rows (s, "crash", 10001, 10, 10);
    CHECK (lab_store_stats (s, "crash", &st, &e_));
    assert_int_equal (st.count, streamed + 10);
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 /* test_stream_while_writing -- one session streams a collection while it writes another (what a fold
@@ -780,36 +780,36 @@ static void
 test_stream_while_writing (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
-   lab_cursor_t *cur;
+   lab_store_session_t *s;
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_error_t e;
    int64_t n = 0, cnt;
    int rc;
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    insert_rows (s, "src", 1, 2000, 20);
    CHECK (lab_store_create_index (s, "src", "bill_id", &e_));
    CHECK (cur = lab_store_sorted_open (s, "src", "bill_id", NULL, &e_));
-   while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
-      lab_insert_result_t r;
+   while ((rc = lab_store_cursor_next (cur, &doc, &e)) == 1) {
+      lab_store_insert_result_t r;
       bson_t *out = bson_copy (doc);
       if (!lab_store_insert_many (s, "dst", (const bson_t *const *)&out, 1, &r, &e)) {
          fail_msg ("insert while streaming: %s", e.message);
       }
       assert_int_equal (r.inserted, 1);
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       bson_destroy (out);
       n++;
    }
    if (rc < 0) {
       fail_msg ("stream: %s", e.message);
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    assert_int_equal (n, 2000);
    CHECK (lab_store_count (s, "dst", &cnt, &e_));
    assert_int_equal (cnt, 2000);
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 /* test_large_docs -- folded documents near the 16 MiB cap go through a 64 MiB cache in one batch;
@@ -818,8 +818,8 @@ static void
 test_large_docs (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
-   lab_insert_result_t r;
+   lab_store_session_t *s;
+   lab_store_insert_result_t r;
    bson_t *docs[9];
    char *blob = bson_malloc (15 * 1024 * 1024);
    int64_t n, nd;
@@ -838,20 +838,20 @@ test_large_docs (void **state)
          bson_append_utf8 (docs[i], "more", 4, blob, 2 * 1024 * 1024); /* 17 MiB in all */
       }
    }
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_insert_many (s, "big", (const bson_t *const *)docs, 9, &r, &e_));
    assert_int_equal (r.inserted, 8);
    assert_int_equal (r.nerrors, 1);
    assert_int_equal (r.errors[0].index, 8);
    assert_int_equal (r.errors[0].code, LAB_STORE_ERR_DOC_TOO_LARGE);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    CHECK (lab_store_count (s, "big", &n, &e_));
    assert_int_equal (n, 8);
    v.value.v_int32 = 5;
    CHECK (lab_store_find_eq (s, "big", "_id", &v, grab_cb, &got, &nd, &e_));
    assert_int_equal (nd, 1);
    assert_int_equal (got, 5);
-   lab_session_close (s);
+   lab_store_session_close (s);
    for (i = 0; i < 9; i++) {
       bson_destroy (docs[i]);
    }
@@ -927,25 +927,25 @@ static void
 test_cycle (void **state)
 {
    fx_t *fx = *state;
-   lab_session_t *s;
+   lab_store_session_t *s;
    hook_ctx_t h = { 0 };
    struct statfs sfs;
    bool on_tmpfs;
    char **paths = NULL;
-   lab_engine_stats_t es;
-   lab_server_info_t si;
+   lab_store_engine_stats_t es;
+   lab_store_server_info_t si;
    bson_error_t e;
    int64_t n, nd, cnt = 0;
    bson_value_t v;
    size_t i;
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    insert_rows (s, "k", 1, 20000, 100);
    CHECK (lab_store_create_index (s, "k", "bill_id", &e_));
    assert_false (lab_store_cycle (fx->store, NULL, NULL, 0, &e));
    assert_non_null (strstr (e.message, "session"));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC)); /* sessions still open */
-   lab_session_close (s);
+   lab_store_session_close (s);
 
    CHECK (lab_store_cycle (fx->store, cold_hook, &h, 0, &e_));
    assert_int_equal (h.calls, 1);
@@ -971,11 +971,11 @@ test_cycle (void **state)
    assert_true (es.cache_max_bytes == 64 * 1024 * 1024);
    assert_true (es.server_rss_bytes > 0);
    assert_true (es.block_reads >= 0 && es.cache_bytes >= 0);
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_count (s, "k", &n, &e_));
    assert_int_equal (n, 20000);
    {
-      lab_engine_stats_t es2;
+      lab_store_engine_stats_t es2;
       v.value_type = BSON_TYPE_INT32;
       v.value.v_int32 = 42;
       CHECK (lab_store_find_eq (s, "k", "bill_id", &v, count_cb, &cnt, &nd, &e_));
@@ -985,12 +985,12 @@ test_cycle (void **state)
       assert_true (es2.block_read_bytes > es.block_read_bytes);
       assert_true (es2.cache_read_bytes > 0);
    }
-   lab_session_close (s);
+   lab_store_session_close (s);
 
    assert_false (lab_store_cycle (fx->store, failing_hook, NULL, 0, &e));
    assert_int_equal (e.code, 42);
-   CHECK (s = lab_session_open (fx->store, &e_)); /* still usable */
-   lab_session_close (s);
+   CHECK (s = lab_store_session_open (fx->store, &e_)); /* still usable */
+   lab_store_session_close (s);
 
    CHECK (lab_store_server_info (fx->store, &si, &e_));
    assert_string_equal (si.backend, "wiredtiger");
@@ -1004,10 +1004,10 @@ test_cycle (void **state)
 /* fill_pages -- n documents {_id, bill_id, pad} whose pad (pad_bytes of xorshift bytes) snappy cannot
  * squeeze, so the table has many leaf pages. */
 static void
-fill_pages (lab_session_t *s, const char *coll, int n, int pad_bytes)
+fill_pages (lab_store_session_t *s, const char *coll, int n, int pad_bytes)
 {
    bson_t *docs[500];
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    bson_error_t e;
    uint8_t *pad = bson_malloc ((size_t)pad_bytes + 1);
    uint64_t x = 88172645463325252ull;
@@ -1027,7 +1027,7 @@ fill_pages (lab_session_t *s, const char *coll, int n, int pad_bytes)
             fail_msg ("insert: %s", e.message);
          }
          assert_int_equal (r.nerrors, 0);
-         lab_insert_result_cleanup (&r);
+         lab_store_insert_result_cleanup (&r);
          while (k) {
             bson_destroy (docs[--k]);
          }
@@ -1044,20 +1044,20 @@ test_leaf_estimate (void **state)
 {
    fx_t *fx = *state;
    const char *colls[2] = { "small_rows", "large_rows" };
-   lab_leaf_sample_opts_t o = { 16, 4 };
-   lab_leaf_estimate_t est;
-   lab_session_t *s;
+   lab_store_leaf_sample_opts_t o = { 16, 4 };
+   lab_store_leaf_estimate_t est;
+   lab_store_session_t *s;
    bson_error_t e;
    int64_t exact;
    int i;
 
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    fill_pages (s, colls[0], 60000, 200);
    fill_pages (s, colls[1], 1500, 24000);
    fill_pages (s, "tiny", 300, 100);
-   lab_session_close (s);
+   lab_store_session_close (s);
    CHECK (lab_store_cycle (fx->store, NULL, NULL, 0, &e_)); /* cold: nothing of the tables in the cache */
-   CHECK (s = lab_session_open (fx->store, &e_));
+   CHECK (s = lab_store_session_open (fx->store, &e_));
    for (i = 0; i < 2; i++) {
       CHECK (lab_store_leaf_pages_estimate (s, colls[i], &o, &est, &e_));
       CHECK (lab_store_leaf_pages (s, colls[i], &exact, &e_));
@@ -1077,7 +1077,7 @@ test_leaf_estimate (void **state)
    assert_false (lab_store_leaf_pages_estimate (s, "tiny", &o, &est, &e));
    assert_int_equal (e.code, LAB_STORE_ERR_NOT_SUPPORTED);
    assert_non_null (strstr (e.message, "too small"));
-   lab_session_close (s);
+   lab_store_session_close (s);
 }
 
 /* test_unwritable -- a home that cannot be created gives one clear PERMISSION error. */

@@ -86,31 +86,31 @@ test_error_nospace (void **state)
 static void
 test_uri_parse (void **state)
 {
-   lab_uri_t u;
+   lab_store_uri_t u;
    bson_error_t e;
 
    (void)state;
-   assert_true (lab_uri_parse ("wiredtiger:/tmp/x", &u, &e));
+   assert_true (lab_store_uri_parse ("wiredtiger:/tmp/x", &u, &e));
    assert_int_equal (u.backend, LAB_BACKEND_WT);
    assert_string_equal (u.wt_home, "/tmp/x");
-   assert_string_equal (lab_uri_db (&u, NULL), "layoutlab");
-   lab_uri_cleanup (&u);
+   assert_string_equal (lab_store_uri_db (&u, NULL), "layoutlab");
+   lab_store_uri_cleanup (&u);
 
-   assert_true (lab_uri_parse ("mongodb://u:p@h:27017/bills?authSource=admin", &u, &e));
+   assert_true (lab_store_uri_parse ("mongodb://u:p@h:27017/bills?authSource=admin", &u, &e));
    assert_int_equal (u.backend, LAB_BACKEND_MONGO);
-   assert_string_equal (lab_uri_db (&u, NULL), "bills");
-   assert_string_equal (lab_uri_db (&u, "other"), "other");
-   lab_uri_cleanup (&u);
+   assert_string_equal (lab_store_uri_db (&u, NULL), "bills");
+   assert_string_equal (lab_store_uri_db (&u, "other"), "other");
+   lab_store_uri_cleanup (&u);
 
-   assert_false (lab_uri_parse ("wiredtiger:", &u, &e));
+   assert_false (lab_store_uri_parse ("wiredtiger:", &u, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
-   assert_false (lab_uri_parse ("postgres://x", &u, &e));
+   assert_false (lab_store_uri_parse ("postgres://x", &u, &e));
    assert_non_null (strstr (e.message, "unknown URI scheme"));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
-   assert_false (lab_uri_parse ("mongodb://user:secret@", &u, &e));
+   assert_false (lab_store_uri_parse ("mongodb://user:secret@", &u, &e));
    assert_null (strstr (e.message, "secret"));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
-   assert_false (lab_uri_parse ("", &u, &e));
+   assert_false (lab_store_uri_parse ("", &u, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_URI));
 }
 
@@ -652,23 +652,23 @@ test_comm_trusted (void **state)
    char comm[64];
 
    (void)state;
-   assert_true (lab_server_comm_trusted ("mongod"));
-   assert_true (lab_server_comm_trusted ("ferretdb-test-s")); /* the kernel's 15-byte cut */
-   assert_true (lab_server_comm_trusted ("ferretdb-test-server-0123abcd"));
-   assert_false (lab_server_comm_trusted ("systemd"));
-   assert_false (lab_server_comm_trusted ("init"));
-   assert_false (lab_server_comm_trusted ("mongos")); /* no storage engine: nothing to measure */
-   assert_false (lab_server_comm_trusted ("mongodb"));
-   assert_false (lab_server_comm_trusted ("mongod "));
-   assert_false (lab_server_comm_trusted ("ferretdb"));
-   assert_false (lab_server_comm_trusted ("ferretdb-test"));
-   assert_false (lab_server_comm_trusted (""));
-   assert_false (lab_server_comm_trusted (NULL));
+   assert_true (lab_store_server_comm_trusted ("mongod"));
+   assert_true (lab_store_server_comm_trusted ("ferretdb-test-s")); /* the kernel's 15-byte cut */
+   assert_true (lab_store_server_comm_trusted ("ferretdb-test-server-0123abcd"));
+   assert_false (lab_store_server_comm_trusted ("systemd"));
+   assert_false (lab_store_server_comm_trusted ("init"));
+   assert_false (lab_store_server_comm_trusted ("mongos")); /* no storage engine: nothing to measure */
+   assert_false (lab_store_server_comm_trusted ("mongodb"));
+   assert_false (lab_store_server_comm_trusted ("mongod "));
+   assert_false (lab_store_server_comm_trusted ("ferretdb"));
+   assert_false (lab_store_server_comm_trusted ("ferretdb-test"));
+   assert_false (lab_store_server_comm_trusted (""));
+   assert_false (lab_store_server_comm_trusted (NULL));
    /* this process: readable, without its newline, and not a server */
    assert_true (lab_pid_comm ((int64_t)getpid (), comm, sizeof comm));
    assert_non_null (strstr ("test_core_util", comm));
    assert_null (strchr (comm, '\n'));
-   assert_false (lab_server_comm_trusted (comm));
+   assert_false (lab_store_server_comm_trusted (comm));
    assert_false (lab_pid_comm (0, comm, sizeof comm));
    assert_false (lab_pid_comm (INT64_C (999999999), comm, sizeof comm)); /* above pid_max */
 }
@@ -698,7 +698,7 @@ test_mongo_sorted_command (void **state)
    bson_t *want_sort_mem = BCON_NEW ("bill_id", BCON_INT32 (1), "_id", BCON_INT32 (1));
    bson_t *want_id_sort = BCON_NEW ("_id", BCON_INT32 (1));
    bson_t *id_index = BCON_NEW ("_id", BCON_INT32 (1));
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_value_t lo, hi;
    bson_t cmd = BSON_INITIALIZER, sort, hint;
    bson_iter_t it, child;

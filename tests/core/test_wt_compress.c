@@ -64,9 +64,9 @@ static void
 write_docs (lab_store_t *s, const char *coll)
 {
    bson_t *docs[NDOCS];
-   lab_insert_result_t r = { 0 };
+   lab_store_insert_result_t r = { 0 };
    bson_error_t e;
-   lab_session_t *sess = lab_session_open (s, &e);
+   lab_store_session_t *sess = lab_store_session_open (s, &e);
    int i;
 
    assert_non_null (sess);
@@ -77,11 +77,11 @@ write_docs (lab_store_t *s, const char *coll)
       fail_msg ("insert: %s", e.message);
    }
    assert_int_equal (r.nerrors, 0);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    for (i = 0; i < NDOCS; i++) {
       bson_destroy (docs[i]);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    if (!lab_store_flush (s, &e)) {
       fail_msg ("flush: %s", e.message);
    }
@@ -92,9 +92,9 @@ write_docs (lab_store_t *s, const char *coll)
 static bool
 read_all (lab_store_t *s, const char *coll, int *n, bson_error_t *e)
 {
-   lab_session_t *sess = lab_session_open (s, e);
-   lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_session_t *sess = lab_store_session_open (s, e);
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_t *want;
    int rc;
@@ -105,18 +105,18 @@ read_all (lab_store_t *s, const char *coll, int *n, bson_error_t *e)
    }
    cur = lab_store_sorted_open (sess, coll, "_id", &so, e);
    if (!cur) {
-      lab_session_close (sess);
+      lab_store_session_close (sess);
       return false;
    }
-   while ((rc = lab_cursor_next (cur, &doc, e)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &doc, e)) == 1) {
       want = make_doc (*n);
       assert_int_equal (doc->len, want->len);
       assert_memory_equal (bson_get_data (doc), bson_get_data (want), want->len);
       bson_destroy (want);
       (*n)++;
    }
-   lab_cursor_close (cur);
-   lab_session_close (sess);
+   lab_store_cursor_close (cur);
+   lab_store_session_close (sess);
    return rc == 0;
 }
 
@@ -269,8 +269,8 @@ storage_of (const char *dir, const char *compressor)
                                    "--mean-rows 20 --seed 5 --block-compressor %s --json -",
                                    bg, uri, compressor);
    char *out = NULL, *err = NULL;
-   lab_coll_stats_t st;
-   lab_session_t *sess;
+   lab_store_coll_stats_t st;
+   lab_store_session_t *sess;
    lab_store_t *s;
    bson_error_t e;
    int rc = lab_test_run (cmd, &out, &err);
@@ -281,12 +281,12 @@ storage_of (const char *dir, const char *compressor)
    assert_non_null (strstr (out, "\"block_compressor\" : \""));
    assert_non_null (strstr (out, compressor));
    s = must_open (uri, NULL, false);
-   sess = lab_session_open (s, &e);
+   sess = lab_store_session_open (s, &e);
    assert_non_null (sess);
    if (!lab_store_stats (sess, "bill_detail", &st, &e)) {
       fail_msg ("stats: %s", e.message);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
    bson_free (out);
    bson_free (err);

@@ -109,10 +109,10 @@ insert_worker (void *arg)
             }
             lab_buf_reset (&key);
             lab_buf_reset (&val);
-            if (!lab_key_encode_unique (bson_iter_value (&it), &key, &tag, &e)) {
+            if (!lab_store_key_encode_unique (bson_iter_value (&it), &key, &tag, &e)) {
                die ("_id key", e.message);
             }
-            lab_key_unique_value (&val, i + 1, tag);
+            lab_store_key_unique_value (&val, i + 1, tag);
             k.data = key.data;
             k.size = key.len;
             v.data = val.data;
@@ -163,10 +163,10 @@ build_index (ctx_t *c, const char *home, const char *field)
          die ("index build", "document without the key field");
       }
       lab_buf_reset (&key);
-      if (!lab_key_encode (bson_iter_value (&it), &key, &e)) {
+      if (!lab_store_key_encode (bson_iter_value (&it), &key, &e)) {
          die ("index key", e.message);
       }
-      lab_key_append_recordid (&key, rid);
+      lab_store_key_append_recordid (&key, rid);
       if (!lab_wt_sort_add (sort, key.data, key.len, &e)) {
          die ("sort", e.message);
       }

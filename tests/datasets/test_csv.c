@@ -872,9 +872,9 @@ export_fails (lab_store_t *store, const char *coll, bson_t **docs, size_t n, int
               const char *needle)
 {
    bson_error_t e;
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    lab_export_stats_t st = { 0 };
-   lab_session_t *s = lab_session_open (store, &e);
+   lab_store_session_t *s = lab_store_session_open (store, &e);
    char *out = bson_strdup_printf ("%s/%s.csv", tmp, coll);
    lab_export_opts_t o = { .coll = coll, .out = out, .sample = sample, .progress = LAB_PROGRESS_NEVER };
 
@@ -884,8 +884,8 @@ export_fails (lab_store_t *store, const char *coll, bson_t **docs, size_t n, int
       fail_msg ("%s: %s", coll, e.message);
    }
    assert_int_equal (r.nerrors, 0);
-   lab_insert_result_cleanup (&r);
-   lab_session_close (s);
+   lab_store_insert_result_cleanup (&r);
+   lab_store_session_close (s);
    for (size_t i = 0; i < n; i++) {
       bson_destroy (docs[i]);
    }

@@ -34,10 +34,10 @@ static void
 digest (lab_store_t *store, const char *coll, digest_t *d)
 {
    bson_error_t e;
-   lab_session_t *s = lab_session_open (store, &e);
-   lab_session_t *s2 = lab_session_open (store, &e);
+   lab_store_session_t *s = lab_store_session_open (store, &e);
+   lab_store_session_t *s2 = lab_store_session_open (store, &e);
    assert_non_null (s2);
-   lab_cursor_t *cur = lab_store_sorted_open (s, coll, "_id", NULL, &e);
+   lab_store_cursor_t *cur = lab_store_sorted_open (s, coll, "_id", NULL, &e);
    const bson_t *doc;
    int rc;
 
@@ -46,7 +46,7 @@ digest (lab_store_t *store, const char *coll, digest_t *d)
    }
    memset (d, 0, sizeof *d);
    d->hash = 0xCBF29CE484222325ull;
-   while ((rc = lab_cursor_next (cur, &doc, &e)) == 1) {
+   while ((rc = lab_store_cursor_next (cur, &doc, &e)) == 1) {
       bson_iter_t it;
       int64_t *rids = NULL;
       size_t n = 0;
@@ -63,9 +63,9 @@ digest (lab_store_t *store, const char *coll, digest_t *d)
       bson_free (rids);
    }
    assert_int_equal (rc, 0);
-   lab_cursor_close (cur);
-   lab_session_close (s2);
-   lab_session_close (s);
+   lab_store_cursor_close (cur);
+   lab_store_session_close (s2);
+   lab_store_session_close (s);
 }
 
 /* gen_digest -- generate 60 bills with `parallel` workers and batches of `batch` rows into a fresh store. */
@@ -141,7 +141,7 @@ test_insert_at (void **state)
    bson_error_t e;
    lab_store_t *store = lab_store_open (uri, &so, &e);
    assert_non_null (store);
-   lab_session_t *s = lab_session_open (store, &e);
+   lab_store_session_t *s = lab_store_session_open (store, &e);
    assert_non_null (s);
    assert_true (lab_store_create (s, "c", &e));
 
@@ -149,19 +149,19 @@ test_insert_at (void **state)
    for (int i = 0; i < 3; i++) {
       d[i] = BCON_NEW ("_id", BCON_INT32 (i), "v", BCON_INT32 (i * 10));
    }
-   lab_insert_result_t r;
+   lab_store_insert_result_t r;
    /* positions 10, 11 -> RecordIds 11, 12 */
    assert_true (lab_store_insert_many_at (s, "c", (const bson_t *const *)d, 2, 10, &r, &e));
    assert_int_equal (r.inserted, 2);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    /* position 11 again (another _id): the batch fails, naming the RecordId */
    assert_false (lab_store_insert_many_at (s, "c", (const bson_t *const *)&d[2], 1, 11, &r, &e));
    assert_non_null (strstr (e.message, "RecordId 12 is taken"));
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    /* a plain append goes after the highest given: RecordId 13 */
    assert_true (lab_store_insert_many (s, "c", (const bson_t *const *)&d[2], 1, &r, &e));
    assert_int_equal (r.inserted, 1);
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    bson_value_t v = { .value_type = BSON_TYPE_INT32, .value.v_int32 = 2 };
    int64_t *rids = NULL;
    size_t n = 0;
@@ -181,7 +181,7 @@ test_insert_at (void **state)
    for (int i = 0; i < 3; i++) {
       bson_destroy (d[i]);
    }
-   lab_session_close (s);
+   lab_store_session_close (s);
    lab_store_close (store);
    lab_test_rmtree (dir);
    bson_free (uri);

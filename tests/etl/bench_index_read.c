@@ -29,7 +29,7 @@ die (const char *what, const char *msg)
 
 /* One stream and its current document's key. */
 typedef struct {
-   lab_cursor_t *cur;
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bson_value_t key;
    int64_t docs;
@@ -43,7 +43,7 @@ advance (stream_t *s, const char *key)
 {
    bson_error_t e;
    bson_iter_t it;
-   int rc = lab_cursor_next (s->cur, &s->doc, &e);
+   int rc = lab_store_cursor_next (s->cur, &s->doc, &e);
 
    if (rc < 0) {
       die ("read", e.message);
@@ -80,7 +80,7 @@ main (int argc, char **argv)
       die ("cache size", e.message);
    }
    lab_store_t *store = lab_store_open (argv[1], &o, &e);
-   lab_session_t *sess = store ? lab_session_open (store, &e) : NULL;
+   lab_store_session_t *sess = store ? lab_store_session_open (store, &e) : NULL;
    if (!sess) {
       die ("open", e.message);
    }
@@ -94,7 +94,7 @@ main (int argc, char **argv)
    advance (&d, key);
    /* lockstep: move the stream behind (both on equal keys), as verify's merge does */
    while (s.doc || d.doc) {
-      int c = !s.doc ? 1 : !d.doc ? -1 : lab_value_compare (&s.key, &d.key);
+      int c = !s.doc ? 1 : !d.doc ? -1 : lab_store_value_compare (&s.key, &d.key);
       if (c <= 0) {
          advance (&s, key);
       }
@@ -106,9 +106,9 @@ main (int argc, char **argv)
    printf ("{\"src_docs\": %" PRId64 ", \"dst_docs\": %" PRId64 ", \"bytes\": %" PRIu64
            ", \"elapsed_s\": %.3f, \"rows_per_s\": %.0f, \"touch\": %" PRIu64 "}\n",
            s.docs, d.docs, s.bytes + d.bytes, el, el > 0 ? (double)s.docs / el : 0.0, s.touch + d.touch);
-   lab_cursor_close (s.cur);
-   lab_cursor_close (d.cur);
-   lab_session_close (sess);
+   lab_store_cursor_close (s.cur);
+   lab_store_cursor_close (d.cur);
+   lab_store_session_close (sess);
    lab_store_close (store);
    return 0;
 }

@@ -53,7 +53,7 @@ int
 main (int argc, char **argv)
 {
    lab_store_opts_t o = { 0 };
-   lab_natural_scan_stats_t st;
+   lab_store_natural_scan_stats_t st;
    bson_error_t e;
    int64_t workers = 2;
    uint64_t sum = 0;
@@ -77,7 +77,7 @@ main (int argc, char **argv)
    }
    const char *colls[2] = { argv[2], argv[3] };
    touch_t *t = bson_malloc0 ((size_t)workers * sizeof *t);
-   lab_natural_scan_t job = {
+   lab_store_natural_scan_t job = {
       .colls = colls,
       .ncolls = 2,
       .workers = (int)workers,
@@ -87,7 +87,7 @@ main (int argc, char **argv)
       .wctx_size = sizeof *t,
    };
    uint64_t t0 = lab_now_ns ();
-   if (!lab_natural_scan (store, &job, &st, &e)) {
+   if (!lab_store_natural_scan (store, &job, &st, &e)) {
       die ("scan", e.message);
    }
    double el = (double)(lab_now_ns () - t0) / 1e9;

@@ -147,29 +147,29 @@ count_of (const char *coll)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
    int64_t n = -1;
 
    assert_non_null (sess);
    if (!lab_store_count (sess, coll, &n, &error)) {
       fail_msg ("count %s: %s", coll, error.message);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
    return n;
 }
 
 static void
-insert_all (lab_session_t *sess, const char *coll, bson_t **docs, size_t n)
+insert_all (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t n)
 {
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    bson_error_t error;
 
    if (!lab_store_insert_many (sess, coll, (const bson_t *const *)docs, n, &res, &error)) {
       fail_msg ("insert into %s: %s", coll, error.message);
    }
    assert_int_equal (res.nerrors, 0);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
 }
 
 /* insert_rows -- `nbills` bills of 1..40 rows, interleaved, keyed by int32 bill_id (the fallback when
@@ -179,7 +179,7 @@ insert_rows (const char *coll, int nbills)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
    bson_t *batch[500];
    size_t nb = 0;
    int b, round;
@@ -223,7 +223,7 @@ insert_rows (const char *coll, int nbills)
          bson_destroy (batch[--nb]);
       }
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
 }
 
@@ -235,7 +235,7 @@ insert_big (const char *coll, int64_t key)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
    bson_t *batch[100];
    size_t nb = 0;
    int r;
@@ -260,7 +260,7 @@ insert_big (const char *coll, int64_t key)
          }
       }
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
 }
 
@@ -325,11 +325,11 @@ any_cb (const bson_t *doc, void *ctx)
 
 /* find_split_key -- the key of the first document of `coll` that is one part of several. */
 static bool
-find_split_key (lab_session_t *sess, const char *coll, bson_value_t *key)
+find_split_key (lab_store_session_t *sess, const char *coll, bson_value_t *key)
 {
-   lab_sorted_opts_t so = { 0 };
+   lab_store_sorted_opts_t so = { 0 };
    bson_error_t error;
-   lab_cursor_t *cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &error);
+   lab_store_cursor_t *cur = lab_store_sorted_open (sess, coll, "bill_id", &so, &error);
    const bson_t *doc;
    bson_iter_t it;
    bool found = false;
@@ -337,14 +337,14 @@ find_split_key (lab_session_t *sess, const char *coll, bson_value_t *key)
    if (!cur) {
       fail_msg ("sorted_open %s: %s", coll, error.message);
    }
-   while (!found && lab_cursor_next (cur, &doc, &error) == 1) {
+   while (!found && lab_store_cursor_next (cur, &doc, &error) == 1) {
       if (bson_iter_init_find (&it, doc, "parts") && bson_iter_as_int64 (&it) > 1 &&
           bson_iter_init_find (&it, doc, "bill_id")) {
          bson_value_copy (bson_iter_value (&it), key);
          found = true;
       }
    }
-   lab_cursor_close (cur);
+   lab_store_cursor_close (cur);
    return found;
 }
 
@@ -383,7 +383,7 @@ teardown (void **state)
       /* drop what this test made on the shared server */
       lab_store_t *s = open_store ();
       bson_error_t error;
-      lab_session_t *sess = lab_session_open (s, &error);
+      lab_store_session_t *sess = lab_store_session_open (s, &error);
       const char *colls[] = { "bill_detail",
                               "kr_dst",
                               "kr_nokey",
@@ -432,7 +432,7 @@ teardown (void **state)
       for (i = 0; sess && colls[i]; i++) {
          lab_store_drop (sess, colls[i], &error);
       }
-      lab_session_close (sess);
+      lab_store_session_close (sess);
       lab_store_close (s);
    }
    bson_free (uri);
@@ -450,7 +450,7 @@ test_fold_oversize_verify (void **state)
 {
    bson_t *s = fold_json (0, NULL, "--src bill_detail --dst f1 --verify");
    lab_store_t *st;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t error;
    bson_value_t key;
    found_t f = { 0 };
@@ -480,7 +480,7 @@ test_fold_oversize_verify (void **state)
 
    /* a split master is found whole by {bill_id: key}: all its parts, all its source rows */
    st = open_store ();
-   sess = lab_session_open (st, &error);
+   sess = lab_store_session_open (st, &error);
    assert_true (find_split_key (sess, "f1", &key));
    if (!lab_store_find_eq (sess, "f1", "bill_id", &key, found_cb, &f, NULL, &error)) {
       fail_msg ("find_eq: %s", error.message);
@@ -493,7 +493,7 @@ test_fold_oversize_verify (void **state)
    }
    assert_int_equal (f.rows, nsrc);
    bson_value_destroy (&key);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (st);
    f1_summary = s;
 
@@ -682,13 +682,13 @@ drop_coll (const char *coll)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
 
    assert_non_null (sess);
    if (!lab_store_drop (sess, coll, &error)) {
       fail_msg ("drop %s: %s", coll, error.message);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
 }
 
@@ -699,7 +699,7 @@ put_rows (const char *coll, int n, int per, int skip_key, bool index)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
    bson_t **docs = bson_malloc0 ((size_t)n * sizeof *docs);
    int i;
 
@@ -721,7 +721,7 @@ put_rows (const char *coll, int n, int per, int skip_key, bool index)
       bson_destroy (docs[i]);
    }
    bson_free (docs);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
 }
 
@@ -734,7 +734,7 @@ test_key_and_refold_refusals (void **state)
    char *err = NULL;
    bool has = true;
    lab_store_t *s;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t error;
 
    put_rows ("kr_dst", 3, 1, -1, false); /* the destination a careless --drop-dst would empty */
@@ -746,10 +746,10 @@ test_key_and_refold_refusals (void **state)
    bson_free (err);
    assert_int_equal (count_of ("kr_dst"), 3);
    s = open_store ();
-   sess = lab_session_open (s, &error);
+   sess = lab_store_session_open (s, &error);
    assert_true (lab_store_has_index (sess, "kr_nokey", "bill_id", &has, &error));
    assert_false (has); /* refused before --create-index built a useless index */
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
    /* one row in the middle without the key, the index there: it sorts first */
    put_rows ("kr_onemiss", 120, 10, 101, true);
@@ -839,7 +839,7 @@ static void
 test_verify_catches_damage (void **state)
 {
    lab_store_t *st;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t error;
    bson_value_t key;
    int64_t deleted = 0;
@@ -847,7 +847,7 @@ test_verify_catches_damage (void **state)
 
    /* damage "fr", the complete (resumed) fold: drop the third master's documents */
    st = open_store ();
-   sess = lab_session_open (st, &error);
+   sess = lab_store_session_open (st, &error);
    {
       bson_value_t *keys = NULL;
       int64_t nkeys = 0;
@@ -856,13 +856,13 @@ test_verify_catches_damage (void **state)
       }
       assert_true (nkeys > 3);
       bson_value_copy (&keys[2], &key);
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
    if (!lab_store_delete_eq (sess, "fr", "bill_id", &key, &deleted, &error)) {
       fail_msg ("delete: %s", error.message);
    }
    assert_true (deleted >= 1);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (st);
    bson_value_destroy (&key);
 
@@ -878,7 +878,7 @@ test_empty_and_key_types (void **state)
 {
    lab_store_t *st = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (st, &error);
+   lab_store_session_t *sess = lab_store_session_open (st, &error);
    bson_t *rows[60];
    bson_oid_t oid;
    bson_t *s;
@@ -917,7 +917,7 @@ test_empty_and_key_types (void **state)
    for (i = 0; i < 60; i++) {
       bson_destroy (rows[i]);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (st);
 
    s = fold_json (0, NULL, "--src empty --dst fk --verify");
@@ -959,7 +959,7 @@ static void
 test_write_errors_reported (void **state)
 {
    lab_store_t *st;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t error;
    bson_t *settings = NULL, *d, *fixed;
    bson_value_t v;
@@ -969,7 +969,7 @@ test_write_errors_reported (void **state)
 
    bson_destroy (s);
    st = open_store ();
-   sess = lab_session_open (st, &error);
+   sess = lab_store_session_open (st, &error);
    v.value_type = BSON_TYPE_UTF8;
    v.value.v_utf8.str = "settings";
    v.value.v_utf8.len = 8;
@@ -991,15 +991,15 @@ test_write_errors_reported (void **state)
                  "parts", BCON_INT32 (1), "details", "[", "]");
    {
       const bson_t *one[1] = { d };
-      lab_insert_result_t res = { 0 };
+      lab_store_insert_result_t res = { 0 };
       assert_true (lab_store_insert_many (sess, "fw", one, 1, &res, &error));
       assert_int_equal (res.nerrors, 0);
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
    bson_destroy (d);
    bson_destroy (fixed);
    bson_destroy (settings);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (st);
 
    assert_int_equal (fold (&out, &err, NULL, "--json - --src skeys --dst fw --key k --hoist none --resume"),
@@ -1021,14 +1021,14 @@ exists_of (const char *coll)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
    bool e = false;
 
    assert_non_null (sess);
    if (!lab_store_exists (sess, coll, &e, &error)) {
       fail_msg ("exists %s: %s", coll, error.message);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
    return e;
 }
@@ -1039,14 +1039,14 @@ has_index_of (const char *coll, const char *field)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
    bool h = false;
 
    assert_non_null (sess);
    if (!lab_store_has_index (sess, coll, field, &h, &error)) {
       fail_msg ("has_index %s.%s: %s", coll, field, error.message);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
    return h;
 }
@@ -1180,7 +1180,7 @@ test_create_index (void **state)
 {
    lab_store_t *st = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (st, &error);
+   lab_store_session_t *sess = lab_store_session_open (st, &error);
    bson_t *rows[120];
    char *err = NULL;
    bson_t *s;
@@ -1196,7 +1196,7 @@ test_create_index (void **state)
    for (i = 0; i < 120; i++) {
       bson_destroy (rows[i]);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (st);
    assert_false (has_index_of ("noidx", "g"));
 
@@ -1305,9 +1305,9 @@ scan_buckets (const char *coll, bucket_scan_t *b)
 {
    lab_store_t *st = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (st, &error);
-   lab_sorted_opts_t so = { 0 };
-   lab_cursor_t *cur;
+   lab_store_session_t *sess = lab_store_session_open (st, &error);
+   lab_store_sorted_opts_t so = { 0 };
+   lab_store_cursor_t *cur;
    const bson_t *doc;
    bool has = false;
 
@@ -1320,11 +1320,11 @@ scan_buckets (const char *coll, bucket_scan_t *b)
    if (!cur) {
       fail_msg ("sorted_open %s: %s", coll, error.message);
    }
-   while (lab_cursor_next (cur, &doc, &error) == 1) {
+   while (lab_store_cursor_next (cur, &doc, &error) == 1) {
       bucket_scan_cb (doc, b);
    }
-   lab_cursor_close (cur);
-   lab_session_close (sess);
+   lab_store_cursor_close (cur);
+   lab_store_session_close (sess);
    lab_store_close (st);
 }
 
@@ -1335,7 +1335,7 @@ insert_dated (const char *coll, int nbills)
 {
    lab_store_t *s = open_store ();
    bson_error_t error;
-   lab_session_t *sess = lab_session_open (s, &error);
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
    bson_t *batch[500];
    size_t nb = 0;
    int b, r;
@@ -1369,7 +1369,7 @@ insert_dated (const char *coll, int nbills)
          bson_destroy (batch[--nb]);
       }
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (s);
 }
 
@@ -1382,7 +1382,7 @@ test_bucket_rows_fold (void **state)
    bson_t *s = fold_json (0, NULL, "--src bill_detail --dst fb --bucket-rows 100 --verify");
    bucket_scan_t b = { 0 };
    lab_store_t *st;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_error_t error;
    bson_value_t key;
    found_t f = { 0 };
@@ -1403,7 +1403,7 @@ test_bucket_rows_fold (void **state)
 
    /* the biggest master (several buckets) is found whole by {bill_id: key} through the key index */
    st = open_store ();
-   sess = lab_session_open (st, &error);
+   sess = lab_store_session_open (st, &error);
    assert_true (find_split_key (sess, "fb", &key));
    if (!lab_store_find_eq (sess, "fb", "bill_id", &key, found_cb, &f, NULL, &error)) {
       fail_msg ("find_eq: %s", error.message);
@@ -1416,7 +1416,7 @@ test_bucket_rows_fold (void **state)
    assert_int_equal (f.rows, nsrc);
    assert_true (f.docs >= (nsrc + 99) / 100);
    bson_value_destroy (&key);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (st);
 
    /* --verify alone reads the bucket settings back from the checkpoint */

@@ -15,7 +15,7 @@
 
 /* plan_of -- the parsed plan of tests/core/data/serverfacts/<name>. */
 static void
-plan_of (const char *name, lab_facts_plan_t *p)
+plan_of (const char *name, lab_store_facts_plan_t *p)
 {
    const char *src = getenv ("LAB_SOURCE_DIR");
    char path[4096];
@@ -24,7 +24,7 @@ plan_of (const char *name, lab_facts_plan_t *p)
 
    snprintf (path, sizeof path, "%s/tests/core/data/serverfacts/%s", src ? src : ".", name);
    r = lab_test_json_load (path);
-   if (!lab_facts_explain_parse (r, p, &e)) {
+   if (!lab_store_facts_explain_parse (r, p, &e)) {
       fail_msg ("%s: %s", name, e.message);
    }
    bson_destroy (r);
@@ -34,7 +34,7 @@ static void
 test_verdict_index_walk (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* the embedded store: nobody to ask */
@@ -56,7 +56,7 @@ static void
 test_verdict_sorts (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* a small sort: said plainly, in memory, not refused */
@@ -91,7 +91,7 @@ static void
 test_verdict_multikey_and_shards (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    plan_of ("explain-classic-4.4-multikey.json", &p);
@@ -110,7 +110,7 @@ static void
 test_verdict_ferretdb (void **state)
 {
    lab_foldrun_sort_verdict_t v;
-   lab_facts_plan_t p;
+   lab_store_facts_plan_t p;
 
    (void)state;
    /* FerretDB sorts every read in memory and never spills (it ignores allowDiskUse) */

@@ -32,19 +32,19 @@ test_transient (void **state)
    for (i = 0; i < sizeof codes / sizeof codes[0]; i++) {
       for (d = 0; d < sizeof server_domains / sizeof server_domains[0]; d++) {
          e = err (server_domains[d], codes[i]);
-         assert_true (lab_retry_transient (&e));
+         assert_true (lab_store_error_transient (&e));
       }
    }
    /* network and server selection, whatever the code */
    e = err (MONGOC_ERROR_STREAM, MONGOC_ERROR_STREAM_SOCKET);
-   assert_true (lab_retry_transient (&e));
+   assert_true (lab_store_error_transient (&e));
    e = err (MONGOC_ERROR_STREAM, MONGOC_ERROR_STREAM_CONNECT);
-   assert_true (lab_retry_transient (&e));
+   assert_true (lab_store_error_transient (&e));
    e = err (MONGOC_ERROR_SERVER_SELECTION, MONGOC_ERROR_SERVER_SELECTION_FAILURE);
-   assert_true (lab_retry_transient (&e));
+   assert_true (lab_store_error_transient (&e));
    /* the MongoDB backend turns those into the store's UNREACHABLE */
    e = err (LAB_ERROR_STORE, LAB_STORE_ERR_UNREACHABLE);
-   assert_true (lab_retry_transient (&e));
+   assert_true (lab_store_error_transient (&e));
 }
 
 static void
@@ -52,25 +52,25 @@ test_not_transient (void **state)
 {
    bson_error_t e;
 
-   assert_false (lab_retry_transient (NULL));
+   assert_false (lab_store_error_transient (NULL));
    e = err (LAB_ERROR_USAGE, 0);
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX);
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC); /* a batch with refused documents */
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (LAB_ERROR_IO, 28); /* ENOSPC */
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (MONGOC_ERROR_SERVER, 11000); /* DuplicateKey */
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (MONGOC_ERROR_SERVER, 13); /* Unauthorized */
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (MONGOC_ERROR_SERVER, 2); /* BadValue */
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (MONGOC_ERROR_CLIENT, 43); /* a server code, but not from a server */
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
    e = err (LAB_ERROR_WT, 10107);
-   assert_false (lab_retry_transient (&e));
+   assert_false (lab_store_error_transient (&e));
 }
 
 static void

@@ -30,7 +30,7 @@ static char *uri;
 static char *db;
 static char *bin;
 static lab_store_t *store; /* open only between the tool's runs: an embedded home has one owner */
-static lab_session_t *sess;
+static lab_store_session_t *sess;
 
 #define ASSERT_OK(expr, err)                                                                                 \
    do {                                                                                                      \
@@ -49,7 +49,7 @@ store_open (bson_error_t *error)
    o.create = true;
    o.cache_size_bytes = 64 * 1024 * 1024;
    store = lab_store_open (uri, &o, error);
-   sess = store ? lab_session_open (store, error) : NULL;
+   sess = store ? lab_store_session_open (store, error) : NULL;
    return sess != NULL;
 }
 
@@ -69,7 +69,7 @@ static void end (void);
 static void
 store_close (void)
 {
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    sess = NULL;
    store = NULL;
@@ -213,7 +213,7 @@ get (const char *coll, int key, docs_t *d)
 static void
 put (const char *coll, const bson_t *doc)
 {
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    bson_error_t error;
    bson_iter_t it;
    int64_t deleted = 0;
@@ -223,7 +223,7 @@ put (const char *coll, const bson_t *doc)
    assert_int_equal (deleted, 1);
    ASSERT_OK (lab_store_insert_many (sess, coll, &doc, 1, &res, &error), error);
    assert_int_equal (res.nerrors, 0);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
 }
 
 /* rows_of -- the elements of a folded document's details (pointing into it). */
@@ -336,13 +336,13 @@ setup (void **state)
       id++;
    }
    {
-      lab_insert_result_t res = { 0 };
+      lab_store_insert_result_t res = { 0 };
       if (!lab_store_insert_many (sess, "vd_src", (const bson_t *const *)rows, (size_t)n, &res, &error) ||
           res.nerrors) {
          fprintf (stderr, "cannot fill vd_src: %s\n", error.message);
          return -1;
       }
-      lab_insert_result_cleanup (&res);
+      lab_store_insert_result_cleanup (&res);
    }
    while (n) {
       bson_destroy (rows[--n]);

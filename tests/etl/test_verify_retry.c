@@ -59,16 +59,16 @@ fault_cb (void *ctx, bool dst, int64_t nth, bson_error_t *error)
 }
 
 static void
-insert_docs (lab_session_t *sess, const char *coll, bson_t **docs, size_t n)
+insert_docs (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t n)
 {
-   lab_insert_result_t res = { 0 };
+   lab_store_insert_result_t res = { 0 };
    bson_error_t error;
 
    if (!lab_store_insert_many (sess, coll, (const bson_t *const *)docs, n, &res, &error)) {
       fail_msg ("insert into %s: %s", coll, error.message);
    }
    assert_int_equal (res.nerrors, 0);
-   lab_insert_result_cleanup (&res);
+   lab_store_insert_result_cleanup (&res);
    while (n) {
       bson_destroy (docs[--n]);
    }
@@ -83,7 +83,7 @@ setup (void **state)
    lab_foldrun_opts_t fo = { 0 };
    lab_foldrun_result_t fr = { 0 };
    bson_error_t error;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_t *batch[512];
    bson_value_t key;
    size_t nb = 0;
@@ -99,7 +99,7 @@ setup (void **state)
    if (!store) {
       fail_msg ("open %s: %s", uri, error.message);
    }
-   sess = lab_session_open (store, &error);
+   sess = lab_store_session_open (store, &error);
    assert_non_null (sess);
    assert_true (lab_store_create (sess, "bd", &error));
    assert_true (lab_store_create_index (sess, "bd", "bill_id", &error));
@@ -140,7 +140,7 @@ setup (void **state)
       id++;
    }
    insert_docs (sess, "bd", batch, nb);
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return 0;
 }
 

@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    char *store;
    char sysfs[400], datadir[400];
    const char *mountinfo;
-   lab_device_t dev;
+   lab_scan_device_t dev;
    bson_error_t error;
    int kb;
 
@@ -54,12 +54,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    lab_fuzz_split (data, len, parts, 3, &store);
 
    mountinfo = lab_fuzz_write ("mountinfo", parts[0], strlen (parts[0]));
-   (void)lab_device_resolve (datadir, NULL, sysfs, mountinfo, &dev, &error);
+   (void)lab_scan_device_resolve (datadir, NULL, sysfs, mountinfo, &dev, &error);
 
    lab_fuzz_write ("sys/class/block/fz0/dev", parts[1], strlen (parts[1]));
-   (void)lab_device_resolve (datadir, "/dev/fz0", sysfs, mountinfo, &dev, &error);
+   (void)lab_scan_device_resolve (datadir, "/dev/fz0", sysfs, mountinfo, &dev, &error);
    lab_fuzz_write ("sys/block/fz0/queue/read_ahead_kb", parts[2], strlen (parts[2]));
-   (void)lab_device_read_ahead_kb (sysfs, "fz0", &kb);
+   (void)lab_scan_device_read_ahead_kb (sysfs, "fz0", &kb);
    free (store);
    return 0;
 }

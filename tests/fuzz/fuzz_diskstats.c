@@ -16,15 +16,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    char *store;
    size_t n;
    bson_error_t error;
-   lab_diskstats_t a, b;
-   lab_diskstats_delta_t d;
+   lab_scan_diskstats_t a, b;
+   lab_scan_diskstats_delta_t d;
 
    lab_fuzz_setup ();
    n = lab_fuzz_split (data, len, parts, 3, &store);
-   if (n >= 2 && lab_diskstats_parse (parts[1], parts[0], &a, &error)) {
-      if (n == 3 && lab_diskstats_parse (parts[2], parts[0], &b, &error)) {
-         lab_diskstats_delta (&a, &b, 1.0, &d);
-         lab_diskstats_delta (&b, &a, 0.0, &d);
+   if (n >= 2 && lab_scan_diskstats_parse (parts[1], parts[0], &a, &error)) {
+      if (n == 3 && lab_scan_diskstats_parse (parts[2], parts[0], &b, &error)) {
+         lab_scan_diskstats_delta (&a, &b, 1.0, &d);
+         lab_scan_diskstats_delta (&b, &a, 0.0, &d);
       }
    }
    free (store);

@@ -63,7 +63,7 @@ on_emit (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_
       if (!lab_fold_unfold (docs[i], "k", "details", collect, s, &info, error)) {
          s->bad = s->bad ? s->bad : "the fold wrote a document its own unfold refuses";
       } else if (info.part != (int32_t)i || info.parts != (int32_t)ndocs ||
-                 lab_value_compare (&info.key, key) != 0) {
+                 lab_store_value_compare (&info.key, key) != 0) {
          s->bad = s->bad ? s->bad : "part, parts or key wrong";
       } else if (s->bucket_rows > 0 && info.row_count > s->bucket_rows) {
          s->bad = s->bad ? s->bad : "a document over --bucket-rows";

@@ -2,11 +2,11 @@
  * fuzz_keyenc.c -- libFuzzer harness of the KeyString encoding (core/keyenc.h). Two values of every
  * supported type are built from the input (doubles from raw bits: NaN, infinities, -0.0, subnormals,
  * integral values; strings with NUL bytes) and checked:
- *   round trip  lab_key_decode (lab_key_encode (v)) is v, with its exact type;
+ *   round trip  lab_store_key_decode (lab_store_key_encode (v)) is v, with its exact type;
  *   RecordId    value + RecordId splits back into both; the unique-index form joins back to the key;
  *   order       memcmp order of the encodings is the order of a reference comparison written here
  *               (MongoDB's canonical type order, numbers by exact value, strings bytewise), and values
- *               the reference calls equal have equal bodies; lab_value_compare agrees with it.
+ *               the reference calls equal have equal bodies; lab_store_value_compare agrees with it.
  */
 #include "core/keyenc.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -203,38 +203,38 @@ check_one (const bson_value_t *v, int64_t rid, lab_buf_t *enc)
    int64_t rid_back;
    uint8_t tag;
 
-   if (!lab_key_encode (v, enc, &error)) {
+   if (!lab_store_key_encode (v, enc, &error)) {
       abort (); /* every generated type is supported */
    }
    memset (&back, 0, sizeof back);
-   if (!lab_key_decode (enc->data, enc->len, &back, &error) || !same_value (v, &back)) {
+   if (!lab_store_key_decode (enc->data, enc->len, &back, &error) || !same_value (v, &back)) {
       abort (); /* the round trip lost the value or its type */
    }
    bson_value_destroy (&back);
 
-   if (!lab_key_encode_body (v, &body, &error) || body.len != lab_key_body_len (enc->len) ||
+   if (!lab_store_key_encode_body (v, &body, &error) || body.len != lab_store_key_body_len (enc->len) ||
        memcmp (body.data, enc->data, body.len) != 0 ||
-       !lab_key_has_body (enc->data, enc->len, body.data, body.len)) {
+       !lab_store_key_has_body (enc->data, enc->len, body.data, body.len)) {
       abort (); /* the body is not the key's prefix */
    }
 
    lab_buf_append (&full, enc->data, enc->len);
-   lab_key_append_recordid (&full, rid);
-   if (!lab_key_split_recordid (full.data, full.len, &value_len, &rid_back) || value_len != enc->len ||
+   lab_store_key_append_recordid (&full, rid);
+   if (!lab_store_key_split_recordid (full.data, full.len, &value_len, &rid_back) || value_len != enc->len ||
        rid_back != rid) {
       abort (); /* value + RecordId does not split back */
    }
 
-   if (!lab_key_encode_unique (v, &ukey, &tag, &error)) {
+   if (!lab_store_key_encode_unique (v, &ukey, &tag, &error)) {
       abort ();
    }
-   lab_key_unique_value (&uval, rid, tag);
-   if (!lab_key_recordid_decode (uval.data, uval.len, &rid_back, &used) || rid_back != rid ||
+   lab_store_key_unique_value (&uval, rid, tag);
+   if (!lab_store_key_recordid_decode (uval.data, uval.len, &rid_back, &used) || rid_back != rid ||
        used + 1 != uval.len) {
       abort (); /* the unique value's RecordId does not read back */
    }
-   if (!lab_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined) || joined.len != enc->len ||
-       memcmp (joined.data, enc->data, enc->len) != 0) {
+   if (!lab_store_key_unique_join (ukey.data, ukey.len, uval.data, uval.len, &joined) ||
+       joined.len != enc->len || memcmp (joined.data, enc->data, enc->len) != 0) {
       abort (); /* the unique-index entry does not join back to the key */
    }
    lab_buf_destroy (&full);
@@ -267,8 +267,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    check_one (&vb, rid, &eb);
 
    ref = ref_compare (&va, &vb);
-   if (sign (lab_value_compare (&va, &vb)) != ref) {
-      abort (); /* lab_value_compare disagrees with the reference */
+   if (sign (lab_store_value_compare (&va, &vb)) != ref) {
+      abort (); /* lab_store_value_compare disagrees with the reference */
    }
    n = ea.len < eb.len ? ea.len : eb.len;
    got = memcmp (ea.data, eb.data, n);
@@ -276,8 +276,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    if (ref != 0 && got != ref) {
       abort (); /* byte order differs from value order */
    }
-   if (ref == 0 && (lab_key_body_len (ea.len) != lab_key_body_len (eb.len) ||
-                    memcmp (ea.data, eb.data, lab_key_body_len (ea.len)) != 0)) {
+   if (ref == 0 && (lab_store_key_body_len (ea.len) != lab_store_key_body_len (eb.len) ||
+                    memcmp (ea.data, eb.data, lab_store_key_body_len (ea.len)) != 0)) {
       abort (); /* equal values with different bodies */
    }
    lab_buf_destroy (&ea);

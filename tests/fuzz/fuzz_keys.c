@@ -21,19 +21,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 
    lab_fuzz_setup ();
    path = lab_fuzz_write ("keys.txt", data, len);
-   if (lab_keys_read_file (path, &keys, &n, &error)) {
+   if (lab_scan_keys_read_file (path, &keys, &n, &error)) {
       int64_t starts[9];
       for (int64_t i = 1; i < n; i++) {
-         if (lab_value_compare (&keys[i - 1], &keys[i]) >= 0) {
+         if (lab_store_value_compare (&keys[i - 1], &keys[i]) >= 0) {
             abort (); /* not sorted, or a duplicate survived */
          }
       }
-      lab_keys_segment (n, 8, starts);
+      lab_scan_keys_segment (n, 8, starts);
       if (starts[0] != 0 || starts[8] != n) {
          abort ();
       }
-      lab_keys_spread (keys, &n, len % 7);
-      lab_values_free (keys, (int)n);
+      lab_scan_keys_spread (keys, &n, len % 7);
+      lab_store_values_free (keys, (int)n);
    }
    return 0;
 }

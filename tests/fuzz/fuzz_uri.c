@@ -14,18 +14,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 {
    char *parts[2];
    char *store;
-   lab_uri_t u;
+   lab_store_uri_t u;
    bson_error_t error;
    char *red;
 
    lab_fuzz_setup ();
    lab_fuzz_split (data, len, parts, 2, &store);
    memset (&u, 0, sizeof u);
-   if (lab_uri_parse (parts[0], &u, &error)) {
-      (void)lab_uri_db (&u, NULL);
-      (void)lab_uri_db (&u, "x");
+   if (lab_store_uri_parse (parts[0], &u, &error)) {
+      (void)lab_store_uri_db (&u, NULL);
+      (void)lab_store_uri_db (&u, "x");
    }
-   lab_uri_cleanup (&u);
+   lab_store_uri_cleanup (&u);
    red = lab_uri_redact (parts[0]);
    if (!red) {
       abort ();

@@ -44,9 +44,9 @@ append_row_fields (bson_t *d, int bill, int line, uint64_t *rng)
 
 /* flush_batch -- insert and free a batch; any per-document error fails. */
 static bool
-flush_batch (lab_session_t *sess, const char *coll, bson_t **docs, size_t *n, bson_error_t *error)
+flush_batch (lab_store_session_t *sess, const char *coll, bson_t **docs, size_t *n, bson_error_t *error)
 {
-   lab_insert_result_t r = { 0 };
+   lab_store_insert_result_t r = { 0 };
    bool ok = lab_store_insert_many (sess, coll, (const bson_t *const *)docs, *n, &r, error);
    size_t i;
 
@@ -54,7 +54,7 @@ flush_batch (lab_session_t *sess, const char *coll, bson_t **docs, size_t *n, bs
       lab_error_set (error, LAB_ERROR_STORE, 1, "insert into %s: %s", coll, r.errors[0].message);
       ok = false;
    }
-   lab_insert_result_cleanup (&r);
+   lab_store_insert_result_cleanup (&r);
    for (i = 0; i < *n; i++) {
       bson_destroy (docs[i]);
    }
@@ -67,7 +67,7 @@ bool
 scan_testdata_build (lab_store_t *store, const char *detail, const char *folded, int bills, int mean_rows,
                      int64_t *rows_out, bson_error_t *error)
 {
-   lab_session_t *sess = lab_session_open (store, error);
+   lab_store_session_t *sess = lab_store_session_open (store, error);
    int *rows = NULL;
    int maxrows = 0, b, line;
    bson_t *batch[512];
@@ -140,7 +140,7 @@ scan_testdata_build (lab_store_t *store, const char *detail, const char *folded,
        !lab_store_create_index (sess, folded, "bill_id", error)) {
       goto done;
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    sess = NULL;
    if (!lab_store_flush (store, error)) {
       goto done;
@@ -152,14 +152,14 @@ done:
       bson_destroy (batch[i]);
    }
    if (sess) {
-      lab_session_close (sess);
+      lab_store_session_close (sess);
    }
    bson_free (rows);
    return ok;
 }
 
 typedef struct {
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    const char *to;
    int bucket_rows;
    int64_t docs;
@@ -214,7 +214,7 @@ bool
 scan_testdata_rebucket (lab_store_t *store, const char *from, const char *to, int bucket_rows,
                         int64_t *docs_out, bson_error_t *error)
 {
-   lab_session_t *sess = lab_session_open (store, error), *wsess = NULL;
+   lab_store_session_t *sess = lab_store_session_open (store, error), *wsess = NULL;
    rebucket_t rb = { 0 };
    bson_value_t *keys = NULL;
    int64_t nkeys = 0, k;
@@ -223,7 +223,7 @@ scan_testdata_rebucket (lab_store_t *store, const char *from, const char *to, in
    if (!sess) {
       return false;
    }
-   wsess = lab_session_open (store, error);
+   wsess = lab_store_session_open (store, error);
    if (!wsess || !lab_store_drop (wsess, to, error) || !lab_store_create (wsess, to, error) ||
        !lab_store_distinct_keys (sess, from, "bill_id", &keys, &nkeys, error)) {
       goto done;
@@ -237,7 +237,7 @@ scan_testdata_rebucket (lab_store_t *store, const char *from, const char *to, in
    if (!lab_store_create_index (wsess, to, "bill_id", error)) {
       goto done;
    }
-   lab_session_close (wsess);
+   lab_store_session_close (wsess);
    wsess = NULL;
    if (!lab_store_flush (store, error)) {
       goto done;
@@ -248,11 +248,11 @@ scan_testdata_rebucket (lab_store_t *store, const char *from, const char *to, in
    ok = true;
 done:
    if (keys) {
-      lab_values_free (keys, (int)nkeys);
+      lab_store_values_free (keys, (int)nkeys);
    }
    if (wsess) {
-      lab_session_close (wsess);
+      lab_store_session_close (wsess);
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    return ok;
 }

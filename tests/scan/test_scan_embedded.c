@@ -40,7 +40,7 @@ setup (void **state)
    lab_store_t *store;
    bson_error_t e;
    char *uri;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
 
    g_dir = lab_test_tmpdir ("scan-embedded");
    g_tmp = lab_test_tmpdir ("scan-embedded-out");
@@ -55,14 +55,14 @@ setup (void **state)
       fail_msg ("build: %s", e.message);
    }
    /* a collection without an index on bill_id, for the bad-input case */
-   sess = lab_session_open (store, &e);
+   sess = lab_store_session_open (store, &e);
    assert_non_null (sess);
    assert_true (lab_store_create (sess, "noindex", &e));
    {
       bson_t *d = BCON_NEW ("bill_id", BCON_INT32 (1));
-      lab_insert_result_t r = { 0 };
+      lab_store_insert_result_t r = { 0 };
       assert_true (lab_store_insert_many (sess, "noindex", (const bson_t *const *)&d, 1, &r, &e));
-      lab_insert_result_cleanup (&r);
+      lab_store_insert_result_cleanup (&r);
       bson_destroy (d);
    }
    /* a pair whose detail collection lost rows (issue 12): the first PART_LOST bills whole, and the
@@ -83,7 +83,7 @@ setup (void **state)
          assert_true (lab_store_delete_eq (sess, "part_detail", "bill_id", &v, &deleted, &e));
       }
    }
-   lab_session_close (sess);
+   lab_store_session_close (sess);
    lab_store_close (store);
    bson_free (uri);
    return 0;

@@ -124,7 +124,7 @@ test_same_rows_per_master (void **state)
    char *uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
    lab_store_opts_t so = { 0 };
    lab_store_t *store;
-   lab_session_t *sess;
+   lab_store_session_t *sess;
    bson_value_t *keys = NULL;
    int64_t nkeys = 0, k, multi = 0;
    bson_error_t e;
@@ -132,7 +132,7 @@ test_same_rows_per_master (void **state)
 
    store = lab_store_open (uri, &so, &e);
    assert_non_null (store);
-   sess = lab_session_open (store, &e);
+   sess = lab_store_session_open (store, &e);
    assert_non_null (sess);
    assert_true (lab_store_distinct_keys (sess, "detail_coll", "bill_id", &keys, &nkeys, &e));
    assert_int_equal (nkeys, BILLS);
@@ -152,8 +152,8 @@ test_same_rows_per_master (void **state)
       multi += n[3].docs > 1;
    }
    assert_true (multi > 0); /* some masters span several buckets: the test exercises them */
-   lab_values_free (keys, (int)nkeys);
-   lab_session_close (sess);
+   lab_store_values_free (keys, (int)nkeys);
+   lab_store_session_close (sess);
    lab_store_close (store);
    bson_free (uri);
 }

@@ -53,10 +53,10 @@ static void
 test_diskstats_parse (void **state)
 {
    char *a = slurp ("diskstats-a.txt");
-   lab_diskstats_t d;
+   lab_scan_diskstats_t d;
    bson_error_t e;
 
-   assert_true (lab_diskstats_parse (a, "vda", &d, &e));
+   assert_true (lab_scan_diskstats_parse (a, "vda", &d, &e));
    assert_int_equal (d.reads, 34248);
    assert_int_equal (d.reads_merged, 6927);
    assert_int_equal (d.read_sectors, 1906042);
@@ -64,13 +64,13 @@ test_diskstats_parse (void **state)
    assert_int_equal (d.writes, 8875);
    assert_int_equal (d.io_ticks_ms, 10636);
    /* vda1 is its own line, not a prefix match of vda */
-   assert_true (lab_diskstats_parse (a, "vda1", &d, &e));
+   assert_true (lab_scan_diskstats_parse (a, "vda1", &d, &e));
    assert_int_equal (d.reads, 30000);
-   assert_false (lab_diskstats_parse (a, "sdq", &d, &e));
+   assert_false (lab_scan_diskstats_parse (a, "sdq", &d, &e));
    assert_non_null (strstr (e.message, "sdq"));
    assert_non_null (strstr (e.message, "--device"));
    assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_NOT_IN_DISKSTATS));
-   assert_false (lab_diskstats_parse (" 8 0 sda 1 2 3\n", "sda", &d, &e));
+   assert_false (lab_scan_diskstats_parse (" 8 0 sda 1 2 3\n", "sda", &d, &e));
    assert_non_null (strstr (e.message, "fields"));
    assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_BAD_DISKSTATS));
    bson_free (a);
@@ -81,13 +81,13 @@ test_diskstats_delta (void **state)
 {
    char *a = slurp ("diskstats-a.txt");
    char *b = slurp ("diskstats-b.txt");
-   lab_diskstats_t sa, sb;
-   lab_diskstats_delta_t d;
+   lab_scan_diskstats_t sa, sb;
+   lab_scan_diskstats_delta_t d;
    bson_error_t e;
 
-   assert_true (lab_diskstats_parse (a, "vda", &sa, &e));
-   assert_true (lab_diskstats_parse (b, "vda", &sb, &e));
-   lab_diskstats_delta (&sa, &sb, 2.0, &d);
+   assert_true (lab_scan_diskstats_parse (a, "vda", &sa, &e));
+   assert_true (lab_scan_diskstats_parse (b, "vda", &sb, &e));
+   lab_scan_diskstats_delta (&sa, &sb, 2.0, &d);
    /* 2000 reads, 80000 sectors, 4000 ms of read time, 500 ms of io ticks in 2 s */
    assert_int_equal (d.reads, 2000);
    assert_int_equal (d.read_bytes, 80000ull * 512);
@@ -98,26 +98,26 @@ test_diskstats_delta (void **state)
    assert_true (d.avg_read_bytes == 20480.0);
    assert_true (d.util_pct == 25.0);
    /* no reads: await and request size unknown */
-   lab_diskstats_delta (&sa, &sa, 1.0, &d);
+   lab_scan_diskstats_delta (&sa, &sa, 1.0, &d);
    assert_true (d.read_await_ms < 0 && d.avg_read_bytes < 0);
    assert_true (d.reads_per_s == 0.0);
    /* a 32-bit counter that wrapped */
    {
-      lab_diskstats_t w1 = sa, w2 = sa;
+      lab_scan_diskstats_t w1 = sa, w2 = sa;
       w1.reads = UINT32_MAX - 9;
       w2.reads = 10;
-      lab_diskstats_delta (&w1, &w2, 1.0, &d);
+      lab_scan_diskstats_delta (&w1, &w2, 1.0, &d);
       assert_int_equal (d.reads, 20);
       /* a 64-bit counter that went backwards: a reset, not a huge delta */
       w1.reads = 1ull << 40;
-      lab_diskstats_delta (&w1, &w2, 1.0, &d);
+      lab_scan_diskstats_delta (&w1, &w2, 1.0, &d);
       assert_int_equal (d.reads, 0);
    }
    /* util is capped at 100% (io_ticks can run slightly ahead of wall time) */
    {
-      lab_diskstats_t u2 = sa;
+      lab_scan_diskstats_t u2 = sa;
       u2.io_ticks_ms += 1500;
-      lab_diskstats_delta (&sa, &u2, 1.0, &d);
+      lab_scan_diskstats_delta (&sa, &u2, 1.0, &d);
       assert_true (d.util_pct == 100.0);
    }
    bson_free (a);
@@ -200,11 +200,11 @@ static void
 test_device_partition (void **state)
 {
    fx_t *fx = fixture ();
-   lab_device_t d;
+   lab_scan_device_t d;
    bson_error_t e;
 
    link_devnum (fx, fx->major, fx->minor, "../../devices/pci0/block/fakedisk/fakedisk3");
-   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, "/nonexistent", &d, &e));
+   assert_true (lab_scan_device_resolve (fx->root, NULL, fx->sysfs, "/nonexistent", &d, &e));
    assert_string_equal (d.name, "fakedisk");
    assert_int_equal (d.major, 8);
    assert_int_equal (d.minor, 0);
@@ -216,11 +216,11 @@ static void
 test_device_whole_disk (void **state)
 {
    fx_t *fx = fixture ();
-   lab_device_t d;
+   lab_scan_device_t d;
    bson_error_t e;
 
    link_devnum (fx, fx->major, fx->minor, "../../devices/virtual/block/wholedisk");
-   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, "/nonexistent", &d, &e));
+   assert_true (lab_scan_device_resolve (fx->root, NULL, fx->sysfs, "/nonexistent", &d, &e));
    assert_string_equal (d.name, "wholedisk");
    assert_non_null (strstr (d.reason, "is block device wholedisk"));
    fixture_free (fx);
@@ -230,7 +230,7 @@ static void
 test_device_mountinfo_fallback (void **state)
 {
    fx_t *fx = fixture ();
-   lab_device_t d;
+   lab_scan_device_t d;
    bson_error_t e;
    char *mi = bson_strdup_printf ("%s/mountinfo", fx->root);
    char *text;
@@ -243,7 +243,7 @@ test_device_mountinfo_fallback (void **state)
                               fx->root);
    write_file (mi, text);
    bson_free (text);
-   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
+   assert_true (lab_scan_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
    assert_string_equal (d.name, "fakedisk");
    assert_non_null (strstr (d.reason, "not a block device"));
    assert_non_null (strstr (d.reason, "/dev/fakedisk3"));
@@ -255,12 +255,12 @@ test_device_mountinfo_fallback (void **state)
    write_file (mi, text);
    bson_free (text);
    link_devnum (fx, 9, 0, "../../devices/virtual/block/wholedisk");
-   assert_true (lab_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
+   assert_true (lab_scan_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
    assert_string_equal (d.name, "wholedisk");
 
    /* nothing names a disk: a clear error naming --device */
    write_file (mi, "27 1 0:99 / / rw - overlay overlay rw,lowerdir=/a\n");
-   assert_false (lab_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
+   assert_false (lab_scan_device_resolve (fx->root, NULL, fx->sysfs, mi, &d, &e));
    assert_non_null (strstr (e.message, "--device"));
    assert_non_null (strstr (e.message, "overlay"));
    assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_DEVICE));
@@ -272,14 +272,14 @@ static void
 test_device_override (void **state)
 {
    fx_t *fx = fixture ();
-   lab_device_t d;
+   lab_scan_device_t d;
    bson_error_t e;
 
-   assert_true (lab_device_resolve (fx->root, "/dev/wholedisk", fx->sysfs, "/nonexistent", &d, &e));
+   assert_true (lab_scan_device_resolve (fx->root, "/dev/wholedisk", fx->sysfs, "/nonexistent", &d, &e));
    assert_string_equal (d.name, "wholedisk");
    assert_int_equal (d.major, 9);
    assert_non_null (strstr (d.reason, "--device"));
-   assert_false (lab_device_resolve (fx->root, "nosuchdisk", fx->sysfs, "/nonexistent", &d, &e));
+   assert_false (lab_scan_device_resolve (fx->root, "nosuchdisk", fx->sysfs, "/nonexistent", &d, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    assert_non_null (strstr (e.message, "nosuchdisk"));
    fixture_free (fx);
@@ -288,15 +288,15 @@ test_device_override (void **state)
 static void
 test_device_this_machine (void **state)
 {
-   lab_device_t d;
-   lab_diskstats_t s;
+   lab_scan_device_t d;
+   lab_scan_diskstats_t s;
    bson_error_t e;
    char *dir = lab_test_tmpdir ("scan-device-real");
 
    /* whatever this machine's disk is, the resolved name must be a line of /proc/diskstats */
-   assert_true (lab_device_resolve (dir, NULL, NULL, NULL, &d, &e));
+   assert_true (lab_scan_device_resolve (dir, NULL, NULL, NULL, &d, &e));
    assert_true (d.name[0] != '\0');
-   if (!lab_diskstats_read (NULL, d.name, &s, &e)) {
+   if (!lab_scan_diskstats_read (NULL, d.name, &s, &e)) {
       fail_msg ("resolved %s (%s) but: %s", d.name, d.reason, e.message);
    }
    lab_test_rmtree (dir);
@@ -322,19 +322,19 @@ test_keys_segment (void **state)
    int64_t t[4];
    int64_t u[2];
 
-   lab_keys_segment (10, 4, s);
+   lab_scan_keys_segment (10, 4, s);
    assert_int_equal (s[0], 0);
    assert_int_equal (s[1], 2);
    assert_int_equal (s[2], 5);
    assert_int_equal (s[3], 7);
    assert_int_equal (s[4], 10);
    /* fewer keys than workers: some segments are empty, none overlaps */
-   lab_keys_segment (2, 3, t);
+   lab_scan_keys_segment (2, 3, t);
    assert_int_equal (t[0], 0);
    assert_int_equal (t[1], 0);
    assert_int_equal (t[2], 1);
    assert_int_equal (t[3], 2);
-   lab_keys_segment (7, 1, u);
+   lab_scan_keys_segment (7, 1, u);
    assert_int_equal (u[0], 0);
    assert_int_equal (u[1], 7);
 }
@@ -346,7 +346,7 @@ test_keys_spread (void **state)
    int64_t n = 10;
 
    ints (v, 10);
-   lab_keys_spread (v, &n, 4);
+   lab_scan_keys_spread (v, &n, 4);
    assert_int_equal (n, 4);
    /* first and last kept, evenly spread: indexes 0, 3, 6, 9 */
    assert_int_equal (v[0].value.v_int32, 0);
@@ -355,11 +355,11 @@ test_keys_spread (void **state)
    assert_int_equal (v[3].value.v_int32, 90);
    n = 10;
    ints (v, 10);
-   lab_keys_spread (v, &n, 0);
+   lab_scan_keys_spread (v, &n, 0);
    assert_int_equal (n, 10);
-   lab_keys_spread (v, &n, 11);
+   lab_scan_keys_spread (v, &n, 11);
    assert_int_equal (n, 10);
-   lab_keys_spread (v, &n, 1);
+   lab_scan_keys_spread (v, &n, 1);
    assert_int_equal (n, 1);
    assert_int_equal (v[0].value.v_int32, 0);
    /* strings are freed when dropped (ASan checks the ownership) */
@@ -372,7 +372,7 @@ test_keys_spread (void **state)
          s[i].value.v_utf8.str = bson_strdup_printf ("k%d", i);
          s[i].value.v_utf8.len = 2;
       }
-      lab_keys_spread (s, &n, 2);
+      lab_scan_keys_spread (s, &n, 2);
       assert_int_equal (n, 2);
       assert_string_equal (s[0].value.v_utf8.str, "k0");
       assert_string_equal (s[1].value.v_utf8.str, "k4");
@@ -388,26 +388,26 @@ test_keys_parse (void **state)
    bool skip;
    bson_error_t e;
 
-   assert_true (lab_keys_parse_line ("42\n", &v, &skip, &e));
+   assert_true (lab_scan_keys_parse_line ("42\n", &v, &skip, &e));
    assert_false (skip);
    assert_int_equal (v.value_type, BSON_TYPE_INT32);
    assert_int_equal (v.value.v_int32, 42);
-   assert_true (lab_keys_parse_line ("9007199254740993", &v, &skip, &e));
+   assert_true (lab_scan_keys_parse_line ("9007199254740993", &v, &skip, &e));
    assert_int_equal (v.value_type, BSON_TYPE_INT64);
    assert_true (v.value.v_int64 == 9007199254740993ll);
-   assert_true (lab_keys_parse_line ("  \"A-1\"  \r\n", &v, &skip, &e));
+   assert_true (lab_scan_keys_parse_line ("  \"A-1\"  \r\n", &v, &skip, &e));
    assert_int_equal (v.value_type, BSON_TYPE_UTF8);
    assert_string_equal (v.value.v_utf8.str, "A-1");
    bson_value_destroy (&v);
-   assert_true (lab_keys_parse_line ("B-2 unquoted", &v, &skip, &e));
+   assert_true (lab_scan_keys_parse_line ("B-2 unquoted", &v, &skip, &e));
    assert_int_equal (v.value_type, BSON_TYPE_UTF8);
    assert_string_equal (v.value.v_utf8.str, "B-2 unquoted");
    bson_value_destroy (&v);
-   assert_true (lab_keys_parse_line ("{\"$oid\": \"5f1d7a0b2c3e4f5a6b7c8d9e\"}", &v, &skip, &e));
+   assert_true (lab_scan_keys_parse_line ("{\"$oid\": \"5f1d7a0b2c3e4f5a6b7c8d9e\"}", &v, &skip, &e));
    assert_int_equal (v.value_type, BSON_TYPE_OID);
-   assert_true (lab_keys_parse_line ("   \n", &v, &skip, &e));
+   assert_true (lab_scan_keys_parse_line ("   \n", &v, &skip, &e));
    assert_true (skip);
-   assert_false (lab_keys_parse_line ("[1, 2]", &v, &skip, &e));
+   assert_false (lab_scan_keys_parse_line ("[1, 2]", &v, &skip, &e));
    assert_non_null (strstr (e.message, "[1, 2]"));
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
 }
@@ -423,24 +423,24 @@ test_keys_file (void **state)
 
    /* unsorted, with a duplicate across int32/int64/double (MongoDB compares numbers by value) */
    write_file (p, "30\n10\n\n20\n10.0\n5000000000\n");
-   assert_true (lab_keys_read_file (p, &k, &n, &e));
+   assert_true (lab_scan_keys_read_file (p, &k, &n, &e));
    assert_int_equal (n, 4);
    assert_int_equal (k[0].value.v_int32, 10);
    assert_int_equal (k[1].value.v_int32, 20);
    assert_int_equal (k[2].value.v_int32, 30);
    assert_true (k[3].value.v_int64 == 5000000000ll);
-   lab_values_free (k, (int)n);
+   lab_store_values_free (k, (int)n);
 
    write_file (p, "1\n2\n[3]\n");
-   assert_false (lab_keys_read_file (p, &k, &n, &e));
+   assert_false (lab_scan_keys_read_file (p, &k, &n, &e));
    assert_non_null (strstr (e.message, "line 3"));
    assert_non_null (strstr (e.message, p));
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
    write_file (p, "\n\n");
-   assert_false (lab_keys_read_file (p, &k, &n, &e));
+   assert_false (lab_scan_keys_read_file (p, &k, &n, &e));
    assert_non_null (strstr (e.message, "no key"));
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE));
-   assert_false (lab_keys_read_file ("/nonexistent/keys", &k, &n, &e));
+   assert_false (lab_scan_keys_read_file ("/nonexistent/keys", &k, &n, &e));
    assert_non_null (strstr (e.message, "/nonexistent/keys"));
    assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
    lab_test_rmtree (dir);
@@ -454,13 +454,13 @@ static void
 test_percentiles (void **state)
 {
    double v[100];
-   lab_latency_summary_t s;
+   lab_scan_latency_summary_t s;
    int i;
 
    for (i = 0; i < 100; i++) {
       v[i] = 100 - i; /* 100 .. 1, unsorted */
    }
-   lab_latency_summarize (v, 100, &s);
+   lab_scan_latency_summarize (v, 100, &s);
    assert_int_equal (s.count, 100);
    assert_true (s.min_ms == 1 && s.max_ms == 100);
    assert_true (s.mean_ms == 50.5);
@@ -471,13 +471,13 @@ test_percentiles (void **state)
    {
       double one[1] = { 7 };
       double two[2] = { 1, 3 };
-      assert_true (lab_percentile (one, 1, 99) == 7);
-      assert_true (lab_percentile (two, 2, 50) == 2);
-      assert_true (lab_percentile (two, 2, 0) == 1);
-      assert_true (lab_percentile (two, 2, 100) == 3);
-      assert_true (lab_percentile (two, 0, 50) == 0);
+      assert_true (lab_scan_percentile (one, 1, 99) == 7);
+      assert_true (lab_scan_percentile (two, 2, 50) == 2);
+      assert_true (lab_scan_percentile (two, 2, 0) == 1);
+      assert_true (lab_scan_percentile (two, 2, 100) == 3);
+      assert_true (lab_scan_percentile (two, 0, 50) == 0);
    }
-   lab_latency_summarize (v, 0, &s);
+   lab_scan_latency_summarize (v, 0, &s);
    assert_int_equal (s.count, 0);
 }
 
@@ -489,12 +489,12 @@ test_histogram (void **state)
    int64_t total = 0;
    int i;
 
-   assert_true (lab_latency_bucket_le (0) == 0.01);
-   assert_true (fabs (lab_latency_bucket_le (1) - 0.02) < 1e-12);
-   assert_true (fabs (lab_latency_bucket_le (2) - 0.05) < 1e-12);
-   assert_true (fabs (lab_latency_bucket_le (6) - 1.0) < 1e-12);
-   assert_true (fabs (lab_latency_bucket_le (LAB_LATENCY_NBUCKETS - 1) - 100000.0) < 1e-6);
-   lab_latency_histogram (v, 8, c);
+   assert_true (lab_scan_latency_bucket_le (0) == 0.01);
+   assert_true (fabs (lab_scan_latency_bucket_le (1) - 0.02) < 1e-12);
+   assert_true (fabs (lab_scan_latency_bucket_le (2) - 0.05) < 1e-12);
+   assert_true (fabs (lab_scan_latency_bucket_le (6) - 1.0) < 1e-12);
+   assert_true (fabs (lab_scan_latency_bucket_le (LAB_LATENCY_NBUCKETS - 1) - 100000.0) < 1e-6);
+   lab_scan_latency_histogram (v, 8, c);
    assert_int_equal (c[0], 2); /* 0.005 and 0.01 (le is inclusive) */
    assert_int_equal (c[1], 1); /* 0.011 */
    assert_int_equal (c[5], 0); /* (0.2, 0.5] */
@@ -522,7 +522,7 @@ test_drop_caches_hook (void **state)
 
    write_file (p, "");
    setenv ("LAYOUTLAB_DROP_CACHES_PATH", p, 1);
-   assert_true (lab_drop_caches (LAB_DROP_YES, &dropped, note, sizeof note, &e));
+   assert_true (lab_scan_drop_caches (LAB_DROP_YES, &dropped, note, sizeof note, &e));
    assert_true (dropped);
    assert_non_null (strstr (note, "dropped"));
    f = fopen (p, "r");
@@ -531,13 +531,13 @@ test_drop_caches_hook (void **state)
    assert_string_equal (buf, "1");
 
    setenv ("LAYOUTLAB_DROP_CACHES_PATH", "/nonexistent-dir/drop_caches", 1);
-   assert_true (lab_drop_caches (LAB_DROP_AUTO, &dropped, note, sizeof note, &e));
+   assert_true (lab_scan_drop_caches (LAB_DROP_AUTO, &dropped, note, sizeof note, &e));
    assert_false (dropped);
    assert_non_null (strstr (note, "not permitted"));
-   assert_false (lab_drop_caches (LAB_DROP_YES, &dropped, note, sizeof note, &e));
+   assert_false (lab_scan_drop_caches (LAB_DROP_YES, &dropped, note, sizeof note, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_PERMISSION));
    assert_non_null (strstr (e.message, "--drop-caches"));
-   assert_true (lab_drop_caches (LAB_DROP_NO, &dropped, note, sizeof note, &e));
+   assert_true (lab_scan_drop_caches (LAB_DROP_NO, &dropped, note, sizeof note, &e));
    assert_false (dropped);
    assert_non_null (strstr (note, "not requested"));
    unsetenv ("LAYOUTLAB_DROP_CACHES_PATH");
@@ -551,12 +551,12 @@ test_run_command (void **state)
 {
    bson_error_t e;
 
-   assert_true (lab_run_command ("true", "true", 5000, &e));
-   assert_false (lab_run_command ("exit 3", "exit 3", 5000, &e));
+   assert_true (lab_scan_run_command ("true", "true", 5000, &e));
+   assert_false (lab_scan_run_command ("exit 3", "exit 3", 5000, &e));
    assert_non_null (strstr (e.message, "exit code 3"));
    assert_non_null (strstr (e.message, "\"exit 3\""));
    assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_FAILED));
-   assert_false (lab_run_command ("sleep 30", "sleep 30", 300, &e));
+   assert_false (lab_scan_run_command ("sleep 30", "sleep 30", 300, &e));
    assert_non_null (strstr (e.message, "did not finish"));
    assert_non_null (strstr (e.message, "--restart-timeout"));
    assert_true (lab_error_is (&e, LAB_ERROR_SCAN, LAB_SCAN_ERR_RESTART_TIMEOUT));
@@ -581,21 +581,21 @@ test_residency (void **state)
    }
    fdatasync (fd);
    close (fd);
-   assert_true (lab_resident_bytes (paths, &res, &total, &e));
+   assert_true (lab_scan_resident_bytes (paths, &res, &total, &e));
    assert_int_equal (total, 64 * 4096);
    assert_int_equal (res, 64 * 4096); /* just written: in the page cache */
    fd = open (p, O_RDONLY);
    assert_int_equal (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), 0);
    close (fd);
-   assert_true (lab_resident_bytes (paths, &res, &total, &e));
+   assert_true (lab_scan_resident_bytes (paths, &res, &total, &e));
    assert_int_equal (res, 0);
    /* a missing file is skipped */
    paths[1] = "/nonexistent/file.wt";
-   assert_true (lab_resident_bytes (paths, &res, &total, &e));
+   assert_true (lab_scan_resident_bytes (paths, &res, &total, &e));
    assert_int_equal (total, 64 * 4096);
    {
       char **files = NULL;
-      assert_true (lab_dir_files (dir, &files, &e));
+      assert_true (lab_scan_dir_files (dir, &files, &e));
       assert_non_null (files[0]);
       assert_null (files[1]);
       bson_strfreev (files);
@@ -616,11 +616,11 @@ test_read_ahead (void **state)
    mk (fx->sysfs, "/block/fakedisk/queue");
    p = bson_strdup_printf ("%s/block/fakedisk/queue/read_ahead_kb", fx->sysfs);
    write_file (p, "128\n");
-   assert_true (lab_device_read_ahead_kb (fx->sysfs, "fakedisk", &kb));
+   assert_true (lab_scan_device_read_ahead_kb (fx->sysfs, "fakedisk", &kb));
    assert_int_equal (kb, 128);
    write_file (p, "garbage\n");
-   assert_false (lab_device_read_ahead_kb (fx->sysfs, "fakedisk", &kb));
-   assert_false (lab_device_read_ahead_kb (fx->sysfs, "nosuchdisk", &kb));
+   assert_false (lab_scan_device_read_ahead_kb (fx->sysfs, "fakedisk", &kb));
+   assert_false (lab_scan_device_read_ahead_kb (fx->sysfs, "nosuchdisk", &kb));
    bson_free (p);
    fixture_free (fx);
 }
@@ -687,10 +687,10 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->disk.read_await_ms = 2;
    m->disk.util_pct = 75;
    m->have_engine = true;
-   m->engine_before = (lab_engine_stats_t){
+   m->engine_before = (lab_store_engine_stats_t){
       .block_reads = 5, .block_read_bytes = 100, .cache_read_bytes = -1, .cache_pages_read = -1
    };
-   m->engine_after = (lab_engine_stats_t){
+   m->engine_after = (lab_store_engine_stats_t){
       .block_reads = 45, .block_read_bytes = 900, .cache_read_bytes = 7, .cache_pages_read = -1
    };
    m->server_rss_peak_bytes = 1000;
@@ -698,7 +698,7 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->cache_max_bytes = 200;
    m->cpu_s = 3.0;
    m->cpu_cores = 2;
-   m->latency = (lab_latency_summary_t){ 10, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0 };
+   m->latency = (lab_scan_latency_summary_t){ 10, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0 };
    m->histogram[3] = 4;
    m->histogram[5] = 6;
    w[0] = (lab_scan_worker_totals_t){ 6, 6, 700, 3.5 };
@@ -829,7 +829,7 @@ test_layout_entry (void **state)
    assert_true (lab_test_json_num (&e, "latency_ms.max") == 5.0);
    /* the histogram runs from the first to the last non-empty bucket */
    assert_int_equal (count_keys (&e, "latency_ms.histogram"), 3);
-   assert_true (lab_test_json_num (&e, "latency_ms.histogram.0.le_ms") == lab_latency_bucket_le (3));
+   assert_true (lab_test_json_num (&e, "latency_ms.histogram.0.le_ms") == lab_scan_latency_bucket_le (3));
    assert_int_equal (lab_test_json_num (&e, "latency_ms.histogram.0.count"), 4);
    assert_int_equal (lab_test_json_num (&e, "latency_ms.histogram.1.count"), 0);
    assert_int_equal (lab_test_json_num (&e, "latency_ms.histogram.2.count"), 6);
@@ -951,7 +951,7 @@ test_stat_cpu (void **state)
    assert_false (lab_parse_stat_cpu (plain, 0, &cpu));
    /* this process: some CPU spent, at least one core; no pid is not measured */
    assert_true (lab_process_cpu_s ((int64_t)getpid ()) >= 0);
-   assert_true (lab_sampler_cpu_cores ((int64_t)getpid ()) >= 1);
+   assert_true (lab_scan_sampler_cpu_cores ((int64_t)getpid ()) >= 1);
    /* another process (as a local server is); a worker's CPU still counts after it exited (the workers of
     * a load are joined before the last reading) */
    assert_true (lab_process_cpu_s ((int64_t)getppid ()) >= 0);
@@ -966,25 +966,25 @@ test_stat_cpu (void **state)
       }
    }
    assert_true (lab_process_cpu_s (0) == -1);
-   assert_int_equal (lab_sampler_cpu_cores (0), -1);
+   assert_int_equal (lab_scan_sampler_cpu_cores (0), -1);
 }
 
 /* ---- deployment (topology.c, record.c) ---- */
 
 /* shard_of -- a listShards entry for the URI tests. */
 static void
-shard_of (lab_facts_shard_t *sh, const char *id, const char *host)
+shard_of (lab_store_facts_shard_t *sh, const char *id, const char *host)
 {
    bson_error_t e;
 
    memset (sh, 0, sizeof *sh);
    sh->id = bson_strdup (id);
    sh->host = bson_strdup (host);
-   assert_true (lab_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, &e));
+   assert_true (lab_store_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, &e));
 }
 
 static void
-shard_free (lab_facts_shard_t *sh)
+shard_free (lab_store_facts_shard_t *sh)
 {
    bson_free (sh->id);
    bson_free (sh->host);
@@ -995,7 +995,7 @@ shard_free (lab_facts_shard_t *sh)
 static void
 test_shard_uri (void **state)
 {
-   lab_facts_shard_t a, b, v6, none;
+   lab_store_facts_shard_t a, b, v6, none;
    const char *over[] = { "shB=mongodb://b-direct:1/", "mongodb://first-positional:2/" };
    bson_error_t e;
    char *u;
@@ -1035,17 +1035,17 @@ test_shard_uri (void **state)
    shard_free (&v6);
 }
 
-/* direct_uri -- lab_scan_direct_uri to shard1:27018 of `router`, checked against `want` and parsed back
+/* direct_uri -- lab_store_direct_uri to shard1:27018 of `router`, checked against `want` and parsed back
  * by libmongoc (caller destroys). */
 static mongoc_uri_t *
 direct_uri (const char *router, const char *want)
 {
    bson_error_t e;
-   char *u = lab_scan_direct_uri (router, "shard1", 27018, &e);
+   char *u = lab_store_direct_uri (router, "shard1", 27018, &e);
    mongoc_uri_t *m;
 
    if (!u) {
-      fail_msg ("lab_scan_direct_uri (%s): %s", router, e.message);
+      fail_msg ("lab_store_direct_uri (%s): %s", router, e.message);
    }
    if (want) {
       assert_string_equal (u, want);
@@ -1062,7 +1062,7 @@ direct_uri (const char *router, const char *want)
    return m;
 }
 
-/* same_props -- the shard URI lab_scan_direct_uri builds from `router` carries exactly the
+/* same_props -- the shard URI lab_store_direct_uri builds from `router` carries exactly the
  * authMechanismProperties libmongoc read from `router` (same keys, values and order), checked against
  * `want` (the shard URI) when given; `key` must be among them with the value `value`. */
 static void
@@ -1222,36 +1222,36 @@ test_primary_uri (void **state)
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
                  BCON_BOOL (true), "primary", BCON_UTF8 ("a2.example:27019"), "me",
                  BCON_UTF8 ("a1.example:27018"), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_string_equal (u, "mongodb://u:p@a2.example:27019/?directConnection=true&authSource=admin&tls=true");
    bson_free (u);
    bson_destroy (h);
    /* IPv6 primary */
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
                  BCON_BOOL (true), "primary", BCON_UTF8 ("[::1]:27019"), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (NULL, h, &u, &e));
+   assert_true (lab_store_primary_uri (NULL, h, &u, &e));
    assert_string_equal (u, "mongodb://[::1]:27019/?directConnection=true");
    bson_free (u);
    bson_destroy (h);
    /* the primary itself, a secondary during an election (no primary named), a standalone: stay */
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (true), "primary",
                  BCON_UTF8 ("a1.example:27018"), "me", BCON_UTF8 ("a1.example:27018"), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "secondary",
                  BCON_BOOL (true), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
    h = BCON_NEW ("isWritablePrimary", BCON_BOOL (true), "ok", BCON_DOUBLE (1));
-   assert_true (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_true (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
    /* a malformed reply */
    h = BCON_NEW ("setName", BCON_UTF8 ("rsA"), "isWritablePrimary", BCON_BOOL (false), "primary",
                  BCON_INT32 (3), "ok", BCON_DOUBLE (1));
-   assert_false (lab_scan_primary_uri (shard, h, &u, &e));
+   assert_false (lab_store_primary_uri (shard, h, &u, &e));
    assert_null (u);
    bson_destroy (h);
 }
@@ -1259,13 +1259,13 @@ test_primary_uri (void **state)
 static void
 test_server_disk_names (void **state)
 {
-   lab_server_disk_t d;
+   lab_scan_server_disk_t d;
 
    (void)state;
-   assert_true (lab_server_disk_parse ("ftdc", &d) && d == LAB_SERVER_DISK_FTDC);
-   assert_true (lab_server_disk_parse ("auto", &d) && d == LAB_SERVER_DISK_AUTO);
-   assert_false (lab_server_disk_parse ("iostat", &d));
-   assert_string_equal (lab_server_disk_name (LAB_SERVER_DISK_NONE), "none");
+   assert_true (lab_scan_server_disk_parse ("ftdc", &d) && d == LAB_SERVER_DISK_FTDC);
+   assert_true (lab_scan_server_disk_parse ("auto", &d) && d == LAB_SERVER_DISK_AUTO);
+   assert_false (lab_scan_server_disk_parse ("iostat", &d));
+   assert_string_equal (lab_scan_server_disk_name (LAB_SERVER_DISK_NONE), "none");
 }
 
 static void
@@ -1506,30 +1506,30 @@ test_run_order (void **state)
 static void
 test_engine_sum (void **state)
 {
-   lab_engine_stats_t each[3], out;
+   lab_store_engine_stats_t each[3], out;
 
    (void)state;
-   each[0] = (lab_engine_stats_t){ .cache_bytes = 10,
-                                   .cache_max_bytes = 100,
-                                   .block_reads = 5,
-                                   .block_read_bytes = 500,
-                                   .cache_read_bytes = 7,
-                                   .cache_pages_read = 3,
-                                   .server_rss_bytes = 1000 };
-   each[1] = (lab_engine_stats_t){ .cache_bytes = 20,
-                                   .cache_max_bytes = 200,
-                                   .block_reads = 6,
-                                   .block_read_bytes = 600,
-                                   .cache_read_bytes = -1,
-                                   .cache_pages_read = 4,
-                                   .server_rss_bytes = 2000 };
-   each[2] = (lab_engine_stats_t){ .cache_bytes = -1,
-                                   .cache_max_bytes = 300,
-                                   .block_reads = 7,
-                                   .block_read_bytes = 700,
-                                   .cache_read_bytes = 9,
-                                   .cache_pages_read = 5,
-                                   .server_rss_bytes = -1 };
+   each[0] = (lab_store_engine_stats_t){ .cache_bytes = 10,
+                                         .cache_max_bytes = 100,
+                                         .block_reads = 5,
+                                         .block_read_bytes = 500,
+                                         .cache_read_bytes = 7,
+                                         .cache_pages_read = 3,
+                                         .server_rss_bytes = 1000 };
+   each[1] = (lab_store_engine_stats_t){ .cache_bytes = 20,
+                                         .cache_max_bytes = 200,
+                                         .block_reads = 6,
+                                         .block_read_bytes = 600,
+                                         .cache_read_bytes = -1,
+                                         .cache_pages_read = 4,
+                                         .server_rss_bytes = 2000 };
+   each[2] = (lab_store_engine_stats_t){ .cache_bytes = -1,
+                                         .cache_max_bytes = 300,
+                                         .block_reads = 7,
+                                         .block_read_bytes = 700,
+                                         .cache_read_bytes = 9,
+                                         .cache_pages_read = 5,
+                                         .server_rss_bytes = -1 };
    lab_scan_engine_sum (each, 3, true, &out);
    assert_int_equal (out.block_reads, 18);
    assert_int_equal (out.block_read_bytes, 1800);
@@ -1556,15 +1556,15 @@ test_auth_failed (void **state)
    memset (&e, 0, sizeof e);
    e.domain = MONGOC_ERROR_CLIENT;
    e.code = MONGOC_ERROR_CLIENT_AUTHENTICATE;
-   assert_true (lab_scan_auth_failed (&e));
+   assert_true (lab_store_error_auth (&e));
    e.domain = MONGOC_ERROR_SERVER;
    e.code = 18; /* AuthenticationFailed */
-   assert_true (lab_scan_auth_failed (&e));
+   assert_true (lab_store_error_auth (&e));
    e.code = 13; /* Unauthorized: logged in, but lacking a role */
-   assert_false (lab_scan_auth_failed (&e));
+   assert_false (lab_store_error_auth (&e));
    e.domain = MONGOC_ERROR_SERVER_SELECTION;
    e.code = MONGOC_ERROR_SERVER_SELECTION_FAILURE;
-   assert_false (lab_scan_auth_failed (&e));
+   assert_false (lab_store_error_auth (&e));
 }
 
 int
