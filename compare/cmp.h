@@ -212,7 +212,17 @@ typedef struct {
    const char *charts_note;                /* why charts were skipped, when n_charts == 0 */
    const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
    const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
+   const lab_cmp_results_t *prediction;    /* --prediction (issue 26): NULL: no "Predicted beside measured" */
 } lab_cmp_render_opts_t;
+
+/* lab_cmp_render_predicted_note -- (compare/prediction.c, issue 26) when `r` is a prediction (scancmp
+ * --predict), the section "This is a prediction" with the probe's cost; nothing otherwise. */
+void lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_render_prediction -- (compare/prediction.c) with `pred` (may be NULL: nothing), the section
+ * "Predicted beside measured": per measured point of `r` of the same cache, each layout's predicted and
+ * measured read amplification and the speedups, with the error. */
+void lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred);
 
 /* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with
  * a speedup), per lab_results_estimate_speedup: the first candidate's (lab_cmp_sweep_estimate_of 1). */

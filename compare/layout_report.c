@@ -18,8 +18,9 @@ typedef struct {
    lab_cli_common_t common;
    const char *input;
    const char *baseline;
-   const char *reference; /* --reference FILE: another experiment's published figures */
-   const char *output;    /* NULL or "-": stdout */
+   const char *reference;  /* --reference FILE: another experiment's published figures */
+   const char *prediction; /* --prediction FILE: scancmp --predict's results (issue 26) */
+   const char *output;     /* NULL or "-": stdout */
    const char *title;
    charts_mode_t charts;
    const char *prod_ratio; /* --production-cache-ratio R */
@@ -32,7 +33,7 @@ static const char usage_text[] =
    "Usage: layout-report RUN.json [--baseline OTHER.json] [-o|--out REPORT.md] [--charts svg|none] [--title "
    "T]\n"
    "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
-   "                     [--reference PUBLISHED.json]\n"
+   "                     [--reference PUBLISHED.json] [--prediction PRED.json]\n"
    "\n"
    "Render the results file of `scancmp --out RUN.json` (or scancmp's --json summary, which holds the\n"
    "same results) as a Markdown report for a design review: a\n"
@@ -53,6 +54,9 @@ static const char usage_text[] =
    "                       (datasets/reference/original.json: the original, 55 M rows) next to this\n"
    "                       run's, metric by metric, units converted, and what the differences come\n"
    "                       from (cache regime, client); for a sweep, the point in the reference's regime\n"
+   "  --prediction FILE    add a section \"Predicted beside measured\": the read amplification (and\n"
+   "                       speedup) that `scancmp --predict` foretold from the detail collection alone,\n"
+   "                       next to this file's measured points of the same cache, with the error per point\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
    "  --title TEXT         the report's title (default: names every layout's collection)\n"
    "  --production-cache-ratio R\n"
@@ -81,6 +85,8 @@ static const char usage_text[] =
    "      a sweep (scancmp --cache-ratios): the speedup curve, with production's place on it\n"
    "  layout-report sweep.json -o seed.md --reference datasets/reference/original.json\n"
    "      the report with the original experiment's table beside this run's\n"
+   "  layout-report sweep.json -o sweep.md --prediction pred.json\n"
+   "      the measured curve with what scancmp --predict foretold before folding, error per point\n"
    "  layout-report out/run.json --charts none | less\n"
    "      read the tables in a terminal\n"
    "\n"
@@ -97,6 +103,7 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--baseline", 0, &o->baseline),
       LAB_CLI_OPT_STRING ("--reference", 0, &o->reference),
+      LAB_CLI_OPT_STRING ("--prediction", 0, &o->prediction),
       LAB_CLI_OPT_STRING ("--out", 'o', &o->output),
       LAB_CLI_OPT_ALIAS ("--output", 0, "--out"),
       LAB_CLI_OPT_STRING ("--title", 0, &o->title),
@@ -270,7 +277,7 @@ main (int argc, char **argv)
 {
    report_opts_t o;
    bson_error_t error = { 0 };
-   lab_cmp_results_t run = { 0 }, base = { 0 };
+   lab_cmp_results_t run = { 0 }, base = { 0 }, pred = { 0 };
    lab_cmp_reference_t ref = { 0 };
    lab_cmp_chart_set_t set = { 0 };
    lab_cmp_render_opts_t ro = { 0 };
@@ -305,6 +312,10 @@ main (int argc, char **argv)
       lab_error_prefix (&error, "--baseline");
       goto fail;
    }
+   if (o.prediction && !lab_cmp_results_load_file (o.prediction, &pred, &error)) {
+      lab_error_prefix (&error, "--prediction");
+      goto fail;
+   }
    if (o.reference && !lab_cmp_reference_load_file (o.reference, &ref, &error)) {
       lab_error_prefix (&error, "--reference");
       goto fail;
@@ -334,6 +345,7 @@ main (int argc, char **argv)
    ro.title = o.title;
    ro.baseline = o.baseline ? &base : NULL;
    ro.reference = o.reference ? &ref : NULL;
+   ro.prediction = o.prediction ? &pred : NULL;
 
    md = lab_cmp_render_md (&run, &ro);
    if (o.output) {
@@ -380,6 +392,7 @@ summary:
    bson_free (stem);
    lab_cmp_chart_set_cleanup (&set);
    lab_cmp_results_cleanup (&base);
+   lab_cmp_results_cleanup (&pred);
    lab_cmp_reference_cleanup (&ref);
    lab_cmp_results_cleanup (&run);
    return rc;

@@ -51,6 +51,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    bson_string_append (o, ", written by ");
    lab_cmp_app_tool (o, &r->doc);
    bson_string_append (o, ".\n\n");
+   lab_cmp_render_predicted_note (o, r);
 
    lab_cmp_sweep_load (r, &sw);
    prod = opts ? opts->production : NULL;
@@ -79,6 +80,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    if (opts && opts->reference) {
       lab_cmp_render_reference (o, r, opts->reference);
    }
+   lab_cmp_render_prediction (o, r, opts ? opts->prediction : NULL);
    lab_cmp_render_charts (o, opts, sw.n > 0 ? &sw : NULL);
    lab_cmp_render_environment (o, r);
    lab_cmp_render_dataset (o, r);

@@ -218,6 +218,7 @@ typedef struct {
    lab_ratios_t cache_ratios; /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
    bool server_cache_sweep;   /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
    int64_t locality_sample;   /* masters sampled for the locality figures (default 1000) */
+   bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict.h) */
    lab_progress_mode_t progress;
    int argc; /* the command line recorded as command_line (URIs redacted); 0: none */
    char *const *argv;

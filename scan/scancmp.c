@@ -2,6 +2,7 @@
  * scancmp.c -- the `scancmp` tool: parse options, open the store, run the comparison (scan/run.c),
  * print the table on stdout and write the results file. Nothing else lives here.
  */
+#include "scan/predict.h"
 #include "scan/scan.h"
 
 #include "core/cli.h"
@@ -87,6 +88,16 @@ static const char usage[] =
    "                         from disk ÷ the layout's on-disk size) and the locality (distinct leaf pages\n"
    "                         one master's rows occupy, from their RecordIds); layout-report draws the curve\n"
    "\n"
+   "Predict before folding (issue 26):\n"
+   "  --predict              no folded collection, no load: probe --detail alone (its key index's entries\n"
+   "                         with their RecordIds, its statistics and leaf pages; no document read on the\n"
+   "                         embedded store) and print the predicted sweep: per cache (--cache-ratios or\n"
+   "                         --cache-sizes; default ratios 0.1,0.25,0.5,1,2,4) each layout's read\n"
+   "                         amplification, from LRU stack distances over the page trace of the parallel\n"
+   "                         load. --out writes a results file marked \"predicted\": true. With\n"
+   "                         --calibrate (embedded) a few masters are loaded cold then warm to time page\n"
+   "                         reads and documents, giving load times and speedups too\n"
+   "\n"
    "Measurements:\n"
    "  --dbpath DIR           server's data directory when it runs on this machine: its disk is sampled,\n"
    "                         its files' residency recorded, --calibrate runs there\n"
@@ -140,6 +151,9 @@ static const char usage[] =
    "\n"
    "  # the regime curve: 3 cold points from a cache a quarter of the detail layout to one it fits in\n"
    "  scancmp --uri wiredtiger:./data --cold --direct-io --cache-ratios 0.25,0.7,1.5 --out sweep.json\n"
+   "\n"
+   "  # is folding worth it here? the predicted curve before folding anything (reads no document)\n"
+   "  scancmp --uri wiredtiger:./data --predict --detail bill_detail --cache-ratios 0.1,0.3,1,4\n"
    "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
@@ -199,6 +213,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
                           "a cache as a fraction of the detail layout's on-disk size, e.g. 0.25,1,2"),
       LAB_CLI_OPT_FLAG ("--server-cache-sweep", 0, &o->server_cache_sweep),
       LAB_CLI_OPT_INT ("--locality-sample", 0, &o->locality_sample, 1, 1000000),
+      LAB_CLI_OPT_FLAG ("--predict", 0, &o->predict),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = c };
@@ -306,7 +321,8 @@ main (int argc, char **argv)
       bson_free (shown);
       goto fail;
    }
-   if (!lab_scan_run (store, &o, &results, &error)) {
+   if (!(o.predict ? lab_predict_run (store, &o, &results, &error)
+                   : lab_scan_run (store, &o, &results, &error))) {
       goto fail;
    }
    ran = true;
@@ -314,8 +330,8 @@ main (int argc, char **argv)
       lab_error_prefix (&error, "writing --out %s", out);
       goto fail;
    }
-   table = lab_scan_table_render (&results);
-   {
+   table = o.predict ? lab_predict_table_render (&results) : lab_scan_table_render (&results);
+   if (!o.predict) {
       char *sweep = lab_scan_sweep_table_render (&results);
       if (sweep) {
          char *both = bson_strdup_printf ("%s%s", table, sweep);

@@ -652,8 +652,9 @@ cmp_int64 (const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
-/* lab_mongo_record_ids -- find with showRecordId, projecting only _id; a server that returns none or no
- * real ones (FerretDB: 0) gives LAB_STORE_ERR_NOT_SUPPORTED. */
+/* lab_mongo_record_ids -- find with showRecordId, projecting only the indexed field without _id, so
+ * that mongod answers from the index alone (a covered IXSCAN, no FETCH: docs/mongodb-compat.md); a
+ * server that returns none or no real ones (FerretDB: 0) gives LAB_STORE_ERR_NOT_SUPPORTED. */
 bool
 lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                       const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error)
@@ -674,7 +675,8 @@ lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *f
    lab_mongo_eq_filter (field, value, &filter);
    BSON_APPEND_BOOL (&opts, "showRecordId", true);
    BSON_APPEND_DOCUMENT_BEGIN (&opts, "projection", &proj);
-   BSON_APPEND_INT32 (&proj, "_id", 1);
+   BSON_APPEND_INT32 (&proj, "_id", 0);
+   BSON_APPEND_INT32 (&proj, field, 1);
    bson_append_document_end (&opts, &proj);
    cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
    while (ok && mongoc_cursor_next (cursor, &doc)) {

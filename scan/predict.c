@@ -1,0 +1,915 @@
+/*
+ * predict.c -- predict before folding (issue 26; the model is in predict.h): the traces of both layouts'
+ * loads, the read-only probe of the detail collection, the optional timed sample, and the predicted
+ * results document.
+ */
+#include "scan/predict.h"
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/opts.h"
+#include "core/results.h"
+#include "scan/measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the traces (pure) --------------------------------------------------------------------------- */
+
+/* One worker of a trace: its segment of the loaded masters and where it is in it. */
+typedef struct {
+   int64_t k, end;          /* the next master (index into in->load) and the segment's end */
+   size_t j;                /* the next row of master load[k] */
+   int64_t last_index_page; /* the index leaf page its cursor holds (-1: none, a new search) */
+} trace_worker_t;
+
+/* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
+static trace_worker_t *
+workers_new (const lab_predict_input_t *in, int *n)
+{
+   int p = in->parallel > 0 ? in->parallel : 1, i;
+   int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts);
+   trace_worker_t *ws = bson_malloc0 ((size_t)p * sizeof *ws);
+
+   lab_scan_keys_segment (in->nload, p, starts);
+   for (i = 0; i < p; i++) {
+      ws[i].k = starts[i];
+      ws[i].end = starts[i + 1];
+      ws[i].last_index_page = -1;
+   }
+   bson_free (starts);
+   *n = p;
+   return ws;
+}
+
+/* index_page -- the key index leaf page of index entry `ordinal`. */
+static int64_t
+index_page (double ordinal, double entries_per_page)
+{
+   return (int64_t)floor (ordinal / (entries_per_page >= 1 ? entries_per_page : 1));
+}
+
+/* lab_predict_trace_detail -- see predict.h. Page ids: data page p is 2p, index leaf page q is 2q + 1. */
+lab_stackdist_t *
+lab_predict_trace_detail (const lab_predict_input_t *in)
+{
+   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m;
+   uint64_t dbytes = (uint64_t)llround (in->page_cache_bytes > 1 ? in->page_cache_bytes : 1);
+   uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
+   double rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
+   trace_worker_t *ws;
+   int nw, w, active;
+
+   /* each master's first index entry: the entries before it in key order */
+   for (m = 0; m < in->nmasters; m++) {
+      first[m + 1] = first[m] + (int64_t)in->nrids[m];
+   }
+   ws = workers_new (in, &nw);
+   do {
+      active = 0;
+      for (w = 0; w < nw; w++) {
+         trace_worker_t *t = &ws[w];
+         int64_t ip, p, last;
+         double off;
+
+         while (t->k < t->end && t->j >= in->nrids[in->load[t->k]]) {
+            t->k++;
+            t->j = 0;
+            t->last_index_page = -1; /* the next master is a new search from the root */
+         }
+         if (t->k >= t->end) {
+            continue;
+         }
+         active++;
+         m = in->load[t->k];
+         /* the index entry of the row, then its document (IXSCAN + FETCH) */
+         ip = index_page ((double)(first[m] + (int64_t)t->j), in->index_entries_per_page);
+         if (ip != t->last_index_page) {
+            lab_stackdist_access (sd, 2 * (uint64_t)ip + 1, ibytes, LAB_PREDICT_INDEX, true);
+            t->last_index_page = ip;
+         }
+         off = (double)(in->rids[m][t->j] - in->min_rid);
+         if (off < 0) {
+            off = 0;
+         }
+         /* a document larger than a page (rows_per_page < 1) reads every page it spans */
+         p = (int64_t)floor (off / rpp);
+         /* a row lies in one page; only a document larger than a page spans several */
+         last = rpp >= 1 ? p : (int64_t)ceil ((off + 1) / rpp) - 1;
+         if (last < p) {
+            last = p;
+         }
+         for (; p <= last; p++) {
+            lab_stackdist_access (sd, 2 * (uint64_t)p, dbytes, LAB_PREDICT_DATA, true);
+         }
+         t->j++;
+      }
+   } while (active > 0);
+   bson_free (ws);
+   bson_free (first);
+   return sd;
+}
+
+/* lab_predict_trace_folded -- see predict.h: the masters packed in key order (a document that does not
+ * fit in the page's room starts the next page), then one index entry and one document per master. */
+lab_stackdist_t *
+lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages)
+{
+   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   int64_t *page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of), m, page = 0;
+   uint64_t dbytes = (uint64_t)llround (in->folded_page_cache_bytes > 1 ? in->folded_page_cache_bytes : 1);
+   uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
+   double fill = 0;
+   trace_worker_t *ws;
+   int nw, w, active;
+
+   for (m = 0; m < in->nmasters; m++) {
+      double doc = in->folded_master_bytes + (double)in->nrids[m] * in->folded_row_bytes;
+      if (fill > 0 && fill + doc > in->folded_page_bytes) {
+         page++;
+         fill = 0;
+      }
+      page_of[m] = page;
+      fill += doc;
+   }
+   if (pages) {
+      *pages = in->nmasters > 0 ? page + 1 : 0;
+   }
+   ws = workers_new (in, &nw);
+   do {
+      active = 0;
+      for (w = 0; w < nw; w++) {
+         trace_worker_t *t = &ws[w];
+         if (t->k >= t->end) {
+            continue;
+         }
+         active++;
+         m = in->load[t->k++];
+         lab_stackdist_access (sd,
+                               2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1,
+                               ibytes, LAB_PREDICT_INDEX, true);
+         lab_stackdist_access (sd, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA, true);
+      }
+   } while (active > 0);
+   bson_free (ws);
+   bson_free (page_of);
+   return sd;
+}
+
+/* lab_predict_capacity -- see predict.h. */
+uint64_t
+lab_predict_capacity (uint64_t cache_bytes)
+{
+   return (uint64_t)llround ((double)cache_bytes * LAB_PREDICT_CACHE_FILL);
+}
+
+/* lab_predict_read_bytes -- see predict.h. */
+double
+lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
+                        double index_disk_bytes, double *misses)
+{
+   double d = lab_stackdist_misses (sd, LAB_PREDICT_DATA, capacity);
+   double i = lab_stackdist_misses (sd, LAB_PREDICT_INDEX, capacity);
+
+   if (misses) {
+      *misses = d + i;
+   }
+   return d * data_disk_bytes + i * index_disk_bytes;
+}
+
+/* ---- the probe ----------------------------------------------------------------------------------- */
+
+/* Below this size on disk the collection's leaf pages are counted exactly (a walk of its tree), above it
+ * sampled (lab_store_leaf_pages_estimate): the same rule as the locality figures. */
+#define PROBE_EXACT_BELOW_BYTES (256.0 * 1024 * 1024)
+/* mongod's collection leaf_page_max: the page assumed when the engine gives no leaf page count. */
+#define PROBE_LEAF_PAGE_BYTES (32.0 * 1024)
+
+typedef struct {
+   lab_store_coll_stats_t st;
+   bson_value_t *keys; /* every key of the collection, ascending */
+   int64_t nkeys;
+   int64_t **rids; /* per key, its RecordIds ascending */
+   size_t *nrids;
+   int64_t entries, min_rid;
+   /* data leaf pages */
+   int64_t leaf_pages; /* 0: not known (the fallback below) */
+   double leaf_error_pct;
+   const char *leaf_source;
+   int64_t leaf_rows_read; /* documents the sampled count read */
+   /* cost */
+   double walk_s, leaf_s;
+   int64_t walk_read_bytes, leaf_read_bytes; /* engine block bytes (-1 unknown) */
+   int64_t documents_fetched;
+   const char *walk_how;
+} probe_t;
+
+/* engine_read_bytes -- the engine's block bytes read so far (-1 unknown). */
+static int64_t
+engine_read_bytes (lab_store_t *store)
+{
+   lab_store_engine_stats_t es;
+   bson_error_t err;
+
+   if (!lab_store_engine_stats (store, &es, &err)) {
+      return -1;
+   }
+   return es.block_read_bytes;
+}
+
+/* delta -- b - a, or -1 when either is unknown. */
+static int64_t
+delta (int64_t a, int64_t b)
+{
+   return a < 0 || b < 0 ? -1 : b - a;
+}
+
+/* probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries only). */
+static bool
+probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
+            bson_error_t *error)
+{
+   uint64_t t0 = lab_now_ns ();
+   int64_t r0 = engine_read_bytes (store), k;
+
+   if (!lab_store_distinct_keys (sess, o->detail, o->key, &p->keys, &p->nkeys, error)) {
+      lab_error_prefix (error, "reading the keys of %s from its %s index", o->detail, o->key);
+      return false;
+   }
+   if (p->nkeys == 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "nothing to predict: %s has no %s values",
+                     o->detail, o->key);
+      return false;
+   }
+   p->rids = bson_malloc0 ((size_t)p->nkeys * sizeof *p->rids);
+   p->nrids = bson_malloc0 ((size_t)p->nkeys * sizeof *p->nrids);
+   p->min_rid = INT64_MAX;
+   for (k = 0; k < p->nkeys; k++) {
+      if (!lab_store_record_ids (sess, o->detail, o->key, &p->keys[k], &p->rids[k], &p->nrids[k], error)) {
+         lab_error_prefix (error, "the probe of %s", o->detail);
+         return false;
+      }
+      p->entries += (int64_t)p->nrids[k];
+      if (p->nrids[k] > 0 && p->rids[k][0] < p->min_rid) {
+         p->min_rid = p->rids[k][0];
+      }
+   }
+   if (p->entries == 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "nothing to predict: no row of %s has a %s",
+                     o->detail, o->key);
+      return false;
+   }
+   p->walk_s = (double)(lab_now_ns () - t0) / 1e9;
+   p->walk_read_bytes = delta (r0, engine_read_bytes (store));
+   if (lab_store_backend (store) == LAB_BACKEND_WT) {
+      p->walk_how = "the key index's entries (key, RecordId): no document read";
+   } else {
+      /* find {key: v} with showRecordId projecting only the key: a covered IXSCAN on mongod when the
+       * index is not multikey (docs/mongodb-compat.md); not checked against the server from here */
+      p->walk_how = "find with showRecordId per key, projection {_id: 0, key: 1}: covered (IXSCAN, no "
+                    "FETCH) on mongod when the key index is not multikey";
+   }
+   return true;
+}
+
+/* probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES, sampled
+ * above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages). */
+static void
+probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p)
+{
+   uint64_t t0 = lab_now_ns ();
+   int64_t r0 = engine_read_bytes (store);
+   lab_store_leaf_estimate_t est;
+   bson_error_t err;
+
+   p->leaf_source = "32 KiB leaf pages / average document size (the engine gives no leaf page count)";
+   if ((double)p->st.storage_size_bytes > PROBE_EXACT_BELOW_BYTES &&
+       lab_store_leaf_pages_estimate (sess, o->detail, NULL, &est, &err) && est.pages > 0) {
+      p->leaf_pages = est.pages;
+      p->leaf_error_pct = est.error_pct;
+      p->leaf_rows_read = est.rows_read;
+      p->documents_fetched += est.rows_read;
+      p->leaf_source = "engine leaf pages, sampled";
+   } else if (lab_store_leaf_pages (sess, o->detail, &p->leaf_pages, &err) && p->leaf_pages > 0) {
+      p->leaf_source = "engine leaf page count (a walk of the collection's tree: its pages, no document)";
+   } else {
+      p->leaf_pages = 0;
+   }
+   p->leaf_s = (double)(lab_now_ns () - t0) / 1e9;
+   p->leaf_read_bytes = delta (r0, engine_read_bytes (store));
+}
+
+/* probe_cleanup -- free what the probe holds. */
+static void
+probe_cleanup (probe_t *p)
+{
+   int64_t k;
+
+   for (k = 0; k < p->nkeys && p->rids; k++) {
+      bson_free (p->rids[k]);
+   }
+   bson_free (p->rids);
+   bson_free (p->nrids);
+   lab_store_values_free (p->keys, (int)p->nkeys);
+}
+
+/* ---- the timed sample (--calibrate, embedded) ---------------------------------------------------- */
+
+typedef struct {
+   bool done;
+   int64_t masters, docs, block_reads;
+   double cold_s, warm_s;
+   double doc_s;  /* per document, warm: CPU */
+   double miss_s; /* per page read from disk, cold minus warm */
+} timing_t;
+
+/* count_doc -- count the documents of a sampled master. */
+static bool
+count_doc (const bson_t *doc, void *ctx)
+{
+   (void)doc;
+   (*(int64_t *)ctx)++;
+   return true;
+}
+
+/* load_sample -- every document of the sampled masters, one session; elapsed seconds and documents. */
+static bool
+load_sample (lab_store_t *store, const lab_scan_opts_t *o, const bson_value_t *keys, const int64_t *pick,
+             int64_t n, double *s, int64_t *docs, bson_error_t *error)
+{
+   lab_store_session_t *sess = lab_store_session_open (store, error);
+   uint64_t t0 = lab_now_ns ();
+   int64_t i;
+   bool ok = sess != NULL;
+
+   *docs = 0;
+   for (i = 0; ok && i < n; i++) {
+      ok = lab_store_find_eq (sess, o->detail, o->key, &keys[pick[i]], count_doc, docs, NULL, error);
+   }
+   *s = (double)(lab_now_ns () - t0) / 1e9;
+   lab_store_session_close (sess);
+   return ok;
+}
+
+/* Masters the timed sample loads at most, and rows it stops after. */
+#define SAMPLE_MASTERS 32
+#define SAMPLE_ROWS 4000
+
+/* calibrate -- a few masters loaded cold (the engine reopened, its files out of the page cache) then
+ * again warm, on the embedded store: per document CPU (warm) and per page read (cold minus warm, over
+ * the blocks read). It reads documents: only with --calibrate. */
+static bool
+calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t, bson_error_t *error)
+{
+   int64_t pick[SAMPLE_MASTERS], n = 0, rows = 0, i, docs;
+   lab_store_engine_stats_t a, b;
+
+   for (i = 0; i < SAMPLE_MASTERS && rows < SAMPLE_ROWS; i++) {
+      int64_t k = (int64_t)((double)i * (double)(p->nkeys - 1) / (SAMPLE_MASTERS - 1) + 0.5);
+      if (n > 0 && pick[n - 1] == k) {
+         continue;
+      }
+      pick[n++] = k;
+      rows += (int64_t)p->nrids[k];
+   }
+   if (!lab_store_cycle (store, NULL, NULL, o->ready_timeout_ms, error)) {
+      lab_error_prefix (error, "--calibrate: reopen the engine cold");
+      return false;
+   }
+   if (!lab_store_engine_stats (store, &a, error) ||
+       !load_sample (store, o, p->keys, pick, n, &t->cold_s, &docs, error) ||
+       !lab_store_engine_stats (store, &b, error) ||
+       !load_sample (store, o, p->keys, pick, n, &t->warm_s, &t->docs, error)) {
+      lab_error_prefix (error, "--calibrate: the timed sample of %s", o->detail);
+      return false;
+   }
+   t->masters = n;
+   t->block_reads = b.block_reads - a.block_reads;
+   t->doc_s = t->docs > 0 ? t->warm_s / (double)t->docs : 0;
+   t->miss_s =
+      t->block_reads > 0 && t->cold_s > t->warm_s ? (t->cold_s - t->warm_s) / (double)t->block_reads : 0;
+   t->done = true;
+   return true;
+}
+
+/* predicted_elapsed -- the model's load time: page reads overlap across the workers, documents cost CPU
+ * on at most the machine's cores. */
+static double
+predicted_elapsed (const timing_t *t, int parallel, double misses, double docs)
+{
+   long cores = sysconf (_SC_NPROCESSORS_ONLN);
+   double cpu_par = parallel < (cores > 0 ? cores : 1) ? parallel : (double)(cores > 0 ? cores : 1);
+
+   return misses * t->miss_s / (parallel > 0 ? parallel : 1) + docs * t->doc_s / (cpu_par > 0 ? cpu_par : 1);
+}
+
+/* ---- the prediction ------------------------------------------------------------------------------ */
+
+/* Default points without --cache-sizes / --cache-ratios. */
+static const double default_ratios[] = { 0.1, 0.25, 0.5, 1, 2, 4 };
+
+/* What the predicted layouts look like on disk. */
+typedef struct {
+   double on_disk[2]; /* detail, folded: data + indexes */
+   double storage[2], index[2];
+   double data_disk[2]; /* bytes one data page miss reads */
+   double index_disk;   /* bytes one index page miss reads */
+   double docs[2];      /* documents each load returns */
+   double bytes[2];     /* their bytes */
+   double rows;         /* rows each load returns */
+   int64_t folded_pages;
+} layouts_t;
+
+/* model_input -- the model's input from the probe (see predict.h for the constants). */
+static void
+model_input (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload,
+             lab_predict_input_t *in)
+{
+   const lab_store_coll_stats_t *st = &p->st;
+   double leaf = p->leaf_pages > 0
+                    ? (double)p->leaf_pages
+                    : ceil ((double)st->count * st->avg_obj_size_bytes / PROBE_LEAF_PAGE_BYTES);
+   double data =
+      st->data_size_bytes > 0 ? (double)st->data_size_bytes : (double)st->count * st->avg_obj_size_bytes;
+   double key_index = (double)st->index_size_bytes / (st->nindexes > 0 ? st->nindexes : 1);
+   double ipages = ceil (key_index / LAB_PREDICT_INDEX_PAGE_BYTES);
+   double key_elem = 1 + strlen (o->key) + 1 + 8;        /* type, name, an 8-byte value at most */
+   double id_elem = 1 + 4 + 12;                          /* _id: ObjectId */
+   double arr = 1 + strlen (o->array_field) + 1 + 4 + 1; /* the array's element and header */
+
+   memset (in, 0, sizeof *in);
+   if (leaf < 1) {
+      leaf = 1;
+   }
+   if (ipages < 1) {
+      ipages = 1;
+   }
+   in->nmasters = p->nkeys;
+   in->rids = p->rids;
+   in->nrids = p->nrids;
+   in->load = load;
+   in->nload = nload;
+   in->parallel = o->parallel;
+   in->min_rid = p->min_rid;
+   in->rows_per_page = (double)p->entries / leaf;
+   in->page_cache_bytes =
+      data / leaf + in->rows_per_page * LAB_PREDICT_ROW_CACHE_OVERHEAD + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
+   in->index_entries_per_page = (double)p->entries / ipages;
+   in->index_page_cache_bytes = key_index / ipages + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
+   /* folded: a row loses its _id and key and becomes an array element ("N": about 5 bytes of name);
+    * the master's document has its _id, the key and the array */
+   in->folded_row_bytes = st->avg_obj_size_bytes - id_elem - key_elem + 5;
+   if (in->folded_row_bytes < 1) {
+      in->folded_row_bytes = 1;
+   }
+   in->folded_master_bytes = 5 + id_elem + key_elem + arr;
+   in->folded_page_bytes = data / leaf;
+   in->folded_page_cache_bytes = in->folded_page_bytes + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
+   in->folded_index_entries_per_page = in->index_entries_per_page;
+}
+
+/* layouts_of -- sizes on disk of both layouts and bytes per miss. */
+static void
+layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_pages, layouts_t *l)
+{
+   const lab_store_coll_stats_t *st = &p->st;
+   double leaf = (double)p->entries / in->rows_per_page;
+   double data = in->folded_page_bytes * leaf;
+   double compress = data > 0 && st->storage_size_bytes > 0 ? (double)st->storage_size_bytes / data : 1;
+   double ipages = (double)p->entries / in->index_entries_per_page;
+   double key_index = (double)st->index_size_bytes / (st->nindexes > 0 ? st->nindexes : 1);
+   int64_t k;
+
+   memset (l, 0, sizeof *l);
+   l->storage[0] = (double)st->storage_size_bytes;
+   l->index[0] = (double)st->index_size_bytes;
+   l->data_disk[0] = (double)st->storage_size_bytes / leaf;
+   l->index_disk = key_index / ipages;
+   l->folded_pages = folded_pages;
+   /* folded: its pages at the detail's compression; indexes of one entry per master */
+   l->storage[1] = (double)folded_pages * in->folded_page_bytes * compress;
+   l->index[1] = (double)st->index_size_bytes * (double)p->nkeys / (double)p->entries;
+   l->data_disk[1] = in->folded_page_bytes * compress;
+   l->on_disk[0] = l->storage[0] + l->index[0];
+   l->on_disk[1] = l->storage[1] + l->index[1];
+   for (k = 0; k < in->nload; k++) {
+      l->rows += (double)p->nrids[in->load[k]];
+   }
+   l->docs[0] = l->rows;
+   l->docs[1] = (double)in->nload;
+   l->bytes[0] = l->rows * st->avg_obj_size_bytes;
+   l->bytes[1] = (double)in->nload * in->folded_master_bytes + l->rows * in->folded_row_bytes;
+}
+
+/* append_entry -- one predicted run entry (run 1) of `layout`. */
+static void
+append_entry (bson_t *arr, const char *ik, const char *layout, const layouts_t *l, int i, double read_bytes,
+              double misses, int64_t nload, const timing_t *t, int parallel)
+{
+   bson_t e, eng;
+
+   BSON_APPEND_DOCUMENT_BEGIN (arr, ik, &e);
+   BSON_APPEND_INT32 (&e, "run", 1);
+   BSON_APPEND_UTF8 (&e, LAB_RESULTS_KEY_LAYOUT, layout);
+   BSON_APPEND_BOOL (&e, "predicted", true);
+   BSON_APPEND_INT64 (&e, "keys", nload);
+   BSON_APPEND_INT64 (&e, "docs", (int64_t)llround (l->docs[i]));
+   BSON_APPEND_INT64 (&e, "rows", (int64_t)llround (l->rows));
+   BSON_APPEND_INT64 (&e, "bytes_returned", (int64_t)llround (l->bytes[i]));
+   if (t->done) {
+      BSON_APPEND_DOUBLE (&e, "elapsed_s", predicted_elapsed (t, parallel, misses, l->docs[i]));
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (&e, "engine", &eng);
+   BSON_APPEND_INT64 (&eng, "block_reads", (int64_t)llround (misses));
+   BSON_APPEND_INT64 (&eng, "block_read_bytes", (int64_t)llround (read_bytes));
+   bson_append_document_end (&e, &eng);
+   bson_append_document_end (arr, &e);
+}
+
+/* append_point -- one predicted sweep point: its runs, summary and per layout read amplification. */
+static void
+append_point (bson_t *point, uint64_t cache, double ratio, lab_stackdist_t *sd[2], const layouts_t *l,
+              const lab_scan_opts_t *o, int64_t nload, const timing_t *t)
+{
+   static const char *const names[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
+   double rb[2], misses[2], amp;
+   bson_t runs = BSON_INITIALIZER, arr, d;
+   bson_iter_t it;
+   int i;
+
+   for (i = 0; i < 2; i++) {
+      rb[i] = lab_predict_read_bytes (sd[i], lab_predict_capacity (cache), l->data_disk[i], l->index_disk,
+                                      &misses[i]);
+   }
+   BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)cache);
+   BSON_APPEND_DOUBLE (point, LAB_RESULTS_KEY_CACHE_RATIO, ratio);
+   BSON_APPEND_BOOL (point, "predicted", true);
+   BSON_APPEND_ARRAY_BEGIN (&runs, LAB_RESULTS_KEY_RUNS, &arr);
+   append_entry (&arr, "0", names[0], l, 0, rb[0], misses[0], nload, t, o->parallel);
+   append_entry (&arr, "1", names[1], l, 1, rb[1], misses[1], nload, t, o->parallel);
+   bson_append_array_end (&runs, &arr);
+   if (bson_iter_init_find (&it, &runs, LAB_RESULTS_KEY_RUNS)) {
+      bson_append_iter (point, LAB_RESULTS_KEY_RUNS, -1, &it);
+   }
+   {
+      /* the summary of the point's (one) run per layout, as a measured point has */
+      bson_t entries[2];
+      bson_iter_t a;
+      for (i = 0; i < 2; i++) {
+         const uint8_t *data;
+         uint32_t len;
+         char key[8];
+         snprintf (key, sizeof key, "runs.%d", i);
+         bson_iter_init (&a, &runs);
+         bson_iter_find_descendant (&a, key, &it);
+         bson_iter_document (&it, &len, &data);
+         bson_init_static (&entries[i], data, len);
+      }
+      lab_results_summary_append (point, entries, 2);
+   }
+   for (i = 0; i < 2; i++) {
+      bson_append_document_begin (point, names[i], -1, &d);
+      if (lab_results_read_amplification (rb[i], l->on_disk[i], &amp)) {
+         BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_READ_AMPLIFICATION, amp);
+      }
+      bson_append_document_end (point, &d);
+   }
+   bson_destroy (&runs);
+}
+
+/* resolve_points -- the caches of the points: the user's list as scancmp resolves it, or the default
+ * ratios, leaving out those under the engine's minimum cache (the log says so). */
+static bool
+resolve_points (const lab_scan_opts_t *o, double on_disk, uint64_t **caches, size_t *n, bson_error_t *error)
+{
+   size_t i;
+
+   if (lab_scan_sweep_points (o) > 0) {
+      *n = lab_scan_sweep_points (o);
+      *caches = bson_malloc0 (*n * sizeof **caches);
+      return lab_scan_sweep_resolve (&o->cache_sizes, &o->cache_ratios, on_disk, *caches, NULL, error);
+   }
+   *caches = bson_malloc0 (sizeof default_ratios / sizeof default_ratios[0] * sizeof **caches);
+   *n = 0;
+   for (i = 0; i < sizeof default_ratios / sizeof default_ratios[0]; i++) {
+      uint64_t c = (uint64_t)llround (default_ratios[i] * on_disk);
+      if (c < LAB_STORE_MIN_CACHE_BYTES) {
+         lab_log_info ("ratio %g (a cache of %llu bytes) is under the engine's minimum cache: left out",
+                       default_ratios[i], (unsigned long long)c);
+         continue;
+      }
+      (*caches)[(*n)++] = c;
+   }
+   if (*n == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "%s is so small (%.0f bytes on disk) that every default ratio gives a cache under 1MiB: "
+                     "give --cache-sizes",
+                     o->detail, on_disk);
+      return false;
+   }
+   return true;
+}
+
+/* record_prediction -- "prediction": the model, its inputs and the probe's cost. */
+static void
+record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, const lab_predict_input_t *in,
+                   const layouts_t *l, const timing_t *t, double elapsed_s)
+{
+   bson_t d, m, pr, c;
+
+   BSON_APPEND_DOCUMENT_BEGIN (results, "prediction", &d);
+   BSON_APPEND_UTF8 (&d, "source_collection", o->detail);
+   BSON_APPEND_DOCUMENT_BEGIN (&d, "model", &m);
+   BSON_APPEND_UTF8 (&m, "method", "stack distances (LRU, byte-weighted) over the page trace of the load");
+   BSON_APPEND_DOUBLE (&m, "cache_fill", LAB_PREDICT_CACHE_FILL);
+   BSON_APPEND_INT32 (&m, "parallel", in->parallel);
+   BSON_APPEND_UTF8 (&m, "interleaving", "workers round-robin, one row each");
+   BSON_APPEND_DOUBLE (&m, "rows_per_leaf_page", in->rows_per_page);
+   BSON_APPEND_DOUBLE (&m, "data_page_cache_bytes", in->page_cache_bytes);
+   BSON_APPEND_DOUBLE (&m, "data_page_disk_bytes", l->data_disk[0]);
+   BSON_APPEND_DOUBLE (&m, "index_entries_per_page", in->index_entries_per_page);
+   BSON_APPEND_DOUBLE (&m, "index_page_cache_bytes", in->index_page_cache_bytes);
+   BSON_APPEND_DOUBLE (&m, "index_page_disk_bytes", l->index_disk);
+   BSON_APPEND_DOUBLE (&m, "folded_row_bytes", in->folded_row_bytes);
+   BSON_APPEND_DOUBLE (&m, "folded_master_bytes", in->folded_master_bytes);
+   BSON_APPEND_INT64 (&m, "folded_pages", l->folded_pages);
+   BSON_APPEND_UTF8 (&m, "leaf_pages_source", p->leaf_source);
+   if (p->leaf_pages > 0) {
+      BSON_APPEND_INT64 (&m, "leaf_pages", p->leaf_pages);
+   }
+   if (p->leaf_error_pct > 0) {
+      BSON_APPEND_DOUBLE (&m, "leaf_pages_error_pct", p->leaf_error_pct);
+   }
+   bson_append_document_end (&d, &m);
+   BSON_APPEND_DOCUMENT_BEGIN (&d, "probe", &pr);
+   BSON_APPEND_DOUBLE (&pr, "elapsed_s", elapsed_s);
+   BSON_APPEND_INT64 (&pr, "masters", p->nkeys);
+   BSON_APPEND_INT64 (&pr, "index_entries", p->entries);
+   BSON_APPEND_UTF8 (&pr, "walk", p->walk_how);
+   BSON_APPEND_DOUBLE (&pr, "index_walk_s", p->walk_s);
+   if (p->walk_read_bytes >= 0) {
+      BSON_APPEND_INT64 (&pr, "index_walk_read_bytes", p->walk_read_bytes);
+   }
+   BSON_APPEND_DOUBLE (&pr, "leaf_count_s", p->leaf_s);
+   if (p->leaf_read_bytes >= 0) {
+      BSON_APPEND_INT64 (&pr, "leaf_count_read_bytes", p->leaf_read_bytes);
+   }
+   BSON_APPEND_INT64 (&pr, "documents_fetched", p->documents_fetched);
+   bson_append_document_end (&d, &pr);
+   if (t->done) {
+      BSON_APPEND_DOCUMENT_BEGIN (&d, "timing", &c);
+      BSON_APPEND_UTF8 (&c, "method",
+                        "a sample of masters loaded cold then warm on this store (--calibrate): elapsed = "
+                        "page reads x miss_s / workers + documents x doc_s / min(workers, cores)");
+      BSON_APPEND_INT64 (&c, "masters", t->masters);
+      BSON_APPEND_INT64 (&c, "documents", t->docs);
+      BSON_APPEND_INT64 (&c, "block_reads", t->block_reads);
+      BSON_APPEND_DOUBLE (&c, "cold_s", t->cold_s);
+      BSON_APPEND_DOUBLE (&c, "warm_s", t->warm_s);
+      BSON_APPEND_DOUBLE (&c, "doc_s", t->doc_s);
+      BSON_APPEND_DOUBLE (&c, "miss_s", t->miss_s);
+      bson_append_document_end (&d, &c);
+   }
+   bson_append_document_end (results, &d);
+}
+
+/* record_dataset -- "dataset": the detail collection as it is, the folded layout as predicted. */
+static void
+record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
+                const layouts_t *l)
+{
+   const lab_store_coll_stats_t *st = &p->st;
+   bson_t ds, d;
+
+   BSON_APPEND_DOCUMENT_BEGIN (results, LAB_RESULTS_KEY_DATASET, &ds);
+   BSON_APPEND_INT64 (&ds, "keys", nload);
+   BSON_APPEND_DOCUMENT_BEGIN (&ds, LAB_RESULTS_DETAIL, &d);
+   BSON_APPEND_UTF8 (&d, "collection", o->detail);
+   BSON_APPEND_INT64 (&d, "count", st->count);
+   BSON_APPEND_DOUBLE (&d, "avg_obj_size_bytes", st->avg_obj_size_bytes);
+   BSON_APPEND_INT64 (&d, "data_size_bytes", st->data_size_bytes);
+   BSON_APPEND_INT64 (&d, "storage_size_bytes", st->storage_size_bytes);
+   BSON_APPEND_INT64 (&d, "index_size_bytes", st->index_size_bytes);
+   BSON_APPEND_INT32 (&d, "nindexes", st->nindexes);
+   bson_append_document_end (&ds, &d);
+   BSON_APPEND_DOCUMENT_BEGIN (&ds, LAB_RESULTS_FOLDED, &d);
+   BSON_APPEND_UTF8 (&d, "collection", o->folded);
+   BSON_APPEND_BOOL (&d, "predicted", true);
+   BSON_APPEND_INT64 (&d, "count", p->nkeys);
+   BSON_APPEND_INT64 (&d, "storage_size_bytes", (int64_t)llround (l->storage[1]));
+   BSON_APPEND_INT64 (&d, "index_size_bytes", (int64_t)llround (l->index[1]));
+   bson_append_document_end (&ds, &d);
+   bson_append_document_end (results, &ds);
+}
+
+/* loaded_masters -- the masters scancmp would load: every key, or --keys-limit spread as
+ * lab_scan_keys_spread spreads them (applied to the keys' positions). */
+static int64_t *
+loaded_masters (const lab_scan_opts_t *o, int64_t nkeys, int64_t *nload)
+{
+   bson_value_t *pos = bson_malloc0 ((size_t)nkeys * sizeof *pos);
+   int64_t *load = bson_malloc0 ((size_t)nkeys * sizeof *load), k, n = nkeys;
+
+   for (k = 0; k < nkeys; k++) {
+      pos[k].value_type = BSON_TYPE_INT64;
+      pos[k].value.v_int64 = k;
+   }
+   lab_scan_keys_spread (pos, &n, o->keys_limit);
+   for (k = 0; k < n; k++) {
+      load[k] = pos[k].value.v_int64;
+   }
+   bson_free (pos);
+   *nload = n;
+   return load;
+}
+
+/* lab_predict_run -- see predict.h. */
+bool
+lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error)
+{
+   lab_store_session_t *sess = NULL;
+   probe_t p;
+   timing_t t;
+   lab_predict_input_t in;
+   layouts_t l;
+   lab_stackdist_t *sd[2] = { NULL, NULL };
+   lab_store_server_info_t info;
+   int64_t *load = NULL, nload = 0, folded_pages = 0;
+   uint64_t *caches = NULL, t0 = lab_now_ns ();
+   double *ratios = NULL, probe_s;
+   size_t n = 0, i, ref;
+   char ts[32];
+   bson_t doc, arr;
+   bson_error_t err;
+   bool ok = false;
+
+   memset (&p, 0, sizeof p);
+   memset (&t, 0, sizeof t);
+   if (o->nlayouts > 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--predict with --layout: the prediction probes one collection of one document per row, "
+                     "named by --detail (the folded layout is predicted, not read)");
+      return false;
+   }
+   lab_scan_utc_now (ts, sizeof ts);
+   if (!(sess = lab_store_session_open (store, error))) {
+      goto done;
+   }
+   if (!lab_store_stats (sess, o->detail, &p.st, error)) {
+      lab_error_prefix (error, "statistics of %s", o->detail);
+      goto done;
+   }
+   /* the index walk first, on an engine that has read nothing yet: its bytes read are its own */
+   if (!probe_walk (sess, store, o, &p, error)) {
+      goto done;
+   }
+   probe_leaf_pages (sess, store, o, &p);
+   probe_s = (double)(lab_now_ns () - t0) / 1e9;
+   lab_store_session_close (sess);
+   sess = NULL;
+   lab_log_info ("probe of %s: %lld masters, %lld index entries in %.2f s (%lld documents fetched)",
+                 o->detail, (long long)p.nkeys, (long long)p.entries, probe_s,
+                 (long long)p.documents_fetched);
+   if (o->calibrate) {
+      if (lab_store_backend (store) != LAB_BACKEND_WT) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                        "--predict --calibrate times a sample loaded cold, which needs the embedded store "
+                        "(a server would have to be restarted): leave --calibrate out for read "
+                        "amplification only");
+         goto done;
+      }
+      if (!calibrate (store, o, &p, &t, error)) {
+         goto done;
+      }
+      lab_log_info ("timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
+                    (long long)t.docs, t.doc_s * 1e3, t.miss_s * 1e3);
+   }
+
+   load = loaded_masters (o, p.nkeys, &nload);
+   model_input (o, &p, load, nload, &in);
+   sd[0] = lab_predict_trace_detail (&in);
+   sd[1] = lab_predict_trace_folded (&in, &folded_pages);
+   layouts_of (&p, &in, folded_pages, &l);
+   if (!resolve_points (o, l.on_disk[0], &caches, &n, error)) {
+      goto done;
+   }
+   ratios = bson_malloc0 (n * sizeof *ratios);
+   for (i = 0; i < n; i++) {
+      ratios[i] = (double)caches[i] / l.on_disk[0];
+   }
+   ref = lab_results_sweep_reference_of (ratios, n);
+
+   /* the header, as a measured file's */
+   BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
+   BSON_APPEND_UTF8 (results, "tool", "scancmp");
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_VERSION, LAB_VERSION);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_STARTED, ts);
+   if (o->argc > 0) {
+      lab_cli_command_line_append (results, LAB_RESULTS_KEY_COMMAND_LINE, o->argc, o->argv);
+   }
+   BSON_APPEND_BOOL (results, "predicted", true);
+   {
+      lab_results_layouts_t ls = { 0 };
+      ls.n = 2;
+      ls.reference = 0;
+      ls.l[0] = (lab_results_layout_t){ LAB_RESULTS_DETAIL, o->detail, LAB_RESULTS_KIND_ROWS };
+      ls.l[1] = (lab_results_layout_t){ LAB_RESULTS_FOLDED, o->folded, LAB_RESULTS_KIND_FOLDED };
+      lab_results_layouts_append (results, &ls);
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (results, "backend", &doc);
+   if (lab_store_server_info (store, &info, &err)) {
+      BSON_APPEND_UTF8 (&doc, "name", info.backend);
+      BSON_APPEND_UTF8 (&doc, "version", info.version);
+   }
+   BSON_APPEND_UTF8 (&doc, "uri", lab_store_uri_redacted (store));
+   BSON_APPEND_UTF8 (&doc, "db", lab_store_db (store));
+   BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t)caches[ref]);
+   bson_append_document_end (results, &doc);
+   BSON_APPEND_DOCUMENT_BEGIN (results, "config", &doc);
+   BSON_APPEND_UTF8 (&doc, "detail", o->detail);
+   BSON_APPEND_UTF8 (&doc, "folded", o->folded);
+   BSON_APPEND_UTF8 (&doc, "key", o->key);
+   BSON_APPEND_UTF8 (&doc, "array_field", o->array_field);
+   BSON_APPEND_BOOL (&doc, "cold", true);
+   BSON_APPEND_INT32 (&doc, "parallel", o->parallel);
+   BSON_APPEND_INT32 (&doc, "runs", 1);
+   BSON_APPEND_INT64 (&doc, "keys_limit", o->keys_limit);
+   BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t)caches[ref]);
+   BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, ratios[ref]);
+   BSON_APPEND_BOOL (&doc, "predict", true);
+   bson_append_document_end (results, &doc);
+   record_dataset (results, o, &p, nload, &l);
+   record_prediction (results, o, &p, &in, &l, &t, probe_s);
+
+   BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t)ref);
+   BSON_APPEND_ARRAY_BEGIN (results, LAB_RESULTS_KEY_SWEEP, &arr);
+   for (i = 0; i < n; i++) {
+      char idx[16];
+      const char *ik;
+      bson_t point;
+      bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &point);
+      append_point (&point, caches[i], ratios[i], sd, &l, o, nload, &t);
+      bson_append_document_end (&arr, &point);
+   }
+   bson_append_array_end (results, &arr);
+   {
+      /* the top level repeats the reference point, as a measured sweep's does */
+      lab_sweep_point_t rp;
+      bson_iter_t it;
+      if (lab_results_sweep_point (results, ref, &rp)) {
+         if (bson_iter_init_find (&it, &rp.doc, LAB_RESULTS_KEY_RUNS)) {
+            bson_append_iter (results, LAB_RESULTS_KEY_RUNS, -1, &it);
+         }
+         if (bson_iter_init_find (&it, &rp.doc, LAB_RESULTS_KEY_SUMMARY)) {
+            bson_append_iter (results, LAB_RESULTS_KEY_SUMMARY, -1, &it);
+         }
+      }
+   }
+   lab_scan_utc_now (ts, sizeof ts);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
+   ok = lab_results_sweep_check (results, error);
+done:
+   lab_store_session_close (sess);
+   lab_stackdist_destroy (sd[0]);
+   lab_stackdist_destroy (sd[1]);
+   probe_cleanup (&p);
+   bson_free (load);
+   bson_free (caches);
+   bson_free (ratios);
+   return ok;
+}
+
+/* lab_predict_table_render -- see predict.h. */
+char *
+lab_predict_table_render (const bson_t *results)
+{
+   bson_string_t *s = bson_string_new (NULL);
+   char *sweep = lab_scan_sweep_table_render (results);
+   const char *coll = lab_results_get_string (results, "prediction.source_collection");
+   double v, docs = 0, walk = 0;
+
+   lab_results_get_number (results, "prediction.probe.documents_fetched", &docs);
+   bson_string_append_printf (s, "\nPREDICTED from a read-only probe of %s (nothing folded, nothing loaded)",
+                              coll ? coll : "the detail collection");
+   if (lab_results_get_number (results, "prediction.probe.elapsed_s", &v)) {
+      bson_string_append_printf (s, ": %.2f s", v);
+   }
+   if (lab_results_get_number (results, "prediction.probe.index_walk_read_bytes", &walk)) {
+      bson_string_append_printf (s, ", %.1f MiB of index read", walk / 1048576.0);
+   }
+   bson_string_append_printf (s, ", %.0f documents fetched\n", docs);
+   if (sweep) {
+      bson_string_append (s, sweep);
+      bson_free (sweep);
+   }
+   if (!lab_results_get_number (results, "prediction.timing.doc_s", &v)) {
+      bson_string_append (s, "Load times and speedups need --calibrate (a timed sample of masters on the "
+                             "embedded store); read amplification needs nothing more.\n");
+   }
+   return bson_string_free (s, false);
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# bench-predict.sh -- the prediction (scancmp --predict, issue 26) against the real cold sweep, on the same
+# data, in one run: billgen generate (the shape you give) + fold-details, then
+#   1. scancmp --predict --calibrate: the probe of the detail collection alone (the timed sample gives the
+#      load times), its cost (seconds, index bytes read, documents fetched);
+#   2. scancmp --cold --direct-io over the same cache ratios, keys and workers: the measured sweep;
+# and prints per point the predicted and measured read amplification of both layouts, the load times'
+# speedup, and the error of each prediction (read amplification: percent of the measured; speedup: the
+# factor predicted / measured). Prints figures; asserts nothing (the test with a band is
+# tests/scan/test_predict_embedded.c).
+#
+# Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
+#                                 [--keys-limit N] [--keep] [-- BILLGEN-OPTIONS...]
+#   --bills N        masters (default 38000), --rows MEAN rows per master (default 130): 4.9 M rows
+#   --ratios LIST    cache ratios (default 0.1,0.3,1,4)
+#   --parallel N     workers (default 4, as the original experiment)
+#   --keys-limit N   masters loaded (default: all)
+#   --keep           keep the work directory (printed)
+#   after --: billgen generate's shape options, e.g. -- --open-bills 60, -- --dist zipf, -- --order clustered
+# Needs jq.
+set -euo pipefail
+
+me=bench-predict.sh
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$here/build
+bills=38000
+rows=130
+ratios=0.1,0.3,1,4
+parallel=4
+keys_limit=
+keep=0
+die() { echo "$me: error: $*" >&2; exit 1; }
+need() { [ $# -ge 2 ] || { echo "$me: $1 needs a value" >&2; exit 2; }; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) need "$@"; build=$2; shift 2 ;;
+    --bills) need "$@"; bills=$2; shift 2 ;;
+    --rows) need "$@"; rows=$2; shift 2 ;;
+    --ratios) need "$@"; ratios=$2; shift 2 ;;
+    --parallel) need "$@"; parallel=$2; shift 2 ;;
+    --keys-limit) need "$@"; keys_limit=$2; shift 2 ;;
+    --keep) keep=1; shift ;;
+    --) shift; break ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+shape=("$@")
+command -v jq >/dev/null || die "jq is needed to read the results files (apt-get install jq)"
+
+cmake --build "$build" --target scancmp billgen fold-details >/dev/null || die "build failed in $build"
+bin=$build/bin
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-predict.XXXXXX")
+if [ "$keep" = 0 ]; then trap 'rm -rf "$work"' EXIT; else echo "work directory: $work"; fi
+uri=wiredtiger:$work/data
+
+echo "data: $bills bills x $rows rows ${shape[*]:-(default shape)}" >&2
+"$bin/billgen" generate --uri "$uri" --dst bill_detail --bills "$bills" --mean-rows "$rows" --seed 7 \
+  --drop --progress never -q ${shape[@]+"${shape[@]}"} || die "billgen failed"
+common=(--uri "$uri" --parallel "$parallel" --cache-ratios "$ratios" --progress never -q)
+if [ -n "$keys_limit" ]; then common+=(--keys-limit "$keys_limit"); fi
+
+# the prediction first: nothing folded yet, as a user would run it
+"$bin/scancmp" "${common[@]}" --predict --calibrate --direct-io --out "$work/pred.json" >/dev/null || die "scancmp --predict failed"
+"$bin/fold-details" --uri "$uri" --src bill_detail --dst detail_coll --progress never -q || die "fold-details failed"
+"$bin/scancmp" "${common[@]}" --cold --direct-io --out "$work/meas.json" >/dev/null || die "the measured sweep failed"
+
+jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents"' "$work/pred.json"
+printf '%6s  %26s  %26s  %24s\n' ratio "detail read amp" "folded read amp" "speedup"
+printf '%6s  %8s %8s %8s  %8s %8s %8s  %7s %7s %8s\n' "" pred meas err pred meas err pred meas "x"
+jq -r --slurpfile m "$work/meas.json" '
+  def amp(p; l): p[l].read_amplification;
+  def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
+             | if $d and $f and $f > 0 then $d / $f else null end;
+  def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
+  def fac(a; b): if a and b and b > 0 then (a / b * 100 | round / 100 | tostring) else "n/a" end;
+  def f(x): if x then (x * 100 | round / 100 | tostring) else "n/a" end;
+  range(0; .sweep | length) as $i | .sweep[$i] as $p | $m[0].sweep[$i] as $q
+  | [($p.cache_ratio * 100 | round / 100 | tostring),
+     f(amp($p; "detail")), f(amp($q; "detail")), pct(amp($p; "detail"); amp($q; "detail")),
+     f(amp($p; "folded")), f(amp($q; "folded")), pct(amp($p; "folded"); amp($q; "folded")),
+     f(sp($p)), f(sp($q)), fac(sp($p); sp($q))] | @tsv' "$work/pred.json" |
+  while IFS=$'\t' read -r r a b c d e f2 g h k; do
+    printf '%6s  %8s %8s %8s  %8s %8s %8s  %7s %7s %8s\n' "$r" "$a" "$b" "$c" "$d" "$e" "$f2" "$g" "$h" "$k"
+  done
+echo "err = (predicted - measured) / measured; x = predicted speedup / measured speedup"

@@ -1,0 +1,167 @@
+/*
+ * test_predict.c -- the pure part of scan/predict.c (issue 26): the page traces of both layouts' loads
+ * on hand-made layouts whose misses can be worked out by hand -- clustered rows (one page per master),
+ * interleaved rows read by one worker (LRU's sequential-scan collapse below the working set) and by two
+ * workers in step (the second reader of a page hits), the folded layout's packing, --keys-limit's
+ * subset, and the bytes a miss reads.
+ */
+#include "tests/testutil.h"
+
+#include "scan/predict.h"
+
+#define MASTERS 4
+#define ROWS 10
+#define PAGE 100 /* a data page's footprint in the cache */
+
+static int64_t g_rid_store[MASTERS][ROWS];
+static int64_t *g_rids[MASTERS];
+static size_t g_nrids[MASTERS];
+static int64_t g_all[MASTERS] = { 0, 1, 2, 3 };
+
+/* layout -- MASTERS masters of ROWS rows; interleaved: row j of master m has RecordId 1 + j*MASTERS + m
+ * (page j holds row j of every master), else clustered: 1 + m*ROWS + j. rows_per_page as given. */
+static void
+layout (lab_predict_input_t *in, bool interleaved, double rows_per_page, int parallel)
+{
+   int m, j;
+
+   memset (in, 0, sizeof *in);
+   for (m = 0; m < MASTERS; m++) {
+      for (j = 0; j < ROWS; j++) {
+         g_rid_store[m][j] = interleaved ? 1 + j * MASTERS + m : 1 + m * ROWS + j;
+      }
+      g_rids[m] = g_rid_store[m];
+      g_nrids[m] = ROWS;
+   }
+   in->nmasters = MASTERS;
+   in->rids = g_rids;
+   in->nrids = g_nrids;
+   in->load = g_all;
+   in->nload = MASTERS;
+   in->parallel = parallel;
+   in->min_rid = 1;
+   in->rows_per_page = rows_per_page;
+   in->page_cache_bytes = PAGE;
+   /* one index page of one byte: it barely weighs on the distances */
+   in->index_entries_per_page = 1e9;
+   in->index_page_cache_bytes = 1;
+   in->folded_row_bytes = 10;
+   in->folded_master_bytes = 0;
+   in->folded_page_bytes = 200;
+   in->folded_page_cache_bytes = PAGE;
+   in->folded_index_entries_per_page = 1e9;
+}
+
+/* Clustered: a master's rows on one page; every page read once whatever the cache (above one page). */
+static void
+test_clustered (void **state)
+{
+   lab_predict_input_t in;
+   lab_stackdist_t *sd;
+
+   (void)state;
+   layout (&in, false, ROWS, 1);
+   sd = lab_predict_trace_detail (&in);
+   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_DATA) == MASTERS * ROWS);
+   assert_true (lab_stackdist_pages (sd, LAB_PREDICT_DATA) == MASTERS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, PAGE + 1) == MASTERS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == MASTERS);
+   /* one index page, searched once per master, read once */
+   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_INDEX) == MASTERS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_INDEX, 1000 * PAGE) == 1);
+   lab_stackdist_destroy (sd);
+}
+
+/* Interleaved, one worker: each master reads pages 0..9 in turn. A cache of the 10 pages (and the index
+ * page) reads each once; half of it rereads every page at every master (LRU's sequential collapse). */
+static void
+test_interleaved_one_worker (void **state)
+{
+   lab_predict_input_t in;
+   lab_stackdist_t *sd;
+
+   (void)state;
+   layout (&in, true, MASTERS, 1);
+   sd = lab_predict_trace_detail (&in);
+   assert_true (lab_stackdist_pages (sd, LAB_PREDICT_DATA) == ROWS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS * PAGE + 1) == ROWS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS / 2 * PAGE) == MASTERS * ROWS);
+   lab_stackdist_destroy (sd);
+}
+
+/* Interleaved, two workers in step (masters 0-1 and 2-3): the second worker's read of page j comes right
+ * after the first's and hits, even in a cache of two pages: 10 misses per pair of masters. */
+static void
+test_interleaved_two_workers (void **state)
+{
+   lab_predict_input_t in;
+   lab_stackdist_t *sd;
+
+   (void)state;
+   layout (&in, true, MASTERS, 2);
+   sd = lab_predict_trace_detail (&in);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 2 * PAGE + 1) == 2 * ROWS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS * PAGE + 1) == ROWS);
+   lab_stackdist_destroy (sd);
+}
+
+/* --keys-limit: only the masters loaded are in the trace (0 and 3 here). */
+static void
+test_subset (void **state)
+{
+   static int64_t some[] = { 0, 3 };
+   lab_predict_input_t in;
+   lab_stackdist_t *sd;
+
+   (void)state;
+   layout (&in, false, ROWS, 1);
+   in.load = some;
+   in.nload = 2;
+   sd = lab_predict_trace_detail (&in);
+   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_DATA) == 2 * ROWS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == 2);
+   lab_stackdist_destroy (sd);
+}
+
+/* Folded: documents of 10 rows x 10 bytes packed two to a 200-byte page: 2 pages, each read once. */
+static void
+test_folded (void **state)
+{
+   lab_predict_input_t in;
+   lab_stackdist_t *sd;
+   int64_t pages = 0;
+   double misses = 0;
+
+   (void)state;
+   layout (&in, true, MASTERS, 2);
+   sd = lab_predict_trace_folded (&in, &pages);
+   assert_int_equal (pages, 2);
+   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_DATA) == MASTERS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == 2);
+   /* read bytes: 2 data misses x 4096 + 1 index miss x 16384 */
+   assert_true (lab_predict_read_bytes (sd, 1000 * PAGE, 4096, 16384, &misses) == 2 * 4096 + 16384);
+   assert_true (misses == 3);
+   lab_stackdist_destroy (sd);
+}
+
+/* The cache the model fills: WiredTiger's eviction trigger (95%) of the configured size. */
+static void
+test_capacity (void **state)
+{
+   (void)state;
+   assert_int_equal (lab_predict_capacity (1000000), 950000);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_clustered),
+      cmocka_unit_test (test_interleaved_one_worker),
+      cmocka_unit_test (test_interleaved_two_workers),
+      cmocka_unit_test (test_subset),
+      cmocka_unit_test (test_folded),
+      cmocka_unit_test (test_capacity),
+   };
+   return lab_test_run_group ("predict", tests, NULL, NULL);
+}

@@ -1,0 +1,316 @@
+/*
+ * test_predict_embedded.c -- the prediction (issue 26) against the tool's own measurements, on the real
+ * tools' small data in three shapes (billgen's default interleaved open bills, clustered, a heavy-tailed
+ * zipf row distribution): `scancmp --predict` on the detail collection alone, then a measured cold
+ * `--direct-io` sweep of the same points, keys and workers. Per point the predicted read amplification of
+ * each layout is within a stated band of the measured one (TOL_REL of it where a scattered layout's load
+ * rereads; elsewhere LRU's floor: not above the measured + TOL_ABS). And the probe reads no document: its
+ * results say 0 fetched and the engine read, for the index walk, less than half the collection's size (a walk
+ * fetching each document would read it all and more).
+ *
+ * Read amplifications are byte counts of a deterministic load (fixed data, fixed keys, fixed workers'
+ * segments): the figures move only with the workers' interleaving and WiredTiger's eviction, which the
+ * band absorbs. No timing is asserted.
+ */
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BILLS 2000
+#define MEAN_ROWS 40
+#define RATIOS "0.2,0.5,1,4"
+#define NPOINTS 4
+#define KEYS_LIMIT 400
+
+/* The band the prediction holds (docs/results.md "Predicted before folding"). Where the measured load
+ * rereads (read amplification above 2) on a shape whose rows are scattered: within TOL_REL of it (seen
+ * -9% to -31%: WiredTiger rereads more than LRU would). Elsewhere the model gives LRU's floor, every page
+ * touched read once, and WiredTiger's figure varies from run to run above it (the clustered shape's
+ * detail layout at ratio 4 measured 0.85, 1.72 and 3.20 in three runs): there the prediction must not be
+ * more than TOL_ABS above the measured one, and on the clustered shape it must say the load does not
+ * reread (at most 2 at every point). */
+#define TOL_REL 0.40
+#define TOL_ABS 0.25
+
+static char *g_bin;
+
+/* make_data -- billgen generate with `shape` (its options), folded by fold-details. */
+static char *
+make_data (const char *tag, const char *shape)
+{
+   char *billgen = lab_test_bin ("billgen"), *fold = lab_test_bin ("fold-details");
+   char *dir = lab_test_tmpdir (tag);
+   char *cmd, *err = NULL;
+   int rc;
+
+   cmd =
+      bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows %d "
+                          "%s --seed 11 --drop --progress never -q",
+                          billgen, dir, BILLS, MEAN_ROWS, shape);
+   rc = lab_test_run (cmd, NULL, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (cmd);
+   bson_free (err);
+   err = NULL;
+   cmd = bson_strdup_printf (
+      "'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --progress never -q", fold, dir);
+   rc = lab_test_run (cmd, NULL, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (cmd);
+   bson_free (err);
+   bson_free (billgen);
+   bson_free (fold);
+   return dir;
+}
+
+/* scancmp -- run it on dir with args, failing the test on a non-zero exit. */
+static void
+scancmp (const char *dir, const char *args)
+{
+   char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit %d --interval 100ms "
+                                   "--progress never -q --cache-ratios " RATIOS " %s",
+                                   g_bin, dir, KEYS_LIMIT, args);
+   char *err = NULL;
+   int rc = lab_test_run (cmd, NULL, &err);
+
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (err);
+   bson_free (cmd);
+}
+
+/* num -- a number of the results, failing when it is missing. */
+static double
+num (const bson_t *r, const char *path)
+{
+   if (!lab_test_json_has (r, path)) {
+      fail_msg ("results lack %s", path);
+   }
+   return lab_test_json_num (r, path);
+}
+
+/* count_lines -- lines of `s` that start with `prefix`. */
+static int
+count_lines (const char *s, const char *prefix)
+{
+   int n = 0;
+   const char *p = s;
+
+   while (p && *p) {
+      n += strncmp (p, prefix, strlen (prefix)) == 0;
+      p = strchr (p, '\n');
+      p = p ? p + 1 : NULL;
+   }
+   return n;
+}
+
+/* check_report -- layout-report renders the predicted file as a prediction, and a measured sweep with
+ * --prediction gets the section with one row per point. */
+static void
+check_report (const char *dir, const char *pred_path, const char *meas_path)
+{
+   char *bin = lab_test_bin ("layout-report"), *cmd, *out = NULL, *err = NULL, *sec;
+   int rc;
+
+   (void)dir;
+   cmd = bson_strdup_printf ("'%s' '%s' --charts none", bin, pred_path);
+   rc = lab_test_run (cmd, &out, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   assert_non_null (strstr (out, "## This is a prediction"));
+   bson_free (cmd);
+   bson_free (out);
+   bson_free (err);
+   out = err = NULL;
+   cmd = bson_strdup_printf ("'%s' '%s' --prediction '%s' --charts none", bin, meas_path, pred_path);
+   rc = lab_test_run (cmd, &out, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   sec = strstr (out, "## Predicted beside measured");
+   if (!sec) {
+      fail_msg ("no section \"Predicted beside measured\" in:\n%s", out);
+   }
+   /* the header, its rule and one row per point, up to the next section */
+   {
+      const char *next = strstr (sec + 1, "\n## ");
+      char *part = next ? bson_strndup (sec, (size_t)(next - sec)) : bson_strdup (sec);
+      assert_int_equal (count_lines (part, "| "), 1 + NPOINTS);
+      assert_null (strstr (part, "No point of the prediction"));
+      bson_free (part);
+   }
+   bson_free (cmd);
+   bson_free (out);
+   bson_free (err);
+   bson_free (bin);
+}
+
+/* check_shape -- predict, measure, compare per point and layout; the probe read no document. */
+static void
+check_shape (const char *tag, const char *shape, bool scattered, bool report)
+{
+   static const char *const layouts[] = { "detail", "folded" };
+   char *dir = make_data (tag, shape);
+   char *pred_path = bson_strdup_printf ("%s/pred.json", dir),
+        *meas_path = bson_strdup_printf ("%s/meas.json", dir);
+   char *args, path[128];
+   bson_t *pred, *meas;
+   int i, l, bad = 0;
+
+   args = bson_strdup_printf ("--predict --out '%s'", pred_path);
+   scancmp (dir, args);
+   bson_free (args);
+   args = bson_strdup_printf ("--cold --direct-io --out '%s'", meas_path);
+   scancmp (dir, args);
+   bson_free (args);
+   pred = lab_test_json_load (pred_path);
+   meas = lab_test_json_load (meas_path);
+   assert_non_null (pred);
+   assert_non_null (meas);
+
+   /* a predicted file, no document read, the index walk far below the collection's size */
+   assert_true (lab_test_json_bool (pred, "predicted"));
+   assert_int_equal ((int)num (pred, "prediction.probe.documents_fetched"), 0);
+   if (!(num (pred, "prediction.probe.index_walk_read_bytes") <
+         num (pred, "dataset.detail.storage_size_bytes") / 2)) {
+      fail_msg (
+         "%s: the probe's index walk read %.0f bytes, the collection is %.0f on disk: it read documents", tag,
+         num (pred, "prediction.probe.index_walk_read_bytes"),
+         num (pred, "dataset.detail.storage_size_bytes"));
+   }
+   /* the same points */
+   for (i = 0; i < NPOINTS; i++) {
+      snprintf (path, sizeof path, "sweep.%d.cache_size_bytes", i);
+      assert_true (num (pred, path) == num (meas, path));
+   }
+   for (i = 0; i < NPOINTS; i++) {
+      for (l = 0; l < 2; l++) {
+         double p, m, ratio;
+         snprintf (path, sizeof path, "sweep.%d.cache_ratio", i);
+         ratio = num (meas, path);
+         snprintf (path, sizeof path, "sweep.%d.%s.read_amplification", i, layouts[l]);
+         p = num (pred, path);
+         m = num (meas, path);
+         print_message ("%s ratio %.2f %s: read amplification predicted %.2f, measured %.2f (%+.0f%%)\n", tag,
+                        ratio, layouts[l], p, m, m > 0 ? 100 * (p - m) / m : 0);
+         if (scattered && m > 2 ? !(fabs (p - m) <= TOL_REL * m)
+                                : !(p <= m + TOL_ABS && (scattered || p <= 2))) {
+            print_message ("  ^ outside the band (rereads: %.0f%%; else at most +%.2f%s)\n", TOL_REL * 100,
+                           TOL_ABS, scattered ? "" : " and at most 2");
+            bad++;
+         }
+      }
+   }
+   if (bad) {
+      fail_msg ("%s: %d predicted read amplification(s) outside the band", tag, bad);
+   }
+   if (report) {
+      check_report (dir, pred_path, meas_path);
+   }
+   bson_destroy (pred);
+   bson_destroy (meas);
+   bson_free (pred_path);
+   bson_free (meas_path);
+   lab_test_rmtree (dir);
+   bson_free (dir);
+}
+
+static void
+test_interleaved (void **state)
+{
+   (void)state;
+   check_shape ("predict-inter", "--order interleaved", true, true);
+}
+
+static void
+test_clustered (void **state)
+{
+   (void)state;
+   check_shape ("predict-clustered", "--order clustered", false, false);
+}
+
+static void
+test_zipf (void **state)
+{
+   (void)state;
+   check_shape ("predict-zipf", "--order interleaved --dist zipf", true, false);
+}
+
+/* Refused: --predict with --layout (exit 2, naming both), and on a collection that does not exist (exit
+ * 1, naming it); no results file either way. */
+static void
+test_refusals (void **state)
+{
+   char *billgen = lab_test_bin ("billgen"), *dir = lab_test_tmpdir ("predict-bad");
+   char *out = bson_strdup_printf ("%s/pred.json", dir), *cmd, *err = NULL;
+   int rc;
+
+   (void)state;
+   cmd = bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills 20 --mean-rows 5 "
+                             "--drop --progress never -q",
+                             billgen, dir);
+   assert_int_equal (lab_test_run (cmd, NULL, NULL), 0);
+   bson_free (cmd);
+   cmd =
+      bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --predict --layout a=bill_detail --layout b=x:folded "
+                          "--cache-sizes 8MiB --progress never --out '%s'",
+                          g_bin, dir, out);
+   rc = lab_test_run (cmd, NULL, &err);
+   assert_int_equal (rc, 2);
+   assert_non_null (strstr (err, "--predict with --layout"));
+   assert_false (access (out, F_OK) == 0);
+   bson_free (cmd);
+   bson_free (err);
+   err = NULL;
+   cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --predict --detail nosuch --cache-sizes 8MiB "
+                             "--progress never --out '%s'",
+                             g_bin, dir, out);
+   rc = lab_test_run (cmd, NULL, &err);
+   assert_int_equal (rc, 1);
+   assert_non_null (strstr (err, "nosuch"));
+   assert_false (access (out, F_OK) == 0);
+   bson_free (cmd);
+   bson_free (err);
+   bson_free (out);
+   lab_test_rmtree (dir);
+   bson_free (dir);
+   bson_free (billgen);
+}
+
+static int
+setup (void **state)
+{
+   (void)state;
+   g_bin = lab_test_bin ("scancmp");
+   return 0;
+}
+
+static int
+teardown (void **state)
+{
+   (void)state;
+   bson_free (g_bin);
+   return 0;
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_refusals),
+      cmocka_unit_test (test_interleaved),
+      cmocka_unit_test (test_clustered),
+      cmocka_unit_test (test_zipf),
+   };
+   return lab_test_run_group ("predict_embedded", tests, setup, teardown);
+}
