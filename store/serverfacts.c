@@ -3,6 +3,7 @@
  * iostat arithmetic on two FTDC disk samples (see serverfacts.h; sources in docs/mongodb-compat.md).
  */
 #include "serverfacts.h"
+#include "serverfacts_private.h"
 
 #include "core/error.h"
 
@@ -16,9 +17,11 @@
 
 /* ---- typed field access -------------------------------------------------------------------------- */
 
-/* bad_type -- the error for a field of the wrong type, naming the command, the path and both types. */
-static bool
-bad_type (bson_error_t *error, const char *what, const char *path, const bson_iter_t *it, const char *want)
+/* lab_store_facts_bad_type -- the error for a field of the wrong type, naming the command, the path and both
+ * types. */
+bool
+lab_store_facts_bad_type (bson_error_t *error, const char *what, const char *path, const bson_iter_t *it,
+                          const char *want)
 {
    static const struct {
       bson_type_t t;
@@ -46,10 +49,10 @@ bad_type (bson_error_t *error, const char *what, const char *path, const bson_it
    return false;
 }
 
-/* find_child -- the field `key` (no dots: WiredTiger names contain spaces, device names dashes) of the
- * document held by `parent`, or of the top level when parent is NULL. */
-static bool
-find_child (const bson_t *doc, const bson_iter_t *parent, const char *key, bson_iter_t *out)
+/* lab_store_facts_find_child -- the field `key` (no dots: WiredTiger names contain spaces, device names
+ * dashes) of the document held by `parent`, or of the top level when parent is NULL. */
+bool
+lab_store_facts_find_child (const bson_t *doc, const bson_iter_t *parent, const char *key, bson_iter_t *out)
 {
    bson_iter_t it;
 
@@ -67,10 +70,11 @@ find_child (const bson_t *doc, const bson_iter_t *parent, const char *key, bson_
    return true;
 }
 
-/* iter_num -- an int32/int64/double value as int64 (doubles truncated; NaN, infinities and values beyond
- * int64 refused). */
-static bool
-iter_num (const bson_iter_t *it, const char *what, const char *path, int64_t *out, bson_error_t *error)
+/* lab_store_facts_iter_num -- an int32/int64/double value as int64 (doubles truncated; NaN, infinities and
+ * values beyond int64 refused). */
+bool
+lab_store_facts_iter_num (const bson_iter_t *it, const char *what, const char *path, int64_t *out,
+                          bson_error_t *error)
 {
    double d;
 
@@ -91,52 +95,53 @@ iter_num (const bson_iter_t *it, const char *what, const char *path, int64_t *ou
       *out = (int64_t)d;
       return true;
    default:
-      return bad_type (error, what, path, it, "a number (int32, int64 or double)");
+      return lab_store_facts_bad_type (error, what, path, it, "a number (int32, int64 or double)");
    }
 }
 
-/* get_num -- the number at section.key (section NULL: top level) into *out, -1 when absent. */
-static bool
-get_num (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what, const char *path,
-         int64_t *out, bson_error_t *error)
+/* lab_store_facts_get_num -- the number at section.key (section NULL: top level) into *out, -1 when absent.
+ */
+bool
+lab_store_facts_get_num (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
+                         const char *path, int64_t *out, bson_error_t *error)
 {
    bson_iter_t it;
 
    *out = -1;
-   if (!find_child (doc, section, key, &it)) {
+   if (!lab_store_facts_find_child (doc, section, key, &it)) {
       return true;
    }
-   return iter_num (&it, what, path, out, error);
+   return lab_store_facts_iter_num (&it, what, path, out, error);
 }
 
-/* get_str -- the string at section.key into buf ("" when absent). */
-static bool
-get_str (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what, const char *path,
-         char *buf, size_t len, bson_error_t *error)
+/* lab_store_facts_get_str -- the string at section.key into buf ("" when absent). */
+bool
+lab_store_facts_get_str (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
+                         const char *path, char *buf, size_t len, bson_error_t *error)
 {
    bson_iter_t it;
 
    buf[0] = '\0';
-   if (!find_child (doc, section, key, &it)) {
+   if (!lab_store_facts_find_child (doc, section, key, &it)) {
       return true;
    }
    if (!BSON_ITER_HOLDS_UTF8 (&it)) {
-      return bad_type (error, what, path, &it, "a string");
+      return lab_store_facts_bad_type (error, what, path, &it, "a string");
    }
    bson_strncpy (buf, bson_iter_utf8 (&it, NULL), len);
    return true;
 }
 
-/* get_bool -- a bool at section.key (false when absent); numbers are accepted as truth values, as mongod's
- * own parsers do (old servers sent ismaster as a number). */
-static bool
-get_bool (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what, const char *path,
-          bool *out, bson_error_t *error)
+/* lab_store_facts_get_bool -- a bool at section.key (false when absent); numbers are accepted as truth
+ * values, as mongod's own parsers do (old servers sent ismaster as a number). */
+bool
+lab_store_facts_get_bool (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
+                          const char *path, bool *out, bson_error_t *error)
 {
    bson_iter_t it;
 
    *out = false;
-   if (!find_child (doc, section, key, &it)) {
+   if (!lab_store_facts_find_child (doc, section, key, &it)) {
       return true;
    }
    switch (bson_iter_type (&it)) {
@@ -147,39 +152,40 @@ get_bool (const bson_t *doc, const bson_iter_t *section, const char *key, const 
       *out = bson_iter_as_bool (&it);
       return true;
    default:
-      return bad_type (error, what, path, &it, "a bool");
+      return lab_store_facts_bad_type (error, what, path, &it, "a bool");
    }
 }
 
-/* get_date_ms -- a date field at section.key as ms since the epoch (-1 when absent). */
-static bool
-get_date_ms (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
-             const char *path, int64_t *out, bson_error_t *error)
+/* lab_store_facts_get_date_ms -- a date field at section.key as ms since the epoch (-1 when absent). */
+bool
+lab_store_facts_get_date_ms (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
+                             const char *path, int64_t *out, bson_error_t *error)
 {
    bson_iter_t it;
 
    *out = -1;
-   if (!find_child (doc, section, key, &it)) {
+   if (!lab_store_facts_find_child (doc, section, key, &it)) {
       return true;
    }
    if (!BSON_ITER_HOLDS_DATE_TIME (&it)) {
-      return bad_type (error, what, path, &it, "a date");
+      return lab_store_facts_bad_type (error, what, path, &it, "a date");
    }
    *out = bson_iter_date_time (&it);
    return true;
 }
 
-/* get_section -- *out = the document at section.key; *found false when absent; error when not a document. */
-static bool
-get_section (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
-             const char *path, bson_iter_t *out, bool *found, bson_error_t *error)
+/* lab_store_facts_get_section -- *out = the document at section.key; *found false when absent; error when not
+ * a document. */
+bool
+lab_store_facts_get_section (const bson_t *doc, const bson_iter_t *section, const char *key, const char *what,
+                             const char *path, bson_iter_t *out, bool *found, bson_error_t *error)
 {
    *found = false;
-   if (!find_child (doc, section, key, out)) {
+   if (!lab_store_facts_find_child (doc, section, key, out)) {
       return true;
    }
    if (!BSON_ITER_HOLDS_DOCUMENT (out)) {
-      return bad_type (error, what, path, out, "a document");
+      return lab_store_facts_bad_type (error, what, path, out, "a document");
    }
    *found = true;
    return true;
@@ -226,18 +232,18 @@ hello_hosts (const bson_t *reply, lab_store_facts_topology_t *out, bson_error_t 
    bson_iter_t it, arr;
    size_t n = 0;
 
-   if (!find_child (reply, NULL, "hosts", &it)) {
+   if (!lab_store_facts_find_child (reply, NULL, "hosts", &it)) {
       return true;
    }
    if (!BSON_ITER_HOLDS_ARRAY (&it)) {
-      return bad_type (error, "hello", "hosts", &it, "an array of strings");
+      return lab_store_facts_bad_type (error, "hello", "hosts", &it, "an array of strings");
    }
    bson_iter_recurse (&it, &arr);
    while (bson_iter_next (&arr)) {
       if (!BSON_ITER_HOLDS_UTF8 (&arr)) {
          char path[32];
          bson_snprintf (path, sizeof path, "hosts.%zu", n);
-         return bad_type (error, "hello", path, &arr, "a string");
+         return lab_store_facts_bad_type (error, "hello", path, &arr, "a string");
       }
       out->hosts = bson_realloc (out->hosts, (out->nhosts + 2) * sizeof *out->hosts);
       out->hosts[out->nhosts++] = bson_strdup (bson_iter_utf8 (&arr, NULL));
@@ -264,38 +270,45 @@ lab_store_facts_topology_from_hello (const bson_t *reply, lab_store_facts_topolo
    if (!reply) {
       return true;
    }
-   if (!get_num (reply, NULL, "ok", "hello", "ok", &ok, error)) {
+   if (!lab_store_facts_get_num (reply, NULL, "ok", "hello", "ok", &ok, error)) {
       return false;
    }
    if (ok == 0) {
       return true; /* a refused command says nothing about the topology */
    }
-   if (!get_str (reply, NULL, "msg", "hello", "msg", msg, sizeof msg, error) ||
-       !get_str (reply, NULL, "setName", "hello", "setName", out->set_name, sizeof out->set_name, error) ||
-       !get_str (reply, NULL, "me", "hello", "me", out->me, sizeof out->me, error) ||
-       !get_str (reply, NULL, "primary", "hello", "primary", out->primary, sizeof out->primary, error) ||
-       !get_bool (reply, NULL, "secondary", "hello", "secondary", &out->is_secondary, error) ||
-       !get_bool (reply, NULL, "isreplicaset", "hello", "isreplicaset", &replica_set, error) ||
-       !get_num (reply, NULL, "maxBsonObjectSize", "hello", "maxBsonObjectSize", &out->max_bson_bytes,
-                 error) ||
-       !get_num (reply, NULL, "maxMessageSizeBytes", "hello", "maxMessageSizeBytes", &out->max_message_bytes,
-                 error) ||
-       !get_num (reply, NULL, "maxWriteBatchSize", "hello", "maxWriteBatchSize", &out->max_write_batch,
-                 error) ||
-       !get_num (reply, NULL, "maxWireVersion", "hello", "maxWireVersion", &out->max_wire_version, error)) {
+   if (!lab_store_facts_get_str (reply, NULL, "msg", "hello", "msg", msg, sizeof msg, error) ||
+       !lab_store_facts_get_str (reply, NULL, "setName", "hello", "setName", out->set_name,
+                                 sizeof out->set_name, error) ||
+       !lab_store_facts_get_str (reply, NULL, "me", "hello", "me", out->me, sizeof out->me, error) ||
+       !lab_store_facts_get_str (reply, NULL, "primary", "hello", "primary", out->primary,
+                                 sizeof out->primary, error) ||
+       !lab_store_facts_get_bool (reply, NULL, "secondary", "hello", "secondary", &out->is_secondary,
+                                  error) ||
+       !lab_store_facts_get_bool (reply, NULL, "isreplicaset", "hello", "isreplicaset", &replica_set,
+                                  error) ||
+       !lab_store_facts_get_num (reply, NULL, "maxBsonObjectSize", "hello", "maxBsonObjectSize",
+                                 &out->max_bson_bytes, error) ||
+       !lab_store_facts_get_num (reply, NULL, "maxMessageSizeBytes", "hello", "maxMessageSizeBytes",
+                                 &out->max_message_bytes, error) ||
+       !lab_store_facts_get_num (reply, NULL, "maxWriteBatchSize", "hello", "maxWriteBatchSize",
+                                 &out->max_write_batch, error) ||
+       !lab_store_facts_get_num (reply, NULL, "maxWireVersion", "hello", "maxWireVersion",
+                                 &out->max_wire_version, error)) {
       goto fail;
    }
-   if (find_child (reply, NULL, "isWritablePrimary", &it)) {
-      if (!get_bool (reply, NULL, "isWritablePrimary", "hello", "isWritablePrimary", &flag, error)) {
+   if (lab_store_facts_find_child (reply, NULL, "isWritablePrimary", &it)) {
+      if (!lab_store_facts_get_bool (reply, NULL, "isWritablePrimary", "hello", "isWritablePrimary", &flag,
+                                     error)) {
          goto fail;
       }
-   } else if (!get_bool (reply, NULL, "ismaster", "hello", "ismaster", &flag, error)) {
+   } else if (!lab_store_facts_get_bool (reply, NULL, "ismaster", "hello", "ismaster", &flag, error)) {
       goto fail;
    }
    out->is_writable_primary = flag;
-   if (!get_section (reply, NULL, "topologyVersion", "hello", "topologyVersion", &tv, &found, error) ||
-       (found && !get_num (reply, &tv, "counter", "hello", "topologyVersion.counter", &out->topology_counter,
-                           error))) {
+   if (!lab_store_facts_get_section (reply, NULL, "topologyVersion", "hello", "topologyVersion", &tv, &found,
+                                     error) ||
+       (found && !lab_store_facts_get_num (reply, &tv, "counter", "hello", "topologyVersion.counter",
+                                           &out->topology_counter, error))) {
       goto fail;
    }
    if (!hello_hosts (reply, out, error)) {
@@ -455,11 +468,11 @@ one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_store_fact
    bson_iter_t it;
 
    bson_snprintf (path, sizeof path, "shards.%zu._id", i);
-   if (!get_str (reply, doc, "_id", "listShards", path, id, sizeof id, error)) {
+   if (!lab_store_facts_get_str (reply, doc, "_id", "listShards", path, id, sizeof id, error)) {
       return false;
    }
    bson_snprintf (path, sizeof path, "shards.%zu.host", i);
-   if (!get_str (reply, doc, "host", "listShards", path, host, sizeof host, error)) {
+   if (!lab_store_facts_get_str (reply, doc, "host", "listShards", path, host, sizeof host, error)) {
       return false;
    }
    if (!id[0] || !host[0]) {
@@ -470,12 +483,12 @@ one_shard (const bson_t *reply, const bson_iter_t *doc, size_t i, lab_store_fact
    sh->id = bson_strdup (id);
    sh->host = bson_strdup (host);
    bson_snprintf (path, sizeof path, "shards.%zu.state", i);
-   if (!get_num (reply, doc, "state", "listShards", path, &sh->state, error)) {
+   if (!lab_store_facts_get_num (reply, doc, "state", "listShards", path, &sh->state, error)) {
       return false;
    }
    bson_snprintf (path, sizeof path, "shards.%zu.draining", i);
-   if (find_child (reply, doc, "draining", &it) &&
-       !get_bool (reply, doc, "draining", "listShards", path, &sh->draining, error)) {
+   if (lab_store_facts_find_child (reply, doc, "draining", &it) &&
+       !lab_store_facts_get_bool (reply, doc, "draining", "listShards", path, &sh->draining, error)) {
       return false;
    }
    if (!lab_store_facts_parse_seed_list (host, &sh->set_name, &sh->seeds, &sh->nseeds, error)) {
@@ -493,13 +506,13 @@ lab_store_facts_shards_from_list (const bson_t *reply, lab_store_facts_shards_t 
    size_t i = 0;
 
    memset (out, 0, sizeof *out);
-   if (!reply || !find_child (reply, NULL, "shards", &it)) {
+   if (!reply || !lab_store_facts_find_child (reply, NULL, "shards", &it)) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
                      "listShards reply has no 'shards' array (is this a mongos?)");
       return false;
    }
    if (!BSON_ITER_HOLDS_ARRAY (&it)) {
-      return bad_type (error, "listShards", "shards", &it, "an array");
+      return lab_store_facts_bad_type (error, "listShards", "shards", &it, "an array");
    }
    bson_iter_recurse (&it, &arr);
    while (bson_iter_next (&arr)) {
@@ -507,7 +520,7 @@ lab_store_facts_shards_from_list (const bson_t *reply, lab_store_facts_shards_t 
 
       if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
          bson_snprintf (path, sizeof path, "shards.%zu", i);
-         bad_type (error, "listShards", path, &arr, "a document");
+         lab_store_facts_bad_type (error, "listShards", path, &arr, "a document");
          goto fail;
       }
       out->shards = bson_realloc (out->shards, (out->nshards + 1) * sizeof *out->shards);
@@ -546,31 +559,35 @@ lab_store_facts_server_status (const bson_t *reply, lab_store_facts_status_t *ou
    if (!reply) {
       return true;
    }
-   if (!get_str (reply, NULL, "host", what, "host", out->host, sizeof out->host, error) ||
-       !get_str (reply, NULL, "version", what, "version", out->version, sizeof out->version, error) ||
-       !get_str (reply, NULL, "process", what, "process", out->process, sizeof out->process, error) ||
-       !get_num (reply, NULL, "pid", what, "pid", &out->pid, error)) {
+   if (!lab_store_facts_get_str (reply, NULL, "host", what, "host", out->host, sizeof out->host, error) ||
+       !lab_store_facts_get_str (reply, NULL, "version", what, "version", out->version, sizeof out->version,
+                                 error) ||
+       !lab_store_facts_get_str (reply, NULL, "process", what, "process", out->process, sizeof out->process,
+                                 error) ||
+       !lab_store_facts_get_num (reply, NULL, "pid", what, "pid", &out->pid, error)) {
       return false;
    }
-   if (find_child (reply, NULL, "uptime", &it)) {
+   if (lab_store_facts_find_child (reply, NULL, "uptime", &it)) {
       /* a double on mongod (whole seconds); read as a fraction in case another server sends one */
       if (BSON_ITER_HOLDS_DOUBLE (&it) || BSON_ITER_HOLDS_INT32 (&it) || BSON_ITER_HOLDS_INT64 (&it)) {
          out->uptime_s = bson_iter_as_double (&it);
       } else {
-         return bad_type (error, what, "uptime", &it, "a number (int32, int64 or double)");
+         return lab_store_facts_bad_type (error, what, "uptime", &it, "a number (int32, int64 or double)");
       }
    }
    /* the process's start: mongod's uptimeMillis counts from the server status command's construction at
     * start-up on the fast clock, localTime is the wall clock now (server_status.cpp) */
-   if (!get_num (reply, NULL, "uptimeMillis", what, "uptimeMillis", &out->uptime_ms, error) ||
-       !get_date_ms (reply, NULL, "localTime", what, "localTime", &out->local_time_ms, error)) {
+   if (!lab_store_facts_get_num (reply, NULL, "uptimeMillis", what, "uptimeMillis", &out->uptime_ms, error) ||
+       !lab_store_facts_get_date_ms (reply, NULL, "localTime", what, "localTime", &out->local_time_ms,
+                                     error)) {
       return false;
    }
    if (out->uptime_ms >= 0 && out->local_time_ms >= 0) {
       out->start_ms = out->local_time_ms - out->uptime_ms;
    }
-   if (!get_section (reply, NULL, "mem", what, "mem", &mem, &have_mem, error) ||
-       (have_mem && !get_num (reply, &mem, "resident", what, "mem.resident", &resident, error))) {
+   if (!lab_store_facts_get_section (reply, NULL, "mem", what, "mem", &mem, &have_mem, error) ||
+       (have_mem &&
+        !lab_store_facts_get_num (reply, &mem, "resident", what, "mem.resident", &resident, error))) {
       return false;
    }
    if (have_mem && resident >= 0) {
@@ -583,15 +600,17 @@ lab_store_facts_server_status (const bson_t *reply, lab_store_facts_status_t *ou
       }
       out->mem_resident_bytes = resident * 1024 * 1024;
    }
-   if (!get_section (reply, NULL, "wiredTiger", what, "wiredTiger", &wt, &out->has_wiredtiger, error)) {
+   if (!lab_store_facts_get_section (reply, NULL, "wiredTiger", what, "wiredTiger", &wt, &out->has_wiredtiger,
+                                     error)) {
       return false;
    }
    if (!out->has_wiredtiger) {
       return true; /* mongos, FerretDB, another engine */
    }
-   if (!get_section (reply, &wt, "cache", what, "wiredTiger.cache", &cache, &have_cache, error) ||
-       !get_section (reply, &wt, "block-manager", what, "wiredTiger.block-manager", &block, &have_block,
-                     error)) {
+   if (!lab_store_facts_get_section (reply, &wt, "cache", what, "wiredTiger.cache", &cache, &have_cache,
+                                     error) ||
+       !lab_store_facts_get_section (reply, &wt, "block-manager", what, "wiredTiger.block-manager", &block,
+                                     &have_block, error)) {
       return false;
    }
    if (have_cache) {
@@ -606,15 +625,17 @@ lab_store_facts_server_status (const bson_t *reply, lab_store_facts_status_t *ou
 
       for (i = 0; i < sizeof f / sizeof f[0]; i++) {
          bson_snprintf (path, sizeof path, "wiredTiger.cache.%s", f[i].name);
-         if (!get_num (reply, &cache, f[i].name, what, path, (int64_t *)((char *)out + f[i].off), error)) {
+         if (!lab_store_facts_get_num (reply, &cache, f[i].name, what, path,
+                                       (int64_t *)((char *)out + f[i].off), error)) {
             return false;
          }
       }
    }
-   if (have_block && (!get_num (reply, &block, "blocks read", what, "wiredTiger.block-manager.blocks read",
-                                &out->block_reads, error) ||
-                      !get_num (reply, &block, "bytes read", what, "wiredTiger.block-manager.bytes read",
-                                &out->block_read_bytes, error))) {
+   if (have_block &&
+       (!lab_store_facts_get_num (reply, &block, "blocks read", what, "wiredTiger.block-manager.blocks read",
+                                  &out->block_reads, error) ||
+        !lab_store_facts_get_num (reply, &block, "bytes read", what, "wiredTiger.block-manager.bytes read",
+                                  &out->block_read_bytes, error))) {
       return false;
    }
    return true;
@@ -662,12 +683,12 @@ one_disk (const bson_t *reply, const bson_iter_t *disk, const char *prefix, lab_
    bson_strncpy (out->name, bson_iter_key (disk), sizeof out->name);
    if (!BSON_ITER_HOLDS_DOCUMENT (disk)) {
       bson_snprintf (path, sizeof path, "%s.disks.%s", prefix, out->name);
-      return bad_type (error, "getDiagnosticData", path, disk, "a document");
+      return lab_store_facts_bad_type (error, "getDiagnosticData", path, disk, "a document");
    }
    for (i = 0; i < sizeof disk_fields / sizeof disk_fields[0]; i++) {
       bson_snprintf (path, sizeof path, "%s.disks.%s.%s", prefix, out->name, disk_fields[i].name);
-      if (!get_num (reply, disk, disk_fields[i].name, "getDiagnosticData", path,
-                    (int64_t *)((char *)out + disk_fields[i].off), error)) {
+      if (!lab_store_facts_get_num (reply, disk, disk_fields[i].name, "getDiagnosticData", path,
+                                    (int64_t *)((char *)out + disk_fields[i].off), error)) {
          return false;
       }
    }
@@ -689,27 +710,29 @@ lab_store_facts_disks_from_diag (const bson_t *reply, lab_store_facts_disks_t *o
    if (!reply) {
       return true;
    }
-   if (!get_section (reply, NULL, "data", "getDiagnosticData", "data", &data, &found, error)) {
+   if (!lab_store_facts_get_section (reply, NULL, "data", "getDiagnosticData", "data", &data, &found,
+                                     error)) {
       return false;
    }
    if (!found) {
       return true;
    }
-   if (!get_section (reply, &data, "systemMetrics", "getDiagnosticData", prefix, &sm,
-                     &out->have_system_metrics, error)) {
+   if (!lab_store_facts_get_section (reply, &data, "systemMetrics", "getDiagnosticData", prefix, &sm,
+                                     &out->have_system_metrics, error)) {
       return false;
    }
    if (!out->have_system_metrics) {
       /* the multi-service layout groups collectors by role: data.common.systemMetrics */
-      if (!get_section (reply, &data, "common", "getDiagnosticData", "data.common", &common, &found, error)) {
+      if (!lab_store_facts_get_section (reply, &data, "common", "getDiagnosticData", "data.common", &common,
+                                        &found, error)) {
          return false;
       }
       if (!found) {
          return true;
       }
       prefix = "data.common.systemMetrics";
-      if (!get_section (reply, &common, "systemMetrics", "getDiagnosticData", prefix, &sm,
-                        &out->have_system_metrics, error)) {
+      if (!lab_store_facts_get_section (reply, &common, "systemMetrics", "getDiagnosticData", prefix, &sm,
+                                        &out->have_system_metrics, error)) {
          return false;
       }
       if (!out->have_system_metrics) {
@@ -717,21 +740,23 @@ lab_store_facts_disks_from_diag (const bson_t *reply, lab_store_facts_disks_t *o
       }
    }
    bson_snprintf (path, sizeof path, "%s.start", prefix);
-   if (!get_date_ms (reply, &sm, "start", "getDiagnosticData", path, &out->start_ms, error)) {
+   if (!lab_store_facts_get_date_ms (reply, &sm, "start", "getDiagnosticData", path, &out->start_ms, error)) {
       goto fail;
    }
    bson_snprintf (path, sizeof path, "%s.end", prefix);
-   if (!get_date_ms (reply, &sm, "end", "getDiagnosticData", path, &out->end_ms, error)) {
+   if (!lab_store_facts_get_date_ms (reply, &sm, "end", "getDiagnosticData", path, &out->end_ms, error)) {
       goto fail;
    }
-   if (!get_date_ms (reply, &data, "end", "getDiagnosticData", "data.end", &data_end, error)) {
+   if (!lab_store_facts_get_date_ms (reply, &data, "end", "getDiagnosticData", "data.end", &data_end,
+                                     error)) {
       goto fail;
    }
    if (out->end_ms < 0) {
       out->end_ms = data_end;
    }
    bson_snprintf (path, sizeof path, "%s.disks", prefix);
-   if (!get_section (reply, &sm, "disks", "getDiagnosticData", path, &disks, &out->have_disks, error)) {
+   if (!lab_store_facts_get_section (reply, &sm, "disks", "getDiagnosticData", path, &disks, &out->have_disks,
+                                     error)) {
       goto fail;
    }
    if (!out->have_disks) {
@@ -890,432 +915,6 @@ lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_store_fa
                      "%s: the most read activity of the %zu disks the server lists (%" PRIu64
                      " sectors in %" PRIu64 " reads during the run)",
                      best->name, b->ndisks, best_sectors, best_reads);
-   }
-   return true;
-}
-
-/* ---- listIndexes -------------------------------------------------------------------------------- */
-
-/* lab_store_facts_index_serves_sort -- see serverfacts.h. */
-bool
-lab_store_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank)
-{
-   bson_iter_t it, key;
-   bool first = true, ok = false;
-   int nkeys = 0;
-   double dir = 0;
-
-   *rank = 0;
-   if (bson_iter_init_find (&it, desc, "sparse") && bson_iter_as_bool (&it)) {
-      return false;
-   }
-   if (bson_iter_init_find (&it, desc, "hidden") && bson_iter_as_bool (&it)) {
-      return false;
-   }
-   if (bson_iter_init_find (&it, desc, "partialFilterExpression") ||
-       bson_iter_init_find (&it, desc, "collation")) {
-      return false;
-   }
-   if (!bson_iter_init_find (&it, desc, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) ||
-       !bson_iter_recurse (&it, &key)) {
-      return false;
-   }
-   while (bson_iter_next (&key)) {
-      if (first) {
-         if (strcmp (bson_iter_key (&key), field) != 0 || !BSON_ITER_HOLDS_NUMBER (&key)) {
-            return false;
-         }
-         dir = bson_iter_as_double (&key);
-         ok = dir == 1 || dir == -1;
-         first = false;
-      }
-      nkeys++;
-   }
-   *rank = nkeys * 2 + (dir < 0);
-   return ok;
-}
-
-/* ---- hostInfo ------------------------------------------------------------------------------------ */
-
-/* lab_store_facts_host_os -- see serverfacts.h. */
-bool
-lab_store_facts_host_os (const bson_t *reply, char *os_type, size_t len, bson_error_t *error)
-{
-   bson_iter_t os;
-   bool have;
-
-   os_type[0] = '\0';
-   if (!reply) {
-      return true;
-   }
-   if (!get_section (reply, NULL, "os", "hostInfo", "os", &os, &have, error)) {
-      return false;
-   }
-   return !have || get_str (reply, &os, "type", "hostInfo", "os.type", os_type, len, error);
-}
-
-/* lab_store_facts_disks_platform_note -- see serverfacts.h. */
-bool
-lab_store_facts_disks_platform_note (const char *os_type, char *note, size_t len)
-{
-   note[0] = '\0';
-   if (!os_type || !*os_type || strcmp (os_type, "Linux") == 0) {
-      return false;
-   }
-   bson_snprintf (note, len,
-                  "the server runs on %s: its getDiagnosticData systemMetrics.disks are not Linux's "
-                  "/proc/diskstats fields (on Windows they are performance counters such as "
-                  "\\PhysicalDisk\\Disk Reads/sec; elsewhere there are none), so they cannot give read "
-                  "requests and bytes",
-                  os_type);
-   return true;
-}
-
-/* ---- restarts ------------------------------------------------------------------------------------ */
-
-/* lab_store_facts_restart_name -- see serverfacts.h. */
-const char *
-lab_store_facts_restart_name (lab_store_facts_restart_t r)
-{
-   switch (r) {
-   case LAB_RESTART_SAME_HOST:
-      return "restarted";
-   case LAB_RESTART_MEMBER_CHANGED:
-      return "member_changed";
-   case LAB_RESTART_NONE:
-   default:
-      return "none";
-   }
-}
-
-/* lab_store_facts_restart_of -- see serverfacts.h. */
-lab_store_facts_restart_t
-lab_store_facts_restart_of (const lab_store_facts_proc_t *before, const lab_store_facts_proc_t *after,
-                            char *why, size_t len)
-{
-   int64_t d;
-
-   if (before->host[0] && after->host[0] && strcmp (before->host, after->host) != 0) {
-      bson_snprintf (why, len,
-                     "another member answered: %s before, %s now (a failover or a new primary): its cache "
-                     "is its own, warm or cold, not the restarted one's",
-                     before->host, after->host);
-      return LAB_RESTART_MEMBER_CHANGED;
-   }
-   if (before->start_ms >= 0 && after->start_ms >= 0) {
-      d = after->start_ms - before->start_ms;
-      if (d > LAB_FACTS_START_SLACK_MS || d < -LAB_FACTS_START_SLACK_MS) {
-         bson_snprintf (
-            why, len, "%s started %.3f s after the process seen before (pid %" PRId64 " -> %" PRId64 ")",
-            after->host[0] ? after->host : "the server", (double)d / 1000.0, before->pid, after->pid);
-         return LAB_RESTART_SAME_HOST;
-      }
-   }
-   if (before->pid > 0 && after->pid > 0 && before->pid != after->pid) {
-      bson_snprintf (why, len, "%s has a new pid (%" PRId64 " -> %" PRId64 ")",
-                     after->host[0] ? after->host : "the server", before->pid, after->pid);
-      return LAB_RESTART_SAME_HOST;
-   }
-   if ((before->start_ms < 0 || after->start_ms < 0) && before->uptime_s >= 0 && after->uptime_s >= 0 &&
-       after->uptime_s < before->uptime_s) {
-      bson_snprintf (why, len, "%s's uptime went back (%.0f s -> %.0f s)",
-                     after->host[0] ? after->host : "the server", before->uptime_s, after->uptime_s);
-      return LAB_RESTART_SAME_HOST;
-   }
-   bson_snprintf (why, len, "%s is the same process (same start time and pid)",
-                  after->host[0] ? after->host : "the server");
-   return LAB_RESTART_NONE;
-}
-
-/* ---- explain ------------------------------------------------------------------------------------- */
-
-/* plan_add_stage -- "A > B": the stage names from the root, first child at each level. */
-static void
-plan_add_stage (lab_store_facts_plan_part_t *p, const char *stage)
-{
-   size_t n = strlen (p->stages);
-
-   if (n + strlen (stage) + 4 >= sizeof p->stages) {
-      return;
-   }
-   bson_snprintf (p->stages + n, sizeof p->stages - n, "%s%s", n ? " > " : "", stage);
-}
-
-/* plan_walk -- one stage of a plan tree (classic winningPlan, or SBE's queryPlan: the same shape) and its
- * inputs; `spine`: on the first-child path whose names make p->stages. */
-static bool
-plan_walk (const bson_t *reply, const bson_iter_t *node, lab_store_facts_plan_part_t *p, bool spine,
-           int depth, bson_error_t *error)
-{
-   bson_iter_t it, arr;
-   char stage[64] = "", index[128] = "";
-   bool multikey = false, first = true;
-
-   if (depth > 64) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
-                     "explain reply: a plan deeper than 64 stages");
-      return false;
-   }
-   if (!get_str (reply, node, "stage", "explain", "winningPlan...stage", stage, sizeof stage, error) ||
-       !get_str (reply, node, "indexName", "explain", "winningPlan...indexName", index, sizeof index,
-                 error) ||
-       !get_bool (reply, node, "isMultiKey", "explain", "winningPlan...isMultiKey", &multikey, error)) {
-      return false;
-   }
-   if (spine && stage[0]) {
-      plan_add_stage (p, stage);
-   }
-   /* a blocking sort: SORT reads every input before its first output (docs reference/explain-results,
-    * "Sort Stage"); SORT_MERGE merges sorted inputs and is not one */
-   if (strcmp (stage, "SORT") == 0) {
-      p->blocking_sort = true;
-   } else if (strcmp (stage, "COLLSCAN") == 0) {
-      p->collscan = true;
-   } else if (strcmp (stage, "IXSCAN") == 0) {
-      if (!p->index[0]) {
-         bson_strncpy (p->index, index, sizeof p->index);
-      }
-      p->multikey = p->multikey || multikey;
-   }
-   if (find_child (reply, node, "inputStage", &it)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT (&it)) {
-         return bad_type (error, "explain", "winningPlan...inputStage", &it, "a document");
-      }
-      if (!plan_walk (reply, &it, p, spine, depth + 1, error)) {
-         return false;
-      }
-      first = false;
-   }
-   if (find_child (reply, node, "inputStages", &it)) {
-      if (!BSON_ITER_HOLDS_ARRAY (&it)) {
-         return bad_type (error, "explain", "winningPlan...inputStages", &it, "an array");
-      }
-      bson_iter_recurse (&it, &arr);
-      while (bson_iter_next (&arr)) {
-         if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
-            return bad_type (error, "explain", "winningPlan...inputStages[]", &arr, "a document");
-         }
-         if (!plan_walk (reply, &arr, p, spine && first, depth + 1, error)) {
-            return false;
-         }
-         first = false;
-      }
-   }
-   return true;
-}
-
-/* plan_winning -- a winningPlan: SBE's {queryPlan, slotBasedPlan}, else the classic tree. */
-static bool
-plan_winning (const bson_t *reply, const bson_iter_t *wp, lab_store_facts_plan_part_t *p, bson_error_t *error)
-{
-   bson_iter_t qp;
-
-   if (find_child (reply, wp, "queryPlan", &qp)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT (&qp)) {
-         return bad_type (error, "explain", "winningPlan.queryPlan", &qp, "a document");
-      }
-      bson_strncpy (p->engine, "sbe", sizeof p->engine);
-      return plan_walk (reply, &qp, p, true, 0, error);
-   }
-   bson_strncpy (p->engine, "classic", sizeof p->engine);
-   return plan_walk (reply, wp, p, true, 0, error);
-}
-
-static bool plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard,
-                         lab_store_facts_plan_t *out, int depth, bson_error_t *error);
-
-/* plan_part -- the next part of *out, named `shard` ("" unsharded); NULL when there is no room. */
-static lab_store_facts_plan_part_t *
-plan_part (lab_store_facts_plan_t *out, const char *shard, bson_error_t *error)
-{
-   lab_store_facts_plan_part_t *p;
-
-   if (out->nparts >= LAB_FACTS_PLAN_MAX_PARTS) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "explain reply: more than %d shards",
-                     LAB_FACTS_PLAN_MAX_PARTS);
-      return NULL;
-   }
-   p = &out->parts[out->nparts++];
-   memset (p, 0, sizeof *p);
-   bson_strncpy (p->shard, shard ? shard : "", sizeof p->shard);
-   bson_strncpy (p->engine, "unknown", sizeof p->engine);
-   return p;
-}
-
-/* plan_query_planner -- a queryPlanner section: FerretDB's (Plan: [SQLite lines], sortPushdown beside
- * it in `server`), the sharded find's winningPlan.shards[], or one server's winningPlan. */
-static bool
-plan_query_planner (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *qp, const char *shard,
-                    lab_store_facts_plan_t *out, bson_error_t *error)
-{
-   bson_iter_t wp, it, arr, sp;
-   lab_store_facts_plan_part_t *p;
-   bool have, pushdown = false;
-
-   if (find_child (reply, qp, "Plan", &it)) {
-      /* FerretDB 1.24: the SQL backend's own EXPLAIN lines; whether the sort went to the backend is
-       * sortPushdown at the reply's top level (checked on the test server) */
-      if (!(p = plan_part (out, shard, error))) {
-         return false;
-      }
-      bson_strncpy (p->engine, "ferretdb", sizeof p->engine);
-      if (!get_bool (reply, server, "sortPushdown", "explain", "sortPushdown", &pushdown, error)) {
-         return false;
-      }
-      p->blocking_sort = !pushdown;
-      if (BSON_ITER_HOLDS_ARRAY (&it) && bson_iter_recurse (&it, &arr)) {
-         while (bson_iter_next (&arr)) {
-            if (BSON_ITER_HOLDS_UTF8 (&arr)) {
-               const char *line = bson_iter_utf8 (&arr, NULL);
-               const char *d = strstr (line, "detail=");
-               plan_add_stage (p, d ? d + 7 : line);
-               p->collscan = p->collscan || (d && strncmp (d + 7, "SCAN ", 5) == 0);
-            }
-         }
-      }
-      return true;
-   }
-   if (!get_section (reply, qp, "winningPlan", "explain", "queryPlanner.winningPlan", &wp, &have, error)) {
-      return false;
-   }
-   if (!have) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
-                     "explain reply: queryPlanner without winningPlan");
-      return false;
-   }
-   if (find_child (reply, &wp, "shards", &it)) {
-      /* a sharded find: {stage: SHARD_MERGE..., shards: [{shardName, winningPlan}]} (docs
-       * reference/explain-results, "Sharded Collections") */
-      if (!BSON_ITER_HOLDS_ARRAY (&it)) {
-         return bad_type (error, "explain", "queryPlanner.winningPlan.shards", &it, "an array");
-      }
-      out->sharded = true;
-      bson_iter_recurse (&it, &arr);
-      while (bson_iter_next (&arr)) {
-         char name[128] = "";
-         if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
-            return bad_type (error, "explain", "queryPlanner.winningPlan.shards[]", &arr, "a document");
-         }
-         if (!get_str (reply, &arr, "shardName", "explain", "winningPlan.shards[].shardName", name,
-                       sizeof name, error) ||
-             !get_section (reply, &arr, "winningPlan", "explain", "winningPlan.shards[].winningPlan", &sp,
-                           &have, error)) {
-            return false;
-         }
-         if (!have) {
-            continue;
-         }
-         if (!(p = plan_part (out, name, error)) || !plan_winning (reply, &sp, p, error)) {
-            return false;
-         }
-      }
-      return true;
-   }
-   return (p = plan_part (out, shard, error)) && plan_winning (reply, &wp, p, error);
-}
-
-/* plan_stages -- an aggregation's stages[]: the query layer's plan in $cursor.queryPlanner, and a $sort the
- * pipeline runs itself (blocking). */
-static bool
-plan_stages (const bson_t *reply, const bson_iter_t *server, const bson_iter_t *stages, const char *shard,
-             lab_store_facts_plan_t *out, bson_error_t *error)
-{
-   bson_iter_t arr, st, qp;
-   size_t first = out->nparts;
-   bool pipeline_sort = false, have;
-
-   if (!BSON_ITER_HOLDS_ARRAY (stages)) {
-      return bad_type (error, "explain", "stages", stages, "an array");
-   }
-   bson_iter_recurse (stages, &arr);
-   while (bson_iter_next (&arr)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT (&arr) || !bson_iter_recurse (&arr, &st) || !bson_iter_next (&st)) {
-         continue;
-      }
-      if (strcmp (bson_iter_key (&st), "$cursor") == 0 && BSON_ITER_HOLDS_DOCUMENT (&st)) {
-         if (!get_section (reply, &st, "queryPlanner", "explain", "stages.$cursor.queryPlanner", &qp, &have,
-                           error)) {
-            return false;
-         }
-         if (have && !plan_query_planner (reply, server, &qp, shard, out, error)) {
-            return false;
-         }
-      } else if (strcmp (bson_iter_key (&st), "$sort") == 0) {
-         pipeline_sort = true;
-      }
-   }
-   if (out->nparts == first) {
-      lab_store_facts_plan_part_t *p = plan_part (out, shard, error);
-      if (!p) {
-         return false;
-      }
-   }
-   if (pipeline_sort) {
-      /* "$sort" in the aggregation layer sorts everything the query layer returns */
-      out->parts[out->nparts - 1].blocking_sort = true;
-      out->parts[out->nparts - 1].pipeline_sort = true;
-   }
-   return true;
-}
-
-/* plan_server -- one server's explain: queryPlanner, or stages[], or (mongos) shards{name: {...}}. */
-static bool
-plan_server (const bson_t *reply, const bson_iter_t *server, const char *shard, lab_store_facts_plan_t *out,
-             int depth, bson_error_t *error)
-{
-   bson_iter_t it, sh;
-   bool have;
-
-   if (find_child (reply, server, "queryPlanner", &it)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT (&it)) {
-         return bad_type (error, "explain", "queryPlanner", &it, "a document");
-      }
-      return plan_query_planner (reply, server, &it, shard, out, error);
-   }
-   if (find_child (reply, server, "stages", &it)) {
-      return plan_stages (reply, server, &it, shard, out, error);
-   }
-   if (depth == 0 && find_child (reply, server, "shards", &it)) {
-      /* an aggregate through mongos: shards: {<shard id>: {host, stages | queryPlanner}}
-       * (src/mongo/db/pipeline/sharded_agg_helpers.cpp, appendExplainResults) */
-      if (!get_section (reply, server, "shards", "explain", "shards", &it, &have, error)) {
-         return false;
-      }
-      out->sharded = true;
-      bson_iter_recurse (&it, &sh);
-      while (bson_iter_next (&sh)) {
-         if (!BSON_ITER_HOLDS_DOCUMENT (&sh)) {
-            return bad_type (error, "explain", "shards.<shard>", &sh, "a document");
-         }
-         if (!plan_server (reply, &sh, bson_iter_key (&sh), out, depth + 1, error)) {
-            return false;
-         }
-      }
-      return true;
-   }
-   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY,
-                  "explain reply%s%s: no queryPlanner, stages or shards: not a plan this parser knows",
-                  shard && *shard ? " of shard " : "", shard ? shard : "");
-   return false;
-}
-
-/* lab_store_facts_explain_parse -- see serverfacts.h. */
-bool
-lab_store_facts_explain_parse (const bson_t *reply, lab_store_facts_plan_t *out, bson_error_t *error)
-{
-   size_t i;
-
-   memset (out, 0, sizeof *out);
-   if (!reply || !plan_server (reply, NULL, "", out, 0, error)) {
-      if (!reply) {
-         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_BAD_REPLY, "explain: no reply");
-      }
-      return false;
-   }
-   for (i = 0; i < out->nparts; i++) {
-      out->blocking_sort = out->blocking_sort || out->parts[i].blocking_sort;
-      out->multikey = out->multikey || out->parts[i].multikey;
-      out->collscan = out->collscan || out->parts[i].collscan;
    }
    return true;
 }
