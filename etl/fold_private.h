@@ -1,0 +1,21 @@
+/*
+ * fold_private.h -- what fold.c and fold_rows.c share (not part of the module's interface)
+ */
+#pragma once
+
+#include "fold.h"
+
+#include <bson/bson.h>
+
+/* a byte range of a document: an element's offset and length */
+typedef struct {
+   uint32_t off;
+   uint32_t len;
+} range_t;
+
+/* lab_fold_row_id_text -- the row's `_id` as relaxed JSON for messages (caller bson_free()s). */
+char *lab_fold_row_id_text (const bson_t *row);
+
+bool lab_fold_name_reserved (const char *name, const char *array_field);
+
+bool lab_fold_name_plain (const char *name);
