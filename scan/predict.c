@@ -727,6 +727,56 @@ loaded_masters (const lab_scan_opts_t *o, int64_t nkeys, int64_t *nload)
    return load;
 }
 
+/* append_header -- a predicted results file's header, backend and config, as a measured file's: the
+ * reference point's cache `cache` (ratio `ratio`), started at `ts`. */
+static void
+append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o, const char *ts, uint64_t cache,
+               double ratio)
+{
+   lab_store_server_info_t info;
+   bson_error_t err;
+   bson_t doc;
+
+   BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
+   BSON_APPEND_UTF8 (results, "tool", "scancmp");
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_VERSION, LAB_VERSION);
+   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_STARTED, ts);
+   if (o->argc > 0) {
+      lab_cli_command_line_append (results, LAB_RESULTS_KEY_COMMAND_LINE, o->argc, o->argv);
+   }
+   BSON_APPEND_BOOL (results, "predicted", true);
+   {
+      lab_results_layouts_t ls = { 0 };
+      ls.n = 2;
+      ls.reference = 0;
+      ls.l[0] = (lab_results_layout_t){ LAB_RESULTS_DETAIL, o->detail, LAB_RESULTS_KIND_ROWS };
+      ls.l[1] = (lab_results_layout_t){ LAB_RESULTS_FOLDED, o->folded, LAB_RESULTS_KIND_FOLDED };
+      lab_results_layouts_append (results, &ls);
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (results, "backend", &doc);
+   if (lab_store_server_info (store, &info, &err)) {
+      BSON_APPEND_UTF8 (&doc, "name", info.backend);
+      BSON_APPEND_UTF8 (&doc, "version", info.version);
+   }
+   BSON_APPEND_UTF8 (&doc, "uri", lab_store_uri_redacted (store));
+   BSON_APPEND_UTF8 (&doc, "db", lab_store_db (store));
+   BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t)cache);
+   bson_append_document_end (results, &doc);
+   BSON_APPEND_DOCUMENT_BEGIN (results, "config", &doc);
+   BSON_APPEND_UTF8 (&doc, "detail", o->detail);
+   BSON_APPEND_UTF8 (&doc, "folded", o->folded);
+   BSON_APPEND_UTF8 (&doc, "key", o->key);
+   BSON_APPEND_UTF8 (&doc, "array_field", o->array_field);
+   BSON_APPEND_BOOL (&doc, "cold", true);
+   BSON_APPEND_INT32 (&doc, "parallel", o->parallel);
+   BSON_APPEND_INT32 (&doc, "runs", 1);
+   BSON_APPEND_INT64 (&doc, "keys_limit", o->keys_limit);
+   BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t)cache);
+   BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, ratio);
+   BSON_APPEND_BOOL (&doc, "predict", true);
+   bson_append_document_end (results, &doc);
+}
+
 /* lab_predict_run -- see predict.h. */
 bool
 lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error)
@@ -737,14 +787,12 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    lab_predict_input_t in;
    layouts_t l;
    lab_stackdist_t *sd[2] = { NULL, NULL };
-   lab_store_server_info_t info;
    int64_t *load = NULL, nload = 0, folded_pages = 0;
    uint64_t *caches = NULL, t0 = lab_now_ns ();
    double *ratios = NULL, probe_s;
    size_t n = 0, i, ref;
    char ts[32];
-   bson_t doc, arr;
-   bson_error_t err;
+   bson_t arr;
    bool ok = false;
 
    memset (&p, 0, sizeof p);
@@ -803,45 +851,7 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    }
    ref = lab_results_sweep_reference_of (ratios, n);
 
-   /* the header, as a measured file's */
-   BSON_APPEND_INT32 (results, LAB_RESULTS_KEY_SCHEMA_VERSION, LAB_RESULTS_SCHEMA_VERSION);
-   BSON_APPEND_UTF8 (results, "tool", "scancmp");
-   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_VERSION, LAB_VERSION);
-   BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_STARTED, ts);
-   if (o->argc > 0) {
-      lab_cli_command_line_append (results, LAB_RESULTS_KEY_COMMAND_LINE, o->argc, o->argv);
-   }
-   BSON_APPEND_BOOL (results, "predicted", true);
-   {
-      lab_results_layouts_t ls = { 0 };
-      ls.n = 2;
-      ls.reference = 0;
-      ls.l[0] = (lab_results_layout_t){ LAB_RESULTS_DETAIL, o->detail, LAB_RESULTS_KIND_ROWS };
-      ls.l[1] = (lab_results_layout_t){ LAB_RESULTS_FOLDED, o->folded, LAB_RESULTS_KIND_FOLDED };
-      lab_results_layouts_append (results, &ls);
-   }
-   BSON_APPEND_DOCUMENT_BEGIN (results, "backend", &doc);
-   if (lab_store_server_info (store, &info, &err)) {
-      BSON_APPEND_UTF8 (&doc, "name", info.backend);
-      BSON_APPEND_UTF8 (&doc, "version", info.version);
-   }
-   BSON_APPEND_UTF8 (&doc, "uri", lab_store_uri_redacted (store));
-   BSON_APPEND_UTF8 (&doc, "db", lab_store_db (store));
-   BSON_APPEND_INT64 (&doc, "cache_max_bytes", (int64_t)caches[ref]);
-   bson_append_document_end (results, &doc);
-   BSON_APPEND_DOCUMENT_BEGIN (results, "config", &doc);
-   BSON_APPEND_UTF8 (&doc, "detail", o->detail);
-   BSON_APPEND_UTF8 (&doc, "folded", o->folded);
-   BSON_APPEND_UTF8 (&doc, "key", o->key);
-   BSON_APPEND_UTF8 (&doc, "array_field", o->array_field);
-   BSON_APPEND_BOOL (&doc, "cold", true);
-   BSON_APPEND_INT32 (&doc, "parallel", o->parallel);
-   BSON_APPEND_INT32 (&doc, "runs", 1);
-   BSON_APPEND_INT64 (&doc, "keys_limit", o->keys_limit);
-   BSON_APPEND_INT64 (&doc, "cache_size_bytes", (int64_t)caches[ref]);
-   BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, ratios[ref]);
-   BSON_APPEND_BOOL (&doc, "predict", true);
-   bson_append_document_end (results, &doc);
+   append_header (results, store, o, ts, caches[ref], ratios[ref]);
    record_dataset (results, o, &p, nload, &l);
    record_prediction (results, o, &p, &in, &l, &t, probe_s);
 
