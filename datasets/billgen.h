@@ -29,7 +29,7 @@ typedef struct {
    lab_progress_mode_t progress;
    const bson_t *provenance; /* the collection's marker fields (store/mark.h), written before its first
                               * document; NULL: none */
-} lab_generate_opts_t;
+} lab_gen_generate_opts_t;
 
 typedef struct {
    int64_t rows;
@@ -45,27 +45,27 @@ typedef struct {
    double cpu_seconds;    /* user + system CPU of the whole process (every thread) over `seconds`: not the
                            * store open, whose one-off cost (WiredTiger's clock calibration) is no row's */
    int workers;           /* workers that ran */
-} lab_generate_stats_t;
+} lab_gen_generate_stats_t;
 
-/* lab_generate_opts_check -- the generator's parameters (lab_gen_new's checks), without a store. */
-bool lab_generate_opts_check (const lab_generate_opts_t *o, bson_error_t *error);
+/* lab_gen_generate_opts_check -- the generator's parameters (lab_gen_new's checks), without a store. */
+bool lab_gen_generate_opts_check (const lab_gen_generate_opts_t *o, bson_error_t *error);
 
-/* lab_billgen_generate -- generate into o->coll with o->parallel workers and create the index on the key
+/* lab_gen_generate -- generate into o->coll with o->parallel workers and create the index on the key
  * field. Row i of the generator's sequence goes at natural-order position i (lab_store_insert_many_at),
  * so the collection (documents, _ids and, on the embedded store, RecordIds) is the same for any number
  * of workers. An existing
  * non-empty collection without o->drop fails with LAB_STORE_ERR_EXISTS; on any failure the collection is
  * dropped again (nothing half-written is left). */
-bool lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_generate_stats_t *st,
-                           bson_error_t *error);
+bool lab_gen_generate (lab_store_t *store, const lab_gen_generate_opts_t *o, lab_gen_generate_stats_t *st,
+                       bson_error_t *error);
 
 /* ---- import ------------------------------------------------------------------------------------ */
 
-typedef enum { LAB_GRACE_STOP = 0, LAB_GRACE_SKIP_ROW, LAB_GRACE_SKIP_FIELD } lab_grace_t;
+typedef enum { LAB_GRACE_STOP = 0, LAB_GRACE_SKIP_ROW, LAB_GRACE_SKIP_FIELD } lab_gen_grace_t;
 
-/* lab_grace_parse -- "stop" | "skip-row" | "skip-field". */
-bool lab_grace_parse (const char *s, lab_grace_t *out);
-const char *lab_grace_name (lab_grace_t g);
+/* lab_gen_grace_parse -- "stop" | "skip-row" | "skip-field". */
+bool lab_gen_grace_parse (const char *s, lab_gen_grace_t *out);
+const char *lab_gen_grace_name (lab_gen_grace_t g);
 
 typedef struct {
    const char *coll;        /* --dst */
@@ -75,7 +75,7 @@ typedef struct {
    const char *fields;      /* --fields list (NULL: --headerline) */
    bool headerline;         /* first record of each file is the header */
    bool typed;              /* --columns-have-types */
-   lab_grace_t grace;       /* --parse-grace */
+   lab_gen_grace_t grace;   /* --parse-grace */
    const char *reject_path; /* --reject FILE */
    bool drop;               /* --drop: replace an existing collection */
    bool append;             /* --append: add to an existing collection (kept on failure) */
@@ -88,7 +88,7 @@ typedef struct {
    const bson_t *provenance; /* the collection's marker fields (store/mark.h), written before its first
                               * document when this import creates or replaces it (not --append to one
                               * that holds documents); NULL: none */
-} lab_import_opts_t;
+} lab_gen_import_opts_t;
 
 typedef struct {
    int64_t files;
@@ -103,26 +103,27 @@ typedef struct {
    double seconds;         /* whole import, index build and flush included */
    double load_seconds;    /* until the last batch was written (no index build, no flush) */
    bool dropped_partial;   /* a failure dropped what had been written */
-} lab_import_stats_t;
+} lab_gen_import_stats_t;
 
-/* lab_import_t -- an import whose options are checked and whose inputs are open: each file is opened
+/* lab_gen_import_t -- an import whose options are checked and whose inputs are open: each file is opened
  * once (its zstd magic sniffed there) and parsed from that same stream, so a FIFO or stdin works like a
  * file, and a missing input fails before a store or collection is touched. */
-typedef struct lab_import lab_import_t;
+typedef struct lab_import lab_gen_import_t;
 
-/* lab_import_new -- check `o` (LAB_ERROR_USAGE: the header source, --drop with --append, --append with
+/* lab_gen_import_new -- check `o` (LAB_ERROR_USAGE: the header source, --drop with --append, --append with
  * --parallel above 1, no input, --reject -, a bad --fields list or one without the key) and open every
  * input. `o` must outlive the import. */
-lab_import_t *lab_import_new (const lab_import_opts_t *o, bson_error_t *error);
+lab_gen_import_t *lab_gen_import_new (const lab_gen_import_opts_t *o, bson_error_t *error);
 
-/* lab_import_run -- import into o->coll (store may be NULL with parse_only); see lab_billgen_import. Once
+/* lab_gen_import_run -- import into o->coll (store may be NULL with parse_only); see lab_gen_import. Once
  * per import. */
-bool lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, bson_error_t *error);
+bool lab_gen_import_run (lab_gen_import_t *imp, lab_store_t *store, lab_gen_import_stats_t *st,
+                         bson_error_t *error);
 
-/* lab_import_destroy -- close the inputs; NULL is fine. */
-void lab_import_destroy (lab_import_t *imp);
+/* lab_gen_import_destroy -- close the inputs; NULL is fine. */
+void lab_gen_import_destroy (lab_gen_import_t *imp);
 
-/* lab_billgen_import -- lab_import_new + lab_import_run: import o->files into o->coll (store may be NULL
+/* lab_gen_import -- lab_gen_import_new + lab_gen_import_run: import o->files into o->coll (store may be NULL
  * with parse_only). The destination is prepared (dropped with o->drop, created) only once the header has
  * been read and holds the key (o->key, unless o->no_index): a CSV without the key column is refused
  * before anything in the store changes. Refused rows go to o->reject_path as "FILE:LINE:COL: reason"
@@ -131,8 +132,8 @@ void lab_import_destroy (lab_import_t *imp);
  * With o->parallel N > 1, N writers each send every N-th batch of o->batch_docs rows to its place in
  * the collection's natural order (lab_store_insert_many_at): on the embedded store the rows land where
  * one writer would put them; a server orders them as they arrive. */
-bool lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
-                         bson_error_t *error);
+bool lab_gen_import (lab_store_t *store, const lab_gen_import_opts_t *o, lab_gen_import_stats_t *st,
+                     bson_error_t *error);
 
 /* ---- export ------------------------------------------------------------------------------------ */
 
@@ -142,7 +143,7 @@ typedef struct {
    int zstd_level;   /* 0: plain; > 0 compress (default 3 when the name ends in .zst) */
    int64_t sample;   /* documents read to fix the header (default 1000) */
    lab_progress_mode_t progress;
-} lab_export_opts_t;
+} lab_gen_export_opts_t;
 
 typedef struct {
    int64_t rows;
@@ -150,20 +151,20 @@ typedef struct {
    uint64_t csv_bytes;  /* CSV bytes before compression */
    uint64_t file_bytes; /* bytes written */
    double seconds;
-} lab_export_stats_t;
+} lab_gen_export_stats_t;
 
-/* lab_billgen_export -- write o->coll, in _id order, as CSV with a typed header (`name.type()`): the
+/* lab_gen_export -- write o->coll, in _id order, as CSV with a typed header (`name.type()`): the
  * union of the top-level fields of the first o->sample documents, in first-seen order. A later document
  * with another field or type, or a value CSV cannot carry (array, sub-document, null, ...), fails the
  * export naming its _id and field; a file output is then removed (never left partial). */
-bool lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_stats_t *st,
-                         bson_error_t *error);
+bool lab_gen_export (lab_store_t *store, const lab_gen_export_opts_t *o, lab_gen_export_stats_t *st,
+                     bson_error_t *error);
 
-/* lab_billgen_prepare_dst -- shared by generate and import: make `coll` ready to receive documents
+/* lab_gen_prepare_dst -- shared by generate and import: make `coll` ready to receive documents
  * (drop it first with `drop`; an existing non-empty one is LAB_STORE_ERR_EXISTS unless `append`, the
  * message suggesting --append when `allow_append`). *owned: this run may drop it again on failure; an
  * owned collection gets the marker `provenance` (NULL: none) before its first document. */
-bool lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append,
-                              bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error);
+bool lab_gen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append,
+                          bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error);
 
 #endif

@@ -296,7 +296,7 @@ parse_start (const char *v, void *field, const char *name, bson_error_t *error)
 {
    int64_t *ms = field;
 
-   if (!lab_csv_parse_date (v, strlen (v), ms) || *ms < 0) {
+   if (!lab_gen_csv_parse_date (v, strlen (v), ms) || *ms < 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                      "%s: '%s' is not an RFC 3339 date after 1970", name, v);
       return false;
@@ -307,7 +307,7 @@ parse_start (const char *v, void *field, const char *name, bson_error_t *error)
 static const char *const dist_names[] = { "lognormal", "zipf", "uniform", "fixed",
                                           NULL };                                    /* lab_gen_dist_t */
 static const char *const order_names[] = { "interleaved", "clustered", NULL };       /* lab_gen_order_t */
-static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL }; /* lab_grace_t */
+static const char *const grace_names[] = { "stop", "skip-row", "skip-field", NULL }; /* lab_gen_grace_t */
 static const char *const csv_only[] = { "csv", NULL }; /* import --type (mongoimport's; tsv/json: no) */
 
 /* What -o/--out says on a command whose output is a collection. */
@@ -359,7 +359,7 @@ apply_preset (lab_gen_params_t *gen, const char *preset, double scale, bool scal
 /* append_generate_params -- the generator's settings: the --json summary's params and, with the
  * compressor `z` (NULL: left out), the collection's marker (store/mark.h). */
 static void
-append_generate_params (bson_t *p, const lab_generate_opts_t *o, const char *preset, double scale,
+append_generate_params (bson_t *p, const lab_gen_generate_opts_t *o, const char *preset, double scale,
                         const compress_opts_t *z)
 {
    char seed[32];
@@ -393,9 +393,9 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    double scale = 1.0;
    bool seen[N_PRESET_FIXES] = { false }, scale_seen = false, yes = false;
    lab_cli_common_t c;
-   lab_generate_opts_t o;
+   lab_gen_generate_opts_t o;
    bson_t mark, mp;
-   lab_generate_stats_t st;
+   lab_gen_generate_stats_t st;
    bson_error_t error = { 0 };
    int parallel = 1;
    lab_store_t *store = NULL;
@@ -440,7 +440,8 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    /* parameter errors are usage errors: checked before the store is touched */
    if (!lab_cli_parse (&spec, argc, argv, 2, &error) ||
        (!c.help && !c.version && !apply_preset (&o.gen, preset, scale, scale_seen, seen, &error)) ||
-       (!c.help && !c.version && (!lab_generate_opts_check (&o, &error) || !compress_check (&z, &error))) ||
+       (!c.help && !c.version &&
+        (!lab_gen_generate_opts_check (&o, &error) || !compress_check (&z, &error))) ||
        !lab_cli_output_check (c.json_path, "--json", &error)) {
       return usage_error (&error, "generate");
    }
@@ -460,7 +461,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       lab_log_error ("%s", error.message);
       rc = LAB_EXIT_USAGE;
-   } else if (store && lab_billgen_generate (store, &o, &st, &error)) {
+   } else if (store && lab_gen_generate (store, &o, &st, &error)) {
       char b1[32];
       lab_log_info ("generated %" PRId64 " rows of %" PRId64 " bills (%" PRId64
                     " oversize) into '%s' in %.2f s: %.0f "
@@ -507,7 +508,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
 /* import_mark_params -- the import's settings in the destination's marker ("params": files, fields,
  * headerline, types, parse grace, key, block compressor). */
 static void
-import_mark_params (bson_t *mark, const lab_import_opts_t *o, const compress_opts_t *z)
+import_mark_params (bson_t *mark, const lab_gen_import_opts_t *o, const compress_opts_t *z)
 {
    bson_t mp, fa;
    char idx[16];
@@ -523,7 +524,7 @@ import_mark_params (bson_t *mark, const lab_import_opts_t *o, const compress_opt
    BSON_APPEND_UTF8 (&mp, "fields", o->fields ? o->fields : "");
    BSON_APPEND_BOOL (&mp, "headerline", o->headerline);
    BSON_APPEND_BOOL (&mp, "columns_have_types", o->typed);
-   BSON_APPEND_UTF8 (&mp, "parse_grace", lab_grace_name (o->grace));
+   BSON_APPEND_UTF8 (&mp, "parse_grace", lab_gen_grace_name (o->grace));
    BSON_APPEND_UTF8 (&mp, "key", o->no_index ? "" : o->key);
    BSON_APPEND_UTF8 (&mp, "block_compressor", z->name ? z->name : "default");
    bson_append_document_end (mark, &mp);
@@ -531,7 +532,7 @@ import_mark_params (bson_t *mark, const lab_import_opts_t *o, const compress_opt
 
 /* import_summary_append -- the import's figures for the JSON summary (docs/json-summary.md). */
 static void
-import_summary_append (bson_t *j, const lab_import_opts_t *o, const lab_import_stats_t *st)
+import_summary_append (bson_t *j, const lab_gen_import_opts_t *o, const lab_gen_import_stats_t *st)
 {
    BSON_APPEND_INT64 (j, "files", st->files);
    BSON_APPEND_INT64 (j, "rows", st->rows_inserted);
@@ -547,7 +548,7 @@ import_summary_append (bson_t *j, const lab_import_opts_t *o, const lab_import_s
                        st->load_seconds > 0 ? (double)st->rows_inserted / st->load_seconds : 0.0);
    BSON_APPEND_INT64 (j, "rejects", st->rejects);
    BSON_APPEND_INT64 (j, "fields_skipped", st->fields_skipped);
-   BSON_APPEND_UTF8 (j, "parse_grace", lab_grace_name (o->grace));
+   BSON_APPEND_UTF8 (j, "parse_grace", lab_gen_grace_name (o->grace));
    BSON_APPEND_BOOL (j, "dropped_partial", st->dropped_partial);
    BSON_APPEND_INT32 (j, "workers", o->parallel > 1 ? o->parallel : 1);
 }
@@ -556,11 +557,11 @@ static int
 cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
 {
    lab_cli_common_t c;
-   lab_import_opts_t o;
-   lab_import_stats_t st;
+   lab_gen_import_opts_t o;
+   lab_gen_import_stats_t st;
    bson_error_t error = { 0 };
    lab_store_t *store = NULL;
-   lab_import_t *imp = NULL;
+   lab_gen_import_t *imp = NULL;
    lab_cli_list_t files = { 0 };
    int rc = LAB_EXIT_FAILURE, type = 0;
    bool ok, yes = false;
@@ -621,7 +622,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
 
    /* the options are checked and every input opened (once) before the store: a bad --fields or a
     * missing input never creates a store or a collection */
-   imp = lab_import_new (&o, &error);
+   imp = lab_gen_import_new (&o, &error);
    if (!imp && error.domain == LAB_ERROR_USAGE) {
       rc = usage_error (&error, "import");
       goto done;
@@ -633,7 +634,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       rc = usage_error (&error, "import");
       goto done;
    }
-   ok = imp && (o.parse_only || store) && lab_import_run (imp, store, &st, &error);
+   ok = imp && (o.parse_only || store) && lab_gen_import_run (imp, store, &st, &error);
    if (!ok) {
       lab_log_error ("%s", error.message);
       if (st.dropped_partial) {
@@ -667,7 +668,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    }
 
 done:
-   lab_import_destroy (imp);
+   lab_gen_import_destroy (imp);
    lab_store_close (store);
    lab_cli_list_free (&files);
    bson_destroy (&mark);
@@ -678,8 +679,8 @@ static int
 cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
 {
    lab_cli_common_t c;
-   lab_export_opts_t o;
-   lab_export_stats_t st;
+   lab_gen_export_opts_t o;
+   lab_gen_export_stats_t st;
    bson_error_t error = { 0 };
    lab_store_t *store = NULL;
    int rc = LAB_EXIT_FAILURE;
@@ -713,7 +714,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    if (help_or_version (&c, USAGE_EXPORT)) {
       return LAB_EXIT_OK;
    }
-   if (!level_given && lab_path_has_suffix (o.out, ".zst")) {
+   if (!level_given && lab_gen_path_has_suffix (o.out, ".zst")) {
       o.zstd_level = 3;
    }
    if (c.json_path && !strcmp (c.json_path, "-") && !strcmp (o.out, "-")) {
@@ -725,7 +726,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    lab_log_set (&c);
 
    store = open_store (&c, &(compress_opts_t){ 0 }, false, &error); /* export creates no collection */
-   if (store && lab_billgen_export (store, &o, &st, &error)) {
+   if (store && lab_gen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
       lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64
                     " columns) in %.2f s: %s of CSV, %s written%s",

@@ -28,7 +28,7 @@ typedef struct {
    size_t *len;
    size_t nfields, cap;
    int rows;
-   lab_csv_field_t *fields;
+   lab_gen_csv_field_t *fields;
    size_t fields_cap;
 } parse_ctx_t;
 
@@ -187,7 +187,7 @@ field_start (const char *raw, size_t raw_len, size_t field)
 }
 
 size_t
-lab_csv_field_raw_offset (const lab_csv_record_t *rec, size_t field, size_t off)
+lab_gen_csv_field_raw_offset (const lab_gen_csv_record_t *rec, size_t field, size_t off)
 {
    size_t start = field_start (rec->raw, rec->raw_len, field);
    if (start >= rec->raw_len || rec->raw[start] != '"') {
@@ -206,7 +206,7 @@ lab_csv_field_raw_offset (const lab_csv_record_t *rec, size_t field, size_t off)
 }
 
 void
-lab_csv_locate (const lab_csv_record_t *rec, size_t raw_off, int64_t *line, int64_t *col)
+lab_gen_csv_locate (const lab_gen_csv_record_t *rec, size_t raw_off, int64_t *line, int64_t *col)
 {
    int64_t l = rec->line;
    size_t line_start = 0;
@@ -228,8 +228,8 @@ lab_csv_locate (const lab_csv_record_t *rec, size_t raw_off, int64_t *line, int6
 
 /* deliver -- parse one record with libcsv and hand it to the callback. */
 static bool
-deliver (struct csv_parser *p, parse_ctx_t *c, lab_csv_record_t *rec, bool terminated, lab_csv_record_cb_t cb,
-         void *ctx, bson_error_t *error)
+deliver (struct csv_parser *p, parse_ctx_t *c, lab_gen_csv_record_t *rec, bool terminated,
+         lab_gen_csv_record_cb_t cb, void *ctx, bson_error_t *error)
 {
    c->arena_len = 0;
    c->nfields = 0;
@@ -278,12 +278,12 @@ deliver (struct csv_parser *p, parse_ctx_t *c, lab_csv_record_t *rec, bool termi
 }
 
 bool
-lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, void *ctx, int64_t *lines,
-              bson_error_t *error)
+lab_gen_csv_read (lab_gen_input_t *in, size_t max_record_bytes, lab_gen_csv_record_cb_t cb, void *ctx,
+                  int64_t *lines, bson_error_t *error)
 {
    struct csv_parser p;
    parse_ctx_t c;
-   lab_csv_record_t rec;
+   lab_gen_csv_record_t rec;
    size_t cap = CHUNK, start = 0, end = 0;
    char *buf = bson_malloc (cap);
    bool eof = false, first = true, ok = false, open_tail = false;
@@ -294,7 +294,7 @@ lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, 
    }
    memset (&c, 0, sizeof c);
    memset (&rec, 0, sizeof rec);
-   rec.file = lab_input_name (in);
+   rec.file = lab_gen_input_name (in);
    parser_init (&p);
 
    for (;;) {
@@ -316,7 +316,7 @@ lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, 
          cap = BSON_MIN (cap * 2, max_record_bytes);
          buf = bson_realloc (buf, cap);
       }
-      ssize_t n = lab_input_read (in, buf + end, cap - end, error);
+      ssize_t n = lab_gen_input_read (in, buf + end, cap - end, error);
       if (n < 0) {
          goto done;
       }

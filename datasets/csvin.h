@@ -22,7 +22,7 @@
 typedef struct {
    const char *data; /* NULL for an empty unquoted field; not NUL-terminated */
    size_t len;
-} lab_csv_field_t;
+} lab_gen_csv_field_t;
 
 typedef struct {
    const char *file; /* display name of the input */
@@ -31,27 +31,27 @@ typedef struct {
    const char *raw;  /* verbatim bytes of the record, its line terminator included when there is one */
    size_t raw_len;
    size_t nfields;
-   const lab_csv_field_t *fields;
+   const lab_gen_csv_field_t *fields;
    const char *parse_error; /* NULL, or why the record is malformed (fields are then unusable) */
    size_t error_off;        /* byte offset within raw of the malformed spot */
-} lab_csv_record_t;
+} lab_gen_csv_record_t;
 
-/* lab_csv_record_cb_t -- called per record (pointers valid during the call only). Return false with
- * *error set to stop reading: lab_csv_read then returns false with that error. */
-typedef bool (*lab_csv_record_cb_t) (const lab_csv_record_t *rec, void *ctx, bson_error_t *error);
+/* lab_gen_csv_record_cb_t -- called per record (pointers valid during the call only). Return false with
+ * *error set to stop reading: lab_gen_csv_read then returns false with that error. */
+typedef bool (*lab_gen_csv_record_cb_t) (const lab_gen_csv_record_t *rec, void *ctx, bson_error_t *error);
 
-/* lab_csv_read -- read every record of `in`; false on an input error (IO, zstd), a record over
+/* lab_gen_csv_read -- read every record of `in`; false on an input error (IO, zstd), a record over
  * `max_record_bytes` (0: 256 MiB; usually an unbalanced quote) or a callback's error. *lines (may be
  * NULL) gets the number of lines read. */
-bool lab_csv_read (lab_input_t *in, size_t max_record_bytes, lab_csv_record_cb_t cb, void *ctx,
-                   int64_t *lines, bson_error_t *error);
+bool lab_gen_csv_read (lab_gen_input_t *in, size_t max_record_bytes, lab_gen_csv_record_cb_t cb, void *ctx,
+                       int64_t *lines, bson_error_t *error);
 
-/* lab_csv_locate -- the line and column of byte `raw_off` of the record. */
-void lab_csv_locate (const lab_csv_record_t *rec, size_t raw_off, int64_t *line, int64_t *col);
+/* lab_gen_csv_locate -- the line and column of byte `raw_off` of the record. */
+void lab_gen_csv_locate (const lab_gen_csv_record_t *rec, size_t raw_off, int64_t *line, int64_t *col);
 
-/* lab_csv_field_raw_offset -- the offset within rec->raw of byte `off` of field `field` (its unescaped
+/* lab_gen_csv_field_raw_offset -- the offset within rec->raw of byte `off` of field `field` (its unescaped
  * content; for a quoted field the opening quote and doubled quotes are accounted for). For off == 0 of an
  * empty field, the field's start. */
-size_t lab_csv_field_raw_offset (const lab_csv_record_t *rec, size_t field, size_t off);
+size_t lab_gen_csv_field_raw_offset (const lab_gen_csv_record_t *rec, size_t field, size_t off);
 
 #endif

@@ -18,17 +18,17 @@ static const char *const TYPE_NAMES[] = {
 #define N_TYPES (sizeof TYPE_NAMES / sizeof TYPE_NAMES[0])
 
 const char *
-lab_csv_type_name (lab_csv_type_t t)
+lab_gen_csv_type_name (lab_gen_csv_type_t t)
 {
    return (unsigned)t < N_TYPES ? TYPE_NAMES[t] : "?";
 }
 
 bool
-lab_csv_type_parse (const char *s, size_t len, lab_csv_type_t *out)
+lab_gen_csv_type_parse (const char *s, size_t len, lab_gen_csv_type_t *out)
 {
    for (size_t i = 0; i < N_TYPES; i++) {
       if (strlen (TYPE_NAMES[i]) == len && memcmp (TYPE_NAMES[i], s, len) == 0) {
-         *out = (lab_csv_type_t)i;
+         *out = (lab_gen_csv_type_t)i;
          return true;
       }
    }
@@ -119,11 +119,12 @@ name_check (const char *name, size_t len, size_t cell, bool typed, bson_error_t 
 }
 
 bool
-lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool typed, bson_error_t *error)
+lab_gen_csv_header_add (lab_gen_csv_header_t *h, const char *cell, size_t len, bool typed,
+                        bson_error_t *error)
 {
    size_t idx = h->n + 1;
    size_t name_len = len;
-   lab_csv_type_t type = LAB_CSV_AUTO;
+   lab_gen_csv_type_t type = LAB_CSV_AUTO;
 
    if (typed) {
       /* name.type() -- the type is after the last '.' */
@@ -151,7 +152,7 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
          return false;
       }
       size_t base = (size_t)(paren - t);
-      if (!lab_csv_type_parse (t, base, &type)) {
+      if (!lab_gen_csv_type_parse (t, base, &type)) {
          lab_error_set (
             error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
             "header field %zu: unknown type '%.*s' (known: auto, string, int32, int64, double, boolean, "
@@ -163,7 +164,7 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
          lab_error_set (
             error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
             "header field %zu: '%.*s': arguments are not supported (%s() takes none; dates are RFC 3339)",
-            idx, (int)len, cell, lab_csv_type_name (type));
+            idx, (int)len, cell, lab_gen_csv_type_name (type));
          return false;
       }
       name_len = (size_t)(dot - cell);
@@ -190,13 +191,13 @@ lab_csv_header_add (lab_csv_header_t *h, const char *cell, size_t len, bool type
 }
 
 bool
-lab_csv_header_from_list (lab_csv_header_t *h, const char *list, bool typed, bson_error_t *error)
+lab_gen_csv_header_from_list (lab_gen_csv_header_t *h, const char *list, bool typed, bson_error_t *error)
 {
    const char *p = list;
    for (;;) {
       const char *comma = strchr (p, ',');
       size_t len = comma ? (size_t)(comma - p) : strlen (p);
-      if (!lab_csv_header_add (h, p, len, typed, error)) {
+      if (!lab_gen_csv_header_add (h, p, len, typed, error)) {
          lab_error_prefix (error, "--fields");
          return false;
       }
@@ -209,7 +210,7 @@ lab_csv_header_from_list (lab_csv_header_t *h, const char *list, bool typed, bso
 }
 
 ssize_t
-lab_csv_header_find (const lab_csv_header_t *h, const char *name)
+lab_gen_csv_header_find (const lab_gen_csv_header_t *h, const char *name)
 {
    for (size_t i = 0; i < h->n; i++) {
       if (strcmp (h->cols[i].name, name) == 0) {
@@ -220,7 +221,7 @@ lab_csv_header_find (const lab_csv_header_t *h, const char *name)
 }
 
 bool
-lab_csv_header_equal (const lab_csv_header_t *a, const lab_csv_header_t *b)
+lab_gen_csv_header_equal (const lab_gen_csv_header_t *a, const lab_gen_csv_header_t *b)
 {
    if (a->n != b->n) {
       return false;
@@ -234,7 +235,7 @@ lab_csv_header_equal (const lab_csv_header_t *a, const lab_csv_header_t *b)
 }
 
 void
-lab_csv_header_cleanup (lab_csv_header_t *h)
+lab_gen_csv_header_cleanup (lab_gen_csv_header_t *h)
 {
    for (size_t i = 0; i < h->n; i++) {
       bson_free (h->cols[i].name);
@@ -289,7 +290,7 @@ digits (const char *s, size_t n, int *out)
 }
 
 bool
-lab_csv_parse_date (const char *s, size_t len, int64_t *ms)
+lab_gen_csv_parse_date (const char *s, size_t len, int64_t *ms)
 {
    int y, mo, d, h = 0, mi = 0, sec = 0, frac_ms = 0, off_min = 0;
    size_t i;
@@ -359,7 +360,7 @@ lab_csv_parse_date (const char *s, size_t len, int64_t *ms)
 }
 
 bool
-lab_csv_format_date (int64_t ms, char *buf, size_t len)
+lab_gen_csv_format_date (int64_t ms, char *buf, size_t len)
 {
    int64_t secs = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
    int64_t rem_ms = ms - secs * 1000;
@@ -507,8 +508,8 @@ excerpt (const char *s, size_t len, char *out, size_t out_len)
 }
 
 bool
-lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson_t *doc, bool *appended,
-                 char *why, size_t why_len, size_t *bad_off)
+lab_gen_csv_convert (const lab_gen_csv_column_t *col, const char *data, size_t len, bson_t *doc,
+                     bool *appended, char *why, size_t why_len, size_t *bad_off)
 {
    char ex[64];
    int64_t i64;
@@ -526,7 +527,7 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
       bson_snprintf (why, why_len,
                      "empty quoted value (\"\") is not a valid %s (leave the field empty, unquoted, "
                      "to omit it)",
-                     lab_csv_type_name (col->type));
+                     lab_gen_csv_type_name (col->type));
       return false;
    }
    switch (col->type) {
@@ -549,7 +550,7 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
       if (!lab_utf8_check (data, len, &bad)) {
          *bad_off = bad;
          bson_snprintf (why, why_len, "invalid UTF-8 or NUL byte (0x%02x) in a %s value",
-                        (unsigned char)data[bad], lab_csv_type_name (col->type));
+                        (unsigned char)data[bad], lab_gen_csv_type_name (col->type));
          return false;
       }
       bson_append_utf8 (doc, name, -1, data, (int)len);
@@ -586,7 +587,7 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
       bson_append_bool (doc, name, -1, b);
       break;
    case LAB_CSV_DATE:
-      if (!lab_csv_parse_date (data, len, &i64)) {
+      if (!lab_gen_csv_parse_date (data, len, &i64)) {
          bson_snprintf (why, why_len,
                         "'%s' is not an RFC 3339 date (e.g. 2024-03-05T08:15:00Z or 2024-03-05)",
                         (excerpt (data, len, ex, sizeof ex), ex));
@@ -617,14 +618,14 @@ lab_csv_convert (const lab_csv_column_t *col, const char *data, size_t len, bson
 
 bad_value:
    excerpt (data, len, ex, sizeof ex);
-   bson_snprintf (why, why_len, "'%s' is not a valid %s", ex, lab_csv_type_name (col->type));
+   bson_snprintf (why, why_len, "'%s' is not a valid %s", ex, lab_gen_csv_type_name (col->type));
    return false;
 }
 
 /* ---- export formatting ------------------------------------------------------------------------- */
 
 bool
-lab_csv_type_of (bson_type_t t, lab_csv_type_t *out)
+lab_gen_csv_type_of (bson_type_t t, lab_gen_csv_type_t *out)
 {
    switch (t) {
    case BSON_TYPE_UTF8:
@@ -657,16 +658,17 @@ lab_csv_type_of (bson_type_t t, lab_csv_type_t *out)
 }
 
 bool
-lab_csv_format_value (const bson_iter_t *it, lab_csv_type_t t, lab_buf_t *out, char *why, size_t why_len)
+lab_gen_csv_format_value (const bson_iter_t *it, lab_gen_csv_type_t t, lab_buf_t *out, char *why,
+                          size_t why_len)
 {
    char buf[64];
    bson_type_t bt = bson_iter_type (it);
-   lab_csv_type_t vt;
+   lab_gen_csv_type_t vt;
    int n = 0;
 
-   if (!lab_csv_type_of (bt, &vt) || vt != t) {
+   if (!lab_gen_csv_type_of (bt, &vt) || vt != t) {
       bson_snprintf (why, why_len, "a value of BSON type 0x%02x in a %s column", (unsigned)bt,
-                     lab_csv_type_name (t));
+                     lab_gen_csv_type_name (t));
       return false;
    }
    switch (t) {
@@ -705,7 +707,7 @@ lab_csv_format_value (const bson_iter_t *it, lab_csv_type_t t, lab_buf_t *out, c
       n = bson_snprintf (buf, sizeof buf, "%s", bson_iter_bool (it) ? "true" : "false");
       break;
    case LAB_CSV_DATE:
-      if (!lab_csv_format_date (bson_iter_date_time (it), buf, sizeof buf)) {
+      if (!lab_gen_csv_format_date (bson_iter_date_time (it), buf, sizeof buf)) {
          bson_snprintf (why, why_len, "date %" PRId64 " ms is outside years 0..9999",
                         bson_iter_date_time (it));
          return false;

@@ -21,7 +21,7 @@ typedef struct {
 } iter_slot_t;
 
 typedef struct {
-   lab_csv_header_t h;
+   lab_gen_csv_header_t h;
    iter_slot_t *vals; /* per column: the value in the current document */
    bool *present;
    lab_buf_t line;
@@ -55,8 +55,8 @@ learn (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *error)
    bson_iter_init (&it, doc);
    while (bson_iter_next (&it)) {
       const char *key = bson_iter_key (&it);
-      lab_csv_type_t t;
-      if (!lab_csv_type_of (bson_iter_type (&it), &t)) {
+      lab_gen_csv_type_t t;
+      if (!lab_gen_csv_type_of (bson_iter_type (&it), &t)) {
          id_text (doc, idb, sizeof idb);
          lab_error_set (
             error, LAB_ERROR_CSV, LAB_CSV_ERR_UNSUPPORTED_TYPE,
@@ -66,9 +66,9 @@ learn (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *error)
             coll, idb, key, (unsigned)bson_iter_type (&it));
          return false;
       }
-      ssize_t c = lab_csv_header_find (&x->h, key);
+      ssize_t c = lab_gen_csv_header_find (&x->h, key);
       if (c < 0) {
-         if (!lab_csv_header_add (&x->h, key, strlen (key), false, error)) {
+         if (!lab_gen_csv_header_add (&x->h, key, strlen (key), false, error)) {
             id_text (doc, idb, sizeof idb);
             lab_error_prefix (error, "collection '%s', document %s", coll, idb);
             return false;
@@ -80,7 +80,7 @@ learn (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *error)
             error, LAB_ERROR_CSV, LAB_CSV_ERR_TYPE_CHANGED,
             "collection '%s', document %s: field '%s' is %s here but %s in earlier documents; a typed "
             "CSV column holds one type",
-            coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
+            coll, idb, key, lab_gen_csv_type_name (t), lab_gen_csv_type_name (x->h.cols[c].type));
          return false;
       }
    }
@@ -121,7 +121,8 @@ write_header (exporter_t *x)
 {
    lab_buf_reset (&x->line);
    for (size_t i = 0; i < x->h.n; i++) {
-      char *cell = bson_strdup_printf ("%s.%s()", x->h.cols[i].name, lab_csv_type_name (x->h.cols[i].type));
+      char *cell =
+         bson_strdup_printf ("%s.%s()", x->h.cols[i].name, lab_gen_csv_type_name (x->h.cols[i].type));
       if (i) {
          lab_buf_append (&x->line, ",", 1);
       }
@@ -149,7 +150,7 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
       if (expect < x->h.n && strcmp (x->h.cols[expect].name, key) == 0) {
          c = expect;
       } else {
-         ssize_t f = lab_csv_header_find (&x->h, key);
+         ssize_t f = lab_gen_csv_header_find (&x->h, key);
          if (f < 0) {
             id_text (doc, idb, sizeof idb);
             lab_error_set (
@@ -161,15 +162,15 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          }
          c = (size_t)f;
       }
-      lab_csv_type_t t;
-      if (!lab_csv_type_of (bson_iter_type (&it), &t) || t != x->h.cols[c].type) {
+      lab_gen_csv_type_t t;
+      if (!lab_gen_csv_type_of (bson_iter_type (&it), &t) || t != x->h.cols[c].type) {
          id_text (doc, idb, sizeof idb);
-         if (lab_csv_type_of (bson_iter_type (&it), &t)) {
+         if (lab_gen_csv_type_of (bson_iter_type (&it), &t)) {
             lab_error_set (
                error, LAB_ERROR_CSV, LAB_CSV_ERR_TYPE_CHANGED,
                "collection '%s', document %s: field '%s' is %s here but %s in the header (fixed from "
                "the first documents; a typed CSV column holds one type)",
-               coll, idb, key, lab_csv_type_name (t), lab_csv_type_name (x->h.cols[c].type));
+               coll, idb, key, lab_gen_csv_type_name (t), lab_gen_csv_type_name (x->h.cols[c].type));
          } else {
             lab_error_set (
                error, LAB_ERROR_CSV, LAB_CSV_ERR_UNSUPPORTED_TYPE,
@@ -193,7 +194,7 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
          continue; /* empty unquoted: the field is absent */
       }
       lab_buf_reset (&x->cell);
-      if (!lab_csv_format_value (&x->vals[c].it, x->h.cols[c].type, &x->cell, why, sizeof why)) {
+      if (!lab_gen_csv_format_value (&x->vals[c].it, x->h.cols[c].type, &x->cell, why, sizeof why)) {
          id_text (doc, idb, sizeof idb);
          lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_VALUE,
                         "collection '%s', document %s: field '%s': %s", coll, idb, x->h.cols[c].name, why);
@@ -206,13 +207,13 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
 }
 
 bool
-lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_stats_t *st,
-                    bson_error_t *error)
+lab_gen_export (lab_store_t *store, const lab_gen_export_opts_t *o, lab_gen_export_stats_t *st,
+                bson_error_t *error)
 {
    exporter_t x;
    lab_store_session_t *sess = NULL;
    lab_store_cursor_t *cur = NULL;
-   lab_output_t *out = NULL;
+   lab_gen_output_t *out = NULL;
    lab_progress_t *prog = NULL;
    bson_t **sample = NULL;
    int64_t nsample = 0, total = 0;
@@ -284,14 +285,14 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
    x.present = bson_malloc0 (x.h.n * sizeof *x.present);
    st->columns = (int64_t)x.h.n;
 
-   out = lab_output_open (o->out, o->zstd_level, error);
+   out = lab_gen_output_open (o->out, o->zstd_level, error);
    if (!out) {
       goto done;
    }
    prog = lab_progress_new (o->progress, "exporting", "rows", total > 0 ? (uint64_t)total : 0);
    write_header (&x);
    st->csv_bytes += x.line.len;
-   if (!lab_output_write (out, x.line.data, x.line.len, error)) {
+   if (!lab_gen_output_write (out, x.line.data, x.line.len, error)) {
       goto done;
    }
    for (int64_t i = 0;; i++) {
@@ -315,7 +316,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
       }
       st->rows++;
       st->csv_bytes += x.line.len;
-      if (!lab_output_write (out, x.line.data, x.line.len, error)) {
+      if (!lab_gen_output_write (out, x.line.data, x.line.len, error)) {
          goto done;
       }
       pending++;
@@ -327,11 +328,11 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
       }
    }
    lab_progress_add (prog, (uint64_t)pending, pending_bytes);
-   st->file_bytes = lab_output_bytes (out);
+   st->file_bytes = lab_gen_output_bytes (out);
    {
-      lab_output_t *o2 = out;
+      lab_gen_output_t *o2 = out;
       out = NULL;
-      if (!lab_output_commit (o2, error)) {
+      if (!lab_gen_output_commit (o2, error)) {
          goto done;
       }
    }
@@ -339,7 +340,7 @@ lab_billgen_export (lab_store_t *store, const lab_export_opts_t *o, lab_export_s
 
 done:
    lab_progress_done (prog);
-   lab_output_abort (out);
+   lab_gen_output_abort (out);
    lab_store_cursor_close (cur);
    lab_store_session_close (sess);
    for (int64_t i = 0; i < nsample; i++) {
@@ -348,7 +349,7 @@ done:
    bson_free (sample);
    free (x.vals);
    bson_free (x.present);
-   lab_csv_header_cleanup (&x.h);
+   lab_gen_csv_header_cleanup (&x.h);
    lab_buf_destroy (&x.line);
    lab_buf_destroy (&x.cell);
    st->seconds = (double)(lab_now_ns () - t0) / 1e9;

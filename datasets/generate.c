@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 bool
-lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append,
-                         bool allow_append, const bson_t *provenance, bool *owned, bson_error_t *error)
+lab_gen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop, bool append, bool allow_append,
+                     const bson_t *provenance, bool *owned, bson_error_t *error)
 {
    bool exists = false;
    int64_t count = 0;
@@ -53,9 +53,9 @@ lab_billgen_prepare_dst (lab_store_session_t *sess, const char *coll, bool drop,
    return true;
 }
 
-/* lab_generate_opts_check -- see billgen.h. */
+/* lab_gen_generate_opts_check -- see billgen.h. */
 bool
-lab_generate_opts_check (const lab_generate_opts_t *o, bson_error_t *error)
+lab_gen_generate_opts_check (const lab_gen_generate_opts_t *o, bson_error_t *error)
 {
    lab_gen_t *g = lab_gen_new (&o->gen, error);
    bool ok = g != NULL;
@@ -67,8 +67,8 @@ lab_generate_opts_check (const lab_generate_opts_t *o, bson_error_t *error)
 /* Shared by the generate workers. */
 typedef struct {
    lab_store_t *store;
-   const lab_generate_opts_t *o;
-   lab_loader_opts_t lo;
+   const lab_gen_generate_opts_t *o;
+   lab_gen_loader_opts_t lo;
    lab_progress_t *prog;
    int nworkers;
    int64_t chunk;      /* rows per chunk: worker k builds chunks k, k + N, k + 2N, ... */
@@ -98,16 +98,16 @@ gen_worker (void *arg, int index, bson_error_t *error)
 {
    gen_worker_t *w = arg;
    gen_shared_t *sh = w->sh;
-   const lab_generate_opts_t *o = sh->o;
+   const lab_gen_generate_opts_t *o = sh->o;
    lab_gen_t *g = NULL;
-   lab_loader_t *l = NULL;
+   lab_gen_loader_t *l = NULL;
    bool ok = false;
 
    g = lab_gen_new (&o->gen, error);
    if (!g) {
       goto done;
    }
-   l = lab_loader_new (sh->store, o->coll, &sh->lo, NULL, NULL, error);
+   l = lab_gen_loader_new (sh->store, o->coll, &sh->lo, NULL, NULL, error);
    if (!l) {
       goto done;
    }
@@ -119,18 +119,18 @@ gen_worker (void *arg, int index, bson_error_t *error)
          goto done;
       }
       lab_gen_skip (g, pos - lab_gen_position (g));
-      if (!lab_loader_seek (l, pos, error)) {
+      if (!lab_gen_loader_seek (l, pos, error)) {
          goto done;
       }
       while (n < sh->chunk) {
-         bson_t *doc = lab_loader_doc (l);
+         bson_t *doc = lab_gen_loader_doc (l);
          lab_gen_row_t row;
          if (!lab_gen_next (g, doc, &row)) {
             break;
          }
          n++;
          bytes += doc->len;
-         if (!lab_loader_add (l, NULL, row.bill_id, NULL, 0, error)) {
+         if (!lab_gen_loader_add (l, NULL, row.bill_id, NULL, 0, error)) {
             goto done;
          }
       }
@@ -139,9 +139,9 @@ gen_worker (void *arg, int index, bson_error_t *error)
       lab_progress_add (sh->prog, (uint64_t)n, (uint64_t)bytes);
    }
    int64_t inserted = 0;
-   lab_loader_t *fin = l;
+   lab_gen_loader_t *fin = l;
    l = NULL;
-   if (!lab_loader_finish (fin, &inserted, error)) {
+   if (!lab_gen_loader_finish (fin, &inserted, error)) {
       goto done;
    }
    if (inserted != w->rows) {
@@ -157,14 +157,14 @@ done:
       lab_error_prefix (error, "collection '%s'", o->coll);
    }
    w->open_bills_peak = g ? lab_gen_open_bills_peak (g) : 0;
-   lab_loader_abort (l);
+   lab_gen_loader_abort (l);
    lab_gen_destroy (g);
    return ok;
 }
 
 bool
-lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_generate_stats_t *st,
-                      bson_error_t *error)
+lab_gen_generate (lab_store_t *store, const lab_gen_generate_opts_t *o, lab_gen_generate_stats_t *st,
+                  bson_error_t *error)
 {
    lab_store_session_t *sess = NULL;
    lab_gen_t *g = NULL;
@@ -187,7 +187,7 @@ lab_billgen_generate (lab_store_t *store, const lab_generate_opts_t *o, lab_gene
    if (!sess) {
       goto done;
    }
-   if (!lab_billgen_prepare_dst (sess, o->coll, o->drop, false, false, o->provenance, &owned, error)) {
+   if (!lab_gen_prepare_dst (sess, o->coll, o->drop, false, false, o->provenance, &owned, error)) {
       goto done;
    }
 

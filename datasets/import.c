@@ -23,11 +23,11 @@
 static const char *const GRACE_NAMES[] = { "stop", "skip-row", "skip-field" };
 
 bool
-lab_grace_parse (const char *s, lab_grace_t *out)
+lab_gen_grace_parse (const char *s, lab_gen_grace_t *out)
 {
    for (int i = 0; i < 3; i++) {
       if (strcmp (s, GRACE_NAMES[i]) == 0) {
-         *out = (lab_grace_t)i;
+         *out = (lab_gen_grace_t)i;
          return true;
       }
    }
@@ -35,7 +35,7 @@ lab_grace_parse (const char *s, lab_grace_t *out)
 }
 
 const char *
-lab_grace_name (lab_grace_t g)
+lab_gen_grace_name (lab_gen_grace_t g)
 {
    return (unsigned)g < 3 ? GRACE_NAMES[g] : "?";
 }
@@ -122,22 +122,22 @@ value_hash (const bson_value_t *v)
 /* ---- the import -------------------------------------------------------------------------------- */
 
 typedef struct {
-   const lab_import_opts_t *o;
-   lab_import_stats_t *st;
-   lab_store_t *store;        /* NULL with parse_only */
-   lab_store_session_t *sess; /* opened by start_loading */
-   bool owned;                /* this run created (or dropped and recreated) the collection */
-   bool started;              /* start_loading ran: the destination is prepared and the writers run */
-   lab_loader_t **loaders;    /* one per writer (o->parallel) */
+   const lab_gen_import_opts_t *o;
+   lab_gen_import_stats_t *st;
+   lab_store_t *store;         /* NULL with parse_only */
+   lab_store_session_t *sess;  /* opened by start_loading */
+   bool owned;                 /* this run created (or dropped and recreated) the collection */
+   bool started;               /* start_loading ran: the destination is prepared and the writers run */
+   lab_gen_loader_t **loaders; /* one per writer (o->parallel) */
    int nloaders;
-   int64_t chunk;        /* rows per batch: writer k takes batches k, k + N, ... */
-   int64_t accepted;     /* documents handed to the writers so far: the next one's position */
-   lab_loader_t *loader; /* the writer of the current batch */
-   lab_output_t *reject;
+   int64_t chunk;            /* rows per batch: writer k takes batches k, k + N, ... */
+   int64_t accepted;         /* documents handed to the writers so far: the next one's position */
+   lab_gen_loader_t *loader; /* the writer of the current batch */
+   lab_gen_output_t *reject;
    lab_progress_t *prog;
-   lab_csv_header_t header;
+   lab_gen_csv_header_t header;
    bool have_header;
-   lab_input_t *in;
+   lab_gen_input_t *in;
    const char *file; /* current input's display name (owned by the input) */
    ssize_t key_col;
    hset_t keys;
@@ -167,7 +167,7 @@ write_reject (import_t *im, const char *file, int64_t line, int64_t col, const c
          lab_buf_append (&im->line, "\n", 1);
       }
    }
-   if (!lab_output_write (im->reject, im->line.data, im->line.len, error)) {
+   if (!lab_gen_output_write (im->reject, im->line.data, im->line.len, error)) {
       lab_error_prefix (error, "reject file");
       return false;
    }
@@ -176,10 +176,11 @@ write_reject (import_t *im, const char *file, int64_t line, int64_t col, const c
 
 /* refuse -- a row is not imported: count it, write it to the reject file, and fail under grace stop. */
 static bool
-refuse (import_t *im, const lab_csv_record_t *rec, size_t raw_off, const char *reason, bson_error_t *error)
+refuse (import_t *im, const lab_gen_csv_record_t *rec, size_t raw_off, const char *reason,
+        bson_error_t *error)
 {
    int64_t line, col;
-   lab_csv_locate (rec, raw_off, &line, &col);
+   lab_gen_csv_locate (rec, raw_off, &line, &col);
    im->st->rejects++;
    if (!write_reject (im, rec->file, line, col, reason, rec->raw, rec->raw_len, error)) {
       return false;
@@ -199,23 +200,23 @@ refuse (import_t *im, const lab_csv_record_t *rec, size_t raw_off, const char *r
 
 /* take_header -- the first record of a file as the header (and check it against the first file's). */
 static bool
-take_header (import_t *im, const lab_csv_record_t *rec, bson_error_t *error)
+take_header (import_t *im, const lab_gen_csv_record_t *rec, bson_error_t *error)
 {
-   lab_csv_header_t h = { 0 };
+   lab_gen_csv_header_t h = { 0 };
    int64_t line, col;
 
    if (rec->parse_error) {
-      lab_csv_locate (rec, rec->error_off, &line, &col);
+      lab_gen_csv_locate (rec, rec->error_off, &line, &col);
       lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
                      "%s:%" PRId64 ":%" PRId64 ": header line: %s", rec->file, line, col, rec->parse_error);
       return false;
    }
    for (size_t i = 0; i < rec->nfields; i++) {
-      const lab_csv_field_t *f = &rec->fields[i];
-      if (!lab_csv_header_add (&h, f->data ? f->data : "", f->data ? f->len : 0, im->o->typed, error)) {
-         lab_csv_locate (rec, lab_csv_field_raw_offset (rec, i, 0), &line, &col);
+      const lab_gen_csv_field_t *f = &rec->fields[i];
+      if (!lab_gen_csv_header_add (&h, f->data ? f->data : "", f->data ? f->len : 0, im->o->typed, error)) {
+         lab_gen_csv_locate (rec, lab_gen_csv_field_raw_offset (rec, i, 0), &line, &col);
          lab_error_prefix (error, "%s:%" PRId64 ":%" PRId64, rec->file, line, col);
-         lab_csv_header_cleanup (&h);
+         lab_gen_csv_header_cleanup (&h);
          return false;
       }
    }
@@ -224,25 +225,25 @@ take_header (import_t *im, const lab_csv_record_t *rec, bson_error_t *error)
       im->have_header = true;
       return true;
    }
-   if (!lab_csv_header_equal (&im->header, &h)) {
+   if (!lab_gen_csv_header_equal (&im->header, &h)) {
       lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_HEADER_MISMATCH,
                      "%s:%" PRId64
                      ": header differs from the first file's (%zu fields here, %zu there): every file "
                      "must have the same columns in the same order",
                      rec->file, rec->line, h.n, im->header.n);
-      lab_csv_header_cleanup (&h);
+      lab_gen_csv_header_cleanup (&h);
       return false;
    }
-   lab_csv_header_cleanup (&h);
+   lab_gen_csv_header_cleanup (&h);
    return true;
 }
 
-static bool on_store_reject (const lab_loader_reject_t *r, void *ctx, bson_error_t *error);
+static bool on_store_reject (const lab_gen_loader_reject_t *r, void *ctx, bson_error_t *error);
 
 /* key_missing -- the error of a header (or --fields) without the key field: refused before anything in
  * the store changes, since the fold and the scan group and load by it. */
 static void
-key_missing (const lab_import_opts_t *o, const char *where, bson_error_t *error)
+key_missing (const lab_gen_import_opts_t *o, const char *where, bson_error_t *error)
 {
    lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                   "%s has no field '%s' (%s): fold-details and scancmp read the masters by that key; name "
@@ -256,7 +257,7 @@ key_missing (const lab_import_opts_t *o, const char *where, bson_error_t *error)
 static bool
 start_loading (import_t *im, bson_error_t *error)
 {
-   const lab_import_opts_t *o = im->o;
+   const lab_gen_import_opts_t *o = im->o;
    lab_store_server_info_t info;
 
    if (im->started || o->parse_only) {
@@ -271,11 +272,10 @@ start_loading (import_t *im, bson_error_t *error)
    if (!im->sess) {
       return false;
    }
-   if (!lab_billgen_prepare_dst (im->sess, o->coll, o->drop, o->append, true, o->provenance, &im->owned,
-                                 error)) {
+   if (!lab_gen_prepare_dst (im->sess, o->coll, o->drop, o->append, true, o->provenance, &im->owned, error)) {
       return false;
    }
-   lab_loader_opts_t lo = {
+   lab_gen_loader_opts_t lo = {
       .batch_docs = o->batch_docs ? o->batch_docs : 1000,
       .batch_bytes = (uint64_t)lab_store_write_budget_bytes (info.max_message_bytes),
       .keep_raw = o->reject_path != NULL,
@@ -284,7 +284,7 @@ start_loading (import_t *im, bson_error_t *error)
    im->chunk = (int64_t)lo.batch_docs;
    im->loaders = bson_malloc0 ((size_t)(o->parallel > 1 ? o->parallel : 1) * sizeof *im->loaders);
    for (int k = 0; k < (o->parallel > 1 ? o->parallel : 1); k++) {
-      im->loaders[k] = lab_loader_new (im->store, o->coll, &lo, on_store_reject, im, error);
+      im->loaders[k] = lab_gen_loader_new (im->store, o->coll, &lo, on_store_reject, im, error);
       if (!im->loaders[k]) {
          return false;
       }
@@ -304,15 +304,15 @@ next_writer (import_t *im, bson_error_t *error)
    }
    im->loader = im->loaders[(im->accepted / im->chunk) % im->nloaders];
    /* a row refused after this may seek again to the same place: nothing is pending then */
-   return im->accepted % im->chunk != 0 || lab_loader_seek (im->loader, im->accepted, error);
+   return im->accepted % im->chunk != 0 || lab_gen_loader_seek (im->loader, im->accepted, error);
 }
 
 /* on_record -- one CSV record: header, or a row to convert and load. */
 static bool
-on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
+on_record (const lab_gen_csv_record_t *rec, void *ctx, bson_error_t *error)
 {
    import_t *im = ctx;
-   const lab_import_opts_t *o = im->o;
+   const lab_gen_import_opts_t *o = im->o;
    char why[384];
    char reason[512];
 
@@ -322,7 +322,7 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
          return false;
       }
       if (im->key_col < 0 && o->key) {
-         im->key_col = lab_csv_header_find (&im->header, o->key);
+         im->key_col = lab_gen_csv_header_find (&im->header, o->key);
          if (im->key_col < 0 && !o->no_index) {
             char *where = bson_strdup_printf ("%s: the header", rec->file);
             key_missing (o, where, error);
@@ -350,7 +350,7 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
                      rec->nfields == 1 ? "" : "s", im->header.n);
       size_t off;
       if (rec->nfields > im->header.n) {
-         off = lab_csv_field_raw_offset (rec, im->header.n, 0); /* the first extra field */
+         off = lab_gen_csv_field_raw_offset (rec, im->header.n, 0); /* the first extra field */
       } else {
          off = rec->raw_len; /* end of the row, before its terminator */
          while (off > 0 && (rec->raw[off - 1] == '\n' || rec->raw[off - 1] == '\r')) {
@@ -365,23 +365,24 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
       if (!next_writer (im, error)) {
          return false;
       }
-      doc = lab_loader_doc (im->loader);
+      doc = lab_gen_loader_doc (im->loader);
    } else {
       bson_reinit (&im->scratch);
       doc = &im->scratch;
    }
    for (size_t i = 0; i < rec->nfields; i++) {
-      const lab_csv_field_t *f = &rec->fields[i];
+      const lab_gen_csv_field_t *f = &rec->fields[i];
       bool appended;
       size_t bad_off;
-      if (lab_csv_convert (&im->header.cols[i], f->data, f->len, doc, &appended, why, sizeof why, &bad_off)) {
+      if (lab_gen_csv_convert (&im->header.cols[i], f->data, f->len, doc, &appended, why, sizeof why,
+                               &bad_off)) {
          continue;
       }
-      size_t raw_off = lab_csv_field_raw_offset (rec, i, bad_off);
+      size_t raw_off = lab_gen_csv_field_raw_offset (rec, i, bad_off);
       bson_snprintf (reason, sizeof reason, "field %zu '%s': %s", i + 1, im->header.cols[i].name, why);
       if (o->grace == LAB_GRACE_SKIP_FIELD) {
          int64_t line, col;
-         lab_csv_locate (rec, raw_off, &line, &col);
+         lab_gen_csv_locate (rec, raw_off, &line, &col);
          im->st->fields_skipped++;
          char left[560];
          bson_snprintf (left, sizeof left, "field left out (skip-field): %s", reason);
@@ -405,7 +406,7 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
 
    im->st->bson_bytes += doc->len;
    if (im->loader) {
-      if (!lab_loader_add (im->loader, im->file, rec->line, rec->raw, rec->raw_len, error)) {
+      if (!lab_gen_loader_add (im->loader, im->file, rec->line, rec->raw, rec->raw_len, error)) {
          return false;
       }
       im->accepted++;
@@ -417,7 +418,7 @@ on_record (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
 
 /* on_store_reject -- a document the store refused (e.g. over 16 MiB, duplicate _id). */
 static bool
-on_store_reject (const lab_loader_reject_t *r, void *ctx, bson_error_t *error)
+on_store_reject (const lab_gen_loader_reject_t *r, void *ctx, bson_error_t *error)
 {
    import_t *im = ctx;
    char reason[400];
@@ -446,17 +447,17 @@ reopenable (const char *path)
 
 /* lab_import -- checked options, the --fields header and every input checked (stdin and FIFOs open). */
 struct lab_import {
-   const lab_import_opts_t *o;
-   lab_input_t **inputs;    /* per o->files[i]: stdin and FIFOs open since lab_import_new, else NULL */
-   lab_csv_header_t fields; /* from --fields (when not --headerline) */
+   const lab_gen_import_opts_t *o;
+   lab_gen_input_t **inputs; /* per o->files[i]: stdin and FIFOs open since lab_gen_import_new, else NULL */
+   lab_gen_csv_header_t fields; /* from --fields (when not --headerline) */
    bool used;
 };
 
-/* lab_import_new -- see billgen.h. */
-lab_import_t *
-lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
+/* lab_gen_import_new -- see billgen.h. */
+lab_gen_import_t *
+lab_gen_import_new (const lab_gen_import_opts_t *o, bson_error_t *error)
 {
-   lab_import_t *imp = bson_malloc0 (sizeof *imp);
+   lab_gen_import_t *imp = bson_malloc0 (sizeof *imp);
    bool have_stdin = false;
 
    imp->o = o;
@@ -490,12 +491,12 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--reject needs a file name");
       goto fail;
    }
-   if (o->fields && !lab_csv_header_from_list (&imp->fields, o->fields, o->typed, error)) {
+   if (o->fields && !lab_gen_csv_header_from_list (&imp->fields, o->fields, o->typed, error)) {
       error->domain = LAB_ERROR_USAGE; /* the header is the --fields value: a usage error (exit 2) */
       error->code = LAB_USAGE_ERR_BAD_VALUE;
       goto fail;
    }
-   if (o->fields && o->key && !o->no_index && lab_csv_header_find (&imp->fields, o->key) < 0) {
+   if (o->fields && o->key && !o->no_index && lab_gen_csv_header_find (&imp->fields, o->key) < 0) {
       key_missing (o, "--fields", error);
       goto fail;
    }
@@ -512,45 +513,45 @@ lab_import_new (const lab_import_opts_t *o, bson_error_t *error)
          }
          have_stdin = true;
       }
-      imp->inputs[i] = lab_input_open (o->files[i], error);
+      imp->inputs[i] = lab_gen_input_open (o->files[i], error);
       if (!imp->inputs[i]) {
          goto fail;
       }
       if (reopenable (o->files[i])) {
          /* checked now; opened again when its turn comes, so thousands of inputs never hold thousands
           * of descriptors at once */
-         lab_input_close (imp->inputs[i]);
+         lab_gen_input_close (imp->inputs[i]);
          imp->inputs[i] = NULL;
       }
    }
    return imp;
 
 fail:
-   lab_import_destroy (imp);
+   lab_gen_import_destroy (imp);
    return NULL;
 }
 
-/* lab_import_destroy -- see billgen.h. */
+/* lab_gen_import_destroy -- see billgen.h. */
 void
-lab_import_destroy (lab_import_t *imp)
+lab_gen_import_destroy (lab_gen_import_t *imp)
 {
    if (!imp) {
       return;
    }
    for (size_t i = 0; imp->inputs && i < imp->o->nfiles; i++) {
-      lab_input_close (imp->inputs[i]);
+      lab_gen_input_close (imp->inputs[i]);
    }
    bson_free (imp->inputs);
-   lab_csv_header_cleanup (&imp->fields);
+   lab_gen_csv_header_cleanup (&imp->fields);
    bson_free (imp);
 }
 
-/* lab_billgen_import -- see billgen.h. */
+/* lab_gen_import -- see billgen.h. */
 bool
-lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_stats_t *st,
-                    bson_error_t *error)
+lab_gen_import (lab_store_t *store, const lab_gen_import_opts_t *o, lab_gen_import_stats_t *st,
+                bson_error_t *error)
 {
-   lab_import_t *imp = lab_import_new (o, error);
+   lab_gen_import_t *imp = lab_gen_import_new (o, error);
    bool ok;
 
    if (!imp) {
@@ -558,16 +559,17 @@ lab_billgen_import (lab_store_t *store, const lab_import_opts_t *o, lab_import_s
       st->bills = -1;
       return false;
    }
-   ok = lab_import_run (imp, store, st, error);
-   lab_import_destroy (imp);
+   ok = lab_gen_import_run (imp, store, st, error);
+   lab_gen_import_destroy (imp);
    return ok;
 }
 
-/* lab_import_run -- see billgen.h. */
+/* lab_gen_import_run -- see billgen.h. */
 bool
-lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, bson_error_t *error)
+lab_gen_import_run (lab_gen_import_t *imp, lab_store_t *store, lab_gen_import_stats_t *st,
+                    bson_error_t *error)
 {
-   const lab_import_opts_t *o = imp->o;
+   const lab_gen_import_opts_t *o = imp->o;
    import_t im;
    bool ok = false;
    uint64_t t0 = lab_now_ns ();
@@ -592,19 +594,19 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
    imp->used = true;
    names = bson_malloc0 ((o->nfiles + 1) * sizeof *names);
    for (size_t i = 0; i < o->nfiles; i++) {
-      names[i] = bson_strdup (imp->inputs[i] ? lab_input_name (imp->inputs[i]) : o->files[i]);
+      names[i] = bson_strdup (imp->inputs[i] ? lab_gen_input_name (imp->inputs[i]) : o->files[i]);
    }
    if (!o->headerline) {
-      /* the --fields header, checked by lab_import_new */
+      /* the --fields header, checked by lab_gen_import_new */
       im.header = imp->fields;
       memset (&imp->fields, 0, sizeof imp->fields);
       im.have_header = true;
       if (o->key) {
-         im.key_col = lab_csv_header_find (&im.header, o->key);
+         im.key_col = lab_gen_csv_header_find (&im.header, o->key);
       }
    }
    if (o->reject_path) {
-      im.reject = lab_output_open (o->reject_path, 0, error);
+      im.reject = lab_gen_output_open (o->reject_path, 0, error);
       if (!im.reject) {
          lab_error_prefix (error, "--reject");
          goto done;
@@ -614,15 +616,15 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
    /* the destination is prepared by start_loading, once the header has shown the key */
    im.prog = lab_progress_new (o->progress, o->parse_only ? "parsing" : "importing", "rows", 0);
    for (size_t i = 0; i < o->nfiles; i++) {
-      lab_input_t *in = imp->inputs[i] ? imp->inputs[i] : lab_input_open (o->files[i], error);
+      lab_gen_input_t *in = imp->inputs[i] ? imp->inputs[i] : lab_gen_input_open (o->files[i], error);
       imp->inputs[i] = NULL;
       if (!in) {
          goto done;
       }
       im.in = in;
       im.file = names[i];
-      bool r = lab_csv_read (in, 0, on_record, &im, NULL, error);
-      st->file_bytes += lab_input_raw_bytes (in);
+      bool r = lab_gen_csv_read (in, 0, on_record, &im, NULL, error);
+      st->file_bytes += lab_gen_input_raw_bytes (in);
       lab_progress_add (im.prog, (uint64_t)im.pending_rows, st->csv_bytes - im.last_csv);
       im.last_csv = st->csv_bytes;
       im.pending_rows = 0;
@@ -634,7 +636,7 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
                         "%s: empty input: no header line (--headerline)", im.file);
          goto done;
       }
-      lab_input_close (in);
+      lab_gen_input_close (in);
       im.in = NULL;
       st->files++;
    }
@@ -650,9 +652,9 @@ lab_import_run (lab_import_t *imp, lab_store_t *store, lab_import_stats_t *st, b
       for (int k = 0; k < im.nloaders; k++) {
          int64_t n = 0;
          bson_error_t kerr;
-         lab_loader_t *l = im.loaders[k];
+         lab_gen_loader_t *l = im.loaders[k];
          im.loaders[k] = NULL;
-         if (!lab_loader_finish (l, &n, finished ? error : &kerr)) {
+         if (!lab_gen_loader_finish (l, &n, finished ? error : &kerr)) {
             finished = false;
          }
          st->rows_inserted += n;
@@ -683,12 +685,12 @@ done:
    lab_progress_done (im.prog);
    for (int k = 0; k < im.nloaders; k++) {
       if (im.loaders[k]) {
-         lab_loader_abort (im.loaders[k]);
+         lab_gen_loader_abort (im.loaders[k]);
       }
    }
    bson_free (im.loaders);
    if (im.in) {
-      lab_input_close (im.in);
+      lab_gen_input_close (im.in);
    }
    if (!ok && im.owned && im.sess) {
       bson_error_t e2;
@@ -698,7 +700,7 @@ done:
    }
    if (im.reject) {
       /* kept on failure too: it records what was refused, including the row that stopped the import */
-      if (!lab_output_commit (im.reject, &rej_err) && ok) {
+      if (!lab_gen_output_commit (im.reject, &rej_err) && ok) {
          *error = rej_err;
          ok = false;
       }
@@ -707,7 +709,7 @@ done:
    if (names) {
       bson_strfreev (names);
    }
-   lab_csv_header_cleanup (&im.header);
+   lab_gen_csv_header_cleanup (&im.header);
    bson_free (im.keys.slot);
    bson_destroy (&im.scratch);
    lab_buf_destroy (&im.line);

@@ -38,8 +38,8 @@ typedef struct {
 struct lab_loader {
    lab_store_t *store;
    char *coll;
-   lab_loader_opts_t o;
-   lab_loader_reject_cb_t cb;
+   lab_gen_loader_opts_t o;
+   lab_gen_loader_reject_cb_t cb;
    void *ctx;
    batch_t batches[NBATCH];
    batch_t *cur;
@@ -76,7 +76,7 @@ q_pop (queue_t *q)
 static void *
 writer (void *arg)
 {
-   lab_loader_t *l = arg;
+   lab_gen_loader_t *l = arg;
    bson_error_t err;
    lab_store_session_t *sess = lab_store_session_open (l->store, &err);
 
@@ -132,7 +132,7 @@ batch_reset (batch_t *b)
 
 /* report -- account a returned batch and hand its refusals to the callback. */
 static bool
-report (lab_loader_t *l, batch_t *b, bson_error_t *error)
+report (lab_gen_loader_t *l, batch_t *b, bson_error_t *error)
 {
    bool ok = true;
    if (b->has_result) {
@@ -140,7 +140,7 @@ report (lab_loader_t *l, batch_t *b, bson_error_t *error)
       for (size_t i = 0; i < b->result.nerrors && ok; i++) {
          const lab_store_write_error_t *we = &b->result.errors[i];
          size_t k = we->index;
-         lab_loader_reject_t r = {
+         lab_gen_loader_reject_t r = {
             .src = k < b->n ? b->srcs[k] : NULL,
             .tag = k < b->n ? b->tags[k] : -1,
             .raw = (l->o.keep_raw && k < b->n) ? b->raw + b->raw_off[k] : NULL,
@@ -162,11 +162,11 @@ report (lab_loader_t *l, batch_t *b, bson_error_t *error)
    return ok;
 }
 
-lab_loader_t *
-lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *opts,
-                lab_loader_reject_cb_t cb, void *ctx, bson_error_t *error)
+lab_gen_loader_t *
+lab_gen_loader_new (lab_store_t *store, const char *coll, const lab_gen_loader_opts_t *opts,
+                    lab_gen_loader_reject_cb_t cb, void *ctx, bson_error_t *error)
 {
-   lab_loader_t *l = bson_malloc0 (sizeof *l);
+   lab_gen_loader_t *l = bson_malloc0 (sizeof *l);
    l->store = store;
    l->coll = bson_strdup (coll);
    l->o = *opts;
@@ -205,7 +205,7 @@ lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *o
    int rc = pthread_create (&l->th, NULL, writer, l);
    if (rc != 0) {
       lab_error_set_errno (error, rc, "cannot start the writer thread");
-      lab_loader_abort (l);
+      lab_gen_loader_abort (l);
       return NULL;
    }
    l->started = true;
@@ -213,7 +213,7 @@ lab_loader_new (lab_store_t *store, const char *coll, const lab_loader_opts_t *o
 }
 
 bson_t *
-lab_loader_doc (lab_loader_t *l)
+lab_gen_loader_doc (lab_gen_loader_t *l)
 {
    bson_t *d = &l->cur->docs[l->cur->n];
    bson_reinit (d);
@@ -222,7 +222,7 @@ lab_loader_doc (lab_loader_t *l)
 
 /* hand_over -- queue the current batch for the writer and take a free one (reporting its refusals). */
 static bool
-hand_over (lab_loader_t *l, bson_error_t *error)
+hand_over (lab_gen_loader_t *l, bson_error_t *error)
 {
    batch_t *b;
    pthread_mutex_lock (&l->mu);
@@ -249,7 +249,8 @@ hand_over (lab_loader_t *l, bson_error_t *error)
 
 /* stash -- record source facts of document k of batch b. */
 static void
-stash (lab_loader_t *l, batch_t *b, size_t k, const char *src, int64_t tag, const char *raw, size_t raw_len)
+stash (lab_gen_loader_t *l, batch_t *b, size_t k, const char *src, int64_t tag, const char *raw,
+       size_t raw_len)
 {
    b->tags[k] = tag;
    b->srcs[k] = src;
@@ -270,8 +271,8 @@ stash (lab_loader_t *l, batch_t *b, size_t k, const char *src, int64_t tag, cons
 }
 
 bool
-lab_loader_add (lab_loader_t *l, const char *src, int64_t tag, const char *raw, size_t raw_len,
-                bson_error_t *error)
+lab_gen_loader_add (lab_gen_loader_t *l, const char *src, int64_t tag, const char *raw, size_t raw_len,
+                    bson_error_t *error)
 {
    batch_t *b = l->cur;
    bson_t *d = &b->docs[b->n];
@@ -301,7 +302,7 @@ lab_loader_add (lab_loader_t *l, const char *src, int64_t tag, const char *raw, 
 }
 
 bool
-lab_loader_seek (lab_loader_t *l, int64_t pos, bson_error_t *error)
+lab_gen_loader_seek (lab_gen_loader_t *l, int64_t pos, bson_error_t *error)
 {
    if (l->cur->n > 0 && !hand_over (l, error)) {
       return false;
@@ -313,7 +314,7 @@ lab_loader_seek (lab_loader_t *l, int64_t pos, bson_error_t *error)
 
 /* shutdown -- stop and join the writer. */
 static void
-shutdown_writer (lab_loader_t *l, bool abort_now)
+shutdown_writer (lab_gen_loader_t *l, bool abort_now)
 {
    if (!l->started) {
       return;
@@ -329,7 +330,7 @@ shutdown_writer (lab_loader_t *l, bool abort_now)
 
 /* loader_free -- release everything (the writer is stopped). */
 static void
-loader_free (lab_loader_t *l)
+loader_free (lab_gen_loader_t *l)
 {
    for (int i = 0; i < NBATCH; i++) {
       batch_t *b = &l->batches[i];
@@ -356,7 +357,7 @@ loader_free (lab_loader_t *l)
 }
 
 bool
-lab_loader_finish (lab_loader_t *l, int64_t *inserted, bson_error_t *error)
+lab_gen_loader_finish (lab_gen_loader_t *l, int64_t *inserted, bson_error_t *error)
 {
    bool ok = true;
 
@@ -387,7 +388,7 @@ lab_loader_finish (lab_loader_t *l, int64_t *inserted, bson_error_t *error)
 }
 
 void
-lab_loader_abort (lab_loader_t *l)
+lab_gen_loader_abort (lab_gen_loader_t *l)
 {
    if (!l) {
       return;
@@ -397,7 +398,7 @@ lab_loader_abort (lab_loader_t *l)
 }
 
 int64_t
-lab_loader_inserted (const lab_loader_t *l)
+lab_gen_loader_inserted (const lab_gen_loader_t *l)
 {
    return l->inserted;
 }

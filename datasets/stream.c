@@ -55,10 +55,10 @@ read_full (int fd, void *buf, size_t len)
    return (ssize_t)got;
 }
 
-lab_input_t *
-lab_input_open (const char *path, bson_error_t *error)
+lab_gen_input_t *
+lab_gen_input_open (const char *path, bson_error_t *error)
 {
-   lab_input_t *in = bson_malloc0 (sizeof *in);
+   lab_gen_input_t *in = bson_malloc0 (sizeof *in);
    struct stat st;
 
    in->size = -1;
@@ -119,12 +119,12 @@ lab_input_open (const char *path, bson_error_t *error)
    return in;
 
 fail:
-   lab_input_close (in);
+   lab_gen_input_close (in);
    return NULL;
 }
 
 ssize_t
-lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
+lab_gen_input_read (lab_gen_input_t *in, void *buf, size_t len, bson_error_t *error)
 {
    if (len == 0) {
       return 0;
@@ -194,31 +194,31 @@ lab_input_read (lab_input_t *in, void *buf, size_t len, bson_error_t *error)
 }
 
 const char *
-lab_input_name (const lab_input_t *in)
+lab_gen_input_name (const lab_gen_input_t *in)
 {
    return in->name;
 }
 
 bool
-lab_input_is_zstd (const lab_input_t *in)
+lab_gen_input_is_zstd (const lab_gen_input_t *in)
 {
    return in->zstd;
 }
 
 uint64_t
-lab_input_raw_bytes (const lab_input_t *in)
+lab_gen_input_raw_bytes (const lab_gen_input_t *in)
 {
    return in->raw_bytes;
 }
 
 int64_t
-lab_input_size (const lab_input_t *in)
+lab_gen_input_size (const lab_gen_input_t *in)
 {
    return in->size;
 }
 
 void
-lab_input_close (lab_input_t *in)
+lab_gen_input_close (lab_gen_input_t *in)
 {
    if (!in) {
       return;
@@ -247,7 +247,7 @@ struct lab_output {
 };
 
 bool
-lab_path_has_suffix (const char *path, const char *suffix)
+lab_gen_path_has_suffix (const char *path, const char *suffix)
 {
    size_t a = strlen (path), b = strlen (suffix);
    return a >= b && strcmp (path + a - b, suffix) == 0;
@@ -255,7 +255,7 @@ lab_path_has_suffix (const char *path, const char *suffix)
 
 /* write_all -- write every byte, retrying on EINTR and short writes. */
 static bool
-write_all (lab_output_t *out, const void *data, size_t len, bson_error_t *error)
+write_all (lab_gen_output_t *out, const void *data, size_t len, bson_error_t *error)
 {
    const uint8_t *p = data;
    while (len > 0) {
@@ -274,10 +274,10 @@ write_all (lab_output_t *out, const void *data, size_t len, bson_error_t *error)
    return true;
 }
 
-lab_output_t *
-lab_output_open (const char *path, int zstd_level, bson_error_t *error)
+lab_gen_output_t *
+lab_gen_output_open (const char *path, int zstd_level, bson_error_t *error)
 {
-   lab_output_t *out = bson_malloc0 (sizeof *out);
+   lab_gen_output_t *out = bson_malloc0 (sizeof *out);
    out->fd = -1;
 
    if (strcmp (path, "-") == 0) {
@@ -316,13 +316,13 @@ lab_output_open (const char *path, int zstd_level, bson_error_t *error)
    return out;
 
 fail:
-   lab_output_abort (out);
+   lab_gen_output_abort (out);
    return NULL;
 }
 
 /* zstd_push -- feed `data` (or finish the frame with ZSTD_e_end) and write what comes out. */
 static bool
-zstd_push (lab_output_t *out, const void *data, size_t len, ZSTD_EndDirective mode, bson_error_t *error)
+zstd_push (lab_gen_output_t *out, const void *data, size_t len, ZSTD_EndDirective mode, bson_error_t *error)
 {
    ZSTD_inBuffer in = { data, len, 0 };
    for (;;) {
@@ -343,7 +343,7 @@ zstd_push (lab_output_t *out, const void *data, size_t len, ZSTD_EndDirective mo
 }
 
 bool
-lab_output_write (lab_output_t *out, const void *data, size_t len, bson_error_t *error)
+lab_gen_output_write (lab_gen_output_t *out, const void *data, size_t len, bson_error_t *error)
 {
    if (out->cctx) {
       return zstd_push (out, data, len, ZSTD_e_continue, error);
@@ -352,7 +352,7 @@ lab_output_write (lab_output_t *out, const void *data, size_t len, bson_error_t 
 }
 
 bool
-lab_output_commit (lab_output_t *out, bson_error_t *error)
+lab_gen_output_commit (lab_gen_output_t *out, bson_error_t *error)
 {
    if (out->cctx && !zstd_push (out, NULL, 0, ZSTD_e_end, error)) {
       goto fail;
@@ -375,16 +375,16 @@ lab_output_commit (lab_output_t *out, bson_error_t *error)
       bson_free (out->tmp_path);
       out->tmp_path = NULL;
    }
-   lab_output_abort (out); /* frees; nothing left to remove */
+   lab_gen_output_abort (out); /* frees; nothing left to remove */
    return true;
 
 fail:
-   lab_output_abort (out);
+   lab_gen_output_abort (out);
    return false;
 }
 
 void
-lab_output_abort (lab_output_t *out)
+lab_gen_output_abort (lab_gen_output_t *out)
 {
    if (!out) {
       return;
@@ -405,7 +405,7 @@ lab_output_abort (lab_output_t *out)
 }
 
 uint64_t
-lab_output_bytes (const lab_output_t *out)
+lab_gen_output_bytes (const lab_gen_output_t *out)
 {
    return out->bytes;
 }

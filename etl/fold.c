@@ -657,7 +657,7 @@ order_rows (lab_fold_t *f, const bson_value_t *key, bson_error_t *error)
          bson_free (kt);
          return false;
       }
-      f->ord[r].win_ms = lab_bucket_window (bson_iter_date_time (&it), f->opts.bucket_unit, NULL);
+      f->ord[r].win_ms = lab_fold_bucket_window (bson_iter_date_time (&it), f->opts.bucket_unit, NULL);
    }
    if (f->bucket_field) {
       qsort (f->ord, f->nrows, sizeof (ord_t), ord_cmp);

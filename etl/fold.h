@@ -47,10 +47,10 @@ typedef enum {
    LAB_BUCKET_DAY,
    LAB_BUCKET_WEEK, /* ISO weeks: Monday 00:00 UTC */
    LAB_BUCKET_MONTH,
-} lab_bucket_unit_t;
+} lab_fold_bucket_unit_t;
 
 /* What a fold reads and writes and the shape of what it writes: the settings fold-details' run
- * (lab_foldrun_opts_t) and its verification (lab_verify_opts_t) share, held once in each (--src, --dst,
+ * (lab_fold_run_opts_t) and its verification (lab_fold_verify_opts_t) share, held once in each (--src, --dst,
  * --key, --array-field, --max-doc-bytes, --bucket-rows, --bucket-by). */
 typedef struct {
    const char *src;         /* the rows' collection */
@@ -75,9 +75,9 @@ typedef struct {
    size_t nhoist;
    int64_t max_doc_bytes; /* cap on every folded document (e.g. 16 MiB) */
    lab_fold_oversize_t on_oversize;
-   int32_t bucket_rows;           /* at most this many rows per document; 0: no limit */
-   const char *bucket_field;      /* date field of the time windows; NULL: none */
-   lab_bucket_unit_t bucket_unit; /* with bucket_field */
+   int32_t bucket_rows;                /* at most this many rows per document; 0: no limit */
+   const char *bucket_field;           /* date field of the time windows; NULL: none */
+   lab_fold_bucket_unit_t bucket_unit; /* with bucket_field */
 } lab_fold_opts_t;
 
 typedef struct {
@@ -105,16 +105,17 @@ typedef struct lab_fold lab_fold_t;
 
 /* ---- buckets ----------------------------------------------------------------------------------- */
 
-/* lab_bucket_unit_name -- "hour", "day", "week", "month" ("none" for LAB_BUCKET_NONE). */
-const char *lab_bucket_unit_name (lab_bucket_unit_t unit);
+/* lab_fold_bucket_unit_name -- "hour", "day", "week", "month" ("none" for LAB_BUCKET_NONE). */
+const char *lab_fold_bucket_unit_name (lab_fold_bucket_unit_t unit);
 
-/* lab_bucket_spec_parse -- "FIELD:UNIT" (UNIT hour|day|week|month) into *field (caller bson_free()s) and
+/* lab_fold_bucket_spec_parse -- "FIELD:UNIT" (UNIT hour|day|week|month) into *field (caller bson_free()s) and
  * *unit; LAB_ERROR_USAGE naming what is wrong. */
-bool lab_bucket_spec_parse (const char *spec, char **field, lab_bucket_unit_t *unit, bson_error_t *error);
+bool lab_fold_bucket_spec_parse (const char *spec, char **field, lab_fold_bucket_unit_t *unit,
+                                 bson_error_t *error);
 
-/* lab_bucket_window -- the first instant (ms since the epoch, UTC) of the window holding `ms`, and in
+/* lab_fold_bucket_window -- the first instant (ms since the epoch, UTC) of the window holding `ms`, and in
  * *end_ms (may be NULL) the first instant of the next window. Pure; any int64 date is fine. */
-int64_t lab_bucket_window (int64_t ms, lab_bucket_unit_t unit, int64_t *end_ms);
+int64_t lab_fold_bucket_window (int64_t ms, lab_fold_bucket_unit_t unit, int64_t *end_ms);
 
 /* lab_fold_opts_check -- validate options (names, reserved fields, cap); LAB_ERROR_USAGE on error. */
 bool lab_fold_opts_check (const lab_fold_opts_t *opts, bson_error_t *error);
@@ -181,41 +182,43 @@ bool lab_fold_unfold (const bson_t *doc, const char *key, const char *array_fiel
 typedef struct {
    uint64_t lo; /* sums (mod 2^64) of the two halves of each row's 128-bit digest: order-independent */
    uint64_t hi;
-} lab_hash_t;
+} lab_fold_hash_t;
 
-/* lab_row_hash -- the row's 128-bit digest: each field's XXH3-128 over its BSON element (type byte, name,
- * value; a document or array value through its own digest, recursively), summed over the row's fields
+/* lab_fold_row_hash -- the row's 128-bit digest: each field's XXH3-128 over its BSON element (type byte,
+ * name, value; a document or array value through its own digest, recursively), summed over the row's fields
  * (so their order does not matter), the sum mixed by a seeded XXH3-128 (so a value moved between two rows
  * changes both). Equal for rows holding the same named, typed values in any field order; an int32 3 and
  * a double 3.0 differ, and so do arrays in another order. Bytes that do not walk as BSON are hashed whole.
  * No allocation, no copy: what --verify runs on every row of both sides. */
-lab_hash_t lab_row_hash (const bson_t *row);
+lab_fold_hash_t lab_fold_row_hash (const bson_t *row);
 
-/* lab_hash_add -- acc += h (each half mod 2^64). */
-void lab_hash_add (lab_hash_t *acc, lab_hash_t h);
+/* lab_fold_hash_add -- acc += h (each half mod 2^64). */
+void lab_fold_hash_add (lab_fold_hash_t *acc, lab_fold_hash_t h);
 
-/* lab_fold_unfold_hash -- lab_fold_unfold's checks, and *acc += lab_row_hash of every row it would
+/* lab_fold_unfold_hash -- lab_fold_unfold's checks, and *acc += lab_fold_row_hash of every row it would
  * rebuild, computed from the document in place (no row is built): what --verify does per document. On
  * success info->row_count rows were hashed. `info` may be NULL. */
-bool lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_field, lab_hash_t *acc,
+bool lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_field, lab_fold_hash_t *acc,
                            lab_fold_doc_info_t *info, bson_error_t *error);
 
 /* ---- --hoist auto ------------------------------------------------------------------------------ */
 
-typedef struct lab_hoist_sampler lab_hoist_sampler_t;
+typedef struct lab_fold_hoist_sampler lab_fold_hoist_sampler_t;
 
-/* lab_hoist_sampler_new -- collect evidence from up to `max_masters` masters (rows in key order). */
-lab_hoist_sampler_t *lab_hoist_sampler_new (const char *key, const char *array_field, int64_t max_masters);
+/* lab_fold_hoist_sampler_new -- collect evidence from up to `max_masters` masters (rows in key order). */
+lab_fold_hoist_sampler_t *lab_fold_hoist_sampler_new (const char *key, const char *array_field,
+                                                      int64_t max_masters);
 
-/* lab_hoist_sampler_push -- add a row; returns false once enough masters were seen (stop reading).
+/* lab_fold_hoist_sampler_push -- add a row; returns false once enough masters were seen (stop reading).
  * Rows without the key are ignored here (the fold itself reports them). */
-bool lab_hoist_sampler_push (lab_hoist_sampler_t *s, const bson_t *row);
+bool lab_fold_hoist_sampler_push (lab_fold_hoist_sampler_t *s, const bson_t *row);
 
-/* lab_hoist_sampler_result -- the fields present in every sampled row whose value is the same within
+/* lab_fold_hoist_sampler_result -- the fields present in every sampled row whose value is the same within
  * each sampled master of two or more rows (none when no such master was seen), in first-seen order.
  * *fields is a NULL-terminated array; free with bson_strfreev. *nmasters (may be NULL): masters seen. */
-void lab_hoist_sampler_result (lab_hoist_sampler_t *s, char ***fields, size_t *nfields, int64_t *nmasters);
+void lab_fold_hoist_sampler_result (lab_fold_hoist_sampler_t *s, char ***fields, size_t *nfields,
+                                    int64_t *nmasters);
 
-void lab_hoist_sampler_destroy (lab_hoist_sampler_t *s);
+void lab_fold_hoist_sampler_destroy (lab_fold_hoist_sampler_t *s);
 
 #endif

@@ -16,16 +16,16 @@
 
 static const char *const bucket_unit_names[] = { "none", "hour", "day", "week", "month" };
 
-/* lab_bucket_unit_name -- the unit as --bucket-by spells it. */
+/* lab_fold_bucket_unit_name -- the unit as --bucket-by spells it. */
 const char *
-lab_bucket_unit_name (lab_bucket_unit_t unit)
+lab_fold_bucket_unit_name (lab_fold_bucket_unit_t unit)
 {
    return unit >= LAB_BUCKET_NONE && unit <= LAB_BUCKET_MONTH ? bucket_unit_names[unit] : "?";
 }
 
-/* lab_bucket_spec_parse -- "FIELD:UNIT". */
+/* lab_fold_bucket_spec_parse -- "FIELD:UNIT". */
 bool
-lab_bucket_spec_parse (const char *spec, char **field, lab_bucket_unit_t *unit, bson_error_t *error)
+lab_fold_bucket_spec_parse (const char *spec, char **field, lab_fold_bucket_unit_t *unit, bson_error_t *error)
 {
    const char *colon = spec ? strrchr (spec, ':') : NULL;
    int u;
@@ -41,7 +41,7 @@ lab_bucket_spec_parse (const char *spec, char **field, lab_bucket_unit_t *unit, 
    }
    for (u = LAB_BUCKET_HOUR; u <= LAB_BUCKET_MONTH; u++) {
       if (strcmp (colon + 1, bucket_unit_names[u]) == 0) {
-         *unit = (lab_bucket_unit_t)u;
+         *unit = (lab_fold_bucket_unit_t)u;
       }
    }
    if (*unit == LAB_BUCKET_NONE) {
@@ -101,9 +101,9 @@ add_sat (int64_t a, int64_t b)
    return __builtin_add_overflow (a, b, &r) ? INT64_MAX : r;
 }
 
-/* lab_bucket_window -- see fold.h. */
+/* lab_fold_bucket_window -- see fold.h. */
 int64_t
-lab_bucket_window (int64_t ms, lab_bucket_unit_t unit, int64_t *end_ms)
+lab_fold_bucket_window (int64_t ms, lab_fold_bucket_unit_t unit, int64_t *end_ms)
 {
    int64_t start, end, y, m;
    const int64_t monday = -3 * MS_PER_DAY; /* 1969-12-29, the Monday before the epoch (a Thursday) */

@@ -150,26 +150,27 @@ usage (FILE *out)
 
 typedef struct {
    lab_cli_common_t common;
-   lab_foldrun_opts_t run;
+   lab_fold_run_opts_t run;
    bool verify;
    bool yes; /* --yes: drop a destination layoutlab did not write without asking */
-   lab_verify_method_t verify_method;
+   lab_fold_verify_method_t verify_method;
    uint64_t verify_memory_bytes; /* 0: LAB_VERIFY_MEMORY_DEFAULT */
    const char *block_compressor; /* NULL: the backend's default */
    int32_t zstd_level;
 } options_t;
 
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
-static const char *const verify_names[] = { "multiset", "ordered", NULL };       /* lab_verify_method_t */
+static const char *const verify_names[] = { "multiset", "ordered", NULL }; /* lab_fold_verify_method_t */
 
 /* The smallest --verify-memory: a map of a few thousand masters per thread. */
 #define VERIFY_MEMORY_MIN_BYTES (1024 * 1024)
 
-/* parse_args -- fill *o; LAB_ERROR_USAGE on anything wrong (the run's own checks: lab_foldrun_opts_check). */
+/* parse_args -- fill *o; LAB_ERROR_USAGE on anything wrong (the run's own checks: lab_fold_run_opts_check).
+ */
 static bool
 parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
 {
-   lab_foldrun_opts_t *r = &o->run;
+   lab_fold_run_opts_t *r = &o->run;
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--src", 0, &r->target.src),
       LAB_CLI_OPT_STRING ("--dst", 0, &r->target.dst),
@@ -266,11 +267,11 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       return false;
    }
    /* checked before the store is opened: a usage error never creates one */
-   return lab_foldrun_opts_check (r, error);
+   return lab_fold_run_opts_check (r, error);
 }
 
 static void
-append_hash (bson_t *d, const char *name, lab_hash_t h)
+append_hash (bson_t *d, const char *name, lab_fold_hash_t h)
 {
    char hex[40];
 
@@ -341,7 +342,7 @@ static const char *const setting_option[LAB_FOLD_NSETTINGS] = {
  * they change as different, which reads as corruption. Refused instead (usage), naming the settings
  * ("--bucket-rows: none there, 50 here") and the command that folds it again. */
 static void
-settings_refused (const options_t *o, const lab_foldrun_verify_only_t *v, int argc, char **argv,
+settings_refused (const options_t *o, const lab_fold_run_verify_only_t *v, int argc, char **argv,
                   const char *uri, bson_error_t *error)
 {
    bson_string_t *d = bson_string_new (NULL);
@@ -374,13 +375,13 @@ settings_refused (const options_t *o, const lab_foldrun_verify_only_t *v, int ar
    bson_string_free (d, true);
 }
 
-/* verify_only -- --verify without --drop-dst or --resume: the driver decides (lab_foldrun_verify_only)
+/* verify_only -- --verify without --drop-dst or --resume: the driver decides (lab_fold_run_verify_only)
  * whether the destination is only verified (*fold false); its refusals become this command's messages. */
 static bool
-verify_only (options_t *o, lab_store_t *store, lab_foldrun_verify_only_t *v, int argc, char **argv,
+verify_only (options_t *o, lab_store_t *store, lab_fold_run_verify_only_t *v, int argc, char **argv,
              bool *fold, bson_error_t *error)
 {
-   if (!lab_foldrun_verify_only (store, &o->run, v, error)) {
+   if (!lab_fold_run_verify_only (store, &o->run, v, error)) {
       return false;
    }
    if (v->interrupted) {
@@ -401,7 +402,7 @@ verify_only (options_t *o, lab_store_t *store, lab_foldrun_verify_only_t *v, int
 /* fold_failed -- a fold that stopped: its error ends on the command that recovers (after a transient error
  * or a full disk the same command with --resume; after a refused --resume the one that starts over). */
 static void
-fold_failed (const lab_foldrun_result_t *fr, lab_store_t *store, int argc, char **argv, bson_error_t *error)
+fold_failed (const lab_fold_run_result_t *fr, lab_store_t *store, int argc, char **argv, bson_error_t *error)
 {
    if (fr->gave_up_transient) {
       char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
@@ -438,7 +439,7 @@ fold_failed (const lab_foldrun_result_t *fr, lab_store_t *store, int argc, char 
 
 /* append_fold_summary -- the fold's figures for the JSON summary (docs/json-summary.md). */
 static void
-append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_result_t *fr)
+append_fold_summary (bson_t *summary, const options_t *o, const lab_fold_run_result_t *fr)
 {
    bson_t arr;
    char idx[16];
@@ -479,7 +480,7 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_foldrun_resu
 /* mark_verified -- the destination's marker (when layoutlab wrote it) records this verification: ok,
  * method, rows, masters, checksum, at (docs/results-schema.md, provenance). */
 static void
-mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *vr)
+mark_verified (lab_store_t *store, const char *dst, const lab_fold_verify_result_t *vr)
 {
    lab_store_session_t *sess;
    bson_error_t err;
@@ -488,7 +489,7 @@ mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *v
    bool set = false;
 
    BSON_APPEND_BOOL (&v, "ok", vr->equal);
-   BSON_APPEND_UTF8 (&v, "method", lab_verify_method_name (vr->method));
+   BSON_APPEND_UTF8 (&v, "method", lab_fold_verify_method_name (vr->method));
    BSON_APPEND_INT64 (&v, "rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "masters", vr->src_masters);
    append_hash (&v, "checksum", vr->src_hash);
@@ -506,12 +507,12 @@ mark_verified (lab_store_t *store, const char *dst, const lab_verify_result_t *v
 
 /* append_verify_summary -- the verification's figures for the JSON summary. */
 static void
-append_verify_summary (bson_t *summary, const lab_verify_result_t *vr, uint64_t memory_bytes)
+append_verify_summary (bson_t *summary, const lab_fold_verify_result_t *vr, uint64_t memory_bytes)
 {
    bson_t v;
 
    BSON_APPEND_DOCUMENT_BEGIN (summary, "verify", &v);
-   BSON_APPEND_UTF8 (&v, "method", lab_verify_method_name (vr->method));
+   BSON_APPEND_UTF8 (&v, "method", lab_fold_verify_method_name (vr->method));
    BSON_APPEND_BOOL (&v, "equal", vr->equal);
    BSON_APPEND_INT64 (&v, "src_rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "dst_rows", vr->dst_rows);
@@ -539,10 +540,10 @@ append_verify_summary (bson_t *summary, const lab_verify_result_t *vr, uint64_t 
 /* run_verify -- the verification of the fold (or of the finished destination alone), with the fold's
  * settings and the masters it rejected left out; the human line on stdout, the marker updated. */
 static bool
-run_verify (const options_t *o, lab_store_t *store, const lab_foldrun_result_t *fr, bool fold, bool human,
-            int argc, char **argv, lab_verify_result_t *vr, bson_error_t *error)
+run_verify (const options_t *o, lab_store_t *store, const lab_fold_run_result_t *fr, bool fold, bool human,
+            int argc, char **argv, lab_fold_verify_result_t *vr, bson_error_t *error)
 {
-   lab_verify_opts_t vo;
+   lab_fold_verify_opts_t vo;
    size_t nskip;
    char method_text[96];
 
@@ -597,8 +598,8 @@ typedef struct {
    bool fold;     /* a fold was to run (false: verify only) */
    bool folded;   /* lab_foldrun ran (its counters are in fr, also after a failure) */
    bool verified; /* the verification completed (vr) */
-   lab_foldrun_result_t fr;
-   lab_verify_result_t vr;
+   lab_fold_run_result_t fr;
+   lab_fold_verify_result_t vr;
 } outcome_t;
 
 /* write_summary -- --json: the common header (docs/json-summary.md), then the fold's and the
@@ -668,7 +669,7 @@ main (int argc, char **argv)
    bson_error_t error;
    lab_store_t *store = NULL;
    lab_store_opts_t sopts = { 0 };
-   lab_foldrun_verify_only_t vonly;
+   lab_fold_run_verify_only_t vonly;
    outcome_t w;
    bool human;
    int code = LAB_EXIT_FAILURE;
@@ -717,7 +718,7 @@ main (int argc, char **argv)
    /* a fresh fold drops what is at the destination (and its checkpoint collection): on a server, only
     * what layoutlab wrote, unless the user says so (--yes, or y on a terminal) */
    if (w.fold && !o.run.resume && !o.run.plan_only) {
-      char *sc = lab_foldrun_state_coll (o.run.target.dst);
+      char *sc = lab_fold_run_state_coll (o.run.target.dst);
       bool guarded = (!o.run.drop_dst ||
                       lab_store_mark_drop_guard (store, o.run.target.dst, o.yes, "--drop-dst", &error)) &&
                      lab_store_mark_drop_guard (
@@ -735,7 +736,7 @@ main (int argc, char **argv)
       }
       if (o.run.plan_only) {
          if (human) {
-            lab_foldrun_plan_print (w.fr.plan, stdout);
+            lab_fold_run_plan_print (w.fr.plan, stdout);
          }
          code = LAB_EXIT_OK;
          goto summary;
@@ -768,7 +769,7 @@ summary:
    if (o.common.json_path) {
       code = write_summary (&o, &cli, store, &w, code, &error);
    }
-   lab_foldrun_result_cleanup (&w.fr);
+   lab_fold_run_result_cleanup (&w.fr);
    lab_store_close (store);
    bson_destroy (&provenance);
    return code;

@@ -18,12 +18,12 @@
 
 typedef struct hoisted_s hoisted_t;
 static hoisted_t *hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh);
-static lab_hash_t unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh);
+static lab_fold_hash_t unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh);
 
 /* unfold -- lab_fold_unfold, or with `acc` lab_fold_unfold_hash (each row hashed, never built). */
 static bool
 unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb, void *ctx,
-        lab_hash_t *acc, lab_fold_doc_info_t *info, bson_error_t *error)
+        lab_fold_hash_t *acc, lab_fold_doc_info_t *info, bson_error_t *error)
 {
    bson_iter_t it, ait, eit, hit;
    range_t hoisted[64]; /* offset and key length of each hoisted field in doc */
@@ -114,7 +114,7 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
          if (!hf) {
             hf = hoisted_fields (doc, hs, nh);
          }
-         lab_hash_add (acc, unfold_hash (edata, elen, hf, nh));
+         lab_fold_hash_add (acc, unfold_hash (edata, elen, hf, nh));
          n++;
          continue;
       }
@@ -164,7 +164,7 @@ lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, la
 
 /* lab_fold_unfold_hash -- see fold.h. */
 bool
-lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_field, lab_hash_t *acc,
+lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_field, lab_fold_hash_t *acc,
                       lab_fold_doc_info_t *info, bson_error_t *error)
 {
    return unfold (doc, key, array_field, NULL, NULL, acc, info, error);
@@ -186,7 +186,7 @@ lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_fiel
 
 /* sum_add -- acc += XXH3-128 of p[0..n). */
 static inline void
-sum_add (lab_hash_t *acc, const void *p, size_t n)
+sum_add (lab_fold_hash_t *acc, const void *p, size_t n)
 {
    XXH128_hash_t h = XXH3_128bits (p, n);
 
@@ -195,12 +195,12 @@ sum_add (lab_hash_t *acc, const void *p, size_t n)
 }
 
 /* digest_of -- the mix of a sum of fields. */
-static inline lab_hash_t
-digest_of (lab_hash_t sum)
+static inline lab_fold_hash_t
+digest_of (lab_fold_hash_t sum)
 {
    uint64_t b[2] = { sum.lo, sum.hi };
    XXH128_hash_t h = XXH3_128bits_withSeed (b, sizeof b, DIGEST_SEED);
-   lab_hash_t r = { h.low64, h.high64 };
+   lab_fold_hash_t r = { h.low64, h.high64 };
 
    return r;
 }
@@ -314,17 +314,17 @@ elem_next (const uint8_t *p, uint32_t len, elem_t *e)
    return 1;
 }
 
-static lab_hash_t doc_digest (const uint8_t *raw, uint32_t len);
+static lab_fold_hash_t doc_digest (const uint8_t *raw, uint32_t len);
 
 /* field_hash -- F of element e of raw: its bytes, or for a document or array its type, name and NUL
  * seeding the hash of its digest. */
-static inline lab_hash_t
+static inline lab_fold_hash_t
 field_hash (const uint8_t *raw, const elem_t *e)
 {
-   lab_hash_t r = { 0, 0 };
+   lab_fold_hash_t r = { 0, 0 };
 
    if (e->type == BSON_TYPE_DOCUMENT || e->type == BSON_TYPE_ARRAY) {
-      lab_hash_t sub = doc_digest (raw + e->val, e->next - e->val);
+      lab_fold_hash_t sub = doc_digest (raw + e->val, e->next - e->val);
       uint64_t b[2] = { sub.lo, sub.hi };
       XXH128_hash_t h = XXH3_128bits_withSeed (b, sizeof b, XXH3_64bits (raw + e->off, e->val - e->off));
 
@@ -337,20 +337,20 @@ field_hash (const uint8_t *raw, const elem_t *e)
 }
 
 /* corrupt_digest -- bytes that do not walk as BSON: hashed whole, never silently dropped. */
-static lab_hash_t
+static lab_fold_hash_t
 corrupt_digest (const uint8_t *raw, uint32_t len)
 {
    XXH128_hash_t h = XXH3_128bits_withSeed (raw, len, CORRUPT_SEED);
-   lab_hash_t r = { h.low64, h.high64 };
+   lab_fold_hash_t r = { h.low64, h.high64 };
 
    return digest_of (r);
 }
 
 /* doc_digest -- the digest of the document raw[0..len) (a row, or a value inside one). */
-static lab_hash_t
+static lab_fold_hash_t
 doc_digest (const uint8_t *raw, uint32_t len)
 {
-   lab_hash_t sum = { 0, 0 };
+   lab_fold_hash_t sum = { 0, 0 };
    elem_t e = { .next = 4 };
    int rc;
 
@@ -358,14 +358,14 @@ doc_digest (const uint8_t *raw, uint32_t len)
       return corrupt_digest (raw, len);
    }
    while ((rc = elem_next (raw, len, &e)) == 1) {
-      lab_hash_add (&sum, field_hash (raw, &e));
+      lab_fold_hash_add (&sum, field_hash (raw, &e));
    }
    return rc == 0 ? digest_of (sum) : corrupt_digest (raw, len);
 }
 
-/* lab_row_hash -- the digest of the row's fields. */
-lab_hash_t
-lab_row_hash (const bson_t *row)
+/* lab_fold_row_hash -- the digest of the row's fields. */
+lab_fold_hash_t
+lab_fold_row_hash (const bson_t *row)
 {
    return doc_digest (bson_get_data (row), row->len);
 }
@@ -374,7 +374,7 @@ lab_row_hash (const bson_t *row)
 struct hoisted_s {
    const char *key;
    uint32_t klen;
-   lab_hash_t f;
+   lab_fold_hash_t f;
 };
 
 /* hoisted_fields -- each hoisted field of doc (hs[0..nh)) with its F, computed once per document. */
@@ -395,13 +395,13 @@ hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh)
    return hf;
 }
 
-/* unfold_hash -- lab_row_hash of the row lab_fold_unfold would build from element `elem` of a document
+/* unfold_hash -- lab_fold_row_hash of the row lab_fold_unfold would build from element `elem` of a document
  * and the document's hoisted fields hf[0..nh) (those the element lacks join its own), without building
  * it: the element's fields' sum, plus every hoisted field's F but those whose name the element has. */
-static lab_hash_t
+static lab_fold_hash_t
 unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh)
 {
-   lab_hash_t sum = { 0, 0 };
+   lab_fold_hash_t sum = { 0, 0 };
    uint64_t seen = 0; /* bit i: the element has hoisted field i (the first 64; past them, looked up) */
    uint64_t lens = 0; /* bit n % 64: a hoisted name is n bytes long */
    elem_t e = { .next = 4 };
@@ -410,7 +410,7 @@ unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh
    int rc;
 
    if (elen < 5 || (uint32_t)le32 (edata, 0) != elen) {
-      return corrupt_digest (edata, elen); /* as lab_row_hash would hash it */
+      return corrupt_digest (edata, elen); /* as lab_fold_row_hash would hash it */
    }
    for (i = 0; i < nh && i < 64; i++) {
       lens |= 1ull << (hf[i].klen & 63);
@@ -419,7 +419,7 @@ unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh
       /* the name ends where the value starts (its NUL between them) */
       uint32_t klen = e.val - e.key - 1;
 
-      lab_hash_add (&sum, field_hash (edata, &e));
+      lab_fold_hash_add (&sum, field_hash (edata, &e));
       if (!(lens >> (klen & 63) & 1)) {
          continue; /* no hoisted name is this long */
       }
@@ -438,14 +438,14 @@ unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh
                         : bson_iter_init_from_data (&e2, edata, elen) &&
                              bson_iter_find_w_len (&e2, hf[i].key, (int)hf[i].klen);
       if (!has) {
-         lab_hash_add (&sum, hf[i].f);
+         lab_fold_hash_add (&sum, hf[i].f);
       }
    }
    return digest_of (sum);
 }
 
 void
-lab_hash_add (lab_hash_t *acc, lab_hash_t h)
+lab_fold_hash_add (lab_fold_hash_t *acc, lab_fold_hash_t h)
 {
    acc->lo += h.lo;
    acc->hi += h.hi;
@@ -458,7 +458,7 @@ typedef struct {
    bool alive;
 } cand_t;
 
-struct lab_hoist_sampler {
+struct lab_fold_hoist_sampler {
    char *key;
    char *array_field;
    int64_t max_masters;
@@ -472,10 +472,10 @@ struct lab_hoist_sampler {
    size_t cur_rows;
 };
 
-lab_hoist_sampler_t *
-lab_hoist_sampler_new (const char *key, const char *array_field, int64_t max_masters)
+lab_fold_hoist_sampler_t *
+lab_fold_hoist_sampler_new (const char *key, const char *array_field, int64_t max_masters)
 {
-   lab_hoist_sampler_t *s = bson_malloc0 (sizeof *s);
+   lab_fold_hoist_sampler_t *s = bson_malloc0 (sizeof *s);
 
    s->key = bson_strdup (key);
    s->array_field = bson_strdup (array_field);
@@ -483,9 +483,9 @@ lab_hoist_sampler_new (const char *key, const char *array_field, int64_t max_mas
    return s;
 }
 
-/* lab_hoist_sampler_push -- candidates die when a row lacks them or a master disagrees on them. */
+/* lab_fold_hoist_sampler_push -- candidates die when a row lacks them or a master disagrees on them. */
 bool
-lab_hoist_sampler_push (lab_hoist_sampler_t *s, const bson_t *row)
+lab_fold_hoist_sampler_push (lab_fold_hoist_sampler_t *s, const bson_t *row)
 {
    bson_iter_t it, fi, ki;
    size_t i;
@@ -552,7 +552,8 @@ lab_hoist_sampler_push (lab_hoist_sampler_t *s, const bson_t *row)
 }
 
 void
-lab_hoist_sampler_result (lab_hoist_sampler_t *s, char ***fields, size_t *nfields, int64_t *nmasters)
+lab_fold_hoist_sampler_result (lab_fold_hoist_sampler_t *s, char ***fields, size_t *nfields,
+                               int64_t *nmasters)
 {
    size_t i, n = 0;
 
@@ -571,7 +572,7 @@ lab_hoist_sampler_result (lab_hoist_sampler_t *s, char ***fields, size_t *nfield
 }
 
 void
-lab_hoist_sampler_destroy (lab_hoist_sampler_t *s)
+lab_fold_hoist_sampler_destroy (lab_fold_hoist_sampler_t *s)
 {
    size_t i;
 

@@ -4,9 +4,9 @@
  */
 #include "retry.h"
 
-/* lab_retry_delay_ms -- see retry.h. */
+/* lab_fold_retry_delay_ms -- see retry.h. */
 int64_t
-lab_retry_delay_ms (int attempt, int64_t first_ms, int64_t max_ms)
+lab_fold_retry_delay_ms (int attempt, int64_t first_ms, int64_t max_ms)
 {
    int64_t d = first_ms;
    int i;

@@ -15,7 +15,7 @@
 #define LAB_RETRY_FIRST_DELAY_MS 1000
 #define LAB_RETRY_MAX_DELAY_MS 16000
 
-/* lab_retry_delay_ms -- the wait before try `attempt` (1-based): first_ms, doubling, at most max_ms. */
-int64_t lab_retry_delay_ms (int attempt, int64_t first_ms, int64_t max_ms);
+/* lab_fold_retry_delay_ms -- the wait before try `attempt` (1-based): first_ms, doubling, at most max_ms. */
+int64_t lab_fold_retry_delay_ms (int attempt, int64_t first_ms, int64_t max_ms);
 
 #endif

@@ -9,9 +9,9 @@
 
 #include "retry.h"
 
-/* lab_foldrun_opts_check -- see run.h. */
+/* lab_fold_run_opts_check -- see run.h. */
 bool
-lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
+lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
 {
    if (!o->target.src || !o->target.src[0] || !o->target.dst || !o->target.dst[0]) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING, "--src and --dst are required");
@@ -60,9 +60,9 @@ lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
    }
    if (o->target.bucket_by) {
       char *field;
-      lab_bucket_unit_t unit;
+      lab_fold_bucket_unit_t unit;
 
-      if (!lab_bucket_spec_parse (o->target.bucket_by, &field, &unit, error)) {
+      if (!lab_fold_bucket_spec_parse (o->target.bucket_by, &field, &unit, error)) {
          return false;
       }
       bson_free (field);
@@ -75,9 +75,9 @@ lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error)
    return true;
 }
 
-/* lab_foldrun_result_cleanup -- see run.h. */
+/* lab_fold_run_result_cleanup -- see run.h. */
 void
-lab_foldrun_result_cleanup (lab_foldrun_result_t *result)
+lab_fold_run_result_cleanup (lab_fold_run_result_t *result)
 {
    if (result->plan) {
       bson_destroy (result->plan);
@@ -89,10 +89,10 @@ lab_foldrun_result_cleanup (lab_foldrun_result_t *result)
    result->rejected_key_ids = NULL;
 }
 
-/* lab_run_provenance -- see run_private.h: the caller's fields, source, and the run's settings as params
+/* lab_fold_run_provenance -- see run_private.h: the caller's fields, source, and the run's settings as params
  * (those of the checkpoint's settings document, plus the store's block compressor). */
 bson_t *
-lab_run_provenance (const run_t *r, bool state)
+lab_fold_run_provenance (const run_t *r, bool state)
 {
    bson_t *doc, *settings, params;
    const char *bc;
@@ -105,7 +105,7 @@ lab_run_provenance (const run_t *r, bool state)
    if (state) {
       BSON_APPEND_UTF8 (doc, "checkpoint_of", r->o->target.dst);
    }
-   settings = lab_run_settings_doc (r, r->nbounds + 1, false);
+   settings = lab_fold_run_settings_doc (r, r->nbounds + 1, false);
    bson_init (&params);
    bson_copy_to_excluding_noinit (settings, &params, "_id", "tool", "src", "bounds", "complete", NULL);
    bc = lab_store_block_compressor (r->store);
@@ -129,7 +129,7 @@ strp_cmp (const void *a, const void *b)
 static bool
 prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
 
    if (!r->resume) {
       /* the destination first, then its checkpoint: a run stopped between the two leaves a checkpoint
@@ -148,7 +148,7 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
       }
    }
    if (!o->copy_only && !r->resume) {
-      bson_t *sdoc, *mark = lab_run_provenance (r, true);
+      bson_t *sdoc, *mark = lab_fold_run_provenance (r, true);
       bool ok;
 
       ok = lab_store_create (sess, r->state_coll, error) &&
@@ -157,7 +157,7 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
       if (!ok) {
          return false;
       }
-      sdoc = lab_run_settings_doc (r, nranges, false);
+      sdoc = lab_fold_run_settings_doc (r, nranges, false);
       ok = lab_store_upsert_by_id (sess, r->state_coll, sdoc, error);
       bson_destroy (sdoc);
       if (!ok) {
@@ -167,7 +167,7 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
    {
       /* the marker before the first document: a killed run's partial destination is still layoutlab's
        * (a resumed one keeps its own, unless it was lost) */
-      bson_t *mark = r->resume ? NULL : lab_run_provenance (r, false);
+      bson_t *mark = r->resume ? NULL : lab_fold_run_provenance (r, false);
       bool ok = lab_store_create (sess, o->target.dst, error) &&
                 (!mark || lab_store_mark_put (sess, o->target.dst, mark, error)) &&
                 lab_store_create_index (sess, o->target.dst, r->fold_opts.key, error);
@@ -199,7 +199,7 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
 /* merge_totals -- the workers' counts into *result (also after a failure: filled as far as the run got)
  * and the rejected masters' ids, sorted (taken from the workers). */
 static void
-merge_totals (worker_t *ws, int nranges, lab_foldrun_result_t *result)
+merge_totals (worker_t *ws, int nranges, lab_fold_run_result_t *result)
 {
    size_t nrej = 0, k;
    int i;
@@ -252,7 +252,7 @@ finish (run_t *r, lab_store_session_t *sess, int nranges, bson_error_t *error)
    if (r->o->copy_only) {
       return true;
    }
-   sdoc = lab_run_settings_doc (r, nranges, true);
+   sdoc = lab_fold_run_settings_doc (r, nranges, true);
    ok = lab_store_upsert_by_id (sess, r->state_coll, sdoc, error) && lab_store_flush (r->store, error);
    bson_destroy (sdoc);
    return ok;
@@ -260,7 +260,7 @@ finish (run_t *r, lab_store_session_t *sess, int nranges, bson_error_t *error)
 
 /* run_init -- the run of options `o` on `store`: the fold's options, the checkpoint collection. */
 static bool
-run_init (run_t *r, lab_store_t *store, const lab_foldrun_opts_t *o, bson_error_t *error)
+run_init (run_t *r, lab_store_t *store, const lab_fold_run_opts_t *o, bson_error_t *error)
 {
    memset (r, 0, sizeof *r);
    bson_init (&r->explain);
@@ -268,16 +268,17 @@ run_init (run_t *r, lab_store_t *store, const lab_foldrun_opts_t *o, bson_error_
    r->o = o;
    r->t0_ns = lab_now_ns ();
    pthread_mutex_init (&r->reject_lock, NULL);
-   if (!lab_foldrun_opts_check (o, error)) {
+   if (!lab_fold_run_opts_check (o, error)) {
       return false;
    }
-   r->state_coll = lab_foldrun_state_coll (o->target.dst);
+   r->state_coll = lab_fold_run_state_coll (o->target.dst);
    r->fold_opts.key = o->target.key ? o->target.key : "bill_id";
    r->fold_opts.array_field = o->target.array_field ? o->target.array_field : "details";
    r->fold_opts.on_oversize = o->on_oversize;
    r->fold_opts.bucket_rows = o->target.bucket_rows;
    if (o->target.bucket_by) {
-      if (!lab_bucket_spec_parse (o->target.bucket_by, &r->bucket_field, &r->fold_opts.bucket_unit, error)) {
+      if (!lab_fold_bucket_spec_parse (o->target.bucket_by, &r->bucket_field, &r->fold_opts.bucket_unit,
+                                       error)) {
          return false;
       }
       r->fold_opts.bucket_field = r->bucket_field;
@@ -290,9 +291,9 @@ run_init (run_t *r, lab_store_t *store, const lab_foldrun_opts_t *o, bson_error_
 /* run_result -- what the run found into *result, also after a failure (`ok` false, `error` set): the
  * limits in force, the retries, the ranges and the hoist list (taken from the run). */
 static void
-run_result (run_t *r, bool ok, const bson_error_t *error, lab_foldrun_result_t *result)
+run_result (run_t *r, bool ok, const bson_error_t *error, lab_fold_run_result_t *result)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
 
    result->elapsed_s = (double)(lab_now_ns () - r->t0_ns) / 1e9;
    result->max_doc_bytes = r->fold_opts.max_doc_bytes;
@@ -317,7 +318,7 @@ run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
    if (r->reject) {
       fclose (r->reject);
    }
-   lab_run_workers_free (ws, r->nbounds + 1);
+   lab_fold_run_workers_free (ws, r->nbounds + 1);
    lab_store_session_close (sess);
    bson_strfreev (r->hoist);
    lab_store_values_free (r->bounds, r->nbounds);
@@ -329,7 +330,7 @@ run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
 
 /* lab_foldrun -- see run.h: plan, prepare, execute, merge. */
 bool
-lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result_t *result,
+lab_foldrun (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_result_t *result,
              bson_error_t *error)
 {
    run_t r;
@@ -343,12 +344,12 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
       goto done;
    }
    sess = lab_store_session_open (store, error);
-   if (!sess || !lab_run_plan (&r, sess, result, &dst_exists, &complete, error)) {
+   if (!sess || !lab_fold_run_plan (&r, sess, result, &dst_exists, &complete, error)) {
       goto done;
    }
    nranges = r.nbounds + 1;
    if (o->plan_only) {
-      ok = lab_run_plan_describe (&r, sess, complete, result, error);
+      ok = lab_fold_run_plan_describe (&r, sess, complete, result, error);
       goto done;
    }
    if (complete) {
@@ -358,8 +359,8 @@ lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *o, lab_foldrun_result
    if (!prepare (&r, sess, dst_exists, nranges, error)) {
       goto done;
    }
-   ws = lab_run_workers_new (&r, nranges);
-   ran = lab_run_execute (&r, ws, nranges, error);
+   ws = lab_fold_run_workers_new (&r, nranges);
+   ran = lab_fold_run_execute (&r, ws, nranges, error);
    merge_totals (ws, nranges, result);
    if (!ran || !finish (&r, sess, nranges, error)) {
       goto done;

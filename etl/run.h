@@ -63,7 +63,7 @@ typedef struct {
    int64_t kill_after_batches; /* test hook: SIGKILL self after this many written batches (0: off) */
    bool kill_after_drop;       /* test hook: SIGKILL self once --drop-dst has dropped dst, before its
                                 * checkpoint collection is dropped and rewritten */
-} lab_foldrun_opts_t;
+} lab_fold_run_opts_t;
 
 typedef struct {
    int64_t rows_in;
@@ -91,15 +91,15 @@ typedef struct {
                              * found); only --drop-dst (start over) recovers, or for settings that differ
                              * from an interrupted run's, rerunning with that run's settings */
    double index_build_s;    /* --create-index: seconds the source index took to build (-1: not built) */
-   bson_t *plan;            /* plan_only: what the run would send (see lab_foldrun_plan_print) */
-} lab_foldrun_result_t;
+   bson_t *plan;            /* plan_only: what the run would send (see lab_fold_run_plan_print) */
+} lab_fold_run_result_t;
 
-/* lab_foldrun_state_coll -- "<dst>.fold_state" (caller bson_free()s). */
-char *lab_foldrun_state_coll (const char *dst);
+/* lab_fold_run_state_coll -- "<dst>.fold_state" (caller bson_free()s). */
+char *lab_fold_run_state_coll (const char *dst);
 
-/* lab_foldrun_opts_check -- the option checks that need no store (src and dst given and different,
+/* lab_fold_run_opts_check -- the option checks that need no store (src and dst given and different,
  * ranges, contradicting options); lab_foldrun runs them too. LAB_ERROR_USAGE. */
-bool lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error);
+bool lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error);
 
 /* lab_foldrun -- fold `src` into `dst` as described in fold-details --help. Usage problems (dst == src,
  * a non-empty dst without --drop-dst/--resume, settings differing from the interrupted run's) are
@@ -116,29 +116,29 @@ bool lab_foldrun_opts_check (const lab_foldrun_opts_t *o, bson_error_t *error);
  * dropping the destination and replacing the checkpoint); each message names the state found.
  * plan_only: every check and decision of a run (limits, destination, resume or fresh, index, hoist
  * sample, ranges), then result->plan describes what it would send; nothing is written. */
-bool lab_foldrun (lab_store_t *store, const lab_foldrun_opts_t *opts, lab_foldrun_result_t *result,
+bool lab_foldrun (lab_store_t *store, const lab_fold_run_opts_t *opts, lab_fold_run_result_t *result,
                   bson_error_t *error);
 
-void lab_foldrun_result_cleanup (lab_foldrun_result_t *result);
+void lab_fold_run_result_cleanup (lab_fold_run_result_t *result);
 
-/* What the server's own plan of the fold's read means (lab_foldrun_sort_verdict). */
+/* What the server's own plan of the fold's read means (lab_fold_run_sort_verdict). */
 typedef struct {
    bool observed;  /* the server was asked (false: the embedded store, which walks the index itself) */
    bool sorts;     /* it sorts before the first document */
    bool spills;    /* ... more than LAB_FOLD_SORT_MEMORY_BYTES: to temporary files (allowDiskUse) */
    bool refuse;    /* more than the limit of documents, without --allow-blocking-sort */
    char say[1024]; /* in words, for a DBA */
-} lab_foldrun_sort_verdict_t;
+} lab_fold_run_sort_verdict_t;
 
-/* lab_foldrun_sort_verdict -- what `plan` (lab_store_facts_explain_parse of the read's explain; NULL: not
+/* lab_fold_run_sort_verdict -- what `plan` (lab_store_facts_explain_parse of the read's explain; NULL: not
  * observed) means for a read of about est_docs documents of avg_bytes each: whether the server sorts
  * them (and where), and whether the fold refuses to start (est_docs over `max_docs`, 0 meaning
  * LAB_FOLD_BLOCKING_SORT_MAX_DOCS, unless `allow`). Pure. */
-void lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes,
-                               bool allow, int64_t max_docs, lab_foldrun_sort_verdict_t *v);
+void lab_fold_run_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes,
+                                bool allow, int64_t max_docs, lab_fold_run_sort_verdict_t *v);
 
-/* lab_foldrun_plan_print -- the plan (result->plan of a plan_only run) as text for a DBA. */
-void lab_foldrun_plan_print (const bson_t *plan, FILE *out);
+/* lab_fold_run_plan_print -- the plan (result->plan of a plan_only run) as text for a DBA. */
+void lab_fold_run_plan_print (const bson_t *plan, FILE *out);
 
 typedef struct {
    bool exists;         /* dst exists */
@@ -152,12 +152,12 @@ typedef struct {
    char key[256];
    char array_field[256];
    int64_t max_doc_bytes;
-} lab_foldrun_dst_status_t;
+} lab_fold_run_dst_status_t;
 
-/* lab_foldrun_dst_status -- what is at `dst` now and, from its checkpoint, the settings that made it (for
+/* lab_fold_run_dst_status -- what is at `dst` now and, from its checkpoint, the settings that made it (for
  * --verify on a finished collection). */
-bool lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
-                             bson_error_t *error);
+bool lab_fold_run_dst_status (lab_store_t *store, const char *dst, lab_fold_run_dst_status_t *st,
+                              bson_error_t *error);
 
 /* The settings of a fold that decide what its destination holds: a verification with other ones would
  * count every master they change as a difference. */
@@ -171,26 +171,26 @@ typedef enum {
    LAB_FOLD_NSETTINGS
 } lab_fold_setting_t;
 
-/* What a verification without --drop-dst or --resume found at its destination (lab_foldrun_verify_only). */
+/* What a verification without --drop-dst or --resume found at its destination (lab_fold_run_verify_only). */
 typedef struct {
-   lab_foldrun_dst_status_t st; /* the destination and its checkpoint (opts may point into it) */
-   bool only;                   /* a finished fold with these settings: verify it, fold nothing */
-   bool interrupted;            /* a fold its checkpoint says is incomplete: to be continued first */
-   size_t ndiffer;              /* a finished fold made with other settings than opts' ... */
+   lab_fold_run_dst_status_t st; /* the destination and its checkpoint (opts may point into it) */
+   bool only;                    /* a finished fold with these settings: verify it, fold nothing */
+   bool interrupted;             /* a fold its checkpoint says is incomplete: to be continued first */
+   size_t ndiffer;               /* a finished fold made with other settings than opts' ... */
    struct {
       lab_fold_setting_t setting;
       char there[256];           /* the fold's ("": none) */
       char here[256];            /* opts' */
    } differ[LAB_FOLD_NSETTINGS]; /* ... these, in lab_fold_setting_t order */
-} lab_foldrun_verify_only_t;
+} lab_fold_run_verify_only_t;
 
-/* lab_foldrun_verify_only -- the driver's decision for a verification of `opts->dst` that neither drops
+/* lab_fold_run_verify_only -- the driver's decision for a verification of `opts->dst` that neither drops
  * nor resumes it: a destination absent or empty is folded first (v->only false); a non-empty one whose
  * checkpoint says incomplete is v->interrupted; one made with other settings (source, key, array field, a
  * bucket limit or the cap this command sets; v->differ) is neither folded nor verified; otherwise the fold
  * is finished and only verified (v->only): the bucket limits opts leaves out then take the fold's (opts
  * points into v->st, which must outlive it). The caller turns the refusals into messages. */
-bool lab_foldrun_verify_only (lab_store_t *store, lab_foldrun_opts_t *opts, lab_foldrun_verify_only_t *v,
-                              bson_error_t *error);
+bool lab_fold_run_verify_only (lab_store_t *store, lab_fold_run_opts_t *opts, lab_fold_run_verify_only_t *v,
+                               bson_error_t *error);
 
 #endif

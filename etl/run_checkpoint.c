@@ -5,9 +5,9 @@
  */
 #include "run_private.h"
 
-/* lab_foldrun_state_coll -- see run.h. */
+/* lab_fold_run_state_coll -- see run.h. */
 char *
-lab_foldrun_state_coll (const char *dst)
+lab_fold_run_state_coll (const char *dst)
 {
    return bson_strdup_printf ("%s%s", dst, LAB_FOLD_STATE_SUFFIX);
 }
@@ -19,17 +19,17 @@ oversize_name (lab_fold_oversize_t m)
    return m == LAB_FOLD_OVERSIZE_SPLIT ? "split" : m == LAB_FOLD_OVERSIZE_REJECT ? "reject" : "fail";
 }
 
-/* lab_run_find_state -- the state document with this _id, or *doc = NULL. */
+/* lab_fold_run_find_state -- the state document with this _id, or *doc = NULL. */
 bool
-lab_run_find_state (lab_store_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
-                    bson_error_t *error)
+lab_fold_run_find_state (lab_store_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
+                         bson_error_t *error)
 {
    return lab_store_find_id (sess, state_coll, id, doc, error);
 }
 
 /* differ_add -- one setting of opts that differs from the fold's. */
 static void
-differ_add (lab_foldrun_verify_only_t *v, lab_fold_setting_t setting, const char *there, const char *here)
+differ_add (lab_fold_run_verify_only_t *v, lab_fold_setting_t setting, const char *there, const char *here)
 {
    v->differ[v->ndiffer].setting = setting;
    bson_strncpy (v->differ[v->ndiffer].there, there, sizeof v->differ[v->ndiffer].there);
@@ -40,8 +40,8 @@ differ_add (lab_foldrun_verify_only_t *v, lab_fold_setting_t setting, const char
 /* finished_differ -- the settings of the fold recorded in st that opts differs from: a setting opts leaves
  * out takes the fold's (buckets, cap); without a checkpoint nothing is known. */
 static void
-finished_differ (const lab_foldrun_opts_t *o, const lab_foldrun_dst_status_t *st,
-                 lab_foldrun_verify_only_t *v)
+finished_differ (const lab_fold_run_opts_t *o, const lab_fold_run_dst_status_t *st,
+                 lab_fold_run_verify_only_t *v)
 {
    char there[32], here[32];
 
@@ -72,13 +72,13 @@ finished_differ (const lab_foldrun_opts_t *o, const lab_foldrun_dst_status_t *st
    }
 }
 
-/* lab_foldrun_verify_only -- see run.h. */
+/* lab_fold_run_verify_only -- see run.h. */
 bool
-lab_foldrun_verify_only (lab_store_t *store, lab_foldrun_opts_t *o, lab_foldrun_verify_only_t *v,
-                         bson_error_t *error)
+lab_fold_run_verify_only (lab_store_t *store, lab_fold_run_opts_t *o, lab_fold_run_verify_only_t *v,
+                          bson_error_t *error)
 {
    memset (v, 0, sizeof *v);
-   if (!lab_foldrun_dst_status (store, o->target.dst, &v->st, error)) {
+   if (!lab_fold_run_dst_status (store, o->target.dst, &v->st, error)) {
       return false;
    }
    if (!v->st.exists || v->st.count == 0) {
@@ -104,13 +104,13 @@ lab_foldrun_verify_only (lab_store_t *store, lab_foldrun_opts_t *o, lab_foldrun_
    return true;
 }
 
-/* lab_foldrun_dst_status -- see run.h. */
+/* lab_fold_run_dst_status -- see run.h. */
 bool
-lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_status_t *st,
-                        bson_error_t *error)
+lab_fold_run_dst_status (lab_store_t *store, const char *dst, lab_fold_run_dst_status_t *st,
+                         bson_error_t *error)
 {
    lab_store_session_t *sess = lab_store_session_open (store, error);
-   char *sc = lab_foldrun_state_coll (dst);
+   char *sc = lab_fold_run_state_coll (dst);
    bson_t *settings = NULL;
    bson_iter_t it;
    bool ok = false;
@@ -125,7 +125,7 @@ lab_foldrun_dst_status (lab_store_t *store, const char *dst, lab_foldrun_dst_sta
    if (st->exists && !lab_store_count (sess, dst, &st->count, error)) {
       goto done;
    }
-   if (!lab_run_find_state (sess, sc, "settings", &settings, error)) {
+   if (!lab_fold_run_find_state (sess, sc, "settings", &settings, error)) {
       goto done;
    }
    if (settings) {
@@ -156,11 +156,11 @@ done:
    return ok;
 }
 
-/* lab_run_settings_doc -- see run_private.h: settings, resolved hoist list, bounds, `complete`. */
+/* lab_fold_run_settings_doc -- see run_private.h: settings, resolved hoist list, bounds, `complete`. */
 bson_t *
-lab_run_settings_doc (const run_t *r, int nranges, bool complete)
+lab_fold_run_settings_doc (const run_t *r, int nranges, bool complete)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    bson_t *d = bson_new ();
    bson_t arr;
    char idx[16];
@@ -223,12 +223,12 @@ settings_differ (const run_t *r, bool complete, const char *name, const char *no
    return false;
 }
 
-/* lab_run_settings_match -- the checkpoint's settings agree with this run's (usage error otherwise, naming
- * what the checkpoint describes: `complete` a finished fold, else an interrupted one). */
+/* lab_fold_run_settings_match -- the checkpoint's settings agree with this run's (usage error otherwise,
+ * naming what the checkpoint describes: `complete` a finished fold, else an interrupted one). */
 bool
-lab_run_settings_match (const run_t *r, const bson_t *saved, bool complete, bson_error_t *error)
+lab_fold_run_settings_match (const run_t *r, const bson_t *saved, bool complete, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    struct {
       const char *name; /* in the checkpoint */
       const char *option;
@@ -277,9 +277,9 @@ lab_run_settings_match (const run_t *r, const bson_t *saved, bool complete, bson
    return true;
 }
 
-/* lab_run_settings_load -- hoist list and bounds of the interrupted run. */
+/* lab_fold_run_settings_load -- hoist list and bounds of the interrupted run. */
 bool
-lab_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *error)
+lab_fold_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *error)
 {
    bson_iter_t it, ai;
    size_t n = 0;
@@ -314,14 +314,14 @@ bad:
    return false;
 }
 
-/* lab_run_resume_dst_check -- --resume over a checkpoint whose destination is gone: refused when the
+/* lab_fold_run_resume_dst_check -- --resume over a checkpoint whose destination is gone: refused when the
  * checkpoint says the fold completed or wrote anything (those documents went with the destination, and
  * continuing after the checkpoints would leave them out); fine when no range had reached its first
  * checkpoint. This is the state a --drop-dst run leaves when stopped between dropping the destination and its
  * checkpoint collection (prepare drops them in that order). */
 bool
-lab_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings, bool complete,
-                          bson_error_t *error)
+lab_fold_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings, bool complete,
+                               bson_error_t *error)
 {
    bson_iter_t it;
    bson_t *ck;
@@ -334,7 +334,7 @@ lab_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *set
    nranges = bson_iter_init_find (&it, settings, "ranges") ? (int32_t)bson_iter_as_int64 (&it) : 0;
    for (i = 0; !complete && i < nranges; i++) {
       snprintf (id, sizeof id, "range-%d", (int)i);
-      if (!lab_run_find_state (sess, r->state_coll, id, &ck, error)) {
+      if (!lab_fold_run_find_state (sess, r->state_coll, id, &ck, error)) {
          return false;
       }
       if (ck && (bson_iter_init_find (&it, ck, "last_key") ||

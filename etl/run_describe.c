@@ -1,6 +1,6 @@
 /*
  * run_describe.c -- --plan: what a fold run would send, as result->plan (a document) and as text for a
- * DBA (lab_foldrun_plan_print). Reads only.
+ * DBA (lab_fold_run_plan_print). Reads only.
  */
 #include "run_private.h"
 
@@ -8,7 +8,7 @@
 static void
 plan_decision (const run_t *r, bool complete, char *buf, size_t len)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
 
    if (complete) {
       bson_snprintf (buf, len, "resume: the fold into '%s' had already completed: nothing to do",
@@ -27,10 +27,10 @@ plan_decision (const run_t *r, bool complete, char *buf, size_t len)
    }
 }
 
-/* lab_run_plan_observed -- the parsed plan as plan.ranges[].read.observed: engine, stages, index, sort,
+/* lab_fold_run_plan_observed -- the parsed plan as plan.ranges[].read.observed: engine, stages, index, sort,
  * multikey, collection scan, per shard when sharded. */
 void
-lab_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out)
+lab_fold_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out)
 {
    bson_t arr, sd;
    char idx[16];
@@ -88,7 +88,7 @@ plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est
    BSON_APPEND_INT64 (&d, "estimated_documents", range_est);
    if (r->resume) {
       snprintf (id, sizeof id, "range-%d", i);
-      if (!lab_run_find_state (sess, r->state_coll, id, &ck, error)) {
+      if (!lab_fold_run_find_state (sess, r->state_coll, id, &ck, error)) {
          goto done;
       }
       done = ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it);
@@ -105,7 +105,7 @@ plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est
 
       ok = lab_store_sorted_describe (sess, r->o->target.src, r->fold_opts.key, &so, &desc, error);
       if (ok && r->observed) {
-         ok = lab_run_observe (r, sess, so.lo, so.hi, &reply, &plan, error);
+         ok = lab_fold_run_observe (r, sess, so.lo, so.hi, &reply, &plan, error);
          if (!ok) {
             bson_destroy (&reply);
          }
@@ -122,7 +122,7 @@ plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est
          sorts = plan.blocking_sort;
          BSON_APPEND_BOOL (&rd, "blocking_sort", sorts);
          BSON_APPEND_DOCUMENT_BEGIN (&rd, "observed", &observed);
-         lab_run_plan_observed (&plan, &observed);
+         lab_fold_run_plan_observed (&plan, &observed);
          bson_append_document_end (&rd, &observed);
          BSON_APPEND_DOCUMENT (&rd, "explain", &reply);
          bson_destroy (&reply);
@@ -149,7 +149,7 @@ done:
 static void
 plan_writes (const run_t *r, bson_t *p)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    bson_t d;
 
    BSON_APPEND_DOCUMENT_BEGIN (p, "writes", &d);
@@ -172,13 +172,13 @@ plan_writes (const run_t *r, bson_t *p)
    bson_append_document_end (p, &d);
 }
 
-/* lab_run_plan_describe -- result->plan: the decision, the source and its index, the destination, the writes,
- * each range's read, the temporary space. Reads only. */
+/* lab_fold_run_plan_describe -- result->plan: the decision, the source and its index, the destination, the
+ * writes, each range's read, the temporary space. Reads only. */
 bool
-lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_foldrun_result_t *result,
-                       bson_error_t *error)
+lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_fold_run_result_t *result,
+                            bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    bson_t *p = bson_new (), d, arr;
    lab_store_coll_stats_t cs;
    char line[512], idx[16];
@@ -303,7 +303,7 @@ plan_json (const bson_t *d, const char *path)
    return NULL;
 }
 
-/* plan_print_writes -- the plan's writes, for lab_foldrun_plan_print. */
+/* plan_print_writes -- the plan's writes, for lab_fold_run_plan_print. */
 static void
 plan_print_writes (const bson_t *plan, FILE *out)
 {
@@ -377,9 +377,9 @@ plan_print_range (const bson_t *rg, FILE *out)
    }
 }
 
-/* lab_foldrun_plan_print -- see run.h. */
+/* lab_fold_run_plan_print -- see run.h. */
 void
-lab_foldrun_plan_print (const bson_t *plan, FILE *out)
+lab_fold_run_plan_print (const bson_t *plan, FILE *out)
 {
    bson_iter_t it, ai;
    char *a;

@@ -54,10 +54,10 @@ check_source_keys (run_t *r, lab_store_session_t *sess, const char *order, int64
    return rc >= 0;
 }
 
-/* lab_foldrun_sort_verdict -- see run.h. */
+/* lab_fold_run_sort_verdict -- see run.h. */
 void
-lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
-                          int64_t max_docs, lab_foldrun_sort_verdict_t *v)
+lab_fold_run_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
+                           int64_t max_docs, lab_fold_run_sort_verdict_t *v)
 {
    const lab_store_facts_plan_part_t *p = plan && plan->nparts ? &plan->parts[0] : NULL;
    bool ferret = p && strcmp (p->engine, "ferretdb") == 0;
@@ -132,10 +132,10 @@ lab_foldrun_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, 
    }
 }
 
-/* lab_run_observe -- see run_private.h. */
+/* lab_fold_run_observe -- see run_private.h. */
 bool
-lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
-                 bson_t *reply, lab_store_facts_plan_t *plan, bson_error_t *error)
+lab_fold_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
+                      bson_t *reply, lab_store_facts_plan_t *plan, bson_error_t *error)
 {
    lab_store_sorted_opts_t so = { 0 };
 
@@ -161,12 +161,12 @@ lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, co
 static bool
 plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    lab_store_coll_stats_t cs;
    bson_error_t ignore;
 
    if (lab_store_backend (r->store) != LAB_BACKEND_MONGO || r->index_missing) {
-      lab_foldrun_sort_verdict (NULL, 0, 0, false, 0, &r->verdict);
+      lab_fold_run_sort_verdict (NULL, 0, 0, false, 0, &r->verdict);
       return true;
    }
    if (!lab_store_count_estimated (sess, o->target.src, &r->src_est, error)) {
@@ -175,12 +175,12 @@ plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    if (lab_store_stats (sess, o->target.src, &cs, &ignore)) {
       r->src_avg = cs.avg_obj_size_bytes;
    }
-   if (!lab_run_observe (r, sess, NULL, NULL, &r->explain, &r->plan, error)) {
+   if (!lab_fold_run_observe (r, sess, NULL, NULL, &r->explain, &r->plan, error)) {
       return false;
    }
    r->observed = true;
-   lab_foldrun_sort_verdict (&r->plan, r->src_est, r->src_avg, o->allow_blocking_sort,
-                             o->blocking_sort_max_docs, &r->verdict);
+   lab_fold_run_sort_verdict (&r->plan, r->src_est, r->src_avg, o->allow_blocking_sort,
+                              o->blocking_sort_max_docs, &r->verdict);
    if (r->verdict.sorts) {
       lab_log_info ("%s", r->verdict.say);
    } else {
@@ -203,9 +203,9 @@ plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 static bool
 resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    const char *spec = o->hoist_spec ? o->hoist_spec : "auto";
-   lab_hoist_sampler_t *smp;
+   lab_fold_hoist_sampler_t *smp;
    lab_store_sorted_opts_t so = { 0 };
    lab_store_cursor_t *cur;
    const bson_t *row;
@@ -243,13 +243,13 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       r->hoist = parts;
       return true;
    }
-   smp =
-      lab_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
-                             o->hoist_sample_masters > 0 ? o->hoist_sample_masters : DEFAULT_SAMPLE_MASTERS);
+   smp = lab_fold_hoist_sampler_new (r->fold_opts.key, r->fold_opts.array_field,
+                                     o->hoist_sample_masters > 0 ? o->hoist_sample_masters
+                                                                 : DEFAULT_SAMPLE_MASTERS);
    so.batch_docs = o->cursor_batch_docs;
    cur = lab_store_sorted_open (sess, o->target.src, r->fold_opts.key, &so, error);
    if (!cur) {
-      lab_hoist_sampler_destroy (smp);
+      lab_fold_hoist_sampler_destroy (smp);
       lab_error_prefix (error, "--hoist auto: sampling '%s'", o->target.src);
       return false;
    }
@@ -257,22 +257,22 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       /* the first row in key order is one without the key, if any is (check_source_keys) */
       if (first && !row_has_key (r, row, error)) {
          lab_store_cursor_close (cur);
-         lab_hoist_sampler_destroy (smp);
+         lab_fold_hoist_sampler_destroy (smp);
          return false;
       }
       first = false;
-      if (!lab_hoist_sampler_push (smp, row)) {
+      if (!lab_fold_hoist_sampler_push (smp, row)) {
          break;
       }
    }
    lab_store_cursor_close (cur);
    if (rc < 0) {
-      lab_hoist_sampler_destroy (smp);
+      lab_fold_hoist_sampler_destroy (smp);
       lab_error_prefix (error, "--hoist auto: sampling '%s'", o->target.src);
       return false;
    }
-   lab_hoist_sampler_result (smp, &r->hoist, &nf, &nm);
-   lab_hoist_sampler_destroy (smp);
+   lab_fold_hoist_sampler_result (smp, &r->hoist, &nf, &nm);
+   lab_fold_hoist_sampler_destroy (smp);
    {
       char list[512] = "";
       for (i = 0; i < nf; i++) {
@@ -289,7 +289,7 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 static bool
 plan_limits (run_t *r, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    lab_store_server_info_t info;
    int64_t max_batch;
 
@@ -326,7 +326,7 @@ static bool
 plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bson_t **settings,
           bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
 
    if (!lab_store_exists (sess, o->target.src, exists, error)) {
       return false;
@@ -343,7 +343,7 @@ plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bso
    if (*exists && !lab_store_count (sess, o->target.dst, count, error)) {
       return false;
    }
-   return lab_run_find_state (sess, r->state_coll, "settings", settings, error);
+   return lab_fold_run_find_state (sess, r->state_coll, "settings", settings, error);
 }
 
 /* plan_index -- the source's index on the key, which every sorted read walks: present; or missing and
@@ -352,7 +352,7 @@ plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bso
 static bool
 plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
    const char *key = r->fold_opts.key;
    uint64_t t0;
    bool has;
@@ -394,7 +394,7 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 static bool
 plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
 
    if (count > 0 && !o->drop_dst) {
       lab_error_set (
@@ -442,18 +442,18 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
 /* plan_resume -- a --resume run over a checkpoint: its state and settings fit this run; the hoist list and
  * ranges from it; *complete: the fold had already finished. Refusals set result->resume_refused. */
 static bool
-plan_resume (run_t *r, lab_store_session_t *sess, const bson_t *settings, lab_foldrun_result_t *result,
+plan_resume (run_t *r, lab_store_session_t *sess, const bson_t *settings, lab_fold_run_result_t *result,
              bool *complete, bson_error_t *error)
 {
    bson_iter_t it;
 
    *complete = bson_iter_init_find (&it, settings, "complete") && bson_iter_as_bool (&it);
-   if (!lab_run_resume_dst_check (r, sess, settings, *complete, error)) {
+   if (!lab_fold_run_resume_dst_check (r, sess, settings, *complete, error)) {
       result->resume_refused = error->domain == LAB_ERROR_USAGE; /* not a store error */
       return false;
    }
-   if (!lab_run_settings_match (r, settings, *complete, error) ||
-       !lab_run_settings_load (r, settings, error)) {
+   if (!lab_fold_run_settings_match (r, settings, *complete, error) ||
+       !lab_fold_run_settings_load (r, settings, error)) {
       result->resume_refused = true;
       return false;
    }
@@ -469,9 +469,9 @@ plan_resume (run_t *r, lab_store_session_t *sess, const bson_t *settings, lab_fo
  * fold had already finished. */
 static bool
 plan_mode (run_t *r, lab_store_session_t *sess, int64_t count, const bson_t *settings,
-           lab_foldrun_result_t *result, bool *complete, bson_error_t *error)
+           lab_fold_run_result_t *result, bool *complete, bson_error_t *error)
 {
-   const lab_foldrun_opts_t *o = r->o;
+   const lab_fold_run_opts_t *o = r->o;
 
    if (r->resume && !settings) {
       if (count > 0) {
@@ -493,11 +493,12 @@ plan_mode (run_t *r, lab_store_session_t *sess, int64_t count, const bson_t *set
    return plan_resume (r, sess, settings, result, complete, error);
 }
 
-/* lab_run_plan -- everything checked and decided before anything is written. *dst_exists: the destination is
- * there now; *complete: a resumed fold that had already finished (nothing more is checked then). */
+/* lab_fold_run_plan -- everything checked and decided before anything is written. *dst_exists: the
+ * destination is there now; *complete: a resumed fold that had already finished (nothing more is checked
+ * then). */
 bool
-lab_run_plan (run_t *r, lab_store_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
-              bool *complete, bson_error_t *error)
+lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result_t *result, bool *dst_exists,
+                   bool *complete, bson_error_t *error)
 {
    bson_t *settings = NULL;
    int64_t count = 0;

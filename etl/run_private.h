@@ -64,7 +64,7 @@ typedef struct {
 
 struct run {
    lab_store_t *store;
-   const lab_foldrun_opts_t *o;
+   const lab_fold_run_opts_t *o;
    char *state_coll;
    lab_fold_opts_t fold_opts;
    char *bucket_field; /* owned: fold_opts.bucket_field */
@@ -92,87 +92,88 @@ struct run {
    bool observed;
    bson_t explain;              /* the unbounded read's explain reply (empty when not observed) */
    lab_store_facts_plan_t plan; /* lab_store_facts_explain_parse of it */
-   lab_foldrun_sort_verdict_t verdict;
+   lab_fold_run_sort_verdict_t verdict;
    int64_t src_est; /* the source's estimated count */
    double src_avg;  /* its average document size (0 unknown) */
 };
 
 /* ---- run_checkpoint.c -------------------------------------------------------------------------- */
 
-/* lab_run_find_state -- the state document with this _id in state_coll, or *doc = NULL (caller
+/* lab_fold_run_find_state -- the state document with this _id in state_coll, or *doc = NULL (caller
  * destroys). */
-bool lab_run_find_state (lab_store_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
-                         bson_error_t *error);
+bool lab_fold_run_find_state (lab_store_session_t *sess, const char *state_coll, const char *id, bson_t **doc,
+                              bson_error_t *error);
 
-/* lab_run_settings_doc -- the {_id: "settings"} checkpoint document of this run (caller destroys). */
-bson_t *lab_run_settings_doc (const run_t *r, int nranges, bool complete);
+/* lab_fold_run_settings_doc -- the {_id: "settings"} checkpoint document of this run (caller destroys). */
+bson_t *lab_fold_run_settings_doc (const run_t *r, int nranges, bool complete);
 
-/* lab_run_settings_match -- the checkpoint's settings agree with this run's (usage error otherwise). */
-bool lab_run_settings_match (const run_t *r, const bson_t *saved, bool complete, bson_error_t *error);
+/* lab_fold_run_settings_match -- the checkpoint's settings agree with this run's (usage error otherwise). */
+bool lab_fold_run_settings_match (const run_t *r, const bson_t *saved, bool complete, bson_error_t *error);
 
-/* lab_run_settings_load -- hoist list and bounds of the interrupted run into r. */
-bool lab_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *error);
+/* lab_fold_run_settings_load -- hoist list and bounds of the interrupted run into r. */
+bool lab_fold_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *error);
 
-/* lab_run_resume_dst_check -- --resume over a checkpoint whose destination is gone: refused unless
+/* lab_fold_run_resume_dst_check -- --resume over a checkpoint whose destination is gone: refused unless
  * nothing had been written (usage error naming what the checkpoint says). */
-bool lab_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings, bool complete,
-                               bson_error_t *error);
+bool lab_fold_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings,
+                                    bool complete, bson_error_t *error);
 
 /* ---- run_plan.c, run_describe.c ---------------------------------------------------------------- */
 
-/* lab_run_plan -- everything checked and decided before anything is written. */
-bool lab_run_plan (run_t *r, lab_store_session_t *sess, lab_foldrun_result_t *result, bool *dst_exists,
-                   bool *complete, bson_error_t *error);
+/* lab_fold_run_plan -- everything checked and decided before anything is written. */
+bool lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result_t *result, bool *dst_exists,
+                        bool *complete, bson_error_t *error);
 
-/* lab_run_observe -- ask the server how it would run the read of [lo, hi) (explain), parse it; *plan and
+/* lab_fold_run_observe -- ask the server how it would run the read of [lo, hi) (explain), parse it; *plan and
  * *reply (initialized here, caller destroys) filled; false on the server's refusal (a hidden index) or a
  * reply of no known shape. */
-bool lab_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
-                      bson_t *reply, lab_store_facts_plan_t *plan, bson_error_t *error);
+bool lab_fold_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo,
+                           const bson_value_t *hi, bson_t *reply, lab_store_facts_plan_t *plan,
+                           bson_error_t *error);
 
-/* lab_run_provenance -- the destination's marker: o->provenance plus source and params (caller
+/* lab_fold_run_provenance -- the destination's marker: o->provenance plus source and params (caller
  * destroys); NULL when o->provenance is NULL. `state` (the checkpoint collection's): checkpoint_of. */
-bson_t *lab_run_provenance (const run_t *r, bool state);
+bson_t *lab_fold_run_provenance (const run_t *r, bool state);
 
-/* lab_run_plan_observed -- a parsed plan as the --plan document shows it (read.observed). */
-void lab_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out);
+/* lab_fold_run_plan_observed -- a parsed plan as the --plan document shows it (read.observed). */
+void lab_fold_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out);
 
-/* lab_run_plan_describe -- result->plan of a --plan run. */
-bool lab_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, lab_foldrun_result_t *result,
-                            bson_error_t *error);
+/* lab_fold_run_plan_describe -- result->plan of a --plan run. */
+bool lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete,
+                                 lab_fold_run_result_t *result, bson_error_t *error);
 
 /* ---- run_range.c ------------------------------------------------------------------------------- */
 
-/* lab_run_workers_new -- one worker per key range (lab_run_workers_free frees them). */
-worker_t *lab_run_workers_new (run_t *r, int nranges);
+/* lab_fold_run_workers_new -- one worker per key range (lab_fold_run_workers_free frees them). */
+worker_t *lab_fold_run_workers_new (run_t *r, int nranges);
 
-/* lab_run_workers_free -- what the workers still hold after the merge; NULL is fine. */
-void lab_run_workers_free (worker_t *ws, int nranges);
+/* lab_fold_run_workers_free -- what the workers still hold after the merge; NULL is fine. */
+void lab_fold_run_workers_free (worker_t *ws, int nranges);
 
-/* lab_run_execute -- the workers through the pool; the first failure, naming its range. */
-bool lab_run_execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error);
+/* lab_fold_run_execute -- the workers through the pool; the first failure, naming its range. */
+bool lab_fold_run_execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error);
 
 /* ---- run_write.c ------------------------------------------------------------------------------- */
 
-/* lab_run_free_batch -- drop the documents of the write batch. */
-void lab_run_free_batch (worker_t *w);
+/* lab_fold_run_free_batch -- drop the documents of the write batch. */
+void lab_fold_run_free_batch (worker_t *w);
 
-/* lab_run_checkpoint -- record the range's last fully written master (and whether the range is done). */
-bool lab_run_checkpoint (worker_t *w, bool done, bson_error_t *error);
+/* lab_fold_run_checkpoint -- record the range's last fully written master (and whether the range is done). */
+bool lab_fold_run_checkpoint (worker_t *w, bool done, bson_error_t *error);
 
-/* lab_run_flush -- write the batch, then checkpoint it. */
-bool lab_run_flush (worker_t *w, bson_error_t *error);
+/* lab_fold_run_flush -- write the batch, then checkpoint it. */
+bool lab_fold_run_flush (worker_t *w, bson_error_t *error);
 
-/* lab_run_add_doc -- queue a document (the batch takes it), flushing first when it would overflow. */
-bool lab_run_add_doc (worker_t *w, bson_t *doc, bson_error_t *error);
+/* lab_fold_run_add_doc -- queue a document (the batch takes it), flushing first when it would overflow. */
+bool lab_fold_run_add_doc (worker_t *w, bson_t *doc, bson_error_t *error);
 
-/* lab_run_set_candidate -- the master a checkpoint may name once the batch holding it is written. */
-void lab_run_set_candidate (worker_t *w, const bson_value_t *key);
+/* lab_fold_run_set_candidate -- the master a checkpoint may name once the batch holding it is written. */
+void lab_fold_run_set_candidate (worker_t *w, const bson_value_t *key);
 
-/* lab_run_emit_cb, lab_run_reject_cb -- the fold's callbacks (fold.h), ctx the worker. */
-bool lab_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows,
-                      bson_error_t *error);
-bool lab_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows,
-                        const char *reason, bson_error_t *error);
+/* lab_fold_run_emit_cb, lab_fold_run_reject_cb -- the fold's callbacks (fold.h), ctx the worker. */
+bool lab_fold_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows,
+                           bson_error_t *error);
+bool lab_fold_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows,
+                             const char *reason, bson_error_t *error);
 
 #endif

@@ -84,7 +84,7 @@ worker_resume (worker_t *w, bson_value_t *last, bool *have_last, bool *skip, bso
    bool ok = false;
 
    snprintf (id, sizeof id, "range-%d", w->index);
-   if (!lab_run_find_state (w->sess, r->state_coll, id, &ck, error)) {
+   if (!lab_fold_run_find_state (w->sess, r->state_coll, id, &ck, error)) {
       goto done;
    }
    if (ck && bson_iter_init_find (&it, ck, "done") && bson_iter_as_bool (&it)) {
@@ -95,7 +95,7 @@ worker_resume (worker_t *w, bson_value_t *last, bool *have_last, bool *skip, bso
    if (ck && bson_iter_init_find (&it, ck, "last_key")) {
       bson_value_copy (bson_iter_value (&it), last);
       *have_last = true;
-      lab_run_set_candidate (w, last);
+      lab_fold_run_set_candidate (w, last);
    }
    ok = cleanup_beyond (w, *have_last ? last : NULL, error);
 done:
@@ -115,7 +115,7 @@ copy_row (worker_t *w, const bson_t *row, bson_error_t *error)
    if ((int64_t)(w->batch_len + row->len) > w->peak_buffer_bytes) {
       w->peak_buffer_bytes = (int64_t)(w->batch_len + row->len);
    }
-   return lab_run_add_doc (w, bson_copy (row), error);
+   return lab_fold_run_add_doc (w, bson_copy (row), error);
 }
 
 /* worker_read -- the range's rows in key order (from past `last` when resuming) into the fold or, with
@@ -213,7 +213,7 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
       goto done;
    }
    if (!r->o->copy_only) {
-      fold = lab_fold_new (&r->fold_opts, lab_run_emit_cb, lab_run_reject_cb, w, error);
+      fold = lab_fold_new (&r->fold_opts, lab_fold_run_emit_cb, lab_fold_run_reject_cb, w, error);
       if (!fold) {
          goto done;
       }
@@ -230,10 +230,10 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
       lab_error_prefix (error, "folding '%s'", r->o->target.src);
       goto done;
    }
-   if (!lab_run_flush (w, error)) {
+   if (!lab_fold_run_flush (w, error)) {
       goto done;
    }
-   if (!r->o->copy_only && !lab_run_checkpoint (w, true, error)) {
+   if (!r->o->copy_only && !lab_fold_run_checkpoint (w, true, error)) {
       goto done;
    }
    ok = true;
@@ -241,7 +241,7 @@ done:
    if (fold) {
       w->stats = stats_add (w->base_stats, lab_fold_stats (fold));
    }
-   lab_run_free_batch (w);
+   lab_fold_run_free_batch (w);
    bson_free (w->batch);
    w->batch = NULL;
    w->batch_cap = 0; /* a retry starts with a new batch */
@@ -318,7 +318,7 @@ worker_run (worker_t *w, bson_error_t *error)
          }
          return false;
       }
-      delay = lab_retry_delay_ms (attempt + 1, first, LAB_RETRY_MAX_DELAY_MS);
+      delay = lab_fold_retry_delay_ms (attempt + 1, first, LAB_RETRY_MAX_DELAY_MS);
       lab_log_info ("retry: range %d failed with a transient error (domain %u, code %u): %s; try %d of %d "
                     "from its checkpoint in %.1f s",
                     w->index, error->domain, error->code, error->message, attempt + 1, r->o->retries,
@@ -347,9 +347,9 @@ stop_workers (void *ctx)
    atomic_store (&r->stop, 1);
 }
 
-/* lab_run_workers_new -- one worker per key range [bounds[i-1], bounds[i]). */
+/* lab_fold_run_workers_new -- one worker per key range [bounds[i-1], bounds[i]). */
 worker_t *
-lab_run_workers_new (run_t *r, int nranges)
+lab_fold_run_workers_new (run_t *r, int nranges)
 {
    worker_t *ws = bson_malloc0 ((size_t)nranges * sizeof *ws);
    int i;
@@ -363,9 +363,9 @@ lab_run_workers_new (run_t *r, int nranges)
    return ws;
 }
 
-/* lab_run_workers_free -- what the workers still hold after the merge. */
+/* lab_fold_run_workers_free -- what the workers still hold after the merge. */
 void
-lab_run_workers_free (worker_t *ws, int nranges)
+lab_fold_run_workers_free (worker_t *ws, int nranges)
 {
    int i;
 
@@ -381,10 +381,10 @@ lab_run_workers_free (worker_t *ws, int nranges)
    bson_free (ws);
 }
 
-/* lab_run_execute -- the workers through the pool (core/workers.h), under one progress bar; the first failure
- * by range names its range when there are several. */
+/* lab_fold_run_execute -- the workers through the pool (core/workers.h), under one progress bar; the first
+ * failure by range names its range when there are several. */
 bool
-lab_run_execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error)
+lab_fold_run_execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error)
 {
    lab_workers_t pool = { worker_main, ws, sizeof *ws, stop_workers, r, NULL };
    int failed;

@@ -5,9 +5,9 @@
  */
 #include "run_private.h"
 
-/* lab_run_free_batch -- see run_private.h. */
+/* lab_fold_run_free_batch -- see run_private.h. */
 void
-lab_run_free_batch (worker_t *w)
+lab_fold_run_free_batch (worker_t *w)
 {
    size_t i;
 
@@ -18,9 +18,9 @@ lab_run_free_batch (worker_t *w)
    w->batch_len = 0;
 }
 
-/* lab_run_checkpoint -- record the range's last fully written master (and whether the range is done). */
+/* lab_fold_run_checkpoint -- record the range's last fully written master (and whether the range is done). */
 bool
-lab_run_checkpoint (worker_t *w, bool done, bson_error_t *error)
+lab_fold_run_checkpoint (worker_t *w, bool done, bson_error_t *error)
 {
    bson_t *d = bson_new ();
    char id[32];
@@ -53,9 +53,9 @@ doc_id_text (const bson_t *doc)
    return bson_strdup ("(no _id)");
 }
 
-/* lab_run_flush -- write the batch (unordered); per-document errors are reported and fail the worker. */
+/* lab_fold_run_flush -- write the batch (unordered); per-document errors are reported and fail the worker. */
 bool
-lab_run_flush (worker_t *w, bson_error_t *error)
+lab_fold_run_flush (worker_t *w, bson_error_t *error)
 {
    run_t *r = w->run;
    lab_store_insert_result_t res = { 0 };
@@ -101,7 +101,7 @@ lab_run_flush (worker_t *w, bson_error_t *error)
       lab_store_flush (r->store, &ignored);
       raise (SIGKILL);
    }
-   if (!r->o->copy_only && !lab_run_checkpoint (w, false, error)) {
+   if (!r->o->copy_only && !lab_fold_run_checkpoint (w, false, error)) {
       goto done;
    }
    w->ck_stats = w->cand_stats;
@@ -109,19 +109,19 @@ lab_run_flush (worker_t *w, bson_error_t *error)
    ok = true;
 done:
    lab_store_insert_result_cleanup (&res);
-   lab_run_free_batch (w);
+   lab_fold_run_free_batch (w);
    return ok;
 }
 
-/* lab_run_add_doc -- queue a document (the batch takes it), flushing first when it would overflow. */
+/* lab_fold_run_add_doc -- queue a document (the batch takes it), flushing first when it would overflow. */
 bool
-lab_run_add_doc (worker_t *w, bson_t *doc, bson_error_t *error)
+lab_fold_run_add_doc (worker_t *w, bson_t *doc, bson_error_t *error)
 {
    run_t *r = w->run;
 
    if (w->nbatch > 0 &&
        ((int64_t)w->nbatch >= r->batch_docs || (int64_t)(w->batch_len + doc->len) > r->batch_bytes)) {
-      if (!lab_run_flush (w, error)) {
+      if (!lab_fold_run_flush (w, error)) {
          bson_destroy (doc);
          return false;
       }
@@ -135,9 +135,9 @@ lab_run_add_doc (worker_t *w, bson_t *doc, bson_error_t *error)
    return true;
 }
 
-/* lab_run_set_candidate -- see run_private.h (a copy of key). */
+/* lab_fold_run_set_candidate -- see run_private.h (a copy of key). */
 void
-lab_run_set_candidate (worker_t *w, const bson_value_t *key)
+lab_fold_run_set_candidate (worker_t *w, const bson_value_t *key)
 {
    if (w->have_candidate) {
       bson_value_destroy (&w->candidate);
@@ -174,10 +174,10 @@ note_master (worker_t *w)
    }
 }
 
-/* lab_run_emit_cb -- a finished master: queue its documents, then it may be checkpointed. */
+/* lab_fold_run_emit_cb -- a finished master: queue its documents, then it may be checkpointed. */
 bool
-lab_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows,
-                 bson_error_t *error)
+lab_fold_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs, int64_t nrows,
+                      bson_error_t *error)
 {
    worker_t *w = ctx;
    size_t i;
@@ -190,23 +190,23 @@ lab_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t ndocs
       w->peak_buffer_bytes = held;
    }
    for (i = 0; i < ndocs; i++) {
-      if (!lab_run_add_doc (w, docs[i], error)) {
+      if (!lab_fold_run_add_doc (w, docs[i], error)) {
          for (i++; i < ndocs; i++) {
             bson_destroy (docs[i]);
          }
          return false;
       }
    }
-   lab_run_set_candidate (w, key);
+   lab_fold_run_set_candidate (w, key);
    snapshot_candidate (w);
    note_master (w);
    return true;
 }
 
-/* lab_run_reject_cb -- one JSON line per row: {key, reason, row}. */
+/* lab_fold_run_reject_cb -- one JSON line per row: {key, reason, row}. */
 bool
-lab_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows,
-                   const char *reason, bson_error_t *error)
+lab_fold_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows,
+                        const char *reason, bson_error_t *error)
 {
    worker_t *w = ctx;
    run_t *r = w->run;
@@ -245,7 +245,7 @@ lab_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows
    w->rejected[w->nrejected++] = kid;
    w->rejected[w->nrejected] = NULL;
    lab_log_info ("rejected: %s", reason);
-   lab_run_set_candidate (w, key);
+   lab_fold_run_set_candidate (w, key);
    snapshot_candidate (w);
    note_master (w);
    return true;

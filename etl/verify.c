@@ -32,7 +32,7 @@ typedef struct {
    const bson_t *pending;
    bool eof;
    bool dst;
-   const lab_verify_opts_t *o;
+   const lab_fold_verify_opts_t *o;
    const char *key;
    const bson_value_t *after; /* a retry: skip documents whose key is <= this; NULL once past it */
    state_t *st;
@@ -61,7 +61,7 @@ reader_fill (reader_t *rd, bson_error_t *error)
          break;
       }
       if (rd->after) {
-         lab_verify_key_of (doc, rd->key, &v);
+         lab_fold_verify_key_of (doc, rd->key, &v);
          if (lab_store_value_compare (&v, rd->after) <= 0) {
             continue; /* verified before the retry */
          }
@@ -82,8 +82,8 @@ reader_take (reader_t *rd)
 /* verify_open -- both sides sorted by the key; on a retry from the last verified key L: key >= L (no
  * bound when L is null: {$gte: null} matches only null), the readers skipping keys <= L. */
 static bool
-verify_open (lab_store_session_t *sess, const lab_verify_opts_t *o, state_t *st, reader_t *src, reader_t *dst,
-             bson_error_t *error)
+verify_open (lab_store_session_t *sess, const lab_fold_verify_opts_t *o, state_t *st, reader_t *src,
+             reader_t *dst, bson_error_t *error)
 {
    lab_store_sorted_opts_t so = { 0 };
    bool bound =
@@ -283,7 +283,7 @@ read_group (pipe_t *pp, reader_t *rd, bson_value_t *gkey, bool *have, bson_error
    if (!rd->pending) {
       return true;
    }
-   missing = !lab_verify_key_of (rd->pending, rd->key, &v);
+   missing = !lab_fold_verify_key_of (rd->pending, rd->key, &v);
    bson_value_copy (&v, gkey);
    *have = true;
    if (!(op = pipe_op (pp, rd->dst ? OP_DST_BEGIN : OP_SRC_BEGIN, NULL))) {
@@ -305,7 +305,7 @@ read_group (pipe_t *pp, reader_t *rd, bson_value_t *gkey, bool *have, bson_error
       if (!rd->pending) {
          return true;
       }
-      lab_verify_key_of (rd->pending, rd->key, &v);
+      lab_fold_verify_key_of (rd->pending, rd->key, &v);
       if (lab_store_value_compare (&v, gkey) != 0) {
          return true;
       }
@@ -362,7 +362,7 @@ done:
 static void
 begin_group (group_t *g, op_t *op)
 {
-   lab_verify_group_reset (g);
+   lab_fold_verify_group_reset (g);
    g->key = op->key;
    g->key_missing = op->key_missing;
    g->have = true;
@@ -371,8 +371,9 @@ begin_group (group_t *g, op_t *op)
 
 /* hash_batch -- the hashing side of one batch's steps, in order. */
 static bool
-hash_batch (batch_t *b, const lab_verify_opts_t *o, const char *bfield, lab_bucket_unit_t bunit, int64_t max,
-            state_t *st, group_t *gs, group_t *gd, lab_verify_result_t *res, bson_error_t *error)
+hash_batch (batch_t *b, const lab_fold_verify_opts_t *o, const char *bfield, lab_fold_bucket_unit_t bunit,
+            int64_t max, state_t *st, group_t *gs, group_t *gd, lab_fold_verify_result_t *res,
+            bson_error_t *error)
 {
    bson_t doc;
    uint32_t len;
@@ -394,24 +395,24 @@ hash_batch (batch_t *b, const lab_verify_opts_t *o, const char *bfield, lab_buck
          begin_group (gd, op);
          break;
       case OP_SRC_DOC:
-         lab_hash_add (&gs->hash, lab_row_hash (&doc));
+         lab_fold_hash_add (&gs->hash, lab_fold_row_hash (&doc));
          gs->rows++;
          break;
       case OP_DST_DOC:
-         if (!lab_verify_dst_doc (o, bfield, bunit, max, gd, &doc, error)) {
+         if (!lab_fold_verify_dst_doc (o, bfield, bunit, max, gd, &doc, error)) {
             return false;
          }
          break;
       default: /* OP_ACCOUNT */
          if (op->cmp >= 0) {
-            lab_verify_dst_finish (gd);
+            lab_fold_verify_dst_finish (gd);
          }
          if (op->cmp < 0) {
-            lab_verify_account_src_only (o, gs, res);
+            lab_fold_verify_account_src_only (o, gs, res);
          } else if (op->cmp > 0) {
-            lab_verify_account_dst_only (o, gd, res);
+            lab_fold_verify_account_dst_only (o, gd, res);
          } else {
-            lab_verify_account_both (o, gs, gd, res);
+            lab_fold_verify_account_both (o, gs, gd, res);
          }
          checkpoint (st, op->cmp <= 0 ? &gs->key : &gd->key);
          break;
@@ -425,7 +426,7 @@ hash_batch (batch_t *b, const lab_verify_opts_t *o, const char *bfield, lab_buck
  * served by its key index with no blocking sort (store.h), the two cursors advance together;
  * test_fold_cli runs it with a cursor batch of a few documents so that getMores interleave on both sides. */
 static bool
-verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_verify_result_t *res,
+verify_try (lab_store_t *store, const lab_fold_verify_opts_t *o, state_t *st, lab_fold_verify_result_t *res,
             bson_error_t *error)
 {
    lab_store_session_t *sess = NULL;
@@ -435,7 +436,7 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
    bool ok = false, started = false, hashed = true;
    int64_t max, src_count = 0;
    char *bfield = NULL;
-   lab_bucket_unit_t bunit = LAB_BUCKET_NONE;
+   lab_fold_bucket_unit_t bunit = LAB_BUCKET_NONE;
    pthread_t tid;
    bson_value_t after;
    bool have_after = false;
@@ -443,11 +444,11 @@ verify_try (lab_store_t *store, const lab_verify_opts_t *o, state_t *st, lab_ver
 
    pthread_mutex_init (&pp.mu, NULL);
    pthread_cond_init (&pp.cv, NULL);
-   if (o->target.bucket_by && !lab_bucket_spec_parse (o->target.bucket_by, &bfield, &bunit, error)) {
+   if (o->target.bucket_by && !lab_fold_bucket_spec_parse (o->target.bucket_by, &bfield, &bunit, error)) {
       goto done;
    }
    sess = lab_store_session_open (store, error);
-   if (!sess || !lab_verify_check (store, sess, o, &max, error)) {
+   if (!sess || !lab_fold_verify_check (store, sess, o, &max, error)) {
       goto done;
    }
    if (!st->p) {
@@ -523,8 +524,8 @@ done:
    }
    pthread_mutex_destroy (&pp.mu);
    pthread_cond_destroy (&pp.cv);
-   lab_verify_group_reset (&gs);
-   lab_verify_group_reset (&gd);
+   lab_fold_verify_group_reset (&gs);
+   lab_fold_verify_group_reset (&gd);
    lab_store_cursor_close (pp.src.cur);
    lab_store_cursor_close (pp.dst.cur);
    lab_store_session_close (sess);
@@ -535,11 +536,11 @@ done:
    return ok;
 }
 
-/* lab_verify_ordered -- see verify.h: tries of the merge join, each after a transient error resuming from
- * the last verified key, each logged. */
+/* lab_fold_verify_ordered -- see verify.h: tries of the merge join, each after a transient error resuming
+ * from the last verified key, each logged. */
 bool
-lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res,
-                    bson_error_t *error)
+lab_fold_verify_ordered (lab_store_t *store, const lab_fold_verify_opts_t *o, lab_fold_verify_result_t *res,
+                         bson_error_t *error)
 {
    state_t st = { 0 };
    uint64_t t0 = lab_now_ns ();
@@ -559,7 +560,7 @@ lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_r
       from = st.have_last ? lab_value_to_text (&st.last) : NULL;
       where = from ? bson_strdup_printf ("past the last verified key %s", from)
                    : bson_strdup ("from the start (no master verified yet)");
-      retry = lab_verify_retry_wait (o, attempt, where, error, res);
+      retry = lab_fold_verify_retry_wait (o, attempt, where, error, res);
       bson_free (from);
       bson_free (where);
       if (!retry) {
@@ -578,19 +579,20 @@ lab_verify_ordered (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_r
    return ok;
 }
 
-/* lab_verify_method_name -- see verify.h. */
+/* lab_fold_verify_method_name -- see verify.h. */
 const char *
-lab_verify_method_name (lab_verify_method_t m)
+lab_fold_verify_method_name (lab_fold_verify_method_t m)
 {
    return m == LAB_VERIFY_ORDERED ? "ordered" : "multiset";
 }
 
 /* lab_verify -- see verify.h: the method asked for. */
 bool
-lab_verify (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res, bson_error_t *error)
+lab_verify (lab_store_t *store, const lab_fold_verify_opts_t *o, lab_fold_verify_result_t *res,
+            bson_error_t *error)
 {
-   bool ok = o->method == LAB_VERIFY_ORDERED ? lab_verify_ordered (store, o, res, error)
-                                             : lab_verify_multiset (store, o, res, error);
+   bool ok = o->method == LAB_VERIFY_ORDERED ? lab_fold_verify_ordered (store, o, res, error)
+                                             : lab_fold_verify_multiset (store, o, res, error);
 
    res->method = o->method;
    return ok;

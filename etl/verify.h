@@ -3,7 +3,7 @@
  *
  * What is proved, by either method: per master (the rows sharing one key value; numerically equal keys of
  * different types are one master, as in the fold) the same number of rows on both sides and the same
- * order-independent checksum -- the sum of each row's 128-bit digest (lab_row_hash, fold.h: the XXH3 of
+ * order-independent checksum -- the sum of each row's 128-bit digest (lab_fold_row_hash, fold.h: the XXH3 of
  * each of its typed fields, summed and mixed; field order may differ, values and types may not, so an
  * int32 3 and a double 3.0 differ). Also every folded document's shape, its parts (0..parts-1, each
  * once), the size cap, and for a bucketed fold the buckets: at most bucket_rows rows per document, and
@@ -56,16 +56,17 @@
 typedef enum {
    LAB_VERIFY_MULTISET = 0, /* natural-order scans and per-master multiset hashes (the default) */
    LAB_VERIFY_ORDERED,      /* the merge join of both collections read in key order */
-} lab_verify_method_t;
+} lab_fold_verify_method_t;
 
-/* lab_verify_method_name -- "multiset" or "ordered" (the names of --verify=METHOD and of the summaries). */
-const char *lab_verify_method_name (lab_verify_method_t m);
+/* lab_fold_verify_method_name -- "multiset" or "ordered" (the names of --verify=METHOD and of the summaries).
+ */
+const char *lab_fold_verify_method_name (lab_fold_verify_method_t m);
 
 /* The multiset method's memory bound when none is given: --verify-memory's default. */
 #define LAB_VERIFY_MEMORY_DEFAULT (1024ull * 1024 * 1024)
 
 typedef struct {
-   lab_verify_method_t method;
+   lab_fold_verify_method_t method;
    /* what was folded, as the fold had it (fold.h): documents over target.max_doc_bytes or with more rows
     * than target.bucket_rows, and rows outside their document's target.bucket_by window, are differences */
    lab_fold_target_t target;
@@ -84,10 +85,10 @@ typedef struct {
     * with *error */
    bool (*fault) (void *ctx, bool dst, int64_t nth, bson_error_t *error);
    void *fault_ctx;
-} lab_verify_opts_t;
+} lab_fold_verify_opts_t;
 
 typedef struct {
-   lab_verify_method_t method;
+   lab_fold_verify_method_t method;
    bool equal;
    int64_t src_rows;
    int64_t dst_rows;
@@ -98,8 +99,8 @@ typedef struct {
    int64_t skipped_masters; /* rejected masters, absent as expected */
    int64_t oversize_docs;
    int64_t largest_doc_bytes;
-   lab_hash_t src_hash;
-   lab_hash_t dst_hash;
+   lab_fold_hash_t src_hash;
+   lab_fold_hash_t dst_hash;
    char first_difference[768]; /* empty when equal */
    double elapsed_s;
    int passes;        /* multiset: passes over both collections (1 when the masters fit the memory bound) */
@@ -107,12 +108,12 @@ typedef struct {
    int64_t map_bytes; /* multiset: the largest size the maps of one pass reached, all threads together */
    int64_t retries;   /* tries after a transient error (both streams reopened past the last key) */
    bool gave_up_transient; /* failed on a transient error after every retry: rerunning --verify may pass */
-} lab_verify_result_t;
+} lab_fold_verify_result_t;
 
 /* lab_verify -- compare by o->method; returns true when the comparison ran (result->equal tells the
  * outcome), false with *error when it could not (missing collection, a read error, a malformed folded
  * document: LAB_ERROR_VERIFY naming its _id). */
-bool lab_verify (lab_store_t *store, const lab_verify_opts_t *opts, lab_verify_result_t *result,
+bool lab_verify (lab_store_t *store, const lab_fold_verify_opts_t *opts, lab_fold_verify_result_t *result,
                  bson_error_t *error);
 
 #endif

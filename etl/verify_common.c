@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 void
-lab_verify_group_reset (group_t *g)
+lab_fold_verify_group_reset (group_t *g)
 {
    if (g->have) {
       bson_value_destroy (&g->key);
@@ -22,9 +22,9 @@ lab_verify_group_reset (group_t *g)
    memset (g, 0, sizeof *g);
 }
 
-/* lab_verify_key_of -- the key value of doc (null when missing). */
+/* lab_fold_verify_key_of -- the key value of doc (null when missing). */
 bool
-lab_verify_key_of (const bson_t *doc, const char *key, bson_value_t *v)
+lab_fold_verify_key_of (const bson_t *doc, const char *key, bson_value_t *v)
 {
    bson_iter_t it;
 
@@ -46,7 +46,7 @@ dst_row (void *ctx, const bson_t *row, bson_error_t *error)
    bson_iter_t it;
    int64_t ms;
 
-   lab_hash_add (&g->hash, lab_row_hash (row));
+   lab_fold_hash_add (&g->hash, lab_fold_row_hash (row));
    g->rows++;
    if (g->bucket_field && !g->bucket_bad[0]) {
       if (!bson_iter_init_find (&it, row, g->bucket_field) || !BSON_ITER_HOLDS_DATE_TIME (&it)) {
@@ -65,7 +65,7 @@ dst_row (void *ctx, const bson_t *row, bson_error_t *error)
 
 /* bucket_doc_check -- before unfolding: the document's bucket_start is a date that starts a window. */
 static void
-bucket_doc_check (group_t *g, const bson_t *doc, lab_bucket_unit_t unit)
+bucket_doc_check (group_t *g, const bson_t *doc, lab_fold_bucket_unit_t unit)
 {
    bson_iter_t it;
    int64_t start;
@@ -81,19 +81,20 @@ bucket_doc_check (group_t *g, const bson_t *doc, lab_bucket_unit_t unit)
       return;
    }
    start = bson_iter_date_time (&it);
-   g->win_lo_ms = lab_bucket_window (start, unit, &g->win_hi_ms);
+   g->win_lo_ms = lab_fold_bucket_window (start, unit, &g->win_hi_ms);
    if (g->win_lo_ms != start && !g->bucket_bad[0]) {
       bson_snprintf (g->bucket_bad, sizeof g->bucket_bad,
                      "document _id %s: %s %lld ms does not start a %s window", g->doc_id,
-                     LAB_FOLD_BUCKET_START, (long long)start, lab_bucket_unit_name (unit));
+                     LAB_FOLD_BUCKET_START, (long long)start, lab_fold_bucket_unit_name (unit));
    }
 }
 
-/* lab_verify_dst_doc -- one destination document into its master's group: unfolded rows, parts, sizes,
+/* lab_fold_verify_dst_doc -- one destination document into its master's group: unfolded rows, parts, sizes,
  * buckets (into the group only: the result takes them when the master is accounted). */
 bool
-lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bucket_unit_t unit, int64_t max,
-                    group_t *g, const bson_t *doc, bson_error_t *error)
+lab_fold_verify_dst_doc (const lab_fold_verify_opts_t *o, const char *bucket_field,
+                         lab_fold_bucket_unit_t unit, int64_t max, group_t *g, const bson_t *doc,
+                         bson_error_t *error)
 {
    lab_fold_doc_info_t info;
    bson_iter_t it;
@@ -151,16 +152,16 @@ lab_verify_dst_doc (const lab_verify_opts_t *o, const char *bucket_field, lab_bu
    } else if (info.parts != g->parts) {
       g->parts_bad = true;
    }
-   g->part_mix += lab_verify_part_mix (info.part);
+   g->part_mix += lab_fold_verify_part_mix (info.part);
    g->docs++;
    return true;
 }
 
-/* lab_verify_part_mix -- a 64-bit mix of a part number (splitmix64's finalizer): sums of these over a
+/* lab_fold_verify_part_mix -- a 64-bit mix of a part number (splitmix64's finalizer): sums of these over a
  * master's documents tell "parts 0..n-1, each once" from every other multiset of n part numbers (up to a
  * 2^-64 chance), where their plain sum would not (1+1+1 = 0+1+2). */
 uint64_t
-lab_verify_part_mix (int32_t part)
+lab_fold_verify_part_mix (int32_t part)
 {
    uint64_t z = (uint64_t)(uint32_t)part + 0x9E3779B97F4A7C15ull;
 
@@ -169,10 +170,10 @@ lab_verify_part_mix (int32_t part)
    return z ^ (z >> 31);
 }
 
-/* lab_verify_parts_ok -- `docs` documents whose parts all say `parts` and whose part numbers mix to
+/* lab_fold_verify_parts_ok -- `docs` documents whose parts all say `parts` and whose part numbers mix to
  * `part_mix` are parts 0..parts-1, each once (parts are checked < parts by unfold). */
 bool
-lab_verify_parts_ok (int64_t docs, int32_t parts, uint64_t part_mix)
+lab_fold_verify_parts_ok (int64_t docs, int32_t parts, uint64_t part_mix)
 {
    uint64_t want = 0;
    int32_t i;
@@ -181,16 +182,16 @@ lab_verify_parts_ok (int64_t docs, int32_t parts, uint64_t part_mix)
       return false;
    }
    for (i = 0; i < parts; i++) {
-      want += lab_verify_part_mix (i);
+      want += lab_fold_verify_part_mix (i);
    }
    return want == part_mix;
 }
 
-/* lab_verify_dst_finish -- a destination master read to its end: parts 0..parts-1 each once. */
+/* lab_fold_verify_dst_finish -- a destination master read to its end: parts 0..parts-1 each once. */
 void
-lab_verify_dst_finish (group_t *g)
+lab_fold_verify_dst_finish (group_t *g)
 {
-   if (!lab_verify_parts_ok (g->docs, g->parts, g->part_mix)) {
+   if (!lab_fold_verify_parts_ok (g->docs, g->parts, g->part_mix)) {
       g->parts_bad = true;
    }
 }
@@ -201,9 +202,9 @@ strp_cmp (const void *a, const void *b)
    return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
-/* lab_verify_skipped -- the master was rejected by this run (expected absent). */
+/* lab_fold_verify_skipped -- the master was rejected by this run (expected absent). */
 bool
-lab_verify_skipped (const lab_verify_opts_t *o, const bson_value_t *key)
+lab_fold_verify_skipped (const lab_fold_verify_opts_t *o, const bson_value_t *key)
 {
    bson_error_t e;
    char *kid;
@@ -221,10 +222,10 @@ lab_verify_skipped (const lab_verify_opts_t *o, const bson_value_t *key)
    return found;
 }
 
-/* lab_verify_differ -- count a differing master; the first one is described. */
+/* lab_fold_verify_differ -- count a differing master; the first one is described. */
 void
-lab_verify_differ (lab_verify_result_t *res, const char *keyname, const bson_value_t *key, const char *fmt,
-                   ...)
+lab_fold_verify_differ (lab_fold_verify_result_t *res, const char *keyname, const bson_value_t *key,
+                        const char *fmt, ...)
 {
    va_list ap;
    char what[512];
@@ -242,29 +243,31 @@ lab_verify_differ (lab_verify_result_t *res, const char *keyname, const bson_val
    bson_free (kt);
 }
 
-/* lab_verify_account_src_only -- a source master with no destination documents: a difference unless skipped.
+/* lab_fold_verify_account_src_only -- a source master with no destination documents: a difference unless
+ * skipped.
  */
 void
-lab_verify_account_src_only (const lab_verify_opts_t *o, const group_t *gs, lab_verify_result_t *res)
+lab_fold_verify_account_src_only (const lab_fold_verify_opts_t *o, const group_t *gs,
+                                  lab_fold_verify_result_t *res)
 {
    res->src_masters++;
    res->src_rows += gs->rows;
-   lab_hash_add (&res->src_hash, gs->hash);
+   lab_fold_hash_add (&res->src_hash, gs->hash);
    if (gs->key_missing) {
-      lab_verify_differ (res, o->target.key, &gs->key,
-                         "%lld source rows have no '%s' field and cannot be in the destination",
-                         (long long)gs->rows, o->target.key);
-   } else if (lab_verify_skipped (o, &gs->key)) {
+      lab_fold_verify_differ (res, o->target.key, &gs->key,
+                              "%lld source rows have no '%s' field and cannot be in the destination",
+                              (long long)gs->rows, o->target.key);
+   } else if (lab_fold_verify_skipped (o, &gs->key)) {
       res->skipped_masters++;
    } else {
-      lab_verify_differ (res, o->target.key, &gs->key, "%lld source rows, missing from the destination",
-                         (long long)gs->rows);
+      lab_fold_verify_differ (res, o->target.key, &gs->key, "%lld source rows, missing from the destination",
+                              (long long)gs->rows);
    }
 }
 
 /* account_dst_docs -- a destination master's documents: count, largest, over the cap. */
 static void
-account_dst_docs (const group_t *gd, lab_verify_result_t *res)
+account_dst_docs (const group_t *gd, lab_fold_verify_result_t *res)
 {
    res->dst_docs += gd->docs;
    if (gd->largest > res->largest_doc_bytes) {
@@ -276,53 +279,56 @@ account_dst_docs (const group_t *gd, lab_verify_result_t *res)
    }
 }
 
-/* lab_verify_account_dst_only -- destination documents of a master the source does not have. */
+/* lab_fold_verify_account_dst_only -- destination documents of a master the source does not have. */
 void
-lab_verify_account_dst_only (const lab_verify_opts_t *o, const group_t *gd, lab_verify_result_t *res)
+lab_fold_verify_account_dst_only (const lab_fold_verify_opts_t *o, const group_t *gd,
+                                  lab_fold_verify_result_t *res)
 {
    account_dst_docs (gd, res);
    res->dst_masters++;
    res->dst_rows += gd->rows;
-   lab_hash_add (&res->dst_hash, gd->hash);
-   lab_verify_differ (res, o->target.key, &gd->key, "%lld rows in the destination, none in the source",
-                      (long long)gd->rows);
+   lab_fold_hash_add (&res->dst_hash, gd->hash);
+   lab_fold_verify_differ (res, o->target.key, &gd->key, "%lld rows in the destination, none in the source",
+                           (long long)gd->rows);
 }
 
-/* lab_verify_account_both -- a master on both sides: same rows, same contents, parts numbered once each. */
+/* lab_fold_verify_account_both -- a master on both sides: same rows, same contents, parts numbered once each.
+ */
 void
-lab_verify_account_both (const lab_verify_opts_t *o, const group_t *gs, const group_t *gd,
-                         lab_verify_result_t *res)
+lab_fold_verify_account_both (const lab_fold_verify_opts_t *o, const group_t *gs, const group_t *gd,
+                              lab_fold_verify_result_t *res)
 {
    account_dst_docs (gd, res);
    res->src_masters++;
    res->dst_masters++;
    res->src_rows += gs->rows;
    res->dst_rows += gd->rows;
-   lab_hash_add (&res->src_hash, gs->hash);
-   lab_hash_add (&res->dst_hash, gd->hash);
+   lab_fold_hash_add (&res->src_hash, gs->hash);
+   lab_fold_hash_add (&res->dst_hash, gd->hash);
    if (gs->rows != gd->rows) {
-      lab_verify_differ (res, o->target.key, &gs->key, "%lld rows in the source, %lld in the destination",
-                         (long long)gs->rows, (long long)gd->rows);
+      lab_fold_verify_differ (res, o->target.key, &gs->key,
+                              "%lld rows in the source, %lld in the destination", (long long)gs->rows,
+                              (long long)gd->rows);
    } else if (gs->hash.lo != gd->hash.lo || gs->hash.hi != gd->hash.hi) {
-      lab_verify_differ (
+      lab_fold_verify_differ (
          res, o->target.key, &gs->key,
          "same %lld rows counted but their contents differ (checksum %016llx%016llx in the source, "
          "%016llx%016llx in the destination)",
          (long long)gs->rows, (unsigned long long)gs->hash.hi, (unsigned long long)gs->hash.lo,
          (unsigned long long)gd->hash.hi, (unsigned long long)gd->hash.lo);
    } else if (gd->parts_bad) {
-      lab_verify_differ (res, o->target.key, &gs->key,
-                         "its %lld destination documents do not number parts 0..%d once each",
-                         (long long)gd->docs, gd->parts - 1);
+      lab_fold_verify_differ (res, o->target.key, &gs->key,
+                              "its %lld destination documents do not number parts 0..%d once each",
+                              (long long)gd->docs, gd->parts - 1);
    } else if (gd->bucket_bad[0]) {
-      lab_verify_differ (res, o->target.key, &gs->key, "%s", gd->bucket_bad);
+      lab_fold_verify_differ (res, o->target.key, &gs->key, "%s", gd->bucket_bad);
    }
 }
 
-/* lab_verify_check -- both collections exist; the document cap in force (*max). */
+/* lab_fold_verify_check -- both collections exist; the document cap in force (*max). */
 bool
-lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verify_opts_t *o, int64_t *max,
-                  bson_error_t *error)
+lab_fold_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_fold_verify_opts_t *o,
+                       int64_t *max, bson_error_t *error)
 {
    const char *names[2] = { o->target.src, o->target.dst };
    lab_store_server_info_t info;
@@ -347,10 +353,10 @@ lab_verify_check (lab_store_t *store, lab_store_session_t *sess, const lab_verif
    return true;
 }
 
-/* lab_verify_retry_wait -- see verify_private.h. */
+/* lab_fold_verify_retry_wait -- see verify_private.h. */
 bool
-lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where, const bson_error_t *error,
-                       lab_verify_result_t *res)
+lab_fold_verify_retry_wait (const lab_fold_verify_opts_t *o, int done, const char *where,
+                            const bson_error_t *error, lab_fold_verify_result_t *res)
 {
    int64_t first = o->retry_first_delay_ms > 0 ? o->retry_first_delay_ms : LAB_RETRY_FIRST_DELAY_MS;
    int64_t delay, slept;
@@ -362,7 +368,7 @@ lab_verify_retry_wait (const lab_verify_opts_t *o, int done, const char *where, 
       }
       return false;
    }
-   delay = lab_retry_delay_ms (done + 1, first, LAB_RETRY_MAX_DELAY_MS);
+   delay = lab_fold_retry_delay_ms (done + 1, first, LAB_RETRY_MAX_DELAY_MS);
    lab_log_info ("retry: verify failed with a transient error (domain %u, code %u): %s; try %d of %d in "
                  "%.1f s, %s",
                  error->domain, error->code, error->message, done + 1, o->retries, (double)delay / 1000.0,

@@ -35,7 +35,7 @@ typedef struct {
 typedef struct {
    kid_t id;
    int64_t src_rows;
-   lab_hash_t src_hash;
+   lab_fold_hash_t src_hash;
    int64_t dst_rows;
    uint32_t cold; /* its cold_t */
    uint32_t unused;
@@ -51,8 +51,8 @@ typedef struct {
    int32_t parts;
    int32_t oversize; /* its documents over the cap */
    int64_t docs;
-   lab_hash_t dst_hash;
-   uint64_t part_mix; /* sum of lab_verify_part_mix of its documents' parts */
+   lab_fold_hash_t dst_hash;
+   uint64_t part_mix; /* sum of lab_fold_verify_part_mix of its documents' parts */
 } cold_t;
 
 typedef struct {
@@ -218,9 +218,9 @@ note_for (const note_t *n, const uint8_t *body, size_t blen, const char *other)
 
 /* The pass shared by the threads. */
 typedef struct {
-   const lab_verify_opts_t *o;
+   const lab_fold_verify_opts_t *o;
    const char *bfield;
-   lab_bucket_unit_t bunit;
+   lab_fold_bucket_unit_t bunit;
    int64_t max;          /* the document cap */
    int pass, passes;     /* this pass's masters: (key hash >> 40) % passes == pass */
    int64_t budget_bytes; /* per thread map */
@@ -237,9 +237,9 @@ typedef struct {
    note_t oversize, bucket;
    /* source rows without the key, and with a key no index can hold (pass 0 only) */
    int64_t missing_rows;
-   lab_hash_t missing_hash;
+   lab_fold_hash_t missing_hash;
    int64_t bad_rows;
-   lab_hash_t bad_hash;
+   lab_fold_hash_t bad_hash;
    bson_value_t bad_key; /* the first such key (a copy) */
    char bad_first[256];
    int64_t peak_bytes;
@@ -294,14 +294,14 @@ src_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    bson_error_t ke;
    kid_t id;
    uint32_t kbody;
-   lab_hash_t rh;
+   lab_fold_hash_t rh;
    hot_t *h;
    size_t before;
 
-   if (!lab_verify_key_of (doc, ps->o->target.key, &v)) {
+   if (!lab_fold_verify_key_of (doc, ps->o->target.key, &v)) {
       if (ps->pass == 0) {
          w->missing_rows++;
-         lab_hash_add (&w->missing_hash, lab_row_hash (doc));
+         lab_fold_hash_add (&w->missing_hash, lab_fold_row_hash (doc));
       }
       return true;
    }
@@ -316,7 +316,7 @@ src_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
             bson_value_copy (&v, &w->bad_key);
          }
          w->bad_rows++;
-         lab_hash_add (&w->bad_hash, lab_row_hash (doc));
+         lab_fold_hash_add (&w->bad_hash, lab_fold_row_hash (doc));
       }
       return true;
    }
@@ -326,11 +326,11 @@ src_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    /* the master's line is on its way from memory while the row is hashed: masters outnumber the cache,
     * and one master's rows are scattered, so nearly every lookup would miss */
    map_prefetch (&w->map, id);
-   rh = lab_row_hash (doc);
+   rh = lab_fold_row_hash (doc);
    before = w->map.n;
    h = map_get (&w->map, id, w->key.data, (uint32_t)w->key.len, kbody);
    h->src_rows++;
-   lab_hash_add (&h->src_hash, rh);
+   lab_fold_hash_add (&h->src_hash, rh);
    return w->map.n == before || grown (w, error);
 }
 
@@ -349,7 +349,7 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    cold_t *e;
    size_t before;
 
-   has_key = lab_verify_key_of (doc, ps->o->target.key, &v);
+   has_key = lab_fold_verify_key_of (doc, ps->o->target.key, &v);
    encoded = has_key && encode_key (w, &v, &id, &kbody, &ke);
    if (encoded && !in_pass (ps, id)) {
       return true;
@@ -359,7 +359,7 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    }
    memset (g, 0, sizeof *g);
    g->key = v; /* not owned: points into doc */
-   if (!lab_verify_dst_doc (ps->o, ps->bfield, ps->bunit, ps->max, g, doc, error)) {
+   if (!lab_fold_verify_dst_doc (ps->o, ps->bfield, ps->bunit, ps->max, g, doc, error)) {
       return false;
    }
    if (!encoded) {
@@ -377,7 +377,7 @@ dst_doc (worker_t *w, const bson_t *doc, bson_error_t *error)
    h = map_get (&w->map, id, w->key.data, (uint32_t)w->key.len, kbody);
    h->dst_rows += g->rows;
    e = &w->map.c[h->cold];
-   lab_hash_add (&e->dst_hash, g->hash);
+   lab_fold_hash_add (&e->dst_hash, g->hash);
    if (e->docs == 0) {
       e->parts = g->parts;
    } else if (e->parts != g->parts) {
@@ -408,7 +408,7 @@ on_doc (void *wctx, int worker, size_t coll, const bson_t *doc, bson_error_t *er
 
 /* The verify test hook through lab_store_natural_scan's: documents counted over every pass and try. */
 typedef struct {
-   const lab_verify_opts_t *o;
+   const lab_fold_verify_opts_t *o;
    int64_t taken; /* atomic */
 } fault_ctx_t;
 
@@ -445,8 +445,8 @@ map_merge (map_t *into, const map_t *from)
       c = &into->c[h->cold];
       h->src_rows += fh->src_rows;
       h->dst_rows += fh->dst_rows;
-      lab_hash_add (&h->src_hash, fh->src_hash);
-      lab_hash_add (&c->dst_hash, fc->dst_hash);
+      lab_fold_hash_add (&h->src_hash, fh->src_hash);
+      lab_fold_hash_add (&c->dst_hash, fc->dst_hash);
       if (fc->docs) {
          if (c->docs == 0) {
             c->parts = fc->parts;
@@ -484,7 +484,7 @@ typedef struct {
 
 /* first_take -- the pass's first difference replaces the verify's when it comes at a smaller key. */
 static void
-first_take (first_t *f, lab_verify_result_t *res, const lab_verify_result_t *pr, int rank,
+first_take (first_t *f, lab_fold_verify_result_t *res, const lab_fold_verify_result_t *pr, int rank,
             const uint8_t *body, size_t blen)
 {
    size_t m = blen < f->body.len ? blen : f->body.len;
@@ -505,7 +505,7 @@ first_take (first_t *f, lab_verify_result_t *res, const lab_verify_result_t *pr,
 
 /* result_add -- a pass's figures into the verify's. */
 static void
-result_add (lab_verify_result_t *res, const lab_verify_result_t *pr)
+result_add (lab_fold_verify_result_t *res, const lab_fold_verify_result_t *pr)
 {
    res->src_rows += pr->src_rows;
    res->dst_rows += pr->dst_rows;
@@ -518,14 +518,15 @@ result_add (lab_verify_result_t *res, const lab_verify_result_t *pr)
    if (pr->largest_doc_bytes > res->largest_doc_bytes) {
       res->largest_doc_bytes = pr->largest_doc_bytes;
    }
-   lab_hash_add (&res->src_hash, pr->src_hash);
-   lab_hash_add (&res->dst_hash, pr->dst_hash);
+   lab_fold_hash_add (&res->src_hash, pr->src_hash);
+   lab_fold_hash_add (&res->dst_hash, pr->dst_hash);
 }
 
 /* account_entry -- one master, as the ordered method accounts it when both sides' groups end. */
 static bool
-account_entry (const lab_verify_opts_t *o, const map_t *m, const hot_t *h, const note_t *oversize,
-               const note_t *bucket, group_t *gs, group_t *gd, lab_verify_result_t *pr, bson_error_t *error)
+account_entry (const lab_fold_verify_opts_t *o, const map_t *m, const hot_t *h, const note_t *oversize,
+               const note_t *bucket, group_t *gs, group_t *gd, lab_fold_verify_result_t *pr,
+               bson_error_t *error)
 {
    const cold_t *e = &m->c[h->cold];
    const uint8_t *enc = m->arena + e->koff;
@@ -556,14 +557,14 @@ account_entry (const lab_verify_opts_t *o, const map_t *m, const hot_t *h, const
                     sizeof gd->bucket_bad);
    }
    if (e->docs) {
-      lab_verify_dst_finish (gd);
+      lab_fold_verify_dst_finish (gd);
    }
    if (e->docs == 0) {
-      lab_verify_account_src_only (o, gs, pr);
+      lab_fold_verify_account_src_only (o, gs, pr);
    } else if (h->src_rows == 0) {
-      lab_verify_account_dst_only (o, gd, pr);
+      lab_fold_verify_account_dst_only (o, gd, pr);
    } else {
-      lab_verify_account_both (o, gs, gd, pr);
+      lab_fold_verify_account_both (o, gs, gd, pr);
    }
    bson_value_destroy (&key);
    return true;
@@ -572,15 +573,15 @@ account_entry (const lab_verify_opts_t *o, const map_t *m, const hot_t *h, const
 /* pass_account -- the pass's merged map, master by master in key order, and the rows without a usable
  * key (pass 0), into the verify's result. */
 static bool
-pass_account (const lab_verify_opts_t *o, const map_t *m, worker_t *w, int nw, int pass, first_t *first,
-              lab_verify_result_t *res, bson_error_t *error)
+pass_account (const lab_fold_verify_opts_t *o, const map_t *m, worker_t *w, int nw, int pass, first_t *first,
+              lab_fold_verify_result_t *res, bson_error_t *error)
 {
-   lab_verify_result_t pr;
+   lab_fold_verify_result_t pr;
    group_t *gs = bson_malloc0 (sizeof *gs), *gd = bson_malloc0 (sizeof *gd);
    const hot_t **order = bson_malloc ((m->n + 1) * sizeof *order);
    note_t *oversize = &w[0].oversize, *bucket = &w[0].bucket;
    int64_t missing = 0, bad = 0;
-   lab_hash_t missing_hash = { 0 }, bad_hash = { 0 };
+   lab_fold_hash_t missing_hash = { 0 }, bad_hash = { 0 };
    const char *bad_first = NULL;
    const bson_value_t *bad_key = NULL;
    bool ok = false;
@@ -589,9 +590,9 @@ pass_account (const lab_verify_opts_t *o, const map_t *m, worker_t *w, int nw, i
 
    for (k = 0; k < nw; k++) {
       missing += w[k].missing_rows;
-      lab_hash_add (&missing_hash, w[k].missing_hash);
+      lab_fold_hash_add (&missing_hash, w[k].missing_hash);
       bad += w[k].bad_rows;
-      lab_hash_add (&bad_hash, w[k].bad_hash);
+      lab_fold_hash_add (&bad_hash, w[k].bad_hash);
       if (!bad_first && w[k].bad_rows) {
          bad_first = w[k].bad_first;
          bad_key = &w[k].bad_key;
@@ -608,7 +609,7 @@ pass_account (const lab_verify_opts_t *o, const map_t *m, worker_t *w, int nw, i
       gs->key_missing = true;
       gs->rows = missing;
       gs->hash = missing_hash;
-      lab_verify_account_src_only (o, gs, &pr);
+      lab_fold_verify_account_src_only (o, gs, &pr);
       first_take (first, res, &pr, 0, NULL, 0);
    }
    for (i = 0, k = 0; i < m->nslots; i++) {
@@ -634,9 +635,10 @@ pass_account (const lab_verify_opts_t *o, const map_t *m, worker_t *w, int nw, i
       bool had = pr.first_difference[0] != '\0';
       pr.src_masters++;
       pr.src_rows += bad;
-      lab_hash_add (&pr.src_hash, bad_hash);
-      lab_verify_differ (&pr, o->target.key, bad_key, "%lld source rows have a key no fold can group (%s)",
-                         (long long)bad, bad_first);
+      lab_fold_hash_add (&pr.src_hash, bad_hash);
+      lab_fold_verify_differ (&pr, o->target.key, bad_key,
+                              "%lld source rows have a key no fold can group (%s)", (long long)bad,
+                              bad_first);
       if (!had) {
          first_take (first, res, &pr, 2, NULL, 0);
       }
@@ -701,8 +703,8 @@ workers_free (worker_t *w, int nw)
 /* run_pass -- both collections read once, this pass's masters into the threads' maps, merged into
  * w[0]'s (the notes too). *overflow when a map outgrew its budget (the pass is incomplete). */
 static bool
-run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *w, int nw, lab_progress_t *p,
-          fault_ctx_t *fc, int64_t *map_peak, bool *overflow, bson_error_t *error)
+run_pass (lab_store_t *store, const lab_fold_verify_opts_t *o, pass_t *ps, worker_t *w, int nw,
+          lab_progress_t *p, fault_ctx_t *fc, int64_t *map_peak, bool *overflow, bson_error_t *error)
 {
    const char *colls[2] = { o->target.src, o->target.dst };
    int64_t peak = 0;
@@ -746,7 +748,7 @@ run_pass (lab_store_t *store, const lab_verify_opts_t *o, pass_t *ps, worker_t *
 /* plan_passes -- passes enough for the destination's documents (about one per master) to fit the bound in
  * every thread's map. */
 static int
-plan_passes (lab_store_session_t *sess, const lab_verify_opts_t *o, int nw, uint64_t memory,
+plan_passes (lab_store_session_t *sess, const lab_fold_verify_opts_t *o, int nw, uint64_t memory,
              bson_error_t *error, int64_t *src_docs, int64_t *dst_docs)
 {
    double need;
@@ -761,11 +763,11 @@ plan_passes (lab_store_session_t *sess, const lab_verify_opts_t *o, int nw, uint
                                                 : (int)(need / (double)memory) + 1;
 }
 
-/* lab_verify_multiset -- see verify.h: the passes, each read of both collections retried from the pass's
+/* lab_fold_verify_multiset -- see verify.h: the passes, each read of both collections retried from the pass's
  * beginning after a transient error, the passes doubled when the maps outgrow the bound. */
 bool
-lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_result_t *res,
-                     bson_error_t *error)
+lab_fold_verify_multiset (lab_store_t *store, const lab_fold_verify_opts_t *o, lab_fold_verify_result_t *res,
+                          bson_error_t *error)
 {
    uint64_t memory = o->memory_bytes ? o->memory_bytes : LAB_VERIFY_MEMORY_DEFAULT;
    int nw = o->workers > 0 ? o->workers : 2;
@@ -783,11 +785,11 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
 
    memset (res, 0, sizeof *res);
    lab_buf_init (&first.body);
-   if (o->target.bucket_by && !lab_bucket_spec_parse (o->target.bucket_by, &bfield, &ps.bunit, error)) {
+   if (o->target.bucket_by && !lab_fold_bucket_spec_parse (o->target.bucket_by, &bfield, &ps.bunit, error)) {
       goto done;
    }
    sess = lab_store_session_open (store, error);
-   if (!sess || !lab_verify_check (store, sess, o, &ps.max, error)) {
+   if (!sess || !lab_fold_verify_check (store, sess, o, &ps.max, error)) {
       goto done;
    }
    ps.passes = plan_passes (sess, o, nw, memory, error, &src_docs, &dst_docs);
@@ -836,7 +838,7 @@ lab_verify_multiset (lab_store_t *store, const lab_verify_opts_t *o, lab_verify_
          continue;
       }
       bson_snprintf (where, sizeof where, "pass %d of %d from its start", ps.pass + 1, ps.passes);
-      if (!lab_verify_retry_wait (o, failures, where, error, res)) {
+      if (!lab_fold_verify_retry_wait (o, failures, where, error, res)) {
          goto done;
       }
       failures++;

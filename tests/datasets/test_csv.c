@@ -45,21 +45,21 @@ static void
 test_header_typed (void **state)
 {
    (void)state;
-   lab_csv_header_t h = { 0 };
+   lab_gen_csv_header_t h = { 0 };
    bson_error_t e;
    assert_true (
-      lab_csv_header_from_list (&h,
-                                "bill_id.int64(),name.string(),d.date(),q.double(),x.auto(),b.boolean(),"
-                                "m.decimal(),i.int32(),_id.objectid()",
-                                true, &e));
+      lab_gen_csv_header_from_list (&h,
+                                    "bill_id.int64(),name.string(),d.date(),q.double(),x.auto(),b.boolean(),"
+                                    "m.decimal(),i.int32(),_id.objectid()",
+                                    true, &e));
    assert_int_equal (h.n, 9);
    assert_string_equal (h.cols[0].name, "bill_id");
    assert_int_equal (h.cols[0].type, LAB_CSV_INT64);
    assert_int_equal (h.cols[2].type, LAB_CSV_DATE);
    assert_int_equal (h.cols[8].type, LAB_CSV_OBJECTID);
-   assert_int_equal (lab_csv_header_find (&h, "q"), 3);
-   assert_int_equal (lab_csv_header_find (&h, "zz"), -1);
-   lab_csv_header_cleanup (&h);
+   assert_int_equal (lab_gen_csv_header_find (&h, "q"), 3);
+   assert_int_equal (lab_gen_csv_header_find (&h, "zz"), -1);
+   lab_gen_csv_header_cleanup (&h);
 
    const char *bad[] = { "a.int64",    "a.int65()",   "a.date(2006-01-02)",
                          "a",          ".int32()",    "a.int32(),a.string()",
@@ -67,38 +67,38 @@ test_header_typed (void **state)
    const char *why[] = { "type()",    "unknown type", "arguments",    "no type", "empty",
                          "duplicate", "'$'",          "contains '.'", "no type" };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-      lab_csv_header_t hb = { 0 };
-      assert_false (lab_csv_header_from_list (&hb, bad[i], true, &e));
+      lab_gen_csv_header_t hb = { 0 };
+      assert_false (lab_gen_csv_header_from_list (&hb, bad[i], true, &e));
       if (!strstr (e.message, why[i])) {
          fail_msg ("'%s': message '%s' lacks '%s'", bad[i], e.message, why[i]);
       }
       if (!lab_error_is (&e, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER)) {
          fail_msg ("'%s': domain %u code %u, want LAB_CSV_ERR_BAD_HEADER", bad[i], e.domain, e.code);
       }
-      lab_csv_header_cleanup (&hb);
+      lab_gen_csv_header_cleanup (&hb);
    }
    /* untyped: the whole cell is the name; a dot is refused with a hint */
-   lab_csv_header_t hu = { 0 };
-   assert_true (lab_csv_header_from_list (&hu, "a,b,c", false, &e));
+   lab_gen_csv_header_t hu = { 0 };
+   assert_true (lab_gen_csv_header_from_list (&hu, "a,b,c", false, &e));
    assert_int_equal (hu.cols[1].type, LAB_CSV_AUTO);
-   lab_csv_header_cleanup (&hu);
-   assert_false (lab_csv_header_from_list (&hu, "a.int32()", false, &e));
+   lab_gen_csv_header_cleanup (&hu);
+   assert_false (lab_gen_csv_header_from_list (&hu, "a.int32()", false, &e));
    assert_non_null (strstr (e.message, "--columns-have-types"));
    assert_true (lab_error_is (&e, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER));
-   lab_csv_header_cleanup (&hu);
+   lab_gen_csv_header_cleanup (&hu);
 }
 
 /* conv -- convert text for a type; returns the appended value's type, 0 when left out, -1 on error. */
 static int
-conv (lab_csv_type_t t, const char *text, bson_value_t *out, char *why)
+conv (lab_gen_csv_type_t t, const char *text, bson_value_t *out, char *why)
 {
-   lab_csv_column_t col = { .name = "f", .type = t };
+   lab_gen_csv_column_t col = { .name = "f", .type = t };
    bson_t d = BSON_INITIALIZER;
    bool appended;
    size_t bad;
    char w[256];
    int r;
-   if (!lab_csv_convert (&col, text, text ? strlen (text) : 0, &d, &appended, w, sizeof w, &bad)) {
+   if (!lab_gen_csv_convert (&col, text, text ? strlen (text) : 0, &d, &appended, w, sizeof w, &bad)) {
       if (why) {
          strcpy (why, w);
       }
@@ -196,11 +196,11 @@ test_invalid_utf8 (void **state)
    assert_int_equal (bad, 1);
    assert_false (lab_utf8_check ("\xFF", 1, &bad));
 
-   lab_csv_column_t col = { .name = "f", .type = LAB_CSV_STRING };
+   lab_gen_csv_column_t col = { .name = "f", .type = LAB_CSV_STRING };
    bson_t d = BSON_INITIALIZER;
    bool appended;
    char why[256];
-   assert_false (lab_csv_convert (&col, "张\xFF", 4, &d, &appended, why, sizeof why, &bad));
+   assert_false (lab_gen_csv_convert (&col, "张\xFF", 4, &d, &appended, why, sizeof why, &bad));
    assert_int_equal (bad, 3);
    assert_non_null (strstr (why, "invalid UTF-8"));
    bson_destroy (&d);
@@ -212,18 +212,18 @@ test_dates (void **state)
    (void)state;
    int64_t ms;
    char buf[40];
-   assert_true (lab_csv_parse_date ("2023-01-01T00:00:00Z", 20, &ms));
+   assert_true (lab_gen_csv_parse_date ("2023-01-01T00:00:00Z", 20, &ms));
    assert_int_equal (ms, 1672531200000ll);
-   assert_true (lab_csv_parse_date ("2023-01-01", 10, &ms));
+   assert_true (lab_gen_csv_parse_date ("2023-01-01", 10, &ms));
    assert_int_equal (ms, 1672531200000ll);
-   assert_true (lab_csv_parse_date ("2023-01-01 08:00:00+08:00", 25, &ms));
+   assert_true (lab_gen_csv_parse_date ("2023-01-01 08:00:00+08:00", 25, &ms));
    assert_int_equal (ms, 1672531200000ll);
-   assert_true (lab_csv_parse_date ("2024-02-29t12:30:15.25z", 23, &ms));
-   assert_true (lab_csv_format_date (ms, buf, sizeof buf));
+   assert_true (lab_gen_csv_parse_date ("2024-02-29t12:30:15.25z", 23, &ms));
+   assert_true (lab_gen_csv_format_date (ms, buf, sizeof buf));
    assert_string_equal (buf, "2024-02-29T12:30:15.250Z");
-   assert_true (lab_csv_parse_date ("1969-12-31T23:59:59.999Z", 24, &ms));
+   assert_true (lab_gen_csv_parse_date ("1969-12-31T23:59:59.999Z", 24, &ms));
    assert_int_equal (ms, -1);
-   assert_true (lab_csv_format_date (-1, buf, sizeof buf));
+   assert_true (lab_gen_csv_format_date (-1, buf, sizeof buf));
    assert_string_equal (buf, "1969-12-31T23:59:59.999Z");
    const char *bad[] = { "2023-02-29",
                          "2023-13-01",
@@ -235,15 +235,15 @@ test_dates (void **state)
                          "2023-01-01T00:00:00.Z",
                          "2023-01-01x" };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-      if (lab_csv_parse_date (bad[i], strlen (bad[i]), &ms)) {
+      if (lab_gen_csv_parse_date (bad[i], strlen (bad[i]), &ms)) {
          fail_msg ("'%s' accepted as a date", bad[i]);
       }
    }
    /* every format round-trips through parse */
    for (int64_t t = -86400000ll * 400; t < 86400000ll * 365 * 60; t += 86400000ll * 37 + 12345) {
       int64_t back;
-      assert_true (lab_csv_format_date (t, buf, sizeof buf));
-      assert_true (lab_csv_parse_date (buf, strlen (buf), &back));
+      assert_true (lab_gen_csv_format_date (t, buf, sizeof buf));
+      assert_true (lab_gen_csv_parse_date (buf, strlen (buf), &back));
       assert_int_equal (back, t);
    }
 }
@@ -274,7 +274,7 @@ test_format_roundtrip (void **state)
       lab_buf_t b;
       lab_buf_init (&b);
       char why[128];
-      assert_true (lab_csv_format_value (&it, LAB_CSV_DOUBLE, &b, why, sizeof why));
+      assert_true (lab_gen_csv_format_value (&it, LAB_CSV_DOUBLE, &b, why, sizeof why));
       bson_value_t v;
       char text[64];
       memcpy (text, b.data, b.len);
@@ -292,7 +292,7 @@ test_format_roundtrip (void **state)
    lab_buf_t b;
    lab_buf_init (&b);
    char why[128];
-   assert_false (lab_csv_format_value (&it, LAB_CSV_INT32, &b, why, sizeof why));
+   assert_false (lab_gen_csv_format_value (&it, LAB_CSV_INT32, &b, why, sizeof why));
    lab_buf_destroy (&b);
    bson_destroy (&d);
 }
@@ -311,7 +311,7 @@ typedef struct {
 } got_t;
 
 static bool
-collect (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
+collect (const lab_gen_csv_record_t *rec, void *ctx, bson_error_t *error)
 {
    (void)error;
    got_t *g = ctx;
@@ -332,7 +332,7 @@ collect (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
    g->nf[k] = rec->nfields;
    g->perr[k] = rec->parse_error;
    if (rec->parse_error) {
-      lab_csv_locate (rec, rec->error_off, &g->err_line[k], &g->err_col[k]);
+      lab_gen_csv_locate (rec, rec->error_off, &g->err_line[k], &g->err_col[k]);
    }
    for (size_t i = 0; i < rec->nfields && i < 8; i++) {
       g->field[k][i] = rec->fields[i].data ? bson_strndup (rec->fields[i].data, rec->fields[i].len)
@@ -368,14 +368,14 @@ write_file (const char *name, const void *data, size_t len)
    return path;
 }
 
-/* read_text -- read `text` through a file; returns the lab_csv_read outcome. */
+/* read_text -- read `text` through a file; returns the lab_gen_csv_read outcome. */
 static bool
 read_path (const char *path, got_t *g, bson_error_t *e)
 {
-   lab_input_t *in = lab_input_open (path, e);
+   lab_gen_input_t *in = lab_gen_input_open (path, e);
    assert_non_null (in);
-   bool ok = lab_csv_read (in, 0, collect, g, NULL, e);
-   lab_input_close (in);
+   bool ok = lab_gen_csv_read (in, 0, collect, g, NULL, e);
+   lab_gen_input_close (in);
    return ok;
 }
 
@@ -481,7 +481,7 @@ test_malformed_positions (void **state)
 
 /* field offsets map through quotes and doubled quotes to the right line and column */
 static bool
-locate_cb (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
+locate_cb (const lab_gen_csv_record_t *rec, void *ctx, bson_error_t *error)
 {
    (void)error;
    int64_t *out = ctx;
@@ -490,8 +490,8 @@ locate_cb (const lab_csv_record_t *rec, void *ctx, bson_error_t *error)
    }
    size_t bad;
    assert_false (lab_utf8_check (rec->fields[1].data, rec->fields[1].len, &bad));
-   lab_csv_locate (rec, lab_csv_field_raw_offset (rec, 1, bad), &out[0], &out[1]);
-   lab_csv_locate (rec, lab_csv_field_raw_offset (rec, 2, 0), &out[2], &out[3]);
+   lab_gen_csv_locate (rec, lab_gen_csv_field_raw_offset (rec, 1, bad), &out[0], &out[1]);
+   lab_gen_csv_locate (rec, lab_gen_csv_field_raw_offset (rec, 2, 0), &out[2], &out[3]);
    return true;
 }
 
@@ -503,10 +503,10 @@ test_locate (void **state)
    char *path = write_file ("loc.csv", t, strlen (t));
    bson_error_t e;
    int64_t out[4] = { 0 };
-   lab_input_t *in = lab_input_open (path, &e);
+   lab_gen_input_t *in = lab_gen_input_open (path, &e);
    assert_non_null (in);
-   assert_true (lab_csv_read (in, 0, locate_cb, out, NULL, &e));
-   lab_input_close (in);
+   assert_true (lab_gen_csv_read (in, 0, locate_cb, out, NULL, &e));
+   lab_gen_input_close (in);
    assert_int_equal (out[0], 3); /* line 3 */
    assert_int_equal (out[1], 3); /* x y \xFF: column 3 */
    assert_int_equal (out[2], 3);
@@ -581,9 +581,9 @@ test_zstd_equals_plain (void **state)
    /* spot checks: the record after a multi-line one starts on the right line */
    assert_non_null (strstr (a.all->str, "\n6:[3][中文字段3 住院费用明细][3.75]\n"));
    assert_non_null (strstr (a.all->str, "\n4:[2][multi\nline \"2\"][2]\n"));
-   lab_input_t *in = lab_input_open (zst, &e);
-   assert_true (lab_input_is_zstd (in));
-   lab_input_close (in);
+   lab_gen_input_t *in = lab_gen_input_open (zst, &e);
+   assert_true (lab_gen_input_is_zstd (in));
+   lab_gen_input_close (in);
    got_free (&a);
    got_free (&b);
    bson_string_free (s, true);
@@ -668,10 +668,10 @@ test_input_errors (void **state)
    (void)state;
    bson_error_t e;
    char *missing = bson_strdup_printf ("%s/nope.csv", tmp);
-   assert_null (lab_input_open (missing, &e));
+   assert_null (lab_gen_input_open (missing, &e));
    assert_non_null (strstr (e.message, "nope.csv"));
    assert_true (lab_error_is (&e, LAB_ERROR_IO, ENOENT));
-   assert_null (lab_input_open (tmp, &e));
+   assert_null (lab_gen_input_open (tmp, &e));
    assert_non_null (strstr (e.message, "directory"));
    assert_true (lab_error_is (&e, LAB_ERROR_IO, EISDIR));
    bson_free (missing);
@@ -688,25 +688,25 @@ test_output (void **state)
    (void)state;
    bson_error_t e;
    char *path = bson_strdup_printf ("%s/out.csv.zst", tmp);
-   lab_output_t *o = lab_output_open (path, 3, &e);
+   lab_gen_output_t *o = lab_gen_output_open (path, 3, &e);
    assert_non_null (o);
    for (int i = 0; i < 10000; i++) {
       char line[64];
       int n = bson_snprintf (line, sizeof line, "%d,row %d\n", i, i);
-      assert_true (lab_output_write (o, line, (size_t)n, &e));
+      assert_true (lab_gen_output_write (o, line, (size_t)n, &e));
    }
    FILE *f = fopen (path, "rb");
    assert_null (f); /* not there before commit */
-   assert_true (lab_output_commit (o, &e));
+   assert_true (lab_gen_output_commit (o, &e));
    got_t g = { 0 };
    g.all = bson_string_new (NULL);
    assert_true (read_path (path, &g, &e));
    assert_int_equal (g.n, 10000);
    got_free (&g);
    char *p2 = bson_strdup_printf ("%s/aborted.csv", tmp);
-   o = lab_output_open (p2, 0, &e);
-   assert_true (lab_output_write (o, "x\n", 2, &e));
-   lab_output_abort (o);
+   o = lab_gen_output_open (p2, 0, &e);
+   assert_true (lab_gen_output_write (o, "x\n", 2, &e));
+   lab_gen_output_abort (o);
    char *cmd = bson_strdup_printf ("ls %s | grep -c aborted", tmp);
    char *out = NULL;
    lab_test_run (cmd, &out, NULL);
@@ -728,10 +728,10 @@ write_text (const char *name, const char *text)
 }
 
 /* import_opts -- a parse-only import (no store) of `files` with --headerline. */
-static lab_import_opts_t
+static lab_gen_import_opts_t
 import_opts (const char *const *files, size_t nfiles)
 {
-   lab_import_opts_t o = { 0 };
+   lab_gen_import_opts_t o = { 0 };
    o.coll = "t";
    o.headerline = true;
    o.parse_only = true;
@@ -744,13 +744,13 @@ import_opts (const char *const *files, size_t nfiles)
 
 /* import_fails -- the import of `o` fails with this domain and code. */
 static void
-import_fails (const lab_import_opts_t *o, uint32_t domain, uint32_t code, const char *needle)
+import_fails (const lab_gen_import_opts_t *o, uint32_t domain, uint32_t code, const char *needle)
 {
-   lab_import_stats_t st = { 0 };
+   lab_gen_import_stats_t st = { 0 };
    bson_error_t e;
 
    memset (&e, 0, sizeof e);
-   assert_false (lab_billgen_import (NULL, o, &st, &e));
+   assert_false (lab_gen_import (NULL, o, &st, &e));
    if (!lab_error_is (&e, domain, code) || !strstr (e.message, needle)) {
       fail_msg ("want domain %u code %u with '%s', got domain %u code %u: %s", domain, code, needle, e.domain,
                 e.code, e.message);
@@ -762,7 +762,7 @@ test_import_errors (void **state)
 {
    (void)state;
    bson_error_t e;
-   lab_import_stats_t st = { 0 };
+   lab_gen_import_stats_t st = { 0 };
    char *good = write_text ("good.csv", "id,name\n1,a\n");
    char *wider = write_text ("wider.csv", "id,name,x\n1,a,2\n");
    char *empty = write_text ("empty.csv", "");
@@ -771,10 +771,10 @@ test_import_errors (void **state)
    char *quote = write_text ("quote.csv", "i\"d,name\n1,a\n");
    const char *f_good[] = { good }, *f_two[] = { good, wider }, *f_empty[] = { empty },
               *f_typed[] = { typed }, *f_dollar[] = { dollar }, *f_quote[] = { quote };
-   lab_import_opts_t o;
+   lab_gen_import_opts_t o;
 
    o = import_opts (f_good, 1);
-   assert_true (lab_billgen_import (NULL, &o, &st, &e));
+   assert_true (lab_gen_import (NULL, &o, &st, &e));
    assert_int_equal (st.rows_read, 1);
 
    /* the data */
@@ -800,7 +800,7 @@ test_import_errors (void **state)
    import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                  "the header has no field 'bill_id' (the master key, --key's default)");
    o.no_index = true; /* no key index asked for: the key does not matter */
-   assert_true (lab_billgen_import (NULL, &o, &st, &e));
+   assert_true (lab_gen_import (NULL, &o, &st, &e));
 
    /* the options */
    o = import_opts (f_good, 1);
@@ -826,12 +826,12 @@ test_import_errors (void **state)
 
    /* an import runs once */
    o = import_opts (f_good, 1);
-   lab_import_t *imp = lab_import_new (&o, &e);
+   lab_gen_import_t *imp = lab_gen_import_new (&o, &e);
    assert_non_null (imp);
-   assert_true (lab_import_run (imp, NULL, &st, &e));
-   assert_false (lab_import_run (imp, NULL, &st, &e));
+   assert_true (lab_gen_import_run (imp, NULL, &st, &e));
+   assert_false (lab_gen_import_run (imp, NULL, &st, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE));
-   lab_import_destroy (imp);
+   lab_gen_import_destroy (imp);
 
    bson_free (good);
    bson_free (wider);
@@ -855,12 +855,12 @@ test_record_too_long (void **state)
    memset (text, 'x', len);
    text[0] = '"';
    char *path = write_file ("long.csv", text, len);
-   lab_input_t *in = lab_input_open (path, &e);
+   lab_gen_input_t *in = lab_gen_input_open (path, &e);
    assert_non_null (in);
-   assert_false (lab_csv_read (in, 1u << 20, collect, &g, NULL, &e));
+   assert_false (lab_gen_csv_read (in, 1u << 20, collect, &g, NULL, &e));
    assert_true (lab_error_is (&e, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_RECORD));
    assert_non_null (strstr (e.message, "longer than 1048576 bytes"));
-   lab_input_close (in);
+   lab_gen_input_close (in);
    got_free (&g);
    bson_free (path);
    bson_free (text);
@@ -873,10 +873,10 @@ export_fails (lab_store_t *store, const char *coll, bson_t **docs, size_t n, int
 {
    bson_error_t e;
    lab_store_insert_result_t r;
-   lab_export_stats_t st = { 0 };
+   lab_gen_export_stats_t st = { 0 };
    lab_store_session_t *s = lab_store_session_open (store, &e);
    char *out = bson_strdup_printf ("%s/%s.csv", tmp, coll);
-   lab_export_opts_t o = { .coll = coll, .out = out, .sample = sample, .progress = LAB_PROGRESS_NEVER };
+   lab_gen_export_opts_t o = { .coll = coll, .out = out, .sample = sample, .progress = LAB_PROGRESS_NEVER };
 
    assert_non_null (s);
    if (!lab_store_create (s, coll, &e) ||
@@ -890,7 +890,7 @@ export_fails (lab_store_t *store, const char *coll, bson_t **docs, size_t n, int
       bson_destroy (docs[i]);
    }
    memset (&e, 0, sizeof e);
-   assert_false (lab_billgen_export (store, &o, &st, &e));
+   assert_false (lab_gen_export (store, &o, &st, &e));
    if (!lab_error_is (&e, LAB_ERROR_CSV, code) || !strstr (e.message, needle)) {
       fail_msg ("%s: want CSV code %u with '%s', got domain %u code %u: %s", coll, code, needle, e.domain,
                 e.code, e.message);

@@ -70,11 +70,11 @@ digest (lab_store_t *store, const char *coll, digest_t *d)
 
 /* gen_digest -- generate 60 bills with `parallel` workers and batches of `batch` rows into a fresh store. */
 static void
-gen_digest (const char *dir, int parallel, size_t batch, digest_t *d, lab_generate_stats_t *st)
+gen_digest (const char *dir, int parallel, size_t batch, digest_t *d, lab_gen_generate_stats_t *st)
 {
    char *uri = bson_strdup_printf ("wiredtiger:%s/p%d-b%zu", dir, parallel, batch);
    lab_store_opts_t so = { .create = true, .cache_size_bytes = 256 * 1024 * 1024 };
-   lab_generate_opts_t o;
+   lab_gen_generate_opts_t o;
    bson_error_t e;
    lab_store_t *store = lab_store_open (uri, &so, &e);
 
@@ -89,7 +89,7 @@ gen_digest (const char *dir, int parallel, size_t batch, digest_t *d, lab_genera
    o.batch_docs = batch;
    o.parallel = parallel;
    o.progress = LAB_PROGRESS_NEVER;
-   if (!lab_billgen_generate (store, &o, st, &e)) {
+   if (!lab_gen_generate (store, &o, st, &e)) {
       fail_msg ("generate --parallel %d: %s", parallel, e.message);
    }
    assert_int_equal (st->workers, parallel);
@@ -106,7 +106,7 @@ test_parallel_same (void **state)
    (void)state;
    char *dir = lab_test_tmpdir ("generate-parallel");
    digest_t d1, d2, d3, d2b;
-   lab_generate_stats_t s1, s2, s3, s2b;
+   lab_gen_generate_stats_t s1, s2, s3, s2b;
 
    gen_digest (dir, 1, 1000, &d1, &s1);
    gen_digest (dir, 2, 1000, &d2, &s2);
@@ -196,8 +196,8 @@ import_digest (const char *dir, const char *csv, int parallel, size_t batch, dig
    char *uri = bson_strdup_printf ("wiredtiger:%s/i%d-b%zu", dir, parallel, batch);
    lab_store_opts_t so = { .create = true, .cache_size_bytes = 256 * 1024 * 1024 };
    const char *files[] = { csv };
-   lab_import_opts_t o = { 0 };
-   lab_import_stats_t st;
+   lab_gen_import_opts_t o = { 0 };
+   lab_gen_import_stats_t st;
    bson_error_t e;
    lab_store_t *store = lab_store_open (uri, &so, &e);
 
@@ -214,7 +214,7 @@ import_digest (const char *dir, const char *csv, int parallel, size_t batch, dig
    o.files = files;
    o.nfiles = 1;
    o.progress = LAB_PROGRESS_NEVER;
-   if (!lab_billgen_import (store, &o, &st, &e)) {
+   if (!lab_gen_import (store, &o, &st, &e)) {
       fail_msg ("import --parallel %d: %s", parallel, e.message);
    }
    *rejects = st.rejects;
@@ -234,16 +234,16 @@ test_import_parallel_same (void **state)
    char *csv = bson_strdup_printf ("%s/in.csv", dir), *bad = bson_strdup_printf ("%s/bad.csv", dir);
    char *cmd;
    digest_t d1, d2, d3;
-   lab_generate_stats_t gs;
+   lab_gen_generate_stats_t gs;
    int64_t r1, r2, r3;
 
    /* the rows of a generated collection, as export writes them, with two broken rows inserted */
    {
       char *uri = bson_strdup_printf ("wiredtiger:%s/src", dir);
       lab_store_opts_t so = { .create = true, .cache_size_bytes = 256 * 1024 * 1024 };
-      lab_generate_opts_t o;
-      lab_export_opts_t xo = { .coll = "bill_detail", .out = csv, .sample = 1000 };
-      lab_export_stats_t xs;
+      lab_gen_generate_opts_t o;
+      lab_gen_export_opts_t xo = { .coll = "bill_detail", .out = csv, .sample = 1000 };
+      lab_gen_export_stats_t xs;
       bson_error_t e;
       lab_store_t *store = lab_store_open (uri, &so, &e);
       assert_non_null (store);
@@ -254,9 +254,9 @@ test_import_parallel_same (void **state)
       o.coll = "bill_detail";
       o.parallel = 1;
       o.progress = LAB_PROGRESS_NEVER;
-      assert_true (lab_billgen_generate (store, &o, &gs, &e));
+      assert_true (lab_gen_generate (store, &o, &gs, &e));
       xo.progress = LAB_PROGRESS_NEVER;
-      if (!lab_billgen_export (store, &xo, &xs, &e)) {
+      if (!lab_gen_export (store, &xo, &xs, &e)) {
          fail_msg ("export: %s", e.message);
       }
       lab_store_close (store);

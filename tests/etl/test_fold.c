@@ -123,7 +123,7 @@ free_rows (bson_t **rows, size_t n)
 
 /* Collected hashes of unfolded rows. */
 typedef struct {
-   lab_hash_t *h;
+   lab_fold_hash_t *h;
    size_t n;
    size_t cap;
 } hashes_t;
@@ -137,14 +137,14 @@ collect_hash (void *ctx, const bson_t *row, bson_error_t *error)
       hs->cap = hs->cap ? 2 * hs->cap : 64;
       hs->h = bson_realloc (hs->h, hs->cap * sizeof *hs->h);
    }
-   hs->h[hs->n++] = lab_row_hash (row);
+   hs->h[hs->n++] = lab_fold_row_hash (row);
    return true;
 }
 
 static int
 hash_cmp (const void *a, const void *b)
 {
-   const lab_hash_t *x = a, *y = b;
+   const lab_fold_hash_t *x = a, *y = b;
 
    if (x->lo != y->lo) {
       return x->lo < y->lo ? -1 : 1;
@@ -161,11 +161,11 @@ static void
 assert_unfold_equals (sink_t *s, bson_t **rows, size_t n, int64_t max)
 {
    hashes_t got = { 0 };
-   lab_hash_t *want = bson_malloc ((n + 1) * sizeof *want);
+   lab_fold_hash_t *want = bson_malloc ((n + 1) * sizeof *want);
    bson_error_t error;
    size_t i;
 
-   lab_hash_t sum_in_place = { 0, 0 }, sum_want = { 0, 0 };
+   lab_fold_hash_t sum_in_place = { 0, 0 }, sum_want = { 0, 0 };
    for (i = 0; i < s->ndocs; i++) {
       lab_fold_doc_info_t info;
       assert_true ((int64_t)s->docs[i]->len <= max);
@@ -178,8 +178,8 @@ assert_unfold_equals (sink_t *s, bson_t **rows, size_t n, int64_t max)
       }
    }
    for (i = 0; i < n; i++) {
-      want[i] = lab_row_hash (rows[i]);
-      lab_hash_add (&sum_want, want[i]);
+      want[i] = lab_fold_row_hash (rows[i]);
+      lab_fold_hash_add (&sum_want, want[i]);
    }
    assert_true (sum_in_place.lo == sum_want.lo && sum_in_place.hi == sum_want.hi);
    assert_int_equal (got.n, n);
@@ -731,18 +731,19 @@ test_row_hash (void **state)
    bson_t *c = json ("{\"b\": {\"x\": [ 3, {\"p\": 2, \"q\": 1} ], \"y\": 2}, \"a\": 1}");
    bson_t *d =
       json ("{\"a\": {\"$numberLong\": \"1\"}, \"b\": {\"y\": 2, \"x\": [ {\"q\": 1, \"p\": 2}, 3 ]}}");
-   lab_hash_t ha = lab_row_hash (a), hb = lab_row_hash (b), hc = lab_row_hash (c), hd = lab_row_hash (d);
-   lab_hash_t acc1 = { 0, 0 }, acc2 = { 0, 0 };
+   lab_fold_hash_t ha = lab_fold_row_hash (a), hb = lab_fold_row_hash (b), hc = lab_fold_row_hash (c),
+                   hd = lab_fold_row_hash (d);
+   lab_fold_hash_t acc1 = { 0, 0 }, acc2 = { 0, 0 };
 
    assert_int_equal (hash_cmp (&ha, &hb), 0);     /* field order may differ */
    assert_int_not_equal (hash_cmp (&ha, &hc), 0); /* array order may not */
    assert_int_not_equal (hash_cmp (&ha, &hd), 0); /* nor types */
-   lab_hash_add (&acc1, ha);
-   lab_hash_add (&acc1, hc);
-   lab_hash_add (&acc2, hc);
-   lab_hash_add (&acc2, hb);
+   lab_fold_hash_add (&acc1, ha);
+   lab_fold_hash_add (&acc1, hc);
+   lab_fold_hash_add (&acc2, hc);
+   lab_fold_hash_add (&acc2, hb);
    assert_int_equal (hash_cmp (&acc1, &acc2), 0); /* sums do not depend on order */
-   lab_hash_add (&acc2, hb);
+   lab_fold_hash_add (&acc2, hb);
    assert_int_not_equal (hash_cmp (&acc1, &acc2), 0); /* duplicates count */
    {
       /* values swapped between two rows: each row's digest changes, and so does their sum (a sum of the
@@ -751,15 +752,15 @@ test_row_hash (void **state)
       bson_t *s1 = json ("{\"a\": 1, \"b\": 4}"), *s2 = json ("{\"a\": 3, \"b\": 2}");
       bson_t *n1 = json ("{\"a\": 1, \"s\": {\"b\": 2}}"), *n2 = json ("{\"a\": 1, \"s\": {}, \"b\": 2}");
       bson_t *i3 = json ("{\"v\": 3}"), *d3 = json ("{\"v\": 3.0}");
-      lab_hash_t x = { 0, 0 }, y = { 0, 0 }, hi3 = lab_row_hash (i3), hd3 = lab_row_hash (d3);
+      lab_fold_hash_t x = { 0, 0 }, y = { 0, 0 }, hi3 = lab_fold_row_hash (i3), hd3 = lab_fold_row_hash (d3);
 
-      lab_hash_add (&x, lab_row_hash (r1));
-      lab_hash_add (&x, lab_row_hash (r2));
-      lab_hash_add (&y, lab_row_hash (s1));
-      lab_hash_add (&y, lab_row_hash (s2));
+      lab_fold_hash_add (&x, lab_fold_row_hash (r1));
+      lab_fold_hash_add (&x, lab_fold_row_hash (r2));
+      lab_fold_hash_add (&y, lab_fold_row_hash (s1));
+      lab_fold_hash_add (&y, lab_fold_row_hash (s2));
       assert_int_not_equal (hash_cmp (&x, &y), 0);
-      x = lab_row_hash (n1);
-      y = lab_row_hash (n2);
+      x = lab_fold_row_hash (n1);
+      y = lab_fold_row_hash (n2);
       assert_int_not_equal (hash_cmp (&x, &y), 0);
       assert_int_not_equal (hash_cmp (&hi3, &hd3), 0); /* int32 3 is not double 3.0 */
       bson_destroy (r1);
@@ -809,7 +810,7 @@ test_unfold_rejects_bad_docs (void **state)
 static void
 test_hoist_sampler (void **state)
 {
-   lab_hoist_sampler_t *smp = lab_hoist_sampler_new ("bill_id", "details", 2);
+   lab_fold_hoist_sampler_t *smp = lab_fold_hoist_sampler_new ("bill_id", "details", 2);
    bson_t *r[5];
    char **fields;
    size_t nf, i;
@@ -823,27 +824,27 @@ test_hoist_sampler (void **state)
    r[3] = json ("{\"_id\": 4, \"bill_id\": 2, \"patient\": \"B\", \"amt\": 3, \"row_count\": 1}");
    r[4] = json ("{\"_id\": 5, \"bill_id\": 3, \"patient\": \"C\", \"amt\": 9, \"row_count\": 2}");
    for (i = 0; i < 4; i++) {
-      assert_true (lab_hoist_sampler_push (smp, r[i]));
+      assert_true (lab_fold_hoist_sampler_push (smp, r[i]));
    }
-   assert_false (lab_hoist_sampler_push (smp, r[4])); /* a third master: enough */
-   lab_hoist_sampler_result (smp, &fields, &nf, &nm);
+   assert_false (lab_fold_hoist_sampler_push (smp, r[4])); /* a third master: enough */
+   lab_fold_hoist_sampler_result (smp, &fields, &nf, &nm);
    /* patient: same within each master; amt differs in master 1; ward missing in master 2;
     * row_count is reserved; _id and the key are never candidates */
    assert_int_equal (nf, 1);
    assert_string_equal (fields[0], "patient");
    assert_int_equal (nm, 2);
    bson_strfreev (fields);
-   lab_hoist_sampler_destroy (smp);
+   lab_fold_hoist_sampler_destroy (smp);
 
    /* only one-row masters: no evidence, nothing hoisted */
-   smp = lab_hoist_sampler_new ("bill_id", "details", 10);
-   lab_hoist_sampler_push (smp, r[0]);
-   lab_hoist_sampler_push (smp, r[2]);
-   lab_hoist_sampler_result (smp, &fields, &nf, NULL);
+   smp = lab_fold_hoist_sampler_new ("bill_id", "details", 10);
+   lab_fold_hoist_sampler_push (smp, r[0]);
+   lab_fold_hoist_sampler_push (smp, r[2]);
+   lab_fold_hoist_sampler_result (smp, &fields, &nf, NULL);
    assert_int_equal (nf, 0);
    assert_null (fields[0]);
    bson_strfreev (fields);
-   lab_hoist_sampler_destroy (smp);
+   lab_fold_hoist_sampler_destroy (smp);
    for (i = 0; i < 5; i++) {
       bson_destroy (r[i]);
    }
@@ -857,38 +858,38 @@ test_bucket_window (void **state)
    const int64_t t = INT64_C (1710510300000); /* 2024-03-15T13:45:00Z, a Friday */
    int64_t end;
 
-   assert_true (lab_bucket_window (t, LAB_BUCKET_HOUR, &end) == INT64_C (1710507600000));
+   assert_true (lab_fold_bucket_window (t, LAB_BUCKET_HOUR, &end) == INT64_C (1710507600000));
    assert_true (end == INT64_C (1710507600000) + 3600000);
-   assert_true (lab_bucket_window (t, LAB_BUCKET_DAY, &end) == INT64_C (1710460800000));
+   assert_true (lab_fold_bucket_window (t, LAB_BUCKET_DAY, &end) == INT64_C (1710460800000));
    assert_true (end == INT64_C (1710460800000) + 86400000);
    /* ISO week: Monday 2024-03-11 */
-   assert_true (lab_bucket_window (t, LAB_BUCKET_WEEK, &end) == INT64_C (1710115200000));
+   assert_true (lab_fold_bucket_window (t, LAB_BUCKET_WEEK, &end) == INT64_C (1710115200000));
    assert_true (end == INT64_C (1710115200000) + 7 * INT64_C (86400000));
    /* a Monday at midnight starts its own week */
-   assert_true (lab_bucket_window (INT64_C (1710115200000), LAB_BUCKET_WEEK, NULL) ==
+   assert_true (lab_fold_bucket_window (INT64_C (1710115200000), LAB_BUCKET_WEEK, NULL) ==
                 INT64_C (1710115200000));
-   assert_true (lab_bucket_window (INT64_C (1710115200000) - 1, LAB_BUCKET_WEEK, NULL) ==
+   assert_true (lab_fold_bucket_window (INT64_C (1710115200000) - 1, LAB_BUCKET_WEEK, NULL) ==
                 INT64_C (1710115200000) - 7 * INT64_C (86400000));
    /* months: March 2024, a leap February, December into the next year */
-   assert_true (lab_bucket_window (t, LAB_BUCKET_MONTH, &end) == INT64_C (1709251200000));
+   assert_true (lab_fold_bucket_window (t, LAB_BUCKET_MONTH, &end) == INT64_C (1709251200000));
    assert_true (end == INT64_C (1711929600000));
-   assert_true (lab_bucket_window (INT64_C (1707523200000), LAB_BUCKET_MONTH, &end) ==
+   assert_true (lab_fold_bucket_window (INT64_C (1707523200000), LAB_BUCKET_MONTH, &end) ==
                 INT64_C (1706745600000));
    assert_true (end == INT64_C (1709251200000));
-   assert_true (lab_bucket_window (INT64_C (1703030400000), LAB_BUCKET_MONTH, &end) ==
+   assert_true (lab_fold_bucket_window (INT64_C (1703030400000), LAB_BUCKET_MONTH, &end) ==
                 INT64_C (1701388800000));
    assert_true (end == INT64_C (1704067200000));
    /* before the epoch: floors, not truncation */
-   assert_true (lab_bucket_window (-3600000, LAB_BUCKET_DAY, &end) == -86400000);
+   assert_true (lab_fold_bucket_window (-3600000, LAB_BUCKET_DAY, &end) == -86400000);
    assert_true (end == 0);
-   assert_true (lab_bucket_window (-3600000, LAB_BUCKET_MONTH, &end) == INT64_C (-2678400000));
+   assert_true (lab_fold_bucket_window (-3600000, LAB_BUCKET_MONTH, &end) == INT64_C (-2678400000));
    assert_true (end == 0);
-   assert_true (lab_bucket_window (0, LAB_BUCKET_WEEK, &end) == INT64_C (-259200000));
+   assert_true (lab_fold_bucket_window (0, LAB_BUCKET_WEEK, &end) == INT64_C (-259200000));
    assert_true (end == INT64_C (345600000));
    /* the extremes do not overflow */
-   assert_true (lab_bucket_window (INT64_MAX, LAB_BUCKET_DAY, &end) <= INT64_MAX);
+   assert_true (lab_fold_bucket_window (INT64_MAX, LAB_BUCKET_DAY, &end) <= INT64_MAX);
    assert_true (end == INT64_MAX);
-   assert_true (lab_bucket_window (INT64_MIN, LAB_BUCKET_WEEK, &end) == INT64_MIN);
+   assert_true (lab_fold_bucket_window (INT64_MIN, LAB_BUCKET_WEEK, &end) == INT64_MIN);
 }
 
 static void
@@ -896,22 +897,22 @@ test_bucket_spec (void **state)
 {
    bson_error_t error;
    char *field;
-   lab_bucket_unit_t unit;
+   lab_fold_bucket_unit_t unit;
 
-   assert_true (lab_bucket_spec_parse ("charge_time:day", &field, &unit, &error));
+   assert_true (lab_fold_bucket_spec_parse ("charge_time:day", &field, &unit, &error));
    assert_string_equal (field, "charge_time");
    assert_int_equal (unit, LAB_BUCKET_DAY);
-   assert_string_equal (lab_bucket_unit_name (unit), "day");
+   assert_string_equal (lab_fold_bucket_unit_name (unit), "day");
    bson_free (field);
-   assert_true (lab_bucket_spec_parse ("t:month", &field, &unit, &error));
+   assert_true (lab_fold_bucket_spec_parse ("t:month", &field, &unit, &error));
    assert_int_equal (unit, LAB_BUCKET_MONTH);
    bson_free (field);
-   assert_false (lab_bucket_spec_parse ("charge_time", &field, &unit, &error));
+   assert_false (lab_fold_bucket_spec_parse ("charge_time", &field, &unit, &error));
    assert_int_equal (error.domain, LAB_ERROR_USAGE);
    assert_non_null (strstr (error.message, "FIELD:UNIT"));
-   assert_false (lab_bucket_spec_parse ("charge_time:year", &field, &unit, &error));
+   assert_false (lab_fold_bucket_spec_parse ("charge_time:year", &field, &unit, &error));
    assert_non_null (strstr (error.message, "year"));
-   assert_false (lab_bucket_spec_parse (":day", &field, &unit, &error));
+   assert_false (lab_fold_bucket_spec_parse (":day", &field, &unit, &error));
 }
 
 /* test_bucket_rows -- at most N rows per document, a master continuing in parts as an oversize split. */

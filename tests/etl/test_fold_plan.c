@@ -1,5 +1,5 @@
 /*
- * test_fold_plan.c -- unit tests of lab_foldrun_sort_verdict (etl/run.h): what the server's own plan of
+ * test_fold_plan.c -- unit tests of lab_fold_run_sort_verdict (etl/run.h): what the server's own plan of
  * the fold's read (an explain reply parsed by store/serverfacts, fixtures in tests/store/data/serverfacts/)
  * means for the fold: an index walk, a sort in memory or spilled to disk, and the refusal of a sort of
  * more than a million documents without --allow-blocking-sort.
@@ -33,18 +33,18 @@ plan_of (const char *name, lab_store_facts_plan_t *p)
 static void
 test_verdict_index_walk (void **state)
 {
-   lab_foldrun_sort_verdict_t v;
+   lab_fold_run_sort_verdict_t v;
    lab_store_facts_plan_t p;
 
    (void)state;
    /* the embedded store: nobody to ask */
-   lab_foldrun_sort_verdict (NULL, 5000000, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (NULL, 5000000, 400, false, 0, &v);
    assert_false (v.observed);
    assert_false (v.sorts);
    assert_false (v.refuse);
    /* mongod walking its index: no sort whatever the size */
    plan_of ("explain-sbe-7.0-ixscan.json", &p);
-   lab_foldrun_sort_verdict (&p, 50000000, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, 50000000, 400, false, 0, &v);
    assert_true (v.observed);
    assert_false (v.sorts);
    assert_false (v.refuse);
@@ -55,51 +55,51 @@ test_verdict_index_walk (void **state)
 static void
 test_verdict_sorts (void **state)
 {
-   lab_foldrun_sort_verdict_t v;
+   lab_fold_run_sort_verdict_t v;
    lab_store_facts_plan_t p;
 
    (void)state;
    /* a small sort: said plainly, in memory, not refused */
    plan_of ("explain-sbe-7.0-sort.json", &p);
-   lab_foldrun_sort_verdict (&p, 20000, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, 20000, 400, false, 0, &v);
    assert_true (v.sorts);
    assert_false (v.spills);
    assert_false (v.refuse);
    assert_non_null (strstr (v.say, "sort about 20000 documents"));
    assert_non_null (strstr (v.say, "in memory"));
    /* past 100 MiB: spilled to disk; past a million documents: refused */
-   lab_foldrun_sort_verdict (&p, 2000000, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, 2000000, 400, false, 0, &v);
    assert_true (v.spills);
    assert_true (v.refuse);
    assert_non_null (strstr (v.say, "spilled"));
    assert_non_null (strstr (v.say, "refuses to start"));
    /* exactly the limit is allowed, one more is not */
-   lab_foldrun_sort_verdict (&p, LAB_FOLD_BLOCKING_SORT_MAX_DOCS, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, LAB_FOLD_BLOCKING_SORT_MAX_DOCS, 400, false, 0, &v);
    assert_false (v.refuse);
-   lab_foldrun_sort_verdict (&p, LAB_FOLD_BLOCKING_SORT_MAX_DOCS + 1, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, LAB_FOLD_BLOCKING_SORT_MAX_DOCS + 1, 400, false, 0, &v);
    assert_true (v.refuse);
    /* --allow-blocking-sort */
-   lab_foldrun_sort_verdict (&p, 2000000, 400, true, 0, &v);
+   lab_fold_run_sort_verdict (&p, 2000000, 400, true, 0, &v);
    assert_true (v.sorts);
    assert_false (v.refuse);
    /* another limit (the test hook) */
-   lab_foldrun_sort_verdict (&p, 11, 400, false, 10, &v);
+   lab_fold_run_sort_verdict (&p, 11, 400, false, 10, &v);
    assert_true (v.refuse);
 }
 
 static void
 test_verdict_multikey_and_shards (void **state)
 {
-   lab_foldrun_sort_verdict_t v;
+   lab_fold_run_sort_verdict_t v;
    lab_store_facts_plan_t p;
 
    (void)state;
    plan_of ("explain-classic-4.4-multikey.json", &p);
-   lab_foldrun_sort_verdict (&p, 1000, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, 1000, 400, false, 0, &v);
    assert_true (v.sorts);
    assert_non_null (strstr (v.say, "multikey"));
    plan_of ("explain-sharded-6.0.json", &p);
-   lab_foldrun_sort_verdict (&p, 3000000, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, 3000000, 400, false, 0, &v);
    assert_true (v.sorts);
    assert_true (v.refuse);
    assert_non_null (strstr (v.say, "shard02 sorts"));
@@ -109,13 +109,13 @@ test_verdict_multikey_and_shards (void **state)
 static void
 test_verdict_ferretdb (void **state)
 {
-   lab_foldrun_sort_verdict_t v;
+   lab_fold_run_sort_verdict_t v;
    lab_store_facts_plan_t p;
 
    (void)state;
    /* FerretDB sorts every read in memory and never spills (it ignores allowDiskUse) */
    plan_of ("explain-ferretdb-1.24.json", &p);
-   lab_foldrun_sort_verdict (&p, 500000, 400, false, 0, &v);
+   lab_fold_run_sort_verdict (&p, 500000, 400, false, 0, &v);
    assert_true (v.sorts);
    assert_false (v.spills);
    assert_false (v.refuse);

@@ -78,14 +78,14 @@ test_not_transient (void **state)
 static void
 test_delay (void **state)
 {
-   assert_int_equal (lab_retry_delay_ms (1, 1000, 16000), 1000);
-   assert_int_equal (lab_retry_delay_ms (2, 1000, 16000), 2000);
-   assert_int_equal (lab_retry_delay_ms (3, 1000, 16000), 4000);
-   assert_int_equal (lab_retry_delay_ms (5, 1000, 16000), 16000);
-   assert_int_equal (lab_retry_delay_ms (6, 1000, 16000), 16000);
-   assert_int_equal (lab_retry_delay_ms (100, 1000, 16000), 16000); /* no overflow */
-   assert_int_equal (lab_retry_delay_ms (0, 1000, 16000), 1000);
-   assert_int_equal (lab_retry_delay_ms (3, 300, 1000), 1000);
+   assert_int_equal (lab_fold_retry_delay_ms (1, 1000, 16000), 1000);
+   assert_int_equal (lab_fold_retry_delay_ms (2, 1000, 16000), 2000);
+   assert_int_equal (lab_fold_retry_delay_ms (3, 1000, 16000), 4000);
+   assert_int_equal (lab_fold_retry_delay_ms (5, 1000, 16000), 16000);
+   assert_int_equal (lab_fold_retry_delay_ms (6, 1000, 16000), 16000);
+   assert_int_equal (lab_fold_retry_delay_ms (100, 1000, 16000), 16000); /* no overflow */
+   assert_int_equal (lab_fold_retry_delay_ms (0, 1000, 16000), 1000);
+   assert_int_equal (lab_fold_retry_delay_ms (3, 300, 1000), 1000);
 }
 
 int

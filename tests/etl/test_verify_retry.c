@@ -27,9 +27,9 @@
 static char *dir;
 static char *uri;
 static lab_store_t *store;
-static lab_verify_method_t method; /* the group's */
-static lab_verify_result_t clean;
-static lab_verify_result_t clean_ordered; /* the ordered group's, for the multiset's to match */
+static lab_fold_verify_method_t method; /* the group's */
+static lab_fold_verify_result_t clean;
+static lab_fold_verify_result_t clean_ordered; /* the ordered group's, for the multiset's to match */
 static bool have_ordered;
 static int64_t clean_taken; /* documents the clean run took from both streams */
 
@@ -80,8 +80,8 @@ static int
 setup (void **state)
 {
    lab_store_opts_t so = { 0 };
-   lab_foldrun_opts_t fo = { 0 };
-   lab_foldrun_result_t fr = { 0 };
+   lab_fold_run_opts_t fo = { 0 };
+   lab_fold_run_result_t fr = { 0 };
    bson_error_t error;
    lab_store_session_t *sess;
    bson_t *batch[512];
@@ -130,7 +130,7 @@ setup (void **state)
    if (!lab_foldrun (store, &fo, &fr, &error)) {
       fail_msg ("fold: %s", error.message);
    }
-   lab_foldrun_result_cleanup (&fr);
+   lab_fold_run_result_cleanup (&fr);
    key.value_type = BSON_TYPE_INT32;
    key.value.v_int32 = 77;
    assert_true (lab_store_delete_eq (sess, "fd", "bill_id", &key, &deleted, &error));
@@ -155,10 +155,10 @@ teardown (void **state)
    return 0;
 }
 
-static lab_verify_opts_t
+static lab_fold_verify_opts_t
 opts (fault_t *f, int retries)
 {
-   lab_verify_opts_t o = { 0 };
+   lab_fold_verify_opts_t o = { 0 };
 
    o.method = method;
    o.target.src = "bd";
@@ -177,7 +177,7 @@ opts (fault_t *f, int retries)
 
 /* same_as -- every figure of `r` equals those of `want`. */
 static void
-same_as (const lab_verify_result_t *r, const lab_verify_result_t *want)
+same_as (const lab_fold_verify_result_t *r, const lab_fold_verify_result_t *want)
 {
    assert_int_equal (r->equal, want->equal);
    assert_int_equal (r->src_rows, want->src_rows);
@@ -196,7 +196,7 @@ same_as (const lab_verify_result_t *r, const lab_verify_result_t *want)
 
 /* same_result -- every figure of `r` equals the clean run's. */
 static void
-same_result (const lab_verify_result_t *r)
+same_result (const lab_fold_verify_result_t *r)
 {
    same_as (r, &clean);
 }
@@ -207,7 +207,7 @@ static void
 test_clean (void **state)
 {
    fault_t f = { 0 };
-   lab_verify_opts_t o = opts (&f, 3);
+   lab_fold_verify_opts_t o = opts (&f, 3);
    bson_error_t error;
 
    (void)state;
@@ -250,7 +250,7 @@ test_resume_everywhere (void **state)
 {
    const uint32_t domains[] = { MONGOC_ERROR_STREAM, MONGOC_ERROR_QUERY, MONGOC_ERROR_SERVER };
    const uint32_t codes[] = { MONGOC_ERROR_STREAM_SOCKET, 43, 10107 };
-   lab_verify_result_t r;
+   lab_fold_verify_result_t r;
    bson_error_t error;
    int64_t n;
    int tries = 0;
@@ -259,7 +259,7 @@ test_resume_everywhere (void **state)
    assert_true (clean_taken > 0);
    for (n = 1; n <= clean_taken; n += (n < 12 ? 1 : 13)) {
       fault_t f = { 0 };
-      lab_verify_opts_t o = opts (&f, 3);
+      lab_fold_verify_opts_t o = opts (&f, 3);
 
       f.at = n;
       /* every other fault with a document per pipeline batch: the reader fails with batches in flight */
@@ -283,8 +283,8 @@ test_resume_everywhere (void **state)
 static void
 test_small_batches (void **state)
 {
-   lab_verify_opts_t o = opts (NULL, 0);
-   lab_verify_result_t r;
+   lab_fold_verify_opts_t o = opts (NULL, 0);
+   lab_fold_verify_result_t r;
    bson_error_t error;
 
    (void)state;
@@ -301,8 +301,8 @@ static void
 test_gives_up (void **state)
 {
    fault_t f = { 0 };
-   lab_verify_opts_t o = opts (&f, 2);
-   lab_verify_result_t r;
+   lab_fold_verify_opts_t o = opts (&f, 2);
+   lab_fold_verify_result_t r;
    bson_error_t error;
 
    (void)state;
@@ -323,8 +323,8 @@ static void
 test_not_retried (void **state)
 {
    fault_t f = { 0 };
-   lab_verify_opts_t o = opts (&f, 3);
-   lab_verify_result_t r;
+   lab_fold_verify_opts_t o = opts (&f, 3);
+   lab_fold_verify_result_t r;
    bson_error_t error;
 
    (void)state;
@@ -354,8 +354,8 @@ static void
 test_passes (void **state)
 {
    fault_t f = { 0 };
-   lab_verify_opts_t o = opts (&f, 3);
-   lab_verify_result_t r;
+   lab_fold_verify_opts_t o = opts (&f, 3);
+   lab_fold_verify_result_t r;
    bson_error_t error;
 
    (void)state;

@@ -1,6 +1,6 @@
 /*
  * fuzz_csv.c -- libFuzzer harness of CSV import without a store: the same path `billgen import
- * --parse-only` takes (lab_billgen_import with no store: open, zstd sniffing, record cutting, header
+ * --parse-only` takes (lab_gen_import with no store: open, zstd sniffing, record cutting, header
  * typing, field conversion to BSON, --parse-grace, the reject file).
  *
  * Input: byte 0 chooses the options -- bit 0 --columns-have-types, bit 1 --headerline (else the first
@@ -19,8 +19,8 @@
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
 {
-   lab_import_opts_t o;
-   lab_import_stats_t st;
+   lab_gen_import_opts_t o;
+   lab_gen_import_stats_t st;
    bson_error_t error;
    uint8_t f0, f1;
    char *fields = NULL;
@@ -41,7 +41,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    o.parse_only = true;
    o.typed = f0 & 1;
    o.headerline = (f0 & 2) != 0;
-   o.grace = (lab_grace_t)(((f0 >> 2) & 3) % 3);
+   o.grace = (lab_gen_grace_t)(((f0 >> 2) & 3) % 3);
    o.key = "bill_id";
    o.key_given = (f0 & 0x80) != 0;
    o.progress = LAB_PROGRESS_NEVER;
@@ -78,7 +78,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    o.nfiles = (f1 & 1) ? 2 : 1;
 
    memset (&st, 0, sizeof st);
-   if (lab_billgen_import (NULL, &o, &st, &error)) {
+   if (lab_gen_import (NULL, &o, &st, &error)) {
       if (st.rows_inserted + st.rejects != st.rows_read) {
          abort (); /* every data row is either converted or refused */
       }

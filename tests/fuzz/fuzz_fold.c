@@ -22,7 +22,7 @@
 static const char *const pool[NPOOL] = { "a", "b", "c", "d", "e", "_id" };
 
 typedef struct {
-   lab_hash_t got[MAX_ROWS];
+   lab_fold_hash_t got[MAX_ROWS];
    size_t ngot;
    int64_t cap;
    int32_t bucket_rows;
@@ -39,7 +39,7 @@ collect (void *ctx, const bson_t *row, bson_error_t *error)
       s->bad = "more rows out than in";
       return true;
    }
-   s->got[s->ngot++] = lab_row_hash (row);
+   s->got[s->ngot++] = lab_fold_row_hash (row);
    return true;
 }
 
@@ -153,13 +153,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
    lab_fuzz_bytes_t b = { data, len };
    const char *hoist[NPOOL];
    bson_t *rows[MAX_ROWS];
-   lab_hash_t want[MAX_ROWS];
+   lab_fold_hash_t want[MAX_ROWS];
    size_t nrows, nhoist = 0;
    lab_fold_opts_t o = { 0 };
    sink_t s = { 0 };
    bson_error_t error;
    lab_fold_t *f;
-   lab_hoist_sampler_t *sampler;
+   lab_fold_hoist_sampler_t *sampler;
    uint8_t hoist_bits, mode;
    bool string_keys, ok = true;
    int64_t key = 0;
@@ -207,17 +207,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
             append_random (&b, rows[r], pool[i]);
          }
       }
-      want[r] = lab_row_hash (rows[r]);
+      want[r] = lab_fold_row_hash (rows[r]);
    }
 
    f = lab_fold_new (&o, on_emit, on_reject, &s, &error);
    if (!f) {
       abort (); /* the options are valid by construction */
    }
-   sampler = lab_hoist_sampler_new ("k", "details", 1 + (hoist_bits >> 5));
+   sampler = lab_fold_hoist_sampler_new ("k", "details", 1 + (hoist_bits >> 5));
    for (size_t r = 0; r < nrows && ok; r++) {
       ok = lab_fold_push_row (f, rows[r], &error);
-      (void)lab_hoist_sampler_push (sampler, rows[r]);
+      (void)lab_fold_hoist_sampler_push (sampler, rows[r]);
    }
    if (ok) {
       ok = lab_fold_finish (f, &error);
@@ -242,10 +242,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t len)
       char **fields;
       size_t nfields;
       int64_t nm;
-      lab_hoist_sampler_result (sampler, &fields, &nfields, &nm);
+      lab_fold_hoist_sampler_result (sampler, &fields, &nfields, &nm);
       bson_strfreev (fields);
    }
-   lab_hoist_sampler_destroy (sampler);
+   lab_fold_hoist_sampler_destroy (sampler);
    lab_fold_destroy (f);
    for (size_t r = 0; r < nrows; r++) {
       bson_destroy (rows[r]);
