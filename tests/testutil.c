@@ -374,3 +374,38 @@ lab_test_folded_rows (const char *uri, const char *folded, const char *detail, i
    lab_store_close (store);
    return sum;
 }
+
+/* lab_test_folded_store -- a fresh embedded store (lab_test_tmpdir (tag)) holding `bills` bills of about
+ * `mean_rows` rows made by billgen generate with `gen_args` (e.g. "--order clustered") in bill_detail,
+ * folded by fold-details into detail_coll; fails the running test when a tool fails. Caller frees. */
+char *
+lab_test_folded_store (const char *tag, int bills, int mean_rows, const char *gen_args)
+{
+   char *billgen = lab_test_bin ("billgen"), *fold = lab_test_bin ("fold-details");
+   char *dir = lab_test_tmpdir (tag);
+   char *cmd, *err = NULL;
+   int rc;
+
+   cmd =
+      bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows %d "
+                          "%s --seed 11 --drop --progress never -q",
+                          billgen, dir, bills, mean_rows, gen_args);
+   rc = lab_test_run (cmd, NULL, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (cmd);
+   bson_free (err);
+   err = NULL;
+   cmd = bson_strdup_printf (
+      "'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --progress never -q", fold, dir);
+   rc = lab_test_run (cmd, NULL, &err);
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmd, rc, err);
+   }
+   bson_free (cmd);
+   bson_free (err);
+   bson_free (billgen);
+   bson_free (fold);
+   return dir;
+}

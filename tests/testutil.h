@@ -57,6 +57,11 @@ bool lab_test_is_root (const char *what);
 /* lab_test_tmpdir -- a fresh directory under $LAB_TEST_TMP (or /tmp) named after `tag`; caller frees. */
 char *lab_test_tmpdir (const char *tag);
 
+/* lab_test_folded_store -- a fresh embedded store (lab_test_tmpdir (tag)) holding `bills` bills of about
+ * `mean_rows` rows made by billgen generate with `gen_args` in bill_detail, folded into detail_coll;
+ * fails the running test when a tool fails. Caller frees. */
+char *lab_test_folded_store (const char *tag, int bills, int mean_rows, const char *gen_args);
+
 /* lab_test_rmtree -- remove a directory tree (best effort). */
 void lab_test_rmtree (const char *path);
 

@@ -29,32 +29,10 @@ static char *g_bin;
 static char *
 make_data (const char *tag, const char *order)
 {
-   char *billgen = lab_test_bin ("billgen"), *fold = lab_test_bin ("fold-details");
-   char *dir = lab_test_tmpdir (tag);
-   char *cmd, *err = NULL;
-   int rc;
+   char *args = bson_strdup_printf ("--order %s", order);
+   char *dir = lab_test_folded_store (tag, BILLS, MEAN_ROWS, args);
 
-   cmd =
-      bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows %d "
-                          "--order %s --seed 11 --drop --progress never -q",
-                          billgen, dir, BILLS, MEAN_ROWS, order);
-   rc = lab_test_run (cmd, NULL, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
-   bson_free (cmd);
-   bson_free (err);
-   err = NULL;
-   cmd = bson_strdup_printf (
-      "'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --progress never -q", fold, dir);
-   rc = lab_test_run (cmd, NULL, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
-   bson_free (cmd);
-   bson_free (err);
-   bson_free (billgen);
-   bson_free (fold);
+   bson_free (args);
    return dir;
 }
 
