@@ -143,6 +143,8 @@ typedef enum {
    LAB_VERIFY_ERR_CORRUPT,
    /* row_count disagrees with the number of rows in the array */
    LAB_VERIFY_ERR_ROW_COUNT,
+   /* scancmp's workloads: two layouts returned different rows or totals for the same query */
+   LAB_VERIFY_ERR_RESULTS_DIFFER,
 } lab_verify_err_t;
 
 /* Process exit codes (DESIGN.md). */

@@ -37,6 +37,8 @@ typedef struct {
    int64_t first, end;
    lab_scan_live_t *live;
    lab_progress_t *progress;
+   const lab_scan_wl_layout_t *wl; /* a workload's items instead of keys (NULL: the load) */
+   lab_scan_wl_acc_t acc;          /* what the workload's queries returned */
    /* results */
    double *lat_ms;
    int64_t nlat;
@@ -96,6 +98,20 @@ worker_main (void *arg, int index, bson_error_t *error)
          break;
       }
       t0 = lab_now_ns ();
+      if (w->wl) {
+         lab_scan_wl_acc_t before = w->acc;
+         if (!lab_scan_wl_item (w->wl, sess, k, &w->acc, error)) {
+            ok = false;
+            break;
+         }
+         w->lat_ms[w->nlat++] = (double)(lab_now_ns () - t0) / 1e6;
+         atomic_fetch_add (&w->live->keys, 1);
+         atomic_fetch_add (&w->live->docs, w->acc.docs - before.docs);
+         atomic_fetch_add (&w->live->rows, w->acc.rows - before.rows);
+         atomic_fetch_add (&w->live->bytes, w->acc.doc_bytes - before.doc_bytes);
+         lab_progress_add (w->progress, 1, (uint64_t)(w->acc.doc_bytes - before.doc_bytes));
+         continue;
+      }
       if (!lab_store_find_eq (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, error)) {
          char kb[128];
          lab_value_text (&w->keys[k], kb, sizeof kb);
@@ -394,16 +410,17 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
 
 /* ---- the load ------------------------------------------------------------------------------------ */
 
-/* workers_new -- one worker per key segment, each with room for its segment's latencies. */
+/* workers_new -- one worker per segment of the keys (or of the workload's items), each with room for its
+ * segment's latencies. */
 static worker_t *
-workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, lab_scan_live_t *live,
-             lab_progress_t *progress)
+workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_scan_wl_layout_t *wl,
+             lab_scan_live_t *live, lab_progress_t *progress)
 {
    int n = p->opts->parallel, i;
    worker_t *ws = bson_malloc0 ((size_t)n * sizeof *ws);
    int64_t *starts = bson_malloc0 ((size_t)(n + 1) * sizeof *starts);
 
-   lab_scan_keys_segment (p->nkeys, n, starts);
+   lab_scan_keys_segment (wl ? wl->nitems : p->nkeys, n, starts);
    for (i = 0; i < n; i++) {
       worker_t *w = &ws[i];
       w->store = p->store;
@@ -415,6 +432,7 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, lab_scan_l
       w->end = starts[i + 1];
       w->live = live;
       w->progress = progress;
+      w->wl = wl;
       w->lat_ms = bson_malloc0 ((size_t)(w->end - w->first + 1) * sizeof (double));
    }
    bson_free (starts);
@@ -449,6 +467,9 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
       nlat += ws[i].nlat;
    }
    m->keys = nlat;
+   for (i = 0; i < n; i++) {
+      lab_scan_wl_acc_merge (&m->wl, &ws[i].acc);
+   }
    lab_scan_latency_summarize (lat, (size_t)nlat, &m->latency);
    lab_scan_latency_histogram (lat, (size_t)nlat, m->histogram);
    bson_free (lat);
@@ -544,9 +565,11 @@ server_disk_totals (const lab_scan_plan_t *p, const lab_scan_sampler_t *smp, lab
    m->have_disk = true;
 }
 
-/* load -- the sampler and the workers over every key of the layout's collection. */
+/* load -- the sampler and the workers over every key of the layout's collection (or every item of the
+ * workload wl). */
 static bool
-load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, bson_error_t *error)
+load (const lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, int64_t rss_pid, lab_scan_layout_measure_t *m,
+      bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    lab_scan_sampler_t smp;
@@ -562,8 +585,12 @@ load (const lab_scan_plan_t *p, int64_t rss_pid, lab_scan_layout_measure_t *m, b
    memset (&smp, 0, sizeof smp);
    memset (&live, 0, sizeof live);
    snprintf (label, sizeof label, "run %d %s", m->run, m->layout);
-   progress = lab_progress_new (o->progress, label, "keys", (uint64_t)p->nkeys);
-   ws = workers_new (p, m->collection, strcmp (m->kind, LAB_RESULTS_KIND_ROWS) != 0, &live, progress);
+   if (wl) {
+      snprintf (label, sizeof label, "%s %s", lab_scan_wl_name (wl->kind), m->layout);
+   }
+   progress = lab_progress_new (o->progress, label, wl ? "queries" : "keys",
+                                (uint64_t)(wl ? wl->nitems : p->nkeys));
+   ws = workers_new (p, m->collection, strcmp (m->kind, LAB_RESULTS_KIND_ROWS) != 0, wl, &live, progress);
    pool.args = ws;
 
    smp.store = p->store;
@@ -611,6 +638,7 @@ done:
    lab_scan_sampler_destroy (&smp);
    for (i = 0; i < o->parallel; i++) {
       bson_free (ws[i].lat_ms);
+      lab_scan_wl_acc_cleanup (&ws[i].acc);
    }
    bson_free (ws);
    return ok;
@@ -620,6 +648,14 @@ done:
 bool
 lab_scan_layout_measure (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int order_in_run,
                          lab_scan_layout_measure_t *m, bson_error_t *error)
+{
+   return lab_scan_layout_measure_wl (p, run, layout, order_in_run, NULL, m, error);
+}
+
+/* lab_scan_layout_measure_wl -- see measure.h. */
+bool
+lab_scan_layout_measure_wl (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int order_in_run,
+                            const lab_scan_wl_layout_t *wl, lab_scan_layout_measure_t *m, bson_error_t *error)
 {
    lab_store_server_info_t after;
 
@@ -644,7 +680,7 @@ lab_scan_layout_measure (lab_scan_plan_t *p, int run, const lab_results_layout_t
                      (long long)m->resident_bytes_before, (long long)m->file_bytes,
                      p->backend == LAB_BACKEND_WT ? m->collection : "the files in the data directory");
    }
-   if (!load (p, after.pid_local && p->topo->kind != LAB_TOPO_MONGOS ? after.pid : 0, m, error)) {
+   if (!load (p, wl, after.pid_local && p->topo->kind != LAB_TOPO_MONGOS ? after.pid : 0, m, error)) {
       return false;
    }
    p->info = after; /* the next cold step compares against this server process */
@@ -657,6 +693,7 @@ lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m)
 {
    bson_free (m->workers);
    bson_free (m->samples);
+   lab_scan_wl_acc_cleanup (&m->wl);
    m->workers = NULL;
    m->samples = NULL;
 }

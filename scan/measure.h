@@ -12,6 +12,7 @@
 #define LAB_SCAN_MEASURE_H
 
 #include "scan/sampler.h"
+#include "scan/workload.h"
 
 /* What every measured layout shares, resolved once by lab_scan_run's plan step. */
 typedef struct {
@@ -103,11 +104,31 @@ typedef struct {
    lab_scan_latency_summary_t latency;
    int64_t histogram[LAB_LATENCY_NBUCKETS];
 
+   lab_scan_wl_acc_t wl; /* a workload's queries: what they returned (owned) */
+
    lab_scan_worker_totals_t *workers; /* owned */
    int nworkers;
    lab_scan_sample_t *samples; /* owned */
    size_t nsamples;
 } lab_scan_layout_measure_t;
+
+/* lab_scan_workloads_prepare -- with workloads besides the load (o->wl.set): before anything is made cold,
+ * every layout's workload index checked, or created with --create-workload-indexes (missing and not asked:
+ * LAB_ERROR_USAGE naming each index's createIndex command), and the inputs drawn (lab_scan_wl_inputs_draw).
+ * The mode: the real commands on a MongoDB server, the tool's plan on the embedded store and on a server
+ * with a subset of the query language (FerretDB). wp is initialized even on failure. */
+bool lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_wl_prep_t *wp,
+                                 bson_error_t *error);
+
+/* lab_scan_workloads_run -- after the load's runs (their summary already in results): each workload cold on
+ * every layout in run 1's order, appended as "workloads" (the load's entry from the summary). Layouts that
+ * returned different rows or totals: LAB_ERROR_VERIFY / LAB_VERIFY_ERR_RESULTS_DIFFER after the array is
+ * appended (exit 3). */
+bool lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results,
+                             bson_error_t *error);
+
+/* lab_scan_workloads_cleanup -- free what wp owns. */
+void lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp);
 
 /* lab_scan_utc_now -- the time now, RFC 3339 UTC ("2026-01-02T03:04:05Z"). */
 void lab_scan_utc_now (char *buf, size_t len);
@@ -119,6 +140,12 @@ void lab_scan_utc_now (char *buf, size_t len);
  * folded, worker 1: ..."). */
 bool lab_scan_layout_measure (lab_scan_plan_t *plan, int run, const lab_results_layout_t *layout,
                               int order_in_run, lab_scan_layout_measure_t *m, bson_error_t *error);
+
+/* lab_scan_layout_measure_wl -- the same for the items of a workload (wl; NULL: the load): its queries
+ * shared out over the workers as the keys are, what they returned in m->wl. */
+bool lab_scan_layout_measure_wl (lab_scan_plan_t *plan, int run, const lab_results_layout_t *layout,
+                                 int order_in_run, const lab_scan_wl_layout_t *wl, lab_scan_layout_measure_t *m,
+                                 bson_error_t *error);
 
 /* lab_scan_layout_measure_cleanup -- free what *m owns. */
 void lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m);

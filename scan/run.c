@@ -47,6 +47,16 @@ lab_scan_opts_init (lab_scan_opts_t *o)
    o->calibrate_rand_ns = 3000000000ull;
    o->progress = LAB_PROGRESS_AUTO;
    o->locality_sample = 1000;
+   o->wl.set = 1u; /* the load */
+   o->wl.seed = 1;
+   o->wl.row_keys = 10000;
+   o->wl.row_batch = 1;
+   o->wl.range_windows = 20;
+   o->wl.range_window_ms = 3600 * 1000;
+   o->wl.time_field = "charge_time";
+   o->wl.line_field = "line_no";
+   o->wl.group_field = "dept";
+   o->wl.sum_field = "amount";
 }
 
 /* lab_scan_order_parse -- see scan.h. */
@@ -321,6 +331,7 @@ typedef struct {
    double cache_ratio;       /* the engine cache ÷ the detail layout's on-disk size; 0 unknown */
    bool sweep;               /* --cache-sizes / --cache-ratios */
    lab_scan_sweep_t sw;
+   lab_scan_wl_prep_t wlp; /* the workloads besides the load: indexes and inputs */
 } scan_plan_t;
 
 /* plan_check -- the options that contradict each other or the backend. */
@@ -353,6 +364,12 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_store_backend_t ba
    if (o->restart_drops_caches && !o->restart_cmd) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
                      "--restart-drops-caches says what --restart-cmd does: give the restart command too");
+      return false;
+   }
+   if (lab_scan_wl_any (o) && lab_scan_sweep_points (o) > 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--workload with --cache-sizes/--cache-ratios: the sweep measures the load alone for now; "
+                     "run the workloads at one cache (--cache-size) per scancmp");
       return false;
    }
    if (o->restart_cmd && !o->cold) {
@@ -473,7 +490,8 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_store_session_open (store, error);
-   return sp->sess && plan_keys (sp, error) && plan_device (sp, error);
+   return sp->sess && plan_keys (sp, error) && lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error) &&
+          plan_device (sp, error);
 }
 
 /* plan_cleanup -- free what the plan owns. */
@@ -491,6 +509,7 @@ plan_cleanup (scan_plan_t *sp)
    lab_scan_topology_cleanup (&sp->topo);
    bson_destroy (&sp->dataset);
    lab_scan_sweep_cleanup (&sp->sw);
+   lab_scan_workloads_cleanup (&sp->wlp);
 }
 
 static bool append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll,
@@ -760,12 +779,20 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       if (!lab_scan_sweep_run (&sp.p, &sp.sw, results, error)) {
          goto done;
       }
-   } else {
+   } else if (o->wl.set & (1u << LAB_WL_LOAD)) {
       entries = bson_malloc0 ((size_t)o->runs * sp.p.layouts.n * sizeof *entries);
       if (!lab_scan_runs (&sp.p, entries, &nentries, error)) {
          goto done;
       }
       lab_scan_runs_record (&sp.p, results, entries, nentries);
+   }
+   if (!lab_scan_workloads_run (&sp.p, &sp.wlp, results, error)) {
+      /* layouts that returned different results: the file keeps what was measured, the exit says so */
+      if (error->domain == LAB_ERROR_VERIFY) {
+         lab_scan_utc_now (ts, sizeof ts);
+         BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
+      }
+      goto done;
    }
    lab_scan_utc_now (ts, sizeof ts);
    BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);

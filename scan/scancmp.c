@@ -4,6 +4,7 @@
  */
 #include "scan/predict.h"
 #include "scan/scan.h"
+#include "scan/workload.h"
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -98,6 +99,25 @@ static const char usage[] =
    "                         --calibrate (embedded) a few masters are loaded cold then warm to time page\n"
    "                         reads and documents, giving load times and speedups too\n"
    "\n"
+   "The workloads (issue 23): what each layout costs for the queries besides the load, each run cold on\n"
+   "every layout with the same inputs, drawn from the data by --seed, the results compared (rows returned\n"
+   "equal across layouts, aggregate totals equal, else exit 3) and recorded for layout-report's ledger:\n"
+   "  --workload LIST        load (default: each master fetched whole), row (--row-keys random rows by key\n"
+   "                         and line number), range (--range-windows windows of --range-window on\n"
+   "                         --time-field across all masters), aggregate (total --sum-field per\n"
+   "                         --group-field over every row), or all; e.g. load,row,range,aggregate\n"
+   "  --row-keys K           rows asked for by the row workload (default 10000)\n"
+   "  --row-batch N          rows per query ($or / $in of N pairs, default 1)\n"
+   "  --range-windows W      windows of the range workload (default 20)\n"
+   "  --range-window DUR     each window's length (default 1h)\n"
+   "  --time-field F, --line-field F, --group-field F, --sum-field F\n"
+   "                         the rows' fields (defaults charge_time, line_no, dept, amount)\n"
+   "  --seed N               the draw of the inputs (default 1)\n"
+   "  --create-workload-indexes  build the index each workload needs where it is missing: rows layouts\n"
+   "                         {key: 1, line: 1} (row) and {time: 1} (range), folded layouts {array.time: 1}\n"
+   "                         (multikey); without it a missing one is refused (exit 2) naming the\n"
+   "                         createIndex command. Their sizes join the results\n"
+   "\n"
    "Measurements:\n"
    "  --dbpath DIR           server's data directory when it runs on this machine: its disk is sampled,\n"
    "                         its files' residency recorded, --calibrate runs there\n"
@@ -155,6 +175,9 @@ static const char usage[] =
    "  # is folding worth it here? the predicted curve before folding anything (reads no document)\n"
    "  scancmp --uri wiredtiger:./data --predict --detail bill_detail --cache-ratios 0.1,0.3,1,4\n"
    "\n"
+   "  # what folding costs: one row, a time window, a total per department, beside the load\n"
+   "  scancmp --uri wiredtiger:./data --cold --workload all --create-workload-indexes --out wl.json\n"
+   "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
    "\n"
@@ -177,6 +200,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
             lab_cli_list_t *shards, lab_cli_list_t *layouts, char **owned, bson_error_t *error)
 {
    const char *detail = NULL, *folded = NULL;
+   int32_t range_window_ms = (int32_t)o->wl.range_window_ms;
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--detail", 0, &detail),
       LAB_CLI_OPT_STRING ("--folded", 0, &folded),
@@ -214,12 +238,33 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_FLAG ("--server-cache-sweep", 0, &o->server_cache_sweep),
       LAB_CLI_OPT_INT ("--locality-sample", 0, &o->locality_sample, 1, 1000000),
       LAB_CLI_OPT_FLAG ("--predict", 0, &o->predict),
+      LAB_CLI_OPT_CUSTOM ("--workload", 0, &o->wl.set, lab_scan_wl_parse_opt),
+      LAB_CLI_OPT_INT ("--seed", 0, &o->wl.seed, 0, INT64_MAX),
+      LAB_CLI_OPT_INT ("--row-keys", 0, &o->wl.row_keys, 1, 100000000),
+      LAB_CLI_OPT_INT ("--row-batch", 0, &o->wl.row_batch, 1, 100000),
+      LAB_CLI_OPT_INT ("--range-windows", 0, &o->wl.range_windows, 1, 1000000),
+      LAB_CLI_OPT_DURATION_MS ("--range-window", 0, &range_window_ms),
+      LAB_CLI_OPT_STRING ("--time-field", 0, &o->wl.time_field),
+      LAB_CLI_OPT_STRING ("--line-field", 0, &o->wl.line_field),
+      LAB_CLI_OPT_STRING ("--group-field", 0, &o->wl.group_field),
+      LAB_CLI_OPT_STRING ("--sum-field", 0, &o->wl.sum_field),
+      LAB_CLI_OPT_FLAG ("--create-workload-indexes", 0, &o->wl.create_indexes),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = c };
    size_t i;
 
    if (!lab_cli_parse (&spec, argc, argv, 1, error)) {
+      return false;
+   }
+   if (range_window_ms <= 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--range-window must be at least 1ms");
+      return false;
+   }
+   o->wl.range_window_ms = range_window_ms;
+   if (o->predict && lab_scan_wl_any (o)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--predict probes the load alone: run --workload in a measured comparison");
       return false;
    }
    if (layouts->n > 0 && (detail || folded)) {
@@ -274,6 +319,7 @@ main (int argc, char **argv)
    char *table = NULL;
    int rc = LAB_EXIT_OK;
    bool ran = false;
+   bson_error_t differ = { 0 };
 
    lab_cli_run_start (&cli, "scancmp", argc, argv);
    lab_log_set_tool ("scancmp");
@@ -323,7 +369,11 @@ main (int argc, char **argv)
    }
    if (!(o.predict ? lab_predict_run (store, &o, &results, &error)
                    : lab_scan_run (store, &o, &results, &error))) {
-      goto fail;
+      if (error.domain != LAB_ERROR_VERIFY) {
+         goto fail;
+      }
+      /* the workloads' layouts returned different results: the file and the table show them, exit 3 */
+      differ = error;
    }
    ran = true;
    if (out && !lab_json_write (&results, out, &error)) {
@@ -350,6 +400,10 @@ main (int argc, char **argv)
    }
    if (out && strcmp (out, "-") != 0) {
       lab_log_info ("results written to %s", out);
+   }
+   if (differ.domain) {
+      error = differ;
+      goto fail;
    }
    goto summary;
 

@@ -349,6 +349,7 @@ lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict
 
    out->cache_bytes = out->cache_max_bytes = out->block_reads = out->block_read_bytes = -1;
    out->cache_read_bytes = out->cache_pages_read = out->server_rss_bytes = -1;
+   out->docs_examined = out->keys_examined = -1;
    for (i = 0; i < n; i++) {
 #define SUM_ONE(f)                                                                                           \
    if (each[i].f >= 0 && (i == 0 || out->f >= 0 || !strict)) {                                               \
@@ -363,6 +364,8 @@ lab_scan_engine_sum (const lab_store_engine_stats_t *each, size_t n, bool strict
       SUM_ONE (cache_read_bytes)
       SUM_ONE (cache_pages_read)
       SUM_ONE (server_rss_bytes)
+      SUM_ONE (docs_examined)
+      SUM_ONE (keys_examined)
 #undef SUM_ONE
    }
 }

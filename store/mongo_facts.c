@@ -179,6 +179,7 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
          }
          bson_iter_t it;
          ms->sort_in_memory = bson_iter_init_find (&it, &build, "ferretdbVersion");
+         info.query_subset = ms->sort_in_memory;
       }
       bson_destroy (&build);
    }
@@ -261,6 +262,8 @@ lab_mongo_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_e
    st->cache_max_bytes = lab_mongo_num_at (&status, "wiredTiger.cache.maximum bytes configured", -1);
    st->cache_read_bytes = lab_mongo_num_at (&status, "wiredTiger.cache.bytes read into cache", -1);
    st->cache_pages_read = lab_mongo_num_at (&status, "wiredTiger.cache.pages read into cache", -1);
+   st->docs_examined = lab_mongo_num_at (&status, "metrics.queryExecutor.scannedObjects", -1);
+   st->keys_examined = lab_mongo_num_at (&status, "metrics.queryExecutor.scanned", -1);
    st->block_reads = lab_mongo_num_at (&status, "wiredTiger.block-manager.blocks read", -1);
    st->block_read_bytes = lab_mongo_num_at (&status, "wiredTiger.block-manager.bytes read", -1);
    v = lab_mongo_num_at (&status, "mem.resident", -1);

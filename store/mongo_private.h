@@ -170,6 +170,9 @@ bool lab_mongo_flush (lab_store_t *store, bson_error_t *error);
 void lab_mongo_sorted_command (const char *db, const char *coll, const char *field,
                                const lab_store_sorted_opts_t *opts, const bson_t *index, int32_t batch_docs,
                                bool sort_in_memory, bson_t *out);
+bool lab_mongo_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter,
+                             const bson_t *pipeline, const bson_t *opts, lab_store_doc_cb_t cb, void *ctx,
+                             int64_t *ndocs, bson_error_t *error);
 bool lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
                         const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
                         bson_error_t *error);

@@ -97,6 +97,39 @@ lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *fiel
    return ok;
 }
 
+/* lab_mongo_server_query -- find (pipeline NULL) or aggregate on coll, cb per returned document. */
+bool
+lab_mongo_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter, const bson_t *pipeline,
+                        const bson_t *opts, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+{
+   static const bson_t empty = BSON_INITIALIZER;
+   mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
+   mongoc_cursor_t *cursor;
+   const bson_t *doc;
+   bson_error_t err;
+   bool ok = true;
+
+   *ndocs = 0;
+   if (pipeline) {
+      cursor = mongoc_collection_aggregate (c, MONGOC_QUERY_NONE, pipeline, opts, NULL);
+   } else {
+      cursor = mongoc_collection_find_with_opts (c, filter ? filter : &empty, opts, NULL);
+   }
+   while (mongoc_cursor_next (cursor, &doc)) {
+      (*ndocs)++;
+      if (!cb (doc, ctx)) {
+         break;
+      }
+   }
+   if (mongoc_cursor_error (cursor, &err)) {
+      lab_mongo_fail (sess->store, error, &err, "%s on '%s'", pipeline ? "aggregate" : "find", coll);
+      ok = false;
+   }
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
+   return ok;
+}
+
 /* lab_mongo_cursor_close -- destroy the cursor (killCursors when unfinished) and its collection. */
 void
 lab_mongo_cursor_close (lab_store_cursor_t *cur)

@@ -519,6 +519,23 @@ lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *fiel
           sess->store->ops->find_eq (sess, coll, field, value, cb, ctx, ndocs ? ndocs : &dummy, error);
 }
 
+bool
+lab_store_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter, const bson_t *pipeline,
+                        const bson_t *opts, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+{
+   int64_t dummy;
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (!sess->store->ops->server_query) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "the %s store has no query language: its reads are played by the tool", sess->store->ops->name);
+      return false;
+   }
+   return sess->store->ops->server_query (sess, coll, filter, pipeline, opts, cb, ctx, ndocs ? ndocs : &dummy,
+                                          error);
+}
+
 lab_store_cursor_t *
 lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *field,
                        const lab_store_sorted_opts_t *opts, bson_error_t *error)

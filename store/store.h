@@ -141,6 +141,20 @@ bool lab_store_create_index (lab_store_session_t *sess, const char *coll, const 
 bool lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
 
+#define LAB_STORE_INDEX_MAX_FIELDS 4
+typedef struct {
+   const char *fields[LAB_STORE_INDEX_MAX_FIELDS]; /* ascending keys; a dotted path may cross arrays (multikey) */
+   int n;
+} lab_store_index_spec_t;
+/* lab_store_index_spec_name -- mongod's default index name: "bill_id_1_line_no_1", "details.charge_time_1". */
+void lab_store_index_spec_name (const lab_store_index_spec_t *spec, char *buf, size_t len);
+/* lab_store_index_spec_shell -- the shell command that creates it: db.<coll>.createIndex({ bill_id: 1, line_no: 1 }) (caller bson_free()s). */
+char *lab_store_index_spec_shell (const char *coll, const lab_store_index_spec_t *spec);
+/* lab_store_create_index_spec -- create the index (existing with the same key pattern is fine); embedded: built over the existing documents. */
+bool lab_store_create_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec, bson_error_t *error);
+/* lab_store_index_info -- the index with exactly this key pattern: *exists, *multikey, *size_bytes (on disk; -1 unknown). Missing collection: LAB_STORE_ERR_NO_COLLECTION. */
+bool lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec, bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
+
 /* lab_store_drop -- drop the collection and its indexes; a missing collection is not an error. */
 bool lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
@@ -270,11 +284,23 @@ bool lab_store_flush (lab_store_t *store, bson_error_t *error);
  * stop early (not an error). */
 typedef bool (*lab_store_doc_cb_t) (const bson_t *doc, void *ctx);
 
+/* lab_store_index_find -- IXSCAN + FETCH through the index with exactly this key pattern (missing: LAB_STORE_ERR_NO_INDEX naming the shell command): the documents whose entry has eq[0..neq) on its first neq fields and, when lo or hi is non-NULL, field neq in [lo, hi); index order, each document once. *keys_examined, *docs_fetched may be NULL. MongoDB: find with that filter ({$gte,$lt} on the field) and hint = the key pattern. */
+bool lab_store_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec, const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi, lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched, bson_error_t *error);
+
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
  * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */
 bool lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
                         const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
                         bson_error_t *error);
+
+/* lab_store_server_query -- a MongoDB server only: run `find` (pipeline NULL: filter, opts as
+ * mongoc_collection_find_with_opts takes them: projection, hint, batchSize) or `aggregate` (pipeline an
+ * array document, opts: hint, batchSize, allowDiskUse) on coll, calling cb per returned document. *ndocs
+ * (may be NULL) gets the count. The embedded store has no query language: LAB_STORE_ERR_NOT_SUPPORTED
+ * (its callers play mongod's plan over lab_store_find_eq, the sorted and natural reads). */
+bool lab_store_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter,
+                             const bson_t *pipeline, const bson_t *opts, lab_store_doc_cb_t cb, void *ctx,
+                             int64_t *ndocs, bson_error_t *error);
 
 typedef struct {
    const bson_value_t *lo; /* inclusive lower bound on the field, NULL: unbounded */
@@ -421,6 +447,9 @@ typedef struct {
    int64_t start_ms;          /* when the server process started, ms since the epoch: serverStatus localTime
                                * - uptimeMillis (MongoDB; -1 unknown); embedded: the store's open */
    bool local;                /* server runs on this machine (its page cache is ours to drop) */
+   bool query_subset;         /* the server runs a subset of mongod's query language (FerretDB 1.24: no
+                               * $elemMatch projection, no $filter, an $unwind that drops the other fields):
+                               * callers fetch whole documents and filter them themselves */
    bool pid_local;            /* `pid` is the server's process in this machine's /proc: embedded, or a local
                                * server whose /proc/PID/comm is a known server name
                                * (lab_store_server_comm_trusted). A server in a container answers with its
@@ -452,6 +481,10 @@ typedef struct {
    int64_t cache_read_bytes; /* bytes read into cache, uncompressed (-1 unknown) */
    int64_t cache_pages_read; /* pages read into cache (-1 unknown) */
    int64_t server_rss_bytes; /* server resident memory when known (-1 unknown) */
+   int64_t docs_examined;    /* serverStatus metrics.queryExecutor.scannedObjects: documents the server's
+                              * plans fetched, since it started (MongoDB; -1 unknown, embedded: the tool
+                              * counts its own fetches) */
+   int64_t keys_examined;    /* metrics.queryExecutor.scanned: index keys examined (as above) */
 } lab_store_engine_stats_t;
 
 /* lab_store_engine_stats -- engine counters now (embedded: WiredTiger connection statistics; MongoDB:

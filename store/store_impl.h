@@ -66,6 +66,10 @@ struct lab_store_ops {
    bool (*flush) (lab_store_t *store, bson_error_t *error);
    bool (*find_eq) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                     lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
+   /* NULL: LAB_STORE_ERR_NOT_SUPPORTED (lab_store_server_query) */
+   bool (*server_query) (lab_store_session_t *sess, const char *coll, const bson_t *filter,
+                         const bson_t *pipeline, const bson_t *opts, lab_store_doc_cb_t cb, void *ctx,
+                         int64_t *ndocs, bson_error_t *error);
    bool (*sorted_open) (lab_store_cursor_t *cur, const char *coll, const char *field,
                         const lab_store_sorted_opts_t *opts, bson_error_t *error);
    /* NULL: store.c checks the index with has_index and describes the generic index walk */

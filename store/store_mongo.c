@@ -368,6 +368,7 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .delete_eq = lab_mongo_delete_eq,
    .flush = lab_mongo_flush,
    .find_eq = lab_mongo_find_eq,
+   .server_query = lab_mongo_server_query,
    .sorted_open = lab_mongo_sorted_open,
    .sorted_describe = lab_mongo_sorted_describe,
    .sorted_explain = lab_mongo_sorted_explain,

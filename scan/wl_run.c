@@ -1,0 +1,514 @@
+/*
+ * wl_run.c -- the workloads besides the load (workload.h): before anything is made cold, every layout's
+ * workload index checked (or created with --create-workload-indexes) and the inputs drawn; after the
+ * load's runs, each workload measured cold on every layout as a load is (measure.c) and recorded as the
+ * results' "workloads" array (docs/results-schema.md), the load's entry taken from the runs' summary.
+ */
+#include "scan/measure.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WL_MASK_QUERIES ((1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE))
+
+/* lab_scan_wl_any -- o asks for a workload besides the load. */
+bool
+lab_scan_wl_any (const lab_scan_opts_t *o)
+{
+   return (o->wl.set & WL_MASK_QUERIES) != 0;
+}
+
+/* ---- indexes ------------------------------------------------------------------------------------- */
+
+/* index_check -- the index of (kind, layout): its facts into ix, created when missing and asked to;
+ * missing and not asked: its shell command appended to *missing. */
+static bool
+index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_kind_t kind,
+             const lab_results_layout_t *l, lab_scan_wl_index_t *ix, char **missing, bson_error_t *error)
+{
+   bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   lab_store_index_spec_t spec;
+   char names[LAB_STORE_INDEX_MAX_FIELDS][256];
+   int i;
+
+   memset (ix, 0, sizeof *ix);
+   if (!lab_scan_wl_index (o, kind, array, &spec, names)) {
+      return true; /* a collection scan needs none */
+   }
+   ix->used = true;
+   ix->nfields = spec.n;
+   for (i = 0; i < spec.n; i++) {
+      bson_strncpy (ix->fields[i], names[i], sizeof ix->fields[i]);
+   }
+   lab_store_index_spec_name (&spec, ix->name, sizeof ix->name);
+   if (!lab_store_index_info (sess, l->collection, &spec, &ix->exists, &ix->multikey, &ix->size_bytes, error)) {
+      lab_error_prefix (error, "the %s workload's index on %s", lab_scan_wl_name (kind), l->collection);
+      return false;
+   }
+   if (ix->exists) {
+      return true;
+   }
+   if (!o->wl.create_indexes) {
+      char *cmd = lab_store_index_spec_shell (l->collection, &spec);
+      char *both = bson_strdup_printf ("%s%s%s (%s, layout %s)", *missing ? *missing : "", *missing ? "; " : "", cmd,
+                                       lab_scan_wl_name (kind), l->name);
+      bson_free (*missing);
+      bson_free (cmd);
+      *missing = both;
+      return true;
+   }
+   lab_log_info ("creating the %s workload's index %s on %s", lab_scan_wl_name (kind), ix->name, l->collection);
+   if (!lab_store_create_index_spec (sess, l->collection, &spec, error) ||
+       !lab_store_index_info (sess, l->collection, &spec, &ix->exists, &ix->multikey, &ix->size_bytes, error)) {
+      lab_error_prefix (error, "creating index %s on %s", ix->name, l->collection);
+      return false;
+   }
+   ix->created = true;
+   return true;
+}
+
+/* lab_scan_workloads_prepare -- see workload.h. */
+bool
+lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_wl_prep_t *wp,
+                            bson_error_t *error)
+{
+   const lab_scan_opts_t *o = p->opts;
+   const lab_results_layouts_t *ls = &p->layouts;
+   const lab_results_layout_t *from = &ls->l[ls->reference];
+   char *missing = NULL;
+   size_t i;
+   int k;
+
+   memset (wp, 0, sizeof *wp);
+   if (!lab_scan_wl_any (o)) {
+      return true;
+   }
+   wp->mode = p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
+   for (k = LAB_WL_ROW; k < LAB_WL_NKINDS; k++) {
+      if (!(o->wl.set & (1u << k))) {
+         continue;
+      }
+      for (i = 0; i < ls->n; i++) {
+         if (!index_check (sess, o, (lab_scan_wl_kind_t)k, &ls->l[i], &wp->index[k][i], &missing, error)) {
+            bson_free (missing);
+            return false;
+         }
+      }
+   }
+   if (missing) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "the workloads need indexes a DBA would create for them, and these are missing: %s. Create "
+                     "them, or let scancmp build them with --create-workload-indexes",
+                     missing);
+      bson_free (missing);
+      return false;
+   }
+   /* draw from a layout of one document per master when there is one: one fetch per master */
+   for (i = 0; i < ls->n; i++) {
+      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0) {
+         from = &ls->l[i];
+         break;
+      }
+   }
+   return lab_scan_wl_inputs_draw (sess, o, o->wl.set, from, p->keys, p->nkeys, &wp->in, error);
+}
+
+/* lab_scan_workloads_cleanup -- see workload.h. */
+void
+lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp)
+{
+   lab_scan_wl_inputs_cleanup (&wp->in);
+}
+
+/* ---- recording ----------------------------------------------------------------------------------- */
+
+/* One layout's measured workload, kept until the winner is known. */
+typedef struct {
+   double elapsed_s, cpu_s;
+   int64_t disk_read_bytes, disk_reads, engine_read_bytes;
+   lab_scan_latency_summary_t lat;
+   lab_scan_wl_acc_t acc;
+   bool cold;
+   char restart[64];
+} wl_result_t;
+
+/* append_index -- one entry of "indexes". */
+static void
+append_index (bson_t *arr, int k, const lab_scan_wl_index_t *ix)
+{
+   char key[16];
+   bson_t d, keys;
+   int i;
+
+   bson_snprintf (key, sizeof key, "%d", k);
+   bson_append_document_begin (arr, key, -1, &d);
+   BSON_APPEND_UTF8 (&d, "name", ix->name);
+   BSON_APPEND_DOCUMENT_BEGIN (&d, "keys", &keys);
+   for (i = 0; i < ix->nfields; i++) {
+      BSON_APPEND_INT32 (&keys, ix->fields[i], 1);
+   }
+   bson_append_document_end (&d, &keys);
+   BSON_APPEND_BOOL (&d, "multikey", ix->multikey);
+   BSON_APPEND_INT64 (&d, "size_bytes", ix->size_bytes);
+   BSON_APPEND_BOOL (&d, "created", ix->created);
+   bson_append_document_end (arr, &d);
+}
+
+/* round_to -- v rounded to `digits` decimals (results files keep what the measurement can tell). */
+static double
+round_to (double v, int digits)
+{
+   double f = pow (10, digits);
+   return round (v * f) / f;
+}
+
+/* append_layout -- one layout's entry of a workload (the schema in docs/results-schema.md). */
+static void
+append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind,
+               size_t li, const wl_result_t *r, double best)
+{
+   const lab_results_layout_t *l = &p->layouts.l[li];
+   bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   const lab_scan_wl_index_t *ix = &wp->index[kind][li];
+   char key[16], plan[700], dig[24];
+   bson_t d, a, lat;
+   double per_row_bytes =
+      r->acc.rows > 0 && r->disk_read_bytes >= 0 ? (double)r->disk_read_bytes / (double)r->acc.rows : -1;
+
+   bson_snprintf (key, sizeof key, "%d", k);
+   bson_append_document_begin (arr, key, -1, &d);
+   BSON_APPEND_UTF8 (&d, "layout", l->name);
+   BSON_APPEND_UTF8 (&d, "collection", l->collection);
+   BSON_APPEND_UTF8 (&d, "kind", l->kind);
+   lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
+   BSON_APPEND_UTF8 (&d, "plan", plan);
+   BSON_APPEND_UTF8 (&d, "plan_source", "planner table (docs/mongodb-compat.md §18)");
+   BSON_APPEND_UTF8 (&d, "where",
+                     wp->mode == LAB_WL_MODE_SERVER
+                        ? "the whole query in the server"
+                     : p->backend == LAB_BACKEND_WT
+                        ? "filter, projection and grouping in the tool (mongod does them in the server)"
+                        : "whole documents fetched by the server, filter, projection and grouping in the tool (the "
+                          "server runs a subset of the query language)");
+   BSON_APPEND_ARRAY_BEGIN (&d, "indexes", &a);
+   if (ix->used) {
+      append_index (&a, 0, ix);
+   }
+   bson_append_array_end (&d, &a);
+   BSON_APPEND_DOUBLE (&d, "elapsed_s", round_to (r->elapsed_s, 4));
+   BSON_APPEND_INT64 (&d, "queries", r->acc.queries);
+   BSON_APPEND_INT64 (&d, "rows_returned", r->acc.rows);
+   BSON_APPEND_INT64 (&d, "docs_read", r->acc.docs);
+   BSON_APPEND_INT64 (&d, "doc_bytes_read", r->acc.doc_bytes);
+   BSON_APPEND_INT64 (&d, "disk_read_bytes", r->disk_read_bytes);
+   BSON_APPEND_INT64 (&d, "disk_reads", r->disk_reads);
+   BSON_APPEND_INT64 (&d, "engine_read_bytes", r->engine_read_bytes);
+   BSON_APPEND_DOUBLE (&d, "cpu_s", r->cpu_s >= 0 ? round_to (r->cpu_s, 3) : -1);
+   BSON_APPEND_DOCUMENT_BEGIN (&d, "latency_ms", &lat);
+   BSON_APPEND_DOUBLE (&lat, "p50", round_to (r->lat.p50_ms, 3));
+   BSON_APPEND_DOUBLE (&lat, "p95", round_to (r->lat.p95_ms, 3));
+   BSON_APPEND_DOUBLE (&lat, "p99", round_to (r->lat.p99_ms, 3));
+   BSON_APPEND_DOUBLE (&lat, "max", round_to (r->lat.max_ms, 3));
+   BSON_APPEND_DOUBLE (&lat, "mean", round_to (r->lat.mean_ms, 3));
+   bson_append_document_end (&d, &lat);
+   BSON_APPEND_DOUBLE (&d, "docs_per_row",
+                       r->acc.rows > 0 ? round_to ((double)r->acc.docs / (double)r->acc.rows, 4) : -1);
+   BSON_APPEND_DOUBLE (&d, "disk_bytes_per_row", per_row_bytes >= 0 ? round_to (per_row_bytes, 1) : -1);
+   BSON_APPEND_DOUBLE (&d, "x_vs_winner", best > 0 ? round_to (r->elapsed_s / best, 3) : -1);
+   bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)r->acc.digest);
+   BSON_APPEND_UTF8 (&d, "digest", dig);
+   BSON_APPEND_BOOL (&d, "cold", r->cold);
+   if (r->acc.missing_sum > 0) {
+      BSON_APPEND_INT64 (&d, "rows_without_sum", r->acc.missing_sum);
+   }
+   bson_append_document_end (arr, &d);
+}
+
+/* append_result -- the aggregate's "result": groups, total, by_group (of the first layout: all equal). */
+static void
+append_result (bson_t *w, const lab_scan_wl_acc_t *acc)
+{
+   bson_t r, g;
+   double total = 0;
+   size_t i;
+
+   BSON_APPEND_DOCUMENT_BEGIN (w, "result", &r);
+   BSON_APPEND_INT64 (&r, "groups", (int64_t)acc->ngroups);
+   for (i = 0; i < acc->ngroups; i++) {
+      total += acc->groups[i].total;
+   }
+   BSON_APPEND_DOUBLE (&r, "total", round_to (total, 6));
+   BSON_APPEND_DOCUMENT_BEGIN (&r, "by_group", &g);
+   for (i = 0; i < acc->ngroups; i++) {
+      BSON_APPEND_DOUBLE (&g, acc->groups[i].name, round_to (acc->groups[i].total, 6));
+   }
+   bson_append_document_end (&r, &g);
+   bson_append_document_end (w, &r);
+}
+
+/* ---- one workload on every layout ---------------------------------------------------------------- */
+
+/* measure_one -- the workload `kind` on layout li, cold, into *r. */
+static bool
+measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, size_t li, int order,
+             wl_result_t *r, bson_error_t *error)
+{
+   const lab_results_layout_t *l = &p->layouts.l[li];
+   lab_scan_layout_measure_t m;
+   lab_scan_wl_layout_t wl;
+   lab_store_session_t *sess = lab_store_session_open (p->store, error);
+   bool ok;
+
+   if (!sess) {
+      return false;
+   }
+   ok = lab_scan_wl_layout_init (&wl, sess, kind, wp->mode, p->opts, l, &wp->in, error);
+   lab_store_session_close (sess);
+   if (!ok) {
+      return false;
+   }
+   ok = lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
+   if (ok) {
+      memset (r, 0, sizeof *r);
+      r->elapsed_s = m.elapsed_s;
+      r->cpu_s = m.cpu_s;
+      r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;
+      r->disk_reads = m.have_disk ? (int64_t)m.disk.reads : -1;
+      r->engine_read_bytes = m.have_engine && m.engine_after.block_read_bytes >= 0
+                                ? m.engine_after.block_read_bytes - m.engine_before.block_read_bytes
+                                : -1;
+      if (r->disk_read_bytes < 0) {
+         r->disk_read_bytes = r->engine_read_bytes;
+      }
+      r->lat = m.latency;
+      r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
+      if (wp->mode == LAB_WL_MODE_SERVER && m.have_engine && m.engine_after.docs_examined >= 0) {
+         /* the documents the server's plans fetched: its own counter, not what crossed the wire */
+         m.wl.docs = m.engine_after.docs_examined - m.engine_before.docs_examined;
+      }
+      r->acc = m.wl;
+      memset (&m.wl, 0, sizeof m.wl);
+      lab_scan_wl_groups_sort (&r->acc);
+      lab_log_info ("%s %s: %lld queries, %lld rows, %lld documents read in %.2f s", lab_scan_wl_name (kind), l->name,
+                    (long long)r->acc.queries, (long long)r->acc.rows, (long long)r->acc.docs, r->elapsed_s);
+   }
+   lab_scan_wl_layout_cleanup (&wl);
+   lab_scan_layout_measure_cleanup (&m);
+   return ok;
+}
+
+/* title_of -- the ledger's first column for a workload. */
+static void
+title_of (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t len)
+{
+   switch (kind) {
+   case LAB_WL_LOAD:
+      bson_snprintf (buf, len, "each master fetched whole by %s", o->key);
+      break;
+   case LAB_WL_ROW:
+      bson_snprintf (buf, len, "%lld random rows by (%s, %s), %lld per query", (long long)o->wl.row_keys, o->key,
+                     o->wl.line_field, (long long)o->wl.row_batch);
+      break;
+   case LAB_WL_RANGE:
+      bson_snprintf (buf, len, "%lld windows of %.0f min on %s", (long long)o->wl.range_windows,
+                     (double)o->wl.range_window_ms / 60000.0, o->wl.time_field);
+      break;
+   default:
+      bson_snprintf (buf, len, "total %s per %s over every row", o->wl.sum_field, o->wl.group_field);
+      break;
+   }
+}
+
+/* append_params -- the parameters the workload used. */
+static void
+append_params (bson_t *w, const lab_scan_opts_t *o, lab_scan_wl_kind_t kind)
+{
+   bson_t d;
+
+   BSON_APPEND_DOCUMENT_BEGIN (w, "params", &d);
+   BSON_APPEND_INT64 (&d, "seed", (int64_t)o->wl.seed);
+   if (kind == LAB_WL_ROW) {
+      BSON_APPEND_INT64 (&d, "row_keys", o->wl.row_keys);
+      BSON_APPEND_INT64 (&d, "row_batch", o->wl.row_batch);
+      BSON_APPEND_UTF8 (&d, "line_field", o->wl.line_field);
+   } else if (kind == LAB_WL_RANGE) {
+      BSON_APPEND_INT64 (&d, "range_windows", o->wl.range_windows);
+      BSON_APPEND_DOUBLE (&d, "range_window_s", (double)o->wl.range_window_ms / 1000.0);
+      BSON_APPEND_UTF8 (&d, "time_field", o->wl.time_field);
+   } else if (kind == LAB_WL_AGGREGATE) {
+      BSON_APPEND_UTF8 (&d, "group_field", o->wl.group_field);
+      BSON_APPEND_UTF8 (&d, "sum_field", o->wl.sum_field);
+   }
+   bson_append_document_end (w, &d);
+}
+
+/* run_workload -- `kind` on every layout (run 1's order), appended to arr as entry k; *equal false when a
+ * layout returned other rows (or groups) than the first measured, `why` saying which. */
+static bool
+run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, bson_t *arr, int k,
+              bool *equal, char *why, size_t len, bson_error_t *error)
+{
+   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0;
+   wl_result_t res[LAB_RESULTS_MAX_LAYOUTS];
+   char key[16], title[256];
+   bson_t w, la;
+   bool ok = true;
+
+   memset (res, 0, sizeof res);
+   lab_scan_run_order (p->opts->order, 1, n, order);
+   for (i = 0; i < n && ok; i++) {
+      ok = measure_one (p, wp, kind, order[i], (int)i + 1, &res[order[i]], error);
+   }
+   if (ok) {
+      *equal = true;
+      for (i = 1; i < n && *equal; i++) {
+         const wl_result_t *a = &res[0], *b = &res[i];
+         char g[400];
+         if (kind == LAB_WL_AGGREGATE ? !lab_scan_wl_groups_equal (&a->acc, &b->acc, g, sizeof g)
+                                      : (a->acc.rows != b->acc.rows || a->acc.digest != b->acc.digest)) {
+            *equal = false;
+            if (kind == LAB_WL_AGGREGATE) {
+               bson_snprintf (why, len, "%s: %s returned other totals than %s (%s)", lab_scan_wl_name (kind),
+                              p->layouts.l[i].name, p->layouts.l[0].name, g);
+            } else {
+               bson_snprintf (why, len, "%s: %s returned %lld rows (digest %016llx), %s %lld (digest %016llx)",
+                              lab_scan_wl_name (kind), p->layouts.l[i].name, (long long)b->acc.rows,
+                              (unsigned long long)b->acc.digest, p->layouts.l[0].name, (long long)a->acc.rows,
+                              (unsigned long long)a->acc.digest);
+            }
+         }
+      }
+      for (i = 1; i < n; i++) {
+         win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
+      }
+      bson_snprintf (key, sizeof key, "%d", k);
+      bson_append_document_begin (arr, key, -1, &w);
+      BSON_APPEND_UTF8 (&w, "workload", lab_scan_wl_name (kind));
+      title_of (p->opts, kind, title, sizeof title);
+      BSON_APPEND_UTF8 (&w, "title", title);
+      append_params (&w, p->opts, kind);
+      BSON_APPEND_BOOL (&w, "rows_equal", *equal);
+      BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
+      BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
+      for (i = 0; i < n; i++) {
+         append_layout (&la, (int)i, p, wp, kind, i, &res[i], res[win].elapsed_s);
+      }
+      bson_append_array_end (&w, &la);
+      if (kind == LAB_WL_AGGREGATE) {
+         append_result (&w, &res[0].acc);
+      }
+      bson_append_document_end (arr, &w);
+   }
+   for (i = 0; i < n; i++) {
+      lab_scan_wl_acc_cleanup (&res[i].acc);
+   }
+   return ok;
+}
+
+/* summary_num -- summary.<layout>.<field>.median of the results, or -1. */
+static double
+summary_num (const bson_t *results, const char *layout, const char *field)
+{
+   char path[300];
+   double v;
+
+   bson_snprintf (path, sizeof path, "summary.%s.%s.median", layout, field);
+   return lab_results_get_number (results, path, &v) ? v : -1;
+}
+
+/* append_load -- the load's entry, from the runs' summary (medians over the runs). */
+static void
+append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const bson_t *results)
+{
+   size_t n = p->layouts.n, i, win = 0;
+   char title[256];
+   bson_t w, la;
+
+   for (i = 1; i < n; i++) {
+      if (summary_num (results, p->layouts.l[i].name, "elapsed_s") <
+          summary_num (results, p->layouts.l[win].name, "elapsed_s")) {
+         win = i;
+      }
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (arr, "0", &w);
+   BSON_APPEND_UTF8 (&w, "workload", "load");
+   title_of (p->opts, LAB_WL_LOAD, title, sizeof title);
+   BSON_APPEND_UTF8 (&w, "title", title);
+   append_params (&w, p->opts, LAB_WL_LOAD);
+   BSON_APPEND_BOOL (&w, "rows_equal", true);
+   BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
+   BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
+   for (i = 0; i < n; i++) {
+      const char *name = p->layouts.l[i].name;
+      wl_result_t r;
+      memset (&r, 0, sizeof r);
+      r.elapsed_s = summary_num (results, name, "elapsed_s");
+      r.cpu_s = -1;
+      r.disk_read_bytes = (int64_t)summary_num (results, name, "read_bytes");
+      r.disk_reads = (int64_t)summary_num (results, name, "read_requests");
+      r.engine_read_bytes = (int64_t)summary_num (results, name, "block_read_bytes");
+      if (r.disk_read_bytes < 0) {
+         r.disk_read_bytes = r.engine_read_bytes;
+      }
+      r.acc.rows = (int64_t)summary_num (results, name, "rows");
+      r.acc.docs = (int64_t)summary_num (results, name, "docs");
+      r.acc.doc_bytes = (int64_t)summary_num (results, name, "bytes_returned");
+      r.acc.queries = (int64_t)summary_num (results, name, "keys");
+      r.lat.p50_ms = summary_num (results, name, "latency_p50_ms");
+      r.lat.p95_ms = summary_num (results, name, "latency_p95_ms");
+      r.lat.p99_ms = summary_num (results, name, "latency_p99_ms");
+      r.lat.max_ms = summary_num (results, name, "latency_max_ms");
+      r.lat.mean_ms = summary_num (results, name, "latency_mean_ms");
+      r.cold = p->opts->cold;
+      append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &r,
+                     summary_num (results, p->layouts.l[win].name, "elapsed_s"));
+   }
+   bson_append_array_end (&w, &la);
+   bson_append_document_end (arr, &w);
+}
+
+/* lab_scan_workloads_run -- see workload.h. */
+bool
+lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = p->opts;
+   char why[600] = "", first_why[600] = "";
+   bool all_equal = true, ok = true;
+   bson_t arr;
+   int k, n = 0;
+
+   if (!lab_scan_wl_any (o)) {
+      return true;
+   }
+   BSON_APPEND_ARRAY_BEGIN (results, "workloads", &arr);
+   if (o->wl.set & (1u << LAB_WL_LOAD)) {
+      append_load (&arr, p, wp, results);
+      n++;
+   }
+   for (k = LAB_WL_ROW; k < LAB_WL_NKINDS && ok; k++) {
+      bool equal = true;
+      if (!(o->wl.set & (1u << k))) {
+         continue;
+      }
+      ok = run_workload (p, wp, (lab_scan_wl_kind_t)k, &arr, n++, &equal, why, sizeof why, error);
+      if (ok && !equal) {
+         lab_log_error ("%s", why);
+         if (all_equal) {
+            bson_strncpy (first_why, why, sizeof first_why);
+         }
+         all_equal = false;
+      }
+   }
+   bson_append_array_end (results, &arr);
+   if (ok && !all_equal) {
+      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
+                     "the layouts returned different results, so they do not hold the same data: %s", first_why);
+      return false;
+   }
+   return ok;
+}
