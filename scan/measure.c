@@ -588,8 +588,8 @@ load (const lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, int64_t rss_pid,
    if (wl) {
       snprintf (label, sizeof label, "%s %s", lab_scan_wl_name (wl->kind), m->layout);
    }
-   progress = lab_progress_new (o->progress, label, wl ? "queries" : "keys",
-                                (uint64_t)(wl ? wl->nitems : p->nkeys));
+   progress =
+      lab_progress_new (o->progress, label, wl ? "queries" : "keys", (uint64_t)(wl ? wl->nitems : p->nkeys));
    ws = workers_new (p, m->collection, strcmp (m->kind, LAB_RESULTS_KIND_ROWS) != 0, wl, &live, progress);
    pool.args = ws;
 

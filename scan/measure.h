@@ -144,8 +144,8 @@ bool lab_scan_layout_measure (lab_scan_plan_t *plan, int run, const lab_results_
 /* lab_scan_layout_measure_wl -- the same for the items of a workload (wl; NULL: the load): its queries
  * shared out over the workers as the keys are, what they returned in m->wl. */
 bool lab_scan_layout_measure_wl (lab_scan_plan_t *plan, int run, const lab_results_layout_t *layout,
-                                 int order_in_run, const lab_scan_wl_layout_t *wl, lab_scan_layout_measure_t *m,
-                                 bson_error_t *error);
+                                 int order_in_run, const lab_scan_wl_layout_t *wl,
+                                 lab_scan_layout_measure_t *m, bson_error_t *error);
 
 /* lab_scan_layout_measure_cleanup -- free what *m owns. */
 void lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m);

@@ -367,9 +367,10 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_store_backend_t ba
       return false;
    }
    if (lab_scan_wl_any (o) && lab_scan_sweep_points (o) > 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--workload with --cache-sizes/--cache-ratios: the sweep measures the load alone for now; "
-                     "run the workloads at one cache (--cache-size) per scancmp");
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "--workload with --cache-sizes/--cache-ratios: the sweep measures the load alone for now; "
+         "run the workloads at one cache (--cache-size) per scancmp");
       return false;
    }
    if (o->restart_cmd && !o->cold) {
@@ -490,8 +491,8 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_store_session_open (store, error);
-   return sp->sess && plan_keys (sp, error) && lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error) &&
-          plan_device (sp, error);
+   return sp->sess && plan_keys (sp, error) &&
+          lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error) && plan_device (sp, error);
 }
 
 /* plan_cleanup -- free what the plan owns. */

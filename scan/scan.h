@@ -221,17 +221,17 @@ typedef struct {
    bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict.h) */
    /* the workloads (scan/workload.h, issue 23) */
    struct {
-      unsigned set;             /* --workload: bit k = lab_scan_wl_kind_t k (default: the load alone) */
-      uint64_t seed;            /* --seed: the inputs drawn from the data */
-      int64_t row_keys;         /* --row-keys K (default 10,000) */
-      int64_t row_batch;        /* --row-batch N rows per query (default 1) */
-      int64_t range_windows;    /* --range-windows W (default 20) */
-      int64_t range_window_ms;  /* --range-window DUR (default 1h) */
-      const char *time_field;   /* --time-field (default charge_time) */
-      const char *line_field;   /* --line-field (default line_no) */
-      const char *group_field;  /* --group-field (default dept) */
-      const char *sum_field;    /* --sum-field (default amount) */
-      bool create_indexes;      /* --create-workload-indexes */
+      unsigned set;            /* --workload: bit k = lab_scan_wl_kind_t k (default: the load alone) */
+      uint64_t seed;           /* --seed: the inputs drawn from the data */
+      int64_t row_keys;        /* --row-keys K (default 10,000) */
+      int64_t row_batch;       /* --row-batch N rows per query (default 1) */
+      int64_t range_windows;   /* --range-windows W (default 20) */
+      int64_t range_window_ms; /* --range-window DUR (default 1h) */
+      const char *time_field;  /* --time-field (default charge_time) */
+      const char *line_field;  /* --line-field (default line_no) */
+      const char *group_field; /* --group-field (default dept) */
+      const char *sum_field;   /* --sum-field (default amount) */
+      bool create_indexes;     /* --create-workload-indexes */
    } wl;
    lab_progress_mode_t progress;
    int argc; /* the command line recorded as command_line (URIs redacted); 0: none */

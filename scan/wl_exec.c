@@ -194,8 +194,9 @@ on_group (const bson_t *doc, void *ctx)
 /* lab_scan_wl_layout_init -- see workload.h. */
 bool
 lab_scan_wl_layout_init (lab_scan_wl_layout_t *wl, lab_store_session_t *sess, lab_scan_wl_kind_t kind,
-                         lab_scan_wl_mode_t mode, const lab_scan_opts_t *o, const lab_results_layout_t *layout,
-                         const lab_scan_wl_inputs_t *in, bson_error_t *error)
+                         lab_scan_wl_mode_t mode, const lab_scan_opts_t *o,
+                         const lab_results_layout_t *layout, const lab_scan_wl_inputs_t *in,
+                         bson_error_t *error)
 {
    memset (wl, 0, sizeof *wl);
    wl->kind = kind;
@@ -256,8 +257,8 @@ tool_row (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, q_ctx_t *q,
          eq[0] = r->key;
          eq[1] = r->line;
          q->acc->queries++;
-         if (!lab_store_index_find (sess, wl->layout->collection, &spec, eq, 2, NULL, NULL, on_doc, q, NULL, NULL,
-                                    error)) {
+         if (!lab_store_index_find (sess, wl->layout->collection, &spec, eq, 2, NULL, NULL, on_doc, q, NULL,
+                                    NULL, error)) {
             return false;
          }
          continue;
@@ -315,8 +316,8 @@ tool_aggregate (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64
 
 /* lab_scan_wl_item -- see workload.h. */
 bool
-lab_scan_wl_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i, lab_scan_wl_acc_t *acc,
-                  bson_error_t *error)
+lab_scan_wl_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i,
+                  lab_scan_wl_acc_t *acc, bson_error_t *error)
 {
    q_ctx_t q;
    bool ok;

@@ -10,8 +10,8 @@
 
 /* lab_scan_wl_index -- see workload.h; names[] holds the fields' strings spec points into. */
 bool
-lab_scan_wl_index (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array, lab_store_index_spec_t *spec,
-                   char names[][256])
+lab_scan_wl_index (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array,
+                   lab_store_index_spec_t *spec, char names[][256])
 {
    memset (spec, 0, sizeof *spec);
    switch (kind) {
@@ -62,7 +62,8 @@ pattern_text (const lab_store_index_spec_t *spec, char *buf, size_t len)
 
 /* lab_scan_wl_plan -- see workload.h. */
 void
-lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array, int32_t batch, char *buf, size_t len)
+lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array, int32_t batch, char *buf,
+                  size_t len)
 {
    lab_store_index_spec_t spec;
    char names[LAB_STORE_INDEX_MAX_FIELDS][256], pat[600];
@@ -126,29 +127,29 @@ row_command (const lab_scan_wl_layout_t *wl, int64_t i, const lab_store_index_sp
    const lab_scan_opts_t *o = wl->opts;
    int64_t first = i * o->wl.row_batch, end = first + o->wl.row_batch, j;
    char path[512], k[16];
-   bson_t arr, st, m, inner, e, or;
+   bson_t arr, st, m, inner, e, or ;
 
    end = end < wl->in->nrows ? end : wl->in->nrows;
    bson_snprintf (path, sizeof path, "%s.%s", o->array_field, o->wl.line_field);
    if (!wl->array || end - first == 1) {
       bson_t *f = filter;
       if (end - first > 1) {
-         BSON_APPEND_ARRAY_BEGIN (filter, "$or", &or);
+         BSON_APPEND_ARRAY_BEGIN (filter, "$or", & or);
       }
       for (j = first; j < end; j++) {
          if (end - first > 1) {
             bson_snprintf (k, sizeof k, "%d", (int)(j - first));
-            bson_append_document_begin (&or, k, -1, &e);
+            bson_append_document_begin (& or, k, -1, &e);
             f = &e;
          }
          BSON_APPEND_VALUE (f, o->key, &wl->in->rows[j].key);
          BSON_APPEND_VALUE (f, wl->array ? path : o->wl.line_field, &wl->in->rows[j].line);
          if (end - first > 1) {
-            bson_append_document_end (&or, &e);
+            bson_append_document_end (& or, &e);
          }
       }
       if (end - first > 1) {
-         bson_append_array_end (filter, &or);
+         bson_append_array_end (filter, & or);
       }
       if (wl->array) {
          BSON_APPEND_DOCUMENT_BEGIN (opts, "projection", &m);
@@ -183,16 +184,16 @@ row_command (const lab_scan_wl_layout_t *wl, int64_t i, const lab_store_index_sp
    bson_append_document_end (filter, &st);
    BSON_APPEND_DOCUMENT_BEGIN (filter, "2", &st);
    BSON_APPEND_DOCUMENT_BEGIN (&st, "$match", &m);
-   BSON_APPEND_ARRAY_BEGIN (&m, "$or", &or);
+   BSON_APPEND_ARRAY_BEGIN (&m, "$or", & or);
    bson_snprintf (path, sizeof path, "%s.%s", o->array_field, o->wl.line_field);
    for (j = first; j < end; j++) {
       bson_snprintf (k, sizeof k, "%d", (int)(j - first));
-      bson_append_document_begin (&or, k, -1, &e);
+      bson_append_document_begin (& or, k, -1, &e);
       BSON_APPEND_VALUE (&e, o->key, &wl->in->rows[j].key);
       BSON_APPEND_VALUE (&e, path, &wl->in->rows[j].line);
-      bson_append_document_end (&or, &e);
+      bson_append_document_end (& or, &e);
    }
-   bson_append_array_end (&m, &or);
+   bson_append_array_end (&m, & or);
    bson_append_document_end (&st, &m);
    bson_append_document_end (filter, &st);
    append_pattern (opts, "hint", spec);

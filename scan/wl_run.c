@@ -46,7 +46,8 @@ index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_ki
       bson_strncpy (ix->fields[i], names[i], sizeof ix->fields[i]);
    }
    lab_store_index_spec_name (&spec, ix->name, sizeof ix->name);
-   if (!lab_store_index_info (sess, l->collection, &spec, &ix->exists, &ix->multikey, &ix->size_bytes, error)) {
+   if (!lab_store_index_info (sess, l->collection, &spec, &ix->exists, &ix->multikey, &ix->size_bytes,
+                              error)) {
       lab_error_prefix (error, "the %s workload's index on %s", lab_scan_wl_name (kind), l->collection);
       return false;
    }
@@ -55,16 +56,18 @@ index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_ki
    }
    if (!o->wl.create_indexes) {
       char *cmd = lab_store_index_spec_shell (l->collection, &spec);
-      char *both = bson_strdup_printf ("%s%s%s (%s, layout %s)", *missing ? *missing : "", *missing ? "; " : "", cmd,
-                                       lab_scan_wl_name (kind), l->name);
+      char *both = bson_strdup_printf ("%s%s%s (%s, layout %s)", *missing ? *missing : "",
+                                       *missing ? "; " : "", cmd, lab_scan_wl_name (kind), l->name);
       bson_free (*missing);
       bson_free (cmd);
       *missing = both;
       return true;
    }
-   lab_log_info ("creating the %s workload's index %s on %s", lab_scan_wl_name (kind), ix->name, l->collection);
+   lab_log_info ("creating the %s workload's index %s on %s", lab_scan_wl_name (kind), ix->name,
+                 l->collection);
    if (!lab_store_create_index_spec (sess, l->collection, &spec, error) ||
-       !lab_store_index_info (sess, l->collection, &spec, &ix->exists, &ix->multikey, &ix->size_bytes, error)) {
+       !lab_store_index_info (sess, l->collection, &spec, &ix->exists, &ix->multikey, &ix->size_bytes,
+                              error)) {
       lab_error_prefix (error, "creating index %s on %s", ix->name, l->collection);
       return false;
    }
@@ -88,7 +91,8 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
    if (!lab_scan_wl_any (o)) {
       return true;
    }
-   wp->mode = p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
+   wp->mode =
+      p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
    for (k = LAB_WL_ROW; k < LAB_WL_NKINDS; k++) {
       if (!(o->wl.set & (1u << k))) {
          continue;
@@ -101,10 +105,11 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
       }
    }
    if (missing) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
-                     "the workloads need indexes a DBA would create for them, and these are missing: %s. Create "
-                     "them, or let scancmp build them with --create-workload-indexes",
-                     missing);
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+         "the workloads need indexes a DBA would create for them, and these are missing: %s. Create "
+         "them, or let scancmp build them with --create-workload-indexes",
+         missing);
       bson_free (missing);
       return false;
    }
@@ -169,8 +174,8 @@ round_to (double v, int digits)
 
 /* append_layout -- one layout's entry of a workload (the schema in docs/results-schema.md). */
 static void
-append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind,
-               size_t li, const wl_result_t *r, double best)
+append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp,
+               lab_scan_wl_kind_t kind, size_t li, const wl_result_t *r, double best)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
    bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
@@ -188,13 +193,13 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
    BSON_APPEND_UTF8 (&d, "plan", plan);
    BSON_APPEND_UTF8 (&d, "plan_source", "planner table (docs/mongodb-compat.md §18)");
-   BSON_APPEND_UTF8 (&d, "where",
-                     wp->mode == LAB_WL_MODE_SERVER
-                        ? "the whole query in the server"
-                     : p->backend == LAB_BACKEND_WT
-                        ? "filter, projection and grouping in the tool (mongod does them in the server)"
-                        : "whole documents fetched by the server, filter, projection and grouping in the tool (the "
-                          "server runs a subset of the query language)");
+   BSON_APPEND_UTF8 (
+      &d, "where",
+      wp->mode == LAB_WL_MODE_SERVER ? "the whole query in the server"
+      : p->backend == LAB_BACKEND_WT
+         ? "filter, projection and grouping in the tool (mongod does them in the server)"
+         : "whole documents fetched by the server, filter, projection and grouping in the tool (the "
+           "server runs a subset of the query language)");
    BSON_APPEND_ARRAY_BEGIN (&d, "indexes", &a);
    if (ix->used) {
       append_index (&a, 0, ix);
@@ -294,8 +299,9 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
       r->acc = m.wl;
       memset (&m.wl, 0, sizeof m.wl);
       lab_scan_wl_groups_sort (&r->acc);
-      lab_log_info ("%s %s: %lld queries, %lld rows, %lld documents read in %.2f s", lab_scan_wl_name (kind), l->name,
-                    (long long)r->acc.queries, (long long)r->acc.rows, (long long)r->acc.docs, r->elapsed_s);
+      lab_log_info ("%s %s: %lld queries, %lld rows, %lld documents read in %.2f s", lab_scan_wl_name (kind),
+                    l->name, (long long)r->acc.queries, (long long)r->acc.rows, (long long)r->acc.docs,
+                    r->elapsed_s);
    }
    lab_scan_wl_layout_cleanup (&wl);
    lab_scan_layout_measure_cleanup (&m);
@@ -311,8 +317,8 @@ title_of (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t l
       bson_snprintf (buf, len, "each master fetched whole by %s", o->key);
       break;
    case LAB_WL_ROW:
-      bson_snprintf (buf, len, "%lld random rows by (%s, %s), %lld per query", (long long)o->wl.row_keys, o->key,
-                     o->wl.line_field, (long long)o->wl.row_batch);
+      bson_snprintf (buf, len, "%lld random rows by (%s, %s), %lld per query", (long long)o->wl.row_keys,
+                     o->key, o->wl.line_field, (long long)o->wl.row_batch);
       break;
    case LAB_WL_RANGE:
       bson_snprintf (buf, len, "%lld windows of %.0f min on %s", (long long)o->wl.range_windows,
@@ -376,7 +382,8 @@ run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind
                bson_snprintf (why, len, "%s: %s returned other totals than %s (%s)", lab_scan_wl_name (kind),
                               p->layouts.l[i].name, p->layouts.l[0].name, g);
             } else {
-               bson_snprintf (why, len, "%s: %s returned %lld rows (digest %016llx), %s %lld (digest %016llx)",
+               bson_snprintf (why, len,
+                              "%s: %s returned %lld rows (digest %016llx), %s %lld (digest %016llx)",
                               lab_scan_wl_name (kind), p->layouts.l[i].name, (long long)b->acc.rows,
                               (unsigned long long)b->acc.digest, p->layouts.l[0].name, (long long)a->acc.rows,
                               (unsigned long long)a->acc.digest);
@@ -474,7 +481,8 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
 
 /* lab_scan_workloads_run -- see workload.h. */
 bool
-lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results, bson_error_t *error)
+lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results,
+                        bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    char why[600] = "", first_why[600] = "";
@@ -507,7 +515,8 @@ lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t
    bson_append_array_end (results, &arr);
    if (ok && !all_equal) {
       lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
-                     "the layouts returned different results, so they do not hold the same data: %s", first_why);
+                     "the layouts returned different results, so they do not hold the same data: %s",
+                     first_why);
       return false;
    }
    return ok;

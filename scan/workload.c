@@ -46,8 +46,7 @@ lab_scan_wl_parse (const char *s, unsigned *set, bson_error_t *error)
                         tok);
          ok = false;
       } else if (out & bit) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--workload: '%s' given twice",
-                        tok);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--workload: '%s' given twice", tok);
          ok = false;
       }
       out |= bit;
@@ -320,11 +319,12 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
       return true;
    }
    if (nkeys <= 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "no master key to draw the workloads' rows from");
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
+                     "no master key to draw the workloads' rows from");
       return false;
    }
-   lab_log_info ("drawing %lld rows from %s (seed %llu) for the workloads' inputs", (long long)n, from->collection,
-                 (unsigned long long)o->wl.seed);
+   lab_log_info ("drawing %lld rows from %s (seed %llu) for the workloads' inputs", (long long)n,
+                 from->collection, (unsigned long long)o->wl.seed);
    in->rows = bson_malloc0 ((size_t)n * sizeof *in->rows);
    for (j = 0; j < n; j++) {
       const bson_value_t *key = &keys[next_rand (&rng) % (uint64_t)nkeys];
@@ -340,9 +340,9 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
          lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
                         "drawing the workloads' rows from %s: master %s %s has %s", from->collection, o->key,
                         kb,
-                        p.seen == 0     ? "no row"
-                        : !p.have_line  ? "a row without the line field (--line-field)"
-                                        : "a row whose time field (--time-field) is missing or not a date");
+                        p.seen == 0    ? "no row"
+                        : !p.have_line ? "a row without the line field (--line-field)"
+                                       : "a row whose time field (--time-field) is missing or not a date");
          lab_log_debug ("line field %s, time field %s", o->wl.line_field, o->wl.time_field);
          if (p.have_line) {
             bson_value_destroy (&p.line);

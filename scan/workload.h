@@ -19,9 +19,9 @@
 #include "store/store.h"
 
 typedef enum {
-   LAB_WL_LOAD = 0, /* each master fetched whole by its key (the original experiment) */
-   LAB_WL_ROW,      /* one row by (key, line number) */
-   LAB_WL_RANGE,    /* the rows of a time window across all masters */
+   LAB_WL_LOAD = 0,  /* each master fetched whole by its key (the original experiment) */
+   LAB_WL_ROW,       /* one row by (key, line number) */
+   LAB_WL_RANGE,     /* the rows of a time window across all masters */
    LAB_WL_AGGREGATE, /* a total per group over the whole collection */
    LAB_WL_NKINDS
 } lab_scan_wl_kind_t;
@@ -48,7 +48,7 @@ typedef struct {
    lab_scan_wl_row_t *rows; /* the row workload's K pairs, in draw order (then the windows' rows) */
    int64_t nrows;           /* the row workload's K */
    int64_t ndrawn;          /* rows drawn (max of K and the windows) */
-   int64_t *win_lo; /* the range workload's windows [win_lo[i], win_lo[i] + window_ms) */
+   int64_t *win_lo;         /* the range workload's windows [win_lo[i], win_lo[i] + window_ms) */
    int64_t nwin;
 } lab_scan_wl_inputs_t;
 
@@ -161,8 +161,8 @@ bool lab_scan_wl_index (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool 
 
 /* lab_scan_wl_plan -- the plan mongod's planner chooses for `kind` on a layout with that index (the table
  * in docs/mongodb-compat.md §18), e.g. "IXSCAN { bill_id: 1, line_no: 1 } + FETCH". */
-void lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array, int32_t batch, char *buf,
-                       size_t len);
+void lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array, int32_t batch,
+                       char *buf, size_t len);
 
 /* One workload's index on one layout, as found (and maybe created) before the runs. */
 typedef struct {

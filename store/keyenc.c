@@ -33,6 +33,7 @@
 
 enum {
    CT_MINKEY = 10,
+   CT_UNDEFINED = 15,
    CT_NULL = 20,
    CT_NAN = 30,
    CT_NEG_LARGE = 31,
@@ -243,6 +244,10 @@ lab_store_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error
    case BSON_TYPE_NULL:
       put_byte (out, CT_NULL);
       break;
+   case BSON_TYPE_UNDEFINED:
+      /* only as a multikey index's key of an empty array (mongod's BtreeKeyGenerator) */
+      put_byte (out, CT_UNDEFINED);
+      break;
    case BSON_TYPE_INT32:
       put_int64 (out, v->value.v_int32);
       break;
@@ -300,6 +305,25 @@ lab_store_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error
       return false;
    }
    put_byte (out, TAG_DEFAULT);
+   return true;
+}
+
+/* lab_store_key_encode_compound -- one value: lab_store_key_encode; several: their bodies in order, then
+ * kEnd, as KeyString appends each element of a compound key and its discriminator once at the end. */
+bool
+lab_store_key_encode_compound (const bson_value_t *const *v, int n, lab_buf_t *out, bson_error_t *error)
+{
+   int i;
+
+   if (n == 1) {
+      return lab_store_key_encode (v[0], out, error);
+   }
+   for (i = 0; i < n; i++) {
+      if (!lab_store_key_encode_body (v[i], out, error)) {
+         return false;
+      }
+   }
+   put_byte (out, KEY_END);
    return true;
 }
 
@@ -437,6 +461,24 @@ lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *va
    lab_buf_append (out, key, key_len);
    out->data[out->len - 1] = val[val_len - 1];
    return true;
+}
+
+/* lab_store_key_type_bracket -- the CType bytes of the type bracket of the value whose body starts with
+ * `ctype`: numbers [CT_NEG_LARGE, CT_POS_LARGE] (NaN, CT_NAN, is below every bound, as mongod's
+ * [-inf, inf]), booleans both CTypes, every other type its own byte. */
+void
+lab_store_key_type_bracket (uint8_t ctype, uint8_t *first, uint8_t *end)
+{
+   if (ctype >= CT_NAN && ctype <= CT_POS_LARGE) {
+      *first = CT_NEG_LARGE;
+      *end = CT_POS_LARGE + 1;
+   } else if (ctype == CT_FALSE || ctype == CT_TRUE) {
+      *first = CT_FALSE;
+      *end = CT_TRUE + 1;
+   } else {
+      *first = ctype;
+      *end = (uint8_t)(ctype + 1);
+   }
 }
 
 /* ---- decoding ----------------------------------------------------------------------------------- */
@@ -582,6 +624,10 @@ lab_store_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_erro
       break;
    case CT_NULL:
       v->value_type = BSON_TYPE_NULL;
+      used = 1;
+      break;
+   case CT_UNDEFINED:
+      v->value_type = BSON_TYPE_UNDEFINED;
       used = 1;
       break;
    case CT_FALSE:

@@ -22,6 +22,12 @@ bool lab_store_key_type_supported (bson_type_t t);
  * (arrays, documents, binary, decimal128, regex ...), naming the type. */
 bool lab_store_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *error);
 
+/* lab_store_key_encode_compound -- append the key of a compound index entry of values v[0..n) (without its
+ * RecordId): n == 1 is lab_store_key_encode (body + type tag); n > 1 is mongod's KeyString layout, each
+ * value's body in order and one kEnd (0x04) after the last, byte-identical to mongod's key (the types
+ * mongod keeps in the value's TypeBits are not kept: compound keys are searched, never decoded). */
+bool lab_store_key_encode_compound (const bson_value_t *const *v, int n, lab_buf_t *out, bson_error_t *error);
+
 /* lab_store_key_append_recordid -- append a RecordId (int64 > 0) so that (value, id) pairs sort by id. */
 void lab_store_key_append_recordid (lab_buf_t *out, int64_t record_id);
 
@@ -65,6 +71,12 @@ void lab_store_key_unique_value (lab_buf_t *out, int64_t record_id, uint8_t tag)
  * malformed. */
 bool lab_store_key_unique_join (const uint8_t *key, size_t key_len, const uint8_t *val, size_t val_len,
                                 lab_buf_t *out);
+
+/* lab_store_key_type_bracket -- for a body whose first byte is `ctype`, the byte range [*first, *end) of
+ * the first bytes of every body of the same type bracket (all numbers; both booleans; else that type):
+ * the other end of a one-sided range, as a query's bounds ({$gte: 5} is [5, inf]). Undefined (only
+ * an empty array's multikey key, never a value to search) encodes as CType 15, between minKey and null. */
+void lab_store_key_type_bracket (uint8_t ctype, uint8_t *first, uint8_t *end);
 
 /* lab_store_key_decode -- decode one encoded value (without RecordId) back into *v (strings are allocated:
  * free with bson_value_destroy). Doubles with integral values decode as the type they were encoded from

@@ -610,3 +610,224 @@ lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_sta
    mongoc_database_destroy (db);
    return ok;
 }
+
+/* ---- compound and multikey indexes ---------------------------------------------------------------- */
+
+/* spec_pattern -- the key pattern {f1: 1, f2: 1, ...} into pattern (initialized here). */
+static void
+spec_pattern (const lab_store_index_spec_t *spec, bson_t *pattern)
+{
+   int i;
+
+   bson_init (pattern);
+   for (i = 0; i < spec->n; i++) {
+      BSON_APPEND_INT32 (pattern, spec->fields[i], 1);
+   }
+}
+
+/* spec_cache_field -- the index cache's name of the key pattern (a prefix no field name has). */
+static char *
+spec_cache_field (const lab_store_index_spec_t *spec)
+{
+   char name[512];
+
+   lab_store_index_spec_name (spec, name, sizeof name);
+   return bson_strdup_printf ("{}%s", name);
+}
+
+/* pattern_is -- the index document's "key" is exactly spec's ascending pattern (1, 1.0, 1L alike). */
+static bool
+pattern_is (const bson_t *index, const lab_store_index_spec_t *spec)
+{
+   bson_iter_t it, key;
+   int i = 0;
+
+   if (!bson_iter_init_find (&it, index, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) ||
+       !bson_iter_recurse (&it, &key)) {
+      return false;
+   }
+   while (bson_iter_next (&key)) {
+      if (i >= spec->n || strcmp (bson_iter_key (&key), spec->fields[i]) != 0 ||
+          !BSON_ITER_HOLDS_NUMBER (&key) || bson_iter_as_double (&key) != 1.0) {
+         return false;
+      }
+      i++;
+   }
+   return i == spec->n;
+}
+
+/* find_index_spec -- listIndexes: *exists and the index's name (name[0] 0 when none); *coll_exists. */
+static bool
+find_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                 bool *exists, bool *coll_exists, char *name, size_t namelen, bson_error_t *error)
+{
+   mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
+   mongoc_cursor_t *cursor = mongoc_collection_find_indexes_with_opts (c, NULL);
+   const bson_t *doc;
+   bson_error_t err;
+   bool ok = true;
+
+   *exists = *coll_exists = false;
+   name[0] = '\0';
+   while (mongoc_cursor_next (cursor, &doc)) {
+      *coll_exists = true;
+      if (!*exists && pattern_is (doc, spec)) {
+         const char *n = lab_mongo_str_at (doc, "name");
+         *exists = true;
+         bson_strncpy (name, n ? n : "", namelen);
+      }
+   }
+   if (mongoc_cursor_error (cursor, &err) && !lab_mongo_server_code_is (&err, 26)) {
+      lab_mongo_fail (sess->store, error, &err, "listing the indexes of '%s'", coll);
+      ok = false;
+   }
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
+   return ok;
+}
+
+/* lab_mongo_require_index_spec -- NO_COLLECTION / NO_INDEX (naming the shell command) unless an index has
+ * exactly spec's key pattern (cached per session, as lab_mongo_require_index). */
+bool
+lab_mongo_require_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                              bson_error_t *error)
+{
+   char *key = spec_cache_field (spec), name[512];
+   bool exists, coll_exists, ok = false;
+
+   if (cache_has (msess (sess), coll, key)) {
+      ok = true;
+   } else if (find_index_spec (sess, coll, spec, &exists, &coll_exists, name, sizeof name, error)) {
+      if (!coll_exists) {
+         ok = lab_mongo_require_coll (sess, coll, error);
+         if (ok) {
+            exists = false; /* (listIndexes raced a create) */
+         }
+      }
+      if (coll_exists || ok) {
+         ok = exists;
+         if (!exists) {
+            char *shell = lab_store_index_spec_shell (coll, spec);
+            lab_store_index_spec_name (spec, name, sizeof name);
+            lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                           "collection '%s' in database '%s' on %s has no index %s: create it (%s)", coll,
+                           sess->store->db, sess->store->uri_redacted, name, shell);
+            bson_free (shell);
+         } else {
+            cache_add (msess (sess), coll, key);
+         }
+      }
+   }
+   bson_free (key);
+   return ok;
+}
+
+/* lab_mongo_create_index_spec -- createIndexes {key: pattern, name: mongod's default name}; the same
+ * index again is a no-op. */
+bool
+lab_mongo_create_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                             bson_error_t *error)
+{
+   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   bson_t cmd = BSON_INITIALIZER, indexes, index, pattern, reply;
+   char name[512];
+   bson_error_t err;
+   bool ok;
+
+   lab_store_index_spec_name (spec, name, sizeof name);
+   spec_pattern (spec, &pattern);
+   BSON_APPEND_UTF8 (&cmd, "createIndexes", coll);
+   BSON_APPEND_ARRAY_BEGIN (&cmd, "indexes", &indexes);
+   BSON_APPEND_DOCUMENT_BEGIN (&indexes, "0", &index);
+   BSON_APPEND_DOCUMENT (&index, "key", &pattern);
+   BSON_APPEND_UTF8 (&index, "name", name);
+   bson_append_document_end (&indexes, &index);
+   bson_append_array_end (&cmd, &indexes);
+   ok = mongoc_database_write_command_with_opts (db, &cmd, NULL, &reply, &err);
+   if (!ok) {
+      lab_mongo_fail (sess->store, error, &err, "creating index %s on '%s'", name, coll);
+   } else {
+      char *key = spec_cache_field (spec);
+      cache_add (msess (sess), coll, key);
+      if (spec->n == 1) {
+         cache_add (msess (sess), coll, spec->fields[0]);
+      }
+      bson_free (key);
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   bson_destroy (&pattern);
+   mongoc_database_destroy (db);
+   return ok;
+}
+
+/* find_multikey -- a bool "isMultiKey" anywhere in the explain reply (the IXSCAN stage's). */
+static bool
+find_multikey (bson_iter_t *it, bool *found)
+{
+   while (bson_iter_next (it)) {
+      bson_iter_t sub;
+      if (strcmp (bson_iter_key (it), "isMultiKey") == 0 && BSON_ITER_HOLDS_BOOL (it)) {
+         *found = true;
+         return bson_iter_bool (it);
+      }
+      if ((BSON_ITER_HOLDS_DOCUMENT (it) || BSON_ITER_HOLDS_ARRAY (it)) && bson_iter_recurse (it, &sub)) {
+         bool v = find_multikey (&sub, found);
+         if (*found) {
+            return v;
+         }
+      }
+   }
+   return false;
+}
+
+/* lab_mongo_index_info -- listIndexes; the multikey flag from explain {find, hint} (queryPlanner: the
+ * IXSCAN's isMultiKey), the size from collStats indexSizes; what the server does not answer stays
+ * false / -1. */
+bool
+lab_mongo_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                      bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error)
+{
+   mongoc_database_t *db;
+   bson_t cmd, find, pattern, reply;
+   bson_iter_t it;
+   char name[512], *path;
+   bool coll_exists, found = false;
+
+   if (!find_index_spec (sess, coll, spec, exists, &coll_exists, name, sizeof name, error)) {
+      return false;
+   }
+   if (!coll_exists) {
+      return lab_mongo_require_coll (sess, coll, error);
+   }
+   if (!*exists) {
+      return true;
+   }
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   spec_pattern (spec, &pattern);
+   bson_init (&cmd);
+   BSON_APPEND_DOCUMENT_BEGIN (&cmd, "explain", &find);
+   BSON_APPEND_UTF8 (&find, "find", coll);
+   BSON_APPEND_DOCUMENT (&find, "hint", &pattern);
+   BSON_APPEND_INT32 (&find, "limit", 1);
+   bson_append_document_end (&cmd, &find);
+   BSON_APPEND_UTF8 (&cmd, "verbosity", "queryPlanner");
+   if (mongoc_database_command_simple (db, &cmd, NULL, &reply, NULL) && bson_iter_init (&it, &reply)) {
+      *multikey = find_multikey (&it, &found);
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   bson_init (&cmd);
+   BSON_APPEND_UTF8 (&cmd, "collStats", coll);
+   path = bson_strdup_printf ("indexSizes.%s", name);
+   if (mongoc_database_command_simple (db, &cmd, NULL, &reply, NULL) && bson_iter_init (&it, &reply) &&
+       bson_iter_find_descendant (&it, path, &it) && BSON_ITER_HOLDS_NUMBER (&it)) {
+      *size_bytes = bson_iter_as_int64 (&it);
+   }
+   bson_free (path);
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   bson_destroy (&pattern);
+   mongoc_database_destroy (db);
+   return true;
+}

@@ -145,6 +145,16 @@ bool lab_mongo_require_sort_index (lab_store_session_t *sess, const char *coll, 
                                    bson_t *pattern, bson_error_t *error);
 bool lab_mongo_create_index (lab_store_session_t *sess, const char *coll, const char *field,
                              bson_error_t *error);
+bool lab_mongo_require_index_spec (lab_store_session_t *sess, const char *coll,
+                                   const lab_store_index_spec_t *spec, bson_error_t *error);
+bool lab_mongo_create_index_spec (lab_store_session_t *sess, const char *coll,
+                                  const lab_store_index_spec_t *spec, bson_error_t *error);
+bool lab_mongo_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                           bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
+bool lab_mongo_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                           const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
+                           lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
+                           bson_error_t *error);
 bool lab_mongo_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,

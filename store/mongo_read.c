@@ -99,8 +99,9 @@ lab_mongo_find_eq (lab_store_session_t *sess, const char *coll, const char *fiel
 
 /* lab_mongo_server_query -- find (pipeline NULL) or aggregate on coll, cb per returned document. */
 bool
-lab_mongo_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter, const bson_t *pipeline,
-                        const bson_t *opts, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+lab_mongo_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter,
+                        const bson_t *pipeline, const bson_t *opts, lab_store_doc_cb_t cb, void *ctx,
+                        int64_t *ndocs, bson_error_t *error)
 {
    static const bson_t empty = BSON_INITIALIZER;
    mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
@@ -127,6 +128,68 @@ lab_mongo_server_query (lab_store_session_t *sess, const char *coll, const bson_
    }
    mongoc_cursor_destroy (cursor);
    mongoc_collection_destroy (c);
+   return ok;
+}
+
+/* lab_mongo_index_find -- find {f1: eq1, ..., fk: {$gte: lo, $lt: hi}} hinted to the key pattern (which
+ * must exist: lab_mongo_require_index_spec); the server dedups a multikey index's RecordIds. Keys
+ * examined are the server's to know: -1. */
+bool
+lab_mongo_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                      const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
+                      lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
+                      bson_error_t *error)
+{
+   mongoc_collection_t *c;
+   mongoc_cursor_t *cursor;
+   bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, hint, range;
+   const bson_t *doc;
+   bson_error_t err;
+   bool ok = true;
+   int i;
+
+   *keys_examined = -1;
+   *docs_fetched = 0;
+   if (!lab_mongo_require_index_spec (sess, coll, spec, error)) {
+      return false;
+   }
+   for (i = 0; i < neq; i++) {
+      BSON_APPEND_VALUE (&filter, spec->fields[i], &eq[i]);
+   }
+   if (lo || hi) {
+      BSON_APPEND_DOCUMENT_BEGIN (&filter, spec->fields[neq], &range);
+      if (lo) {
+         BSON_APPEND_VALUE (&range, "$gte", lo);
+      }
+      if (hi) {
+         BSON_APPEND_VALUE (&range, "$lt", hi);
+      }
+      bson_append_document_end (&filter, &range);
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (&opts, "hint", &hint);
+   for (i = 0; i < spec->n; i++) {
+      BSON_APPEND_INT32 (&hint, spec->fields[i], 1);
+   }
+   bson_append_document_end (&opts, &hint);
+   BSON_APPEND_INT32 (&opts, "batchSize", find_batch (sess, coll));
+   c = lab_mongo_get_coll (sess, coll);
+   cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
+   while (mongoc_cursor_next (cursor, &doc)) {
+      (*docs_fetched)++;
+      if (!cb (doc, ctx)) {
+         break;
+      }
+   }
+   if (mongoc_cursor_error (cursor, &err)) {
+      char name[512];
+      lab_store_index_spec_name (spec, name, sizeof name);
+      lab_mongo_fail (sess->store, error, &err, "finding documents of '%s' through index %s", coll, name);
+      ok = false;
+   }
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
+   bson_destroy (&opts);
+   bson_destroy (&filter);
    return ok;
 }
 

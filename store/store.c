@@ -173,6 +173,125 @@ lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *fi
    return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
 }
 
+/* lab_store_index_spec_name -- mongod's default name: each field followed by "_1", joined by "_". */
+void
+lab_store_index_spec_name (const lab_store_index_spec_t *spec, char *buf, size_t len)
+{
+   size_t used = 0;
+   int i;
+
+   if (len == 0) {
+      return;
+   }
+   buf[0] = '\0';
+   for (i = 0; i < spec->n && i < LAB_STORE_INDEX_MAX_FIELDS; i++) {
+      int w = bson_snprintf (buf + used, len - used, "%s%s_1", i ? "_" : "", spec->fields[i]);
+      if (w < 0 || (size_t)w >= len - used) {
+         return; /* truncated: bson_snprintf terminated it */
+      }
+      used += (size_t)w;
+   }
+}
+
+/* lab_store_index_spec_shell -- db.<coll>.createIndex({ f: 1, ... }); dotted or unusual names quoted. */
+char *
+lab_store_index_spec_shell (const char *coll, const lab_store_index_spec_t *spec)
+{
+   bson_string_t *s = bson_string_new (NULL);
+   int i;
+
+   bson_string_append_printf (s, "db.%s.createIndex({ ", coll);
+   for (i = 0; i < spec->n && i < LAB_STORE_INDEX_MAX_FIELDS; i++) {
+      const char *f = spec->fields[i];
+      bool plain =
+         f && *f &&
+         strspn (f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") == strlen (f);
+      bson_string_append_printf (s, plain ? "%s%s: 1" : "%s\"%s\": 1", i ? ", " : "", f ? f : "");
+   }
+   bson_string_append (s, " })");
+   return bson_string_free (s, false);
+}
+
+/* check_spec -- 1..LAB_STORE_INDEX_MAX_FIELDS fields, each non-empty, not starting with '$', none twice. */
+static bool
+check_spec (const lab_store_index_spec_t *spec, bson_error_t *error)
+{
+   int i, j;
+
+   if (!spec || spec->n < 1 || spec->n > LAB_STORE_INDEX_MAX_FIELDS) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                     "an index key pattern needs 1 to %d fields (got %d)", LAB_STORE_INDEX_MAX_FIELDS,
+                     spec ? spec->n : 0);
+      return false;
+   }
+   for (i = 0; i < spec->n; i++) {
+      const char *f = spec->fields[i];
+      if (!f || !*f || *f == '$' || f[strlen (f) - 1] == '.' || *f == '.' || strstr (f, "..")) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "index key pattern field %d ('%s') is not a field path", i + 1, f ? f : "(null)");
+         return false;
+      }
+      for (j = 0; j < i; j++) {
+         if (strcmp (spec->fields[j], f) == 0) {
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                           "index key pattern names '%s' twice", f);
+            return false;
+         }
+      }
+   }
+   return true;
+}
+
+/* lab_store_create_index_spec -- checks, then the backend's build. */
+bool
+lab_store_create_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                             bson_error_t *error)
+{
+   return check_coll (coll, error) && check_spec (spec, error) &&
+          sess->store->ops->create_index_spec (sess, coll, spec, error);
+}
+
+/* lab_store_index_info -- checks, then the backend's answer; *size_bytes -1 until known. */
+bool
+lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                      bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error)
+{
+   *exists = *multikey = false;
+   *size_bytes = -1;
+   return check_coll (coll, error) && check_spec (spec, error) &&
+          sess->store->ops->index_info (sess, coll, spec, exists, multikey, size_bytes, error);
+}
+
+/* lab_store_index_find -- checks (an equality prefix within the pattern, a range only on the field after
+ * it), then the backend's IXSCAN + FETCH. */
+bool
+lab_store_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                      const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
+                      lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
+                      bson_error_t *error)
+{
+   int64_t k = 0, d = 0;
+   bool ok;
+
+   if (!check_coll (coll, error) || !check_spec (spec, error)) {
+      return false;
+   }
+   if (neq < 0 || neq > spec->n || (neq > 0 && !eq) || ((lo || hi) && neq >= spec->n)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE,
+                     "index find on '%s': %d equality value%s%s for a key pattern of %d field%s", coll, neq,
+                     neq == 1 ? "" : "s", lo || hi ? " and a range" : "", spec->n, spec->n == 1 ? "" : "s");
+      return false;
+   }
+   ok = sess->store->ops->index_find (sess, coll, spec, eq, neq, lo, hi, cb, ctx, &k, &d, error);
+   if (keys_examined) {
+      *keys_examined = k;
+   }
+   if (docs_fetched) {
+      *docs_fetched = d;
+   }
+   return ok;
+}
+
 /* lab_store_drop -- the backend's drop, then the collection's marker (store.h): a collection dropped by
  * layoutlab is no longer layoutlab's. */
 bool
@@ -520,8 +639,9 @@ lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *fiel
 }
 
 bool
-lab_store_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter, const bson_t *pipeline,
-                        const bson_t *opts, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+lab_store_server_query (lab_store_session_t *sess, const char *coll, const bson_t *filter,
+                        const bson_t *pipeline, const bson_t *opts, lab_store_doc_cb_t cb, void *ctx,
+                        int64_t *ndocs, bson_error_t *error)
 {
    int64_t dummy;
    if (!check_coll (coll, error)) {
@@ -529,7 +649,8 @@ lab_store_server_query (lab_store_session_t *sess, const char *coll, const bson_
    }
    if (!sess->store->ops->server_query) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
-                     "the %s store has no query language: its reads are played by the tool", sess->store->ops->name);
+                     "the %s store has no query language: its reads are played by the tool",
+                     sess->store->ops->name);
       return false;
    }
    return sess->store->ops->server_query (sess, coll, filter, pipeline, opts, cb, ctx, ndocs ? ndocs : &dummy,

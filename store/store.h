@@ -141,19 +141,60 @@ bool lab_store_create_index (lab_store_session_t *sess, const char *coll, const 
 bool lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
 
+/* lab_store_doc_cb_t -- called per document; the document is valid only during the call. Return false to
+ * stop early (not an error). */
+typedef bool (*lab_store_doc_cb_t) (const bson_t *doc, void *ctx);
+
+/* ---- compound and multikey indexes ---------------------------------------------------------------
+ * An index by its key pattern: up to LAB_STORE_INDEX_MAX_FIELDS ascending fields. Embedded, laid out as
+ * mongod lays them out (docs/mongodb-compat.md "Compound and multikey index keys"): one entry per
+ * distinct key a document generates (mongod's BtreeKeyGenerator: an array along a dotted path expands
+ * into its elements, an empty array indexes undefined, a missing field null; two different arrays in one
+ * compound key are refused as "cannot index parallel arrays"); the key is the fields' KeyString values in
+ * order + the RecordId; the index is marked multikey once a document generated more than one key or
+ * went through an array. A single-field spec (n == 1) is the index lab_store_create_index makes. */
 #define LAB_STORE_INDEX_MAX_FIELDS 4
 typedef struct {
-   const char *fields[LAB_STORE_INDEX_MAX_FIELDS]; /* ascending keys; a dotted path may cross arrays (multikey) */
+   const char
+      *fields[LAB_STORE_INDEX_MAX_FIELDS]; /* ascending keys; a dotted path may cross arrays (multikey) */
    int n;
 } lab_store_index_spec_t;
-/* lab_store_index_spec_name -- mongod's default index name: "bill_id_1_line_no_1", "details.charge_time_1". */
+
+/* lab_store_index_spec_name -- mongod's default index name: "bill_id_1_line_no_1", "details.charge_time_1"
+ * (truncated to len - 1). */
 void lab_store_index_spec_name (const lab_store_index_spec_t *spec, char *buf, size_t len);
-/* lab_store_index_spec_shell -- the shell command that creates it: db.<coll>.createIndex({ bill_id: 1, line_no: 1 }) (caller bson_free()s). */
+
+/* lab_store_index_spec_shell -- the shell command that creates it: db.<coll>.createIndex({ bill_id: 1,
+ * line_no: 1 }) (caller bson_free()s). */
 char *lab_store_index_spec_shell (const char *coll, const lab_store_index_spec_t *spec);
-/* lab_store_create_index_spec -- create the index (existing with the same key pattern is fine); embedded: built over the existing documents. */
-bool lab_store_create_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec, bson_error_t *error);
-/* lab_store_index_info -- the index with exactly this key pattern: *exists, *multikey, *size_bytes (on disk; -1 unknown). Missing collection: LAB_STORE_ERR_NO_COLLECTION. */
-bool lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec, bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
+
+/* lab_store_create_index_spec -- create the index (existing with the same key pattern is fine); embedded:
+ * built over the existing documents (a document the key generator refuses, e.g. parallel arrays, fails
+ * the build and leaves no index). A spec with no field, more than LAB_STORE_INDEX_MAX_FIELDS, an empty or
+ * repeated field: LAB_ERROR_USAGE. */
+bool lab_store_create_index_spec (lab_store_session_t *sess, const char *coll,
+                                  const lab_store_index_spec_t *spec, bson_error_t *error);
+
+/* lab_store_index_info -- the index with exactly this key pattern: *exists, *multikey, *size_bytes (on
+ * disk; -1 unknown). Missing collection: LAB_STORE_ERR_NO_COLLECTION. MongoDB: listIndexes, the
+ * multikey flag from the explain of a find hinted to it (false when the server does not say: FerretDB),
+ * the size from collStats indexSizes. */
+bool lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                           bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
+
+/* lab_store_index_find -- IXSCAN + FETCH through the index with exactly this key pattern (missing:
+ * LAB_STORE_ERR_NO_INDEX naming the shell command): the documents whose entry has eq[0..neq) on its first
+ * neq fields and, when lo or hi is non-NULL, field neq in [lo, hi) (as a query's bounds: with only one
+ * of them, the other end of the bound's type bracket); index order, each document once (a multikey index's
+ * RecordIds deduplicated, as mongod's IXSCAN). Embedded: a document is returned when one of its entries
+ * is in the bounds, i.e. one array element satisfies the range ($elemMatch semantics). *keys_examined
+ * (index entries read; MongoDB: -1, unknown) and *docs_fetched (documents returned) may be NULL.
+ * MongoDB: find with that filter ({$gte, $lt} on the field) and hint = the key pattern; there a range on
+ * a multikey field matches a document one of whose elements is >= lo and one (perhaps another) < hi. */
+bool lab_store_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                           const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
+                           lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
+                           bson_error_t *error);
 
 /* lab_store_drop -- drop the collection and its indexes; a missing collection is not an error. */
 bool lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
@@ -279,13 +320,6 @@ bool lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const cha
 bool lab_store_flush (lab_store_t *store, bson_error_t *error);
 
 /* ---- reads ------------------------------------------------------------------------------------- */
-
-/* lab_store_doc_cb_t -- called per document; the document is valid only during the call. Return false to
- * stop early (not an error). */
-typedef bool (*lab_store_doc_cb_t) (const bson_t *doc, void *ctx);
-
-/* lab_store_index_find -- IXSCAN + FETCH through the index with exactly this key pattern (missing: LAB_STORE_ERR_NO_INDEX naming the shell command): the documents whose entry has eq[0..neq) on its first neq fields and, when lo or hi is non-NULL, field neq in [lo, hi); index order, each document once. *keys_examined, *docs_fetched may be NULL. MongoDB: find with that filter ({$gte,$lt} on the field) and hint = the key pattern. */
-bool lab_store_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec, const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi, lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched, bson_error_t *error);
 
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
  * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */

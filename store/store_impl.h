@@ -45,6 +45,18 @@ struct lab_store_ops {
    bool (*has_index) (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                       bson_error_t *error);
    bool (*drop) (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+   /* compound and multikey indexes (store.h); spec checked by store.c (1..MAX fields, non-empty, distinct);
+    * index_info's outputs are preset (false, false, -1); index_find's neq/lo/hi are consistent with spec
+    * (a range only when neq < n) and its counters are never NULL */
+   bool (*create_index_spec) (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                              bson_error_t *error);
+   bool (*index_info) (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                       bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
+   bool (*index_find) (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                       const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
+                       lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
+                       bson_error_t *error);
+
    bool (*count) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
    /* NULL: store.c uses count (exact where it costs nothing) */
    bool (*count_estimated) (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);

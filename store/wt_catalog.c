@@ -17,9 +17,14 @@
 void
 lab_wt_index_unset (wt_index_t *ix)
 {
-   bson_free (ix->field);
+   int i;
+
+   for (i = 0; i < ix->nfields; i++) {
+      bson_free (ix->fields[i]);
+   }
    bson_free (ix->ident);
    bson_free (ix->uri);
+   memset (ix, 0, sizeof *ix);
 }
 
 /* lab_wt_coll_free -- free one collection and its index entries. */
@@ -48,13 +53,41 @@ lab_wt_coll_list_free (wt_coll_t *c)
    }
 }
 
-/* lab_wt_index_set -- fill an index entry (strings copied). */
+/* lab_wt_index_set_spec -- fill an index entry of key pattern fields[0..n) (strings copied). */
+void
+lab_wt_index_set_spec (wt_index_t *ix, const char *const *fields, int n, bool multikey, const char *ident)
+{
+   int i;
+
+   memset (ix, 0, sizeof *ix);
+   for (i = 0; i < n && i < LAB_STORE_INDEX_MAX_FIELDS; i++) {
+      ix->fields[i] = bson_strdup (fields[i]);
+   }
+   ix->nfields = i;
+   ix->field = ix->fields[0];
+   ix->multikey = multikey;
+   ix->ident = bson_strdup (ident);
+   ix->uri = bson_strdup_printf ("table:%s", ident);
+}
+
+/* lab_wt_index_set -- fill a single-field index entry (strings copied). */
 void
 lab_wt_index_set (wt_index_t *ix, const char *field, const char *ident)
 {
-   ix->field = bson_strdup (field);
-   ix->ident = bson_strdup (ident);
-   ix->uri = bson_strdup_printf ("table:%s", ident);
+   lab_wt_index_set_spec (ix, &field, 1, false, ident);
+}
+
+/* lab_wt_index_name -- mongod's default name of the index's key pattern. */
+void
+lab_wt_index_name (const wt_index_t *ix, char *buf, size_t len)
+{
+   lab_store_index_spec_t spec = { { NULL }, ix->nfields };
+   int i;
+
+   for (i = 0; i < ix->nfields; i++) {
+      spec.fields[i] = ix->fields[i];
+   }
+   lab_store_index_spec_name (&spec, buf, len);
 }
 
 /* lab_wt_coll_find -- the live collection named `name` (caller holds mu). */
@@ -87,15 +120,35 @@ lab_wt_coll_lookup (wt_store_t *st, const char *name, bson_error_t *error)
    return c;
 }
 
-/* lab_wt_coll_index -- the index whose key is `field`, or NULL. */
+/* lab_wt_coll_index -- the single-field index whose key is `field`, or NULL. */
 wt_index_t *
 lab_wt_coll_index (wt_coll_t *c, const char *field)
 {
    int i;
 
    for (i = 0; i < c->nindexes; i++) {
-      if (strcmp (c->indexes[i].field, field) == 0) {
+      if (c->indexes[i].nfields == 1 && strcmp (c->indexes[i].field, field) == 0) {
          return &c->indexes[i];
+      }
+   }
+   return NULL;
+}
+
+/* lab_wt_coll_index_spec -- the index whose key pattern is exactly spec's, or NULL. */
+wt_index_t *
+lab_wt_coll_index_spec (wt_coll_t *c, const lab_store_index_spec_t *spec)
+{
+   int i, j;
+
+   for (i = 0; i < c->nindexes; i++) {
+      wt_index_t *ix = &c->indexes[i];
+      if (ix->nfields != spec->n) {
+         continue;
+      }
+      for (j = 0; j < spec->n && strcmp (ix->fields[j], spec->fields[j]) == 0; j++) {
+      }
+      if (j == spec->n) {
+         return ix;
       }
    }
    return NULL;
@@ -118,6 +171,32 @@ lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error
 
 /* ---- catalog records ---------------------------------------------------------------------------- */
 
+/* catalog_index -- one index of a catalog entry: a single-field index as it always was ({field, ident}),
+ * a compound one with its key pattern in "fields" and no "field" (a build from before compound indexes
+ * skips the entry rather than taking it for an index on its first field); "multikey" once set. */
+static void
+catalog_index (const wt_index_t *ix, bson_t *doc)
+{
+   bson_t arr;
+   char k[16];
+   int i;
+
+   if (ix->nfields == 1) {
+      BSON_APPEND_UTF8 (doc, "field", ix->field);
+   } else {
+      BSON_APPEND_ARRAY_BEGIN (doc, "fields", &arr);
+      for (i = 0; i < ix->nfields; i++) {
+         bson_snprintf (k, sizeof k, "%d", i);
+         BSON_APPEND_UTF8 (&arr, k, ix->fields[i]);
+      }
+      bson_append_array_end (doc, &arr);
+   }
+   BSON_APPEND_UTF8 (doc, "ident", ix->ident);
+   if (__atomic_load_n (&ix->multikey, __ATOMIC_RELAXED)) {
+      BSON_APPEND_BOOL (doc, "multikey", true);
+   }
+}
+
 /* catalog_doc -- the catalog entry of a collection. */
 static void
 catalog_doc (const wt_coll_t *c, bson_t *doc)
@@ -136,8 +215,7 @@ catalog_doc (const wt_coll_t *c, bson_t *doc)
    for (i = 0; i < c->nindexes; i++) {
       bson_snprintf (k, sizeof k, "%d", i);
       bson_append_document_begin (&arr, k, -1, &ix);
-      BSON_APPEND_UTF8 (&ix, "field", c->indexes[i].field);
-      BSON_APPEND_UTF8 (&ix, "ident", c->indexes[i].ident);
+      catalog_index (&c->indexes[i], &ix);
       bson_append_document_end (&arr, &ix);
    }
    bson_append_array_end (doc, &arr);
@@ -256,19 +334,30 @@ read_indexes (const bson_t *doc, wt_coll_t *c)
       return;
    }
    while (bson_iter_next (&arr) && c->nindexes < WT_MAX_INDEXES) {
-      const char *f = NULL, *id = NULL;
+      const char *f[LAB_STORE_INDEX_MAX_FIELDS] = { NULL }, *id = NULL;
+      bool multikey = false;
+      int n = 0;
+      bson_iter_t fit;
+
       if (!bson_iter_recurse (&arr, &ix)) {
          continue;
       }
       while (bson_iter_next (&ix)) {
-         if (strcmp (bson_iter_key (&ix), "field") == 0) {
-            f = bson_iter_utf8 (&ix, NULL);
+         if (strcmp (bson_iter_key (&ix), "field") == 0 && BSON_ITER_HOLDS_UTF8 (&ix) && n == 0) {
+            f[n++] = bson_iter_utf8 (&ix, NULL);
+         } else if (strcmp (bson_iter_key (&ix), "fields") == 0 && bson_iter_recurse (&ix, &fit)) {
+            for (n = 0;
+                 bson_iter_next (&fit) && BSON_ITER_HOLDS_UTF8 (&fit) && n < LAB_STORE_INDEX_MAX_FIELDS;) {
+               f[n++] = bson_iter_utf8 (&fit, NULL);
+            }
          } else if (strcmp (bson_iter_key (&ix), "ident") == 0) {
             id = bson_iter_utf8 (&ix, NULL);
+         } else if (strcmp (bson_iter_key (&ix), "multikey") == 0) {
+            multikey = bson_iter_as_bool (&ix);
          }
       }
-      if (f && id) {
-         lab_wt_index_set (&c->indexes[c->nindexes++], f, id);
+      if (n > 0 && id) {
+         lab_wt_index_set_spec (&c->indexes[c->nindexes++], f, n, multikey, id);
       }
    }
 }

@@ -524,3 +524,24 @@ lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field
    pthread_rwlock_unlock (&st->ddl);
    return c != NULL;
 }
+
+/* lab_wt_index_info -- the index with exactly spec's key pattern: exists, its multikey flag, its file's
+ * size. */
+bool
+lab_wt_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                   bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   wt_coll_t *c;
+   wt_index_t *ix;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   c = lab_wt_coll_lookup (st, coll, error);
+   if (c && (ix = lab_wt_coll_index_spec (c, spec)) != NULL) {
+      *exists = true;
+      *multikey = __atomic_load_n (&ix->multikey, __ATOMIC_RELAXED) != 0;
+      *size_bytes = file_size (st, ix->ident);
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   return c != NULL;
+}

@@ -51,6 +51,272 @@ lab_wt_field_value (const bson_t *doc, const char *field, bson_iter_t *it, const
    return true;
 }
 
+/* ---- a document's keys, as mongod's BtreeKeyGenerator ----------------------------------------------- */
+
+/* lab_wt_ikeys_push -- append an entry to list. */
+void
+lab_wt_ikeys_push (wt_ikeys_t *list, int ix, size_t off, size_t len)
+{
+   if (list->n == list->cap) {
+      list->cap = list->cap ? list->cap * 2 : 16;
+      list->v = bson_realloc (list->v, list->cap * sizeof *list->v);
+   }
+   list->v[list->n].ix = ix;
+   list->v[list->n].off = off;
+   list->v[list->n].len = len;
+   list->n++;
+}
+
+/* The key generation of one document for one index (BtreeKeyGenerator::_getKeysWithArray). */
+typedef struct {
+   const wt_index_t *ix;
+   int which;
+   int64_t rid;
+   lab_buf_t *out;
+   wt_ikeys_t *list;
+   bool multikey;
+} keygen_t;
+
+/* An element found along a path: a value, or the first array on the way and the path after it. */
+typedef struct {
+   bson_value_t value; /* BSON_TYPE_EOD: missing */
+   bool is_array;
+   const uint8_t *arr_data; /* the array's bytes (its identity: two paths through one array are fine) */
+   uint32_t arr_len;
+   const char *arr_name; /* its field name */
+   const char *rest;     /* the path after the array ("" when the array is the path's end) */
+} keygen_elt_t;
+
+/* keygen_extract -- follow `path` through the document data[0..len), stopping at the first array
+ * (dps::extractElementAtPathOrArrayAlongPath): a missing field, or a scalar where the path goes on,
+ * leaves e->value EOD. */
+static void
+keygen_extract (const uint8_t *data, uint32_t len, const char *path, keygen_elt_t *e)
+{
+   bson_iter_t it;
+
+   memset (e, 0, sizeof *e);
+   for (;;) {
+      const char *dot = strchr (path, '.');
+      int clen = dot ? (int)(dot - path) : (int)strlen (path);
+
+      if (!bson_iter_init_from_data (&it, data, len) || !bson_iter_find_w_len (&it, path, clen)) {
+         return;
+      }
+      if (BSON_ITER_HOLDS_ARRAY (&it)) {
+         e->is_array = true;
+         bson_iter_array (&it, &e->arr_len, &e->arr_data);
+         e->arr_name = bson_iter_key (&it);
+         e->rest = dot ? dot + 1 : "";
+         return;
+      }
+      if (!dot) {
+         e->value = *bson_iter_value (&it);
+         return;
+      }
+      if (!BSON_ITER_HOLDS_DOCUMENT (&it)) {
+         return;
+      }
+      bson_iter_document (&it, &len, &data);
+      path = dot + 1;
+   }
+}
+
+/* keygen_emit -- one key of the values fixed[0..n) + the RecordId. */
+static bool
+keygen_emit (keygen_t *g, const bson_value_t *const *fixed, bson_error_t *error)
+{
+   size_t off = g->out->len;
+
+   if (!lab_store_key_encode_compound (fixed, g->ix->nfields, g->out, error)) {
+      return false;
+   }
+   lab_store_key_append_recordid (g->out, g->rid);
+   lab_wt_ikeys_push (g->list, g->which, off, g->out->len - off);
+   return true;
+}
+
+static const uint8_t keygen_empty_doc[5] = { 5, 0, 0, 0, 0 };
+static const bson_value_t keygen_null = { .value_type = BSON_TYPE_NULL };
+static const bson_value_t keygen_undefined = { .value_type = BSON_TYPE_UNDEFINED };
+
+/* keygen_walk -- the keys of the fields whose paths[i] is not NULL, looked up in the document data, with
+ * the others fixed: no array, one key; an empty array, one key with undefined at its end (null where the
+ * path goes on into it); else, per element, the array's fields fixed to it or continued inside it. Two
+ * different arrays: mongod's CannotIndexParallelArrays. */
+static bool
+keygen_walk (keygen_t *g, const char *const *paths, const bson_value_t *const *fixed, const uint8_t *data,
+             uint32_t len, bson_error_t *error)
+{
+   int n = g->ix->nfields, i;
+   keygen_elt_t e[LAB_STORE_INDEX_MAX_FIELDS];
+   const bson_value_t *f[LAB_STORE_INDEX_MAX_FIELDS];
+   const char *p[LAB_STORE_INDEX_MAX_FIELDS];
+   int arr = -1; /* a field whose path crossed the array */
+   bson_iter_t it;
+
+   for (i = 0; i < n; i++) {
+      f[i] = fixed[i];
+      p[i] = NULL;
+      e[i].is_array = false;
+      if (!paths[i]) {
+         continue;
+      }
+      keygen_extract (data, len, paths[i], &e[i]);
+      if (!e[i].is_array) {
+         f[i] = e[i].value.value_type == BSON_TYPE_EOD ? &keygen_null : &e[i].value;
+      } else if (arr < 0) {
+         arr = i;
+      } else if (e[i].arr_data != e[arr].arr_data) {
+         char name[256];
+         lab_wt_index_name (g->ix, name, sizeof name);
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                        "index %s: cannot index parallel arrays [%s] [%s]", name, e[i].arr_name,
+                        e[arr].arr_name);
+         return false;
+      }
+   }
+   if (arr < 0) {
+      return keygen_emit (g, f, error);
+   }
+   g->multikey = true; /* an array crossed: multikey even with one key (isMultikeyFromPaths) */
+   if (!bson_iter_init_from_data (&it, e[arr].arr_data, e[arr].arr_len) || !bson_iter_next (&it)) {
+      for (i = 0; i < n; i++) {
+         if (e[i].is_array) {
+            f[i] = e[i].rest[0] ? &keygen_null : &keygen_undefined;
+         }
+      }
+      return keygen_emit (g, f, error);
+   }
+   do {
+      const bson_value_t *elt = bson_iter_value (&it);
+      const uint8_t *sub = keygen_empty_doc;
+      uint32_t sublen = sizeof keygen_empty_doc;
+      bool deeper = false;
+
+      if (BSON_ITER_HOLDS_DOCUMENT (&it)) {
+         bson_iter_document (&it, &sublen, &sub);
+      }
+      for (i = 0; i < n; i++) {
+         if (e[i].is_array && !e[i].rest[0]) {
+            f[i] = elt;
+            p[i] = NULL;
+         } else if (e[i].is_array) {
+            p[i] = e[i].rest;
+            deeper = true;
+         }
+      }
+      if (!(deeper ? keygen_walk (g, p, f, sub, sublen, error) : keygen_emit (g, f, error))) {
+         return false;
+      }
+   } while (bson_iter_next (&it));
+   return true;
+}
+
+/* A key of one document during deduplication. */
+typedef struct {
+   const uint8_t *p;
+   size_t vlen; /* the value part without its type tag: what mongod's KeyStringSet compares */
+   size_t ord;  /* generation order: the first of equal keys is kept */
+   size_t off, len;
+} keygen_sorted_t;
+
+/* keygen_cmp -- value bytes, then generation order. */
+static int
+keygen_cmp (const void *a, const void *b)
+{
+   const keygen_sorted_t *x = a, *y = b;
+   size_t m = x->vlen < y->vlen ? x->vlen : y->vlen;
+   int c = memcmp (x->p, y->p, m);
+
+   if (c == 0) {
+      c = x->vlen < y->vlen ? -1 : x->vlen > y->vlen;
+   }
+   return c ? c : (x->ord < y->ord ? -1 : x->ord > y->ord);
+}
+
+/* keygen_dedup -- list entries [first, n) sorted, each distinct key once (mongod's KeyStringSet: values
+ * equal for MongoDB, 3 and 3.0, are one key; the first generated is kept). */
+static void
+keygen_dedup (const lab_buf_t *out, wt_ikeys_t *list, size_t first)
+{
+   size_t k = list->n - first, i, kept = 0;
+   keygen_sorted_t *v;
+
+   if (k < 2) {
+      return;
+   }
+   v = bson_malloc (k * sizeof *v);
+   for (i = 0; i < k; i++) {
+      size_t vlen = 0;
+      int64_t rid;
+      v[i].p = out->data + list->v[first + i].off;
+      v[i].off = list->v[first + i].off;
+      v[i].len = list->v[first + i].len;
+      lab_store_key_split_recordid (v[i].p, v[i].len, &vlen, &rid);
+      v[i].vlen = vlen > 0 ? vlen - 1 : 0;
+      v[i].ord = i;
+   }
+   qsort (v, k, sizeof *v, keygen_cmp);
+   for (i = 0; i < k; i++) {
+      if (kept > 0 && v[i].vlen == v[kept - 1].vlen && memcmp (v[i].p, v[kept - 1].p, v[i].vlen) == 0) {
+         continue;
+      }
+      v[kept++] = v[i];
+   }
+   for (i = 0; i < kept; i++) {
+      list->v[first + i].off = v[i].off;
+      list->v[first + i].len = v[i].len;
+   }
+   list->n = first + kept;
+   bson_free (v);
+}
+
+/* lab_wt_index_keys -- see wt_private.h. */
+bool
+lab_wt_index_keys (const wt_index_t *ix, int which, const bson_t *doc, int64_t rid, lab_buf_t *out,
+                   wt_ikeys_t *list, bool *multikey, bson_error_t *error)
+{
+   keygen_t g = { ix, which, rid, out, list, false };
+   const char *paths[LAB_STORE_INDEX_MAX_FIELDS] = { NULL };
+   const bson_value_t *fixed[LAB_STORE_INDEX_MAX_FIELDS] = { NULL };
+   size_t first = list->n;
+   int i;
+
+   for (i = 0; i < ix->nfields; i++) {
+      paths[i] = ix->fields[i];
+   }
+   if (!keygen_walk (&g, paths, fixed, bson_get_data (doc), doc->len, error)) {
+      list->n = first;
+      return false;
+   }
+   keygen_dedup (out, list, first);
+   if (g.multikey || list->n - first > 1) {
+      *multikey = true;
+   }
+   return true;
+}
+
+/* lab_wt_index_mark_multikey -- set the flag once; the thread that set it rewrites the catalog entry
+ * (mongod's setMultikey writes the durable catalog). */
+bool
+lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_error_t *error)
+{
+   int expected = 0;
+   bool ok;
+
+   if (!__atomic_compare_exchange_n (&ix->multikey, &expected, 1, false, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED)) {
+      return true;
+   }
+   pthread_mutex_lock (&st->mu);
+   pthread_mutex_lock (&st->meta_mu);
+   ok = lab_wt_catalog_put_coll (st->meta, c, error);
+   pthread_mutex_unlock (&st->meta_mu);
+   pthread_mutex_unlock (&st->mu);
+   return ok;
+}
+
 /* lab_wt_encode_body -- the body of v (its encoding without the type tag) into out (reset first);
  * errors name the field and collection searched. */
 bool
@@ -195,8 +461,9 @@ sort_budget (void)
 typedef struct {
    wt_store_t *st;
    wt_coll_t *c;
-   const char *field;
-   int64_t lo, hi; /* RecordIds [lo, hi); hi 0: to the end */
+   const wt_index_t *ix; /* the index being built (not yet in the collection's list) */
+   int64_t lo, hi;       /* RecordIds [lo, hi); hi 0: to the end */
+   bool multikey;        /* a document of the range made it multikey */
    lab_wt_sort_t *sort;
    lab_progress_t *prog;
    pthread_t tid;
@@ -205,14 +472,16 @@ typedef struct {
    bson_error_t error;
 } build_part_t;
 
-/* build_collect -- the key (value + RecordId) of every document in part p's range for the index on the
- * field, into its sort; then the sort finished (sorted in memory, or its runs spilled). */
+/* build_collect -- every key (values + RecordId) of every document in part p's range for the index, into
+ * its sort; then the sort finished (sorted in memory, or its runs spilled). */
 static bool
 build_collect (build_part_t *p, bson_error_t *error)
 {
    WT_SESSION *s = NULL;
    WT_CURSOR *cc = NULL;
    lab_buf_t key;
+   wt_ikeys_t list = { 0 };
+   char name[256];
    bool ok = false;
    WT_ITEM v;
    int64_t rid;
@@ -220,6 +489,7 @@ build_collect (build_part_t *p, bson_error_t *error)
    uint64_t pending = 0;
 
    lab_buf_init (&key);
+   lab_wt_index_name (p->ix, name, sizeof name);
    if ((ret = p->st->conn->open_session (p->st->conn, NULL, NULL, &s)) != 0) {
       lab_wt_fail (error, ret, "open a session to build an index of '%s'", p->c->name);
       goto done;
@@ -232,8 +502,7 @@ build_collect (build_part_t *p, bson_error_t *error)
    }
    for (ret = p->lo > 0 ? lab_wt_search_ge (cc) : cc->next (cc); ret == 0; ret = cc->next (cc)) {
       bson_t doc;
-      bson_iter_t it;
-      const bson_value_t *val;
+      size_t i;
 
       cc->get_key (cc, &rid);
       if (p->hi > 0 && rid >= p->hi) {
@@ -247,15 +516,15 @@ build_collect (build_part_t *p, bson_error_t *error)
          goto done;
       }
       lab_buf_reset (&key);
-      if (!lab_wt_field_value (&doc, p->field, &it, &val, error) ||
-          !lab_store_key_encode (val, &key, error)) {
-         lab_error_prefix (error, "build index on '%s' of '%s' (record %" PRId64 ")", p->field, p->c->name,
-                           rid);
+      list.n = 0;
+      if (!lab_wt_index_keys (p->ix, 0, &doc, rid, &key, &list, &p->multikey, error)) {
+         lab_error_prefix (error, "build index %s of '%s' (record %" PRId64 ")", name, p->c->name, rid);
          goto done;
       }
-      lab_store_key_append_recordid (&key, rid);
-      if (!lab_wt_sort_add (p->sort, key.data, key.len, error)) {
-         goto done;
+      for (i = 0; i < list.n; i++) {
+         if (!lab_wt_sort_add (p->sort, key.data + list.v[i].off, list.v[i].len, error)) {
+            goto done;
+         }
       }
       if (++pending == 4096) {
          lab_progress_add (p->prog, pending, 0);
@@ -274,6 +543,7 @@ done:
       s->close (s, NULL); /* closes the cursor */
    }
    lab_buf_destroy (&key);
+   bson_free (list.v);
    return ok;
 }
 
@@ -344,7 +614,7 @@ merge_next (build_part_t *parts, int n, const uint8_t **cur, size_t *curlen, boo
 
 /* build_load -- the parts' sorted keys, merged, into the fresh index table uri through a bulk cursor. */
 static bool
-build_load (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, build_part_t *parts, int n,
+build_load (wt_sess_t *ss, wt_coll_t *c, const char *name, const char *uri, build_part_t *parts, int n,
             uint64_t nkeys, bson_error_t *error)
 {
    WT_CURSOR *bulk = NULL;
@@ -363,11 +633,11 @@ build_load (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bui
    if ((ret = ss->s->open_cursor (ss->s, uri, NULL, "bulk", &bulk)) != 0) {
       return lab_wt_fail (error, ret, "open bulk cursor on %s", uri);
    }
-   bson_snprintf (label, sizeof label, "indexing '%s': loading", field);
+   bson_snprintf (label, sizeof label, "indexing %s: loading", name);
    prog = lab_progress_new (ss->st->progress, label, "keys", nkeys);
    while ((more = merge_next (parts, n, cur, curlen, done, &last, error)) == 1) {
       if ((ret = bulk_put (bulk, cur[last], curlen[last])) != 0) {
-         lab_wt_fail (error, ret, "bulk load index on '%s' of '%s' (%s)", field, c->name, uri);
+         lab_wt_fail (error, ret, "bulk load index %s of '%s' (%s)", name, c->name, uri);
          goto done;
       }
       if (++pending == 4096) {
@@ -423,9 +693,9 @@ build_ckpt_main (void *arg)
  * cache (its cost is paid once, by the checkpoint that follows a load anyway, but here while the CPU
  * sorts); the table is created after it, so that the bulk cursor finds it new. *created: it was. */
 static bool
-build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bool *created,
-             bson_error_t *error)
+build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool *created, bson_error_t *error)
 {
+   char field[256]; /* the index's name, for messages */
    build_ckpt_t ckpt = { ss->st->conn, 0 };
    pthread_t ckpt_tid;
    bool ckpt_started = false;
@@ -439,6 +709,7 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bo
    bool ok = true;
 
    memset (parts, 0, sizeof parts);
+   lab_wt_index_name (ix, field, sizeof field);
    if (n > 1) {
       /* the first and last RecordId: ranges of equal spans (positioned inserts leave them dense) */
       if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0 ||
@@ -450,12 +721,12 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bo
       }
    }
    span = last - first + 1;
-   bson_snprintf (label, sizeof label, "indexing '%s': reading", field);
+   bson_snprintf (label, sizeof label, "indexing %s: reading", field);
    prog = lab_progress_new (ss->st->progress, label, "docs", (uint64_t)count);
    for (i = 0; i < n; i++) {
       parts[i].st = ss->st;
       parts[i].c = c;
-      parts[i].field = field;
+      parts[i].ix = ix;
       parts[i].lo = i == 0 ? 0 : first + (int64_t)((__int128)span * i / n);
       parts[i].hi = i == n - 1 ? 0 : first + (int64_t)((__int128)span * (i + 1) / n);
       parts[i].sort = lab_wt_sort_new (ss->st->home, sort_budget () / (size_t)n);
@@ -490,6 +761,9 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bo
          memcpy (error, &parts[i].error, sizeof *error);
          ok = false;
       }
+      if (parts[i].multikey) {
+         ix->multikey = 1;
+      }
       nkeys += lab_wt_sort_nkeys (parts[i].sort);
    }
    if (ok && ckpt.ret != 0) {
@@ -497,7 +771,7 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bo
                         c->name);
    }
    if (ok && (ret = ss->s->create (ss->s, uri, WT_INDEX_CONFIG)) != 0) {
-      ok = lab_wt_fail (error, ret, "create index on '%s' of '%s' (%s)", field, c->name, uri);
+      ok = lab_wt_fail (error, ret, "create index %s of '%s' (%s)", field, c->name, uri);
    }
    *created = ok;
    if (ok && nkeys > 0) {
@@ -509,15 +783,17 @@ build_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *uri, bo
    return ok;
 }
 
-/* add_index -- record the built index in c and the catalog (caller holds ddl for writing). */
+/* add_index -- record the built index (its key pattern and multikey flag from ix) in c and the catalog
+ * (caller holds ddl for writing). */
 static bool
-add_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *ident, bson_error_t *error)
+add_index (wt_sess_t *ss, wt_coll_t *c, const wt_index_t *ix, bson_error_t *error)
 {
    wt_store_t *st = ss->st;
    bool ok;
 
    pthread_mutex_lock (&st->mu);
-   lab_wt_index_set (&c->indexes[c->nindexes++], field, ident);
+   lab_wt_index_set_spec (&c->indexes[c->nindexes++], (const char *const *)ix->fields, ix->nfields,
+                          ix->multikey != 0, ix->ident);
    ok = lab_wt_catalog_put_state (st, ss->s, false, error) && lab_wt_catalog_put_coll (ss->s, c, error);
    if (!ok) {
       c->nindexes--;
@@ -527,22 +803,53 @@ add_index (wt_sess_t *ss, wt_coll_t *c, const char *field, const char *ident, bs
    return ok;
 }
 
-/* lab_wt_create_index -- create and build the index on field (nothing when it exists); as mongod's
- * createIndexes, a missing collection is created. */
+/* positional -- a path component that is all digits: mongod indexes one array element by position there,
+ * which the embedded key generator does not. */
+static bool
+positional (const char *path)
+{
+   const char *p = path;
+
+   while (*p) {
+      size_t len = strcspn (p, ".");
+      if (len > 0 && strspn (p, "0123456789") >= len) {
+         return true;
+      }
+      p += len;
+      p += *p == '.';
+   }
+   return false;
+}
+
+/* lab_wt_create_index_spec -- create and build the index of key pattern spec (nothing when one with that
+ * pattern exists); as mongod's createIndexes, a missing collection is created. */
 bool
-lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+lab_wt_create_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                          bson_error_t *error)
 {
    wt_sess_t *ss = sess->impl;
    wt_store_t *st = ss->st;
    wt_coll_t *c;
+   wt_index_t ix;
    char *ident = NULL, *uri = NULL;
    bool ok = false, created = false;
+   int i;
 
+   memset (&ix, 0, sizeof ix);
+   for (i = 0; i < spec->n; i++) {
+      if (positional (spec->fields[i])) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                        "index on '%s' of '%s': positional paths (a numeric component) are not supported by "
+                        "the embedded store",
+                        spec->fields[i], coll);
+         return false;
+      }
+   }
    pthread_rwlock_wrlock (&st->ddl);
    if (!(c = lab_wt_coll_create_locked (ss, coll, error))) {
       goto done;
    }
-   if (lab_wt_coll_index (c, field)) {
+   if (lab_wt_coll_index_spec (c, spec)) {
       ok = true;
       goto done;
    }
@@ -555,15 +862,119 @@ lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *fi
    ident = bson_strdup_printf ("index-%" PRId64 "-layoutlab", st->next_ident++);
    pthread_mutex_unlock (&st->mu);
    uri = bson_strdup_printf ("table:%s", ident);
-   ok = build_index (ss, c, field, uri, &created, error) && add_index (ss, c, field, ident, error);
+   lab_wt_index_set_spec (&ix, spec->fields, spec->n, false, ident);
+   ok = build_index (ss, c, &ix, uri, &created, error) && add_index (ss, c, &ix, error);
 done:
    if (!ok && created) {
       ss->s->drop (ss->s, uri, "force=true");
    }
    pthread_rwlock_unlock (&st->ddl);
+   lab_wt_index_unset (&ix);
    bson_free (ident);
    bson_free (uri);
    return ok;
+}
+
+/* lab_wt_create_index -- the single-field index on field. */
+bool
+lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+{
+   lab_store_index_spec_t spec = { { field }, 1 };
+
+   return lab_wt_create_index_spec (sess, coll, &spec, error);
+}
+
+/* rid_set_add -- add rid to the open-addressing set (*set of *cap slots, 0 = empty; RecordIds are > 0);
+ * false when it was there already. */
+static bool
+rid_set_add (int64_t **set, size_t *cap, size_t *n, int64_t rid)
+{
+   size_t i;
+
+   if (*n * 2 >= *cap) {
+      size_t oldcap = *cap, j;
+      int64_t *old = *set;
+      *cap = oldcap ? oldcap * 2 : 1024;
+      *set = bson_malloc0 (*cap * sizeof **set);
+      *n = 0;
+      for (j = 0; j < oldcap; j++) {
+         if (old[j]) {
+            rid_set_add (set, cap, n, old[j]);
+         }
+      }
+      bson_free (old);
+   }
+   for (i = ((uint64_t)rid * 0x9E3779B97F4A7C15ULL) & (*cap - 1); (*set)[i]; i = (i + 1) & (*cap - 1)) {
+      if ((*set)[i] == rid) {
+         return false;
+      }
+   }
+   (*set)[i] = rid;
+   (*n)++;
+   return true;
+}
+
+/* key_before -- memcmp order of byte strings: a < b. */
+static bool
+key_before (const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+   int c = memcmp (a, b, alen < blen ? alen : blen);
+
+   return c < 0 || (c == 0 && alen < blen);
+}
+
+/* lab_wt_index_scan -- see wt_private.h. The _id index keeps the RecordId in its value. */
+int
+lab_wt_index_scan (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const lab_buf_t *start, const lab_buf_t *end,
+                   int64_t *keys_examined, bson_error_t *error)
+{
+   bool is_id = ix == &c->indexes[0];
+   bool dedup = __atomic_load_n (&ix->multikey, __ATOMIC_RELAXED) != 0;
+   int64_t *set = NULL;
+   size_t cap = 0, nset = 0, vlen, used;
+   WT_CURSOR *ic;
+   WT_ITEM k, v;
+   int64_t rid;
+   int ret;
+
+   ss->nrids = 0;
+   if (!lab_wt_get_cursor (ss, ix->uri, true, &ic, error)) {
+      return EINVAL;
+   }
+   if (start->len > 0) {
+      k.data = start->data;
+      k.size = start->len;
+      ic->set_key (ic, &k);
+      ret = lab_wt_search_ge (ic);
+   } else {
+      ret = ic->next (ic);
+   }
+   for (; ret == 0; ret = ic->next (ic)) {
+      if ((ret = ic->get_key (ic, &k)) != 0) {
+         break;
+      }
+      if (!key_before (k.data, k.size, end->data, end->len)) {
+         break;
+      }
+      (*keys_examined)++;
+      if (is_id) {
+         if ((ret = ic->get_value (ic, &v)) != 0) {
+            break;
+         }
+         if (!lab_store_key_recordid_decode (v.data, v.size, &rid, &used)) {
+            ret = WT_ERROR;
+            break;
+         }
+      } else if (!lab_store_key_split_recordid (k.data, k.size, &vlen, &rid)) {
+         ret = WT_ERROR;
+         break;
+      }
+      if (!dedup || rid_set_add (&set, &cap, &nset, rid)) {
+         lab_wt_rids_push (ss, rid);
+      }
+   }
+   bson_free (set);
+   return ret == WT_NOTFOUND ? 0 : ret;
 }
 
 /* lab_wt_rids_eq -- see wt_private.h. */

@@ -50,10 +50,25 @@
 #define WT_RETRIES 100
 
 typedef struct {
-   char *field;
-   char *ident; /* index-<n>-layoutlab */
-   char *uri;   /* table:<ident> */
+   char *field;                              /* fields[0]: the key of a single-field index */
+   char *fields[LAB_STORE_INDEX_MAX_FIELDS]; /* the key pattern, ascending */
+   int nfields;                              /* 1: the single-field layout keyenc.h describes */
+   int multikey;                             /* atomic: a document generated > 1 key or crossed an array */
+   char *ident;                              /* index-<n>-layoutlab */
+   char *uri;                                /* table:<ident> */
 } wt_index_t;
+
+/* One index entry of a document: index `ix` of its collection, key bytes [off, off + len) of a buffer. */
+typedef struct {
+   int ix;
+   size_t off, len;
+} wt_ikey_t;
+
+/* A document's index entries (wt_index.c lab_wt_index_keys fills it). */
+typedef struct {
+   wt_ikey_t *v;
+   size_t n, cap;
+} wt_ikeys_t;
 
 typedef struct wt_coll {
    char *name;
@@ -104,6 +119,7 @@ typedef struct wt_sess {
    int ncache;
    lab_buf_t key;   /* scratch: one index key */
    lab_buf_t ikeys; /* scratch: every index key of one document */
+   wt_ikeys_t ik;   /* scratch: where each of them is in ikeys */
    lab_buf_t val;   /* scratch: an index value */
    lab_buf_t body;  /* scratch: the encoded value searched for */
    int64_t *rids;
@@ -163,15 +179,22 @@ bool lab_wt_catalog_remove_coll (WT_SESSION *s, const char *name, bson_error_t *
 void lab_wt_coll_free (wt_coll_t *c);
 /* lab_wt_coll_list_free -- free a list of collections. */
 void lab_wt_coll_list_free (wt_coll_t *c);
-/* lab_wt_index_set -- fill an index entry (strings copied). */
+/* lab_wt_index_set -- fill a single-field index entry (strings copied). */
 void lab_wt_index_set (wt_index_t *ix, const char *field, const char *ident);
+/* lab_wt_index_set_spec -- fill an index entry of key pattern fields[0..n) (strings copied). */
+void lab_wt_index_set_spec (wt_index_t *ix, const char *const *fields, int n, bool multikey,
+                            const char *ident);
+/* lab_wt_coll_index_spec -- the index whose key pattern is exactly spec's, or NULL. */
+wt_index_t *lab_wt_coll_index_spec (wt_coll_t *c, const lab_store_index_spec_t *spec);
+/* lab_wt_index_name -- mongod's name of the index ("bill_id_1_line_no_1") into buf. */
+void lab_wt_index_name (const wt_index_t *ix, char *buf, size_t len);
 /* lab_wt_index_unset -- free an index entry's strings. */
 void lab_wt_index_unset (wt_index_t *ix);
 /* lab_wt_coll_find -- the live collection named `name`, or NULL (caller holds mu). */
 wt_coll_t *lab_wt_coll_find (wt_store_t *st, const char *name);
 /* lab_wt_coll_lookup -- the collection, or NO_COLLECTION naming the store. */
 wt_coll_t *lab_wt_coll_lookup (wt_store_t *st, const char *name, bson_error_t *error);
-/* lab_wt_coll_index -- the index whose key is `field`, or NULL. */
+/* lab_wt_coll_index -- the single-field index whose key is `field`, or NULL. */
 wt_index_t *lab_wt_coll_index (wt_coll_t *c, const char *field);
 /* lab_wt_index_lookup -- the index on field, else NO_INDEX naming the fix. */
 wt_index_t *lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error_t *error);
@@ -192,6 +215,8 @@ bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_s
                    bson_error_t *error);
 bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                        bson_error_t *error);
+bool lab_wt_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                        bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
 
 /* ---- wt_session.c: sessions and their cursor cache ---------------------------------------------- */
 
@@ -235,8 +260,28 @@ int lab_wt_collect_rids (wt_sess_t *ss, wt_index_t *ix, bool is_id, const lab_bu
 bool lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_value_t *value,
                      wt_coll_t **c, bson_error_t *error);
 
+/* lab_wt_index_keys -- every distinct key of doc (RecordId rid) in index ix (the collection's index number
+ * `which`), as mongod's BtreeKeyGenerator makes them (docs/mongodb-compat.md): appended to out, each
+ * located by an entry appended to list; *multikey (may stay untouched) set when the document made the
+ * index multikey (more than one key, or an array crossed). Parallel arrays and values keyenc.h cannot
+ * encode fail with LAB_STORE_ERR_KEY_TYPE naming the index. */
+bool lab_wt_index_keys (const wt_index_t *ix, int which, const bson_t *doc, int64_t rid, lab_buf_t *out,
+                        wt_ikeys_t *list, bool *multikey, bson_error_t *error);
+/* lab_wt_ikeys_push -- append an entry to list. */
+void lab_wt_ikeys_push (wt_ikeys_t *list, int ix, size_t off, size_t len);
+/* lab_wt_index_mark_multikey -- the index is multikey from now on: the flag set, the catalog rewritten by
+ * the one caller that set it (caller holds ddl for reading). */
+bool lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_error_t *error);
+/* lab_wt_index_scan -- with ddl held: into ss->rids, the RecordIds of the entries of ix in [start, end)
+ * (memcmp order of keys), each once when the index is multikey; *keys_examined counts the entries read.
+ * 0, EINVAL (*error set) or a WT error. */
+int lab_wt_index_scan (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const lab_buf_t *start,
+                       const lab_buf_t *end, int64_t *keys_examined, bson_error_t *error);
+
 bool lab_wt_create_index (lab_store_session_t *sess, const char *coll, const char *field,
                           bson_error_t *error);
+bool lab_wt_create_index_spec (lab_store_session_t *sess, const char *coll,
+                               const lab_store_index_spec_t *spec, bson_error_t *error);
 
 /* ---- wt_record.c: the record store -------------------------------------------------------------- */
 
@@ -250,6 +295,10 @@ bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *
 bool lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field,
                      const bson_value_t *value, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
                      bson_error_t *error);
+bool lab_wt_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                        const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
+                        lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
+                        bson_error_t *error);
 
 /* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
 

@@ -15,34 +15,49 @@
 
 /* ---- a document's entries ----------------------------------------------------------------------- */
 
-/* doc_keys -- every index key of doc into ss->ikeys: the _id key (unique format) first, with its type
- * tag in *id_tag, then one full key (value + rid) per secondary index; offs[i]/lens[i] locate key i. */
+/* doc_keys -- every index entry of doc into ss->ikeys, located by ss->ik: the _id key (unique format)
+ * first, with its type tag in *id_tag, then every distinct key (values + rid) of every secondary index
+ * (a multikey index has one per distinct array element: lab_wt_index_keys); mk[i] set when the document
+ * makes index i multikey (NULL: not asked, a removal). */
 static bool
-doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t rid, size_t *offs, size_t *lens,
-          uint8_t *id_tag, bson_error_t *error)
+doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t rid, uint8_t *id_tag, bool *mk,
+          bson_error_t *error)
 {
+   bson_iter_t it;
+   const bson_value_t *v;
+   bool ignored;
    int i;
 
    lab_buf_reset (&ss->ikeys);
-   for (i = 0; i < c->nindexes; i++) {
-      bson_iter_t it;
-      const bson_value_t *v;
-
-      offs[i] = ss->ikeys.len;
-      if (!lab_wt_field_value (doc, c->indexes[i].field, &it, &v, error)) {
+   ss->ik.n = 0;
+   if (!lab_wt_field_value (doc, "_id", &it, &v, error) ||
+       !lab_store_key_encode_unique (v, &ss->ikeys, id_tag, error)) {
+      return false;
+   }
+   lab_wt_ikeys_push (&ss->ik, 0, 0, ss->ikeys.len);
+   for (i = 1; i < c->nindexes; i++) {
+      if (mk) {
+         mk[i] = false;
+      }
+      if (!lab_wt_index_keys (&c->indexes[i], i, doc, rid, &ss->ikeys, &ss->ik, mk ? &mk[i] : &ignored,
+                              error)) {
          return false;
       }
-      if (i == 0) {
-         if (!lab_store_key_encode_unique (v, &ss->ikeys, id_tag, error)) {
-            return false;
-         }
-      } else {
-         if (!lab_store_key_encode (v, &ss->ikeys, error)) {
-            return false;
-         }
-         lab_store_key_append_recordid (&ss->ikeys, rid);
+   }
+   return true;
+}
+
+/* mark_multikey -- the indexes doc_keys found made multikey (mk[i]) marked so (once each). */
+static bool
+mark_multikey (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_error_t *error)
+{
+   int i;
+
+   for (i = 1; i < c->nindexes; i++) {
+      if (mk[i] && !__atomic_load_n (&c->indexes[i].multikey, __ATOMIC_RELAXED) &&
+          !lab_wt_index_mark_multikey (ss->st, c, &c->indexes[i], error)) {
+         return false;
       }
-      lens[i] = ss->ikeys.len - offs[i];
    }
    return true;
 }
@@ -69,19 +84,19 @@ get_cursors (wt_sess_t *ss, wt_coll_t *c, bool id_overwrite, bool rec_overwrite,
 }
 
 /* put_doc -- doc's _id entry (RecordId + type tag), its record and its secondary entries, inside the
- * caller's transaction, from the keys doc_keys left in ss->ikeys. 0 or a WT error; WT_DUPLICATE_KEY
- * (from an overwrite=false _id cursor) comes before anything is written. */
+ * caller's transaction, from the keys doc_keys left in ss->ikeys / ss->ik. 0 or a WT error;
+ * WT_DUPLICATE_KEY (from an overwrite=false _id cursor) comes before anything is written. */
 static int
-put_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, int64_t rid,
-         uint8_t tag, const size_t *offs, const size_t *lens)
+put_doc (wt_sess_t *ss, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, int64_t rid, uint8_t tag)
 {
    WT_ITEM k, v, empty = { 0 };
-   int ret, j;
+   size_t j;
+   int ret;
 
    lab_buf_reset (&ss->val);
    lab_store_key_unique_value (&ss->val, rid, tag);
-   k.data = ss->ikeys.data + offs[0];
-   k.size = lens[0];
+   k.data = ss->ikeys.data + ss->ik.v[0].off;
+   k.size = ss->ik.v[0].len;
    v.data = ss->val.data;
    v.size = ss->val.len;
    ic[0]->set_key (ic[0], &k);
@@ -97,12 +112,13 @@ put_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const
       /* a taken RecordId (inserts at given positions) is not a duplicate _id: the batch fails */
       return ret == WT_DUPLICATE_KEY ? EEXIST : ret;
    }
-   for (j = 1; j < c->nindexes; j++) {
-      k.data = ss->ikeys.data + offs[j];
-      k.size = lens[j];
-      ic[j]->set_key (ic[j], &k);
-      ic[j]->set_value (ic[j], &empty);
-      if ((ret = ic[j]->insert (ic[j])) != 0) {
+   for (j = 1; j < ss->ik.n; j++) {
+      WT_CURSOR *x = ic[ss->ik.v[j].ix];
+      k.data = ss->ikeys.data + ss->ik.v[j].off;
+      k.size = ss->ik.v[j].len;
+      x->set_key (x, &k);
+      x->set_value (x, &empty);
+      if ((ret = x->insert (x)) != 0) {
          return ret;
       }
    }
@@ -115,11 +131,11 @@ static int
 remove_doc (wt_sess_t *ss, wt_coll_t *c, int64_t rid, int64_t *len, bson_error_t *error)
 {
    WT_CURSOR *cc, *ic;
-   size_t offs[WT_MAX_INDEXES], lens[WT_MAX_INDEXES];
    uint8_t tag;
    WT_ITEM v, k;
    bson_t doc;
-   int ret, j;
+   size_t j;
+   int ret;
 
    if (!lab_wt_get_cursor (ss, c->uri, true, &cc, error)) {
       return EINVAL;
@@ -131,16 +147,16 @@ remove_doc (wt_sess_t *ss, wt_coll_t *c, int64_t rid, int64_t *len, bson_error_t
    if ((ret = cc->get_value (cc, &v)) != 0) {
       return ret;
    }
-   if (!bson_init_static (&doc, v.data, v.size) || !doc_keys (ss, c, &doc, rid, offs, lens, &tag, error)) {
+   if (!bson_init_static (&doc, v.data, v.size) || !doc_keys (ss, c, &doc, rid, &tag, NULL, error)) {
       return EINVAL;
    }
    *len = (int64_t)v.size;
-   for (j = 0; j < c->nindexes; j++) {
-      if (!lab_wt_get_cursor (ss, c->indexes[j].uri, true, &ic, error)) {
+   for (j = 0; j < ss->ik.n; j++) {
+      if (!lab_wt_get_cursor (ss, c->indexes[ss->ik.v[j].ix].uri, true, &ic, error)) {
          return EINVAL;
       }
-      k.data = ss->ikeys.data + offs[j];
-      k.size = lens[j];
+      k.data = ss->ikeys.data + ss->ik.v[j].off;
+      k.size = ss->ik.v[j].len;
       ic->set_key (ic, &k);
       ret = ic->remove (ic);
       if (ret != 0 && ret != WT_NOTFOUND) {
@@ -188,9 +204,9 @@ refuse_dup (lab_store_insert_result_t *result, size_t orig, wt_coll_t *c, const 
  * a WT error (EEXIST: the given RecordId is taken). */
 static int
 insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, size_t orig,
-            int64_t first, lab_store_insert_result_t *result, bool *added)
+            int64_t first, lab_store_insert_result_t *result, bool *added, bson_error_t *error)
 {
-   size_t offs[WT_MAX_INDEXES], lens[WT_MAX_INDEXES];
+   bool mk[WT_MAX_INDEXES];
    int64_t rid =
       first >= 0 ? first + (int64_t)orig + 1 : __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
    bson_error_t kerr;
@@ -198,11 +214,14 @@ insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, co
    int ret;
 
    *added = false;
-   if (!doc_keys (ss, c, doc, rid, offs, lens, &tag, &kerr)) {
+   if (!doc_keys (ss, c, doc, rid, &tag, mk, &kerr)) {
       refuse_keys (result, orig, c, doc, &kerr);
       return 0;
    }
-   ret = put_doc (ss, c, cc, ic, doc, rid, tag, offs, lens);
+   if (!mark_multikey (ss, c, mk, error)) {
+      return EINVAL;
+   }
+   ret = put_doc (ss, cc, ic, doc, rid, tag);
    if (ret == WT_DUPLICATE_KEY) {
       refuse_dup (result, orig, c, doc);
       return 0;
@@ -233,8 +252,10 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
       return ret;
    }
    for (i = 0; i < n; i++) {
-      if ((ret = insert_doc (ss, c, cc, ic, docs[i], orig[i], first, result, &added)) != 0) {
-         if (ret == EEXIST) {
+      if ((ret = insert_doc (ss, c, cc, ic, docs[i], orig[i], first, result, &added, error)) != 0) {
+         if (ret == EINVAL) {
+            /* *error set */
+         } else if (ret == EEXIST) {
             lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                            "insert into '%s': RecordId %" PRId64 " is taken (positions given twice?)",
                            c->name, first + (int64_t)orig[i] + 1);
@@ -326,7 +347,7 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
 {
    WT_SESSION *s = ss->s;
    WT_CURSOR *cc, *ic[WT_MAX_INDEXES];
-   size_t offs[WT_MAX_INDEXES], lens[WT_MAX_INDEXES];
+   bool mk[WT_MAX_INDEXES];
    int64_t rid, oldlen = 0;
    uint8_t tag;
    int ret;
@@ -349,11 +370,11 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
       rid = __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
       *dcount = 1;
    }
-   if (!doc_keys (ss, c, doc, rid, offs, lens, &tag, error)) {
+   if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !mark_multikey (ss, c, mk, error)) {
       ret = EINVAL;
       goto fail;
    }
-   if ((ret = put_doc (ss, c, cc, ic, doc, rid, tag, offs, lens)) != 0) {
+   if ((ret = put_doc (ss, cc, ic, doc, rid, tag)) != 0) {
       goto fail;
    }
    *dbytes = (int64_t)doc->len - oldlen;
@@ -495,25 +516,18 @@ done:
 
 /* ---- finds -------------------------------------------------------------------------------------- */
 
-/* lab_wt_find_eq -- cb for every document whose indexed `field` equals value, in RecordId order of the
- * index entries (deleted since the index was read: skipped). */
-bool
-lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
-                lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+/* fetch_rids -- FETCH: cb for the record of each RecordId in ss->rids, in that order (deleted since the
+ * index was read: skipped); *ndocs counts the documents given to cb. */
+static bool
+fetch_rids (wt_sess_t *ss, wt_coll_t *c, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+            bson_error_t *error)
 {
-   wt_sess_t *ss = sess->impl;
-   wt_store_t *st = ss->st;
-   wt_coll_t *c;
    WT_CURSOR *cc;
-   bool ok = false;
    size_t i;
    int ret;
 
-   *ndocs = 0;
-   pthread_rwlock_rdlock (&st->ddl);
-   if (!lab_wt_rids_eq (ss, coll, field, value, &c, error) ||
-       !lab_wt_get_cursor (ss, c->uri, true, &cc, error)) {
-      goto done;
+   if (!lab_wt_get_cursor (ss, c->uri, true, &cc, error)) {
+      return false;
    }
    for (i = 0; i < ss->nrids; i++) {
       WT_ITEM v;
@@ -525,22 +539,142 @@ lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, 
          continue; /* deleted since the index was read */
       }
       if (ret != 0 || (ret = cc->get_value (cc, &v)) != 0) {
-         lab_wt_fail (error, ret, "fetch record %" PRId64 " of '%s' (%s)", ss->rids[i], coll, c->uri);
-         goto done;
+         return lab_wt_fail (error, ret, "fetch record %" PRId64 " of '%s' (%s)", ss->rids[i], c->name,
+                             c->uri);
       }
       if (!bson_init_static (&doc, v.data, v.size)) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                        "record %" PRId64 " of '%s' is not valid BSON", ss->rids[i], coll);
-         goto done;
+                        "record %" PRId64 " of '%s' is not valid BSON", ss->rids[i], c->name);
+         return false;
       }
       (*ndocs)++;
       if (!cb (&doc, ctx)) {
          break;
       }
    }
-   ok = true;
+   return true;
+}
+
+/* lab_wt_find_eq -- cb for every document whose indexed `field` equals value, in RecordId order of the
+ * index entries (deleted since the index was read: skipped). */
+bool
+lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   bool ok = false;
+
+   *ndocs = 0;
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!lab_wt_rids_eq (ss, coll, field, value, &c, error)) {
+      goto done;
+   }
+   ok = fetch_rids (ss, c, cb, ctx, ndocs, error);
 done:
    lab_wt_reset_cursors (ss);
    pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
+/* index_bounds -- the keys [start, end) of the entries with eq[0..neq) on the first fields and, with a
+ * range, field neq in [lo, hi): start = the eq bodies + lo's body (or, without lo, the first CType of hi's
+ * type bracket), end = the eq bodies + hi's body (or the end of lo's bracket; with neither, 0xFF: no
+ * body starts with it, and a string continued by an escaped NUL, 0x00 0xFF, is not the prefix's string).
+ * Bodies are self-delimiting, so memcmp order is MongoDB order (keyenc.h). *empty: lo and hi are in
+ * different type brackets (mongod's bounds intersect to nothing). */
+static bool
+index_bounds (const char *coll, const char *name, const bson_value_t *eq, int neq, const bson_value_t *lo,
+              const bson_value_t *hi, lab_buf_t *start, lab_buf_t *end, bool *empty, bson_error_t *error)
+{
+   uint8_t lo_first = 0, lo_end = 0, hi_first = 0, hi_end = 0, ff = 0xFF;
+   int i;
+
+   *empty = false;
+   lab_buf_reset (start);
+   for (i = 0; i < neq; i++) {
+      if (!lab_store_key_encode_body (&eq[i], start, error)) {
+         lab_error_prefix (error, "search index %s of '%s' (value %d)", name, coll, i + 1);
+         return false;
+      }
+   }
+   lab_buf_reset (end);
+   lab_buf_append (end, start->data, start->len);
+   if (lo) {
+      size_t at = start->len;
+      if (!lab_store_key_encode_body (lo, start, error)) {
+         lab_error_prefix (error, "search index %s of '%s' (lower bound)", name, coll);
+         return false;
+      }
+      lab_store_key_type_bracket (start->data[at], &lo_first, &lo_end);
+   }
+   if (hi) {
+      size_t at = end->len;
+      if (!lab_store_key_encode_body (hi, end, error)) {
+         lab_error_prefix (error, "search index %s of '%s' (upper bound)", name, coll);
+         return false;
+      }
+      lab_store_key_type_bracket (end->data[at], &hi_first, &hi_end);
+   }
+   if (lo && hi) {
+      *empty = lo_first != hi_first;
+   } else if (lo) {
+      lab_buf_append (end, &lo_end, 1);
+   } else if (hi) {
+      lab_buf_append (start, &hi_first, 1);
+   } else {
+      lab_buf_append (end, &ff, 1);
+   }
+   return true;
+}
+
+/* lab_wt_index_find -- IXSCAN of the index with spec's key pattern over the bounds (index_bounds), its
+ * RecordIds each once on a multikey index, then FETCH in that order. */
+bool
+lab_wt_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                   const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
+                   lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
+                   bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   wt_index_t *ix;
+   lab_buf_t end;
+   char name[256];
+   bool ok = false, empty;
+   int ret;
+
+   *keys_examined = *docs_fetched = 0;
+   lab_buf_init (&end);
+   lab_store_index_spec_name (spec, name, sizeof name);
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!(c = lab_wt_coll_lookup (st, coll, error))) {
+      goto done;
+   }
+   if (!(ix = lab_wt_coll_index_spec (c, spec))) {
+      char *shell = lab_store_index_spec_shell (coll, spec);
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "collection '%s' in wiredtiger:%s has no index %s: create it (%s)", coll, st->home, name,
+                     shell);
+      bson_free (shell);
+      goto done;
+   }
+   if (!index_bounds (coll, name, eq, neq, lo, hi, &ss->body, &end, &empty, error)) {
+      goto done;
+   }
+   ss->nrids = 0;
+   if (!empty && (ret = lab_wt_index_scan (ss, c, ix, &ss->body, &end, keys_examined, error)) != 0) {
+      if (ret != EINVAL) {
+         lab_wt_fail (error, ret, "scan index %s of '%s' (%s)", name, coll, ix->uri);
+      }
+      goto done;
+   }
+   ok = fetch_rids (ss, c, cb, ctx, docs_fetched, error);
+done:
+   lab_wt_reset_cursors (ss);
+   pthread_rwlock_unlock (&st->ddl);
+   lab_buf_destroy (&end);
    return ok;
 }

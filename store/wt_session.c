@@ -86,6 +86,7 @@ lab_wt_session_close (lab_store_session_t *sess)
    pthread_rwlock_unlock (&st->ddl);
    lab_buf_destroy (&ss->key);
    lab_buf_destroy (&ss->ikeys);
+   bson_free (ss->ik.v);
    lab_buf_destroy (&ss->val);
    lab_buf_destroy (&ss->body);
    bson_free (ss->rids);
