@@ -93,7 +93,7 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
    }
    wp->mode =
       p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
-   for (k = LAB_WL_ROW; k < LAB_WL_NKINDS; k++) {
+   for (k = LAB_WL_LOAD; k < LAB_WL_NKINDS; k++) {
       if (!(o->wl.set & (1u << k))) {
          continue;
       }
