@@ -263,7 +263,8 @@ void lab_cmp_reference_cleanup (lab_cmp_reference_t *ref);
 
 /* lab_cmp_render_measured -- append the section "What was measured": the one workload (each master loaded
  * whole by its key, the workers, cold, the runs) and what the report does not measure (writes, single
- * rows, ranges across masters, aggregates). */
+ * rows, ranges across masters, aggregates; with "workloads", issue 23: the load workload, the others in
+ * their own sections, and writes not measured). */
 void lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* lab_cmp_render_reproduce -- append the section "Reproduce": the commands that made each layout (from

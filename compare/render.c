@@ -1,6 +1,7 @@
 /*
  * render.c -- the Markdown report layout-report writes (lab_cmp_render_md): the title, then the sections in
- * the report's order: verdict, comparison table, charts, environment, dataset, cold procedure, per-run
+ * the report's order: verdict, the workloads' ledger (a file with "workloads", issue 23), comparison table,
+ * each workload in detail, charts, environment, dataset, cold procedure, per-run
  * figures, device ceiling and the optional baseline deltas, with a column per layout (a file of exactly
  * detail and folded keeps the wording of the two-layout report, byte for byte); for a cache sweep the
  * verdict leads with each candidate's speedup curve (and, with more than two layouts, the fastest layout

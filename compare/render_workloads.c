@@ -163,7 +163,8 @@ app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results
 
 /* lab_cmp_render_verdict_tradeoff -- see render_private.h. */
 void
-lab_cmp_render_verdict_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls)
+lab_cmp_render_verdict_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl,
+                                 const lab_results_layouts_t *ls)
 {
    if (wl->n == 0 || o->len < 2 || strcmp (o->str + o->len - 2, "\n\n") != 0) {
       return;
@@ -251,11 +252,12 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const la
    render_ledger_warnings (o, wl);
    bson_string_append (o, "The trade-off: ");
    app_tradeoff (o, wl, ls);
-   bson_string_append (o, lab_cmp_workload_find (wl, "load")
-                             ? ". \"What was measured\" and \"Comparison\" below are the load workload's; "
-                               "\"Each workload in detail\" shows every workload's plan, indexes and reads.\n\n"
-                             : ". \"Each workload in detail\" below shows every workload's plan, indexes and "
-                               "reads.\n\n");
+   bson_string_append (o,
+                       lab_cmp_workload_find (wl, "load")
+                          ? ". \"What was measured\" and \"Comparison\" below are the load workload's; "
+                            "\"Each workload in detail\" shows every workload's plan, indexes and reads.\n\n"
+                          : ". \"Each workload in detail\" below shows every workload's plan, indexes and "
+                            "reads.\n\n");
 }
 
 /* app_keys -- a key pattern as mongod prints it: "{ bill_id: 1, line_no: 1 }"; n/a when not recorded. */
@@ -322,7 +324,10 @@ typedef struct {
    size_t offset;
 } detail_row_t;
 
-#define ROW(label, form, field) { label, form, offsetof (lab_cmp_wl_layout_t, field) }
+#define ROW(label, form, field)                                                                              \
+   {                                                                                                         \
+      label, form, offsetof (lab_cmp_wl_layout_t, field)                                                     \
+   }
 static const detail_row_t detail_rows[] = {
    ROW ("queries sent", LAB_CMP_COUNT, queries),
    ROW ("rows returned", LAB_CMP_COUNT, rows_returned),
@@ -375,8 +380,9 @@ app_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
 static void
 render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_results_layouts_t *ls)
 {
-   static const char *const text_rows[] = { "collection",    "plan",         "plan from",
-                                            "where filtering happened", "indexes used", "cold",
+   static const char *const text_rows[] = { "collection",        "plan",
+                                            "plan from",         "where filtering happened",
+                                            "indexes used",      "cold",
                                             "digest of the rows" };
    int cols[LAB_RESULTS_MAX_LAYOUTS];
    size_t l, nc = 0, row;
@@ -414,7 +420,8 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
    for (row = 0; row < sizeof detail_rows / sizeof detail_rows[0]; row++) {
       bson_string_append_printf (o, "\n| %s |", detail_rows[row].label);
       for (l = 0; l < nc; l++) {
-         double v = *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + detail_rows[row].offset);
+         double v =
+            *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + detail_rows[row].offset);
          bson_string_append (o, " ");
          if (detail_rows[row].offset == offsetof (lab_cmp_wl_layout_t, docs_per_row)) {
             app_per_row (o, v);

@@ -18,7 +18,10 @@ typedef struct {
    size_t offset;
 } figure_t;
 
-#define FIG(key, field) { key, offsetof (lab_cmp_wl_layout_t, field) }
+#define FIG(key, field)                                                                                      \
+   {                                                                                                         \
+      key, offsetof (lab_cmp_wl_layout_t, field)                                                             \
+   }
 static const figure_t layout_figures[] = {
    FIG ("queries", queries),
    FIG ("rows_returned", rows_returned),
@@ -196,7 +199,8 @@ read_indexes (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_e
       bson_init (&x->keys);
       ok = entry_at (&it, w, &e, error) && get_string (&e, "name", w, &x->name, error) &&
            get_view (&e, "keys", false, w, &x->keys, &found, error) &&
-           get_flag (&e, "multikey", w, &x->multikey, error) && get_flag (&e, "created", w, &x->created, error) &&
+           get_flag (&e, "multikey", w, &x->multikey, error) &&
+           get_flag (&e, "created", w, &x->created, error) &&
            get_figure (&e, "size_bytes", w, &x->size_bytes, error);
       bson_free (w);
       i++;
@@ -383,14 +387,16 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
       return false;
    }
    wn = bson_strdup_printf ("%s (%s)", where, w->workload);
-   ok = get_string (d, "title", wn, &w->title, error) && get_flag (d, "rows_equal", wn, &w->rows_equal, error) &&
+   ok = get_string (d, "title", wn, &w->title, error) &&
+        get_flag (d, "rows_equal", wn, &w->rows_equal, error) &&
         get_view (d, "params", false, wn, &w->params, &found, error) &&
         get_string (d, "winner", wn, &winner, error) && read_layouts (d, wn, w, error) &&
         read_result (d, wn, w, error);
    if (ok && winner) {
       int k = lab_cmp_wl_layout_find (w, winner);
       if (k < 0) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", wn, winner);
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", wn,
+                        winner);
          ok = false;
       }
       w->winner = k < 0 ? 0 : (size_t)k;
