@@ -340,6 +340,15 @@ if (cd "$tmp" && "$report" summary.json --charts none >"$tmp/summary.md" 2>"$tmp
 else
   fail "scancmp's --json summary does not render as run.json: $(head -c 300 "$tmp/summary.err")"
 fi
+# an empty "workloads" (issue 23) is no workload: the report of run.json, byte for byte
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['workloads']=[]; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$data/run.json" "$tmp/no-workloads.json"
+if (cd "$tmp" && "$report" no-workloads.json --charts none -q >"$tmp/no-workloads.md") &&
+   sed -i 's/^Source: no-workloads.json,/Source: run.json,/' "$tmp/no-workloads.md" && cmp -s "$tmp/no-workloads.md" "$expected/run.md"; then
+  echo "ok: an empty workloads array"
+else
+  fail "an empty workloads array does not render as run.json"
+fi
 refused 1 "fold-summary.json is fold-details's --json summary, not a results file: give layout-report the file scancmp writes with --out" fold-summary.json
 refused 1 "failed-summary.json is the --json summary of a scancmp run that measured nothing" failed-summary.json
 
