@@ -39,6 +39,79 @@ bool lab_cmp_results_load_file (const char *path, lab_cmp_results_t *out, bson_e
 /* lab_cmp_results_cleanup -- free what a load filled; safe on a zeroed struct. */
 void lab_cmp_results_cleanup (lab_cmp_results_t *r);
 
+/* ---- workloads (issue 23; docs/results-schema.md, "Workloads") ---------------------------------- */
+
+/* A figure of a workload entry the file did not know (-1, null or absent) is LAB_CMP_WL_UNKNOWN: the
+ * report shows it as n/a. A flag (multikey, created, cold, rows_equal) is 1, 0 or -1 (unknown). */
+#define LAB_CMP_WL_UNKNOWN (-1.0)
+
+/* One index a workload's query used. */
+typedef struct {
+   const char *name; /* or NULL (points into the results document, as every string below) */
+   bson_t keys;      /* a view of its key pattern; empty when not recorded */
+   int multikey, created;
+   double size_bytes;
+} lab_cmp_wl_index_t;
+
+/* One layout's measurement of one workload. */
+typedef struct {
+   const char *layout, *collection, *kind, *plan, *plan_source, *where, *digest;
+   lab_cmp_wl_index_t *indexes; /* n_indexes of them; has_indexes false: not recorded */
+   size_t n_indexes;
+   bool has_indexes;
+   double elapsed_s; /* always known */
+   double queries, rows_returned, docs_read, doc_bytes_read, disk_read_bytes, disk_reads, cpu_s;
+   double p50_ms, p95_ms, p99_ms, max_ms, mean_ms;
+   double docs_per_row, disk_bytes_per_row; /* computed from the counts when the file lacks them */
+   double x_vs_winner;                      /* elapsed_s / the winner's: computed when the file lacks it */
+   int cold;
+} lab_cmp_wl_layout_t;
+
+/* One group of an aggregate's result. */
+typedef struct {
+   const char *group;
+   double value;
+} lab_cmp_wl_group_t;
+
+/* One workload: workloads[i] of the results file. */
+typedef struct {
+   const char *workload, *title; /* "row", "each row fetched by (bill_id, line_no)" (title may be NULL) */
+   bson_t params;                /* a view; empty when not recorded */
+   int rows_equal;
+   lab_cmp_wl_layout_t *layouts; /* n_layouts of them, in the file's order */
+   size_t n_layouts;
+   size_t winner;   /* index in layouts: the file's "winner", else the least elapsed_s */
+   bool has_result; /* aggregate: "result" */
+   double groups;   /* LAB_CMP_WL_UNKNOWN when not recorded */
+   bool has_total;  /* total: the sum over every group, any sign */
+   double total;
+   lab_cmp_wl_group_t *by_group;
+   size_t n_groups;
+} lab_cmp_workload_t;
+
+typedef struct {
+   lab_cmp_workload_t *w; /* n of them, in the order run; n == 0: the file has no "workloads" */
+   size_t n;
+} lab_cmp_workloads_t;
+
+/* lab_cmp_workloads_of -- the "workloads" of results document `doc` into *out (views into doc: valid while
+ * it is; n == 0 when absent). Refuses, naming the file (`name`), the entry and the field, a "workloads"
+ * that is not an array, an entry without a "workload" name or a non-empty "layouts" array, a workload
+ * named twice, a layout without its name or elapsed_s, a layout named twice in an entry, a "winner" that
+ * names none of its layouts, and any figure, flag or string of the wrong type (a figure may be -1 or
+ * null: unknown). Free with lab_cmp_workloads_cleanup (also after a failure). */
+bool lab_cmp_workloads_of (const bson_t *doc, const char *name, lab_cmp_workloads_t *out,
+                           bson_error_t *error);
+
+/* lab_cmp_workloads_cleanup -- free what lab_cmp_workloads_of filled; safe on a zeroed struct. */
+void lab_cmp_workloads_cleanup (lab_cmp_workloads_t *wl);
+
+/* lab_cmp_workload_find -- the workload named `workload`, or NULL. */
+const lab_cmp_workload_t *lab_cmp_workload_find (const lab_cmp_workloads_t *wl, const char *workload);
+
+/* lab_cmp_wl_layout_find -- the index of `layout` in w->layouts, or -1. */
+int lab_cmp_wl_layout_find (const lab_cmp_workload_t *w, const char *layout);
+
 /* ---- runs (the metric catalogue and its arithmetic live in core/results.h) ---------------------- */
 
 /* lab_cmp_runs_n -- number of runs[] entries (both layouts). */
@@ -190,7 +263,8 @@ void lab_cmp_reference_cleanup (lab_cmp_reference_t *ref);
 
 /* lab_cmp_render_measured -- append the section "What was measured": the one workload (each master loaded
  * whole by its key, the workers, cold, the runs) and what the report does not measure (writes, single
- * rows, ranges across masters, aggregates). */
+ * rows, ranges across masters, aggregates; with "workloads", issue 23: the load workload, the others in
+ * their own sections, and writes not measured). */
 void lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* lab_cmp_render_reproduce -- append the section "Reproduce": the commands that made each layout (from

@@ -1,6 +1,7 @@
 /*
  * render.c -- the Markdown report layout-report writes (lab_cmp_render_md): the title, then the sections in
- * the report's order: verdict, comparison table, charts, environment, dataset, cold procedure, per-run
+ * the report's order: verdict, the workloads' ledger (a file with "workloads", issue 23), comparison table,
+ * each workload in detail, charts, environment, dataset, cold procedure, per-run
  * figures, device ceiling and the optional baseline deltas, with a column per layout (a file of exactly
  * detail and folded keeps the wording of the two-layout report, byte for byte); for a cache sweep the
  * verdict leads with each candidate's speedup curve (and, with more than two layouts, the fastest layout
@@ -20,6 +21,8 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    const lab_cmp_production_t *prod;
    lab_results_layouts_t ls;
    lab_cmp_sweep_t sw;
+   lab_cmp_workloads_t wl;
+   bson_error_t error;
    size_t l;
 
    lab_results_layouts (&r->doc, &ls);
@@ -63,8 +66,15 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    } else {
       lab_cmp_render_verdict (o, r, prod);
    }
+   /* the workloads (issue 23): read again here, validated when the file was loaded */
+   if (!lab_cmp_workloads_of (&r->doc, r->name, &wl, &error)) {
+      lab_cmp_workloads_cleanup (&wl);
+   }
+   lab_cmp_render_verdict_tradeoff (o, &wl, &ls);
+   lab_cmp_render_ledger (o, &wl, &ls);
    lab_cmp_render_measured (o, r);
    lab_cmp_render_table (o, r, sw.n > 0 ? &sw : NULL);
+   lab_cmp_render_workloads (o, &wl, &ls);
    if (opts && opts->baseline) {
       if (sw.n > 0 && lab_results_sweep_n (&opts->baseline->doc) > 0) {
          lab_cmp_render_sweep_baseline (o, r, &sw, opts->baseline);
@@ -89,5 +99,6 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    lab_cmp_render_runs (o, r);
    lab_cmp_render_ceiling (o, r);
    lab_cmp_sweep_free (&sw);
+   lab_cmp_workloads_cleanup (&wl);
    return bson_string_free (o, false);
 }

@@ -10,6 +10,7 @@
  *   render_sweep_tables.c  the Cache sweep section and the baseline sweep section
  *   render_table.c         the Comparison section and the baseline experiment section
  *   render_sections.c      charts, environment, dataset, cold procedure, per-run figures, device ceiling
+ *   render_workloads.c     the workloads (issue 23): the ledger, the trade-off, each workload in detail
  */
 #ifndef LAB_CMP_RENDER_PRIVATE_H
 #define LAB_CMP_RENDER_PRIVATE_H
@@ -164,5 +165,26 @@ void lab_cmp_render_runs (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* lab_cmp_render_ceiling -- the device's own limits from --calibrate, and how close each layout came. */
 void lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* ---- render_workloads.c (issue 23) ------------------------------------------------------------ */
+
+/* lab_cmp_render_verdict_tradeoff -- with workloads, the verdict's last line (inserted before the blank
+ * line that ends the verdict in `o`): the trade-off of the layout that wins load, "folded wins load 9.10x,
+ * loses row 3.20x and aggregate 1.40x". Nothing without workloads. */
+void lab_cmp_render_verdict_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl,
+                                      const lab_results_layouts_t *ls);
+
+/* lab_cmp_render_ledger -- the section "What each query costs": a row per workload, per layout (the file's
+ * order) its time with the factor over the winner's, documents and disk bytes read per row returned, then
+ * the winner; a warning per workload whose layouts returned different rows; the trade-off sentence.
+ * Nothing without workloads. */
+void lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls);
+
+/* lab_cmp_render_workloads -- the section "Each workload in detail": per workload its parameters, winner
+ * and a table with a column per layout (time, collection, plan and its source, where filtering happened,
+ * indexes, cold, digest, queries, rows, documents and bytes read, disk reads, CPU, latency), and an
+ * aggregate's result. Nothing without workloads. */
+void lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl,
+                               const lab_results_layouts_t *ls);
 
 #endif

@@ -302,8 +302,13 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    double keys = -1, parallel = -1, runs = -1, limit = 0;
    bool cold = false, buckets = false;
    const char *key = lab_results_get_string (d, "config.key");
+   bson_iter_t it, child;
+   bool has_workloads;
    size_t l;
 
+   /* issue 23: a non-empty "workloads" array (its sections say the rest) */
+   has_workloads = bson_iter_init_find (&it, d, "workloads") && BSON_ITER_HOLDS_ARRAY (&it) &&
+                   bson_iter_recurse (&it, &child) && bson_iter_next (&child);
    lab_results_layouts (d, &ls);
    for (l = 0; l < ls.n; l++) {
       buckets = buckets || strcmp (ls.l[l].kind, LAB_RESULTS_KIND_BUCKETS) == 0;
@@ -313,7 +318,8 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    lab_results_get_number (d, "config.runs", &runs);
    lab_results_get_number (d, "config.keys_limit", &limit);
    lab_results_get_bool (d, "config.cold", &cold);
-   bson_string_append (o, "## What was measured\n\nOne workload: ");
+   bson_string_append (o, has_workloads ? "## What was measured\n\nThe load workload: "
+                                        : "## What was measured\n\nOne workload: ");
    if (keys >= 0) {
       lab_cmp_app (o, LAB_CMP_COUNT, keys);
       bson_string_append (o, " masters");
@@ -331,6 +337,13 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, cold ? ", each layout loaded cold" : ", not cold (scancmp ran without `--cold`)");
    if (runs > 0) {
       bson_string_append_printf (o, ", %.0f run%s", runs, runs == 1 ? "" : "s");
+   }
+   if (has_workloads) {
+      /* issue 23: the other workloads have their own sections; this one is load's */
+      bson_string_append (o, ". The other workloads of this run are in \"What each query costs\" above and "
+                             "\"Each workload in detail\" below. Not measured here: writes (inserting rows, "
+                             "appending to a master, correcting a row).\n\n");
+      return;
    }
    bson_string_append (o, ". Not measured here: writes (inserting rows, appending to a master, "
                           "correcting a row), reading a single row, a range of rows across masters, and "

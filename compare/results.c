@@ -142,6 +142,30 @@ validate_runs (const bson_t *doc, const lab_results_layouts_t *ls, const char *n
    return true;
 }
 
+/* validate_workloads -- the optional "workloads" (issue 23): readable (lab_cmp_workloads_of), and every
+ * layout it measured one of the file's layouts. */
+static bool
+validate_workloads (const bson_t *doc, const lab_results_layouts_t *ls, const char *name, bson_error_t *error)
+{
+   lab_cmp_workloads_t wl;
+   bool ok = lab_cmp_workloads_of (doc, name, &wl, error);
+   size_t i, j;
+
+   for (i = 0; ok && i < wl.n; i++) {
+      for (j = 0; ok && j < wl.w[i].n_layouts; j++) {
+         if (lab_results_layout_find (ls, wl.w[i].layouts[j].layout) < 0) {
+            lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                           "%s: workloads[%zu] (%s): layouts[%zu]: layout \"%s\" is none of the file's "
+                           "layouts (\"layouts\", or detail and folded in a version 1 file)",
+                           name, i, wl.w[i].workload, j, wl.w[i].layouts[j].layout);
+            ok = false;
+         }
+      }
+   }
+   lab_cmp_workloads_cleanup (&wl);
+   return ok;
+}
+
 /* validate -- the schema rules layout-report relies on; errors name the file and the entry. A sweep file
  * (docs/results-schema.md, "Cache sweep") keeps the sweep rules of core/results.h, and each point's
  * runs[] the rules of the top level. */
@@ -186,6 +210,9 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
    }
    if (!lab_results_sweep_check (doc, error)) {
       lab_error_prefix (error, "%s", name);
+      return false;
+   }
+   if (!validate_workloads (doc, &ls, name, error)) {
       return false;
    }
    n = lab_results_sweep_n (doc);

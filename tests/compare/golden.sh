@@ -80,6 +80,11 @@ golden reread-point reread-point.json --charts none
 golden near-tie near-tie.json --charts none
 golden short-load short-load.json --charts svg
 golden provenance provenance.json --charts none
+# issue 23 (gen_workloads.py): the "workloads" of scancmp --workload load,row,range,aggregate: the ledger
+# after the verdict, the trade-off sentence, each workload in detail; two layouts, and three (a loss names
+# its winner; rows_equal false warned in the ledger and the workload's section)
+golden workloads workloads.json --charts none
+golden workloads3 workloads3.json --charts none
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file
@@ -93,6 +98,14 @@ contains() {
     fail "$name: the report of $file lacks: $text"
   fi
 }
+# the ledger's trade-off, in the verdict and the ledger (issue 23), pinned beyond the goldens
+contains "workloads: verdict trade-off" workloads.json \
+  '- **Across the workloads**: folded wins load 2.26x and range 2.00x, loses row 3.20x and aggregate 1.40x'
+contains "workloads: ledger row" workloads.json \
+  '| **row**: one row fetched by (bill_id, line_no) | **4.10 s** | 1 | 4.10 KB | 13.1 s (3.20x) | 1 | 11.8 KB | detail |'
+contains "workloads: three layouts, losses name their winner" workloads3.json \
+  'folded wins load 1.21x and range 1.17x (rows differ), loses row 3.20x to detail and aggregate 1.55x to buckets'
+contains "workloads: rows differ warned" workloads3.json '**Warning: the layouts returned different rows for range**'
 contains "memory: sweep table" buffered-sweep.json '| 1 GiB | 1.63 | fits in memory | 21.7 s (21.3–22.1) |'
 contains "memory: sweep table, rereads" buffered-sweep.json '| 256 MiB | 0.41 | rereads |'
 contains "memory: sweep table, fits" buffered-sweep.json '| 2 GiB | 3.26 | fits in cache |'
@@ -235,6 +248,35 @@ refused 1 'run3-unknown.json: runs[2]: "layout" must be "detail", "folded" or "b
 refused 1 "run3-nobuckets.json: runs[] has no entry of layout buckets" run3-nobuckets.json
 refused 1 'run3-v1.json: "layouts" must be an array of {name, collection, kind}, from schema_version 2 on' run3-v1.json
 refused 1 "--baseline: truncated.json" "$data/run.json" --baseline truncated.json
+# broken workloads (issue 23): each refused naming the entry and the field, no report written
+python3 - "$data/workloads.json" "$tmp" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+def write(name, f):
+    doc = copy.deepcopy(d); f(doc)
+    with open("%s/%s" % (sys.argv[2], name), "w") as out:
+        json.dump(doc, out)
+write("wl-elapsed.json", lambda x: x["workloads"][1]["layouts"][0].update(elapsed_s="fast"))
+write("wl-docs.json", lambda x: x["workloads"][2]["layouts"][1].update(docs_read="many"))
+write("wl-negative.json", lambda x: x["workloads"][2]["layouts"][1].update(disk_reads=-7))
+write("wl-winner.json", lambda x: x["workloads"][3].update(winner="stacked"))
+write("wl-layout.json", lambda x: x["workloads"][1]["layouts"][1].update(layout="stacked"))
+write("wl-twice.json", lambda x: x["workloads"][2].update(workload="row"))
+write("wl-multikey.json", lambda x: x["workloads"][2]["layouts"][1]["indexes"][0].update(multikey="yes"))
+write("wl-group.json", lambda x: x["workloads"][3]["result"]["by_group"].update(ICU="lots"))
+write("wl-object.json", lambda x: x.update(workloads={"load": {}}))
+write("wl-nolayouts.json", lambda x: x["workloads"][1].update(layouts=[]))
+PY
+refused 1 'wl-elapsed.json: workloads[1] (row): layouts[0] (detail): missing or non-numeric "elapsed_s", which every workload'"'"'s layout entry must carry' wl-elapsed.json
+refused 1 'wl-docs.json: workloads[2] (range): layouts[1] (folded): "docs_read" must be a number of at least 0 (-1 or null: unknown)' wl-docs.json
+refused 1 'wl-negative.json: workloads[2] (range): layouts[1] (folded): "disk_reads" must be a number of at least 0' wl-negative.json
+refused 1 'wl-winner.json: workloads[3] (aggregate): "winner" "stacked" is none of its layouts' wl-winner.json
+refused 1 'wl-layout.json: workloads[1] (row): layouts[1]: layout "stacked" is none of the file'"'"'s layouts' wl-layout.json
+refused 1 'wl-twice.json: workloads[2]: workload "row" appears twice' wl-twice.json
+refused 1 'wl-multikey.json: workloads[2] (range): layouts[1] (folded): indexes[0]: "multikey" must be true or false' wl-multikey.json
+refused 1 'wl-group.json: workloads[3] (aggregate): result: by_group "ICU" must be a number' wl-group.json
+refused 1 'wl-object.json: "workloads" must be an array' wl-object.json
+refused 1 'wl-nolayouts.json: workloads[1] (row): no "layouts": a workload needs one entry per layout' wl-nolayouts.json
 # broken sweeps: unsorted, a repeated cache size, a point without the folded layout
 python3 - "$data/sweep.json" "$tmp" <<'PY'
 import copy, json, sys
@@ -297,6 +339,15 @@ if (cd "$tmp" && "$report" summary.json --charts none >"$tmp/summary.md" 2>"$tmp
   echo "ok: scancmp's --json summary"
 else
   fail "scancmp's --json summary does not render as run.json: $(head -c 300 "$tmp/summary.err")"
+fi
+# an empty "workloads" (issue 23) is no workload: the report of run.json, byte for byte
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['workloads']=[]; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$data/run.json" "$tmp/no-workloads.json"
+if (cd "$tmp" && "$report" no-workloads.json --charts none -q >"$tmp/no-workloads.md") &&
+   sed -i 's/^Source: no-workloads.json,/Source: run.json,/' "$tmp/no-workloads.md" && cmp -s "$tmp/no-workloads.md" "$expected/run.md"; then
+  echo "ok: an empty workloads array"
+else
+  fail "an empty workloads array does not render as run.json"
 fi
 refused 1 "fold-summary.json is fold-details's --json summary, not a results file: give layout-report the file scancmp writes with --out" fold-summary.json
 refused 1 "failed-summary.json is the --json summary of a scancmp run that measured nothing" failed-summary.json

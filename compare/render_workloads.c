@@ -1,0 +1,550 @@
+/*
+ * render_workloads.c -- the report's sections on a results file's "workloads" (issue 23): the ledger "What
+ * each query costs" right after the verdict (a row per workload: each layout's time against the winner's,
+ * documents and disk bytes read per row returned, the winner), the trade-off sentence of the layout that
+ * wins load (in the ledger and as the verdict's last line), and "Each workload in detail": per workload and
+ * layout the plan, where filtering happened, the indexes, the reads, CPU and latency, and an aggregate's
+ * result. A file without "workloads" gets none of it.
+ */
+#include "compare/render_private.h"
+
+/* app_code -- `s` as a code span (a plan, a key pattern, a digest), or escaped text when it holds a
+ * backquote or a pipe; n/a for NULL. */
+static void
+app_code (bson_string_t *o, const char *s)
+{
+   if (s && *s && !strpbrk (s, "`|\n\r")) {
+      bson_string_append_printf (o, "`%s`", s);
+   } else {
+      lab_cmp_app_esc (o, s);
+   }
+}
+
+/* app_figure -- v in `form`, or n/a when unknown. */
+static void
+app_figure (bson_string_t *o, lab_cmp_form_t form, double v)
+{
+   if (v < 0) {
+      bson_string_append (o, "n/a");
+   } else {
+      lab_cmp_app (o, form, v);
+   }
+}
+
+/* app_per_row -- documents per row: "1", "130", "0.0077" (three significant digits under 10). */
+static void
+app_per_row (bson_string_t *o, double v)
+{
+   if (v < 0) {
+      bson_string_append (o, "n/a");
+   } else if (v == floor (v) || v >= 10) {
+      lab_cmp_app (o, LAB_CMP_COUNT, v);
+   } else {
+      bson_string_append_printf (o, "%.3g", v);
+   }
+}
+
+/* app_time -- "12.3 s (3.10x)"; the winner's time in bold, without a factor. */
+static void
+app_time (bson_string_t *o, const lab_cmp_workload_t *w, size_t i)
+{
+   const lab_cmp_wl_layout_t *l = &w->layouts[i];
+
+   if (i == w->winner) {
+      bson_string_append (o, "**");
+      lab_cmp_app (o, LAB_CMP_SECONDS, l->elapsed_s);
+      bson_string_append (o, "**");
+      return;
+   }
+   lab_cmp_app (o, LAB_CMP_SECONDS, l->elapsed_s);
+   if (l->x_vs_winner >= 0) {
+      bson_string_append (o, " (");
+      lab_cmp_app (o, LAB_CMP_FACTOR, l->x_vs_winner);
+      bson_string_append (o, ")");
+   }
+}
+
+/* pivot_of -- the workload whose winner the trade-off sentence follows: load, else the first. */
+static const lab_cmp_workload_t *
+pivot_of (const lab_cmp_workloads_t *wl)
+{
+   const lab_cmp_workload_t *load = lab_cmp_workload_find (wl, "load");
+
+   return load ? load : &wl->w[0];
+}
+
+/* runner_up_x -- the least x_vs_winner of w's other layouts (how much the winner wins by); -1 if none. */
+static double
+runner_up_x (const lab_cmp_workload_t *w)
+{
+   double x = -1;
+   size_t i;
+
+   for (i = 0; i < w->n_layouts; i++) {
+      if (i != w->winner && w->layouts[i].x_vs_winner >= 0 && (x < 0 || w->layouts[i].x_vs_winner < x)) {
+         x = w->layouts[i].x_vs_winner;
+      }
+   }
+   return x;
+}
+
+/* app_list_item -- ", " between items and " and " before the last of n. */
+static void
+app_list_item (bson_string_t *o, size_t k, size_t n)
+{
+   bson_string_append (o, k == 0 ? "" : k + 1 == n ? " and " : ", ");
+}
+
+/* app_tradeoff_part -- the workloads the layout `name` wins (`wins`) or loses, "load 9.10x and range
+ * 2.00x"; a loss names the winner when `to` (more than two layouts). Returns how many it named. */
+static size_t
+app_tradeoff_part (bson_string_t *o, const lab_cmp_workloads_t *wl, const char *name, bool wins, bool to)
+{
+   size_t i, n = 0, k = 0;
+
+   for (i = 0; i < wl->n; i++) {
+      int me = lab_cmp_wl_layout_find (&wl->w[i], name);
+      n += me >= 0 && ((size_t)me == wl->w[i].winner) == wins;
+   }
+   for (i = 0; i < wl->n; i++) {
+      const lab_cmp_workload_t *w = &wl->w[i];
+      int me = lab_cmp_wl_layout_find (w, name);
+      double x;
+
+      if (me < 0 || ((size_t)me == w->winner) != wins) {
+         continue;
+      }
+      app_list_item (o, k++, n);
+      lab_cmp_app_esc (o, w->workload);
+      x = wins ? runner_up_x (w) : w->layouts[me].x_vs_winner;
+      if (x >= 0) {
+         bson_string_append (o, " ");
+         lab_cmp_app (o, LAB_CMP_FACTOR, x);
+      }
+      if (!wins && to) {
+         bson_string_append (o, " to ");
+         lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      }
+      if (w->rows_equal == 0) {
+         bson_string_append (o, " (rows differ)");
+      }
+   }
+   return n;
+}
+
+/* app_tradeoff -- the trade-off of the layout that wins load: "folded wins load 9.10x, loses row 3.20x
+ * and aggregate 1.40x" (x: the loser's time over the winner's; with more than two layouts each loss names
+ * its winner), then the workloads it was not measured on. No final period. */
+static void
+app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls)
+{
+   const lab_cmp_workload_t *p = pivot_of (wl);
+   const char *name = p->layouts[p->winner].layout;
+   size_t i, n = 0, k = 0;
+
+   lab_cmp_app_esc (o, name);
+   bson_string_append (o, " wins ");
+   app_tradeoff_part (o, wl, name, true, ls->n > 2);
+   bson_string_append (o, ", loses ");
+   if (app_tradeoff_part (o, wl, name, false, ls->n > 2) == 0) {
+      bson_string_append (o, "none");
+   }
+   for (i = 0; i < wl->n; i++) {
+      n += lab_cmp_wl_layout_find (&wl->w[i], name) < 0;
+   }
+   for (i = 0; i < wl->n; i++) {
+      if (lab_cmp_wl_layout_find (&wl->w[i], name) < 0) {
+         bson_string_append (o, k == 0 ? "; not measured on " : "");
+         app_list_item (o, k++, n);
+         lab_cmp_app_esc (o, wl->w[i].workload);
+      }
+   }
+}
+
+/* lab_cmp_render_verdict_tradeoff -- see render_private.h. */
+void
+lab_cmp_render_verdict_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl,
+                                 const lab_results_layouts_t *ls)
+{
+   if (wl->n == 0 || o->len < 2 || strcmp (o->str + o->len - 2, "\n\n") != 0) {
+      return;
+   }
+   bson_string_truncate (o, o->len - 1);
+   bson_string_append (o, "- **Across the workloads**: ");
+   app_tradeoff (o, wl, ls);
+   bson_string_append (o, " (the loser's time over the winner's; \"What each query costs\" below).\n\n");
+}
+
+/* render_ledger_warnings -- a line per workload whose layouts returned different rows. */
+static void
+render_ledger_warnings (bson_string_t *o, const lab_cmp_workloads_t *wl)
+{
+   size_t i;
+
+   for (i = 0; i < wl->n; i++) {
+      if (wl->w[i].rows_equal == 0) {
+         bson_string_append (o, "**Warning: the layouts returned different rows for ");
+         lab_cmp_app_esc (o, wl->w[i].workload);
+         bson_string_append (o, "** (their digests of the rows differ; scancmp exited 3): its figures do not "
+                                "compare like with like. Check that the collections hold the same rows "
+                                "(`fold-details --verify`) before trusting them.\n\n");
+      }
+   }
+}
+
+/* lab_cmp_render_ledger -- see render_private.h. */
+void
+lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls)
+{
+   size_t i, l;
+
+   if (wl->n == 0) {
+      return;
+   }
+   bson_string_append (o, "## What each query costs\n\n"
+                          "One row per workload: each layout's time (in brackets, how many times the "
+                          "winner's), then what it read per row returned: documents, and bytes from the "
+                          "disk (n/a: the device was not sampled).\n\n| workload |");
+   for (l = 0; l < ls->n; l++) {
+      bson_string_append (o, " ");
+      lab_cmp_app_esc (o, ls->l[l].name);
+      bson_string_append (o, " time | ");
+      lab_cmp_app_esc (o, ls->l[l].name);
+      bson_string_append (o, " docs/row | ");
+      lab_cmp_app_esc (o, ls->l[l].name);
+      bson_string_append (o, " disk/row |");
+   }
+   bson_string_append (o, " winner |\n|---|");
+   for (l = 0; l < ls->n; l++) {
+      bson_string_append (o, "--:|--:|--:|");
+   }
+   bson_string_append (o, "---|\n");
+   for (i = 0; i < wl->n; i++) {
+      const lab_cmp_workload_t *w = &wl->w[i];
+
+      bson_string_append (o, "| **");
+      lab_cmp_app_esc (o, w->workload);
+      bson_string_append (o, "**");
+      if (w->title) {
+         bson_string_append (o, ": ");
+         lab_cmp_app_esc (o, w->title);
+      }
+      bson_string_append (o, w->rows_equal == 0 ? " **(rows differ!)** |" : " |");
+      for (l = 0; l < ls->n; l++) {
+         int k = lab_cmp_wl_layout_find (w, ls->l[l].name);
+         if (k < 0) {
+            bson_string_append (o, " n/a | n/a | n/a |");
+            continue;
+         }
+         bson_string_append (o, " ");
+         app_time (o, w, (size_t)k);
+         bson_string_append (o, " | ");
+         app_per_row (o, w->layouts[k].docs_per_row);
+         bson_string_append (o, " | ");
+         app_figure (o, LAB_CMP_BYTES, w->layouts[k].disk_bytes_per_row);
+         bson_string_append (o, " |");
+      }
+      bson_string_append (o, " ");
+      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      bson_string_append (o, " |\n");
+   }
+   bson_string_append (o, "\n");
+   render_ledger_warnings (o, wl);
+   bson_string_append (o, "The trade-off: ");
+   app_tradeoff (o, wl, ls);
+   bson_string_append (o,
+                       lab_cmp_workload_find (wl, "load")
+                          ? ". \"What was measured\" and \"Comparison\" below are the load workload's; "
+                            "\"Each workload in detail\" shows every workload's plan, indexes and reads.\n\n"
+                          : ". \"Each workload in detail\" below shows every workload's plan, indexes and "
+                            "reads.\n\n");
+}
+
+/* app_keys -- a key pattern as mongod prints it: "{ bill_id: 1, line_no: 1 }"; n/a when not recorded. */
+static void
+app_keys (bson_string_t *o, const bson_t *keys)
+{
+   bson_string_t *k = bson_string_new ("{ ");
+   bson_iter_t it;
+   bool first = true;
+
+   if (bson_empty (keys) || !bson_iter_init (&it, keys)) {
+      bson_string_free (k, true);
+      bson_string_append (o, "n/a");
+      return;
+   }
+   while (bson_iter_next (&it)) {
+      bson_string_append_printf (k, "%s%s: ", first ? "" : ", ", bson_iter_key (&it));
+      if (BSON_ITER_HOLDS_UTF8 (&it)) {
+         bson_string_append_printf (k, "\"%s\"", bson_iter_utf8 (&it, NULL));
+      } else {
+         bson_string_append_printf (k, "%g", bson_iter_as_double (&it));
+      }
+      first = false;
+   }
+   bson_string_append (k, " }");
+   app_code (o, k->str);
+   bson_string_free (k, true);
+}
+
+/* app_indexes -- "bill_id_1 `{ bill_id: 1 }`, 1.23 MB, already there; ..." (multikey said when so);
+ * "none" for an empty list, n/a when not recorded. */
+static void
+app_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l)
+{
+   size_t i;
+
+   if (!l->has_indexes) {
+      bson_string_append (o, "n/a");
+      return;
+   }
+   if (l->n_indexes == 0) {
+      bson_string_append (o, "none");
+   }
+   for (i = 0; i < l->n_indexes; i++) {
+      const lab_cmp_wl_index_t *x = &l->indexes[i];
+
+      bson_string_append (o, i ? "; " : "");
+      lab_cmp_app_esc (o, x->name);
+      bson_string_append (o, " ");
+      app_keys (o, &x->keys);
+      bson_string_append (o, x->multikey == 1 ? ", multikey, " : ", ");
+      app_figure (o, LAB_CMP_BYTES, x->size_bytes);
+      bson_string_append (o, x->size_bytes < 0 ? " on disk" : "");
+      bson_string_append (o, x->created == 1   ? ", created by this run"
+                             : x->created == 0 ? ", already there"
+                                               : "");
+   }
+}
+
+/* The figure rows of a workload's detail table: label, form, field. */
+typedef struct {
+   const char *label;
+   lab_cmp_form_t form;
+   size_t offset;
+} detail_row_t;
+
+#define ROW(label, form, field)                                                                              \
+   {                                                                                                         \
+      label, form, offsetof (lab_cmp_wl_layout_t, field)                                                     \
+   }
+static const detail_row_t detail_rows[] = {
+   ROW ("queries sent", LAB_CMP_COUNT, queries),
+   ROW ("rows returned", LAB_CMP_COUNT, rows_returned),
+   ROW ("documents read", LAB_CMP_COUNT, docs_read),
+   ROW ("document bytes read", LAB_CMP_BYTES, doc_bytes_read),
+   ROW ("disk bytes read", LAB_CMP_BYTES, disk_read_bytes),
+   ROW ("disk read requests", LAB_CMP_COUNT, disk_reads),
+   ROW ("CPU", LAB_CMP_SECONDS, cpu_s),
+   ROW ("latency p50", LAB_CMP_MS, p50_ms),
+   ROW ("latency p95", LAB_CMP_MS, p95_ms),
+   ROW ("latency p99", LAB_CMP_MS, p99_ms),
+   ROW ("latency max", LAB_CMP_MS, max_ms),
+   ROW ("latency mean", LAB_CMP_MS, mean_ms),
+   ROW ("documents read per row", LAB_CMP_COUNT, docs_per_row),
+   ROW ("disk bytes per row", LAB_CMP_BYTES, disk_bytes_per_row),
+};
+#undef ROW
+
+/* app_text_cell -- one of the text rows of a layout: 0 collection, 1 plan, 2 plan source, 3 where, 4
+ * indexes, 5 cold, 6 digest. */
+static void
+app_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
+{
+   switch (row) {
+   case 0:
+      lab_cmp_app_esc (o, l->collection);
+      return;
+   case 1:
+      app_code (o, l->plan);
+      return;
+   case 2:
+      lab_cmp_app_esc (o, l->plan_source);
+      return;
+   case 3:
+      lab_cmp_app_esc (o, l->where);
+      return;
+   case 4:
+      app_indexes (o, l);
+      return;
+   case 5:
+      bson_string_append (o, l->cold == 1 ? "yes" : l->cold == 0 ? "no" : "n/a");
+      return;
+   default:
+      app_code (o, l->digest);
+      return;
+   }
+}
+
+/* render_detail_table -- a workload's table: a column per layout of the file that measured it. */
+static void
+render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_results_layouts_t *ls)
+{
+   static const char *const text_rows[] = { "collection",        "plan",
+                                            "plan from",         "where filtering happened",
+                                            "indexes used",      "cold",
+                                            "digest of the rows" };
+   int cols[LAB_RESULTS_MAX_LAYOUTS];
+   size_t l, nc = 0, row;
+
+   for (l = 0; l < ls->n; l++) {
+      int k = lab_cmp_wl_layout_find (w, ls->l[l].name);
+      if (k >= 0) {
+         cols[nc++] = k;
+      }
+   }
+   bson_string_append (o, "| |");
+   for (l = 0; l < nc; l++) {
+      bson_string_append (o, " ");
+      lab_cmp_app_esc (o, w->layouts[cols[l]].layout);
+      bson_string_append (o, " |");
+   }
+   bson_string_append (o, "\n|---|");
+   for (l = 0; l < nc; l++) {
+      bson_string_append (o, "--:|");
+   }
+   bson_string_append (o, "\n| time |");
+   for (l = 0; l < nc; l++) {
+      bson_string_append (o, " ");
+      app_time (o, w, (size_t)cols[l]);
+      bson_string_append (o, " |");
+   }
+   for (row = 0; row < sizeof text_rows / sizeof text_rows[0]; row++) {
+      bson_string_append_printf (o, "\n| %s |", text_rows[row]);
+      for (l = 0; l < nc; l++) {
+         bson_string_append (o, " ");
+         app_text_cell (o, &w->layouts[cols[l]], (int)row);
+         bson_string_append (o, " |");
+      }
+   }
+   for (row = 0; row < sizeof detail_rows / sizeof detail_rows[0]; row++) {
+      bson_string_append_printf (o, "\n| %s |", detail_rows[row].label);
+      for (l = 0; l < nc; l++) {
+         double v =
+            *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + detail_rows[row].offset);
+         bson_string_append (o, " ");
+         if (detail_rows[row].offset == offsetof (lab_cmp_wl_layout_t, docs_per_row)) {
+            app_per_row (o, v);
+         } else {
+            app_figure (o, detail_rows[row].form, v);
+         }
+         bson_string_append (o, " |");
+      }
+   }
+   bson_string_append (o, "\n\n");
+}
+
+/* render_params -- "Parameters: seed 1, row_keys 10,000, time_field charge_time." */
+static void
+render_params (bson_string_t *o, const lab_cmp_workload_t *w)
+{
+   bson_iter_t it;
+   bool first = true;
+
+   if (bson_empty (&w->params) || !bson_iter_init (&it, &w->params)) {
+      return;
+   }
+   bson_string_append (o, "Parameters: ");
+   while (bson_iter_next (&it)) {
+      bson_string_append (o, first ? "" : ", ");
+      lab_cmp_app_esc (o, bson_iter_key (&it));
+      bson_string_append (o, " ");
+      if (BSON_ITER_HOLDS_UTF8 (&it)) {
+         lab_cmp_app_esc (o, bson_iter_utf8 (&it, NULL));
+      } else if (BSON_ITER_HOLDS_BOOL (&it)) {
+         bson_string_append (o, bson_iter_bool (&it) ? "true" : "false");
+      } else if (BSON_ITER_HOLDS_NUMBER (&it)) {
+         lab_cmp_app (o, LAB_CMP_COUNT, bson_iter_as_double (&it));
+      } else {
+         bson_string_append (o, "(not a number or a string)");
+      }
+      first = false;
+   }
+   bson_string_append (o, ".\n\n");
+}
+
+/* app_sum -- a sum as summed: "41,233,517.25" (cents kept, thousands separated); n/a when unknown. */
+static void
+app_sum (bson_string_t *o, double v, bool known)
+{
+   double a = fabs (v), whole = floor (a);
+   long cents = lround ((a - whole) * 100);
+
+   if (!known) {
+      bson_string_append (o, "n/a");
+      return;
+   }
+   if (cents == 100) {
+      whole += 1;
+      cents = 0;
+   }
+   bson_string_append (o, v < 0 && (whole > 0 || cents > 0) ? "-" : "");
+   lab_cmp_app (o, LAB_CMP_COUNT, whole);
+   if (cents) {
+      bson_string_append_printf (o, ".%02ld", cents);
+   }
+}
+
+/* render_result -- an aggregate's result: its groups and total, and the sum per group. */
+static void
+render_result (bson_string_t *o, const lab_cmp_workload_t *w)
+{
+   size_t i;
+
+   if (!w->has_result) {
+      return;
+   }
+   bson_string_append (o, "Result (the same for every layout): ");
+   app_figure (o, LAB_CMP_COUNT, w->groups);
+   bson_string_append (o, " groups, total ");
+   app_sum (o, w->total, w->has_total);
+   bson_string_append (o, w->n_groups ? ".\n\n| group | sum |\n|---|--:|\n" : ".\n\n");
+   for (i = 0; i < w->n_groups; i++) {
+      bson_string_append (o, "| ");
+      lab_cmp_app_esc (o, w->by_group[i].group);
+      bson_string_append (o, " | ");
+      app_sum (o, w->by_group[i].value, true);
+      bson_string_append (o, " |\n");
+   }
+   bson_string_append (o, w->n_groups ? "\n" : "");
+}
+
+/* lab_cmp_render_workloads -- see render_private.h. */
+void
+lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls)
+{
+   size_t i;
+
+   if (wl->n == 0) {
+      return;
+   }
+   bson_string_append (o, "## Each workload in detail\n\nPer workload, each layout's plan (from explain on a "
+                          "server, else the planner table of docs/mongodb-compat.md), where the filtering "
+                          "happened, the indexes the plan used and what it read.\n\n");
+   for (i = 0; i < wl->n; i++) {
+      const lab_cmp_workload_t *w = &wl->w[i];
+
+      bson_string_append (o, "### ");
+      lab_cmp_app_esc (o, w->workload);
+      if (w->title) {
+         bson_string_append (o, ": ");
+         lab_cmp_app_esc (o, w->title);
+      }
+      bson_string_append (o, "\n\n");
+      render_params (o, w);
+      if (w->rows_equal == 0) {
+         bson_string_append (o, "**Warning: the layouts returned different rows** (the digests below "
+                                "differ): these figures do not compare like with like.\n\n");
+      }
+      bson_string_append (o, "Winner: ");
+      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      if (runner_up_x (w) >= 0) {
+         bson_string_append (o, ", ");
+         lab_cmp_app (o, LAB_CMP_FACTOR, runner_up_x (w));
+         bson_string_append (o, " faster than the runner-up");
+      }
+      bson_string_append (o, ".\n\n");
+      render_detail_table (o, w, ls);
+      render_result (o, w);
+   }
+}

@@ -1,0 +1,496 @@
+/*
+ * workloads.c -- reading the "workloads" of a results file (issue 23; docs/results-schema.md,
+ * "Workloads"): one entry per workload scancmp ran (load, row, range, aggregate), each with every
+ * layout's plan, indexes, reads and latency. The entries become lab_cmp_workload_t views into the results
+ * document; a field of the wrong type is refused naming the file, the entry and the field, and a figure
+ * the run did not know (-1, null or absent) becomes LAB_CMP_WL_UNKNOWN, shown as n/a.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "compare/cmp.h"
+#include "core/error.h"
+
+/* The figures of a layout entry, each with where it goes; -1 or null: unknown. */
+typedef struct {
+   const char *key;
+   size_t offset;
+} figure_t;
+
+#define FIG(key, field)                                                                                      \
+   {                                                                                                         \
+      key, offsetof (lab_cmp_wl_layout_t, field)                                                             \
+   }
+static const figure_t layout_figures[] = {
+   FIG ("queries", queries),
+   FIG ("rows_returned", rows_returned),
+   FIG ("docs_read", docs_read),
+   FIG ("doc_bytes_read", doc_bytes_read),
+   FIG ("disk_read_bytes", disk_read_bytes),
+   FIG ("disk_reads", disk_reads),
+   FIG ("cpu_s", cpu_s),
+   FIG ("latency_ms.p50", p50_ms),
+   FIG ("latency_ms.p95", p95_ms),
+   FIG ("latency_ms.p99", p99_ms),
+   FIG ("latency_ms.max", max_ms),
+   FIG ("latency_ms.mean", mean_ms),
+   FIG ("docs_per_row", docs_per_row),
+   FIG ("disk_bytes_per_row", disk_bytes_per_row),
+   FIG ("x_vs_winner", x_vs_winner),
+};
+#undef FIG
+
+/* find -- the iterator at dotted `path` of `doc`; false when absent or null. */
+static bool
+find (const bson_t *doc, const char *path, bson_iter_t *out)
+{
+   bson_iter_t it;
+
+   return bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, out) &&
+          !BSON_ITER_HOLDS_NULL (out);
+}
+
+/* get_figure -- the figure at `path`: LAB_CMP_WL_UNKNOWN when absent, null or -1; refused when not a
+ * number or negative otherwise. `where` names the entry ("run.json: workloads[1] (row): layouts[0]"). */
+static bool
+get_figure (const bson_t *doc, const char *path, const char *where, double *out, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *out = LAB_CMP_WL_UNKNOWN;
+   if (!find (doc, path, &it)) {
+      return true;
+   }
+   if (!BSON_ITER_HOLDS_NUMBER (&it) || !isfinite (bson_iter_as_double (&it)) ||
+       (bson_iter_as_double (&it) < 0 && bson_iter_as_double (&it) != -1.0)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: \"%s\" must be a number of at least 0 (-1 or null: unknown)", where, path);
+      return false;
+   }
+   *out = bson_iter_as_double (&it);
+   return true;
+}
+
+/* get_flag -- the boolean at `key`: 1 or 0; -1 when absent or null; refused when not a boolean. */
+static bool
+get_flag (const bson_t *doc, const char *key, const char *where, int *out, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *out = -1;
+   if (!find (doc, key, &it)) {
+      return true;
+   }
+   if (!BSON_ITER_HOLDS_BOOL (&it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be true or false", where, key);
+      return false;
+   }
+   *out = bson_iter_bool (&it) ? 1 : 0;
+   return true;
+}
+
+/* get_string -- the string at `key` (a view), NULL when absent or null; refused when not a string. */
+static bool
+get_string (const bson_t *doc, const char *key, const char *where, const char **out, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *out = NULL;
+   if (!find (doc, key, &it)) {
+      return true;
+   }
+   if (!BSON_ITER_HOLDS_UTF8 (&it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be a string", where, key);
+      return false;
+   }
+   *out = bson_iter_utf8 (&it, NULL);
+   return true;
+}
+
+/* get_view -- *out a view of the object (or, with `array`, the array) at `key`; empty when absent or
+ * null (*found false); refused when of another type. */
+static bool
+get_view (const bson_t *doc, const char *key, bool array, const char *where, bson_t *out, bool *found,
+          bson_error_t *error)
+{
+   const uint8_t *data;
+   uint32_t len;
+   bson_iter_t it;
+
+   bson_init (out);
+   *found = false;
+   if (!find (doc, key, &it)) {
+      return true;
+   }
+   if (array ? !BSON_ITER_HOLDS_ARRAY (&it) : !BSON_ITER_HOLDS_DOCUMENT (&it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be %s", where, key,
+                     array ? "an array" : "an object");
+      return false;
+   }
+   if (array) {
+      bson_iter_array (&it, &len, &data);
+   } else {
+      bson_iter_document (&it, &len, &data);
+   }
+   if (!bson_init_static (out, data, len)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is not a valid document", where, key);
+      return false;
+   }
+   *found = true;
+   return true;
+}
+
+/* count_of -- the number of elements of `doc` (an array or object view). */
+static size_t
+count_of (const bson_t *doc)
+{
+   bson_iter_t it;
+   size_t n = 0;
+
+   if (bson_iter_init (&it, doc)) {
+      while (bson_iter_next (&it)) {
+         n++;
+      }
+   }
+   return n;
+}
+
+/* entry_at -- a view of element `it` of an array as an object; refused (naming `what`) when not one. */
+static bool
+entry_at (const bson_iter_t *it, const char *what, bson_t *out, bson_error_t *error)
+{
+   const uint8_t *data;
+   uint32_t len;
+
+   if (!BSON_ITER_HOLDS_DOCUMENT (it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not an object", what);
+      return false;
+   }
+   bson_iter_document (it, &len, &data);
+   if (!bson_init_static (out, data, len)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not a valid document", what);
+      return false;
+   }
+   return true;
+}
+
+/* read_indexes -- the "indexes" of layout entry `d` into l. */
+static bool
+read_indexes (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_error_t *error)
+{
+   bson_t arr, e;
+   bson_iter_t it;
+   bool found, ok = true;
+   size_t i = 0;
+
+   if (!get_view (d, "indexes", true, where, &arr, &l->has_indexes, error)) {
+      return false;
+   }
+   if (!l->has_indexes) {
+      return true;
+   }
+   l->indexes = bson_malloc0 (sizeof *l->indexes * (count_of (&arr) + 1));
+   bson_iter_init (&it, &arr);
+   while (ok && bson_iter_next (&it)) {
+      lab_cmp_wl_index_t *x = &l->indexes[i];
+      char *w = bson_strdup_printf ("%s: indexes[%zu]", where, i);
+
+      bson_init (&x->keys);
+      ok = entry_at (&it, w, &e, error) && get_string (&e, "name", w, &x->name, error) &&
+           get_view (&e, "keys", false, w, &x->keys, &found, error) &&
+           get_flag (&e, "multikey", w, &x->multikey, error) &&
+           get_flag (&e, "created", w, &x->created, error) &&
+           get_figure (&e, "size_bytes", w, &x->size_bytes, error);
+      bson_free (w);
+      i++;
+   }
+   l->n_indexes = i;
+   return ok;
+}
+
+/* read_layout -- layout entry `d` of a workload into l; `where` names the entry. */
+static bool
+read_layout (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_error_t *error)
+{
+   static const struct {
+      const char *key;
+      size_t offset;
+   } strings[] = {
+      { "collection", offsetof (lab_cmp_wl_layout_t, collection) },
+      { "kind", offsetof (lab_cmp_wl_layout_t, kind) },
+      { "plan", offsetof (lab_cmp_wl_layout_t, plan) },
+      { "plan_source", offsetof (lab_cmp_wl_layout_t, plan_source) },
+      { "where", offsetof (lab_cmp_wl_layout_t, where) },
+      { "digest", offsetof (lab_cmp_wl_layout_t, digest) },
+   };
+   bson_iter_t it;
+   size_t i;
+
+   for (i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+      if (!get_string (d, strings[i].key, where, (const char **)((char *)l + strings[i].offset), error)) {
+         return false;
+      }
+   }
+   for (i = 0; i < sizeof layout_figures / sizeof layout_figures[0]; i++) {
+      if (!get_figure (d, layout_figures[i].key, where, (double *)((char *)l + layout_figures[i].offset),
+                       error)) {
+         return false;
+      }
+   }
+   if (!find (d, "elapsed_s", &it) || !BSON_ITER_HOLDS_NUMBER (&it) || !(bson_iter_as_double (&it) >= 0)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: missing or non-numeric \"elapsed_s\", which every workload's layout entry must "
+                     "carry (docs/results-schema.md)",
+                     where);
+      return false;
+   }
+   l->elapsed_s = bson_iter_as_double (&it);
+   if (find (d, "latency_ms", &it) && !BSON_ITER_HOLDS_DOCUMENT (&it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"latency_ms\" must be an object", where);
+      return false;
+   }
+   return get_flag (d, "cold", where, &l->cold, error) && read_indexes (d, where, l, error);
+}
+
+/* derive -- the per-row figures and x_vs_winner from the counts when the file lacks them. */
+static void
+derive (lab_cmp_workload_t *w)
+{
+   double best = w->layouts[w->winner].elapsed_s;
+   size_t i;
+
+   for (i = 0; i < w->n_layouts; i++) {
+      lab_cmp_wl_layout_t *l = &w->layouts[i];
+      bool rows = l->rows_returned > 0;
+
+      if (l->docs_per_row < 0 && rows && l->docs_read >= 0) {
+         l->docs_per_row = l->docs_read / l->rows_returned;
+      }
+      if (l->disk_bytes_per_row < 0 && rows && l->disk_read_bytes >= 0) {
+         l->disk_bytes_per_row = l->disk_read_bytes / l->rows_returned;
+      }
+      if (l->x_vs_winner < 0 && best > 0) {
+         l->x_vs_winner = l->elapsed_s / best;
+      }
+   }
+}
+
+/* read_result -- an aggregate's "result": groups, total, by_group {name: number}. */
+static bool
+read_result (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_error_t *error)
+{
+   bson_t res, by;
+   bson_iter_t it;
+   bool found;
+   char *wr;
+   bool ok;
+
+   if (!get_view (d, "result", false, where, &res, &w->has_result, error)) {
+      return false;
+   }
+   if (!w->has_result) {
+      return true;
+   }
+   wr = bson_strdup_printf ("%s: result", where);
+   ok = get_figure (&res, "groups", wr, &w->groups, error) &&
+        get_view (&res, "by_group", false, wr, &by, &found, error);
+   /* a sum may be below 0: any number, null or absent when unknown */
+   if (ok && find (&res, "total", &it)) {
+      if (!BSON_ITER_HOLDS_NUMBER (&it)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"total\" must be a number", wr);
+         ok = false;
+      }
+      w->has_total = ok;
+      w->total = ok ? bson_iter_as_double (&it) : 0;
+   }
+   if (ok && found) {
+      w->by_group = bson_malloc0 (sizeof *w->by_group * (count_of (&by) + 1));
+      bson_iter_init (&it, &by);
+      while (bson_iter_next (&it)) {
+         if (!BSON_ITER_HOLDS_NUMBER (&it)) {
+            lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: by_group \"%s\" must be a number", wr,
+                           bson_iter_key (&it));
+            ok = false;
+            break;
+         }
+         w->by_group[w->n_groups].group = bson_iter_key (&it);
+         w->by_group[w->n_groups++].value = bson_iter_as_double (&it);
+      }
+   }
+   bson_free (wr);
+   return ok;
+}
+
+/* read_layouts -- the "layouts" of workload entry `d`: a non-empty array of distinct layouts. */
+static bool
+read_layouts (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_error_t *error)
+{
+   bson_t arr, e;
+   bson_iter_t it;
+   bool found, ok = true;
+   size_t i = 0;
+
+   if (!get_view (d, "layouts", true, where, &arr, &found, error)) {
+      return false;
+   }
+   if (!found || count_of (&arr) == 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"layouts\": a workload needs one entry per layout",
+                     where);
+      return false;
+   }
+   w->layouts = bson_malloc0 (sizeof *w->layouts * count_of (&arr));
+   bson_iter_init (&it, &arr);
+   while (ok && bson_iter_next (&it)) {
+      lab_cmp_wl_layout_t *l = &w->layouts[i];
+      char *wi = bson_strdup_printf ("%s: layouts[%zu]", where, i);
+      char *wl = NULL;
+
+      ok = entry_at (&it, wi, &e, error) && get_string (&e, "layout", wi, &l->layout, error);
+      if (ok && (!l->layout || !*l->layout)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"layout\" name", wi);
+         ok = false;
+      }
+      if (ok && lab_cmp_wl_layout_find (w, l->layout) >= 0) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: layout \"%s\" appears twice", wi, l->layout);
+         ok = false;
+      }
+      if (ok) {
+         wl = bson_strdup_printf ("%s (%s)", wi, l->layout);
+         ok = read_layout (&e, wl, l, error);
+         w->n_layouts = i + 1;
+      }
+      bson_free (wl);
+      bson_free (wi);
+      i++;
+   }
+   return ok;
+}
+
+/* read_workload -- workload entry `d` into w; `where` names it ("run.json: workloads[1]"). */
+static bool
+read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_error_t *error)
+{
+   const char *winner = NULL;
+   bool found;
+   char *wn;
+   bool ok;
+   size_t i;
+
+   bson_init (&w->params);
+   if (!get_string (d, "workload", where, &w->workload, error)) {
+      return false;
+   }
+   if (!w->workload || !*w->workload) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"workload\" name (load, row, range, aggregate)",
+                     where);
+      return false;
+   }
+   wn = bson_strdup_printf ("%s (%s)", where, w->workload);
+   ok = get_string (d, "title", wn, &w->title, error) &&
+        get_flag (d, "rows_equal", wn, &w->rows_equal, error) &&
+        get_view (d, "params", false, wn, &w->params, &found, error) &&
+        get_string (d, "winner", wn, &winner, error) && read_layouts (d, wn, w, error) &&
+        read_result (d, wn, w, error);
+   if (ok && winner) {
+      int k = lab_cmp_wl_layout_find (w, winner);
+      if (k < 0) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", wn,
+                        winner);
+         ok = false;
+      }
+      w->winner = k < 0 ? 0 : (size_t)k;
+   } else if (ok) {
+      for (i = 1, w->winner = 0; i < w->n_layouts; i++) {
+         w->winner = w->layouts[i].elapsed_s < w->layouts[w->winner].elapsed_s ? i : w->winner;
+      }
+   }
+   if (ok) {
+      derive (w);
+   }
+   bson_free (wn);
+   return ok;
+}
+
+/* lab_cmp_workloads_of -- see cmp.h. */
+bool
+lab_cmp_workloads_of (const bson_t *doc, const char *name, lab_cmp_workloads_t *out, bson_error_t *error)
+{
+   bson_t arr, e;
+   bson_iter_t it;
+   bool found, ok = true;
+   char *where = bson_strdup_printf ("%s: workloads", name);
+   size_t i = 0;
+
+   memset (out, 0, sizeof *out);
+   if (!get_view (doc, "workloads", true, name, &arr, &found, error)) {
+      bson_free (where);
+      return false;
+   }
+   if (!found) {
+      bson_free (where);
+      return true;
+   }
+   out->w = bson_malloc0 (sizeof *out->w * (count_of (&arr) + 1));
+   bson_iter_init (&it, &arr);
+   while (ok && bson_iter_next (&it)) {
+      char *wi = bson_strdup_printf ("%s[%zu]", where, i);
+
+      ok = entry_at (&it, wi, &e, error) && read_workload (&e, wi, &out->w[i], error);
+      out->n = i + 1;
+      if (ok && lab_cmp_workload_find (out, out->w[i].workload) != &out->w[i]) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: workload \"%s\" appears twice", wi,
+                        out->w[i].workload);
+         ok = false;
+      }
+      bson_free (wi);
+      i++;
+   }
+   bson_free (where);
+   return ok;
+}
+
+/* lab_cmp_workloads_cleanup -- see cmp.h. */
+void
+lab_cmp_workloads_cleanup (lab_cmp_workloads_t *wl)
+{
+   size_t i, j;
+
+   for (i = 0; wl->w && i < wl->n; i++) {
+      for (j = 0; j < wl->w[i].n_layouts; j++) {
+         bson_free (wl->w[i].layouts[j].indexes);
+      }
+      bson_free (wl->w[i].layouts);
+      bson_free (wl->w[i].by_group);
+   }
+   bson_free (wl->w);
+   memset (wl, 0, sizeof *wl);
+}
+
+/* lab_cmp_workload_find -- see cmp.h. */
+const lab_cmp_workload_t *
+lab_cmp_workload_find (const lab_cmp_workloads_t *wl, const char *workload)
+{
+   size_t i;
+
+   for (i = 0; i < wl->n; i++) {
+      if (wl->w[i].workload && strcmp (wl->w[i].workload, workload) == 0) {
+         return &wl->w[i];
+      }
+   }
+   return NULL;
+}
+
+/* lab_cmp_wl_layout_find -- see cmp.h. */
+int
+lab_cmp_wl_layout_find (const lab_cmp_workload_t *w, const char *layout)
+{
+   size_t i;
+
+   for (i = 0; i < w->n_layouts; i++) {
+      if (w->layouts[i].layout && strcmp (w->layouts[i].layout, layout) == 0) {
+         return (int)i;
+      }
+   }
+   return -1;
+}
