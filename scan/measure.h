@@ -27,6 +27,8 @@ typedef struct {
    lab_scan_topology_t *topo;     /* the servers whose statistics are followed, and the disk source */
    lab_results_layouts_t layouts; /* the candidates (lab_scan_layouts_resolve) */
    double on_disk_bytes[LAB_RESULTS_MAX_LAYOUTS]; /* per layout: data + indexes; 0 unknown */
+   const struct lab_scan_wl_prep *wl; /* the workloads besides the load (NULL: none), run after the load's
+                                       * runs: once, or at every point of a sweep */
 } lab_scan_plan_t;
 
 /* One followed server (the store's own, or a shard) as one layout's run saw it. */

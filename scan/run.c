@@ -366,11 +366,10 @@ plan_check (lab_store_t *store, const lab_scan_opts_t *o, lab_store_backend_t ba
                      "--restart-drops-caches says what --restart-cmd does: give the restart command too");
       return false;
    }
-   if (lab_scan_wl_any (o) && lab_scan_sweep_points (o) > 0) {
-      lab_error_set (
-         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-         "--workload with --cache-sizes/--cache-ratios: the sweep measures the load alone for now; "
-         "run the workloads at one cache (--cache-size) per scancmp");
+   if (lab_scan_sweep_points (o) > 0 && !(o->wl.set & (1u << LAB_WL_LOAD))) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--workload without load and a cache sweep: the sweep measures the load at every point "
+                     "(its curve), then the other workloads; add load to --workload");
       return false;
    }
    if (o->restart_cmd && !o->cold) {
@@ -491,8 +490,12 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_store_session_open (store, error);
-   return sp->sess && plan_keys (sp, error) &&
-          lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error) && plan_device (sp, error);
+   if (!sp->sess || !plan_keys (sp, error) ||
+       !lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error)) {
+      return false;
+   }
+   sp->p.wl = lab_scan_wl_any (o) ? &sp->wlp : NULL;
+   return plan_device (sp, error);
 }
 
 /* plan_cleanup -- free what the plan owns. */
@@ -777,7 +780,12 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       goto done;
    }
    if (sp.sweep) {
+      /* the workloads run at every point; layouts that returned different results keep the file (exit 3) */
       if (!lab_scan_sweep_run (&sp.p, &sp.sw, results, error)) {
+         if (error->domain == LAB_ERROR_VERIFY) {
+            lab_scan_utc_now (ts, sizeof ts);
+            BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
+         }
          goto done;
       }
    } else if (o->wl.set & (1u << LAB_WL_LOAD)) {
@@ -787,7 +795,7 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       }
       lab_scan_runs_record (&sp.p, results, entries, nentries);
    }
-   if (!lab_scan_workloads_run (&sp.p, &sp.wlp, results, error)) {
+   if (!sp.sweep && sp.p.wl && !lab_scan_workloads_run (&sp.p, sp.p.wl, results, error)) {
       /* layouts that returned different results: the file keeps what was measured, the exit says so */
       if (error->domain == LAB_ERROR_VERIFY) {
          lab_scan_utc_now (ts, sizeof ts);

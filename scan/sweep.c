@@ -215,9 +215,12 @@ append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t l, b
    bson_append_document_end (point, &d);
 }
 
-/* run_point -- set the cache, run every run, record the point into *point. */
+/* run_point -- set the cache, run every run, record the point into *point, then the workloads besides
+ * the load (their "workloads" array in the point); layouts whose workloads returned different results
+ * leave the point recorded and the error in *differ (the first only). */
 static bool
-run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *error)
+run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *differ,
+           bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    bson_t *entries = bson_malloc0 ((size_t)o->runs * p->layouts.n * sizeof *entries);
@@ -278,6 +281,16 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    for (l = 0; l < p->layouts.n; l++) {
       append_layout (p, sw, l, point);
    }
+   if (p->wl && !lab_scan_workloads_run (p, p->wl, point, error)) {
+      if (error->domain != LAB_ERROR_VERIFY) {
+         lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
+                           (unsigned long long)sw->cache_bytes[i]);
+         goto done;
+      }
+      if (!differ->domain) {
+         *differ = *error;
+      }
+   }
    ok = true;
 done:
    for (k = 0; k < nentries; k++) {
@@ -295,12 +308,13 @@ lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *resu
    size_t i, made = 0;
    bson_iter_t it;
    bson_t arr;
+   bson_error_t differ = { 0 };
    bool ok = false;
 
    for (i = 0; i < sw->n; i++) {
       bson_init (&points[i]);
       made++;
-      if (!run_point (p, sw, i, &points[i], error)) {
+      if (!run_point (p, sw, i, &points[i], &differ, error)) {
          goto done;
       }
    }
@@ -310,6 +324,9 @@ lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *resu
    }
    if (bson_iter_init_find (&it, &points[sw->reference], "summary")) {
       bson_append_iter (results, "summary", -1, &it);
+   }
+   if (bson_iter_init_find (&it, &points[sw->reference], "workloads")) {
+      bson_append_iter (results, "workloads", -1, &it);
    }
    BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t)sw->reference);
    BSON_APPEND_ARRAY_BEGIN (results, LAB_RESULTS_KEY_SWEEP, &arr);
@@ -321,6 +338,10 @@ lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *resu
    }
    bson_append_array_end (results, &arr);
    ok = lab_results_sweep_check (results, error);
+   if (ok && differ.domain) {
+      *error = differ;
+      ok = false;
+   }
 done:
    for (i = 0; i < made; i++) {
       bson_destroy (&points[i]);

@@ -175,7 +175,7 @@ typedef struct {
 } lab_scan_wl_index_t;
 
 /* What the workloads resolve before anything is made cold. */
-typedef struct {
+typedef struct lab_scan_wl_prep {
    lab_scan_wl_mode_t mode;
    lab_scan_wl_index_t index[LAB_WL_NKINDS][LAB_RESULTS_MAX_LAYOUTS];
    lab_scan_wl_inputs_t in;
