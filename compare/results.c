@@ -70,6 +70,14 @@ validate_runs (const bson_t *doc, const lab_results_layouts_t *ls, const char *n
 
    if (!bson_iter_init_find (&it, doc, LAB_RESULTS_KEY_RUNS) || !BSON_ITER_HOLDS_ARRAY (&it) ||
        !bson_iter_recurse (&it, &runs)) {
+      if (!where[0] && bson_iter_init_find (&it, doc, "workloads")) {
+         /* scancmp --workload without load: its ledger needs the load's runs beside the other workloads */
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: holds workloads but no load runs (scancmp --workload without load): the report "
+                        "compares every workload with the load; run scancmp with load in --workload",
+                        name);
+         return false;
+      }
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: %sno \"runs\" array: nothing to report", name, where);
       return false;
    }

@@ -310,4 +310,9 @@ char *lab_scan_table_render (const bson_t *results);
  * Caller bson_free()s. */
 char *lab_scan_sweep_table_render (const bson_t *results);
 
+/* lab_scan_workloads_table_render -- the workloads' ledger (results' "workloads"), one line per workload:
+ * each layout's time and how many times the winner's, the winner; NULL without workloads. Caller
+ * bson_free()s. */
+char *lab_scan_workloads_table_render (const bson_t *results);
+
 #endif

@@ -380,14 +380,23 @@ main (int argc, char **argv)
       lab_error_prefix (&error, "writing --out %s", out);
       goto fail;
    }
-   table = o.predict ? lab_predict_table_render (&results) : lab_scan_table_render (&results);
+   {
+      bson_iter_t runs;
+      /* --workload without load: no load table, the ledger alone */
+      bool load = o.predict || bson_iter_init_find (&runs, &results, "runs");
+      table = o.predict ? lab_predict_table_render (&results)
+              : load    ? lab_scan_table_render (&results)
+                        : bson_strdup ("");
+   }
    if (!o.predict) {
-      char *sweep = lab_scan_sweep_table_render (&results);
-      if (sweep) {
-         char *both = bson_strdup_printf ("%s%s", table, sweep);
-         bson_free (table);
-         bson_free (sweep);
-         table = both;
+      char *extra[2] = { lab_scan_sweep_table_render (&results), lab_scan_workloads_table_render (&results) };
+      for (int e = 0; e < 2; e++) {
+         if (extra[e]) {
+            char *both = bson_strdup_printf ("%s%s", table ? table : "", extra[e]);
+            bson_free (table);
+            bson_free (extra[e]);
+            table = both;
+         }
       }
    }
    /* JSON on stdout (--out - or --json -) keeps stdout machine-readable: the table goes to stderr */

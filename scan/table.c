@@ -415,3 +415,88 @@ lab_scan_sweep_table_render (const bson_t *results)
    buffered_note (s, results, n, LAB_RESULTS_DETAIL);
    return bson_string_free (s, false);
 }
+
+/* ---- the workloads' ledger ------------------------------------------------------------------------ */
+
+/* ledger_cell -- "12.3 s (3.1x)" of one layout of a workload entry; "n/a" when absent. */
+static void
+ledger_cell (const bson_t *layout, char *buf, size_t len)
+{
+   double t, x;
+
+   if (!lab_results_get_number (layout, "elapsed_s", &t) || t < 0) {
+      bson_snprintf (buf, len, "n/a");
+      return;
+   }
+   if (lab_results_get_number (layout, "x_vs_winner", &x) && x > 1.0005) {
+      bson_snprintf (buf, len, "%.3f s (%.2fx)", t, x);
+   } else {
+      bson_snprintf (buf, len, "%.3f s", t);
+   }
+}
+
+/* lab_scan_workloads_table_render -- see scan.h. */
+char *
+lab_scan_workloads_table_render (const bson_t *results)
+{
+   bson_iter_t it, arr;
+   bson_string_t *s;
+   bool header = false;
+
+   if (!bson_iter_init_find (&it, results, "workloads") || !BSON_ITER_HOLDS_ARRAY (&it) ||
+       !bson_iter_recurse (&it, &arr)) {
+      return NULL;
+   }
+   s = bson_string_new ("\nWhat each query costs (time; in brackets, x the winner's)\n");
+   while (bson_iter_next (&arr)) {
+      const uint8_t *data;
+      uint32_t len;
+      bson_t w, l;
+      bson_iter_t f, la;
+      const char *name = "?", *winner = "?";
+      bool equal = true;
+
+      if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
+         continue;
+      }
+      bson_iter_document (&arr, &len, &data);
+      if (!bson_init_static (&w, data, len)) {
+         continue;
+      }
+      if (bson_iter_init_find (&f, &w, "workload") && BSON_ITER_HOLDS_UTF8 (&f)) {
+         name = bson_iter_utf8 (&f, NULL);
+      }
+      if (bson_iter_init_find (&f, &w, "winner") && BSON_ITER_HOLDS_UTF8 (&f)) {
+         winner = bson_iter_utf8 (&f, NULL);
+      }
+      if (bson_iter_init_find (&f, &w, "rows_equal") && BSON_ITER_HOLDS_BOOL (&f)) {
+         equal = bson_iter_bool (&f);
+      }
+      if (!header) {
+         header = true;
+      }
+      bson_string_append_printf (s, "  %-10s", name);
+      if (bson_iter_init_find (&f, &w, "layouts") && bson_iter_recurse (&f, &la)) {
+         while (bson_iter_next (&la)) {
+            char cell[64];
+            bson_iter_t ln;
+            const char *lname = "?";
+            if (!BSON_ITER_HOLDS_DOCUMENT (&la)) {
+               continue;
+            }
+            bson_iter_document (&la, &len, &data);
+            if (!bson_init_static (&l, data, len)) {
+               continue;
+            }
+            if (bson_iter_init_find (&ln, &l, "layout") && BSON_ITER_HOLDS_UTF8 (&ln)) {
+               lname = bson_iter_utf8 (&ln, NULL);
+            }
+            ledger_cell (&l, cell, sizeof cell);
+            bson_string_append_printf (s, "  %s %-20s", lname, cell);
+         }
+      }
+      bson_string_append_printf (s, "  winner %s%s\n", winner,
+                                 equal ? "" : "  RESULTS DIFFER BETWEEN LAYOUTS");
+   }
+   return bson_string_free (s, false);
+}
