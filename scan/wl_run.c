@@ -332,9 +332,10 @@ title_of (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t l
 
 /* append_params -- the parameters the workload used. */
 static void
-append_params (bson_t *w, const lab_scan_opts_t *o, lab_scan_wl_kind_t kind)
+append_params (bson_t *w, const lab_scan_opts_t *o, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind)
 {
-   bson_t d;
+   bson_t d, arr;
+   int64_t j;
 
    BSON_APPEND_DOCUMENT_BEGIN (w, "params", &d);
    BSON_APPEND_INT64 (&d, "seed", (int64_t)o->wl.seed);
@@ -346,6 +347,14 @@ append_params (bson_t *w, const lab_scan_opts_t *o, lab_scan_wl_kind_t kind)
       BSON_APPEND_INT64 (&d, "range_windows", o->wl.range_windows);
       BSON_APPEND_DOUBLE (&d, "range_window_s", (double)o->wl.range_window_ms / 1000.0);
       BSON_APPEND_UTF8 (&d, "time_field", o->wl.time_field);
+      /* the windows drawn, so that anyone can count the rows they hold */
+      BSON_APPEND_ARRAY_BEGIN (&d, "window_starts", &arr);
+      for (j = 0; j < wp->in.nwin; j++) {
+         char k[24];
+         bson_snprintf (k, sizeof k, "%lld", (long long)j);
+         BSON_APPEND_DATE_TIME (&arr, k, wp->in.win_lo[j]);
+      }
+      bson_append_array_end (&d, &arr);
    } else if (kind == LAB_WL_AGGREGATE) {
       BSON_APPEND_UTF8 (&d, "group_field", o->wl.group_field);
       BSON_APPEND_UTF8 (&d, "sum_field", o->wl.sum_field);
@@ -398,7 +407,7 @@ run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind
       BSON_APPEND_UTF8 (&w, "workload", lab_scan_wl_name (kind));
       title_of (p->opts, kind, title, sizeof title);
       BSON_APPEND_UTF8 (&w, "title", title);
-      append_params (&w, p->opts, kind);
+      append_params (&w, p->opts, wp, kind);
       BSON_APPEND_BOOL (&w, "rows_equal", *equal);
       BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
       BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
@@ -446,7 +455,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
    BSON_APPEND_UTF8 (&w, "workload", "load");
    title_of (p->opts, LAB_WL_LOAD, title, sizeof title);
    BSON_APPEND_UTF8 (&w, "title", title);
-   append_params (&w, p->opts, LAB_WL_LOAD);
+   append_params (&w, p->opts, wp, LAB_WL_LOAD);
    BSON_APPEND_BOOL (&w, "rows_equal", true);
    BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
    BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
