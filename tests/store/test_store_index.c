@@ -203,7 +203,7 @@ index_count (fx_t *fx, const char *coll, const lab_store_index_spec_t *spec)
 
 /* ---- lookups ------------------------------------------------------------------------------------- */
 
-#define MAXDOCS 512
+#define MAXDOCS 4096
 
 /* The _ids (int32) of the documents a lookup returned, in order. */
 typedef struct {
@@ -295,8 +295,8 @@ test_multikey_entries (void **state)
    docs[1] = BCON_NEW ("_id", BCON_INT32 (3), "details", "[", "{", "charge_time", BCON_INT32 (30), "}", "]");
    docs[2] = BCON_NEW ("_id", BCON_INT32 (4), "details", "[", "]");
    docs[3] = BCON_NEW ("_id", BCON_INT32 (5), "other", BCON_INT32 (1));
-   docs[4] = BCON_NEW ("_id", BCON_INT32 (6), "details", "[", "{", "x", BCON_INT32 (1), "}", "{", "charge_time",
-                       BCON_DOUBLE (3.0), "}", "{", "charge_time", BCON_INT32 (3), "}", "]");
+   docs[4] = BCON_NEW ("_id", BCON_INT32 (6), "details", "[", "{", "x", BCON_INT32 (1), "}", "{",
+                       "charge_time", BCON_DOUBLE (3.0), "}", "{", "charge_time", BCON_INT32 (3), "}", "]");
    docs[5] = BCON_NEW ("_id", BCON_INT32 (7), "details", "{", "charge_time", BCON_INT32 (10), "}");
    insert (fx, "mk", docs, 6);
    free_docs (docs, 6);
@@ -307,7 +307,8 @@ test_multikey_entries (void **state)
        * so only over the documents whose details are scalars or empty) */
       CHECK (lab_store_create_index_spec (fx->s, "mk_whole", &whole, &e_));
       docs[0] = BCON_NEW ("_id", BCON_INT32 (4), "details", "[", "]");
-      docs[1] = BCON_NEW ("_id", BCON_INT32 (5), "details", "[", BCON_INT32 (1), BCON_INT32 (1), BCON_INT32 (2), "]");
+      docs[1] = BCON_NEW ("_id", BCON_INT32 (5), "details", "[", BCON_INT32 (1), BCON_INT32 (1),
+                          BCON_INT32 (2), "]");
       insert (fx, "mk_whole", docs, 2);
       free_docs (docs, 2);
       assert_int_equal (index_count (fx, "mk_whole", &whole), 3); /* undefined, 1, 2 */
@@ -405,7 +406,8 @@ rng_docs (bson_t **docs, int n)
          bson_snprintf (key, sizeof key, "%d", j);
          BSON_APPEND_DOCUMENT_BEGIN (&arr, key, &el);
          if ((x >> 16) % 11 != 0) {
-            BSON_APPEND_INT32 (&el, "charge_time", j > 0 && (x >> 16) % 5 == 0 ? 500 : (int32_t)((x >> 8) % 1000));
+            BSON_APPEND_INT32 (&el, "charge_time",
+                               j > 0 && (x >> 16) % 5 == 0 ? 500 : (int32_t)((x >> 8) % 1000));
          }
          BSON_APPEND_INT32 (&el, "line", j);
          bson_append_document_end (&arr, &el);
@@ -423,7 +425,8 @@ in_range (const bson_t *doc, int32_t lo, int32_t hi)
 
    assert_true (bson_iter_init_find (&it, doc, "details") && bson_iter_recurse (&it, &arr));
    while (bson_iter_next (&arr)) {
-      if (bson_iter_recurse (&arr, &el) && bson_iter_find (&el, "charge_time") && BSON_ITER_HOLDS_INT32 (&el)) {
+      if (bson_iter_recurse (&arr, &el) && bson_iter_find (&el, "charge_time") &&
+          BSON_ITER_HOLDS_INT32 (&el)) {
          int32_t t = bson_iter_int32 (&el);
          if (t >= lo && (hi < 0 || t < hi) && (best < 0 || t < best)) {
             best = t;
@@ -510,7 +513,8 @@ test_compound (void **state)
 
    for (i = 0; i < N; i++) {
       /* lines of a bill inserted in descending line order: index order is not insertion order */
-      docs[i] = BCON_NEW ("_id", BCON_INT32 (i), "bill_id", BCON_INT32 (i / 10), "line_no", BCON_INT32 (9 - i % 10));
+      docs[i] =
+         BCON_NEW ("_id", BCON_INT32 (i), "bill_id", BCON_INT32 (i / 10), "line_no", BCON_INT32 (9 - i % 10));
    }
    CHECK (lab_store_create_index_spec (fx->s, "cmp", &spec, &e_));
    CHECK (lab_store_create_index_spec (fx->s, "cmp", &spec, &e_)); /* the same again: fine */
@@ -609,7 +613,8 @@ static void
 test_build_equals_maintained (void **state)
 {
    fx_t *fx = *state;
-   lab_store_index_spec_t specs[] = { { { "details.charge_time" }, 1 }, { { "bill_id", "details.charge_time" }, 2 } };
+   lab_store_index_spec_t specs[] = { { { "details.charge_time" }, 1 },
+                                      { { "bill_id", "details.charge_time" }, 2 } };
    enum { N = 400 };
    bson_t *docs[N];
    size_t k;
@@ -663,9 +668,10 @@ test_parallel_arrays (void **state)
 
    docs[0] = BCON_NEW ("_id", BCON_INT32 (1), "a", "[", BCON_INT32 (1), BCON_INT32 (2), "]", "b", "[",
                        BCON_INT32 (3), BCON_INT32 (4), "]");
-   docs[1] = BCON_NEW ("_id", BCON_INT32 (2), "a", "[", BCON_INT32 (1), BCON_INT32 (2), "]", "b", BCON_INT32 (5));
-   docs[2] = BCON_NEW ("_id", BCON_INT32 (3), "x", "[", "{", "a", BCON_INT32 (1), "b", BCON_INT32 (2), "}", "{",
-                       "a", BCON_INT32 (3), "b", BCON_INT32 (4), "}", "]");
+   docs[1] =
+      BCON_NEW ("_id", BCON_INT32 (2), "a", "[", BCON_INT32 (1), BCON_INT32 (2), "]", "b", BCON_INT32 (5));
+   docs[2] = BCON_NEW ("_id", BCON_INT32 (3), "x", "[", "{", "a", BCON_INT32 (1), "b", BCON_INT32 (2), "}",
+                       "{", "a", BCON_INT32 (3), "b", BCON_INT32 (4), "}", "]");
    CHECK (lab_store_create_index_spec (fx->s, "pa", &ab, &e_));
    CHECK (lab_store_create_index_spec (fx->s, "pa", &xab, &e_));
    CHECK (lab_store_insert_many (fx->s, "pa", (const bson_t *const *)docs, 3, &r, &e_));
@@ -738,7 +744,7 @@ test_single_field_catalog (void **state)
    CHECK (lab_store_create_index_spec (fx->s, "single", &spec, &e_)); /* the same index */
    CHECK (lab_store_has_index (fx->s, "single", "bill_id", &has, &e_));
    assert_true (has);
-   CHECK (lab_store_find_eq (fx->s, "single", "bill_id", &v, got_cb, &(got_t) { 0 }, &n, &e_));
+   CHECK (lab_store_find_eq (fx->s, "single", "bill_id", &v, got_cb, &(got_t){ 0 }, &n, &e_));
    assert_int_equal (n, 1);
    if (embedded ()) {
       wt_store_t *st = fx->store->impl;
