@@ -173,45 +173,6 @@ lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *fi
    return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
 }
 
-/* lab_store_index_spec_name -- mongod's default name: each field followed by "_1", joined by "_". */
-void
-lab_store_index_spec_name (const lab_store_index_spec_t *spec, char *buf, size_t len)
-{
-   size_t used = 0;
-   int i;
-
-   if (len == 0) {
-      return;
-   }
-   buf[0] = '\0';
-   for (i = 0; i < spec->n && i < LAB_STORE_INDEX_MAX_FIELDS; i++) {
-      int w = bson_snprintf (buf + used, len - used, "%s%s_1", i ? "_" : "", spec->fields[i]);
-      if (w < 0 || (size_t)w >= len - used) {
-         return; /* truncated: bson_snprintf terminated it */
-      }
-      used += (size_t)w;
-   }
-}
-
-/* lab_store_index_spec_shell -- db.<coll>.createIndex({ f: 1, ... }); dotted or unusual names quoted. */
-char *
-lab_store_index_spec_shell (const char *coll, const lab_store_index_spec_t *spec)
-{
-   bson_string_t *s = bson_string_new (NULL);
-   int i;
-
-   bson_string_append_printf (s, "db.%s.createIndex({ ", coll);
-   for (i = 0; i < spec->n && i < LAB_STORE_INDEX_MAX_FIELDS; i++) {
-      const char *f = spec->fields[i];
-      bool plain =
-         f && *f &&
-         strspn (f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") == strlen (f);
-      bson_string_append_printf (s, plain ? "%s%s: 1" : "%s\"%s\": 1", i ? ", " : "", f ? f : "");
-   }
-   bson_string_append (s, " })");
-   return bson_string_free (s, false);
-}
-
 /* check_spec -- 1..LAB_STORE_INDEX_MAX_FIELDS fields, each non-empty, not starting with '$', none twice. */
 static bool
 check_spec (const lab_store_index_spec_t *spec, bson_error_t *error)

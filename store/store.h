@@ -133,11 +133,14 @@ bool lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists
 bool lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
- * fine). On the embedded store, an index created after its data is built with a bulk cursor. */
+ * fine): lab_store_create_index_spec with one field, multikey where the field holds arrays. On the
+ * embedded store, an index created after its data is built with a bulk cursor. */
 bool lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field,
                              bson_error_t *error);
 
-/* lab_store_has_index -- *has = an index exists whose first key is `field` (`_id` always has one). */
+/* lab_store_has_index -- *has = an index exists whose first key is `field` (`_id` always has one);
+ * embedded: a single-field index on `field` (the one find_eq and the sorted reads walk; a compound
+ * index whose first key is `field` does not count there). */
 bool lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
 

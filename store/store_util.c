@@ -1,7 +1,8 @@
 /*
  * store_util.c -- what the store interface (store.c) and its backends share: block compressor names, the
  * insert results' errors, value arrays, the write budget under a server's message limit, and what a
- * server process is called. Calls nothing of store.c or the backends, so both call down to it.
+ * server process is called, the names and shell commands of index key patterns. Calls nothing of store.c or
+ * the backends, so both call down to it.
  */
 #include "store_impl.h"
 
@@ -120,4 +121,43 @@ lab_store_write_budget_bytes (int64_t max_message_bytes)
       max_message_bytes = LAB_MESSAGE_MAX_BYTES;
    }
    return max_message_bytes - LAB_MESSAGE_SLACK_BYTES;
+}
+
+/* lab_store_index_spec_name -- mongod's default name: each field followed by "_1", joined by "_". */
+void
+lab_store_index_spec_name (const lab_store_index_spec_t *spec, char *buf, size_t len)
+{
+   size_t used = 0;
+   int i;
+
+   if (len == 0) {
+      return;
+   }
+   buf[0] = '\0';
+   for (i = 0; i < spec->n && i < LAB_STORE_INDEX_MAX_FIELDS; i++) {
+      int w = bson_snprintf (buf + used, len - used, "%s%s_1", i ? "_" : "", spec->fields[i]);
+      if (w < 0 || (size_t)w >= len - used) {
+         return; /* truncated: bson_snprintf terminated it */
+      }
+      used += (size_t)w;
+   }
+}
+
+/* lab_store_index_spec_shell -- db.<coll>.createIndex({ f: 1, ... }); dotted or unusual names quoted. */
+char *
+lab_store_index_spec_shell (const char *coll, const lab_store_index_spec_t *spec)
+{
+   bson_string_t *s = bson_string_new (NULL);
+   int i;
+
+   bson_string_append_printf (s, "db.%s.createIndex({ ", coll);
+   for (i = 0; i < spec->n && i < LAB_STORE_INDEX_MAX_FIELDS; i++) {
+      const char *f = spec->fields[i];
+      bool plain =
+         f && *f &&
+         strspn (f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") == strlen (f);
+      bson_string_append_printf (s, plain ? "%s%s: 1" : "%s\"%s\": 1", i ? ", " : "", f ? f : "");
+   }
+   bson_string_append (s, " })");
+   return bson_string_free (s, false);
 }

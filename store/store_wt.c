@@ -5,7 +5,9 @@
  *
  * Home directory (`wiredtiger:DIR`):
  *   collection-<n>-layoutlab.wt  one per collection: key RecordId (q), value the BSON document (u);
- *   index-<n>-layoutlab.wt       one per index: key = lab_store_key_encode(value) + RecordId, empty value;
+ *   index-<n>-layoutlab.wt       one per index: key = lab_store_key_encode(value) + RecordId, empty value
+ *                                (compound: each value's body in order + kEnd + RecordId; multikey: one
+ *                                entry per distinct key, lab_wt_index_keys);
  *                                the `_id` index is mongod's unique-index format: key = KeyString body
  *                                + kEnd, value = RecordId + type tag (keyenc.h), so a second equal _id
  *                                is refused by WiredTiger itself (WT_DUPLICATE_KEY), even across threads;

@@ -1,8 +1,10 @@
 /*
  * wt_index.c -- the embedded store's indexes, as mongod's WiredTigerIndex: which value of a document an
  * index holds, lookups of the entries equal to a value, and index creation with a build over existing
- * documents (scan, external sort, bulk load). The byte format of keys is keyenc.h's: a standard index
- * key is lab_store_key_encode(value) + RecordId with an empty value; the _id index is mongod's unique format.
+ * documents (scan, external sort, bulk load). The keys of a document are mongod's BtreeKeyGenerator's
+ * (lab_wt_index_keys: compound, multikey). The byte format of keys is keyenc.h's: a standard index key is
+ * lab_store_key_encode_compound(values) + RecordId with an empty value; the _id index is mongod's unique
+ * format.
  */
 #include "wt_private.h"
 
@@ -18,7 +20,7 @@
 /* ---- keys --------------------------------------------------------------------------------------- */
 
 /* lab_wt_field_value -- the value of `field` (dotted paths allowed) in doc; missing -> null, as mongod
- * indexes a missing field. Arrays (multikey) are refused. */
+ * indexes a missing field. Arrays are refused: the _id key (secondary keys: lab_wt_index_keys). */
 bool
 lab_wt_field_value (const bson_t *doc, const char *field, bson_iter_t *it, const bson_value_t **v,
                     bson_error_t *error)

@@ -243,7 +243,7 @@ void lab_wt_rids_push (wt_sess_t *ss, int64_t rid);
 /* ---- wt_index.c: index keys, lookups, builds ---------------------------------------------------- */
 
 /* lab_wt_field_value -- the value of `field` (dotted paths allowed) in doc; missing -> null, as mongod
- * indexes a missing field. Arrays (multikey) are refused. */
+ * indexes a missing field. Arrays are refused: the _id key (secondary keys: lab_wt_index_keys). */
 bool lab_wt_field_value (const bson_t *doc, const char *field, bson_iter_t *it, const bson_value_t **v,
                          bson_error_t *error);
 /* lab_wt_encode_body -- the body of v into out (reset first); errors name the field and collection. */

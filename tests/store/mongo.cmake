@@ -5,6 +5,12 @@ lab_test(NAME test_store_embedded SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store.c
          ENV LAB_STORE_BACKEND=wiredtiger)
 lab_test(NAME test_store_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store.c SERVER
          ENV LAB_STORE_BACKEND=mongodb)
+# Compound and multikey indexes (lab_store_index_spec_t) on both backends; embedded, the index tables read
+# through WiredTiger too.
+lab_test(NAME test_store_index_embedded SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_index.c LABELS embedded
+         ENV LAB_STORE_BACKEND=wiredtiger)
+lab_test(NAME test_store_index_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_index.c SERVER
+         ENV LAB_STORE_BACKEND=mongodb)
 # Bad input on both backends; needs no server (the unreachable case uses port 1).
 lab_test(NAME test_store_bad_input SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_bad_input.c LABELS embedded)
 
