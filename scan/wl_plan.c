@@ -1,6 +1,6 @@
 /*
  * wl_plan.c -- what each workload asks of a layout (workload.h): the index a DBA creates for it, the plan
- * mongod's planner chooses with that index (docs/mongodb-compat.md §18), and the command a MongoDB
+ * mongod's planner chooses with that index (docs/mongodb-compat.md §19), and the command a MongoDB
  * server is sent. Pure: no store, unit-tested.
  */
 #include "scan/workload.h"

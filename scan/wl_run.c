@@ -192,7 +192,7 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    BSON_APPEND_UTF8 (&d, "kind", l->kind);
    lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
    BSON_APPEND_UTF8 (&d, "plan", plan);
-   BSON_APPEND_UTF8 (&d, "plan_source", "planner table (docs/mongodb-compat.md §18)");
+   BSON_APPEND_UTF8 (&d, "plan_source", "planner table (docs/mongodb-compat.md §19)");
    BSON_APPEND_UTF8 (
       &d, "where",
       wp->mode == LAB_WL_MODE_SERVER ? "the whole query in the server"

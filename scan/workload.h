@@ -160,7 +160,7 @@ bool lab_scan_wl_index (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool 
                         lab_store_index_spec_t *spec, char names[][256]);
 
 /* lab_scan_wl_plan -- the plan mongod's planner chooses for `kind` on a layout with that index (the table
- * in docs/mongodb-compat.md §18), e.g. "IXSCAN { bill_id: 1, line_no: 1 } + FETCH". */
+ * in docs/mongodb-compat.md §19), e.g. "IXSCAN { bill_id: 1, line_no: 1 } + FETCH". */
 void lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array, int32_t batch,
                        char *buf, size_t len);
 

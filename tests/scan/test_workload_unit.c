@@ -1,0 +1,303 @@
+/*
+ * test_workload_unit.c -- the pure parts of the workloads (scan/workload.c, scan/wl_plan.c): --workload
+ * parsing, the row view of a folded document, the aggregate's groups, the commands a MongoDB server is
+ * sent for each workload and layout, the index each workload needs, and the planner table: every plan
+ * lab_scan_wl_plan writes is the one docs/mongodb-compat.md §19 lists.
+ */
+#include "tests/testutil.h"
+
+#include "core/error.h"
+#include "scan/workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+test_parse (void **state)
+{
+   bson_error_t e;
+   unsigned set = 0;
+
+   (void)state;
+   assert_true (lab_scan_wl_parse ("load,row,range,aggregate", &set, &e));
+   assert_int_equal (set, 15);
+   assert_true (lab_scan_wl_parse ("all", &set, &e));
+   assert_int_equal (set, 15);
+   assert_true (lab_scan_wl_parse ("range", &set, &e));
+   assert_int_equal (set, 1u << LAB_WL_RANGE);
+   assert_false (lab_scan_wl_parse ("row,rows", &set, &e));
+   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   assert_non_null (strstr (e.message, "unknown workload 'rows'"));
+   assert_false (lab_scan_wl_parse ("row,row", &set, &e));
+   assert_non_null (strstr (e.message, "'row' given twice"));
+   assert_false (lab_scan_wl_parse (",", &set, &e));
+   assert_non_null (strstr (e.message, "empty"));
+}
+
+/* the row view: the element's field first, else the hoisted top-level one */
+static void
+test_row_field (void **state)
+{
+   bson_t *doc = bson_new_from_json ((const uint8_t *)"{\"bill_id\": 7, \"dept\": \"ICU\", \"amount\": 1.5}", -1, NULL);
+   bson_t *e1 = bson_new_from_json ((const uint8_t *)"{\"line_no\": 1, \"amount\": 2.5}", -1, NULL);
+   bson_t *e2 = bson_new_from_json ((const uint8_t *)"{\"line_no\": 2, \"dept\": \"ER\"}", -1, NULL);
+   bson_iter_t it;
+   const bson_value_t *v;
+
+   (void)state;
+   v = lab_scan_wl_row_field (doc, e1, "amount", &it);
+   assert_true (v && v->value_type == BSON_TYPE_DOUBLE && v->value.v_double == 2.5);
+   v = lab_scan_wl_row_field (doc, e1, "dept", &it);
+   assert_true (v && v->value_type == BSON_TYPE_UTF8 && strcmp (v->value.v_utf8.str, "ICU") == 0);
+   v = lab_scan_wl_row_field (doc, e2, "dept", &it);
+   assert_true (v && strcmp (v->value.v_utf8.str, "ER") == 0);
+   assert_null (lab_scan_wl_row_field (doc, e2, "qty", &it));
+   v = lab_scan_wl_row_field (doc, NULL, "amount", &it);
+   assert_true (v && v->value.v_double == 1.5);
+   bson_destroy (doc);
+   bson_destroy (e1);
+   bson_destroy (e2);
+}
+
+static void
+test_groups (void **state)
+{
+   lab_scan_wl_acc_t a = { 0 }, b = { 0 }, c = { 0 };
+   char why[200];
+
+   (void)state;
+   lab_scan_wl_group_add (&a, "\"ICU\"", 1, 0.1);
+   lab_scan_wl_group_add (&a, "\"ER\"", 1, 0.2);
+   lab_scan_wl_group_add (&a, "\"ICU\"", 1, 0.2);
+   /* the same rows summed in another order, merged from two workers */
+   lab_scan_wl_group_add (&b, "\"ICU\"", 1, 0.2);
+   lab_scan_wl_group_add (&c, "\"ER\"", 1, 0.2);
+   lab_scan_wl_group_add (&c, "\"ICU\"", 1, 0.1);
+   lab_scan_wl_acc_merge (&b, &c);
+   lab_scan_wl_groups_sort (&a);
+   lab_scan_wl_groups_sort (&b);
+   assert_int_equal (a.ngroups, 2);
+   assert_string_equal (a.groups[0].name, "\"ER\"");
+   assert_true (lab_scan_wl_groups_equal (&a, &b, why, sizeof why));
+   lab_scan_wl_group_add (&b, "\"ER\"", 0, 0.001);
+   assert_false (lab_scan_wl_groups_equal (&a, &b, why, sizeof why));
+   assert_non_null (strstr (why, "group \"ER\": total"));
+   lab_scan_wl_group_add (&b, "\"ER\"", 1, -0.001);
+   assert_false (lab_scan_wl_groups_equal (&a, &b, why, sizeof why));
+   assert_non_null (strstr (why, "rows"));
+   lab_scan_wl_acc_cleanup (&a);
+   lab_scan_wl_acc_cleanup (&b);
+   lab_scan_wl_acc_cleanup (&c);
+}
+
+/* the row hash: the same row in any layout hashes the same, another row not */
+static void
+test_row_hash (void **state)
+{
+   bson_value_t k = { .value_type = BSON_TYPE_INT64 }, k32 = { .value_type = BSON_TYPE_INT32 },
+                id = { .value_type = BSON_TYPE_INT32 };
+
+   (void)state;
+   k.value.v_int64 = 7;
+   k32.value.v_int32 = 7;
+   id.value.v_int32 = 1;
+   assert_true (lab_scan_wl_row_hash (&k, &id) == lab_scan_wl_row_hash (&k32, &id));
+   id.value.v_int32 = 2;
+   assert_true (lab_scan_wl_row_hash (&k, &id) != lab_scan_wl_row_hash (&k32, &(bson_value_t){ .value_type = BSON_TYPE_INT32, .value.v_int32 = 1 }));
+}
+
+/* fixture: options and three drawn rows */
+typedef struct {
+   lab_scan_opts_t o;
+   lab_scan_wl_inputs_t in;
+   lab_scan_wl_row_t rows[3];
+   int64_t win[1];
+   lab_results_layout_t rows_l, folded_l;
+} fx_t;
+
+static void
+fx_init (fx_t *f)
+{
+   int i;
+
+   memset (f, 0, sizeof *f);
+   lab_scan_opts_init (&f->o);
+   for (i = 0; i < 3; i++) {
+      f->rows[i].key.value_type = BSON_TYPE_INT64;
+      f->rows[i].key.value.v_int64 = 100 + i;
+      f->rows[i].line.value_type = BSON_TYPE_INT32;
+      f->rows[i].line.value.v_int32 = 1 + i;
+   }
+   f->win[0] = 3600000;
+   f->in.rows = f->rows;
+   f->in.nrows = 3;
+   f->in.win_lo = f->win;
+   f->in.nwin = 1;
+   f->rows_l = (lab_results_layout_t){ .name = "detail", .collection = "bill_detail", .kind = "rows" };
+   f->folded_l = (lab_results_layout_t){ .name = "folded", .collection = "detail_coll", .kind = "folded" };
+}
+
+/* command_json -- the command of item i of `kind` on layout l as relaxed JSON: "find <filter> <opts>" or
+ * "aggregate <pipeline> <opts>" (caller frees). */
+static char *
+command_json (fx_t *f, lab_scan_wl_kind_t kind, const lab_results_layout_t *l, int64_t i)
+{
+   lab_scan_wl_layout_t wl;
+   bson_t filter, opts;
+   bool pipeline;
+   char *a, *b, *out;
+
+   memset (&wl, 0, sizeof wl);
+   wl.kind = kind;
+   wl.mode = LAB_WL_MODE_SERVER;
+   wl.opts = &f->o;
+   wl.layout = l;
+   wl.array = strcmp (l->kind, "rows") != 0;
+   wl.in = &f->in;
+   lab_scan_wl_server_command (&wl, i, &filter, &opts, &pipeline);
+   a = bson_as_relaxed_extended_json (&filter, NULL);
+   b = bson_as_relaxed_extended_json (&opts, NULL);
+   out = bson_strdup_printf ("%s %s %s", pipeline ? "aggregate" : "find", a, b);
+   bson_free (a);
+   bson_free (b);
+   bson_destroy (&filter);
+   bson_destroy (&opts);
+   return out;
+}
+
+#define EXPECT_CMD(kind, layout, i, want)                                                                    \
+   do {                                                                                                      \
+      char *got_ = command_json (&f, kind, layout, i);                                                       \
+      if (strcmp (got_, want) != 0) {                                                                        \
+         fprintf (stderr, "got:  %s\nwant: %s\n", got_, want);                                               \
+      }                                                                                                      \
+      assert_string_equal (got_, want);                                                                      \
+      bson_free (got_);                                                                                      \
+   } while (0)
+
+static void
+test_server_commands (void **state)
+{
+   fx_t f;
+
+   (void)state;
+   fx_init (&f);
+   EXPECT_CMD (LAB_WL_ROW, &f.rows_l, 1,
+               "find { \"bill_id\" : 101, \"line_no\" : 2 } { \"hint\" : { \"bill_id\" : 1, \"line_no\" : 1 } }");
+   EXPECT_CMD (LAB_WL_ROW, &f.folded_l, 0,
+               "find { \"bill_id\" : 100, \"details.line_no\" : 1 } { \"projection\" : { \"bill_id\" : 1, "
+               "\"details\" : { \"$elemMatch\" : { \"line_no\" : 1 } } }, \"hint\" : { \"bill_id\" : 1 } }");
+   EXPECT_CMD (LAB_WL_RANGE, &f.rows_l, 0,
+               "find { \"charge_time\" : { \"$gte\" : { \"$date\" : \"1970-01-01T01:00:00Z\" }, \"$lt\" : { "
+               "\"$date\" : \"1970-01-01T02:00:00Z\" } } } { \"hint\" : { \"charge_time\" : 1 } }");
+   EXPECT_CMD (LAB_WL_RANGE, &f.folded_l, 0,
+               "aggregate { \"0\" : { \"$match\" : { \"details\" : { \"$elemMatch\" : { \"charge_time\" : { "
+               "\"$gte\" : { \"$date\" : \"1970-01-01T01:00:00Z\" }, \"$lt\" : { \"$date\" : "
+               "\"1970-01-01T02:00:00Z\" } } } } } }, \"1\" : { \"$project\" : { \"bill_id\" : 1, \"details\" : "
+               "{ \"$filter\" : { \"input\" : \"$details\", \"cond\" : { \"$and\" : [ { \"$gte\" : [ "
+               "\"$$this.charge_time\", { \"$date\" : \"1970-01-01T01:00:00Z\" } ] }, { \"$lt\" : [ "
+               "\"$$this.charge_time\", { \"$date\" : \"1970-01-01T02:00:00Z\" } ] } ] } } } } } } { \"hint\" : "
+               "{ \"details.charge_time\" : 1 } }");
+   EXPECT_CMD (LAB_WL_AGGREGATE, &f.rows_l, 0,
+               "aggregate { \"0\" : { \"$group\" : { \"_id\" : \"$dept\", \"total\" : { \"$sum\" : \"$amount\" }, "
+               "\"n\" : { \"$sum\" : 1 } } } } { \"allowDiskUse\" : true }");
+   EXPECT_CMD (LAB_WL_AGGREGATE, &f.folded_l, 0,
+               "aggregate { \"0\" : { \"$unwind\" : \"$details\" }, \"1\" : { \"$group\" : { \"_id\" : { "
+               "\"$ifNull\" : [ \"$details.dept\", \"$dept\" ] }, \"total\" : { \"$sum\" : { \"$ifNull\" : [ "
+               "\"$details.amount\", \"$amount\" ] } }, \"n\" : { \"$sum\" : 1 } } } } { \"allowDiskUse\" : true }");
+   /* batches: an $or of the pairs; on the folded layout $unwind, then the pairs */
+   f.o.wl.row_batch = 2;
+   EXPECT_CMD (LAB_WL_ROW, &f.rows_l, 0,
+               "find { \"$or\" : [ { \"bill_id\" : 100, \"line_no\" : 1 }, { \"bill_id\" : 101, \"line_no\" : 2 } ] "
+               "} { \"hint\" : { \"bill_id\" : 1, \"line_no\" : 1 } }");
+   EXPECT_CMD (LAB_WL_ROW, &f.folded_l, 0,
+               "aggregate { \"0\" : { \"$match\" : { \"bill_id\" : { \"$in\" : [ 100, 101 ] } } }, \"1\" : { "
+               "\"$unwind\" : \"$details\" }, \"2\" : { \"$match\" : { \"$or\" : [ { \"bill_id\" : 100, "
+               "\"details.line_no\" : 1 }, { \"bill_id\" : 101, \"details.line_no\" : 2 } ] } } } { \"hint\" : { "
+               "\"bill_id\" : 1 } }");
+   /* the last batch holds what is left: one pair, a find */
+   EXPECT_CMD (LAB_WL_ROW, &f.folded_l, 1,
+               "find { \"bill_id\" : 102, \"details.line_no\" : 3 } { \"projection\" : { \"bill_id\" : 1, "
+               "\"details\" : { \"$elemMatch\" : { \"line_no\" : 3 } } }, \"hint\" : { \"bill_id\" : 1 } }");
+}
+
+static void
+test_indexes (void **state)
+{
+   lab_scan_opts_t o;
+   lab_store_index_spec_t s;
+   char names[LAB_STORE_INDEX_MAX_FIELDS][256];
+
+   (void)state;
+   lab_scan_opts_init (&o);
+   assert_true (lab_scan_wl_index (&o, LAB_WL_ROW, false, &s, names));
+   assert_int_equal (s.n, 2);
+   assert_string_equal (s.fields[0], "bill_id");
+   assert_string_equal (s.fields[1], "line_no");
+   assert_true (lab_scan_wl_index (&o, LAB_WL_ROW, true, &s, names));
+   assert_int_equal (s.n, 1);
+   assert_true (lab_scan_wl_index (&o, LAB_WL_RANGE, true, &s, names));
+   assert_string_equal (s.fields[0], "details.charge_time");
+   assert_true (lab_scan_wl_index (&o, LAB_WL_RANGE, false, &s, names));
+   assert_string_equal (s.fields[0], "charge_time");
+   assert_false (lab_scan_wl_index (&o, LAB_WL_AGGREGATE, true, &s, names));
+}
+
+/* every plan the results cite is a row of the planner table in docs/mongodb-compat.md §19 */
+static void
+test_planner_table (void **state)
+{
+   const char *dir = getenv ("LAB_DOCS_DIR");
+   char path[1024], *doc, line[4096];
+   lab_scan_opts_t o;
+   FILE *fp;
+   size_t len = 0, cap = 1 << 20;
+   int k, a, b;
+
+   (void)state;
+   assert_non_null (dir);
+   bson_snprintf (path, sizeof path, "%s/mongodb-compat.md", dir);
+   fp = fopen (path, "r");
+   assert_non_null (fp);
+   doc = bson_malloc0 (cap);
+   while (fgets (line, sizeof line, fp)) {
+      size_t n = strlen (line);
+      if (len + n + 1 < cap) {
+         memcpy (doc + len, line, n + 1);
+         len += n;
+      }
+   }
+   fclose (fp);
+   assert_non_null (strstr (doc, "## 19. The workloads' plans"));
+   lab_scan_opts_init (&o);
+   for (k = LAB_WL_LOAD; k < LAB_WL_NKINDS; k++) {
+      for (a = 0; a < 2; a++) {
+         for (b = 1; b <= 2; b++) {
+            char plan[700], cell[800];
+            lab_scan_wl_plan (&o, (lab_scan_wl_kind_t)k, a == 1, b, plan, sizeof plan);
+            if (k == LAB_WL_LOAD && a == 1 && b == 2) {
+               continue;
+            }
+            bson_snprintf (cell, sizeof cell, "| `%s` |", plan);
+            if (!strstr (doc, cell)) {
+               fprintf (stderr, "planner table lacks %s (%s, %s)\n", cell, lab_scan_wl_name (k), a ? "folded" : "rows");
+            }
+            assert_non_null (strstr (doc, cell));
+         }
+      }
+   }
+   bson_free (doc);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_parse),          cmocka_unit_test (test_row_field),
+      cmocka_unit_test (test_groups),         cmocka_unit_test (test_row_hash),
+      cmocka_unit_test (test_server_commands), cmocka_unit_test (test_indexes),
+      cmocka_unit_test (test_planner_table),
+   };
+   return lab_test_run_group ("workload_unit", tests, NULL, NULL);
+}
