@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/results.h"
+#include "store/serverfacts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -134,6 +135,8 @@ lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp)
 
 /* One layout's measured workload, kept until the winner is known. */
 typedef struct {
+   char plan[700]; /* explain's winning plan on a MongoDB server ("" : the planner table's) */
+   char plan_source[300];
    double elapsed_s, cpu_s;
    int64_t disk_read_bytes, disk_reads, engine_read_bytes;
    lab_scan_latency_summary_t lat;
@@ -190,9 +193,15 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    BSON_APPEND_UTF8 (&d, "layout", l->name);
    BSON_APPEND_UTF8 (&d, "collection", l->collection);
    BSON_APPEND_UTF8 (&d, "kind", l->kind);
-   lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
-   BSON_APPEND_UTF8 (&d, "plan", plan);
-   BSON_APPEND_UTF8 (&d, "plan_source", "planner table (docs/mongodb-compat.md §19)");
+   if (r->plan[0]) {
+      BSON_APPEND_UTF8 (&d, "plan", r->plan);
+      BSON_APPEND_UTF8 (&d, "plan_source", r->plan_source);
+   } else {
+      lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
+      BSON_APPEND_UTF8 (&d, "plan", plan);
+      BSON_APPEND_UTF8 (&d, "plan_source",
+                        r->plan_source[0] ? r->plan_source : "planner table (docs/mongodb-compat.md §19)");
+   }
    BSON_APPEND_UTF8 (
       &d, "where",
       wp->mode == LAB_WL_MODE_SERVER ? "the whole query in the server"
@@ -258,6 +267,53 @@ append_result (bson_t *w, const lab_scan_wl_acc_t *acc)
 
 /* ---- one workload on every layout ---------------------------------------------------------------- */
 
+/* explain_first -- a MongoDB server: the winning plan of the workload's first command (explain,
+ * verbosity queryPlanner: nothing is read) into r->plan; a refusal is kept as the reason, never fatal. */
+static void
+explain_first (lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, wl_result_t *r)
+{
+   bson_t filter, opts, cmd = BSON_INITIALIZER, inner, reply;
+   lab_store_facts_plan_t plan;
+   bson_error_t err;
+   bool pipeline;
+   bson_iter_t it;
+
+   lab_scan_wl_server_command (wl, 0, &filter, &opts, &pipeline);
+   BSON_APPEND_DOCUMENT_BEGIN (&cmd, "explain", &inner);
+   if (pipeline) {
+      BSON_APPEND_UTF8 (&inner, "aggregate", wl->layout->collection);
+      BSON_APPEND_ARRAY (&inner, "pipeline", &filter);
+      BSON_APPEND_DOCUMENT (&inner, "cursor", &(bson_t)BSON_INITIALIZER);
+   } else {
+      BSON_APPEND_UTF8 (&inner, "find", wl->layout->collection);
+      BSON_APPEND_DOCUMENT (&inner, "filter", &filter);
+   }
+   if (bson_iter_init (&it, &opts)) {
+      while (bson_iter_next (&it)) {
+         bson_append_iter (&inner, bson_iter_key (&it), -1, &it);
+      }
+   }
+   bson_append_document_end (&cmd, &inner);
+   BSON_APPEND_UTF8 (&cmd, "verbosity", "queryPlanner");
+   if (lab_store_command_simple (p->store, lab_store_db (p->store), &cmd, &reply, &err) &&
+       lab_store_facts_explain_parse (&reply, &plan, &err) && plan.nparts > 0) {
+      bson_snprintf (r->plan, sizeof r->plan, "%s%s%s%s", plan.parts[0].stages,
+                     plan.parts[0].index[0] ? " (" : "", plan.parts[0].index,
+                     plan.parts[0].index[0] ? ")" : "");
+      bson_snprintf (r->plan_source, sizeof r->plan_source,
+                     "explain (queryPlanner) of the first query, %s engine%s", plan.parts[0].engine,
+                     plan.sharded ? ", first shard" : "");
+   } else {
+      bson_snprintf (r->plan_source, sizeof r->plan_source,
+                     "planner table (docs/mongodb-compat.md §19): the server's explain failed: %s",
+                     err.message);
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   bson_destroy (&filter);
+   bson_destroy (&opts);
+}
+
 /* measure_one -- the workload `kind` on layout li, cold, into *r. */
 static bool
 measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, size_t li, int order,
@@ -277,9 +333,12 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
    if (!ok) {
       return false;
    }
+   memset (r, 0, sizeof *r);
+   if (wp->mode == LAB_WL_MODE_SERVER && wl.nitems > 0) {
+      explain_first (p, &wl, r);
+   }
    ok = lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
    if (ok) {
-      memset (r, 0, sizeof *r);
       r->elapsed_s = m.elapsed_s;
       r->cpu_s = m.cpu_s;
       r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;

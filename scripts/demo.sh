@@ -34,6 +34,11 @@
 #                        --direct-io, so every engine cache miss is a disk read, as on a server whose
 #                        RAM is far smaller than its data; this machine's RAM would otherwise hold
 #                        the whole dataset after the first touch and hide the layouts' IO difference)
+#   --workload LIST      the queries to measure on every layout (default load,row,range,aggregate: each
+#                        bill fetched whole, random charge lines, time windows across all bills, a total
+#                        per department), each cold, their ledger first in the report; the indexes each
+#                        needs are created (scancmp --create-workload-indexes). --workload load: the
+#                        original experiment alone
 #   --quick              a reduced size for the test suite (finishes in well under a minute)
 #   --bin DIR            use the tools already built in DIR (skips the build; setup only checks packages)
 #   -h, --help           this help
@@ -44,6 +49,7 @@
 #   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
 #   scripts/demo.sh --candidates                 # detail, folded, buckets of 100, folded + zstd
+#   scripts/demo.sh --workload load              # the load alone, as before the workloads
 #   sudo scripts/demo.sh --uri mongodb://localhost/ --restart-cmd 'systemctl restart mongod' \
 #        --dbpath /var/lib/mongodb               # a real mongod on this machine, database layoutlab_demo
 set -euo pipefail
@@ -66,10 +72,11 @@ calibrate=0
 candidates=0
 direct_io=1
 quick=0
+workload=load,row,range,aggregate
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,54p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -91,6 +98,7 @@ while [ $# -gt 0 ]; do
     --calibrate) calibrate=1; shift ;;
     --candidates) candidates=1; shift ;;
     --quick) quick=1; shift ;;
+    --workload) need "$@"; workload=$2; shift 2 ;;
     --bin) need "$@"; bin=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "demo.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
@@ -200,7 +208,12 @@ fi
 
 # 4. the cold side-by-side load, at each cache of the sweep
 scan=("${layouts[@]}" --cold --parallel "$parallel" --runs "$runs" --interval "$interval"
-      --out "$out/run.json")
+      --out "$out/run.json" --workload "$workload")
+if [ "$workload" != load ]; then
+  # the demo's own data: the indexes each query needs are the demo's to build
+  scan+=(--create-workload-indexes)
+  [ $quick -eq 1 ] && scan+=(--row-keys 1000 --range-windows 10)
+fi
 if [ $sweep -eq 1 ]; then
   step "loading $what cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each, $parallel workers"
   scan+=(--cache-ratios "$cache_ratios")

@@ -3,7 +3,9 @@
 # it must finish, write run.json, report.md and the charts, and the experiment must show the
 # one-document-per-row layout needing more disk read requests than the folded one (read from JSON).
 # The demo sweeps the engine cache (2 points with --quick): run.json holds the points in order, the
-# detail layout rereads more at the smaller cache, and the report's verdict and chart show the curve.
+# detail layout rereads more at the smaller cache, and the report's verdict and chart show the curve. The
+# workloads (issue 23) are in run.json at every point, rows equal across the layouts, and the report leads
+# with their ledger.
 #
 # Then the README's next commands ("Next, from the same directory") run as written, from the directory
 # the demo ran in (a fresh one, with build/bin pointing at the tools): they must find the demo's store and
@@ -76,6 +78,17 @@ else:
         errors.append("detail read amplification does not fall as the cache grows: %s" % amp)
     if "locality" not in sweep[0].get("folded", {}):
         errors.append("the sweep lacks the folded layout's locality")
+# the workloads' ledger (issue 23): load, row, range and aggregate on both layouts, rows equal, at every point
+wl = [w["workload"] for w in run.get("workloads", [])]
+if wl != ["load", "row", "range", "aggregate"]:
+    errors.append("run.json's workloads are %s, not load, row, range, aggregate" % wl)
+for w in run.get("workloads", []):
+    if w.get("rows_equal") is not True:
+        errors.append("workload %s: the layouts returned different rows" % w["workload"])
+if any([x["workload"] for x in p.get("workloads", [])] != wl for p in sweep):
+    errors.append("a sweep point lacks the workloads")
+if "## What each query costs" not in md or "**aggregate**" not in md:
+    errors.append("report.md lacks the workloads' ledger")
 if "## Cache sweep" not in md or "depending on the engine cache" not in md:
     errors.append("report.md does not show the curve (## Cache sweep, the verdict's range)")
 if errors:

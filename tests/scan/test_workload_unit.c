@@ -39,7 +39,8 @@ test_parse (void **state)
 static void
 test_row_field (void **state)
 {
-   bson_t *doc = bson_new_from_json ((const uint8_t *)"{\"bill_id\": 7, \"dept\": \"ICU\", \"amount\": 1.5}", -1, NULL);
+   bson_t *doc =
+      bson_new_from_json ((const uint8_t *)"{\"bill_id\": 7, \"dept\": \"ICU\", \"amount\": 1.5}", -1, NULL);
    bson_t *e1 = bson_new_from_json ((const uint8_t *)"{\"line_no\": 1, \"amount\": 2.5}", -1, NULL);
    bson_t *e2 = bson_new_from_json ((const uint8_t *)"{\"line_no\": 2, \"dept\": \"ER\"}", -1, NULL);
    bson_iter_t it;
@@ -104,7 +105,9 @@ test_row_hash (void **state)
    id.value.v_int32 = 1;
    assert_true (lab_scan_wl_row_hash (&k, &id) == lab_scan_wl_row_hash (&k32, &id));
    id.value.v_int32 = 2;
-   assert_true (lab_scan_wl_row_hash (&k, &id) != lab_scan_wl_row_hash (&k32, &(bson_value_t){ .value_type = BSON_TYPE_INT32, .value.v_int32 = 1 }));
+   assert_true (
+      lab_scan_wl_row_hash (&k, &id) !=
+      lab_scan_wl_row_hash (&k32, &(bson_value_t){ .value_type = BSON_TYPE_INT32, .value.v_int32 = 1 }));
 }
 
 /* fixture: options and three drawn rows */
@@ -183,39 +186,45 @@ test_server_commands (void **state)
 
    (void)state;
    fx_init (&f);
-   EXPECT_CMD (LAB_WL_ROW, &f.rows_l, 1,
-               "find { \"bill_id\" : 101, \"line_no\" : 2 } { \"hint\" : { \"bill_id\" : 1, \"line_no\" : 1 } }");
+   EXPECT_CMD (
+      LAB_WL_ROW, &f.rows_l, 1,
+      "find { \"bill_id\" : 101, \"line_no\" : 2 } { \"hint\" : { \"bill_id\" : 1, \"line_no\" : 1 } }");
    EXPECT_CMD (LAB_WL_ROW, &f.folded_l, 0,
                "find { \"bill_id\" : 100, \"details.line_no\" : 1 } { \"projection\" : { \"bill_id\" : 1, "
                "\"details\" : { \"$elemMatch\" : { \"line_no\" : 1 } } }, \"hint\" : { \"bill_id\" : 1 } }");
    EXPECT_CMD (LAB_WL_RANGE, &f.rows_l, 0,
                "find { \"charge_time\" : { \"$gte\" : { \"$date\" : \"1970-01-01T01:00:00Z\" }, \"$lt\" : { "
                "\"$date\" : \"1970-01-01T02:00:00Z\" } } } { \"hint\" : { \"charge_time\" : 1 } }");
-   EXPECT_CMD (LAB_WL_RANGE, &f.folded_l, 0,
-               "aggregate { \"0\" : { \"$match\" : { \"details\" : { \"$elemMatch\" : { \"charge_time\" : { "
-               "\"$gte\" : { \"$date\" : \"1970-01-01T01:00:00Z\" }, \"$lt\" : { \"$date\" : "
-               "\"1970-01-01T02:00:00Z\" } } } } } }, \"1\" : { \"$project\" : { \"bill_id\" : 1, \"details\" : "
-               "{ \"$filter\" : { \"input\" : \"$details\", \"cond\" : { \"$and\" : [ { \"$gte\" : [ "
-               "\"$$this.charge_time\", { \"$date\" : \"1970-01-01T01:00:00Z\" } ] }, { \"$lt\" : [ "
-               "\"$$this.charge_time\", { \"$date\" : \"1970-01-01T02:00:00Z\" } ] } ] } } } } } } { \"hint\" : "
-               "{ \"details.charge_time\" : 1 } }");
-   EXPECT_CMD (LAB_WL_AGGREGATE, &f.rows_l, 0,
-               "aggregate { \"0\" : { \"$group\" : { \"_id\" : \"$dept\", \"total\" : { \"$sum\" : \"$amount\" }, "
-               "\"n\" : { \"$sum\" : 1 } } } } { \"allowDiskUse\" : true }");
-   EXPECT_CMD (LAB_WL_AGGREGATE, &f.folded_l, 0,
-               "aggregate { \"0\" : { \"$unwind\" : \"$details\" }, \"1\" : { \"$group\" : { \"_id\" : { "
-               "\"$ifNull\" : [ \"$details.dept\", \"$dept\" ] }, \"total\" : { \"$sum\" : { \"$ifNull\" : [ "
-               "\"$details.amount\", \"$amount\" ] } }, \"n\" : { \"$sum\" : 1 } } } } { \"allowDiskUse\" : true }");
+   EXPECT_CMD (
+      LAB_WL_RANGE, &f.folded_l, 0,
+      "aggregate { \"0\" : { \"$match\" : { \"details\" : { \"$elemMatch\" : { \"charge_time\" : { "
+      "\"$gte\" : { \"$date\" : \"1970-01-01T01:00:00Z\" }, \"$lt\" : { \"$date\" : "
+      "\"1970-01-01T02:00:00Z\" } } } } } }, \"1\" : { \"$project\" : { \"bill_id\" : 1, \"details\" : "
+      "{ \"$filter\" : { \"input\" : \"$details\", \"cond\" : { \"$and\" : [ { \"$gte\" : [ "
+      "\"$$this.charge_time\", { \"$date\" : \"1970-01-01T01:00:00Z\" } ] }, { \"$lt\" : [ "
+      "\"$$this.charge_time\", { \"$date\" : \"1970-01-01T02:00:00Z\" } ] } ] } } } } } } { \"hint\" : "
+      "{ \"details.charge_time\" : 1 } }");
+   EXPECT_CMD (
+      LAB_WL_AGGREGATE, &f.rows_l, 0,
+      "aggregate { \"0\" : { \"$group\" : { \"_id\" : \"$dept\", \"total\" : { \"$sum\" : \"$amount\" }, "
+      "\"n\" : { \"$sum\" : 1 } } } } { \"allowDiskUse\" : true }");
+   EXPECT_CMD (
+      LAB_WL_AGGREGATE, &f.folded_l, 0,
+      "aggregate { \"0\" : { \"$unwind\" : \"$details\" }, \"1\" : { \"$group\" : { \"_id\" : { "
+      "\"$ifNull\" : [ \"$details.dept\", \"$dept\" ] }, \"total\" : { \"$sum\" : { \"$ifNull\" : [ "
+      "\"$details.amount\", \"$amount\" ] } }, \"n\" : { \"$sum\" : 1 } } } } { \"allowDiskUse\" : true }");
    /* batches: an $or of the pairs; on the folded layout $unwind, then the pairs */
    f.o.wl.row_batch = 2;
-   EXPECT_CMD (LAB_WL_ROW, &f.rows_l, 0,
-               "find { \"$or\" : [ { \"bill_id\" : 100, \"line_no\" : 1 }, { \"bill_id\" : 101, \"line_no\" : 2 } ] "
-               "} { \"hint\" : { \"bill_id\" : 1, \"line_no\" : 1 } }");
-   EXPECT_CMD (LAB_WL_ROW, &f.folded_l, 0,
-               "aggregate { \"0\" : { \"$match\" : { \"bill_id\" : { \"$in\" : [ 100, 101 ] } } }, \"1\" : { "
-               "\"$unwind\" : \"$details\" }, \"2\" : { \"$match\" : { \"$or\" : [ { \"bill_id\" : 100, "
-               "\"details.line_no\" : 1 }, { \"bill_id\" : 101, \"details.line_no\" : 2 } ] } } } { \"hint\" : { "
-               "\"bill_id\" : 1 } }");
+   EXPECT_CMD (
+      LAB_WL_ROW, &f.rows_l, 0,
+      "find { \"$or\" : [ { \"bill_id\" : 100, \"line_no\" : 1 }, { \"bill_id\" : 101, \"line_no\" : 2 } ] "
+      "} { \"hint\" : { \"bill_id\" : 1, \"line_no\" : 1 } }");
+   EXPECT_CMD (
+      LAB_WL_ROW, &f.folded_l, 0,
+      "aggregate { \"0\" : { \"$match\" : { \"bill_id\" : { \"$in\" : [ 100, 101 ] } } }, \"1\" : { "
+      "\"$unwind\" : \"$details\" }, \"2\" : { \"$match\" : { \"$or\" : [ { \"bill_id\" : 100, "
+      "\"details.line_no\" : 1 }, { \"bill_id\" : 101, \"details.line_no\" : 2 } ] } } } { \"hint\" : { "
+      "\"bill_id\" : 1 } }");
    /* the last batch holds what is left: one pair, a find */
    EXPECT_CMD (LAB_WL_ROW, &f.folded_l, 1,
                "find { \"bill_id\" : 102, \"details.line_no\" : 3 } { \"projection\" : { \"bill_id\" : 1, "
@@ -281,7 +290,8 @@ test_planner_table (void **state)
             }
             bson_snprintf (cell, sizeof cell, "| `%s` |", plan);
             if (!strstr (doc, cell)) {
-               fprintf (stderr, "planner table lacks %s (%s, %s)\n", cell, lab_scan_wl_name (k), a ? "folded" : "rows");
+               fprintf (stderr, "planner table lacks %s (%s, %s)\n", cell, lab_scan_wl_name (k),
+                        a ? "folded" : "rows");
             }
             assert_non_null (strstr (doc, cell));
          }
@@ -294,8 +304,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_parse),          cmocka_unit_test (test_row_field),
-      cmocka_unit_test (test_groups),         cmocka_unit_test (test_row_hash),
+      cmocka_unit_test (test_parse),           cmocka_unit_test (test_row_field),
+      cmocka_unit_test (test_groups),          cmocka_unit_test (test_row_hash),
       cmocka_unit_test (test_server_commands), cmocka_unit_test (test_indexes),
       cmocka_unit_test (test_planner_table),
    };

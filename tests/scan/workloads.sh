@@ -41,12 +41,15 @@ fail () {
 run () { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 expect () { local want=$1; shift; run "$@"; [ "$rc" = "$want" ] || fail "exit $rc, wanted $want: $*"; }
 
-expect 0 "$BIN/billgen" generate "${S[@]}" --bills 60 --seed 7 -q
+# the test server (FerretDB on SQLite) scans for what mongod would seek: a smaller dataset there
+bills=60 rowk=150
+[ "$where" = server ] && bills=20 rowk=40
+expect 0 "$BIN/billgen" generate "${S[@]}" --bills $bills --seed 7 -q
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst detail_coll -q
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst bill_buckets --bucket-rows 20 -q
 expect 0 "$BIN/billgen" export "${S[@]}" --src bill_detail -o "$T/detail.csv" -q
 L=(--layout detail=bill_detail:rows --layout folded=detail_coll:folded --layout buckets=bill_buckets:buckets)
-W=(--workload all --row-keys 150 --range-windows 6 --range-window 6h --parallel 2 --seed 3)
+W=(--workload all --row-keys $rowk --range-windows 6 --range-window 6h --parallel 2 --seed 3)
 
 # 1. the indexes a DBA would create are asked for, by name, before anything is measured
 expect 2 "$BIN/scancmp" "${S[@]}" "${L[@]}" "${W[@]}" -o "$T/refused.json"
@@ -60,13 +63,13 @@ done
 # 2. every workload on every layout, cold
 expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" "${W[@]}" --cold --create-workload-indexes -o "$T/wl.json"
 cp "$T/out" "$T/table.txt"
-python3 - "$T/wl.json" "$T/detail.csv" "$where" >"$T/check" 2>&1 <<'PY' || { fail "results check"; cat "$T/check" >&2; }
+python3 - "$T/wl.json" "$T/detail.csv" "$where" "$rowk" >"$T/check" 2>&1 <<'PY' || { fail "results check"; cat "$T/check" >&2; }
 import csv, json, sys
 from datetime import datetime, timezone
 
 res = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2], encoding="utf-8")))
-where = sys.argv[3]
+where, rowk = sys.argv[3], int(sys.argv[4])
 col = lambda name: next(c for c in rows[0] if c.split(".")[0] == name)
 dept, amount, t = col("dept"), col("amount"), col("charge_time")
 wl = {w["workload"]: w for w in res["workloads"]}
@@ -89,7 +92,7 @@ for name, w in wl.items():
     if name in ("row", "range"):
         assert len(set(dig.values())) == 1 and "0" * 16 not in dig.values(), (name, dig)
 row = wl["row"]
-assert all(l["rows_returned"] == 150 for l in row["layouts"]), [l["rows_returned"] for l in row["layouts"]]
+assert all(l["rows_returned"] == rowk for l in row["layouts"]), [l["rows_returned"] for l in row["layouts"]]
 assert all(l["queries"] >= 1 for l in row["layouts"])
 
 # the range: the rows of the recorded windows, counted from the CSV (a row in two windows counts twice)
