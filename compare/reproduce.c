@@ -338,6 +338,17 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    if (runs > 0) {
       bson_string_append_printf (o, ", %.0f run%s", runs, runs == 1 ? "" : "s");
    }
+   {
+      /* --decode: what the client did with each document, inside the timed query */
+      const char *dec = lab_results_get_string (d, "config.decode");
+      if (dec && strcmp (dec, "fields") == 0) {
+         bson_string_append (o, ", every returned document walked field by field in the workers (`--decode "
+                                "fields`, as a driver's cursor hands fields to an application)");
+      } else if (dec && strcmp (dec, "objects") == 0) {
+         bson_string_append (o, ", every returned document turned into a tree of heap objects in the workers "
+                                "(`--decode objects`, as the mongo shell or an ORM does)");
+      }
+   }
    if (has_workloads) {
       /* issue 23: the other workloads have their own sections; this one is load's */
       bson_string_append (o, ". The other workloads of this run are in \"What each query costs\" above and "

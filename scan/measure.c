@@ -44,6 +44,7 @@ typedef struct {
    int64_t nlat;
    int64_t docs, rows, bytes;
    int64_t unmatched; /* keys whose lookup returned no document */
+   uint64_t decoded;  /* --decode's checksum (kept so the work is done) */
    uint64_t elapsed_ns;
 } worker_t;
 
@@ -60,6 +61,7 @@ on_doc (const bson_t *doc, void *ctx)
 
    c->docs++;
    c->bytes += doc->len;
+   c->w->decoded += lab_scan_decode (doc, c->w->opts->decode);
    if (c->w->folded) {
       bson_iter_t it, child;
       if (bson_iter_init_find (&it, doc, c->w->opts->array_field) && BSON_ITER_HOLDS_ARRAY (&it) &&

@@ -607,6 +607,7 @@ record_config (const scan_plan_t *sp, bson_t *results)
    BSON_APPEND_UTF8 (&doc, "array_field", o->array_field);
    BSON_APPEND_BOOL (&doc, "cold", o->cold);
    BSON_APPEND_INT32 (&doc, "parallel", o->parallel);
+   BSON_APPEND_UTF8 (&doc, "decode", lab_scan_decode_names ()[o->decode]);
    BSON_APPEND_INT32 (&doc, "runs", o->runs);
    BSON_APPEND_UTF8 (&doc, "order", order_names[o->order]);
    BSON_APPEND_INT64 (&doc, "keys_limit", o->keys_limit);

@@ -121,6 +121,21 @@ double lab_scan_latency_bucket_le (int i);
 /* lab_scan_latency_histogram -- counts[i] = values v with le(i-1) < v <= le(i) (the last takes the rest). */
 void lab_scan_latency_histogram (const double *ms, size_t n, int64_t counts[LAB_LATENCY_NBUCKETS]);
 
+/* ---- what the client pays (decode.c) -------------------------------------------------------------- */
+
+/* --decode: what a worker does with each returned document (timed with the query). */
+typedef enum {
+   LAB_DECODE_NONE = 0, /* counted only: the store's and the wire's cost alone */
+   LAB_DECODE_FIELDS,   /* every field walked, nested ones too, as a driver's cursor hands them over */
+   LAB_DECODE_OBJECTS   /* a tree of heap objects built and freed, as the shell or an ORM does */
+} lab_scan_decode_t;
+
+/* lab_scan_decode_names -- "none", "fields", "objects", NULL (the option table's enum). */
+const char *const *lab_scan_decode_names (void);
+
+/* lab_scan_decode -- decode doc per mode; returns a checksum (or the objects built) so the work stays. */
+uint64_t lab_scan_decode (const bson_t *doc, lab_scan_decode_t mode);
+
 /* ---- cold procedure ------------------------------------------------------------------------------ */
 
 typedef enum { LAB_DROP_AUTO = 0, LAB_DROP_YES, LAB_DROP_NO } lab_scan_drop_mode_t;
@@ -218,6 +233,7 @@ typedef struct {
    lab_ratios_t cache_ratios; /* --cache-ratios, strictly ascending: x the detail layout's on-disk size */
    bool server_cache_sweep;   /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
    int64_t locality_sample;   /* masters sampled for the locality figures (default 1000) */
+   lab_scan_decode_t decode;  /* --decode (default none) */
    bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict.h) */
    /* the workloads (scan/workload.h, issue 23) */
    struct {

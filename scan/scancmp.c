@@ -118,6 +118,12 @@ static const char usage[] =
    "                         (multikey); without it a missing one is refused (exit 2) naming the\n"
    "                         createIndex command. Their sizes join the results\n"
    "\n"
+   "What the client pays:\n"
+   "  --decode MODE          what each worker does with every returned document, timed with its query: none\n"
+   "                         (default: counted only, the store's and the wire's cost), fields (every field\n"
+   "                         walked, as a driver's cursor hands them over), objects (a tree of heap objects\n"
+   "                         built and freed, as the mongo shell or an ORM does). Applies to every workload\n"
+   "\n"
    "Measurements:\n"
    "  --dbpath DIR           server's data directory when it runs on this machine: its disk is sampled,\n"
    "                         its files' residency recorded, --calibrate runs there\n"
@@ -249,6 +255,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_STRING ("--group-field", 0, &o->wl.group_field),
       LAB_CLI_OPT_STRING ("--sum-field", 0, &o->wl.sum_field),
       LAB_CLI_OPT_FLAG ("--create-workload-indexes", 0, &o->wl.create_indexes),
+      LAB_CLI_OPT_ENUM ("--decode", 0, &o->decode, lab_scan_decode_names ()),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts, .common = c };

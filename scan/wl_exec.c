@@ -123,6 +123,7 @@ on_doc (const bson_t *doc, void *ctx)
 
    q->acc->docs++;
    q->acc->doc_bytes += doc->len;
+   q->acc->decoded += lab_scan_decode (doc, q->wl->opts->decode);
    if (!q->wl->array) {
       one_row (q, doc, NULL);
       return true;

@@ -81,6 +81,7 @@ typedef struct {
    lab_scan_wl_group_t *groups;
    size_t ngroups, capgroups;
    int64_t missing_sum; /* rows whose sum field was absent or not a number (counted, not summed) */
+   uint64_t decoded;    /* --decode's checksum */
 } lab_scan_wl_acc_t;
 
 /* lab_scan_wl_acc_merge -- add `from` into `into` (groups by name). */
