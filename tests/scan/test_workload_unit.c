@@ -300,6 +300,21 @@ test_planner_table (void **state)
    bson_free (doc);
 }
 
+/* --decode: objects builds one heap node per value, nested ones too, and frees them; none does nothing */
+static void
+test_decode (void **state)
+{
+   bson_t *doc =
+      bson_new_from_json ((const uint8_t *)"{\"a\": 1, \"b\": {\"c\": \"x\", \"d\": [1, 2.5]}}", -1, NULL);
+
+   (void)state;
+   assert_int_equal (lab_scan_decode (doc, LAB_DECODE_NONE), 0);
+   assert_int_equal (lab_scan_decode (doc, LAB_DECODE_OBJECTS), 6);
+   assert_true (lab_scan_decode (doc, LAB_DECODE_FIELDS) > 0);
+   assert_string_equal (lab_scan_decode_names ()[LAB_DECODE_OBJECTS], "objects");
+   bson_destroy (doc);
+}
+
 int
 main (void)
 {
@@ -307,7 +322,7 @@ main (void)
       cmocka_unit_test (test_parse),           cmocka_unit_test (test_row_field),
       cmocka_unit_test (test_groups),          cmocka_unit_test (test_row_hash),
       cmocka_unit_test (test_server_commands), cmocka_unit_test (test_indexes),
-      cmocka_unit_test (test_planner_table),
+      cmocka_unit_test (test_planner_table),   cmocka_unit_test (test_decode),
    };
    return lab_test_run_group ("workload_unit", tests, NULL, NULL);
 }

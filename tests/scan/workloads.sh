@@ -6,7 +6,7 @@
 #     rows equal across the layouts; the row workload returns exactly --row-keys rows; the range workload
 #     returns the rows a scan of billgen's CSV export finds in the recorded windows; the aggregate's totals
 #     per group equal those computed here from the CSV; the folded range reads through a multikey index;
-#   - layout-report renders the ledger with every workload;
+#   - layout-report renders the ledger with every workload, and says the documents were decoded (--decode);
 #   - (--server) a row deleted from the detail collection: the layouts differ, exit 3, the file written
 #     with rows_equal false.
 #
@@ -61,7 +61,7 @@ done
 [ ! -e "$T/refused.json" ] || fail "a refused run wrote its results file"
 
 # 2. every workload on every layout, cold
-expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" "${W[@]}" --cold --create-workload-indexes -o "$T/wl.json"
+expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" "${W[@]}" --cold --create-workload-indexes --decode objects -o "$T/wl.json"
 cp "$T/out" "$T/table.txt"
 python3 - "$T/wl.json" "$T/detail.csv" "$where" "$rowk" >"$T/check" 2>&1 <<'PY' || { fail "results check"; cat "$T/check" >&2; }
 import csv, json, sys
@@ -73,6 +73,7 @@ where, rowk = sys.argv[3], int(sys.argv[4])
 col = lambda name: next(c for c in rows[0] if c.split(".")[0] == name)
 dept, amount, t = col("dept"), col("amount"), col("charge_time")
 wl = {w["workload"]: w for w in res["workloads"]}
+assert res["config"]["decode"] == "objects", res["config"].get("decode")
 assert sorted(wl) == ["aggregate", "load", "range", "row"], sorted(wl)
 
 def ms(v):
@@ -132,7 +133,7 @@ grep -q '^What each query costs' "$T/table.txt" || fail "the terminal shows no l
 
 # 3. the report's ledger
 expect 0 "$BIN/layout-report" "$T/wl.json" -o "$T/wl.md" -q --charts none
-for want in '## What each query costs' '**row**' '**range**' '**aggregate**' '**load**' 'details.charge_time_1'; do
+for want in '`--decode objects`' '## What each query costs' '**row**' '**range**' '**aggregate**' '**load**' 'details.charge_time_1'; do
   grep -qF -- "$want" "$T/wl.md" || fail "the report lacks: $want"
 done
 
