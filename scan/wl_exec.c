@@ -113,50 +113,24 @@ one_row (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
                                         lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", &it2));
 }
 
+/* one_row_cb -- lab_scan_wl_each_row's callback: one_row. */
+static void
+one_row_cb (const bson_t *doc, const bson_t *elem, void *ctx)
+{
+   one_row (ctx, doc, elem);
+}
+
 /* on_doc -- a returned document: its bytes, then its rows (a folded document's array elements; after a
  * server's $unwind the array field is one element, a document). */
 static bool
 on_doc (const bson_t *doc, void *ctx)
 {
    q_ctx_t *q = ctx;
-   bson_iter_t it, child;
 
    q->acc->docs++;
    q->acc->doc_bytes += doc->len;
    q->acc->decoded += lab_scan_decode (doc, q->wl->opts->decode);
-   if (!q->wl->array) {
-      one_row (q, doc, NULL);
-      return true;
-   }
-   if (!bson_iter_init_find (&it, doc, q->wl->opts->array_field)) {
-      return true;
-   }
-   if (BSON_ITER_HOLDS_DOCUMENT (&it) || BSON_ITER_HOLDS_ARRAY (&it)) {
-      bool one = BSON_ITER_HOLDS_DOCUMENT (&it);
-      const uint8_t *data;
-      uint32_t len;
-      bson_t elem;
-
-      if (one) {
-         bson_iter_document (&it, &len, &data);
-         if (bson_init_static (&elem, data, len)) {
-            one_row (q, doc, &elem);
-         }
-         return true;
-      }
-      if (!bson_iter_recurse (&it, &child)) {
-         return true;
-      }
-      while (bson_iter_next (&child)) {
-         if (!BSON_ITER_HOLDS_DOCUMENT (&child)) {
-            continue;
-         }
-         bson_iter_document (&child, &len, &data);
-         if (bson_init_static (&elem, data, len)) {
-            one_row (q, doc, &elem);
-         }
-      }
-   }
+   lab_scan_wl_each_row (doc, q->wl->opts->array_field, q->wl->array, one_row_cb, q);
    return true;
 }
 

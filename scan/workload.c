@@ -86,6 +86,45 @@ lab_scan_wl_row_field (const bson_t *doc, const bson_t *elem, const char *field,
    return NULL;
 }
 
+/* lab_scan_wl_each_row -- see workload.h. */
+void
+lab_scan_wl_each_row (const bson_t *doc, const char *array_field, bool array, lab_scan_wl_row_fn fn,
+                      void *ctx)
+{
+   bson_iter_t it, child;
+   const uint8_t *data;
+   uint32_t len;
+   bson_t elem;
+
+   if (!array) {
+      fn (doc, NULL, ctx);
+      return;
+   }
+   if (!bson_iter_init_find (&it, doc, array_field)) {
+      return;
+   }
+   if (BSON_ITER_HOLDS_DOCUMENT (&it)) {
+      /* a server's $unwind leaves one element in place of the array */
+      bson_iter_document (&it, &len, &data);
+      if (bson_init_static (&elem, data, len)) {
+         fn (doc, &elem, ctx);
+      }
+      return;
+   }
+   if (!BSON_ITER_HOLDS_ARRAY (&it) || !bson_iter_recurse (&it, &child)) {
+      return;
+   }
+   while (bson_iter_next (&child)) {
+      if (!BSON_ITER_HOLDS_DOCUMENT (&child)) {
+         continue;
+      }
+      bson_iter_document (&child, &len, &data);
+      if (bson_init_static (&elem, data, len)) {
+         fn (doc, &elem, ctx);
+      }
+   }
+}
+
 /* mix -- splitmix64's finalizer. */
 static uint64_t
 mix (uint64_t x)
@@ -273,32 +312,20 @@ pick_row (pick_t *p, const bson_t *doc, const bson_t *elem)
    p->time_ms = p->have_time ? t->value.v_datetime : 0;
 }
 
+/* pick_row_cb -- lab_scan_wl_each_row's callback: pick_row. */
+static void
+pick_row_cb (const bson_t *doc, const bson_t *elem, void *ctx)
+{
+   pick_row (ctx, doc, elem);
+}
+
 /* on_master_doc -- every row of one document of the drawn master. */
 static bool
 on_master_doc (const bson_t *doc, void *ctx)
 {
    pick_t *p = ctx;
-   bson_iter_t it, child;
 
-   if (!p->array) {
-      pick_row (p, doc, NULL);
-      return true;
-   }
-   if (bson_iter_init_find (&it, doc, p->o->array_field) && BSON_ITER_HOLDS_ARRAY (&it) &&
-       bson_iter_recurse (&it, &child)) {
-      while (bson_iter_next (&child)) {
-         const uint8_t *data;
-         uint32_t len;
-         bson_t elem;
-         if (!BSON_ITER_HOLDS_DOCUMENT (&child)) {
-            continue;
-         }
-         bson_iter_document (&child, &len, &data);
-         if (bson_init_static (&elem, data, len)) {
-            pick_row (p, doc, &elem);
-         }
-      }
-   }
+   lab_scan_wl_each_row (doc, p->o->array_field, p->array, pick_row_cb, p);
    return true;
 }
 

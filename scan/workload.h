@@ -108,6 +108,14 @@ bool lab_scan_wl_groups_equal (const lab_scan_wl_acc_t *a, const lab_scan_wl_acc
 const bson_value_t *lab_scan_wl_row_field (const bson_t *doc, const bson_t *elem, const char *field,
                                            bson_iter_t *scratch);
 
+/* lab_scan_wl_row_fn -- called per row: elem NULL for a one-document-per-row layout. */
+typedef void (*lab_scan_wl_row_fn) (const bson_t *doc, const bson_t *elem, void *ctx);
+
+/* lab_scan_wl_each_row -- fn for every row of doc: doc itself (array false), else each document element
+ * of its array_field (a document there, as a server's $unwind leaves it, is one row). */
+void lab_scan_wl_each_row (const bson_t *doc, const char *array_field, bool array, lab_scan_wl_row_fn fn,
+                           void *ctx);
+
 /* lab_scan_wl_row_hash -- the 64-bit hash of a row for the digest: its master key and its own _id (the
  * element's _id in a folded document, which the fold keeps), so the same row hashes the same in every
  * layout. */
