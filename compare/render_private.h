@@ -11,6 +11,7 @@
  *   render_table.c         the Comparison section and the baseline experiment section
  *   render_sections.c      charts, environment, dataset, cold procedure, per-run figures, device ceiling
  *   render_workloads.c     the workloads (issue 23): the ledger, the trade-off, each workload in detail
+ *   render_wl_sweep.c      the workloads at each point of a cache sweep
  */
 #ifndef LAB_CMP_RENDER_PRIVATE_H
 #define LAB_CMP_RENDER_PRIVATE_H
@@ -186,5 +187,10 @@ void lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, con
  * aggregate's result. Nothing without workloads. */
 void lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl,
                                const lab_results_layouts_t *ls);
+
+/* lab_cmp_render_workloads_sweep -- a sweep whose every point carries "workloads": a table of each
+ * workload's winner (and by how much) per cache; nothing otherwise. */
+void lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw,
+                                     const lab_cmp_workloads_t *ref);
 
 #endif

@@ -85,6 +85,8 @@ golden provenance provenance.json --charts none
 # its winner; rows_equal false warned in the ledger and the workload's section)
 golden workloads workloads.json --charts none
 golden workloads3 workloads3.json --charts none
+# a sweep whose every point has its workloads: the table of each workload's winner per cache
+golden workloads-sweep workloads-sweep.json --charts none
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen_workloads.py -- writes workloads.json and workloads3.json, the golden files of issue 23's
+"""gen_workloads.py -- writes workloads.json, workloads3.json and workloads-sweep.json, the golden files of issue 23's
 "workloads" (docs/results-schema.md, "Workloads"), from run.json (detail and folded) and run3.json (detail,
 folded, buckets).
 
@@ -8,6 +8,9 @@ layout's median run (as scancmp does), then row, range and aggregate with made-u
 folded wins load and range and loses row and aggregate (the ledger's trade-off sentence). Unknown figures
 (-1) and an absent "where" exercise n/a. In workloads3.json buckets wins aggregate (a loss names its winner)
 and the range workload's layouts returned different rows (rows_equal false: the ledger's warning).
+workloads-sweep.json is sweep.json with the workloads at every point (each point's load from its own runs; at
+the largest cache folded also wins aggregate) and the reference point's at the top: the report's table of
+the workloads at each cache.
 Deterministic. Run it only to change the golden data on purpose; then re-render the golden Markdown
 (tests/compare/golden.sh --update) and review the diff.
 """
@@ -146,9 +149,28 @@ def write(src, dst, layouts, three):
         f.write("\n")
 
 
+def write_sweep(src, dst, layouts):
+    d = copy.deepcopy(json.load(open(os.path.join(HERE, src))))
+    for i, p in enumerate(d["sweep"]):
+        last = i == len(d["sweep"]) - 1
+        p["workloads"] = [load_of(p, layouts), row_of(layouts), range_of(layouts, True),
+                          aggregate_of(layouts, False)]
+        if last:
+            # the cache holds everything: the aggregate's scan of fewer, larger documents wins
+            agg = p["workloads"][3]
+            for l in agg["layouts"]:
+                l["elapsed_s"] = 9.0 if l["layout"] == "folded" else 11.7
+            finish(agg)
+    d["workloads"] = copy.deepcopy(d["sweep"][d.get("sweep_reference", 0)]["workloads"])
+    with open(os.path.join(HERE, dst), "w") as f:
+        json.dump(d, f, indent=1)
+        f.write("\n")
+
+
 def main():
     two = [("detail", "bill_detail", "rows"), ("folded", "detail_coll", "folded")]
     write("run.json", "workloads.json", two, False)
+    write_sweep("sweep.json", "workloads-sweep.json", two)
     write("run3.json", "workloads3.json", two + [("buckets", "bill_buckets", "buckets")], True)
 
 
