@@ -48,9 +48,10 @@ lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, co
       all = lab_cmp_workloads_of (&sw->p[i].doc, where, &pts[i], &error) && pts[i].n > 0;
    }
    if (all) {
-      bson_string_append (o, "### The workloads at each cache\n\nEach workload's winner at each point of the sweep, "
-                             "and the runner-up's time over the winner's (the ledger above is the reference "
-                             "point's).\n\n| engine cache | ratio |");
+      bson_string_append (
+         o, "### The workloads at each cache\n\nEach workload's winner at each point of the sweep, "
+            "and the runner-up's time over the winner's (the ledger above is the reference "
+            "point's).\n\n| engine cache | ratio |");
       for (k = 0; k < ref->n; k++) {
          bson_string_append (o, " ");
          lab_cmp_app_esc (o, ref->w[k].workload);

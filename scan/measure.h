@@ -115,10 +115,11 @@ typedef struct {
 } lab_scan_layout_measure_t;
 
 /* lab_scan_workloads_prepare -- with workloads besides the load (o->wl.set): before anything is made cold,
- * every layout's workload index checked, or created with --create-workload-indexes (missing and not asked:
- * LAB_ERROR_USAGE naming each index's createIndex command), and the inputs drawn (lab_scan_wl_inputs_draw).
- * The mode: the real commands on a MongoDB server, the tool's plan on the embedded store and on a server
- * with a subset of the query language (FerretDB). wp is initialized even on failure. */
+ * the inputs drawn (lab_scan_wl_inputs_draw: a field the rows lack fails here, before any index is built
+ * for it), then every layout's workload index checked, or created with --create-workload-indexes (missing
+ * and not asked: LAB_ERROR_USAGE naming each index's createIndex command). The mode: the real commands on
+ * a MongoDB server, the tool's plan on the embedded store and on a server with a subset of the query
+ * language (FerretDB). wp is initialized even on failure. */
 bool lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_wl_prep_t *wp,
                                  bson_error_t *error);
 

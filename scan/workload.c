@@ -364,13 +364,18 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
       }
       lab_value_text (key, kb, sizeof kb);
       if (p.seen == 0 || !p.have_line || ((set & (1u << LAB_WL_RANGE)) && !p.have_time)) {
+         char what[400];
+         if (p.seen == 0) {
+            bson_snprintf (what, sizeof what, "no row");
+         } else if (!p.have_line) {
+            bson_snprintf (what, sizeof what, "a row without the line-number field '%s'", o->wl.line_field);
+         } else {
+            bson_snprintf (what, sizeof what, "a row whose time field '%s' is missing or not a date",
+                           o->wl.time_field);
+         }
          lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
                         "drawing the workloads' rows from %s: master %s %s has %s", from->collection, o->key,
-                        kb,
-                        p.seen == 0    ? "no row"
-                        : !p.have_line ? "a row without the line field (--line-field)"
-                                       : "a row whose time field (--time-field) is missing or not a date");
-         lab_log_debug ("line field %s, time field %s", o->wl.line_field, o->wl.time_field);
+                        kb, what);
          if (p.have_line) {
             bson_value_destroy (&p.line);
          }
