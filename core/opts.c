@@ -275,6 +275,31 @@ next_item (const char **s, char *buf, size_t len, bool *done)
    return true;
 }
 
+/* in_order -- a list item against the one before it: `sign` of (item - previous), 1 for the first. A
+ * repeat or a smaller value is LAB_ERROR_USAGE naming the item. */
+static bool
+in_order (int sign, const char *what, const char *item, const char *noun, bson_error_t *error)
+{
+   if (sign > 0) {
+      return true;
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                  "%s: %s is %s the one before it: give the %s once each, smallest first", what, item,
+                  sign == 0 ? "the same as" : "smaller than", noun);
+   return false;
+}
+
+/* grow -- v with room for one more of n items of `size` bytes (capacity *cap, doubled when full). */
+static void *
+grow (void *v, size_t *cap, size_t n, size_t size)
+{
+   if (n == *cap) {
+      *cap *= 2;
+      v = bson_realloc (v, *cap * size);
+   }
+   return v;
+}
+
 /* lab_parse_sizes -- see opts.h. */
 bool
 lab_parse_sizes (const char *s, const char *what, const char *noun, const char *hint, lab_sizes_t *out,
@@ -296,16 +321,11 @@ lab_parse_sizes (const char *s, const char *what, const char *noun, const char *
       if (!lab_parse_size (item, what, &v, error)) {
          goto fail;
       }
-      if (out->n > 0 && v <= out->v[out->n - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: %s is %s the one before it: give the %s once each, smallest first", what, item,
-                        v == out->v[out->n - 1] ? "the same as" : "smaller than", noun);
+      if (!in_order (out->n > 0 ? (v > out->v[out->n - 1]) - (v < out->v[out->n - 1]) : 1, what, item, noun,
+                     error)) {
          goto fail;
       }
-      if (out->n == cap) {
-         cap *= 2;
-         out->v = bson_realloc (out->v, cap * sizeof *out->v);
-      }
+      out->v = grow (out->v, &cap, out->n, sizeof *out->v);
       out->v[out->n++] = v;
    }
    return true;
@@ -336,16 +356,11 @@ lab_parse_ratios (const char *s, const char *what, const char *noun, const char 
                         "%s: \"%s\" is not a positive number (%s)", what, item, hint);
          goto fail;
       }
-      if (out->n > 0 && v <= out->v[out->n - 1]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "%s: %s is %s the one before it: give the %s once each, smallest first", what, item,
-                        v == out->v[out->n - 1] ? "the same as" : "smaller than", noun);
+      if (!in_order (out->n > 0 ? (v > out->v[out->n - 1]) - (v < out->v[out->n - 1]) : 1, what, item, noun,
+                     error)) {
          goto fail;
       }
-      if (out->n == cap) {
-         cap *= 2;
-         out->v = bson_realloc (out->v, cap * sizeof *out->v);
-      }
+      out->v = grow (out->v, &cap, out->n, sizeof *out->v);
       out->v[out->n++] = v;
    }
    return true;
