@@ -7,11 +7,8 @@
 set -uo pipefail
 
 B="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}/billgen"
-URI="${LAYOUTLAB_TEST_URI:-}"
-if [ -z "$URI" ] && [ -n "${LAYOUTLAB_TEST_URI_FILE:-}" ] && [ -s "$LAYOUTLAB_TEST_URI_FILE" ]; then
-  URI=$(head -1 "$LAYOUTLAB_TEST_URI_FILE")
-fi
-[ -n "$URI" ] || { echo "billgen_server: no test server (LAYOUTLAB_TEST_URI / LAYOUTLAB_TEST_URI_FILE)" >&2; exit 1; }
+. "$(dirname "$0")/../lib/fixture_uri.sh"
+URI=$(fixture_uri billgen_server) || exit 1
 T=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/billgen-server-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 DB="billgen_test_$$_$RANDOM"

@@ -15,11 +15,8 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 
 if [ "${1:-}" = "--server" ]; then
-  URI="${LAYOUTLAB_TEST_URI:-}"
-  if [ -z "$URI" ] && [ -n "${LAYOUTLAB_TEST_URI_FILE:-}" ] && [ -s "$LAYOUTLAB_TEST_URI_FILE" ]; then
-    URI=$(head -1 "$LAYOUTLAB_TEST_URI_FILE")
-  fi
-  [ -n "$URI" ] || { echo "export_sizes: no test server (LAYOUTLAB_TEST_URI / LAYOUTLAB_TEST_URI_FILE)" >&2; exit 1; }
+  . "$(dirname "$0")/../lib/fixture_uri.sh"
+  URI=$(fixture_uri export_sizes) || exit 1
   S=(--uri "$URI" --db "export_sizes_$$_$RANDOM")
   where=server
 else

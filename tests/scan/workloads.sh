@@ -20,11 +20,8 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 
 if [ "${1:-}" = "--server" ]; then
-  URI="${LAYOUTLAB_TEST_URI:-}"
-  if [ -z "$URI" ] && [ -n "${LAYOUTLAB_TEST_URI_FILE:-}" ] && [ -s "$LAYOUTLAB_TEST_URI_FILE" ]; then
-    URI=$(head -1 "$LAYOUTLAB_TEST_URI_FILE")
-  fi
-  [ -n "$URI" ] || { echo "workloads: no test server (LAYOUTLAB_TEST_URI / LAYOUTLAB_TEST_URI_FILE)" >&2; exit 1; }
+  . "$(dirname "$0")/../lib/fixture_uri.sh"
+  URI=$(fixture_uri workloads) || exit 1
   DB="workloads_$$_$RANDOM"
   S=(--uri "$URI" --db "$DB")
   where=server
