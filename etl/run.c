@@ -67,6 +67,26 @@ lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
       }
       bson_free (field);
    }
+   if (o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--shape clustered is not built yet: a clustered collection (MongoDB 5.3+, "
+                     "clusteredIndex on _id) needs a store that can create one; use --shape sorted for rows "
+                     "in key order");
+      return false;
+   }
+   if (lab_fold_shape_rows (o->target.shape) && o->copy_only) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--shape %s already writes the rows unchanged: --copy-only (the ceiling without "
+                     "checkpoints) does not combine with it",
+                     lab_fold_shape_name (o->target.shape));
+      return false;
+   }
+   if (lab_fold_shape_rows (o->target.shape) && (o->target.bucket_rows > 0 || o->target.bucket_by)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--shape %s writes one document per row: --bucket-rows and --bucket-by do not apply",
+                     lab_fold_shape_name (o->target.shape));
+      return false;
+   }
    if (o->copy_only && (o->target.bucket_rows > 0 || o->target.bucket_by)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--copy-only writes rows unchanged: --bucket-rows and --bucket-by do not apply");
@@ -111,6 +131,7 @@ lab_fold_run_provenance (const run_t *r, bool state)
    bc = lab_store_block_compressor (r->store);
    BSON_APPEND_UTF8 (&params, "block_compressor", bc ? bc : "server default");
    BSON_APPEND_BOOL (&params, "copy_only", r->o->copy_only);
+   BSON_APPEND_UTF8 (&params, "shape", lab_fold_shape_name (r->o->target.shape));
    BSON_APPEND_DOCUMENT (doc, "params", &params);
    bson_destroy (&params);
    bson_destroy (settings);
