@@ -10,7 +10,8 @@ const char *const lab_fold_shape_names[] = { "folded", "sorted", "clustered", NU
 const char *
 lab_fold_shape_name (lab_fold_shape_t shape)
 {
-   return shape >= LAB_FOLD_SHAPE_FOLDED && shape <= LAB_FOLD_SHAPE_CLUSTERED ? lab_fold_shape_names[shape] : "?";
+   return shape >= LAB_FOLD_SHAPE_FOLDED && shape <= LAB_FOLD_SHAPE_CLUSTERED ? lab_fold_shape_names[shape]
+                                                                              : "?";
 }
 
 /* lab_fold_shape_rows -- one document per source row. */

@@ -52,8 +52,8 @@ teardown (void **state)
 static int
 fold (const char *env, const char *args, char **out, char **err)
 {
-   char *cmd = bson_strdup_printf ("%s '%s' --uri '%s' --progress never %s", env ? env : "", g_fold, g_uri,
-                                   args);
+   char *cmd =
+      bson_strdup_printf ("%s '%s' --uri '%s' --progress never %s", env ? env : "", g_fold, g_uri, args);
    int rc = lab_test_run (cmd, out, err);
 
    bson_free (cmd);
@@ -176,9 +176,8 @@ test_sorted_copy_verifies (void **state)
    bson_t *s;
 
    (void)state;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify --json -", &out,
-                           &err),
-                     0);
+   assert_int_equal (
+      fold (NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify --json -", &out, &err), 0);
    s = bson_new_from_json ((const uint8_t *)out, -1, &error);
    assert_non_null (s);
    assert_string_equal (lab_test_json_str (s, "shape"), "sorted");
@@ -191,9 +190,8 @@ test_sorted_copy_verifies (void **state)
    bson_free (err);
    assert_sorted_copy ("detail_sorted");
    /* the ordered method agrees; verify alone on the finished copy */
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify=ordered", NULL,
-                           NULL),
-                     0);
+   assert_int_equal (
+      fold (NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify=ordered", NULL, NULL), 0);
    /* a fold's verification of the copy is refused by name: its shape is not this command's */
    err = NULL;
    assert_int_equal (fold (NULL, "--src bill_detail --dst detail_sorted --verify", NULL, &err), 2);
@@ -241,12 +239,13 @@ test_sorted_damage_fails_verify (void **state)
    bson_value_destroy (&id);
    lab_store_session_close (sess);
    lab_store_close (s);
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify", NULL, &err), 3);
+   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify", NULL, &err),
+                     3);
    assert_non_null (strstr (err, "contents differ"));
    bson_free (err);
    err = NULL;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify=ordered", NULL, &err),
-                     3);
+   assert_int_equal (
+      fold (NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify=ordered", NULL, &err), 3);
    bson_free (err);
 }
 
@@ -258,14 +257,18 @@ test_sorted_kill_then_resume (void **state)
    int rc;
 
    (void)state;
-   rc = fold ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=5", "--src bill_detail --dst detail_res --shape sorted "
-              "--batch-docs 500", NULL, NULL);
+   rc = fold ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=5",
+              "--src bill_detail --dst detail_res --shape sorted "
+              "--batch-docs 500",
+              NULL, NULL);
    assert_int_not_equal (rc, 0);
    /* a resume with another shape is refused by name */
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_res --resume --batch-docs 500", NULL, &err), 2);
+   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_res --resume --batch-docs 500", NULL, &err),
+                     2);
    assert_non_null (strstr (err, "--shape"));
    bson_free (err);
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_res --shape sorted --batch-docs 500 "
+   assert_int_equal (fold (NULL,
+                           "--src bill_detail --dst detail_res --shape sorted --batch-docs 500 "
                            "--resume --verify",
                            NULL, NULL),
                      0);
@@ -292,7 +295,8 @@ test_sorted_locality (void **state)
    char *path = bson_strdup_printf ("%s/loc.json", g_dir);
    char *cmd = bson_strdup_printf (
       "'%s' --uri '%s' --cold --cache-ratios 0.5,2 --keys-limit 300 --interval 100ms --progress never "
-      "--layout detail=bill_detail:rows --layout sorted=detail_sorted:rows --layout folded=detail_coll:folded "
+      "--layout detail=bill_detail:rows --layout sorted=detail_sorted:rows --layout "
+      "folded=detail_coll:folded "
       "--out '%s'",
       g_scan, g_uri, path);
    char *err = NULL;
@@ -323,8 +327,8 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_sorted_copy_verifies),     cmocka_unit_test (test_sorted_damage_fails_verify),
-      cmocka_unit_test (test_sorted_kill_then_resume),  cmocka_unit_test (test_sorted_plan),
+      cmocka_unit_test (test_sorted_copy_verifies),    cmocka_unit_test (test_sorted_damage_fails_verify),
+      cmocka_unit_test (test_sorted_kill_then_resume), cmocka_unit_test (test_sorted_plan),
       cmocka_unit_test (test_sorted_locality),
    };
 
