@@ -79,7 +79,8 @@ median_of (const bson_t *doc, const char *layout, const char *name, double *v)
    return s.present;
 }
 
-/* app_three -- "a / b / c" of metric `name` (form of its unit) for the three layouts; "n/a" when any lacks it.
+/* app_three -- "a / b / c" of metric `name` (form of its unit) for the three layouts; "n/a" when any lacks
+ * it.
  */
 static void
 app_three (bson_string_t *o, const bson_t *doc, const char *const names[3], const char *name)
@@ -256,14 +257,16 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
                           " cannot be split into what locality gives (a master's rows side by side) and what "
                           "fewer, larger documents give. To measure it: `fold-details --shape sorted --src ");
       lab_cmp_app_esc (o, ls.l[ro.natural].collection ? ls.l[ro.natural].collection : ls.l[ro.natural].name);
-      bson_string_append (o, " --dst detail_sorted`, then add `--layout sorted=detail_sorted:rows` to scancmp.\n\n");
+      bson_string_append (
+         o, " --dst detail_sorted`, then add `--layout sorted=detail_sorted:rows` to scancmp.\n\n");
       return;
    }
    names[0] = ls.l[ro.natural].name;
    names[1] = ls.l[ro.keyed].name;
    names[2] = ls.l[ro.folded].name;
-   bson_string_append (o, "Folding changes two things at once: where a master's rows sit and how many documents "
-                          "hold them. ");
+   bson_string_append (o,
+                       "Folding changes two things at once: where a master's rows sit and how many documents "
+                       "hold them. ");
    lab_cmp_app_esc (o, names[1]);
    bson_string_append (o, " holds ");
    lab_cmp_app_esc (o, names[0]);
@@ -274,12 +277,14 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    lab_cmp_app_esc (o, names[0]);
    bson_string_append (o, " → ");
    lab_cmp_app_esc (o, names[1]);
-   bson_string_append (o, " is what locality alone gives, without changing the application's documents, and ");
+   bson_string_append (o,
+                       " is what locality alone gives, without changing the application's documents, and ");
    lab_cmp_app_esc (o, names[1]);
    bson_string_append (o, " → ");
    lab_cmp_app_esc (o, names[2]);
-   bson_string_append (o, " what fewer, larger documents give; the two factors multiply to the whole speedup. "
-                          "Load times are medians; the last three columns are ");
+   bson_string_append (o,
+                       " what fewer, larger documents give; the two factors multiply to the whole speedup. "
+                       "Load times are medians; the last three columns are ");
    lab_cmp_app_esc (o, names[0]);
    bson_string_append (o, " / ");
    lab_cmp_app_esc (o, names[1]);
@@ -297,8 +302,9 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    lab_cmp_app_esc (o, names[1]);
    bson_string_append (o, " → ");
    lab_cmp_app_esc (o, names[2]);
-   bson_string_append (o, ") | disk read requests | disk bytes read | CPU of the store's process | pages per master |\n"
-                          "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+   bson_string_append (
+      o, ") | disk read requests | disk bytes read | CPU of the store's process | pages per master |\n"
+         "|---|---:|---:|---:|---:|---:|---:|---:|\n");
    says = bson_string_new (NULL);
    if (sw && sw->n > 0) {
       for (i = 0; i < sw->n; i++) {
