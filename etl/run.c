@@ -131,7 +131,6 @@ lab_fold_run_provenance (const run_t *r, bool state)
    bc = lab_store_block_compressor (r->store);
    BSON_APPEND_UTF8 (&params, "block_compressor", bc ? bc : "server default");
    BSON_APPEND_BOOL (&params, "copy_only", r->o->copy_only);
-   BSON_APPEND_UTF8 (&params, "shape", lab_fold_shape_name (r->o->target.shape));
    BSON_APPEND_DOCUMENT (doc, "params", &params);
    bson_destroy (&params);
    bson_destroy (settings);

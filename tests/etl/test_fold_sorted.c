@@ -167,6 +167,44 @@ assert_sorted_copy (const char *coll)
    rows_free (dst, nd);
 }
 
+/* assert_marker_shape -- the copy's marker records params.shape "sorted", once (a server refuses a marker
+ * with a duplicate field). */
+static void
+assert_marker_shape (const char *coll)
+{
+   lab_store_t *s = open_store ();
+   bson_error_t error;
+   lab_store_session_t *sess = lab_store_session_open (s, &error);
+   bson_t *mark = NULL, params;
+   bson_iter_t it;
+   bool foreign = false;
+   int n = 0;
+
+   assert_non_null (sess);
+   if (!lab_store_mark_get (sess, coll, &mark, &foreign, &error)) {
+      fail_msg ("marker of %s: %s", coll, error.message);
+   }
+   assert_non_null (mark);
+   assert_true (bson_iter_init_find (&it, mark, "params") && BSON_ITER_HOLDS_DOCUMENT (&it));
+   {
+      const uint8_t *data;
+      uint32_t len;
+      bson_iter_document (&it, &len, &data);
+      assert_true (bson_init_static (&params, data, len));
+   }
+   assert_true (bson_iter_init (&it, &params));
+   while (bson_iter_next (&it)) {
+      if (strcmp (bson_iter_key (&it), "shape") == 0) {
+         n++;
+         assert_string_equal (bson_iter_utf8 (&it, NULL), "sorted");
+      }
+   }
+   assert_int_equal (n, 1);
+   bson_destroy (mark);
+   lab_store_session_close (sess);
+   lab_store_close (s);
+}
+
 /* test_sorted_copy_verifies -- the copy verifies by both methods and holds the source's rows in order. */
 static void
 test_sorted_copy_verifies (void **state)
@@ -189,6 +227,7 @@ test_sorted_copy_verifies (void **state)
    bson_free (out);
    bson_free (err);
    assert_sorted_copy ("detail_sorted");
+   assert_marker_shape ("detail_sorted");
    /* the ordered method agrees; verify alone on the finished copy */
    assert_int_equal (
       fold (NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify=ordered", NULL, NULL), 0);
