@@ -18,8 +18,9 @@ typedef struct {
    const char *keyed_shape;
 } roles_t;
 
-/* key_order_of -- the shape that put layout `name`'s rows in key order ("sorted", "clustered"), from its
- * provenance (fold-details --shape) or layouts[].order "key"; NULL when its rows are in arrival order. */
+/* key_order_of -- what put layout `name`'s rows in key order: the shape of its provenance ("sorted",
+ * "clustered": fold-details --shape), else "key" for layouts[].order "key"; NULL when its rows are in arrival
+ * order. */
 static const char *
 key_order_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, size_t l)
 {
@@ -33,7 +34,7 @@ key_order_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, size_
    }
    snprintf (path, sizeof path, "layouts.%zu.order", l);
    s = lab_results_get_string (&r->doc, path);
-   return s && strcmp (s, "key") == 0 ? "sorted" : NULL;
+   return s && strcmp (s, "key") == 0 ? "key" : NULL;
 }
 
 /* roles_of -- the first rows layout in arrival order, the first in key order, the first folded one. */
@@ -147,7 +148,7 @@ app_why (bson_string_t *o, const bson_t *doc, const char *a, const char *b)
 }
 
 /* app_pages -- the three layouts' pages per master (scan/locality.c) at point p: "118 / 1.70 / 1.60"; "n/a"
- * when a layout's locality was not measured (or for a single-point file, `p` NULL). */
+ * when a layout's locality was not measured (or `p` is NULL). */
 static void
 app_pages (bson_string_t *o, const lab_sweep_point_t *p, const char *const names[3])
 {
@@ -181,7 +182,7 @@ app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_s
       }
    }
    bson_string_append (o, "| ");
-   if (p) {
+   if (p && p->cache_size_bytes > 0) {
       lab_cmp_app_point (o, p);
    } else {
       bson_string_append (o, "this run");
@@ -203,7 +204,7 @@ app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_s
    bson_string_append (o, " |\n");
 
    bson_string_append (says, "- ");
-   if (p) {
+   if (p && p->cache_size_bytes > 0) {
       bson_string_append (says, "At ");
       lab_cmp_app_point (says, p);
       bson_string_append (says, ": of");
@@ -240,6 +241,7 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    roles_t ro;
    const char *names[3];
    bson_string_t *says;
+   lab_sweep_point_t top;
    size_t i, shown = 0;
 
    lab_results_layouts (&r->doc, &ls);
@@ -270,10 +272,15 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    lab_cmp_app_esc (o, names[1]);
    bson_string_append (o, " holds ");
    lab_cmp_app_esc (o, names[0]);
-   bson_string_append_printf (o,
-                              "'s rows unchanged, one document each, in key order (fold-details --shape %s), "
-                              "so ",
-                              ro.keyed_shape);
+   if (strcmp (ro.keyed_shape, "key") == 0) {
+      bson_string_append (o, "'s rows unchanged, one document each, in key order, so ");
+   } else {
+      bson_string_append_printf (
+         o,
+         "'s rows unchanged, one document each, in key order (fold-details --shape %s), "
+         "so ",
+         ro.keyed_shape);
+   }
    lab_cmp_app_esc (o, names[0]);
    bson_string_append (o, " → ");
    lab_cmp_app_esc (o, names[1]);
@@ -311,7 +318,8 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
          shown += app_point (o, says, &sw->p[i].doc, &sw->p[i], names) ? 1 : 0;
       }
    } else {
-      shown += app_point (o, says, &r->doc, NULL, names) ? 1 : 0;
+      lab_results_top_point (&r->doc, &top); /* filled in place: it holds a view of itself */
+      shown += app_point (o, says, &r->doc, &top, names) ? 1 : 0;
    }
    if (shown == 0) {
       bson_string_append (o, "| (no point has all three load times) | | | | | | | |\n");

@@ -83,6 +83,8 @@ golden near-tie near-tie.json --charts none
 # documents per point, with the read requests, bytes read, CPU and pages per master of each layout (every
 # two-layout report above says instead that it was not measured)
 golden decompose decompose.json --charts none
+# its reference point alone, the sorted layout marked by layouts[].order "key": the one point taken apart
+golden decompose-point decompose-point.json --charts none
 golden short-load short-load.json --charts svg
 golden provenance provenance.json --charts none
 # issue 23 (gen_workloads.py): the "workloads" of scancmp --workload load,row,range,aggregate: the ledger

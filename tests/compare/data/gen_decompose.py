@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen_decompose.py -- writes decompose.json, the golden cache sweep of three layouts whose load speedup
+"""gen_decompose.py -- writes decompose.json and decompose-point.json, the golden cache sweep of three layouts whose load speedup
 layout-report takes apart (issue 25): detail (bill_detail, the rows in arrival order), sorted (detail_sorted,
 the same rows in key order: its provenance says fold-details --shape sorted wrote it) and folded
 (detail_coll).
@@ -8,7 +8,8 @@ The points and the detail and folded figures are those of sweep.json (gen_sweep.
 from detail with per-point factors: its load time detail's / LOCALITY_GAIN (locality gives 9.95x at
 256 MiB, where detail rereads its data, 1.35x at 512 MiB, 1.02x at 2 GiB, where it fits), its read
 requests and bytes read detail's / READ_GAIN, its on-disk size detail's, its locality 1.7 pages per
-master. Every run carries the CPU of the store's process (cpu.process_s: 0.9 of the load time for
+master. decompose-point.json is its reference point alone (a single-point file), whose sorted layout
+says its key order by layouts[].order "key" instead of a provenance. Every run carries the CPU of the store's process (cpu.process_s: 0.9 of the load time for
 detail and sorted, 1.6 for folded). Deterministic. Run it only to change the golden data on purpose;
 then re-render the golden Markdown (tests/compare/golden.sh --update) and review the diff.
 """
@@ -139,6 +140,15 @@ def main():
         out[k] = out.pop(k)
     with open(os.path.join(out_dir, "decompose.json"), "w") as fh:
         json.dump(out, fh, indent=1)
+        fh.write("\n")
+    # the reference point alone, its sorted layout marked by layouts[].order "key" instead of a provenance
+    point = copy.deepcopy(out)
+    del point["sweep"]
+    del point["sweep_reference"]
+    del point["dataset"]["sorted"]["provenance"]
+    point["layouts"][1]["order"] = "key"
+    with open(os.path.join(out_dir, "decompose-point.json"), "w") as fh:
+        json.dump(point, fh, indent=1)
         fh.write("\n")
 
 
