@@ -67,13 +67,6 @@ lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
       }
       bson_free (field);
    }
-   if (o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--shape clustered is not built yet: a clustered collection (MongoDB 5.3+, "
-                     "clusteredIndex on _id) needs a store that can create one; use --shape sorted for rows "
-                     "in key order");
-      return false;
-   }
    if (lab_fold_shape_rows (o->target.shape) && o->copy_only) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--shape %s already writes the rows unchanged: --copy-only (the ceiling without "

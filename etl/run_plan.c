@@ -507,7 +507,8 @@ lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result_t *r
    size_t k;
    bool ok = false;
 
-   if (!plan_limits (r, error) || !plan_dst (r, sess, dst_exists, &count, &settings, error)) {
+   if (!lab_fold_run_shape_check (r, error) || !plan_limits (r, error) ||
+       !plan_dst (r, sess, dst_exists, &count, &settings, error)) {
       goto done;
    }
    r->dst_exists = *dst_exists;

@@ -195,6 +195,11 @@ bool lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error
  * flush); frees the worker's current key. */
 void lab_fold_run_rows_finish (worker_t *w);
 
+/* lab_fold_run_shape_check -- the store can hold the shape: --shape clustered needs a MongoDB 5.3+ server
+ * (clusteredIndex); FerretDB, older servers and, for now, the embedded store and 5.3+ servers too are
+ * refused (LAB_STORE_ERR_NOT_SUPPORTED naming the reason and --shape sorted). Folded and sorted: true. */
+bool lab_fold_run_shape_check (run_t *r, bson_error_t *error);
+
 /* lab_fold_run_rows_reset -- forget the current master (a new try); the try's counters cleared. */
 void lab_fold_run_rows_reset (worker_t *w);
 

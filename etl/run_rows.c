@@ -84,3 +84,48 @@ lab_fold_run_rows_reset (worker_t *w)
    }
    memset (&w->rows_stats, 0, sizeof w->rows_stats);
 }
+
+/* lab_fold_run_shape_check -- see run_private.h. A clustered collection (MongoDB 5.3+: create with
+ * clusteredIndex {key: {_id: 1}, unique: true}) keeps documents in _id order in its record table; FerretDB
+ * has no such collection, servers before 5.3 refuse the option, and layoutlab does not create one yet on
+ * any store (issue 25: the embedded store's record table keyed by the KeyString of _id is still to come). */
+bool
+lab_fold_run_shape_check (run_t *r, bson_error_t *error)
+{
+   lab_store_server_info_t si;
+   int major = 0, minor = 0;
+   const char *why;
+   char buf[160];
+
+   if (r->o->target.shape != LAB_FOLD_SHAPE_CLUSTERED) {
+      return true;
+   }
+   if (!lab_store_server_info (r->store, &si, error)) {
+      lab_error_prefix (error, "--shape clustered: asking the server what it is");
+      return false;
+   }
+   if (strcmp (si.backend, "mongodb") != 0) {
+      why = "the embedded store has no clustered record table yet (a table keyed by the KeyString of _id, as "
+            "mongod lays out a clustered collection, is still to be built)";
+   } else if (si.query_subset) {
+      bson_snprintf (buf, sizeof buf,
+                     "this server (%s, FerretDB) has no clustered collections (create's clusteredIndex)",
+                     si.version);
+      why = buf;
+   } else if (sscanf (si.version, "%d.%d", &major, &minor) != 2 || major < 5 || (major == 5 && minor < 3)) {
+      bson_snprintf (buf, sizeof buf, "clustered collections need MongoDB 5.3 or later; this server is %s",
+                     si.version[0] ? si.version : "of an unknown version");
+      why = buf;
+   } else {
+      bson_snprintf (buf, sizeof buf,
+                     "this server (MongoDB %s) could hold one, but fold-details does not create clustered "
+                     "collections yet",
+                     si.version);
+      why = buf;
+   }
+   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                  "--shape clustered refused: %s. Nothing was written. For the rows in key order without "
+                  "folding, use --shape sorted",
+                  why);
+   return false;
+}
