@@ -12,6 +12,7 @@
  *   render_sections.c      charts, environment, dataset, cold procedure, per-run figures, device ceiling
  *   render_workloads.c     the workloads (issue 23): the ledger, the trade-off, each workload in detail
  *   render_wl_sweep.c      the workloads at each point of a cache sweep
+ *   render_decompose.c     the speedup taken apart: locality and fewer documents (issue 25)
  */
 #ifndef LAB_CMP_RENDER_PRIVATE_H
 #define LAB_CMP_RENDER_PRIVATE_H
@@ -192,5 +193,15 @@ void lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl,
  * workload's winner (and by how much) per cache; nothing otherwise. */
 void lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw,
                                      const lab_cmp_workloads_t *ref);
+/* ---- render_decompose.c (issue 25) ----------------------------------------------------------- */
+
+/* lab_cmp_render_decompose -- the section "The speedup taken apart": with a rows layout in arrival order, a
+ * rows layout in key order (its provenance: fold-details --shape sorted or clustered; or layouts[].order
+ * "key") and a folded layout, per point (each of a sweep, else the file's one) the load speedup of the
+ * folded layout over the arrival-order rows, split into locality (arrival -> key order) and fewer documents
+ * (key order -> folded), with each layout's read requests, bytes read and CPU, and a sentence per point
+ * naming what changed in each step. Without a key-ordered layout a note saying how to measure one; nothing
+ * without both a rows layout in arrival order and a folded one. `sw` may be NULL or empty. */
+void lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw);
 
 #endif

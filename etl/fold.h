@@ -49,6 +49,25 @@ typedef enum {
    LAB_BUCKET_MONTH,
 } lab_fold_bucket_unit_t;
 
+/* What fold-details writes (--shape): folded documents (the fold), or the rows unchanged, one document each.
+ * sorted: the source's rows copied in (key, original order) -- same _id, same fields, a key index -- so the
+ * copy differs from its source only in where the rows sit (issue 25). clustered: refused for now (see
+ * lab_fold_shape_check). */
+typedef enum {
+   LAB_FOLD_SHAPE_FOLDED = 0,
+   LAB_FOLD_SHAPE_SORTED,
+   LAB_FOLD_SHAPE_CLUSTERED,
+} lab_fold_shape_t;
+
+/* The names of --shape, in lab_fold_shape_t order, NULL-terminated. */
+extern const char *const lab_fold_shape_names[];
+
+/* lab_fold_shape_name -- "folded", "sorted", "clustered". */
+const char *lab_fold_shape_name (lab_fold_shape_t shape);
+
+/* lab_fold_shape_rows -- the shape writes one document per source row (sorted, clustered). */
+bool lab_fold_shape_rows (lab_fold_shape_t shape);
+
 /* What a fold reads and writes and the shape of what it writes: the settings fold-details' run
  * (lab_fold_run_opts_t) and its verification (lab_fold_verify_opts_t) share, held once in each (--src, --dst,
  * --key, --array-field, --max-doc-bytes, --bucket-rows, --bucket-by). */
@@ -60,6 +79,7 @@ typedef struct {
    int64_t max_doc_bytes;   /* the document cap (0: the server's maxBsonObjectSize) */
    int32_t bucket_rows;     /* at most this many rows per document (0: no limit) */
    const char *bucket_by;   /* "FIELD:UNIT": one document per master and time window (NULL: none) */
+   lab_fold_shape_t shape;  /* what the destination holds (--shape; 0: folded documents) */
 } lab_fold_target_t;
 
 typedef enum {

@@ -54,6 +54,17 @@ static const char *usage_text =
    "                          the run naming its _id. Combines with --bucket-rows and the cap; --verify\n"
    "                          checks both limits and that every row lies in its document's window\n"
    "  --reject FILE           JSON lines {key, reason, row} for rejected masters\n"
+   "  --shape SHAPE           what --dst holds: folded (default: the documents above); sorted: the rows\n"
+   "                          unchanged, one document each (same _id, same fields), written in (key,\n"
+   "                          original order) so that a master's rows sit together: the same rows with\n"
+   "                          only their place changed (locality without folding; scancmp's --layout\n"
+   "                          NAME=COLL:rows). Resume, --verify (same rows per master), --plan and\n"
+   "                          --parallel work as for folding (--parallel N writes N key ranges at once:\n"
+   "                          each in key order, their batches side by side); --hoist, --array-field and\n"
+   "                          the buckets do not apply. clustered: refused for now, naming why (FerretDB "
+   "and\n"
+   "                          servers before MongoDB 5.3 have no clustered collections; layoutlab does\n"
+   "                          not create one yet)\n"
    "  --block-compressor C    block compressor of the destination: none, snappy (mongod's default), zlib,\n"
    "                          zstd. Embedded: the table's block_compressor (zstd: layoutlab's own);\n"
    "                          MongoDB: create with storageEngine.wiredTiger.configString; the summary says\n"
@@ -182,6 +193,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
                         &r->target.max_doc_bytes), /* an int64 field: the check bounds it */
       LAB_CLI_OPT_ENUM ("--on-oversize", 0, &r->on_oversize, oversize_names),
       LAB_CLI_OPT_STRING ("--reject", 0, &r->reject_path),
+      LAB_CLI_OPT_ENUM ("--shape", 0, &r->target.shape, lab_fold_shape_names),
       LAB_CLI_OPT_INT ("--bucket-rows", 0, &r->target.bucket_rows, 1, INT32_MAX),
       LAB_CLI_OPT_STRING ("--block-compressor", 0, &o->block_compressor),
       LAB_CLI_OPT_INT ("--zstd-level", 0, &o->zstd_level, 1, 19),
@@ -334,7 +346,7 @@ rerun_command (int argc, char **argv, const char *uri_redacted, rerun_t how)
 
 /* The options that set each lab_fold_setting_t, for the messages. */
 static const char *const setting_option[LAB_FOLD_NSETTINGS] = {
-   "--src", "--key", "--array-field", "--bucket-rows", "--bucket-by", "--max-doc-bytes",
+   "--src", "--key", "--array-field", "--bucket-rows", "--bucket-by", "--max-doc-bytes", "--shape",
 };
 
 /* settings_refused -- --verify alone on a finished destination checks it against this command's settings:
@@ -620,6 +632,7 @@ write_summary (const options_t *o, const lab_cli_run_t *cli, lab_store_t *store,
    BSON_APPEND_UTF8 (&summary, "dst", o->run.target.dst);
    BSON_APPEND_UTF8 (&summary, "key", o->run.target.key);
    BSON_APPEND_UTF8 (&summary, "array_field", o->run.target.array_field);
+   BSON_APPEND_UTF8 (&summary, "shape", lab_fold_shape_name (o->run.target.shape));
    BSON_APPEND_UTF8 (&summary, "mode",
                      !w->fold           ? "verify"
                      : o->run.plan_only ? "plan"
@@ -746,9 +759,10 @@ main (int argc, char **argv)
          printf (
             "%s %lld rows into %lld documents: %lld masters, %lld split, %lld rejected (%lld rows); largest "
             "document %lld bytes; %.2f s, %.0f rows/s%s\n",
-            o.run.copy_only ? "copied" : "folded", (long long)w.fr.rows_in, (long long)w.fr.docs_out,
-            (long long)w.fr.masters, (long long)w.fr.masters_split, (long long)w.fr.masters_rejected,
-            (long long)w.fr.rows_rejected, (long long)w.fr.largest_doc_bytes, w.fr.elapsed_s, rps,
+            o.run.copy_only || lab_fold_shape_rows (o.run.target.shape) ? "copied" : "folded",
+            (long long)w.fr.rows_in, (long long)w.fr.docs_out, (long long)w.fr.masters,
+            (long long)w.fr.masters_split, (long long)w.fr.masters_rejected, (long long)w.fr.rows_rejected,
+            (long long)w.fr.largest_doc_bytes, w.fr.elapsed_s, rps,
             w.fr.resumed ? " (resumed run: this run's part only)" : "");
       }
    }

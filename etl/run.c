@@ -67,6 +67,19 @@ lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
       }
       bson_free (field);
    }
+   if (lab_fold_shape_rows (o->target.shape) && o->copy_only) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--shape %s already writes the rows unchanged: --copy-only (the ceiling without "
+                     "checkpoints) does not combine with it",
+                     lab_fold_shape_name (o->target.shape));
+      return false;
+   }
+   if (lab_fold_shape_rows (o->target.shape) && (o->target.bucket_rows > 0 || o->target.bucket_by)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--shape %s writes one document per row: --bucket-rows and --bucket-by do not apply",
+                     lab_fold_shape_name (o->target.shape));
+      return false;
+   }
    if (o->copy_only && (o->target.bucket_rows > 0 || o->target.bucket_by)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--copy-only writes rows unchanged: --bucket-rows and --bucket-by do not apply");

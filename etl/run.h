@@ -152,6 +152,7 @@ typedef struct {
    char key[256];
    char array_field[256];
    int64_t max_doc_bytes;
+   char shape[16]; /* the run's --shape ("folded" for a checkpoint from before shapes) */
 } lab_fold_run_dst_status_t;
 
 /* lab_fold_run_dst_status -- what is at `dst` now and, from its checkpoint, the settings that made it (for
@@ -168,6 +169,7 @@ typedef enum {
    LAB_FOLD_SETTING_BUCKET_ROWS,
    LAB_FOLD_SETTING_BUCKET_BY,
    LAB_FOLD_SETTING_MAX_DOC_BYTES,
+   LAB_FOLD_SETTING_SHAPE,
    LAB_FOLD_NSETTINGS
 } lab_fold_setting_t;
 

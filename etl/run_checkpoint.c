@@ -54,7 +54,11 @@ finished_differ (const lab_fold_run_opts_t *o, const lab_fold_run_dst_status_t *
    if (st->key[0] && strcmp (st->key, o->target.key) != 0) {
       differ_add (v, LAB_FOLD_SETTING_KEY, st->key, o->target.key);
    }
-   if (st->array_field[0] && strcmp (st->array_field, o->target.array_field) != 0) {
+   if (st->shape[0] && strcmp (st->shape, lab_fold_shape_name (o->target.shape)) != 0) {
+      differ_add (v, LAB_FOLD_SETTING_SHAPE, st->shape, lab_fold_shape_name (o->target.shape));
+   }
+   if (!lab_fold_shape_rows (o->target.shape) && st->array_field[0] &&
+       strcmp (st->array_field, o->target.array_field) != 0) {
       differ_add (v, LAB_FOLD_SETTING_ARRAY_FIELD, st->array_field, o->target.array_field);
    }
    if (o->target.bucket_rows && o->target.bucket_rows != st->bucket_rows) {
@@ -145,6 +149,11 @@ lab_fold_run_dst_status (lab_store_t *store, const char *dst, lab_fold_run_dst_s
       if (bson_iter_init_find (&it, settings, "array_field") && BSON_ITER_HOLDS_UTF8 (&it)) {
          bson_strncpy (st->array_field, bson_iter_utf8 (&it, NULL), sizeof st->array_field);
       }
+      bson_strncpy (st->shape,
+                    bson_iter_init_find (&it, settings, "shape") && BSON_ITER_HOLDS_UTF8 (&it)
+                       ? bson_iter_utf8 (&it, NULL)
+                       : "folded",
+                    sizeof st->shape);
       st->max_doc_bytes =
          bson_iter_init_find (&it, settings, "max_doc_bytes") ? bson_iter_as_int64 (&it) : -1;
    }
@@ -183,6 +192,7 @@ lab_fold_run_settings_doc (const run_t *r, int nranges, bool complete)
    BSON_APPEND_UTF8 (d, "on_oversize", oversize_name (r->fold_opts.on_oversize));
    BSON_APPEND_INT32 (d, "bucket_rows", r->fold_opts.bucket_rows);
    BSON_APPEND_UTF8 (d, "bucket_by", o->target.bucket_by ? o->target.bucket_by : "");
+   BSON_APPEND_UTF8 (d, "shape", lab_fold_shape_name (o->target.shape));
    BSON_APPEND_INT32 (d, "parallel", o->parallel > 0 ? o->parallel : 1);
    BSON_APPEND_INT32 (d, "ranges", nranges);
    BSON_APPEND_ARRAY_BEGIN (d, "bounds", &arr);
@@ -240,6 +250,7 @@ lab_fold_run_settings_match (const run_t *r, const bson_t *saved, bool complete,
       { "hoist_spec", "--hoist", o->hoist_spec ? o->hoist_spec : "auto" },
       { "on_oversize", "--on-oversize", oversize_name (r->fold_opts.on_oversize) },
       { "bucket_by", "--bucket-by", o->target.bucket_by ? o->target.bucket_by : "" },
+      { "shape", "--shape", lab_fold_shape_name (o->target.shape) },
    };
    bson_iter_t it;
    size_t i;
@@ -251,6 +262,7 @@ lab_fold_run_settings_match (const run_t *r, const bson_t *saved, bool complete,
       const char *w = bson_iter_init_find (&it, saved, strs[i].name) && BSON_ITER_HOLDS_UTF8 (&it)
                          ? bson_iter_utf8 (&it, NULL)
                       : strcmp (strs[i].name, "bucket_by") == 0 ? "" /* a checkpoint from before buckets */
+                      : strcmp (strs[i].name, "shape") == 0     ? "folded" /* ... from before shapes */
                                                                 : "(unknown)";
       if (strcmp (w, strs[i].now) != 0) {
          return settings_differ (r, complete, strs[i].option, strs[i].now, w, error);

@@ -153,13 +153,18 @@ plan_writes (const run_t *r, bson_t *p)
    bson_t d;
 
    BSON_APPEND_DOCUMENT_BEGIN (p, "writes", &d);
-   BSON_APPEND_UTF8 (&d, "command", o->copy_only ? "insert (rows unchanged)" : "insert (folded documents)");
+   BSON_APPEND_UTF8 (&d, "command",
+                     o->copy_only ? "insert (rows unchanged)"
+                     : lab_fold_shape_rows (o->target.shape)
+                        ? "insert (rows unchanged, in key order, checkpointed)"
+                        : "insert (folded documents)");
    BSON_APPEND_BOOL (&d, "ordered", false);
    BSON_APPEND_INT64 (&d, "batch_docs", r->batch_docs);
    BSON_APPEND_INT64 (&d, "batch_bytes", r->batch_bytes);
    BSON_APPEND_INT64 (&d, "max_doc_bytes", r->fold_opts.max_doc_bytes);
    BSON_APPEND_INT32 (&d, "bucket_rows", r->fold_opts.bucket_rows);
    BSON_APPEND_UTF8 (&d, "bucket_by", o->target.bucket_by ? o->target.bucket_by : "");
+   BSON_APPEND_UTF8 (&d, "shape", lab_fold_shape_name (o->target.shape));
    BSON_APPEND_UTF8 (&d, "write_concern",
                      "the server's default (the tool sets none: w:1 before MongoDB 5.0, "
                      "majority from 5.0 on a replica set)");

@@ -216,7 +216,7 @@ resolve_hoist (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    char **parts;
    size_t n = 0;
 
-   if (strcmp (spec, "none") == 0 || o->copy_only) {
+   if (strcmp (spec, "none") == 0 || o->copy_only || lab_fold_shape_rows (o->target.shape)) {
       r->hoist = bson_malloc0 (sizeof (char *));
       return true;
    }
@@ -424,7 +424,9 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!plan_sort (r, sess, error)) {
       return false;
    }
-   if (!o->copy_only && strcmp (o->hoist_spec ? o->hoist_spec : "auto", "auto") != 0 &&
+   if (!o->copy_only &&
+       (strcmp (o->hoist_spec ? o->hoist_spec : "auto", "auto") != 0 ||
+        lab_fold_shape_rows (o->target.shape)) &&
        !check_source_keys (r, sess, r->fold_opts.key, 1, error)) {
       return false;
    }
@@ -505,7 +507,8 @@ lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result_t *r
    size_t k;
    bool ok = false;
 
-   if (!plan_limits (r, error) || !plan_dst (r, sess, dst_exists, &count, &settings, error)) {
+   if (!lab_fold_run_shape_check (r, error) || !plan_limits (r, error) ||
+       !plan_dst (r, sess, dst_exists, &count, &settings, error)) {
       goto done;
    }
    r->dst_exists = *dst_exists;

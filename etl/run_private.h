@@ -8,6 +8,7 @@
  *   run_checkpoint.c  the checkpoint collection: settings written, read back, what --resume accepts
  *   run_range.c       execute: one worker per key range, each range's tries (retry, resume)
  *   run_write.c       a range's write batches, checkpoints and the fold's callbacks
+ *   run_rows.c        --shape sorted: a range's rows copied unchanged, checkpointed master by master
  */
 #ifndef LAB_ETL_RUN_PRIVATE_H
 #define LAB_ETL_RUN_PRIVATE_H
@@ -60,6 +61,10 @@ typedef struct {
    lab_fold_stats_t base_stats;
    size_t cand_nrejected;
    size_t ck_nrejected;
+   /* --shape sorted (run_rows.c): this try's counters and the master whose rows are being copied */
+   lab_fold_stats_t rows_stats;
+   bson_value_t rows_key;
+   bool have_rows_key;
 } worker_t;
 
 struct run {
@@ -175,5 +180,27 @@ bool lab_fold_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, si
                            bson_error_t *error);
 bool lab_fold_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const *rows, size_t nrows,
                              const char *reason, bson_error_t *error);
+
+/* lab_fold_run_note_master -- count a finished master for the progress bar. */
+void lab_fold_run_note_master (worker_t *w);
+
+/* ---- run_rows.c -------------------------------------------------------------------------------- */
+
+/* lab_fold_run_rows_push -- --shape sorted: the range's next row (in key order) to the write batch,
+ * unchanged; a change of key makes the previous master the candidate a checkpoint may name (all its rows
+ * are in the batch or written). Errors: a row without a usable key, keys out of order, a write error. */
+bool lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error);
+
+/* lab_fold_run_rows_finish -- the range's last master is complete: the candidate (call before the last
+ * flush); frees the worker's current key. */
+void lab_fold_run_rows_finish (worker_t *w);
+
+/* lab_fold_run_shape_check -- the store can hold the shape: --shape clustered needs a MongoDB 5.3+ server
+ * (clusteredIndex); FerretDB, older servers and, for now, the embedded store and 5.3+ servers too are
+ * refused (LAB_STORE_ERR_NOT_SUPPORTED naming the reason and --shape sorted). Folded and sorted: true. */
+bool lab_fold_run_shape_check (run_t *r, bson_error_t *error);
+
+/* lab_fold_run_rows_reset -- forget the current master (a new try); the try's counters cleared. */
+void lab_fold_run_rows_reset (worker_t *w);
 
 #endif

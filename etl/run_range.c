@@ -119,7 +119,7 @@ copy_row (worker_t *w, const bson_t *row, bson_error_t *error)
 }
 
 /* worker_read -- the range's rows in key order (from past `last` when resuming) into the fold or, with
- * --copy-only, the batch; *stopped when another worker failed (it reports). */
+ * --copy-only or --shape sorted, the batch; *stopped when another worker failed (it reports). */
 static bool
 worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
@@ -154,7 +154,11 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
          lab_error_prefix (error, "folding '%s'", r->o->target.src);
          goto done;
       }
-      if (!fold && !copy_row (w, row, error)) {
+      if (!fold && r->o->copy_only && !copy_row (w, row, error)) {
+         goto done;
+      }
+      if (!fold && !r->o->copy_only && !lab_fold_run_rows_push (w, row, error)) {
+         lab_error_prefix (error, "copying '%s' in '%s' order", r->o->target.src, r->fold_opts.key);
          goto done;
       }
       pending_rows++;
@@ -212,7 +216,8 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
       ok = true;
       goto done;
    }
-   if (!r->o->copy_only) {
+   lab_fold_run_rows_reset (w);
+   if (!r->o->copy_only && !lab_fold_shape_rows (r->o->target.shape)) {
       fold = lab_fold_new (&r->fold_opts, lab_fold_run_emit_cb, lab_fold_run_reject_cb, w, error);
       if (!fold) {
          goto done;
@@ -230,6 +235,9 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
       lab_error_prefix (error, "folding '%s'", r->o->target.src);
       goto done;
    }
+   if (!fold) {
+      lab_fold_run_rows_finish (w); /* --shape sorted: the last master is complete */
+   }
    if (!lab_fold_run_flush (w, error)) {
       goto done;
    }
@@ -240,7 +248,10 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
 done:
    if (fold) {
       w->stats = stats_add (w->base_stats, lab_fold_stats (fold));
+   } else if (!r->o->copy_only) {
+      w->stats = stats_add (w->base_stats, &w->rows_stats);
    }
+   lab_fold_run_rows_reset (w);
    lab_fold_run_free_batch (w);
    bson_free (w->batch);
    w->batch = NULL;
@@ -390,8 +401,9 @@ lab_fold_run_execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error)
    int failed;
    bool ok;
 
-   r->progress = lab_progress_new (r->o->progress, r->o->copy_only ? "copying" : "folding", "rows",
-                                   (uint64_t)r->src_rows);
+   r->progress = lab_progress_new (
+      r->o->progress, r->o->copy_only || lab_fold_shape_rows (r->o->target.shape) ? "copying" : "folding",
+      "rows", (uint64_t)r->src_rows);
    ok = lab_workers_run (&pool, nranges, &failed, error);
    lab_progress_done (r->progress);
    r->progress = NULL;

@@ -158,9 +158,9 @@ snapshot_candidate (worker_t *w)
    w->cand_nrejected = w->nrejected;
 }
 
-/* note_master -- count a finished master; every 1024th updates the progress bar's masters/s. */
-static void
-note_master (worker_t *w)
+/* lab_fold_run_note_master -- count a finished master; every 1024th updates the progress bar's masters/s. */
+void
+lab_fold_run_note_master (worker_t *w)
 {
    run_t *r = w->run;
    long long m = atomic_fetch_add (&r->masters_done, 1) + 1;
@@ -199,7 +199,7 @@ lab_fold_run_emit_cb (void *ctx, const bson_value_t *key, bson_t **docs, size_t 
    }
    lab_fold_run_set_candidate (w, key);
    snapshot_candidate (w);
-   note_master (w);
+   lab_fold_run_note_master (w);
    return true;
 }
 
@@ -247,6 +247,6 @@ lab_fold_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *const 
    lab_log_info ("rejected: %s", reason);
    lab_fold_run_set_candidate (w, key);
    snapshot_candidate (w);
-   note_master (w);
+   lab_fold_run_note_master (w);
    return true;
 }

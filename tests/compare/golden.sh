@@ -78,6 +78,13 @@ golden run-cpu run-cpu.json --charts none
 # billgen and fold-details record, in the Reproduce section
 golden reread-point reread-point.json --charts none
 golden near-tie near-tie.json --charts none
+# issue 25 (gen_decompose.py): detail, the same rows in key order (sorted: fold-details --shape sorted, its
+# provenance says so) and folded over three cache points: the speedup taken apart into locality and fewer
+# documents per point, with the read requests, bytes read, CPU and pages per master of each layout (every
+# two-layout report above says instead that it was not measured)
+golden decompose decompose.json --charts none
+# its reference point alone, the sorted layout marked by layouts[].order "key": the one point taken apart
+golden decompose-point decompose-point.json --charts none
 golden short-load short-load.json --charts svg
 golden provenance provenance.json --charts none
 # issue 23 (gen_workloads.py): the "workloads" of scancmp --workload load,row,range,aggregate: the ledger

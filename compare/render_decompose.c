@@ -1,0 +1,333 @@
+/*
+ * render_decompose.c -- "The speedup taken apart" (issue 25): when a results file holds the rows in their
+ * arrival order (a rows layout written by billgen or any other writer), the same rows in key order (a rows
+ * layout fold-details wrote with --shape sorted or clustered: its provenance says so) and a folded layout,
+ * the load speedup of folding splits exactly into two factors, per cache point: natural -> key order is
+ * what locality alone gives (the documents unchanged, only where they sit), key order -> folded what fewer,
+ * larger documents give (fewer index entries, fetches and per-document work). The read requests, bytes
+ * read and CPU of the three say which of the two each factor comes from. Without a key-ordered rows layout
+ * the section is a note saying how to measure one.
+ */
+#include "compare/render_private.h"
+
+/* The three layouts the split needs (-1: none in the file). */
+typedef struct {
+   int natural; /* rows in arrival order */
+   int keyed;   /* rows in key order */
+   int folded;  /* one document per master */
+   const char *keyed_shape;
+} roles_t;
+
+/* key_order_of -- what put layout `name`'s rows in key order: the shape of its provenance ("sorted",
+ * "clustered": fold-details --shape), else "key" for layouts[].order "key"; NULL when its rows are in arrival
+ * order. */
+static const char *
+key_order_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, size_t l)
+{
+   char path[256];
+   const char *s;
+
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.params.shape", ls->l[l].name);
+   s = lab_results_get_string (&r->doc, path);
+   if (s && (strcmp (s, "sorted") == 0 || strcmp (s, "clustered") == 0)) {
+      return s;
+   }
+   snprintf (path, sizeof path, "layouts.%zu.order", l);
+   s = lab_results_get_string (&r->doc, path);
+   return s && strcmp (s, "key") == 0 ? "key" : NULL;
+}
+
+/* roles_of -- the first rows layout in arrival order, the first in key order, the first folded one. */
+static roles_t
+roles_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
+{
+   roles_t ro = { -1, -1, -1, NULL };
+   const char *shape;
+   size_t l;
+
+   for (l = 0; l < ls->n; l++) {
+      const char *kind = ls->l[l].kind ? ls->l[l].kind : "";
+      if (strcmp (kind, "folded") == 0 && ro.folded < 0) {
+         ro.folded = (int)l;
+      }
+      if (strcmp (kind, "rows") != 0) {
+         continue;
+      }
+      shape = key_order_of (r, ls, l);
+      if (shape && ro.keyed < 0) {
+         ro.keyed = (int)l;
+         ro.keyed_shape = shape;
+      } else if (!shape && ro.natural < 0) {
+         ro.natural = (int)l;
+      }
+   }
+   return ro;
+}
+
+/* median_of -- the median of metric `name` for `layout` in `doc` (a results document or a sweep point);
+ * false when no run has it. */
+static bool
+median_of (const bson_t *doc, const char *layout, const char *name, double *v)
+{
+   const lab_metric_t *m = lab_results_metric_find (name);
+   lab_stat_t s;
+
+   if (!m) {
+      return false;
+   }
+   s = lab_results_metric_stat (doc, layout, m);
+   *v = s.median;
+   return s.present;
+}
+
+/* app_three -- "a / b / c" of metric `name` (form of its unit) for the three layouts; "n/a" when any lacks
+ * it.
+ */
+static void
+app_three (bson_string_t *o, const bson_t *doc, const char *const names[3], const char *name)
+{
+   const lab_metric_t *m = lab_results_metric_find (name);
+   double v[3];
+   int k;
+
+   for (k = 0; k < 3; k++) {
+      if (!m || !median_of (doc, names[k], name, &v[k])) {
+         bson_string_append (o, "n/a");
+         return;
+      }
+   }
+   for (k = 0; k < 3; k++) {
+      if (k) {
+         bson_string_append (o, " / ");
+      }
+      lab_cmp_app (o, LAB_CMP_UNIT (m->unit), v[k]);
+   }
+}
+
+/* app_change -- how metric `name` changed from layout a to layout b: "9.80x fewer read requests", "1.20x
+ * more CPU", "the same CPU"; nothing (false) when either lacks it or a figure is 0. */
+static bool
+app_change (bson_string_t *o, const bson_t *doc, const char *a, const char *b, const char *name,
+            const char *what, const char *less, const char *more)
+{
+   double va, vb, f;
+
+   if (!median_of (doc, a, name, &va) || !median_of (doc, b, name, &vb) || va <= 0 || vb <= 0) {
+      return false;
+   }
+   f = va / vb;
+   if (f >= 0.995 && f <= 1.005) {
+      bson_string_append_printf (o, "the same %s", what);
+      return true;
+   }
+   lab_cmp_app (o, LAB_CMP_FACTOR, f >= 1 ? f : 1 / f);
+   bson_string_append_printf (o, " %s %s", f >= 1 ? less : more, what);
+   return true;
+}
+
+/* app_why -- what changed from layout a to b: read requests, bytes read, CPU ("n/a" when none known). */
+static void
+app_why (bson_string_t *o, const bson_t *doc, const char *a, const char *b)
+{
+   size_t before = o->len;
+
+   if (app_change (o, doc, a, b, "read_requests", "read requests", "fewer", "more")) {
+      bson_string_append (o, ", ");
+   }
+   if (app_change (o, doc, a, b, "read_bytes", "bytes read", "fewer", "more")) {
+      bson_string_append (o, ", ");
+   }
+   if (app_change (o, doc, a, b, "cpu_process_s", "CPU", "less", "more")) {
+      bson_string_append (o, ", ");
+   }
+   if (o->len == before) {
+      bson_string_append (o, "no read or CPU figures");
+   } else {
+      bson_string_truncate (o, o->len - 2);
+   }
+}
+
+/* app_pages -- the three layouts' pages per master (scan/locality.c) at point p: "118 / 1.70 / 1.60"; "n/a"
+ * when a layout's locality was not measured (or `p` is NULL). */
+static void
+app_pages (bson_string_t *o, const lab_sweep_point_t *p, const char *const names[3])
+{
+   double v[3];
+   size_t k, l;
+
+   for (k = 0; k < 3; k++) {
+      for (l = 0; p && l < p->n && strcmp (p->names[l], names[k]) != 0; l++) {
+      }
+      if (!p || l == p->n || !p->locality[l].present) {
+         bson_string_append (o, "n/a");
+         return;
+      }
+      v[k] = p->locality[l].pages_per_master_mean;
+   }
+   bson_string_append_printf (o, "%.3g / %.3g / %.3g", v[0], v[1], v[2]);
+}
+
+/* app_point -- one point's line of the table and, into `says`, its sentence; false when a load time is
+ * missing (the point is left out). */
+static bool
+app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_sweep_point_t *p,
+           const char *const names[3])
+{
+   double e[3];
+   int k;
+
+   for (k = 0; k < 3; k++) {
+      if (!median_of (doc, names[k], "elapsed_s", &e[k]) || e[k] <= 0) {
+         return false;
+      }
+   }
+   bson_string_append (o, "| ");
+   if (p && p->cache_size_bytes > 0) {
+      lab_cmp_app_point (o, p);
+   } else {
+      bson_string_append (o, "this run");
+   }
+   bson_string_append (o, " | ");
+   lab_cmp_app (o, LAB_CMP_FACTOR, e[0] / e[2]);
+   bson_string_append (o, " | ");
+   lab_cmp_app (o, LAB_CMP_FACTOR, e[0] / e[1]);
+   bson_string_append (o, " | ");
+   lab_cmp_app (o, LAB_CMP_FACTOR, e[1] / e[2]);
+   bson_string_append (o, " | ");
+   app_three (o, doc, names, "read_requests");
+   bson_string_append (o, " | ");
+   app_three (o, doc, names, "read_bytes");
+   bson_string_append (o, " | ");
+   app_three (o, doc, names, "cpu_process_s");
+   bson_string_append (o, " | ");
+   app_pages (o, p, names);
+   bson_string_append (o, " |\n");
+
+   bson_string_append (says, "- ");
+   if (p && p->cache_size_bytes > 0) {
+      bson_string_append (says, "At ");
+      lab_cmp_app_point (says, p);
+      bson_string_append (says, ": of");
+   } else {
+      bson_string_append (says, "Of");
+   }
+   bson_string_append (says, " the ");
+   lab_cmp_app (says, LAB_CMP_FACTOR, e[0] / e[2]);
+   bson_string_append (says, ", locality gives ");
+   lab_cmp_app (says, LAB_CMP_FACTOR, e[0] / e[1]);
+   bson_string_append (says, " and fewer, larger documents ");
+   lab_cmp_app (says, LAB_CMP_FACTOR, e[1] / e[2]);
+   bson_string_append (says, ". ");
+   lab_cmp_app_esc (says, names[0]);
+   bson_string_append (says, " → ");
+   lab_cmp_app_esc (says, names[1]);
+   bson_string_append (says, ": ");
+   app_why (says, doc, names[0], names[1]);
+   bson_string_append (says, "; ");
+   lab_cmp_app_esc (says, names[1]);
+   bson_string_append (says, " → ");
+   lab_cmp_app_esc (says, names[2]);
+   bson_string_append (says, ": ");
+   app_why (says, doc, names[1], names[2]);
+   bson_string_append (says, ".\n");
+   return true;
+}
+
+/* lab_cmp_render_decompose -- see render_private.h. */
+void
+lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw)
+{
+   lab_results_layouts_t ls;
+   roles_t ro;
+   const char *names[3];
+   bson_string_t *says;
+   lab_sweep_point_t top;
+   size_t i, shown = 0;
+
+   lab_results_layouts (&r->doc, &ls);
+   ro = roles_of (r, &ls);
+   if (ro.natural < 0 || ro.folded < 0) {
+      return; /* nothing to take apart: no folding measured against rows in arrival order */
+   }
+   bson_string_append (o, "## The speedup taken apart\n\n");
+   if (ro.keyed < 0) {
+      bson_string_append (o, "Not measured: no layout holds the rows in key order, so the load speedup of ");
+      lab_cmp_app_esc (o, ls.l[ro.folded].name);
+      bson_string_append (o, " over ");
+      lab_cmp_app_esc (o, ls.l[ro.natural].name);
+      bson_string_append (o,
+                          " cannot be split into what locality gives (a master's rows side by side) and what "
+                          "fewer, larger documents give. To measure it: `fold-details --shape sorted --src ");
+      lab_cmp_app_esc (o, ls.l[ro.natural].collection ? ls.l[ro.natural].collection : ls.l[ro.natural].name);
+      bson_string_append (
+         o, " --dst detail_sorted`, then add `--layout sorted=detail_sorted:rows` to scancmp.\n\n");
+      return;
+   }
+   names[0] = ls.l[ro.natural].name;
+   names[1] = ls.l[ro.keyed].name;
+   names[2] = ls.l[ro.folded].name;
+   bson_string_append (o,
+                       "Folding changes two things at once: where a master's rows sit and how many documents "
+                       "hold them. ");
+   lab_cmp_app_esc (o, names[1]);
+   bson_string_append (o, " holds ");
+   lab_cmp_app_esc (o, names[0]);
+   if (strcmp (ro.keyed_shape, "key") == 0) {
+      bson_string_append (o, "'s rows unchanged, one document each, in key order, so ");
+   } else {
+      bson_string_append_printf (
+         o,
+         "'s rows unchanged, one document each, in key order (fold-details --shape %s), "
+         "so ",
+         ro.keyed_shape);
+   }
+   lab_cmp_app_esc (o, names[0]);
+   bson_string_append (o, " → ");
+   lab_cmp_app_esc (o, names[1]);
+   bson_string_append (o,
+                       " is what locality alone gives, without changing the application's documents, and ");
+   lab_cmp_app_esc (o, names[1]);
+   bson_string_append (o, " → ");
+   lab_cmp_app_esc (o, names[2]);
+   bson_string_append (o,
+                       " what fewer, larger documents give; the two factors multiply to the whole speedup. "
+                       "Load times are medians; the last three columns are ");
+   lab_cmp_app_esc (o, names[0]);
+   bson_string_append (o, " / ");
+   lab_cmp_app_esc (o, names[1]);
+   bson_string_append (o, " / ");
+   lab_cmp_app_esc (o, names[2]);
+   bson_string_append (o, ".\n\n| cache | ");
+   lab_cmp_app_esc (o, names[0]);
+   bson_string_append (o, " → ");
+   lab_cmp_app_esc (o, names[2]);
+   bson_string_append (o, " | locality (");
+   lab_cmp_app_esc (o, names[0]);
+   bson_string_append (o, " → ");
+   lab_cmp_app_esc (o, names[1]);
+   bson_string_append (o, ") | fewer documents (");
+   lab_cmp_app_esc (o, names[1]);
+   bson_string_append (o, " → ");
+   lab_cmp_app_esc (o, names[2]);
+   bson_string_append (
+      o, ") | disk read requests | disk bytes read | CPU of the store's process | pages per master |\n"
+         "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+   says = bson_string_new (NULL);
+   if (sw && sw->n > 0) {
+      for (i = 0; i < sw->n; i++) {
+         shown += app_point (o, says, &sw->p[i].doc, &sw->p[i], names) ? 1 : 0;
+      }
+   } else {
+      lab_results_top_point (&r->doc, &top); /* filled in place: it holds a view of itself */
+      shown += app_point (o, says, &r->doc, &top, names) ? 1 : 0;
+   }
+   if (shown == 0) {
+      bson_string_append (o, "| (no point has all three load times) | | | | | | | |\n");
+   }
+   bson_string_append (o, "\n");
+   bson_string_append (o, says->str);
+   if (says->len) {
+      bson_string_append (o, "\n");
+   }
+   bson_string_free (says, true);
+}

@@ -1,0 +1,131 @@
+/*
+ * run_rows.c -- --shape sorted (fold.h): a key range's rows copied unchanged, one document each, in the
+ * order the sorted read returns them -- key order, and within a key the source's own (its index entries
+ * for one key follow the record ids, that is arrival order) -- with the fold's checkpoints: a master whose
+ * rows are all in the write batch becomes the candidate the next checkpoint names, so --resume and the
+ * retries continue after it exactly as they do for folded documents.
+ */
+#include "run_private.h"
+
+/* master_done -- the current master's rows are all queued: it may be checkpointed once written. */
+static void
+master_done (worker_t *w)
+{
+   lab_fold_run_set_candidate (w, &w->rows_key);
+   w->rows_stats.masters++;
+   w->cand_stats = w->rows_stats;
+   w->cand_nrejected = w->nrejected;
+   lab_fold_run_note_master (w);
+}
+
+/* lab_fold_run_rows_push -- see run_private.h. */
+bool
+lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error)
+{
+   run_t *r = w->run;
+   bson_value_t kv;
+   int c = 1;
+   int64_t held;
+
+   if (!lab_fold_row_key (r->fold_opts.key, row, &kv, error)) {
+      return false;
+   }
+   if (w->have_rows_key) {
+      c = lab_store_value_compare (&kv, &w->rows_key);
+      if (c < 0) {
+         char *now = lab_value_to_text (&kv), *was = lab_value_to_text (&w->rows_key);
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                        "rows out of key order: %s=%s after %s=%s (the key index returned them so)",
+                        r->fold_opts.key, now, r->fold_opts.key, was);
+         bson_free (now);
+         bson_free (was);
+         return false;
+      }
+      if (c > 0) {
+         master_done (w);
+         bson_value_destroy (&w->rows_key);
+         w->have_rows_key = false;
+      }
+   }
+   if (!w->have_rows_key) {
+      bson_value_copy (&kv, &w->rows_key);
+      w->have_rows_key = true;
+   }
+   w->rows_stats.rows_in++;
+   w->rows_stats.docs_out++;
+   if ((int64_t)row->len > w->rows_stats.largest_doc_bytes) {
+      w->rows_stats.largest_doc_bytes = row->len;
+   }
+   held = (int64_t)(w->batch_len + row->len);
+   if (held > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = held;
+   }
+   return lab_fold_run_add_doc (w, bson_copy (row), error);
+}
+
+/* lab_fold_run_rows_finish -- see run_private.h. */
+void
+lab_fold_run_rows_finish (worker_t *w)
+{
+   if (w->have_rows_key) {
+      master_done (w);
+      bson_value_destroy (&w->rows_key);
+      w->have_rows_key = false;
+   }
+}
+
+/* lab_fold_run_rows_reset -- see run_private.h. */
+void
+lab_fold_run_rows_reset (worker_t *w)
+{
+   if (w->have_rows_key) {
+      bson_value_destroy (&w->rows_key);
+      w->have_rows_key = false;
+   }
+   memset (&w->rows_stats, 0, sizeof w->rows_stats);
+}
+
+/* lab_fold_run_shape_check -- see run_private.h. A clustered collection (MongoDB 5.3+: create with
+ * clusteredIndex {key: {_id: 1}, unique: true}) keeps documents in _id order in its record table; FerretDB
+ * has no such collection, servers before 5.3 refuse the option, and layoutlab does not create one yet on
+ * any store (issue 25: the embedded store's record table keyed by the KeyString of _id is still to come). */
+bool
+lab_fold_run_shape_check (run_t *r, bson_error_t *error)
+{
+   lab_store_server_info_t si;
+   int major = 0, minor = 0;
+   const char *why;
+   char buf[160];
+
+   if (r->o->target.shape != LAB_FOLD_SHAPE_CLUSTERED) {
+      return true;
+   }
+   if (!lab_store_server_info (r->store, &si, error)) {
+      lab_error_prefix (error, "--shape clustered: asking the server what it is");
+      return false;
+   }
+   if (strcmp (si.backend, "mongodb") != 0) {
+      why = "the embedded store has no clustered record table yet (a table keyed by the KeyString of _id, as "
+            "mongod lays out a clustered collection, is still to be built)";
+   } else if (si.query_subset) {
+      bson_snprintf (buf, sizeof buf,
+                     "this server (%s, FerretDB) has no clustered collections (create's clusteredIndex)",
+                     si.version);
+      why = buf;
+   } else if (sscanf (si.version, "%d.%d", &major, &minor) != 2 || major < 5 || (major == 5 && minor < 3)) {
+      bson_snprintf (buf, sizeof buf, "clustered collections need MongoDB 5.3 or later; this server is %s",
+                     si.version[0] ? si.version : "of an unknown version");
+      why = buf;
+   } else {
+      bson_snprintf (buf, sizeof buf,
+                     "this server (MongoDB %s) could hold one, but fold-details does not create clustered "
+                     "collections yet",
+                     si.version);
+      why = buf;
+   }
+   lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                  "--shape clustered refused: %s. Nothing was written. For the rows in key order without "
+                  "folding, use --shape sorted",
+                  why);
+   return false;
+}
