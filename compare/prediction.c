@@ -23,7 +23,7 @@ is_predicted (const bson_t *doc)
 static void
 app_probe (bson_string_t *o, const bson_t *doc)
 {
-   double s = 0, walk = -1, walk_s = -1, leaf = -1, leaf_s = -1, docs = 0, masters = 0;
+   double s = 0, walk = -1, walk_s = -1, leaf = -1, leaf_s = -1, docs = 0, masters = 0, frac = 1, sampled = 0;
    const char *coll = lab_results_get_string (doc, "prediction.source_collection");
    bool has_walk = lab_results_get_number (doc, "prediction.probe.index_walk_read_bytes", &walk) && walk >= 0;
    bool has_leaf = lab_results_get_number (doc, "prediction.probe.leaf_count_read_bytes", &leaf) && leaf > 0;
@@ -53,6 +53,15 @@ app_probe (bson_string_t *o, const bson_t *doc)
       bson_string_append_printf (o, "%.1f MiB of its pages read, no document returned)", leaf / 1048576.0);
    }
    bson_string_append_printf (o, " and fetched %.0f documents", docs);
+   if (lab_results_get_number (doc, "prediction.sample.fraction", &frac)) {
+      lab_results_get_number (doc, "prediction.sample.masters", &sampled);
+      bson_string_append_printf (
+         o,
+         "; it read the RecordIds of a sample of %.3g%% of the masters (%.0f, chosen by "
+         "a hash of the key), so each predicted read amplification is an estimate "
+         "(± its sampling error: the spread of the sample split four ways)",
+         frac * 100, sampled);
+   }
    if (lab_results_get_number (doc, "prediction.timing.documents", &docs)) {
       bson_string_append_printf (o, " (the timed sample then loaded %.0f, cold and warm)", docs);
    }
@@ -88,12 +97,17 @@ typedef struct {
 } worst_t;
 
 /* app_pair -- "| predicted | measured | error |" cells of one figure (error in percent of the measured,
- * or as a factor for a speedup); the error is also returned in *err (NAN: none). */
+ * or as a factor for a speedup; a sampled prediction's figure with its sampling error `se`, when >= 0);
+ * the error is also returned in *err (NAN: none). */
 static void
-app_pair (bson_string_t *o, bool hp, double p, bool hm, double m, bool factor, double *err)
+app_pair (bson_string_t *o, bool hp, double p, double se, bool hm, double m, bool factor, double *err)
 {
    *err = NAN;
-   bson_string_append_printf (o, hp ? " %.2f |" : " n/a |", p);
+   if (hp && se >= 0) {
+      bson_string_append_printf (o, " %.2f ± %.2f |", p, se);
+   } else {
+      bson_string_append_printf (o, hp ? " %.2f |" : " n/a |", p);
+   }
    bson_string_append_printf (o, hm ? " %.2f |" : " n/a |", m);
    if (hp && hm && m > 0) {
       if (factor) {
@@ -118,7 +132,13 @@ app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *
 
    bson_string_append_printf (o, "| %.1f MiB | %.2f |", m->cache_size_bytes / 1048576.0, m->cache_ratio);
    for (l = 0; l < 2; l++) {
-      app_pair (o, p->has_amplification[l], p->read_amplification[l], m->has_amplification[l],
+      double se = -1;
+      char path[64];
+      snprintf (path, sizeof path, "%s.read_amplification_sampling_error", p->names[l] ? p->names[l] : "-");
+      if (!lab_results_get_number (&p->doc, path, &se)) {
+         se = -1;
+      }
+      app_pair (o, p->has_amplification[l], p->read_amplification[l], se, m->has_amplification[l],
                 m->read_amplification[l], false, &err);
       if (!isnan (err) && fabs (err) > w->amp_err) {
          w->amp_err = fabs (err);
@@ -131,7 +151,7 @@ app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *
          w->amp_ratio = m->cache_ratio;
       }
    }
-   app_pair (o, p->has_speedup, p->speedup, m->has_speedup, m->speedup, true, &err);
+   app_pair (o, p->has_speedup, p->speedup, -1, m->has_speedup, m->speedup, true, &err);
    if (!isnan (err) && err > 0 && fabs (log (err)) > w->sp_dev) {
       w->sp_dev = fabs (log (err));
       w->sp_factor = err;
