@@ -24,6 +24,7 @@ typedef struct {
    int64_t k, end;          /* the next master (index into in->load) and the segment's end */
    size_t j;                /* the next row of master load[k] */
    int64_t last_index_page; /* the index leaf page its cursor holds (-1: none, a new search) */
+   int64_t last_data_page;  /* the data page its master's previous row lay in (-1: none) */
 } trace_worker_t;
 
 /* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
@@ -39,6 +40,7 @@ workers_new (const lab_predict_input_t *in, int *n)
       ws[i].k = starts[i];
       ws[i].end = starts[i + 1];
       ws[i].last_index_page = -1;
+      ws[i].last_data_page = -1;
    }
    bson_free (starts);
    *n = p;
@@ -80,6 +82,7 @@ lab_predict_trace_detail (const lab_predict_input_t *in)
             t->k++;
             t->j = 0;
             t->last_index_page = -1; /* the next master is a new search from the root */
+            t->last_data_page = -1;
          }
          if (t->k >= t->end) {
             continue;
@@ -104,7 +107,10 @@ lab_predict_trace_detail (const lab_predict_input_t *in)
             last = p;
          }
          for (; p <= last; p++) {
-            lab_stackdist_access (sd, 2 * (uint64_t)p, dbytes, LAB_PREDICT_DATA, true);
+            /* a master's rows come in RecordId order: a page it touched is its previous row's */
+            int cls = in->again_class && p == t->last_data_page ? LAB_PREDICT_DATA_AGAIN : LAB_PREDICT_DATA;
+            lab_stackdist_access (sd, 2 * (uint64_t)p, dbytes, cls, true);
+            t->last_data_page = p;
          }
          t->j++;
       }
@@ -172,7 +178,8 @@ double
 lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
                         double index_disk_bytes, double *misses)
 {
-   double d = lab_stackdist_misses (sd, LAB_PREDICT_DATA, capacity);
+   double d = lab_stackdist_misses (sd, LAB_PREDICT_DATA, capacity) +
+              lab_stackdist_misses (sd, LAB_PREDICT_DATA_AGAIN, capacity);
    double i = lab_stackdist_misses (sd, LAB_PREDICT_INDEX, capacity);
 
    if (misses) {
@@ -565,6 +572,7 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_p
    in->nload = mi->nload;
    in->parallel = o->parallel;
    in->min_rid = mi->min_rid;
+   in->again_class = mi->rate < 1;
    in->rows_per_page = p->entries_est / leaf;
    in->page_cache_bytes =
       data / leaf + in->rows_per_page * LAB_PREDICT_ROW_CACHE_OVERHEAD + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
@@ -666,9 +674,12 @@ scaled_read_bytes (lab_stackdist_t *sd, uint64_t cache, double rate, const layou
    double bytes = 0, total = 0;
    int cls;
 
-   for (cls = LAB_PREDICT_DATA; cls <= LAB_PREDICT_INDEX; cls++) {
+   for (cls = LAB_PREDICT_DATA; cls <= LAB_PREDICT_DATA_AGAIN; cls++) {
       double m = lab_stackdist_misses (sd, cls, cap);
-      if (rate < 1) {
+      if (rate < 1 && cls == LAB_PREDICT_DATA_AGAIN) {
+         /* a master's own repeated touches: every sampled master keeps them all */
+         m /= rate;
+      } else if (rate < 1) {
          double cold = lab_stackdist_pages (sd, cls), whole = l->pages[layout][cls];
          double acc = lab_stackdist_accesses (sd, cls),
                 first = fmin (cold / rate, whole > 0 ? whole : cold / rate);
@@ -677,7 +688,7 @@ scaled_read_bytes (lab_stackdist_t *sd, uint64_t cache, double rate, const layou
          m = first + share * fmax (acc / rate - first, 0);
       }
       total += m;
-      bytes += m * (cls == LAB_PREDICT_DATA ? l->data_disk[layout] : l->index_disk);
+      bytes += m * (cls == LAB_PREDICT_INDEX ? l->index_disk : l->data_disk[layout]);
    }
    if (misses) {
       *misses = total;

@@ -39,6 +39,9 @@
 /* Stack-distance classes of the traces. */
 #define LAB_PREDICT_DATA 0
 #define LAB_PREDICT_INDEX 1
+/* With again_class: a data page touched again by the master that touched it last (its rows' pages come
+ * in RecordId order), apart from the pages' first touches by each master (--sample scales them apart). */
+#define LAB_PREDICT_DATA_AGAIN 2
 
 /* Where the rows lie and how the load goes: the model's whole input. */
 typedef struct {
@@ -58,6 +61,7 @@ typedef struct {
    double folded_master_bytes, folded_row_bytes, folded_page_bytes;
    double folded_page_cache_bytes;
    double folded_index_entries_per_page;
+   bool again_class; /* the detail trace counts a master's repeated touches as LAB_PREDICT_DATA_AGAIN */
 } lab_predict_input_t;
 
 /* lab_predict_trace_detail -- the stack-distance analysis of the detail layout's load: class
