@@ -222,6 +222,21 @@ contains "prediction: largest error away from the knee" sweep.json \
   "The largest error is the detail layout's read amplification at 256.0 MiB (ratio 0.41): 50.00 predicted against 93.70 measured, -47%;" \
   --prediction "$tmp/predict-far.json"
 not_contains "prediction: away from the knee, not said near it" sweep.json "near the knee" --prediction "$tmp/predict-far.json"
+# a sampled prediction (--sample): each read amplification with its sampling error, and the sample said
+python3 - "$data/predict.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["prediction"]["sample"] = {"fraction": 0.25, "masters": 9512, "index_entries": 1226000, "groups": 4}
+for p in d["sweep"]:
+    p["detail"]["read_amplification_sampling_error"] = round(p["detail"]["read_amplification"] * 0.04, 2)
+    p["folded"]["read_amplification_sampling_error"] = 0.01
+json.dump(d, open("%s/predict-sampled.json" % sys.argv[2], "w"))
+PY
+contains "prediction: sampled, the error per figure" sweep.json \
+  '| 512.0 MiB | 0.81 | 8.90 ± 0.36 | 12.21 | -27% | 0.98 ± 0.01 | 1.01 | -3% |' --prediction "$tmp/predict-sampled.json"
+contains "prediction: sampled, said" sweep.json \
+  'it read the RecordIds of a sample of 25% of the masters (9512, chosen by a hash of the key)' --prediction "$tmp/predict-sampled.json"
+not_contains "prediction: unsampled, no ±" sweep.json "8.90 ±" --prediction predict.json
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"
