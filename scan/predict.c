@@ -627,7 +627,8 @@ layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_page
    l->bytes[1] = (double)nload * in->folded_master_bytes + l->rows * in->folded_row_bytes;
 }
 
-/* One miniature's traces: the detail and folded layouts' stack distances, the folded pages it packed. */
+/* The traces of one set of masters (all, a sample, or a part of it): the detail and folded layouts' stack
+ * distances, the folded pages packed. */
 typedef struct {
    mini_t mini;
    lab_predict_input_t in;
@@ -635,7 +636,7 @@ typedef struct {
    int64_t folded_pages;
 } traces_t;
 
-/* traces_build -- the miniature of the masters in [lo, hi) of the loaded ones, its model input and both
+/* traces_build -- the masters in [lo, hi) of the loaded ones (mini_build), their model input and both
  * layouts' traces. */
 static void
 traces_build (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload, double lo,
@@ -767,8 +768,9 @@ append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr, c
          BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_READ_AMPLIFICATION, amp);
       }
       if (ngroups > 1) {
-         /* the sampling error: the standard error of the groups' estimates (each a miniature of a
-          * disjoint part of the sample), which the whole sample's estimate averages */
+         /* the sampling error: the standard error of the groups' estimates (each from a
+          * disjoint part of the sample, scaled by its own rate), which the whole sample's estimate averages
+          */
          double a[SAMPLE_GROUPS], mean = 0, ss = 0;
          for (g = 0; g < ngroups; g++) {
             double b = scaled_read_bytes (groups[g].sd[i], cache, groups[g].mini.rate, l, i, NULL);
@@ -1071,7 +1073,7 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       goto done;
    }
    if (p.sample < 1) {
-      /* the sample split four ways by the same hash: each a miniature of its own, their spread the error */
+      /* the sample split four ways by the same hash: each an estimate of its own, their spread the error */
       ngroups = SAMPLE_GROUPS;
       for (g = 0; g < ngroups; g++) {
          traces_build (o, &p, load, nload, p.sample * g / ngroups, p.sample * (g + 1) / ngroups, &groups[g]);

@@ -13,6 +13,12 @@
  * eviction trigger, and each miss reads the page's on-disk bytes: read amplification = those bytes / the
  * layout's data + indexes on disk, as measured.
  *
+ * With a sample (--sample F) the probe reads the RecordIds of the masters whose key hashes under F only;
+ * their accesses keep their real pages and order, and the misses are scaled up (predict.c
+ * scaled_read_bytes: first touches / F capped at the layout's pages, the sample's share of missing reuses
+ * applied to the whole load's, a master's repeated touches of its own pages / F); the sample split four
+ * ways by the same hash gives each figure's sampling error.
+ *
  * The pure part (lab_predict_trace_*, lab_predict_read_bytes) is unit-tested on hand-made layouts
  * (tests/scan/test_predict.c); the probe and the results document (lab_predict_run) are checked against
  * measured cold sweeps on the same data (tests/scan/test_predict_embedded.c, scripts/bench-predict.sh).
