@@ -61,6 +61,11 @@ app_probe (bson_string_t *o, const bson_t *doc)
          "a hash of the key), so each predicted read amplification is an estimate "
          "(± its sampling error: the spread of the sample split four ways)",
          frac * 100, sampled);
+      if (lab_results_get_string (doc, "prediction.sample.warning")) {
+         bson_string_append (o, " (**");
+         lab_cmp_app_esc (o, lab_results_get_string (doc, "prediction.sample.warning"));
+         bson_string_append (o, "**)");
+      }
    }
    if (lab_results_get_number (doc, "prediction.timing.documents", &docs)) {
       bson_string_append_printf (o, " (the timed sample then loaded %.0f, cold and warm)", docs);

@@ -237,6 +237,15 @@ contains "prediction: sampled, the error per figure" sweep.json \
 contains "prediction: sampled, said" sweep.json \
   'it read the RecordIds of a sample of 25% of the masters (9512, chosen by a hash of the key)' --prediction "$tmp/predict-sampled.json"
 not_contains "prediction: unsampled, no ±" sweep.json "8.90 ±" --prediction predict.json
+python3 - "$tmp/predict-sampled.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["prediction"]["sample"]["warning"] = "few sampled masters touch each page: the estimate can be off"
+json.dump(d, open("%s/predict-warned.json" % sys.argv[2], "w"))
+PY
+contains "prediction: sampled, warned" sweep.json '(**few sampled masters touch each page: the estimate can be off**)' \
+  --prediction "$tmp/predict-warned.json"
+not_contains "prediction: sampled, not warned" sweep.json 'few sampled masters' --prediction "$tmp/predict-sampled.json"
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"

@@ -267,7 +267,9 @@ test_refusals (void **state)
  * interleaved shape (every master loaded, 4 workers). Seen on these data: -1% to -3% at F=0.25 (the
  * estimator's bias: a sampled master's reuses see slightly longer distances), -12% at F=0.1; the band is
  * 0.10. The sample is the same every time (the same figures twice), holds about F of the masters and
- * states each figure's sampling error, nonzero where the load rereads; bad values are refused. */
+ * states each figure's sampling error, nonzero where the load rereads; too small a sample (few sampled
+ * masters per page, where the estimator's bias can exceed that error) is warned of; bad values are
+ * refused. */
 #define SAMPLE_F "0.25"
 #define TOL_SAMPLE 0.10
 
@@ -321,6 +323,22 @@ test_sample (void **state)
       fail_msg ("the sample holds %.0f of %.0f masters, not about " SAMPLE_F, sampled, masters);
    }
    assert_false (lab_test_json_has (all, "prediction.sample"));
+   /* the bias guard: enough sampled masters per page at F = 0.25, too few (a warning) at F = 0.02 */
+   if (!(num (part, "prediction.sample.masters_per_page") >= 10) ||
+       lab_test_json_has (part, "prediction.sample.warning")) {
+      fail_msg ("--sample " SAMPLE_F ": %.1f sampled masters per page, warned: %d",
+                num (part, "prediction.sample.masters_per_page"),
+                (int)lab_test_json_has (part, "prediction.sample.warning"));
+   }
+   {
+      bson_t *tiny = predict_to (dir, "tiny.json", "--sample 0.02");
+      if (!(num (tiny, "prediction.sample.masters_per_page") < 10) ||
+          !lab_test_json_has (tiny, "prediction.sample.warning")) {
+         fail_msg ("--sample 0.02: %.1f sampled masters per page and no warning",
+                   num (tiny, "prediction.sample.masters_per_page"));
+      }
+      bson_destroy (tiny);
+   }
    assert_int_equal ((int)num (part, "prediction.probe.documents_fetched"), 0);
    for (i = 0; i < NPOINTS; i++) {
       for (l = 0; l < 2; l++) {
