@@ -1124,16 +1124,19 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    }
    bson_append_array_end (results, &arr);
    {
-      /* the top level repeats the reference point, as a measured sweep's does */
+      /* the top level repeats the reference point, as a measured sweep's does: from a copy, since
+       * appending to `results` may move the bytes a view of its point would read */
       lab_sweep_point_t rp;
       bson_iter_t it;
       if (lab_results_sweep_point (results, ref, &rp)) {
-         if (bson_iter_init_find (&it, &rp.doc, LAB_RESULTS_KEY_RUNS)) {
+         bson_t *copy = bson_copy (&rp.doc);
+         if (bson_iter_init_find (&it, copy, LAB_RESULTS_KEY_RUNS)) {
             bson_append_iter (results, LAB_RESULTS_KEY_RUNS, -1, &it);
          }
-         if (bson_iter_init_find (&it, &rp.doc, LAB_RESULTS_KEY_SUMMARY)) {
+         if (bson_iter_init_find (&it, copy, LAB_RESULTS_KEY_SUMMARY)) {
             bson_append_iter (results, LAB_RESULTS_KEY_SUMMARY, -1, &it);
          }
+         bson_destroy (copy);
       }
    }
    lab_scan_utc_now (ts, sizeof ts);
