@@ -722,11 +722,129 @@ regime_marks (const lab_sweep_point_t *p, size_t n, bson_string_t *out)
    }
 }
 
+/* measured_scale -- the measured file's ratio per byte of cache (1 / the detail layout's size on disk),
+ * from its first point that has both; 0 when none has. */
+static double
+measured_scale (const bson_t *doc)
+{
+   size_t n = lab_results_sweep_n (doc), i;
+
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t p;
+      if (lab_results_sweep_point (doc, i, &p) && p.cache_ratio > 0 && p.cache_size_bytes > 0) {
+         return p.cache_ratio / p.cache_size_bytes;
+      }
+   }
+   return 0;
+}
+
+/* name_in -- the index of layout `name` in point q's sweep order, or -1. */
+static int
+name_in (const lab_sweep_point_t *q, const char *name)
+{
+   size_t k;
+
+   for (k = 0; k < q->n; k++) {
+      if (q->names[k] && name && strcmp (q->names[k], name) == 0) {
+         return (int)k;
+      }
+   }
+   return -1;
+}
+
+/* predicted_series -- predicted.dat and its series (see lab_cmp_sweep_chart_t): each predicted point at
+ * its cache on the measured axis, a speedup column per candidate (the prediction's speedup of the layout
+ * of the same name over the same reference) and an amplification column per layout; a series is drawn
+ * only when its column has a figure, its plot command appended to `plot`. nl layouts, names[] in the
+ * measured sweep order. */
+static void
+predicted_series (const lab_cmp_results_t *pred, const lab_cmp_results_t *r, const char *const *names,
+                  size_t nl, const lab_results_layouts_t *ls, lab_cmp_sweep_chart_t *chart,
+                  bson_string_t *plot)
+{
+   size_t n = lab_results_sweep_n (&pred->doc), i, c, l;
+   double scale = measured_scale (&r->doc), xlo = INFINITY, xhi = -INFINITY;
+   double ylo = INFINITY, yhi = -INFINITY;
+   bool has[1 + 2 * LAB_RESULTS_MAX_LAYOUTS] = { false };
+
+   chart->predicted = bson_string_new (NULL);
+   for (i = 0; i < n; i++) {
+      lab_sweep_point_t q;
+      double x;
+      if (!lab_results_sweep_point (&pred->doc, i, &q)) {
+         continue;
+      }
+      x = scale > 0 && q.cache_size_bytes > 0 ? q.cache_size_bytes * scale : q.cache_ratio;
+      if (!(x > 0)) {
+         continue;
+      }
+      xlo = fmin (xlo, x);
+      xhi = fmax (xhi, x);
+      bson_string_append_printf (chart->predicted, "%.6g", x);
+      for (c = 1; c < nl; c++) {
+         int k = name_in (&q, names[c]);
+         bool ok = k >= 1 && name_in (&q, names[0]) == 0 && q.has_speedup_of[k] && q.speedup_of[k] > 0;
+         if (ok) {
+            ylo = fmin (ylo, q.speedup_of[k]);
+            yhi = fmax (yhi, q.speedup_of[k]);
+            has[c] = true;
+         }
+         bson_string_append_printf (chart->predicted, " %.6g", ok ? q.speedup_of[k] : NAN);
+      }
+      for (l = 0; l < nl; l++) {
+         int k = name_in (&q, names[l]);
+         bool ok = k >= 0 && q.has_amplification[k] && q.read_amplification[k] > 0;
+         if (ok) {
+            ylo = fmin (ylo, q.read_amplification[k]);
+            yhi = fmax (yhi, q.read_amplification[k]);
+            has[nl + l] = true;
+         }
+         bson_string_append_printf (chart->predicted, " %.6g", ok ? q.read_amplification[k] : NAN);
+      }
+      bson_string_append (chart->predicted, "\n");
+      chart->n_predicted_points++;
+   }
+   /* the same colours as the measured series, dash-dotted with hollow marks */
+   for (c = 1; c < nl; c++) {
+      int fi = lab_results_layout_find (ls, names[c]);
+      if (!has[c]) {
+         continue;
+      }
+      bson_string_append_printf (
+         plot,
+         ", \\\n     'predicted.dat' using 1:%zu with linespoints lw 2 dt (10,4,2,4) pt 6 ps "
+         "1.0 lc rgb '%s' title \"speedup (%s load time ÷ %s), predicted\" noenhanced",
+         c + 1, nl == 2 ? "#333333" : bold_colors[fi < 0 ? 0 : fi], names[0], names[c]);
+      chart->n_predicted++;
+   }
+   for (l = 0; l < nl; l++) {
+      int fi = lab_results_layout_find (ls, names[l]);
+      if (!has[nl + l]) {
+         continue;
+      }
+      bson_string_append_printf (
+         plot,
+         ", \\\n     'predicted.dat' using 1:%zu with linespoints lw 1.5 dt (10,4,2,4) pt 4 ps "
+         "0.9 lc rgb '%s' title \"read amplification, %s, predicted\" noenhanced",
+         1 + nl + l, bold_colors[fi < 0 ? 0 : fi], names[l]);
+      chart->n_predicted++;
+   }
+   if (chart->n_predicted > 0) {
+      /* the axes take the predicted points in only when something of them is drawn */
+      chart->xmin = fmin (chart->xmin, xlo);
+      chart->xmax = fmax (chart->xmax, xhi);
+      chart->ymin = fmin (chart->ymin, ylo);
+      chart->ymax = fmax (chart->ymax, yhi);
+   }
+}
+
 /* lab_cmp_sweep_chart_plot -- see cmp.h. */
 size_t
 lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
-                          lab_cmp_sweep_chart_t *chart)
+                          const lab_cmp_results_t *prediction, lab_cmp_sweep_chart_t *chart)
 {
+   const char *measured = "";
+   bson_string_t *predicted_plot = NULL;
    size_t n = lab_results_sweep_n (&r->doc), i, l, c, nl, col;
    const char *names[LAB_RESULTS_MAX_LAYOUTS];
    lab_results_layouts_t ls;
@@ -744,6 +862,12 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
    chart->plot = bson_string_new (NULL);
    chart->production = bson_string_new (NULL);
    chart->regimes = bson_string_new (NULL);
+   if (prediction) {
+      predicted_plot = bson_string_new (NULL);
+      predicted_series (prediction, r, names, nl, &ls, chart, predicted_plot);
+      /* with a prediction drawn, the measured series say so */
+      measured = chart->n_predicted > 0 ? ", measured" : "";
+   }
    p = bson_malloc0 (n * sizeof *p);
    for (i = 0; i < n; i++) {
       char *cache;
@@ -787,10 +911,10 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
       bson_string_append_printf (
          chart->plot,
          "%s using 1:%zu with linespoints lw 3 pt 7 ps 1.0 lc rgb '%s' title "
-         "\"speedup (%s load time ÷ %s)\" noenhanced, \\\n"
+         "\"speedup (%s load time ÷ %s)%s\" noenhanced, \\\n"
          "     '' using 1:%zu:(sprintf('%%.3gx', $%zu)) with labels offset 0,1.1 notitle",
          c == 1 ? "'sweep.dat'" : ", \\\n     ''", c + 1, nl == 2 ? "#333333" : bold_colors[fi < 0 ? 0 : fi],
-         names[0], names[c], c + 1, c + 1);
+         names[0], names[c], measured, c + 1, c + 1);
       if (c == 1) {
          bson_string_append_printf (
             chart->plot,
@@ -803,11 +927,15 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
       int fi = lab_results_layout_find (&ls, names[l]);
       bson_string_append_printf (chart->plot,
                                  ", \\\n     '' using 1:%zu with linespoints lw 2 dt 2 pt 5 ps 0.9 lc "
-                                 "rgb '%s' title \"read amplification, %s\" noenhanced",
-                                 1 + nl + l, bold_colors[fi < 0 ? 0 : fi], names[l]);
+                                 "rgb '%s' title \"read amplification, %s%s\" noenhanced",
+                                 1 + nl + l, bold_colors[fi < 0 ? 0 : fi], names[l], measured);
    }
    chart->n_speedup = nl - 1;
    chart->n_amplification = nl;
+   if (predicted_plot) {
+      bson_string_append (chart->plot, predicted_plot->str);
+      bson_string_free (predicted_plot, true);
+   }
    if (production) {
       for (c = 1; c < nl; c++) {
          lab_estimate_t e = lab_cmp_sweep_estimate_of (r, production, c);
@@ -837,6 +965,9 @@ lab_cmp_sweep_chart_cleanup (lab_cmp_sweep_chart_t *chart)
    if (chart->regimes) {
       bson_string_free (chart->regimes, true);
    }
+   if (chart->predicted) {
+      bson_string_free (chart->predicted, true);
+   }
    memset (chart, 0, sizeof *chart);
 }
 
@@ -844,23 +975,31 @@ lab_cmp_sweep_chart_cleanup (lab_cmp_sweep_chart_t *chart)
  * either side of ratio 1 named, the production point marked when an estimate exists; skipped (true,
  * nothing added) for a single-point file. */
 static bool
-sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production, const char *gnuplot,
-             const char *tmp, const char *dir, const char *stem, lab_cmp_chart_set_t *set,
-             bson_error_t *error)
+sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+             const lab_cmp_results_t *prediction, const char *gnuplot, const char *tmp, const char *dir,
+             const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
-   static const char *const caption = "Speedup and read amplification against the cache ratio";
+   const char *caption = "Speedup and read amplification against the cache ratio", *title = caption;
    lab_cmp_sweep_chart_t ch;
    bson_string_t *gp = bson_string_new (NULL);
    double ymin, ymax;
    bool ok = false, prod_shown;
 
-   if (lab_cmp_sweep_chart_plot (r, production, &ch) == 0) {
+   if (lab_cmp_sweep_chart_plot (r, production, prediction, &ch) == 0) {
       bson_string_free (gp, true);
       return true;
    }
    prod_shown = ch.production->len > 0;
    if (!write_text (tmp, "sweep.dat", ch.data->str, error)) {
       goto done;
+   }
+   if (ch.n_predicted > 0) {
+      caption = "Speedup and read amplification against the cache ratio, measured (solid and dashed lines, "
+                "filled marks) and predicted before folding (dash-dotted lines, hollow marks)";
+      title = "Speedup and read amplification against the cache ratio: measured and predicted";
+      if (!write_text (tmp, "predicted.dat", ch.predicted->str, error)) {
+         goto done;
+      }
    }
    if (prod_shown && !write_text (tmp, "production.dat", ch.production->str, error)) {
       goto done;
@@ -873,8 +1012,7 @@ sweep_chart (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
    /* room below for the cache sizes, above for the speedup labels */
    ymin /= 2.5;
    ymax *= 2.5;
-   script_header (gp, caption, "engine cache ÷ detail layout's size on disk (log scale)",
-                  "factor (log scale)");
+   script_header (gp, title, "engine cache ÷ detail layout's size on disk (log scale)", "factor (log scale)");
    bson_string_append_printf (
       gp,
       "set logscale x 10\nset logscale y 10\nset xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n"
@@ -905,8 +1043,9 @@ done:
 
 /* lab_cmp_charts_write -- see cmp.h. */
 bool
-lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *production, const char *gnuplot,
-                      const char *dir, const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
+lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
+                      const lab_cmp_results_t *prediction, const char *gnuplot, const char *dir,
+                      const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error)
 {
    static const series_chart_t series[] = {
       { "read-requests", "Disk read requests per second", "read_requests_per_s", 1.0, "read requests/s", NULL,
@@ -928,7 +1067,7 @@ lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *pr
       bson_free (tmp);
       return false;
    }
-   if (!sweep_chart (r, production, gnuplot, tmp, dir, stem, set, error)) {
+   if (!sweep_chart (r, production, prediction, gnuplot, tmp, dir, stem, set, error)) {
       goto done;
    }
    for (i = 0; i < sizeof series / sizeof series[0]; i++) {

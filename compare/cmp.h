@@ -338,11 +338,12 @@ char *lab_cmp_gnuplot_path (void);
  * (scripts and data in a temporary directory, removed afterwards). Charts whose data the file lacks
  * (no samples, no histogram) are left out. A sweep file first gets <stem>-sweep.svg: speedup and read
  * amplification against the cache ratio, with `production` (may be NULL) marked when it is inside the
- * measured range. Each SVG replaces its file atomically. On success *set lists
+ * measured range and `prediction` (may be NULL: the chart as without it, byte for byte) drawn beside the
+ * measured curves (lab_cmp_sweep_chart_plot). Each SVG replaces its file atomically. On success *set lists
  * the charts written, with names relative to dir (free with lab_cmp_chart_set_cleanup). */
 bool lab_cmp_charts_write (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
-                           const char *gnuplot, const char *dir, const char *stem, lab_cmp_chart_set_t *set,
-                           bson_error_t *error);
+                           const lab_cmp_results_t *prediction, const char *gnuplot, const char *dir,
+                           const char *stem, lab_cmp_chart_set_t *set, bson_error_t *error);
 
 /* The sweep chart's data and series, built apart from gnuplot so a test can read them. */
 typedef struct {
@@ -354,18 +355,28 @@ typedef struct {
    /* gnuplot commands naming the measured regimes (lab_results_point_regime): a dashed line between two
     * neighbouring points of different regimes, each run of points labelled with its regime */
    bson_string_t *regimes;
-   size_t n_speedup;              /* speedup series: one per candidate */
-   size_t n_amplification;        /* read amplification series: one per layout */
+   size_t n_speedup;       /* speedup series: one per candidate */
+   size_t n_amplification; /* read amplification series: one per layout */
+   /* predicted.dat (with a prediction, issue 26): per predicted point its x on this chart's axis (its
+    * cache over the measured detail layout's size on disk), then the columns of sweep.dat (each
+    * candidate's speedup, each layout's read amplification: the prediction's figures of the layouts of
+    * the same name, nan when it has none); NULL without a prediction */
+   bson_string_t *predicted;
+   size_t n_predicted_points; /* rows of predicted.dat */
+   size_t n_predicted;        /* predicted series drawn (dashed, hollow marks; only columns with a figure) */
    double xmin, xmax, ymin, ymax; /* the ratios and factors drawn (ymin > ymax: none) */
 } lab_cmp_sweep_chart_t;
 
 /* lab_cmp_sweep_chart_plot -- the sweep chart of `r`: one speedup series per candidate (the reference's
  * load time over the candidate's) and one read amplification series per layout, each titled with its
- * layout's name; `production` (may be NULL) adds each candidate's estimate when there is one. Returns
- * the number of points (0 for a single-point file: nothing filled). Free with
+ * layout's name; `production` (may be NULL) adds each candidate's estimate when there is one.
+ * `prediction` (may be NULL: nothing of this) is a `scancmp --predict` file: each of its series that
+ * names a layout of `r` (a speedup: the same reference and candidate) is drawn beside the measured one
+ * in the same colour, dashed with hollow marks and titled "predicted", and the measured series' titles
+ * say "measured". Returns the number of points (0 for a single-point file: nothing filled). Free with
  * lab_cmp_sweep_chart_cleanup. */
 size_t lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t *production,
-                                 lab_cmp_sweep_chart_t *chart);
+                                 const lab_cmp_results_t *prediction, lab_cmp_sweep_chart_t *chart);
 
 /* lab_cmp_sweep_chart_cleanup -- free what lab_cmp_sweep_chart_plot filled; safe on a zeroed struct. */
 void lab_cmp_sweep_chart_cleanup (lab_cmp_sweep_chart_t *chart);

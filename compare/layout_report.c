@@ -333,7 +333,8 @@ main (int argc, char **argv)
    } else {
       split_output (o.output, &dir, &stem);
       lab_log_debug ("drawing charts with %s into %s/%s-*.svg", gnuplot, dir, stem);
-      if (!lab_cmp_charts_write (&run, ro.production, gnuplot, dir, stem, &set, &error)) {
+      if (!lab_cmp_charts_write (&run, ro.production, o.prediction ? &pred : NULL, gnuplot, dir, stem, &set,
+                                 &error)) {
          goto fail;
       }
       if (set.n == 0) {

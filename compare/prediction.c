@@ -18,23 +18,55 @@ is_predicted (const bson_t *doc)
    return lab_results_get_bool (doc, "predicted", &v) && v;
 }
 
-/* app_probe -- one sentence on what the probe read and cost. */
+/* app_probe -- one sentence on what the probe read and cost: its time, the index bytes its walk read,
+ * the collection's pages its leaf count read, and the documents it fetched. */
 static void
 app_probe (bson_string_t *o, const bson_t *doc)
 {
-   double s = 0, walk = -1, docs = 0, masters = 0;
+   double s = 0, walk = -1, walk_s = -1, leaf = -1, leaf_s = -1, docs = 0, masters = 0, frac = 1, sampled = 0;
    const char *coll = lab_results_get_string (doc, "prediction.source_collection");
+   bool has_walk = lab_results_get_number (doc, "prediction.probe.index_walk_read_bytes", &walk) && walk >= 0;
+   bool has_leaf = lab_results_get_number (doc, "prediction.probe.leaf_count_read_bytes", &leaf) && leaf > 0;
 
    lab_results_get_number (doc, "prediction.probe.elapsed_s", &s);
    lab_results_get_number (doc, "prediction.probe.documents_fetched", &docs);
    lab_results_get_number (doc, "prediction.probe.masters", &masters);
    bson_string_append (o, "The probe of ");
    lab_cmp_app_esc (o, coll ? coll : "the detail collection");
-   bson_string_append_printf (o, " walked %.0f masters' index entries in %.2f s", masters, s);
-   if (lab_results_get_number (doc, "prediction.probe.index_walk_read_bytes", &walk) && walk >= 0) {
-      bson_string_append_printf (o, ", reading %.1f MiB of index from disk", walk / 1048576.0);
+   bson_string_append_printf (o, " took %.2f s: it walked %.0f masters' index entries", s, masters);
+   if (lab_results_get_number (doc, "prediction.probe.index_walk_s", &walk_s) || has_walk) {
+      bson_string_append (o, " (");
+      if (walk_s >= 0) {
+         bson_string_append_printf (o, "%.2f s%s", walk_s, has_walk ? ", " : "");
+      }
+      if (has_walk) {
+         bson_string_append_printf (o, "%.1f MiB of index read from disk", walk / 1048576.0);
+      }
+      bson_string_append (o, ")");
    }
-   bson_string_append_printf (o, ", and fetched %.0f documents", docs);
+   if (has_leaf) {
+      /* the engine's leaf page count walks the collection's tree: pages come in, no document goes out */
+      bson_string_append (o, ", counted the collection's leaf pages (");
+      if (lab_results_get_number (doc, "prediction.probe.leaf_count_s", &leaf_s)) {
+         bson_string_append_printf (o, "%.2f s, ", leaf_s);
+      }
+      bson_string_append_printf (o, "%.1f MiB of its pages read, no document returned)", leaf / 1048576.0);
+   }
+   bson_string_append_printf (o, " and fetched %.0f documents", docs);
+   if (lab_results_get_number (doc, "prediction.sample.fraction", &frac)) {
+      lab_results_get_number (doc, "prediction.sample.masters", &sampled);
+      bson_string_append_printf (
+         o,
+         "; it read the RecordIds of a sample of %.3g%% of the masters (%.0f, chosen by "
+         "a hash of the key), so each predicted read amplification is an estimate "
+         "(± its sampling error: the spread of the sample split four ways)",
+         frac * 100, sampled);
+      if (lab_results_get_string (doc, "prediction.sample.warning")) {
+         bson_string_append (o, " (**");
+         lab_cmp_app_esc (o, lab_results_get_string (doc, "prediction.sample.warning"));
+         bson_string_append (o, "**)");
+      }
+   }
    if (lab_results_get_number (doc, "prediction.timing.documents", &docs)) {
       bson_string_append_printf (o, " (the timed sample then loaded %.0f, cold and warm)", docs);
    }
@@ -58,35 +90,141 @@ point_of (const bson_t *doc, const lab_sweep_point_t *want)
    return -1;
 }
 
+/* The largest error of the rows shown, and where. */
+typedef struct {
+   double amp_err; /* largest |relative error| of a read amplification (-1: none) */
+   double amp_p, amp_m, amp_signed;
+   const char *amp_layout;
+   int amp_at; /* the measured point's index (-1: the file's single point) */
+   double amp_cache, amp_ratio;
+   double sp_dev; /* the speedup factor furthest from 1, as |log| (-1: none) */
+   double sp_factor, sp_cache;
+} worst_t;
+
 /* app_pair -- "| predicted | measured | error |" cells of one figure (error in percent of the measured,
- * or as a factor for a speedup). */
+ * or as a factor for a speedup; a sampled prediction's figure with its sampling error `se`, when >= 0);
+ * the error is also returned in *err (NAN: none). */
 static void
-app_pair (bson_string_t *o, bool hp, double p, bool hm, double m, bool factor)
+app_pair (bson_string_t *o, bool hp, double p, double se, bool hm, double m, bool factor, double *err)
 {
-   bson_string_append_printf (o, hp ? " %.2f |" : " n/a |", p);
+   *err = NAN;
+   if (hp && se >= 0) {
+      bson_string_append_printf (o, " %.2f ± %.2f |", p, se);
+   } else {
+      bson_string_append_printf (o, hp ? " %.2f |" : " n/a |", p);
+   }
    bson_string_append_printf (o, hm ? " %.2f |" : " n/a |", m);
    if (hp && hm && m > 0) {
       if (factor) {
-         bson_string_append_printf (o, " %.2fx |", p / m);
+         *err = p / m;
+         bson_string_append_printf (o, " %.2fx |", *err);
       } else {
-         bson_string_append_printf (o, " %+.0f%% |", 100 * (p - m) / m);
+         *err = (p - m) / m;
+         bson_string_append_printf (o, " %+.0f%% |", 100 * *err);
       }
    } else {
       bson_string_append (o, " n/a |");
    }
 }
 
-/* app_row -- one table row: measured point m beside predicted point p. */
+/* app_row -- one table row: measured point m (index `at` of the measured sweep, -1 a single point)
+ * beside predicted point p; the largest errors so far in *w. */
 static void
-app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p)
+app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p, int at, worst_t *w)
 {
+   double err;
+   int l;
+
    bson_string_append_printf (o, "| %.1f MiB | %.2f |", m->cache_size_bytes / 1048576.0, m->cache_ratio);
-   app_pair (o, p->has_amplification[0], p->read_amplification[0], m->has_amplification[0],
-             m->read_amplification[0], false);
-   app_pair (o, p->has_amplification[1], p->read_amplification[1], m->has_amplification[1],
-             m->read_amplification[1], false);
-   app_pair (o, p->has_speedup, p->speedup, m->has_speedup, m->speedup, true);
+   for (l = 0; l < 2; l++) {
+      double se = -1;
+      char path[64];
+      snprintf (path, sizeof path, "%s.read_amplification_sampling_error", p->names[l] ? p->names[l] : "-");
+      if (!lab_results_get_number (&p->doc, path, &se)) {
+         se = -1;
+      }
+      app_pair (o, p->has_amplification[l], p->read_amplification[l], se, m->has_amplification[l],
+                m->read_amplification[l], false, &err);
+      if (!isnan (err) && fabs (err) > w->amp_err) {
+         w->amp_err = fabs (err);
+         w->amp_signed = err;
+         w->amp_p = p->read_amplification[l];
+         w->amp_m = m->read_amplification[l];
+         w->amp_layout = m->names[l] ? m->names[l] : (l == 0 ? "detail" : "folded");
+         w->amp_at = at;
+         w->amp_cache = m->cache_size_bytes;
+         w->amp_ratio = m->cache_ratio;
+      }
+   }
+   app_pair (o, p->has_speedup, p->speedup, -1, m->has_speedup, m->speedup, true, &err);
+   if (!isnan (err) && err > 0 && fabs (log (err)) > w->sp_dev) {
+      w->sp_dev = fabs (log (err));
+      w->sp_factor = err;
+      w->sp_cache = m->cache_size_bytes;
+   }
    bson_string_append (o, "\n");
+}
+
+/* knee_of -- whether measured point `at` of `doc` is next to the knee of the curve: a neighbour measured
+ * in another regime (lab_results_point_regime: rereads, fits in cache, ...); *other gets that neighbour's
+ * regime and *other_cache its cache. */
+static bool
+knee_of (const bson_t *doc, int at, const char **here, const char **other, double *other_cache)
+{
+   size_t n = lab_results_sweep_n (doc);
+   lab_sweep_point_t p, q;
+   int d;
+
+   if (at < 0 || (size_t)at >= n || !lab_results_sweep_point (doc, (size_t)at, &p)) {
+      return false;
+   }
+   *here = lab_results_point_regime (&p);
+   for (d = 1; d >= -1; d -= 2) {
+      int k = at + d;
+      if (k >= 0 && (size_t)k < n && lab_results_sweep_point (doc, (size_t)k, &q) &&
+          strcmp (lab_results_point_regime (&q), *here) != 0) {
+         *other = lab_results_point_regime (&q);
+         *other_cache = q.cache_size_bytes;
+         return true;
+      }
+   }
+   return false;
+}
+
+/* app_worst -- the sentence under the table: the largest read amplification error and where (near the
+ * knee of the curve when it is), and the speedup furthest from the measured one. */
+static void
+app_worst (bson_string_t *o, const lab_cmp_results_t *r, const worst_t *w)
+{
+   const char *here = NULL, *other = NULL;
+   double other_cache = 0;
+
+   if (w->amp_err < 0 && w->sp_dev < 0) {
+      return;
+   }
+   bson_string_append (o, "\n");
+   if (w->amp_err >= 0) {
+      bson_string_append (o, "The largest error is the ");
+      lab_cmp_app_esc (o, w->amp_layout);
+      bson_string_append_printf (o,
+                                 " layout's read amplification at %.1f MiB (ratio %.2f): %.2f predicted "
+                                 "against %.2f measured, %+.0f%%",
+                                 w->amp_cache / 1048576.0, w->amp_ratio, w->amp_p, w->amp_m,
+                                 100 * w->amp_signed);
+      if (knee_of (&r->doc, w->amp_at, &here, &other, &other_cache)) {
+         bson_string_append_printf (
+            o,
+            ", near the knee of the curve (measured: %s here, %s at %.1f MiB), where a "
+            "few percent of the cache's capacity decide between reading the data once "
+            "and rereading it",
+            here, other, other_cache / 1048576.0);
+      }
+   }
+   if (w->sp_dev >= 0) {
+      bson_string_append_printf (o, "%s speedup is furthest off at %.1f MiB: %.2fx the measured",
+                                 w->amp_err >= 0 ? "; the" : "The", w->sp_cache / 1048576.0, w->sp_factor);
+   }
+   bson_string_append (o, ".\n");
 }
 
 /* lab_cmp_render_predicted_note -- see cmp.h. */
@@ -110,6 +248,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
 {
    size_t n, i, shown = 0;
    lab_sweep_point_t m, p;
+   worst_t w = { .amp_err = -1, .sp_dev = -1, .amp_at = -1 };
    int k;
 
    if (!pred) {
@@ -131,20 +270,22 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
       /* a single-point file: its one point */
       lab_results_top_point (&r->doc, &m);
       if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
-         app_row (o, &m, &p);
+         app_row (o, &m, &p, -1, &w);
          shown++;
       }
    }
    for (i = 0; i < n; i++) {
       if (lab_results_sweep_point (&r->doc, i, &m) && (k = point_of (&pred->doc, &m)) >= 0 &&
           lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
-         app_row (o, &m, &p);
+         app_row (o, &m, &p, (int)i, &w);
          shown++;
       }
    }
    if (shown == 0) {
       bson_string_append (o, "\nNo point of the prediction has the cache of a measured point: predict with "
                              "the same --cache-ratios or --cache-sizes as the measurement.\n");
+   } else {
+      app_worst (o, r, &w);
    }
    bson_string_append (o, "\n");
 }

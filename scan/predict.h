@@ -13,6 +13,12 @@
  * eviction trigger, and each miss reads the page's on-disk bytes: read amplification = those bytes / the
  * layout's data + indexes on disk, as measured.
  *
+ * With a sample (--sample F) the probe reads the RecordIds of the masters whose key hashes under F only;
+ * their accesses keep their real pages and order, and the misses are scaled up (predict.c
+ * scaled_read_bytes: first touches / F capped at the layout's pages, the sample's share of missing reuses
+ * applied to the whole load's, a master's repeated touches of its own pages / F); the sample split four
+ * ways by the same hash gives each figure's sampling error.
+ *
  * The pure part (lab_predict_trace_*, lab_predict_read_bytes) is unit-tested on hand-made layouts
  * (tests/scan/test_predict.c); the probe and the results document (lab_predict_run) are checked against
  * measured cold sweeps on the same data (tests/scan/test_predict_embedded.c, scripts/bench-predict.sh).
@@ -39,6 +45,9 @@
 /* Stack-distance classes of the traces. */
 #define LAB_PREDICT_DATA 0
 #define LAB_PREDICT_INDEX 1
+/* With again_class: a data page touched again by the master that touched it last (its rows' pages come
+ * in RecordId order), apart from the pages' first touches by each master (--sample scales them apart). */
+#define LAB_PREDICT_DATA_AGAIN 2
 
 /* Where the rows lie and how the load goes: the model's whole input. */
 typedef struct {
@@ -58,6 +67,7 @@ typedef struct {
    double folded_master_bytes, folded_row_bytes, folded_page_bytes;
    double folded_page_cache_bytes;
    double folded_index_entries_per_page;
+   bool again_class; /* the detail trace counts a master's repeated touches as LAB_PREDICT_DATA_AGAIN */
 } lab_predict_input_t;
 
 /* lab_predict_trace_detail -- the stack-distance analysis of the detail layout's load: class

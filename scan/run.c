@@ -47,6 +47,7 @@ lab_scan_opts_init (lab_scan_opts_t *o)
    o->calibrate_rand_ns = 3000000000ull;
    o->progress = LAB_PROGRESS_AUTO;
    o->locality_sample = 1000;
+   o->predict_sample = 1.0;
    o->wl.set = 1u; /* the load */
    o->wl.seed = 1;
    o->wl.row_keys = 10000;

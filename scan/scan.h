@@ -234,7 +234,8 @@ typedef struct {
    bool server_cache_sweep;   /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
    int64_t locality_sample;   /* masters sampled for the locality figures (default 1000) */
    lab_scan_decode_t decode;  /* --decode (default none) */
-   bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict.h) */
+   bool predict;          /* --predict: the predicted curve from a probe of `detail` alone (scan/predict.h) */
+   double predict_sample; /* --sample F: the share of masters the probe reads (0 < F <= 1; default 1) */
    /* the workloads (scan/workload.h, issue 23) */
    struct {
       unsigned set;            /* --workload: bit k = lab_scan_wl_kind_t k (default: the load alone) */

@@ -98,6 +98,12 @@ static const char usage[] =
    "                         load. --out writes a results file marked \"predicted\": true. With\n"
    "                         --calibrate (embedded) a few masters are loaded cold then warm to time page\n"
    "                         reads and documents, giving load times and speedups too\n"
+   "  --sample F             (with --predict, for very large collections) read the RecordIds of a share F\n"
+   "                         of the masters only (0 < F <= 1; chosen by a hash of the key: the same ones\n"
+   "                         every time) and scale their misses up to the whole load (as SHARDS scales a\n"
+   "                         hashed sample, Waldspurger et al. FAST 2015, corrected for pages that several\n"
+   "                         masters share). Each read amplification comes with its sampling error (the\n"
+   "                         sample split four ways by the same hash)\n"
    "\n"
    "The workloads (issue 23): what each layout costs for the queries besides the load, each run cold on\n"
    "every layout with the same inputs, drawn from the data by --seed, the results compared (rows returned\n"
@@ -244,6 +250,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_FLAG ("--server-cache-sweep", 0, &o->server_cache_sweep),
       LAB_CLI_OPT_INT ("--locality-sample", 0, &o->locality_sample, 1, 1000000),
       LAB_CLI_OPT_FLAG ("--predict", 0, &o->predict),
+      LAB_CLI_OPT_DOUBLE ("--sample", 0, &o->predict_sample),
       LAB_CLI_OPT_CUSTOM ("--workload", 0, &o->wl.set, lab_scan_wl_parse_opt),
       LAB_CLI_OPT_INT ("--seed", 0, &o->wl.seed, 0, INT64_MAX),
       LAB_CLI_OPT_INT ("--row-keys", 0, &o->wl.row_keys, 1, 100000000),
@@ -269,6 +276,17 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       return false;
    }
    o->wl.range_window_ms = range_window_ms;
+   if (!(o->predict_sample > 0 && o->predict_sample <= 1)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--sample %g: give the share of masters the probe reads, 0 < F <= 1 (e.g. 0.01)",
+                     o->predict_sample);
+      return false;
+   }
+   if (o->predict_sample < 1 && !o->predict) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--sample samples the masters --predict probes: it needs --predict");
+      return false;
+   }
    if (o->predict && lab_scan_wl_any (o)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--predict probes the load alone: run --workload in a measured comparison");

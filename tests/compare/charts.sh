@@ -169,6 +169,56 @@ if missing:
 print("ok: the three-layout sweep chart has both candidates' speedups and all three amplifications")
 PY
 
+# a cache sweep with --prediction (issue 26): the predicted curves beside the measured ones, each in its
+# layout's colour, dash-dotted (a dash array the measured series do not use), the legend saying which is
+# which, the predicted points the sweep did not measure (128 MiB, 4 GiB) on the same axis; the caption
+# says it. Without --prediction the same chart has no predicted series and no "measured" in its legend.
+mkdir -p "$tmp/pred"
+"$report" "$data/sweep.json" --prediction "$data/predict.json" -o "$tmp/pred/review.md" -q
+python3 - "$tmp/pred" "$tmp/sweep" <<'PY'
+import os, re, sys
+import xml.etree.ElementTree as ET
+
+errors = []
+def chart(d):
+    p = os.path.join(d, "review-sweep.svg")
+    if not os.path.exists(p):
+        errors.append("%s: review-sweep.svg missing" % d)
+        return None, None, set()
+    root = ET.parse(p).getroot()
+    text = " ".join(t for t in root.itertext())
+    dashes = set()
+    for e in root.iter():
+        da = e.get("stroke-dasharray")
+        if da:
+            dashes.add(re.sub(r"\s+", "", da))
+    return root, text, dashes
+
+root, text, dashes = chart(sys.argv[1])
+_, text0, dashes0 = chart(sys.argv[2])
+if root is not None:
+    for want in ("speedup (detail load time ÷ folded), measured", "speedup (detail load time ÷ folded), predicted",
+                 "read amplification, detail, measured", "read amplification, detail, predicted",
+                 "read amplification, folded, measured", "read amplification, folded, predicted"):
+        if want not in text:
+            errors.append("the sweep chart with a prediction lacks '%s' in its legend" % want)
+    new = dashes - dashes0
+    if not new:
+        errors.append("the predicted series use no dash pattern of their own (%s vs %s)" % (sorted(dashes), sorted(dashes0)))
+    # x axis: the predicted 128 MiB point (ratio 0.20) widens it below the measured 0.41: the 0.2 tick shows
+    if "0.2" not in text.split():
+        errors.append("the chart's x axis does not reach the predicted point at ratio 0.2")
+    md = open(os.path.join(sys.argv[1], "review.md"), encoding="utf-8").read()
+    if "predicted before folding (dash-dotted lines, hollow marks)](review-sweep.svg)" not in md:
+        errors.append("review.md's caption of the sweep chart does not say which curves are predicted")
+if text0 is not None and ("predicted" in text0 or "measured" in text0):
+    errors.append("the sweep chart without --prediction names predicted or measured series")
+if errors:
+    print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
+    sys.exit(1)
+print("ok: the predicted curves beside the measured ones, dash-dotted, the legend saying which is which")
+PY
+
 # loads too short for a time chart (folded: 2 samples): each time chart is a bar per layout of its median
 # run's total, titled with what it shows, why, and the engine cache (issue 21 item 11)
 mkdir -p "$tmp/short"

@@ -94,6 +94,12 @@ golden workloads workloads.json --charts none
 golden workloads3 workloads3.json --charts none
 # a sweep whose every point has its workloads: the table of each workload's winner per cache
 golden workloads-sweep workloads-sweep.json --charts none
+# issue 26 (gen_predict.py): a prediction (scancmp --predict) rendered alone, and beside the measured sweep
+# of the same data: the table of predicted vs measured with the error per point, the sentence naming the
+# largest error and where (near the knee), the probe's cost; the sweep chart's caption saying which
+# curves are predicted (needs gnuplot)
+golden predict predict.json --charts none
+golden sweep-prediction sweep.json --prediction predict.json --charts svg --production-cache-ratio 0.5
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file
@@ -145,10 +151,10 @@ done
 # without the figure (a remote server, or a file written before it)
 cpu_bound='load kept 96% of its 2 cores busy (the store'"'"'s process, mean over the load): it was bound by the CPU'
 contains "cpu: folded bound" run-cpu.json "The folded $cpu_bound"
-# not_contains NAME FILE TEXT -- layout-report's report of FILE lacks TEXT
+# not_contains NAME FILE TEXT [ARGS...] -- layout-report's report of FILE (extra args after) lacks TEXT
 not_contains() {
-  local name=$1 file=$2 text=$3
-  (cd "$data" && "$report" "$file" --charts none) > "$tmp/lacks.md" 2>/dev/null || fail "$name: layout-report failed"
+  local name=$1 file=$2 text=$3; shift 3
+  (cd "$data" && "$report" "$file" --charts none "$@") > "$tmp/lacks.md" 2>/dev/null || fail "$name: layout-report failed"
   if grep -qF -- "$text" "$tmp/lacks.md"; then fail "$name: the report of $file says: $text"; else echo "ok: $name"; fi
 }
 not_contains "cpu: detail not bound at 47%" run-cpu.json "The detail load kept"
@@ -202,6 +208,53 @@ contains "cpu: 90.0% is bound" "$tmp/cpu-90.0.json" "The folded load kept 90% of
 contains "cpu: both bound, one sentence" "$tmp/cpu-both.json" \
   "The detail and folded loads kept 97% and 90% of their 2 cores busy (the store's process, mean over the load): they were bound by the CPU"
 not_contains "cpu: both bound, no second sentence" "$tmp/cpu-both.json" "The folded load kept"
+
+# the prediction beside the measured sweep (issue 26), pinned beyond the goldens: the error per point, the
+# largest error and where, the probe's cost; a largest error away from the knee is not said to be near it
+contains "prediction: error per point" sweep.json \
+  '| 512.0 MiB | 0.81 | 8.90 | 12.21 | -27% | 0.98 | 1.01 | -3% | 24.76 | 33.81 | 0.73x |' --prediction predict.json
+contains "prediction: largest error, near the knee" sweep.json \
+  "The largest error is the detail layout's read amplification at 512.0 MiB (ratio 0.81): 8.90 predicted against 12.21 measured, -27%, near the knee of the curve (measured: rereads here, fits in cache at 2048.0 MiB)" \
+  --prediction predict.json
+contains "prediction: the speedup furthest off" sweep.json "; the speedup is furthest off at 512.0 MiB: 0.73x the measured." \
+  --prediction predict.json
+contains "prediction: the probe's cost" sweep.json \
+  "took 2.04 s: it walked 38000 masters' index entries (1.62 s, 27.0 MiB of index read from disk), counted the collection's leaf pages (0.42 s, 6.0 MiB of its pages read, no document returned) and fetched 0 documents" \
+  --prediction predict.json
+python3 - "$data/predict.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["sweep"][1]["detail"]["read_amplification"] = 50.0  # 256 MiB: -47%, both neighbours reread
+json.dump(d, open("%s/predict-far.json" % sys.argv[2], "w"))
+PY
+contains "prediction: largest error away from the knee" sweep.json \
+  "The largest error is the detail layout's read amplification at 256.0 MiB (ratio 0.41): 50.00 predicted against 93.70 measured, -47%;" \
+  --prediction "$tmp/predict-far.json"
+not_contains "prediction: away from the knee, not said near it" sweep.json "near the knee" --prediction "$tmp/predict-far.json"
+# a sampled prediction (--sample): each read amplification with its sampling error, and the sample said
+python3 - "$data/predict.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["prediction"]["sample"] = {"fraction": 0.25, "masters": 9512, "index_entries": 1226000, "groups": 4}
+for p in d["sweep"]:
+    p["detail"]["read_amplification_sampling_error"] = round(p["detail"]["read_amplification"] * 0.04, 2)
+    p["folded"]["read_amplification_sampling_error"] = 0.01
+json.dump(d, open("%s/predict-sampled.json" % sys.argv[2], "w"))
+PY
+contains "prediction: sampled, the error per figure" sweep.json \
+  '| 512.0 MiB | 0.81 | 8.90 ± 0.36 | 12.21 | -27% | 0.98 ± 0.01 | 1.01 | -3% |' --prediction "$tmp/predict-sampled.json"
+contains "prediction: sampled, said" sweep.json \
+  'it read the RecordIds of a sample of 25% of the masters (9512, chosen by a hash of the key)' --prediction "$tmp/predict-sampled.json"
+not_contains "prediction: unsampled, no ±" sweep.json "8.90 ±" --prediction predict.json
+python3 - "$tmp/predict-sampled.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["prediction"]["sample"]["warning"] = "few sampled masters touch each page: the estimate can be off"
+json.dump(d, open("%s/predict-warned.json" % sys.argv[2], "w"))
+PY
+contains "prediction: sampled, warned" sweep.json '(**few sampled masters touch each page: the estimate can be off**)' \
+  --prediction "$tmp/predict-warned.json"
+not_contains "prediction: sampled, not warned" sweep.json 'few sampled masters' --prediction "$tmp/predict-sampled.json"
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"

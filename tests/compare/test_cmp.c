@@ -301,12 +301,122 @@ test_sweep_chart_regimes (void **state)
             2) "}, {\"cache_size_bytes\": 4000, \"detail\": {\"read_amplification\": 1.0}, " SW_RUNS (10,
                                                                                                       2) "}"),
          &r);
-   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, &ch), 3);
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, NULL, &ch), 3);
    assert_string_equal (ch.regimes->str,
                         "set label 'rereads' at first 0.707107, graph 0.95 center textcolor rgb '#555555'\n"
                         "set arrow from 2, graph 0 to 2, graph 1 nohead dt 2 lw 1.5 lc rgb '#777777'\n"
                         "set label 'fits in cache' at first 4, graph 0.95 center textcolor rgb '#555555'\n");
    lab_cmp_sweep_chart_cleanup (&ch);
+   lab_cmp_results_cleanup (&r);
+}
+
+/* A predicted sweep (scancmp --predict): its own dataset (the detail layout 2,000 bytes on disk, so its
+ * stored ratios are half the measured file's for the same cache), every entry "predicted"; PR_RUNS(d, f)
+ * timed, PR_UNTIMED without load times (a prediction without --calibrate). */
+#define PR_RUNS(d, f)                                                                                        \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"predicted\": true, \"elapsed_s\": " #d                 \
+   ", \"docs\": 100, \"bytes_returned\": 1}, {\"run\": 1, \"layout\": \"folded\", \"predicted\": true, "     \
+   "\"elapsed_s\": " #f ", \"docs\": 1, \"bytes_returned\": 1}]"
+#define PR_UNTIMED                                                                                           \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"predicted\": true, \"docs\": 100, "                    \
+   "\"bytes_returned\": "                                                                                    \
+   "1}, {\"run\": 1, \"layout\": \"folded\", \"predicted\": true, \"docs\": 1, \"bytes_returned\": 1}]"
+#define PR_POINT(cache, da, fa, runs)                                                                        \
+   "{\"cache_size_bytes\": " #cache ", \"predicted\": true, \"detail\": {\"read_amplification\": " #da       \
+   "}, \"folded\": {\"read_amplification\": " #fa "}, " runs "}"
+#define PR_FILE(runs, points)                                                                                \
+   "{\"schema_version\": 3, \"predicted\": true, \"config\": {\"cold\": true}, \"dataset\": {\"detail\": "   \
+   "{\"storage_size_bytes\": 1800, \"index_size_bytes\": 200}, \"folded\": {\"storage_size_bytes\": 290, "   \
+   "\"index_size_bytes\": 10}}, " runs ", \"sweep\": [" points "]}"
+
+/* cut -- s with every `what` removed and cut before `end` (when present). Caller bson_free()s. */
+static char *
+cut (const char *s, const char *what, const char *end)
+{
+   bson_string_t *o = bson_string_new (NULL);
+   const char *stop = end ? strstr (s, end) : NULL, *p = s, *q;
+   size_t wl = strlen (what);
+
+   if (!stop) {
+      stop = s + strlen (s);
+   }
+   while ((q = strstr (p, what)) && q < stop) {
+      bson_string_append_printf (o, "%.*s", (int)(q - p), p);
+      p = q + wl;
+   }
+   bson_string_append_printf (o, "%.*s", (int)(stop - p), p);
+   return bson_string_free (o, false);
+}
+
+/* test_sweep_chart_prediction -- issue 26: a prediction beside the measured sweep. Each predicted point at
+ * its cache over the measured detail layout's size on disk (not the prediction's own ratio), the speedup
+ * and both amplifications in the measured columns' order, dash-dotted with hollow marks and titled
+ * "predicted"; the measured series then say "measured" and are otherwise the same commands as without a
+ * prediction; an untimed prediction draws no speedup; and without one nothing of it is there. */
+static void
+test_sweep_chart_prediction (void **state)
+{
+   lab_cmp_results_t r, pr, pu;
+   lab_cmp_sweep_chart_t ch0, ch;
+   char *measured_only;
+
+   (void)state;
+   /* measured: ratios 0.5, 1, 4; speedups 40, 10, 5; detail read 4x, folded 1x */
+   load (SW_FILE ("{\"cache_size_bytes\": 500, " SW_RUNS (80, 2) "}, {\"cache_size_bytes\": 1000, " SW_RUNS (
+            20, 2) "}, {\"cache_size_bytes\": 4000, " SW_RUNS (10, 2) "}"),
+         &r);
+   load (
+      PR_FILE (PR_RUNS (30, 2), PR_POINT (250, 5, 1.2, PR_RUNS (30, 2)) ", " PR_POINT (
+                                   1000, 3, 1.1, PR_RUNS (16, 2)) ", " PR_POINT (8000, 1, 1, PR_RUNS (8, 2))),
+      &pr);
+   load (PR_FILE (PR_UNTIMED, PR_POINT (500, 5, 1.2, PR_UNTIMED) ", " PR_POINT (4000, 1, 1, PR_UNTIMED)),
+         &pu);
+
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, NULL, &ch0), 3);
+   assert_null (ch0.predicted);
+   assert_int_equal (ch0.n_predicted, 0);
+   assert_null (strstr (ch0.plot->str, "predicted"));
+   assert_null (strstr (ch0.plot->str, "measured"));
+
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, &pr, &ch), 3);
+   /* x: 250 / 1000 (the measured detail layout's size), not the prediction's ratio 0.125 */
+   assert_string_equal (ch.predicted->str, "0.25 15 5 1.2\n1 8 3 1.1\n8 4 1 1\n");
+   assert_int_equal (ch.n_predicted_points, 3);
+   assert_int_equal (ch.n_predicted, 3);
+   assert_true (ch.xmin == 0.25 && ch.xmax == 8);
+   assert_true (ch.ymin == 1 && ch.ymax == 40);
+   assert_non_null (strstr (ch.plot->str,
+                            "'predicted.dat' using 1:2 with linespoints lw 2 dt (10,4,2,4) pt 6 "
+                            "ps 1.0 lc rgb '#333333' title \"speedup (detail load time ÷ "
+                            "folded), predicted\""));
+   assert_non_null (strstr (ch.plot->str,
+                            "'predicted.dat' using 1:3 with linespoints lw 1.5 dt (10,4,2,4) pt "
+                            "4 ps 0.9 lc rgb '#d95f02' title \"read amplification, detail, "
+                            "predicted\""));
+   assert_non_null (strstr (ch.plot->str,
+                            "'predicted.dat' using 1:4 with linespoints lw 1.5 dt (10,4,2,4) pt "
+                            "4 ps 0.9 lc rgb '#1b7e9e' title \"read amplification, folded, "
+                            "predicted\""));
+   assert_non_null (strstr (ch.plot->str, "title \"speedup (detail load time ÷ folded), measured\""));
+   assert_non_null (strstr (ch.plot->str, "title \"read amplification, detail, measured\""));
+   /* the measured series are the same commands as without a prediction, and their data too */
+   measured_only = cut (ch.plot->str, ", measured", ", \\\n     'predicted.dat'");
+   assert_string_equal (measured_only, ch0.plot->str);
+   assert_string_equal (ch.data->str, ch0.data->str);
+   assert_string_equal (ch.regimes->str, ch0.regimes->str);
+   bson_free (measured_only);
+   lab_cmp_sweep_chart_cleanup (&ch);
+
+   /* untimed: the amplifications only, at the same cache as measured */
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, &pu, &ch), 3);
+   assert_string_equal (ch.predicted->str, "0.5 nan 5 1.2\n4 nan 1 1\n");
+   assert_int_equal (ch.n_predicted, 2);
+   assert_null (strstr (ch.plot->str, "), predicted"));
+   assert_non_null (strstr (ch.plot->str, "read amplification, folded, predicted"));
+   lab_cmp_sweep_chart_cleanup (&ch);
+   lab_cmp_sweep_chart_cleanup (&ch0);
+   lab_cmp_results_cleanup (&pu);
+   lab_cmp_results_cleanup (&pr);
    lab_cmp_results_cleanup (&r);
 }
 
@@ -497,7 +607,7 @@ test_sweep_three (void **state)
 
    /* the chart: every layout's series, titled by name, in the colour of its place in the file (as the
     * other charts: folded, listed first, gets the first colour), and a data column for each */
-   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, &ch), 2);
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, NULL, NULL, &ch), 2);
    assert_int_equal (ch.n_speedup, 2);
    assert_int_equal (ch.n_amplification, 3);
    assert_non_null (strstr (ch.plot->str, "using 1:2 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#d95f02' "
@@ -558,7 +668,7 @@ test_sweep_three (void **state)
                                 "not measured | **≈ 25.0x** (interpolated) | **≈ 15.0x** "
                                 "(interpolated) |\n"));
    bson_free (md);
-   assert_int_equal (lab_cmp_sweep_chart_plot (&r, &prod, &ch), 2);
+   assert_int_equal (lab_cmp_sweep_chart_plot (&r, &prod, NULL, &ch), 2);
    assert_string_equal (ch.production->str, "0.707107 25\n0.707107 14.9505\n");
    lab_cmp_sweep_chart_cleanup (&ch);
    lab_cmp_results_cleanup (&r);
@@ -804,6 +914,7 @@ main (void)
       cmocka_unit_test (test_sweep_refused),
       cmocka_unit_test (test_render_sweep),
       cmocka_unit_test (test_sweep_chart_regimes),
+      cmocka_unit_test (test_sweep_chart_prediction),
       cmocka_unit_test (test_sweep_three),
       cmocka_unit_test (test_production_parse),
       cmocka_unit_test (test_match),
