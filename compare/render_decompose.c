@@ -244,6 +244,11 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    lab_sweep_point_t top;
    size_t i, shown = 0;
 
+   bool predicted = false;
+
+   if (lab_results_get_bool (&r->doc, "predicted", &predicted) && predicted) {
+      return; /* a prediction loads nothing: there is no measured speedup to take apart */
+   }
    lab_results_layouts (&r->doc, &ls);
    ro = roles_of (r, &ls);
    if (ro.natural < 0 || ro.folded < 0) {
