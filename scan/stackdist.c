@@ -16,6 +16,7 @@
  * window doubles when more than half of it is live), so memory follows the distinct pages, not the
  * trace's length.
  */
+#include "scan/hash.h"
 #include "scan/stackdist.h"
 
 #include <bson/bson.h>
@@ -54,18 +55,6 @@ struct lab_stackdist {
    bool queried;
 };
 
-/* mix -- splitmix64's finalizer: the page's hash for sampling and for the map. */
-static uint64_t
-mix (uint64_t x)
-{
-   x ^= x >> 30;
-   x *= 0xbf58476d1ce4e5b9ull;
-   x ^= x >> 27;
-   x *= 0x94d049bb133111ebull;
-   x ^= x >> 31;
-   return x;
-}
-
 /* bit_add -- add v at slot s (0-based). */
 static void
 bit_add (lab_stackdist_t *sd, uint32_t s, int64_t v)
@@ -94,7 +83,7 @@ bit_prefix (const lab_stackdist_t *sd, uint32_t s)
 static entry_t *
 map_find (lab_stackdist_t *sd, uint64_t page)
 {
-   size_t mask = sd->map_cap - 1, i = (size_t)mix (page ^ 0x9e3779b97f4a7c15ull) & mask;
+   size_t mask = sd->map_cap - 1, i = (size_t)lab_scan_mix64 (page ^ 0x9e3779b97f4a7c15ull) & mask;
 
    while (sd->map[i].key != 0 && sd->map[i].key != page + 1) {
       i = (i + 1) & mask;
@@ -198,7 +187,7 @@ lab_stackdist_destroy (lab_stackdist_t *sd)
 bool
 lab_stackdist_sampled (const lab_stackdist_t *sd, uint64_t page)
 {
-   return sd->rate >= 1.0 || (mix (page) >> 40) < sd->threshold;
+   return sd->rate >= 1.0 || (lab_scan_mix64 (page) >> 40) < sd->threshold;
 }
 
 /* lab_stackdist_access -- see stackdist.h. */

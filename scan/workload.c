@@ -2,6 +2,7 @@
  * workload.c -- the workloads' names and option, the inputs drawn from the data, what a layout returned
  * (rows, a digest, the aggregate's groups) and the row view of a document (see workload.h).
  */
+#include "scan/hash.h"
 #include "scan/workload.h"
 
 #include "core/error.h"
@@ -125,18 +126,6 @@ lab_scan_wl_each_row (const bson_t *doc, const char *array_field, bool array, la
    }
 }
 
-/* mix -- splitmix64's finalizer. */
-static uint64_t
-mix (uint64_t x)
-{
-   x ^= x >> 30;
-   x *= 0xbf58476d1ce4e5b9ull;
-   x ^= x >> 27;
-   x *= 0x94d049bb133111ebull;
-   x ^= x >> 31;
-   return x;
-}
-
 /* hash_text -- FNV-1a of a string, finalized. */
 static uint64_t
 hash_text (const char *s, uint64_t h)
@@ -144,7 +133,7 @@ hash_text (const char *s, uint64_t h)
    for (; *s; s++) {
       h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
    }
-   return mix (h);
+   return lab_scan_mix64 (h);
 }
 
 /* lab_scan_wl_row_hash -- see workload.h: the key and the row _id as extended JSON text. */
@@ -274,7 +263,7 @@ static uint64_t
 next_rand (uint64_t *state)
 {
    *state += 0x9e3779b97f4a7c15ull;
-   return mix (*state);
+   return lab_scan_mix64 (*state);
 }
 
 typedef struct {
