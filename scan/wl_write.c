@@ -295,9 +295,9 @@ lab_scan_wl_writes_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
       return false;
    }
    if (set & (1u << LAB_WL_APPEND)) {
-      lab_log_info ("drawing %lld appended rows for %s masters of %s (seed %llu)", (long long)o->wl.append_rows,
-                    o->wl.append_to == 0 ? "the most recent" : "random", rows_layout->collection,
-                    (unsigned long long)o->wl.seed);
+      lab_log_info ("drawing %lld appended rows for %s masters of %s (seed %llu)",
+                    (long long)o->wl.append_rows, o->wl.append_to == 0 ? "the most recent" : "random",
+                    rows_layout->collection, (unsigned long long)o->wl.seed);
       if (!draw_appends (sess, o, rows_layout->collection, keys, nkeys, &in->append, error)) {
          return false;
       }
@@ -353,19 +353,18 @@ lab_scan_wl_fold_settings (lab_store_session_t *sess, const char *coll, int64_t 
    if (!lab_store_mark_get (sess, coll, &mark, NULL, error)) {
       return false;
    }
-   if (param (mark, "max_doc_bytes", &it) && BSON_ITER_HOLDS_NUMBER (&it) &&
-       bson_iter_as_int64 (&it) > 0) {
+   if (param (mark, "max_doc_bytes", &it) && BSON_ITER_HOLDS_NUMBER (&it) && bson_iter_as_int64 (&it) > 0) {
       *max_doc_bytes = bson_iter_as_int64 (&it);
    }
    if (param (mark, "bucket_rows", &it) && BSON_ITER_HOLDS_NUMBER (&it)) {
       *bucket_rows = (int32_t)bson_iter_as_int64 (&it);
    }
-   if (param (mark, "bucket_by", &it) && BSON_ITER_HOLDS_UTF8 (&it) &&
-       bson_iter_utf8 (&it, NULL)[0]) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--workload append: %s was folded with --bucket-by %s; appends into time buckets are not "
-                     "supported yet (fold by rows or --bucket-rows)",
-                     coll, bson_iter_utf8 (&it, NULL));
+   if (param (mark, "bucket_by", &it) && BSON_ITER_HOLDS_UTF8 (&it) && bson_iter_utf8 (&it, NULL)[0]) {
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+         "--workload append: %s was folded with --bucket-by %s; appends into time buckets are not "
+         "supported yet (fold by rows or --bucket-rows)",
+         coll, bson_iter_utf8 (&it, NULL));
       bson_destroy (mark);
       return false;
    }
@@ -413,7 +412,8 @@ static int64_t
 int_field (const bson_t *doc, const char *name, int64_t dflt)
 {
    bson_iter_t it;
-   return bson_iter_init_find (&it, doc, name) && BSON_ITER_HOLDS_NUMBER (&it) ? bson_iter_as_int64 (&it) : dflt;
+   return bson_iter_init_find (&it, doc, name) && BSON_ITER_HOLDS_NUMBER (&it) ? bson_iter_as_int64 (&it)
+                                                                               : dflt;
 }
 
 /* same_typed -- a and b are the same type and value (the types a hoisted field takes; others: false, so
@@ -628,8 +628,8 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
    }
    acc->docs += (int64_t)ps.n;
    if (ps.n == 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "master %s %s has no document in %s", o->key,
-                     lab_value_text (&wl->writes->w[a].key, kb, sizeof kb), wl->layout->collection);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "master %s %s has no document in %s",
+                     o->key, lab_value_text (&wl->writes->w[a].key, kb, sizeof kb), wl->layout->collection);
       return false;
    }
    for (i = 0; i < ps.n; i++) {
@@ -794,8 +794,9 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
       ok = lab_store_insert_many (sess, wl->layout->collection, (const bson_t *const *)docs, (size_t)(b - a),
                                   &res, error);
       if (ok && res.inserted != (int64_t)(b - a)) {
-         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "%lld of %lld new rows inserted into %s",
-                        (long long)res.inserted, (long long)(b - a), wl->layout->collection);
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                        "%lld of %lld new rows inserted into %s", (long long)res.inserted, (long long)(b - a),
+                        wl->layout->collection);
          ok = false;
       }
       lab_store_insert_result_cleanup (&res);
