@@ -183,6 +183,10 @@ draw_appends (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *c
          }
       }
       m = &ms[slot[ki]];
+      /* the _id depends on the data too (the master's rows and its last line), so that appending again
+       * with the same seed to data that already holds the earlier appends gives new _ids */
+      r1 ^=
+         (uint64_t)m->seen * 0x9e3779b97f4a7c15ull ^ (uint64_t)(int64_t)m->max_line * 0xc2b2ae3d27d4eb4full;
       memcpy (b, &r1, 8);
       memcpy (b + 8, &r2, 4);
       bson_oid_init_from_data (&oid, b);
