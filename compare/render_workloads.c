@@ -204,8 +204,12 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const la
    bson_string_append (o, "## What each query costs\n\n"
                           "One row per workload: each layout's time (in brackets, how many times the "
                           "winner's), then what it read per row returned: documents, and bytes from the "
-                          "disk (n/a: the device was not sampled); for a write (append, update), the bytes "
-                          "the engine wrote per write: journal and checkpoint.\n\n| workload |");
+                          "disk (n/a: the device was not sampled)");
+   for (i = 0; i < wl->n && !lab_cmp_wl_is_write (wl->w[i].workload); i++) {
+   }
+   bson_string_append (o, i < wl->n ? "; for a write (append, update), the bytes the engine wrote per write: "
+                                      "journal, eviction and the forced checkpoint.\n\n| workload |"
+                                    : ".\n\n| workload |");
    for (l = 0; l < ls->n; l++) {
       bson_string_append (o, " ");
       lab_cmp_app_esc (o, ls->l[l].name);

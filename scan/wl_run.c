@@ -139,6 +139,9 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
 void
 lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp)
 {
+   /* the writes first: lab_scan_wl_inputs_cleanup clears the whole struct */
+   lab_scan_wl_writes_cleanup (&wp->in.append);
+   lab_scan_wl_writes_cleanup (&wp->in.update);
    lab_scan_wl_inputs_cleanup (&wp->in);
 }
 

@@ -388,8 +388,6 @@ lab_scan_wl_inputs_cleanup (lab_scan_wl_inputs_t *in)
       bson_value_destroy (&in->rows[j].key);
       bson_value_destroy (&in->rows[j].line);
    }
-   lab_scan_wl_writes_cleanup (&in->append);
-   lab_scan_wl_writes_cleanup (&in->update);
    bson_free (in->rows);
    bson_free (in->win_lo);
    memset (in, 0, sizeof *in);

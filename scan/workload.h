@@ -113,7 +113,8 @@ void lab_scan_wl_writes_group (lab_scan_wl_writes_t *ws);
 /* lab_scan_wl_writes_cleanup -- free what ws owns. */
 void lab_scan_wl_writes_cleanup (lab_scan_wl_writes_t *ws);
 
-/* lab_scan_wl_inputs_cleanup -- free what in owns. */
+/* lab_scan_wl_inputs_cleanup -- free what in owns (its writes are freed by lab_scan_wl_writes_cleanup
+ * first: lab_scan_workloads_cleanup does both). */
 void lab_scan_wl_inputs_cleanup (lab_scan_wl_inputs_t *in);
 
 /* ---- what one layout returned --------------------------------------------------------------------- */
