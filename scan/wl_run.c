@@ -732,6 +732,76 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
    bson_append_document_end (arr, &w);
 }
 
+/* append_load_after -- with appends and the load asked for: the load measured again, cold, on every layout
+ * after the writes (their rows added to the masters), as entry k "load_after_writes": how the read
+ * advantage changes as the data keeps arriving. */
+static bool
+append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_error_t *error)
+{
+   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0;
+   wl_result_t res[LAB_RESULTS_MAX_LAYOUTS];
+   char key[16];
+   bson_t w, la;
+   bool equal = true;
+
+   memset (res, 0, sizeof res);
+   lab_scan_run_order (p->opts->order, 1, n, order);
+   for (i = 0; i < n; i++) {
+      const lab_results_layout_t *l = &p->layouts.l[order[i]];
+      wl_result_t *r = &res[order[i]];
+      lab_scan_layout_measure_t m;
+      bool ok = lab_scan_layout_measure (p, 1, l, (int)i + 1, &m, error);
+
+      if (ok) {
+         r->elapsed_s = m.elapsed_s;
+         r->cpu_s = m.cpu_s;
+         r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;
+         r->disk_reads = m.have_disk ? (int64_t)m.disk.reads : -1;
+         r->engine_read_bytes = m.have_engine && m.engine_after.block_read_bytes >= 0
+                                   ? m.engine_after.block_read_bytes - m.engine_before.block_read_bytes
+                                   : -1;
+         if (r->disk_read_bytes < 0) {
+            r->disk_read_bytes = r->engine_read_bytes;
+         }
+         r->acc.queries = m.keys;
+         r->acc.rows = m.rows;
+         r->acc.docs = m.docs;
+         r->acc.doc_bytes = m.bytes_returned;
+         r->lat = m.latency;
+         r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
+         lab_log_info ("load after the writes, %s: %lld rows in %.2f s", l->name, (long long)m.rows,
+                       m.elapsed_s);
+      }
+      lab_scan_layout_measure_cleanup (&m);
+      if (!ok) {
+         lab_error_prefix (error, "the load after the writes");
+         return false;
+      }
+   }
+   for (i = 1; i < n; i++) {
+      win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
+      equal = equal && res[i].acc.rows == res[0].acc.rows;
+   }
+   bson_snprintf (key, sizeof key, "%d", k);
+   bson_append_document_begin (arr, key, -1, &w);
+   BSON_APPEND_UTF8 (&w, "workload", "load_after_writes");
+   BSON_APPEND_UTF8 (&w, "title", "each master fetched whole again, after the appends");
+   append_params (&w, p->opts, wp, LAB_WL_LOAD);
+   BSON_APPEND_BOOL (&w, "rows_equal", equal);
+   BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
+   BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
+   for (i = 0; i < n; i++) {
+      append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &res[i], res[win].elapsed_s);
+   }
+   bson_append_array_end (&w, &la);
+   bson_append_document_end (arr, &w);
+   if (!equal) {
+      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
+                     "the load after the writes returned different row counts on the layouts");
+   }
+   return equal;
+}
+
 /* lab_scan_workloads_run -- see workload.h. */
 bool
 lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results,
@@ -757,6 +827,9 @@ lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t
          continue;
       }
       ok = run_workload (p, wp, (lab_scan_wl_kind_t)k, &arr, n++, &equal, why, sizeof why, error);
+      if (ok && equal && k == LAB_WL_APPEND && (o->wl.set & (1u << LAB_WL_LOAD))) {
+         ok = append_load_after (&arr, n++, p, wp, error);
+      }
       if (ok && !equal) {
          lab_log_error ("%s", why);
          if (all_equal) {

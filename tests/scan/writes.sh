@@ -7,7 +7,8 @@
 #   - fold-details --verify still finds detail and each folded layout equal (row counts, checksums, parts,
 #     the cap, bucket_rows): the same logical writes landed on both;
 #   - the write costs are recorded (embedded: journal and checkpoint bytes, write amplification);
-#   - the folded documents grew.
+#   - the folded documents grew;
+#   - the load measured again after the appends (load_after_writes) reads every appended row back.
 #
 # Usage: writes.sh [--server]
 # Needs LAB_BIN_DIR; with --server LAYOUTLAB_TEST_URI or LAYOUTLAB_TEST_URI_FILE (the ctest fixture).
@@ -47,14 +48,18 @@ expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst detail_coll --max
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst bill_buckets --bucket-rows 20 -q
 L=(--layout detail=bill_detail:rows --layout folded=detail_coll:folded --layout buckets=bill_buckets:buckets)
 
-expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --workload append,update --append-rows $appends \
+expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --workload load,append,update --append-rows $appends \
   --update-rows $updates --parallel 2 --seed 5 --cold -o "$T/w.json"
 python3 - "$T/w.json" "$where" "$appends" "$updates" >"$T/check" 2>&1 <<'PY' || { fail "results check"; cat "$T/check" >&2; }
 import json, sys
 res = json.load(open(sys.argv[1]))
 where, appends, updates = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 wl = {w["workload"]: w for w in res["workloads"]}
-assert sorted(wl) == ["append", "update"], sorted(wl)
+assert sorted(wl) == ["append", "load", "load_after_writes", "update"], sorted(wl)
+# the load again after the appends: every appended row is read back, on every layout
+for l in wl["load_after_writes"]["layouts"]:
+    before = next(x for x in wl["load"]["layouts"] if x["layout"] == l["layout"])
+    assert l["rows_returned"] == before["rows_returned"] + appends, (l["layout"], l["rows_returned"], before["rows_returned"])
 for name, n in (("append", appends), ("update", updates)):
     w = wl[name]
     assert w["rows_equal"], (name, "rows differ")

@@ -76,7 +76,8 @@ teardown (void **state)
 /* update_one -- record 1 of `uri` set to a (inserted), then updated to b through lab_wt_record_update in a
  * transaction; the record read back must be b. Returns whether it was a modify. */
 static bool
-update_one (fx_t *fx, const char *uri, bool logged, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+update_one (fx_t *fx, const char *uri, bool logged, const uint8_t *a, size_t alen, const uint8_t *b,
+            size_t blen)
 {
    WT_CURSOR *c;
    WT_ITEM v = { 0 }, old = { 0 }, nv = { 0 };
@@ -114,7 +115,8 @@ test_record_update (void **state)
    uint8_t a[4000], b[4000];
    size_t i;
 
-   assert_int_equal (fx->s->create (fx->s, "table:unlogged", "key_format=q,value_format=u,log=(enabled=false)"), 0);
+   assert_int_equal (
+      fx->s->create (fx->s, "table:unlogged", "key_format=q,value_format=u,log=(enabled=false)"), 0);
    assert_int_equal (fx->s->create (fx->s, "table:logged", "key_format=q,value_format=u"), 0);
    for (i = 0; i < sizeof a; i++) {
       a[i] = (uint8_t)(i * 7 + 3);
