@@ -247,36 +247,49 @@ draw_updates (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *c
    return true;
 }
 
-/* key_cmp -- two writes' masters by their extended JSON text (a grouping, not MongoDB's order). */
+/* One write's place in the grouping sort: its master as text, its draw position (the sort is stable). */
+typedef struct {
+   char key[128];
+   int64_t pos;
+} sort_item_t;
+
+/* item_cmp -- by master text, then draw order. */
 static int
-key_cmp (const lab_scan_wl_write_t *a, const lab_scan_wl_write_t *b)
+item_cmp (const void *a, const void *b)
 {
-   char x[128], y[128];
-   return strcmp (lab_value_text (&a->key, x, sizeof x), lab_value_text (&b->key, y, sizeof y));
+   const sort_item_t *x = a, *y = b;
+   int c = strcmp (x->key, y->key);
+   return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* lab_scan_wl_writes_group -- see workload.h (an insertion sort into runs: stable). */
+/* lab_scan_wl_writes_group -- see workload.h (a sort on the masters' text, stable by draw position). */
 void
 lab_scan_wl_writes_group (lab_scan_wl_writes_t *ws)
 {
-   int64_t i, j;
+   sort_item_t *items = bson_malloc0 ((size_t)(ws->n + 1) * sizeof *items);
+   lab_scan_wl_write_t *sorted = bson_malloc0 ((size_t)(ws->n + 1) * sizeof *sorted);
+   int64_t i;
 
-   for (i = 1; i < ws->n; i++) {
-      lab_scan_wl_write_t t = ws->w[i];
-      for (j = i; j > 0 && key_cmp (&ws->w[j - 1], &t) > 0; j--) {
-         ws->w[j] = ws->w[j - 1];
-      }
-      ws->w[j] = t;
+   for (i = 0; i < ws->n; i++) {
+      lab_value_text (&ws->w[i].key, items[i].key, sizeof items[i].key);
+      items[i].pos = i;
    }
+   qsort (items, (size_t)ws->n, sizeof *items, item_cmp);
    bson_free (ws->group);
    ws->group = bson_malloc0 ((size_t)(ws->n + 1) * sizeof *ws->group);
    ws->ngroups = 0;
    for (i = 0; i < ws->n; i++) {
-      if (i == 0 || key_cmp (&ws->w[i - 1], &ws->w[i]) != 0) {
+      sorted[i] = ws->w[items[i].pos];
+      if (i == 0 || strcmp (items[i - 1].key, items[i].key) != 0) {
          ws->group[ws->ngroups++] = i;
       }
    }
    ws->group[ws->ngroups] = ws->n;
+   if (ws->n > 0) {
+      memcpy (ws->w, sorted, (size_t)ws->n * sizeof *sorted);
+   }
+   bson_free (sorted);
+   bson_free (items);
 }
 
 /* lab_scan_wl_writes_draw -- see workload.h. */
