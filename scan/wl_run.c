@@ -270,7 +270,9 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
       lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
       BSON_APPEND_UTF8 (&d, "plan", plan);
       BSON_APPEND_UTF8 (&d, "plan_source",
-                        r->plan_source[0] ? r->plan_source : "planner table (docs/mongodb-compat.md §19)");
+                        r->plan_source[0]             ? r->plan_source
+                        : lab_scan_wl_is_write (kind) ? "the tool's writes (docs/mongodb-compat.md §20)"
+                                                      : "planner table (docs/mongodb-compat.md §19)");
    }
    if (lab_scan_wl_is_write (kind)) {
       BSON_APPEND_UTF8 (
