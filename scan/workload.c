@@ -176,7 +176,6 @@ lab_scan_wl_acc_merge (lab_scan_wl_acc_t *into, const lab_scan_wl_acc_t *from)
    into->writes += from->writes;
    into->docs_written += from->docs_written;
    into->parts_created += from->parts_created;
-   into->modifies += from->modifies;
    for (i = 0; i < from->ngroups; i++) {
       lab_scan_wl_group_add (into, from->groups[i].name, from->groups[i].rows, from->groups[i].total);
    }

@@ -137,7 +137,6 @@ typedef struct {
    int64_t writes;        /* logical writes done (rows appended, rows corrected) */
    int64_t docs_written;  /* documents inserted or replaced (a new part: its siblings' parts too) */
    int64_t parts_created; /* folded: new parts of masters at the size cap (or bucket_rows) */
-   int64_t modifies;      /* embedded: records written as a WiredTiger modify rather than whole */
 } lab_scan_wl_acc_t;
 
 /* lab_scan_wl_acc_merge -- add `from` into `into` (groups by name). */
