@@ -277,14 +277,20 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    if (lab_scan_wl_is_write (kind)) {
       BSON_APPEND_UTF8 (
          &d, "where",
-         !array ? (kind == LAB_WL_APPEND ? "insert of each new row through the store"
-                                         : "the row read by _id and replaced through the store")
+         !array ? (kind == LAB_WL_APPEND             ? "insert of each new row through the store"
+                   : p->backend == LAB_BACKEND_MONGO ? "updateOne {_id}, $set in the server"
+                                                     : "the row read by _id and replaced through the store")
          : p->backend == LAB_BACKEND_WT
             ? "the master's last part read, the row pushed (or the element set) in the tool, the document "
               "replaced through the store with every index entry maintained (mongod: updateOne $push / "
               "positional $set in the server)"
-            : "the master's parts fetched, the row pushed (or the element set) in the tool, the document "
-              "replaced by _id (replaceOne): the tool's read-modify-write, not the server's $push");
+         : wp->mode == LAB_WL_MODE_SERVER
+            ? "the master's parts fetched for the cap, then updateOne $push (+ $inc row_count) onto the last "
+              "part / updateOne positional $set in the server (a new part at the cap: replaceOne of each "
+              "part)"
+            : "the master's parts fetched for the cap, then updateOne $push (+ $inc row_count) onto the last "
+              "part / $set of the element by its index (this server has no positional $) in the server (a "
+              "new part at the cap: replaceOne of each part)");
    } else
       BSON_APPEND_UTF8 (
          &d, "where",
@@ -499,7 +505,11 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
       return false;
    }
    memset (r, 0, sizeof *r);
-   if (wp->mode == LAB_WL_MODE_SERVER && wl.nitems > 0) {
+   if (lab_scan_wl_is_write (kind) && p->backend == LAB_BACKEND_MONGO) {
+      wl.server = p->store;
+      wl.positional = wp->mode == LAB_WL_MODE_SERVER;
+   }
+   if (wp->mode == LAB_WL_MODE_SERVER && wl.nitems > 0 && !lab_scan_wl_is_write (kind)) {
       explain_first (p, &wl, r);
    }
    if (lab_scan_wl_is_write (kind)) {

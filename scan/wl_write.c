@@ -613,6 +613,42 @@ new_part (const lab_scan_opts_t *o, const bson_t *last, int32_t part, int32_t pa
    return out;
 }
 
+/* server_update -- a MongoDB-compatible server: {update: coll, updates: [{q, u}]}; the reply must say
+ * one document matched and carry no writeErrors. */
+static bool
+server_update (const lab_scan_wl_layout_t *wl, const bson_t *q, const bson_t *u, lab_scan_wl_acc_t *acc,
+               bson_error_t *error)
+{
+   bson_t cmd = BSON_INITIALIZER, arr, one, reply;
+   bson_iter_t it;
+   bool ok;
+
+   BSON_APPEND_UTF8 (&cmd, "update", wl->layout->collection);
+   BSON_APPEND_ARRAY_BEGIN (&cmd, "updates", &arr);
+   BSON_APPEND_DOCUMENT_BEGIN (&arr, "0", &one);
+   BSON_APPEND_DOCUMENT (&one, "q", q);
+   BSON_APPEND_DOCUMENT (&one, "u", u);
+   bson_append_document_end (&arr, &one);
+   bson_append_array_end (&cmd, &arr);
+   ok = lab_store_command_simple (wl->server, lab_store_db (wl->server), &cmd, &reply, error);
+   if (ok && bson_iter_init_find (&it, &reply, "writeErrors")) {
+      char *json = bson_as_relaxed_extended_json (&reply, NULL);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "update of %s refused: %s",
+                     wl->layout->collection, json);
+      bson_free (json);
+      ok = false;
+   } else if (ok && (!bson_iter_init_find (&it, &reply, "n") || bson_iter_as_int64 (&it) != 1)) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                     "update of %s matched %lld documents, not 1", wl->layout->collection,
+                     ok && BSON_ITER_HOLDS_NUMBER (&it) ? (long long)bson_iter_as_int64 (&it) : -1LL);
+      ok = false;
+   }
+   acc->docs_written += ok;
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   return ok;
+}
+
 /* put -- write doc back by _id, counted. */
 static bool
 put (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, const bson_t *doc, lab_scan_wl_acc_t *acc,
@@ -635,8 +671,10 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
    int32_t parts = 0;
    size_t i, li = 0;
    int64_t j;
-   bool ok = true, grew = false;
+   bool ok = true, grew = false, split = false;
+   bson_t pushed = BSON_INITIALIZER; /* the elements pushed onto the part read (a server's $push) */
    char kb[128];
+   int32_t npushed = 0;
 
    acc->queries++;
    if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &wl->writes->w[a].key, on_part, &ps, NULL,
@@ -668,10 +706,14 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
       }
       next = rebuild (o, last, -1, &elem, 1, -1, NULL, NULL);
       if ((int64_t)next->len <= wl->max_doc_bytes && (wl->bucket_rows <= 0 || rows < wl->bucket_rows)) {
+         char ik[16];
          bson_destroy (last);
          last = next;
          grew = true;
+         bson_snprintf (ik, sizeof ik, "%d", npushed++);
+         BSON_APPEND_DOCUMENT (&pushed, ik, &elem);
       } else {
+         split = true;
          /* the next row does not fit: the master continues in a new part, and every part it had says how
           * many there are now (the one just closed too) */
          bson_t *fresh;
@@ -698,9 +740,29 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
       acc->rows += ok;
       acc->digest += ok ? lab_scan_wl_row_hash (&wl->writes->w[j].key, &wl->writes->w[j].id) : 0;
    }
-   if (ok && grew) {
+   if (ok && grew && wl->server && !split) {
+      /* {_id: last part}, {$push: {array: {$each: [...]}}, $inc: {row_count: n}}: the server's $push */
+      bson_t q = BSON_INITIALIZER, u = BSON_INITIALIZER, d, e;
+      bson_iter_t it;
+      if (bson_iter_init_find (&it, last, "_id")) {
+         bson_append_iter (&q, "_id", 3, &it);
+      }
+      BSON_APPEND_DOCUMENT_BEGIN (&u, "$push", &d);
+      BSON_APPEND_DOCUMENT_BEGIN (&d, o->array_field, &e);
+      BSON_APPEND_ARRAY (&e, "$each", &pushed);
+      bson_append_document_end (&d, &e);
+      bson_append_document_end (&u, &d);
+      BSON_APPEND_DOCUMENT_BEGIN (&u, "$inc", &d);
+      BSON_APPEND_INT32 (&d, "row_count", npushed);
+      bson_append_document_end (&u, &d);
+      acc->doc_bytes += last->len;
+      ok = server_update (wl, &q, &u, acc, error);
+      bson_destroy (&q);
+      bson_destroy (&u);
+   } else if (ok && grew) {
       ok = put (wl, sess, last, acc, error);
    }
+   bson_destroy (&pushed);
    bson_destroy (last);
    parts_free (&ps);
    return ok;
@@ -765,6 +827,33 @@ update_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
                         lab_value_text (&w->key, kb, sizeof kb), o->wl.line_field,
                         lab_value_text (&w->line, lb, sizeof lb), wl->layout->collection);
          ok = false;
+      } else if (wl->server) {
+         /* MongoDB: {key, array.line}, {$set: {"array.$.field": v}}; FerretDB has no positional $: the
+          * part by _id and the element by its index */
+         bson_t q = BSON_INITIALIZER, u = BSON_INITIALIZER, d;
+         bson_iter_t it;
+         char path[600];
+         if (wl->positional) {
+            BSON_APPEND_VALUE (&q, o->key, &w->key);
+            bson_snprintf (path, sizeof path, "%s.%s", o->array_field, o->wl.line_field);
+            BSON_APPEND_VALUE (&q, path, &w->line);
+            bson_snprintf (path, sizeof path, "%s.$.%s", o->array_field, o->wl.sum_field);
+         } else {
+            if (bson_iter_init_find (&it, ps.docs[i - 1], "_id")) {
+               bson_append_iter (&q, "_id", 3, &it);
+            }
+            bson_snprintf (path, sizeof path, "%s.%lld.%s", o->array_field, (long long)at, o->wl.sum_field);
+         }
+         BSON_APPEND_DOCUMENT_BEGIN (&u, "$set", &d);
+         BSON_APPEND_VALUE (&d, path, &w->value);
+         bson_append_document_end (&u, &d);
+         acc->doc_bytes += ps.docs[i - 1]->len;
+         ok = server_update (wl, &q, &u, acc, error);
+         bson_destroy (&q);
+         bson_destroy (&u);
+         acc->writes += ok;
+         acc->rows += ok;
+         acc->digest += ok ? lab_scan_wl_row_hash (&w->key, &w->id) : 0;
       } else {
          bson_t *d = rebuild (o, ps.docs[i - 1], -1, NULL, 0, at, o->wl.sum_field, &w->value);
          ok = put (wl, sess, d, acc, error);
@@ -834,6 +923,25 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
       bson_t *doc = NULL, *d;
       bool ok;
 
+      if (wl->server) {
+         /* {_id}, {$set: {field: v}}: the server reads and writes the row itself */
+         bson_t q = BSON_INITIALIZER, u = BSON_INITIALIZER, s;
+         BSON_APPEND_VALUE (&q, "_id", &w->id);
+         BSON_APPEND_DOCUMENT_BEGIN (&u, "$set", &s);
+         BSON_APPEND_VALUE (&s, o->wl.sum_field, &w->value);
+         bson_append_document_end (&u, &s);
+         acc->queries++;
+         ok = server_update (wl, &q, &u, acc, error);
+         bson_destroy (&q);
+         bson_destroy (&u);
+         if (!ok) {
+            return false;
+         }
+         acc->writes++;
+         acc->rows++;
+         acc->digest += lab_scan_wl_row_hash (&w->key, &w->id);
+         continue;
+      }
       acc->queries++;
       if (!lab_store_find_eq (sess, wl->layout->collection, "_id", &w->id, on_row_doc, &doc, NULL, error)) {
          return false;

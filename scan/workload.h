@@ -189,6 +189,9 @@ typedef struct {
    const lab_scan_wl_writes_t *writes; /* append, update: the writes */
    int64_t max_doc_bytes;              /* folded appends: the fold's size cap (its marker; else 16 MiB) */
    int32_t bucket_rows;                /* folded appends: the fold's rows per document (0: no limit) */
+   lab_store_t *server;                /* writes on a server: the store its update commands go to (NULL:
+                                        * the embedded store, whole documents through the store) */
+   bool positional;                    /* a MongoDB server: positional $set (FerretDB: by array index) */
 } lab_scan_wl_layout_t;
 
 /* lab_scan_wl_layout_init -- the items of `kind` on `layout` in `mode` (the aggregate's natural ranges
