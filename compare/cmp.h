@@ -65,7 +65,14 @@ typedef struct {
    double docs_per_row, disk_bytes_per_row; /* computed from the counts when the file lacks them */
    double x_vs_winner;                      /* elapsed_s / the winner's: computed when the file lacks it */
    int cold;
+   /* a write workload's "write" object (issue 24; unknown for the reads) */
+   double writes, writes_per_s, docs_written, parts_created, new_data_bytes, journal_bytes, checkpoint_bytes;
+   double journal_per_write, checkpoint_per_write, engine_per_write, write_amplification;
+   double avg_doc_before, avg_doc_after;
 } lab_cmp_wl_layout_t;
+
+/* lab_cmp_wl_is_write -- the workload writes (append, update: its layouts carry "write"). */
+bool lab_cmp_wl_is_write (const char *workload);
 
 /* One group of an aggregate's result. */
 typedef struct {

@@ -204,7 +204,12 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const la
    bson_string_append (o, "## What each query costs\n\n"
                           "One row per workload: each layout's time (in brackets, how many times the "
                           "winner's), then what it read per row returned: documents, and bytes from the "
-                          "disk (n/a: the device was not sampled).\n\n| workload |");
+                          "disk (n/a: the device was not sampled)");
+   for (i = 0; i < wl->n && !lab_cmp_wl_is_write (wl->w[i].workload); i++) {
+   }
+   bson_string_append (o, i < wl->n ? "; for a write (append, update), the bytes the engine wrote per write: "
+                                      "journal, eviction and the forced checkpoint.\n\n| workload |"
+                                    : ".\n\n| workload |");
    for (l = 0; l < ls->n; l++) {
       bson_string_append (o, " ");
       lab_cmp_app_esc (o, ls->l[l].name);
@@ -241,7 +246,13 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const la
          bson_string_append (o, " | ");
          app_per_row (o, w->layouts[k].docs_per_row);
          bson_string_append (o, " | ");
-         app_figure (o, LAB_CMP_BYTES, w->layouts[k].disk_bytes_per_row);
+         if (lab_cmp_wl_is_write (w->workload)) {
+            /* a write: what the engine wrote per write (journal, eviction, the forced checkpoint) */
+            app_figure (o, LAB_CMP_BYTES, w->layouts[k].engine_per_write);
+            bson_string_append (o, " written");
+         } else {
+            app_figure (o, LAB_CMP_BYTES, w->layouts[k].disk_bytes_per_row);
+         }
          bson_string_append (o, " |");
       }
       bson_string_append (o, " ");
@@ -344,6 +355,23 @@ static const detail_row_t detail_rows[] = {
    ROW ("documents read per row", LAB_CMP_COUNT, docs_per_row),
    ROW ("disk bytes per row", LAB_CMP_BYTES, disk_bytes_per_row),
 };
+
+/* The write workloads' rows (issue 24), after the others. */
+static const detail_row_t write_rows[] = {
+   ROW ("writes", LAB_CMP_COUNT, writes),
+   ROW ("writes per second", LAB_CMP_COUNT, writes_per_s),
+   ROW ("documents written", LAB_CMP_COUNT, docs_written),
+   ROW ("new parts (cap reached)", LAB_CMP_COUNT, parts_created),
+   ROW ("bytes of new data", LAB_CMP_BYTES, new_data_bytes),
+   ROW ("journal bytes", LAB_CMP_BYTES, journal_bytes),
+   ROW ("checkpoint bytes", LAB_CMP_BYTES, checkpoint_bytes),
+   ROW ("journal bytes per write", LAB_CMP_BYTES, journal_per_write),
+   ROW ("checkpoint bytes per write", LAB_CMP_BYTES, checkpoint_per_write),
+   ROW ("engine bytes per write", LAB_CMP_BYTES, engine_per_write),
+   ROW ("write amplification", LAB_CMP_COUNT, write_amplification),
+   ROW ("average document before", LAB_CMP_BYTES, avg_doc_before),
+   ROW ("average document after", LAB_CMP_BYTES, avg_doc_after),
+};
 #undef ROW
 
 /* app_text_cell -- one of the text rows of a layout: 0 collection, 1 plan, 2 plan source, 3 where, 4
@@ -428,6 +456,16 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
          } else {
             app_figure (o, detail_rows[row].form, v);
          }
+         bson_string_append (o, " |");
+      }
+   }
+   for (row = 0; lab_cmp_wl_is_write (w->workload) && row < sizeof write_rows / sizeof write_rows[0]; row++) {
+      bson_string_append_printf (o, "\n| %s |", write_rows[row].label);
+      for (l = 0; l < nc; l++) {
+         double v =
+            *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + write_rows[row].offset);
+         bson_string_append (o, " ");
+         app_figure (o, write_rows[row].form, v);
          bson_string_append (o, " |");
       }
    }

@@ -38,8 +38,28 @@ static const figure_t layout_figures[] = {
    FIG ("docs_per_row", docs_per_row),
    FIG ("disk_bytes_per_row", disk_bytes_per_row),
    FIG ("x_vs_winner", x_vs_winner),
+   FIG ("write.writes", writes),
+   FIG ("write.writes_per_s", writes_per_s),
+   FIG ("write.docs_written", docs_written),
+   FIG ("write.parts_created", parts_created),
+   FIG ("write.new_data_bytes", new_data_bytes),
+   FIG ("write.journal_bytes", journal_bytes),
+   FIG ("write.checkpoint_bytes", checkpoint_bytes),
+   FIG ("write.journal_bytes_per_write", journal_per_write),
+   FIG ("write.checkpoint_bytes_per_write", checkpoint_per_write),
+   FIG ("write.engine_bytes_per_write", engine_per_write),
+   FIG ("write.write_amplification", write_amplification),
+   FIG ("write.avg_doc_bytes_before", avg_doc_before),
+   FIG ("write.avg_doc_bytes_after", avg_doc_after),
 };
 #undef FIG
+
+/* lab_cmp_wl_is_write -- see cmp.h. */
+bool
+lab_cmp_wl_is_write (const char *workload)
+{
+   return workload && (strcmp (workload, "append") == 0 || strcmp (workload, "update") == 0);
+}
 
 /* find -- the iterator at dotted `path` of `doc`; false when absent or null. */
 static bool

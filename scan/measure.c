@@ -422,7 +422,11 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_
    worker_t *ws = bson_malloc0 ((size_t)n * sizeof *ws);
    int64_t *starts = bson_malloc0 ((size_t)(n + 1) * sizeof *starts);
 
-   lab_scan_keys_segment (wl ? wl->nitems : p->nkeys, n, starts);
+   if (wl) {
+      lab_scan_wl_segments (wl, n, starts);
+   } else {
+      lab_scan_keys_segment (p->nkeys, n, starts);
+   }
    for (i = 0; i < n; i++) {
       worker_t *w = &ws[i];
       w->store = p->store;

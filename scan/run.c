@@ -58,6 +58,9 @@ lab_scan_opts_init (lab_scan_opts_t *o)
    o->wl.line_field = "line_no";
    o->wl.group_field = "dept";
    o->wl.sum_field = "amount";
+   o->wl.append_rows = 10000;
+   o->wl.append_to = 0;
+   o->wl.update_rows = 10000;
 }
 
 /* lab_scan_order_parse -- see scan.h. */

@@ -249,6 +249,9 @@ typedef struct {
       const char *group_field; /* --group-field (default dept) */
       const char *sum_field;   /* --sum-field (default amount) */
       bool create_indexes;     /* --create-workload-indexes */
+      int64_t append_rows;     /* --append-rows N (default 10,000) */
+      int append_to;           /* --append-to: 0 open (default: the last tenth of the keys), 1 random */
+      int64_t update_rows;     /* --update-rows N (default 10,000) */
    } wl;
    lab_progress_mode_t progress;
    int argc; /* the command line recorded as command_line (URIs redacted); 0: none */

@@ -111,7 +111,16 @@ static const char usage[] =
    "  --workload LIST        load (default: each master fetched whole), row (--row-keys random rows by key\n"
    "                         and line number), range (--range-windows windows of --range-window on\n"
    "                         --time-field across all masters), aggregate (total --sum-field per\n"
-   "                         --group-field over every row), or all; e.g. load,row,range,aggregate\n"
+   "                         --group-field over every row), or all (these four); the writes (issue 24),\n"
+   "                         asked for by name as they change the data: append (--append-rows new rows:\n"
+   "                         an insert into a rows layout, a $push onto the master's last part of a\n"
+   "                         folded one) and update (--update-rows corrections: $set of --sum-field on\n"
+   "                         one row, by _id / positional by line number); each write's latency, the\n"
+   "                         journal and checkpoint bytes, document growth and write amplification\n"
+   "  --append-rows N        rows appended (default 10000)\n"
+   "  --append-to open|random  masters of the appends: the last tenth in key order (open, default: live\n"
+   "                         billing) or any\n"
+   "  --update-rows N        rows corrected (default 10000)\n"
    "  --row-keys K           rows asked for by the row workload (default 10000)\n"
    "  --row-batch N          rows per query ($or / $in of N pairs, default 1)\n"
    "  --range-windows W      windows of the range workload (default 20)\n"
@@ -199,7 +208,8 @@ static const char usage[] =
    "FTDC).\n";
 
 static const char *const order_names[] = { "alternate", "detail-first", "folded-first",
-                                           NULL };                     /* lab_scan_order_t */
+                                           NULL }; /* lab_scan_order_t */
+static const char *const append_to_names[] = { "open", "random", NULL };
 static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_scan_drop_mode_t */
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none",
                                                  NULL }; /* lab_scan_server_disk_t */
@@ -262,6 +272,9 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_STRING ("--group-field", 0, &o->wl.group_field),
       LAB_CLI_OPT_STRING ("--sum-field", 0, &o->wl.sum_field),
       LAB_CLI_OPT_FLAG ("--create-workload-indexes", 0, &o->wl.create_indexes),
+      LAB_CLI_OPT_INT ("--append-rows", 0, &o->wl.append_rows, 1, 100000000),
+      LAB_CLI_OPT_ENUM ("--append-to", 0, &o->wl.append_to, append_to_names),
+      LAB_CLI_OPT_INT ("--update-rows", 0, &o->wl.update_rows, 1, 100000000),
       LAB_CLI_OPT_ENUM ("--decode", 0, &o->decode, lab_scan_decode_names ()),
       LAB_CLI_OPT_END,
    };

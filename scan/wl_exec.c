@@ -187,6 +187,13 @@ lab_scan_wl_layout_init (lab_scan_wl_layout_t *wl, lab_store_session_t *sess, la
    case LAB_WL_RANGE:
       wl->nitems = in->nwin;
       return true;
+   case LAB_WL_APPEND:
+   case LAB_WL_UPDATE:
+      wl->writes = kind == LAB_WL_APPEND ? &in->append : &in->update;
+      wl->nitems = wl->writes->n;
+      return !wl->array || kind != LAB_WL_APPEND ||
+             lab_scan_wl_fold_settings (sess, layout->collection, &wl->max_doc_bytes, &wl->bucket_rows,
+                                        error);
    case LAB_WL_AGGREGATE:
       if (mode == LAB_WL_MODE_SERVER) {
          wl->nitems = 1;
@@ -203,6 +210,25 @@ lab_scan_wl_layout_init (lab_scan_wl_layout_t *wl, lab_store_session_t *sess, la
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "workload %s has no items",
                      lab_scan_wl_name (kind));
       return false;
+   }
+}
+
+/* lab_scan_wl_segments -- see workload.h. */
+void
+lab_scan_wl_segments (const lab_scan_wl_layout_t *wl, int parallel, int64_t *starts)
+{
+   int64_t g = 0;
+   int i;
+
+   lab_scan_keys_segment (wl->nitems, parallel, starts);
+   if (!wl->writes || !wl->writes->group) {
+      return;
+   }
+   for (i = 1; i < parallel; i++) {
+      while (g < wl->writes->ngroups && wl->writes->group[g] < starts[i]) {
+         g++;
+      }
+      starts[i] = wl->writes->group[g] > starts[i - 1] ? wl->writes->group[g] : starts[i - 1];
    }
 }
 
@@ -297,6 +323,9 @@ lab_scan_wl_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int
    q_ctx_t q;
    bool ok;
 
+   if (lab_scan_wl_is_write (wl->kind)) {
+      return lab_scan_wl_write_item (wl, sess, i, acc, error);
+   }
    memset (&q, 0, sizeof q);
    q.wl = wl;
    q.acc = acc;

@@ -68,6 +68,26 @@ lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array,
    lab_store_index_spec_t spec;
    char names[LAB_STORE_INDEX_MAX_FIELDS][256], pat[600];
 
+   if (kind == LAB_WL_APPEND) {
+      if (array) {
+         bson_snprintf (buf, len,
+                        "IXSCAN { %s: 1 } + FETCH of the master's parts, $push onto the last, "
+                        "replace by _id (a new part at the cap)",
+                        o->key);
+      } else {
+         bson_snprintf (buf, len, "insert");
+      }
+      return;
+   }
+   if (kind == LAB_WL_UPDATE) {
+      if (array) {
+         bson_snprintf (buf, len, "IXSCAN { %s: 1 } + FETCH, $set of the element with %s, replace by _id",
+                        o->key, o->wl.line_field);
+      } else {
+         bson_snprintf (buf, len, "IXSCAN { _id: 1 } + FETCH, $set %s, replace by _id", o->wl.sum_field);
+      }
+      return;
+   }
    if (!lab_scan_wl_index (o, kind, array, &spec, names)) {
       bson_snprintf (buf, len, "COLLSCAN + GROUP");
       return;

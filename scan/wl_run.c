@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/opts.h"
 #include "core/results.h"
 #include "store/serverfacts.h"
 
@@ -15,7 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define WL_MASK_QUERIES ((1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE))
+#define WL_MASK_QUERIES                                                                                      \
+   ((1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE) | LAB_WL_MASK_WRITES)
 
 /* lab_scan_wl_any -- o asks for a workload besides the load. */
 bool
@@ -121,13 +123,25 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
          break;
       }
    }
-   return lab_scan_wl_inputs_draw (sess, o, o->wl.set, from, p->keys, p->nkeys, &wp->in, error);
+   if (!lab_scan_wl_inputs_draw (sess, o, o->wl.set, from, p->keys, p->nkeys, &wp->in, error)) {
+      return false;
+   }
+   from = NULL;
+   for (i = 0; i < ls->n && !from; i++) {
+      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+         from = &ls->l[i];
+      }
+   }
+   return lab_scan_wl_writes_draw (sess, o, o->wl.set, from, p->keys, p->nkeys, &wp->in, error);
 }
 
 /* lab_scan_workloads_cleanup -- see workload.h. */
 void
 lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp)
 {
+   /* the writes first: lab_scan_wl_inputs_cleanup clears the whole struct */
+   lab_scan_wl_writes_cleanup (&wp->in.append);
+   lab_scan_wl_writes_cleanup (&wp->in.update);
    lab_scan_wl_inputs_cleanup (&wp->in);
 }
 
@@ -143,6 +157,17 @@ typedef struct {
    lab_scan_wl_acc_t acc;
    bool cold;
    char restart[64];
+   /* the writes (-1: unknown) */
+   int64_t disk_write_bytes, disk_writes; /* the device, over the writes and the checkpoint */
+   int64_t journal_bytes;                 /* WiredTiger log bytes written over the writes */
+   int64_t block_write_bytes_writes;      /* the block manager over the writes (eviction) */
+   int64_t checkpoint_bytes;              /* the block manager over the forced checkpoint */
+   double checkpoint_s;                   /* the forced checkpoint's time; -1 not forced */
+   double avg_doc_before, avg_doc_after;  /* the collection's average document size */
+   int64_t new_data_bytes;                /* BSON bytes of the new rows / new values */
+   char checkpoint_note[200];
+   lab_scan_diskstats_t disk0; /* the device before the writes */
+   bool have_disk0;
 } wl_result_t;
 
 /* append_index -- one entry of "indexes". */
@@ -175,6 +200,51 @@ round_to (double v, int digits)
    return round (v * f) / f;
 }
 
+/* per_write -- bytes per logical write (-1 when unknown or no writes). */
+static double
+per_write (int64_t bytes, int64_t writes)
+{
+   return bytes >= 0 && writes > 0 ? round_to ((double)bytes / (double)writes, 1) : -1;
+}
+
+/* append_write_costs -- a write workload's "write" object (docs/results-schema.md "Workloads"). */
+static void
+append_write_costs (bson_t *d, const wl_result_t *r)
+{
+   int64_t n = r->acc.writes, total = -1;
+   bson_t w;
+
+   if (r->journal_bytes >= 0 || r->checkpoint_bytes >= 0) {
+      total = (r->journal_bytes > 0 ? r->journal_bytes : 0) +
+              (r->block_write_bytes_writes > 0 ? r->block_write_bytes_writes : 0) +
+              (r->checkpoint_bytes > 0 ? r->checkpoint_bytes : 0);
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (d, "write", &w);
+   BSON_APPEND_INT64 (&w, "writes", n);
+   BSON_APPEND_DOUBLE (&w, "writes_per_s", r->elapsed_s > 0 ? round_to ((double)n / r->elapsed_s, 1) : -1);
+   BSON_APPEND_INT64 (&w, "docs_written", r->acc.docs_written);
+   BSON_APPEND_INT64 (&w, "doc_bytes_written", r->acc.doc_bytes);
+   BSON_APPEND_INT64 (&w, "parts_created", r->acc.parts_created);
+   BSON_APPEND_INT64 (&w, "new_data_bytes", r->new_data_bytes);
+   BSON_APPEND_INT64 (&w, "journal_bytes", r->journal_bytes);
+   BSON_APPEND_INT64 (&w, "eviction_write_bytes", r->block_write_bytes_writes);
+   BSON_APPEND_INT64 (&w, "checkpoint_bytes", r->checkpoint_bytes);
+   BSON_APPEND_DOUBLE (&w, "checkpoint_s", r->checkpoint_s >= 0 ? round_to (r->checkpoint_s, 4) : -1);
+   BSON_APPEND_UTF8 (&w, "checkpoint", r->checkpoint_note);
+   BSON_APPEND_INT64 (&w, "engine_write_bytes", total);
+   BSON_APPEND_INT64 (&w, "disk_write_bytes", r->disk_write_bytes);
+   BSON_APPEND_INT64 (&w, "disk_writes", r->disk_writes);
+   BSON_APPEND_DOUBLE (&w, "journal_bytes_per_write", per_write (r->journal_bytes, n));
+   BSON_APPEND_DOUBLE (&w, "checkpoint_bytes_per_write", per_write (r->checkpoint_bytes, n));
+   BSON_APPEND_DOUBLE (&w, "engine_bytes_per_write", per_write (total, n));
+   BSON_APPEND_DOUBLE (
+      &w, "write_amplification",
+      total >= 0 && r->new_data_bytes > 0 ? round_to ((double)total / (double)r->new_data_bytes, 2) : -1);
+   BSON_APPEND_DOUBLE (&w, "avg_doc_bytes_before", round_to (r->avg_doc_before, 1));
+   BSON_APPEND_DOUBLE (&w, "avg_doc_bytes_after", round_to (r->avg_doc_after, 1));
+   bson_append_document_end (d, &w);
+}
+
 /* append_layout -- one layout's entry of a workload (the schema in docs/results-schema.md). */
 static void
 append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp,
@@ -200,15 +270,35 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
       lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
       BSON_APPEND_UTF8 (&d, "plan", plan);
       BSON_APPEND_UTF8 (&d, "plan_source",
-                        r->plan_source[0] ? r->plan_source : "planner table (docs/mongodb-compat.md §19)");
+                        r->plan_source[0]             ? r->plan_source
+                        : lab_scan_wl_is_write (kind) ? "the tool's writes (docs/mongodb-compat.md §21)"
+                                                      : "planner table (docs/mongodb-compat.md §19)");
    }
-   BSON_APPEND_UTF8 (
-      &d, "where",
-      wp->mode == LAB_WL_MODE_SERVER ? "the whole query in the server"
-      : p->backend == LAB_BACKEND_WT
-         ? "filter, projection and grouping in the tool (mongod does them in the server)"
-         : "whole documents fetched by the server, filter, projection and grouping in the tool (the "
-           "server runs a subset of the query language)");
+   if (lab_scan_wl_is_write (kind)) {
+      BSON_APPEND_UTF8 (
+         &d, "where",
+         !array ? (kind == LAB_WL_APPEND             ? "insert of each new row through the store"
+                   : p->backend == LAB_BACKEND_MONGO ? "updateOne {_id}, $set in the server"
+                                                     : "the row read by _id and replaced through the store")
+         : p->backend == LAB_BACKEND_WT
+            ? "the master's last part read, the row pushed (or the element set) in the tool, the document "
+              "replaced through the store with every index entry maintained (mongod: updateOne $push / "
+              "positional $set in the server)"
+         : wp->mode == LAB_WL_MODE_SERVER
+            ? "the master's parts fetched for the cap, then updateOne $push (+ $inc row_count) onto the last "
+              "part / updateOne positional $set in the server (a new part at the cap: replaceOne of each "
+              "part)"
+            : "the master's parts fetched for the cap, then updateOne $push (+ $inc row_count) onto the last "
+              "part / $set of the element by its index (this server has no positional $) in the server (a "
+              "new part at the cap: replaceOne of each part)");
+   } else
+      BSON_APPEND_UTF8 (
+         &d, "where",
+         wp->mode == LAB_WL_MODE_SERVER ? "the whole query in the server"
+         : p->backend == LAB_BACKEND_WT
+            ? "filter, projection and grouping in the tool (mongod does them in the server)"
+            : "whole documents fetched by the server, filter, projection and grouping in the tool (the "
+              "server runs a subset of the query language)");
    BSON_APPEND_ARRAY_BEGIN (&d, "indexes", &a);
    if (ix->used) {
       append_index (&a, 0, ix);
@@ -239,6 +329,9 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    BSON_APPEND_BOOL (&d, "cold", r->cold);
    if (r->acc.missing_sum > 0) {
       BSON_APPEND_INT64 (&d, "rows_without_sum", r->acc.missing_sum);
+   }
+   if (lab_scan_wl_is_write (kind)) {
+      append_write_costs (&d, r);
    }
    bson_append_document_end (arr, &d);
 }
@@ -314,6 +407,84 @@ explain_first (lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, wl_result_t *
    bson_destroy (&opts);
 }
 
+/* coll_avg -- the collection's average document size (-1 unknown). */
+static double
+coll_avg (lab_scan_plan_t *p, const char *coll)
+{
+   lab_store_coll_stats_t st;
+   bson_error_t err;
+   lab_store_session_t *sess = lab_store_session_open (p->store, &err);
+   double v = -1;
+
+   if (sess && lab_store_stats (sess, coll, &st, &err)) {
+      v = st.avg_obj_size_bytes;
+   }
+   lab_store_session_close (sess);
+   return v;
+}
+
+/* write_facts_before -- before a write workload (its cold step comes after: the device counters are
+ * read again at the end, so they cover the cold step's own writes too, which are few: a checkpoint of a
+ * clean cache writes nothing). */
+static void
+write_facts_before (lab_scan_plan_t *p, const lab_results_layout_t *l, wl_result_t *r)
+{
+   bson_error_t err;
+
+   r->avg_doc_before = coll_avg (p, l->collection);
+   r->have_disk0 = p->device && lab_scan_diskstats_read (NULL, p->device, &r->disk0, &err);
+}
+
+/* write_facts_after -- after a write workload's writes: the journal and eviction bytes they cost, then a
+ * checkpoint forced and timed (embedded: lab_store_flush, what mongod's checkpoint does within 60 s; a
+ * server checkpoints on its own schedule: unknown), the bytes it wrote, the device's writes over the whole,
+ * the average document size after. */
+static bool
+write_facts_after (lab_scan_plan_t *p, const lab_results_layout_t *l, const lab_scan_layout_measure_t *m,
+                   const lab_scan_wl_writes_t *ws, wl_result_t *r, bson_error_t *error)
+{
+   lab_store_engine_stats_t ck0, ck1;
+   lab_scan_diskstats_t after;
+   bson_error_t err;
+   bool have0;
+
+   r->journal_bytes = r->block_write_bytes_writes = r->checkpoint_bytes = -1;
+   r->disk_write_bytes = r->disk_writes = -1;
+   r->checkpoint_s = -1;
+   r->new_data_bytes = ws ? ws->new_row_bytes : -1;
+   if (m->have_engine && m->engine_after.log_bytes_written >= 0 && m->engine_before.log_bytes_written >= 0) {
+      r->journal_bytes = m->engine_after.log_bytes_written - m->engine_before.log_bytes_written;
+   }
+   if (m->have_engine && m->engine_after.block_write_bytes >= 0 && m->engine_before.block_write_bytes >= 0) {
+      r->block_write_bytes_writes = m->engine_after.block_write_bytes - m->engine_before.block_write_bytes;
+   }
+   if (p->backend == LAB_BACKEND_WT) {
+      uint64_t t0;
+      have0 = lab_store_engine_stats (p->store, &ck0, &err);
+      t0 = lab_now_ns ();
+      if (!lab_store_flush (p->store, error)) {
+         lab_error_prefix (error, "the checkpoint after the %s writes", l->name);
+         return false;
+      }
+      r->checkpoint_s = (double)(lab_now_ns () - t0) / 1e9;
+      if (have0 && lab_store_engine_stats (p->store, &ck1, &err) && ck0.block_write_bytes >= 0) {
+         r->checkpoint_bytes = ck1.block_write_bytes - ck0.block_write_bytes;
+      }
+      bson_snprintf (r->checkpoint_note, sizeof r->checkpoint_note,
+                     "forced after the writes (WT_SESSION::checkpoint), timed");
+   } else {
+      bson_snprintf (r->checkpoint_note, sizeof r->checkpoint_note,
+                     "not forced: the server checkpoints on its own schedule (syncdelay, 60 s)");
+   }
+   if (r->have_disk0 && lab_scan_diskstats_read (NULL, p->device, &after, &err)) {
+      r->disk_write_bytes =
+         (int64_t)((after.write_sectors - r->disk0.write_sectors) * LAB_DISKSTATS_SECTOR_BYTES);
+      r->disk_writes = (int64_t)(after.writes - r->disk0.writes);
+   }
+   r->avg_doc_after = coll_avg (p, l->collection);
+   return true;
+}
+
 /* measure_one -- the workload `kind` on layout li, cold, into *r. */
 static bool
 measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, size_t li, int order,
@@ -334,10 +505,20 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
       return false;
    }
    memset (r, 0, sizeof *r);
-   if (wp->mode == LAB_WL_MODE_SERVER && wl.nitems > 0) {
+   if (lab_scan_wl_is_write (kind) && p->backend == LAB_BACKEND_MONGO) {
+      wl.server = p->store;
+      wl.positional = wp->mode == LAB_WL_MODE_SERVER;
+   }
+   if (wp->mode == LAB_WL_MODE_SERVER && wl.nitems > 0 && !lab_scan_wl_is_write (kind)) {
       explain_first (p, &wl, r);
    }
+   if (lab_scan_wl_is_write (kind)) {
+      write_facts_before (p, l, r);
+   }
    ok = lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
+   if (ok && lab_scan_wl_is_write (kind)) {
+      ok = write_facts_after (p, l, &m, wl.writes, r, error);
+   }
    if (ok) {
       r->elapsed_s = m.elapsed_s;
       r->cpu_s = m.cpu_s;
@@ -383,6 +564,14 @@ title_of (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t l
       bson_snprintf (buf, len, "%lld windows of %.0f min on %s", (long long)o->wl.range_windows,
                      (double)o->wl.range_window_ms / 60000.0, o->wl.time_field);
       break;
+   case LAB_WL_APPEND:
+      bson_snprintf (buf, len, "%lld new rows appended to %s masters", (long long)o->wl.append_rows,
+                     o->wl.append_to == 0 ? "the most recent" : "random");
+      break;
+   case LAB_WL_UPDATE:
+      bson_snprintf (buf, len, "%lld single-row corrections ($set %s)", (long long)o->wl.update_rows,
+                     o->wl.sum_field);
+      break;
    default:
       bson_snprintf (buf, len, "total %s per %s over every row", o->wl.sum_field, o->wl.group_field);
       break;
@@ -414,6 +603,14 @@ append_params (bson_t *w, const lab_scan_opts_t *o, const lab_scan_wl_prep_t *wp
          BSON_APPEND_DATE_TIME (&arr, k, wp->in.win_lo[j]);
       }
       bson_append_array_end (&d, &arr);
+   } else if (kind == LAB_WL_APPEND) {
+      BSON_APPEND_INT64 (&d, "append_rows", o->wl.append_rows);
+      BSON_APPEND_UTF8 (&d, "append_to", o->wl.append_to == 0 ? "open" : "random");
+      BSON_APPEND_INT64 (&d, "masters", wp->in.append.ngroups);
+   } else if (kind == LAB_WL_UPDATE) {
+      BSON_APPEND_INT64 (&d, "update_rows", o->wl.update_rows);
+      BSON_APPEND_UTF8 (&d, "field", o->wl.sum_field);
+      BSON_APPEND_INT64 (&d, "masters", wp->in.update.ngroups);
    } else if (kind == LAB_WL_AGGREGATE) {
       BSON_APPEND_UTF8 (&d, "group_field", o->wl.group_field);
       BSON_APPEND_UTF8 (&d, "sum_field", o->wl.sum_field);
@@ -547,6 +744,76 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
    bson_append_document_end (arr, &w);
 }
 
+/* append_load_after -- with appends and the load asked for: the load measured again, cold, on every layout
+ * after the writes (their rows added to the masters), as entry k "load_after_writes": how the read
+ * advantage changes as the data keeps arriving. */
+static bool
+append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_error_t *error)
+{
+   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0;
+   wl_result_t res[LAB_RESULTS_MAX_LAYOUTS];
+   char key[16];
+   bson_t w, la;
+   bool equal = true;
+
+   memset (res, 0, sizeof res);
+   lab_scan_run_order (p->opts->order, 1, n, order);
+   for (i = 0; i < n; i++) {
+      const lab_results_layout_t *l = &p->layouts.l[order[i]];
+      wl_result_t *r = &res[order[i]];
+      lab_scan_layout_measure_t m;
+      bool ok = lab_scan_layout_measure (p, 1, l, (int)i + 1, &m, error);
+
+      if (ok) {
+         r->elapsed_s = m.elapsed_s;
+         r->cpu_s = m.cpu_s;
+         r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;
+         r->disk_reads = m.have_disk ? (int64_t)m.disk.reads : -1;
+         r->engine_read_bytes = m.have_engine && m.engine_after.block_read_bytes >= 0
+                                   ? m.engine_after.block_read_bytes - m.engine_before.block_read_bytes
+                                   : -1;
+         if (r->disk_read_bytes < 0) {
+            r->disk_read_bytes = r->engine_read_bytes;
+         }
+         r->acc.queries = m.keys;
+         r->acc.rows = m.rows;
+         r->acc.docs = m.docs;
+         r->acc.doc_bytes = m.bytes_returned;
+         r->lat = m.latency;
+         r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
+         lab_log_info ("load after the writes, %s: %lld rows in %.2f s", l->name, (long long)m.rows,
+                       m.elapsed_s);
+      }
+      lab_scan_layout_measure_cleanup (&m);
+      if (!ok) {
+         lab_error_prefix (error, "the load after the writes");
+         return false;
+      }
+   }
+   for (i = 1; i < n; i++) {
+      win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
+      equal = equal && res[i].acc.rows == res[0].acc.rows;
+   }
+   bson_snprintf (key, sizeof key, "%d", k);
+   bson_append_document_begin (arr, key, -1, &w);
+   BSON_APPEND_UTF8 (&w, "workload", "load_after_writes");
+   BSON_APPEND_UTF8 (&w, "title", "each master fetched whole again, after the appends");
+   append_params (&w, p->opts, wp, LAB_WL_LOAD);
+   BSON_APPEND_BOOL (&w, "rows_equal", equal);
+   BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
+   BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
+   for (i = 0; i < n; i++) {
+      append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &res[i], res[win].elapsed_s);
+   }
+   bson_append_array_end (&w, &la);
+   bson_append_document_end (arr, &w);
+   if (!equal) {
+      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
+                     "the load after the writes returned different row counts on the layouts");
+   }
+   return equal;
+}
+
 /* lab_scan_workloads_run -- see workload.h. */
 bool
 lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results,
@@ -572,6 +839,9 @@ lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t
          continue;
       }
       ok = run_workload (p, wp, (lab_scan_wl_kind_t)k, &arr, n++, &equal, why, sizeof why, error);
+      if (ok && equal && k == LAB_WL_APPEND && (o->wl.set & (1u << LAB_WL_LOAD))) {
+         ok = append_load_after (&arr, n++, p, wp, error);
+      }
       if (ok && !equal) {
          lab_log_error ("%s", why);
          if (all_equal) {

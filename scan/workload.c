@@ -12,7 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const wl_names[LAB_WL_NKINDS] = { "load", "row", "range", "aggregate" };
+static const char *const wl_names[LAB_WL_NKINDS] = {
+   "load", "row", "range", "aggregate", "append", "update"
+};
+
+/* lab_scan_wl_is_write -- see workload.h. */
+bool
+lab_scan_wl_is_write (lab_scan_wl_kind_t k)
+{
+   return k == LAB_WL_APPEND || k == LAB_WL_UPDATE;
+}
 
 /* lab_scan_wl_name -- see workload.h. */
 const char *
@@ -33,7 +42,7 @@ lab_scan_wl_parse (const char *s, unsigned *set, bson_error_t *error)
    for (tok = strtok_r (copy, ",", &save); tok && ok; tok = strtok_r (NULL, ",", &save)) {
       unsigned bit = 0;
       if (strcmp (tok, "all") == 0) {
-         bit = (1u << LAB_WL_NKINDS) - 1;
+         bit = LAB_WL_MASK_READS;
       }
       for (k = 0; k < LAB_WL_NKINDS && !bit; k++) {
          if (strcmp (tok, wl_names[k]) == 0) {
@@ -43,7 +52,7 @@ lab_scan_wl_parse (const char *s, unsigned *set, bson_error_t *error)
       if (!bit) {
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
                         "--workload: unknown workload '%s' (give a comma-separated subset of "
-                        "load,row,range,aggregate, or all)",
+                        "load,row,range,aggregate,append,update, or all)",
                         tok);
          ok = false;
       } else if (out & bit) {
@@ -192,6 +201,9 @@ lab_scan_wl_acc_merge (lab_scan_wl_acc_t *into, const lab_scan_wl_acc_t *from)
    into->doc_bytes += from->doc_bytes;
    into->digest += from->digest;
    into->missing_sum += from->missing_sum;
+   into->writes += from->writes;
+   into->docs_written += from->docs_written;
+   into->parts_created += from->parts_created;
    for (i = 0; i < from->ngroups; i++) {
       lab_scan_wl_group_add (into, from->groups[i].name, from->groups[i].rows, from->groups[i].total);
    }

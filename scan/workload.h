@@ -23,14 +23,26 @@ typedef enum {
    LAB_WL_ROW,       /* one row by (key, line number) */
    LAB_WL_RANGE,     /* the rows of a time window across all masters */
    LAB_WL_AGGREGATE, /* a total per group over the whole collection */
+   LAB_WL_APPEND,    /* new rows for masters drawn from the data (issue 24): insert / $push */
+   LAB_WL_UPDATE,    /* single-row corrections: $set of one field on one row (issue 24) */
    LAB_WL_NKINDS
 } lab_scan_wl_kind_t;
+
+/* The read workloads (what --workload all means: the writes change the data, so they are asked for by
+ * name) and the writes. */
+#define LAB_WL_MASK_READS                                                                                    \
+   ((1u << LAB_WL_LOAD) | (1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE))
+#define LAB_WL_MASK_WRITES ((1u << LAB_WL_APPEND) | (1u << LAB_WL_UPDATE))
+
+/* lab_scan_wl_is_write -- k changes the data (append, update). */
+bool lab_scan_wl_is_write (lab_scan_wl_kind_t k);
 
 /* lab_scan_wl_name -- "load", "row", "range", "aggregate". */
 const char *lab_scan_wl_name (lab_scan_wl_kind_t k);
 
-/* lab_scan_wl_parse -- a --workload value: a comma-separated subset of load,row,range,aggregate, or all,
- * into a bit set (bit k: kind k). Unknown or repeated names are LAB_ERROR_USAGE naming them. */
+/* lab_scan_wl_parse -- a --workload value: a comma-separated subset of load,row,range,aggregate,append,
+ * update, or all (the four read workloads: LAB_WL_MASK_READS), into a bit set (bit k: kind k). Unknown or
+ * repeated names are LAB_ERROR_USAGE naming them. */
 bool lab_scan_wl_parse (const char *s, unsigned *set, bson_error_t *error);
 
 /* lab_scan_wl_parse_opt -- the option table's parser of --workload (LAB_CLI_OPT_CUSTOM, field: unsigned). */
@@ -44,12 +56,32 @@ typedef struct {
    int64_t time_ms; /* the time field as ms since the epoch (a BSON date) */
 } lab_scan_wl_row_t;
 
+/* One write of the append or update workload, the same on every layout. */
+typedef struct {
+   bson_value_t key;   /* the master */
+   bson_value_t line;  /* append: the new row's line number; update: the corrected row's */
+   bson_value_t id;    /* the row's _id (append: the new one) */
+   bson_t *row;        /* append: the whole new row, as a rows layout stores it; update: NULL */
+   bson_value_t value; /* update: the new value of the sum field (--sum-field) */
+} lab_scan_wl_write_t;
+
+/* The writes of one workload, grouped by master (one master's writes in draw order, so a master is
+ * written by one worker: a folded document is read, changed and written back). */
+typedef struct {
+   lab_scan_wl_write_t *w;
+   int64_t n;
+   int64_t *group; /* n + 1 entries: write i of the sorted order belongs to the master group[i] */
+   int64_t ngroups;
+   int64_t new_row_bytes; /* append: the BSON bytes of the new rows; update: of the new values */
+} lab_scan_wl_writes_t;
+
 typedef struct {
    lab_scan_wl_row_t *rows; /* the row workload's K pairs, in draw order (then the windows' rows) */
    int64_t nrows;           /* the row workload's K */
    int64_t ndrawn;          /* rows drawn (max of K and the windows) */
    int64_t *win_lo;         /* the range workload's windows [win_lo[i], win_lo[i] + window_ms) */
    int64_t nwin;
+   lab_scan_wl_writes_t append, update; /* the write workloads' writes (wl_write.c) */
 } lab_scan_wl_inputs_t;
 
 /* lab_scan_wl_inputs_draw -- draw the inputs of the workloads in `set` from the data, deterministically
@@ -63,7 +95,26 @@ bool lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *
                               const lab_results_layout_t *from, const bson_value_t *keys, int64_t nkeys,
                               lab_scan_wl_inputs_t *in, bson_error_t *error);
 
-/* lab_scan_wl_inputs_cleanup -- free what in owns. */
+/* lab_scan_wl_writes_draw -- the writes of the append and update workloads in `set` (wl_write.c), drawn
+ * deterministically from o->wl.seed, read warm from `rows_layout` (a layout of kind rows: the rows' shape
+ * and their _ids). append: o->wl.append_rows new rows for masters drawn from keys[0..nkeys) (open: the
+ * last tenth of the keys in key order, the most recent masters; random: all), each a copy of a row of its
+ * master with a new _id (an ObjectId from the seed), the next line number of the master, a time one minute
+ * after the master's latest and a new sum field. update: o->wl.update_rows rows drawn uniformly (master,
+ * then one of its rows), each given a new value of the sum field. Errors name the master and field. */
+bool lab_scan_wl_writes_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, unsigned set,
+                              const lab_results_layout_t *rows_layout, const bson_value_t *keys,
+                              int64_t nkeys, lab_scan_wl_inputs_t *in, bson_error_t *error);
+
+/* lab_scan_wl_writes_group -- sort ws's writes by master (stable: a master's writes keep their draw order)
+ * and fill group[] / ngroups. Pure: unit-tested. */
+void lab_scan_wl_writes_group (lab_scan_wl_writes_t *ws);
+
+/* lab_scan_wl_writes_cleanup -- free what ws owns. */
+void lab_scan_wl_writes_cleanup (lab_scan_wl_writes_t *ws);
+
+/* lab_scan_wl_inputs_cleanup -- free what in owns (its writes are freed by lab_scan_wl_writes_cleanup
+ * first: lab_scan_workloads_cleanup does both). */
 void lab_scan_wl_inputs_cleanup (lab_scan_wl_inputs_t *in);
 
 /* ---- what one layout returned --------------------------------------------------------------------- */
@@ -82,6 +133,10 @@ typedef struct {
    size_t ngroups, capgroups;
    int64_t missing_sum; /* rows whose sum field was absent or not a number (counted, not summed) */
    uint64_t decoded;    /* --decode's checksum */
+   /* the write workloads */
+   int64_t writes;        /* logical writes done (rows appended, rows corrected) */
+   int64_t docs_written;  /* documents inserted or replaced (a new part: its siblings' parts too) */
+   int64_t parts_created; /* folded: new parts of masters at the size cap (or bucket_rows) */
 } lab_scan_wl_acc_t;
 
 /* lab_scan_wl_acc_merge -- add `from` into `into` (groups by name). */
@@ -136,8 +191,15 @@ typedef struct {
    const lab_results_layout_t *layout;
    bool array; /* the rows are the elements of each document's array (folded, buckets) */
    const lab_scan_wl_inputs_t *in;
-   int64_t nitems; /* what the workers share out: row batches, windows, natural ranges or 1 */
-   lab_store_natural_range_t *ranges; /* aggregate in tool mode: one natural range per item */
+   int64_t nitems; /* what the workers share out: row batches, windows, natural ranges or 1; writes: one
+                    * per write, each worker's share ending at a master's last write (writes->group) */
+   lab_store_natural_range_t *ranges;  /* aggregate in tool mode: one natural range per item */
+   const lab_scan_wl_writes_t *writes; /* append, update: the writes */
+   int64_t max_doc_bytes;              /* folded appends: the fold's size cap (its marker; else 16 MiB) */
+   int32_t bucket_rows;                /* folded appends: the fold's rows per document (0: no limit) */
+   lab_store_t *server;                /* writes on a server: the store its update commands go to (NULL:
+                                        * the embedded store, whole documents through the store) */
+   bool positional;                    /* a MongoDB server: positional $set (FerretDB: by array index) */
 } lab_scan_wl_layout_t;
 
 /* lab_scan_wl_layout_init -- the items of `kind` on `layout` in `mode` (the aggregate's natural ranges
@@ -146,6 +208,11 @@ bool lab_scan_wl_layout_init (lab_scan_wl_layout_t *wl, lab_store_session_t *ses
                               lab_scan_wl_mode_t mode, const lab_scan_opts_t *o,
                               const lab_results_layout_t *layout, const lab_scan_wl_inputs_t *in,
                               bson_error_t *error);
+
+/* lab_scan_wl_segments -- starts[0..parallel] of lab_scan_keys_segment over wl's items, each moved on to
+ * the next master's first write for the write workloads (one master, one worker: a folded document is
+ * read, changed and written back). */
+void lab_scan_wl_segments (const lab_scan_wl_layout_t *wl, int parallel, int64_t *starts);
 
 /* lab_scan_wl_layout_cleanup -- free what wl owns. */
 void lab_scan_wl_layout_cleanup (lab_scan_wl_layout_t *wl);
@@ -159,6 +226,19 @@ bool lab_scan_wl_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess
  * into `filter` as an array document, hint into `opts`). Pure: unit-tested. Every out is bson_init'ed. */
 void lab_scan_wl_server_command (const lab_scan_wl_layout_t *wl, int64_t i, bson_t *filter, bson_t *opts,
                                  bool *is_pipeline);
+
+/* lab_scan_wl_write_item -- write i (of the grouped order) of an append or update workload on `sess`
+ * (wl_write.c): rows layout, one insert per new row / one replacement of the row by _id; array layout, the
+ * master's last part read, the rows pushed (a new part when the next row would pass the cap or
+ * bucket_rows: the master's other parts get the new `parts`) / the element with the line number set, and
+ * the document written back by _id (every index entry maintained by the store). */
+bool lab_scan_wl_write_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i,
+                             lab_scan_wl_acc_t *acc, bson_error_t *error);
+
+/* lab_scan_wl_fold_settings -- the cap and rows per document of a folded layout's fold, from its marker
+ * (fold-details' params); 16 MiB and 0 when the marker does not say. */
+bool lab_scan_wl_fold_settings (lab_store_session_t *sess, const char *coll, int64_t *max_doc_bytes,
+                                int32_t *bucket_rows, bson_error_t *error);
 
 /* ---- indexes and the planner (wl_run.c) ----------------------------------------------------------- */
 

@@ -266,6 +266,10 @@ lab_mongo_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_e
    st->keys_examined = lab_mongo_num_at (&status, "metrics.queryExecutor.scanned", -1);
    st->block_reads = lab_mongo_num_at (&status, "wiredTiger.block-manager.blocks read", -1);
    st->block_read_bytes = lab_mongo_num_at (&status, "wiredTiger.block-manager.bytes read", -1);
+   st->block_writes = lab_mongo_num_at (&status, "wiredTiger.block-manager.blocks written", -1);
+   st->block_write_bytes = lab_mongo_num_at (&status, "wiredTiger.block-manager.bytes written", -1);
+   st->log_bytes_written = lab_mongo_num_at (&status, "wiredTiger.log.log bytes written", -1);
+   st->checkpoints = lab_mongo_num_at (&status, "wiredTiger.transaction.transaction checkpoints", -1);
    v = lab_mongo_num_at (&status, "mem.resident", -1);
    st->server_rss_bytes = v >= 0 ? v * 1024 * 1024 : -1;
    bson_destroy (&status);

@@ -855,6 +855,7 @@ lab_store_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, bson_e
 {
    st->cache_bytes = st->cache_max_bytes = st->block_reads = st->block_read_bytes = -1;
    st->cache_read_bytes = st->cache_pages_read = st->server_rss_bytes = -1;
+   st->block_writes = st->block_write_bytes = st->log_bytes_written = st->checkpoints = -1;
    return store->ops->engine_stats (store, st, error);
 }
 

@@ -511,17 +511,22 @@ bool lab_store_server_comm_trusted (const char *comm);
 int64_t lab_store_write_budget_bytes (int64_t max_message_bytes);
 
 typedef struct {
-   int64_t cache_bytes;      /* bytes in the engine cache now (-1 unknown) */
-   int64_t cache_max_bytes;  /* configured maximum (-1 unknown) */
-   int64_t block_reads;      /* blocks read by the block manager (embedded; -1 unknown) */
-   int64_t block_read_bytes; /* bytes read from disk, compressed (-1 unknown) */
-   int64_t cache_read_bytes; /* bytes read into cache, uncompressed (-1 unknown) */
-   int64_t cache_pages_read; /* pages read into cache (-1 unknown) */
-   int64_t server_rss_bytes; /* server resident memory when known (-1 unknown) */
-   int64_t docs_examined;    /* serverStatus metrics.queryExecutor.scannedObjects: documents the server's
-                              * plans fetched, since it started (MongoDB; -1 unknown, embedded: the tool
-                              * counts its own fetches) */
-   int64_t keys_examined;    /* metrics.queryExecutor.scanned: index keys examined (as above) */
+   int64_t cache_bytes;       /* bytes in the engine cache now (-1 unknown) */
+   int64_t cache_max_bytes;   /* configured maximum (-1 unknown) */
+   int64_t block_reads;       /* blocks read by the block manager (embedded; -1 unknown) */
+   int64_t block_read_bytes;  /* bytes read from disk, compressed (-1 unknown) */
+   int64_t cache_read_bytes;  /* bytes read into cache, uncompressed (-1 unknown) */
+   int64_t cache_pages_read;  /* pages read into cache (-1 unknown) */
+   int64_t server_rss_bytes;  /* server resident memory when known (-1 unknown) */
+   int64_t docs_examined;     /* serverStatus metrics.queryExecutor.scannedObjects: documents the server's
+                               * plans fetched, since it started (MongoDB; -1 unknown, embedded: the tool
+                               * counts its own fetches) */
+   int64_t keys_examined;     /* metrics.queryExecutor.scanned: index keys examined (as above) */
+   int64_t block_writes;      /* blocks written by the block manager (-1 unknown) */
+   int64_t block_write_bytes; /* bytes written by the block manager: data and index pages, at eviction and
+                               * checkpoints (-1 unknown) */
+   int64_t log_bytes_written; /* WiredTiger "log: log bytes written": the journal (-1 unknown, or no log) */
+   int64_t checkpoints;       /* "transaction: transaction checkpoints" (-1 unknown) */
 } lab_store_engine_stats_t;
 
 /* lab_store_engine_stats -- engine counters now (embedded: WiredTiger connection statistics; MongoDB:

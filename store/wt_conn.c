@@ -434,6 +434,10 @@ static const struct {
    { WT_STAT_CONN_BLOCK_BYTE_READ, offsetof (lab_store_engine_stats_t, block_read_bytes) },
    { WT_STAT_CONN_CACHE_BYTES_READ, offsetof (lab_store_engine_stats_t, cache_read_bytes) },
    { WT_STAT_CONN_CACHE_READ, offsetof (lab_store_engine_stats_t, cache_pages_read) },
+   { WT_STAT_CONN_BLOCK_WRITE, offsetof (lab_store_engine_stats_t, block_writes) },
+   { WT_STAT_CONN_BLOCK_BYTE_WRITE, offsetof (lab_store_engine_stats_t, block_write_bytes) },
+   { WT_STAT_CONN_LOG_BYTES_WRITTEN, offsetof (lab_store_engine_stats_t, log_bytes_written) },
+   { WT_STAT_CONN_TXN_CHECKPOINT, offsetof (lab_store_engine_stats_t, checkpoints) },
 };
 
 /* read_stats -- every statistic of stat_map through the statistics cursor sc into out. */

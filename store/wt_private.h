@@ -290,6 +290,24 @@ bool lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson
                          bson_error_t *error);
 bool lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *doc,
                           bson_error_t *error);
+
+/* mongod's WiredTigerRecordStore::updateRecord (docs/mongodb-compat.md §21): a record of new_len bytes
+ * replacing one of old_len is written as a WiredTiger modify only when its table is not logged, it is
+ * over kMinLengthForDiff (1024) bytes and at most kMaxDiffBytes (new_len / 10) bytes longer than the old,
+ * and wiredtiger_calc_modify finds at most kMaxEntries (16) changes of at most kMaxDiffBytes in all. */
+#define LAB_WT_MODIFY_MIN_LEN 1024
+#define LAB_WT_MODIFY_MAX_ENTRIES 16
+
+/* lab_wt_modify_wanted -- the length test of mongod's updateRecord before it tries a modify; *max_diff
+ * gets kMaxDiffBytes. Pure. */
+bool lab_wt_modify_wanted (bool logged, int64_t old_len, int64_t new_len, size_t *max_diff);
+
+/* lab_wt_record_update -- write `nv` over the record cc is positioned on (searched; its value `old`,
+ * inside the caller's transaction) as mongod does: a modify (reserve when nothing changed) when
+ * lab_wt_modify_wanted and wiredtiger_calc_modify agree, else the whole value; *modified says which.
+ * 0 or a WT error. */
+int lab_wt_record_update (WT_SESSION *s, WT_CURSOR *cc, bool logged, const WT_ITEM *old, const WT_ITEM *nv,
+                          bool *modified);
 bool lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field,
                        const bson_value_t *value, int64_t *deleted, bson_error_t *error);
 bool lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field,

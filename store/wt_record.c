@@ -339,6 +339,119 @@ done:
 
 /* ---- upserts ------------------------------------------------------------------------------------ */
 
+/* lab_wt_modify_wanted -- see wt_private.h. */
+bool
+lab_wt_modify_wanted (bool logged, int64_t old_len, int64_t new_len, size_t *max_diff)
+{
+   *max_diff = (size_t)(new_len / 10);
+   return !logged && new_len > LAB_WT_MODIFY_MIN_LEN && new_len <= old_len + new_len / 10;
+}
+
+/* lab_wt_record_update -- see wt_private.h. */
+int
+lab_wt_record_update (WT_SESSION *s, WT_CURSOR *cc, bool logged, const WT_ITEM *old, const WT_ITEM *nv,
+                      bool *modified)
+{
+   WT_MODIFY entries[LAB_WT_MODIFY_MAX_ENTRIES];
+   int nentries = LAB_WT_MODIFY_MAX_ENTRIES, ret;
+   size_t max_diff;
+
+   *modified = false;
+   if (lab_wt_modify_wanted (logged, (int64_t)old->size, (int64_t)nv->size, &max_diff)) {
+      ret = wiredtiger_calc_modify (s, old, nv, max_diff, entries, &nentries);
+      if (ret == 0) {
+         ret = nentries == 0 ? cc->reserve (cc) : cc->modify (cc, entries, nentries);
+         *modified = ret == 0;
+         return ret;
+      }
+      if (ret != WT_NOTFOUND) {
+         return ret;
+      }
+   }
+   cc->set_value (cc, nv);
+   return cc->update (cc);
+}
+
+/* key_in -- entry j of keys `a` (in abuf) is among keys `b` (in bbuf): same index, same bytes. */
+static bool
+key_in (const wt_ikeys_t *a, const uint8_t *abuf, size_t j, const wt_ikeys_t *b, const uint8_t *bbuf)
+{
+   size_t i;
+
+   for (i = 0; i < b->n; i++) {
+      if (b->v[i].ix == a->v[j].ix && b->v[i].len == a->v[j].len &&
+          memcmp (bbuf + b->v[i].off, abuf + a->v[j].off, a->v[j].len) == 0) {
+         return true;
+      }
+   }
+   return false;
+}
+
+/* replace_doc -- the document at rid replaced by doc, as mongod's update does: only the index entries
+ * that change are removed and inserted (the _id entry stays), and the record written by
+ * lab_wt_record_update (the collections' tables are logged: the store opens WiredTiger with a log, as a
+ * standalone mongod, so the whole document). *oldlen gets the old size. 0 or a WT error (EINVAL: *error). */
+static int
+replace_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, int64_t rid,
+             bool *mk, int64_t *oldlen, bson_error_t *error)
+{
+   WT_ITEM old, nv, k, empty = { 0 };
+   wt_ikeys_t oldk = { 0 };
+   uint8_t *oldbuf = NULL, tag;
+   bson_t od;
+   bool modified;
+   size_t j;
+   int ret;
+
+   cc->set_key (cc, rid);
+   if ((ret = cc->search (cc)) != 0 || (ret = cc->get_value (cc, &old)) != 0) {
+      return ret;
+   }
+   *oldlen = (int64_t)old.size;
+   if (!bson_init_static (&od, old.data, old.size) || !doc_keys (ss, c, &od, rid, &tag, NULL, error)) {
+      return EINVAL;
+   }
+   /* the old keys kept aside: doc_keys of the new document reuses the session's scratch */
+   oldbuf = bson_malloc (ss->ikeys.len + 1);
+   memcpy (oldbuf, ss->ikeys.data, ss->ikeys.len);
+   for (j = 0; j < ss->ik.n; j++) {
+      lab_wt_ikeys_push (&oldk, ss->ik.v[j].ix, ss->ik.v[j].off, ss->ik.v[j].len);
+   }
+   nv.data = bson_get_data (doc);
+   nv.size = doc->len;
+   if ((ret = lab_wt_record_update (ss->s, cc, true, &old, &nv, &modified)) != 0) {
+      goto done;
+   }
+   if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !mark_multikey (ss, c, mk, error)) {
+      ret = EINVAL;
+      goto done;
+   }
+   for (j = 1; j < oldk.n && ret == 0; j++) {
+      if (!key_in (&oldk, oldbuf, j, &ss->ik, ss->ikeys.data)) {
+         WT_CURSOR *x = ic[oldk.v[j].ix];
+         k.data = oldbuf + oldk.v[j].off;
+         k.size = oldk.v[j].len;
+         x->set_key (x, &k);
+         ret = x->remove (x);
+         ret = ret == WT_NOTFOUND ? 0 : ret;
+      }
+   }
+   for (j = 1; j < ss->ik.n && ret == 0; j++) {
+      if (!key_in (&ss->ik, ss->ikeys.data, j, &oldk, oldbuf)) {
+         WT_CURSOR *x = ic[ss->ik.v[j].ix];
+         k.data = ss->ikeys.data + ss->ik.v[j].off;
+         k.size = ss->ik.v[j].len;
+         x->set_key (x, &k);
+         x->set_value (x, &empty);
+         ret = x->insert (x);
+      }
+   }
+done:
+   bson_free (oldk.v);
+   bson_free (oldbuf);
+   return ret;
+}
+
 /* upsert_once -- one transaction of upsert_by_id; 0 or a WT error (WT_ROLLBACK: retry; EINVAL: *error
  * set). */
 static int
@@ -363,13 +476,14 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
       goto fail;
    }
    if (rid) {
-      if ((ret = remove_doc (ss, c, rid, &oldlen, error)) != 0) {
+      if ((ret = replace_doc (ss, c, cc, ic, doc, rid, mk, &oldlen, error)) != 0) {
          goto fail;
       }
-   } else {
-      rid = __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
-      *dcount = 1;
+      *dbytes = (int64_t)doc->len - oldlen;
+      return s->commit_transaction (s, NULL);
    }
+   rid = __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
+   *dcount = 1;
    if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !mark_multikey (ss, c, mk, error)) {
       ret = EINVAL;
       goto fail;

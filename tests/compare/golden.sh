@@ -100,6 +100,9 @@ golden workloads-sweep workloads-sweep.json --charts none
 # curves are predicted (needs gnuplot)
 golden predict predict.json --charts none
 golden sweep-prediction sweep.json --prediction predict.json --charts svg --production-cache-ratio 0.5
+# issue 24 (gen_writes.py): the write workloads (append, update) with their write costs in the ledger and in
+# each workload's table, and the load again after the appends
+golden writes writes.json --charts none
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file
@@ -120,6 +123,8 @@ contains "workloads: ledger row" workloads.json \
   '| **row**: one row fetched by (bill_id, line_no) | **4.10 s** | 1 | 4.10 KB | 13.1 s (3.20x) | 1 | 11.8 KB | detail |'
 contains "workloads: three layouts, losses name their winner" workloads3.json \
   'folded wins load 1.21x and range 1.17x (rows differ), loses row 3.20x to detail and aggregate 1.55x to buckets'
+contains "writes: ledger row of the appends" writes.json \
+  '| **append**: 100000 new rows appended to the most recent masters | **9.80 s** | 0 | 688 B written | 88.4 s (9.02x) | 1 | 9.30 KB written | detail |'
 contains "workloads: rows differ warned" workloads3.json '**Warning: the layouts returned different rows for range**'
 contains "memory: sweep table" buffered-sweep.json '| 1 GiB | 1.63 | fits in memory | 21.7 s (21.3–22.1) |'
 contains "memory: sweep table, rereads" buffered-sweep.json '| 256 MiB | 0.41 | rereads |'

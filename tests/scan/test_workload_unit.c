@@ -26,6 +26,12 @@ test_parse (void **state)
    assert_int_equal (set, 15);
    assert_true (lab_scan_wl_parse ("range", &set, &e));
    assert_int_equal (set, 1u << LAB_WL_RANGE);
+   /* the writes are asked for by name: "all" stays the four reads */
+   assert_true (lab_scan_wl_parse ("append,update,load", &set, &e));
+   assert_int_equal (set, (1u << LAB_WL_APPEND) | (1u << LAB_WL_UPDATE) | 1u);
+   assert_true (lab_scan_wl_parse ("all,append", &set, &e));
+   assert_int_equal (set, 15u | (1u << LAB_WL_APPEND));
+   assert_true (lab_scan_wl_is_write (LAB_WL_UPDATE) && !lab_scan_wl_is_write (LAB_WL_AGGREGATE));
    assert_false (lab_scan_wl_parse ("row,rows", &set, &e));
    assert_int_equal (e.domain, LAB_ERROR_USAGE);
    assert_non_null (strstr (e.message, "unknown workload 'rows'"));
@@ -315,6 +321,38 @@ test_decode (void **state)
    bson_destroy (doc);
 }
 
+/* test_writes_group -- writes grouped by master, a master's writes in their draw order, groups[] marking
+ * each master's first write (one master, one worker). */
+static void
+test_writes_group (void **state)
+{
+   static const int32_t keys[] = { 3, 1, 3, 2, 1, 3 };
+   lab_scan_wl_writes_t ws;
+   int64_t i;
+   static const int32_t want_key[] = { 1, 1, 2, 3, 3, 3 }, want_line[] = { 1, 4, 3, 0, 2, 5 };
+
+   (void)state;
+   memset (&ws, 0, sizeof ws);
+   ws.n = 6;
+   ws.w = bson_malloc0 (6 * sizeof *ws.w);
+   for (i = 0; i < 6; i++) {
+      ws.w[i].key.value_type = ws.w[i].line.value_type = BSON_TYPE_INT32;
+      ws.w[i].key.value.v_int32 = keys[i];
+      ws.w[i].line.value.v_int32 = (int32_t)i; /* the draw position */
+   }
+   lab_scan_wl_writes_group (&ws);
+   for (i = 0; i < 6; i++) {
+      assert_int_equal (ws.w[i].key.value.v_int32, want_key[i]);
+      assert_int_equal (ws.w[i].line.value.v_int32, want_line[i]);
+   }
+   assert_int_equal (ws.ngroups, 3);
+   assert_int_equal (ws.group[0], 0);
+   assert_int_equal (ws.group[1], 2);
+   assert_int_equal (ws.group[2], 3);
+   assert_int_equal (ws.group[3], 6);
+   lab_scan_wl_writes_cleanup (&ws);
+}
+
 int
 main (void)
 {
@@ -323,6 +361,7 @@ main (void)
       cmocka_unit_test (test_groups),          cmocka_unit_test (test_row_hash),
       cmocka_unit_test (test_server_commands), cmocka_unit_test (test_indexes),
       cmocka_unit_test (test_planner_table),   cmocka_unit_test (test_decode),
+      cmocka_unit_test (test_writes_group),
    };
    return lab_test_run_group ("workload_unit", tests, NULL, NULL);
 }

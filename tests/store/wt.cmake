@@ -12,3 +12,5 @@ lab_test(NAME test_wt_compress SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_compres
 if(TARGET billgen)
   add_dependencies(test_wt_compress billgen)
 endif()
+# The record update of the embedded store against mongod's updateRecord (issue 24): modify or whole record.
+lab_test(NAME test_wt_modify SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_modify.c LABELS embedded)

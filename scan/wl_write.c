@@ -1,0 +1,1007 @@
+/*
+ * wl_write.c -- the write workloads (workload.h, issue 24): the appends and corrections drawn from the data
+ * by --seed, and one master's writes on one layout. A rows layout inserts each new row as a document and
+ * replaces a corrected row by its _id; a folded layout reads the master's parts, pushes the new rows onto
+ * the last one (a new part when the next row would pass the fold's cap or its rows per document, as
+ * etl/fold splits: fold.h) or sets the field in the element with the line number, and writes the changed
+ * documents back by _id, the store maintaining every index entry (multikey ones of the new element too).
+ */
+#include "scan/workload.h"
+
+#include "core/error.h"
+#include "core/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WL_DEFAULT_CAP (16 * 1024 * 1024)
+
+/* ---- drawing ----------------------------------------------------------------------------------- */
+
+/* rnd -- splitmix64 (the same generator as the read workloads' draw, another stream). */
+static uint64_t
+rnd (uint64_t *state)
+{
+   uint64_t x = (*state += 0x9e3779b97f4a7c15ull);
+   x ^= x >> 30;
+   x *= 0xbf58476d1ce4e5b9ull;
+   x ^= x >> 27;
+   x *= 0x94d049bb133111ebull;
+   return x ^ (x >> 31);
+}
+
+/* One master's rows as the draw sees them: one row kept by reservoir, the largest line and time. */
+typedef struct {
+   const lab_scan_opts_t *o;
+   uint64_t *rng;
+   int64_t seen;
+   bson_t *pick;
+   bool have_line, have_time;
+   double max_line;
+   bson_type_t line_type;
+   int64_t max_time;
+} master_t;
+
+/* on_row -- a row of the master: kept with probability 1 / rows seen; its line and time folded into the
+ * maxima. */
+static bool
+on_row (const bson_t *doc, void *ctx)
+{
+   master_t *m = ctx;
+   bson_iter_t it;
+
+   m->seen++;
+   if (bson_iter_init_find (&it, doc, m->o->wl.line_field) &&
+       (BSON_ITER_HOLDS_INT32 (&it) || BSON_ITER_HOLDS_INT64 (&it) || BSON_ITER_HOLDS_DOUBLE (&it))) {
+      double v = bson_iter_as_double (&it);
+      if (!m->have_line || v > m->max_line) {
+         m->max_line = v;
+      }
+      m->line_type = bson_iter_type (&it);
+      m->have_line = true;
+   }
+   if (bson_iter_init_find (&it, doc, m->o->wl.time_field) && BSON_ITER_HOLDS_DATE_TIME (&it)) {
+      int64_t t = bson_iter_date_time (&it);
+      if (!m->have_time || t > m->max_time) {
+         m->max_time = t;
+      }
+      m->have_time = true;
+   }
+   if (rnd (m->rng) % (uint64_t)m->seen == 0) {
+      bson_destroy (m->pick);
+      m->pick = bson_copy (doc);
+   }
+   return true;
+}
+
+/* read_master -- every row of master `key` in the rows layout into *m. */
+static bool
+read_master (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *key,
+             master_t *m, bson_error_t *error)
+{
+   char kb[128];
+
+   if (!lab_store_find_eq (sess, coll, o->key, key, on_row, m, NULL, error)) {
+      lab_error_prefix (error, "drawing the write workloads' rows from %s", coll);
+      return false;
+   }
+   if (m->seen == 0 || !m->have_line) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                     "drawing the write workloads' rows from %s: master %s %s has %s", coll, o->key,
+                     lab_value_text (key, kb, sizeof kb),
+                     m->seen == 0 ? "no row" : "no numeric line field (--line-field)");
+      return false;
+   }
+   return true;
+}
+
+/* number_as -- v as a value of type t (int32, int64 or double). */
+static void
+number_as (bson_type_t t, double v, bson_value_t *out)
+{
+   memset (out, 0, sizeof *out);
+   out->value_type = t;
+   if (t == BSON_TYPE_INT32) {
+      out->value.v_int32 = (int32_t)v;
+   } else if (t == BSON_TYPE_INT64) {
+      out->value.v_int64 = (int64_t)v;
+   } else {
+      out->value_type = BSON_TYPE_DOUBLE;
+      out->value.v_double = v;
+   }
+}
+
+/* new_amount -- a new value of the sum field: cents from 1.00 to 500.00, as billgen's amounts. */
+static void
+new_amount (uint64_t *rng, bson_value_t *out)
+{
+   memset (out, 0, sizeof *out);
+   out->value_type = BSON_TYPE_DOUBLE;
+   out->value.v_double = (double)(100 + rnd (rng) % 49901) / 100.0;
+}
+
+/* make_row -- the new row: the template's fields in order, with the new _id, line, time and amount. */
+static bson_t *
+make_row (const lab_scan_opts_t *o, const bson_t *tmpl, const bson_value_t *id, const bson_value_t *line,
+          int64_t time_ms, bool set_time, const bson_value_t *amount)
+{
+   bson_t *row = bson_new ();
+   bson_iter_t it;
+
+   BSON_APPEND_VALUE (row, "_id", id);
+   bson_iter_init (&it, tmpl);
+   while (bson_iter_next (&it)) {
+      const char *k = bson_iter_key (&it);
+      if (strcmp (k, "_id") == 0) {
+         continue;
+      } else if (strcmp (k, o->wl.line_field) == 0) {
+         BSON_APPEND_VALUE (row, k, line);
+      } else if (set_time && strcmp (k, o->wl.time_field) == 0) {
+         BSON_APPEND_DATE_TIME (row, k, time_ms);
+      } else if (strcmp (k, o->wl.sum_field) == 0) {
+         BSON_APPEND_VALUE (row, k, amount);
+      } else {
+         bson_append_iter (row, k, -1, &it);
+      }
+   }
+   return row;
+}
+
+/* draw_appends -- the append workload's rows (see lab_scan_wl_writes_draw). */
+static bool
+draw_appends (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
+              int64_t nkeys, lab_scan_wl_writes_t *ws, bson_error_t *error)
+{
+   uint64_t rng = o->wl.seed ^ 0x617070656e64ull; /* "append" */
+   int64_t first = o->wl.append_to == 0 ? nkeys - (nkeys + 9) / 10 : 0, j, i;
+   int64_t span = nkeys - first;
+   /* per drawn master: its next line and time, so that its appends follow each other */
+   int64_t *slot = bson_malloc0 ((size_t)span * sizeof *slot), nm = 0;
+   master_t *ms = bson_malloc0 ((size_t)span * sizeof *ms);
+   bool ok = true;
+
+   for (i = 0; i < span; i++) {
+      slot[i] = -1;
+   }
+   ws->w = bson_malloc0 ((size_t)o->wl.append_rows * sizeof *ws->w);
+   for (j = 0; j < o->wl.append_rows && ok; j++) {
+      int64_t ki = (int64_t)(rnd (&rng) % (uint64_t)span);
+      lab_scan_wl_write_t *w = &ws->w[j];
+      master_t *m;
+      bson_oid_t oid;
+      uint8_t b[12];
+      uint64_t r1 = rnd (&rng), r2 = rnd (&rng);
+      bson_value_t id = { .value_type = BSON_TYPE_OID }, amount;
+
+      if (slot[ki] < 0) {
+         slot[ki] = nm++;
+         ms[slot[ki]].o = o;
+         ms[slot[ki]].rng = &rng;
+         ok = read_master (sess, o, coll, &keys[first + ki], &ms[slot[ki]], error);
+         if (!ok) {
+            break;
+         }
+      }
+      m = &ms[slot[ki]];
+      /* the _id depends on the data too (the master's rows and its last line), so that appending again
+       * with the same seed to data that already holds the earlier appends gives new _ids */
+      r1 ^=
+         (uint64_t)m->seen * 0x9e3779b97f4a7c15ull ^ (uint64_t)(int64_t)m->max_line * 0xc2b2ae3d27d4eb4full;
+      memcpy (b, &r1, 8);
+      memcpy (b + 8, &r2, 4);
+      bson_oid_init_from_data (&oid, b);
+      id.value.v_oid = oid;
+      m->max_line += 1;
+      m->max_time += 60000;
+      new_amount (&rng, &amount);
+      bson_value_copy (&keys[first + ki], &w->key);
+      number_as (m->line_type, m->max_line, &w->line);
+      bson_value_copy (&id, &w->id);
+      w->row = make_row (o, m->pick, &id, &w->line, m->max_time, m->have_time, &amount);
+      ws->new_row_bytes += w->row->len;
+      ws->n = j + 1;
+   }
+   for (i = 0; i < nm; i++) {
+      bson_destroy (ms[i].pick);
+   }
+   bson_free (ms);
+   bson_free (slot);
+   return ok;
+}
+
+/* draw_updates -- the update workload's corrections (see lab_scan_wl_writes_draw). */
+static bool
+draw_updates (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const bson_value_t *keys,
+              int64_t nkeys, lab_scan_wl_writes_t *ws, bson_error_t *error)
+{
+   uint64_t rng = o->wl.seed ^ 0x757064617465ull; /* "update" */
+   int64_t j;
+
+   ws->w = bson_malloc0 ((size_t)o->wl.update_rows * sizeof *ws->w);
+   for (j = 0; j < o->wl.update_rows; j++) {
+      const bson_value_t *key = &keys[rnd (&rng) % (uint64_t)nkeys];
+      lab_scan_wl_write_t *w = &ws->w[j];
+      master_t m = { o, &rng };
+      bson_iter_t it;
+      bool ok = read_master (sess, o, coll, key, &m, error);
+
+      if (ok && (!bson_iter_init_find (&it, m.pick, "_id"))) {
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "a row of %s has no _id", coll);
+         ok = false;
+      }
+      if (ok) {
+         bson_value_copy (key, &w->key);
+         bson_value_copy (bson_iter_value (&it), &w->id);
+         if (bson_iter_init_find (&it, m.pick, o->wl.line_field)) {
+            bson_value_copy (bson_iter_value (&it), &w->line);
+         }
+         new_amount (&rng, &w->value);
+         ws->new_row_bytes += (int64_t)strlen (o->wl.sum_field) + 2 + 8; /* the element set */
+         ws->n = j + 1;
+      }
+      bson_destroy (m.pick);
+      if (!ok) {
+         return false;
+      }
+   }
+   return true;
+}
+
+/* One write's place in the grouping sort: its master as text, its draw position (the sort is stable). */
+typedef struct {
+   char key[128];
+   int64_t pos;
+} sort_item_t;
+
+/* item_cmp -- by master text, then draw order. */
+static int
+item_cmp (const void *a, const void *b)
+{
+   const sort_item_t *x = a, *y = b;
+   int c = strcmp (x->key, y->key);
+   return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* lab_scan_wl_writes_group -- see workload.h (a sort on the masters' text, stable by draw position). */
+void
+lab_scan_wl_writes_group (lab_scan_wl_writes_t *ws)
+{
+   sort_item_t *items = bson_malloc0 ((size_t)(ws->n + 1) * sizeof *items);
+   lab_scan_wl_write_t *sorted = bson_malloc0 ((size_t)(ws->n + 1) * sizeof *sorted);
+   int64_t i;
+
+   for (i = 0; i < ws->n; i++) {
+      lab_value_text (&ws->w[i].key, items[i].key, sizeof items[i].key);
+      items[i].pos = i;
+   }
+   qsort (items, (size_t)ws->n, sizeof *items, item_cmp);
+   bson_free (ws->group);
+   ws->group = bson_malloc0 ((size_t)(ws->n + 1) * sizeof *ws->group);
+   ws->ngroups = 0;
+   for (i = 0; i < ws->n; i++) {
+      sorted[i] = ws->w[items[i].pos];
+      if (i == 0 || strcmp (items[i - 1].key, items[i].key) != 0) {
+         ws->group[ws->ngroups++] = i;
+      }
+   }
+   ws->group[ws->ngroups] = ws->n;
+   if (ws->n > 0) {
+      memcpy (ws->w, sorted, (size_t)ws->n * sizeof *sorted);
+   }
+   bson_free (sorted);
+   bson_free (items);
+}
+
+/* lab_scan_wl_writes_draw -- see workload.h. */
+bool
+lab_scan_wl_writes_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, unsigned set,
+                         const lab_results_layout_t *rows_layout, const bson_value_t *keys, int64_t nkeys,
+                         lab_scan_wl_inputs_t *in, bson_error_t *error)
+{
+   if (!(set & LAB_WL_MASK_WRITES)) {
+      return true;
+   }
+   if (!rows_layout) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--workload append/update: the writes are drawn from a layout of kind rows (the rows' "
+                     "shape and _ids), and none is given");
+      return false;
+   }
+   if (nkeys <= 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "no master key to draw the writes for");
+      return false;
+   }
+   if (set & (1u << LAB_WL_APPEND)) {
+      lab_log_info ("drawing %lld appended rows for %s masters of %s (seed %llu)",
+                    (long long)o->wl.append_rows, o->wl.append_to == 0 ? "the most recent" : "random",
+                    rows_layout->collection, (unsigned long long)o->wl.seed);
+      if (!draw_appends (sess, o, rows_layout->collection, keys, nkeys, &in->append, error)) {
+         return false;
+      }
+      lab_scan_wl_writes_group (&in->append);
+   }
+   if (set & (1u << LAB_WL_UPDATE)) {
+      lab_log_info ("drawing %lld rows to correct from %s (seed %llu)", (long long)o->wl.update_rows,
+                    rows_layout->collection, (unsigned long long)o->wl.seed);
+      if (!draw_updates (sess, o, rows_layout->collection, keys, nkeys, &in->update, error)) {
+         return false;
+      }
+      lab_scan_wl_writes_group (&in->update);
+   }
+   return true;
+}
+
+/* lab_scan_wl_writes_cleanup -- see workload.h. */
+void
+lab_scan_wl_writes_cleanup (lab_scan_wl_writes_t *ws)
+{
+   int64_t i;
+
+   for (i = 0; i < ws->n; i++) {
+      bson_value_destroy (&ws->w[i].key);
+      bson_value_destroy (&ws->w[i].line);
+      bson_value_destroy (&ws->w[i].id);
+      bson_destroy (ws->w[i].row);
+   }
+   bson_free (ws->w);
+   bson_free (ws->group);
+   memset (ws, 0, sizeof *ws);
+}
+
+/* param -- the marker's params.<name> into *it. */
+static bool
+param (const bson_t *mark, const char *name, bson_iter_t *it)
+{
+   bson_iter_t top;
+   return mark && bson_iter_init_find (&top, mark, "params") && BSON_ITER_HOLDS_DOCUMENT (&top) &&
+          bson_iter_recurse (&top, it) && bson_iter_find (it, name);
+}
+
+/* lab_scan_wl_fold_settings -- see workload.h. */
+bool
+lab_scan_wl_fold_settings (lab_store_session_t *sess, const char *coll, int64_t *max_doc_bytes,
+                           int32_t *bucket_rows, bson_error_t *error)
+{
+   bson_t *mark = NULL;
+   bson_iter_t it;
+
+   *max_doc_bytes = WL_DEFAULT_CAP;
+   *bucket_rows = 0;
+   if (!lab_store_mark_get (sess, coll, &mark, NULL, error)) {
+      return false;
+   }
+   if (param (mark, "max_doc_bytes", &it) && BSON_ITER_HOLDS_NUMBER (&it) && bson_iter_as_int64 (&it) > 0) {
+      *max_doc_bytes = bson_iter_as_int64 (&it);
+   }
+   if (param (mark, "bucket_rows", &it) && BSON_ITER_HOLDS_NUMBER (&it)) {
+      *bucket_rows = (int32_t)bson_iter_as_int64 (&it);
+   }
+   if (param (mark, "bucket_by", &it) && BSON_ITER_HOLDS_UTF8 (&it) && bson_iter_utf8 (&it, NULL)[0]) {
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+         "--workload append: %s was folded with --bucket-by %s; appends into time buckets are not "
+         "supported yet (fold by rows or --bucket-rows)",
+         coll, bson_iter_utf8 (&it, NULL));
+      bson_destroy (mark);
+      return false;
+   }
+   bson_destroy (mark);
+   return true;
+}
+
+/* ---- writing ----------------------------------------------------------------------------------- */
+
+/* One master's documents in a folded layout. */
+typedef struct {
+   bson_t **docs;
+   size_t n, cap;
+} parts_t;
+
+/* on_part -- keep a copy of each document of the master. */
+static bool
+on_part (const bson_t *doc, void *ctx)
+{
+   parts_t *ps = ctx;
+
+   if (ps->n == ps->cap) {
+      ps->cap = ps->cap ? ps->cap * 2 : 4;
+      ps->docs = bson_realloc (ps->docs, ps->cap * sizeof *ps->docs);
+   }
+   ps->docs[ps->n++] = bson_copy (doc);
+   return true;
+}
+
+/* parts_free -- free the copies. */
+static void
+parts_free (parts_t *ps)
+{
+   size_t i;
+
+   for (i = 0; i < ps->n; i++) {
+      bson_destroy (ps->docs[i]);
+   }
+   bson_free (ps->docs);
+   memset (ps, 0, sizeof *ps);
+}
+
+/* int_field -- doc's numeric field as an int64 (missing: dflt). */
+static int64_t
+int_field (const bson_t *doc, const char *name, int64_t dflt)
+{
+   bson_iter_t it;
+   return bson_iter_init_find (&it, doc, name) && BSON_ITER_HOLDS_NUMBER (&it) ? bson_iter_as_int64 (&it)
+                                                                               : dflt;
+}
+
+/* same_typed -- a and b are the same type and value (the types a hoisted field takes; others: false, so
+ * the field stays in the element, which unfolding reads first). */
+static bool
+same_typed (const bson_value_t *a, const bson_value_t *b)
+{
+   if (a->value_type != b->value_type) {
+      return false;
+   }
+   switch (a->value_type) {
+   case BSON_TYPE_UTF8:
+      return a->value.v_utf8.len == b->value.v_utf8.len &&
+             memcmp (a->value.v_utf8.str, b->value.v_utf8.str, a->value.v_utf8.len) == 0;
+   case BSON_TYPE_INT32:
+      return a->value.v_int32 == b->value.v_int32;
+   case BSON_TYPE_INT64:
+      return a->value.v_int64 == b->value.v_int64;
+   case BSON_TYPE_DOUBLE:
+      return memcmp (&a->value.v_double, &b->value.v_double, sizeof (double)) == 0;
+   case BSON_TYPE_DATE_TIME:
+      return a->value.v_datetime == b->value.v_datetime;
+   case BSON_TYPE_BOOL:
+      return a->value.v_bool == b->value.v_bool;
+   case BSON_TYPE_OID:
+      return memcmp (&a->value.v_oid, &b->value.v_oid, sizeof a->value.v_oid) == 0;
+   case BSON_TYPE_DECIMAL128:
+      return memcmp (&a->value.v_decimal128, &b->value.v_decimal128, sizeof a->value.v_decimal128) == 0;
+   default:
+      return false;
+   }
+}
+
+/* reserved -- a top-level name of a folded document that is not a hoisted field. */
+static bool
+reserved (const lab_scan_opts_t *o, const char *k)
+{
+   return strcmp (k, "_id") == 0 || strcmp (k, "row_count") == 0 || strcmp (k, "part") == 0 ||
+          strcmp (k, "parts") == 0 || strcmp (k, "bucket_start") == 0 || strcmp (k, o->array_field) == 0;
+}
+
+/* make_elem -- the element of `row` under document `part`: the row without the key and without the
+ * hoisted fields whose value it shares (as the fold writes it); a row missing a hoisted field cannot join
+ * this master's documents (unfolding would give it the field). */
+static bool
+make_elem (const lab_scan_opts_t *o, const bson_t *part, const bson_t *row, bson_t *elem, bson_error_t *error)
+{
+   bson_iter_t it, rt;
+
+   bson_init (elem);
+   bson_iter_init (&it, part);
+   while (bson_iter_next (&it)) {
+      const char *k = bson_iter_key (&it);
+      if (reserved (o, k) || strcmp (k, o->key) == 0) {
+         continue;
+      }
+      if (!bson_iter_init_find (&rt, row, k)) {
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                        "appending to %s's documents: the new row has no %s, which they hoist", o->key, k);
+         bson_destroy (elem);
+         return false;
+      }
+   }
+   bson_iter_init (&rt, row);
+   while (bson_iter_next (&rt)) {
+      const char *k = bson_iter_key (&rt);
+      if (strcmp (k, o->key) == 0) {
+         continue;
+      }
+      if (strcmp (k, "_id") != 0 && !reserved (o, k) && bson_iter_init_find (&it, part, k) &&
+          same_typed (bson_iter_value (&it), bson_iter_value (&rt))) {
+         continue; /* hoisted with this value */
+      }
+      bson_append_iter (elem, k, -1, &rt);
+   }
+   return true;
+}
+
+/* rebuild -- a copy of doc with row_count, parts (>= 0: replaced) and the array (elems[0..n) appended to
+ * it, or element `set_at` given field `sf` = sv) changed; other fields as they are. */
+static bson_t *
+rebuild (const lab_scan_opts_t *o, const bson_t *doc, int32_t parts, const bson_t *elems, size_t n,
+         int64_t set_at, const char *sf, const bson_value_t *sv)
+{
+   bson_t *out = bson_new (), arr, e;
+   bson_iter_t it, ai, ei;
+   int64_t count = 0;
+   size_t j;
+   char key[24];
+   const char *kk;
+
+   bson_iter_init (&it, doc);
+   while (bson_iter_next (&it)) {
+      const char *k = bson_iter_key (&it);
+      if (strcmp (k, "row_count") == 0) {
+         BSON_APPEND_INT32 (out, k, (int32_t)(int_field (doc, "row_count", 0) + (int64_t)n));
+      } else if (strcmp (k, "parts") == 0 && parts >= 0) {
+         BSON_APPEND_INT32 (out, k, parts);
+      } else if (strcmp (k, o->array_field) == 0 && BSON_ITER_HOLDS_ARRAY (&it) && (n > 0 || set_at >= 0)) {
+         bson_append_array_begin (out, k, -1, &arr);
+         bson_iter_recurse (&it, &ai);
+         while (bson_iter_next (&ai)) {
+            bson_uint32_to_string ((uint32_t)count, &kk, key, sizeof key);
+            if (count == set_at && BSON_ITER_HOLDS_DOCUMENT (&ai)) {
+               bool done = false;
+               bson_append_document_begin (&arr, kk, -1, &e);
+               bson_iter_recurse (&ai, &ei);
+               while (bson_iter_next (&ei)) {
+                  if (strcmp (bson_iter_key (&ei), sf) == 0) {
+                     BSON_APPEND_VALUE (&e, sf, sv);
+                     done = true;
+                  } else {
+                     bson_append_iter (&e, bson_iter_key (&ei), -1, &ei);
+                  }
+               }
+               if (!done) {
+                  BSON_APPEND_VALUE (&e, sf, sv);
+               }
+               bson_append_document_end (&arr, &e);
+            } else {
+               bson_append_iter (&arr, kk, -1, &ai);
+            }
+            count++;
+         }
+         for (j = 0; j < n; j++, count++) {
+            bson_uint32_to_string ((uint32_t)count, &kk, key, sizeof key);
+            bson_append_document (&arr, kk, -1, &elems[j]);
+         }
+         bson_append_array_end (out, &arr);
+      } else {
+         bson_append_iter (out, k, -1, &it);
+      }
+   }
+   return out;
+}
+
+/* new_part -- part `part` of `parts` after `last`: its top-level fields (key, hoisted values,
+ * bucket_start), row_count 1 and the one element; its _id the last part's with the part number after '#'
+ * (fold.h: "<key id>#<part>"). */
+static bson_t *
+new_part (const lab_scan_opts_t *o, const bson_t *last, int32_t part, int32_t parts, const bson_t *elem,
+          bson_error_t *error)
+{
+   bson_t *out;
+   bson_iter_t it;
+   const char *id, *hash;
+   char *nid;
+   bson_t arr;
+
+   if (!bson_iter_init_find (&it, last, "_id") || !BSON_ITER_HOLDS_UTF8 (&it) ||
+       !(hash = strrchr ((id = bson_iter_utf8 (&it, NULL)), '#'))) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                     "a master at the size cap continues in a new part, but its last part's _id is not the "
+                     "fold's \"<key id>#<part>\"");
+      return NULL;
+   }
+   nid = bson_strdup_printf ("%.*s#%d", (int)(hash - id), id, part);
+   out = bson_new ();
+   BSON_APPEND_UTF8 (out, "_id", nid);
+   bson_free (nid);
+   bson_iter_init (&it, last);
+   while (bson_iter_next (&it)) {
+      const char *k = bson_iter_key (&it);
+      if (strcmp (k, "_id") == 0) {
+         continue;
+      } else if (strcmp (k, "row_count") == 0) {
+         BSON_APPEND_INT32 (out, k, 1);
+      } else if (strcmp (k, "part") == 0) {
+         BSON_APPEND_INT32 (out, k, part);
+      } else if (strcmp (k, "parts") == 0) {
+         BSON_APPEND_INT32 (out, k, parts);
+      } else if (strcmp (k, o->array_field) == 0) {
+         bson_append_array_begin (out, k, -1, &arr);
+         BSON_APPEND_DOCUMENT (&arr, "0", elem);
+         bson_append_array_end (out, &arr);
+      } else {
+         bson_append_iter (out, k, -1, &it);
+      }
+   }
+   return out;
+}
+
+/* server_update -- a MongoDB-compatible server: {update: coll, updates: [{q, u}]}; the reply must say
+ * one document matched and carry no writeErrors. */
+static bool
+server_update (const lab_scan_wl_layout_t *wl, const bson_t *q, const bson_t *u, lab_scan_wl_acc_t *acc,
+               bson_error_t *error)
+{
+   bson_t cmd = BSON_INITIALIZER, arr, one, reply;
+   bson_iter_t it;
+   bool ok;
+
+   BSON_APPEND_UTF8 (&cmd, "update", wl->layout->collection);
+   BSON_APPEND_ARRAY_BEGIN (&cmd, "updates", &arr);
+   BSON_APPEND_DOCUMENT_BEGIN (&arr, "0", &one);
+   BSON_APPEND_DOCUMENT (&one, "q", q);
+   BSON_APPEND_DOCUMENT (&one, "u", u);
+   bson_append_document_end (&arr, &one);
+   bson_append_array_end (&cmd, &arr);
+   ok = lab_store_command_simple (wl->server, lab_store_db (wl->server), &cmd, &reply, error);
+   if (ok && bson_iter_init_find (&it, &reply, "writeErrors")) {
+      char *json = bson_as_relaxed_extended_json (&reply, NULL);
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "update of %s refused: %s",
+                     wl->layout->collection, json);
+      bson_free (json);
+      ok = false;
+   } else if (ok && (!bson_iter_init_find (&it, &reply, "n") || bson_iter_as_int64 (&it) != 1)) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                     "update of %s matched %lld documents, not 1", wl->layout->collection,
+                     ok && BSON_ITER_HOLDS_NUMBER (&it) ? (long long)bson_iter_as_int64 (&it) : -1LL);
+      ok = false;
+   }
+   acc->docs_written += ok;
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   return ok;
+}
+
+/* put -- write doc back by _id, counted. */
+static bool
+put (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, const bson_t *doc, lab_scan_wl_acc_t *acc,
+     bson_error_t *error)
+{
+   acc->docs_written++;
+   acc->doc_bytes += doc->len;
+   return lab_store_upsert_by_id (sess, wl->layout->collection, doc, error);
+}
+
+/* append_folded -- the rows of writes [a, b) (one master) pushed onto its last part, continuing in new
+ * parts at the cap or bucket_rows. */
+static bool
+append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a, int64_t b,
+               lab_scan_wl_acc_t *acc, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = wl->opts;
+   parts_t ps = { 0 };
+   bson_t *last = NULL;
+   int32_t parts = 0;
+   size_t i, li = 0;
+   int64_t j;
+   bool ok = true, grew = false, split = false;
+   bson_t pushed = BSON_INITIALIZER; /* the elements pushed onto the part read (a server's $push) */
+   char kb[128];
+   int32_t npushed = 0;
+
+   acc->queries++;
+   if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &wl->writes->w[a].key, on_part, &ps, NULL,
+                           error)) {
+      return false;
+   }
+   acc->docs += (int64_t)ps.n;
+   if (ps.n == 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "master %s %s has no document in %s",
+                     o->key, lab_value_text (&wl->writes->w[a].key, kb, sizeof kb), wl->layout->collection);
+      return false;
+   }
+   for (i = 0; i < ps.n; i++) {
+      if (int_field (ps.docs[i], "part", 0) >= int_field (ps.docs[li], "part", 0)) {
+         li = i;
+      }
+   }
+   parts = (int32_t)int_field (ps.docs[li], "parts", 1);
+   /* ps keeps the master's other parts (the siblings), `last` the one the rows go onto */
+   last = ps.docs[li];
+   ps.docs[li] = ps.docs[--ps.n];
+   for (j = a; j < b && ok; j++) {
+      bson_t elem, *next;
+      int64_t rows = int_field (last, "row_count", 0);
+
+      if (!make_elem (o, last, wl->writes->w[j].row, &elem, error)) {
+         ok = false;
+         break;
+      }
+      next = rebuild (o, last, -1, &elem, 1, -1, NULL, NULL);
+      if ((int64_t)next->len <= wl->max_doc_bytes && (wl->bucket_rows <= 0 || rows < wl->bucket_rows)) {
+         char ik[16];
+         bson_destroy (last);
+         last = next;
+         grew = true;
+         bson_snprintf (ik, sizeof ik, "%d", npushed++);
+         BSON_APPEND_DOCUMENT (&pushed, ik, &elem);
+      } else {
+         split = true;
+         /* the next row does not fit: the master continues in a new part, and every part it had says how
+          * many there are now (the one just closed too) */
+         bson_t *fresh;
+         bson_destroy (next);
+         fresh = new_part (o, last, parts, parts + 1, &elem, error);
+         ok = fresh != NULL;
+         parts++;
+         acc->parts_created += ok;
+         if (ok) {
+            on_part (last, &ps);
+            bson_destroy (last);
+            last = fresh;
+            grew = true;
+         }
+         for (i = 0; i < ps.n && ok; i++) {
+            bson_t *d = rebuild (o, ps.docs[i], parts, NULL, 0, -1, NULL, NULL);
+            bson_destroy (ps.docs[i]);
+            ps.docs[i] = d;
+            ok = put (wl, sess, d, acc, error);
+         }
+      }
+      bson_destroy (&elem);
+      acc->writes += ok;
+      acc->rows += ok;
+      acc->digest += ok ? lab_scan_wl_row_hash (&wl->writes->w[j].key, &wl->writes->w[j].id) : 0;
+   }
+   if (ok && grew && wl->server && !split) {
+      /* {_id: last part}, {$push: {array: {$each: [...]}}, $inc: {row_count: n}}: the server's $push */
+      bson_t q = BSON_INITIALIZER, u = BSON_INITIALIZER, d, e;
+      bson_iter_t it;
+      if (bson_iter_init_find (&it, last, "_id")) {
+         bson_append_iter (&q, "_id", 3, &it);
+      }
+      BSON_APPEND_DOCUMENT_BEGIN (&u, "$push", &d);
+      BSON_APPEND_DOCUMENT_BEGIN (&d, o->array_field, &e);
+      BSON_APPEND_ARRAY (&e, "$each", &pushed);
+      bson_append_document_end (&d, &e);
+      bson_append_document_end (&u, &d);
+      BSON_APPEND_DOCUMENT_BEGIN (&u, "$inc", &d);
+      BSON_APPEND_INT32 (&d, "row_count", npushed);
+      bson_append_document_end (&u, &d);
+      acc->doc_bytes += last->len;
+      ok = server_update (wl, &q, &u, acc, error);
+      bson_destroy (&q);
+      bson_destroy (&u);
+   } else if (ok && grew) {
+      ok = put (wl, sess, last, acc, error);
+   }
+   bson_destroy (&pushed);
+   bson_destroy (last);
+   parts_free (&ps);
+   return ok;
+}
+
+/* same_text -- a and b compare equal as their extended JSON text (as wl_exec.c matches rows). */
+static bool
+same_text (const bson_value_t *a, const bson_value_t *b)
+{
+   char x[128], y[128];
+   return strcmp (lab_value_text (a, x, sizeof x), lab_value_text (b, y, sizeof y)) == 0;
+}
+
+/* element_at -- the index of the element of doc's array whose line field equals line (-1: none). */
+static int64_t
+element_at (const lab_scan_opts_t *o, const bson_t *doc, const bson_value_t *line)
+{
+   bson_iter_t it, ai, f;
+   int64_t i = 0;
+
+   if (!bson_iter_init_find (&it, doc, o->array_field) || !BSON_ITER_HOLDS_ARRAY (&it) ||
+       !bson_iter_recurse (&it, &ai)) {
+      return -1;
+   }
+   while (bson_iter_next (&ai)) {
+      if (BSON_ITER_HOLDS_DOCUMENT (&ai) && bson_iter_recurse (&ai, &f) &&
+          bson_iter_find (&f, o->wl.line_field) && same_text (bson_iter_value (&f), line)) {
+         return i;
+      }
+      i++;
+   }
+   return -1;
+}
+
+/* update_folded -- the corrections of writes [a, b) (one master): the element with the line number
+ * given the new value, its document written back. */
+static bool
+update_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a, int64_t b,
+               lab_scan_wl_acc_t *acc, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = wl->opts;
+   int64_t j;
+   bool ok = true;
+
+   for (j = a; j < b && ok; j++) {
+      const lab_scan_wl_write_t *w = &wl->writes->w[j];
+      parts_t ps = { 0 };
+      size_t i;
+      int64_t at = -1;
+      char kb[128], lb[64];
+
+      acc->queries++;
+      if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &w->key, on_part, &ps, NULL, error)) {
+         return false;
+      }
+      acc->docs += (int64_t)ps.n;
+      for (i = 0; i < ps.n && at < 0; i++) {
+         at = element_at (o, ps.docs[i], &w->line);
+      }
+      if (at < 0) {
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "no row %s %s, %s %s in %s", o->key,
+                        lab_value_text (&w->key, kb, sizeof kb), o->wl.line_field,
+                        lab_value_text (&w->line, lb, sizeof lb), wl->layout->collection);
+         ok = false;
+      } else if (wl->server) {
+         /* MongoDB: {key, array.line}, {$set: {"array.$.field": v}}; FerretDB has no positional $: the
+          * part by _id and the element by its index */
+         bson_t q = BSON_INITIALIZER, u = BSON_INITIALIZER, d;
+         bson_iter_t it;
+         char path[600];
+         if (wl->positional) {
+            BSON_APPEND_VALUE (&q, o->key, &w->key);
+            bson_snprintf (path, sizeof path, "%s.%s", o->array_field, o->wl.line_field);
+            BSON_APPEND_VALUE (&q, path, &w->line);
+            bson_snprintf (path, sizeof path, "%s.$.%s", o->array_field, o->wl.sum_field);
+         } else {
+            if (bson_iter_init_find (&it, ps.docs[i - 1], "_id")) {
+               bson_append_iter (&q, "_id", 3, &it);
+            }
+            bson_snprintf (path, sizeof path, "%s.%lld.%s", o->array_field, (long long)at, o->wl.sum_field);
+         }
+         BSON_APPEND_DOCUMENT_BEGIN (&u, "$set", &d);
+         BSON_APPEND_VALUE (&d, path, &w->value);
+         bson_append_document_end (&u, &d);
+         acc->doc_bytes += ps.docs[i - 1]->len;
+         ok = server_update (wl, &q, &u, acc, error);
+         bson_destroy (&q);
+         bson_destroy (&u);
+         acc->writes += ok;
+         acc->rows += ok;
+         acc->digest += ok ? lab_scan_wl_row_hash (&w->key, &w->id) : 0;
+      } else {
+         bson_t *d = rebuild (o, ps.docs[i - 1], -1, NULL, 0, at, o->wl.sum_field, &w->value);
+         ok = put (wl, sess, d, acc, error);
+         bson_destroy (d);
+         acc->writes += ok;
+         acc->rows += ok;
+         acc->digest += ok ? lab_scan_wl_row_hash (&w->key, &w->id) : 0;
+      }
+      parts_free (&ps);
+   }
+   return ok;
+}
+
+/* on_row_doc -- the row found by _id, copied. */
+static bool
+on_row_doc (const bson_t *doc, void *ctx)
+{
+   bson_t **out = ctx;
+   bson_destroy (*out);
+   *out = bson_copy (doc);
+   return true;
+}
+
+/* write_rows -- a rows layout: the new rows inserted, or each corrected row read by _id and written back
+ * with the new value. */
+static bool
+write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a, int64_t b,
+            lab_scan_wl_acc_t *acc, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = wl->opts;
+   int64_t j;
+
+   if (wl->kind == LAB_WL_APPEND) {
+      const bson_t **docs = bson_malloc0 ((size_t)(b - a) * sizeof *docs);
+      lab_store_insert_result_t res;
+      bool ok;
+
+      memset (&res, 0, sizeof res);
+      for (j = a; j < b; j++) {
+         docs[j - a] = wl->writes->w[j].row;
+         acc->doc_bytes += wl->writes->w[j].row->len;
+      }
+      acc->queries++;
+      ok = lab_store_insert_many (sess, wl->layout->collection, (const bson_t *const *)docs, (size_t)(b - a),
+                                  &res, error);
+      if (ok && res.inserted != (int64_t)(b - a)) {
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                        "%lld of %lld new rows inserted into %s", (long long)res.inserted, (long long)(b - a),
+                        wl->layout->collection);
+         ok = false;
+      }
+      lab_store_insert_result_cleanup (&res);
+      bson_free (docs);
+      if (!ok) {
+         return false;
+      }
+      for (j = a; j < b; j++) {
+         acc->writes++;
+         acc->rows++;
+         acc->docs_written++;
+         acc->digest += lab_scan_wl_row_hash (&wl->writes->w[j].key, &wl->writes->w[j].id);
+      }
+      return true;
+   }
+   for (j = a; j < b; j++) {
+      const lab_scan_wl_write_t *w = &wl->writes->w[j];
+      bson_t *doc = NULL, *d;
+      bool ok;
+
+      if (wl->server) {
+         /* {_id}, {$set: {field: v}}: the server reads and writes the row itself */
+         bson_t q = BSON_INITIALIZER, u = BSON_INITIALIZER, s;
+         BSON_APPEND_VALUE (&q, "_id", &w->id);
+         BSON_APPEND_DOCUMENT_BEGIN (&u, "$set", &s);
+         BSON_APPEND_VALUE (&s, o->wl.sum_field, &w->value);
+         bson_append_document_end (&u, &s);
+         acc->queries++;
+         ok = server_update (wl, &q, &u, acc, error);
+         bson_destroy (&q);
+         bson_destroy (&u);
+         if (!ok) {
+            return false;
+         }
+         acc->writes++;
+         acc->rows++;
+         acc->digest += lab_scan_wl_row_hash (&w->key, &w->id);
+         continue;
+      }
+      acc->queries++;
+      if (!lab_store_find_eq (sess, wl->layout->collection, "_id", &w->id, on_row_doc, &doc, NULL, error)) {
+         return false;
+      }
+      if (!doc) {
+         char ib[128];
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH, "no row with _id %s in %s",
+                        lab_value_text (&w->id, ib, sizeof ib), wl->layout->collection);
+         return false;
+      }
+      acc->docs++;
+      {
+         /* the row with the sum field replaced (or added at the end) */
+         bson_iter_t it;
+         bool done = false;
+         d = bson_new ();
+         bson_iter_init (&it, doc);
+         while (bson_iter_next (&it)) {
+            if (strcmp (bson_iter_key (&it), o->wl.sum_field) == 0) {
+               BSON_APPEND_VALUE (d, o->wl.sum_field, &w->value);
+               done = true;
+            } else {
+               bson_append_iter (d, bson_iter_key (&it), -1, &it);
+            }
+         }
+         if (!done) {
+            BSON_APPEND_VALUE (d, o->wl.sum_field, &w->value);
+         }
+      }
+      ok = put (wl, sess, d, acc, error);
+      bson_destroy (d);
+      bson_destroy (doc);
+      if (!ok) {
+         return false;
+      }
+      acc->writes++;
+      acc->rows++;
+      acc->digest += lab_scan_wl_row_hash (&w->key, &w->id);
+   }
+   return true;
+}
+
+/* lab_scan_wl_write_item -- see workload.h. */
+bool
+lab_scan_wl_write_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i,
+                        lab_scan_wl_acc_t *acc, bson_error_t *error)
+{
+   int64_t a = i, b = i + 1;
+   bool ok;
+
+   if (!wl->array) {
+      ok = write_rows (wl, sess, a, b, acc, error);
+   } else if (wl->kind == LAB_WL_APPEND) {
+      ok = append_folded (wl, sess, a, b, acc, error);
+   } else {
+      ok = update_folded (wl, sess, a, b, acc, error);
+   }
+   if (!ok) {
+      lab_error_prefix (error, "%s workload on %s (write %lld)", lab_scan_wl_name (wl->kind),
+                        wl->layout->collection, (long long)i + 1);
+   }
+   return ok;
+}
