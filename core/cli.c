@@ -819,6 +819,42 @@ lab_json_pretty (const bson_t *doc)
    return bson_string_free (out, false);
 }
 
+/* lab_path_is_special -- see cli.h. */
+bool
+lab_path_is_special (const char *path)
+{
+   struct stat st;
+   return path && stat (path, &st) == 0 && !S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode);
+}
+
+/* write_in_place -- write all of data to the special file `path` (no temporary file, no fsync). */
+static bool
+write_in_place (const char *path, const void *data, size_t len, bson_error_t *error)
+{
+   const char *p = data;
+   int fd = open (path, O_WRONLY | O_CLOEXEC);
+
+   if (fd < 0) {
+      lab_error_set_errno (error, errno, "cannot open '%s'", path);
+      return false;
+   }
+   while (len > 0) {
+      ssize_t w = write (fd, p, len);
+      if (w < 0 && errno == EINTR) {
+         continue;
+      }
+      if (w < 0) {
+         lab_error_set_errno (error, errno, "cannot write '%s'", path);
+         close (fd);
+         return false;
+      }
+      p += w;
+      len -= (size_t)w;
+   }
+   close (fd);
+   return true;
+}
+
 /* lab_cli_output_check -- see cli.h: the directory of `path` takes a new file. */
 bool
 lab_cli_output_check (const char *path, const char *what, bson_error_t *error)
@@ -829,6 +865,15 @@ lab_cli_output_check (const char *path, const char *what, bson_error_t *error)
    int fd;
 
    if (!path || strcmp (path, "-") == 0) {
+      return true;
+   }
+   if (lab_path_is_special (path)) {
+      /* /dev/null, a FIFO: written in place, so only the file itself must take writes */
+      if (access (path, W_OK) != 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "%s %s: cannot be written: %s", what,
+                        path, strerror (errno));
+         return false;
+      }
       return true;
    }
    if (!*path) {
@@ -873,11 +918,15 @@ lab_cli_output_check (const char *path, const char *what, bson_error_t *error)
 bool
 lab_file_write_atomic (const char *path, const void *data, size_t len, bson_error_t *error)
 {
-   char *tmp = bson_strdup_printf ("%s.tmp.%d", path, (int)getpid ());
+   char *tmp;
    const char *p = data;
    size_t left = len;
    int fd;
 
+   if (lab_path_is_special (path)) {
+      return write_in_place (path, data, len, error);
+   }
+   tmp = bson_strdup_printf ("%s.tmp.%d", path, (int)getpid ());
    fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
    if (fd < 0) {
       lab_error_set_errno (error, errno, "cannot create '%s'", path);

@@ -276,7 +276,13 @@ char *lab_json_pretty (const bson_t *doc);
  * directory otherwise, so a tool fails in a second instead of after its measurements. NULL is fine. */
 bool lab_cli_output_check (const char *path, const char *what, bson_error_t *error);
 
-/* lab_file_write_atomic -- write `len` bytes to `path` via a temporary file + rename. */
+/* lab_path_is_special -- `path` exists and is neither a regular file nor a directory (/dev/null, a FIFO, a
+ * terminal): an output there is written in place, never through a temporary file renamed over it (which
+ * would replace /dev/null with a regular file for everyone). */
+bool lab_path_is_special (const char *path);
+
+/* lab_file_write_atomic -- write `len` bytes to `path` via a temporary file + rename (in place when
+ * lab_path_is_special). */
 bool lab_file_write_atomic (const char *path, const void *data, size_t len, bson_error_t *error);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "core/cli.h"
 #include "core/error.h"
 
 /* ---- input ------------------------------------------------------------------------------------- */
@@ -237,7 +238,8 @@ lab_gen_input_close (lab_gen_input_t *in)
 /* ---- output ------------------------------------------------------------------------------------ */
 
 struct lab_output {
-   char *path;     /* final path (NULL: stdout) */
+   bool in_place;  /* a special file (/dev/null, a FIFO): written directly, closed at the end */
+   char *path;     /* final path (NULL: stdout or in place) */
    char *tmp_path; /* temporary file being written */
    int fd;
    uint64_t bytes;
@@ -282,6 +284,14 @@ lab_gen_output_open (const char *path, int zstd_level, bson_error_t *error)
 
    if (strcmp (path, "-") == 0) {
       out->fd = STDOUT_FILENO;
+   } else if (lab_path_is_special (path)) {
+      /* a temporary file renamed over /dev/null would replace the device for everyone */
+      out->fd = open (path, O_WRONLY | O_CLOEXEC);
+      if (out->fd < 0) {
+         lab_error_set_errno (error, errno, "cannot open '%s'", path);
+         goto fail;
+      }
+      out->in_place = true;
    } else {
       out->path = bson_strdup (path);
       out->tmp_path = bson_strdup_printf ("%s.tmp.XXXXXX", path);
@@ -389,7 +399,7 @@ lab_gen_output_abort (lab_gen_output_t *out)
    if (!out) {
       return;
    }
-   if (out->path && out->fd >= 0) {
+   if ((out->path || out->in_place) && out->fd >= 0) {
       close (out->fd);
    }
    if (out->tmp_path) {

@@ -494,5 +494,17 @@ rc=0; "$report" --charts svg "$data/run.json" >/dev/null 2>"$tmp/err" || rc=$?
 # (SIGPIPE, exit 141 under pipefail)
 "$report" --help > "$tmp/help.txt" && grep -q "Examples:" "$tmp/help.txt" && echo "ok: --help" || fail "--help lacks examples"
 
+# -o to a FIFO (as to /dev/null): written in place, never a temporary file renamed over it
+mkfifo "$tmp/report.fifo"
+timeout 30 cat "$tmp/report.fifo" >"$tmp/from-fifo.md" &
+reader=$!
+(cd "$data" && "$report" run.json --charts none -q -o "$tmp/report.fifo") 2>"$tmp/err"
+[ -p "$tmp/report.fifo" ] || kill "$reader" 2>/dev/null  # replaced: the reader would wait forever
+wait "$reader" 2>/dev/null || true
+if [ -p "$tmp/report.fifo" ] && cmp -s "$tmp/from-fifo.md" "$expected/run.md"; then
+  echo "ok: -o FIFO written in place"
+else
+  fail "-o FIFO: replaced by a file or not the report"
+fi
 if [ $failures -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "all golden checks passed"

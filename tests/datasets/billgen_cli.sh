@@ -67,6 +67,18 @@ rows=$(json_int "$T/g1.json" rows)
 [ "${rows:-0}" -gt 2000 ] || fail "generate json: rows=$rows"
 expect 0 "$B" export --uri "$U1" -o "$T/a1.csv"
 [ "$(($(wc -l <"$T/a1.csv") - 1))" = "$rows" ] || fail "export rows != generated rows"
+# an output that is not a regular file (a FIFO; /dev/null alike) is written in place: a temporary file
+# renamed over it would replace it (once /dev/null became a regular file for the whole machine)
+mkfifo "$T/fifo"
+timeout 30 cat "$T/fifo" >"$T/from-fifo.csv" &
+reader=$!
+expect 0 "$B" export --uri "$U1" -o "$T/fifo"
+[ -p "$T/fifo" ] || kill "$reader" 2>/dev/null  # replaced: the reader would wait forever
+wait "$reader" 2>/dev/null
+[ -p "$T/fifo" ] || fail "export -o FIFO replaced the FIFO with a file"
+cmp -s "$T/from-fifo.csv" "$T/a1.csv" || fail "export -o FIFO: the reader did not get the CSV"
+ls "$T"/fifo.tmp.* >/dev/null 2>&1 && fail "export -o FIFO left a temporary file"
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
 # export reads: a home that does not exist is an error, and stays absent (it made an empty store once)
 expect 1 "$B" export --uri "wiredtiger:$T/nohome" -o "$T/nohome.csv"
 has "$T/err" "WiredTiger home '$T/nohome' does not exist"

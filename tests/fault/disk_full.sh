@@ -305,6 +305,8 @@ if [ "$failures" -gt 0 ]; then
   echo "disk_full: $failures failure(s)"
   exit 1
 fi
+# the exports above write to /dev/null: it must still be the device (not a file renamed over it)
+[ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a character device after billgen export -o /dev/null" >&2; exit 1; }
 if [ -n "$skipped" ]; then
   echo "disk_full: the fault points passed; SKIP the full disks: $skipped"
   exit 77
