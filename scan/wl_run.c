@@ -360,6 +360,25 @@ append_result (bson_t *w, const lab_scan_wl_acc_t *acc)
 
 /* ---- one workload on every layout ---------------------------------------------------------------- */
 
+/* read_figures -- what a measured layout read, in what time, how cold, into *r (the device's bytes, else
+ * the engine's). */
+static void
+read_figures (const lab_scan_layout_measure_t *m, wl_result_t *r)
+{
+   r->elapsed_s = m->elapsed_s;
+   r->cpu_s = m->cpu_s;
+   r->disk_read_bytes = m->have_disk ? (int64_t)m->disk.read_bytes : -1;
+   r->disk_reads = m->have_disk ? (int64_t)m->disk.reads : -1;
+   r->engine_read_bytes = m->have_engine && m->engine_after.block_read_bytes >= 0
+                             ? m->engine_after.block_read_bytes - m->engine_before.block_read_bytes
+                             : -1;
+   if (r->disk_read_bytes < 0) {
+      r->disk_read_bytes = r->engine_read_bytes;
+   }
+   r->lat = m->latency;
+   r->cold = m->cold_requested && (m->engine_restarted || m->caches_dropped) && !m->member_changed;
+}
+
 /* explain_first -- a MongoDB server: the winning plan of the workload's first command (explain,
  * verbosity queryPlanner: nothing is read) into r->plan; a refusal is kept as the reason, never fatal. */
 static void
@@ -520,18 +539,7 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
       ok = write_facts_after (p, l, &m, wl.writes, r, error);
    }
    if (ok) {
-      r->elapsed_s = m.elapsed_s;
-      r->cpu_s = m.cpu_s;
-      r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;
-      r->disk_reads = m.have_disk ? (int64_t)m.disk.reads : -1;
-      r->engine_read_bytes = m.have_engine && m.engine_after.block_read_bytes >= 0
-                                ? m.engine_after.block_read_bytes - m.engine_before.block_read_bytes
-                                : -1;
-      if (r->disk_read_bytes < 0) {
-         r->disk_read_bytes = r->engine_read_bytes;
-      }
-      r->lat = m.latency;
-      r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
+      read_figures (&m, r);
       if (wp->mode == LAB_WL_MODE_SERVER && m.have_engine && m.engine_after.docs_examined >= 0) {
          /* the documents the server's plans fetched: its own counter, not what crossed the wire */
          m.wl.docs = m.engine_after.docs_examined - m.engine_before.docs_examined;
@@ -765,22 +773,11 @@ append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
       bool ok = lab_scan_layout_measure (p, 1, l, (int)i + 1, &m, error);
 
       if (ok) {
-         r->elapsed_s = m.elapsed_s;
-         r->cpu_s = m.cpu_s;
-         r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;
-         r->disk_reads = m.have_disk ? (int64_t)m.disk.reads : -1;
-         r->engine_read_bytes = m.have_engine && m.engine_after.block_read_bytes >= 0
-                                   ? m.engine_after.block_read_bytes - m.engine_before.block_read_bytes
-                                   : -1;
-         if (r->disk_read_bytes < 0) {
-            r->disk_read_bytes = r->engine_read_bytes;
-         }
+         read_figures (&m, r);
          r->acc.queries = m.keys;
          r->acc.rows = m.rows;
          r->acc.docs = m.docs;
          r->acc.doc_bytes = m.bytes_returned;
-         r->lat = m.latency;
-         r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
          lab_log_info ("load after the writes, %s: %lld rows in %.2f s", l->name, (long long)m.rows,
                        m.elapsed_s);
       }
