@@ -475,7 +475,7 @@ lab_scan_workloads_table_render (const bson_t *results)
       if (!header) {
          header = true;
       }
-      bson_string_append_printf (s, "  %-10s", name);
+      bson_string_append_printf (s, "  %-18s", name);
       if (bson_iter_init_find (&f, &w, "layouts") && bson_iter_recurse (&f, &la)) {
          while (bson_iter_next (&la)) {
             char cell[64];
