@@ -20,4 +20,13 @@ lab_scan_mix64 (uint64_t x)
    return x;
 }
 
+/* lab_scan_rand64 -- splitmix64's next value of the stream *state: the draws are the same for the same
+ * seed on every machine. */
+static inline uint64_t
+lab_scan_rand64 (uint64_t *state)
+{
+   *state += 0x9e3779b97f4a7c15ull;
+   return lab_scan_mix64 (*state);
+}
+
 #endif

@@ -6,6 +6,7 @@
  * etl/fold splits: fold.h) or sets the field in the element with the line number, and writes the changed
  * documents back by _id, the store maintaining every index entry (multikey ones of the new element too).
  */
+#include "scan/hash.h"
 #include "scan/workload.h"
 
 #include "core/error.h"
@@ -17,18 +18,6 @@
 #define WL_DEFAULT_CAP (16 * 1024 * 1024)
 
 /* ---- drawing ----------------------------------------------------------------------------------- */
-
-/* rnd -- splitmix64 (the same generator as the read workloads' draw, another stream). */
-static uint64_t
-rnd (uint64_t *state)
-{
-   uint64_t x = (*state += 0x9e3779b97f4a7c15ull);
-   x ^= x >> 30;
-   x *= 0xbf58476d1ce4e5b9ull;
-   x ^= x >> 27;
-   x *= 0x94d049bb133111ebull;
-   return x ^ (x >> 31);
-}
 
 /* One master's rows as the draw sees them: one row kept by reservoir, the largest line and time. */
 typedef struct {
@@ -67,7 +56,7 @@ on_row (const bson_t *doc, void *ctx)
       }
       m->have_time = true;
    }
-   if (rnd (m->rng) % (uint64_t)m->seen == 0) {
+   if (lab_scan_rand64 (m->rng) % (uint64_t)m->seen == 0) {
       bson_destroy (m->pick);
       m->pick = bson_copy (doc);
    }
@@ -117,7 +106,7 @@ new_amount (uint64_t *rng, bson_value_t *out)
 {
    memset (out, 0, sizeof *out);
    out->value_type = BSON_TYPE_DOUBLE;
-   out->value.v_double = (double)(100 + rnd (rng) % 49901) / 100.0;
+   out->value.v_double = (double)(100 + lab_scan_rand64 (rng) % 49901) / 100.0;
 }
 
 /* make_row -- the new row: the template's fields in order, with the new _id, line, time and amount. */
@@ -165,12 +154,12 @@ draw_appends (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *c
    }
    ws->w = bson_malloc0 ((size_t)o->wl.append_rows * sizeof *ws->w);
    for (j = 0; j < o->wl.append_rows && ok; j++) {
-      int64_t ki = (int64_t)(rnd (&rng) % (uint64_t)span);
+      int64_t ki = (int64_t)(lab_scan_rand64 (&rng) % (uint64_t)span);
       lab_scan_wl_write_t *w = &ws->w[j];
       master_t *m;
       bson_oid_t oid;
       uint8_t b[12];
-      uint64_t r1 = rnd (&rng), r2 = rnd (&rng);
+      uint64_t r1 = lab_scan_rand64 (&rng), r2 = lab_scan_rand64 (&rng);
       bson_value_t id = { .value_type = BSON_TYPE_OID }, amount;
 
       if (slot[ki] < 0) {
@@ -219,7 +208,7 @@ draw_updates (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *c
 
    ws->w = bson_malloc0 ((size_t)o->wl.update_rows * sizeof *ws->w);
    for (j = 0; j < o->wl.update_rows; j++) {
-      const bson_value_t *key = &keys[rnd (&rng) % (uint64_t)nkeys];
+      const bson_value_t *key = &keys[lab_scan_rand64 (&rng) % (uint64_t)nkeys];
       lab_scan_wl_write_t *w = &ws->w[j];
       master_t m = { o, &rng };
       bson_iter_t it;

@@ -270,14 +270,6 @@ lab_scan_wl_groups_equal (const lab_scan_wl_acc_t *a, const lab_scan_wl_acc_t *b
 
 /* ---- inputs -------------------------------------------------------------------------------------- */
 
-/* next_rand -- splitmix64: the draws are the same for the same seed on every machine. */
-static uint64_t
-next_rand (uint64_t *state)
-{
-   *state += 0x9e3779b97f4a7c15ull;
-   return lab_scan_mix64 (*state);
-}
-
 typedef struct {
    const lab_scan_opts_t *o;
    bool array;
@@ -297,7 +289,7 @@ pick_row (pick_t *p, const bson_t *doc, const bson_t *elem)
    const bson_value_t *line, *t;
 
    p->seen++;
-   if (next_rand (p->rng) % (uint64_t)p->seen != 0) {
+   if (lab_scan_rand64 (p->rng) % (uint64_t)p->seen != 0) {
       return;
    }
    line = lab_scan_wl_row_field (doc, elem, p->o->wl.line_field, &it);
@@ -355,7 +347,7 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
                  from->collection, (unsigned long long)o->wl.seed);
    in->rows = bson_malloc0 ((size_t)n * sizeof *in->rows);
    for (j = 0; j < n; j++) {
-      const bson_value_t *key = &keys[next_rand (&rng) % (uint64_t)nkeys];
+      const bson_value_t *key = &keys[lab_scan_rand64 (&rng) % (uint64_t)nkeys];
       pick_t p = { o, array, &rng, 0 };
       char kb[128];
 
