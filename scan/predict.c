@@ -3,7 +3,7 @@
  * loads, the read-only probe of the detail collection, the optional timed sample, and the predicted
  * results document.
  */
-#include "scan/predict.h"
+#include "scan/predict_private.h"
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -186,281 +186,6 @@ lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk
       *misses = d + i;
    }
    return d * data_disk_bytes + i * index_disk_bytes;
-}
-
-/* ---- the probe ----------------------------------------------------------------------------------- */
-
-/* Below this size on disk the collection's leaf pages are counted exactly (a walk of its tree), above it
- * sampled (lab_store_leaf_pages_estimate): the same rule as the locality figures. */
-#define PROBE_EXACT_BELOW_BYTES (256.0 * 1024 * 1024)
-/* mongod's collection leaf_page_max: the page assumed when the engine gives no leaf page count. */
-#define PROBE_LEAF_PAGE_BYTES (32.0 * 1024)
-
-typedef struct {
-   lab_store_coll_stats_t st;
-   bson_value_t *keys; /* every key of the collection, ascending */
-   int64_t nkeys;
-   int64_t **rids; /* per key, its RecordIds ascending */
-   size_t *nrids;
-   int64_t entries, min_rid;
-   /* data leaf pages */
-   int64_t leaf_pages; /* 0: not known (the fallback below) */
-   double leaf_error_pct;
-   const char *leaf_source;
-   int64_t leaf_rows_read; /* documents the sampled count read */
-   /* cost */
-   double walk_s, leaf_s;
-   int64_t walk_read_bytes, leaf_read_bytes; /* engine block bytes (-1 unknown) */
-   int64_t documents_fetched;
-   const char *walk_how;
-   /* --sample: each key's place in [0, 1) by its hash; a master is probed when it is under `sample` */
-   double sample;
-   double *u;
-   int64_t nsampled;       /* masters probed */
-   double entries_est;     /* the collection's index entries: counted, or (sampled) its document count */
-   double sample_per_page; /* sampled masters that touch a data page, on average (its first touches) */
-} probe_t;
-
-/* key_place -- where key `v` falls in [0, 1): a hash (FNV-1a, then a 64-bit finalizer) of its BSON
- * value's bytes, so the same keys are sampled every time, on every store. */
-static double
-key_place (const bson_value_t *v)
-{
-   bson_t b = BSON_INITIALIZER;
-   const uint8_t *d;
-   uint64_t h = 1469598103934665603ull;
-   uint32_t i;
-
-   bson_append_value (&b, "k", 1, v);
-   d = bson_get_data (&b);
-   for (i = 0; i < b.len; i++) {
-      h = (h ^ d[i]) * 1099511628211ull;
-   }
-   bson_destroy (&b);
-   h ^= h >> 33;
-   h *= 0xff51afd7ed558ccdull;
-   h ^= h >> 33;
-   h *= 0xc4ceb9fe1a85ec53ull;
-   h ^= h >> 33;
-   return (double)(h >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* engine_read_bytes -- the engine's block bytes read so far (-1 unknown). */
-static int64_t
-engine_read_bytes (lab_store_t *store)
-{
-   lab_store_engine_stats_t es;
-   bson_error_t err;
-
-   if (!lab_store_engine_stats (store, &es, &err)) {
-      return -1;
-   }
-   return es.block_read_bytes;
-}
-
-/* delta -- b - a, or -1 when either is unknown. */
-static int64_t
-delta (int64_t a, int64_t b)
-{
-   return a < 0 || b < 0 ? -1 : b - a;
-}
-
-/* probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries only). */
-static bool
-probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
-            bson_error_t *error)
-{
-   uint64_t t0 = lab_now_ns ();
-   int64_t r0 = engine_read_bytes (store), k;
-
-   if (!lab_store_distinct_keys (sess, o->detail, o->key, &p->keys, &p->nkeys, error)) {
-      lab_error_prefix (error, "reading the keys of %s from its %s index", o->detail, o->key);
-      return false;
-   }
-   if (p->nkeys == 0) {
-      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "nothing to predict: %s has no %s values",
-                     o->detail, o->key);
-      return false;
-   }
-   p->rids = bson_malloc0 ((size_t)p->nkeys * sizeof *p->rids);
-   p->nrids = bson_malloc0 ((size_t)p->nkeys * sizeof *p->nrids);
-   p->u = bson_malloc0 ((size_t)p->nkeys * sizeof *p->u);
-   p->min_rid = INT64_MAX;
-   for (k = 0; k < p->nkeys; k++) {
-      p->u[k] = key_place (&p->keys[k]);
-      if (p->sample < 1 && p->u[k] >= p->sample) {
-         continue; /* not in the sample: its RecordIds are not read */
-      }
-      p->nsampled++;
-      if (!lab_store_record_ids (sess, o->detail, o->key, &p->keys[k], &p->rids[k], &p->nrids[k], error)) {
-         lab_error_prefix (error, "the probe of %s", o->detail);
-         return false;
-      }
-      p->entries += (int64_t)p->nrids[k];
-      if (p->nrids[k] > 0 && p->rids[k][0] < p->min_rid) {
-         p->min_rid = p->rids[k][0];
-      }
-   }
-   if (p->entries == 0) {
-      if (p->sample < 1) {
-         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
-                        "nothing to predict: no row of the %lld sampled masters of %s has a %s (sample a "
-                        "larger share of the masters)",
-                        (long long)p->nsampled, o->detail, o->key);
-      } else {
-         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
-                        "nothing to predict: no row of %s has a %s", o->detail, o->key);
-      }
-      return false;
-   }
-   /* the collection's entries: counted, or with a sample its document count (each row has the key) */
-   p->entries_est = (double)p->entries;
-   if (p->sample < 1) {
-      p->entries_est = p->st.count > 0 ? (double)p->st.count : (double)p->entries / p->sample;
-   }
-   p->walk_s = (double)(lab_now_ns () - t0) / 1e9;
-   p->walk_read_bytes = delta (r0, engine_read_bytes (store));
-   if (lab_store_backend (store) == LAB_BACKEND_WT) {
-      p->walk_how = "the key index's entries (key, RecordId): no document read";
-   } else {
-      /* find {key: v} with showRecordId projecting only the key: a covered IXSCAN on mongod when the
-       * index is not multikey (docs/mongodb-compat.md); not checked against the server from here */
-      p->walk_how = "find with showRecordId per key, projection {_id: 0, key: 1}: covered (IXSCAN, no "
-                    "FETCH) on mongod when the key index is not multikey";
-   }
-   return true;
-}
-
-/* probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES, sampled
- * above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages). */
-static void
-probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p)
-{
-   uint64_t t0 = lab_now_ns ();
-   int64_t r0 = engine_read_bytes (store);
-   lab_store_leaf_estimate_t est;
-   bson_error_t err;
-
-   p->leaf_source = "32 KiB leaf pages / average document size (the engine gives no leaf page count)";
-   if ((double)p->st.storage_size_bytes > PROBE_EXACT_BELOW_BYTES &&
-       lab_store_leaf_pages_estimate (sess, o->detail, NULL, &est, &err) && est.pages > 0) {
-      p->leaf_pages = est.pages;
-      p->leaf_error_pct = est.error_pct;
-      p->leaf_rows_read = est.rows_read;
-      p->documents_fetched += est.rows_read;
-      p->leaf_source = "engine leaf pages, sampled";
-   } else if (lab_store_leaf_pages (sess, o->detail, &p->leaf_pages, &err) && p->leaf_pages > 0) {
-      p->leaf_source = "engine leaf page count (a walk of the collection's tree: its pages, no document)";
-   } else {
-      p->leaf_pages = 0;
-   }
-   p->leaf_s = (double)(lab_now_ns () - t0) / 1e9;
-   p->leaf_read_bytes = delta (r0, engine_read_bytes (store));
-}
-
-/* probe_cleanup -- free what the probe holds. */
-static void
-probe_cleanup (probe_t *p)
-{
-   int64_t k;
-
-   for (k = 0; k < p->nkeys && p->rids; k++) {
-      bson_free (p->rids[k]);
-   }
-   bson_free (p->rids);
-   bson_free (p->nrids);
-   bson_free (p->u);
-   lab_store_values_free (p->keys, (int)p->nkeys);
-}
-
-/* ---- the timed sample (--calibrate, embedded) ---------------------------------------------------- */
-
-typedef struct {
-   bool done;
-   int64_t masters, docs, block_reads;
-   double cold_s, warm_s;
-   double doc_s;  /* per document, warm: CPU */
-   double miss_s; /* per page read from disk, cold minus warm */
-} timing_t;
-
-/* count_doc -- count the documents of a sampled master. */
-static bool
-count_doc (const bson_t *doc, void *ctx)
-{
-   (void)doc;
-   (*(int64_t *)ctx)++;
-   return true;
-}
-
-/* load_sample -- every document of the sampled masters, one session; elapsed seconds and documents. */
-static bool
-load_sample (lab_store_t *store, const lab_scan_opts_t *o, const bson_value_t *keys, const int64_t *pick,
-             int64_t n, double *s, int64_t *docs, bson_error_t *error)
-{
-   lab_store_session_t *sess = lab_store_session_open (store, error);
-   uint64_t t0 = lab_now_ns ();
-   int64_t i;
-   bool ok = sess != NULL;
-
-   *docs = 0;
-   for (i = 0; ok && i < n; i++) {
-      ok = lab_store_find_eq (sess, o->detail, o->key, &keys[pick[i]], count_doc, docs, NULL, error);
-   }
-   *s = (double)(lab_now_ns () - t0) / 1e9;
-   lab_store_session_close (sess);
-   return ok;
-}
-
-/* Masters the timed sample loads at most, and rows it stops after. */
-#define SAMPLE_MASTERS 32
-#define SAMPLE_ROWS 4000
-
-/* calibrate -- a few masters loaded cold (the engine reopened, its files out of the page cache) then
- * again warm, on the embedded store: per document CPU (warm) and per page read (cold minus warm, over
- * the blocks read). It reads documents: only with --calibrate. */
-static bool
-calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t, bson_error_t *error)
-{
-   int64_t pick[SAMPLE_MASTERS], n = 0, rows = 0, i, docs;
-   lab_store_engine_stats_t a, b;
-
-   for (i = 0; i < SAMPLE_MASTERS && rows < SAMPLE_ROWS; i++) {
-      int64_t k = (int64_t)((double)i * (double)(p->nkeys - 1) / (SAMPLE_MASTERS - 1) + 0.5);
-      if (n > 0 && pick[n - 1] == k) {
-         continue;
-      }
-      pick[n++] = k;
-      rows += (int64_t)p->nrids[k];
-   }
-   if (!lab_store_cycle (store, NULL, NULL, o->ready_timeout_ms, error)) {
-      lab_error_prefix (error, "--calibrate: reopen the engine cold");
-      return false;
-   }
-   if (!lab_store_engine_stats (store, &a, error) ||
-       !load_sample (store, o, p->keys, pick, n, &t->cold_s, &docs, error) ||
-       !lab_store_engine_stats (store, &b, error) ||
-       !load_sample (store, o, p->keys, pick, n, &t->warm_s, &t->docs, error)) {
-      lab_error_prefix (error, "--calibrate: the timed sample of %s", o->detail);
-      return false;
-   }
-   t->masters = n;
-   t->block_reads = b.block_reads - a.block_reads;
-   t->doc_s = t->docs > 0 ? t->warm_s / (double)t->docs : 0;
-   t->miss_s =
-      t->block_reads > 0 && t->cold_s > t->warm_s ? (t->cold_s - t->warm_s) / (double)t->block_reads : 0;
-   t->done = true;
-   return true;
-}
-
-/* predicted_elapsed -- the model's load time: page reads overlap across the workers, documents cost CPU
- * on at most the machine's cores. */
-static double
-predicted_elapsed (const timing_t *t, int parallel, double misses, double docs)
-{
-   long cores = sysconf (_SC_NPROCESSORS_ONLN);
-   double cpu_par = parallel < (cores > 0 ? cores : 1) ? parallel : (double)(cores > 0 ? cores : 1);
-
-   return misses * t->miss_s / (parallel > 0 ? parallel : 1) + docs * t->doc_s / (cpu_par > 0 ? cpu_par : 1);
 }
 
 /* ---- the sample (--sample) ----------------------------------------------------------------------- */
@@ -721,7 +446,7 @@ append_entry (bson_t *arr, const char *ik, const char *layout, const layouts_t *
    BSON_APPEND_INT64 (&e, "rows", (int64_t)llround (l->rows));
    BSON_APPEND_INT64 (&e, "bytes_returned", (int64_t)llround (l->bytes[i]));
    if (t->done) {
-      BSON_APPEND_DOUBLE (&e, "elapsed_s", predicted_elapsed (t, parallel, misses, l->docs[i]));
+      BSON_APPEND_DOUBLE (&e, "elapsed_s", lab_predict_elapsed (t, parallel, misses, l->docs[i]));
    }
    BSON_APPEND_DOCUMENT_BEGIN (&e, "engine", &eng);
    BSON_APPEND_INT64 (&eng, "block_reads", (int64_t)llround (misses));
@@ -1050,10 +775,10 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       goto done;
    }
    /* the index walk first, on an engine that has read nothing yet: its bytes read are its own */
-   if (!probe_walk (sess, store, o, &p, error)) {
+   if (!lab_predict_probe_walk (sess, store, o, &p, error)) {
       goto done;
    }
-   probe_leaf_pages (sess, store, o, &p);
+   lab_predict_probe_leaf_pages (sess, store, o, &p);
    probe_s = (double)(lab_now_ns () - t0) / 1e9;
    lab_store_session_close (sess);
    sess = NULL;
@@ -1068,7 +793,7 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
                         "amplification only");
          goto done;
       }
-      if (!calibrate (store, o, &p, &t, error)) {
+      if (!lab_predict_calibrate (store, o, &p, &t, error)) {
          goto done;
       }
       lab_log_info ("timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
@@ -1148,7 +873,7 @@ done:
    for (g = 0; g < SAMPLE_GROUPS; g++) {
       traces_cleanup (&groups[g]);
    }
-   probe_cleanup (&p);
+   lab_predict_probe_cleanup (&p);
    bson_free (load);
    bson_free (caches);
    bson_free (ratios);
@@ -1210,8 +935,9 @@ lab_predict_table_render (const bson_t *results)
       }
    }
    if (!lab_results_get_number (results, "prediction.timing.doc_s", &v)) {
-      bson_string_append (s, "Load times and speedups need --calibrate (a timed sample of masters on the "
-                             "embedded store); read amplification needs nothing more.\n");
+      bson_string_append (
+         s, "Load times and speedups need --lab_predict_calibrate (a timed sample of masters on the "
+            "embedded store); read amplification needs nothing more.\n");
    }
    return bson_string_free (s, false);
 }

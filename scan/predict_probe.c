@@ -1,0 +1,253 @@
+/*
+ * predict_probe.c -- the read-only probe of the detail collection (its key index with each entry's RecordId,
+ * its statistics and leaf pages, what the probe cost) and the optional timed sample (--calibrate): the
+ * inputs of the prediction (predict.c).
+ */
+#include "scan/predict_private.h"
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/opts.h"
+#include "core/results.h"
+#include "scan/measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the probe ----------------------------------------------------------------------------------- */
+
+
+
+/* key_place -- where key `v` falls in [0, 1): a hash (FNV-1a, then a 64-bit finalizer) of its BSON
+ * value's bytes, so the same keys are sampled every time, on every store. */
+static double
+key_place (const bson_value_t *v)
+{
+   bson_t b = BSON_INITIALIZER;
+   const uint8_t *d;
+   uint64_t h = 1469598103934665603ull;
+   uint32_t i;
+
+   bson_append_value (&b, "k", 1, v);
+   d = bson_get_data (&b);
+   for (i = 0; i < b.len; i++) {
+      h = (h ^ d[i]) * 1099511628211ull;
+   }
+   bson_destroy (&b);
+   h ^= h >> 33;
+   h *= 0xff51afd7ed558ccdull;
+   h ^= h >> 33;
+   h *= 0xc4ceb9fe1a85ec53ull;
+   h ^= h >> 33;
+   return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* engine_read_bytes -- the engine's block bytes read so far (-1 unknown). */
+static int64_t
+engine_read_bytes (lab_store_t *store)
+{
+   lab_store_engine_stats_t es;
+   bson_error_t err;
+
+   if (!lab_store_engine_stats (store, &es, &err)) {
+      return -1;
+   }
+   return es.block_read_bytes;
+}
+
+/* delta -- b - a, or -1 when either is unknown. */
+static int64_t
+delta (int64_t a, int64_t b)
+{
+   return a < 0 || b < 0 ? -1 : b - a;
+}
+
+/* lab_predict_probe_walk -- see predict_private.h. */
+bool
+lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
+            bson_error_t *error)
+{
+   uint64_t t0 = lab_now_ns ();
+   int64_t r0 = engine_read_bytes (store), k;
+
+   if (!lab_store_distinct_keys (sess, o->detail, o->key, &p->keys, &p->nkeys, error)) {
+      lab_error_prefix (error, "reading the keys of %s from its %s index", o->detail, o->key);
+      return false;
+   }
+   if (p->nkeys == 0) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS, "nothing to predict: %s has no %s values",
+                     o->detail, o->key);
+      return false;
+   }
+   p->rids = bson_malloc0 ((size_t)p->nkeys * sizeof *p->rids);
+   p->nrids = bson_malloc0 ((size_t)p->nkeys * sizeof *p->nrids);
+   p->u = bson_malloc0 ((size_t)p->nkeys * sizeof *p->u);
+   p->min_rid = INT64_MAX;
+   for (k = 0; k < p->nkeys; k++) {
+      p->u[k] = key_place (&p->keys[k]);
+      if (p->sample < 1 && p->u[k] >= p->sample) {
+         continue; /* not in the sample: its RecordIds are not read */
+      }
+      p->nsampled++;
+      if (!lab_store_record_ids (sess, o->detail, o->key, &p->keys[k], &p->rids[k], &p->nrids[k], error)) {
+         lab_error_prefix (error, "the probe of %s", o->detail);
+         return false;
+      }
+      p->entries += (int64_t)p->nrids[k];
+      if (p->nrids[k] > 0 && p->rids[k][0] < p->min_rid) {
+         p->min_rid = p->rids[k][0];
+      }
+   }
+   if (p->entries == 0) {
+      if (p->sample < 1) {
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
+                        "nothing to predict: no row of the %lld sampled masters of %s has a %s (sample a "
+                        "larger share of the masters)",
+                        (long long)p->nsampled, o->detail, o->key);
+      } else {
+         lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
+                        "nothing to predict: no row of %s has a %s", o->detail, o->key);
+      }
+      return false;
+   }
+   /* the collection's entries: counted, or with a sample its document count (each row has the key) */
+   p->entries_est = (double)p->entries;
+   if (p->sample < 1) {
+      p->entries_est = p->st.count > 0 ? (double)p->st.count : (double)p->entries / p->sample;
+   }
+   p->walk_s = (double)(lab_now_ns () - t0) / 1e9;
+   p->walk_read_bytes = delta (r0, engine_read_bytes (store));
+   if (lab_store_backend (store) == LAB_BACKEND_WT) {
+      p->walk_how = "the key index's entries (key, RecordId): no document read";
+   } else {
+      /* find {key: v} with showRecordId projecting only the key: a covered IXSCAN on mongod when the
+       * index is not multikey (docs/mongodb-compat.md); not checked against the server from here */
+      p->walk_how = "find with showRecordId per key, projection {_id: 0, key: 1}: covered (IXSCAN, no "
+                    "FETCH) on mongod when the key index is not multikey";
+   }
+   return true;
+}
+
+/* lab_predict_probe_leaf_pages -- see predict_private.h. */
+void
+lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p)
+{
+   uint64_t t0 = lab_now_ns ();
+   int64_t r0 = engine_read_bytes (store);
+   lab_store_leaf_estimate_t est;
+   bson_error_t err;
+
+   p->leaf_source = "32 KiB leaf pages / average document size (the engine gives no leaf page count)";
+   if ((double)p->st.storage_size_bytes > PROBE_EXACT_BELOW_BYTES &&
+       lab_store_leaf_pages_estimate (sess, o->detail, NULL, &est, &err) && est.pages > 0) {
+      p->leaf_pages = est.pages;
+      p->leaf_error_pct = est.error_pct;
+      p->leaf_rows_read = est.rows_read;
+      p->documents_fetched += est.rows_read;
+      p->leaf_source = "engine leaf pages, sampled";
+   } else if (lab_store_leaf_pages (sess, o->detail, &p->leaf_pages, &err) && p->leaf_pages > 0) {
+      p->leaf_source = "engine leaf page count (a walk of the collection's tree: its pages, no document)";
+   } else {
+      p->leaf_pages = 0;
+   }
+   p->leaf_s = (double)(lab_now_ns () - t0) / 1e9;
+   p->leaf_read_bytes = delta (r0, engine_read_bytes (store));
+}
+
+/* lab_predict_probe_cleanup -- see predict_private.h. */
+void
+lab_predict_probe_cleanup (probe_t *p)
+{
+   int64_t k;
+
+   for (k = 0; k < p->nkeys && p->rids; k++) {
+      bson_free (p->rids[k]);
+   }
+   bson_free (p->rids);
+   bson_free (p->nrids);
+   bson_free (p->u);
+   lab_store_values_free (p->keys, (int)p->nkeys);
+}
+
+/* ---- the timed sample (--calibrate, embedded) ---------------------------------------------------- */
+
+
+/* count_doc -- count the documents of a sampled master. */
+static bool
+count_doc (const bson_t *doc, void *ctx)
+{
+   (void)doc;
+   (*(int64_t *)ctx)++;
+   return true;
+}
+
+/* load_sample -- every document of the sampled masters, one session; elapsed seconds and documents. */
+static bool
+load_sample (lab_store_t *store, const lab_scan_opts_t *o, const bson_value_t *keys, const int64_t *pick,
+             int64_t n, double *s, int64_t *docs, bson_error_t *error)
+{
+   lab_store_session_t *sess = lab_store_session_open (store, error);
+   uint64_t t0 = lab_now_ns ();
+   int64_t i;
+   bool ok = sess != NULL;
+
+   *docs = 0;
+   for (i = 0; ok && i < n; i++) {
+      ok = lab_store_find_eq (sess, o->detail, o->key, &keys[pick[i]], count_doc, docs, NULL, error);
+   }
+   *s = (double)(lab_now_ns () - t0) / 1e9;
+   lab_store_session_close (sess);
+   return ok;
+}
+
+/* Masters the timed sample loads at most, and rows it stops after. */
+#define SAMPLE_MASTERS 32
+#define SAMPLE_ROWS 4000
+
+/* lab_predict_calibrate -- see predict_private.h. */
+bool
+lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t, bson_error_t *error)
+{
+   int64_t pick[SAMPLE_MASTERS], n = 0, rows = 0, i, docs;
+   lab_store_engine_stats_t a, b;
+
+   for (i = 0; i < SAMPLE_MASTERS && rows < SAMPLE_ROWS; i++) {
+      int64_t k = (int64_t)((double)i * (double)(p->nkeys - 1) / (SAMPLE_MASTERS - 1) + 0.5);
+      if (n > 0 && pick[n - 1] == k) {
+         continue;
+      }
+      pick[n++] = k;
+      rows += (int64_t)p->nrids[k];
+   }
+   if (!lab_store_cycle (store, NULL, NULL, o->ready_timeout_ms, error)) {
+      lab_error_prefix (error, "--calibrate: reopen the engine cold");
+      return false;
+   }
+   if (!lab_store_engine_stats (store, &a, error) ||
+       !load_sample (store, o, p->keys, pick, n, &t->cold_s, &docs, error) ||
+       !lab_store_engine_stats (store, &b, error) ||
+       !load_sample (store, o, p->keys, pick, n, &t->warm_s, &t->docs, error)) {
+      lab_error_prefix (error, "--calibrate: the timed sample of %s", o->detail);
+      return false;
+   }
+   t->masters = n;
+   t->block_reads = b.block_reads - a.block_reads;
+   t->doc_s = t->docs > 0 ? t->warm_s / (double)t->docs : 0;
+   t->miss_s =
+      t->block_reads > 0 && t->cold_s > t->warm_s ? (t->cold_s - t->warm_s) / (double)t->block_reads : 0;
+   t->done = true;
+   return true;
+}
+
+/* lab_predict_elapsed -- see predict_private.h. */
+double
+lab_predict_elapsed (const timing_t *t, int parallel, double misses, double docs)
+{
+   long cores = sysconf (_SC_NPROCESSORS_ONLN);
+   double cpu_par = parallel < (cores > 0 ? cores : 1) ? parallel : (double)(cores > 0 ? cores : 1);
+
+   return misses * t->miss_s / (parallel > 0 ? parallel : 1) + docs * t->doc_s / (cpu_par > 0 ? cpu_par : 1);
+}
