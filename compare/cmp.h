@@ -374,6 +374,9 @@ typedef struct {
    double xmin, xmax, ymin, ymax; /* the ratios and factors drawn (ymin > ymax: none) */
 } lab_cmp_sweep_chart_t;
 
+/* lab_cmp_bold_colors -- one chart colour per layout, in the file's layout order (charts_sweep.c). */
+extern const char *const lab_cmp_bold_colors[LAB_RESULTS_MAX_LAYOUTS];
+
 /* lab_cmp_sweep_chart_plot -- the sweep chart of `r`: one speedup series per candidate (the reference's
  * load time over the candidate's) and one read amplification series per layout, each titled with its
  * layout's name; `production` (may be NULL) adds each candidate's estimate when there is one.

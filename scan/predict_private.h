@@ -48,21 +48,24 @@ typedef struct {
    double miss_s; /* per page read from disk, cold minus warm */
 } timing_t;
 
-/* lab_predict_probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries only). */
-bool lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
-            bson_error_t *error);
+/* lab_predict_probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries
+ * only). */
+bool lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                             probe_t *p, bson_error_t *error);
 
-/* lab_predict_probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES, sampled
- * above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages). */
-void lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p);
+/* lab_predict_probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES,
+ * sampled above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages). */
+void lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                                   probe_t *p);
 
 /* lab_predict_probe_cleanup -- free what the probe holds. */
 void lab_predict_probe_cleanup (probe_t *p);
 
-/* lab_predict_calibrate -- a few masters loaded cold (the engine reopened, its files out of the page cache) then
- * again warm, on the embedded store: per document CPU (warm) and per page read (cold minus warm, over
+/* lab_predict_calibrate -- a few masters loaded cold (the engine reopened, its files out of the page cache)
+ * then again warm, on the embedded store: per document CPU (warm) and per page read (cold minus warm, over
  * the blocks read). It reads documents: only with --calibrate. */
-bool lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t, bson_error_t *error);
+bool lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t,
+                            bson_error_t *error);
 
 /* lab_predict_elapsed -- the model's load time: page reads overlap across the workers, documents cost CPU
  * on at most the machine's cores. */

@@ -19,8 +19,6 @@
 
 /* ---- the probe ----------------------------------------------------------------------------------- */
 
-
-
 /* key_place -- where key `v` falls in [0, 1): a hash (FNV-1a, then a 64-bit finalizer) of its BSON
  * value's bytes, so the same keys are sampled every time, on every store. */
 static double
@@ -68,7 +66,7 @@ delta (int64_t a, int64_t b)
 /* lab_predict_probe_walk -- see predict_private.h. */
 bool
 lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
-            bson_error_t *error)
+                        bson_error_t *error)
 {
    uint64_t t0 = lab_now_ns ();
    int64_t r0 = engine_read_bytes (store), k;
@@ -133,7 +131,8 @@ lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab
 
 /* lab_predict_probe_leaf_pages -- see predict_private.h. */
 void
-lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p)
+lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                              probe_t *p)
 {
    uint64_t t0 = lab_now_ns ();
    int64_t r0 = engine_read_bytes (store);
@@ -174,7 +173,6 @@ lab_predict_probe_cleanup (probe_t *p)
 
 /* ---- the timed sample (--calibrate, embedded) ---------------------------------------------------- */
 
-
 /* count_doc -- count the documents of a sampled master. */
 static bool
 count_doc (const bson_t *doc, void *ctx)
@@ -209,7 +207,8 @@ load_sample (lab_store_t *store, const lab_scan_opts_t *o, const bson_value_t *k
 
 /* lab_predict_calibrate -- see predict_private.h. */
 bool
-lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t, bson_error_t *error)
+lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t,
+                       bson_error_t *error)
 {
    int64_t pick[SAMPLE_MASTERS], n = 0, rows = 0, i, docs;
    lab_store_engine_stats_t a, b;
