@@ -235,8 +235,9 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
          "%s using 1:%zu with linespoints lw 3 pt 7 ps 1.0 lc rgb '%s' title "
          "\"speedup (%s load time ÷ %s)%s\" noenhanced, \\\n"
          "     '' using 1:%zu:(sprintf('%%.3gx', $%zu)) with labels offset 0,1.1 notitle",
-         c == 1 ? "'sweep.dat'" : ", \\\n     ''", c + 1, nl == 2 ? "#333333" : lab_cmp_bold_colors[fi < 0 ? 0 : fi],
-         names[0], names[c], measured, c + 1, c + 1);
+         c == 1 ? "'sweep.dat'" : ", \\\n     ''", c + 1,
+         nl == 2 ? "#333333" : lab_cmp_bold_colors[fi < 0 ? 0 : fi], names[0], names[c], measured, c + 1,
+         c + 1);
       if (c == 1) {
          bson_string_append_printf (
             chart->plot,

@@ -12,6 +12,7 @@
  *   wt_session.c  the session cache: one WT_SESSION per lab_store_session_t and its cursor cache;
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
+ *   wt_keygen.c   a document's index keys, as mongod's BtreeKeyGenerator (compound, multikey);
  *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
@@ -64,7 +65,7 @@ typedef struct {
    size_t off, len;
 } wt_ikey_t;
 
-/* A document's index entries (wt_index.c lab_wt_index_keys fills it). */
+/* A document's index entries (wt_keygen.c lab_wt_index_keys fills it). */
 typedef struct {
    wt_ikey_t *v;
    size_t n, cap;
