@@ -89,34 +89,43 @@ bucket_doc_check (group_t *g, const bson_t *doc, lab_fold_bucket_unit_t unit)
    }
 }
 
+/* doc_size -- a destination document's size into its group: the largest, and the first over the cap
+ * named (`what`: "row" in a rows-shaped destination, else "document"). */
+static void
+doc_size (const lab_fold_verify_opts_t *o, int64_t max, group_t *g, const bson_t *doc, const char *what)
+{
+   bson_iter_t it;
+   char *idt, *kt;
+
+   if ((int64_t)doc->len > g->largest) {
+      g->largest = doc->len;
+   }
+   if ((int64_t)doc->len <= max) {
+      return;
+   }
+   g->oversize++;
+   if (!g->oversize_first[0]) {
+      idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
+                                                  : bson_strdup ("?");
+      kt = lab_value_to_text (&g->key);
+      bson_snprintf (g->oversize_first, sizeof g->oversize_first,
+                     "master %s=%s: %s _id %s is %u bytes, over the %lld-byte cap", o->target.key, kt, what,
+                     idt, doc->len, (long long)max);
+      bson_free (idt);
+      bson_free (kt);
+   }
+}
+
 /* dst_row_doc -- a rows-shaped destination (--shape sorted): the document is one row, hashed whole as the
  * source's rows are, and counted with parts 0 (lab_fold_verify_dst_finish checks no parts then). */
 static bool
 dst_row_doc (const lab_fold_verify_opts_t *o, int64_t max, group_t *g, const bson_t *doc)
 {
-   bson_iter_t it;
-   char *idt, *kt;
-
    lab_fold_hash_add (&g->hash, lab_fold_row_hash (doc));
    g->rows++;
    g->docs++;
    g->parts = 0;
-   if ((int64_t)doc->len > g->largest) {
-      g->largest = doc->len;
-   }
-   if ((int64_t)doc->len > max) {
-      g->oversize++;
-      if (!g->oversize_first[0]) {
-         idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
-                                                     : bson_strdup ("?");
-         kt = lab_value_to_text (&g->key);
-         bson_snprintf (g->oversize_first, sizeof g->oversize_first,
-                        "master %s=%s: row _id %s is %u bytes, over the %lld-byte cap", o->target.key, kt,
-                        idt, doc->len, (long long)max);
-         bson_free (idt);
-         bson_free (kt);
-      }
-   }
+   doc_size (o, max, g, doc, "row");
    return true;
 }
 
@@ -129,7 +138,7 @@ lab_fold_verify_dst_doc (const lab_fold_verify_opts_t *o, const char *bucket_fie
 {
    lab_fold_doc_info_t info;
    bson_iter_t it;
-   char *idt, *kt;
+   char *idt;
    bool unfolded;
 
    if (lab_fold_shape_rows (o->target.shape)) {
@@ -165,22 +174,7 @@ lab_fold_verify_dst_doc (const lab_fold_verify_opts_t *o, const char *bucket_fie
       lab_error_prefix (error, "'%s'", o->target.dst);
       return false;
    }
-   if ((int64_t)doc->len > g->largest) {
-      g->largest = doc->len;
-   }
-   if ((int64_t)doc->len > max) {
-      g->oversize++;
-      if (!g->oversize_first[0]) {
-         idt = bson_iter_init_find (&it, doc, "_id") ? lab_value_to_text (bson_iter_value (&it))
-                                                     : bson_strdup ("?");
-         kt = lab_value_to_text (&g->key);
-         bson_snprintf (g->oversize_first, sizeof g->oversize_first,
-                        "master %s=%s: document _id %s is %u bytes, over the %lld-byte cap", o->target.key,
-                        kt, idt, doc->len, (long long)max);
-         bson_free (idt);
-         bson_free (kt);
-      }
-   }
+   doc_size (o, max, g, doc, "document");
    if (g->docs == 0) {
       g->parts = info.parts;
    } else if (info.parts != g->parts) {
