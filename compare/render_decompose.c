@@ -167,6 +167,15 @@ app_pages (bson_string_t *o, const lab_sweep_point_t *p, const char *const names
    bson_string_append_printf (o, "%.3g / %.3g / %.3g", v[0], v[1], v[2]);
 }
 
+/* app_step -- "a → b": one step of the speedup, from layout a to layout b (names escaped). */
+static void
+app_step (bson_string_t *o, const char *a, const char *b)
+{
+   lab_cmp_app_esc (o, a);
+   bson_string_append (o, " → ");
+   lab_cmp_app_esc (o, b);
+}
+
 /* app_point -- one point's line of the table and, into `says`, its sentence; false when a load time is
  * missing (the point is left out). */
 static bool
@@ -218,15 +227,11 @@ app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_s
    bson_string_append (says, " and fewer, larger documents ");
    lab_cmp_app (says, LAB_CMP_FACTOR, e[1] / e[2]);
    bson_string_append (says, ". ");
-   lab_cmp_app_esc (says, names[0]);
-   bson_string_append (says, " → ");
-   lab_cmp_app_esc (says, names[1]);
+   app_step (says, names[0], names[1]);
    bson_string_append (says, ": ");
    app_why (says, doc, names[0], names[1]);
    bson_string_append (says, "; ");
-   lab_cmp_app_esc (says, names[1]);
-   bson_string_append (says, " → ");
-   lab_cmp_app_esc (says, names[2]);
+   app_step (says, names[1], names[2]);
    bson_string_append (says, ": ");
    app_why (says, doc, names[1], names[2]);
    bson_string_append (says, ".\n");
@@ -286,14 +291,10 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
          "so ",
          ro.keyed_shape);
    }
-   lab_cmp_app_esc (o, names[0]);
-   bson_string_append (o, " → ");
-   lab_cmp_app_esc (o, names[1]);
+   app_step (o, names[0], names[1]);
    bson_string_append (o,
                        " is what locality alone gives, without changing the application's documents, and ");
-   lab_cmp_app_esc (o, names[1]);
-   bson_string_append (o, " → ");
-   lab_cmp_app_esc (o, names[2]);
+   app_step (o, names[1], names[2]);
    bson_string_append (o,
                        " what fewer, larger documents give; the two factors multiply to the whole speedup. "
                        "Load times are medians; the last three columns are ");
@@ -303,17 +304,11 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    bson_string_append (o, " / ");
    lab_cmp_app_esc (o, names[2]);
    bson_string_append (o, ".\n\n| cache | ");
-   lab_cmp_app_esc (o, names[0]);
-   bson_string_append (o, " → ");
-   lab_cmp_app_esc (o, names[2]);
+   app_step (o, names[0], names[2]);
    bson_string_append (o, " | locality (");
-   lab_cmp_app_esc (o, names[0]);
-   bson_string_append (o, " → ");
-   lab_cmp_app_esc (o, names[1]);
+   app_step (o, names[0], names[1]);
    bson_string_append (o, ") | fewer documents (");
-   lab_cmp_app_esc (o, names[1]);
-   bson_string_append (o, " → ");
-   lab_cmp_app_esc (o, names[2]);
+   app_step (o, names[1], names[2]);
    bson_string_append (
       o, ") | disk read requests | disk bytes read | CPU of the store's process | pages per master |\n"
          "|---|---:|---:|---:|---:|---:|---:|---:|\n");
