@@ -14,29 +14,7 @@
 # Needs LAB_BIN_DIR; with --server LAYOUTLAB_TEST_URI or LAYOUTLAB_TEST_URI_FILE (the ctest fixture).
 set -uo pipefail
 
-BIN="${LAB_BIN_DIR:?set LAB_BIN_DIR to the build bin directory}"
-T=$(mktemp -d "${LAB_TEST_TMP:-/tmp}/workloads-XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fails=0
-
-if [ "${1:-}" = "--server" ]; then
-  . "$(dirname "$0")/../lib/fixture_uri.sh"
-  URI=$(fixture_uri workloads) || exit 1
-  DB="workloads_$$_$RANDOM"
-  S=(--uri "$URI" --db "$DB")
-  where=server
-else
-  S=(--uri "wiredtiger:$T/wt")
-  where=embedded
-fi
-
-fail () {
-  echo "FAIL ($where): $*" >&2
-  sed 's/^/  /' "$T/err" 2>/dev/null | tail -8 >&2
-  fails=$((fails + 1))
-}
-run () { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-expect () { local want=$1; shift; run "$@"; [ "$rc" = "$want" ] || fail "exit $rc, wanted $want: $*"; }
+. "$(dirname "$0")/../lib/store_test.sh" workloads "$@"
 
 # the test server (FerretDB on SQLite) scans for what mongod would seek: a smaller dataset there
 bills=60 rowk=150
