@@ -8,7 +8,8 @@
 #     the cap, bucket_rows): the same logical writes landed on both;
 #   - the write costs are recorded (embedded: journal and checkpoint bytes, write amplification);
 #   - the folded documents grew;
-#   - the load measured again after the appends (load_after_writes) reads every appended row back.
+#   - the load measured again after the appends (load_after_writes) reads every appended row back, --runs
+#     times on every layout as the load before them.
 #
 # Usage: writes.sh [--server]
 # Needs LAB_BIN_DIR; with --server LAYOUTLAB_TEST_URI or LAYOUTLAB_TEST_URI_FILE (the ctest fixture).
@@ -25,7 +26,13 @@ expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst bill_buckets --bu
 L=(--layout detail=bill_detail:rows --layout folded=detail_coll:folded --layout buckets=bill_buckets:buckets)
 
 expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --workload load,append,update --append-rows $appends \
-  --update-rows $updates --parallel 2 --seed 5 --cold -o "$T/w.json"
+  --update-rows $updates --parallel 2 --seed 5 --cold --runs 2 -o "$T/w.json"
+# the load after the appends is measured --runs times, as the load before them, each layout each run
+for l in detail folded buckets; do
+  for r in 1 2; do
+    grep -q "load after the writes, $l, run $r of 2:" "$T/err" || fail "no run $r of the load after the writes on $l"
+  done
+done
 python3 - "$T/w.json" "$where" "$appends" "$updates" >"$T/check" 2>&1 <<'PY' || { fail "results check"; cat "$T/check" >&2; }
 import json, sys
 res = json.load(open(sys.argv[1]))
