@@ -598,7 +598,15 @@ record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, 
    if (p->leaf_read_bytes >= 0) {
       BSON_APPEND_INT64 (&pr, "leaf_count_read_bytes", p->leaf_read_bytes);
    }
+   if (p->leaf_pages_read >= 0) {
+      BSON_APPEND_INT64 (&pr, "leaf_count_pages_read", p->leaf_pages_read);
+   }
+   BSON_APPEND_UTF8 (&pr, "leaf_count", p->leaf_how);
+   if (p->leaf_rows_read > 0) {
+      BSON_APPEND_INT64 (&pr, "leaf_count_records_stepped", p->leaf_rows_read);
+   }
    BSON_APPEND_INT64 (&pr, "documents_fetched", p->documents_fetched);
+   BSON_APPEND_UTF8 (&pr, "documents_fetched_how", p->documents_how ? p->documents_how : "");
    bson_append_document_end (&d, &pr);
    if (p->sample < 1) {
       BSON_APPEND_DOCUMENT_BEGIN (&d, "sample", &c);

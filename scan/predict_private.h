@@ -10,7 +10,8 @@
 #include "store/store.h"
 
 /* Below this size on disk the collection's leaf pages are counted exactly (a walk of its tree), above it
- * sampled (lab_store_leaf_pages_estimate): the same rule as the locality figures. */
+ * sampled (lab_store_leaf_pages_estimate, keys only): the same rule as the locality figures. probe_t's
+ * exact_below_bytes overrides it (tests). */
 #define PROBE_EXACT_BELOW_BYTES (256.0 * 1024 * 1024)
 /* mongod's collection leaf_page_max: the page assumed when the engine gives no leaf page count. */
 #define PROBE_LEAF_PAGE_BYTES (32.0 * 1024)
@@ -26,11 +27,16 @@ typedef struct {
    int64_t leaf_pages; /* 0: not known (the fallback below) */
    double leaf_error_pct;
    const char *leaf_source;
-   int64_t leaf_rows_read; /* documents the sampled count read */
+   int64_t leaf_rows_read;   /* records the sampled count stepped over by key (no document read) */
+   int64_t leaf_pages_read;  /* pages the count read into the engine cache (-1 unknown) */
+   const char *leaf_how;     /* what the count read */
+   double exact_below_bytes; /* 0: PROBE_EXACT_BELOW_BYTES */
+   lab_store_leaf_sample_opts_t leaf_opts; /* the sampled count's size (zeros: the store's defaults) */
    /* cost */
    double walk_s, leaf_s;
    int64_t walk_read_bytes, leaf_read_bytes; /* engine block bytes (-1 unknown) */
-   int64_t documents_fetched;
+   int64_t documents_fetched;                /* embedded: measured (the store's documents-read counter) */
+   const char *documents_how;
    const char *walk_how;
    /* --sample: each key's place in [0, 1) by its hash; a master is probed when it is under `sample` */
    double sample;
@@ -54,7 +60,9 @@ bool lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, cons
                              probe_t *p, bson_error_t *error);
 
 /* lab_predict_probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES,
- * sampled above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages). */
+ * sampled above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages); its
+ * cost: seconds, bytes and pages read, and (embedded) the documents read by the store's counter added to
+ * documents_fetched. */
 void lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
                                    probe_t *p);
 

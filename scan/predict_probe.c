@@ -56,6 +56,33 @@ engine_read_bytes (lab_store_t *store)
    return es.block_read_bytes;
 }
 
+/* engine_docs -- the store's documents-read counter so far (embedded: documents read from its record
+ * tables; a server's scannedObjects counts every client's, so -1 there: not this probe's alone). */
+static int64_t
+engine_docs (lab_store_t *store)
+{
+   lab_store_engine_stats_t es;
+   bson_error_t err;
+
+   if (lab_store_backend (store) != LAB_BACKEND_WT || !lab_store_engine_stats (store, &es, &err)) {
+      return -1;
+   }
+   return es.docs_examined;
+}
+
+/* engine_pages -- pages read into the engine cache so far (-1 unknown). */
+static int64_t
+engine_pages (lab_store_t *store)
+{
+   lab_store_engine_stats_t es;
+   bson_error_t err;
+
+   if (!lab_store_engine_stats (store, &es, &err)) {
+      return -1;
+   }
+   return es.cache_pages_read;
+}
+
 /* delta -- b - a, or -1 when either is unknown. */
 static int64_t
 delta (int64_t a, int64_t b)
@@ -69,7 +96,7 @@ lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab
                         bson_error_t *error)
 {
    uint64_t t0 = lab_now_ns ();
-   int64_t r0 = engine_read_bytes (store), k;
+   int64_t r0 = engine_read_bytes (store), d0 = engine_docs (store), k;
 
    if (!lab_store_distinct_keys (sess, o->detail, o->key, &p->keys, &p->nkeys, error)) {
       lab_error_prefix (error, "reading the keys of %s from its %s index", o->detail, o->key);
@@ -118,6 +145,12 @@ lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab
    }
    p->walk_s = (double)(lab_now_ns () - t0) / 1e9;
    p->walk_read_bytes = delta (r0, engine_read_bytes (store));
+   if (d0 >= 0 && (k = engine_docs (store)) >= 0) {
+      p->documents_fetched += k - d0;
+      p->documents_how = "measured: the store's documents-read counter over the probe";
+   } else {
+      p->documents_how = "not measured (a server's scannedObjects counts every client): none by the plan";
+   }
    if (lab_store_backend (store) == LAB_BACKEND_WT) {
       p->walk_how = "the key index's entries (key, RecordId): no document read";
    } else {
@@ -135,25 +168,37 @@ lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, con
                               probe_t *p)
 {
    uint64_t t0 = lab_now_ns ();
-   int64_t r0 = engine_read_bytes (store);
+   int64_t r0 = engine_read_bytes (store), d0 = engine_docs (store), g0 = engine_pages (store), d1;
+   double exact_below = p->exact_below_bytes > 0 ? p->exact_below_bytes : PROBE_EXACT_BELOW_BYTES;
    lab_store_leaf_estimate_t est;
    bson_error_t err;
+   bool wt = lab_store_backend (store) == LAB_BACKEND_WT;
 
    p->leaf_source = "32 KiB leaf pages / average document size (the engine gives no leaf page count)";
-   if ((double)p->st.storage_size_bytes > PROBE_EXACT_BELOW_BYTES &&
-       lab_store_leaf_pages_estimate (sess, o->detail, NULL, &est, &err) && est.pages > 0) {
+   p->leaf_how = "nothing (no leaf page count)";
+   if ((double)p->st.storage_size_bytes > exact_below &&
+       lab_store_leaf_pages_estimate (sess, o->detail, &p->leaf_opts, &est, &err) && est.pages > 0) {
       p->leaf_pages = est.pages;
       p->leaf_error_pct = est.error_pct;
       p->leaf_rows_read = est.rows_read;
-      p->documents_fetched += est.rows_read;
       p->leaf_source = "engine leaf pages, sampled";
+      p->leaf_how = "runs of consecutive records stepped over by key (cursor next, no value read), the "
+                    "leaf pages they cross counted by the table's \"pages read into cache\"";
    } else if (lab_store_leaf_pages (sess, o->detail, &p->leaf_pages, &err) && p->leaf_pages > 0) {
       p->leaf_source = "engine leaf page count (a walk of the collection's tree: its pages, no document)";
+      p->leaf_how =
+         wt ? "a statistics walk of the whole tree (statistics=(all)): every page read, no document"
+            : "collStats wiredTiger.btree[\"row-store leaf pages\"]: the server's statistics, no "
+              "document returned (it walks the tree only under statistics=all)";
    } else {
       p->leaf_pages = 0;
    }
    p->leaf_s = (double)(lab_now_ns () - t0) / 1e9;
    p->leaf_read_bytes = delta (r0, engine_read_bytes (store));
+   p->leaf_pages_read = wt ? delta (g0, engine_pages (store)) : -1;
+   if (d0 >= 0 && (d1 = engine_docs (store)) >= 0) {
+      p->documents_fetched += d1 - d0;
+   }
 }
 
 /* lab_predict_probe_cleanup -- see predict_private.h. */

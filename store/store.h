@@ -519,8 +519,8 @@ typedef struct {
    int64_t cache_pages_read;  /* pages read into cache (-1 unknown) */
    int64_t server_rss_bytes;  /* server resident memory when known (-1 unknown) */
    int64_t docs_examined;     /* serverStatus metrics.queryExecutor.scannedObjects: documents the server's
-                               * plans fetched, since it started (MongoDB; -1 unknown, embedded: the tool
-                               * counts its own fetches) */
+                               * plans fetched, since it started (MongoDB; -1 unknown); embedded: documents
+                               * the store read from its record tables since it opened (get_value) */
    int64_t keys_examined;     /* metrics.queryExecutor.scanned: index keys examined (as above) */
    int64_t block_writes;      /* blocks written by the block manager (-1 unknown) */
    int64_t block_write_bytes; /* bytes written by the block manager: data and index pages, at eviction and
@@ -574,9 +574,13 @@ bool lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t 
 typedef struct {
    int64_t pages;      /* the collection's leaf pages: its documents / (rows read / pages crossed) */
    double error_pct;   /* 95% bound on the relative error of `pages`, in percent */
-   int64_t rows_read;  /* documents the sample's runs read */
+   int64_t rows_read;  /* records the sample's runs stepped over, by key only (their documents not read) */
    int64_t pages_read; /* leaf pages they crossed (read into the engine cache) */
    int windows;        /* the runs */
+   int64_t pages_read_all; /* every page of the table the estimate read into the cache: the pilot's, the
+                            * runs', their positioning (internal pages too) */
+   int64_t docs_fetched;   /* documents read meanwhile by the store's documents-read counter
+                            * (lab_store_engine_stats docs_examined): 0, the runs read keys only */
 } lab_store_leaf_estimate_t;
 
 /* The sample's size by default: about 64 x 16 = 1,024 pages crossed. */
@@ -595,11 +599,14 @@ typedef struct {
  * `pages_per_window` leaf pages, count the leaf pages each brings into the engine cache (the table's own
  * statistic "cache: pages read into cache", statistics=(fast)); rows per page = rows read / pages
  * crossed, pages = documents / that, with a 95% error bound from the spread between the runs. It reads
- * about windows x pages_per_window pages (some MB) whatever the size. LAB_STORE_ERR_NOT_SUPPORTED, to be
- * answered by the exact count: a collection too small for the sample (the runs would read more than a
- * quarter of it), one holding more than 1% of its data in the engine cache already (its pages would not be
- * read again: the sample needs it cold), and MongoDB. Nothing else may read the table meanwhile (its
- * statistic would count their pages too). opts may be NULL. */
+ * about windows x pages_per_window pages (some MB) whatever the size, and no document: the runs move a
+ * cursor by its keys (next, get_key; never get_value), and WiredTiger 3.2.1's next only points the
+ * cursor's value at the page image (src/include/cursor.i __cursor_row_slot_return), copying nothing but
+ * an overflow value, which a document under leaf_value_max never is; est->docs_fetched measures it.
+ * LAB_STORE_ERR_NOT_SUPPORTED, to be answered by the exact count: a collection too small for the sample (the
+ * runs would read more than a quarter of it), one holding more than 1% of its data in the engine cache
+ * already (its pages would not be read again: the sample needs it cold), and MongoDB. Nothing else may read
+ * the table meanwhile (its statistic would count their pages too). opts may be NULL. */
 bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
                                     const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,
                                     bson_error_t *error);

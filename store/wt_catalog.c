@@ -306,7 +306,7 @@ recount (wt_store_t *st, wt_coll_t *c, bson_error_t *error)
       return false;
    }
    while ((ret = cur->next (cur)) == 0) {
-      if ((ret = cur->get_value (cur, &v)) != 0) {
+      if ((ret = lab_wt_doc_value (st, cur, &v)) != 0) {
          break;
       }
       cur->get_key (cur, &rid);

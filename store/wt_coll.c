@@ -369,9 +369,10 @@ dsrc_stat (WT_SESSION *s, const char *stat_uri, int key, int64_t *v, bson_error_
    return ret == 0 || lab_wt_fail (error, ret, "read %s", stat_uri);
 }
 
-/* leaf_run -- read up to n records from RecordId `start` on (n < 0: to the end): *rows read and *crossed,
- * the table's pages read into the cache while reading them -- after the positioning, which brings the
- * first leaf in: the leaves the run moved on to. */
+/* leaf_run -- step over up to n records from RecordId `start` on (n < 0: to the end), by key only (next,
+ * never get_value: no document read): *rows stepped over and *crossed, the table's pages read into the
+ * cache meanwhile -- after the positioning, which brings the first leaf in: the leaves the run moved on
+ * to. */
 static bool
 leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t start, int64_t n, int64_t *rows,
           int64_t *crossed, bson_error_t *error)
@@ -417,7 +418,7 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
    WT_CURSOR *cc = NULL;
    char *stat_uri = NULL;
    int64_t first = 0, last = 0, span, count, data_size, inuse, rows, crossed, prow = 0, pcross = 0, w, pilot;
-   int64_t *cr = NULL;
+   int64_t *cr = NULL, read0 = 0, read1 = 0, docs0 = __atomic_load_n (&st->docs_read, __ATOMIC_RELAXED);
    double r, sum2 = 0;
    bool ok = false;
    wt_coll_t *c;
@@ -430,7 +431,8 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
    count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
    data_size = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
    stat_uri = bson_strdup_printf ("statistics:%s", c->uri);
-   if (!lab_wt_coll_cursor (ss->s, c, &cc, error)) {
+   if (!lab_wt_coll_cursor (ss->s, c, &cc, error) ||
+       !dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_READ, &read0, error)) {
       goto done;
    }
    if ((ret = lab_wt_rid_ends (cc, &first, &last)) == WT_NOTFOUND) {
@@ -497,6 +499,11 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
    }
    est->pages = (int64_t)(r * (double)count + 0.5);
    est->error_pct = 100.0 * 1.96 * sqrt (sum2 / (n * (n - 1.0))) / (double)w / r;
+   if (!dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_READ, &read1, error)) {
+      goto done;
+   }
+   est->pages_read_all = read1 - read0;
+   est->docs_fetched = __atomic_load_n (&st->docs_read, __ATOMIC_RELAXED) - docs0;
    ok = true;
 done:
    if (cc) {

@@ -483,7 +483,8 @@ lab_wt_engine_stats (lab_store_t *store, lab_store_engine_stats_t *out, bson_err
    }
    out->cache_max_bytes = (int64_t)st->cache_max_bytes;
    out->server_rss_bytes = self_rss ();
-   out->docs_examined = out->keys_examined = -1;
+   out->docs_examined = __atomic_load_n (&st->docs_read, __ATOMIC_RELAXED);
+   out->keys_examined = -1;
 done:
    if (sc) {
       sc->close (sc);

@@ -191,7 +191,7 @@ natural_next (wt_cur_t *wc, WT_ITEM *v, bson_error_t *error)
    if (wc->rid_hi > 0 && rid >= wc->rid_hi) {
       return 0;
    }
-   if ((ret = cc->get_value (cc, v)) != 0) {
+   if ((ret = lab_wt_doc_value (wc->ss->st, cc, v)) != 0) {
       lab_wt_fail (error, ret, "read record %" PRId64 " of '%s'", rid, wc->coll);
       return -1;
    }
@@ -292,7 +292,7 @@ lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *e
       if (ret == WT_NOTFOUND) {
          continue; /* removed after the index entry was read */
       }
-      if (ret != 0 || (ret = wc->cc->get_value (wc->cc, &v)) != 0) {
+      if (ret != 0 || (ret = lab_wt_doc_value (wc->ss->st, wc->cc, &v)) != 0) {
          lab_wt_fail (error, ret, "fetch record %" PRId64 " of '%s'", rid, wc->coll);
          return -1;
       }

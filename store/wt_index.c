@@ -265,7 +265,7 @@ build_collect (build_part_t *p, bson_error_t *error)
          ret = WT_NOTFOUND;
          break;
       }
-      cc->get_value (cc, &v);
+      lab_wt_doc_value (p->st, cc, &v);
       if (!bson_init_static (&doc, v.data, v.size)) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                         "collection '%s': record %" PRId64 " is not valid BSON", p->c->name, rid);

@@ -102,7 +102,8 @@ typedef struct {
    time_t opened_at;
    bool loaded;                  /* the catalog was read completely: only then may close save it as clean */
    lab_progress_mode_t progress; /* lab_store_opts_t.progress: bars on index builds */
-   int panicked; /* atomic: WiredTiger panicked (a write failed): no call may follow, not even close */
+   int panicked;      /* atomic: WiredTiger panicked (a write failed): no call may follow, not even close */
+   int64_t docs_read; /* atomic: documents read from the record tables (lab_wt_doc_value) */
 } wt_store_t;
 
 typedef struct {
@@ -127,6 +128,21 @@ typedef struct wt_sess {
    size_t nrids, caprids;
    int nsorted; /* open sorted streams (atomic): their WT cursors are in use between calls */
 } wt_sess_t;
+
+/* lab_wt_doc_value -- the document under a record cursor (get_value), counted in st->docs_read: the
+ * embedded store's documents-read counter (lab_store_engine_stats: docs_examined). Every read of a
+ * document's bytes in the backend goes through it; a walk that moves a cursor by its keys alone (next,
+ * get_key) reads none (WiredTiger 3.2.1 only points the cursor's value at the page image). */
+static inline int
+lab_wt_doc_value (wt_store_t *st, WT_CURSOR *cc, WT_ITEM *v)
+{
+   int ret = cc->get_value (cc, v);
+
+   if (ret == 0) {
+      __atomic_add_fetch (&st->docs_read, 1, __ATOMIC_RELAXED);
+   }
+   return ret;
+}
 
 /* ---- wt_error.c: WiredTiger's messages and errors ---------------------------------------------- */
 

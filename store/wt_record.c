@@ -144,7 +144,7 @@ remove_doc (wt_sess_t *ss, wt_coll_t *c, int64_t rid, int64_t *len, bson_error_t
    if ((ret = cc->search (cc)) != 0) {
       return ret;
    }
-   if ((ret = cc->get_value (cc, &v)) != 0) {
+   if ((ret = lab_wt_doc_value (ss->st, cc, &v)) != 0) {
       return ret;
    }
    if (!bson_init_static (&doc, v.data, v.size) || !doc_keys (ss, c, &doc, rid, &tag, NULL, error)) {
@@ -404,7 +404,7 @@ replace_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, c
    int ret;
 
    cc->set_key (cc, rid);
-   if ((ret = cc->search (cc)) != 0 || (ret = cc->get_value (cc, &old)) != 0) {
+   if ((ret = cc->search (cc)) != 0 || (ret = lab_wt_doc_value (ss->st, cc, &old)) != 0) {
       return ret;
    }
    *oldlen = (int64_t)old.size;
@@ -652,7 +652,7 @@ fetch_rids (wt_sess_t *ss, wt_coll_t *c, lab_store_doc_cb_t cb, void *ctx, int64
       if (ret == WT_NOTFOUND) {
          continue; /* deleted since the index was read */
       }
-      if (ret != 0 || (ret = cc->get_value (cc, &v)) != 0) {
+      if (ret != 0 || (ret = lab_wt_doc_value (ss->st, cc, &v)) != 0) {
          return lab_wt_fail (error, ret, "fetch record %" PRId64 " of '%s' (%s)", ss->rids[i], c->name,
                              c->uri);
       }

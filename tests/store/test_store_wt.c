@@ -1039,7 +1039,8 @@ fill_pages (lab_store_session_t *s, const char *coll, int n, int pad_bytes)
 }
 
 /* test_leaf_estimate -- the sampled leaf-page count of a cold table is within 10% of the exact walk's,
- * for small rows (hundreds a page) and large ones (a few a page), with a stated error bound; a warm table
+ * for small rows (hundreds a page) and large ones (a few a page), with a stated error bound, reading no
+ * document (the store's documents-read counter, which a find does move, stays put); a warm table
  * and a table too small to sample are refused (NOT_SUPPORTED: the caller counts exactly). */
 static void
 test_leaf_estimate (void **state)
@@ -1061,7 +1062,14 @@ test_leaf_estimate (void **state)
    CHECK (lab_store_cycle (fx->store, NULL, NULL, 0, &e_)); /* cold: nothing of the tables in the cache */
    CHECK (s = lab_store_session_open (fx->store, &e_));
    for (i = 0; i < 2; i++) {
+      lab_store_engine_stats_t a, b;
+      CHECK (lab_store_engine_stats (fx->store, &a, &e_));
       CHECK (lab_store_leaf_pages_estimate (s, colls[i], &o, &est, &e_));
+      CHECK (lab_store_engine_stats (fx->store, &b, &e_));
+      assert_true (a.docs_examined >= 0);
+      assert_int_equal (b.docs_examined - a.docs_examined, 0);
+      assert_int_equal (est.docs_fetched, 0);
+      assert_true (est.pages_read_all >= est.pages_read);
       CHECK (lab_store_leaf_pages (s, colls[i], &exact, &e_));
       print_message ("%s: %lld leaf pages sampled (+-%.1f%%, %lld rows, %lld pages read in %d runs), %lld "
                      "exact\n",
