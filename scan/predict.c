@@ -943,9 +943,8 @@ lab_predict_table_render (const bson_t *results)
       }
    }
    if (!lab_results_get_number (results, "prediction.timing.doc_s", &v)) {
-      bson_string_append (
-         s, "Load times and speedups need --calibrate (a timed sample of masters on the "
-            "embedded store); read amplification needs nothing more.\n");
+      bson_string_append (s, "Load times and speedups need --calibrate (a timed sample of masters on the "
+                             "embedded store); read amplification needs nothing more.\n");
    }
    return bson_string_free (s, false);
 }
