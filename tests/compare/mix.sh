@@ -107,6 +107,9 @@ def bad(name, f):
     doc = copy.deepcopy(m); f(doc["mix"]); write(name, doc)
 bad("mix-time.json", lambda x: x["layouts"][0]["by_type"][1].update(time_s="slow"))
 bad("mix-nospec.json", lambda x: x.pop("spec"))
+bad("mix-notime.json", lambda x: x["layouts"][1]["by_type"][0].pop("time_s"))
+bad("mix-noelapsed.json", lambda x: x["layouts"][0].pop("elapsed_s"))
+bad("mix-noops.json", lambda x: x["layouts"][0]["by_type"][3].update(ops=None))
 bad("mix-op.json", lambda x: x["layouts"][1]["by_type"][2].update(op="aggregate"))
 bad("mix-layout.json", lambda x: x["layouts"][0].update(layout="stacked"))
 bad("mix-ops.json", lambda x: x.update(ops=0))
@@ -130,6 +133,9 @@ refused 2 "holds a measured mix of other proportions (load=5,row=60,range=5,appe
   "$data/mix.json" --mix load=1,row=1
 refused 1 'mix-time.json: mix: layouts[0] (detail): by_type[1]: "time_s" must be a number of at least 0' mix-time.json
 refused 1 'mix-nospec.json: mix: no "spec", which every mix carries' mix-nospec.json
+refused 1 'mix-notime.json: mix: layouts[1] (folded): by_type[0]: no "time_s", which every mix carries' mix-notime.json
+refused 1 'mix-noelapsed.json: mix: layouts[0] (detail): no "elapsed_s", which every mix carries' mix-noelapsed.json
+refused 1 'mix-noops.json: mix: layouts[0] (detail): by_type[3]: no "ops", which every mix carries' mix-noops.json
 refused 1 'mix-op.json: mix: layouts[1] (folded): by_type[2]: "op" "aggregate" is none of load, row, range, append, update' mix-op.json
 refused 1 "mix-layout.json: mix: layouts[0]: layout \"stacked\" is none of the file's layouts" mix-layout.json
 refused 1 'mix-ops.json: mix: "ops" must be above 0' mix-ops.json
