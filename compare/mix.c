@@ -54,8 +54,8 @@ lab_cmp_mix_spec_parse (const char *spec, double weight[LAB_CMP_MIX_TYPES], bson
 
       if (!eq) {
          lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--mix '%s': '%.*s' is not TYPE=WEIGHT (types: load, row, range, append, update)", spec,
-                        (int)n, p);
+                        "--mix '%s': '%.*s' is not TYPE=WEIGHT (types: load, row, range, append, update)",
+                        spec, (int)n, p);
          return false;
       }
       if ((size_t)(eq - p) == strlen ("aggregate") && strncmp (p, "aggregate", (size_t)(eq - p)) == 0) {
@@ -241,7 +241,8 @@ static void
 unknown_op (lab_cmp_mix_op_t *op)
 {
    op->ops = 0;
-   op->time_s = op->p50_ms = op->p95_ms = op->p99_ms = op->max_ms = op->mean_ms = op->rows = LAB_CMP_WL_UNKNOWN;
+   op->time_s = op->p50_ms = op->p95_ms = op->p99_ms = op->max_ms = op->mean_ms = op->rows =
+      LAB_CMP_WL_UNKNOWN;
 }
 
 /* read_op -- by_type entry `e` (named `w`) into its slot of l. */
@@ -272,7 +273,8 @@ read_op (const bson_t *e, const char *w, lab_cmp_mix_layout_t *l, bson_error_t *
    }
    lat_out[0] = &op->p50_ms, lat_out[1] = &op->p95_ms, lat_out[2] = &op->p99_ms, lat_out[3] = &op->max_ms;
    lat_out[4] = &op->mean_ms;
-   if (!get_figure (e, "ops", true, w, &op->ops, error) || !get_figure (e, "time_s", true, w, &op->time_s, error) ||
+   if (!get_figure (e, "ops", true, w, &op->ops, error) ||
+       !get_figure (e, "time_s", true, w, &op->time_s, error) ||
        !get_figure (e, "rows", false, w, &op->rows, error)) {
       return false;
    }
@@ -311,7 +313,8 @@ read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_e
       unknown_op (&l->by_type[t]);
    }
    if (!get_string (d, "collection", where, &l->collection, error) ||
-       !get_string (d, "kind", where, &l->kind, error) || !get_string (d, "digest", where, &l->digest, error) ||
+       !get_string (d, "kind", where, &l->kind, error) ||
+       !get_string (d, "digest", where, &l->digest, error) ||
        !get_figure (d, "elapsed_s", true, where, &l->elapsed_s, error)) {
       return false;
    }
@@ -458,7 +461,8 @@ lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_er
       ok = false;
    }
    if (ok && winner && lab_cmp_mix_layout_find (out, winner) < 0) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", where, winner);
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", where,
+                     winner);
       ok = false;
    }
    if (ok) {

@@ -47,7 +47,8 @@ op_count (lab_cmp_mix_type_t t, const lab_cmp_workload_t *w, const lab_cmp_wl_la
  * the write and read bytes. False with *error naming the type, the layout and the file. */
 static bool
 estimate_layout (const lab_cmp_workloads_t *wl, const bson_t *doc, const char *name, const char *file,
-                 const double share[LAB_CMP_MIX_TYPES], double ops, lab_cmp_mix_layout_t *ml, bson_error_t *error)
+                 const double share[LAB_CMP_MIX_TYPES], double ops, lab_cmp_mix_layout_t *ml,
+                 bson_error_t *error)
 {
    double write_bytes = 0, read_bytes = 0;
    int t;
@@ -71,11 +72,11 @@ estimate_layout (const lab_cmp_workloads_t *wl, const bson_t *doc, const char *n
       }
       w = lab_cmp_workload_find (wl, lab_cmp_mix_type_names[t]);
       if (!w || (k = lab_cmp_wl_layout_find (w, name)) < 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--mix: %s has no %s workload measured on layout \"%s\": the estimate needs every type "
-                        "of the mix measured on every layout (scancmp --workload %s), or drop %s from the mix",
-                        file, lab_cmp_mix_type_names[t], name, lab_cmp_mix_type_names[t],
-                        lab_cmp_mix_type_names[t]);
+         lab_error_set (
+            error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+            "--mix: %s has no %s workload measured on layout \"%s\": the estimate needs every type "
+            "of the mix measured on every layout (scancmp --workload %s), or drop %s from the mix",
+            file, lab_cmp_mix_type_names[t], name, lab_cmp_mix_type_names[t], lab_cmp_mix_type_names[t]);
          return false;
       }
       l = &w->layouts[k];
@@ -93,9 +94,11 @@ estimate_layout (const lab_cmp_workloads_t *wl, const bson_t *doc, const char *n
       ml->elapsed_s += op->time_s;
       /* the reads write nothing; a write type whose engine bytes are unknown leaves the total unknown */
       if (t >= LAB_CMP_MIX_APPEND) {
-         write_bytes = write_bytes < 0 || l->engine_per_write < 0 ? -1 : write_bytes + op->ops * l->engine_per_write;
+         write_bytes =
+            write_bytes < 0 || l->engine_per_write < 0 ? -1 : write_bytes + op->ops * l->engine_per_write;
       }
-      read_bytes = read_bytes < 0 || l->disk_read_bytes < 0 ? -1 : read_bytes + op->ops * l->disk_read_bytes / n;
+      read_bytes =
+         read_bytes < 0 || l->disk_read_bytes < 0 ? -1 : read_bytes + op->ops * l->disk_read_bytes / n;
    }
    ml->engine_write_bytes = write_bytes;
    ml->disk_read_bytes = read_bytes;
@@ -105,8 +108,8 @@ estimate_layout (const lab_cmp_workloads_t *wl, const bson_t *doc, const char *n
 /* lab_cmp_mix_estimate -- see cmp.h. */
 bool
 lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const lab_results_layouts_t *ls,
-                      const char *name, const double weight[LAB_CMP_MIX_TYPES], double ops, lab_cmp_mix_t *out,
-                      bson_error_t *error)
+                      const char *name, const double weight[LAB_CMP_MIX_TYPES], double ops,
+                      lab_cmp_mix_t *out, bson_error_t *error)
 {
    double share[LAB_CMP_MIX_TYPES], sum = 0;
    size_t i;

@@ -161,7 +161,8 @@ lab_cmp_mix_verdict (bson_string_t *o, const lab_cmp_mix_t *m)
    size_t i;
    bool first = true;
 
-   bson_string_append (o, m->estimated ? "Estimated from separate runs: under this mix (" : "Under this mix (");
+   bson_string_append (o,
+                       m->estimated ? "Estimated from separate runs: under this mix (" : "Under this mix (");
    app_proportions (o, m);
    bson_string_append (o, ") ");
    for (i = 0; i < m->n_layouts; i++) {
@@ -230,9 +231,10 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
                                          "with a checkpoint forced at the end of the stream); read bytes: "
                                          "read from the disk over the stream.");
    if (!m->estimated) {
-      bson_string_append (o, any_disk ? " (device): the engine's bytes were not known, the device's are shown "
-                                        "instead.\n\n"
-                                      : "\n\n");
+      bson_string_append (o, any_disk
+                                ? " (device): the engine's bytes were not known, the device's are shown "
+                                  "instead.\n\n"
+                                : "\n\n");
    }
 }
 
@@ -304,12 +306,13 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
       }
       bson_string_append (o, " |\n");
    }
-   bson_string_append (o, m->estimated ? "\nTime per op: the workload's elapsed time over its operations, its "
-                                         "workers running together (so below one operation's latency); the "
-                                         "faster in bold.\n\n"
-                                       : "\nTime per op: the type's busy time (its operations' latencies summed) "
-                                         "over its operations; the faster in bold. The ops column lists each "
-                                         "layout's count only when they differ.\n\n");
+   bson_string_append (o, m->estimated
+                             ? "\nTime per op: the workload's elapsed time over its operations, its "
+                               "workers running together (so below one operation's latency); the "
+                               "faster in bold.\n\n"
+                             : "\nTime per op: the type's busy time (its operations' latencies summed) "
+                               "over its operations; the faster in bold. The ops column lists each "
+                               "layout's count only when they differ.\n\n");
 }
 
 /* render_how -- how a measured mix ran, or how an estimate was made and what it ignores. */
@@ -332,10 +335,11 @@ render_how (bson_string_t *o, const lab_cmp_mix_t *m)
             "warms the cache for every type): measure it with `scancmp --mix` to know. Write bytes are the "
             "append and update workloads' engine bytes per write times their operations (the reads counted "
             "as writing nothing); ");
-      bson_string_append (o, m->read_bytes_scaled
-                                ? "read bytes each type's disk bytes read per operation, scaled the same way; "
-                                : "read bytes are not estimated (a workload of the mix did not record its disk "
-                                  "bytes read); ");
+      bson_string_append (o,
+                          m->read_bytes_scaled
+                             ? "read bytes each type's disk bytes read per operation, scaled the same way; "
+                             : "read bytes are not estimated (a workload of the mix did not record its disk "
+                               "bytes read); ");
       bson_string_append (o, "latencies are not estimated (n/a).\n\n");
       return;
    }
@@ -355,13 +359,15 @@ render_how (bson_string_t *o, const lab_cmp_mix_t *m)
    } else {
       bson_string_append (o, m->cold == 1 ? ", from a cold start" : m->cold == 0 ? ", not cold" : "");
    }
-   bson_string_append (o, m->rows_equal == 1 ? ". Every layout read and wrote the same rows (their digests are "
-                                               "equal).\n\n"
-                                             : ".\n\n");
+   bson_string_append (o, m->rows_equal == 1
+                             ? ". Every layout read and wrote the same rows (their digests are "
+                               "equal).\n\n"
+                             : ".\n\n");
    if (m->rows_equal == 0) {
-      bson_string_append (o, "**Warning: the layouts read and wrote different rows in the mix** (their digests "
-                             "differ): its figures do not compare like with like. Check that the collections "
-                             "hold the same rows (`fold-details --verify`) before trusting them.\n\n");
+      bson_string_append (o,
+                          "**Warning: the layouts read and wrote different rows in the mix** (their digests "
+                          "differ): its figures do not compare like with like. Check that the collections "
+                          "hold the same rows (`fold-details --verify`) before trusting them.\n\n");
    }
 }
 

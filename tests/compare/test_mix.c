@@ -112,9 +112,10 @@ test_estimate_arithmetic (void **state)
 
    s = bson_string_new (NULL);
    lab_cmp_mix_verdict (s, &m);
-   assert_string_equal (s->str, "Estimated from separate runs: under this mix (load 25%, row 50%, append 25%) the "
-                                "folded layout is 3.1x faster overall than detail: it wins load (5.0x), loses row "
-                                "(3.0x) and append (4.0x) and writes 8.0x the bytes.");
+   assert_string_equal (s->str,
+                        "Estimated from separate runs: under this mix (load 25%, row 50%, append 25%) the "
+                        "folded layout is 3.1x faster overall than detail: it wins load (5.0x), loses row "
+                        "(3.0x) and append (4.0x) and writes 8.0x the bytes.");
    bson_string_free (s, true);
    lab_cmp_mix_cleanup (&m);
 }
@@ -124,10 +125,11 @@ test_estimate_arithmetic (void **state)
 static void
 test_estimate_load_masters (void **state)
 {
-   static const char json[] = "{\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"keys\": 40}], \"workloads\": ["
-                              "{\"workload\": \"load\", \"layouts\": ["
-                              "{\"layout\": \"detail\", \"elapsed_s\": 10}, {\"layout\": \"folded\", \"elapsed_s\": 4,"
-                              " \"queries\": -1}]}]}";
+   static const char json[] =
+      "{\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"keys\": 40}], \"workloads\": ["
+      "{\"workload\": \"load\", \"layouts\": ["
+      "{\"layout\": \"detail\", \"elapsed_s\": 10}, {\"layout\": \"folded\", \"elapsed_s\": 4,"
+      " \"queries\": -1}]}]}";
    lab_cmp_mix_t m;
    bson_error_t e = { 0 };
 
@@ -205,7 +207,8 @@ static void
 test_measured (void **state)
 {
    static const char json[] =
-      "{\"mix\": {\"spec\": \"row=1\", \"proportions\": {\"row\": 1}, \"ops\": 1000, \"seed\": 7, \"layouts\": ["
+      "{\"mix\": {\"spec\": \"row=1\", \"proportions\": {\"row\": 1}, \"ops\": 1000, \"seed\": 7, "
+      "\"layouts\": ["
       "{\"layout\": \"detail\", \"elapsed_s\": 4, \"engine_write_bytes\": null, \"by_type\": ["
       "  {\"op\": \"row\", \"ops\": 1000, \"time_s\": 16, \"latency_ms\": {\"p50\": 12}}]},"
       "{\"layout\": \"folded\", \"elapsed_s\": 10, \"extra\": \"ignored\", \"by_type\": ["
@@ -237,8 +240,10 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_estimate_arithmetic), cmocka_unit_test (test_estimate_load_masters),
-      cmocka_unit_test (test_estimate_refused),    cmocka_unit_test (test_spec),
+      cmocka_unit_test (test_estimate_arithmetic),
+      cmocka_unit_test (test_estimate_load_masters),
+      cmocka_unit_test (test_estimate_refused),
+      cmocka_unit_test (test_spec),
       cmocka_unit_test (test_measured),
    };
    int rc = lab_test_run_group ("compare_mix", tests, NULL, NULL);
