@@ -8,8 +8,8 @@
 #include "scan/scan.h"
 #include "tests/testutil.h"
 
-/* A workload of two layouts: detail's and folded's elapsed and x vs the winner (0: the winner). */
-#define WL(name, dt, dx, ft, fx, winner)                                                                    \
+/* A workload of two layouts: detail's and folded's elapsed and x vs the winner (1: the winner). */
+#define WL(name, dt, dx, ft, fx, winner)                                                                     \
    "{\"workload\": \"" name "\", \"winner\": \"" winner "\", \"layouts\": ["                                 \
    "{\"layout\": \"detail\", \"elapsed_s\": " #dt ", \"x_vs_winner\": " #dx "},"                             \
    "{\"layout\": \"folded\", \"elapsed_s\": " #ft ", \"x_vs_winner\": " #fx "}]}"
@@ -27,11 +27,11 @@ column_of (const char *line, const char *needle)
 static void
 test_columns_aligned (void **state)
 {
-   static const char json[] =
-      "{\"workloads\": [" WL ("load", 1234.567, 12.34, 100.04, 1, "folded") ","
-      WL ("row", 4.1, 1, 13.12, 3.2, "detail") "," WL ("append", 9.8, 1, 1088.4, 111.06, "detail") ","
-      WL ("load_after_writes", 95.064, 1.84, 51.625, 1, "folded") "," WL ("update", 1.9, 1, 6.2, 3.26, "detail")
-      "]}";
+   static const char json[] = "{\"workloads\": [" WL ("load", 1234.567, 12.34, 100.04, 1, "folded") "," WL (
+      "row", 4.1, 1, 13.12, 3.2,
+      "detail") "," WL ("append", 9.8, 1, 1088.4, 111.06,
+                        "detail") "," WL ("load_after_writes", 95.064, 1.84, 51.625, 1,
+                                          "folded") "," WL ("update", 1.9, 1, 6.2, 3.26, "detail") "]}";
    bson_error_t e;
    bson_t *doc = bson_new_from_json ((const uint8_t *)json, -1, &e);
    char *table;
