@@ -206,6 +206,13 @@ int lab_cmp_mix_layout_find (const lab_cmp_mix_t *m, const char *layout);
 /* lab_cmp_mix_cleanup -- free what lab_cmp_mix_of or lab_cmp_mix_estimate filled; safe on a zeroed struct. */
 void lab_cmp_mix_cleanup (lab_cmp_mix_t *m);
 
+/* lab_cmp_mix_json_append -- for scripts (layout-report --json): append `key` (m not present: nothing):
+ * {spec, estimated, ops, winner, layouts: {<name>: {elapsed_s, ops_per_s, x_vs_winner, write_bytes (the
+ * engine's, else the device's), read_bytes (each absent when unknown), by_type: {<op>: {ops, time_s}}, and
+ * with `against` (a measured mix; may be NULL) error: this elapsed_s over its, minus 1}}}. */
+void lab_cmp_mix_json_append (const lab_cmp_mix_t *m, const lab_cmp_mix_t *against, const char *key,
+                              bson_t *out);
+
 /* lab_cmp_mix_verdict -- append the verdict sentence of m (mix-schema.md): "Under this mix (load 5%, ...)
  * the folded layout is 1.8x faster overall than detail: it wins load (9.1x) and range (2.0x), loses row
  * (1.3x) and writes 4.1x the bytes."; with more than two layouts one clause per other layout; an estimate

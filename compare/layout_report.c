@@ -83,7 +83,8 @@ static const char usage_text[] =
    "                       the same ratio from two sizes (64GiB, 1.5T, 200GB), given together\n"
    "  --json FILE|-        also write the comparison (medians, ratios, winners, keys that matched nothing\n"
    "                       and runs whose layouts returned different rows) as JSON; for a sweep also\n"
-   "                       its points and the production estimate\n"
+   "                       its points and the production estimate; the user's mix (\"mix\", and with\n"
+   "                       --mix \"mix_estimate\" with its error per layout against the measured one)\n"
    "  -q, --quiet          only errors on stderr\n"
    "  -v, --verbose        more detail on stderr\n"
    "  -h, --help           this help\n"
@@ -233,9 +234,12 @@ split_output (const char *path, char **dir, char **stem)
    *stem = bson_strndup (base, n);
 }
 
-/* comparison_json -- the medians, ratios and winners, appended to the summary `out`, for scripts. */
+/* comparison_json -- the medians, ratios and winners, appended to the summary `out`, for scripts; the
+ * user's mix measured ("mix") and estimated ("mix_estimate", with its error per layout against the measured
+ * one) when there is one. */
 static void
-comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set, bson_t *out)
+comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set,
+                 const lab_cmp_mix_t *estimate, bson_t *out)
 {
    const lab_metric_t *m = NULL;
    lab_results_layouts_t ls;
@@ -298,6 +302,16 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
       lab_cmp_match_t match;
       lab_cmp_match_of (r, &match);
       lab_cmp_match_json_append (&match, out);
+   }
+   {
+      /* validated when the file was loaded */
+      lab_cmp_mix_t measured;
+      bson_error_t error;
+      bool ok = lab_cmp_mix_of (&r->doc, r->name, &measured, &error);
+
+      lab_cmp_mix_json_append (ok ? &measured : NULL, NULL, "mix", out);
+      lab_cmp_mix_json_append (estimate, ok && measured.present ? &measured : NULL, "mix_estimate", out);
+      lab_cmp_mix_cleanup (&measured);
    }
 }
 
@@ -476,7 +490,7 @@ summary:
    if (o.common.json_path) {
       lab_cli_summary_init (&summary, &cli, rc, rc == LAB_EXIT_OK ? NULL : &error);
       if (rc == LAB_EXIT_OK) {
-         comparison_json (&run, o.output, &set, &summary);
+         comparison_json (&run, o.output, &set, o.mix ? &mix : NULL, &summary);
          lab_cmp_sweep_json_append (&run, ro.production, &summary);
       }
       if (!lab_json_write (&summary, o.common.json_path, &error)) {

@@ -475,6 +475,61 @@ lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_er
    return ok;
 }
 
+/* lab_cmp_mix_json_append -- see cmp.h. */
+void
+lab_cmp_mix_json_append (const lab_cmp_mix_t *m, const lab_cmp_mix_t *against, const char *key, bson_t *out)
+{
+   bson_t d, ls, l, bt, op;
+   size_t i;
+   int t, k;
+
+   if (!m || !m->present || m->n_layouts == 0) {
+      return;
+   }
+   bson_append_document_begin (out, key, -1, &d);
+   BSON_APPEND_UTF8 (&d, "spec", m->spec);
+   BSON_APPEND_BOOL (&d, "estimated", m->estimated);
+   BSON_APPEND_DOUBLE (&d, "ops", m->ops);
+   BSON_APPEND_UTF8 (&d, "winner", m->layouts[m->winner].layout);
+   BSON_APPEND_DOCUMENT_BEGIN (&d, "layouts", &ls);
+   for (i = 0; i < m->n_layouts; i++) {
+      const lab_cmp_mix_layout_t *x = &m->layouts[i];
+      double wb = x->engine_write_bytes >= 0 ? x->engine_write_bytes : x->disk_write_bytes;
+
+      bson_append_document_begin (&ls, x->layout, -1, &l);
+      BSON_APPEND_DOUBLE (&l, "elapsed_s", x->elapsed_s);
+      if (x->ops_per_s >= 0) {
+         BSON_APPEND_DOUBLE (&l, "ops_per_s", x->ops_per_s);
+      }
+      if (x->x_vs_winner >= 0) {
+         BSON_APPEND_DOUBLE (&l, "x_vs_winner", x->x_vs_winner);
+      }
+      if (wb >= 0) {
+         BSON_APPEND_DOUBLE (&l, "write_bytes", wb);
+      }
+      if (x->disk_read_bytes >= 0) {
+         BSON_APPEND_DOUBLE (&l, "read_bytes", x->disk_read_bytes);
+      }
+      BSON_APPEND_DOCUMENT_BEGIN (&l, "by_type", &bt);
+      for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+         if (x->by_type[t].ops > 0) {
+            BSON_APPEND_DOCUMENT_BEGIN (&bt, lab_cmp_mix_type_names[t], &op);
+            BSON_APPEND_DOUBLE (&op, "ops", x->by_type[t].ops);
+            BSON_APPEND_DOUBLE (&op, "time_s", x->by_type[t].time_s);
+            bson_append_document_end (&bt, &op);
+         }
+      }
+      bson_append_document_end (&l, &bt);
+      k = against ? lab_cmp_mix_layout_find (against, x->layout) : -1;
+      if (k >= 0 && against->layouts[k].elapsed_s > 0) {
+         BSON_APPEND_DOUBLE (&l, "error", x->elapsed_s / against->layouts[k].elapsed_s - 1.0);
+      }
+      bson_append_document_end (&ls, &l);
+   }
+   bson_append_document_end (&d, &ls);
+   bson_append_document_end (out, &d);
+}
+
 /* lab_cmp_mix_layout_find -- see cmp.h. */
 int
 lab_cmp_mix_layout_find (const lab_cmp_mix_t *m, const char *layout)

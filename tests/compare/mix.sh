@@ -72,6 +72,23 @@ contains "three layouts: a clause per other layout" workloads3.json \
   "under this mix (load 50%, range 50%) the folded layout is 2.0x faster overall than detail: it wins load (2.3x) and range (2.0x); 1.2x faster than buckets: it wins load (1.2x) and range (1.2x)." \
   --mix load=1,range=1
 
+# for scripts (--json): the measured mix, the estimate and its error per layout
+(cd "$data" && "$report" mix.json --charts none -o "$tmp/j.md" --json - -q --mix "$spec") > "$tmp/j.json"
+if python3 - "$tmp/j.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m, e = d["mix"], d["mix_estimate"]
+assert not m["estimated"] and e["estimated"] and m["winner"] == e["winner"] == "folded", (m, e)
+assert m["layouts"]["detail"]["elapsed_s"] == 3581.9 and "error" not in m["layouts"]["detail"]
+det = e["layouts"]["detail"]
+assert abs(det["error"] - (det["elapsed_s"] / 3581.9 - 1)) < 1e-12 and -0.10 < det["error"] < -0.09
+assert e["layouts"]["folded"]["by_type"]["append"]["ops"] == 25000 and "read_bytes" not in det
+PY
+then echo "ok: --json mix and mix_estimate"; else fail "--json mix: $(head -c 300 "$tmp/j.json")"; fi
+(cd "$data" && "$report" run.json --charts none -o "$tmp/r.md" --json - -q) > "$tmp/r.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 'mix' not in d and 'mix_estimate' not in d" \
+  "$tmp/r.json" && echo "ok: --json without a mix" || fail "--json without a mix has one"
+
 # refusals: bad specs (exit 2)
 refused 2 "--mix 'lod=5': unknown op type 'lod' (types: load, row, range, append, update)" "$data/writes.json" --mix lod=5
 refused 2 "one aggregate is a scan of the whole collection; measure it alone with --workload aggregate" \
