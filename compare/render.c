@@ -72,12 +72,13 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    if (!lab_cmp_workloads_of (&r->doc, r->name, &wl, &error)) {
       lab_cmp_workloads_cleanup (&wl);
    }
-   lab_cmp_render_verdict_tradeoff (o, &wl, &ls);
-   lab_cmp_render_ledger (o, &wl, &ls);
    /* the user's mix (issue 24): the file's, validated when it was loaded, and --mix's estimate */
    if (!lab_cmp_mix_of (&r->doc, r->name, &mix, &error)) {
       lab_cmp_mix_cleanup (&mix);
    }
+   lab_cmp_render_verdict_tradeoff (o, &wl, &ls);
+   lab_cmp_render_verdict_mix (o, &mix, opts ? opts->mix_estimate : NULL);
+   lab_cmp_render_ledger (o, &wl, &ls);
    lab_cmp_render_mix (o, &mix, opts ? opts->mix_estimate : NULL);
    lab_cmp_render_workloads_sweep (o, r, sw.n > 0 ? &sw : NULL, &wl);
    lab_cmp_render_decompose (o, r, sw.n > 0 ? &sw : NULL);

@@ -432,6 +432,21 @@ render_error (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_t *e)
    bson_string_append (o, "\n\n");
 }
 
+/* lab_cmp_render_verdict_mix -- see render_private.h. */
+void
+lab_cmp_render_verdict_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate)
+{
+   const lab_cmp_mix_t *m = measured && measured->present && measured->n_layouts > 0 ? measured : estimate;
+
+   if (!m || !m->present || m->n_layouts == 0 || o->len < 2 || strcmp (o->str + o->len - 2, "\n\n") != 0) {
+      return;
+   }
+   bson_string_truncate (o, o->len - 1);
+   bson_string_append (o, "- **The user's mix**: ");
+   lab_cmp_mix_verdict (o, m);
+   bson_string_append (o, " (\"The user's mix\" below.)\n\n");
+}
+
 /* lab_cmp_render_mix -- see render_private.h. */
 void
 lab_cmp_render_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate)

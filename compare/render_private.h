@@ -213,4 +213,9 @@ void lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, con
  * error per layout. Nothing when neither is given. */
 void lab_cmp_render_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate);
 
+/* lab_cmp_render_verdict_mix -- with a mix, the verdict's last line (inserted before the blank line that
+ * ends the verdict in `o`): the measured mix's verdict sentence, else the estimate's. Nothing without. */
+void lab_cmp_render_verdict_mix (bson_string_t *o, const lab_cmp_mix_t *measured,
+                                 const lab_cmp_mix_t *estimate);
+
 #endif

@@ -53,6 +53,11 @@ contains "measured verdict" mix.json \
 contains "estimated verdict" writes.json \
   "Estimated from separate runs: under this mix (load 5%, row 60%, range 5%, append 25%, update 5%) the folded layout is 1.9x faster overall than detail: it wins load (2.3x) and range (2.0x), loses row (3.2x), append (9.0x) and update (3.3x) and writes 6.1x the bytes." \
   --mix "$spec"
+contains "verdict's line: the measured mix" mix.json \
+  "- **The user's mix**: Under this mix (load 5%, row 60%, range 5%, append 25%, update 5%) the folded layout is 1.9x" \
+  --mix "$spec"
+contains "verdict's line: the estimate without a measured mix" writes.json \
+  "- **The user's mix**: Estimated from separate runs: under this mix (load 5%" --mix "$spec"
 contains "estimate says what it ignores" writes.json "It ignores the interference between op types" --mix "$spec"
 contains "estimate beside the measured mix: error per layout" mix.json "| detail | 3,582 s | 3,243 s | -9% |" --mix "$spec"
 # the same shares in other numbers are the same mix
