@@ -119,6 +119,106 @@ const lab_cmp_workload_t *lab_cmp_workload_find (const lab_cmp_workloads_t *wl, 
 /* lab_cmp_wl_layout_find -- the index of `layout` in w->layouts, or -1. */
 int lab_cmp_wl_layout_find (const lab_cmp_workload_t *w, const char *layout);
 
+/* ---- the user's mix (issue 24; /work/wt/mix-schema.md: the top-level "mix") -------------------- */
+
+/* The op types of a mix, in their canonical order (a spec's, a table's); aggregate is never one. */
+typedef enum {
+   LAB_CMP_MIX_LOAD,
+   LAB_CMP_MIX_ROW,
+   LAB_CMP_MIX_RANGE,
+   LAB_CMP_MIX_APPEND,
+   LAB_CMP_MIX_UPDATE,
+   LAB_CMP_MIX_TYPES
+} lab_cmp_mix_type_t;
+
+/* lab_cmp_mix_type_names -- "load", "row", "range", "append", "update" (lab_cmp_mix_type_t order). */
+extern const char *const lab_cmp_mix_type_names[LAB_CMP_MIX_TYPES];
+
+/* lab_cmp_mix_type_of -- the lab_cmp_mix_type_t named by the first `len` bytes of `s`, or -1. */
+int lab_cmp_mix_type_of (const char *s, size_t len);
+
+/* One op type of one layout's stream: by_type[] of the file (ops 0: not in the stream). A figure the file
+ * did not know (-1, null or absent; every latency of an estimate) is LAB_CMP_WL_UNKNOWN. */
+typedef struct {
+   double ops, time_s; /* time_s: the ops' latencies summed (an estimate: ops x cost per op) */
+   double p50_ms, p95_ms, p99_ms, max_ms, mean_ms, rows;
+} lab_cmp_mix_op_t;
+
+/* One layout's run of the stream. Strings point into the results document. */
+typedef struct {
+   const char *layout, *collection, *kind, *digest;
+   double elapsed_s, ops_per_s, x_vs_winner; /* the last two computed when the file lacks them */
+   double disk_read_bytes, disk_reads, disk_write_bytes, engine_write_bytes, journal_bytes, cpu_s;
+   lab_cmp_mix_op_t by_type[LAB_CMP_MIX_TYPES];
+} lab_cmp_mix_layout_t;
+
+/* A mix: measured (read from the file) or estimated (lab_cmp_mix_estimate). */
+typedef struct {
+   bool present;                     /* false: no mix (nothing rendered) */
+   bool estimated;                   /* re-weighted from the separate workloads */
+   char *spec;                       /* canonical "load=5,row=60,..." (owned) */
+   double weight[LAB_CMP_MIX_TYPES]; /* the proportions as given; 0: not in the mix */
+   double ops, seed, workers;        /* seed, workers: LAB_CMP_WL_UNKNOWN when not recorded */
+   int cold, rows_equal;             /* 1, 0 or -1 (unknown) */
+   const char *source;               /* how it was made (a view, or static for an estimate) */
+   size_t winner;                    /* index in layouts: least elapsed_s (the file's "winner") */
+   lab_cmp_mix_layout_t *layouts;    /* n_layouts of them (owned array) */
+   size_t n_layouts;
+   bool read_bytes_scaled; /* an estimate: read bytes scaled from every type's disk_read_bytes per op */
+} lab_cmp_mix_t;
+
+/* lab_cmp_mix_spec_parse -- `spec` ("load=5,row=60,range=5,append=25,update=5": a type of
+ * lab_cmp_mix_type_names, '=', a weight of at least 0; each type at most once, some weight above 0) into
+ * weight[] (absent types 0). False with *error (LAB_ERROR_USAGE) naming the part that is wrong; aggregate
+ * is refused: one aggregate is a scan of the whole collection. */
+bool lab_cmp_mix_spec_parse (const char *spec, double weight[LAB_CMP_MIX_TYPES], bson_error_t *error);
+
+/* lab_cmp_mix_spec_text -- the canonical spec of weight[]: the types above 0 in canonical order,
+ * "load=5,row=60". Caller bson_free()s. */
+char *lab_cmp_mix_spec_text (const double weight[LAB_CMP_MIX_TYPES]);
+
+/* lab_cmp_mix_of -- the measured "mix" of results document `doc` (views into doc: valid while it is;
+ * out->present false when absent or null). Refuses, naming the file (`name`), the entry and the field: a
+ * mix that is not an object; a missing or wrong "spec", "proportions" (an object of types, each a number
+ * of at least 0), "ops" (above 0) or "layouts" (a non-empty array); a layout without its name, elapsed_s
+ * or by_type, or named twice; a by_type entry without a known "op", its "ops" or "time_s", or an op twice;
+ * a "winner" naming none of its layouts; any figure, flag or string of the wrong type (a figure may be -1 or
+ * null: unknown). Fields it does not know are ignored. Free with lab_cmp_mix_cleanup (also after a failure).
+ */
+bool lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_error_t *error);
+
+/* lab_cmp_mix_estimate -- the mix of weight[] over `ops` operations estimated from the separate workloads
+ * `wl` of results document `doc` (named `name`), for each layout of `ls` (mix-schema.md, "Estimated mix"):
+ * per layout and type the cost of one op = the workload's elapsed_s / its ops (load: queries, else
+ * runs[0].keys; row: queries x params.row_batch (1 when absent); range: queries; append, update:
+ * write.writes), by_type ops = ops x share, time_s = ops x share x cost, elapsed_s their sum; the write bytes
+ * from write.engine_bytes_per_write of the writes (the reads write nothing), the read bytes from every type's
+ * disk_read_bytes per op when each is known (else unknown); latencies, disk reads and CPU unknown. False
+ * with *error (LAB_ERROR_USAGE) naming the type, the layout and the file when a type in the mix has no
+ * measured workload for a layout, or its op count is unknown. Free with lab_cmp_mix_cleanup. */
+bool lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const lab_results_layouts_t *ls,
+                           const char *name, const double weight[LAB_CMP_MIX_TYPES], double ops,
+                           lab_cmp_mix_t *out, bson_error_t *error);
+
+/* lab_cmp_mix_layout_find -- the index of `layout` in m->layouts, or -1. */
+int lab_cmp_mix_layout_find (const lab_cmp_mix_t *m, const char *layout);
+
+/* lab_cmp_mix_cleanup -- free what lab_cmp_mix_of or lab_cmp_mix_estimate filled; safe on a zeroed struct. */
+void lab_cmp_mix_cleanup (lab_cmp_mix_t *m);
+
+/* lab_cmp_mix_json_append -- for scripts (layout-report --json): append `key` (m not present: nothing):
+ * {spec, estimated, ops, winner, layouts: {<name>: {elapsed_s, ops_per_s, x_vs_winner, write_bytes (the
+ * engine's, else the device's), read_bytes (each absent when unknown), by_type: {<op>: {ops, time_s}}, and
+ * with `against` (a measured mix; may be NULL) error: this elapsed_s over its, minus 1}}}. */
+void lab_cmp_mix_json_append (const lab_cmp_mix_t *m, const lab_cmp_mix_t *against, const char *key,
+                              bson_t *out);
+
+/* lab_cmp_mix_verdict -- append the verdict sentence of m (mix-schema.md): "Under this mix (load 5%, ...)
+ * the folded layout is 1.8x faster overall than detail: it wins load (9.1x) and range (2.0x), loses row
+ * (1.3x) and writes 4.1x the bytes."; with more than two layouts one clause per other layout; an estimate
+ * starts "Estimated from separate runs: under this mix". Names Markdown-escaped. */
+void lab_cmp_mix_verdict (bson_string_t *o, const lab_cmp_mix_t *m);
+
 /* ---- runs (the metric catalogue and its arithmetic live in core/results.h) ---------------------- */
 
 /* lab_cmp_runs_n -- number of runs[] entries (both layouts). */
@@ -294,6 +394,7 @@ typedef struct {
    const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
    const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
    const lab_cmp_results_t *prediction;    /* --prediction (issue 26): NULL: no "Predicted beside measured" */
+   const lab_cmp_mix_t *mix_estimate;      /* --mix (issue 24): NULL: the file's measured mix alone, if any */
 } lab_cmp_render_opts_t;
 
 /* lab_cmp_render_predicted_note -- (compare/prediction.c, issue 26) when `r` is a prediction (scancmp

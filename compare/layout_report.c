@@ -4,6 +4,8 @@
  * maps errors to exit codes.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +29,20 @@ typedef struct {
    const char *prod_cache; /* --production-cache SIZE (with --production-data) */
    const char *prod_data;  /* --production-data SIZE */
    lab_cmp_production_t production;
+   const char *mix;                      /* --mix SPEC (issue 24): estimate the user's mix */
+   double mix_weight[LAB_CMP_MIX_TYPES]; /* its proportions, parsed */
+   int64_t mix_ops;                      /* --mix-ops N; 0: the measured mix's, else 100,000 */
 } report_opts_t;
+
+/* The operations of an estimated mix when neither --mix-ops nor a measured mix says: scancmp's --mix-ops
+ * default. */
+#define MIX_OPS_DEFAULT 100000
 
 static const char usage_text[] =
    "Usage: layout-report RUN.json [--baseline OTHER.json] [-o|--out REPORT.md] [--charts svg|none] [--title "
    "T]\n"
    "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
-   "                     [--reference PUBLISHED.json] [--prediction PRED.json]\n"
+   "                     [--reference PUBLISHED.json] [--prediction PRED.json] [--mix SPEC [--mix-ops N]]\n"
    "\n"
    "Render the results file of `scancmp --out RUN.json` (or scancmp's --json summary, which holds the\n"
    "same results) as a Markdown report for a design review: a\n"
@@ -57,6 +66,13 @@ static const char usage_text[] =
    "  --prediction FILE    add a section \"Predicted beside measured\": the read amplification (and\n"
    "                       speedup) that `scancmp --predict` foretold from the detail collection alone,\n"
    "                       next to this file's measured points of the same cache, with the error per point\n"
+   "  --mix SPEC           the user's mix (load=5,row=60,range=5,append=25,update=5: the proportions of\n"
+   "                       the op types): when the file has no measured mix (scancmp --mix), estimate it\n"
+   "                       from the file's workloads (each type's cost per operation, re-weighted) and\n"
+   "                       render it as an estimate, saying what it ignores; beside a measured mix of the\n"
+   "                       same proportions, the estimate with its error per layout. Every type of SPEC\n"
+   "                       must have been measured on every layout (scancmp --workload TYPE)\n"
+   "  --mix-ops N          operations of the estimated mix (default: the measured mix's, else 100000)\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
    "  --title TEXT         the report's title (default: names every layout's collection)\n"
    "  --production-cache-ratio R\n"
@@ -67,7 +83,8 @@ static const char usage_text[] =
    "                       the same ratio from two sizes (64GiB, 1.5T, 200GB), given together\n"
    "  --json FILE|-        also write the comparison (medians, ratios, winners, keys that matched nothing\n"
    "                       and runs whose layouts returned different rows) as JSON; for a sweep also\n"
-   "                       its points and the production estimate\n"
+   "                       its points and the production estimate; the user's mix (\"mix\", and with\n"
+   "                       --mix \"mix_estimate\" with its error per layout against the measured one)\n"
    "  -q, --quiet          only errors on stderr\n"
    "  -v, --verbose        more detail on stderr\n"
    "  -h, --help           this help\n"
@@ -87,6 +104,8 @@ static const char usage_text[] =
    "      the report with the original experiment's table beside this run's\n"
    "  layout-report sweep.json -o sweep.md --prediction pred.json\n"
    "      the measured curve with what scancmp --predict foretold before folding, error per point\n"
+   "  layout-report writes.json -o mix.md --mix load=5,row=60,range=5,append=25,update=5\n"
+   "      the user's mix estimated from the workloads scancmp --workload measured one by one\n"
    "  layout-report out/run.json --charts none | less\n"
    "      read the tables in a terminal\n"
    "\n"
@@ -111,6 +130,8 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       LAB_CLI_OPT_STRING ("--production-cache-ratio", 0, &o->prod_ratio),
       LAB_CLI_OPT_STRING ("--production-cache", 0, &o->prod_cache),
       LAB_CLI_OPT_STRING ("--production-data", 0, &o->prod_data),
+      LAB_CLI_OPT_STRING ("--mix", 0, &o->mix),
+      LAB_CLI_OPT_INT ("--mix-ops", 0, &o->mix_ops, 1, INT64_C (1000000000000)),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts,
@@ -145,6 +166,16 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       goto done;
    }
    if (!lab_cmp_production_parse (o->prod_ratio, o->prod_cache, o->prod_data, &o->production, error)) {
+      ok = false;
+      goto done;
+   }
+   if (o->mix && !lab_cmp_mix_spec_parse (o->mix, o->mix_weight, error)) {
+      ok = false;
+      goto done;
+   }
+   if (o->mix_ops && !o->mix) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
+                     "--mix-ops needs --mix SPEC: it is the size of the estimated mix");
       ok = false;
       goto done;
    }
@@ -203,9 +234,12 @@ split_output (const char *path, char **dir, char **stem)
    *stem = bson_strndup (base, n);
 }
 
-/* comparison_json -- the medians, ratios and winners, appended to the summary `out`, for scripts. */
+/* comparison_json -- the medians, ratios and winners, appended to the summary `out`, for scripts; the
+ * user's mix measured ("mix") and estimated ("mix_estimate", with its error per layout against the measured
+ * one) when there is one. */
 static void
-comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set, bson_t *out)
+comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set,
+                 const lab_cmp_mix_t *estimate, bson_t *out)
 {
    const lab_metric_t *m = NULL;
    lab_results_layouts_t ls;
@@ -269,6 +303,80 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
       lab_cmp_match_of (r, &match);
       lab_cmp_match_json_append (&match, out);
    }
+   {
+      /* validated when the file was loaded */
+      lab_cmp_mix_t measured;
+      bson_error_t error;
+      bool ok = lab_cmp_mix_of (&r->doc, r->name, &measured, &error);
+
+      lab_cmp_mix_json_append (ok ? &measured : NULL, NULL, "mix", out);
+      lab_cmp_mix_json_append (estimate, ok && measured.present ? &measured : NULL, "mix_estimate", out);
+      lab_cmp_mix_cleanup (&measured);
+   }
+}
+
+/* same_mix -- whether two mixes' proportions are the same shares (5,60 and 1,12 are). */
+static bool
+same_mix (const double a[LAB_CMP_MIX_TYPES], const double b[LAB_CMP_MIX_TYPES])
+{
+   double sa = 0, sb = 0;
+   int t;
+
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      sa += a[t], sb += b[t];
+   }
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      if (fabs (a[t] / sa - b[t] / sb) > 1e-9) {
+         return false;
+      }
+   }
+   return true;
+}
+
+/* estimate_mix -- --mix: the estimate of o->mix from the workloads of `run` into *mix; refused (a usage
+ * error) when the file's measured mix has other proportions, or a type of the mix was not measured on a
+ * layout. */
+static bool
+estimate_mix (const report_opts_t *o, const lab_cmp_results_t *run, lab_cmp_mix_t *mix, bson_error_t *error)
+{
+   lab_cmp_workloads_t wl;
+   lab_cmp_mix_t measured;
+   lab_results_layouts_t ls;
+   double ops = (double)o->mix_ops;
+   bool ok = true;
+
+   /* both were validated when the file was loaded */
+   if (!lab_cmp_mix_of (&run->doc, run->name, &measured, error) ||
+       !lab_cmp_workloads_of (&run->doc, run->name, &wl, error)) {
+      lab_cmp_mix_cleanup (&measured);
+      return false;
+   }
+   if (measured.present && !same_mix (measured.weight, o->mix_weight)) {
+      char *given = lab_cmp_mix_spec_text (o->mix_weight);
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "--mix %s: %s holds a measured mix of other proportions (%s): give --mix %s to check the "
+         "estimate against it, or estimate another mix from a file without one",
+         given, run->name, measured.spec, measured.spec);
+      bson_free (given);
+      ok = false;
+   }
+   if (ok && wl.n == 0) {
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+         "--mix: %s has no \"workloads\" to estimate the mix from: run scancmp --workload with the "
+         "types of the mix (or scancmp --mix to measure it)",
+         run->name);
+      ok = false;
+   }
+   if (ok) {
+      ops = ops > 0 ? ops : measured.present ? measured.ops : MIX_OPS_DEFAULT;
+      lab_results_layouts (&run->doc, &ls);
+      ok = lab_cmp_mix_estimate (&wl, &run->doc, &ls, run->name, o->mix_weight, ops, mix, error);
+   }
+   lab_cmp_workloads_cleanup (&wl);
+   lab_cmp_mix_cleanup (&measured);
+   return ok;
 }
 
 /* main -- parse, load the results (and baseline), draw the charts, render, write; exit codes per cli.h. */
@@ -280,6 +388,7 @@ main (int argc, char **argv)
    lab_cmp_results_t run = { 0 }, base = { 0 }, pred = { 0 };
    lab_cmp_reference_t ref = { 0 };
    lab_cmp_chart_set_t set = { 0 };
+   lab_cmp_mix_t mix = { 0 };
    lab_cmp_render_opts_t ro = { 0 };
    char *dir = NULL, *stem = NULL, *gnuplot = NULL, *md = NULL, *note = NULL;
    lab_cli_run_t cli;
@@ -320,6 +429,9 @@ main (int argc, char **argv)
       lab_error_prefix (&error, "--reference");
       goto fail;
    }
+   if (o.mix && !estimate_mix (&o, &run, &mix, &error)) {
+      goto fail;
+   }
 
    ro.production = o.production.ratio > 0 ? &o.production : NULL;
    if (o.charts == CHARTS_NONE) {
@@ -347,6 +459,7 @@ main (int argc, char **argv)
    ro.baseline = o.baseline ? &base : NULL;
    ro.reference = o.reference ? &ref : NULL;
    ro.prediction = o.prediction ? &pred : NULL;
+   ro.mix_estimate = o.mix ? &mix : NULL;
 
    md = lab_cmp_render_md (&run, &ro);
    if (o.output) {
@@ -377,7 +490,7 @@ summary:
    if (o.common.json_path) {
       lab_cli_summary_init (&summary, &cli, rc, rc == LAB_EXIT_OK ? NULL : &error);
       if (rc == LAB_EXIT_OK) {
-         comparison_json (&run, o.output, &set, &summary);
+         comparison_json (&run, o.output, &set, o.mix ? &mix : NULL, &summary);
          lab_cmp_sweep_json_append (&run, ro.production, &summary);
       }
       if (!lab_json_write (&summary, o.common.json_path, &error)) {
@@ -395,6 +508,7 @@ summary:
    lab_cmp_results_cleanup (&base);
    lab_cmp_results_cleanup (&pred);
    lab_cmp_reference_cleanup (&ref);
+   lab_cmp_mix_cleanup (&mix);
    lab_cmp_results_cleanup (&run);
    return rc;
 }

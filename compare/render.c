@@ -1,6 +1,7 @@
 /*
  * render.c -- the Markdown report layout-report writes (lab_cmp_render_md): the title, then the sections in
- * the report's order: verdict, the workloads' ledger (a file with "workloads", issue 23), comparison table,
+ * the report's order: verdict, the workloads' ledger (a file with "workloads", issue 23), the user's mix
+ * (a file's "mix" or layout-report --mix, issue 24), comparison table,
  * each workload in detail, charts, environment, dataset, cold procedure, per-run
  * figures, device ceiling and the optional baseline deltas, with a column per layout (a file of exactly
  * detail and folded keeps the wording of the two-layout report, byte for byte); for a cache sweep the
@@ -22,6 +23,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    lab_results_layouts_t ls;
    lab_cmp_sweep_t sw;
    lab_cmp_workloads_t wl;
+   lab_cmp_mix_t mix;
    bson_error_t error;
    size_t l;
 
@@ -70,8 +72,14 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    if (!lab_cmp_workloads_of (&r->doc, r->name, &wl, &error)) {
       lab_cmp_workloads_cleanup (&wl);
    }
+   /* the user's mix (issue 24): the file's, validated when it was loaded, and --mix's estimate */
+   if (!lab_cmp_mix_of (&r->doc, r->name, &mix, &error)) {
+      lab_cmp_mix_cleanup (&mix);
+   }
    lab_cmp_render_verdict_tradeoff (o, &wl, &ls);
+   lab_cmp_render_verdict_mix (o, &mix, opts ? opts->mix_estimate : NULL);
    lab_cmp_render_ledger (o, &wl, &ls);
+   lab_cmp_render_mix (o, &mix, opts ? opts->mix_estimate : NULL);
    lab_cmp_render_workloads_sweep (o, r, sw.n > 0 ? &sw : NULL, &wl);
    lab_cmp_render_decompose (o, r, sw.n > 0 ? &sw : NULL);
    lab_cmp_render_measured (o, r);
@@ -102,5 +110,6 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    lab_cmp_render_ceiling (o, r);
    lab_cmp_sweep_free (&sw);
    lab_cmp_workloads_cleanup (&wl);
+   lab_cmp_mix_cleanup (&mix);
    return bson_string_free (o, false);
 }

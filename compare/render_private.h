@@ -13,6 +13,7 @@
  *   render_workloads.c     the workloads (issue 23): the ledger, the trade-off, each workload in detail
  *   render_wl_sweep.c      the workloads at each point of a cache sweep
  *   render_decompose.c     the speedup taken apart: locality and fewer documents (issue 25)
+ *   render_mix.c           the user's mix, measured or estimated (issue 24)
  */
 #ifndef LAB_CMP_RENDER_PRIVATE_H
 #define LAB_CMP_RENDER_PRIVATE_H
@@ -203,5 +204,18 @@ void lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *
  * naming what changed in each step. Without a key-ordered layout a note saying how to measure one; nothing
  * without both a rows layout in arrival order and a folded one. `sw` may be NULL or empty. */
 void lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw);
+
+/* ---- render_mix.c (issue 24) ----------------------------------------------------------------- */
+
+/* lab_cmp_render_mix -- the section "The user's mix": the measured mix (the file's, may be NULL or not
+ * present) with its verdict, how it ran, a table per layout and one per op type; the estimate (--mix, may be
+ * NULL) the same way with how it was made and what it ignores, alone or, beside a measured mix, with its
+ * error per layout. Nothing when neither is given. */
+void lab_cmp_render_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate);
+
+/* lab_cmp_render_verdict_mix -- with a mix, the verdict's last line (inserted before the blank line that
+ * ends the verdict in `o`): the measured mix's verdict sentence, else the estimate's. Nothing without. */
+void lab_cmp_render_verdict_mix (bson_string_t *o, const lab_cmp_mix_t *measured,
+                                 const lab_cmp_mix_t *estimate);
 
 #endif

@@ -174,6 +174,27 @@ validate_workloads (const bson_t *doc, const lab_results_layouts_t *ls, const ch
    return ok;
 }
 
+/* validate_mix -- the optional "mix" (issue 24): readable (lab_cmp_mix_of), and every layout it ran one
+ * of the file's layouts. */
+static bool
+validate_mix (const bson_t *doc, const lab_results_layouts_t *ls, const char *name, bson_error_t *error)
+{
+   lab_cmp_mix_t mix;
+   bool ok = lab_cmp_mix_of (doc, name, &mix, error);
+   size_t i;
+
+   for (i = 0; ok && i < mix.n_layouts; i++) {
+      if (lab_results_layout_find (ls, mix.layouts[i].layout) < 0) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: mix: layouts[%zu]: layout \"%s\" is none of the file's layouts", name, i,
+                        mix.layouts[i].layout);
+         ok = false;
+      }
+   }
+   lab_cmp_mix_cleanup (&mix);
+   return ok;
+}
+
 /* validate -- the schema rules layout-report relies on; errors name the file and the entry. A sweep file
  * (docs/results-schema.md, "Cache sweep") keeps the sweep rules of core/results.h, and each point's
  * runs[] the rules of the top level. */
@@ -220,7 +241,7 @@ validate (const bson_t *doc, const char *name, bson_error_t *error)
       lab_error_prefix (error, "%s", name);
       return false;
    }
-   if (!validate_workloads (doc, &ls, name, error)) {
+   if (!validate_workloads (doc, &ls, name, error) || !validate_mix (doc, &ls, name, error)) {
       return false;
    }
    n = lab_results_sweep_n (doc);

@@ -103,6 +103,12 @@ golden sweep-prediction sweep.json --prediction predict.json --charts svg --prod
 # issue 24 (gen_writes.py): the write workloads (append, update) with their write costs in the ledger and in
 # each workload's table, and the load again after the appends
 golden writes writes.json --charts none
+# issue 24, the user's mix (gen_mix.py: writes.json plus a measured "mix", mix-schema.md): the section "The
+# user's mix" after the ledger; the same mix estimated from writes.json's separate workloads (--mix); and
+# the estimate beside the measured mix with its error per layout (refusals and sentences: mix.sh)
+golden mix mix.json --charts none
+golden mix-estimated writes.json --charts none --mix load=5,row=60,range=5,append=25,update=5
+golden mix-beside mix.json --charts none --mix load=5,row=60,range=5,append=25,update=5
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file

@@ -1,0 +1,554 @@
+/*
+ * mix.c -- the user's mix (issue 24; the "mix" object agreed in mix-schema.md between scancmp --mix and
+ * layout-report): a mix spec parsed, a measured "mix" read from a results file (validated like
+ * workloads.c validates "workloads": a field of the wrong type refused naming the file, the entry and the
+ * field; a figure the run did not know becomes LAB_CMP_WL_UNKNOWN, shown as n/a), and the estimate
+ * layout-report --mix makes from the file's separate workloads when no mixed run exists. Pure functions of
+ * the results document.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/cmp.h"
+#include "core/error.h"
+
+const char *const lab_cmp_mix_type_names[LAB_CMP_MIX_TYPES] = { "load", "row", "range", "append", "update" };
+
+/* lab_cmp_mix_type_of -- see cmp.h. */
+int
+lab_cmp_mix_type_of (const char *s, size_t len)
+{
+   int t;
+
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      if (strlen (lab_cmp_mix_type_names[t]) == len && strncmp (s, lab_cmp_mix_type_names[t], len) == 0) {
+         return t;
+      }
+   }
+   return -1;
+}
+
+/* lab_cmp_mix_spec_parse -- see cmp.h. */
+bool
+lab_cmp_mix_spec_parse (const char *spec, double weight[LAB_CMP_MIX_TYPES], bson_error_t *error)
+{
+   const char *p = spec;
+   double sum = 0;
+   bool seen[LAB_CMP_MIX_TYPES] = { false };
+
+   memset (weight, 0, sizeof (double) * LAB_CMP_MIX_TYPES);
+   if (!spec || !*spec) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--mix: empty spec; give the proportions of the op types, e.g. "
+                     "load=5,row=60,range=5,append=25,update=5");
+      return false;
+   }
+   while (*p) {
+      size_t n = strcspn (p, ",");
+      const char *eq = memchr (p, '=', n);
+      char *end = NULL, *num;
+      double w;
+      int t;
+
+      if (!eq) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--mix '%s': '%.*s' is not TYPE=WEIGHT (types: load, row, range, append, update)",
+                        spec, (int)n, p);
+         return false;
+      }
+      if ((size_t)(eq - p) == strlen ("aggregate") && strncmp (p, "aggregate", (size_t)(eq - p)) == 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--mix '%s': one aggregate is a scan of the whole collection; measure it alone with "
+                        "--workload aggregate",
+                        spec);
+         return false;
+      }
+      if ((t = lab_cmp_mix_type_of (p, (size_t)(eq - p))) < 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--mix '%s': unknown op type '%.*s' (types: load, row, range, append, update)", spec,
+                        (int)(eq - p), p);
+         return false;
+      }
+      if (seen[t]) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--mix '%s': '%s' is given twice",
+                        spec, lab_cmp_mix_type_names[t]);
+         return false;
+      }
+      num = bson_strndup (eq + 1, n - (size_t)(eq - p) - 1);
+      w = strtod (num, &end);
+      if (!*num || *end || !isfinite (w) || w < 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                        "--mix '%s': the weight of %s, '%s', must be a number of at least 0", spec,
+                        lab_cmp_mix_type_names[t], num);
+         bson_free (num);
+         return false;
+      }
+      bson_free (num);
+      seen[t] = true;
+      weight[t] = w;
+      sum += w;
+      p += n;
+      p += *p == ',';
+   }
+   if (!(sum > 0)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--mix '%s': every weight is 0; give at least one type a weight above 0", spec);
+      return false;
+   }
+   return true;
+}
+
+/* lab_cmp_mix_spec_text -- see cmp.h. */
+char *
+lab_cmp_mix_spec_text (const double weight[LAB_CMP_MIX_TYPES])
+{
+   bson_string_t *s = bson_string_new (NULL);
+   int t;
+
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      if (weight[t] > 0) {
+         bson_string_append_printf (s, "%s%s=%g", s->len ? "," : "", lab_cmp_mix_type_names[t], weight[t]);
+      }
+   }
+   return bson_string_free (s, false);
+}
+
+/* ---- reading a measured mix ------------------------------------------------------------------------ */
+
+/* find -- the iterator at dotted `path` of `doc`; false when absent or null. */
+static bool
+find (const bson_t *doc, const char *path, bson_iter_t *out)
+{
+   bson_iter_t it;
+
+   return bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, out) &&
+          !BSON_ITER_HOLDS_NULL (out);
+}
+
+/* get_figure -- the figure at `path`: LAB_CMP_WL_UNKNOWN when absent, null or -1 (or, when `required`,
+ * refused as missing); refused when not a number of at least 0. `where` names the entry. */
+static bool
+get_figure (const bson_t *doc, const char *path, bool required, const char *where, double *out,
+            bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *out = LAB_CMP_WL_UNKNOWN;
+   if (!find (doc, path, &it)) {
+      if (required) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                        "%s: no \"%s\", which every mix carries (mix-schema.md, issue 24)", where, path);
+      }
+      return !required;
+   }
+   if (!BSON_ITER_HOLDS_NUMBER (&it) || !isfinite (bson_iter_as_double (&it)) ||
+       (bson_iter_as_double (&it) < 0 && (required || bson_iter_as_double (&it) != -1.0))) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be a number of at least 0%s", where, path,
+                     required ? "" : " (-1 or null: unknown)");
+      return false;
+   }
+   *out = bson_iter_as_double (&it);
+   return true;
+}
+
+/* get_string -- the string at `key` (a view), NULL when absent or null; refused when not a string. */
+static bool
+get_string (const bson_t *doc, const char *key, const char *where, const char **out, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *out = NULL;
+   if (!find (doc, key, &it)) {
+      return true;
+   }
+   if (!BSON_ITER_HOLDS_UTF8 (&it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be a string", where, key);
+      return false;
+   }
+   *out = bson_iter_utf8 (&it, NULL);
+   return true;
+}
+
+/* get_flag -- the boolean at `key`: 1 or 0; -1 when absent or null; refused when not a boolean. */
+static bool
+get_flag (const bson_t *doc, const char *key, const char *where, int *out, bson_error_t *error)
+{
+   bson_iter_t it;
+
+   *out = -1;
+   if (!find (doc, key, &it)) {
+      return true;
+   }
+   if (!BSON_ITER_HOLDS_BOOL (&it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be true or false", where, key);
+      return false;
+   }
+   *out = bson_iter_bool (&it) ? 1 : 0;
+   return true;
+}
+
+/* get_view -- *out a view of the object (or, with `array`, the non-empty array) at `key`; refused, as
+ * missing or of another type, naming `where`. */
+static bool
+get_view (const bson_t *doc, const char *key, bool array, const char *where, bson_t *out, bson_error_t *error)
+{
+   const uint8_t *data;
+   uint32_t len;
+   bson_iter_t it;
+
+   bson_init (out);
+   if (!find (doc, key, &it) || (array ? !BSON_ITER_HOLDS_ARRAY (&it) : !BSON_ITER_HOLDS_DOCUMENT (&it))) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is missing or not %s (mix-schema.md, issue 24)",
+                     where, key, array ? "an array" : "an object");
+      return false;
+   }
+   if (array) {
+      bson_iter_array (&it, &len, &data);
+   } else {
+      bson_iter_document (&it, &len, &data);
+   }
+   if (!bson_init_static (out, data, len) || (array && bson_count_keys (out) == 0)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is %s", where, key,
+                     array ? "empty: one entry per layout or op type" : "not a valid document");
+      return false;
+   }
+   return true;
+}
+
+/* entry_at -- a view of array element `it` as an object; refused (naming `what`) when not one. */
+static bool
+entry_at (const bson_iter_t *it, const char *what, bson_t *out, bson_error_t *error)
+{
+   const uint8_t *data;
+   uint32_t len;
+
+   if (!BSON_ITER_HOLDS_DOCUMENT (it)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not an object", what);
+      return false;
+   }
+   bson_iter_document (it, &len, &data);
+   if (!bson_init_static (out, data, len)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not a valid document", what);
+      return false;
+   }
+   return true;
+}
+
+/* unknown_op -- every figure of an op type unknown, no ops. */
+static void
+unknown_op (lab_cmp_mix_op_t *op)
+{
+   op->ops = 0;
+   op->time_s = op->p50_ms = op->p95_ms = op->p99_ms = op->max_ms = op->mean_ms = op->rows =
+      LAB_CMP_WL_UNKNOWN;
+}
+
+/* read_op -- by_type entry `e` (named `w`) into its slot of l. */
+static bool
+read_op (const bson_t *e, const char *w, lab_cmp_mix_layout_t *l, bson_error_t *error)
+{
+   static const char *const lat[] = { "latency_ms.p50", "latency_ms.p95", "latency_ms.p99", "latency_ms.max",
+                                      "latency_ms.mean" };
+   const char *name;
+   lab_cmp_mix_op_t *op;
+   double *lat_out[5];
+   int t;
+   size_t i;
+
+   if (!get_string (e, "op", w, &name, error)) {
+      return false;
+   }
+   if (!name || (t = lab_cmp_mix_type_of (name, strlen (name))) < 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: \"op\" %s%s%s is none of load, row, range, append, update", w, name ? "\"" : "",
+                     name ? name : "(missing)", name ? "\"" : "");
+      return false;
+   }
+   op = &l->by_type[t];
+   if (op->ops > 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: op \"%s\" appears twice", w, name);
+      return false;
+   }
+   lat_out[0] = &op->p50_ms, lat_out[1] = &op->p95_ms, lat_out[2] = &op->p99_ms, lat_out[3] = &op->max_ms;
+   lat_out[4] = &op->mean_ms;
+   if (!get_figure (e, "ops", true, w, &op->ops, error) ||
+       !get_figure (e, "time_s", true, w, &op->time_s, error) ||
+       !get_figure (e, "rows", false, w, &op->rows, error)) {
+      return false;
+   }
+   for (i = 0; i < 5; i++) {
+      if (!get_figure (e, lat[i], false, w, lat_out[i], error)) {
+         return false;
+      }
+   }
+   return true;
+}
+
+/* read_layout -- layout entry `d` (named `where`) of the mix into l. */
+static bool
+read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_error_t *error)
+{
+   static const struct {
+      const char *key;
+      size_t offset;
+   } figures[] = {
+      { "ops_per_s", offsetof (lab_cmp_mix_layout_t, ops_per_s) },
+      { "x_vs_winner", offsetof (lab_cmp_mix_layout_t, x_vs_winner) },
+      { "disk_read_bytes", offsetof (lab_cmp_mix_layout_t, disk_read_bytes) },
+      { "disk_reads", offsetof (lab_cmp_mix_layout_t, disk_reads) },
+      { "disk_write_bytes", offsetof (lab_cmp_mix_layout_t, disk_write_bytes) },
+      { "engine_write_bytes", offsetof (lab_cmp_mix_layout_t, engine_write_bytes) },
+      { "journal_bytes", offsetof (lab_cmp_mix_layout_t, journal_bytes) },
+      { "cpu_s", offsetof (lab_cmp_mix_layout_t, cpu_s) },
+   };
+   bson_t arr, e;
+   bson_iter_t it;
+   bool ok = true;
+   size_t i = 0;
+   int t;
+
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      unknown_op (&l->by_type[t]);
+   }
+   if (!get_string (d, "collection", where, &l->collection, error) ||
+       !get_string (d, "kind", where, &l->kind, error) ||
+       !get_string (d, "digest", where, &l->digest, error) ||
+       !get_figure (d, "elapsed_s", true, where, &l->elapsed_s, error)) {
+      return false;
+   }
+   for (i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+      if (!get_figure (d, figures[i].key, false, where, (double *)((char *)l + figures[i].offset), error)) {
+         return false;
+      }
+   }
+   if (!get_view (d, "by_type", true, where, &arr, error)) {
+      return false;
+   }
+   bson_iter_init (&it, &arr);
+   for (i = 0; ok && bson_iter_next (&it); i++) {
+      char *w = bson_strdup_printf ("%s: by_type[%zu]", where, i);
+      ok = entry_at (&it, w, &e, error) && read_op (&e, w, l, error);
+      bson_free (w);
+   }
+   return ok;
+}
+
+/* read_layouts -- the "layouts" of mix `d` (named `where`) into m. */
+static bool
+read_layouts (const bson_t *d, const char *where, lab_cmp_mix_t *m, bson_error_t *error)
+{
+   bson_t arr, e;
+   bson_iter_t it;
+   bool ok = true;
+   size_t i = 0;
+
+   if (!get_view (d, "layouts", true, where, &arr, error)) {
+      return false;
+   }
+   m->layouts = bson_malloc0 (sizeof *m->layouts * bson_count_keys (&arr));
+   bson_iter_init (&it, &arr);
+   for (i = 0; ok && bson_iter_next (&it); i++) {
+      lab_cmp_mix_layout_t *l = &m->layouts[i];
+      char *wi = bson_strdup_printf ("%s: layouts[%zu]", where, i);
+
+      ok = entry_at (&it, wi, &e, error) && get_string (&e, "layout", wi, &l->layout, error);
+      if (ok && (!l->layout || !*l->layout)) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"layout\" name", wi);
+         ok = false;
+      }
+      if (ok && lab_cmp_mix_layout_find (m, l->layout) >= 0) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: layout \"%s\" appears twice", wi, l->layout);
+         ok = false;
+      }
+      if (ok) {
+         char *wl = bson_strdup_printf ("%s (%s)", wi, l->layout);
+         ok = read_layout (&e, wl, l, error);
+         m->n_layouts = i + 1;
+         bson_free (wl);
+      }
+      bson_free (wi);
+   }
+   return ok;
+}
+
+/* read_proportions -- "proportions" of mix `d`: an object of op types, each weight a number >= 0. */
+static bool
+read_proportions (const bson_t *d, const char *where, lab_cmp_mix_t *m, bson_error_t *error)
+{
+   char *wp = bson_strdup_printf ("%s: proportions", where);
+   bson_t props;
+   bson_iter_t it;
+   double sum = 0;
+   bool ok = get_view (d, "proportions", false, where, &props, error);
+
+   bson_iter_init (&it, &props);
+   while (ok && bson_iter_next (&it)) {
+      const char *k = bson_iter_key (&it);
+      int t = lab_cmp_mix_type_of (k, strlen (k));
+
+      if (t < 0) {
+         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is none of load, row, range, append, update",
+                        wp, k);
+         ok = false;
+      } else {
+         ok = get_figure (&props, k, true, wp, &m->weight[t], error);
+         sum += ok ? m->weight[t] : 0;
+      }
+   }
+   if (ok && !(sum > 0)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: every weight is 0", wp);
+      ok = false;
+   }
+   bson_free (wp);
+   return ok;
+}
+
+/* derive -- the winner (when the file lacks it), ops/s and x vs winner from the times. */
+static void
+derive (lab_cmp_mix_t *m, bool has_winner)
+{
+   size_t i;
+
+   for (i = 1; !has_winner && i < m->n_layouts; i++) {
+      m->winner = m->layouts[i].elapsed_s < m->layouts[m->winner].elapsed_s ? i : m->winner;
+   }
+   for (i = 0; i < m->n_layouts; i++) {
+      lab_cmp_mix_layout_t *l = &m->layouts[i];
+      if (l->ops_per_s < 0 && l->elapsed_s > 0) {
+         l->ops_per_s = m->ops / l->elapsed_s;
+      }
+      if (l->x_vs_winner < 0 && m->layouts[m->winner].elapsed_s > 0) {
+         l->x_vs_winner = l->elapsed_s / m->layouts[m->winner].elapsed_s;
+      }
+   }
+}
+
+/* lab_cmp_mix_of -- see cmp.h. */
+bool
+lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_error_t *error)
+{
+   char *where = bson_strdup_printf ("%s: mix", name);
+   const char *spec = NULL, *winner = NULL;
+   int estimated = -1;
+   bson_t d;
+   bson_iter_t it;
+   bool ok;
+
+   memset (out, 0, sizeof *out);
+   if (!find (doc, "mix", &it)) {
+      bson_free (where);
+      return true;
+   }
+   out->present = true;
+   ok = get_view (doc, "mix", false, name, &d, error) && get_string (&d, "spec", where, &spec, error) &&
+        get_flag (&d, "estimated", where, &estimated, error) && read_proportions (&d, where, out, error) &&
+        get_figure (&d, "ops", true, where, &out->ops, error) &&
+        get_figure (&d, "seed", false, where, &out->seed, error) &&
+        get_figure (&d, "workers", false, where, &out->workers, error) &&
+        get_flag (&d, "cold", where, &out->cold, error) &&
+        get_flag (&d, "rows_equal", where, &out->rows_equal, error) &&
+        get_string (&d, "source", where, &out->source, error) &&
+        get_string (&d, "winner", where, &winner, error) && read_layouts (&d, where, out, error);
+   if (ok && (!spec || !*spec)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: no \"spec\", which every mix carries (the --mix given, mix-schema.md)", where);
+      ok = false;
+   }
+   if (ok && !(out->ops > 0)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"ops\" must be above 0", where);
+      ok = false;
+   }
+   if (ok && winner && lab_cmp_mix_layout_find (out, winner) < 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", where,
+                     winner);
+      ok = false;
+   }
+   if (ok) {
+      out->estimated = estimated == 1;
+      out->spec = bson_strdup (spec);
+      out->winner = winner ? (size_t)lab_cmp_mix_layout_find (out, winner) : 0;
+      derive (out, winner != NULL);
+   }
+   bson_free (where);
+   return ok;
+}
+
+/* lab_cmp_mix_json_append -- see cmp.h. */
+void
+lab_cmp_mix_json_append (const lab_cmp_mix_t *m, const lab_cmp_mix_t *against, const char *key, bson_t *out)
+{
+   bson_t d, ls, l, bt, op;
+   size_t i;
+   int t, k;
+
+   if (!m || !m->present || m->n_layouts == 0) {
+      return;
+   }
+   bson_append_document_begin (out, key, -1, &d);
+   BSON_APPEND_UTF8 (&d, "spec", m->spec);
+   BSON_APPEND_BOOL (&d, "estimated", m->estimated);
+   BSON_APPEND_DOUBLE (&d, "ops", m->ops);
+   BSON_APPEND_UTF8 (&d, "winner", m->layouts[m->winner].layout);
+   BSON_APPEND_DOCUMENT_BEGIN (&d, "layouts", &ls);
+   for (i = 0; i < m->n_layouts; i++) {
+      const lab_cmp_mix_layout_t *x = &m->layouts[i];
+      double wb = x->engine_write_bytes >= 0 ? x->engine_write_bytes : x->disk_write_bytes;
+
+      bson_append_document_begin (&ls, x->layout, -1, &l);
+      BSON_APPEND_DOUBLE (&l, "elapsed_s", x->elapsed_s);
+      if (x->ops_per_s >= 0) {
+         BSON_APPEND_DOUBLE (&l, "ops_per_s", x->ops_per_s);
+      }
+      if (x->x_vs_winner >= 0) {
+         BSON_APPEND_DOUBLE (&l, "x_vs_winner", x->x_vs_winner);
+      }
+      if (wb >= 0) {
+         BSON_APPEND_DOUBLE (&l, "write_bytes", wb);
+      }
+      if (x->disk_read_bytes >= 0) {
+         BSON_APPEND_DOUBLE (&l, "read_bytes", x->disk_read_bytes);
+      }
+      BSON_APPEND_DOCUMENT_BEGIN (&l, "by_type", &bt);
+      for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+         if (x->by_type[t].ops > 0) {
+            BSON_APPEND_DOCUMENT_BEGIN (&bt, lab_cmp_mix_type_names[t], &op);
+            BSON_APPEND_DOUBLE (&op, "ops", x->by_type[t].ops);
+            BSON_APPEND_DOUBLE (&op, "time_s", x->by_type[t].time_s);
+            bson_append_document_end (&bt, &op);
+         }
+      }
+      bson_append_document_end (&l, &bt);
+      k = against ? lab_cmp_mix_layout_find (against, x->layout) : -1;
+      if (k >= 0 && against->layouts[k].elapsed_s > 0) {
+         BSON_APPEND_DOUBLE (&l, "error", x->elapsed_s / against->layouts[k].elapsed_s - 1.0);
+      }
+      bson_append_document_end (&ls, &l);
+   }
+   bson_append_document_end (&d, &ls);
+   bson_append_document_end (out, &d);
+}
+
+/* lab_cmp_mix_layout_find -- see cmp.h. */
+int
+lab_cmp_mix_layout_find (const lab_cmp_mix_t *m, const char *layout)
+{
+   size_t i;
+
+   for (i = 0; i < m->n_layouts; i++) {
+      if (m->layouts[i].layout && strcmp (m->layouts[i].layout, layout) == 0) {
+         return (int)i;
+      }
+   }
+   return -1;
+}
+
+/* lab_cmp_mix_cleanup -- see cmp.h. */
+void
+lab_cmp_mix_cleanup (lab_cmp_mix_t *m)
+{
+   bson_free (m->spec);
+   bson_free (m->layouts);
+   memset (m, 0, sizeof *m);
+}

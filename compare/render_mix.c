@@ -1,0 +1,469 @@
+/*
+ * render_mix.c -- the report's section "The user's mix" (issue 24; mix-schema.md): the verdict sentence
+ * under the mix's proportions, a table per layout (elapsed, ops/s, x vs the winner, bytes written and read)
+ * and a table per op type (ops, time per op, latency percentiles per layout). A measured mix (the file's
+ * "mix", scancmp --mix) says how it ran; an estimate (layout-report --mix SPEC, from the separate
+ * workloads) says how it was made and what it ignores; with both, the estimate follows the measured mix
+ * with its error per layout. A file without a mix and no --mix gets none of it.
+ */
+#include "compare/render_private.h"
+
+/* app_code -- `s` as a code span, or escaped text when it holds a backquote or a pipe. */
+static void
+app_code (bson_string_t *o, const char *s)
+{
+   if (s && *s && !strpbrk (s, "`|\n\r")) {
+      bson_string_append_printf (o, "`%s`", s);
+   } else {
+      lab_cmp_app_esc (o, s);
+   }
+}
+
+/* app_x -- a factor of the verdict as mix-schema.md writes it: "1.8x" (one decimal; two under 0.1). */
+static void
+app_x (bson_string_t *o, double x)
+{
+   bson_string_append_printf (o, x < 0.095 ? "%.2fx" : "%.1fx", x);
+}
+
+/* app_share -- a type's share of the mix in percent: "5%", "33.3%". */
+static void
+app_share (bson_string_t *o, const lab_cmp_mix_t *m, int t)
+{
+   double sum = 0, pct;
+   int k;
+
+   for (k = 0; k < LAB_CMP_MIX_TYPES; k++) {
+      sum += m->weight[k];
+   }
+   pct = sum > 0 ? 100.0 * m->weight[t] / sum : 0;
+   bson_string_append_printf (o, fabs (pct - round (pct)) < 0.05 ? "%.0f%%" : "%.1f%%", pct);
+}
+
+/* app_proportions -- "load 5%, row 60%, range 5%, append 25%, update 5%". */
+static void
+app_proportions (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   int t, k = 0;
+
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      if (m->weight[t] > 0) {
+         bson_string_append_printf (o, "%s%s ", k++ ? ", " : "", lab_cmp_mix_type_names[t]);
+         app_share (o, m, t);
+      }
+   }
+}
+
+/* per_op -- the time per op of type t on layout l, in seconds; -1 when unknown or not in the stream. */
+static double
+per_op (const lab_cmp_mix_layout_t *l, int t)
+{
+   const lab_cmp_mix_op_t *op = &l->by_type[t];
+
+   return op->ops > 0 && op->time_s >= 0 ? op->time_s / op->ops : -1;
+}
+
+/* write_bytes -- the layout's bytes written: the engine's when known, else the device's; -1 unknown. */
+static double
+write_bytes (const lab_cmp_mix_layout_t *l, bool *disk)
+{
+   *disk = l->engine_write_bytes < 0 && l->disk_write_bytes >= 0;
+   return l->engine_write_bytes >= 0 ? l->engine_write_bytes : l->disk_write_bytes;
+}
+
+/* app_list -- ", " between items and " and " before the last of n. */
+static void
+app_list (bson_string_t *o, size_t k, size_t n)
+{
+   bson_string_append (o, k == 0 ? "" : k + 1 == n ? " and " : ", ");
+}
+
+/* app_types -- the types the winner w wins (`wins`) or loses against layout b: "load (9.1x) and range
+ * (2.0x)"; returns how many (0: nothing appended). */
+static size_t
+app_types (bson_string_t *o, const lab_cmp_mix_layout_t *w, const lab_cmp_mix_layout_t *b, bool wins)
+{
+   size_t n = 0, k = 0;
+   int t, pass;
+
+   for (pass = 0; pass < 2; pass++) {
+      for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+         double pw = per_op (w, t), pb = per_op (b, t);
+         if (pw <= 0 || pb <= 0 || (pw < pb) != wins || pw == pb) {
+            continue;
+         }
+         if (pass == 0) {
+            n++;
+            continue;
+         }
+         app_list (o, k++, n);
+         bson_string_append_printf (o, "%s (", lab_cmp_mix_type_names[t]);
+         app_x (o, wins ? pb / pw : pw / pb);
+         bson_string_append (o, ")");
+      }
+   }
+   return n;
+}
+
+/* app_clause -- "the folded layout is 1.8x faster overall than detail: it wins load (9.1x), loses row
+ * (1.3x) and writes 4.1x the bytes" against layout b (`first`: with "the <winner> layout is"). */
+static void
+app_clause (bson_string_t *o, const lab_cmp_mix_t *m, size_t b, bool first)
+{
+   const lab_cmp_mix_layout_t *w = &m->layouts[m->winner], *l = &m->layouts[b];
+   bson_string_t *wins = bson_string_new (NULL), *loses = bson_string_new (NULL);
+   double bw, bl;
+   bool dw, dl, bytes;
+   size_t n, k = 0;
+
+   if (first) {
+      bson_string_append (o, "the ");
+      lab_cmp_app_esc (o, w->layout);
+      bson_string_append (o, " layout is ");
+   }
+   app_x (o, w->elapsed_s > 0 ? l->elapsed_s / w->elapsed_s : 1);
+   bson_string_append (o, first ? " faster overall than " : " faster than ");
+   lab_cmp_app_esc (o, l->layout);
+   bw = write_bytes (w, &dw);
+   bl = write_bytes (l, &dl);
+   if (dw != dl) { /* one engine's, one device's: compare the device's of both, when known */
+      bw = w->disk_write_bytes, bl = l->disk_write_bytes;
+   }
+   bytes = bw >= 0 && bl > 0;
+   app_types (wins, w, l, true);
+   app_types (loses, w, l, false);
+   n = (wins->len > 0) + (loses->len > 0) + bytes;
+   if (n > 0) {
+      bson_string_append (o, ": it ");
+   }
+   if (wins->len) {
+      app_list (o, k++, n);
+      bson_string_append_printf (o, "wins %s", wins->str);
+   }
+   if (loses->len) {
+      app_list (o, k++, n);
+      bson_string_append_printf (o, "loses %s", loses->str);
+   }
+   if (bytes) {
+      app_list (o, k++, n);
+      bson_string_append (o, "writes ");
+      app_x (o, bw / bl);
+      bson_string_append (o, " the bytes");
+   }
+   bson_string_free (wins, true);
+   bson_string_free (loses, true);
+}
+
+/* lab_cmp_mix_verdict -- see cmp.h. */
+void
+lab_cmp_mix_verdict (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   size_t i;
+   bool first = true;
+
+   bson_string_append (o,
+                       m->estimated ? "Estimated from separate runs: under this mix (" : "Under this mix (");
+   app_proportions (o, m);
+   bson_string_append (o, ") ");
+   for (i = 0; i < m->n_layouts; i++) {
+      if (i != m->winner) {
+         bson_string_append (o, first ? "" : "; ");
+         app_clause (o, m, i, first);
+         first = false;
+      }
+   }
+   if (first) {
+      bson_string_append (o, "only ");
+      lab_cmp_app_esc (o, m->layouts[m->winner].layout);
+      bson_string_append (o, " ran");
+   }
+   bson_string_append (o, ".");
+}
+
+/* app_figure -- v in `form`, or n/a when unknown. */
+static void
+app_figure (bson_string_t *o, lab_cmp_form_t form, double v)
+{
+   if (v < 0) {
+      bson_string_append (o, "n/a");
+   } else {
+      lab_cmp_app (o, form, v);
+   }
+}
+
+/* render_layouts -- the table per layout: elapsed, ops/s, x vs winner, bytes written and read. */
+static void
+render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   bool any_disk = false;
+   size_t i;
+
+   bson_string_append (o, "| layout | elapsed | ops/s | x vs winner | write bytes | read bytes |\n"
+                          "|---|---|---|---|---|---|\n");
+   for (i = 0; i < m->n_layouts; i++) {
+      const lab_cmp_mix_layout_t *l = &m->layouts[i];
+      bool disk;
+      double wb = write_bytes (l, &disk);
+
+      bson_string_append (o, i == m->winner ? "| **" : "| ");
+      lab_cmp_app_esc (o, l->layout);
+      bson_string_append (o, i == m->winner ? "** | " : " | ");
+      app_figure (o, LAB_CMP_SECONDS, l->elapsed_s);
+      bson_string_append (o, " | ");
+      app_figure (o, LAB_CMP_RATE, l->ops_per_s);
+      bson_string_append (o, " | ");
+      if (i == m->winner) {
+         bson_string_append (o, "winner");
+      } else {
+         app_figure (o, LAB_CMP_FACTOR, l->x_vs_winner);
+      }
+      bson_string_append (o, " | ");
+      app_figure (o, LAB_CMP_BYTES, wb);
+      bson_string_append (o, disk ? " (device)" : "");
+      any_disk = any_disk || disk;
+      bson_string_append (o, " | ");
+      app_figure (o, LAB_CMP_BYTES, l->disk_read_bytes);
+      bson_string_append (o, " |\n");
+   }
+   bson_string_append (o, m->estimated ? "\nWrite bytes: what the engine wrote (journal and block manager); "
+                                         "read bytes: read from the disk.\n\n"
+                                       : "\nWrite bytes: what the engine wrote (journal and block manager, "
+                                         "with a checkpoint forced at the end of the stream); read bytes: "
+                                         "read from the disk over the stream.");
+   if (!m->estimated) {
+      bson_string_append (o, any_disk
+                                ? " (device): the engine's bytes were not known, the device's are shown "
+                                  "instead.\n\n"
+                                : "\n\n");
+   }
+}
+
+/* render_types -- the table per op type: its share and ops, then per layout the time per op and the
+ * latency percentiles; the faster time per op in bold. */
+static void
+render_types (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   size_t i;
+   int t;
+
+   bson_string_append (o, "| op | share | ops |");
+   for (i = 0; i < m->n_layouts; i++) {
+      bson_string_append (o, " time per op: ");
+      lab_cmp_app_esc (o, m->layouts[i].layout);
+      bson_string_append (o, " |");
+   }
+   for (i = 0; i < m->n_layouts; i++) {
+      bson_string_append (o, " p50 / p95 / p99: ");
+      lab_cmp_app_esc (o, m->layouts[i].layout);
+      bson_string_append (o, " |");
+   }
+   bson_string_append (o, "\n|---|---|---|");
+   for (i = 0; i < 2 * m->n_layouts; i++) {
+      bson_string_append (o, "---|");
+   }
+   bson_string_append (o, "\n");
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      double best = -1, ops = -1;
+      bool differ = false;
+
+      for (i = 0; i < m->n_layouts; i++) {
+         double p = per_op (&m->layouts[i], t), n = m->layouts[i].by_type[t].ops;
+         best = p > 0 && (best < 0 || p < best) ? p : best;
+         differ = differ || (ops >= 0 && n != ops);
+         ops = ops < 0 ? n : ops;
+      }
+      if (!(m->weight[t] > 0) && !(ops > 0)) {
+         continue;
+      }
+      bson_string_append_printf (o, "| %s | ", lab_cmp_mix_type_names[t]);
+      app_share (o, m, t);
+      bson_string_append (o, " | ");
+      for (i = 0; i < m->n_layouts; i++) {
+         if (i == 0 || differ) {
+            bson_string_append (o, i ? " / " : "");
+            lab_cmp_app (o, LAB_CMP_COUNT, round (m->layouts[i].by_type[t].ops));
+         }
+      }
+      for (i = 0; i < m->n_layouts; i++) {
+         double p = per_op (&m->layouts[i], t);
+         bool bold = p > 0 && p == best && m->n_layouts > 1;
+         bson_string_append (o, bold ? " | **" : " | ");
+         app_figure (o, LAB_CMP_MS, p < 0 ? p : p * 1000.0);
+         bson_string_append (o, bold ? "**" : "");
+      }
+      for (i = 0; i < m->n_layouts; i++) {
+         const lab_cmp_mix_op_t *op = &m->layouts[i].by_type[t];
+         bson_string_append (o, " | ");
+         if (op->p50_ms < 0 && op->p95_ms < 0 && op->p99_ms < 0) {
+            bson_string_append (o, "n/a");
+            continue;
+         }
+         app_figure (o, LAB_CMP_MS, op->p50_ms);
+         bson_string_append (o, " / ");
+         app_figure (o, LAB_CMP_MS, op->p95_ms);
+         bson_string_append (o, " / ");
+         app_figure (o, LAB_CMP_MS, op->p99_ms);
+      }
+      bson_string_append (o, " |\n");
+   }
+   bson_string_append (o, m->estimated
+                             ? "\nTime per op: the workload's elapsed time over its operations, its "
+                               "workers running together (so below one operation's latency); the "
+                               "faster in bold.\n\n"
+                             : "\nTime per op: the type's busy time (its operations' latencies summed) "
+                               "over its operations; the faster in bold. The ops column lists each "
+                               "layout's count only when they differ.\n\n");
+}
+
+/* render_how -- how a measured mix ran, or how an estimate was made and what it ignores. */
+static void
+render_how (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   if (m->estimated) {
+      bson_string_append (o, "How it was estimated: ");
+      lab_cmp_app (o, LAB_CMP_COUNT, m->ops);
+      bson_string_append (o, " operations of ");
+      app_code (o, m->spec);
+      bson_string_append (
+         o, " re-weighted from the workloads of this file, each measured alone: per layout and type, one "
+            "operation costs the workload's elapsed time over its operations (load: the masters it loaded; "
+            "row: its keys times the rows per key; range: its windows; append and update: its writes), and "
+            "the mix's elapsed time is those costs weighted by the mix's proportions. It ignores the "
+            "interference between op types (the writes' journal and checkpoints slowing the reads beside "
+            "them, the reads evicting pages the writes need, the workers contending for the same documents) "
+            "and the cache state a real mix shares (each workload ran alone from its own start; one stream "
+            "warms the cache for every type): measure it with `scancmp --mix` to know. Write bytes are the "
+            "append and update workloads' engine bytes per write times their operations (the reads counted "
+            "as writing nothing); ");
+      bson_string_append (o,
+                          m->read_bytes_scaled
+                             ? "read bytes each type's disk bytes read per operation, scaled the same way; "
+                             : "read bytes are not estimated (a workload of the mix did not record its disk "
+                               "bytes read); ");
+      bson_string_append (o, "latencies are not estimated (n/a).\n\n");
+      return;
+   }
+   bson_string_append (o, "Measured: ");
+   lab_cmp_app (o, LAB_CMP_COUNT, m->ops);
+   bson_string_append (o, " operations of ");
+   app_code (o, m->spec);
+   if (m->workers > 0) {
+      bson_string_append_printf (o, " over %.0f worker%s", m->workers, m->workers == 1 ? "" : "s");
+   }
+   if (m->seed >= 0) {
+      bson_string_append_printf (o, ", seed %.0f", m->seed);
+   }
+   if (m->source) {
+      bson_string_append (o, ": ");
+      lab_cmp_app_esc (o, m->source);
+   } else {
+      bson_string_append (o, m->cold == 1 ? ", from a cold start" : m->cold == 0 ? ", not cold" : "");
+   }
+   bson_string_append (o, m->rows_equal == 1
+                             ? ". Every layout read and wrote the same rows (their digests are "
+                               "equal).\n\n"
+                             : ".\n\n");
+   if (m->rows_equal == 0) {
+      bson_string_append (o,
+                          "**Warning: the layouts read and wrote different rows in the mix** (their digests "
+                          "differ): its figures do not compare like with like. Check that the collections "
+                          "hold the same rows (`fold-details --verify`) before trusting them.\n\n");
+   }
+}
+
+/* render_one -- the verdict, how, and the two tables of m. */
+static void
+render_one (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   lab_cmp_mix_verdict (o, m);
+   bson_string_append (o, "\n\n");
+   render_how (o, m);
+   render_layouts (o, m);
+   render_types (o, m);
+}
+
+/* render_error -- the estimate beside the measured mix: per layout both elapsed times and the error, and
+ * the largest error named. */
+static void
+render_error (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_t *e)
+{
+   double worst = 0;
+   size_t i, wi = 0;
+   bool any = false;
+
+   bson_string_append (o, "### The estimate beside the measured mix\n\n");
+   render_one (o, e);
+   bson_string_append (o, "How honest the estimate is, against the measured mix above:\n\n"
+                          "| layout | measured | estimated | error |\n|---|---|---|---|\n");
+   for (i = 0; i < m->n_layouts; i++) {
+      const lab_cmp_mix_layout_t *l = &m->layouts[i];
+      int k = lab_cmp_mix_layout_find (e, l->layout);
+      double est = k >= 0 ? e->layouts[k].elapsed_s : -1, err = 0;
+
+      bson_string_append (o, "| ");
+      lab_cmp_app_esc (o, l->layout);
+      bson_string_append (o, " | ");
+      app_figure (o, LAB_CMP_SECONDS, l->elapsed_s);
+      bson_string_append (o, " | ");
+      app_figure (o, LAB_CMP_SECONDS, est);
+      if (est >= 0 && l->elapsed_s > 0) {
+         err = est / l->elapsed_s - 1.0;
+         bson_string_append_printf (o, " | %+.0f%% |\n", 100.0 * err);
+         if (!any || fabs (err) > fabs (worst)) {
+            worst = err, wi = i, any = true;
+         }
+      } else {
+         bson_string_append (o, " | n/a |\n");
+      }
+   }
+   bson_string_append (o, "\nError: the estimate over the measured elapsed time, minus 1.");
+   if (any) {
+      bson_string_append (o, " The estimate is furthest off for ");
+      lab_cmp_app_esc (o, m->layouts[wi].layout);
+      bson_string_append_printf (o, " (%+.0f%%): %s.", 100.0 * worst,
+                                 worst < 0 ? "the separate runs missed a cost of running the types together"
+                                           : "running the types together cost less than running them apart");
+      if (e->winner < e->n_layouts && m->winner < m->n_layouts &&
+          strcmp (e->layouts[e->winner].layout, m->layouts[m->winner].layout) != 0) {
+         bson_string_append (o, " **The estimate names another winner than the measured mix**: trust the "
+                                "measured one.");
+      }
+   }
+   bson_string_append (o, "\n\n");
+}
+
+/* lab_cmp_render_verdict_mix -- see render_private.h. */
+void
+lab_cmp_render_verdict_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate)
+{
+   const lab_cmp_mix_t *m = measured && measured->present && measured->n_layouts > 0 ? measured : estimate;
+
+   if (!m || !m->present || m->n_layouts == 0 || o->len < 2 || strcmp (o->str + o->len - 2, "\n\n") != 0) {
+      return;
+   }
+   bson_string_truncate (o, o->len - 1);
+   bson_string_append (o, "- **The user's mix**: ");
+   lab_cmp_mix_verdict (o, m);
+   bson_string_append (o, " (\"The user's mix\" below.)\n\n");
+}
+
+/* lab_cmp_render_mix -- see render_private.h. */
+void
+lab_cmp_render_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate)
+{
+   bool m = measured && measured->present && measured->n_layouts > 0;
+   bool e = estimate && estimate->present && estimate->n_layouts > 0;
+
+   if (!m && !e) {
+      return;
+   }
+   bson_string_append (o, "## The user's mix\n\n");
+   if (m) {
+      render_one (o, measured);
+   }
+   if (m && e) {
+      render_error (o, measured, estimate);
+   } else if (e) {
+      render_one (o, estimate);
+   }
+}
