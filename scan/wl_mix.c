@@ -455,7 +455,8 @@ write_costs (lab_scan_plan_t *p, const lab_results_layout_t *l, const lab_scan_l
       }
    }
    if (have0 && lab_scan_diskstats_read (NULL, p->device, &after, &err)) {
-      r->disk_write_bytes = (int64_t)((after.write_sectors - disk0->write_sectors) * LAB_DISKSTATS_SECTOR_BYTES);
+      r->disk_write_bytes =
+         (int64_t)((after.write_sectors - disk0->write_sectors) * LAB_DISKSTATS_SECTOR_BYTES);
    }
    return true;
 }
@@ -555,6 +556,7 @@ append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_r
    char key[16], dig[24];
    bson_t d, bt, one, lat;
    int t, n = 0;
+   int64_t ops = 0;
 
    bson_snprintf (key, sizeof key, "%zu", i);
    bson_append_document_begin (arr, key, -1, &d);
@@ -562,12 +564,10 @@ append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_r
    BSON_APPEND_UTF8 (&d, "collection", l->collection);
    BSON_APPEND_UTF8 (&d, "kind", l->kind);
    BSON_APPEND_DOUBLE (&d, "elapsed_s", round_to (r->elapsed_s, 4));
-   BSON_APPEND_DOUBLE (&d, "ops_per_s",
-                       r->elapsed_s > 0 ? round_to ((double)(r->ops[0] + r->ops[1] + r->ops[2] + r->ops[3] +
-                                                              r->ops[4] + r->ops[5]) /
-                                                       r->elapsed_s,
-                                                    1)
-                                        : -1);
+   for (t = 0; t < LAB_WL_NKINDS; t++) {
+      ops += r->ops[t];
+   }
+   BSON_APPEND_DOUBLE (&d, "ops_per_s", r->elapsed_s > 0 ? round_to ((double)ops / r->elapsed_s, 1) : -1);
    BSON_APPEND_DOUBLE (&d, "x_vs_winner", best > 0 ? round_to (r->elapsed_s / best, 3) : -1);
    BSON_APPEND_ARRAY_BEGIN (&d, "by_type", &bt);
    for (t = 0; t < LAB_WL_NKINDS; t++) {
@@ -632,8 +632,9 @@ append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mi
    BSON_APPEND_INT64 (&m, "workers", o->parallel);
    BSON_APPEND_BOOL (&m, "cold", cold);
    BSON_APPEND_UTF8 (&m, "source",
-                     cold ? "one interleaved stream per layout, cold start"
-                          : "one interleaved stream per layout, not cold (no --cold, or the cold step failed)");
+                     cold
+                        ? "one interleaved stream per layout, cold start"
+                        : "one interleaved stream per layout, not cold (no --cold, or the cold step failed)");
    BSON_APPEND_BOOL (&m, "rows_equal", equal);
    BSON_APPEND_UTF8 (&m, "winner", p->layouts.l[win].name);
    BSON_APPEND_ARRAY_BEGIN (&m, "layouts", &la);

@@ -15,8 +15,8 @@
 #include "scan/measure.h"
 
 /* The types a mix may hold: the reads of one master, one row and one window, and the two writes. */
-#define LAB_MIX_TYPES                                                                                         \
-   ((1u << LAB_WL_LOAD) | (1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_APPEND) |               \
+#define LAB_MIX_TYPES                                                                                        \
+   ((1u << LAB_WL_LOAD) | (1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_APPEND) |                \
     (1u << LAB_WL_UPDATE))
 
 /* lab_scan_mix_parse -- a --mix value, TYPE=WEIGHT[,TYPE=WEIGHT...] with TYPE one of load, row, range,
@@ -42,8 +42,8 @@ void lab_scan_mix_counts (const int64_t *weight, int64_t n, int64_t *count);
 /* One interleaved stream: op i is of type type[i], the index[i]-th operation of its type. */
 typedef struct {
    int64_t n;
-   uint8_t *type;   /* lab_scan_wl_kind_t */
-   int64_t *index;  /* 0 .. count[type] - 1, ascending along the stream per type */
+   uint8_t *type;  /* lab_scan_wl_kind_t */
+   int64_t *index; /* 0 .. count[type] - 1, ascending along the stream per type */
    int64_t count[LAB_WL_NKINDS];
 } lab_scan_mix_stream_t;
 

@@ -96,8 +96,8 @@ read_mix (const bson_t *mix, rm_t *m)
    if (bson_iter_init_find (&it, mix, "spec") && BSON_ITER_HOLDS_UTF8 (&it)) {
       m->spec = bson_iter_utf8 (&it, NULL);
    }
-   m->equal = !bson_iter_init_find (&it, mix, "rows_equal") || !BSON_ITER_HOLDS_BOOL (&it) ||
-              bson_iter_bool (&it);
+   m->equal =
+      !bson_iter_init_find (&it, mix, "rows_equal") || !BSON_ITER_HOLDS_BOOL (&it) || bson_iter_bool (&it);
    m->cold = bson_iter_init_find (&it, mix, "cold") && BSON_ITER_HOLDS_BOOL (&it) && bson_iter_bool (&it);
    if (!bson_iter_init_find (&it, mix, "winner") || !BSON_ITER_HOLDS_UTF8 (&it)) {
       return false;
@@ -128,7 +128,8 @@ read_mix (const bson_t *mix, rm_t *m)
       l->engine_write = (int64_t)num (&d, "engine_write_bytes");
       l->disk_write = (int64_t)num (&d, "disk_write_bytes");
       l->disk_read = (int64_t)num (&d, "disk_read_bytes");
-      if (bson_iter_init_find (&f, &d, "by_type") && BSON_ITER_HOLDS_ARRAY (&f) && bson_iter_recurse (&f, &it)) {
+      if (bson_iter_init_find (&f, &d, "by_type") && BSON_ITER_HOLDS_ARRAY (&f) &&
+          bson_iter_recurse (&f, &it)) {
          read_types (&it, l);
       }
       m->n++;
@@ -241,7 +242,8 @@ lab_scan_mix_verdict (const bson_t *mix)
          continue;
       }
       share_text (m.weight[k], sum, pct, sizeof pct);
-      bson_string_append_printf (s, "%s%s %s", first ? "" : ", ", lab_scan_wl_name ((lab_scan_wl_kind_t)k), pct);
+      bson_string_append_printf (s, "%s%s %s", first ? "" : ", ", lab_scan_wl_name ((lab_scan_wl_kind_t)k),
+                                 pct);
       first = false;
    }
    bson_string_append_printf (s, ") the %s layout is ", m.winner);
@@ -293,10 +295,10 @@ lab_scan_mix_table_render (const bson_t *results)
       return NULL;
    }
    s = bson_string_new ("");
-   bson_string_append_printf (s, "\nThe mix %s: %lld operations, %lld workers, %s\n", m.spec, (long long)m.ops,
-                              (long long)m.workers, m.cold ? "cold" : "not cold");
-   bson_string_append_printf (s, "  %-12s %10s %10s %7s %14s %14s %14s\n", "layout", "elapsed", "ops/s",
-                              "x", "engine writes", "disk writes", "disk reads");
+   bson_string_append_printf (s, "\nThe mix %s: %lld operations, %lld workers, %s\n", m.spec,
+                              (long long)m.ops, (long long)m.workers, m.cold ? "cold" : "not cold");
+   bson_string_append_printf (s, "  %-12s %10s %10s %7s %14s %14s %14s\n", "layout", "elapsed", "ops/s", "x",
+                              "engine writes", "disk writes", "disk reads");
    for (i = 0; i < m.n; i++) {
       const rl_t *l = &m.l[i];
       char e[32], w[32], r[32];

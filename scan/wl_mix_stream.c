@@ -81,7 +81,8 @@ lab_scan_mix_parse (const char *s, int64_t *weight, bson_error_t *error)
    }
    if (ok && sum == 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--mix: '%s': no weight above 0 (give e.g. load=5,row=60,range=5,append=25,update=5)", s);
+                     "--mix: '%s': no weight above 0 (give e.g. load=5,row=60,range=5,append=25,update=5)",
+                     s);
       ok = false;
    }
    bson_free (copy);

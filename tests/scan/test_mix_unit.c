@@ -207,9 +207,10 @@ test_verdict (void **state)
    assert_true (bson_init_static (&mix, data, len));
    v = lab_scan_mix_verdict (&mix);
    assert_non_null (v);
-   assert_string_equal (v, "Under this mix (load 5%, row 60%, range 5%, append 25%, update 5%) the folded layout "
-                           "is 1.8x faster overall than detail: it wins load (9.1x) and range (2.0x), loses row "
-                           "(1.3x) and writes 4.1x the bytes.");
+   assert_string_equal (
+      v, "Under this mix (load 5%, row 60%, range 5%, append 25%, update 5%) the folded layout "
+         "is 1.8x faster overall than detail: it wins load (9.1x) and range (2.0x), loses row "
+         "(1.3x) and writes 4.1x the bytes.");
    table = lab_scan_mix_table_render (res);
    assert_non_null (table);
    assert_non_null (strstr (table, v));
