@@ -137,7 +137,7 @@ static const char usage[] =
    "                         proportions, TYPE=WEIGHT,... of load (one master fetched whole), row (one\n"
    "                         row by key and line), range (one window), append (one new row), update (one\n"
    "                         correction); aggregate is refused (measure it alone). Drawn from --seed, the\n"
-   "                         same stream runs cold on every layout after the load and the workloads,\n"
+   "                         same stream runs on every layout (cold with --cold) after the load and workloads,\n"
    "                         shared over the --parallel workers (worker w: ops w, w+P, ...): per layout\n"
    "                         time, ops/s, latency per type, bytes read and written, the verdict\n"
    "  --mix-ops N            operations in the stream (default 100000)\n"
