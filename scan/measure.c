@@ -592,7 +592,7 @@ load (const lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, int64_t rss_pid,
    memset (&live, 0, sizeof live);
    snprintf (label, sizeof label, "run %d %s", m->run, m->layout);
    if (wl) {
-      snprintf (label, sizeof label, "%s %s", lab_scan_wl_name (wl->kind), m->layout);
+      snprintf (label, sizeof label, "%s %s", wl->item_fn ? "mix" : lab_scan_wl_name (wl->kind), m->layout);
    }
    progress =
       lab_progress_new (o->progress, label, wl ? "queries" : "keys", (uint64_t)(wl ? wl->nitems : p->nkeys));

@@ -5,6 +5,7 @@
  * of docs/results-schema.md around those entries, with the summary over runs.
  */
 #include "scan/measure.h"
+#include "scan/wl_mix.h"
 #include "scan/topology.h"
 
 #include "core/alloc.h"
@@ -61,6 +62,7 @@ lab_scan_opts_init (lab_scan_opts_t *o)
    o->wl.append_rows = 10000;
    o->wl.append_to = 0;
    o->wl.update_rows = 10000;
+   o->wl.mix_ops = 100000;
 }
 
 /* lab_scan_order_parse -- see scan.h. */
@@ -800,7 +802,8 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
       }
       lab_scan_runs_record (&sp.p, results, entries, nentries);
    }
-   if (!sp.sweep && sp.p.wl && !lab_scan_workloads_run (&sp.p, sp.p.wl, results, error)) {
+   if (!sp.sweep && ((sp.p.wl && !lab_scan_workloads_run (&sp.p, sp.p.wl, results, error)) ||
+                     (lab_scan_mix_on (o) && !lab_scan_mix_run (&sp.p, results, error)))) {
       /* layouts that returned different results: the file keeps what was measured, the exit says so */
       if (error->domain == LAB_ERROR_VERIFY) {
          lab_scan_utc_now (ts, sizeof ts);

@@ -252,6 +252,8 @@ typedef struct {
       int64_t append_rows;     /* --append-rows N (default 10,000) */
       int append_to;           /* --append-to: 0 open (default: the last tenth of the keys), 1 random */
       int64_t update_rows;     /* --update-rows N (default 10,000) */
+      int64_t mix_weight[8];   /* --mix: each lab_scan_wl_kind_t's weight (all 0: no mix; scan/wl_mix.h) */
+      int64_t mix_ops;         /* --mix-ops N (default 100,000) */
    } wl;
    lab_progress_mode_t progress;
    int argc; /* the command line recorded as command_line (URIs redacted); 0: none */

@@ -4,6 +4,7 @@
  */
 #include "scan/predict.h"
 #include "scan/scan.h"
+#include "scan/wl_mix.h"
 #include "scan/workload.h"
 
 #include "core/cli.h"
@@ -132,6 +133,15 @@ static const char usage[] =
    "                         {key: 1, line: 1} (row) and {time: 1} (range), folded layouts {array.time: 1}\n"
    "                         (multikey); without it a missing one is refused (exit 2) naming the\n"
    "                         createIndex command. Their sizes join the results\n"
+   "  --mix SPEC             the user's mix (issue 24): one interleaved stream of operations in these\n"
+   "                         proportions, TYPE=WEIGHT,... of load (one master fetched whole), row (one\n"
+   "                         row by key and line), range (one window), append (one new row), update (one\n"
+   "                         correction); aggregate is refused (measure it alone). Drawn from --seed,\n"
+   "                         the same stream runs on every layout (cold with --cold) after the load and\n"
+   "                         the workloads, shared over the --parallel workers (worker w: ops w, w+P,\n"
+   "                         ...): per layout time, ops/s, latency per type, bytes read and written, the\n"
+   "                         verdict\n"
+   "  --mix-ops N            operations in the stream (default 100000)\n"
    "\n"
    "What the client pays:\n"
    "  --decode MODE          what each worker does with every returned document, timed with its query: none\n"
@@ -198,6 +208,10 @@ static const char usage[] =
    "\n"
    "  # what folding costs: one row, a time window, a total per department, beside the load\n"
    "  scancmp --uri wiredtiger:./data --cold --workload all --create-workload-indexes --out wl.json\n"
+   "\n"
+   "  # the user's mix: 60%% single rows, a quarter appends, the rest loads, windows and corrections\n"
+   "  scancmp --uri wiredtiger:./data --cold --parallel 4 --create-workload-indexes \\\n"
+   "          --mix load=5,row=60,range=5,append=25,update=5 --mix-ops 100000 --out mix.json\n"
    "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
@@ -275,6 +289,8 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_INT ("--append-rows", 0, &o->wl.append_rows, 1, 100000000),
       LAB_CLI_OPT_ENUM ("--append-to", 0, &o->wl.append_to, append_to_names),
       LAB_CLI_OPT_INT ("--update-rows", 0, &o->wl.update_rows, 1, 100000000),
+      LAB_CLI_OPT_CUSTOM ("--mix", 0, o->wl.mix_weight, lab_scan_mix_parse_opt),
+      LAB_CLI_OPT_INT ("--mix-ops", 0, &o->wl.mix_ops, 1, 1000000000),
       LAB_CLI_OPT_ENUM ("--decode", 0, &o->decode, lab_scan_decode_names ()),
       LAB_CLI_OPT_END,
    };
@@ -303,6 +319,12 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
    if (o->predict && lab_scan_wl_any (o)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--predict probes the load alone: run --workload in a measured comparison");
+      return false;
+   }
+   if (lab_scan_mix_on (o) && (o->predict || o->cache_sizes.n > 0 || o->cache_ratios.n > 0)) {
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "--mix runs its stream once, measured: not with --predict, --cache-sizes or --cache-ratios");
       return false;
    }
    if (layouts->n > 0 && (detail || folded)) {
@@ -427,8 +449,9 @@ main (int argc, char **argv)
                         : bson_strdup ("");
    }
    if (!o.predict) {
-      char *extra[2] = { lab_scan_sweep_table_render (&results), lab_scan_workloads_table_render (&results) };
-      for (int e = 0; e < 2; e++) {
+      char *extra[3] = { lab_scan_sweep_table_render (&results), lab_scan_workloads_table_render (&results),
+                         lab_scan_mix_table_render (&results) };
+      for (int e = 0; e < 3; e++) {
          if (extra[e]) {
             char *both = bson_strdup_printf ("%s%s", table ? table : "", extra[e]);
             bson_free (table);

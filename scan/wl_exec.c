@@ -85,6 +85,23 @@ row_wanted (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
    return true;
 }
 
+/* lab_scan_wl_hash_skipped -- see workload.h (a binary search of the sorted skip[]). */
+bool
+lab_scan_wl_hash_skipped (const lab_scan_wl_layout_t *wl, uint64_t h)
+{
+   int64_t lo = 0, hi = wl->nskip;
+
+   while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (wl->skip[mid] < h) {
+         lo = mid + 1;
+      } else {
+         hi = mid;
+      }
+   }
+   return lo < wl->nskip && wl->skip[lo] == h;
+}
+
 /* one_row -- count a returned row: the digest, or the aggregate's group. */
 static void
 one_row (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
@@ -92,6 +109,7 @@ one_row (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
    const lab_scan_opts_t *o = q->wl->opts;
    lab_scan_wl_acc_t *acc = q->acc;
    bson_iter_t it, it2;
+   uint64_t h;
 
    if (!row_wanted (q, doc, elem)) {
       return;
@@ -109,8 +127,9 @@ one_row (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
       lab_scan_wl_group_add (acc, g ? lab_value_text (g, name, sizeof name) : "null", 1, v);
       return;
    }
-   acc->digest += lab_scan_wl_row_hash (lab_scan_wl_row_field (doc, NULL, o->key, &it),
-                                        lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", &it2));
+   h = lab_scan_wl_row_hash (lab_scan_wl_row_field (doc, NULL, o->key, &it),
+                             lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", &it2));
+   acc->digest += lab_scan_wl_hash_skipped (q->wl, h) ? 0 : h;
 }
 
 /* one_row_cb -- lab_scan_wl_each_row's callback: one_row. */
@@ -220,6 +239,10 @@ lab_scan_wl_segments (const lab_scan_wl_layout_t *wl, int parallel, int64_t *sta
    int64_t g = 0;
    int i;
 
+   if (wl->starts) {
+      memcpy (starts, wl->starts, (size_t)(parallel + 1) * sizeof *starts);
+      return;
+   }
    lab_scan_keys_segment (wl->nitems, parallel, starts);
    if (!wl->writes || !wl->writes->group) {
       return;
@@ -323,6 +346,9 @@ lab_scan_wl_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int
    q_ctx_t q;
    bool ok;
 
+   if (wl->item_fn) {
+      return wl->item_fn (wl, sess, i, acc, error);
+   }
    if (lab_scan_wl_is_write (wl->kind)) {
       return lab_scan_wl_write_item (wl, sess, i, acc, error);
    }

@@ -89,15 +89,19 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
    char *missing = NULL;
    size_t i;
    int k;
+   bool mix = false;
 
    memset (wp, 0, sizeof *wp);
-   if (!lab_scan_wl_any (o)) {
+   for (k = LAB_WL_LOAD; k < LAB_WL_NKINDS; k++) {
+      mix |= o->wl.mix_weight[k] > 0; /* --mix (wl_mix.c): its types' indexes checked here too */
+   }
+   if (!lab_scan_wl_any (o) && !mix) {
       return true;
    }
    wp->mode =
       p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
    for (k = LAB_WL_LOAD; k < LAB_WL_NKINDS; k++) {
-      if (!(o->wl.set & (1u << k))) {
+      if (!(o->wl.set & (1u << k)) && o->wl.mix_weight[k] <= 0) {
          continue;
       }
       for (i = 0; i < ls->n; i++) {

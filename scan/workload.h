@@ -184,7 +184,7 @@ typedef enum {
 } lab_scan_wl_mode_t;
 
 /* What the workers of one (workload, layout) share. */
-typedef struct {
+typedef struct lab_scan_wl_layout {
    lab_scan_wl_kind_t kind;
    lab_scan_wl_mode_t mode;
    const lab_scan_opts_t *opts;
@@ -200,6 +200,15 @@ typedef struct {
    lab_store_t *server;                /* writes on a server: the store its update commands go to (NULL:
                                         * the embedded store, whole documents through the store) */
    bool positional;                    /* a MongoDB server: positional $set (FerretDB: by array index) */
+   /* the mix (scan/wl_mix.c): item i run by item_fn (item_ctx its state), the workers' shares as starts[]
+    * says (parallel + 1 entries); rows whose hash is in skip[0..nskip) (sorted: rows the mix appends) are
+    * left out of the digest of what a read returned */
+   bool (*item_fn) (const struct lab_scan_wl_layout *wl, lab_store_session_t *sess, int64_t i,
+                    lab_scan_wl_acc_t *acc, bson_error_t *error);
+   void *item_ctx;
+   const int64_t *starts;
+   const uint64_t *skip;
+   int64_t nskip;
 } lab_scan_wl_layout_t;
 
 /* lab_scan_wl_layout_init -- the items of `kind` on `layout` in `mode` (the aggregate's natural ranges
@@ -213,6 +222,9 @@ bool lab_scan_wl_layout_init (lab_scan_wl_layout_t *wl, lab_store_session_t *ses
  * the next master's first write for the write workloads (one master, one worker: a folded document is
  * read, changed and written back). */
 void lab_scan_wl_segments (const lab_scan_wl_layout_t *wl, int parallel, int64_t *starts);
+
+/* lab_scan_wl_hash_skipped -- row hash h is one of wl->skip's (left out of the digest). */
+bool lab_scan_wl_hash_skipped (const lab_scan_wl_layout_t *wl, uint64_t h);
 
 /* lab_scan_wl_layout_cleanup -- free what wl owns. */
 void lab_scan_wl_layout_cleanup (lab_scan_wl_layout_t *wl);

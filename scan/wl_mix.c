@@ -1,0 +1,685 @@
+/*
+ * wl_mix.c -- the user's mix (wl_mix.h, issue 24): its inputs drawn from the data by --seed, the stream
+ * run on one layout through the per-operation executors the workloads use (wl_exec.c's queries,
+ * wl_write.c's writes, one operation at a time), the write costs, and the results' "mix" object.
+ *
+ * The workers share the stream as ops w, w + P, ... Two rules keep the outcome the same on every layout
+ * whatever the workers' timing: the writes of one master run in stream order (a write waits for the
+ * master's previous write in the stream: a folded document is read, changed and written back, and its
+ * appends keep their line order), and the digest of what a read returned leaves out the rows the stream
+ * itself appends (whether a read saw them depends on the timing; the appends are in the digest as writes).
+ */
+#include "scan/hash.h"
+#include "scan/wl_mix.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/opts.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MIX_STALL_S 120 /* a write waiting this long without any write finishing: a worker is gone */
+
+/* The inputs of one stream, the same for every layout. */
+typedef struct {
+   lab_scan_opts_t o1; /* the options with the inputs' counts (row_batch 1: one row per row op) */
+   lab_scan_mix_stream_t s;
+   lab_scan_wl_inputs_t in;
+   int64_t *input[LAB_WL_NKINDS]; /* the writes: the type's k-th op takes input[t][k] (grouped order) */
+   int64_t *prev;                 /* per op: the master's previous write in the stream (-1: none) */
+   uint64_t *skip;                /* the row hashes of the appended rows, sorted */
+   int64_t nskip;
+   int64_t *starts, *item_op; /* the workers' shares (lab_scan_mix_split) */
+   lab_scan_wl_mode_t mode;
+} mix_t;
+
+/* One layout's run of the stream: what the workers share. */
+typedef struct {
+   const mix_t *mx;
+   const lab_results_layout_t *layout;
+   lab_scan_wl_layout_t sub[LAB_WL_NKINDS]; /* row, range, append, update on this layout */
+   double *lat_ms;                          /* per op */
+   int64_t *rows;                           /* per op: rows read or written */
+   uint8_t *done;                           /* per op: finished (the writes' order) */
+   pthread_mutex_t mu;
+   pthread_cond_t cv;
+   bool abort;
+   int64_t finished; /* writes finished (progress, for the stall check) */
+} mix_layout_t;
+
+/* What one layout's stream cost. */
+typedef struct {
+   double elapsed_s, cpu_s;
+   int64_t disk_read_bytes, disk_reads, disk_write_bytes, journal_bytes, eviction_bytes, checkpoint_bytes;
+   int64_t ops[LAB_WL_NKINDS], rows[LAB_WL_NKINDS];
+   double time_s[LAB_WL_NKINDS];
+   lab_scan_latency_summary_t lat[LAB_WL_NKINDS];
+   uint64_t digest;
+   int64_t writes;
+   bool cold;
+} mix_result_t;
+
+/* ---- inputs -------------------------------------------------------------------------------------- */
+
+/* input_order -- the writes `ws` (grouped by master, each master's in draw order) handed to the type's
+ * ops: a seeded shuffle of the masters' turns (master g appears as many times as it has writes), the k-th
+ * op taking its master's next write. The masters' order is as random as the draw's, their own writes
+ * stay in line order. */
+static int64_t *
+input_order (const lab_scan_wl_writes_t *ws, uint64_t seed)
+{
+   int64_t *turn = bson_malloc0 (((size_t)ws->n + 1) * sizeof *turn);
+   int64_t *next = bson_malloc0 (((size_t)ws->ngroups + 1) * sizeof *next);
+   int64_t *out = bson_malloc0 (((size_t)ws->n + 1) * sizeof *out), g, i, at = 0;
+   uint64_t rng = seed;
+
+   for (g = 0; g < ws->ngroups; g++) {
+      next[g] = ws->group[g];
+      for (i = ws->group[g]; i < ws->group[g + 1]; i++) {
+         turn[at++] = g;
+      }
+   }
+   for (i = ws->n - 1; i > 0; i--) {
+      int64_t j = (int64_t)(lab_scan_rand64 (&rng) % (uint64_t)(i + 1)), t = turn[i];
+      turn[i] = turn[j];
+      turn[j] = t;
+   }
+   for (i = 0; i < ws->n; i++) {
+      out[i] = next[turn[i]]++;
+   }
+   bson_free (turn);
+   bson_free (next);
+   return out;
+}
+
+/* One write op for the ordering sort: its master's hash, its place in the stream. */
+typedef struct {
+   uint64_t h;
+   int64_t op;
+} wkey_t;
+
+/* wkey_cmp -- by master hash, then stream order. */
+static int
+wkey_cmp (const void *a, const void *b)
+{
+   const wkey_t *x = a, *y = b;
+   if (x->h != y->h) {
+      return x->h < y->h ? -1 : 1;
+   }
+   return (x->op > y->op) - (x->op < y->op);
+}
+
+/* u64_cmp -- ascending. */
+static int
+u64_cmp (const void *a, const void *b)
+{
+   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+   return (x > y) - (x < y);
+}
+
+/* mix_write_of -- the write op `op` of the stream (NULL: a read). */
+static const lab_scan_wl_write_t *
+mix_write_of (const mix_t *mx, int64_t op)
+{
+   int t = mx->s.type[op];
+   if (t == LAB_WL_APPEND) {
+      return &mx->in.append.w[mx->input[t][mx->s.index[op]]];
+   }
+   if (t == LAB_WL_UPDATE) {
+      return &mx->in.update.w[mx->input[t][mx->s.index[op]]];
+   }
+   return NULL;
+}
+
+/* mix_orders -- the writes' inputs per op, the masters' write order (prev) and the appended rows' hashes. */
+static void
+mix_orders (mix_t *mx)
+{
+   wkey_t *ks = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ks);
+   int64_t i, nk = 0;
+
+   mx->input[LAB_WL_APPEND] = input_order (&mx->in.append, mx->o1.wl.seed ^ 0x6d6978617070ull);
+   mx->input[LAB_WL_UPDATE] = input_order (&mx->in.update, mx->o1.wl.seed ^ 0x6d6978757064ull);
+   mx->prev = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *mx->prev);
+   for (i = 0; i < mx->s.n; i++) {
+      const lab_scan_wl_write_t *w = mix_write_of (mx, i);
+      mx->prev[i] = -1;
+      if (w) {
+         ks[nk].h = lab_scan_wl_row_hash (&w->key, NULL);
+         ks[nk++].op = i;
+      }
+   }
+   qsort (ks, (size_t)nk, sizeof *ks, wkey_cmp);
+   for (i = 1; i < nk; i++) {
+      if (ks[i].h == ks[i - 1].h) {
+         mx->prev[ks[i].op] = ks[i - 1].op;
+      }
+   }
+   bson_free (ks);
+   mx->skip = bson_malloc0 (((size_t)mx->in.append.n + 1) * sizeof *mx->skip);
+   for (i = 0; i < mx->in.append.n; i++) {
+      mx->skip[i] = lab_scan_wl_row_hash (&mx->in.append.w[i].key, &mx->in.append.w[i].id);
+   }
+   mx->nskip = mx->in.append.n;
+   qsort (mx->skip, (size_t)mx->nskip, sizeof *mx->skip, u64_cmp);
+}
+
+/* mix_draw -- the stream and its inputs: rows for the row ops then the loads' masters (then the windows
+ * start at the first rows' times, as the range workload's), the appends and corrections, all drawn by the
+ * workloads' own drawers from --seed with the stream's counts. */
+static bool
+mix_draw (lab_scan_plan_t *p, mix_t *mx, bson_error_t *error)
+{
+   const lab_results_layouts_t *ls = &p->layouts;
+   const lab_results_layout_t *from = &ls->l[ls->reference], *rows = NULL;
+   const int64_t *c;
+   lab_store_session_t *sess;
+   unsigned set = 0;
+   size_t i;
+   bool ok;
+
+   mx->o1 = *p->opts;
+   lab_scan_mix_stream_make (p->opts->wl.mix_weight, p->opts->wl.mix_ops, p->opts->wl.seed, &mx->s);
+   c = mx->s.count;
+   mx->o1.wl.row_batch = 1;
+   mx->o1.wl.row_keys = c[LAB_WL_ROW] + c[LAB_WL_LOAD];
+   mx->o1.wl.range_windows = c[LAB_WL_RANGE];
+   mx->o1.wl.append_rows = c[LAB_WL_APPEND];
+   mx->o1.wl.update_rows = c[LAB_WL_UPDATE];
+   set |= mx->o1.wl.row_keys > 0 ? 1u << LAB_WL_ROW : 0;
+   set |= c[LAB_WL_RANGE] > 0 ? 1u << LAB_WL_RANGE : 0;
+   set |= c[LAB_WL_APPEND] > 0 ? 1u << LAB_WL_APPEND : 0;
+   set |= c[LAB_WL_UPDATE] > 0 ? 1u << LAB_WL_UPDATE : 0;
+   mx->mode =
+      p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
+   for (i = 0; i < ls->n; i++) {
+      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0 && from == &ls->l[ls->reference]) {
+         from = &ls->l[i]; /* one fetch per master */
+      }
+      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0 && !rows) {
+         rows = &ls->l[i];
+      }
+   }
+   sess = lab_store_session_open (p->store, error);
+   if (!sess) {
+      return false;
+   }
+   lab_log_info ("the mix: %lld operations (seed %llu), drawing their inputs", (long long)mx->s.n,
+                 (unsigned long long)mx->o1.wl.seed);
+   ok = lab_scan_wl_inputs_draw (sess, &mx->o1, set, from, p->keys, p->nkeys, &mx->in, error) &&
+        lab_scan_wl_writes_draw (sess, &mx->o1, set, rows, p->keys, p->nkeys, &mx->in, error);
+   lab_store_session_close (sess);
+   if (!ok) {
+      lab_error_prefix (error, "--mix");
+      return false;
+   }
+   mx->in.nrows = c[LAB_WL_ROW]; /* the loads' masters follow the row ops' rows */
+   mix_orders (mx);
+   mx->starts = bson_malloc0 (((size_t)p->opts->parallel + 1) * sizeof *mx->starts);
+   mx->item_op = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *mx->item_op);
+   lab_scan_mix_split (mx->s.n, (int)p->opts->parallel, mx->starts, mx->item_op);
+   return true;
+}
+
+/* mix_cleanup -- free what mx owns. */
+static void
+mix_cleanup (mix_t *mx)
+{
+   lab_scan_wl_writes_cleanup (&mx->in.append);
+   lab_scan_wl_writes_cleanup (&mx->in.update);
+   lab_scan_wl_inputs_cleanup (&mx->in);
+   lab_scan_mix_stream_cleanup (&mx->s);
+   bson_free (mx->input[LAB_WL_APPEND]);
+   bson_free (mx->input[LAB_WL_UPDATE]);
+   bson_free (mx->prev);
+   bson_free (mx->skip);
+   bson_free (mx->starts);
+   bson_free (mx->item_op);
+}
+
+/* ---- one operation ------------------------------------------------------------------------------- */
+
+typedef struct {
+   const lab_scan_wl_layout_t *wl;
+   lab_scan_wl_acc_t *acc;
+} load_ctx_t;
+
+/* load_row -- a row of a loaded master: counted, in the digest unless the stream appended it. */
+static void
+load_row (const bson_t *doc, const bson_t *elem, void *ctx)
+{
+   load_ctx_t *c = ctx;
+   bson_iter_t it, it2;
+   uint64_t h = lab_scan_wl_row_hash (lab_scan_wl_row_field (doc, NULL, c->wl->opts->key, &it),
+                                      lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", &it2));
+
+   c->acc->rows++;
+   c->acc->digest += lab_scan_wl_hash_skipped (c->wl, h) ? 0 : h;
+}
+
+/* load_doc -- a document of a loaded master. */
+static bool
+load_doc (const bson_t *doc, void *ctx)
+{
+   load_ctx_t *c = ctx;
+
+   c->acc->docs++;
+   c->acc->doc_bytes += doc->len;
+   c->acc->decoded += lab_scan_decode (doc, c->wl->opts->decode);
+   lab_scan_wl_each_row (doc, c->wl->opts->array_field, c->wl->array, load_row, c);
+   return true;
+}
+
+/* load_one -- the load op k: its master fetched whole by its key, as the load does (the row layout's
+ * sub-layout gives the options and the row view). */
+static bool
+load_one (const mix_layout_t *ml, lab_store_session_t *sess, int64_t k, lab_scan_wl_acc_t *acc,
+          bson_error_t *error)
+{
+   const mix_t *mx = ml->mx;
+   load_ctx_t c = { &ml->sub[LAB_WL_ROW], acc };
+
+   acc->queries++;
+   return lab_store_find_eq (sess, ml->layout->collection, mx->o1.key, &mx->in.rows[mx->in.nrows + k].key,
+                             load_doc, &c, NULL, error);
+}
+
+/* wait_turn -- a write: wait until the master's previous write in the stream is done (false: another
+ * worker failed, or no write finished for MIX_STALL_S). */
+static bool
+wait_turn (mix_layout_t *ml, int64_t op)
+{
+   int64_t prev = ml->mx->prev[op], seen = -1;
+   time_t since = time (NULL);
+   bool ok = true;
+
+   if (prev < 0) {
+      return true;
+   }
+   pthread_mutex_lock (&ml->mu);
+   while (!ml->done[prev] && !ml->abort) {
+      struct timespec ts;
+      clock_gettime (CLOCK_REALTIME, &ts);
+      ts.tv_sec += 1;
+      pthread_cond_timedwait (&ml->cv, &ml->mu, &ts);
+      if (ml->finished != seen) {
+         seen = ml->finished;
+         since = time (NULL);
+      } else if (time (NULL) - since > MIX_STALL_S) {
+         break;
+      }
+   }
+   ok = ml->done[prev] && !ml->abort;
+   pthread_mutex_unlock (&ml->mu);
+   return ok;
+}
+
+/* finish -- op done (or failed: every waiting worker stops). */
+static void
+finish (mix_layout_t *ml, int64_t op, bool ok)
+{
+   pthread_mutex_lock (&ml->mu);
+   ml->done[op] = 1;
+   ml->finished++;
+   ml->abort = ml->abort || !ok;
+   pthread_cond_broadcast (&ml->cv);
+   pthread_mutex_unlock (&ml->mu);
+}
+
+/* mix_item -- the workers' item i: the stream's op item_op[i] on this layout, timed (a write after its
+ * master's previous write), its rows and latency kept per op. */
+static bool
+mix_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i, lab_scan_wl_acc_t *acc,
+          bson_error_t *error)
+{
+   mix_layout_t *ml = wl->item_ctx;
+   const mix_t *mx = ml->mx;
+   int64_t op = mx->item_op[i], k = mx->s.index[op];
+   lab_scan_wl_kind_t t = (lab_scan_wl_kind_t)mx->s.type[op];
+   bool write = lab_scan_wl_is_write (t), ok;
+   lab_scan_wl_acc_t a;
+   uint64_t t0;
+
+   memset (&a, 0, sizeof a);
+   if (write && !wait_turn (ml, op)) {
+      lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
+                     "mix op %lld (%s) on %s: stopped, the write before it on the same master did not "
+                     "finish (another worker failed)",
+                     (long long)op + 1, lab_scan_wl_name (t), ml->layout->collection);
+      finish (ml, op, false);
+      return false;
+   }
+   t0 = lab_now_ns ();
+   if (t == LAB_WL_LOAD) {
+      ok = load_one (ml, sess, k, &a, error);
+   } else if (write) {
+      ok = lab_scan_wl_write_item (&ml->sub[t], sess, mx->input[t][k], &a, error);
+   } else {
+      ok = lab_scan_wl_item (&ml->sub[t], sess, k, &a, error);
+   }
+   ml->lat_ms[op] = (double)(lab_now_ns () - t0) / 1e6;
+   ml->rows[op] = a.rows;
+   if (write || !ok) {
+      finish (ml, op, ok);
+   }
+   if (!ok) {
+      lab_error_prefix (error, "mix op %lld (%s)", (long long)op + 1, lab_scan_wl_name (t));
+   }
+   lab_scan_wl_acc_merge (acc, &a);
+   lab_scan_wl_acc_cleanup (&a);
+   return ok;
+}
+
+/* ---- one layout ---------------------------------------------------------------------------------- */
+
+/* layout_init -- the sub-layouts of the types the stream holds, the per-op arrays. */
+static bool
+layout_init (lab_scan_plan_t *p, const mix_t *mx, const lab_results_layout_t *l, mix_layout_t *ml,
+             bson_error_t *error)
+{
+   lab_store_session_t *sess = lab_store_session_open (p->store, error);
+   int t;
+   bool ok = sess != NULL;
+
+   memset (ml, 0, sizeof *ml);
+   ml->mx = mx;
+   ml->layout = l;
+   pthread_mutex_init (&ml->mu, NULL);
+   pthread_cond_init (&ml->cv, NULL);
+   ml->lat_ms = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ml->lat_ms);
+   ml->rows = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ml->rows);
+   ml->done = bson_malloc0 ((size_t)mx->s.n + 1);
+   for (t = LAB_WL_LOAD; t < LAB_WL_NKINDS && ok; t++) {
+      lab_scan_wl_layout_t *sub = &ml->sub[t];
+      if (t == LAB_WL_LOAD || t == LAB_WL_AGGREGATE || (mx->s.count[t] == 0 && t != LAB_WL_ROW)) {
+         continue;
+      }
+      /* the row sub-layout also serves the loads (options, the row view) */
+      ok = lab_scan_wl_layout_init (sub, sess, (lab_scan_wl_kind_t)t, mx->mode, &mx->o1, l, &mx->in, error);
+      sub->skip = mx->skip;
+      sub->nskip = mx->nskip;
+      if (lab_scan_wl_is_write ((lab_scan_wl_kind_t)t) && p->backend == LAB_BACKEND_MONGO) {
+         sub->server = p->store;
+         sub->positional = mx->mode == LAB_WL_MODE_SERVER;
+      }
+   }
+   lab_store_session_close (sess);
+   return ok;
+}
+
+/* layout_cleanup -- free what ml owns. */
+static void
+layout_cleanup (mix_layout_t *ml)
+{
+   int t;
+
+   for (t = 0; t < LAB_WL_NKINDS; t++) {
+      lab_scan_wl_layout_cleanup (&ml->sub[t]);
+   }
+   bson_free (ml->lat_ms);
+   bson_free (ml->rows);
+   bson_free (ml->done);
+   pthread_mutex_destroy (&ml->mu);
+   pthread_cond_destroy (&ml->cv);
+}
+
+/* write_costs -- after the stream: the journal and eviction bytes it cost, then (embedded) a checkpoint
+ * forced as wl_write.c's workloads do, its bytes, and the device's writes since disk0. */
+static bool
+write_costs (lab_scan_plan_t *p, const lab_results_layout_t *l, const lab_scan_layout_measure_t *m,
+             bool have0, const lab_scan_diskstats_t *disk0, mix_result_t *r, bson_error_t *error)
+{
+   lab_store_engine_stats_t ck0, ck1;
+   lab_scan_diskstats_t after;
+   bson_error_t err;
+
+   r->journal_bytes = r->eviction_bytes = r->checkpoint_bytes = r->disk_write_bytes = -1;
+   if (m->have_engine && m->engine_after.log_bytes_written >= 0 && m->engine_before.log_bytes_written >= 0) {
+      r->journal_bytes = m->engine_after.log_bytes_written - m->engine_before.log_bytes_written;
+   }
+   if (m->have_engine && m->engine_after.block_write_bytes >= 0 && m->engine_before.block_write_bytes >= 0) {
+      r->eviction_bytes = m->engine_after.block_write_bytes - m->engine_before.block_write_bytes;
+   }
+   if (p->backend == LAB_BACKEND_WT) {
+      bool h = lab_store_engine_stats (p->store, &ck0, &err);
+      if (!lab_store_flush (p->store, error)) {
+         lab_error_prefix (error, "the checkpoint after the mix on %s", l->name);
+         return false;
+      }
+      if (h && lab_store_engine_stats (p->store, &ck1, &err) && ck0.block_write_bytes >= 0) {
+         r->checkpoint_bytes = ck1.block_write_bytes - ck0.block_write_bytes;
+      }
+   }
+   if (have0 && lab_scan_diskstats_read (NULL, p->device, &after, &err)) {
+      r->disk_write_bytes =
+         (int64_t)((after.write_sectors - disk0->write_sectors) * LAB_DISKSTATS_SECTOR_BYTES);
+   }
+   return true;
+}
+
+/* per_type -- the per-op latencies and rows summed up per type. */
+static void
+per_type (const mix_t *mx, const mix_layout_t *ml, mix_result_t *r)
+{
+   double *lat = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *lat);
+   int t;
+
+   for (t = 0; t < LAB_WL_NKINDS; t++) {
+      int64_t i, n = 0;
+      for (i = 0; i < mx->s.n; i++) {
+         if (mx->s.type[i] == t) {
+            lat[n++] = ml->lat_ms[i];
+            r->time_s[t] += ml->lat_ms[i] / 1e3;
+            r->rows[t] += ml->rows[i];
+         }
+      }
+      r->ops[t] = n;
+      lab_scan_latency_summarize (lat, (size_t)n, &r->lat[t]);
+   }
+   bson_free (lat);
+}
+
+/* run_layout -- the stream on layout li (cold as the workloads are), into *r. */
+static bool
+run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_result_t *r, bson_error_t *error)
+{
+   const lab_results_layout_t *l = &p->layouts.l[li];
+   lab_scan_layout_measure_t m;
+   lab_scan_wl_layout_t wl;
+   mix_layout_t ml;
+   lab_scan_diskstats_t disk0;
+   bson_error_t err;
+   bool ok, have0;
+
+   memset (r, 0, sizeof *r);
+   memset (&m, 0, sizeof m);
+   ok = layout_init (p, mx, l, &ml, error);
+   memset (&wl, 0, sizeof wl);
+   wl.kind = LAB_WL_LOAD;
+   wl.mode = mx->mode;
+   wl.opts = &mx->o1;
+   wl.layout = l;
+   wl.array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   wl.in = &mx->in;
+   wl.nitems = mx->s.n;
+   wl.item_fn = mix_item;
+   wl.item_ctx = &ml;
+   wl.starts = mx->starts;
+   have0 = p->device && lab_scan_diskstats_read (NULL, p->device, &disk0, &err);
+   ok = ok && lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error) &&
+        write_costs (p, l, &m, have0, &disk0, r, error);
+   if (ok) {
+      r->elapsed_s = m.elapsed_s;
+      r->cpu_s = m.cpu_s;
+      r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;
+      r->disk_reads = m.have_disk ? (int64_t)m.disk.reads : -1;
+      r->digest = m.wl.digest;
+      r->writes = m.wl.writes;
+      r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
+      per_type (mx, &ml, r);
+      lab_log_info ("mix %s: %lld operations in %.2f s", l->name, (long long)mx->s.n, r->elapsed_s);
+   }
+   lab_scan_layout_measure_cleanup (&m);
+   layout_cleanup (&ml);
+   return ok;
+}
+
+/* ---- the "mix" object ---------------------------------------------------------------------------- */
+
+/* round_to -- v rounded to `digits` decimals. */
+static double
+round_to (double v, int digits)
+{
+   double f = pow (10, digits);
+   return round (v * f) / f;
+}
+
+/* engine_total -- journal + eviction + checkpoint bytes (-1: none known). */
+static int64_t
+engine_total (const mix_result_t *r)
+{
+   if (r->journal_bytes < 0 && r->eviction_bytes < 0 && r->checkpoint_bytes < 0) {
+      return -1;
+   }
+   return (r->journal_bytes > 0 ? r->journal_bytes : 0) + (r->eviction_bytes > 0 ? r->eviction_bytes : 0) +
+          (r->checkpoint_bytes > 0 ? r->checkpoint_bytes : 0);
+}
+
+/* append_layout -- one layout's entry of mix.layouts. */
+static void
+append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_result_t *r, double best)
+{
+   char key[16], dig[24];
+   bson_t d, bt, one, lat;
+   int t, n = 0;
+   int64_t ops = 0;
+
+   bson_snprintf (key, sizeof key, "%zu", i);
+   bson_append_document_begin (arr, key, -1, &d);
+   BSON_APPEND_UTF8 (&d, "layout", l->name);
+   BSON_APPEND_UTF8 (&d, "collection", l->collection);
+   BSON_APPEND_UTF8 (&d, "kind", l->kind);
+   BSON_APPEND_DOUBLE (&d, "elapsed_s", round_to (r->elapsed_s, 4));
+   for (t = 0; t < LAB_WL_NKINDS; t++) {
+      ops += r->ops[t];
+   }
+   BSON_APPEND_DOUBLE (&d, "ops_per_s", r->elapsed_s > 0 ? round_to ((double)ops / r->elapsed_s, 1) : -1);
+   BSON_APPEND_DOUBLE (&d, "x_vs_winner", best > 0 ? round_to (r->elapsed_s / best, 3) : -1);
+   BSON_APPEND_ARRAY_BEGIN (&d, "by_type", &bt);
+   for (t = 0; t < LAB_WL_NKINDS; t++) {
+      if (r->ops[t] == 0) {
+         continue;
+      }
+      bson_snprintf (key, sizeof key, "%d", n++);
+      bson_append_document_begin (&bt, key, -1, &one);
+      BSON_APPEND_UTF8 (&one, "op", lab_scan_wl_name ((lab_scan_wl_kind_t)t));
+      BSON_APPEND_INT64 (&one, "ops", r->ops[t]);
+      BSON_APPEND_DOUBLE (&one, "time_s", round_to (r->time_s[t], 4));
+      BSON_APPEND_DOCUMENT_BEGIN (&one, "latency_ms", &lat);
+      BSON_APPEND_DOUBLE (&lat, "p50", round_to (r->lat[t].p50_ms, 3));
+      BSON_APPEND_DOUBLE (&lat, "p95", round_to (r->lat[t].p95_ms, 3));
+      BSON_APPEND_DOUBLE (&lat, "p99", round_to (r->lat[t].p99_ms, 3));
+      BSON_APPEND_DOUBLE (&lat, "max", round_to (r->lat[t].max_ms, 3));
+      BSON_APPEND_DOUBLE (&lat, "mean", round_to (r->lat[t].mean_ms, 3));
+      bson_append_document_end (&one, &lat);
+      BSON_APPEND_INT64 (&one, "rows", r->rows[t]);
+      bson_append_document_end (&bt, &one);
+   }
+   bson_append_array_end (&d, &bt);
+   BSON_APPEND_INT64 (&d, "disk_read_bytes", r->disk_read_bytes);
+   BSON_APPEND_INT64 (&d, "disk_reads", r->disk_reads);
+   BSON_APPEND_INT64 (&d, "disk_write_bytes", r->disk_write_bytes);
+   BSON_APPEND_INT64 (&d, "engine_write_bytes", engine_total (r));
+   BSON_APPEND_INT64 (&d, "journal_bytes", r->journal_bytes);
+   BSON_APPEND_DOUBLE (&d, "cpu_s", r->cpu_s >= 0 ? round_to (r->cpu_s, 3) : -1);
+   bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)r->digest);
+   BSON_APPEND_UTF8 (&d, "digest", dig);
+   bson_append_document_end (arr, &d);
+}
+
+/* append_mix -- the "mix" object (docs/results-schema.md "The mix"). */
+static void
+append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mix_result_t *res, size_t win,
+            bool equal)
+{
+   const lab_scan_opts_t *o = p->opts;
+   char spec[256];
+   bson_t m, pr, la;
+   bool cold = true;
+   size_t i;
+   int t;
+
+   for (i = 0; i < p->layouts.n; i++) {
+      cold = cold && res[i].cold;
+   }
+   lab_scan_mix_spec_text (o->wl.mix_weight, spec, sizeof spec);
+   BSON_APPEND_DOCUMENT_BEGIN (results, "mix", &m);
+   BSON_APPEND_BOOL (&m, "estimated", false);
+   BSON_APPEND_UTF8 (&m, "spec", spec);
+   BSON_APPEND_DOCUMENT_BEGIN (&m, "proportions", &pr);
+   for (t = 0; t < LAB_WL_NKINDS; t++) {
+      if (o->wl.mix_weight[t] > 0) {
+         BSON_APPEND_INT64 (&pr, lab_scan_wl_name ((lab_scan_wl_kind_t)t), o->wl.mix_weight[t]);
+      }
+   }
+   bson_append_document_end (&m, &pr);
+   BSON_APPEND_INT64 (&m, "ops", mx->s.n);
+   BSON_APPEND_INT64 (&m, "seed", (int64_t)o->wl.seed);
+   BSON_APPEND_INT64 (&m, "workers", o->parallel);
+   BSON_APPEND_BOOL (&m, "cold", cold);
+   BSON_APPEND_UTF8 (&m, "source",
+                     cold
+                        ? "one interleaved stream per layout, cold start"
+                        : "one interleaved stream per layout, not cold (no --cold, or the cold step failed)");
+   BSON_APPEND_BOOL (&m, "rows_equal", equal);
+   BSON_APPEND_UTF8 (&m, "winner", p->layouts.l[win].name);
+   BSON_APPEND_ARRAY_BEGIN (&m, "layouts", &la);
+   for (i = 0; i < p->layouts.n; i++) {
+      append_layout (&la, i, &p->layouts.l[i], &res[i], res[win].elapsed_s);
+   }
+   bson_append_array_end (&m, &la);
+   bson_append_document_end (results, &m);
+}
+
+/* lab_scan_mix_run -- see wl_mix.h. */
+bool
+lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error)
+{
+   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0, bad = 0;
+   mix_result_t res[LAB_RESULTS_MAX_LAYOUTS];
+   mix_t mx;
+   bool ok, equal = true;
+
+   memset (&mx, 0, sizeof mx);
+   memset (res, 0, sizeof res);
+   ok = mix_draw (p, &mx, error);
+   lab_scan_run_order (p->opts->order, 1, n, order);
+   for (i = 0; i < n && ok; i++) {
+      ok = run_layout (p, &mx, order[i], (int)i + 1, &res[order[i]], error);
+   }
+   if (ok) {
+      for (i = 1; i < n; i++) {
+         win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
+         if (equal && (res[i].digest != res[0].digest || res[i].writes != res[0].writes)) {
+            equal = false;
+            bad = i;
+         }
+      }
+      append_mix (results, p, &mx, res, win, equal);
+      if (!equal) {
+         lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
+                        "the mix: %s read and wrote other rows (digest %016llx, %lld writes) than %s (digest "
+                        "%016llx, %lld writes), so the layouts do not hold the same data",
+                        p->layouts.l[bad].name, (unsigned long long)res[bad].digest,
+                        (long long)res[bad].writes, p->layouts.l[0].name, (unsigned long long)res[0].digest,
+                        (long long)res[0].writes);
+         ok = false;
+      }
+   }
+   mix_cleanup (&mx);
+   return ok;
+}

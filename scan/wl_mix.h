@@ -1,0 +1,80 @@
+/*
+ * wl_mix.h -- the user's mix (issue 24, private to scan/ and its tests): `scancmp --mix
+ * load=5,row=60,range=5,append=25,update=5` runs one deterministic interleaved stream of those operations
+ * (--mix-ops, drawn from --seed) on every layout after the same cold step as the workloads, split over
+ * the --parallel workers, and records the results' "mix" object (docs/results-schema.md "The mix").
+ *
+ *   wl_mix_stream.c  the --mix value, the counts per type, the stream and the workers' shares (pure)
+ *   wl_mix.c         the inputs, one layout's stream (the per-op executors of wl_exec.c and wl_write.c),
+ *                    the write costs, the "mix" object
+ *   wl_mix_report.c  the verdict sentence and the terminal summary, from the "mix" object (pure)
+ */
+#ifndef LAB_SCAN_WL_MIX_H
+#define LAB_SCAN_WL_MIX_H
+
+#include "scan/measure.h"
+
+/* The types a mix may hold: the reads of one master, one row and one window, and the two writes. */
+#define LAB_MIX_TYPES                                                                                        \
+   ((1u << LAB_WL_LOAD) | (1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_APPEND) |                \
+    (1u << LAB_WL_UPDATE))
+
+/* lab_scan_mix_parse -- a --mix value, TYPE=WEIGHT[,TYPE=WEIGHT...] with TYPE one of load, row, range,
+ * append, update and WEIGHT a whole number 0..1000000, into weight[0..LAB_WL_NKINDS) (indexed by
+ * lab_scan_wl_kind_t; types not given 0). aggregate, an unknown or repeated type, a missing or bad weight,
+ * no weight above 0: LAB_ERROR_USAGE naming the bad part. */
+bool lab_scan_mix_parse (const char *s, int64_t *weight, bson_error_t *error);
+
+/* lab_scan_mix_parse_opt -- the option table's parser of --mix (LAB_CLI_OPT_CUSTOM, field: int64_t[8]). */
+bool lab_scan_mix_parse_opt (const char *value, void *field, const char *name, bson_error_t *error);
+
+/* lab_scan_mix_on -- o asks for a mix (some weight above 0). */
+bool lab_scan_mix_on (const lab_scan_opts_t *o);
+
+/* lab_scan_mix_spec_text -- the canonical spec of weight[]: the types above 0 in the enum's order,
+ * "load=5,row=60,range=5,append=25,update=5". */
+void lab_scan_mix_spec_text (const int64_t *weight, char *buf, size_t len);
+
+/* lab_scan_mix_counts -- n operations shared out by weight: count[t] = floor(n w_t / W), then the rest
+ * one each to the largest remainders (ties: the enum's order). Sums to n. Pure. */
+void lab_scan_mix_counts (const int64_t *weight, int64_t n, int64_t *count);
+
+/* One interleaved stream: op i is of type type[i], the index[i]-th operation of its type. */
+typedef struct {
+   int64_t n;
+   uint8_t *type;  /* lab_scan_wl_kind_t */
+   int64_t *index; /* 0 .. count[type] - 1, ascending along the stream per type */
+   int64_t count[LAB_WL_NKINDS];
+} lab_scan_mix_stream_t;
+
+/* lab_scan_mix_stream_make -- the stream of n operations: lab_scan_mix_counts' counts laid out in the
+ * enum's order, then a Fisher-Yates shuffle by lab_scan_rand64 from `seed` (the same on every machine and
+ * every layout). Pure. */
+void lab_scan_mix_stream_make (const int64_t *weight, int64_t n, uint64_t seed, lab_scan_mix_stream_t *s);
+
+/* lab_scan_mix_stream_cleanup -- free what s owns. */
+void lab_scan_mix_stream_cleanup (lab_scan_mix_stream_t *s);
+
+/* lab_scan_mix_split -- the workers' shares of n operations: worker w takes ops w, w + P, w + 2P, ...
+ * (P = parallel). As the workers' items: starts[0..P] (worker w runs items starts[w] .. starts[w+1] - 1)
+ * and item_op[0..n) (the op item k runs). Pure. */
+void lab_scan_mix_split (int64_t n, int parallel, int64_t *starts, int64_t *item_op);
+
+/* lab_scan_mix_run -- with --mix: draw the stream's inputs (warm, from the data as it is now: after the
+ * load's runs and the workloads), run the stream cold on every layout in run 1's order, and append the
+ * "mix" object to results. Layouts whose digests differ: LAB_ERROR_VERIFY / LAB_VERIFY_ERR_RESULTS_DIFFER
+ * after the object is appended (exit 3). */
+bool lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error);
+
+/* lab_scan_mix_verdict -- the verdict sentence of a "mix" object (docs/results-schema.md "The mix"):
+ * "Under this mix (load 5%, ...) the folded layout is 1.8x faster overall than detail: it wins load (9.1x)
+ * ..., loses row (1.3x) and writes 4.1x the bytes." NULL when the object lacks what it needs. Caller
+ * bson_free()s. Pure. */
+char *lab_scan_mix_verdict (const bson_t *mix);
+
+/* lab_scan_mix_table_render -- the terminal summary of results' "mix": per layout its time, ops/s, x the
+ * winner, write bytes, then per type its ops, time and latency, then the verdict; NULL without a mix.
+ * Caller bson_free()s. Pure. */
+char *lab_scan_mix_table_render (const bson_t *results);
+
+#endif

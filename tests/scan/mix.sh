@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# mix.sh -- scancmp --mix (issue 24: the user's mix), on the embedded store or (--server) the test server:
+# billgen's data folded with a small cap (appends continue masters in new parts) and copied row for row
+# (--shape sorted), then
+#   - bad --mix values exit 2 naming the bad part (aggregate refused with its reason);
+#   - a mix of loads, rows, windows, appends and corrections on detail and folded with 2 workers: exit 0,
+#     the "mix" object as docs/results-schema.md "The mix" says, rows_equal and the same digest on both
+#     layouts, per-type counts as the proportions, the write costs known (embedded), the verdict printed;
+#   - fold-details --verify still finds detail and folded equal: the same logical writes landed on both;
+#   - the copy taken before the mix no longer holds detail's rows: a read-only mix over detail and the
+#     copy exits 3, the file kept with rows_equal false.
+#
+# Usage: mix.sh [--server]
+# Needs LAB_BIN_DIR; with --server LAYOUTLAB_TEST_URI or LAYOUTLAB_TEST_URI_FILE (the ctest fixture).
+set -uo pipefail
+
+. "$(dirname "$0")/../lib/store_test.sh" mix "$@"
+
+bills=60 ops=3000 dops=200 dmix=load=1,range=1
+# the test server (FerretDB on SQLite) rewrites a whole document per write and scans for a window: fewer
+[ "$where" = server ] && bills=12 ops=100 dops=30 dmix=load=1
+expect 0 "$BIN/billgen" generate "${S[@]}" --bills $bills --seed 7 -q
+expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst detail_coll --max-doc-bytes 8KiB -q
+expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst bill_copy --shape sorted -q
+L=(--layout detail=bill_detail:rows --layout folded=detail_coll:folded)
+MIX=load=5,row=60,range=5,append=25,update=5
+
+# 1. bad values: exit 2, the bad part named
+bad () {
+  local want=$1; shift
+  expect 2 "$BIN/scancmp" "${S[@]}" "${L[@]}" "$@"
+  grep -qF -- "$want" "$T/err" || fail "--mix $*: no '$want' in the message"
+}
+bad "--mix: 'aggregate=1': one aggregate is a scan of the whole collection; measure it alone with --workload aggregate" \
+  --mix load=5,aggregate=1
+bad "--mix: 'rows=3': unknown type" --mix load=1,rows=3
+bad "--mix: 'row=x': the weight must be a whole number" --mix row=x
+bad "--mix: 'load=1': type given twice" --mix load=1,load=1
+bad "--mix: 'row': give TYPE=WEIGHT" --mix row
+bad "no weight above 0" --mix row=0
+bad "--mix runs its stream once" --mix row=1 --cache-ratios 0.5,1
+bad "--mix-ops" --mix row=1 --mix-ops 0
+
+# 2. the mix on detail and folded
+expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --mix $MIX --mix-ops $ops --parallel 2 --seed 5 --cold \
+  --create-workload-indexes -o "$T/m.json"
+grep -q "^Under this mix (load 5%, row 60%, range 5%, append 25%, update 5%) the .* layout is .*x faster overall than" "$T/out" ||
+  fail "no verdict in the terminal summary"
+python3 - "$T/m.json" "$where" "$ops" >"$T/check" 2>&1 <<'PY' || { fail "results check"; cat "$T/check" >&2; }
+import json, sys
+res = json.load(open(sys.argv[1]))
+where, ops = sys.argv[2], int(sys.argv[3])
+m = res["mix"]
+assert list(m) == ["estimated", "spec", "proportions", "ops", "seed", "workers", "cold", "source",
+                   "rows_equal", "winner", "layouts"], list(m)
+assert m["estimated"] is False and m["spec"] == "load=5,row=60,range=5,append=25,update=5", m["spec"]
+assert m["proportions"] == {"load": 5, "row": 60, "range": 5, "append": 25, "update": 5}, m["proportions"]
+assert m["ops"] == ops and m["seed"] == 5 and m["workers"] == 2, m
+assert m["rows_equal"] is True, "rows differ"
+assert m["winner"] in ("detail", "folded")
+want = {"load": ops * 5 // 100, "row": ops * 60 // 100, "range": ops * 5 // 100, "append": ops * 25 // 100,
+        "update": ops * 5 // 100}
+keys = ["layout", "collection", "kind", "elapsed_s", "ops_per_s", "x_vs_winner", "by_type", "disk_read_bytes",
+        "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "cpu_s", "digest"]
+digests = set()
+for l in m["layouts"]:
+    assert list(l) == keys, list(l)
+    got = {t["op"]: t["ops"] for t in l["by_type"]}
+    assert got == want, (l["layout"], got, want)
+    assert [t["op"] for t in l["by_type"]] == ["load", "row", "range", "append", "update"]
+    for t in l["by_type"]:
+        assert t["time_s"] > 0 and t["latency_ms"]["p50"] >= 0 and t["latency_ms"]["max"] >= t["latency_ms"]["p50"], t
+        assert t["rows"] >= (t["ops"] if t["op"] in ("row", "append", "update", "load") else 0), t
+        if t["op"] in ("append", "update"):
+            assert t["rows"] == t["ops"], t
+    assert l["elapsed_s"] > 0 and l["ops_per_s"] > 0 and l["x_vs_winner"] >= 1, l
+    if where == "embedded":
+        assert l["journal_bytes"] > 0 and l["engine_write_bytes"] >= l["journal_bytes"], l
+    digests.add(l["digest"])
+assert len(digests) == 1, digests
+win = next(l for l in m["layouts"] if l["layout"] == m["winner"])
+assert win["x_vs_winner"] == 1, win
+print("ok")
+PY
+
+# 3. the same logical writes on both sides: the fold's own verification still holds
+expect 0 "$BIN/fold-details" "${S[@]}" --verify --src bill_detail --dst detail_coll --max-doc-bytes 8KiB -q
+
+# 4. the copy taken before the mix lacks its appends: a read-only mix over detail and the copy differs
+expect 3 "$BIN/scancmp" "${S[@]}" --layout detail=bill_detail:rows --layout copy=bill_copy:rows \
+  --mix $dmix --mix-ops $dops --parallel 2 --seed 5 --create-workload-indexes -o "$T/d.json"
+grep -q "RESULTS DIFFER" "$T/out" || fail "the differing mix's summary does not say so"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["mix"]; assert m["rows_equal"] is False, m' \
+  "$T/d.json" 2>"$T/err" || fail "the differing mix's file does not say rows_equal false"
+
+if [ "$fails" -ne 0 ]; then
+  echo "mix ($where): $fails check(s) failed" >&2
+  exit 1
+fi
+echo "mix ($where): ok"

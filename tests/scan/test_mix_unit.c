@@ -1,0 +1,235 @@
+/*
+ * test_mix_unit.c -- the user's mix, its pure parts (scan/wl_mix_stream.c, scan/wl_mix_report.c): --mix
+ * parsing and its refusals, the counts per type (the proportions exactly, up to rounding), the stream
+ * (the same for the same seed, another for another seed, each type's ops numbered in stream order), the
+ * workers' split (every op once, worker w takes w, w + P, ...), and the verdict sentence and summary
+ * from a hand-made "mix" object.
+ */
+#include "tests/testutil.h"
+
+#include "core/error.h"
+#include "scan/wl_mix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* weights -- load, row, range, aggregate, append, update */
+static void
+weights (int64_t *w, int64_t load, int64_t row, int64_t range, int64_t append, int64_t update)
+{
+   memset (w, 0, LAB_WL_NKINDS * sizeof *w);
+   w[LAB_WL_LOAD] = load;
+   w[LAB_WL_ROW] = row;
+   w[LAB_WL_RANGE] = range;
+   w[LAB_WL_APPEND] = append;
+   w[LAB_WL_UPDATE] = update;
+}
+
+/* refused -- s is refused as a usage error whose message holds `part` and `why`. */
+static void
+refused (const char *s, const char *part, const char *why)
+{
+   int64_t w[LAB_WL_NKINDS];
+   bson_error_t e;
+
+   if (lab_scan_mix_parse (s, w, &e)) {
+      fail_msg ("--mix %s accepted", s);
+   }
+   assert_int_equal (e.domain, LAB_ERROR_USAGE);
+   if (!strstr (e.message, part) || !strstr (e.message, why)) {
+      fail_msg ("--mix %s: message '%s' lacks '%s' / '%s'", s, e.message, part, why);
+   }
+}
+
+static void
+test_parse (void **state)
+{
+   int64_t w[LAB_WL_NKINDS], want[LAB_WL_NKINDS];
+   char spec[256];
+   bson_error_t e;
+
+   (void)state;
+   assert_true (lab_scan_mix_parse ("update=5,load=5,row=60,range=5,append=25", w, &e));
+   weights (want, 5, 60, 5, 25, 5);
+   assert_memory_equal (w, want, sizeof want);
+   lab_scan_mix_spec_text (w, spec, sizeof spec);
+   assert_string_equal (spec, "load=5,row=60,range=5,append=25,update=5");
+   assert_true (lab_scan_mix_parse ("row=1,append=0", w, &e));
+   weights (want, 0, 1, 0, 0, 0);
+   assert_memory_equal (w, want, sizeof want);
+   refused ("load=5,aggregate=1", "'aggregate=1'",
+            "one aggregate is a scan of the whole collection; measure it alone with --workload aggregate");
+   refused ("load=5,rows=3", "'rows=3'", "unknown type");
+   refused ("load=5,load=3", "'load=3'", "given twice");
+   refused ("load", "'load'", "give TYPE=WEIGHT");
+   refused ("=4", "'=4'", "give TYPE=WEIGHT");
+   refused ("row=x", "'row=x'", "whole number");
+   refused ("row=", "'row='", "whole number");
+   refused ("row=-1", "'row=-1'", "whole number");
+   refused ("row=2000000", "'row=2000000'", "whole number");
+   refused ("row=0,load=0", "'row=0,load=0'", "no weight above 0");
+   refused ("", "''", "no weight above 0");
+}
+
+static void
+test_counts (void **state)
+{
+   int64_t w[LAB_WL_NKINDS], c[LAB_WL_NKINDS];
+
+   (void)state;
+   weights (w, 5, 60, 5, 25, 5);
+   lab_scan_mix_counts (w, 100000, c);
+   assert_int_equal (c[LAB_WL_LOAD], 5000);
+   assert_int_equal (c[LAB_WL_ROW], 60000);
+   assert_int_equal (c[LAB_WL_RANGE], 5000);
+   assert_int_equal (c[LAB_WL_AGGREGATE], 0);
+   assert_int_equal (c[LAB_WL_APPEND], 25000);
+   assert_int_equal (c[LAB_WL_UPDATE], 5000);
+   /* rounding: 7 ops by 1:1:1 are 3, 2, 2 (the largest remainder first, ties in the types' order) */
+   weights (w, 1, 1, 1, 0, 0);
+   lab_scan_mix_counts (w, 7, c);
+   assert_int_equal (c[LAB_WL_LOAD], 3);
+   assert_int_equal (c[LAB_WL_ROW], 2);
+   assert_int_equal (c[LAB_WL_RANGE], 2);
+   assert_int_equal (c[LAB_WL_APPEND], 0);
+   /* 10 ops by 2:3:5 of 10 (remainders 0): exact; by 1:2 of 10: 3.33 and 6.67 -> 3 and 7 */
+   weights (w, 0, 1, 0, 2, 0);
+   lab_scan_mix_counts (w, 10, c);
+   assert_int_equal (c[LAB_WL_ROW], 3);
+   assert_int_equal (c[LAB_WL_APPEND], 7);
+}
+
+static void
+test_stream (void **state)
+{
+   int64_t w[LAB_WL_NKINDS], seen[LAB_WL_NKINDS] = { 0 }, i;
+   lab_scan_mix_stream_t a, b, c;
+   int k, changes = 0;
+
+   (void)state;
+   weights (w, 5, 60, 5, 25, 5);
+   lab_scan_mix_stream_make (w, 1000, 42, &a);
+   lab_scan_mix_stream_make (w, 1000, 42, &b);
+   lab_scan_mix_stream_make (w, 1000, 43, &c);
+   assert_int_equal (a.n, 1000);
+   assert_memory_equal (a.type, b.type, 1000);
+   assert_memory_equal (a.index, b.index, 1000 * sizeof *a.index);
+   assert_true (memcmp (a.type, c.type, 1000) != 0);
+   for (i = 0; i < a.n; i++) {
+      /* each type's ops numbered 0, 1, 2, ... along the stream */
+      assert_int_equal (a.index[i], seen[a.type[i]]);
+      seen[a.type[i]]++;
+      changes += i > 0 && a.type[i] != a.type[i - 1];
+   }
+   for (k = 0; k < LAB_WL_NKINDS; k++) {
+      assert_int_equal (seen[k], a.count[k]);
+   }
+   assert_int_equal (seen[LAB_WL_ROW], 600);
+   assert_int_equal (seen[LAB_WL_APPEND], 250);
+   assert_int_equal (seen[LAB_WL_LOAD], 50);
+   /* interleaved, not laid out in blocks: 60% rows give about 2 p (1 - p) n ~ 580 type changes */
+   assert_true (changes > 300);
+   lab_scan_mix_stream_cleanup (&a);
+   lab_scan_mix_stream_cleanup (&b);
+   lab_scan_mix_stream_cleanup (&c);
+}
+
+static void
+test_split (void **state)
+{
+   int64_t ns[] = { 0, 1, 3, 10, 1001 }, starts[9], *item_op, *hit, i;
+   int ps[] = { 1, 2, 4, 8 };
+   size_t a, b;
+
+   (void)state;
+   for (a = 0; a < sizeof ns / sizeof ns[0]; a++) {
+      for (b = 0; b < sizeof ps / sizeof ps[0]; b++) {
+         int64_t n = ns[a];
+         int p = ps[b], wk;
+         item_op = calloc ((size_t)n + 1, sizeof *item_op);
+         hit = calloc ((size_t)n + 1, sizeof *hit);
+         lab_scan_mix_split (n, p, starts, item_op);
+         assert_int_equal (starts[0], 0);
+         assert_int_equal (starts[p], n);
+         for (wk = 0; wk < p; wk++) {
+            assert_true (starts[wk] <= starts[wk + 1]);
+            for (i = starts[wk]; i < starts[wk + 1]; i++) {
+               /* worker wk's j-th item is op wk + j p */
+               assert_int_equal (item_op[i], wk + (i - starts[wk]) * p);
+               assert_true (item_op[i] >= 0 && item_op[i] < n);
+               hit[item_op[i]]++;
+            }
+         }
+         for (i = 0; i < n; i++) {
+            if (hit[i] != 1) {
+               fail_msg ("n %lld, %d workers: op %lld run %lld times", (long long)n, p, (long long)i,
+                         (long long)hit[i]);
+            }
+         }
+         free (item_op);
+         free (hit);
+      }
+   }
+}
+
+/* a two-layout "mix" object: folded 1.8x faster, wins load and range, loses row, 4.1x the write bytes */
+static const char *mix_json =
+   "{\"mix\": {\"estimated\": false, \"spec\": \"load=5,row=60,range=5,append=25,update=5\","
+   " \"proportions\": {\"load\": 5, \"row\": 60, \"range\": 5, \"append\": 25, \"update\": 5},"
+   " \"ops\": 100, \"seed\": 1, \"workers\": 2, \"cold\": true, \"rows_equal\": true, \"winner\": \"folded\","
+   " \"layouts\": ["
+   "  {\"layout\": \"detail\", \"elapsed_s\": 18.0, \"ops_per_s\": 5.5, \"x_vs_winner\": 1.8,"
+   "   \"engine_write_bytes\": 1000, \"disk_write_bytes\": 9, \"disk_read_bytes\": 9, \"by_type\": ["
+   "    {\"op\": \"load\", \"ops\": 10, \"time_s\": 9.1, \"rows\": 1},"
+   "    {\"op\": \"row\", \"ops\": 60, \"time_s\": 6.0, \"rows\": 60},"
+   "    {\"op\": \"range\", \"ops\": 10, \"time_s\": 2.0, \"rows\": 5}]},"
+   "  {\"layout\": \"folded\", \"elapsed_s\": 10.0, \"ops_per_s\": 10, \"x_vs_winner\": 1,"
+   "   \"engine_write_bytes\": 4100, \"disk_write_bytes\": 9, \"disk_read_bytes\": 9, \"by_type\": ["
+   "    {\"op\": \"load\", \"ops\": 10, \"time_s\": 1.0, \"rows\": 1},"
+   "    {\"op\": \"row\", \"ops\": 60, \"time_s\": 7.8, \"rows\": 60},"
+   "    {\"op\": \"range\", \"ops\": 10, \"time_s\": 1.0, \"rows\": 5}]}]}}";
+
+static void
+test_verdict (void **state)
+{
+   bson_t *res = bson_new_from_json ((const uint8_t *)mix_json, -1, NULL);
+   bson_iter_t it;
+   const uint8_t *data;
+   uint32_t len;
+   bson_t mix;
+   char *v, *table;
+
+   (void)state;
+   assert_non_null (res);
+   assert_true (bson_iter_init_find (&it, res, "mix"));
+   bson_iter_document (&it, &len, &data);
+   assert_true (bson_init_static (&mix, data, len));
+   v = lab_scan_mix_verdict (&mix);
+   assert_non_null (v);
+   assert_string_equal (
+      v, "Under this mix (load 5%, row 60%, range 5%, append 25%, update 5%) the folded layout "
+         "is 1.8x faster overall than detail: it wins load (9.1x) and range (2.0x), loses row "
+         "(1.3x) and writes 4.1x the bytes.");
+   table = lab_scan_mix_table_render (res);
+   assert_non_null (table);
+   assert_non_null (strstr (table, v));
+   assert_non_null (strstr (table, "100 operations, 2 workers, cold"));
+   assert_null (strstr (table, "DIFFER"));
+   bson_free (v);
+   bson_free (table);
+   bson_destroy (res);
+   res = bson_new_from_json ((const uint8_t *)"{\"runs\": []}", -1, NULL);
+   assert_null (lab_scan_mix_table_render (res));
+   bson_destroy (res);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_parse), cmocka_unit_test (test_counts),  cmocka_unit_test (test_stream),
+      cmocka_unit_test (test_split), cmocka_unit_test (test_verdict),
+   };
+   return lab_test_run_group ("mix_unit", tests, NULL, NULL);
+}
