@@ -9,6 +9,7 @@
  * terminal table is table.c's.
  */
 #include "scan/measure.h"
+#include "scan/workload.h"
 
 #include "core/error.h"
 #include "core/log.h"
@@ -215,6 +216,30 @@ append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t l, b
    bson_append_document_end (point, &d);
 }
 
+/* point_workloads -- the workloads of sweep point i into *point. The writes (append, update) change the
+ * data, so they run at the reference point only, which lab_scan_sweep_run measures last: every other
+ * point reads the data as it was, and the ledger (the reference point's) has the writes. */
+static bool
+point_workloads (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = p->opts;
+   lab_scan_opts_t reads;
+   bool ok;
+
+   if (i == sw->reference || !(o->wl.set & LAB_WL_MASK_WRITES)) {
+      return lab_scan_workloads_run (p, p->wl, point, error);
+   }
+   reads = *o;
+   reads.wl.set &= ~LAB_WL_MASK_WRITES;
+   if (!lab_scan_wl_any (&reads)) {
+      return true;
+   }
+   p->opts = &reads;
+   ok = lab_scan_workloads_run (p, p->wl, point, error);
+   p->opts = o;
+   return ok;
+}
+
 /* run_point -- set the cache, run every run, record the point into *point, then the workloads besides
  * the load (their "workloads" array in the point); layouts whose workloads returned different results
  * leave the point recorded and the error in *differ (the first only). */
@@ -281,7 +306,7 @@ run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *poi
    for (l = 0; l < p->layouts.n; l++) {
       append_layout (p, sw, l, point);
    }
-   if (p->wl && !lab_scan_workloads_run (p, p->wl, point, error)) {
+   if (p->wl && !point_workloads (p, sw, i, point, error)) {
       if (error->domain != LAB_ERROR_VERIFY) {
          lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
                            (unsigned long long)sw->cache_bytes[i]);
@@ -305,7 +330,8 @@ bool
 lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *results, bson_error_t *error)
 {
    bson_t *points = bson_malloc0 (sw->n * sizeof *points);
-   size_t i, made = 0;
+   size_t i, k, made = 0;
+   bool writes = p->wl && (p->opts->wl.set & LAB_WL_MASK_WRITES);
    bson_iter_t it;
    bson_t arr;
    bson_error_t differ = { 0 };
@@ -313,7 +339,11 @@ lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *resu
 
    for (i = 0; i < sw->n; i++) {
       bson_init (&points[i]);
-      made++;
+   }
+   made = sw->n;
+   for (k = 0; k < sw->n; k++) {
+      /* with writes, the reference point last (point_workloads): the points before it read unchanged data */
+      i = !writes ? k : k < sw->reference ? k : k + 1 < sw->n ? k + 1 : sw->reference;
       if (!run_point (p, sw, i, &points[i], &differ, error)) {
          goto done;
       }

@@ -9,7 +9,8 @@
 #   - the write costs are recorded (embedded: journal and checkpoint bytes, write amplification);
 #   - the folded documents grew;
 #   - the load measured again after the appends (load_after_writes) reads every appended row back, --runs
-#     times on every layout as the load before them.
+#     times on every layout as the load before them;
+#   - in a cache sweep the writes run at the reference point only, measured after every other point.
 #
 # Usage: writes.sh [--server]
 # Needs LAB_BIN_DIR; with --server LAYOUTLAB_TEST_URI or LAYOUTLAB_TEST_URI_FILE (the ctest fixture).
@@ -60,6 +61,32 @@ assert a["detail"]["parts_created"] == 0
 assert a["folded"]["avg_doc_bytes_after"] != a["folded"]["avg_doc_bytes_before"], "the folded documents did not change"
 print("ok")
 PY
+
+# a sweep with writes: they change the data, so they run at the reference point only (the one nearest
+# ratio 1: here 2, its ledger the file's), measured after every other point: the others read unchanged data
+if [ "$where" = embedded ]; then
+  expect 0 "$BIN/billgen" generate "${S[@]}" --dst sw_detail --bills 40 --seed 9 -q
+  expect 0 "$BIN/fold-details" "${S[@]}" --src sw_detail --dst sw_coll -q
+  expect 0 "$BIN/scancmp" "${S[@]}" --layout detail=sw_detail:rows --layout folded=sw_coll:folded \
+    --workload load,append --append-rows 30 --cache-ratios 2,4,8 --seed 5 -o "$T/sw.json"
+  python3 - "$T/sw.json" >"$T/check" 2>&1 <<'PY' || { fail "sweep with writes"; cat "$T/check" >&2; }
+import json, sys
+res = json.load(open(sys.argv[1]))
+pts, ref = res["sweep"], res["sweep_reference"]
+assert ref == 0, ref
+rows = {}
+for i, p in enumerate(pts):
+    wl = {w["workload"]: w for w in p.get("workloads", [])}
+    assert ("append" in wl) == (i == ref), (i, sorted(wl))
+    rows[i] = {r["layout"]: r["rows"] for r in p["runs"]}
+# the points after the reference (ratios 4 and 8) were measured before its appends: the same rows
+assert rows[1] == rows[0] and rows[2] == rows[0], rows
+after = {l["layout"]: l["rows_returned"] for l in {w["workload"]: w for w in pts[ref]["workloads"]}["load_after_writes"]["layouts"]}
+assert all(after[k] == rows[0][k] + 30 for k in after), (after, rows[0])
+assert [w["workload"] for w in res["workloads"]] == [w["workload"] for w in pts[ref]["workloads"]]
+print("ok")
+PY
+fi
 
 # the same logical writes on both sides: the fold's own verification still holds
 expect 0 "$BIN/fold-details" "${S[@]}" --verify --src bill_detail --dst detail_coll --max-doc-bytes 8KiB -q
