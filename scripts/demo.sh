@@ -36,12 +36,20 @@
 #                        --direct-io, so every engine cache miss is a disk read, as on a server whose
 #                        RAM is far smaller than its data; this machine's RAM would otherwise hold
 #                        the whole dataset after the first touch and hide the layouts' IO difference)
-#   --workload LIST      the queries to measure on every layout (default load,row,range,aggregate: each
-#                        bill fetched whole, random charge lines, time windows across all bills, a total
-#                        per department), each cold, their ledger first in the report; the indexes each
-#                        needs are created (scancmp --create-workload-indexes); as many random rows as
-#                        bills (at most 10,000). --workload load: the original experiment alone
-#   --quick              a reduced size for the test suite (finishes in well under a minute)
+#   --workload LIST      the workloads to measure on every layout (default load,row,range,aggregate,
+#                        append,update: each bill fetched whole, random charge lines, time windows across
+#                        all bills, a total per department, new charge lines for a tenth more rows and
+#                        single-row corrections), each cold, their ledger first in the report; the indexes
+#                        each needs are created (scancmp --create-workload-indexes); as many random rows
+#                        as bills (at most 10,000). The writes run once, at the sweep's reference point,
+#                        after the other points. --workload load: the original experiment alone
+#   --mix SPEC           then the user's mix: one interleaved stream of those operations in these
+#                        proportions on detail and folded, cold, at the reference point's cache, into
+#                        mix.json and report-mix.md (measured, with the estimate from separate runs beside
+#                        it); default load=5,row=60,range=5,append=25,update=5 on the embedded store, none
+#                        on a server (give one to run it there); none: no mix
+#   --mix-ops N          operations in the mix (default 20000; --quick: 2000)
+#   --quick              a reduced size for the test suite (finishes in about a minute)
 #   --bin DIR            use the tools already built in DIR (skips the build; setup only checks packages)
 #   -h, --help           this help
 #
@@ -51,7 +59,8 @@
 #   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
 #   scripts/demo.sh --candidates                 # detail, sorted, folded, buckets of 100, folded + zstd
-#   scripts/demo.sh --workload load              # the load alone, as before the workloads
+#   scripts/demo.sh --workload load --mix none   # the load alone, as before the workloads
+#   scripts/demo.sh --mix row=80,append=20       # a mix of single-row reads and appends
 #   sudo scripts/demo.sh --uri mongodb://localhost/ --restart-cmd 'systemctl restart mongod' \
 #        --dbpath /var/lib/mongodb               # a real mongod on this machine, database layoutlab_demo
 set -euo pipefail
@@ -74,11 +83,13 @@ calibrate=0
 candidates=0
 direct_io=1
 quick=0
-workload=load,row,range,aggregate
+workload=load,row,range,aggregate,append,update
+mix=
+mix_ops=
 bin=
 bills_set=0 cache_set=0 runs_set=0 parallel_set=0
 
-usage() { sed -n '2,54p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo pipefail/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 need() { [ $# -ge 2 ] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 
 while [ $# -gt 0 ]; do
@@ -101,6 +112,8 @@ while [ $# -gt 0 ]; do
     --candidates) candidates=1; shift ;;
     --quick) quick=1; shift ;;
     --workload) need "$@"; workload=$2; shift 2 ;;
+    --mix) need "$@"; mix=$2; shift 2 ;;
+    --mix-ops) need "$@"; mix_ops=$2; shift 2 ;;
     --bin) need "$@"; bin=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "demo.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
@@ -120,6 +133,11 @@ if [ $quick -eq 1 ]; then
   [ $parallel_set -eq 1 ] || parallel=2
   [ -n "$interval" ] || interval=100ms
   [ -n "$cache_ratios" ] || cache_ratios=0.3,4
+  [ -n "$mix_ops" ] || mix_ops=2000
+fi
+[ -n "$mix_ops" ] || mix_ops=20000
+if ! [[ $mix_ops =~ ^[1-9][0-9]*$ ]]; then
+  echo "demo.sh: --mix-ops must be a positive integer, not '$mix_ops'" >&2; exit 2
 fi
 [ -n "$cache_ratios" ] || cache_ratios=0.1,0.3,1,4
 # one point: --cache-size, or a server without --server-cache-sweep
@@ -173,7 +191,8 @@ case "$uri" in
     ;;
   *) echo "demo.sh: --uri must be wiredtiger:DIR, mongodb://... or mongodb+srv://..." >&2; exit 2 ;;
 esac
-rm -f "$out/run.json" "$out/pred.json" "$out/report.md" "$out"/report-*.svg "$out/comparison.json"
+rm -f "$out/run.json" "$out/pred.json" "$out/report.md" "$out"/report-*.svg "$out/comparison.json" \
+      "$out/mix.json" "$out/report-mix.md"
 
 # 2. the dataset: one document per detail row, rows of a bill scattered in time order
 step "generating $bills bills x ~$mean_rows rows into bill_detail"
@@ -221,6 +240,9 @@ if [ "$workload" != load ]; then
   rowk=$bills
   [ "$rowk" -gt 10000 ] && rowk=10000
   scan+=(--row-keys "$rowk")
+  # the writes: a tenth more rows appended to the latest bills, and as many corrections as row reads
+  case ",$workload," in *,append,*) scan+=(--append-rows $(( bills * mean_rows / 10 > 0 ? bills * mean_rows / 10 : 1 ))) ;; esac
+  case ",$workload," in *,update,*) scan+=(--update-rows "$rowk") ;; esac
   [ $quick -eq 1 ] && scan+=(--range-windows 10)
   case "$uri" in mongodb://*|mongodb+srv://*) scan+=(--range-windows 10) ;; esac
 fi
@@ -243,7 +265,38 @@ report=(-o "$out/report.md" --json "$out/comparison.json" -q)
 [ -f "$out/pred.json" ] && report+=(--prediction "$out/pred.json")
 "$bin/layout-report" "$out/run.json" "${report[@]}"
 
+# 6. the user's mix (issue 24): one interleaved stream of loads, single rows, windows, appends and
+# corrections on detail and folded, cold, at the reference point's cache; the same workloads alone too, so
+# the report sets the estimate from separate runs beside the measured mix
+case "$uri" in wiredtiger:*) [ -n "$mix" ] || mix=load=5,row=60,range=5,append=25,update=5 ;; *) [ -n "$mix" ] || mix=none ;; esac
+if [ "$mix" != none ]; then
+  mixscan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --interval "$interval"
+           --mix "$mix" --mix-ops "$mix_ops" --create-workload-indexes --out "$out/mix.json")
+  # the types of the mix measured alone as well (the estimate's inputs); aggregate is never in a mix
+  mixwl=$(printf '%s' "$mix" | tr ',' '\n' | sed 's/=.*//' | paste -sd, -)
+  rowk_mix=$bills
+  [ "$rowk_mix" -gt 10000 ] && rowk_mix=10000
+  mixscan+=(--workload "$mixwl")
+  case ",$mixwl," in *,row,*) mixscan+=(--row-keys "$rowk_mix") ;; esac
+  case ",$mixwl," in *,append,*) mixscan+=(--append-rows "$rowk_mix") ;; esac
+  case ",$mixwl," in *,update,*) mixscan+=(--update-rows "$rowk_mix") ;; esac
+  case ",$mixwl," in *,range,*) [ $quick -eq 1 ] && mixscan+=(--range-windows 10) ;; esac
+  case "$uri" in wiredtiger:*)
+    [ $direct_io -eq 1 ] && mixscan+=(--direct-io)
+    if [ $sweep -eq 1 ]; then
+      mixcache=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(int(d["sweep"][d["sweep_reference"]]["cache_size_bytes"]))' "$out/run.json")
+      mixscan+=(--cache-size "$mixcache")
+    fi ;;
+  esac
+  [ -n "$restart_cmd" ] && mixscan+=(--restart-cmd "$restart_cmd")
+  [ -n "$dbpath" ] && mixscan+=(--dbpath "$dbpath")
+  step "the user's mix ($mix, $mix_ops operations) on detail and folded, cold"
+  "$bin/scancmp" "${store[@]}" "${mixscan[@]}"
+  "$bin/layout-report" "$out/mix.json" --mix "$mix" -o "$out/report-mix.md" --charts none -q
+fi
+
 printf '\nreport: %s\n' "$out/report.md"
+[ "$mix" != none ] && printf 'the mix: %s\n' "$out/report-mix.md"
 
 # what to run next (README.md, "Next, from the same directory"): paths as seen from here
 rel() { case "$1" in "$PWD"/*) printf '%s' "${1#"$PWD"/}" ;; *) printf '%s' "$1" ;; esac; }

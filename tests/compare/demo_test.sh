@@ -78,17 +78,29 @@ else:
         errors.append("detail read amplification does not fall as the cache grows: %s" % amp)
     if "locality" not in sweep[0].get("folded", {}):
         errors.append("the sweep lacks the folded layout's locality")
-# the workloads' ledger (issue 23): load, row, range and aggregate on both layouts, rows equal, at every point
+# the workloads' ledger (issues 23, 24): the reads on both layouts, rows equal, at every point; the writes
+# (appends, the load after them, corrections) at the reference point only, the file's ledger
+reads = ["load", "row", "range", "aggregate"]
+writes = ["load", "row", "range", "aggregate", "append", "load_after_writes", "update"]
 wl = [w["workload"] for w in run.get("workloads", [])]
-if wl != ["load", "row", "range", "aggregate"]:
-    errors.append("run.json's workloads are %s, not load, row, range, aggregate" % wl)
+if wl != writes:
+    errors.append("run.json's workloads are %s, not %s" % (wl, writes))
 for w in run.get("workloads", []):
     if w.get("rows_equal") is not True:
         errors.append("workload %s: the layouts returned different rows" % w["workload"])
-if any([x["workload"] for x in p.get("workloads", [])] != wl for p in sweep):
-    errors.append("a sweep point lacks the workloads")
-if "## What each query costs" not in md or "**aggregate**" not in md:
-    errors.append("report.md lacks the workloads' ledger")
+ref = run.get("sweep_reference")
+for i, p in enumerate(sweep):
+    if [x["workload"] for x in p.get("workloads", [])] != (writes if i == ref else reads):
+        errors.append("sweep point %d has workloads %s" % (i, [x["workload"] for x in p.get("workloads", [])]))
+if "## What each query costs" not in md or "**aggregate**" not in md or "**append**" not in md or "**update**" not in md:
+    errors.append("report.md lacks the workloads' ledger, the writes in it")
+# the user's mix (issue 24): measured on detail and folded, its verdict, the estimate beside it
+mix = json.load(open(os.path.join(out, "mix.json"))).get("mix", {})
+if mix.get("rows_equal") is not True or sorted(l["layout"] for l in mix.get("layouts", [])) != ["detail", "folded"]:
+    errors.append("mix.json: no measured mix on detail and folded with equal rows: %s" % {k: mix.get(k) for k in ("rows_equal", "spec")})
+mmd = open(os.path.join(out, "report-mix.md"), encoding="utf-8").read()
+if "\nUnder this mix (load 5%, row 60%, range 5%, append 25%, update 5%)" not in mmd or "### The estimate beside the measured mix" not in mmd:
+    errors.append("report-mix.md lacks the mix's verdict or the estimate beside it")
 if "## Cache sweep" not in md or "depending on the engine cache" not in md:
     errors.append("report.md does not show the curve (## Cache sweep, the verdict's range)")
 if errors:
