@@ -132,6 +132,18 @@ bool lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists
 /* lab_store_create -- create the collection (with its `_id` index) when missing; existing is fine. */
 bool lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
+/* lab_store_create_clustered -- create the collection as a clustered collection when missing (an existing
+ * clustered one is fine): documents kept in `_id` order in the record table itself, with no separate
+ * `_id` index (docs/mongodb-compat.md §23). Embedded: the record table keyed by the KeyString of `_id`
+ * (key_format=u), as mongod's WiredTigerRecordStore with KeyFormat::String; find_eq and index_find on
+ * `_id` ({_id: 1}, an equality or a [lo, hi) range, e.g. every `_id` {k: K, ...} from {k: K} to
+ * {k: K, id: MaxKey}) walk it; secondary indexes, RecordIds and RecordId ranges are refused
+ * (LAB_STORE_ERR_NOT_SUPPORTED); an `_id` that is an array or of a type keyenc.h cannot encode is refused
+ * per document. MongoDB: create with clusteredIndex {key: {_id: 1}, unique: true} on MongoDB 5.3 or later;
+ * FerretDB and older servers: LAB_STORE_ERR_NOT_SUPPORTED naming why. An existing collection of the other
+ * kind: LAB_STORE_ERR_NOT_SUPPORTED (embedded; a server keeps its own). */
+bool lab_store_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
  * fine): lab_store_create_index_spec with one field, multikey where the field holds arrays. On the
  * embedded store, an index created after its data is built with a bulk cursor. */
@@ -221,6 +233,7 @@ typedef struct {
    int64_t storage_size_bytes; /* on disk, collection table only */
    int64_t index_size_bytes;   /* on disk, all indexes */
    int32_t nindexes;
+   bool clustered; /* a clustered collection (lab_store_create_clustered): records in _id order */
 } lab_store_coll_stats_t;
 
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
