@@ -433,8 +433,10 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!resolve_hoist (r, sess, error)) {
       return false;
    }
-   if (o->parallel > 1 && !lab_store_partition (sess, o->target.src, r->fold_opts.key, o->parallel,
-                                                &r->bounds, &r->nbounds, error)) {
+   /* --shape clustered: one range, the source's arrival order (key ranges would sort it) */
+   if (o->parallel > 1 && o->target.shape != LAB_FOLD_SHAPE_CLUSTERED &&
+       !lab_store_partition (sess, o->target.src, r->fold_opts.key, o->parallel, &r->bounds, &r->nbounds,
+                             error)) {
       lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->target.src);
       return false;
    }

@@ -8,6 +8,7 @@
  * Server mode (MongoDB): the command a DBA would send ($elemMatch projection, $filter, $unwind + $group),
  * built by lab_scan_wl_server_command, and the returned documents counted the same way.
  */
+#include "scan/measure.h"
 #include "scan/workload.h"
 
 #include "core/error.h"
@@ -270,7 +271,7 @@ tool_row (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, q_ctx_t *q,
          continue; /* this master was fetched for an earlier pair of the batch */
       }
       q->acc->queries++;
-      if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &r->key, on_doc, q, NULL, error)) {
+      if (!lab_scan_find_master (sess, wl->layout->collection, o->key, &r->key, on_doc, q, NULL, error)) {
          return false;
       }
    }

@@ -451,7 +451,8 @@ encode_rid_value (const bson_value_t *v, lab_buf_t *out, int depth, bson_error_t
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
                         "field '%s' of a cluster key is of type %s (BSON type 0x%02x); supported: int32, "
                         "int64, double, string, object, objectId, date, bool, null, minKey, maxKey",
-                        bson_iter_key (&it), type_name (bson_iter_type (&it)), (unsigned)bson_iter_type (&it));
+                        bson_iter_key (&it), type_name (bson_iter_type (&it)),
+                        (unsigned)bson_iter_type (&it));
          return false;
       }
       put_byte (out, g);

@@ -277,7 +277,7 @@ lab_mongo_create_clustered (lab_store_session_t *sess, const char *coll, bson_er
    lab_store_server_info_t si;
    int major = 0, minor = 0;
 
-   if (!lab_store_server_info (sess->store, &si, error)) {
+   if (!lab_mongo_server_info (sess->store, &si, error)) {
       return false;
    }
    if (si.query_subset) {

@@ -144,6 +144,24 @@ bool lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t
  * kind: LAB_STORE_ERR_NOT_SUPPORTED (embedded; a server keeps its own). */
 bool lab_store_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
+/* The rows layoutlab writes into a clustered collection (store_clustered.c; fold-details --shape clustered,
+ * scancmp's appends): the source row with `_id` {<key>: <its key value>, id: <its original _id>} and its
+ * other fields unchanged, so `_id` order is (key, original _id) and a master's rows sit together. */
+#define LAB_STORE_CLUSTERED_ID "id"
+
+/* lab_store_clustered_row -- *out (initialized here; caller destroys on true) = row with that `_id`; a row
+ * without `key`: LAB_STORE_ERR_KEY_TYPE (nothing to destroy). A row without `_id` gets {<key>: K}. */
+bool lab_store_clustered_row (const bson_t *row, const char *key, bson_t *out, bson_error_t *error);
+
+/* lab_store_clustered_row_orig -- *out (caller destroys on true) = the source row back: `_id` the
+ * original one, the other fields as they are; false (nothing to destroy) when doc's `_id` is not a
+ * document holding "id". */
+bool lab_store_clustered_row_orig (const bson_t *doc, bson_t *out);
+
+/* lab_store_clustered_bounds -- *lo = {<key>: k}, *hi = {<key>: k, id: MaxKey} (both initialized here;
+ * caller destroys): every row of master k has an `_id` in [lo, hi) (lab_store_index_find on {_id: 1}). */
+void lab_store_clustered_bounds (const char *key, const bson_value_t *k, bson_t *lo, bson_t *hi);
+
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
  * fine): lab_store_create_index_spec with one field, multikey where the field holds arrays. On the
  * embedded store, an index created after its data is built with a bulk cursor. */

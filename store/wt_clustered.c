@@ -133,8 +133,8 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
 /* lab_wt_clustered_insert -- see wt_private.h: groups of WT_GROUP_DOCS / WT_GROUP_BYTES, one transaction
  * each, retried from scratch after a write conflict (as lab_wt_insert_many). */
 bool
-lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size_t *orig,
-                         size_t n, lab_store_insert_result_t *result, bson_error_t *error)
+lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size_t *orig, size_t n,
+                         lab_store_insert_result_t *result, bson_error_t *error)
 {
    size_t pos = 0;
 
@@ -225,7 +225,8 @@ lab_wt_clustered_upsert (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, bson_er
       usleep ((useconds_t)(tries * 100));
    }
    if (ret != 0) {
-      return ret == EINVAL ? false : lab_wt_fail (error, ret, "upsert into clustered '%s' (%s)", c->name, c->uri);
+      return ret == EINVAL ? false
+                           : lab_wt_fail (error, ret, "upsert into clustered '%s' (%s)", c->name, c->uri);
    }
    __atomic_fetch_add (&c->count, dcount, __ATOMIC_RELAXED);
    __atomic_fetch_add (&c->data_size, dbytes, __ATOMIC_RELAXED);

@@ -95,10 +95,11 @@ lab_wt_coll_create_kind_locked (wt_sess_t *ss, const char *name, bool clustered,
    if (c) {
       pthread_mutex_unlock (&st->mu);
       if (clustered && !c->clustered) {
-         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
-                        "collection '%s' in wiredtiger:%s exists and is not clustered: drop it first to create "
-                        "it clustered",
-                        name, st->home);
+         lab_error_set (
+            error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+            "collection '%s' in wiredtiger:%s exists and is not clustered: drop it first to create "
+            "it clustered",
+            name, st->home);
          return NULL;
       }
       return c;

@@ -14,9 +14,9 @@
 /* wt_cur_t -- a sorted stream's state. */
 typedef struct {
    wt_sess_t *ss;
-   WT_CURSOR *ic; /* index cursor, owned (NULL in a natural-order stream) */
-   WT_CURSOR *cc; /* collection cursor, owned */
-   bool natural;  /* a natural-order stream over RecordIds [rid_lo, rid_hi) (0: unbounded) */
+   WT_CURSOR *ic;  /* index cursor, owned (NULL in a natural-order stream) */
+   WT_CURSOR *cc;  /* collection cursor, owned */
+   bool natural;   /* a natural-order stream over RecordIds [rid_lo, rid_hi) (0: unbounded) */
    bool clustered; /* natural order of a clustered collection: _id order, keys are KeyStrings */
    int64_t rid_lo, rid_hi;
    bool is_id;
@@ -164,7 +164,8 @@ lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_
    wc->rid_hi = opts->range.rid_hi;
    c = lab_wt_coll_lookup (st, coll, error);
    if (c && c->clustered && (wc->rid_lo != 0 || wc->rid_hi != 0)) {
-      return open_done (cur, st, lab_wt_clustered_refuse (c, "it has no RecordId ranges (scan it whole)", error));
+      return open_done (cur, st,
+                        lab_wt_clustered_refuse (c, "it has no RecordId ranges (scan it whole)", error));
    }
    wc->clustered = c && c->clustered;
    return open_done (cur, st, c && lab_wt_coll_cursor (ss->s, c, &wc->cc, error));

@@ -97,7 +97,7 @@ typedef struct {
    WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
    char *home;
    char *config;
-   char *coll_config; /* WT_COLL_CONFIG_FMT with the store's block compressor */
+   char *coll_config;      /* WT_COLL_CONFIG_FMT with the store's block compressor */
    char *clustered_config; /* WT_CLUSTERED_CONFIG_FMT with it */
    uint64_t cache_max_bytes;
    pthread_mutex_t mu;      /* collection list, session list, ident counter */
@@ -232,7 +232,8 @@ bool lab_wt_create_clustered (lab_store_session_t *sess, const char *coll, bson_
 /* lab_wt_coll_create_kind_locked -- lab_wt_coll_create_locked, or a clustered collection; a clustered one
  * asked for where a plain one exists: LAB_STORE_ERR_NOT_SUPPORTED naming it (caller holds ddl for
  * writing). */
-wt_coll_t *lab_wt_coll_create_kind_locked (wt_sess_t *ss, const char *name, bool clustered, bson_error_t *error);
+wt_coll_t *lab_wt_coll_create_kind_locked (wt_sess_t *ss, const char *name, bool clustered,
+                                           bson_error_t *error);
 
 /* ---- wt_clustered.c: clustered collections (docs/mongodb-compat.md §23) --------------------------
  * Called with ddl held for reading by the record store's entry points when c->clustered. */

@@ -254,9 +254,9 @@ test_layout (void **state)
 
 typedef struct {
    int n;
-   int32_t bill;  /* -1: any */
+   int32_t bill; /* -1: any */
    int64_t last_id;
-   bson_t last;   /* the previous _id, for the order check */
+   bson_t last; /* the previous _id, for the order check */
    bool have_last;
 } seen_t;
 
