@@ -219,7 +219,7 @@ catalog_doc (const wt_coll_t *c, bson_t *doc)
    BSON_APPEND_INT64 (doc, "next_rid", __atomic_load_n (&c->next_rid, __ATOMIC_RELAXED));
    if (c->clustered) {
       /* as mongod's catalog entry keeps md.options.clusteredIndex (clustered_util::
-       * makeCanonicalClusteredInfoForLegacyFormat's form): {v: 2, key: {_id: 1}, name: "_id_", unique} */
+       * makeCanonicalClusteredInfo's form): {v: 2, key: {_id: 1}, name: "_id_", unique} */
       bson_t ci, key;
       BSON_APPEND_DOCUMENT_BEGIN (doc, "clusteredIndex", &ci);
       BSON_APPEND_INT32 (&ci, "v", 2);

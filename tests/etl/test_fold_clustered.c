@@ -82,7 +82,7 @@ open_store (void)
 typedef struct {
    char **id;
    size_t n, cap;
-   bool clustered;  /* read _id.id and check _id order */
+   bool clustered;   /* read _id.id and check _id order */
    bson_value_t key; /* the previous row's key (clustered) */
    bool have_key;
    int64_t out_of_order;
@@ -253,8 +253,8 @@ test_clustered_damage_fails_verify (void **state)
    bson_destroy (changed);
    lab_store_session_close (sess);
    lab_store_close (s);
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_cdmg --shape clustered --verify", NULL, &err),
-                     3);
+   assert_int_equal (
+      fold (NULL, "--src bill_detail --dst detail_cdmg --shape clustered --verify", NULL, &err), 3);
    assert_non_null (strstr (err, "contents differ"));
    bson_free (err);
 }
@@ -272,12 +272,14 @@ test_clustered_kill_then_resume (void **state)
               "--src bill_detail --dst detail_cres --shape clustered --batch-docs 500", NULL, NULL);
    assert_int_not_equal (rc, 0);
    /* a resume with another shape is refused by name */
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_cres --resume --batch-docs 500", NULL, &err), 2);
+   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_cres --resume --batch-docs 500", NULL, &err),
+                     2);
    assert_non_null (strstr (err, "--shape"));
    bson_free (err);
    err = NULL;
-   rc = fold (NULL, "--src bill_detail --dst detail_cres --shape clustered --batch-docs 500 --resume --verify",
-              NULL, &err);
+   rc =
+      fold (NULL, "--src bill_detail --dst detail_cres --shape clustered --batch-docs 500 --resume --verify",
+            NULL, &err);
    if (rc != 0) {
       fail_msg ("resume: exit %d: %s", rc, err);
    }
@@ -388,9 +390,12 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_clustered_copy_verifies),    cmocka_unit_test (test_clustered_damage_fails_verify),
-      cmocka_unit_test (test_clustered_kill_then_resume), cmocka_unit_test (test_clustered_plan),
-      cmocka_unit_test (test_clustered_load_same_rows),   cmocka_unit_test (test_clustered_locality),
+      cmocka_unit_test (test_clustered_copy_verifies),
+      cmocka_unit_test (test_clustered_damage_fails_verify),
+      cmocka_unit_test (test_clustered_kill_then_resume),
+      cmocka_unit_test (test_clustered_plan),
+      cmocka_unit_test (test_clustered_load_same_rows),
+      cmocka_unit_test (test_clustered_locality),
    };
 
    return lab_test_run_group ("fold_clustered", tests, setup, teardown);
