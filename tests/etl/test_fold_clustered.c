@@ -385,7 +385,46 @@ test_clustered_locality (void **state)
    bson_destroy (r);
 }
 
-/* main -- the group, in order: the copy first (the scans read it). */
+/* test_clustered_appends -- scancmp's append workload on a clustered copy: every appended row gets the
+ * clustered _id {bill_id, id}, so it sits in its bill's _id range (the natural scan, which is _id order,
+ * sees every row's _id.bill_id equal to its bill_id, keys never going down), and the count grows by the
+ * rows appended. Last: it appends to bill_detail too. */
+static void
+test_clustered_appends (void **state)
+{
+   lab_store_t *s;
+   lab_store_session_t *sess;
+   bson_error_t error;
+   ids_t dst = { .clustered = true };
+   int64_t before = 0, after = 0;
+   bson_t *r;
+
+   (void)state;
+   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_capp --shape clustered", NULL, NULL), 0);
+   s = open_store ();
+   sess = lab_store_session_open (s, &error);
+   assert_true (lab_store_count (sess, "detail_capp", &before, &error));
+   lab_store_session_close (sess);
+   lab_store_close (s);
+   r = scan ("--keys-limit 100 --workload append --append-rows 300 --layout detail=bill_detail:rows --layout "
+             "capp=detail_capp:rows");
+   bson_destroy (r);
+   s = open_store ();
+   sess = lab_store_session_open (s, &error);
+   assert_true (lab_store_count (sess, "detail_capp", &after, &error));
+   lab_store_session_close (sess);
+   read_ids (s, "detail_capp", &dst);
+   lab_store_close (s);
+   fprintf (stderr, "clustered copy: %lld rows before the appends, %lld after\n", (long long)before,
+            (long long)after);
+   assert_true (after == before + 300);
+   assert_int_equal (dst.n, (size_t)after);
+   assert_int_equal (dst.out_of_order, 0);
+   ids_free (&dst);
+}
+
+/* main -- the group, in order: the copy first (the scans read it), the appends last (they change the
+ * source). */
 int
 main (void)
 {
@@ -396,6 +435,7 @@ main (void)
       cmocka_unit_test (test_clustered_plan),
       cmocka_unit_test (test_clustered_load_same_rows),
       cmocka_unit_test (test_clustered_locality),
+      cmocka_unit_test (test_clustered_appends),
    };
 
    return lab_test_run_group ("fold_clustered", tests, setup, teardown);
