@@ -222,6 +222,10 @@ test_clustered_copy_verifies (void **state)
    bson_free (out);
    bson_free (err);
    assert_clustered_copy ("detail_clustered");
+   /* the ordered method agrees (the copy's natural order is key order) */
+   assert_int_equal (
+      fold (NULL, "--src bill_detail --dst detail_clustered --shape clustered --verify=ordered", NULL, NULL),
+      0);
 }
 
 /* test_clustered_damage_fails_verify -- one row given one more field (same _id, same key): exit 3. */
@@ -257,6 +261,8 @@ test_clustered_damage_fails_verify (void **state)
       fold (NULL, "--src bill_detail --dst detail_cdmg --shape clustered --verify", NULL, &err), 3);
    assert_non_null (strstr (err, "contents differ"));
    bson_free (err);
+   assert_int_equal (
+      fold (NULL, "--src bill_detail --dst detail_cdmg --shape clustered --verify=ordered", NULL, NULL), 3);
 }
 
 /* test_clustered_kill_then_resume -- killed after a few batches, then --resume --verify: equal, every row
