@@ -224,25 +224,6 @@ bool lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t 
 /* lab_scan_sweep_cleanup -- free what sw owns. */
 void lab_scan_sweep_cleanup (lab_scan_sweep_t *sw);
 
-/* ---- clustered.c: a clustered layout (issue 25) ------------------------------------------------- */
-
-/* lab_scan_clustered -- *clustered = `coll` is a clustered collection (lab_store_stats; a server's
- * collStats does not say: false there). */
-bool lab_scan_clustered (lab_store_session_t *sess, const char *coll, bool *clustered, bson_error_t *error);
-
-/* lab_scan_clustered_find -- the rows of master `key` of the clustered `coll`: lab_store_index_find on
- * {_id: 1} over [{<key_field>: key}, {<key_field>: key, id: MaxKey}) (lab_store_clustered_bounds), in _id
- * order; *ndocs (may be NULL) the rows. */
-bool lab_scan_clustered_find (lab_store_session_t *sess, const char *coll, const char *key_field,
-                              const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
-                              bson_error_t *error);
-
-/* lab_scan_find_master -- a master's documents: lab_store_find_eq on the key, or, on a clustered
- * collection, lab_scan_clustered_find (one lab_store_stats more per call: not for timed loops). */
-bool lab_scan_find_master (lab_store_session_t *sess, const char *coll, const char *key_field,
-                           const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
-                           bson_error_t *error);
-
 /* lab_scan_locality -- the locality object of `coll` (pages_per_master_mean, _p95, masters_sampled,
  * method "record_ids", rows_per_leaf_page, leaf_pages_source) from the RecordIds of a fixed sample of
  * `keys`; false with LAB_STORE_ERR_NOT_SUPPORTED where the store has no RecordIds. */

@@ -8,7 +8,6 @@
  * Server mode (MongoDB): the command a DBA would send ($elemMatch projection, $filter, $unwind + $group),
  * built by lab_scan_wl_server_command, and the returned documents counted the same way.
  */
-#include "scan/measure.h"
 #include "scan/workload.h"
 
 #include "core/error.h"

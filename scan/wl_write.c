@@ -7,7 +7,6 @@
  * documents back by _id, the store maintaining every index entry (multikey ones of the new element too).
  */
 #include "scan/hash.h"
-#include "scan/measure.h"
 #include "scan/workload.h"
 
 #include "core/error.h"
@@ -874,31 +873,23 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
             lab_scan_wl_acc_t *acc, bson_error_t *error)
 {
    const lab_scan_opts_t *o = wl->opts;
-   bson_t *cdocs = NULL; /* a clustered layout's rows: _id {key, id} (issue 25), so they join their master */
-   bool clustered = false;
    int64_t j;
 
-   if (!wl->server && !lab_scan_clustered (sess, wl->layout->collection, &clustered, error)) {
-      return false;
-   }
    if (wl->kind == LAB_WL_APPEND) {
       const bson_t **docs = bson_malloc0 ((size_t)(b - a) * sizeof *docs);
       lab_store_insert_result_t res;
-      bool ok = true;
-      int64_t nc = 0;
+      bson_t *held = NULL; /* a clustered layout's rows, with their _id {key, id} (issue 25) */
+      bool ok;
 
       memset (&res, 0, sizeof res);
-      cdocs = clustered ? bson_malloc0 ((size_t)(b - a) * sizeof *cdocs) : NULL;
-      for (j = a; j < b && ok; j++) {
+      for (j = a; j < b; j++) {
          docs[j - a] = wl->writes->w[j].row;
-         if (clustered && (ok = lab_store_clustered_row (docs[j - a], o->key, &cdocs[nc], error))) {
-            docs[j - a] = &cdocs[nc++];
-         }
-         acc->doc_bytes += docs[j - a]->len;
       }
-      acc->queries += ok;
-      ok = ok && lab_store_insert_many (sess, wl->layout->collection, (const bson_t *const *)docs,
-                                        (size_t)(b - a), &res, error);
+      acc->queries++;
+      ok = lab_scan_clustered_rows (sess, wl->layout->collection, o->key, docs, (size_t)(b - a), &held,
+                                    &acc->doc_bytes, error) &&
+           lab_store_insert_many (sess, wl->layout->collection, (const bson_t *const *)docs, (size_t)(b - a),
+                                  &res, error);
       if (ok && res.inserted != (int64_t)(b - a)) {
          lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
                         "%lld of %lld new rows inserted into %s", (long long)res.inserted, (long long)(b - a),
@@ -906,10 +897,7 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          ok = false;
       }
       lab_store_insert_result_cleanup (&res);
-      for (j = 0; j < nc; j++) {
-         bson_destroy (&cdocs[j]);
-      }
-      bson_free (cdocs);
+      lab_scan_clustered_rows_free (held, (size_t)(b - a));
       bson_free (docs);
       if (!ok) {
          return false;
@@ -947,20 +935,8 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          continue;
       }
       acc->queries++;
-      if (clustered) {
-         /* a clustered layout's row is found by its _id {key, id} */
-         bson_t cid = BSON_INITIALIZER;
-         bson_value_t cv = { .value_type = BSON_TYPE_DOCUMENT };
-         BSON_APPEND_VALUE (&cid, o->key, &w->key);
-         BSON_APPEND_VALUE (&cid, LAB_STORE_CLUSTERED_ID, &w->id);
-         cv.value.v_doc.data = (uint8_t *)bson_get_data (&cid);
-         cv.value.v_doc.data_len = cid.len;
-         ok = lab_store_find_eq (sess, wl->layout->collection, "_id", &cv, on_row_doc, &doc, NULL, error);
-         bson_destroy (&cid);
-      } else {
-         ok = lab_store_find_eq (sess, wl->layout->collection, "_id", &w->id, on_row_doc, &doc, NULL, error);
-      }
-      if (!ok) {
+      if (!lab_scan_find_row (sess, wl->layout->collection, o->key, &w->key, &w->id, on_row_doc, &doc,
+                              error)) {
          return false;
       }
       if (!doc) {

@@ -3,7 +3,6 @@
  * (rows, a digest, the aggregate's groups) and the row view of a document (see workload.h).
  */
 #include "scan/hash.h"
-#include "scan/measure.h"
 #include "scan/workload.h"
 
 #include "core/error.h"
