@@ -267,7 +267,8 @@ give (const wt_coll_t *c, WT_CURSOR *cc, lab_store_doc_cb_t cb, void *ctx, int64
 }
 
 /* lab_wt_clustered_find -- see wt_private.h: a search for eq, else a walk from lo's key (search_near)
- * while the keys are below hi's. */
+ * while the keys are below hi's; a single bound is closed at the other end of its type bracket, as
+ * lab_store_index_find's contract and a query's bounds. */
 bool
 lab_wt_clustered_find (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *eq, const bson_value_t *lo,
                        const bson_value_t *hi, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
@@ -286,6 +287,19 @@ lab_wt_clustered_find (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *eq, cons
    }
    if (!eq && hi && !rid_key (c, hi, &end, error)) {
       goto fail;
+   }
+   if (!eq && (lo || hi) && !(lo && hi)) {
+      /* one bound: the other end of its type bracket, as a query's bounds ({$gte: {k: 1}} is objects) */
+      uint8_t first, last;
+      lab_store_key_type_bracket (lo ? ss->key.data[0] : end.data[0], &first, &last);
+      if (lo) {
+         lab_buf_append (&end, &last, 1);
+         hi = lo; /* bounded above by `end` */
+      } else {
+         lab_buf_reset (&ss->key);
+         lab_buf_append (&ss->key, &first, 1);
+         lo = hi; /* bounded below by the bracket's first byte */
+      }
    }
    if (!lab_wt_get_cursor (ss, c->uri, true, &cc, error)) {
       goto fail;

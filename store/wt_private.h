@@ -247,9 +247,9 @@ bool lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *
                               size_t n, lab_store_insert_result_t *result, bson_error_t *error);
 /* lab_wt_clustered_upsert -- replace the record of doc's _id, or insert it. */
 bool lab_wt_clustered_upsert (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, bson_error_t *error);
-/* lab_wt_clustered_find -- cb for each record whose _id is in [lo, hi) (NULL: unbounded), in _id order
- * (mongod's CLUSTERED_IXSCAN: bounded walk of the record table); `eq` non-NULL: the one record with that
- * _id (lo, hi ignored). *ndocs counts them. */
+/* lab_wt_clustered_find -- cb for each record whose _id is in [lo, hi) (one NULL: the other's type bracket),
+ * in _id order (mongod's CLUSTERED_IXSCAN: bounded walk of the record table); `eq` non-NULL: the one record
+ * with that _id (lo, hi ignored). *ndocs counts them. */
 bool lab_wt_clustered_find (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *eq, const bson_value_t *lo,
                             const bson_value_t *hi, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
                             bson_error_t *error);

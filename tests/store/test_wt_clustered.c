@@ -328,6 +328,37 @@ range_bill (lab_store_session_t *s, const char *coll, int32_t b, int *n)
    bson_destroy (hi);
 }
 
+/* count_cb -- count a document. */
+static bool
+count_cb (const bson_t *doc, void *ctx)
+{
+   (void)doc;
+   (*(int64_t *)ctx)++;
+   return true;
+}
+
+/* range_count -- the documents index_find on {_id: 1} gives for bounds lo, hi (NULL: one-sided). */
+static int64_t
+range_count (lab_store_session_t *s, const char *coll, const bson_t *lo, const bson_t *hi)
+{
+   lab_store_index_spec_t spec = { { "_id" }, 1 };
+   bson_value_t lv = { .value_type = BSON_TYPE_DOCUMENT }, hv = { .value_type = BSON_TYPE_DOCUMENT };
+   int64_t keys = 0, docs = 0, n = 0;
+
+   if (lo) {
+      lv.value.v_doc.data = (uint8_t *)bson_get_data (lo);
+      lv.value.v_doc.data_len = lo->len;
+   }
+   if (hi) {
+      hv.value.v_doc.data = (uint8_t *)bson_get_data (hi);
+      hv.value.v_doc.data_len = hi->len;
+   }
+   CHECK (lab_store_index_find (s, coll, &spec, NULL, 0, lo ? &lv : NULL, hi ? &hv : NULL, count_cb, &n,
+                                &keys, &docs, &e_));
+   assert_int_equal (n, docs);
+   return docs;
+}
+
 /* test_reads -- _id order in a natural scan, one bill by an _id prefix range (each bill's NROWS/NBILLS
  * rows in order), find_eq by _id, E11000, refusals, the kind kept across a reopen, drop. */
 static void
@@ -364,6 +395,30 @@ test_reads (void **state)
       total += n;
    }
    assert_int_equal (total, NROWS);
+   {
+      /* one-sided bounds stop at the objects' type bracket, as a query's: a string _id sorts before every
+       * object, an ObjectId after */
+      bson_t *lo = BCON_NEW ("bill_id", BCON_INT32 (0)), *hi = BCON_NEW ("bill_id", BCON_INT32 (2));
+      bson_oid_t oid;
+      bson_t *mixed[3];
+      lab_store_insert_result_t mr = { 0 };
+      bson_oid_init (&oid, NULL);
+      mixed[0] = BCON_NEW ("_id", "{", "bill_id", BCON_INT32 (1), "id", BCON_INT32 (1), "}");
+      mixed[1] = BCON_NEW ("_id", BCON_UTF8 ("s"));
+      mixed[2] = BCON_NEW ("_id", BCON_OID (&oid));
+      CHECK (lab_store_create_clustered (s, "mixed", &e_));
+      CHECK (lab_store_insert_many (s, "mixed", (const bson_t *const *)mixed, 3, &mr, &e_));
+      assert_int_equal (mr.inserted, 3);
+      lab_store_insert_result_cleanup (&mr);
+      assert_int_equal (range_count (s, "mixed", NULL, NULL), 3);
+      assert_int_equal (range_count (s, "mixed", lo, NULL), 1);
+      assert_int_equal (range_count (s, "mixed", NULL, hi), 1);
+      bson_destroy (lo);
+      bson_destroy (hi);
+      bson_destroy (mixed[0]);
+      bson_destroy (mixed[1]);
+      bson_destroy (mixed[2]);
+   }
    idv.value.v_doc.data = (uint8_t *)bson_get_data (id);
    idv.value.v_doc.data_len = id->len;
    CHECK (lab_store_find_eq (s, "clus", "_id", &idv, seen_cb, &(seen_t){ .bill = -1 }, &nd, &e_));
