@@ -329,7 +329,8 @@ bool lab_store_insert_many (lab_store_session_t *sess, const char *coll, const b
  * the collection's natural order: on the embedded store its RecordId is first + i + 1, whichever session
  * or thread writes it, so several writers filling one collection in parallel leave the same RecordIds as
  * one writer would (a refused document leaves its RecordId unused). A position already taken fails the
- * batch (nothing is overwritten). A server assigns its own RecordIds: there `first` is ignored. */
+ * batch (nothing is overwritten). A server assigns its own RecordIds, and a clustered collection's are
+ * its `_id`s: there `first` is ignored. */
 bool lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
                                size_t n, int64_t first, lab_store_insert_result_t *result,
                                bson_error_t *error);
