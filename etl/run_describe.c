@@ -285,7 +285,8 @@ lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, 
                            "read.explain): up to the range's data in memory, then (mongod, allowDiskUse) "
                            "in temporary files in the server's dbPath"
       : r->index_missing ? "none once the index is built (the index build itself sorts the keys)"
-                         : "none: every read walks the key index (no sort)");
+      : o->target.shape == LAB_FOLD_SHAPE_CLUSTERED ? "none: the source is read in natural order (no sort)"
+                                                    : "none: every read walks the key index (no sort)");
    return true;
 }
 

@@ -165,6 +165,14 @@ plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    lab_store_coll_stats_t cs;
    bson_error_t ignore;
 
+   if (o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+      /* the copy reads the source in arrival order: no index walk to explain, nothing sorted */
+      memset (&r->verdict, 0, sizeof r->verdict);
+      bson_snprintf (r->verdict.say, sizeof r->verdict.say,
+                     "the source is read in natural (arrival) order, a collection scan (COLLSCAN): no index "
+                     "walked, nothing sorted");
+      return true;
+   }
    if (lab_store_backend (r->store) != LAB_BACKEND_MONGO || r->index_missing) {
       lab_fold_run_sort_verdict (NULL, 0, 0, false, 0, &r->verdict);
       return true;
