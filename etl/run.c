@@ -181,9 +181,12 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
       /* the marker before the first document: a killed run's partial destination is still layoutlab's
        * (a resumed one keeps its own, unless it was lost) */
       bson_t *mark = r->resume ? NULL : lab_fold_run_provenance (r, false);
-      bool ok = lab_store_create (sess, o->target.dst, error) &&
+      bool clustered = o->target.shape == LAB_FOLD_SHAPE_CLUSTERED;
+      /* a clustered destination: its _id index is the record table, led by the key; no key index */
+      bool ok = (clustered ? lab_store_create_clustered (sess, o->target.dst, error)
+                           : lab_store_create (sess, o->target.dst, error)) &&
                 (!mark || lab_store_mark_put (sess, o->target.dst, mark, error)) &&
-                lab_store_create_index (sess, o->target.dst, r->fold_opts.key, error);
+                (clustered || lab_store_create_index (sess, o->target.dst, r->fold_opts.key, error));
       bson_destroy (mark);
       if (!ok) {
          lab_error_prefix (error, "preparing '%s'", o->target.dst);

@@ -103,8 +103,14 @@ plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est
       lab_store_facts_plan_t plan;
       bool sorts;
 
-      ok = lab_store_sorted_describe (sess, r->o->target.src, r->fold_opts.key, &so, &desc, error);
-      if (ok && r->observed) {
+      if (r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+         /* the source in arrival order: a collection scan, nothing sorted */
+         lab_store_natural_opts_t no = { { 0, 0 }, r->o->cursor_batch_docs };
+         ok = lab_store_natural_describe (sess, r->o->target.src, &no, &desc, error);
+      } else {
+         ok = lab_store_sorted_describe (sess, r->o->target.src, r->fold_opts.key, &so, &desc, error);
+      }
+      if (ok && r->observed && r->o->target.shape != LAB_FOLD_SHAPE_CLUSTERED) {
          ok = lab_fold_run_observe (r, sess, so.lo, so.hi, &reply, &plan, error);
          if (!ok) {
             bson_destroy (&reply);
@@ -155,6 +161,9 @@ plan_writes (const run_t *r, bson_t *p)
    BSON_APPEND_DOCUMENT_BEGIN (p, "writes", &d);
    BSON_APPEND_UTF8 (&d, "command",
                      o->copy_only ? "insert (rows unchanged)"
+                     : o->target.shape == LAB_FOLD_SHAPE_CLUSTERED
+                        ? "insert (rows with _id {<key>: K, id: <original _id>}, in arrival order, into a "
+                          "clustered collection)"
                      : lab_fold_shape_rows (o->target.shape)
                         ? "insert (rows unchanged, in key order, checkpointed)"
                         : "insert (folded documents)");
@@ -170,9 +179,17 @@ plan_writes (const run_t *r, bson_t *p)
                      "majority from 5.0 on a replica set)");
    BSON_APPEND_UTF8 (&d, "checkpoint",
                      o->copy_only ? "none (--copy-only)"
-                                  : "upsert {_id: \"range-<i>\"} into the checkpoint "
-                                    "collection after every batch");
-   BSON_APPEND_UTF8 (&d, "destination_index", "{<key>: 1} (createIndexes before the first batch)");
+                     : o->target.shape == LAB_FOLD_SHAPE_CLUSTERED
+                        ? "upsert {_id: \"range-<i>\"} after every batch, without a key (arrival order has "
+                          "no resume point): a resumed copy starts again from the first row, a row whose _id "
+                          "is taken counted as written"
+                        : "upsert {_id: \"range-<i>\"} into the checkpoint "
+                          "collection after every batch");
+   BSON_APPEND_UTF8 (&d, "destination_index",
+                     o->target.shape == LAB_FOLD_SHAPE_CLUSTERED
+                        ? "none: the clustered index {_id: 1} (create with clusteredIndex {key: {_id: 1}, "
+                          "unique: true})"
+                        : "{<key>: 1} (createIndexes before the first batch)");
    BSON_APPEND_INT32 (&d, "retries", o->copy_only ? 0 : o->retries);
    bson_append_document_end (p, &d);
 }
@@ -268,7 +285,8 @@ lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, 
                            "read.explain): up to the range's data in memory, then (mongod, allowDiskUse) "
                            "in temporary files in the server's dbPath"
       : r->index_missing ? "none once the index is built (the index build itself sorts the keys)"
-                         : "none: every read walks the key index (no sort)");
+      : o->target.shape == LAB_FOLD_SHAPE_CLUSTERED ? "none: the source is read in natural order (no sort)"
+                                                    : "none: every read walks the key index (no sort)");
    return true;
 }
 

@@ -165,6 +165,14 @@ plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    lab_store_coll_stats_t cs;
    bson_error_t ignore;
 
+   if (o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+      /* the copy reads the source in arrival order: no index walk to explain, nothing sorted */
+      memset (&r->verdict, 0, sizeof r->verdict);
+      bson_snprintf (r->verdict.say, sizeof r->verdict.say,
+                     "the source is read in natural (arrival) order, a collection scan (COLLSCAN): no index "
+                     "walked, nothing sorted");
+      return true;
+   }
    if (lab_store_backend (r->store) != LAB_BACKEND_MONGO || r->index_missing) {
       lab_fold_run_sort_verdict (NULL, 0, 0, false, 0, &r->verdict);
       return true;
@@ -433,8 +441,10 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!resolve_hoist (r, sess, error)) {
       return false;
    }
-   if (o->parallel > 1 && !lab_store_partition (sess, o->target.src, r->fold_opts.key, o->parallel,
-                                                &r->bounds, &r->nbounds, error)) {
+   /* --shape clustered: one range, the source's arrival order (key ranges would sort it) */
+   if (o->parallel > 1 && o->target.shape != LAB_FOLD_SHAPE_CLUSTERED &&
+       !lab_store_partition (sess, o->target.src, r->fold_opts.key, o->parallel, &r->bounds, &r->nbounds,
+                             error)) {
       lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->target.src);
       return false;
    }

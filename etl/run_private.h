@@ -8,7 +8,8 @@
  *   run_checkpoint.c  the checkpoint collection: settings written, read back, what --resume accepts
  *   run_range.c       execute: one worker per key range, each range's tries (retry, resume)
  *   run_write.c       a range's write batches, checkpoints and the fold's callbacks
- *   run_rows.c        --shape sorted: a range's rows copied unchanged, checkpointed master by master
+ *   run_rows.c        --shape sorted: a range's rows copied unchanged, checkpointed master by master;
+ *                     --shape clustered: the rows in arrival order with their clustered _id
  */
 #ifndef LAB_ETL_RUN_PRIVATE_H
 #define LAB_ETL_RUN_PRIVATE_H
@@ -195,9 +196,14 @@ bool lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error
  * flush); frees the worker's current key. */
 void lab_fold_run_rows_finish (worker_t *w);
 
-/* lab_fold_run_shape_check -- the store can hold the shape: --shape clustered needs a MongoDB 5.3+ server
- * (clusteredIndex); FerretDB, older servers and, for now, the embedded store and 5.3+ servers too are
- * refused (LAB_STORE_ERR_NOT_SUPPORTED naming the reason and --shape sorted). Folded and sorted: true. */
+/* lab_fold_run_clustered_push -- --shape clustered: the next row (in the source's natural order) to the
+ * write batch with its clustered _id {<key>: K, id: <original _id>}, the other fields unchanged. Errors: a
+ * row without the key, a write error. */
+bool lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *error);
+
+/* lab_fold_run_shape_check -- the store can hold the shape: --shape clustered needs the embedded store or
+ * a MongoDB 5.3+ server (clusteredIndex); FerretDB and older servers are refused
+ * (LAB_STORE_ERR_NOT_SUPPORTED naming the reason and --shape sorted). Folded and sorted: true. */
 bool lab_fold_run_shape_check (run_t *r, bson_error_t *error);
 
 /* lab_fold_run_rows_reset -- forget the current master (a new try); the try's counters cleared. */

@@ -97,7 +97,9 @@ worker_resume (worker_t *w, bson_value_t *last, bool *have_last, bool *skip, bso
       *have_last = true;
       lab_fold_run_set_candidate (w, last);
    }
-   ok = cleanup_beyond (w, *have_last ? last : NULL, error);
+   /* clustered: the copy starts again from the first row, the rows written before taking their place
+    * again (a taken _id is that same row: lab_fold_run_flush counts it as written) */
+   ok = r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED || cleanup_beyond (w, *have_last ? last : NULL, error);
 done:
    bson_destroy (ck);
    return ok;
@@ -119,7 +121,8 @@ copy_row (worker_t *w, const bson_t *row, bson_error_t *error)
 }
 
 /* worker_read -- the range's rows in key order (from past `last` when resuming) into the fold or, with
- * --copy-only or --shape sorted, the batch; *stopped when another worker failed (it reports). */
+ * --copy-only or --shape sorted, the batch (--shape clustered: the whole source in natural order); *stopped
+ * when another worker failed (it reports). */
 static bool
 worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
@@ -129,15 +132,21 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
    const bson_t *row;
    bson_iter_t it;
    int64_t pending_rows = 0, pending_bytes = 0;
-   bool ok = false;
+   bool ok = false, clustered = r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED;
    int rc;
 
    so.lo = last ? last : w->lo;
    so.hi = w->hi;
    so.batch_docs = r->o->cursor_batch_docs;
-   cur = lab_store_sorted_open (w->sess, r->o->target.src, r->fold_opts.key, &so, error);
+   if (clustered) {
+      lab_store_natural_opts_t no = { { 0, 0 }, r->o->cursor_batch_docs };
+      cur = lab_store_natural_open (w->sess, r->o->target.src, &no, error);
+   } else {
+      cur = lab_store_sorted_open (w->sess, r->o->target.src, r->fold_opts.key, &so, error);
+   }
    if (!cur) {
-      lab_error_prefix (error, "reading '%s' sorted by '%s'", r->o->target.src, r->fold_opts.key);
+      lab_error_prefix (error, "reading '%s' %s '%s'", r->o->target.src,
+                        clustered ? "in natural order, not by" : "sorted by", r->fold_opts.key);
       return false;
    }
    while ((rc = lab_store_cursor_next (cur, &row, error)) == 1) {
@@ -157,7 +166,12 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
       if (!fold && r->o->copy_only && !copy_row (w, row, error)) {
          goto done;
       }
-      if (!fold && !r->o->copy_only && !lab_fold_run_rows_push (w, row, error)) {
+      if (clustered) {
+         if (!lab_fold_run_clustered_push (w, row, error)) {
+            lab_error_prefix (error, "copying '%s' in arrival order", r->o->target.src);
+            goto done;
+         }
+      } else if (!fold && !r->o->copy_only && !lab_fold_run_rows_push (w, row, error)) {
          lab_error_prefix (error, "copying '%s' in '%s' order", r->o->target.src, r->fold_opts.key);
          goto done;
       }
@@ -193,6 +207,24 @@ stats_add (lab_fold_stats_t a, const lab_fold_stats_t *b)
       a.largest_doc_bytes = b->largest_doc_bytes;
    }
    return a;
+}
+
+/* count_masters -- --shape clustered: the rows came in arrival order, so the masters are counted from the
+ * source's key index (its distinct keys) rather than as the read crossed them. */
+static bool
+count_masters (worker_t *w, bson_error_t *error)
+{
+   bson_value_t *keys = NULL;
+   int64_t n = 0;
+
+   if (!lab_store_distinct_keys (w->sess, w->run->o->target.src, w->run->fold_opts.key, &keys, &n, error)) {
+      lab_error_prefix (error, "counting the masters of '%s'", w->run->o->target.src);
+      return false;
+   }
+   lab_store_values_free (keys, (int)n);
+   w->rows_stats.masters = n;
+   atomic_fetch_add (&w->run->masters_done, n);
+   return true;
 }
 
 /* worker_try -- one try at a key range, start (or its checkpoint, `from_checkpoint`) to end: resume
@@ -237,6 +269,9 @@ worker_try (worker_t *w, bool from_checkpoint, bson_error_t *error)
    }
    if (!fold) {
       lab_fold_run_rows_finish (w); /* --shape sorted: the last master is complete */
+   }
+   if (r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED && !count_masters (w, error)) {
+      goto done;
    }
    if (!lab_fold_run_flush (w, error)) {
       goto done;

@@ -3,7 +3,9 @@
  * order the sorted read returns them -- key order, and within a key the source's own (its index entries
  * for one key follow the record ids, that is arrival order) -- with the fold's checkpoints: a master whose
  * rows are all in the write batch becomes the candidate the next checkpoint names, so --resume and the
- * retries continue after it exactly as they do for folded documents.
+ * retries continue after it exactly as they do for folded documents. --shape clustered: the rows in the
+ * source's natural (arrival) order, each with its clustered _id (lab_store_clustered_row), into a clustered
+ * collection whose _id order keeps a master's rows together.
  */
 #include "run_private.h"
 
@@ -85,17 +87,41 @@ lab_fold_run_rows_reset (worker_t *w)
    memset (&w->rows_stats, 0, sizeof w->rows_stats);
 }
 
+/* lab_fold_run_clustered_push -- see run_private.h. */
+bool
+lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *error)
+{
+   bson_t doc;
+   int64_t held;
+   bool ok;
+
+   if (!lab_store_clustered_row (row, w->run->fold_opts.key, &doc, error)) {
+      return false;
+   }
+   w->rows_stats.rows_in++;
+   w->rows_stats.docs_out++;
+   if ((int64_t)doc.len > w->rows_stats.largest_doc_bytes) {
+      w->rows_stats.largest_doc_bytes = doc.len;
+   }
+   held = (int64_t)(w->batch_len + doc.len);
+   if (held > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = held;
+   }
+   ok = lab_fold_run_add_doc (w, bson_copy (&doc), error);
+   bson_destroy (&doc);
+   return ok;
+}
+
 /* lab_fold_run_shape_check -- see run_private.h. A clustered collection (MongoDB 5.3+: create with
- * clusteredIndex {key: {_id: 1}, unique: true}) keeps documents in _id order in its record table; FerretDB
- * has no such collection, servers before 5.3 refuse the option, and layoutlab does not create one yet on
- * any store (issue 25: the embedded store's record table keyed by the KeyString of _id is still to come). */
+ * clusteredIndex {key: {_id: 1}, unique: true}) keeps documents in _id order in its record table; the
+ * embedded store lays one out as mongod does (docs/mongodb-compat.md §23); FerretDB has no such
+ * collection and servers before 5.3 refuse the option. */
 bool
 lab_fold_run_shape_check (run_t *r, bson_error_t *error)
 {
    lab_store_server_info_t si;
    int major = 0, minor = 0;
-   const char *why;
-   char buf[160];
+   char why[160];
 
    if (r->o->target.shape != LAB_FOLD_SHAPE_CLUSTERED) {
       return true;
@@ -105,23 +131,17 @@ lab_fold_run_shape_check (run_t *r, bson_error_t *error)
       return false;
    }
    if (strcmp (si.backend, "mongodb") != 0) {
-      why = "the embedded store has no clustered record table yet (a table keyed by the KeyString of _id, as "
-            "mongod lays out a clustered collection, is still to be built)";
-   } else if (si.query_subset) {
-      bson_snprintf (buf, sizeof buf,
+      return true;
+   }
+   if (si.query_subset) {
+      bson_snprintf (why, sizeof why,
                      "this server (%s, FerretDB) has no clustered collections (create's clusteredIndex)",
                      si.version);
-      why = buf;
    } else if (sscanf (si.version, "%d.%d", &major, &minor) != 2 || major < 5 || (major == 5 && minor < 3)) {
-      bson_snprintf (buf, sizeof buf, "clustered collections need MongoDB 5.3 or later; this server is %s",
+      bson_snprintf (why, sizeof why, "clustered collections need MongoDB 5.3 or later; this server is %s",
                      si.version[0] ? si.version : "of an unknown version");
-      why = buf;
    } else {
-      bson_snprintf (buf, sizeof buf,
-                     "this server (MongoDB %s) could hold one, but fold-details does not create clustered "
-                     "collections yet",
-                     si.version);
-      why = buf;
+      return true;
    }
    lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
                   "--shape clustered refused: %s. Nothing was written. For the rows in key order without "

@@ -53,6 +53,30 @@ doc_id_text (const bson_t *doc)
    return bson_strdup ("(no _id)");
 }
 
+/* dups_written -- --shape clustered: a row whose clustered _id {key, id} is taken is that row, written
+ * by an earlier try or run (a resumed copy starts again from the first row): not an error. The other
+ * errors stay in *res. */
+static void
+dups_written (worker_t *w, lab_store_insert_result_t *res)
+{
+   size_t i, kept = 0;
+   int64_t dups = 0;
+
+   for (i = 0; i < res->nerrors; i++) {
+      if (res->errors[i].domain == LAB_ERROR_STORE && res->errors[i].code == LAB_STORE_ERR_DUPLICATE_KEY) {
+         dups++;
+      } else if (res->errors[i].domain != LAB_ERROR_STORE && res->errors[i].code == 11000) {
+         dups++;
+      } else {
+         res->errors[kept++] = res->errors[i];
+      }
+   }
+   res->nerrors = kept;
+   if (dups > 0) {
+      lab_log_debug ("resume: %lld rows of '%s' were written before", (long long)dups, w->run->o->target.dst);
+   }
+}
+
 /* lab_fold_run_flush -- write the batch (unordered); per-document errors are reported and fail the worker. */
 bool
 lab_fold_run_flush (worker_t *w, bson_error_t *error)
@@ -71,6 +95,9 @@ lab_fold_run_flush (worker_t *w, bson_error_t *error)
                                error)) {
       lab_error_prefix (error, "writing %zu documents to '%s'", w->nbatch, r->o->target.dst);
       goto done;
+   }
+   if (res.nerrors > 0 && r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+      dups_written (w, &res);
    }
    if (res.nerrors > 0) {
       for (i = 0; i < res.nerrors && i < WRITE_ERRORS_SHOWN; i++) {

@@ -101,7 +101,14 @@ verify_open (lab_store_session_t *sess, const lab_fold_verify_opts_t *o, state_t
       lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->target.src, o->target.key);
       return false;
    }
-   dst->cur = lab_store_sorted_open (sess, o->target.dst, o->target.key, &so, error);
+   if (o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+      /* a clustered copy has no key index: its natural order is _id order, {<key>, id}, so key order
+       * (the reader skips the keys already verified) */
+      lab_store_natural_opts_t no = { { 0, 0 }, o->batch_docs };
+      dst->cur = lab_store_natural_open (sess, o->target.dst, &no, error);
+   } else {
+      dst->cur = lab_store_sorted_open (sess, o->target.dst, o->target.key, &so, error);
+   }
    if (!dst->cur) {
       lab_error_prefix (error, "--verify: reading '%s' sorted by '%s'", o->target.dst, o->target.key);
       return false;

@@ -116,12 +116,22 @@ doc_size (const lab_fold_verify_opts_t *o, int64_t max, group_t *g, const bson_t
    }
 }
 
-/* dst_row_doc -- a rows-shaped destination (--shape sorted): the document is one row, hashed whole as the
- * source's rows are, and counted with parts 0 (lab_fold_verify_dst_finish checks no parts then). */
+/* dst_row_doc -- a rows-shaped destination (--shape sorted, clustered): the document is one row, hashed
+ * whole as the source's rows are (a clustered one with its original _id back: a row whose _id is not a
+ * clustered one is hashed as it is and so differs), and counted with parts 0 (lab_fold_verify_dst_finish
+ * checks no parts then). */
 static bool
 dst_row_doc (const lab_fold_verify_opts_t *o, int64_t max, group_t *g, const bson_t *doc)
 {
-   lab_fold_hash_add (&g->hash, lab_fold_row_hash (doc));
+   bson_t orig;
+
+   if (o->target.shape == LAB_FOLD_SHAPE_CLUSTERED && lab_store_clustered_row_orig (doc, &orig)) {
+      /* --shape clustered: the row as the source holds it, its original _id back from _id.id */
+      lab_fold_hash_add (&g->hash, lab_fold_row_hash (&orig));
+      bson_destroy (&orig);
+   } else {
+      lab_fold_hash_add (&g->hash, lab_fold_row_hash (doc));
+   }
    g->rows++;
    g->docs++;
    g->parts = 0;

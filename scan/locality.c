@@ -3,7 +3,9 @@
  * sweep's timings. A fixed sample of masters; each master's RecordIds (from its key index entries on the
  * embedded store, find with showRecordId on MongoDB) grouped into pages of (rows ÷ leaf pages)
  * consecutive RecordIds. It is an estimate from the store's append order (docs/results-schema.md,
- * "Locality"), exact enough to tell 1-2 pages from 100.
+ * "Locality"), exact enough to tell 1-2 pages from 100. A clustered collection (issue 25) has no RecordIds
+ * of its own: its masters' rows are consecutive in _id order, counted by an _id range read
+ * (method "clustered_contiguous").
  */
 #include "scan/measure.h"
 
@@ -119,6 +121,31 @@ rows_per_page (lab_store_session_t *sess, const char *coll, double *rpp, const c
    return true;
 }
 
+/* count_row -- count a document. */
+static bool
+count_row (const bson_t *doc, void *ctx)
+{
+   (void)doc;
+   (*(int64_t *)ctx)++;
+   return true;
+}
+
+/* clustered_pages -- a clustered collection (issue 25): a master's n rows are consecutive records of the
+ * table (its _id order), so they occupy the pages a run of n rows at an arbitrary offset crosses:
+ * 1 + (n - 1) / rows_per_page in expectation (no RecordId gives the offset). *n from an _id range read. */
+static bool
+clustered_pages (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll,
+                 const bson_value_t *key, double rpp, double *pages, bson_error_t *error)
+{
+   int64_t n = 0;
+
+   if (!lab_scan_clustered_find (sess, coll, o->key, key, count_row, &n, NULL, error)) {
+      return false;
+   }
+   *pages = n > 0 ? 1.0 + (double)(n - 1) / rpp : 0;
+   return true;
+}
+
 /* lab_scan_locality -- see measure.h. */
 bool
 lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll,
@@ -131,16 +158,25 @@ lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const ch
    double *pages = NULL, rpp = 0, sum = 0, error_pct = 0;
    const char *source = NULL;
    int64_t m, i, min_rid = INT64_MAX, used = 0, leaf_pages = -1;
-   bool ok = false;
+   bool ok = false, clustered = false;
 
    m = lab_scan_locality_sample (nkeys, want, idx);
    rids = bson_malloc0 ((size_t)(m + 1) * sizeof *rids);
    nrids = bson_malloc0 ((size_t)(m + 1) * sizeof *nrids);
    pages = bson_malloc0 ((size_t)(m + 1) * sizeof *pages);
-   if (!rows_per_page (sess, coll, &rpp, &source, &leaf_pages, &error_pct, error)) {
+   if (!rows_per_page (sess, coll, &rpp, &source, &leaf_pages, &error_pct, error) ||
+       !lab_scan_clustered (sess, coll, &clustered, error)) {
       goto done;
    }
-   for (i = 0; i < m; i++) {
+   for (i = 0; i < m && clustered; i++) {
+      if (!clustered_pages (sess, o, coll, &keys[idx[i]], rpp, &pages[used], error)) {
+         goto done;
+      }
+      if (pages[used] > 0) {
+         sum += pages[used++];
+      }
+   }
+   for (i = 0; i < m && !clustered; i++) {
       if (!lab_store_record_ids (sess, coll, o->key, &keys[idx[i]], &rids[i], &nrids[i], error)) {
          goto done;
       }
@@ -149,7 +185,7 @@ lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const ch
       }
    }
    /* the smallest RecordId seen stands for the collection's first: it only shifts page boundaries */
-   for (i = 0; i < m; i++) {
+   for (i = 0; i < m && !clustered; i++) {
       if (nrids[i] > 0) {
          pages[used] = (double)lab_scan_locality_pages (rids[i], nrids[i], min_rid, rpp);
          sum += pages[used];
@@ -164,7 +200,7 @@ lab_scan_locality (lab_store_session_t *sess, const lab_scan_opts_t *o, const ch
    BSON_APPEND_DOUBLE (out, "pages_per_master_mean", sum / (double)used);
    BSON_APPEND_DOUBLE (out, "pages_per_master_p95", lab_scan_percentile (pages, (size_t)used, 95));
    BSON_APPEND_INT64 (out, "masters_sampled", used);
-   BSON_APPEND_UTF8 (out, "method", "record_ids");
+   BSON_APPEND_UTF8 (out, "method", clustered ? "clustered_contiguous" : "record_ids");
    BSON_APPEND_DOUBLE (out, "rows_per_leaf_page", rpp);
    BSON_APPEND_UTF8 (out, "leaf_pages_source", source);
    if (leaf_pages > 0) {

@@ -110,7 +110,7 @@ lab_scan_keys_match (lab_store_session_t *sess, const char *coll, const char *fi
 
    *any = false;
    for (i = 0; i < nkeys && !*any; i++) {
-      if (!lab_store_find_eq (sess, coll, field, &keys[i], first_match, any, NULL, error)) {
+      if (!lab_scan_find_master (sess, coll, field, &keys[i], first_match, any, NULL, error)) {
          char kb[128];
          lab_error_prefix (error, "looking up %s %s in %s", field, lab_value_text (&keys[i], kb, sizeof kb),
                            coll);

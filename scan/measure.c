@@ -32,7 +32,8 @@ typedef struct {
    lab_store_t *store;
    const lab_scan_opts_t *opts;
    const char *coll;
-   bool folded; /* the rows are the elements of each document's array (folded and buckets layouts) */
+   bool folded;    /* the rows are the elements of each document's array (folded and buckets layouts) */
+   bool clustered; /* a clustered collection (issue 25): a master's rows by an _id range, no key index */
    const bson_value_t *keys;
    int64_t first, end;
    lab_scan_live_t *live;
@@ -92,6 +93,10 @@ worker_main (void *arg, int index, bson_error_t *error)
    if (!sess) {
       return false;
    }
+   if (!w->folded && !w->wl && !lab_scan_clustered (sess, w->coll, &w->clustered, error)) {
+      lab_store_session_close (sess);
+      return false;
+   }
    for (k = w->first; k < w->end; k++) {
       doc_ctx_t c = { w, 0, 0, 0 };
       uint64_t t0;
@@ -114,7 +119,9 @@ worker_main (void *arg, int index, bson_error_t *error)
          lab_progress_add (w->progress, 1, (uint64_t)(w->acc.doc_bytes - before.doc_bytes));
          continue;
       }
-      if (!lab_store_find_eq (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, error)) {
+      if (!(w->clustered
+               ? lab_scan_clustered_find (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, error)
+               : lab_store_find_eq (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, error))) {
          char kb[128];
          lab_value_text (&w->keys[k], kb, sizeof kb);
          lab_error_prefix (error, "collection %s, %s %s", w->coll, w->opts->key, kb);
@@ -216,7 +223,7 @@ ready_read (const lab_scan_plan_t *p, const char *coll, bson_error_t *error)
    for (;;) {
       lab_store_session_t *sess = lab_store_session_open (p->store, error);
       bool ok =
-         sess && lab_store_find_eq (sess, coll, p->opts->key, &p->keys[0], first_doc, NULL, NULL, error);
+         sess && lab_scan_find_master (sess, coll, p->opts->key, &p->keys[0], first_doc, NULL, NULL, error);
       if (sess) {
          lab_store_session_close (sess);
       }

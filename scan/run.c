@@ -286,7 +286,7 @@ static bool
 check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const char *which,
                   const char *where, bson_error_t *error)
 {
-   bool exists = false, has = false;
+   bool exists = false, has = false, clustered = false;
 
    if (!lab_store_exists (sess, coll, &exists, error)) {
       lab_error_prefix (error, "checking %s collection %s", which, coll);
@@ -302,7 +302,10 @@ check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const cha
       lab_error_prefix (error, "checking the index on %s of %s", o->key, coll);
       return false;
    }
-   if (!has) {
+   if (!has && !lab_scan_clustered (sess, coll, &clustered, error)) {
+      return false;
+   }
+   if (!has && !clustered) { /* a clustered layout reads a master by an _id range (clustered.c) */
       if (!o->create_index) {
          lab_error_set (
             error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,

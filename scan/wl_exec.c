@@ -293,7 +293,7 @@ tool_row (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, q_ctx_t *q,
          continue; /* this master was fetched for an earlier pair of the batch */
       }
       q->acc->queries++;
-      if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &r->key, on_doc, q, NULL, error)) {
+      if (!lab_scan_find_master (sess, wl->layout->collection, o->key, &r->key, on_doc, q, NULL, error)) {
          return false;
       }
    }

@@ -70,7 +70,7 @@ read_master (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *co
 {
    char kb[128];
 
-   if (!lab_store_find_eq (sess, coll, o->key, key, on_row, m, NULL, error)) {
+   if (!lab_scan_find_master (sess, coll, o->key, key, on_row, m, NULL, error)) {
       lab_error_prefix (error, "drawing the write workloads' rows from %s", coll);
       return false;
    }
@@ -878,15 +878,17 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
    if (wl->kind == LAB_WL_APPEND) {
       const bson_t **docs = bson_malloc0 ((size_t)(b - a) * sizeof *docs);
       lab_store_insert_result_t res;
+      bson_t *held = NULL; /* a clustered layout's rows, with their _id {key, id} (issue 25) */
       bool ok;
 
       memset (&res, 0, sizeof res);
       for (j = a; j < b; j++) {
          docs[j - a] = wl->writes->w[j].row;
-         acc->doc_bytes += wl->writes->w[j].row->len;
       }
       acc->queries++;
-      ok = lab_store_insert_many (sess, wl->layout->collection, (const bson_t *const *)docs, (size_t)(b - a),
+      ok = lab_scan_clustered_rows (sess, wl->layout->collection, o->key, docs, (size_t)(b - a), &held,
+                                    &acc->doc_bytes, error) &&
+           lab_store_insert_many (sess, wl->layout->collection, (const bson_t *const *)docs, (size_t)(b - a),
                                   &res, error);
       if (ok && res.inserted != (int64_t)(b - a)) {
          lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
@@ -895,6 +897,7 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          ok = false;
       }
       lab_store_insert_result_cleanup (&res);
+      lab_scan_clustered_rows_free (held, (size_t)(b - a));
       bson_free (docs);
       if (!ok) {
          return false;
@@ -932,7 +935,8 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          continue;
       }
       acc->queries++;
-      if (!lab_store_find_eq (sess, wl->layout->collection, "_id", &w->id, on_row_doc, &doc, NULL, error)) {
+      if (!lab_scan_find_row (sess, wl->layout->collection, o->key, &w->key, &w->id, on_row_doc, &doc,
+                              error)) {
          return false;
       }
       if (!doc) {

@@ -351,7 +351,7 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
       pick_t p = { o, array, &rng, 0 };
       char kb[128];
 
-      if (!lab_store_find_eq (sess, from->collection, o->key, key, on_master_doc, &p, NULL, error)) {
+      if (!lab_scan_find_master (sess, from->collection, o->key, key, on_master_doc, &p, NULL, error)) {
          lab_error_prefix (error, "drawing the workloads' rows from %s", from->collection);
          return false;
       }

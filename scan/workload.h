@@ -285,4 +285,38 @@ typedef struct lab_scan_wl_prep {
 /* lab_scan_wl_any -- o asks for a workload besides the load. */
 bool lab_scan_wl_any (const lab_scan_opts_t *o);
 
+/* ---- clustered.c: a clustered layout (issue 25) ------------------------------------------------- */
+
+/* lab_scan_clustered -- *clustered = `coll` is a clustered collection (lab_store_stats; a server's
+ * collStats does not say: false there). */
+bool lab_scan_clustered (lab_store_session_t *sess, const char *coll, bool *clustered, bson_error_t *error);
+
+/* lab_scan_clustered_find -- the rows of master `key` of the clustered `coll`: lab_store_index_find on
+ * {_id: 1} over [{<key_field>: key}, {<key_field>: key, id: MaxKey}) (lab_store_clustered_bounds), in _id
+ * order; *ndocs (may be NULL) the rows. */
+bool lab_scan_clustered_find (lab_store_session_t *sess, const char *coll, const char *key_field,
+                              const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                              bson_error_t *error);
+
+/* lab_scan_find_master -- a master's documents: lab_store_find_eq on the key, or, on a clustered
+ * collection, lab_scan_clustered_find (one lab_store_stats more per call: not for timed loops). */
+bool lab_scan_find_master (lab_store_session_t *sess, const char *coll, const char *key_field,
+                           const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                           bson_error_t *error);
+
+/* lab_scan_clustered_rows -- rows about to be inserted into `coll`: when it is clustered, docs[i] is
+ * replaced by row i with its clustered _id {<key_field>: K, id: <its _id>} (lab_store_clustered_row), the
+ * new documents held in *held (free with lab_scan_clustered_rows_free(*held, n)); else nothing changes.
+ * *bytes += the documents' sizes either way. */
+bool lab_scan_clustered_rows (lab_store_session_t *sess, const char *coll, const char *key_field,
+                              const bson_t **docs, size_t n, bson_t **held, int64_t *bytes,
+                              bson_error_t *error);
+void lab_scan_clustered_rows_free (bson_t *held, size_t n);
+
+/* lab_scan_find_row -- the row whose original _id is `id` (master `key`): find_eq on _id, or on a
+ * clustered `coll` on its _id {<key_field>: key, id}. */
+bool lab_scan_find_row (lab_store_session_t *sess, const char *coll, const char *key_field,
+                        const bson_value_t *key, const bson_value_t *id, lab_store_doc_cb_t cb, void *ctx,
+                        bson_error_t *error);
+
 #endif

@@ -392,6 +392,86 @@ lab_store_key_recordid_decode (const uint8_t *p, size_t len, int64_t *record_id,
    return true;
 }
 
+/* ---- clustered RecordIds ------------------------------------------------------------------------ */
+
+/* The CType of an object (KeyString's kObject), between strings (60) and ObjectIds (100). */
+enum { CT_OBJECT = 70 };
+
+/* generic_ctype -- KeyString's bsonTypeToGenericKeyStringType: the byte before each element of an object
+ * (every number is kNumeric, 30); 0 for a type this encoding does not hold. */
+static uint8_t
+generic_ctype (bson_type_t t)
+{
+   switch (t) {
+   case BSON_TYPE_MINKEY:
+      return CT_MINKEY;
+   case BSON_TYPE_NULL:
+      return CT_NULL;
+   case BSON_TYPE_INT32:
+   case BSON_TYPE_INT64:
+   case BSON_TYPE_DOUBLE:
+      return CT_NAN; /* kNumeric */
+   case BSON_TYPE_UTF8:
+      return CT_STRING;
+   case BSON_TYPE_DOCUMENT:
+      return CT_OBJECT;
+   case BSON_TYPE_OID:
+      return CT_OID;
+   case BSON_TYPE_BOOL:
+      return CT_FALSE; /* kBool */
+   case BSON_TYPE_DATE_TIME:
+      return CT_DATE;
+   case BSON_TYPE_MAXKEY:
+      return CT_MAXKEY;
+   default:
+      return 0;
+   }
+}
+
+/* encode_rid_value -- the KeyString body of v, embedded documents included (depth-limited as BSON is). */
+static bool
+encode_rid_value (const bson_value_t *v, lab_buf_t *out, int depth, bson_error_t *error)
+{
+   bson_iter_t it;
+   bson_t doc;
+
+   if (v->value_type != BSON_TYPE_DOCUMENT) {
+      return lab_store_key_encode_body (v, out, error);
+   }
+   if (depth > 100 || !bson_init_static (&doc, v->value.v_doc.data, v->value.v_doc.data_len) ||
+       !bson_iter_init (&it, &doc)) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                     "a cluster key document is malformed or nested more than 100 deep");
+      return false;
+   }
+   put_byte (out, CT_OBJECT);
+   while (bson_iter_next (&it)) {
+      uint8_t g = generic_ctype (bson_iter_type (&it));
+      if (g == 0) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
+                        "field '%s' of a cluster key is of type %s (BSON type 0x%02x); supported: int32, "
+                        "int64, double, string, object, objectId, date, bool, null, minKey, maxKey",
+                        bson_iter_key (&it), type_name (bson_iter_type (&it)),
+                        (unsigned)bson_iter_type (&it));
+         return false;
+      }
+      put_byte (out, g);
+      lab_buf_append (out, bson_iter_key (&it), bson_iter_key_len (&it) + 1);
+      if (!encode_rid_value (bson_iter_value (&it), out, depth + 1, error)) {
+         return false;
+      }
+   }
+   put_byte (out, 0x00);
+   return true;
+}
+
+/* lab_store_key_encode_record_id -- keyForElem: the value's KeyString without discriminator. */
+bool
+lab_store_key_encode_record_id (const bson_value_t *v, lab_buf_t *out, bson_error_t *error)
+{
+   return encode_rid_value (v, out, 0, error);
+}
+
 /* ---- body, tag and the unique-index format ------------------------------------------------------ */
 
 /* lab_store_key_encode_body -- the encoding without its one tag byte. */

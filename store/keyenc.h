@@ -83,6 +83,15 @@ void lab_store_key_type_bracket (uint8_t ctype, uint8_t *first, uint8_t *end);
  * only when the encoder kept a type byte, so decoding is exact for every supported type. */
 bool lab_store_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson_error_t *error);
 
+/* lab_store_key_encode_record_id -- append the RecordId of a clustered collection's document whose cluster
+ * key (`_id`) is `v`: mongod's record_id_helpers::keyForElem, the KeyString V1 of the value without end
+ * discriminator or type bits (docs/mongodb-compat.md §23). The scalar types are their body
+ * (lab_store_key_encode_body); an embedded document is CType kObject (70), then per element its generic
+ * CType (numbers 30, strings 60, objects 70, ...), its field name and NUL, its value's encoding, and a
+ * 0x00 after the last element, so memcmp order is MongoDB's order of documents. Other types (arrays,
+ * binary, ...): LAB_STORE_ERR_KEY_TYPE. */
+bool lab_store_key_encode_record_id (const bson_value_t *v, lab_buf_t *out, bson_error_t *error);
+
 /* lab_store_value_compare -- MongoDB comparison order of two supported values (<0, 0, >0). */
 int lab_store_value_compare (const bson_value_t *a, const bson_value_t *b);
 

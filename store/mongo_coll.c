@@ -258,10 +258,46 @@ compressor_check (lab_store_session_t *sess, const char *coll, const char *confi
    }
 }
 
+static bool create_kind (lab_store_session_t *sess, const char *coll, bool clustered, bson_error_t *error);
+
 /* lab_mongo_create -- create when missing (with the store's block compressor as mongod's
  * storageEngine.wiredTiger.configString); losing a creation race (NamespaceExists) is fine. */
 bool
 lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   return create_kind (sess, coll, false, error);
+}
+
+/* lab_mongo_create_clustered -- a clustered collection (create with clusteredIndex {key: {_id: 1},
+ * unique: true}, docs/mongodb-compat.md §23) on MongoDB 5.3 or later; FerretDB and older servers refused
+ * before anything is sent, naming why. */
+bool
+lab_mongo_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   lab_store_server_info_t si;
+   int major = 0, minor = 0;
+
+   if (!lab_mongo_server_info (sess->store, &si, error)) {
+      return false;
+   }
+   if (si.query_subset) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "this server (%s, FerretDB) has no clustered collections (create's clusteredIndex)",
+                     si.version);
+      return false;
+   }
+   if (sscanf (si.version, "%d.%d", &major, &minor) != 2 || major < 5 || (major == 5 && minor < 3)) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "clustered collections need MongoDB 5.3 or later; this server is %s",
+                     si.version[0] ? si.version : "of an unknown version");
+      return false;
+   }
+   return create_kind (sess, coll, true, error);
+}
+
+/* create_kind -- lab_mongo_create, with clusteredIndex {key: {_id: 1}, unique: true} when `clustered`. */
+static bool
+create_kind (lab_store_session_t *sess, const char *coll, bool clustered, bson_error_t *error)
 {
    mongoc_database_t *db;
    mongoc_collection_t *c;
@@ -283,6 +319,15 @@ lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *err
       BSON_APPEND_UTF8 (&wt, "configString", config);
       bson_append_document_end (&se, &wt);
       bson_append_document_end (&copts, &se);
+   }
+   if (clustered) {
+      bson_t ci, key;
+      BSON_APPEND_DOCUMENT_BEGIN (&copts, "clusteredIndex", &ci);
+      BSON_APPEND_DOCUMENT_BEGIN (&ci, "key", &key);
+      BSON_APPEND_INT32 (&key, "_id", 1);
+      bson_append_document_end (&ci, &key);
+      BSON_APPEND_BOOL (&ci, "unique", true);
+      bson_append_document_end (&copts, &ci);
    }
    db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
    c = mongoc_database_create_collection (db, coll, &copts, &err);

@@ -137,6 +137,7 @@ bool lab_mongo_coll_uuid (lab_store_session_t *sess, const char *coll, bson_valu
                           bson_error_t *error);
 bool lab_mongo_require_coll (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_mongo_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                           bson_error_t *error);
 bool lab_mongo_require_index (lab_store_session_t *sess, const char *coll, const char *field,

@@ -156,6 +156,21 @@ lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *err
    return check_coll (coll, error) && sess->store->ops->create (sess, coll, error);
 }
 
+/* lab_store_create_clustered -- the name checked, then the backend's clustered create. */
+bool
+lab_store_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   if (!check_coll (coll, error)) {
+      return false;
+   }
+   if (!sess->store->ops->create_clustered) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "the %s store cannot create clustered collections", sess->store->ops->name);
+      return false;
+   }
+   return sess->store->ops->create_clustered (sess, coll, error);
+}
+
 bool
 lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {

@@ -132,6 +132,36 @@ bool lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists
 /* lab_store_create -- create the collection (with its `_id` index) when missing; existing is fine. */
 bool lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 
+/* lab_store_create_clustered -- create the collection as a clustered collection when missing (an existing
+ * clustered one is fine): documents kept in `_id` order in the record table itself, with no separate
+ * `_id` index (docs/mongodb-compat.md §23). Embedded: the record table keyed by the KeyString of `_id`
+ * (key_format=u), as mongod's WiredTigerRecordStore with KeyFormat::String; find_eq and index_find on
+ * `_id` ({_id: 1}, an equality or a [lo, hi) range, e.g. every `_id` {k: K, ...} from {k: K} to
+ * {k: K, id: MaxKey}) walk it; secondary indexes, RecordIds and RecordId ranges are refused
+ * (LAB_STORE_ERR_NOT_SUPPORTED); an `_id` that is an array or of a type keyenc.h cannot encode is refused
+ * per document. MongoDB: create with clusteredIndex {key: {_id: 1}, unique: true} on MongoDB 5.3 or later;
+ * FerretDB and older servers: LAB_STORE_ERR_NOT_SUPPORTED naming why. An existing collection of the other
+ * kind: LAB_STORE_ERR_NOT_SUPPORTED (embedded; a server keeps its own). */
+bool lab_store_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+
+/* The rows layoutlab writes into a clustered collection (store_clustered.c; fold-details --shape clustered,
+ * scancmp's appends): the source row with `_id` {<key>: <its key value>, id: <its original _id>} and its
+ * other fields unchanged, so `_id` order is (key, original _id) and a master's rows sit together. */
+#define LAB_STORE_CLUSTERED_ID "id"
+
+/* lab_store_clustered_row -- *out (initialized here; caller destroys on true) = row with that `_id`; a row
+ * without `key`: LAB_STORE_ERR_KEY_TYPE (nothing to destroy). A row without `_id` gets {<key>: K}. */
+bool lab_store_clustered_row (const bson_t *row, const char *key, bson_t *out, bson_error_t *error);
+
+/* lab_store_clustered_row_orig -- *out (caller destroys on true) = the source row back: `_id` the
+ * original one, the other fields as they are; false (nothing to destroy) when doc's `_id` is not a
+ * document holding "id". */
+bool lab_store_clustered_row_orig (const bson_t *doc, bson_t *out);
+
+/* lab_store_clustered_bounds -- *lo = {<key>: k}, *hi = {<key>: k, id: MaxKey} (both initialized here;
+ * caller destroys): every row of master k has an `_id` in [lo, hi) (lab_store_index_find on {_id: 1}). */
+void lab_store_clustered_bounds (const char *key, const bson_value_t *k, bson_t *lo, bson_t *hi);
+
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
  * fine): lab_store_create_index_spec with one field, multikey where the field holds arrays. On the
  * embedded store, an index created after its data is built with a bulk cursor. */
@@ -221,6 +251,7 @@ typedef struct {
    int64_t storage_size_bytes; /* on disk, collection table only */
    int64_t index_size_bytes;   /* on disk, all indexes */
    int32_t nindexes;
+   bool clustered; /* a clustered collection (lab_store_create_clustered): records in _id order */
 } lab_store_coll_stats_t;
 
 /* lab_store_stats -- collection statistics (estimates on FerretDB). Missing: NO_COLLECTION. */
@@ -298,7 +329,8 @@ bool lab_store_insert_many (lab_store_session_t *sess, const char *coll, const b
  * the collection's natural order: on the embedded store its RecordId is first + i + 1, whichever session
  * or thread writes it, so several writers filling one collection in parallel leave the same RecordIds as
  * one writer would (a refused document leaves its RecordId unused). A position already taken fails the
- * batch (nothing is overwritten). A server assigns its own RecordIds: there `first` is ignored. */
+ * batch (nothing is overwritten). A server assigns its own RecordIds, and a clustered collection's are
+ * its `_id`s: there `first` is ignored. */
 bool lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bson_t *const *docs,
                                size_t n, int64_t first, lab_store_insert_result_t *result,
                                bson_error_t *error);

@@ -41,6 +41,8 @@ struct lab_store_ops {
    void (*session_close) (lab_store_session_t *sess);
    bool (*exists) (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
    bool (*create) (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+   /* NULL: LAB_STORE_ERR_NOT_SUPPORTED */
+   bool (*create_clustered) (lab_store_session_t *sess, const char *coll, bson_error_t *error);
    bool (*create_index) (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
    bool (*has_index) (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                       bson_error_t *error);

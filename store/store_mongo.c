@@ -355,6 +355,7 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .session_close = lab_mongo_session_close,
    .exists = lab_mongo_exists,
    .create = lab_mongo_create,
+   .create_clustered = lab_mongo_create_clustered,
    .create_index = lab_mongo_create_index,
    .has_index = lab_mongo_has_index,
    .create_index_spec = lab_mongo_create_index_spec,

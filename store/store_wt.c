@@ -31,6 +31,7 @@ const lab_store_ops_t lab_store_wt_ops = {
    .session_close = lab_wt_session_close,
    .exists = lab_wt_exists,
    .create = lab_wt_create,
+   .create_clustered = lab_wt_create_clustered,
    .create_index = lab_wt_create_index,
    .has_index = lab_wt_has_index,
    .create_index_spec = lab_wt_create_index_spec,

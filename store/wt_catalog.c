@@ -160,7 +160,13 @@ lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error
 {
    wt_index_t *ix = lab_wt_coll_index (c, field);
 
-   if (!ix) {
+   if (!ix && c->clustered) {
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
+                     "collection '%s' in wiredtiger:%s is clustered: its records are in _id order and it has "
+                     "no index on '%s' (secondary indexes on a clustered collection are not supported "
+                     "here); read it by _id ranges",
+                     c->name, st->home, field);
+   } else if (!ix) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
                      "collection '%s' in wiredtiger:%s has no index on '%s': build it with --create-index "
                      "(fold-details, scancmp) or choose an indexed field with --key",
@@ -211,6 +217,19 @@ catalog_doc (const wt_coll_t *c, bson_t *doc)
    BSON_APPEND_INT64 (doc, "count", __atomic_load_n (&c->count, __ATOMIC_RELAXED));
    BSON_APPEND_INT64 (doc, "data_size", __atomic_load_n (&c->data_size, __ATOMIC_RELAXED));
    BSON_APPEND_INT64 (doc, "next_rid", __atomic_load_n (&c->next_rid, __ATOMIC_RELAXED));
+   if (c->clustered) {
+      /* as mongod's catalog entry keeps md.options.clusteredIndex (clustered_util::
+       * makeCanonicalClusteredInfo's form): {v: 2, key: {_id: 1}, name: "_id_", unique} */
+      bson_t ci, key;
+      BSON_APPEND_DOCUMENT_BEGIN (doc, "clusteredIndex", &ci);
+      BSON_APPEND_INT32 (&ci, "v", 2);
+      BSON_APPEND_DOCUMENT_BEGIN (&ci, "key", &key);
+      BSON_APPEND_INT32 (&key, "_id", 1);
+      bson_append_document_end (&ci, &key);
+      BSON_APPEND_UTF8 (&ci, "name", "_id_");
+      BSON_APPEND_BOOL (&ci, "unique", true);
+      bson_append_document_end (doc, &ci);
+   }
    BSON_APPEND_ARRAY_BEGIN (doc, "indexes", &arr);
    for (i = 0; i < c->nindexes; i++) {
       bson_snprintf (k, sizeof k, "%d", i);
@@ -309,7 +328,9 @@ recount (wt_store_t *st, wt_coll_t *c, bson_error_t *error)
       if ((ret = lab_wt_doc_value (st, cur, &v)) != 0) {
          break;
       }
-      cur->get_key (cur, &rid);
+      if (!c->clustered) { /* a clustered table's keys are KeyStrings (key_format=u), not RecordIds */
+         cur->get_key (cur, &rid);
+      }
       n++;
       bytes += (int64_t)v.size;
    }
@@ -384,10 +405,11 @@ read_coll (wt_store_t *st, const char *name, const bson_t *doc, bson_error_t *er
    if (bson_iter_init_find (&it, doc, "next_rid")) {
       c->next_rid = bson_iter_as_int64 (&it);
    }
+   c->clustered = bson_iter_init_find (&it, doc, "clusteredIndex");
    read_indexes (doc, c);
    c->next = st->colls;
    st->colls = c;
-   if (!c->ident || c->nindexes == 0 || strcmp (c->indexes[0].field, "_id") != 0) {
+   if (!c->ident || (!c->clustered && (c->nindexes == 0 || strcmp (c->indexes[0].field, "_id") != 0))) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                      "catalog entry of collection '%s' in %s is incomplete", c->name, st->home);
       return false;

@@ -57,10 +57,10 @@ lab_wt_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
    return true;
 }
 
-/* coll_new -- a collection named `name` with fresh idents for its table and _id index (caller holds
- * mu). */
+/* coll_new -- a collection named `name` with fresh idents for its table and _id index (a clustered one:
+ * its table alone) (caller holds mu). */
 static wt_coll_t *
-coll_new (wt_store_t *st, const char *name)
+coll_new (wt_store_t *st, const char *name, bool clustered)
 {
    wt_coll_t *c = bson_malloc0 (sizeof *c);
    char *ident;
@@ -68,17 +68,23 @@ coll_new (wt_store_t *st, const char *name)
    c->name = bson_strdup (name);
    c->ident = bson_strdup_printf ("collection-%" PRId64 "-layoutlab", st->next_ident++);
    c->uri = bson_strdup_printf ("table:%s", c->ident);
+   c->next_rid = 1;
+   if (clustered) {
+      c->clustered = true;
+      return c;
+   }
    ident = bson_strdup_printf ("index-%" PRId64 "-layoutlab", st->next_ident++);
    lab_wt_index_set (&c->indexes[0], "_id", ident);
    bson_free (ident);
    c->nindexes = 1;
-   c->next_rid = 1;
    return c;
 }
 
-/* lab_wt_coll_create_locked -- create the collection and its _id index (caller holds ddl for writing). */
+/* lab_wt_coll_create_kind_locked -- create the collection and its _id index, or a clustered collection's
+ * table alone (caller holds ddl for writing); an existing collection is returned (of either kind when a
+ * plain one was asked for, as lab_store_create's "existing is fine"). */
 wt_coll_t *
-lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
+lab_wt_coll_create_kind_locked (wt_sess_t *ss, const char *name, bool clustered, bson_error_t *error)
 {
    wt_store_t *st = ss->st;
    wt_coll_t *c;
@@ -88,16 +94,24 @@ lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
    c = lab_wt_coll_find (st, name);
    if (c) {
       pthread_mutex_unlock (&st->mu);
+      if (clustered && !c->clustered) {
+         lab_error_set (
+            error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+            "collection '%s' in wiredtiger:%s exists and is not clustered: drop it first to create "
+            "it clustered",
+            name, st->home);
+         return NULL;
+      }
       return c;
    }
-   c = coll_new (st, name);
+   c = coll_new (st, name, clustered);
    pthread_mutex_unlock (&st->mu);
 
-   if ((ret = ss->s->create (ss->s, c->uri, st->coll_config)) != 0) {
+   if ((ret = ss->s->create (ss->s, c->uri, clustered ? st->clustered_config : st->coll_config)) != 0) {
       lab_wt_fail (error, ret, "create collection '%s' (%s)", name, c->uri);
       goto fail;
    }
-   if ((ret = ss->s->create (ss->s, c->indexes[0].uri, WT_INDEX_CONFIG)) != 0) {
+   if (!clustered && (ret = ss->s->create (ss->s, c->indexes[0].uri, WT_INDEX_CONFIG)) != 0) {
       lab_wt_fail (error, ret, "create _id index of '%s' (%s)", name, c->indexes[0].uri);
       goto fail;
    }
@@ -111,10 +125,19 @@ lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
    pthread_mutex_unlock (&st->mu);
    return c;
 fail:
-   ss->s->drop (ss->s, c->indexes[0].uri, "force=true");
+   if (!clustered) {
+      ss->s->drop (ss->s, c->indexes[0].uri, "force=true");
+   }
    ss->s->drop (ss->s, c->uri, "force=true");
    lab_wt_coll_free (c);
    return NULL;
+}
+
+/* lab_wt_coll_create_locked -- create the collection and its _id index (caller holds ddl for writing). */
+wt_coll_t *
+lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)
+{
+   return lab_wt_coll_create_kind_locked (ss, name, false, error);
 }
 
 /* lab_wt_create -- create a collection (nothing when it exists). */
@@ -126,6 +149,19 @@ lab_wt_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 
    pthread_rwlock_wrlock (&ss->st->ddl);
    c = lab_wt_coll_create_locked (ss, coll, error);
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return c != NULL;
+}
+
+/* lab_wt_create_clustered -- create a clustered collection (nothing when one exists). */
+bool
+lab_wt_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_coll_t *c;
+
+   pthread_rwlock_wrlock (&ss->st->ddl);
+   c = lab_wt_coll_create_kind_locked (ss, coll, true, error);
    pthread_rwlock_unlock (&ss->st->ddl);
    return c != NULL;
 }
@@ -284,7 +320,8 @@ lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_
       for (i = 0; i < c->nindexes; i++) {
          out->index_size_bytes += file_size (st, c->indexes[i].ident);
       }
-      out->nindexes = c->nindexes;
+      out->nindexes = c->clustered ? 1 : c->nindexes; /* the clustered _id index is the table */
+      out->clustered = c->clustered;
    }
    pthread_rwlock_unlock (&st->ddl);
    return c != NULL;
@@ -428,6 +465,10 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
    if (!(c = lab_wt_coll_lookup (st, coll, error))) {
       goto done;
    }
+   if (c->clustered) {
+      lab_wt_clustered_refuse (c, "its leaf pages are not sampled by RecordId (count them exactly)", error);
+      goto done;
+   }
    count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
    data_size = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
    stat_uri = bson_strdup_printf ("statistics:%s", c->uri);
@@ -526,7 +567,7 @@ lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field
    pthread_rwlock_rdlock (&st->ddl);
    c = lab_wt_coll_lookup (st, coll, error);
    if (c) {
-      *has = lab_wt_coll_index (c, field) != NULL;
+      *has = lab_wt_coll_index (c, field) != NULL || (c->clustered && strcmp (field, "_id") == 0);
    }
    pthread_rwlock_unlock (&st->ddl);
    return c != NULL;
@@ -544,7 +585,10 @@ lab_wt_index_info (lab_store_session_t *sess, const char *coll, const lab_store_
 
    pthread_rwlock_rdlock (&st->ddl);
    c = lab_wt_coll_lookup (st, coll, error);
-   if (c && (ix = lab_wt_coll_index_spec (c, spec)) != NULL) {
+   if (c && c->clustered && spec->n == 1 && strcmp (spec->fields[0], "_id") == 0) {
+      *exists = true; /* the clustered index: the record table itself, no file of its own */
+      *size_bytes = 0;
+   } else if (c && (ix = lab_wt_coll_index_spec (c, spec)) != NULL) {
       *exists = true;
       *multikey = __atomic_load_n (&ix->multikey, __ATOMIC_RELAXED) != 0;
       *size_bytes = file_size (st, ix->ident);

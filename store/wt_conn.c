@@ -168,6 +168,7 @@ lab_wt_close (lab_store_t *store)
    bson_free (st->home);
    bson_free (st->config);
    bson_free (st->coll_config);
+   bson_free (st->clustered_config);
    bson_free (st);
    store->impl = NULL;
 }
@@ -336,6 +337,7 @@ lab_wt_open (lab_store_t *store, bson_error_t *error)
    st->cache_max_bytes = store->opts.cache_size_bytes ? store->opts.cache_size_bytes : default_cache_bytes ();
    st->config = conn_config (store, st->cache_max_bytes);
    st->coll_config = bson_strdup_printf (WT_COLL_CONFIG_FMT, lab_store_block_compressor (store));
+   st->clustered_config = bson_strdup_printf (WT_CLUSTERED_CONFIG_FMT, lab_store_block_compressor (store));
    if (strcmp (lab_store_block_compressor (store), "zstd") == 0) {
       bson_snprintf (store->compressor_note, sizeof store->compressor_note,
                      "table config block_compressor=zstd (level %d)", store->opts.zstd_level);

@@ -14,9 +14,10 @@
 /* wt_cur_t -- a sorted stream's state. */
 typedef struct {
    wt_sess_t *ss;
-   WT_CURSOR *ic; /* index cursor, owned (NULL in a natural-order stream) */
-   WT_CURSOR *cc; /* collection cursor, owned */
-   bool natural;  /* a natural-order stream over RecordIds [rid_lo, rid_hi) (0: unbounded) */
+   WT_CURSOR *ic;  /* index cursor, owned (NULL in a natural-order stream) */
+   WT_CURSOR *cc;  /* collection cursor, owned */
+   bool natural;   /* a natural-order stream over RecordIds [rid_lo, rid_hi) (0: unbounded) */
+   bool clustered; /* natural order of a clustered collection: _id order, keys are KeyStrings */
    int64_t rid_lo, rid_hi;
    bool is_id;
    bool started, done;
@@ -162,6 +163,11 @@ lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_
    wc->rid_lo = opts->range.rid_lo;
    wc->rid_hi = opts->range.rid_hi;
    c = lab_wt_coll_lookup (st, coll, error);
+   if (c && c->clustered && (wc->rid_lo != 0 || wc->rid_hi != 0)) {
+      return open_done (cur, st,
+                        lab_wt_clustered_refuse (c, "it has no RecordId ranges (scan it whole)", error));
+   }
+   wc->clustered = c && c->clustered;
    return open_done (cur, st, c && lab_wt_coll_cursor (ss->s, c, &wc->cc, error));
 }
 
@@ -184,7 +190,7 @@ natural_next (wt_cur_t *wc, WT_ITEM *v, bson_error_t *error)
    if (ret == WT_NOTFOUND) {
       return 0;
    }
-   if (ret != 0 || (ret = cc->get_key (cc, &rid)) != 0) {
+   if (ret != 0 || (!wc->clustered && (ret = cc->get_key (cc, &rid)) != 0)) {
       lab_wt_fail (error, ret, "scan collection '%s'", wc->coll);
       return -1;
    }
@@ -536,7 +542,16 @@ lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n, lab_s
    int i;
 
    pthread_rwlock_rdlock (&ss->st->ddl);
-   if (!(c = lab_wt_coll_lookup (ss->st, coll, error)) || !rid_ends (ss, c, &first, &last, &empty, error)) {
+   if (!(c = lab_wt_coll_lookup (ss->st, coll, error))) {
+      goto done;
+   }
+   if (c->clustered) { /* no RecordId spans: the whole table is the one range, as on a server */
+      *ranges = bson_malloc0 (sizeof **ranges);
+      *nranges = 1;
+      ok = true;
+      goto done;
+   }
+   if (!rid_ends (ss, c, &first, &last, &empty, error)) {
       goto done;
    }
    count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
@@ -582,7 +597,9 @@ lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_
       bson_append_document_end (out, &walk);
       BSON_APPEND_NULL (out, "index");
       BSON_APPEND_BOOL (out, "blocking_sort", false);
-      BSON_APPEND_UTF8 (out, "order", "RecordId order (insertion order)");
+      BSON_APPEND_UTF8 (out, "order",
+                        c->clustered ? "_id order (a clustered collection's RecordId is the KeyString of _id)"
+                                     : "RecordId order (insertion order)");
    }
    pthread_rwlock_unlock (&ss->st->ddl);
    return c != NULL;

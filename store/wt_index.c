@@ -605,8 +605,16 @@ lab_wt_create_index_spec (lab_store_session_t *sess, const char *coll, const lab
    if (!(c = lab_wt_coll_create_locked (ss, coll, error))) {
       goto done;
    }
-   if (lab_wt_coll_index_spec (c, spec)) {
+   if (lab_wt_coll_index_spec (c, spec) ||
+       (c->clustered && spec->n == 1 && strcmp (spec->fields[0], "_id") == 0)) {
       ok = true;
+      goto done;
+   }
+   if (c->clustered) {
+      lab_wt_clustered_refuse (c,
+                               "secondary indexes on it are not supported by the embedded store (their "
+                               "entries would end in the KeyString RecordId); read it by _id ranges",
+                               error);
       goto done;
    }
    if (c->nindexes == WT_MAX_INDEXES) {

@@ -13,6 +13,8 @@
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
  *   wt_keygen.c   a document's index keys, as mongod's BtreeKeyGenerator (compound, multikey);
+ *   wt_clustered.c  clustered collections (docs/mongodb-compat.md §23): the record table keyed by the
+ *                 KeyString of _id (key_format=u), no _id index table; inserts, finds by _id and _id ranges;
  *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
@@ -36,6 +38,11 @@
 #define WT_COLL_CONFIG_FMT                                                                                   \
    "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=%s,"         \
    "key_format=q,value_format=u,app_metadata=(formatVersion=1)"
+/* a clustered collection's record table: the collection's configuration with mongod's KeyFormat::String
+ * (key_format=u: the RecordId is the KeyString of _id) */
+#define WT_CLUSTERED_CONFIG_FMT                                                                              \
+   "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=%s,"         \
+   "key_format=u,value_format=u,app_metadata=(formatVersion=1)"
 #define WT_INDEX_CONFIG                                                                                      \
    "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"                  \
    "block_compressor=,key_format=u,value_format=u,app_metadata=(formatVersion=8)"
@@ -78,8 +85,9 @@ typedef struct wt_coll {
    int64_t count;                      /* atomic */
    int64_t data_size;                  /* atomic */
    int64_t next_rid;                   /* atomic */
-   wt_index_t indexes[WT_MAX_INDEXES]; /* [0] is _id */
+   wt_index_t indexes[WT_MAX_INDEXES]; /* [0] is _id (a clustered collection has none: nindexes 0) */
    int nindexes;
+   bool clustered; /* records keyed by the KeyString of _id (wt_clustered.c); next_rid unused */
    struct wt_coll *next;
 } wt_coll_t;
 
@@ -89,7 +97,8 @@ typedef struct {
    WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
    char *home;
    char *config;
-   char *coll_config; /* WT_COLL_CONFIG_FMT with the store's block compressor */
+   char *coll_config;      /* WT_COLL_CONFIG_FMT with the store's block compressor */
+   char *clustered_config; /* WT_CLUSTERED_CONFIG_FMT with it */
    uint64_t cache_max_bytes;
    pthread_mutex_t mu;      /* collection list, session list, ident counter */
    pthread_mutex_t meta_mu; /* the meta session (a checkpoint must not block lookups under mu) */
@@ -234,6 +243,35 @@ bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *
                        bson_error_t *error);
 bool lab_wt_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                         bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
+
+bool lab_wt_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+/* lab_wt_coll_create_kind_locked -- lab_wt_coll_create_locked, or a clustered collection; a clustered one
+ * asked for where a plain one exists: LAB_STORE_ERR_NOT_SUPPORTED naming it (caller holds ddl for
+ * writing). */
+wt_coll_t *lab_wt_coll_create_kind_locked (wt_sess_t *ss, const char *name, bool clustered,
+                                           bson_error_t *error);
+
+/* ---- wt_clustered.c: clustered collections (docs/mongodb-compat.md §23) --------------------------
+ * Called with ddl held for reading by the record store's entry points when c->clustered. */
+
+/* lab_wt_clustered_refuse -- LAB_STORE_ERR_NOT_SUPPORTED "'coll' is a clustered collection: <what> ..."
+ * (secondary indexes, RecordId ranges); false. */
+bool lab_wt_clustered_refuse (const wt_coll_t *c, const char *what, bson_error_t *error);
+/* lab_wt_clustered_insert -- the documents, each keyed by the KeyString of its _id (a taken key:
+ * E11000 per document, as mongod's clustered insert); `first` is ignored (the key decides the place). */
+bool lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size_t *orig,
+                              size_t n, lab_store_insert_result_t *result, bson_error_t *error);
+/* lab_wt_clustered_upsert -- replace the record of doc's _id, or insert it. */
+bool lab_wt_clustered_upsert (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, bson_error_t *error);
+/* lab_wt_clustered_find -- cb for each record whose _id is in [lo, hi) (one NULL: the other's type bracket),
+ * in _id order (mongod's CLUSTERED_IXSCAN: bounded walk of the record table); `eq` non-NULL: the one record
+ * with that _id (lo, hi ignored). *ndocs counts them. */
+bool lab_wt_clustered_find (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *eq, const bson_value_t *lo,
+                            const bson_value_t *hi, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                            bson_error_t *error);
+/* lab_wt_clustered_delete -- remove the record whose _id is value; *deleted 0 or 1. */
+bool lab_wt_clustered_delete (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *value, int64_t *deleted,
+                              bson_error_t *error);
 
 /* ---- wt_session.c: sessions and their cursor cache ---------------------------------------------- */
 

@@ -294,6 +294,10 @@ lab_wt_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *c
       return false;
    }
    pthread_rwlock_rdlock (&st->ddl);
+   if (c->clustered) {
+      ok = lab_wt_clustered_insert (ss, c, docs, orig, n, result, error);
+      goto done;
+   }
    while (pos < n) {
       size_t g = 0, gbytes = 0, nerr0 = result->nerrors;
       int64_t ins, bytes;
@@ -516,6 +520,10 @@ lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *
       return false;
    }
    pthread_rwlock_rdlock (&st->ddl);
+   if (c->clustered) {
+      ok = lab_wt_clustered_upsert (ss, c, doc, error);
+      goto done;
+   }
    if (!bson_iter_init_find (&it, doc, "_id") ||
        !lab_wt_encode_body (bson_iter_value (&it), &body, coll, "_id", error)) {
       goto done;
@@ -540,6 +548,19 @@ done:
    pthread_rwlock_unlock (&st->ddl);
    lab_buf_destroy (&body);
    return ok;
+}
+
+/* clustered_id -- the collection `coll` when it is clustered and `field` is _id (its records are found by
+ * their key: wt_clustered.c), else NULL (caller holds ddl for reading). */
+static wt_coll_t *
+clustered_id (wt_store_t *st, const char *coll, const char *field)
+{
+   wt_coll_t *c;
+
+   pthread_mutex_lock (&st->mu);
+   c = lab_wt_coll_find (st, coll);
+   pthread_mutex_unlock (&st->mu);
+   return c && c->clustered && strcmp (field, "_id") == 0 ? c : NULL;
 }
 
 /* ---- deletes ------------------------------------------------------------------------------------ */
@@ -618,6 +639,10 @@ lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field
 
    *deleted = 0;
    pthread_rwlock_rdlock (&st->ddl);
+   if ((c = clustered_id (st, coll, field)) != NULL) {
+      ok = lab_wt_clustered_delete (ss, c, value, deleted, error);
+      goto done;
+   }
    if (!lab_wt_rids_eq (ss, coll, field, value, &c, error)) {
       goto done;
    }
@@ -682,6 +707,10 @@ lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, 
 
    *ndocs = 0;
    pthread_rwlock_rdlock (&st->ddl);
+   if ((c = clustered_id (st, coll, field)) != NULL) {
+      ok = lab_wt_clustered_find (ss, c, value, NULL, NULL, cb, ctx, ndocs, error);
+      goto done;
+   }
    if (!lab_wt_rids_eq (ss, coll, field, value, &c, error)) {
       goto done;
    }
@@ -765,6 +794,12 @@ lab_wt_index_find (lab_store_session_t *sess, const char *coll, const lab_store_
    lab_store_index_spec_name (spec, name, sizeof name);
    pthread_rwlock_rdlock (&st->ddl);
    if (!(c = lab_wt_coll_lookup (st, coll, error))) {
+      goto done;
+   }
+   if (c->clustered && spec->n == 1 && strcmp (spec->fields[0], "_id") == 0) {
+      /* the clustered index is the record table: a bounded walk of it (CLUSTERED_IXSCAN), no fetch */
+      ok = lab_wt_clustered_find (ss, c, neq ? &eq[0] : NULL, lo, hi, cb, ctx, docs_fetched, error);
+      *keys_examined = *docs_fetched;
       goto done;
    }
    if (!(ix = lab_wt_coll_index_spec (c, spec))) {

@@ -17,3 +17,6 @@ lab_test(NAME test_store_bad_input SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_bad_in
 # scripts/bench-store.sh drives this; a plain program, not a test.
 add_executable(bench_store ${CMAKE_CURRENT_LIST_DIR}/bench_store.c)
 target_link_libraries(bench_store PRIVATE labstore)
+# lab_store_create_clustered on a server (issue 25): refused by FerretDB and servers before 5.3, created on
+# a 5.3+ mongod.
+lab_test(NAME test_store_clustered_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_clustered_server.c SERVER)

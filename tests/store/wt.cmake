@@ -14,3 +14,6 @@ if(TARGET billgen)
 endif()
 # The record update of the embedded store against mongod's updateRecord (issue 24): modify or whole record.
 lab_test(NAME test_wt_modify SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_modify.c LABELS embedded)
+# Clustered collections on the embedded store (issue 25): the KeyString RecordId, the key_format=u record
+# table without an _id index table, _id order and _id prefix ranges, refusals.
+lab_test(NAME test_wt_clustered SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_clustered.c LABELS embedded)

@@ -1,0 +1,133 @@
+/*
+ * clustered.c -- a clustered layout (issue 25: fold-details --shape clustered) as scancmp reads it: a
+ * collection of rows whose `_id` is {<key>: K, id: <original _id>}, kept in `_id` order with no key
+ * index, so a master's rows are the `_id` range [{<key>: K}, {<key>: K, id: MaxKey}) (an IXSCAN of the
+ * clustered index {_id: 1}: a bounded walk of the record table on the embedded store, mongod's
+ * CLUSTERED_IXSCAN on a server).
+ */
+#include "scan/workload.h"
+
+#include "core/error.h"
+
+/* lab_scan_clustered -- see measure.h. */
+bool
+lab_scan_clustered (lab_store_session_t *sess, const char *coll, bool *clustered, bson_error_t *error)
+{
+   lab_store_coll_stats_t st = { 0 };
+
+   *clustered = false;
+   if (!lab_store_stats (sess, coll, &st, error)) {
+      lab_error_prefix (error, "is %s clustered", coll);
+      return false;
+   }
+   *clustered = st.clustered;
+   return true;
+}
+
+/* lab_scan_clustered_find -- see measure.h. */
+bool
+lab_scan_clustered_find (lab_store_session_t *sess, const char *coll, const char *key_field,
+                         const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                         bson_error_t *error)
+{
+   lab_store_index_spec_t spec = { { "_id" }, 1 };
+   bson_value_t lv = { .value_type = BSON_TYPE_DOCUMENT }, hv = { .value_type = BSON_TYPE_DOCUMENT };
+   int64_t keys = 0, docs = 0;
+   bson_t lo, hi;
+   bool ok;
+
+   lab_store_clustered_bounds (key_field, key, &lo, &hi);
+   lv.value.v_doc.data = (uint8_t *)bson_get_data (&lo);
+   lv.value.v_doc.data_len = lo.len;
+   hv.value.v_doc.data = (uint8_t *)bson_get_data (&hi);
+   hv.value.v_doc.data_len = hi.len;
+   ok = lab_store_index_find (sess, coll, &spec, NULL, 0, &lv, &hv, cb, ctx, &keys, &docs, error);
+   bson_destroy (&lo);
+   bson_destroy (&hi);
+   if (ndocs) {
+      *ndocs = docs;
+   }
+   return ok;
+}
+
+/* lab_scan_find_master -- see measure.h. */
+bool
+lab_scan_find_master (lab_store_session_t *sess, const char *coll, const char *key_field,
+                      const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                      bson_error_t *error)
+{
+   bool clustered = false;
+
+   if (!lab_scan_clustered (sess, coll, &clustered, error)) {
+      return false;
+   }
+   return clustered ? lab_scan_clustered_find (sess, coll, key_field, key, cb, ctx, ndocs, error)
+                    : lab_store_find_eq (sess, coll, key_field, key, cb, ctx, ndocs, error);
+}
+
+/* lab_scan_clustered_rows -- see measure.h. */
+bool
+lab_scan_clustered_rows (lab_store_session_t *sess, const char *coll, const char *key_field,
+                         const bson_t **docs, size_t n, bson_t **held, int64_t *bytes, bson_error_t *error)
+{
+   bool clustered = false;
+   size_t i;
+
+   *held = NULL;
+   if (!lab_scan_clustered (sess, coll, &clustered, error)) {
+      return false;
+   }
+   if (clustered) {
+      *held = bson_malloc0 ((n ? n : 1) * sizeof **held);
+      for (i = 0; i < n; i++) {
+         if (!lab_store_clustered_row (docs[i], key_field, &(*held)[i], error)) {
+            lab_scan_clustered_rows_free (*held, i);
+            *held = NULL;
+            return false;
+         }
+         docs[i] = &(*held)[i];
+      }
+   }
+   for (i = 0; i < n; i++) {
+      *bytes += docs[i]->len;
+   }
+   return true;
+}
+
+/* lab_scan_clustered_rows_free -- see measure.h. */
+void
+lab_scan_clustered_rows_free (bson_t *held, size_t n)
+{
+   size_t i;
+
+   for (i = 0; held && i < n; i++) {
+      bson_destroy (&held[i]);
+   }
+   bson_free (held);
+}
+
+/* lab_scan_find_row -- see measure.h. */
+bool
+lab_scan_find_row (lab_store_session_t *sess, const char *coll, const char *key_field,
+                   const bson_value_t *key, const bson_value_t *id, lab_store_doc_cb_t cb, void *ctx,
+                   bson_error_t *error)
+{
+   bson_value_t cv = { .value_type = BSON_TYPE_DOCUMENT };
+   bool clustered = false, ok;
+   bson_t cid;
+
+   if (!lab_scan_clustered (sess, coll, &clustered, error)) {
+      return false;
+   }
+   if (!clustered) {
+      return lab_store_find_eq (sess, coll, "_id", id, cb, ctx, NULL, error);
+   }
+   bson_init (&cid);
+   bson_append_value (&cid, key_field, -1, key);
+   bson_append_value (&cid, LAB_STORE_CLUSTERED_ID, -1, id);
+   cv.value.v_doc.data = (uint8_t *)bson_get_data (&cid);
+   cv.value.v_doc.data_len = cid.len;
+   ok = lab_store_find_eq (sess, coll, "_id", &cv, cb, ctx, NULL, error);
+   bson_destroy (&cid);
+   return ok;
+}
