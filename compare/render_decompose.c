@@ -15,7 +15,8 @@ typedef struct {
    int natural; /* rows in arrival order */
    int keyed;   /* rows in key order */
    int folded;  /* one document per master */
-   const char *keyed_shape;
+   int also;    /* a second rows layout in key order (e.g. clustered beside sorted) */
+   const char *keyed_shape, *also_shape;
 } roles_t;
 
 /* key_order_of -- what put layout `name`'s rows in key order: the shape of its provenance ("sorted",
@@ -41,7 +42,7 @@ key_order_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, size_
 static roles_t
 roles_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
 {
-   roles_t ro = { -1, -1, -1, NULL };
+   roles_t ro = { -1, -1, -1, -1, NULL, NULL };
    const char *shape;
    size_t l;
 
@@ -57,6 +58,9 @@ roles_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
       if (shape && ro.keyed < 0) {
          ro.keyed = (int)l;
          ro.keyed_shape = shape;
+      } else if (shape && ro.also < 0) {
+         ro.also = (int)l;
+         ro.also_shape = shape;
       } else if (!shape && ro.natural < 0) {
          ro.natural = (int)l;
       }
@@ -176,11 +180,35 @@ app_step (bson_string_t *o, const char *a, const char *b)
    lab_cmp_app_esc (o, b);
 }
 
+/* app_also -- into `says`, what the second key-ordered rows layout `also` (e.g. a clustered collection)
+ * keeps of the whole speedup with the rows unfolded: "Unfolded, clustered (fold-details --shape clustered)
+ * keeps 30.2x of it (detail → clustered)." Nothing when its load time is missing. */
+static void
+app_also (bson_string_t *says, const bson_t *doc, const char *natural, const char *also, const char *shape,
+          double natural_s)
+{
+   double e;
+
+   if (!also || !median_of (doc, also, "elapsed_s", &e) || e <= 0) {
+      return;
+   }
+   bson_string_append (says, " Unfolded, ");
+   lab_cmp_app_esc (says, also);
+   if (strcmp (shape, "key") != 0) {
+      bson_string_append_printf (says, " (fold-details --shape %s)", shape);
+   }
+   bson_string_append (says, " keeps ");
+   lab_cmp_app (says, LAB_CMP_FACTOR, natural_s / e);
+   bson_string_append (says, " of it (");
+   app_step (says, natural, also);
+   bson_string_append (says, ").");
+}
+
 /* app_point -- one point's line of the table and, into `says`, its sentence; false when a load time is
  * missing (the point is left out). */
 static bool
 app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_sweep_point_t *p,
-           const char *const names[3])
+           const char *const names[3], const roles_t *ro, const lab_results_layouts_t *ls)
 {
    double e[3];
    int k;
@@ -234,7 +262,11 @@ app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_s
    app_step (says, names[1], names[2]);
    bson_string_append (says, ": ");
    app_why (says, doc, names[1], names[2]);
-   bson_string_append (says, ".\n");
+   bson_string_append (says, ".");
+   if (ro->also >= 0) {
+      app_also (says, doc, names[0], ls->l[ro->also].name, ro->also_shape, e[0]);
+   }
+   bson_string_append (says, "\n");
    return true;
 }
 
@@ -315,11 +347,11 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    says = bson_string_new (NULL);
    if (sw && sw->n > 0) {
       for (i = 0; i < sw->n; i++) {
-         shown += app_point (o, says, &sw->p[i].doc, &sw->p[i], names) ? 1 : 0;
+         shown += app_point (o, says, &sw->p[i].doc, &sw->p[i], names, &ro, &ls) ? 1 : 0;
       }
    } else {
       lab_results_top_point (&r->doc, &top); /* filled in place: it holds a view of itself */
-      shown += app_point (o, says, &r->doc, &top, names) ? 1 : 0;
+      shown += app_point (o, says, &r->doc, &top, names, &ro, &ls) ? 1 : 0;
    }
    if (shown == 0) {
       bson_string_append (o, "| (no point has all three load times) | | | | | | | |\n");

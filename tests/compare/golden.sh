@@ -85,6 +85,8 @@ golden near-tie near-tie.json --charts none
 golden decompose decompose.json --charts none
 # its reference point alone, the sorted layout marked by layouts[].order "key": the one point taken apart
 golden decompose-point decompose-point.json --charts none
+# that point with a clustered collection beside sorted: what the rows keep unfolded, per point
+golden decompose-clustered decompose-clustered.json --charts none
 golden short-load short-load.json --charts svg
 golden provenance provenance.json --charts none
 # issue 23 (gen_workloads.py): the "workloads" of scancmp --workload load,row,range,aggregate: the ledger
