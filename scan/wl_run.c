@@ -43,6 +43,15 @@ index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_ki
    if (!lab_scan_wl_index (o, kind, array, &spec, names)) {
       return true; /* a collection scan needs none */
    }
+   if (kind == LAB_WL_LOAD && !array) {
+      bool clustered = false;
+      if (!lab_scan_clustered (sess, l->collection, &clustered, error)) {
+         return false;
+      }
+      if (clustered) {
+         return true; /* a master is a range of the clustered _id: no key index (§23) */
+      }
+   }
    ix->used = true;
    ix->nfields = spec.n;
    for (i = 0; i < spec.n; i++) {
