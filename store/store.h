@@ -69,6 +69,11 @@ typedef struct {
                                   * Embedded: the table's block_compressor; MongoDB: create with
                                   * storageEngine.wiredTiger.configString (see lab_store_compressor_note) */
    int32_t zstd_level;           /* embedded: zstd compression level (0: LAB_ZSTD_DEFAULT_LEVEL) */
+   bool unlogged;                /* embedded: the collections this store creates, and their indexes, are
+                                  * not journaled (WiredTiger log=(enabled=false)), as mongod creates them
+                                  * on a replica set member: their writes are durable at the next
+                                  * checkpoint (lab_store_flush), not at commit; the on-disk layout is the
+                                  * same. For a bulk fill (billgen generate, issue 27). MongoDB: ignored */
    bool skip_zstd;               /* embedded, tests only: open without the zstd compressor, to see the
                                   * error a store written with zstd then gives */
    lab_progress_mode_t progress; /* bars (with ETA) on long work inside the store: the embedded index
