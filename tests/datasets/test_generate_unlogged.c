@@ -80,7 +80,8 @@ measure (lab_store_session_t *s, layout_t *l)
    int64_t pages_sum = 0;
 
    memset (l, 0, sizeof *l);
-   if (!lab_store_stats (s, "bill_detail", &cs, &e) || !lab_store_leaf_pages (s, "bill_detail", &l->leaf_pages, &e)) {
+   if (!lab_store_stats (s, "bill_detail", &cs, &e) ||
+       !lab_store_leaf_pages (s, "bill_detail", &l->leaf_pages, &e)) {
       fail_msg ("stats: %s", e.message);
    }
    l->rows = cs.count;
@@ -171,10 +172,11 @@ test_unlogged_layout (void **state)
 
    generate (dir, "logged", false, &logged);
    generate (dir, "unlogged", true, &unlogged);
-  assert_true (logged.rows > 50000);
+   assert_true (logged.rows > 50000);
    assert_int_equal (unlogged.rows, logged.rows);
    within ("leaf pages", (double)unlogged.leaf_pages, (double)logged.leaf_pages);
-   within ("leaf-page fill (bytes on disk per leaf page)", (double)unlogged.storage / (double)unlogged.leaf_pages,
+   within ("leaf-page fill (bytes on disk per leaf page)",
+           (double)unlogged.storage / (double)unlogged.leaf_pages,
            (double)logged.storage / (double)logged.leaf_pages);
    within ("pages per master", unlogged.pages_per_master, logged.pages_per_master);
    lab_test_rmtree (dir);
