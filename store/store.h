@@ -327,6 +327,12 @@ bool lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const cha
 /* lab_store_flush -- make writes durable (embedded: checkpoint; MongoDB: no-op). */
 bool lab_store_flush (lab_store_t *store, bson_error_t *error);
 
+/* lab_store_set_journaled -- embedded: the tables of `coll` (its records and every index) journaled
+ * again (WiredTiger alter log=(enabled=true), only where they are not), after a fill by a store opened
+ * with opts.unlogged and flushed: later writers journal as on a standalone mongod (issue 27). No session
+ * may hold a cursor on them (else EBUSY, retried after a checkpoint). MongoDB: nothing. */
+bool lab_store_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error);
+
 /* ---- reads ------------------------------------------------------------------------------------- */
 
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field

@@ -76,33 +76,6 @@ coll_new (wt_store_t *st, const char *name)
    return c;
 }
 
-/* lab_wt_index_config -- WT_INDEX_CONFIG, with WT_UNLOGGED when c's file is not journaled: its entry in
- * WiredTiger's metadata ("file:<ident>.wt") says log=(enabled=false). */
-char *
-lab_wt_index_config (wt_sess_t *ss, const wt_coll_t *c, bson_error_t *error)
-{
-   WT_CURSOR *mc = NULL;
-   char key[256];
-   const char *value = NULL;
-   bool unlogged;
-   int ret;
-
-   bson_snprintf (key, sizeof key, "file:%s.wt", c->ident);
-   if ((ret = ss->s->open_cursor (ss->s, "metadata:", NULL, NULL, &mc)) != 0) {
-      lab_wt_fail (error, ret, "open WiredTiger's metadata to read the config of '%s' (%s)", c->name, key);
-      return NULL;
-   }
-   mc->set_key (mc, key);
-   if ((ret = mc->search (mc)) != 0 || (ret = mc->get_value (mc, &value)) != 0) {
-      lab_wt_fail (error, ret, "read the config of '%s' (%s) in WiredTiger's metadata", c->name, key);
-      mc->close (mc);
-      return NULL;
-   }
-   unlogged = strstr (value, "log=(enabled=false)") != NULL;
-   mc->close (mc);
-   return bson_strdup (unlogged ? WT_INDEX_CONFIG WT_UNLOGGED : WT_INDEX_CONFIG);
-}
-
 /* lab_wt_coll_create_locked -- create the collection and its _id index (caller holds ddl for writing). */
 wt_coll_t *
 lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error)

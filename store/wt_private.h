@@ -225,6 +225,9 @@ wt_index_t *lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field
  * crash takes from its collection. NULL with *error set when the metadata cannot be read; free it. */
 char *lab_wt_index_config (wt_sess_t *ss, const wt_coll_t *c, bson_error_t *error);
 
+/* lab_wt_set_journaled -- see lab_store_set_journaled (wt_journal.c). */
+bool lab_wt_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error);
+
 /* lab_wt_coll_create_locked -- the collection, created with its _id index when missing (caller holds
  * ddl for writing). */
 wt_coll_t *lab_wt_coll_create_locked (wt_sess_t *ss, const char *name, bson_error_t *error);
