@@ -68,7 +68,8 @@ journal_one (wt_store_t *st, const char *coll, const char *uri, const char *iden
         tries++) {
       (void)st->meta->checkpoint (st->meta, NULL);
    }
-   return ret == 0 || lab_wt_fail (error, ret, "make %s of '%s' journaled (alter log=(enabled=true))", uri, coll);
+   return ret == 0 ||
+          lab_wt_fail (error, ret, "make %s of '%s' journaled (alter log=(enabled=true))", uri, coll);
 }
 
 /* lab_wt_set_journaled -- every table of coll (its records, _id index, secondary indexes) journaled. */
