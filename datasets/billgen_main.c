@@ -45,7 +45,10 @@ static const char *USAGE_GENERATE =
    "Chinese names, as in the original collection) and its own fields (line_no int32, item_code, item_name,\n"
    "spec, unit, qty/unit_price/amount doubles, charge_time date). _id is an ObjectId stamped with the\n"
    "simulated insertion time and sequence, as mongod would assign it. The index on --key is built after\n"
-   "the data.\n"
+   "the data. On the embedded store the collection and its indexes are written unjournaled, as mongod\n"
+   "writes them on a replica set member, and journaled again after the checkpoint that ends the run (the\n"
+   "layout on disk is the same; an interrupted run leaves the last checkpoint's rows: run it again with\n"
+   "--drop).\n"
    "\n"
    "Options:\n"
    "  --dst COLL           collection to fill (default bill_detail): fold-details reads it as --src,\n"
@@ -221,13 +224,17 @@ typedef struct {
 
 /* open_store -- the store named by the common options, creating collections with `z`'s compressor;
  * create: an embedded home that does not exist yet is made (generate, import), else it is an error
- * (export: reading must not leave an empty store). */
+ * (export: reading must not leave an empty store); unlogged: the collections it creates are not
+ * journaled (generate: durable at its closing checkpoint; issue 27). */
 static lab_store_t *
-open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bson_error_t *error)
+open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bool unlogged,
+            bson_error_t *error)
 {
-   lab_store_opts_t so = {
-      .db = c->db, .cache_size_bytes = c->cache_size_bytes, .create = create, .progress = c->progress
-   };
+   lab_store_opts_t so = { .db = c->db,
+                           .cache_size_bytes = c->cache_size_bytes,
+                           .create = create,
+                           .progress = c->progress,
+                           .unlogged = unlogged };
 
    so.block_compressor = z->name;
    so.zstd_level = z->zstd_level;
@@ -457,7 +464,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    bson_append_document_end (&mark, &mp);
    o.provenance = &mark;
 
-   store = open_store (&c, &z, true, &error);
+   store = open_store (&c, &z, true, true, &error);
    if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       lab_log_error ("%s", error.message);
       rc = LAB_EXIT_USAGE;
@@ -628,7 +635,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    if (imp && !o.parse_only) {
-      store = open_store (&c, &z, true, &error);
+      store = open_store (&c, &z, true, false, &error);
    }
    if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       rc = usage_error (&error, "import");
@@ -725,7 +732,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    o.progress = c.progress;
    lab_log_set (&c);
 
-   store = open_store (&c, &(compress_opts_t){ 0 }, false, &error); /* export creates no collection */
+   store = open_store (&c, &(compress_opts_t){ 0 }, false, false, &error); /* export creates no collection */
    if (store && lab_gen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
       lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64
@@ -785,7 +792,7 @@ cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    lab_log_set (&c);
-   store = open_store (&c, &(compress_opts_t){ 0 }, false, &error); /* listing creates nothing */
+   store = open_store (&c, &(compress_opts_t){ 0 }, false, false, &error); /* listing creates nothing */
    sess = store ? lab_store_session_open (store, &error) : NULL;
    if (!sess || !lab_store_list (sess, &names, &error)) {
       lab_log_error ("%s", error.message);

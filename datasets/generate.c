@@ -248,6 +248,14 @@ lab_gen_generate (lab_store_t *store, const lab_gen_generate_opts_t *o, lab_gen_
       goto done;
    }
    st->flush_seconds = (double)(lab_now_ns () - t1) / 1e9;
+   /* durable now: the tables journaled again (a store opened unlogged filled them), so that later
+    * writers journal as on a standalone mongod; no cursor of this session may stay open on them (a
+    * failure here leaves the complete collection, unlogged, and says so) */
+   lab_store_session_close (sess);
+   sess = NULL;
+   if (!lab_store_set_journaled (store, o->coll, error)) {
+      goto done;
+   }
    st->bills = lab_gen_total_bills (g);
    st->oversize_bills = o->gen.oversize;
    st->oversize_rows_per_bill = lab_gen_oversize_rows (g);

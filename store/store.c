@@ -606,6 +606,13 @@ lab_store_flush (lab_store_t *store, bson_error_t *error)
 }
 
 bool
+lab_store_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error)
+{
+   return !store->ops->set_journaled ||
+          (check_coll (coll, error) && store->ops->set_journaled (store, coll, error));
+}
+
+bool
 lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                    lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {

@@ -69,6 +69,11 @@ typedef struct {
                                   * Embedded: the table's block_compressor; MongoDB: create with
                                   * storageEngine.wiredTiger.configString (see lab_store_compressor_note) */
    int32_t zstd_level;           /* embedded: zstd compression level (0: LAB_ZSTD_DEFAULT_LEVEL) */
+   bool unlogged;                /* embedded: the collections this store creates, and their indexes, are
+                                  * not journaled (WiredTiger log=(enabled=false)), as mongod creates them
+                                  * on a replica set member: their writes are durable at the next
+                                  * checkpoint (lab_store_flush), not at commit; the on-disk layout is the
+                                  * same. For a bulk fill (billgen generate, issue 27). MongoDB: ignored */
    bool skip_zstd;               /* embedded, tests only: open without the zstd compressor, to see the
                                   * error a store written with zstd then gives */
    lab_progress_mode_t progress; /* bars (with ETA) on long work inside the store: the embedded index
@@ -353,6 +358,12 @@ bool lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const cha
 
 /* lab_store_flush -- make writes durable (embedded: checkpoint; MongoDB: no-op). */
 bool lab_store_flush (lab_store_t *store, bson_error_t *error);
+
+/* lab_store_set_journaled -- embedded: the tables of `coll` (its records and every index) journaled
+ * again (WiredTiger alter log=(enabled=true), only where they are not), after a fill by a store opened
+ * with opts.unlogged and flushed: later writers journal as on a standalone mongod (issue 27). No session
+ * may hold a cursor on them (else EBUSY, retried after a checkpoint). MongoDB: nothing. */
+bool lab_store_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error);
 
 /* ---- reads ------------------------------------------------------------------------------------- */
 

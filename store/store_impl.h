@@ -78,6 +78,8 @@ struct lab_store_ops {
    bool (*delete_eq) (lab_store_session_t *sess, const char *coll, const char *field,
                       const bson_value_t *value, int64_t *deleted, bson_error_t *error);
    bool (*flush) (lab_store_t *store, bson_error_t *error);
+   /* NULL: nothing to do (lab_store_set_journaled) */
+   bool (*set_journaled) (lab_store_t *store, const char *coll, bson_error_t *error);
    bool (*find_eq) (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
                     lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error);
    /* NULL: LAB_STORE_ERR_NOT_SUPPORTED (lab_store_server_query) */

@@ -45,6 +45,7 @@ const lab_store_ops_t lab_store_wt_ops = {
    .upsert_by_id = lab_wt_upsert_by_id,
    .delete_eq = lab_wt_delete_eq,
    .flush = lab_wt_flush,
+   .set_journaled = lab_wt_set_journaled,
    .find_eq = lab_wt_find_eq,
    .sorted_open = lab_wt_sorted_open,
    .cursor_next = lab_wt_cursor_next,

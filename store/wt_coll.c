@@ -111,7 +111,9 @@ lab_wt_coll_create_kind_locked (wt_sess_t *ss, const char *name, bool clustered,
       lab_wt_fail (error, ret, "create collection '%s' (%s)", name, c->uri);
       goto fail;
    }
-   if (!clustered && (ret = ss->s->create (ss->s, c->indexes[0].uri, WT_INDEX_CONFIG)) != 0) {
+   if (!clustered &&
+       (ret = ss->s->create (ss->s, c->indexes[0].uri,
+                             st->unlogged ? WT_INDEX_CONFIG WT_UNLOGGED : WT_INDEX_CONFIG)) != 0) {
       lab_wt_fail (error, ret, "create _id index of '%s' (%s)", name, c->indexes[0].uri);
       goto fail;
    }

@@ -336,8 +336,11 @@ lab_wt_open (lab_store_t *store, bson_error_t *error)
    st->home = bson_strdup (real);
    st->cache_max_bytes = store->opts.cache_size_bytes ? store->opts.cache_size_bytes : default_cache_bytes ();
    st->config = conn_config (store, st->cache_max_bytes);
-   st->coll_config = bson_strdup_printf (WT_COLL_CONFIG_FMT, lab_store_block_compressor (store));
-   st->clustered_config = bson_strdup_printf (WT_CLUSTERED_CONFIG_FMT, lab_store_block_compressor (store));
+   st->unlogged = store->opts.unlogged;
+   st->coll_config = bson_strdup_printf (WT_COLL_CONFIG_FMT, lab_store_block_compressor (store),
+                                         st->unlogged ? WT_UNLOGGED : "");
+   st->clustered_config = bson_strdup_printf (WT_CLUSTERED_CONFIG_FMT, lab_store_block_compressor (store),
+                                              st->unlogged ? WT_UNLOGGED : "");
    if (strcmp (lab_store_block_compressor (store), "zstd") == 0) {
       bson_snprintf (store->compressor_note, sizeof store->compressor_note,
                      "table config block_compressor=zstd (level %d)", store->opts.zstd_level);

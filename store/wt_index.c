@@ -462,6 +462,7 @@ build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool 
    char label[96];
    lab_progress_t *prog;
    WT_CURSOR *cc = NULL;
+   char *config = NULL;
    bool ok = true;
 
    memset (parts, 0, sizeof parts);
@@ -526,9 +527,13 @@ build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool 
       ok = lab_wt_fail (error, ckpt.ret, "checkpoint %s before building an index of '%s'", ss->st->home,
                         c->name);
    }
-   if (ok && (ret = ss->s->create (ss->s, uri, WT_INDEX_CONFIG)) != 0) {
+   if (ok && !(config = lab_wt_index_config (ss, c, error))) {
+      ok = false;
+   }
+   if (ok && (ret = ss->s->create (ss->s, uri, config)) != 0) {
       ok = lab_wt_fail (error, ret, "create index %s of '%s' (%s)", field, c->name, uri);
    }
+   bson_free (config);
    *created = ok;
    if (ok && nkeys > 0) {
       ok = build_load (ss, c, field, uri, parts, n, nkeys, error);

@@ -37,15 +37,17 @@
  * storage.wiredTiger.collectionConfig.blockCompressor, snappy by default), indexes, and our catalog */
 #define WT_COLL_CONFIG_FMT                                                                                   \
    "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=%s,"         \
-   "key_format=q,value_format=u,app_metadata=(formatVersion=1)"
+   "key_format=q,value_format=u,app_metadata=(formatVersion=1)%s"
 /* a clustered collection's record table: the collection's configuration with mongod's KeyFormat::String
  * (key_format=u: the RecordId is the KeyString of _id) */
 #define WT_CLUSTERED_CONFIG_FMT                                                                              \
    "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=%s,"         \
-   "key_format=u,value_format=u,app_metadata=(formatVersion=1)"
+   "key_format=u,value_format=u,app_metadata=(formatVersion=1)%s"
 #define WT_INDEX_CONFIG                                                                                      \
    "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"                  \
    "block_compressor=,key_format=u,value_format=u,app_metadata=(formatVersion=8)"
+/* appended to a table's config when it is not journaled (lab_store_opts_t.unlogged) */
+#define WT_UNLOGGED ",log=(enabled=false)"
 #define WT_CATALOG_URI "table:layoutlab_catalog"
 #define WT_CATALOG_CONFIG                                                                                    \
    "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy,"     \
@@ -97,8 +99,9 @@ typedef struct {
    WT_SESSION *meta; /* catalog bookkeeping, checkpoints and statistics, guarded by meta_mu */
    char *home;
    char *config;
-   char *coll_config;      /* WT_COLL_CONFIG_FMT with the store's block compressor */
-   char *clustered_config; /* WT_CLUSTERED_CONFIG_FMT with it */
+   char *coll_config;      /* WT_COLL_CONFIG_FMT with the store's block compressor (and WT_UNLOGGED) */
+   char *clustered_config; /* WT_CLUSTERED_CONFIG_FMT with them */
+   bool unlogged;          /* the collections this store creates are not journaled (opts.unlogged) */
    uint64_t cache_max_bytes;
    pthread_mutex_t mu;      /* collection list, session list, ident counter */
    pthread_mutex_t meta_mu; /* the meta session (a checkpoint must not block lookups under mu) */
@@ -225,6 +228,14 @@ wt_index_t *lab_wt_coll_index (wt_coll_t *c, const char *field);
 /* lab_wt_index_lookup -- the index on field, else NO_INDEX naming the fix. */
 wt_index_t *lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error_t *error);
 /* ---- wt_coll.c: collections: create, drop, counts and sizes ------------------------------------ */
+
+/* lab_wt_index_config -- the config of a new index table of c: WT_INDEX_CONFIG, with WT_UNLOGGED when
+ * c's table is not journaled (as WiredTiger's metadata says), so that an index never holds entries a
+ * crash takes from its collection. NULL with *error set when the metadata cannot be read; free it. */
+char *lab_wt_index_config (wt_sess_t *ss, const wt_coll_t *c, bson_error_t *error);
+
+/* lab_wt_set_journaled -- see lab_store_set_journaled (wt_journal.c). */
+bool lab_wt_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error);
 
 /* lab_wt_coll_create_locked -- the collection, created with its _id index when missing (caller holds
  * ddl for writing). */

@@ -146,10 +146,12 @@ on_full_disk() {
   rc=$?
   expect_nospace "$name: billgen generate" "$T/gen.err" "$rc" "$store"
   rm -f "$mnt/ballast"
-  # the store reopens and the failed collection reads, or is gone (billgen drops what it created): never
-  # a catalog naming a table that no longer exists
+  # the store reopens and the failed collection reads, or is gone (billgen drops what it created), or is
+  # empty (generate's tables are not journaled since issue 27: a run that fails before its closing
+  # checkpoint leaves the last checkpoint's rows, none here): never a catalog naming a table that no
+  # longer exists
   if ! "$B/billgen" export --uri "wiredtiger:$store" --src src -q -o /dev/null 2>"$T/reopen.err" &&
-    ! grep -q "collection 'src' does not exist" "$T/reopen.err"; then
+    ! grep -q "collection 'src' does not exist\|collection 'src' is empty" "$T/reopen.err"; then
     fail "$name: after the failed generate, the collection cannot be read: $(cat "$T/reopen.err")"
   fi
   # the source is written again with space, and fingerprinted
@@ -193,22 +195,23 @@ else
   else
     skipped="cannot mount a tmpfs: $(cat "$T/mount.err")"
   fi
-  # an 8 MiB tmpfs that 3000 bills fill at generate's final checkpoint (ENOSPC there, no panic), after
+  # an 8 MiB tmpfs that 4000 bills fill at generate's final checkpoint (ENOSPC there, no panic; 3000 did
+  # while generate's tables were journaled, issue 27), after
   # which billgen's clean-up drop once left the catalog naming a dropped _id index: the store opened,
   # the collection never did
   mkdir -p "$T/small"
   if [ -z "$skipped" ] && mount -t tmpfs -o size=8m faulttmpfs "$T/small" 2>"$T/mount.err"; then
     mounts+=("$T/small")
-    "$B/billgen" generate --uri "wiredtiger:$T/small/store" --dst src --bills 3000 --mean-rows 20 --seed 12 \
+    "$B/billgen" generate --uri "wiredtiger:$T/small/store" --dst src --bills 4000 --mean-rows 20 --seed 12 \
       --progress never -q 2>"$T/gen.err"
     rc=$?
     expect_nospace "tmpfs 8 MiB: billgen generate" "$T/gen.err" "$rc" "$T/small/store"
     mount -o remount,size=64m "$T/small" || fail "cannot remount $T/small larger"
     if ! "$B/billgen" export --uri "wiredtiger:$T/small/store" --src src -q -o /dev/null 2>"$T/reopen.err" &&
-      ! grep -q "collection 'src' does not exist" "$T/reopen.err"; then
+      ! grep -q "collection 'src' does not exist\|collection 'src' is empty" "$T/reopen.err"; then
       fail "tmpfs 8 MiB: after the failed generate, the collection cannot be read: $(cat "$T/reopen.err")"
     else
-      ok "tmpfs 8 MiB: the store reopens, the failed collection reads or is gone"
+      ok "tmpfs 8 MiB: the store reopens, the failed collection reads, is gone or is empty"
     fi
   fi
   if [ -z "$skipped" ]; then
