@@ -242,6 +242,39 @@ lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r)
    app_probe (o, &r->doc);
 }
 
+/* folded_first -- point m (of results `doc`) with its first folded layout in slot [1], where app_row reads
+ * the measured "folded" figures: with more candidates (sorted, clustered, buckets) the file's second layout
+ * need not be the folded one the prediction predicts. Unchanged when [1] is folded or none is. */
+static void
+folded_first (const bson_t *doc, lab_sweep_point_t *m)
+{
+   lab_results_layouts_t ls;
+   size_t l, k;
+
+   lab_results_layouts (doc, &ls);
+   for (l = 0; l < ls.n; l++) {
+      if (ls.l[l].kind && strcmp (ls.l[l].kind, LAB_RESULTS_KIND_FOLDED) == 0) {
+         break;
+      }
+   }
+   if (l == ls.n) {
+      return;
+   }
+   for (k = 1; k < m->n; k++) {
+      if (m->names[k] && strcmp (m->names[k], ls.l[l].name) == 0) {
+         break;
+      }
+   }
+   if (k == m->n || k == 1) {
+      return;
+   }
+   m->names[1] = m->names[k];
+   m->has_amplification[1] = m->has_amplification[k];
+   m->read_amplification[1] = m->read_amplification[k];
+   m->has_speedup = m->has_speedup_of[k];
+   m->speedup = m->speedup_of[k];
+}
+
 /* lab_cmp_render_prediction -- see cmp.h. */
 void
 lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred)
@@ -269,6 +302,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
    if (n == 0) {
       /* a single-point file: its one point */
       lab_results_top_point (&r->doc, &m);
+      folded_first (&r->doc, &m);
       if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
          app_row (o, &m, &p, -1, &w);
          shown++;
@@ -277,6 +311,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
    for (i = 0; i < n; i++) {
       if (lab_results_sweep_point (&r->doc, i, &m) && (k = point_of (&pred->doc, &m)) >= 0 &&
           lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
+         folded_first (&r->doc, &m);
          app_row (o, &m, &p, (int)i, &w);
          shown++;
       }

@@ -226,6 +226,10 @@ not_contains "cpu: both bound, no second sentence" "$tmp/cpu-both.json" "The fol
 # largest error and where, the probe's cost; a largest error away from the knee is not said to be near it
 contains "prediction: error per point" sweep.json \
   '| 512.0 MiB | 0.81 | 8.90 | 12.21 | -27% | 0.98 | 1.01 | -3% | 24.76 | 33.81 | 0.73x |' --prediction predict.json
+# with sorted measured between detail and folded (decompose.json: the same detail and folded figures), the
+# measured "folded" columns are still folded's, not the file's second layout's
+contains "prediction: the folded layout among three" decompose.json \
+  '| 512.0 MiB | 0.81 | 8.90 | 12.21 | -27% | 0.98 | 1.01 | -3% | 24.76 | 33.81 | 0.73x |' --prediction predict.json
 contains "prediction: largest error, near the knee" sweep.json \
   "The largest error is the detail layout's read amplification at 512.0 MiB (ratio 0.81): 8.90 predicted against 12.21 measured, -27%, near the knee of the curve (measured: rereads here, fits in cache at 2048.0 MiB)" \
   --prediction predict.json
