@@ -253,6 +253,11 @@ build_collect (build_part_t *p, bson_error_t *error)
    if (!lab_wt_coll_cursor (s, p->c, &cc, error)) {
       goto done;
    }
+   if (p->c->clustered) { /* one reader (no RecordId ranges): keys ending in the string RecordId */
+      ok = lab_wt_clustered_index_collect (cc, p->st, p->c, p->ix, p->sort, &p->multikey, p->prog, error) &&
+           (lab_wt_sort_nkeys (p->sort) == 0 || lab_wt_sort_finish (p->sort, error));
+      goto done;
+   }
    if (p->lo > 0) {
       cc->set_key (cc, p->lo);
    }
@@ -457,7 +462,7 @@ build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool 
    bool ckpt_started = false;
    build_part_t parts[BUILD_THREADS_MAX];
    int64_t count = __atomic_load_n (&c->count, __ATOMIC_RELAXED), first = 0, last = 0, span;
-   int n = build_threads (count), i, err, ret;
+   int n = c->clustered ? 1 : build_threads (count), i, err, ret;
    uint64_t nkeys = 0;
    char label[96];
    lab_progress_t *prog;
@@ -610,13 +615,6 @@ lab_wt_create_index_spec (lab_store_session_t *sess, const char *coll, const lab
       ok = true;
       goto done;
    }
-   if (c->clustered) {
-      lab_wt_clustered_refuse (c,
-                               "secondary indexes on it are not supported by the embedded store (their "
-                               "entries would end in the KeyString RecordId); read it by _id ranges",
-                               error);
-      goto done;
-   }
    if (c->nindexes == WT_MAX_INDEXES) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                      "collection '%s' already has %d indexes (MongoDB's limit)", coll, WT_MAX_INDEXES);
@@ -692,7 +690,7 @@ int
 lab_wt_index_scan (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const lab_buf_t *start, const lab_buf_t *end,
                    int64_t *keys_examined, bson_error_t *error)
 {
-   bool is_id = ix == &c->indexes[0];
+   bool is_id = lab_wt_is_id_index (c, ix);
    bool dedup = __atomic_load_n (&ix->multikey, __ATOMIC_RELAXED) != 0;
    int64_t *set = NULL;
    size_t cap = 0, nset = 0, vlen, used;
@@ -754,7 +752,11 @@ lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_v
        !lab_wt_encode_body (value, &ss->body, coll, field, error)) {
       return false;
    }
-   if ((ret = lab_wt_collect_rids (ss, ix, ix == &(*c)->indexes[0], &ss->body, error)) != 0) {
+   if ((*c)->clustered) { /* entries end in string RecordIds: lab_wt_clustered_index_find reads them */
+      return lab_wt_clustered_refuse (*c, "its index entries end in string RecordIds (no RecordId numbers)",
+                                      error);
+   }
+   if ((ret = lab_wt_collect_rids (ss, ix, lab_wt_is_id_index (*c, ix), &ss->body, error)) != 0) {
       if (ret != EINVAL) {
          lab_wt_fail (error, ret, "scan index on '%s' of '%s' (%s)", field, coll, ix->uri);
       }
