@@ -9,6 +9,8 @@
 
 #include "core/error.h"
 
+#include <string.h>
+
 /* lab_scan_clustered -- see measure.h. */
 bool
 lab_scan_clustered (lab_store_session_t *sess, const char *coll, bool *clustered, bson_error_t *error)
@@ -130,4 +132,59 @@ lab_scan_find_row (lab_store_session_t *sess, const char *coll, const char *key_
    ok = lab_store_find_eq (sess, coll, "_id", &cv, cb, ctx, NULL, error);
    bson_destroy (&cid);
    return ok;
+}
+
+/* lab_scan_wl_row_id -- see workload.h: a clustered row's _id {<key_field>: K, id: X} (exactly those two
+ * fields, in that order: lab_store_clustered_row) gives X. */
+const bson_value_t *
+lab_scan_wl_row_id (const bson_t *doc, const bson_t *elem, const char *key_field, bson_iter_t *scratch)
+{
+   const bson_value_t *id = lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", scratch);
+   bson_iter_t in, last;
+
+   if (elem || !id || id->value_type != BSON_TYPE_DOCUMENT || !bson_iter_recurse (scratch, &in) ||
+       !bson_iter_next (&in) || strcmp (bson_iter_key (&in), key_field) != 0 || !bson_iter_next (&in) ||
+       strcmp (bson_iter_key (&in), LAB_STORE_CLUSTERED_ID) != 0) {
+      return id;
+   }
+   last = in;
+   if (bson_iter_next (&in)) {
+      return id;
+   }
+   *scratch = last;
+   return bson_iter_value (scratch);
+}
+
+/* lab_scan_clustered_plan -- see workload.h. */
+void
+lab_scan_clustered_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t len)
+{
+   char was[700];
+
+   bson_strncpy (was, buf, sizeof was);
+   switch (kind) {
+   case LAB_WL_LOAD:
+      bson_snprintf (
+         buf, len,
+         "CLUSTERED_IXSCAN of the _id range [{ %s: K }, { %s: K, id: MaxKey }) (the records are the "
+         "index: no FETCH)",
+         o->key, o->key);
+      return;
+   case LAB_WL_UPDATE:
+      bson_snprintf (buf, len,
+                     "CLUSTERED_IXSCAN { _id: { %s, id } } (the record by its key), $set %s, replace by _id",
+                     o->key, o->wl.sum_field);
+      return;
+   case LAB_WL_APPEND:
+      bson_snprintf (buf, len,
+                     "insert (the record keyed by the KeyString of its _id, which ends each index entry)");
+      return;
+   case LAB_WL_ROW:
+   case LAB_WL_RANGE:
+      bson_snprintf (buf, len, "%s by the clustered RecordId (the KeyString of _id ending each index entry)",
+                     was);
+      return;
+   default:
+      return;
+   }
 }

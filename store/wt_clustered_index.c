@@ -83,8 +83,8 @@ lab_wt_clustered_index_write (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, co
       }
       if (ret != 0) {
          if (ret != WT_ROLLBACK) {
-            lab_wt_fail (error, ret, "%s an entry of index %s of clustered '%s'", remove ? "remove" : "insert",
-                         c->indexes[ss->ik.v[j].ix].uri, c->name);
+            lab_wt_fail (error, ret, "%s an entry of index %s of clustered '%s'",
+                         remove ? "remove" : "insert", c->indexes[ss->ik.v[j].ix].uri, c->name);
          }
          return ret;
       }
@@ -110,7 +110,8 @@ lab_wt_clustered_index_mark (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_e
 /* lab_wt_clustered_index_collect -- see wt_private.h. */
 bool
 lab_wt_clustered_index_collect (WT_CURSOR *cc, wt_store_t *st, const wt_coll_t *c, const wt_index_t *ix,
-                                lab_wt_sort_t *sort, bool *multikey, lab_progress_t *prog, bson_error_t *error)
+                                lab_wt_sort_t *sort, bool *multikey, lab_progress_t *prog,
+                                bson_error_t *error)
 {
    lab_buf_t key, scratch;
    wt_ikeys_t list = { 0 };
@@ -135,7 +136,8 @@ lab_wt_clustered_index_collect (WT_CURSOR *cc, wt_store_t *st, const wt_coll_t *
       }
       lab_buf_reset (&key);
       list.n = 0;
-      if (!lab_wt_clustered_index_keys (ix, 0, &doc, k.data, k.size, &scratch, &key, &list, multikey, error)) {
+      if (!lab_wt_clustered_index_keys (ix, 0, &doc, k.data, k.size, &scratch, &key, &list, multikey,
+                                        error)) {
          lab_error_prefix (error, "build an index of clustered '%s'", c->name);
          goto done;
       }
@@ -198,7 +200,8 @@ rid_set_add (rid_set_t *s, const uint8_t *p, size_t n)
       for (j = 0; j < oldcap; j++) {
          if (old[j]) {
             const uint8_t *q = s->bytes.data + s->off[old[j] - 1];
-            for (i = rid_hash (q, s->len[old[j] - 1]) & (s->cap - 1); s->slot[i]; i = (i + 1) & (s->cap - 1)) {
+            for (i = rid_hash (q, s->len[old[j] - 1]) & (s->cap - 1); s->slot[i];
+                 i = (i + 1) & (s->cap - 1)) {
             }
             s->slot[i] = old[j];
          }
@@ -272,7 +275,8 @@ lab_wt_clustered_index_find (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const 
    int ret;
 
    lab_buf_init (&set.bytes);
-   if (!lab_wt_get_cursor (ss, ix->uri, true, &ic, error) || !lab_wt_get_cursor (ss, c->uri, true, &cc, error)) {
+   if (!lab_wt_get_cursor (ss, ix->uri, true, &ic, error) ||
+       !lab_wt_get_cursor (ss, c->uri, true, &cc, error)) {
       goto done;
    }
    if (start->len > 0) {

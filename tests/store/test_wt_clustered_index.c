@@ -362,7 +362,8 @@ test_maintained (void **state)
    d = row (NROWS + 3);
    CHECK (lab_store_upsert_by_id (s, "clus", d, &e_));
    bson_destroy (d);
-   assert_int_equal (find (s, "bill_id", (NROWS + 3) * 7 % NBILLS), want_bill (NROWS, (NROWS + 3) * 7 % NBILLS) + 1);
+   assert_int_equal (find (s, "bill_id", (NROWS + 3) * 7 % NBILLS),
+                     want_bill (NROWS, (NROWS + 3) * 7 % NBILLS) + 1);
    lab_store_session_close (s);
    /* a reopen: the catalog keeps the indexes, the tables their entries */
    lab_store_close (fx->store);
