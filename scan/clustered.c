@@ -9,8 +9,6 @@
 
 #include "core/error.h"
 
-#include <string.h>
-
 /* lab_scan_clustered -- see measure.h. */
 bool
 lab_scan_clustered (lab_store_session_t *sess, const char *coll, bool *clustered, bson_error_t *error)
@@ -132,27 +130,6 @@ lab_scan_find_row (lab_store_session_t *sess, const char *coll, const char *key_
    ok = lab_store_find_eq (sess, coll, "_id", &cv, cb, ctx, NULL, error);
    bson_destroy (&cid);
    return ok;
-}
-
-/* lab_scan_wl_row_id -- see workload.h: a clustered row's _id {<key_field>: K, id: X} (exactly those two
- * fields, in that order: lab_store_clustered_row) gives X. */
-const bson_value_t *
-lab_scan_wl_row_id (const bson_t *doc, const bson_t *elem, const char *key_field, bson_iter_t *scratch)
-{
-   const bson_value_t *id = lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", scratch);
-   bson_iter_t in, last;
-
-   if (elem || !id || id->value_type != BSON_TYPE_DOCUMENT || !bson_iter_recurse (scratch, &in) ||
-       !bson_iter_next (&in) || strcmp (bson_iter_key (&in), key_field) != 0 || !bson_iter_next (&in) ||
-       strcmp (bson_iter_key (&in), LAB_STORE_CLUSTERED_ID) != 0) {
-      return id;
-   }
-   last = in;
-   if (bson_iter_next (&in)) {
-      return id;
-   }
-   *scratch = last;
-   return bson_iter_value (scratch);
 }
 
 /* lab_scan_clustered_plan -- see workload.h. */

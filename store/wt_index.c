@@ -53,26 +53,6 @@ lab_wt_field_value (const bson_t *doc, const char *field, bson_iter_t *it, const
    return true;
 }
 
-/* lab_wt_index_mark_multikey -- set the flag once; the thread that set it rewrites the catalog entry
- * (mongod's setMultikey writes the durable catalog). */
-bool
-lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_error_t *error)
-{
-   int expected = 0;
-   bool ok;
-
-   if (!__atomic_compare_exchange_n (&ix->multikey, &expected, 1, false, __ATOMIC_RELAXED,
-                                     __ATOMIC_RELAXED)) {
-      return true;
-   }
-   pthread_mutex_lock (&st->mu);
-   pthread_mutex_lock (&st->meta_mu);
-   ok = lab_wt_catalog_put_coll (st->meta, c, error);
-   pthread_mutex_unlock (&st->meta_mu);
-   pthread_mutex_unlock (&st->mu);
-   return ok;
-}
-
 /* lab_wt_encode_body -- the body of v (its encoding without the type tag) into out (reset first);
  * errors name the field and collection searched. */
 bool

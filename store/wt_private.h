@@ -13,6 +13,7 @@
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
  *   wt_keygen.c   a document's index keys, as mongod's BtreeKeyGenerator (compound, multikey);
+ *                 the multikey flag set once they cross an array;
  *   wt_clustered.c  clustered collections (docs/mongodb-compat.md §23): the record table keyed by the
  *                 KeyString of _id (key_format=u), no _id index table; inserts, finds by _id and _id ranges;
  *   wt_clustered_index.c  their secondary indexes: entries ending in the string RecordId;
@@ -362,8 +363,8 @@ bool lab_wt_index_keys (const wt_index_t *ix, int which, const bson_t *doc, int6
                         wt_ikeys_t *list, bool *multikey, bson_error_t *error);
 /* lab_wt_ikeys_push -- append an entry to list. */
 void lab_wt_ikeys_push (wt_ikeys_t *list, int ix, size_t off, size_t len);
-/* lab_wt_index_mark_multikey -- the index is multikey from now on: the flag set, the catalog rewritten by
- * the one caller that set it (caller holds ddl for reading). */
+/* lab_wt_index_mark_multikey (wt_keygen.c) -- the index is multikey from now on: the flag set, the catalog
+ * rewritten by the one caller that set it (caller holds ddl for reading). */
 bool lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_error_t *error);
 /* lab_wt_index_scan -- with ddl held: into ss->rids, the RecordIds of the entries of ix in [start, end)
  * (memcmp order of keys), each once when the index is multikey; *keys_examined counts the entries read.
