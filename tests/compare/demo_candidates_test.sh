@@ -43,8 +43,8 @@ for r, rows in sorted(by_run.items()):
 ds = run["dataset"]
 masters, detail_rows = ds["folded"]["count"], ds["detail"]["count"]
 for name in ("sorted", "clustered"):
-    if ds[name]["count"] != detail_rows:
-        errors.append("%s holds %d documents, detail %d rows" % (name, ds[name]["count"], detail_rows))
+    if ds.get(name, {}).get("count") != detail_rows:
+        errors.append("%s holds %s documents, detail %d rows" % (name, ds.get(name, {}).get("count"), detail_rows))
 for w in run.get("workloads", []):
     if not w.get("rows_equal"):
         errors.append("workload %s: the layouts returned different rows" % w.get("workload"))
