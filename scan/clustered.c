@@ -131,3 +131,37 @@ lab_scan_find_row (lab_store_session_t *sess, const char *coll, const char *key_
    bson_destroy (&cid);
    return ok;
 }
+
+/* lab_scan_clustered_plan -- see workload.h. */
+void
+lab_scan_clustered_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t len)
+{
+   char was[700];
+
+   bson_strncpy (was, buf, sizeof was);
+   switch (kind) {
+   case LAB_WL_LOAD:
+      bson_snprintf (
+         buf, len,
+         "CLUSTERED_IXSCAN of the _id range [{ %s: K }, { %s: K, id: MaxKey }) (the records are the "
+         "index: no FETCH)",
+         o->key, o->key);
+      return;
+   case LAB_WL_UPDATE:
+      bson_snprintf (buf, len,
+                     "CLUSTERED_IXSCAN { _id: { %s, id } } (the record by its key), $set %s, replace by _id",
+                     o->key, o->wl.sum_field);
+      return;
+   case LAB_WL_APPEND:
+      bson_snprintf (buf, len,
+                     "insert (the record keyed by the KeyString of its _id, which ends each index entry)");
+      return;
+   case LAB_WL_ROW:
+   case LAB_WL_RANGE:
+      bson_snprintf (buf, len, "%s by the clustered RecordId (the KeyString of _id ending each index entry)",
+                     was);
+      return;
+   default:
+      return;
+   }
+}

@@ -128,7 +128,7 @@ one_row (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
       return;
    }
    h = lab_scan_wl_row_hash (lab_scan_wl_row_field (doc, NULL, o->key, &it),
-                             lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", &it2));
+                             lab_scan_wl_row_id (doc, elem, o->key, &it2));
    acc->digest += lab_scan_wl_hash_skipped (q->wl, h) ? 0 : h;
 }
 

@@ -255,7 +255,7 @@ load_row (const bson_t *doc, const bson_t *elem, void *ctx)
    load_ctx_t *c = ctx;
    bson_iter_t it, it2;
    uint64_t h = lab_scan_wl_row_hash (lab_scan_wl_row_field (doc, NULL, c->wl->opts->key, &it),
-                                      lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", &it2));
+                                      lab_scan_wl_row_id (doc, elem, c->wl->opts->key, &it2));
 
    c->acc->rows++;
    c->acc->digest += lab_scan_wl_hash_skipped (c->wl, h) ? 0 : h;

@@ -114,6 +114,11 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
          continue;
       }
       for (i = 0; i < ls->n; i++) {
+         if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0 &&
+             !lab_scan_clustered (sess, ls->l[i].collection, &wp->clustered[i], error)) {
+            bson_free (missing);
+            return false;
+         }
          if (!index_check (sess, o, (lab_scan_wl_kind_t)k, &ls->l[i], &wp->index[k][i], &missing, error)) {
             bson_free (missing);
             return false;
@@ -281,6 +286,9 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
       BSON_APPEND_UTF8 (&d, "plan_source", r->plan_source);
    } else {
       lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
+      if (wp->clustered[li]) {
+         lab_scan_clustered_plan (p->opts, kind, plan, sizeof plan);
+      }
       BSON_APPEND_UTF8 (&d, "plan", plan);
       BSON_APPEND_UTF8 (&d, "plan_source",
                         r->plan_source[0]             ? r->plan_source

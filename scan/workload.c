@@ -96,6 +96,27 @@ lab_scan_wl_row_field (const bson_t *doc, const bson_t *elem, const char *field,
    return NULL;
 }
 
+/* lab_scan_wl_row_id -- see workload.h: a clustered row's _id {<key_field>: K, id: X} (exactly those two
+ * fields, in that order: lab_store_clustered_row) gives X. */
+const bson_value_t *
+lab_scan_wl_row_id (const bson_t *doc, const bson_t *elem, const char *key_field, bson_iter_t *scratch)
+{
+   const bson_value_t *id = lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", scratch);
+   bson_iter_t in, last;
+
+   if (elem || !id || id->value_type != BSON_TYPE_DOCUMENT || !bson_iter_recurse (scratch, &in) ||
+       !bson_iter_next (&in) || strcmp (bson_iter_key (&in), key_field) != 0 || !bson_iter_next (&in) ||
+       strcmp (bson_iter_key (&in), LAB_STORE_CLUSTERED_ID) != 0) {
+      return id;
+   }
+   last = in;
+   if (bson_iter_next (&in)) {
+      return id;
+   }
+   *scratch = last;
+   return bson_iter_value (scratch);
+}
+
 /* lab_scan_wl_each_row -- see workload.h. */
 void
 lab_scan_wl_each_row (const bson_t *doc, const char *array_field, bool array, lab_scan_wl_row_fn fn,

@@ -280,6 +280,7 @@ typedef struct lab_scan_wl_prep {
    lab_scan_wl_mode_t mode;
    lab_scan_wl_index_t index[LAB_WL_NKINDS][LAB_RESULTS_MAX_LAYOUTS];
    lab_scan_wl_inputs_t in;
+   bool clustered[LAB_RESULTS_MAX_LAYOUTS]; /* a clustered layout (issue 25): its plan text says so */
 } lab_scan_wl_prep_t;
 
 /* lab_scan_wl_any -- o asks for a workload besides the load. */
@@ -312,6 +313,18 @@ bool lab_scan_clustered_rows (lab_store_session_t *sess, const char *coll, const
                               const bson_t **docs, size_t n, bson_t **held, int64_t *bytes,
                               bson_error_t *error);
 void lab_scan_clustered_rows_free (bson_t *held, size_t n);
+
+/* lab_scan_clustered_plan -- buf (lab_scan_wl_plan's text for a rows layout) rewritten for a clustered
+ * layout: the load and the update read by the cluster key (CLUSTERED_IXSCAN, no FETCH), the row and range
+ * workloads' FETCH is by the clustered RecordId that ends each secondary index entry. */
+void lab_scan_clustered_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t len);
+
+/* lab_scan_wl_row_id -- the _id a returned row is known by in the results' digests (as
+ * lab_scan_wl_row_field (elem ? elem : doc, NULL, "_id", scratch)), but for a clustered layout's row, whose
+ * _id is {<key_field>: K, id: X}, the original _id X: so the row and range workloads, which read a
+ * clustered layout through its secondary indexes, digest the same rows as the detail layout. */
+const bson_value_t *lab_scan_wl_row_id (const bson_t *doc, const bson_t *elem, const char *key_field,
+                                        bson_iter_t *scratch);
 
 /* lab_scan_find_row -- the row whose original _id is `id` (master `key`): find_eq on _id, or on a
  * clustered `coll` on its _id {<key_field>: key, id}. */

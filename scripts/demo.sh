@@ -26,12 +26,16 @@
 #   --interval DUR       sampling period of the charts' time series (default 250ms; --quick: 100ms):
 #                        the folded load can take well under a second
 #   --calibrate          also measure the disk's own sequential and random read limits
-#   --candidates         five candidates instead of two: one document per row (detail), the same rows
-#                        in key order (sorted: fold-details --shape sorted), folded, buckets of at most
-#                        100 rows (fold-details --bucket-rows 100) and folded with the zstd block
+#   --candidates         six candidates instead of two: one document per row (detail), the same rows
+#                        in key order (sorted: fold-details --shape sorted), on the embedded store the
+#                        same rows in a clustered collection keyed by {bill_id, id} (clustered:
+#                        fold-details --shape clustered; its row and range workloads read secondary
+#                        indexes whose entries end in the clustered RecordId), folded, buckets of at
+#                        most 100 rows (fold-details --bucket-rows 100) and folded with the zstd block
 #                        compressor (--block-compressor zstd), each verified, all loaded cold in one
 #                        order-rotated run (scancmp --layout, ratios against detail); the report takes
 #                        the speedup apart into locality (detail -> sorted) and fewer documents
+#                        (on a server: five, no clustered)
 #   --no-direct-io       embedded store: let the OS page cache serve re-reads (default: scancmp
 #                        --direct-io, so every engine cache miss is a disk read, as on a server whose
 #                        RAM is far smaller than its data; this machine's RAM would otherwise hold
@@ -58,7 +62,7 @@
 #   scripts/demo.sh --cache-ratios 0.05,0.2,1,2,4  # more points on the curve
 #   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
-#   scripts/demo.sh --candidates                 # detail, sorted, folded, buckets of 100, folded + zstd
+#   scripts/demo.sh --candidates                 # detail, sorted, clustered, folded, buckets of 100, zstd
 #   scripts/demo.sh --workload load --mix none   # the load alone, as before the workloads
 #   scripts/demo.sh --mix row=80,append=20       # a mix of single-row reads and appends
 #   sudo scripts/demo.sh --uri mongodb://localhost/ --restart-cmd 'systemctl restart mongod' \
@@ -213,20 +217,30 @@ fi
 step "folding bill_detail into detail_coll (one document per bill) and verifying"
 "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_coll --drop-dst --verify
 
-# 3b. the other candidates: the rows in key order, the bucket pattern and the folded layout with zstd blocks
+# 3b. the other candidates: the rows in key order, the rows clustered by key (embedded store), the bucket
+#     pattern and the folded layout with zstd blocks
 layouts=(--detail bill_detail --folded detail_coll)
 what="both layouts"
 if [ $candidates -eq 1 ]; then
   step "copying bill_detail into detail_sorted (the same rows in key order) and verifying"
   "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_sorted --drop-dst --shape sorted --verify
+  clustered=()
+  case "$uri" in wiredtiger:*)
+    step "copying bill_detail into detail_clustered (a clustered collection, _id {bill_id, id}) and verifying"
+    "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_clustered --drop-dst --shape clustered \
+      --verify
+    clustered=(--layout clustered=detail_clustered:rows) ;;
+  esac
   step "folding bill_detail into detail_b100 (buckets of at most 100 rows) and verifying"
   "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_b100 --drop-dst --bucket-rows 100 --verify
   step "folding bill_detail into detail_zstd (folded, zstd block compressor) and verifying"
   "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_zstd --drop-dst --block-compressor zstd \
     --verify
-  layouts=(--layout detail=bill_detail:rows --layout sorted=detail_sorted:rows --layout folded=detail_coll:folded
-           --layout buckets100=detail_b100:buckets --layout folded-zstd=detail_zstd:folded)
+  layouts=(--layout detail=bill_detail:rows --layout sorted=detail_sorted:rows "${clustered[@]}"
+           --layout folded=detail_coll:folded --layout buckets100=detail_b100:buckets
+           --layout folded-zstd=detail_zstd:folded)
   what="the five candidates"
+  [ ${#clustered[@]} -gt 0 ] && what="the six candidates"
 fi
 
 # 4. the cold side-by-side load, at each cache of the sweep

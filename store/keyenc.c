@@ -938,3 +938,52 @@ lab_store_value_compare (const bson_value_t *a, const bson_value_t *b)
       return 0;
    }
 }
+
+/* ---- string-format RecordIds in index keys ------------------------------------------------------ */
+
+/* lab_store_key_append_recordid_str -- the bytes, then the size: group 0 first without the continuation
+ * bit, the higher groups after it with 0x80 (mongod's _appendRecordIdStr). */
+void
+lab_store_key_append_recordid_str (lab_buf_t *out, const uint8_t *rid, size_t len)
+{
+   uint8_t size[5];
+   int n = 0, i;
+
+   lab_buf_append (out, rid, len);
+   do {
+      size[n++] = (uint8_t)(len & 0x7F);
+      len >>= 7;
+   } while (len > 0 && n < 5);
+   for (i = 0; i < n; i++) {
+      put_byte (out, (uint8_t)(size[i] | (i > 0 ? 0x80 : 0)));
+   }
+}
+
+/* lab_store_key_split_recordid_str -- the size read right to left while the continuation bit is set
+ * (decodeRecordIdStrAtEnd), then the bytes before it. */
+bool
+lab_store_key_split_recordid_str (const uint8_t *key, size_t len, size_t *value_len, const uint8_t **rid,
+                                  size_t *rid_len)
+{
+   size_t size = 0, nsize = 0;
+
+   for (;;) {
+      uint8_t b;
+      if (nsize >= len || nsize >= 5) {
+         return false;
+      }
+      b = key[len - 1 - nsize];
+      size = (size << 7) | (b & 0x7F);
+      nsize++;
+      if (!(b & 0x80)) {
+         break;
+      }
+   }
+   if (size == 0 || size + nsize > len) {
+      return false;
+   }
+   *rid_len = size;
+   *value_len = len - nsize - size;
+   *rid = key + *value_len;
+   return true;
+}

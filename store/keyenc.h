@@ -92,6 +92,19 @@ bool lab_store_key_decode (const uint8_t *key, size_t len, bson_value_t *v, bson
  * binary, ...): LAB_STORE_ERR_KEY_TYPE. */
 bool lab_store_key_encode_record_id (const bson_value_t *v, lab_buf_t *out, bson_error_t *error);
 
+/* lab_store_key_append_recordid_str -- append a string-format RecordId (a clustered collection's, the
+ * KeyString of its _id) to an index key as mongod's KeyString appendRecordId does for it
+ * (_appendRecordIdStr): the bytes as they are, then their size in 7-bit groups, least significant first,
+ * the 0x80 continuation bit on every size byte but the first, so the size reads back from the key's end
+ * (decodeRecordIdStrAtEnd; docs/mongodb-compat.md §23). len > 0. */
+void lab_store_key_append_recordid_str (lab_buf_t *out, const uint8_t *rid, size_t len);
+
+/* lab_store_key_split_recordid_str -- given an index key ending in a string-format RecordId, *value_len
+ * gets the length of the key before it, *rid / *rid_len the RecordId's bytes (inside key). False when the
+ * size bytes are malformed or larger than the key. */
+bool lab_store_key_split_recordid_str (const uint8_t *key, size_t len, size_t *value_len, const uint8_t **rid,
+                                       size_t *rid_len);
+
 /* lab_store_value_compare -- MongoDB comparison order of two supported values (<0, 0, >0). */
 int lab_store_value_compare (const bson_value_t *a, const bson_value_t *b);
 

@@ -163,8 +163,8 @@ lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field, bson_error
    if (!ix && c->clustered) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
                      "collection '%s' in wiredtiger:%s is clustered: its records are in _id order and it has "
-                     "no index on '%s' (secondary indexes on a clustered collection are not supported "
-                     "here); read it by _id ranges",
+                     "no index on '%s': build it with --create-index or --create-workload-indexes, or read "
+                     "it by _id ranges",
                      c->name, st->home, field);
    } else if (!ix) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,

@@ -5,7 +5,8 @@
  * KeyFormat::String, key_format=u), value the BSON document; no `_id` index table: the table is the
  * clustered index, so a find by `_id` or by an `_id` range walks the records themselves in `_id` order
  * (mongod's CLUSTERED_IXSCAN). A taken key is mongod's E11000 on the clustered `_id` index. Secondary
- * indexes are refused (their entries would end in a string RecordId): lab_wt_clustered_refuse.
+ * indexes are kept here with the record in one transaction (their entries end in the string RecordId:
+ * wt_clustered_index.c).
  */
 #include "wt_private.h"
 
@@ -81,7 +82,8 @@ refuse_doc (lab_store_insert_result_t *result, size_t orig, const wt_coll_t *c, 
  * set). */
 static int
 insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size_t *orig, size_t n,
-              lab_store_insert_result_t *result, int64_t *inserted, int64_t *bytes, bson_error_t *error)
+              lab_store_insert_result_t *result, int64_t *inserted, int64_t *bytes, bool *mk,
+              bson_error_t *error)
 {
    WT_SESSION *s = ss->s;
    WT_CURSOR *cc;
@@ -121,6 +123,12 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
          s->rollback_transaction (s, NULL);
          return ret;
       }
+      /* its secondary index entries, ending in its RecordId (wt_clustered_index.c) */
+      if ((ret = lab_wt_clustered_index_write (ss, c, docs[i], ss->key.data, ss->key.len, false, mk,
+                                               error)) != 0) {
+         s->rollback_transaction (s, NULL);
+         return ret;
+      }
       (*inserted)++;
       *bytes += docs[i]->len;
    }
@@ -142,12 +150,13 @@ lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs,
       size_t g = 0, gbytes = 0, nerr0 = result->nerrors;
       int64_t ins, bytes;
       int ret, tries = 0;
+      bool mk[WT_MAX_INDEXES] = { false };
 
       while (pos + g < n && g < WT_GROUP_DOCS && gbytes < WT_GROUP_BYTES) {
          gbytes += docs[pos + g]->len;
          g++;
       }
-      while ((ret = insert_group (ss, c, docs + pos, orig + pos, g, result, &ins, &bytes, error)) ==
+      while ((ret = insert_group (ss, c, docs + pos, orig + pos, g, result, &ins, &bytes, mk, error)) ==
                 WT_ROLLBACK &&
              ++tries <= WT_RETRIES) {
          result->nerrors = nerr0;
@@ -157,7 +166,7 @@ lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs,
          lab_wt_fail (error, ret, "insert into '%s': write conflicts persisted after %d retries", c->name,
                       WT_RETRIES);
       }
-      if (ret != 0) {
+      if (ret != 0 || !lab_wt_clustered_index_mark (ss, c, mk, error)) {
          return false;
       }
       __atomic_fetch_add (&c->count, ins, __ATOMIC_RELAXED);
@@ -171,7 +180,7 @@ lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs,
 /* upsert_once -- one transaction: the record at doc's key replaced or inserted; *dcount, *dbytes what
  * changed. 0 or a WT error. */
 static int
-upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t *dcount, int64_t *dbytes,
+upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t *dcount, int64_t *dbytes, bool *mk,
              bson_error_t *error)
 {
    WT_SESSION *s = ss->s;
@@ -191,7 +200,12 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t *dcount, in
    cc->set_key (cc, &k);
    ret = cc->search (cc);
    if (ret == 0 && (ret = cc->get_value (cc, &old)) == 0) {
+      bson_t od;
       *dbytes = -(int64_t)old.size;
+      /* the old document's index entries go (its keys may change) */
+      if (c->nindexes > 0 && bson_init_static (&od, old.data, old.size)) {
+         ret = lab_wt_clustered_index_write (ss, c, &od, k.data, k.size, true, NULL, error);
+      }
    } else if (ret == WT_NOTFOUND) {
       *dcount = 1;
       ret = 0;
@@ -202,6 +216,9 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t *dcount, in
       cc->set_key (cc, &k);
       cc->set_value (cc, &v);
       ret = cc->insert (cc);
+   }
+   if (ret == 0) {
+      ret = lab_wt_clustered_index_write (ss, c, doc, k.data, k.size, false, mk, error);
    }
    if (ret != 0) {
       s->rollback_transaction (s, NULL);
@@ -217,16 +234,21 @@ lab_wt_clustered_upsert (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, bson_er
 {
    int64_t dcount, dbytes;
    int ret, tries = 0;
+   bool mk[WT_MAX_INDEXES] = { false };
 
    if (!doc_rid (c, doc, &ss->key, error)) {
       return false;
    }
-   while ((ret = upsert_once (ss, c, doc, &dcount, &dbytes, error)) == WT_ROLLBACK && ++tries < WT_RETRIES) {
+   while ((ret = upsert_once (ss, c, doc, &dcount, &dbytes, mk, error)) == WT_ROLLBACK &&
+          ++tries < WT_RETRIES) {
       usleep ((useconds_t)(tries * 100));
    }
    if (ret != 0) {
       return ret == EINVAL ? false
                            : lab_wt_fail (error, ret, "upsert into clustered '%s' (%s)", c->name, c->uri);
+   }
+   if (!lab_wt_clustered_index_mark (ss, c, mk, error)) {
+      return false;
    }
    __atomic_fetch_add (&c->count, dcount, __ATOMIC_RELAXED);
    __atomic_fetch_add (&c->data_size, dbytes, __ATOMIC_RELAXED);
@@ -374,8 +396,15 @@ lab_wt_clustered_delete (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *value,
       }
       cc->set_key (cc, &k);
       if ((ret = cc->search (cc)) == 0 && (ret = cc->get_value (cc, &v)) == 0) {
+         bson_t od;
          len = (int64_t)v.size;
-         ret = cc->remove (cc);
+         /* its secondary index entries first, while its bytes are under the cursor */
+         if (c->nindexes > 0 && bson_init_static (&od, v.data, v.size)) {
+            ret = lab_wt_clustered_index_write (ss, c, &od, k.data, k.size, true, NULL, error);
+         }
+         if (ret == 0) {
+            ret = cc->remove (cc);
+         }
       }
       if (ret == 0 || ret == WT_NOTFOUND) {
          *deleted = ret == 0;

@@ -322,7 +322,7 @@ lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_
       for (i = 0; i < c->nindexes; i++) {
          out->index_size_bytes += file_size (st, c->indexes[i].ident);
       }
-      out->nindexes = c->clustered ? 1 : c->nindexes; /* the clustered _id index is the table */
+      out->nindexes = c->clustered ? 1 + c->nindexes : c->nindexes; /* the clustered _id index: the table */
       out->clustered = c->clustered;
    }
    pthread_rwlock_unlock (&st->ddl);

@@ -133,6 +133,10 @@ lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field
    if (!(c = lab_wt_coll_lookup (st, coll, error)) || !(ix = lab_wt_index_lookup (st, c, field, error))) {
       goto done;
    }
+   if (c->clustered) { /* its index entries end in string RecordIds: lab_store_index_find reads them */
+      lab_wt_clustered_refuse (c, "sorted walks over its secondary indexes are not supported", error);
+      goto done;
+   }
    wc->is_id = ix == &c->indexes[0];
    if (!set_bounds (wc, field, opts, error)) {
       goto done;
@@ -372,6 +376,9 @@ walk_open (wt_sess_t *ss, const char *coll, const char *field, key_walk_t *w, wt
    if (!(c = lab_wt_coll_lookup (ss->st, coll, error)) ||
        !(ix = lab_wt_index_lookup (ss->st, c, field, error))) {
       return false;
+   }
+   if (c->clustered) {
+      return lab_wt_clustered_refuse (c, "key walks over its secondary indexes are not supported", error);
    }
    w->is_id = ix == &c->indexes[0];
    *cp = c;

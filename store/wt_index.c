@@ -53,26 +53,6 @@ lab_wt_field_value (const bson_t *doc, const char *field, bson_iter_t *it, const
    return true;
 }
 
-/* lab_wt_index_mark_multikey -- set the flag once; the thread that set it rewrites the catalog entry
- * (mongod's setMultikey writes the durable catalog). */
-bool
-lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_error_t *error)
-{
-   int expected = 0;
-   bool ok;
-
-   if (!__atomic_compare_exchange_n (&ix->multikey, &expected, 1, false, __ATOMIC_RELAXED,
-                                     __ATOMIC_RELAXED)) {
-      return true;
-   }
-   pthread_mutex_lock (&st->mu);
-   pthread_mutex_lock (&st->meta_mu);
-   ok = lab_wt_catalog_put_coll (st->meta, c, error);
-   pthread_mutex_unlock (&st->meta_mu);
-   pthread_mutex_unlock (&st->mu);
-   return ok;
-}
-
 /* lab_wt_encode_body -- the body of v (its encoding without the type tag) into out (reset first);
  * errors name the field and collection searched. */
 bool
@@ -251,6 +231,11 @@ build_collect (build_part_t *p, bson_error_t *error)
       goto done;
    }
    if (!lab_wt_coll_cursor (s, p->c, &cc, error)) {
+      goto done;
+   }
+   if (p->c->clustered) { /* one reader (no RecordId ranges): keys ending in the string RecordId */
+      ok = lab_wt_clustered_index_collect (cc, p->st, p->c, p->ix, p->sort, &p->multikey, p->prog, error) &&
+           (lab_wt_sort_nkeys (p->sort) == 0 || lab_wt_sort_finish (p->sort, error));
       goto done;
    }
    if (p->lo > 0) {
@@ -457,7 +442,7 @@ build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool 
    bool ckpt_started = false;
    build_part_t parts[BUILD_THREADS_MAX];
    int64_t count = __atomic_load_n (&c->count, __ATOMIC_RELAXED), first = 0, last = 0, span;
-   int n = build_threads (count), i, err, ret;
+   int n = c->clustered ? 1 : build_threads (count), i, err, ret;
    uint64_t nkeys = 0;
    char label[96];
    lab_progress_t *prog;
@@ -615,13 +600,6 @@ lab_wt_create_index_spec (lab_store_session_t *sess, const char *coll, const lab
       ok = true;
       goto done;
    }
-   if (c->clustered) {
-      lab_wt_clustered_refuse (c,
-                               "secondary indexes on it are not supported by the embedded store (their "
-                               "entries would end in the KeyString RecordId); read it by _id ranges",
-                               error);
-      goto done;
-   }
    if (c->nindexes == WT_MAX_INDEXES) {
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
                      "collection '%s' already has %d indexes (MongoDB's limit)", coll, WT_MAX_INDEXES);
@@ -697,7 +675,7 @@ int
 lab_wt_index_scan (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const lab_buf_t *start, const lab_buf_t *end,
                    int64_t *keys_examined, bson_error_t *error)
 {
-   bool is_id = ix == &c->indexes[0];
+   bool is_id = lab_wt_is_id_index (c, ix);
    bool dedup = __atomic_load_n (&ix->multikey, __ATOMIC_RELAXED) != 0;
    int64_t *set = NULL;
    size_t cap = 0, nset = 0, vlen, used;
@@ -759,7 +737,11 @@ lab_wt_rids_eq (wt_sess_t *ss, const char *coll, const char *field, const bson_v
        !lab_wt_encode_body (value, &ss->body, coll, field, error)) {
       return false;
    }
-   if ((ret = lab_wt_collect_rids (ss, ix, ix == &(*c)->indexes[0], &ss->body, error)) != 0) {
+   if ((*c)->clustered) { /* entries end in string RecordIds: lab_wt_clustered_index_find reads them */
+      return lab_wt_clustered_refuse (*c, "its index entries end in string RecordIds (no RecordId numbers)",
+                                      error);
+   }
+   if ((ret = lab_wt_collect_rids (ss, ix, lab_wt_is_id_index (*c, ix), &ss->body, error)) != 0) {
       if (ret != EINVAL) {
          lab_wt_fail (error, ret, "scan index on '%s' of '%s' (%s)", field, coll, ix->uri);
       }

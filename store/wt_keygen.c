@@ -3,7 +3,8 @@
  * §18): one key per field for a plain index, the fields' values in order for a compound one, one key per
  * distinct array element along a dotted path (multikey), null for a missing field, parallel arrays
  * refused; the byte format is keyenc.h's (lab_store_key_encode_compound + RecordId). wt_index.c builds and
- * looks up indexes with them; wt_record.c writes them with each document.
+ * looks up indexes with them; wt_record.c and wt_clustered_index.c write them with each document; the
+ * multikey flag set once a document made an index multikey (lab_wt_index_mark_multikey).
  */
 #include "wt_private.h"
 
@@ -257,4 +258,24 @@ lab_wt_index_keys (const wt_index_t *ix, int which, const bson_t *doc, int64_t r
       *multikey = true;
    }
    return true;
+}
+
+/* lab_wt_index_mark_multikey -- set the flag once; the thread that set it rewrites the catalog entry
+ * (mongod's setMultikey writes the durable catalog). */
+bool
+lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_error_t *error)
+{
+   int expected = 0;
+   bool ok;
+
+   if (!__atomic_compare_exchange_n (&ix->multikey, &expected, 1, false, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED)) {
+      return true;
+   }
+   pthread_mutex_lock (&st->mu);
+   pthread_mutex_lock (&st->meta_mu);
+   ok = lab_wt_catalog_put_coll (st->meta, c, error);
+   pthread_mutex_unlock (&st->meta_mu);
+   pthread_mutex_unlock (&st->mu);
+   return ok;
 }

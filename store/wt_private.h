@@ -13,8 +13,10 @@
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
  *   wt_keygen.c   a document's index keys, as mongod's BtreeKeyGenerator (compound, multikey);
+ *                 the multikey flag set once they cross an array;
  *   wt_clustered.c  clustered collections (docs/mongodb-compat.md §23): the record table keyed by the
  *                 KeyString of _id (key_format=u), no _id index table; inserts, finds by _id and _id ranges;
+ *   wt_clustered_index.c  their secondary indexes: entries ending in the string RecordId;
  *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
@@ -87,7 +89,7 @@ typedef struct wt_coll {
    int64_t count;                      /* atomic */
    int64_t data_size;                  /* atomic */
    int64_t next_rid;                   /* atomic */
-   wt_index_t indexes[WT_MAX_INDEXES]; /* [0] is _id (a clustered collection has none: nindexes 0) */
+   wt_index_t indexes[WT_MAX_INDEXES]; /* [0] is _id (a clustered collection has none: its secondaries) */
    int nindexes;
    bool clustered; /* records keyed by the KeyString of _id (wt_clustered.c); next_rid unused */
    struct wt_coll *next;
@@ -284,6 +286,43 @@ bool lab_wt_clustered_find (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *eq,
 bool lab_wt_clustered_delete (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *value, int64_t *deleted,
                               bson_error_t *error);
 
+struct lab_wt_sort; /* wt_sort.h */
+
+/* ---- wt_clustered_index.c: secondary indexes of clustered collections (§23) -----------------------
+ * Their entries are the ordinary keys ending in the string RecordId (the record table's key); c->indexes
+ * of a clustered collection holds only them. Called with ddl held. */
+
+/* lab_wt_clustered_index_keys -- every distinct key of doc in index ix (number `which`), each ending in
+ * the RecordId rid[0..rid_len), appended to out and located by entries appended to list (scratch: a
+ * buffer of the caller's, overwritten); *multikey as lab_wt_index_keys. */
+bool lab_wt_clustered_index_keys (const wt_index_t *ix, int which, const bson_t *doc, const uint8_t *rid,
+                                  size_t rid_len, lab_buf_t *scratch, lab_buf_t *out, wt_ikeys_t *list,
+                                  bool *multikey, bson_error_t *error);
+/* lab_wt_clustered_index_write -- inside the caller's transaction, doc's entries in every index of c
+ * inserted (remove: removed; one missing is fine); mk[i] (NULL: not asked) set when doc makes index i
+ * multikey. 0, EINVAL (*error set), WT_ROLLBACK or a WT error (*error set). Uses ss->ikeys, ik, val. */
+int lab_wt_clustered_index_write (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const uint8_t *rid,
+                                  size_t rid_len, bool remove, bool *mk, bson_error_t *error);
+/* lab_wt_clustered_index_mark -- after the commit: the indexes mk[i] says doc made multikey marked so. */
+bool lab_wt_clustered_index_mark (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_error_t *error);
+/* lab_wt_clustered_index_collect -- an index build's reading: every key of every record under cc (a new
+ * cursor on c's table) for ix into sort; *multikey set when a document made it multikey. */
+bool lab_wt_clustered_index_collect (WT_CURSOR *cc, wt_store_t *st, const wt_coll_t *c, const wt_index_t *ix,
+                                     struct lab_wt_sort *sort, bool *multikey, lab_progress_t *prog,
+                                     bson_error_t *error);
+/* lab_wt_clustered_index_find -- IXSCAN of ix over the keys [start, end) (memcmp order), each entry's
+ * record fetched from the record table by its RecordId bytes and given to cb (once each on a multikey
+ * index) until cb returns false; *keys_examined, *docs_fetched count. */
+bool lab_wt_clustered_index_find (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const lab_buf_t *start,
+                                  const lab_buf_t *end, lab_store_doc_cb_t cb, void *ctx,
+                                  int64_t *keys_examined, int64_t *docs_fetched, bson_error_t *error);
+/* lab_wt_is_id_index -- ix is c's _id index (a clustered collection has none: its indexes are secondary). */
+static inline bool
+lab_wt_is_id_index (const wt_coll_t *c, const wt_index_t *ix)
+{
+   return !c->clustered && ix == &c->indexes[0];
+}
+
 /* ---- wt_session.c: sessions and their cursor cache ---------------------------------------------- */
 
 bool lab_wt_session_open (lab_store_session_t *sess, bson_error_t *error);
@@ -335,8 +374,8 @@ bool lab_wt_index_keys (const wt_index_t *ix, int which, const bson_t *doc, int6
                         wt_ikeys_t *list, bool *multikey, bson_error_t *error);
 /* lab_wt_ikeys_push -- append an entry to list. */
 void lab_wt_ikeys_push (wt_ikeys_t *list, int ix, size_t off, size_t len);
-/* lab_wt_index_mark_multikey -- the index is multikey from now on: the flag set, the catalog rewritten by
- * the one caller that set it (caller holds ddl for reading). */
+/* lab_wt_index_mark_multikey (wt_keygen.c) -- the index is multikey from now on: the flag set, the catalog
+ * rewritten by the one caller that set it (caller holds ddl for reading). */
 bool lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_error_t *error);
 /* lab_wt_index_scan -- with ddl held: into ss->rids, the RecordIds of the entries of ix in [start, end)
  * (memcmp order of keys), each once when the index is multikey; *keys_examined counts the entries read.

@@ -711,6 +711,16 @@ lab_wt_find_eq (lab_store_session_t *sess, const char *coll, const char *field, 
       ok = lab_wt_clustered_find (ss, c, value, NULL, NULL, cb, ctx, ndocs, error);
       goto done;
    }
+   pthread_mutex_lock (&st->mu);
+   c = lab_wt_coll_find (st, coll);
+   pthread_mutex_unlock (&st->mu);
+   if (c && c->clustered) {
+      /* a secondary index of a clustered collection: its entries end in string RecordIds */
+      lab_store_index_spec_t spec = { { field }, 1 };
+      int64_t keys;
+      pthread_rwlock_unlock (&st->ddl);
+      return lab_wt_index_find (sess, coll, &spec, value, 1, NULL, NULL, cb, ctx, &keys, ndocs, error);
+   }
    if (!lab_wt_rids_eq (ss, coll, field, value, &c, error)) {
       goto done;
    }
@@ -811,6 +821,11 @@ lab_wt_index_find (lab_store_session_t *sess, const char *coll, const lab_store_
       goto done;
    }
    if (!index_bounds (coll, name, eq, neq, lo, hi, &ss->body, &end, &empty, error)) {
+      goto done;
+   }
+   if (c->clustered) {
+      ok = empty || lab_wt_clustered_index_find (ss, c, ix, &ss->body, &end, cb, ctx, keys_examined,
+                                                 docs_fetched, error);
       goto done;
    }
    ss->nrids = 0;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# demo_candidates_test.sh -- scripts/demo.sh --candidates end to end on a reduced size (--quick): five
-# candidates built and verified (detail, the same rows in key order, folded, buckets of at most 100 rows,
-# folded with zstd blocks), loaded cold in one order-rotated run, and a report with a column per candidate.
-# Checks, from the results file: the five layouts and their kinds, every run returning the same rows from
-# every layout, the sorted copy holding as many documents as detail and its provenance saying --shape
-# sorted, no bucket document holding more than 100 rows (documents >= masters x rows / 100), zstd's folded
-# collection smaller on disk than the snappy one; from the report: the five-column table, the speedup taken
+# demo_candidates_test.sh -- scripts/demo.sh --candidates end to end on a reduced size (--quick), on the
+# embedded store: six candidates built and verified (detail, the same rows in key order, the same rows in a
+# clustered collection, folded, buckets of at most 100 rows, folded with zstd blocks), loaded cold in one
+# order-rotated run with the default workloads, and a report with a column per candidate.
+# Checks, from the results file: the six layouts and their kinds, every run returning the same rows from
+# every layout, every workload's rows equal across the layouts, the sorted and clustered copies holding as
+# many documents as detail and the sorted one's provenance saying --shape sorted, no bucket document holding more than 100 rows (documents >= masters x rows / 100), zstd's folded
+# collection smaller on disk than the snappy one; from the report: the six-column table, the speedup taken
 # apart (detail -> sorted -> folded) and a series per layout in the time-series charts.
 #
 # Usage: demo_candidates_test.sh OUT_DIR   (ctest passes <build>/demo-candidates; LAB_BIN_DIR names the tools)
@@ -25,7 +26,8 @@ import json, os, sys
 out = sys.argv[1]
 errors = []
 run = json.load(open(os.path.join(out, "run.json")))
-want = [("detail", "bill_detail", "rows"), ("sorted", "detail_sorted", "rows"), ("folded", "detail_coll", "folded"),
+want = [("detail", "bill_detail", "rows"), ("sorted", "detail_sorted", "rows"),
+        ("clustered", "detail_clustered", "rows"), ("folded", "detail_coll", "folded"),
         ("buckets100", "detail_b100", "buckets"), ("folded-zstd", "detail_zstd", "folded")]
 got = [(l["name"], l["collection"], l["kind"]) for l in run.get("layouts", [])]
 if got != want:
@@ -36,12 +38,16 @@ by_run = {}
 for e in run["runs"]:
     by_run.setdefault(e["run"], {})[e["layout"]] = e["rows"]
 for r, rows in sorted(by_run.items()):
-    if len(rows) != 5 or len(set(rows.values())) != 1:
+    if len(rows) != len(want) or len(set(rows.values())) != 1:
         errors.append("run %s: the layouts returned different rows: %s" % (r, rows))
 ds = run["dataset"]
 masters, detail_rows = ds["folded"]["count"], ds["detail"]["count"]
-if ds["sorted"]["count"] != detail_rows:
-    errors.append("sorted holds %d documents, detail %d rows" % (ds["sorted"]["count"], detail_rows))
+for name in ("sorted", "clustered"):
+    if ds.get(name, {}).get("count") != detail_rows:
+        errors.append("%s holds %s documents, detail %d rows" % (name, ds.get(name, {}).get("count"), detail_rows))
+for w in run.get("workloads", []):
+    if not w.get("rows_equal"):
+        errors.append("workload %s: the layouts returned different rows" % w.get("workload"))
 shape = ds["sorted"].get("provenance", {}).get("params", {}).get("shape")
 if shape != "sorted":
     errors.append("sorted's provenance says shape %r, wanted sorted" % shape)
@@ -52,10 +58,10 @@ if not ds["folded-zstd"]["storage_size_bytes"] < ds["folded"]["storage_size_byte
     errors.append("zstd's folded collection is not smaller on disk than snappy's: %d vs %d"
                   % (ds["folded-zstd"]["storage_size_bytes"], ds["folded"]["storage_size_bytes"]))
 md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
-header = ("| metric | detail | sorted | folded | buckets100 | folded-zstd | sorted / detail | folded / detail | "
-          "buckets100 / detail | folded-zstd / detail | better |")
+header = ("| metric | detail | sorted | clustered | folded | buckets100 | folded-zstd | sorted / detail | "
+          "clustered / detail | folded / detail | buckets100 / detail | folded-zstd / detail | better |")
 if header not in md:
-    errors.append("report.md lacks the five-candidate table header")
+    errors.append("report.md lacks the six-candidate table header")
 apart = "| cache | detail → folded | locality (detail → sorted) | fewer documents (sorted → folded) |"
 if "## The speedup taken apart" not in md or apart not in md or ", locality gives " not in md:
     errors.append("report.md does not take the speedup apart into detail -> sorted -> folded")
@@ -67,7 +73,7 @@ for chart in ("report-read-requests.svg", "report-memory.svg"):
 if errors:
     print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
     sys.exit(1)
-print("ok: five candidates, %d rows each per run, buckets100 %d documents, zstd %d vs snappy %d bytes on disk"
+print("ok: six candidates, %d rows each per run, buckets100 %d documents, zstd %d vs snappy %d bytes on disk"
       % (detail_rows, ds["buckets100"]["count"], ds["folded-zstd"]["storage_size_bytes"],
          ds["folded"]["storage_size_bytes"]))
 PY

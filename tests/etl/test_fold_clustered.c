@@ -5,7 +5,8 @@
  * changed row fails --verify (exit 3); a run killed midway then --resume gives the same rows, none twice;
  * --plan says what it would do; scancmp loads it as a rows layout through _id ranges, the same rows as
  * the source, and its locality (pages per master) is within 2x of the folded layout's while the source's
- * is far higher.
+ * is far higher; the row, range, append and update workloads run on it (secondary indexes on the clustered
+ * collection) with the same rows as the source's and the folded layout's.
  */
 #include "tests/testutil.h"
 
@@ -391,6 +392,53 @@ test_clustered_locality (void **state)
    bson_destroy (r);
 }
 
+/* test_clustered_workloads -- scancmp's load, row, range, append and update workloads on the detail,
+ * clustered and folded layouts, the workload indexes built by --create-workload-indexes (on the clustered
+ * copy: secondary indexes whose entries end in its string RecordId): every workload returns the same rows
+ * on every layout (rows_equal), the row workload every row asked for, the clustered plan naming the FETCH
+ * by the clustered RecordId. It writes the same rows to all three. */
+static void
+test_clustered_workloads (void **state)
+{
+   bson_t *r =
+      scan ("--keys-limit 200 --workload load,row,range,append,update --create-workload-indexes "
+            "--row-keys 300 --range-windows 4 --range-window 6h --append-rows 200 --update-rows 200 "
+            "--seed 3 --layout detail=bill_detail:rows --layout clustered=detail_clustered:rows --layout "
+            "folded=detail_coll:folded");
+   char p[96];
+   int i, l, n = 0, plans = 0;
+
+   (void)state;
+   for (i = 0;; i++) {
+      bson_snprintf (p, sizeof p, "workloads.%d.workload", i);
+      if (!lab_test_json_has (r, p)) {
+         break;
+      }
+      n++;
+      bson_snprintf (p, sizeof p, "workloads.%d.rows_equal", i);
+      if (!lab_test_json_bool (r, p)) {
+         bson_snprintf (p, sizeof p, "workloads.%d.workload", i);
+         fail_msg ("workload %s: the layouts returned different rows", lab_test_json_str (r, p));
+      }
+      bson_snprintf (p, sizeof p, "workloads.%d.workload", i);
+      if (strcmp (lab_test_json_str (r, p), "row") != 0 && strcmp (lab_test_json_str (r, p), "range") != 0) {
+         continue;
+      }
+      for (l = 0; l < 3; l++) {
+         bson_snprintf (p, sizeof p, "workloads.%d.layouts.%d.layout", i, l);
+         if (strcmp (lab_test_json_str (r, p), "clustered") == 0) {
+            bson_snprintf (p, sizeof p, "workloads.%d.layouts.%d.plan", i, l);
+            plans += strstr (lab_test_json_str (r, p), "by the clustered RecordId") != NULL;
+            bson_snprintf (p, sizeof p, "workloads.%d.layouts.%d.rows_returned", i, l);
+            assert_true (lab_test_json_num (r, p) > 0);
+         }
+      }
+   }
+   assert_int_equal (n, 6); /* load, row, range, append, the load after the writes, update */
+   assert_int_equal (plans, 2);
+   bson_destroy (r);
+}
+
 /* test_clustered_appends -- scancmp's append workload on a clustered copy: every appended row gets the
  * clustered _id {bill_id, id}, so it sits in its bill's _id range (the natural scan, which is _id order,
  * sees every row's _id.bill_id equal to its bill_id, keys never going down), and the count grows by the
@@ -441,6 +489,7 @@ main (void)
       cmocka_unit_test (test_clustered_plan),
       cmocka_unit_test (test_clustered_load_same_rows),
       cmocka_unit_test (test_clustered_locality),
+      cmocka_unit_test (test_clustered_workloads),
       cmocka_unit_test (test_clustered_appends),
    };
 

@@ -17,3 +17,6 @@ lab_test(NAME test_wt_modify SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_modify.c 
 # Clustered collections on the embedded store (issue 25): the KeyString RecordId, the key_format=u record
 # table without an _id index table, _id order and _id prefix ranges, refusals.
 lab_test(NAME test_wt_clustered SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_clustered.c LABELS embedded)
+# Secondary indexes of a clustered collection: entries ending in the string RecordId, bulk build, kept by
+# inserts, deletes and upserts, multikey, across a reopen.
+lab_test(NAME test_wt_clustered_index SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_clustered_index.c LABELS embedded)
