@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare/cmp.h"
+#include "compare/fields.h"
 #include "core/error.h"
 
 const char *const lab_cmp_mix_type_names[LAB_CMP_MIX_TYPES] = { "load", "row", "range", "append", "update" };
@@ -117,120 +118,30 @@ lab_cmp_mix_spec_text (const double weight[LAB_CMP_MIX_TYPES])
 
 /* ---- reading a measured mix ------------------------------------------------------------------------ */
 
-/* find -- the iterator at dotted `path` of `doc`; false when absent or null. */
-static bool
-find (const bson_t *doc, const char *path, bson_iter_t *out)
-{
-   bson_iter_t it;
-
-   return bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, out) &&
-          !BSON_ITER_HOLDS_NULL (out);
-}
-
-/* get_figure -- the figure at `path`: LAB_CMP_WL_UNKNOWN when absent, null or -1 (or, when `required`,
- * refused as missing); refused when not a number of at least 0. `where` names the entry. */
-static bool
-get_figure (const bson_t *doc, const char *path, bool required, const char *where, double *out,
-            bson_error_t *error)
-{
-   bson_iter_t it;
-
-   *out = LAB_CMP_WL_UNKNOWN;
-   if (!find (doc, path, &it)) {
-      if (required) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                        "%s: no \"%s\", which every mix carries (mix-schema.md, issue 24)", where, path);
-      }
-      return !required;
-   }
-   if (!BSON_ITER_HOLDS_NUMBER (&it) || !isfinite (bson_iter_as_double (&it)) ||
-       (bson_iter_as_double (&it) < 0 && (required || bson_iter_as_double (&it) != -1.0))) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be a number of at least 0%s", where, path,
-                     required ? "" : " (-1 or null: unknown)");
-      return false;
-   }
-   *out = bson_iter_as_double (&it);
-   return true;
-}
-
-/* get_string -- the string at `key` (a view), NULL when absent or null; refused when not a string. */
-static bool
-get_string (const bson_t *doc, const char *key, const char *where, const char **out, bson_error_t *error)
-{
-   bson_iter_t it;
-
-   *out = NULL;
-   if (!find (doc, key, &it)) {
-      return true;
-   }
-   if (!BSON_ITER_HOLDS_UTF8 (&it)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be a string", where, key);
-      return false;
-   }
-   *out = bson_iter_utf8 (&it, NULL);
-   return true;
-}
-
-/* get_flag -- the boolean at `key`: 1 or 0; -1 when absent or null; refused when not a boolean. */
-static bool
-get_flag (const bson_t *doc, const char *key, const char *where, int *out, bson_error_t *error)
-{
-   bson_iter_t it;
-
-   *out = -1;
-   if (!find (doc, key, &it)) {
-      return true;
-   }
-   if (!BSON_ITER_HOLDS_BOOL (&it)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be true or false", where, key);
-      return false;
-   }
-   *out = bson_iter_bool (&it) ? 1 : 0;
-   return true;
-}
+/* the clause of a refused missing figure every mix must carry */
+#define MIX_REQUIRED ", which every mix carries (mix-schema.md, issue 24)"
 
 /* get_view -- *out a view of the object (or, with `array`, the non-empty array) at `key`; refused, as
  * missing or of another type, naming `where`. */
 static bool
 get_view (const bson_t *doc, const char *key, bool array, const char *where, bson_t *out, bson_error_t *error)
 {
-   const uint8_t *data;
-   uint32_t len;
    bson_iter_t it;
+   bool found;
 
-   bson_init (out);
-   if (!find (doc, key, &it) || (array ? !BSON_ITER_HOLDS_ARRAY (&it) : !BSON_ITER_HOLDS_DOCUMENT (&it))) {
+   if (!lab_cmp_field_find (doc, key, &it) ||
+       (array ? !BSON_ITER_HOLDS_ARRAY (&it) : !BSON_ITER_HOLDS_DOCUMENT (&it))) {
+      bson_init (out);
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is missing or not %s (mix-schema.md, issue 24)",
                      where, key, array ? "an array" : "an object");
       return false;
    }
-   if (array) {
-      bson_iter_array (&it, &len, &data);
-   } else {
-      bson_iter_document (&it, &len, &data);
-   }
-   if (!bson_init_static (out, data, len) || (array && bson_count_keys (out) == 0)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is %s", where, key,
-                     array ? "empty: one entry per layout or op type" : "not a valid document");
+   if (!lab_cmp_field_view (doc, key, array, where, out, &found, error)) {
       return false;
    }
-   return true;
-}
-
-/* entry_at -- a view of array element `it` as an object; refused (naming `what`) when not one. */
-static bool
-entry_at (const bson_iter_t *it, const char *what, bson_t *out, bson_error_t *error)
-{
-   const uint8_t *data;
-   uint32_t len;
-
-   if (!BSON_ITER_HOLDS_DOCUMENT (it)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not an object", what);
-      return false;
-   }
-   bson_iter_document (it, &len, &data);
-   if (!bson_init_static (out, data, len)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not a valid document", what);
+   if (array && bson_count_keys (out) == 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is empty: one entry per layout or op type",
+                     where, key);
       return false;
    }
    return true;
@@ -257,7 +168,7 @@ read_op (const bson_t *e, const char *w, lab_cmp_mix_layout_t *l, bson_error_t *
    int t;
    size_t i;
 
-   if (!get_string (e, "op", w, &name, error)) {
+   if (!lab_cmp_field_string (e, "op", w, &name, error)) {
       return false;
    }
    if (!name || (t = lab_cmp_mix_type_of (name, strlen (name))) < 0) {
@@ -273,13 +184,13 @@ read_op (const bson_t *e, const char *w, lab_cmp_mix_layout_t *l, bson_error_t *
    }
    lat_out[0] = &op->p50_ms, lat_out[1] = &op->p95_ms, lat_out[2] = &op->p99_ms, lat_out[3] = &op->max_ms;
    lat_out[4] = &op->mean_ms;
-   if (!get_figure (e, "ops", true, w, &op->ops, error) ||
-       !get_figure (e, "time_s", true, w, &op->time_s, error) ||
-       !get_figure (e, "rows", false, w, &op->rows, error)) {
+   if (!lab_cmp_field_figure (e, "ops", MIX_REQUIRED, w, &op->ops, error) ||
+       !lab_cmp_field_figure (e, "time_s", MIX_REQUIRED, w, &op->time_s, error) ||
+       !lab_cmp_field_figure (e, "rows", NULL, w, &op->rows, error)) {
       return false;
    }
    for (i = 0; i < 5; i++) {
-      if (!get_figure (e, lat[i], false, w, lat_out[i], error)) {
+      if (!lab_cmp_field_figure (e, lat[i], NULL, w, lat_out[i], error)) {
          return false;
       }
    }
@@ -312,14 +223,15 @@ read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_e
    for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
       unknown_op (&l->by_type[t]);
    }
-   if (!get_string (d, "collection", where, &l->collection, error) ||
-       !get_string (d, "kind", where, &l->kind, error) ||
-       !get_string (d, "digest", where, &l->digest, error) ||
-       !get_figure (d, "elapsed_s", true, where, &l->elapsed_s, error)) {
+   if (!lab_cmp_field_string (d, "collection", where, &l->collection, error) ||
+       !lab_cmp_field_string (d, "kind", where, &l->kind, error) ||
+       !lab_cmp_field_string (d, "digest", where, &l->digest, error) ||
+       !lab_cmp_field_figure (d, "elapsed_s", MIX_REQUIRED, where, &l->elapsed_s, error)) {
       return false;
    }
    for (i = 0; i < sizeof figures / sizeof figures[0]; i++) {
-      if (!get_figure (d, figures[i].key, false, where, (double *)((char *)l + figures[i].offset), error)) {
+      if (!lab_cmp_field_figure (d, figures[i].key, NULL, where, (double *)((char *)l + figures[i].offset),
+                                 error)) {
          return false;
       }
    }
@@ -329,7 +241,7 @@ read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_e
    bson_iter_init (&it, &arr);
    for (i = 0; ok && bson_iter_next (&it); i++) {
       char *w = bson_strdup_printf ("%s: by_type[%zu]", where, i);
-      ok = entry_at (&it, w, &e, error) && read_op (&e, w, l, error);
+      ok = lab_cmp_field_entry (&it, w, &e, error) && read_op (&e, w, l, error);
       bson_free (w);
    }
    return ok;
@@ -353,7 +265,8 @@ read_layouts (const bson_t *d, const char *where, lab_cmp_mix_t *m, bson_error_t
       lab_cmp_mix_layout_t *l = &m->layouts[i];
       char *wi = bson_strdup_printf ("%s: layouts[%zu]", where, i);
 
-      ok = entry_at (&it, wi, &e, error) && get_string (&e, "layout", wi, &l->layout, error);
+      ok = lab_cmp_field_entry (&it, wi, &e, error) &&
+           lab_cmp_field_string (&e, "layout", wi, &l->layout, error);
       if (ok && (!l->layout || !*l->layout)) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"layout\" name", wi);
          ok = false;
@@ -393,7 +306,7 @@ read_proportions (const bson_t *d, const char *where, lab_cmp_mix_t *m, bson_err
                         wp, k);
          ok = false;
       } else {
-         ok = get_figure (&props, k, true, wp, &m->weight[t], error);
+         ok = lab_cmp_field_figure (&props, k, MIX_REQUIRED, wp, &m->weight[t], error);
          sum += ok ? m->weight[t] : 0;
       }
    }
@@ -437,20 +350,22 @@ lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_er
    bool ok;
 
    memset (out, 0, sizeof *out);
-   if (!find (doc, "mix", &it)) {
+   if (!lab_cmp_field_find (doc, "mix", &it)) {
       bson_free (where);
       return true;
    }
    out->present = true;
-   ok = get_view (doc, "mix", false, name, &d, error) && get_string (&d, "spec", where, &spec, error) &&
-        get_flag (&d, "estimated", where, &estimated, error) && read_proportions (&d, where, out, error) &&
-        get_figure (&d, "ops", true, where, &out->ops, error) &&
-        get_figure (&d, "seed", false, where, &out->seed, error) &&
-        get_figure (&d, "workers", false, where, &out->workers, error) &&
-        get_flag (&d, "cold", where, &out->cold, error) &&
-        get_flag (&d, "rows_equal", where, &out->rows_equal, error) &&
-        get_string (&d, "source", where, &out->source, error) &&
-        get_string (&d, "winner", where, &winner, error) && read_layouts (&d, where, out, error);
+   ok = get_view (doc, "mix", false, name, &d, error) &&
+        lab_cmp_field_string (&d, "spec", where, &spec, error) &&
+        lab_cmp_field_flag (&d, "estimated", where, &estimated, error) &&
+        read_proportions (&d, where, out, error) &&
+        lab_cmp_field_figure (&d, "ops", MIX_REQUIRED, where, &out->ops, error) &&
+        lab_cmp_field_figure (&d, "seed", NULL, where, &out->seed, error) &&
+        lab_cmp_field_figure (&d, "workers", NULL, where, &out->workers, error) &&
+        lab_cmp_field_flag (&d, "cold", where, &out->cold, error) &&
+        lab_cmp_field_flag (&d, "rows_equal", where, &out->rows_equal, error) &&
+        lab_cmp_field_string (&d, "source", where, &out->source, error) &&
+        lab_cmp_field_string (&d, "winner", where, &winner, error) && read_layouts (&d, where, out, error);
    if (ok && (!spec || !*spec)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: no \"spec\", which every mix carries (the --mix given, mix-schema.md)", where);

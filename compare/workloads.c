@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare/cmp.h"
+#include "compare/fields.h"
 #include "core/error.h"
 
 /* The figures of a layout entry, each with where it goes; -1 or null: unknown. */
@@ -61,106 +62,6 @@ lab_cmp_wl_is_write (const char *workload)
    return workload && (strcmp (workload, "append") == 0 || strcmp (workload, "update") == 0);
 }
 
-/* find -- the iterator at dotted `path` of `doc`; false when absent or null. */
-static bool
-find (const bson_t *doc, const char *path, bson_iter_t *out)
-{
-   bson_iter_t it;
-
-   return bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, out) &&
-          !BSON_ITER_HOLDS_NULL (out);
-}
-
-/* get_figure -- the figure at `path`: LAB_CMP_WL_UNKNOWN when absent, null or -1; refused when not a
- * number or negative otherwise. `where` names the entry ("run.json: workloads[1] (row): layouts[0]"). */
-static bool
-get_figure (const bson_t *doc, const char *path, const char *where, double *out, bson_error_t *error)
-{
-   bson_iter_t it;
-
-   *out = LAB_CMP_WL_UNKNOWN;
-   if (!find (doc, path, &it)) {
-      return true;
-   }
-   if (!BSON_ITER_HOLDS_NUMBER (&it) || !isfinite (bson_iter_as_double (&it)) ||
-       (bson_iter_as_double (&it) < 0 && bson_iter_as_double (&it) != -1.0)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                     "%s: \"%s\" must be a number of at least 0 (-1 or null: unknown)", where, path);
-      return false;
-   }
-   *out = bson_iter_as_double (&it);
-   return true;
-}
-
-/* get_flag -- the boolean at `key`: 1 or 0; -1 when absent or null; refused when not a boolean. */
-static bool
-get_flag (const bson_t *doc, const char *key, const char *where, int *out, bson_error_t *error)
-{
-   bson_iter_t it;
-
-   *out = -1;
-   if (!find (doc, key, &it)) {
-      return true;
-   }
-   if (!BSON_ITER_HOLDS_BOOL (&it)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be true or false", where, key);
-      return false;
-   }
-   *out = bson_iter_bool (&it) ? 1 : 0;
-   return true;
-}
-
-/* get_string -- the string at `key` (a view), NULL when absent or null; refused when not a string. */
-static bool
-get_string (const bson_t *doc, const char *key, const char *where, const char **out, bson_error_t *error)
-{
-   bson_iter_t it;
-
-   *out = NULL;
-   if (!find (doc, key, &it)) {
-      return true;
-   }
-   if (!BSON_ITER_HOLDS_UTF8 (&it)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be a string", where, key);
-      return false;
-   }
-   *out = bson_iter_utf8 (&it, NULL);
-   return true;
-}
-
-/* get_view -- *out a view of the object (or, with `array`, the array) at `key`; empty when absent or
- * null (*found false); refused when of another type. */
-static bool
-get_view (const bson_t *doc, const char *key, bool array, const char *where, bson_t *out, bool *found,
-          bson_error_t *error)
-{
-   const uint8_t *data;
-   uint32_t len;
-   bson_iter_t it;
-
-   bson_init (out);
-   *found = false;
-   if (!find (doc, key, &it)) {
-      return true;
-   }
-   if (array ? !BSON_ITER_HOLDS_ARRAY (&it) : !BSON_ITER_HOLDS_DOCUMENT (&it)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" must be %s", where, key,
-                     array ? "an array" : "an object");
-      return false;
-   }
-   if (array) {
-      bson_iter_array (&it, &len, &data);
-   } else {
-      bson_iter_document (&it, &len, &data);
-   }
-   if (!bson_init_static (out, data, len)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is not a valid document", where, key);
-      return false;
-   }
-   *found = true;
-   return true;
-}
-
 /* count_of -- the number of elements of `doc` (an array or object view). */
 static size_t
 count_of (const bson_t *doc)
@@ -176,25 +77,6 @@ count_of (const bson_t *doc)
    return n;
 }
 
-/* entry_at -- a view of element `it` of an array as an object; refused (naming `what`) when not one. */
-static bool
-entry_at (const bson_iter_t *it, const char *what, bson_t *out, bson_error_t *error)
-{
-   const uint8_t *data;
-   uint32_t len;
-
-   if (!BSON_ITER_HOLDS_DOCUMENT (it)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not an object", what);
-      return false;
-   }
-   bson_iter_document (it, &len, &data);
-   if (!bson_init_static (out, data, len)) {
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s is not a valid document", what);
-      return false;
-   }
-   return true;
-}
-
 /* read_indexes -- the "indexes" of layout entry `d` into l. */
 static bool
 read_indexes (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_error_t *error)
@@ -204,7 +86,7 @@ read_indexes (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_e
    bool found, ok = true;
    size_t i = 0;
 
-   if (!get_view (d, "indexes", true, where, &arr, &l->has_indexes, error)) {
+   if (!lab_cmp_field_view (d, "indexes", true, where, &arr, &l->has_indexes, error)) {
       return false;
    }
    if (!l->has_indexes) {
@@ -217,11 +99,11 @@ read_indexes (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_e
       char *w = bson_strdup_printf ("%s: indexes[%zu]", where, i);
 
       bson_init (&x->keys);
-      ok = entry_at (&it, w, &e, error) && get_string (&e, "name", w, &x->name, error) &&
-           get_view (&e, "keys", false, w, &x->keys, &found, error) &&
-           get_flag (&e, "multikey", w, &x->multikey, error) &&
-           get_flag (&e, "created", w, &x->created, error) &&
-           get_figure (&e, "size_bytes", w, &x->size_bytes, error);
+      ok = lab_cmp_field_entry (&it, w, &e, error) && lab_cmp_field_string (&e, "name", w, &x->name, error) &&
+           lab_cmp_field_view (&e, "keys", false, w, &x->keys, &found, error) &&
+           lab_cmp_field_flag (&e, "multikey", w, &x->multikey, error) &&
+           lab_cmp_field_flag (&e, "created", w, &x->created, error) &&
+           lab_cmp_field_figure (&e, "size_bytes", NULL, w, &x->size_bytes, error);
       bson_free (w);
       i++;
    }
@@ -248,17 +130,19 @@ read_layout (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_er
    size_t i;
 
    for (i = 0; i < sizeof strings / sizeof strings[0]; i++) {
-      if (!get_string (d, strings[i].key, where, (const char **)((char *)l + strings[i].offset), error)) {
+      if (!lab_cmp_field_string (d, strings[i].key, where, (const char **)((char *)l + strings[i].offset),
+                                 error)) {
          return false;
       }
    }
    for (i = 0; i < sizeof layout_figures / sizeof layout_figures[0]; i++) {
-      if (!get_figure (d, layout_figures[i].key, where, (double *)((char *)l + layout_figures[i].offset),
-                       error)) {
+      if (!lab_cmp_field_figure (d, layout_figures[i].key, NULL, where,
+                                 (double *)((char *)l + layout_figures[i].offset), error)) {
          return false;
       }
    }
-   if (!find (d, "elapsed_s", &it) || !BSON_ITER_HOLDS_NUMBER (&it) || !(bson_iter_as_double (&it) >= 0)) {
+   if (!lab_cmp_field_find (d, "elapsed_s", &it) || !BSON_ITER_HOLDS_NUMBER (&it) ||
+       !(bson_iter_as_double (&it) >= 0)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: missing or non-numeric \"elapsed_s\", which every workload's layout entry must "
                      "carry (docs/results-schema.md)",
@@ -266,11 +150,11 @@ read_layout (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_er
       return false;
    }
    l->elapsed_s = bson_iter_as_double (&it);
-   if (find (d, "latency_ms", &it) && !BSON_ITER_HOLDS_DOCUMENT (&it)) {
+   if (lab_cmp_field_find (d, "latency_ms", &it) && !BSON_ITER_HOLDS_DOCUMENT (&it)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"latency_ms\" must be an object", where);
       return false;
    }
-   return get_flag (d, "cold", where, &l->cold, error) && read_indexes (d, where, l, error);
+   return lab_cmp_field_flag (d, "cold", where, &l->cold, error) && read_indexes (d, where, l, error);
 }
 
 /* derive -- the per-row figures and x_vs_winner from the counts when the file lacks them. */
@@ -306,17 +190,17 @@ read_result (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_err
    char *wr;
    bool ok;
 
-   if (!get_view (d, "result", false, where, &res, &w->has_result, error)) {
+   if (!lab_cmp_field_view (d, "result", false, where, &res, &w->has_result, error)) {
       return false;
    }
    if (!w->has_result) {
       return true;
    }
    wr = bson_strdup_printf ("%s: result", where);
-   ok = get_figure (&res, "groups", wr, &w->groups, error) &&
-        get_view (&res, "by_group", false, wr, &by, &found, error);
+   ok = lab_cmp_field_figure (&res, "groups", NULL, wr, &w->groups, error) &&
+        lab_cmp_field_view (&res, "by_group", false, wr, &by, &found, error);
    /* a sum may be below 0: any number, null or absent when unknown */
-   if (ok && find (&res, "total", &it)) {
+   if (ok && lab_cmp_field_find (&res, "total", &it)) {
       if (!BSON_ITER_HOLDS_NUMBER (&it)) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"total\" must be a number", wr);
          ok = false;
@@ -351,7 +235,7 @@ read_layouts (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_er
    bool found, ok = true;
    size_t i = 0;
 
-   if (!get_view (d, "layouts", true, where, &arr, &found, error)) {
+   if (!lab_cmp_field_view (d, "layouts", true, where, &arr, &found, error)) {
       return false;
    }
    if (!found || count_of (&arr) == 0) {
@@ -366,7 +250,8 @@ read_layouts (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_er
       char *wi = bson_strdup_printf ("%s: layouts[%zu]", where, i);
       char *wl = NULL;
 
-      ok = entry_at (&it, wi, &e, error) && get_string (&e, "layout", wi, &l->layout, error);
+      ok = lab_cmp_field_entry (&it, wi, &e, error) &&
+           lab_cmp_field_string (&e, "layout", wi, &l->layout, error);
       if (ok && (!l->layout || !*l->layout)) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: no \"layout\" name", wi);
          ok = false;
@@ -398,7 +283,7 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
    size_t i;
 
    bson_init (&w->params);
-   if (!get_string (d, "workload", where, &w->workload, error)) {
+   if (!lab_cmp_field_string (d, "workload", where, &w->workload, error)) {
       return false;
    }
    if (!w->workload || !*w->workload) {
@@ -407,10 +292,10 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
       return false;
    }
    wn = bson_strdup_printf ("%s (%s)", where, w->workload);
-   ok = get_string (d, "title", wn, &w->title, error) &&
-        get_flag (d, "rows_equal", wn, &w->rows_equal, error) &&
-        get_view (d, "params", false, wn, &w->params, &found, error) &&
-        get_string (d, "winner", wn, &winner, error) && read_layouts (d, wn, w, error) &&
+   ok = lab_cmp_field_string (d, "title", wn, &w->title, error) &&
+        lab_cmp_field_flag (d, "rows_equal", wn, &w->rows_equal, error) &&
+        lab_cmp_field_view (d, "params", false, wn, &w->params, &found, error) &&
+        lab_cmp_field_string (d, "winner", wn, &winner, error) && read_layouts (d, wn, w, error) &&
         read_result (d, wn, w, error);
    if (ok && winner) {
       int k = lab_cmp_wl_layout_find (w, winner);
@@ -443,7 +328,7 @@ lab_cmp_workloads_of (const bson_t *doc, const char *name, lab_cmp_workloads_t *
    size_t i = 0;
 
    memset (out, 0, sizeof *out);
-   if (!get_view (doc, "workloads", true, name, &arr, &found, error)) {
+   if (!lab_cmp_field_view (doc, "workloads", true, name, &arr, &found, error)) {
       bson_free (where);
       return false;
    }
@@ -456,7 +341,7 @@ lab_cmp_workloads_of (const bson_t *doc, const char *name, lab_cmp_workloads_t *
    while (ok && bson_iter_next (&it)) {
       char *wi = bson_strdup_printf ("%s[%zu]", where, i);
 
-      ok = entry_at (&it, wi, &e, error) && read_workload (&e, wi, &out->w[i], error);
+      ok = lab_cmp_field_entry (&it, wi, &e, error) && read_workload (&e, wi, &out->w[i], error);
       out->n = i + 1;
       if (ok && lab_cmp_workload_find (out, out->w[i].workload) != &out->w[i]) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: workload \"%s\" appears twice", wi,
