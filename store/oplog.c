@@ -83,7 +83,7 @@ lab_store_oplog_mark (lab_store_t *store, lab_store_oplog_mark_t *mark)
 bool
 lab_store_oplog_pipeline (const char *ns, const lab_store_oplog_mark_t *mark, bson_t *pipeline)
 {
-   bson_t st, m, ts, g, sum, size, one;
+   bson_t st, m, ts, g, sum, size, one, or, alt;
 
    bson_init (pipeline);
    BSON_APPEND_DOCUMENT_BEGIN (pipeline, "0", &st);
@@ -91,7 +91,16 @@ lab_store_oplog_pipeline (const char *ns, const lab_store_oplog_mark_t *mark, bs
    BSON_APPEND_DOCUMENT_BEGIN (&m, "ts", &ts);
    BSON_APPEND_TIMESTAMP (&ts, "$gt", mark->ts_t, mark->ts_i);
    bson_append_document_end (&m, &ts);
-   BSON_APPEND_UTF8 (&m, "ns", ns);
+   /* the namespace's own entries ("i", "u", "d"), and the applyOps entries ("c", "admin.$cmd") that hold
+    * its batched inserts (mongod 8.0+: docs/mongodb-compat.md §26) */
+   BSON_APPEND_ARRAY_BEGIN (&m, "$or", & or);
+   BSON_APPEND_DOCUMENT_BEGIN (& or, "0", &alt);
+   BSON_APPEND_UTF8 (&alt, "ns", ns);
+   bson_append_document_end (& or, &alt);
+   BSON_APPEND_DOCUMENT_BEGIN (& or, "1", &alt);
+   BSON_APPEND_UTF8 (&alt, "o.applyOps.ns", ns);
+   bson_append_document_end (& or, &alt);
+   bson_append_array_end (&m, & or);
    bson_append_document_end (&st, &m);
    bson_append_document_end (pipeline, &st);
    BSON_APPEND_DOCUMENT_BEGIN (pipeline, "1", &st);

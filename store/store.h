@@ -598,14 +598,15 @@ typedef struct {
  * standalone engine"). Never fails. */
 void lab_store_oplog_mark (lab_store_t *store, lab_store_oplog_mark_t *mark);
 
-/* lab_store_oplog_since -- the oplog entries of `coll` (ns "<db>.<coll>") newer than `mark`: their count and
+/* lab_store_oplog_since -- the oplog entries of `coll` (ns "<db>.<coll>", or an applyOps entry holding
+ * operations on it: mongod's batched inserts) newer than `mark`: their count and
  * the sum of their BSON sizes ($bsonSize, MongoDB 4.4+). -1 and false with a message when unknown. */
 bool lab_store_oplog_since (lab_store_t *store, const lab_store_oplog_mark_t *mark, const char *coll,
                             int64_t *bytes, int64_t *entries, bson_error_t *error);
 
 /* lab_store_oplog_pipeline -- *pipeline (initialized here, caller destroys): the aggregate of
- * lab_store_oplog_since, $match on ts > mark and ns, $group by op summing {$bsonSize: "$$ROOT"} (bytes) and 1
- * (entries). */
+ * lab_store_oplog_since, $match on ts > mark and ns (or an applyOps holding ops on ns), $group by op summing
+ * {$bsonSize: "$$ROOT"} (bytes) and 1 (entries). */
 bool lab_store_oplog_pipeline (const char *ns, const lab_store_oplog_mark_t *mark, bson_t *pipeline);
 
 /* lab_store_oplog_parse -- the aggregate's reply: *bytes and *entries summed over cursor.firstBatch's

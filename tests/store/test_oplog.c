@@ -27,10 +27,11 @@ json (const char *text)
 static void
 test_parse_sums (void **state)
 {
-   bson_t *r = json ("{\"cursor\": {\"id\": {\"$numberLong\": \"0\"}, \"ns\": \"local.oplog.rs\", \"firstBatch\": ["
-                     "{\"_id\": \"i\", \"bytes\": {\"$numberLong\": \"49200000\"}, \"entries\": 100000},"
-                     "{\"_id\": \"u\", \"bytes\": 1710000, \"entries\": {\"$numberLong\": \"10000\"}},"
-                     "{\"_id\": \"d\", \"bytes\": {\"$numberDouble\": \"300.0\"}, \"entries\": 3}]}, \"ok\": 1}");
+   bson_t *r =
+      json ("{\"cursor\": {\"id\": {\"$numberLong\": \"0\"}, \"ns\": \"local.oplog.rs\", \"firstBatch\": ["
+            "{\"_id\": \"i\", \"bytes\": {\"$numberLong\": \"49200000\"}, \"entries\": 100000},"
+            "{\"_id\": \"u\", \"bytes\": 1710000, \"entries\": {\"$numberLong\": \"10000\"}},"
+            "{\"_id\": \"d\", \"bytes\": {\"$numberDouble\": \"300.0\"}, \"entries\": 3}]}, \"ok\": 1}");
    bson_error_t err;
    int64_t bytes, entries;
 
@@ -64,7 +65,8 @@ test_parse_refused (void **state)
       { "{\"cursor\": {\"firstBatch\": [{\"_id\": \"i\", \"bytes\": 10, \"entries\": 1},"
         "{\"_id\": \"u\", \"entries\": 2}]}}",
         "\"bytes\"" },
-      { "{\"cursor\": {\"firstBatch\": [{\"_id\": \"i\", \"bytes\": 10, \"entries\": \"1\"}]}}", "\"entries\"" },
+      { "{\"cursor\": {\"firstBatch\": [{\"_id\": \"i\", \"bytes\": 10, \"entries\": \"1\"}]}}",
+        "\"entries\"" },
       { "{\"cursor\": {\"firstBatch\": [7]}}", "not a document" },
       { "{\"ok\": 0, \"errmsg\": \"x\"}", "cursor.firstBatch" },
    };
@@ -100,7 +102,11 @@ test_pipeline (void **state)
    bson_iter_timestamp (&it, &t, &inc);
    assert_int_equal (t, 1700000000);
    assert_int_equal (inc, 7);
-   assert_string_equal (lab_test_json_str (&pipeline, "0.$match.ns"), "lab.bill_detail");
+   assert_string_equal (lab_test_json_str (&pipeline, "0.$match.$or.0.ns"), "lab.bill_detail");
+   /* the key has dots: looked up in its document */
+   assert_true (bson_iter_init (&it, &pipeline) && bson_iter_find_descendant (&it, "0.$match.$or.1", &it) &&
+                bson_iter_recurse (&it, &it) && bson_iter_find (&it, "o.applyOps.ns"));
+   assert_string_equal (bson_iter_utf8 (&it, NULL), "lab.bill_detail");
    assert_string_equal (lab_test_json_str (&pipeline, "1.$group._id"), "$op");
    assert_string_equal (lab_test_json_str (&pipeline, "1.$group.bytes.$sum.$bsonSize"), "$$ROOT");
    assert_int_equal ((int)lab_test_json_num (&pipeline, "1.$group.entries.$sum"), 1);
