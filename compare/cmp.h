@@ -69,6 +69,7 @@ typedef struct {
    double writes, writes_per_s, docs_written, parts_created, new_data_bytes, journal_bytes, checkpoint_bytes;
    double journal_per_write, checkpoint_per_write, engine_per_write, write_amplification;
    double avg_doc_before, avg_doc_after;
+   double oplog_per_write; /* replica set oplog bytes per write (docs/mongodb-compat.md §26) */
 } lab_cmp_wl_layout_t;
 
 /* lab_cmp_wl_is_write -- the workload writes (append, update: its layouts carry "write"). */

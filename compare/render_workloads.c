@@ -368,6 +368,7 @@ static const detail_row_t write_rows[] = {
    ROW ("journal bytes per write", LAB_CMP_BYTES, journal_per_write),
    ROW ("checkpoint bytes per write", LAB_CMP_BYTES, checkpoint_per_write),
    ROW ("engine bytes per write", LAB_CMP_BYTES, engine_per_write),
+   ROW ("oplog bytes per write", LAB_CMP_BYTES, oplog_per_write),
    ROW ("write amplification", LAB_CMP_COUNT, write_amplification),
    ROW ("average document before", LAB_CMP_BYTES, avg_doc_before),
    ROW ("average document after", LAB_CMP_BYTES, avg_doc_after),

@@ -49,6 +49,7 @@ static const figure_t layout_figures[] = {
    FIG ("write.journal_bytes_per_write", journal_per_write),
    FIG ("write.checkpoint_bytes_per_write", checkpoint_per_write),
    FIG ("write.engine_bytes_per_write", engine_per_write),
+   FIG ("write.oplog_bytes_per_write", oplog_per_write),
    FIG ("write.write_amplification", write_amplification),
    FIG ("write.avg_doc_bytes_before", avg_doc_before),
    FIG ("write.avg_doc_bytes_after", avg_doc_after),

@@ -61,6 +61,8 @@ typedef struct {
    uint64_t digest;
    int64_t writes;
    bool cold;
+   int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries over the stream (-1 unknown, §26) */
+   char oplog_note[300];               /* why unknown ("" known) */
 } mix_result_t;
 
 /* ---- inputs -------------------------------------------------------------------------------------- */
@@ -493,6 +495,7 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_resul
    mix_layout_t ml;
    lab_scan_diskstats_t disk0;
    bson_error_t err;
+   lab_store_oplog_mark_t oplog0;
    bool ok, have0;
 
    memset (r, 0, sizeof *r);
@@ -510,6 +513,7 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_resul
    wl.item_ctx = &ml;
    wl.starts = mx->starts;
    have0 = p->device && lab_scan_diskstats_read (NULL, p->device, &disk0, &err);
+   lab_store_oplog_mark (p->store, &oplog0);
    ok = ok && lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error) &&
         write_costs (p, l, &m, have0, &disk0, r, error);
    if (ok) {
@@ -519,6 +523,10 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_resul
       r->disk_reads = m.have_disk ? (int64_t)m.disk.reads : -1;
       r->digest = m.wl.digest;
       r->writes = m.wl.writes;
+      if (!lab_store_oplog_since (p->store, &oplog0, l->collection, &r->oplog_bytes, &r->oplog_entries,
+                                  &err)) {
+         bson_snprintf (r->oplog_note, sizeof r->oplog_note, "%s", err.message);
+      }
       r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
       per_type (mx, &ml, r);
       lab_log_info ("mix %s: %lld operations in %.2f s", l->name, (long long)mx->s.n, r->elapsed_s);
@@ -595,6 +603,14 @@ append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_r
    BSON_APPEND_INT64 (&d, "disk_write_bytes", r->disk_write_bytes);
    BSON_APPEND_INT64 (&d, "engine_write_bytes", engine_total (r));
    BSON_APPEND_INT64 (&d, "journal_bytes", r->journal_bytes);
+   BSON_APPEND_INT64 (&d, "oplog_bytes", r->oplog_bytes);
+   BSON_APPEND_INT64 (&d, "oplog_entries", r->oplog_entries);
+   BSON_APPEND_DOUBLE (
+      &d, "oplog_bytes_per_write",
+      r->oplog_bytes >= 0 && r->writes > 0 ? round_to ((double)r->oplog_bytes / (double)r->writes, 1) : -1);
+   if (r->oplog_note[0]) {
+      BSON_APPEND_UTF8 (&d, "oplog", r->oplog_note);
+   }
    BSON_APPEND_DOUBLE (&d, "cpu_s", r->cpu_s >= 0 ? round_to (r->cpu_s, 3) : -1);
    bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)r->digest);
    BSON_APPEND_UTF8 (&d, "digest", dig);

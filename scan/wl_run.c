@@ -186,6 +186,9 @@ typedef struct {
    char checkpoint_note[200];
    lab_scan_diskstats_t disk0; /* the device before the writes */
    bool have_disk0;
+   lab_store_oplog_mark_t oplog0;      /* the oplog before the writes (§26) */
+   int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries after it (-1 unknown) */
+   char oplog_note[300];               /* why unknown ("" known) */
 } wl_result_t;
 
 /* append_index -- one entry of "indexes". */
@@ -254,6 +257,12 @@ append_write_costs (bson_t *d, const wl_result_t *r)
    BSON_APPEND_INT64 (&w, "disk_writes", r->disk_writes);
    BSON_APPEND_DOUBLE (&w, "journal_bytes_per_write", per_write (r->journal_bytes, n));
    BSON_APPEND_DOUBLE (&w, "checkpoint_bytes_per_write", per_write (r->checkpoint_bytes, n));
+   BSON_APPEND_INT64 (&w, "oplog_bytes", r->oplog_bytes);
+   BSON_APPEND_INT64 (&w, "oplog_entries", r->oplog_entries);
+   BSON_APPEND_DOUBLE (&w, "oplog_bytes_per_write", per_write (r->oplog_bytes, n));
+   if (r->oplog_note[0]) {
+      BSON_APPEND_UTF8 (&w, "oplog", r->oplog_note);
+   }
    BSON_APPEND_DOUBLE (&w, "engine_bytes_per_write", per_write (total, n));
    BSON_APPEND_DOUBLE (
       &w, "write_amplification",
@@ -473,6 +482,7 @@ write_facts_before (lab_scan_plan_t *p, const lab_results_layout_t *l, wl_result
 
    r->avg_doc_before = coll_avg (p, l->collection);
    r->have_disk0 = p->device && lab_scan_diskstats_read (NULL, p->device, &r->disk0, &err);
+   lab_store_oplog_mark (p->store, &r->oplog0);
 }
 
 /* write_facts_after -- after a write workload's writes: the journal and eviction bytes they cost, then a
@@ -492,6 +502,10 @@ write_facts_after (lab_scan_plan_t *p, const lab_results_layout_t *l, const lab_
    r->disk_write_bytes = r->disk_writes = -1;
    r->checkpoint_s = -1;
    r->new_data_bytes = ws ? ws->new_row_bytes : -1;
+   if (!lab_store_oplog_since (p->store, &r->oplog0, l->collection, &r->oplog_bytes, &r->oplog_entries,
+                               &err)) {
+      bson_snprintf (r->oplog_note, sizeof r->oplog_note, "%s", err.message);
+   }
    if (m->have_engine && m->engine_after.log_bytes_written >= 0 && m->engine_before.log_bytes_written >= 0) {
       r->journal_bytes = m->engine_after.log_bytes_written - m->engine_before.log_bytes_written;
    }

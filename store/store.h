@@ -584,6 +584,36 @@ bool lab_store_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, b
 bool lab_store_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
                                bson_error_t *error);
 
+/* ---- the oplog of a replica set (issue 24; docs/mongodb-compat.md §26) --------------------------- */
+
+/* Where the oplog stood before some writes: the newest local.oplog.rs entry's ts. */
+typedef struct {
+   bool have;           /* false: no oplog to read, `reason` says why */
+   uint32_t ts_t, ts_i; /* the newest entry's ts (seconds, increment) */
+   char reason[256];
+} lab_store_oplog_mark_t;
+
+/* lab_store_oplog_mark -- *mark: the newest oplog entry's ts when the store is a replica set member (hello
+ * has setName) whose local.oplog.rs can be read; else have false with the reason (embedded: "no oplog: a
+ * standalone engine"). Never fails. */
+void lab_store_oplog_mark (lab_store_t *store, lab_store_oplog_mark_t *mark);
+
+/* lab_store_oplog_since -- the oplog entries of `coll` (ns "<db>.<coll>", or an applyOps entry holding
+ * operations on it: mongod's batched inserts) newer than `mark`: their count and
+ * the sum of their BSON sizes ($bsonSize, MongoDB 4.4+). -1 and false with a message when unknown. */
+bool lab_store_oplog_since (lab_store_t *store, const lab_store_oplog_mark_t *mark, const char *coll,
+                            int64_t *bytes, int64_t *entries, bson_error_t *error);
+
+/* lab_store_oplog_pipeline -- *pipeline (initialized here, caller destroys): the aggregate of
+ * lab_store_oplog_since, $match on ts > mark and ns (or an applyOps holding ops on ns), $group by op summing
+ * {$bsonSize: "$$ROOT"} (bytes) and 1 (entries). */
+bool lab_store_oplog_pipeline (const char *ns, const lab_store_oplog_mark_t *mark, bson_t *pipeline);
+
+/* lab_store_oplog_parse -- the aggregate's reply: *bytes and *entries summed over cursor.firstBatch's
+ * results (one per op; 0 and 0 when the batch is empty); false, -1 and a message when the reply or a
+ * result's field is missing or not a number. */
+bool lab_store_oplog_parse (const bson_t *reply, int64_t *bytes, int64_t *entries, bson_error_t *error);
+
 /* lab_store_data_files -- embedded: absolute paths of the files that hold `coll` (collection table and
  * its index tables), NULL-terminated, caller frees with bson_strfreev; coll NULL: every file of the home.
  * MongoDB: LAB_STORE_ERR_NOT_SUPPORTED. */

@@ -61,10 +61,15 @@ assert m["winner"] in ("detail", "folded")
 want = {"load": ops * 5 // 100, "row": ops * 60 // 100, "range": ops * 5 // 100, "append": ops * 25 // 100,
         "update": ops * 5 // 100}
 keys = ["layout", "collection", "kind", "elapsed_s", "ops_per_s", "x_vs_winner", "by_type", "disk_read_bytes",
-        "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "cpu_s", "digest"]
+        "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "oplog_bytes", "oplog_entries",
+        "oplog_bytes_per_write", "oplog", "cpu_s", "digest"]
 digests = set()
 for l in m["layouts"]:
+    # "oplog" (why the oplog is unknown) only when it is: always here, no replica set (mongodb-compat.md §26)
     assert list(l) == keys, list(l)
+    why = "no oplog: a standalone engine" if where == "embedded" else "not a replica set member"
+    assert l["oplog_bytes"] == -1 and l["oplog_entries"] == -1 and l["oplog_bytes_per_write"] == -1, l
+    assert why in l["oplog"], l["oplog"]
     got = {t["op"]: t["ops"] for t in l["by_type"]}
     assert got == want, (l["layout"], got, want)
     assert [t["op"] for t in l["by_type"]] == ["load", "row", "range", "append", "update"]

@@ -54,6 +54,10 @@ for name, n in (("append", appends), ("update", updates)):
             # the test server (FerretDB) has no WiredTiger statistics: unknown there (-1)
             assert c["journal_bytes"] > 0, (name, l["layout"], "no journal bytes", c)
             assert c["checkpoint_bytes"] > 0 and c["write_amplification"] > 0, (name, l["layout"], c)
+        # no oplog to read (docs/mongodb-compat.md §26): embedded, and the test server is no replica set
+        why = "no oplog: a standalone engine" if where == "embedded" else "not a replica set member"
+        assert c["oplog_bytes"] == -1 and c["oplog_entries"] == -1 and c["oplog_bytes_per_write"] == -1, (name, l["layout"], c)
+        assert why in c.get("oplog", ""), (name, l["layout"], c.get("oplog"))
 a = {l["layout"]: l["write"] for l in wl["append"]["layouts"]}
 assert a["folded"]["parts_created"] > 0, "no master of the folded layout reached the 8 KiB cap"
 assert a["buckets"]["parts_created"] > 0, "no bucket filled up"

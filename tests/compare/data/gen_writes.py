@@ -7,7 +7,7 @@ onto the last part, a few new parts at the cap), "load_after_writes" (the load a
 folded's advantage smaller than before) and "update" (a $set of one amount), each layout with its "write"
 object; made-up but consistent figures: engine bytes = journal + eviction + checkpoint, per write = / writes,
 write amplification = engine bytes / new data bytes. Folded's checkpoint of the update is unknown (-1) to
-exercise n/a. Deterministic. Run it only to change the golden data on purpose; then re-render the golden
+exercise n/a, and so is its oplog (docs/mongodb-compat.md §26; the others have one, as on a replica set). Deterministic. Run it only to change the golden data on purpose; then re-render the golden
 Markdown (tests/compare/golden.sh --update) and review the diff.
 """
 import copy
@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def write_obj(writes, elapsed, docs_written, doc_bytes, parts, new_data, journal, eviction, ckpt, ckpt_s,
-              disk, disk_writes, before, after):
+              disk, disk_writes, before, after, oplog=None):
     known = [x for x in (journal, eviction, ckpt) if x >= 0]
     engine = sum(known) if known else -1
     per = lambda b: round(b / writes, 1) if b >= 0 else -1
@@ -32,7 +32,18 @@ def write_obj(writes, elapsed, docs_written, doc_bytes, parts, new_data, journal
             "journal_bytes_per_write": per(journal), "checkpoint_bytes_per_write": per(ckpt),
             "engine_bytes_per_write": per(engine),
             "write_amplification": round(engine / new_data, 2) if engine >= 0 else -1,
-            "avg_doc_bytes_before": before, "avg_doc_bytes_after": after}
+            "avg_doc_bytes_before": before, "avg_doc_bytes_after": after,
+            **oplog_obj(writes, oplog)}
+
+
+def oplog_obj(writes, oplog):
+    """The oplog fields (docs/mongodb-compat.md §26): oplog (bytes, entries), or None: unknown, with the
+    reason an unreadable local.oplog.rs gives."""
+    if oplog is None:
+        return {"oplog_bytes": -1, "oplog_entries": -1, "oplog_bytes_per_write": -1,
+                "oplog": "the oplog entries of lab.bill_folded: not authorized on local to execute command"}
+    return {"oplog_bytes": oplog[0], "oplog_entries": oplog[1],
+            "oplog_bytes_per_write": round(oplog[0] / writes, 1)}
 
 
 PLANS = {("append", "rows"): "insert",
@@ -68,11 +79,12 @@ def main():
                   layout(det, "append", 9.8, appends, 0, new_rows, (0.05, 0.2, 0.9, 14.0, 0.08),
                          "insert of each new row through the store",
                          write_obj(appends, 9.8, appends, new_rows, 0, new_rows, 51_200_000, 0, 17_600_000,
-                                   0.82, 75_300_000, 5_120, 380.0, 380.0)),
+                                   0.82, 75_300_000, 5_120, 380.0, 380.0, (appends * 492, appends))),
                   layout(fol, "append", 88.4, appends, 100_412, 2_641_000_000, (0.6, 2.9, 8.1, 61.0, 0.88),
                          "the master's last part read, the row pushed in the tool, the document replaced",
                          write_obj(appends, 88.4, 100_412, 2_641_000_000, 412, new_rows, 892_000_000, 0,
-                                   38_100_000, 1.91, 960_000_000, 41_800, 26011.1, 26513.1)),
+                                   38_100_000, 1.91, 960_000_000, 41_800, 26011.1, 26513.1,
+                                   (100_412 * 611, 100_412))),
               ]}
     after = copy.deepcopy(load)
     after["workload"] = "load_after_writes"
@@ -87,7 +99,7 @@ def main():
                   layout(det, "update", 1.9, updates, updates, updates * 380, (0.1, 0.4, 1.3, 9.0, 0.19),
                          "the row read by _id and replaced through the store",
                          write_obj(updates, 1.9, updates, updates * 380, 0, updates * 16, 5_120_000, 0,
-                                   48_200_000, 0.6, 61_000_000, 3_900, 380.0, 380.0)),
+                                   48_200_000, 0.6, 61_000_000, 3_900, 380.0, 380.0, (updates * 171, updates))),
                   layout(fol, "update", 6.2, updates, updates, updates * 26_513, (0.4, 1.4, 3.0, 22.0, 0.62),
                          "the element set in the tool, the document replaced through the store",
                          write_obj(updates, 6.2, updates, updates * 26_513, 0, updates * 16, 74_200_000, 0,
