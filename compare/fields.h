@@ -19,7 +19,8 @@ bool lab_cmp_field_figure (const bson_t *doc, const char *path, const char *requ
                            double *out, bson_error_t *error);
 
 /* lab_cmp_field_flag -- the boolean at `key`: 1 or 0; -1 when absent or null; refused when not a boolean. */
-bool lab_cmp_field_flag (const bson_t *doc, const char *key, const char *where, int *out, bson_error_t *error);
+bool lab_cmp_field_flag (const bson_t *doc, const char *key, const char *where, int *out,
+                         bson_error_t *error);
 
 /* lab_cmp_field_string -- the string at `key` (a view), NULL when absent or null; refused when not a
  * string. */
