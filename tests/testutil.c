@@ -409,3 +409,40 @@ lab_test_folded_store (const char *tag, int bills, int mean_rows, const char *ge
    bson_free (fold);
    return dir;
 }
+
+/* lab_test_store_open -- see testutil.h. */
+lab_store_t *
+lab_test_store_open (const char *uri)
+{
+   lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
+   bson_error_t e;
+   lab_store_t *s = lab_store_open (uri, &o, &e);
+
+   if (!s) {
+      fail_msg ("open %s: %s", uri, e.message);
+   }
+   return s;
+}
+
+/* lab_test_store_fx_new -- see testutil.h. */
+lab_test_store_fx_t *
+lab_test_store_fx_new (const char *tag)
+{
+   lab_test_store_fx_t *fx = bson_malloc0 (sizeof *fx);
+
+   fx->dir = lab_test_tmpdir (tag);
+   fx->uri = bson_strdup_printf ("wiredtiger:%s/home", fx->dir);
+   fx->store = lab_test_store_open (fx->uri);
+   return fx;
+}
+
+/* lab_test_store_fx_free -- see testutil.h. */
+void
+lab_test_store_fx_free (lab_test_store_fx_t *fx)
+{
+   lab_store_close (fx->store);
+   lab_test_rmtree (fx->dir);
+   bson_free (fx->dir);
+   bson_free (fx->uri);
+   bson_free (fx);
+}

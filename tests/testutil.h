@@ -65,6 +65,33 @@ char *lab_test_folded_store (const char *tag, int bills, int mean_rows, const ch
 /* lab_test_rmtree -- remove a directory tree (best effort). */
 void lab_test_rmtree (const char *path);
 
+/* LAB_TEST_CHECK -- fail the running test with the call and its error when `call` (which sets a
+ * bson_error_t named e_) is false. */
+#define LAB_TEST_CHECK(call)                                                                                 \
+   do {                                                                                                      \
+      bson_error_t e_;                                                                                       \
+      if (!(call)) {                                                                                         \
+         fail_msg ("%s: %s", #call, e_.message);                                                             \
+      }                                                                                                      \
+   } while (0)
+
+/* A fresh embedded store in its own temporary directory (the store tests' fixture). */
+typedef struct {
+   char *dir;
+   char *uri; /* wiredtiger:<dir>/home */
+   lab_store_t *store;
+} lab_test_store_fx_t;
+
+/* lab_test_store_open -- the embedded store at `uri` (created when missing, a 64 MiB cache); fails the
+ * running test when it cannot be opened. */
+lab_store_t *lab_test_store_open (const char *uri);
+
+/* lab_test_store_fx_new -- a fresh store under lab_test_tmpdir (tag); free with lab_test_store_fx_free. */
+lab_test_store_fx_t *lab_test_store_fx_new (const char *tag);
+
+/* lab_test_store_fx_free -- close the store and remove its directory. */
+void lab_test_store_fx_free (lab_test_store_fx_t *fx);
+
 /* lab_test_server_uri -- $LAYOUTLAB_TEST_URI, else the URI in $LAYOUTLAB_TEST_URI_FILE, else NULL (the
  * server tests then fail: the fixture is required). Caller frees. */
 char *lab_test_server_uri (void);

@@ -23,13 +23,7 @@ typedef struct {
    lab_store_t *store;
 } fx_t;
 
-#define CHECK(call)                                                                                          \
-   do {                                                                                                      \
-      bson_error_t e_;                                                                                       \
-      if (!(call)) {                                                                                         \
-         fail_msg ("%s: %s", #call, e_.message);                                                             \
-      }                                                                                                      \
-   } while (0)
+#define CHECK(call) LAB_TEST_CHECK (call)
 
 /* fill -- ROWS documents {_id, bill_id: i % BILLS (rows of a bill scattered), pad: 200 bytes snappy cannot
  * squeeze}, indexed on bill_id: a table of a few hundred leaf pages. */

@@ -25,13 +25,7 @@ typedef struct {
    lab_store_session_t *s;
 } fx_t;
 
-#define CHECK(call)                                                                                          \
-   do {                                                                                                      \
-      bson_error_t e_;                                                                                       \
-      if (!(call)) {                                                                                         \
-         fail_msg ("%s: %s", #call, e_.message);                                                             \
-      }                                                                                                      \
-   } while (0)
+#define CHECK(call) LAB_TEST_CHECK (call)
 
 /* embedded -- the backend is the embedded store. */
 static bool

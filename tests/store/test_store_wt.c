@@ -23,57 +23,25 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-typedef struct {
-   char *dir;
-   char *uri;
-   lab_store_t *store;
-} fx_t;
+typedef lab_test_store_fx_t fx_t;
 
-static lab_store_t *
-open_store (const char *uri)
-{
-   lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
-   bson_error_t e;
-   lab_store_t *s = lab_store_open (uri, &o, &e);
-
-   if (!s) {
-      fail_msg ("open %s: %s", uri, e.message);
-   }
-   return s;
-}
-
+/* setup -- a fresh store in a temporary directory. */
 static int
 setup (void **state)
 {
-   fx_t *fx = bson_malloc0 (sizeof *fx);
-
-   fx->dir = lab_test_tmpdir ("store-wt");
-   fx->uri = bson_strdup_printf ("wiredtiger:%s/home", fx->dir);
-   fx->store = open_store (fx->uri);
-   *state = fx;
+   *state = lab_test_store_fx_new ("store-wt");
    return 0;
 }
 
+/* teardown -- close and remove the store. */
 static int
 teardown (void **state)
 {
-   fx_t *fx = *state;
-
-   lab_store_close (fx->store);
-   lab_test_rmtree (fx->dir);
-   bson_free (fx->dir);
-   bson_free (fx->uri);
-   bson_free (fx);
+   lab_test_store_fx_free (*state);
    return 0;
 }
 
-#define CHECK(call)                                                                                          \
-   do {                                                                                                      \
-      bson_error_t e_;                                                                                       \
-      if (!(call)) {                                                                                         \
-         fail_msg ("%s: %s", #call, e_.message);                                                             \
-      }                                                                                                      \
-   } while (0)
+#define CHECK(call) LAB_TEST_CHECK (call)
 
 /* insert_rows -- n documents {_id: base+i, bill_id: (base+i) % nbills, amount: i * 0.5} in batches. */
 static void
@@ -265,7 +233,7 @@ test_reopen (void **state)
    lab_store_session_close (s);
    lab_store_close (fx->store);
 
-   fx->store = open_store (fx->uri);
+   fx->store = lab_test_store_open (fx->uri);
    CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_count (s, "r", &n, &e_));
    assert_int_equal (n, 500);
@@ -292,7 +260,7 @@ test_reopen (void **state)
    assert_false (lab_store_count (s, "r", &n, NULL));
    lab_store_session_close (s);
    lab_store_close (fx->store);
-   fx->store = open_store (fx->uri);
+   fx->store = lab_test_store_open (fx->uri);
    CHECK (s = lab_store_session_open (fx->store, &e_));
    assert_false (lab_store_count (s, "r", &n, NULL));
    lab_store_session_close (s);
@@ -725,7 +693,7 @@ test_drop_other_session (void **state)
    lab_store_session_close (b);
    (void)a; /* left open on purpose */
    lab_store_close (fx->store);
-   fx->store = open_store (fx->uri);
+   fx->store = lab_test_store_open (fx->uri);
 }
 
 /* test_crash_recount -- a process that dies without closing the store: the next open recounts, so
@@ -747,7 +715,7 @@ test_crash_recount (void **state)
    pid = fork ();
    assert_true (pid >= 0);
    if (pid == 0) {
-      lab_store_t *cs = open_store (fx->uri);
+      lab_store_t *cs = lab_test_store_open (fx->uri);
       lab_store_session_t *x = lab_store_session_open (cs, NULL);
       insert_rows (x, "crash", 1, 3000, 10);
       lab_store_flush (cs, NULL);
@@ -756,7 +724,7 @@ test_crash_recount (void **state)
    }
    assert_int_equal (waitpid (pid, &status, 0), pid);
    assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-   fx->store = open_store (fx->uri);
+   fx->store = lab_test_store_open (fx->uri);
    CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_stats (s, "crash", &st, &e_));
    CHECK (cur = lab_store_sorted_open (s, "crash", "_id", NULL, &e_));

@@ -23,36 +23,13 @@
 #define NBILLS 12
 #define NROWS 600
 
-typedef struct {
-   char *dir;
-   char *uri;
-   lab_store_t *store;
-} fx_t;
-
-/* open_store -- the store at uri (created when missing). */
-static lab_store_t *
-open_store (const char *uri)
-{
-   lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
-   bson_error_t e;
-   lab_store_t *s = lab_store_open (uri, &o, &e);
-
-   if (!s) {
-      fail_msg ("open %s: %s", uri, e.message);
-   }
-   return s;
-}
+typedef lab_test_store_fx_t fx_t;
 
 /* setup -- a fresh store in a temporary directory. */
 static int
 setup (void **state)
 {
-   fx_t *fx = bson_malloc0 (sizeof *fx);
-
-   fx->dir = lab_test_tmpdir ("wt-clustered");
-   fx->uri = bson_strdup_printf ("wiredtiger:%s/home", fx->dir);
-   fx->store = open_store (fx->uri);
-   *state = fx;
+   *state = lab_test_store_fx_new ("wt-clustered");
    return 0;
 }
 
@@ -60,23 +37,11 @@ setup (void **state)
 static int
 teardown (void **state)
 {
-   fx_t *fx = *state;
-
-   lab_store_close (fx->store);
-   lab_test_rmtree (fx->dir);
-   bson_free (fx->dir);
-   bson_free (fx->uri);
-   bson_free (fx);
+   lab_test_store_fx_free (*state);
    return 0;
 }
 
-#define CHECK(call)                                                                                          \
-   do {                                                                                                      \
-      bson_error_t e_;                                                                                       \
-      if (!(call)) {                                                                                         \
-         fail_msg ("%s: %s", #call, e_.message);                                                             \
-      }                                                                                                      \
-   } while (0)
+#define CHECK(call) LAB_TEST_CHECK (call)
 
 /* row -- the row of arrival i: bill (i * 7) % NBILLS (bills interleaved), _id {bill_id, id: i}. */
 static bson_t *
@@ -442,7 +407,7 @@ test_reads (void **state)
    lab_store_session_close (s);
    /* the kind survives a reopen (the catalog's clusteredIndex) */
    lab_store_close (fx->store);
-   fx->store = open_store (fx->uri);
+   fx->store = lab_test_store_open (fx->uri);
    CHECK (s = lab_store_session_open (fx->store, &e_));
    range_bill (s, "clus", 5, &n);
    assert_int_equal (n, NROWS / NBILLS);
@@ -479,7 +444,7 @@ test_crash_recount (void **state)
    pid = fork ();
    assert_true (pid >= 0);
    if (pid == 0) {
-      lab_store_t *cs = open_store (fx->uri);
+      lab_store_t *cs = lab_test_store_open (fx->uri);
       lab_store_session_t *x = lab_store_session_open (cs, NULL);
       bson_error_t e;
       if (!x || !lab_store_create_clustered (x, "clus", &e)) {
@@ -491,7 +456,7 @@ test_crash_recount (void **state)
    }
    assert_int_equal (waitpid (pid, &status, 0), pid);
    assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-   fx->store = open_store (fx->uri);
+   fx->store = lab_test_store_open (fx->uri);
    CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_stats (s, "clus", &st, &e_));
    assert_true (st.clustered);

@@ -21,44 +21,15 @@
 #define NBILLS 10
 #define NROWS 500
 
-typedef struct {
-   char *dir;
-   char *uri;
-   lab_store_t *store;
-} fx_t;
+typedef lab_test_store_fx_t fx_t;
 
-#define CHECK(call)                                                                                          \
-   do {                                                                                                      \
-      bson_error_t e_;                                                                                       \
-      if (!(call)) {                                                                                         \
-         fail_msg ("%s: %s", #call, e_.message);                                                             \
-      }                                                                                                      \
-   } while (0)
-
-/* open_store -- the store at uri (created when missing). */
-static lab_store_t *
-open_store (const char *uri)
-{
-   lab_store_opts_t o = { .create = true, .cache_size_bytes = 64 * 1024 * 1024 };
-   bson_error_t e;
-   lab_store_t *s = lab_store_open (uri, &o, &e);
-
-   if (!s) {
-      fail_msg ("open %s: %s", uri, e.message);
-   }
-   return s;
-}
+#define CHECK(call) LAB_TEST_CHECK (call)
 
 /* setup -- a fresh store in a temporary directory. */
 static int
 setup (void **state)
 {
-   fx_t *fx = bson_malloc0 (sizeof *fx);
-
-   fx->dir = lab_test_tmpdir ("wt-clustered-index");
-   fx->uri = bson_strdup_printf ("wiredtiger:%s/home", fx->dir);
-   fx->store = open_store (fx->uri);
-   *state = fx;
+   *state = lab_test_store_fx_new ("wt-clustered-index");
    return 0;
 }
 
@@ -66,13 +37,7 @@ setup (void **state)
 static int
 teardown (void **state)
 {
-   fx_t *fx = *state;
-
-   lab_store_close (fx->store);
-   lab_test_rmtree (fx->dir);
-   bson_free (fx->dir);
-   bson_free (fx->uri);
-   bson_free (fx);
+   lab_test_store_fx_free (*state);
    return 0;
 }
 
@@ -383,7 +348,7 @@ test_maintained (void **state)
    lab_store_session_close (s);
    /* a reopen: the catalog keeps the indexes, the tables their entries */
    lab_store_close (fx->store);
-   fx->store = open_store (fx->uri);
+   fx->store = lab_test_store_open (fx->uri);
    s = lab_store_session_open (fx->store, &e);
    assert_int_equal (find (s, "bill_id", 7), want_bill (NROWS, 7) - 1);
    assert_int_equal (find (s, "bill_id", 9), want_bill (NROWS, 9) - 1);
