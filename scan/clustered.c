@@ -78,7 +78,9 @@ lab_scan_clustered_rows (lab_store_session_t *sess, const char *coll, const char
       return false;
    }
    if (clustered) {
-      *held = bson_malloc0 ((n ? n : 1) * sizeof **held);
+      /* bson_t asks for 128-byte alignment (BSON_ALIGNED_BEGIN): a plain malloc'd array of them is misaligned
+       */
+      *held = bson_aligned_alloc0 (BSON_ALIGNOF (bson_t), (n ? n : 1) * sizeof **held);
       for (i = 0; i < n; i++) {
          if (!lab_store_clustered_row (docs[i], key_field, &(*held)[i], error)) {
             lab_scan_clustered_rows_free (*held, i);
