@@ -8,17 +8,6 @@
  */
 #include "compare/render_private.h"
 
-/* app_code -- `s` as a code span, or escaped text when it holds a backquote or a pipe. */
-static void
-app_code (bson_string_t *o, const char *s)
-{
-   if (s && *s && !strpbrk (s, "`|\n\r")) {
-      bson_string_append_printf (o, "`%s`", s);
-   } else {
-      lab_cmp_app_esc (o, s);
-   }
-}
-
 /* app_x -- a factor of the verdict as mix-schema.md writes it: "1.8x" (one decimal; two under 0.1). */
 static void
 app_x (bson_string_t *o, double x)
@@ -180,17 +169,6 @@ lab_cmp_mix_verdict (bson_string_t *o, const lab_cmp_mix_t *m)
    bson_string_append (o, ".");
 }
 
-/* app_figure -- v in `form`, or n/a when unknown. */
-static void
-app_figure (bson_string_t *o, lab_cmp_form_t form, double v)
-{
-   if (v < 0) {
-      bson_string_append (o, "n/a");
-   } else {
-      lab_cmp_app (o, form, v);
-   }
-}
-
 /* render_layouts -- the table per layout: elapsed, ops/s, x vs winner, bytes written and read. */
 static void
 render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
@@ -208,21 +186,21 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
       bson_string_append (o, i == m->winner ? "| **" : "| ");
       lab_cmp_app_esc (o, l->layout);
       bson_string_append (o, i == m->winner ? "** | " : " | ");
-      app_figure (o, LAB_CMP_SECONDS, l->elapsed_s);
+      lab_cmp_app_known (o, LAB_CMP_SECONDS, l->elapsed_s);
       bson_string_append (o, " | ");
-      app_figure (o, LAB_CMP_RATE, l->ops_per_s);
+      lab_cmp_app_known (o, LAB_CMP_RATE, l->ops_per_s);
       bson_string_append (o, " | ");
       if (i == m->winner) {
          bson_string_append (o, "winner");
       } else {
-         app_figure (o, LAB_CMP_FACTOR, l->x_vs_winner);
+         lab_cmp_app_known (o, LAB_CMP_FACTOR, l->x_vs_winner);
       }
       bson_string_append (o, " | ");
-      app_figure (o, LAB_CMP_BYTES, wb);
+      lab_cmp_app_known (o, LAB_CMP_BYTES, wb);
       bson_string_append (o, disk ? " (device)" : "");
       any_disk = any_disk || disk;
       bson_string_append (o, " | ");
-      app_figure (o, LAB_CMP_BYTES, l->disk_read_bytes);
+      lab_cmp_app_known (o, LAB_CMP_BYTES, l->disk_read_bytes);
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, m->estimated ? "\nWrite bytes: what the engine wrote (journal and block manager); "
@@ -288,7 +266,7 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
          double p = per_op (&m->layouts[i], t);
          bool bold = p > 0 && p == best && m->n_layouts > 1;
          bson_string_append (o, bold ? " | **" : " | ");
-         app_figure (o, LAB_CMP_MS, p < 0 ? p : p * 1000.0);
+         lab_cmp_app_known (o, LAB_CMP_MS, p < 0 ? p : p * 1000.0);
          bson_string_append (o, bold ? "**" : "");
       }
       for (i = 0; i < m->n_layouts; i++) {
@@ -298,11 +276,11 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
             bson_string_append (o, "n/a");
             continue;
          }
-         app_figure (o, LAB_CMP_MS, op->p50_ms);
+         lab_cmp_app_known (o, LAB_CMP_MS, op->p50_ms);
          bson_string_append (o, " / ");
-         app_figure (o, LAB_CMP_MS, op->p95_ms);
+         lab_cmp_app_known (o, LAB_CMP_MS, op->p95_ms);
          bson_string_append (o, " / ");
-         app_figure (o, LAB_CMP_MS, op->p99_ms);
+         lab_cmp_app_known (o, LAB_CMP_MS, op->p99_ms);
       }
       bson_string_append (o, " |\n");
    }
@@ -323,7 +301,7 @@ render_how (bson_string_t *o, const lab_cmp_mix_t *m)
       bson_string_append (o, "How it was estimated: ");
       lab_cmp_app (o, LAB_CMP_COUNT, m->ops);
       bson_string_append (o, " operations of ");
-      app_code (o, m->spec);
+      lab_cmp_app_code (o, m->spec);
       bson_string_append (
          o, " re-weighted from the workloads of this file, each measured alone: per layout and type, one "
             "operation costs the workload's elapsed time over its operations (load: the masters it loaded; "
@@ -346,7 +324,7 @@ render_how (bson_string_t *o, const lab_cmp_mix_t *m)
    bson_string_append (o, "Measured: ");
    lab_cmp_app (o, LAB_CMP_COUNT, m->ops);
    bson_string_append (o, " operations of ");
-   app_code (o, m->spec);
+   lab_cmp_app_code (o, m->spec);
    if (m->workers > 0) {
       bson_string_append_printf (o, " over %.0f worker%s", m->workers, m->workers == 1 ? "" : "s");
    }
@@ -403,9 +381,9 @@ render_error (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_t *e)
       bson_string_append (o, "| ");
       lab_cmp_app_esc (o, l->layout);
       bson_string_append (o, " | ");
-      app_figure (o, LAB_CMP_SECONDS, l->elapsed_s);
+      lab_cmp_app_known (o, LAB_CMP_SECONDS, l->elapsed_s);
       bson_string_append (o, " | ");
-      app_figure (o, LAB_CMP_SECONDS, est);
+      lab_cmp_app_known (o, LAB_CMP_SECONDS, est);
       if (est >= 0 && l->elapsed_s > 0) {
          err = est / l->elapsed_s - 1.0;
          bson_string_append_printf (o, " | %+.0f%% |\n", 100.0 * err);

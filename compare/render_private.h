@@ -205,6 +205,14 @@ void lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *
  * without both a rows layout in arrival order and a folded one. `sw` may be NULL or empty. */
 void lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw);
 
+/* lab_cmp_app_code -- `s` as a code span (a plan, a key pattern, a digest, a mix's spec), or escaped text
+ * when it holds a backquote, a pipe or a line break; n/a for NULL (render_util.c). */
+void lab_cmp_app_code (bson_string_t *o, const char *s);
+
+/* lab_cmp_app_known -- v in `form`, or n/a when unknown (below 0: the workloads' and the mix's -1)
+ * (render_util.c). */
+void lab_cmp_app_known (bson_string_t *o, lab_cmp_form_t form, double v);
+
 /* ---- render_mix.c (issue 24) ----------------------------------------------------------------- */
 
 /* lab_cmp_render_mix -- the section "The user's mix": the measured mix (the file's, may be NULL or not

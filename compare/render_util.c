@@ -200,3 +200,25 @@ lab_cmp_run_counts (const lab_cmp_results_t *r, const lab_results_layouts_t *ls,
    *n1 = counts[0];
    return same;
 }
+
+/* lab_cmp_app_code -- see render_private.h. */
+void
+lab_cmp_app_code (bson_string_t *o, const char *s)
+{
+   if (s && *s && !strpbrk (s, "`|\n\r")) {
+      bson_string_append_printf (o, "`%s`", s);
+   } else {
+      lab_cmp_app_esc (o, s);
+   }
+}
+
+/* lab_cmp_app_known -- see render_private.h. */
+void
+lab_cmp_app_known (bson_string_t *o, lab_cmp_form_t form, double v)
+{
+   if (v < 0) {
+      bson_string_append (o, "n/a");
+   } else {
+      lab_cmp_app (o, form, v);
+   }
+}

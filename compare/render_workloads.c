@@ -8,29 +8,6 @@
  */
 #include "compare/render_private.h"
 
-/* app_code -- `s` as a code span (a plan, a key pattern, a digest), or escaped text when it holds a
- * backquote or a pipe; n/a for NULL. */
-static void
-app_code (bson_string_t *o, const char *s)
-{
-   if (s && *s && !strpbrk (s, "`|\n\r")) {
-      bson_string_append_printf (o, "`%s`", s);
-   } else {
-      lab_cmp_app_esc (o, s);
-   }
-}
-
-/* app_figure -- v in `form`, or n/a when unknown. */
-static void
-app_figure (bson_string_t *o, lab_cmp_form_t form, double v)
-{
-   if (v < 0) {
-      bson_string_append (o, "n/a");
-   } else {
-      lab_cmp_app (o, form, v);
-   }
-}
-
 /* app_per_row -- documents per row: "1", "130", "0.0077" (three significant digits under 10). */
 static void
 app_per_row (bson_string_t *o, double v)
@@ -248,10 +225,10 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const la
          bson_string_append (o, " | ");
          if (lab_cmp_wl_is_write (w->workload)) {
             /* a write: what the engine wrote per write (journal, eviction, the forced checkpoint) */
-            app_figure (o, LAB_CMP_BYTES, w->layouts[k].engine_per_write);
+            lab_cmp_app_known (o, LAB_CMP_BYTES, w->layouts[k].engine_per_write);
             bson_string_append (o, " written");
          } else {
-            app_figure (o, LAB_CMP_BYTES, w->layouts[k].disk_bytes_per_row);
+            lab_cmp_app_known (o, LAB_CMP_BYTES, w->layouts[k].disk_bytes_per_row);
          }
          bson_string_append (o, " |");
       }
@@ -294,7 +271,7 @@ app_keys (bson_string_t *o, const bson_t *keys)
       first = false;
    }
    bson_string_append (k, " }");
-   app_code (o, k->str);
+   lab_cmp_app_code (o, k->str);
    bson_string_free (k, true);
 }
 
@@ -320,7 +297,7 @@ app_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l)
       bson_string_append (o, " ");
       app_keys (o, &x->keys);
       bson_string_append (o, x->multikey == 1 ? ", multikey, " : ", ");
-      app_figure (o, LAB_CMP_BYTES, x->size_bytes);
+      lab_cmp_app_known (o, LAB_CMP_BYTES, x->size_bytes);
       bson_string_append (o, x->size_bytes < 0 ? " on disk" : "");
       bson_string_append (o, x->created == 1   ? ", created by this run"
                              : x->created == 0 ? ", already there"
@@ -385,7 +362,7 @@ app_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
       lab_cmp_app_esc (o, l->collection);
       return;
    case 1:
-      app_code (o, l->plan);
+      lab_cmp_app_code (o, l->plan);
       return;
    case 2:
       lab_cmp_app_esc (o, l->plan_source);
@@ -400,7 +377,7 @@ app_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
       bson_string_append (o, l->cold == 1 ? "yes" : l->cold == 0 ? "no" : "n/a");
       return;
    default:
-      app_code (o, l->digest);
+      lab_cmp_app_code (o, l->digest);
       return;
    }
 }
@@ -455,7 +432,7 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
          if (detail_rows[row].offset == offsetof (lab_cmp_wl_layout_t, docs_per_row)) {
             app_per_row (o, v);
          } else {
-            app_figure (o, detail_rows[row].form, v);
+            lab_cmp_app_known (o, detail_rows[row].form, v);
          }
          bson_string_append (o, " |");
       }
@@ -466,7 +443,7 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
          double v =
             *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + write_rows[row].offset);
          bson_string_append (o, " ");
-         app_figure (o, write_rows[row].form, v);
+         lab_cmp_app_known (o, write_rows[row].form, v);
          bson_string_append (o, " |");
       }
    }
@@ -534,7 +511,7 @@ render_result (bson_string_t *o, const lab_cmp_workload_t *w)
       return;
    }
    bson_string_append (o, "Result (the same for every layout): ");
-   app_figure (o, LAB_CMP_COUNT, w->groups);
+   lab_cmp_app_known (o, LAB_CMP_COUNT, w->groups);
    bson_string_append (o, " groups, total ");
    app_sum (o, w->total, w->has_total);
    bson_string_append (o, w->n_groups ? ".\n\n| group | sum |\n|---|--:|\n" : ".\n\n");
