@@ -166,7 +166,7 @@ lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs,
          lab_wt_fail (error, ret, "insert into '%s': write conflicts persisted after %d retries", c->name,
                       WT_RETRIES);
       }
-      if (ret != 0 || !lab_wt_clustered_index_mark (ss, c, mk, error)) {
+      if (ret != 0 || !lab_wt_index_mark_found (ss, c, mk, error)) {
          return false;
       }
       __atomic_fetch_add (&c->count, ins, __ATOMIC_RELAXED);
@@ -247,7 +247,7 @@ lab_wt_clustered_upsert (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, bson_er
       return ret == EINVAL ? false
                            : lab_wt_fail (error, ret, "upsert into clustered '%s' (%s)", c->name, c->uri);
    }
-   if (!lab_wt_clustered_index_mark (ss, c, mk, error)) {
+   if (!lab_wt_index_mark_found (ss, c, mk, error)) {
       return false;
    }
    __atomic_fetch_add (&c->count, dcount, __ATOMIC_RELAXED);

@@ -92,21 +92,6 @@ lab_wt_clustered_index_write (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, co
    return 0;
 }
 
-/* lab_wt_clustered_index_mark -- see wt_private.h. */
-bool
-lab_wt_clustered_index_mark (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_error_t *error)
-{
-   int i;
-
-   for (i = 0; i < c->nindexes; i++) {
-      if (mk[i] && !__atomic_load_n (&c->indexes[i].multikey, __ATOMIC_RELAXED) &&
-          !lab_wt_index_mark_multikey (ss->st, c, &c->indexes[i], error)) {
-         return false;
-      }
-   }
-   return true;
-}
-
 /* lab_wt_clustered_index_collect -- see wt_private.h. */
 bool
 lab_wt_clustered_index_collect (WT_CURSOR *cc, wt_store_t *st, const wt_coll_t *c, const wt_index_t *ix,

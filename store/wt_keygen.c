@@ -279,3 +279,21 @@ lab_wt_index_mark_multikey (wt_store_t *st, wt_coll_t *c, wt_index_t *ix, bson_e
    pthread_mutex_unlock (&st->mu);
    return ok;
 }
+
+/* lab_wt_index_mark_found -- see wt_private.h. */
+bool
+lab_wt_index_mark_found (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_error_t *error)
+{
+   int i;
+
+   for (i = 0; i < c->nindexes; i++) {
+      if (lab_wt_is_id_index (c, &c->indexes[i])) {
+         continue;
+      }
+      if (mk[i] && !__atomic_load_n (&c->indexes[i].multikey, __ATOMIC_RELAXED) &&
+          !lab_wt_index_mark_multikey (ss->st, c, &c->indexes[i], error)) {
+         return false;
+      }
+   }
+   return true;
+}

@@ -303,8 +303,9 @@ bool lab_wt_clustered_index_keys (const wt_index_t *ix, int which, const bson_t 
  * multikey. 0, EINVAL (*error set), WT_ROLLBACK or a WT error (*error set). Uses ss->ikeys, ik, val. */
 int lab_wt_clustered_index_write (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const uint8_t *rid,
                                   size_t rid_len, bool remove, bool *mk, bson_error_t *error);
-/* lab_wt_clustered_index_mark -- after the commit: the indexes mk[i] says doc made multikey marked so. */
-bool lab_wt_clustered_index_mark (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_error_t *error);
+/* lab_wt_index_mark_found -- after the commit: the secondary indexes a document's keys made multikey (mk[i]:
+ * index i) marked so, once each; the _id index is never multikey (wt_keygen.c). */
+bool lab_wt_index_mark_found (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_error_t *error);
 /* lab_wt_clustered_index_collect -- an index build's reading: every key of every record under cc (a new
  * cursor on c's table) for ix into sort; *multikey set when a document made it multikey. */
 bool lab_wt_clustered_index_collect (WT_CURSOR *cc, wt_store_t *st, const wt_coll_t *c, const wt_index_t *ix,

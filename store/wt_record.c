@@ -47,21 +47,6 @@ doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t rid, uint8_t *
    return true;
 }
 
-/* mark_multikey -- the indexes doc_keys found made multikey (mk[i]) marked so (once each). */
-static bool
-mark_multikey (wt_sess_t *ss, wt_coll_t *c, const bool *mk, bson_error_t *error)
-{
-   int i;
-
-   for (i = 1; i < c->nindexes; i++) {
-      if (mk[i] && !__atomic_load_n (&c->indexes[i].multikey, __ATOMIC_RELAXED) &&
-          !lab_wt_index_mark_multikey (ss->st, c, &c->indexes[i], error)) {
-         return false;
-      }
-   }
-   return true;
-}
-
 /* get_cursors -- the session's cached cursors on c's table (*cc) and indexes (ic[0] the _id index,
  * opened with overwrite=false for inserts so that an existing _id is refused; the table's cursor too
  * when !rec_overwrite, for inserts at given RecordIds). */
@@ -218,7 +203,7 @@ insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, co
       refuse_keys (result, orig, c, doc, &kerr);
       return 0;
    }
-   if (!mark_multikey (ss, c, mk, error)) {
+   if (!lab_wt_index_mark_found (ss, c, mk, error)) {
       return EINVAL;
    }
    ret = put_doc (ss, cc, ic, doc, rid, tag);
@@ -426,7 +411,7 @@ replace_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, c
    if ((ret = lab_wt_record_update (ss->s, cc, true, &old, &nv, &modified)) != 0) {
       goto done;
    }
-   if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !mark_multikey (ss, c, mk, error)) {
+   if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !lab_wt_index_mark_found (ss, c, mk, error)) {
       ret = EINVAL;
       goto done;
    }
@@ -488,7 +473,7 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
    }
    rid = __atomic_fetch_add (&c->next_rid, 1, __ATOMIC_RELAXED);
    *dcount = 1;
-   if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !mark_multikey (ss, c, mk, error)) {
+   if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !lab_wt_index_mark_found (ss, c, mk, error)) {
       ret = EINVAL;
       goto fail;
    }
