@@ -688,14 +688,7 @@ lab_wt_index_scan (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const lab_buf_t 
    if (!lab_wt_get_cursor (ss, ix->uri, true, &ic, error)) {
       return EINVAL;
    }
-   if (start->len > 0) {
-      k.data = start->data;
-      k.size = start->len;
-      ic->set_key (ic, &k);
-      ret = lab_wt_search_ge (ic);
-   } else {
-      ret = ic->next (ic);
-   }
+   ret = lab_wt_seek_from (ic, start);
    for (; ret == 0; ret = ic->next (ic)) {
       if ((ret = ic->get_key (ic, &k)) != 0) {
          break;

@@ -340,6 +340,10 @@ bool lab_wt_coll_cursor (WT_SESSION *s, const wt_coll_t *c, WT_CURSOR **cc, bson
 /* lab_wt_search_ge -- position c, whose key is set, on the first entry at or after that key (search_near,
  * then next when it landed before): 0, WT_NOTFOUND when there is none, or a WiredTiger error. */
 int lab_wt_search_ge (WT_CURSOR *c);
+
+/* lab_wt_seek_from -- position c (a raw-key index cursor) on the first entry at or after the key bytes
+ * `start`, or on the first entry when start is empty: where an index range walk begins. */
+int lab_wt_seek_from (WT_CURSOR *c, const lab_buf_t *start);
 /* lab_wt_rid_ends -- the first and last RecordId of the collection table under cc (left reset): one
  * positioning at each end; 0, WT_NOTFOUND when it has no record, or a WiredTiger error. */
 int lab_wt_rid_ends (WT_CURSOR *cc, int64_t *first, int64_t *last);

@@ -171,6 +171,21 @@ lab_wt_search_ge (WT_CURSOR *c)
    return ret == 0 && exact < 0 ? c->next (c) : ret;
 }
 
+/* lab_wt_seek_from -- see wt_private.h. */
+int
+lab_wt_seek_from (WT_CURSOR *c, const lab_buf_t *start)
+{
+   WT_ITEM k;
+
+   if (start->len == 0) {
+      return c->next (c);
+   }
+   k.data = start->data;
+   k.size = start->len;
+   c->set_key (c, &k);
+   return lab_wt_search_ge (c);
+}
+
 /* lab_wt_rid_ends -- see wt_private.h. */
 int
 lab_wt_rid_ends (WT_CURSOR *cc, int64_t *first, int64_t *last)
