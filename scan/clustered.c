@@ -50,7 +50,7 @@ lab_scan_clustered_find (lab_store_session_t *sess, const char *coll, const char
    return ok;
 }
 
-/* lab_scan_find_master -- see measure.h. */
+/* lab_scan_find_master -- see workload.h. */
 bool
 lab_scan_find_master (lab_store_session_t *sess, const char *coll, const char *key_field,
                       const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
@@ -58,25 +58,28 @@ lab_scan_find_master (lab_store_session_t *sess, const char *coll, const char *k
 {
    bool clustered = false;
 
-   if (!lab_scan_clustered (sess, coll, &clustered, error)) {
-      return false;
-   }
+   return lab_scan_clustered (sess, coll, &clustered, error) &&
+          lab_scan_master_find (sess, coll, clustered, key_field, key, cb, ctx, ndocs, error);
+}
+
+/* lab_scan_master_find -- see workload.h. */
+bool
+lab_scan_master_find (lab_store_session_t *sess, const char *coll, bool clustered, const char *key_field,
+                      const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                      bson_error_t *error)
+{
    return clustered ? lab_scan_clustered_find (sess, coll, key_field, key, cb, ctx, ndocs, error)
                     : lab_store_find_eq (sess, coll, key_field, key, cb, ctx, ndocs, error);
 }
 
-/* lab_scan_clustered_rows -- see measure.h. */
+/* lab_scan_clustered_rows -- see workload.h. */
 bool
-lab_scan_clustered_rows (lab_store_session_t *sess, const char *coll, const char *key_field,
-                         const bson_t **docs, size_t n, bson_t **held, int64_t *bytes, bson_error_t *error)
+lab_scan_clustered_rows (bool clustered, const char *key_field, const bson_t **docs, size_t n, bson_t **held,
+                         int64_t *bytes, bson_error_t *error)
 {
-   bool clustered = false;
    size_t i;
 
    *held = NULL;
-   if (!lab_scan_clustered (sess, coll, &clustered, error)) {
-      return false;
-   }
    if (clustered) {
       /* bson_t asks for 128-byte alignment (BSON_ALIGNED_BEGIN): a plain malloc'd array of them is misaligned
        */
@@ -108,19 +111,16 @@ lab_scan_clustered_rows_free (bson_t *held, size_t n)
    bson_free (held);
 }
 
-/* lab_scan_find_row -- see measure.h. */
+/* lab_scan_find_row -- see workload.h. */
 bool
-lab_scan_find_row (lab_store_session_t *sess, const char *coll, const char *key_field,
+lab_scan_find_row (lab_store_session_t *sess, const char *coll, bool clustered, const char *key_field,
                    const bson_value_t *key, const bson_value_t *id, lab_store_doc_cb_t cb, void *ctx,
                    bson_error_t *error)
 {
    bson_value_t cv = { .value_type = BSON_TYPE_DOCUMENT };
-   bool clustered = false, ok;
    bson_t cid;
+   bool ok;
 
-   if (!lab_scan_clustered (sess, coll, &clustered, error)) {
-      return false;
-   }
    if (!clustered) {
       return lab_store_find_eq (sess, coll, "_id", id, cb, ctx, NULL, error);
    }

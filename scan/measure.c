@@ -119,9 +119,8 @@ worker_main (void *arg, int index, bson_error_t *error)
          lab_progress_add (w->progress, 1, (uint64_t)(w->acc.doc_bytes - before.doc_bytes));
          continue;
       }
-      if (!(w->clustered
-               ? lab_scan_clustered_find (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, error)
-               : lab_store_find_eq (sess, w->coll, w->opts->key, &w->keys[k], on_doc, &c, NULL, error))) {
+      if (!lab_scan_master_find (sess, w->coll, w->clustered, w->opts->key, &w->keys[k], on_doc, &c, NULL,
+                                 error)) {
          char kb[128];
          lab_value_text (&w->keys[k], kb, sizeof kb);
          lab_error_prefix (error, "collection %s, %s %s", w->coll, w->opts->key, kb);

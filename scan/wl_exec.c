@@ -199,6 +199,9 @@ lab_scan_wl_layout_init (lab_scan_wl_layout_t *wl, lab_store_session_t *sess, la
    wl->layout = layout;
    wl->array = strcmp (layout->kind, LAB_RESULTS_KIND_ROWS) != 0;
    wl->in = in;
+   if (!wl->array && !lab_scan_clustered (sess, layout->collection, &wl->clustered, error)) {
+      return false;
+   }
    switch (kind) {
    case LAB_WL_ROW:
       wl->nitems = (in->nrows + o->wl.row_batch - 1) / o->wl.row_batch;
@@ -293,7 +296,8 @@ tool_row (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, q_ctx_t *q,
          continue; /* this master was fetched for an earlier pair of the batch */
       }
       q->acc->queries++;
-      if (!lab_scan_find_master (sess, wl->layout->collection, o->key, &r->key, on_doc, q, NULL, error)) {
+      if (!lab_scan_master_find (sess, wl->layout->collection, wl->clustered, o->key, &r->key, on_doc, q,
+                                 NULL, error)) {
          return false;
       }
    }

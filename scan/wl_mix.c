@@ -286,8 +286,8 @@ load_one (const mix_layout_t *ml, lab_store_session_t *sess, int64_t k, lab_scan
    load_ctx_t c = { &ml->sub[LAB_WL_ROW], acc };
 
    acc->queries++;
-   return lab_store_find_eq (sess, ml->layout->collection, mx->o1.key, &mx->in.rows[mx->in.nrows + k].key,
-                             load_doc, &c, NULL, error);
+   return lab_scan_master_find (sess, ml->layout->collection, c.wl->clustered, mx->o1.key,
+                                &mx->in.rows[mx->in.nrows + k].key, load_doc, &c, NULL, error);
 }
 
 /* wait_turn -- a write: wait until the master's previous write in the stream is done (false: another

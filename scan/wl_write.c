@@ -886,8 +886,8 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          docs[j - a] = wl->writes->w[j].row;
       }
       acc->queries++;
-      ok = lab_scan_clustered_rows (sess, wl->layout->collection, o->key, docs, (size_t)(b - a), &held,
-                                    &acc->doc_bytes, error) &&
+      ok = lab_scan_clustered_rows (wl->clustered, o->key, docs, (size_t)(b - a), &held, &acc->doc_bytes,
+                                    error) &&
            lab_store_insert_many (sess, wl->layout->collection, (const bson_t *const *)docs, (size_t)(b - a),
                                   &res, error);
       if (ok && res.inserted != (int64_t)(b - a)) {
@@ -935,8 +935,8 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          continue;
       }
       acc->queries++;
-      if (!lab_scan_find_row (sess, wl->layout->collection, o->key, &w->key, &w->id, on_row_doc, &doc,
-                              error)) {
+      if (!lab_scan_find_row (sess, wl->layout->collection, wl->clustered, o->key, &w->key, &w->id,
+                              on_row_doc, &doc, error)) {
          return false;
       }
       if (!doc) {

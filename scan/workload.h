@@ -189,7 +189,8 @@ typedef struct lab_scan_wl_layout {
    lab_scan_wl_mode_t mode;
    const lab_scan_opts_t *opts;
    const lab_results_layout_t *layout;
-   bool array; /* the rows are the elements of each document's array (folded, buckets) */
+   bool array;     /* the rows are the elements of each document's array (folded, buckets) */
+   bool clustered; /* a clustered layout (issue 25), asked of the store once, before the timed items */
    const lab_scan_wl_inputs_t *in;
    int64_t nitems; /* what the workers share out: row batches, windows, natural ranges or 1; writes: one
                     * per write, each worker's share ending at a master's last write (writes->group) */
@@ -300,18 +301,23 @@ bool lab_scan_clustered_find (lab_store_session_t *sess, const char *coll, const
                               bson_error_t *error);
 
 /* lab_scan_find_master -- a master's documents: lab_store_find_eq on the key, or, on a clustered
- * collection, lab_scan_clustered_find (one lab_store_stats more per call: not for timed loops). */
+ * collection, lab_scan_clustered_find (one lab_store_stats more per call: not for timed loops, which
+ * use lab_scan_master_find with the flag asked once). */
 bool lab_scan_find_master (lab_store_session_t *sess, const char *coll, const char *key_field,
                            const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
                            bson_error_t *error);
 
-/* lab_scan_clustered_rows -- rows about to be inserted into `coll`: when it is clustered, docs[i] is
+/* lab_scan_master_find -- lab_scan_find_master on a collection known to be `clustered` or not. */
+bool lab_scan_master_find (lab_store_session_t *sess, const char *coll, bool clustered, const char *key_field,
+                           const bson_value_t *key, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+                           bson_error_t *error);
+
+/* lab_scan_clustered_rows -- rows about to be inserted into `coll`: when it is `clustered`, docs[i] is
  * replaced by row i with its clustered _id {<key_field>: K, id: <its _id>} (lab_store_clustered_row), the
  * new documents held in *held (free with lab_scan_clustered_rows_free(*held, n)); else nothing changes.
  * *bytes += the documents' sizes either way. */
-bool lab_scan_clustered_rows (lab_store_session_t *sess, const char *coll, const char *key_field,
-                              const bson_t **docs, size_t n, bson_t **held, int64_t *bytes,
-                              bson_error_t *error);
+bool lab_scan_clustered_rows (bool clustered, const char *key_field, const bson_t **docs, size_t n,
+                              bson_t **held, int64_t *bytes, bson_error_t *error);
 void lab_scan_clustered_rows_free (bson_t *held, size_t n);
 
 /* lab_scan_clustered_plan -- buf (lab_scan_wl_plan's text for a rows layout) rewritten for a clustered
@@ -327,8 +333,8 @@ const bson_value_t *lab_scan_wl_row_id (const bson_t *doc, const bson_t *elem, c
                                         bson_iter_t *scratch);
 
 /* lab_scan_find_row -- the row whose original _id is `id` (master `key`): find_eq on _id, or on a
- * clustered `coll` on its _id {<key_field>: key, id}. */
-bool lab_scan_find_row (lab_store_session_t *sess, const char *coll, const char *key_field,
+ * `clustered` coll on its _id {<key_field>: key, id}. */
+bool lab_scan_find_row (lab_store_session_t *sess, const char *coll, bool clustered, const char *key_field,
                         const bson_value_t *key, const bson_value_t *id, lab_store_doc_cb_t cb, void *ctx,
                         bson_error_t *error);
 

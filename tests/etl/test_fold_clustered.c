@@ -439,6 +439,30 @@ test_clustered_workloads (void **state)
    bson_destroy (r);
 }
 
+/* test_clustered_mix -- scancmp --mix of loads, rows, windows, appends and corrections on the detail and
+ * clustered layouts: the mix reads the clustered layout's masters by their _id range (it has no key
+ * index) and both layouts return the same rows (rows_equal). */
+static void
+test_clustered_mix (void **state)
+{
+   bson_t *r = scan ("--keys-limit 100 --mix load=20,row=40,range=10,append=20,update=10 --mix-ops 400 "
+                     "--parallel 2 --seed 4 --create-workload-indexes --layout detail=bill_detail:rows "
+                     "--layout clustered=detail_clustered:rows");
+   char p[64];
+   int l;
+
+   (void)state;
+   assert_true (lab_test_json_bool (r, "mix.rows_equal"));
+   assert_true (lab_test_json_num (r, "mix.ops") == 400);
+   for (l = 0; l < 2; l++) { /* each layout's loads returned rows */
+      bson_snprintf (p, sizeof p, "mix.layouts.%d.by_type.0.op", l);
+      assert_string_equal (lab_test_json_str (r, p), "load");
+      bson_snprintf (p, sizeof p, "mix.layouts.%d.by_type.0.rows", l);
+      assert_true (lab_test_json_num (r, p) > 0);
+   }
+   bson_destroy (r);
+}
+
 /* test_clustered_appends -- scancmp's append workload on a clustered copy: every appended row gets the
  * clustered _id {bill_id, id}, so it sits in its bill's _id range (the natural scan, which is _id order,
  * sees every row's _id.bill_id equal to its bill_id, keys never going down), and the count grows by the
@@ -490,6 +514,7 @@ main (void)
       cmocka_unit_test (test_clustered_load_same_rows),
       cmocka_unit_test (test_clustered_locality),
       cmocka_unit_test (test_clustered_workloads),
+      cmocka_unit_test (test_clustered_mix),
       cmocka_unit_test (test_clustered_appends),
    };
 
