@@ -211,13 +211,18 @@ typedef struct {
    uint8_t type;
 } elem_t;
 
-/* cstring_end -- the offset just past the NUL of the string at p[o..end), or 0 when it has none. */
+/* cstring_end -- the offset just past the NUL of the string at p[o..end), or 0 when it has none. A byte
+ * loop, not memchr: the strings are field names, a few bytes long, and a call into libc's vector memchr
+ * per field cost 13% of the row hash (perf of --verify, issue 27; 160 -> 139 ns a row measured alone). */
 static inline uint32_t
 cstring_end (const uint8_t *p, uint32_t o, uint32_t end)
 {
-   const uint8_t *z = o < end ? memchr (p + o, 0, end - o) : NULL;
-
-   return z ? (uint32_t)(z - p) + 1 : 0;
+   for (; o < end; o++) {
+      if (p[o] == 0) {
+         return o + 1;
+      }
+   }
+   return 0;
 }
 
 /* le32 -- a little-endian int32 at p[o]. */
