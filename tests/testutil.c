@@ -446,3 +446,40 @@ lab_test_store_fx_free (lab_test_store_fx_t *fx)
    bson_free (fx->uri);
    bson_free (fx);
 }
+
+/* lab_test_tools_fx_new -- see testutil.h. */
+lab_test_tools_fx_t *
+lab_test_tools_fx_new (const char *tag, int bills, int mean_rows, const char *gen_args)
+{
+   lab_test_tools_fx_t *fx = bson_malloc0 (sizeof *fx);
+
+   fx->fold = lab_test_bin ("fold-details");
+   fx->scan = lab_test_bin ("scancmp");
+   fx->dir = lab_test_folded_store (tag, bills, mean_rows, gen_args);
+   fx->uri = bson_strdup_printf ("wiredtiger:%s", fx->dir);
+   return fx;
+}
+
+/* lab_test_tools_fx_free -- see testutil.h. */
+void
+lab_test_tools_fx_free (lab_test_tools_fx_t *fx)
+{
+   lab_test_rmtree (fx->dir);
+   bson_free (fx->dir);
+   bson_free (fx->uri);
+   bson_free (fx->fold);
+   bson_free (fx->scan);
+   bson_free (fx);
+}
+
+/* lab_test_tools_fold -- see testutil.h. */
+int
+lab_test_tools_fold (const lab_test_tools_fx_t *fx, const char *env, const char *args, char **out, char **err)
+{
+   char *cmd =
+      bson_strdup_printf ("%s '%s' --uri '%s' --progress never %s", env ? env : "", fx->fold, fx->uri, args);
+   int rc = lab_test_run (cmd, out, err);
+
+   bson_free (cmd);
+   return rc;
+}

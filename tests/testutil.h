@@ -92,6 +92,24 @@ lab_test_store_fx_t *lab_test_store_fx_new (const char *tag);
 /* lab_test_store_fx_free -- close the store and remove its directory. */
 void lab_test_store_fx_free (lab_test_store_fx_t *fx);
 
+/* A folded store (lab_test_folded_store) and the tools run on it: the fold tests' fixture. */
+typedef struct {
+   char *dir;
+   char *uri;  /* wiredtiger:<dir> */
+   char *fold; /* the fold-details and scancmp binaries (lab_test_bin) */
+   char *scan;
+} lab_test_tools_fx_t;
+
+/* lab_test_tools_fx_new -- lab_test_folded_store (tag, bills, mean_rows, gen_args) with its URI and the
+ * tools' paths; free with lab_test_tools_fx_free (the store's directory goes with it). */
+lab_test_tools_fx_t *lab_test_tools_fx_new (const char *tag, int bills, int mean_rows, const char *gen_args);
+void lab_test_tools_fx_free (lab_test_tools_fx_t *fx);
+
+/* lab_test_tools_fold -- fold-details --uri <fx's store> --progress never `args`, after the environment
+ * assignments `env` (may be NULL); its exit code, stdout and stderr in *out and *err (each may be NULL). */
+int lab_test_tools_fold (const lab_test_tools_fx_t *fx, const char *env, const char *args, char **out,
+                         char **err);
+
 /* lab_test_server_uri -- $LAYOUTLAB_TEST_URI, else the URI in $LAYOUTLAB_TEST_URI_FILE, else NULL (the
  * server tests then fail: the fixture is required). Caller frees. */
 char *lab_test_server_uri (void);

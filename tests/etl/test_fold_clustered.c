@@ -21,20 +21,14 @@
 #define BILLS 1500
 #define MEAN_ROWS 40
 
-static char *g_dir;
-static char *g_uri;
-static char *g_fold;
-static char *g_scan;
+static lab_test_tools_fx_t *fx;
 
 /* setup -- billgen's interleaved bills in bill_detail, folded into detail_coll. */
 static int
 setup (void **state)
 {
    (void)state;
-   g_fold = lab_test_bin ("fold-details");
-   g_scan = lab_test_bin ("scancmp");
-   g_dir = lab_test_folded_store ("fold-clustered", BILLS, MEAN_ROWS, "--order interleaved");
-   g_uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
+   fx = lab_test_tools_fx_new ("fold-clustered", BILLS, MEAN_ROWS, "--order interleaved");
    return 0;
 }
 
@@ -43,40 +37,8 @@ static int
 teardown (void **state)
 {
    (void)state;
-   lab_test_rmtree (g_dir);
-   bson_free (g_dir);
-   bson_free (g_uri);
-   bson_free (g_fold);
-   bson_free (g_scan);
+   lab_test_tools_fx_free (fx);
    return 0;
-}
-
-/* fold -- fold-details on the store with `args` (and environment `env`); its exit code, stderr in *err. */
-static int
-fold (const char *env, const char *args, char **out, char **err)
-{
-   char *cmd =
-      bson_strdup_printf ("%s '%s' --uri '%s' --progress never %s", env ? env : "", g_fold, g_uri, args);
-   int rc = lab_test_run (cmd, out, err);
-
-   bson_free (cmd);
-   return rc;
-}
-
-/* open_store -- the test's store. */
-static lab_store_t *
-open_store (void)
-{
-   lab_store_opts_t o = { 0 };
-   bson_error_t error;
-   lab_store_t *s;
-
-   o.cache_size_bytes = 256 * 1024 * 1024;
-   s = lab_store_open (g_uri, &o, &error);
-   if (!s) {
-      fail_msg ("open %s: %s", g_uri, error.message);
-   }
-   return s;
 }
 
 /* ids_t -- the original _ids of a collection's rows, as text, and the order check of a clustered one. */
@@ -171,7 +133,7 @@ strp_cmp (const void *a, const void *b)
 static void
 assert_clustered_copy (const char *coll)
 {
-   lab_store_t *s = open_store ();
+   lab_store_t *s = lab_test_store_open (fx->uri);
    lab_store_coll_stats_t st;
    bson_error_t error;
    lab_store_session_t *sess = lab_store_session_open (s, &error);
@@ -210,7 +172,9 @@ test_clustered_copy_verifies (void **state)
 
    (void)state;
    assert_int_equal (
-      fold (NULL, "--src bill_detail --dst detail_clustered --shape clustered --verify --json -", &out, &err),
+      lab_test_tools_fold (fx, NULL,
+                           "--src bill_detail --dst detail_clustered --shape clustered --verify --json -",
+                           &out, &err),
       0);
    s = bson_new_from_json ((const uint8_t *)out, -1, &error);
    assert_non_null (s);
@@ -225,7 +189,8 @@ test_clustered_copy_verifies (void **state)
    assert_clustered_copy ("detail_clustered");
    /* the ordered method agrees (the copy's natural order is key order) */
    assert_int_equal (
-      fold (NULL, "--src bill_detail --dst detail_clustered --shape clustered --verify=ordered", NULL, NULL),
+      lab_test_tools_fold (
+         fx, NULL, "--src bill_detail --dst detail_clustered --shape clustered --verify=ordered", NULL, NULL),
       0);
 }
 
@@ -242,8 +207,9 @@ test_clustered_damage_fails_verify (void **state)
    char *err = NULL;
 
    (void)state;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_cdmg --shape clustered", NULL, NULL), 0);
-   s = open_store ();
+   assert_int_equal (
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_cdmg --shape clustered", NULL, NULL), 0);
+   s = lab_test_store_open (fx->uri);
    sess = lab_store_session_open (s, &error);
    assert_non_null (sess);
    cur = lab_store_natural_open (sess, "detail_cdmg", NULL, &error);
@@ -258,12 +224,16 @@ test_clustered_damage_fails_verify (void **state)
    bson_destroy (changed);
    lab_store_session_close (sess);
    lab_store_close (s);
-   assert_int_equal (
-      fold (NULL, "--src bill_detail --dst detail_cdmg --shape clustered --verify", NULL, &err), 3);
+   assert_int_equal (lab_test_tools_fold (fx, NULL,
+                                          "--src bill_detail --dst detail_cdmg --shape clustered --verify",
+                                          NULL, &err),
+                     3);
    assert_non_null (strstr (err, "contents differ"));
    bson_free (err);
    assert_int_equal (
-      fold (NULL, "--src bill_detail --dst detail_cdmg --shape clustered --verify=ordered", NULL, NULL), 3);
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_cdmg --shape clustered --verify=ordered",
+                           NULL, NULL),
+      3);
 }
 
 /* test_clustered_kill_then_resume -- killed after a few batches, then --resume --verify: equal, every row
@@ -275,18 +245,21 @@ test_clustered_kill_then_resume (void **state)
    int rc;
 
    (void)state;
-   rc = fold ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=5",
-              "--src bill_detail --dst detail_cres --shape clustered --batch-docs 500", NULL, NULL);
+   rc = lab_test_tools_fold (fx, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=5",
+                             "--src bill_detail --dst detail_cres --shape clustered --batch-docs 500", NULL,
+                             NULL);
    assert_int_not_equal (rc, 0);
    /* a resume with another shape is refused by name */
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_cres --resume --batch-docs 500", NULL, &err),
+   assert_int_equal (lab_test_tools_fold (fx, NULL,
+                                          "--src bill_detail --dst detail_cres --resume --batch-docs 500",
+                                          NULL, &err),
                      2);
    assert_non_null (strstr (err, "--shape"));
    bson_free (err);
    err = NULL;
-   rc =
-      fold (NULL, "--src bill_detail --dst detail_cres --shape clustered --batch-docs 500 --resume --verify",
-            NULL, &err);
+   rc = lab_test_tools_fold (
+      fx, NULL, "--src bill_detail --dst detail_cres --shape clustered --batch-docs 500 --resume --verify",
+      NULL, &err);
    if (rc != 0) {
       fail_msg ("resume: exit %d: %s", rc, err);
    }
@@ -306,12 +279,14 @@ test_clustered_plan (void **state)
    bool exists = true;
 
    (void)state;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_cplan --shape clustered --plan", &out, NULL),
+   assert_int_equal (lab_test_tools_fold (fx, NULL,
+                                          "--src bill_detail --dst detail_cplan --shape clustered --plan",
+                                          &out, NULL),
                      0);
    assert_non_null (strstr (out, "in arrival order, into a clustered collection"));
    assert_non_null (strstr (out, "COLLSCAN"));
    bson_free (out);
-   s = open_store ();
+   s = lab_test_store_open (fx->uri);
    sess = lab_store_session_open (s, &error);
    assert_true (lab_store_exists (sess, "detail_cplan", &exists, &error));
    assert_false (exists);
@@ -323,9 +298,9 @@ test_clustered_plan (void **state)
 static bson_t *
 scan (const char *args)
 {
-   char *path = bson_strdup_printf ("%s/scan.json", g_dir);
-   char *cmd = bson_strdup_printf ("'%s' --uri '%s' --progress never --interval 100ms %s --out '%s'", g_scan,
-                                   g_uri, args, path);
+   char *path = bson_strdup_printf ("%s/scan.json", fx->dir);
+   char *cmd = bson_strdup_printf ("'%s' --uri '%s' --progress never --interval 100ms %s --out '%s'",
+                                   fx->scan, fx->uri, args, path);
    char *err = NULL;
    bson_t *r;
 
@@ -478,8 +453,9 @@ test_clustered_appends (void **state)
    bson_t *r;
 
    (void)state;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_capp --shape clustered", NULL, NULL), 0);
-   s = open_store ();
+   assert_int_equal (
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_capp --shape clustered", NULL, NULL), 0);
+   s = lab_test_store_open (fx->uri);
    sess = lab_store_session_open (s, &error);
    assert_true (lab_store_count (sess, "detail_capp", &before, &error));
    lab_store_session_close (sess);
@@ -487,7 +463,7 @@ test_clustered_appends (void **state)
    r = scan ("--keys-limit 100 --workload append --append-rows 300 --layout detail=bill_detail:rows --layout "
              "capp=detail_capp:rows");
    bson_destroy (r);
-   s = open_store ();
+   s = lab_test_store_open (fx->uri);
    sess = lab_store_session_open (s, &error);
    assert_true (lab_store_count (sess, "detail_capp", &after, &error));
    lab_store_session_close (sess);

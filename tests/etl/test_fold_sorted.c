@@ -18,20 +18,14 @@
 #define BILLS 1500
 #define MEAN_ROWS 40
 
-static char *g_dir;
-static char *g_uri;
-static char *g_fold;
-static char *g_scan;
+static lab_test_tools_fx_t *fx;
 
 /* setup -- billgen's interleaved bills in bill_detail, folded into detail_coll. */
 static int
 setup (void **state)
 {
    (void)state;
-   g_fold = lab_test_bin ("fold-details");
-   g_scan = lab_test_bin ("scancmp");
-   g_dir = lab_test_folded_store ("fold-sorted", BILLS, MEAN_ROWS, "--order interleaved");
-   g_uri = bson_strdup_printf ("wiredtiger:%s", g_dir);
+   fx = lab_test_tools_fx_new ("fold-sorted", BILLS, MEAN_ROWS, "--order interleaved");
    return 0;
 }
 
@@ -40,24 +34,8 @@ static int
 teardown (void **state)
 {
    (void)state;
-   lab_test_rmtree (g_dir);
-   bson_free (g_dir);
-   bson_free (g_uri);
-   bson_free (g_fold);
-   bson_free (g_scan);
+   lab_test_tools_fx_free (fx);
    return 0;
-}
-
-/* fold -- fold-details on the store with `args` (and environment `env`); its exit code, stderr in *err. */
-static int
-fold (const char *env, const char *args, char **out, char **err)
-{
-   char *cmd =
-      bson_strdup_printf ("%s '%s' --uri '%s' --progress never %s", env ? env : "", g_fold, g_uri, args);
-   int rc = lab_test_run (cmd, out, err);
-
-   bson_free (cmd);
-   return rc;
 }
 
 /* row_t -- a row as the test compares it: its key, its _id as text, its place in its collection. */
@@ -128,27 +106,11 @@ key_then_pos (const void *a, const void *b)
    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* open_store -- the test's store. */
-static lab_store_t *
-open_store (void)
-{
-   lab_store_opts_t o = { 0 };
-   bson_error_t error;
-   lab_store_t *s;
-
-   o.cache_size_bytes = 256 * 1024 * 1024;
-   s = lab_store_open (g_uri, &o, &error);
-   if (!s) {
-      fail_msg ("open %s: %s", g_uri, error.message);
-   }
-   return s;
-}
-
 /* assert_sorted_copy -- `coll` holds the rows of bill_detail, the same _ids, in (key, original order). */
 static void
 assert_sorted_copy (const char *coll)
 {
-   lab_store_t *s = open_store ();
+   lab_store_t *s = lab_test_store_open (fx->uri);
    size_t ns, nd, i;
    row_t *src = read_natural (s, "bill_detail", &ns);
    row_t *dst = read_natural (s, coll, &nd);
@@ -172,7 +134,7 @@ assert_sorted_copy (const char *coll)
 static void
 assert_marker_shape (const char *coll)
 {
-   lab_store_t *s = open_store ();
+   lab_store_t *s = lab_test_store_open (fx->uri);
    bson_error_t error;
    lab_store_session_t *sess = lab_store_session_open (s, &error);
    bson_t *mark = NULL, params;
@@ -215,7 +177,9 @@ test_sorted_copy_verifies (void **state)
 
    (void)state;
    assert_int_equal (
-      fold (NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify --json -", &out, &err), 0);
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify --json -",
+                           &out, &err),
+      0);
    s = bson_new_from_json ((const uint8_t *)out, -1, &error);
    assert_non_null (s);
    assert_string_equal (lab_test_json_str (s, "shape"), "sorted");
@@ -230,10 +194,13 @@ test_sorted_copy_verifies (void **state)
    assert_marker_shape ("detail_sorted");
    /* the ordered method agrees; verify alone on the finished copy */
    assert_int_equal (
-      fold (NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify=ordered", NULL, NULL), 0);
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_sorted --shape sorted --verify=ordered",
+                           NULL, NULL),
+      0);
    /* a fold's verification of the copy is refused by name: its shape is not this command's */
    err = NULL;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_sorted --verify", NULL, &err), 2);
+   assert_int_equal (
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_sorted --verify", NULL, &err), 2);
    assert_non_null (strstr (err, "--shape: sorted there, folded here"));
    bson_free (err);
 }
@@ -256,8 +223,9 @@ test_sorted_damage_fails_verify (void **state)
    char *err = NULL;
 
    (void)state;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_dmg --shape sorted", NULL, NULL), 0);
-   s = open_store ();
+   assert_int_equal (
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_dmg --shape sorted", NULL, NULL), 0);
+   s = lab_test_store_open (fx->uri);
    sess = lab_store_session_open (s, &error);
    assert_non_null (sess);
    cur = lab_store_sorted_open (sess, "detail_dmg", "bill_id", &so, &error);
@@ -278,13 +246,16 @@ test_sorted_damage_fails_verify (void **state)
    bson_value_destroy (&id);
    lab_store_session_close (sess);
    lab_store_close (s);
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify", NULL, &err),
+   assert_int_equal (lab_test_tools_fold (
+                        fx, NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify", NULL, &err),
                      3);
    assert_non_null (strstr (err, "contents differ"));
    bson_free (err);
    err = NULL;
    assert_int_equal (
-      fold (NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify=ordered", NULL, &err), 3);
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_dmg --shape sorted --verify=ordered",
+                           NULL, &err),
+      3);
    bson_free (err);
 }
 
@@ -296,21 +267,23 @@ test_sorted_kill_then_resume (void **state)
    int rc;
 
    (void)state;
-   rc = fold ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=5",
-              "--src bill_detail --dst detail_res --shape sorted "
-              "--batch-docs 500",
-              NULL, NULL);
+   rc = lab_test_tools_fold (fx, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES=5",
+                             "--src bill_detail --dst detail_res --shape sorted "
+                             "--batch-docs 500",
+                             NULL, NULL);
    assert_int_not_equal (rc, 0);
    /* a resume with another shape is refused by name */
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_res --resume --batch-docs 500", NULL, &err),
+   assert_int_equal (lab_test_tools_fold (
+                        fx, NULL, "--src bill_detail --dst detail_res --resume --batch-docs 500", NULL, &err),
                      2);
    assert_non_null (strstr (err, "--shape"));
    bson_free (err);
-   assert_int_equal (fold (NULL,
+   assert_int_equal (
+      lab_test_tools_fold (fx, NULL,
                            "--src bill_detail --dst detail_res --shape sorted --batch-docs 500 "
                            "--resume --verify",
                            NULL, NULL),
-                     0);
+      0);
    assert_sorted_copy ("detail_res");
 }
 
@@ -321,7 +294,9 @@ test_sorted_plan (void **state)
    char *out = NULL;
 
    (void)state;
-   assert_int_equal (fold (NULL, "--src bill_detail --dst detail_plan --shape sorted --plan", &out, NULL), 0);
+   assert_int_equal (
+      lab_test_tools_fold (fx, NULL, "--src bill_detail --dst detail_plan --shape sorted --plan", &out, NULL),
+      0);
    assert_non_null (strstr (out, "rows unchanged, in key order"));
    bson_free (out);
 }
@@ -331,13 +306,13 @@ test_sorted_plan (void **state)
 static void
 test_sorted_locality (void **state)
 {
-   char *path = bson_strdup_printf ("%s/loc.json", g_dir);
+   char *path = bson_strdup_printf ("%s/loc.json", fx->dir);
    char *cmd = bson_strdup_printf (
       "'%s' --uri '%s' --cold --cache-ratios 0.5,2 --keys-limit 300 --interval 100ms --progress never "
       "--layout detail=bill_detail:rows --layout sorted=detail_sorted:rows --layout "
       "folded=detail_coll:folded "
       "--out '%s'",
-      g_scan, g_uri, path);
+      fx->scan, fx->uri, path);
    char *err = NULL;
    double d, so, f;
    bson_t *r;
