@@ -668,7 +668,9 @@ typedef struct {
 /* lab_store_leaf_pages_estimate -- the collection's data leaf pages from a sample, where the exact count
  * (lab_store_leaf_pages: a walk of the whole tree, every page read: 50 s at 55 M rows) is too dear.
  * Embedded: 8 short pilot runs of consecutive records give the rows per page roughly; then `windows` runs,
- * spread evenly over the RecordIds between the pilot's, each long enough to cross about
+ * spread evenly over the RecordIds between the pilot's (a clustered collection, keyed by the KeyString of
+ * _id: the pilot's and the runs' starts are n + 8 keys drawn by WiredTiger's random cursor, sorted, each run
+ * stopping before the next start and left out when it had to), each long enough to cross about
  * `pages_per_window` leaf pages, count the leaf pages each brings into the engine cache (the table's own
  * statistic "cache: pages read into cache", statistics=(fast)); rows per page = rows read / pages
  * crossed, pages = documents / that, with a 95% error bound from the spread between the runs. It reads

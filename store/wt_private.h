@@ -9,6 +9,7 @@
  *   wt_catalog.c  the catalog (collections and their indexes), the size storer (counts, data sizes and
  *                 next RecordIds saved at close, recounted after a crash), collection lookups;
  *   wt_coll.c     collections: create, drop, exists, counts and sizes;
+ *   wt_leafsample.c  a collection's leaf pages counted from a sample of runs (plain and clustered);
  *   wt_session.c  the session cache: one WT_SESSION per lab_store_session_t and its cursor cache;
  *   wt_record.c   the record store: inserts, upserts, deletes, finds by key;
  *   wt_index.c    the indexes: key extraction, lookups, index creation and builds;
@@ -186,7 +187,8 @@ bool lab_wt_data_files (lab_store_t *store, const char *coll, char ***paths, bso
 bool lab_wt_cycle (lab_store_t *store, lab_store_cycle_hook_t hook, void *ctx, int32_t ready_timeout_ms,
                    bson_error_t *error);
 bool lab_wt_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
-/* wt_index.c / wt_coll.c: RecordIds of one key's index entries, a collection's leaf pages */
+/* wt_index.c / wt_coll.c / wt_leafsample.c: RecordIds of one key's index entries, a collection's leaf
+ * pages (exact, sampled) */
 bool lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                         const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 bool lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
