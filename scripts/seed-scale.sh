@@ -4,12 +4,16 @@
 #
 # Usage: scripts/seed-scale.sh [--fraction F] [--dir DIR] [--keep] [--build DIR]
 #                              [--cache-ratios LIST | --cache-sizes LIST] [--buffered] [--resume]
-#                              [--progress auto|always|never]
+#                              [--candidates] [--progress auto|always|never]
 #
 #   1. billgen generate --preset seed --scale F: exactly round(427,003 F) masters and round(55,357,286 F)
 #      rows, keyed by the string ETL_Patient_IDStr, rows of a master scattered in time (interleaved);
 #   2. fold-details --parallel 2 --verify: the folded layout, then proof it holds exactly the rows;
-#   3. scancmp --cold --direct-io --parallel 4 --cache-ratios 0.25,4: both layouts loaded cold with an
+#      with --candidates also the two cheaper changes, each verified the same way: --shape sorted (the
+#      rows copied unchanged in key order into a plain collection with its key index) and --shape
+#      clustered (the same into a clustered collection keyed by {ETL_Patient_IDStr, id});
+#   3. scancmp --cold --direct-io --parallel 4 --cache-ratios 0.25,4: both layouts (with --candidates,
+#      all four: detail, sorted, clustered, folded, so the report takes the speedup apart) loaded cold with an
 #      engine cache a quarter of the detail layout's size on disk (it rereads) and one four times it
 #      (it holds the data: the original server's regime). When four times the detail layout does not
 #      fit this machine's memory (the full size needs ~31 GB of cache, more than a 24 GiB machine has),
@@ -47,6 +51,8 @@
 #   --buffered          data files read through the page cache (mongod's way) instead of with O_DIRECT:
 #                       engine cache misses that the page cache holds cost no disk read
 #   --progress MODE     the tools' progress bars with ETA (default auto: when stderr is a terminal)
+#   --candidates        also fold the sorted and clustered copies and load them beside detail and folded
+#                       (at full size about 12 minutes more and 10 GB more disk: docs/results.md)
 #   --resume            continue a run in DIR that was stopped or failed (its store kept, e.g. with --keep,
 #                       or killed): the phases that completed are not run again -- their rows in the table
 #                       are the recorded ones -- and the rest run as usual; the fraction must be the same
@@ -63,6 +69,7 @@
 #   scripts/seed-scale.sh --fraction 0.1 --dir /mnt/big/seed
 #   scripts/seed-scale.sh --fraction 0.001 --progress never   # what the test suite runs
 #   scripts/seed-scale.sh --dir run1 --keep --resume    # after a stop: the scans and report only
+#   scripts/seed-scale.sh --candidates                  # detail, sorted, clustered and folded side by side
 set -euo pipefail
 
 me=seed-scale.sh
@@ -75,6 +82,7 @@ ratios=
 sizes=
 buffered=0
 resume=0
+candidates=0
 progress=auto
 
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -90,6 +98,7 @@ while [ $# -gt 0 ]; do
     --cache-sizes) need "$@"; sizes=$2; shift ;;
     --buffered) buffered=1 ;;
     --resume) resume=1 ;;
+    --candidates) candidates=1 ;;
     --progress) need "$@"; progress=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
     *) usage_die "unknown option '$1'" ;;
@@ -148,9 +157,16 @@ uri="wiredtiger:$data"
 # margin for page fill and checkpoints.
 detail_per_row=140
 folded_per_row=56
+# --candidates: the sorted copy with its key index ~100 B/row, the clustered one ~90 (measured at full size)
+candidates_per_row=0
+cand_text=
+if [ "$candidates" -eq 1 ]; then
+  candidates_per_row=190
+  cand_text=" + $candidates_per_row B sorted and clustered"
+fi
 temp_bytes=0
 journal=$((512 * 1024 * 1024))
-need_bytes=$(( (rows * (detail_per_row + folded_per_row) + temp_bytes) * 115 / 100 + journal ))
+need_bytes=$(( (rows * (detail_per_row + folded_per_row + candidates_per_row) + temp_bytes) * 115 / 100 + journal ))
 free_bytes=$(df -B1 --output=avail "$dir" | tail -1 | tr -d ' ')
 if [ "$resume" -eq 1 ]; then
   # the store already holds part of what the run needs
@@ -160,7 +176,7 @@ fi
 gib() { python3 -c "import sys; print('%.2f GiB' % (int(sys.argv[1]) / 2**30))" "$1"; }
 if [ "$free_bytes" -lt "$need_bytes" ]; then
   die "not enough free disk space in $dir: this run needs about $(gib "$need_bytes") ($rows rows x" \
-      "($detail_per_row B detail + $folded_per_row B folded) + 15% + $(gib $journal) of journal) but" \
+      "($detail_per_row B detail + $folded_per_row B folded$cand_text) + 15% + $(gib $journal) of journal) but" \
       "$(gib "$free_bytes") is free; free some space, use --dir on a larger disk or a smaller --fraction"
 fi
 echo "$me: $masters masters, $rows rows (fraction $fraction) in $dir: needs about $(gib "$need_bytes")," \
@@ -286,9 +302,20 @@ phase generate "$rows" "$bin/billgen" generate --uri "$uri" --preset seed --scal
   --progress "$progress" --json "$dir/generate.json"
 phase fold+verify "$rows" "$bin/fold-details" --uri "$uri" --src bill_detail --dst detail_coll \
   --key ETL_Patient_IDStr --parallel 2 --verify --drop-dst --progress "$progress" --json "$dir/fold.json"
-# every row loaded from both layouts at each point of the sweep
+layouts=(--detail bill_detail --folded detail_coll)
+if [ "$candidates" -eq 1 ]; then
+  for shape in sorted clustered; do
+    phase "$shape" "$rows" "$bin/fold-details" --uri "$uri" --src bill_detail --dst "detail_$shape" \
+      --key ETL_Patient_IDStr --shape "$shape" --parallel 2 --verify --drop-dst --progress "$progress" \
+      --json "$dir/$shape.json"
+  done
+  layouts=(--layout detail=bill_detail:rows --layout sorted=detail_sorted:rows
+           --layout clustered=detail_clustered:rows --layout folded=detail_coll:folded)
+fi
+# every row loaded from every layout at each point of the sweep
 npoints=$(( $(tr -cd ',' <<<"$ratios$sizes" | wc -c) + 1 ))
-phase scancmp $(( rows * 2 * npoints )) "$bin/scancmp" --uri "$uri" --detail bill_detail --folded detail_coll \
+nlayouts=$(( candidates == 1 ? 4 : 2 ))
+phase scancmp $(( rows * nlayouts * npoints )) "$bin/scancmp" --uri "$uri" "${layouts[@]}" \
   --key ETL_Patient_IDStr --cold "${io_opts[@]}" --parallel 4 "${sweep_opts[@]}" --progress "$progress" \
   --out "$dir/sweep.json" --json "$dir/scancmp.json"
 phase report 0 "$bin/layout-report" "$dir/sweep.json" --reference "$reference" -o "$dir/report.md" \
@@ -296,16 +323,18 @@ phase report 0 "$bin/layout-report" "$dir/sweep.json" --reference "$reference" -
 
 # ---- the phase table ----------------------------------------------------------------------------------
 printf '%s\n' "${phases[@]}" > "$dir/phases.psv"
-python3 - "$dir" "$fraction" "$masters" "$rows" "$default_caches" <<'PY'
+python3 - "$dir" "$fraction" "$masters" "$rows" "$default_caches" "$candidates" <<'PY'
 import json, sys
 d, fraction, masters, rows = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 default_caches = sys.argv[5] == "1"
+candidates = sys.argv[6] == "1"  # four layouts loaded: scancmp's and the total's targets are for two
 gen = json.load(open(d + "/generate.json"))
 fold = json.load(open(d + "/fold.json"))
 # issue 27's targets at the original's size on a quiet 2-core machine, scaled by the fraction (fixed
 # costs make a small fraction miss them by more); scancmp's holds for the default caches only
 full_targets = {"generate": 200.0, "fold+verify": 190.0, "  fold": 130.0, "  verify": 60.0,
-                "scancmp": 90.0 if default_caches else None, "total": 480.0}
+                "scancmp": 90.0 if default_caches and not candidates else None,
+                "total": None if candidates else 480.0}
 target = lambda name: None if full_targets.get(name) is None else full_targets[name] * fraction
 out = []
 def size(b):
@@ -355,8 +384,9 @@ text = "seed-scale: fraction %g, %s masters, %s rows (generated: %s masters, %s 
     fraction, "{:,}".format(masters), "{:,}".format(rows), "{:,}".format(gen["bills"]), "{:,}".format(gen["rows"]))
 text += "\n".join(lines) + "\n"
 text += ("targets: issue 27's for the original's size on a quiet 2-core machine (generate 200 s, fold 130 s, "
-         "verify 60 s, scancmp 90 s with the default caches, total 480 s)%s; verify by the %s method, "
+         "verify 60 s, scancmp 90 s with the default caches, total 480 s%s)%s; verify by the %s method, "
          "load average %s at the end\n" % (
+             "; none for scancmp and the total with --candidates: four layouts" if candidates else "",
              "" if fraction == 1 else ", times the fraction %g" % fraction,
              (fold.get("verify") or {}).get("method", "?"), open("/proc/loadavg").read().split()[0]))
 sys.stdout.write(text)

@@ -83,6 +83,35 @@ for row in 'parallel load time | 932 s | 432 s | 46% |' 'server memory | 52.4 GB
 done
 [ ! -e "$tmp/run/data" ] || fail "the store was kept without --keep"
 
+# --candidates: the sorted and clustered copies folded and verified, all four layouts loaded at each point,
+# the report taking the speedup apart; scancmp's and the total's targets left out (they are for two layouts)
+rc=0
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/cand" --candidates --progress never \
+  >"$tmp/outc" 2>"$tmp/errc" || rc=$?
+[ $rc -eq 0 ] || fail "--candidates: exit $rc: $(tail -3 "$tmp/errc")"
+for p in sorted clustered; do
+  grep -q "^$p  *[0-9][0-9.]*s  *- " "$tmp/outc" || fail "--candidates: the phase table has no '$p' row"
+done
+grep -Eq "^scancmp  *[0-9][0-9.]*s  *- " "$tmp/outc" && grep -Eq "^total  *[0-9][0-9.]*s  *-$" "$tmp/outc" ||
+  fail "--candidates: scancmp or the total kept a target meant for two layouts"
+python3 - "$tmp/cand" "$rows" <<'PY' || fail "--candidates: the copies or the loads differ from the preset's"
+import json, sys
+d, rows = sys.argv[1], int(sys.argv[2])
+for shape in ("sorted", "clustered"):
+    f = json.load(open("%s/%s.json" % (d, shape)))
+    assert f["rows_in"] == rows and f["verify"]["equal"], (shape, f["rows_in"], f["verify"])
+s = json.load(open(d + "/sweep.json"))
+for p in s["sweep"]:
+    got = sorted((r["layout"], r["rows"]) for r in p["runs"])
+    assert got == sorted((l, rows) for l in ("detail", "sorted", "clustered", "folded")), got
+ph = [p["phase"] for p in json.load(open(d + "/phases.json"))["phases"]]
+assert ph == ["generate", "  insert", "  index", "fold+verify", "  fold", "  verify", "sorted", "clustered",
+              "scancmp", "report"], ph
+print("ok: candidates")
+PY
+grep -q "locality (detail → sorted)" "$tmp/cand/report.md" && grep -q "Unfolded, clustered" "$tmp/cand/report.md" ||
+  fail "--candidates: the report does not take the speedup apart"
+
 # --resume: a kept run whose scans did not finish continues with them, the earlier phases' figures kept
 rc=0
 "$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/r2" --keep --progress never >/dev/null 2>"$tmp/err4" ||
