@@ -746,7 +746,10 @@ run_pass (lab_store_t *store, const lab_fold_verify_opts_t *o, pass_t *ps, worke
 }
 
 /* plan_passes -- passes enough for the destination's documents (about one per master) to fit the bound in
- * every thread's map. */
+ * every thread's map. A rows-shaped destination (sorted, clustered) holds a document per row, not per
+ * master, and nothing counts its masters cheaply: one pass to begin with, doubled when the maps outgrow
+ * the bound (planned by its rows, 55 M of them, the full-size copies' verify read both collections 25
+ * times over). */
 static int
 plan_passes (lab_store_session_t *sess, const lab_fold_verify_opts_t *o, int nw, uint64_t memory,
              bson_error_t *error, int64_t *src_docs, int64_t *dst_docs)
@@ -756,6 +759,9 @@ plan_passes (lab_store_session_t *sess, const lab_fold_verify_opts_t *o, int nw,
    if (!lab_store_count_estimated (sess, o->target.src, src_docs, error) ||
        !lab_store_count_estimated (sess, o->target.dst, dst_docs, error)) {
       return 0;
+   }
+   if (lab_fold_shape_rows (o->target.shape)) {
+      return 1;
    }
    need = (double)*dst_docs * (double)(ENTRY_COST_BYTES + KEY_GUESS_BYTES) * nw;
    return need <= (double)memory                ? 1
