@@ -52,7 +52,7 @@
 #                       engine cache misses that the page cache holds cost no disk read
 #   --progress MODE     the tools' progress bars with ETA (default auto: when stderr is a terminal)
 #   --candidates        also fold the sorted and clustered copies and load them beside detail and folded
-#                       (at full size about 12 minutes more and 10 GB more disk: docs/results.md)
+#                       (at full size about 14 minutes more and 10 GB more disk: docs/results.md)
 #   --resume            continue a run in DIR that was stopped or failed (its store kept, e.g. with --keep,
 #                       or killed): the phases that completed are not run again -- their rows in the table
 #                       are the recorded ones -- and the rest run as usual; the fraction must be the same
