@@ -278,14 +278,15 @@ clustered_runs (WT_SESSION *s, WT_CURSOR *cc, const wt_coll_t *c, const char *st
       is_pilot[(int)(((double)i + 0.5) * nk / LEAF_PILOT_WINDOWS)] = true;
    }
    for (i = 0; i < nk; i++) {
-      r = (run_t){ .start = &keys[i], .stop = i + 1 < nk ? &keys[i + 1] : NULL };
-      if (is_pilot[i]) {
-         if (!leaf_run (s, cc, stat_uri, pilot, &r, error)) {
-            goto done;
-         }
-         prow += r.rows;
-         pcross += r.crossed;
+      if (!is_pilot[i]) {
+         continue;
       }
+      r = (run_t){ .start = &keys[i], .stop = i + 1 < nk ? &keys[i + 1] : NULL };
+      if (!leaf_run (s, cc, stat_uri, pilot, &r, error)) {
+         goto done;
+      }
+      prow += r.rows;
+      pcross += r.crossed;
    }
    if (!run_width (c->name, prow, pcross, count, n, o, &w, error)) {
       goto done;
@@ -327,9 +328,9 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
    int64_t count, data_size, inuse, read0 = 0, read1 = 0,
                                     docs0 = __atomic_load_n (&st->docs_read, __ATOMIC_RELAXED);
    run_t *runs = NULL;
-   bool ok = false, empty = false;
+   bool ok = false;
    wt_coll_t *c;
-   int i, n = o->windows;
+   int i, ret, n = o->windows;
 
    pthread_rwlock_rdlock (&st->ddl);
    if (!(c = lab_wt_coll_lookup (st, coll, error))) {
@@ -342,13 +343,12 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
        !dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_READ, &read0, error)) {
       goto done;
    }
-   if ((i = cc->next (cc)) != 0 && i != WT_NOTFOUND) {
-      lab_wt_fail (error, i, "read the first record of '%s'", coll);
+   if ((ret = cc->next (cc)) != 0 && ret != WT_NOTFOUND) {
+      lab_wt_fail (error, ret, "read the first record of '%s'", coll);
       goto done;
    }
-   empty = i == WT_NOTFOUND;
    cc->reset (cc);
-   if (empty) {
+   if (ret == WT_NOTFOUND) {
       est->pages = 0; /* an empty table has no leaf page with a record */
       ok = true;
       goto done;
