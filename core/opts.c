@@ -386,3 +386,36 @@ lab_ratios_free (lab_ratios_t *l)
    l->v = NULL;
    l->n = 0;
 }
+
+/* lab_parse_names -- see opts.h. */
+bool
+lab_parse_names (const char *const *values, size_t n, const char *what, char ***out, bson_error_t *error)
+{
+   size_t i, k = 0, cap = 0;
+   char **names = NULL;
+
+   *out = NULL;
+   for (i = 0; i < n; i++) {
+      const char *p = values[i], *end;
+
+      do {
+         end = strchr (p, ',');
+         if (end == p || !*p) {
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                           "%s '%s': an empty name (give collection names separated by commas)", what,
+                           values[i]);
+            bson_strfreev (names);
+            return false;
+         }
+         if (k + 2 > cap) {
+            cap = cap ? cap * 2 : 8;
+            names = bson_realloc (names, cap * sizeof *names);
+         }
+         names[k++] = end ? bson_strndup (p, (size_t)(end - p)) : bson_strdup (p);
+         names[k] = NULL;
+         p = end ? end + 1 : NULL;
+      } while (p);
+   }
+   *out = names;
+   return true;
+}

@@ -44,6 +44,12 @@ bool lab_parse_ratios (const char *s, const char *what, const char *noun, const 
 void lab_sizes_free (lab_sizes_t *l);
 void lab_ratios_free (lab_ratios_t *l);
 
+/* lab_parse_names -- the comma-separated names of each of values[0..n) (a repeatable option's values,
+ * e.g. --allow-writes a,b --allow-writes c) as one NULL-terminated array (caller bson_strfreev()s; NULL
+ * when n == 0). An empty name is LAB_ERROR_USAGE naming `what`. */
+bool lab_parse_names (const char *const *values, size_t n, const char *what, char ***out,
+                      bson_error_t *error);
+
 /* lab_parse_duration_ns -- "250ms", "1s", "1.5s", "2m", "100us"; a bare number is seconds. */
 bool lab_parse_duration_ns (const char *s, const char *what, uint64_t *out_ns, bson_error_t *error);
 

@@ -227,8 +227,8 @@ typedef struct {
  * (export: reading must not leave an empty store); unlogged: the collections it creates are not
  * journaled (generate: durable at its closing checkpoint; issue 27). */
 static lab_store_t *
-open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bool unlogged,
-            bson_error_t *error)
+open_store (const lab_cli_run_t *cli, const char *tool, const lab_cli_common_t *c, const compress_opts_t *z,
+            bool create, bool unlogged, bson_error_t *error)
 {
    lab_store_opts_t so = { .db = c->db,
                            .cache_size_bytes = c->cache_size_bytes,
@@ -239,6 +239,9 @@ open_store (const lab_cli_common_t *c, const compress_opts_t *z, bool create, bo
    so.block_compressor = z->name;
    so.zstd_level = z->zstd_level;
    so.connect_timeout_ms = c->server_timeout_ms;
+   so.tool = tool; /* the indexes a command builds are recorded with it and its command line */
+   so.argc = cli->argc;
+   so.argv = cli->argv;
    return lab_store_open (c->uri, &so, error);
 }
 
@@ -464,7 +467,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    bson_append_document_end (&mark, &mp);
    o.provenance = &mark;
 
-   store = open_store (&c, &z, true, true, &error);
+   store = open_store (cli, "billgen generate", &c, &z, true, true, &error);
    if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       lab_log_error ("%s", error.message);
       rc = LAB_EXIT_USAGE;
@@ -635,7 +638,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    if (imp && !o.parse_only) {
-      store = open_store (&c, &z, true, false, &error);
+      store = open_store (cli, "billgen import", &c, &z, true, false, &error);
    }
    if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       rc = usage_error (&error, "import");
@@ -732,7 +735,8 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    o.progress = c.progress;
    lab_log_set (&c);
 
-   store = open_store (&c, &(compress_opts_t){ 0 }, false, false, &error); /* export creates no collection */
+   store = open_store (cli, "billgen export", &c, &(compress_opts_t){ 0 }, false, false,
+                       &error); /* export creates no collection */
    if (store && lab_gen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
       lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64
@@ -792,7 +796,8 @@ cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    lab_log_set (&c);
-   store = open_store (&c, &(compress_opts_t){ 0 }, false, false, &error); /* listing creates nothing */
+   store = open_store (cli, "billgen collections", &c, &(compress_opts_t){ 0 }, false, false,
+                       &error); /* listing creates nothing */
    sess = store ? lab_store_session_open (store, &error) : NULL;
    if (!sess || !lab_store_list (sess, &names, &error)) {
       lab_log_error ("%s", error.message);

@@ -663,7 +663,24 @@ lab_gen_import_run (lab_gen_import_t *imp, lab_store_t *store, lab_gen_import_st
          goto done;
       }
       st->load_seconds = (double)(lab_now_ns () - t0) / 1e9;
-      if (im.key_col >= 0 && !o->no_index) {
+      bool index = im.key_col >= 0 && !o->no_index;
+      if (index && !im.owned) {
+         /* --append to a collection layoutlab did not write: the rows the user asked for, no index */
+         bson_t *mark = NULL;
+         bool has = false;
+         if (!lab_store_mark_get (im.sess, o->coll, &mark, NULL, error) ||
+             !lab_store_has_index (im.sess, o->coll, o->key, &has, error)) {
+            goto done;
+         }
+         if (!mark && !has) {
+            lab_log_info ("not building the index on '%s' of '%s': layoutlab did not write that collection "
+                          "(build it yourself: db.%s.createIndex({%s: 1}))",
+                          o->key, o->coll, o->coll, o->key);
+            index = false;
+         }
+         bson_destroy (mark);
+      }
+      if (index) {
          if (!lab_store_create_index (im.sess, o->coll, o->key, error)) {
             lab_error_prefix (error, "collection '%s': cannot index '%s'", o->coll, o->key);
             goto done;

@@ -102,6 +102,10 @@ static const char *usage_text =
    "took;\n"
    "                          without it a missing index stops the run before anything is written (every\n"
    "                          read walks that index: no server-side sort of the collection)\n"
+   "  --allow-writes COLL     --create-index builds an index only on a collection a layoutlab tool wrote\n"
+   "                          (its _layoutlab record); on any other (your own source) it is refused before\n"
+   "                          anything is built unless named here (repeatable or comma-separated). Every\n"
+   "                          index a tool builds is recorded in _layoutlab (billgen collections lists it)\n"
    "  --plan                  print what the run would send (each range's read command with its hint, sort,\n"
    "                          batch size and allowDiskUse, the ranges and their estimated documents, the\n"
    "                          writes' batch sizes and write concern, the temporary space, resume or fresh)\n"
@@ -170,6 +174,7 @@ typedef struct {
    uint64_t verify_memory_bytes; /* 0: LAB_VERIFY_MEMORY_DEFAULT */
    const char *block_compressor; /* NULL: the backend's default */
    int32_t zstd_level;
+   lab_cli_list_t allow; /* --allow-writes as given, while parsing; then run.allow_writes (owned) */
 } options_t;
 
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
@@ -209,6 +214,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_SIZE ("--verify-memory", 0, &o->verify_memory_bytes),
       LAB_CLI_OPT_FLAG ("--copy-only", 0, &r->copy_only),
       LAB_CLI_OPT_FLAG ("--create-index", 0, &r->create_index),
+      LAB_CLI_OPT_LIST ("--allow-writes", 0, &o->allow),
       LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
       LAB_CLI_OPT_FLAG ("--allow-blocking-sort", 0, &r->allow_blocking_sort),
       LAB_CLI_OPT_FLAG ("--yes", 0, &o->yes),
@@ -230,7 +236,14 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    r->parallel = 1;
    r->on_oversize = LAB_FOLD_OVERSIZE_SPLIT;
    r->retries = LAB_RETRY_DEFAULT_TRIES;
-   if (!lab_cli_parse (&spec, argc, argv, 1, error)) {
+   bool parsed = lab_cli_parse (&spec, argc, argv, 1, error);
+   char **names = NULL;
+
+   /* the names now, so that every return after this one frees only them (main: bson_strfreev) */
+   parsed = parsed && lab_parse_names (o->allow.v, o->allow.n, "--allow-writes", &names, error);
+   lab_cli_list_free (&o->allow);
+   r->allow_writes = (const char *const *)names;
+   if (!parsed) {
       return false;
    }
    if (o->common.help || o->common.version) {
@@ -698,14 +711,16 @@ main (int argc, char **argv)
    lab_log_set_tool ("fold-details");
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    if (!parse_args (argc, argv, &o, &error)) {
+      bson_strfreev ((char **)o.run.allow_writes);
       return lab_cli_usage_exit (&error);
    }
-   if (o.common.help) {
-      usage (stdout);
-      return LAB_EXIT_OK;
-   }
-   if (o.common.version) {
-      printf ("fold-details %s\n", LAB_VERSION);
+   if (o.common.help || o.common.version) {
+      if (o.common.help) {
+         usage (stdout);
+      } else {
+         printf ("fold-details %s\n", LAB_VERSION);
+      }
+      bson_strfreev ((char **)o.run.allow_writes);
       return LAB_EXIT_OK;
    }
    lab_log_set (&o.common);
@@ -720,6 +735,10 @@ main (int argc, char **argv)
    sopts.block_compressor = o.block_compressor;
    sopts.zstd_level = o.zstd_level;
    sopts.connect_timeout_ms = o.common.server_timeout_ms;
+   sopts.tool = "fold-details";
+   sopts.argc = argc;
+   sopts.argv = argv;
+   sopts.allow_writes = o.run.allow_writes;
    store = lab_store_open (o.common.uri, &sopts, &error);
    if (!store) {
       goto fail;
@@ -788,5 +807,6 @@ summary:
    lab_fold_run_result_cleanup (&w.fr);
    lab_store_close (store);
    bson_destroy (&provenance);
+   bson_strfreev ((char **)o.run.allow_writes);
    return code;
 }

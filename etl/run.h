@@ -47,9 +47,11 @@ typedef struct {
    int parallel;            /* key ranges / workers (0: 1) */
    bool resume;
    bool drop_dst;
-   bool copy_only;                 /* benchmark ceiling: same sorted read, rows written as they are */
-   bool create_index;              /* build the source's {key: 1} index when missing (else NO_INDEX) */
-   bool plan_only;                 /* --plan: decide and describe (result->plan), write nothing */
+   bool copy_only;                  /* benchmark ceiling: same sorted read, rows written as they are */
+   bool create_index;               /* build the source's {key: 1} index when missing (else NO_INDEX) */
+   const char *const *allow_writes; /* --allow-writes: collections layoutlab did not write that the user
+                                     * named for index builds (NULL-terminated; NULL: none) */
+   bool plan_only;                  /* --plan: decide and describe (result->plan), write nothing */
    bool allow_blocking_sort;       /* --allow-blocking-sort: start even when the server's plan sorts more than
                                     * blocking_sort_max_docs documents before the first one */
    int64_t blocking_sort_max_docs; /* 0: LAB_FOLD_BLOCKING_SORT_MAX_DOCS */

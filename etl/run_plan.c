@@ -5,6 +5,8 @@
  */
 #include "run_private.h"
 
+#include "store/mark.h"
+
 /* KEY_CHECK_ROWS -- rows of the source read in _id order to check the key before --create-index builds
  * an index on it */
 #define KEY_CHECK_ROWS 100
@@ -378,6 +380,11 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
                      "has been written. Rerun with --create-index to build it first, or build it yourself: "
                      "db.%s.createIndex({%s: 1})",
                      o->target.src, key, key, o->target.src, key);
+      return false;
+   }
+   /* the source is usually the user's own collection: built only where layoutlab wrote or was told to */
+   if (!lab_store_mark_write_guard (r->store, sess, o->target.src, o->allow_writes, "--create-index", NULL,
+                                    error)) {
       return false;
    }
    r->index_missing = true;

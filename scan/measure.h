@@ -114,6 +114,12 @@ typedef struct {
    size_t nsamples;
 } lab_scan_layout_measure_t;
 
+/* lab_scan_workloads_index_builds -- builds[i] (one per layout of p) = --create-workload-indexes would
+ * build a missing index on layout i for the workloads and the mix o asks for; nothing is built (the
+ * guard of what a tool may write runs on these before the first build). */
+bool lab_scan_workloads_index_builds (const lab_scan_plan_t *p, lab_store_session_t *sess, bool *builds,
+                                      bson_error_t *error);
+
 /* lab_scan_workloads_prepare -- with workloads besides the load (o->wl.set): before anything is made cold,
  * the inputs drawn (lab_scan_wl_inputs_draw: a field the rows lack fails here, before any index is built
  * for it), then every layout's workload index checked, or created with --create-workload-indexes (missing

@@ -7,6 +7,8 @@
 #include "scan/measure.h"
 #include "scan/wl_mix.h"
 #include "scan/topology.h"
+#include "scan/workload.h"
+#include "store/mark.h"
 
 #include "core/alloc.h"
 #include "core/cli.h"
@@ -470,6 +472,63 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    return true;
 }
 
+/* plan_guard -- what this run would write or index, checked before anything is sent or built: the
+ * writes (append, update, a mix holding either) on every layout, --create-index where a key index is
+ * missing, --create-workload-indexes where a workload index is; each only on a collection layoutlab wrote
+ * or one --allow-writes names (store/mark.h). The store refuses a build on any other too, but only here
+ * is the refusal before the first build. */
+static bool
+plan_guard (scan_plan_t *sp, bson_error_t *error)
+{
+   const lab_scan_opts_t *o = sp->p.opts;
+   const lab_results_layouts_t *ls = &sp->p.layouts;
+   bool app = (o->wl.set & (1u << LAB_WL_APPEND)) != 0, upd = (o->wl.set & (1u << LAB_WL_UPDATE)) != 0;
+   bool mapp = o->wl.mix_weight[LAB_WL_APPEND] > 0, mupd = o->wl.mix_weight[LAB_WL_UPDATE] > 0;
+   bool builds[LAB_RESULTS_MAX_LAYOUTS] = { false };
+   char what[128];
+   size_t i;
+
+   /* "--workload append,update", "--mix with update": what the refusal names */
+   bson_snprintf (what, sizeof what, "%s%s%s%s%s%s", app || upd ? "--workload " : "", app ? "append" : "",
+                  app && upd ? "," : "", upd ? "update" : "", (app || upd) && (mapp || mupd) ? " and " : "",
+                  mapp || mupd ? (mapp && mupd ? "--mix with append and update"
+                                  : mapp       ? "--mix with append"
+                                               : "--mix with update")
+                               : "");
+   if (o->wl.create_indexes && !lab_scan_workloads_index_builds (&sp->p, sp->sess, builds, error)) {
+      return false;
+   }
+   for (i = 0; i < ls->n; i++) {
+      const char *coll = ls->l[i].collection;
+      bool has = true, exists = false, clustered = false;
+
+      if ((app || upd || mapp || mupd) &&
+          !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes, what, NULL, error)) {
+         return false;
+      }
+      if (builds[i] && !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes,
+                                                    "--create-workload-indexes", NULL, error)) {
+         return false;
+      }
+      if (!o->create_index || !lab_store_exists (sp->sess, coll, &exists, error)) {
+         if (o->create_index) {
+            return false;
+         }
+         continue;
+      }
+      if (exists && (!lab_store_has_index (sp->sess, coll, o->key, &has, error) ||
+                     (!has && !lab_scan_clustered (sp->sess, coll, &clustered, error)))) {
+         return false;
+      }
+      if (exists && !has && !clustered &&
+          !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes, "--create-index", NULL,
+                                       error)) {
+         return false;
+      }
+   }
+   return true;
+}
+
 /* plan_make -- check the options, see the server, the collections, the keys and the device. */
 static bool
 plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_error_t *error)
@@ -499,7 +558,7 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_store_session_open (store, error);
-   if (!sp->sess || !plan_keys (sp, error) ||
+   if (!sp->sess || !plan_guard (sp, error) || !plan_keys (sp, error) ||
        !lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error)) {
       return false;
    }
@@ -620,6 +679,18 @@ record_config (const scan_plan_t *sp, bson_t *results)
    BSON_APPEND_INT32 (&doc, "runs", o->runs);
    BSON_APPEND_UTF8 (&doc, "order", order_names[o->order]);
    BSON_APPEND_INT64 (&doc, "keys_limit", o->keys_limit);
+   if (o->allow_writes) { /* collections layoutlab did not write that the user named for writes */
+      bson_t arr;
+      char idx[16];
+      const char *k;
+      uint32_t n = 0;
+      BSON_APPEND_ARRAY_BEGIN (&doc, "allow_writes", &arr);
+      for (const char *const *a = o->allow_writes; *a; a++, n++) {
+         bson_uint32_to_string (n, &k, idx, sizeof idx);
+         BSON_APPEND_UTF8 (&arr, k, *a);
+      }
+      bson_append_array_end (&doc, &arr);
+   }
    if (o->keys_file) {
       BSON_APPEND_UTF8 (&doc, "keys_file", o->keys_file);
    } else {

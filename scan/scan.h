@@ -224,9 +224,11 @@ typedef struct {
    bool calibrate;
    uint64_t calibrate_bytes;
    uint64_t calibrate_rand_ns;
-   bool create_index;         /* create missing key indexes before measuring */
-   uint64_t cache_size_bytes; /* as configured (for the results) */
-   bool direct_io;            /* embedded store opened with direct_io=[data] (for the results) */
+   bool create_index;               /* create missing key indexes before measuring */
+   const char *const *allow_writes; /* --allow-writes: collections layoutlab did not write that the user
+                                     * named for writes and index builds (NULL-terminated; NULL: none) */
+   uint64_t cache_size_bytes;       /* as configured (for the results) */
+   bool direct_io;                  /* embedded store opened with direct_io=[data] (for the results) */
    /* the cache sweep (scan/sweep.c): one full comparison per cache, a list given turns it on (the main's
     * option table parses and checks each list once: LAB_CLI_OPT_SIZES / LAB_CLI_OPT_RATIOS) */
    lab_sizes_t cache_sizes;   /* --cache-sizes, strictly ascending (n == 0: see cache_ratios) */

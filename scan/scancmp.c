@@ -51,6 +51,12 @@ static const char usage[] =
    "                         about and recorded (keys_unmatched)\n"
    "  --keys-limit N         load N keys spread evenly over the whole sorted key range\n"
    "  --create-index         build a missing key index before measuring (instead of failing)\n"
+   "  --allow-writes COLL    the writes (append, update, a --mix with them) and the index builds\n"
+   "                         (--create-index, --create-workload-indexes) run only on collections a\n"
+   "                         layoutlab tool wrote (its _layoutlab record); any other is refused (exit 2)\n"
+   "                         before anything is sent. Measure a marked copy (fold-details --shape copy),\n"
+   "                         or name the collection here, on a staging database only (repeatable or\n"
+   "                         comma-separated; recorded in the results)\n"
    "\n"
    "The runs:\n"
    "  --cold                 make each layout cold before loading it: embedded store closed, files flushed\n"
@@ -233,7 +239,8 @@ static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none"
  * results record. */
 static bool
 parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, const char **out,
-            lab_cli_list_t *shards, lab_cli_list_t *layouts, char **owned, bson_error_t *error)
+            lab_cli_list_t *shards, lab_cli_list_t *layouts, lab_cli_list_t *allow, char **owned,
+            bson_error_t *error)
 {
    const char *detail = NULL, *folded = NULL;
    int32_t range_window_ms = (int32_t)o->wl.range_window_ms;
@@ -247,6 +254,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_STRING ("--keys-file", 0, &o->keys_file),
       LAB_CLI_OPT_INT ("--keys-limit", 0, &o->keys_limit, 1, INT64_MAX),
       LAB_CLI_OPT_FLAG ("--create-index", 0, &o->create_index),
+      LAB_CLI_OPT_LIST ("--allow-writes", 0, allow),
       LAB_CLI_OPT_FLAG ("--cold", 0, &o->cold),
       LAB_CLI_OPT_ENUM ("--drop-caches", 0, &o->drop_caches, drop_names),
       LAB_CLI_OPT_STRING ("--restart-cmd", 0, &o->restart_cmd),
@@ -359,6 +367,13 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
    }
    o->detail = detail ? detail : o->detail;
    o->folded = folded ? folded : o->folded;
+   {
+      char **names = NULL;
+      if (!lab_parse_names (allow->v, allow->n, "--allow-writes", &names, error)) {
+         return false;
+      }
+      o->allow_writes = (const char *const *)names;
+   }
    return true;
 }
 
@@ -367,7 +382,7 @@ int
 main (int argc, char **argv)
 {
    lab_cli_run_t cli;
-   lab_cli_list_t shards = { 0 }, layouts = { 0 };
+   lab_cli_list_t shards = { 0 }, layouts = { 0 }, allow = { 0 };
    lab_cli_common_t c;
    lab_scan_opts_t o;
    lab_store_opts_t so = { 0 };
@@ -386,7 +401,7 @@ main (int argc, char **argv)
    lab_log_sink_set (lab_log_sink_stderr, NULL);
    lab_cli_common_init (&c);
    lab_scan_opts_init (&o);
-   if (!parse_args (argc, argv, &c, &o, &out, &shards, &layouts, owned, &error)) {
+   if (!parse_args (argc, argv, &c, &o, &out, &shards, &layouts, &allow, owned, &error)) {
       rc = lab_cli_usage_exit (&error);
       goto cleanup;
    }
@@ -420,6 +435,10 @@ main (int argc, char **argv)
    so.direct_io = o.direct_io;
    so.create = false;
    so.connect_timeout_ms = c.server_timeout_ms;
+   so.tool = "scancmp";
+   so.argc = argc;
+   so.argv = argv;
+   so.allow_writes = o.allow_writes;
    store = lab_store_open (c.uri, &so, &error);
    if (!store) {
       char *shown = lab_uri_redact (c.uri);
@@ -504,5 +523,7 @@ cleanup:
    bson_destroy (&results);
    lab_cli_list_free (&shards);
    lab_cli_list_free (&layouts);
+   lab_cli_list_free (&allow);
+   bson_strfreev ((char **)o.allow_writes);
    return rc;
 }

@@ -32,7 +32,8 @@ lab_scan_wl_any (const lab_scan_opts_t *o)
  * missing and not asked: its shell command appended to *missing. */
 static bool
 index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_kind_t kind,
-             const lab_results_layout_t *l, lab_scan_wl_index_t *ix, char **missing, bson_error_t *error)
+             const lab_results_layout_t *l, lab_scan_wl_index_t *ix, char **missing, bool *would_build,
+             bson_error_t *error)
 {
    bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
    lab_store_index_spec_t spec;
@@ -66,6 +67,10 @@ index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_ki
    if (ix->exists) {
       return true;
    }
+   if (would_build) { /* the dry pass: what the real one would build, nothing built */
+      *would_build |= o->wl.create_indexes;
+      return true;
+   }
    if (!o->wl.create_indexes) {
       char *cmd = lab_store_index_spec_shell (l->collection, &spec);
       char *both = bson_strdup_printf ("%s%s%s (%s, layout %s)", *missing ? *missing : "",
@@ -84,6 +89,32 @@ index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_ki
       return false;
    }
    ix->created = true;
+   return true;
+}
+
+/* lab_scan_workloads_index_builds -- see workload.h. */
+bool
+lab_scan_workloads_index_builds (const lab_scan_plan_t *p, lab_store_session_t *sess, bool *builds,
+                                 bson_error_t *error)
+{
+   const lab_scan_opts_t *o = p->opts;
+   lab_scan_wl_index_t ix;
+   size_t i;
+   int k;
+
+   for (i = 0; i < p->layouts.n; i++) {
+      builds[i] = false;
+   }
+   for (k = LAB_WL_LOAD; k < LAB_WL_NKINDS && o->wl.create_indexes; k++) {
+      if (!(o->wl.set & (1u << k)) && o->wl.mix_weight[k] <= 0) {
+         continue;
+      }
+      for (i = 0; i < p->layouts.n; i++) {
+         if (!index_check (sess, o, (lab_scan_wl_kind_t)k, &p->layouts.l[i], &ix, NULL, &builds[i], error)) {
+            return false;
+         }
+      }
+   }
    return true;
 }
 
@@ -119,7 +150,8 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
             bson_free (missing);
             return false;
          }
-         if (!index_check (sess, o, (lab_scan_wl_kind_t)k, &ls->l[i], &wp->index[k][i], &missing, error)) {
+         if (!index_check (sess, o, (lab_scan_wl_kind_t)k, &ls->l[i], &wp->index[k][i], &missing, NULL,
+                           error)) {
             bson_free (missing);
             return false;
          }

@@ -14,20 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* lab_store_mark_now -- see mark.h. */
-void
-lab_store_mark_now (char *buf, size_t len)
-{
-   struct timespec ts;
-   struct tm tm;
-   char day[32];
-
-   clock_gettime (CLOCK_REALTIME, &ts);
-   gmtime_r (&ts.tv_sec, &tm);
-   strftime (day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
-   bson_snprintf (buf, len, "%s.%03dZ", day, (int)(ts.tv_nsec / 1000000));
-}
-
 /* lab_store_mark_begin -- see mark.h. */
 void
 lab_store_mark_begin (bson_t *doc, const char *tool, int argc, char **argv)
@@ -136,6 +122,61 @@ done:
    bson_destroy (mark);
    lab_store_session_close (sess);
    return ok;
+}
+
+/* lab_store_mark_write_guard -- see mark.h. */
+bool
+lab_store_mark_write_guard (lab_store_t *store, lab_store_session_t *sess, const char *coll,
+                            const char *const *allow, const char *what, bool *allowed, bson_error_t *error)
+{
+   lab_store_coll_stats_t st;
+   bson_t *mark = NULL;
+   bool exists = false, foreign = false;
+   const char *const *a;
+   char size[32];
+
+   if (allowed) {
+      *allowed = false;
+   }
+   if (!lab_store_exists (sess, coll, &exists, error)) {
+      return false;
+   }
+   if (!exists) {
+      return true;
+   }
+   if (!lab_store_mark_get (sess, coll, &mark, &foreign, error)) {
+      return false;
+   }
+   if (mark) {
+      bson_destroy (mark);
+      return true;
+   }
+   for (a = allow; a && *a; a++) {
+      if (strcmp (*a, coll) == 0) {
+         lab_log_info ("%s on '%s.%s', a collection layoutlab did not write: named by --allow-writes %s",
+                       what, lab_store_db (store), coll, coll);
+         if (allowed) {
+            *allowed = true;
+         }
+         return true;
+      }
+   }
+   if (!lab_store_stats (sess, coll, &st, error)) {
+      return false;
+   }
+   lab_format_bytes ((uint64_t)(st.data_size_bytes > 0 ? st.data_size_bytes : 0), size, sizeof size);
+   lab_error_set (
+      error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+      "%s refused: '%s.%s' on %s was not written by layoutlab (%s): %lld documents, %s of data. "
+      "Nothing has been sent to it. To measure writes on these rows, make a marked copy and "
+      "measure that: fold-details --uri '%s' --db %s --shape copy --src %s --dst %s_copy --verify; "
+      "or, on a staging database only, name it with --allow-writes %s",
+      what, lab_store_db (store), coll, lab_store_uri_redacted (store),
+      foreign ? "its marker in " LAB_MARK_COLL " is for another collection of that name, dropped "
+                "and created again since"
+              : "no marker in " LAB_MARK_COLL,
+      (long long)st.count, size, lab_store_uri_redacted (store), lab_store_db (store), coll, coll, coll);
+   return false;
 }
 
 /* lab_store_mark_foreign -- see mark.h. */

@@ -36,6 +36,16 @@ void lab_store_mark_now (char *buf, size_t len);
 bool lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
                                 bson_error_t *error);
 
+/* lab_store_mark_write_guard -- before `what` ("--workload append", "--create-index") writes to or builds an
+ * index on `coll`: true when the collection does not exist, layoutlab wrote it (its marker), or `allow`
+ * (NULL-terminated, --allow-writes; may be NULL) names it (*allowed set, may be NULL; logged). Otherwise
+ * LAB_ERROR_USAGE (exit 2) naming the collection, its documents and size, saying that nothing was sent,
+ * and the two ways on: a marked copy to measure (fold-details --shape copy, with the store's --uri and
+ * --db) or --allow-writes COLL. On both backends: a blanket --yes is no answer here. */
+bool lab_store_mark_write_guard (lab_store_t *store, lab_store_session_t *sess, const char *coll,
+                                 const char *const *allow, const char *what, bool *allowed,
+                                 bson_error_t *error);
+
 /* lab_store_mark_foreign -- the collections of the store's database that layoutlab did not write (sorted,
  * NULL-terminated, caller bson_strfreev()s; LAB_MARK_COLL itself is never listed). */
 bool lab_store_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error);

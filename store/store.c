@@ -128,9 +128,10 @@ lab_store_session_close (lab_store_session_t *sess)
    bson_free (sess);
 }
 
-/* check_coll -- collection names must be non-empty, without '$' or NUL-like surprises. */
-static bool
-check_coll (const char *coll, bson_error_t *error)
+/* lab_store_coll_check -- see store_impl.h: collection names must be non-empty, without '$' or NUL-like
+ * surprises. */
+bool
+lab_store_coll_check (const char *coll, bson_error_t *error)
 {
    if (!coll || !*coll) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "collection name is empty");
@@ -147,20 +148,20 @@ check_coll (const char *coll, bson_error_t *error)
 bool
 lab_store_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
 {
-   return check_coll (coll, error) && sess->store->ops->exists (sess, coll, exists, error);
+   return lab_store_coll_check (coll, error) && sess->store->ops->exists (sess, coll, exists, error);
 }
 
 bool
 lab_store_create (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
-   return check_coll (coll, error) && sess->store->ops->create (sess, coll, error);
+   return lab_store_coll_check (coll, error) && sess->store->ops->create (sess, coll, error);
 }
 
 /* lab_store_create_clustered -- the name checked, then the backend's clustered create. */
 bool
 lab_store_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error)
 {
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    if (!sess->store->ops->create_clustered) {
@@ -172,25 +173,16 @@ lab_store_create_clustered (lab_store_session_t *sess, const char *coll, bson_er
 }
 
 bool
-lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
-{
-   if (!field || !*field) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "index field name is empty");
-      return false;
-   }
-   return check_coll (coll, error) && sess->store->ops->create_index (sess, coll, field, error);
-}
-
-bool
 lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                      bson_error_t *error)
 {
-   return check_coll (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
+   return lab_store_coll_check (coll, error) && sess->store->ops->has_index (sess, coll, field, has, error);
 }
 
-/* check_spec -- 1..LAB_STORE_INDEX_MAX_FIELDS fields, each non-empty, not starting with '$', none twice. */
-static bool
-check_spec (const lab_store_index_spec_t *spec, bson_error_t *error)
+/* lab_store_index_spec_check -- see store_impl.h: 1..LAB_STORE_INDEX_MAX_FIELDS fields, each non-empty, not
+ * starting with '$', none twice. */
+bool
+lab_store_index_spec_check (const lab_store_index_spec_t *spec, bson_error_t *error)
 {
    int i, j;
 
@@ -218,15 +210,6 @@ check_spec (const lab_store_index_spec_t *spec, bson_error_t *error)
    return true;
 }
 
-/* lab_store_create_index_spec -- checks, then the backend's build. */
-bool
-lab_store_create_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
-                             bson_error_t *error)
-{
-   return check_coll (coll, error) && check_spec (spec, error) &&
-          sess->store->ops->create_index_spec (sess, coll, spec, error);
-}
-
 /* lab_store_index_info -- checks, then the backend's answer; *size_bytes -1 until known. */
 bool
 lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
@@ -234,7 +217,7 @@ lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_sto
 {
    *exists = *multikey = false;
    *size_bytes = -1;
-   return check_coll (coll, error) && check_spec (spec, error) &&
+   return lab_store_coll_check (coll, error) && lab_store_index_spec_check (spec, error) &&
           sess->store->ops->index_info (sess, coll, spec, exists, multikey, size_bytes, error);
 }
 
@@ -249,7 +232,7 @@ lab_store_index_find (lab_store_session_t *sess, const char *coll, const lab_sto
    int64_t k = 0, d = 0;
    bool ok;
 
-   if (!check_coll (coll, error) || !check_spec (spec, error)) {
+   if (!lab_store_coll_check (coll, error) || !lab_store_index_spec_check (spec, error)) {
       return false;
    }
    if (neq < 0 || neq > spec->n || (neq > 0 && !eq) || ((lo || hi) && neq >= spec->n)) {
@@ -275,7 +258,7 @@ lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error
 {
    bson_value_t id;
 
-   if (!check_coll (coll, error) || !sess->store->ops->drop (sess, coll, error)) {
+   if (!lab_store_coll_check (coll, error) || !sess->store->ops->drop (sess, coll, error)) {
       return false;
    }
    if (strcmp (coll, LAB_MARK_COLL) == 0) {
@@ -307,7 +290,7 @@ lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *
                      bson_error_t *error)
 {
    *has = false;
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    return !sess->store->ops->coll_uuid || sess->store->ops->coll_uuid (sess, coll, uuid, has, error);
@@ -353,139 +336,10 @@ lab_store_find_id (lab_store_session_t *sess, const char *coll, const char *id, 
    return true;
 }
 
-/* lab_store_mark_put -- see store.h. */
-bool
-lab_store_mark_put (lab_store_session_t *sess, const char *coll, const bson_t *fields, bson_error_t *error)
-{
-   bson_t doc = BSON_INITIALIZER;
-   bson_value_t uuid;
-   bson_iter_t it;
-   bool has = false, ok;
-
-   if (!lab_store_coll_uuid (sess, coll, &uuid, &has, error)) {
-      bson_destroy (&doc);
-      return false;
-   }
-   BSON_APPEND_UTF8 (&doc, "_id", coll);
-   BSON_APPEND_INT32 (&doc, "layoutlab", 1);
-   if (fields && bson_iter_init (&it, fields)) {
-      while (bson_iter_next (&it)) {
-         const char *k = bson_iter_key (&it);
-         if (strcmp (k, "_id") != 0 && strcmp (k, "layoutlab") != 0 && strcmp (k, "uuid") != 0) {
-            bson_append_iter (&doc, k, -1, &it);
-         }
-      }
-   }
-   if (has) {
-      BSON_APPEND_VALUE (&doc, "uuid", &uuid);
-      bson_value_destroy (&uuid);
-   }
-   /* the marker collection is created by the first marker (MongoDB creates it on the upsert itself) */
-   ok = lab_store_upsert_by_id (sess, LAB_MARK_COLL, &doc, error);
-   if (!ok && lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION)) {
-      ok = sess->store->ops->create (sess, LAB_MARK_COLL, error) &&
-           lab_store_upsert_by_id (sess, LAB_MARK_COLL, &doc, error);
-   }
-   if (!ok) {
-      lab_error_prefix (error, "recording '%s' as written by layoutlab in '%s'", coll, LAB_MARK_COLL);
-   }
-   bson_destroy (&doc);
-   return ok;
-}
-
-/* uuid_equal -- two binary UUID values hold the same bytes. */
-static bool
-uuid_equal (const bson_value_t *a, const bson_value_t *b)
-{
-   return a->value_type == BSON_TYPE_BINARY && b->value_type == BSON_TYPE_BINARY &&
-          a->value.v_binary.data_len == b->value.v_binary.data_len &&
-          memcmp (a->value.v_binary.data, b->value.v_binary.data, a->value.v_binary.data_len) == 0;
-}
-
-/* lab_store_mark_get -- see store.h. */
-bool
-lab_store_mark_get (lab_store_session_t *sess, const char *coll, bson_t **doc, bool *foreign,
-                    bson_error_t *error)
-{
-   bson_t *raw = NULL;
-   bson_value_t uuid;
-   bson_iter_t it;
-   bool has = false, mismatch = false;
-
-   *doc = NULL;
-   if (foreign) {
-      *foreign = false;
-   }
-   if (!check_coll (coll, error) || !lab_store_find_id (sess, LAB_MARK_COLL, coll, &raw, error)) {
-      return false;
-   }
-   if (!raw) {
-      return true;
-   }
-   if (bson_iter_init_find (&it, raw, "uuid")) {
-      if (!lab_store_coll_uuid (sess, coll, &uuid, &has, error)) {
-         bson_destroy (raw);
-         return false;
-      }
-      if (has) {
-         mismatch = !uuid_equal (&uuid, bson_iter_value (&it));
-         bson_value_destroy (&uuid);
-      }
-   }
-   if (mismatch) {
-      if (foreign) {
-         *foreign = true;
-      }
-      bson_destroy (raw);
-      return true;
-   }
-   *doc = bson_new ();
-   bson_copy_to_excluding_noinit (raw, *doc, "_id", NULL);
-   bson_destroy (raw);
-   return true;
-}
-
-/* lab_store_mark_set -- see store.h. */
-bool
-lab_store_mark_set (lab_store_session_t *sess, const char *coll, const char *key, const bson_t *value,
-                    bool *set, bson_error_t *error)
-{
-   bson_t *doc = NULL, fields = BSON_INITIALIZER;
-   bson_iter_t it;
-   bool ok = false;
-
-   if (set) {
-      *set = false;
-   }
-   if (!lab_store_mark_get (sess, coll, &doc, NULL, error)) {
-      goto done;
-   }
-   if (!doc) {
-      ok = true;
-      goto done;
-   }
-   if (bson_iter_init (&it, doc)) {
-      while (bson_iter_next (&it)) {
-         if (strcmp (bson_iter_key (&it), key) != 0) {
-            bson_append_iter (&fields, bson_iter_key (&it), -1, &it);
-         }
-      }
-   }
-   BSON_APPEND_DOCUMENT (&fields, key, value);
-   ok = lab_store_mark_put (sess, coll, &fields, error);
-   if (ok && set) {
-      *set = true;
-   }
-done:
-   bson_destroy (doc);
-   bson_destroy (&fields);
-   return ok;
-}
-
 bool
 lab_store_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)
 {
-   return check_coll (coll, error) && sess->store->ops->count (sess, coll, count, error);
+   return lab_store_coll_check (coll, error) && sess->store->ops->count (sess, coll, count, error);
 }
 
 /* lab_store_count_estimated -- the backend's metadata count, else its exact count. */
@@ -494,7 +348,7 @@ lab_store_count_estimated (lab_store_session_t *sess, const char *coll, int64_t 
 {
    const lab_store_ops_t *ops = sess->store->ops;
 
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    return ops->count_estimated ? ops->count_estimated (sess, coll, count, error)
@@ -505,7 +359,7 @@ bool
 lab_store_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st, bson_error_t *error)
 {
    memset (st, 0, sizeof *st);
-   return check_coll (coll, error) && sess->store->ops->stats (sess, coll, st, error);
+   return lab_store_coll_check (coll, error) && sess->store->ops->stats (sess, coll, st, error);
 }
 
 /* lab_store_insert_many -- see store.h. */
@@ -529,7 +383,7 @@ lab_store_insert_many_at (lab_store_session_t *sess, const char *coll, const bso
    bool ret = false;
 
    memset (result, 0, sizeof *result);
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    if (n == 0) {
@@ -587,7 +441,7 @@ lab_store_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_
                      "upsert into '%s': the document has no _id", coll);
       return false;
    }
-   return check_coll (coll, error) && sess->store->ops->upsert_by_id (sess, coll, doc, error);
+   return lab_store_coll_check (coll, error) && sess->store->ops->upsert_by_id (sess, coll, doc, error);
 }
 
 bool
@@ -595,7 +449,7 @@ lab_store_delete_eq (lab_store_session_t *sess, const char *coll, const char *fi
                      const bson_value_t *value, int64_t *deleted, bson_error_t *error)
 {
    int64_t dummy;
-   return check_coll (coll, error) &&
+   return lab_store_coll_check (coll, error) &&
           sess->store->ops->delete_eq (sess, coll, field, value, deleted ? deleted : &dummy, error);
 }
 
@@ -609,7 +463,7 @@ bool
 lab_store_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error)
 {
    return !store->ops->set_journaled ||
-          (check_coll (coll, error) && store->ops->set_journaled (store, coll, error));
+          (lab_store_coll_check (coll, error) && store->ops->set_journaled (store, coll, error));
 }
 
 bool
@@ -617,7 +471,7 @@ lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *fiel
                    lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bson_error_t *error)
 {
    int64_t dummy;
-   return check_coll (coll, error) &&
+   return lab_store_coll_check (coll, error) &&
           sess->store->ops->find_eq (sess, coll, field, value, cb, ctx, ndocs ? ndocs : &dummy, error);
 }
 
@@ -627,7 +481,7 @@ lab_store_server_query (lab_store_session_t *sess, const char *coll, const bson_
                         int64_t *ndocs, bson_error_t *error)
 {
    int64_t dummy;
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    if (!sess->store->ops->server_query) {
@@ -647,7 +501,7 @@ lab_store_sorted_open (lab_store_session_t *sess, const char *coll, const char *
    lab_store_sorted_opts_t none = { 0 };
    lab_store_cursor_t *cur;
 
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return NULL;
    }
    cur = bson_malloc0 (sizeof *cur);
@@ -667,7 +521,7 @@ lab_store_sorted_explain (lab_store_session_t *sess, const char *coll, const cha
    lab_store_sorted_opts_t none = { 0 };
 
    bson_init (reply);
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    if (!sess->store->ops->sorted_explain) {
@@ -726,7 +580,7 @@ lab_store_sorted_describe (lab_store_session_t *sess, const char *coll, const ch
 {
    lab_store_sorted_opts_t none = { 0 };
 
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    if (!field || !*field) {
@@ -775,7 +629,7 @@ lab_store_partition (lab_store_session_t *sess, const char *coll, const char *fi
                      "partition count must be at least 1 (got %d)", n);
       return false;
    }
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    if (n == 1) {
@@ -790,7 +644,8 @@ lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char
 {
    *keys = NULL;
    *nkeys = 0;
-   return check_coll (coll, error) && sess->store->ops->distinct_keys (sess, coll, field, keys, nkeys, error);
+   return lab_store_coll_check (coll, error) &&
+          sess->store->ops->distinct_keys (sess, coll, field, keys, nkeys, error);
 }
 
 /* natural_check -- the collection's name and the range: RecordIds are >= 0 and rid_lo <= rid_hi unless
@@ -800,7 +655,7 @@ natural_check (const char *coll, const lab_store_natural_opts_t *opts, bson_erro
 {
    const lab_store_natural_range_t *r = &opts->range;
 
-   if (!check_coll (coll, error)) {
+   if (!lab_store_coll_check (coll, error)) {
       return false;
    }
    if (r->rid_lo < 0 || r->rid_hi < 0 || (r->rid_hi != 0 && r->rid_hi < r->rid_lo)) {
@@ -843,7 +698,7 @@ lab_store_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
                      "natural-order range count must be at least 1 (got %d)", n);
       return false;
    }
-   return check_coll (coll, error) &&
+   return lab_store_coll_check (coll, error) &&
           sess->store->ops->natural_ranges (sess, coll, n, ranges, nranges, error);
 }
 
@@ -964,7 +819,8 @@ lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
    if (!sess->store->ops->leaf_pages_estimate) {
       return not_supported (sess->store, "sampled leaf page counts", error);
    }
-   return check_coll (coll, error) && sess->store->ops->leaf_pages_estimate (sess, coll, &o, est, error);
+   return lab_store_coll_check (coll, error) &&
+          sess->store->ops->leaf_pages_estimate (sess, coll, &o, est, error);
 }
 
 bool

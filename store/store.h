@@ -78,6 +78,14 @@ typedef struct {
                                   * error a store written with zstd then gives */
    lab_progress_mode_t progress; /* bars (with ETA) on long work inside the store: the embedded index
                                   * build's read and load; default auto (a bar when stderr is a terminal) */
+   const char *tool;             /* the tool acting ("scancmp"): every index it builds is recorded in
+                                  * LAB_MARK_COLL with the tool and argc/argv (redacted), and none is built
+                                  * on a collection layoutlab did not write unless allow_writes names it.
+                                  * NULL (library use, tests): nothing recorded, nothing refused */
+   int argc;
+   char *const *argv;
+   const char *const *allow_writes; /* NULL-terminated: the collections layoutlab did not write that the
+                                     * user named for writes and index builds (--allow-writes) */
 } lab_store_opts_t;
 
 /* zstd level of the embedded store's compressor by default: mongod's zstdCompressionLevel default. */
@@ -290,6 +298,14 @@ bool lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_valu
  * lab_store_drop removes the collection's document. Both backends keep it (the embedded store for the
  * record; its collections are all layoutlab's). */
 #define LAB_MARK_COLL "_layoutlab"
+
+/* The _id prefix of an index record in LAB_MARK_COLL: "$index:<coll>:<index name>" ('$' is never in a
+ * collection name, so it never meets a collection's marker). The record: {_id, layoutlab: 1, kind: "index",
+ * collection, name, keys: {field: 1, ...}, size_bytes (-1 unknown), created_at, tool, command_line,
+ * on_foreign (built on a collection layoutlab did not write, under --allow-writes), collection_uuid}.
+ * lab_store_create_index and lab_store_create_index_spec write it when a store opened with opts.tool
+ * builds an index that was not there. */
+#define LAB_MARK_INDEX_PREFIX "$index:"
 
 /* lab_store_mark_put -- replace the marker of `coll` with {_id: coll, layoutlab: 1, fields..., uuid (the
  * collection's, when the backend has one; any "uuid" in `fields` is ignored)}; `coll` should exist. */

@@ -139,4 +139,28 @@ extern const lab_store_ops_t lab_store_mongo_ops;
  */
 bool lab_pid_comm (int64_t pid, char *buf, size_t len);
 
+/* lab_store_coll_check -- collection names must be non-empty, without '$', at most 200 bytes
+ * (LAB_ERROR_USAGE otherwise). */
+bool lab_store_coll_check (const char *coll, bson_error_t *error);
+
+/* lab_store_index_spec_check -- 1..LAB_STORE_INDEX_MAX_FIELDS fields, each non-empty, not starting with
+ * '$', none twice (LAB_ERROR_USAGE otherwise). */
+bool lab_store_index_spec_check (const lab_store_index_spec_t *spec, bson_error_t *error);
+
+/* lab_store_allowed -- `coll` is named in the store's opts.allow_writes. */
+bool lab_store_allowed (const lab_store_t *store, const char *coll);
+
+/* lab_store_index_guard -- before a build of index `name` on `coll` by a tool's store (opts.tool): fine
+ * when the collection does not exist yet or is layoutlab's (its marker); *foreign = it exists and is not;
+ * then fine only when opts.allow_writes names it, else LAB_ERROR_USAGE saying nothing was built. Without
+ * opts.tool: always fine. */
+bool lab_store_index_guard (lab_store_session_t *sess, const char *coll, const char *name, bool *foreign,
+                            bson_error_t *error);
+
+/* lab_store_mark_index_put -- after a tool's store (opts.tool) built `spec` on `coll`: its record in
+ * LAB_MARK_COLL (store.h, LAB_MARK_INDEX_PREFIX) with its size, the time, the tool and its command line.
+ * Without opts.tool: nothing. */
+bool lab_store_mark_index_put (lab_store_session_t *sess, const char *coll,
+                               const lab_store_index_spec_t *spec, bool foreign, bson_error_t *error);
+
 #endif
