@@ -168,7 +168,7 @@ lab_store_mark_write_guard (lab_store_t *store, lab_store_session_t *sess, const
    lab_error_set (
       error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
       "%s refused: '%s.%s' on %s was not written by layoutlab (%s): %lld documents, %s of data. "
-      "Nothing has been sent to it. To measure writes on these rows, make a marked copy and "
+      "Nothing has been sent to it. To measure without changing it, make a marked copy and "
       "measure that: fold-details --uri '%s' --db %s --shape copy --src %s --dst %s_copy --verify; "
       "or, on a staging database only, name it with --allow-writes %s",
       what, lab_store_db (store), coll, lab_store_uri_redacted (store),

@@ -1176,8 +1176,9 @@ test_plan_writes_nothing (void **state)
 }
 
 /* A source without the key index: the run stops before writing anything (exit 1, the message names
- * --create-index); --plan --create-index says it would build it and builds nothing; --create-index builds
- * it, reports the build time and the fold verifies. */
+ * --create-index); on a source layoutlab did not write --create-index is refused (exit 2, nothing built)
+ * unless --allow-writes names it; then --plan --create-index says it would build it and builds nothing;
+ * --create-index builds it, reports the build time and the fold verifies. */
 static void
 test_create_index (void **state)
 {
@@ -1211,14 +1212,22 @@ test_create_index (void **state)
    assert_false (exists_of ("fni"));
    assert_false (exists_of ("fni.fold_state"));
 
-   s = fold_json (0, NULL, "--src noidx --dst fni --key g --plan --create-index");
+   /* noidx is not layoutlab's (no marker): --create-index is refused before anything is built */
+   assert_int_equal (fold (NULL, &err, NULL, "--src noidx --dst fni --key g --create-index"), 2);
+   assert_non_null (strstr (err, "not written by layoutlab"));
+   assert_non_null (strstr (err, "--allow-writes noidx"));
+   bson_free (err);
+   assert_false (has_index_of ("noidx", "g"));
+   assert_false (exists_of ("fni"));
+
+   s = fold_json (0, NULL, "--src noidx --dst fni --key g --plan --create-index --allow-writes noidx");
    assert_true (jbool (s, "plan.source.create_index"));
    assert_false (jbool (s, "plan.source.key_index_exists"));
    bson_destroy (s);
    assert_false (has_index_of ("noidx", "g"));
    assert_false (exists_of ("fni"));
 
-   s = fold_json (0, NULL, "--src noidx --dst fni --key g --create-index --verify");
+   s = fold_json (0, NULL, "--src noidx --dst fni --key g --create-index --verify --allow-writes noidx");
    assert_true (lab_test_json_has (s, "index_build_s"));
    assert_true (lab_test_json_num (s, "index_build_s") >= 0);
    assert_true (jbool (s, "verify.equal"));

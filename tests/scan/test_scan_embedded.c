@@ -772,7 +772,9 @@ test_keys_match_nothing (void **state)
                                       "field row_count)",
                                       NULL };
       refused_no_match (
-         "--detail part_detail --folded part_coll --key row_count --create-index --keys-limit 3", needles);
+         "--detail part_detail --folded part_coll --key row_count --create-index --keys-limit 3 "
+         "--allow-writes part_detail,part_coll",
+         needles);
    }
    bson_free (strings);
    bson_free (absent);
