@@ -165,17 +165,18 @@ lab_store_mark_write_guard (lab_store_t *store, lab_store_session_t *sess, const
       return false;
    }
    lab_format_bytes ((uint64_t)(st.data_size_bytes > 0 ? st.data_size_bytes : 0), size, sizeof size);
-   lab_error_set (
-      error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-      "%s refused: '%s.%s' on %s was not written by layoutlab (%s): %lld documents, %s of data. "
-      "Nothing has been sent to it. To measure without changing it, make a marked copy and "
-      "measure that: fold-details --uri '%s' --db %s --shape copy --src %s --dst %s_copy --verify; "
-      "or, on a staging database only, name it with --allow-writes %s",
-      what, lab_store_db (store), coll, lab_store_uri_redacted (store),
-      foreign ? "its marker in " LAB_MARK_COLL " is for another collection of that name, dropped "
-                "and created again since"
-              : "no marker in " LAB_MARK_COLL,
-      (long long)st.count, size, lab_store_uri_redacted (store), lab_store_db (store), coll, coll, coll);
+   /* the copy command on a line of its own: a long URI must not cut the error's own words short */
+   lab_log_info ("to measure '%s' without changing it, make a marked copy and measure that: fold-details "
+                 "--uri '%s' --db %s --shape copy --src %s --dst %s_copy --verify",
+                 coll, lab_store_uri_redacted (store), lab_store_db (store), coll, coll);
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "%s refused: layoutlab did not write '%s.%s' (%s): %lld documents, %s of data. Nothing "
+                  "has been sent to it. Measure a marked copy of it (fold-details --shape copy, above) or, "
+                  "on a staging database only, name it with --allow-writes %s",
+                  what, lab_store_db (store), coll,
+                  foreign ? "its marker in " LAB_MARK_COLL " is for an earlier collection of that name"
+                          : "no marker in " LAB_MARK_COLL,
+                  (long long)st.count, size, coll);
    return false;
 }
 

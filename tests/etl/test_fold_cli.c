@@ -1214,7 +1214,7 @@ test_create_index (void **state)
 
    /* noidx is not layoutlab's (no marker): --create-index is refused before anything is built */
    assert_int_equal (fold (NULL, &err, NULL, "--src noidx --dst fni --key g --create-index"), 2);
-   assert_non_null (strstr (err, "not written by layoutlab"));
+   assert_non_null (strstr (err, "layoutlab did not write"));
    assert_non_null (strstr (err, "--allow-writes noidx"));
    bson_free (err);
    assert_false (has_index_of ("noidx", "g"));

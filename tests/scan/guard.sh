@@ -33,7 +33,7 @@ refused () { # refused WHAT CMD...: exit 2, the collection named, the ways on na
   local what=$1; shift
   run "$@" </dev/null
   [ "$rc" = 2 ] || fail "$what: exit $rc, wanted 2"
-  grep -q "not written by layoutlab" "$T/err" || fail "$what: the refusal does not say why"
+  grep -q "layoutlab did not write" "$T/err" || fail "$what: the refusal does not say why"
   grep -q -- "--allow-writes" "$T/err" || fail "$what: the refusal does not name --allow-writes"
   grep -q -- "--shape copy" "$T/err" || fail "$what: the refusal does not name the marked copy"
   grep -q -- "--uri" "$T/err" || fail "$what: the copy command does not name the store"
