@@ -175,6 +175,9 @@ typedef struct {
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
 static const char *const verify_names[] = { "multiset", "ordered", NULL }; /* lab_fold_verify_method_t */
 
+/* --key's default, told apart from a --key the user gave by its address (--shape copy takes no key). */
+static const char default_key[] = "bill_id";
+
 /* The smallest --verify-memory: a map of a few thousand masters per thread. */
 #define VERIFY_MEMORY_MIN_BYTES (1024 * 1024)
 
@@ -224,7 +227,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
 
    memset (o, 0, sizeof *o);
    lab_cli_common_init (&o->common);
-   r->target.key = "bill_id";
+   r->target.key = default_key;
    r->target.array_field = "details";
    r->hoist_spec = "auto";
    r->parallel = 1;
@@ -235,6 +238,9 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    if (o->common.help || o->common.version) {
       return true;
+   }
+   if (r->target.shape == LAB_FOLD_SHAPE_COPY && r->target.key == default_key) {
+      r->target.key = "_id"; /* each document its own master (lab_fold_run_copy_opts_check refuses another) */
    }
    if (o->verify_memory_bytes && (!o->verify || o->verify_method != LAB_VERIFY_MULTISET)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
