@@ -891,7 +891,7 @@ lab_mongo_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *ind
    int n = 0;
 
    while (mongoc_cursor_next (cursor, &doc)) {
-      bson_iter_t it;
+      bson_iter_t it, key;
       bson_t desc;
       char pos[16];
 
@@ -901,8 +901,8 @@ lab_mongo_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *ind
          continue;
       }
       if (bson_iter_init_find (&it, doc, "key") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
-          bson_iter_recurse (&it, &it) && bson_iter_next (&it) && strcmp (bson_iter_key (&it), "_id") == 0 &&
-          !bson_iter_next (&it)) {
+          bson_iter_recurse (&it, &key) && bson_iter_next (&key) &&
+          strcmp (bson_iter_key (&key), "_id") == 0 && !bson_iter_next (&key)) {
          continue; /* {_id: 1}: every collection's own */
       }
       bson_snprintf (pos, sizeof pos, "%d", n++);
