@@ -51,22 +51,30 @@ typedef enum {
 
 /* What fold-details writes (--shape): folded documents (the fold), or the rows unchanged, one document each.
  * sorted: the source's rows copied in (key, original order) -- same _id, same fields, a key index -- so the
- * copy differs from its source only in where the rows sit (issue 25). clustered: refused for now (see
- * lab_fold_shape_check). */
+ * copy differs from its source only in where the rows sit. clustered: the rows in a clustered collection
+ * (run_rows.c). copy: every document of the source as it is, in the source's natural order, with the
+ * source's indexes built after the data -- a marked copy of a collection layoutlab did not write, for the
+ * write workloads that only run on collections layoutlab wrote (run_copy.c). */
 typedef enum {
    LAB_FOLD_SHAPE_FOLDED = 0,
    LAB_FOLD_SHAPE_SORTED,
    LAB_FOLD_SHAPE_CLUSTERED,
+   LAB_FOLD_SHAPE_COPY,
 } lab_fold_shape_t;
 
 /* The names of --shape, in lab_fold_shape_t order, NULL-terminated. */
 extern const char *const lab_fold_shape_names[];
 
-/* lab_fold_shape_name -- "folded", "sorted", "clustered". */
+/* lab_fold_shape_name -- "folded", "sorted", "clustered", "copy". */
 const char *lab_fold_shape_name (lab_fold_shape_t shape);
 
-/* lab_fold_shape_rows -- the shape writes one document per source row (sorted, clustered). */
+/* lab_fold_shape_rows -- the shape writes one document per source row (sorted, clustered, copy). */
 bool lab_fold_shape_rows (lab_fold_shape_t shape);
+
+/* lab_fold_shape_natural -- the shape reads the source in its natural order, one cursor, no key index
+ * walked (clustered, copy); a resumed run starts again from the first row, the rows already written
+ * counted as written. */
+bool lab_fold_shape_natural (lab_fold_shape_t shape);
 
 /* What a fold reads and writes and the shape of what it writes: the settings fold-details' run
  * (lab_fold_run_opts_t) and its verification (lab_fold_verify_opts_t) share, held once in each (--src, --dst,

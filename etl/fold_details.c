@@ -66,7 +66,16 @@ static const char *usage_text =
    "                          the source's arrival order (one range): the B-tree keeps a master's rows\n"
    "                          together. Embedded store and MongoDB 5.3+; FerretDB and older servers are\n"
    "                          refused, naming why. --verify, --resume (from the first row, rows already\n"
-   "                          there counted as written) and --plan work\n"
+   "                          there counted as written) and --plan work. copy: a marked copy to measure\n"
+   "                          writes on (scancmp's append/update workloads and a --mix with writes only\n"
+   "                          run on collections layoutlab wrote): every document as it is (same _id,\n"
+   "                          same fields), written in the source's natural order (the copy is as\n"
+   "                          scattered as the original), then the source's indexes built on it; an index\n"
+   "                          the store cannot build (descending, text, unique, over 4 fields, ...) is\n"
+   "                          named in a warning and in the marker. The source is only read: no index\n"
+   "                          needed on it (--create-index, --key, --hoist and --parallel do not apply;\n"
+   "                          a clustered source is refused). --verify (each document by its _id),\n"
+   "                          --resume (as clustered) and --plan work\n"
    "  --block-compressor C    block compressor of the destination: none, snappy (mongod's default), zlib,\n"
    "                          zstd. Embedded: the table's block_compressor (zstd: layoutlab's own);\n"
    "                          MongoDB: create with storageEngine.wiredTiger.configString; the summary says\n"
@@ -180,6 +189,9 @@ typedef struct {
 static const char *const oversize_names[] = { "split", "reject", "fail", NULL }; /* lab_fold_oversize_t */
 static const char *const verify_names[] = { "multiset", "ordered", NULL }; /* lab_fold_verify_method_t */
 
+/* --key's default, told apart from a --key the user gave by its address (--shape copy takes no key). */
+static const char default_key[] = "bill_id";
+
 /* The smallest --verify-memory: a map of a few thousand masters per thread. */
 #define VERIFY_MEMORY_MIN_BYTES (1024 * 1024)
 
@@ -230,7 +242,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
 
    memset (o, 0, sizeof *o);
    lab_cli_common_init (&o->common);
-   r->target.key = "bill_id";
+   r->target.key = default_key;
    r->target.array_field = "details";
    r->hoist_spec = "auto";
    r->parallel = 1;
@@ -248,6 +260,9 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
    }
    if (o->common.help || o->common.version) {
       return true;
+   }
+   if (r->target.shape == LAB_FOLD_SHAPE_COPY && r->target.key == default_key) {
+      r->target.key = "_id"; /* each document its own master (lab_fold_run_copy_opts_check refuses another) */
    }
    if (o->verify_memory_bytes && (!o->verify || o->verify_method != LAB_VERIFY_MULTISET)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,

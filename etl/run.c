@@ -80,6 +80,9 @@ lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
                      lab_fold_shape_name (o->target.shape));
       return false;
    }
+   if (o->target.shape == LAB_FOLD_SHAPE_COPY && !lab_fold_run_copy_opts_check (o, error)) {
+      return false;
+   }
    if (o->copy_only && (o->target.bucket_rows > 0 || o->target.bucket_by)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--copy-only writes rows unchanged: --bucket-rows and --bucket-by do not apply");
@@ -126,6 +129,9 @@ lab_fold_run_provenance (const run_t *r, bool state)
    BSON_APPEND_BOOL (&params, "copy_only", r->o->copy_only);
    BSON_APPEND_DOCUMENT (doc, "params", &params);
    bson_destroy (&params);
+   if (r->o->target.shape == LAB_FOLD_SHAPE_COPY) {
+      lab_fold_run_copy_describe (r, doc); /* the indexes the copy gets, and those it does not */
+   }
    bson_destroy (settings);
    return doc;
 }
@@ -182,11 +188,13 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
        * (a resumed one keeps its own, unless it was lost) */
       bson_t *mark = r->resume ? NULL : lab_fold_run_provenance (r, false);
       bool clustered = o->target.shape == LAB_FOLD_SHAPE_CLUSTERED;
-      /* a clustered destination: its _id index is the record table, led by the key; no key index */
+      /* a clustered destination: its _id index is the record table, led by the key; no key index. A copy:
+       * the source's own indexes, built after the data (lab_fold_run_copy_build) */
+      bool key_index = !clustered && o->target.shape != LAB_FOLD_SHAPE_COPY;
       bool ok = (clustered ? lab_store_create_clustered (sess, o->target.dst, error)
                            : lab_store_create (sess, o->target.dst, error)) &&
                 (!mark || lab_store_mark_put (sess, o->target.dst, mark, error)) &&
-                (clustered || lab_store_create_index (sess, o->target.dst, r->fold_opts.key, error));
+                (!key_index || lab_store_create_index (sess, o->target.dst, r->fold_opts.key, error));
       bson_destroy (mark);
       if (!ok) {
          lab_error_prefix (error, "preparing '%s'", o->target.dst);
@@ -280,6 +288,8 @@ run_init (run_t *r, lab_store_t *store, const lab_fold_run_opts_t *o, bson_error
 {
    memset (r, 0, sizeof *r);
    bson_init (&r->explain);
+   bson_init (&r->copy_build);
+   bson_init (&r->copy_skip);
    r->store = store;
    r->o = o;
    r->t0_ns = lab_now_ns ();
@@ -288,7 +298,10 @@ run_init (run_t *r, lab_store_t *store, const lab_fold_run_opts_t *o, bson_error
       return false;
    }
    r->state_coll = lab_fold_run_state_coll (o->target.dst);
-   r->fold_opts.key = o->target.key ? o->target.key : "bill_id";
+   /* a copy's every document is its own master: --verify sums each by its _id */
+   r->fold_opts.key = o->target.shape == LAB_FOLD_SHAPE_COPY ? "_id"
+                      : o->target.key                        ? o->target.key
+                                                             : "bill_id";
    r->fold_opts.array_field = o->target.array_field ? o->target.array_field : "details";
    r->fold_opts.on_oversize = o->on_oversize;
    r->fold_opts.bucket_rows = o->target.bucket_rows;
@@ -341,6 +354,8 @@ run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
    bson_free (r->state_coll);
    bson_free (r->bucket_field);
    bson_destroy (&r->explain);
+   bson_destroy (&r->copy_build);
+   bson_destroy (&r->copy_skip);
    pthread_mutex_destroy (&r->reject_lock);
 }
 
@@ -378,6 +393,10 @@ lab_foldrun (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_resu
    ws = lab_fold_run_workers_new (&r, nranges);
    ran = lab_fold_run_execute (&r, ws, nranges, error);
    merge_totals (ws, nranges, result);
+   /* a copy's indexes after its data, before the checkpoint says complete (a resumed copy builds them) */
+   if (ran && o->target.shape == LAB_FOLD_SHAPE_COPY) {
+      ran = lab_fold_run_copy_build (&r, sess, error);
+   }
    if (!ran || !finish (&r, sess, nranges, error)) {
       goto done;
    }

@@ -103,14 +103,14 @@ plan_range (run_t *r, lab_store_session_t *sess, int i, int nranges, int64_t est
       lab_store_facts_plan_t plan;
       bool sorts;
 
-      if (r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+      if (lab_fold_shape_natural (r->o->target.shape)) {
          /* the source in arrival order: a collection scan, nothing sorted */
          lab_store_natural_opts_t no = { { 0, 0 }, r->o->cursor_batch_docs };
          ok = lab_store_natural_describe (sess, r->o->target.src, &no, &desc, error);
       } else {
          ok = lab_store_sorted_describe (sess, r->o->target.src, r->fold_opts.key, &so, &desc, error);
       }
-      if (ok && r->observed && r->o->target.shape != LAB_FOLD_SHAPE_CLUSTERED) {
+      if (ok && r->observed && !lab_fold_shape_natural (r->o->target.shape)) {
          ok = lab_fold_run_observe (r, sess, so.lo, so.hi, &reply, &plan, error);
          if (!ok) {
             bson_destroy (&reply);
@@ -164,6 +164,8 @@ plan_writes (const run_t *r, bson_t *p)
                      : o->target.shape == LAB_FOLD_SHAPE_CLUSTERED
                         ? "insert (rows with _id {<key>: K, id: <original _id>}, in arrival order, into a "
                           "clustered collection)"
+                     : o->target.shape == LAB_FOLD_SHAPE_COPY
+                        ? "insert (every document unchanged, in the source's natural order)"
                      : lab_fold_shape_rows (o->target.shape)
                         ? "insert (rows unchanged, in key order, checkpointed)"
                         : "insert (folded documents)");
@@ -179,7 +181,7 @@ plan_writes (const run_t *r, bson_t *p)
                      "majority from 5.0 on a replica set)");
    BSON_APPEND_UTF8 (&d, "checkpoint",
                      o->copy_only ? "none (--copy-only)"
-                     : o->target.shape == LAB_FOLD_SHAPE_CLUSTERED
+                     : lab_fold_shape_natural (o->target.shape)
                         ? "upsert {_id: \"range-<i>\"} after every batch, without a key (arrival order has "
                           "no resume point): a resumed copy starts again from the first row, a row whose _id "
                           "is taken counted as written"
@@ -189,6 +191,8 @@ plan_writes (const run_t *r, bson_t *p)
                      o->target.shape == LAB_FOLD_SHAPE_CLUSTERED
                         ? "none: the clustered index {_id: 1} (create with clusteredIndex {key: {_id: 1}, "
                           "unique: true})"
+                     : o->target.shape == LAB_FOLD_SHAPE_COPY
+                        ? "the source's indexes (copy.indexes), built after the data"
                         : "{<key>: 1} (createIndexes before the first batch)");
    BSON_APPEND_INT32 (&d, "retries", o->copy_only ? 0 : o->retries);
    bson_append_document_end (p, &d);
@@ -229,6 +233,9 @@ lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, 
    BSON_APPEND_BOOL (&d, "key_index_exists", !r->index_missing);
    BSON_APPEND_BOOL (&d, "create_index", r->index_missing);
    bson_append_document_end (p, &d);
+   if (o->target.shape == LAB_FOLD_SHAPE_COPY) {
+      lab_fold_run_copy_describe (r, p);
+   }
    BSON_APPEND_DOCUMENT_BEGIN (p, "destination", &d);
    BSON_APPEND_UTF8 (&d, "collection", o->target.dst);
    BSON_APPEND_BOOL (&d, "exists", r->dst_exists);
@@ -285,8 +292,8 @@ lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, 
                            "read.explain): up to the range's data in memory, then (mongod, allowDiskUse) "
                            "in temporary files in the server's dbPath"
       : r->index_missing ? "none once the index is built (the index build itself sorts the keys)"
-      : o->target.shape == LAB_FOLD_SHAPE_CLUSTERED ? "none: the source is read in natural order (no sort)"
-                                                    : "none: every read walks the key index (no sort)");
+      : lab_fold_shape_natural (o->target.shape) ? "none: the source is read in natural order (no sort)"
+                                                 : "none: every read walks the key index (no sort)");
    return true;
 }
 
@@ -409,11 +416,18 @@ lab_fold_run_plan_print (const bson_t *plan, FILE *out)
 
    fprintf (out, "fold-details --plan: what the run would send (nothing has been written)\n");
    fprintf (out, "decision:    %s\n", plan_str (plan, "decision"));
-   fprintf (
-      out, "source:      '%s', about %lld documents (estimated from metadata), key '%s', key index %s\n",
-      plan_str (plan, "source.collection"), (long long)plan_int (plan, "source.estimated_documents"),
-      plan_str (plan, "source.key"),
-      plan_int (plan, "source.key_index_exists") ? "present" : "missing: --create-index builds it first");
+   if (bson_iter_init_find (&it, plan, "copy")) {
+      fprintf (out, "source:      '%s', about %lld documents (estimated from metadata)\n",
+               plan_str (plan, "source.collection"),
+               (long long)plan_int (plan, "source.estimated_documents"));
+      lab_fold_run_copy_print (plan, out);
+   } else {
+      fprintf (
+         out, "source:      '%s', about %lld documents (estimated from metadata), key '%s', key index %s\n",
+         plan_str (plan, "source.collection"), (long long)plan_int (plan, "source.estimated_documents"),
+         plan_str (plan, "source.key"),
+         plan_int (plan, "source.key_index_exists") ? "present" : "missing: --create-index builds it first");
+   }
    fprintf (out, "destination: '%s', %s%lld documents; checkpoints in '%s'%s\n",
             plan_str (plan, "destination.collection"),
             plan_int (plan, "destination.exists") ? "exists, " : "absent, ",

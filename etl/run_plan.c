@@ -167,7 +167,7 @@ plan_sort (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    lab_store_coll_stats_t cs;
    bson_error_t ignore;
 
-   if (o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+   if (lab_fold_shape_natural (o->target.shape)) {
       /* the copy reads the source in arrival order: no index walk to explain, nothing sorted */
       memset (&r->verdict, 0, sizeof r->verdict);
       bson_snprintf (r->verdict.say, sizeof r->verdict.say,
@@ -316,7 +316,8 @@ plan_limits (run_t *r, bson_error_t *error)
    }
    r->fold_opts.max_doc_bytes = o->target.max_doc_bytes > 0 ? o->target.max_doc_bytes : info.max_bson_bytes;
    /* check names and the cap now, before anything is written (hoist names are checked after resolving) */
-   if (!lab_fold_opts_check (&r->fold_opts, error)) {
+   /* a copy folds nothing: its key, _id, is each document's own (no reserved names to keep apart) */
+   if (r->o->target.shape != LAB_FOLD_SHAPE_COPY && !lab_fold_opts_check (&r->fold_opts, error)) {
       return false;
    }
    r->batch_docs = o->batch_docs > 0 ? o->batch_docs : DEFAULT_BATCH_DOCS;
@@ -428,7 +429,7 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
          return false;
       }
    }
-   if (!plan_index (r, sess, error)) {
+   if (o->target.shape != LAB_FOLD_SHAPE_COPY && !plan_index (r, sess, error)) {
       return false;
    }
    if (r->index_missing) {
@@ -439,7 +440,7 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!plan_sort (r, sess, error)) {
       return false;
    }
-   if (!o->copy_only &&
+   if (!o->copy_only && o->target.shape != LAB_FOLD_SHAPE_COPY &&
        (strcmp (o->hoist_spec ? o->hoist_spec : "auto", "auto") != 0 ||
         lab_fold_shape_rows (o->target.shape)) &&
        !check_source_keys (r, sess, r->fold_opts.key, 1, error)) {
@@ -448,8 +449,8 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!resolve_hoist (r, sess, error)) {
       return false;
    }
-   /* --shape clustered: one range, the source's arrival order (key ranges would sort it) */
-   if (o->parallel > 1 && o->target.shape != LAB_FOLD_SHAPE_CLUSTERED &&
+   /* --shape clustered, copy: one range, the source's arrival order (key ranges would sort it) */
+   if (o->parallel > 1 && !lab_fold_shape_natural (o->target.shape) &&
        !lab_store_partition (sess, o->target.src, r->fold_opts.key, o->parallel, &r->bounds, &r->nbounds,
                              error)) {
       lab_error_prefix (error, "--parallel %d: splitting '%s' into key ranges", o->parallel, o->target.src);
@@ -481,7 +482,8 @@ plan_resume (run_t *r, lab_store_session_t *sess, const bson_t *settings, lab_fo
       lab_log_info ("resume: the fold into '%s' had already completed: nothing to do", r->o->target.dst);
       return true;
    }
-   return plan_index (r, sess, error) && plan_sort (r, sess, error);
+   return (r->o->target.shape == LAB_FOLD_SHAPE_COPY || plan_index (r, sess, error)) &&
+          plan_sort (r, sess, error);
 }
 
 /* plan_mode -- resume (from the checkpoint's settings and ranges) or start fresh; *complete: the resumed
@@ -530,6 +532,9 @@ lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result_t *r
    }
    r->dst_exists = *dst_exists;
    r->dst_count = count;
+   if (r->o->target.shape == LAB_FOLD_SHAPE_COPY && !lab_fold_run_copy_plan (r, sess, error)) {
+      goto done;
+   }
    if (!plan_mode (r, sess, count, settings, result, complete, error)) {
       goto done;
    }
@@ -541,7 +546,7 @@ lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result_t *r
    }
    r->fold_opts.hoist = (const char *const *)r->hoist;
    r->fold_opts.nhoist = k;
-   if (!lab_fold_opts_check (&r->fold_opts, error)) {
+   if (r->o->target.shape != LAB_FOLD_SHAPE_COPY && !lab_fold_opts_check (&r->fold_opts, error)) {
       lab_error_prefix (error, "--hoist");
       goto done;
    }

@@ -10,6 +10,7 @@
  *   run_write.c       a range's write batches, checkpoints and the fold's callbacks
  *   run_rows.c        --shape sorted: a range's rows copied unchanged, checkpointed master by master;
  *                     --shape clustered: the rows in arrival order with their clustered _id
+ *   run_copy.c        --shape copy: the source's indexes listed, reported and built on the copy
  */
 #ifndef LAB_ETL_RUN_PRIVATE_H
 #define LAB_ETL_RUN_PRIVATE_H
@@ -101,6 +102,10 @@ struct run {
    lab_fold_run_sort_verdict_t verdict;
    int64_t src_est; /* the source's estimated count */
    double src_avg;  /* its average document size (0 unknown) */
+   /* --shape copy (run_copy.c): the source's indexes the copy gets, {name, key} each, and those the store
+    * cannot build, {name, key, why} each (arrays; empty for the other shapes) */
+   bson_t copy_build;
+   bson_t copy_skip;
 };
 
 /* ---- run_checkpoint.c -------------------------------------------------------------------------- */
@@ -205,6 +210,32 @@ bool lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *
  * a MongoDB 5.3+ server (clusteredIndex); FerretDB and older servers are refused
  * (LAB_STORE_ERR_NOT_SUPPORTED naming the reason and --shape sorted). Folded and sorted: true. */
 bool lab_fold_run_shape_check (run_t *r, bson_error_t *error);
+
+/* lab_fold_run_natural_push -- --shape clustered (lab_fold_run_clustered_push) or copy: the row as it
+ * is, each its own master (the copy's master key is _id), to the write batch. */
+bool lab_fold_run_natural_push (worker_t *w, const bson_t *row, bson_error_t *error);
+
+/* ---- run_copy.c -------------------------------------------------------------------------------- */
+
+/* lab_fold_run_copy_opts_check -- --shape copy's option checks (no --key but _id, no --parallel,
+ * --create-index or --hoist list): LAB_ERROR_USAGE naming why. */
+bool lab_fold_run_copy_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error);
+
+/* lab_fold_run_copy_plan -- --shape copy, before anything is written: the source's indexes into
+ * r->copy_build and r->copy_skip (a warning logged for each one skipped, naming why); a clustered source
+ * is refused (LAB_STORE_ERR_NOT_SUPPORTED). */
+bool lab_fold_run_copy_plan (run_t *r, lab_store_session_t *sess, bson_error_t *error);
+
+/* lab_fold_run_copy_build -- build r->copy_build's indexes on the destination (after its data; existing
+ * ones are fine, so a resumed copy builds what is missing). */
+bool lab_fold_run_copy_build (run_t *r, lab_store_session_t *sess, bson_error_t *error);
+
+/* lab_fold_run_copy_describe -- doc.copy = {read, indexes, indexes_not_built}, each index {name, key (the
+ * pattern as text)[, why]}: for the marker and --plan. */
+void lab_fold_run_copy_describe (const run_t *r, bson_t *doc);
+
+/* lab_fold_run_copy_print -- the plan's copy section as text (nothing when it has none). */
+void lab_fold_run_copy_print (const bson_t *plan, FILE *out);
 
 /* lab_fold_run_rows_reset -- forget the current master (a new try); the try's counters cleared. */
 void lab_fold_run_rows_reset (worker_t *w);

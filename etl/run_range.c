@@ -97,9 +97,9 @@ worker_resume (worker_t *w, bson_value_t *last, bool *have_last, bool *skip, bso
       *have_last = true;
       lab_fold_run_set_candidate (w, last);
    }
-   /* clustered: the copy starts again from the first row, the rows written before taking their place
+   /* clustered, copy: the copy starts again from the first row, the rows written before taking their place
     * again (a taken _id is that same row: lab_fold_run_flush counts it as written) */
-   ok = r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED || cleanup_beyond (w, *have_last ? last : NULL, error);
+   ok = lab_fold_shape_natural (r->o->target.shape) || cleanup_beyond (w, *have_last ? last : NULL, error);
 done:
    bson_destroy (ck);
    return ok;
@@ -121,8 +121,8 @@ copy_row (worker_t *w, const bson_t *row, bson_error_t *error)
 }
 
 /* worker_read -- the range's rows in key order (from past `last` when resuming) into the fold or, with
- * --copy-only or --shape sorted, the batch (--shape clustered: the whole source in natural order); *stopped
- * when another worker failed (it reports). */
+ * --copy-only or --shape sorted, the batch (--shape clustered, copy: the whole source in natural order);
+ * *stopped when another worker failed (it reports). */
 static bool
 worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stopped, bson_error_t *error)
 {
@@ -132,13 +132,13 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
    const bson_t *row;
    bson_iter_t it;
    int64_t pending_rows = 0, pending_bytes = 0;
-   bool ok = false, clustered = r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED;
+   bool ok = false, natural = lab_fold_shape_natural (r->o->target.shape);
    int rc;
 
    so.lo = last ? last : w->lo;
    so.hi = w->hi;
    so.batch_docs = r->o->cursor_batch_docs;
-   if (clustered) {
+   if (natural) {
       lab_store_natural_opts_t no = { { 0, 0 }, r->o->cursor_batch_docs };
       cur = lab_store_natural_open (w->sess, r->o->target.src, &no, error);
    } else {
@@ -146,7 +146,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
    }
    if (!cur) {
       lab_error_prefix (error, "reading '%s' %s '%s'", r->o->target.src,
-                        clustered ? "in natural order, not by" : "sorted by", r->fold_opts.key);
+                        natural ? "in natural order, not by" : "sorted by", r->fold_opts.key);
       return false;
    }
    while ((rc = lab_store_cursor_next (cur, &row, error)) == 1) {
@@ -166,8 +166,8 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
       if (!fold && r->o->copy_only && !copy_row (w, row, error)) {
          goto done;
       }
-      if (clustered) {
-         if (!lab_fold_run_clustered_push (w, row, error)) {
+      if (natural) {
+         if (!lab_fold_run_natural_push (w, row, error)) {
             lab_error_prefix (error, "copying '%s' in arrival order", r->o->target.src);
             goto done;
          }

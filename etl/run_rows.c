@@ -5,7 +5,8 @@
  * rows are all in the write batch becomes the candidate the next checkpoint names, so --resume and the
  * retries continue after it exactly as they do for folded documents. --shape clustered: the rows in the
  * source's natural (arrival) order, each with its clustered _id (lab_store_clustered_row), into a clustered
- * collection whose _id order keeps a master's rows together.
+ * collection whose _id order keeps a master's rows together. --shape copy: the rows in natural order as
+ * they are (run_copy.c has the rest of it).
  */
 #include "run_private.h"
 
@@ -110,6 +111,28 @@ lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *error
    ok = lab_fold_run_add_doc (w, bson_copy (&doc), error);
    bson_destroy (&doc);
    return ok;
+}
+
+/* lab_fold_run_natural_push -- see run_private.h. */
+bool
+lab_fold_run_natural_push (worker_t *w, const bson_t *row, bson_error_t *error)
+{
+   int64_t held;
+
+   if (w->run->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+      return lab_fold_run_clustered_push (w, row, error);
+   }
+   w->rows_stats.rows_in++;
+   w->rows_stats.docs_out++;
+   w->rows_stats.masters++;
+   if ((int64_t)row->len > w->rows_stats.largest_doc_bytes) {
+      w->rows_stats.largest_doc_bytes = row->len;
+   }
+   held = (int64_t)(w->batch_len + row->len);
+   if (held > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = held;
+   }
+   return lab_fold_run_add_doc (w, bson_copy (row), error);
 }
 
 /* lab_fold_run_shape_check -- see run_private.h. A clustered collection (MongoDB 5.3+: create with

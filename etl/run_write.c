@@ -53,9 +53,9 @@ doc_id_text (const bson_t *doc)
    return bson_strdup ("(no _id)");
 }
 
-/* dups_written -- --shape clustered: a row whose clustered _id {key, id} is taken is that row, written
- * by an earlier try or run (a resumed copy starts again from the first row): not an error. The other
- * errors stay in *res. */
+/* dups_written -- --shape clustered or copy: a row whose _id ({key, id}, or the source's own) is taken is
+ * that row, written by an earlier try or run (a resumed copy starts again from the first row): not an error.
+ * The other errors stay in *res. */
 static void
 dups_written (worker_t *w, lab_store_insert_result_t *res)
 {
@@ -96,7 +96,7 @@ lab_fold_run_flush (worker_t *w, bson_error_t *error)
       lab_error_prefix (error, "writing %zu documents to '%s'", w->nbatch, r->o->target.dst);
       goto done;
    }
-   if (res.nerrors > 0 && r->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
+   if (res.nerrors > 0 && lab_fold_shape_natural (r->o->target.shape)) {
       dups_written (w, &res);
    }
    if (res.nerrors > 0) {

@@ -876,3 +876,48 @@ lab_mongo_index_info (lab_store_session_t *sess, const char *coll, const lab_sto
    mongoc_database_destroy (db);
    return true;
 }
+
+/* lab_mongo_list_indexes -- listIndexes: every description but `_id`'s, less v and ns; a {clustered: true}
+ * one (the clustered `_id` index) sets *clustered instead. */
+bool
+lab_mongo_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
+                        bson_error_t *error)
+{
+   mongoc_collection_t *c = lab_mongo_get_coll (sess, coll);
+   mongoc_cursor_t *cursor = mongoc_collection_find_indexes_with_opts (c, NULL);
+   const bson_t *doc;
+   bson_error_t err;
+   bool ok = true, coll_exists = false;
+   int n = 0;
+
+   while (mongoc_cursor_next (cursor, &doc)) {
+      bson_iter_t it, key;
+      bson_t desc;
+      char pos[16];
+
+      coll_exists = true;
+      if (bson_iter_init_find (&it, doc, "clustered") && bson_iter_as_bool (&it)) {
+         *clustered = true;
+         continue;
+      }
+      if (bson_iter_init_find (&it, doc, "key") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
+          bson_iter_recurse (&it, &key) && bson_iter_next (&key) &&
+          strcmp (bson_iter_key (&key), "_id") == 0 && !bson_iter_next (&key)) {
+         continue; /* {_id: 1}: every collection's own */
+      }
+      bson_snprintf (pos, sizeof pos, "%d", n++);
+      BSON_APPEND_DOCUMENT_BEGIN (indexes, pos, &desc);
+      bson_copy_to_excluding_noinit (doc, &desc, "v", "ns", NULL);
+      bson_append_document_end (indexes, &desc);
+   }
+   if (mongoc_cursor_error (cursor, &err) && !lab_mongo_server_code_is (&err, 26)) {
+      lab_mongo_fail (sess->store, error, &err, "listing the indexes of '%s'", coll);
+      ok = false;
+   }
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
+   if (ok && !coll_exists) {
+      ok = lab_mongo_require_coll (sess, coll, error);
+   }
+   return ok;
+}

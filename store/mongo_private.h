@@ -152,6 +152,8 @@ bool lab_mongo_create_index_spec (lab_store_session_t *sess, const char *coll,
                                   const lab_store_index_spec_t *spec, bson_error_t *error);
 bool lab_mongo_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                            bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
+bool lab_mongo_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
+                             bson_error_t *error);
 bool lab_mongo_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                            const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
                            lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,

@@ -221,6 +221,16 @@ lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_sto
           sess->store->ops->index_info (sess, coll, spec, exists, multikey, size_bytes, error);
 }
 
+/* lab_store_list_indexes -- the name checked, then the backend's list. */
+bool
+lab_store_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
+                        bson_error_t *error)
+{
+   bson_init (indexes);
+   *clustered = false;
+   return check_coll (coll, error) && sess->store->ops->list_indexes (sess, coll, indexes, clustered, error);
+}
+
 /* lab_store_index_find -- checks (an equality prefix within the pattern, a range only on the field after
  * it), then the backend's IXSCAN + FETCH. */
 bool

@@ -228,6 +228,24 @@ bool lab_store_create_index_spec (lab_store_session_t *sess, const char *coll,
 bool lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                            bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
 
+/* lab_store_list_indexes -- the collection's secondary indexes (every index but `_id`'s), in the order the
+ * store lists them (mongod and the embedded store: creation order; FerretDB: by name), into *indexes
+ * (initialized here, also on failure; caller destroys): an array of index descriptions {name, key: {<field>:
+ * <1, -1 or a type such as "text">, ...}, <options>}. MongoDB: listIndexes' documents as the server returns
+ * them, less v and ns; embedded: the catalog's indexes, each {name, key} of ascending fields. *clustered: the
+ * collection is clustered (its `_id` index is its record table; MongoDB's {clustered: true} entry is left out
+ * of the list). Missing collection: LAB_STORE_ERR_NO_COLLECTION. */
+bool lab_store_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
+                             bson_error_t *error);
+
+/* lab_store_index_spec_from_desc -- an index description (lab_store_list_indexes) as the spec the store
+ * builds (spec->fields point into desc, valid while it lives); false when the store cannot build that index
+ * as it is, `why` (of whylen bytes) saying why: "descending key 'a: -1'", "key 'body: text'", "5 fields
+ * (at most 4)", "option 'unique'" (unique, sparse, partial, TTL, collation, hidden, ...: a plain index
+ * would behave otherwise). Pure. */
+bool lab_store_index_spec_from_desc (const bson_t *desc, lab_store_index_spec_t *spec, char *why,
+                                     size_t whylen);
+
 /* lab_store_index_find -- IXSCAN + FETCH through the index with exactly this key pattern (missing:
  * LAB_STORE_ERR_NO_INDEX naming the shell command): the documents whose entry has eq[0..neq) on its first
  * neq fields and, when lo or hi is non-NULL, field neq in [lo, hi) (as a query's bounds: with only one

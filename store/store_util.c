@@ -161,3 +161,57 @@ lab_store_index_spec_shell (const char *coll, const lab_store_index_spec_t *spec
    bson_string_append (s, " })");
    return bson_string_free (s, false);
 }
+
+/* lab_store_index_spec_from_desc -- see store.h: every key ascending (1), at most
+ * LAB_STORE_INDEX_MAX_FIELDS of them, and no field besides name and key that would change what the index
+ * holds or does. */
+bool
+lab_store_index_spec_from_desc (const bson_t *desc, lab_store_index_spec_t *spec, char *why, size_t whylen)
+{
+   bson_iter_t it, key;
+   int n = 0;
+
+   memset (spec, 0, sizeof *spec);
+   why[0] = '\0';
+   if (!bson_iter_init (&it, desc)) {
+      bson_snprintf (why, whylen, "an unreadable description");
+      return false;
+   }
+   while (bson_iter_next (&it)) {
+      const char *f = bson_iter_key (&it);
+      if (strcmp (f, "name") != 0 && strcmp (f, "key") != 0 && strcmp (f, "v") != 0 &&
+          strcmp (f, "ns") != 0) {
+         bson_snprintf (why, whylen, "option '%s'", f);
+         return false;
+      }
+   }
+   if (!bson_iter_init_find (&it, desc, "key") || !BSON_ITER_HOLDS_DOCUMENT (&it) ||
+       !bson_iter_recurse (&it, &key)) {
+      bson_snprintf (why, whylen, "no key pattern");
+      return false;
+   }
+   while (bson_iter_next (&key)) {
+      const char *f = bson_iter_key (&key);
+      if (BSON_ITER_HOLDS_UTF8 (&key)) {
+         bson_snprintf (why, whylen, "key '%s: %s'", f, bson_iter_utf8 (&key, NULL));
+         return false;
+      }
+      if (!BSON_ITER_HOLDS_NUMBER (&key) || bson_iter_as_double (&key) != 1) {
+         bson_snprintf (why, whylen, "%s key '%s: %g'",
+                        BSON_ITER_HOLDS_NUMBER (&key) && bson_iter_as_double (&key) < 0 ? "descending" : "a",
+                        f, BSON_ITER_HOLDS_NUMBER (&key) ? bson_iter_as_double (&key) : 0.0);
+         return false;
+      }
+      if (n < LAB_STORE_INDEX_MAX_FIELDS) {
+         spec->fields[n] = f;
+      }
+      n++;
+   }
+   if (n == 0 || n > LAB_STORE_INDEX_MAX_FIELDS) {
+      bson_snprintf (why, whylen, "%d fields (at most %d)", n, LAB_STORE_INDEX_MAX_FIELDS);
+      memset (spec, 0, sizeof *spec);
+      return false;
+   }
+   spec->n = n;
+   return true;
+}

@@ -424,3 +424,41 @@ lab_wt_index_info (lab_store_session_t *sess, const char *coll, const lab_store_
    pthread_rwlock_unlock (&st->ddl);
    return c != NULL;
 }
+
+/* lab_wt_list_indexes -- the catalog's indexes but `_id`'s, each {name, key: {<field>: 1, ...}}; *clustered
+ * from the catalog. */
+bool
+lab_wt_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
+                     bson_error_t *error)
+{
+   wt_store_t *st = ((wt_sess_t *)sess->impl)->st;
+   wt_coll_t *c;
+   int i, f, n = 0;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   c = lab_wt_coll_lookup (st, coll, error);
+   for (i = 0; c && i < c->nindexes; i++) {
+      const wt_index_t *ix = &c->indexes[i];
+      bson_t desc, key;
+      char name[512], pos[16];
+
+      if (ix->nfields == 1 && strcmp (ix->fields[0], "_id") == 0) {
+         continue;
+      }
+      lab_wt_index_name (ix, name, sizeof name);
+      bson_snprintf (pos, sizeof pos, "%d", n++);
+      BSON_APPEND_DOCUMENT_BEGIN (indexes, pos, &desc);
+      BSON_APPEND_UTF8 (&desc, "name", name);
+      BSON_APPEND_DOCUMENT_BEGIN (&desc, "key", &key);
+      for (f = 0; f < ix->nfields; f++) {
+         BSON_APPEND_INT32 (&key, ix->fields[f], 1);
+      }
+      bson_append_document_end (&desc, &key);
+      bson_append_document_end (indexes, &desc);
+   }
+   if (c) {
+      *clustered = c->clustered;
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   return c != NULL;
+}

@@ -259,6 +259,8 @@ bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *
 bool lab_wt_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                         bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
 
+bool lab_wt_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
+                          bson_error_t *error);
 bool lab_wt_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 /* lab_wt_coll_create_kind_locked -- lab_wt_coll_create_locked, or a clustered collection; a clustered one
  * asked for where a plain one exists: LAB_STORE_ERR_NOT_SUPPORTED naming it (caller holds ddl for

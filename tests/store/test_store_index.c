@@ -95,7 +95,7 @@ static int
 teardown (void **state)
 {
    fx_t *fx = *state;
-   const char *colls[] = { "mk", "mk2", "mk_whole", "rng", "cmp", "pa", "built", "kept", "single" };
+   const char *colls[] = { "mk", "mk2", "mk_whole", "rng", "cmp", "pa", "built", "kept", "single", "li" };
    size_t i;
 
    if (!embedded ()) {
@@ -798,6 +798,114 @@ test_single_field_catalog (void **state)
    }
 }
 
+/* test_spec_from_desc -- what the store can build from an index description, and why not. */
+static void
+test_spec_from_desc (void **state)
+{
+   lab_store_index_spec_t spec;
+   char why[128];
+   bson_t *d;
+
+   (void)state;
+   d = BCON_NEW ("v", BCON_INT32 (2), "key", "{", "a", BCON_INT32 (1), "b.c", BCON_DOUBLE (1), "}", "name",
+                 "a_1_b.c_1");
+   assert_true (lab_store_index_spec_from_desc (d, &spec, why, sizeof why));
+   assert_int_equal (spec.n, 2);
+   assert_string_equal (spec.fields[0], "a");
+   assert_string_equal (spec.fields[1], "b.c");
+   bson_destroy (d);
+   d = BCON_NEW ("key", "{", "a", BCON_INT32 (1), "d", BCON_INT32 (-1), "}", "name", "x");
+   assert_false (lab_store_index_spec_from_desc (d, &spec, why, sizeof why));
+   assert_string_equal (why, "descending key 'd: -1'");
+   bson_destroy (d);
+   d = BCON_NEW ("key", "{", "body", "text", "}", "name", "x");
+   assert_false (lab_store_index_spec_from_desc (d, &spec, why, sizeof why));
+   assert_string_equal (why, "key 'body: text'");
+   bson_destroy (d);
+   d = BCON_NEW ("key", "{", "a", BCON_INT32 (1), "b", BCON_INT32 (1), "c", BCON_INT32 (1), "d",
+                 BCON_INT32 (1), "e", BCON_INT32 (1), "}", "name", "x");
+   assert_false (lab_store_index_spec_from_desc (d, &spec, why, sizeof why));
+   assert_string_equal (why, "5 fields (at most 4)");
+   bson_destroy (d);
+   d = BCON_NEW ("key", "{", "a", BCON_INT32 (1), "}", "name", "x", "unique", BCON_BOOL (true));
+   assert_false (lab_store_index_spec_from_desc (d, &spec, why, sizeof why));
+   assert_string_equal (why, "option 'unique'");
+   bson_destroy (d);
+}
+
+/* test_list_indexes -- a collection's secondary indexes (in the store's order), `_id`'s left out, each one's
+ * name and key pattern; on a server also the ones the store cannot build (descending, unique), listed as
+ * they are; a missing collection is NO_COLLECTION. */
+static void
+test_list_indexes (void **state)
+{
+   fx_t *fx = *state;
+   lab_store_index_spec_t cmp = { { "a", "c.d" }, 2 }, spec;
+   bson_t *docs[1], list;
+   bson_iter_t it, sub;
+   bson_error_t e;
+   char why[128];
+   bool clustered = true;
+   int n = 0;
+
+   docs[0] =
+      BCON_NEW ("_id", BCON_INT32 (1), "a", BCON_INT32 (1), "b", "x", "c", "{", "d", BCON_INT32 (2), "}");
+   insert (fx, "li", docs, 1);
+   free_docs (docs, 1);
+   CHECK (lab_store_create_index (fx->s, "li", "b", &e_));
+   CHECK (lab_store_create_index_spec (fx->s, "li", &cmp, &e_));
+   if (!embedded ()) {
+      bson_t *cmd = BCON_NEW ("createIndexes", "li", "indexes", "[", "{", "key", "{", "b", BCON_INT32 (-1),
+                              "}", "name", "b_-1", "}", "{", "key", "{", "a", BCON_INT32 (1), "b",
+                              BCON_INT32 (1), "}", "name", "a_1_b_1", "unique", BCON_BOOL (true), "}", "]");
+      bson_t reply;
+      CHECK (lab_store_command_simple (fx->store, fx->db, cmd, &reply, &e_));
+      bson_destroy (&reply);
+      bson_destroy (cmd);
+   }
+   CHECK (lab_store_list_indexes (fx->s, "li", &list, &clustered, &e_));
+   assert_false (clustered);
+   assert_true (bson_iter_init (&it, &list));
+   while (bson_iter_next (&it)) {
+      bson_t desc;
+      const uint8_t *data;
+      uint32_t len;
+      const char *name;
+      bool ok;
+
+      assert_true (BSON_ITER_HOLDS_DOCUMENT (&it));
+      bson_iter_document (&it, &len, &data);
+      assert_true (bson_init_static (&desc, data, len));
+      ok = lab_store_index_spec_from_desc (&desc, &spec, why, sizeof why);
+      assert_true (bson_iter_init_find (&sub, &desc, "name"));
+      name = bson_iter_utf8 (&sub, NULL);
+      if (strcmp (name, "b_1") == 0) {
+         assert_true (ok);
+         assert_int_equal (spec.n, 1);
+         assert_string_equal (spec.fields[0], "b");
+      } else if (strcmp (name, "a_1_c.d_1") == 0) {
+         assert_true (ok);
+         assert_int_equal (spec.n, 2);
+         assert_string_equal (spec.fields[0], "a");
+         assert_string_equal (spec.fields[1], "c.d");
+      } else if (strcmp (name, "b_-1") == 0) {
+         assert_false (ok);
+         assert_string_equal (why, "descending key 'b: -1'");
+      } else if (strcmp (name, "a_1_b_1") == 0) {
+         assert_false (ok);
+         assert_string_equal (why, "option 'unique'");
+      } else {
+         fail_msg ("an index not created here: %s", name);
+      }
+      n++;
+   }
+   assert_int_equal (n, embedded () ? 2 : 4);
+   bson_destroy (&list);
+   assert_false (lab_store_list_indexes (fx->s, "nope", &list, &clustered, &e));
+   assert_int_equal (e.code, LAB_STORE_ERR_NO_COLLECTION);
+   bson_destroy (&list);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -805,7 +913,9 @@ main (int argc, char **argv)
    cmocka_unit_test (test_names), cmocka_unit_test_setup_teardown (test_multikey_entries, setup, teardown),  \
       cmocka_unit_test_setup_teardown (test_multikey_range, setup, teardown),                                \
       cmocka_unit_test_setup_teardown (test_compound, setup, teardown),                                      \
-      cmocka_unit_test_setup_teardown (test_single_field_catalog, setup, teardown)
+      cmocka_unit_test_setup_teardown (test_single_field_catalog, setup, teardown),                          \
+      cmocka_unit_test (test_spec_from_desc),                                                                \
+      cmocka_unit_test_setup_teardown (test_list_indexes, setup, teardown)
    const struct CMUnitTest embedded_tests[] = {
       COMMON_TESTS,
       cmocka_unit_test_setup_teardown (test_parallel_arrays, setup, teardown),
