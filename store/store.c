@@ -238,6 +238,28 @@ lab_store_index_info (lab_store_session_t *sess, const char *coll, const lab_sto
           sess->store->ops->index_info (sess, coll, spec, exists, multikey, size_bytes, error);
 }
 
+/* lab_store_drop_index -- checks (never the `_id` index), then the backend's drop. */
+bool
+lab_store_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                      bool *dropped, bson_error_t *error)
+{
+   bool d = false, ok;
+
+   if (!check_coll (coll, error) || !check_spec (spec, error)) {
+      return false;
+   }
+   if (spec->n == 1 && strcmp (spec->fields[0], "_id") == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE,
+                     "the _id index of '%s' cannot be dropped (drop the collection instead)", coll);
+      return false;
+   }
+   ok = sess->store->ops->drop_index (sess, coll, spec, &d, error);
+   if (dropped) {
+      *dropped = ok && d;
+   }
+   return ok;
+}
+
 /* lab_store_index_find -- checks (an equality prefix within the pattern, a range only on the field after
  * it), then the backend's IXSCAN + FETCH. */
 bool

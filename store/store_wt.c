@@ -37,6 +37,7 @@ const lab_store_ops_t lab_store_wt_ops = {
    .create_index_spec = lab_wt_create_index_spec,
    .index_info = lab_wt_index_info,
    .index_find = lab_wt_index_find,
+   .drop_index = lab_wt_drop_index,
    .drop = lab_wt_drop,
    .count = lab_wt_count,
    .stats = lab_wt_stats,
