@@ -99,7 +99,8 @@ list_indexes (lab_store_session_t *sess, const lab_cli_common_t *c, bson_t *out,
             printf ("\nindexes layoutlab built:\n");
          }
          printf ("%-32s %s %s, %s, built at %s by: %s%s\n", recs[i].collection, recs[i].name,
-                 keys_text (&recs[i].spec, keys, sizeof keys), size_text (recs[i].size_bytes, size, sizeof size),
+                 keys_text (&recs[i].spec, keys, sizeof keys),
+                 size_text (recs[i].size_bytes, size, sizeof size),
                  *recs[i].created_at ? recs[i].created_at : "?", cmd->len ? cmd->str : recs[i].tool,
                  recs[i].on_foreign ? "  (on a collection layoutlab did not write)" : "");
          bson_string_free (cmd, true);
@@ -141,7 +142,8 @@ lab_gen_cli_collections (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    lab_log_set (&c);
-   store = lab_gen_cli_open_store (&c, &(lab_gen_compress_opts_t){ 0 }, false, false, &error); /* listing creates nothing */
+   store = lab_gen_cli_open_store (&c, &(lab_gen_compress_opts_t){ 0 }, false, false,
+                                   &error); /* listing creates nothing */
    sess = store ? lab_store_session_open (store, &error) : NULL;
    if (!sess || !lab_store_list (sess, &names, &error)) {
       lab_log_error ("%s", error.message);
@@ -220,7 +222,6 @@ done:
    lab_store_close (store);
    return rc;
 }
-
 
 static const char *USAGE_CLEAN =
    "Usage: billgen clean [--yes] [--dry-run] [options]\n"

@@ -84,4 +84,3 @@ lab_gen_cli_summary_begin (bson_t *j, const lab_cli_run_t *cli, int rc, const bs
    }
    BSON_APPEND_UTF8 (j, "collection", coll);
 }
-

@@ -48,8 +48,9 @@ str_of (const bson_t *doc, const char *key)
 {
    bson_iter_t it;
 
-   return doc && bson_iter_init_find (&it, doc, key) && BSON_ITER_HOLDS_UTF8 (&it) ? bson_iter_utf8 (&it, NULL)
-                                                                                   : "";
+   return doc && bson_iter_init_find (&it, doc, key) && BSON_ITER_HOLDS_UTF8 (&it)
+             ? bson_iter_utf8 (&it, NULL)
+             : "";
 }
 
 /* plan_coll -- the item of existing collection `coll`: DROP with a valid marker, KEEP (its stale marker
@@ -72,8 +73,9 @@ plan_coll (lab_store_session_t *sess, lab_mark_clean_plan_t *plan, const char *c
                               "again since by someone else: left alone (only the stale marker is deleted)");
    } else if (mark) {
       it = add_item (plan, LAB_MARK_CLEAN_COLLECTION, LAB_MARK_CLEAN_DROP, coll);
-      it->note = bson_strdup_printf ("written by %s at %s", *str_of (mark, "tool") ? str_of (mark, "tool") : "?",
-                                     *str_of (mark, "written_at") ? str_of (mark, "written_at") : "?");
+      it->note =
+         bson_strdup_printf ("written by %s at %s", *str_of (mark, "tool") ? str_of (mark, "tool") : "?",
+                             *str_of (mark, "written_at") ? str_of (mark, "written_at") : "?");
       if (!lab_store_count_estimated (sess, coll, &it->documents, error) ||
           !lab_store_stats (sess, coll, &st, error)) {
          bson_destroy (mark);
@@ -157,22 +159,25 @@ plan_index (lab_store_session_t *sess, lab_mark_clean_plan_t *plan, const lab_st
       return true;
    }
    if (!lab_store_exists (sess, r->collection, &coll_exists, error) ||
-       (coll_exists && !lab_store_index_info (sess, r->collection, &r->spec, &exists, &multikey, &size, error))) {
+       (coll_exists &&
+        !lab_store_index_info (sess, r->collection, &r->spec, &exists, &multikey, &size, error))) {
       return false;
    }
    if (!exists) {
       it->action = LAB_MARK_CLEAN_GONE;
-      it->note = bson_strdup_printf ("built by %s at %s; %s no longer exists: skipped (its record is deleted)",
-                                     r->tool, r->created_at, coll_exists ? "the index" : "its collection");
+      it->note =
+         bson_strdup_printf ("built by %s at %s; %s no longer exists: skipped (its record is deleted)",
+                             r->tool, r->created_at, coll_exists ? "the index" : "its collection");
    } else if (r->on_foreign) {
       it->action = LAB_MARK_CLEAN_DROP;
       it->size_bytes = size;
       it->note = bson_strdup_printf ("built by %s at %s on a collection layoutlab did not write", r->tool,
                                      r->created_at);
    } else {
-      it->note = bson_strdup_printf ("built by %s at %s on a collection of layoutlab's since dropped and created "
-                                     "again by someone else: left alone (its record is deleted)",
-                                     r->tool, r->created_at);
+      it->note =
+         bson_strdup_printf ("built by %s at %s on a collection of layoutlab's since dropped and created "
+                             "again by someone else: left alone (its record is deleted)",
+                             r->tool, r->created_at);
    }
    return true;
 }
@@ -207,12 +212,12 @@ lab_store_mark_clean_plan (lab_store_t *store, lab_mark_clean_plan_t *plan, bson
       }
    }
    for (i = 0; i < plan->n; i++) {
-      deleted += plan->v[i].record || (plan->v[i].kind == LAB_MARK_CLEAN_COLLECTION &&
-                                       plan->v[i].action == LAB_MARK_CLEAN_DROP);
+      deleted += plan->v[i].record ||
+                 (plan->v[i].kind == LAB_MARK_CLEAN_COLLECTION && plan->v[i].action == LAB_MARK_CLEAN_DROP);
    }
    if (ndocs > 0) {
-      it = add_item (plan, LAB_MARK_CLEAN_MARK_COLL, deleted >= ndocs ? LAB_MARK_CLEAN_DROP : LAB_MARK_CLEAN_KEEP,
-                     LAB_MARK_COLL);
+      it = add_item (plan, LAB_MARK_CLEAN_MARK_COLL,
+                     deleted >= ndocs ? LAB_MARK_CLEAN_DROP : LAB_MARK_CLEAN_KEEP, LAB_MARK_COLL);
       it->documents = ndocs;
       it->note = deleted >= ndocs ? bson_strdup ("layoutlab's records, empty once the above are removed")
                                   : bson_strdup_printf ("%" PRId64 " of its %" PRId64 " documents stay: kept",
@@ -292,7 +297,8 @@ lab_store_mark_clean_run (lab_store_t *store, lab_mark_clean_plan_t *plan, bson_
          lab_mark_clean_item_t *it = &plan->v[i];
          if (!run_item (sess, it, pass, error)) {
             ok = false;
-            lab_error_prefix (error, "removing %s '%s'%s%s", it->kind == LAB_MARK_CLEAN_INDEX ? "index" : "collection",
+            lab_error_prefix (error, "removing %s '%s'%s%s",
+                              it->kind == LAB_MARK_CLEAN_INDEX ? "index" : "collection",
                               it->index ? it->index : it->collection, it->index ? " of " : "",
                               it->index ? it->collection : "");
          }

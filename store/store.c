@@ -243,17 +243,14 @@ bool
 lab_store_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                       bool *dropped, bson_error_t *error)
 {
-   bool d = false, ok;
+   bool d = false, ok = check_coll (coll, error) && check_spec (spec, error);
 
-   if (!check_coll (coll, error) || !check_spec (spec, error)) {
-      return false;
-   }
-   if (spec->n == 1 && strcmp (spec->fields[0], "_id") == 0) {
+   if (ok && spec->n == 1 && strcmp (spec->fields[0], "_id") == 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE,
                      "the _id index of '%s' cannot be dropped (drop the collection instead)", coll);
-      return false;
+      ok = false;
    }
-   ok = sess->store->ops->drop_index (sess, coll, spec, &d, error);
+   ok = ok && sess->store->ops->drop_index (sess, coll, spec, &d, error);
    if (dropped) {
       *dropped = ok && d;
    }

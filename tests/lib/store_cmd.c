@@ -22,7 +22,8 @@ parse_spec (char *buf, lab_store_index_spec_t *spec)
    char *save = NULL, *f;
 
    memset (spec, 0, sizeof *spec);
-   for (f = strtok_r (buf, ",", &save); f && spec->n < LAB_STORE_INDEX_MAX_FIELDS; f = strtok_r (NULL, ",", &save)) {
+   for (f = strtok_r (buf, ",", &save); f && spec->n < LAB_STORE_INDEX_MAX_FIELDS;
+        f = strtok_r (NULL, ",", &save)) {
       spec->fields[spec->n++] = f;
    }
 }
@@ -82,8 +83,9 @@ main (int argc, char **argv)
    bool ok;
 
    if (argc != 6 && !(argc == 5 && !strcmp (argv[3], "dump"))) {
-      fprintf (stderr, "usage: test-store-cmd URI DB insert|upsert COLL JSON | index|has-index COLL F1[,F2] | "
-                       "dump COLL\n");
+      fprintf (stderr,
+               "usage: test-store-cmd URI DB insert|upsert COLL JSON | index|has-index COLL F1[,F2] | "
+               "dump COLL\n");
       return 2;
    }
    so.db = argv[2];
