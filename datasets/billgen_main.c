@@ -1,6 +1,7 @@
 /*
  * billgen_main.c -- the `billgen` tool: parses options, calls the billgen library (generate, import,
- * export), prints a summary and maps errors to exit codes (0 ok, 1 failure, 2 usage).
+ * export), prints a summary and maps errors to exit codes (0 ok, 1 failure, 2 usage). The commands that
+ * look after a database (collections, clean) are in billgen_admin.c, what all share in billgen_cli.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

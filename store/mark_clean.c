@@ -135,6 +135,7 @@ plan_index (lab_store_session_t *sess, lab_mark_clean_plan_t *plan, const lab_st
             bson_error_t *error)
 {
    lab_mark_clean_item_t *coll = find_coll (plan, r->collection), *it;
+   bool with_coll = coll && coll->action == LAB_MARK_CLEAN_DROP; /* add_item moves the items */
    bool exists = false, multikey = false, coll_exists = false;
    int64_t size = -1;
    int i;
@@ -153,7 +154,11 @@ plan_index (lab_store_session_t *sess, lab_mark_clean_plan_t *plan, const lab_st
       it->record = NULL;
       return true;
    }
-   if (coll && coll->action == LAB_MARK_CLEAN_DROP) {
+   if (r->spec.n == 1 && strcmp (r->spec.fields[0], "_id") == 0) {
+      it->note = bson_strdup ("the _id index is never dropped: left alone (its record is deleted)");
+      return true;
+   }
+   if (with_coll) {
       it->action = LAB_MARK_CLEAN_WITH_COLL;
       it->note = bson_strdup_printf ("built by %s at %s; goes with its collection", r->tool, r->created_at);
       return true;

@@ -2,7 +2,8 @@
 # billgen_clean.sh -- `billgen collections` lists the indexes layoutlab built and `billgen clean` removes
 # what layoutlab created, on the embedded store or (--server) on the test server. The database holds a
 # user's collection (no marker) with the user's own index and an index layoutlab built on it (recorded in
-# _layoutlab, on_foreign), and a collection billgen wrote; on the server also a collection whose marker
+# _layoutlab, on_foreign), a collection billgen wrote, the records of an index and a collection that no
+# longer exist (reported and skipped); on the server also a collection whose marker
 # is an earlier one's (dropped and created again by the user: its UUID differs).
 #   - without --yes and stdin not a terminal: exit 2 naming --yes, nothing changed
 #   - --dry-run lists both the collection and the index, exit 0, nothing changed
@@ -71,6 +72,10 @@ NOW=2026-12-06T12:00:00.000Z
   fail "cannot write the index record"
 "${SC[@]}" upsert _layoutlab '{"_id": "$index:lab:bill_id_1", "layoutlab": 1, "kind": "index", "collection": "lab", "name": "bill_id_1", "keys": {"bill_id": 1}, "size_bytes": {"$numberLong": "-1"}, "created_at": "'$NOW'", "tool": "billgen generate", "command_line": ["billgen", "generate", "--dst", "lab"], "on_foreign": false}' ||
   fail "cannot write the second index record"
+# what no longer exists: the record of an index dropped since, the marker of a collection dropped since
+"${SC[@]}" upsert _layoutlab '{"_id": "$index:users:gone_1", "layoutlab": 1, "kind": "index", "collection": "users", "name": "gone_1", "keys": {"gone": 1}, "size_bytes": {"$numberLong": "-1"}, "created_at": "'$NOW'", "tool": "scancmp", "command_line": ["scancmp"], "on_foreign": true}' &&
+  "${SC[@]}" upsert _layoutlab '{"_id": "vanished", "layoutlab": 1, "tool": "fold-details", "written_at": "'$NOW'"}' ||
+  fail "cannot write the records of what is gone"
 "${SC[@]}" dump users >"$T/users.before" || fail "cannot dump users"
 
 # collections lists the indexes layoutlab built, marking the one on the user's collection
@@ -90,6 +95,18 @@ grep -F -- "--yes" "$T/err" >/dev/null || fail "the refusal does not name --yes"
 state "$T/s1"
 cmp -s "$T/s0" "$T/s1" || fail "clean without --yes changed something: $(diff "$T/s0" "$T/s1" | head -5)"
 
+# on a terminal (script(1) gives one), an answer other than yes: exit 2, nothing changed
+if command -v script >/dev/null 2>&1; then
+  echo n | script -qec "$(printf '%q ' "$B" clean "${S[@]}")" /dev/null >"$T/out" 2>&1
+  rc=$?
+  [ "$rc" = 2 ] || fail "answering n on a terminal: exit $rc, wanted 2"
+  grep -F "? [y/N]" "$T/out" >/dev/null || fail "no question on a terminal: $(cat "$T/out")"
+  state "$T/s1"
+  cmp -s "$T/s0" "$T/s1" || fail "answering n changed something: $(diff "$T/s0" "$T/s1" | head -5)"
+else
+  echo "note: no script(1): the question on a terminal is not tested" >&2
+fi
+
 # --dry-run lists the collection and the index, changes nothing
 expect 0 "$B" clean "${S[@]}" --dry-run --json "$T/dry.json" </dev/null
 grep -E "^  drop collection 'lab' \(" "$T/out" >/dev/null || fail "--dry-run does not list 'lab': $(cat "$T/out")"
@@ -97,7 +114,11 @@ grep -E "^  drop index score_1 \{score: 1\} of 'users' \(.*\): built by scancmp 
   fail "--dry-run does not list the index on the user's collection"
 grep -E "^  drop index bill_id_1 \{bill_id: 1\} of 'lab' .*goes with its collection$" "$T/out" >/dev/null ||
   fail "--dry-run: the index of 'lab' does not go with its collection"
-grep -F "'users'" "$T/out" | grep -v "index score_1" >/dev/null && fail "--dry-run lists the user's collection itself"
+grep -F "'users'" "$T/out" | grep -v -E "index (score|gone)_1" >/dev/null && fail "--dry-run lists the user's collection itself"
+grep -E "^  skip index gone_1 \{gone: 1\} of 'users' .*the index no longer exists: skipped" "$T/out" >/dev/null ||
+  fail "--dry-run does not report the index that no longer exists"
+grep -E "^  skip collection 'vanished': written by fold-details at .*no longer exists: skipped" "$T/out" >/dev/null ||
+  fail "--dry-run does not report the collection that no longer exists"
 if [ "$where" = server ]; then
   grep -E "^  keep collection 'recreated': its marker is for an earlier collection" "$T/out" >/dev/null ||
     fail "--dry-run does not keep the recreated collection"
