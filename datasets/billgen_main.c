@@ -1,6 +1,7 @@
 /*
  * billgen_main.c -- the `billgen` tool: parses options, calls the billgen library (generate, import,
- * export), prints a summary and maps errors to exit codes (0 ok, 1 failure, 2 usage).
+ * export), prints a summary and maps errors to exit codes (0 ok, 1 failure, 2 usage). The commands that
+ * look after a database (collections, clean) are in billgen_admin.c, what all share in billgen_cli.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "datasets/billgen.h"
 #include "datasets/csvtype.h"
 #include "datasets/stream.h"
+#include "datasets/billgen_cli.h"
 
 static const char *USAGE_MAIN =
    "Usage: billgen COMMAND [options]\n"
@@ -26,7 +28,8 @@ static const char *USAGE_MAIN =
    "  generate     deterministic synthetic bill details into a collection\n"
    "  import       CSV (plain, zstd-compressed or stdin) into a collection\n"
    "  export       a collection as CSV with a typed header (optionally zstd-compressed)\n"
-   "  collections  the database's collections, and which of them layoutlab wrote\n"
+   "  collections  the database's collections, which of them layoutlab wrote, and the indexes it built\n"
+   "  clean        remove what layoutlab created (its collections, indexes and records), after asking\n"
    "\n"
    "Run `billgen COMMAND --help` for a command's options and examples.\n"
    "\n"
@@ -34,7 +37,8 @@ static const char *USAGE_MAIN =
    "  billgen generate --bills 427003 --drop            # the original experiment's size, embedded store\n"
    "  billgen generate --uri mongodb://localhost --bills 10000 --seed 7 --drop\n"
    "  billgen import --headerline --columns-have-types --drop datasets/sample/bills-300.csv.zst\n"
-   "  billgen export --src bill_detail -o bills.csv.zst\n\n";
+   "  billgen export --src bill_detail -o bills.csv.zst\n"
+   "  billgen clean --uri mongodb://localhost/hospital --dry-run   # what layoutlab left there\n\n";
 
 static const char *USAGE_GENERATE =
    "Usage: billgen generate [options]\n"
@@ -176,78 +180,9 @@ static const char *USAGE_EXPORT =
    "  billgen export --src bill_detail --zstd-level 19 -o datasets/sample/bills-300.csv.zst\n"
    "  billgen export --src bill_detail | head\n\n";
 
-static const char *USAGE_COLLECTIONS =
-   "Usage: billgen collections [--require-layoutlab] [options]\n"
-   "\n"
-   "List the collections of the database (--uri, --db) with their documents and who wrote them: every\n"
-   "collection a layoutlab tool writes is recorded in the database's _layoutlab collection (tool, time,\n"
-   "command line, settings), which is not listed itself. With --json, the list as JSON.\n"
-   "\n"
-   "Options:\n"
-   "  --require-layoutlab  fail (exit 2, naming them) when the database holds a collection layoutlab did\n"
-   "                       not write: scripts/demo.sh checks its target database this way before writing\n"
-   "\n"
-   "Examples:\n"
-   "  billgen collections --uri mongodb://db1/hospital\n"
-   "  billgen collections --uri mongodb://db1/ --db layoutlab_demo --require-layoutlab\n\n";
-
-/* usage_error -- log a usage error with the command's help hint; the usage exit code. */
-static int
-usage_error (const bson_error_t *error, const char *cmd)
-{
-   lab_log_error ("%s", error->message);
-   fprintf (stderr, "Try 'billgen %s --help'.\n", cmd);
-   return LAB_EXIT_USAGE;
-}
-
-/* help_or_version -- --help / --version of a command: true (and prints) when one was given. */
-static bool
-help_or_version (const lab_cli_common_t *c, const char *usage)
-{
-   if (c->help) {
-      fputs (usage, stdout);
-      fputs (lab_cli_common_help (), stdout);
-      return true;
-   }
-   if (c->version) {
-      printf ("billgen %s\n", LAB_VERSION);
-      return true;
-   }
-   return false;
-}
-
-/* The block compressor of the collections a command creates (--block-compressor, --zstd-level). */
-typedef struct {
-   const char *name; /* NULL: the backend's default */
-   int32_t zstd_level;
-} compress_opts_t;
-
-/* open_store -- the store named by the common options, creating collections with `z`'s compressor;
- * create: an embedded home that does not exist yet is made (generate, import), else it is an error
- * (export: reading must not leave an empty store); unlogged: the collections it creates are not
- * journaled (generate: durable at its closing checkpoint; issue 27). */
-static lab_store_t *
-open_store (const lab_cli_run_t *cli, const char *tool, const lab_cli_common_t *c, const compress_opts_t *z,
-            bool create, bool unlogged, bson_error_t *error)
-{
-   lab_store_opts_t so = { .db = c->db,
-                           .cache_size_bytes = c->cache_size_bytes,
-                           .create = create,
-                           .progress = c->progress,
-                           .unlogged = unlogged };
-
-   so.block_compressor = z->name;
-   so.zstd_level = z->zstd_level;
-   so.connect_timeout_ms = c->server_timeout_ms;
-   so.tool = tool; /* the indexes a command builds are recorded with it and its command line */
-   so.argc = cli->argc;
-   so.argv = cli->argv;
-   return lab_store_open (c->uri, &so, error);
-}
-
 /* compress_check -- a known compressor name (usage error otherwise). */
 static bool
-compress_check (const compress_opts_t *z, bson_error_t *error)
+compress_check (const lab_gen_compress_opts_t *z, bson_error_t *error)
 {
    return !z->name || lab_store_block_compressor_check (z->name, error);
 }
@@ -260,36 +195,6 @@ summary_compressor (bson_t *j, const lab_store_t *store)
 
    BSON_APPEND_UTF8 (j, "block_compressor", name ? name : "server default");
    BSON_APPEND_UTF8 (j, "block_compressor_note", store ? lab_store_compressor_note (store) : "");
-}
-
-/* write_summary -- finish `j` (the header was started by summary_begin) to --json; a write failure
- * turns success into a runtime failure. */
-static int
-write_summary (const lab_cli_common_t *c, bson_t *j, int rc)
-{
-   bson_error_t jerr;
-
-   if (!lab_json_write (j, c->json_path, &jerr)) {
-      lab_log_error ("%s", jerr.message);
-      if (rc == LAB_EXIT_OK) {
-         rc = LAB_EXIT_FAILURE;
-      }
-   }
-   bson_destroy (j);
-   return rc;
-}
-
-/* summary_begin -- the common header, then the fields every billgen command shares. */
-static void
-summary_begin (bson_t *j, const lab_cli_run_t *cli, int rc, const bson_error_t *error, const char *cmd,
-               const lab_store_t *store, const char *coll)
-{
-   lab_cli_summary_init (j, cli, rc, rc == LAB_EXIT_OK ? NULL : error);
-   BSON_APPEND_UTF8 (j, "subcommand", cmd);
-   if (store) {
-      BSON_APPEND_UTF8 (j, "uri", lab_store_uri_redacted (store));
-   }
-   BSON_APPEND_UTF8 (j, "collection", coll);
 }
 
 /* parse_seed -- --seed: decimal or 0x-hex. */
@@ -370,7 +275,7 @@ apply_preset (lab_gen_params_t *gen, const char *preset, double scale, bool scal
  * compressor `z` (NULL: left out), the collection's marker (store/mark.h). */
 static void
 append_generate_params (bson_t *p, const lab_gen_generate_opts_t *o, const char *preset, double scale,
-                        const compress_opts_t *z)
+                        const lab_gen_compress_opts_t *z)
 {
    char seed[32];
 
@@ -410,7 +315,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    int parallel = 1;
    lab_store_t *store = NULL;
    int rc = LAB_EXIT_FAILURE;
-   compress_opts_t z = { 0 };
+   lab_gen_compress_opts_t z = { 0 };
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--dst", 0, &o.coll),
       LAB_CLI_OPT_STRING ("--block-compressor", 0, &z.name),
@@ -453,9 +358,9 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
        (!c.help && !c.version &&
         (!lab_gen_generate_opts_check (&o, &error) || !compress_check (&z, &error))) ||
        !lab_cli_output_check (c.json_path, "--json", &error)) {
-      return usage_error (&error, "generate");
+      return lab_gen_cli_usage_error (&error, "generate");
    }
-   if (help_or_version (&c, USAGE_GENERATE)) {
+   if (lab_gen_cli_help (&c, USAGE_GENERATE)) {
       return LAB_EXIT_OK;
    }
    lab_log_set (&c);
@@ -467,7 +372,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    bson_append_document_end (&mark, &mp);
    o.provenance = &mark;
 
-   store = open_store (cli, "billgen generate", &c, &z, true, true, &error);
+   store = lab_gen_cli_open_store (cli, "billgen generate", &c, &z, true, true, &error);
    if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
       lab_log_error ("%s", error.message);
       rc = LAB_EXIT_USAGE;
@@ -487,7 +392,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    }
    if (c.json_path) {
       bson_t j, p;
-      summary_begin (&j, cli, rc, &error, "generate", store, o.coll);
+      lab_gen_cli_summary_begin (&j, cli, rc, &error, "generate", store, o.coll);
       BSON_APPEND_INT64 (&j, "rows", st.rows);
       BSON_APPEND_INT64 (&j, "bills", st.bills);
       BSON_APPEND_INT64 (&j, "oversize_bills", st.oversize_bills);
@@ -508,7 +413,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_DOCUMENT_BEGIN (&j, "params", &p);
       append_generate_params (&p, &o, preset, scale, NULL);
       bson_append_document_end (&j, &p);
-      rc = write_summary (&c, &j, rc);
+      rc = lab_gen_cli_write_summary (&c, &j, rc);
    }
    lab_store_close (store);
    bson_destroy (&mark);
@@ -518,7 +423,7 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
 /* import_mark_params -- the import's settings in the destination's marker ("params": files, fields,
  * headerline, types, parse grace, key, block compressor). */
 static void
-import_mark_params (bson_t *mark, const lab_gen_import_opts_t *o, const compress_opts_t *z)
+import_mark_params (bson_t *mark, const lab_gen_import_opts_t *o, const lab_gen_compress_opts_t *z)
 {
    bson_t mp, fa;
    char idx[16];
@@ -575,7 +480,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    lab_cli_list_t files = { 0 };
    int rc = LAB_EXIT_FAILURE, type = 0;
    bool ok, yes = false;
-   compress_opts_t z = { 0 };
+   lab_gen_compress_opts_t z = { 0 };
    bson_t mark = BSON_INITIALIZER;
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--dst", 0, &o.coll),
@@ -614,10 +519,10 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    if (!lab_cli_parse (&spec, argc, argv, 2, &error) || !compress_check (&z, &error) ||
        !lab_cli_output_check (c.json_path, "--json", &error) ||
        !lab_cli_output_check (o.reject_path, "--reject", &error)) {
-      rc = usage_error (&error, "import");
+      rc = lab_gen_cli_usage_error (&error, "import");
       goto done;
    }
-   if (help_or_version (&c, USAGE_IMPORT)) {
+   if (lab_gen_cli_help (&c, USAGE_IMPORT)) {
       rc = LAB_EXIT_OK;
       goto done;
    }
@@ -634,14 +539,14 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
     * missing input never creates a store or a collection */
    imp = lab_gen_import_new (&o, &error);
    if (!imp && error.domain == LAB_ERROR_USAGE) {
-      rc = usage_error (&error, "import");
+      rc = lab_gen_cli_usage_error (&error, "import");
       goto done;
    }
    if (imp && !o.parse_only) {
-      store = open_store (cli, "billgen import", &c, &z, true, false, &error);
+      store = lab_gen_cli_open_store (cli, "billgen import", &c, &z, true, false, &error);
    }
    if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
-      rc = usage_error (&error, "import");
+      rc = lab_gen_cli_usage_error (&error, "import");
       goto done;
    }
    ok = imp && (o.parse_only || store) && lab_gen_import_run (imp, store, &st, &error);
@@ -669,12 +574,13 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    }
    if (c.json_path) {
       bson_t j;
-      summary_begin (&j, cli, rc, &error, o.parse_only ? "import-parse-only" : "import", store, o.coll);
+      lab_gen_cli_summary_begin (&j, cli, rc, &error, o.parse_only ? "import-parse-only" : "import", store,
+                                 o.coll);
       import_summary_append (&j, &o, &st);
       if (!o.parse_only) {
          summary_compressor (&j, store);
       }
-      rc = write_summary (&c, &j, rc);
+      rc = lab_gen_cli_write_summary (&c, &j, rc);
    }
 
 done:
@@ -719,9 +625,9 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    o.sample = 1000;
    if (!lab_cli_parse (&spec, argc, argv, 2, &error) || !lab_cli_output_check (o.out, "-o", &error) ||
        !lab_cli_output_check (c.json_path, "--json", &error)) {
-      return usage_error (&error, "export");
+      return lab_gen_cli_usage_error (&error, "export");
    }
-   if (help_or_version (&c, USAGE_EXPORT)) {
+   if (lab_gen_cli_help (&c, USAGE_EXPORT)) {
       return LAB_EXIT_OK;
    }
    if (!level_given && lab_gen_path_has_suffix (o.out, ".zst")) {
@@ -730,13 +636,13 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    if (c.json_path && !strcmp (c.json_path, "-") && !strcmp (o.out, "-")) {
       lab_error_set (&error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--json - and the CSV cannot both go to stdout: give -o FILE");
-      return usage_error (&error, "export");
+      return lab_gen_cli_usage_error (&error, "export");
    }
    o.progress = c.progress;
    lab_log_set (&c);
 
-   store = open_store (cli, "billgen export", &c, &(compress_opts_t){ 0 }, false, false,
-                       &error); /* export creates no collection */
+   store = lab_gen_cli_open_store (cli, "billgen export", &c, &(lab_gen_compress_opts_t){ 0 }, false, false,
+                                   &error); /* export creates no collection */
    if (store && lab_gen_export (store, &o, &st, &error)) {
       char b1[32], b2[32];
       lab_log_info ("exported %" PRId64 " rows of '%s' (%" PRId64
@@ -750,7 +656,7 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
    }
    if (c.json_path) {
       bson_t j;
-      summary_begin (&j, cli, rc, &error, "export", store, o.coll);
+      lab_gen_cli_summary_begin (&j, cli, rc, &error, "export", store, o.coll);
       BSON_APPEND_UTF8 (&j, "out", o.out);
       BSON_APPEND_INT64 (&j, "rows", st.rows);
       BSON_APPEND_INT64 (&j, "columns", st.columns);
@@ -759,114 +665,8 @@ cmd_export (const lab_cli_run_t *cli, int argc, char **argv)
       BSON_APPEND_INT32 (&j, "zstd_level", o.zstd_level);
       BSON_APPEND_DOUBLE (&j, "run_elapsed_s", st.seconds);
       BSON_APPEND_INT64 (&j, "rejects", 0);
-      rc = write_summary (&c, &j, rc);
+      rc = lab_gen_cli_write_summary (&c, &j, rc);
    }
-   lab_store_close (store);
-   return rc;
-}
-
-/* cmd_collections -- the database's collections, who wrote them, and --require-layoutlab. */
-static int
-cmd_collections (const lab_cli_run_t *cli, int argc, char **argv)
-{
-   lab_cli_common_t c;
-   bson_error_t error = { 0 };
-   lab_store_t *store = NULL;
-   lab_store_session_t *sess = NULL;
-   char **names = NULL;
-   bool require = false;
-   bson_t list = BSON_INITIALIZER;
-   size_t i, nforeign = 0;
-   bson_string_t *foreign = bson_string_new (NULL);
-   int rc = LAB_EXIT_FAILURE;
-   lab_cli_opt_t opts[] = {
-      LAB_CLI_OPT_FLAG ("--require-layoutlab", 0, &require),
-      LAB_CLI_OPT_END,
-   };
-   lab_cli_spec_t spec = { .opts = opts, .common = &c };
-
-   lab_cli_common_init (&c);
-   if (!lab_cli_parse (&spec, argc, argv, 2, &error) ||
-       !lab_cli_output_check (c.json_path, "--json", &error)) {
-      rc = usage_error (&error, "collections");
-      goto done;
-   }
-   if (help_or_version (&c, USAGE_COLLECTIONS)) {
-      rc = LAB_EXIT_OK;
-      goto done;
-   }
-   lab_log_set (&c);
-   store = open_store (cli, "billgen collections", &c, &(compress_opts_t){ 0 }, false, false,
-                       &error); /* listing creates nothing */
-   sess = store ? lab_store_session_open (store, &error) : NULL;
-   if (!sess || !lab_store_list (sess, &names, &error)) {
-      lab_log_error ("%s", error.message);
-      rc = lab_error_exit_code (&error);
-      goto done;
-   }
-   for (i = 0; names[i]; i++) {
-      bson_t *mark = NULL, d;
-      bson_iter_t it;
-      int64_t n = -1;
-      bool foreign_uuid = false;
-
-      if (strcmp (names[i], LAB_MARK_COLL) == 0) {
-         continue;
-      }
-      if (!lab_store_mark_get (sess, names[i], &mark, &foreign_uuid, &error) ||
-          !lab_store_count_estimated (sess, names[i], &n, &error)) {
-         bson_destroy (mark);
-         lab_log_error ("%s", error.message);
-         rc = lab_error_exit_code (&error);
-         goto done;
-      }
-      if (!c.quiet && !(c.json_path && !strcmp (c.json_path, "-"))) {
-         const char *tool = mark && bson_iter_init_find (&it, mark, "tool") && BSON_ITER_HOLDS_UTF8 (&it)
-                               ? bson_iter_utf8 (&it, NULL)
-                               : "?";
-         char when[64] = "";
-         if (mark && bson_iter_init_find (&it, mark, "written_at") && BSON_ITER_HOLDS_UTF8 (&it)) {
-            bson_snprintf (when, sizeof when, " at %s", bson_iter_utf8 (&it, NULL));
-         }
-         printf ("%-32s %12lld documents  %s%s%s\n", names[i], (long long)n,
-                 mark ? "written by layoutlab: " : "not written by layoutlab", mark ? tool : "", when);
-      }
-      BSON_APPEND_DOCUMENT_BEGIN (&list, names[i], &d);
-      BSON_APPEND_INT64 (&d, "documents", n);
-      BSON_APPEND_BOOL (&d, "layoutlab", mark != NULL);
-      if (mark) {
-         BSON_APPEND_DOCUMENT (&d, "provenance", mark);
-      }
-      bson_append_document_end (&list, &d);
-      if (!mark) {
-         bson_string_append_printf (foreign, "%s%s", nforeign ? ", " : "", names[i]);
-         nforeign++;
-      }
-      bson_destroy (mark);
-   }
-   rc = LAB_EXIT_OK;
-   if (require && nforeign > 0) {
-      lab_error_set (
-         &error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-         "database '%s' on %s holds %zu collection(s) layoutlab did not write: %s; nothing has been "
-         "written: choose another database (--db NAME)",
-         lab_store_db (store), lab_store_uri_redacted (store), nforeign, foreign->str);
-      lab_log_error ("%s", error.message);
-      rc = LAB_EXIT_USAGE;
-   }
-   if (c.json_path) {
-      bson_t j;
-      summary_begin (&j, cli, rc, &error, "collections", store, "");
-      BSON_APPEND_UTF8 (&j, "db", store ? lab_store_db (store) : "");
-      BSON_APPEND_DOCUMENT (&j, "collections", &list);
-      BSON_APPEND_INT64 (&j, "not_layoutlab", (int64_t)nforeign);
-      rc = write_summary (&c, &j, rc);
-   }
-done:
-   bson_string_free (foreign, true);
-   bson_destroy (&list);
-   bson_strfreev (names);
-   lab_store_session_close (sess);
    lab_store_close (store);
    return rc;
 }
@@ -894,7 +694,10 @@ main (int argc, char **argv)
       return cmd_export (&cli, argc, argv);
    }
    if (!strcmp (cmd, "collections")) {
-      return cmd_collections (&cli, argc, argv);
+      return lab_gen_cli_collections (&cli, argc, argv);
+   }
+   if (!strcmp (cmd, "clean")) {
+      return lab_gen_cli_clean (&cli, argc, argv);
    }
    if (!strcmp (cmd, "-h") || !strcmp (cmd, "--help") || !strcmp (cmd, "help")) {
       fputs (USAGE_MAIN, stdout);
@@ -905,7 +708,8 @@ main (int argc, char **argv)
       printf ("billgen %s\n", LAB_VERSION);
       return LAB_EXIT_OK;
    }
-   fprintf (stderr, "billgen: error: unknown command '%s' (generate, import, export or collections)\n", cmd);
+   fprintf (stderr, "billgen: error: unknown command '%s' (generate, import, export, collections or clean)\n",
+            cmd);
    fprintf (stderr, "Try 'billgen --help'.\n");
    return LAB_EXIT_USAGE;
 }

@@ -217,3 +217,115 @@ done:
    lab_store_session_close (sess);
    return ok;
 }
+
+/* str_field -- the string `key` of doc, or "". */
+static const char *
+str_field (const bson_t *doc, const char *key)
+{
+   bson_iter_t it;
+
+   return bson_iter_init_find (&it, doc, key) && BSON_ITER_HOLDS_UTF8 (&it) ? bson_iter_utf8 (&it, NULL) : "";
+}
+
+/* index_record -- *r from an index record (fields copied); its key pattern left empty (n 0) when `keys` is
+ * not 1..LAB_STORE_INDEX_MAX_FIELDS ascending fields. */
+static void
+index_record (const bson_t *doc, lab_store_mark_index_t *r)
+{
+   bson_iter_t it, keys;
+   bool ok = true;
+   int i;
+
+   memset (r, 0, sizeof *r);
+   r->id = bson_strdup (str_field (doc, "_id"));
+   r->collection = bson_strdup (str_field (doc, "collection"));
+   r->name = bson_strdup (str_field (doc, "name"));
+   r->created_at = bson_strdup (str_field (doc, "created_at"));
+   r->tool = bson_strdup (str_field (doc, "tool"));
+   r->size_bytes = bson_iter_init_find (&it, doc, "size_bytes") && BSON_ITER_HOLDS_NUMBER (&it)
+                      ? bson_iter_as_int64 (&it)
+                      : -1;
+   r->on_foreign = bson_iter_init_find (&it, doc, "on_foreign") && bson_iter_as_bool (&it);
+   r->doc = bson_new ();
+   bson_copy_to_excluding_noinit (doc, r->doc, "_id", NULL);
+   if (bson_iter_init_find (&it, doc, "keys") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
+       bson_iter_recurse (&it, &keys)) {
+      while (ok && bson_iter_next (&keys)) {
+         ok = r->spec.n < LAB_STORE_INDEX_MAX_FIELDS && BSON_ITER_HOLDS_NUMBER (&keys) &&
+              bson_iter_as_double (&keys) == 1.0 && *bson_iter_key (&keys);
+         if (ok) {
+            r->spec.fields[r->spec.n++] = bson_strdup (bson_iter_key (&keys));
+         }
+      }
+   }
+   if (!ok) {
+      for (i = 0; i < r->spec.n; i++) {
+         bson_free ((char *)r->spec.fields[i]);
+         r->spec.fields[i] = NULL;
+      }
+      r->spec.n = 0;
+   }
+}
+
+/* lab_store_mark_indexes -- see mark.h. */
+bool
+lab_store_mark_indexes (lab_store_session_t *sess, lab_store_mark_index_t **records, size_t *n,
+                        bson_error_t *error)
+{
+   lab_store_cursor_t *cur;
+   const bson_t *doc;
+   size_t cap = 0;
+   int r;
+
+   *records = NULL;
+   *n = 0;
+   cur = lab_store_natural_open (sess, LAB_MARK_COLL, NULL, error);
+   if (!cur) {
+      if (lab_error_is (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION)) {
+         memset (error, 0, sizeof *error); /* nothing recorded yet */
+         return true;
+      }
+      return false;
+   }
+   while ((r = lab_store_cursor_next (cur, &doc, error)) == 1) {
+      if (strcmp (str_field (doc, "kind"), "index") != 0 ||
+          strncmp (str_field (doc, "_id"), LAB_MARK_INDEX_PREFIX, strlen (LAB_MARK_INDEX_PREFIX)) != 0) {
+         continue;
+      }
+      if (*n == cap) {
+         cap = cap ? 2 * cap : 8;
+         *records = bson_realloc (*records, cap * sizeof **records);
+      }
+      index_record (doc, &(*records)[(*n)++]);
+   }
+   lab_store_cursor_close (cur);
+   if (r < 0) {
+      lab_store_mark_indexes_free (*records, *n);
+      *records = NULL;
+      *n = 0;
+      lab_error_prefix (error, "reading the index records of '%s'", LAB_MARK_COLL);
+      return false;
+   }
+   return true;
+}
+
+/* lab_store_mark_indexes_free -- see mark.h. */
+void
+lab_store_mark_indexes_free (lab_store_mark_index_t *records, size_t n)
+{
+   size_t i;
+   int j;
+
+   for (i = 0; i < n; i++) {
+      bson_free (records[i].id);
+      bson_free (records[i].collection);
+      bson_free (records[i].name);
+      bson_free (records[i].created_at);
+      bson_free (records[i].tool);
+      for (j = 0; j < records[i].spec.n; j++) {
+         bson_free ((char *)records[i].spec.fields[j]);
+      }
+      bson_destroy (records[i].doc);
+   }
+   bson_free (records);
+}

@@ -50,4 +50,78 @@ bool lab_store_mark_write_guard (lab_store_t *store, lab_store_session_t *sess, 
  * NULL-terminated, caller bson_strfreev()s; LAB_MARK_COLL itself is never listed). */
 bool lab_store_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error);
 
+/* ---- the indexes layoutlab built, and removing what it created ------------------------------------
+ * Each index a tool builds has a record in LAB_MARK_COLL beside the collection markers (a `$` never
+ * appears in a collection name, so the _ids cannot meet):
+ *   {_id: "$index:<coll>:<name>", layoutlab: 1, kind: "index", collection, name, keys: {<field>: 1, ...},
+ *    size_bytes (-1 unknown), created_at (UTC ISO-8601), tool, command_line: [argv, redacted],
+ *    on_foreign: built on a collection layoutlab did not write (under --allow-writes)} */
+#define LAB_MARK_INDEX_PREFIX "$index:"
+
+typedef struct {
+   char *id;                    /* the record's _id */
+   char *collection, *name;     /* the index's collection and name */
+   lab_store_index_spec_t spec; /* its key pattern (fields owned); n 0 when `keys` is not an ascending
+                                 * pattern of 1..LAB_STORE_INDEX_MAX_FIELDS fields */
+   int64_t size_bytes;          /* -1 unknown */
+   char *created_at, *tool;     /* "" when absent */
+   bool on_foreign;
+   bson_t *doc; /* the whole record without _id (command_line and all) */
+} lab_store_mark_index_t;
+
+/* lab_store_mark_indexes -- the index records (kind "index") of LAB_MARK_COLL in *records (*n of them,
+ * in the collection's natural order; none when LAB_MARK_COLL does not exist). Caller frees with
+ * lab_store_mark_indexes_free. */
+bool lab_store_mark_indexes (lab_store_session_t *sess, lab_store_mark_index_t **records, size_t *n,
+                             bson_error_t *error);
+void lab_store_mark_indexes_free (lab_store_mark_index_t *records, size_t n);
+
+typedef enum {
+   LAB_MARK_CLEAN_COLLECTION, /* a collection (with its marker) */
+   LAB_MARK_CLEAN_INDEX,      /* an index (with its record) */
+   LAB_MARK_CLEAN_MARK_COLL,  /* LAB_MARK_COLL itself: dropped when nothing else is left in it */
+} lab_mark_clean_kind_t;
+
+typedef enum {
+   LAB_MARK_CLEAN_DROP,      /* removed: a collection with a valid marker, an index built on a collection
+                              * layoutlab did not write, LAB_MARK_COLL once empty */
+   LAB_MARK_CLEAN_WITH_COLL, /* an index of a collection dropped here: goes with it, then its record */
+   LAB_MARK_CLEAN_GONE,      /* no longer exists: reported, skipped; only its record is deleted */
+   LAB_MARK_CLEAN_KEEP,      /* someone else's now, or unreadable: left alone (a stale record deleted) */
+} lab_mark_clean_action_t;
+
+typedef struct {
+   lab_mark_clean_kind_t kind;
+   lab_mark_clean_action_t action;
+   char *collection;
+   char *index;                 /* INDEX: its name */
+   lab_store_index_spec_t spec; /* INDEX: its key pattern (fields owned) */
+   char *record;                /* the _id of its document in LAB_MARK_COLL deleted with it, or NULL */
+   int64_t documents;           /* COLLECTION: documents (estimated); else -1 */
+   int64_t size_bytes;          /* on disk (a collection's data and indexes); -1 unknown */
+   char *note;                  /* who wrote it and when, or why it is left alone */
+   bool done;                   /* after lab_store_mark_clean_run: removed (or its record deleted) */
+} lab_mark_clean_item_t;
+
+typedef struct {
+   lab_mark_clean_item_t *v;
+   size_t n;
+} lab_mark_clean_plan_t;
+
+/* lab_store_mark_clean_plan -- what removing everything layoutlab created from the store's database
+ * takes, read without writing anything: every collection with a valid marker (lab_store_mark_get: one
+ * whose marker's UUID is not its own is someone else's, KEEP), every recorded index of a collection
+ * layoutlab did not write (on_foreign; the indexes of layoutlab's own collections go with them), the
+ * records and markers of what no longer exists (GONE), and last LAB_MARK_COLL (DROP when every document
+ * in it is deleted by the plan, else KEEP). Free with lab_store_mark_clean_plan_free. */
+bool lab_store_mark_clean_plan (lab_store_t *store, lab_mark_clean_plan_t *plan, bson_error_t *error);
+
+/* lab_store_mark_clean_run -- carry the plan out, in order: the indexes of the other collections, the
+ * collections (each one's marker checked again first: a collection that is no longer layoutlab's is left
+ * alone, KEEP), the records, LAB_MARK_COLL when it is empty. What is already gone is skipped. Each item
+ * removed gets done; the first failure stops the run (the items before it are done). */
+bool lab_store_mark_clean_run (lab_store_t *store, lab_mark_clean_plan_t *plan, bson_error_t *error);
+
+void lab_store_mark_clean_plan_free (lab_mark_clean_plan_t *plan);
+
 #endif

@@ -806,6 +806,43 @@ lab_mongo_create_index_spec (lab_store_session_t *sess, const char *coll, const 
    return ok;
 }
 
+/* lab_mongo_drop_index -- dropIndexes by the name listIndexes gives the key pattern (the server's name,
+ * which need not be the default one); a missing collection or index: nothing. */
+bool
+lab_mongo_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                      bool *dropped, bson_error_t *error)
+{
+   mongoc_database_t *db;
+   bson_t cmd = BSON_INITIALIZER, reply;
+   char name[512];
+   bson_error_t err;
+   bool exists, coll_exists, ok;
+
+   if (!find_index_spec (sess, coll, spec, &exists, &coll_exists, name, sizeof name, error)) {
+      return false;
+   }
+   if (!exists) {
+      return true;
+   }
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   BSON_APPEND_UTF8 (&cmd, "dropIndexes", coll);
+   BSON_APPEND_UTF8 (&cmd, "index", name);
+   ok = mongoc_database_write_command_with_opts (db, &cmd, NULL, &reply, &err);
+   cache_forget (msess (sess), coll); /* the session's cache knew the index: ask the server again */
+   if (!ok && (lab_mongo_server_code_is (&err, 26) || lab_mongo_server_code_is (&err, 27))) {
+      ok = true; /* gone in the meantime (NamespaceNotFound, IndexNotFound) */
+   } else if (!ok) {
+      lab_mongo_fail (sess->store, error, &err, "dropping index %s of '%s' in database '%s'", name, coll,
+                      sess->store->db);
+   } else {
+      *dropped = true;
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   mongoc_database_destroy (db);
+   return ok;
+}
+
 /* find_multikey -- a bool "isMultiKey" anywhere in the explain reply (the IXSCAN stage's). */
 static bool
 find_multikey (bson_iter_t *it, bool *found)

@@ -159,6 +159,8 @@ bool lab_mongo_index_find (lab_store_session_t *sess, const char *coll, const la
                            lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
                            bson_error_t *error);
 bool lab_mongo_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
+bool lab_mongo_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                           bool *dropped, bson_error_t *error);
 bool lab_mongo_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 bool lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *st,
                       bson_error_t *error);

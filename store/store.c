@@ -228,7 +228,27 @@ lab_store_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *ind
 {
    bson_init (indexes);
    *clustered = false;
-   return check_coll (coll, error) && sess->store->ops->list_indexes (sess, coll, indexes, clustered, error);
+   return lab_store_coll_check (coll, error) &&
+          sess->store->ops->list_indexes (sess, coll, indexes, clustered, error);
+}
+
+/* lab_store_drop_index -- checks (never the `_id` index), then the backend's drop. */
+bool
+lab_store_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                      bool *dropped, bson_error_t *error)
+{
+   bool d = false, ok = lab_store_coll_check (coll, error) && lab_store_index_spec_check (spec, error);
+
+   if (ok && spec->n == 1 && strcmp (spec->fields[0], "_id") == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE,
+                     "the _id index of '%s' cannot be dropped (drop the collection instead)", coll);
+      ok = false;
+   }
+   ok = ok && sess->store->ops->drop_index (sess, coll, spec, &d, error);
+   if (dropped) {
+      *dropped = ok && d;
+   }
+   return ok;
 }
 
 /* lab_store_index_find -- checks (an equality prefix within the pattern, a range only on the field after

@@ -260,6 +260,13 @@ bool lab_store_index_find (lab_store_session_t *sess, const char *coll, const la
                            lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
                            bson_error_t *error);
 
+/* lab_store_drop_index -- drop the index with exactly this key pattern (MongoDB: dropIndexes by its name;
+ * embedded: its table, and its entry in the catalog). A missing index or collection is not an error:
+ * *dropped (may be NULL) says whether one was dropped. The `_id` index ({_id: 1}) is never dropped:
+ * LAB_ERROR_USAGE, as a bad spec. */
+bool lab_store_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                           bool *dropped, bson_error_t *error);
+
 /* lab_store_drop -- drop the collection and its indexes; a missing collection is not an error. */
 bool lab_store_drop (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 

@@ -57,6 +57,9 @@ struct lab_store_ops {
    /* *indexes is initialized and empty, *clustered false (store.c) */
    bool (*list_indexes) (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
                          bson_error_t *error);
+   /* *dropped preset false; never the _id index */
+   bool (*drop_index) (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                       bool *dropped, bson_error_t *error);
    bool (*index_find) (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                        const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
                        lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,

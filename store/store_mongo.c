@@ -362,6 +362,7 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .index_info = lab_mongo_index_info,
    .index_find = lab_mongo_index_find,
    .list_indexes = lab_mongo_list_indexes,
+   .drop_index = lab_mongo_drop_index,
    .drop = lab_mongo_drop,
    .count = lab_mongo_count,
    .count_estimated = lab_mongo_count_estimated,

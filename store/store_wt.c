@@ -38,6 +38,7 @@ const lab_store_ops_t lab_store_wt_ops = {
    .index_info = lab_wt_index_info,
    .index_find = lab_wt_index_find,
    .list_indexes = lab_wt_list_indexes,
+   .drop_index = lab_wt_drop_index,
    .drop = lab_wt_drop,
    .count = lab_wt_count,
    .stats = lab_wt_stats,

@@ -278,6 +278,48 @@ done:
    return ok;
 }
 
+/* lab_wt_drop_index -- remove the index from the collection's catalog entry, then drop its table (as
+ * lab_wt_drop, the catalog first: a failure half way leaves an unreferenced table, never a catalog naming a
+ * table that is gone); a missing collection or index: nothing. */
+bool
+lab_wt_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                   bool *dropped, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   wt_coll_t *c;
+   wt_index_t *ix, gone = { 0 };
+   bool ok = true;
+   int i;
+
+   pthread_rwlock_wrlock (&st->ddl);
+   pthread_mutex_lock (&st->mu);
+   c = lab_wt_coll_find (st, coll);
+   ix = c ? lab_wt_coll_index_spec (c, spec) : NULL;
+   if (ix && !lab_wt_is_id_index (c, ix)) {
+      i = (int)(ix - c->indexes);
+      gone = *ix;
+      memmove (ix, ix + 1, (size_t)(c->nindexes - i - 1) * sizeof *ix);
+      c->nindexes--;
+      ok = lab_wt_catalog_put_coll (ss->s, c, error);
+      if (!ok) { /* the catalog still names it: so does the live entry */
+         memmove (&c->indexes[i + 1], &c->indexes[i], (size_t)(c->nindexes - i) * sizeof *ix);
+         c->indexes[i] = gone;
+         c->nindexes++;
+      }
+   } else {
+      ix = NULL;
+   }
+   pthread_mutex_unlock (&st->mu);
+   if (ix && ok) {
+      ok = drop_table (ss, coll, gone.uri, error);
+      lab_wt_index_unset (&gone);
+      *dropped = ok;
+   }
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
 /* lab_wt_count -- the exact count kept in memory. */
 bool
 lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error)

@@ -254,6 +254,8 @@ bool lab_wt_drop (lab_store_session_t *sess, const char *coll, bson_error_t *err
 bool lab_wt_count (lab_store_session_t *sess, const char *coll, int64_t *count, bson_error_t *error);
 bool lab_wt_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_stats_t *out,
                    bson_error_t *error);
+bool lab_wt_drop_index (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
+                        bool *dropped, bson_error_t *error);
 bool lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                        bson_error_t *error);
 bool lab_wt_index_info (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,

@@ -15,15 +15,18 @@ set -uo pipefail
 
 . "$(dirname "$0")/../lib/store_test.sh" guard "$@"
 
-DUMP="$BIN/test-store-dump"
+SC="$BIN/test-store-cmd"
 dburi=${URI:-wiredtiger:$T/wt}
 dbname=${DB:-layoutlab}
 expect 0 "$BIN/scan-testdata" "${S[@]}" --bills 30 --rows 4
 # fingerprint -- both collections' documents and the indexes a refused command would build
 fingerprint () {
-  "$DUMP" "$dburi" "$dbname" bill_detail --index line --index ts --index bill_id,line --index item_code
-  "$DUMP" "$dburi" "$dbname" detail_coll --index details.ts --index item_code
-  "$DUMP" "$dburi" "$dbname" _layoutlab 2>/dev/null | grep -c '"\$index:' || true
+  local f
+  "$SC" "$dburi" "$dbname" dump bill_detail
+  for f in line ts bill_id,line item_code; do echo "bill_detail $f: $("$SC" "$dburi" "$dbname" has-index bill_detail $f)"; done
+  "$SC" "$dburi" "$dbname" dump detail_coll
+  for f in details.ts item_code; do echo "detail_coll $f: $("$SC" "$dburi" "$dbname" has-index detail_coll $f)"; done
+  "$SC" "$dburi" "$dbname" dump _layoutlab 2>/dev/null | grep -c '"\$index:' || true
 }
 fingerprint >"$T/before" 2>&1 || fail "fingerprint before: $(cat "$T/before" | tail -2)"
 [ -s "$T/before" ] || fail "empty fingerprint"
@@ -53,7 +56,7 @@ refused "fold-details --plan --create-index" "$BIN/fold-details" "${S[@]}" --src
 refused "allow other" "$BIN/scancmp" "${S[@]}" --workload update --update-rows 5 --allow-writes other "${W[@]}"
 fingerprint >"$T/after" 2>&1
 cmp -s "$T/before" "$T/after" || { fail "a refused command changed a collection"; diff "$T/before" "$T/after" | head -5 >&2; }
-run "$DUMP" "$dburi" "$dbname" g_fold
+run "$SC" "$dburi" "$dbname" dump g_fold
 [ ! -s "$T/out" ] || fail "the refused fold wrote its destination"
 
 # named explicitly: the writes run, the names are recorded, the index built is recorded as on a foreign one
@@ -66,7 +69,7 @@ assert res["config"]["allow_writes"] == ["bill_detail", "detail_coll"], res["con
 PY
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst g_fold --key item_code --create-index \
   --allow-writes bill_detail </dev/null
-run "$DUMP" "$dburi" "$dbname" _layoutlab
+run "$SC" "$dburi" "$dbname" dump _layoutlab
 grep '"\$index:bill_detail:item_code_1"' "$T/out" >"$T/rec"
 grep -q '"on_foreign" : true' "$T/rec" || fail "no record of the index built on bill_detail as on a foreign collection"
 grep -q '"tool" : "fold-details"' "$T/rec" || fail "the index record does not name the tool"

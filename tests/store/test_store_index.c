@@ -95,7 +95,8 @@ static int
 teardown (void **state)
 {
    fx_t *fx = *state;
-   const char *colls[] = { "mk", "mk2", "mk_whole", "rng", "cmp", "pa", "built", "kept", "single", "li" };
+   const char *colls[] = { "mk",    "mk2",  "mk_whole", "rng", "cmp",   "pa",
+                           "built", "kept", "single",   "li",  "dropix" };
    size_t i;
 
    if (!embedded ()) {
@@ -906,6 +907,109 @@ test_list_indexes (void **state)
    bson_destroy (&list);
 }
 
+/* catalog_nindexes -- the indexes the embedded catalog's record of `coll` lists, read from its table. */
+static int
+catalog_nindexes (fx_t *fx, const char *coll)
+{
+   wt_store_t *st = fx->store->impl;
+   WT_SESSION *s;
+   WT_CURSOR *c;
+   WT_ITEM item;
+   bson_t doc;
+   bson_iter_t it, arr;
+   char *key = bson_strdup_printf ("c/%s", coll);
+   int n = 0;
+
+   assert_int_equal (st->conn->open_session (st->conn, NULL, NULL, &s), 0);
+   assert_int_equal (s->open_cursor (s, WT_CATALOG_URI, NULL, NULL, &c), 0);
+   c->set_key (c, key);
+   assert_int_equal (c->search (c), 0);
+   assert_int_equal (c->get_value (c, &item), 0);
+   assert_true (bson_init_static (&doc, item.data, item.size));
+   assert_true (bson_iter_init_find (&it, &doc, "indexes") && bson_iter_recurse (&it, &arr));
+   while (bson_iter_next (&arr)) {
+      n++;
+   }
+   s->close (s, NULL);
+   bson_free (key);
+   return n;
+}
+
+/* test_drop_index -- lab_store_drop_index drops exactly the index of that key pattern: the others stay,
+ * finds by it fail with NO_INDEX, a missing index or collection is no error (*dropped false), the _id
+ * index is refused. Embedded: after a reopen the catalog no longer lists it and its table is gone. */
+static void
+test_drop_index (void **state)
+{
+   fx_t *fx = *state;
+   lab_store_index_spec_t spec = { { "bill_id", "line_no" }, 2 }, line = { { "line_no" }, 1 };
+   lab_store_index_spec_t id = { { "_id" }, 1 };
+   enum { N = 20 };
+   bson_t *docs[N];
+   bson_value_t eq[2] = { i32 (1), i32 (3) };
+   bson_error_t e;
+   bool exists, multikey, dropped = true;
+   int64_t size, keys, ndocs;
+   char *uri = NULL, *file = NULL;
+   got_t g;
+   int i;
+
+   for (i = 0; i < N; i++) {
+      docs[i] =
+         BCON_NEW ("_id", BCON_INT32 (i), "bill_id", BCON_INT32 (i / 10), "line_no", BCON_INT32 (i % 10));
+   }
+   insert (fx, "dropix", docs, N);
+   free_docs (docs, N);
+   CHECK (lab_store_create_index_spec (fx->s, "dropix", &spec, &e_));
+   CHECK (lab_store_create_index_spec (fx->s, "dropix", &line, &e_));
+   if (embedded ()) {
+      wt_index_t *ix = lab_wt_coll_index_spec (lab_wt_coll_find (fx->store->impl, "dropix"), &spec);
+      assert_non_null (ix);
+      uri = bson_strdup (ix->uri);
+      file = bson_strdup_printf ("%s/%s.wt", lab_store_home (fx->store), ix->ident);
+      assert_int_equal (access (file, F_OK), 0);
+   }
+   /* the _id index never goes */
+   assert_false (lab_store_drop_index (fx->s, "dropix", &id, &dropped, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISUSE));
+   assert_false (dropped);
+   CHECK (lab_store_drop_index (fx->s, "dropix", &spec, &dropped, &e_));
+   assert_true (dropped);
+   if (embedded ()) {
+      assert_int_equal (catalog_nindexes (fx, "dropix"), 2); /* written at once, not only at close */
+      close_fx (fx);
+      open_fx (fx);
+      assert_int_equal (catalog_nindexes (fx, "dropix"), 2); /* _id, line_no */
+      assert_int_equal (lab_wt_coll_find (fx->store->impl, "dropix")->nindexes, 2);
+      assert_int_not_equal (access (file, F_OK), 0);
+      {
+         wt_store_t *st = fx->store->impl;
+         WT_SESSION *s;
+         WT_CURSOR *c = NULL;
+         assert_int_equal (st->conn->open_session (st->conn, NULL, NULL, &s), 0);
+         assert_int_not_equal (s->open_cursor (s, uri, NULL, NULL, &c), 0); /* the table is gone */
+         s->close (s, NULL);
+      }
+   }
+   CHECK (lab_store_index_info (fx->s, "dropix", &spec, &exists, &multikey, &size, &e_));
+   assert_false (exists);
+   assert_false (
+      lab_store_index_find (fx->s, "dropix", &spec, eq, 2, NULL, NULL, got_cb, &g, NULL, NULL, &e));
+   assert_true (lab_error_is (&e, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX));
+   /* the other index and the documents stay */
+   CHECK (lab_store_index_info (fx->s, "dropix", &line, &exists, &multikey, &size, &e_));
+   assert_true (exists);
+   find (fx, "dropix", &line, &eq[1], 1, NULL, NULL, &g, &keys, &ndocs);
+   assert_int_equal (g.n, 2);
+   /* again, and on a missing collection: nothing to drop, no error */
+   CHECK (lab_store_drop_index (fx->s, "dropix", &spec, &dropped, &e_));
+   assert_false (dropped);
+   CHECK (lab_store_drop_index (fx->s, "nope", &spec, &dropped, &e_));
+   assert_false (dropped);
+   bson_free (uri);
+   bson_free (file);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -915,7 +1019,8 @@ main (int argc, char **argv)
       cmocka_unit_test_setup_teardown (test_compound, setup, teardown),                                      \
       cmocka_unit_test_setup_teardown (test_single_field_catalog, setup, teardown),                          \
       cmocka_unit_test (test_spec_from_desc),                                                                \
-      cmocka_unit_test_setup_teardown (test_list_indexes, setup, teardown)
+      cmocka_unit_test_setup_teardown (test_list_indexes, setup, teardown),                                  \
+      cmocka_unit_test_setup_teardown (test_drop_index, setup, teardown)
    const struct CMUnitTest embedded_tests[] = {
       COMMON_TESTS,
       cmocka_unit_test_setup_teardown (test_parallel_arrays, setup, teardown),
