@@ -7,7 +7,8 @@
 #   - the results file records each layout's state (documents, data size) at the start of every
 #     measurement: the load's runs and the load after the writes differ by the rows appended (detail), the
 #     append entry's state is the load's, the update entry's the appended one;
-#   - a mix that writes adds a `mix` entry with its appends and corrections, and its state is the aged data.
+#   - a mix that writes adds a `mix` entry with its appends and corrections, and its state is the aged data;
+#   - a run that fails after its writes (the load after them differs: exit 3) has recorded them all the same.
 #
 # Usage: write_record.sh [--server]
 # Needs LAB_BIN_DIR; with --server LAYOUTLAB_TEST_URI or LAYOUTLAB_TEST_URI_FILE (the ctest fixture).
@@ -77,6 +78,25 @@ PY
 if [ "$where" = embedded ]; then
   :
 fi
+
+# recorded right after the writes, also when the run fails later: bill_detail gets rows detail_coll lacks
+# (appended with a copy as the other layout), so the next run's load after its appends differs (exit 3)
+expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst bill_copy --shape sorted -q
+expect 0 "$BIN/scancmp" "${S[@]}" --layout detail=bill_detail:rows --layout copy=bill_copy:rows --workload append \
+  --append-rows 7 --seed 8 -o "$T/a.json"
+expect 3 "$BIN/scancmp" "${S[@]}" "${L[@]}" --workload load,append --append-rows 5 --seed 9 -o "$T/b.json"
+grep -q "the load after the writes returned different row counts" "$T/err" || fail "the run did not fail after its writes"
+expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --keys-limit 3 -o "$T/r2.json"
+python3 - "$T/r2.json" >"$T/check" 2>&1 <<'PY' ||
+import json, sys
+ds = json.load(open(sys.argv[1]))["dataset"]
+got = {n: [(w["workload"], w["rows_appended"]) for w in ds[n]["provenance"]["writes"]] for n in ("detail", "folded")}
+assert got["detail"][-2:] == [("append", 7), ("append", 5)], got
+assert got["folded"][-1] == ("append", 5) and ("append", 7) not in got["folded"], got
+assert ds["folded"]["provenance"]["verify"]["ok"] is True
+print("ok")
+PY
+  { fail "the writes of a run that failed after them"; cat "$T/check" >&2; }
 
 if [ "$fails" -ne 0 ]; then
   echo "write_record ($where): $fails check(s) failed" >&2
