@@ -148,7 +148,8 @@ collect (const bson_t *d, const lab_results_layouts_t *ls, state_row_t *rows, si
          }
       }
       if (first && (!any || memcmp (c, prev, ls->n * sizeof *c) != 0)) {
-         snprintf (label, sizeof label, first == last ? "the load, run %d" : "the load, runs %d–%d", first, last);
+         snprintf (label, sizeof label, first == last ? "the load, run %d" : "the load, runs %d–%d", first,
+                   last);
          add_row (rows, &n, cap, label, prev, ls->n);
          first = 0;
       }
@@ -173,7 +174,8 @@ collect (const bson_t *d, const lab_results_layouts_t *ls, state_row_t *rows, si
       for (l = 0; l < ls->n; l++) {
          c[l] = state_of (d, path, ls->l[l].name);
       }
-      snprintf (label, sizeof label, "%s", strcmp (wn, "load_after_writes") == 0 ? "the load after the writes" : wn);
+      snprintf (label, sizeof label, "%s",
+                strcmp (wn, "load_after_writes") == 0 ? "the load after the writes" : wn);
       add_row (rows, &n, cap, label, c, ls->n);
    }
    if (lab_results_get_string (d, "mix.spec")) {
@@ -203,9 +205,10 @@ lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r)
       if (!lab_cmp_writes_since (d, ls.l[l].name, NULL, &w)) {
          continue;
       }
-      bson_string_append (o, any ? "; " : "- written to after they were made, before this measurement (each "
-                                          "collection's `_layoutlab` record; the counts above include these "
-                                          "writes): ");
+      bson_string_append (o, any ? "; "
+                                 : "- written to after they were made, before this measurement (each "
+                                   "collection's `_layoutlab` record; the counts above include these "
+                                   "writes): ");
       lab_cmp_app_esc (o, ls.l[l].name);
       bson_string_append (o, ": ");
       lab_cmp_app_writes_sum (o, &w);
@@ -220,7 +223,8 @@ lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r)
    for (i = 0; i < n; i++) {
       for (l = 0; l < ls.n; l++) {
          snprintf (path, sizeof path, "dataset.%s.count", ls.l[l].name);
-         differ = differ || (rows[i].count[l] >= 0 && lab_results_get_number (d, path, &dc) && dc != rows[i].count[l]);
+         differ = differ ||
+                  (rows[i].count[l] >= 0 && lab_results_get_number (d, path, &dc) && dc != rows[i].count[l]);
       }
    }
    if (!differ) {
