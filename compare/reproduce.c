@@ -210,8 +210,11 @@ wents_of (const bson_t *doc, const lab_results_layouts_t *ls, size_t *n)
          lab_results_get_number (doc, p2, &w->updated);
          snprintf (p2, sizeof p2, "%s.command_line", path);
          cmd = bson_string_new (NULL);
-         w->cmd =
-            app_command (cmd, doc, p2) ? bson_string_free (cmd, false) : (bson_string_free (cmd, true), NULL);
+         if (app_command (cmd, doc, p2)) {
+            w->cmd = bson_string_free (cmd, false);
+         } else {
+            bson_string_free (cmd, true); /* not recorded: said so where it would be */
+         }
       }
    }
    /* oldest first (insertion sort: a handful), an entry without a time last */
