@@ -151,6 +151,7 @@ typedef struct {
    double elapsed_s, ops_per_s, x_vs_winner; /* the last two computed when the file lacks them */
    double disk_read_bytes, disk_reads, disk_write_bytes, engine_write_bytes, journal_bytes, cpu_s;
    lab_cmp_mix_op_t by_type[LAB_CMP_MIX_TYPES];
+   double state_count; /* the collection's documents when the stream started (measured only; -1 unknown) */
 } lab_cmp_mix_layout_t;
 
 /* A mix: measured (read from the file) or estimated (lab_cmp_mix_estimate). */

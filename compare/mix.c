@@ -235,6 +235,9 @@ read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_e
          return false;
       }
    }
+   if (!lab_results_get_number (d, "state.count", &l->state_count)) {
+      l->state_count = -1; /* files before the state was recorded */
+   }
    if (!get_view (d, "by_type", true, where, &arr, error)) {
       return false;
    }

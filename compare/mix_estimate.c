@@ -141,6 +141,7 @@ lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const la
    }
    for (i = 0; i < out->n_layouts; i++) {
       lab_cmp_mix_layout_t *l = &out->layouts[i];
+      l->state_count = -1; /* an estimate started on no data of its own */
       l->ops_per_s = l->elapsed_s > 0 ? ops / l->elapsed_s : LAB_CMP_WL_UNKNOWN;
       l->x_vs_winner = out->layouts[out->winner].elapsed_s > 0
                           ? l->elapsed_s / out->layouts[out->winner].elapsed_s

@@ -293,6 +293,28 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
                                "layout's count only when they differ.\n\n");
 }
 
+/* app_state -- " It started on ..." : the documents each layout held when its stream started (the data as
+ * the writes before it left it: the Dataset section lists them). */
+static void
+app_state (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   size_t l;
+   bool any = false;
+
+   for (l = 0; l < m->n_layouts; l++) {
+      if (m->layouts[l].state_count < 0) {
+         continue;
+      }
+      bson_string_append (o, any ? ", " : " Each stream started on the data as it stood then: ");
+      lab_cmp_app_esc (o, m->layouts[l].layout);
+      bson_string_append (o, " ");
+      lab_cmp_app (o, LAB_CMP_COUNT, m->layouts[l].state_count);
+      bson_string_append (o, " documents");
+      any = true;
+   }
+   bson_string_append (o, any ? " (the writes before it: the Dataset section)." : "");
+}
+
 /* render_how -- how a measured mix ran, or how an estimate was made and what it ignores. */
 static void
 render_how (bson_string_t *o, const lab_cmp_mix_t *m)
@@ -339,8 +361,10 @@ render_how (bson_string_t *o, const lab_cmp_mix_t *m)
    }
    bson_string_append (o, m->rows_equal == 1
                              ? ". Every layout read and wrote the same rows (their digests are "
-                               "equal).\n\n"
-                             : ".\n\n");
+                               "equal)."
+                             : ".");
+   app_state (o, m);
+   bson_string_append (o, "\n\n");
    if (m->rows_equal == 0) {
       bson_string_append (o,
                           "**Warning: the layouts read and wrote different rows in the mix** (their digests "

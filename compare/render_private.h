@@ -14,6 +14,7 @@
  *   render_wl_sweep.c      the workloads at each point of a cache sweep
  *   render_decompose.c     the speedup taken apart: locality and fewer documents (issue 25)
  *   render_mix.c           the user's mix, measured or estimated (issue 24)
+ *   render_state.c         the state measured: the writes before, the documents each measurement started on
  */
 #ifndef LAB_CMP_RENDER_PRIVATE_H
 #define LAB_CMP_RENDER_PRIVATE_H
@@ -159,6 +160,28 @@ void lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* lab_cmp_render_dataset -- documents, sizes per layout. */
 void lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* ---- render_state.c --------------------------------------------------------------------------- */
+
+/* The writes recorded in a layout's provenance (dataset.<layout>.provenance.writes), summed. */
+typedef struct {
+   int runs;                 /* entries (one per write workload or mix, per collection) */
+   double appended, updated; /* rows */
+   int failed;               /* entries of runs that failed part way */
+   const char *last_at;      /* the newest entry's time (points into the document), NULL unknown */
+} lab_cmp_writes_sum_t;
+
+/* lab_cmp_writes_since -- the writes of `layout`'s provenance recorded at or after `since` (UTC ISO-8601;
+ * NULL: all) into *w; false when there are none. */
+bool lab_cmp_writes_since (const bson_t *doc, const char *layout, const char *since, lab_cmp_writes_sum_t *w);
+
+/* lab_cmp_app_writes_sum -- "2 later write runs: +26,000 rows appended, 3,000 corrected". */
+void lab_cmp_app_writes_sum (bson_string_t *o, const lab_cmp_writes_sum_t *w);
+
+/* lab_cmp_render_state -- the Dataset section's lines on the state measured: the writes each layout had
+ * before this measurement, and a table of the documents each measurement (the load's runs, each workload,
+ * the mix) started on when they are not the dataset's counts (this run's own writes changed them). */
+void lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* lab_cmp_render_cold -- the cold procedure as executed, per run. */
 void lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r);

@@ -332,7 +332,9 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
    }
    bson_string_append (o, "\n- array field of the folded documents: ");
    lab_cmp_app_esc (o, lab_results_get_string (d, "config.array_field"));
-   bson_string_append (o, "\n\n");
+   bson_string_append (o, "\n");
+   lab_cmp_render_state (o, r);
+   bson_string_append (o, "\n");
 }
 
 /* lab_cmp_render_cold -- see render_private.h. */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare/cmp.h"
+#include "compare/render_private.h"
 #include "core/cli.h"
 
 /* app_opt -- append `prefix` and `value` (escaped) when the file records the value; nothing otherwise. */
@@ -113,10 +113,12 @@ app_params (bson_string_t *o, const bson_t *params)
    }
 }
 
-/* app_verify -- the fold's --verify outcome as recorded: proof, a difference, or none recorded. */
+/* app_verify -- the fold's --verify outcome as recorded: proof, a difference, or none recorded; when writes
+ * followed it (the layout's provenance "writes"), said to be the data before them. */
 static void
-app_verify (bson_string_t *o, const bson_t *prov)
+app_verify (bson_string_t *o, const bson_t *prov, const bson_t *doc, const char *layout)
 {
+   lab_cmp_writes_sum_t w;
    bson_t v;
    bool ok = false, has_ok;
    double rows, masters;
@@ -156,9 +158,164 @@ app_verify (bson_string_t *o, const bson_t *prov)
    }
    app_opt (o, ", checksum ", sum);
    app_opt (o, ", at ", at);
+   if (lab_cmp_writes_since (doc, layout, at, &w)) {
+      /* the writes changed the data after the proof: what was measured is not what was verified */
+      bson_string_append (o, at ? ", **before** " : ", before or after (when is not recorded) ");
+      lab_cmp_app_writes_sum (o, &w);
+      bson_string_append (o, " (the data measured here is the data after them, not the data verified)");
+   }
    bson_string_append (o, has_ok && !ok ? ": the layout does not hold exactly the source's rows; its figures "
                                           "compare different data\n"
                                         : "\n");
+}
+
+/* One write entry of a layout's provenance (dataset.<layout>.provenance.writes.<i>). */
+typedef struct {
+   const char *layout, *at, *workload;
+   double appended, updated;
+   char *cmd; /* its command line as one shell line (owned; NULL: not recorded) */
+} went_t;
+
+/* wents_of -- every layout's write entries, oldest first (*n of them; caller frees with wents_free). */
+static went_t *
+wents_of (const bson_t *doc, const lab_results_layouts_t *ls, size_t *n)
+{
+   went_t *ws = NULL;
+   size_t cap = 0, l, i, j;
+   char path[200], p2[240];
+
+   *n = 0;
+   for (l = 0; l < ls->n; l++) {
+      for (i = 0; i < 100000; i++) {
+         went_t *w;
+         bson_string_t *cmd;
+         snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.writes.%zu", ls->l[l].name, i);
+         snprintf (p2, sizeof p2, "%s.workload", path);
+         if (!lab_results_get_string (doc, p2)) {
+            break;
+         }
+         if (*n == cap) {
+            cap = cap ? 2 * cap : 8;
+            ws = bson_realloc (ws, cap * sizeof *ws);
+         }
+         w = &ws[(*n)++];
+         memset (w, 0, sizeof *w);
+         w->layout = ls->l[l].name;
+         w->workload = lab_results_get_string (doc, p2);
+         snprintf (p2, sizeof p2, "%s.at", path);
+         w->at = lab_results_get_string (doc, p2);
+         snprintf (p2, sizeof p2, "%s.rows_appended", path);
+         lab_results_get_number (doc, p2, &w->appended);
+         snprintf (p2, sizeof p2, "%s.rows_updated", path);
+         lab_results_get_number (doc, p2, &w->updated);
+         snprintf (p2, sizeof p2, "%s.command_line", path);
+         cmd = bson_string_new (NULL);
+         if (app_command (cmd, doc, p2)) {
+            w->cmd = bson_string_free (cmd, false);
+         } else {
+            bson_string_free (cmd, true); /* not recorded: said so where it would be */
+         }
+      }
+   }
+   /* oldest first (insertion sort: a handful), an entry without a time last */
+   for (i = 1; i < *n; i++) {
+      went_t t = ws[i];
+      for (j = i; j > 0 && (!ws[j - 1].at || (t.at && strcmp (ws[j - 1].at, t.at) > 0)); j--) {
+         ws[j] = ws[j - 1];
+      }
+      ws[j] = t;
+   }
+   return ws;
+}
+
+/* wents_free -- free what wents_of returned. */
+static void
+wents_free (went_t *ws, size_t n)
+{
+   size_t i;
+
+   for (i = 0; i < n; i++) {
+      bson_free (ws[i].cmd);
+   }
+   bson_free (ws);
+}
+
+/* app_went -- "append +40 rows" / "update 15 rows corrected" / "mix +12 rows appended, 8 corrected". */
+static void
+app_went (bson_string_t *o, const went_t *w)
+{
+   lab_cmp_app_esc (o, w->workload);
+   if (w->appended > 0) {
+      bson_string_append (o, " +");
+      lab_cmp_app (o, LAB_CMP_COUNT, w->appended);
+      bson_string_append (o, w->updated > 0 ? " rows appended," : " rows");
+   }
+   if (w->updated > 0) {
+      bson_string_append (o, " ");
+      lab_cmp_app (o, LAB_CMP_COUNT, w->updated);
+      bson_string_append (o, " rows corrected");
+   }
+}
+
+/* app_layout_writes -- under a layout's facts: each write its collection had after it was made. */
+static void
+app_layout_writes (bson_string_t *o, const bson_t *doc, const char *layout)
+{
+   lab_results_layouts_t one;
+   went_t *ws;
+   size_t n, i;
+
+   memset (&one, 0, sizeof one);
+   one.n = 1;
+   one.l[0].name = layout;
+   ws = wents_of (doc, &one, &n);
+   if (n > 0) {
+      bson_string_append (o, "  - written to since, before this measurement (commands above): ");
+      for (i = 0; i < n; i++) {
+         bson_string_append (o, i ? "; " : "");
+         app_went (o, &ws[i]);
+         app_opt (o, " at ", ws[i].at);
+      }
+      bson_string_append (o, "\n");
+   }
+   wents_free (ws, n);
+}
+
+/* app_writes_commands -- in the code block, after the commands that made the layouts: the commands that
+ * wrote to them since, oldest first; one scancmp run that wrote several layouts (or workloads) once. */
+static void
+app_writes_commands (bson_string_t *o, const bson_t *doc, const lab_results_layouts_t *ls)
+{
+   size_t n, i, j, k;
+   went_t *ws = wents_of (doc, ls, &n);
+
+   for (i = 0; i < n; i = j) {
+      /* the run: the entries after i with the same command, until a (layout, workload) repeats */
+      for (j = i + 1; j < n; j++) {
+         bool again = false;
+         if (!ws[i].cmd || !ws[j].cmd || strcmp (ws[i].cmd, ws[j].cmd) != 0) {
+            break;
+         }
+         for (k = i; k < j && !again; k++) {
+            again = !strcmp (ws[k].layout, ws[j].layout) && !strcmp (ws[k].workload, ws[j].workload);
+         }
+         if (again) {
+            break;
+         }
+      }
+      bson_string_append (o, "# then written to");
+      if (ws[i].at) {
+         bson_string_append_printf (o, " at %s", ws[i].at);
+      }
+      bson_string_append (o, ":");
+      for (k = i; k < j; k++) {
+         bson_string_append_printf (o, "%s %s ", k > i ? "," : "", ws[k].layout);
+         app_went (o, &ws[k]);
+      }
+      bson_string_append (o, ws[i].cmd ? "\n" : "; its command is not recorded\n");
+      bson_string_append (o, ws[i].cmd ? ws[i].cmd : "");
+   }
+   wents_free (ws, n);
 }
 
 /* app_layout_facts -- under the commands: per layout, who wrote it when, from what, with which settings,
@@ -202,8 +359,9 @@ app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       }
       bson_string_append (o, "\n");
       if (tool && strcmp (tool, "fold-details") == 0) {
-         app_verify (o, &prov);
+         app_verify (o, &prov, &r->doc, ls->l[l].name);
       }
+      app_layout_writes (o, &r->doc, ls->l[l].name);
    }
 }
 
@@ -234,6 +392,7 @@ app_commands (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_la
          bson_string_free (cmd, true);
       }
    }
+   app_writes_commands (o, &r->doc, ls);
    bson_string_append (o, "# the measurement");
    if (started) {
       bson_string_append_printf (o, ", started %s", started);

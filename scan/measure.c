@@ -634,6 +634,10 @@ load (const lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, int64_t rss_pid,
    lab_progress_done (progress);
    progress = NULL;
    if (!ok) {
+      /* the writes done before the failure changed the data all the same: counted for its record */
+      for (i = 0; i < o->parallel; i++) {
+         m->wl.writes += ws[i].acc.writes;
+      }
       lab_error_prefix (error, "run %d %s, worker %d", m->run, m->layout, failed);
       goto done;
    }
@@ -680,6 +684,8 @@ lab_scan_layout_measure_wl (lab_scan_plan_t *p, int run, const lab_results_layou
    m->resident_bytes_before = m->file_bytes = -1;
    m->cpu_s = -1;
    m->cpu_cores = -1;
+   /* before the cold step: its restart may not serve statistics at once, and nothing is timed yet */
+   lab_scan_state_read (p, m->collection, &m->state);
    if (!cold_step (p, m, &after, error)) {
       return false;
    }

@@ -31,6 +31,12 @@ typedef struct {
                                        * runs: once, or at every point of a sweep */
 } lab_scan_plan_t;
 
+/* A layout's collection as a measurement found it (wl_state.c): -1 unknown. */
+typedef struct {
+   int64_t count;           /* documents (lab_store_stats: the store's metadata, no scan) */
+   int64_t data_size_bytes; /* their uncompressed size */
+} lab_scan_state_t;
+
 /* One followed server (the store's own, or a shard) as one layout's run saw it. */
 typedef struct {
    char name[128];
@@ -57,10 +63,11 @@ typedef struct {
    int run;
    const char *layout; /* the layout's name */
    const char *collection;
-   const char *kind;    /* LAB_RESULTS_KIND_*: rows count one per document, else the array's elements */
-   int order_in_run;    /* 1 .. the number of layouts */
-   char started_at[32]; /* RFC 3339 UTC */
-   double elapsed_s;    /* first to last sample */
+   const char *kind;       /* LAB_RESULTS_KIND_*: rows count one per document, else the array's elements */
+   int order_in_run;       /* 1 .. the number of layouts */
+   char started_at[32];    /* RFC 3339 UTC */
+   double elapsed_s;       /* first to last sample */
+   lab_scan_state_t state; /* the collection before the cold step: what this measurement measured */
 
    /* cold facts */
    bool cold_requested;
@@ -142,11 +149,30 @@ void lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp);
 /* lab_scan_utc_now -- the time now, RFC 3339 UTC ("2026-01-02T03:04:05Z"). */
 void lab_scan_utc_now (char *buf, size_t len);
 
-/* lab_scan_layout_measure -- the cold step (with --cold) and the load of every key of plan->keys from
- * `layout`'s collection (every document of a key: a buckets layout holds several) by opts->parallel
- * workers, into *m (the caller frees it with lab_scan_layout_measure_cleanup, also on failure).
- * plan->info becomes the server seen after the cold step. Errors name the run and layout ("run 2
- * folded, worker 1: ..."). */
+/* lab_scan_state_read -- the collection's documents and data size now, from the store's statistics (cheap:
+ * no scan; estimates on FerretDB); unknown (-1) when the store cannot tell, never an error. */
+void lab_scan_state_read (const lab_scan_plan_t *p, const char *coll, lab_scan_state_t *st);
+
+/* lab_scan_state_append -- `state: {count, data_size_bytes}` into d (nothing when unknown). */
+void lab_scan_state_append (bson_t *d, const lab_scan_state_t *st);
+
+/* lab_scan_state_of_run1 -- the state run 1 of the load's runs recorded for `layout` in results' "runs"
+ * (-1: none recorded). */
+void lab_scan_state_of_run1 (const bson_t *results, const char *layout, lab_scan_state_t *st);
+
+/* lab_scan_writes_mark -- right after a write workload (`workload` "append" / "update") or a mix ("mix")
+ * wrote to `coll`: {tool "scancmp", workload, rows_appended, rows_updated, at (now, UTC), command_line
+ * (opts->argv, URIs redacted), failed (only when the run failed during the writes)} appended to the
+ * collection's marker "writes" (lab_store_mark_write_add), its other fields kept. Nothing written, or no
+ * marker (a collection layoutlab did not write): nothing recorded, true. */
+bool lab_scan_writes_mark (const lab_scan_plan_t *p, const char *coll, const char *workload, int64_t appended,
+                           int64_t updated, bool failed, bson_error_t *error);
+
+/* lab_scan_layout_measure -- the collection's state (lab_scan_state_read, into m->state), the cold step (with
+ * --cold) and the load of every key of plan->keys from `layout`'s collection (every document of a key: a
+ * buckets layout holds several) by opts->parallel workers, into *m (the caller frees it with
+ * lab_scan_layout_measure_cleanup, also on failure). plan->info becomes the server seen after the cold step.
+ * Errors name the run and layout ("run 2 folded, worker 1: ..."). */
 bool lab_scan_layout_measure (lab_scan_plan_t *plan, int run, const lab_results_layout_t *layout,
                               int order_in_run, lab_scan_layout_measure_t *m, bson_error_t *error);
 

@@ -60,6 +60,7 @@ typedef struct {
    lab_scan_latency_summary_t lat[LAB_WL_NKINDS];
    uint64_t digest;
    int64_t writes;
+   lab_scan_state_t state; /* the collection when the stream started */
    bool cold;
    int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries over the stream (-1 unknown, §26) */
    char oplog_note[300];               /* why unknown ("" known) */
@@ -325,7 +326,7 @@ static void
 finish (mix_layout_t *ml, int64_t op, bool ok)
 {
    pthread_mutex_lock (&ml->mu);
-   ml->done[op] = 1;
+   ml->done[op] = ok ? 1 : 2; /* 2: failed (the collection's record counts the writes done) */
    ml->finished++;
    ml->abort = ml->abort || !ok;
    pthread_cond_broadcast (&ml->cv);
@@ -485,6 +486,30 @@ per_type (const mix_t *mx, const mix_layout_t *ml, mix_result_t *r)
    bson_free (lat);
 }
 
+/* mark_writes -- right after the stream (failed or not: the data changed either way), the appends and
+ * corrections it made recorded in the collection's marker; a recording error is the run's unless the stream
+ * already failed. */
+static bool
+mark_writes (lab_scan_plan_t *p, const mix_t *mx, const mix_layout_t *ml, bool failed, bson_error_t *error)
+{
+   int64_t op, n[LAB_WL_NKINDS] = { 0 };
+   bson_error_t err;
+
+   for (op = 0; op < mx->s.n; op++) {
+      n[mx->s.type[op]] += ml->done[op] == 1;
+   }
+   if (lab_scan_writes_mark (p, ml->layout->collection, "mix", n[LAB_WL_APPEND], n[LAB_WL_UPDATE], failed,
+                             &err)) {
+      return true;
+   }
+   if (failed) {
+      lab_log_error ("%s", err.message); /* the first error is the run's */
+      return false;
+   }
+   *error = err;
+   return false;
+}
+
 /* run_layout -- the stream on layout li (cold as the workloads are), into *r. */
 static bool
 run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_result_t *r, bson_error_t *error)
@@ -514,9 +539,13 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_resul
    wl.starts = mx->starts;
    have0 = p->device && lab_scan_diskstats_read (NULL, p->device, &disk0, &err);
    lab_store_oplog_mark (p->store, &oplog0);
-   ok = ok && lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error) &&
-        write_costs (p, l, &m, have0, &disk0, r, error);
+   ok = ok && lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
+   if (ml.done && !mark_writes (p, mx, &ml, !ok, error)) {
+      ok = false;
+   }
+   ok = ok && write_costs (p, l, &m, have0, &disk0, r, error);
    if (ok) {
+      r->state = m.state;
       r->elapsed_s = m.elapsed_s;
       r->cpu_s = m.cpu_s;
       r->disk_read_bytes = m.have_disk ? (int64_t)m.disk.read_bytes : -1;
@@ -571,6 +600,7 @@ append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_r
    BSON_APPEND_UTF8 (&d, "layout", l->name);
    BSON_APPEND_UTF8 (&d, "collection", l->collection);
    BSON_APPEND_UTF8 (&d, "kind", l->kind);
+   lab_scan_state_append (&d, &r->state);
    BSON_APPEND_DOUBLE (&d, "elapsed_s", round_to (r->elapsed_s, 4));
    for (t = 0; t < LAB_WL_NKINDS; t++) {
       ops += r->ops[t];

@@ -205,6 +205,7 @@ typedef struct {
    int64_t disk_read_bytes, disk_reads, engine_read_bytes;
    lab_scan_latency_summary_t lat;
    lab_scan_wl_acc_t acc;
+   lab_scan_state_t state; /* the collection when the measurement started */
    bool cold;
    char restart[64];
    /* the writes (-1: unknown) */
@@ -322,6 +323,7 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    BSON_APPEND_UTF8 (&d, "layout", l->name);
    BSON_APPEND_UTF8 (&d, "collection", l->collection);
    BSON_APPEND_UTF8 (&d, "kind", l->kind);
+   lab_scan_state_append (&d, &r->state);
    if (r->plan[0]) {
       BSON_APPEND_UTF8 (&d, "plan", r->plan);
       BSON_APPEND_UTF8 (&d, "plan_source", r->plan_source);
@@ -429,6 +431,7 @@ read_figures (const lab_scan_layout_measure_t *m, wl_result_t *r)
 {
    r->elapsed_s = m->elapsed_s;
    r->cpu_s = m->cpu_s;
+   r->state = m->state;
    r->disk_read_bytes = m->have_disk ? (int64_t)m->disk.read_bytes : -1;
    r->disk_reads = m->have_disk ? (int64_t)m->disk.reads : -1;
    r->engine_read_bytes = m->have_engine && m->engine_after.block_read_bytes >= 0
@@ -602,6 +605,20 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
       write_facts_before (p, l, r);
    }
    ok = lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
+   if (lab_scan_wl_is_write (kind)) {
+      /* recorded now, whatever follows (the checkpoint, the other layouts): the data changed either way */
+      bson_error_t merr;
+      int64_t n = m.wl.writes;
+      if (!lab_scan_writes_mark (p, l->collection, lab_scan_wl_name (kind), kind == LAB_WL_APPEND ? n : 0,
+                                 kind == LAB_WL_UPDATE ? n : 0, !ok, &merr)) {
+         if (ok) {
+            *error = merr;
+            ok = false;
+         } else {
+            lab_log_error ("%s", merr.message); /* the first error is the run's */
+         }
+      }
+   }
    if (ok && lab_scan_wl_is_write (kind)) {
       ok = write_facts_after (p, l, &m, wl.writes, r, error);
    }
@@ -812,6 +829,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
       r.lat.max_ms = summary_num (results, name, "latency_max_ms");
       r.lat.mean_ms = summary_num (results, name, "latency_mean_ms");
       r.cold = p->opts->cold;
+      lab_scan_state_of_run1 (results, name, &r.state);
       append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &r,
                      summary_num (results, p->layouts.l[win].name, "elapsed_s"));
    }

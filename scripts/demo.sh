@@ -282,6 +282,9 @@ report=(-o "$out/report.md" --json "$out/comparison.json" -q)
 # 6. the user's mix (issue 24): one interleaved stream of loads, single rows, windows, appends and
 # corrections on detail and folded, cold, at the reference point's cache; the same workloads alone too, so
 # the report sets the estimate from separate runs beside the measured mix
+# it runs on the data as the writes before it left it (step 4's appends and corrections, then its own
+# append and update workloads), not on fresh copies: scancmp records those writes in each collection's
+# _layoutlab record and the state every measurement started on, and report-mix.md lists them
 case "$uri" in wiredtiger:*) [ -n "$mix" ] || mix=load=5,row=60,range=5,append=25,update=5 ;; *) [ -n "$mix" ] || mix=none ;; esac
 if [ "$mix" != none ]; then
   mixscan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --interval "$interval"

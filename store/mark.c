@@ -38,6 +38,50 @@ lab_store_mark_begin (bson_t *doc, const char *tool, int argc, char **argv)
    bson_append_array_end (doc, &arr);
 }
 
+/* lab_store_mark_write_add -- see mark.h. */
+bool
+lab_store_mark_write_add (lab_store_session_t *sess, const char *coll, const bson_t *entry, bool *added,
+                          bson_error_t *error)
+{
+   bson_t *mark = NULL, fields = BSON_INITIALIZER, arr;
+   bson_iter_t it, old;
+   char idx[16];
+   const char *key;
+   uint32_t n = 0;
+   bool ok = false;
+
+   if (added) {
+      *added = false;
+   }
+   if (!lab_store_mark_get (sess, coll, &mark, NULL, error)) {
+      goto done;
+   }
+   if (!mark) {
+      ok = true; /* not layoutlab's: nothing to record it in */
+      goto done;
+   }
+   bson_copy_to_excluding_noinit (mark, &fields, "writes", NULL);
+   BSON_APPEND_ARRAY_BEGIN (&fields, "writes", &arr);
+   if (bson_iter_init_find (&it, mark, "writes") && BSON_ITER_HOLDS_ARRAY (&it) &&
+       bson_iter_recurse (&it, &old)) {
+      while (bson_iter_next (&old)) {
+         bson_uint32_to_string (n++, &key, idx, sizeof idx);
+         bson_append_iter (&arr, key, -1, &old);
+      }
+   }
+   bson_uint32_to_string (n, &key, idx, sizeof idx);
+   BSON_APPEND_DOCUMENT (&arr, key, entry);
+   bson_append_array_end (&fields, &arr);
+   ok = lab_store_mark_put (sess, coll, &fields, error);
+   if (ok && added) {
+      *added = true;
+   }
+done:
+   bson_destroy (mark);
+   bson_destroy (&fields);
+   return ok;
+}
+
 /* ask -- "y" or "yes" to the question on the terminal. */
 static bool
 ask (const char *question)

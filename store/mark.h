@@ -7,7 +7,10 @@
  * layoutlab: 1 and uuid):
  *   {tool: "billgen generate" | "billgen import" | "fold-details", version, written_at (UTC ISO-8601),
  *    command_line: [argv, URIs redacted, as the --json summary's], source (fold-details: the source
- *    collection), params: {the tool's settings}, verify: {ok, method, rows, masters, checksum, at}}
+ *    collection), params: {the tool's settings}, verify: {ok, method, rows, masters, checksum, at},
+ *    writes: [{tool: "scancmp", workload: "append" | "update" | "mix", rows_appended, rows_updated, at,
+ *              command_line, failed (only when true)}]: the writes made to the collection after it was
+ *    written, oldest first (lab_store_mark_write_add)}
  *
  * These are command-line helpers: the guard talks to the user (stderr, and a y/N question on a terminal).
  */
@@ -26,6 +29,12 @@ void lab_store_mark_begin (bson_t *doc, const char *tool, int argc, char **argv)
 
 /* lab_store_mark_now -- the time now as UTC ISO-8601 with ms ("2026-12-02T04:33:21.677Z") into buf. */
 void lab_store_mark_now (char *buf, size_t len);
+
+/* lab_store_mark_write_add -- when `coll` is layoutlab's: `entry` appended to its marker's "writes" array
+ * (made when absent), every other field kept as it is (verify too: the writes came after it); *added (may
+ * be NULL) says whether it was: a collection without a marker records nothing. */
+bool lab_store_mark_write_add (lab_store_session_t *sess, const char *coll, const bson_t *entry, bool *added,
+                               bson_error_t *error);
 
 /* lab_store_mark_drop_guard -- before `opt` (--drop, --drop-dst) drops `coll` on `store`: nothing to ask when
  * the store is embedded (all of it is layoutlab's), the collection does not exist, or layoutlab wrote it

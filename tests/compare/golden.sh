@@ -111,6 +111,11 @@ golden writes writes.json --charts none
 golden mix mix.json --charts none
 golden mix-estimated writes.json --charts none --mix load=5,row=60,range=5,append=25,update=5
 golden mix-beside mix.json --charts none --mix load=5,row=60,range=5,append=25,update=5
+# data measured after writes (gen_aged.py: mix.json on collections an earlier scancmp run wrote to, the
+# state of every measurement recorded): the Dataset section lists the earlier writes and the documents each
+# measurement started on, the mix section its own, the Reproduce section the earlier run's command and the
+# fold's verification as before those writes
+golden aged aged.json --charts none
 
 # the wording the "fits in memory" regime must carry wherever a regime is named, both figures said
 # (pinned beyond the goldens so that --update cannot quietly drop it); never in a --direct-io file
@@ -131,6 +136,12 @@ contains "workloads: ledger row" workloads.json \
   '| **row**: one row fetched by (bill_id, line_no) | **4.10 s** | 1 | 4.10 KB | 13.1 s (3.20x) | 1 | 11.8 KB | detail |'
 contains "workloads: three layouts, losses name their winner" workloads3.json \
   'folded wins load 1.21x and range 1.17x (rows differ), loses row 3.20x to detail and aggregate 1.55x to buckets'
+# the state measured (gen_aged.py), pinned beyond the goldens: the fold verified before the writes, the
+# load after this run's own appends on their counts
+contains "aged: verified before the writes" aged.json \
+  'at 2026-11-30T14:11:02Z, **before** 2 later write runs: +26,000 rows appended, 3,000 corrected'
+contains "aged: the load after the writes on its own counts" aged.json '| the load after the writes | 490,127 | 3,012 |'
+contains "aged: the mix on the aged data" aged.json 'Each stream started on the data as it stood then: detail 490,127 documents'
 contains "writes: ledger row of the appends" writes.json \
   '| **append**: 100000 new rows appended to the most recent masters | **9.80 s** | 0 | 688 B written | 88.4 s (9.02x) | 1 | 9.30 KB written | detail |'
 contains "workloads: rows differ warned" workloads3.json '**Warning: the layouts returned different rows for range**'

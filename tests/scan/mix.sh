@@ -60,7 +60,7 @@ assert m["rows_equal"] is True, "rows differ"
 assert m["winner"] in ("detail", "folded")
 want = {"load": ops * 5 // 100, "row": ops * 60 // 100, "range": ops * 5 // 100, "append": ops * 25 // 100,
         "update": ops * 5 // 100}
-keys = ["layout", "collection", "kind", "elapsed_s", "ops_per_s", "x_vs_winner", "by_type", "disk_read_bytes",
+keys = ["layout", "collection", "kind", "state", "elapsed_s", "ops_per_s", "x_vs_winner", "by_type", "disk_read_bytes",
         "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "oplog_bytes", "oplog_entries",
         "oplog_bytes_per_write", "oplog", "cpu_s", "digest"]
 digests = set()

@@ -699,6 +699,7 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->cache_max_bytes = 200;
    m->cpu_s = 3.0;
    m->cpu_cores = 2;
+   m->state = (lab_scan_state_t){ 520000, 177000000 };
    m->latency = (lab_scan_latency_summary_t){ 10, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0 };
    m->histogram[3] = 4;
    m->histogram[5] = 6;
@@ -741,12 +742,11 @@ test_layout_entry (void **state)
    lab_scan_worker_totals_t w[2];
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
-   const char *order[] = { "run",           "layout",     "collection",     "order_in_run",
-                           "started_at",    "elapsed_s",  "cold",           "docs",
-                           "rows",          "keys",       "keys_unmatched", "bytes_returned",
-                           "read_requests", "read_bytes", "read_time_ms",   "io_ticks_ms",
-                           "engine",        "rates",      "memory",         "cpu",
-                           "latency_ms",    "workers",    "samples" };
+   const char *order[] = { "run",          "layout",         "collection",     "order_in_run",  "started_at",
+                           "elapsed_s",    "state",          "cold",           "docs",          "rows",
+                           "keys",         "keys_unmatched", "bytes_returned", "read_requests", "read_bytes",
+                           "read_time_ms", "io_ticks_ms",    "engine",         "rates",         "memory",
+                           "cpu",          "latency_ms",     "workers",        "samples" };
    bson_iter_t it;
    size_t i = 0;
 
@@ -767,6 +767,9 @@ test_layout_entry (void **state)
    assert_int_equal (lab_test_json_num (&e, "order_in_run"), 1);
    assert_string_equal (lab_test_json_str (&e, "started_at"), "2026-01-02T03:04:05Z");
    assert_true (lab_test_json_num (&e, "elapsed_s") == 4.0);
+   /* the collection when the measurement started (before the cold step) */
+   assert_int_equal (lab_test_json_num (&e, "state.count"), 520000);
+   assert_int_equal (lab_test_json_num (&e, "state.data_size_bytes"), 177000000);
 
    assert_true (lab_test_json_bool (&e, "cold.requested"));
    assert_true (lab_test_json_bool (&e, "cold.engine_restarted"));
@@ -877,6 +880,7 @@ test_layout_entry_unknowns (void **state)
    m.have_engine = false;
    m.server_rss_peak_bytes = m.cache_peak_bytes = m.cache_max_bytes = -1;
    m.cpu_s = -1;
+   m.state = (lab_scan_state_t){ -1, -1 }; /* the store could not tell */
    m.nsamples = 0;
    m.latency.count = 0;
    memset (m.histogram, 0, sizeof m.histogram);
@@ -888,6 +892,7 @@ test_layout_entry_unknowns (void **state)
    assert_false (lab_test_json_has (&e, "cold.resident_pct_before"));
    assert_false (lab_test_json_has (&e, "read_requests"));
    assert_false (lab_test_json_has (&e, "engine"));
+   assert_false (lab_test_json_has (&e, "state"));
    assert_int_equal (count_keys (&e, "rates"), 0); /* no device, no elapsed time */
    assert_int_equal (count_keys (&e, "memory"), 0);
    assert_false (lab_test_json_has (&e, "cpu"));        /* no process measured (a remote server) */
