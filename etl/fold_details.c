@@ -114,6 +114,11 @@ static const char *usage_text =
    "  --allow-blocking-sort   start even when the server's plan of the read sorts more than 1,000,000\n"
    "                          documents before the first one (a multikey or hidden key index, FerretDB);\n"
    "                          without it such a fold stops before reading anything (exit 2)\n"
+   "  --allow-mixed-key-types fold a key holding several BSON types (int 7 and string \"7\": MongoDB's two\n"
+   "                          values, so two masters); without it the plan reads the key index's two ends\n"
+   "                          (the rows counted per type only when they differ) and such a fold stops\n"
+   "                          before writing anything (exit 2) naming the types and their rows. int32,\n"
+   "                          int64 and double are one type here (7, 7L and 7.0 are one master)\n"
    "  --retries N             a range failing with a transient error (network, server selection, failover,\n"
    "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 "
    "s\n"
@@ -211,6 +216,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_FLAG ("--create-index", 0, &r->create_index),
       LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
       LAB_CLI_OPT_FLAG ("--allow-blocking-sort", 0, &r->allow_blocking_sort),
+      LAB_CLI_OPT_FLAG ("--allow-mixed-key-types", 0, &r->allow_mixed_key_types),
       LAB_CLI_OPT_FLAG ("--yes", 0, &o->yes),
       LAB_CLI_OPT_INT ("--retries", 0, &r->retries, 0, 100),
       LAB_CLI_OPT_INT ("--cursor-batch", 0, &r->cursor_batch_docs, 1, 1000000),
@@ -480,6 +486,9 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_fold_run_res
    BSON_APPEND_INT64 (summary, "masters_rejected", fr->masters_rejected);
    BSON_APPEND_INT64 (summary, "rows_rejected", fr->rows_rejected);
    BSON_APPEND_INT64 (summary, "largest_doc_bytes", fr->largest_doc_bytes);
+   if (fr->key_types) {
+      bson_concat (summary, fr->key_types); /* "key_types": the allowed mixed types, counted */
+   }
    BSON_APPEND_INT64 (summary, "write_errors", fr->write_errors);
    BSON_APPEND_INT64 (summary, "batches", fr->batches);
    BSON_APPEND_INT64 (summary, "peak_buffer_bytes", fr->peak_buffer_bytes);

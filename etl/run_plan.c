@@ -372,6 +372,18 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       return true;
    }
    if (!o->create_index) {
+      bool absent = false;
+      if (!lab_store_field_check (sess, o->target.src, key, &absent, error)) {
+         return false;
+      }
+      if (absent) {
+         /* no index to advise for a field no row has: the --key is wrong (a usage error) */
+         char msg[sizeof error->message];
+         bson_strncpy (msg, error->message, sizeof msg);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "%s. Nothing has been written: fold by a field the rows have (--key FIELD)", msg);
+         return false;
+      }
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
                      "source '%s' has no index on '%s': the fold reads it in '%s' order through that index "
                      "(without one the server would sort the whole collection before the first row). Nothing "
@@ -395,6 +407,78 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    r->index_missing = false;
    lab_log_info ("index %s_1 on '%s' built in %.1f s", key, o->target.src, r->index_build_s);
    return true;
+}
+
+/* lab_fold_run_key_types_append -- see run_private.h. */
+void
+lab_fold_run_key_types_append (const run_t *r, bson_t *d)
+{
+   const lab_store_key_types_t *kt = &r->key_types;
+   bson_t doc, rows;
+
+   if (kt->nclasses == 0) {
+      return;
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (d, "key_types", &doc);
+   BSON_APPEND_INT32 (&doc, "classes", kt->nclasses);
+   BSON_APPEND_UTF8 (&doc, "first", lab_store_type_name (kt->first));
+   BSON_APPEND_UTF8 (&doc, "last", lab_store_type_name (kt->last));
+   if (kt->counted) {
+      bson_type_t types[256];
+      size_t i, nt = lab_store_key_types_list (kt, types);
+      BSON_APPEND_DOCUMENT_BEGIN (&doc, "rows", &rows);
+      for (i = 0; i < nt; i++) {
+         BSON_APPEND_INT64 (&rows, lab_store_type_name (types[i]), kt->rows[types[i]]);
+      }
+      bson_append_document_end (&doc, &rows);
+   }
+   BSON_APPEND_BOOL (&doc, "allowed", kt->nclasses > 1 && r->o->allow_mixed_key_types);
+   BSON_APPEND_BOOL (&doc, "refused", r->key_types_refused);
+   bson_append_document_end (d, &doc);
+}
+
+/* plan_key_types -- the source key's BSON types, from its index's two ends and, only when their type
+ * classes differ, one walk counting every entry: MongoDB's equality and the fold's key compare (numbers by
+ * value, store/keyenc.h) treat 7 and "7" as two masters, so a key of several classes (a CSV column typed
+ * int in one file and string in another) would silently split every master in two. Refused before
+ * anything is written unless --allow-mixed-key-types; --plan shows the refusal. A missing or null key
+ * counts as the type null (the fold refuses such rows anyway: row_has_key). */
+static bool
+plan_key_types (run_t *r, lab_store_session_t *sess, bson_error_t *error)
+{
+   const lab_fold_run_opts_t *o = r->o;
+   char types[256];
+
+   if (!lab_store_key_types (sess, o->target.src, r->fold_opts.key, &r->key_types, error)) {
+      lab_error_prefix (error, "reading the BSON types of the key '%s' of '%s'", r->fold_opts.key,
+                        o->target.src);
+      return false;
+   }
+   if (r->key_types.nclasses <= 1) {
+      lab_log_debug ("key '%s' of '%s': one BSON type class (%s at both ends of its index)", r->fold_opts.key,
+                     o->target.src,
+                     r->key_types.empty ? "no entry" : lab_store_type_name (r->key_types.first));
+      return true;
+   }
+   lab_store_key_types_text (&r->key_types, types, sizeof types);
+   if (o->allow_mixed_key_types) {
+      lab_log_info ("the key %s has %d BSON types: %s; --allow-mixed-key-types: folded as different masters",
+                    r->fold_opts.key, r->key_types.nclasses, types);
+      return true;
+   }
+   r->key_types_refused = true;
+   if (o->plan_only) {
+      lab_log_info ("plan: the key %s has %d BSON types (%s): the run would refuse to start",
+                    r->fold_opts.key, r->key_types.nclasses, types);
+      return true;
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "the key %s has %d BSON types: %s: MongoDB compares values of different types as "
+                  "different, so every master whose key comes in both would be folded twice. Nothing has "
+                  "been written. Convert the key to one type in '%s', or --allow-mixed-key-types folds them "
+                  "as different masters",
+                  r->fold_opts.key, r->key_types.nclasses, types, o->target.src);
+   return false;
 }
 
 /* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's rows holding the key,
@@ -438,7 +522,7 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
        !check_source_keys (r, sess, r->fold_opts.key, 1, error)) {
       return false;
    }
-   if (!resolve_hoist (r, sess, error)) {
+   if (!resolve_hoist (r, sess, error) || (!o->copy_only && !plan_key_types (r, sess, error))) {
       return false;
    }
    /* --shape clustered: one range, the source's arrival order (key ranges would sort it) */
