@@ -26,8 +26,8 @@ fold_record (lab_store_session_t *sess, const char *coll, bson_t **params, bson_
       return false;
    }
    if (mark && bson_iter_init_find (&it, mark, "tool") && BSON_ITER_HOLDS_UTF8 (&it) &&
-       strcmp (bson_iter_utf8 (&it, NULL), "fold-details") == 0 && bson_iter_init_find (&it, mark, "params") &&
-       BSON_ITER_HOLDS_DOCUMENT (&it)) {
+       strcmp (bson_iter_utf8 (&it, NULL), "fold-details") == 0 &&
+       bson_iter_init_find (&it, mark, "params") && BSON_ITER_HOLDS_DOCUMENT (&it)) {
       uint32_t len;
       const uint8_t *data;
       bson_iter_document (&it, &len, &data);
@@ -81,8 +81,8 @@ agree (const char *what, const char *given, const char *rec, const char *coll, c
    if (given && strcmp (given, rec) != 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--%s %s, but %s was folded %s %s (its _layoutlab record): drop --%s or pass --%s %s",
-                     what, given, coll, strcmp (what, "key") == 0 ? "by" : "with its rows in", rec, what, what,
-                     rec);
+                     what, given, coll, strcmp (what, "key") == 0 ? "by" : "with its rows in", rec, what,
+                     what, rec);
       return false;
    }
    if (*chosen && strcmp (*chosen, rec) != 0) {
@@ -163,9 +163,9 @@ lab_scan_key_resolve (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_r
                     sizeof out->key_source - strlen (out->key_source));
    }
    bson_snprintf (out->array_source, sizeof out->array_source, "%s%s",
-                  o->array_field_given   ? "--array-field"
-                  : out->array_field     ? "the _layoutlab record of "
-                                         : "default",
+                  o->array_field_given ? "--array-field"
+                  : out->array_field   ? "the _layoutlab record of "
+                                       : "default",
                   !o->array_field_given && out->array_field ? array_from : "");
    lab_log_debug ("key %s (%s), array field %s (%s)", out->key ? out->key : o->key, out->key_source,
                   out->array_field ? out->array_field : o->array_field, out->array_source);

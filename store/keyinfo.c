@@ -16,25 +16,44 @@ const char *
 lab_store_type_name (bson_type_t t)
 {
    switch (t) {
-   case BSON_TYPE_DOUBLE: return "double";
-   case BSON_TYPE_UTF8: return "string";
-   case BSON_TYPE_DOCUMENT: return "document";
-   case BSON_TYPE_ARRAY: return "array";
-   case BSON_TYPE_BINARY: return "binData";
-   case BSON_TYPE_UNDEFINED: return "undefined";
-   case BSON_TYPE_OID: return "objectId";
-   case BSON_TYPE_BOOL: return "bool";
-   case BSON_TYPE_DATE_TIME: return "date";
-   case BSON_TYPE_NULL: return "null";
-   case BSON_TYPE_REGEX: return "regex";
-   case BSON_TYPE_SYMBOL: return "symbol";
-   case BSON_TYPE_INT32: return "int32";
-   case BSON_TYPE_TIMESTAMP: return "timestamp";
-   case BSON_TYPE_INT64: return "int64";
-   case BSON_TYPE_DECIMAL128: return "decimal";
-   case BSON_TYPE_MINKEY: return "minKey";
-   case BSON_TYPE_MAXKEY: return "maxKey";
-   default: return "other";
+   case BSON_TYPE_DOUBLE:
+      return "double";
+   case BSON_TYPE_UTF8:
+      return "string";
+   case BSON_TYPE_DOCUMENT:
+      return "document";
+   case BSON_TYPE_ARRAY:
+      return "array";
+   case BSON_TYPE_BINARY:
+      return "binData";
+   case BSON_TYPE_UNDEFINED:
+      return "undefined";
+   case BSON_TYPE_OID:
+      return "objectId";
+   case BSON_TYPE_BOOL:
+      return "bool";
+   case BSON_TYPE_DATE_TIME:
+      return "date";
+   case BSON_TYPE_NULL:
+      return "null";
+   case BSON_TYPE_REGEX:
+      return "regex";
+   case BSON_TYPE_SYMBOL:
+      return "symbol";
+   case BSON_TYPE_INT32:
+      return "int32";
+   case BSON_TYPE_TIMESTAMP:
+      return "timestamp";
+   case BSON_TYPE_INT64:
+      return "int64";
+   case BSON_TYPE_DECIMAL128:
+      return "decimal";
+   case BSON_TYPE_MINKEY:
+      return "minKey";
+   case BSON_TYPE_MAXKEY:
+      return "maxKey";
+   default:
+      return "other";
    }
 }
 
@@ -45,33 +64,47 @@ int
 lab_store_type_class (bson_type_t t)
 {
    switch (t) {
-   case BSON_TYPE_MINKEY: return 1;
+   case BSON_TYPE_MINKEY:
+      return 1;
    case BSON_TYPE_EOD:
    case BSON_TYPE_UNDEFINED:
-   case BSON_TYPE_NULL: return 2;
+   case BSON_TYPE_NULL:
+      return 2;
    case BSON_TYPE_INT32:
    case BSON_TYPE_INT64:
    case BSON_TYPE_DOUBLE:
-   case BSON_TYPE_DECIMAL128: return 3;
+   case BSON_TYPE_DECIMAL128:
+      return 3;
    case BSON_TYPE_SYMBOL:
-   case BSON_TYPE_UTF8: return 4;
-   case BSON_TYPE_DOCUMENT: return 5;
-   case BSON_TYPE_ARRAY: return 6;
-   case BSON_TYPE_BINARY: return 7;
-   case BSON_TYPE_OID: return 8;
-   case BSON_TYPE_BOOL: return 9;
-   case BSON_TYPE_DATE_TIME: return 10;
-   case BSON_TYPE_TIMESTAMP: return 11;
-   case BSON_TYPE_REGEX: return 12;
-   case BSON_TYPE_MAXKEY: return 14;
-   default: return 13;
+   case BSON_TYPE_UTF8:
+      return 4;
+   case BSON_TYPE_DOCUMENT:
+      return 5;
+   case BSON_TYPE_ARRAY:
+      return 6;
+   case BSON_TYPE_BINARY:
+      return 7;
+   case BSON_TYPE_OID:
+      return 8;
+   case BSON_TYPE_BOOL:
+      return 9;
+   case BSON_TYPE_DATE_TIME:
+      return 10;
+   case BSON_TYPE_TIMESTAMP:
+      return 11;
+   case BSON_TYPE_REGEX:
+      return 12;
+   case BSON_TYPE_MAXKEY:
+      return 14;
+   default:
+      return 13;
    }
 }
 
 /* lab_store_key_types -- see store.h. */
 bool
-lab_store_key_types (lab_store_session_t *sess, const char *coll, const char *field, lab_store_key_types_t *out,
-                     bson_error_t *error)
+lab_store_key_types (lab_store_session_t *sess, const char *coll, const char *field,
+                     lab_store_key_types_t *out, bson_error_t *error)
 {
    const lab_store_ops_t *ops = sess->store->ops;
    bson_value_t first, last;
