@@ -354,6 +354,27 @@ plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bso
    return lab_fold_run_find_state (sess, r->state_coll, "settings", settings, error);
 }
 
+/* source_has_field -- some of the source's first rows in natural order hold the key field: else the
+ * refusal naming the fields they do hold (a usage error: the --key is wrong), rather than advice to build
+ * an index on a field no row has. */
+static bool
+source_has_field (run_t *r, lab_store_session_t *sess, bson_error_t *error)
+{
+   char msg[sizeof error->message];
+   bool absent = false;
+
+   if (!lab_store_field_check (sess, r->o->target.src, r->fold_opts.key, &absent, error)) {
+      return false;
+   }
+   if (!absent) {
+      return true;
+   }
+   bson_strncpy (msg, error->message, sizeof msg);
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                  "%s. Nothing has been written: fold by a field the rows have (--key FIELD)", msg);
+   return false;
+}
+
 /* plan_index -- the source's index on the key, which every sorted read walks: present; or missing and
  * built now (--create-index, timed); or missing and the run stops before writing anything (NO_INDEX
  * naming --create-index). --plan builds nothing: it notes that the run would. */
@@ -372,16 +393,7 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       return true;
    }
    if (!o->create_index) {
-      bool absent = false;
-      if (!lab_store_field_check (sess, o->target.src, key, &absent, error)) {
-         return false;
-      }
-      if (absent) {
-         /* no index to advise for a field no row has: the --key is wrong (a usage error) */
-         char msg[sizeof error->message];
-         bson_strncpy (msg, error->message, sizeof msg);
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                        "%s. Nothing has been written: fold by a field the rows have (--key FIELD)", msg);
+      if (!source_has_field (r, sess, error)) {
          return false;
       }
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
@@ -510,7 +522,8 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!o->copy_only && o->create_index) {
       bool has = true;
       if (!lab_store_has_index (sess, o->target.src, r->fold_opts.key, &has, error) ||
-          (!has && !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error))) {
+          (!has && (!source_has_field (r, sess, error) ||
+                    !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error)))) {
          return false;
       }
    }

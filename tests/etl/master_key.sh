@@ -87,6 +87,11 @@ run fold1 "$bin/fold-details" "${store[@]}" --src user_bills --dst fold_bill_id 
 grep -q "no document of user_bills has a field bill_id (fields seen: bill_no, line_no, amount" "$tmp/fold1.err" ||
   fail "fold-details' fields seen: $(cat "$tmp/fold1.err")"
 absent fold_bill_id
+run fold1b "$bin/fold-details" "${store[@]}" --src user_bills --dst fold_bill_id --create-index --progress never
+[ $rc -eq 2 ] || fail "fold-details --create-index, a key no document has: exit $rc, wanted 2"
+grep -q "no document of user_bills has a field bill_id (fields seen: bill_no" "$tmp/fold1b.err" ||
+  fail "fold-details --create-index's fields seen: $(cat "$tmp/fold1b.err")"
+absent fold_bill_id
 
 # 3. int32 and string keys: refused, planned, allowed
 run fold2 "$bin/fold-details" "${store[@]}" --src user_mixed --dst mixed_fold --key bill_no --progress never

@@ -115,7 +115,8 @@ test_key_types (void **state)
    assert_int_equal (kt.rows[BSON_TYPE_UTF8], 2);
    assert_int_equal (kt.rows[BSON_TYPE_NULL], 1);
    lab_store_key_types_text (&kt, text, sizeof text);
-   assert_string_equal (text, "null (1 rows), double (1 rows), int32 (1 rows), int64 (1 rows), string (2 rows)");
+   assert_string_equal (text,
+                        "null (1 rows), double (1 rows), int32 (1 rows), int64 (1 rows), string (2 rows)");
 }
 
 /* test_field_check -- a field no document has, one some have, an empty collection. */
