@@ -371,7 +371,8 @@ source_has_field (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    }
    bson_strncpy (msg, error->message, sizeof msg);
    lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                  "%s. Nothing has been written: fold by a field the rows have (--key FIELD)", msg);
+                  "%s. Nothing has been dropped or written: fold by a field the rows have (--key FIELD)",
+                  msg);
    return false;
 }
 
