@@ -38,7 +38,9 @@ static const char *usage_text =
    "                          scancmp's --folded (or --layout NAME=COLL:folded). The output is a\n"
    "                          collection: -o/--out is refused\n"
    "  --key FIELD             master key field (default bill_id): string, int32, int64, double, ObjectId,\n"
-   "                          date or bool values\n"
+   "                          date or bool values, of one type (see --allow-mixed-key-types); a field none\n"
+   "                          of the source's first rows has is refused naming the fields they have (exit "
+   "2)\n"
    "  --hoist auto|none|F,..  fields moved to top level (default auto: fields constant within every master\n"
    "                          of a sample); a row whose value differs keeps it in its element\n"
    "  --hoist-sample N        masters sampled by --hoist auto (default 200)\n"
@@ -127,6 +129,11 @@ static const char *usage_text =
    "  --allow-blocking-sort   start even when the server's plan of the read sorts more than 1,000,000\n"
    "                          documents before the first one (a multikey or hidden key index, FerretDB);\n"
    "                          without it such a fold stops before reading anything (exit 2)\n"
+   "  --allow-mixed-key-types fold a key holding several BSON types (int 7 and string \"7\": MongoDB's two\n"
+   "                          values, so two masters); without it the plan reads the key index's two ends\n"
+   "                          (the rows counted per type only when they differ) and such a fold stops\n"
+   "                          before writing anything (exit 2) naming the types and their rows. int32,\n"
+   "                          int64 and double are one type here (7, 7L and 7.0 are one master)\n"
    "  --retries N             a range failing with a transient error (network, server selection, failover,\n"
    "                          lost cursor) restarts from its checkpoint after 1 s, 2 s, 4 s... (at most 16 "
    "s\n"
@@ -229,6 +236,7 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       LAB_CLI_OPT_LIST ("--allow-writes", 0, &o->allow),
       LAB_CLI_OPT_FLAG ("--plan", 0, &r->plan_only),
       LAB_CLI_OPT_FLAG ("--allow-blocking-sort", 0, &r->allow_blocking_sort),
+      LAB_CLI_OPT_FLAG ("--allow-mixed-key-types", 0, &r->allow_mixed_key_types),
       LAB_CLI_OPT_FLAG ("--yes", 0, &o->yes),
       LAB_CLI_OPT_INT ("--retries", 0, &r->retries, 0, 100),
       LAB_CLI_OPT_INT ("--cursor-batch", 0, &r->cursor_batch_docs, 1, 1000000),
@@ -508,6 +516,9 @@ append_fold_summary (bson_t *summary, const options_t *o, const lab_fold_run_res
    BSON_APPEND_INT64 (summary, "masters_rejected", fr->masters_rejected);
    BSON_APPEND_INT64 (summary, "rows_rejected", fr->rows_rejected);
    BSON_APPEND_INT64 (summary, "largest_doc_bytes", fr->largest_doc_bytes);
+   if (fr->key_types) {
+      bson_concat (summary, fr->key_types); /* "key_types": the allowed mixed types, counted */
+   }
    BSON_APPEND_INT64 (summary, "write_errors", fr->write_errors);
    BSON_APPEND_INT64 (summary, "batches", fr->batches);
    BSON_APPEND_INT64 (summary, "peak_buffer_bytes", fr->peak_buffer_bytes);

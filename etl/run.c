@@ -99,6 +99,10 @@ lab_fold_run_result_cleanup (lab_fold_run_result_t *result)
       bson_destroy (result->plan);
       result->plan = NULL;
    }
+   if (result->key_types) {
+      bson_destroy (result->key_types);
+      result->key_types = NULL;
+   }
    bson_strfreev (result->hoisted);
    bson_strfreev (result->rejected_key_ids);
    result->hoisted = NULL;
@@ -127,6 +131,10 @@ lab_fold_run_provenance (const run_t *r, bool state)
    bc = lab_store_block_compressor (r->store);
    BSON_APPEND_UTF8 (&params, "block_compressor", bc ? bc : "server default");
    BSON_APPEND_BOOL (&params, "copy_only", r->o->copy_only);
+   if (r->key_types.counted) {
+      /* allowed mixed key types: scancmp and a reader of the marker see why masters outnumber keys */
+      lab_fold_run_key_types_append (r, &params);
+   }
    BSON_APPEND_DOCUMENT (doc, "params", &params);
    bson_destroy (&params);
    if (r->o->target.shape == LAB_FOLD_SHAPE_COPY) {
@@ -379,6 +387,10 @@ lab_foldrun (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_resu
       goto done;
    }
    nranges = r.nbounds + 1;
+   if (r.key_types.counted && !o->plan_only) {
+      result->key_types = bson_new ();
+      lab_fold_run_key_types_append (&r, result->key_types);
+   }
    if (o->plan_only) {
       ok = lab_fold_run_plan_describe (&r, sess, complete, result, error);
       goto done;

@@ -55,6 +55,8 @@ typedef struct {
    bool allow_blocking_sort;       /* --allow-blocking-sort: start even when the server's plan sorts more than
                                     * blocking_sort_max_docs documents before the first one */
    int64_t blocking_sort_max_docs; /* 0: LAB_FOLD_BLOCKING_SORT_MAX_DOCS */
+   bool allow_mixed_key_types;     /* --allow-mixed-key-types: fold a key of several BSON type classes (7 and
+                                    * "7" become two masters) instead of refusing it */
    const bson_t *provenance;     /* the destination's marker fields (store/mark.h: tool, version, written_at,
                                   * command_line); the run adds source and params and writes it before the
                                   * first document. NULL: no marker is written */
@@ -94,6 +96,7 @@ typedef struct {
                              * from an interrupted run's, rerunning with that run's settings */
    double index_build_s;    /* --create-index: seconds the source index took to build (-1: not built) */
    bson_t *plan;            /* plan_only: what the run would send (see lab_fold_run_plan_print) */
+   bson_t *key_types;       /* the key's BSON types when it has several (allowed), for the summary; NULL */
 } lab_fold_run_result_t;
 
 /* lab_fold_run_state_coll -- "<dst>.fold_state" (caller bson_free()s). */

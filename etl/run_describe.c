@@ -232,6 +232,7 @@ lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, 
    BSON_APPEND_UTF8 (&d, "key", r->fold_opts.key);
    BSON_APPEND_BOOL (&d, "key_index_exists", !r->index_missing);
    BSON_APPEND_BOOL (&d, "create_index", r->index_missing);
+   lab_fold_run_key_types_append (r, &d);
    bson_append_document_end (p, &d);
    if (o->target.shape == LAB_FOLD_SHAPE_COPY) {
       lab_fold_run_copy_describe (r, p);
@@ -278,12 +279,16 @@ lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete, 
    BSON_APPEND_BOOL (p, "blocking_sort", blocking);
    BSON_APPEND_BOOL (p, "plan_observed", r->observed);
    BSON_APPEND_UTF8 (p, "sort", r->verdict.say);
-   BSON_APPEND_BOOL (p, "refused", r->verdict.refuse);
+   BSON_APPEND_BOOL (p, "refused", r->verdict.refuse || r->key_types_refused);
    if (r->verdict.refuse) {
       BSON_APPEND_UTF8 (
          p, "refusal",
          "the run would refuse to start: give --allow-blocking-sort to fold anyway, or an index "
          "the server can walk in key order");
+   } else if (r->key_types_refused) {
+      BSON_APPEND_UTF8 (p, "refusal",
+                        "the run would refuse to start: the key has several BSON types (source.key_types); "
+                        "--allow-mixed-key-types folds them as different masters");
    }
    BSON_APPEND_INT64 (p, "estimated_temp_bytes", temp);
    BSON_APPEND_UTF8 (
@@ -436,6 +441,15 @@ lab_fold_run_plan_print (const bson_t *plan, FILE *out)
             plan_int (plan, "destination.written_by_layoutlab") == 0
                ? "; NOT written by layoutlab: --drop-dst asks first (or needs --yes)"
                : "");
+   if (plan_int (plan, "source.key_types.classes") > 1) {
+      a = plan_json (plan, "source.key_types.rows");
+      fprintf (out, "key types:   %lld BSON type classes %s: %s\n",
+               (long long)plan_int (plan, "source.key_types.classes"), a ? a : "?",
+               plan_int (plan, "source.key_types.allowed") > 0
+                  ? "allowed (--allow-mixed-key-types): folded as different masters"
+                  : "7 and \"7\" would be two masters");
+      bson_free (a);
+   }
    if (!bson_iter_init_find (&it, plan, "ranges")) {
       return;
    }

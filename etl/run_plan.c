@@ -357,6 +357,28 @@ plan_dst (run_t *r, lab_store_session_t *sess, bool *exists, int64_t *count, bso
    return lab_fold_run_find_state (sess, r->state_coll, "settings", settings, error);
 }
 
+/* source_has_field -- some of the source's first rows in natural order hold the key field: else the
+ * refusal naming the fields they do hold (a usage error: the --key is wrong), rather than advice to build
+ * an index on a field no row has. */
+static bool
+source_has_field (run_t *r, lab_store_session_t *sess, bson_error_t *error)
+{
+   char msg[sizeof error->message];
+   bool absent = false;
+
+   if (!lab_store_field_check (sess, r->o->target.src, r->fold_opts.key, &absent, error)) {
+      return false;
+   }
+   if (!absent) {
+      return true;
+   }
+   bson_strncpy (msg, error->message, sizeof msg);
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                  "%s. Nothing has been dropped or written: fold by a field the rows have (--key FIELD)",
+                  msg);
+   return false;
+}
+
 /* plan_index -- the source's index on the key, which every sorted read walks: present; or missing and
  * built now (--create-index, timed); or missing and the run stops before writing anything (NO_INDEX
  * naming --create-index). --plan builds nothing: it notes that the run would. */
@@ -375,6 +397,9 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
       return true;
    }
    if (!o->create_index) {
+      if (!source_has_field (r, sess, error)) {
+         return false;
+      }
       lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
                      "source '%s' has no index on '%s': the fold reads it in '%s' order through that index "
                      "(without one the server would sort the whole collection before the first row). Nothing "
@@ -405,6 +430,87 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    return true;
 }
 
+/* lab_fold_run_key_types_append -- see run_private.h. */
+void
+lab_fold_run_key_types_append (const run_t *r, bson_t *d)
+{
+   const lab_store_key_types_t *kt = &r->key_types;
+   bson_t doc, rows;
+
+   if (kt->nclasses == 0) {
+      return;
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (d, "key_types", &doc);
+   BSON_APPEND_INT32 (&doc, "classes", kt->nclasses);
+   BSON_APPEND_UTF8 (&doc, "first", lab_store_type_name (kt->first));
+   BSON_APPEND_UTF8 (&doc, "last", lab_store_type_name (kt->last));
+   if (kt->counted) {
+      bson_type_t types[256];
+      size_t i, nt = lab_store_key_types_list (kt, types);
+      BSON_APPEND_DOCUMENT_BEGIN (&doc, "rows", &rows);
+      for (i = 0; i < nt; i++) {
+         BSON_APPEND_INT64 (&rows, lab_store_type_name (types[i]), kt->rows[types[i]]);
+      }
+      bson_append_document_end (&doc, &rows);
+   }
+   BSON_APPEND_BOOL (&doc, "allowed", kt->nclasses > 1 && r->o->allow_mixed_key_types);
+   BSON_APPEND_BOOL (&doc, "refused", r->key_types_refused);
+   bson_append_document_end (d, &doc);
+}
+
+/* plan_key_types -- the source key's BSON types, from its index's two ends and, only when their type
+ * classes differ, one walk counting every entry: MongoDB's equality and the fold's key compare (numbers by
+ * value, store/keyenc.h) treat 7 and "7" as two masters, so a key of several classes (a CSV column typed
+ * int in one file and string in another) would silently split every master in two. Refused before
+ * anything is written unless --allow-mixed-key-types; --plan shows the refusal. A missing or null key
+ * counts as the type null (the fold refuses such rows anyway: row_has_key). */
+static bool
+plan_key_types (run_t *r, lab_store_session_t *sess, bson_error_t *error)
+{
+   const lab_fold_run_opts_t *o = r->o;
+   char types[256];
+
+   if (!lab_store_key_types (sess, o->target.src, r->fold_opts.key, &r->key_types, error)) {
+      if (error->domain == LAB_ERROR_STORE &&
+          (error->code == LAB_STORE_ERR_NO_INDEX || error->code == LAB_STORE_ERR_NOT_SUPPORTED)) {
+         /* an index the fold may still read (a hidden or multikey one with --allow-blocking-sort, a
+          * clustered source): said, not refused -- the fold itself never needed this walk */
+         lab_log_info ("the BSON types of the key '%s' are not checked: %s", r->fold_opts.key,
+                       error->message);
+         memset (&r->key_types, 0, sizeof r->key_types);
+         return true;
+      }
+      lab_error_prefix (error, "reading the BSON types of the key '%s' of '%s'", r->fold_opts.key,
+                        o->target.src);
+      return false;
+   }
+   if (r->key_types.nclasses <= 1) {
+      lab_log_debug ("key '%s' of '%s': one BSON type class (%s at both ends of its index)", r->fold_opts.key,
+                     o->target.src,
+                     r->key_types.empty ? "no entry" : lab_store_type_name (r->key_types.first));
+      return true;
+   }
+   lab_store_key_types_text (&r->key_types, types, sizeof types);
+   if (o->allow_mixed_key_types) {
+      lab_log_info ("the key %s has %d BSON types: %s; --allow-mixed-key-types: folded as different masters",
+                    r->fold_opts.key, r->key_types.nclasses, types);
+      return true;
+   }
+   r->key_types_refused = true;
+   if (o->plan_only) {
+      lab_log_info ("plan: the key %s has %d BSON types (%s): the run would refuse to start",
+                    r->fold_opts.key, r->key_types.nclasses, types);
+      return true;
+   }
+   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                  "the key %s has %d BSON types: %s: MongoDB compares values of different types as "
+                  "different, so every master whose key comes in both would be folded twice. Nothing has "
+                  "been written. Convert the key to one type in '%s', or --allow-mixed-key-types folds them "
+                  "as different masters",
+                  r->fold_opts.key, r->key_types.nclasses, types, o->target.src);
+   return false;
+}
+
 /* plan_fresh -- a fresh run: the destination empty or to be replaced, the source's rows holding the key,
  * its key index, the hoist list and the key ranges. */
 static bool
@@ -425,7 +531,8 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
    if (!o->copy_only && o->create_index) {
       bool has = true;
       if (!lab_store_has_index (sess, o->target.src, r->fold_opts.key, &has, error) ||
-          (!has && !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error))) {
+          (!has && (!source_has_field (r, sess, error) ||
+                    !check_source_keys (r, sess, "_id", KEY_CHECK_ROWS, error)))) {
          return false;
       }
    }
@@ -446,7 +553,7 @@ plan_fresh (run_t *r, lab_store_session_t *sess, int64_t count, bson_error_t *er
        !check_source_keys (r, sess, r->fold_opts.key, 1, error)) {
       return false;
    }
-   if (!resolve_hoist (r, sess, error)) {
+   if (!resolve_hoist (r, sess, error) || (!o->copy_only && !plan_key_types (r, sess, error))) {
       return false;
    }
    /* --shape clustered, copy: one range, the source's arrival order (key ranges would sort it) */

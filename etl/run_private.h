@@ -100,8 +100,11 @@ struct run {
    bson_t explain;              /* the unbounded read's explain reply (empty when not observed) */
    lab_store_facts_plan_t plan; /* lab_store_facts_explain_parse of it */
    lab_fold_run_sort_verdict_t verdict;
-   int64_t src_est; /* the source's estimated count */
-   double src_avg;  /* its average document size (0 unknown) */
+   lab_store_key_types_t
+      key_types;           /* the source key's BSON types (lab_store_key_types); nclasses 0: not read */
+   bool key_types_refused; /* several type classes without --allow-mixed-key-types */
+   int64_t src_est;        /* the source's estimated count */
+   double src_avg;         /* its average document size (0 unknown) */
    /* --shape copy (run_copy.c): the source's indexes the copy gets, {name, key} each, and those the store
     * cannot build, {name, key, why} each (arrays; empty for the other shapes) */
    bson_t copy_build;
@@ -141,6 +144,10 @@ bool lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result
 bool lab_fold_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo,
                            const bson_value_t *hi, bson_t *reply, lab_store_facts_plan_t *plan,
                            bson_error_t *error);
+
+/* lab_fold_run_key_types_append -- "key_types" in `d`: {classes, first, last, rows: {TYPE: N, ...} (when
+ * counted), allowed, refused} of r->key_types; nothing when they were not read. */
+void lab_fold_run_key_types_append (const run_t *r, bson_t *d);
 
 /* lab_fold_run_provenance -- the destination's marker: o->provenance plus source and params (caller
  * destroys); NULL when o->provenance is NULL. `state` (the checkpoint collection's): checkpoint_of. */

@@ -308,6 +308,18 @@ check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const cha
       return false;
    }
    if (!has && !clustered) { /* a clustered layout reads a master by an _id range (clustered.c) */
+      bool absent = false;
+      if (!lab_store_field_check (sess, coll, o->key, &absent, error)) {
+         return false;
+      }
+      if (absent) {
+         /* the --key is wrong, not the indexes: no advice to index a field that no document has */
+         char msg[sizeof error->message];
+         bson_strncpy (msg, error->message, sizeof msg);
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "%s: check --key (the master key field)", msg);
+         return false;
+      }
       if (!o->create_index) {
          lab_error_set (
             error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_INDEX,
@@ -343,6 +355,8 @@ typedef struct {
    bool sweep;               /* --cache-sizes / --cache-ratios */
    lab_scan_sweep_t sw;
    lab_scan_wl_prep_t wlp; /* the workloads besides the load: indexes and inputs */
+   lab_scan_opts_t opts;   /* the options with the key and array field resolved (p.opts points here) */
+   lab_scan_keysrc_t ks;   /* where they came from (keysrc.c) */
 } scan_plan_t;
 
 /* plan_check -- the options that contradict each other or the backend. */
@@ -520,10 +534,16 @@ plan_guard (scan_plan_t *sp, bson_error_t *error)
                      (!has && !lab_scan_clustered (sp->sess, coll, &clustered, error)))) {
          return false;
       }
-      if (exists && !has && !clustered &&
-          !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes, "--create-index", NULL,
-                                       error)) {
-         return false;
+      if (exists && !has && !clustered) {
+         bool absent = false;
+         /* a key no document has is refused by the collection check with the fields it saw, not here */
+         if (!lab_store_field_check (sp->sess, coll, o->key, &absent, error)) {
+            return false;
+         }
+         if (!absent && !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes,
+                                                      "--create-index", NULL, error)) {
+            return false;
+         }
       }
    }
    return true;
@@ -539,7 +559,8 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
       bson_init (&sp->sw.locality[i]);
    }
    sp->p.store = store;
-   sp->p.opts = o;
+   sp->opts = *o;
+   sp->p.opts = &sp->opts;
    sp->p.backend = lab_store_backend (store);
    if (o->restart_cmd) {
       sp->restart_shown = lab_uri_redact (o->restart_cmd);
@@ -558,7 +579,13 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    /* keys and dataset, before anything is made cold */
    sp->sess = lab_store_session_open (store, error);
-   if (!sp->sess || !plan_guard (sp, error) || !plan_keys (sp, error) ||
+   /* the key before any collection is checked or index built: a fold's record may name it */
+   if (!sp->sess || !lab_scan_key_resolve (sp->sess, o, &sp->p.layouts, &sp->ks, error)) {
+      return false;
+   }
+   sp->opts.key = sp->ks.key && !o->key_given ? sp->ks.key : o->key;
+   sp->opts.array_field = sp->ks.array_field && !o->array_field_given ? sp->ks.array_field : o->array_field;
+   if (!plan_guard (sp, error) || !plan_keys (sp, error) ||
        !lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error)) {
       return false;
    }
@@ -582,6 +609,7 @@ plan_cleanup (scan_plan_t *sp)
    bson_destroy (&sp->dataset);
    lab_scan_sweep_cleanup (&sp->sw);
    lab_scan_workloads_cleanup (&sp->wlp);
+   lab_scan_keysrc_cleanup (&sp->ks);
 }
 
 static bool append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll,
@@ -672,7 +700,9 @@ record_config (const scan_plan_t *sp, bson_t *results)
       BSON_APPEND_UTF8 (&doc, "folded", o->folded);
    }
    BSON_APPEND_UTF8 (&doc, "key", o->key);
+   BSON_APPEND_UTF8 (&doc, "key_source", sp->ks.key_source);
    BSON_APPEND_UTF8 (&doc, "array_field", o->array_field);
+   BSON_APPEND_UTF8 (&doc, "array_field_source", sp->ks.array_source);
    BSON_APPEND_BOOL (&doc, "cold", o->cold);
    BSON_APPEND_INT32 (&doc, "parallel", o->parallel);
    BSON_APPEND_UTF8 (&doc, "decode", lab_scan_decode_names ()[o->decode]);

@@ -199,8 +199,11 @@ typedef struct {
    lab_results_layout_t layouts[LAB_RESULTS_MAX_LAYOUTS];
    size_t nlayouts;
    const char *reference_layout; /* --reference-layout NAME; NULL: the first of kind rows */
-   const char *key;              /* key field */
+   const char *key;              /* key field (default bill_id, or the fold's record: lab_scan_key_resolve) */
    const char *array_field;      /* array of rows in the folded documents */
+   bool key_given;               /* --key given: a fold's record may not contradict it */
+   bool array_field_given;       /* --array-field given: likewise */
+   bool kind_given[LAB_RESULTS_MAX_LAYOUTS]; /* layouts[i]'s :KIND given; else a fold's record may set it */
    bool cold;
    int parallel;
    int runs;
@@ -265,6 +268,25 @@ typedef struct {
 /* lab_scan_opts_init -- the defaults of DESIGN.md (bill_detail, detail_coll, bill_id, details, 4
  * workers, 1 run, alternate, drop auto, 1 s interval ...). */
 void lab_scan_opts_init (lab_scan_opts_t *o);
+
+/* Where the comparison's key and array field come from (scan/keysrc.c). */
+typedef struct {
+   char *key;            /* the folds' records' key (owned); NULL: none recorded */
+   char *array_field;    /* their array field (owned); NULL: none recorded */
+   char key_source[192]; /* "--key", "default" or "the _layoutlab record of COLL" */
+   char array_source[192];
+} lab_scan_keysrc_t;
+
+/* lab_scan_key_resolve -- read the _layoutlab record of every layout's collection (ls) that fold-details
+ * wrote: its params' key and (folded, buckets) array field become the comparison's when --key /
+ * --array-field were not given, its shape sets the kind of a layout whose kind was not given (--folded,
+ * --layout without :KIND; the reference is chosen again). Refused (LAB_ERROR_USAGE, naming both): a
+ * given option that contradicts a record, two records that contradict each other. */
+bool lab_scan_key_resolve (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_results_layouts_t *ls,
+                           lab_scan_keysrc_t *out, bson_error_t *error);
+
+/* lab_scan_keysrc_cleanup -- free what lab_scan_key_resolve gave. */
+void lab_scan_keysrc_cleanup (lab_scan_keysrc_t *ks);
 
 /* lab_scan_layout_parse -- one --layout value, NAME=COLLECTION[:KIND] (KIND rows, folded or buckets;
  * default rows), into *out (pointing into `s`, which must outlive it; the ':' and '=' are overwritten).

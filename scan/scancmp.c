@@ -41,8 +41,14 @@ static const char usage[] =
    "                         every one of a key loaded). --detail A --folded B is short for\n"
    "                         --layout detail=A:rows --layout folded=B:folded\n"
    "  --reference-layout NAME  the layout every ratio is against (default: the first of kind rows)\n"
-   "  --key FIELD            master key field, indexed in every layout (default bill_id)\n"
-   "  --array-field FIELD    the rows' array in folded documents (default details), to count rows\n"
+   "  --key FIELD            master key field, indexed in every layout (default: the key a folded layout "
+   "was\n"
+   "                         folded by, from its _layoutlab record, else bill_id); a --key that contradicts\n"
+   "                         that record, or two layouts folded by different keys, are refused (exit 2);\n"
+   "                         so is a key none of a layout's first documents has (the fields seen named)\n"
+   "  --array-field FIELD    the rows' array in folded documents (default: the record's, else details), to\n"
+   "                         count rows; checked against the record as --key is. A layout whose kind is not\n"
+   "                         given (--folded, --layout without :KIND) takes it from that record too\n"
    "  --keys-file FILE       keys to load, one per line (JSON value such as 42, \"A-1\", {\"$oid\": "
    "\"...\"};\n"
    "                         other text is taken as a string); default: every key of the first folded or\n"
@@ -244,15 +250,15 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
             lab_cli_list_t *shards, lab_cli_list_t *layouts, lab_cli_list_t *allow, char **owned,
             bson_error_t *error)
 {
-   const char *detail = NULL, *folded = NULL;
+   const char *detail = NULL, *folded = NULL, *key = NULL, *array_field = NULL;
    int32_t range_window_ms = (int32_t)o->wl.range_window_ms;
    lab_cli_opt_t opts[] = {
       LAB_CLI_OPT_STRING ("--detail", 0, &detail),
       LAB_CLI_OPT_STRING ("--folded", 0, &folded),
       LAB_CLI_OPT_LIST ("--layout", 0, layouts),
       LAB_CLI_OPT_STRING ("--reference-layout", 0, &o->reference_layout),
-      LAB_CLI_OPT_STRING ("--key", 0, &o->key),
-      LAB_CLI_OPT_STRING ("--array-field", 0, &o->array_field),
+      LAB_CLI_OPT_STRING ("--key", 0, &key),
+      LAB_CLI_OPT_STRING ("--array-field", 0, &array_field),
       LAB_CLI_OPT_STRING ("--keys-file", 0, &o->keys_file),
       LAB_CLI_OPT_INT ("--keys-limit", 0, &o->keys_limit, 1, INT64_MAX),
       LAB_CLI_OPT_FLAG ("--create-index", 0, &o->create_index),
@@ -352,6 +358,11 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
    for (i = 0; i < layouts->n; i++) {
       /* the parse splits its string in place: a copy, so that argv stays as the user gave it */
       owned[i] = bson_strdup (layouts->v[i]);
+      {
+         /* a kind given says what to measure; without one the fold's record may say it (keysrc.c) */
+         const char *eq = strchr (owned[i], '=');
+         o->kind_given[i] = eq && strchr (eq, ':') != NULL;
+      }
       if (!lab_scan_layout_parse (owned[i], &o->layouts[i], error)) {
          return false;
       }
@@ -367,6 +378,11 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
                      "--reference-layout names one of the --layout names: give the layouts with --layout");
       return false;
    }
+   /* given or not: a fold's _layoutlab record supplies what was not given and may not be contradicted */
+   o->key_given = key != NULL;
+   o->array_field_given = array_field != NULL;
+   o->key = key ? key : o->key;
+   o->array_field = array_field ? array_field : o->array_field;
    o->detail = detail ? detail : o->detail;
    o->folded = folded ? folded : o->folded;
    {

@@ -487,14 +487,16 @@ lab_mongo_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t
 
 /* key_find -- a covered find of the index on `field`: filter {}, projection {field: 1, _id: 0} (the
  * index holds everything the reply needs, so mongod reads no document: PROJECTION_COVERED over IXSCAN),
- * sort {field: 1}, hint = its key pattern, plus skip/limit when > 0. Caller destroys the cursor. */
+ * sort {field: dir} (1 or -1), hint = its key pattern, plus skip/limit when > 0. Caller destroys the cursor.
+ */
 static mongoc_cursor_t *
-key_find (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern,
-          int64_t skip, int64_t limit, int32_t batch)
+key_find_dir (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern,
+              int64_t skip, int64_t limit, int32_t batch, int dir)
 {
    bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, proj;
    mongoc_cursor_t *cursor;
 
+   BSON_UNUSED (sess);
    BSON_APPEND_DOCUMENT_BEGIN (&opts, "projection", &proj);
    BSON_APPEND_INT32 (&proj, field, 1);
    if (strcmp (field, "_id") != 0) {
@@ -503,7 +505,7 @@ key_find (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, 
    bson_append_document_end (&opts, &proj);
    /* no _id tie-breaker here, even on FerretDB: only the key values matter, whatever the order of ties */
    BSON_APPEND_DOCUMENT_BEGIN (&opts, "sort", &proj);
-   BSON_APPEND_INT32 (&proj, field, 1);
+   BSON_APPEND_INT32 (&proj, field, dir);
    bson_append_document_end (&opts, &proj);
    BSON_APPEND_DOCUMENT (&opts, "hint", pattern);
    if (skip > 0) {
@@ -517,6 +519,14 @@ key_find (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, 
    bson_destroy (&opts);
    bson_destroy (&filter);
    return cursor;
+}
+
+/* key_find -- key_find_dir in ascending order. */
+static mongoc_cursor_t *
+key_find (lab_store_session_t *sess, mongoc_collection_t *c, const char *field, const bson_t *pattern,
+          int64_t skip, int64_t limit, int32_t batch)
+{
+   return key_find_dir (sess, c, field, pattern, skip, limit, batch, 1);
 }
 
 /* key_value -- the value of `field` in a covered reply document; a document without the field is
@@ -731,6 +741,84 @@ lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char
       lab_store_values_free (*keys, (int)*nkeys);
       *keys = NULL;
       *nkeys = 0;
+   }
+   mongoc_cursor_destroy (cursor);
+   mongoc_collection_destroy (c);
+   bson_destroy (&pattern);
+   return ok;
+}
+
+/* lab_mongo_key_ends -- the first and the last key in index order: two covered, hinted finds of one
+ * document each, sorted {field: 1} and {field: -1} (mongod walks the index from either end). */
+bool
+lab_mongo_key_ends (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t *first,
+                    bson_value_t *last, bool *empty, bson_error_t *error)
+{
+   bson_t pattern = BSON_INITIALIZER;
+   mongoc_collection_t *c;
+   bool ok = true;
+   int end;
+
+   *empty = false;
+   if (!lab_mongo_require_sort_index (sess, coll, field, &pattern, error)) {
+      bson_destroy (&pattern);
+      return false;
+   }
+   c = lab_mongo_get_coll (sess, coll);
+   for (end = 0; ok && !*empty && end < 2; end++) {
+      mongoc_cursor_t *cursor = key_find_dir (sess, c, field, &pattern, 0, 1, 1, end ? -1 : 1);
+      const bson_t *doc;
+      bson_error_t err;
+
+      if (mongoc_cursor_next (cursor, &doc)) {
+         key_value (doc, field, end ? last : first);
+      } else if (mongoc_cursor_error (cursor, &err)) {
+         lab_mongo_fail (sess->store, error, &err, "reading the ends of the index on '%s' of '%s'", field,
+                         coll);
+         ok = false;
+      } else {
+         *empty = true;
+      }
+      mongoc_cursor_destroy (cursor);
+   }
+   if ((!ok || *empty) && end == 2) {
+      bson_value_destroy (first); /* the last end failed or vanished after the first was read */
+   }
+   mongoc_collection_destroy (c);
+   bson_destroy (&pattern);
+   return ok;
+}
+
+/* lab_mongo_key_type_counts -- every key of the index on field counted per BSON type: one covered, hinted
+ * find in index order (as lab_mongo_distinct_keys: the index alone, no document fetched; a $group on
+ * {$type} would read every document). A document without the field counts as null, as it is indexed. */
+bool
+lab_mongo_key_type_counts (lab_store_session_t *sess, const char *coll, const char *field, int64_t *rows,
+                           bson_error_t *error)
+{
+   bson_t pattern = BSON_INITIALIZER;
+   mongoc_collection_t *c;
+   mongoc_cursor_t *cursor;
+   const bson_t *doc;
+   bson_error_t err;
+   bool ok = true;
+
+   if (!lab_mongo_require_sort_index (sess, coll, field, &pattern, error)) {
+      bson_destroy (&pattern);
+      return false;
+   }
+   c = lab_mongo_get_coll (sess, coll);
+   cursor = key_find (sess, c, field, &pattern, 0, 0, MONGO_KEY_BATCH_DOCS);
+   while (mongoc_cursor_next (cursor, &doc)) {
+      bson_value_t v;
+
+      key_value (doc, field, &v);
+      rows[(uint8_t)v.value_type]++;
+      bson_value_destroy (&v);
+   }
+   if (mongoc_cursor_error (cursor, &err)) {
+      lab_mongo_fail (sess->store, error, &err, "counting the key types of '%s' in '%s'", field, coll);
+      ok = false;
    }
    mongoc_cursor_destroy (cursor);
    mongoc_collection_destroy (c);

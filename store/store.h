@@ -497,6 +497,52 @@ void lab_store_values_free (bson_value_t *values, int n);
 bool lab_store_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
                               bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
 
+/* ---- what a key field holds (keyinfo.c) ---------------------------------------------------------- */
+
+/* The BSON types of a key index's entries. MongoDB orders values by type class first (its BSON comparison
+ * order: minKey, null, numbers, strings, documents, arrays, binData, objectId, bool, date, timestamp,
+ * regex, maxKey; docs/mongodb-compat.md), so the classes of the first and the last entry tell whether
+ * there is more than one; int32, int64, double and decimal are one class (7, 7L and 7.0 are one key, as
+ * in the store's KeyString: store/keyenc.h). */
+typedef struct {
+   bool empty;              /* the index has no entry */
+   bson_type_t first, last; /* the types of the first and the last entry in index order */
+   int nclasses;            /* type classes: 1 when both ends agree (rows not counted then) */
+   bool counted;            /* the ends differ: rows[] holds every entry's type */
+   int64_t rows[256];       /* entries per bson_type_t; a document without the field counts as null */
+} lab_store_key_types_t;
+
+/* lab_store_key_types -- the types of the index on `field` of `coll`: its two ends (one positioning
+ * each: embedded, the index cursor's first and last entry; a server, two covered finds of one key sorted
+ * either way); only when their classes differ, one walk of the index counting every entry per type (no
+ * document read). NO_INDEX without an index on field. */
+bool lab_store_key_types (lab_store_session_t *sess, const char *coll, const char *field,
+                          lab_store_key_types_t *out, bson_error_t *error);
+
+/* lab_store_key_types_list -- the types of a counted `kt` that have rows, into out[256], in MongoDB's
+ * comparison order of their classes; returns how many. */
+size_t lab_store_key_types_list (const lab_store_key_types_t *kt, bson_type_t *out);
+
+/* lab_store_key_types_text -- "int32 (40 rows), string (40 rows)" of a counted `kt` into buf, in that order.
+ */
+void lab_store_key_types_text (const lab_store_key_types_t *kt, char *buf, size_t len);
+
+/* lab_store_type_name -- MongoDB's name of a BSON type as this project prints it: int32, int64, double,
+ * string, null, objectId, date, bool, ... */
+const char *lab_store_type_name (bson_type_t t);
+
+/* lab_store_type_class -- the rank of t's class in MongoDB's BSON comparison order (numbers one class,
+ * null/undefined/missing one, string/symbol one). */
+int lab_store_type_class (bson_type_t t);
+
+/* lab_store_field_check -- whether `coll`'s documents have `field` at all, from its first 20 documents in
+ * natural order (lab_store_natural_open: no index needed): *absent true when some were read and none has
+ * it, with *error set to LAB_ERROR_USAGE "no document of COLL has a field FIELD (fields seen: a, b, ...;
+ * N documents read in natural order)" for the caller to extend with its remedy. An empty collection is
+ * not absent. Returns false only when the read fails. */
+bool lab_store_field_check (lab_store_session_t *sess, const char *coll, const char *field, bool *absent,
+                            bson_error_t *error);
+
 /* ---- natural order: collection scans ----------------------------------------------------------- */
 
 /* A part of a collection's natural order: the documents whose RecordId is in [rid_lo, rid_hi). */

@@ -106,6 +106,12 @@ struct lab_store_ops {
                       bson_value_t **bounds, int *nbounds, bson_error_t *error);
    bool (*distinct_keys) (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
                           int64_t *nkeys, bson_error_t *error);
+   /* the first and the last entry of the index on field (*empty: none); every entry counted per BSON type
+    * into rows[256] (indexed by bson_type_t; a missing field as null) -- store.h lab_store_key_types */
+   bool (*key_ends) (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t *first,
+                     bson_value_t *last, bool *empty, bson_error_t *error);
+   bool (*key_type_counts) (lab_store_session_t *sess, const char *coll, const char *field, int64_t *rows,
+                            bson_error_t *error);
    /* natural order (store.h): the range is checked by store.c (rid_lo <= rid_hi unless rid_hi is 0);
     * cursors share cursor_next and cursor_close with sorted streams */
    bool (*natural_open) (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,

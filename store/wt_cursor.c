@@ -329,6 +329,7 @@ lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *e
 typedef struct {
    WT_CURSOR *ic;
    bool is_id;
+   bool back;     /* walk from the last entry backwards (the key's upper end) */
    lab_buf_t val; /* for the _id index: body + tag rebuilt from key and value */
 } key_walk_t;
 
@@ -340,7 +341,8 @@ key_walk_next (key_walk_t *w, const uint8_t **p, size_t *len, size_t *blen)
    int64_t rid;
    int ret;
 
-   if ((ret = w->ic->next (w->ic)) != 0 || (ret = w->ic->get_key (w->ic, &k)) != 0) {
+   if ((ret = w->back ? w->ic->prev (w->ic) : w->ic->next (w->ic)) != 0 ||
+       (ret = w->ic->get_key (w->ic, &k)) != 0) {
       return ret;
    }
    if (w->is_id) {
@@ -610,4 +612,87 @@ lab_wt_natural_describe (lab_store_session_t *sess, const char *coll, const lab_
    }
    pthread_rwlock_unlock (&ss->st->ddl);
    return c != NULL;
+}
+
+/* lab_wt_key_ends -- the first and the last entry of the index on field: one positioning at each end. */
+bool
+lab_wt_key_ends (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t *first,
+                 bson_value_t *last, bool *empty, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   key_walk_t w;
+   wt_coll_t *c = NULL;
+   const uint8_t *p;
+   size_t len, blen;
+   bool ok = false, have_first = false;
+   int ret;
+
+   *empty = false;
+   pthread_rwlock_rdlock (&ss->st->ddl);
+   if (!walk_open (ss, coll, field, &w, &c, error)) {
+      goto done;
+   }
+   for (int end = 0; end < 2; end++) {
+      w.back = end == 1;
+      if ((ret = w.ic->reset (w.ic)) != 0 || (ret = key_walk_next (&w, &p, &len, &blen)) != 0) {
+         if (ret == WT_NOTFOUND) {
+            *empty = true;
+            ok = true;
+         } else {
+            lab_wt_fail (error, ret, "reading the ends of the index on '%s' of '%s'", field, coll);
+         }
+         goto done;
+      }
+      if (!lab_store_key_decode (p, len, end ? last : first, error)) {
+         lab_error_prefix (error, "index on '%s' of '%s'", field, coll);
+         goto done;
+      }
+      have_first = true;
+   }
+   ok = true;
+done:
+   if (!ok && have_first) {
+      bson_value_destroy (first);
+   }
+   walk_close (&w);
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return ok;
+}
+
+/* lab_wt_key_type_counts -- the entries of the index on field per BSON type of their value (a document
+ * without the field is indexed as null): one walk of the index, no document read. */
+bool
+lab_wt_key_type_counts (lab_store_session_t *sess, const char *coll, const char *field, int64_t *rows,
+                        bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   key_walk_t w;
+   wt_coll_t *c = NULL;
+   const uint8_t *p;
+   size_t len, blen;
+   bool ok = false;
+   int ret = 0;
+
+   pthread_rwlock_rdlock (&ss->st->ddl);
+   if (!walk_open (ss, coll, field, &w, &c, error)) {
+      goto done;
+   }
+   while ((ret = key_walk_next (&w, &p, &len, &blen)) == 0) {
+      bson_value_t v;
+      if (!lab_store_key_decode (p, len, &v, error)) {
+         lab_error_prefix (error, "index on '%s' of '%s'", field, coll);
+         goto done;
+      }
+      rows[(uint8_t)v.value_type]++;
+      bson_value_destroy (&v);
+   }
+   if (ret != WT_NOTFOUND) {
+      lab_wt_fail (error, ret, "walk index on '%s' of '%s'", field, coll);
+      goto done;
+   }
+   ok = true;
+done:
+   walk_close (&w);
+   pthread_rwlock_unlock (&ss->st->ddl);
+   return ok;
 }

@@ -444,6 +444,10 @@ bool lab_wt_partition (lab_store_session_t *sess, const char *coll, const char *
                        bson_value_t **bounds, int *nbounds, bson_error_t *error);
 bool lab_wt_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field,
                            bson_value_t **keys, int64_t *nkeys, bson_error_t *error);
+bool lab_wt_key_ends (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t *first,
+                      bson_value_t *last, bool *empty, bson_error_t *error);
+bool lab_wt_key_type_counts (lab_store_session_t *sess, const char *coll, const char *field, int64_t *rows,
+                             bson_error_t *error);
 bool lab_wt_natural_open (lab_store_cursor_t *cur, const char *coll, const lab_store_natural_opts_t *opts,
                           bson_error_t *error);
 bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n,

@@ -20,3 +20,9 @@ target_link_libraries(bench_store PRIVATE labstore)
 # lab_store_create_clustered on a server (issue 25): refused by FerretDB and servers before 5.3, created on
 # a 5.3+ mongod.
 lab_test(NAME test_store_clustered_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_clustered_server.c SERVER)
+# What a key field holds (store/keyinfo.c): its BSON types from the index's ends, counted when they differ;
+# a field no document has, with the fields seen; on both backends.
+lab_test(NAME test_key_types_embedded SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_key_types.c LABELS embedded
+         ENV LAB_STORE_BACKEND=wiredtiger)
+lab_test(NAME test_key_types_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_key_types.c SERVER
+         ENV LAB_STORE_BACKEND=mongodb)
