@@ -541,7 +541,7 @@ plan_guard (scan_plan_t *sp, bson_error_t *error)
             return false;
          }
          if (!absent && !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes,
-                                                      "--create-index", NULL, error)) {
+                                                     "--create-index", NULL, error)) {
             return false;
          }
       }
