@@ -187,6 +187,50 @@ collect (const bson_t *d, const lab_results_layouts_t *ls, state_row_t *rows, si
    return n;
 }
 
+/* render_built_indexes -- one line naming the indexes layoutlab tools built on the measured collections
+ * (dataset.<layout>.layoutlab_indexes, from their _layoutlab records), nothing when there are none. */
+static void
+render_built_indexes (bson_string_t *o, const bson_t *d, const lab_results_layouts_t *ls)
+{
+   char path[200];
+   size_t l;
+   int i;
+   bool any = false;
+
+   for (l = 0; l < ls->n; l++) {
+      for (i = 0; i < 64; i++) {
+         const char *name, *tool, *at;
+         bool foreign = false;
+
+         snprintf (path, sizeof path, "dataset.%s.layoutlab_indexes.%d.name", ls->l[l].name, i);
+         if (!(name = lab_results_get_string (d, path))) {
+            break;
+         }
+         snprintf (path, sizeof path, "dataset.%s.layoutlab_indexes.%d.tool", ls->l[l].name, i);
+         tool = lab_results_get_string (d, path);
+         snprintf (path, sizeof path, "dataset.%s.layoutlab_indexes.%d.created_at", ls->l[l].name, i);
+         at = lab_results_get_string (d, path);
+         snprintf (path, sizeof path, "dataset.%s.layoutlab_indexes.%d.on_foreign", ls->l[l].name, i);
+         (void)lab_results_get_bool (d, path, &foreign);
+         bson_string_append (o, any ? "; " : "- indexes layoutlab tools built on these collections (their "
+                                             "`_layoutlab` records; `billgen clean` removes them): ");
+         lab_cmp_app_esc (o, ls->l[l].name);
+         bson_string_append (o, " `");
+         bson_string_append (o, name);
+         bson_string_append (o, "` (");
+         lab_cmp_app_esc (o, tool && *tool ? tool : "a layoutlab tool");
+         if (at && *at) {
+            bson_string_append (o, ", ");
+            lab_cmp_app_esc (o, at);
+         }
+         bson_string_append (o, foreign ? ", on a collection layoutlab did not write, named by --allow-writes)"
+                                        : ")");
+         any = true;
+      }
+   }
+   bson_string_append (o, any ? "\n" : "");
+}
+
 /* lab_cmp_render_state -- see render_private.h. */
 void
 lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r)
@@ -219,6 +263,7 @@ lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r)
       any = true;
    }
    bson_string_append (o, any ? "\n" : "");
+   render_built_indexes (o, d, &ls);
    n = collect (d, &ls, rows, sizeof rows / sizeof rows[0]);
    for (i = 0; i < n; i++) {
       for (l = 0; l < ls.n; l++) {

@@ -486,6 +486,34 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    return true;
 }
 
+/* key_index_builds -- builds[i] = --create-index would build the key index on layout i (it exists, has
+ * none, and is not clustered); *absent = some such layout's documents have no key field at all, which
+ * the collection check refuses with the fields it saw (a wrong --key), before any guard or build. */
+static bool
+key_index_builds (scan_plan_t *sp, bool *builds, bool *absent, bson_error_t *error)
+{
+   const char *key = sp->p.opts->key;
+   size_t i;
+
+   *absent = false;
+   for (i = 0; i < sp->p.layouts.n && !*absent; i++) {
+      const char *coll = sp->p.layouts.l[i].collection;
+      bool has = true, exists = false, clustered = false;
+
+      builds[i] = false;
+      if (!lab_store_exists (sp->sess, coll, &exists, error) ||
+          (exists && !lab_store_has_index (sp->sess, coll, key, &has, error)) ||
+          (exists && !has && !lab_scan_clustered (sp->sess, coll, &clustered, error))) {
+         return false;
+      }
+      builds[i] = exists && !has && !clustered;
+      if (builds[i] && !lab_store_field_check (sp->sess, coll, key, absent, error)) {
+         return false;
+      }
+   }
+   return true;
+}
+
 /* plan_guard -- what this run would write or index, checked before anything is sent or built: the
  * writes (append, update, a mix holding either) on every layout, --create-index where a key index is
  * missing, --create-workload-indexes where a workload index is; each only on a collection layoutlab wrote
@@ -498,7 +526,7 @@ plan_guard (scan_plan_t *sp, bson_error_t *error)
    const lab_results_layouts_t *ls = &sp->p.layouts;
    bool app = (o->wl.set & (1u << LAB_WL_APPEND)) != 0, upd = (o->wl.set & (1u << LAB_WL_UPDATE)) != 0;
    bool mapp = o->wl.mix_weight[LAB_WL_APPEND] > 0, mupd = o->wl.mix_weight[LAB_WL_UPDATE] > 0;
-   bool builds[LAB_RESULTS_MAX_LAYOUTS] = { false };
+   bool builds[LAB_RESULTS_MAX_LAYOUTS] = { false }, absent = false;
    char what[128];
    size_t i;
 
@@ -514,7 +542,6 @@ plan_guard (scan_plan_t *sp, bson_error_t *error)
    }
    for (i = 0; i < ls->n; i++) {
       const char *coll = ls->l[i].collection;
-      bool has = true, exists = false, clustered = false;
 
       if ((app || upd || mapp || mupd) &&
           !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes, what, NULL, error)) {
@@ -524,26 +551,14 @@ plan_guard (scan_plan_t *sp, bson_error_t *error)
                                                     "--create-workload-indexes", NULL, error)) {
          return false;
       }
-      if (!o->create_index || !lab_store_exists (sp->sess, coll, &exists, error)) {
-         if (o->create_index) {
-            return false;
-         }
-         continue;
-      }
-      if (exists && (!lab_store_has_index (sp->sess, coll, o->key, &has, error) ||
-                     (!has && !lab_scan_clustered (sp->sess, coll, &clustered, error)))) {
+   }
+   if (!o->create_index || !key_index_builds (sp, builds, &absent, error)) {
+      return !o->create_index;
+   }
+   for (i = 0; i < ls->n && !absent; i++) {
+      if (builds[i] && !lab_store_mark_write_guard (sp->p.store, sp->sess, ls->l[i].collection,
+                                                    o->allow_writes, "--create-index", NULL, error)) {
          return false;
-      }
-      if (exists && !has && !clustered) {
-         bool absent = false;
-         /* a key no document has is refused by the collection check with the fields it saw, not here */
-         if (!lab_store_field_check (sp->sess, coll, o->key, &absent, error)) {
-            return false;
-         }
-         if (!absent && !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes,
-                                                     "--create-index", NULL, error)) {
-            return false;
-         }
       }
    }
    return true;
@@ -838,6 +853,44 @@ record_calibration (const scan_plan_t *sp, bson_t *results, bson_error_t *error)
    return true;
 }
 
+/* append_built_indexes -- "layoutlab_indexes": the indexes a layoutlab tool built on `coll`, from their
+ * records in LAB_MARK_COLL (name, key pattern, size, when, by which tool, on a collection layoutlab did
+ * not write), so the report names every index a tool added to what it measured. */
+static bool
+append_built_indexes (lab_store_session_t *sess, bson_t *d, const char *coll, bson_error_t *error)
+{
+   lab_store_mark_index_t *recs = NULL;
+   size_t n = 0, i;
+   uint32_t k = 0;
+   bson_t arr;
+
+   if (!lab_store_mark_indexes (sess, &recs, &n, error)) {
+      lab_error_prefix (error, "the index records of %s in %s", coll, LAB_MARK_COLL);
+      return false;
+   }
+   BSON_APPEND_ARRAY_BEGIN (d, "layoutlab_indexes", &arr);
+   for (i = 0; i < n; i++) {
+      char idx[16];
+      const char *key;
+      bson_t e;
+
+      if (strcmp (recs[i].collection, coll) != 0) {
+         continue;
+      }
+      bson_uint32_to_string (k++, &key, idx, sizeof idx);
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, key, &e);
+      BSON_APPEND_UTF8 (&e, "name", recs[i].name);
+      BSON_APPEND_INT64 (&e, "size_bytes", recs[i].size_bytes);
+      BSON_APPEND_UTF8 (&e, "created_at", recs[i].created_at);
+      BSON_APPEND_UTF8 (&e, "tool", recs[i].tool);
+      BSON_APPEND_BOOL (&e, "on_foreign", recs[i].on_foreign);
+      bson_append_document_end (&arr, &e);
+   }
+   bson_append_array_end (d, &arr);
+   lab_store_mark_indexes_free (recs, n);
+   return true;
+}
+
 /* append_dataset_coll -- count, sizes and index facts of one collection. */
 static bool
 append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, const char *coll,
@@ -871,6 +924,10 @@ append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, co
          BSON_APPEND_DOCUMENT (&d, "provenance", mark);
          bson_destroy (mark);
       }
+   }
+   if (!append_built_indexes (sess, &d, coll, error)) {
+      bson_append_document_end (ds, &d);
+      return false;
    }
    bson_append_document_end (ds, &d);
    return true;

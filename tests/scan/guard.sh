@@ -45,7 +45,10 @@ refused append "$BIN/scancmp" "${S[@]}" --workload load,append --append-rows 5 "
 refused update "$BIN/scancmp" "${S[@]}" --workload update --update-rows 5 "${W[@]}"
 refused "mix" "$BIN/scancmp" "${S[@]}" --mix load=1,update=1 --mix-ops 10 "${W[@]}"
 refused "workload indexes" "$BIN/scancmp" "${S[@]}" --workload load,range --create-workload-indexes "${W[@]}"
-refused "scancmp --create-index" "$BIN/scancmp" "${S[@]}" --key item_code --create-index
+# two rows layouts with an unindexed key field both hold: the one missing index would be built
+expect 0 "$SC" "$dburi" "$dbname" insert g_rows '{"item_code": "ITEM-00001", "line": 0}'
+refused "scancmp --create-index" "$BIN/scancmp" "${S[@]}" --layout a=bill_detail:rows --layout b=g_rows:rows \
+  --key item_code --create-index
 refused "fold-details --create-index" "$BIN/fold-details" "${S[@]}" --src bill_detail --dst g_fold \
   --key item_code --create-index
 refused "fold-details --create-index --yes" "$BIN/fold-details" "${S[@]}" --src bill_detail --dst g_fold \
@@ -74,6 +77,11 @@ grep '"\$index:bill_detail:item_code_1"' "$T/out" >"$T/rec"
 grep -q '"on_foreign" : true' "$T/rec" || fail "no record of the index built on bill_detail as on a foreign collection"
 grep -q '"tool" : "fold-details"' "$T/rec" || fail "the index record does not name the tool"
 grep -q '"--allow-writes"' "$T/rec" || fail "the index record has no command line"
+# the report names the index a tool built on a measured collection
+expect 0 "$BIN/scancmp" "${S[@]}" --workload load -o "$T/r.json" </dev/null
+expect 0 "$BIN/layout-report" "$T/r.json" --charts none -o "$T/r.md"
+grep -q 'indexes layoutlab tools built on these collections.*detail `item_code_1` (fold-details, .*on a collection layoutlab did not write' "$T/r.md" ||
+  fail "the report does not name the index fold-details built on bill_detail"
 fingerprint >"$T/after2" 2>&1
 cmp -s "$T/before" "$T/after2" && fail "the allowed writes changed nothing"
 
