@@ -97,6 +97,10 @@ void lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r,
 /* lab_cmp_render_match_note -- the line under the comparison table on the same facts. */
 void lab_cmp_render_match_note (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m);
 
+/* lab_cmp_render_trust_line -- the verdict's line saying the figures are not mongod's when the file's
+ * backend.product is another server (core/results.h, lab_results_product_warning); nothing otherwise. */
+void lab_cmp_render_trust_line (bson_string_t *o, const lab_cmp_results_t *r);
+
 /* lab_cmp_render_verdict -- three lines computed from the medians: time, read requests, how trustworthy. */
 void lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod);
 

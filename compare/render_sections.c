@@ -225,6 +225,17 @@ lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "| backend | ");
    lab_cmp_app_backend (o, d);
    bson_string_append (o, " |\n");
+   if (lab_results_product (d)) {
+      const char *warn = lab_results_product_warning (lab_results_product (d));
+      bson_string_append (o, "| server product | ");
+      lab_cmp_app_esc (o, lab_results_product (d));
+      if (warn) {
+         bson_string_append (o, " (");
+         bson_string_append (o, warn);
+         bson_string_append (o, ")");
+      }
+      bson_string_append (o, " |\n");
+   }
    kv_str (o, "URI (redacted)", lab_results_get_string (d, "backend.uri"));
    if (lab_results_get_string (d, "backend.allocator")) {
       kv_str (o, "allocator (embedded engine)", lab_results_get_string (d, "backend.allocator"));

@@ -558,6 +558,7 @@ lab_cmp_render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
    lab_cmp_app_sw (o, s, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    lab_cmp_render_match_verdict (o, r, &match);
+   lab_cmp_render_trust_line (o, r);
 
    /* 1: the curve of every candidate, then (more than two layouts) the best one per point */
    for (c = 1; c < s->nl; c++) {
