@@ -12,7 +12,8 @@
 const char *
 lab_results_product_warning (const char *product)
 {
-   if (!product || !strcmp (product, "embedded") || !strcmp (product, "mongod") || !strcmp (product, "mongos")) {
+   if (!product || !strcmp (product, "embedded") || !strcmp (product, "mongod") ||
+       !strcmp (product, "mongos")) {
       return NULL;
    }
    if (!strcmp (product, "ferretdb")) {
