@@ -82,7 +82,9 @@ format (lab_progress_t *p, uint64_t now, bool final, char *line, size_t len)
       n += (size_t)bson_snprintf (line + n, len - n, "/%" PRIu64 " (%.1f%%)", p->total,
                                   100.0 * (double)p->items / (double)p->total);
    }
-   n += (size_t)bson_snprintf (line + n, len - n, " %s, %.0f %s/s", p->unit, rate, p->unit);
+   /* a slow server loads a few masters a second: "0 masters/s" would say nothing */
+   n += (size_t)bson_snprintf (line + n, len - n, rate < 10 ? " %s, %.1f %s/s" : " %s, %.0f %s/s", p->unit,
+                               rate, p->unit);
    if (p->bytes && secs > 0) {
       n += (size_t)bson_snprintf (line + n, len - n, ", %.1f MB/s", (double)p->bytes / secs / 1e6);
    }
