@@ -195,8 +195,9 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
       lab_cmp_app_ratio (o, e.range_hi);
       lab_cmp_app_sw (o, s,
                       "; no estimate**: layout-report does not extrapolate (the speedup changes most "
-                      "where the cache stops holding the data). Measure a sweep that reaches it "
-                      "(`scancmp --cache-ratios`).\n");
+                      "where the cache stops holding the data). Measure a sweep that reaches it (");
+      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      bson_string_append (o, ").\n");
       break;
    case LAB_ESTIMATE_TOO_FEW:
    default:

@@ -85,8 +85,9 @@ lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
       bson_string_append_printf (o, " in run %d (%d of %d runs differ): ", m->first_differ_run,
                                  m->rows_differ, m->row_pairs);
       bson_string_append (o, "the collections do not hold the same rows for these keys, so the figures "
-                             "below do not compare like with like; check the folded collection "
-                             "(`fold-details --verify`) before trusting them.\n");
+                             "below do not compare like with like; check the folded collection (");
+      lab_cmp_app_suggest_verify (o, r);
+      bson_string_append (o, ") before trusting them.\n");
    }
 }
 
@@ -176,8 +177,9 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
                                              : ", so the cache evicts and rereads pages (the ratio says so; "
                                                "no engine read figures confirm it). ");
       }
-      bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve "
-                             "(`scancmp --cache-ratios` measures it).\n");
+      bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve (");
+      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      bson_string_append (o, " measures it).\n");
    }
    if (prod) {
       bson_string_append (o, "- **No estimate at the production cache ratio ");
@@ -188,8 +190,9 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          lab_cmp_app_ratio (o, ratio);
          bson_string_append (o, ")");
       }
-      bson_string_append (o,
-                          ", not a curve to interpolate on; measure a sweep (`scancmp --cache-ratios`).\n");
+      bson_string_append (o, ", not a curve to interpolate on; measure a sweep (");
+      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      bson_string_append (o, ").\n");
    }
 }
 

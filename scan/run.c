@@ -589,7 +589,20 @@ record_backend (const scan_plan_t *sp, bson_t *results)
    if (sp->p.info.product[0]) {
       BSON_APPEND_UTF8 (&doc, "product", sp->p.info.product);
    }
-   BSON_APPEND_UTF8 (&doc, "uri", lab_store_uri_redacted (store));
+   {
+      /* the embedded store's directory made absolute: the report's suggested commands name it, and run
+       * from another directory a relative one would open (and create) another, empty store */
+      const char *home = lab_store_home (store);
+      char *abs = home && home[0] != '/' ? realpath (home, NULL) : NULL;
+      if (abs) {
+         char *u = bson_strdup_printf ("wiredtiger:%s", abs);
+         BSON_APPEND_UTF8 (&doc, "uri", u);
+         bson_free (u);
+         free (abs);
+      } else {
+         BSON_APPEND_UTF8 (&doc, "uri", lab_store_uri_redacted (store));
+      }
+   }
    BSON_APPEND_UTF8 (&doc, "db", lab_store_db (store));
    BSON_APPEND_BOOL (&doc, "server_local", sp->p.info.local);
    if (sp->p.info.host[0]) {

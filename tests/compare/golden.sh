@@ -535,5 +535,36 @@ contains "warm3: not cold, said" warm3.json '(not cold: 45.0% of the data files 
 not_contains "run: mongod's own figures carry no warning" run.json "not mongod's"
 contains "run: a cold run keeps its bold speedup" run.json '**The folded layout loads 2.26x faster**'
 
+# a suggested command never prints credentials, even from a file that recorded them unredacted
+python3 - "$data/ferretdb.json" "$tmp/secret.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["backend"]["uri"] = "mongodb://lab:s3cret@127.0.0.1:39935/?authSource=admin"
+d["command_line"] = ["scancmp", "--uri=mongodb://lab:s3cret@127.0.0.1:39935/", "--cold", "--out", "run.json"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+not_contains "suggested commands: credentials redacted" "$tmp/secret.json" "s3cret"
+contains "suggested commands: the redacted URI" "$tmp/secret.json" "scancmp --uri 'mongodb://***@127.0.0.1:39935/' --db layoutlab --cold --out run.json"
+
+# every command a report suggests names the store it is about (core/suggest.h): an inline command or a
+# Reproduce line that starts with a tool that opens a store carries --uri (layout-report opens none)
+python3 - "$expected" <<'PY' && echo "ok: every suggested command names --uri" || fail "a suggested command lacks --uri"
+import glob, os, re, sys
+tools = ("fold-details ", "scancmp ", "billgen ")
+bad, seen = [], 0
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.md"))):
+    text = open(path).read()
+    cmds = re.findall(r"`([^`\n]+)`", text)
+    cmds += [l for l in text.splitlines() if l.startswith(tools)]
+    for c in cmds:
+        if c.startswith(tools):
+            seen += 1
+            if " --uri " not in c:
+                bad.append("%s: %s" % (os.path.basename(path), c))
+for b in bad[:10]:
+    print("  no --uri: " + b, file=sys.stderr)
+sys.exit(1 if bad or seen == 0 else 0)
+PY
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "all golden checks passed"
