@@ -482,7 +482,8 @@ const char *lab_results_product_warning (const char *product);
 /* lab_results_product -- the file's backend.product, NULL when not recorded. */
 const char *lab_results_product (const bson_t *results);
 
-/* lab_results_cold_check -- whether every run of `layout` (NULL: of every layout) started cold: its
+/* lab_results_cold_check -- whether every run of `layout` (NULL: of every layout; a sweep: at every point)
+ * started cold: its
  * resident_pct_before at most LAB_RESULTS_COLD_MAX_RESIDENT_PCT, or, not measured, the cold procedure done
  * in full (caches dropped and the engine or server restarted). False with `why` (len bytes) saying so for
  * the worst run: "not cold: 99.8% of the data files were resident before the run", "not cold: scancmp ran

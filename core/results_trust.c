@@ -61,22 +61,18 @@ run_cold (const bson_t *run, bool config_cold, double *pct, char *why, size_t le
    return false;
 }
 
-/* lab_results_cold_check -- see results.h. */
-bool
-lab_results_cold_check (const bson_t *results, const char *layout, char *why, size_t len)
+/* runs_cold -- run_cold over one runs[] array (`it` on it) of `layout`'s runs (NULL: all); the worst
+ * reason kept in why as lab_results_cold_check says. */
+static void
+runs_cold (bson_iter_t *it, const char *layout, bool config_cold, bool *cold, double *worst, char *why,
+           size_t len)
 {
-   bson_iter_t it, ai;
-   bool config_cold = false, cold = true;
-   double worst = -1, pct;
+   bson_iter_t ai;
+   double pct;
    char one[200];
 
-   if (len) {
-      why[0] = '\0';
-   }
-   lab_results_get_bool (results, "config.cold", &config_cold);
-   if (!bson_iter_init_find (&it, results, LAB_RESULTS_KEY_RUNS) || !BSON_ITER_HOLDS_ARRAY (&it) ||
-       !bson_iter_recurse (&it, &ai)) {
-      return true; /* no runs: nothing claims a speedup */
+   if (!BSON_ITER_HOLDS_ARRAY (it) || !bson_iter_recurse (it, &ai)) {
+      return;
    }
    while (bson_iter_next (&ai)) {
       const uint8_t *data;
@@ -97,11 +93,41 @@ lab_results_cold_check (const bson_t *results, const char *layout, char *why, si
       }
       if (!run_cold (&run, config_cold, &pct, one, sizeof one)) {
          /* the worst run speaks: the highest residency, else the first reason */
-         if (cold || pct > worst) {
+         if (*cold || pct > *worst) {
             bson_strncpy (why, one, len);
-            worst = pct;
+            *worst = pct;
          }
-         cold = false;
+         *cold = false;
+      }
+   }
+}
+
+/* lab_results_cold_check -- see results.h. */
+bool
+lab_results_cold_check (const bson_t *results, const char *layout, char *why, size_t len)
+{
+   bson_iter_t it, pts, pit;
+   bool config_cold = false, cold = true, predicted = false;
+   double worst = -1;
+
+   if (len) {
+      why[0] = '\0';
+   }
+   if (lab_results_get_bool (results, "predicted", &predicted) && predicted) {
+      return true; /* a prediction (scancmp --predict) loads nothing: no cold state to claim */
+   }
+   lab_results_get_bool (results, "config.cold", &config_cold);
+   if (bson_iter_init_find (&it, results, LAB_RESULTS_KEY_RUNS)) {
+      runs_cold (&it, layout, config_cold, &cold, &worst, why, len);
+   }
+   /* a sweep: every point's runs */
+   if (bson_iter_init_find (&pts, results, "sweep") && BSON_ITER_HOLDS_ARRAY (&pts) &&
+       bson_iter_recurse (&pts, &pts)) {
+      while (bson_iter_next (&pts)) {
+         if (BSON_ITER_HOLDS_DOCUMENT (&pts) && bson_iter_recurse (&pts, &pit) &&
+             bson_iter_find (&pit, LAB_RESULTS_KEY_RUNS)) {
+            runs_cold (&pit, layout, config_cold, &cold, &worst, why, len);
+         }
       }
    }
    return cold;
