@@ -261,9 +261,9 @@ test_render_verdict_directions (void **state)
 #define SW_RUNS(d, f)                                                                                        \
    "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": " #d                                      \
    ", \"docs\": 100, \"bytes_returned\": 1,"                                                                 \
-   " \"engine\": {\"block_read_bytes\": 4000}},"                                                             \
+   " \"cold\": {\"resident_pct_before\": 0}, \"engine\": {\"block_read_bytes\": 4000}},"                     \
    " {\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": " #f ", \"docs\": 1, \"bytes_returned\": 1,"        \
-   " \"engine\": {\"block_read_bytes\": 300}}]"
+   " \"cold\": {\"resident_pct_before\": 0}, \"engine\": {\"block_read_bytes\": 300}}]"
 #define SW_FILE(points)                                                                                      \
    "{\"schema_version\": 1, \"config\": {\"cold\": true}, " SW_DATASET                                       \
    ", " SW_RUNS (20, 2) ", \"sweep\": [" points "]}"
@@ -561,11 +561,12 @@ test_render_sweep (void **state)
  * the sweep order. On disk: detail 1,000 bytes, folded 300, buckets 400. */
 #define SW3_RUNS(d, f, b)                                                                                    \
    "\"runs\": [{\"run\": 1, \"layout\": \"folded\", \"elapsed_s\": " #f ", \"docs\": 1,"                     \
-   " \"bytes_returned\": 1, \"engine\": {\"block_read_bytes\": 300}},"                                       \
+   " \"bytes_returned\": 1, \"cold\": {\"resident_pct_before\": 0}, \"engine\": {\"block_read_bytes\": "     \
+   "300}},"                                                                                                  \
    " {\"run\": 1, \"layout\": \"detail\", \"elapsed_s\": " #d ", \"docs\": 100, \"bytes_returned\": 1,"      \
-   " \"engine\": {\"block_read_bytes\": 4000}},"                                                             \
+   " \"cold\": {\"resident_pct_before\": 0}, \"engine\": {\"block_read_bytes\": 4000}},"                     \
    " {\"run\": 1, \"layout\": \"buckets\", \"elapsed_s\": " #b ", \"docs\": 3, \"bytes_returned\": 1,"       \
-   " \"engine\": {\"block_read_bytes\": 800}}]"
+   " \"cold\": {\"resident_pct_before\": 0}, \"engine\": {\"block_read_bytes\": 800}}]"
 #define SW3_FILE(points)                                                                                     \
    "{\"schema_version\": 2, \"layouts\": [{\"name\": \"folded\", \"collection\": \"fc\", \"kind\": "         \
    "\"folded\"}, {\"name\": \"detail\", \"collection\": \"dc\", \"kind\": \"rows\"}, {\"name\": "            \
