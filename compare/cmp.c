@@ -12,7 +12,9 @@
 
 #include "compare/cmp.h"
 #include "core/error.h"
+#include "core/cli.h"
 #include "core/opts.h"
+#include "core/suggest.h"
 
 /* runs_iter -- an iterator positioned before runs[0]. */
 static bool
@@ -360,4 +362,86 @@ lab_cmp_production_parse (const char *ratio, const char *cache, const char *data
       out->ratio = out->cache_bytes / out->data_bytes;
    }
    return true;
+}
+
+/* lab_cmp_app_suggest -- see cmp.h. */
+void
+lab_cmp_app_suggest (bson_string_t *o, const lab_cmp_results_t *r, const char *tool, const char *args)
+{
+   const char *uri = r ? lab_results_get_string (&r->doc, "backend.uri") : NULL;
+   char *cmd = lab_suggest_command (tool, uri ? uri : "URI",
+                                    r ? lab_results_get_string (&r->doc, "backend.db") : NULL, args);
+
+   bson_string_append (o, "`");
+   bson_string_append (o, cmd);
+   bson_string_append (o, "`");
+   bson_free (cmd);
+}
+
+/* coll_of -- layout i's collection, else its name. */
+static const char *
+coll_of (const lab_results_layouts_t *ls, size_t i)
+{
+   return ls->l[i].collection ? ls->l[i].collection : ls->l[i].name;
+}
+
+/* lab_cmp_app_suggest_verify -- see cmp.h. */
+void
+lab_cmp_app_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   lab_results_layouts_t ls;
+   bson_string_t *args = bson_string_new ("--src ");
+   size_t i, cand;
+
+   lab_results_layouts (&r->doc, &ls);
+   /* the layout named folded, else the first folded one, else the first that is not the reference */
+   cand = ls.n;
+   for (i = 0; i < ls.n && cand == ls.n; i++) {
+      cand = i != ls.reference && strcmp (ls.l[i].name, LAB_RESULTS_FOLDED) == 0 ? i : ls.n;
+   }
+   for (i = 0; i < ls.n && cand == ls.n; i++) {
+      cand =
+         i != ls.reference && ls.l[i].kind && strcmp (ls.l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0 ? i : ls.n;
+   }
+   for (i = 0; i < ls.n && cand == ls.n; i++) {
+      cand = i != ls.reference ? i : ls.n;
+   }
+   lab_cli_shell_quote (args, coll_of (&ls, ls.reference));
+   if (cand < ls.n) {
+      bson_string_append (args, " --dst ");
+      lab_cli_shell_quote (args, coll_of (&ls, cand));
+   }
+   bson_string_append (args, " --verify");
+   lab_cmp_app_suggest (o, r, "fold-details", args->str);
+   bson_string_free (args, true);
+}
+
+/* lab_cmp_app_suggest_scan -- see cmp.h. */
+void
+lab_cmp_app_suggest_scan (bson_string_t *o, const lab_cmp_results_t *r, const char *args)
+{
+   lab_results_layouts_t ls;
+   bson_string_t *a = bson_string_new (NULL);
+   size_t i;
+
+   lab_results_layouts (&r->doc, &ls);
+   if (ls.n == 2 && strcmp (ls.l[ls.reference].name, LAB_RESULTS_DETAIL) == 0 &&
+       strcmp (ls.l[1 - ls.reference].name, LAB_RESULTS_FOLDED) == 0) {
+      bson_string_append (a, "--detail ");
+      lab_cli_shell_quote (a, coll_of (&ls, ls.reference));
+      bson_string_append (a, " --folded ");
+      lab_cli_shell_quote (a, coll_of (&ls, 1 - ls.reference));
+   } else {
+      for (i = 0; i < ls.n; i++) {
+         char *one = bson_strdup_printf ("%s=%s:%s", ls.l[i].name, coll_of (&ls, i),
+                                         ls.l[i].kind ? ls.l[i].kind : LAB_RESULTS_KIND_ROWS);
+         bson_string_append (a, i ? " --layout " : "--layout ");
+         lab_cli_shell_quote (a, one);
+         bson_free (one);
+      }
+   }
+   bson_string_append (a, " ");
+   bson_string_append (a, args);
+   lab_cmp_app_suggest (o, r, "scancmp", a->str);
+   bson_string_free (a, true);
 }

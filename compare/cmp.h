@@ -274,6 +274,22 @@ char *lab_cmp_md_escape (const char *s);
 /* lab_cmp_app_esc -- append lab_cmp_md_escape (s) to `o`. */
 void lab_cmp_app_esc (bson_string_t *o, const char *s);
 
+/* lab_cmp_app_suggest -- a command the report suggests, as inline code: "`TOOL --uri URI --db DB ARGS`"
+ * with the store the file measured (backend.uri, already redacted, and backend.db; "URI" when the file
+ * does not record it), built by core/suggest.h. `args` are shell words. */
+void lab_cmp_app_suggest (bson_string_t *o, const lab_cmp_results_t *r, const char *tool, const char *args);
+
+/* The arguments of the sweep the report suggests (as scancmp --help's example). */
+#define LAB_CMP_SWEEP_ARGS "--cold --direct-io --cache-ratios 0.25,0.7,1.5 --out sweep.json"
+
+/* lab_cmp_app_suggest_verify -- the fold-details command that verifies the file's folded layout against its
+ * reference (--src and --dst from their collections), by lab_cmp_app_suggest. */
+void lab_cmp_app_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r);
+
+/* lab_cmp_app_suggest_scan -- the scancmp command that measures the file's layouts again (--detail and
+ * --folded, or a --layout each) with `args` after them, by lab_cmp_app_suggest. */
+void lab_cmp_app_suggest_scan (bson_string_t *o, const lab_cmp_results_t *r, const char *args);
+
 /* The forms lab_cmp_app appends a number in: each catalogue unit (the same values as lab_unit_t, formatted
  * by lab_results_format), then the report's own forms. One table in cmp.c maps each to its formatter of
  * core/results.h. */

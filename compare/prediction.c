@@ -234,8 +234,8 @@ lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r)
    if (!is_predicted (&r->doc)) {
       return;
    }
-   bson_string_append (o, "## This is a prediction\n\nEvery figure of this report comes from `scancmp "
-                          "--predict`, not from a load (nothing was made cold, no cache dropped: the notes "
+   bson_string_append (o, "## This is a prediction\n\nEvery figure of this report comes from scancmp's "
+                          "`--predict`, not from a load (nothing was made cold, no cache dropped: the notes "
                           "below on runs and cold procedure do not apply): LRU stack distances over the page "
                           "accesses the parallel load would make, from where the rows lie (their RecordIds) "
                           "and how big they are; the folded layout's from the rows' sizes. ");

@@ -78,8 +78,8 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    }
    lab_cmp_render_verdict_tradeoff (o, &wl, &ls);
    lab_cmp_render_verdict_mix (o, &mix, opts ? opts->mix_estimate : NULL);
-   lab_cmp_render_ledger (o, &wl, &ls);
-   lab_cmp_render_mix (o, &mix, opts ? opts->mix_estimate : NULL);
+   lab_cmp_render_ledger (o, r, &wl, &ls);
+   lab_cmp_render_mix (o, r, &mix, opts ? opts->mix_estimate : NULL);
    lab_cmp_render_workloads_sweep (o, r, sw.n > 0 ? &sw : NULL, &wl);
    lab_cmp_render_decompose (o, r, sw.n > 0 ? &sw : NULL);
    lab_cmp_render_measured (o, r);

@@ -9,6 +9,7 @@
  * the section is a note saying how to measure one.
  */
 #include "compare/render_private.h"
+#include "core/cli.h"
 
 /* The three layouts the split needs (-1: none in the file). */
 typedef struct {
@@ -299,10 +300,16 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
       lab_cmp_app_esc (o, ls.l[ro.natural].name);
       bson_string_append (o,
                           " cannot be split into what locality gives (a master's rows side by side) and what "
-                          "fewer, larger documents give. To measure it: `fold-details --shape sorted --src ");
-      lab_cmp_app_esc (o, ls.l[ro.natural].collection ? ls.l[ro.natural].collection : ls.l[ro.natural].name);
-      bson_string_append (
-         o, " --dst detail_sorted`, then add `--layout sorted=detail_sorted:rows` to scancmp.\n\n");
+                          "fewer, larger documents give. To measure it: ");
+      {
+         bson_string_t *args = bson_string_new ("--shape sorted --src ");
+         lab_cli_shell_quote (args, ls.l[ro.natural].collection ? ls.l[ro.natural].collection
+                                                                : ls.l[ro.natural].name);
+         bson_string_append (args, " --dst detail_sorted");
+         lab_cmp_app_suggest (o, r, "fold-details", args->str);
+         bson_string_free (args, true);
+      }
+      bson_string_append (o, ", then add `--layout sorted=detail_sorted:rows` to scancmp.\n\n");
       return;
    }
    names[0] = ls.l[ro.natural].name;

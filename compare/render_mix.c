@@ -7,6 +7,7 @@
  * with its error per layout. A file without a mix and no --mix gets none of it.
  */
 #include "compare/render_private.h"
+#include "core/cli.h"
 
 /* app_x -- a factor of the verdict as mix-schema.md writes it: "1.8x" (one decimal; two under 0.1). */
 static void
@@ -317,7 +318,7 @@ app_state (bson_string_t *o, const lab_cmp_mix_t *m)
 
 /* render_how -- how a measured mix ran, or how an estimate was made and what it ignores. */
 static void
-render_how (bson_string_t *o, const lab_cmp_mix_t *m)
+render_how (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m)
 {
    if (m->estimated) {
       bson_string_append (o, "How it was estimated: ");
@@ -332,9 +333,16 @@ render_how (bson_string_t *o, const lab_cmp_mix_t *m)
             "interference between op types (the writes' journal and checkpoints slowing the reads beside "
             "them, the reads evicting pages the writes need, the workers contending for the same documents) "
             "and the cache state a real mix shares (each workload ran alone from its own start; one stream "
-            "warms the cache for every type): measure it with `scancmp --mix` to know. Write bytes are the "
-            "append and update workloads' engine bytes per write times their operations (the reads counted "
-            "as writing nothing); ");
+            "warms the cache for every type): measure it with ");
+      {
+         bson_string_t *args = bson_string_new ("--cold --mix ");
+         lab_cli_shell_quote (args, m->spec ? m->spec : "SPEC");
+         lab_cmp_app_suggest_scan (o, r, args->str);
+         bson_string_free (args, true);
+      }
+      bson_string_append (
+         o, " to know. Write bytes are the append and update workloads' engine bytes per write times their "
+            "operations (the reads counted as writing nothing); ");
       bson_string_append (o,
                           m->read_bytes_scaled
                              ? "read bytes each type's disk bytes read per operation, scaled the same way; "
@@ -369,17 +377,19 @@ render_how (bson_string_t *o, const lab_cmp_mix_t *m)
       bson_string_append (o,
                           "**Warning: the layouts read and wrote different rows in the mix** (their digests "
                           "differ): its figures do not compare like with like. Check that the collections "
-                          "hold the same rows (`fold-details --verify`) before trusting them.\n\n");
+                          "hold the same rows (");
+      lab_cmp_app_suggest_verify (o, r);
+      bson_string_append (o, ") before trusting them.\n\n");
    }
 }
 
 /* render_one -- the verdict, how, and the two tables of m. */
 static void
-render_one (bson_string_t *o, const lab_cmp_mix_t *m)
+render_one (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m)
 {
    lab_cmp_mix_verdict (o, m);
    bson_string_append (o, "\n\n");
-   render_how (o, m);
+   render_how (o, r, m);
    render_layouts (o, m);
    render_types (o, m);
 }
@@ -387,14 +397,14 @@ render_one (bson_string_t *o, const lab_cmp_mix_t *m)
 /* render_error -- the estimate beside the measured mix: per layout both elapsed times and the error, and
  * the largest error named. */
 static void
-render_error (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_t *e)
+render_error (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m, const lab_cmp_mix_t *e)
 {
    double worst = 0;
    size_t i, wi = 0;
    bool any = false;
 
    bson_string_append (o, "### The estimate beside the measured mix\n\n");
-   render_one (o, e);
+   render_one (o, r, e);
    bson_string_append (o, "How honest the estimate is, against the measured mix above:\n\n"
                           "| layout | measured | estimated | error |\n|---|---|---|---|\n");
    for (i = 0; i < m->n_layouts; i++) {
@@ -451,7 +461,8 @@ lab_cmp_render_verdict_mix (bson_string_t *o, const lab_cmp_mix_t *measured, con
 
 /* lab_cmp_render_mix -- see render_private.h. */
 void
-lab_cmp_render_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate)
+lab_cmp_render_mix (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *measured,
+                    const lab_cmp_mix_t *estimate)
 {
    bool m = measured && measured->present && measured->n_layouts > 0;
    bool e = estimate && estimate->present && estimate->n_layouts > 0;
@@ -461,11 +472,11 @@ lab_cmp_render_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_c
    }
    bson_string_append (o, "## The user's mix\n\n");
    if (m) {
-      render_one (o, measured);
+      render_one (o, r, measured);
    }
    if (m && e) {
-      render_error (o, measured, estimate);
+      render_error (o, r, measured, estimate);
    } else if (e) {
-      render_one (o, estimate);
+      render_one (o, r, estimate);
    }
 }

@@ -98,6 +98,10 @@ void lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r,
 /* lab_cmp_render_match_note -- the line under the comparison table on the same facts. */
 void lab_cmp_render_match_note (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m);
 
+/* lab_cmp_render_trust_line -- the verdict's line saying the figures are not mongod's when the file's
+ * backend.product is another server (core/results.h, lab_results_product_warning); nothing otherwise. */
+void lab_cmp_render_trust_line (bson_string_t *o, const lab_cmp_results_t *r);
+
 /* lab_cmp_render_verdict -- three lines computed from the medians: time, read requests, how trustworthy. */
 void lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_production_t *prod);
 
@@ -204,7 +208,8 @@ void lab_cmp_render_verdict_tradeoff (bson_string_t *o, const lab_cmp_workloads_
  * order) its time with the factor over the winner's, documents and disk bytes read per row returned, then
  * the winner; a warning per workload whose layouts returned different rows; the trade-off sentence.
  * Nothing without workloads. */
-void lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls);
+void lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads_t *wl,
+                            const lab_results_layouts_t *ls);
 
 /* lab_cmp_render_workloads -- the section "Each workload in detail": per workload its parameters, winner
  * and a table with a column per layout (time, collection, plan and its source, where filtering happened,
@@ -242,7 +247,8 @@ void lab_cmp_app_known (bson_string_t *o, lab_cmp_form_t form, double v);
  * present) with its verdict, how it ran, a table per layout and one per op type; the estimate (--mix, may be
  * NULL) the same way with how it was made and what it ignores, alone or, beside a measured mix, with its
  * error per layout. Nothing when neither is given. */
-void lab_cmp_render_mix (bson_string_t *o, const lab_cmp_mix_t *measured, const lab_cmp_mix_t *estimate);
+void lab_cmp_render_mix (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *measured,
+                         const lab_cmp_mix_t *estimate);
 
 /* lab_cmp_render_verdict_mix -- with a mix, the verdict's last line (inserted before the blank line that
  * ends the verdict in `o`): the measured mix's verdict sentence, else the estimate's. Nothing without. */

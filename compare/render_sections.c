@@ -3,6 +3,7 @@
  * deployment), dataset, cold procedure, per-run figures and the device ceiling.
  */
 #include "compare/render_private.h"
+#include "core/uri.h"
 
 /* app_num -- append the number at `path` of doc in unit, or "n/a". */
 static void
@@ -225,7 +226,25 @@ lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "| backend | ");
    lab_cmp_app_backend (o, d);
    bson_string_append (o, " |\n");
-   kv_str (o, "URI (redacted)", lab_results_get_string (d, "backend.uri"));
+   if (lab_results_product (d)) {
+      const char *warn = lab_results_product_warning (lab_results_product (d));
+      bson_string_append (o, "| server product | ");
+      lab_cmp_app_esc (o, lab_results_product (d));
+      if (warn) {
+         bson_string_append (o, " (");
+         bson_string_append (o, warn);
+         bson_string_append (o, ")");
+      }
+      bson_string_append (o, " |\n");
+   }
+   if (lab_results_get_string (d, "backend.uri")) {
+      /* scancmp records it redacted; a file from elsewhere may not have been */
+      char *uri = lab_uri_redact (lab_results_get_string (d, "backend.uri"));
+      kv_str (o, "URI (redacted)", uri);
+      bson_free (uri);
+   } else {
+      kv_str (o, "URI (redacted)", NULL);
+   }
    if (lab_results_get_string (d, "backend.allocator")) {
       kv_str (o, "allocator (embedded engine)", lab_results_get_string (d, "backend.allocator"));
    }

@@ -195,8 +195,9 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
       lab_cmp_app_ratio (o, e.range_hi);
       lab_cmp_app_sw (o, s,
                       "; no estimate**: layout-report does not extrapolate (the speedup changes most "
-                      "where the cache stops holding the data). Measure a sweep that reaches it "
-                      "(`scancmp --cache-ratios`).\n");
+                      "where the cache stops holding the data). Measure a sweep that reaches it (");
+      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      bson_string_append (o, ").\n");
       break;
    case LAB_ESTIMATE_TOO_FEW:
    default:
@@ -209,10 +210,22 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    }
 }
 
+/* app_not_cold -- the end of a bold speedup ("**: "), or, the runs not cold, its reason instead of the
+ * bold (core/results.h, lab_results_cold_check). */
+static void
+app_not_cold (bson_string_t *o, const char *not_cold)
+{
+   if (not_cold) {
+      bson_string_append_printf (o, " (%s): ", not_cold);
+   } else {
+      bson_string_append (o, "**: ");
+   }
+}
+
 /* render_curve_line -- the verdict's line on candidate s->cand's speedup curve: its range and the cache
  * ratios at its ends. */
 static void
-render_curve_line (bson_string_t *o, const lab_cmp_sweep_t *s)
+render_curve_line (bson_string_t *o, const lab_cmp_sweep_t *s, const char *not_cold)
 {
    size_t i, lo = SIZE_MAX, hi = SIZE_MAX, n_speedup = 0, c = s->cand;
    /* with more than two layouts every candidate's line says what it is faster than */
@@ -239,33 +252,42 @@ render_curve_line (bson_string_t *o, const lab_cmp_sweep_t *s)
                          : "**Load time could not be compared** at any cache size.\n");
    } else if (n_speedup == 1 || lo == hi) {
       double sp = s->p[hi].speedup_of[c];
-      lab_cmp_app_sw (o, s, sp >= 1 ? "**The folded layout loads " : "**The speedup is ");
+      bson_string_append (o, not_cold ? "" : "**");
+      lab_cmp_app_sw (o, s, sp >= 1 ? "The folded layout loads " : "The speedup is ");
       lab_cmp_app (o, LAB_CMP_FACTOR, sp);
       if (sp >= 1) {
          lab_cmp_app_sw (o, s, " faster");
          lab_cmp_app_sw (o, s, than);
       }
-      bson_string_append_printf (
-         o, " at the %s measured**: ", n_speedup == 1 ? "one cache size" : "cache sizes");
+      bson_string_append_printf (o, " at the %s measured", n_speedup == 1 ? "one cache size" : "cache sizes");
+      app_not_cold (o, not_cold);
       app_holds (o, &s->p[hi]);
       lab_cmp_app_sw (o, s, " (");
       lab_cmp_app_point (o, &s->p[hi]);
       lab_cmp_app_sw (o, s, "); a curve needs more points.\n");
    } else {
       if (s->p[lo].speedup_of[c] >= 1) {
-         lab_cmp_app_sw (o, s, "**The folded layout loads ");
+         bson_string_append (o, not_cold ? "" : "**");
+         lab_cmp_app_sw (o, s, "The folded layout loads ");
          lab_cmp_app (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
          lab_cmp_app_sw (o, s, "–");
          lab_cmp_app (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
          lab_cmp_app_sw (o, s, " faster");
          lab_cmp_app_sw (o, s, than);
-         lab_cmp_app_sw (o, s, ", depending on the engine cache**: ");
+         lab_cmp_app_sw (o, s, ", depending on the engine cache");
+         app_not_cold (o, not_cold);
       } else {
-         lab_cmp_app_sw (o, s, "**The speedup (detail load time ÷ folded load time) ranges from ");
+         bson_string_append (o, not_cold ? "" : "**");
+         lab_cmp_app_sw (o, s, "The speedup (detail load time ÷ folded load time) ranges from ");
          lab_cmp_app (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
          lab_cmp_app_sw (o, s, " to ");
          lab_cmp_app (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
-         lab_cmp_app_sw (o, s, " with the engine cache** (below 1x the detail layout is faster): ");
+         lab_cmp_app_sw (o, s, " with the engine cache");
+         bson_string_append (o, not_cold ? "" : "**");
+         if (not_cold) {
+            bson_string_append_printf (o, " (%s)", not_cold);
+         }
+         lab_cmp_app_sw (o, s, " (below 1x the detail layout is faster): ");
       }
       lab_cmp_app (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
       lab_cmp_app_sw (o, s, " ");
@@ -553,16 +575,19 @@ lab_cmp_render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
    sweep_facts_t f;
    lab_cmp_match_t match;
    lab_cmp_sweep_t sc = *s; /* the same sweep, its lab_cmp_app_sw candidate set per line */
+   char why[200];
+   bool cold = lab_results_cold_check (&r->doc, NULL, why, sizeof why);
 
    sweep_facts (s, &f);
    lab_cmp_app_sw (o, s, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    lab_cmp_render_match_verdict (o, r, &match);
+   lab_cmp_render_trust_line (o, r);
 
    /* 1: the curve of every candidate, then (more than two layouts) the best one per point */
    for (c = 1; c < s->nl; c++) {
       sc.cand = c;
-      render_curve_line (o, &sc);
+      render_curve_line (o, &sc, cold ? NULL : why);
    }
    if (s->nl > 2) {
       render_best_line (o, r, s);

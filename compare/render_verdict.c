@@ -85,8 +85,9 @@ lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
       bson_string_append_printf (o, " in run %d (%d of %d runs differ): ", m->first_differ_run,
                                  m->rows_differ, m->row_pairs);
       bson_string_append (o, "the collections do not hold the same rows for these keys, so the figures "
-                             "below do not compare like with like; check the folded collection "
-                             "(`fold-details --verify`) before trusting them.\n");
+                             "below do not compare like with like; check the folded collection (");
+      lab_cmp_app_suggest_verify (o, r);
+      bson_string_append (o, ") before trusting them.\n");
    }
 }
 
@@ -176,8 +177,9 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
                                              : ", so the cache evicts and rereads pages (the ratio says so; "
                                                "no engine read figures confirm it). ");
       }
-      bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve "
-                             "(`scancmp --cache-ratios` measures it).\n");
+      bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve (");
+      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      bson_string_append (o, " measures it).\n");
    }
    if (prod) {
       bson_string_append (o, "- **No estimate at the production cache ratio ");
@@ -188,8 +190,9 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          lab_cmp_app_ratio (o, ratio);
          bson_string_append (o, ")");
       }
-      bson_string_append (o,
-                          ", not a curve to interpolate on; measure a sweep (`scancmp --cache-ratios`).\n");
+      bson_string_append (o, ", not a curve to interpolate on; measure a sweep (");
+      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      bson_string_append (o, ").\n");
    }
 }
 
@@ -239,6 +242,23 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_cold_f
    }
 }
 
+/* lab_cmp_render_trust_line -- see render_private.h. */
+void
+lab_cmp_render_trust_line (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   const char *product = lab_results_product (&r->doc);
+   const char *warn = lab_results_product_warning (product);
+
+   if (!warn) {
+      return;
+   }
+   bson_string_append (o, "- **Warning**: ");
+   bson_string_append (o, warn);
+   bson_string_append (o, " (backend.product: ");
+   lab_cmp_app_esc (o, product);
+   bson_string_append (o, "). Measure on mongod before deciding.\n");
+}
+
 /* app_tie_why -- why two load times are "same" by the rule of core/results.h, for the verdict: "the
  * load-time ranges of the runs overlap ...", "with one run a difference of 0.001 s is under 2 sampling
  * intervals (0.2 s), within noise; `--runs 3` measures the spread". */
@@ -285,6 +305,8 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
               sf = lab_results_metric_stat (&r->doc, "folded", m_sz);
    int nd = lab_cmp_run_count (r, "detail"), nf = lab_cmp_run_count (r, "folded");
    lab_cmp_cold_facts_t c = lab_cmp_gather_cold (r);
+   char why[200];
+   bool cold = lab_results_cold_check (&r->doc, NULL, why, sizeof why);
    double factor;
    lab_winner_t w;
    lab_tie_t tie;
@@ -298,8 +320,16 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    /* 1: load time, by the one rule of core/results.h */
    noise = lab_results_noise_of (&r->doc, m_el);
    w = lab_results_winner (m_el->better, &ed, &ef, &noise, &factor, &tie);
+   lab_cmp_render_trust_line (o, r);
    bson_string_append (o, "- ");
-   if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
+   if ((w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) && !cold) {
+      /* no bold for a speedup the runs cannot claim (core/results.h, lab_results_cold_check) */
+      bson_string_append_printf (o, "The folded layout loads ");
+      lab_cmp_app (o, LAB_CMP_FACTOR, factor);
+      bson_string_append (o, w == LAB_WIN_FOLDED ? " faster (" : " slower (");
+      bson_string_append (o, why);
+      bson_string_append (o, "): ");
+   } else if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
       lab_cmp_app (o, LAB_CMP_FACTOR, factor);
       bson_string_append (o, w == LAB_WIN_FOLDED ? " faster**: " : " slower**: ");
@@ -379,6 +409,8 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
    const char *ref = ls->l[ls->reference].name;
    lab_results_nrow_t el, rr;
    lab_cmp_cold_facts_t c = lab_cmp_gather_cold (r);
+   char why[200];
+   bool cold = lab_results_cold_check (&r->doc, NULL, why, sizeof why);
    int counts[LAB_RESULTS_MAX_LAYOUTS], n1, nmin;
    size_t i, runner = ls->n;
    bool same = lab_cmp_run_counts (r, ls, counts, &n1);
@@ -389,9 +421,10 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
    bson_string_append (o, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    lab_cmp_render_match_verdict (o, r, &match);
+   lab_cmp_render_trust_line (o, r);
    bson_string_append (o, "- ");
 
-   /* 1: load time */
+   /* 1: load time; no bold for a speedup the runs cannot claim (core/results.h, lab_results_cold_check) */
    if (el.winner == LAB_WIN_ONE) {
       for (i = 0; i < ls->n; i++) {
          if (i != el.best && el.stat[i].present &&
@@ -399,7 +432,7 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
             runner = i;
          }
       }
-      bson_string_append (o, "**");
+      bson_string_append (o, cold ? "**" : "");
       lab_cmp_app_esc (o, ls->l[el.best].name);
       bson_string_append (o, " loads fastest");
       if (el.factor > 0 && runner < ls->n) {
@@ -408,7 +441,12 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
          bson_string_append (o, " faster than the runner-up ");
          lab_cmp_app_esc (o, ls->l[runner].name);
       }
-      bson_string_append (o, "**: ");
+      if (!cold) {
+         bson_string_append (o, " (");
+         bson_string_append (o, why);
+         bson_string_append (o, ")");
+      }
+      bson_string_append (o, cold ? "**: " : ": ");
    } else if (el.winner == LAB_WIN_TIE && el.ntied == ls->n) {
       bson_string_append_printf (o,
                                  el.tie == LAB_TIE_CLOSE ? "**All %zu layouts load in about the same time**: "

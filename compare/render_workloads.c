@@ -154,7 +154,7 @@ lab_cmp_render_verdict_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl
 
 /* render_ledger_warnings -- a line per workload whose layouts returned different rows. */
 static void
-render_ledger_warnings (bson_string_t *o, const lab_cmp_workloads_t *wl)
+render_ledger_warnings (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads_t *wl)
 {
    size_t i;
 
@@ -163,15 +163,17 @@ render_ledger_warnings (bson_string_t *o, const lab_cmp_workloads_t *wl)
          bson_string_append (o, "**Warning: the layouts returned different rows for ");
          lab_cmp_app_esc (o, wl->w[i].workload);
          bson_string_append (o, "** (their digests of the rows differ; scancmp exited 3): its figures do not "
-                                "compare like with like. Check that the collections hold the same rows "
-                                "(`fold-details --verify`) before trusting them.\n\n");
+                                "compare like with like. Check that the collections hold the same rows (");
+         lab_cmp_app_suggest_verify (o, r);
+         bson_string_append (o, ") before trusting them.\n\n");
       }
    }
 }
 
 /* lab_cmp_render_ledger -- see render_private.h. */
 void
-lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls)
+lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads_t *wl,
+                       const lab_results_layouts_t *ls)
 {
    size_t i, l;
 
@@ -237,7 +239,7 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_workloads_t *wl, const la
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, "\n");
-   render_ledger_warnings (o, wl);
+   render_ledger_warnings (o, r, wl);
    bson_string_append (o, "The trade-off: ");
    app_tradeoff (o, wl, ls);
    bson_string_append (o,

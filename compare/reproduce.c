@@ -11,6 +11,7 @@
 
 #include "compare/render_private.h"
 #include "core/cli.h"
+#include "core/suggest.h"
 
 /* app_opt -- append `prefix` and `value` (escaped) when the file records the value; nothing otherwise. */
 static void
@@ -38,44 +39,75 @@ sub_doc (const bson_t *doc, const char *path, bson_t *out)
    return bson_init_static (out, data, len);
 }
 
+/* recorded_opt -- the value of --NAME (as "--NAME V" or "--NAME=V") in argv, NULL when absent. */
+static const char *
+recorded_opt (int argc, char *const *argv, const char *name)
+{
+   size_t n = strlen (name);
+   int i;
+
+   for (i = 1; i < argc; i++) {
+      if (strncmp (argv[i], name, n) == 0 && argv[i][n] == '=') {
+         return argv[i] + n + 1;
+      }
+      if (strcmp (argv[i], name) == 0 && i + 1 < argc) {
+         return argv[i + 1];
+      }
+   }
+   return NULL;
+}
+
 /* app_command -- a recorded command line (an array of arguments, URIs already redacted) as one shell
- * line; false when `path` holds no such array. Inside a code block: only a fence could break it. */
+ * line, rebuilt by core/suggest.h around the store it used: its own --uri and --db, else the measured
+ * store's (a command run without them used the default store, which the measurement names); false when
+ * `path` holds no such array. Inside a code block: only a fence could break it. */
 static bool
 app_command (bson_string_t *o, const bson_t *doc, const char *path)
 {
    bson_iter_t it, arr;
-   bson_string_t *line;
-   bool any = false;
+   bson_string_t *line, *tool;
+   char *argv[256];
+   int argc = 0, first = 1;
    char *fenced;
+   const char *uri, *db;
 
    if (!bson_iter_init (&it, doc) || !bson_iter_find_descendant (&it, path, &arr) ||
        !BSON_ITER_HOLDS_ARRAY (&arr) || !bson_iter_recurse (&arr, &it)) {
       return false;
    }
+   while (bson_iter_next (&it) && argc < (int)(sizeof argv / sizeof argv[0])) {
+      if (BSON_ITER_HOLDS_UTF8 (&it)) {
+         argv[argc++] = (char *)bson_iter_utf8 (&it, NULL);
+      }
+   }
+   if (argc == 0) {
+      return false;
+   }
+   tool = bson_string_new (NULL);
+   {
+      /* the program as a name, not the path it was run from; billgen with its command */
+      const char *slash = strrchr (argv[0], '/');
+      lab_cli_shell_quote (tool, slash ? slash + 1 : argv[0]);
+      if (argc > 1 && argv[1][0] != '-' && strcmp (slash ? slash + 1 : argv[0], "billgen") == 0) {
+         bson_string_append_c (tool, ' ');
+         lab_cli_shell_quote (tool, argv[1]);
+         first = 2;
+      }
+   }
+   uri = recorded_opt (argc, argv, "--uri");
+   db = recorded_opt (argc, argv, "--db");
    line = bson_string_new (NULL);
-   while (bson_iter_next (&it)) {
-      if (!BSON_ITER_HOLDS_UTF8 (&it)) {
-         continue;
-      }
-      bson_string_append (line, any ? " " : "");
-      if (!any) {
-         /* the program as a name, not the path it was run from */
-         const char *prog = bson_iter_utf8 (&it, NULL), *slash = strrchr (prog, '/');
-         lab_cli_shell_quote (line, slash ? slash + 1 : prog);
-      } else {
-         lab_cli_shell_quote (line, bson_iter_utf8 (&it, NULL));
-      }
-      any = true;
+   lab_suggest_begin (line, tool->str, uri ? uri : lab_results_get_string (doc, "backend.uri"),
+                      db ? db : lab_results_get_string (doc, "backend.db"));
+   lab_suggest_argv (line, argc, argv, first);
+   for (fenced = strstr (line->str, "```"); fenced; fenced = strstr (fenced, "```")) {
+      fenced[1] = '\'';
    }
-   if (any) {
-      for (fenced = strstr (line->str, "```"); fenced; fenced = strstr (fenced, "```")) {
-         fenced[1] = '\'';
-      }
-      bson_string_append (o, line->str);
-      bson_string_append (o, "\n");
-   }
+   bson_string_append (o, line->str);
+   bson_string_append (o, "\n");
    bson_string_free (line, true);
-   return any;
+   bson_string_free (tool, true);
+   return true;
 }
 
 /* app_params -- "bills 3000, seed 7, dist lognormal": the tool's recorded settings, as recorded. */
@@ -116,7 +148,8 @@ app_params (bson_string_t *o, const bson_t *params)
 /* app_verify -- the fold's --verify outcome as recorded: proof, a difference, or none recorded; when writes
  * followed it (the layout's provenance "writes"), said to be the data before them. */
 static void
-app_verify (bson_string_t *o, const bson_t *prov, const bson_t *doc, const char *layout)
+app_verify (bson_string_t *o, const lab_cmp_results_t *r, const bson_t *prov, const char *coll,
+            const char *layout)
 {
    lab_cmp_writes_sum_t w;
    bson_t v;
@@ -126,8 +159,23 @@ app_verify (bson_string_t *o, const bson_t *prov, const bson_t *doc, const char 
 
    bson_string_append (o, "  - verified: ");
    if (!sub_doc (prov, "verify", &v)) {
-      bson_string_append (o, "not recorded (the fold ran without `--verify`, or its result was not kept): "
-                             "`fold-details --verify` on the destination checks it now\n");
+      const char *src = lab_results_get_string (prov, "source");
+      bson_string_t *args = bson_string_new (NULL);
+      if (src) {
+         bson_string_append (args, "--src ");
+         lab_cli_shell_quote (args, src);
+         bson_string_append (args, " ");
+      }
+      if (coll) {
+         bson_string_append (args, "--dst ");
+         lab_cli_shell_quote (args, coll);
+         bson_string_append (args, " ");
+      }
+      bson_string_append (args, "--verify");
+      bson_string_append (o, "not recorded (the fold ran without `--verify`, or its result was not kept): ");
+      lab_cmp_app_suggest (o, r, "fold-details", args->str);
+      bson_string_append (o, " checks it now\n");
+      bson_string_free (args, true);
       return;
    }
    has_ok = lab_results_get_bool (&v, "ok", &ok);
@@ -158,7 +206,7 @@ app_verify (bson_string_t *o, const bson_t *prov, const bson_t *doc, const char 
    }
    app_opt (o, ", checksum ", sum);
    app_opt (o, ", at ", at);
-   if (lab_cmp_writes_since (doc, layout, at, &w)) {
+   if (lab_cmp_writes_since (&r->doc, layout, at, &w)) {
       /* the writes changed the data after the proof: what was measured is not what was verified */
       bson_string_append (o, at ? ", **before** " : ", before or after (when is not recorded) ");
       lab_cmp_app_writes_sum (o, &w);
@@ -359,7 +407,7 @@ app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       }
       bson_string_append (o, "\n");
       if (tool && strcmp (tool, "fold-details") == 0) {
-         app_verify (o, &prov, &r->doc, ls->l[l].name);
+         app_verify (o, r, &prov, ls->l[l].collection, ls->l[l].name);
       }
       app_layout_writes (o, &r->doc, ls->l[l].name);
    }

@@ -30,6 +30,13 @@ lab_log_level_set (int level)
    log_level = level;
 }
 
+/* lab_log_enabled -- see log.h. */
+bool
+lab_log_enabled (lab_log_level_t level)
+{
+   return log_sink && (int)level <= log_level;
+}
+
 void
 lab_log_set_tool (const char *tool)
 {

@@ -23,6 +23,9 @@ void lab_log_sink_stderr (lab_log_level_t level, const char *msg, void *ctx);
 /* lab_log_level_set -- messages above `level` are dropped (quiet: LAB_LOG_ERROR; -v: LAB_LOG_DEBUG). */
 void lab_log_level_set (int level);
 
+/* lab_log_enabled -- whether a message of `level` would reach a sink (-v: LAB_LOG_DEBUG is). */
+bool lab_log_enabled (lab_log_level_t level);
+
 /* lab_log_set_tool -- the program name the stderr sink uses as the prefix. */
 void lab_log_set_tool (const char *tool);
 

@@ -19,6 +19,12 @@ typedef struct lab_progress lab_progress_t;
 lab_progress_t *lab_progress_new (lab_progress_mode_t mode, const char *label, const char *unit,
                                   uint64_t total);
 
+/* lab_progress_lines -- for long work a log reader must follow: where no bar is drawn because stderr is
+ * not a terminal (mode auto), or -v asks for lines (the log at LAB_LOG_DEBUG), log one line of done /
+ * total, rate and the time left (lab_log_info) at most every `period_ns`, the first once the work has
+ * taken `after_ns`: a short load stays silent. Mode never: nothing; always: the bar. */
+void lab_progress_lines (lab_progress_t *p, uint64_t after_ns, uint64_t period_ns);
+
 /* lab_progress_add -- add `items` done (and `bytes`, shown as MB/s when non-zero). */
 void lab_progress_add (lab_progress_t *p, uint64_t items, uint64_t bytes);
 

@@ -466,4 +466,28 @@ char *lab_results_format_factor (double factor);
  * "1.5 GiB", "2 GiB", "512 B". Caller bson_free()s. */
 char *lab_results_format_binary (double bytes);
 
+/* ---- whether the figures stand for mongod's, cold (results_trust.c) -------------------------------- */
+
+/* A run is cold when at most this share of its layout's data files was resident in the page cache before
+ * it (runs[].cold.resident_pct_before, mincore): at 10% at least 90% of the pages the load touches must
+ * come from the disk, so its time is a disk-bound time; above it the resident part is read at memory speed
+ * and the ratio between layouts measures what the cache happened to hold (docs/results.md, "Cold"). */
+#define LAB_RESULTS_COLD_MAX_RESIDENT_PCT 10.0
+
+/* lab_results_product_warning -- a sentence (lowercase, no final stop) saying the figures are not mongod's
+ * when `product` (backend.product: "embedded", "mongod", "mongos", "ferretdb", "unknown") is neither the
+ * embedded engine nor mongod/mongos; NULL for those and for NULL (a file from before the field). Static. */
+const char *lab_results_product_warning (const char *product);
+
+/* lab_results_product -- the file's backend.product, NULL when not recorded. */
+const char *lab_results_product (const bson_t *results);
+
+/* lab_results_cold_check -- whether every run of `layout` (NULL: of every layout; a sweep: at every point)
+ * started cold: its
+ * resident_pct_before at most LAB_RESULTS_COLD_MAX_RESIDENT_PCT, or, not measured, the cold procedure done
+ * in full (caches dropped and the engine or server restarted). False with `why` (len bytes) saying so for
+ * the worst run: "not cold: 99.8% of the data files were resident before the run", "not cold: scancmp ran
+ * without `--cold`", "cold could not be established: ...". The one rule for bold speedups. */
+bool lab_results_cold_check (const bson_t *results, const char *layout, char *why, size_t len);
+
 #endif

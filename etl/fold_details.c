@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "store/mark.h"
 #include "core/opts.h"
+#include "core/suggest.h"
 #include "store/store.h"
 #include "retry.h"
 #include "run.h"
@@ -329,14 +330,6 @@ append_hash (bson_t *d, const char *name, lab_fold_hash_t h)
    BSON_APPEND_UTF8 (d, name, hex);
 }
 
-/* shell_quote -- append " " and `a` as a shell word to *cmd. */
-static void
-shell_quote (bson_string_t *cmd, const char *a)
-{
-   bson_string_append_c (cmd, ' ');
-   lab_cli_shell_quote (cmd, a);
-}
-
 /* What the printed command is to do with this invocation's --drop-dst and --resume. */
 typedef enum {
    RERUN_RESUME,     /* continue the stopped fold: --drop-dst dropped, --resume kept or added */
@@ -344,15 +337,17 @@ typedef enum {
    RERUN_START_OVER, /* --resume cannot continue what it found: --resume dropped, --drop-dst kept or added */
 } rerun_t;
 
-/* rerun_command -- this invocation as the command that recovers (caller bson_free()s): the URI redacted,
- * --drop-dst and --resume as `how` says. */
+/* rerun_command -- this invocation as the command that recovers (caller bson_free()s), built by
+ * core/suggest.h around the store it ran on (--uri redacted and --db, given or not), --drop-dst and
+ * --resume as `how` says. */
 static char *
-rerun_command (int argc, char **argv, const char *uri_redacted, rerun_t how)
+rerun_command (int argc, char **argv, const lab_store_t *store, rerun_t how)
 {
-   bson_string_t *cmd = bson_string_new ("fold-details");
+   bson_string_t *cmd = bson_string_new (NULL);
    const char *keep = how == RERUN_RESUME ? "--resume" : how == RERUN_START_OVER ? "--drop-dst" : NULL;
+   char **rest = bson_malloc0 (sizeof (char *) * (size_t)(argc + 1));
    bool has_keep = false;
-   int i;
+   int i, n = 0;
 
    for (i = 1; i < argc; i++) {
       if ((strcmp (argv[i], "--drop-dst") == 0 || strcmp (argv[i], "--resume") == 0) &&
@@ -362,23 +357,14 @@ rerun_command (int argc, char **argv, const char *uri_redacted, rerun_t how)
       if (keep && strcmp (argv[i], keep) == 0) {
          has_keep = true;
       }
-      if (strcmp (argv[i], "--uri") == 0 && i + 1 < argc) {
-         shell_quote (cmd, "--uri");
-         shell_quote (cmd, uri_redacted ? uri_redacted : "URI");
-         i++;
-         continue;
-      }
-      if (strncmp (argv[i], "--uri=", 6) == 0) {
-         char *u = bson_strdup_printf ("--uri=%s", uri_redacted ? uri_redacted : "URI");
-         shell_quote (cmd, u);
-         bson_free (u);
-         continue;
-      }
-      shell_quote (cmd, argv[i]);
+      rest[n++] = argv[i];
    }
    if (keep && !has_keep) {
-      shell_quote (cmd, keep);
+      rest[n++] = (char *)keep;
    }
+   lab_suggest_begin (cmd, "fold-details", lab_store_uri_redacted (store), lab_store_db (store));
+   lab_suggest_argv (cmd, n, rest, 0);
+   bson_free (rest);
    return bson_string_free (cmd, false);
 }
 
@@ -393,7 +379,7 @@ static const char *const setting_option[LAB_FOLD_NSETTINGS] = {
  * ("--bucket-rows: none there, 50 here") and the command that folds it again. */
 static void
 settings_refused (const options_t *o, const lab_fold_run_verify_only_t *v, int argc, char **argv,
-                  const char *uri, bson_error_t *error)
+                  const lab_store_t *store, bson_error_t *error)
 {
    bson_string_t *d = bson_string_new (NULL);
    char *cmd, *msg;
@@ -405,7 +391,7 @@ settings_refused (const options_t *o, const lab_fold_run_verify_only_t *v, int a
                                  v->differ[k].there[0] ? v->differ[k].there : "none",
                                  v->differ[k].here[0] ? v->differ[k].here : "none");
    }
-   cmd = rerun_command (argc, argv, uri, RERUN_START_OVER);
+   cmd = rerun_command (argc, argv, store, RERUN_START_OVER);
    msg = bson_strdup_printf ("'%s' was folded with other settings than this command's (%s): this command "
                              "would only verify it, and every master those settings change would count as a "
                              "difference. To fold it again with these settings (replacing it): %s",
@@ -442,7 +428,7 @@ verify_only (options_t *o, lab_store_t *store, lab_fold_run_verify_only_t *v, in
       return false;
    }
    if (v->ndiffer > 0) {
-      settings_refused (o, v, argc, argv, lab_store_uri_redacted (store), error);
+      settings_refused (o, v, argc, argv, store, error);
       return false;
    }
    *fold = !v->only;
@@ -455,7 +441,7 @@ static void
 fold_failed (const lab_fold_run_result_t *fr, lab_store_t *store, int argc, char **argv, bson_error_t *error)
 {
    if (fr->gave_up_transient) {
-      char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
+      char *rc = rerun_command (argc, argv, store, RERUN_RESUME);
       lab_log_error ("%s", error->message);
       lab_error_set (error, error->domain, error->code,
                      "the fold stopped on a transient error after %lld retr%s; once the server answers, "
@@ -464,7 +450,7 @@ fold_failed (const lab_fold_run_result_t *fr, lab_store_t *store, int argc, char
       bson_free (rc);
    } else if (fr->resume_refused) {
       /* the library names the state it found and ends on the remedy; add the exact command */
-      char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_START_OVER);
+      char *rc = rerun_command (argc, argv, store, RERUN_START_OVER);
       char *msg = bson_strdup_printf ("%s: %s", error->message, rc);
       if (strlen (msg) < sizeof error->message) {
          lab_error_set (error, error->domain, error->code, "%s", msg);
@@ -476,7 +462,7 @@ fold_failed (const lab_fold_run_result_t *fr, lab_store_t *store, int argc, char
       bson_free (msg);
       bson_free (rc);
    } else if (lab_error_is_nospace (error)) {
-      char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_RESUME);
+      char *rc = rerun_command (argc, argv, store, RERUN_RESUME);
       const char *home = lab_store_home (store);
       lab_log_error ("%s", error->message);
       lab_error_set (error, error->domain, error->code,
@@ -615,7 +601,7 @@ run_verify (const options_t *o, lab_store_t *store, const lab_fold_run_result_t 
    vo.nskip = nskip;
    if (!lab_verify (store, &vo, vr, error)) {
       if (vr->gave_up_transient) {
-         char *rc = rerun_command (argc, argv, lab_store_uri_redacted (store), RERUN_VERIFY);
+         char *rc = rerun_command (argc, argv, store, RERUN_VERIFY);
          lab_log_error ("%s", error->message);
          lab_error_set (error, error->domain, error->code,
                         "--verify stopped on a transient error after %lld retr%s%s; once the server "

@@ -600,8 +600,11 @@ load (const lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, int64_t rss_pid,
    if (wl) {
       snprintf (label, sizeof label, "%s %s", wl->item_fn ? "mix" : lab_scan_wl_name (wl->kind), m->layout);
    }
-   progress =
-      lab_progress_new (o->progress, label, wl ? "queries" : "keys", (uint64_t)(wl ? wl->nitems : p->nkeys));
+   progress = lab_progress_new (o->progress, label, wl ? "queries" : "masters",
+                                (uint64_t)(wl ? wl->nitems : p->nkeys));
+   /* a load on a slow server can take minutes (FerretDB: 271 s for a 10,169-row load): a log read later, or
+    * -v, gets a line every 10 s once it has taken 5 s */
+   lab_progress_lines (progress, LAB_SCAN_PROGRESS_AFTER_NS, LAB_SCAN_PROGRESS_PERIOD_NS);
    ws = workers_new (p, m->collection, strcmp (m->kind, LAB_RESULTS_KIND_ROWS) != 0, wl, &live, progress);
    pool.args = ws;
 

@@ -11,6 +11,11 @@
 #ifndef LAB_SCAN_MEASURE_H
 #define LAB_SCAN_MEASURE_H
 
+/* A load's progress lines where no bar is drawn (core/progress.h, lab_progress_lines): none for a load
+ * under 5 s, then one every 10 s. */
+#define LAB_SCAN_PROGRESS_AFTER_NS 5000000000ull
+#define LAB_SCAN_PROGRESS_PERIOD_NS 10000000000ull
+
 #include "scan/sampler.h"
 #include "scan/workload.h"
 

@@ -588,6 +588,11 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
       return false;
    }
    sp->where = bson_strdup_printf ("%s (database %s)", lab_store_uri_redacted (store), lab_store_db (store));
+   if (lab_results_product_warning (sp->p.info.product)) {
+      /* said before the first run, not after an hour of loads: the figures cannot stand for mongod's */
+      lab_log_info ("warning: the server is %s: %s", sp->p.info.product,
+                    lab_results_product_warning (sp->p.info.product));
+   }
    if (sp->p.backend == LAB_BACKEND_MONGO && o->cold && !o->restart_cmd) {
       lab_log_info ("warning: cold runs without a restart command: the server's own cache stays warm; only "
                     "the OS page cache can be dropped");
@@ -683,7 +688,23 @@ record_backend (const scan_plan_t *sp, bson_t *results)
    BSON_APPEND_DOCUMENT_BEGIN (results, "backend", &doc);
    BSON_APPEND_UTF8 (&doc, "name", sp->p.info.backend);
    BSON_APPEND_UTF8 (&doc, "version", sp->p.info.version);
-   BSON_APPEND_UTF8 (&doc, "uri", lab_store_uri_redacted (store));
+   if (sp->p.info.product[0]) {
+      BSON_APPEND_UTF8 (&doc, "product", sp->p.info.product);
+   }
+   {
+      /* the embedded store's directory made absolute: the report's suggested commands name it, and run
+       * from another directory a relative one would open (and create) another, empty store */
+      const char *home = lab_store_home (store);
+      char *abs = home && home[0] != '/' ? realpath (home, NULL) : NULL;
+      if (abs) {
+         char *u = bson_strdup_printf ("wiredtiger:%s", abs);
+         BSON_APPEND_UTF8 (&doc, "uri", u);
+         bson_free (u);
+         free (abs);
+      } else {
+         BSON_APPEND_UTF8 (&doc, "uri", lab_store_uri_redacted (store));
+      }
+   }
    BSON_APPEND_UTF8 (&doc, "db", lab_store_db (store));
    BSON_APPEND_BOOL (&doc, "server_local", sp->p.info.local);
    if (sp->p.info.host[0]) {

@@ -110,6 +110,23 @@ append_deployment (bson_string_t *s, const bson_t *results)
    }
 }
 
+/* append_trust -- what the table's figures cannot claim: mongod's (another product answered), or a cold
+ * load (core/results.h, lab_results_cold_check). */
+static void
+append_trust (bson_string_t *s, const bson_t *results)
+{
+   const char *product = lab_results_product (results);
+   const char *warn = lab_results_product_warning (product);
+   char why[200];
+
+   if (warn) {
+      bson_string_append_printf (s, "server: %s -- %s\n", product, warn);
+   }
+   if (!lab_results_cold_check (results, NULL, why, sizeof why)) {
+      bson_string_append_printf (s, "cold: %s -- the ratios are not a cold load's\n", why);
+   }
+}
+
 /* lab_scan_table_render -- see scan.h. */
 char *
 lab_scan_table_render (const bson_t *results)
@@ -179,6 +196,7 @@ lab_scan_table_render (const bson_t *results)
       rule, zero_ref ? "; – = no ratio to a reference shown as zero" : "");
    bson_free (rule);
    append_deployment (s, results);
+   append_trust (s, results);
    return bson_string_free (s, false);
 }
 

@@ -321,7 +321,7 @@ case "$uri" in
   wiredtiger:*)
     printf 'next (from %s):\n' "$PWD"
     printf '  %s/layout-report %s/run.json -o %s/report.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
-    printf '  %s/scancmp --uri wiredtiger:%s --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
+    printf '  %s/scancmp --uri wiredtiger:%s --db layoutlab --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
       "$(rel "$bin")" "$(rel "${uri#wiredtiger:}")" "$(rel "$out")"
     printf '  %s/layout-report %s/run-64mb.json -o %s/report-64mb.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
     ;;

@@ -120,6 +120,7 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
    lab_store_server_info_t info;
    mongoc_server_description_t *sd;
    const bson_t *hello;
+   bson_t *hello_copy;
    bson_t status;
    bson_error_t err;
    const mongoc_host_list_t *hosts;
@@ -147,6 +148,7 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
       const char *msg = lab_mongo_str_at (hello, "msg");
       ms->is_mongos = msg && strcmp (msg, "isdbgrid") == 0; /* cluster_hello_cmd.cpp */
    }
+   hello_copy = bson_copy (hello);
    mongoc_server_description_destroy (sd);
 
    if (admin_command (client, "serverStatus", &status, &err)) {
@@ -180,9 +182,13 @@ lab_mongo_load_info (lab_store_t *store, mongoc_client_t *client, bson_error_t *
          bson_iter_t it;
          ms->sort_in_memory = bson_iter_init_find (&it, &build, "ferretdbVersion");
          info.query_subset = ms->sort_in_memory;
+         bson_strncpy (info.product, lab_store_facts_product (hello_copy, &build), sizeof info.product);
+      } else {
+         bson_strncpy (info.product, lab_store_facts_product (hello_copy, NULL), sizeof info.product);
       }
       bson_destroy (&build);
    }
+   bson_destroy (hello_copy);
    for (hosts = mongoc_uri_get_hosts (ms->uri); hosts; hosts = hosts->next) {
       all_local = all_local && host_is_local (hosts->host);
    }

@@ -266,4 +266,14 @@ typedef struct {
  * sortPushdown). A field of the wrong type, or a reply with no plan at all, is LAB_STORE_ERR_BAD_REPLY. */
 bool lab_store_facts_explain_parse (const bson_t *reply, lab_store_facts_plan_t *out, bson_error_t *error);
 
+/* ---- which product answers ---------------------------------------------------------------------------- */
+
+/* lab_store_facts_product -- the product behind a server's replies, one of LAB_STORE_PRODUCT_* (store.h):
+ * "ferretdb" when buildInfo names a ferretdbVersion (FerretDB says so there; a proxy in front of it, such
+ * as the test server's mongos personality, passes it through), else "mongos" when hello's msg is
+ * "isdbgrid", else "mongod" when buildInfo has what mongod's buildinfo.cpp always sends and compatible
+ * servers leave out (storageEngines, or a 40-digit gitVersion), else "unknown" (a MongoDB-compatible server
+ * that does not say which, or no buildInfo at all). Either reply may be NULL. */
+const char *lab_store_facts_product (const bson_t *hello, const bson_t *build_info);
+
 #endif

@@ -603,8 +603,17 @@ bool lab_store_natural_describe (lab_store_session_t *sess, const char *coll,
 
 /* ---- server and engine facts ------------------------------------------------------------------- */
 
+/* What answers behind a store (lab_store_server_info_t.product): only mongod's (and a mongos over mongods)
+ * figures stand for mongod; the embedded engine is mongod's WiredTiger without the server. */
+#define LAB_STORE_PRODUCT_EMBEDDED "embedded"
+#define LAB_STORE_PRODUCT_MONGOD "mongod"
+#define LAB_STORE_PRODUCT_MONGOS "mongos"
+#define LAB_STORE_PRODUCT_FERRETDB "ferretdb"
+#define LAB_STORE_PRODUCT_UNKNOWN "unknown"
+
 typedef struct {
    char backend[32];          /* "wiredtiger" or "mongodb" */
+   char product[16];          /* LAB_STORE_PRODUCT_*: embedded, mongod, mongos, ferretdb, unknown */
    char version[64];          /* WiredTiger library version / server version */
    char host[256];            /* server host name (MongoDB) or local host name */
    int64_t max_bson_bytes;    /* maxBsonObjectSize (embedded: 16 MiB) */

@@ -392,6 +392,7 @@ lab_wt_server_info (lab_store_t *store, lab_store_server_info_t *info, bson_erro
    int major, minor, patch;
 
    bson_strncpy (info->backend, "wiredtiger", sizeof info->backend);
+   bson_strncpy (info->product, LAB_STORE_PRODUCT_EMBEDDED, sizeof info->product);
    /* the number alone, as a server's version is ("4.2.0"): the full string repeats the name and adds a
     * build date ("WiredTiger 3.2.1: (August 27, 2019)") */
    (void)wiredtiger_version (&major, &minor, &patch);

@@ -89,6 +89,10 @@ golden decompose-point decompose-point.json --charts none
 golden decompose-clustered decompose-clustered.json --charts none
 golden short-load short-load.json --charts svg
 golden provenance provenance.json --charts none
+# figures that cannot stand for a cold mongod load (gen_trust.py): the test server's (FerretDB, 99.8% of
+# the data files resident) and three layouts with one run 45% resident: the ratio without bold, saying why
+golden ferretdb ferretdb.json --charts none
+golden warm3 warm3.json --charts none
 # issue 23 (gen_workloads.py): the "workloads" of scancmp --workload load,row,range,aggregate: the ledger
 # after the verdict, the trade-off sentence, each workload in detail; two layouts, and three (a loss names
 # its winner; rows_equal false warned in the ledger and the workload's section)
@@ -529,5 +533,60 @@ if [ -p "$tmp/report.fifo" ] && cmp -s "$tmp/from-fifo.md" "$expected/run.md"; t
 else
   fail "-o FIFO: replaced by a file or not the report"
 fi
+# not mongod's figures, not a cold load (pinned beyond the goldens): said in the verdict and the
+# environment, and no speedup in bold
+contains "ferretdb: verdict says not mongod's" ferretdb.json \
+  "- **Warning**: these figures are not mongod's: the server is FerretDB"
+contains "ferretdb: environment names the product" ferretdb.json '| server product | ferretdb (these figures are not'
+contains "ferretdb: not cold, said" ferretdb.json \
+  'The folded layout loads 2.26x faster (not cold: 99.8% of the data files were resident before the run)'
+not_contains "ferretdb: no bold speedup" ferretdb.json '**The folded layout loads'
+not_contains "warm3: no bold speedup" warm3.json 'faster than the runner-up buckets**'
+contains "warm3: not cold, said" warm3.json '(not cold: 45.0% of the data files were resident before the run)'
+not_contains "run: mongod's own figures carry no warning" run.json "not mongod's"
+contains "run: a cold run keeps its bold speedup" run.json '**The folded layout loads 2.26x faster**'
+
+# a sweep with one point's run 60% resident: its curve line not in bold either
+python3 - "$data/sweep.json" "$tmp/warm-sweep.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["sweep"][0]["runs"][0]["cold"]["resident_pct_before"] = 60.0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+not_contains "warm sweep: no bold speedup" "$tmp/warm-sweep.json" "**The folded layout loads"
+contains "warm sweep: not cold, said" "$tmp/warm-sweep.json" \
+  "depending on the engine cache (not cold: 60.0% of the data files were resident before the run): "
+
+# a suggested command never prints credentials, even from a file that recorded them unredacted
+python3 - "$data/ferretdb.json" "$tmp/secret.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["backend"]["uri"] = "mongodb://lab:s3cret@127.0.0.1:39935/?authSource=admin"
+d["command_line"] = ["scancmp", "--uri=mongodb://lab:s3cret@127.0.0.1:39935/", "--cold", "--out", "run.json"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+not_contains "suggested commands: credentials redacted" "$tmp/secret.json" "s3cret"
+contains "suggested commands: the redacted URI" "$tmp/secret.json" "scancmp --uri 'mongodb://***@127.0.0.1:39935/' --db layoutlab --cold --out run.json"
+
+# every command a report suggests names the store it is about (core/suggest.h): an inline command or a
+# Reproduce line that starts with a tool that opens a store carries --uri (layout-report opens none)
+python3 - "$expected" <<'PY' && echo "ok: every suggested command names --uri" || fail "a suggested command lacks --uri"
+import glob, os, re, sys
+tools = ("fold-details ", "scancmp ", "billgen ")
+bad, seen = [], 0
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.md"))):
+    text = open(path).read()
+    cmds = re.findall(r"`([^`\n]+)`", text)
+    cmds += [l for l in text.splitlines() if l.startswith(tools)]
+    for c in cmds:
+        if c.startswith(tools):
+            seen += 1
+            if " --uri " not in c:
+                bad.append("%s: %s" % (os.path.basename(path), c))
+for b in bad[:10]:
+    print("  no --uri: " + b, file=sys.stderr)
+sys.exit(1 if bad or seen == 0 else 0)
+PY
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "all golden checks passed"

@@ -8,7 +8,9 @@
 
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/opts.h"
+#include "core/progress.h"
 #include "core/uri.h"
 #include "store/mongo_private.h" /* lab_mongo_sorted_command, lab_pid_comm: the store's internals */
 #include "store/store.h"
@@ -802,6 +804,62 @@ test_mongo_sorted_command (void **state)
    bson_destroy (id_index);
 }
 
+/* progress_sink -- keeps the last info line and counts them. */
+static char progress_last[400];
+static int progress_n;
+static void
+progress_sink (lab_log_level_t level, const char *msg, void *ctx)
+{
+   (void)ctx;
+   if (level == LAB_LOG_INFO) {
+      bson_strncpy (progress_last, msg, sizeof progress_last);
+      progress_n++;
+   }
+}
+
+/* test_progress_lines -- a long load's lines: none before `after`, then at most one per period, with done /
+ * total and the time left; never in mode never; a final line only when a line was shown. */
+static void
+test_progress_lines (void **state)
+{
+   lab_progress_t *p;
+
+   (void)state;
+   lab_log_sink_set (progress_sink, NULL);
+   lab_log_level_set (LAB_LOG_DEBUG); /* -v: lines even on a terminal */
+   progress_n = 0;
+   p = lab_progress_new (LAB_PROGRESS_AUTO, "run 1 folded", "masters", 10169);
+   lab_progress_lines (p, 3600ull * 1000000000ull, 0); /* an hour before the first line */
+   lab_progress_add (p, 100, 0);
+   assert_int_equal (progress_n, 0);
+   lab_progress_done (p);
+   assert_int_equal (progress_n, 0); /* nothing shown, no final line */
+
+   p = lab_progress_new (LAB_PROGRESS_AUTO, "run 1 folded", "masters", 10169);
+   lab_progress_lines (p, 0, 3600ull * 1000000000ull);
+   usleep (2000);
+   lab_progress_add (p, 4000, 0);
+   assert_int_equal (progress_n, 1);
+   assert_non_null (strstr (progress_last, "run 1 folded: 4000/10169 (39.3%) masters"));
+   assert_non_null (strstr (progress_last, "s left"));
+   lab_progress_add (p, 1000, 0); /* within the period: no line */
+   assert_int_equal (progress_n, 1);
+   lab_progress_add (p, 5169, 0);
+   lab_progress_done (p);
+   assert_int_equal (progress_n, 2);
+   assert_non_null (strstr (progress_last, "10169/10169 (100.0%) masters"));
+   assert_null (strstr (progress_last, "left"));
+
+   progress_n = 0;
+   p = lab_progress_new (LAB_PROGRESS_NEVER, "run 1 folded", "masters", 10169);
+   lab_progress_lines (p, 0, 0);
+   lab_progress_add (p, 4000, 0);
+   lab_progress_done (p);
+   assert_int_equal (progress_n, 0);
+   lab_log_sink_set (NULL, NULL);
+   lab_log_level_set (LAB_LOG_INFO);
+}
+
 int
 main (void)
 {
@@ -822,6 +880,7 @@ main (void)
       cmocka_unit_test (test_json_pretty_and_atomic),
       cmocka_unit_test (test_comm_trusted),
       cmocka_unit_test (test_mongo_sorted_command),
+      cmocka_unit_test (test_progress_lines),
    };
    return lab_test_run_group ("util", tests, NULL, NULL);
 }

@@ -584,6 +584,9 @@ start_over_command (const char *err)
    }
    assert_non_null (strstr (line, "--drop-dst"));
    assert_null (strstr (line, "--resume"));
+   /* it names the store it is about (core/suggest.h): run elsewhere it must not open the default one */
+   assert_non_null (strstr (line, " --uri "));
+   assert_non_null (strstr (line, " --db "));
    return line;
 }
 

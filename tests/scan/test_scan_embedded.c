@@ -167,6 +167,7 @@ check_schema (const bson_t *r)
                                     "host.kernel",
                                     "backend.name",
                                     "backend.version",
+                                    "backend.product",
                                     "backend.uri",
                                     "backend.db",
                                     "config.detail",
@@ -247,6 +248,9 @@ check_schema (const bson_t *r)
    assert_string_equal (lab_test_json_str (r, "reference_layout"), "detail");
    assert_string_equal (lab_test_json_str (r, "tool"), "scancmp");
    assert_string_equal (lab_test_json_str (r, "backend.name"), "wiredtiger");
+   /* the embedded engine, not another server; its directory absolute (the report's commands name it) */
+   assert_string_equal (lab_test_json_str (r, "backend.product"), "embedded");
+   assert_true (strncmp (lab_test_json_str (r, "backend.uri"), "wiredtiger:/", 12) == 0);
    /* the engine's memory is the tool's: the allocator it ran on is recorded (tcmalloc unless sanitized) */
 #ifdef LAB_TCMALLOC
    assert_string_equal (lab_test_json_str (r, "backend.allocator"), "tcmalloc");

@@ -138,7 +138,11 @@ test_restart_between_layouts (void **state)
       fail_msg ("scancmp exit %d: %s", rc, err);
    }
    assert_non_null (strstr (out, "one doc per row"));
+   /* FerretDB says so in buildInfo: warned before the first run and under the table, recorded */
+   assert_non_null (strstr (err, "warning: the server is ferretdb: these figures are not mongod's"));
+   assert_non_null (strstr (out, "server: ferretdb -- these figures are not mongod's"));
    r = lab_test_json_load (out_path);
+   assert_string_equal (lab_test_json_str (r, "backend.product"), "ferretdb");
    pid1 = (int64_t)lab_test_json_num (r, "runs.0.cold.server_pid");
    pid2 = (int64_t)lab_test_json_num (r, "runs.1.cold.server_pid");
    /* a new server process before each layout */

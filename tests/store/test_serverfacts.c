@@ -931,6 +931,36 @@ test_index_serves_sort (void **state)
 #undef SERVES
 }
 
+/* test_product -- which product answers: FerretDB by buildInfo's ferretdbVersion, even behind a proxy that
+ * answers hello as mongos; mongos by hello's msg; mongod by buildInfo's storageEngines or its commit; a
+ * server that says neither is unknown, never assumed mongod. */
+static void
+test_product (void **state)
+{
+   bson_t *bm = fixture ("buildinfo-mongod-7.0.json"), *bf = fixture ("buildinfo-ferretdb-1.24.json");
+   bson_t *hs = fixture ("hello-standalone-4.2-ismaster.json"), *hm = fixture ("hello-mongos-7.0.json");
+   bson_t *bare = json ("{\"version\": \"7.0.0\", \"gitVersion\": \"unknown\", \"ok\": 1}");
+   bson_t *commit = json ("{\"version\": \"4.2.1\", \"gitVersion\": "
+                          "\"edf6d45851c0b9ee15548f0f847df141764a317e\", \"ok\": 1}");
+
+   (void)state;
+   assert_string_equal (lab_store_facts_product (hs, bm), "mongod");
+   assert_string_equal (lab_store_facts_product (hs, commit), "mongod");
+   assert_string_equal (lab_store_facts_product (hm, bm), "mongos");
+   assert_string_equal (lab_store_facts_product (hs, bf), "ferretdb");
+   assert_string_equal (lab_store_facts_product (hm, bf), "ferretdb");
+   assert_string_equal (lab_store_facts_product (NULL, bf), "ferretdb");
+   assert_string_equal (lab_store_facts_product (hs, bare), "unknown");
+   assert_string_equal (lab_store_facts_product (hs, NULL), "unknown");
+   assert_string_equal (lab_store_facts_product (NULL, NULL), "unknown");
+   bson_destroy (bm);
+   bson_destroy (bf);
+   bson_destroy (hs);
+   bson_destroy (hm);
+   bson_destroy (bare);
+   bson_destroy (commit);
+}
+
 int
 main (void)
 {
@@ -958,6 +988,7 @@ main (void)
       cmocka_unit_test (test_restart_from_replies),
       cmocka_unit_test (test_diag_windows),
       cmocka_unit_test (test_index_serves_sort),
+      cmocka_unit_test (test_product),
    };
 
    return lab_test_run_group ("serverfacts", tests, NULL, NULL);
