@@ -212,8 +212,9 @@ render_built_indexes (bson_string_t *o, const bson_t *d, const lab_results_layou
          at = lab_results_get_string (d, path);
          snprintf (path, sizeof path, "dataset.%s.layoutlab_indexes.%d.on_foreign", ls->l[l].name, i);
          (void)lab_results_get_bool (d, path, &foreign);
-         bson_string_append (o, any ? "; " : "- indexes layoutlab tools built on these collections (their "
-                                             "`_layoutlab` records; `billgen clean` removes them): ");
+         bson_string_append (o, any ? "; "
+                                    : "- indexes layoutlab tools built on these collections (their "
+                                      "`_layoutlab` records; `billgen clean` removes them): ");
          lab_cmp_app_esc (o, ls->l[l].name);
          bson_string_append (o, " `");
          bson_string_append (o, name);
@@ -223,8 +224,8 @@ render_built_indexes (bson_string_t *o, const bson_t *d, const lab_results_layou
             bson_string_append (o, ", ");
             lab_cmp_app_esc (o, at);
          }
-         bson_string_append (o, foreign ? ", on a collection layoutlab did not write, named by --allow-writes)"
-                                        : ")");
+         bson_string_append (
+            o, foreign ? ", on a collection layoutlab did not write, named by --allow-writes)" : ")");
          any = true;
       }
    }
