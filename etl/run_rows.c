@@ -21,6 +21,24 @@ master_done (worker_t *w)
    lab_fold_run_note_master (w);
 }
 
+/* row_out -- one document of a rows shape into the write batch (a copy), counted: rows in, documents out,
+ * the largest document and the batch's peak bytes. */
+static bool
+row_out (worker_t *w, const bson_t *doc, bson_error_t *error)
+{
+   int64_t held = (int64_t)(w->batch_len + doc->len);
+
+   w->rows_stats.rows_in++;
+   w->rows_stats.docs_out++;
+   if ((int64_t)doc->len > w->rows_stats.largest_doc_bytes) {
+      w->rows_stats.largest_doc_bytes = doc->len;
+   }
+   if (held > w->peak_buffer_bytes) {
+      w->peak_buffer_bytes = held;
+   }
+   return lab_fold_run_add_doc (w, bson_copy (doc), error);
+}
+
 /* lab_fold_run_rows_push -- see run_private.h. */
 bool
 lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error)
@@ -28,8 +46,6 @@ lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error)
    run_t *r = w->run;
    bson_value_t kv;
    int c = 1;
-   int64_t held;
-
    if (!lab_fold_row_key (r->fold_opts.key, row, &kv, error)) {
       return false;
    }
@@ -54,16 +70,7 @@ lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error)
       bson_value_copy (&kv, &w->rows_key);
       w->have_rows_key = true;
    }
-   w->rows_stats.rows_in++;
-   w->rows_stats.docs_out++;
-   if ((int64_t)row->len > w->rows_stats.largest_doc_bytes) {
-      w->rows_stats.largest_doc_bytes = row->len;
-   }
-   held = (int64_t)(w->batch_len + row->len);
-   if (held > w->peak_buffer_bytes) {
-      w->peak_buffer_bytes = held;
-   }
-   return lab_fold_run_add_doc (w, bson_copy (row), error);
+   return row_out (w, row, error);
 }
 
 /* lab_fold_run_rows_finish -- see run_private.h. */
@@ -93,22 +100,12 @@ bool
 lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *error)
 {
    bson_t doc;
-   int64_t held;
    bool ok;
 
    if (!lab_store_clustered_row (row, w->run->fold_opts.key, &doc, error)) {
       return false;
    }
-   w->rows_stats.rows_in++;
-   w->rows_stats.docs_out++;
-   if ((int64_t)doc.len > w->rows_stats.largest_doc_bytes) {
-      w->rows_stats.largest_doc_bytes = doc.len;
-   }
-   held = (int64_t)(w->batch_len + doc.len);
-   if (held > w->peak_buffer_bytes) {
-      w->peak_buffer_bytes = held;
-   }
-   ok = lab_fold_run_add_doc (w, bson_copy (&doc), error);
+   ok = row_out (w, &doc, error);
    bson_destroy (&doc);
    return ok;
 }
@@ -117,22 +114,11 @@ lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *error
 bool
 lab_fold_run_natural_push (worker_t *w, const bson_t *row, bson_error_t *error)
 {
-   int64_t held;
-
    if (w->run->o->target.shape == LAB_FOLD_SHAPE_CLUSTERED) {
       return lab_fold_run_clustered_push (w, row, error);
    }
-   w->rows_stats.rows_in++;
-   w->rows_stats.docs_out++;
    w->rows_stats.masters++;
-   if ((int64_t)row->len > w->rows_stats.largest_doc_bytes) {
-      w->rows_stats.largest_doc_bytes = row->len;
-   }
-   held = (int64_t)(w->batch_len + row->len);
-   if (held > w->peak_buffer_bytes) {
-      w->peak_buffer_bytes = held;
-   }
-   return lab_fold_run_add_doc (w, bson_copy (row), error);
+   return row_out (w, row, error);
 }
 
 /* lab_fold_run_shape_check -- see run_private.h. A clustered collection (MongoDB 5.3+: create with

@@ -700,19 +700,17 @@ done:
    return ok;
 }
 
-/* lab_mongo_distinct_keys -- one covered, hinted find of every key in index order, equal neighbours
- * dropped: reads only the index and never holds more than a batch on either side. (The distinct command
- * uses the index too but caps its answer at 16 MiB; a $group is a scan of every document.) */
-bool
-lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
-                         int64_t *nkeys, bson_error_t *error)
+/* key_walk -- every key of `field` in index order, each passed to `cb` (which owns it): one covered,
+ * hinted find of the index alone, never more than a batch held. `what` names the walk in an error. */
+static bool
+key_walk (lab_store_session_t *sess, const char *coll, const char *field,
+          void (*cb) (bson_value_t *v, void *ctx), void *ctx, const char *what, bson_error_t *error)
 {
    bson_t pattern = BSON_INITIALIZER;
    mongoc_collection_t *c;
    mongoc_cursor_t *cursor;
    const bson_t *doc;
    bson_error_t err;
-   size_t cap = 0;
    bool ok = true;
 
    if (!lab_mongo_require_sort_index (sess, coll, field, &pattern, error)) {
@@ -725,27 +723,58 @@ lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char
       bson_value_t v;
 
       key_value (doc, field, &v);
-      if (*nkeys > 0 && values_equal (&v, &(*keys)[*nkeys - 1])) {
-         bson_value_destroy (&v);
-         continue;
-      }
-      if ((size_t)*nkeys == cap) {
-         cap = cap ? cap * 2 : 1024;
-         *keys = bson_realloc (*keys, cap * sizeof **keys);
-      }
-      (*keys)[(*nkeys)++] = v;
+      cb (&v, ctx);
    }
    if (mongoc_cursor_error (cursor, &err)) {
-      lab_mongo_fail (sess->store, error, &err, "listing the distinct values of '%s' in '%s'", field, coll);
+      lab_mongo_fail (sess->store, error, &err, "%s of '%s' in '%s'", what, field, coll);
       ok = false;
-      lab_store_values_free (*keys, (int)*nkeys);
-      *keys = NULL;
-      *nkeys = 0;
    }
    mongoc_cursor_destroy (cursor);
    mongoc_collection_destroy (c);
    bson_destroy (&pattern);
    return ok;
+}
+
+/* The distinct keys gathered by key_walk. */
+typedef struct {
+   bson_value_t **keys;
+   int64_t *nkeys;
+   size_t cap;
+} distinct_t;
+
+/* distinct_add -- keep v unless it equals the previous key. */
+static void
+distinct_add (bson_value_t *v, void *ctx)
+{
+   distinct_t *d = ctx;
+
+   if (*d->nkeys > 0 && values_equal (v, &(*d->keys)[*d->nkeys - 1])) {
+      bson_value_destroy (v);
+      return;
+   }
+   if ((size_t)*d->nkeys == d->cap) {
+      d->cap = d->cap ? d->cap * 2 : 1024;
+      *d->keys = bson_realloc (*d->keys, d->cap * sizeof **d->keys);
+   }
+   (*d->keys)[(*d->nkeys)++] = *v;
+}
+
+/* lab_mongo_distinct_keys -- one covered, hinted find of every key in index order, equal neighbours
+ * dropped: reads only the index and never holds more than a batch on either side. (The distinct command
+ * uses the index too but caps its answer at 16 MiB; a $group is a scan of every document.) */
+bool
+lab_mongo_distinct_keys (lab_store_session_t *sess, const char *coll, const char *field, bson_value_t **keys,
+                         int64_t *nkeys, bson_error_t *error)
+{
+   distinct_t d = { keys, nkeys, 0 };
+
+   if (!key_walk (sess, coll, field, distinct_add, &d, "listing the distinct values", error)) {
+      lab_store_values_free (*keys, (int)*nkeys);
+      *keys = NULL;
+      *nkeys = 0;
+      return false;
+   }
+   return true;
 }
 
 /* lab_mongo_key_ends -- the first and the last key in index order: two covered, hinted finds of one
@@ -789,6 +818,16 @@ lab_mongo_key_ends (lab_store_session_t *sess, const char *coll, const char *fie
    return ok;
 }
 
+/* type_count -- one more key of v's BSON type (rows: 256 counters). */
+static void
+type_count (bson_value_t *v, void *ctx)
+{
+   int64_t *rows = ctx;
+
+   rows[(uint8_t)v->value_type]++;
+   bson_value_destroy (v);
+}
+
 /* lab_mongo_key_type_counts -- every key of the index on field counted per BSON type: one covered, hinted
  * find in index order (as lab_mongo_distinct_keys: the index alone, no document fetched; a $group on
  * {$type} would read every document). A document without the field counts as null, as it is indexed. */
@@ -796,34 +835,7 @@ bool
 lab_mongo_key_type_counts (lab_store_session_t *sess, const char *coll, const char *field, int64_t *rows,
                            bson_error_t *error)
 {
-   bson_t pattern = BSON_INITIALIZER;
-   mongoc_collection_t *c;
-   mongoc_cursor_t *cursor;
-   const bson_t *doc;
-   bson_error_t err;
-   bool ok = true;
-
-   if (!lab_mongo_require_sort_index (sess, coll, field, &pattern, error)) {
-      bson_destroy (&pattern);
-      return false;
-   }
-   c = lab_mongo_get_coll (sess, coll);
-   cursor = key_find (sess, c, field, &pattern, 0, 0, MONGO_KEY_BATCH_DOCS);
-   while (mongoc_cursor_next (cursor, &doc)) {
-      bson_value_t v;
-
-      key_value (doc, field, &v);
-      rows[(uint8_t)v.value_type]++;
-      bson_value_destroy (&v);
-   }
-   if (mongoc_cursor_error (cursor, &err)) {
-      lab_mongo_fail (sess->store, error, &err, "counting the key types of '%s' in '%s'", field, coll);
-      ok = false;
-   }
-   mongoc_cursor_destroy (cursor);
-   mongoc_collection_destroy (c);
-   bson_destroy (&pattern);
-   return ok;
+   return key_walk (sess, coll, field, type_count, rows, "counting the key types", error);
 }
 
 /* ---- record ids ------------------------------------------------------------------------------ */
