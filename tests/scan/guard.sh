@@ -8,7 +8,9 @@
 #   - the collections are unchanged afterwards: every document in natural order, and none of the indexes
 #     the refused commands would have built (nor a record of one in _layoutlab);
 #   - --allow-writes naming both collections lets the writes run, records the names in the results, and
-#     the index a tool then builds on one of them is recorded in _layoutlab as built on a foreign one.
+#     the index a tool then builds on one of them is recorded in _layoutlab as built on a foreign one;
+#   - marked copies (fold-details --shape copy) take the writes without a word, the original unchanged;
+#   - the report names the index built on a measured collection.
 #
 # Usage: guard.sh [--server]
 set -uo pipefail
@@ -26,7 +28,7 @@ fingerprint () {
   for f in line ts bill_id,line item_code; do echo "bill_detail $f: $("$SC" "$dburi" "$dbname" has-index bill_detail $f)"; done
   "$SC" "$dburi" "$dbname" dump detail_coll
   for f in details.ts item_code; do echo "detail_coll $f: $("$SC" "$dburi" "$dbname" has-index detail_coll $f)"; done
-  "$SC" "$dburi" "$dbname" dump _layoutlab 2>/dev/null | grep -c '"\$index:' || true
+  "$SC" "$dburi" "$dbname" dump _layoutlab 2>/dev/null | grep -c '"\$index:\(bill_detail\|detail_coll\):' || true
 }
 fingerprint >"$T/before" 2>&1 || fail "fingerprint before: $(cat "$T/before" | tail -2)"
 [ -s "$T/before" ] || fail "empty fingerprint"
@@ -77,6 +79,14 @@ grep '"\$index:bill_detail:item_code_1"' "$T/out" >"$T/rec"
 grep -q '"on_foreign" : true' "$T/rec" || fail "no record of the index built on bill_detail as on a foreign collection"
 grep -q '"tool" : "fold-details"' "$T/rec" || fail "the index record does not name the tool"
 grep -q '"--allow-writes"' "$T/rec" || fail "the index record has no command line"
+# the way the refusal names: marked copies, which the writes may change (the original stays as it was)
+fingerprint >"$T/before-copy" 2>&1
+expect 0 "$BIN/fold-details" "${S[@]}" --shape copy --src bill_detail --dst bd_copy --verify </dev/null
+expect 0 "$BIN/fold-details" "${S[@]}" --shape copy --src bill_detail --dst bd_copy2 </dev/null
+expect 0 "$BIN/scancmp" "${S[@]}" --layout a=bd_copy:rows --layout b=bd_copy2:rows --workload load,append,update \
+  --append-rows 5 --update-rows 5 "${W[@]}" </dev/null
+fingerprint >"$T/after-copy" 2>&1
+cmp -s "$T/before-copy" "$T/after-copy" || { fail "writes on the copies changed the original"; diff "$T/before-copy" "$T/after-copy" | head -5 >&2; }
 # the report names the index a tool built on a measured collection
 expect 0 "$BIN/scancmp" "${S[@]}" --workload load -o "$T/r.json" </dev/null
 expect 0 "$BIN/layout-report" "$T/r.json" --charts none -o "$T/r.md"
