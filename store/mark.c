@@ -292,13 +292,18 @@ index_record (const bson_t *doc, lab_store_mark_index_t *r)
    r->on_foreign = bson_iter_init_find (&it, doc, "on_foreign") && bson_iter_as_bool (&it);
    r->doc = bson_new ();
    bson_copy_to_excluding_noinit (doc, r->doc, "_id", NULL);
-   if (bson_iter_init_find (&it, doc, "keys") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
-       bson_iter_recurse (&it, &keys)) {
+   /* keys: the ascending fields in order, ["a", "b.c"] (a dotted name cannot be a stored key); a
+    * document {a: 1} is read too */
+   if (bson_iter_init_find (&it, doc, "keys") &&
+       (BSON_ITER_HOLDS_ARRAY (&it) || BSON_ITER_HOLDS_DOCUMENT (&it)) && bson_iter_recurse (&it, &keys)) {
+      bool arr = BSON_ITER_HOLDS_ARRAY (&it);
       while (ok && bson_iter_next (&keys)) {
-         ok = r->spec.n < LAB_STORE_INDEX_MAX_FIELDS && BSON_ITER_HOLDS_NUMBER (&keys) &&
-              bson_iter_as_double (&keys) == 1.0 && *bson_iter_key (&keys);
+         const char *f =
+            arr ? (BSON_ITER_HOLDS_UTF8 (&keys) ? bson_iter_utf8 (&keys, NULL) : "") : bson_iter_key (&keys);
+         ok = r->spec.n < LAB_STORE_INDEX_MAX_FIELDS && *f &&
+              (arr || (BSON_ITER_HOLDS_NUMBER (&keys) && bson_iter_as_double (&keys) == 1.0));
          if (ok) {
-            r->spec.fields[r->spec.n++] = bson_strdup (bson_iter_key (&keys));
+            r->spec.fields[r->spec.n++] = bson_strdup (f);
          }
       }
    }

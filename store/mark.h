@@ -60,12 +60,8 @@ bool lab_store_mark_write_guard (lab_store_t *store, lab_store_session_t *sess, 
 bool lab_store_mark_foreign (lab_store_t *store, char ***names, bson_error_t *error);
 
 /* ---- the indexes layoutlab built, and removing what it created ------------------------------------
- * Each index a tool builds has a record in LAB_MARK_COLL beside the collection markers (a `$` never
- * appears in a collection name, so the _ids cannot meet):
- *   {_id: "$index:<coll>:<name>", layoutlab: 1, kind: "index", collection, name, keys: {<field>: 1, ...},
- *    size_bytes (-1 unknown), created_at (UTC ISO-8601), tool, command_line: [argv, redacted],
- *    on_foreign: built on a collection layoutlab did not write (under --allow-writes)} */
-#define LAB_MARK_INDEX_PREFIX "$index:"
+ * Each index a tool builds has a record in LAB_MARK_COLL beside the collection markers: store.h,
+ * LAB_MARK_INDEX_PREFIX, says what it holds and who writes it. */
 
 typedef struct {
    char *id;                    /* the record's _id */

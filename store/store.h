@@ -326,8 +326,9 @@ bool lab_store_coll_uuid (lab_store_session_t *sess, const char *coll, bson_valu
 
 /* The _id prefix of an index record in LAB_MARK_COLL: "$index:<coll>:<index name>" ('$' is never in a
  * collection name, so it never meets a collection's marker). The record: {_id, layoutlab: 1, kind: "index",
- * collection, name, keys: {field: 1, ...}, size_bytes (-1 unknown), created_at, tool, command_line,
- * on_foreign (built on a collection layoutlab did not write, under --allow-writes), collection_uuid}.
+ * collection, name, keys: [field, ...] (the ascending key pattern in order: a dotted field cannot be a
+ * stored key), size_bytes (-1 unknown), created_at, tool, command_line, on_foreign (built on a collection
+ * layoutlab did not write, under --allow-writes), collection_uuid}.
  * lab_store_create_index and lab_store_create_index_spec write it when a store opened with opts.tool
  * builds an index that was not there. */
 #define LAB_MARK_INDEX_PREFIX "$index:"

@@ -294,11 +294,16 @@ lab_store_mark_index_put (lab_store_session_t *sess, const char *coll, const lab
    BSON_APPEND_UTF8 (&doc, "kind", "index");
    BSON_APPEND_UTF8 (&doc, "collection", coll);
    BSON_APPEND_UTF8 (&doc, "name", name);
-   BSON_APPEND_DOCUMENT_BEGIN (&doc, "keys", &keys);
+   /* the key pattern's fields in order, as an array: a dotted field ("details.charge_time") cannot be a
+    * stored document's key (mongod before 5.0, FerretDB) */
+   BSON_APPEND_ARRAY_BEGIN (&doc, "keys", &keys);
    for (i = 0; i < spec->n; i++) {
-      BSON_APPEND_INT32 (&keys, spec->fields[i], 1);
+      char idx[16];
+      const char *k;
+      bson_uint32_to_string ((uint32_t)i, &k, idx, sizeof idx);
+      BSON_APPEND_UTF8 (&keys, k, spec->fields[i]);
    }
-   bson_append_document_end (&doc, &keys);
+   bson_append_array_end (&doc, &keys);
    BSON_APPEND_INT64 (&doc, "size_bytes", size);
    lab_store_mark_now (now, sizeof now);
    BSON_APPEND_UTF8 (&doc, "created_at", now);

@@ -68,9 +68,9 @@ fi
 # the index billgen built on its own collection
 "${SC[@]}" index users score || fail "cannot build the index on the user's collection"
 NOW=2026-12-06T12:00:00.000Z
-"${SC[@]}" upsert _layoutlab '{"_id": "$index:users:score_1", "layoutlab": 1, "kind": "index", "collection": "users", "name": "score_1", "keys": {"score": 1}, "size_bytes": {"$numberLong": "4096"}, "created_at": "'$NOW'", "tool": "scancmp", "command_line": ["scancmp", "--allow-writes", "--detail", "users"], "on_foreign": true}' ||
+"${SC[@]}" upsert _layoutlab '{"_id": "$index:users:score_1", "layoutlab": 1, "kind": "index", "collection": "users", "name": "score_1", "keys": ["score"], "size_bytes": {"$numberLong": "4096"}, "created_at": "'$NOW'", "tool": "scancmp", "command_line": ["scancmp", "--allow-writes", "--detail", "users"], "on_foreign": true}' ||
   fail "cannot write the index record"
-"${SC[@]}" upsert _layoutlab '{"_id": "$index:lab:bill_id_1", "layoutlab": 1, "kind": "index", "collection": "lab", "name": "bill_id_1", "keys": {"bill_id": 1}, "size_bytes": {"$numberLong": "-1"}, "created_at": "'$NOW'", "tool": "billgen generate", "command_line": ["billgen", "generate", "--dst", "lab"], "on_foreign": false}' ||
+"${SC[@]}" upsert _layoutlab '{"_id": "$index:lab:bill_id_1", "layoutlab": 1, "kind": "index", "collection": "lab", "name": "bill_id_1", "keys": ["bill_id"], "size_bytes": {"$numberLong": "-1"}, "created_at": "'$NOW'", "tool": "billgen generate", "command_line": ["billgen", "generate", "--dst", "lab"], "on_foreign": false}' ||
   fail "cannot write the second index record"
 # what no longer exists: the record of an index dropped since, the marker of a collection dropped since
 "${SC[@]}" upsert _layoutlab '{"_id": "$index:users:gone_1", "layoutlab": 1, "kind": "index", "collection": "users", "name": "gone_1", "keys": {"gone": 1}, "size_bytes": {"$numberLong": "-1"}, "created_at": "'$NOW'", "tool": "scancmp", "command_line": ["scancmp"], "on_foreign": true}' &&
