@@ -79,6 +79,16 @@ grep '"\$index:bill_detail:item_code_1"' "$T/out" >"$T/rec"
 grep -q '"on_foreign" : true' "$T/rec" || fail "no record of the index built on bill_detail as on a foreign collection"
 grep -q '"tool" : "fold-details"' "$T/rec" || fail "the index record does not name the tool"
 grep -q '"--allow-writes"' "$T/rec" || fail "the index record has no command line"
+# billgen import --append to a collection layoutlab did not write: the rows the user named it for, and no
+# index built on it (nor recorded)
+printf 'item_code,line\nITEM-00002,1\nITEM-00003,2\n' >"$T/rows.csv"
+expect 0 "$BIN/billgen" import "${S[@]}" --dst g_rows --append --headerline --key item_code "$T/rows.csv" </dev/null
+grep -q "not building the index on 'item_code' of 'g_rows'" "$T/err" || fail "import --append did not say why it built no index"
+[ "$("$SC" "$dburi" "$dbname" dump g_rows | wc -l)" = 3 ] || fail "import --append did not add its 2 rows to g_rows"
+[ "$("$SC" "$dburi" "$dbname" has-index g_rows item_code)" = no ] || fail "import --append indexed g_rows"
+"$SC" "$dburi" "$dbname" dump _layoutlab | grep -q '"\$index:g_rows:' && fail "an index record on g_rows"
+"$SC" "$dburi" "$dbname" dump _layoutlab | grep -q '"_id" : "g_rows"' && fail "import --append marked g_rows as layoutlab's"
+
 # the way the refusal names: marked copies, which the writes may change (the original stays as it was)
 fingerprint >"$T/before-copy" 2>&1
 expect 0 "$BIN/fold-details" "${S[@]}" --shape copy --src bill_detail --dst bd_copy --verify </dev/null
