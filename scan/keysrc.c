@@ -128,8 +128,12 @@ lab_scan_key_resolve (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_r
          continue;
       }
       kind = record_kind (params);
-      if (!agree ("key", o->key_given ? o->key : NULL, param_str (params, "key"), ls->l[i].collection,
-                  &out->key, key_from, sizeof key_from, error) ||
+      /* a copy (--shape copy) is keyed by _id for its own --verify: its record names no master key */
+      if (!agree ("key", o->key_given ? o->key : NULL,
+                  param_str (params, "shape") && strcmp (param_str (params, "shape"), "copy") == 0
+                     ? NULL
+                     : param_str (params, "key"),
+                  ls->l[i].collection, &out->key, key_from, sizeof key_from, error) ||
           (strcmp (kind, LAB_RESULTS_KIND_ROWS) != 0 &&
            !agree ("array-field", o->array_field_given ? o->array_field : NULL,
                    param_str (params, "array_field"), ls->l[i].collection, &out->array_field, array_from,

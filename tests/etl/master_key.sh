@@ -2,7 +2,8 @@
 # master_key.sh -- the master key field from fold-details to scancmp, on one backend (embedded or the
 # test server, as $1):
 #  - scancmp without --key after a fold by bill_no measures by bill_no, taken from the fold's _layoutlab
-#    record (config.key, config.key_source), and a contradicting --key is refused naming both (exit 2);
+#    record (config.key, config.key_source), also beside a marked copy of the rows (--shape copy, whose
+#    record is keyed by _id) with the writes, and a contradicting --key is refused naming both (exit 2);
 #  - a key field no document has gets "no document of ... has a field ... (fields seen: ...)" (exit 2)
 #    from scancmp and fold-details, not an index command;
 #  - a source whose key holds int32 and string values is refused by fold-details (exit 2, the types and
@@ -68,6 +69,16 @@ assert c["array_field"] == "details" and "user_fold" in c["array_field_source"],
 PY
   grep -q "key bill_no (the _layoutlab record of user_fold)" "$tmp/scan1.err" ||
     fail "-v does not log the key and its source"
+fi
+# a marked copy of the rows (keyed by _id for its own verify) beside the fold: the fold's key, and the writes
+"$bin/fold-details" "${store[@]}" --shape copy --src user_bills --dst user_copy --progress never -q
+run scanc "$bin/scancmp" "${store[@]}" --detail user_copy --folded user_fold --progress never \
+  --workload load,append,update --append-rows 3 --update-rows 3 --line-field line_no --out "$tmp/rc.json"
+if [ $rc -ne 0 ]; then
+  fail "scancmp of a copy beside the fold, no --key: exit $rc: $(tail -3 "$tmp/scanc.err")"
+else
+  python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]; assert c["key"] == "bill_no", c' \
+    "$tmp/rc.json" || fail "the copy beside the fold was not measured by bill_no"
 fi
 run scan2 "$bin/scancmp" "${store[@]}" --detail user_bills --folded user_fold --key bill_id --progress never
 [ $rc -eq 2 ] || fail "a contradicting --key: exit $rc, wanted 2"
