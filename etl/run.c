@@ -151,6 +151,33 @@ strp_cmp (const void *a, const void *b)
    return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
+/* lost_marker -- *mark: the destination's marker to write (caller destroys; NULL: none): a fresh run's,
+ * or on --resume, when the run that created the destination stopped before its marker was written (a full
+ * disk, a kill) while its checkpoint collection, written first and marked, says this fold made it. */
+static bool
+lost_marker (run_t *r, lab_store_session_t *sess, bson_t **mark, bson_error_t *error)
+{
+   bson_t *dm = NULL, *sm = NULL;
+   bool ok;
+
+   *mark = NULL;
+   if (!r->resume) {
+      *mark = lab_fold_run_provenance (r, false);
+      return true;
+   }
+   ok = lab_store_mark_get (sess, r->o->target.dst, &dm, NULL, error) &&
+        lab_store_mark_get (sess, r->state_coll, &sm, NULL, error);
+   if (ok && !dm && sm) {
+      lab_log_info ("'%s' has no _layoutlab record (the run that created it stopped before writing it); its "
+                    "checkpoint collection '%s' is this fold's: recorded again",
+                    r->o->target.dst, r->state_coll);
+      *mark = lab_fold_run_provenance (r, false);
+   }
+   bson_destroy (dm);
+   bson_destroy (sm);
+   return ok;
+}
+
 /* prepare -- only now replace what a fresh run replaces; the settings checkpoint, the destination and
  * its key index, the reject file; count the source when a progress bar wants a total. */
 static bool
@@ -194,8 +221,11 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
    {
       /* the marker before the first document: a killed run's partial destination is still layoutlab's
        * (a resumed one keeps its own, unless it was lost) */
-      bson_t *mark = r->resume ? NULL : lab_fold_run_provenance (r, false);
+      bson_t *mark = NULL;
       bool clustered = o->target.shape == LAB_FOLD_SHAPE_CLUSTERED;
+      if (!lost_marker (r, sess, &mark, error)) {
+         return false;
+      }
       /* a clustered destination: its _id index is the record table, led by the key; no key index. A copy:
        * the source's own indexes, built after the data (lab_fold_run_copy_build) */
       bool key_index = !clustered && o->target.shape != LAB_FOLD_SHAPE_COPY;
