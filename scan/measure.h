@@ -126,6 +126,13 @@ typedef struct {
    size_t nsamples;
 } lab_scan_layout_measure_t;
 
+/* lab_scan_guard_writes -- before anything is sent or built: the writes (append, update, a --mix with
+ * either) on every layout of p, --create-index where a key index is missing, --create-workload-indexes
+ * where a workload index is, each only on a collection layoutlab wrote or one --allow-writes names
+ * (lab_store_mark_write_guard: LAB_ERROR_USAGE naming it). A key no document has is left to the collection
+ * check, which says so with the fields it saw. */
+bool lab_scan_guard_writes (const lab_scan_plan_t *p, lab_store_session_t *sess, bson_error_t *error);
+
 /* lab_scan_workloads_index_builds -- builds[i] (one per layout of p) = --create-workload-indexes would
  * build a missing index on layout i for the workloads and the mix o asks for; nothing is built (the
  * guard of what a tool may write runs on these before the first build). */

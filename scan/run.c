@@ -486,84 +486,6 @@ plan_device (scan_plan_t *sp, bson_error_t *error)
    return true;
 }
 
-/* key_index_builds -- builds[i] = --create-index would build the key index on layout i (it exists, has
- * none, and is not clustered); *absent = some such layout's documents have no key field at all, which
- * the collection check refuses with the fields it saw (a wrong --key), before any guard or build. */
-static bool
-key_index_builds (scan_plan_t *sp, bool *builds, bool *absent, bson_error_t *error)
-{
-   const char *key = sp->p.opts->key;
-   size_t i;
-
-   *absent = false;
-   for (i = 0; i < sp->p.layouts.n && !*absent; i++) {
-      const char *coll = sp->p.layouts.l[i].collection;
-      bool has = true, exists = false, clustered = false;
-
-      builds[i] = false;
-      if (!lab_store_exists (sp->sess, coll, &exists, error) ||
-          (exists && !lab_store_has_index (sp->sess, coll, key, &has, error)) ||
-          (exists && !has && !lab_scan_clustered (sp->sess, coll, &clustered, error))) {
-         return false;
-      }
-      builds[i] = exists && !has && !clustered;
-      if (builds[i] && !lab_store_field_check (sp->sess, coll, key, absent, error)) {
-         return false;
-      }
-   }
-   return true;
-}
-
-/* plan_guard -- what this run would write or index, checked before anything is sent or built: the
- * writes (append, update, a mix holding either) on every layout, --create-index where a key index is
- * missing, --create-workload-indexes where a workload index is; each only on a collection layoutlab wrote
- * or one --allow-writes names (store/mark.h). The store refuses a build on any other too, but only here
- * is the refusal before the first build. */
-static bool
-plan_guard (scan_plan_t *sp, bson_error_t *error)
-{
-   const lab_scan_opts_t *o = sp->p.opts;
-   const lab_results_layouts_t *ls = &sp->p.layouts;
-   bool app = (o->wl.set & (1u << LAB_WL_APPEND)) != 0, upd = (o->wl.set & (1u << LAB_WL_UPDATE)) != 0;
-   bool mapp = o->wl.mix_weight[LAB_WL_APPEND] > 0, mupd = o->wl.mix_weight[LAB_WL_UPDATE] > 0;
-   bool builds[LAB_RESULTS_MAX_LAYOUTS] = { false }, absent = false;
-   char what[128];
-   size_t i;
-
-   /* "--workload append,update", "--mix with update": what the refusal names */
-   bson_snprintf (what, sizeof what, "%s%s%s%s%s%s", app || upd ? "--workload " : "", app ? "append" : "",
-                  app && upd ? "," : "", upd ? "update" : "", (app || upd) && (mapp || mupd) ? " and " : "",
-                  mapp || mupd ? (mapp && mupd ? "--mix with append and update"
-                                  : mapp       ? "--mix with append"
-                                               : "--mix with update")
-                               : "");
-   if (o->wl.create_indexes && !lab_scan_workloads_index_builds (&sp->p, sp->sess, builds, error)) {
-      return false;
-   }
-   for (i = 0; i < ls->n; i++) {
-      const char *coll = ls->l[i].collection;
-
-      if ((app || upd || mapp || mupd) &&
-          !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes, what, NULL, error)) {
-         return false;
-      }
-      if (builds[i] && !lab_store_mark_write_guard (sp->p.store, sp->sess, coll, o->allow_writes,
-                                                    "--create-workload-indexes", NULL, error)) {
-         return false;
-      }
-   }
-   if (!o->create_index || !key_index_builds (sp, builds, &absent, error)) {
-      return !o->create_index;
-   }
-   for (i = 0; i < ls->n && !absent; i++) {
-      if (builds[i] && !lab_store_mark_write_guard (sp->p.store, sp->sess, ls->l[i].collection,
-                                                    o->allow_writes, "--create-index", NULL, error)) {
-         return false;
-      }
-   }
-   return true;
-}
-
 /* plan_make -- check the options, see the server, the collections, the keys and the device. */
 static bool
 plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_error_t *error)
@@ -605,7 +527,7 @@ plan_make (lab_store_t *store, const lab_scan_opts_t *o, scan_plan_t *sp, bson_e
    }
    sp->opts.key = sp->ks.key && !o->key_given ? sp->ks.key : o->key;
    sp->opts.array_field = sp->ks.array_field && !o->array_field_given ? sp->ks.array_field : o->array_field;
-   if (!plan_guard (sp, error) || !plan_keys (sp, error) ||
+   if (!lab_scan_guard_writes (&sp->p, sp->sess, error) || !plan_keys (sp, error) ||
        !lab_scan_workloads_prepare (&sp->p, sp->sess, &sp->wlp, error)) {
       return false;
    }
