@@ -159,8 +159,8 @@ done:
    return ok;
 }
 
-/* index_build -- the backend's build of `spec` (single: its one-field create_index), checked first and
- * recorded after when a tool acts (store_mark.c); an index already there is neither. */
+/* index_build -- the backend's build of `spec` (single: its one-field create_index); when a tool acts
+ * (opts.tool), guarded first and recorded after; an index already there is neither. */
 static bool
 index_build (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec, bool single,
              bson_error_t *error)
@@ -188,6 +188,7 @@ index_build (lab_store_session_t *sess, const char *coll, const lab_store_index_
    return exists || lab_store_mark_index_put (sess, coll, spec, foreign, error);
 }
 
+/* lab_store_create_index -- checks, then the guarded, recorded build of {field: 1}. */
 bool
 lab_store_create_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
 {
@@ -201,7 +202,7 @@ lab_store_create_index (lab_store_session_t *sess, const char *coll, const char 
    }
 }
 
-/* lab_store_create_index_spec -- checks, then the backend's build. */
+/* lab_store_create_index_spec -- checks, then the guarded, recorded build. */
 bool
 lab_store_create_index_spec (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                              bson_error_t *error)
