@@ -653,7 +653,17 @@ lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_
                BSON_APPEND_DOUBLE (&ld, "elapsed_s_median", p->elapsed[l].median);
             }
             if (l > 0 && p->has_speedup_of[l]) {
+               const lab_verdict_t *v = &p->speedup_verdict[l];
                BSON_APPEND_DOUBLE (&ld, "speedup", p->speedup_of[l]);
+               /* what the rule rests on: the runs paired, and with two or more the speedup's 95% interval */
+               BSON_APPEND_INT32 (&ld, "runs_paired", v->npairs);
+               if (v->has_ci && v->lo > 0) {
+                  bson_t ci;
+                  BSON_APPEND_ARRAY_BEGIN (&ld, "speedup_ci_95", &ci);
+                  BSON_APPEND_DOUBLE (&ci, "0", 1.0 / v->hi);
+                  BSON_APPEND_DOUBLE (&ci, "1", 1.0 / v->lo);
+                  bson_append_array_end (&ld, &ci);
+               }
             }
             if (p->has_amplification[l]) {
                BSON_APPEND_DOUBLE (&ld, LAB_RESULTS_KEY_READ_AMPLIFICATION, p->read_amplification[l]);

@@ -130,7 +130,20 @@ render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_s
       for (l = 1; l < nl; l++) {
          bson_string_append (o, " | ");
          if (p->has_speedup_of[l]) {
+            const lab_verdict_t *v = &p->speedup_verdict[l];
             lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_of[l]);
+            if (v->has_ci && v->lo > 0) {
+               /* the speedup's 95% interval: the inverse of the ratio's */
+               char *lo = lab_results_format_factor (1.0 / v->hi),
+                    *hi = lab_results_format_factor (1.0 / v->lo);
+               if (strcmp (lo, hi) != 0) {
+                  bson_string_append_printf (o, " [%s–%s]", lo, hi);
+               }
+               bson_free (lo);
+               bson_free (hi);
+            } else if (v->winner == LAB_WIN_TIE) {
+               bson_string_append (o, " (same)");
+            }
          } else {
             bson_string_append (o, "n/a");
          }
@@ -376,8 +389,12 @@ lab_cmp_render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
                    "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
                    "can still reread. ");
    lab_cmp_app_sw (o, s,
-                   s->nl > 2 ? "Each candidate's speedup is the detail median load time ÷ its own. "
-                             : "The speedup is the detail median load time ÷ the folded one. ");
+                   s->nl > 2 ? "Each candidate's speedup is the detail load time ÷ its own, by the "
+                               "comparison table's rule: at a point of one run, as measured; with paired "
+                               "runs, their geometric mean with its 95% interval [in brackets]. "
+                             : "The speedup is the detail load time ÷ the folded one, by the comparison "
+                               "table's rule: at a point of one run, as measured; with paired runs, their "
+                               "geometric mean with its 95% interval [in brackets]. ");
    lab_cmp_app_sw (o, s,
                    "Read amplification is what the engine "
                    "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "

@@ -367,7 +367,8 @@ bool lab_results_cache_bytes (const bson_t *results, double *bytes);
  * lab_results_cache_bytes / the detail layout's on-disk size; false when unknown. */
 bool lab_results_cache_ratio (const bson_t *results, double *ratio);
 
-/* lab_results_speedup -- detail median / folded median (of load times: > 1 means folded is faster);
+/* lab_results_speedup -- detail / folded load time by the one rule (lab_results_verdict): with paired runs
+ * the inverse of their geometric mean ratio, else of the medians (> 1 means folded is faster);
  * false when either is missing or folded is 0. */
 bool lab_results_speedup (const lab_stat_t *detail, const lab_stat_t *folded, double *speedup);
 
@@ -401,7 +402,8 @@ typedef struct {
    bool has_speedup;
    double speedup; /* lab_results_speedup of [0] over [1]: the first candidate's (= speedup_of[1]) */
    bool has_speedup_of[LAB_RESULTS_MAX_LAYOUTS];
-   double speedup_of[LAB_RESULTS_MAX_LAYOUTS]; /* [l], l >= 1: reference load time / layout l's */
+   double speedup_of[LAB_RESULTS_MAX_LAYOUTS];             /* [l], l >= 1: reference load time / layout l's */
+   lab_verdict_t speedup_verdict[LAB_RESULTS_MAX_LAYOUTS]; /* [l]: the rule's judgement of that speedup */
    bool has_amplification[LAB_RESULTS_MAX_LAYOUTS];
    double read_amplification[LAB_RESULTS_MAX_LAYOUTS]; /* stored, else block_read_bytes / on-disk size */
    lab_locality_t locality[LAB_RESULTS_MAX_LAYOUTS];

@@ -46,8 +46,8 @@ static double
 t975 (int df)
 {
    static const double t[] = { 0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-                                2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+                               2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
+                               2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
 
    if (df < 1) {
       return INFINITY;
@@ -205,7 +205,7 @@ lab_results_verdict_note (const lab_verdict_t *v)
       hi = lab_results_format_factor (v->hi);
    }
    s = strcmp (lo, hi) == 0 ? bson_strdup_printf ("%d runs, %s each", v->npairs, lo)
-                             : bson_strdup_printf ("95%% CI %s–%s, %d runs", lo, hi, v->npairs);
+                            : bson_strdup_printf ("95%% CI %s–%s, %d runs", lo, hi, v->npairs);
    bson_free (lo);
    bson_free (hi);
    return s;
