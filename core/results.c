@@ -631,13 +631,6 @@ lab_results_ratio (const lab_stat_t *detail, const lab_stat_t *folded, double *r
    return true;
 }
 
-/* better_than -- whether median a is better than b under `better` (strictly). */
-static bool
-better_than (lab_better_t better, double a, double b)
-{
-   return better == LAB_BETTER_HIGHER ? a > b : a < b;
-}
-
 /* lab_results_nrow -- see results.h. */
 bool
 lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const lab_metric_t *m,
@@ -652,8 +645,8 @@ lab_results_nrow_at (const bson_t *results, const bson_t *point, const lab_resul
                      const lab_metric_t *m, lab_results_nrow_t *row)
 {
    lab_results_noise_t noise = lab_results_noise_of (results, m);
-   size_t i, npresent = 0, runner = 0;
-   bool any = false, have_runner = false;
+   size_t i;
+   bool any = false;
 
    memset (row, 0, sizeof *row);
    row->metric = m;
@@ -676,49 +669,16 @@ lab_results_nrow_at (const bson_t *results, const bson_t *point, const lab_resul
             row->ratio[i] = row->vs_ref[i].ratio;
          }
       }
-      if (!row->stat[i].present) {
-         continue;
-      }
-      if (npresent++ == 0 || better_than (m->better, row->stat[i].median, row->stat[row->best].median)) {
-         row->best = i;
-      }
    }
-   row->winner = LAB_WIN_NONE;
-   if (m->better == LAB_DESCRIPTIVE || npresent < 2) {
-      return any;
-   }
-   /* the runner-up: the best of the others; the pairwise rule between it and the best decides */
-   for (i = 0; i < ls->n; i++) {
-      if (i != row->best && row->stat[i].present &&
-          (!have_runner || better_than (m->better, row->stat[i].median, row->stat[runner].median))) {
-         runner = i;
-         have_runner = true;
-      }
-   }
-   row->decisive = lab_results_verdict (m->better, &row->stat[runner], &row->stat[row->best], &noise);
-   if (row->decisive.winner == LAB_WIN_DETAIL) {
-      /* the paired runs rank them the other way round from the medians: the runs decide */
-      size_t t = row->best;
-      row->best = runner;
-      runner = t;
-      row->decisive = lab_results_verdict (m->better, &row->stat[runner], &row->stat[row->best], &noise);
-   }
-   row->tie = row->decisive.why;
-   row->factor = row->decisive.factor;
-   if (row->decisive.winner == LAB_WIN_TIE) {
-      lab_stat_t *b = &row->stat[row->best];
-      row->winner = LAB_WIN_TIE;
-      row->factor = 0;
-      for (i = 0; i < ls->n; i++) {
-         if (row->stat[i].present &&
-             (i == row->best ||
-              lab_results_winner (m->better, b, &row->stat[i], &noise, NULL, NULL) == LAB_WIN_TIE)) {
-            row->tied[i] = true;
-            row->ntied++;
-         }
-      }
-   } else {
-      row->winner = LAB_WIN_ONE;
+   if (m->better != LAB_DESCRIPTIVE) {
+      lab_results_rank_t rk;
+      row->winner = lab_results_rank (m->better, row->stat, ls->n, &noise, &rk);
+      row->best = rk.best;
+      row->decisive = rk.decisive;
+      row->tie = rk.decisive.why;
+      row->factor = row->winner == LAB_WIN_ONE ? rk.decisive.factor : 0;
+      memcpy (row->tied, rk.tied, sizeof row->tied);
+      row->ntied = rk.ntied;
    }
    return any;
 }

@@ -252,6 +252,22 @@ lab_verdict_t lab_results_verdict (lab_better_t better, const lab_stat_t *a, con
  * bson_free()s. */
 char *lab_results_verdict_note (const lab_verdict_t *v);
 
+/* The rule over N layouts' figures of one metric. */
+typedef struct {
+   size_t best;            /* the best layout: by median, unless its paired runs rank the runner-up first */
+   size_t runner;          /* the runner-up (== best when fewer than two layouts have the figure) */
+   lab_verdict_t decisive; /* the runner-up (a) against the best (b): what the winner rests on */
+   bool tied[LAB_RESULTS_MAX_LAYOUTS]; /* LAB_WIN_TIE: the layouts "same" as the best (the best included) */
+   size_t ntied;
+} lab_results_rank_t;
+
+/* lab_results_rank -- who wins among st[0..n) (absent figures skipped): LAB_WIN_ONE (rk->best, by
+ * rk->decisive.factor over the runner-up), LAB_WIN_TIE (the runner-up is "same" as the best: rk->tied
+ * names every layout "same" as it), or LAB_WIN_NONE (descriptive, or fewer than two figures). Every
+ * table row, workload, the mix and the sweep points rank through it. */
+lab_winner_t lab_results_rank (lab_better_t better, const lab_stat_t *st, size_t n,
+                               const lab_results_noise_t *noise, lab_results_rank_t *rk);
+
 /* lab_results_winner -- lab_results_verdict's winner, for callers that need no interval (`noise` NULL:
  * a measured figure without a resolution); *factor (may be NULL) gets the winner's advantage as a factor
  * >= 1 (larger / smaller; 0 when the smaller is 0 or there is none); *why (may be NULL) why a tie is one. */

@@ -211,6 +211,61 @@ lab_results_verdict_note (const lab_verdict_t *v)
    return s;
 }
 
+/* better_than -- whether median a is better than b under `better` (strictly). */
+static bool
+better_than (lab_better_t better, double a, double b)
+{
+   return better == LAB_BETTER_HIGHER ? a > b : a < b;
+}
+
+/* lab_results_rank -- see results.h. */
+lab_winner_t
+lab_results_rank (lab_better_t better, const lab_stat_t *st, size_t n, const lab_results_noise_t *noise,
+                  lab_results_rank_t *rk)
+{
+   size_t i, npresent = 0;
+   bool have_runner = false;
+
+   memset (rk, 0, sizeof *rk);
+   for (i = 0; i < n; i++) {
+      if (st[i].present && (npresent++ == 0 || better_than (better, st[i].median, st[rk->best].median))) {
+         rk->best = i;
+      }
+   }
+   rk->runner = rk->best;
+   if (better == LAB_DESCRIPTIVE || npresent < 2) {
+      return LAB_WIN_NONE;
+   }
+   /* the runner-up: the best of the others; the pairwise rule between it and the best decides */
+   for (i = 0; i < n; i++) {
+      if (i != rk->best && st[i].present &&
+          (!have_runner || better_than (better, st[i].median, st[rk->runner].median))) {
+         rk->runner = i;
+         have_runner = true;
+      }
+   }
+   rk->decisive = lab_results_verdict (better, &st[rk->runner], &st[rk->best], noise);
+   if (rk->decisive.winner == LAB_WIN_DETAIL) {
+      /* the paired runs rank them the other way round from the medians: the runs decide */
+      size_t t = rk->best;
+      rk->best = rk->runner;
+      rk->runner = t;
+      rk->decisive = lab_results_verdict (better, &st[rk->runner], &st[rk->best], noise);
+   }
+   if (rk->decisive.winner != LAB_WIN_TIE) {
+      return LAB_WIN_ONE;
+   }
+   for (i = 0; i < n; i++) {
+      if (st[i].present &&
+          (i == rk->best ||
+           lab_results_verdict (better, &st[rk->best], &st[i], noise).winner == LAB_WIN_TIE)) {
+         rk->tied[i] = true;
+         rk->ntied++;
+      }
+   }
+   return LAB_WIN_TIE;
+}
+
 /* lab_results_winner -- see results.h. */
 lab_winner_t
 lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded,
