@@ -59,7 +59,8 @@ typedef struct {
    lab_cmp_wl_index_t *indexes; /* n_indexes of them; has_indexes false: not recorded */
    size_t n_indexes;
    bool has_indexes;
-   double elapsed_s; /* always known */
+   double elapsed_s;   /* always known: the median of its runs */
+   lab_stat_t elapsed; /* elapsed_s over its runs (runs[]; one run without them): what the rule judges */
    double queries, rows_returned, docs_read, doc_bytes_read, disk_read_bytes, disk_reads, cpu_s;
    double p50_ms, p95_ms, p99_ms, max_ms, mean_ms;
    double docs_per_row, disk_bytes_per_row; /* computed from the counts when the file lacks them */
@@ -88,10 +89,12 @@ typedef struct {
    int rows_equal;
    lab_cmp_wl_layout_t *layouts; /* n_layouts of them, in the file's order */
    size_t n_layouts;
-   size_t winner;   /* index in layouts: the file's "winner", else the least elapsed_s */
-   bool has_result; /* aggregate: "result" */
-   double groups;   /* LAB_CMP_WL_UNKNOWN when not recorded */
-   bool has_total;  /* total: the sum over every group, any sign */
+   size_t winner; /* index in layouts: the best by the one rule (lab_results_rank of their elapsed) */
+   bool tie;      /* the rule cannot tell the winner from the runner-up: "same" (rank.tied says who) */
+   lab_results_rank_t rank; /* what the winner rests on (rank.decisive: its interval or "1 run") */
+   bool has_result;         /* aggregate: "result" */
+   double groups;           /* LAB_CMP_WL_UNKNOWN when not recorded */
+   bool has_total;          /* total: the sum over every group, any sign */
    double total;
    lab_cmp_wl_group_t *by_group;
    size_t n_groups;
@@ -149,6 +152,7 @@ typedef struct {
 typedef struct {
    const char *layout, *collection, *kind, *digest;
    double elapsed_s, ops_per_s, x_vs_winner; /* the last two computed when the file lacks them */
+   lab_stat_t elapsed; /* elapsed_s over its runs (runs[]; one run without them): what the rule judges */
    double disk_read_bytes, disk_reads, disk_write_bytes, engine_write_bytes, journal_bytes, cpu_s;
    lab_cmp_mix_op_t by_type[LAB_CMP_MIX_TYPES];
    double state_count; /* the collection's documents when the stream started (measured only; -1 unknown) */
@@ -163,7 +167,9 @@ typedef struct {
    double ops, seed, workers;        /* seed, workers: LAB_CMP_WL_UNKNOWN when not recorded */
    int cold, rows_equal;             /* 1, 0 or -1 (unknown) */
    const char *source;               /* how it was made (a view, or static for an estimate) */
-   size_t winner;                    /* index in layouts: least elapsed_s (the file's "winner") */
+   size_t winner;                    /* index in layouts: the best by the one rule (lab_results_rank) */
+   bool tie;                         /* the rule cannot tell the winner from the runner-up: "same" */
+   lab_results_rank_t rank;          /* what the winner rests on */
    lab_cmp_mix_layout_t *layouts;    /* n_layouts of them (owned array) */
    size_t n_layouts;
    bool read_bytes_scaled; /* an estimate: read bytes scaled from every type's disk_read_bytes per op */
@@ -201,6 +207,10 @@ bool lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bs
 bool lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const lab_results_layouts_t *ls,
                            const char *name, const double weight[LAB_CMP_MIX_TYPES], double ops,
                            lab_cmp_mix_t *out, bson_error_t *error);
+
+/* lab_cmp_mix_rank -- m->winner, m->tie and m->rank by the one rule (lab_results_rank) over the layouts'
+ * elapsed (their runs; an estimate's one figure each). */
+void lab_cmp_mix_rank (lab_cmp_mix_t *m);
 
 /* lab_cmp_mix_layout_find -- the index of `layout` in m->layouts, or -1. */
 int lab_cmp_mix_layout_find (const lab_cmp_mix_t *m, const char *layout);

@@ -129,3 +129,38 @@ lab_cmp_field_entry (const bson_iter_t *it, const char *what, bson_t *out, bson_
    }
    return true;
 }
+
+/* lab_cmp_field_runs -- see fields.h. */
+bool
+lab_cmp_field_runs (const bson_t *doc, const char *key, double single, const char *where, lab_stat_t *out,
+                    bson_error_t *error)
+{
+   double v[LAB_RESULTS_MAX_RUNS], x;
+   int no[LAB_RESULTS_MAX_RUNS];
+   bson_t arr, e;
+   bson_iter_t it;
+   bool found;
+   size_t n = 0;
+
+   if (!lab_cmp_field_view (doc, "runs", true, where, &arr, &found, error)) {
+      return false;
+   }
+   if (!found) {
+      *out = lab_results_stat_runs (&single, NULL, 1);
+      return true;
+   }
+   bson_iter_init (&it, &arr);
+   while (bson_iter_next (&it) && n < LAB_RESULTS_MAX_RUNS) {
+      char *w = bson_strdup_printf ("%s: runs[%zu]", where, n);
+      bool ok = lab_cmp_field_entry (&it, w, &e, error) &&
+                lab_cmp_field_figure (&e, key, "", w, &v[n], error) &&
+                lab_cmp_field_figure (&e, "run", NULL, w, &x, error);
+      bson_free (w);
+      if (!ok) {
+         return false;
+      }
+      no[n++] = x > 0 ? (int)x : 0;
+   }
+   *out = n ? lab_results_stat_runs (v, no, n) : lab_results_stat_runs (&single, NULL, 1);
+   return true;
+}

@@ -9,6 +9,8 @@
 #include <bson/bson.h>
 #include <stdbool.h>
 
+#include "core/results.h"
+
 /* lab_cmp_field_find -- the iterator at dotted `path` of `doc`; false when absent or null. */
 bool lab_cmp_field_find (const bson_t *doc, const char *path, bson_iter_t *out);
 
@@ -34,5 +36,12 @@ bool lab_cmp_field_view (const bson_t *doc, const char *key, bool array, const c
 
 /* lab_cmp_field_entry -- a view of array element `it` as an object; refused (naming `what`) when not one. */
 bool lab_cmp_field_entry (const bson_iter_t *it, const char *what, bson_t *out, bson_error_t *error);
+
+/* lab_cmp_field_runs -- the per-run figures of an entry for the one rule (core/results.h): `runs`, an array
+ * of {run, <key>} (run: the 1-based run number it pairs by), as a stat over them; without `runs`, `single`
+ * (the entry's own figure) as one run. Refused, naming `where`, when `runs` is not an array of objects each
+ * with a number at `key`. */
+bool lab_cmp_field_runs (const bson_t *doc, const char *key, double single, const char *where,
+                         lab_stat_t *out, bson_error_t *error);
 
 #endif

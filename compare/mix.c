@@ -226,7 +226,8 @@ read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_e
    if (!lab_cmp_field_string (d, "collection", where, &l->collection, error) ||
        !lab_cmp_field_string (d, "kind", where, &l->kind, error) ||
        !lab_cmp_field_string (d, "digest", where, &l->digest, error) ||
-       !lab_cmp_field_figure (d, "elapsed_s", MIX_REQUIRED, where, &l->elapsed_s, error)) {
+       !lab_cmp_field_figure (d, "elapsed_s", MIX_REQUIRED, where, &l->elapsed_s, error) ||
+       !lab_cmp_field_runs (d, "elapsed_s", l->elapsed_s, where, &l->elapsed, error)) {
       return false;
    }
    for (i = 0; i < sizeof figures / sizeof figures[0]; i++) {
@@ -321,15 +322,36 @@ read_proportions (const bson_t *d, const char *where, lab_cmp_mix_t *m, bson_err
    return ok;
 }
 
-/* derive -- the winner (when the file lacks it), ops/s and x vs winner from the times. */
+/* lab_cmp_mix_rank -- see cmp.h. */
+void
+lab_cmp_mix_rank (lab_cmp_mix_t *m)
+{
+   lab_stat_t st[LAB_RESULTS_MAX_LAYOUTS] = { { 0 } };
+   lab_results_noise_t timed = { true, LAB_RESULTS_TIMER_RES_S };
+   size_t i, n = m->n_layouts < LAB_RESULTS_MAX_LAYOUTS ? m->n_layouts : LAB_RESULTS_MAX_LAYOUTS;
+
+   for (i = 0; i < n; i++) {
+      st[i] = m->layouts[i].elapsed;
+   }
+   m->tie = lab_results_rank (LAB_BETTER_LOWER, st, n, &timed, &m->rank) == LAB_WIN_TIE;
+   m->winner = m->rank.best;
+   for (i = 0; i < n; i++) {
+      /* with paired runs "x vs winner" is the rule's ratio (its geometric mean), as the winner's factor */
+      lab_verdict_t v = lab_results_verdict (LAB_BETTER_LOWER, &st[m->winner], &st[i], &timed);
+      if (i != m->winner && v.has_ci) {
+         m->layouts[i].x_vs_winner = v.ratio;
+      }
+   }
+}
+
+/* derive -- the winner by the one rule (the file's "winner" is what its writer thought), ops/s and x vs
+ * winner from the times. */
 static void
-derive (lab_cmp_mix_t *m, bool has_winner)
+derive (lab_cmp_mix_t *m)
 {
    size_t i;
 
-   for (i = 1; !has_winner && i < m->n_layouts; i++) {
-      m->winner = m->layouts[i].elapsed_s < m->layouts[m->winner].elapsed_s ? i : m->winner;
-   }
+   lab_cmp_mix_rank (m);
    for (i = 0; i < m->n_layouts; i++) {
       lab_cmp_mix_layout_t *l = &m->layouts[i];
       if (l->ops_per_s < 0 && l->elapsed_s > 0) {
@@ -387,7 +409,7 @@ lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_er
       out->estimated = estimated == 1;
       out->spec = bson_strdup (spec);
       out->winner = winner ? (size_t)lab_cmp_mix_layout_find (out, winner) : 0;
-      derive (out, winner != NULL);
+      derive (out);
    }
    bson_free (where);
    return ok;
@@ -409,6 +431,8 @@ lab_cmp_mix_json_append (const lab_cmp_mix_t *m, const lab_cmp_mix_t *against, c
    BSON_APPEND_BOOL (&d, "estimated", m->estimated);
    BSON_APPEND_DOUBLE (&d, "ops", m->ops);
    BSON_APPEND_UTF8 (&d, "winner", m->layouts[m->winner].layout);
+   /* the one rule: true when the runs cannot tell the winner from the runner-up */
+   BSON_APPEND_BOOL (&d, "same", m->tie);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "layouts", &ls);
    for (i = 0; i < m->n_layouts; i++) {
       const lab_cmp_mix_layout_t *x = &m->layouts[i];

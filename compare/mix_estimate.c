@@ -137,8 +137,10 @@ lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const la
       out->layouts[i].collection = ls->l[i].collection;
       out->layouts[i].kind = ls->l[i].kind;
       out->n_layouts = i + 1;
-      out->winner = out->layouts[i].elapsed_s < out->layouts[out->winner].elapsed_s ? i : out->winner;
+      /* an estimate has no runs: one figure each, judged as one run */
+      out->layouts[i].elapsed = lab_results_stat_runs (&out->layouts[i].elapsed_s, NULL, 1);
    }
+   lab_cmp_mix_rank (out);
    for (i = 0; i < out->n_layouts; i++) {
       lab_cmp_mix_layout_t *l = &out->layouts[i];
       l->state_count = -1; /* an estimate started on no data of its own */

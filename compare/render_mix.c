@@ -111,9 +111,19 @@ app_clause (bson_string_t *o, const lab_cmp_mix_t *m, size_t b, bool first)
       lab_cmp_app_esc (o, w->layout);
       bson_string_append (o, " layout is ");
    }
-   app_x (o, w->elapsed_s > 0 ? l->elapsed_s / w->elapsed_s : 1);
-   bson_string_append (o, first ? " faster overall than " : " faster than ");
-   lab_cmp_app_esc (o, l->layout);
+   if (m->tie && m->rank.tied[b]) {
+      /* the one rule cannot tell them apart overall: no factor to claim */
+      bson_string_append (o, first ? "as fast overall as " : "as fast as ");
+      lab_cmp_app_esc (o, l->layout);
+      lab_cmp_app_rule_note (o, &m->rank, true);
+   } else {
+      app_x (o, w->elapsed_s > 0 ? l->elapsed_s / w->elapsed_s : 1);
+      bson_string_append (o, first ? " faster overall than " : " faster than ");
+      lab_cmp_app_esc (o, l->layout);
+      if (b == m->rank.runner && !m->estimated) {
+         lab_cmp_app_rule_note (o, &m->rank, false);
+      }
+   }
    bw = write_bytes (w, &dw);
    bl = write_bytes (l, &dl);
    if (dw != dl) { /* one engine's, one device's: compare the device's of both, when known */
@@ -192,7 +202,7 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
       lab_cmp_app_known (o, LAB_CMP_RATE, l->ops_per_s);
       bson_string_append (o, " | ");
       if (i == m->winner) {
-         bson_string_append (o, "winner");
+         bson_string_append (o, m->tie ? "best median (same by the rule)" : "winner");
       } else {
          lab_cmp_app_known (o, LAB_CMP_FACTOR, l->x_vs_winner);
       }

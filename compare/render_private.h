@@ -198,6 +198,14 @@ void lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* ---- render_workloads.c (issue 23) ------------------------------------------------------------ */
 
+/* lab_cmp_app_wl_winner -- workload w's winner by the one rule: "folded 1.33x (1 run: no spread)",
+ * "folded 5.10x (95% CI 4.90x–5.30x, 3 runs)", or "same (95% CI 0.70x–1.45x, 3 runs)". */
+void lab_cmp_app_wl_winner (bson_string_t *o, const lab_cmp_workload_t *w);
+
+/* lab_cmp_app_rule_note -- " (1 run: no spread)" / " (95% CI ..., 3 runs)" of a rank, or for a tie "(the 95%
+ * interval 0.70x–1.45x over 3 runs holds 1)" / "(within 0.5%)": what a winner or a "same" rests on. */
+void lab_cmp_app_rule_note (bson_string_t *o, const lab_results_rank_t *rk, bool tie);
+
 /* lab_cmp_render_verdict_tradeoff -- with workloads, the verdict's last line (inserted before the blank
  * line that ends the verdict in `o`): the trade-off of the layout that wins load, "folded wins load 9.10x,
  * loses row 3.20x and aggregate 1.40x". Nothing without workloads. */

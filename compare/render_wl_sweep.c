@@ -6,23 +6,11 @@
  */
 #include "compare/render_private.h"
 
-/* cell -- "folded 3.10x" of one workload at one point: its winner and the runner-up's time over it. */
+/* cell -- "folded 3.10x (1 run: no spread)" of one workload at one point: its winner by the one rule. */
 static void
 cell (bson_string_t *o, const lab_cmp_workload_t *w)
 {
-   double x = -1;
-   size_t i;
-
-   for (i = 0; i < w->n_layouts; i++) {
-      if (i != w->winner && w->layouts[i].x_vs_winner >= 0 && (x < 0 || w->layouts[i].x_vs_winner < x)) {
-         x = w->layouts[i].x_vs_winner;
-      }
-   }
-   lab_cmp_app_esc (o, w->layouts[w->winner].layout);
-   if (x >= 0) {
-      bson_string_append (o, " ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, x);
-   }
+   lab_cmp_app_wl_winner (o, w);
    if (w->rows_equal == 0) {
       bson_string_append (o, " (rows differ)");
    }

@@ -28,9 +28,10 @@ app_time (bson_string_t *o, const lab_cmp_workload_t *w, size_t i)
    const lab_cmp_wl_layout_t *l = &w->layouts[i];
 
    if (i == w->winner) {
-      bson_string_append (o, "**");
+      /* a tie has no winner to bold: the best median, plain */
+      bson_string_append (o, w->tie ? "" : "**");
       lab_cmp_app (o, LAB_CMP_SECONDS, l->elapsed_s);
-      bson_string_append (o, "**");
+      bson_string_append (o, w->tie ? "" : "**");
       return;
    }
    lab_cmp_app (o, LAB_CMP_SECONDS, l->elapsed_s);
@@ -41,6 +42,51 @@ app_time (bson_string_t *o, const lab_cmp_workload_t *w, size_t i)
    }
 }
 
+/* lab_cmp_app_rule_note -- see render_private.h. */
+void
+lab_cmp_app_rule_note (bson_string_t *o, const lab_results_rank_t *rk, bool tie)
+{
+   const lab_verdict_t *v = &rk->decisive;
+   char *note;
+
+   if (tie && v->why == LAB_TIE_INTERVAL && v->has_ci) {
+      char *lo = lab_results_format_factor (v->lo), *hi = lab_results_format_factor (v->hi);
+      bson_string_append_printf (o, " (the 95%% interval %s–%s over %d runs holds 1)", lo, hi, v->npairs);
+      bson_free (lo);
+      bson_free (hi);
+      return;
+   }
+   if (tie) {
+      bson_string_append_printf (o, " (within %.1f%%)", LAB_RESULTS_FLOOR * 100);
+      return;
+   }
+   note = lab_results_verdict_note (v);
+   if (*note) {
+      bson_string_append_printf (o, " (%s)", note);
+   }
+   bson_free (note);
+}
+
+/* lab_cmp_app_wl_winner -- see render_private.h. */
+void
+lab_cmp_app_wl_winner (bson_string_t *o, const lab_cmp_workload_t *w)
+{
+   if (w->n_layouts < 2) {
+      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      return;
+   }
+   if (w->tie) {
+      bson_string_append (o, "same");
+   } else {
+      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      if (w->rank.decisive.factor > 0) {
+         bson_string_append (o, " ");
+         lab_cmp_app (o, LAB_CMP_FACTOR, w->rank.decisive.factor);
+      }
+   }
+   lab_cmp_app_rule_note (o, &w->rank, w->tie);
+}
+
 /* pivot_of -- the workload whose winner the trade-off sentence follows: load, else the first. */
 static const lab_cmp_workload_t *
 pivot_of (const lab_cmp_workloads_t *wl)
@@ -48,21 +94,6 @@ pivot_of (const lab_cmp_workloads_t *wl)
    const lab_cmp_workload_t *load = lab_cmp_workload_find (wl, "load");
 
    return load ? load : &wl->w[0];
-}
-
-/* runner_up_x -- the least x_vs_winner of w's other layouts (how much the winner wins by); -1 if none. */
-static double
-runner_up_x (const lab_cmp_workload_t *w)
-{
-   double x = -1;
-   size_t i;
-
-   for (i = 0; i < w->n_layouts; i++) {
-      if (i != w->winner && w->layouts[i].x_vs_winner >= 0 && (x < 0 || w->layouts[i].x_vs_winner < x)) {
-         x = w->layouts[i].x_vs_winner;
-      }
-   }
-   return x;
 }
 
 /* app_list_item -- ", " between items and " and " before the last of n. */
@@ -81,19 +112,20 @@ app_tradeoff_part (bson_string_t *o, const lab_cmp_workloads_t *wl, const char *
 
    for (i = 0; i < wl->n; i++) {
       int me = lab_cmp_wl_layout_find (&wl->w[i], name);
-      n += me >= 0 && ((size_t)me == wl->w[i].winner) == wins;
+      n += me >= 0 && !(wl->w[i].tie && wl->w[i].rank.tied[me]) && ((size_t)me == wl->w[i].winner) == wins;
    }
    for (i = 0; i < wl->n; i++) {
       const lab_cmp_workload_t *w = &wl->w[i];
       int me = lab_cmp_wl_layout_find (w, name);
       double x;
 
-      if (me < 0 || ((size_t)me == w->winner) != wins) {
+      /* a workload the runs cannot tell it apart on is neither won nor lost (app_tradeoff's "same on") */
+      if (me < 0 || (w->tie && w->rank.tied[me]) || ((size_t)me == w->winner) != wins) {
          continue;
       }
       app_list_item (o, k++, n);
       lab_cmp_app_esc (o, w->workload);
-      x = wins ? runner_up_x (w) : w->layouts[me].x_vs_winner;
+      x = wins ? w->rank.decisive.factor : w->layouts[me].x_vs_winner;
       if (x >= 0) {
          bson_string_append (o, " ");
          lab_cmp_app (o, LAB_CMP_FACTOR, x);
@@ -121,11 +153,26 @@ app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results
 
    lab_cmp_app_esc (o, name);
    bson_string_append (o, " wins ");
-   app_tradeoff_part (o, wl, name, true, ls->n > 2);
+   if (app_tradeoff_part (o, wl, name, true, ls->n > 2) == 0) {
+      bson_string_append (o, "none");
+   }
    bson_string_append (o, ", loses ");
    if (app_tradeoff_part (o, wl, name, false, ls->n > 2) == 0) {
       bson_string_append (o, "none");
    }
+   for (i = 0; i < wl->n; i++) {
+      int me = lab_cmp_wl_layout_find (&wl->w[i], name);
+      n += me >= 0 && wl->w[i].tie && wl->w[i].rank.tied[me];
+   }
+   for (i = 0; i < wl->n; i++) {
+      int me = lab_cmp_wl_layout_find (&wl->w[i], name);
+      if (me >= 0 && wl->w[i].tie && wl->w[i].rank.tied[me]) {
+         bson_string_append (o, k == 0 ? ", no difference the runs can tell on " : "");
+         app_list_item (o, k++, n);
+         lab_cmp_app_esc (o, wl->w[i].workload);
+      }
+   }
+   n = k = 0;
    for (i = 0; i < wl->n; i++) {
       n += lab_cmp_wl_layout_find (&wl->w[i], name) < 0;
    }
@@ -235,7 +282,7 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_c
          bson_string_append (o, " |");
       }
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      lab_cmp_app_wl_winner (o, w);
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, "\n");
@@ -555,12 +602,7 @@ lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl, const
                                 "differ): these figures do not compare like with like.\n\n");
       }
       bson_string_append (o, "Winner: ");
-      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
-      if (runner_up_x (w) >= 0) {
-         bson_string_append (o, ", ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, runner_up_x (w));
-         bson_string_append (o, " faster than the runner-up");
-      }
+      lab_cmp_app_wl_winner (o, w);
       bson_string_append (o, ".\n\n");
       render_detail_table (o, w, ls);
       render_result (o, w);

@@ -151,6 +151,9 @@ read_layout (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_er
       return false;
    }
    l->elapsed_s = bson_iter_as_double (&it);
+   if (!lab_cmp_field_runs (d, "elapsed_s", l->elapsed_s, where, &l->elapsed, error)) {
+      return false;
+   }
    if (lab_cmp_field_find (d, "latency_ms", &it) && !BSON_ITER_HOLDS_DOCUMENT (&it)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"latency_ms\" must be an object", where);
       return false;
@@ -273,6 +276,53 @@ read_layouts (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_er
    return ok;
 }
 
+/* rank_workload -- w's winner by the one rule, from its layouts' runs (the file's "winner" is what its
+ * writer thought). */
+static void
+rank_workload (lab_cmp_workload_t *w)
+{
+   lab_stat_t st[LAB_RESULTS_MAX_LAYOUTS] = { { 0 } };
+   lab_results_noise_t timed = { true, LAB_RESULTS_TIMER_RES_S };
+   size_t i, n = w->n_layouts < LAB_RESULTS_MAX_LAYOUTS ? w->n_layouts : LAB_RESULTS_MAX_LAYOUTS;
+
+   for (i = 0; i < n; i++) {
+      st[i] = w->layouts[i].elapsed;
+   }
+   w->tie = lab_results_rank (LAB_BETTER_LOWER, st, n, &timed, &w->rank) == LAB_WIN_TIE;
+   w->winner = w->rank.best;
+   for (i = 0; i < n; i++) {
+      /* with paired runs "x the winner's" is the rule's ratio (its geometric mean), as the winner's factor */
+      lab_verdict_t v = lab_results_verdict (LAB_BETTER_LOWER, &st[w->winner], &st[i], &timed);
+      if (i != w->winner && v.has_ci) {
+         w->layouts[i].x_vs_winner = v.ratio;
+      }
+   }
+}
+
+/* load_runs -- the load workload of a file whose entry has no runs of its own is the headline load: the
+ * same runs (runs[], the medians it repeats), so the ledger judges it as the comparison table does. */
+static void
+load_runs (const bson_t *doc, lab_cmp_workload_t *w)
+{
+   const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
+   size_t i;
+
+   if (strcmp (w->workload, "load") != 0) {
+      return;
+   }
+   for (i = 0; i < w->n_layouts; i++) {
+      lab_stat_t s = lab_results_metric_stat (doc, w->layouts[i].layout, el);
+      if (w->layouts[i].elapsed.nrun > 1 || !s.present || s.nrun < 2 ||
+          fabs (s.median - w->layouts[i].elapsed_s) > 1e-9 * fmax (1.0, s.median)) {
+         return; /* its own runs, or not the headline's figures */
+      }
+   }
+   for (i = 0; i < w->n_layouts; i++) {
+      w->layouts[i].elapsed = lab_results_metric_stat (doc, w->layouts[i].layout, el);
+   }
+   rank_workload (w);
+}
+
 /* read_workload -- workload entry `d` into w; `where` names it ("run.json: workloads[1]"). */
 static bool
 read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_error_t *error)
@@ -281,7 +331,6 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
    bool found;
    char *wn;
    bool ok;
-   size_t i;
 
    bson_init (&w->params);
    if (!lab_cmp_field_string (d, "workload", where, &w->workload, error)) {
@@ -298,18 +347,12 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
         lab_cmp_field_view (d, "params", false, wn, &w->params, &found, error) &&
         lab_cmp_field_string (d, "winner", wn, &winner, error) && read_layouts (d, wn, w, error) &&
         read_result (d, wn, w, error);
-   if (ok && winner) {
-      int k = lab_cmp_wl_layout_find (w, winner);
-      if (k < 0) {
-         lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", wn,
-                        winner);
-         ok = false;
-      }
-      w->winner = k < 0 ? 0 : (size_t)k;
-   } else if (ok) {
-      for (i = 1, w->winner = 0; i < w->n_layouts; i++) {
-         w->winner = w->layouts[i].elapsed_s < w->layouts[w->winner].elapsed_s ? i : w->winner;
-      }
+   if (ok && winner && lab_cmp_wl_layout_find (w, winner) < 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"winner\" \"%s\" is none of its layouts", wn, winner);
+      ok = false;
+   }
+   if (ok) {
+      rank_workload (w);
    }
    if (ok) {
       derive (w);
@@ -344,6 +387,9 @@ lab_cmp_workloads_of (const bson_t *doc, const char *name, lab_cmp_workloads_t *
 
       ok = lab_cmp_field_entry (&it, wi, &e, error) && read_workload (&e, wi, &out->w[i], error);
       out->n = i + 1;
+      if (ok) {
+         load_runs (doc, &out->w[i]);
+      }
       if (ok && lab_cmp_workload_find (out, out->w[i].workload) != &out->w[i]) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: workload \"%s\" appears twice", wi,
                         out->w[i].workload);
