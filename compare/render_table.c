@@ -216,6 +216,8 @@ app_change (bson_string_t *o, const lab_cmp_results_t *r, const lab_metric_t *m,
    lab_winner_t w;
    double ch;
 
+   noise.unpaired = true; /* two experiments: their runs are not paired */
+
    if (!base->present || !cur->present || base->median == 0.0) {
       bson_string_append (o, "n/a");
       return;

@@ -208,7 +208,9 @@ typedef enum {
  *    with "1 run: no spread", and it is "same" only when the difference is within the timer's resolution
  *    (LAB_RESULTS_TIMER_RES_S, a time) or under LAB_RESULTS_FLOOR of the larger: a difference that small
  *    prints as 1.00x, and a winner "1.00x" would contradict itself.
- *  - Dataset figures (sizes, counts: facts, not measurements of a run): "same" only under the same floor. */
+ *  - Dataset figures (sizes, counts: facts, not measurements of a run): "same" only under the same floor.
+ *  - Two experiments (a baseline change, noise->unpaired): their runs are independent, so the interval is
+ *    Welch's (unequal variances) over each side's log values instead of the paired one. */
 #define LAB_RESULTS_FLOOR 0.005
 #define LAB_RESULTS_TIMER_RES_S 1e-6
 #define LAB_RESULTS_CI_LEVEL 0.95
@@ -224,6 +226,7 @@ typedef enum {
 typedef struct {
    bool measured;     /* a figure of the runs (false: a dataset fact, only LAB_RESULTS_FLOOR applies) */
    double resolution; /* the smallest difference the instrument tells, in the metric's unit (0: none) */
+   bool unpaired;     /* two experiments (a baseline change): their runs are not paired: a Welch interval */
 } lab_results_noise_t;
 
 /* lab_results_noise_of -- the noise of metric `m` in `results`: measured unless a dataset figure; a time

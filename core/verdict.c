@@ -99,7 +99,7 @@ mean_ci (const double *v, int n, double *half)
 static bool
 paired (lab_verdict_t *v, const double *x, const double *y, int n)
 {
-   double d[LAB_RESULTS_MAX_RUNS], half, mean;
+   double d[LAB_RESULTS_MAX_RUNS] = { 0 }, half, mean;
    bool positive = true;
    int i;
 
@@ -118,6 +118,47 @@ paired (lab_verdict_t *v, const double *x, const double *y, int n)
    v->has_ci = true;
    v->lo = exp (mean - half);
    v->hi = exp (mean + half);
+   return v->lo <= 1.0 && 1.0 <= v->hi;
+}
+
+/* welch -- the interval part of the rule for two independent sets of runs (x[0..nx), y[0..ny), both >= 2):
+ * Welch's interval of the difference of the mean logs (or of the means, when a value is not positive);
+ * fills ratio/lo/hi like paired and returns whether the interval holds "no difference". */
+static bool
+welch (lab_verdict_t *v, const double *x, int nx, const double *y, int ny)
+{
+   double lx[LAB_RESULTS_MAX_RUNS], ly[LAB_RESULTS_MAX_RUNS], hx, hy, mx, my, vx, vy, se, df, half;
+   bool positive = true;
+   int i;
+
+   for (i = 0; i < nx; i++) {
+      positive = positive && x[i] > 0;
+   }
+   for (i = 0; i < ny; i++) {
+      positive = positive && y[i] > 0;
+   }
+   for (i = 0; i < nx; i++) {
+      lx[i] = positive ? log (x[i]) : x[i];
+   }
+   for (i = 0; i < ny; i++) {
+      ly[i] = positive ? log (y[i]) : y[i];
+   }
+   /* mean_ci's half-width is t * s / sqrt n: back to the variance of each mean */
+   mx = mean_ci (lx, nx, &hx);
+   my = mean_ci (ly, ny, &hy);
+   vx = pow (hx / t975 (nx - 1), 2);
+   vy = pow (hy / t975 (ny - 1), 2);
+   se = sqrt (vx + vy);
+   df = se > 0 ? pow (vx + vy, 2) / (vx * vx / (nx - 1) + vy * vy / (ny - 1)) : nx + ny - 2;
+   half = t975 ((int)floor (df)) * se;
+   if (!positive) {
+      return (my - mx) - half <= 0 && 0 <= (my - mx) + half;
+   }
+   v->has_ratio = true;
+   v->ratio = exp (my - mx);
+   v->has_ci = true;
+   v->lo = exp (my - mx - half);
+   v->hi = exp (my - mx + half);
    return v->lo <= 1.0 && 1.0 <= v->hi;
 }
 
@@ -140,6 +181,21 @@ lab_results_verdict (lab_better_t better, const lab_stat_t *a, const lab_stat_t 
       v.ratio = b->median / a->median;
    }
    v.npairs = measured ? pair_up (a, b, x, y) : 0;
+   if (noise && noise->unpaired && measured && better != LAB_DESCRIPTIVE && a->nrun >= 2 && b->nrun >= 2) {
+      /* two experiments: every run of each, independent */
+      lo = fmin (fabs (a->median), fabs (b->median));
+      hi = fmax (fabs (a->median), fabs (b->median));
+      v.npairs = a->nrun < b->nrun ? a->nrun : b->nrun;
+      tie = welch (&v, a->run_v, a->nrun, b->run_v, b->nrun) || hi == lo;
+      v.why = tie ? (hi == lo ? LAB_TIE_CLOSE : LAB_TIE_INTERVAL) : LAB_TIE_NO;
+      if (tie) {
+         v.winner = LAB_WIN_TIE;
+         return v;
+      }
+      v.factor = v.ratio < 1.0 ? 1.0 / v.ratio : v.ratio;
+      v.winner = (better == LAB_BETTER_LOWER) == (v.ratio < 1.0) ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
+      return v;
+   }
    if (better == LAB_DESCRIPTIVE) {
       if (v.npairs >= 2) {
          paired (&v, x, y, v.npairs);

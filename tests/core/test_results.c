@@ -213,6 +213,23 @@ test_winner_paired (void **state)
    v = lab_results_verdict (LAB_BETTER_LOWER, &a, &b, NULL);
    assert_false (v.has_ci);
    assert_int_equal (v.winner, LAB_WIN_DETAIL); /* +10 every run: an interval of [10, 10] */
+   /* two experiments (a baseline change): not paired by run number but Welch's interval; the same values
+    * in another run order are no difference, while paired they would be */
+   {
+      double ba[3] = { 10, 12, 14 }, bb[3] = { 14, 10, 12 }, fast[3] = { 5, 6, 7 };
+      lab_results_noise_t two = { true, 0, true };
+      a = lab_results_stat_runs (ba, NULL, 3);
+      b = lab_results_stat_runs (bb, NULL, 3);
+      v = lab_results_verdict (LAB_BETTER_LOWER, &a, &b, &two);
+      assert_int_equal (v.winner, LAB_WIN_TIE);
+      assert_true (v.has_ci && fabs (v.ratio - 1.0) < 1e-12);
+      b = lab_results_stat_runs (fast, NULL, 3);
+      v = lab_results_verdict (LAB_BETTER_LOWER, &a, &b, &two);
+      assert_int_equal (v.winner, LAB_WIN_FOLDED);
+      assert_true (v.hi < 1.0 && v.lo < 0.5 && 0.5 < v.hi);
+   }
+   a = lab_results_stat_runs (za, NULL, 3);
+   b = lab_results_stat_runs (zb, NULL, 3);
    /* identical counts every run: the same */
    v = lab_results_verdict (LAB_BETTER_LOWER, &b, &b, NULL);
    assert_int_equal (v.winner, LAB_WIN_TIE);
