@@ -307,6 +307,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_INT ("--update-rows", 0, &o->wl.update_rows, 1, 100000000),
       LAB_CLI_OPT_CUSTOM ("--mix", 0, o->wl.mix_weight, lab_scan_mix_parse_opt),
       LAB_CLI_OPT_INT ("--mix-ops", 0, &o->wl.mix_ops, 1, 1000000000),
+      LAB_CLI_OPT_CUSTOM ("--mix-rate", 0, &o->wl.mix_rate, lab_scan_mix_rate_parse_opt),
       LAB_CLI_OPT_ENUM ("--decode", 0, &o->decode, lab_scan_decode_names ()),
       LAB_CLI_OPT_END,
    };
@@ -341,6 +342,11 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
          "--mix runs its stream once, measured: not with --predict, --cache-sizes or --cache-ratios");
+      return false;
+   }
+   if (o->wl.mix_rate > 0 && !lab_scan_mix_on (o)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--mix-rate paces the stream of --mix: give --mix SPEC too");
       return false;
    }
    if (layouts->n > 0 && (detail || folded)) {
