@@ -141,8 +141,9 @@ int lab_cmp_mix_type_of (const char *s, size_t len);
 /* One op type of one layout's stream: by_type[] of the file (ops 0: not in the stream). A figure the file
  * did not know (-1, null or absent; every latency of an estimate) is LAB_CMP_WL_UNKNOWN. */
 typedef struct {
-   double ops, time_s; /* time_s: the ops' latencies summed (an estimate: ops x cost per op) */
-   double p50_ms, p95_ms, p99_ms, max_ms, mean_ms, rows;
+   double ops, time_s; /* time_s: the ops' service times summed (an estimate: ops x cost per op) */
+   double p50_ms, p95_ms, p99_ms, max_ms, mean_ms, rows; /* latency (an open loop: from the intended start) */
+   double svc_p50_ms, svc_p95_ms, svc_p99_ms;            /* service time (from the actual start) */
 } lab_cmp_mix_op_t;
 
 /* One layout's run of the stream. Strings point into the results document. */
@@ -150,6 +151,12 @@ typedef struct {
    const char *layout, *collection, *kind, *digest;
    double elapsed_s, ops_per_s, x_vs_winner; /* the last two computed when the file lacks them */
    double disk_read_bytes, disk_reads, disk_write_bytes, engine_write_bytes, journal_bytes, cpu_s;
+   double latency_s;                  /* every op's latency summed (an open loop's winner: the least) */
+   double achieved_ops_s, max_lag_ms; /* an open loop's schedule */
+   int behind, saturated;             /* 1, 0 or -1 (unknown) */
+   double client_cores, store_cores;  /* CPU: cores busy over the stream */
+   double machine_busy_cores, machine_cores;
+   const char *store_cpu; /* whose the store's CPU is ("the same process ...") */
    lab_cmp_mix_op_t by_type[LAB_CMP_MIX_TYPES];
    double state_count; /* the collection's documents when the stream started (measured only; -1 unknown) */
 } lab_cmp_mix_layout_t;
@@ -162,9 +169,12 @@ typedef struct {
    double weight[LAB_CMP_MIX_TYPES]; /* the proportions as given; 0: not in the mix */
    double ops, seed, workers;        /* seed, workers: LAB_CMP_WL_UNKNOWN when not recorded */
    int cold, rows_equal;             /* 1, 0 or -1 (unknown) */
+   bool open;                        /* "mode": "open" (--mix-rate); else a closed loop */
+   double rate_ops_s;                /* an open loop's rate; LAB_CMP_WL_UNKNOWN otherwise */
+   int behind, saturated;            /* some layout's schedule fell behind / saturated the machine */
    const char *source;               /* how it was made (a view, or static for an estimate) */
-   size_t winner;                    /* index in layouts: least elapsed_s (the file's "winner") */
-   lab_cmp_mix_layout_t *layouts;    /* n_layouts of them (owned array) */
+   size_t winner; /* index in layouts: the file's "winner" (least elapsed_s; an open loop: least latency_s) */
+   lab_cmp_mix_layout_t *layouts; /* n_layouts of them (owned array) */
    size_t n_layouts;
    bool read_bytes_scaled; /* an estimate: read bytes scaled from every type's disk_read_bytes per op */
 } lab_cmp_mix_t;
@@ -201,6 +211,10 @@ bool lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bs
 bool lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const lab_results_layouts_t *ls,
                            const char *name, const double weight[LAB_CMP_MIX_TYPES], double ops,
                            lab_cmp_mix_t *out, bson_error_t *error);
+
+/* lab_cmp_mix_score -- what names a mix's winner (the least): a closed loop's elapsed_s; an open loop's
+ * elapsed time is its schedule's, so its latency_s (every op's latency summed). */
+double lab_cmp_mix_score (const lab_cmp_mix_t *m, const lab_cmp_mix_layout_t *l);
 
 /* lab_cmp_mix_layout_find -- the index of `layout` in m->layouts, or -1. */
 int lab_cmp_mix_layout_find (const lab_cmp_mix_t *m, const char *layout);

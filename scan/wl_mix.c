@@ -693,7 +693,7 @@ append_cpu (bson_t *d, const lab_scan_mix_cpu_t *c)
    BSON_APPEND_DOUBLE (&o, "store_s", c->store_s >= 0 ? round_to (c->store_s, 3) : -1);
    BSON_APPEND_DOUBLE (&o, "store_cores", per_s (c->store_s, c->elapsed_s, 2));
    BSON_APPEND_UTF8 (&o, "store",
-                     c->store_in_client ? "the same process as the client (embedded): client_s holds it"
+                     c->store_in_client ? "the same process as the client (embedded): its CPU is the client's"
                      : c->store_s >= 0  ? "the server's process on this machine"
                                         : "unknown: the server is not a process of this machine");
    BSON_APPEND_DOUBLE (&o, "machine_busy_cores", per_s (c->machine_busy_s, c->elapsed_s, 2));

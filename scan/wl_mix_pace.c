@@ -29,10 +29,11 @@ lab_scan_mix_rate_parse (const char *s, double *rate, bson_error_t *error)
    errno = 0;
    v = s ? strtod (s, &end) : 0;
    if (!s || !*s || end == s || *end || errno != 0 || !isfinite (v) || !(v > 0) || v > MIX_MAX_RATE) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--mix-rate '%s': give the operations per second the stream is offered, a number above 0 "
-                     "(e.g. --mix-rate 500); without --mix-rate the mix runs closed-loop",
-                     s ? s : "");
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+         "--mix-rate '%s': give the operations per second the stream is offered, a number above 0 "
+         "(e.g. --mix-rate 500); without --mix-rate the mix runs closed-loop",
+         s ? s : "");
       return false;
    }
    *rate = v;
