@@ -62,6 +62,7 @@ typedef struct {
    double elapsed_s; /* always known */
    double queries, rows_returned, docs_read, doc_bytes_read, disk_read_bytes, disk_reads, cpu_s;
    double p50_ms, p95_ms, p99_ms, max_ms, mean_ms;
+   double lat_count; /* the latencies behind the percentiles (latency_ms.count; unknown in older files) */
    double docs_per_row, disk_bytes_per_row; /* computed from the counts when the file lacks them */
    double x_vs_winner;                      /* elapsed_s / the winner's: computed when the file lacks it */
    int cold;

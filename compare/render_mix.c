@@ -248,8 +248,8 @@ app_run_notes (bson_string_t *o, const lab_cmp_mix_t *m)
    }
    if (m->saturated == 1) {
       bson_string_append (o, "\n\n**The machine was saturated: latencies include waiting for a CPU** (its "
-                             "CPUs were nearly all busy over a stream; the load generator shares them with "
-                             "the store).");
+                             "CPUs were nearly all busy over a stream: the client's and the store's share is "
+                             "in the CPU columns, the rest other processes of the machine).");
    }
    bson_string_append (o, "\n\n");
 }

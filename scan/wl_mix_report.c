@@ -13,7 +13,8 @@
 typedef struct {
    const char *name;
    double elapsed_s, ops_per_s, x, cpu_s, latency_s;
-   double achieved, max_lag_ms, client_cores, store_cores, machine_cores_busy;
+   double achieved, max_lag_ms, client_cores, store_cores, machine_cores_busy, machine_cores;
+   bool store_in_client;
    bool behind, saturated;
    int64_t engine_write, disk_write, disk_read;
    int64_t ops[LAB_WL_NKINDS], rows[LAB_WL_NKINDS];
@@ -149,6 +150,8 @@ read_mix (const bson_t *mix, rm_t *m)
       l->client_cores = num (&d, "cpu.client_cores");
       l->store_cores = num (&d, "cpu.store_cores");
       l->machine_cores_busy = num (&d, "cpu.machine_busy_cores");
+      l->machine_cores = num (&d, "cpu.machine_cores");
+      l->store_in_client = l->store_cores == l->client_cores;
       l->saturated = flag (&d, "cpu.saturated");
       l->engine_write = (int64_t)num (&d, "engine_write_bytes");
       l->disk_write = (int64_t)num (&d, "disk_write_bytes");
@@ -356,10 +359,13 @@ render_layouts (bson_string_t *s, const rm_t *m)
                                               : "");
       }
       if (l->saturated) {
-         bson_string_append_printf (s,
-                                    "  %s: the machine was saturated (%.2f cores busy): latencies include "
-                                    "waiting for a CPU\n",
-                                    l->name, l->machine_cores_busy);
+         /* whose CPU: the load generator and the store, or other processes of the machine */
+         double ours = l->client_cores + (l->store_in_client || l->store_cores < 0 ? 0 : l->store_cores);
+         bson_string_append_printf (
+            s,
+            "  %s: the machine was saturated (%.2f of %.0f cores busy, %.2f of them the "
+            "client's and the store's): latencies include waiting for a CPU\n",
+            l->name, l->machine_cores_busy, l->machine_cores, ours);
       }
    }
 }
