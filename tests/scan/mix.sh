@@ -130,6 +130,13 @@ def check(path, rate, ops):
         assert list(l["cpu"]) == ["elapsed_s", "client_s", "client_cores", "store_s", "store_cores", "store",
                                   "machine_busy_cores", "machine_cores", "saturated"], l["cpu"]
         assert sum(t["ops"] for t in l["by_type"]) == ops
+        c = l["cpu"]  # whose the store's CPU is, and a figure that matches it
+        if "same process" in c["store"]:
+            assert c["store_s"] == c["client_s"] >= 0, c
+        elif "server's process" in c["store"]:
+            assert c["store_s"] >= 0 and c["store_cores"] >= 0, c
+        else:
+            assert c["store_s"] == -1 and c["store"].startswith("unknown"), c
         for t in l["by_type"]:
             lat, svc = t["latency_ms"], t["service_ms"]
             assert lat["count"] == svc["count"] == t["ops"], t
