@@ -63,6 +63,7 @@ typedef struct {
    lab_stat_t elapsed; /* elapsed_s over its runs (runs[]; one run without them): what the rule judges */
    double queries, rows_returned, docs_read, doc_bytes_read, disk_read_bytes, disk_reads, cpu_s;
    double p50_ms, p95_ms, p99_ms, max_ms, mean_ms;
+   double lat_count; /* the latencies behind the percentiles (latency_ms.count; unknown in older files) */
    double docs_per_row, disk_bytes_per_row; /* computed from the counts when the file lacks them */
    double x_vs_winner;                      /* elapsed_s / the winner's: computed when the file lacks it */
    int cold;
@@ -144,8 +145,9 @@ int lab_cmp_mix_type_of (const char *s, size_t len);
 /* One op type of one layout's stream: by_type[] of the file (ops 0: not in the stream). A figure the file
  * did not know (-1, null or absent; every latency of an estimate) is LAB_CMP_WL_UNKNOWN. */
 typedef struct {
-   double ops, time_s; /* time_s: the ops' latencies summed (an estimate: ops x cost per op) */
-   double p50_ms, p95_ms, p99_ms, max_ms, mean_ms, rows;
+   double ops, time_s; /* time_s: the ops' service times summed (an estimate: ops x cost per op) */
+   double p50_ms, p95_ms, p99_ms, max_ms, mean_ms, rows; /* latency (an open loop: from the intended start) */
+   double svc_p50_ms, svc_p95_ms, svc_p99_ms;            /* service time (from the actual start) */
 } lab_cmp_mix_op_t;
 
 /* One layout's run of the stream. Strings point into the results document. */
@@ -154,6 +156,12 @@ typedef struct {
    double elapsed_s, ops_per_s, x_vs_winner; /* the last two computed when the file lacks them */
    lab_stat_t elapsed; /* elapsed_s over its runs (runs[]; one run without them): what the rule judges */
    double disk_read_bytes, disk_reads, disk_write_bytes, engine_write_bytes, journal_bytes, cpu_s;
+   double latency_s;                  /* every op's latency summed (an open loop's winner: the least) */
+   double achieved_ops_s, max_lag_ms; /* an open loop's schedule */
+   int behind, saturated;             /* 1, 0 or -1 (unknown) */
+   double client_cores, store_cores;  /* CPU: cores busy over the stream */
+   double machine_busy_cores, machine_cores;
+   const char *store_cpu; /* whose the store's CPU is ("the same process ...") */
    lab_cmp_mix_op_t by_type[LAB_CMP_MIX_TYPES];
    double state_count; /* the collection's documents when the stream started (measured only; -1 unknown) */
 } lab_cmp_mix_layout_t;
@@ -166,11 +174,14 @@ typedef struct {
    double weight[LAB_CMP_MIX_TYPES]; /* the proportions as given; 0: not in the mix */
    double ops, seed, workers;        /* seed, workers: LAB_CMP_WL_UNKNOWN when not recorded */
    int cold, rows_equal;             /* 1, 0 or -1 (unknown) */
+   bool open;                        /* "mode": "open" (--mix-rate); else a closed loop */
+   double rate_ops_s;                /* an open loop's rate; LAB_CMP_WL_UNKNOWN otherwise */
+   int behind, saturated;            /* some layout's schedule fell behind / saturated the machine */
    const char *source;               /* how it was made (a view, or static for an estimate) */
-   size_t winner;                    /* index in layouts: the best by the one rule (lab_results_rank) */
-   bool tie;                         /* the rule cannot tell the winner from the runner-up: "same" */
-   lab_results_rank_t rank;          /* what the winner rests on */
-   lab_cmp_mix_layout_t *layouts;    /* n_layouts of them (owned array) */
+   size_t winner; /* index in layouts: the best by the one rule (lab_results_rank of lab_cmp_mix_score) */
+   bool tie;      /* the rule cannot tell the winner from the runner-up: "same" */
+   lab_results_rank_t rank;       /* what the winner rests on */
+   lab_cmp_mix_layout_t *layouts; /* n_layouts of them (owned array) */
    size_t n_layouts;
    bool read_bytes_scaled; /* an estimate: read bytes scaled from every type's disk_read_bytes per op */
 } lab_cmp_mix_t;
@@ -208,8 +219,12 @@ bool lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, con
                            const char *name, const double weight[LAB_CMP_MIX_TYPES], double ops,
                            lab_cmp_mix_t *out, bson_error_t *error);
 
+/* lab_cmp_mix_score -- what names a mix's winner (the least): a closed loop's elapsed_s; an open loop's
+ * elapsed time is its schedule's, so its latency_s (every op's latency summed). */
+double lab_cmp_mix_score (const lab_cmp_mix_t *m, const lab_cmp_mix_layout_t *l);
+
 /* lab_cmp_mix_rank -- m->winner, m->tie and m->rank by the one rule (lab_results_rank) over the layouts'
- * elapsed (their runs; an estimate's one figure each). */
+ * scores (lab_cmp_mix_score: their runs' elapsed_s when closed; an estimate's one figure each). */
 void lab_cmp_mix_rank (lab_cmp_mix_t *m);
 
 /* lab_cmp_mix_layout_find -- the index of `layout` in m->layouts, or -1. */

@@ -154,17 +154,20 @@ unknown_op (lab_cmp_mix_op_t *op)
    op->ops = 0;
    op->time_s = op->p50_ms = op->p95_ms = op->p99_ms = op->max_ms = op->mean_ms = op->rows =
       LAB_CMP_WL_UNKNOWN;
+   op->svc_p50_ms = op->svc_p95_ms = op->svc_p99_ms = LAB_CMP_WL_UNKNOWN;
 }
 
 /* read_op -- by_type entry `e` (named `w`) into its slot of l. */
 static bool
 read_op (const bson_t *e, const char *w, lab_cmp_mix_layout_t *l, bson_error_t *error)
 {
-   static const char *const lat[] = { "latency_ms.p50", "latency_ms.p95", "latency_ms.p99", "latency_ms.max",
-                                      "latency_ms.mean" };
+   static const char *const lat[] = {
+      "latency_ms.p50",  "latency_ms.p95", "latency_ms.p99", "latency_ms.max",
+      "latency_ms.mean", "service_ms.p50", "service_ms.p95", "service_ms.p99"
+   };
    const char *name;
    lab_cmp_mix_op_t *op;
-   double *lat_out[5];
+   double *lat_out[8];
    int t;
    size_t i;
 
@@ -183,13 +186,14 @@ read_op (const bson_t *e, const char *w, lab_cmp_mix_layout_t *l, bson_error_t *
       return false;
    }
    lat_out[0] = &op->p50_ms, lat_out[1] = &op->p95_ms, lat_out[2] = &op->p99_ms, lat_out[3] = &op->max_ms;
-   lat_out[4] = &op->mean_ms;
+   lat_out[4] = &op->mean_ms, lat_out[5] = &op->svc_p50_ms, lat_out[6] = &op->svc_p95_ms;
+   lat_out[7] = &op->svc_p99_ms;
    if (!lab_cmp_field_figure (e, "ops", MIX_REQUIRED, w, &op->ops, error) ||
        !lab_cmp_field_figure (e, "time_s", MIX_REQUIRED, w, &op->time_s, error) ||
        !lab_cmp_field_figure (e, "rows", NULL, w, &op->rows, error)) {
       return false;
    }
-   for (i = 0; i < 5; i++) {
+   for (i = 0; i < 8; i++) {
       if (!lab_cmp_field_figure (e, lat[i], NULL, w, lat_out[i], error)) {
          return false;
       }
@@ -213,6 +217,13 @@ read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_e
       { "engine_write_bytes", offsetof (lab_cmp_mix_layout_t, engine_write_bytes) },
       { "journal_bytes", offsetof (lab_cmp_mix_layout_t, journal_bytes) },
       { "cpu_s", offsetof (lab_cmp_mix_layout_t, cpu_s) },
+      { "latency_s", offsetof (lab_cmp_mix_layout_t, latency_s) },
+      { "schedule.achieved_ops_s", offsetof (lab_cmp_mix_layout_t, achieved_ops_s) },
+      { "schedule.max_lag_ms", offsetof (lab_cmp_mix_layout_t, max_lag_ms) },
+      { "cpu.client_cores", offsetof (lab_cmp_mix_layout_t, client_cores) },
+      { "cpu.store_cores", offsetof (lab_cmp_mix_layout_t, store_cores) },
+      { "cpu.machine_busy_cores", offsetof (lab_cmp_mix_layout_t, machine_busy_cores) },
+      { "cpu.machine_cores", offsetof (lab_cmp_mix_layout_t, machine_cores) },
    };
    bson_t arr, e;
    bson_iter_t it;
@@ -235,6 +246,11 @@ read_layout (const bson_t *d, const char *where, lab_cmp_mix_layout_t *l, bson_e
                                  error)) {
          return false;
       }
+   }
+   if (!lab_cmp_field_flag (d, "schedule.behind", where, &l->behind, error) ||
+       !lab_cmp_field_flag (d, "cpu.saturated", where, &l->saturated, error) ||
+       !lab_cmp_field_string (d, "cpu.store", where, &l->store_cpu, error)) {
+      return false;
    }
    if (!lab_results_get_number (d, "state.count", &l->state_count)) {
       l->state_count = -1; /* files before the state was recorded */
@@ -322,6 +338,13 @@ read_proportions (const bson_t *d, const char *where, lab_cmp_mix_t *m, bson_err
    return ok;
 }
 
+/* lab_cmp_mix_score -- see cmp.h. */
+double
+lab_cmp_mix_score (const lab_cmp_mix_t *m, const lab_cmp_mix_layout_t *l)
+{
+   return m->open ? l->latency_s : l->elapsed_s;
+}
+
 /* lab_cmp_mix_rank -- see cmp.h. */
 void
 lab_cmp_mix_rank (lab_cmp_mix_t *m)
@@ -331,7 +354,9 @@ lab_cmp_mix_rank (lab_cmp_mix_t *m)
    size_t i, n = m->n_layouts < LAB_RESULTS_MAX_LAYOUTS ? m->n_layouts : LAB_RESULTS_MAX_LAYOUTS;
 
    for (i = 0; i < n; i++) {
-      st[i] = m->layouts[i].elapsed;
+      double score = lab_cmp_mix_score (m, &m->layouts[i]);
+      /* a closed loop's runs of elapsed_s; an open loop's summed latency (one figure per layout) */
+      st[i] = m->open ? lab_results_stat_runs (&score, NULL, score >= 0 ? 1 : 0) : m->layouts[i].elapsed;
    }
    m->tie = lab_results_rank (LAB_BETTER_LOWER, st, n, &timed, &m->rank) == LAB_WIN_TIE;
    m->winner = m->rank.best;
@@ -345,20 +370,22 @@ lab_cmp_mix_rank (lab_cmp_mix_t *m)
 }
 
 /* derive -- the winner by the one rule (the file's "winner" is what its writer thought), ops/s and x vs
- * winner from the times. */
+ * winner from the scores. */
 static void
 derive (lab_cmp_mix_t *m)
 {
    size_t i;
+   double best;
 
    lab_cmp_mix_rank (m);
+   best = lab_cmp_mix_score (m, &m->layouts[m->winner]);
    for (i = 0; i < m->n_layouts; i++) {
       lab_cmp_mix_layout_t *l = &m->layouts[i];
       if (l->ops_per_s < 0 && l->elapsed_s > 0) {
          l->ops_per_s = m->ops / l->elapsed_s;
       }
-      if (l->x_vs_winner < 0 && m->layouts[m->winner].elapsed_s > 0) {
-         l->x_vs_winner = l->elapsed_s / m->layouts[m->winner].elapsed_s;
+      if (l->x_vs_winner < 0 && best > 0 && lab_cmp_mix_score (m, l) >= 0) {
+         l->x_vs_winner = lab_cmp_mix_score (m, l) / best;
       }
    }
 }
@@ -368,7 +395,7 @@ bool
 lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_error_t *error)
 {
    char *where = bson_strdup_printf ("%s: mix", name);
-   const char *spec = NULL, *winner = NULL;
+   const char *spec = NULL, *winner = NULL, *mode = NULL;
    int estimated = -1;
    bson_t d;
    bson_iter_t it;
@@ -390,10 +417,25 @@ lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_er
         lab_cmp_field_flag (&d, "cold", where, &out->cold, error) &&
         lab_cmp_field_flag (&d, "rows_equal", where, &out->rows_equal, error) &&
         lab_cmp_field_string (&d, "source", where, &out->source, error) &&
+        lab_cmp_field_string (&d, "mode", where, &mode, error) &&
+        lab_cmp_field_figure (&d, "rate_ops_s", NULL, where, &out->rate_ops_s, error) &&
+        lab_cmp_field_flag (&d, "behind", where, &out->behind, error) &&
+        lab_cmp_field_flag (&d, "saturated", where, &out->saturated, error) &&
         lab_cmp_field_string (&d, "winner", where, &winner, error) && read_layouts (&d, where, out, error);
    if (ok && (!spec || !*spec)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
                      "%s: no \"spec\", which every mix carries (the --mix given, mix-schema.md)", where);
+      ok = false;
+   }
+   if (ok && mode && strcmp (mode, "open") != 0 && strcmp (mode, "closed") != 0) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"mode\" \"%s\" is neither \"open\" nor \"closed\"",
+                     where, mode);
+      ok = false;
+   }
+   out->open = ok && mode && strcmp (mode, "open") == 0;
+   if (ok && out->open && !(out->rate_ops_s > 0)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "%s: an open loop (\"mode\": \"open\") without its \"rate_ops_s\"", where);
       ok = false;
    }
    if (ok && !(out->ops > 0)) {
@@ -430,6 +472,12 @@ lab_cmp_mix_json_append (const lab_cmp_mix_t *m, const lab_cmp_mix_t *against, c
    BSON_APPEND_UTF8 (&d, "spec", m->spec);
    BSON_APPEND_BOOL (&d, "estimated", m->estimated);
    BSON_APPEND_DOUBLE (&d, "ops", m->ops);
+   if (!m->estimated) {
+      BSON_APPEND_UTF8 (&d, "mode", m->open ? "open" : "closed");
+   }
+   if (m->open) {
+      BSON_APPEND_DOUBLE (&d, "rate_ops_s", m->rate_ops_s);
+   }
    BSON_APPEND_UTF8 (&d, "winner", m->layouts[m->winner].layout);
    /* the one rule: true when the runs cannot tell the winner from the runner-up */
    BSON_APPEND_BOOL (&d, "same", m->tie);

@@ -4,10 +4,14 @@
  * and a table per op type (ops, time per op, latency percentiles per layout). A measured mix (the file's
  * "mix", scancmp --mix) says how it ran; an estimate (layout-report --mix SPEC, from the separate
  * workloads) says how it was made and what it ignores; with both, the estimate follows the measured mix
- * with its error per layout. A file without a mix and no --mix gets none of it.
+ * with its error per layout. A measured mix says whether it ran closed-loop or open-loop (--mix-rate: its
+ * latencies from each op's intended start beside its service times, the schedule kept or not), the CPU
+ * of the client and the store, and whether the machine was saturated. A percentile of fewer ops than it
+ * needs (core/percentile.h) is n/a. A file without a mix and no --mix gets none of it.
  */
 #include "compare/render_private.h"
 #include "core/cli.h"
+#include "core/percentile.h"
 
 /* app_x -- a factor of the verdict as mix-schema.md writes it: "1.8x" (one decimal; two under 0.1). */
 static void
@@ -117,9 +121,13 @@ app_clause (bson_string_t *o, const lab_cmp_mix_t *m, size_t b, bool first)
       lab_cmp_app_esc (o, l->layout);
       lab_cmp_app_rule_note (o, &m->rank, true);
    } else {
-      app_x (o, w->elapsed_s > 0 ? l->elapsed_s / w->elapsed_s : 1);
+      app_x (o, lab_cmp_mix_score (m, w) > 0 ? lab_cmp_mix_score (m, l) / lab_cmp_mix_score (m, w) : 1);
       bson_string_append (o, first ? " faster overall than " : " faster than ");
       lab_cmp_app_esc (o, l->layout);
+      if (first && m->open) {
+         /* an open loop's elapsed time is its schedule's: the layouts differ in the latency they cause */
+         bson_string_append_printf (o, " (latencies summed, at %g ops/s)", m->rate_ops_s);
+      }
       if (b == m->rank.runner && !m->estimated) {
          lab_cmp_app_rule_note (o, &m->rank, false);
       }
@@ -180,6 +188,82 @@ lab_cmp_mix_verdict (bson_string_t *o, const lab_cmp_mix_t *m)
    bson_string_append (o, ".");
 }
 
+/* app_cores -- cores kept busy, "1.92 cores", or n/a. */
+static void
+app_cores (bson_string_t *o, double v)
+{
+   if (v < 0) {
+      bson_string_append (o, "n/a");
+   } else {
+      bson_string_append_printf (o, "%.2f cores", v);
+   }
+}
+
+/* run_facts -- the mix recorded its CPU (and, open, its schedule): files before that did not. */
+static bool
+run_facts (const lab_cmp_mix_t *m)
+{
+   size_t i;
+
+   for (i = 0; !m->estimated && i < m->n_layouts; i++) {
+      if (m->layouts[i].store_cpu) {
+         return true;
+      }
+   }
+   return false;
+}
+
+/* app_run_cells -- a measured layout's last cells: an open loop's achieved rate and max lag (behind: in
+ * bold), then the client's and the store's CPU. */
+static void
+app_run_cells (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_layout_t *l)
+{
+   if (m->open) {
+      bson_string_append (o, l->behind == 1 ? " | **" : " | ");
+      lab_cmp_app_known (o, LAB_CMP_RATE, l->achieved_ops_s);
+      bson_string_append (o, l->behind == 1 ? " (behind)** | " : " | ");
+      lab_cmp_app_known (o, LAB_CMP_MS, l->max_lag_ms);
+   }
+   bson_string_append (o, " | ");
+   app_cores (o, l->client_cores);
+   bson_string_append (o, " | ");
+   app_cores (o, l->store_cores);
+}
+
+/* app_run_notes -- under a measured mix's table: what the CPU columns hold, a schedule that fell behind,
+ * a saturated machine. */
+static void
+app_run_notes (bson_string_t *o, const lab_cmp_mix_t *m)
+{
+   const char *store = NULL;
+   size_t i;
+
+   for (i = 0; i < m->n_layouts && !store; i++) {
+      store = m->layouts[i].store_cpu;
+   }
+   bson_string_append (o, " Client CPU: this process's (the load generator) over the stream, as cores kept "
+                          "busy; store CPU: ");
+   bson_string_append (o, store ? store : "the store's process, when known");
+   bson_string_append (o, ".");
+   if (m->open) {
+      bson_string_append (o, " Achieved ops/s: the pace the ops started at (never above the asked rate); "
+                             "max lag: the latest an op started after its intended start.");
+   }
+   if (m->behind == 1) {
+      bson_string_append_printf (o,
+                                 "\n\n**The schedule fell behind**: the machine could not sustain %g ops/s, "
+                                 "so the latencies hold a growing backlog; measure at a lower --mix-rate for "
+                                 "the latency at a load it carries.",
+                                 m->rate_ops_s);
+   }
+   if (m->saturated == 1) {
+      bson_string_append (o, "\n\n**The machine was saturated: latencies include waiting for a CPU** (its "
+                             "CPUs were nearly all busy over a stream: the client's and the store's share is "
+                             "in the CPU columns, the rest other processes of the machine).");
+   }
+   bson_string_append (o, "\n\n");
+}
+
 /* render_layouts -- the table per layout: elapsed, ops/s, x vs winner, bytes written and read. */
 static void
 render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
@@ -187,8 +271,11 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
    bool any_disk = false;
    size_t i;
 
-   bson_string_append (o, "| layout | elapsed | ops/s | x vs winner | write bytes | read bytes |\n"
-                          "|---|---|---|---|---|---|\n");
+   bson_string_append (o, "| layout | elapsed | ops/s | x vs winner | write bytes | read bytes |");
+   bson_string_append (o, !run_facts (m) ? "\n|---|---|---|---|---|---|\n"
+                          : m->open      ? " achieved ops/s | max lag | client CPU | store CPU |\n"
+                                           "|---|---|---|---|---|---|---|---|---|---|\n"
+                                         : " client CPU | store CPU |\n|---|---|---|---|---|---|---|---|\n");
    for (i = 0; i < m->n_layouts; i++) {
       const lab_cmp_mix_layout_t *l = &m->layouts[i];
       bool disk;
@@ -212,6 +299,9 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
       any_disk = any_disk || disk;
       bson_string_append (o, " | ");
       lab_cmp_app_known (o, LAB_CMP_BYTES, l->disk_read_bytes);
+      if (run_facts (m)) {
+         app_run_cells (o, m, l);
+      }
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, m->estimated ? "\nWrite bytes: what the engine wrote (journal and block manager); "
@@ -222,8 +312,31 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
    if (!m->estimated) {
       bson_string_append (o, any_disk
                                 ? " (device): the engine's bytes were not known, the device's are shown "
-                                  "instead.\n\n"
-                                : "\n\n");
+                                  "instead."
+                                : "");
+      if (run_facts (m)) {
+         app_run_notes (o, m);
+      } else {
+         bson_string_append (o, "\n\n");
+      }
+   }
+}
+
+/* app_pcts -- " | p50 / p95 / p99" of n ops, each n/a when unknown or when n ops cannot support it. */
+static void
+app_pcts (bson_string_t *o, double n, double p50, double p95, double p99)
+{
+   const double pct[3] = { 50, 95, 99 }, v[3] = { p50, p95, p99 };
+   int i;
+
+   bson_string_append (o, " | ");
+   if (p50 < 0 && p95 < 0 && p99 < 0) {
+      bson_string_append (o, "n/a");
+      return;
+   }
+   for (i = 0; i < 3; i++) {
+      bson_string_append (o, i ? " / " : "");
+      lab_cmp_app_known (o, LAB_CMP_MS, lab_percentile_supported (pct[i], (int64_t)n) ? v[i] : -1);
    }
 }
 
@@ -246,8 +359,13 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
       lab_cmp_app_esc (o, m->layouts[i].layout);
       bson_string_append (o, " |");
    }
+   for (i = 0; m->open && i < m->n_layouts; i++) {
+      bson_string_append (o, " service p50 / p95 / p99: ");
+      lab_cmp_app_esc (o, m->layouts[i].layout);
+      bson_string_append (o, " |");
+   }
    bson_string_append (o, "\n|---|---|---|");
-   for (i = 0; i < 2 * m->n_layouts; i++) {
+   for (i = 0; i < (m->open ? 3 : 2) * m->n_layouts; i++) {
       bson_string_append (o, "---|");
    }
    bson_string_append (o, "\n");
@@ -282,16 +400,11 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
       }
       for (i = 0; i < m->n_layouts; i++) {
          const lab_cmp_mix_op_t *op = &m->layouts[i].by_type[t];
-         bson_string_append (o, " | ");
-         if (op->p50_ms < 0 && op->p95_ms < 0 && op->p99_ms < 0) {
-            bson_string_append (o, "n/a");
-            continue;
-         }
-         lab_cmp_app_known (o, LAB_CMP_MS, op->p50_ms);
-         bson_string_append (o, " / ");
-         lab_cmp_app_known (o, LAB_CMP_MS, op->p95_ms);
-         bson_string_append (o, " / ");
-         lab_cmp_app_known (o, LAB_CMP_MS, op->p99_ms);
+         app_pcts (o, op->ops, op->p50_ms, op->p95_ms, op->p99_ms);
+      }
+      for (i = 0; m->open && i < m->n_layouts; i++) {
+         const lab_cmp_mix_op_t *op = &m->layouts[i].by_type[t];
+         app_pcts (o, op->ops, op->svc_p50_ms, op->svc_p95_ms, op->svc_p99_ms);
       }
       bson_string_append (o, " |\n");
    }
@@ -299,9 +412,18 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
                              ? "\nTime per op: the workload's elapsed time over its operations, its "
                                "workers running together (so below one operation's latency); the "
                                "faster in bold.\n\n"
-                             : "\nTime per op: the type's busy time (its operations' latencies summed) "
+                             : "\nTime per op: the type's busy time (its operations' service times summed) "
                                "over its operations; the faster in bold. The ops column lists each "
-                               "layout's count only when they differ.\n\n");
+                               "layout's count only when they differ.");
+   if (!m->estimated) {
+      bson_string_append (o, m->open ? " p50 / p95 / p99: the latency from each op's intended start (the "
+                                       "queueing it met counted, as a client arriving on schedule sees it); "
+                                       "service: from its actual start."
+                                     : " p50 / p95 / p99: each op's latency, from its start (a closed loop: "
+                                       "no queueing is seen).");
+      bson_string_append (o, " n/a: too few ops for the percentile (p50 needs 2, p95 20, p99 100: one "
+                             "observation above it).\n\n");
+   }
 }
 
 /* app_state -- " It started on ..." : the documents each layout held when its stream started (the data as
@@ -377,10 +499,23 @@ render_how (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m
    } else {
       bson_string_append (o, m->cold == 1 ? ", from a cold start" : m->cold == 0 ? ", not cold" : "");
    }
+   bson_string_append (o, ".");
+   if (m->open) {
+      bson_string_append_printf (o,
+                                 " Open loop at %g ops/s (--mix-rate): op i was due at i / rate from the "
+                                 "stream's start, each free worker took the next op no earlier than that; "
+                                 "its latency runs from when it was due, so the time it queued behind "
+                                 "slower ops counts (coordinated omission corrected).",
+                                 m->rate_ops_s);
+   } else {
+      bson_string_append (o, " Closed loop: each worker took the next op as soon as its last one ended, so "
+                             "an op's latency omits the queueing a request arriving on its own schedule "
+                             "would see (measure one with --mix-rate).");
+   }
    bson_string_append (o, m->rows_equal == 1
-                             ? ". Every layout read and wrote the same rows (their digests are "
+                             ? " Every layout read and wrote the same rows (their digests are "
                                "equal)."
-                             : ".");
+                             : "");
    app_state (o, m);
    bson_string_append (o, "\n\n");
    if (m->rows_equal == 0) {

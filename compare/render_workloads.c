@@ -7,6 +7,7 @@
  * result. A file without "workloads" gets none of it.
  */
 #include "compare/render_private.h"
+#include "core/percentile.h"
 
 /* app_per_row -- documents per row: "1", "130", "0.0077" (three significant digits under 10). */
 static void
@@ -431,6 +432,20 @@ app_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
    }
 }
 
+/* supported -- the figure at `offset` of l is no percentile, or one its count of latencies supports
+ * (core/percentile.h; the count: latency_ms.count, else the writes or the queries, one latency each). */
+static bool
+supported (const lab_cmp_workload_t *w, const lab_cmp_wl_layout_t *l, size_t offset)
+{
+   double n = l->lat_count >= 0 ? l->lat_count : lab_cmp_wl_is_write (w->workload) ? l->writes : l->queries;
+   double p = offset == offsetof (lab_cmp_wl_layout_t, p50_ms)   ? 50
+              : offset == offsetof (lab_cmp_wl_layout_t, p95_ms) ? 95
+              : offset == offsetof (lab_cmp_wl_layout_t, p99_ms) ? 99
+                                                                 : -1;
+
+   return p < 0 || n < 0 || lab_percentile_supported (p, (int64_t)n);
+}
+
 /* render_detail_table -- a workload's table: a column per layout of the file that measured it. */
 static void
 render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_results_layouts_t *ls)
@@ -441,6 +456,7 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
                                             "digest of the rows" };
    int cols[LAB_RESULTS_MAX_LAYOUTS];
    size_t l, nc = 0, row;
+   bool hidden = false;
 
    for (l = 0; l < ls->n; l++) {
       int k = lab_cmp_wl_layout_find (w, ls->l[l].name);
@@ -478,6 +494,10 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
          double v =
             *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + detail_rows[row].offset);
          bson_string_append (o, " ");
+         if (v >= 0 && !supported (w, &w->layouts[cols[l]], detail_rows[row].offset)) {
+            v = -1;
+            hidden = true;
+         }
          if (detail_rows[row].offset == offsetof (lab_cmp_wl_layout_t, docs_per_row)) {
             app_per_row (o, v);
          } else {
@@ -496,7 +516,10 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
          bson_string_append (o, " |");
       }
    }
-   bson_string_append (o, "\n\n");
+   bson_string_append (o, hidden
+                             ? "\n\nLatency n/a: too few queries for the percentile (p50 needs 2, p95 20, "
+                               "p99 100: one observation above it).\n\n"
+                             : "\n\n");
 }
 
 /* render_params -- "Parameters: seed 1, row_keys 10,000, time_field charge_time." */

@@ -31,6 +31,7 @@ static const figure_t layout_figures[] = {
    FIG ("disk_read_bytes", disk_read_bytes),
    FIG ("disk_reads", disk_reads),
    FIG ("cpu_s", cpu_s),
+   FIG ("latency_ms.count", lat_count),
    FIG ("latency_ms.p50", p50_ms),
    FIG ("latency_ms.p95", p95_ms),
    FIG ("latency_ms.p99", p99_ms),

@@ -4,6 +4,9 @@
  */
 #include "scan/scan.h"
 
+#include "core/percentile.h"
+
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +66,37 @@ lab_scan_latency_summarize (double *ms, size_t n, lab_scan_latency_summary_t *ou
    out->p90_ms = lab_scan_percentile (ms, n, 90);
    out->p95_ms = lab_scan_percentile (ms, n, 95);
    out->p99_ms = lab_scan_percentile (ms, n, 99);
+}
+
+/* ms3 -- v rounded to the microsecond. */
+static double
+ms3 (double v)
+{
+   return round (v * 1e3) / 1e3;
+}
+
+/* lab_scan_latency_append -- see scan.h. */
+void
+lab_scan_latency_append (bson_t *parent, const char *key, const lab_scan_latency_summary_t *s)
+{
+   static const double pct[3] = { 50, 95, 99 };
+   static const char *const names[3] = { "p50", "p95", "p99" };
+   const double v[3] = { s->p50_ms, s->p95_ms, s->p99_ms };
+   bson_t lat;
+   int i;
+
+   bson_append_document_begin (parent, key, -1, &lat);
+   BSON_APPEND_INT64 (&lat, "count", s->count);
+   for (i = 0; i < 3; i++) {
+      if (lab_percentile_supported (pct[i], s->count)) {
+         BSON_APPEND_DOUBLE (&lat, names[i], ms3 (v[i]));
+      } else {
+         BSON_APPEND_NULL (&lat, names[i]); /* too few observations: n/a, not a number that looks like one */
+      }
+   }
+   BSON_APPEND_DOUBLE (&lat, "max", ms3 (s->max_ms));
+   BSON_APPEND_DOUBLE (&lat, "mean", ms3 (s->mean_ms));
+   bson_append_document_end (parent, &lat);
 }
 
 /* lab_scan_latency_bucket_le -- 0.01, 0.02, 0.05, 0.1, ... 100000 ms. */

@@ -97,11 +97,14 @@ worker_main (void *arg, int index, bson_error_t *error)
       lab_store_session_close (sess);
       return false;
    }
-   for (k = w->first; k < w->end; k++) {
+   for (k = w->first;; k++) {
       doc_ctx_t c = { w, 0, 0, 0 };
       uint64_t t0;
 
-      if (atomic_load (&w->live->stop)) {
+      if (w->wl && w->wl->next) {
+         k = atomic_fetch_add (w->wl->next, 1); /* the mix: the next op of the stream, whoever is free */
+      }
+      if (k >= (w->wl && w->wl->next ? w->wl->nitems : w->end) || atomic_load (&w->live->stop)) {
          break;
       }
       t0 = lab_now_ns ();
@@ -445,7 +448,9 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_
       w->live = live;
       w->progress = progress;
       w->wl = wl;
-      w->lat_ms = bson_malloc0 ((size_t)(w->end - w->first + 1) * sizeof (double));
+      /* a shared counter: any worker may run every item */
+      w->lat_ms =
+         bson_malloc0 ((size_t)((wl && wl->next ? wl->nitems : w->end - w->first) + 1) * sizeof (double));
    }
    bson_free (starts);
    return ws;

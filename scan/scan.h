@@ -114,6 +114,11 @@ double lab_scan_percentile (const double *sorted, size_t n, double p);
 /* lab_scan_latency_summarize -- sort `ms` in place and summarize it. */
 void lab_scan_latency_summarize (double *ms, size_t n, lab_scan_latency_summary_t *out);
 
+/* lab_scan_latency_append -- `key` of parent: {count, p50, p95, p99, max, mean} in ms rounded to the
+ * microsecond, each percentile null when s->count is too small to support it (core/percentile.h: p50
+ * needs 2 observations, p95 20, p99 100). */
+void lab_scan_latency_append (bson_t *parent, const char *key, const lab_scan_latency_summary_t *s);
+
 /* Log-spaced histogram bucket bounds: 1-2-5 per decade from 0.01 ms to 100,000 ms. */
 #define LAB_LATENCY_NBUCKETS 22
 /* lab_scan_latency_bucket_le -- upper bound (ms) of bucket i; the last bucket also takes everything above. */
@@ -259,6 +264,7 @@ typedef struct {
       int64_t update_rows;     /* --update-rows N (default 10,000) */
       int64_t mix_weight[8];   /* --mix: each lab_scan_wl_kind_t's weight (all 0: no mix; scan/wl_mix.h) */
       int64_t mix_ops;         /* --mix-ops N (default 100,000) */
+      double mix_rate;         /* --mix-rate OPS/S: the open loop's schedule (0: closed loop, the default) */
    } wl;
    lab_progress_mode_t progress;
    int argc; /* the command line recorded as command_line (URIs redacted); 0: none */

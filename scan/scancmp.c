@@ -152,10 +152,14 @@ static const char usage[] =
    "                         row by key and line), range (one window), append (one new row), update (one\n"
    "                         correction); aggregate is refused (measure it alone). Drawn from --seed,\n"
    "                         the same stream runs on every layout (cold with --cold) after the load and\n"
-   "                         the workloads, shared over the --parallel workers (worker w: ops w, w+P,\n"
-   "                         ...): per layout time, ops/s, latency per type, bytes read and written, the\n"
-   "                         verdict; its appends and corrections recorded as the workloads' are\n"
+   "                         the workloads, the --parallel workers each taking the next op when free:\n"
+   "                         per layout time, ops/s, latency per type, bytes read and written, the CPU\n"
+   "                         of client and store, the verdict; its appends and corrections recorded as\n"
+   "                         the workloads' are. A closed loop by default: latencies omit queueing\n"
    "  --mix-ops N            operations in the stream (default 100000)\n"
+   "  --mix-rate OPS/S       an open loop: op i due at i/OPS seconds from the start, its latency timed\n"
+   "                         from then (the queueing counted) beside its service time; a rate the\n"
+   "                         machine cannot keep is flagged behind (achieved rate, max lag)\n"
    "\n"
    "What the client pays:\n"
    "  --decode MODE          what each worker does with every returned document, timed with its query: none\n"
@@ -226,6 +230,10 @@ static const char usage[] =
    "  # the user's mix: 60%% single rows, a quarter appends, the rest loads, windows and corrections\n"
    "  scancmp --uri wiredtiger:./data --cold --parallel 4 --create-workload-indexes \\\n"
    "          --mix load=5,row=60,range=5,append=25,update=5 --mix-ops 100000 --out mix.json\n"
+   "  # the same mix offered at 500 operations per second (open loop): latency as a client arriving\n"
+   "  # on schedule sees it, beside the service time\n"
+   "  scancmp --uri wiredtiger:./data --cold --parallel 4 --create-workload-indexes \\\n"
+   "          --mix load=5,row=60,range=5,append=25,update=5 --mix-rate 500 --out open.json\n"
    "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
@@ -307,6 +315,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_INT ("--update-rows", 0, &o->wl.update_rows, 1, 100000000),
       LAB_CLI_OPT_CUSTOM ("--mix", 0, o->wl.mix_weight, lab_scan_mix_parse_opt),
       LAB_CLI_OPT_INT ("--mix-ops", 0, &o->wl.mix_ops, 1, 1000000000),
+      LAB_CLI_OPT_CUSTOM ("--mix-rate", 0, &o->wl.mix_rate, lab_scan_mix_rate_parse_opt),
       LAB_CLI_OPT_ENUM ("--decode", 0, &o->decode, lab_scan_decode_names ()),
       LAB_CLI_OPT_END,
    };
@@ -341,6 +350,11 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
          "--mix runs its stream once, measured: not with --predict, --cache-sizes or --cache-ratios");
+      return false;
+   }
+   if (o->wl.mix_rate > 0 && !lab_scan_mix_on (o)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--mix-rate paces the stream of --mix: give --mix SPEC too");
       return false;
    }
    if (layouts->n > 0 && (detail || folded)) {

@@ -242,10 +242,6 @@ lab_scan_wl_segments (const lab_scan_wl_layout_t *wl, int parallel, int64_t *sta
    int64_t g = 0;
    int i;
 
-   if (wl->starts) {
-      memcpy (starts, wl->starts, (size_t)(parallel + 1) * sizeof *starts);
-      return;
-   }
    lab_scan_keys_segment (wl->nitems, parallel, starts);
    if (!wl->writes || !wl->writes->group) {
       return;

@@ -3,9 +3,11 @@
  * run on one layout through the per-operation executors the workloads use (wl_exec.c's queries,
  * wl_write.c's writes, one operation at a time), the write costs, and the results' "mix" object.
  *
- * The workers share the stream as ops w, w + P, ... Two rules keep the outcome the same on every layout
- * whatever the workers' timing: the writes of one master run in stream order (a write waits for the
- * master's previous write in the stream: a folded document is read, changed and written back, and its
+ * The workers take the stream's ops in order from a shared counter, each the next op when it is free (closed
+ * loop), or no earlier than the op's intended start t0 + i / rate (open loop, --mix-rate: its latency
+ * runs from that intended start, its service time from its actual start). Two rules keep the outcome the same
+ * on every layout whatever the workers' timing: the writes of one master run in stream order (a write waits
+ * for the master's previous write in the stream: a folded document is read, changed and written back, and its
  * appends keep their line order), and the digest of what a read returned leaves out the rows the stream
  * itself appends (whether a read saw them depends on the timing; the appends are in the digest as writes).
  */
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MIX_STALL_S 120 /* a write waiting this long without any write finishing: a worker is gone */
 
@@ -33,8 +36,8 @@ typedef struct {
    int64_t *prev;                 /* per op: the master's previous write in the stream (-1: none) */
    uint64_t *skip;                /* the row hashes of the appended rows, sorted */
    int64_t nskip;
-   int64_t *starts, *item_op; /* the workers' shares (lab_scan_mix_split) */
    lab_scan_wl_mode_t mode;
+   double rate; /* --mix-rate: ops per second (0: closed loop) */
 } mix_t;
 
 /* One layout's run of the stream: what the workers share. */
@@ -42,7 +45,15 @@ typedef struct {
    const mix_t *mx;
    const lab_results_layout_t *layout;
    lab_scan_wl_layout_t sub[LAB_WL_NKINDS]; /* row, range, append, update on this layout */
-   double *lat_ms;                          /* per op */
+   double *lat_ms;                          /* per op: its latency (open loop: from its intended start) */
+   double *svc_ms;                          /* per op: its service time (from its actual start) */
+   uint64_t *start_ns;                      /* per op: its actual start, from the stream's t0 */
+   _Atomic int64_t next;                    /* the next op a free worker takes */
+   _Atomic uint64_t t0_ns;                  /* the stream's start (0: no op taken yet) */
+   _Atomic int64_t ndone;                   /* ops ended */
+   uint64_t end_ns;                         /* the last op's end (set by the worker that ends it) */
+   double client_cpu0_s, client_cpu1_s;     /* this process's CPU at t0 and at end_ns */
+   double machine_busy0_s, machine_busy1_s; /* the machine's busy CPU at t0 and at end_ns */
    int64_t *rows;                           /* per op: rows read or written */
    uint8_t *done;                           /* per op: finished (the writes' order) */
    pthread_mutex_t mu;
@@ -57,7 +68,11 @@ typedef struct {
    int64_t disk_read_bytes, disk_reads, disk_write_bytes, journal_bytes, eviction_bytes, checkpoint_bytes;
    int64_t ops[LAB_WL_NKINDS], rows[LAB_WL_NKINDS];
    double time_s[LAB_WL_NKINDS];
-   lab_scan_latency_summary_t lat[LAB_WL_NKINDS];
+   lab_scan_latency_summary_t lat[LAB_WL_NKINDS]; /* open loop: from the intended starts */
+   lab_scan_latency_summary_t svc[LAB_WL_NKINDS]; /* from the actual starts */
+   double latency_s;                              /* every op's latency summed */
+   lab_scan_mix_pace_t pace;                      /* open loop: how it kept the schedule */
+   lab_scan_mix_cpu_t cpu;
    uint64_t digest;
    int64_t writes;
    lab_scan_state_t state; /* the collection when the stream started */
@@ -222,9 +237,7 @@ mix_draw (lab_scan_plan_t *p, mix_t *mx, bson_error_t *error)
    }
    mx->in.nrows = c[LAB_WL_ROW]; /* the loads' masters follow the row ops' rows */
    mix_orders (mx);
-   mx->starts = bson_malloc0 (((size_t)p->opts->parallel + 1) * sizeof *mx->starts);
-   mx->item_op = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *mx->item_op);
-   lab_scan_mix_split (mx->s.n, (int)p->opts->parallel, mx->starts, mx->item_op);
+   mx->rate = p->opts->wl.mix_rate;
    return true;
 }
 
@@ -240,8 +253,6 @@ mix_cleanup (mix_t *mx)
    bson_free (mx->input[LAB_WL_UPDATE]);
    bson_free (mx->prev);
    bson_free (mx->skip);
-   bson_free (mx->starts);
-   bson_free (mx->item_op);
 }
 
 /* ---- one operation ------------------------------------------------------------------------------- */
@@ -333,21 +344,50 @@ finish (mix_layout_t *ml, int64_t op, bool ok)
    pthread_mutex_unlock (&ml->mu);
 }
 
-/* mix_item -- the workers' item i: the stream's op item_op[i] on this layout, timed (a write after its
- * master's previous write), its rows and latency kept per op. */
+/* stream_t0 -- the stream's start: the first op taken sets it (and the CPU figures at it). */
+static uint64_t
+stream_t0 (mix_layout_t *ml)
+{
+   uint64_t zero = 0, now = lab_now_ns ();
+
+   if (atomic_compare_exchange_strong (&ml->t0_ns, &zero, now)) {
+      ml->client_cpu0_s = lab_process_cpu_s ((int64_t)getpid ());
+      ml->machine_busy0_s = lab_scan_mix_machine_busy_s ();
+      return now;
+   }
+   return zero; /* the value another worker set */
+}
+
+/* stream_end -- an op ended; the last one also notes the stream's end and the CPU figures at it. */
+static void
+stream_end (mix_layout_t *ml, uint64_t t_end)
+{
+   if (atomic_fetch_add (&ml->ndone, 1) + 1 == ml->mx->s.n) {
+      ml->end_ns = t_end;
+      ml->client_cpu1_s = lab_process_cpu_s ((int64_t)getpid ());
+      ml->machine_busy1_s = lab_scan_mix_machine_busy_s ();
+   }
+}
+
+/* mix_item -- the workers' item i: the stream's op i on this layout (open loop: not before its intended
+ * start), timed (a write after its master's previous write), its rows, latency and service time kept. */
 static bool
 mix_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i, lab_scan_wl_acc_t *acc,
           bson_error_t *error)
 {
    mix_layout_t *ml = wl->item_ctx;
    const mix_t *mx = ml->mx;
-   int64_t op = mx->item_op[i], k = mx->s.index[op];
+   int64_t op = i, k = mx->s.index[op];
    lab_scan_wl_kind_t t = (lab_scan_wl_kind_t)mx->s.type[op];
    bool write = lab_scan_wl_is_write (t), ok;
    lab_scan_wl_acc_t a;
-   uint64_t t0;
+   uint64_t t0 = stream_t0 (ml), intended = t0, start, end;
 
    memset (&a, 0, sizeof a);
+   if (mx->rate > 0) {
+      intended = t0 + (uint64_t)llround ((double)op * 1e9 / mx->rate);
+      lab_scan_mix_sleep_until (intended);
+   }
    if (write && !wait_turn (ml, op)) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_MATCH,
                      "mix op %lld (%s) on %s: stopped, the write before it on the same master did not "
@@ -356,7 +396,7 @@ mix_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i, 
       finish (ml, op, false);
       return false;
    }
-   t0 = lab_now_ns ();
+   start = lab_now_ns ();
    if (t == LAB_WL_LOAD) {
       ok = load_one (ml, sess, k, &a, error);
    } else if (write) {
@@ -364,7 +404,11 @@ mix_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i, 
    } else {
       ok = lab_scan_wl_item (&ml->sub[t], sess, k, &a, error);
    }
-   ml->lat_ms[op] = (double)(lab_now_ns () - t0) / 1e6;
+   end = lab_now_ns ();
+   ml->svc_ms[op] = (double)(end - start) / 1e6;
+   /* open loop: from the intended start, so the time it queued behind slower ops (or for a CPU) counts */
+   ml->lat_ms[op] = mx->rate > 0 ? (double)(end - intended) / 1e6 : ml->svc_ms[op];
+   ml->start_ns[op] = start - t0;
    ml->rows[op] = a.rows;
    if (write || !ok) {
       finish (ml, op, ok);
@@ -372,6 +416,7 @@ mix_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t i, 
    if (!ok) {
       lab_error_prefix (error, "mix op %lld (%s)", (long long)op + 1, lab_scan_wl_name (t));
    }
+   stream_end (ml, end);
    lab_scan_wl_acc_merge (acc, &a);
    lab_scan_wl_acc_cleanup (&a);
    return ok;
@@ -394,6 +439,8 @@ layout_init (lab_scan_plan_t *p, const mix_t *mx, const lab_results_layout_t *l,
    pthread_mutex_init (&ml->mu, NULL);
    pthread_cond_init (&ml->cv, NULL);
    ml->lat_ms = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ml->lat_ms);
+   ml->svc_ms = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ml->svc_ms);
+   ml->start_ns = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ml->start_ns);
    ml->rows = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ml->rows);
    ml->done = bson_malloc0 ((size_t)mx->s.n + 1);
    for (t = LAB_WL_LOAD; t < LAB_WL_NKINDS && ok; t++) {
@@ -424,6 +471,8 @@ layout_cleanup (mix_layout_t *ml)
       lab_scan_wl_layout_cleanup (&ml->sub[t]);
    }
    bson_free (ml->lat_ms);
+   bson_free (ml->svc_ms);
+   bson_free (ml->start_ns);
    bson_free (ml->rows);
    bson_free (ml->done);
    pthread_mutex_destroy (&ml->mu);
@@ -464,26 +513,54 @@ write_costs (lab_scan_plan_t *p, const lab_results_layout_t *l, const lab_scan_l
    return true;
 }
 
-/* per_type -- the per-op latencies and rows summed up per type. */
+/* per_type -- the per-op latencies, service times and rows summed up per type; the schedule's pace. */
 static void
 per_type (const mix_t *mx, const mix_layout_t *ml, mix_result_t *r)
 {
    double *lat = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *lat);
+   double *svc = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *svc);
    int t;
 
    for (t = 0; t < LAB_WL_NKINDS; t++) {
       int64_t i, n = 0;
       for (i = 0; i < mx->s.n; i++) {
          if (mx->s.type[i] == t) {
-            lat[n++] = ml->lat_ms[i];
-            r->time_s[t] += ml->lat_ms[i] / 1e3;
+            lat[n] = ml->lat_ms[i];
+            svc[n++] = ml->svc_ms[i];
+            r->time_s[t] += ml->svc_ms[i] / 1e3; /* busy time: what the store spent, not the queueing */
+            r->latency_s += ml->lat_ms[i] / 1e3;
             r->rows[t] += ml->rows[i];
          }
       }
       r->ops[t] = n;
       lab_scan_latency_summarize (lat, (size_t)n, &r->lat[t]);
+      lab_scan_latency_summarize (svc, (size_t)n, &r->svc[t]);
+   }
+   if (mx->rate > 0) {
+      lab_scan_mix_pace_summarize (mx->rate, ml->start_ns, mx->s.n, &r->pace);
    }
    bson_free (lat);
+   bson_free (svc);
+}
+
+/* cpu_of -- the CPU the stream used: this process's, the store's (this process embedded, else the local
+ * server's as the sampler read it; -1 when the server is not local), the machine's. */
+static void
+cpu_of (const lab_scan_plan_t *p, const mix_layout_t *ml, const lab_scan_layout_measure_t *m, mix_result_t *r)
+{
+   lab_scan_mix_cpu_t *c = &r->cpu;
+   uint64_t t0 = atomic_load (&ml->t0_ns);
+
+   c->elapsed_s = ml->end_ns > t0 && t0 > 0 ? (double)(ml->end_ns - t0) / 1e9 : -1;
+   c->client_s = ml->client_cpu0_s >= 0 && ml->client_cpu1_s >= ml->client_cpu0_s
+                    ? ml->client_cpu1_s - ml->client_cpu0_s
+                    : -1;
+   c->store_in_client = p->backend == LAB_BACKEND_WT;
+   c->store_s = c->store_in_client ? c->client_s : m->cpu_s; /* the sampler's: mongod's when local */
+   c->cores = (int)sysconf (_SC_NPROCESSORS_ONLN);
+   c->machine_busy_s = ml->machine_busy0_s >= 0 && ml->machine_busy1_s >= ml->machine_busy0_s
+                          ? ml->machine_busy1_s - ml->machine_busy0_s
+                          : -1;
 }
 
 /* mark_writes -- right after the stream (failed or not: the data changed either way), the appends and
@@ -536,7 +613,7 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_resul
    wl.nitems = mx->s.n;
    wl.item_fn = mix_item;
    wl.item_ctx = &ml;
-   wl.starts = mx->starts;
+   wl.next = &ml.next;
    have0 = p->device && lab_scan_diskstats_read (NULL, p->device, &disk0, &err);
    lab_store_oplog_mark (p->store, &oplog0);
    ok = ok && lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
@@ -558,6 +635,7 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_resul
       }
       r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
       per_type (mx, &ml, r);
+      cpu_of (p, &ml, &m, r);
       lab_log_info ("mix %s: %lld operations in %.2f s", l->name, (long long)mx->s.n, r->elapsed_s);
    }
    lab_scan_layout_measure_cleanup (&m);
@@ -586,12 +664,66 @@ engine_total (const mix_result_t *r)
           (r->checkpoint_bytes > 0 ? r->checkpoint_bytes : 0);
 }
 
-/* append_layout -- one layout's entry of mix.layouts. */
+/* score -- what names the winner: the elapsed time of a closed loop (the faster drains the stream
+ * sooner); an open loop's elapsed time is the schedule's, so its latencies summed (the lower keeps the
+ * offered load waiting less). */
+static double
+score (const mix_t *mx, const mix_result_t *r)
+{
+   return mx->rate > 0 ? r->latency_s : r->elapsed_s;
+}
+
+/* per_s -- v over s seconds, rounded to `digits` (-1: unknown). */
+static double
+per_s (double v, double s, int digits)
+{
+   return v >= 0 && s > 0 ? round_to (v / s, digits) : -1;
+}
+
+/* append_cpu -- a layout's "cpu": the client's, the store's and the machine's CPU, saturated or not. */
 static void
-append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_result_t *r, double best)
+append_cpu (bson_t *d, const lab_scan_mix_cpu_t *c)
+{
+   bson_t o;
+
+   BSON_APPEND_DOCUMENT_BEGIN (d, "cpu", &o);
+   BSON_APPEND_DOUBLE (&o, "elapsed_s", c->elapsed_s >= 0 ? round_to (c->elapsed_s, 4) : -1);
+   BSON_APPEND_DOUBLE (&o, "client_s", c->client_s >= 0 ? round_to (c->client_s, 3) : -1);
+   BSON_APPEND_DOUBLE (&o, "client_cores", per_s (c->client_s, c->elapsed_s, 2));
+   BSON_APPEND_DOUBLE (&o, "store_s", c->store_s >= 0 ? round_to (c->store_s, 3) : -1);
+   BSON_APPEND_DOUBLE (&o, "store_cores", per_s (c->store_s, c->elapsed_s, 2));
+   BSON_APPEND_UTF8 (&o, "store",
+                     c->store_in_client ? "the same process as the client (embedded): its CPU is the client's"
+                     : c->store_s >= 0  ? "the server's process on this machine"
+                                        : "unknown: the server is not a process of this machine");
+   BSON_APPEND_DOUBLE (&o, "machine_busy_cores", per_s (c->machine_busy_s, c->elapsed_s, 2));
+   BSON_APPEND_INT32 (&o, "machine_cores", c->cores);
+   BSON_APPEND_BOOL (&o, "saturated", lab_scan_mix_saturated (c));
+   bson_append_document_end (d, &o);
+}
+
+/* append_pace -- an open loop's "schedule": the asked and achieved rates, the lag, behind or not. */
+static void
+append_pace (bson_t *d, const lab_scan_mix_pace_t *pc)
+{
+   bson_t o;
+
+   BSON_APPEND_DOCUMENT_BEGIN (d, "schedule", &o);
+   BSON_APPEND_DOUBLE (&o, "rate_ops_s", pc->rate_ops_s);
+   BSON_APPEND_DOUBLE (&o, "achieved_ops_s", round_to (pc->achieved_ops_s, 1));
+   BSON_APPEND_DOUBLE (&o, "max_lag_ms", round_to (pc->max_lag_ms, 3));
+   BSON_APPEND_DOUBLE (&o, "mean_lag_ms", round_to (pc->mean_lag_ms, 3));
+   BSON_APPEND_BOOL (&o, "behind", pc->behind);
+   bson_append_document_end (d, &o);
+}
+
+/* append_layout -- one layout's entry of mix.layouts (best: the winner's score). */
+static void
+append_layout (bson_t *arr, size_t i, const mix_t *mx, const lab_results_layout_t *l, const mix_result_t *r,
+               double best)
 {
    char key[16], dig[24];
-   bson_t d, bt, one, lat;
+   bson_t d, bt, one;
    int t, n = 0;
    int64_t ops = 0;
 
@@ -606,7 +738,12 @@ append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_r
       ops += r->ops[t];
    }
    BSON_APPEND_DOUBLE (&d, "ops_per_s", r->elapsed_s > 0 ? round_to ((double)ops / r->elapsed_s, 1) : -1);
-   BSON_APPEND_DOUBLE (&d, "x_vs_winner", best > 0 ? round_to (r->elapsed_s / best, 3) : -1);
+   BSON_APPEND_DOUBLE (&d, "x_vs_winner", best > 0 ? round_to (score (mx, r) / best, 3) : -1);
+   BSON_APPEND_DOUBLE (&d, "latency_s", round_to (r->latency_s, 4));
+   if (mx->rate > 0) {
+      append_pace (&d, &r->pace);
+   }
+   append_cpu (&d, &r->cpu);
    BSON_APPEND_ARRAY_BEGIN (&d, "by_type", &bt);
    for (t = 0; t < LAB_WL_NKINDS; t++) {
       if (r->ops[t] == 0) {
@@ -617,13 +754,8 @@ append_layout (bson_t *arr, size_t i, const lab_results_layout_t *l, const mix_r
       BSON_APPEND_UTF8 (&one, "op", lab_scan_wl_name ((lab_scan_wl_kind_t)t));
       BSON_APPEND_INT64 (&one, "ops", r->ops[t]);
       BSON_APPEND_DOUBLE (&one, "time_s", round_to (r->time_s[t], 4));
-      BSON_APPEND_DOCUMENT_BEGIN (&one, "latency_ms", &lat);
-      BSON_APPEND_DOUBLE (&lat, "p50", round_to (r->lat[t].p50_ms, 3));
-      BSON_APPEND_DOUBLE (&lat, "p95", round_to (r->lat[t].p95_ms, 3));
-      BSON_APPEND_DOUBLE (&lat, "p99", round_to (r->lat[t].p99_ms, 3));
-      BSON_APPEND_DOUBLE (&lat, "max", round_to (r->lat[t].max_ms, 3));
-      BSON_APPEND_DOUBLE (&lat, "mean", round_to (r->lat[t].mean_ms, 3));
-      bson_append_document_end (&one, &lat);
+      lab_scan_latency_append (&one, "latency_ms", &r->lat[t]);
+      lab_scan_latency_append (&one, "service_ms", &r->svc[t]);
       BSON_APPEND_INT64 (&one, "rows", r->rows[t]);
       bson_append_document_end (&bt, &one);
    }
@@ -655,7 +787,7 @@ append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mi
    const lab_scan_opts_t *o = p->opts;
    char spec[256];
    bson_t m, pr, la;
-   bool cold = true;
+   bool cold = true, behind = false, saturated = false;
    size_t i;
    int t;
 
@@ -681,11 +813,23 @@ append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mi
                      cold
                         ? "one interleaved stream per layout, cold start"
                         : "one interleaved stream per layout, not cold (no --cold, or the cold step failed)");
+   BSON_APPEND_UTF8 (&m, "mode", mx->rate > 0 ? "open" : "closed");
+   if (mx->rate > 0) {
+      BSON_APPEND_DOUBLE (&m, "rate_ops_s", mx->rate);
+   } else {
+      BSON_APPEND_NULL (&m, "rate_ops_s");
+   }
+   for (i = 0; i < p->layouts.n; i++) {
+      behind = behind || res[i].pace.behind;
+      saturated = saturated || lab_scan_mix_saturated (&res[i].cpu);
+   }
+   BSON_APPEND_BOOL (&m, "behind", behind);
+   BSON_APPEND_BOOL (&m, "saturated", saturated);
    BSON_APPEND_BOOL (&m, "rows_equal", equal);
    BSON_APPEND_UTF8 (&m, "winner", p->layouts.l[win].name);
    BSON_APPEND_ARRAY_BEGIN (&m, "layouts", &la);
    for (i = 0; i < p->layouts.n; i++) {
-      append_layout (&la, i, &p->layouts.l[i], &res[i], res[win].elapsed_s);
+      append_layout (&la, i, mx, &p->layouts.l[i], &res[i], score (mx, &res[win]));
    }
    bson_append_array_end (&m, &la);
    bson_append_document_end (results, &m);
@@ -709,7 +853,7 @@ lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error)
    }
    if (ok) {
       for (i = 1; i < n; i++) {
-         win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
+         win = score (&mx, &res[i]) < score (&mx, &res[win]) ? i : win;
          if (equal && (res[i].digest != res[0].digest || res[i].writes != res[0].writes)) {
             equal = false;
             bad = i;

@@ -55,10 +55,53 @@ void lab_scan_mix_stream_make (const int64_t *weight, int64_t n, uint64_t seed, 
 /* lab_scan_mix_stream_cleanup -- free what s owns. */
 void lab_scan_mix_stream_cleanup (lab_scan_mix_stream_t *s);
 
-/* lab_scan_mix_split -- the workers' shares of n operations: worker w takes ops w, w + P, w + 2P, ...
- * (P = parallel). As the workers' items: starts[0..P] (worker w runs items starts[w] .. starts[w+1] - 1)
- * and item_op[0..n) (the op item k runs). Pure. */
-void lab_scan_mix_split (int64_t n, int parallel, int64_t *starts, int64_t *item_op);
+/* lab_scan_mix_rate_parse -- a --mix-rate value, operations per second: a finite number above 0 (at most
+ * 1e9), else LAB_ERROR_USAGE naming the value. */
+bool lab_scan_mix_rate_parse (const char *s, double *rate, bson_error_t *error);
+
+/* lab_scan_mix_rate_parse_opt -- the option table's parser of --mix-rate (LAB_CLI_OPT_CUSTOM, field: double).
+ */
+bool lab_scan_mix_rate_parse_opt (const char *value, void *field, const char *name, bson_error_t *error);
+
+/* The schedule fell behind when the ops started at under this share of the asked rate. */
+#define LAB_MIX_BEHIND_SHARE 0.95
+
+/* How an open loop kept its schedule: op i intended at i / rate seconds from the schedule's start. */
+typedef struct {
+   double rate_ops_s;     /* asked */
+   double achieved_ops_s; /* n over (the last op's actual start + one interval): at most rate_ops_s */
+   double max_lag_ms, mean_lag_ms; /* an op's actual start after its intended one */
+   bool behind;                    /* achieved_ops_s < LAB_MIX_BEHIND_SHARE x rate_ops_s */
+} lab_scan_mix_pace_t;
+
+/* lab_scan_mix_pace_summarize -- the pace of n ops scheduled at `rate` whose actual starts were
+ * start_ns[0..n) (from the schedule's start). Pure. */
+void lab_scan_mix_pace_summarize (double rate, const uint64_t *start_ns, int64_t n, lab_scan_mix_pace_t *out);
+
+/* lab_scan_mix_sleep_until -- sleep until lab_now_ns () reaches t_ns (CLOCK_MONOTONIC; now or past: at
+ * once). */
+void lab_scan_mix_sleep_until (uint64_t t_ns);
+
+/* The machine saturated when its CPUs were busy at least this share of the stream's time. */
+#define LAB_MIX_SATURATED_SHARE 0.9
+
+/* The CPU a layout's stream used (-1: unknown). */
+typedef struct {
+   double elapsed_s;      /* the stream's wall time: its first op's start to its last op's end */
+   double client_s;       /* this process (the load generator) */
+   double store_s;        /* the store's process: this one (embedded), else the local server's */
+   bool store_in_client;  /* embedded: client_s holds the store's CPU too */
+   int cores;             /* CPUs this process may run on */
+   double machine_busy_s; /* CPU seconds every process of the machine used (/proc/stat) */
+} lab_scan_mix_cpu_t;
+
+/* lab_scan_mix_machine_busy_s -- the CPU seconds every CPU of the machine has been busy so far (user,
+ * nice, system, irq, softirq, steal of /proc/stat's "cpu" line); -1 when unreadable. */
+double lab_scan_mix_machine_busy_s (void);
+
+/* lab_scan_mix_saturated -- the machine's CPUs were busy >= LAB_MIX_SATURATED_SHARE of c->cores over the
+ * stream: the machine's figure when known, else the client's and the store's; false when unknown. Pure. */
+bool lab_scan_mix_saturated (const lab_scan_mix_cpu_t *c);
 
 /* lab_scan_mix_run -- with --mix: draw the stream's inputs (warm, from the data as it is now: after the
  * load's runs and the workloads), run the stream cold on every layout in run 1's order, and append the

@@ -12,10 +12,14 @@
 /* One layout of the "mix" object, as the summary reads it (-1: absent). */
 typedef struct {
    const char *name;
-   double elapsed_s, ops_per_s, x, cpu_s;
+   double elapsed_s, ops_per_s, x, cpu_s, latency_s;
+   double achieved, max_lag_ms, client_cores, store_cores, machine_cores_busy, machine_cores;
+   bool store_in_client;
+   bool behind, saturated;
    int64_t engine_write, disk_write, disk_read;
    int64_t ops[LAB_WL_NKINDS], rows[LAB_WL_NKINDS];
-   double time_s[LAB_WL_NKINDS], p50[LAB_WL_NKINDS], p95[LAB_WL_NKINDS], p99[LAB_WL_NKINDS];
+   double time_s[LAB_WL_NKINDS];
+   double lat[LAB_WL_NKINDS][3], svc[LAB_WL_NKINDS][3]; /* p50, p95, p99 (-1: n/a) */
 } rl_t;
 
 /* One "mix" object read. */
@@ -24,6 +28,7 @@ typedef struct {
    size_t n, win;
    const char *winner, *spec;
    int64_t weight[LAB_WL_NKINDS], ops, workers;
+   double rate; /* open loop: ops per second asked; 0: closed */
    bool equal, cold;
 } rm_t;
 
@@ -33,6 +38,15 @@ num (const bson_t *doc, const char *path)
 {
    double v;
    return lab_results_get_number (doc, path, &v) ? v : -1;
+}
+
+/* flag -- a bool at `path` of doc (false: absent). */
+static bool
+flag (const bson_t *doc, const char *path)
+{
+   bson_iter_t it;
+   return bson_iter_init (&it, doc) && bson_iter_find_descendant (&it, path, &it) &&
+          BSON_ITER_HOLDS_BOOL (&it) && bson_iter_bool (&it);
 }
 
 /* kind_of -- the lab_scan_wl_kind_t named `name` (-1: none). */
@@ -70,9 +84,12 @@ read_types (bson_iter_t *bt, rl_t *l)
       l->ops[k] = (int64_t)num (&one, "ops");
       l->rows[k] = (int64_t)num (&one, "rows");
       l->time_s[k] = num (&one, "time_s");
-      l->p50[k] = num (&one, "latency_ms.p50");
-      l->p95[k] = num (&one, "latency_ms.p95");
-      l->p99[k] = num (&one, "latency_ms.p99");
+      l->lat[k][0] = num (&one, "latency_ms.p50");
+      l->lat[k][1] = num (&one, "latency_ms.p95");
+      l->lat[k][2] = num (&one, "latency_ms.p99");
+      l->svc[k][0] = num (&one, "service_ms.p50");
+      l->svc[k][1] = num (&one, "service_ms.p95");
+      l->svc[k][2] = num (&one, "service_ms.p99");
    }
 }
 
@@ -88,6 +105,7 @@ read_mix (const bson_t *mix, rm_t *m)
    m->winner = m->spec = "?";
    m->ops = (int64_t)num (mix, "ops");
    m->workers = (int64_t)num (mix, "workers");
+   m->rate = fmax (0, num (mix, "rate_ops_s"));
    for (k = 0; k < LAB_WL_NKINDS; k++) {
       char path[64];
       bson_snprintf (path, sizeof path, "proportions.%s", lab_scan_wl_name ((lab_scan_wl_kind_t)k));
@@ -125,6 +143,16 @@ read_mix (const bson_t *mix, rm_t *m)
       l->ops_per_s = num (&d, "ops_per_s");
       l->x = num (&d, "x_vs_winner");
       l->cpu_s = num (&d, "cpu_s");
+      l->latency_s = num (&d, "latency_s");
+      l->achieved = num (&d, "schedule.achieved_ops_s");
+      l->max_lag_ms = num (&d, "schedule.max_lag_ms");
+      l->behind = flag (&d, "schedule.behind");
+      l->client_cores = num (&d, "cpu.client_cores");
+      l->store_cores = num (&d, "cpu.store_cores");
+      l->machine_cores_busy = num (&d, "cpu.machine_busy_cores");
+      l->machine_cores = num (&d, "cpu.machine_cores");
+      l->store_in_client = l->store_cores == l->client_cores;
+      l->saturated = flag (&d, "cpu.saturated");
       l->engine_write = (int64_t)num (&d, "engine_write_bytes");
       l->disk_write = (int64_t)num (&d, "disk_write_bytes");
       l->disk_read = (int64_t)num (&d, "disk_read_bytes");
@@ -167,8 +195,10 @@ join (bson_string_t *s, char parts[][160], int n)
 /* against -- the clause of the winner w against layout o: "1.8x faster overall than detail: it wins load
  * (9.1x) and range (2.0x), loses row (1.3x) and writes 4.1x the bytes". */
 static void
-against (bson_string_t *s, const rl_t *w, const rl_t *o, bool first)
+against (bson_string_t *s, const rm_t *m, const rl_t *w, const rl_t *o, bool first)
 {
+   /* an open loop's elapsed time is its schedule's: its layouts differ in the latencies they cause */
+   double ws = m->rate > 0 ? w->latency_s : w->elapsed_s, os = m->rate > 0 ? o->latency_s : o->elapsed_s;
    char wins[LAB_WL_NKINDS][160], loses[LAB_WL_NKINDS][160], clauses[3][160];
    int nw = 0, nl = 0, nc = 0, k;
    bson_string_t *tmp;
@@ -210,8 +240,11 @@ against (bson_string_t *s, const rl_t *w, const rl_t *o, bool first)
    if (ob > 0) {
       bson_snprintf (clauses[nc++], 160, "writes %.1fx the bytes", wb / ob);
    }
-   bson_string_append_printf (s, "%.1fx faster %sthan %s", w->elapsed_s > 0 ? o->elapsed_s / w->elapsed_s : 0,
-                              first ? "overall " : "", o->name);
+   bson_string_append_printf (s, "%.1fx faster %sthan %s", ws > 0 ? os / ws : 0, first ? "overall " : "",
+                              o->name);
+   if (first && m->rate > 0) {
+      bson_string_append_printf (s, " (latencies summed, at %g ops/s)", m->rate);
+   }
    if (nc > 0) {
       bson_string_append (s, ": it ");
       join (s, clauses, nc);
@@ -255,7 +288,7 @@ lab_scan_mix_verdict (const bson_t *mix)
       if (!first) {
          bson_string_append (s, "; ");
       }
-      against (s, &m.l[m.win], &m.l[i], first);
+      against (s, &m, &m.l[m.win], &m.l[i], first);
       first = false;
    }
    bson_string_append (s, ".");
@@ -273,6 +306,107 @@ mb (int64_t b, char *buf, size_t len)
    }
 }
 
+/* ms_cell -- a latency in ms right-aligned in 9, or "n/a" (too few ops for the percentile, or unknown). */
+static void
+ms_cell (double v, char *buf, size_t len)
+{
+   if (v < 0) {
+      bson_snprintf (buf, len, "%9s", "n/a");
+   } else {
+      bson_snprintf (buf, len, "%9.3f", v);
+   }
+}
+
+/* cores_cell -- cores busy as "1.92", or "n/a". */
+static void
+cores_cell (double v, char *buf, size_t len)
+{
+   if (v < 0) {
+      bson_snprintf (buf, len, "n/a");
+   } else {
+      bson_snprintf (buf, len, "%.2f", v);
+   }
+}
+
+/* render_layouts -- the table per layout, then how the open loop kept its schedule and the CPU. */
+static void
+render_layouts (bson_string_t *s, const rm_t *m)
+{
+   size_t i;
+
+   bson_string_append_printf (s, "  %-12s %10s %10s %7s %14s %14s %14s %8s %8s\n", "layout", "elapsed",
+                              "ops/s", "x", "engine writes", "disk writes", "disk reads", "client", "store");
+   for (i = 0; i < m->n; i++) {
+      const rl_t *l = &m->l[i];
+      char e[32], w[32], r[32], cc[16], sc[16];
+      mb (l->engine_write, e, sizeof e);
+      mb (l->disk_write, w, sizeof w);
+      mb (l->disk_read, r, sizeof r);
+      cores_cell (l->client_cores, cc, sizeof cc);
+      cores_cell (l->store_cores, sc, sizeof sc);
+      bson_string_append_printf (s, "  %-12s %8.3f s %10.1f %6.2fx %14s %14s %14s %8s %8s\n", l->name,
+                                 l->elapsed_s, l->ops_per_s, l->x, e, w, r, cc, sc);
+   }
+   bson_string_append (
+      s, "  client, store: the cores they kept busy (embedded: one process, the same figure)\n");
+   for (i = 0; i < m->n; i++) {
+      const rl_t *l = &m->l[i];
+      if (m->rate > 0) {
+         bson_string_append_printf (s, "  %s: %.1f ops/s achieved of %g asked, max lag %.3f ms%s\n", l->name,
+                                    l->achieved, m->rate, l->max_lag_ms,
+                                    l->behind ? ": BEHIND SCHEDULE, the machine could not sustain the rate "
+                                                "(the latencies hold the backlog)"
+                                              : "");
+      }
+      if (l->saturated) {
+         /* whose CPU: the load generator and the store, or other processes of the machine */
+         double ours = l->client_cores + (l->store_in_client || l->store_cores < 0 ? 0 : l->store_cores);
+         bson_string_append_printf (
+            s,
+            "  %s: the machine was saturated (%.2f of %.0f cores busy, %.2f of them the "
+            "client's and the store's): latencies include waiting for a CPU\n",
+            l->name, l->machine_cores_busy, l->machine_cores, ours);
+      }
+   }
+}
+
+/* render_types -- per type and layout: ops, busy time, percentiles (open loop: latency from the intended
+ * start, then the service time), rows. */
+static void
+render_types (bson_string_t *s, const rm_t *m)
+{
+   bool open = m->rate > 0;
+   size_t i;
+   int k, q;
+
+   bson_string_append_printf (s, "  %-12s %-8s %8s %10s %9s %9s %9s", "per type", "layout", "ops", "busy",
+                              "p50 ms", "p95 ms", "p99 ms");
+   if (open) {
+      bson_string_append_printf (s, " %9s %9s %9s", "svc p50", "svc p95", "svc p99");
+   }
+   bson_string_append_printf (s, " %10s\n", "rows");
+   for (k = 0; k < LAB_WL_NKINDS; k++) {
+      for (i = 0; i < m->n; i++) {
+         const rl_t *l = &m->l[i];
+         char c[16];
+         if (l->ops[k] <= 0) {
+            continue;
+         }
+         bson_string_append_printf (s, "  %-12s %-8s %8lld %8.3f s", lab_scan_wl_name ((lab_scan_wl_kind_t)k),
+                                    l->name, (long long)l->ops[k], l->time_s[k]);
+         for (q = 0; q < (open ? 6 : 3); q++) {
+            ms_cell (q < 3 ? l->lat[k][q] : l->svc[k][q - 3], c, sizeof c);
+            bson_string_append_printf (s, " %s", c);
+         }
+         bson_string_append_printf (s, " %10lld\n", (long long)l->rows[k]);
+      }
+   }
+   bson_string_append (s,
+                       open ? "  p50..p99: from each op's intended start (the queueing it met counted); svc: "
+                              "from its actual start; n/a: too few ops (p50 needs 2, p95 20, p99 100)\n"
+                            : "  n/a: too few ops for the percentile (p50 needs 2, p95 20, p99 100)\n");
+}
+
 /* lab_scan_mix_table_render -- see wl_mix.h. */
 char *
 lab_scan_mix_table_render (const bson_t *results)
@@ -284,8 +418,6 @@ lab_scan_mix_table_render (const bson_t *results)
    rm_t m;
    bson_string_t *s;
    char *verdict;
-   size_t i;
-   int k;
 
    if (!bson_iter_init_find (&it, results, "mix") || !BSON_ITER_HOLDS_DOCUMENT (&it)) {
       return NULL;
@@ -295,32 +427,15 @@ lab_scan_mix_table_render (const bson_t *results)
       return NULL;
    }
    s = bson_string_new ("");
-   bson_string_append_printf (s, "\nThe mix %s: %lld operations, %lld workers, %s\n", m.spec,
+   bson_string_append_printf (s, "\nThe mix %s: %lld operations, %lld workers, %s, ", m.spec,
                               (long long)m.ops, (long long)m.workers, m.cold ? "cold" : "not cold");
-   bson_string_append_printf (s, "  %-12s %10s %10s %7s %14s %14s %14s\n", "layout", "elapsed", "ops/s", "x",
-                              "engine writes", "disk writes", "disk reads");
-   for (i = 0; i < m.n; i++) {
-      const rl_t *l = &m.l[i];
-      char e[32], w[32], r[32];
-      mb (l->engine_write, e, sizeof e);
-      mb (l->disk_write, w, sizeof w);
-      mb (l->disk_read, r, sizeof r);
-      bson_string_append_printf (s, "  %-12s %8.3f s %10.1f %6.2fx %14s %14s %14s\n", l->name, l->elapsed_s,
-                                 l->ops_per_s, l->x, e, w, r);
+   if (m.rate > 0) {
+      bson_string_append_printf (s, "open loop at %g ops/s\n", m.rate);
+   } else {
+      bson_string_append (s, "closed loop (each worker starts its next op when its last ends)\n");
    }
-   bson_string_append_printf (s, "  %-12s %-8s %8s %10s %9s %9s %9s %10s\n", "per type", "layout", "ops",
-                              "busy", "p50 ms", "p95 ms", "p99 ms", "rows");
-   for (k = 0; k < LAB_WL_NKINDS; k++) {
-      for (i = 0; i < m.n; i++) {
-         const rl_t *l = &m.l[i];
-         if (l->ops[k] <= 0) {
-            continue;
-         }
-         bson_string_append_printf (s, "  %-12s %-8s %8lld %8.3f s %9.3f %9.3f %9.3f %10lld\n",
-                                    lab_scan_wl_name ((lab_scan_wl_kind_t)k), l->name, (long long)l->ops[k],
-                                    l->time_s[k], l->p50[k], l->p95[k], l->p99[k], (long long)l->rows[k]);
-      }
-   }
+   render_layouts (s, &m);
+   render_types (s, &m);
    verdict = lab_scan_mix_verdict (&mix);
    if (verdict) {
       bson_string_append_printf (s, "%s\n", verdict);

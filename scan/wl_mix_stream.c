@@ -1,6 +1,6 @@
 /*
  * wl_mix_stream.c -- the user's mix, its pure parts (wl_mix.h): the --mix value, the counts per type, the
- * interleaved stream drawn from the seed, and the workers' shares of it.
+ * interleaved stream drawn from the seed.
  */
 #include "scan/hash.h"
 #include "scan/wl_mix.h"
@@ -195,20 +195,4 @@ lab_scan_mix_stream_cleanup (lab_scan_mix_stream_t *s)
    bson_free (s->type);
    bson_free (s->index);
    memset (s, 0, sizeof *s);
-}
-
-/* lab_scan_mix_split -- see wl_mix.h. */
-void
-lab_scan_mix_split (int64_t n, int parallel, int64_t *starts, int64_t *item_op)
-{
-   int w;
-
-   starts[0] = 0;
-   for (w = 0; w < parallel; w++) {
-      int64_t j, cnt = w < n ? (n - w + parallel - 1) / parallel : 0;
-      for (j = 0; j < cnt; j++) {
-         item_op[starts[w] + j] = w + j * parallel;
-      }
-      starts[w + 1] = starts[w] + cnt;
-   }
 }

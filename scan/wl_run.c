@@ -314,7 +314,7 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
    const lab_scan_wl_index_t *ix = &wp->index[kind][li];
    char key[16], plan[700], dig[24];
-   bson_t d, a, lat;
+   bson_t d, a;
    double per_row_bytes =
       r->acc.rows > 0 && r->disk_read_bytes >= 0 ? (double)r->disk_read_bytes / (double)r->acc.rows : -1;
 
@@ -377,13 +377,7 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    BSON_APPEND_INT64 (&d, "disk_reads", r->disk_reads);
    BSON_APPEND_INT64 (&d, "engine_read_bytes", r->engine_read_bytes);
    BSON_APPEND_DOUBLE (&d, "cpu_s", r->cpu_s >= 0 ? round_to (r->cpu_s, 3) : -1);
-   BSON_APPEND_DOCUMENT_BEGIN (&d, "latency_ms", &lat);
-   BSON_APPEND_DOUBLE (&lat, "p50", round_to (r->lat.p50_ms, 3));
-   BSON_APPEND_DOUBLE (&lat, "p95", round_to (r->lat.p95_ms, 3));
-   BSON_APPEND_DOUBLE (&lat, "p99", round_to (r->lat.p99_ms, 3));
-   BSON_APPEND_DOUBLE (&lat, "max", round_to (r->lat.max_ms, 3));
-   BSON_APPEND_DOUBLE (&lat, "mean", round_to (r->lat.mean_ms, 3));
-   bson_append_document_end (&d, &lat);
+   lab_scan_latency_append (&d, "latency_ms", &r->lat);
    BSON_APPEND_DOUBLE (&d, "docs_per_row",
                        r->acc.rows > 0 ? round_to ((double)r->acc.docs / (double)r->acc.rows, 4) : -1);
    BSON_APPEND_DOUBLE (&d, "disk_bytes_per_row", per_row_bytes >= 0 ? round_to (per_row_bytes, 1) : -1);
@@ -828,6 +822,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
       r.lat.p99_ms = summary_num (results, name, "latency_p99_ms");
       r.lat.max_ms = summary_num (results, name, "latency_max_ms");
       r.lat.mean_ms = summary_num (results, name, "latency_mean_ms");
+      r.lat.count = r.acc.queries; /* one latency per master loaded */
       r.cold = p->opts->cold;
       lab_scan_state_of_run1 (results, name, &r.state);
       append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &r,

@@ -18,6 +18,8 @@
 #include "scan/scan.h"
 #include "store/store.h"
 
+#include <stdatomic.h>
+
 typedef enum {
    LAB_WL_LOAD = 0,  /* each master fetched whole by its key (the original experiment) */
    LAB_WL_ROW,       /* one row by (key, line number) */
@@ -201,13 +203,14 @@ typedef struct lab_scan_wl_layout {
    lab_store_t *server;                /* writes on a server: the store its update commands go to (NULL:
                                         * the embedded store, whole documents through the store) */
    bool positional;                    /* a MongoDB server: positional $set (FerretDB: by array index) */
-   /* the mix (scan/wl_mix.c): item i run by item_fn (item_ctx its state), the workers' shares as starts[]
-    * says (parallel + 1 entries); rows whose hash is in skip[0..nskip) (sorted: rows the mix appends) are
-    * left out of the digest of what a read returned */
+   /* the mix (scan/wl_mix.c): item i run by item_fn (item_ctx its state), each worker taking the next
+    * item from the shared counter *next (so no worker idles while another still has a share to run);
+    * rows whose hash is in skip[0..nskip) (sorted: rows the mix appends) are left out of the digest of
+    * what a read returned */
    bool (*item_fn) (const struct lab_scan_wl_layout *wl, lab_store_session_t *sess, int64_t i,
                     lab_scan_wl_acc_t *acc, bson_error_t *error);
    void *item_ctx;
-   const int64_t *starts;
+   _Atomic int64_t *next;
    const uint64_t *skip;
    int64_t nskip;
 } lab_scan_wl_layout_t;

@@ -115,6 +115,9 @@ golden writes writes.json --charts none
 golden mix mix.json --charts none
 golden mix-estimated writes.json --charts none --mix load=5,row=60,range=5,append=25,update=5
 golden mix-beside mix.json --charts none --mix load=5,row=60,range=5,append=25,update=5
+# an open-loop mix (gen_mix_open.py, --mix-rate): its mode and rate, achieved rate and lag (detail behind),
+# latency beside service percentiles, n/a where too few ops, the CPU, the machine saturated
+golden mix-open mix-open.json --charts none
 # data measured after writes (gen_aged.py: mix.json on collections an earlier scancmp run wrote to, the
 # state of every measurement recorded): the Dataset section lists the earlier writes and the documents each
 # measurement started on, the mix section its own, the Reproduce section the earlier run's command and the

@@ -141,6 +141,8 @@ bad("mix-prop.json", lambda x: x["proportions"].update(scan=3))
 bad("mix-winner.json", lambda x: x.update(winner="stacked"))
 bad("mix-flag.json", lambda x: x.update(rows_equal="yes"))
 doc = copy.deepcopy(m); doc["mix"] = [1]; write("mix-array.json", doc)
+bad("mix-mode.json", lambda x: x.update(mode="sideways"))
+bad("mix-norate.json", lambda x: x.update(mode="open", rate_ops_s=None))
 PY
 refused 2 '--mix: no-range.json has no range workload measured on layout "detail"' no-range.json --mix "$spec"
 refused 2 '--mix: update-detail-only.json has no update workload measured on layout "folded"' \
@@ -155,6 +157,8 @@ refused 2 "holds a measured mix of other proportions (load=5,row=60,range=5,appe
   "$data/mix.json" --mix load=1,row=1
 refused 1 'mix-time.json: mix: layouts[0] (detail): by_type[1]: "time_s" must be a number of at least 0' mix-time.json
 refused 1 'mix-nospec.json: mix: no "spec", which every mix carries' mix-nospec.json
+refused 1 'mix-mode.json: mix: "mode" "sideways" is neither "open" nor "closed"' mix-mode.json
+refused 1 'mix-norate.json: mix: an open loop ("mode": "open") without its "rate_ops_s"' mix-norate.json
 refused 1 'mix-notime.json: mix: layouts[1] (folded): by_type[0]: no "time_s", which every mix carries' mix-notime.json
 refused 1 'mix-noelapsed.json: mix: layouts[0] (detail): no "elapsed_s", which every mix carries' mix-noelapsed.json
 refused 1 'mix-noops.json: mix: layouts[0] (detail): by_type[3]: no "ops", which every mix carries' mix-noops.json

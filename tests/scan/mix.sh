@@ -6,6 +6,12 @@
 #   - a mix of loads, rows, windows, appends and corrections on detail and folded with 2 workers: exit 0,
 #     the "mix" object as docs/results-schema.md "The mix" says, rows_equal and the same digest on both
 #     layouts, per-type counts as the proportions, the write costs known (embedded), the verdict printed;
+#   - the closed loop says so (mode closed, rate null, latency = service time), with the CPU of the client
+#     and the store;
+#   - --mix-rate: bad values exit 2; an open loop at a rate the machine sustains records mode open, its
+#     rate, latencies from the intended starts no lower than the service times (per percentile, the same
+#     counts), an achieved rate no higher than asked; at 10^7 ops/s it is flagged behind; percentiles of
+#     fewer ops than they need (p50 2, p95 20, p99 100) are null in the file and n/a on the terminal;
 #   - fold-details --verify still finds detail and folded equal: the same logical writes landed on both;
 #   - the copy taken before the mix no longer holds detail's rows: a read-only mix over detail and the
 #     copy exits 3, the file kept with rows_equal false.
@@ -40,6 +46,10 @@ bad "--mix: 'row': give TYPE=WEIGHT" --mix row
 bad "no weight above 0" --mix row=0
 bad "--mix runs its stream once" --mix row=1 --cache-ratios 0.5,1
 bad "--mix-ops" --mix row=1 --mix-ops 0
+bad "--mix-rate '0': give the operations per second" --mix row=1 --mix-rate 0
+bad "--mix-rate '-5': give the operations per second" --mix row=1 --mix-rate -5
+bad "--mix-rate 'fast': give the operations per second" --mix row=1 --mix-rate fast
+bad "--mix-rate paces the stream of --mix" --mix-rate 100
 
 # 2. the mix on detail and folded
 expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --mix $MIX --mix-ops $ops --parallel 2 --seed 5 --cold \
@@ -51,8 +61,9 @@ import json, sys
 res = json.load(open(sys.argv[1]))
 where, ops = sys.argv[2], int(sys.argv[3])
 m = res["mix"]
-assert list(m) == ["estimated", "spec", "proportions", "ops", "seed", "workers", "cold", "source",
-                   "rows_equal", "winner", "layouts"], list(m)
+assert list(m) == ["estimated", "spec", "proportions", "ops", "seed", "workers", "cold", "source", "mode",
+                   "rate_ops_s", "behind", "saturated", "rows_equal", "winner", "layouts"], list(m)
+assert m["mode"] == "closed" and m["rate_ops_s"] is None and m["behind"] is False, m
 assert m["estimated"] is False and m["spec"] == "load=5,row=60,range=5,append=25,update=5", m["spec"]
 assert m["proportions"] == {"load": 5, "row": 60, "range": 5, "append": 25, "update": 5}, m["proportions"]
 assert m["ops"] == ops and m["seed"] == 5 and m["workers"] == 2, m
@@ -60,7 +71,8 @@ assert m["rows_equal"] is True, "rows differ"
 assert m["winner"] in ("detail", "folded")
 want = {"load": ops * 5 // 100, "row": ops * 60 // 100, "range": ops * 5 // 100, "append": ops * 25 // 100,
         "update": ops * 5 // 100}
-keys = ["layout", "collection", "kind", "state", "elapsed_s", "ops_per_s", "x_vs_winner", "by_type", "disk_read_bytes",
+keys = ["layout", "collection", "kind", "state", "elapsed_s", "ops_per_s", "x_vs_winner", "latency_s", "cpu",
+        "by_type", "disk_read_bytes",
         "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "oplog_bytes", "oplog_entries",
         "oplog_bytes_per_write", "oplog", "cpu_s", "digest"]
 digests = set()
@@ -73,7 +85,13 @@ for l in m["layouts"]:
     got = {t["op"]: t["ops"] for t in l["by_type"]}
     assert got == want, (l["layout"], got, want)
     assert [t["op"] for t in l["by_type"]] == ["load", "row", "range", "append", "update"]
+    c = l["cpu"]
+    assert c["client_s"] >= 0 and c["client_cores"] >= 0 and c["machine_cores"] >= 1, c
+    if where == "embedded":
+        assert c["store_s"] == c["client_s"] and "same process" in c["store"], c
     for t in l["by_type"]:
+        # a closed loop: an op's latency is its service time
+        assert t["latency_ms"] == t["service_ms"] and t["latency_ms"]["count"] == t["ops"], t
         assert t["time_s"] > 0 and t["latency_ms"]["p50"] >= 0 and t["latency_ms"]["max"] >= t["latency_ms"]["p50"], t
         assert t["rows"] >= (t["ops"] if t["op"] in ("row", "append", "update", "load") else 0), t
         if t["op"] in ("append", "update"):
@@ -88,10 +106,57 @@ assert win["x_vs_winner"] == 1, win
 print("ok")
 PY
 
-# 3. the same logical writes on both sides: the fold's own verification still holds
+# 3. the open loop: at a rate the machine sustains, then at one it cannot, with too few ops for some
+# percentiles (the checks are invariants, never timings)
+rate=200 rops=200
+[ "$where" = server ] && rate=20 rops=60
+expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --mix $MIX --mix-ops $rops --mix-rate $rate --parallel 2 --seed 6 \
+  --create-workload-indexes -o "$T/open.json"
+grep -q "open loop at $rate ops/s" "$T/out" || fail "the open loop's summary does not say its mode and rate"
+grep -q "svc p50" "$T/out" || fail "the open loop's summary has no service times"
+expect 0 "$BIN/scancmp" "${S[@]}" "${L[@]}" --mix $MIX --mix-ops 30 --mix-rate 1e7 --parallel 2 --seed 6 \
+  --create-workload-indexes -o "$T/behind.json"
+grep -q "BEHIND SCHEDULE" "$T/out" || fail "a rate the machine cannot sustain is not flagged behind"
+grep -q " n/a " "$T/out" || fail "the terminal shows percentiles of too few ops"
+python3 - "$T/open.json" "$T/behind.json" "$rate" "$rops" >"$T/check" 2>&1 <<'PY' || { fail "open loop check"; cat "$T/check" >&2; }
+import json, sys
+need = {"p50": 2, "p95": 20, "p99": 100}
+def check(path, rate, ops):
+    m = json.load(open(path))["mix"]
+    assert m["mode"] == "open" and m["rate_ops_s"] == rate and m["ops"] == ops, m
+    for l in m["layouts"]:
+        s = l["schedule"]
+        assert s["rate_ops_s"] == rate and 0 < s["achieved_ops_s"] <= rate and s["max_lag_ms"] >= s["mean_lag_ms"] >= 0, s
+        assert list(l["cpu"]) == ["elapsed_s", "client_s", "client_cores", "store_s", "store_cores", "store",
+                                  "machine_busy_cores", "machine_cores", "saturated"], l["cpu"]
+        assert sum(t["ops"] for t in l["by_type"]) == ops
+        c = l["cpu"]  # whose the store's CPU is, and a figure that matches it
+        if "same process" in c["store"]:
+            assert c["store_s"] == c["client_s"] >= 0, c
+        elif "server's process" in c["store"]:
+            assert c["store_s"] >= 0 and c["store_cores"] >= 0, c
+        else:
+            assert c["store_s"] == -1 and c["store"].startswith("unknown"), c
+        for t in l["by_type"]:
+            lat, svc = t["latency_ms"], t["service_ms"]
+            assert lat["count"] == svc["count"] == t["ops"], t
+            for p, n in need.items():
+                # too few ops: null, in both; else the latency from the intended start >= the service time
+                assert (lat[p] is None) == (svc[p] is None) == (t["ops"] < n), (p, t)
+                assert lat[p] is None or lat[p] >= svc[p], (p, t)
+            assert lat["max"] >= svc["max"] and lat["mean"] >= svc["mean"], t
+    return m
+m = check(sys.argv[1], float(sys.argv[3]), int(sys.argv[4]))
+b = check(sys.argv[2], 1e7, 30)
+assert b["behind"] is True and all(l["schedule"]["behind"] for l in b["layouts"]), b
+assert any(t["latency_ms"]["p95"] is None for l in b["layouts"] for t in l["by_type"])
+print("ok")
+PY
+
+# 4. the same logical writes on both sides: the fold's own verification still holds
 expect 0 "$BIN/fold-details" "${S[@]}" --verify --src bill_detail --dst detail_coll --max-doc-bytes 8KiB -q
 
-# 4. the copy taken before the mix lacks its appends: a read-only mix over detail and the copy differs
+# 5. the copy taken before the mix lacks its appends: a read-only mix over detail and the copy differs
 expect 3 "$BIN/scancmp" "${S[@]}" --layout detail=bill_detail:rows --layout copy=bill_copy:rows \
   --mix $dmix --mix-ops $dops --parallel 2 --seed 5 --create-workload-indexes -o "$T/d.json"
 grep -q "RESULTS DIFFER" "$T/out" || fail "the differing mix's summary does not say so"

@@ -1,15 +1,17 @@
 /*
  * test_mix_unit.c -- the user's mix, its pure parts (scan/wl_mix_stream.c, scan/wl_mix_report.c): --mix
  * parsing and its refusals, the counts per type (the proportions exactly, up to rounding), the stream
- * (the same for the same seed, another for another seed, each type's ops numbered in stream order), the
- * workers' split (every op once, worker w takes w, w + P, ...), and the verdict sentence and summary
- * from a hand-made "mix" object.
+ * (the same for the same seed, another for another seed, each type's ops numbered in stream order),
+ * --mix-rate and the open loop's pace (behind or not), the saturation rule, the counts a percentile needs,
+ * and the verdict sentence and summary from a hand-made "mix" object.
  */
 #include "tests/testutil.h"
 
 #include "core/error.h"
+#include "core/percentile.h"
 #include "scan/wl_mix.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,42 +137,108 @@ test_stream (void **state)
    lab_scan_mix_stream_cleanup (&c);
 }
 
+/* test_rate -- --mix-rate: a number above 0, else a usage error naming the value. */
 static void
-test_split (void **state)
+test_rate (void **state)
 {
-   int64_t ns[] = { 0, 1, 3, 10, 1001 }, starts[9], *item_op, *hit, i;
-   int ps[] = { 1, 2, 4, 8 };
-   size_t a, b;
+   const char *bad[] = { "0", "-5", "abc", "", "10x", "nan", "inf", "1e10" };
+   bson_error_t error;
+   double r = 0;
+   size_t i;
 
    (void)state;
-   for (a = 0; a < sizeof ns / sizeof ns[0]; a++) {
-      for (b = 0; b < sizeof ps / sizeof ps[0]; b++) {
-         int64_t n = ns[a];
-         int p = ps[b], wk;
-         item_op = calloc ((size_t)n + 1, sizeof *item_op);
-         hit = calloc ((size_t)n + 1, sizeof *hit);
-         lab_scan_mix_split (n, p, starts, item_op);
-         assert_int_equal (starts[0], 0);
-         assert_int_equal (starts[p], n);
-         for (wk = 0; wk < p; wk++) {
-            assert_true (starts[wk] <= starts[wk + 1]);
-            for (i = starts[wk]; i < starts[wk + 1]; i++) {
-               /* worker wk's j-th item is op wk + j p */
-               assert_int_equal (item_op[i], wk + (i - starts[wk]) * p);
-               assert_true (item_op[i] >= 0 && item_op[i] < n);
-               hit[item_op[i]]++;
-            }
-         }
-         for (i = 0; i < n; i++) {
-            if (hit[i] != 1) {
-               fail_msg ("n %lld, %d workers: op %lld run %lld times", (long long)n, p, (long long)i,
-                         (long long)hit[i]);
-            }
-         }
-         free (item_op);
-         free (hit);
+   assert_true (lab_scan_mix_rate_parse ("500", &r, &error));
+   assert_true (r == 500);
+   assert_true (lab_scan_mix_rate_parse ("0.5", &r, &error));
+   assert_true (r == 0.5);
+   for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      memset (&error, 0, sizeof error);
+      if (lab_scan_mix_rate_parse (bad[i], &r, &error)) {
+         fail_msg ("--mix-rate '%s' accepted", bad[i]);
       }
+      assert_int_equal (error.domain, LAB_ERROR_USAGE);
+      assert_non_null (strstr (error.message, "--mix-rate"));
+      assert_non_null (strstr (error.message, bad[i]));
    }
+}
+
+/* test_pace -- on schedule: the asked rate, no lag, not behind; ops starting late: behind, the lag told;
+ * the achieved rate never above the asked one. */
+static void
+test_pace (void **state)
+{
+   uint64_t st[100];
+   lab_scan_mix_pace_t pc;
+   int i;
+
+   (void)state;
+   for (i = 0; i < 100; i++) {
+      st[i] = (uint64_t)i * 10000000ull; /* 100 ops/s, each on time */
+   }
+   lab_scan_mix_pace_summarize (100, st, 100, &pc);
+   assert_true (pc.achieved_ops_s > 99.99 && pc.achieved_ops_s <= 100);
+   assert_true (pc.max_lag_ms == 0 && !pc.behind);
+   for (i = 0; i < 100; i++) {
+      st[i] = (uint64_t)i * 20000000ull; /* half the pace: op i starts i * 10 ms late */
+   }
+   lab_scan_mix_pace_summarize (100, st, 100, &pc);
+   assert_true (pc.behind);
+   assert_true (pc.achieved_ops_s < 51 && pc.achieved_ops_s > 49);
+   assert_true (fabs (pc.max_lag_ms - 990) < 1e-6);
+   st[0] = 0;
+   lab_scan_mix_pace_summarize (1e7, st, 1, &pc); /* one op: its start is its schedule */
+   assert_false (pc.behind);
+}
+
+/* test_saturated -- the machine's busy CPU against its cores; without it, the client's and the store's. */
+static void
+test_saturated (void **state)
+{
+   lab_scan_mix_cpu_t c = { 10, 9.5, 9.5, true, 2, 19 };
+
+   (void)state;
+   assert_true (lab_scan_mix_saturated (&c)); /* 1.9 of 2 cores */
+   c.machine_busy_s = 10;
+   assert_false (lab_scan_mix_saturated (&c));
+   c.machine_busy_s = -1; /* embedded: the store's CPU is the client's, counted once */
+   assert_false (lab_scan_mix_saturated (&c));
+   c.store_in_client = false; /* a local server: both processes */
+   assert_true (lab_scan_mix_saturated (&c));
+   c.cores = -1;
+   assert_false (lab_scan_mix_saturated (&c));
+}
+
+/* test_percentile_counts -- a percentile needs one observation above it: p50 2, p95 20, p99 100. */
+static void
+test_percentile_counts (void **state)
+{
+   lab_scan_latency_summary_t s;
+   double ms[100];
+   bson_t doc = BSON_INITIALIZER;
+   bson_iter_t it;
+   int i;
+
+   (void)state;
+   assert_int_equal (lab_percentile_min_count (50), 2);
+   assert_int_equal (lab_percentile_min_count (90), 10);
+   assert_int_equal (lab_percentile_min_count (95), 20);
+   assert_int_equal (lab_percentile_min_count (99), 100);
+   assert_false (lab_percentile_supported (99, 99));
+   assert_true (lab_percentile_supported (99, 100));
+   assert_false (lab_percentile_supported (95, 19));
+   assert_false (lab_percentile_supported (50, 1));
+   for (i = 0; i < 100; i++) {
+      ms[i] = i;
+   }
+   lab_scan_latency_summarize (ms, 20, &s);
+   lab_scan_latency_append (&doc, "l", &s);
+   assert_true (bson_iter_init (&it, &doc) && bson_iter_find_descendant (&it, "l.p95", &it));
+   assert_true (BSON_ITER_HOLDS_DOUBLE (&it));
+   assert_true (bson_iter_init (&it, &doc) && bson_iter_find_descendant (&it, "l.p99", &it));
+   assert_true (BSON_ITER_HOLDS_NULL (&it));
+   assert_true (bson_iter_init (&it, &doc) && bson_iter_find_descendant (&it, "l.count", &it));
+   assert_int_equal (bson_iter_as_int64 (&it), 20);
+   bson_destroy (&doc);
 }
 
 /* a two-layout "mix" object: folded 1.8x faster, wins load and range, loses row, 4.1x the write bytes */
@@ -228,8 +296,14 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_parse), cmocka_unit_test (test_counts),  cmocka_unit_test (test_stream),
-      cmocka_unit_test (test_split), cmocka_unit_test (test_verdict),
+      cmocka_unit_test (test_parse),
+      cmocka_unit_test (test_counts),
+      cmocka_unit_test (test_stream),
+      cmocka_unit_test (test_rate),
+      cmocka_unit_test (test_pace),
+      cmocka_unit_test (test_saturated),
+      cmocka_unit_test (test_percentile_counts),
+      cmocka_unit_test (test_verdict),
    };
    return lab_test_run_group ("mix_unit", tests, NULL, NULL);
 }
