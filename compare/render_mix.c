@@ -285,13 +285,15 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
       }
       bson_string_append (o, " |\n");
    }
+   /* one quantity in both tables (measured and estimated): an operation's own time */
+   bson_string_append (o,
+                       "\nTime per op: the mean latency of the type's operations (each one's own time; the "
+                       "workers run together, so the elapsed time is less than their sum); the faster in "
+                       "bold.");
    bson_string_append (o, m->estimated
-                             ? "\nTime per op: the workload's elapsed time over its operations, its "
-                               "workers running together (so below one operation's latency); the "
-                               "faster in bold.\n\n"
-                             : "\nTime per op: the type's busy time (its operations' latencies summed) "
-                               "over its operations; the faster in bold. The ops column lists each "
-                               "layout's count only when they differ.\n\n");
+                             ? " Each type's from its workload measured alone (a row query of "
+                               "row_batch rows counts as that many ops).\n\n"
+                             : " The ops column lists each layout's count only when they differ.\n\n");
 }
 
 /* app_state -- " It started on ..." : the documents each layout held when its stream started (the data as
