@@ -742,11 +742,11 @@ test_layout_entry (void **state)
    lab_scan_worker_totals_t w[2];
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
-   const char *order[] = { "run",          "layout",         "collection",     "order_in_run",  "started_at",
-                           "elapsed_s",    "state",          "cold",           "docs",          "rows",
-                           "keys",         "keys_unmatched", "bytes_returned", "read_requests", "read_bytes",
-                           "read_time_ms", "io_ticks_ms",    "engine",         "rates",         "memory",
-                           "cpu",          "latency_ms",     "workers",        "samples" };
+   const char *order[] = { "run",        "layout",       "collection",     "order_in_run",   "load_order",
+                           "started_at", "elapsed_s",    "state",          "cold",           "docs",
+                           "rows",       "keys",         "keys_unmatched", "bytes_returned", "read_requests",
+                           "read_bytes", "read_time_ms", "io_ticks_ms",    "engine",         "rates",
+                           "memory",     "cpu",          "latency_ms",     "workers",        "samples" };
    bson_iter_t it;
    size_t i = 0;
 
