@@ -355,9 +355,11 @@ render_best_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sw
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
    size_t i;
 
-   bson_string_append (o,
-                       "- **Fastest layout at each cache size** (load time; ties as *same* is defined under "
-                       "the comparison table): ");
+   bson_string_append_printf (
+      o,
+      "- **Fastest layout at each cache size** (%s-order load time; ties as *same* is "
+      "defined under the comparison table): ",
+      s->load_order);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       lab_results_nrow_t row;
@@ -414,8 +416,8 @@ render_noise_points (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp
       }
    }
    if (n > 0) {
-      bson_string_append_printf (o,
-                                 "- **No load-time winner at %s**: ", n == 1 ? "one point" : "some points");
+      bson_string_append_printf (o, "- **No %s-order load-time winner at %s**: ", s->load_order,
+                                 n == 1 ? "one point" : "some points");
       bson_string_append (o, pts->str);
       bson_string_append (o, nmin < 2 ? ". With one run a difference under "
                                       : ". A difference within the runs' "

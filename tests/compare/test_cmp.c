@@ -654,10 +654,11 @@ test_sweep_three (void **state)
    assert_non_null (
       strstr (md, "**The buckets layout loads 9.90x–20.0x faster than detail in key order, depending on "
                   "the engine cache**"));
-   assert_non_null (strstr (md, "- **Fastest layout at each cache size** (load time; ties as *same* is "
-                                "defined under the comparison table): "
-                                "500 B, ratio 0.50 (rereads): **folded 2.00x**; 1000 B, ratio 1.00 "
-                                "(rereads): **folded = buckets**.\n"));
+   assert_non_null (strstr (md,
+                            "- **Fastest layout at each cache size** (key-order load time; ties as *same* is "
+                            "defined under the comparison table): "
+                            "500 B, ratio 0.50 (rereads): **folded 2.00x**; 1000 B, ratio 1.00 "
+                            "(rereads): **folded = buckets**.\n"));
    assert_non_null (strstr (md, "; the folded layout's engine read 1.00x its size; the buckets layout's "
                                 "engine read 2.00x its size."));
    assert_non_null (strstr (md, "| read amplification: detail | folded | buckets |"));
