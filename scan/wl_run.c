@@ -843,7 +843,8 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
  * later ones may find in the device's own cache (a VM's host), so one run against a median would not
  * compare like with like. */
 static bool
-load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, wl_result_t *r, bson_error_t *error)
+load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, const char *what, wl_result_t *r,
+                   bson_error_t *error)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
    int runs = p->opts->runs > 0 ? p->opts->runs : 1, k, j, med = 0;
@@ -862,10 +863,8 @@ load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, wl_result_t 
          all[k].acc.docs = m.docs;
          all[k].acc.doc_bytes = m.bytes_returned;
          t[k] = m.elapsed_s;
-         lab_log_info ("%s, %s, run %d of %d: %lld rows in %.2f s",
-                       p->load_order == LAB_LOAD_ORDER_RANDOM ? "load in random order"
-                                                              : "load after the writes",
-                       l->name, k + 1, runs, (long long)m.rows, m.elapsed_s);
+         lab_log_info ("%s, %s, run %d of %d: %lld rows in %.2f s", what, l->name, k + 1, runs,
+                       (long long)m.rows, m.elapsed_s);
       }
       lab_scan_layout_measure_cleanup (&m);
    }
@@ -904,7 +903,10 @@ append_load_again (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    memset (res, 0, sizeof res);
    lab_scan_run_order (p->opts->order, 1, n, order);
    for (i = 0; i < n; i++) {
-      if (!load_after_layout (p, order[i], (int)i + 1, &res[order[i]], error)) {
+      if (!load_after_layout (p, order[i], (int)i + 1,
+                              strcmp (name, "load_random") == 0 ? "load in random order"
+                                                                : "load after the writes",
+                              &res[order[i]], error)) {
          lab_error_prefix (error, "%s", title);
          return false;
       }
