@@ -275,8 +275,9 @@ typedef struct {
    const char *total_ylabel;
 } series_chart_t;
 
-/* caption_with_cache -- "<caption>, engine cache 64 MiB" when the file says its cache (for a sweep: its
- * reference point's, the runs the time charts show); caller bson_free()s. */
+/* caption_with_cache -- "<caption>, key-order load, engine cache 64 MiB": the load's order (the runs the
+ * charts show are the headline load's) and the cache when the file says it (for a sweep: its reference
+ * point's); caller bson_free()s. */
 static char *
 caption_with_cache (const lab_cmp_results_t *r, const char *caption)
 {
@@ -284,10 +285,11 @@ caption_with_cache (const lab_cmp_results_t *r, const char *caption)
    char *c, *out;
 
    if (!lab_results_cache_bytes (&r->doc, &cache) || !(cache > 0)) {
-      return bson_strdup (caption);
+      return bson_strdup_printf ("%s, %s-order load", caption, lab_results_load_order (&r->doc));
    }
    c = lab_results_format_binary (cache);
-   out = bson_strdup_printf ("%s, engine cache %s", caption, c);
+   out =
+      bson_strdup_printf ("%s, %s-order load, engine cache %s", caption, lab_results_load_order (&r->doc), c);
    bson_free (c);
    return out;
 }

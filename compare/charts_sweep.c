@@ -168,6 +168,7 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
    const char *measured = "";
    bson_string_t *predicted_plot = NULL;
    size_t n = lab_results_sweep_n (&r->doc), i, l, c, nl, col;
+   bool random[LAB_RESULTS_MAX_LAYOUTS] = { false }, any_random = false;
    const char *names[LAB_RESULTS_MAX_LAYOUTS];
    lab_results_layouts_t ls;
    lab_sweep_point_t *p;
@@ -192,8 +193,13 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
    }
    p = bson_malloc0 (n * sizeof *p);
    for (i = 0; i < n; i++) {
-      char *cache;
       lab_results_sweep_point (&r->doc, i, &p[i]);
+      for (c = 1; c < p[i].n && c < nl; c++) {
+         any_random = any_random || p[i].has_speedup_random[c];
+      }
+   }
+   for (i = 0; i < n; i++) {
+      char *cache;
       if (!(p[i].cache_ratio > 0)) {
          continue;
       }
@@ -219,8 +225,19 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
          bson_string_append_printf (chart->data, " %.6g", ok ? p[i].read_amplification[l] : NAN);
       }
       cache = lab_results_format_binary (p[i].cache_size_bytes);
-      bson_string_append_printf (chart->data, " \"%s\"\n", cache);
+      bson_string_append_printf (chart->data, " \"%s\"", cache);
       bson_free (cache);
+      /* --load-order both: each candidate's random-order speedup, after the cache size */
+      for (c = 1; any_random && c < nl; c++) {
+         bool ok = p[i].has_speedup_random[c] && p[i].speedup_random[c] > 0;
+         if (ok) {
+            chart->ymin = fmin (chart->ymin, p[i].speedup_random[c]);
+            chart->ymax = fmax (chart->ymax, p[i].speedup_random[c]);
+         }
+         random[c] = random[c] || ok;
+         bson_string_append_printf (chart->data, " %.6g", ok ? p[i].speedup_random[c] : NAN);
+      }
+      bson_string_append (chart->data, "\n");
    }
    regime_marks (p, n, chart->regimes);
    bson_free (p);
@@ -233,11 +250,11 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
       bson_string_append_printf (
          chart->plot,
          "%s using 1:%zu with linespoints lw 3 pt 7 ps 1.0 lc rgb '%s' title "
-         "\"speedup (%s load time ÷ %s)%s\" noenhanced, \\\n"
+         "\"speedup (%s load time ÷ %s, %s order)%s\" noenhanced, \\\n"
          "     '' using 1:%zu:(sprintf('%%.3gx', $%zu)) with labels offset 0,1.1 notitle",
          c == 1 ? "'sweep.dat'" : ", \\\n     ''", c + 1,
-         nl == 2 ? "#333333" : lab_cmp_bold_colors[fi < 0 ? 0 : fi], names[0], names[c], measured, c + 1,
-         c + 1);
+         nl == 2 ? "#333333" : lab_cmp_bold_colors[fi < 0 ? 0 : fi], names[0], names[c],
+         lab_results_load_order (&r->doc), measured, c + 1, c + 1);
       if (c == 1) {
          bson_string_append_printf (
             chart->plot,
@@ -252,6 +269,16 @@ lab_cmp_sweep_chart_plot (const lab_cmp_results_t *r, const lab_cmp_production_t
                                  ", \\\n     '' using 1:%zu with linespoints lw 2 dt 2 pt 5 ps 0.9 lc "
                                  "rgb '%s' title \"read amplification, %s%s\" noenhanced",
                                  1 + nl + l, lab_cmp_bold_colors[fi < 0 ? 0 : fi], names[l], measured);
+   }
+   for (c = 1; c < nl; c++) {
+      int fi = lab_results_layout_find (&ls, names[c]);
+      if (random[c]) {
+         bson_string_append_printf (chart->plot,
+                                    ", \\\n     '' using 1:%zu with linespoints lw 2 dt 3 pt 9 ps 1.0 lc rgb "
+                                    "'%s' title \"speedup (%s load time ÷ %s, random order)\" noenhanced",
+                                    col + c, nl == 2 ? "#333333" : lab_cmp_bold_colors[fi < 0 ? 0 : fi],
+                                    names[0], names[c]);
+      }
    }
    chart->n_speedup = nl - 1;
    chart->n_amplification = nl;

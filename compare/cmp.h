@@ -86,6 +86,8 @@ typedef struct {
 /* One workload: workloads[i] of the results file. */
 typedef struct {
    const char *workload, *title; /* "row", "each row fetched by (bill_id, line_no)" (title may be NULL) */
+   const char *load_order;       /* a load's "key" or "random" (NULL: not recorded, key order) */
+   char label[64];               /* the row's name in every table: "load (key order)", "row" */
    bson_t params;                /* a view; empty when not recorded */
    int rows_equal;
    lab_cmp_wl_layout_t *layouts; /* n_layouts of them, in the file's order */
@@ -145,7 +147,8 @@ int lab_cmp_mix_type_of (const char *s, size_t len);
 /* One op type of one layout's stream: by_type[] of the file (ops 0: not in the stream). A figure the file
  * did not know (-1, null or absent; every latency of an estimate) is LAB_CMP_WL_UNKNOWN. */
 typedef struct {
-   double ops, time_s; /* time_s: the ops' service times summed (an estimate: ops x cost per op) */
+   double ops, time_s; /* time_s: the ops' latencies summed (an estimate: ops x the workload's mean latency
+                        * per op), so time_s / ops is the mean latency in both */
    double p50_ms, p95_ms, p99_ms, max_ms, mean_ms, rows; /* latency (an open loop: from the intended start) */
    double svc_p50_ms, svc_p95_ms, svc_p99_ms;            /* service time (from the actual start) */
 } lab_cmp_mix_op_t;
@@ -210,9 +213,12 @@ bool lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bs
  * `wl` of results document `doc` (named `name`), for each layout of `ls` (mix-schema.md, "Estimated mix"):
  * per layout and type the cost of one op = the workload's elapsed_s / its ops (load: queries, else
  * runs[0].keys; row: queries x params.row_batch (1 when absent); range: queries; append, update:
- * write.writes), by_type ops = ops x share, time_s = ops x share x cost, elapsed_s their sum; the write bytes
- * from write.engine_bytes_per_write of the writes (the reads write nothing), the read bytes from every type's
- * disk_read_bytes per op when each is known (else unknown); latencies, disk reads and CPU unknown. False
+ * write.writes), by_type ops = ops x share, elapsed_s = the sum of ops x share x cost, time_s = ops x share
+ * x the workload's mean latency per op (unknown when not recorded) and mean_ms that latency; the load ops
+ * from "load_random" when the file has it (the mix picks masters at random), else "load", `source` saying
+ * which; the write bytes from write.engine_bytes_per_write of the writes (the reads write nothing), the read
+ * bytes from every type's disk_read_bytes per op when each is known (else unknown); the other latencies,
+ * disk reads and CPU unknown. False
  * with *error (LAB_ERROR_USAGE) naming the type, the layout and the file when a type in the mix has no
  * measured workload for a layout, or its op count is unknown. Free with lab_cmp_mix_cleanup. */
 bool lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const lab_results_layouts_t *ls,

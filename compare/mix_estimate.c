@@ -11,9 +11,26 @@
 #include "compare/cmp.h"
 #include "core/error.h"
 
-/* How an estimate was made: the "source" of an estimated mix (mix-schema.md). */
+/* How an estimate was made: the "source" of an estimated mix (mix-schema.md), and which load it took. */
 static const char estimated_source[] =
    "re-weighted from the workloads of this file (each measured alone): an estimate";
+static const char estimated_source_random[] =
+   "re-weighted from the workloads of this file (each measured alone): an estimate; its load ops cost what "
+   "the load in random order cost (the mix picks masters at random)";
+static const char estimated_source_key[] =
+   "re-weighted from the workloads of this file (each measured alone): an estimate; its load ops cost what "
+   "the load in key order cost (contiguous segments of the sorted keys: cheaper than the mix's random picks; "
+   "scancmp --load-order both measures the random order)";
+
+/* load_workload -- the load the mix's load ops are costed by: the random-order one when the file has it
+ * (--load-order both: "load_random"; a headline in random order: "load"), else the key-order "load". */
+static const lab_cmp_workload_t *
+load_workload (const lab_cmp_workloads_t *wl)
+{
+   const lab_cmp_workload_t *w = lab_cmp_workload_find (wl, "load_random");
+
+   return w ? w : lab_cmp_workload_find (wl, "load");
+}
 
 /* op_count -- the operations workload `w` ran on layout entry `l` (mix-schema.md): load its queries, else
  * the run's masters (runs[0].keys); row queries x params.row_batch (1 when absent); range queries; append
@@ -43,6 +60,19 @@ op_count (lab_cmp_mix_type_t t, const lab_cmp_workload_t *w, const lab_cmp_wl_la
    }
 }
 
+/* items_of -- the timed items of workload w behind its n ops: a row query answers params.row_batch ops,
+ * every other item is one op. */
+static double
+items_of (lab_cmp_mix_type_t t, const lab_cmp_workload_t *w, double n)
+{
+   double batch = 1;
+
+   if (t == LAB_CMP_MIX_ROW && lab_results_get_number (&w->params, "row_batch", &batch) && batch > 0) {
+      return n / batch;
+   }
+   return n;
+}
+
 /* estimate_layout -- layout `name` of the estimate: per type in the mix its ops and time, the elapsed time,
  * the write and read bytes. False with *error naming the type, the layout and the file. */
 static bool
@@ -70,7 +100,7 @@ estimate_layout (const lab_cmp_workloads_t *wl, const bson_t *doc, const char *n
       if (!(share[t] > 0)) {
          continue;
       }
-      w = lab_cmp_workload_find (wl, lab_cmp_mix_type_names[t]);
+      w = t == LAB_CMP_MIX_LOAD ? load_workload (wl) : lab_cmp_workload_find (wl, lab_cmp_mix_type_names[t]);
       if (!w || (k = lab_cmp_wl_layout_find (w, name)) < 0) {
          lab_error_set (
             error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
@@ -90,8 +120,13 @@ estimate_layout (const lab_cmp_workloads_t *wl, const bson_t *doc, const char *n
       }
       cost = l->elapsed_s / n;
       op->ops = ops * share[t];
-      op->time_s = op->ops * cost;
-      ml->elapsed_s += op->time_s;
+      /* time per op is one quantity in both mix tables: an op's own time, the mean latency (a row query
+       * of a batch answers row_batch ops); the elapsed time re-weights the wall time, workers together */
+      op->mean_ms = l->mean_ms;
+      op->time_s = l->mean_ms >= 0
+                      ? op->ops * l->mean_ms / 1000.0 * items_of ((lab_cmp_mix_type_t)t, w, n) / n
+                      : LAB_CMP_WL_UNKNOWN;
+      ml->elapsed_s += op->ops * cost;
       /* the reads write nothing; a write type whose engine bytes are unknown leaves the total unknown */
       if (t >= LAB_CMP_MIX_APPEND) {
          write_bytes =
@@ -128,7 +163,10 @@ lab_cmp_mix_estimate (const lab_cmp_workloads_t *wl, const bson_t *doc, const la
    out->ops = ops;
    out->seed = out->workers = LAB_CMP_WL_UNKNOWN;
    out->cold = out->rows_equal = -1;
-   out->source = estimated_source;
+   out->source = !(weight[LAB_CMP_MIX_LOAD] > 0) || !load_workload (wl) ? estimated_source
+                 : load_workload (wl)->load_order && strcmp (load_workload (wl)->load_order, "random") == 0
+                    ? estimated_source_random
+                    : estimated_source_key;
    out->layouts = bson_malloc0 (sizeof *out->layouts * (ls->n ? ls->n : 1));
    for (i = 0; i < ls->n; i++) {
       if (!estimate_layout (wl, doc, ls->l[i].name, name, share, ops, &out->layouts[i], error)) {

@@ -408,17 +408,18 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
       }
       bson_string_append (o, " |\n");
    }
-   bson_string_append (o, m->estimated
-                             ? "\nTime per op: the workload's elapsed time over its operations, its "
-                               "workers running together (so below one operation's latency); the "
-                               "faster in bold.\n\n"
-                             : "\nTime per op: the type's busy time (its operations' service times summed) "
-                               "over its operations; the faster in bold. The ops column lists each "
-                               "layout's count only when they differ.");
+   /* one quantity in both tables (measured and estimated): an operation's own time */
+   bson_string_append (
+      o, "\nTime per op: the mean of the type's operations' own times (from each one's actual start; the "
+         "workers run together, so the elapsed time is less than their sum); the faster in "
+         "bold.");
+   bson_string_append (o, m->estimated ? " Each type's from its workload measured alone (a row query of "
+                                         "row_batch rows counts as that many ops).\n\n"
+                                       : " The ops column lists each layout's count only when they differ.");
    if (!m->estimated) {
       bson_string_append (o, m->open ? " p50 / p95 / p99: the latency from each op's intended start (the "
                                        "queueing it met counted, as a client arriving on schedule sees it); "
-                                       "service: from its actual start."
+                                       "service: from its actual start, the time per op's own."
                                      : " p50 / p95 / p99: each op's latency, from its start (a closed loop: "
                                        "no queueing is seen).");
       bson_string_append (o, " n/a: too few ops for the percentile (p50 needs 2, p95 20, p99 100: one "

@@ -35,6 +35,7 @@ typedef struct {
    const char *names[LAB_RESULTS_MAX_LAYOUTS];
    size_t cand; /* the candidate lab_cmp_app_sw names for "folded": 1 unless a per-candidate line */
    lab_results_layouts_t ls; /* the file's layouts, for the winner of a point (lab_results_nrow) */
+   const char *load_order;   /* the headline load's order, "key" or "random" (lab_results_load_order) */
 } lab_cmp_sweep_t;
 
 /* How cold the runs really were (lab_cmp_gather_cold). */

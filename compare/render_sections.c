@@ -393,6 +393,11 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
    }
    bson_string_append (o, "\n- order of layouts: ");
    lab_cmp_app_esc (o, lab_results_get_string (d, "config.order"));
+   bson_string_append_printf (o, "; load order: %s", lab_results_load_order (d));
+   if (lab_results_get_string (d, "config.load_order") &&
+       strcmp (lab_results_get_string (d, "config.load_order"), "both") == 0) {
+      bson_string_append (o, " (and random, the workloads' \"load (random order)\")");
+   }
    bson_string_append (o, "; parallel workers: ");
    app_num (o, d, "config.parallel", LAB_UNIT_COUNT);
    bson_string_append (o, "; runs: ");
@@ -467,7 +472,9 @@ lab_cmp_render_runs (bson_string_t *o, const lab_cmp_results_t *r)
    bson_t run;
 
    bson_string_append (o, "## Per-run figures\n\n");
-   bson_string_append (o, "| run | layout | load time | documents | read requests | disk read | peak read "
+   bson_string_append_printf (o, "| run | layout | load time (%s order) | documents",
+                              lab_results_load_order (&r->doc));
+   bson_string_append (o, " | read requests | disk read | peak read "
                           "req/s | peak read MB/s | avg request | latency p95 | peak RSS |\n"
                           "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
    for (i = 0; i < n; i++) {

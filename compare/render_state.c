@@ -175,7 +175,9 @@ collect (const bson_t *d, const lab_results_layouts_t *ls, state_row_t *rows, si
          c[l] = state_of (d, path, ls->l[l].name);
       }
       snprintf (label, sizeof label, "%s",
-                strcmp (wn, "load_after_writes") == 0 ? "the load after the writes" : wn);
+                strcmp (wn, "load_after_writes") == 0 ? "the load after the writes"
+                : strcmp (wn, "load_random") == 0     ? "the load in random order"
+                                                      : wn);
       add_row (rows, &n, cap, label, c, ls->n);
    }
    if (lab_results_get_string (d, "mix.spec")) {

@@ -17,6 +17,7 @@ lab_cmp_sweep_load (const lab_cmp_results_t *r, lab_cmp_sweep_t *s)
    memset (s, 0, sizeof *s);
    s->nl = lab_results_sweep_order (&r->doc, &s->ls, s->names);
    s->cand = 1;
+   s->load_order = lab_results_load_order (&r->doc);
    s->n = lab_results_sweep_n (&r->doc);
    s->p = bson_malloc0 ((s->n + 1) * sizeof *s->p);
    for (i = 0; i < s->n; i++) {
@@ -210,6 +211,40 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    }
 }
 
+/* render_random_line -- with --load-order both, the verdict's line on candidate s->cand's speedup in random
+ * order at every point that measured it: "In random order the folded layout loads 1.60x at ..., 77.2x at
+ * ...". Nothing without a random-order load. */
+static void
+render_random_line (bson_string_t *o, const lab_cmp_sweep_t *s)
+{
+   size_t i, k = 0, c = s->cand;
+
+   for (i = 0; i < s->n; i++) {
+      const lab_sweep_point_t *p = &s->p[i];
+      if (!p->has_speedup_random[c]) {
+         continue;
+      }
+      lab_cmp_app_sw (o, s, k++ == 0 ? "- **In random order the folded layout loads " : ", ");
+      lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_random[c]);
+      lab_cmp_app_sw (o, s, k == 1 ? (s->nl > 2 ? " faster than detail** at " : " faster** at ") : " at ");
+      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_app_sw (o, s, " (ratio ");
+      lab_cmp_app_ratio (o, p->cache_ratio);
+      lab_cmp_app_sw (o, s, ")");
+   }
+   if (k > 0) {
+      bson_string_append_printf (o,
+                                 ": the keys shuffled by --seed and dealt round-robin to the workers, as an "
+                                 "application opens bills (the \"load (random order)\" row of each point); "
+                                 "the line above is %s order%s.\n",
+                                 s->load_order,
+                                 strcmp (s->load_order, "key") == 0
+                                    ? ", each worker a contiguous segment of the sorted keys as the original "
+                                      "batch loaders read them"
+                                    : "");
+   }
+}
+
 /* app_not_cold -- the end of a bold speedup ("**: "), or, the runs not cold, its reason instead of the
  * bold (core/results.h, lab_results_cold_check). */
 static void
@@ -259,6 +294,7 @@ render_curve_line (bson_string_t *o, const lab_cmp_sweep_t *s, const char *not_c
          lab_cmp_app_sw (o, s, " faster");
          lab_cmp_app_sw (o, s, than);
       }
+      bson_string_append_printf (o, " in %s order", s->load_order);
       bson_string_append_printf (o, " at the %s measured", n_speedup == 1 ? "one cache size" : "cache sizes");
       app_not_cold (o, not_cold);
       app_holds (o, &s->p[hi]);
@@ -274,7 +310,7 @@ render_curve_line (bson_string_t *o, const lab_cmp_sweep_t *s, const char *not_c
          lab_cmp_app (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
          lab_cmp_app_sw (o, s, " faster");
          lab_cmp_app_sw (o, s, than);
-         lab_cmp_app_sw (o, s, ", depending on the engine cache");
+         bson_string_append_printf (o, " in %s order, depending on the engine cache", s->load_order);
          app_not_cold (o, not_cold);
       } else {
          bson_string_append (o, not_cold ? "" : "**");
@@ -282,7 +318,7 @@ render_curve_line (bson_string_t *o, const lab_cmp_sweep_t *s, const char *not_c
          lab_cmp_app (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
          lab_cmp_app_sw (o, s, " to ");
          lab_cmp_app (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
-         lab_cmp_app_sw (o, s, " with the engine cache");
+         bson_string_append_printf (o, " in %s order with the engine cache", s->load_order);
          bson_string_append (o, not_cold ? "" : "**");
          if (not_cold) {
             bson_string_append_printf (o, " (%s)", not_cold);
@@ -319,9 +355,11 @@ render_best_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sw
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
    size_t i;
 
-   bson_string_append (o,
-                       "- **Fastest layout at each cache size** (load time; ties as *same* is defined under "
-                       "the comparison table): ");
+   bson_string_append_printf (
+      o,
+      "- **Fastest layout at each cache size** (%s-order load time; ties as *same* is "
+      "defined under the comparison table): ",
+      s->load_order);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       lab_results_nrow_t row;
@@ -382,8 +420,8 @@ render_noise_points (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp
       }
    }
    if (n > 0) {
-      bson_string_append_printf (o,
-                                 "- **No load-time winner at %s**: ", n == 1 ? "one point" : "some points");
+      bson_string_append_printf (o, "- **No %s-order load-time winner at %s**: ", s->load_order,
+                                 n == 1 ? "one point" : "some points");
       bson_string_append (o, pts->str);
       bson_string_append (o, nmin < 2 ? ". With one run a difference under "
                                       : ". The 95% interval of the ratio over the paired runs holds 1, "
@@ -589,6 +627,7 @@ lab_cmp_render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
    for (c = 1; c < s->nl; c++) {
       sc.cand = c;
       render_curve_line (o, &sc, cold ? NULL : why);
+      render_random_line (o, &sc);
    }
    if (s->nl > 2) {
       render_best_line (o, r, s);

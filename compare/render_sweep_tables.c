@@ -19,6 +19,22 @@ app_point_stat (bson_string_t *o, const lab_sweep_point_t *p, const char *layout
    lab_cmp_app_stat (o, m->unit, &st, range);
 }
 
+/* sweep_random -- some point has a random-order load beside the headline (--load-order both). */
+static bool
+sweep_random (const lab_cmp_sweep_t *s)
+{
+   size_t i, l;
+
+   for (i = 0; i < s->n; i++) {
+      for (l = 1; l < s->nl; l++) {
+         if (s->p[i].has_speedup_random[l]) {
+            return true;
+         }
+      }
+   }
+   return false;
+}
+
 /* app_production_row -- the production point's row of the load-time table: every layout not measured,
  * each candidate's speedup estimated. */
 static void
@@ -64,6 +80,9 @@ app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          break;
       }
    }
+   for (c = 1; sweep_random (s) && c < s->nl; c++) {
+      bson_string_append (o, " | not estimated");
+   }
    bson_string_append (o, " |\n");
 }
 
@@ -94,24 +113,31 @@ app_align (bson_string_t *o, const char *first, size_t k)
 }
 
 /* render_sweep_load -- the load-time table: per point its cache, ratio, measured regime, every layout's load
- * time and each candidate's speedup (the production point marked where its ratio falls). */
+ * time and each candidate's speedup, in the headline's order, then (--load-order both) each candidate's
+ * speedup in random order (the production point marked where its ratio falls). */
 static void
 render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s,
                    const lab_cmp_production_t *prod)
 {
    size_t i, l, nl = s->nl;
-   bool prod_done = !prod;
+   bool prod_done = !prod, random = sweep_random (s);
+   const char *order = lab_results_load_order (&r->doc);
 
    lab_cmp_app_sw (o, s, "## Cache sweep\n\n### Load time\n\n");
    bson_string_append_printf (o, "| engine cache | cache ÷ %s on disk | regime | ", s->names[0]);
    for (l = 0; l < nl; l++) {
-      bson_string_append_printf (o, "%s load time | ", s->names[l]);
+      bson_string_append_printf (o, "%s load time (%s order) | ", s->names[l], order);
    }
    for (l = 1; l < nl; l++) {
-      bson_string_append_printf (o, "speedup (%s ÷ %s) |%s", s->names[0], s->names[l], l + 1 < nl ? " " : "");
+      bson_string_append_printf (o, "speedup (%s order, %s ÷ %s) |%s", order, s->names[0], s->names[l],
+                                 l + 1 < nl || random ? " " : "");
+   }
+   for (l = 1; random && l < nl; l++) {
+      bson_string_append_printf (o, "speedup (random order, %s ÷ %s) |%s", s->names[0], s->names[l],
+                                 l + 1 < nl ? " " : "");
    }
    bson_string_append (o, "\n");
-   app_align (o, "|--:|--:|---|", nl + nl - 1);
+   app_align (o, "|--:|--:|---|", nl + (nl - 1) * (random ? 2 : 1));
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       if (!prod_done && prod->ratio < p->cache_ratio) {
@@ -148,10 +174,23 @@ render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_s
             bson_string_append (o, "n/a");
          }
       }
+      for (l = 1; random && l < nl; l++) {
+         bson_string_append (o, " | ");
+         if (p->has_speedup_random[l]) {
+            lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_random[l]);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+      }
       bson_string_append (o, " |\n");
    }
    if (!prod_done) {
       app_production_row (o, r, s, prod);
+   }
+   if (random) {
+      bson_string_append (o, "\nRandom order: the point's \"load (random order)\" row, the keys shuffled by "
+                             "--seed and dealt round-robin to the workers, as an application opens bills; "
+                             "key order: each worker a contiguous segment of the sorted keys.\n");
    }
 }
 

@@ -109,7 +109,8 @@ lab_cmp_render_table (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
    lab_results_layouts (&r->doc, &ls);
    same = lab_cmp_run_counts (r, &ls, counts, &nd);
    nf = counts[1];
-   bson_string_append (o, "## Comparison\n\n| metric");
+   bson_string_append_printf (o, "## Comparison\n\n| metric (%s-order load)",
+                              lab_results_load_order (&r->doc));
    for (i = 0; i < ls.n; i++) {
       bson_string_append (o, " | ");
       lab_cmp_app_esc (o, lab_cmp_layout_heading (&ls, i));

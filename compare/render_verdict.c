@@ -323,13 +323,15 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
       /* no bold for a speedup the runs cannot claim (core/results.h, lab_results_cold_check) */
       bson_string_append_printf (o, "The folded layout loads ");
       lab_cmp_app (o, LAB_CMP_FACTOR, factor);
-      bson_string_append (o, w == LAB_WIN_FOLDED ? " faster (" : " slower (");
+      bson_string_append_printf (o, " %s in %s order (", w == LAB_WIN_FOLDED ? "faster" : "slower",
+                                 lab_results_load_order (&r->doc));
       bson_string_append_printf (o, "%s; %s", note, why);
       bson_string_append (o, "): ");
    } else if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
       lab_cmp_app (o, LAB_CMP_FACTOR, factor);
-      bson_string_append (o, w == LAB_WIN_FOLDED ? " faster** (" : " slower** (");
+      bson_string_append_printf (o, " %s in %s order** (", w == LAB_WIN_FOLDED ? "faster" : "slower",
+                                 lab_results_load_order (&r->doc));
       bson_string_append_printf (o, "%s): ", note);
    } else if (w == LAB_WIN_TIE && tie == LAB_TIE_CLOSE) {
       bson_string_append_printf (
@@ -432,7 +434,7 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
       }
       bson_string_append (o, cold ? "**" : "");
       lab_cmp_app_esc (o, ls->l[el.best].name);
-      bson_string_append (o, " loads fastest");
+      bson_string_append_printf (o, " loads fastest in %s order", lab_results_load_order (&r->doc));
       if (el.factor > 0 && runner < ls->n) {
          bson_string_append (o, ", ");
          lab_cmp_app (o, LAB_CMP_FACTOR, el.factor);

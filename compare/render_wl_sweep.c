@@ -42,7 +42,7 @@ lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, co
             "point's).\n\n| engine cache | ratio |");
       for (k = 0; k < ref->n; k++) {
          bson_string_append (o, " ");
-         lab_cmp_app_esc (o, ref->w[k].workload);
+         lab_cmp_app_esc (o, ref->w[k].label);
          bson_string_append (o, " |");
       }
       bson_string_append (o, "\n|--:|--:|");

@@ -125,7 +125,7 @@ app_tradeoff_part (bson_string_t *o, const lab_cmp_workloads_t *wl, const char *
          continue;
       }
       app_list_item (o, k++, n);
-      lab_cmp_app_esc (o, w->workload);
+      lab_cmp_app_esc (o, w->label);
       x = wins ? w->rank.decisive.factor : w->layouts[me].x_vs_winner;
       if (x >= 0) {
          bson_string_append (o, " ");
@@ -170,7 +170,7 @@ app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results
       if (me >= 0 && wl->w[i].tie && wl->w[i].rank.tied[me]) {
          bson_string_append (o, k == 0 ? ", no difference the runs can tell on " : "");
          app_list_item (o, k++, n);
-         lab_cmp_app_esc (o, wl->w[i].workload);
+         lab_cmp_app_esc (o, wl->w[i].label);
       }
    }
    n = k = 0;
@@ -181,7 +181,7 @@ app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results
       if (lab_cmp_wl_layout_find (&wl->w[i], name) < 0) {
          bson_string_append (o, k == 0 ? "; not measured on " : "");
          app_list_item (o, k++, n);
-         lab_cmp_app_esc (o, wl->w[i].workload);
+         lab_cmp_app_esc (o, wl->w[i].label);
       }
    }
 }
@@ -209,7 +209,7 @@ render_ledger_warnings (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    for (i = 0; i < wl->n; i++) {
       if (wl->w[i].rows_equal == 0) {
          bson_string_append (o, "**Warning: the layouts returned different rows for ");
-         lab_cmp_app_esc (o, wl->w[i].workload);
+         lab_cmp_app_esc (o, wl->w[i].label);
          bson_string_append (o, "** (their digests of the rows differ; scancmp exited 3): its figures do not "
                                 "compare like with like. Check that the collections hold the same rows (");
          lab_cmp_app_suggest_verify (o, r);
@@ -255,7 +255,7 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_c
       const lab_cmp_workload_t *w = &wl->w[i];
 
       bson_string_append (o, "| **");
-      lab_cmp_app_esc (o, w->workload);
+      lab_cmp_app_esc (o, w->label);
       bson_string_append (o, "**");
       if (w->title) {
          bson_string_append (o, ": ");
@@ -613,7 +613,7 @@ lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl, const
       const lab_cmp_workload_t *w = &wl->w[i];
 
       bson_string_append (o, "### ");
-      lab_cmp_app_esc (o, w->workload);
+      lab_cmp_app_esc (o, w->label);
       if (w->title) {
          bson_string_append (o, ": ");
          lab_cmp_app_esc (o, w->title);

@@ -566,6 +566,9 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    if (parallel > 0) {
       bson_string_append_printf (o, " by %.0f parallel worker%s", parallel, parallel == 1 ? "" : "s");
    }
+   bson_string_append (o, strcmp (lab_results_load_order (d), "random") == 0
+                             ? " in random order (the keys shuffled by `--seed`, dealt round-robin)"
+                             : " in key order (each worker a contiguous segment of the sorted keys)");
    bson_string_append (o, cold ? ", each layout loaded cold" : ", not cold (scancmp ran without `--cold`)");
    if (runs > 0) {
       bson_string_append_printf (o, ", %.0f run%s", runs, runs == 1 ? "" : "s");

@@ -344,6 +344,7 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
    }
    wn = bson_strdup_printf ("%s (%s)", where, w->workload);
    ok = lab_cmp_field_string (d, "title", wn, &w->title, error) &&
+        lab_cmp_field_string (d, "load_order", wn, &w->load_order, error) &&
         lab_cmp_field_flag (d, "rows_equal", wn, &w->rows_equal, error) &&
         lab_cmp_field_view (d, "params", false, wn, &w->params, &found, error) &&
         lab_cmp_field_string (d, "winner", wn, &winner, error) && read_layouts (d, wn, w, error) &&
@@ -357,6 +358,7 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
    }
    if (ok) {
       derive (w);
+      lab_results_workload_label (w->workload, w->load_order, w->label, sizeof w->label);
    }
    bson_free (wn);
    return ok;

@@ -432,6 +432,10 @@ typedef struct {
    bool has_disk_amplification[LAB_RESULTS_MAX_LAYOUTS];
    double disk_read_amplification[LAB_RESULTS_MAX_LAYOUTS];
    bool buffered_io; /* config.direct_io recorded false: engine misses may hit the OS page cache */
+   /* --load-order both: the point's random-order load (its workloads' "load_random"), one measurement per
+    * layout (the median of its --runs); speedup_random[l] = the reference's time / layout l's */
+   bool has_speedup_random[LAB_RESULTS_MAX_LAYOUTS];
+   double speedup_random[LAB_RESULTS_MAX_LAYOUTS];
 } lab_sweep_point_t;
 
 /* lab_results_sweep_order -- the layouts of a sweep in the order of lab_sweep_point_t's arrays: the
@@ -549,5 +553,21 @@ const char *lab_results_product (const bson_t *results);
  * the worst run: "not cold: 99.8% of the data files were resident before the run", "not cold: scancmp ran
  * without `--cold`", "cold could not be established: ...". The one rule for bold speedups. */
 bool lab_results_cold_check (const bson_t *results, const char *layout, char *why, size_t len);
+
+/* ---- the load's order (results_order.c) ------------------------------------------------------- */
+
+/* lab_results_load_order -- the order of the headline load (runs, summary, the workloads' "load"):
+ * "random" when config.load_order says so, else "key" (both: the headline is key order; a file without
+ * the field loaded contiguous segments of the sorted keys). */
+const char *lab_results_load_order (const bson_t *results);
+
+/* lab_results_workload_label -- the one name of a workload row in every table: "load (key order)",
+ * "load (random order)" (load_random), "load_after_writes (key order)"; `load_order` is the entry's (NULL
+ * or empty: key); any other workload its own name. */
+void lab_results_workload_label (const char *workload, const char *load_order, char *buf, size_t len);
+
+/* lab_results_load_random_elapsed -- the elapsed_s of `layout` in the "load_random" entry of doc's
+ * "workloads" (a results file or a sweep point); false when there is none. */
+bool lab_results_load_random_elapsed (const bson_t *doc, const char *layout, double *elapsed_s);
 
 #endif

@@ -292,6 +292,14 @@ fill_point (const bson_t *results, lab_sweep_point_t *p, bool stored)
    }
    p->has_speedup = p->has_speedup_of[1];
    p->speedup = p->speedup_of[1];
+   for (l = 1; l < p->n; l++) {
+      double ref, t;
+      if (lab_results_load_random_elapsed (&p->doc, p->names[0], &ref) &&
+          lab_results_load_random_elapsed (&p->doc, p->names[l], &t)) {
+         p->has_speedup_random[l] = true;
+         p->speedup_random[l] = ref / t;
+      }
+   }
 }
 
 /* lab_results_sweep_point -- see results.h. */

@@ -1,8 +1,10 @@
 /*
  * keys.c -- the masters to load: --keys-file parsing, sorting in MongoDB order, --keys-limit spreading
  * over the whole range, and the split into one contiguous segment per worker (as the original
- * experiment's four shell scripts each took a quarter of the bills).
+ * experiment's four shell scripts each took a quarter of the bills) or, --load-order random, a seeded
+ * shuffle dealt round-robin (as an application opens bills in no order of their keys).
  */
+#include "scan/hash.h"
 #include "scan/scan.h"
 
 #include "core/error.h"
@@ -47,6 +49,47 @@ lab_scan_keys_segment (int64_t n, int parallel, int64_t *starts)
    for (i = 0; i <= parallel; i++) {
       starts[i] = (int64_t)((__int128)n * i / parallel);
    }
+}
+
+/* lab_scan_load_order_names -- see scan.h. */
+const char *const *
+lab_scan_load_order_names (void)
+{
+   static const char *const names[] = { "key", "random", "both", NULL }; /* lab_scan_load_order_t */
+   return names;
+}
+
+/* lab_scan_keys_shuffle -- Fisher-Yates from the end; the seed mixed so that seeds 0 and 1 differ widely. */
+void
+lab_scan_keys_shuffle (int64_t n, uint64_t seed, int64_t *perm)
+{
+   uint64_t rng = seed ^ 0x6b65796f72646572ull; /* "keyorder": not the workloads' stream of the same seed */
+   int64_t i;
+
+   for (i = 0; i < n; i++) {
+      perm[i] = i;
+   }
+   for (i = n - 1; i > 0; i--) {
+      int64_t j = (int64_t)(lab_scan_rand64 (&rng) % (uint64_t)(i + 1)), t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+   }
+}
+
+/* lab_scan_keys_share -- see scan.h. */
+void
+lab_scan_keys_share (lab_scan_load_order_t order, int64_t n, int parallel, int worker, int64_t *first,
+                     int64_t *end, int64_t *stride)
+{
+   if (order == LAB_LOAD_ORDER_RANDOM) {
+      *first = worker < n ? worker : n;
+      *end = n;
+      *stride = parallel;
+      return;
+   }
+   *first = (int64_t)((__int128)n * worker / parallel);
+   *end = (int64_t)((__int128)n * (worker + 1) / parallel);
+   *stride = 1;
 }
 
 /* cmp_values -- qsort adaptor for lab_store_value_compare. */

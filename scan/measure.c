@@ -35,7 +35,8 @@ typedef struct {
    bool folded;    /* the rows are the elements of each document's array (folded and buckets layouts) */
    bool clustered; /* a clustered collection (issue 25): a master's rows by an _id range, no key index */
    const bson_value_t *keys;
-   int64_t first, end;
+   const int64_t *perm; /* random order: position k loads keys[perm[k]] (NULL: keys[k]) */
+   int64_t first, end, stride;
    lab_scan_live_t *live;
    lab_progress_t *progress;
    const lab_scan_wl_layout_t *wl; /* a workload's items instead of keys (NULL: the load) */
@@ -97,8 +98,9 @@ worker_main (void *arg, int index, bson_error_t *error)
       lab_store_session_close (sess);
       return false;
    }
-   for (k = w->first;; k++) {
+   for (k = w->first;; k += w->stride) {
       doc_ctx_t c = { w, 0, 0, 0 };
+      const bson_value_t *key;
       uint64_t t0;
 
       if (w->wl && w->wl->next) {
@@ -107,6 +109,7 @@ worker_main (void *arg, int index, bson_error_t *error)
       if (k >= (w->wl && w->wl->next ? w->wl->nitems : w->end) || atomic_load (&w->live->stop)) {
          break;
       }
+      key = w->wl ? NULL : w->perm ? &w->keys[w->perm[k]] : &w->keys[k];
       t0 = lab_now_ns ();
       if (w->wl) {
          lab_scan_wl_acc_t before = w->acc;
@@ -122,10 +125,9 @@ worker_main (void *arg, int index, bson_error_t *error)
          lab_progress_add (w->progress, 1, (uint64_t)(w->acc.doc_bytes - before.doc_bytes));
          continue;
       }
-      if (!lab_scan_master_find (sess, w->coll, w->clustered, w->opts->key, &w->keys[k], on_doc, &c, NULL,
-                                 error)) {
+      if (!lab_scan_master_find (sess, w->coll, w->clustered, w->opts->key, key, on_doc, &c, NULL, error)) {
          char kb[128];
-         lab_value_text (&w->keys[k], kb, sizeof kb);
+         lab_value_text (key, kb, sizeof kb);
          lab_error_prefix (error, "collection %s, %s %s", w->coll, w->opts->key, kb);
          ok = false;
          break;
@@ -421,8 +423,27 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
 
 /* ---- the load ------------------------------------------------------------------------------------ */
 
-/* workers_new -- one worker per segment of the keys (or of the workload's items), each with room for its
- * segment's latencies. */
+/* log_share -- at -v, each worker's share of a random-order load: how many keys and the first ones, so
+ * two runs can be seen to have dealt the keys alike (the same --seed) or not. */
+static void
+log_share (const lab_scan_plan_t *p, const worker_t *w, int i)
+{
+   char kb[3][64] = { "", "", "" };
+   int64_t k, j = 0;
+
+   if (!w->perm || !lab_log_enabled (LAB_LOG_DEBUG)) {
+      return;
+   }
+   for (k = w->first; k < w->end && j < 3; k += w->stride, j++) {
+      lab_value_text (&w->keys[w->perm[k]], kb[j], sizeof kb[j]);
+   }
+   lab_log_debug ("random order (seed %llu): worker %d loads %lld keys, first %s %s %s",
+                  (unsigned long long)p->opts->wl.seed, i,
+                  (long long)((w->end - w->first + w->stride - 1) / w->stride), kb[0], kb[1], kb[2]);
+}
+
+/* workers_new -- one worker per share of the keys (lab_scan_keys_share: a segment, or every parallel-th of
+ * the shuffle) or per segment of the workload's items, each with room for its share's latencies. */
 static worker_t *
 workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_scan_wl_layout_t *wl,
              lab_scan_live_t *live, lab_progress_t *progress)
@@ -430,11 +451,10 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_
    int n = p->opts->parallel, i;
    worker_t *ws = bson_malloc0 ((size_t)n * sizeof *ws);
    int64_t *starts = bson_malloc0 ((size_t)(n + 1) * sizeof *starts);
+   bool random = !wl && p->load_order == LAB_LOAD_ORDER_RANDOM && p->perm;
 
    if (wl) {
       lab_scan_wl_segments (wl, n, starts);
-   } else {
-      lab_scan_keys_segment (p->nkeys, n, starts);
    }
    for (i = 0; i < n; i++) {
       worker_t *w = &ws[i];
@@ -445,12 +465,19 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_
       w->keys = p->keys;
       w->first = starts[i];
       w->end = starts[i + 1];
+      w->stride = 1;
+      if (!wl) {
+         lab_scan_keys_share (random ? LAB_LOAD_ORDER_RANDOM : LAB_LOAD_ORDER_KEY, p->nkeys, n, i, &w->first,
+                              &w->end, &w->stride);
+         w->perm = random ? p->perm : NULL;
+         log_share (p, w, i);
+      }
       w->live = live;
       w->progress = progress;
       w->wl = wl;
-      /* a shared counter: any worker may run every item */
-      w->lat_ms =
-         bson_malloc0 ((size_t)((wl && wl->next ? wl->nitems : w->end - w->first) + 1) * sizeof (double));
+      /* a shared counter: any worker may run every item; else its share, every stride-th key */
+      w->lat_ms = bson_malloc0 (
+         (size_t)(wl && wl->next ? wl->nitems + 1 : (w->end - w->first) / w->stride + 2) * sizeof (double));
    }
    bson_free (starts);
    return ws;
@@ -689,6 +716,8 @@ lab_scan_layout_measure_wl (lab_scan_plan_t *p, int run, const lab_results_layou
    m->collection = layout->collection;
    m->kind = layout->kind;
    m->order_in_run = order_in_run;
+   m->load_order =
+      !wl && p->load_order == LAB_LOAD_ORDER_RANDOM && p->perm ? LAB_LOAD_ORDER_RANDOM : LAB_LOAD_ORDER_KEY;
    m->resident_bytes_before = m->file_bytes = -1;
    m->cpu_s = -1;
    m->cpu_cores = -1;

@@ -24,8 +24,13 @@ typedef struct {
    lab_store_t *store;
    const lab_scan_opts_t *opts;
    lab_store_backend_t backend;
-   const bson_value_t *keys; /* sorted, spread; every worker loads a contiguous segment */
+   const bson_value_t *keys; /* sorted, spread */
    int64_t nkeys;
+   /* how the loads measured now share the keys out (lab_scan_keys_share): key (a contiguous segment each)
+    * or random (perm, the seeded shuffle of the keys' indexes, dealt round-robin); lab_scan_run sets it
+    * per measurement with --load-order both */
+   lab_scan_load_order_t load_order;
+   const int64_t *perm;           /* NULL: no random order asked for */
    const char *device;            /* NULL: no device figures */
    lab_store_server_info_t info;  /* the server as last seen: updated after each measured layout */
    const char *restart_shown;     /* --restart-cmd redacted (NULL: none) */
@@ -68,11 +73,12 @@ typedef struct {
    int run;
    const char *layout; /* the layout's name */
    const char *collection;
-   const char *kind;       /* LAB_RESULTS_KIND_*: rows count one per document, else the array's elements */
-   int order_in_run;       /* 1 .. the number of layouts */
-   char started_at[32];    /* RFC 3339 UTC */
-   double elapsed_s;       /* first to last sample */
-   lab_scan_state_t state; /* the collection before the cold step: what this measurement measured */
+   const char *kind; /* LAB_RESULTS_KIND_*: rows count one per document, else the array's elements */
+   int order_in_run; /* 1 .. the number of layouts */
+   lab_scan_load_order_t load_order; /* how the keys were shared out (the load; key for a workload) */
+   char started_at[32];              /* RFC 3339 UTC */
+   double elapsed_s;                 /* first to last sample */
+   lab_scan_state_t state;           /* the collection before the cold step: what this measurement measured */
 
    /* cold facts */
    bool cold_requested;

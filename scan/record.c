@@ -394,6 +394,7 @@ lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry)
    BSON_APPEND_UTF8 (entry, "layout", m->layout);
    BSON_APPEND_UTF8 (entry, "collection", m->collection);
    BSON_APPEND_INT32 (entry, "order_in_run", m->order_in_run);
+   BSON_APPEND_UTF8 (entry, "load_order", lab_scan_load_order_names ()[m->load_order]);
    BSON_APPEND_UTF8 (entry, "started_at", m->started_at);
    BSON_APPEND_DOUBLE (entry, "elapsed_s", m->elapsed_s);
    lab_scan_state_append (entry, &m->state);

@@ -342,6 +342,7 @@ check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const cha
 typedef struct {
    lab_scan_plan_t p; /* what every measured layout shares (keys and restart_shown owned below) */
    bson_value_t *keys;
+   int64_t *perm; /* --load-order random or both: the shuffle of the keys' indexes */
    char *restart_shown;
    char *where;               /* "URI (database DB)" for messages */
    lab_store_session_t *sess; /* open from the checks to the dataset statistics */
@@ -450,6 +451,13 @@ plan_keys (scan_plan_t *sp, bson_error_t *error)
    }
    lab_scan_keys_spread (sp->keys, &sp->p.nkeys, o->keys_limit);
    sp->p.keys = sp->keys;
+   if (o->load_order != LAB_LOAD_ORDER_KEY) {
+      sp->perm = bson_malloc ((size_t)sp->p.nkeys * sizeof *sp->perm);
+      lab_scan_keys_shuffle (sp->p.nkeys, o->wl.seed, sp->perm);
+      sp->p.perm = sp->perm;
+   }
+   /* both: the headline in key order, the random-order row measured beside it (wl_run.c) */
+   sp->p.load_order = o->load_order == LAB_LOAD_ORDER_RANDOM ? LAB_LOAD_ORDER_RANDOM : LAB_LOAD_ORDER_KEY;
    /* a comparison of nothing is an error, found before anything is made cold */
    if (!lab_scan_match_check (sp->sess, o, ls, kc, sp->keys, sp->p.nkeys, error)) {
       return false;
@@ -545,6 +553,7 @@ plan_cleanup (scan_plan_t *sp)
    if (sp->keys) {
       lab_store_values_free (sp->keys, (int)sp->p.nkeys);
    }
+   bson_free (sp->perm);
    bson_free (sp->restart_shown);
    bson_free (sp->where);
    lab_scan_topology_cleanup (&sp->topo);
@@ -666,6 +675,10 @@ record_config (const scan_plan_t *sp, bson_t *results)
    BSON_APPEND_UTF8 (&doc, "decode", lab_scan_decode_names ()[o->decode]);
    BSON_APPEND_INT32 (&doc, "runs", o->runs);
    BSON_APPEND_UTF8 (&doc, "order", order_names[o->order]);
+   BSON_APPEND_UTF8 (&doc, "load_order", lab_scan_load_order_names ()[o->load_order]);
+   if (o->load_order != LAB_LOAD_ORDER_KEY) { /* the shuffle's seed: the same seed deals the same keys */
+      BSON_APPEND_INT64 (&doc, "load_seed", (int64_t)o->wl.seed);
+   }
    BSON_APPEND_INT64 (&doc, "keys_limit", o->keys_limit);
    if (o->allow_writes) { /* collections layoutlab did not write that the user named for writes */
       bson_t arr;

@@ -88,6 +88,26 @@ void lab_scan_keys_spread (bson_value_t *keys, int64_t *n, int64_t limit);
  * [starts[i], starts[i+1]); `starts` has parallel + 1 entries. Sizes differ by at most one. */
 void lab_scan_keys_segment (int64_t n, int parallel, int64_t *starts);
 
+/* --load-order: how the keys are shared out over the workers. key: each worker a contiguous segment of
+ * the sorted keys (the original experiment's batch loaders: reads arrive in key order); random: a shuffle
+ * of the keys seeded by --seed, dealt round-robin (an application opening bills as they are asked for);
+ * both: the headline load in key order and a random-order load beside it (the workloads' row "load_random").
+ */
+typedef enum { LAB_LOAD_ORDER_KEY = 0, LAB_LOAD_ORDER_RANDOM, LAB_LOAD_ORDER_BOTH } lab_scan_load_order_t;
+
+/* lab_scan_load_order_names -- "key", "random", "both", NULL (the option table's enum). */
+const char *const *lab_scan_load_order_names (void);
+
+/* lab_scan_keys_shuffle -- perm[0..n) = a permutation of 0..n-1, the same for the same (n, seed) on every
+ * machine (Fisher-Yates over splitmix64). */
+void lab_scan_keys_shuffle (int64_t n, uint64_t seed, int64_t *perm);
+
+/* lab_scan_keys_share -- worker `worker` of `parallel` loads key indexes first, first + stride, ... < end:
+ * key order, the contiguous segment of lab_scan_keys_segment (stride 1); random order, positions worker,
+ * worker + parallel, ... of the shuffle (the caller maps a position p to the key perm[p]). */
+void lab_scan_keys_share (lab_scan_load_order_t order, int64_t n, int parallel, int worker, int64_t *first,
+                          int64_t *end, int64_t *stride);
+
 /* lab_scan_keys_sort_unique -- sort values in MongoDB order and drop duplicates (destroying them). */
 void lab_scan_keys_sort_unique (bson_value_t *keys, int64_t *n);
 
@@ -213,9 +233,10 @@ typedef struct {
    int parallel;
    int runs;
    lab_scan_order_t order;
-   int64_t keys_limit;      /* 0: all */
-   const char *keys_file;   /* NULL: the folded collection's key index */
-   const char *restart_cmd; /* server: run while the client pool is down */
+   lab_scan_load_order_t load_order; /* --load-order (default key) */
+   int64_t keys_limit;               /* 0: all */
+   const char *keys_file;            /* NULL: the folded collection's key index */
+   const char *restart_cmd;          /* server: run while the client pool is down */
    int32_t restart_timeout_ms;
    int32_t ready_timeout_ms; /* wait for ping after a restart */
    lab_scan_drop_mode_t drop_caches;

@@ -19,7 +19,8 @@
 static const char usage[] =
    "Usage: scancmp [--detail COLL] [--folded COLL] [--key FIELD] [--cold] [--parallel N] [--runs N]\n"
    "               [--layout NAME=COLL[:rows|folded|buckets] ... [--reference-layout NAME]]\n"
-   "               [--order alternate|detail-first|folded-first] [--keys-limit N | --keys-file FILE]\n"
+   "               [--order alternate|detail-first|folded-first] [--load-order key|random|both]\n"
+   "               [--keys-limit N | --keys-file FILE]\n"
    "               [--restart-cmd CMD] [--drop-caches auto|yes|no] [--dbpath DIR] [--device NAME]\n"
    "               [--interval DURATION] [--calibrate] [-o|--out run.json] [common options]\n"
    "               [--cache-sizes SIZE,SIZE,... | --cache-ratios R,R,...] [--server-cache-sweep]\n"
@@ -27,7 +28,8 @@ static const char usage[] =
    "Loads every master's rows from both layouts -- one document per row (--detail) and one folded document\n"
    "per master (--folded) -- side by side, optionally cold, with N parallel workers each taking a "
    "contiguous\n"
-   "segment of the sorted keys, and measures the data's disk (/proc/diskstats), server memory, engine\n"
+   "segment of the sorted keys (--load-order key; random shuffles them), and measures the data's disk "
+   "(/proc/diskstats), server memory, engine\n"
    "cache and per-key latency. Prints the comparison table on stdout; --out keeps every figure for\n"
    "layout-report.\n"
    "\n"
@@ -74,6 +76,15 @@ static const char usage[] =
    "  --ready-timeout DUR    longest wait for the server to answer ping afterwards (default 60s)\n"
    "  --parallel N           workers (default 4), each with its own session and key segment\n"
    "  --runs N               repetitions (default 1); the table shows medians\n"
+   "  --load-order ORDER     how the keys are shared out: key (default: each worker a contiguous segment\n"
+   "                         of the sorted keys, as the original experiment's batch loaders; the best case\n"
+   "                         for a layout stored in key order, kept as the headline so results stay\n"
+   "                         comparable with earlier files), random (the keys shuffled by --seed and dealt\n"
+   "                         round-robin: an application opening bills as they are asked for), or both\n"
+   "                         (the headline in key order, and a random-order load measured beside it, cold,\n"
+   "                         --runs times: the workloads' row \"load (random order)\", at every sweep\n"
+   "                         point). Recorded as config.load_order and runs[].load_order; the report\n"
+   "                         names the order of every load figure\n"
    "  --order ORDER          alternate (default: each run rotates which layout goes first), detail-first\n"
    "                         (the order given, every run), folded-first (reversed; two layouts only)\n"
    "  --direct-io            embedded store: data files read with O_DIRECT (WiredTiger direct_io=[data]), "
@@ -142,7 +153,7 @@ static const char usage[] =
    "  --range-window DUR     each window's length (default 1h)\n"
    "  --time-field F, --line-field F, --group-field F, --sum-field F\n"
    "                         the rows' fields (defaults charge_time, line_no, dept, amount)\n"
-   "  --seed N               the draw of the inputs (default 1)\n"
+   "  --seed N               the draw of the inputs and --load-order random's shuffle (default 1)\n"
    "  --create-workload-indexes  build the index each workload needs where it is missing: rows layouts\n"
    "                         {key: 1, line: 1} (row) and {time: 1} (range), folded layouts {array.time: 1}\n"
    "                         (multikey); without it a missing one is refused (exit 2) naming the\n"
@@ -279,6 +290,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_INT ("--parallel", 0, &o->parallel, 1, 1024),
       LAB_CLI_OPT_INT ("--runs", 0, &o->runs, 1, 1000),
       LAB_CLI_OPT_ENUM ("--order", 0, &o->order, order_names),
+      LAB_CLI_OPT_ENUM ("--load-order", 0, &o->load_order, lab_scan_load_order_names ()),
       LAB_CLI_OPT_FLAG ("--direct-io", 0, &o->direct_io),
       LAB_CLI_OPT_STRING ("--dbpath", 0, &o->dbpath),
       LAB_CLI_OPT_STRING ("--device", 0, &o->device),
@@ -340,6 +352,15 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--sample samples the masters --predict probes: it needs --predict");
       return false;
+   }
+   if (o->predict && o->load_order != LAB_LOAD_ORDER_KEY) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--load-order %s with --predict: the prediction models the key-order load only",
+                     lab_scan_load_order_names ()[o->load_order]);
+      return false;
+   }
+   if (o->load_order == LAB_LOAD_ORDER_BOTH) {
+      o->wl.set |= 1u << LAB_WL_LOAD; /* the key-order row the random-order one is read beside */
    }
    if (o->predict && lab_scan_wl_any (o)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,

@@ -195,6 +195,11 @@ lab_scan_table_render (const bson_t *results)
       "bytes); n/a = not measured%s\n",
       rule, zero_ref ? "; – = no ratio to a reference shown as zero" : "");
    bson_free (rule);
+   bson_string_append_printf (
+      s, "load order: %s\n",
+      strcmp (lab_results_load_order (results), "random") == 0
+         ? "random (the keys shuffled by --seed, dealt round-robin to the workers)"
+         : "key (each worker a contiguous segment of the sorted keys, as the original batch loaders)");
    append_deployment (s, results);
    append_trust (s, results);
    return bson_string_free (s, false);
@@ -202,9 +207,53 @@ lab_scan_table_render (const bson_t *results)
 
 /* ---- the sweep table ----------------------------------------------------------------------------- */
 
-#define SWEEP_FMT "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s  %13s\n"
+#define SWEEP_FMT "%12s  %7s  %-*s  %11s  %11s  %12s  %10s  %10s  %13s%s\n"
 /* the same without the locality column (said once under the table when it is the same at every point) */
-#define SWEEP_FMT_NOLOC "%12s  %7s  %-*s  %10s  %10s  %9s  %10s  %10s%s\n"
+#define SWEEP_FMT_NOLOC "%12s  %7s  %-*s  %11s  %11s  %12s  %10s  %10s%s%s\n"
+
+/* any_random -- some point of the sweep has a random-order load beside its headline (--load-order both). */
+static bool
+any_random (const bson_t *results, size_t n)
+{
+   lab_sweep_point_t p;
+   size_t i, l;
+
+   for (i = 0; i < n; i++) {
+      for (l = 1; lab_results_sweep_point (results, i, &p) && l < p.n; l++) {
+         if (p.has_speedup_random[l]) {
+            return true;
+         }
+      }
+   }
+   return false;
+}
+
+/* random_lines -- with more than two layouts, each point's random-order speedups under the table. */
+static void
+random_lines (bson_string_t *s, const bson_t *results, size_t n)
+{
+   lab_sweep_point_t p;
+   size_t i, l;
+
+   if (!any_random (results, n)) {
+      return;
+   }
+   bson_string_append (s, "speedup in random order (the reference's random-order load / the layout's):\n");
+   for (i = 0; i < n; i++) {
+      if (!lab_results_sweep_point (results, i, &p)) {
+         continue;
+      }
+      bson_string_append_printf (s, "  %.1f MiB:", p.cache_size_bytes / 1048576.0);
+      for (l = 1; l < p.n; l++) {
+         if (p.has_speedup_random[l]) {
+            bson_string_append_printf (s, "%s %s %.2fx", l > 1 ? "," : "", p.names[l], p.speedup_random[l]);
+         } else {
+            bson_string_append_printf (s, "%s %s n/a", l > 1 ? "," : "", p.names[l]);
+         }
+      }
+      bson_string_append (s, "\n");
+   }
+}
 
 /* regime_width -- the regime column's width: 13 ("fits in cache"), wider when a point's regime is. */
 static int
@@ -325,8 +374,9 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
    bson_string_append_printf (s, "\nCache sweep, %zu points, %zu layouts (medians per point)\n", n, ls->n);
    bson_string_append_printf (s, "%12s  %7s  %-*s", "engine cache", "ratio", rw, "regime");
    for (l = 0; l < ls->n; l++) {
-      snprintf (cell, sizeof cell, once ? "%s: load (read amp)" : "%s: load (read amp, pages/master)",
-                ls->l[l].name);
+      snprintf (cell, sizeof cell,
+                once ? "%s: %s-order load (read amp)" : "%s: %s-order load (read amp, pages/master)",
+                ls->l[l].name, lab_results_load_order (results));
       bson_string_append_printf (s, "  %-36s", cell);
    }
    bson_string_append (s, "\n");
@@ -367,6 +417,7 @@ sweep_table_layouts (const bson_t *results, const lab_results_layouts_t *ls, siz
       "layout's size on disk;\n%sThe table above shows the reference point; layout-report draws the curve\n",
       ref, once ? "" : "pages/master = distinct data pages one master's rows occupy (mean). ");
    locality_once (s, results, n, ls);
+   random_lines (s, results, n);
    buffered_note (s, results, n, ref);
    return bson_string_free (s, false);
 }
@@ -378,7 +429,8 @@ lab_scan_sweep_table_render (const bson_t *results)
    size_t n = lab_results_sweep_n (results), i;
    lab_results_layouts_t ls;
    bson_string_t *s;
-   bool once;
+   bool once, random;
+   char order[32], load[32];
    int rw;
 
    if (n == 0) {
@@ -392,15 +444,19 @@ lab_scan_sweep_table_render (const bson_t *results)
    }
    s = bson_string_new (NULL);
    once = locality_once (NULL, results, n, &ls);
+   random = any_random (results, n);
+   snprintf (order, sizeof order, "%s order", lab_results_load_order (results));
+   snprintf (load, sizeof load, "%s load", lab_results_load_order (results));
    bson_string_append_printf (s, "\nCache sweep, %zu points (medians per point)\n", n);
    bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "engine cache", "ratio", rw, "regime",
                               "detail", "folded", "speedup", "read amp", "read amp",
-                              once ? "" : "pages/master");
-   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "", "", rw, "", "load", "load", "",
-                              "detail", "folded", once ? "" : "detail/folded");
+                              once ? "" : "pages/master", random ? "       speedup" : "");
+   bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, "", "", rw, "", load, load, order,
+                              "detail", "folded", once ? "" : "detail/folded",
+                              random ? "  random order" : "");
    for (i = 0; i < n; i++) {
       lab_sweep_point_t p;
-      char cache[32], ratio[32], d[32], f[32], sp[32], ad[32], af[32], loc[48];
+      char cache[32], ratio[32], d[32], f[32], sp[32], ad[32], af[32], loc[48], rs[32] = "";
 
       if (!lab_results_sweep_point (results, i, &p)) {
          continue;
@@ -420,13 +476,24 @@ lab_scan_sweep_table_render (const bson_t *results)
       } else {
          snprintf (loc, sizeof loc, "n/a");
       }
+      if (random) {
+         char v[24];
+         fmt_num (v, sizeof v, p.has_speedup_random[1], p.speedup_random[1], "x");
+         snprintf (rs, sizeof rs, "  %12s", v);
+      }
       bson_string_append_printf (s, once ? SWEEP_FMT_NOLOC : SWEEP_FMT, cache, ratio, rw,
-                                 lab_results_point_regime (&p), d, f, sp, ad, af, loc);
+                                 lab_results_point_regime (&p), d, f, sp, ad, af, loc, rs);
    }
    bson_string_append_printf (
       s,
       "ratio = engine cache / the detail layout's data + indexes on disk; speedup = detail load / folded "
-      "load;\nread amp = bytes the engine read from disk / the layout's size on disk%s. The table above "
+      "load, the keys in %s%s;\nread amp",
+      strcmp (order, "key order") == 0 ? "key order (each worker a contiguous segment of the sorted keys)"
+                                       : "a seeded random order",
+      random ? " (random order: the point's \"load (random order)\" row, the keys shuffled by --seed)" : "");
+   bson_string_append_printf (
+      s,
+      " = bytes the engine read from disk / the layout's size on disk%s. The table above "
       "shows the reference point; layout-report draws the curve\n",
       once ? "" : "; pages/master = distinct data pages\none master's rows occupy (mean)");
    locality_once (s, results, n, &ls);
@@ -472,6 +539,7 @@ lab_scan_workloads_table_render (const bson_t *results)
       bson_t w, l;
       bson_iter_t f, la;
       const char *name = "?", *winner = "?";
+      char label[64];
       bool equal = true;
 
       if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
@@ -487,13 +555,14 @@ lab_scan_workloads_table_render (const bson_t *results)
       if (bson_iter_init_find (&f, &w, "winner") && BSON_ITER_HOLDS_UTF8 (&f)) {
          winner = bson_iter_utf8 (&f, NULL);
       }
+      lab_results_workload_label (name, lab_results_get_string (&w, "load_order"), label, sizeof label);
       if (bson_iter_init_find (&f, &w, "rows_equal") && BSON_ITER_HOLDS_BOOL (&f)) {
          equal = bson_iter_bool (&f);
       }
       if (!header) {
          header = true;
       }
-      bson_string_append_printf (s, "  %-18s", name);
+      bson_string_append_printf (s, "  %-30s", label);
       if (bson_iter_init_find (&f, &w, "layouts") && bson_iter_recurse (&f, &la)) {
          while (bson_iter_next (&la)) {
             char cell[64];

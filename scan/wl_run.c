@@ -19,11 +19,11 @@
 #define WL_MASK_QUERIES                                                                                      \
    ((1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE) | LAB_WL_MASK_WRITES)
 
-/* lab_scan_wl_any -- o asks for a workload besides the load. */
+/* lab_scan_wl_any -- o asks for a workload besides the load (a random-order load beside it too). */
 bool
 lab_scan_wl_any (const lab_scan_opts_t *o)
 {
-   return (o->wl.set & WL_MASK_QUERIES) != 0;
+   return (o->wl.set & WL_MASK_QUERIES) != 0 || o->load_order == LAB_LOAD_ORDER_BOTH;
 }
 
 /* ---- indexes ------------------------------------------------------------------------------------- */
@@ -797,6 +797,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
    BSON_APPEND_UTF8 (&w, "workload", "load");
    title_of (p->opts, LAB_WL_LOAD, title, sizeof title);
    BSON_APPEND_UTF8 (&w, "title", title);
+   BSON_APPEND_UTF8 (&w, "load_order", lab_scan_load_order_names ()[p->load_order]);
    append_params (&w, p->opts, wp, LAB_WL_LOAD);
    BSON_APPEND_BOOL (&w, "rows_equal", true);
    BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
@@ -837,7 +838,8 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
  * later ones may find in the device's own cache (a VM's host), so one run against a median would not
  * compare like with like. */
 static bool
-load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, wl_result_t *r, bson_error_t *error)
+load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, const char *what, wl_result_t *r,
+                   bson_error_t *error)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
    int runs = p->opts->runs > 0 ? p->opts->runs : 1, k, j, med = 0;
@@ -856,7 +858,7 @@ load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, wl_result_t 
          all[k].acc.docs = m.docs;
          all[k].acc.doc_bytes = m.bytes_returned;
          t[k] = m.elapsed_s;
-         lab_log_info ("load after the writes, %s, run %d of %d: %lld rows in %.2f s", l->name, k + 1, runs,
+         lab_log_info ("%s, %s, run %d of %d: %lld rows in %.2f s", what, l->name, k + 1, runs,
                        (long long)m.rows, m.elapsed_s);
       }
       lab_scan_layout_measure_cleanup (&m);
@@ -879,11 +881,13 @@ load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, wl_result_t 
    return ok;
 }
 
-/* append_load_after -- with appends and the load asked for: the load measured again, cold, on every layout
- * after the writes (their rows added to the masters), as entry k "load_after_writes": how the read
- * advantage changes as the data keeps arriving. */
+/* append_load_again -- the load measured again, cold, on every layout, as entry k `name` ("title"): with
+ * appends and the load asked for, "load_after_writes" after the writes (their rows added to the masters):
+ * how the read advantage changes as the data keeps arriving; with --load-order both, "load_random" with
+ * p->load_order random: the keys shuffled, as an application opens bills. */
 static bool
-append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_error_t *error)
+append_load_again (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const char *name,
+                   const char *title, bson_error_t *error)
 {
    size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0;
    wl_result_t res[LAB_RESULTS_MAX_LAYOUTS];
@@ -894,8 +898,11 @@ append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    memset (res, 0, sizeof res);
    lab_scan_run_order (p->opts->order, 1, n, order);
    for (i = 0; i < n; i++) {
-      if (!load_after_layout (p, order[i], (int)i + 1, &res[order[i]], error)) {
-         lab_error_prefix (error, "the load after the writes");
+      if (!load_after_layout (p, order[i], (int)i + 1,
+                              strcmp (name, "load_random") == 0 ? "load in random order"
+                                                                : "load after the writes",
+                              &res[order[i]], error)) {
+         lab_error_prefix (error, "%s", title);
          return false;
       }
    }
@@ -905,8 +912,9 @@ append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    }
    bson_snprintf (key, sizeof key, "%d", k);
    bson_append_document_begin (arr, key, -1, &w);
-   BSON_APPEND_UTF8 (&w, "workload", "load_after_writes");
-   BSON_APPEND_UTF8 (&w, "title", "each master fetched whole again, after the appends");
+   BSON_APPEND_UTF8 (&w, "workload", name);
+   BSON_APPEND_UTF8 (&w, "title", title);
+   BSON_APPEND_UTF8 (&w, "load_order", lab_scan_load_order_names ()[p->load_order]);
    append_params (&w, p->opts, wp, LAB_WL_LOAD);
    BSON_APPEND_BOOL (&w, "rows_equal", equal);
    BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
@@ -918,7 +926,7 @@ append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    bson_append_document_end (arr, &w);
    if (!equal) {
       lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
-                     "the load after the writes returned different row counts on the layouts");
+                     "%s returned different row counts on the layouts", title);
    }
    return equal;
 }
@@ -942,6 +950,13 @@ lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t
       append_load (&arr, p, wp, results);
       n++;
    }
+   if (o->load_order == LAB_LOAD_ORDER_BOTH && p->perm) {
+      lab_scan_load_order_t was = p->load_order;
+      p->load_order = LAB_LOAD_ORDER_RANDOM;
+      ok = append_load_again (&arr, n++, p, wp, "load_random",
+                              "each master fetched whole, the keys in a seeded random order", error);
+      p->load_order = was;
+   }
    for (k = LAB_WL_ROW; k < LAB_WL_NKINDS && ok; k++) {
       bool equal = true;
       if (!(o->wl.set & (1u << k))) {
@@ -949,7 +964,8 @@ lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t
       }
       ok = run_workload (p, wp, (lab_scan_wl_kind_t)k, &arr, n++, &equal, why, sizeof why, error);
       if (ok && equal && k == LAB_WL_APPEND && (o->wl.set & (1u << LAB_WL_LOAD))) {
-         ok = append_load_after (&arr, n++, p, wp, error);
+         ok = append_load_again (&arr, n++, p, wp, "load_after_writes",
+                                 "each master fetched whole again, after the appends", error);
       }
       if (ok && !equal) {
          lab_log_error ("%s", why);

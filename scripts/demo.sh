@@ -46,7 +46,9 @@
 #                        single-row corrections), each cold, their ledger first in the report; the indexes
 #                        each needs are created (scancmp --create-workload-indexes); as many random rows
 #                        as bills (at most 10,000). The writes run once, at the sweep's reference point,
-#                        after the other points. --workload load: the original experiment alone
+#                        after the other points. --workload load: the original experiment alone.
+#                        The load is measured in both orders at every point (scancmp --load-order both):
+#                        key order (the headline) and random order (the ledger's "load (random order)")
 #   --mix SPEC           then the user's mix: one interleaved stream of those operations in these
 #                        proportions on detail and folded, cold, at the reference point's cache, into
 #                        mix.json and report-mix.md (measured, with the estimate from separate runs beside
@@ -244,8 +246,10 @@ if [ $candidates -eq 1 ]; then
 fi
 
 # 4. the cold side-by-side load, at each cache of the sweep
+# both load orders at every point: key (the original's batch loaders, the headline) and random (an
+# application opening bills), the ledger's rows "load (key order)" and "load (random order)"
 scan=("${layouts[@]}" --cold --parallel "$parallel" --runs "$runs" --interval "$interval"
-      --out "$out/run.json" --workload "$workload")
+      --out "$out/run.json" --workload "$workload" --load-order both)
 if [ "$workload" != load ]; then
   # the demo's own data: the indexes each query needs are the demo's to build
   scan+=(--create-workload-indexes)
@@ -288,7 +292,8 @@ report=(-o "$out/report.md" --json "$out/comparison.json" -q)
 case "$uri" in wiredtiger:*) [ -n "$mix" ] || mix=load=5,row=60,range=5,append=25,update=5 ;; *) [ -n "$mix" ] || mix=none ;; esac
 if [ "$mix" != none ]; then
   mixscan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --interval "$interval"
-           --mix "$mix" --mix-ops "$mix_ops" --create-workload-indexes --out "$out/mix.json")
+           --mix "$mix" --mix-ops "$mix_ops" --create-workload-indexes --out "$out/mix.json"
+           --load-order both) # the estimate costs the mix's random picks by the random-order load
   # the types of the mix measured alone as well (the estimate's inputs); aggregate is never in a mix
   mixwl=$(printf '%s' "$mix" | tr ',' '\n' | sed 's/=.*//' | paste -sd, -)
   rowk_mix=$bills

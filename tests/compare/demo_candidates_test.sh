@@ -58,7 +58,7 @@ if not ds["folded-zstd"]["storage_size_bytes"] < ds["folded"]["storage_size_byte
     errors.append("zstd's folded collection is not smaller on disk than snappy's: %d vs %d"
                   % (ds["folded-zstd"]["storage_size_bytes"], ds["folded"]["storage_size_bytes"]))
 md = open(os.path.join(out, "report.md"), encoding="utf-8").read()
-header = ("| metric | detail | sorted | clustered | folded | buckets100 | folded-zstd | sorted / detail | "
+header = ("| metric (key-order load) | detail | sorted | clustered | folded | buckets100 | folded-zstd | sorted / detail | "
           "clustered / detail | folded / detail | buckets100 / detail | folded-zstd / detail | better |")
 if header not in md:
     errors.append("report.md lacks the six-candidate table header")

@@ -80,8 +80,8 @@ else:
         errors.append("the sweep lacks the folded layout's locality")
 # the workloads' ledger (issues 23, 24): the reads on both layouts, rows equal, at every point; the writes
 # (appends, the load after them, corrections) at the reference point only, the file's ledger
-reads = ["load", "row", "range", "aggregate"]
-writes = ["load", "row", "range", "aggregate", "append", "load_after_writes", "update"]
+reads = ["load", "load_random", "row", "range", "aggregate"]
+writes = ["load", "load_random", "row", "range", "aggregate", "append", "load_after_writes", "update"]
 wl = [w["workload"] for w in run.get("workloads", [])]
 if wl != writes:
     errors.append("run.json's workloads are %s, not %s" % (wl, writes))
@@ -94,6 +94,8 @@ for i, p in enumerate(sweep):
         errors.append("sweep point %d has workloads %s" % (i, [x["workload"] for x in p.get("workloads", [])]))
 if "## What each query costs" not in md or "**aggregate**" not in md or "**append**" not in md or "**update**" not in md:
     errors.append("report.md lacks the workloads' ledger, the writes in it")
+if "| **load (key order)**" not in md or "| **load (random order)**" not in md or "speedup (random order" not in md:
+    errors.append("report.md does not name both load orders (ledger rows, the sweep's random-order speedup)")
 # the user's mix (issue 24): measured on detail and folded, its verdict, the estimate beside it
 mix = json.load(open(os.path.join(out, "mix.json"))).get("mix", {})
 if mix.get("rows_equal") is not True or sorted(l["layout"] for l in mix.get("layouts", [])) != ["detail", "folded"]:

@@ -194,9 +194,9 @@ test_render_minimal (void **state)
    o.charts_note = "test";
    md = lab_cmp_render_md (&r, &o);
    /* no --cold recorded: the factor without bold, saying why (core/results.h, lab_results_cold_check) */
-   assert_non_null (strstr (
-      md, "The folded layout loads 2.50x faster (1 run: no spread; not cold: scancmp ran without `--cold`): "
-          "4.00 s folded vs 10.0 s"));
+   assert_non_null (strstr (md, "The folded layout loads 2.50x faster in key order (1 run: no spread; not "
+                                "cold: scancmp ran without `--cold`): "
+                                "4.00 s folded vs 10.0 s"));
    assert_null (strstr (md, "**The folded layout loads"));
    assert_non_null (strstr (md, "Disk read requests could not be compared"));
    assert_non_null (strstr (md, "| host | n/a |"));
@@ -230,9 +230,9 @@ test_render_verdict_directions (void **state)
          &r);
    md = lab_cmp_render_md (&r, NULL);
    /* residency not measured and the cold procedure not done in full: no bold factor */
-   assert_non_null (strstr (
-      md, "The folded layout loads 2.00x slower (1 run: no spread; cold could not be established: the data "
-          "files' residency was not measured and the page cache was not dropped)"));
+   assert_non_null (strstr (md, "The folded layout loads 2.00x slower in key order (1 run: no spread; cold "
+                                "could not be established: the data "
+                                "files' residency was not measured and the page cache was not dropped)"));
    assert_non_null (strstr (md, "It needs 50% more disk read requests (150 vs 100)"));
    assert_non_null (strstr (md, "**Caution**: caches were dropped before 1 of 2 runs (the server was "
                                 "restarted before 1, emptying its cache"));
@@ -404,7 +404,8 @@ test_sweep_chart_prediction (void **state)
                             "'predicted.dat' using 1:4 with linespoints lw 1.5 dt (10,4,2,4) pt "
                             "4 ps 0.9 lc rgb '#1b7e9e' title \"read amplification, folded, "
                             "predicted\""));
-   assert_non_null (strstr (ch.plot->str, "title \"speedup (detail load time ÷ folded), measured\""));
+   assert_non_null (
+      strstr (ch.plot->str, "title \"speedup (detail load time ÷ folded, key order), measured\""));
    assert_non_null (strstr (ch.plot->str, "title \"read amplification, detail, measured\""));
    /* the measured series are the same commands as without a prediction, and their data too */
    measured_only = cut (ch.plot->str, ", measured", ", \\\n     'predicted.dat'");
@@ -445,11 +446,11 @@ test_render_sweep (void **state)
                                                                        10, 2) "}"),
          &r);
    md = lab_cmp_render_md (&r, NULL);
-   assert_non_null (
-      strstr (md, "**The folded layout loads 5.00x–40.0x faster, depending on the engine cache**: "
-                  "5.00x when the cache is 4.00x the data's size on disk but still rereads it (it "
-                  "holds pages uncompressed) (3.91 KiB, ratio 4.00), 40.0x when the cache holds 50% "
-                  "of the data (500 B, ratio 0.50)."));
+   assert_non_null (strstr (
+      md, "**The folded layout loads 5.00x–40.0x faster in key order, depending on the engine cache**: "
+          "5.00x when the cache is 4.00x the data's size on disk but still rereads it (it "
+          "holds pages uncompressed) (3.91 KiB, ratio 4.00), 40.0x when the cache holds 50% "
+          "of the data (500 B, ratio 0.50)."));
    assert_non_null (strstr (md, "the engine read 4.00x its on-disk size from disk at 500 B (ratio 0.50) and "
                                 "4.00x at 3.91 KiB (ratio 4.00)"));
    assert_non_null (strstr (md, "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 40.0x |"));
@@ -619,9 +620,9 @@ test_sweep_three (void **state)
    assert_int_equal (ch.n_speedup, 2);
    assert_int_equal (ch.n_amplification, 3);
    assert_non_null (strstr (ch.plot->str, "using 1:2 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#d95f02' "
-                                          "title \"speedup (detail load time ÷ folded)\""));
+                                          "title \"speedup (detail load time ÷ folded, key order)\""));
    assert_non_null (strstr (ch.plot->str, "using 1:3 with linespoints lw 3 pt 7 ps 1.0 lc rgb '#7570b3' "
-                                          "title \"speedup (detail load time ÷ buckets)\""));
+                                          "title \"speedup (detail load time ÷ buckets, key order)\""));
    assert_non_null (strstr (ch.plot->str, "using 1:4 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '#1b7e9e' "
                                           "title \"read amplification, detail\""));
    assert_non_null (strstr (ch.plot->str, "using 1:5 with linespoints lw 2 dt 2 pt 5 ps 0.9 lc rgb '#d95f02' "
@@ -641,16 +642,20 @@ test_sweep_three (void **state)
    lab_cmp_sweep_chart_cleanup (&ch);
 
    md = lab_cmp_render_md (&r, NULL);
-   assert_non_null (strstr (md, "| engine cache | cache ÷ detail on disk | regime | detail load time | "
-                                "folded load time | buckets load time | speedup (detail ÷ folded) | "
-                                "speedup (detail ÷ buckets) |\n|--:|--:|---|--:|--:|--:|--:|--:|\n"
-                                "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 4.00 s | 40.0x | 20.0x |\n"));
-   assert_non_null (strstr (md, "**The folded layout loads 10.0x–40.0x faster than detail, depending on "
-                                "the engine cache**"));
-   assert_non_null (strstr (md, "**The buckets layout loads 9.90x–20.0x faster than detail, depending on "
-                                "the engine cache**"));
+   assert_non_null (
+      strstr (md, "| engine cache | cache ÷ detail on disk | regime | detail load time (key order) | "
+                  "folded load time (key order) | buckets load time (key order) | "
+                  "speedup (key order, detail ÷ folded) | "
+                  "speedup (key order, detail ÷ buckets) |\n|--:|--:|---|--:|--:|--:|--:|--:|\n"
+                  "| 500 B | 0.50 | rereads | 80.0 s | 2.00 s | 4.00 s | 40.0x | 20.0x |\n"));
+   assert_non_null (
+      strstr (md, "**The folded layout loads 10.0x–40.0x faster than detail in key order, depending on "
+                  "the engine cache**"));
+   assert_non_null (
+      strstr (md, "**The buckets layout loads 9.90x–20.0x faster than detail in key order, depending on "
+                  "the engine cache**"));
    assert_non_null (strstr (md,
-                            "- **Fastest layout at each cache size** (load time; ties as *same* is "
+                            "- **Fastest layout at each cache size** (key-order load time; ties as *same* is "
                             "defined under the comparison table): "
                             "500 B, ratio 0.50 (rereads): **folded 2.00x** (1 run: no spread); 1000 B, ratio "
                             "1.00 (rereads): **folded 1.01x** (1 run: no spread).\n"));

@@ -13,26 +13,41 @@
 #include "core/error.h"
 #include "tests/testutil.h"
 
-/* Two layouts (a version 1 file: detail and folded), three workloads with round per-op costs:
- *   load:   detail 10 s / 100 queries = 0.1 s,   folded 2 s / 100 = 0.02 s
- *   row:    detail 1 s / (500 queries x row_batch 2) = 0.001 s,   folded 3 s / 1000 = 0.003 s
- *   append: detail 2 s / 1000 writes = 0.002 s (500 engine bytes each),
- *           folded 8 s / 1000 = 0.008 s (4000 engine bytes each)
+/* Two layouts (a version 1 file: detail and folded), three workloads with round per-op costs (wall: the
+ * elapsed time over the ops, the workers together; latency: the mean latency of one op, its own time):
+ *   load:   detail 10 s / 100 queries = 0.1 s, latency 400 ms;   folded 2 s / 100 = 0.02 s, latency 80 ms
+ *   row:    detail 1 s / (500 queries x row_batch 2) = 0.001 s, a query 8 ms so 4 ms per row;
+ *           folded 3 s / 1000 = 0.003 s, a query 24 ms so 12 ms per row
+ *   append: detail 2 s / 1000 writes = 0.002 s, 8 ms (500 engine bytes each),
+ *           folded 8 s / 1000 = 0.008 s, 32 ms (4000 engine bytes each)
  * disk bytes read: detail load 1e6 (1e4 per op), row 2e5 (200 per op), append 0; folded's append unknown. */
-static const char fixture[] =
-   "{\"schema_version\": 1, \"runs\": [{\"run\": 1, \"layout\": \"detail\", \"keys\": 40}],"
-   " \"workloads\": ["
-   "  {\"workload\": \"load\", \"layouts\": ["
-   "    {\"layout\": \"detail\", \"elapsed_s\": 10, \"queries\": 100, \"disk_read_bytes\": 1000000},"
-   "    {\"layout\": \"folded\", \"elapsed_s\": 2, \"queries\": 100, \"disk_read_bytes\": 300000}]},"
-   "  {\"workload\": \"row\", \"params\": {\"row_batch\": 2}, \"layouts\": ["
-   "    {\"layout\": \"detail\", \"elapsed_s\": 1, \"queries\": 500, \"disk_read_bytes\": 200000},"
-   "    {\"layout\": \"folded\", \"elapsed_s\": 3, \"queries\": 500, \"disk_read_bytes\": 900000}]},"
-   "  {\"workload\": \"append\", \"layouts\": ["
-   "    {\"layout\": \"detail\", \"elapsed_s\": 2, \"disk_read_bytes\": 0,"
-   "     \"write\": {\"writes\": 1000, \"engine_bytes_per_write\": 500}},"
-   "    {\"layout\": \"folded\", \"elapsed_s\": 8, \"disk_read_bytes\": -1,"
-   "     \"write\": {\"writes\": 1000, \"engine_bytes_per_write\": 4000}}]}]}";
+#define MIX_FIXTURE(extra)                                                                                   \
+   "{\"schema_version\": 1, \"runs\": [{\"run\": 1, \"layout\": \"detail\", \"keys\": 40}],"                 \
+   " \"workloads\": ["                                                                                       \
+   "  {\"workload\": \"load\", \"load_order\": \"key\", \"layouts\": ["                                      \
+   "    {\"layout\": \"detail\", \"elapsed_s\": 10, \"queries\": 100, \"disk_read_bytes\": 1000000,"         \
+   "     \"latency_ms\": {\"mean\": 400}},"                                                                  \
+   "    {\"layout\": \"folded\", \"elapsed_s\": 2, \"queries\": 100, \"disk_read_bytes\": 300000,"           \
+   "     \"latency_ms\": {\"mean\": 80}}]}," extra                                                           \
+   "  {\"workload\": \"row\", \"params\": {\"row_batch\": 2}, \"layouts\": ["                                \
+   "    {\"layout\": \"detail\", \"elapsed_s\": 1, \"queries\": 500, \"disk_read_bytes\": 200000,"           \
+   "     \"latency_ms\": {\"mean\": 8}},"                                                                    \
+   "    {\"layout\": \"folded\", \"elapsed_s\": 3, \"queries\": 500, \"disk_read_bytes\": 900000,"           \
+   "     \"latency_ms\": {\"mean\": 24}}]},"                                                                 \
+   "  {\"workload\": \"append\", \"layouts\": ["                                                             \
+   "    {\"layout\": \"detail\", \"elapsed_s\": 2, \"disk_read_bytes\": 0, \"latency_ms\": {\"mean\": 8},"   \
+   "     \"write\": {\"writes\": 1000, \"engine_bytes_per_write\": 500}},"                                   \
+   "    {\"layout\": \"folded\", \"elapsed_s\": 8, \"disk_read_bytes\": -1, \"latency_ms\": {\"mean\": 32}," \
+   "     \"write\": {\"writes\": 1000, \"engine_bytes_per_write\": 4000}}]}]}"
+static const char fixture[] = MIX_FIXTURE ("");
+/* The same with a random-order load beside the key-order one (--load-order both): detail 30 s / 100 =
+ * 0.3 s, latency 1200 ms; folded 6 s / 100 = 0.06 s, latency 240 ms. */
+static const char fixture_random[] = MIX_FIXTURE (
+   "  {\"workload\": \"load_random\", \"load_order\": \"random\", \"layouts\": ["
+   "    {\"layout\": \"detail\", \"elapsed_s\": 30, \"queries\": 100, \"disk_read_bytes\": 1000000,"
+   "     \"latency_ms\": {\"mean\": 1200}},"
+   "    {\"layout\": \"folded\", \"elapsed_s\": 6, \"queries\": 100, \"disk_read_bytes\": 300000,"
+   "     \"latency_ms\": {\"mean\": 240}}]},");
 
 /* near -- a and b equal to a part in 1e12 (sums of products of exact decimals). */
 static bool
@@ -97,9 +112,12 @@ test_estimate_arithmetic (void **state)
    assert_true (near (d->by_type[LAB_CMP_MIX_LOAD].ops, 250) && near (d->by_type[LAB_CMP_MIX_ROW].ops, 500) &&
                 near (d->by_type[LAB_CMP_MIX_APPEND].ops, 250));
    assert_true (d->by_type[LAB_CMP_MIX_RANGE].ops == 0 && d->by_type[LAB_CMP_MIX_UPDATE].ops == 0);
-   assert_true (near (d->by_type[LAB_CMP_MIX_LOAD].time_s, 25));
-   assert_true (near (d->by_type[LAB_CMP_MIX_ROW].time_s, 0.5));
-   assert_true (near (d->by_type[LAB_CMP_MIX_APPEND].time_s, 0.5));
+   /* time_s: the ops' latencies summed (250 x 0.4 s, 500 x 8 ms / 2 rows per query, 250 x 8 ms), so time per
+    * op is the mean latency, as in a measured mix; the elapsed time stays the wall time re-weighted */
+   assert_true (near (d->by_type[LAB_CMP_MIX_LOAD].time_s, 100));
+   assert_true (near (d->by_type[LAB_CMP_MIX_ROW].time_s, 2));
+   assert_true (near (d->by_type[LAB_CMP_MIX_APPEND].time_s, 2));
+   assert_non_null (strstr (m.source, "the load in key order"));
    assert_true (near (d->elapsed_s, 26.0));
    assert_true (near (f->elapsed_s, 8.5));
    assert_int_equal (m.winner, 1);
@@ -117,6 +135,27 @@ test_estimate_arithmetic (void **state)
                         "folded layout is 3.1x faster overall than detail: it wins load (5.0x), loses row "
                         "(3.0x) and append (4.0x) and writes 8.0x the bytes.");
    bson_string_free (s, true);
+   lab_cmp_mix_cleanup (&m);
+}
+
+/* test_estimate_load_random -- with a random-order load beside the key-order one, the mix's load ops cost
+ * the random one's (the mix picks masters at random): 250 x 0.3 s wall on detail, 250 x 1.2 s latency, and
+ * the source says so. */
+static void
+test_estimate_load_random (void **state)
+{
+   lab_cmp_mix_t m;
+   bson_error_t e = { 0 };
+   const lab_cmp_mix_layout_t *d;
+
+   (void)state;
+   if (!estimate (fixture_random, "load=1,row=2,append=1", 1000, &m, &e)) {
+      fail_msg ("estimate failed: %s", e.message);
+   }
+   d = &m.layouts[0];
+   assert_true (near (d->by_type[LAB_CMP_MIX_LOAD].time_s, 300));
+   assert_true (near (d->elapsed_s, 75 + 0.5 + 0.5));
+   assert_non_null (strstr (m.source, "the load in random order"));
    lab_cmp_mix_cleanup (&m);
 }
 
@@ -241,6 +280,7 @@ main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_estimate_arithmetic),
+      cmocka_unit_test (test_estimate_load_random),
       cmocka_unit_test (test_estimate_load_masters),
       cmocka_unit_test (test_estimate_refused),
       cmocka_unit_test (test_spec),

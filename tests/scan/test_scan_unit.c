@@ -340,6 +340,58 @@ test_keys_segment (void **state)
    assert_int_equal (u[1], 7);
 }
 
+/* test_keys_load_order -- the shuffle is a permutation, the same for the same seed and another for another
+ * seed; every order deals each key to exactly one worker (key order: the contiguous segments of
+ * lab_scan_keys_segment; random: every parallel-th position of the shuffle). */
+static void
+test_keys_load_order (void **state)
+{
+   enum { N = 1003, P = 4 };
+   int64_t a[N], b[N], c[N], seg[P + 1];
+   int seen[N], differ = 0, o, w, i;
+
+   (void)state;
+   lab_scan_keys_shuffle (N, 7, a);
+   lab_scan_keys_shuffle (N, 7, b);
+   lab_scan_keys_shuffle (N, 8, c);
+   memset (seen, 0, sizeof seen);
+   for (i = 0; i < N; i++) {
+      assert_true (a[i] >= 0 && a[i] < N);
+      seen[a[i]]++;
+      assert_int_equal (a[i], b[i]);
+      differ += a[i] != c[i];
+   }
+   for (i = 0; i < N; i++) {
+      assert_int_equal (seen[i], 1);
+   }
+   assert_true (differ > N / 2);
+   for (i = 0, differ = 0; i < N; i++) { /* a shuffle, not the identity */
+      differ += a[i] != i;
+   }
+   assert_true (differ > N / 2);
+   lab_scan_keys_segment (N, P, seg);
+   for (o = LAB_LOAD_ORDER_KEY; o <= LAB_LOAD_ORDER_RANDOM; o++) {
+      memset (seen, 0, sizeof seen);
+      for (w = 0; w < P; w++) {
+         int64_t first, end, stride, k, n = 0;
+         lab_scan_keys_share ((lab_scan_load_order_t)o, N, P, w, &first, &end, &stride);
+         if (o == LAB_LOAD_ORDER_KEY) {
+            assert_int_equal (first, seg[w]);
+            assert_int_equal (end, seg[w + 1]);
+            assert_int_equal (stride, 1);
+         }
+         for (k = first; k < end; k += stride, n++) {
+            seen[o == LAB_LOAD_ORDER_RANDOM ? a[k] : k]++;
+         }
+         assert_true (n == N / P || n == N / P + 1); /* shares differ by at most one */
+      }
+      for (i = 0; i < N; i++) {
+         assert_int_equal (seen[i], 1);
+      }
+   }
+   assert_string_equal (lab_scan_load_order_names ()[LAB_LOAD_ORDER_BOTH], "both");
+}
+
 static void
 test_keys_spread (void **state)
 {
@@ -742,11 +794,11 @@ test_layout_entry (void **state)
    lab_scan_worker_totals_t w[2];
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
-   const char *order[] = { "run",          "layout",         "collection",     "order_in_run",  "started_at",
-                           "elapsed_s",    "state",          "cold",           "docs",          "rows",
-                           "keys",         "keys_unmatched", "bytes_returned", "read_requests", "read_bytes",
-                           "read_time_ms", "io_ticks_ms",    "engine",         "rates",         "memory",
-                           "cpu",          "latency_ms",     "workers",        "samples" };
+   const char *order[] = { "run",        "layout",       "collection",     "order_in_run",   "load_order",
+                           "started_at", "elapsed_s",    "state",          "cold",           "docs",
+                           "rows",       "keys",         "keys_unmatched", "bytes_returned", "read_requests",
+                           "read_bytes", "read_time_ms", "io_ticks_ms",    "engine",         "rates",
+                           "memory",     "cpu",          "latency_ms",     "workers",        "samples" };
    bson_iter_t it;
    size_t i = 0;
 
@@ -1588,6 +1640,7 @@ main (void)
       cmocka_unit_test (test_device_override),
       cmocka_unit_test (test_device_this_machine),
       cmocka_unit_test (test_keys_segment),
+      cmocka_unit_test (test_keys_load_order),
       cmocka_unit_test (test_keys_spread),
       cmocka_unit_test (test_keys_parse),
       cmocka_unit_test (test_keys_file),

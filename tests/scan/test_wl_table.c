@@ -60,11 +60,79 @@ test_columns_aligned (void **state)
    bson_destroy (doc);
 }
 
+/* A sweep point of two or three layouts: each one's key-order load median and, in its workloads, its
+ * random-order load (--load-order both). */
+#define POINT(cache, d, f, b, rd, rf, rb)                                                                    \
+   "{\"cache_size_bytes\": " #cache ", \"summary\": {\"detail\": {\"elapsed_s\": {\"median\": " #d "}},"     \
+   "\"folded\": {\"elapsed_s\": {\"median\": " #f "}}, \"buckets\": {\"elapsed_s\": {\"median\": " #b "}}}," \
+   "\"workloads\": [{\"workload\": \"load\", \"load_order\": \"key\", \"layouts\": []},"                     \
+   "{\"workload\": \"load_random\", \"load_order\": \"random\", \"layouts\": ["                              \
+   "{\"layout\": \"detail\", \"elapsed_s\": " #rd "}, {\"layout\": \"folded\", \"elapsed_s\": " #rf "},"     \
+   "{\"layout\": \"buckets\", \"elapsed_s\": " #rb "}]}]}"
+
+/* sweep_of -- the terminal sweep table of a two-point sweep of `layouts` (a JSON array). */
+static char *
+sweep_of (const char *layouts)
+{
+   char *json =
+      bson_strdup_printf ("{\"config\": {\"load_order\": \"both\"}, \"layouts\": %s, "
+                          "\"sweep_reference\": 0, \"sweep\": [" POINT (
+                             1048576, 40, 0.2, 0.4, 30, 0.6, 1.5) "," POINT (8388608, 4, 1, 2, 3, 2, 2) "]}",
+                          layouts);
+   bson_error_t e;
+   bson_t *doc = bson_new_from_json ((const uint8_t *)json, -1, &e);
+   char *table;
+
+   if (!doc) {
+      fail_msg ("fixture: %s", e.message);
+   }
+   table = lab_scan_sweep_table_render (doc);
+   bson_destroy (doc);
+   bson_free (json);
+   assert_non_null (table);
+   return table;
+}
+
+/* test_load_orders -- the ledger names each load's order; with --load-order both the sweep tables show
+ * the random-order speedup beside the key-order one (detail and folded: a column; more layouts: a line
+ * per point). */
+static void
+test_load_orders (void **state)
+{
+   static const char json[] = "{\"workloads\": [" WL ("load", 40, 200, 0.2, 1, "folded") "," WL (
+      "load_random", 30, 50, 0.6, 1, "folded") "]}";
+   bson_error_t e;
+   bson_t *doc = bson_new_from_json ((const uint8_t *)json, -1, &e);
+   char *t;
+
+   (void)state;
+   assert_non_null (doc);
+   t = lab_scan_workloads_table_render (doc);
+   assert_non_null (strstr (t, "\n  load (key order)  "));
+   assert_non_null (strstr (t, "\n  load (random order)  "));
+   bson_free (t);
+   bson_destroy (doc);
+   t = sweep_of ("[{\"name\": \"detail\", \"collection\": \"d\", \"kind\": \"rows\"}, "
+                 "{\"name\": \"folded\", \"collection\": \"f\", \"kind\": \"folded\"}]");
+   assert_non_null (strstr (t, "random order"));
+   assert_non_null (strstr (t, "key load"));
+   assert_non_null (strstr (t, " 200x ")); /* key order at 1 MiB: 40 / 0.2 */
+   assert_non_null (strstr (t, " 50x\n")); /* random order at 1 MiB, the last column: 30 / 0.6 */
+   bson_free (t);
+   t = sweep_of ("[{\"name\": \"detail\", \"collection\": \"d\", \"kind\": \"rows\"}, "
+                 "{\"name\": \"folded\", \"collection\": \"f\", \"kind\": \"folded\"}, "
+                 "{\"name\": \"buckets\", \"collection\": \"b\", \"kind\": \"buckets\"}]");
+   assert_non_null (strstr (t, "detail: key-order load"));
+   assert_non_null (strstr (t, "1.0 MiB: folded 50.00x, buckets 20.00x"));
+   bson_free (t);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_columns_aligned),
+      cmocka_unit_test (test_load_orders),
    };
    return lab_test_run_group ("scan_wl_table", tests, NULL, NULL);
 }

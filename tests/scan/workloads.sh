@@ -108,7 +108,7 @@ grep -q '^What each query costs' "$T/table.txt" || fail "the terminal shows no l
 
 # 3. the report's ledger
 expect 0 "$BIN/layout-report" "$T/wl.json" -o "$T/wl.md" -q --charts none
-for want in '`--decode objects`' '## What each query costs' '**row**' '**range**' '**aggregate**' '**load**' 'details.charge_time_1'; do
+for want in '`--decode objects`' '## What each query costs' '**row**' '**range**' '**aggregate**' '**load (key order)**' 'details.charge_time_1'; do
   grep -qF -- "$want" "$T/wl.md" || fail "the report lacks: $want"
 done
 
