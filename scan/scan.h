@@ -207,6 +207,7 @@ typedef struct {
    bool cold;
    int parallel;
    int runs;
+   int reference_runs; /* a sweep's reference point (sweep_reference) measured this many times (0: runs) */
    lab_scan_order_t order;
    int64_t keys_limit;      /* 0: all */
    const char *keys_file;   /* NULL: the folded collection's key index */
