@@ -722,7 +722,8 @@ mix_round (lab_scan_plan_t *p, mix_t *mx, int run, int runs, mix_result_t *all, 
    for (i = 0; i < n && ok; i++) {
       j = order[i] * (size_t)runs + (size_t)run - 1;
       ok = run_layout (p, mx, order[i], run, (int)i + 1, &all[j], error);
-      fig[j] = (lab_scan_wl_run_t){ run, (int)i + 1, all[j].elapsed_s, -1, -1, all[j].disk_read_bytes, -1 };
+      fig[j] = (lab_scan_wl_run_t){ run, (int)i + 1,   all[j].elapsed_s, -1, -1, all[j].disk_read_bytes,
+                                    -1,  all[j].digest };
    }
    return ok;
 }

@@ -100,6 +100,11 @@ lab_scan_wl_runs_append (bson_t *d, const lab_scan_wl_run_t *runs, int n)
       if (runs[k].latency_p50_ms >= 0) {
          BSON_APPEND_DOUBLE (&r, "latency_p50_ms", runs[k].latency_p50_ms);
       }
+      if (runs[k].digest) {
+         char dig[24];
+         bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)runs[k].digest);
+         BSON_APPEND_UTF8 (&r, "digest", dig);
+      }
       bson_append_document_end (&arr, &r);
    }
    bson_append_array_end (d, &arr);
@@ -116,6 +121,7 @@ lab_scan_wl_result_run (const lab_scan_wl_result_t *r, lab_scan_wl_run_t *out)
    out->rows = r->acc.rows;
    out->disk_read_bytes = r->disk_read_bytes;
    out->latency_p50_ms = r->lat.p50_ms;
+   out->digest = r->acc.digest;
 }
 
 /* median_known -- the median of the runs' known (>= 0) values of one field, -1 when none is known. */

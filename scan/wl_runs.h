@@ -43,6 +43,7 @@ typedef struct {
    double elapsed_s;
    int64_t docs, rows, disk_read_bytes;
    double latency_p50_ms;
+   uint64_t digest; /* of what the run returned (and wrote); 0: none */
 } lab_scan_wl_run_t;
 
 /* lab_scan_wl_median -- the median of v[0..n) (the mean of the middle two of an even count, as the load's
