@@ -352,7 +352,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
    if (lab_scan_mix_on (o) && (o->predict || o->cache_sizes.n > 0 || o->cache_ratios.n > 0)) {
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-         "--mix runs its stream once, measured: not with --predict, --cache-sizes or --cache-ratios");
+         "--mix is measured at one cache, --runs times: not with --predict, --cache-sizes or --cache-ratios");
       return false;
    }
    if (layouts->n > 0 && (detail || folded)) {

@@ -38,7 +38,7 @@ bad "--mix: 'row=x': the weight must be a whole number" --mix row=x
 bad "--mix: 'load=1': type given twice" --mix load=1,load=1
 bad "--mix: 'row': give TYPE=WEIGHT" --mix row
 bad "no weight above 0" --mix row=0
-bad "--mix runs its stream once" --mix row=1 --cache-ratios 0.5,1
+bad "--mix is measured at one cache" --mix row=1 --cache-ratios 0.5,1
 bad "--mix-ops" --mix row=1 --mix-ops 0
 
 # 2. the mix on detail and folded
