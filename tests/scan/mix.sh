@@ -62,7 +62,7 @@ want = {"load": ops * 5 // 100, "row": ops * 60 // 100, "range": ops * 5 // 100,
         "update": ops * 5 // 100}
 keys = ["layout", "collection", "kind", "state", "elapsed_s", "ops_per_s", "x_vs_winner", "by_type", "disk_read_bytes",
         "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "oplog_bytes", "oplog_entries",
-        "oplog_bytes_per_write", "oplog", "cpu_s", "digest"]
+        "oplog_bytes_per_write", "oplog", "cpu_s", "digest", "nruns", "elapsed_s_min", "elapsed_s_max", "runs"]
 digests = set()
 for l in m["layouts"]:
     # "oplog" (why the oplog is unknown) only when it is: always here, no replica set (mongodb-compat.md §26)
