@@ -279,6 +279,15 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
          BSON_APPEND_INT32 (&ml, "runs", row.stat[l].n);
          if (l != ls.reference && row.has_ratio[l]) {
             BSON_APPEND_DOUBLE (&ml, "ratio_to_reference", row.ratio[l]);
+            /* the rule's interval of that ratio (paired runs) and how many runs it rests on */
+            BSON_APPEND_INT32 (&ml, "runs_paired", row.vs_ref[l].npairs);
+            if (row.vs_ref[l].has_ci) {
+               bson_t ci;
+               BSON_APPEND_ARRAY_BEGIN (&ml, "ratio_ci_95", &ci);
+               BSON_APPEND_DOUBLE (&ci, "0", row.vs_ref[l].lo);
+               BSON_APPEND_DOUBLE (&ci, "1", row.vs_ref[l].hi);
+               bson_append_array_end (&ml, &ci);
+            }
          }
          bson_append_document_end (&md, &ml);
       }

@@ -335,6 +335,11 @@ render_best_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sw
          bson_string_append (o, "**");
          lab_cmp_app_esc (o, row.winner == LAB_WIN_TIE && row.ntied == row.n ? "all the same" : cells.better);
          bson_string_append (o, "**");
+         if (row.winner == LAB_WIN_ONE) {
+            char *note = lab_results_verdict_note (&row.decisive);
+            bson_string_append_printf (o, " (%s)", note);
+            bson_free (note);
+         }
          lab_results_ncells_cleanup (&cells);
       } else {
          bson_string_append (o, "n/a");
@@ -350,7 +355,6 @@ static void
 render_noise_points (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s)
 {
    const lab_metric_t *el = lab_results_metric_find ("elapsed_s");
-   lab_results_noise_t noise = lab_results_noise_of (&r->doc, el);
    bson_string_t *pts = bson_string_new (NULL);
    size_t i, n = 0, nmin = SIZE_MAX;
 
@@ -382,18 +386,11 @@ render_noise_points (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp
                                  "- **No load-time winner at %s**: ", n == 1 ? "one point" : "some points");
       bson_string_append (o, pts->str);
       bson_string_append (o, nmin < 2 ? ". With one run a difference under "
-                                      : ". A difference within the runs' "
-                                        "ranges, or under ");
-      bson_string_append_printf (o, "%.0f%%", (nmin < 2 ? LAB_RESULTS_TIE_ONE_RUN : LAB_RESULTS_TIE) * 100);
-      if (nmin < 2 && noise.time_floor > 0) {
-         bson_string_append_printf (o, " or %d sampling intervals (", LAB_RESULTS_FLOOR_INTERVALS);
-         lab_cmp_app (o, LAB_CMP_SECONDS, noise.time_floor);
-         bson_string_append (o, ")");
-      }
-      bson_string_append (o, nmin < 2
-                                ? " is within noise: the speedup there is not a measured difference "
-                                  "(`--runs 3` measures the spread).\n"
-                                : " is within noise: the speedup there is not a measured difference.\n");
+                                      : ". The 95% interval of the ratio over the paired runs holds 1, "
+                                        "or the difference is under ");
+      bson_string_append_printf (o, "%.1f%% or the timer's resolution", LAB_RESULTS_FLOOR * 100);
+      bson_string_append (o, nmin < 2 ? " is no difference (it prints as 1.00x).\n"
+                                      : ": the runs cannot tell the layouts apart there.\n");
    }
    bson_string_free (pts, true);
 }
@@ -403,7 +400,7 @@ typedef struct {
    size_t first, last; /* the first and last point with the reference's read amplification (SIZE_MAX: none) */
    double famp_lo[LAB_RESULTS_MAX_LAYOUTS], famp_hi[LAB_RESULTS_MAX_LAYOUTS]; /* each candidate's range */
    size_t spread;           /* points where every layout has two runs or more */
-   size_t overlap;          /* ... of which some candidate's load-time range overlaps the reference's */
+   size_t overlap;          /* ... of which some candidate's load time ties the reference's (the rule) */
    lab_cmp_cold_facts_t cf; /* how cold the runs of every point were */
 } sweep_facts_t;
 
@@ -437,8 +434,10 @@ sweep_facts (const lab_cmp_sweep_t *s, sweep_facts_t *f)
             f->famp_hi[c] = fmax (f->famp_hi[c], p->read_amplification[c]);
          }
          all_spread = all_spread && p->elapsed[c].n >= 2;
-         any_overlap =
-            any_overlap || !(p->elapsed[0].max < p->elapsed[c].min || p->elapsed[c].max < p->elapsed[0].min);
+         /* the one rule: a point where the runs cannot tell a candidate from the reference */
+         any_overlap = any_overlap ||
+                       lab_results_verdict (LAB_BETTER_LOWER, &p->elapsed[0], &p->elapsed[c], NULL).winner ==
+                          LAB_WIN_TIE;
       }
       if (all_spread) {
          f->spread++;
@@ -552,15 +551,17 @@ render_sweep_cold_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
                                  cf->runs);
    }
    if (f->spread == 0) {
-      lab_cmp_app_sw (o, s, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
+      lab_cmp_app_sw (o, s,
+                      "; 1 run per point: no spread, every ratio is as measured (`--runs 3` gives each a 95% "
+                      "interval).\n");
    } else if (f->overlap == 0) {
-      bson_string_append_printf (o, "; at %s the %s load-time ranges do not overlap.\n",
+      bson_string_append_printf (o, "; at %s the 95%% interval of the %s load-time ratio excludes 1.\n",
                                  f->spread == s->n ? "every point" : "every point with two runs or more",
                                  s->nl > 2 ? "reference's and each candidate's" : "two layouts'");
    } else {
       bson_string_append_printf (o,
-                                 "; at %zu of %zu points the %s load-time ranges overlap (the "
-                                 "difference there is within run-to-run noise).\n",
+                                 "; at %zu of %zu points with two runs or more the 95%% interval of the %s "
+                                 "load-time ratio holds 1 (no difference the runs can tell there).\n",
                                  f->overlap, f->spread,
                                  s->nl > 2 ? "reference's and some candidate's" : "two layouts'");
    }
@@ -652,7 +653,17 @@ lab_cmp_sweep_json_append (const lab_cmp_results_t *r, const lab_cmp_production_
                BSON_APPEND_DOUBLE (&ld, "elapsed_s_median", p->elapsed[l].median);
             }
             if (l > 0 && p->has_speedup_of[l]) {
+               const lab_verdict_t *v = &p->speedup_verdict[l];
                BSON_APPEND_DOUBLE (&ld, "speedup", p->speedup_of[l]);
+               /* what the rule rests on: the runs paired, and with two or more the speedup's 95% interval */
+               BSON_APPEND_INT32 (&ld, "runs_paired", v->npairs);
+               if (v->has_ci && v->lo > 0) {
+                  bson_t ci;
+                  BSON_APPEND_ARRAY_BEGIN (&ld, "speedup_ci_95", &ci);
+                  BSON_APPEND_DOUBLE (&ci, "0", 1.0 / v->hi);
+                  BSON_APPEND_DOUBLE (&ci, "1", 1.0 / v->lo);
+                  bson_append_array_end (&ld, &ci);
+               }
             }
             if (p->has_amplification[l]) {
                BSON_APPEND_DOUBLE (&ld, LAB_RESULTS_KEY_READ_AMPLIFICATION, p->read_amplification[l]);

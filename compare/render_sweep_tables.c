@@ -5,6 +5,10 @@
  */
 #include "compare/render_private.h"
 
+/* Two counts of the same bytes (the engine's and the device's) agree within 2%: the device also counts
+ * the journal and metadata, a few percent at most on a read-only load; not a comparison of layouts. */
+#define SAME_COUNT 0.02
+
 /* app_point_stat -- metric `m` of `layout` at point p: the median, or with its range. */
 static void
 app_point_stat (bson_string_t *o, const lab_sweep_point_t *p, const char *layout, const lab_metric_t *m,
@@ -126,7 +130,20 @@ render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_s
       for (l = 1; l < nl; l++) {
          bson_string_append (o, " | ");
          if (p->has_speedup_of[l]) {
+            const lab_verdict_t *v = &p->speedup_verdict[l];
             lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_of[l]);
+            if (v->has_ci && v->lo > 0) {
+               /* the speedup's 95% interval: the inverse of the ratio's */
+               char *lo = lab_results_format_factor (1.0 / v->hi),
+                    *hi = lab_results_format_factor (1.0 / v->lo);
+               if (strcmp (lo, hi) != 0) {
+                  bson_string_append_printf (o, " [%s–%s]", lo, hi);
+               }
+               bson_free (lo);
+               bson_free (hi);
+            } else if (v->winner == LAB_WIN_TIE) {
+               bson_string_append (o, " (same)");
+            }
          } else {
             bson_string_append (o, "n/a");
          }
@@ -153,7 +170,7 @@ render_sweep_reads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
    for (i = 0; i < s->n; i++) {
       any_buffered = any_buffered || s->p[i].buffered_io;
    }
-   /* one column when the file records --direct-io and the two counts agree (within LAB_RESULTS_TIE) at every
+   /* one column when the file records --direct-io and the two counts agree (within SAME_COUNT, 2%) at every
     * point: then they count the same reads */
    engine_col = !(lab_results_get_bool (&r->doc, "config.direct_io", &direct) && direct);
    for (i = 0; !engine_col && i < s->n; i++) {
@@ -161,8 +178,7 @@ render_sweep_reads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
          lab_stat_t dev = lab_results_metric_stat (&s->p[i].doc, s->names[l], m_rb);
          lab_stat_t eng = lab_results_metric_stat (&s->p[i].doc, s->names[l], &lab_results_block_read_bytes);
          if (dev.present != eng.present ||
-             (dev.present &&
-              fabs (dev.median - eng.median) > LAB_RESULTS_TIE * fmax (dev.median, eng.median))) {
+             (dev.present && fabs (dev.median - eng.median) > SAME_COUNT * fmax (dev.median, eng.median))) {
             engine_col = true;
          }
       }
@@ -373,8 +389,12 @@ lab_cmp_render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
                    "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
                    "can still reread. ");
    lab_cmp_app_sw (o, s,
-                   s->nl > 2 ? "Each candidate's speedup is the detail median load time ÷ its own. "
-                             : "The speedup is the detail median load time ÷ the folded one. ");
+                   s->nl > 2 ? "Each candidate's speedup is the detail load time ÷ its own, by the "
+                               "comparison table's rule: at a point of one run, as measured; with paired "
+                               "runs, their geometric mean with its 95% interval [in brackets]. "
+                             : "The speedup is the detail load time ÷ the folded one, by the comparison "
+                               "table's rule: at a point of one run, as measured; with paired runs, their "
+                               "geometric mean with its 95% interval [in brackets]. ");
    lab_cmp_app_sw (o, s,
                    "Read amplification is what the engine "
                    "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "

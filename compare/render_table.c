@@ -167,7 +167,7 @@ lab_cmp_render_table (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
          "The ratio is folded ÷ detail. *better* names the layout with the better "
          "median and by what factor (less time, fewer and larger read requests, less "
          "memory); descriptive rows have none (rates per second among them: the totals "
-         "decide), and *same* means %s.",
+         "decide). The rule: %s.",
          rule);
    } else {
       bson_string_append (o, "Each ratio is that layout ÷ ");
@@ -177,7 +177,7 @@ lab_cmp_render_table (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
                                  "what factor it beats the runner-up (less time, fewer and larger read "
                                  "requests, less memory), or the layouts the same as the best joined by =; "
                                  "descriptive rows have none (rates per second among them: the totals "
-                                 "decide), and *same* (every layout) means %s.",
+                                 "decide), and *same* means every layout ties. The rule: %s.",
                                  rule);
    }
    bson_free (rule);
@@ -314,7 +314,7 @@ lab_cmp_render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab
    bson_string_append_printf (o,
                               "\nMedians of each experiment; *change* is this experiment relative to the "
                               "baseline, marked better or worse on a metric with a direction unless the two "
-                              "are the same, as in the tables: %s.\n\n",
+                              "are the same by the tables' rule: %s.\n\n",
                               rule);
    bson_free (rule);
 }

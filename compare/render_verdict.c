@@ -259,35 +259,26 @@ lab_cmp_render_trust_line (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "). Measure on mongod before deciding.\n");
 }
 
-/* app_tie_why -- why two load times are "same" by the rule of core/results.h, for the verdict: "the
- * load-time ranges of the runs overlap ...", "with one run a difference of 0.001 s is under 2 sampling
- * intervals (0.2 s), within noise; `--runs 3` measures the spread". */
+/* app_tie_why -- why two load times are "same" by the one rule (core/results.h, lab_results_verdict), for
+ * the verdict: "the 95% interval of the ratio over 3 paired runs, 0.91x–1.20x, holds 1: the runs cannot
+ * tell the layouts apart". */
 static void
-app_tie_why (bson_string_t *o, lab_tie_t tie, const lab_results_noise_t *noise, const lab_stat_t *a,
-             const lab_stat_t *b)
+app_tie_why (bson_string_t *o, const lab_verdict_t *v)
 {
-   switch (tie) {
-   case LAB_TIE_SPREAD:
-      bson_string_append (o, "the load-time ranges of the runs overlap, so the difference is within "
-                             "run-to-run noise");
-      return;
-   case LAB_TIE_ONE_RUN:
+   char *lo, *hi;
+
+   if (v->why == LAB_TIE_INTERVAL && v->has_ci) {
+      lo = lab_results_format_factor (v->lo);
+      hi = lab_results_format_factor (v->hi);
       bson_string_append_printf (o,
-                                 "with one run a difference under %.0f%% is within noise; `--runs 3` "
-                                 "measures the spread",
-                                 LAB_RESULTS_TIE_ONE_RUN * 100);
-      return;
-   case LAB_TIE_INTERVALS:
-      bson_string_append (o, "with one run a difference of ");
-      lab_cmp_app (o, LAB_CMP_SECONDS, fabs (a->median - b->median));
-      bson_string_append_printf (o, " is under %d sampling intervals (", LAB_RESULTS_FLOOR_INTERVALS);
-      lab_cmp_app (o, LAB_CMP_SECONDS, noise->time_floor);
-      bson_string_append (o, "), within noise; `--runs 3` measures the spread");
-      return;
-   default:
-      bson_string_append (o, "within 2%");
+                                 "the 95%% interval of the ratio (folded / detail) over %d paired runs, "
+                                 "%s–%s, holds 1: the runs cannot tell the layouts apart",
+                                 v->npairs, lo, hi);
+      bson_free (lo);
+      bson_free (hi);
       return;
    }
+   bson_string_append_printf (o, "within %.1f%% or the timer's resolution", LAB_RESULTS_FLOOR * 100);
 }
 
 /* lab_cmp_render_verdict -- see render_private.h. */
@@ -311,6 +302,8 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    lab_winner_t w;
    lab_tie_t tie;
    lab_results_noise_t noise;
+   lab_verdict_t v;
+   char *note;
    lab_cmp_match_t match;
 
    bson_string_append (o, "## Verdict\n\n");
@@ -319,7 +312,11 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
 
    /* 1: load time, by the one rule of core/results.h */
    noise = lab_results_noise_of (&r->doc, m_el);
-   w = lab_results_winner (m_el->better, &ed, &ef, &noise, &factor, &tie);
+   v = lab_results_verdict (m_el->better, &ed, &ef, &noise);
+   w = v.winner;
+   factor = v.factor;
+   tie = v.why;
+   note = lab_results_verdict_note (&v);
    lab_cmp_render_trust_line (o, r);
    bson_string_append (o, "- ");
    if ((w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) && !cold) {
@@ -327,14 +324,16 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
       bson_string_append_printf (o, "The folded layout loads ");
       lab_cmp_app (o, LAB_CMP_FACTOR, factor);
       bson_string_append (o, w == LAB_WIN_FOLDED ? " faster (" : " slower (");
-      bson_string_append (o, why);
+      bson_string_append_printf (o, "%s; %s", note, why);
       bson_string_append (o, "): ");
    } else if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
       lab_cmp_app (o, LAB_CMP_FACTOR, factor);
-      bson_string_append (o, w == LAB_WIN_FOLDED ? " faster**: " : " slower**: ");
+      bson_string_append (o, w == LAB_WIN_FOLDED ? " faster** (" : " slower** (");
+      bson_string_append_printf (o, "%s): ", note);
    } else if (w == LAB_WIN_TIE && tie == LAB_TIE_CLOSE) {
-      bson_string_append (o, "**Both layouts load in about the same time** (within 2%): ");
+      bson_string_append_printf (
+         o, "**Both layouts load in the same time** (within %.1f%%): ", LAB_RESULTS_FLOOR * 100);
    } else if (w == LAB_WIN_TIE) {
       bson_string_append (o, "**No winner on load time**: ");
    } else {
@@ -351,9 +350,10 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    }
    if (w == LAB_WIN_TIE && tie != LAB_TIE_CLOSE) {
       bson_string_append (o, ": ");
-      app_tie_why (o, tie, &noise, &ed, &ef);
+      app_tie_why (o, &v);
    }
    bson_string_append (o, ".\n");
+   bson_free (note);
    render_regime_line (o, r, prod);
 
    /* 2: disk read requests and their size */
@@ -387,14 +387,12 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    /* 3: how cold, how consistent */
    verdict_cold (o, r, &c);
    if (nd < 2 || nf < 2) {
-      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
-   } else if (ed.present && ef.present) {
-      bool overlap = !(ed.max < ef.min || ef.max < ed.min);
-      bson_string_append (o, overlap ? "; the load-time ranges of the two layouts overlap, so the time "
-                                       "difference is within run-to-run noise.\n"
-                                     : "; the load-time ranges of the two layouts do not overlap.\n");
+      bson_string_append (o, "; 1 run per layout: no spread, the ratios are as measured (`--runs 3` gives "
+                             "each a 95% interval).\n");
    } else {
-      bson_string_append (o, ".\n");
+      /* the interval is on the load-time line above: one statement, not a second rule */
+      bson_string_append_printf (o, "; the layouts alternated in order over the %d runs.\n",
+                                 nd < nf ? nd : nf);
    }
    bson_string_append (o, "\n");
 }
@@ -440,6 +438,11 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
          lab_cmp_app (o, LAB_CMP_FACTOR, el.factor);
          bson_string_append (o, " faster than the runner-up ");
          lab_cmp_app_esc (o, ls->l[runner].name);
+         {
+            char *note = lab_results_verdict_note (&el.decisive);
+            bson_string_append_printf (o, " (%s)", note);
+            bson_free (note);
+         }
       }
       if (!cold) {
          bson_string_append (o, " (");
@@ -449,9 +452,10 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
       bson_string_append (o, cold ? "**: " : ": ");
    } else if (el.winner == LAB_WIN_TIE && el.ntied == ls->n) {
       bson_string_append_printf (o,
-                                 el.tie == LAB_TIE_CLOSE ? "**All %zu layouts load in about the same time**: "
-                                                         : "**No winner on load time among the %zu layouts** "
-                                                           "(no difference the runs can tell): ",
+                                 el.tie == LAB_TIE_CLOSE
+                                    ? "**All %zu layouts load in the same time** (within 0.5%%): "
+                                    : "**No winner on load time among the %zu layouts** "
+                                      "(no difference the runs can tell): ",
                                  ls->n);
    } else if (el.winner == LAB_WIN_TIE) {
       bson_string_append (o, "**");
@@ -462,7 +466,7 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
          }
       }
       bson_string_append (o, el.tie == LAB_TIE_CLOSE
-                                ? " load fastest, within 2% of each other**: "
+                                ? " load fastest, within 0.5% of each other**: "
                                 : " load fastest, no difference the runs can tell between "
                                   "them**: ");
    } else {
@@ -521,16 +525,11 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
    /* 3: how cold, how consistent */
    verdict_cold (o, r, &c);
    if (nmin < 2) {
-      bson_string_append (o, "; with one run per layout there is no spread: use `--runs 3` or more.\n");
-   } else if (el.winner == LAB_WIN_ONE && runner < ls->n) {
-      const lab_stat_t *a = &el.stat[el.best], *b = &el.stat[runner];
-      bson_string_append (o, a->max < b->min || b->max < a->min ? "; the load-time ranges of the two fastest "
-                                                                  "layouts do not overlap.\n"
-                                                                : "; the load-time ranges of the two fastest "
-                                                                  "layouts overlap, so their difference is "
-                                                                  "within run-to-run noise.\n");
+      bson_string_append (o, "; 1 run per layout: no spread, the ratios are as measured (`--runs 3` gives "
+                             "each a 95% interval).\n");
    } else {
-      bson_string_append (o, ".\n");
+      /* the interval is on the load-time line above: one statement, not a second rule */
+      bson_string_append_printf (o, "; the layouts alternated in order over the %d runs.\n", nmin);
    }
    bson_string_append (o, "\n");
 }

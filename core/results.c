@@ -541,7 +541,8 @@ static lab_stat_t
 runs_stat (const bson_t *results, const char *layout, const char *run_path)
 {
    bson_iter_t it, runs;
-   double *vals = NULL, v;
+   double *vals = NULL, v, no;
+   int *nos = NULL;
    size_t c = 0, cap = 0;
    lab_stat_t s;
 
@@ -567,12 +568,15 @@ runs_stat (const bson_t *results, const char *layout, const char *run_path)
          if (c == cap) {
             cap = cap ? cap * 2 : 8;
             vals = bson_realloc (vals, cap * sizeof *vals);
+            nos = bson_realloc (nos, cap * sizeof *nos);
          }
+         nos[c] = lab_results_get_number (&run, "run", &no) ? (int)no : 0;
          vals[c++] = v;
       }
    }
-   s = lab_results_stat_of (vals, c);
+   s = lab_results_stat_runs (vals, nos, c);
    bson_free (vals);
+   bson_free (nos);
    return s;
 }
 
@@ -597,6 +601,13 @@ lab_results_metric_stat (const bson_t *results, const char *layout, const lab_me
    if (!lab_results_get_number (results, path, &s.median)) {
       return runs_stat (results, layout, m->run_path);
    }
+   {
+      /* the summary's figures, with the runs' own values for the paired rule */
+      lab_stat_t r = runs_stat (results, layout, m->run_path);
+      memcpy (s.run_v, r.run_v, sizeof s.run_v);
+      memcpy (s.run_no, r.run_no, sizeof s.run_no);
+      s.nrun = r.nrun;
+   }
    s.present = true;
    s.min = s.max = s.median;
    snprintf (path, sizeof path, LAB_RESULTS_KEY_SUMMARY ".%s.%s." LAB_RESULTS_KEY_MIN, layout, m->name);
@@ -620,89 +631,6 @@ lab_results_ratio (const lab_stat_t *detail, const lab_stat_t *folded, double *r
    return true;
 }
 
-/* lab_results_noise_of -- see results.h. */
-lab_results_noise_t
-lab_results_noise_of (const bson_t *results, const lab_metric_t *m)
-{
-   lab_results_noise_t n = { true, 0.0 };
-   double interval;
-
-   n.measured = m->run_path != NULL;
-   if (n.measured && m->unit == LAB_UNIT_SECONDS &&
-       lab_results_get_number (results, "config.interval_s", &interval) && interval > 0) {
-      n.time_floor = LAB_RESULTS_FLOOR_INTERVALS * interval;
-   }
-   return n;
-}
-
-/* tie_of -- why the medians a and b are "same" (see results.h), or LAB_TIE_NO. */
-static lab_tie_t
-tie_of (const lab_stat_t *a, const lab_stat_t *b, const lab_results_noise_t *noise)
-{
-   double lo = fmin (fabs (a->median), fabs (b->median)), hi = fmax (fabs (a->median), fabs (b->median));
-   bool measured = !noise || noise->measured;
-
-   if (hi - lo <= LAB_RESULTS_TIE * hi) {
-      return LAB_TIE_CLOSE;
-   }
-   if (!measured) {
-      return LAB_TIE_NO;
-   }
-   if (a->n >= 2 && b->n >= 2) {
-      return a->max < b->min || b->max < a->min ? LAB_TIE_NO : LAB_TIE_SPREAD;
-   }
-   if (hi - lo < LAB_RESULTS_TIE_ONE_RUN * hi) {
-      return LAB_TIE_ONE_RUN;
-   }
-   if (noise && hi - lo < noise->time_floor) {
-      return LAB_TIE_INTERVALS;
-   }
-   return LAB_TIE_NO;
-}
-
-/* lab_results_winner -- see results.h. */
-lab_winner_t
-lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded,
-                    const lab_results_noise_t *noise, double *factor, lab_tie_t *why)
-{
-   double d, f, lo, hi;
-   lab_tie_t tie;
-
-   if (factor) {
-      *factor = 0.0;
-   }
-   if (why) {
-      *why = LAB_TIE_NO;
-   }
-   if (better == LAB_DESCRIPTIVE || !detail->present || !folded->present) {
-      return LAB_WIN_NONE;
-   }
-   d = detail->median;
-   f = folded->median;
-   lo = fmin (fabs (d), fabs (f));
-   hi = fmax (fabs (d), fabs (f));
-   if ((tie = tie_of (detail, folded, noise)) != LAB_TIE_NO) {
-      if (why) {
-         *why = tie;
-      }
-      return LAB_WIN_TIE;
-   }
-   if (factor && lo > 0.0) {
-      *factor = hi / lo;
-   }
-   if (better == LAB_BETTER_LOWER) {
-      return f < d ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
-   }
-   return f > d ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
-}
-
-/* better_than -- whether median a is better than b under `better` (strictly). */
-static bool
-better_than (lab_better_t better, double a, double b)
-{
-   return better == LAB_BETTER_HIGHER ? a > b : a < b;
-}
-
 /* lab_results_nrow -- see results.h. */
 bool
 lab_results_nrow (const bson_t *results, const lab_results_layouts_t *ls, const lab_metric_t *m,
@@ -717,8 +645,8 @@ lab_results_nrow_at (const bson_t *results, const bson_t *point, const lab_resul
                      const lab_metric_t *m, lab_results_nrow_t *row)
 {
    lab_results_noise_t noise = lab_results_noise_of (results, m);
-   size_t i, npresent = 0, runner = 0;
-   bool any = false, have_runner = false;
+   size_t i;
+   bool any = false;
 
    memset (row, 0, sizeof *row);
    row->metric = m;
@@ -734,61 +662,23 @@ lab_results_nrow_at (const bson_t *results, const bson_t *point, const lab_resul
    for (i = 0; i < ls->n; i++) {
       row->has_ratio[i] =
          !row->zero_ref && lab_results_ratio (&row->stat[ls->reference], &row->stat[i], &row->ratio[i]);
-      if (!row->stat[i].present) {
-         continue;
-      }
-      if (npresent++ == 0 || better_than (m->better, row->stat[i].median, row->stat[row->best].median)) {
-         row->best = i;
-      }
-   }
-   row->winner = LAB_WIN_NONE;
-   if (m->better == LAB_DESCRIPTIVE || npresent < 2) {
-      return any;
-   }
-   /* the runner-up: the best of the others; the pairwise rule between it and the best decides */
-   for (i = 0; i < ls->n; i++) {
-      if (i != row->best && row->stat[i].present &&
-          (!have_runner || better_than (m->better, row->stat[i].median, row->stat[runner].median))) {
-         runner = i;
-         have_runner = true;
-      }
-   }
-   if (lab_results_winner (m->better, &row->stat[row->best], &row->stat[runner], &noise, &row->factor,
-                           &row->tie) == LAB_WIN_TIE) {
-      lab_stat_t *b = &row->stat[row->best];
-      row->winner = LAB_WIN_TIE;
-      row->factor = 0;
-      for (i = 0; i < ls->n; i++) {
-         if (row->stat[i].present &&
-             (i == row->best ||
-              lab_results_winner (m->better, b, &row->stat[i], &noise, NULL, NULL) == LAB_WIN_TIE)) {
-            row->tied[i] = true;
-            row->ntied++;
+      if (i != ls->reference) {
+         row->vs_ref[i] = lab_results_verdict (m->better, &row->stat[ls->reference], &row->stat[i], &noise);
+         if (row->has_ratio[i] && row->vs_ref[i].has_ci) {
+            /* paired runs: the ratio shown is the one its interval is of (the paired geometric mean) */
+            row->ratio[i] = row->vs_ref[i].ratio;
          }
       }
-   } else {
-      row->winner = LAB_WIN_ONE;
+   }
+   if (m->better != LAB_DESCRIPTIVE) {
+      lab_results_rank_t rk;
+      row->winner = lab_results_rank (m->better, row->stat, ls->n, &noise, &rk);
+      row->best = rk.best;
+      row->decisive = rk.decisive;
+      row->tie = rk.decisive.why;
+      row->factor = row->winner == LAB_WIN_ONE ? rk.decisive.factor : 0;
+      memcpy (row->tied, rk.tied, sizeof row->tied);
+      row->ntied = rk.ntied;
    }
    return any;
-}
-
-/* lab_results_same_rule -- see results.h. */
-char *
-lab_results_same_rule (const bson_t *results)
-{
-   double interval;
-   char *floor_s = NULL, *s;
-
-   if (lab_results_get_number (results, "config.interval_s", &interval) && interval > 0) {
-      char *t = lab_results_format (LAB_UNIT_SECONDS, LAB_RESULTS_FLOOR_INTERVALS * interval);
-      floor_s = bson_strdup_printf (" (here %s)", t);
-      bson_free (t);
-   }
-   s = bson_strdup_printf ("no difference the runs can tell: medians within %.0f%%, or within the "
-                           "runs' ranges (they overlap), or, with one run, within %.0f%% or, for a time, "
-                           "within %d sampling intervals%s",
-                           LAB_RESULTS_TIE * 100, LAB_RESULTS_TIE_ONE_RUN * 100, LAB_RESULTS_FLOOR_INTERVALS,
-                           floor_s ? floor_s : "");
-   bson_free (floor_s);
-   return s;
 }

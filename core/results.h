@@ -157,15 +157,26 @@ const lab_metric_t *lab_results_metric_find (const char *name);
 
 /* ---- arithmetic ---------------------------------------------------------------------------------- */
 
+/* The per-run values a stat keeps for the rule (lab_results_verdict pairs them by run number); a file
+ * with more runs keeps its first LAB_RESULTS_MAX_RUNS for the interval (the median is of all). */
+#define LAB_RESULTS_MAX_RUNS 64
+
 typedef struct {
    bool present; /* false: no run had the figure ("n/a") */
    int n;        /* how many runs had it */
    double median, min, max;
+   int nrun;                           /* per-run values known (0: the medians only, an old summary) */
+   double run_v[LAB_RESULTS_MAX_RUNS]; /* each run's value, in the file's order */
+   int run_no[LAB_RESULTS_MAX_RUNS];   /* its run number (1-based; 0: unknown, paired by position) */
 } lab_stat_t;
 
 /* lab_results_stat_of -- median (mean of the two middle values when n is even), min and max of
  * v[0..n); v is not modified. n == 0 gives present = false. */
 lab_stat_t lab_results_stat_of (const double *v, size_t n);
+
+/* lab_results_stat_runs -- lab_results_stat_of, keeping each value with its run number run[i] (run may be
+ * NULL: numbered by position) for the paired rule. */
+lab_stat_t lab_results_stat_runs (const double *v, const int *run, size_t n);
 
 /* lab_results_metric_stat -- metric `m` for `layout` in `results`: a dataset figure as a one-run stat;
  * otherwise summary.<layout>.<name> when the file has it, else computed from the layout's runs[]. */
@@ -185,39 +196,80 @@ typedef enum {
    LAB_WIN_ONE, /* lab_results_nrow: a single best layout, named by the row's `best` */
 } lab_winner_t;
 
-/* The one rule that names a winner (every table, verdict and baseline change uses it). A difference
- * of the medians is "same" when it is
- *  - at most LAB_RESULTS_TIE of the larger median, however many runs;
- *  - within the run-to-run spread: with two runs or more on both sides, the min-max ranges overlap;
- *  - with one run on either side (no spread to judge by), under LAB_RESULTS_TIE_ONE_RUN of the larger,
- *    or, for a time of the load (LAB_UNIT_SECONDS), under LAB_RESULTS_FLOOR_INTERVALS sampling
- *    intervals (config.interval_s): a 0.011 s vs 0.012 s load is one sample's worth of nothing.
- * Dataset figures (sizes, counts: facts, not measurements of a run) only keep the first rule. */
-#define LAB_RESULTS_TIE 0.02
-#define LAB_RESULTS_TIE_ONE_RUN 0.05
-#define LAB_RESULTS_FLOOR_INTERVALS 2
+/* The one rule that names a winner (every table, verdict, sweep point, workload, the mix and the
+ * baseline change use it: core/verdict.c, documented in docs/results.md "The rule"). Elapsed times are
+ * compared as clock readings; the sampling interval bounds nothing about them.
+ *  - Two runs or more of both layouts, paired by run number (the layouts alternate in order per run): the
+ *    95% confidence interval of the ratio b/a is a Student-t interval of the mean of the paired log
+ *    ratios (their geometric mean is the ratio shown); "same" only when the interval holds 1. Values
+ *    that are not all positive (a count that is 0 in some run) use the paired differences instead: "same"
+ *    when their interval holds 0.
+ *  - One run (or figures without per-run values): no spread to judge by. The ratio is shown as measured
+ *    with "1 run: no spread", and it is "same" only when the difference is within the timer's resolution
+ *    (LAB_RESULTS_TIMER_RES_S, a time) or under LAB_RESULTS_FLOOR of the larger: a difference that small
+ *    prints as 1.00x, and a winner "1.00x" would contradict itself.
+ *  - Dataset figures (sizes, counts: facts, not measurements of a run): "same" only under the same floor. */
+#define LAB_RESULTS_FLOOR 0.005
+#define LAB_RESULTS_TIMER_RES_S 1e-6
+#define LAB_RESULTS_CI_LEVEL 0.95
 
-/* Why two medians are "same" (LAB_TIE_NO: they are not). */
+/* Why two figures are "same" (LAB_TIE_NO: they are not). */
 typedef enum {
    LAB_TIE_NO,
-   LAB_TIE_CLOSE,     /* within LAB_RESULTS_TIE */
-   LAB_TIE_SPREAD,    /* the runs' ranges overlap */
-   LAB_TIE_ONE_RUN,   /* one run: within LAB_RESULTS_TIE_ONE_RUN */
-   LAB_TIE_INTERVALS, /* one run: a time within LAB_RESULTS_FLOOR_INTERVALS sampling intervals */
+   LAB_TIE_CLOSE,    /* within LAB_RESULTS_FLOOR or the timer's resolution (one run, or a fact) */
+   LAB_TIE_INTERVAL, /* two runs or more: the 95% interval of the ratio holds 1 */
 } lab_tie_t;
 
 /* The noise a difference of one metric must clear (lab_results_noise_of). */
 typedef struct {
-   bool measured;     /* a figure of the runs (false: a dataset fact, only LAB_RESULTS_TIE applies) */
-   double time_floor; /* a time's floor with one run, in the metric's unit (s); 0: none known */
+   bool measured;     /* a figure of the runs (false: a dataset fact, only LAB_RESULTS_FLOOR applies) */
+   double resolution; /* the smallest difference the instrument tells, in the metric's unit (0: none) */
 } lab_results_noise_t;
 
-/* lab_results_noise_of -- the noise of metric `m` in `results`: measured unless a dataset figure; the time
- * floor LAB_RESULTS_FLOOR_INTERVALS x config.interval_s for LAB_UNIT_SECONDS (0 without an interval). */
+/* lab_results_noise_of -- the noise of metric `m` in `results`: measured unless a dataset figure; a time
+ * (LAB_UNIT_SECONDS, LAB_UNIT_MS) has the timer's resolution. */
 lab_results_noise_t lab_results_noise_of (const bson_t *results, const lab_metric_t *m);
 
-/* lab_results_winner -- which layout's median is better under `better`, by the rule above (`noise` NULL:
- * a measured figure without a time floor); *factor (may be NULL) gets the winner's advantage as a factor
+/* The whole judgement of b against a under the rule. */
+typedef struct {
+   lab_winner_t winner; /* NONE (descriptive, or a figure missing), TIE, DETAIL (a), FOLDED (b) */
+   lab_tie_t why;       /* winner TIE: why */
+   int npairs;          /* runs compared pairwise (< 2: no interval; the "1 run: no spread" case) */
+   bool has_ratio;      /* a > 0 */
+   double ratio;        /* b / a: the paired runs' geometric mean ratio, else the medians' ratio */
+   bool has_ci;         /* npairs >= 2 and every value positive */
+   double lo, hi;       /* the 95% interval of b / a */
+   double factor;       /* a winner's advantage, >= 1 (0 when a figure is 0 or there is none) */
+} lab_verdict_t;
+
+/* lab_results_verdict -- b against a (two layouts' stats of one metric) under the rule above, with `noise`
+ * (NULL: a measured figure without a resolution). */
+lab_verdict_t lab_results_verdict (lab_better_t better, const lab_stat_t *a, const lab_stat_t *b,
+                                   const lab_results_noise_t *noise);
+
+/* lab_results_verdict_note -- what the verdict rests on, for a cell or a sentence: "95% CI 4.9–5.3x, 3
+ * runs" / "1 run: no spread" (factor-style, the winner's advantage), "" without a winner or tie. Caller
+ * bson_free()s. */
+char *lab_results_verdict_note (const lab_verdict_t *v);
+
+/* The rule over N layouts' figures of one metric. */
+typedef struct {
+   size_t best;            /* the best layout: by median, unless its paired runs rank the runner-up first */
+   size_t runner;          /* the runner-up (== best when fewer than two layouts have the figure) */
+   lab_verdict_t decisive; /* the runner-up (a) against the best (b): what the winner rests on */
+   bool tied[LAB_RESULTS_MAX_LAYOUTS]; /* LAB_WIN_TIE: the layouts "same" as the best (the best included) */
+   size_t ntied;
+} lab_results_rank_t;
+
+/* lab_results_rank -- who wins among st[0..n) (absent figures skipped): LAB_WIN_ONE (rk->best, by
+ * rk->decisive.factor over the runner-up), LAB_WIN_TIE (the runner-up is "same" as the best: rk->tied
+ * names every layout "same" as it), or LAB_WIN_NONE (descriptive, or fewer than two figures). Every
+ * table row, workload, the mix and the sweep points rank through it. */
+lab_winner_t lab_results_rank (lab_better_t better, const lab_stat_t *st, size_t n,
+                               const lab_results_noise_t *noise, lab_results_rank_t *rk);
+
+/* lab_results_winner -- lab_results_verdict's winner, for callers that need no interval (`noise` NULL:
+ * a measured figure without a resolution); *factor (may be NULL) gets the winner's advantage as a factor
  * >= 1 (larger / smaller; 0 when the smaller is 0 or there is none); *why (may be NULL) why a tie is one. */
 lab_winner_t lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_stat_t *folded,
                                  const lab_results_noise_t *noise, double *factor, lab_tie_t *why);
@@ -237,6 +289,9 @@ typedef struct {
    size_t ntied;
    lab_tie_t tie; /* winner TIE: why the runner-up is "same" as the best */
    double factor; /* single best: its advantage over the runner-up (lab_results_winner's factor) */
+   lab_verdict_t
+      vs_ref[LAB_RESULTS_MAX_LAYOUTS]; /* each layout against the reference: its ratio's interval */
+   lab_verdict_t decisive;             /* the runner-up against the best: what the winner rests on */
 } lab_results_nrow_t;
 
 /* lab_results_nrow -- the row of metric `m` over the layouts *ls of `results`. The best layout is the
@@ -328,7 +383,8 @@ bool lab_results_cache_bytes (const bson_t *results, double *bytes);
  * lab_results_cache_bytes / the detail layout's on-disk size; false when unknown. */
 bool lab_results_cache_ratio (const bson_t *results, double *ratio);
 
-/* lab_results_speedup -- detail median / folded median (of load times: > 1 means folded is faster);
+/* lab_results_speedup -- detail / folded load time by the one rule (lab_results_verdict): with paired runs
+ * the inverse of their geometric mean ratio, else of the medians (> 1 means folded is faster);
  * false when either is missing or folded is 0. */
 bool lab_results_speedup (const lab_stat_t *detail, const lab_stat_t *folded, double *speedup);
 
@@ -362,7 +418,8 @@ typedef struct {
    bool has_speedup;
    double speedup; /* lab_results_speedup of [0] over [1]: the first candidate's (= speedup_of[1]) */
    bool has_speedup_of[LAB_RESULTS_MAX_LAYOUTS];
-   double speedup_of[LAB_RESULTS_MAX_LAYOUTS]; /* [l], l >= 1: reference load time / layout l's */
+   double speedup_of[LAB_RESULTS_MAX_LAYOUTS];             /* [l], l >= 1: reference load time / layout l's */
+   lab_verdict_t speedup_verdict[LAB_RESULTS_MAX_LAYOUTS]; /* [l]: the rule's judgement of that speedup */
    bool has_amplification[LAB_RESULTS_MAX_LAYOUTS];
    double read_amplification[LAB_RESULTS_MAX_LAYOUTS]; /* stored, else block_read_bytes / on-disk size */
    lab_locality_t locality[LAB_RESULTS_MAX_LAYOUTS];

@@ -227,6 +227,31 @@ lab_results_format_binary (double bytes)
    return bson_strdup_printf (fabs (v) < 9.995 ? "%.3g %s" : "%.1f %s", v, u[k]);
 }
 
+/* format_ratio_ci -- a ratio cell: "19.6%", and with paired runs its 95% interval "19.6% [19.0–20.3%]". */
+static char *
+format_ratio_ci (double ratio, const lab_verdict_t *v)
+{
+   char *r = lab_results_format_ratio (ratio), *lo, *hi, *s;
+
+   if (!v->has_ci) {
+      return r;
+   }
+   lo = lab_results_format_ratio (v->lo);
+   hi = lab_results_format_ratio (v->hi);
+   if (strcmp (lo, hi) == 0) {
+      /* every run gave the same ratio (a count): an interval of one value says nothing more */
+      bson_free (lo);
+      bson_free (hi);
+      return r;
+   }
+   lo[strcspn (lo, "%")] = '\0';
+   s = bson_strdup_printf ("%s [%s–%s]", r, lo, hi);
+   bson_free (r);
+   bson_free (lo);
+   bson_free (hi);
+   return s;
+}
+
 /* lab_results_nrow_cells -- see results.h. */
 void
 lab_results_nrow_cells (const lab_results_nrow_t *row, const lab_results_layouts_t *ls, bool range,
@@ -240,15 +265,17 @@ lab_results_nrow_cells (const lab_results_nrow_t *row, const lab_results_layouts
    cells->n = row->n;
    for (i = 0; i < row->n; i++) {
       cells->value[i] = lab_results_format_stat (row->metric->unit, &row->stat[i], range);
-      cells->ratio[i] = i == row->reference                     ? bson_strdup ("")
-                        : row->has_ratio[i]                     ? lab_results_format_ratio (row->ratio[i])
+      cells->ratio[i] = i == row->reference ? bson_strdup ("")
+                        : row->has_ratio[i] ? format_ratio_ci (row->ratio[i], &row->vs_ref[i])
                         : row->zero_ref && row->stat[i].present ? bson_strdup ("–")
                                                                 : bson_strdup ("n/a");
    }
    switch (row->winner) {
    case LAB_WIN_ONE:
       if (row->factor > 0) {
-         f = lab_results_format_factor (row->factor);
+         /* a winner by under 0.5% (paired runs can tell it): "1.00x" would read as no difference */
+         f = row->factor < 1.005 ? bson_strdup_printf ("%.3fx", row->factor)
+                                 : lab_results_format_factor (row->factor);
          cells->better = bson_strdup_printf ("%s %s", ls->l[row->best].name, f);
          bson_free (f);
       } else {

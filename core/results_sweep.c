@@ -96,10 +96,16 @@ lab_results_cache_ratio (const bson_t *results, double *ratio)
 bool
 lab_results_speedup (const lab_stat_t *detail, const lab_stat_t *folded, double *speedup)
 {
+   lab_results_noise_t noise = { true, LAB_RESULTS_TIMER_RES_S };
+   lab_verdict_t v;
+
    if (!detail->present || !folded->present || !(folded->median > 0)) {
       return false;
    }
-   *speedup = detail->median / folded->median;
+   /* the rule's ratio: with paired runs the geometric mean its interval is of, so the sweep table and the
+    * comparison table print one figure */
+   v = lab_results_verdict (LAB_BETTER_LOWER, detail, folded, &noise);
+   *speedup = v.has_ci && v.ratio > 0 ? 1.0 / v.ratio : detail->median / folded->median;
    return true;
 }
 
@@ -280,7 +286,9 @@ fill_point (const bson_t *results, lab_sweep_point_t *p, bool stored)
       }
    }
    for (l = 1; l < p->n; l++) {
+      lab_results_noise_t noise = { true, LAB_RESULTS_TIMER_RES_S };
       p->has_speedup_of[l] = lab_results_speedup (&p->elapsed[0], &p->elapsed[l], &p->speedup_of[l]);
+      p->speedup_verdict[l] = lab_results_verdict (LAB_BETTER_LOWER, &p->elapsed[0], &p->elapsed[l], &noise);
    }
    p->has_speedup = p->has_speedup_of[1];
    p->speedup = p->speedup_of[1];

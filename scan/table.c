@@ -191,7 +191,7 @@ lab_scan_table_render (const bson_t *results)
    bson_string_append_printf (
       s,
       "better: less time, fewer and larger read requests, less memory;\nrates per "
-      "second are descriptive (the totals decide);\nsame = %s;\nsizes SI (1 MB = 10^6 "
+      "second are descriptive (the totals decide);\nthe rule: %s;\nsizes SI (1 MB = 10^6 "
       "bytes); n/a = not measured%s\n",
       rule, zero_ref ? "; – = no ratio to a reference shown as zero" : "");
    bson_free (rule);

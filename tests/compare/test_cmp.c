@@ -194,9 +194,9 @@ test_render_minimal (void **state)
    o.charts_note = "test";
    md = lab_cmp_render_md (&r, &o);
    /* no --cold recorded: the factor without bold, saying why (core/results.h, lab_results_cold_check) */
-   assert_non_null (strstr (md,
-                            "The folded layout loads 2.50x faster (not cold: scancmp ran without `--cold`): "
-                            "4.00 s folded vs 10.0 s"));
+   assert_non_null (strstr (
+      md, "The folded layout loads 2.50x faster (1 run: no spread; not cold: scancmp ran without `--cold`): "
+          "4.00 s folded vs 10.0 s"));
    assert_null (strstr (md, "**The folded layout loads"));
    assert_non_null (strstr (md, "Disk read requests could not be compared"));
    assert_non_null (strstr (md, "| host | n/a |"));
@@ -230,9 +230,9 @@ test_render_verdict_directions (void **state)
          &r);
    md = lab_cmp_render_md (&r, NULL);
    /* residency not measured and the cold procedure not done in full: no bold factor */
-   assert_non_null (strstr (md,
-                            "The folded layout loads 2.00x slower (cold could not be established: the data "
-                            "files' residency was not measured and the page cache was not dropped)"));
+   assert_non_null (strstr (
+      md, "The folded layout loads 2.00x slower (1 run: no spread; cold could not be established: the data "
+          "files' residency was not measured and the page cache was not dropped)"));
    assert_non_null (strstr (md, "It needs 50% more disk read requests (150 vs 100)"));
    assert_non_null (strstr (md, "**Caution**: caches were dropped before 1 of 2 runs (the server was "
                                 "restarted before 1, emptying its cache"));
@@ -649,10 +649,11 @@ test_sweep_three (void **state)
                                 "the engine cache**"));
    assert_non_null (strstr (md, "**The buckets layout loads 9.90x–20.0x faster than detail, depending on "
                                 "the engine cache**"));
-   assert_non_null (strstr (md, "- **Fastest layout at each cache size** (load time; ties as *same* is "
-                                "defined under the comparison table): "
-                                "500 B, ratio 0.50 (rereads): **folded 2.00x**; 1000 B, ratio 1.00 "
-                                "(rereads): **folded = buckets**.\n"));
+   assert_non_null (strstr (md,
+                            "- **Fastest layout at each cache size** (load time; ties as *same* is "
+                            "defined under the comparison table): "
+                            "500 B, ratio 0.50 (rereads): **folded 2.00x** (1 run: no spread); 1000 B, ratio "
+                            "1.00 (rereads): **folded 1.01x** (1 run: no spread).\n"));
    assert_non_null (strstr (md, "; the folded layout's engine read 1.00x its size; the buckets layout's "
                                 "engine read 2.00x its size."));
    assert_non_null (strstr (md, "| read amplification: detail | folded | buckets |"));

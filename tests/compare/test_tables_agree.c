@@ -348,10 +348,10 @@ test_catches_differences (void **state)
                   "Markdown label");
    /* a value, a ratio, a winner */
    expect_caught (&r.doc, bson_strdup (md), replaced (txt, "93.2 s", "93.3 s"), "value");
-   expect_caught (&r.doc, replaced (md, "| 44% |", "| 45% |"), bson_strdup (txt), "ratio");
-   expect_caught (&r.doc, bson_strdup (md), replaced (txt, "folded 18.2x", "folded 18.3x"), "factor");
-   expect_caught (&r.doc, replaced (md, "| 12% |  |", "| 12% | folded 8.15x |"), bson_strdup (txt),
-                  "a winner on a rate");
+   expect_caught (&r.doc, replaced (md, "| 45% [39–52%] |", "| 46% [39–52%] |"), bson_strdup (txt), "ratio");
+   expect_caught (&r.doc, bson_strdup (md), replaced (txt, "folded 18.4x", "folded 18.5x"), "factor");
+   expect_caught (&r.doc, replaced (md, "| 12% [9.7–15%] |  |", "| 12% [9.7–15%] | folded 8.15x |"),
+                  bson_strdup (txt), "a winner on a rate");
    /* a row dropped from the text table */
    line = strstr (txt, "index size");
    assert_non_null (line);
@@ -375,7 +375,8 @@ test_catches_differences_three (void **state)
    assert_int_equal (disagree (&r.doc, md, txt, why, sizeof why), 0);
    /* the third layout's value, its ratio, a tie among some of the layouts */
    expect_caught (&r.doc, bson_strdup (md), replaced (txt, "50.0 s", "50.1 s"), "third value");
-   expect_caught (&r.doc, replaced (md, "| 44% | 54% |", "| 44% | 55% |"), bson_strdup (txt), "third ratio");
+   expect_caught (&r.doc, replaced (md, "| 45% [39–52%] | 54% [47–63%] |", "| 45% [39–52%] | 55% [47–63%] |"),
+                  bson_strdup (txt), "third ratio");
    expect_caught (&r.doc, bson_strdup (md), replaced (txt, "folded = buckets", "folded"), "tie");
    /* columns swapped in one renderer */
    expect_caught (&r.doc,
