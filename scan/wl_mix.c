@@ -778,7 +778,7 @@ lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error)
       for (i = 0; i < n; i++) {
          mix_combine (&all[i * (size_t)runs], runs, &res[i]);
       }
-      win = lab_scan_wl_winner (n, runs, t);
+      win = lab_scan_wl_winner (n, runs, t, NULL);
       append_mix (results, p, &mx, res, win, equal, fig, runs);
       if (!equal) {
          const mix_result_t *a = &all[bad % (size_t)runs], *b = &all[bad];

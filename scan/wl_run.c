@@ -739,7 +739,7 @@ run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind
       for (i = 0; i < n; i++) {
          lab_scan_wl_result_combine (&all[i * (size_t)runs], runs, &res[i]);
       }
-      win = lab_scan_wl_winner (n, runs, t);
+      win = lab_scan_wl_winner (n, runs, t, NULL);
       bson_snprintf (key, sizeof key, "%d", k);
       bson_append_document_begin (arr, key, -1, &w);
       BSON_APPEND_UTF8 (&w, "workload", lab_scan_wl_name (kind));
@@ -798,7 +798,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
                                               : summary_num (results, p->layouts.l[i].name, "elapsed_s");
       }
    }
-   win = lab_scan_wl_winner (n, runs, t);
+   win = lab_scan_wl_winner (n, runs, t, NULL);
    BSON_APPEND_DOCUMENT_BEGIN (arr, "0", &w);
    BSON_APPEND_UTF8 (&w, "workload", "load");
    lab_scan_wl_title (p->opts, LAB_WL_LOAD, title, sizeof title);
@@ -903,7 +903,7 @@ append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    for (i = 0; i < n; i++) {
       lab_scan_wl_result_combine (&all[i * (size_t)runs], runs, &res[i]);
    }
-   win = lab_scan_wl_winner (n, runs, t);
+   win = lab_scan_wl_winner (n, runs, t, NULL);
    bson_snprintf (key, sizeof key, "%d", k);
    bson_append_document_begin (arr, key, -1, &w);
    BSON_APPEND_UTF8 (&w, "workload", "load_after_writes");

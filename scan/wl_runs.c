@@ -49,19 +49,22 @@ lab_scan_wl_median (const double *v, int n)
 
 /* lab_scan_wl_winner -- see wl_runs.h. */
 size_t
-lab_scan_wl_winner (size_t nlayouts, int nruns, const double *elapsed)
+lab_scan_wl_winner (size_t nlayouts, int nruns, const double *elapsed, lab_winner_t *outcome)
 {
-   size_t l, win = 0;
-   double best = 0;
+   const lab_results_noise_t noise = { true, LAB_RESULTS_TIMER_RES_S }; /* a time */
+   lab_stat_t st[LAB_RESULTS_MAX_LAYOUTS];
+   lab_results_rank_t rk;
+   lab_winner_t w;
+   size_t l;
 
-   for (l = 0; l < nlayouts; l++) {
-      double m = lab_scan_wl_median (&elapsed[l * (size_t)nruns], nruns);
-      if (l == 0 || m < best) {
-         win = l;
-         best = m;
-      }
+   for (l = 0; l < nlayouts && l < LAB_RESULTS_MAX_LAYOUTS; l++) {
+      st[l] = lab_results_stat_runs (&elapsed[l * (size_t)nruns], NULL, (size_t)nruns);
    }
-   return win;
+   w = lab_results_rank (LAB_BETTER_LOWER, st, l, &noise, &rk);
+   if (outcome) {
+      *outcome = w;
+   }
+   return w == LAB_WIN_NONE ? 0 : rk.best;
 }
 
 /* lab_scan_wl_runs_append -- see wl_runs.h. */

@@ -51,9 +51,11 @@ typedef struct {
 double lab_scan_wl_median (const double *v, int n);
 
 /* lab_scan_wl_winner -- the index of the winning layout of nlayouts, from elapsed[l * nruns + r] (layout l's
- * time in run r + 1): today the layout of the smallest median time, the first on a tie. The one place a
- * workload's or the mix's winner is named, so that the paired rule of core/results.c can replace it. */
-size_t lab_scan_wl_winner (size_t nlayouts, int nruns, const double *elapsed);
+ * time in run r + 1, runs paired by number): the one rule's best layout (lab_results_rank on the per-run
+ * times: by median unless the paired runs rank the runner-up first); *outcome (may be NULL) gets
+ * LAB_WIN_ONE, or LAB_WIN_TIE when the runner-up is "same" (its 95% interval holds 1). The one place a
+ * workload's, the load after the writes' and the mix's winner is named. */
+size_t lab_scan_wl_winner (size_t nlayouts, int nruns, const double *elapsed, lab_winner_t *outcome);
 
 /* lab_scan_wl_runs_append -- "nruns", "elapsed_s_min", "elapsed_s_max" and the "runs" array of runs[0..n)
  * into the layout's entry d (unknown figures left out of a run's document). */
