@@ -1,7 +1,8 @@
 /*
  * wl_mix.c -- the user's mix (wl_mix.h, issue 24): its inputs drawn from the data by --seed, the stream
  * run on one layout through the per-operation executors the workloads use (wl_exec.c's queries,
- * wl_write.c's writes, one operation at a time), the write costs, and the results' "mix" object.
+ * wl_write.c's writes, one operation at a time), the write costs, and the results' "mix" object; --runs
+ * times, each run's layouts in lab_scan_run_order's order (a writing stream drawn afresh per run).
  *
  * The workers share the stream as ops w, w + P, ... Two rules keep the outcome the same on every layout
  * whatever the workers' timing: the writes of one master run in stream order (a write waits for the

@@ -1,8 +1,9 @@
 /*
  * wl_run.c -- the workloads besides the load (workload.h): before anything is made cold, every layout's
  * workload index checked (or created with --create-workload-indexes) and the inputs drawn; after the
- * load's runs, each workload measured cold on every layout as a load is (measure.c) and recorded as the
- * results' "workloads" array (docs/results-schema.md), the load's entry taken from the runs' summary.
+ * load's runs, each workload measured cold on every layout as a load is (measure.c), --runs times in each
+ * run's layout order (wl_runs.c keeps the runs and their medians), and recorded as the results'
+ * "workloads" array (docs/results-schema.md), the load's entry taken from the runs' summary.
  */
 #include "scan/measure.h"
 #include "scan/wl_runs.h"
