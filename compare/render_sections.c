@@ -402,6 +402,14 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
    app_num (o, d, "config.parallel", LAB_UNIT_COUNT);
    bson_string_append (o, "; runs: ");
    app_num (o, d, "config.runs", LAB_UNIT_COUNT);
+   {
+      double ref_runs;
+      if (lab_results_get_number (d, "config.reference_runs", &ref_runs)) {
+         bson_string_append (o, " (at the sweep's reference point: ");
+         app_num (o, d, "config.reference_runs", LAB_UNIT_COUNT);
+         bson_string_append (o, ")");
+      }
+   }
    bson_string_append (o, "; sampling interval: ");
    app_num (o, d, "config.interval_s", LAB_UNIT_SECONDS);
    bson_string_append (o, "\n\n");

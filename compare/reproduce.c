@@ -571,7 +571,11 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
                              : " in key order (each worker a contiguous segment of the sorted keys)");
    bson_string_append (o, cold ? ", each layout loaded cold" : ", not cold (scancmp ran without `--cold`)");
    if (runs > 0) {
+      double ref_runs = -1;
       bson_string_append_printf (o, ", %.0f run%s", runs, runs == 1 ? "" : "s");
+      if (lab_results_get_number (d, "config.reference_runs", &ref_runs) && ref_runs > 0) {
+         bson_string_append_printf (o, " (%.0f at the sweep's reference point)", ref_runs);
+      }
    }
    {
       /* --decode: what the client did with each document, inside the timed query */

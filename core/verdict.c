@@ -342,22 +342,27 @@ lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_sta
 char *
 lab_results_same_rule (const bson_t *results)
 {
-   int64_t runs = 0;
-   char *s;
+   int64_t runs = 0, ref_runs = 0;
+   char *one, *many, *s;
 
    lab_results_get_int (results, "config.runs", &runs);
-   if (runs < 2) {
-      s = bson_strdup_printf (
-         "1 run: no spread: every ratio is as measured, with no interval, and \"same\" means within %.1f%% "
-         "(it would print as 1.00x) or, for a time, within the timer's resolution (1 µs); `--runs 3` "
-         "gives each ratio a 95%% interval",
-         LAB_RESULTS_FLOOR * 100);
+   lab_results_get_int (results, "config.reference_runs", &ref_runs);
+   one = bson_strdup_printf ("1 run: no spread: every ratio is as measured, with no interval, and \"same\" means "
+                             "within %.1f%% (it would print as 1.00x) or, for a time, within the timer's "
+                             "resolution (1 µs); `--runs 3` gives each ratio a 95%% interval",
+                             LAB_RESULTS_FLOOR * 100);
+   many = bson_strdup_printf ("%lld runs, the layouts alternating in order per run: a ratio is the geometric "
+                              "mean of the runs' paired ratios, [in brackets] its 95%% interval (Student t over "
+                              "the paired log ratios), and \"same\" means the interval holds 1: no difference "
+                              "the runs can tell",
+                              (long long)(runs > ref_runs ? runs : ref_runs));
+   if (runs < 2 && ref_runs >= 2) {
+      /* a sweep whose reference point was measured more often (--reference-runs) */
+      s = bson_strdup_printf ("at the reference point, %s; at the other points, %s", many, one);
    } else {
-      s = bson_strdup_printf (
-         "%lld runs, the layouts alternating in order per run: a ratio is the geometric mean of the runs' "
-         "paired ratios, [in brackets] its 95%% interval (Student t over the paired log ratios), and "
-         "\"same\" means the interval holds 1: no difference the runs can tell",
-         (long long)runs);
+      s = bson_strdup (runs < 2 ? one : many);
    }
+   bson_free (one);
+   bson_free (many);
    return s;
 }

@@ -674,6 +674,9 @@ record_config (const scan_plan_t *sp, bson_t *results)
    BSON_APPEND_INT32 (&doc, "parallel", o->parallel);
    BSON_APPEND_UTF8 (&doc, "decode", lab_scan_decode_names ()[o->decode]);
    BSON_APPEND_INT32 (&doc, "runs", o->runs);
+   if (o->reference_runs > 0) {
+      BSON_APPEND_INT32 (&doc, "reference_runs", o->reference_runs);
+   }
    BSON_APPEND_UTF8 (&doc, "order", order_names[o->order]);
    BSON_APPEND_UTF8 (&doc, "load_order", lab_scan_load_order_names ()[o->load_order]);
    if (o->load_order != LAB_LOAD_ORDER_KEY) { /* the shuffle's seed: the same seed deals the same keys */

@@ -232,6 +232,7 @@ typedef struct {
    bool cold;
    int parallel;
    int runs;
+   int reference_runs; /* a sweep's reference point (sweep_reference) measured this many times (0: runs) */
    lab_scan_order_t order;
    lab_scan_load_order_t load_order; /* --load-order (default key) */
    int64_t keys_limit;               /* 0: all */

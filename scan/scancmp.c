@@ -75,7 +75,9 @@ static const char usage[] =
    "  --restart-timeout DUR  longest the restart command may take (default 120s)\n"
    "  --ready-timeout DUR    longest wait for the server to answer ping afterwards (default 60s)\n"
    "  --parallel N           workers (default 4), each with its own session and key segment\n"
-   "  --runs N               repetitions (default 1); the table shows medians\n"
+   "  --runs N               repetitions (default 1) of the load, every workload and the mix, each run\n"
+   "                         cold with --cold and in the --order of its run; the table shows medians,\n"
+   "                         the results keep every run (runs[] in each layout's entry), e.g. --runs 3\n"
    "  --load-order ORDER     how the keys are shared out: key (default: each worker a contiguous segment\n"
    "                         of the sorted keys, as the original experiment's batch loaders; the best case\n"
    "                         for a layout stored in key order, kept as the headline so results stay\n"
@@ -108,6 +110,9 @@ static const char usage[] =
    "                         --restart-cmd (a point must not start with what the previous one cached);\n"
    "                         a server without that parameter (FerretDB) is refused before measuring (exit "
    "1)\n"
+   "  --reference-runs N     the sweep's reference point (the one the top level repeats) measured N times,\n"
+   "                         the other points --runs times, e.g. --cache-ratios 0.1,0.3,1,4 --runs 1\n"
+   "                         --reference-runs 3 (default: --runs)\n"
    "  --locality-sample N    masters sampled for the locality figures (default 1000)\n"
    "                         Each point records per layout the read amplification (bytes the engine read\n"
    "                         from disk ÷ the layout's on-disk size) and the locality (distinct leaf pages\n"
@@ -289,6 +294,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_DURATION_MS ("--ready-timeout", 0, &o->ready_timeout_ms),
       LAB_CLI_OPT_INT ("--parallel", 0, &o->parallel, 1, 1024),
       LAB_CLI_OPT_INT ("--runs", 0, &o->runs, 1, 1000),
+      LAB_CLI_OPT_INT ("--reference-runs", 0, &o->reference_runs, 1, 1000),
       LAB_CLI_OPT_ENUM ("--order", 0, &o->order, order_names),
       LAB_CLI_OPT_ENUM ("--load-order", 0, &o->load_order, lab_scan_load_order_names ()),
       LAB_CLI_OPT_FLAG ("--direct-io", 0, &o->direct_io),
@@ -367,10 +373,16 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
                      "--predict probes the load alone: run --workload in a measured comparison");
       return false;
    }
+   if (o->reference_runs > 0 && (o->predict || (o->cache_sizes.n == 0 && o->cache_ratios.n == 0))) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--reference-runs sets the runs of a measured cache sweep's reference point: it needs "
+                     "--cache-sizes or --cache-ratios, and not --predict");
+      return false;
+   }
    if (lab_scan_mix_on (o) && (o->predict || o->cache_sizes.n > 0 || o->cache_ratios.n > 0)) {
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-         "--mix runs its stream once, measured: not with --predict, --cache-sizes or --cache-ratios");
+         "--mix is measured at one cache, --runs times: not with --predict, --cache-sizes or --cache-ratios");
       return false;
    }
    if (o->wl.mix_rate > 0 && !lab_scan_mix_on (o)) {

@@ -240,12 +240,12 @@ point_workloads (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_
    return ok;
 }
 
-/* run_point -- set the cache, run every run, record the point into *point, then the workloads besides
+/* measure_point -- set the cache, run every run, record the point into *point, then the workloads besides
  * the load (their "workloads" array in the point); layouts whose workloads returned different results
  * leave the point recorded and the error in *differ (the first only). */
 static bool
-run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *differ,
-           bson_error_t *error)
+measure_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *differ,
+               bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    bson_t *entries = bson_malloc0 ((size_t)o->runs * p->layouts.n * sizeof *entries);
@@ -322,6 +322,25 @@ done:
       bson_destroy (&entries[k]);
    }
    bson_free (entries);
+   return ok;
+}
+
+/* run_point -- the point's runs (--reference-runs at the reference point, else --runs), its load and
+ * workloads: measure_point with the plan's options set to them for the point. */
+static bool
+run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *differ,
+           bson_error_t *error)
+{
+   const lab_scan_opts_t *keep = p->opts;
+   lab_scan_opts_t o = *keep;
+   bool ok;
+
+   if (i == sw->reference && keep->reference_runs > 0) {
+      o.runs = keep->reference_runs;
+   }
+   p->opts = &o;
+   ok = measure_point (p, sw, i, point, differ, error);
+   p->opts = keep;
    return ok;
 }
 

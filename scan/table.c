@@ -538,9 +538,9 @@ lab_scan_workloads_table_render (const bson_t *results)
       uint32_t len;
       bson_t w, l;
       bson_iter_t f, la;
-      const char *name = "?", *winner = "?";
+      const char *name = "?", *winner = "?", *rule = NULL;
       char label[64];
-      bool equal = true;
+      bool equal = true, same = false;
 
       if (!BSON_ITER_HOLDS_DOCUMENT (&arr)) {
          continue;
@@ -554,6 +554,13 @@ lab_scan_workloads_table_render (const bson_t *results)
       }
       if (bson_iter_init_find (&f, &w, "winner") && BSON_ITER_HOLDS_UTF8 (&f)) {
          winner = bson_iter_utf8 (&f, NULL);
+      }
+      /* the one rule's word (wl_runs.c): "same" when it cannot tell the winner from the runner-up */
+      if (bson_iter_init_find (&f, &w, "same") && BSON_ITER_HOLDS_BOOL (&f)) {
+         same = bson_iter_bool (&f);
+      }
+      if (bson_iter_init_find (&f, &w, "rule") && BSON_ITER_HOLDS_UTF8 (&f)) {
+         rule = bson_iter_utf8 (&f, NULL);
       }
       lab_results_workload_label (name, lab_results_get_string (&w, "load_order"), label, sizeof label);
       if (bson_iter_init_find (&f, &w, "rows_equal") && BSON_ITER_HOLDS_BOOL (&f)) {
@@ -582,8 +589,9 @@ lab_scan_workloads_table_render (const bson_t *results)
             bson_string_append_printf (s, "  %s %-20s", lname, cell);
          }
       }
-      bson_string_append_printf (s, "  winner %s%s\n", winner,
-                                 equal ? "" : "  RESULTS DIFFER BETWEEN LAYOUTS");
+      bson_string_append_printf (s, "  %s %s%s%s%s", same ? "same, best median" : "winner", winner,
+                                 rule ? " (" : "", rule ? rule : "", rule ? ")" : "");
+      bson_string_append_printf (s, "%s\n", equal ? "" : "  RESULTS DIFFER BETWEEN LAYOUTS");
    }
    return bson_string_free (s, false);
 }

@@ -1,7 +1,8 @@
 /*
  * wl_mix.c -- the user's mix (wl_mix.h, issue 24): its inputs drawn from the data by --seed, the stream
  * run on one layout through the per-operation executors the workloads use (wl_exec.c's queries,
- * wl_write.c's writes, one operation at a time), the write costs, and the results' "mix" object.
+ * wl_write.c's writes, one operation at a time), the write costs, and the results' "mix" object; --runs
+ * times, each run's layouts in lab_scan_run_order's order (a writing stream drawn afresh per run).
  *
  * The workers take the stream's ops in order from a shared counter, each the next op when it is free (closed
  * loop), or no earlier than the op's intended start t0 + i / rate (open loop, --mix-rate: its latency
@@ -13,6 +14,7 @@
  */
 #include "scan/hash.h"
 #include "scan/wl_mix.h"
+#include "scan/wl_runs.h"
 
 #include "core/error.h"
 #include "core/log.h"
@@ -589,7 +591,8 @@ mark_writes (lab_scan_plan_t *p, const mix_t *mx, const mix_layout_t *ml, bool f
 
 /* run_layout -- the stream on layout li (cold as the workloads are), into *r. */
 static bool
-run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_result_t *r, bson_error_t *error)
+run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int run, int order, mix_result_t *r,
+            bson_error_t *error)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
    lab_scan_layout_measure_t m;
@@ -616,7 +619,7 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int order, mix_resul
    wl.next = &ml.next;
    have0 = p->device && lab_scan_diskstats_read (NULL, p->device, &disk0, &err);
    lab_store_oplog_mark (p->store, &oplog0);
-   ok = ok && lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
+   ok = ok && lab_scan_layout_measure_wl (p, run, l, order, &wl, &m, error);
    if (ml.done && !mark_writes (p, mx, &ml, !ok, error)) {
       ok = false;
    }
@@ -720,7 +723,7 @@ append_pace (bson_t *d, const lab_scan_mix_pace_t *pc)
 /* append_layout -- one layout's entry of mix.layouts (best: the winner's score). */
 static void
 append_layout (bson_t *arr, size_t i, const mix_t *mx, const lab_results_layout_t *l, const mix_result_t *r,
-               double best)
+               double best, const lab_scan_wl_run_t *runs, int nruns)
 {
    char key[16], dig[24];
    bson_t d, bt, one;
@@ -776,13 +779,14 @@ append_layout (bson_t *arr, size_t i, const mix_t *mx, const lab_results_layout_
    BSON_APPEND_DOUBLE (&d, "cpu_s", r->cpu_s >= 0 ? round_to (r->cpu_s, 3) : -1);
    bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)r->digest);
    BSON_APPEND_UTF8 (&d, "digest", dig);
+   lab_scan_wl_runs_append (&d, runs, nruns);
    bson_append_document_end (arr, &d);
 }
 
 /* append_mix -- the "mix" object (docs/results-schema.md "The mix"). */
 static void
 append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mix_result_t *res, size_t win,
-            bool equal)
+            const lab_scan_wl_outcome_t *oc, bool equal, const lab_scan_wl_run_t *fig, int runs)
 {
    const lab_scan_opts_t *o = p->opts;
    char spec[256];
@@ -827,49 +831,120 @@ append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mi
    BSON_APPEND_BOOL (&m, "saturated", saturated);
    BSON_APPEND_BOOL (&m, "rows_equal", equal);
    BSON_APPEND_UTF8 (&m, "winner", p->layouts.l[win].name);
+   lab_scan_wl_outcome_append (&m, oc);
    BSON_APPEND_ARRAY_BEGIN (&m, "layouts", &la);
    for (i = 0; i < p->layouts.n; i++) {
-      append_layout (&la, i, mx, &p->layouts.l[i], &res[i], score (mx, &res[win]));
+      append_layout (&la, i, mx, &p->layouts.l[i], &res[i], score (mx, &res[win]), &fig[i * (size_t)runs],
+                     runs);
    }
    bson_append_array_end (&m, &la);
    bson_append_document_end (results, &m);
 }
 
-/* lab_scan_mix_run -- see wl_mix.h. */
+/* mix_round -- run `run` of the stream: every layout in the run's order (lab_scan_run_order), layout i's
+ * result into all[i * runs + run - 1] and fig[same]. The stream is drawn for run 1 and, when it writes,
+ * afresh for every later run from its own seed on the data as the earlier runs left it (wl_runs.c says
+ * why). */
+static bool
+mix_round (lab_scan_plan_t *p, mix_t *mx, int run, int runs, mix_result_t *all, lab_scan_wl_run_t *fig,
+           bson_error_t *error)
+{
+   const lab_scan_opts_t *keep = p->opts;
+   lab_scan_opts_t o = *keep;
+   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, j;
+   bool ok = true;
+
+   if (run == 1 || o.wl.mix_weight[LAB_WL_APPEND] > 0 || o.wl.mix_weight[LAB_WL_UPDATE] > 0) {
+      if (run > 1) {
+         mix_cleanup (mx);
+         memset (mx, 0, sizeof *mx);
+      }
+      o.wl.seed = lab_scan_wl_run_seed (keep->wl.seed, run);
+      p->opts = &o;
+      ok = mix_draw (p, mx, error);
+      p->opts = keep;
+   }
+   lab_scan_run_order (p->opts->order, run, n, order);
+   for (i = 0; i < n && ok; i++) {
+      j = order[i] * (size_t)runs + (size_t)run - 1;
+      ok = run_layout (p, mx, order[i], run, (int)i + 1, &all[j], error);
+      fig[j] = (lab_scan_wl_run_t){ run, (int)i + 1,   all[j].elapsed_s, -1, -1, all[j].disk_read_bytes,
+                                    -1,  all[j].digest };
+   }
+   return ok;
+}
+
+/* mix_combine -- one layout's runs[0..n) as its entry: run 1's, its times and bytes read the runs' medians.
+ */
+static void
+mix_combine (const mix_result_t *runs, int n, mix_result_t *out)
+{
+   double *v = bson_malloc0 (3 * (size_t)n * sizeof *v);
+   int k;
+
+   *out = runs[0];
+   for (k = 0; k < n; k++) {
+      v[k] = runs[k].elapsed_s;
+      v[n + k] = runs[k].cpu_s;
+      v[2 * n + k] = (double)runs[k].disk_read_bytes;
+   }
+   out->elapsed_s = lab_scan_wl_median (v, n);
+   out->cpu_s = lab_scan_wl_median (v + n, n);
+   for (k = 0; k < n; k++) {
+      v[k] = runs[k].latency_s; /* an open loop's score (score ()) */
+   }
+   out->latency_s = lab_scan_wl_median (v, n);
+   out->disk_read_bytes = (int64_t)lab_scan_wl_median (v + 2 * n, n);
+   bson_free (v);
+}
+
+/* lab_scan_mix_run -- see wl_mix.h: the stream --runs times (mix_round), recorded with each layout's runs
+ * and their medians. */
 bool
 lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error)
 {
-   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0, bad = 0;
-   mix_result_t res[LAB_RESULTS_MAX_LAYOUTS];
+   size_t n = p->layouts.n, i, j, win = 0, bad = 0;
+   int runs = p->opts->runs > 0 ? p->opts->runs : 1, run;
+   mix_result_t res[LAB_RESULTS_MAX_LAYOUTS], *all = bson_malloc0 ((size_t)runs * n * sizeof *all);
+   lab_scan_wl_run_t *fig = bson_malloc0 ((size_t)runs * n * sizeof *fig);
+   double *t = bson_malloc0 ((size_t)runs * n * sizeof *t);
    mix_t mx;
-   bool ok, equal = true;
+   lab_scan_wl_outcome_t oc = { LAB_WIN_NONE, "" };
+   bool ok = true, equal = true;
 
    memset (&mx, 0, sizeof mx);
    memset (res, 0, sizeof res);
-   ok = mix_draw (p, &mx, error);
-   lab_scan_run_order (p->opts->order, 1, n, order);
-   for (i = 0; i < n && ok; i++) {
-      ok = run_layout (p, &mx, order[i], (int)i + 1, &res[order[i]], error);
+   for (run = 1; run <= runs && ok; run++) {
+      ok = mix_round (p, &mx, run, runs, all, fig, error);
    }
    if (ok) {
-      for (i = 1; i < n; i++) {
-         win = score (&mx, &res[i]) < score (&mx, &res[win]) ? i : win;
-         if (equal && (res[i].digest != res[0].digest || res[i].writes != res[0].writes)) {
+      for (j = 0; j < (size_t)runs * n; j++) {
+         const mix_result_t *a = &all[j % (size_t)runs], *b = &all[j]; /* layout 0 in the same run */
+         t[j] = score (&mx, b);
+         if (equal && (b->digest != a->digest || b->writes != a->writes)) {
             equal = false;
-            bad = i;
+            bad = j;
          }
       }
-      append_mix (results, p, &mx, res, win, equal);
+      for (i = 0; i < n; i++) {
+         mix_combine (&all[i * (size_t)runs], runs, &res[i]);
+      }
+      win = lab_scan_wl_winner (n, runs, t, &oc);
+      append_mix (results, p, &mx, res, win, &oc, equal, fig, runs);
       if (!equal) {
+         const mix_result_t *a = &all[bad % (size_t)runs], *b = &all[bad];
          lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
                         "the mix: %s read and wrote other rows (digest %016llx, %lld writes) than %s (digest "
                         "%016llx, %lld writes), so the layouts do not hold the same data",
-                        p->layouts.l[bad].name, (unsigned long long)res[bad].digest,
-                        (long long)res[bad].writes, p->layouts.l[0].name, (unsigned long long)res[0].digest,
-                        (long long)res[0].writes);
+                        p->layouts.l[bad / (size_t)runs].name, (unsigned long long)b->digest,
+                        (long long)b->writes, p->layouts.l[0].name, (unsigned long long)a->digest,
+                        (long long)a->writes);
          ok = false;
       }
    }
    mix_cleanup (&mx);
+   bson_free (all);
+   bson_free (fig);
+   bson_free (t);
    return ok;
 }

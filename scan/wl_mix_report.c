@@ -26,7 +26,8 @@ typedef struct {
 typedef struct {
    rl_t l[LAB_RESULTS_MAX_LAYOUTS];
    size_t n, win;
-   const char *winner, *spec;
+   const char *winner, *spec, *rule; /* rule: what the one rule's winner rests on (NULL: not recorded) */
+   bool same;                        /* the rule could not tell the winner from the runner-up */
    int64_t weight[LAB_WL_NKINDS], ops, workers;
    double rate; /* open loop: ops per second asked; 0: closed */
    bool equal, cold;
@@ -121,6 +122,9 @@ read_mix (const bson_t *mix, rm_t *m)
       return false;
    }
    m->winner = bson_iter_utf8 (&it, NULL);
+   m->same = bson_iter_init_find (&it, mix, "same") && BSON_ITER_HOLDS_BOOL (&it) && bson_iter_bool (&it);
+   m->rule = bson_iter_init_find (&it, mix, "rule") && BSON_ITER_HOLDS_UTF8 (&it) ? bson_iter_utf8 (&it, NULL)
+                                                                                  : NULL;
    if (!bson_iter_init_find (&it, mix, "layouts") || !bson_iter_recurse (&it, &la)) {
       return false;
    }
@@ -290,6 +294,11 @@ lab_scan_mix_verdict (const bson_t *mix)
       }
       against (s, &m, &m.l[m.win], &m.l[i], first);
       first = false;
+   }
+   if (m.rule) {
+      /* the one rule: what the overall winner rests on, or that the runs cannot tell it from the rest */
+      bson_string_append_printf (
+         s, m.same ? " (by the rule no difference the runs can tell overall: %s)" : " (%s)", m.rule);
    }
    bson_string_append (s, ".");
    return bson_string_free (s, false);

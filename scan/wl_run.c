@@ -1,10 +1,12 @@
 /*
  * wl_run.c -- the workloads besides the load (workload.h): before anything is made cold, every layout's
  * workload index checked (or created with --create-workload-indexes) and the inputs drawn; after the
- * load's runs, each workload measured cold on every layout as a load is (measure.c) and recorded as the
- * results' "workloads" array (docs/results-schema.md), the load's entry taken from the runs' summary.
+ * load's runs, each workload measured cold on every layout as a load is (measure.c), --runs times in each
+ * run's layout order (wl_runs.c keeps the runs and their medians), and recorded as the results'
+ * "workloads" array (docs/results-schema.md), the load's entry taken from the runs' summary.
  */
 #include "scan/measure.h"
+#include "scan/wl_runs.h"
 
 #include "core/error.h"
 #include "core/log.h"
@@ -15,6 +17,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+typedef lab_scan_wl_result_t wl_result_t; /* wl_runs.h */
 
 #define WL_MASK_QUERIES                                                                                      \
    ((1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE) | LAB_WL_MASK_WRITES)
@@ -197,33 +201,6 @@ lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp)
 
 /* ---- recording ----------------------------------------------------------------------------------- */
 
-/* One layout's measured workload, kept until the winner is known. */
-typedef struct {
-   char plan[700]; /* explain's winning plan on a MongoDB server ("" : the planner table's) */
-   char plan_source[300];
-   double elapsed_s, cpu_s;
-   int64_t disk_read_bytes, disk_reads, engine_read_bytes;
-   lab_scan_latency_summary_t lat;
-   lab_scan_wl_acc_t acc;
-   lab_scan_state_t state; /* the collection when the measurement started */
-   bool cold;
-   char restart[64];
-   /* the writes (-1: unknown) */
-   int64_t disk_write_bytes, disk_writes; /* the device, over the writes and the checkpoint */
-   int64_t journal_bytes;                 /* WiredTiger log bytes written over the writes */
-   int64_t block_write_bytes_writes;      /* the block manager over the writes (eviction) */
-   int64_t checkpoint_bytes;              /* the block manager over the forced checkpoint */
-   double checkpoint_s;                   /* the forced checkpoint's time; -1 not forced */
-   double avg_doc_before, avg_doc_after;  /* the collection's average document size */
-   int64_t new_data_bytes;                /* BSON bytes of the new rows / new values */
-   char checkpoint_note[200];
-   lab_scan_diskstats_t disk0; /* the device before the writes */
-   bool have_disk0;
-   lab_store_oplog_mark_t oplog0;      /* the oplog before the writes (§26) */
-   int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries after it (-1 unknown) */
-   char oplog_note[300];               /* why unknown ("" known) */
-} wl_result_t;
-
 /* append_index -- one entry of "indexes". */
 static void
 append_index (bson_t *arr, int k, const lab_scan_wl_index_t *ix)
@@ -308,7 +285,8 @@ append_write_costs (bson_t *d, const wl_result_t *r)
 /* append_layout -- one layout's entry of a workload (the schema in docs/results-schema.md). */
 static void
 append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp,
-               lab_scan_wl_kind_t kind, size_t li, const wl_result_t *r, double best)
+               lab_scan_wl_kind_t kind, size_t li, const wl_result_t *r, double best,
+               const lab_scan_wl_run_t *runs, int nruns)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
    bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
@@ -391,6 +369,7 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    if (lab_scan_wl_is_write (kind)) {
       append_write_costs (&d, r);
    }
+   lab_scan_wl_runs_append (&d, runs, nruns);
    bson_append_document_end (arr, &d);
 }
 
@@ -568,10 +547,10 @@ write_facts_after (lab_scan_plan_t *p, const lab_results_layout_t *l, const lab_
    return true;
 }
 
-/* measure_one -- the workload `kind` on layout li, cold, into *r. */
+/* measure_one -- the workload `kind` on layout li in run `run`, cold, into *r. */
 static bool
-measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, size_t li, int order,
-             wl_result_t *r, bson_error_t *error)
+measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, size_t li, int run,
+             int order, wl_result_t *r, bson_error_t *error)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
    lab_scan_layout_measure_t m;
@@ -588,6 +567,8 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
       return false;
    }
    memset (r, 0, sizeof *r);
+   r->run = run;
+   r->order_in_run = order;
    if (lab_scan_wl_is_write (kind) && p->backend == LAB_BACKEND_MONGO) {
       wl.server = p->store;
       wl.positional = wp->mode == LAB_WL_MODE_SERVER;
@@ -598,7 +579,7 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
    if (lab_scan_wl_is_write (kind)) {
       write_facts_before (p, l, r);
    }
-   ok = lab_scan_layout_measure_wl (p, 1, l, order, &wl, &m, error);
+   ok = lab_scan_layout_measure_wl (p, run, l, order, &wl, &m, error);
    if (lab_scan_wl_is_write (kind)) {
       /* recorded now, whatever follows (the checkpoint, the other layouts): the data changed either way */
       bson_error_t merr;
@@ -632,36 +613,6 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
    lab_scan_wl_layout_cleanup (&wl);
    lab_scan_layout_measure_cleanup (&m);
    return ok;
-}
-
-/* title_of -- the ledger's first column for a workload. */
-static void
-title_of (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t len)
-{
-   switch (kind) {
-   case LAB_WL_LOAD:
-      bson_snprintf (buf, len, "each master fetched whole by %s", o->key);
-      break;
-   case LAB_WL_ROW:
-      bson_snprintf (buf, len, "%lld random rows by (%s, %s), %lld per query", (long long)o->wl.row_keys,
-                     o->key, o->wl.line_field, (long long)o->wl.row_batch);
-      break;
-   case LAB_WL_RANGE:
-      bson_snprintf (buf, len, "%lld windows of %.0f min on %s", (long long)o->wl.range_windows,
-                     (double)o->wl.range_window_ms / 60000.0, o->wl.time_field);
-      break;
-   case LAB_WL_APPEND:
-      bson_snprintf (buf, len, "%lld new rows appended to %s masters", (long long)o->wl.append_rows,
-                     o->wl.append_to == 0 ? "the most recent" : "random");
-      break;
-   case LAB_WL_UPDATE:
-      bson_snprintf (buf, len, "%lld single-row corrections ($set %s)", (long long)o->wl.update_rows,
-                     o->wl.sum_field);
-      break;
-   default:
-      bson_snprintf (buf, len, "total %s per %s over every row", o->wl.sum_field, o->wl.group_field);
-      break;
-   }
 }
 
 /* append_params -- the parameters the workload used. */
@@ -704,28 +655,64 @@ append_params (bson_t *w, const lab_scan_opts_t *o, const lab_scan_wl_prep_t *wp
    bson_append_document_end (w, &d);
 }
 
-/* run_workload -- `kind` on every layout (run 1's order), appended to arr as entry k; *equal false when a
- * layout returned other rows (or groups) than the first measured, `why` saying which. */
+/* run_round -- run `run` of `kind`: every layout in the run's order (lab_scan_run_order), a write
+ * workload's inputs after the first run drawn afresh for the run (wl_runs.c says why), layout i's result
+ * into all[i * runs + run - 1]. */
+static bool
+run_round (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, int run, int runs,
+           wl_result_t *all, bson_error_t *error)
+{
+   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i;
+   lab_scan_wl_prep_t *rp = NULL;
+   lab_scan_wl_writes_t *ws = NULL;
+   bool ok = true;
+
+   if (run > 1 && lab_scan_wl_is_write (kind)) {
+      rp = bson_malloc (sizeof *rp);
+      memcpy (rp, wp, sizeof *rp); /* the run's own writes in place of the first run's */
+      ws = kind == LAB_WL_APPEND ? &rp->in.append : &rp->in.update;
+      ok = lab_scan_wl_writes_for_run (p, kind, run, ws, error);
+      wp = rp;
+   }
+   lab_scan_run_order (p->opts->order, run, n, order);
+   for (i = 0; i < n && ok; i++) {
+      ok = measure_one (p, wp, kind, order[i], run, (int)i + 1,
+                        &all[order[i] * (size_t)runs + (size_t)run - 1], error);
+   }
+   if (rp) {
+      lab_scan_wl_writes_cleanup (ws);
+      bson_free (rp);
+   }
+   return ok;
+}
+
+/* run_workload -- `kind` on every layout, --runs times (run_round), appended to arr as entry k with each
+ * layout's runs and their medians; *equal false when in some run a layout returned other rows (or groups)
+ * than the first layout, `why` saying which. */
 static bool
 run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, bson_t *arr, int k,
               bool *equal, char *why, size_t len, bson_error_t *error)
 {
-   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0;
-   wl_result_t res[LAB_RESULTS_MAX_LAYOUTS];
+   lab_scan_wl_outcome_t oc = { LAB_WIN_NONE, "" };
+   size_t n = p->layouts.n, i, win = 0, j;
+   int runs = p->opts->runs > 0 ? p->opts->runs : 1, run;
+   wl_result_t res[LAB_RESULTS_MAX_LAYOUTS], *all = bson_malloc0 ((size_t)runs * n * sizeof *all);
+   lab_scan_wl_run_t *fig = bson_malloc0 ((size_t)runs * n * sizeof *fig);
+   double *t = bson_malloc0 ((size_t)runs * n * sizeof *t);
    char key[16], title[256];
    bson_t w, la;
    bool ok = true;
 
    memset (res, 0, sizeof res);
-   lab_scan_run_order (p->opts->order, 1, n, order);
-   for (i = 0; i < n && ok; i++) {
-      ok = measure_one (p, wp, kind, order[i], (int)i + 1, &res[order[i]], error);
+   for (run = 1; run <= runs && ok; run++) {
+      ok = run_round (p, wp, kind, run, runs, all, error);
    }
    if (ok) {
       *equal = true;
-      for (i = 1; i < n && *equal; i++) {
-         const wl_result_t *a = &res[0], *b = &res[i];
+      for (j = 0; j < (size_t)runs * n && *equal; j++) {
+         const wl_result_t *a = &all[j % (size_t)runs], *b = &all[j];
          char g[400];
+         i = j / (size_t)runs; /* layout i against layout 0 in the same run */
          if (kind == LAB_WL_AGGREGATE ? !lab_scan_wl_groups_equal (&a->acc, &b->acc, g, sizeof g)
                                       : (a->acc.rows != b->acc.rows || a->acc.digest != b->acc.digest)) {
             *equal = false;
@@ -741,20 +728,27 @@ run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind
             }
          }
       }
-      for (i = 1; i < n; i++) {
-         win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
+      for (j = 0; j < (size_t)runs * n; j++) {
+         lab_scan_wl_result_run (&all[j], &fig[j]);
+         t[j] = all[j].elapsed_s;
       }
+      for (i = 0; i < n; i++) {
+         lab_scan_wl_result_combine (&all[i * (size_t)runs], runs, &res[i]);
+      }
+      win = lab_scan_wl_winner (n, runs, t, &oc);
       bson_snprintf (key, sizeof key, "%d", k);
       bson_append_document_begin (arr, key, -1, &w);
       BSON_APPEND_UTF8 (&w, "workload", lab_scan_wl_name (kind));
-      title_of (p->opts, kind, title, sizeof title);
+      lab_scan_wl_title (p->opts, kind, title, sizeof title);
       BSON_APPEND_UTF8 (&w, "title", title);
       append_params (&w, p->opts, wp, kind);
       BSON_APPEND_BOOL (&w, "rows_equal", *equal);
       BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
+      lab_scan_wl_outcome_append (&w, &oc);
       BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
       for (i = 0; i < n; i++) {
-         append_layout (&la, (int)i, p, wp, kind, i, &res[i], res[win].elapsed_s);
+         append_layout (&la, (int)i, p, wp, kind, i, &res[i], res[win].elapsed_s, &fig[i * (size_t)runs],
+                        runs);
       }
       bson_append_array_end (&w, &la);
       if (kind == LAB_WL_AGGREGATE) {
@@ -762,9 +756,12 @@ run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind
       }
       bson_append_document_end (arr, &w);
    }
-   for (i = 0; i < n; i++) {
-      lab_scan_wl_acc_cleanup (&res[i].acc);
+   for (j = 0; j < (size_t)runs * n; j++) {
+      lab_scan_wl_acc_cleanup (&all[j].acc); /* res[] shares run 1's */
    }
+   bson_free (all);
+   bson_free (fig);
+   bson_free (t);
    return ok;
 }
 
@@ -783,24 +780,32 @@ summary_num (const bson_t *results, const char *layout, const char *field)
 static void
 append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const bson_t *results)
 {
+   lab_scan_wl_outcome_t oc = { LAB_WIN_NONE, "" };
    size_t n = p->layouts.n, i, win = 0;
+   int runs = p->opts->runs > 0 ? p->opts->runs : 1, nruns[LAB_RESULTS_MAX_LAYOUTS], k;
+   lab_scan_wl_run_t *fig = bson_malloc0 ((size_t)runs * n * sizeof *fig);
+   double *t = bson_malloc0 ((size_t)runs * n * sizeof *t);
    char title[256];
    bson_t w, la;
 
-   for (i = 1; i < n; i++) {
-      if (summary_num (results, p->layouts.l[i].name, "elapsed_s") <
-          summary_num (results, p->layouts.l[win].name, "elapsed_s")) {
-         win = i;
+   for (i = 0; i < n; i++) {
+      nruns[i] = lab_scan_wl_runs_of_load (results, p->layouts.l[i].name, &fig[i * (size_t)runs], runs);
+      for (k = 0; k < runs; k++) { /* a run not found: the summary's median in its place */
+         t[i * (size_t)runs + (size_t)k] = k < nruns[i]
+                                              ? fig[i * (size_t)runs + (size_t)k].elapsed_s
+                                              : summary_num (results, p->layouts.l[i].name, "elapsed_s");
       }
    }
+   win = lab_scan_wl_winner (n, runs, t, &oc);
    BSON_APPEND_DOCUMENT_BEGIN (arr, "0", &w);
    BSON_APPEND_UTF8 (&w, "workload", "load");
-   title_of (p->opts, LAB_WL_LOAD, title, sizeof title);
+   lab_scan_wl_title (p->opts, LAB_WL_LOAD, title, sizeof title);
    BSON_APPEND_UTF8 (&w, "title", title);
    BSON_APPEND_UTF8 (&w, "load_order", lab_scan_load_order_names ()[p->load_order]);
    append_params (&w, p->opts, wp, LAB_WL_LOAD);
    BSON_APPEND_BOOL (&w, "rows_equal", true);
    BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
+   lab_scan_wl_outcome_append (&w, &oc);
    BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
    for (i = 0; i < n; i++) {
       const char *name = p->layouts.l[i].name;
@@ -827,89 +832,83 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
       r.cold = p->opts->cold;
       lab_scan_state_of_run1 (results, name, &r.state);
       append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &r,
-                     summary_num (results, p->layouts.l[win].name, "elapsed_s"));
+                     summary_num (results, p->layouts.l[win].name, "elapsed_s"), &fig[i * (size_t)runs],
+                     nruns[i]);
    }
    bson_append_array_end (&w, &la);
    bson_append_document_end (arr, &w);
+   bson_free (fig);
+   bson_free (t);
 }
 
-/* load_after_layout -- one layout's load after the writes into *r, measured --runs times as the load
- * before them was (each run cold) and the median run kept: the first cold load after a change reads what
- * later ones may find in the device's own cache (a VM's host), so one run against a median would not
- * compare like with like. */
+/* load_after_layout -- layout li's load after the writes in run `run` into *r, cold as the load before them
+ * was. */
 static bool
-load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, const char *what, wl_result_t *r,
+load_after_layout (lab_scan_plan_t *p, size_t li, int run, int order_in_run, const char *what, wl_result_t *r,
                    bson_error_t *error)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
-   int runs = p->opts->runs > 0 ? p->opts->runs : 1, k, j, med = 0;
-   wl_result_t *all = bson_malloc0 ((size_t)runs * sizeof *all);
-   double *t = bson_malloc0 ((size_t)runs * sizeof *t);
-   bool ok = true;
+   lab_scan_layout_measure_t m;
+   bool ok = lab_scan_layout_measure (p, run, l, order_in_run, &m, error);
 
-   for (k = 0; k < runs && ok; k++) {
-      lab_scan_layout_measure_t m;
-
-      ok = lab_scan_layout_measure (p, k + 1, l, order_in_run, &m, error);
-      if (ok) {
-         read_figures (&m, &all[k]);
-         all[k].acc.queries = m.keys;
-         all[k].acc.rows = m.rows;
-         all[k].acc.docs = m.docs;
-         all[k].acc.doc_bytes = m.bytes_returned;
-         t[k] = m.elapsed_s;
-         lab_log_info ("%s, %s, run %d of %d: %lld rows in %.2f s", what, l->name, k + 1, runs,
-                       (long long)m.rows, m.elapsed_s);
-      }
-      lab_scan_layout_measure_cleanup (&m);
-   }
+   memset (r, 0, sizeof *r);
    if (ok) {
-      /* the median run: the one with as many runs faster as slower (the lower middle of an even count) */
-      for (k = 0; k < runs; k++) {
-         int below = 0;
-         for (j = 0; j < runs; j++) {
-            below += t[j] < t[k] || (t[j] == t[k] && j < k);
-         }
-         if (below == (runs - 1) / 2) {
-            med = k;
-         }
-      }
-      *r = all[med];
+      read_figures (&m, r);
+      r->run = run;
+      r->order_in_run = order_in_run;
+      r->acc.queries = m.keys;
+      r->acc.rows = m.rows;
+      r->acc.docs = m.docs;
+      r->acc.doc_bytes = m.bytes_returned;
+      lab_log_info ("%s, %s, run %d of %d: %lld rows in %.2f s", what, l->name, run, p->opts->runs,
+                    (long long)m.rows, m.elapsed_s);
    }
-   bson_free (all);
-   bson_free (t);
+   lab_scan_layout_measure_cleanup (&m);
    return ok;
 }
 
-/* append_load_again -- the load measured again, cold, on every layout, as entry k `name` ("title"): with
- * appends and the load asked for, "load_after_writes" after the writes (their rows added to the masters):
- * how the read advantage changes as the data keeps arriving; with --load-order both, "load_random" with
- * p->load_order random: the keys shuffled, as an application opens bills. */
+/* append_load_again -- the load measured again, cold, on every layout, --runs times in each run's order as
+ * the load before was (the first cold load after a change reads what later ones may find in the device's
+ * own cache, a VM's host, so one run against a median would not compare like with like), as entry k
+ * `name` ("title"): with appends and the load asked for, "load_after_writes" after the writes (their rows
+ * added to the masters): how the read advantage changes as the data keeps arriving; with --load-order
+ * both, "load_random" with p->load_order random: the keys shuffled, as an application opens bills. */
 static bool
 append_load_again (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const char *name,
                    const char *title, bson_error_t *error)
 {
-   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0;
-   wl_result_t res[LAB_RESULTS_MAX_LAYOUTS];
+   lab_scan_wl_outcome_t oc = { LAB_WIN_NONE, "" };
+   const char *what = strcmp (name, "load_random") == 0 ? "load in random order" : "load after the writes";
+   size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0, j;
+   int runs = p->opts->runs > 0 ? p->opts->runs : 1, run;
+   wl_result_t res[LAB_RESULTS_MAX_LAYOUTS], *all = bson_malloc0 ((size_t)runs * n * sizeof *all);
+   lab_scan_wl_run_t *fig = bson_malloc0 ((size_t)runs * n * sizeof *fig);
+   double *t = bson_malloc0 ((size_t)runs * n * sizeof *t);
    char key[16];
    bson_t w, la;
-   bool equal = true;
+   bool equal = true, ok = true;
 
    memset (res, 0, sizeof res);
-   lab_scan_run_order (p->opts->order, 1, n, order);
-   for (i = 0; i < n; i++) {
-      if (!load_after_layout (p, order[i], (int)i + 1,
-                              strcmp (name, "load_random") == 0 ? "load in random order"
-                                                                : "load after the writes",
-                              &res[order[i]], error)) {
-         lab_error_prefix (error, "%s", title);
-         return false;
+   for (run = 1; run <= runs && ok; run++) {
+      lab_scan_run_order (p->opts->order, run, n, order);
+      for (i = 0; i < n && ok; i++) {
+         ok = load_after_layout (p, order[i], run, (int)i + 1, what,
+                                 &all[order[i] * (size_t)runs + (size_t)run - 1], error);
       }
    }
-   for (i = 1; i < n; i++) {
-      win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
-      equal = equal && res[i].acc.rows == res[0].acc.rows;
+   if (!ok) {
+      lab_error_prefix (error, "%s", title);
+      goto done;
    }
+   for (j = 0; j < (size_t)runs * n; j++) {
+      lab_scan_wl_result_run (&all[j], &fig[j]);
+      t[j] = all[j].elapsed_s;
+      equal = equal && all[j].acc.rows == all[j % (size_t)runs].acc.rows;
+   }
+   for (i = 0; i < n; i++) {
+      lab_scan_wl_result_combine (&all[i * (size_t)runs], runs, &res[i]);
+   }
+   win = lab_scan_wl_winner (n, runs, t, &oc);
    bson_snprintf (key, sizeof key, "%d", k);
    bson_append_document_begin (arr, key, -1, &w);
    BSON_APPEND_UTF8 (&w, "workload", name);
@@ -918,17 +917,24 @@ append_load_again (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    append_params (&w, p->opts, wp, LAB_WL_LOAD);
    BSON_APPEND_BOOL (&w, "rows_equal", equal);
    BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
+   lab_scan_wl_outcome_append (&w, &oc);
    BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
    for (i = 0; i < n; i++) {
-      append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &res[i], res[win].elapsed_s);
+      append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &res[i], res[win].elapsed_s, &fig[i * (size_t)runs],
+                     runs);
    }
    bson_append_array_end (&w, &la);
    bson_append_document_end (arr, &w);
    if (!equal) {
       lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
                      "%s returned different row counts on the layouts", title);
+      ok = false;
    }
-   return equal;
+done:
+   bson_free (all);
+   bson_free (fig);
+   bson_free (t);
+   return ok;
 }
 
 /* lab_scan_workloads_run -- see workload.h. */

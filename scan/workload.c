@@ -425,3 +425,33 @@ lab_scan_wl_inputs_cleanup (lab_scan_wl_inputs_t *in)
    bson_free (in->win_lo);
    memset (in, 0, sizeof *in);
 }
+
+/* lab_scan_wl_title -- see workload.h. */
+void
+lab_scan_wl_title (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t len)
+{
+   switch (kind) {
+   case LAB_WL_LOAD:
+      bson_snprintf (buf, len, "each master fetched whole by %s", o->key);
+      break;
+   case LAB_WL_ROW:
+      bson_snprintf (buf, len, "%lld random rows by (%s, %s), %lld per query", (long long)o->wl.row_keys,
+                     o->key, o->wl.line_field, (long long)o->wl.row_batch);
+      break;
+   case LAB_WL_RANGE:
+      bson_snprintf (buf, len, "%lld windows of %.0f min on %s", (long long)o->wl.range_windows,
+                     (double)o->wl.range_window_ms / 60000.0, o->wl.time_field);
+      break;
+   case LAB_WL_APPEND:
+      bson_snprintf (buf, len, "%lld new rows appended to %s masters", (long long)o->wl.append_rows,
+                     o->wl.append_to == 0 ? "the most recent" : "random");
+      break;
+   case LAB_WL_UPDATE:
+      bson_snprintf (buf, len, "%lld single-row corrections ($set %s)", (long long)o->wl.update_rows,
+                     o->wl.sum_field);
+      break;
+   default:
+      bson_snprintf (buf, len, "total %s per %s over every row", o->wl.sum_field, o->wl.group_field);
+      break;
+   }
+}

@@ -42,6 +42,9 @@ bool lab_scan_wl_is_write (lab_scan_wl_kind_t k);
 /* lab_scan_wl_name -- "load", "row", "range", "aggregate". */
 const char *lab_scan_wl_name (lab_scan_wl_kind_t k);
 
+/* lab_scan_wl_title -- the ledger's first column for workload `kind` under o, into buf. */
+void lab_scan_wl_title (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, char *buf, size_t len);
+
 /* lab_scan_wl_parse -- a --workload value: a comma-separated subset of load,row,range,aggregate,append,
  * update, or all (the four read workloads: LAB_WL_MASK_READS), into a bit set (bit k: kind k). Unknown or
  * repeated names are LAB_ERROR_USAGE naming them. */

@@ -21,7 +21,8 @@
 #   --restart-cmd CMD    how to restart that server between layouts (e.g. 'systemctl restart mongod')
 #   --dbpath DIR         the server's data directory, when it runs on this machine (device metrics)
 #   --out DIR            where run.json, report.md and the charts go (default: out)
-#   --runs N             repetitions per point (default 1; 3 with --cache-size)
+#   --runs N             repetitions per point (default 1; 3 with --cache-size); a sweep's reference
+#                        point (the report's ledger) is measured 3 times, or N when larger (not --quick)
 #   --parallel N         loading workers (default 4; --quick: 2)
 #   --interval DUR       sampling period of the charts' time series (default 250ms; --quick: 100ms):
 #                        the folded load can take well under a second
@@ -265,8 +266,13 @@ if [ "$workload" != load ]; then
   case "$uri" in mongodb://*|mongodb+srv://*) scan+=(--range-windows 10) ;; esac
 fi
 if [ $sweep -eq 1 ]; then
-  step "loading $what cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each, $parallel workers"
+  step "loading $what cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each ($(( quick == 0 && runs < 3 ? 3 : runs )) at the reference), $parallel workers"
   scan+=(--cache-ratios "$cache_ratios")
+  # the reference point is the one the report's tables and ledger show: 3 runs there (each workload's
+  # winner from paired runs), --runs at the others; --quick keeps one
+  if [ $quick -eq 0 ]; then
+    scan+=(--reference-runs $(( runs > 3 ? runs : 3 )))
+  fi
   [ $server_cache_sweep -eq 1 ] && scan+=(--server-cache-sweep)
 else
   step "loading $what cold: $runs run(s), $parallel workers"

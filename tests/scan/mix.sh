@@ -44,7 +44,7 @@ bad "--mix: 'row=x': the weight must be a whole number" --mix row=x
 bad "--mix: 'load=1': type given twice" --mix load=1,load=1
 bad "--mix: 'row': give TYPE=WEIGHT" --mix row
 bad "no weight above 0" --mix row=0
-bad "--mix runs its stream once" --mix row=1 --cache-ratios 0.5,1
+bad "--mix is measured at one cache" --mix row=1 --cache-ratios 0.5,1
 bad "--mix-ops" --mix row=1 --mix-ops 0
 bad "--mix-rate '0': give the operations per second" --mix row=1 --mix-rate 0
 bad "--mix-rate '-5': give the operations per second" --mix row=1 --mix-rate -5
@@ -74,7 +74,7 @@ want = {"load": ops * 5 // 100, "row": ops * 60 // 100, "range": ops * 5 // 100,
 keys = ["layout", "collection", "kind", "state", "elapsed_s", "ops_per_s", "x_vs_winner", "latency_s", "cpu",
         "by_type", "disk_read_bytes",
         "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "oplog_bytes", "oplog_entries",
-        "oplog_bytes_per_write", "oplog", "cpu_s", "digest"]
+        "oplog_bytes_per_write", "oplog", "cpu_s", "digest", "nruns", "elapsed_s_min", "elapsed_s_max", "runs"]
 digests = set()
 for l in m["layouts"]:
     # "oplog" (why the oplog is unknown) only when it is: always here, no replica set (mongodb-compat.md §26)
