@@ -7,7 +7,39 @@
 #include "core/results.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* cmp_double -- qsort order for doubles. */
+static int
+cmp_double (const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+
+   return (x > y) - (x < y);
+}
+
+/* lab_results_stat_of -- see results.h. */
+lab_stat_t
+lab_results_stat_of (const double *v, size_t n)
+{
+   lab_stat_t s = { 0 };
+   double *c;
+
+   if (n == 0) {
+      return s;
+   }
+   c = bson_malloc (n * sizeof *c);
+   memcpy (c, v, n * sizeof *c);
+   qsort (c, n, sizeof *c, cmp_double);
+   s.present = true;
+   s.n = (int)n;
+   s.min = c[0];
+   s.max = c[n - 1];
+   s.median = (n % 2) ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2.0;
+   bson_free (c);
+   return s;
+}
 
 /* lab_results_stat_runs -- see results.h. */
 lab_stat_t
@@ -336,33 +368,4 @@ lab_results_winner (lab_better_t better, const lab_stat_t *detail, const lab_sta
       *why = v.why;
    }
    return v.winner;
-}
-
-/* lab_results_same_rule -- see results.h. */
-char *
-lab_results_same_rule (const bson_t *results)
-{
-   int64_t runs = 0, ref_runs = 0;
-   char *one, *many, *s;
-
-   lab_results_get_int (results, "config.runs", &runs);
-   lab_results_get_int (results, "config.reference_runs", &ref_runs);
-   one = bson_strdup_printf ("1 run: no spread: every ratio is as measured, with no interval, and \"same\" means "
-                             "within %.1f%% (it would print as 1.00x) or, for a time, within the timer's "
-                             "resolution (1 µs); `--runs 3` gives each ratio a 95%% interval",
-                             LAB_RESULTS_FLOOR * 100);
-   many = bson_strdup_printf ("%lld runs, the layouts alternating in order per run: a ratio is the geometric "
-                              "mean of the runs' paired ratios, [in brackets] its 95%% interval (Student t over "
-                              "the paired log ratios), and \"same\" means the interval holds 1: no difference "
-                              "the runs can tell",
-                              (long long)(runs > ref_runs ? runs : ref_runs));
-   if (runs < 2 && ref_runs >= 2) {
-      /* a sweep whose reference point was measured more often (--reference-runs) */
-      s = bson_strdup_printf ("at the reference point, %s; at the other points, %s", many, one);
-   } else {
-      s = bson_strdup (runs < 2 ? one : many);
-   }
-   bson_free (one);
-   bson_free (many);
-   return s;
 }
