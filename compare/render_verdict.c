@@ -209,6 +209,10 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_cold_f
    if (!cold_requested) {
       bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
                              "served part of the data");
+   } else if (c.not_cold > 0) {
+      /* scancmp's own verdict: e.g. a server whose page cache was dropped kept its engine cache */
+      bson_string_append_printf (o, "**Not cold** (%d of %d runs): ", c.not_cold, c.runs);
+      lab_cmp_app_esc (o, c.not_cold_why ? c.not_cold_why : "scancmp did not record them as cold");
    } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
               c.resident_max_pct <= 1.0) {
       lab_cmp_app_all_runs (o, c.runs, true);
