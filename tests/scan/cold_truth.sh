@@ -91,6 +91,8 @@ PY
   for f in r mix; do
     expect 0 "$BIN/layout-report" "$T/$f.json" -o "$T/$f.md"
     grep -qF 'OS cache dropped, engine cache warm' "$T/$f.md" || fail "$f.md does not say the engine cache was warm"
+    grep -qE '\*\*Not cold\*\* \([0-9]+ of [0-9]+ runs\): OS cache dropped, engine cache warm' "$T/$f.md" ||
+      fail "$f.md's verdict does not say the runs were not cold"
     if grep -qiF 'started cold' "$T/$f.md" || grep -qF 'cold start' "$T/$f.md"; then
       fail "$f.md says the runs started cold"
     fi
