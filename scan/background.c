@@ -114,9 +114,9 @@ lab_scan_bg_delta (const lab_scan_bg_point_t *a, const lab_scan_bg_point_t *b, l
    out->steal_pct = total > 0 ? 100.0 * (double)steal / (double)total : 0;
    /* busy: every CPU's time in a non-idle state, steal aside (the hypervisor's, not a process's here) */
    busy_s = total >= idle + steal ? (double)(total - idle - steal) / (double)clk_tck : 0;
-   mine_s = (a->self_cpu_s >= 0 && b->self_cpu_s >= a->self_cpu_s ? b->self_cpu_s - a->self_cpu_s : 0) +
-            (a->server_cpu_s >= 0 && b->server_cpu_s >= a->server_cpu_s ? b->server_cpu_s - a->server_cpu_s
-                                                                         : 0);
+   mine_s =
+      (a->self_cpu_s >= 0 && b->self_cpu_s >= a->self_cpu_s ? b->self_cpu_s - a->self_cpu_s : 0) +
+      (a->server_cpu_s >= 0 && b->server_cpu_s >= a->server_cpu_s ? b->server_cpu_s - a->server_cpu_s : 0);
    /* the tick counters are 10 ms coarse: a few ticks below our own time is rounding, not a negative */
    out->other_cpu_s = busy_s > mine_s ? round ((busy_s - mine_s) * 100) / 100 : 0;
    out->other_cores = round (out->other_cpu_s / out->elapsed_s * 100) / 100;
@@ -125,7 +125,8 @@ lab_scan_bg_delta (const lab_scan_bg_point_t *a, const lab_scan_bg_point_t *b, l
    }
    if (device_read_bytes >= 0 && a->self_read_bytes >= 0 && b->self_read_bytes >= a->self_read_bytes &&
        a->server_read_bytes >= 0 && b->server_read_bytes >= a->server_read_bytes) {
-      int64_t mine = (b->self_read_bytes - a->self_read_bytes) + (b->server_read_bytes - a->server_read_bytes);
+      int64_t mine =
+         (b->self_read_bytes - a->self_read_bytes) + (b->server_read_bytes - a->server_read_bytes);
       out->other_read_bytes = device_read_bytes > mine ? device_read_bytes - mine : 0;
    }
    /* each CPU's counters tick every 1/clk_tck s: over a window of a few ticks a reading of one tick more

@@ -23,7 +23,7 @@ typedef struct {
    double load1;                     /* /proc/loadavg, the 1-minute figure */
    uint64_t ticks_total, ticks_idle; /* /proc/stat "cpu": every state but guest time; idle + iowait */
    uint64_t ticks_steal;
-   int ncpus; /* the "cpuN" lines */
+   int ncpus;                                  /* the "cpuN" lines */
    double self_cpu_s, server_cpu_s;            /* lab_process_cpu_s */
    int64_t self_read_bytes, server_read_bytes; /* /proc/PID/io read_bytes */
 } lab_scan_bg_point_t;
