@@ -67,6 +67,11 @@ typedef struct {
    double docs_per_row, disk_bytes_per_row; /* computed from the counts when the file lacks them */
    double x_vs_winner;                      /* elapsed_s / the winner's: computed when the file lacks it */
    int cold;
+   const char *cold_reason;     /* why not cold (NULL: cold, or not recorded) */
+   double device_bytes_per_row; /* the whole device's bytes per row, beside the engine's (unknown: n/a) */
+   double other_cores;          /* background.other_cores: other processes' CPU over the measurement */
+   int busy;                    /* background.busy: 1, 0 or -1 */
+   const char *busy_note;
    /* a write workload's "write" object (issue 24; unknown for the reads) */
    double writes, writes_per_s, docs_written, parts_created, new_data_bytes, journal_bytes, checkpoint_bytes;
    double journal_per_write, checkpoint_per_write, engine_per_write, write_amplification;

@@ -41,6 +41,8 @@ typedef struct {
 /* How cold the runs really were (lab_cmp_gather_cold). */
 typedef struct {
    int runs, dropped, drop_known, engine_restarted, server_restarted;
+   int not_cold;             /* runs scancmp recorded as not cold (cold.started_cold false) */
+   const char *not_cold_why; /* the first one's cold.reason (a view) */
    bool resident_known;
    double resident_max_pct;
 } lab_cmp_cold_facts_t;

@@ -356,6 +356,69 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "\n");
 }
 
+/* render_background -- after the cold table: what else ran on the machine during each run (recorded
+ * since the machines are shared), each busy run flagged next to the figures it may have slowed. */
+static void
+render_background (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   int i, n = lab_cmp_runs_n (r), known = 0;
+   double cores_max = 0, v;
+   bson_t run;
+   bool b;
+
+   for (i = 0; i < n; i++) {
+      if (!lab_cmp_run_get (r, i, &run) || !lab_results_get_number (&run, "background.other_cores", &v)) {
+         continue;
+      }
+      known++;
+      cores_max = v > cores_max ? v : cores_max;
+      if (lab_results_get_bool (&run, "background.busy", &b) && b) {
+         bson_string_append (o, "- run ");
+         app_num (o, &run, "run", LAB_UNIT_COUNT);
+         bson_string_append (o, " ");
+         lab_cmp_app_esc (o, lab_results_get_string (&run, "layout"));
+         bson_string_append (o, ": **the machine was busy**: ");
+         lab_cmp_app_esc (o, lab_results_get_string (&run, "background.busy_note"));
+         bson_string_append (o, "\n");
+      }
+   }
+   if (known > 0) {
+      bson_string_append_printf (o,
+                                 "- other processes on this machine used at most %.2f cores during a run "
+                                 "(`runs[].background`)\n\n",
+                                 cores_max);
+   }
+}
+
+/* render_rereads -- the reread probe of --calibrate: blocks never read against the same blocks read again
+ * (O_DIRECT); where the rereads were served by a cache below this machine, the sentence that says what the
+ * absolute times are worth. */
+static void
+render_rereads (bson_string_t *o, const bson_t *d)
+{
+   double a, b, c, e;
+   bool cached = false;
+
+   if (!lab_results_get_number (d, "calibration.first_read_p50_ms", &a) ||
+       !lab_results_get_number (d, "calibration.first_read_p90_ms", &b) ||
+       !lab_results_get_number (d, "calibration.reread_p50_ms", &c) ||
+       !lab_results_get_number (d, "calibration.reread_p90_ms", &e)) {
+      return;
+   }
+   bson_string_append_printf (
+      o,
+      "- 4 KiB O_DIRECT reads of blocks never read: p50 %.3f ms, p90 %.3f ms; the same "
+      "blocks read again: p50 %.3f ms, p90 %.3f ms (",
+      a, b, c, e);
+   lab_cmp_app_esc (o, lab_results_get_string (d, "calibration.reread_source"));
+   bson_string_append (o, ")\n");
+   if (lab_results_get_bool (d, "calibration.rereads_cached", &cached) && cached) {
+      bson_string_append (o,
+                          "- **a cache below this machine served re-reads: absolute times are not cold; the "
+                          "ratios between layouts hold**\n");
+   }
+}
+
 /* lab_cmp_render_cold -- see render_private.h. */
 void
 lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
@@ -452,9 +515,15 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
       }
       bson_string_append (o, " | ");
       lab_cmp_app_esc (o, lab_results_get_string (&run, "cold.drop_caches_note"));
+      if (lab_results_get_bool (&run, "cold.started_cold", &b) && !b &&
+          lab_results_get_string (&run, "cold.reason")) {
+         bson_string_append (o, "; **not cold**: ");
+         lab_cmp_app_esc (o, lab_results_get_string (&run, "cold.reason"));
+      }
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, "\n");
+   render_background (o, r);
 }
 
 /* lab_cmp_render_runs -- see render_private.h. */
@@ -528,6 +597,7 @@ lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, " in ");
    app_num (o, d, "calibration.elapsed_s", LAB_UNIT_SECONDS);
    bson_string_append (o, "\n");
+   render_rereads (o, d);
    lab_results_layouts (&r->doc, &ls);
    for (l = 0; l < (int)ls.n; l++) {
       lab_stat_t rr = lab_results_metric_stat (&r->doc, ls.l[l].name,

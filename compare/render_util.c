@@ -105,6 +105,12 @@ lab_cmp_gather_cold (const lab_cmp_results_t *r)
          continue;
       }
       c.runs++;
+      if (lab_results_get_bool (&run, "cold.requested", &b) && b &&
+          lab_results_get_bool (&run, "cold.started_cold", &b) && !b) {
+         if (c.not_cold++ == 0) {
+            c.not_cold_why = lab_results_get_string (&run, "cold.reason");
+         }
+      }
       if (lab_results_get_bool (&run, "cold.caches_dropped", &b)) {
          c.drop_known++;
          c.dropped += b;

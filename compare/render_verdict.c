@@ -209,6 +209,10 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_cold_f
    if (!cold_requested) {
       bson_string_append (o, "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
                              "served part of the data");
+   } else if (c.not_cold > 0) {
+      /* scancmp's own verdict: e.g. a server whose page cache was dropped kept its engine cache */
+      bson_string_append_printf (o, "**Not cold** (%d of %d runs): ", c.not_cold, c.runs);
+      lab_cmp_app_esc (o, c.not_cold_why ? c.not_cold_why : "scancmp did not record them as cold");
    } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
               c.resident_max_pct <= 1.0) {
       lab_cmp_app_all_runs (o, c.runs, true);
@@ -242,6 +246,34 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_cold_f
    }
 }
 
+/* render_busy_line -- next to the verdict's figures: the runs during which other processes kept the shared
+ * machine busy (runs[].background.busy), the busiest one's words. Nothing for files without it. */
+static void
+render_busy_line (bson_string_t *o, const lab_cmp_results_t *r)
+{
+   int i, n = lab_cmp_runs_n (r), busy = 0;
+   const char *note = NULL;
+   double v, worst = -1;
+   bson_t run;
+   bool b;
+
+   for (i = 0; i < n; i++) {
+      if (lab_cmp_run_get (r, i, &run) && lab_results_get_bool (&run, "background.busy", &b) && b) {
+         busy++;
+         if (lab_results_get_number (&run, "background.other_cores", &v) && v > worst) {
+            worst = v;
+            note = lab_results_get_string (&run, "background.busy_note");
+         }
+      }
+   }
+   if (busy == 0) {
+      return;
+   }
+   bson_string_append_printf (o, "- **Warning**: the machine was busy during %d of %d runs: ", busy, n);
+   lab_cmp_app_esc (o, note ? note : "other processes ran");
+   bson_string_append (o, " (the busiest; see \"Cold procedure\"): its times may be slower than alone\n");
+}
+
 /* lab_cmp_render_trust_line -- see render_private.h. */
 void
 lab_cmp_render_trust_line (bson_string_t *o, const lab_cmp_results_t *r)
@@ -249,6 +281,7 @@ lab_cmp_render_trust_line (bson_string_t *o, const lab_cmp_results_t *r)
    const char *product = lab_results_product (&r->doc);
    const char *warn = lab_results_product_warning (product);
 
+   render_busy_line (o, r);
    if (!warn) {
       return;
    }

@@ -425,6 +425,10 @@ app_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
       return;
    case 5:
       bson_string_append (o, l->cold == 1 ? "yes" : l->cold == 0 ? "no" : "n/a");
+      if (l->cold == 0 && l->cold_reason) {
+         bson_string_append (o, ": ");
+         lab_cmp_app_esc (o, l->cold_reason);
+      }
       return;
    default:
       lab_cmp_app_code (o, l->digest);
@@ -444,6 +448,45 @@ supported (const lab_cmp_workload_t *w, const lab_cmp_wl_layout_t *l, size_t off
                                                                  : -1;
 
    return p < 0 || n < 0 || lab_percentile_supported (p, (int64_t)n);
+}
+
+/* render_extra_rows -- rows only files that record them get: the whole device's bytes per row beside the
+ * engine's, and what else ran on the machine (the machines are shared). */
+static void
+render_extra_rows (bson_string_t *o, const lab_cmp_workload_t *w, const int *cols, size_t nc)
+{
+   bool device = false, bg = false;
+   size_t l;
+
+   for (l = 0; l < nc; l++) {
+      device = device || w->layouts[cols[l]].device_bytes_per_row >= 0;
+      bg = bg || w->layouts[cols[l]].busy >= 0;
+   }
+   if (device) {
+      bson_string_append (
+         o, "\n| device bytes per row (the whole device: other processes and the journal too) |");
+      for (l = 0; l < nc; l++) {
+         bson_string_append (o, " ");
+         lab_cmp_app_known (o, LAB_CMP_BYTES, w->layouts[cols[l]].device_bytes_per_row);
+         bson_string_append (o, " |");
+      }
+   }
+   if (bg) {
+      bson_string_append (o, "\n| other processes on the machine |");
+      for (l = 0; l < nc; l++) {
+         const lab_cmp_wl_layout_t *x = &w->layouts[cols[l]];
+         bson_string_append (o, " ");
+         if (x->busy == 1 && x->busy_note) {
+            bson_string_append (o, "**the machine was busy**: ");
+            lab_cmp_app_esc (o, x->busy_note);
+         } else if (x->other_cores >= 0) {
+            bson_string_append_printf (o, "%.2f cores", x->other_cores);
+         } else {
+            bson_string_append (o, "n/a");
+         }
+         bson_string_append (o, " |");
+      }
+   }
 }
 
 /* render_detail_table -- a workload's table: a column per layout of the file that measured it. */
@@ -506,6 +549,7 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
          bson_string_append (o, " |");
       }
    }
+   render_extra_rows (o, w, cols, nc);
    for (row = 0; lab_cmp_wl_is_write (w->workload) && row < sizeof write_rows / sizeof write_rows[0]; row++) {
       bson_string_append_printf (o, "\n| %s |", write_rows[row].label);
       for (l = 0; l < nc; l++) {

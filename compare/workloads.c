@@ -39,6 +39,8 @@ static const figure_t layout_figures[] = {
    FIG ("latency_ms.mean", mean_ms),
    FIG ("docs_per_row", docs_per_row),
    FIG ("disk_bytes_per_row", disk_bytes_per_row),
+   FIG ("device_bytes_per_row", device_bytes_per_row),
+   FIG ("background.other_cores", other_cores),
    FIG ("x_vs_winner", x_vs_winner),
    FIG ("write.writes", writes),
    FIG ("write.writes_per_s", writes_per_s),
@@ -159,7 +161,11 @@ read_layout (const bson_t *d, const char *where, lab_cmp_wl_layout_t *l, bson_er
       lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"latency_ms\" must be an object", where);
       return false;
    }
-   return lab_cmp_field_flag (d, "cold", where, &l->cold, error) && read_indexes (d, where, l, error);
+   return lab_cmp_field_flag (d, "cold", where, &l->cold, error) &&
+          lab_cmp_field_string (d, "cold_reason", where, &l->cold_reason, error) &&
+          lab_cmp_field_flag (d, "background.busy", where, &l->busy, error) &&
+          lab_cmp_field_string (d, "background.busy_note", where, &l->busy_note, error) &&
+          read_indexes (d, where, l, error);
 }
 
 /* derive -- the per-row figures and x_vs_winner from the counts when the file lacks them. */

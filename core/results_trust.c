@@ -35,8 +35,19 @@ lab_results_product (const bson_t *results)
 static bool
 run_cold (const bson_t *run, bool config_cold, double *pct, char *why, size_t len)
 {
-   bool requested = config_cold, dropped = false, engine = false, server = false;
+   bool requested = config_cold, dropped = false, engine = false, server = false, started = true;
 
+   /* scancmp's own verdict where it wrote one: a server whose page cache was dropped but whose process
+    * kept running holds the data in its own cache, however few pages of the files were resident */
+   lab_results_get_bool (run, "cold.requested", &requested);
+   if (requested && lab_results_get_bool (run, "cold.started_cold", &started) && !started) {
+      const char *reason = lab_results_get_string (run, "cold.reason");
+      if (!lab_results_get_number (run, "cold.resident_pct_before", pct)) {
+         *pct = -1;
+      }
+      snprintf (why, len, "not cold: %s", reason ? reason : "scancmp did not record it as cold");
+      return false;
+   }
    if (lab_results_get_number (run, "cold.resident_pct_before", pct)) {
       if (*pct > LAB_RESULTS_COLD_MAX_RESIDENT_PCT) {
          snprintf (why, len, "not cold: %.1f%% of the data files were resident before the run", *pct);

@@ -148,6 +148,191 @@ seq_read_mb_s (int dfd, const char *path, void *buf, uint64_t file_bytes, double
    return true;
 }
 
+/* lab_scan_rereads_cached -- see scan.h. */
+bool
+lab_scan_rereads_cached (double first_ms, double reread_ms)
+{
+   return first_ms > 0 && reread_ms >= 0 && first_ms >= LAB_SCAN_REREAD_CACHED_X * reread_ms;
+}
+
+/* cmp_double -- qsort order of doubles. */
+static int
+cmp_double (const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return (x > y) - (x < y);
+}
+
+/* pass_ms -- every block (fds[i], offs[i]) of [0..n) read once with O_DIRECT, each read's time sorted into
+ * ms[]. */
+static bool
+pass_ms (const int *fds, const char *path, void *buf, const off_t *offs, int n, double *ms,
+         bson_error_t *error)
+{
+   int i;
+
+   for (i = 0; i < n; i++) {
+      uint64_t t0 = lab_now_ns ();
+      if (pread (fds[i], buf, RAND_CHUNK, offs[i]) != (ssize_t)RAND_CHUNK) {
+         lab_error_set_errno (error, errno ? errno : EIO, "--calibrate: O_DIRECT reread probe of %s", path);
+         return false;
+      }
+      ms[i] = (double)(lab_now_ns () - t0) / 1e6;
+   }
+   qsort (ms, (size_t)n, sizeof *ms, cmp_double);
+   return true;
+}
+
+static bool reread_passes (const int *fds, const char *path, void *buf, const off_t *offs,
+                           lab_scan_calibration_t *out, bson_error_t *error);
+
+/* reread_probe -- LAB_SCAN_REREAD_BLOCKS blocks of dfd's first span_bytes, one per stretch (so no
+ * read-ahead below can bring one in with another) at an offset within it drawn from seed, read, then read
+ * again: where the second reads are several times faster, a cache below this machine (a VM host's, a
+ * SAN's) holds what was read, and a "cold" run here reads that cache, not the disk. */
+static bool
+reread_probe (int dfd, const char *path, void *buf, uint64_t span_bytes, uint64_t seed,
+              lab_scan_calibration_t *out, bson_error_t *error)
+{
+   enum { N = LAB_SCAN_REREAD_BLOCKS };
+   off_t offs[N];
+   int fds[N];
+
+   uint64_t stride = span_bytes / N / RAND_CHUNK, x = seed | 1;
+   int i;
+
+   for (i = 0; i < N; i++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      offs[i] = (off_t)(((uint64_t)i * stride + (stride > 1 ? x % stride : 0)) * RAND_CHUNK);
+      fds[i] = dfd;
+   }
+   return reread_passes (fds, path, buf, offs, out, error);
+}
+
+/* lab_scan_reread_files -- see scan.h. */
+bool
+lab_scan_reread_files (char *const *paths, lab_scan_calibration_t *out, bson_error_t *error)
+{
+   enum { N = LAB_SCAN_REREAD_BLOCKS, MAXF = 64 };
+   int fds[N], ofd[MAXF], nf = 0, i, k;
+   uint64_t size[MAXF], total = 0, stride, x = lab_now_ns () | 1;
+   off_t offs[N];
+   void *buf = NULL;
+   bool ok = false;
+
+   /* the data's files of at least two blocks, each opened O_DIRECT: a virtual span over all of them */
+   for (i = 0; paths[i] && nf < MAXF; i++) {
+      size_t len = strlen (paths[i]);
+      /* the tables (mongod's and ours end in .wt), not the journal, whose preallocated files read as
+       * zeros without a disk read */
+      int fd = len > 3 && strcmp (paths[i] + len - 3, ".wt") == 0 ? open (paths[i], O_RDONLY | O_DIRECT) : -1;
+      off_t sz = fd >= 0 ? lseek (fd, 0, SEEK_END) : -1;
+      if (sz >= (off_t)(2 * RAND_CHUNK)) {
+         ofd[nf] = fd;
+         size[nf++] = (uint64_t)sz / RAND_CHUNK * RAND_CHUNK;
+         total += (uint64_t)sz / RAND_CHUNK * RAND_CHUNK;
+      } else if (fd >= 0) {
+         close (fd);
+      }
+   }
+   if (total < (uint64_t)N * RAND_CHUNK) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL,
+                     "--calibrate: the data's files hold fewer than %d blocks that O_DIRECT can read", N);
+      goto done;
+   }
+   stride = total / N / RAND_CHUNK;
+   for (i = 0; i < N; i++) {
+      uint64_t at;
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      at = ((uint64_t)i * stride + (stride > 1 ? x % stride : 0)) * RAND_CHUNK;
+      for (k = 0; k < nf - 1 && at >= size[k]; k++) {
+         at -= size[k];
+      }
+      fds[i] = ofd[k];
+      offs[i] = (off_t)(at < size[k] ? at : size[k] - RAND_CHUNK);
+      {
+         /* a block the file holds data in: an unwritten (preallocated) extent reads as zeros, no I/O */
+         off_t d = lseek (ofd[k], offs[i], SEEK_DATA);
+         if (d >= 0 && (uint64_t)d + RAND_CHUNK <= size[k]) {
+            offs[i] = d / RAND_CHUNK * RAND_CHUNK;
+         }
+      }
+   }
+   if (posix_memalign (&buf, 4096, RAND_CHUNK) != 0) {
+      lab_error_set_errno (error, ENOMEM, "--calibrate: buffer");
+      goto done;
+   }
+   if ((ok = reread_passes (fds, "the data's files", buf, offs, out, error))) {
+      bson_strncpy (out->reread_source, "the data's files", sizeof out->reread_source);
+   }
+done:
+   for (k = 0; k < nf; k++) {
+      close (ofd[k]);
+   }
+   free (buf);
+   return ok;
+}
+
+/* reread_passes -- the two timed passes over the blocks and their p50/p90 into out. */
+static bool
+reread_passes (const int *fds, const char *path, void *buf, const off_t *offs, lab_scan_calibration_t *out,
+               bson_error_t *error)
+{
+   enum { N = LAB_SCAN_REREAD_BLOCKS };
+   double first[N], again[N];
+
+   if (!pass_ms (fds, path, buf, offs, N, first, error) || !pass_ms (fds, path, buf, offs, N, again, error)) {
+      return false;
+   }
+   out->reread_blocks = N;
+   out->first_p50_ms = first[N / 2];
+   out->first_p90_ms = first[(N * 9) / 10];
+   out->reread_p50_ms = again[N / 2];
+   out->reread_p90_ms = again[(N * 9) / 10];
+   out->rereads_cached = lab_scan_rereads_cached (out->first_p50_ms, out->reread_p50_ms);
+   return true;
+}
+
+/* lab_scan_reread_device -- see scan.h. */
+bool
+lab_scan_reread_device (const char *device, lab_scan_calibration_t *out, bson_error_t *error)
+{
+   char *path = bson_strdup_printf ("/dev/%s", device);
+   void *buf = NULL;
+   off_t size;
+   bool ok = false;
+   int fd = open (path, O_RDONLY | O_DIRECT);
+
+   if (fd < 0) {
+      lab_error_set_errno (error, errno, "--calibrate: O_DIRECT open of %s for the reread probe", path);
+      goto done;
+   }
+   if ((size = lseek (fd, 0, SEEK_END)) < (off_t)(LAB_SCAN_REREAD_BLOCKS * 2 * RAND_CHUNK)) {
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "--calibrate: %s is too small for the reread probe", path);
+      goto done;
+   }
+   if (posix_memalign (&buf, 4096, RAND_CHUNK) != 0) {
+      lab_error_set_errno (error, ENOMEM, "--calibrate: buffer");
+      goto done;
+   }
+   /* a new draw each time: blocks spread over the whole device, unlikely read by anyone lately */
+   ok = reread_probe (fd, path, buf, (uint64_t)size, lab_now_ns () ^ (uint64_t)getpid (), out, error);
+   if (ok) {
+      bson_strncpy (out->reread_source, path, sizeof out->reread_source);
+   }
+done:
+   if (fd >= 0) {
+      close (fd);
+   }
+   free (buf);
+   bson_free (path);
+   return ok;
+}
+
 /* enough_space -- twice the test file must stay free in dir (unknown space: go ahead). */
 static bool
 enough_space (const char *dir, uint64_t file_bytes, bson_error_t *error)
@@ -206,10 +391,13 @@ lab_scan_calibrate (const char *dir, uint64_t file_bytes, uint64_t rand_ns, int 
                            path);
       goto done;
    }
-   if (!seq_read_mb_s (dfd, path, buf, file_bytes, &out->seq_read_mb_s, error) ||
+   /* before the sequential pass: its blocks must never have been read */
+   if (!reread_probe (dfd, path, buf, file_bytes, 0x9E3779B97F4A7C15ull, out, error) ||
+       !seq_read_mb_s (dfd, path, buf, file_bytes, &out->seq_read_mb_s, error) ||
        !rand_read_iops (dfd, path, file_bytes, rand_ns, threads, &out->rand_read_4k_iops, error)) {
       goto done;
    }
+   bson_strncpy (out->reread_source, "the test file (just written)", sizeof out->reread_source);
    out->rand_threads = threads;
    out->file_bytes = file_bytes;
    out->elapsed_s = (double)(lab_now_ns () - t_start) / 1e9;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* lab_scan_utc_now -- see measure.h. */
 void
@@ -421,6 +422,58 @@ residency (const lab_scan_plan_t *p, const char *coll, int64_t *resident, int64_
    return ok;
 }
 
+/* cold_verdict -- m->cold and m->cold_reason from what the cold step did: cold only when the engine's
+ * cache was emptied (the embedded engine reopened, the server's process restarted) and the OS's too
+ * (dropped, or at most LAB_RESULTS_COLD_MAX_RESIDENT_PCT of the files resident when measured). A server
+ * whose page cache was dropped but whose process kept running still holds the data in its own cache. */
+static void
+cold_verdict (lab_scan_layout_measure_t *m)
+{
+   double pct = m->file_bytes > 0 ? 100.0 * (double)m->resident_bytes_before / (double)m->file_bytes : -1;
+   bool os_empty = m->caches_dropped || (pct >= 0 && pct <= LAB_RESULTS_COLD_MAX_RESIDENT_PCT);
+
+   m->cold = false;
+   if (!m->cold_requested) {
+      bson_strncpy (m->cold_reason, "warm run: --cold not given", sizeof m->cold_reason);
+   } else if (m->member_changed) {
+      bson_strncpy (m->cold_reason, m->restart_reason, sizeof m->cold_reason);
+   } else if (!m->engine_restarted) {
+      bson_strncpy (m->cold_reason,
+                    m->caches_dropped ? "OS cache dropped, engine cache warm"
+                                      : "OS cache not dropped, engine cache warm",
+                    sizeof m->cold_reason);
+   } else if (!os_empty) {
+      if (pct >= 0) {
+         bson_snprintf (m->cold_reason, sizeof m->cold_reason,
+                        "engine cache emptied, OS cache warm: %.1f%% of the data files resident", pct);
+      } else {
+         bson_strncpy (m->cold_reason, "engine cache emptied, OS cache not dropped", sizeof m->cold_reason);
+      }
+   } else {
+      m->cold = true;
+      m->cold_reason[0] = '\0';
+   }
+}
+
+/* engine_cache_before -- the collection's bytes in the engine cache now, just before the load: the
+ * evidence of the engine half of cold (unknown, -1, where the store does not say). */
+static void
+engine_cache_before (const lab_scan_plan_t *p, lab_scan_layout_measure_t *m)
+{
+   bson_error_t err;
+   lab_store_session_t *sess = lab_store_session_open (p->store, &err);
+
+   m->engine_cache_bytes_before = -1;
+   if (!sess || !lab_store_coll_cache_bytes (sess, m->collection, &m->engine_cache_bytes_before, &err)) {
+      lab_log_info ("run %d %s: the engine cache's bytes of %s unknown: %s", m->run, m->layout, m->collection,
+                    err.message);
+      m->engine_cache_bytes_before = -1;
+   }
+   if (sess) {
+      lab_store_session_close (sess);
+   }
+}
+
 /* ---- the load ------------------------------------------------------------------------------------ */
 
 /* log_share -- at -v, each worker's share of a random-order load: how many keys and the first ones, so
@@ -538,6 +591,9 @@ sampler_totals (lab_scan_sampler_t *smp, lab_scan_layout_measure_t *m)
                  ? round ((smp->last.cpu_s - smp->start.cpu_s) * 1e9) / 1e9
                  : -1;
    m->cpu_cores = smp->cpu_cores;
+   /* the device's reads are this machine's only when its sampler read them (not a server's FTDC) */
+   lab_scan_bg_delta (&smp->bg_start, &smp->bg_last, sysconf (_SC_CLK_TCK),
+                      m->have_disk ? (int64_t)m->disk.read_bytes : -1, &m->background);
    m->samples = smp->samples;
    m->nsamples = smp->nsamples;
    smp->samples = NULL;
@@ -734,6 +790,11 @@ lab_scan_layout_measure_wl (lab_scan_plan_t *p, int run, const lab_results_layou
       lab_log_debug ("run %d %s: %lld of %lld bytes of %s resident before the run", run, m->layout,
                      (long long)m->resident_bytes_before, (long long)m->file_bytes,
                      p->backend == LAB_BACKEND_WT ? m->collection : "the files in the data directory");
+   }
+   cold_verdict (m);
+   engine_cache_before (p, m);
+   if (!m->cold && m->cold_requested) {
+      lab_log_debug ("run %d %s is not cold: %s", run, m->layout, m->cold_reason);
    }
    if (!load (p, wl, after.pid_local && p->topo->kind != LAB_TOPO_MONGOS ? after.pid : 0, m, error)) {
       return false;

@@ -97,6 +97,10 @@ typedef struct {
                                      * cache is its own, so the run is not cold (said in
                                      * restart_reason) */
    int64_t resident_bytes_before, file_bytes; /* -1 unknown */
+   bool cold;                                 /* both caches started empty, as far as the step can tell */
+   char cold_reason[256];                     /* why not ("" when cold) */
+   int64_t engine_cache_bytes_before;         /* the collection's bytes in the engine cache just before the
+                                               * load (lab_store_coll_cache_bytes); -1 unknown */
 
    /* followed servers (mongos: the shards) and where the disk figures came from */
    bool topology_targets; /* a server: record targets[] */
@@ -119,6 +123,8 @@ typedef struct {
    /* CPU of the store's process (the one whose RSS is sampled: this one when embedded, a local server's) */
    double cpu_s;  /* utime + stime over the load, seconds; -1 unknown */
    int cpu_cores; /* the CPUs that process may run on; -1 unknown */
+
+   lab_scan_background_t background; /* what else ran on this machine over the load */
 
    /* latency of every key lookup */
    lab_scan_latency_summary_t latency;
@@ -177,6 +183,20 @@ void lab_scan_state_append (bson_t *d, const lab_scan_state_t *st);
 /* lab_scan_state_of_run1 -- the state run 1 of the load's runs recorded for `layout` in results' "runs"
  * (-1: none recorded). */
 void lab_scan_state_of_run1 (const bson_t *results, const char *layout, lab_scan_state_t *st);
+
+/* lab_scan_wl_cold_append -- beside a workload or mix layout's "cold": "cold_reason" (when not cold),
+ * "engine_cache_bytes_before" (when known) and "background" (bg; NULL: none) (cold_facts.c). */
+void lab_scan_wl_cold_append (bson_t *d, bool cold, const char *reason, int64_t engine_cache_before,
+                              const lab_scan_background_t *bg);
+
+/* lab_scan_wl_per_row_append -- "disk_bytes_per_row_source" ("engine": the engine's own block reads;
+ * "device": the whole device's, other processes and the journal too) and "device_bytes_per_row" (-1
+ * unknown) beside a layout's disk_bytes_per_row. */
+void lab_scan_wl_per_row_append (bson_t *d, int64_t engine_bytes, int64_t device_bytes, int64_t rows);
+
+/* lab_scan_runs_cold_of -- whether every run of `layout` in results' "runs" started cold
+ * (runs[].cold.started_cold); else false with the first reason in reason (len bytes). */
+bool lab_scan_runs_cold_of (const bson_t *results, const char *layout, char *reason, size_t len);
 
 /* lab_scan_writes_mark -- right after a write workload (`workload` "append" / "update") or a mix ("mix")
  * wrote to `coll`: {tool "scancmp", workload, rows_appended, rows_updated, at (now, UTC), command_line

@@ -53,6 +53,11 @@ append_cold (bson_t *entry, const lab_scan_layout_measure_t *m)
 
    BSON_APPEND_DOCUMENT_BEGIN (entry, "cold", &cold);
    BSON_APPEND_BOOL (&cold, "requested", m->cold_requested);
+   BSON_APPEND_BOOL (&cold, "started_cold", m->cold);
+   if (!m->cold) {
+      BSON_APPEND_UTF8 (&cold, "reason", m->cold_reason);
+   }
+   append_opt_int (&cold, "engine_cache_bytes_before", m->engine_cache_bytes_before);
    BSON_APPEND_BOOL (&cold, "engine_restarted", m->engine_restarted);
    BSON_APPEND_BOOL (&cold, "server_restarted", m->server_restarted);
    BSON_APPEND_BOOL (&cold, "caches_dropped", m->caches_dropped);
@@ -404,6 +409,7 @@ lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry)
    append_rates (entry, m);
    append_memory (entry, m);
    append_cpu (entry, m);
+   lab_scan_bg_append (entry, &m->background);
    append_latency (entry, m);
    append_workers (entry, m);
    append_samples (entry, m);

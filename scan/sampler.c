@@ -336,6 +336,7 @@ lab_scan_sampler_start (lab_scan_sampler_t *s, bson_error_t *error)
    s->cache_peak_bytes = -1;
    s->cache_max_bytes = -1;
    s->cpu_cores = lab_scan_sampler_cpu_cores (s->rss_pid);
+   lab_scan_bg_take (s->rss_pid, &s->bg_start);
    take (s, &s->start);
    take_ftdc (s, s->ftdc_start);
    memcpy (s->ftdc_last, s->ftdc_start, sizeof s->ftdc_last);
@@ -368,6 +369,7 @@ lab_scan_sampler_stop (lab_scan_sampler_t *s)
       pthread_mutex_unlock (&s->mu);
       pthread_join (s->thread, NULL);
       s->running = false;
+      lab_scan_bg_take (s->rss_pid, &s->bg_last);
    }
 }
 

@@ -5,6 +5,7 @@
 #ifndef LAB_SCAN_SAMPLER_H
 #define LAB_SCAN_SAMPLER_H
 
+#include "scan/background.h"
 #include "scan/topology.h"
 
 #include <pthread.h>
@@ -68,7 +69,8 @@ typedef struct {
    lab_scan_sample_t *samples;
    size_t nsamples, cap;
    int64_t rss_peak_bytes, cache_peak_bytes, cache_max_bytes; /* -1 unknown */
-   int cpu_cores; /* the CPUs rss_pid may run on (at the start); -1 unknown */
+   int cpu_cores;                         /* the CPUs rss_pid may run on (at the start); -1 unknown */
+   lab_scan_bg_point_t bg_start, bg_last; /* the machine at the start and at the stop (background.h) */
    /* internal */
    pthread_t thread;
    pthread_mutex_t mu;

@@ -195,7 +195,32 @@ typedef struct {
    int rand_threads;         /* readers used for the random test */
    uint64_t file_bytes;
    double elapsed_s;
+   /* the reread probe: LAB_SCAN_REREAD_BLOCKS 4 KiB blocks never read, then the same blocks again, each
+    * read timed (O_DIRECT: no page cache of this machine in between) */
+   int reread_blocks;
+   double first_p50_ms, first_p90_ms, reread_p50_ms, reread_p90_ms;
+   bool rereads_cached;     /* rereads at least LAB_SCAN_REREAD_CACHED_X times faster at p50: a cache below
+                             * this machine (the VM's host, a SAN) served them */
+   char reread_source[128]; /* the raw device (/dev/NAME), else the test file (whose blocks were just
+                             * written: a write cache below may hold them, so never-read is not assured) */
 } lab_scan_calibration_t;
+
+#define LAB_SCAN_REREAD_BLOCKS 48
+#define LAB_SCAN_REREAD_CACHED_X 5.0
+
+/* lab_scan_rereads_cached -- whether rereads at p50 `reread_ms` against first reads at `first_ms` say a
+ * cache below this machine served them (at least LAB_SCAN_REREAD_CACHED_X times faster). Pure. */
+bool lab_scan_rereads_cached (double first_ms, double reread_ms);
+
+/* lab_scan_reread_device -- the reread probe on the raw device /dev/`device` (read-only, O_DIRECT), blocks
+ * drawn anew over its whole size, into out's reread fields (reread_source the device's path). Fails when
+ * the device cannot be opened (not root): the caller keeps the test file's figures. */
+bool lab_scan_reread_device (const char *device, lab_scan_calibration_t *out, bson_error_t *error);
+
+/* lab_scan_reread_files -- the reread probe over the data's files (`paths`, NULL-terminated), blocks drawn
+ * anew over all of them: the data a run will read, as it sits below this machine (reread_source "the
+ * data's files"). Fails when they hold too few blocks. */
+bool lab_scan_reread_files (char *const *paths, lab_scan_calibration_t *out, bson_error_t *error);
 
 /* lab_scan_calibrate -- write a temporary file of `file_bytes` in `dir`, flush it out of the page cache,
  * read it sequentially with O_DIRECT, then random 4 KiB O_DIRECT reads with `threads` readers for

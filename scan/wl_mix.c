@@ -79,6 +79,9 @@ typedef struct {
    int64_t writes;
    lab_scan_state_t state; /* the collection when the stream started */
    bool cold;
+   char cold_reason[256];
+   int64_t engine_cache_before;
+   lab_scan_background_t bg;
    int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries over the stream (-1 unknown, §26) */
    char oplog_note[300];               /* why unknown ("" known) */
 } mix_result_t;
@@ -636,7 +639,10 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int run, int order, 
                                   &err)) {
          bson_snprintf (r->oplog_note, sizeof r->oplog_note, "%s", err.message);
       }
-      r->cold = m.cold_requested && (m.engine_restarted || m.caches_dropped) && !m.member_changed;
+      r->cold = m.cold;
+      bson_strncpy (r->cold_reason, m.cold_reason, sizeof r->cold_reason);
+      r->engine_cache_before = m.engine_cache_bytes_before;
+      r->bg = m.background;
       per_type (mx, &ml, r);
       cpu_of (p, &ml, &m, r);
       lab_log_info ("mix %s: %lld operations in %.2f s", l->name, (long long)mx->s.n, r->elapsed_s);
@@ -779,6 +785,8 @@ append_layout (bson_t *arr, size_t i, const mix_t *mx, const lab_results_layout_
    BSON_APPEND_DOUBLE (&d, "cpu_s", r->cpu_s >= 0 ? round_to (r->cpu_s, 3) : -1);
    bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)r->digest);
    BSON_APPEND_UTF8 (&d, "digest", dig);
+   BSON_APPEND_BOOL (&d, "cold", r->cold);
+   lab_scan_wl_cold_append (&d, r->cold, r->cold_reason, r->engine_cache_before, &r->bg);
    lab_scan_wl_runs_append (&d, runs, nruns);
    bson_append_document_end (arr, &d);
 }
@@ -791,12 +799,16 @@ append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mi
    const lab_scan_opts_t *o = p->opts;
    char spec[256];
    bson_t m, pr, la;
+   const char *why = NULL;
    bool cold = true, behind = false, saturated = false;
    size_t i;
    int t;
 
    for (i = 0; i < p->layouts.n; i++) {
       cold = cold && res[i].cold;
+      if (!res[i].cold && !why && res[i].cold_reason[0]) {
+         why = res[i].cold_reason;
+      }
    }
    lab_scan_mix_spec_text (o->wl.mix_weight, spec, sizeof spec);
    BSON_APPEND_DOCUMENT_BEGIN (results, "mix", &m);
@@ -813,10 +825,19 @@ append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mi
    BSON_APPEND_INT64 (&m, "seed", (int64_t)o->wl.seed);
    BSON_APPEND_INT64 (&m, "workers", o->parallel);
    BSON_APPEND_BOOL (&m, "cold", cold);
-   BSON_APPEND_UTF8 (&m, "source",
-                     cold
-                        ? "one interleaved stream per layout, cold start"
-                        : "one interleaved stream per layout, not cold (no --cold, or the cold step failed)");
+   if (why) {
+      BSON_APPEND_UTF8 (&m, "cold_reason", why);
+   }
+   if (why) {
+      char src[400];
+      bson_snprintf (src, sizeof src, "one interleaved stream per layout, not cold: %s", why);
+      BSON_APPEND_UTF8 (&m, "source", src);
+   } else {
+      BSON_APPEND_UTF8 (&m, "source",
+                        cold ? "one interleaved stream per layout, cold start"
+                             : "one interleaved stream per layout, not cold (no --cold, or the cold step "
+                               "failed)");
+   }
    BSON_APPEND_UTF8 (&m, "mode", mx->rate > 0 ? "open" : "closed");
    if (mx->rate > 0) {
       BSON_APPEND_DOUBLE (&m, "rate_ops_s", mx->rate);

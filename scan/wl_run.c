@@ -293,8 +293,11 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    const lab_scan_wl_index_t *ix = &wp->index[kind][li];
    char key[16], plan[700], dig[24];
    bson_t d, a;
+   /* per row, the engine's own bytes where it counts them: the device's include other processes and the
+    * journal too */
+   int64_t per_row_src = r->engine_read_bytes >= 0 ? r->engine_read_bytes : r->disk_read_bytes;
    double per_row_bytes =
-      r->acc.rows > 0 && r->disk_read_bytes >= 0 ? (double)r->disk_read_bytes / (double)r->acc.rows : -1;
+      r->acc.rows > 0 && per_row_src >= 0 ? (double)per_row_src / (double)r->acc.rows : -1;
 
    bson_snprintf (key, sizeof key, "%d", k);
    bson_append_document_begin (arr, key, -1, &d);
@@ -359,10 +362,12 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
    BSON_APPEND_DOUBLE (&d, "docs_per_row",
                        r->acc.rows > 0 ? round_to ((double)r->acc.docs / (double)r->acc.rows, 4) : -1);
    BSON_APPEND_DOUBLE (&d, "disk_bytes_per_row", per_row_bytes >= 0 ? round_to (per_row_bytes, 1) : -1);
+   lab_scan_wl_per_row_append (&d, r->engine_read_bytes, r->device_read_bytes, r->acc.rows);
    BSON_APPEND_DOUBLE (&d, "x_vs_winner", best > 0 ? round_to (r->elapsed_s / best, 3) : -1);
    bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)r->acc.digest);
    BSON_APPEND_UTF8 (&d, "digest", dig);
    BSON_APPEND_BOOL (&d, "cold", r->cold);
+   lab_scan_wl_cold_append (&d, r->cold, r->cold_reason, r->engine_cache_before, &r->bg);
    if (r->acc.missing_sum > 0) {
       BSON_APPEND_INT64 (&d, "rows_without_sum", r->acc.missing_sum);
    }
@@ -410,11 +415,15 @@ read_figures (const lab_scan_layout_measure_t *m, wl_result_t *r)
    r->engine_read_bytes = m->have_engine && m->engine_after.block_read_bytes >= 0
                              ? m->engine_after.block_read_bytes - m->engine_before.block_read_bytes
                              : -1;
+   r->device_read_bytes = r->disk_read_bytes;
    if (r->disk_read_bytes < 0) {
       r->disk_read_bytes = r->engine_read_bytes;
    }
    r->lat = m->latency;
-   r->cold = m->cold_requested && (m->engine_restarted || m->caches_dropped) && !m->member_changed;
+   r->cold = m->cold;
+   bson_strncpy (r->cold_reason, m->cold_reason, sizeof r->cold_reason);
+   r->engine_cache_before = m->engine_cache_bytes_before;
+   r->bg = m->background;
 }
 
 /* explain_first -- a MongoDB server: the winning plan of the workload's first command (explain,
@@ -816,6 +825,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
       r.disk_read_bytes = (int64_t)summary_num (results, name, "read_bytes");
       r.disk_reads = (int64_t)summary_num (results, name, "read_requests");
       r.engine_read_bytes = (int64_t)summary_num (results, name, "block_read_bytes");
+      r.device_read_bytes = r.disk_read_bytes;
       if (r.disk_read_bytes < 0) {
          r.disk_read_bytes = r.engine_read_bytes;
       }
@@ -829,7 +839,8 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
       r.lat.max_ms = summary_num (results, name, "latency_max_ms");
       r.lat.mean_ms = summary_num (results, name, "latency_mean_ms");
       r.lat.count = r.acc.queries; /* one latency per master loaded */
-      r.cold = p->opts->cold;
+      r.cold = lab_scan_runs_cold_of (results, name, r.cold_reason, sizeof r.cold_reason);
+      r.engine_cache_before = -1;
       lab_scan_state_of_run1 (results, name, &r.state);
       append_layout (&la, (int)i, p, wp, LAB_WL_LOAD, i, &r,
                      summary_num (results, p->layouts.l[win].name, "elapsed_s"), &fig[i * (size_t)runs],

@@ -6,6 +6,7 @@
 #ifndef LAB_SCAN_WL_RUNS_H
 #define LAB_SCAN_WL_RUNS_H
 
+#include "scan/background.h"
 #include "scan/measure.h"
 
 /* One layout's measured workload in one run (wl_run.c), kept until the winner is known; combined over the
@@ -20,6 +21,10 @@ typedef struct {
    lab_scan_wl_acc_t acc;
    lab_scan_state_t state; /* the collection when the measurement started */
    bool cold;
+   char cold_reason[256];       /* why not cold ("" cold) */
+   int64_t engine_cache_before; /* the collection's bytes in the engine cache before (-1) */
+   int64_t device_read_bytes;   /* the whole device's, beside the engine's (-1 unknown) */
+   lab_scan_background_t bg;    /* what else ran on this machine */
    char restart[64];
    /* the writes (-1: unknown) */
    int64_t disk_write_bytes, disk_writes; /* the device, over the writes and the checkpoint */

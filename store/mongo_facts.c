@@ -420,3 +420,53 @@ lab_mongo_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *page
    mongoc_database_destroy (db);
    return ok;
 }
+
+/* cache_of -- doc's "cache"."bytes currently in the cache" added to *sum; false when absent. */
+static bool
+cache_of (bson_iter_t *doc, int64_t *sum)
+{
+   bson_iter_t it;
+
+   if (!bson_iter_recurse (doc, &it) ||
+       !bson_iter_find_descendant (&it, "cache.bytes currently in the cache", &it) ||
+       !BSON_ITER_HOLDS_NUMBER (&it)) {
+      return false;
+   }
+   *sum += bson_iter_as_int64 (&it);
+   return true;
+}
+
+/* lab_mongo_coll_cache_bytes -- collStats: the collection's wiredTiger.cache and each index's
+ * indexDetails.<name>.cache "bytes currently in the cache"; a reply without them (FerretDB) leaves -1. */
+bool
+lab_mongo_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t *bytes, bson_error_t *error)
+{
+   mongoc_database_t *db;
+   bson_t cmd = BSON_INITIALIZER, reply;
+   bson_error_t err;
+   bson_iter_t it, ix;
+   int64_t sum = 0;
+   bool ok;
+
+   db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
+   BSON_APPEND_UTF8 (&cmd, "collStats", coll);
+   ok = mongoc_database_command_simple (db, &cmd, NULL, &reply, &err);
+   if (!ok) {
+      lab_mongo_fail (sess->store, error, &err, "collStats of '%s'", coll);
+   } else if (bson_iter_init_find (&it, &reply, "wiredTiger") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
+              cache_of (&it, &sum)) {
+      if (bson_iter_init_find (&it, &reply, "indexDetails") && BSON_ITER_HOLDS_DOCUMENT (&it) &&
+          bson_iter_recurse (&it, &ix)) {
+         while (bson_iter_next (&ix)) {
+            if (BSON_ITER_HOLDS_DOCUMENT (&ix)) {
+               cache_of (&ix, &sum);
+            }
+         }
+      }
+      *bytes = sum;
+   }
+   bson_destroy (&reply);
+   bson_destroy (&cmd);
+   mongoc_database_destroy (db);
+   return ok;
+}

@@ -129,6 +129,8 @@ bool lab_mongo_apply_cache_size (lab_store_t *store, mongoc_client_t *client, ui
                                  bson_error_t *error);
 bool lab_mongo_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t *error);
 bool lab_mongo_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
+bool lab_mongo_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t *bytes,
+                                 bson_error_t *error);
 
 /* mongo_coll.c: collections and indexes */
 bool lab_mongo_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);

@@ -831,6 +831,18 @@ lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *page
    return sess->store->ops->leaf_pages (sess, coll, pages, error);
 }
 
+/* lab_store_coll_cache_bytes -- see store.h. */
+bool
+lab_store_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t *bytes, bson_error_t *error)
+{
+   *bytes = -1;
+   if (!lab_store_coll_check (coll, error)) {
+      return false;
+   }
+   return !sess->store->ops->coll_cache_bytes ||
+          sess->store->ops->coll_cache_bytes (sess, coll, bytes, error);
+}
+
 bool
 lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
                                const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,

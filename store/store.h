@@ -740,6 +740,13 @@ bool lab_store_record_ids (lab_store_session_t *sess, const char *coll, const ch
  * server gathers every statistic). */
 bool lab_store_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
 
+/* lab_store_coll_cache_bytes -- the bytes of `coll` and its indexes the engine cache holds now (WiredTiger
+ * "cache: bytes currently in the cache": embedded, each table's statistics cursor; MongoDB, collStats
+ * wiredTiger.cache and indexDetails.*.cache). *bytes -1 where the server does not say (FerretDB has no
+ * WiredTiger section): unknown, not an error. A missing collection: LAB_STORE_ERR_NO_COLLECTION. */
+bool lab_store_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t *bytes,
+                                 bson_error_t *error);
+
 /* A sampled count of a collection's data leaf pages (lab_store_leaf_pages_estimate). */
 typedef struct {
    int64_t pages;      /* the collection's leaf pages: its documents / (rows read / pages crossed) */

@@ -395,6 +395,7 @@ const lab_store_ops_t lab_store_mongo_ops = {
    .set_cache_size = lab_mongo_set_cache_size,
    .record_ids = lab_mongo_record_ids,
    .leaf_pages = lab_mongo_leaf_pages,
+   .coll_cache_bytes = lab_mongo_coll_cache_bytes,
    .home = NULL,
    .selection_timeout_ms = lab_mongo_selection_timeout_ms,
 };

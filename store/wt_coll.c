@@ -426,6 +426,59 @@ done:
    return ok;
 }
 
+/* table_cache_bytes -- one table's "cache: bytes currently in the cache" (a fast statistic: no tree walk;
+ * opening the cursor opens the table, whose root page then counts too). */
+static bool
+table_cache_bytes (WT_SESSION *s, const char *table_uri, int64_t *bytes, bson_error_t *error)
+{
+   char *uri = bson_strdup_printf ("statistics:%s", table_uri);
+   WT_CURSOR *sc = NULL;
+   const char *desc, *pvalue;
+   int64_t v = 0;
+   int ret;
+
+   if ((ret = s->open_cursor (s, uri, NULL, NULL, &sc)) == 0) {
+      sc->set_key (sc, WT_STAT_DSRC_CACHE_BYTES_INUSE);
+      if ((ret = sc->search (sc)) == 0) {
+         ret = sc->get_value (sc, &desc, &pvalue, &v);
+      }
+      sc->close (sc);
+   }
+   if (ret != 0) {
+      lab_wt_fail (error, ret, "read %s", uri);
+   }
+   bson_free (uri);
+   *bytes += v;
+   return ret == 0;
+}
+
+/* lab_wt_coll_cache_bytes -- the collection's table and its index tables, summed. */
+bool
+lab_wt_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t *bytes, bson_error_t *error)
+{
+   wt_sess_t *ss = sess->impl;
+   wt_store_t *st = ss->st;
+   int64_t sum = 0;
+   bool ok = false;
+   wt_coll_t *c;
+   int i;
+
+   pthread_rwlock_rdlock (&st->ddl);
+   if (!(c = lab_wt_coll_lookup (st, coll, error)) || !table_cache_bytes (ss->s, c->uri, &sum, error)) {
+      goto done;
+   }
+   for (i = 0; i < c->nindexes; i++) {
+      if (!table_cache_bytes (ss->s, c->indexes[i].uri, &sum, error)) {
+         goto done;
+      }
+   }
+   *bytes = sum;
+   ok = true;
+done:
+   pthread_rwlock_unlock (&st->ddl);
+   return ok;
+}
+
 /* lab_wt_has_index -- whether the collection has an index on field. */
 bool
 lab_wt_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,

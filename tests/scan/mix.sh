@@ -61,8 +61,10 @@ import json, sys
 res = json.load(open(sys.argv[1]))
 where, ops = sys.argv[2], int(sys.argv[3])
 m = res["mix"]
-assert list(m) == ["estimated", "spec", "proportions", "ops", "seed", "workers", "cold", "source", "mode",
-                   "rate_ops_s", "behind", "saturated", "rows_equal", "winner", "layouts"], list(m)
+# "cold_reason" only when not cold (a server without --restart-cmd keeps its engine cache)
+assert list(m) == ["estimated", "spec", "proportions", "ops", "seed", "workers", "cold"] + \
+    (["cold_reason"] if "cold_reason" in m else []) + ["source", "mode", "rate_ops_s", "behind", "saturated",
+                                                       "rows_equal", "winner", "same", "rule", "layouts"], list(m)
 assert m["mode"] == "closed" and m["rate_ops_s"] is None and m["behind"] is False, m
 assert m["estimated"] is False and m["spec"] == "load=5,row=60,range=5,append=25,update=5", m["spec"]
 assert m["proportions"] == {"load": 5, "row": 60, "range": 5, "append": 25, "update": 5}, m["proportions"]
@@ -78,7 +80,9 @@ keys = ["layout", "collection", "kind", "state", "elapsed_s", "ops_per_s", "x_vs
 digests = set()
 for l in m["layouts"]:
     # "oplog" (why the oplog is unknown) only when it is: always here, no replica set (mongodb-compat.md §26)
-    assert list(l) == keys, list(l)
+    # then the cold verdict and what else ran: "cold" always, the others when known / not cold
+    assert list(l)[:len(keys)] == keys and list(l)[len(keys)] == "cold", list(l)
+    assert set(list(l)[len(keys) + 1:]) <= {"cold_reason", "engine_cache_bytes_before", "background"}, list(l)
     why = "no oplog: a standalone engine" if where == "embedded" else "not a replica set member"
     assert l["oplog_bytes"] == -1 and l["oplog_entries"] == -1 and l["oplog_bytes_per_write"] == -1, l
     assert why in l["oplog"], l["oplog"]

@@ -1625,6 +1625,67 @@ test_auth_failed (void **state)
    assert_false (lab_store_error_auth (&e));
 }
 
+/* test_rereads_cached -- 5x faster rereads are a cache below the machine; the audit's VM figures are. */
+static void
+test_rereads_cached (void **state)
+{
+   (void)state;
+   assert_true (lab_scan_rereads_cached (17.7, 0.17));
+   assert_true (lab_scan_rereads_cached (5.0, 1.0));
+   assert_false (lab_scan_rereads_cached (0.058, 0.055));
+   assert_false (lab_scan_rereads_cached (0, 0));
+}
+
+/* test_background_delta -- /proc/stat's cpu line, and the other processes' CPU: the machine's busy time
+ * minus ours and the server's; busy beyond the ticks' rounding only. */
+static void
+test_background_delta (void **state)
+{
+   lab_scan_bg_point_t a, b;
+   lab_scan_background_t bg;
+
+   (void)state;
+   memset (&a, 0, sizeof a);
+   memset (&b, 0, sizeof b);
+   assert_true (lab_scan_bg_parse_stat ("cpu  100 0 50 800 10 0 0 40 0 0\ncpu0 1\ncpu1 2\nintr 5\n", &a));
+   assert_int_equal (a.ticks_total, 1000);
+   assert_int_equal (a.ticks_idle, 810);
+   assert_int_equal (a.ticks_steal, 40);
+   assert_int_equal (a.ncpus, 2);
+   assert_false (lab_scan_bg_parse_stat ("intr 5\n", &b));
+   /* 2 s on 2 CPUs at 100 ticks/s: 400 ticks, 150 busy (1.5 s), ours 0.4 s and the server's 0.1 s */
+   assert_true (lab_scan_bg_parse_stat ("cpu  220 0 80 1050 10 0 0 40 0 0\ncpu0 1\ncpu1 2\n", &b));
+   a.have = b.have = true;
+   a.t_ns = 1000000000ull;
+   b.t_ns = 3000000000ull;
+   a.load1 = 1.5;
+   b.load1 = 2.5;
+   a.self_cpu_s = 1.0;
+   b.self_cpu_s = 1.4;
+   a.server_cpu_s = 0;
+   b.server_cpu_s = 0.1;
+   a.self_read_bytes = 0;
+   b.self_read_bytes = 4096;
+   a.server_read_bytes = b.server_read_bytes = 0;
+   lab_scan_bg_delta (&a, &b, 100, 8192, &bg);
+   assert_true (bg.have);
+   assert_true (bg.other_cpu_s > 0.99 && bg.other_cpu_s < 1.01);
+   assert_true (bg.other_cores > 0.49 && bg.other_cores < 0.51);
+   assert_int_equal (bg.other_read_bytes, 4096);
+   assert_true (bg.busy);
+   assert_non_null (strstr (bg.busy_note, "other processes used 0.50 cores"));
+   /* the same in 0.02 s: within the counters' rounding, never busy */
+   b.t_ns = a.t_ns + 20000000ull;
+   b.ticks_total = a.ticks_total + 4;
+   b.ticks_idle = a.ticks_idle;
+   b.ticks_steal = a.ticks_steal;
+   b.self_cpu_s = a.self_cpu_s;
+   b.server_cpu_s = a.server_cpu_s;
+   lab_scan_bg_delta (&a, &b, 100, -1, &bg);
+   assert_false (bg.busy);
+   assert_int_equal (bg.other_read_bytes, -1);
+}
+
 int
 main (void)
 {
@@ -1662,6 +1723,8 @@ main (void)
       cmocka_unit_test (test_no_match_hint),
       cmocka_unit_test (test_engine_sum),
       cmocka_unit_test (test_auth_failed),
+      cmocka_unit_test (test_rereads_cached),
+      cmocka_unit_test (test_background_delta),
    };
    return lab_test_run_group ("scan", tests, NULL, NULL);
 }
