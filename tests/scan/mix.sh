@@ -76,13 +76,16 @@ want = {"load": ops * 5 // 100, "row": ops * 60 // 100, "range": ops * 5 // 100,
 keys = ["layout", "collection", "kind", "state", "elapsed_s", "ops_per_s", "x_vs_winner", "latency_s", "cpu",
         "by_type", "disk_read_bytes",
         "disk_reads", "disk_write_bytes", "engine_write_bytes", "journal_bytes", "oplog_bytes", "oplog_entries",
-        "oplog_bytes_per_write", "oplog", "cpu_s", "digest", "nruns", "elapsed_s_min", "elapsed_s_max", "runs"]
+        "oplog_bytes_per_write", "oplog", "cpu_s", "digest"]
+runkeys = ["nruns", "elapsed_s_min", "elapsed_s_max", "runs"]
 digests = set()
 for l in m["layouts"]:
     # "oplog" (why the oplog is unknown) only when it is: always here, no replica set (mongodb-compat.md §26)
     # then the cold verdict and what else ran: "cold" always, the others when known / not cold
+    # then the cold verdict and what else ran ("cold" always, the others when known / not cold), then the runs
     assert list(l)[:len(keys)] == keys and list(l)[len(keys)] == "cold", list(l)
-    assert set(list(l)[len(keys) + 1:]) <= {"cold_reason", "engine_cache_bytes_before", "background"}, list(l)
+    assert list(l)[-len(runkeys):] == runkeys, list(l)
+    assert set(list(l)[len(keys) + 1:-len(runkeys)]) <= {"cold_reason", "engine_cache_bytes_before", "background"}, list(l)
     why = "no oplog: a standalone engine" if where == "embedded" else "not a replica set member"
     assert l["oplog_bytes"] == -1 and l["oplog_entries"] == -1 and l["oplog_bytes_per_write"] == -1, l
     assert why in l["oplog"], l["oplog"]
