@@ -336,8 +336,8 @@ const bson_value_t *lab_scan_wl_row_id (const bson_t *doc, const bson_t *elem, c
                                         bson_iter_t *scratch);
 
 /* lab_scan_row_filter -- *q (initialized here; caller destroys) = {_id: the row's _id}: the original `id`,
- * or on a clustered layout {<key_field>: key, id: id} (lab_store_clustered_row): the one filter both
- * backends use for a row (the embedded store's find_eq, a server's update q). */
+ * or on a clustered layout {_id: {$eq: {<key_field>: key, id: id}}} (lab_store_clustered_row's _id): the
+ * one filter both backends use for a row (the embedded store's find_eq, a server's update q). */
 void lab_scan_row_filter (bool clustered, const char *key_field, const bson_value_t *key,
                           const bson_value_t *id, bson_t *q);
 
