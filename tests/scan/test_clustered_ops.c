@@ -8,11 +8,12 @@
  * command the MongoDB backend builds for it (lab_mongo_eq_filter, lab_mongo_index_find_query), and the two
  * lists must be equal: the same _id construction, the same filters. The probe refuses the same collection
  * from the recorded reply, though its RecordIds (an embedded plain table's) are numbers that the old type
- * check let through.
+ * check let through; the locality sampler reads it by _id ranges and asks for no RecordId.
  */
 #include "tests/testutil.h"
 
 #include "core/error.h"
+#include "scan/measure.h"
 #include "scan/predict_private.h"
 #include "scan/scan.h"
 #include "scan/workload.h"
@@ -34,6 +35,7 @@ static lab_store_ops_t rec_ops;
 static bson_t *oplog;              /* {"0": op, "1": op, ...} */
 static int nops;                   /* ops in oplog */
 static const bson_t *server_entry; /* the recorded listCollections entry; NULL: the embedded store answers */
+static bool forward_all;           /* with server_entry: forward every call too (the data is the store's) */
 
 /* log_op -- append one logical operation {op, <name>: doc}. */
 static void
@@ -85,7 +87,7 @@ rec_insert_many (lab_store_session_t *sess, const char *coll, const bson_t *cons
    }
    log_op ("insert", "ids", &ids);
    bson_destroy (&ids);
-   if (server_entry) {
+   if (server_entry && !forward_all) {
       result->inserted = (int64_t)n;
       return true;
    }
@@ -102,7 +104,7 @@ rec_find_eq (lab_store_session_t *sess, const char *coll, const char *field, con
    lab_mongo_eq_filter (field, value, &filter);
    log_op ("find", "filter", &filter);
    bson_destroy (&filter);
-   if (server_entry) {
+   if (server_entry && !forward_all) {
       *ndocs = 0;
       return true;
    }
@@ -122,10 +124,23 @@ rec_index_find (lab_store_session_t *sess, const char *coll, const lab_store_ind
    log_op ("find", "opts", &opts);
    bson_destroy (&filter);
    bson_destroy (&opts);
-   if (server_entry) {
+   if (server_entry && !forward_all) {
       return true;
    }
    return real_ops->index_find (sess, coll, spec, eq, neq, lo, hi, cb, ctx, keys, docs, error);
+}
+
+/* rec_record_ids -- {record_ids: {field: value}}: a find with showRecordId on a server; forwarded. */
+static bool
+rec_record_ids (lab_store_session_t *sess, const char *coll, const char *field, const bson_value_t *value,
+                int64_t **rids, size_t *n, bson_error_t *error)
+{
+   bson_t filter;
+
+   lab_mongo_eq_filter (field, value, &filter);
+   log_op ("record_ids", "filter", &filter);
+   bson_destroy (&filter);
+   return real_ops->record_ids (sess, coll, field, value, rids, n, error);
 }
 
 /* entry -- the recorded listCollections entry named `name` (a copy; caller destroys). */
@@ -241,6 +256,7 @@ test_same_operations (void **state)
    rec_ops.insert_many = rec_insert_many;
    rec_ops.find_eq = rec_find_eq;
    rec_ops.index_find = rec_index_find;
+   rec_ops.record_ids = rec_record_ids;
    fx->store->ops = &rec_ops;
 
    server_entry = NULL;
@@ -313,12 +329,77 @@ test_probe_refuses (void **state)
    lab_test_store_fx_free (fx);
 }
 
+/* test_locality_by_listcollections -- the locality sampler on a collection the recorded reply calls
+ * clustered reads its masters by _id ranges (method clustered_contiguous) and asks for no RecordId. */
+static void
+test_locality_by_listcollections (void **state)
+{
+   lab_test_store_fx_t *fx = lab_test_store_fx_new ("clustered-locality");
+   bson_t *srv = entry (COLL), *rows[24], *held = NULL, out = BSON_INITIALIZER;
+   const bson_t *docs[24];
+   bson_value_t keys[4];
+   lab_store_session_t *s;
+   lab_store_insert_result_t r;
+   lab_scan_opts_t o;
+   int64_t bytes = 0;
+   char *log;
+   int i;
+
+   (void)state;
+   assert_non_null (s = lab_store_session_open (fx->store, NULL));
+   CHECK (lab_store_create_clustered (s, COLL, &e_));
+   for (i = 0; i < 24; i++) {
+      rows[i] = BCON_NEW ("_id", BCON_INT64 (i + 1), KEY, BCON_INT32 (i % 4), "pad", BCON_UTF8 ("a row"));
+      docs[i] = rows[i];
+   }
+   CHECK (lab_scan_clustered_rows (true, KEY, docs, 24, &held, &bytes, &e_));
+   CHECK (lab_store_insert_many (s, COLL, docs, 24, &r, &e_));
+   lab_store_insert_result_cleanup (&r);
+   lab_scan_clustered_rows_free (held, 24);
+   for (i = 0; i < 24; i++) {
+      bson_destroy (rows[i]);
+   }
+   for (i = 0; i < 4; i++) {
+      keys[i].value_type = BSON_TYPE_INT32;
+      keys[i].value.v_int32 = i;
+   }
+   real_ops = fx->store->ops;
+   rec_ops = *real_ops;
+   rec_ops.stats = rec_stats;
+   rec_ops.record_ids = rec_record_ids;
+   fx->store->ops = &rec_ops;
+   server_entry = srv;
+   forward_all = true;
+   oplog = bson_new ();
+   nops = 0;
+   lab_scan_opts_init (&o);
+   o.key = KEY;
+   o.locality_sample = 4;
+   CHECK (lab_scan_locality (s, &o, COLL, keys, 4, &out, &e_));
+   server_entry = NULL;
+   forward_all = false;
+   log = bson_as_canonical_extended_json (oplog, NULL);
+   if (strstr (log, "record_ids")) {
+      fail_msg ("RecordIds were asked of a clustered collection: %s", log);
+   }
+   assert_string_equal (lab_test_json_str (&out, "method"), "clustered_contiguous");
+   assert_int_equal ((int)lab_test_json_num (&out, "masters_sampled"), 4);
+   bson_free (log);
+   bson_destroy (oplog);
+   bson_destroy (&out);
+   fx->store->ops = real_ops;
+   lab_store_session_close (s);
+   bson_destroy (srv);
+   lab_test_store_fx_free (fx);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_same_operations),
       cmocka_unit_test (test_probe_refuses),
+      cmocka_unit_test (test_locality_by_listcollections),
    };
    return lab_test_run_group ("clustered_ops", tests, NULL, NULL);
 }
