@@ -193,6 +193,41 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
    }
 }
 
+/* app_clustered_embedded -- the row naming the clustered layouts measured on the embedded store (scancmp's
+ * dataset.<layout>.clustered, or an older file's provenance: fold-details --shape clustered): the engine is
+ * 4.2's, the layout 5.3+'s, and the row says which parts are mongod's (docs/mongodb-compat.md §23). */
+static void
+app_clustered_embedded (bson_string_t *o, const bson_t *d)
+{
+   const char *backend = lab_results_get_string (d, "backend.name");
+   lab_results_layouts_t ls;
+   char path[256];
+   size_t l, n = 0;
+   bool b;
+
+   if (!backend || strcmp (backend, "wiredtiger") != 0) {
+      return;
+   }
+   lab_results_layouts (d, &ls);
+   for (l = 0; l < ls.n; l++) {
+      const char *shape;
+      snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.clustered", ls.l[l].name);
+      b = lab_results_get_bool (d, path, &b) && b;
+      snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.params.shape", ls.l[l].name);
+      shape = lab_results_get_string (d, path);
+      if (!b && !(shape && strcmp (shape, "clustered") == 0)) {
+         continue;
+      }
+      bson_string_append (o, n++ ? ", " : "| clustered layout on the embedded store | ");
+      lab_cmp_app_esc (o, ls.l[l].name);
+   }
+   if (n > 0) {
+      bson_string_append (o,
+                          ": a 5.3+ layout on the 4.2 engine (WiredTiger 3.2.1): keys and record format are "
+                          "mongod's byte for byte; page images, eviction and checkpoints are 3.2.1's |\n");
+   }
+}
+
 /* lab_cmp_render_environment -- see render_private.h. */
 void
 lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
@@ -226,6 +261,7 @@ lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "| backend | ");
    lab_cmp_app_backend (o, d);
    bson_string_append (o, " |\n");
+   app_clustered_embedded (o, d);
    if (lab_results_product (d)) {
       const char *warn = lab_results_product_warning (lab_results_product (d));
       bson_string_append (o, "| server product | ");

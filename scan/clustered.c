@@ -111,26 +111,47 @@ lab_scan_clustered_rows_free (bson_t *held, size_t n)
    bson_free (held);
 }
 
+/* lab_scan_row_filter -- see workload.h. */
+void
+lab_scan_row_filter (bool clustered, const char *key_field, const bson_value_t *key, const bson_value_t *id,
+                     bson_t *q)
+{
+   bson_t eq, cid;
+
+   bson_init (q);
+   if (!clustered) {
+      BSON_APPEND_VALUE (q, "_id", id);
+      return;
+   }
+   /* lab_store_clustered_row's _id: the key first, then the original _id; under $eq, as the MongoDB
+    * backend's find_eq puts a document value, so that it is never read as operators */
+   BSON_APPEND_DOCUMENT_BEGIN (q, "_id", &eq);
+   BSON_APPEND_DOCUMENT_BEGIN (&eq, "$eq", &cid);
+   bson_append_value (&cid, key_field, -1, key);
+   bson_append_value (&cid, LAB_STORE_CLUSTERED_ID, -1, id);
+   bson_append_document_end (&eq, &cid);
+   bson_append_document_end (q, &eq);
+}
+
 /* lab_scan_find_row -- see workload.h. */
 bool
 lab_scan_find_row (lab_store_session_t *sess, const char *coll, bool clustered, const char *key_field,
                    const bson_value_t *key, const bson_value_t *id, lab_store_doc_cb_t cb, void *ctx,
                    bson_error_t *error)
 {
-   bson_value_t cv = { .value_type = BSON_TYPE_DOCUMENT };
-   bson_t cid;
+   bson_iter_t it, v;
+   bson_t q;
    bool ok;
 
+   lab_scan_row_filter (clustered, key_field, key, id, &q);
    if (!clustered) {
-      return lab_store_find_eq (sess, coll, "_id", id, cb, ctx, NULL, error);
+      ok = lab_store_find_eq (sess, coll, "_id", id, cb, ctx, NULL, error);
+   } else {
+      /* the _id value under $eq: the store's find_eq takes a value */
+      ok = bson_iter_init (&it, &q) && bson_iter_find_descendant (&it, "_id.$eq", &v) &&
+           lab_store_find_eq (sess, coll, "_id", bson_iter_value (&v), cb, ctx, NULL, error);
    }
-   bson_init (&cid);
-   bson_append_value (&cid, key_field, -1, key);
-   bson_append_value (&cid, LAB_STORE_CLUSTERED_ID, -1, id);
-   cv.value.v_doc.data = (uint8_t *)bson_get_data (&cid);
-   cv.value.v_doc.data_len = cid.len;
-   ok = lab_store_find_eq (sess, coll, "_id", &cv, cb, ctx, NULL, error);
-   bson_destroy (&cid);
+   bson_destroy (&q);
    return ok;
 }
 

@@ -96,8 +96,20 @@ lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab
                         bson_error_t *error)
 {
    uint64_t t0 = lab_now_ns ();
-   int64_t r0 = engine_read_bytes (store), d0 = engine_docs (store), k;
+   int64_t r0, d0, k;
 
+   if (p->st.clustered) {
+      /* the collection's stats say so (a server: listCollections options.clusteredIndex): its RecordIds are
+       * the KeyStrings of _id, and a find with showRecordId gives the _id value back, a number when _id is
+       * one (record_id_helpers::appendToBSONAs): no append order to read pages from */
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "--predict probes the RecordIds of a collection of rows in append order: %s is a "
+                     "clustered collection (records in _id order, its RecordId is its _id)",
+                     o->detail);
+      return false;
+   }
+   r0 = engine_read_bytes (store);
+   d0 = engine_docs (store);
    if (!lab_store_distinct_keys (sess, o->detail, o->key, &p->keys, &p->nkeys, error)) {
       lab_error_prefix (error, "reading the keys of %s from its %s index", o->detail, o->key);
       return false;

@@ -896,6 +896,10 @@ append_dataset_coll (lab_store_session_t *sess, bson_t *ds, const char *name, co
    append_opt_int (&d, "storage_size_bytes", st.storage_size_bytes);
    append_opt_int (&d, "index_size_bytes", st.index_size_bytes);
    BSON_APPEND_INT32 (&d, "nindexes", st.nindexes);
+   if (st.clustered) { /* records in _id order (a server: listCollections); the report's environment names it
+                        */
+      BSON_APPEND_BOOL (&d, "clustered", true);
+   }
    {
       /* who wrote it and how (store.h, the marker): the report's "Reproduce" section reads it */
       bson_t *mark = NULL;

@@ -917,8 +917,8 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
 
       if (wl->server) {
          /* {_id}, {$set: {field: v}}: the server reads and writes the row itself */
-         bson_t q = BSON_INITIALIZER, u = BSON_INITIALIZER, s;
-         BSON_APPEND_VALUE (&q, "_id", &w->id);
+         bson_t q, u = BSON_INITIALIZER, s;
+         lab_scan_row_filter (wl->clustered, o->key, &w->key, &w->id, &q);
          BSON_APPEND_DOCUMENT_BEGIN (&u, "$set", &s);
          BSON_APPEND_VALUE (&s, o->wl.sum_field, &w->value);
          bson_append_document_end (&u, &s);

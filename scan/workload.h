@@ -338,6 +338,12 @@ void lab_scan_clustered_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind,
 const bson_value_t *lab_scan_wl_row_id (const bson_t *doc, const bson_t *elem, const char *key_field,
                                         bson_iter_t *scratch);
 
+/* lab_scan_row_filter -- *q (initialized here; caller destroys) = {_id: the row's _id}: the original `id`,
+ * or on a clustered layout {_id: {$eq: {<key_field>: key, id: id}}} (lab_store_clustered_row's _id): the
+ * one filter both backends use for a row (the embedded store's find_eq, a server's update q). */
+void lab_scan_row_filter (bool clustered, const char *key_field, const bson_value_t *key,
+                          const bson_value_t *id, bson_t *q);
+
 /* lab_scan_find_row -- the row whose original _id is `id` (master `key`): find_eq on _id, or on a
  * `clustered` coll on its _id {<key_field>: key, id}. */
 bool lab_scan_find_row (lab_store_session_t *sess, const char *coll, bool clustered, const char *key_field,

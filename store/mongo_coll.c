@@ -1,5 +1,5 @@
 /*
- * mongo_coll.c -- the MongoDB backend's collections and indexes (mongo_private.h): exists, create (with
+ * mongo_coll.c -- the MongoDB backend's collections and indexes (mongo_private.h): the list, create (with
  * the store's block compressor), the per-session cache of known indexes, the index checks sorted reads and
  * finds rely on, index creation, drop, exact counts and collStats sizes.
  */
@@ -87,60 +87,6 @@ strp_cmp (const void *a, const void *b)
    return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
-/* coll_info -- listCollections filtered by name: *exists, and with `uuid` (NULL: nameOnly, which takes no
- * collection lock) info.uuid into *uuid with *has (the caller destroys it). */
-static bool
-coll_info (lab_store_session_t *sess, const char *coll, bool *exists, bson_value_t *uuid, bool *has,
-           bson_error_t *error)
-{
-   mongoc_database_t *db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
-   bson_t opts = BSON_INITIALIZER, filter;
-   mongoc_cursor_t *cursor;
-   const bson_t *doc;
-   bson_error_t err;
-   bool ok = true;
-
-   BSON_APPEND_DOCUMENT_BEGIN (&opts, "filter", &filter);
-   BSON_APPEND_UTF8 (&filter, "name", coll);
-   bson_append_document_end (&opts, &filter);
-   BSON_APPEND_BOOL (&opts, "nameOnly", uuid == NULL);
-   cursor = mongoc_database_find_collections_with_opts (db, &opts);
-   *exists = false;
-   while (mongoc_cursor_next (cursor, &doc)) {
-      const char *name = lab_mongo_str_at (doc, "name");
-      bson_iter_t it, child;
-      if (!name || strcmp (name, coll) != 0) {
-         continue;
-      }
-      *exists = true;
-      if (uuid && !*has && bson_iter_init (&it, doc) &&
-          bson_iter_find_descendant (&it, "info.uuid", &child) && BSON_ITER_HOLDS_BINARY (&child)) {
-         bson_value_copy (bson_iter_value (&child), uuid);
-         *has = true;
-      }
-   }
-   if (mongoc_cursor_error (cursor, &err)) {
-      lab_mongo_fail (sess->store, error, &err, "listing collection '%s' of database '%s'", coll,
-                      sess->store->db);
-      if (uuid && *has) {
-         bson_value_destroy (uuid);
-         *has = false;
-      }
-      ok = false;
-   }
-   mongoc_cursor_destroy (cursor);
-   bson_destroy (&opts);
-   mongoc_database_destroy (db);
-   return ok;
-}
-
-/* lab_mongo_exists -- listCollections filtered by name (nameOnly). */
-bool
-lab_mongo_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error)
-{
-   return coll_info (sess, coll, exists, NULL, NULL, error);
-}
-
 /* lab_mongo_list -- listCollections with nameOnly: every collection of the database (views and the
  * system.* collections left out), sorted. */
 bool
@@ -185,32 +131,22 @@ lab_mongo_list (lab_store_session_t *sess, char ***names, bson_error_t *error)
    return ok;
 }
 
-/* lab_mongo_coll_uuid -- listCollections {filter: {name}}: info.uuid (mongod 3.6+ and FerretDB give it). */
+/* lab_mongo_coll_clustered_cached -- lab_mongo_coll_clustered, a collection found not clustered
+ * remembered for the session (forgotten on drop: "$unclustered" is never an indexed field's name), so a
+ * sample of keys asks listCollections once. */
 bool
-lab_mongo_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
-                     bson_error_t *error)
+lab_mongo_coll_clustered_cached (lab_store_session_t *sess, const char *coll, bool *clustered,
+                                 bson_error_t *error)
 {
-   bool exists;
-
-   *has = false;
-   return coll_info (sess, coll, &exists, uuid, has, error);
-}
-
-/* lab_mongo_require_coll -- true when the collection exists, else NO_COLLECTION naming database and server.
- */
-bool
-lab_mongo_require_coll (lab_store_session_t *sess, const char *coll, bson_error_t *error)
-{
-   bool exists;
-
-   if (!lab_mongo_exists (sess, coll, &exists, error)) {
+   *clustered = false;
+   if (cache_has (msess (sess), coll, "$unclustered")) {
+      return true;
+   }
+   if (!lab_mongo_coll_clustered (sess, coll, clustered, error)) {
       return false;
    }
-   if (!exists) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NO_COLLECTION,
-                     "collection '%s' does not exist in database '%s' on %s", coll, sess->store->db,
-                     sess->store->uri_redacted);
-      return false;
+   if (!*clustered) {
+      cache_add (msess (sess), coll, "$unclustered");
    }
    return true;
 }
@@ -625,19 +561,22 @@ lab_mongo_stats (lab_store_session_t *sess, const char *coll, lab_store_coll_sta
    mongoc_database_t *db;
    bson_t cmd = BSON_INITIALIZER, reply;
    bson_error_t err;
-   bool ok;
+   bool ok, clustered = false;
 
-   if (!lab_mongo_require_coll (sess, coll, error)) {
+   /* the layout from listCollections: collStats has no field for it on every version (5.3+ options) */
+   if (!lab_mongo_coll_clustered (sess, coll, &clustered, error)) {
       return false;
    }
    memset (st, 0, sizeof *st);
    memset (&err, 0, sizeof err);
    if (coll_stats_stage (sess, coll, st, &err)) {
+      st->clustered = clustered;
       st->avg_obj_size_bytes = st->count > 0 ? (double)st->data_size_bytes / (double)st->count : 0;
       return true;
    }
    lab_log_debug ("$collStats of '%s' refused (%s): using the collStats command", coll, err.message);
    memset (st, 0, sizeof *st);
+   st->clustered = clustered;
    db = mongoc_client_get_database (msess (sess)->client, sess->store->db);
    BSON_APPEND_UTF8 (&cmd, "collStats", coll);
    ok = mongoc_database_command_simple (db, &cmd, NULL, &reply, &err);

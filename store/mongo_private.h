@@ -10,7 +10,8 @@
  *   mongo_facts.c  facts and diagnostics: hello limits and serverStatus (load_info, read at open and
  *                  after each cycle), server and engine statistics, generic commands, the engine cache
  *                  size, leaf-page counts;
- *   mongo_coll.c   collections and indexes: exists, create (block compressor), the per-session index
+ *   mongo_collinfo.c  one collection from listCollections: exists, UUID, clustered (options.clusteredIndex);
+ *   mongo_coll.c   collections and indexes: the list, create (block compressor), the per-session index
  *                  cache, index lookups and creation, drop, counts and collStats;
  *   mongo_write.c  writes: unordered bulk inserts split under the server's limits, upserts, deletes;
  *   mongo_read.c   reads and cursors: finds by key, the index-served sorted aggregate, natural-order
@@ -137,6 +138,10 @@ bool lab_mongo_exists (lab_store_session_t *sess, const char *coll, bool *exists
 bool lab_mongo_list (lab_store_session_t *sess, char ***names, bson_error_t *error);
 bool lab_mongo_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,
                           bson_error_t *error);
+bool lab_mongo_coll_clustered (lab_store_session_t *sess, const char *coll, bool *clustered,
+                               bson_error_t *error);
+bool lab_mongo_coll_clustered_cached (lab_store_session_t *sess, const char *coll, bool *clustered,
+                                      bson_error_t *error);
 bool lab_mongo_require_coll (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_create (lab_store_session_t *sess, const char *coll, bson_error_t *error);
 bool lab_mongo_create_clustered (lab_store_session_t *sess, const char *coll, bson_error_t *error);
@@ -156,6 +161,9 @@ bool lab_mongo_index_info (lab_store_session_t *sess, const char *coll, const la
                            bool *exists, bool *multikey, int64_t *size_bytes, bson_error_t *error);
 bool lab_mongo_list_indexes (lab_store_session_t *sess, const char *coll, bson_t *indexes, bool *clustered,
                              bson_error_t *error);
+void lab_mongo_index_find_query (const lab_store_index_spec_t *spec, const bson_value_t *eq, int neq,
+                                 const bson_value_t *lo, const bson_value_t *hi, bson_t *filter,
+                                 bson_t *opts);
 bool lab_mongo_index_find (lab_store_session_t *sess, const char *coll, const lab_store_index_spec_t *spec,
                            const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
                            lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,

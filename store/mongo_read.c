@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "serverfacts.h"
 
 #include <errno.h>
 #include <mongoc/mongoc.h>
@@ -131,6 +132,37 @@ lab_mongo_server_query (lab_store_session_t *sess, const char *coll, const bson_
    return ok;
 }
 
+/* lab_mongo_index_find_query -- *filter = {f1: eq1, ..., fk: {$gte: lo, $lt: hi}} and *opts = {hint: the
+ * key pattern} (both initialized here): what lab_mongo_index_find sends, apart from its batch size. */
+void
+lab_mongo_index_find_query (const lab_store_index_spec_t *spec, const bson_value_t *eq, int neq,
+                            const bson_value_t *lo, const bson_value_t *hi, bson_t *filter, bson_t *opts)
+{
+   bson_t hint, range;
+   int i;
+
+   bson_init (filter);
+   bson_init (opts);
+   for (i = 0; i < neq; i++) {
+      BSON_APPEND_VALUE (filter, spec->fields[i], &eq[i]);
+   }
+   if (lo || hi) {
+      BSON_APPEND_DOCUMENT_BEGIN (filter, spec->fields[neq], &range);
+      if (lo) {
+         BSON_APPEND_VALUE (&range, "$gte", lo);
+      }
+      if (hi) {
+         BSON_APPEND_VALUE (&range, "$lt", hi);
+      }
+      bson_append_document_end (filter, &range);
+   }
+   BSON_APPEND_DOCUMENT_BEGIN (opts, "hint", &hint);
+   for (i = 0; i < spec->n; i++) {
+      BSON_APPEND_INT32 (&hint, spec->fields[i], 1);
+   }
+   bson_append_document_end (opts, &hint);
+}
+
 /* lab_mongo_index_find -- find {f1: eq1, ..., fk: {$gte: lo, $lt: hi}} hinted to the key pattern (which
  * must exist: lab_mongo_require_index_spec); the server dedups a multikey index's RecordIds. Keys
  * examined are the server's to know: -1. */
@@ -142,35 +174,17 @@ lab_mongo_index_find (lab_store_session_t *sess, const char *coll, const lab_sto
 {
    mongoc_collection_t *c;
    mongoc_cursor_t *cursor;
-   bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, hint, range;
+   bson_t filter, opts;
    const bson_t *doc;
    bson_error_t err;
    bool ok = true;
-   int i;
 
    *keys_examined = -1;
    *docs_fetched = 0;
    if (!lab_mongo_require_index_spec (sess, coll, spec, error)) {
       return false;
    }
-   for (i = 0; i < neq; i++) {
-      BSON_APPEND_VALUE (&filter, spec->fields[i], &eq[i]);
-   }
-   if (lo || hi) {
-      BSON_APPEND_DOCUMENT_BEGIN (&filter, spec->fields[neq], &range);
-      if (lo) {
-         BSON_APPEND_VALUE (&range, "$gte", lo);
-      }
-      if (hi) {
-         BSON_APPEND_VALUE (&range, "$lt", hi);
-      }
-      bson_append_document_end (&filter, &range);
-   }
-   BSON_APPEND_DOCUMENT_BEGIN (&opts, "hint", &hint);
-   for (i = 0; i < spec->n; i++) {
-      BSON_APPEND_INT32 (&hint, spec->fields[i], 1);
-   }
-   bson_append_document_end (&opts, &hint);
+   lab_mongo_index_find_query (spec, eq, neq, lo, hi, &filter, &opts);
    BSON_APPEND_INT32 (&opts, "batchSize", find_batch (sess, coll));
    c = lab_mongo_get_coll (sess, coll);
    cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
@@ -861,9 +875,19 @@ lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *f
    const bson_t *doc;
    bson_error_t err;
    size_t cap = 16;
-   bool ok = true;
+   bool ok = true, clustered = false;
 
-   if (!lab_mongo_require_index (sess, coll, field, error)) {
+   if (!lab_mongo_require_index (sess, coll, field, error) ||
+       !lab_mongo_coll_clustered_cached (sess, coll, &clustered, error)) {
+      return false;
+   }
+   if (clustered) {
+      /* its $recordId is the _id value decoded from the KeyString (record_id_helpers::appendToBSONAs):
+       * a number when _id is one, yet no position in the record table */
+      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
+                     "'%s' on %s is a clustered collection (listCollections options.clusteredIndex): its "
+                     "$recordId is its _id, not a RecordId: page locality cannot be measured",
+                     coll, sess->store->uri_redacted);
       return false;
    }
    *rids = bson_malloc (cap * sizeof **rids);
@@ -876,11 +900,9 @@ lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *f
    bson_append_document_end (&opts, &proj);
    cursor = mongoc_collection_find_with_opts (c, &filter, &opts, NULL);
    while (ok && mongoc_cursor_next (cursor, &doc)) {
-      bson_iter_t it;
-      /* mongod's RecordIds are positive; FerretDB answers 0 for every document, a clustered collection
-       * a binary id: neither says where a document is stored */
-      if (!bson_iter_init_find (&it, doc, "$recordId") || !BSON_ITER_HOLDS_NUMBER (&it) ||
-          bson_iter_as_int64 (&it) <= 0) {
+      int64_t rid;
+      /* mongod's RecordIds are positive; FerretDB answers 0 for every document */
+      if (!lab_store_facts_record_id (clustered, doc, &rid)) {
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_NOT_SUPPORTED,
                         "%s returns no usable RecordIds (find with showRecordId): page locality cannot be "
                         "measured",
@@ -892,7 +914,7 @@ lab_mongo_record_ids (lab_store_session_t *sess, const char *coll, const char *f
          cap *= 2;
          *rids = bson_realloc (*rids, cap * sizeof **rids);
       }
-      (*rids)[(*n)++] = bson_iter_as_int64 (&it);
+      (*rids)[(*n)++] = rid;
    }
    if (ok && mongoc_cursor_error (cursor, &err)) {
       lab_mongo_fail (sess->store, error, &err, "RecordIds of '%s' where %s matches", coll, field);

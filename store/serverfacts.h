@@ -193,6 +193,21 @@ bool lab_store_facts_disks_pick (const lab_store_facts_disks_t *a, const lab_sto
  * (walked backwards), then compound indexes by their number of keys. Pure. */
 bool lab_store_facts_index_serves_sort (const bson_t *desc, const char *field, int *rank);
 
+/* ---- listCollections and showRecordId ----------------------------------------------------------- */
+
+/* lab_store_facts_coll_clustered -- *clustered: the listCollections entry's options carry clusteredIndex,
+ * as mongod's CollectionOptions::appendBSON writes it: the spec {v, key, name, unique} of
+ * clustered_util::makeCanonicalClusteredInfo (5.3+, create with clusteredIndex), or `true`, the legacy form
+ * of time-series buckets collections (clustered_util::parseClusteredInfo). No options (nameOnly, FerretDB)
+ * is not clustered; a clusteredIndex of another type, or a spec without key, is LAB_STORE_ERR_BAD_REPLY. */
+bool lab_store_facts_coll_clustered (const bson_t *entry, bool *clustered, bson_error_t *error);
+
+/* lab_store_facts_record_id -- *rid = the dense RecordId of one find-with-showRecordId document, false when
+ * it gives none: a clustered collection (from listCollections, whatever type its $recordId has:
+ * record_id_helpers::appendToBSONAs decodes the KeyString of _id back into the _id value, so a numeric
+ * _id reads as a number), a missing or non-numeric $recordId, or one <= 0 (FerretDB answers 0). Pure. */
+bool lab_store_facts_record_id (bool clustered, const bson_t *doc, int64_t *rid);
+
 /* ---- hostInfo ------------------------------------------------------------------------------------ */
 
 /* lab_store_facts_host_os -- os.type of a hostInfo reply into os_type ("Linux", "Windows", "Darwin", ... as

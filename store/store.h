@@ -731,7 +731,8 @@ bool lab_store_set_cache_size (lab_store_t *store, uint64_t bytes, bson_error_t 
 /* lab_store_record_ids -- the RecordIds of the documents whose indexed `field` equals `value`,
  * ascending (embedded: from the key index entries; MongoDB: find with showRecordId). *rids is
  * bson_malloc'd (caller bson_free()s, also when *n is 0). LAB_STORE_ERR_NOT_SUPPORTED where the server
- * has no RecordIds (FerretDB). */
+ * has no RecordIds (FerretDB) or the collection is clustered (MongoDB: listCollections says so; its
+ * $recordId is its _id value, docs/mongodb-compat.md §17). */
 bool lab_store_record_ids (lab_store_session_t *sess, const char *coll, const char *field,
                            const bson_value_t *value, int64_t **rids, size_t *n, bson_error_t *error);
 

@@ -626,5 +626,26 @@ for b in bad[:10]:
 sys.exit(1 if bad or seen == 0 else 0)
 PY
 
+# a clustered layout measured on the embedded store is named in the environment from scancmp's
+# dataset.<layout>.clustered (no provenance needed); on a server it is mongod's own layout: no such row
+python3 - "$data/decompose.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["dataset"]["sorted"]["clustered"] = True
+d["dataset"]["sorted"].pop("provenance", None)
+json.dump(d, open(sys.argv[2] + "/clustered-flag.json", "w"))
+d["backend"]["name"] = "mongodb"
+json.dump(d, open(sys.argv[2] + "/clustered-server.json", "w"))
+PY
+contains "environment: the embedded clustered layout, from the dataset" "$tmp/clustered-flag.json" \
+  "| clustered layout on the embedded store | sorted: a 5.3+ layout on the 4.2 engine (WiredTiger 3.2.1): keys and record format are mongod's byte for byte; page images, eviction and checkpoints are 3.2.1's |"
+(cd "$data" && "$report" "$tmp/clustered-server.json" --charts none) > "$tmp/clustered-server.md" ||
+  fail "clustered on a server: layout-report failed"
+if grep -qF "clustered layout on the embedded store" "$tmp/clustered-server.md"; then
+  fail "a server's clustered layout was called the embedded store's"
+else
+  echo "ok: environment: no embedded-store row on a server"
+fi
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "all golden checks passed"
