@@ -105,6 +105,23 @@ void lab_store_key_append_recordid_str (lab_buf_t *out, const uint8_t *rid, size
 bool lab_store_key_split_recordid_str (const uint8_t *key, size_t len, size_t *value_len, const uint8_t **rid,
                                        size_t *rid_len);
 
+/* The type tags that end an encoded value (keyenc.c): double, double -0.0, int32 and every non-number, int64.
+ */
+enum {
+   LAB_STORE_KEY_TAG_DOUBLE = 1,
+   LAB_STORE_KEY_TAG_NEGZERO = 2,
+   LAB_STORE_KEY_TAG_DEFAULT = 4,
+   LAB_STORE_KEY_TAG_INT64 = 5
+};
+
+/* lab_store_key_typebits -- append to out the index value mongod writes for a single-field key whose
+ * encoded value (body + tag) is value[0..len): its TypeBits (key_string.h TypeBits, V1), nothing when
+ * they are all zero (int32, strings, every non-number), else their one-byte short encoding: 0x02 int64
+ * (appendNumberLong: bits 0,1), 0x01 double (appendNumberDouble: bits 1,0), 0x03 double -0.0
+ * (appendZero kV1NegativeDoubleZero: bits 1,1,0,0,0), bits packed from the low end. A compound key
+ * (ending in kEnd: the store does not keep its types) gets nothing. */
+void lab_store_key_typebits (const uint8_t *value, size_t len, lab_buf_t *out);
+
 /* lab_store_value_compare -- MongoDB comparison order of two supported values (<0, 0, >0). */
 int lab_store_value_compare (const bson_value_t *a, const bson_value_t *b);
 

@@ -316,16 +316,19 @@ build_threads (int64_t count)
    return n < 1 ? 1 : (int)n;
 }
 
-/* bulk_put -- one key (empty value) into a bulk cursor. */
+/* bulk_put -- one entry of c's index into a bulk cursor, valued with its key's TypeBits (built in val). */
 static int
-bulk_put (WT_CURSOR *bulk, const void *data, size_t len)
+bulk_put (WT_CURSOR *bulk, const wt_coll_t *c, const void *data, size_t len, lab_buf_t *val)
 {
-   WT_ITEM k = { 0 }, empty = { 0 };
+   WT_ITEM k = { 0 }, v = { 0 };
 
+   lab_wt_index_entry_value (c, data, len, val);
    k.data = data;
    k.size = len;
+   v.data = val->data;
+   v.size = val->len;
    bulk->set_key (bulk, &k);
-   bulk->set_value (bulk, &empty);
+   bulk->set_value (bulk, &v);
    return bulk->insert (bulk);
 }
 
@@ -377,7 +380,7 @@ build_load (wt_sess_t *ss, wt_coll_t *c, const char *name, const char *uri, buil
    bson_snprintf (label, sizeof label, "indexing %s: loading", name);
    prog = lab_progress_new (ss->st->progress, label, "keys", nkeys);
    while ((more = merge_next (parts, n, cur, curlen, done, &last, error)) == 1) {
-      if ((ret = bulk_put (bulk, cur[last], curlen[last])) != 0) {
+      if ((ret = bulk_put (bulk, c, cur[last], curlen[last], &ss->val)) != 0) {
          lab_wt_fail (error, ret, "bulk load index %s of '%s' (%s)", name, c->name, uri);
          goto done;
       }
