@@ -38,8 +38,10 @@ lab_wt_clustered_index_keys (const wt_index_t *ix, int which, const bson_t *doc,
       }
       lab_buf_append (out, scratch->data + list->v[i].off, vlen);
       lab_store_key_append_recordid_str (out, rid, rid_len);
+      /* its value (TypeBits) follows it, as it followed the ordinary key */
+      lab_buf_append (out, scratch->data + list->v[i].off + list->v[i].len, list->v[i].tb);
       list->v[i].off = off;
-      list->v[i].len = out->len - off;
+      list->v[i].len = out->len - off - list->v[i].tb;
    }
    return true;
 }
@@ -91,7 +93,7 @@ lab_wt_clustered_index_write (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, co
          ret = ic->remove (ic);
          ret = ret == WT_NOTFOUND ? 0 : ret;
       } else {
-         ret = lab_wt_index_entry_put (ic, c, k.data, k.size, &ss->val);
+         ret = lab_wt_index_entry_put (ic, &ss->ik.v[j], ss->ikeys.data);
       }
       if (ret != 0) {
          if (ret != WT_ROLLBACK) {
@@ -139,7 +141,7 @@ lab_wt_clustered_index_collect (WT_CURSOR *cc, wt_store_t *st, const wt_coll_t *
          goto done;
       }
       for (i = 0; i < list.n; i++) {
-         if (!lab_wt_sort_add (sort, key.data + list.v[i].off, list.v[i].len, error)) {
+         if (!lab_wt_index_sort_add (sort, &list.v[i], key.data, error)) {
             goto done;
          }
       }

@@ -263,7 +263,7 @@ build_collect (build_part_t *p, bson_error_t *error)
          goto done;
       }
       for (i = 0; i < list.n; i++) {
-         if (!lab_wt_sort_add (p->sort, key.data + list.v[i].off, list.v[i].len, error)) {
+         if (!lab_wt_index_sort_add (p->sort, &list.v[i], key.data, error)) {
             goto done;
          }
       }
@@ -316,17 +316,17 @@ build_threads (int64_t count)
    return n < 1 ? 1 : (int)n;
 }
 
-/* bulk_put -- one entry of c's index into a bulk cursor, valued with its key's TypeBits (built in val). */
+/* bulk_put -- one entry (a sort record: lab_wt_index_sort_add) into a bulk cursor, valued with its key's
+ * TypeBits. */
 static int
-bulk_put (WT_CURSOR *bulk, const wt_coll_t *c, const void *data, size_t len, lab_buf_t *val)
+bulk_put (WT_CURSOR *bulk, const uint8_t *rec, size_t len)
 {
    WT_ITEM k = { 0 }, v = { 0 };
+   const uint8_t *val;
 
-   lab_wt_index_entry_value (c, data, len, val);
-   k.data = data;
-   k.size = len;
-   v.data = val->data;
-   v.size = val->len;
+   lab_wt_index_sort_split (rec, len, &k.size, &val, &v.size);
+   k.data = rec;
+   v.data = val;
    bulk->set_key (bulk, &k);
    bulk->set_value (bulk, &v);
    return bulk->insert (bulk);
@@ -380,7 +380,7 @@ build_load (wt_sess_t *ss, wt_coll_t *c, const char *name, const char *uri, buil
    bson_snprintf (label, sizeof label, "indexing %s: loading", name);
    prog = lab_progress_new (ss->st->progress, label, "keys", nkeys);
    while ((more = merge_next (parts, n, cur, curlen, done, &last, error)) == 1) {
-      if ((ret = bulk_put (bulk, c, cur[last], curlen[last], &ss->val)) != 0) {
+      if ((ret = bulk_put (bulk, cur[last], curlen[last])) != 0) {
          lab_wt_fail (error, ret, "bulk load index %s of '%s' (%s)", name, c->name, uri);
          goto done;
       }

@@ -71,10 +71,11 @@ typedef struct {
    char *uri;                                /* table:<ident> */
 } wt_index_t;
 
-/* One index entry of a document: index `ix` of its collection, key bytes [off, off + len) of a buffer. */
+/* One index entry of a document: index `ix` of its collection, key bytes [off, off + len) of a buffer,
+ * then the `tb` bytes of its value (its TypeBits, mongod's index value: lab_store_key_typebits_values). */
 typedef struct {
    int ix;
-   size_t off, len;
+   size_t off, len, tb;
 } wt_ikey_t;
 
 /* A document's index entries (wt_keygen.c lab_wt_index_keys fills it). */
@@ -311,13 +312,17 @@ bool lab_wt_clustered_index_keys (const wt_index_t *ix, int which, const bson_t 
                                   bool *multikey, bson_error_t *error);
 /* ---- wt_ixdiff.c: the index entries of an update, their values ----------------------------------- */
 
-/* lab_wt_index_entry_value -- into out (reset first) the value of c's index entry key[0..len): its key's
- * TypeBits (lab_store_key_typebits), found before the RecordId (a clustered collection's: string form). */
-void lab_wt_index_entry_value (const wt_coll_t *c, const uint8_t *key, size_t len, lab_buf_t *out);
-/* lab_wt_index_entry_put -- insert the entry key[0..len) with its value (lab_wt_index_entry_value, built
- * in scratch) through the index cursor ic. 0 or a WT error. */
-int lab_wt_index_entry_put (WT_CURSOR *ic, const wt_coll_t *c, const uint8_t *key, size_t len,
-                            lab_buf_t *scratch);
+/* lab_wt_index_entry_put -- insert entry e (key and value bytes in buf) through the index cursor ic. 0 or
+ * a WT error. */
+int lab_wt_index_entry_put (WT_CURSOR *ic, const wt_ikey_t *e, const uint8_t *buf);
+/* lab_wt_index_sort_add -- entry e (in buf) into an index build's sort as one record: its key, its value,
+ * the value's length in one byte (keys are distinct and no key is a prefix of another, so the records
+ * sort as their keys); lab_wt_index_sort_split reads a record back. */
+bool lab_wt_index_sort_add (struct lab_wt_sort *sort, const wt_ikey_t *e, const uint8_t *buf,
+                            bson_error_t *error);
+/* lab_wt_index_sort_split -- a sort record's key length (*klen) and value (*val, *vlen). */
+void lab_wt_index_sort_split (const uint8_t *rec, size_t len, size_t *klen, const uint8_t **val,
+                              size_t *vlen);
 /* lab_wt_ikeys_save -- a copy of the entries in ss->ikeys / ss->ik: *buf (bson_free) and keys (reset
  * first; bson_free keys->v), so that the next document's keys may reuse the session's scratch. */
 void lab_wt_ikeys_save (const wt_sess_t *ss, wt_ikeys_t *keys, uint8_t **buf);

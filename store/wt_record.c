@@ -100,8 +100,7 @@ put_doc (wt_sess_t *ss, const wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic,
       return ret == WT_DUPLICATE_KEY ? EEXIST : ret;
    }
    for (j = 1; j < ss->ik.n; j++) {
-      if ((ret = lab_wt_index_entry_put (ic[ss->ik.v[j].ix], c, ss->ikeys.data + ss->ik.v[j].off,
-                                         ss->ik.v[j].len, &ss->val)) != 0) {
+      if ((ret = lab_wt_index_entry_put (ic[ss->ik.v[j].ix], &ss->ik.v[j], ss->ikeys.data)) != 0) {
          return ret;
       }
    }

@@ -39,62 +39,74 @@ teardown (void **state)
    return 0;
 }
 
-/* tb -- the TypeBits value of the single-field key of v. */
+/* tb -- the TypeBits value of a key of the values v[0..n); its first bytes in byte[0..1]. */
 static size_t
-tb (const bson_value_t *v, uint8_t *byte)
+tb (const bson_value_t *const *v, int n, uint8_t *byte)
 {
-   lab_buf_t k, out;
-   bson_error_t e;
-   size_t n;
+   lab_buf_t out;
+   size_t len;
 
-   lab_buf_init (&k);
    lab_buf_init (&out);
-   assert_true (lab_store_key_encode (v, &k, &e));
-   lab_store_key_typebits (k.data, k.len, &out);
-   n = out.len;
-   *byte = n ? out.data[0] : 0;
-   lab_buf_destroy (&k);
+   lab_store_key_typebits_values (v, n, &out);
+   len = out.len;
+   byte[0] = len > 0 ? out.data[0] : 0;
+   byte[1] = len > 1 ? out.data[1] : 0;
    lab_buf_destroy (&out);
-   return n;
+   return len;
 }
 
-/* test_typebits -- mongod's bytes: appendNumberLong (kLong 0x1: bits 0,1 -> 0x02), appendNumberDouble
- * (kDouble 0x2: bits 1,0 -> 0x01), appendZero(kNegativeDoubleZero) in V1 (0b11000 -> 0x03); int32
- * (kInt 0x0), strings (kString 0), dates and ObjectIds all zero: no value. */
+/* tb1 -- tb of one value. */
+static size_t
+tb1 (const bson_value_t *v, uint8_t *byte)
+{
+   return tb (&v, 1, byte);
+}
+
+/* test_typebits -- mongod's bytes (key_string.h TypeBits, bits packed from the low end):
+ * appendNumberLong (kLong 0x1: bits 0,1 -> 0x02), appendNumberDouble (kDouble 0x2: bits 1,0 -> 0x01),
+ * appendZero(kNegativeDoubleZero) in V1 (0b11000, high bit first -> 0x03); int32 (kInt 0x0), strings
+ * (kString 0), dates all zero: no value. Compound: the bits one value after the other; a byte with its
+ * high bit set takes a size byte (0x80 | 1) first (getSize's case 3). */
 static void
 test_typebits (void **state)
 {
-   bson_value_t v = { 0 };
-   uint8_t b;
+   bson_value_t l = { .value_type = BSON_TYPE_INT64, .value.v_int64 = 123456789 };
+   bson_value_t l0 = { .value_type = BSON_TYPE_INT64, .value.v_int64 = 0 };
+   bson_value_t d = { .value_type = BSON_TYPE_DOUBLE, .value.v_double = 2.5 };
+   bson_value_t d7 = { .value_type = BSON_TYPE_DOUBLE, .value.v_double = 7.0 };
+   bson_value_t nz = { .value_type = BSON_TYPE_DOUBLE, .value.v_double = -0.0 };
+   bson_value_t i = { .value_type = BSON_TYPE_INT32, .value.v_int32 = 7 };
+   bson_value_t s = { .value_type = BSON_TYPE_UTF8, .value.v_utf8 = { "abc", 3 } };
+   bson_value_t t = { .value_type = BSON_TYPE_DATE_TIME, .value.v_datetime = 1700000000000 };
+   const bson_value_t *li[2] = { &l, &i }, *sl[2] = { &s, &l }, *id[2] = { &i, &d }, *tl[2] = { &t, &l };
+   const bson_value_t *llll[4] = { &l, &l, &l, &l };
+   uint8_t b[2];
 
    (void)state;
-   v.value_type = BSON_TYPE_INT64;
-   v.value.v_int64 = 123456789;
-   assert_int_equal (tb (&v, &b), 1);
-   assert_int_equal (b, 0x02);
-   v.value.v_int64 = 0;
-   assert_int_equal (tb (&v, &b), 1);
-   assert_int_equal (b, 0x02);
-   v.value_type = BSON_TYPE_DOUBLE;
-   v.value.v_double = 2.5;
-   assert_int_equal (tb (&v, &b), 1);
-   assert_int_equal (b, 0x01);
-   v.value.v_double = 7.0;
-   assert_int_equal (tb (&v, &b), 1);
-   assert_int_equal (b, 0x01);
-   v.value.v_double = -0.0;
-   assert_int_equal (tb (&v, &b), 1);
-   assert_int_equal (b, 0x03);
-   v.value_type = BSON_TYPE_INT32;
-   v.value.v_int32 = 7;
-   assert_int_equal (tb (&v, &b), 0);
-   v.value_type = BSON_TYPE_UTF8;
-   v.value.v_utf8.str = "abc";
-   v.value.v_utf8.len = 3;
-   assert_int_equal (tb (&v, &b), 0);
-   v.value_type = BSON_TYPE_DATE_TIME;
-   v.value.v_datetime = 1700000000000;
-   assert_int_equal (tb (&v, &b), 0);
+   assert_int_equal (tb1 (&l, b), 1);
+   assert_int_equal (b[0], 0x02);
+   assert_int_equal (tb1 (&l0, b), 1);
+   assert_int_equal (b[0], 0x02);
+   assert_int_equal (tb1 (&d, b), 1);
+   assert_int_equal (b[0], 0x01);
+   assert_int_equal (tb1 (&d7, b), 1);
+   assert_int_equal (b[0], 0x01);
+   assert_int_equal (tb1 (&nz, b), 1);
+   assert_int_equal (b[0], 0x03);
+   assert_int_equal (tb1 (&i, b), 0);
+   assert_int_equal (tb1 (&s, b), 0);
+   assert_int_equal (tb1 (&t, b), 0);
+   assert_int_equal (tb (li, 2, b), 1); /* 0,1 0,0 */
+   assert_int_equal (b[0], 0x02);
+   assert_int_equal (tb (sl, 2, b), 1); /* 0 0,1 */
+   assert_int_equal (b[0], 0x04);
+   assert_int_equal (tb (id, 2, b), 1); /* 0,0 1,0 */
+   assert_int_equal (b[0], 0x04);
+   assert_int_equal (tb (tl, 2, b), 1); /* (none) 0,1 */
+   assert_int_equal (b[0], 0x02);
+   assert_int_equal (tb (llll, 4, b), 2); /* 0,1 x 4 = 0xAA: high bit set, so 0x81 0xAA */
+   assert_int_equal (b[0], 0x81);
+   assert_int_equal (b[1], 0xAA);
 }
 
 /* coll_of -- the store's collection `name`. */
@@ -161,6 +173,7 @@ doc (int i, int64_t k, int t, double amount, size_t padlen)
    pad[padlen] = '\0';
    BSON_APPEND_INT64 (d, "_id", i);
    BSON_APPEND_INT64 (d, "k", k);
+   BSON_APPEND_INT64 (d, "kc", k);
    BSON_APPEND_ARRAY_BEGIN (d, "tags", &tags);
    BSON_APPEND_INT32 (&tags, "0", t);
    BSON_APPEND_INT32 (&tags, "1", t + 1);
@@ -188,6 +201,7 @@ static void
 fill (lab_store_session_t *s, const char *coll, bool clustered, size_t padlen)
 {
    lab_store_index_spec_t k = { .fields = { "k" }, .n = 1 }, t = { .fields = { "tags" }, .n = 1 };
+   lab_store_index_spec_t kt = { .fields = { "kc", "tags" }, .n = 2 };
    int i;
 
    if (clustered) {
@@ -195,6 +209,7 @@ fill (lab_store_session_t *s, const char *coll, bool clustered, size_t padlen)
    }
    LAB_TEST_CHECK (lab_store_create_index_spec (s, coll, &k, &e_));
    LAB_TEST_CHECK (lab_store_create_index_spec (s, coll, &t, &e_));
+   LAB_TEST_CHECK (lab_store_create_index_spec (s, coll, &kt, &e_));
    for (i = 0; i < NDOCS; i++) {
       upsert (s, coll, i, 1000 + i, i, 1.5, padlen);
    }
@@ -225,34 +240,47 @@ check_diff (fx_t *fx, lab_store_session_t *s, const char *coll)
    assert_int_equal (writes (fx->store, tu) - t0, 2);
 }
 
-/* check_values -- every entry of coll's k index (int64 keys) is valued 0x02, tags' (int32) empty. */
+/* check_ix_values -- every entry of coll's index whose first field is `field` is valued `want` (0: empty);
+ * n entries. */
 static void
-check_values (fx_t *fx, const char *coll)
+check_ix_values (fx_t *fx, const char *coll, const char *field, uint8_t want, int n)
 {
    wt_store_t *w = fx->store->impl;
-   wt_coll_t *c = coll_of (fx->store, coll);
    WT_SESSION *ws;
    WT_CURSOR *ic;
    WT_ITEM v;
-   int n = 0, ret;
+   int seen = 0, ret;
 
    assert_int_equal (w->conn->open_session (w->conn, NULL, NULL, &ws), 0);
-   assert_int_equal (ws->open_cursor (ws, ix_uri (c, "k"), NULL, NULL, &ic), 0);
+   assert_int_equal (ws->open_cursor (ws, ix_uri (coll_of (fx->store, coll), field), NULL, NULL, &ic), 0);
    while ((ret = ic->next (ic)) == 0) {
       assert_int_equal (ic->get_value (ic, &v), 0);
-      assert_int_equal (v.size, 1);
-      assert_int_equal (((const uint8_t *)v.data)[0], 0x02);
-      n++;
+      assert_int_equal (v.size, want ? 1 : 0);
+      if (want) {
+         assert_int_equal (((const uint8_t *)v.data)[0], want);
+      }
+      seen++;
    }
    assert_int_equal (ret, WT_NOTFOUND);
-   assert_int_equal (n, NDOCS);
-   ic->close (ic);
-   assert_int_equal (ws->open_cursor (ws, ix_uri (c, "tags"), NULL, NULL, &ic), 0);
-   while ((ret = ic->next (ic)) == 0) {
-      assert_int_equal (ic->get_value (ic, &v), 0);
-      assert_int_equal (v.size, 0);
-   }
+   assert_int_equal (seen, n);
    ws->close (ws, NULL);
+}
+
+/* check_values -- k (int64) entries 0x02, tags (int32) empty, {kc, tags} (int64, int32) 0x02 one per
+ * element; and an index built over the documents (bulk) on amount (double) 0x01. */
+static void
+check_values (fx_t *fx, const char *coll)
+{
+   lab_store_index_spec_t a = { .fields = { "amount" }, .n = 1 };
+   lab_store_session_t *s;
+
+   check_ix_values (fx, coll, "k", 0x02, NDOCS);
+   check_ix_values (fx, coll, "tags", 0, 2 * NDOCS);
+   check_ix_values (fx, coll, "kc", 0x02, 2 * NDOCS);
+   LAB_TEST_CHECK (s = lab_store_session_open (fx->store, &e_));
+   LAB_TEST_CHECK (lab_store_create_index_spec (s, coll, &a, &e_));
+   lab_store_session_close (s);
+   check_ix_values (fx, coll, "amount", 0x01, NDOCS);
 }
 
 /* test_update_writes -- the key difference and the values, on a plain and a clustered collection. */
@@ -267,8 +295,6 @@ test_update_writes (void **state)
    assert_non_null (s);
    fill (s, "plain", false, 10);
    fill (s, "clus", true, 10);
-   check_values (fx, "plain");
-   check_values (fx, "clus");
    check_diff (fx, s, "plain");
    check_diff (fx, s, "clus");
    check_values (fx, "plain");
