@@ -18,6 +18,8 @@
  *   wt_clustered.c  clustered collections (docs/mongodb-compat.md §23): the record table keyed by the
  *                 KeyString of _id (key_format=u), no _id index table; inserts, finds by _id and _id ranges;
  *   wt_clustered_index.c  their secondary indexes: entries ending in the string RecordId;
+ *   wt_ixdiff.c   an update's index entries (only those that change, plain and clustered), their values
+ *                 (TypeBits: keyenc_typebits.c), the records of an index build's sort;
  *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
