@@ -84,7 +84,9 @@ lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array,
          bson_snprintf (buf, len, "IXSCAN { %s: 1 } + FETCH, $set of the element with %s, replace by _id",
                         o->key, o->wl.line_field);
       } else {
-         bson_snprintf (buf, len, "IXSCAN { _id: 1 } + FETCH, $set %s, replace by _id", o->wl.sum_field);
+         /* an update by _id: IDHACK under UPDATE (4.2 to 7.x), the express path from 8.0 */
+         bson_snprintf (buf, len, "UPDATE + IDHACK (EXPRESS_UPDATE from 8.0), $set %s, replace by _id",
+                        o->wl.sum_field);
       }
       return;
    }
@@ -98,7 +100,8 @@ lab_scan_wl_plan (const lab_scan_opts_t *o, lab_scan_wl_kind_t kind, bool array,
       if (!array) {
          bson_snprintf (buf, len, "%sIXSCAN %s + FETCH", batch > 1 ? "OR of " : "", pat);
       } else {
-         bson_snprintf (buf, len, "IXSCAN %s + FETCH + PROJECTION ($elemMatch on %s)", pat, o->wl.line_field);
+         bson_snprintf (buf, len, "IXSCAN %s + FETCH + PROJECTION_DEFAULT ($elemMatch on %s)", pat,
+                        o->wl.line_field);
       }
       return;
    case LAB_WL_RANGE:

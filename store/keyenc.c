@@ -53,7 +53,12 @@ enum {
    CT_MAXKEY = 240,
 };
 
-enum { TAG_DOUBLE = 1, TAG_NEGZERO = 2, TAG_DEFAULT = 4, TAG_INT64 = 5 };
+enum {
+   TAG_DOUBLE = LAB_STORE_KEY_TAG_DOUBLE,
+   TAG_NEGZERO = LAB_STORE_KEY_TAG_NEGZERO,
+   TAG_DEFAULT = LAB_STORE_KEY_TAG_DEFAULT,
+   TAG_INT64 = LAB_STORE_KEY_TAG_INT64
+};
 
 /* KeyString's end discriminator: closes a unique-index key, whose type tag moves to the value. */
 enum { KEY_END = 0x04 };

@@ -25,7 +25,7 @@ bool lab_store_key_encode (const bson_value_t *v, lab_buf_t *out, bson_error_t *
 /* lab_store_key_encode_compound -- append the key of a compound index entry of values v[0..n) (without its
  * RecordId): n == 1 is lab_store_key_encode (body + type tag); n > 1 is mongod's KeyString layout, each
  * value's body in order and one kEnd (0x04) after the last, byte-identical to mongod's key (the types
- * mongod keeps in the value's TypeBits are not kept: compound keys are searched, never decoded). */
+ * mongod keeps in the value's TypeBits are in the entry's value too: lab_store_key_typebits_values). */
 bool lab_store_key_encode_compound (const bson_value_t *const *v, int n, lab_buf_t *out, bson_error_t *error);
 
 /* lab_store_key_append_recordid -- append a RecordId (int64 > 0) so that (value, id) pairs sort by id. */
@@ -104,6 +104,22 @@ void lab_store_key_append_recordid_str (lab_buf_t *out, const uint8_t *rid, size
  * size bytes are malformed or larger than the key. */
 bool lab_store_key_split_recordid_str (const uint8_t *key, size_t len, size_t *value_len, const uint8_t **rid,
                                        size_t *rid_len);
+
+/* The type tags that end an encoded value (keyenc.c): double, double -0.0, int32 and every non-number, int64.
+ */
+enum {
+   LAB_STORE_KEY_TAG_DOUBLE = 1,
+   LAB_STORE_KEY_TAG_NEGZERO = 2,
+   LAB_STORE_KEY_TAG_DEFAULT = 4,
+   LAB_STORE_KEY_TAG_INT64 = 5
+};
+
+/* lab_store_key_typebits_values -- append to out the TypeBits of a key of the values v[0..n) as mongod's
+ * KeyString builder appends them, value after value (int32 0,0; int64 0,1; double 1,0, -0.0 1,1,0,0,0;
+ * a string 0; other supported types none), serialized as TypeBits::getBuffer: nothing when all zero, one
+ * byte when the bits fit in 7, else a size byte 0x80 | n and the n data bytes. At most 5 bytes for the
+ * LAB_STORE_INDEX_MAX_FIELDS values of an index key. */
+void lab_store_key_typebits_values (const bson_value_t *const *v, int n, lab_buf_t *out);
 
 /* lab_store_value_compare -- MongoDB comparison order of two supported values (<0, 0, >0). */
 int lab_store_value_compare (const bson_value_t *a, const bson_value_t *b);

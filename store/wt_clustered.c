@@ -177,11 +177,46 @@ lab_wt_clustered_insert (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs,
    return true;
 }
 
-/* upsert_once -- one transaction: the record at doc's key replaced or inserted; *dcount, *dbytes what
- * changed. 0 or a WT error. */
+/* replace_rec -- the record under cc (positioned on key k, old its value) replaced by doc, as mongod's
+ * update: the record by lab_wt_record_update with the table's own logging setting, then only the index
+ * entries that change (lab_wt_index_update_keys, the same routine as a plain collection's). 0, EINVAL
+ * (*error) or a WT error. */
 static int
-upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t *dcount, int64_t *dbytes, bool *mk,
-             bson_error_t *error)
+replace_rec (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, const WT_ITEM *k, const WT_ITEM *old,
+             const bson_t *doc, bool logged, bool *mk, bson_error_t *error)
+{
+   wt_ikeys_t oldk = { 0 };
+   uint8_t *oldbuf = NULL;
+   bool modified;
+   WT_ITEM nv;
+   bson_t od;
+   int ret;
+
+   if (c->nindexes > 0) {
+      if (!bson_init_static (&od, old->data, old->size) ||
+          !lab_wt_clustered_doc_keys (ss, c, &od, k->data, k->size, NULL, error)) {
+         return EINVAL;
+      }
+      /* kept aside: the new document's keys reuse the session's scratch */
+      lab_wt_ikeys_save (ss, &oldk, &oldbuf);
+   }
+   nv.data = bson_get_data (doc);
+   nv.size = doc->len;
+   if ((ret = lab_wt_record_update (ss->s, cc, logged, old, &nv, &modified)) == 0 && c->nindexes > 0) {
+      ret = lab_wt_clustered_doc_keys (ss, c, doc, k->data, k->size, mk, error)
+               ? lab_wt_index_update_keys (ss, c, &oldk, oldbuf, 0, error)
+               : EINVAL;
+   }
+   bson_free (oldk.v);
+   bson_free (oldbuf);
+   return ret;
+}
+
+/* upsert_once -- one transaction: the record at doc's key replaced (replace_rec) or inserted; *dcount,
+ * *dbytes what changed. 0 or a WT error. */
+static int
+upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, bool logged, int64_t *dcount, int64_t *dbytes,
+             bool *mk, bson_error_t *error)
 {
    WT_SESSION *s = ss->s;
    WT_CURSOR *cc;
@@ -199,26 +234,18 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t *dcount, in
    k.size = ss->key.len;
    cc->set_key (cc, &k);
    ret = cc->search (cc);
-   if (ret == 0 && (ret = cc->get_value (cc, &old)) == 0) {
-      bson_t od;
+   if (ret == 0 && (ret = lab_wt_doc_value (ss->st, cc, &old)) == 0) {
       *dbytes = -(int64_t)old.size;
-      /* the old document's index entries go (its keys may change) */
-      if (c->nindexes > 0 && bson_init_static (&od, old.data, old.size)) {
-         ret = lab_wt_clustered_index_write (ss, c, &od, k.data, k.size, true, NULL, error);
-      }
+      ret = replace_rec (ss, c, cc, &k, &old, doc, logged, mk, error);
    } else if (ret == WT_NOTFOUND) {
       *dcount = 1;
-      ret = 0;
-   }
-   if (ret == 0) {
       v.data = bson_get_data (doc);
       v.size = doc->len;
       cc->set_key (cc, &k);
       cc->set_value (cc, &v);
-      ret = cc->insert (cc);
-   }
-   if (ret == 0) {
-      ret = lab_wt_clustered_index_write (ss, c, doc, k.data, k.size, false, mk, error);
+      if ((ret = cc->insert (cc)) == 0) {
+         ret = lab_wt_clustered_index_write (ss, c, doc, k.data, k.size, false, mk, error);
+      }
    }
    if (ret != 0) {
       s->rollback_transaction (s, NULL);
@@ -234,12 +261,12 @@ lab_wt_clustered_upsert (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, bson_er
 {
    int64_t dcount, dbytes;
    int ret, tries = 0;
-   bool mk[WT_MAX_INDEXES] = { false };
+   bool mk[WT_MAX_INDEXES] = { false }, logged;
 
-   if (!doc_rid (c, doc, &ss->key, error)) {
+   if (!doc_rid (c, doc, &ss->key, error) || !lab_wt_coll_logged (ss, c, &logged, error)) {
       return false;
    }
-   while ((ret = upsert_once (ss, c, doc, &dcount, &dbytes, mk, error)) == WT_ROLLBACK &&
+   while ((ret = upsert_once (ss, c, doc, logged, &dcount, &dbytes, mk, error)) == WT_ROLLBACK &&
           ++tries < WT_RETRIES) {
       usleep ((useconds_t)(tries * 100));
    }
@@ -267,14 +294,14 @@ key_below (const WT_ITEM *k, const lab_buf_t *bound)
 
 /* give -- cb for the record under cc; false to stop (the callback's wish, or an error with *error). */
 static bool
-give (const wt_coll_t *c, WT_CURSOR *cc, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs, bool *failed,
-      bson_error_t *error)
+give (wt_store_t *st, const wt_coll_t *c, WT_CURSOR *cc, lab_store_doc_cb_t cb, void *ctx, int64_t *ndocs,
+      bool *failed, bson_error_t *error)
 {
    WT_ITEM v;
    bson_t doc;
    int ret;
 
-   if ((ret = cc->get_value (cc, &v)) != 0) {
+   if ((ret = lab_wt_doc_value (st, cc, &v)) != 0) {
       *failed = true;
       return lab_wt_fail (error, ret, "read a record of clustered '%s'", c->name);
    }
@@ -332,7 +359,7 @@ lab_wt_clustered_find (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *eq, cons
       cc->set_key (cc, &k);
       ret = cc->search (cc);
       if (ret == 0) {
-         give (c, cc, cb, ctx, ndocs, &failed, error);
+         give (ss->st, c, cc, cb, ctx, ndocs, &failed, error);
       } else if (ret != WT_NOTFOUND) {
          lab_wt_fail (error, ret, "search clustered '%s' (%s)", c->name, c->uri);
          failed = true;
@@ -353,7 +380,7 @@ lab_wt_clustered_find (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *eq, cons
          ret = WT_NOTFOUND;
          break;
       }
-      if (!give (c, cc, cb, ctx, ndocs, &failed, error)) {
+      if (!give (ss->st, c, cc, cb, ctx, ndocs, &failed, error)) {
          ret = WT_NOTFOUND;
          break;
       }
@@ -395,7 +422,7 @@ lab_wt_clustered_delete (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *value,
          break;
       }
       cc->set_key (cc, &k);
-      if ((ret = cc->search (cc)) == 0 && (ret = cc->get_value (cc, &v)) == 0) {
+      if ((ret = cc->search (cc)) == 0 && (ret = lab_wt_doc_value (ss->st, cc, &v)) == 0) {
          bson_t od;
          len = (int64_t)v.size;
          /* its secondary index entries first, while its bytes are under the cursor */

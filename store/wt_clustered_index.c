@@ -2,10 +2,10 @@
  * wt_clustered_index.c -- secondary indexes of the embedded store's clustered collections, as mongod lays
  * them out (docs/mongodb-compat.md §23): a standard index entry whose RecordId is the clustered RecordId,
  * the KeyString of the document's _id, in KeyString's string-RecordId form (the bytes, then their size
- * from the end: keyenc.h lab_store_key_append_recordid_str), value empty (WiredTigerIndexStandard::_insert
- * with rsKeyFormat String). The keys are the ordinary index's (lab_wt_index_keys: compound, multikey),
- * only the RecordId differs; an IXSCAN reads the RecordId bytes off the key's end and the FETCH is a
- * search of the record table with them.
+ * from the end: keyenc.h lab_store_key_append_recordid_str), value the key's TypeBits
+ * (WiredTigerIndexStandard::_insert with rsKeyFormat String; lab_wt_index_entry_put). The keys are the
+ * ordinary index's (lab_wt_index_keys: compound, multikey), only the RecordId differs; an IXSCAN reads the
+ * RecordId bytes off the key's end and the FETCH is a search of the record table with them.
  */
 #include "wt_private.h"
 
@@ -38,8 +38,30 @@ lab_wt_clustered_index_keys (const wt_index_t *ix, int which, const bson_t *doc,
       }
       lab_buf_append (out, scratch->data + list->v[i].off, vlen);
       lab_store_key_append_recordid_str (out, rid, rid_len);
+      /* its value (TypeBits) follows it, as it followed the ordinary key */
+      lab_buf_append (out, scratch->data + list->v[i].off + list->v[i].len, list->v[i].tb);
       list->v[i].off = off;
-      list->v[i].len = out->len - off;
+      list->v[i].len = out->len - off - list->v[i].tb;
+   }
+   return true;
+}
+
+/* lab_wt_clustered_doc_keys -- see wt_private.h. */
+bool
+lab_wt_clustered_doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const uint8_t *rid, size_t rid_len,
+                           bool *mk, bson_error_t *error)
+{
+   bool ignored;
+   int i;
+
+   lab_buf_reset (&ss->ikeys);
+   ss->ik.n = 0;
+   for (i = 0; i < c->nindexes; i++) {
+      if (!lab_wt_clustered_index_keys (&c->indexes[i], i, doc, rid, rid_len, &ss->val, &ss->ikeys, &ss->ik,
+                                        mk ? &mk[i] : &ignored, error)) {
+         lab_error_prefix (error, "clustered collection '%s'", c->name);
+         return false;
+      }
    }
    return true;
 }
@@ -49,23 +71,16 @@ int
 lab_wt_clustered_index_write (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const uint8_t *rid,
                               size_t rid_len, bool remove, bool *mk, bson_error_t *error)
 {
-   WT_ITEM k, empty = { 0 };
+   WT_ITEM k;
    WT_CURSOR *ic;
-   bool ignored;
    size_t j;
-   int i, ret;
+   int ret;
 
    if (c->nindexes == 0) {
       return 0;
    }
-   lab_buf_reset (&ss->ikeys);
-   ss->ik.n = 0;
-   for (i = 0; i < c->nindexes; i++) {
-      if (!lab_wt_clustered_index_keys (&c->indexes[i], i, doc, rid, rid_len, &ss->val, &ss->ikeys, &ss->ik,
-                                        mk ? &mk[i] : &ignored, error)) {
-         lab_error_prefix (error, "clustered collection '%s'", c->name);
-         return EINVAL;
-      }
+   if (!lab_wt_clustered_doc_keys (ss, c, doc, rid, rid_len, mk, error)) {
+      return EINVAL;
    }
    for (j = 0; j < ss->ik.n; j++) {
       if (!lab_wt_get_cursor (ss, c->indexes[ss->ik.v[j].ix].uri, true, &ic, error)) {
@@ -73,13 +88,12 @@ lab_wt_clustered_index_write (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, co
       }
       k.data = ss->ikeys.data + ss->ik.v[j].off;
       k.size = ss->ik.v[j].len;
-      ic->set_key (ic, &k);
       if (remove) {
+         ic->set_key (ic, &k);
          ret = ic->remove (ic);
          ret = ret == WT_NOTFOUND ? 0 : ret;
       } else {
-         ic->set_value (ic, &empty);
-         ret = ic->insert (ic);
+         ret = lab_wt_index_entry_put (ic, &ss->ik.v[j], ss->ikeys.data);
       }
       if (ret != 0) {
          if (ret != WT_ROLLBACK) {
@@ -127,7 +141,7 @@ lab_wt_clustered_index_collect (WT_CURSOR *cc, wt_store_t *st, const wt_coll_t *
          goto done;
       }
       for (i = 0; i < list.n; i++) {
-         if (!lab_wt_sort_add (sort, key.data + list.v[i].off, list.v[i].len, error)) {
+         if (!lab_wt_index_sort_add (sort, &list.v[i], key.data, error)) {
             goto done;
          }
       }

@@ -263,7 +263,7 @@ build_collect (build_part_t *p, bson_error_t *error)
          goto done;
       }
       for (i = 0; i < list.n; i++) {
-         if (!lab_wt_sort_add (p->sort, key.data + list.v[i].off, list.v[i].len, error)) {
+         if (!lab_wt_index_sort_add (p->sort, &list.v[i], key.data, error)) {
             goto done;
          }
       }
@@ -316,16 +316,19 @@ build_threads (int64_t count)
    return n < 1 ? 1 : (int)n;
 }
 
-/* bulk_put -- one key (empty value) into a bulk cursor. */
+/* bulk_put -- one entry (a sort record: lab_wt_index_sort_add) into a bulk cursor, valued with its key's
+ * TypeBits. */
 static int
-bulk_put (WT_CURSOR *bulk, const void *data, size_t len)
+bulk_put (WT_CURSOR *bulk, const uint8_t *rec, size_t len)
 {
-   WT_ITEM k = { 0 }, empty = { 0 };
+   WT_ITEM k = { 0 }, v = { 0 };
+   const uint8_t *val;
 
-   k.data = data;
-   k.size = len;
+   lab_wt_index_sort_split (rec, len, &k.size, &val, &v.size);
+   k.data = rec;
+   v.data = val;
    bulk->set_key (bulk, &k);
-   bulk->set_value (bulk, &empty);
+   bulk->set_value (bulk, &v);
    return bulk->insert (bulk);
 }
 

@@ -48,6 +48,26 @@ lab_wt_index_config (wt_sess_t *ss, const wt_coll_t *c, bson_error_t *error)
    return bson_strdup (unlogged ? WT_INDEX_CONFIG WT_UNLOGGED : WT_INDEX_CONFIG);
 }
 
+/* lab_wt_coll_logged -- see wt_private.h. */
+bool
+lab_wt_coll_logged (wt_sess_t *ss, wt_coll_t *c, bool *logged, bson_error_t *error)
+{
+   int known = __atomic_load_n (&c->logged, __ATOMIC_RELAXED);
+   bool unlogged = false;
+   int ret;
+
+   if (known == 0) {
+      if ((ret = file_unlogged (ss->s, c->ident, &unlogged)) != 0) {
+         return lab_wt_fail (error, ret, "read the config of '%s' (file:%s.wt) in WiredTiger's metadata",
+                             c->name, c->ident);
+      }
+      known = unlogged ? 2 : 1;
+      __atomic_store_n (&c->logged, known, __ATOMIC_RELAXED);
+   }
+   *logged = known == 1;
+   return true;
+}
+
 /* journal_one -- alter the table `uri` (file `ident`) to log=(enabled=true) unless it is already (as
  * mongod's WiredTigerUtil::setTableLogging: only a change is made); an EBUSY (a handle still in use) is
  * retried after a checkpoint, as mongod does. Caller holds ddl for writing and meta_mu. */
@@ -94,6 +114,9 @@ lab_wt_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error)
       ok = false;
    }
    ok = ok && journal_one (st, coll, c->uri, c->ident, error);
+   if (ok) {
+      __atomic_store_n (&c->logged, 1, __ATOMIC_RELAXED); /* the updates that follow see it */
+   }
    for (i = 0; ok && i < c->nindexes; i++) {
       ok = journal_one (st, coll, c->indexes[i].uri, c->indexes[i].ident, error);
    }

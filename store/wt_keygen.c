@@ -27,6 +27,7 @@ lab_wt_ikeys_push (wt_ikeys_t *list, int ix, size_t off, size_t len)
    list->v[list->n].ix = ix;
    list->v[list->n].off = off;
    list->v[list->n].len = len;
+   list->v[list->n].tb = 0;
    list->n++;
 }
 
@@ -96,6 +97,9 @@ keygen_emit (keygen_t *g, const bson_value_t *const *fixed, bson_error_t *error)
    }
    lab_store_key_append_recordid (g->out, g->rid);
    lab_wt_ikeys_push (g->list, g->which, off, g->out->len - off);
+   /* its value follows it: the TypeBits mongod writes (a compound key's bytes carry no types) */
+   lab_store_key_typebits_values (fixed, g->ix->nfields, g->out);
+   g->list->v[g->list->n - 1].tb = g->out->len - off - g->list->v[g->list->n - 1].len;
    return true;
 }
 
@@ -181,7 +185,7 @@ typedef struct {
    const uint8_t *p;
    size_t vlen; /* the value part without its type tag: what mongod's KeyStringSet compares */
    size_t ord;  /* generation order: the first of equal keys is kept */
-   size_t off, len;
+   size_t off, len, tb;
 } keygen_sorted_t;
 
 /* keygen_cmp -- value bytes, then generation order. */
@@ -216,6 +220,7 @@ keygen_dedup (const lab_buf_t *out, wt_ikeys_t *list, size_t first)
       v[i].p = out->data + list->v[first + i].off;
       v[i].off = list->v[first + i].off;
       v[i].len = list->v[first + i].len;
+      v[i].tb = list->v[first + i].tb;
       lab_store_key_split_recordid (v[i].p, v[i].len, &vlen, &rid);
       v[i].vlen = vlen > 0 ? vlen - 1 : 0;
       v[i].ord = i;
@@ -230,6 +235,7 @@ keygen_dedup (const lab_buf_t *out, wt_ikeys_t *list, size_t first)
    for (i = 0; i < kept; i++) {
       list->v[first + i].off = v[i].off;
       list->v[first + i].len = v[i].len;
+      list->v[first + i].tb = v[i].tb;
    }
    list->n = first + kept;
    bson_free (v);

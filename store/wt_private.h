@@ -18,6 +18,8 @@
  *   wt_clustered.c  clustered collections (docs/mongodb-compat.md §23): the record table keyed by the
  *                 KeyString of _id (key_format=u), no _id index table; inserts, finds by _id and _id ranges;
  *   wt_clustered_index.c  their secondary indexes: entries ending in the string RecordId;
+ *   wt_ixdiff.c   an update's index entries (only those that change, plain and clustered), their values
+ *                 (TypeBits: keyenc_typebits.c), the records of an index build's sort;
  *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
@@ -71,10 +73,11 @@ typedef struct {
    char *uri;                                /* table:<ident> */
 } wt_index_t;
 
-/* One index entry of a document: index `ix` of its collection, key bytes [off, off + len) of a buffer. */
+/* One index entry of a document: index `ix` of its collection, key bytes [off, off + len) of a buffer,
+ * then the `tb` bytes of its value (its TypeBits, mongod's index value: lab_store_key_typebits_values). */
 typedef struct {
    int ix;
-   size_t off, len;
+   size_t off, len, tb;
 } wt_ikey_t;
 
 /* A document's index entries (wt_keygen.c lab_wt_index_keys fills it). */
@@ -93,6 +96,7 @@ typedef struct wt_coll {
    wt_index_t indexes[WT_MAX_INDEXES]; /* [0] is _id (a clustered collection has none: its secondaries) */
    int nindexes;
    bool clustered; /* records keyed by the KeyString of _id (wt_clustered.c); next_rid unused */
+   int logged;     /* atomic: 0 not read yet, 1 its record table is logged, 2 not (lab_wt_coll_logged) */
    struct wt_coll *next;
 } wt_coll_t;
 
@@ -240,6 +244,10 @@ wt_index_t *lab_wt_index_lookup (wt_store_t *st, wt_coll_t *c, const char *field
  * crash takes from its collection. NULL with *error set when the metadata cannot be read; free it. */
 char *lab_wt_index_config (wt_sess_t *ss, const wt_coll_t *c, bson_error_t *error);
 
+/* lab_wt_coll_logged -- whether c's record table is logged (mongod's WiredTigerRecordStore::_isLogged,
+ * set from WiredTigerUtil::useTableLogging): read once from WiredTiger's metadata of its file and kept in
+ * c->logged (lab_wt_set_journaled changes it). False with *error when the metadata cannot be read. */
+bool lab_wt_coll_logged (wt_sess_t *ss, wt_coll_t *c, bool *logged, bson_error_t *error);
 /* lab_wt_set_journaled -- see lab_store_set_journaled (wt_journal.c). */
 bool lab_wt_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error);
 
@@ -306,6 +314,34 @@ struct lab_wt_sort; /* wt_sort.h */
 bool lab_wt_clustered_index_keys (const wt_index_t *ix, int which, const bson_t *doc, const uint8_t *rid,
                                   size_t rid_len, lab_buf_t *scratch, lab_buf_t *out, wt_ikeys_t *list,
                                   bool *multikey, bson_error_t *error);
+/* ---- wt_ixdiff.c: the index entries of an update, their values ----------------------------------- */
+
+/* lab_wt_index_entry_put -- insert entry e (key and value bytes in buf) through the index cursor ic. 0 or
+ * a WT error. */
+int lab_wt_index_entry_put (WT_CURSOR *ic, const wt_ikey_t *e, const uint8_t *buf);
+/* lab_wt_index_sort_add -- entry e (in buf) into an index build's sort as one record: its key, its value,
+ * the value's length in one byte (keys are distinct and no key is a prefix of another, so the records
+ * sort as their keys); lab_wt_index_sort_split reads a record back. */
+bool lab_wt_index_sort_add (struct lab_wt_sort *sort, const wt_ikey_t *e, const uint8_t *buf,
+                            bson_error_t *error);
+/* lab_wt_index_sort_split -- a sort record's key length (*klen) and value (*val, *vlen). */
+void lab_wt_index_sort_split (const uint8_t *rec, size_t len, size_t *klen, const uint8_t **val,
+                              size_t *vlen);
+/* lab_wt_ikeys_save -- a copy of the entries in ss->ikeys / ss->ik: *buf (bson_free) and keys (reset
+ * first; bson_free keys->v), so that the next document's keys may reuse the session's scratch. */
+void lab_wt_ikeys_save (const wt_sess_t *ss, wt_ikeys_t *keys, uint8_t **buf);
+/* lab_wt_index_update_keys -- inside the caller's transaction, the index entries of an update: entries
+ * [from, n) of the old document's keys (oldk in oldbuf) that the new document's (ss->ikeys / ss->ik) lack
+ * removed, the new ones the old lacked inserted, nothing else written (mongod's prepareUpdate/update);
+ * from 1 skips a plain collection's _id entry (entry 0: its _id does not change). Uses ss->val. 0, EINVAL
+ * (*error set) or a WT error (*error not set). */
+int lab_wt_index_update_keys (wt_sess_t *ss, wt_coll_t *c, const wt_ikeys_t *oldk, const uint8_t *oldbuf,
+                              size_t from, bson_error_t *error);
+
+/* lab_wt_clustered_doc_keys -- doc's entries in every index of clustered c into ss->ikeys / ss->ik (uses
+ * ss->val); mk[i] (NULL: not asked) set when doc makes index i multikey. False with *error. */
+bool lab_wt_clustered_doc_keys (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const uint8_t *rid,
+                                size_t rid_len, bool *mk, bson_error_t *error);
 /* lab_wt_clustered_index_write -- inside the caller's transaction, doc's entries in every index of c
  * inserted (remove: removed; one missing is fine); mk[i] (NULL: not asked) set when doc makes index i
  * multikey. 0, EINVAL (*error set), WT_ROLLBACK or a WT error (*error set). Uses ss->ikeys, ik, val. */

@@ -68,13 +68,15 @@ get_cursors (wt_sess_t *ss, wt_coll_t *c, bool id_overwrite, bool rec_overwrite,
    return true;
 }
 
-/* put_doc -- doc's _id entry (RecordId + type tag), its record and its secondary entries, inside the
+/* put_doc -- doc's _id entry (RecordId + type tag), its record and its secondary entries (each valued
+ * with its key's TypeBits: lab_wt_index_entry_put), inside the
  * caller's transaction, from the keys doc_keys left in ss->ikeys / ss->ik. 0 or a WT error;
  * WT_DUPLICATE_KEY (from an overwrite=false _id cursor) comes before anything is written. */
 static int
-put_doc (wt_sess_t *ss, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, int64_t rid, uint8_t tag)
+put_doc (wt_sess_t *ss, const wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc,
+         int64_t rid, uint8_t tag)
 {
-   WT_ITEM k, v, empty = { 0 };
+   WT_ITEM k, v;
    size_t j;
    int ret;
 
@@ -98,12 +100,7 @@ put_doc (wt_sess_t *ss, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, 
       return ret == WT_DUPLICATE_KEY ? EEXIST : ret;
    }
    for (j = 1; j < ss->ik.n; j++) {
-      WT_CURSOR *x = ic[ss->ik.v[j].ix];
-      k.data = ss->ikeys.data + ss->ik.v[j].off;
-      k.size = ss->ik.v[j].len;
-      x->set_key (x, &k);
-      x->set_value (x, &empty);
-      if ((ret = x->insert (x)) != 0) {
+      if ((ret = lab_wt_index_entry_put (ic[ss->ik.v[j].ix], &ss->ik.v[j], ss->ikeys.data)) != 0) {
          return ret;
       }
    }
@@ -206,7 +203,7 @@ insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, co
    if (!lab_wt_index_mark_found (ss, c, mk, error)) {
       return EINVAL;
    }
-   ret = put_doc (ss, cc, ic, doc, rid, tag);
+   ret = put_doc (ss, c, cc, ic, doc, rid, tag);
    if (ret == WT_DUPLICATE_KEY) {
       refuse_dup (result, orig, c, doc);
       return 0;
@@ -361,35 +358,20 @@ lab_wt_record_update (WT_SESSION *s, WT_CURSOR *cc, bool logged, const WT_ITEM *
    return cc->update (cc);
 }
 
-/* key_in -- entry j of keys `a` (in abuf) is among keys `b` (in bbuf): same index, same bytes. */
-static bool
-key_in (const wt_ikeys_t *a, const uint8_t *abuf, size_t j, const wt_ikeys_t *b, const uint8_t *bbuf)
-{
-   size_t i;
-
-   for (i = 0; i < b->n; i++) {
-      if (b->v[i].ix == a->v[j].ix && b->v[i].len == a->v[j].len &&
-          memcmp (bbuf + b->v[i].off, abuf + a->v[j].off, a->v[j].len) == 0) {
-         return true;
-      }
-   }
-   return false;
-}
-
 /* replace_doc -- the document at rid replaced by doc, as mongod's update does: only the index entries
- * that change are removed and inserted (the _id entry stays), and the record written by
- * lab_wt_record_update (the collections' tables are logged: the store opens WiredTiger with a log, as a
- * standalone mongod, so the whole document). *oldlen gets the old size. 0 or a WT error (EINVAL: *error). */
+ * that change are removed and inserted (lab_wt_index_update_keys; the _id entry stays), and the record
+ * written by lab_wt_record_update with the table's own logging setting (lab_wt_coll_logged: a logged
+ * table gets the whole document, an unlogged one may get a modify). *oldlen gets the old size. 0 or a WT
+ * error (EINVAL: *error). */
 static int
-replace_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, const bson_t *doc, int64_t rid,
+replace_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, const bson_t *doc, int64_t rid, bool logged,
              bool *mk, int64_t *oldlen, bson_error_t *error)
 {
-   WT_ITEM old, nv, k, empty = { 0 };
+   WT_ITEM old, nv;
    wt_ikeys_t oldk = { 0 };
    uint8_t *oldbuf = NULL, tag;
    bson_t od;
    bool modified;
-   size_t j;
    int ret;
 
    cc->set_key (cc, rid);
@@ -401,40 +383,17 @@ replace_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, c
       return EINVAL;
    }
    /* the old keys kept aside: doc_keys of the new document reuses the session's scratch */
-   oldbuf = bson_malloc (ss->ikeys.len + 1);
-   memcpy (oldbuf, ss->ikeys.data, ss->ikeys.len);
-   for (j = 0; j < ss->ik.n; j++) {
-      lab_wt_ikeys_push (&oldk, ss->ik.v[j].ix, ss->ik.v[j].off, ss->ik.v[j].len);
-   }
+   lab_wt_ikeys_save (ss, &oldk, &oldbuf);
    nv.data = bson_get_data (doc);
    nv.size = doc->len;
-   if ((ret = lab_wt_record_update (ss->s, cc, true, &old, &nv, &modified)) != 0) {
+   if ((ret = lab_wt_record_update (ss->s, cc, logged, &old, &nv, &modified)) != 0) {
       goto done;
    }
    if (!doc_keys (ss, c, doc, rid, &tag, mk, error) || !lab_wt_index_mark_found (ss, c, mk, error)) {
       ret = EINVAL;
       goto done;
    }
-   for (j = 1; j < oldk.n && ret == 0; j++) {
-      if (!key_in (&oldk, oldbuf, j, &ss->ik, ss->ikeys.data)) {
-         WT_CURSOR *x = ic[oldk.v[j].ix];
-         k.data = oldbuf + oldk.v[j].off;
-         k.size = oldk.v[j].len;
-         x->set_key (x, &k);
-         ret = x->remove (x);
-         ret = ret == WT_NOTFOUND ? 0 : ret;
-      }
-   }
-   for (j = 1; j < ss->ik.n && ret == 0; j++) {
-      if (!key_in (&ss->ik, ss->ikeys.data, j, &oldk, oldbuf)) {
-         WT_CURSOR *x = ic[ss->ik.v[j].ix];
-         k.data = ss->ikeys.data + ss->ik.v[j].off;
-         k.size = ss->ik.v[j].len;
-         x->set_key (x, &k);
-         x->set_value (x, &empty);
-         ret = x->insert (x);
-      }
-   }
+   ret = lab_wt_index_update_keys (ss, c, &oldk, oldbuf, 1, error);
 done:
    bson_free (oldk.v);
    bson_free (oldbuf);
@@ -452,10 +411,11 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
    bool mk[WT_MAX_INDEXES];
    int64_t rid, oldlen = 0;
    uint8_t tag;
+   bool logged;
    int ret;
 
    *dcount = *dbytes = 0;
-   if (!get_cursors (ss, c, true, true, &cc, ic, error)) {
+   if (!get_cursors (ss, c, true, true, &cc, ic, error) || !lab_wt_coll_logged (ss, c, &logged, error)) {
       return EINVAL;
    }
    if ((ret = s->begin_transaction (s, NULL)) != 0) {
@@ -465,7 +425,7 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
       goto fail;
    }
    if (rid) {
-      if ((ret = replace_doc (ss, c, cc, ic, doc, rid, mk, &oldlen, error)) != 0) {
+      if ((ret = replace_doc (ss, c, cc, doc, rid, logged, mk, &oldlen, error)) != 0) {
          goto fail;
       }
       *dbytes = (int64_t)doc->len - oldlen;
@@ -477,7 +437,7 @@ upsert_once (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, const lab_buf_t *bo
       ret = EINVAL;
       goto fail;
    }
-   if ((ret = put_doc (ss, cc, ic, doc, rid, tag)) != 0) {
+   if ((ret = put_doc (ss, c, cc, ic, doc, rid, tag)) != 0) {
       goto fail;
    }
    *dbytes = (int64_t)doc->len - oldlen;

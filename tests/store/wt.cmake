@@ -20,3 +20,6 @@ lab_test(NAME test_wt_clustered SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_cluste
 # Secondary indexes of a clustered collection: entries ending in the string RecordId, bulk build, kept by
 # inserts, deletes and upserts, multikey, across a reopen.
 lab_test(NAME test_wt_clustered_index SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_clustered_index.c LABELS embedded)
+# An update's index entries are the difference of the old and new keys (plain and clustered), valued with
+# mongod's TypeBits; each collection's own logging setting picks modify or the whole record.
+lab_test(NAME test_wt_ixdiff SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_ixdiff.c LABELS embedded)
