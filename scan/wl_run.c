@@ -222,6 +222,7 @@ typedef struct {
    lab_store_oplog_mark_t oplog0;      /* the oplog before the writes (§26) */
    int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries after it (-1 unknown) */
    char oplog_note[300];               /* why unknown ("" known) */
+   int64_t read_back_rows;             /* the written masters' rows read back into the digest */
 } wl_result_t;
 
 /* append_index -- one entry of "indexes". */
@@ -280,6 +281,7 @@ append_write_costs (bson_t *d, const wl_result_t *r)
    BSON_APPEND_INT64 (&w, "doc_bytes_written", r->acc.doc_bytes);
    BSON_APPEND_INT64 (&w, "parts_created", r->acc.parts_created);
    BSON_APPEND_INT64 (&w, "new_data_bytes", r->new_data_bytes);
+   BSON_APPEND_INT64 (&w, "read_back_rows", r->read_back_rows);
    BSON_APPEND_INT64 (&w, "journal_bytes", r->journal_bytes);
    BSON_APPEND_INT64 (&w, "eviction_write_bytes", r->block_write_bytes_writes);
    BSON_APPEND_INT64 (&w, "checkpoint_bytes", r->checkpoint_bytes);
@@ -631,6 +633,12 @@ measure_one (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_
       r->acc = m.wl;
       memset (&m.wl, 0, sizeof m.wl);
       lab_scan_wl_groups_sort (&r->acc);
+      if (kind == LAB_WL_AGGREGATE) {
+         r->acc.digest = lab_scan_wl_groups_digest (&r->acc);
+      } else if (lab_scan_wl_is_write (kind)) { /* what the writes left, read back by content (untimed) */
+         ok = lab_scan_digest_written (p->store, p->opts, l, wl.writes, &r->acc.digest, &r->read_back_rows,
+                                       error);
+      }
       lab_log_info ("%s %s: %lld queries, %lld rows, %lld documents read in %.2f s", lab_scan_wl_name (kind),
                     l->name, (long long)r->acc.queries, (long long)r->acc.rows, (long long)r->acc.docs,
                     r->elapsed_s);
@@ -721,6 +729,7 @@ run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind
    char key[16], title[256];
    bson_t w, la;
    bool ok = true;
+   bson_error_t derr;
 
    memset (res, 0, sizeof res);
    lab_scan_run_order (p->opts->order, 1, n, order);
@@ -735,15 +744,15 @@ run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind
          if (kind == LAB_WL_AGGREGATE ? !lab_scan_wl_groups_equal (&a->acc, &b->acc, g, sizeof g)
                                       : (a->acc.rows != b->acc.rows || a->acc.digest != b->acc.digest)) {
             *equal = false;
+            lab_scan_digest_differ (p->store, p->opts, &p->layouts, 0, i, p->keys, p->nkeys,
+                                    lab_scan_wl_name (kind), &derr);
             if (kind == LAB_WL_AGGREGATE) {
-               bson_snprintf (why, len, "%s: %s returned other totals than %s (%s)", lab_scan_wl_name (kind),
-                              p->layouts.l[i].name, p->layouts.l[0].name, g);
+               bson_snprintf (why, len, "%s (totals: %s)", derr.message, g);
             } else {
-               bson_snprintf (why, len,
-                              "%s: %s returned %lld rows (digest %016llx), %s %lld (digest %016llx)",
-                              lab_scan_wl_name (kind), p->layouts.l[i].name, (long long)b->acc.rows,
-                              (unsigned long long)b->acc.digest, p->layouts.l[0].name, (long long)a->acc.rows,
-                              (unsigned long long)a->acc.digest);
+               bson_snprintf (why, len, "%s (%s: %lld rows, digest %016llx; %s: %lld rows, digest %016llx)",
+                              derr.message, p->layouts.l[0].name, (long long)a->acc.rows,
+                              (unsigned long long)a->acc.digest, p->layouts.l[i].name, (long long)b->acc.rows,
+                              (unsigned long long)b->acc.digest);
             }
          }
       }
@@ -789,7 +798,9 @@ summary_num (const bson_t *results, const char *layout, const char *field)
 static void
 append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const bson_t *results)
 {
-   size_t n = p->layouts.n, i, win = 0;
+   size_t n = p->layouts.n, i, win = 0, a, b;
+   uint64_t dig[LAB_RESULTS_MAX_LAYOUTS] = { 0 }, da, db;
+   bool equal = lab_scan_runs_digests (&p->layouts, results, dig, &a, &b, &da, &db);
    char title[256];
    bson_t w, la;
 
@@ -804,7 +815,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
    title_of (p->opts, LAB_WL_LOAD, title, sizeof title);
    BSON_APPEND_UTF8 (&w, "title", title);
    append_params (&w, p->opts, wp, LAB_WL_LOAD);
-   BSON_APPEND_BOOL (&w, "rows_equal", true);
+   BSON_APPEND_BOOL (&w, "rows_equal", equal); /* the runs' digests (run.c names the master and exits 3) */
    BSON_APPEND_UTF8 (&w, "winner", p->layouts.l[win].name);
    BSON_APPEND_ARRAY_BEGIN (&w, "layouts", &la);
    for (i = 0; i < n; i++) {
@@ -823,6 +834,7 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
       r.acc.docs = (int64_t)summary_num (results, name, "docs");
       r.acc.doc_bytes = (int64_t)summary_num (results, name, "bytes_returned");
       r.acc.queries = (int64_t)summary_num (results, name, "keys");
+      r.acc.digest = dig[i];
       r.lat.p50_ms = summary_num (results, name, "latency_p50_ms");
       r.lat.p95_ms = summary_num (results, name, "latency_p95_ms");
       r.lat.p99_ms = summary_num (results, name, "latency_p99_ms");
@@ -860,6 +872,7 @@ load_after_layout (lab_scan_plan_t *p, size_t li, int order_in_run, wl_result_t 
          all[k].acc.rows = m.rows;
          all[k].acc.docs = m.docs;
          all[k].acc.doc_bytes = m.bytes_returned;
+         all[k].acc.digest = m.digest;
          t[k] = m.elapsed_s;
          lab_log_info ("load after the writes, %s, run %d of %d: %lld rows in %.2f s", l->name, k + 1, runs,
                        (long long)m.rows, m.elapsed_s);
@@ -906,7 +919,11 @@ append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    }
    for (i = 1; i < n; i++) {
       win = res[i].elapsed_s < res[win].elapsed_s ? i : win;
-      equal = equal && res[i].acc.rows == res[0].acc.rows;
+      if (equal && (res[i].acc.rows != res[0].acc.rows || res[i].acc.digest != res[0].acc.digest)) {
+         equal = false;
+         lab_scan_digest_differ (p->store, p->opts, &p->layouts, 0, i, p->keys, p->nkeys, "load_after_writes",
+                                 error);
+      }
    }
    bson_snprintf (key, sizeof key, "%d", k);
    bson_append_document_begin (arr, key, -1, &w);
@@ -921,11 +938,7 @@ append_load_after (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    }
    bson_append_array_end (&w, &la);
    bson_append_document_end (arr, &w);
-   if (!equal) {
-      lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
-                     "the load after the writes returned different row counts on the layouts");
-   }
-   return equal;
+   return equal; /* else *error names the master (lab_scan_digest_differ) */
 }
 
 /* lab_scan_workloads_run -- see workload.h. */
