@@ -136,8 +136,10 @@ lab_scan_digest_locate (lab_store_t *store, const lab_scan_opts_t *o, const lab_
    if (!sess) {
       return false;
    }
-   ok = (strcmp (a->kind, LAB_RESULTS_KIND_ROWS) != 0 || lab_scan_clustered (sess, a->collection, &ca, error)) &&
-        (strcmp (b->kind, LAB_RESULTS_KIND_ROWS) != 0 || lab_scan_clustered (sess, b->collection, &cb, error));
+   ok =
+      (strcmp (a->kind, LAB_RESULTS_KIND_ROWS) != 0 ||
+       lab_scan_clustered (sess, a->collection, &ca, error)) &&
+      (strcmp (b->kind, LAB_RESULTS_KIND_ROWS) != 0 || lab_scan_clustered (sess, b->collection, &cb, error));
    for (k = 0; ok && k < nkeys && !*found; k++) {
       uint64_t da = 0, db = 0;
       int64_t ra = 0, rb = 0;
@@ -146,8 +148,8 @@ lab_scan_digest_locate (lab_store_t *store, const lab_scan_opts_t *o, const lab_
       if (ok && (da != db || ra != rb)) {
          char kb[200];
          bson_snprintf (buf, len, "%s %s (%lld rows, digest %016llx in %s; %lld rows, digest %016llx in %s)",
-                        o->key, lab_value_text (&keys[k], kb, sizeof kb), (long long)ra, (unsigned long long)da,
-                        a->name, (long long)rb, (unsigned long long)db, b->name);
+                        o->key, lab_value_text (&keys[k], kb, sizeof kb), (long long)ra,
+                        (unsigned long long)da, a->name, (long long)rb, (unsigned long long)db, b->name);
          *found = true;
       }
    }
@@ -238,8 +240,8 @@ lab_scan_digest_differ (lab_store_t *store, const lab_scan_opts_t *o, const lab_
       bson_strncpy (where, both, sizeof where);
    }
    lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
-                  "%s: layouts %s and %s returned different rows, so they do not hold the same data; %s", what,
-                  ls->l[la].name, ls->l[lb].name, where);
+                  "%s: layouts %s and %s returned different rows, so they do not hold the same data; %s",
+                  what, ls->l[la].name, ls->l[lb].name, where);
 }
 
 /* lab_scan_digest_written -- see workload.h. */
@@ -254,7 +256,8 @@ lab_scan_digest_written (lab_store_t *store, const lab_scan_opts_t *o, const lab
    if (!sess) {
       return false;
    }
-   ok = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0 || lab_scan_clustered (sess, l->collection, &clustered, error);
+   ok = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0 ||
+        lab_scan_clustered (sess, l->collection, &clustered, error);
    for (g = 0; ok && ws && g < ws->ngroups; g++) {
       ok = lab_scan_digest_master (sess, o, l, clustered, &ws->w[ws->group[g]].key, digest, rows, error);
    }
@@ -316,7 +319,8 @@ lab_scan_wl_read_hash (const lab_scan_wl_layout_t *wl, lab_scan_rowhash_t *rh, c
       return lab_scan_rowhash (rh, elem);
    }
    k = lab_scan_wl_row_field (doc, NULL, key, &it);
-   if (wl->mode != LAB_WL_MODE_SERVER && !(k && sorted_has (wl->by_id, wl->nby_id, lab_scan_wl_id_hash (k, NULL)))) {
+   if (wl->mode != LAB_WL_MODE_SERVER &&
+       !(k && sorted_has (wl->by_id, wl->nby_id, lab_scan_wl_id_hash (k, NULL)))) {
       return lab_scan_rowhash (rh, elem);
    }
    return lab_scan_wl_id_hash (k, lab_scan_wl_row_id (doc, elem, key, &it2));

@@ -912,12 +912,14 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
          /* the runs' rows differ by content: measured on, recorded, then exit 3 */
          lab_scan_digest_differ (sp.p.store, o, &sp.p.layouts, la, lb, sp.p.keys, sp.p.nkeys, "load",
                                  &load_differ);
-         lab_log_error ("%s", load_differ.message);
       }
    }
    if (!sp.sweep && ((sp.p.wl && !lab_scan_workloads_run (&sp.p, sp.p.wl, results, error)) ||
                      (lab_scan_mix_on (o) && !lab_scan_mix_run (&sp.p, results, error)))) {
       /* layouts that returned different results: the file keeps what was measured, the exit says so */
+      if (load_differ.domain) {
+         lab_log_error ("%s", load_differ.message); /* the error reported is the later one */
+      }
       if (error->domain == LAB_ERROR_VERIFY) {
          lab_scan_utc_now (ts, sizeof ts);
          BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
