@@ -30,15 +30,11 @@
 #ifndef LAB_FOLD_H
 #define LAB_FOLD_H
 
+#include "core/rowhash.h" /* the row digest, and the names a folded document uses itself (LAB_FOLD_*) */
+
 #include <bson/bson.h>
 #include <stdbool.h>
 #include <stdint.h>
-
-/* Top-level names a folded document uses itself (besides the key and the array field). */
-#define LAB_FOLD_ROW_COUNT "row_count"
-#define LAB_FOLD_PART "part"
-#define LAB_FOLD_PARTS "parts"
-#define LAB_FOLD_BUCKET_START "bucket_start"
 
 /* Time windows of --bucket-by FIELD:UNIT. */
 typedef enum {
@@ -207,10 +203,8 @@ typedef struct {
 bool lab_fold_unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_row_cb_t cb,
                       void *ctx, lab_fold_doc_info_t *info, bson_error_t *error);
 
-typedef struct {
-   uint64_t lo; /* sums (mod 2^64) of the two halves of each row's 128-bit digest: order-independent */
-   uint64_t hi;
-} lab_fold_hash_t;
+/* sums (mod 2^64) of the two halves of each row's 128-bit digest: order-independent (core/rowhash.h) */
+typedef lab_rowhash_t lab_fold_hash_t;
 
 /* lab_fold_row_hash -- the row's 128-bit digest: each field's XXH3-128 over its BSON element (type byte,
  * name, value; a document or array value through its own digest, recursively), summed over the row's fields

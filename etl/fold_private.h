@@ -8,10 +8,7 @@
 #include <bson/bson.h>
 
 /* a byte range of a document: an element's offset and length */
-typedef struct {
-   uint32_t off;
-   uint32_t len;
-} range_t;
+typedef lab_rowhash_range_t range_t;
 
 /* lab_fold_row_id_text -- the row's `_id` as relaxed JSON for messages (caller bson_free()s). */
 char *lab_fold_row_id_text (const bson_t *row);

@@ -11,14 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 /* ---- unfolding ---------------------------------------------------------------------------------- */
-
-typedef struct hoisted_s hoisted_t;
-static hoisted_t *hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh);
-static lab_fold_hash_t unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh);
 
 /* unfold -- lab_fold_unfold, or with `acc` lab_fold_unfold_hash (each row hashed, never built). */
 static bool
@@ -37,7 +31,7 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
    uint32_t len;
    char *idt = NULL;
    bool ok = false;
-   hoisted_t *hf = NULL; /* the hoisted fields, prepared for hashing (acc) */
+   lab_rowhash_hoisted_t *hf = NULL; /* the hoisted fields, prepared for hashing (acc) */
    const char *name;
 
    memset (&di, 0, sizeof di);
@@ -112,9 +106,9 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
       bson_iter_document (&eit, &elen, &edata);
       if (acc) {
          if (!hf) {
-            hf = hoisted_fields (doc, hs, nh);
+            hf = lab_rowhash_hoisted_new (doc, hs, nh);
          }
-         lab_fold_hash_add (acc, unfold_hash (edata, elen, hf, nh));
+         lab_fold_hash_add (acc, lab_rowhash_merged (edata, elen, hf));
          n++;
          continue;
       }
@@ -146,7 +140,7 @@ unfold (const bson_t *doc, const char *key, const char *array_field, lab_fold_ro
    }
    ok = true;
 done:
-   bson_free (hf);
+   lab_rowhash_hoisted_free (hf);
    if (hs != hoisted) {
       bson_free (hs);
    }
@@ -170,290 +164,20 @@ lab_fold_unfold_hash (const bson_t *doc, const char *key, const char *array_fiel
    return unfold (doc, key, array_field, NULL, NULL, acc, info, error);
 }
 
-/* ---- row hashes --------------------------------------------------------------------------------- */
+/* ---- row hashes (core/rowhash.c) ------------------------------------------------------------- */
 
-/* A row's hash is the digest of the set of its fields. Each field alone: F = XXH3-128 of its element's
- * bytes (type byte, name, NUL, value) as they lie in the row -- no copy, no sort; a document or array value
- * enters through its own digest, the same way down. The F of every field are summed (each half mod 2^64),
- * so the fields' order does not matter, and the sum is mixed by a seeded XXH3-128 into the digest, so that
- * a row's digest cannot be rebuilt from other rows' fields: a value moved from one row to another changes
- * both rows, where a plain sum over every field of every row would not see it. An array is a document
- * whose names are the positions: its order matters. The type byte is hashed, so an int32 3 is not a
- * double 3.0. A verify hashes every row on both sides: this is its inner loop. */
-
-#define DIGEST_SEED 0x6c61796f75746c61ull  /* "layoutla" */
-#define CORRUPT_SEED 0x636f727275707421ull /* "corrupt!": bytes that do not walk as BSON */
-
-/* sum_add -- acc += XXH3-128 of p[0..n). */
-static inline void
-sum_add (lab_fold_hash_t *acc, const void *p, size_t n)
-{
-   XXH128_hash_t h = XXH3_128bits (p, n);
-
-   acc->lo += h.low64;
-   acc->hi += h.high64;
-}
-
-/* digest_of -- the mix of a sum of fields. */
-static inline lab_fold_hash_t
-digest_of (lab_fold_hash_t sum)
-{
-   uint64_t b[2] = { sum.lo, sum.hi };
-   XXH128_hash_t h = XXH3_128bits_withSeed (b, sizeof b, DIGEST_SEED);
-   lab_fold_hash_t r = { h.low64, h.high64 };
-
-   return r;
-}
-
-/* One element of a document: offsets into its bytes (type byte, name, value, the next element). */
-typedef struct {
-   uint32_t off, key, val, next;
-   uint8_t type;
-} elem_t;
-
-/* cstring_end -- the offset just past the NUL of the string at p[o..end), or 0 when it has none. A byte
- * loop, not memchr: the strings are field names, a few bytes long, and a call into libc's vector memchr
- * per field cost 13% of the row hash (perf of --verify, issue 27; 160 -> 139 ns a row measured alone). */
-static inline uint32_t
-cstring_end (const uint8_t *p, uint32_t o, uint32_t end)
-{
-   for (; o < end; o++) {
-      if (p[o] == 0) {
-         return o + 1;
-      }
-   }
-   return 0;
-}
-
-/* le32 -- a little-endian int32 at p[o]. */
-static inline int32_t
-le32 (const uint8_t *p, uint32_t o)
-{
-   uint32_t v;
-
-   memcpy (&v, p + o, 4);
-   return (int32_t)BSON_UINT32_FROM_LE (v);
-}
-
-/* elem_next -- the element at e->next of the document p[0..len) into *e: 1, 0 at the document's end, -1
- * when the bytes are not BSON there (every length checked against the document's: the rows come from a
- * store that only checked their length prefix). libbson's iterator does this with more checks than a
- * hash needs (UTF-8, ...): this is the inner loop of a verify. */
-static int
-elem_next (const uint8_t *p, uint32_t len, elem_t *e)
-{
-   uint32_t o = e->next, end = len - 1, v, n;
-   int32_t l;
-
-   if (o >= end) {
-      return o == end && p[end] == 0 ? 0 : -1;
-   }
-   e->off = o;
-   e->type = p[o];
-   e->key = o + 1;
-   if (!(v = cstring_end (p, o + 1, end))) {
-      return -1;
-   }
-   e->val = v;
-   switch (e->type) {
-   case BSON_TYPE_DOUBLE:
-   case BSON_TYPE_DATE_TIME:
-   case BSON_TYPE_TIMESTAMP:
-   case BSON_TYPE_INT64:
-      n = 8;
-      break;
-   case BSON_TYPE_INT32:
-      n = 4;
-      break;
-   case BSON_TYPE_OID:
-      n = 12;
-      break;
-   case BSON_TYPE_BOOL:
-      n = 1;
-      break;
-   case BSON_TYPE_DECIMAL128:
-      n = 16;
-      break;
-   case BSON_TYPE_UNDEFINED:
-   case BSON_TYPE_NULL:
-   case BSON_TYPE_MAXKEY:
-   case BSON_TYPE_MINKEY:
-      n = 0;
-      break;
-   case BSON_TYPE_UTF8:
-   case BSON_TYPE_CODE:
-   case BSON_TYPE_SYMBOL:
-   case BSON_TYPE_DBPOINTER:
-      if (v + 4 > end || (l = le32 (p, v)) < 1) {
-         return -1;
-      }
-      n = 4 + (uint32_t)l + (e->type == BSON_TYPE_DBPOINTER ? 12 : 0);
-      break;
-   case BSON_TYPE_DOCUMENT:
-   case BSON_TYPE_ARRAY:
-   case BSON_TYPE_CODEWSCOPE:
-      if (v + 4 > end || (l = le32 (p, v)) < 5) {
-         return -1;
-      }
-      n = (uint32_t)l;
-      break;
-   case BSON_TYPE_BINARY:
-      if (v + 4 > end || (l = le32 (p, v)) < 0) {
-         return -1;
-      }
-      n = 5 + (uint32_t)l;
-      break;
-   case BSON_TYPE_REGEX:
-      if (!(n = cstring_end (p, v, end)) || !(n = cstring_end (p, n, end))) {
-         return -1;
-      }
-      n -= v;
-      break;
-   default:
-      return -1;
-   }
-   if (n > end - v) {
-      return -1;
-   }
-   e->next = v + n;
-   return 1;
-}
-
-static lab_fold_hash_t doc_digest (const uint8_t *raw, uint32_t len);
-
-/* field_hash -- F of element e of raw: its bytes, or for a document or array its type, name and NUL
- * seeding the hash of its digest. */
-static inline lab_fold_hash_t
-field_hash (const uint8_t *raw, const elem_t *e)
-{
-   lab_fold_hash_t r = { 0, 0 };
-
-   if (e->type == BSON_TYPE_DOCUMENT || e->type == BSON_TYPE_ARRAY) {
-      lab_fold_hash_t sub = doc_digest (raw + e->val, e->next - e->val);
-      uint64_t b[2] = { sub.lo, sub.hi };
-      XXH128_hash_t h = XXH3_128bits_withSeed (b, sizeof b, XXH3_64bits (raw + e->off, e->val - e->off));
-
-      r.lo = h.low64;
-      r.hi = h.high64;
-   } else {
-      sum_add (&r, raw + e->off, e->next - e->off);
-   }
-   return r;
-}
-
-/* corrupt_digest -- bytes that do not walk as BSON: hashed whole, never silently dropped. */
-static lab_fold_hash_t
-corrupt_digest (const uint8_t *raw, uint32_t len)
-{
-   XXH128_hash_t h = XXH3_128bits_withSeed (raw, len, CORRUPT_SEED);
-   lab_fold_hash_t r = { h.low64, h.high64 };
-
-   return digest_of (r);
-}
-
-/* doc_digest -- the digest of the document raw[0..len) (a row, or a value inside one). */
-static lab_fold_hash_t
-doc_digest (const uint8_t *raw, uint32_t len)
-{
-   lab_fold_hash_t sum = { 0, 0 };
-   elem_t e = { .next = 4 };
-   int rc;
-
-   if (len < 5 || (uint32_t)le32 (raw, 0) != len) {
-      return corrupt_digest (raw, len);
-   }
-   while ((rc = elem_next (raw, len, &e)) == 1) {
-      lab_fold_hash_add (&sum, field_hash (raw, &e));
-   }
-   return rc == 0 ? digest_of (sum) : corrupt_digest (raw, len);
-}
-
-/* lab_fold_row_hash -- the digest of the row's fields. */
+/* lab_fold_row_hash -- see fold.h. */
 lab_fold_hash_t
 lab_fold_row_hash (const bson_t *row)
 {
-   return doc_digest (bson_get_data (row), row->len);
+   return lab_rowhash_row (row);
 }
 
-/* One hoisted field of a folded document, ready for hashing: its name and its F. */
-struct hoisted_s {
-   const char *key;
-   uint32_t klen;
-   lab_fold_hash_t f;
-};
-
-/* hoisted_fields -- each hoisted field of doc (hs[0..nh)) with its F, computed once per document. */
-static hoisted_t *
-hoisted_fields (const bson_t *doc, const range_t *hs, size_t nh)
-{
-   hoisted_t *hf = bson_malloc0 ((nh ? nh : 1) * sizeof *hf);
-   const uint8_t *raw = bson_get_data (doc);
-
-   for (size_t i = 0; i < nh; i++) {
-      elem_t e = { .next = hs[i].off };
-      /* the document was walked by libbson already: its elements walk */
-      BSON_ASSERT (elem_next (raw, doc->len, &e) == 1);
-      hf[i].key = (const char *)raw + hs[i].off + 1;
-      hf[i].klen = hs[i].len;
-      hf[i].f = field_hash (raw, &e);
-   }
-   return hf;
-}
-
-/* unfold_hash -- lab_fold_row_hash of the row lab_fold_unfold would build from element `elem` of a document
- * and the document's hoisted fields hf[0..nh) (those the element lacks join its own), without building
- * it: the element's fields' sum, plus every hoisted field's F but those whose name the element has. */
-static lab_fold_hash_t
-unfold_hash (const uint8_t *edata, uint32_t elen, const hoisted_t *hf, size_t nh)
-{
-   lab_fold_hash_t sum = { 0, 0 };
-   uint64_t seen = 0; /* bit i: the element has hoisted field i (the first 64; past them, looked up) */
-   uint64_t lens = 0; /* bit n % 64: a hoisted name is n bytes long */
-   elem_t e = { .next = 4 };
-   bson_iter_t e2;
-   size_t i;
-   int rc;
-
-   if (elen < 5 || (uint32_t)le32 (edata, 0) != elen) {
-      return corrupt_digest (edata, elen); /* as lab_fold_row_hash would hash it */
-   }
-   for (i = 0; i < nh && i < 64; i++) {
-      lens |= 1ull << (hf[i].klen & 63);
-   }
-   while ((rc = elem_next (edata, elen, &e)) == 1) {
-      /* the name ends where the value starts (its NUL between them) */
-      uint32_t klen = e.val - e.key - 1;
-
-      lab_fold_hash_add (&sum, field_hash (edata, &e));
-      if (!(lens >> (klen & 63) & 1)) {
-         continue; /* no hoisted name is this long */
-      }
-      for (i = 0; i < nh && i < 64; i++) {
-         if (hf[i].klen == klen && memcmp (hf[i].key, edata + e.key, klen) == 0) {
-            seen |= 1ull << i;
-            break;
-         }
-      }
-   }
-   if (rc != 0) {
-      return corrupt_digest (edata, elen);
-   }
-   for (i = 0; i < nh; i++) {
-      bool has = i < 64 ? ((seen >> i) & 1) != 0
-                        : bson_iter_init_from_data (&e2, edata, elen) &&
-                             bson_iter_find_w_len (&e2, hf[i].key, (int)hf[i].klen);
-      if (!has) {
-         lab_fold_hash_add (&sum, hf[i].f);
-      }
-   }
-   return digest_of (sum);
-}
-
+/* lab_fold_hash_add -- see fold.h. */
 void
 lab_fold_hash_add (lab_fold_hash_t *acc, lab_fold_hash_t h)
 {
-   acc->lo += h.lo;
-   acc->hi += h.hi;
+   lab_rowhash_add (acc, h);
 }
 
 /* ---- hoist sampler ------------------------------------------------------------------------------ */

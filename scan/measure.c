@@ -48,6 +48,8 @@ typedef struct {
    int64_t docs, rows, bytes;
    int64_t unmatched; /* keys whose lookup returned no document */
    uint64_t decoded;  /* --decode's checksum (kept so the work is done) */
+   uint64_t digest;   /* the sum of the returned rows' content digests (lab_scan_rowhash) */
+   lab_scan_rowhash_t rh;
    uint64_t elapsed_ns;
 } worker_t;
 
@@ -56,25 +58,38 @@ typedef struct {
    int64_t docs, rows, bytes;
 } doc_ctx_t;
 
-/* on_doc -- count a document, its bytes and its rows (the folded array's elements). */
+/* on_doc -- count a document, its bytes and its rows (the folded array's elements), each row's content
+ * digest summed (inside the timed load, as the mix's load op does: every layout does the same work). */
 static bool
 on_doc (const bson_t *doc, void *ctx)
 {
    doc_ctx_t *c = ctx;
+   worker_t *w = c->w;
 
    c->docs++;
    c->bytes += doc->len;
-   c->w->decoded += lab_scan_decode (doc, c->w->opts->decode);
-   if (c->w->folded) {
+   w->decoded += lab_scan_decode (doc, w->opts->decode);
+   lab_scan_rowhash_doc (&w->rh, doc);
+   if (w->folded) {
       bson_iter_t it, child;
-      if (bson_iter_init_find (&it, doc, c->w->opts->array_field) && BSON_ITER_HOLDS_ARRAY (&it) &&
+      if (bson_iter_init_find (&it, doc, w->opts->array_field) && BSON_ITER_HOLDS_ARRAY (&it) &&
           bson_iter_recurse (&it, &child)) {
          while (bson_iter_next (&child)) {
+            const uint8_t *data;
+            uint32_t len;
+            bson_t elem;
             c->rows++;
+            if (BSON_ITER_HOLDS_DOCUMENT (&child)) {
+               bson_iter_document (&child, &len, &data);
+               if (bson_init_static (&elem, data, len)) {
+                  w->digest += lab_scan_rowhash (&w->rh, &elem);
+               }
+            }
          }
       }
    } else {
       c->rows++;
+      w->digest += lab_scan_rowhash (&w->rh, NULL);
    }
    return true;
 }
@@ -145,6 +160,7 @@ worker_main (void *arg, int index, bson_error_t *error)
       lab_progress_add (w->progress, 1, (uint64_t)c.bytes);
    }
    w->elapsed_ns = lab_now_ns () - t_start;
+   lab_scan_rowhash_cleanup (&w->rh);
    lab_store_session_close (sess);
    return ok;
 }
@@ -531,6 +547,8 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_
       /* a shared counter: any worker may run every item; else its share, every stride-th key */
       w->lat_ms = bson_malloc0 (
          (size_t)(wl && wl->next ? wl->nitems + 1 : (w->end - w->first) / w->stride + 2) * sizeof (double));
+      w->rh.key_field = p->opts->key;
+      w->rh.array_field = p->opts->array_field;
    }
    bson_free (starts);
    return ws;
@@ -551,6 +569,7 @@ workers_totals (const worker_t *ws, int n, lab_scan_layout_measure_t *m)
       m->rows += ws[i].rows;
       m->bytes_returned += ws[i].bytes;
       m->keys_unmatched += ws[i].unmatched;
+      m->digest += ws[i].digest;
       nlat += ws[i].nlat;
       m->workers[i].keys = ws[i].nlat;
       m->workers[i].docs = ws[i].docs;

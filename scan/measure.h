@@ -112,6 +112,7 @@ typedef struct {
    /* totals */
    int64_t keys, docs, rows, bytes_returned;
    int64_t keys_unmatched; /* keys whose lookup returned no document */
+   uint64_t digest;        /* the load: the sum of every returned row's content digest (lab_scan_rowhash) */
    bool have_disk;         /* the device's counters at both ends */
    lab_scan_diskstats_delta_t disk;
    bool have_engine; /* engine counters at both ends */

@@ -118,6 +118,11 @@ append_totals (bson_t *entry, const lab_scan_layout_measure_t *m)
    BSON_APPEND_INT64 (entry, "keys", m->keys);
    BSON_APPEND_INT64 (entry, "keys_unmatched", m->keys_unmatched);
    BSON_APPEND_INT64 (entry, "bytes_returned", m->bytes_returned);
+   {
+      char dig[24];
+      bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)m->digest);
+      BSON_APPEND_UTF8 (entry, "digest", dig);
+   }
    if (m->have_disk) {
       BSON_APPEND_INT64 (entry, "read_requests", (int64_t)m->disk.reads);
       BSON_APPEND_INT64 (entry, "read_bytes", (int64_t)m->disk.read_bytes);

@@ -931,6 +931,9 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    int nentries = 0, k;
    bool ok = false;
    char ts[32];
+   bson_error_t load_differ = { 0 }; /* the load's runs read other rows on some layout (exit 3) */
+   size_t la, lb;
+   uint64_t da, db;
 
    if (!plan_make (store, o, &sp, error) || !plan_dataset (&sp, error) ||
        !record_header (&sp, results, error) || !record_calibration (&sp, results, error)) {
@@ -951,14 +954,28 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
          goto done;
       }
       lab_scan_runs_record (&sp.p, results, entries, nentries);
+      if (!lab_scan_runs_digests (&sp.p.layouts, results, NULL, &la, &lb, &da, &db)) {
+         /* the runs' rows differ by content: measured on, recorded, then exit 3 */
+         lab_scan_digest_differ (sp.p.store, o, &sp.p.layouts, la, lb, sp.p.keys, sp.p.nkeys, "load",
+                                 &load_differ);
+      }
    }
    if (!sp.sweep && ((sp.p.wl && !lab_scan_workloads_run (&sp.p, sp.p.wl, results, error)) ||
                      (lab_scan_mix_on (o) && !lab_scan_mix_run (&sp.p, results, error)))) {
       /* layouts that returned different results: the file keeps what was measured, the exit says so */
+      if (load_differ.domain) {
+         lab_log_error ("%s", load_differ.message); /* the error reported is the later one */
+      }
       if (error->domain == LAB_ERROR_VERIFY) {
          lab_scan_utc_now (ts, sizeof ts);
          BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
       }
+      goto done;
+   }
+   if (load_differ.domain) {
+      *error = load_differ;
+      lab_scan_utc_now (ts, sizeof ts);
+      BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
       goto done;
    }
    lab_scan_utc_now (ts, sizeof ts);

@@ -242,7 +242,7 @@ point_workloads (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_
 
 /* measure_point -- set the cache, run every run, record the point into *point, then the workloads besides
  * the load (their "workloads" array in the point); layouts whose workloads returned different results
- * leave the point recorded and the error in *differ (the first only). */
+ * leave the point recorded and the error in *differ (the first only), and so do runs whose digests differ. */
 static bool
 measure_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *differ,
                bson_error_t *error)
@@ -250,7 +250,8 @@ measure_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t 
    const lab_scan_opts_t *o = p->opts;
    bson_t *entries = bson_malloc0 ((size_t)o->runs * p->layouts.n * sizeof *entries);
    uint64_t per_server = 0;
-   size_t l;
+   size_t l, la, lb;
+   uint64_t da, db;
    int nentries = 0, k;
    bool ok = false;
 
@@ -303,6 +304,10 @@ measure_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t 
       bson_append_array_end (point, &arr);
    }
    lab_scan_runs_record (p, point, entries, nentries);
+   if (!lab_scan_runs_digests (&p->layouts, point, NULL, &la, &lb, &da, &db) && !differ->domain) {
+      /* the runs read other rows on some layout: the point recorded, exit 3 at the end */
+      lab_scan_digest_differ (p->store, o, &p->layouts, la, lb, p->keys, p->nkeys, "load", differ);
+   }
    for (l = 0; l < p->layouts.n; l++) {
       append_layout (p, sw, l, point);
    }

@@ -21,8 +21,9 @@ typedef struct {
    lab_scan_wl_acc_t *acc;
    const lab_scan_wl_row_t *want; /* row: the pairs asked for (tool mode filters elements by them) */
    int64_t nwant;
-   bool filter_rows; /* tool mode: keep only the rows asked for (server mode: the server filtered) */
-   int64_t lo, hi;   /* range: the window */
+   bool filter_rows;      /* tool mode: keep only the rows asked for (server mode: the server filtered) */
+   int64_t lo, hi;        /* range: the window */
+   lab_scan_rowhash_t rh; /* the returned document's rows, hashed by content */
 } q_ctx_t;
 
 /* same_value -- a and b compare equal as their extended JSON text (int32 3 and int64 3 both "3"). */
@@ -104,7 +105,7 @@ lab_scan_wl_hash_skipped (const lab_scan_wl_layout_t *wl, uint64_t h)
 
 /* one_row -- count a returned row: the digest, or the aggregate's group. */
 static void
-one_row (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
+one_row (q_ctx_t *q, const bson_t *doc, const bson_t *elem)
 {
    const lab_scan_opts_t *o = q->wl->opts;
    lab_scan_wl_acc_t *acc = q->acc;
@@ -127,8 +128,7 @@ one_row (const q_ctx_t *q, const bson_t *doc, const bson_t *elem)
       lab_scan_wl_group_add (acc, g ? lab_value_text (g, name, sizeof name) : "null", 1, v);
       return;
    }
-   h = lab_scan_wl_row_hash (lab_scan_wl_row_field (doc, NULL, o->key, &it),
-                             lab_scan_wl_row_id (doc, elem, o->key, &it2));
+   h = lab_scan_wl_read_hash (q->wl, &q->rh, doc, elem);
    acc->digest += lab_scan_wl_hash_skipped (q->wl, h) ? 0 : h;
 }
 
@@ -149,6 +149,7 @@ on_doc (const bson_t *doc, void *ctx)
    q->acc->docs++;
    q->acc->doc_bytes += doc->len;
    q->acc->decoded += lab_scan_decode (doc, q->wl->opts->decode);
+   lab_scan_rowhash_doc (&q->rh, doc);
    lab_scan_wl_each_row (doc, q->wl->opts->array_field, q->wl->array, one_row_cb, q);
    return true;
 }
@@ -356,6 +357,8 @@ lab_scan_wl_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int
    q.wl = wl;
    q.acc = acc;
    q.filter_rows = wl->mode == LAB_WL_MODE_TOOL && wl->array;
+   q.rh.key_field = wl->opts->key;
+   q.rh.array_field = wl->opts->array_field;
    if (wl->kind == LAB_WL_ROW) {
       int64_t first = i * wl->opts->wl.row_batch, end = first + wl->opts->wl.row_batch;
       q.want = &wl->in->rows[first];
@@ -381,6 +384,7 @@ lab_scan_wl_item (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int
    } else {
       ok = tool_aggregate (wl, sess, i, &q, error);
    }
+   lab_scan_rowhash_cleanup (&q.rh);
    if (!ok) {
       lab_error_prefix (error, "%s workload on %s (query %lld)", lab_scan_wl_name (wl->kind),
                         wl->layout->collection, (long long)i + 1);

@@ -38,6 +38,8 @@ typedef struct {
    int64_t *prev;                 /* per op: the master's previous write in the stream (-1: none) */
    uint64_t *skip;                /* the row hashes of the appended rows, sorted */
    int64_t nskip;
+   uint64_t *updated; /* lab_scan_wl_id_hash (key, NULL) of the masters the stream corrects, sorted */
+   int64_t nupdated;
    lab_scan_wl_mode_t mode;
    double rate; /* --mix-rate: ops per second (0: closed loop) */
 } mix_t;
@@ -172,7 +174,7 @@ mix_orders (mix_t *mx)
       const lab_scan_wl_write_t *w = mix_write_of (mx, i);
       mx->prev[i] = -1;
       if (w) {
-         ks[nk].h = lab_scan_wl_row_hash (&w->key, NULL);
+         ks[nk].h = lab_scan_wl_id_hash (&w->key, NULL);
          ks[nk++].op = i;
       }
    }
@@ -183,12 +185,22 @@ mix_orders (mix_t *mx)
       }
    }
    bson_free (ks);
-   mx->skip = bson_malloc0 (((size_t)mx->in.append.n + 1) * sizeof *mx->skip);
+   /* an appended row by content, and by (key, _id) as a read of an updated master hashes it */
+   mx->skip = bson_malloc0 (((size_t)mx->in.append.n * 2 + 1) * sizeof *mx->skip);
    for (i = 0; i < mx->in.append.n; i++) {
-      mx->skip[i] = lab_scan_wl_row_hash (&mx->in.append.w[i].key, &mx->in.append.w[i].id);
+      mx->skip[2 * i] = lab_scan_wl_write_hash (&mx->in.append.w[i], mx->o1.wl.sum_field);
+      mx->skip[2 * i + 1] = lab_scan_wl_id_hash (&mx->in.append.w[i].key, &mx->in.append.w[i].id);
    }
-   mx->nskip = mx->in.append.n;
+   mx->nskip = mx->in.append.n * 2;
    qsort (mx->skip, (size_t)mx->nskip, sizeof *mx->skip, u64_cmp);
+   /* the masters the stream corrects: whether a read saw a correction depends on the timing, so their
+    * rows are read by (key, _id), not content (the corrections are in the digest as writes) */
+   mx->updated = bson_malloc0 (((size_t)mx->in.update.n + 1) * sizeof *mx->updated);
+   for (i = 0; i < mx->in.update.n; i++) {
+      mx->updated[i] = lab_scan_wl_id_hash (&mx->in.update.w[i].key, NULL);
+   }
+   mx->nupdated = mx->in.update.n;
+   qsort (mx->updated, (size_t)mx->nupdated, sizeof *mx->updated, u64_cmp);
 }
 
 /* mix_draw -- the stream and its inputs: rows for the row ops then the loads' masters (then the windows
@@ -258,6 +270,7 @@ mix_cleanup (mix_t *mx)
    bson_free (mx->input[LAB_WL_UPDATE]);
    bson_free (mx->prev);
    bson_free (mx->skip);
+   bson_free (mx->updated);
 }
 
 /* ---- one operation ------------------------------------------------------------------------------- */
@@ -265,6 +278,7 @@ mix_cleanup (mix_t *mx)
 typedef struct {
    const lab_scan_wl_layout_t *wl;
    lab_scan_wl_acc_t *acc;
+   lab_scan_rowhash_t rh;
 } load_ctx_t;
 
 /* load_row -- a row of a loaded master: counted, in the digest unless the stream appended it. */
@@ -272,9 +286,7 @@ static void
 load_row (const bson_t *doc, const bson_t *elem, void *ctx)
 {
    load_ctx_t *c = ctx;
-   bson_iter_t it, it2;
-   uint64_t h = lab_scan_wl_row_hash (lab_scan_wl_row_field (doc, NULL, c->wl->opts->key, &it),
-                                      lab_scan_wl_row_id (doc, elem, c->wl->opts->key, &it2));
+   uint64_t h = lab_scan_wl_read_hash (c->wl, &c->rh, doc, elem);
 
    c->acc->rows++;
    c->acc->digest += lab_scan_wl_hash_skipped (c->wl, h) ? 0 : h;
@@ -289,6 +301,7 @@ load_doc (const bson_t *doc, void *ctx)
    c->acc->docs++;
    c->acc->doc_bytes += doc->len;
    c->acc->decoded += lab_scan_decode (doc, c->wl->opts->decode);
+   lab_scan_rowhash_doc (&c->rh, doc);
    lab_scan_wl_each_row (doc, c->wl->opts->array_field, c->wl->array, load_row, c);
    return true;
 }
@@ -300,11 +313,14 @@ load_one (const mix_layout_t *ml, lab_store_session_t *sess, int64_t k, lab_scan
           bson_error_t *error)
 {
    const mix_t *mx = ml->mx;
-   load_ctx_t c = { &ml->sub[LAB_WL_ROW], acc };
+   load_ctx_t c = { &ml->sub[LAB_WL_ROW], acc, { mx->o1.key, mx->o1.array_field, NULL, NULL } };
+   bool ok;
 
    acc->queries++;
-   return lab_scan_master_find (sess, ml->layout->collection, c.wl->clustered, mx->o1.key,
-                                &mx->in.rows[mx->in.nrows + k].key, load_doc, &c, NULL, error);
+   ok = lab_scan_master_find (sess, ml->layout->collection, c.wl->clustered, mx->o1.key,
+                              &mx->in.rows[mx->in.nrows + k].key, load_doc, &c, NULL, error);
+   lab_scan_rowhash_cleanup (&c.rh);
+   return ok;
 }
 
 /* wait_turn -- a write: wait until the master's previous write in the stream is done (false: another
@@ -457,6 +473,8 @@ layout_init (lab_scan_plan_t *p, const mix_t *mx, const lab_results_layout_t *l,
       ok = lab_scan_wl_layout_init (sub, sess, (lab_scan_wl_kind_t)t, mx->mode, &mx->o1, l, &mx->in, error);
       sub->skip = mx->skip;
       sub->nskip = mx->nskip;
+      sub->by_id = mx->updated;
+      sub->nby_id = mx->nupdated;
       if (lab_scan_wl_is_write ((lab_scan_wl_kind_t)t) && p->backend == LAB_BACKEND_MONGO) {
          sub->server = p->store;
          sub->positional = mx->mode == LAB_WL_MODE_SERVER;

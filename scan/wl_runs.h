@@ -40,6 +40,7 @@ typedef struct {
    lab_store_oplog_mark_t oplog0;      /* the oplog before the writes (§26) */
    int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries after it (-1 unknown) */
    char oplog_note[300];               /* why unknown ("" known) */
+   int64_t read_back_rows;             /* the written masters' rows read back into the digest */
 } lab_scan_wl_result_t;
 
 /* One run of one layout as its entry's "runs" array keeps it (docs/results-schema.md); -1: unknown. */

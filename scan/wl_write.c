@@ -727,7 +727,7 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
       bson_destroy (&elem);
       acc->writes += ok;
       acc->rows += ok;
-      acc->digest += ok ? lab_scan_wl_row_hash (&wl->writes->w[j].key, &wl->writes->w[j].id) : 0;
+      acc->digest += ok ? lab_scan_wl_write_hash (&wl->writes->w[j], wl->opts->wl.sum_field) : 0;
    }
    if (ok && grew && wl->server && !split) {
       /* {_id: last part}, {$push: {array: {$each: [...]}}, $inc: {row_count: n}}: the server's $push */
@@ -842,14 +842,14 @@ update_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
          bson_destroy (&u);
          acc->writes += ok;
          acc->rows += ok;
-         acc->digest += ok ? lab_scan_wl_row_hash (&w->key, &w->id) : 0;
+         acc->digest += ok ? lab_scan_wl_write_hash (w, wl->opts->wl.sum_field) : 0;
       } else {
          bson_t *d = rebuild (o, ps.docs[i - 1], -1, NULL, 0, at, o->wl.sum_field, &w->value);
          ok = put (wl, sess, d, acc, error);
          bson_destroy (d);
          acc->writes += ok;
          acc->rows += ok;
-         acc->digest += ok ? lab_scan_wl_row_hash (&w->key, &w->id) : 0;
+         acc->digest += ok ? lab_scan_wl_write_hash (w, wl->opts->wl.sum_field) : 0;
       }
       parts_free (&ps);
    }
@@ -906,7 +906,7 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          acc->writes++;
          acc->rows++;
          acc->docs_written++;
-         acc->digest += lab_scan_wl_row_hash (&wl->writes->w[j].key, &wl->writes->w[j].id);
+         acc->digest += lab_scan_wl_write_hash (&wl->writes->w[j], wl->opts->wl.sum_field);
       }
       return true;
    }
@@ -931,7 +931,7 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
          }
          acc->writes++;
          acc->rows++;
-         acc->digest += lab_scan_wl_row_hash (&w->key, &w->id);
+         acc->digest += lab_scan_wl_write_hash (w, wl->opts->wl.sum_field);
          continue;
       }
       acc->queries++;
@@ -972,7 +972,7 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
       }
       acc->writes++;
       acc->rows++;
-      acc->digest += lab_scan_wl_row_hash (&w->key, &w->id);
+      acc->digest += lab_scan_wl_write_hash (w, wl->opts->wl.sum_field);
    }
    return true;
 }

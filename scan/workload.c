@@ -166,9 +166,9 @@ hash_text (const char *s, uint64_t h)
    return lab_scan_mix64 (h);
 }
 
-/* lab_scan_wl_row_hash -- see workload.h: the key and the row _id as extended JSON text. */
+/* lab_scan_wl_id_hash -- see workload.h: the key and the row _id as extended JSON text. */
 uint64_t
-lab_scan_wl_row_hash (const bson_value_t *key, const bson_value_t *row_id)
+lab_scan_wl_id_hash (const bson_value_t *key, const bson_value_t *row_id)
 {
    char kb[256], ib[256];
    uint64_t h = 0xcbf29ce484222325ull;

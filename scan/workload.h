@@ -15,6 +15,7 @@
 #ifndef LAB_SCAN_WORKLOAD_H
 #define LAB_SCAN_WORKLOAD_H
 
+#include "core/rowhash.h"
 #include "scan/scan.h"
 #include "store/store.h"
 
@@ -133,7 +134,8 @@ typedef struct {
 
 typedef struct {
    int64_t queries, rows, docs, doc_bytes;
-   uint64_t digest; /* sum of the rows' 64-bit hashes (order-independent) */
+   uint64_t digest; /* sum of the rows' lab_scan_rowhash (order-independent; writes: their write hashes
+                     * and the written masters' rows read back) */
    lab_scan_wl_group_t *groups;
    size_t ngroups, capgroups;
    int64_t missing_sum; /* rows whose sum field was absent or not a number (counted, not summed) */
@@ -176,10 +178,71 @@ typedef void (*lab_scan_wl_row_fn) (const bson_t *doc, const bson_t *elem, void 
 void lab_scan_wl_each_row (const bson_t *doc, const char *array_field, bool array, lab_scan_wl_row_fn fn,
                            void *ctx);
 
-/* lab_scan_wl_row_hash -- the 64-bit hash of a row for the digest: its master key and its own _id (the
- * element's _id in a folded document, which the fold keeps), so the same row hashes the same in every
- * layout. */
-uint64_t lab_scan_wl_row_hash (const bson_value_t *key, const bson_value_t *row_id);
+/* lab_scan_wl_id_hash -- a 64-bit hash of (master key, row _id) (either NULL): which master or which row,
+ * not what it holds (the mix's order of a master's writes; an update's identity in its write digest). */
+uint64_t lab_scan_wl_id_hash (const bson_value_t *key, const bson_value_t *row_id);
+
+/* ---- the digests of content (digest.c) ------------------------------------------------------------ */
+
+/* One document's rows being hashed: its hoisted fields prepared once (a folded document's). */
+typedef struct {
+   const char *key_field;   /* a clustered row's _id {<key_field>: K, id: X} hashes as its detail row's X */
+   const char *array_field; /* a folded document's array (its metadata fields are left out) */
+   const bson_t *doc;
+   lab_rowhash_hoisted_t *hf; /* doc's hoisted fields (NULL: not prepared yet) */
+} lab_scan_rowhash_t;
+
+/* lab_scan_rowhash_doc -- the next document whose rows rh hashes (valid until the next call). */
+void lab_scan_rowhash_doc (lab_scan_rowhash_t *rh, const bson_t *doc);
+
+/* lab_scan_rowhash -- the 64-bit digest of a row of rh's document (elem: an element of its array, NULL:
+ * the document is the row) by its content: core/rowhash.h's canonical row, the detail layout's row (a
+ * folded document's hoisted fields merged back, its metadata left out), so the same row hashes the same
+ * in every layout and a field changed in one layout changes its digest. */
+uint64_t lab_scan_rowhash (lab_scan_rowhash_t *rh, const bson_t *elem);
+
+/* lab_scan_rowhash_cleanup -- free what rh holds. */
+void lab_scan_rowhash_cleanup (lab_scan_rowhash_t *rh);
+
+/* lab_scan_wl_write_hash -- the digest of one write: append, the new row's content (lab_scan_rowhash of
+ * w->row); update, the row's (key, _id) and the new value of the sum field `field`. */
+uint64_t lab_scan_wl_write_hash (const lab_scan_wl_write_t *w, const char *field);
+
+/* lab_scan_digest_master -- *digest += the row digests of master `key` in layout l (every document of
+ * the key, untimed), *rows += its rows. */
+bool lab_scan_digest_master (lab_store_session_t *sess, const lab_scan_opts_t *o,
+                             const lab_results_layout_t *l, bool clustered, const bson_value_t *key,
+                             uint64_t *digest, int64_t *rows, bson_error_t *error);
+
+/* lab_scan_digest_locate -- the first of keys[0..nkeys) whose rows differ between layouts a and b (their
+ * masters re-read and hashed one by one, stopping at the first difference: memory O(1) at any size), as
+ * "<key field> <value>" into buf; *found false (buf "") when every master holds the same rows. */
+bool lab_scan_digest_locate (lab_store_t *store, const lab_scan_opts_t *o, const lab_results_layout_t *a,
+                             const lab_results_layout_t *b, const bson_value_t *keys, int64_t nkeys,
+                             bool *found, char *buf, size_t len, bson_error_t *error);
+
+/* lab_scan_digest_written -- after a write workload on layout l: *digest += the row digests of every master
+ * ws wrote (each read back whole, untimed), *rows += their rows: what the writes left, by content. */
+bool lab_scan_digest_written (lab_store_t *store, const lab_scan_opts_t *o, const lab_results_layout_t *l,
+                              const lab_scan_wl_writes_t *ws, uint64_t *digest, int64_t *rows,
+                              bson_error_t *error);
+
+/* lab_scan_wl_groups_digest -- the aggregate's digest: the sum of its groups' hashes (name, rows, total). */
+uint64_t lab_scan_wl_groups_digest (const lab_scan_wl_acc_t *acc);
+
+/* lab_scan_runs_digests -- the load's runs in results' "runs": true when every run of every layout of ls
+ * returned the same rows (rows and digest); else false, the first run's layout *la and digest *da, the
+ * first that differed *lb, *db. per_layout (NULL, or ls->n entries): each layout's first run's digest (a
+ * layout without a run: left as it was). No runs: true. */
+bool lab_scan_runs_digests (const lab_results_layouts_t *ls, const bson_t *results, uint64_t *per_layout,
+                            size_t *la, size_t *lb, uint64_t *da, uint64_t *db);
+
+/* lab_scan_digest_differ -- *error = LAB_ERROR_VERIFY / LAB_VERIFY_ERR_RESULTS_DIFFER: workload `what` read
+ * different rows on layouts la and lb of ls, naming the first master of keys[0..nkeys) whose rows differ
+ * (lab_scan_digest_locate; when none is found, or the re-read fails, the message says so). */
+void lab_scan_digest_differ (lab_store_t *store, const lab_scan_opts_t *o, const lab_results_layouts_t *ls,
+                             size_t la, size_t lb, const bson_value_t *keys, int64_t nkeys, const char *what,
+                             bson_error_t *error);
 
 /* ---- one query on one layout (wl_exec.c) ---------------------------------------------------------- */
 
@@ -216,6 +279,9 @@ typedef struct lab_scan_wl_layout {
    _Atomic int64_t *next;
    const uint64_t *skip;
    int64_t nskip;
+   const uint64_t *by_id; /* the mix: lab_scan_wl_id_hash (key, NULL) of the masters it corrects, sorted:
+                           * their rows are digested by (key, _id) (a read may or may not see a correction) */
+   int64_t nby_id;
 } lab_scan_wl_layout_t;
 
 /* lab_scan_wl_layout_init -- the items of `kind` on `layout` in `mode` (the aggregate's natural ranges
@@ -232,6 +298,12 @@ void lab_scan_wl_segments (const lab_scan_wl_layout_t *wl, int parallel, int64_t
 
 /* lab_scan_wl_hash_skipped -- row hash h is one of wl->skip's (left out of the digest). */
 bool lab_scan_wl_hash_skipped (const lab_scan_wl_layout_t *wl, uint64_t h);
+
+/* lab_scan_wl_read_hash -- the digest of a row a read of wl returned: lab_scan_rowhash (rh at doc), but
+ * (key, _id) (lab_scan_wl_id_hash) in server mode, where mongod's projection ($elemMatch, $project {key,
+ * array}) returns what the query asks for, not the whole row, and for a master in wl->by_id. */
+uint64_t lab_scan_wl_read_hash (const lab_scan_wl_layout_t *wl, lab_scan_rowhash_t *rh, const bson_t *doc,
+                                const bson_t *elem);
 
 /* lab_scan_wl_layout_cleanup -- free what wl owns. */
 void lab_scan_wl_layout_cleanup (lab_scan_wl_layout_t *wl);

@@ -790,8 +790,9 @@ test_keys_match_nothing (void **state)
    bson_free (lost);
 }
 
-/* test_keys_match_partly -- keys that match in one layout only and rows that differ: exit 0, warned
- * with the counts, recorded per run (runs[].keys_unmatched) and shown by layout-report. */
+/* test_keys_match_partly -- keys that match in one layout only and rows that differ: warned with the
+ * counts, recorded per run (runs[].keys_unmatched) and shown by layout-report; the layouts do not hold the
+ * same rows, so exit 3 naming a master whose rows differ, the file written. */
 static void
 test_keys_match_partly (void **state)
 {
@@ -806,9 +807,11 @@ test_keys_match_partly (void **state)
    /* the default keys (part_coll's index): PART_LOST of them are gone from part_detail */
    args = bson_strdup_printf ("--detail part_detail --folded part_coll --runs 2 --out '%s'", out_path);
    rc = scancmp (NULL, args, &out, &err);
-   if (rc != 0) {
-      fail_msg ("scancmp exit %d: %s", rc, err);
+   if (rc != LAB_EXIT_DIFFERENT) {
+      fail_msg ("scancmp exit %d, wanted %d: %s", rc, LAB_EXIT_DIFFERENT, err);
    }
+   assert_non_null (strstr (err, "error: load: layouts detail and folded returned different rows"));
+   assert_non_null (strstr (err, "the first master whose rows differ: bill_id "));
    assert_non_null (strstr (err,
                             "warning: run 1: 5 of 40 keys matched no document in part_detail (detail), 0 "
                             "in part_coll (folded)"));
@@ -843,14 +846,15 @@ test_keys_match_partly (void **state)
    bson_free (args);
 
    /* keys every layout holds, rows that differ (line 1 is gone from part_detail): no key warning, the
-    * row warning still */
+    * row warning still, and exit 3 naming the first key's master */
    keys = write_keys ("held.txt", "1010\n1011\n1012\n1013\n1014\n1015\n1016\n1017\n1018\n1019\n");
    args = bson_strdup_printf ("--detail part_detail --folded part_coll --keys-file '%s' --out '%s'", keys,
                               out_path);
    rc = scancmp (NULL, args, &out, &err);
-   if (rc != 0) {
-      fail_msg ("scancmp exit %d: %s", rc, err);
+   if (rc != LAB_EXIT_DIFFERENT) {
+      fail_msg ("scancmp exit %d, wanted %d: %s", rc, LAB_EXIT_DIFFERENT, err);
    }
+   assert_non_null (strstr (err, "the first master whose rows differ: bill_id 1010 "));
    assert_null (strstr (err, "matched no document"));
    assert_non_null (strstr (err, "warning: run 1: the layouts returned different row counts"));
    r = lab_test_json_load (out_path);

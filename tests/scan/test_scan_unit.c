@@ -729,6 +729,7 @@ measured (lab_scan_layout_measure_t *m, lab_scan_worker_totals_t *w, lab_scan_sa
    m->docs = 10;
    m->rows = 1300;
    m->bytes_returned = 8000000;
+   m->digest = 1234;
    m->have_disk = true;
    m->disk.reads = 400;
    m->disk.read_bytes = 4096000;
@@ -794,11 +795,32 @@ test_layout_entry (void **state)
    lab_scan_worker_totals_t w[2];
    lab_scan_sample_t smp[2];
    bson_t e = BSON_INITIALIZER;
-   const char *order[] = { "run",        "layout",       "collection",     "order_in_run",   "load_order",
-                           "started_at", "elapsed_s",    "state",          "cold",           "docs",
-                           "rows",       "keys",         "keys_unmatched", "bytes_returned", "read_requests",
-                           "read_bytes", "read_time_ms", "io_ticks_ms",    "engine",         "rates",
-                           "memory",     "cpu",          "latency_ms",     "workers",        "samples" };
+   const char *order[] = { "run",
+                           "layout",
+                           "collection",
+                           "order_in_run",
+                           "load_order",
+                           "started_at",
+                           "elapsed_s",
+                           "state",
+                           "cold",
+                           "docs",
+                           "rows",
+                           "keys",
+                           "keys_unmatched",
+                           "bytes_returned",
+                           "digest",
+                           "read_requests",
+                           "read_bytes",
+                           "read_time_ms",
+                           "io_ticks_ms",
+                           "engine",
+                           "rates",
+                           "memory",
+                           "cpu",
+                           "latency_ms",
+                           "workers",
+                           "samples" };
    bson_iter_t it;
    size_t i = 0;
 
@@ -819,6 +841,7 @@ test_layout_entry (void **state)
    assert_int_equal (lab_test_json_num (&e, "order_in_run"), 1);
    assert_string_equal (lab_test_json_str (&e, "started_at"), "2026-01-02T03:04:05Z");
    assert_true (lab_test_json_num (&e, "elapsed_s") == 4.0);
+   assert_string_equal (lab_test_json_str (&e, "digest"), "00000000000004d2"); /* m.digest 1234, hex */
    /* the collection when the measurement started (before the cold step) */
    assert_int_equal (lab_test_json_num (&e, "state.count"), 520000);
    assert_int_equal (lab_test_json_num (&e, "state.data_size_bytes"), 177000000);

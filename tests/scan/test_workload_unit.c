@@ -109,11 +109,73 @@ test_row_hash (void **state)
    k.value.v_int64 = 7;
    k32.value.v_int32 = 7;
    id.value.v_int32 = 1;
-   assert_true (lab_scan_wl_row_hash (&k, &id) == lab_scan_wl_row_hash (&k32, &id));
+   assert_true (lab_scan_wl_id_hash (&k, &id) == lab_scan_wl_id_hash (&k32, &id));
    id.value.v_int32 = 2;
    assert_true (
-      lab_scan_wl_row_hash (&k, &id) !=
-      lab_scan_wl_row_hash (&k32, &(bson_value_t){ .value_type = BSON_TYPE_INT32, .value.v_int32 = 1 }));
+      lab_scan_wl_id_hash (&k, &id) !=
+      lab_scan_wl_id_hash (&k32, &(bson_value_t){ .value_type = BSON_TYPE_INT32, .value.v_int32 = 1 }));
+}
+
+/* rh_of -- lab_scan_rowhash of doc (elem: its array's element number `elem`, -1: doc is the row). */
+static uint64_t
+rh_of (const bson_t *doc, int elem)
+{
+   lab_scan_rowhash_t rh = { "bill_id", "lines", NULL, NULL };
+   bson_iter_t it, child;
+   uint64_t h = 0;
+
+   lab_scan_rowhash_doc (&rh, doc);
+   if (elem < 0) {
+      h = lab_scan_rowhash (&rh, NULL);
+   } else if (bson_iter_init_find (&it, doc, "lines") && bson_iter_recurse (&it, &child)) {
+      for (int i = 0; i <= elem && bson_iter_next (&child); i++) {
+         if (i == elem) {
+            const uint8_t *data;
+            uint32_t len;
+            bson_t e;
+            bson_iter_document (&child, &len, &data);
+            assert_true (bson_init_static (&e, data, len));
+            h = lab_scan_rowhash (&rh, &e);
+         }
+      }
+   }
+   lab_scan_rowhash_cleanup (&rh);
+   return h;
+}
+
+/* the content digest: the detail row, its folded element with the hoisted fields merged back (the fold's
+ * own fields left out) and its clustered copy hash the same, in any field order; a changed value does not */
+static void
+test_row_content_hash (void **state)
+{
+   bson_t *row = BCON_NEW ("_id", BCON_INT32 (11), "bill_id", BCON_INT64 (7), "cust", "ann", "line",
+                           BCON_INT32 (1), "amount", BCON_DOUBLE (2.5));
+   bson_t *reordered = BCON_NEW ("amount", BCON_DOUBLE (2.5), "line", BCON_INT32 (1), "bill_id",
+                                 BCON_INT64 (7), "_id", BCON_INT32 (11), "cust", "ann");
+   bson_t *changed = BCON_NEW ("_id", BCON_INT32 (11), "bill_id", BCON_INT64 (7), "cust", "ann", "line",
+                               BCON_INT32 (1), "amount", BCON_DOUBLE (2.75));
+   bson_t *folded =
+      BCON_NEW ("_id", "n:7#0", "bill_id", BCON_INT64 (7), "cust", "ann", "row_count", BCON_INT32 (2), "part",
+                BCON_INT32 (0), "parts", BCON_INT32 (1), "lines", "[", "{", "_id", BCON_INT32 (10), "line",
+                BCON_INT32 (0), "amount", BCON_DOUBLE (1), "}", "{", "_id", BCON_INT32 (11), "line",
+                BCON_INT32 (1), "amount", BCON_DOUBLE (2.5), "}", "]");
+   bson_t *clustered =
+      BCON_NEW ("_id", "{", "bill_id", BCON_INT64 (7), "id", BCON_INT32 (11), "}", "bill_id", BCON_INT64 (7),
+                "cust", "ann", "line", BCON_INT32 (1), "amount", BCON_DOUBLE (2.5));
+   uint64_t h = rh_of (row, -1);
+
+   (void)state;
+   assert_true (h != 0);
+   assert_true (h == rh_of (reordered, -1));
+   assert_true (h == rh_of (folded, 1));
+   assert_true (h == rh_of (clustered, -1));
+   assert_true (h != rh_of (changed, -1));
+   assert_true (h != rh_of (folded, 0));
+   bson_destroy (row);
+   bson_destroy (reordered);
+   bson_destroy (changed);
+   bson_destroy (folded);
+   bson_destroy (clustered);
 }
 
 /* fixture: options and three drawn rows */
@@ -357,10 +419,15 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_parse),           cmocka_unit_test (test_row_field),
-      cmocka_unit_test (test_groups),          cmocka_unit_test (test_row_hash),
-      cmocka_unit_test (test_server_commands), cmocka_unit_test (test_indexes),
-      cmocka_unit_test (test_planner_table),   cmocka_unit_test (test_decode),
+      cmocka_unit_test (test_parse),
+      cmocka_unit_test (test_row_field),
+      cmocka_unit_test (test_groups),
+      cmocka_unit_test (test_row_hash),
+      cmocka_unit_test (test_row_content_hash),
+      cmocka_unit_test (test_server_commands),
+      cmocka_unit_test (test_indexes),
+      cmocka_unit_test (test_planner_table),
+      cmocka_unit_test (test_decode),
       cmocka_unit_test (test_writes_group),
    };
    return lab_test_run_group ("workload_unit", tests, NULL, NULL);
