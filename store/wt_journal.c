@@ -2,7 +2,9 @@
  * wt_journal.c -- which of the embedded store's tables are journaled (issue 27): a store opened with
  * opts.unlogged creates its collections and their indexes with log=(enabled=false), as mongod creates
  * them on a replica set member (docs/mongodb-compat.md §25); an index follows its collection's setting;
- * lab_wt_set_journaled turns a filled collection's tables back to journaled, as a standalone's.
+ * lab_wt_set_journaled turns a filled collection's tables back to journaled, as a standalone's; and how a
+ * record is rewritten by that setting (lab_wt_record_update: modify on an unlogged table, as mongod's
+ * record store does), for the plain and the clustered update paths alike.
  */
 #include "wt_private.h"
 
@@ -123,4 +125,39 @@ lab_wt_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error)
    pthread_mutex_unlock (&st->meta_mu);
    pthread_rwlock_unlock (&st->ddl);
    return ok;
+}
+
+/* ---- a record rewritten as its table's logging allows (both update paths) ---------------------------- */
+
+/* lab_wt_modify_wanted -- see wt_private.h. */
+bool
+lab_wt_modify_wanted (bool logged, int64_t old_len, int64_t new_len, size_t *max_diff)
+{
+   *max_diff = (size_t)(new_len / 10);
+   return !logged && new_len > LAB_WT_MODIFY_MIN_LEN && new_len <= old_len + new_len / 10;
+}
+
+/* lab_wt_record_update -- see wt_private.h. */
+int
+lab_wt_record_update (WT_SESSION *s, WT_CURSOR *cc, bool logged, const WT_ITEM *old, const WT_ITEM *nv,
+                      bool *modified)
+{
+   WT_MODIFY entries[LAB_WT_MODIFY_MAX_ENTRIES];
+   int nentries = LAB_WT_MODIFY_MAX_ENTRIES, ret;
+   size_t max_diff;
+
+   *modified = false;
+   if (lab_wt_modify_wanted (logged, (int64_t)old->size, (int64_t)nv->size, &max_diff)) {
+      ret = wiredtiger_calc_modify (s, old, nv, max_diff, entries, &nentries);
+      if (ret == 0) {
+         ret = nentries == 0 ? cc->reserve (cc) : cc->modify (cc, entries, nentries);
+         *modified = ret == 0;
+         return ret;
+      }
+      if (ret != WT_NOTFOUND) {
+         return ret;
+      }
+   }
+   cc->set_value (cc, nv);
+   return cc->update (cc);
 }

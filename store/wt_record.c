@@ -325,39 +325,6 @@ done:
 
 /* ---- upserts ------------------------------------------------------------------------------------ */
 
-/* lab_wt_modify_wanted -- see wt_private.h. */
-bool
-lab_wt_modify_wanted (bool logged, int64_t old_len, int64_t new_len, size_t *max_diff)
-{
-   *max_diff = (size_t)(new_len / 10);
-   return !logged && new_len > LAB_WT_MODIFY_MIN_LEN && new_len <= old_len + new_len / 10;
-}
-
-/* lab_wt_record_update -- see wt_private.h. */
-int
-lab_wt_record_update (WT_SESSION *s, WT_CURSOR *cc, bool logged, const WT_ITEM *old, const WT_ITEM *nv,
-                      bool *modified)
-{
-   WT_MODIFY entries[LAB_WT_MODIFY_MAX_ENTRIES];
-   int nentries = LAB_WT_MODIFY_MAX_ENTRIES, ret;
-   size_t max_diff;
-
-   *modified = false;
-   if (lab_wt_modify_wanted (logged, (int64_t)old->size, (int64_t)nv->size, &max_diff)) {
-      ret = wiredtiger_calc_modify (s, old, nv, max_diff, entries, &nentries);
-      if (ret == 0) {
-         ret = nentries == 0 ? cc->reserve (cc) : cc->modify (cc, entries, nentries);
-         *modified = ret == 0;
-         return ret;
-      }
-      if (ret != WT_NOTFOUND) {
-         return ret;
-      }
-   }
-   cc->set_value (cc, nv);
-   return cc->update (cc);
-}
-
 /* replace_doc -- the document at rid replaced by doc, as mongod's update does: only the index entries
  * that change are removed and inserted (lab_wt_index_update_keys; the _id entry stays), and the record
  * written by lab_wt_record_update with the table's own logging setting (lab_wt_coll_logged: a logged
