@@ -78,8 +78,11 @@ lab_stackdist_t *lab_predict_trace_detail (const lab_predict_input_t *in);
  * *pages (may be NULL) gets the folded layout's data pages. Caller destroys. */
 lab_stackdist_t *lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages);
 
-/* lab_predict_capacity -- the bytes of pages a cache of `cache_bytes` holds in the model. */
+/* lab_predict_capacity -- the bytes of pages a cache of `cache_bytes` holds in the model at the default
+ * fill (LAB_PREDICT_CACHE_FILL); lab_predict_capacity_at at `fill` (a share of the cache: the probe's
+ * measured one). */
 uint64_t lab_predict_capacity (uint64_t cache_bytes);
+uint64_t lab_predict_capacity_at (uint64_t cache_bytes, double fill);
 
 /* lab_predict_read_bytes -- the bytes read from disk at `capacity`: data misses x data_disk_bytes +
  * index misses x index_disk_bytes; *misses (may be NULL) the page misses. */

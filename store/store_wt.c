@@ -67,5 +67,6 @@ const lab_store_ops_t lab_store_wt_ops = {
    .set_cache_size = lab_wt_set_cache_size,
    .record_ids = lab_wt_record_ids,
    .leaf_pages = lab_wt_leaf_pages,
+   .cache_footprint = lab_wt_cache_footprint,
    .leaf_pages_estimate = lab_wt_leaf_pages_estimate,
 };
