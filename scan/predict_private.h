@@ -52,6 +52,11 @@ typedef struct {
    double evict_target, evict_trigger; /* percent (0: not known: LAB_PREDICT_CACHE_FILL) */
    bool evict_configured;              /* from the connection's configuration, not WiredTiger's defaults */
    const char *foot_why;               /* why the footprint is not measured (NULL: it is) */
+   /* the sample fold (lab_predict_probe_fold), 0 where not done */
+   int64_t fold_masters, fold_rows, fold_hoisted;
+   double fold_master_bytes, fold_row_bytes; /* a folded document: head + rows x row bytes */
+   double fold_page_raw, fold_page_disk;     /* the sample's full pages: records' bytes, bytes on disk */
+   int64_t fold_pages;
 } probe_t;
 
 typedef struct {
@@ -86,9 +91,10 @@ void lab_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store,
 /* lab_predict_key_index_bytes -- the key index on disk: its own file (measured), else the indexes' mean. */
 double lab_predict_key_index_bytes (const probe_t *p);
 
-/* lab_predict_cache_fill -- the share of the cache pages fill: midway between the eviction target and
- * trigger (the eviction threads keep the cache between them under a read load), else
- * LAB_PREDICT_CACHE_FILL. */
+/* lab_predict_cache_fill -- the share of the cache pages fill in the model: the eviction trigger (pages
+ * fill the cache up to it before the application threads evict; midway between target and trigger, the
+ * measured mean use, put the knee lower than WiredTiger's on the zipf shape at ratio 4, where every page
+ * fit), else LAB_PREDICT_CACHE_FILL. */
 double lab_predict_cache_fill (const probe_t *p);
 
 /* lab_predict_record_capacity -- "capacity" in `d`: the figures that make the cache's capacity in the
@@ -96,6 +102,13 @@ double lab_predict_cache_fill (const probe_t *p);
  * measured it on this store or it is a default. */
 void lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
                                   double index_page_cache_bytes, double fill);
+
+/* lab_predict_probe_fold -- (predict_fold.c) the folded document's size from a sample fold: up to 48
+ * masters spread over the keys (8,000 rows at most) read and folded in memory as fold-details --hoist auto
+ * would, giving fold_master_bytes (the document with an empty array) and fold_row_bytes (what a row adds);
+ * the rows read are added to documents_fetched. */
+bool lab_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
+                             bson_error_t *error);
 
 /* lab_predict_probe_cleanup -- free what the probe holds. */
 void lab_predict_probe_cleanup (probe_t *p);

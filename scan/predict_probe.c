@@ -264,7 +264,7 @@ double
 lab_predict_cache_fill (const probe_t *p)
 {
    if (p->evict_target > 0 && p->evict_trigger > p->evict_target) {
-      return (p->evict_target + p->evict_trigger) / 200;
+      return p->evict_trigger / 100;
    }
    return LAB_PREDICT_CACHE_FILL;
 }
@@ -282,10 +282,9 @@ lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache
       BSON_APPEND_DOUBLE (&c, "eviction_target", p->evict_target);
       BSON_APPEND_DOUBLE (&c, "eviction_trigger", p->evict_trigger);
       BSON_APPEND_UTF8 (&c, "cache_fill_source",
-                        p->evict_configured ? "measured: midway between the connection's configured "
-                                              "eviction_target and eviction_trigger"
-                                            : "default: midway between WiredTiger's default eviction_target "
-                                              "and eviction_trigger (the store's connection sets neither)");
+                        p->evict_configured ? "measured: the connection's configured eviction_trigger"
+                                            : "default: WiredTiger's default eviction_trigger (the store's "
+                                              "connection sets none)");
    } else {
       BSON_APPEND_UTF8 (&c, "cache_fill_source",
                         "default: the model's constant (no engine configuration read)");
