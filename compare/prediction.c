@@ -73,7 +73,12 @@ app_probe (bson_string_t *o, const bson_t *doc)
    bson_string_append (o, ".\n\n");
 }
 
-/* point_of -- the point of `doc` with the same cache size as `cache` (or a ratio within 1%); -1: none. */
+/* Caches closer than this share are the same cache (a size written through a double may lose a byte). */
+#define SAME_CACHE 1e-6
+
+/* point_of -- the point of `doc` with the cache size of `want`; -1: none. By size only: a ratio's
+ * denominator is each file's own detail size (measured, or as the probe predicts it), so two points of one
+ * ratio can be caches a tenth apart, whose read amplifications have different denominators. */
 static int
 point_of (const bson_t *doc, const lab_sweep_point_t *want)
 {
@@ -82,8 +87,7 @@ point_of (const bson_t *doc, const lab_sweep_point_t *want)
    for (i = 0; i < n; i++) {
       lab_sweep_point_t p;
       if (lab_results_sweep_point (doc, i, &p) &&
-          (p.cache_size_bytes == want->cache_size_bytes ||
-           fabs (p.cache_ratio - want->cache_ratio) <= 0.01 * want->cache_ratio)) {
+          fabs (p.cache_size_bytes - want->cache_size_bytes) <= SAME_CACHE * want->cache_size_bytes) {
          return (int)i;
       }
    }
@@ -92,28 +96,35 @@ point_of (const bson_t *doc, const lab_sweep_point_t *want)
 
 /* The largest error of the rows shown, and where. */
 typedef struct {
-   double amp_err; /* largest |relative error| of a read amplification (-1: none) */
-   double amp_p, amp_m, amp_signed;
-   const char *amp_layout;
-   int amp_at; /* the measured point's index (-1: the file's single point) */
-   double amp_cache, amp_ratio;
+   double err; /* largest |relative error| of the engine bytes read (-1: none) */
+   double p, m, signed_err;
+   const char *layout;
+   int at; /* the measured point's index (-1: the file's single point) */
+   double cache, ratio;
    double sp_dev; /* the speedup factor furthest from 1, as |log| (-1: none) */
    double sp_factor, sp_cache;
 } worst_t;
 
 /* app_pair -- "| predicted | measured | error |" cells of one figure (error in percent of the measured,
- * or as a factor for a speedup; a sampled prediction's figure with its sampling error `se`, when >= 0);
- * the error is also returned in *err (NAN: none). */
+ * or as a factor for a speedup; `scale` divides both figures as shown, `se` >= 0 a sampled prediction's
+ * sampling error); the error is also returned in *err (NAN: none). */
 static void
-app_pair (bson_string_t *o, bool hp, double p, double se, bool hm, double m, bool factor, double *err)
+app_pair (bson_string_t *o, bool hp, double p, double se, bool hm, double m, bool factor, double scale,
+          double *err)
 {
    *err = NAN;
    if (hp && se >= 0) {
-      bson_string_append_printf (o, " %.2f ± %.2f |", p, se);
+      bson_string_append_printf (o, " %.2f ± %.2f |", p / scale, se / scale);
+   } else if (hp) {
+      bson_string_append_printf (o, scale > 1 ? " %.1f |" : " %.2f |", p / scale);
    } else {
-      bson_string_append_printf (o, hp ? " %.2f |" : " n/a |", p);
+      bson_string_append (o, " n/a |");
    }
-   bson_string_append_printf (o, hm ? " %.2f |" : " n/a |", m);
+   if (hm) {
+      bson_string_append_printf (o, scale > 1 ? " %.1f |" : " %.2f |", m / scale);
+   } else {
+      bson_string_append (o, " n/a |");
+   }
    if (hp && hm && m > 0) {
       if (factor) {
          *err = p / m;
@@ -127,36 +138,60 @@ app_pair (bson_string_t *o, bool hp, double p, double se, bool hm, double m, boo
    }
 }
 
+/* read_bytes -- the engine's bytes read from disk into its cache by `layout` at point `pt` (the median of
+ * its runs: engine.block_read_bytes); false when the point does not have it. */
+static bool
+read_bytes (const lab_sweep_point_t *pt, const char *layout, double *v)
+{
+   lab_stat_t s;
+
+   if (!layout) {
+      return false;
+   }
+   s = lab_results_metric_stat (&pt->doc, layout, &lab_results_block_read_bytes);
+   *v = s.median;
+   return s.present;
+}
+
 /* app_row -- one table row: measured point m (index `at` of the measured sweep, -1 a single point)
- * beside predicted point p; the largest errors so far in *w. */
+ * beside predicted point p, of the same cache; per layout the engine bytes read (the error) and the read
+ * amplifications beside them; the largest errors so far in *w. */
 static void
 app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p, int at, worst_t *w)
 {
-   double err;
+   double err, pb = 0, mb = 0;
    int l;
 
    bson_string_append_printf (o, "| %.1f MiB | %.2f |", m->cache_size_bytes / 1048576.0, m->cache_ratio);
    for (l = 0; l < 2; l++) {
+      const char *pn = p->names[l] ? p->names[l] : (l == 0 ? "detail" : "folded");
       double se = -1;
       char path[64];
-      snprintf (path, sizeof path, "%s.read_amplification_sampling_error", p->names[l] ? p->names[l] : "-");
+      bool hp = read_bytes (p, p->names[l], &pb), hm = read_bytes (m, m->names[l], &mb);
+      app_pair (o, hp, pb, -1, hm, mb, false, 1048576.0, &err);
+      if (!isnan (err) && fabs (err) > w->err) {
+         w->err = fabs (err);
+         w->signed_err = err;
+         w->p = pb;
+         w->m = mb;
+         w->layout = m->names[l] ? m->names[l] : pn;
+         w->at = at;
+         w->cache = m->cache_size_bytes;
+         w->ratio = m->cache_ratio;
+      }
+      snprintf (path, sizeof path, "%s.read_amplification_sampling_error", pn);
       if (!lab_results_get_number (&p->doc, path, &se)) {
          se = -1;
       }
-      app_pair (o, p->has_amplification[l], p->read_amplification[l], se, m->has_amplification[l],
-                m->read_amplification[l], false, &err);
-      if (!isnan (err) && fabs (err) > w->amp_err) {
-         w->amp_err = fabs (err);
-         w->amp_signed = err;
-         w->amp_p = p->read_amplification[l];
-         w->amp_m = m->read_amplification[l];
-         w->amp_layout = m->names[l] ? m->names[l] : (l == 0 ? "detail" : "folded");
-         w->amp_at = at;
-         w->amp_cache = m->cache_size_bytes;
-         w->amp_ratio = m->cache_ratio;
+      if (p->has_amplification[l] && se >= 0) {
+         bson_string_append_printf (o, " %.2f ± %.2f |", p->read_amplification[l], se);
+      } else {
+         bson_string_append_printf (o, p->has_amplification[l] ? " %.2f |" : " n/a |",
+                                    p->read_amplification[l]);
       }
+      bson_string_append_printf (o, m->has_amplification[l] ? " %.2f |" : " n/a |", m->read_amplification[l]);
    }
-   app_pair (o, p->has_speedup, p->speedup, -1, m->has_speedup, m->speedup, true, &err);
+   app_pair (o, p->has_speedup, p->speedup, -1, m->has_speedup, m->speedup, true, 1, &err);
    if (!isnan (err) && err > 0 && fabs (log (err)) > w->sp_dev) {
       w->sp_dev = fabs (log (err));
       w->sp_factor = err;
@@ -199,19 +234,19 @@ app_worst (bson_string_t *o, const lab_cmp_results_t *r, const worst_t *w)
    const char *here = NULL, *other = NULL;
    double other_cache = 0;
 
-   if (w->amp_err < 0 && w->sp_dev < 0) {
+   if (w->err < 0 && w->sp_dev < 0) {
       return;
    }
    bson_string_append (o, "\n");
-   if (w->amp_err >= 0) {
+   if (w->err >= 0) {
       bson_string_append (o, "The largest error is the ");
-      lab_cmp_app_esc (o, w->amp_layout);
+      lab_cmp_app_esc (o, w->layout);
       bson_string_append_printf (o,
-                                 " layout's read amplification at %.1f MiB (ratio %.2f): %.2f predicted "
-                                 "against %.2f measured, %+.0f%%",
-                                 w->amp_cache / 1048576.0, w->amp_ratio, w->amp_p, w->amp_m,
-                                 100 * w->amp_signed);
-      if (knee_of (&r->doc, w->amp_at, &here, &other, &other_cache)) {
+                                 " layout's engine bytes read at %.1f MiB (ratio %.2f): %.1f MiB predicted "
+                                 "against %.1f MiB measured, %+.0f%%",
+                                 w->cache / 1048576.0, w->ratio, w->p / 1048576.0, w->m / 1048576.0,
+                                 100 * w->signed_err);
+      if (knee_of (&r->doc, w->at, &here, &other, &other_cache)) {
          bson_string_append_printf (
             o,
             ", near the knee of the curve (measured: %s here, %s at %.1f MiB), where a "
@@ -222,7 +257,7 @@ app_worst (bson_string_t *o, const lab_cmp_results_t *r, const worst_t *w)
    }
    if (w->sp_dev >= 0) {
       bson_string_append_printf (o, "%s speedup is furthest off at %.1f MiB: %.2fx the measured",
-                                 w->amp_err >= 0 ? "; the" : "The", w->sp_cache / 1048576.0, w->sp_factor);
+                                 w->err >= 0 ? "; the" : "The", w->sp_cache / 1048576.0, w->sp_factor);
    }
    bson_string_append (o, ".\n");
 }
@@ -275,51 +310,113 @@ folded_first (const bson_t *doc, lab_sweep_point_t *m)
    m->speedup = m->speedup_of[k];
 }
 
+/* app_caches -- "a, b and c MiB": the caches of `doc`'s points (its single point when it has no sweep). */
+static void
+app_caches (bson_string_t *o, const bson_t *doc)
+{
+   size_t n = lab_results_sweep_n (doc), i;
+   lab_sweep_point_t p;
+
+   if (n == 0) {
+      lab_results_top_point (doc, &p);
+      bson_string_append_printf (o, "%.1f MiB", p.cache_size_bytes / 1048576.0);
+      return;
+   }
+   for (i = 0; i < n; i++) {
+      if (lab_results_sweep_point (doc, i, &p)) {
+         bson_string_append_printf (o, "%s%.0f",
+                                    i == 0       ? ""
+                                    : i + 1 == n ? " and "
+                                                 : ", ",
+                                    p.cache_size_bytes);
+      }
+   }
+   bson_string_append (o, " bytes");
+}
+
+/* app_unpaired -- what to say when `missing` measured points have no predicted point of their cache: the
+ * two files' caches, and how to predict at the measured ones (never a pairing by ratio). */
+static void
+app_unpaired (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred, size_t missing,
+              size_t shown)
+{
+   if (missing == 0) {
+      return;
+   }
+   bson_string_append_printf (o,
+                              "\n%s%zu measured point%s no predicted point of the same cache size: the "
+                              "prediction's caches are ",
+                              shown == 0 ? "No point is paired: " : "", missing,
+                              missing == 1 ? " has" : "s have");
+   app_caches (o, &pred->doc);
+   bson_string_append (o, ", the measured ones ");
+   app_caches (o, &r->doc);
+   bson_string_append (o, ". Points are not paired by cache ratio (each file's ratio divides by its own "
+                          "detail size, so one ratio can be two caches); predict at the measured sizes: "
+                          "`scancmp --predict --cache-sizes` with the measured sweep's sizes (`jq -r "
+                          "'[.sweep[].cache_size_bytes] | join(\",\")'` of the measured file).\n");
+}
+
 /* lab_cmp_render_prediction -- see cmp.h. */
 void
 lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred)
 {
-   size_t n, i, shown = 0;
+   size_t n, i, shown = 0, missing = 0;
    lab_sweep_point_t m, p;
-   worst_t w = { .amp_err = -1, .sp_dev = -1, .amp_at = -1 };
+   worst_t w = { .err = -1, .sp_dev = -1, .at = -1 };
+   bson_string_t *rows;
    int k;
 
    if (!pred) {
       return;
    }
+   rows = bson_string_new (NULL);
    bson_string_append (o, "## Predicted beside measured\n\n");
    bson_string_append (o, "The prediction `");
    lab_cmp_app_esc (o, pred->name);
-   bson_string_append (o, "` (made before folding, from the detail collection alone) against this file's "
-                          "measured points of the same cache. Error = (predicted - measured) / measured; "
-                          "for the speedup, predicted / measured.\n\n");
+   bson_string_append (
+      o,
+      "` (made before folding, from the detail collection alone) against this file's "
+      "measured points of the same cache size. Error = (predicted - measured) / measured "
+      "of the engine's bytes read from disk into its cache (MiB, the median of the runs: "
+      "the read amplification's numerator, free of its denominator, which each file takes "
+      "from its own sizes); the read amplifications beside them; for the speedup, predicted / measured.\n\n");
    app_probe (o, &pred->doc);
-   bson_string_append (o,
-                       "| engine cache | ratio | detail read amp predicted | measured | error | folded "
-                       "read amp predicted | measured | error | speedup predicted | measured | factor |\n");
-   bson_string_append (o, "|---|---|---|---|---|---|---|---|---|---|---|\n");
    n = lab_results_sweep_n (&r->doc);
    if (n == 0) {
       /* a single-point file: its one point */
       lab_results_top_point (&r->doc, &m);
       folded_first (&r->doc, &m);
       if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
-         app_row (o, &m, &p, -1, &w);
+         app_row (rows, &m, &p, -1, &w);
          shown++;
+      } else {
+         missing++;
       }
    }
    for (i = 0; i < n; i++) {
-      if (lab_results_sweep_point (&r->doc, i, &m) && (k = point_of (&pred->doc, &m)) >= 0 &&
-          lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
+      if (!lab_results_sweep_point (&r->doc, i, &m)) {
+         continue;
+      }
+      if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
          folded_first (&r->doc, &m);
-         app_row (o, &m, &p, (int)i, &w);
+         app_row (rows, &m, &p, (int)i, &w);
          shown++;
+      } else {
+         missing++;
       }
    }
-   if (shown == 0) {
-      bson_string_append (o, "\nNo point of the prediction has the cache of a measured point: predict with "
-                             "the same --cache-ratios or --cache-sizes as the measurement.\n");
-   } else {
+   if (shown > 0) {
+      bson_string_append (o,
+                          "| engine cache | ratio | detail MiB read predicted | measured | error | detail "
+                          "read amp predicted | measured | folded MiB read predicted | measured | error | "
+                          "folded read amp predicted | measured | speedup predicted | measured | factor |\n");
+      bson_string_append (o, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      bson_string_append (o, rows->str);
+   }
+   bson_string_free (rows, true);
+   app_unpaired (o, r, pred, missing, shown);
+   if (shown > 0) {
       app_worst (o, r, &w);
    }
    bson_string_append (o, "\n");

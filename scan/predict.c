@@ -170,7 +170,14 @@ lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages)
 uint64_t
 lab_predict_capacity (uint64_t cache_bytes)
 {
-   return (uint64_t)llround ((double)cache_bytes * LAB_PREDICT_CACHE_FILL);
+   return lab_predict_capacity_at (cache_bytes, LAB_PREDICT_CACHE_FILL);
+}
+
+/* lab_predict_capacity_at -- see predict.h. */
+uint64_t
+lab_predict_capacity_at (uint64_t cache_bytes, double fill)
+{
+   return (uint64_t)llround ((double)cache_bytes * (fill > 0 && fill <= 1 ? fill : LAB_PREDICT_CACHE_FILL));
 }
 
 /* lab_predict_read_bytes -- see predict.h. */
@@ -266,13 +273,15 @@ static const double default_ratios[] = { 0.1, 0.25, 0.5, 1, 2, 4 };
 typedef struct {
    double on_disk[2]; /* detail, folded: data + indexes */
    double storage[2], index[2];
-   double data_disk[2]; /* bytes one data page miss reads */
-   double index_disk;   /* bytes one index page miss reads */
-   double docs[2];      /* documents each load returns */
-   double bytes[2];     /* their bytes */
-   double rows;         /* rows each load returns */
+   double data_bytes[2]; /* uncompressed: the documents' BSON */
+   double data_disk[2];  /* bytes one data page miss reads */
+   double index_disk;    /* bytes one index page miss reads */
+   double docs[2];       /* documents each load returns */
+   double bytes[2];      /* their bytes */
+   double rows;          /* rows each load returns */
    int64_t folded_pages;
    double pages[2][2]; /* [layout][LAB_PREDICT_DATA / _INDEX]: the pages of each kind */
+   double fill;        /* the share of a cache pages fill (cache_fill) */
 } layouts_t;
 
 /* model_input -- the model's input from the probe (see predict.h for the constants). */
@@ -285,8 +294,9 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_p
                     : ceil ((double)st->count * st->avg_obj_size_bytes / PROBE_LEAF_PAGE_BYTES);
    double data =
       st->data_size_bytes > 0 ? (double)st->data_size_bytes : (double)st->count * st->avg_obj_size_bytes;
-   double key_index = (double)st->index_size_bytes / (st->nindexes > 0 ? st->nindexes : 1);
+   double key_index = lab_predict_key_index_bytes (p);
    double ipages = ceil (key_index / LAB_PREDICT_INDEX_PAGE_BYTES);
+   double modelled;
    double key_elem = 1 + strlen (o->key) + 1 + 8;        /* type, name, an 8-byte value at most */
    double id_elem = 1 + 4 + 12;                          /* _id: ObjectId */
    double arr = 1 + strlen (o->array_field) + 1 + 4 + 1; /* the array's element and header */
@@ -307,10 +317,14 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_p
    in->min_rid = mi->min_rid;
    in->again_class = mi->rate < 1;
    in->rows_per_page = p->entries_est / leaf;
-   in->page_cache_bytes =
+   modelled =
       data / leaf + in->rows_per_page * LAB_PREDICT_ROW_CACHE_OVERHEAD + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
+   /* measured (embedded): what a page the probe read holds in the cache, allocator overhead and the
+    * internal pages read with it included */
+   in->page_cache_bytes = p->data_page_mem > 0 ? p->data_page_mem : modelled;
    in->index_entries_per_page = p->entries_est / ipages;
-   in->index_page_cache_bytes = key_index / ipages + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
+   in->index_page_cache_bytes =
+      p->index_page_mem > 0 ? p->index_page_mem : key_index / ipages + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
    /* folded: a row loses its _id and key and becomes an array element ("N": about 5 bytes of name);
     * the master's document has its _id, the key and the array */
    in->folded_row_bytes = st->avg_obj_size_bytes - id_elem - key_elem + 5;
@@ -318,8 +332,15 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_p
       in->folded_row_bytes = 1;
    }
    in->folded_master_bytes = 5 + id_elem + key_elem + arr;
+   if (p->fold_row_bytes > 0) {
+      /* measured: a sample of masters folded in memory, hoisting as fold-details does */
+      in->folded_row_bytes = p->fold_row_bytes;
+      in->folded_master_bytes = p->fold_master_bytes;
+   }
    in->folded_page_bytes = data / leaf;
-   in->folded_page_cache_bytes = in->folded_page_bytes + LAB_PREDICT_PAGE_CACHE_OVERHEAD;
+   /* the folded page's modelled footprint, scaled as the detail page's measured one is to its modelled */
+   in->folded_page_cache_bytes =
+      (in->folded_page_bytes + LAB_PREDICT_PAGE_CACHE_OVERHEAD) * (in->page_cache_bytes / modelled);
    in->folded_index_entries_per_page = in->index_entries_per_page;
 }
 
@@ -333,7 +354,7 @@ layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_page
    double data = in->folded_page_bytes * leaf;
    double compress = data > 0 && st->storage_size_bytes > 0 ? (double)st->storage_size_bytes / data : 1;
    double ipages = p->entries_est / in->index_entries_per_page;
-   double key_index = (double)st->index_size_bytes / (st->nindexes > 0 ? st->nindexes : 1);
+   double key_index = lab_predict_key_index_bytes (p);
 
    memset (l, 0, sizeof *l);
    l->storage[0] = (double)st->storage_size_bytes;
@@ -341,10 +362,20 @@ layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_page
    l->data_disk[0] = (double)st->storage_size_bytes / leaf;
    l->index_disk = key_index / ipages;
    l->folded_pages = folded_pages;
+   l->fill = lab_predict_cache_fill (p);
    /* folded: its pages at the detail's compression; indexes of one entry per master */
-   l->storage[1] = (double)folded_pages * in->folded_page_bytes * compress;
+   /* the documents' bytes at the detail's compression (whole documents packed into pages of the detail's
+    * bytes over-predicted the demo's folded copy by 16%: a page grows until its compressed image fills) */
+   l->data_bytes[0] = data;
+   l->data_bytes[1] = (double)p->nkeys * in->folded_master_bytes + p->entries_est * in->folded_row_bytes;
+   l->storage[1] = l->data_bytes[1] * compress;
+   if (p->fold_page_raw > 0) {
+      /* measured: the sample's folded documents packed into pages and compressed as the fold would */
+      l->storage[1] = l->data_bytes[1] * p->fold_page_disk / p->fold_page_raw;
+   }
    l->index[1] = (double)st->index_size_bytes * (double)p->nkeys / p->entries_est;
-   l->data_disk[1] = in->folded_page_bytes * compress;
+   l->data_disk[1] =
+      folded_pages > 0 ? l->storage[1] / (double)folded_pages : in->folded_page_bytes * compress;
    l->pages[0][LAB_PREDICT_DATA] = leaf;
    l->pages[0][LAB_PREDICT_INDEX] = ipages;
    l->pages[1][LAB_PREDICT_DATA] = (double)folded_pages;
@@ -404,7 +435,7 @@ static double
 scaled_read_bytes (lab_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l, int layout,
                    double *misses)
 {
-   uint64_t cap = lab_predict_capacity (cache);
+   uint64_t cap = lab_predict_capacity_at (cache, l->fill);
    double bytes = 0, total = 0;
    int cls;
 
@@ -565,7 +596,7 @@ record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, 
    BSON_APPEND_UTF8 (&d, "source_collection", o->detail);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "model", &m);
    BSON_APPEND_UTF8 (&m, "method", "stack distances (LRU, byte-weighted) over the page trace of the load");
-   BSON_APPEND_DOUBLE (&m, "cache_fill", LAB_PREDICT_CACHE_FILL);
+   BSON_APPEND_DOUBLE (&m, "cache_fill", l->fill);
    BSON_APPEND_INT32 (&m, "parallel", in->parallel);
    BSON_APPEND_UTF8 (&m, "interleaving", "workers round-robin, one row each");
    BSON_APPEND_DOUBLE (&m, "rows_per_leaf_page", in->rows_per_page);
@@ -577,6 +608,17 @@ record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, 
    BSON_APPEND_DOUBLE (&m, "folded_row_bytes", in->folded_row_bytes);
    BSON_APPEND_DOUBLE (&m, "folded_master_bytes", in->folded_master_bytes);
    BSON_APPEND_INT64 (&m, "folded_pages", l->folded_pages);
+   BSON_APPEND_UTF8 (&m, "folded_bytes_source",
+                     p->fold_masters > 0 ? "measured: a sample of masters folded in memory (hoist auto)"
+                                         : "default: the rows' BSON less _id and key, nothing hoisted");
+   if (p->fold_masters > 0) {
+      BSON_APPEND_INT64 (&m, "fold_sample_masters", p->fold_masters);
+      BSON_APPEND_INT64 (&m, "fold_sample_rows", p->fold_rows);
+      BSON_APPEND_INT64 (&m, "fold_sample_hoisted", p->fold_hoisted);
+      BSON_APPEND_INT64 (&m, "fold_sample_pages", p->fold_pages);
+      BSON_APPEND_DOUBLE (&m, "fold_sample_disk_per_byte",
+                          p->fold_page_raw > 0 ? p->fold_page_disk / p->fold_page_raw : 0);
+   }
    BSON_APPEND_UTF8 (&m, "leaf_pages_source", p->leaf_source);
    if (p->leaf_pages > 0) {
       BSON_APPEND_INT64 (&m, "leaf_pages", p->leaf_pages);
@@ -585,6 +627,7 @@ record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, 
       BSON_APPEND_DOUBLE (&m, "leaf_pages_error_pct", p->leaf_error_pct);
    }
    bson_append_document_end (&d, &m);
+   lab_predict_record_capacity (&d, p, in->page_cache_bytes, in->index_page_cache_bytes, l->fill);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "probe", &pr);
    BSON_APPEND_DOUBLE (&pr, "elapsed_s", elapsed_s);
    BSON_APPEND_INT64 (&pr, "masters", p->nkeys);
@@ -668,6 +711,7 @@ record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int
    BSON_APPEND_UTF8 (&d, "collection", o->folded);
    BSON_APPEND_BOOL (&d, "predicted", true);
    BSON_APPEND_INT64 (&d, "count", p->nkeys);
+   BSON_APPEND_INT64 (&d, "data_size_bytes", (int64_t)llround (l->data_bytes[1]));
    BSON_APPEND_INT64 (&d, "storage_size_bytes", (int64_t)llround (l->storage[1]));
    BSON_APPEND_INT64 (&d, "index_size_bytes", (int64_t)llround (l->index[1]));
    bson_append_document_end (&ds, &d);
@@ -787,6 +831,11 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       goto done;
    }
    lab_predict_probe_leaf_pages (sess, store, o, &p);
+   lab_predict_probe_footprint (sess, store, o, &p);
+   /* after the footprint: the sample fold's pages must not count in it */
+   if (!lab_predict_probe_fold (sess, o, &p, error)) {
+      goto done;
+   }
    probe_s = (double)(lab_now_ns () - t0) / 1e9;
    lab_store_session_close (sess);
    sess = NULL;

@@ -7,11 +7,12 @@
  * rows; with the rows per data page it turns them into the page accesses the parallel load of every
  * master would make (the same key segments per worker as scancmp, the workers interleaved row by row:
  * each row an index leaf page when it changes, then the data page of its RecordId), and the folded
- * layout's from the rows' sizes (one document per master, masters packed in key order into pages of the
- * same fill). One pass of byte-weighted stack distances over each trace (scan/stackdist.h) gives the
- * misses of an LRU cache of every size at once, the cache holding uncompressed pages up to WiredTiger's
- * eviction trigger, and each miss reads the page's on-disk bytes: read amplification = those bytes / the
- * layout's data + indexes on disk, as measured.
+ * layout's from a sample fold's document sizes (one document per master, masters packed in key order into
+ * pages of the same fill; its bytes on disk from the sample's pages compressed: predict_fold.c). One pass
+ * of byte-weighted stack distances over each trace (scan/stackdist.h) gives the misses of an LRU cache of
+ * every size at once, the cache holding pages of their in-memory footprint (measured by the probe on the
+ * embedded store: predict_probe.c) up to WiredTiger's eviction trigger, and each miss reads the page's
+ * on-disk bytes: read amplification = those bytes / the layout's data + indexes on disk, as measured.
  *
  * With a sample (--sample F) the probe reads the RecordIds of the masters whose key hashes under F only;
  * their accesses keep their real pages and order, and the misses are scaled up (predict.c
@@ -78,8 +79,11 @@ lab_stackdist_t *lab_predict_trace_detail (const lab_predict_input_t *in);
  * *pages (may be NULL) gets the folded layout's data pages. Caller destroys. */
 lab_stackdist_t *lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages);
 
-/* lab_predict_capacity -- the bytes of pages a cache of `cache_bytes` holds in the model. */
+/* lab_predict_capacity -- the bytes of pages a cache of `cache_bytes` holds in the model at the default
+ * fill (LAB_PREDICT_CACHE_FILL); lab_predict_capacity_at at `fill` (a share of the cache: the probe's
+ * measured one). */
 uint64_t lab_predict_capacity (uint64_t cache_bytes);
+uint64_t lab_predict_capacity_at (uint64_t cache_bytes, double fill);
 
 /* lab_predict_read_bytes -- the bytes read from disk at `capacity`: data misses x data_disk_bytes +
  * index misses x index_disk_bytes; *misses (may be NULL) the page misses. */

@@ -44,6 +44,19 @@ typedef struct {
    int64_t nsampled;       /* masters probed */
    double entries_est;     /* the collection's index entries: counted, or (sampled) its document count */
    double sample_per_page; /* sampled masters that touch a data page, on average (its first touches) */
+   /* the cache's real capacity (embedded: lab_predict_probe_footprint), 0 where not measured */
+   double data_page_mem;  /* in-memory bytes per data page the probe read (cache_overhead included) */
+   double index_page_mem; /* ... per key index page */
+   int64_t data_pages_in, index_pages_in;
+   double key_index_bytes;             /* on disk: the key index's own file */
+   double evict_target, evict_trigger; /* percent (0: not known: LAB_PREDICT_CACHE_FILL) */
+   bool evict_configured;              /* from the connection's configuration, not WiredTiger's defaults */
+   const char *foot_why;               /* why the footprint is not measured (NULL: it is) */
+   /* the sample fold (lab_predict_probe_fold), 0 where not done */
+   int64_t fold_masters, fold_rows, fold_hoisted;
+   double fold_master_bytes, fold_row_bytes; /* a folded document: head + rows x row bytes */
+   double fold_page_raw, fold_page_disk;     /* the sample's full pages: records' bytes, bytes on disk */
+   int64_t fold_pages;
 } probe_t;
 
 typedef struct {
@@ -65,6 +78,37 @@ bool lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, cons
  * documents_fetched. */
 void lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
                                    probe_t *p);
+
+/* lab_predict_probe_footprint -- the cache's real capacity on the embedded store: the in-memory bytes per
+ * page of the collection and of its key index, from what the probe's own reads (the index walk, the leaf
+ * count) left in the engine cache (the tables' "bytes currently in the cache" / "pages read into cache":
+ * no further read), the key index's size from its own file, and the eviction thresholds. Not measured
+ * (p->foot_why says why) on a server, when the probe read too few pages, or when its reads filled the
+ * cache (pages evicted: the bytes per page would be low). */
+void lab_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                                  probe_t *p);
+
+/* lab_predict_key_index_bytes -- the key index on disk: its own file (measured), else the indexes' mean. */
+double lab_predict_key_index_bytes (const probe_t *p);
+
+/* lab_predict_cache_fill -- the share of the cache pages fill in the model: the eviction trigger (pages
+ * fill the cache up to it before the application threads evict; midway between target and trigger, the
+ * measured mean use, put the knee lower than WiredTiger's on the zipf shape at ratio 4, where every page
+ * fit), else LAB_PREDICT_CACHE_FILL. */
+double lab_predict_cache_fill (const probe_t *p);
+
+/* lab_predict_record_capacity -- "capacity" in `d`: the figures that make the cache's capacity in the
+ * model (the pages' footprints the model used, the fill, the key index), each with whether the probe
+ * measured it on this store or it is a default. */
+void lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
+                                  double index_page_cache_bytes, double fill);
+
+/* lab_predict_probe_fold -- (predict_fold.c) the folded document's size from a sample fold: up to 48
+ * masters spread over the keys (8,000 rows at most) read and folded in memory as fold-details --hoist auto
+ * would, giving fold_master_bytes (the document with an empty array) and fold_row_bytes (what a row adds);
+ * the rows read are added to documents_fetched. */
+bool lab_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
+                             bson_error_t *error);
 
 /* lab_predict_probe_cleanup -- free what the probe holds. */
 void lab_predict_probe_cleanup (probe_t *p);

@@ -213,6 +213,122 @@ lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, con
    }
 }
 
+/* Fewest data pages the probe must have read for their bytes per page to be taken. */
+#define FOOT_MIN_PAGES 4
+
+/* lab_predict_probe_footprint -- see predict_private.h. */
+void
+lab_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                             probe_t *p)
+{
+   lab_store_cache_foot_t f;
+   bson_error_t err;
+   double held;
+
+   if (lab_store_backend (store) != LAB_BACKEND_WT) {
+      p->foot_why = "a server's cache holds every client's pages: not measured";
+      return;
+   }
+   if (!lab_store_cache_footprint (sess, o->detail, o->key, &f, &err)) {
+      p->foot_why = "the engine's statistics could not be read";
+      lab_log_info ("the cache footprint of %s: %s", o->detail, err.message);
+      return;
+   }
+   p->evict_target = f.eviction_target;
+   p->evict_trigger = f.eviction_trigger;
+   p->evict_configured = f.eviction_configured;
+   if (f.key_index_bytes > 0) {
+      p->key_index_bytes = (double)f.key_index_bytes;
+   }
+   held = (double)f.table_cache_bytes + (f.index_cache_bytes > 0 ? (double)f.index_cache_bytes : 0);
+   if (f.table_pages_read < FOOT_MIN_PAGES || f.table_cache_bytes <= 0) {
+      p->foot_why = "the probe read too few of the collection's pages";
+      return;
+   }
+   if (f.cache_max_bytes > 0 && held > 0.9 * f.eviction_target / 100 * (double)f.cache_max_bytes) {
+      /* near the eviction target, pages the probe read may have left: its bytes per page would be low */
+      p->foot_why = "the probe's reads filled the engine cache (pages may have been evicted): give a larger "
+                    "--cache-size to the prediction";
+      return;
+   }
+   p->data_page_mem = (double)f.table_cache_bytes / (double)f.table_pages_read;
+   p->data_pages_in = f.table_pages_read;
+   if (f.index_pages_read > 0 && f.index_cache_bytes > 0) {
+      p->index_page_mem = (double)f.index_cache_bytes / (double)f.index_pages_read;
+      p->index_pages_in = f.index_pages_read;
+   }
+}
+
+/* lab_predict_key_index_bytes -- see predict_private.h. */
+double
+lab_predict_key_index_bytes (const probe_t *p)
+{
+   const lab_store_coll_stats_t *st = &p->st;
+
+   if (p->key_index_bytes > 0) {
+      return p->key_index_bytes;
+   }
+   return (double)st->index_size_bytes / (st->nindexes > 0 ? st->nindexes : 1);
+}
+
+/* lab_predict_cache_fill -- see predict_private.h. */
+double
+lab_predict_cache_fill (const probe_t *p)
+{
+   if (p->evict_target > 0 && p->evict_trigger > p->evict_target) {
+      return p->evict_trigger / 100;
+   }
+   return LAB_PREDICT_CACHE_FILL;
+}
+
+/* lab_predict_record_capacity -- see predict_private.h. */
+void
+lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
+                             double index_page_cache_bytes, double fill)
+{
+   bson_t c;
+
+   BSON_APPEND_DOCUMENT_BEGIN (d, "capacity", &c);
+   BSON_APPEND_DOUBLE (&c, "cache_fill", fill);
+   if (p->evict_target > 0) {
+      BSON_APPEND_DOUBLE (&c, "eviction_target", p->evict_target);
+      BSON_APPEND_DOUBLE (&c, "eviction_trigger", p->evict_trigger);
+      BSON_APPEND_UTF8 (&c, "cache_fill_source",
+                        p->evict_configured ? "measured: the connection's configured eviction_trigger"
+                                            : "default: WiredTiger's default eviction_trigger (the store's "
+                                              "connection sets none)");
+   } else {
+      BSON_APPEND_UTF8 (&c, "cache_fill_source",
+                        "default: the model's constant (no engine configuration read)");
+   }
+   BSON_APPEND_DOUBLE (&c, "data_page_cache_bytes", data_page_cache_bytes);
+   BSON_APPEND_UTF8 (&c, "data_page_cache_bytes_source",
+                     p->data_page_mem > 0
+                        ? "measured: the collection's bytes in the engine cache / its pages "
+                          "read into it by the probe"
+                        : "default: bytes per page + per-row and per-page constants");
+   if (p->data_pages_in > 0) {
+      BSON_APPEND_INT64 (&c, "data_pages_measured", p->data_pages_in);
+   }
+   BSON_APPEND_DOUBLE (&c, "index_page_cache_bytes", index_page_cache_bytes);
+   BSON_APPEND_UTF8 (&c, "index_page_cache_bytes_source",
+                     p->index_page_mem > 0
+                        ? "measured: the key index's bytes in the engine cache / its pages "
+                          "read into it by the probe"
+                        : "default: bytes per page + a per-page constant");
+   if (p->index_pages_in > 0) {
+      BSON_APPEND_INT64 (&c, "index_pages_measured", p->index_pages_in);
+   }
+   BSON_APPEND_DOUBLE (&c, "key_index_bytes", lab_predict_key_index_bytes (p));
+   BSON_APPEND_UTF8 (&c, "key_index_bytes_source",
+                     p->key_index_bytes > 0 ? "measured: the key index's own file"
+                                            : "default: the indexes' size / their number");
+   if (p->foot_why) {
+      BSON_APPEND_UTF8 (&c, "not_measured", p->foot_why);
+   }
+   bson_append_document_end (d, &c);
+}
+
 /* lab_predict_probe_cleanup -- see predict_private.h. */
 void
 lab_predict_probe_cleanup (probe_t *p)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # bench-predict.sh -- the prediction (scancmp --predict, issue 26) against the real cold sweep, on the same
 # data, in one run: billgen generate (the shape you give) + fold-details, then
-#   1. scancmp --predict --calibrate: the probe of the detail collection alone (the timed sample gives the
-#      load times), its cost (seconds, index bytes read, documents fetched);
-#   2. scancmp --cold --direct-io over the same cache ratios, keys and workers: the measured sweep;
-# and prints per point the predicted and measured read amplification of both layouts, the load times'
-# speedup, and the error of each prediction (read amplification: percent of the measured; speedup: the
-# factor predicted / measured). Prints figures; asserts nothing (the test with a band is
+#   1. scancmp --cold --direct-io over the cache ratios, keys and workers: the measured sweep;
+#   2. scancmp --predict --calibrate at that sweep's cache sizes exactly (--cache-sizes): the probe of the
+#      detail collection alone (the timed sample gives the load times), its cost;
+# and prints per shape and cache the predicted and measured engine bytes read (read amplification beside)
+# of both layouts with the error of the bytes, and the load times' speedup (the factor predicted /
+# measured). Prints figures; asserts nothing (the test with a band is
 # tests/scan/test_predict_embedded.c).
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
@@ -57,30 +57,39 @@ uri=wiredtiger:$work/data
 echo "data: $bills bills x $rows rows ${shape[*]:-(default shape)}" >&2
 "$bin/billgen" generate --uri "$uri" --dst bill_detail --bills "$bills" --mean-rows "$rows" --seed 7 \
   --drop --progress never -q ${shape[@]+"${shape[@]}"} || die "billgen failed"
-common=(--uri "$uri" --parallel "$parallel" --cache-ratios "$ratios" --progress never -q)
+common=(--uri "$uri" --parallel "$parallel" --progress never -q)
 if [ -n "$keys_limit" ]; then common+=(--keys-limit "$keys_limit"); fi
 
-# the prediction first: nothing folded yet, as a user would run it
-"$bin/scancmp" "${common[@]}" --predict --calibrate --direct-io --out "$work/pred.json" >/dev/null || die "scancmp --predict failed"
 "$bin/fold-details" --uri "$uri" --src bill_detail --dst detail_coll --progress never -q || die "fold-details failed"
-"$bin/scancmp" "${common[@]}" --cold --direct-io --out "$work/meas.json" >/dev/null || die "the measured sweep failed"
+"$bin/scancmp" "${common[@]}" --cache-ratios "$ratios" --cold --direct-io --out "$work/meas.json" >/dev/null || die "the measured sweep failed"
+# the prediction at the measured sweep's caches exactly (its ratios divide by its own detail size, the
+# prediction's by the probe's: one ratio would be two caches); it reads the detail collection alone
+sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
+"$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict --calibrate --direct-io --out "$work/pred.json" >/dev/null || die "scancmp --predict failed"
 
 jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents"' "$work/pred.json"
-printf '%6s  %26s  %26s  %24s\n' ratio "detail read amp" "folded read amp" "speedup"
-printf '%6s  %8s %8s %8s  %8s %8s %8s  %7s %7s %8s\n' "" pred meas err pred meas err pred meas "x"
+printf '%9s %5s  %36s  %36s  %16s\n' cache ratio "detail: MiB read (read amp)" "folded: MiB read (read amp)" "speedup"
+printf '%9s %5s  %11s %11s %6s %5s  %11s %11s %6s %5s  %5s %5s %4s\n' MiB "" pred meas err "" pred meas err "" pred meas x
 jq -r --slurpfile m "$work/meas.json" '
+  def rb(p; l): p.summary[l].block_read_bytes.median // null;
   def amp(p; l): p[l].read_amplification;
   def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
              | if $d and $f and $f > 0 then $d / $f else null end;
   def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
   def fac(a; b): if a and b and b > 0 then (a / b * 100 | round / 100 | tostring) else "n/a" end;
   def f(x): if x then (x * 100 | round / 100 | tostring) else "n/a" end;
-  range(0; .sweep | length) as $i | .sweep[$i] as $p | $m[0].sweep[$i] as $q
-  | [($p.cache_ratio * 100 | round / 100 | tostring),
-     f(amp($p; "detail")), f(amp($q; "detail")), pct(amp($p; "detail"); amp($q; "detail")),
-     f(amp($p; "folded")), f(amp($q; "folded")), pct(amp($p; "folded"); amp($q; "folded")),
-     f(sp($p)), f(sp($q)), fac(sp($p); sp($q))] | @tsv' "$work/pred.json" |
-  while IFS=$'\t' read -r r a b c d e f2 g h k; do
-    printf '%6s  %8s %8s %8s  %8s %8s %8s  %7s %7s %8s\n' "$r" "$a" "$b" "$c" "$d" "$e" "$f2" "$g" "$h" "$k"
+  def mib(x): if x then (x / 1048576 * 10 | round / 10 | tostring) else "n/a" end;
+  def cell(p; q; l): mib(rb(p; l)) + "(" + f(amp(p; l)) + ")", mib(rb(q; l)) + "(" + f(amp(q; l)) + ")",
+                     pct(rb(p; l); rb(q; l));
+  .sweep as $ps | $m[0].sweep[] as $q
+  | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p
+  | if $p == null then "\($q.cache_size_bytes / 1048576 | . * 10 | round / 10)\tno predicted point of this cache"
+    else [($q.cache_size_bytes / 1048576 * 10 | round / 10 | tostring), ($q.cache_ratio * 100 | round / 100 | tostring),
+          cell($p; $q; "detail"), cell($p; $q; "folded"), f(sp($p)), f(sp($q)), fac(sp($p); sp($q))] | @tsv end' \
+  "$work/pred.json" |
+  while IFS=$'\t' read -r c r a b e d g h s1 s2 x; do
+    printf '%9s %5s  %17s %17s %6s  %17s %17s %6s  %5s %5s %4s\n' "$c" "$r" "$a" "$b" "$e" "$d" "$g" "$h" "$s1" "$s2" "$x"
   done
-echo "err = (predicted - measured) / measured; x = predicted speedup / measured speedup"
+echo "MiB read: the engine's bytes read from disk into its cache (median of the runs), read amplification in"
+echo "brackets; err = (predicted - measured) / measured of the bytes read, at the same cache size;"
+echo "x = predicted speedup / measured speedup"

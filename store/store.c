@@ -843,6 +843,19 @@ lab_store_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t
           sess->store->ops->coll_cache_bytes (sess, coll, bytes, error);
 }
 
+/* lab_store_cache_footprint -- see store.h. */
+bool
+lab_store_cache_footprint (lab_store_session_t *sess, const char *coll, const char *key,
+                           lab_store_cache_foot_t *out, bson_error_t *error)
+{
+   memset (out, 0, sizeof *out);
+   if (!sess->store->ops->cache_footprint) {
+      return not_supported (sess->store, "cache footprints", error);
+   }
+   return sess->store->ops->cache_footprint (sess, coll, key, out, error);
+}
+
+/* lab_store_leaf_pages_estimate -- see store.h. */
 bool
 lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
                                const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,

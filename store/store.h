@@ -791,6 +791,25 @@ bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
                                     const lab_store_leaf_sample_opts_t *opts, lab_store_leaf_estimate_t *est,
                                     bson_error_t *error);
 
+/* What the engine cache holds of a collection and its index on `key`, and the eviction thresholds: the
+ * prediction's measured capacity (scan/predict_probe.c). */
+typedef struct {
+   int64_t key_index_bytes;                     /* on disk: the index whose key is `key` alone (-1 none) */
+   int64_t table_cache_bytes, table_pages_read; /* the collection's table: "cache: bytes currently in the
+                                                 * cache" (with the connection's cache_overhead) and "pages
+                                                 * read into cache" since the engine opened */
+   int64_t index_cache_bytes, index_pages_read; /* the same of the key index's table (-1 none) */
+   int64_t cache_max_bytes;
+   double eviction_target, eviction_trigger; /* percent of the cache */
+   bool eviction_configured;                 /* from the connection's configuration (false: WiredTiger's
+                                              * defaults, 80 and 95, which the store does not override) */
+} lab_store_cache_foot_t;
+
+/* lab_store_cache_footprint -- *out for `coll` and its index on `key`, from the tables' own statistics
+ * (statistics=(fast)) and files. Embedded only (LAB_STORE_ERR_NOT_SUPPORTED on MongoDB). */
+bool lab_store_cache_footprint (lab_store_session_t *sess, const char *coll, const char *key,
+                                lab_store_cache_foot_t *out, bson_error_t *error);
+
 /* ---- cold cycle -------------------------------------------------------------------------------- */
 
 /* lab_store_cycle_hook_t -- runs while the store is closed (embedded: connection closed and files synced;

@@ -138,6 +138,8 @@ struct lab_store_ops {
    /* NULL: unknown (-1) */
    bool (*coll_cache_bytes) (lab_store_session_t *sess, const char *coll, int64_t *bytes,
                              bson_error_t *error);
+   bool (*cache_footprint) (lab_store_session_t *sess, const char *coll, const char *key,
+                            lab_store_cache_foot_t *out, bson_error_t *error);
    bool (*leaf_pages_estimate) (lab_store_session_t *sess, const char *coll,
                                 const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
                                 bson_error_t *error);

@@ -68,5 +68,6 @@ const lab_store_ops_t lab_store_wt_ops = {
    .record_ids = lab_wt_record_ids,
    .leaf_pages = lab_wt_leaf_pages,
    .coll_cache_bytes = lab_wt_coll_cache_bytes,
+   .cache_footprint = lab_wt_cache_footprint,
    .leaf_pages_estimate = lab_wt_leaf_pages_estimate,
 };

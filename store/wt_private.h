@@ -198,6 +198,8 @@ bool lab_wt_record_ids (lab_store_session_t *sess, const char *coll, const char 
 bool lab_wt_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t *pages, bson_error_t *error);
 bool lab_wt_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t *bytes,
                               bson_error_t *error);
+bool lab_wt_cache_footprint (lab_store_session_t *sess, const char *coll, const char *key,
+                             lab_store_cache_foot_t *out, bson_error_t *error);
 bool lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
                                  const lab_store_leaf_sample_opts_t *o, lab_store_leaf_estimate_t *est,
                                  bson_error_t *error);

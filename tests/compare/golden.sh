@@ -268,16 +268,17 @@ contains "cpu: both bound, one sentence" "$tmp/cpu-both.json" \
   "The detail and folded loads kept 97% and 90% of their 2 cores busy (the store's process, mean over the load): they were bound by the CPU"
 not_contains "cpu: both bound, no second sentence" "$tmp/cpu-both.json" "The folded load kept"
 
-# the prediction beside the measured sweep (issue 26), pinned beyond the goldens: the error per point, the
-# largest error and where, the probe's cost; a largest error away from the knee is not said to be near it
+# the prediction beside the measured sweep, pinned beyond the goldens: points paired by cache size, the
+# error per point of the engine bytes read (read amplifications beside), the largest error and where, the
+# probe's cost; a largest error away from the knee is not said to be near it
 contains "prediction: error per point" sweep.json \
-  '| 512.0 MiB | 0.81 | 8.90 | 12.21 | -27% | 0.98 | 1.01 | -3% | 24.76 | 33.81 | 0.73x |' --prediction predict.json
+  '| 512.0 MiB | 0.81 | 5598.2 | 7677.1 | -27% | 8.90 | 12.21 | 252.4 | 260.5 | -3% | 0.98 | 1.01 | 24.76 | 33.81 | 0.73x |' --prediction predict.json
 # with sorted measured between detail and folded (decompose.json: the same detail and folded figures), the
 # measured "folded" columns are still folded's, not the file's second layout's
 contains "prediction: the folded layout among three" decompose.json \
-  '| 512.0 MiB | 0.81 | 8.90 | 12.21 | -27% | 0.98 | 1.01 | -3% | 24.76 | 33.81 | 0.73x |' --prediction predict.json
+  '| 512.0 MiB | 0.81 | 5598.2 | 7677.1 | -27% | 8.90 | 12.21 | 252.4 | 260.5 | -3% | 0.98 | 1.01 | 24.76 | 33.81 | 0.73x |' --prediction predict.json
 contains "prediction: largest error, near the knee" sweep.json \
-  "The largest error is the detail layout's read amplification at 512.0 MiB (ratio 0.81): 8.90 predicted against 12.21 measured, -27%, near the knee of the curve (measured: rereads here, fits in cache at 2048.0 MiB)" \
+  "The largest error is the detail layout's engine bytes read at 512.0 MiB (ratio 0.81): 5598.2 MiB predicted against 7677.1 MiB measured, -27%, near the knee of the curve (measured: rereads here, fits in cache at 2048.0 MiB)" \
   --prediction predict.json
 contains "prediction: the speedup furthest off" sweep.json "; the speedup is furthest off at 512.0 MiB: 0.73x the measured." \
   --prediction predict.json
@@ -287,13 +288,37 @@ contains "prediction: the probe's cost" sweep.json \
 python3 - "$data/predict.json" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["sweep"][1]["detail"]["read_amplification"] = 50.0  # 256 MiB: -47%, both neighbours reread
+p = d["sweep"][1]  # 256 MiB: -47% of the bytes, both neighbours reread
+p["detail"]["read_amplification"] = 50.0
+p["summary"]["detail"]["block_read_bytes"] = {"median": 31450000000.0, "min": 31450000000.0, "max": 31450000000.0}
+p["runs"][0]["engine"]["block_read_bytes"] = 31450000000
 json.dump(d, open("%s/predict-far.json" % sys.argv[2], "w"))
+# the same caches, each 5% larger: the ratios of the measured points are near, the sizes are not
+for p in d["sweep"]:
+    p["cache_size_bytes"] = int(p["cache_size_bytes"] * 1.05)
+json.dump(d, open("%s/predict-other-sizes.json" % sys.argv[2], "w"))
+# only 512 MiB predicted at the measured size
+d = json.load(open(sys.argv[1]))
+for p in d["sweep"]:
+    if p["cache_size_bytes"] != 512 * 1048576:
+        p["cache_size_bytes"] = int(p["cache_size_bytes"] * 1.05)
+json.dump(d, open("%s/predict-one-size.json" % sys.argv[2], "w"))
 PY
 contains "prediction: largest error away from the knee" sweep.json \
-  "The largest error is the detail layout's read amplification at 256.0 MiB (ratio 0.41): 50.00 predicted against 93.70 measured, -47%;" \
+  "The largest error is the detail layout's engine bytes read at 256.0 MiB (ratio 0.41): 29993.1 MiB predicted against 58937.1 MiB measured, -49%;" \
   --prediction "$tmp/predict-far.json"
 not_contains "prediction: away from the knee, not said near it" sweep.json "near the knee" --prediction "$tmp/predict-far.json"
+# points are paired by cache size only: other sizes are said, never paired by their ratio
+contains "prediction: other sizes, said" sweep.json \
+  "No point is paired: 3 measured points have no predicted point of the same cache size: the prediction's caches are 140928614, 281857228, 563714457, 2254857830 and 4509715660 bytes, the measured ones 268435456, 536870912 and 2147483648 bytes. Points are not paired by cache ratio" \
+  --prediction "$tmp/predict-other-sizes.json"
+not_contains "prediction: other sizes, no row" sweep.json "| 512.0 MiB | 0.81 |" --prediction "$tmp/predict-other-sizes.json"
+contains "prediction: one size of three, paired" sweep.json "$(printf '%s' "| 512.0 MiB | 0.81 | 5598.2 | 7677.1 | -27% |")" \
+  --prediction "$tmp/predict-one-size.json"
+contains "prediction: one size of three, the others said" sweep.json \
+  "2 measured points have no predicted point of the same cache size" --prediction "$tmp/predict-one-size.json"
+not_contains "prediction: one size of three, no other row" sweep.json "| 256.0 MiB | 0.41 | 51578.6" \
+  --prediction "$tmp/predict-one-size.json"
 # a sampled prediction (--sample): each read amplification with its sampling error, and the sample said
 python3 - "$data/predict.json" "$tmp" <<'PY'
 import json, sys
@@ -305,7 +330,7 @@ for p in d["sweep"]:
 json.dump(d, open("%s/predict-sampled.json" % sys.argv[2], "w"))
 PY
 contains "prediction: sampled, the error per figure" sweep.json \
-  '| 512.0 MiB | 0.81 | 8.90 ± 0.36 | 12.21 | -27% | 0.98 ± 0.01 | 1.01 | -3% |' --prediction "$tmp/predict-sampled.json"
+  '| 5598.2 | 7677.1 | -27% | 8.90 ± 0.36 | 12.21 | 252.4 | 260.5 | -3% | 0.98 ± 0.01 | 1.01 |' --prediction "$tmp/predict-sampled.json"
 contains "prediction: sampled, said" sweep.json \
   'it read the RecordIds of a sample of 25% of the masters (9512, chosen by a hash of the key)' --prediction "$tmp/predict-sampled.json"
 not_contains "prediction: unsampled, no ±" sweep.json "8.90 ±" --prediction predict.json

@@ -152,6 +152,32 @@ test_capacity (void **state)
    assert_int_equal (lab_predict_capacity (1000000), 950000);
 }
 
+/* A smaller capacity -- a lower fill, or a larger footprint per page as the probe measures them -- moves
+ * the knee: interleaved rows read by one worker fit 10 pages of 100 bytes (plus a 1-byte index page) in a
+ * cache of 1,100 bytes at 95% (1,045) and read each page once; at 87.5% (963), or with pages of 110
+ * bytes, LRU collapses and every one of the 40 row accesses misses. */
+static void
+test_capacity_moves_knee (void **state)
+{
+   lab_predict_input_t in;
+   lab_stackdist_t *sd;
+
+   (void)state;
+   assert_int_equal (lab_predict_capacity_at (1000000, 0.875), 875000);
+   assert_int_equal (lab_predict_capacity_at (1000000, 0), 950000); /* no fill known: the default */
+   layout (&in, true, MASTERS, 1);
+   sd = lab_predict_trace_detail (&in);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, lab_predict_capacity_at (1100, 0.95)) == ROWS);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, lab_predict_capacity_at (1100, 0.875)) ==
+                MASTERS * ROWS);
+   lab_stackdist_destroy (sd);
+   in.page_cache_bytes = 110;
+   sd = lab_predict_trace_detail (&in);
+   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, lab_predict_capacity_at (1100, 0.95)) ==
+                MASTERS * ROWS);
+   lab_stackdist_destroy (sd);
+}
+
 int
 main (void)
 {
@@ -162,6 +188,7 @@ main (void)
       cmocka_unit_test (test_subset),
       cmocka_unit_test (test_folded),
       cmocka_unit_test (test_capacity),
+      cmocka_unit_test (test_capacity_moves_knee),
    };
    return lab_test_run_group ("predict", tests, NULL, NULL);
 }

@@ -3,7 +3,9 @@
  * collection takes: the key index walk and the sampled leaf-page count read no document (the store's
  * documents-read counter, which a find does move, proves it) and the sampled count is within 10% of the
  * exact walk's. The threshold for sampling is lowered through probe_t.exact_below_bytes (the code path is
- * the real one: lab_predict_probe_walk, lab_predict_probe_leaf_pages).
+ * the real one: lab_predict_probe_walk, lab_predict_probe_leaf_pages); then the cache's capacity from what
+ * those reads left in the cache (lab_predict_probe_footprint: bytes per page, the key index's own size,
+ * the eviction thresholds), still without a document read.
  */
 #include "tests/testutil.h"
 
@@ -147,6 +149,24 @@ test_probe_sampled_no_document (void **state)
    assert_true (p.leaf_rows_read > 0 && p.leaf_pages_read > 0 && p.leaf_read_bytes > 0);
    assert_int_equal (p.documents_fetched, 0);
    assert_non_null (strstr (p.documents_how, "measured"));
+   assert_int_equal (docs_read (fx->store) - d0, 0);
+   /* the cache's capacity from what those reads left in the cache: no further read */
+   lab_predict_probe_footprint (s, fx->store, &o, &p);
+   print_message ("footprint: %.0f B per data page (%lld pages), %.0f B per index page (%lld), key index "
+                  "%.0f B of %lld, eviction %.0f/%.0f%s%s\n",
+                  p.data_page_mem, (long long)p.data_pages_in, p.index_page_mem, (long long)p.index_pages_in,
+                  p.key_index_bytes, (long long)p.st.index_size_bytes, p.evict_target, p.evict_trigger,
+                  p.foot_why ? ": " : "", p.foot_why ? p.foot_why : "");
+   assert_null (p.foot_why);
+   assert_true (p.data_pages_in > 0 && p.index_pages_in > 0);
+   /* a page in memory: its rows unpacked (snappy cannot squeeze the pad) with the allocator's overhead */
+   assert_true (p.data_page_mem > (double)p.st.data_size_bytes / (double)p.leaf_pages);
+   assert_true (p.data_page_mem < 4 * (double)p.st.data_size_bytes / (double)p.leaf_pages);
+   assert_true (p.index_page_mem > 0);
+   /* the key index's own file, not the mean of the two indexes (_id's, with 12-byte keys, is larger) */
+   assert_true (p.key_index_bytes > 0 && p.key_index_bytes < (double)p.st.index_size_bytes);
+   assert_true (p.key_index_bytes != (double)p.st.index_size_bytes / p.st.nindexes);
+   assert_true (p.evict_target == 80 && p.evict_trigger == 95 && !p.evict_configured);
    assert_int_equal (docs_read (fx->store) - d0, 0);
    lab_store_session_close (s);
 
