@@ -224,8 +224,13 @@ lab_results_verdict (lab_better_t better, const lab_stat_t *a, const lab_stat_t 
          v.winner = LAB_WIN_TIE;
          return v;
       }
-      v.factor = v.ratio < 1.0 ? 1.0 / v.ratio : v.ratio;
-      v.winner = (better == LAB_BETTER_LOWER) == (v.ratio < 1.0) ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
+      if (v.has_ratio && v.ratio > 0) {
+         v.factor = v.ratio < 1.0 ? 1.0 / v.ratio : v.ratio;
+         v.winner = (better == LAB_BETTER_LOWER) == (v.ratio < 1.0) ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
+      } else {
+         /* a figure of 0 (the differences' interval decided): no factor, the medians say which way */
+         v.winner = (better == LAB_BETTER_LOWER) == (b->median < a->median) ? LAB_WIN_FOLDED : LAB_WIN_DETAIL;
+      }
       return v;
    }
    if (better == LAB_DESCRIPTIVE) {
