@@ -19,6 +19,29 @@ app_point_stat (bson_string_t *o, const lab_sweep_point_t *p, const char *layout
    lab_cmp_app_stat (o, m->unit, &st, range);
 }
 
+/* app_speedup -- a speedup cell by the one rule: "137x [88.2x–214x]" with paired runs, "3.22x" with one,
+ * "1.01x (same)" when the rule cannot tell the layouts apart, "n/a" without the figures. */
+static void
+app_speedup (bson_string_t *o, bool has, double speedup, const lab_verdict_t *v)
+{
+   if (!has) {
+      bson_string_append (o, "n/a");
+      return;
+   }
+   lab_cmp_app (o, LAB_CMP_FACTOR, speedup);
+   if (v->has_ci && v->lo > 0) {
+      /* the speedup's 95% interval: the inverse of the ratio's */
+      char *lo = lab_results_format_factor (1.0 / v->hi), *hi = lab_results_format_factor (1.0 / v->lo);
+      if (strcmp (lo, hi) != 0) {
+         bson_string_append_printf (o, " [%s–%s]", lo, hi);
+      }
+      bson_free (lo);
+      bson_free (hi);
+   } else if (v->winner == LAB_WIN_TIE) {
+      bson_string_append (o, " (same)");
+   }
+}
+
 /* sweep_random -- some point has a random-order load beside the headline (--load-order both). */
 static bool
 sweep_random (const lab_cmp_sweep_t *s)
@@ -155,32 +178,11 @@ render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_s
       }
       for (l = 1; l < nl; l++) {
          bson_string_append (o, " | ");
-         if (p->has_speedup_of[l]) {
-            const lab_verdict_t *v = &p->speedup_verdict[l];
-            lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_of[l]);
-            if (v->has_ci && v->lo > 0) {
-               /* the speedup's 95% interval: the inverse of the ratio's */
-               char *lo = lab_results_format_factor (1.0 / v->hi),
-                    *hi = lab_results_format_factor (1.0 / v->lo);
-               if (strcmp (lo, hi) != 0) {
-                  bson_string_append_printf (o, " [%s–%s]", lo, hi);
-               }
-               bson_free (lo);
-               bson_free (hi);
-            } else if (v->winner == LAB_WIN_TIE) {
-               bson_string_append (o, " (same)");
-            }
-         } else {
-            bson_string_append (o, "n/a");
-         }
+         app_speedup (o, p->has_speedup_of[l], p->speedup_of[l], &p->speedup_verdict[l]);
       }
       for (l = 1; random && l < nl; l++) {
          bson_string_append (o, " | ");
-         if (p->has_speedup_random[l]) {
-            lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_random[l]);
-         } else {
-            bson_string_append (o, "n/a");
-         }
+         app_speedup (o, p->has_speedup_random[l], p->speedup_random[l], &p->speedup_random_verdict[l]);
       }
       bson_string_append (o, " |\n");
    }

@@ -435,7 +435,8 @@ typedef struct {
    /* --load-order both: the point's random-order load (its workloads' "load_random"), one measurement per
     * layout (the median of its --runs); speedup_random[l] = the reference's time / layout l's */
    bool has_speedup_random[LAB_RESULTS_MAX_LAYOUTS];
-   double speedup_random[LAB_RESULTS_MAX_LAYOUTS];
+   double speedup_random[LAB_RESULTS_MAX_LAYOUTS]; /* by the one rule, as speedup_of */
+   lab_verdict_t speedup_random_verdict[LAB_RESULTS_MAX_LAYOUTS];
 } lab_sweep_point_t;
 
 /* lab_results_sweep_order -- the layouts of a sweep in the order of lab_sweep_point_t's arrays: the
@@ -568,6 +569,7 @@ void lab_results_workload_label (const char *workload, const char *load_order, c
 
 /* lab_results_load_random_elapsed -- the elapsed_s of `layout` in the "load_random" entry of doc's
  * "workloads" (a results file or a sweep point); false when there is none. */
-bool lab_results_load_random_elapsed (const bson_t *doc, const char *layout, double *elapsed_s);
+bool lab_results_load_random_elapsed (const bson_t *doc, const char *layout, double *elapsed_s,
+                                      lab_stat_t *stat);
 
 #endif

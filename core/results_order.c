@@ -35,7 +35,7 @@ lab_results_workload_label (const char *workload, const char *load_order, char *
 
 /* lab_results_load_random_elapsed -- see results.h: workloads[k] with workload "load_random", its layout. */
 bool
-lab_results_load_random_elapsed (const bson_t *doc, const char *layout, double *elapsed_s)
+lab_results_load_random_elapsed (const bson_t *doc, const char *layout, double *elapsed_s, lab_stat_t *stat)
 {
    char path[160];
    const char *wn, *ln;
@@ -55,8 +55,26 @@ lab_results_load_random_elapsed (const bson_t *doc, const char *layout, double *
             return false;
          }
          if (strcmp (ln, layout) == 0) {
+            double v[LAB_RESULTS_MAX_RUNS], no;
+            int runno[LAB_RESULTS_MAX_RUNS];
+            size_t r;
             snprintf (path, sizeof path, "workloads.%zu.layouts.%zu.elapsed_s", k, l);
-            return lab_results_get_number (doc, path, elapsed_s) && *elapsed_s > 0;
+            if (!lab_results_get_number (doc, path, elapsed_s) || !(*elapsed_s > 0)) {
+               return false;
+            }
+            /* its runs, for the one rule's paired ratio (none recorded: the figure as one run) */
+            for (r = 0; r < LAB_RESULTS_MAX_RUNS; r++) {
+               snprintf (path, sizeof path, "workloads.%zu.layouts.%zu.runs.%zu.elapsed_s", k, l, r);
+               if (!lab_results_get_number (doc, path, &v[r])) {
+                  break;
+               }
+               snprintf (path, sizeof path, "workloads.%zu.layouts.%zu.runs.%zu.run", k, l, r);
+               runno[r] = lab_results_get_number (doc, path, &no) ? (int)no : 0;
+            }
+            if (stat) {
+               *stat = r ? lab_results_stat_runs (v, runno, r) : lab_results_stat_runs (elapsed_s, NULL, 1);
+            }
+            return true;
          }
       }
       return false;

@@ -294,10 +294,12 @@ fill_point (const bson_t *results, lab_sweep_point_t *p, bool stored)
    p->speedup = p->speedup_of[1];
    for (l = 1; l < p->n; l++) {
       double ref, t;
-      if (lab_results_load_random_elapsed (&p->doc, p->names[0], &ref) &&
-          lab_results_load_random_elapsed (&p->doc, p->names[l], &t)) {
-         p->has_speedup_random[l] = true;
-         p->speedup_random[l] = ref / t;
+      lab_stat_t sr, st;
+      if (lab_results_load_random_elapsed (&p->doc, p->names[0], &ref, &sr) &&
+          lab_results_load_random_elapsed (&p->doc, p->names[l], &t, &st)) {
+         lab_results_noise_t noise = { true, LAB_RESULTS_TIMER_RES_S };
+         p->has_speedup_random[l] = lab_results_speedup (&sr, &st, &p->speedup_random[l]);
+         p->speedup_random_verdict[l] = lab_results_verdict (LAB_BETTER_LOWER, &sr, &st, &noise);
       }
    }
 }
