@@ -16,27 +16,15 @@
 #define WT_DEFAULT_EVICTION_TARGET 80.0
 #define WT_DEFAULT_EVICTION_TRIGGER 95.0
 
-/* table_stat -- one of a table's own statistics. */
+/* table_stat -- one of a table's own statistics, by the table's uri (lab_wt_dsrc_stat). */
 static bool
 table_stat (WT_SESSION *s, const char *uri, int key, int64_t *v, bson_error_t *error)
 {
    char *stat_uri = bson_strdup_printf ("statistics:%s", uri);
-   WT_CURSOR *sc = NULL;
-   const char *desc, *pvalue;
-   int ret;
+   bool ok = lab_wt_dsrc_stat (s, stat_uri, key, v, error);
 
-   if ((ret = s->open_cursor (s, stat_uri, NULL, NULL, &sc)) == 0) {
-      sc->set_key (sc, key);
-      if ((ret = sc->search (sc)) == 0) {
-         ret = sc->get_value (sc, &desc, &pvalue, v);
-      }
-      sc->close (sc);
-   }
-   if (ret != 0) {
-      lab_wt_fail (error, ret, "read %s", stat_uri);
-   }
    bson_free (stat_uri);
-   return ret == 0;
+   return ok;
 }
 
 /* config_percent -- the value of `name=` in the connection's configuration string; false when absent. */

@@ -22,9 +22,9 @@
 #define LEAF_PILOT_WINDOWS 8
 #define LEAF_PILOT_ROWS 2048
 
-/* dsrc_stat -- one of the table's own statistics (statistics=(fast), no tree walk). */
-static bool
-dsrc_stat (WT_SESSION *s, const char *stat_uri, int key, int64_t *v, bson_error_t *error)
+/* lab_wt_dsrc_stat -- see wt_private.h. */
+bool
+lab_wt_dsrc_stat (WT_SESSION *s, const char *stat_uri, int key, int64_t *v, bson_error_t *error)
 {
    WT_CURSOR *sc = NULL;
    const char *desc, *pvalue;
@@ -101,7 +101,7 @@ leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t n, run_t *
    if (ret != 0) {
       return lab_wt_fail (error, ret, "position a leaf-page sample's run");
    }
-   if (!dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &before, error)) {
+   if (!lab_wt_dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &before, error)) {
       return false;
    }
    for (;;) {
@@ -121,7 +121,7 @@ leaf_run (WT_SESSION *s, WT_CURSOR *cc, const char *stat_uri, int64_t n, run_t *
    if (ret != 0 && ret != WT_NOTFOUND) {
       return lab_wt_fail (error, ret, "read the records of a leaf-page sample's run");
    }
-   if (!dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &after, error)) {
+   if (!lab_wt_dsrc_stat (s, stat_uri, WT_STAT_DSRC_CACHE_READ, &after, error)) {
       return false;
    }
    cc->reset (cc);
@@ -340,7 +340,7 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
    data_size = __atomic_load_n (&c->data_size, __ATOMIC_RELAXED);
    stat_uri = bson_strdup_printf ("statistics:%s", c->uri);
    if (!lab_wt_coll_cursor (ss->s, c, &cc, error) ||
-       !dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_READ, &read0, error)) {
+       !lab_wt_dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_READ, &read0, error)) {
       goto done;
    }
    if ((ret = cc->next (cc)) != 0 && ret != WT_NOTFOUND) {
@@ -353,7 +353,7 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
       ok = true;
       goto done;
    }
-   if (!dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_BYTES_INUSE, &inuse, error)) {
+   if (!lab_wt_dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_BYTES_INUSE, &inuse, error)) {
       goto done;
    }
    if (inuse > data_size / 100 + 1024 * 1024) {
@@ -379,7 +379,7 @@ lab_wt_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
       goto done;
    }
    finish (runs, n, count, est);
-   if (!dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_READ, &read1, error)) {
+   if (!lab_wt_dsrc_stat (ss->s, stat_uri, WT_STAT_DSRC_CACHE_READ, &read1, error)) {
       goto done;
    }
    est->pages_read_all = read1 - read0;

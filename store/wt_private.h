@@ -495,4 +495,8 @@ bool lab_wt_natural_ranges (lab_store_session_t *sess, const char *coll, int n,
 bool lab_wt_natural_describe (lab_store_session_t *sess, const char *coll,
                               const lab_store_natural_opts_t *opts, bson_t *out, bson_error_t *error);
 
+/* lab_wt_dsrc_stat -- one of a table's own statistics from its "statistics:<uri>" cursor `stat_uri`
+ * (statistics=(fast), no tree walk); false with *error when it cannot be read. */
+bool lab_wt_dsrc_stat (WT_SESSION *s, const char *stat_uri, int key, int64_t *v, bson_error_t *error);
+
 #endif
