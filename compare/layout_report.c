@@ -87,7 +87,7 @@ static const char usage_text[] =
    "                       --mix \"mix_estimate\" with its error per layout against the measured one)\n"
    "  -q, --quiet          only errors on stderr\n"
    "  -v, --verbose        more detail on stderr\n"
-   "  -h, --help           this help\n"
+   "  -h, --help           the short help; --help-all: this one\n"
    "  --version            print the version\n"
    "layout-report opens no store: the other tools' --uri, --db, --cache-size and --progress are refused.\n"
    "The layouts it compares are scancmp's: --detail (fold-details' --src, billgen's --dst) and --folded\n"
@@ -109,6 +109,41 @@ static const char usage_text[] =
    "  layout-report out/run.json --charts none | less\n"
    "      read the tables in a terminal\n"
    "\n"
+   "Exit codes: 0 success, 1 runtime failure (unreadable or invalid results file, gnuplot failed),\n"
+   "2 usage error.\n";
+
+/* The short help: what --help prints; the whole reference above is --help-all and docs/help/. */
+static const char usage_short_text[] =
+   "Usage: layout-report RUN.json [-o REPORT.md] [--baseline OTHER.json] [--prediction PRED.json]\n"
+   "                     [--production-cache-ratio R] [--mix SPEC] [--charts svg|none] [--json FILE|-]\n"
+   "\n"
+   "Renders the results file of `scancmp --out RUN.json` as a Markdown report for a design review: the\n"
+   "recommendation and its costs first, then the evidence -- the comparison table (medians over runs,\n"
+   "each ratio with its interval), the cache sweep's curve, each workload's cost, the user's mix, the\n"
+   "environment and the cold procedure as executed -- with SVG charts (gnuplot) beside REPORT.md. It\n"
+   "opens no store.\n"
+   "\n"
+   "Main options:\n"
+   "  -o, --out FILE       the report (default: standard output, without charts)\n"
+   "  --baseline FILE      a table of changes from another experiment's results\n"
+   "  --prediction FILE    scancmp --predict's curve beside the measured points, error per point\n"
+   "  --production-cache-ratio R  production's place on a sweep (its engine cache / its detail data)\n"
+   "  --mix SPEC           the user's mix estimated from the file's workloads (load=5,row=60,...)\n"
+   "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
+   "  --json FILE|-        also write the comparison as JSON\n"
+   "  -q, -v, --version; -h, --help: this help; --help-all: every option\n"
+   "\n"
+   "Examples:\n"
+   "  # the report and its charts (out/report-*.svg)\n"
+   "  layout-report out/run.json -o out/report.md\n"
+   "\n"
+   "  # a sweep, with production's place on the curve\n"
+   "  layout-report sweep.json -o sweep.md --production-cache 48GiB --production-data 310GiB\n"
+   "\n"
+   "  # what changed from another experiment (zlib against snappy)\n"
+   "  layout-report zlib.json --baseline snappy.json -o zlib-vs-snappy.md --title 'zlib vs snappy'\n"
+   "\n"
+   "Every option: layout-report --help-all (also docs/help/layout-report.txt).\n"
    "Exit codes: 0 success, 1 runtime failure (unreadable or invalid results file, gnuplot failed),\n"
    "2 usage error.\n";
 
@@ -411,7 +446,7 @@ main (int argc, char **argv)
       return lab_cli_usage_exit (&error);
    }
    if (o.common.help) {
-      fputs (usage_text, stdout);
+      fputs (o.common.help_all ? usage_text : usage_short_text, stdout);
       return LAB_EXIT_OK;
    }
    if (o.common.version) {

@@ -65,6 +65,7 @@ typedef struct {
 
 static const common_opt_t common_opts[] = {
    { "--help", 'h', LAB_CLI_COMMON_HELP, false },
+   { "--help-all", 0, LAB_CLI_COMMON_HELP, false },
    { "--version", 0, LAB_CLI_COMMON_VERSION, false },
    { "--quiet", 'q', LAB_CLI_COMMON_QUIET, false },
    { "--verbose", 'v', LAB_CLI_COMMON_VERBOSE, false },
@@ -106,6 +107,7 @@ common_apply (lab_cli_common_t *c, const common_opt_t *co, const char *v, bson_e
    switch (co->bit) {
    case LAB_CLI_COMMON_HELP:
       c->help = true;
+      c->help_all = c->help_all || strcmp (co->name, "--help-all") == 0;
       return true;
    case LAB_CLI_COMMON_VERSION:
       c->version = true;
@@ -678,10 +680,18 @@ lab_cli_common_help (void)
           "  --progress MODE      auto (a bar when stderr is a terminal), always, never\n"
           "  -q, --quiet          only errors on stderr\n"
           "  -v, --verbose        more detail on stderr\n"
-          "  -h, --help           this help\n"
+          "  -h, --help           the short help; --help-all: every option\n"
           "  --version            print the version\n"
           "Sizes: 64M = 64MB = 64MiB (K, M, G, T are powers of 1024 however spelt, as in WiredTiger's\n"
           "own settings); durations ms/s/m.\n"
+          "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 verification found a difference.\n";
+}
+
+const char *
+lab_cli_common_help_short (void)
+{
+   return "Common options: --uri wiredtiger:DIR (the default store, embedded) or mongodb://...; --db NAME;\n"
+          "--cache-size SIZE (embedded); --json FILE|- (a summary); -q; -v; --progress MODE; --help-all: all.\n"
           "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 verification found a difference.\n";
 }
 

@@ -25,7 +25,8 @@ typedef struct {
    uint64_t cache_size_bytes;    /* --cache-size (0: mongod's rule) */
    int32_t server_timeout_ms;    /* --server-timeout (default LAB_CLI_SERVER_TIMEOUT_MS): MongoDB server
                                   * selection and connect timeout unless the URI sets them */
-   bool help;                    /* -h/--help seen */
+   bool help;                    /* -h/--help or --help-all seen */
+   bool help_all;                /* --help-all seen: every option, not the short help */
    bool version;                 /* --version seen */
 } lab_cli_common_t;
 
@@ -253,8 +254,11 @@ void lab_cli_command_line_append (bson_t *doc, const char *key, int argc, char *
 /* lab_cli_usage_exit -- log a usage error and return LAB_EXIT_USAGE (for a main's `return`). */
 int lab_cli_usage_exit (const bson_error_t *error);
 
-/* lab_cli_common_help -- the help text of the common options, for each tool's usage. */
+/* lab_cli_common_help -- the help text of the common options, for each tool's usage (--help-all). */
 const char *lab_cli_common_help (void);
+
+/* lab_cli_common_help_short -- the common options in three lines, for each tool's short --help. */
+const char *lab_cli_common_help_short (void);
 
 /* lab_cli_edit_distance -- the optimal-string-alignment distance of a and b (insertions, deletions,
  * substitutions and swaps of two neighbours each cost 1), capped at `cap` + 1. Pure. */

@@ -25,7 +25,7 @@ lab_gen_cli_help (const lab_cli_common_t *c, const char *usage)
 {
    if (c->help) {
       fputs (usage, stdout);
-      fputs (lab_cli_common_help (), stdout);
+      fputs (c->help_all ? lab_cli_common_help () : lab_cli_common_help_short (), stdout);
       return true;
    }
    if (c->version) {

@@ -43,16 +43,13 @@ static const char *USAGE_MAIN =
 static const char *USAGE_GENERATE =
    "Usage: billgen generate [options]\n"
    "\n"
-   "Generate synthetic bill details, deterministically: the same --seed and options give the same\n"
-   "documents in the same order on every backend. Each row (~380 bytes of BSON) holds the bill's master\n"
-   "fields (bill_id int64, patient_id, patient_name, age int32, hospital, dept, admit_date, insurance --\n"
-   "Chinese names, as in the original collection) and its own fields (line_no int32, item_code, item_name,\n"
-   "spec, unit, qty/unit_price/amount doubles, charge_time date). _id is an ObjectId stamped with the\n"
-   "simulated insertion time and sequence, as mongod would assign it. The index on --key is built after\n"
-   "the data. On the embedded store the collection and its indexes are written unjournaled, as mongod\n"
-   "writes them on a replica set member, and journaled again after the checkpoint that ends the run (the\n"
-   "layout on disk is the same; an interrupted run leaves the last checkpoint's rows: run it again with\n"
-   "--drop).\n"
+   "Generate synthetic bill details, deterministically (the same --seed and options give the same\n"
+   "documents in the same order on every backend): per row (~380 bytes of BSON) the bill's master fields\n"
+   "(bill_id int64, patient_id, patient_name, age, hospital, dept, admit_date, insurance) and its own\n"
+   "(line_no, item_code, item_name, spec, unit, qty, unit_price, amount, charge_time); _id an ObjectId as\n"
+   "mongod assigns it. The --key index is built after the data. The embedded store writes unjournaled\n"
+   "until the checkpoint that ends the run, as mongod on a replica set member (the same layout on disk;\n"
+   "an interrupted run leaves the last checkpoint's rows: run it again with --drop).\n"
    "\n"
    "Options:\n"
    "  --dst COLL           collection to fill (default bill_detail): fold-details reads it as --src,\n"
@@ -98,7 +95,6 @@ static const char *USAGE_GENERATE =
    "  billgen generate --bills 10000 --drop --json gen.json\n"
    "  billgen generate --bills 500 --oversize 2 --dst bill_big --drop\n"
    "  billgen generate --bills 2000 --order clustered --dst bill_clustered --drop\n"
-   "  billgen generate --preset seed --drop                 # the original's size and key\n"
    "  billgen generate --preset seed --scale 0.01 --drop    # 4,270 masters, 553,573 rows\n"
    "  billgen generate --uri mongodb://db1:27017/lab --bills 427003 --seed 42 --drop\n\n";
 
@@ -699,9 +695,9 @@ main (int argc, char **argv)
    if (!strcmp (cmd, "clean")) {
       return lab_gen_cli_clean (&cli, argc, argv);
    }
-   if (!strcmp (cmd, "-h") || !strcmp (cmd, "--help") || !strcmp (cmd, "help")) {
+   if (!strcmp (cmd, "-h") || !strcmp (cmd, "--help") || !strcmp (cmd, "help") || !strcmp (cmd, "--help-all")) {
       fputs (USAGE_MAIN, stdout);
-      fputs (lab_cli_common_help (), stdout);
+      fputs (strcmp (cmd, "--help-all") ? lab_cli_common_help_short () : lab_cli_common_help (), stdout);
       return LAB_EXIT_OK;
    }
    if (!strcmp (cmd, "--version")) {

@@ -170,12 +170,57 @@ static const char *usage_text =
    "  # an existing destination is refused unless replaced\n"
    "  fold-details --src bill_detail --dst detail_coll --drop-dst --key order_id --array-field items\n";
 
+/* The short help: what --help prints; the whole reference above is --help-all and docs/help/. */
+static const char usage_short_text[] =
+   "Usage: fold-details --src COLL --dst COLL [options]\n"
+   "\n"
+   "Folds the detail rows of each master (rows sharing a --key value) into one document per master that\n"
+   "holds them as an array, losing nothing: the key and the fields shared by all its rows at top level,\n"
+   "the rows in --array-field. Masters over the 16 MiB document cap are split into parts, rejected to a\n"
+   "file, or stop the run, never dropped. --verify proves the result holds exactly the source's rows.\n"
+   "\n"
+   "Main options:\n"
+   "  --src COLL              source collection (detail rows)                       (required)\n"
+   "  --dst COLL              destination collection                                (required)\n"
+   "  --key FIELD             master key field (default bill_id)\n"
+   "  --hoist auto|none|F,..  fields moved to top level (default auto: constant within every master)\n"
+   "  --array-field NAME      the rows' array (default details)\n"
+   "  --on-oversize MODE      split (default), reject (with --reject FILE) or fail\n"
+   "  --shape SHAPE           folded (default), sorted, clustered or copy: the cheaper candidates\n"
+   "  --bucket-rows N         at most N rows per document (the bucket pattern)\n"
+   "  --block-compressor C    none, snappy (mongod's default), zlib, zstd\n"
+   "  --parallel N            workers on N key ranges (default 1)\n"
+   "  --drop-dst              replace an existing destination (asked first when layoutlab did not write it)\n"
+   "  --resume                continue an interrupted run with the same settings\n"
+   "  --verify[=METHOD]       after folding, prove dst holds exactly src's rows (exit 3 when not)\n"
+   "  --plan                  print what the run would send, and send nothing\n"
+   "%s"
+   "\n"
+   "Examples:\n"
+   "  # fold the embedded store's bill_detail into detail_coll and check the result\n"
+   "  fold-details --src bill_detail --dst detail_coll --verify\n"
+   "\n"
+   "  # the cheaper change: the same rows as a clustered collection, in key order\n"
+   "  fold-details --src bill_detail --dst detail_clu --shape clustered --verify\n"
+   "\n"
+   "  # a MongoDB server through mongos, 4 workers, oversized masters rejected to a file\n"
+   "  fold-details --uri mongodb://mongos.example/bills --src bill_detail --dst detail_coll \\\n"
+   "               --parallel 4 --on-oversize reject --reject rejects.jsonl --verify\n"
+   "\n"
+   "Every option, the folded document's form and the verify methods: fold-details --help-all\n"
+   "(also docs/help/fold-details.txt).\n";
+
+/* usage -- the short help, or with `all` the whole reference (its common options between the tool's
+ * options and the examples). */
 static void
-usage (FILE *out)
+usage (FILE *out, bool all)
 {
-   /* the common options go between the tool's options and the examples */
    const char *ex = strstr (usage_text, "Examples:\n");
 
+   if (!all) {
+      fprintf (out, usage_short_text, lab_cli_common_help_short ());
+      return;
+   }
    fwrite (usage_text, 1, (size_t)(ex - usage_text), out);
    fputs (lab_cli_common_help (), out);
    fputs ("\n", out);
@@ -728,7 +773,7 @@ main (int argc, char **argv)
    }
    if (o.common.help || o.common.version) {
       if (o.common.help) {
-         usage (stdout);
+         usage (stdout, o.common.help_all);
       } else {
          printf ("fold-details %s\n", LAB_VERSION);
       }

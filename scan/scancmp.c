@@ -260,11 +260,52 @@ static const char usage[] =
    "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
    "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
+   ;
+
+/* The short help: what --help prints. The whole reference is --help-all (above) and docs/help/. The
+ * test hooks (LAYOUTLAB_DROP_CACHES_PATH, LAYOUTLAB_TEST_FORCE_REMOTE) are for tests and named in
+ * tests/README.md, not in any help. */
+static const char usage_short[] =
+   "Usage: scancmp [--detail COLL] [--folded COLL | --layout NAME=COLL[:KIND] ...] [--cold]\n"
+   "               [--parallel N] [--runs N] [--load-order key|random|both] [--workload LIST]\n"
+   "               [--mix SPEC] [--cache-ratios R,R,...] [--predict] [-o FILE] [common options]\n"
    "\n"
-   "Test hooks: LAYOUTLAB_DROP_CACHES_PATH replaces /proc/sys/vm/drop_caches (to test the not-permitted "
-   "path);\n"
-   "LAYOUTLAB_TEST_FORCE_REMOTE=1 treats a server on this machine as remote (to test the refusals and "
-   "FTDC).\n";
+   "Loads every master's rows from each layout -- one document per row (--detail) and one folded\n"
+   "document per master (--folded), or up to 8 candidates (--layout) -- side by side, cold, with N\n"
+   "parallel workers, and measures disk reads, memory, engine cache and latency; prints the comparison\n"
+   "(every \"who wins\" by one rule over the runs, with its 95%% interval); --out keeps every figure\n"
+   "for layout-report. Writes (append, update, a mix with them) run only on collections a layoutlab\n"
+   "tool wrote.\n"
+   "\n"
+   "Main options:\n"
+   "  --detail COLL        one document per row (default bill_detail)\n"
+   "  --folded COLL        one document per master (default detail_coll)\n"
+   "  --layout NAME=COLL[:rows|folded|buckets]  a candidate, repeatable (2 to 8)\n"
+   "  --cold               each layout cold: engine closed, page cache dropped (server: --restart-cmd)\n"
+   "  --parallel N         workers (default 4)      --runs N   repetitions, each cold (default 1)\n"
+   "  --load-order ORDER   key (default), random, or both (the random-order load measured beside)\n"
+   "  --workload LIST      load,row,range,aggregate,append,update or all: what each layout costs\n"
+   "  --mix SPEC           the user's mix, e.g. load=5,row=60,range=5,append=25,update=5\n"
+   "  --cache-ratios LIST  a cache sweep, caches as fractions of the detail layout (or --cache-sizes)\n"
+   "  --direct-io          embedded: every engine cache miss is a disk read (O_DIRECT)\n"
+   "  --predict            the predicted curve from the detail collection alone, before any fold\n"
+   "  --allow-writes COLL  let the writes run on a collection no layoutlab tool wrote (staging only)\n"
+   "  -o, --out FILE       the results file (JSON) for layout-report\n"
+   "%s"
+   "\n"
+   "Examples:\n"
+   "  # cold comparison on the embedded store, 4 workers, 3 runs, results for layout-report\n"
+   "  scancmp --uri wiredtiger:./data --cold --runs 3 --out run.json\n"
+   "\n"
+   "  # the regime curve: 3 cold points from a quarter of the detail layout to a cache it fits in\n"
+   "  scancmp --uri wiredtiger:./data --cold --direct-io --cache-ratios 0.25,0.7,1.5 --out sweep.json\n"
+   "\n"
+   "  # a local mongod restarted between layouts, with what folding costs beside the load\n"
+   "  scancmp --uri mongodb://localhost/bills --cold --restart-cmd 'systemctl restart mongod' \\\n"
+   "          --dbpath /var/lib/mongodb --workload all --create-workload-indexes --out wl.json\n"
+   "\n"
+   "Every option, the server's disk figures, the cold procedure and the sweep: scancmp --help-all\n"
+   "(also docs/help/scancmp.txt).\n";
 
 static const char *const order_names[] = { "alternate", "detail-first", "folded-first",
                                            NULL }; /* lab_scan_order_t */
@@ -484,7 +525,7 @@ main (int argc, char **argv)
    o.uri = c.uri;
    o.server_timeout_ms = c.server_timeout_ms;
    if (c.help) {
-      printf (usage, lab_cli_common_help ());
+      printf (c.help_all ? usage : usage_short, c.help_all ? lab_cli_common_help () : lab_cli_common_help_short ());
       goto cleanup;
    }
    if (c.version) {
