@@ -2,6 +2,7 @@
 # help.sh -- the tools' help a person can read: every tool's (and billgen command's) --help is at most 60
 # lines with worked examples, names no test hook and no internal issue number; --help-all is the whole
 # reference and equals docs/help/<tool>.txt, so the reference in docs/ is the one the binary prints.
+# The README names no internal issue and stays at most 260 lines.
 #
 # Usage: tests/help.sh BIN_DIR [--update]   (--update rewrites docs/help/ from the binaries)
 set -euo pipefail
@@ -51,4 +52,7 @@ done
 if grep -n -i -E '\bissues? [0-9]+' "$src/README.md"; then
   bad "README.md names an internal issue number (above)"
 fi
+# and is short enough to read first: the reference lives in docs/
+n=$(wc -l < "$src/README.md")
+[ "$n" -le 260 ] || bad "README.md is $n lines (at most 260: move reference material to docs/)"
 [ "$fail" -eq 0 ] && echo "help.sh: passed" || { echo "help.sh: FAILED"; exit 1; }
