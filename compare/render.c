@@ -60,14 +60,6 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
 
    lab_cmp_sweep_load (r, &sw);
    prod = opts ? opts->production : NULL;
-   if (sw.n > 0) {
-      lab_cmp_render_sweep_verdict (o, r, &sw, prod);
-      lab_cmp_render_sweep (o, r, &sw, prod);
-   } else if (!lab_cmp_classic_pair (&ls)) {
-      lab_cmp_render_verdict_n (o, r, &ls, prod);
-   } else {
-      lab_cmp_render_verdict (o, r, prod);
-   }
    /* the workloads (issue 23): read again here, validated when the file was loaded */
    if (!lab_cmp_workloads_of (&r->doc, r->name, &wl, &error)) {
       lab_cmp_workloads_cleanup (&wl);
@@ -75,6 +67,15 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    /* the user's mix (issue 24): the file's, validated when it was loaded, and --mix's estimate */
    if (!lab_cmp_mix_of (&r->doc, r->name, &mix, &error)) {
       lab_cmp_mix_cleanup (&mix);
+   }
+   lab_cmp_render_recommend (o, r, sw.n > 0 ? &sw : NULL, &wl, &mix, opts ? opts->mix_estimate : NULL, prod);
+   if (sw.n > 0) {
+      lab_cmp_render_sweep_verdict (o, r, &sw, prod);
+      lab_cmp_render_sweep (o, r, &sw, prod);
+   } else if (!lab_cmp_classic_pair (&ls)) {
+      lab_cmp_render_verdict_n (o, r, &ls, prod);
+   } else {
+      lab_cmp_render_verdict (o, r, prod);
    }
    lab_cmp_render_verdict_tradeoff (o, &wl, &ls);
    lab_cmp_render_verdict_mix (o, &mix, opts ? opts->mix_estimate : NULL);

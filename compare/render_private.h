@@ -5,6 +5,7 @@
  *
  *   render.c               the driver: the title, then each section in the report's order
  *   render_util.c          shared helpers: headings, collections, names, cold facts, a point in words
+ *   render_recommend.c     the first section: the recommendation, its costs, the cheaper change
  *   render_verdict.c       a single-point file's verdict (two layouts or N), what the layouts did not share
  *   render_sweep.c         a sweep's points, the production estimate, the sweep's verdict, --json's sweep
  *   render_sweep_tables.c  the Cache sweep section and the baseline sweep section
@@ -91,6 +92,17 @@ void lab_cmp_app_production_given (bson_string_t *o, const lab_cmp_production_t 
 
 /* lab_cmp_run_counts -- the runs per layout; true when every layout has the same number (*n1 gets it). */
 bool lab_cmp_run_counts (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, int *counts, int *n1);
+
+/* ---- render_recommend.c ------------------------------------------------------------------------ */
+
+/* lab_cmp_render_recommend -- the first section, "Recommendation": per candidate its load gain at the
+ * caches measured (and at production's, when marked), the workloads it loses against the reference (by
+ * the rule), its size and largest document; the cheaper change (an unfolded layout in key order against
+ * folding); the user's mix (measured, else `estimate`); what the run count allows to claim. Nothing for a
+ * prediction or a single layout. `sw` NULL or empty: a single-point file. */
+void lab_cmp_render_recommend (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw,
+                               const lab_cmp_workloads_t *wl, const lab_cmp_mix_t *mix,
+                               const lab_cmp_mix_t *estimate, const lab_cmp_production_t *prod);
 
 /* ---- render_verdict.c ------------------------------------------------------------------------- */
 

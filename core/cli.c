@@ -691,7 +691,8 @@ const char *
 lab_cli_common_help_short (void)
 {
    return "Common options: --uri wiredtiger:DIR (the default store, embedded) or mongodb://...; --db NAME;\n"
-          "--cache-size SIZE (embedded); --json FILE|- (a summary); -q; -v; --progress MODE; --help-all: all.\n"
+          "--cache-size SIZE (embedded); --json FILE|- (a summary); -q; -v; --progress MODE; --help-all: "
+          "all.\n"
           "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 verification found a difference.\n";
 }
 

@@ -695,7 +695,8 @@ main (int argc, char **argv)
    if (!strcmp (cmd, "clean")) {
       return lab_gen_cli_clean (&cli, argc, argv);
    }
-   if (!strcmp (cmd, "-h") || !strcmp (cmd, "--help") || !strcmp (cmd, "help") || !strcmp (cmd, "--help-all")) {
+   if (!strcmp (cmd, "-h") || !strcmp (cmd, "--help") || !strcmp (cmd, "help") ||
+       !strcmp (cmd, "--help-all")) {
       fputs (USAGE_MAIN, stdout);
       fputs (strcmp (cmd, "--help-all") ? lab_cli_common_help_short () : lab_cli_common_help (), stdout);
       return LAB_EXIT_OK;

@@ -577,6 +577,8 @@ mark_verified (lab_store_t *store, const char *dst, const lab_fold_verify_result
    BSON_APPEND_INT64 (&v, "rows", vr->src_rows);
    BSON_APPEND_INT64 (&v, "masters", vr->src_masters);
    append_hash (&v, "checksum", vr->src_hash);
+   /* the largest document the verification read in dst: the report sets it against the 16 MiB cap */
+   BSON_APPEND_INT64 (&v, "largest_doc_bytes", vr->largest_doc_bytes);
    lab_store_mark_now (now, sizeof now);
    BSON_APPEND_UTF8 (&v, "at", now);
    sess = lab_store_session_open (store, &err);

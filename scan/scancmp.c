@@ -259,8 +259,7 @@ static const char usage[] =
    "          --mix load=5,row=60,range=5,append=25,update=5 --mix-rate 500 --out open.json\n"
    "\n"
    "  # how close does the folded layout come to the disk's limits?\n"
-   "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n"
-   ;
+   "  scancmp --uri wiredtiger:./data --cold --calibrate --calibrate-size 256MiB\n";
 
 /* The short help: what --help prints. The whole reference is --help-all (above) and docs/help/. The
  * test hooks (LAYOUTLAB_DROP_CACHES_PATH, LAYOUTLAB_TEST_FORCE_REMOTE) are for tests and named in
@@ -525,7 +524,8 @@ main (int argc, char **argv)
    o.uri = c.uri;
    o.server_timeout_ms = c.server_timeout_ms;
    if (c.help) {
-      printf (c.help_all ? usage : usage_short, c.help_all ? lab_cli_common_help () : lab_cli_common_help_short ());
+      printf (c.help_all ? usage : usage_short,
+              c.help_all ? lab_cli_common_help () : lab_cli_common_help_short ());
       goto cleanup;
    }
    if (c.version) {
