@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # demo.sh -- the whole layoutlab experiment in one command: set up, build, generate bill details,
-# predict the curve from them alone (scancmp --predict), fold them, load both layouts cold side by side at
-# several engine cache sizes (the regime curve), and write the Markdown report with its charts and the
-# prediction beside the measurement.
+# predict the curve from them alone (scancmp --predict), fold them, copy the same rows into a clustered
+# collection (the cheaper change: a master's rows together, the documents unchanged), load the three
+# layouts cold side by side at several engine cache sizes (the regime curve), and write the Markdown
+# report -- the recommendation with its costs first -- with its charts and the prediction beside it.
 #
 # Usage: scripts/demo.sh [options]
-#   --bills N            bills (masters) to generate (default 2000; --quick: 300)
+#   --bills N            bills (masters) to generate (default 1200; --quick: 300)
 #   --mean-rows N        mean detail rows per bill (default 130)
 #   --cache-ratios LIST  the sweep: one cold comparison per engine cache, given as fractions of the
-#                        detail layout's on-disk size (default 0.1,0.3,1,4; --quick: 0.3,4). Below 1
+#                        detail layout's on-disk size (default 0.1,1,4; --quick: 0.3,4). Below 1
 #                        the cache rereads the detail pages; at 4 even their uncompressed form fits
 #   --cache-size SIZE    one point instead of a sweep: this embedded WiredTiger cache (e.g. 64MB)
 #   --server-cache-sweep with a mongodb:// URI: sweep the server's own cache (setParameter
@@ -27,16 +28,15 @@
 #   --interval DUR       sampling period of the charts' time series (default 250ms; --quick: 100ms):
 #                        the folded load can take well under a second
 #   --calibrate          also measure the disk's own sequential and random read limits
-#   --candidates         six candidates instead of two: one document per row (detail), the same rows
-#                        in key order (sorted: fold-details --shape sorted), on the embedded store the
-#                        same rows in a clustered collection keyed by {bill_id, id} (clustered:
-#                        fold-details --shape clustered; its row and range workloads read secondary
-#                        indexes whose entries end in the clustered RecordId), folded, buckets of at
-#                        most 100 rows (fold-details --bucket-rows 100) and folded with the zstd block
-#                        compressor (--block-compressor zstd), each verified, all loaded cold in one
-#                        order-rotated run (scancmp --layout, ratios against detail); the report takes
-#                        the speedup apart into locality (detail -> sorted) and fewer documents
-#                        (on a server: five, no clustered)
+#   --candidates         six candidates instead of three. The default three: one document per row
+#                        (detail), the same rows in a clustered collection keyed by {bill_id, id} on the
+#                        embedded store (clustered: fold-details --shape clustered; on a server the same
+#                        rows in key order instead, sorted: --shape sorted) and folded. --candidates adds
+#                        the same rows in key order (sorted), buckets of at most 100 rows (fold-details
+#                        --bucket-rows 100) and folded with the zstd block compressor (--block-compressor
+#                        zstd); each verified, all loaded cold in one order-rotated run (scancmp --layout,
+#                        ratios against detail); the report takes the speedup apart into locality and
+#                        fewer documents
 #   --no-direct-io       embedded store: let the OS page cache serve re-reads (default: scancmp
 #                        --direct-io, so every engine cache miss is a disk read, as on a server whose
 #                        RAM is far smaller than its data; this machine's RAM would otherwise hold
@@ -61,7 +61,7 @@
 #   -h, --help           this help
 #
 # Examples:
-#   scripts/demo.sh                              # ~260,000 rows, 4 cache sizes, 2-3 minutes
+#   scripts/demo.sh                              # ~156,000 rows, 3 layouts, 3 cache sizes
 #   scripts/demo.sh --cache-ratios 0.05,0.2,1,2,4  # more points on the curve
 #   scripts/demo.sh --cache-size 64MB --runs 3   # one point, as before the sweep
 #   scripts/demo.sh --bills 20000 --out big      # a bigger dataset
@@ -73,7 +73,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-bills=2000
+bills=1200
 mean_rows=130
 cache_size=
 cache_ratios=
@@ -146,7 +146,7 @@ fi
 if ! [[ $mix_ops =~ ^[1-9][0-9]*$ ]]; then
   echo "demo.sh: --mix-ops must be a positive integer, not '$mix_ops'" >&2; exit 2
 fi
-[ -n "$cache_ratios" ] || cache_ratios=0.1,0.3,1,4
+[ -n "$cache_ratios" ] || cache_ratios=0.1,1,4
 # one point: --cache-size, or a server without --server-cache-sweep
 sweep=1
 [ $cache_set -eq 1 ] && sweep=0
@@ -220,30 +220,32 @@ fi
 step "folding bill_detail into detail_coll (one document per bill) and verifying"
 "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_coll --drop-dst --verify
 
-# 3b. the other candidates: the rows in key order, the rows clustered by key (embedded store), the bucket
-#     pattern and the folded layout with zstd blocks
-layouts=(--detail bill_detail --folded detail_coll)
-what="both layouts"
-if [ $candidates -eq 1 ]; then
-  step "copying bill_detail into detail_sorted (the same rows in key order) and verifying"
-  "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_sorted --drop-dst --shape sorted --verify
-  clustered=()
-  case "$uri" in wiredtiger:*)
+# 3b. the cheaper change: the same rows, documents unchanged, kept together by key -- a clustered
+#     collection on the embedded store, the rows rewritten in key order on a server (FerretDB has no
+#     clustered collections); with --candidates also the sorted rows, the bucket pattern and zstd blocks
+cheap=()
+case "$uri" in
+  wiredtiger:*)
     step "copying bill_detail into detail_clustered (a clustered collection, _id {bill_id, id}) and verifying"
     "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_clustered --drop-dst --shape clustered \
       --verify
-    clustered=(--layout clustered=detail_clustered:rows) ;;
-  esac
+    cheap=(--layout clustered=detail_clustered:rows) ;;
+esac
+if [ $candidates -eq 1 ] || [ ${#cheap[@]} -eq 0 ]; then
+  step "copying bill_detail into detail_sorted (the same rows in key order) and verifying"
+  "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_sorted --drop-dst --shape sorted --verify
+  cheap=(--layout sorted=detail_sorted:rows "${cheap[@]}")
+fi
+layouts=(--layout detail=bill_detail:rows "${cheap[@]}" --layout folded=detail_coll:folded)
+what="the three layouts"
+if [ $candidates -eq 1 ]; then
   step "folding bill_detail into detail_b100 (buckets of at most 100 rows) and verifying"
   "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_b100 --drop-dst --bucket-rows 100 --verify
   step "folding bill_detail into detail_zstd (folded, zstd block compressor) and verifying"
   "$bin/fold-details" "${store[@]}" --src bill_detail --dst detail_zstd --drop-dst --block-compressor zstd \
     --verify
-  layouts=(--layout detail=bill_detail:rows --layout sorted=detail_sorted:rows "${clustered[@]}"
-           --layout folded=detail_coll:folded --layout buckets100=detail_b100:buckets
-           --layout folded-zstd=detail_zstd:folded)
-  what="the five candidates"
-  [ ${#clustered[@]} -gt 0 ] && what="the six candidates"
+  layouts+=(--layout buckets100=detail_b100:buckets --layout folded-zstd=detail_zstd:folded)
+  what="the $(( ${#layouts[@]} / 2 )) candidates"
 fi
 
 # 4. the cold side-by-side load, at each cache of the sweep
@@ -288,6 +290,14 @@ case "$uri" in wiredtiger:*) [ $direct_io -eq 1 ] && scan+=(--direct-io) ;; esac
 step "writing the report"
 report=(-o "$out/report.md" --json "$out/comparison.json" -q)
 [ -f "$out/pred.json" ] && report+=(--prediction "$out/pred.json")
+case "$uri" in wiredtiger:*) [ -n "$mix" ] || mix=load=5,row=60,range=5,append=25,update=5 ;; *) [ -n "$mix" ] || mix=none ;; esac
+# the user's mix estimated from the workloads measured one by one, on page one beside the rest (the
+# measured mix follows in report-mix.md); only when every type of the mix was measured
+mix_measured=1
+for t in $(printf '%s' "$mix" | tr ',' '\n' | sed 's/=.*//'); do
+  case ",$workload," in *,"$t",*) ;; *) mix_measured=0 ;; esac
+done
+[ "$mix" != none ] && [ $mix_measured -eq 1 ] && report+=(--mix "$mix")
 "$bin/layout-report" "$out/run.json" "${report[@]}"
 
 # 6. the user's mix (issue 24): one interleaved stream of loads, single rows, windows, appends and
@@ -296,7 +306,6 @@ report=(-o "$out/report.md" --json "$out/comparison.json" -q)
 # it runs on the data as the writes before it left it (step 4's appends and corrections, then its own
 # append and update workloads), not on fresh copies: scancmp records those writes in each collection's
 # _layoutlab record and the state every measurement started on, and report-mix.md lists them
-case "$uri" in wiredtiger:*) [ -n "$mix" ] || mix=load=5,row=60,range=5,append=25,update=5 ;; *) [ -n "$mix" ] || mix=none ;; esac
 if [ "$mix" != none ]; then
   mixscan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --interval "$interval"
            --mix "$mix" --mix-ops "$mix_ops" --create-workload-indexes --out "$out/mix.json"
@@ -333,8 +342,8 @@ case "$uri" in
   wiredtiger:*)
     printf 'next (from %s):\n' "$PWD"
     printf '  %s/layout-report %s/run.json -o %s/report.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
-    printf '  %s/scancmp --uri wiredtiger:%s --db layoutlab --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
-      "$(rel "$bin")" "$(rel "${uri#wiredtiger:}")" "$(rel "$out")"
+    printf '  %s/scancmp --uri wiredtiger:%s --db layoutlab %s --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
+      "$(rel "$bin")" "$(rel "${uri#wiredtiger:}")" "${layouts[*]}" "$(rel "$out")"
     printf '  %s/layout-report %s/run-64mb.json -o %s/report-64mb.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
     ;;
 esac

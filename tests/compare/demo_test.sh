@@ -105,6 +105,18 @@ if "\nUnder this mix (load 5%, row 60%, range 5%, append 25%, update 5%)" not in
     errors.append("report-mix.md lacks the mix's verdict or the estimate beside it")
 if "## Cache sweep" not in md or "depending on the engine cache" not in md:
     errors.append("report.md does not show the curve (## Cache sweep, the verdict's range)")
+# page one decides: the recommendation is the first section, names what folding costs (the workloads it
+# loses) and the clustered collection's share of folding's gain, before anything else
+first = md.find("\n## ")
+if md[first:first + 19] != "\n## Recommendation\n":
+    errors.append("report.md's first section is not the Recommendation: %r" % md[first:first + 40])
+rec = md[first:md.find("\n## ", first + 1)]
+if "- **folded**" not in rec or "slower" not in rec or "What it costs:" not in rec:
+    errors.append("the Recommendation does not name folding's costs: %r" % rec[:600])
+if "- **The cheaper change**: clustered keeps " not in rec or "of folded's" not in rec:
+    errors.append("the Recommendation does not give the clustered collection's share of folding's gain")
+if "- **How sure**:" not in rec or "- **The user's mix**" in rec and "Under this mix" not in rec:
+    errors.append("the Recommendation does not say how sure its figures are")
 if errors:
     print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
     sys.exit(1)
