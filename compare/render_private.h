@@ -104,6 +104,15 @@ void lab_cmp_render_recommend (bson_string_t *o, const lab_cmp_results_t *r, con
                                const lab_cmp_workloads_t *wl, const lab_cmp_mix_t *mix,
                                const lab_cmp_mix_t *estimate, const lab_cmp_production_t *prod);
 
+/* lab_cmp_writes_thrash -- whether the writes of this file ran in an engine cache (config.cache_size_bytes,
+ * into *cache) smaller than `layout`'s indexes (into *indexes): every insert then evicts index pages the
+ * next one needs, and a write factor measures that pressure. */
+bool lab_cmp_writes_thrash (const lab_cmp_results_t *r, const char *layout, double *cache, double *indexes);
+
+/* lab_cmp_render_thrash_note -- under the ledger, when the file has writes: the layouts whose indexes the
+ * writes' cache could not hold, and what that means for the write factors. Nothing otherwise. */
+void lab_cmp_render_thrash_note (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads_t *wl);
+
 /* ---- render_verdict.c ------------------------------------------------------------------------- */
 
 /* lab_cmp_render_match_verdict -- the verdict's lines on what the layouts did not share: keys that matched no

@@ -288,6 +288,7 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_c
    }
    bson_string_append (o, "\n");
    render_ledger_warnings (o, r, wl);
+   lab_cmp_render_thrash_note (o, r, wl);
    bson_string_append (o, "The trade-off: ");
    app_tradeoff (o, wl, ls);
    bson_string_append (o,

@@ -109,6 +109,9 @@ golden sweep-prediction sweep.json --prediction predict.json --charts svg --prod
 # issue 24 (gen_writes.py): the write workloads (append, update) with their write costs in the ledger and in
 # each workload's table, and the load again after the appends
 golden writes writes.json --charts none
+# the same writes in a 4 MiB cache, smaller than detail's 18.1 MB of indexes (writes.json with only
+# config.cache_size_bytes changed): the ledger and the recommendation say the cache thrashes
+golden writes-thrash writes-thrash.json --charts none
 # issue 24, the user's mix (gen_mix.py: writes.json plus a measured "mix", mix-schema.md): the section "The
 # user's mix" after the ledger; the same mix estimated from writes.json's separate workloads (--mix); and
 # the estimate beside the measured mix with its error per layout (refusals and sentences: mix.sh)
