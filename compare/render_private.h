@@ -78,6 +78,11 @@ void lab_cmp_app_all_runs (bson_string_t *o, int n, bool start);
 /* lab_cmp_app_ratio -- a cache ratio as the options take it: "0.41", "3.26", "0.012". */
 void lab_cmp_app_ratio (bson_string_t *o, double ratio);
 
+/* lab_cmp_app_value -- a recorded setting or parameter's value in prose, outside a table: a string as it
+ * is, a count with separators, a date in UTC, an array as its items in parentheses ("none" when empty;
+ * more than 8 as the first, the count and the last), never JSON with escaped braces. */
+void lab_cmp_app_value (bson_string_t *o, const bson_iter_t *it);
+
 /* lab_cmp_app_point -- "256 MiB, ratio 0.41". */
 void lab_cmp_app_point (bson_string_t *o, const lab_sweep_point_t *p);
 

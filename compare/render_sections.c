@@ -160,8 +160,18 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
          bson_string_append (o, ", device ");
          lab_cmp_app_esc (o, s);
       }
-      bson_string_append (o, ": ");
-      lab_cmp_app_esc (o, lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".reason"));
+      /* the reason, less a tail that repeats the source already named ("the embedded store: this
+       * machine's /proc/diskstats") */
+      s = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".reason");
+      if (s && *s) {
+         const char *named = !strcmp (src, "local") ? ": this machine's /proc/diskstats" : NULL;
+         size_t n = strlen (s), k = named ? strlen (named) : 0;
+         char *reason = bson_strndup (s, named && n > k && !strcmp (s + n - k, named) ? n - k : n);
+         bson_string_append (o, " (");
+         lab_cmp_app_esc (o, reason);
+         bson_string_append (o, ")");
+         bson_free (reason);
+      }
       s = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".local_device");
       if (s) {
          bson_string_append (o, "; the tables' device figures are this machine's /proc/diskstats of ");

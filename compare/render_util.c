@@ -3,6 +3,7 @@
  * and collections, the tool and backend names, how cold the runs were, a cache point and ratio in words.
  */
 #include <strings.h>
+#include <time.h>
 
 #include "compare/render_private.h"
 
@@ -227,4 +228,68 @@ lab_cmp_app_known (bson_string_t *o, lab_cmp_form_t form, double v)
    } else {
       lab_cmp_app (o, form, v);
    }
+}
+
+/* app_scalar -- one scalar value in prose; false for a document, an array or another type. */
+static bool
+app_scalar (bson_string_t *o, const bson_iter_t *it)
+{
+   if (BSON_ITER_HOLDS_UTF8 (it)) {
+      lab_cmp_app_esc (o, bson_iter_utf8 (it, NULL));
+   } else if (BSON_ITER_HOLDS_BOOL (it)) {
+      bson_string_append (o, bson_iter_bool (it) ? "yes" : "no");
+   } else if (BSON_ITER_HOLDS_INT32 (it) || BSON_ITER_HOLDS_INT64 (it)) {
+      lab_cmp_app (o, LAB_CMP_COUNT, (double)bson_iter_as_int64 (it));
+   } else if (BSON_ITER_HOLDS_DOUBLE (it)) {
+      bson_string_append_printf (o, "%.15g", bson_iter_double (it));
+   } else if (BSON_ITER_HOLDS_DATE_TIME (it)) {
+      char when[40];
+      time_t t = (time_t)(bson_iter_date_time (it) / 1000);
+      struct tm tm;
+      gmtime_r (&t, &tm);
+      strftime (when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+      bson_string_append (o, when);
+   } else {
+      return false;
+   }
+   return true;
+}
+
+/* lab_cmp_app_value -- see render_private.h. */
+void
+lab_cmp_app_value (bson_string_t *o, const bson_iter_t *it)
+{
+   bson_iter_t a;
+   uint32_t n = 0, k = 0;
+
+   if (app_scalar (o, it)) {
+      return;
+   }
+   if (BSON_ITER_HOLDS_ARRAY (it) && bson_iter_recurse (it, &a)) {
+      bson_iter_t c = a;
+      while (bson_iter_next (&c)) {
+         n++;
+      }
+      if (n == 0) {
+         bson_string_append (o, "none");
+         return;
+      }
+      bson_string_append (o, "(");
+      while (bson_iter_next (&a)) {
+         /* up to 8 items in full; more as the first, an ellipsis and the last, with the count */
+         if (n > 8 && k == 1) {
+            bson_string_append_printf (o, ", ... %u values ...", n);
+         }
+         if (n <= 8 || k == 0 || k == n - 1) {
+            bson_string_append (o, k ? ", " : "");
+            if (!app_scalar (o, &a)) {
+               bson_string_append (o, "(a document)");
+            }
+         }
+         k++;
+      }
+      bson_string_append (o, ")");
+      return;
+   }
+   bson_string_append (o, BSON_ITER_HOLDS_DOCUMENT (it) ? "(a document)" : "(a value of another type)");
 }

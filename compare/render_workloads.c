@@ -582,15 +582,7 @@ render_params (bson_string_t *o, const lab_cmp_workload_t *w)
       bson_string_append (o, first ? "" : ", ");
       lab_cmp_app_esc (o, bson_iter_key (&it));
       bson_string_append (o, " ");
-      if (BSON_ITER_HOLDS_UTF8 (&it)) {
-         lab_cmp_app_esc (o, bson_iter_utf8 (&it, NULL));
-      } else if (BSON_ITER_HOLDS_BOOL (&it)) {
-         bson_string_append (o, bson_iter_bool (&it) ? "true" : "false");
-      } else if (BSON_ITER_HOLDS_NUMBER (&it)) {
-         lab_cmp_app (o, LAB_CMP_COUNT, bson_iter_as_double (&it));
-      } else {
-         bson_string_append (o, "(not a number or a string)");
-      }
+      lab_cmp_app_value (o, &it);
       first = false;
    }
    bson_string_append (o, ".\n\n");

@@ -110,10 +110,33 @@ app_command (bson_string_t *o, const bson_t *doc, const char *path)
    return true;
 }
 
-/* app_params -- "bills 3000, seed 7, dist lognormal": the tool's recorded settings, as recorded. */
+/* unused_by_shape -- a fold setting the destination's shape does not use: the rows copied unchanged
+ * (sorted, clustered, copy) have no array, hoist, cap or buckets; a folded layout's buckets when unset. */
+static bool
+unused_by_shape (const char *shape, const bson_iter_t *it)
+{
+   static const char *const fold_only[] = { "array_field", "hoist_spec",  "hoist",    "max_doc_bytes",
+                                            "on_oversize", "bucket_rows", "bucket_by" };
+   const char *key = bson_iter_key (it);
+   size_t i;
+
+   if (shape && (!strcmp (shape, "sorted") || !strcmp (shape, "clustered") || !strcmp (shape, "copy"))) {
+      for (i = 0; i < sizeof fold_only / sizeof fold_only[0]; i++) {
+         if (!strcmp (key, fold_only[i])) {
+            return true;
+         }
+      }
+   }
+   return (!strcmp (key, "bucket_rows") && BSON_ITER_HOLDS_NUMBER (it) && bson_iter_as_int64 (it) == 0) ||
+          (BSON_ITER_HOLDS_UTF8 (it) && *bson_iter_utf8 (it, NULL) == '\0');
+}
+
+/* app_params -- "bills 3000, seed 7, dist lognormal": the tool's recorded settings in prose (an array as
+ * its items, "none" when empty), leaving out what the layout's shape does not use and settings left empty. */
 static void
 app_params (bson_string_t *o, const bson_t *params)
 {
+   const char *shape = lab_results_get_string (params, "shape");
    bson_iter_t it;
    bool first = true;
 
@@ -121,26 +144,13 @@ app_params (bson_string_t *o, const bson_t *params)
       return;
    }
    while (bson_iter_next (&it)) {
+      if (unused_by_shape (shape, &it)) {
+         continue;
+      }
       bson_string_append (o, first ? "" : ", ");
       lab_cmp_app_esc (o, bson_iter_key (&it));
       bson_string_append (o, " ");
-      if (BSON_ITER_HOLDS_UTF8 (&it)) {
-         lab_cmp_app_esc (o, bson_iter_utf8 (&it, NULL));
-      } else if (BSON_ITER_HOLDS_BOOL (&it)) {
-         bson_string_append (o, bson_iter_bool (&it) ? "yes" : "no");
-      } else if (BSON_ITER_HOLDS_INT32 (&it) || BSON_ITER_HOLDS_INT64 (&it)) {
-         bson_string_append_printf (o, "%" PRId64, bson_iter_as_int64 (&it));
-      } else if (BSON_ITER_HOLDS_DOUBLE (&it)) {
-         bson_string_append_printf (o, "%.15g", bson_iter_double (&it));
-      } else {
-         bson_t one = BSON_INITIALIZER;
-         char *j;
-         bson_append_value (&one, "v", 1, bson_iter_value (&it));
-         j = bson_as_relaxed_extended_json (&one, NULL);
-         lab_cmp_app_esc (o, j);
-         bson_free (j);
-         bson_destroy (&one);
-      }
+      lab_cmp_app_value (o, &it);
       first = false;
    }
 }

@@ -370,6 +370,26 @@ read_workload (const bson_t *d, const char *where, lab_cmp_workload_t *w, bson_e
    return ok;
 }
 
+/* load_cpu -- the key-order load's CPU when its entry does not carry it: the store process's CPU over the
+ * same load, which the layout's summary holds (the Comparison's row), so the two tables agree. */
+static void
+load_cpu (const bson_t *doc, lab_cmp_workload_t *w)
+{
+   char path[256];
+   size_t j;
+
+   if (strcmp (w->workload, "load") != 0) {
+      return;
+   }
+   for (j = 0; j < w->n_layouts; j++) {
+      double v;
+      snprintf (path, sizeof path, "summary.%s.cpu_process_s.median", w->layouts[j].layout);
+      if (w->layouts[j].cpu_s < 0 && lab_results_get_number (doc, path, &v)) {
+         w->layouts[j].cpu_s = v;
+      }
+   }
+}
+
 /* lab_cmp_workloads_of -- see cmp.h. */
 bool
 lab_cmp_workloads_of (const bson_t *doc, const char *name, lab_cmp_workloads_t *out, bson_error_t *error)
@@ -398,6 +418,7 @@ lab_cmp_workloads_of (const bson_t *doc, const char *name, lab_cmp_workloads_t *
       out->n = i + 1;
       if (ok) {
          load_runs (doc, &out->w[i]);
+         load_cpu (doc, &out->w[i]);
       }
       if (ok && lab_cmp_workload_find (out, out->w[i].workload) != &out->w[i]) {
          lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: workload \"%s\" appears twice", wi,

@@ -146,6 +146,13 @@ contains "workloads: ledger row" workloads.json \
   '| **row**: one row fetched by (bill_id, line_no) | **4.10 s** | 1 | 4.10 KB | 13.1 s (3.20x) | 1 | 11.8 KB | detail 3.20x (1 run: no spread) |'
 contains "workloads: three layouts, losses name their winner" workloads3.json \
   'folded wins load (key order) 1.21x and range 1.17x (rows differ), loses row 3.20x to detail and aggregate 1.55x to buckets'
+# prose is prose: outside tables and code, no escaped braces (a value rendered as escaped JSON)
+# and no parameter the report could not render
+if bad=$(grep -n -v -E '^\||^    |^```' "$src/tests/compare/expected/"*.md | grep -E '\\[{}]|not a number or a string'); then
+  fail "escaped JSON or an unrendered value outside a table: $(printf '%s' "$bad" | head -3)"
+else
+  echo "ok: no escaped JSON outside tables"
+fi
 # the state measured (gen_aged.py), pinned beyond the goldens: the fold verified before the writes, the
 # load after this run's own appends on their counts
 contains "aged: verified before the writes" aged.json \
