@@ -52,10 +52,10 @@ lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, co
       bson_string_append (o, "\n");
       for (i = 0; i < sw->n; i++) {
          bson_string_append (o, "| ");
-         lab_cmp_app (o, LAB_CMP_BYTES, sw->p[i].cache_size_bytes);
+         lab_cmp_app (o, LAB_CMP_BINARY, sw->p[i].cache_size_bytes);
          bson_string_append (o, " | ");
          if (sw->p[i].cache_ratio > 0) {
-            bson_string_append_printf (o, "%.3g", sw->p[i].cache_ratio);
+            lab_cmp_app_ratio (o, sw->p[i].cache_ratio);
          } else {
             bson_string_append (o, "n/a");
          }

@@ -153,6 +153,14 @@ if bad=$(grep -n -v -E '^\||^    |^```' "$src/tests/compare/expected/"*.md | gre
 else
   echo "ok: no escaped JSON outside tables"
 fi
+# one unit per quantity: a cache as configured, binary (256 MiB), its ratio with two decimals (0.41), in
+# every table whose rows are caches
+if bad=$(grep -n -E '^\| [0-9.]+ (B|KB|MB|GB|TB) \| [0-9.]+ \||^\| [0-9.]+ [KMGT]iB \| [0-9]+\.[0-9]{3}' \
+           "$src/tests/compare/expected/"*.md); then
+  fail "a cache in SI units or a ratio not as the options take it: $(printf '%s' "$bad" | head -3)"
+else
+  echo "ok: caches binary, ratios as given"
+fi
 # the state measured (gen_aged.py), pinned beyond the goldens: the fold verified before the writes, the
 # load after this run's own appends on their counts
 contains "aged: verified before the writes" aged.json \
