@@ -835,7 +835,13 @@ append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mi
    BSON_APPEND_DOCUMENT_BEGIN (&m, "proportions", &pr);
    for (t = 0; t < LAB_WL_NKINDS; t++) {
       if (o->wl.mix_weight[t] > 0) {
-         BSON_APPEND_INT64 (&pr, lab_scan_wl_name ((lab_scan_wl_kind_t)t), o->wl.mix_weight[t]);
+         const char *name = lab_scan_wl_name ((lab_scan_wl_kind_t)t);
+         double w = o->wl.mix_weight[t];
+         if (w == floor (w)) {
+            BSON_APPEND_INT64 (&pr, name, (int64_t)w); /* a whole weight stays an integer in the file */
+         } else {
+            BSON_APPEND_DOUBLE (&pr, name, w);
+         }
       }
    }
    bson_append_document_end (&m, &pr);
