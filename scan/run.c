@@ -932,9 +932,11 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
    bool ok = false;
    char ts[32];
    bson_error_t load_differ = { 0 }; /* the load's runs read other rows on some layout (exit 3) */
+   lab_scan_point_t pt;
    size_t la, lb;
    uint64_t da, db;
 
+   lab_scan_point_plan (o, false, true, &pt); /* the single point's; a sweep plans each of its own */
    if (!plan_make (store, o, &sp, error) || !plan_dataset (&sp, error) ||
        !record_header (&sp, results, error) || !record_calibration (&sp, results, error)) {
       goto done;
@@ -948,9 +950,9 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
          }
          goto done;
       }
-   } else if (o->wl.set & (1u << LAB_WL_LOAD)) {
-      entries = bson_malloc0 ((size_t)o->runs * sp.p.layouts.n * sizeof *entries);
-      if (!lab_scan_runs (&sp.p, entries, &nentries, error)) {
+   } else if (pt.load) {
+      entries = bson_malloc0 ((size_t)pt.runs * sp.p.layouts.n * sizeof *entries);
+      if (!lab_scan_runs (&sp.p, pt.runs, entries, &nentries, error)) {
          goto done;
       }
       lab_scan_runs_record (&sp.p, results, entries, nentries);
@@ -960,8 +962,8 @@ lab_scan_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bso
                                  &load_differ);
       }
    }
-   if (!sp.sweep && ((sp.p.wl && !lab_scan_workloads_run (&sp.p, sp.p.wl, results, error)) ||
-                     (lab_scan_mix_on (o) && !lab_scan_mix_run (&sp.p, results, error)))) {
+   if (!sp.sweep && ((sp.p.wl && !lab_scan_workloads_run (&sp.p, sp.p.wl, &pt, results, error)) ||
+                     (pt.mix && !lab_scan_mix_run (&sp.p, results, error)))) {
       /* layouts that returned different results: the file keeps what was measured, the exit says so */
       if (load_differ.domain) {
          lab_log_error ("%s", load_differ.message); /* the error reported is the later one */

@@ -364,7 +364,7 @@ typedef struct lab_scan_wl_prep {
    bool clustered[LAB_RESULTS_MAX_LAYOUTS]; /* a clustered layout (issue 25): its plan text says so */
 } lab_scan_wl_prep_t;
 
-/* lab_scan_wl_any -- o asks for a workload besides the load. */
+/* lab_scan_wl_any -- o asks for a workload besides the load (scan/point.c: the single point's plan). */
 bool lab_scan_wl_any (const lab_scan_opts_t *o);
 
 /* ---- clustered.c: a clustered layout (issue 25) ------------------------------------------------- */
