@@ -103,7 +103,7 @@ bool lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *
                               const lab_results_layout_t *from, const bson_value_t *keys, int64_t nkeys,
                               lab_scan_wl_inputs_t *in, bson_error_t *error);
 
-/* lab_scan_wl_writes_draw -- the writes of the append and update workloads in `set` (wl_write.c), drawn
+/* lab_scan_wl_writes_draw -- the writes of the append and update workloads in `set` (wl_write_draw.c), drawn
  * deterministically from o->wl.seed, read warm from `rows_layout` (a layout of kind rows: the rows' shape
  * and their _ids). append: o->wl.append_rows new rows for masters drawn from keys[0..nkeys) (open: the
  * last tenth of the keys in key order, the most recent masters; random: all), each a copy of a row of its
