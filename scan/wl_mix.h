@@ -4,9 +4,11 @@
  * (--mix-ops, drawn from --seed) on every layout after the same cold step as the workloads, split over
  * the --parallel workers, and records the results' "mix" object (docs/results-schema.md "The mix").
  *
- *   wl_mix_stream.c  the --mix value, the counts per type, the stream and the workers' shares (pure)
- *   wl_mix.c         the inputs, one layout's stream (the per-op executors of wl_exec.c and wl_write.c),
- *                    the write costs, the "mix" object
+ *   wl_mix_stream.c  the --mix value (core/mix_spec.h's grammar), the counts per type, the stream (pure)
+ *   wl_mix_draw.c    the stream's inputs, drawn warm by the workloads' drawers
+ *   wl_mix.c         one layout's stream (the per-op executors of wl_exec.c and wl_write.c), the write
+ *                    costs, the runs
+ *   wl_mix_record.c  the "mix" object
  *   wl_mix_report.c  the verdict sentence and the terminal summary, from the "mix" object (pure)
  */
 #ifndef LAB_SCAN_WL_MIX_H
