@@ -249,17 +249,69 @@ loaded_masters (const lab_scan_opts_t *o, int64_t nkeys, int64_t *nload)
    return load;
 }
 
+/* probe_all -- the read-only probe of the detail collection into *p (the index walk first, on an engine that
+ * has read nothing yet), its time into *probe_s, and with --calibrate the timed sample into *t. */
+static bool
+probe_all (lab_store_t *store, const lab_scan_opts_t *o, probe_t *p, timing_t *t, double *probe_s,
+           bson_error_t *error)
+{
+   lab_store_session_t *sess = NULL;
+   uint64_t t0 = lab_now_ns ();
+   bool ok = false;
+
+   if (!(sess = lab_store_session_open (store, error))) {
+      goto done;
+   }
+   if (!lab_store_stats (sess, o->detail, &p->st, error)) {
+      lab_error_prefix (error, "statistics of %s", o->detail);
+      goto done;
+   }
+   /* the index walk first, on an engine that has read nothing yet: its bytes read are its own */
+   if (!lab_predict_probe_walk (sess, store, o, p, error)) {
+      goto done;
+   }
+   lab_predict_probe_leaf_pages (sess, store, o, p);
+   lab_predict_probe_footprint (sess, store, o, p);
+   /* after the footprint: the sample fold's pages must not count in it */
+   if (!lab_predict_probe_fold (sess, o, p, error)) {
+      goto done;
+   }
+   *probe_s = (double)(lab_now_ns () - t0) / 1e9;
+   lab_store_session_close (sess);
+   sess = NULL;
+   lab_log_info ("probe of %s: %lld masters, %lld index entries in %.2f s (%lld documents fetched)",
+                 o->detail, (long long)p->nkeys, (long long)p->entries, *probe_s,
+                 (long long)p->documents_fetched);
+   if (o->calibrate) {
+      if (lab_store_backend (store) != LAB_BACKEND_WT) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                        "--predict --calibrate times a sample loaded cold, which needs the embedded store "
+                        "(a server would have to be restarted): leave --calibrate out for read "
+                        "amplification only");
+         goto done;
+      }
+      if (!lab_predict_calibrate (store, o, p, t, error)) {
+         goto done;
+      }
+      lab_log_info ("timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
+                    (long long)t->docs, t->doc_s * 1e3, t->miss_s * 1e3);
+   }
+   ok = true;
+done:
+   lab_store_session_close (sess);
+   return ok;
+}
+
 /* lab_predict_run -- see predict.h. */
 bool
 lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error)
 {
-   lab_store_session_t *sess = NULL;
    probe_t p;
    timing_t t;
    layouts_t l;
    traces_t tr, groups[SAMPLE_GROUPS];
    int64_t *load = NULL, nload = 0;
-   uint64_t *caches = NULL, t0 = lab_now_ns ();
+   uint64_t *caches = NULL;
    double *ratios = NULL, probe_s;
    size_t n = 0, i, ref;
    int ngroups = 0, g;
@@ -279,42 +331,8 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       return false;
    }
    lab_scan_utc_now (ts, sizeof ts);
-   if (!(sess = lab_store_session_open (store, error))) {
+   if (!probe_all (store, o, &p, &t, &probe_s, error)) {
       goto done;
-   }
-   if (!lab_store_stats (sess, o->detail, &p.st, error)) {
-      lab_error_prefix (error, "statistics of %s", o->detail);
-      goto done;
-   }
-   /* the index walk first, on an engine that has read nothing yet: its bytes read are its own */
-   if (!lab_predict_probe_walk (sess, store, o, &p, error)) {
-      goto done;
-   }
-   lab_predict_probe_leaf_pages (sess, store, o, &p);
-   lab_predict_probe_footprint (sess, store, o, &p);
-   /* after the footprint: the sample fold's pages must not count in it */
-   if (!lab_predict_probe_fold (sess, o, &p, error)) {
-      goto done;
-   }
-   probe_s = (double)(lab_now_ns () - t0) / 1e9;
-   lab_store_session_close (sess);
-   sess = NULL;
-   lab_log_info ("probe of %s: %lld masters, %lld index entries in %.2f s (%lld documents fetched)",
-                 o->detail, (long long)p.nkeys, (long long)p.entries, probe_s,
-                 (long long)p.documents_fetched);
-   if (o->calibrate) {
-      if (lab_store_backend (store) != LAB_BACKEND_WT) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                        "--predict --calibrate times a sample loaded cold, which needs the embedded store "
-                        "(a server would have to be restarted): leave --calibrate out for read "
-                        "amplification only");
-         goto done;
-      }
-      if (!lab_predict_calibrate (store, o, &p, &t, error)) {
-         goto done;
-      }
-      lab_log_info ("timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
-                    (long long)t.docs, t.doc_s * 1e3, t.miss_s * 1e3);
    }
 
    load = loaded_masters (o, p.nkeys, &nload);
@@ -385,7 +403,6 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
    ok = lab_results_sweep_check (results, error);
 done:
-   lab_store_session_close (sess);
    traces_cleanup (&tr);
    for (g = 0; g < SAMPLE_GROUPS; g++) {
       traces_cleanup (&groups[g]);
