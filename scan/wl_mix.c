@@ -434,20 +434,16 @@ static bool
 mix_round (lab_scan_plan_t *p, mix_t *mx, int run, int runs, mix_result_t *all, lab_scan_wl_run_t *fig,
            bson_error_t *error)
 {
-   const lab_scan_opts_t *keep = p->opts;
-   lab_scan_opts_t o = *keep;
+   const lab_scan_opts_t *o = p->opts;
    size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, j;
    bool ok = true;
 
-   if (run == 1 || o.wl.mix_weight[LAB_WL_APPEND] > 0 || o.wl.mix_weight[LAB_WL_UPDATE] > 0) {
+   if (run == 1 || o->wl.mix_weight[LAB_WL_APPEND] > 0 || o->wl.mix_weight[LAB_WL_UPDATE] > 0) {
       if (run > 1) {
          lab_scan_mix_inputs_cleanup (mx);
          memset (mx, 0, sizeof *mx);
       }
-      o.wl.seed = lab_scan_wl_run_seed (keep->wl.seed, run);
-      p->opts = &o;
-      ok = lab_scan_mix_draw (p, mx, error);
-      p->opts = keep;
+      ok = lab_scan_mix_draw (p, lab_scan_wl_run_seed (o->wl.seed, run), mx, error);
    }
    lab_scan_run_order (p->opts->order, run, n, order);
    for (i = 0; i < n && ok; i++) {

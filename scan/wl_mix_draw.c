@@ -136,7 +136,7 @@ mix_orders (mix_t *mx)
 
 /* lab_scan_mix_draw -- see wl_mix_private.h. */
 bool
-lab_scan_mix_draw (lab_scan_plan_t *p, mix_t *mx, bson_error_t *error)
+lab_scan_mix_draw (lab_scan_plan_t *p, uint64_t seed, mix_t *mx, bson_error_t *error)
 {
    const lab_results_layouts_t *ls = &p->layouts;
    const lab_results_layout_t *from = &ls->l[ls->reference], *rows = NULL;
@@ -147,7 +147,8 @@ lab_scan_mix_draw (lab_scan_plan_t *p, mix_t *mx, bson_error_t *error)
    bool ok;
 
    mx->o1 = *p->opts;
-   lab_scan_mix_stream_make (p->opts->wl.mix_weight, p->opts->wl.mix_ops, p->opts->wl.seed, &mx->s);
+   mx->o1.wl.seed = seed;
+   lab_scan_mix_stream_make (p->opts->wl.mix_weight, p->opts->wl.mix_ops, seed, &mx->s);
    c = mx->s.count;
    mx->o1.wl.row_batch = 1;
    mx->o1.wl.row_keys = c[LAB_WL_ROW] + c[LAB_WL_LOAD];

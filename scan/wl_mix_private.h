@@ -71,8 +71,9 @@ typedef struct {
 
 /* lab_scan_mix_draw -- the stream and its inputs: rows for the row ops then the loads' masters (then the
  * windows start at the first rows' times, as the range workload's), the appends and corrections, all drawn by
- * the workloads' own drawers from --seed with the stream's counts. */
-bool lab_scan_mix_draw (lab_scan_plan_t *p, mix_t *mx, bson_error_t *error);
+ * the workloads' own drawers from `seed` (the run's: lab_scan_wl_run_seed of --seed) with the stream's
+ * counts. */
+bool lab_scan_mix_draw (lab_scan_plan_t *p, uint64_t seed, mix_t *mx, bson_error_t *error);
 
 /* lab_scan_mix_inputs_cleanup -- free what mx owns. */
 void lab_scan_mix_inputs_cleanup (mix_t *mx);
