@@ -194,10 +194,9 @@ typedef struct {
    bool read_bytes_scaled; /* an estimate: read bytes scaled from every type's disk_read_bytes per op */
 } lab_cmp_mix_t;
 
-/* lab_cmp_mix_spec_parse -- `spec` ("load=5,row=60,range=5,append=25,update=5": a type of
- * lab_cmp_mix_type_names, '=', a weight of at least 0; each type at most once, some weight above 0) into
- * weight[] (absent types 0). False with *error (LAB_ERROR_USAGE) naming the part that is wrong; aggregate
- * is refused: one aggregate is a scan of the whole collection. */
+/* lab_cmp_mix_spec_parse -- `spec` ("load=5,row=60,range=5,append=25,update=5") into weight[] (absent
+ * types 0), by core/mix_spec.h's grammar (the one scancmp --mix uses). False with *error (LAB_ERROR_USAGE)
+ * naming the item that is wrong and its position. */
 bool lab_cmp_mix_spec_parse (const char *spec, double weight[LAB_CMP_MIX_TYPES], bson_error_t *error);
 
 /* lab_cmp_mix_spec_text -- the canonical spec of weight[]: the types above 0 in canonical order,

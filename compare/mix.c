@@ -14,89 +14,40 @@
 #include "compare/cmp.h"
 #include "compare/fields.h"
 #include "core/error.h"
+#include "core/mix_spec.h"
 
 const char *const lab_cmp_mix_type_names[LAB_CMP_MIX_TYPES] = { "load", "row", "range", "append", "update" };
+
+/* The kind of core/mix_spec.h each op type is (the spec's grammar and names are core's). */
+static const int cmp_kind[LAB_CMP_MIX_TYPES] = { LAB_MIX_SPEC_LOAD, LAB_MIX_SPEC_ROW, LAB_MIX_SPEC_RANGE,
+                                                 LAB_MIX_SPEC_APPEND, LAB_MIX_SPEC_UPDATE };
 
 /* lab_cmp_mix_type_of -- see cmp.h. */
 int
 lab_cmp_mix_type_of (const char *s, size_t len)
 {
-   int t;
+   int k = lab_mix_spec_kind_of (s, len), t;
 
    for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
-      if (strlen (lab_cmp_mix_type_names[t]) == len && strncmp (s, lab_cmp_mix_type_names[t], len) == 0) {
+      if (cmp_kind[t] == k) {
          return t;
       }
    }
    return -1;
 }
 
-/* lab_cmp_mix_spec_parse -- see cmp.h. */
+/* lab_cmp_mix_spec_parse -- see cmp.h (the grammar: core/mix_spec.h, shared with scancmp --mix). */
 bool
 lab_cmp_mix_spec_parse (const char *spec, double weight[LAB_CMP_MIX_TYPES], bson_error_t *error)
 {
-   const char *p = spec;
-   double sum = 0;
-   bool seen[LAB_CMP_MIX_TYPES] = { false };
+   double w[LAB_MIX_SPEC_NKINDS];
+   int t;
 
-   memset (weight, 0, sizeof (double) * LAB_CMP_MIX_TYPES);
-   if (!spec || !*spec) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--mix: empty spec; give the proportions of the op types, e.g. "
-                     "load=5,row=60,range=5,append=25,update=5");
+   if (!lab_mix_spec_parse ("--mix", spec, w, error)) {
       return false;
    }
-   while (*p) {
-      size_t n = strcspn (p, ",");
-      const char *eq = memchr (p, '=', n);
-      char *end = NULL, *num;
-      double w;
-      int t;
-
-      if (!eq) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--mix '%s': '%.*s' is not TYPE=WEIGHT (types: load, row, range, append, update)",
-                        spec, (int)n, p);
-         return false;
-      }
-      if ((size_t)(eq - p) == strlen ("aggregate") && strncmp (p, "aggregate", (size_t)(eq - p)) == 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--mix '%s': one aggregate is a scan of the whole collection; measure it alone with "
-                        "--workload aggregate",
-                        spec);
-         return false;
-      }
-      if ((t = lab_cmp_mix_type_of (p, (size_t)(eq - p))) < 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--mix '%s': unknown op type '%.*s' (types: load, row, range, append, update)", spec,
-                        (int)(eq - p), p);
-         return false;
-      }
-      if (seen[t]) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--mix '%s': '%s' is given twice",
-                        spec, lab_cmp_mix_type_names[t]);
-         return false;
-      }
-      num = bson_strndup (eq + 1, n - (size_t)(eq - p) - 1);
-      w = strtod (num, &end);
-      if (!*num || *end || !isfinite (w) || w < 0) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--mix '%s': the weight of %s, '%s', must be a number of at least 0", spec,
-                        lab_cmp_mix_type_names[t], num);
-         bson_free (num);
-         return false;
-      }
-      bson_free (num);
-      seen[t] = true;
-      weight[t] = w;
-      sum += w;
-      p += n;
-      p += *p == ',';
-   }
-   if (!(sum > 0)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--mix '%s': every weight is 0; give at least one type a weight above 0", spec);
-      return false;
+   for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
+      weight[t] = w[cmp_kind[t]];
    }
    return true;
 }
@@ -105,15 +56,15 @@ lab_cmp_mix_spec_parse (const char *spec, double weight[LAB_CMP_MIX_TYPES], bson
 char *
 lab_cmp_mix_spec_text (const double weight[LAB_CMP_MIX_TYPES])
 {
-   bson_string_t *s = bson_string_new (NULL);
+   double w[LAB_MIX_SPEC_NKINDS] = { 0 };
+   char buf[256];
    int t;
 
    for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
-      if (weight[t] > 0) {
-         bson_string_append_printf (s, "%s%s=%g", s->len ? "," : "", lab_cmp_mix_type_names[t], weight[t]);
-      }
+      w[cmp_kind[t]] = weight[t];
    }
-   return bson_string_free (s, false);
+   lab_mix_spec_text (w, buf, sizeof buf);
+   return bson_strdup (buf);
 }
 
 /* ---- reading a measured mix ------------------------------------------------------------------------ */

@@ -161,12 +161,30 @@ bool lab_scan_workloads_index_builds (const lab_scan_plan_t *p, lab_store_sessio
 bool lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess, lab_scan_wl_prep_t *wp,
                                  bson_error_t *error);
 
-/* lab_scan_workloads_run -- after the load's runs (their summary already in results): each workload cold on
- * every layout in run 1's order, appended as "workloads" (the load's entry from the summary). Layouts that
- * returned different rows or totals: LAB_ERROR_VERIFY / LAB_VERIFY_ERR_RESULTS_DIFFER after the array is
- * appended (exit 3). */
-bool lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results,
-                             bson_error_t *error);
+/* What runs at one measurement point (the single point, or one cache of a sweep), decided once by
+ * lab_scan_point_plan (scan/point.c); the runs and the workloads take it instead of reading the options. */
+typedef struct {
+   int runs;               /* the load's runs and each workload's: --runs (--reference-runs at a sweep's
+                              reference point) */
+   bool load;              /* the load's runs (lab_scan_runs) and the load's "workloads" entry */
+   unsigned set;           /* the workloads, bit k kind k (a sweep's other points: without the writes) */
+   bool load_random;       /* --load-order both: the load again in seeded random order beside it */
+   bool load_after_writes; /* the load again after the appends (both asked) */
+   bool workloads;         /* a "workloads" array: a workload besides the load, or load_random */
+   bool mix;               /* the user's mix (--mix; never in a sweep) */
+} lab_scan_point_t;
+
+/* lab_scan_point_plan -- what runs at a point under o into *pt: sweep false for the single point; in a sweep
+ * `reference` says whether this is the reference point (the only one with the writes, which change the
+ * data the other points read). Pure. */
+void lab_scan_point_plan (const lab_scan_opts_t *o, bool sweep, bool reference, lab_scan_point_t *pt);
+
+/* lab_scan_workloads_run -- after the load's runs (their summary already in results): the workloads of
+ * point pt, each cold on every layout in run 1's order, pt->runs times, appended as "workloads" (the load's
+ * entry from the summary). Nothing when !pt->workloads. Layouts that returned different rows or totals:
+ * LAB_ERROR_VERIFY / LAB_VERIFY_ERR_RESULTS_DIFFER after the array is appended (exit 3). */
+bool lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const lab_scan_point_t *pt,
+                             bson_t *results, bson_error_t *error);
 
 /* lab_scan_workloads_cleanup -- free what wp owns. */
 void lab_scan_workloads_cleanup (lab_scan_wl_prep_t *wp);
@@ -227,10 +245,10 @@ void lab_scan_layout_measure_cleanup (lab_scan_layout_measure_t *m);
 /* lab_scan_layout_entry -- append the results entry of *m to `entry` (pure: no clock, no I/O). */
 void lab_scan_layout_entry (const lab_scan_layout_measure_t *m, bson_t *entry);
 
-/* lab_scan_runs -- every run (--runs), every layout in the run's order (lab_scan_run_order), measured
- * and recorded into entries[*nentries...] (room for layouts x runs; each is bson_init'ed before use,
- * the caller destroys the first *nentries also on failure). */
-bool lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error);
+/* lab_scan_runs -- every run (`runs` of them: lab_scan_point_t's), every layout in the run's order
+ * (lab_scan_run_order), measured and recorded into entries[*nentries...] (room for layouts x runs; each is
+ * bson_init'ed before use, the caller destroys the first *nentries also on failure). */
+bool lab_scan_runs (lab_scan_plan_t *p, int runs, bson_t *entries, int *nentries, bson_error_t *error);
 
 /* lab_scan_runs_record -- "runs" and "summary" of entries[0..n) into doc, after lab_scan_match_warn's
  * warnings (keys that matched nothing in a layout, a run whose layouts returned different row counts). */

@@ -123,4 +123,78 @@ bool lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const 
  * on at most the machine's cores. */
 double lab_predict_elapsed (const timing_t *t, int parallel, double misses, double docs);
 
+/* ---- predict.c's model, shared with the record (predict_record.c) -------------------------------- */
+
+/* The masters a trace is built from: every master (rate 1: the probe's arrays as they are), or with a
+ * sample those whose key falls in [lo, hi) (rate = hi - lo): they keep their real RecordIds, so they touch
+ * the pages they would touch in the whole load, in the same order; a master outside the sample is not
+ * loaded and counts, for the index entries before it and the folded layout's packing, the mean rows. */
+typedef struct {
+   double rate;
+   int64_t n;      /* masters: all of the collection's */
+   int64_t **rids; /* [n] RecordIds (NULL outside the sample) */
+   size_t *nrids;  /* [n] rows: counted, or outside the sample the mean */
+   int64_t *load;  /* the loaded masters of the sample: indexes into rids, ascending */
+   int64_t nload;
+   int64_t min_rid;
+   double rows_loaded; /* rows of the loaded masters of the sample */
+   size_t *own_nrids;  /* owned (NULL at rate 1) */
+} mini_t;
+
+/* The sample is split this many ways by the same hash to state its error. */
+#define SAMPLE_GROUPS 4
+/* Below this many sampled masters per data page the estimate's bias can exceed its sampling error (seen
+ * at 4.9 M rows, ratio 1.5: 2.9 sampled masters per page (F = 0.01) gave +59% with a stated error of
+ * 0.2%; 29 (F = 0.1) +20% within one stated error). */
+#define SAMPLE_MIN_PER_PAGE 10.0
+#define SAMPLE_WARNING                                                                                       \
+   "few sampled masters touch each page: the estimate can be off by more than its sampling error, most "     \
+   "near the knee of the curve; sample a larger share of the masters"
+
+/* What the predicted layouts look like on disk. */
+typedef struct {
+   double on_disk[2]; /* detail, folded: data + indexes */
+   double storage[2], index[2];
+   double data_bytes[2]; /* uncompressed: the documents' BSON */
+   double data_disk[2];  /* bytes one data page miss reads */
+   double index_disk;    /* bytes one index page miss reads */
+   double docs[2];       /* documents each load returns */
+   double bytes[2];      /* their bytes */
+   double rows;          /* rows each load returns */
+   int64_t folded_pages;
+   double pages[2][2]; /* [layout][LAB_PREDICT_DATA / _INDEX]: the pages of each kind */
+   double fill;        /* the share of a cache pages fill (cache_fill) */
+} layouts_t;
+
+/* The traces of one set of masters (all, a sample, or a part of it): the detail and folded layouts' stack
+ * distances, the folded pages packed. */
+typedef struct {
+   mini_t mini;
+   lab_predict_input_t in;
+   lab_stackdist_t *sd[2];
+   int64_t folded_pages;
+} traces_t;
+
+/* lab_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per layout
+ * read amplification. */
+void lab_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
+                               const traces_t *groups, int ngroups, const layouts_t *l,
+                               const lab_scan_opts_t *o, int64_t nload, const timing_t *t);
+
+/* lab_predict_record_prediction -- (predict_record.c) "prediction": the model, its inputs and the probe's
+ * cost. */
+void lab_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
+                                    const lab_predict_input_t *in, const layouts_t *l, const timing_t *t,
+                                    double elapsed_s);
+
+/* lab_predict_record_dataset -- (predict_record.c) "dataset": the detail collection as it is, the folded
+ * layout as predicted. */
+void lab_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
+                                 const layouts_t *l);
+
+/* lab_predict_append_header -- (predict_record.c) a predicted results file's header, backend and config, as a
+ * measured file's: the reference point's cache `cache` (ratio `ratio`), started at `ts`. */
+void lab_predict_append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o, const char *ts,
+                                uint64_t cache, double ratio);
+
 #endif

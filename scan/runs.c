@@ -60,13 +60,13 @@ run_layout (lab_scan_plan_t *p, int run, const lab_results_layout_t *layout, int
 
 /* lab_scan_runs -- see measure.h: every run, every layout in the run's order (lab_scan_run_order). */
 bool
-lab_scan_runs (lab_scan_plan_t *p, bson_t *entries, int *nentries, bson_error_t *error)
+lab_scan_runs (lab_scan_plan_t *p, int runs, bson_t *entries, int *nentries, bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
    size_t order[LAB_RESULTS_MAX_LAYOUTS], k;
    int run;
 
-   for (run = 1; run <= o->runs; run++) {
+   for (run = 1; run <= runs; run++) {
       lab_scan_run_order (o->order, run, p->layouts.n, order);
       for (k = 0; k < p->layouts.n; k++) {
          bson_init (&entries[*nentries]);

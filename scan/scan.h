@@ -309,7 +309,7 @@ typedef struct {
       int64_t append_rows;     /* --append-rows N (default 10,000) */
       int append_to;           /* --append-to: 0 open (default: the last tenth of the keys), 1 random */
       int64_t update_rows;     /* --update-rows N (default 10,000) */
-      int64_t mix_weight[8];   /* --mix: each lab_scan_wl_kind_t's weight (all 0: no mix; scan/wl_mix.h) */
+      double mix_weight[8];    /* --mix: each lab_scan_wl_kind_t's weight (all 0: no mix; core/mix_spec.h) */
       int64_t mix_ops;         /* --mix-ops N (default 100,000) */
       double mix_rate;         /* --mix-rate OPS/S: the open loop's schedule (0: closed loop, the default) */
    } wl;

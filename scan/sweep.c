@@ -216,45 +216,28 @@ append_layout (const lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t l, b
    bson_append_document_end (point, &d);
 }
 
-/* point_workloads -- the workloads of sweep point i into *point. The writes (append, update) change the
- * data, so they run at the reference point only, which lab_scan_sweep_run measures last: every other
- * point reads the data as it was, and the ledger (the reference point's) has the writes. */
-static bool
-point_workloads (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *error)
-{
-   const lab_scan_opts_t *o = p->opts;
-   lab_scan_opts_t reads;
-   bool ok;
-
-   if (i == sw->reference || !(o->wl.set & LAB_WL_MASK_WRITES)) {
-      return lab_scan_workloads_run (p, p->wl, point, error);
-   }
-   reads = *o;
-   reads.wl.set &= ~LAB_WL_MASK_WRITES;
-   if (!lab_scan_wl_any (&reads)) {
-      return true;
-   }
-   p->opts = &reads;
-   ok = lab_scan_workloads_run (p, p->wl, point, error);
-   p->opts = o;
-   return ok;
-}
-
 /* measure_point -- set the cache, run every run, record the point into *point, then the workloads besides
- * the load (their "workloads" array in the point); layouts whose workloads returned different results
- * leave the point recorded and the error in *differ (the first only), and so do runs whose digests differ. */
+ * the load (their "workloads" array in the point) as lab_scan_point_plan says: the writes (append, update)
+ * change the data, so they run at the reference point only, which lab_scan_sweep_run measures last; every
+ * other point reads the data as it was, and the ledger (the reference point's) has the writes; the
+ * reference point's runs are --reference-runs when given. Layouts whose workloads returned different
+ * results leave the point recorded and the error in *differ (the first only), and so do runs whose digests
+ * differ. */
 static bool
 measure_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *differ,
                bson_error_t *error)
 {
    const lab_scan_opts_t *o = p->opts;
-   bson_t *entries = bson_malloc0 ((size_t)o->runs * p->layouts.n * sizeof *entries);
+   lab_scan_point_t pt;
+   bson_t *entries;
    uint64_t per_server = 0;
    size_t l, la, lb;
    uint64_t da, db;
    int nentries = 0, k;
    bool ok = false;
 
+   lab_scan_point_plan (o, true, i == sw->reference, &pt);
+   entries = bson_malloc0 ((size_t)pt.runs * p->layouts.n * sizeof *entries);
    lab_log_info ("sweep point %zu of %zu: engine cache %.1f MiB (%.3g x the reference layout on disk)", i + 1,
                  sw->n, (double)sw->cache_bytes[i] / 1048576.0, sw->ratios[i]);
    if (!lab_scan_set_cache_size (p->topo, p->store, sw->cache_bytes[i], &per_server, error)) {
@@ -274,7 +257,7 @@ measure_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t 
       }
       lab_log_debug ("sweep point %zu: engine reopened with an empty cache", i + 1);
    }
-   if (!lab_scan_runs (p, entries, &nentries, error)) {
+   if (!lab_scan_runs (p, pt.runs, entries, &nentries, error)) {
       lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
                         (unsigned long long)sw->cache_bytes[i]);
       goto done;
@@ -311,7 +294,7 @@ measure_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t 
    for (l = 0; l < p->layouts.n; l++) {
       append_layout (p, sw, l, point);
    }
-   if (p->wl && !point_workloads (p, sw, i, point, error)) {
+   if (p->wl && !lab_scan_workloads_run (p, p->wl, &pt, point, error)) {
       if (error->domain != LAB_ERROR_VERIFY) {
          lab_error_prefix (error, "sweep point %zu (cache %llu bytes)", i + 1,
                            (unsigned long long)sw->cache_bytes[i]);
@@ -330,45 +313,29 @@ done:
    return ok;
 }
 
-/* run_point -- the point's runs (--reference-runs at the reference point, else --runs), its load and
- * workloads: measure_point with the plan's options set to them for the point. */
-static bool
-run_point (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, size_t i, bson_t *point, bson_error_t *differ,
-           bson_error_t *error)
-{
-   const lab_scan_opts_t *keep = p->opts;
-   lab_scan_opts_t o = *keep;
-   bool ok;
-
-   if (i == sw->reference && keep->reference_runs > 0) {
-      o.runs = keep->reference_runs;
-   }
-   p->opts = &o;
-   ok = measure_point (p, sw, i, point, differ, error);
-   p->opts = keep;
-   return ok;
-}
-
 /* lab_scan_sweep_run -- see measure.h. */
 bool
 lab_scan_sweep_run (lab_scan_plan_t *p, const lab_scan_sweep_t *sw, bson_t *results, bson_error_t *error)
 {
    bson_t *points = bson_malloc0 (sw->n * sizeof *points);
    size_t i, k, made = 0;
-   bool writes = p->wl && (p->opts->wl.set & LAB_WL_MASK_WRITES);
+   lab_scan_point_t ref;
+   bool writes;
    bson_iter_t it;
    bson_t arr;
    bson_error_t differ = { 0 };
    bool ok = false;
 
+   lab_scan_point_plan (p->opts, true, true, &ref);
+   writes = p->wl && (ref.set & LAB_WL_MASK_WRITES);
    for (i = 0; i < sw->n; i++) {
       bson_init (&points[i]);
    }
    made = sw->n;
    for (k = 0; k < sw->n; k++) {
-      /* with writes, the reference point last (point_workloads): the points before it read unchanged data */
+      /* with writes, the reference point last (measure_point): the points before it read unchanged data */
       i = !writes ? k : k < sw->reference ? k : k + 1 < sw->n ? k + 1 : sw->reference;
-      if (!run_point (p, sw, i, &points[i], &differ, error)) {
+      if (!measure_point (p, sw, i, &points[i], &differ, error)) {
          goto done;
       }
    }

@@ -1,8 +1,8 @@
 /*
- * wl_mix.c -- the user's mix (wl_mix.h, issue 24): its inputs drawn from the data by --seed, the stream
- * run on one layout through the per-operation executors the workloads use (wl_exec.c's queries,
- * wl_write.c's writes, one operation at a time), the write costs, and the results' "mix" object; --runs
- * times, each run's layouts in lab_scan_run_order's order (a writing stream drawn afresh per run).
+ * wl_mix.c -- the user's mix (wl_mix.h, issue 24): the stream (its inputs: wl_mix_draw.c) run on one
+ * layout through the per-operation executors the workloads use (wl_exec.c's queries, wl_write.c's writes,
+ * one operation at a time), the write costs, --runs times, each run's layouts in lab_scan_run_order's
+ * order (a writing stream drawn afresh per run); the results' "mix" object: wl_mix_record.c.
  *
  * The workers take the stream's ops in order from a shared counter, each the next op when it is free (closed
  * loop), or no earlier than the op's intended start t0 + i / rate (open loop, --mix-rate: its latency
@@ -13,7 +13,7 @@
  * itself appends (whether a read saw them depends on the timing; the appends are in the digest as writes).
  */
 #include "scan/hash.h"
-#include "scan/wl_mix.h"
+#include "scan/wl_mix_private.h"
 #include "scan/wl_runs.h"
 
 #include "core/error.h"
@@ -28,250 +28,6 @@
 #include <unistd.h>
 
 #define MIX_STALL_S 120 /* a write waiting this long without any write finishing: a worker is gone */
-
-/* The inputs of one stream, the same for every layout. */
-typedef struct {
-   lab_scan_opts_t o1; /* the options with the inputs' counts (row_batch 1: one row per row op) */
-   lab_scan_mix_stream_t s;
-   lab_scan_wl_inputs_t in;
-   int64_t *input[LAB_WL_NKINDS]; /* the writes: the type's k-th op takes input[t][k] (grouped order) */
-   int64_t *prev;                 /* per op: the master's previous write in the stream (-1: none) */
-   uint64_t *skip;                /* the row hashes of the appended rows, sorted */
-   int64_t nskip;
-   uint64_t *updated; /* lab_scan_wl_id_hash (key, NULL) of the masters the stream corrects, sorted */
-   int64_t nupdated;
-   lab_scan_wl_mode_t mode;
-   double rate; /* --mix-rate: ops per second (0: closed loop) */
-} mix_t;
-
-/* One layout's run of the stream: what the workers share. */
-typedef struct {
-   const mix_t *mx;
-   const lab_results_layout_t *layout;
-   lab_scan_wl_layout_t sub[LAB_WL_NKINDS]; /* row, range, append, update on this layout */
-   double *lat_ms;                          /* per op: its latency (open loop: from its intended start) */
-   double *svc_ms;                          /* per op: its service time (from its actual start) */
-   uint64_t *start_ns;                      /* per op: its actual start, from the stream's t0 */
-   _Atomic int64_t next;                    /* the next op a free worker takes */
-   _Atomic uint64_t t0_ns;                  /* the stream's start (0: no op taken yet) */
-   _Atomic int64_t ndone;                   /* ops ended */
-   uint64_t end_ns;                         /* the last op's end (set by the worker that ends it) */
-   double client_cpu0_s, client_cpu1_s;     /* this process's CPU at t0 and at end_ns */
-   double machine_busy0_s, machine_busy1_s; /* the machine's busy CPU at t0 and at end_ns */
-   int64_t *rows;                           /* per op: rows read or written */
-   uint8_t *done;                           /* per op: finished (the writes' order) */
-   pthread_mutex_t mu;
-   pthread_cond_t cv;
-   bool abort;
-   int64_t finished; /* writes finished (progress, for the stall check) */
-} mix_layout_t;
-
-/* What one layout's stream cost. */
-typedef struct {
-   double elapsed_s, cpu_s;
-   int64_t disk_read_bytes, disk_reads, disk_write_bytes, journal_bytes, eviction_bytes, checkpoint_bytes;
-   int64_t ops[LAB_WL_NKINDS], rows[LAB_WL_NKINDS];
-   double time_s[LAB_WL_NKINDS];
-   lab_scan_latency_summary_t lat[LAB_WL_NKINDS]; /* open loop: from the intended starts */
-   lab_scan_latency_summary_t svc[LAB_WL_NKINDS]; /* from the actual starts */
-   double latency_s;                              /* every op's latency summed */
-   lab_scan_mix_pace_t pace;                      /* open loop: how it kept the schedule */
-   lab_scan_mix_cpu_t cpu;
-   uint64_t digest;
-   int64_t writes;
-   lab_scan_state_t state; /* the collection when the stream started */
-   bool cold;
-   char cold_reason[256];
-   int64_t engine_cache_before;
-   lab_scan_background_t bg;
-   int64_t oplog_bytes, oplog_entries; /* the layout's oplog entries over the stream (-1 unknown, §26) */
-   char oplog_note[300];               /* why unknown ("" known) */
-} mix_result_t;
-
-/* ---- inputs -------------------------------------------------------------------------------------- */
-
-/* input_order -- the writes `ws` (grouped by master, each master's in draw order) handed to the type's
- * ops: a seeded shuffle of the masters' turns (master g appears as many times as it has writes), the k-th
- * op taking its master's next write. The masters' order is as random as the draw's, their own writes
- * stay in line order. */
-static int64_t *
-input_order (const lab_scan_wl_writes_t *ws, uint64_t seed)
-{
-   int64_t *turn = bson_malloc0 (((size_t)ws->n + 1) * sizeof *turn);
-   int64_t *next = bson_malloc0 (((size_t)ws->ngroups + 1) * sizeof *next);
-   int64_t *out = bson_malloc0 (((size_t)ws->n + 1) * sizeof *out), g, i, at = 0;
-   uint64_t rng = seed;
-
-   for (g = 0; g < ws->ngroups; g++) {
-      next[g] = ws->group[g];
-      for (i = ws->group[g]; i < ws->group[g + 1]; i++) {
-         turn[at++] = g;
-      }
-   }
-   for (i = ws->n - 1; i > 0; i--) {
-      int64_t j = (int64_t)(lab_scan_rand64 (&rng) % (uint64_t)(i + 1)), t = turn[i];
-      turn[i] = turn[j];
-      turn[j] = t;
-   }
-   for (i = 0; i < ws->n; i++) {
-      out[i] = next[turn[i]]++;
-   }
-   bson_free (turn);
-   bson_free (next);
-   return out;
-}
-
-/* One write op for the ordering sort: its master's hash, its place in the stream. */
-typedef struct {
-   uint64_t h;
-   int64_t op;
-} wkey_t;
-
-/* wkey_cmp -- by master hash, then stream order. */
-static int
-wkey_cmp (const void *a, const void *b)
-{
-   const wkey_t *x = a, *y = b;
-   if (x->h != y->h) {
-      return x->h < y->h ? -1 : 1;
-   }
-   return (x->op > y->op) - (x->op < y->op);
-}
-
-/* u64_cmp -- ascending. */
-static int
-u64_cmp (const void *a, const void *b)
-{
-   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-   return (x > y) - (x < y);
-}
-
-/* mix_write_of -- the write op `op` of the stream (NULL: a read). */
-static const lab_scan_wl_write_t *
-mix_write_of (const mix_t *mx, int64_t op)
-{
-   int t = mx->s.type[op];
-   if (t == LAB_WL_APPEND) {
-      return &mx->in.append.w[mx->input[t][mx->s.index[op]]];
-   }
-   if (t == LAB_WL_UPDATE) {
-      return &mx->in.update.w[mx->input[t][mx->s.index[op]]];
-   }
-   return NULL;
-}
-
-/* mix_orders -- the writes' inputs per op, the masters' write order (prev) and the appended rows' hashes. */
-static void
-mix_orders (mix_t *mx)
-{
-   wkey_t *ks = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *ks);
-   int64_t i, nk = 0;
-
-   mx->input[LAB_WL_APPEND] = input_order (&mx->in.append, mx->o1.wl.seed ^ 0x6d6978617070ull);
-   mx->input[LAB_WL_UPDATE] = input_order (&mx->in.update, mx->o1.wl.seed ^ 0x6d6978757064ull);
-   mx->prev = bson_malloc0 (((size_t)mx->s.n + 1) * sizeof *mx->prev);
-   for (i = 0; i < mx->s.n; i++) {
-      const lab_scan_wl_write_t *w = mix_write_of (mx, i);
-      mx->prev[i] = -1;
-      if (w) {
-         ks[nk].h = lab_scan_wl_id_hash (&w->key, NULL);
-         ks[nk++].op = i;
-      }
-   }
-   qsort (ks, (size_t)nk, sizeof *ks, wkey_cmp);
-   for (i = 1; i < nk; i++) {
-      if (ks[i].h == ks[i - 1].h) {
-         mx->prev[ks[i].op] = ks[i - 1].op;
-      }
-   }
-   bson_free (ks);
-   /* an appended row by content, and by (key, _id) as a read of an updated master hashes it */
-   mx->skip = bson_malloc0 (((size_t)mx->in.append.n * 2 + 1) * sizeof *mx->skip);
-   for (i = 0; i < mx->in.append.n; i++) {
-      mx->skip[2 * i] = lab_scan_wl_write_hash (&mx->in.append.w[i], mx->o1.wl.sum_field);
-      mx->skip[2 * i + 1] = lab_scan_wl_id_hash (&mx->in.append.w[i].key, &mx->in.append.w[i].id);
-   }
-   mx->nskip = mx->in.append.n * 2;
-   qsort (mx->skip, (size_t)mx->nskip, sizeof *mx->skip, u64_cmp);
-   /* the masters the stream corrects: whether a read saw a correction depends on the timing, so their
-    * rows are read by (key, _id), not content (the corrections are in the digest as writes) */
-   mx->updated = bson_malloc0 (((size_t)mx->in.update.n + 1) * sizeof *mx->updated);
-   for (i = 0; i < mx->in.update.n; i++) {
-      mx->updated[i] = lab_scan_wl_id_hash (&mx->in.update.w[i].key, NULL);
-   }
-   mx->nupdated = mx->in.update.n;
-   qsort (mx->updated, (size_t)mx->nupdated, sizeof *mx->updated, u64_cmp);
-}
-
-/* mix_draw -- the stream and its inputs: rows for the row ops then the loads' masters (then the windows
- * start at the first rows' times, as the range workload's), the appends and corrections, all drawn by the
- * workloads' own drawers from --seed with the stream's counts. */
-static bool
-mix_draw (lab_scan_plan_t *p, mix_t *mx, bson_error_t *error)
-{
-   const lab_results_layouts_t *ls = &p->layouts;
-   const lab_results_layout_t *from = &ls->l[ls->reference], *rows = NULL;
-   const int64_t *c;
-   lab_store_session_t *sess;
-   unsigned set = 0;
-   size_t i;
-   bool ok;
-
-   mx->o1 = *p->opts;
-   lab_scan_mix_stream_make (p->opts->wl.mix_weight, p->opts->wl.mix_ops, p->opts->wl.seed, &mx->s);
-   c = mx->s.count;
-   mx->o1.wl.row_batch = 1;
-   mx->o1.wl.row_keys = c[LAB_WL_ROW] + c[LAB_WL_LOAD];
-   mx->o1.wl.range_windows = c[LAB_WL_RANGE];
-   mx->o1.wl.append_rows = c[LAB_WL_APPEND];
-   mx->o1.wl.update_rows = c[LAB_WL_UPDATE];
-   set |= mx->o1.wl.row_keys > 0 ? 1u << LAB_WL_ROW : 0;
-   set |= c[LAB_WL_RANGE] > 0 ? 1u << LAB_WL_RANGE : 0;
-   set |= c[LAB_WL_APPEND] > 0 ? 1u << LAB_WL_APPEND : 0;
-   set |= c[LAB_WL_UPDATE] > 0 ? 1u << LAB_WL_UPDATE : 0;
-   mx->mode =
-      p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
-   for (i = 0; i < ls->n; i++) {
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0 && from == &ls->l[ls->reference]) {
-         from = &ls->l[i]; /* one fetch per master */
-      }
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0 && !rows) {
-         rows = &ls->l[i];
-      }
-   }
-   sess = lab_store_session_open (p->store, error);
-   if (!sess) {
-      return false;
-   }
-   lab_log_info ("the mix: %lld operations (seed %llu), drawing their inputs", (long long)mx->s.n,
-                 (unsigned long long)mx->o1.wl.seed);
-   ok = lab_scan_wl_inputs_draw (sess, &mx->o1, set, from, p->keys, p->nkeys, &mx->in, error) &&
-        lab_scan_wl_writes_draw (sess, &mx->o1, set, rows, p->keys, p->nkeys, &mx->in, error);
-   lab_store_session_close (sess);
-   if (!ok) {
-      lab_error_prefix (error, "--mix");
-      return false;
-   }
-   mx->in.nrows = c[LAB_WL_ROW]; /* the loads' masters follow the row ops' rows */
-   mix_orders (mx);
-   mx->rate = p->opts->wl.mix_rate;
-   return true;
-}
-
-/* mix_cleanup -- free what mx owns. */
-static void
-mix_cleanup (mix_t *mx)
-{
-   lab_scan_wl_writes_cleanup (&mx->in.append);
-   lab_scan_wl_writes_cleanup (&mx->in.update);
-   lab_scan_wl_inputs_cleanup (&mx->in);
-   lab_scan_mix_stream_cleanup (&mx->s);
-   bson_free (mx->input[LAB_WL_APPEND]);
-   bson_free (mx->input[LAB_WL_UPDATE]);
-   bson_free (mx->prev);
-   bson_free (mx->skip);
-   bson_free (mx->updated);
-}
 
 /* ---- one operation ------------------------------------------------------------------------------- */
 
@@ -670,216 +426,6 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int run, int order, 
    return ok;
 }
 
-/* ---- the "mix" object ---------------------------------------------------------------------------- */
-
-/* round_to -- v rounded to `digits` decimals. */
-static double
-round_to (double v, int digits)
-{
-   double f = pow (10, digits);
-   return round (v * f) / f;
-}
-
-/* engine_total -- journal + eviction + checkpoint bytes (-1: none known). */
-static int64_t
-engine_total (const mix_result_t *r)
-{
-   if (r->journal_bytes < 0 && r->eviction_bytes < 0 && r->checkpoint_bytes < 0) {
-      return -1;
-   }
-   return (r->journal_bytes > 0 ? r->journal_bytes : 0) + (r->eviction_bytes > 0 ? r->eviction_bytes : 0) +
-          (r->checkpoint_bytes > 0 ? r->checkpoint_bytes : 0);
-}
-
-/* score -- what names the winner: the elapsed time of a closed loop (the faster drains the stream
- * sooner); an open loop's elapsed time is the schedule's, so its latencies summed (the lower keeps the
- * offered load waiting less). */
-static double
-score (const mix_t *mx, const mix_result_t *r)
-{
-   return mx->rate > 0 ? r->latency_s : r->elapsed_s;
-}
-
-/* per_s -- v over s seconds, rounded to `digits` (-1: unknown). */
-static double
-per_s (double v, double s, int digits)
-{
-   return v >= 0 && s > 0 ? round_to (v / s, digits) : -1;
-}
-
-/* append_cpu -- a layout's "cpu": the client's, the store's and the machine's CPU, saturated or not. */
-static void
-append_cpu (bson_t *d, const lab_scan_mix_cpu_t *c)
-{
-   bson_t o;
-
-   BSON_APPEND_DOCUMENT_BEGIN (d, "cpu", &o);
-   BSON_APPEND_DOUBLE (&o, "elapsed_s", c->elapsed_s >= 0 ? round_to (c->elapsed_s, 4) : -1);
-   BSON_APPEND_DOUBLE (&o, "client_s", c->client_s >= 0 ? round_to (c->client_s, 3) : -1);
-   BSON_APPEND_DOUBLE (&o, "client_cores", per_s (c->client_s, c->elapsed_s, 2));
-   BSON_APPEND_DOUBLE (&o, "store_s", c->store_s >= 0 ? round_to (c->store_s, 3) : -1);
-   BSON_APPEND_DOUBLE (&o, "store_cores", per_s (c->store_s, c->elapsed_s, 2));
-   BSON_APPEND_UTF8 (&o, "store",
-                     c->store_in_client ? "the same process as the client (embedded): its CPU is the client's"
-                     : c->store_s >= 0  ? "the server's process on this machine"
-                                        : "unknown: the server is not a process of this machine");
-   BSON_APPEND_DOUBLE (&o, "machine_busy_cores", per_s (c->machine_busy_s, c->elapsed_s, 2));
-   BSON_APPEND_INT32 (&o, "machine_cores", c->cores);
-   BSON_APPEND_BOOL (&o, "saturated", lab_scan_mix_saturated (c));
-   bson_append_document_end (d, &o);
-}
-
-/* append_pace -- an open loop's "schedule": the asked and achieved rates, the lag, behind or not. */
-static void
-append_pace (bson_t *d, const lab_scan_mix_pace_t *pc)
-{
-   bson_t o;
-
-   BSON_APPEND_DOCUMENT_BEGIN (d, "schedule", &o);
-   BSON_APPEND_DOUBLE (&o, "rate_ops_s", pc->rate_ops_s);
-   BSON_APPEND_DOUBLE (&o, "achieved_ops_s", round_to (pc->achieved_ops_s, 1));
-   BSON_APPEND_DOUBLE (&o, "max_lag_ms", round_to (pc->max_lag_ms, 3));
-   BSON_APPEND_DOUBLE (&o, "mean_lag_ms", round_to (pc->mean_lag_ms, 3));
-   BSON_APPEND_BOOL (&o, "behind", pc->behind);
-   bson_append_document_end (d, &o);
-}
-
-/* append_layout -- one layout's entry of mix.layouts (best: the winner's score). */
-static void
-append_layout (bson_t *arr, size_t i, const mix_t *mx, const lab_results_layout_t *l, const mix_result_t *r,
-               double best, const lab_scan_wl_run_t *runs, int nruns)
-{
-   char key[16], dig[24];
-   bson_t d, bt, one;
-   int t, n = 0;
-   int64_t ops = 0;
-
-   bson_snprintf (key, sizeof key, "%zu", i);
-   bson_append_document_begin (arr, key, -1, &d);
-   BSON_APPEND_UTF8 (&d, "layout", l->name);
-   BSON_APPEND_UTF8 (&d, "collection", l->collection);
-   BSON_APPEND_UTF8 (&d, "kind", l->kind);
-   lab_scan_state_append (&d, &r->state);
-   BSON_APPEND_DOUBLE (&d, "elapsed_s", round_to (r->elapsed_s, 4));
-   for (t = 0; t < LAB_WL_NKINDS; t++) {
-      ops += r->ops[t];
-   }
-   BSON_APPEND_DOUBLE (&d, "ops_per_s", r->elapsed_s > 0 ? round_to ((double)ops / r->elapsed_s, 1) : -1);
-   BSON_APPEND_DOUBLE (&d, "x_vs_winner", best > 0 ? round_to (score (mx, r) / best, 3) : -1);
-   BSON_APPEND_DOUBLE (&d, "latency_s", round_to (r->latency_s, 4));
-   if (mx->rate > 0) {
-      append_pace (&d, &r->pace);
-   }
-   append_cpu (&d, &r->cpu);
-   BSON_APPEND_ARRAY_BEGIN (&d, "by_type", &bt);
-   for (t = 0; t < LAB_WL_NKINDS; t++) {
-      if (r->ops[t] == 0) {
-         continue;
-      }
-      bson_snprintf (key, sizeof key, "%d", n++);
-      bson_append_document_begin (&bt, key, -1, &one);
-      BSON_APPEND_UTF8 (&one, "op", lab_scan_wl_name ((lab_scan_wl_kind_t)t));
-      BSON_APPEND_INT64 (&one, "ops", r->ops[t]);
-      BSON_APPEND_DOUBLE (&one, "time_s", round_to (r->time_s[t], 4));
-      lab_scan_latency_append (&one, "latency_ms", &r->lat[t]);
-      lab_scan_latency_append (&one, "service_ms", &r->svc[t]);
-      BSON_APPEND_INT64 (&one, "rows", r->rows[t]);
-      bson_append_document_end (&bt, &one);
-   }
-   bson_append_array_end (&d, &bt);
-   BSON_APPEND_INT64 (&d, "disk_read_bytes", r->disk_read_bytes);
-   BSON_APPEND_INT64 (&d, "disk_reads", r->disk_reads);
-   BSON_APPEND_INT64 (&d, "disk_write_bytes", r->disk_write_bytes);
-   BSON_APPEND_INT64 (&d, "engine_write_bytes", engine_total (r));
-   BSON_APPEND_INT64 (&d, "journal_bytes", r->journal_bytes);
-   BSON_APPEND_INT64 (&d, "oplog_bytes", r->oplog_bytes);
-   BSON_APPEND_INT64 (&d, "oplog_entries", r->oplog_entries);
-   BSON_APPEND_DOUBLE (
-      &d, "oplog_bytes_per_write",
-      r->oplog_bytes >= 0 && r->writes > 0 ? round_to ((double)r->oplog_bytes / (double)r->writes, 1) : -1);
-   if (r->oplog_note[0]) {
-      BSON_APPEND_UTF8 (&d, "oplog", r->oplog_note);
-   }
-   BSON_APPEND_DOUBLE (&d, "cpu_s", r->cpu_s >= 0 ? round_to (r->cpu_s, 3) : -1);
-   bson_snprintf (dig, sizeof dig, "%016llx", (unsigned long long)r->digest);
-   BSON_APPEND_UTF8 (&d, "digest", dig);
-   BSON_APPEND_BOOL (&d, "cold", r->cold);
-   lab_scan_wl_cold_append (&d, r->cold, r->cold_reason, r->engine_cache_before, &r->bg);
-   lab_scan_wl_runs_append (&d, runs, nruns);
-   bson_append_document_end (arr, &d);
-}
-
-/* append_mix -- the "mix" object (docs/results-schema.md "The mix"). */
-static void
-append_mix (bson_t *results, const lab_scan_plan_t *p, const mix_t *mx, const mix_result_t *res, size_t win,
-            const lab_scan_wl_outcome_t *oc, bool equal, const lab_scan_wl_run_t *fig, int runs)
-{
-   const lab_scan_opts_t *o = p->opts;
-   char spec[256];
-   bson_t m, pr, la;
-   const char *why = NULL;
-   bool cold = true, behind = false, saturated = false;
-   size_t i;
-   int t;
-
-   for (i = 0; i < p->layouts.n; i++) {
-      cold = cold && res[i].cold;
-      if (!res[i].cold && !why && res[i].cold_reason[0]) {
-         why = res[i].cold_reason;
-      }
-   }
-   lab_scan_mix_spec_text (o->wl.mix_weight, spec, sizeof spec);
-   BSON_APPEND_DOCUMENT_BEGIN (results, "mix", &m);
-   BSON_APPEND_BOOL (&m, "estimated", false);
-   BSON_APPEND_UTF8 (&m, "spec", spec);
-   BSON_APPEND_DOCUMENT_BEGIN (&m, "proportions", &pr);
-   for (t = 0; t < LAB_WL_NKINDS; t++) {
-      if (o->wl.mix_weight[t] > 0) {
-         BSON_APPEND_INT64 (&pr, lab_scan_wl_name ((lab_scan_wl_kind_t)t), o->wl.mix_weight[t]);
-      }
-   }
-   bson_append_document_end (&m, &pr);
-   BSON_APPEND_INT64 (&m, "ops", mx->s.n);
-   BSON_APPEND_INT64 (&m, "seed", (int64_t)o->wl.seed);
-   BSON_APPEND_INT64 (&m, "workers", o->parallel);
-   BSON_APPEND_BOOL (&m, "cold", cold);
-   if (why) {
-      BSON_APPEND_UTF8 (&m, "cold_reason", why);
-   }
-   if (why) {
-      char src[400];
-      bson_snprintf (src, sizeof src, "one interleaved stream per layout, not cold: %s", why);
-      BSON_APPEND_UTF8 (&m, "source", src);
-   } else {
-      BSON_APPEND_UTF8 (&m, "source",
-                        cold ? "one interleaved stream per layout, cold start"
-                             : "one interleaved stream per layout, not cold (no --cold, or the cold step "
-                               "failed)");
-   }
-   BSON_APPEND_UTF8 (&m, "mode", mx->rate > 0 ? "open" : "closed");
-   if (mx->rate > 0) {
-      BSON_APPEND_DOUBLE (&m, "rate_ops_s", mx->rate);
-   } else {
-      BSON_APPEND_NULL (&m, "rate_ops_s");
-   }
-   for (i = 0; i < p->layouts.n; i++) {
-      behind = behind || res[i].pace.behind;
-      saturated = saturated || lab_scan_mix_saturated (&res[i].cpu);
-   }
-   BSON_APPEND_BOOL (&m, "behind", behind);
-   BSON_APPEND_BOOL (&m, "saturated", saturated);
-   BSON_APPEND_BOOL (&m, "rows_equal", equal);
-   BSON_APPEND_UTF8 (&m, "winner", p->layouts.l[win].name);
-   lab_scan_wl_outcome_append (&m, oc);
-   BSON_APPEND_ARRAY_BEGIN (&m, "layouts", &la);
-   for (i = 0; i < p->layouts.n; i++) {
-      append_layout (&la, i, mx, &p->layouts.l[i], &res[i], score (mx, &res[win]), &fig[i * (size_t)runs],
-                     runs);
-   }
-   bson_append_array_end (&m, &la);
-   bson_append_document_end (results, &m);
-}
-
 /* mix_round -- run `run` of the stream: every layout in the run's order (lab_scan_run_order), layout i's
  * result into all[i * runs + run - 1] and fig[same]. The stream is drawn for run 1 and, when it writes,
  * afresh for every later run from its own seed on the data as the earlier runs left it (wl_runs.c says
@@ -888,20 +434,16 @@ static bool
 mix_round (lab_scan_plan_t *p, mix_t *mx, int run, int runs, mix_result_t *all, lab_scan_wl_run_t *fig,
            bson_error_t *error)
 {
-   const lab_scan_opts_t *keep = p->opts;
-   lab_scan_opts_t o = *keep;
+   const lab_scan_opts_t *o = p->opts;
    size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, j;
    bool ok = true;
 
-   if (run == 1 || o.wl.mix_weight[LAB_WL_APPEND] > 0 || o.wl.mix_weight[LAB_WL_UPDATE] > 0) {
+   if (run == 1 || o->wl.mix_weight[LAB_WL_APPEND] > 0 || o->wl.mix_weight[LAB_WL_UPDATE] > 0) {
       if (run > 1) {
-         mix_cleanup (mx);
+         lab_scan_mix_inputs_cleanup (mx);
          memset (mx, 0, sizeof *mx);
       }
-      o.wl.seed = lab_scan_wl_run_seed (keep->wl.seed, run);
-      p->opts = &o;
-      ok = mix_draw (p, mx, error);
-      p->opts = keep;
+      ok = lab_scan_mix_draw (p, lab_scan_wl_run_seed (o->wl.seed, run), mx, error);
    }
    lab_scan_run_order (p->opts->order, run, n, order);
    for (i = 0; i < n && ok; i++) {
@@ -930,7 +472,7 @@ mix_combine (const mix_result_t *runs, int n, mix_result_t *out)
    out->elapsed_s = lab_scan_wl_median (v, n);
    out->cpu_s = lab_scan_wl_median (v + n, n);
    for (k = 0; k < n; k++) {
-      v[k] = runs[k].latency_s; /* an open loop's score (score ()) */
+      v[k] = runs[k].latency_s; /* an open loop's score (lab_scan_mix_score) */
    }
    out->latency_s = lab_scan_wl_median (v, n);
    out->disk_read_bytes = (int64_t)lab_scan_wl_median (v + 2 * n, n);
@@ -959,7 +501,7 @@ lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error)
    if (ok) {
       for (j = 0; j < (size_t)runs * n; j++) {
          const mix_result_t *a = &all[j % (size_t)runs], *b = &all[j]; /* layout 0 in the same run */
-         t[j] = score (&mx, b);
+         t[j] = lab_scan_mix_score (&mx, b);
          if (equal && (b->digest != a->digest || b->writes != a->writes)) {
             equal = false;
             bad = j;
@@ -969,7 +511,7 @@ lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error)
          mix_combine (&all[i * (size_t)runs], runs, &res[i]);
       }
       win = lab_scan_wl_winner (n, runs, t, &oc);
-      append_mix (results, p, &mx, res, win, &oc, equal, fig, runs);
+      lab_scan_mix_record (results, p, &mx, res, win, &oc, equal, fig, runs);
       if (!equal) {
          const mix_result_t *a = &all[bad % (size_t)runs], *b = &all[bad];
          lab_error_set (error, LAB_ERROR_VERIFY, LAB_VERIFY_ERR_RESULTS_DIFFER,
@@ -981,7 +523,7 @@ lab_scan_mix_run (lab_scan_plan_t *p, bson_t *results, bson_error_t *error)
          ok = false;
       }
    }
-   mix_cleanup (&mx);
+   lab_scan_mix_inputs_cleanup (&mx);
    bson_free (all);
    bson_free (fig);
    bson_free (t);

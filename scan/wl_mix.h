@@ -4,9 +4,11 @@
  * (--mix-ops, drawn from --seed) on every layout after the same cold step as the workloads, split over
  * the --parallel workers, and records the results' "mix" object (docs/results-schema.md "The mix").
  *
- *   wl_mix_stream.c  the --mix value, the counts per type, the stream and the workers' shares (pure)
- *   wl_mix.c         the inputs, one layout's stream (the per-op executors of wl_exec.c and wl_write.c),
- *                    the write costs, the "mix" object
+ *   wl_mix_stream.c  the --mix value (core/mix_spec.h's grammar), the counts per type, the stream (pure)
+ *   wl_mix_draw.c    the stream's inputs, drawn warm by the workloads' drawers
+ *   wl_mix.c         one layout's stream (the per-op executors of wl_exec.c and wl_write.c), the write
+ *                    costs, the runs
+ *   wl_mix_record.c  the "mix" object
  *   wl_mix_report.c  the verdict sentence and the terminal summary, from the "mix" object (pure)
  */
 #ifndef LAB_SCAN_WL_MIX_H
@@ -19,13 +21,11 @@
    ((1u << LAB_WL_LOAD) | (1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_APPEND) |                \
     (1u << LAB_WL_UPDATE))
 
-/* lab_scan_mix_parse -- a --mix value, TYPE=WEIGHT[,TYPE=WEIGHT...] with TYPE one of load, row, range,
- * append, update and WEIGHT a whole number 0..1000000, into weight[0..LAB_WL_NKINDS) (indexed by
- * lab_scan_wl_kind_t; types not given 0). aggregate, an unknown or repeated type, a missing or bad weight,
- * no weight above 0: LAB_ERROR_USAGE naming the bad part. */
-bool lab_scan_mix_parse (const char *s, int64_t *weight, bson_error_t *error);
+/* lab_scan_mix_parse -- a --mix value (core/mix_spec.h's grammar, shared with layout-report) into
+ * weight[0..LAB_WL_NKINDS) (indexed by lab_scan_wl_kind_t; types not given 0). */
+bool lab_scan_mix_parse (const char *s, double *weight, bson_error_t *error);
 
-/* lab_scan_mix_parse_opt -- the option table's parser of --mix (LAB_CLI_OPT_CUSTOM, field: int64_t[8]). */
+/* lab_scan_mix_parse_opt -- the option table's parser of --mix (LAB_CLI_OPT_CUSTOM, field: double[8]). */
 bool lab_scan_mix_parse_opt (const char *value, void *field, const char *name, bson_error_t *error);
 
 /* lab_scan_mix_on -- o asks for a mix (some weight above 0). */
@@ -33,11 +33,11 @@ bool lab_scan_mix_on (const lab_scan_opts_t *o);
 
 /* lab_scan_mix_spec_text -- the canonical spec of weight[]: the types above 0 in the enum's order,
  * "load=5,row=60,range=5,append=25,update=5". */
-void lab_scan_mix_spec_text (const int64_t *weight, char *buf, size_t len);
+void lab_scan_mix_spec_text (const double *weight, char *buf, size_t len);
 
 /* lab_scan_mix_counts -- n operations shared out by weight: count[t] = floor(n w_t / W), then the rest
  * one each to the largest remainders (ties: the enum's order). Sums to n. Pure. */
-void lab_scan_mix_counts (const int64_t *weight, int64_t n, int64_t *count);
+void lab_scan_mix_counts (const double *weight, int64_t n, int64_t *count);
 
 /* One interleaved stream: op i is of type type[i], the index[i]-th operation of its type. */
 typedef struct {
@@ -50,7 +50,7 @@ typedef struct {
 /* lab_scan_mix_stream_make -- the stream of n operations: lab_scan_mix_counts' counts laid out in the
  * enum's order, then a Fisher-Yates shuffle by lab_scan_rand64 from `seed` (the same on every machine and
  * every layout). Pure. */
-void lab_scan_mix_stream_make (const int64_t *weight, int64_t n, uint64_t seed, lab_scan_mix_stream_t *s);
+void lab_scan_mix_stream_make (const double *weight, int64_t n, uint64_t seed, lab_scan_mix_stream_t *s);
 
 /* lab_scan_mix_stream_cleanup -- free what s owns. */
 void lab_scan_mix_stream_cleanup (lab_scan_mix_stream_t *s);

@@ -6,90 +6,17 @@
 #include "scan/wl_mix.h"
 
 #include "core/error.h"
+#include "core/mix_spec.h"
 
-#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MIX_MAX_WEIGHT 1000000
-
-/* mix_bad -- a usage error about one part of the --mix value. */
-static bool
-mix_bad (bson_error_t *error, const char *part, const char *why)
-{
-   lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--mix: '%s': %s", part, why);
-   return false;
-}
-
-/* parse_part -- one TYPE=WEIGHT of the value into weight[]. */
-static bool
-parse_part (const char *tok, int64_t *weight, bson_error_t *error)
-{
-   const char *eq = strchr (tok, '=');
-   char name[64], *end = NULL;
-   long long v;
-   int k;
-
-   if (!eq || eq == tok || (size_t)(eq - tok) >= sizeof name) {
-      return mix_bad (error, tok, "give TYPE=WEIGHT, e.g. load=5,row=60,range=5,append=25,update=5");
-   }
-   memcpy (name, tok, (size_t)(eq - tok));
-   name[eq - tok] = '\0';
-   if (strcmp (name, "aggregate") == 0) {
-      return mix_bad (error, tok,
-                      "one aggregate is a scan of the whole collection; measure it alone with --workload "
-                      "aggregate");
-   }
-   for (k = 0; k < LAB_WL_NKINDS; k++) {
-      if ((LAB_MIX_TYPES & (1u << k)) && strcmp (name, lab_scan_wl_name ((lab_scan_wl_kind_t)k)) == 0) {
-         break;
-      }
-   }
-   if (k == LAB_WL_NKINDS) {
-      return mix_bad (error, tok, "unknown type (give load, row, range, append, update)");
-   }
-   if (weight[k] >= 0) {
-      return mix_bad (error, tok, "type given twice");
-   }
-   errno = 0;
-   v = strtoll (eq + 1, &end, 10);
-   if (!eq[1] || *end || errno || v < 0 || v > MIX_MAX_WEIGHT || eq[1] == '-' || eq[1] == '+') {
-      return mix_bad (error, tok, "the weight must be a whole number from 0 to 1000000");
-   }
-   weight[k] = v;
-   return true;
-}
-
 /* lab_scan_mix_parse -- see wl_mix.h. */
 bool
-lab_scan_mix_parse (const char *s, int64_t *weight, bson_error_t *error)
+lab_scan_mix_parse (const char *s, double *weight, bson_error_t *error)
 {
-   char *copy = bson_strdup (s), *save = NULL, *tok;
-   int64_t w[LAB_WL_NKINDS], sum = 0;
-   bool ok = true;
-   int k;
-
-   for (k = 0; k < LAB_WL_NKINDS; k++) {
-      w[k] = -1; /* not given */
-   }
-   for (tok = strtok_r (copy, ",", &save); tok && ok; tok = strtok_r (NULL, ",", &save)) {
-      ok = parse_part (tok, w, error);
-   }
-   for (k = 0; k < LAB_WL_NKINDS; k++) {
-      w[k] = w[k] < 0 ? 0 : w[k];
-      sum += w[k];
-   }
-   if (ok && sum == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--mix: '%s': no weight above 0 (give e.g. load=5,row=60,range=5,append=25,update=5)",
-                     s);
-      ok = false;
-   }
-   bson_free (copy);
-   if (ok) {
-      memcpy (weight, w, sizeof w);
-   }
-   return ok;
+   return lab_mix_spec_parse ("--mix", s, weight, error);
 }
 
 /* lab_scan_mix_parse_opt -- see wl_mix.h. */
@@ -116,34 +43,35 @@ lab_scan_mix_on (const lab_scan_opts_t *o)
 
 /* lab_scan_mix_spec_text -- see wl_mix.h. */
 void
-lab_scan_mix_spec_text (const int64_t *weight, char *buf, size_t len)
+lab_scan_mix_spec_text (const double *weight, char *buf, size_t len)
 {
-   size_t at = 0;
-   int k;
-
-   buf[0] = '\0';
-   for (k = 0; k < LAB_WL_NKINDS && at < len; k++) {
-      if (weight[k] > 0) {
-         at += (size_t)bson_snprintf (buf + at, len - at, "%s%s=%lld", at ? "," : "",
-                                      lab_scan_wl_name ((lab_scan_wl_kind_t)k), (long long)weight[k]);
-      }
-   }
+   lab_mix_spec_text (weight, buf, len);
 }
 
-/* lab_scan_mix_counts -- see wl_mix.h (largest remainders; weights <= 1e6 and n <= 1e9 keep n w in 64
- * bits). */
+/* lab_scan_mix_counts -- see wl_mix.h (largest remainders). n w_t is exact in a double for whole weights
+ * up to 1e6 and n up to 1e9, so whole weights share out exactly as in integers; the floor is corrected
+ * against the product so a quotient rounded up never gives one too many. */
 void
-lab_scan_mix_counts (const int64_t *weight, int64_t n, int64_t *count)
+lab_scan_mix_counts (const double *weight, int64_t n, int64_t *count)
 {
-   int64_t sum = 0, given = 0, rem[LAB_WL_NKINDS];
+   double sum = 0, rem[LAB_WL_NKINDS];
+   int64_t given = 0;
    int k;
 
    for (k = 0; k < LAB_WL_NKINDS; k++) {
-      sum += weight[k];
+      sum += weight[k] > 0 ? weight[k] : 0;
    }
    for (k = 0; k < LAB_WL_NKINDS; k++) {
-      count[k] = sum > 0 ? n * weight[k] / sum : 0;
-      rem[k] = sum > 0 ? n * weight[k] % sum : 0;
+      double q = weight[k] > 0 ? (double)n * weight[k] : 0, c = sum > 0 ? floor (q / sum) : 0;
+
+      while (c > 0 && c * sum > q) {
+         c--;
+      }
+      while (sum > 0 && (c + 1) * sum <= q) {
+         c++;
+      }
+      count[k] = (int64_t)c;
+      rem[k] = q - c * sum;
       given += count[k];
    }
    while (sum > 0 && given < n) {
@@ -153,6 +81,9 @@ lab_scan_mix_counts (const int64_t *weight, int64_t n, int64_t *count)
             best = k;
          }
       }
+      if (best < 0) {
+         break; /* only when rounding left more than one extra per type: cannot happen for n <= 1e9 */
+      }
       count[best]++;
       rem[best] = -1; /* one extra each at most */
       given++;
@@ -161,7 +92,7 @@ lab_scan_mix_counts (const int64_t *weight, int64_t n, int64_t *count)
 
 /* lab_scan_mix_stream_make -- see wl_mix.h. */
 void
-lab_scan_mix_stream_make (const int64_t *weight, int64_t n, uint64_t seed, lab_scan_mix_stream_t *s)
+lab_scan_mix_stream_make (const double *weight, int64_t n, uint64_t seed, lab_scan_mix_stream_t *s)
 {
    uint64_t rng = seed ^ 0x6d69787374726dull; /* "mixstrm" */
    int64_t i, at = 0, seen[LAB_WL_NKINDS] = { 0 };

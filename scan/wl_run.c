@@ -20,16 +20,6 @@
 
 typedef lab_scan_wl_result_t wl_result_t; /* wl_runs.h */
 
-#define WL_MASK_QUERIES                                                                                      \
-   ((1u << LAB_WL_ROW) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE) | LAB_WL_MASK_WRITES)
-
-/* lab_scan_wl_any -- o asks for a workload besides the load (a random-order load beside it too). */
-bool
-lab_scan_wl_any (const lab_scan_opts_t *o)
-{
-   return (o->wl.set & WL_MASK_QUERIES) != 0 || o->load_order == LAB_LOAD_ORDER_BOTH;
-}
-
 /* ---- indexes ------------------------------------------------------------------------------------- */
 
 /* index_check -- the index of (kind, layout): its facts into ix, created when missing and asked to;
@@ -702,16 +692,16 @@ run_round (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t 
    return ok;
 }
 
-/* run_workload -- `kind` on every layout, --runs times (run_round), appended to arr as entry k with each
+/* run_workload -- `kind` on every layout, `runs` times (run_round), appended to arr as entry k with each
  * layout's runs and their medians; *equal false when in some run a layout returned other rows (or groups)
  * than the first layout, `why` saying which. */
 static bool
-run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, bson_t *arr, int k,
-              bool *equal, char *why, size_t len, bson_error_t *error)
+run_workload (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, int runs,
+              bson_t *arr, int k, bool *equal, char *why, size_t len, bson_error_t *error)
 {
    lab_scan_wl_outcome_t oc = { LAB_WIN_NONE, "" };
    size_t n = p->layouts.n, i, win = 0, j;
-   int runs = p->opts->runs > 0 ? p->opts->runs : 1, run;
+   int run;
    wl_result_t res[LAB_RESULTS_MAX_LAYOUTS], *all = bson_malloc0 ((size_t)runs * n * sizeof *all);
    lab_scan_wl_run_t *fig = bson_malloc0 ((size_t)runs * n * sizeof *fig);
    double *t = bson_malloc0 ((size_t)runs * n * sizeof *t);
@@ -795,13 +785,14 @@ summary_num (const bson_t *results, const char *layout, const char *field)
 
 /* append_load -- the load's entry, from the runs' summary (medians over the runs). */
 static void
-append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const bson_t *results)
+append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, int runs,
+             const bson_t *results)
 {
    lab_scan_wl_outcome_t oc = { LAB_WIN_NONE, "" };
    size_t n = p->layouts.n, i, win = 0, a, b;
    uint64_t dig[LAB_RESULTS_MAX_LAYOUTS] = { 0 }, da, db;
    bool equal = lab_scan_runs_digests (&p->layouts, results, dig, &a, &b, &da, &db);
-   int runs = p->opts->runs > 0 ? p->opts->runs : 1, nruns[LAB_RESULTS_MAX_LAYOUTS], k;
+   int nruns[LAB_RESULTS_MAX_LAYOUTS], k;
    lab_scan_wl_run_t *fig = bson_malloc0 ((size_t)runs * n * sizeof *fig);
    double *t = bson_malloc0 ((size_t)runs * n * sizeof *t);
    char title[256];
@@ -866,8 +857,8 @@ append_load (bson_t *arr, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp
 /* load_after_layout -- layout li's load after the writes in run `run` into *r, cold as the load before them
  * was. */
 static bool
-load_after_layout (lab_scan_plan_t *p, size_t li, int run, int order_in_run, const char *what, wl_result_t *r,
-                   bson_error_t *error)
+load_after_layout (lab_scan_plan_t *p, size_t li, int run, int runs, int order_in_run, const char *what,
+                   wl_result_t *r, bson_error_t *error)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
    lab_scan_layout_measure_t m;
@@ -883,27 +874,27 @@ load_after_layout (lab_scan_plan_t *p, size_t li, int run, int order_in_run, con
       r->acc.docs = m.docs;
       r->acc.doc_bytes = m.bytes_returned;
       r->acc.digest = m.digest;
-      lab_log_info ("%s, %s, run %d of %d: %lld rows in %.2f s", what, l->name, run, p->opts->runs,
-                    (long long)m.rows, m.elapsed_s);
+      lab_log_info ("%s, %s, run %d of %d: %lld rows in %.2f s", what, l->name, run, runs, (long long)m.rows,
+                    m.elapsed_s);
    }
    lab_scan_layout_measure_cleanup (&m);
    return ok;
 }
 
 /* append_load_again -- the load measured again, cold, on every layout, --runs times in each run's order as
- * the load before was (the first cold load after a change reads what later ones may find in the device's
- * own cache, a VM's host, so one run against a median would not compare like with like), as entry k
+ * the load before was, `runs` times (the first cold load after a change reads what later ones may find in the
+ * device's own cache, a VM's host, so one run against a median would not compare like with like), as entry k
  * `name` ("title"): with appends and the load asked for, "load_after_writes" after the writes (their rows
  * added to the masters): how the read advantage changes as the data keeps arriving; with --load-order
  * both, "load_random" with p->load_order random: the keys shuffled, as an application opens bills. */
 static bool
-append_load_again (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const char *name,
-                   const char *title, bson_error_t *error)
+append_load_again (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, int runs,
+                   const char *name, const char *title, bson_error_t *error)
 {
    lab_scan_wl_outcome_t oc = { LAB_WIN_NONE, "" };
    const char *what = strcmp (name, "load_random") == 0 ? "load in random order" : "load after the writes";
    size_t n = p->layouts.n, order[LAB_RESULTS_MAX_LAYOUTS], i, win = 0, j;
-   int runs = p->opts->runs > 0 ? p->opts->runs : 1, run;
+   int run;
    wl_result_t res[LAB_RESULTS_MAX_LAYOUTS], *all = bson_malloc0 ((size_t)runs * n * sizeof *all);
    lab_scan_wl_run_t *fig = bson_malloc0 ((size_t)runs * n * sizeof *fig);
    double *t = bson_malloc0 ((size_t)runs * n * sizeof *t);
@@ -915,7 +906,7 @@ append_load_again (bson_t *arr, int k, lab_scan_plan_t *p, const lab_scan_wl_pre
    for (run = 1; run <= runs && ok; run++) {
       lab_scan_run_order (p->opts->order, run, n, order);
       for (i = 0; i < n && ok; i++) {
-         ok = load_after_layout (p, order[i], run, (int)i + 1, what,
+         ok = load_after_layout (p, order[i], run, runs, (int)i + 1, what,
                                  &all[order[i] * (size_t)runs + (size_t)run - 1], error);
       }
    }
@@ -965,38 +956,37 @@ done:
 
 /* lab_scan_workloads_run -- see workload.h. */
 bool
-lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, bson_t *results,
-                        bson_error_t *error)
+lab_scan_workloads_run (lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, const lab_scan_point_t *pt,
+                        bson_t *results, bson_error_t *error)
 {
-   const lab_scan_opts_t *o = p->opts;
    char why[600] = "", first_why[600] = "";
    bool all_equal = true, ok = true;
    bson_t arr;
    int k, n = 0;
 
-   if (!lab_scan_wl_any (o)) {
+   if (!pt->workloads) {
       return true;
    }
    BSON_APPEND_ARRAY_BEGIN (results, "workloads", &arr);
-   if (o->wl.set & (1u << LAB_WL_LOAD)) {
-      append_load (&arr, p, wp, results);
+   if (pt->load) {
+      append_load (&arr, p, wp, pt->runs, results);
       n++;
    }
-   if (o->load_order == LAB_LOAD_ORDER_BOTH && p->perm) {
+   if (pt->load_random && p->perm) {
       lab_scan_load_order_t was = p->load_order;
       p->load_order = LAB_LOAD_ORDER_RANDOM;
-      ok = append_load_again (&arr, n++, p, wp, "load_random",
+      ok = append_load_again (&arr, n++, p, wp, pt->runs, "load_random",
                               "each master fetched whole, the keys in a seeded random order", error);
       p->load_order = was;
    }
    for (k = LAB_WL_ROW; k < LAB_WL_NKINDS && ok; k++) {
       bool equal = true;
-      if (!(o->wl.set & (1u << k))) {
+      if (!(pt->set & (1u << k))) {
          continue;
       }
-      ok = run_workload (p, wp, (lab_scan_wl_kind_t)k, &arr, n++, &equal, why, sizeof why, error);
-      if (ok && equal && k == LAB_WL_APPEND && (o->wl.set & (1u << LAB_WL_LOAD))) {
-         ok = append_load_again (&arr, n++, p, wp, "load_after_writes",
+      ok = run_workload (p, wp, (lab_scan_wl_kind_t)k, pt->runs, &arr, n++, &equal, why, sizeof why, error);
+      if (ok && equal && k == LAB_WL_APPEND && pt->load_after_writes) {
+         ok = append_load_again (&arr, n++, p, wp, pt->runs, "load_after_writes",
                                  "each master fetched whole again, after the appends", error);
       }
       if (ok && !equal) {

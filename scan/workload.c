@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const wl_names[LAB_WL_NKINDS] = {
-   "load", "row", "range", "aggregate", "append", "update"
-};
-
 /* lab_scan_wl_is_write -- see workload.h. */
 bool
 lab_scan_wl_is_write (lab_scan_wl_kind_t k)
@@ -27,50 +23,14 @@ lab_scan_wl_is_write (lab_scan_wl_kind_t k)
 const char *
 lab_scan_wl_name (lab_scan_wl_kind_t k)
 {
-   return k < LAB_WL_NKINDS ? wl_names[k] : "?";
+   return lab_mix_spec_name ((int)k);
 }
 
 /* lab_scan_wl_parse -- see workload.h. */
 bool
 lab_scan_wl_parse (const char *s, unsigned *set, bson_error_t *error)
 {
-   char *copy = bson_strdup (s), *save = NULL, *tok;
-   unsigned out = 0;
-   bool ok = true;
-   int k;
-
-   for (tok = strtok_r (copy, ",", &save); tok && ok; tok = strtok_r (NULL, ",", &save)) {
-      unsigned bit = 0;
-      if (strcmp (tok, "all") == 0) {
-         bit = LAB_WL_MASK_READS;
-      }
-      for (k = 0; k < LAB_WL_NKINDS && !bit; k++) {
-         if (strcmp (tok, wl_names[k]) == 0) {
-            bit = 1u << k;
-         }
-      }
-      if (!bit) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "--workload: unknown workload '%s' (give a comma-separated subset of "
-                        "load,row,range,aggregate,append,update, or all)",
-                        tok);
-         ok = false;
-      } else if (out & bit) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE, "--workload: '%s' given twice", tok);
-         ok = false;
-      }
-      out |= bit;
-   }
-   if (ok && !out) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--workload: empty (give e.g. load,row,range,aggregate)");
-      ok = false;
-   }
-   bson_free (copy);
-   if (ok) {
-      *set = out;
-   }
-   return ok;
+   return lab_mix_spec_list_parse ("--workload", s, set, error);
 }
 
 /* lab_scan_wl_parse_opt -- see workload.h. */

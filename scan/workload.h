@@ -15,20 +15,22 @@
 #ifndef LAB_SCAN_WORKLOAD_H
 #define LAB_SCAN_WORKLOAD_H
 
+#include "core/mix_spec.h"
 #include "core/rowhash.h"
 #include "scan/scan.h"
 #include "store/store.h"
 
 #include <stdatomic.h>
 
+/* The workloads: core/mix_spec.h's one table, in its order (bit k of a workload set is kind k). */
 typedef enum {
-   LAB_WL_LOAD = 0,  /* each master fetched whole by its key (the original experiment) */
-   LAB_WL_ROW,       /* one row by (key, line number) */
-   LAB_WL_RANGE,     /* the rows of a time window across all masters */
-   LAB_WL_AGGREGATE, /* a total per group over the whole collection */
-   LAB_WL_APPEND,    /* new rows for masters drawn from the data (issue 24): insert / $push */
-   LAB_WL_UPDATE,    /* single-row corrections: $set of one field on one row (issue 24) */
-   LAB_WL_NKINDS
+   LAB_WL_LOAD = LAB_MIX_SPEC_LOAD,   /* each master fetched whole by its key (the original experiment) */
+   LAB_WL_ROW = LAB_MIX_SPEC_ROW,     /* one row by (key, line number) */
+   LAB_WL_RANGE = LAB_MIX_SPEC_RANGE, /* the rows of a time window across all masters */
+   LAB_WL_AGGREGATE = LAB_MIX_SPEC_AGGREGATE, /* a total per group over the whole collection */
+   LAB_WL_APPEND = LAB_MIX_SPEC_APPEND,       /* new rows for masters drawn from the data: insert / $push */
+   LAB_WL_UPDATE = LAB_MIX_SPEC_UPDATE,       /* single-row corrections: $set of one field on one row */
+   LAB_WL_NKINDS = LAB_MIX_SPEC_NKINDS
 } lab_scan_wl_kind_t;
 
 /* The read workloads (what --workload all means: the writes change the data, so they are asked for by
@@ -101,7 +103,7 @@ bool lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *
                               const lab_results_layout_t *from, const bson_value_t *keys, int64_t nkeys,
                               lab_scan_wl_inputs_t *in, bson_error_t *error);
 
-/* lab_scan_wl_writes_draw -- the writes of the append and update workloads in `set` (wl_write.c), drawn
+/* lab_scan_wl_writes_draw -- the writes of the append and update workloads in `set` (wl_write_draw.c), drawn
  * deterministically from o->wl.seed, read warm from `rows_layout` (a layout of kind rows: the rows' shape
  * and their _ids). append: o->wl.append_rows new rows for masters drawn from keys[0..nkeys) (open: the
  * last tenth of the keys in key order, the most recent masters; random: all), each a copy of a row of its
@@ -362,7 +364,7 @@ typedef struct lab_scan_wl_prep {
    bool clustered[LAB_RESULTS_MAX_LAYOUTS]; /* a clustered layout (issue 25): its plan text says so */
 } lab_scan_wl_prep_t;
 
-/* lab_scan_wl_any -- o asks for a workload besides the load. */
+/* lab_scan_wl_any -- o asks for a workload besides the load (scan/point.c: the single point's plan). */
 bool lab_scan_wl_any (const lab_scan_opts_t *o);
 
 /* ---- clustered.c: a clustered layout (issue 25) ------------------------------------------------- */

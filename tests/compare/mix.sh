@@ -95,13 +95,13 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 'mix' not in
   "$tmp/r.json" && echo "ok: --json without a mix" || fail "--json without a mix has one"
 
 # refusals: bad specs (exit 2)
-refused 2 "--mix 'lod=5': unknown op type 'lod' (types: load, row, range, append, update)" "$data/writes.json" --mix lod=5
+refused 2 "--mix 'lod=5': item 1 'lod=5': unknown type 'lod' (types: load, row, range, append, update)" "$data/writes.json" --mix lod=5
 refused 2 "one aggregate is a scan of the whole collection; measure it alone with --workload aggregate" \
   "$data/writes.json" --mix load=5,aggregate=1
-refused 2 "the weight of row, 'x', must be a number of at least 0" "$data/writes.json" --mix load=5,row=x
-refused 2 "the weight of row, '-1', must be a number of at least 0" "$data/writes.json" --mix row=-1
-refused 2 "'row' is given twice" "$data/writes.json" --mix row=1,row=2
-refused 2 "'load' is not TYPE=WEIGHT" "$data/writes.json" --mix load
+refused 2 "item 2 'row=x': the weight of row must be a number from 0 to 1000000" "$data/writes.json" --mix load=5,row=x
+refused 2 "item 1 'row=-1': the weight of row must be a number from 0 to 1000000" "$data/writes.json" --mix row=-1
+refused 2 "item 2 'row=2': 'row' is given twice" "$data/writes.json" --mix row=1,row=2
+refused 2 "item 1 'load': not TYPE=WEIGHT" "$data/writes.json" --mix load
 refused 2 "every weight is 0" "$data/writes.json" --mix load=0
 refused 2 "--mix-ops needs --mix SPEC" "$data/writes.json" --mix-ops 10
 # a type with no measured workload (exit 2), naming the type, the layout and the file

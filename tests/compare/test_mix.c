@@ -206,13 +206,13 @@ test_spec (void **state)
       const char *spec, *needle;
    } bad[] = {
       { "", "empty spec" },
-      { "load", "'load' is not TYPE=WEIGHT" },
-      { "scan=1", "unknown op type 'scan'" },
+      { "load", "item 1 'load': not TYPE=WEIGHT" },
+      { "scan=1", "unknown type 'scan'" },
       { "aggregate=1", "one aggregate is a scan of the whole collection" },
       { "row=1,row=2", "'row' is given twice" },
-      { "row=", "the weight of row, '', must be" },
-      { "row=1x", "the weight of row, '1x', must be" },
-      { "row=-2", "the weight of row, '-2', must be" },
+      { "row=", "item 1 'row=': the weight of row must be" },
+      { "row=1x", "item 1 'row=1x': the weight of row must be" },
+      { "row=-2", "item 1 'row=-2': the weight of row must be" },
       { "row=0,load=0", "every weight is 0" },
    };
    double w[LAB_CMP_MIX_TYPES];

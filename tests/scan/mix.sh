@@ -37,13 +37,13 @@ bad () {
   expect 2 "$BIN/scancmp" "${S[@]}" "${L[@]}" "$@"
   grep -qF -- "$want" "$T/err" || fail "--mix $*: no '$want' in the message"
 }
-bad "--mix: 'aggregate=1': one aggregate is a scan of the whole collection; measure it alone with --workload aggregate" \
+bad "--mix 'load=5,aggregate=1': item 2 'aggregate=1': one aggregate is a scan of the whole collection; measure it alone with --workload aggregate" \
   --mix load=5,aggregate=1
-bad "--mix: 'rows=3': unknown type" --mix load=1,rows=3
-bad "--mix: 'row=x': the weight must be a whole number" --mix row=x
-bad "--mix: 'load=1': type given twice" --mix load=1,load=1
-bad "--mix: 'row': give TYPE=WEIGHT" --mix row
-bad "no weight above 0" --mix row=0
+bad "item 2 'rows=3': unknown type 'rows'" --mix load=1,rows=3
+bad "item 1 'row=x': the weight of row must be a number from 0 to 1000000" --mix row=x
+bad "item 2 'load=1': 'load' is given twice" --mix load=1,load=1
+bad "item 1 'row': not TYPE=WEIGHT" --mix row
+bad "every weight is 0" --mix row=0
 bad "--mix is measured at one cache" --mix row=1 --cache-ratios 0.5,1
 bad "--mix-ops" --mix row=1 --mix-ops 0
 bad "--mix-rate '0': give the operations per second" --mix row=1 --mix-rate 0

@@ -18,7 +18,7 @@
 
 /* weights -- load, row, range, aggregate, append, update */
 static void
-weights (int64_t *w, int64_t load, int64_t row, int64_t range, int64_t append, int64_t update)
+weights (double *w, double load, double row, double range, double append, double update)
 {
    memset (w, 0, LAB_WL_NKINDS * sizeof *w);
    w[LAB_WL_LOAD] = load;
@@ -32,7 +32,7 @@ weights (int64_t *w, int64_t load, int64_t row, int64_t range, int64_t append, i
 static void
 refused (const char *s, const char *part, const char *why)
 {
-   int64_t w[LAB_WL_NKINDS];
+   double w[LAB_WL_NKINDS];
    bson_error_t e;
 
    if (lab_scan_mix_parse (s, w, &e)) {
@@ -47,7 +47,7 @@ refused (const char *s, const char *part, const char *why)
 static void
 test_parse (void **state)
 {
-   int64_t w[LAB_WL_NKINDS], want[LAB_WL_NKINDS];
+   double w[LAB_WL_NKINDS], want[LAB_WL_NKINDS];
    char spec[256];
    bson_error_t e;
 
@@ -60,24 +60,25 @@ test_parse (void **state)
    assert_true (lab_scan_mix_parse ("row=1,append=0", w, &e));
    weights (want, 0, 1, 0, 0, 0);
    assert_memory_equal (w, want, sizeof want);
-   refused ("load=5,aggregate=1", "'aggregate=1'",
+   /* the grammar is core/mix_spec.h's (tests/core/test_mix_spec.c); here: scancmp's --mix goes through it */
+   refused ("load=5,aggregate=1", "item 2 'aggregate=1'",
             "one aggregate is a scan of the whole collection; measure it alone with --workload aggregate");
-   refused ("load=5,rows=3", "'rows=3'", "unknown type");
-   refused ("load=5,load=3", "'load=3'", "given twice");
-   refused ("load", "'load'", "give TYPE=WEIGHT");
-   refused ("=4", "'=4'", "give TYPE=WEIGHT");
-   refused ("row=x", "'row=x'", "whole number");
-   refused ("row=", "'row='", "whole number");
-   refused ("row=-1", "'row=-1'", "whole number");
-   refused ("row=2000000", "'row=2000000'", "whole number");
-   refused ("row=0,load=0", "'row=0,load=0'", "no weight above 0");
-   refused ("", "''", "no weight above 0");
+   refused ("load=5,rows=3", "item 2 'rows=3'", "unknown type 'rows'");
+   refused ("load=5,load=3", "item 2 'load=3'", "given twice");
+   refused ("row=x", "item 1 'row=x'", "must be a number from 0 to 1000000");
+   refused ("row=0,load=0", "'row=0,load=0'", "every weight is 0");
+   assert_true (lab_scan_mix_parse ("load=0.5,row=1", w, &e));
+   weights (want, 0.5, 1, 0, 0, 0);
+   assert_memory_equal (w, want, sizeof want);
+   lab_scan_mix_spec_text (w, spec, sizeof spec);
+   assert_string_equal (spec, "load=0.5,row=1");
 }
 
 static void
 test_counts (void **state)
 {
-   int64_t w[LAB_WL_NKINDS], c[LAB_WL_NKINDS];
+   double w[LAB_WL_NKINDS];
+   int64_t c[LAB_WL_NKINDS];
 
    (void)state;
    weights (w, 5, 60, 5, 25, 5);
@@ -100,12 +101,18 @@ test_counts (void **state)
    lab_scan_mix_counts (w, 10, c);
    assert_int_equal (c[LAB_WL_ROW], 3);
    assert_int_equal (c[LAB_WL_APPEND], 7);
+   /* real weights share out as their whole multiples do: 0.5:1 of 9 is 1:2 of 9 */
+   weights (w, 0.5, 1, 0, 0, 0);
+   lab_scan_mix_counts (w, 9, c);
+   assert_int_equal (c[LAB_WL_LOAD], 3);
+   assert_int_equal (c[LAB_WL_ROW], 6);
 }
 
 static void
 test_stream (void **state)
 {
-   int64_t w[LAB_WL_NKINDS], seen[LAB_WL_NKINDS] = { 0 }, i;
+   double w[LAB_WL_NKINDS];
+   int64_t seen[LAB_WL_NKINDS] = { 0 }, i;
    lab_scan_mix_stream_t a, b, c;
    int k, changes = 0;
 

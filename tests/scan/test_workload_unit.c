@@ -7,6 +7,7 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
+#include "scan/measure.h"
 #include "scan/workload.h"
 
 #include <stdio.h>
@@ -415,19 +416,58 @@ test_writes_group (void **state)
    lab_scan_wl_writes_cleanup (&ws);
 }
 
+/* test_point_plan -- which workloads run at a point, decided once (scan/point.c): the single point as
+ * asked; a sweep's other points without the writes (they change what the other points read) but with the
+ * load; the reference point with --reference-runs and the writes; the mix never in a sweep. */
+static void
+test_point_plan (void **state)
+{
+   lab_scan_opts_t o;
+   lab_scan_point_t pt;
+
+   (void)state;
+   lab_scan_opts_init (&o);
+   o.runs = 3;
+   o.reference_runs = 5;
+   o.wl.set = (1u << LAB_WL_LOAD) | (1u << LAB_WL_ROW) | (1u << LAB_WL_APPEND);
+   o.wl.mix_weight[LAB_WL_ROW] = 1;
+   lab_scan_point_plan (&o, false, true, &pt);
+   assert_true (pt.load && pt.workloads && pt.load_after_writes && pt.mix && !pt.load_random);
+   assert_int_equal (pt.runs, 3);
+   assert_int_equal (pt.set, o.wl.set);
+   lab_scan_point_plan (&o, true, false, &pt);
+   assert_true (pt.load && pt.workloads && !pt.load_after_writes && !pt.mix);
+   assert_int_equal (pt.runs, 3);
+   assert_int_equal (pt.set, (1u << LAB_WL_LOAD) | (1u << LAB_WL_ROW));
+   lab_scan_point_plan (&o, true, true, &pt);
+   assert_true (pt.load_after_writes && !pt.mix);
+   assert_int_equal (pt.runs, 5);
+   assert_int_equal (pt.set, o.wl.set);
+   /* the load alone: no "workloads" array; without the load: no load runs; writes alone at another point:
+    * nothing besides the load */
+   o.wl.set = 1u << LAB_WL_LOAD;
+   lab_scan_point_plan (&o, false, true, &pt);
+   assert_true (pt.load && !pt.workloads && !lab_scan_wl_any (&o));
+   o.wl.set = 1u << LAB_WL_RANGE;
+   lab_scan_point_plan (&o, false, true, &pt);
+   assert_true (!pt.load && pt.workloads && lab_scan_wl_any (&o));
+   o.wl.set = (1u << LAB_WL_LOAD) | (1u << LAB_WL_UPDATE);
+   lab_scan_point_plan (&o, true, false, &pt);
+   assert_true (pt.load && !pt.workloads);
+   o.load_order = LAB_LOAD_ORDER_BOTH;
+   lab_scan_point_plan (&o, true, false, &pt);
+   assert_true (pt.load_random && pt.workloads);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_parse),
-      cmocka_unit_test (test_row_field),
-      cmocka_unit_test (test_groups),
-      cmocka_unit_test (test_row_hash),
-      cmocka_unit_test (test_row_content_hash),
-      cmocka_unit_test (test_server_commands),
-      cmocka_unit_test (test_indexes),
-      cmocka_unit_test (test_planner_table),
-      cmocka_unit_test (test_decode),
+      cmocka_unit_test (test_parse),           cmocka_unit_test (test_point_plan),
+      cmocka_unit_test (test_row_field),       cmocka_unit_test (test_groups),
+      cmocka_unit_test (test_row_hash),        cmocka_unit_test (test_row_content_hash),
+      cmocka_unit_test (test_server_commands), cmocka_unit_test (test_indexes),
+      cmocka_unit_test (test_planner_table),   cmocka_unit_test (test_decode),
       cmocka_unit_test (test_writes_group),
    };
    return lab_test_run_group ("workload_unit", tests, NULL, NULL);
