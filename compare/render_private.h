@@ -6,6 +6,7 @@
  *   render.c               the driver: the title, then each section in the report's order
  *   render_util.c          shared helpers: headings, collections, names, cold facts, a point in words
  *   render_recommend.c     the first section: the recommendation, its costs, the cheaper change
+ *   render_thrash.c        writes in a cache smaller than the indexes: the test and the ledger's note
  *   render_verdict.c       a single-point file's verdict (two layouts or N), what the layouts did not share
  *   render_sweep.c         a sweep's points, the production estimate, the sweep's verdict, --json's sweep
  *   render_sweep_tables.c  the Cache sweep section and the baseline sweep section
