@@ -331,8 +331,16 @@ lab_layout_from_fold (const bson_t *params, const char *name, const char *collec
       }
       l->recorded = true;
    }
-   /* the role is the comparison's name for it, the collection where it is now (a renamed collection) */
-   bson_strncpy (l->name, name ? name : l->name, sizeof l->name);
+   /* the role is the comparison's name for it (without one: what the fold made), the collection where it
+    * is now (a renamed collection) */
+   if (name || !l->name[0]) {
+      bson_strncpy (l->name,
+                    name                              ? name
+                    : l->kind != LAB_LAYOUT_ROWS      ? lab_layout_kind_name (l->kind)
+                    : l->shape == LAB_LAYOUT_NATURAL ? "detail"
+                                                      : lab_layout_shape_name (l->shape),
+                    sizeof l->name);
+   }
    if (collection) {
       bson_strncpy (l->collection, collection, sizeof l->collection);
    }
