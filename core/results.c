@@ -508,7 +508,7 @@ lab_results_layouts (const bson_t *results, lab_results_layouts_t *out)
    }
    ref = lab_results_layout_find (out, lab_results_get_string (results, LAB_RESULTS_KEY_REFERENCE_LAYOUT));
    for (i = 0; ref < 0 && i < out->n; i++) {
-      if (strcmp (out->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+      if (lab_layout_reads_rows (&out->l[i].desc)) {
          ref = (int)i;
       }
    }

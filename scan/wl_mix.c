@@ -232,10 +232,10 @@ mix_draw (lab_scan_plan_t *p, mix_t *mx, bson_error_t *error)
    mx->mode =
       p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
    for (i = 0; i < ls->n; i++) {
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0 && from == &ls->l[ls->reference]) {
+      if (lab_layout_one_doc_per_master (&ls->l[i].desc) && from == &ls->l[ls->reference]) {
          from = &ls->l[i]; /* one fetch per master */
       }
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0 && !rows) {
+      if (lab_layout_reads_rows (&ls->l[i].desc) && !rows) {
          rows = &ls->l[i];
       }
    }
@@ -632,7 +632,7 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int run, int order, 
    wl.mode = mx->mode;
    wl.opts = &mx->o1;
    wl.layout = l;
-   wl.array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   wl.array = lab_layout_doc_holds_many_rows (&l->desc);
    wl.in = &mx->in;
    wl.nitems = mx->s.n;
    wl.item_fn = mix_item;

@@ -39,7 +39,7 @@ index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_ki
              const lab_results_layout_t *l, lab_scan_wl_index_t *ix, char **missing, bool *would_build,
              bson_error_t *error)
 {
-   bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   bool array = lab_layout_doc_holds_many_rows (&l->desc);
    lab_store_index_spec_t spec;
    char names[LAB_STORE_INDEX_MAX_FIELDS][256];
    int i;
@@ -48,14 +48,8 @@ index_check (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_scan_wl_ki
    if (!lab_scan_wl_index (o, kind, array, &spec, names)) {
       return true; /* a collection scan needs none */
    }
-   if (kind == LAB_WL_LOAD && !array) {
-      bool clustered = false;
-      if (!lab_scan_clustered (sess, l->collection, &clustered, error)) {
-         return false;
-      }
-      if (clustered) {
-         return true; /* a master is a range of the clustered _id: no key index (§23) */
-      }
+   if (kind == LAB_WL_LOAD && lab_layout_read_by_id_range (&l->desc)) {
+      return true; /* a master is a range of the clustered _id: no key index (§23) */
    }
    ix->used = true;
    ix->nfields = spec.n;
@@ -149,11 +143,6 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
          continue;
       }
       for (i = 0; i < ls->n; i++) {
-         if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0 &&
-             !lab_scan_clustered (sess, ls->l[i].collection, &wp->clustered[i], error)) {
-            bson_free (missing);
-            return false;
-         }
          if (!index_check (sess, o, (lab_scan_wl_kind_t)k, &ls->l[i], &wp->index[k][i], &missing, NULL,
                            error)) {
             bson_free (missing);
@@ -172,7 +161,7 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
    }
    /* draw from a layout of one document per master when there is one: one fetch per master */
    for (i = 0; i < ls->n; i++) {
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0) {
+      if (lab_layout_one_doc_per_master (&ls->l[i].desc)) {
          from = &ls->l[i];
          break;
       }
@@ -182,7 +171,7 @@ lab_scan_workloads_prepare (const lab_scan_plan_t *p, lab_store_session_t *sess,
    }
    from = NULL;
    for (i = 0; i < ls->n && !from; i++) {
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+      if (lab_layout_reads_rows (&ls->l[i].desc)) {
          from = &ls->l[i];
       }
    }
@@ -290,7 +279,7 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
                const lab_scan_wl_run_t *runs, int nruns)
 {
    const lab_results_layout_t *l = &p->layouts.l[li];
-   bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   bool array = lab_layout_doc_holds_many_rows (&l->desc);
    const lab_scan_wl_index_t *ix = &wp->index[kind][li];
    char key[16], plan[700], dig[24];
    bson_t d, a;
@@ -311,7 +300,7 @@ append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_p
       BSON_APPEND_UTF8 (&d, "plan_source", r->plan_source);
    } else {
       lab_scan_wl_plan (p->opts, kind, array, (int32_t)p->opts->wl.row_batch, plan, sizeof plan);
-      if (wp->clustered[li]) {
+      if (lab_layout_read_by_id_range (&l->desc)) {
          lab_scan_clustered_plan (p->opts, kind, plan, sizeof plan);
       }
       BSON_APPEND_UTF8 (&d, "plan", plan);

@@ -353,7 +353,7 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
    int64_t nrow = (set & (1u << LAB_WL_ROW)) ? o->wl.row_keys : 0;
    int64_t nwin = (set & (1u << LAB_WL_RANGE)) ? o->wl.range_windows : 0;
    int64_t n = nrow > nwin ? nrow : nwin, j;
-   bool array = strcmp (from->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   bool array = lab_layout_doc_holds_many_rows (&from->desc);
 
    memset (in, 0, sizeof *in);
    if (n == 0) {
