@@ -335,10 +335,10 @@ lab_layout_from_fold (const bson_t *params, const char *name, const char *collec
     * is now (a renamed collection) */
    if (name || !l->name[0]) {
       bson_strncpy (l->name,
-                    name                              ? name
-                    : l->kind != LAB_LAYOUT_ROWS      ? lab_layout_kind_name (l->kind)
+                    name                             ? name
+                    : l->kind != LAB_LAYOUT_ROWS     ? lab_layout_kind_name (l->kind)
                     : l->shape == LAB_LAYOUT_NATURAL ? "detail"
-                                                      : lab_layout_shape_name (l->shape),
+                                                     : lab_layout_shape_name (l->shape),
                     sizeof l->name);
    }
    if (collection) {
