@@ -372,7 +372,8 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
       pick_t p = { o, array, &rng, 0 };
       char kb[128];
 
-      if (!lab_scan_find_master (sess, from->collection, o->key, key, on_master_doc, &p, NULL, error)) {
+      if (!lab_scan_master_find (sess, from->collection, lab_layout_read_by_id_range (&from->desc), o->key,
+                                 key, on_master_doc, &p, NULL, error)) {
          lab_error_prefix (error, "drawing the workloads' rows from %s", from->collection);
          return false;
       }
