@@ -400,8 +400,7 @@ lab_cmp_app_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r)
       cand = i != ls.reference && strcmp (ls.l[i].name, LAB_RESULTS_FOLDED) == 0 ? i : ls.n;
    }
    for (i = 0; i < ls.n && cand == ls.n; i++) {
-      cand =
-         i != ls.reference && ls.l[i].kind && strcmp (ls.l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0 ? i : ls.n;
+      cand = i != ls.reference && lab_layout_one_doc_per_master (&ls.l[i].desc) ? i : ls.n;
    }
    for (i = 0; i < ls.n && cand == ls.n; i++) {
       cand = i != ls.reference ? i : ls.n;

@@ -288,7 +288,7 @@ folded_first (const bson_t *doc, lab_sweep_point_t *m)
 
    lab_results_layouts (doc, &ls);
    for (l = 0; l < ls.n; l++) {
-      if (ls.l[l].kind && strcmp (ls.l[l].kind, LAB_RESULTS_KIND_FOLDED) == 0) {
+      if (lab_layout_one_doc_per_master (&ls.l[l].desc)) {
          break;
       }
    }

@@ -20,42 +20,26 @@ typedef struct {
    const char *keyed_shape, *also_shape;
 } roles_t;
 
-/* key_order_of -- what put layout `name`'s rows in key order: the shape of its provenance ("sorted",
- * "clustered": fold-details --shape), else "key" for layouts[].order "key"; NULL when its rows are in arrival
- * order. */
-static const char *
-key_order_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, size_t l)
-{
-   char path[256];
-   const char *s;
-
-   snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.params.shape", ls->l[l].name);
-   s = lab_results_get_string (&r->doc, path);
-   if (s && (strcmp (s, "sorted") == 0 || strcmp (s, "clustered") == 0)) {
-      return s;
-   }
-   snprintf (path, sizeof path, "layouts.%zu.order", l);
-   s = lab_results_get_string (&r->doc, path);
-   return s && strcmp (s, "key") == 0 ? "key" : NULL;
-}
-
-/* roles_of -- the first rows layout in arrival order, the first in key order, the first folded one. */
+/* roles_of -- from the layouts' descriptors (core/layout.h; an older file's: its kinds, its provenance,
+ * layouts[].order "key"): the first rows layout in arrival order, the first in key order, the first folded
+ * one. The shape named is fold-details --shape's, or "key" for rows a writer that did not say how put in
+ * key order. */
 static roles_t
-roles_of (const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
+roles_of (const lab_results_layouts_t *ls)
 {
    roles_t ro = { -1, -1, -1, -1, NULL, NULL };
    const char *shape;
    size_t l;
 
    for (l = 0; l < ls->n; l++) {
-      const char *kind = ls->l[l].kind ? ls->l[l].kind : "";
-      if (strcmp (kind, "folded") == 0 && ro.folded < 0) {
+      const lab_layout_t *d = &ls->l[l].desc;
+      if (lab_layout_one_doc_per_master (d) && ro.folded < 0) {
          ro.folded = (int)l;
       }
-      if (strcmp (kind, "rows") != 0) {
+      if (!lab_layout_reads_rows (d)) {
          continue;
       }
-      shape = key_order_of (r, ls, l);
+      shape = !lab_layout_key_contiguous (d) ? NULL : d->recorded ? lab_layout_shape_name (d->shape) : "key";
       if (shape && ro.keyed < 0) {
          ro.keyed = (int)l;
          ro.keyed_shape = shape;
@@ -288,7 +272,7 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
       return; /* a prediction loads nothing: there is no measured speedup to take apart */
    }
    lab_results_layouts (&r->doc, &ls);
-   ro = roles_of (r, &ls);
+   ro = roles_of (&ls);
    if (ro.natural < 0 || ro.folded < 0) {
       return; /* nothing to take apart: no folding measured against rows in arrival order */
    }

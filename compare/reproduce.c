@@ -553,7 +553,7 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
                    bson_iter_recurse (&it, &child) && bson_iter_next (&child);
    lab_results_layouts (d, &ls);
    for (l = 0; l < ls.n; l++) {
-      buckets = buckets || strcmp (ls.l[l].kind, LAB_RESULTS_KIND_BUCKETS) == 0;
+      buckets = buckets || lab_layout_bucketed (&ls.l[l].desc);
    }
    lab_results_get_number (d, "dataset.keys", &keys);
    lab_results_get_number (d, "config.parallel", &parallel);

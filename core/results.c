@@ -413,6 +413,46 @@ lab_results_layout_find (const lab_results_layouts_t *ls, const char *name)
    return -1;
 }
 
+/* layout_desc -- l->desc: the descriptor of layouts[i] (`entry`, NULL for a version 1 file) when the file
+ * carries one; else, for an older file, what its kind, its provenance and layouts[].order "key" said: a rows
+ * layout fold-details wrote with --shape sorted or clustered holds its rows in key order. */
+static void
+layout_desc (const bson_t *results, const bson_t *entry, size_t i, lab_results_layout_t *l)
+{
+   bson_iter_t it;
+   bson_error_t error;
+   char path[200];
+   const char *s;
+
+   if (entry && bson_iter_init_find (&it, entry, LAB_RESULTS_KEY_LAYOUT_DESCRIPTOR) &&
+       BSON_ITER_HOLDS_DOCUMENT (&it)) {
+      uint32_t len;
+      const uint8_t *data;
+      bson_t d;
+      bson_iter_document (&it, &len, &data);
+      if (bson_init_static (&d, data, len) && lab_layout_from_bson (&d, &l->desc, &error)) {
+         return;
+      }
+   }
+   lab_layout_init (&l->desc, l->name, l->collection, l->kind);
+   if (!lab_layout_reads_rows (&l->desc)) {
+      return;
+   }
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.params.shape", l->name);
+   s = lab_results_get_string (results, path);
+   if (s && (strcmp (s, "sorted") == 0 || strcmp (s, "clustered") == 0)) {
+      lab_layout_shape_parse (s, &l->desc.shape);
+      l->desc.clustered = strcmp (s, "clustered") == 0;
+      l->desc.recorded = true;
+      return;
+   }
+   snprintf (path, sizeof path, LAB_RESULTS_KEY_LAYOUTS ".%zu.order", i);
+   s = entry ? lab_results_get_string (results, path) : NULL;
+   if (s && strcmp (s, "key") == 0) {
+      l->desc.shape = LAB_LAYOUT_SORTED; /* in key order, by a writer that did not say how */
+   }
+}
+
 /* lab_results_layouts -- see results.h. */
 void
 lab_results_layouts (const bson_t *results, lab_results_layouts_t *out)
@@ -446,6 +486,7 @@ lab_results_layouts (const bson_t *results, lab_results_layouts_t *out)
          if (!out->l[out->n].kind) {
             out->l[out->n].kind = LAB_RESULTS_KIND_ROWS;
          }
+         layout_desc (results, &l, out->n, &out->l[out->n]);
          out->n++;
       }
    }
@@ -459,10 +500,15 @@ lab_results_layouts (const bson_t *results, lab_results_layouts_t *out)
          snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.collection", out->l[i].name);
          out->l[i].collection = lab_results_get_string (results, path);
       }
+      if (!out->l[i].desc.name[0]) {
+         layout_desc (results, NULL, i, &out->l[i]);
+      } else if (!out->l[i].desc.collection[0] && out->l[i].collection) {
+         bson_strncpy (out->l[i].desc.collection, out->l[i].collection, sizeof out->l[i].desc.collection);
+      }
    }
    ref = lab_results_layout_find (out, lab_results_get_string (results, LAB_RESULTS_KEY_REFERENCE_LAYOUT));
    for (i = 0; ref < 0 && i < out->n; i++) {
-      if (strcmp (out->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+      if (lab_layout_reads_rows (&out->l[i].desc)) {
          ref = (int)i;
       }
    }
@@ -497,6 +543,9 @@ lab_results_layouts_append (bson_t *results, const lab_results_layouts_t *ls)
          BSON_APPEND_UTF8 (&d, LAB_RESULTS_KEY_LAYOUT_COLLECTION, ls->l[i].collection);
       }
       BSON_APPEND_UTF8 (&d, LAB_RESULTS_KEY_LAYOUT_KIND, ls->l[i].kind);
+      if (ls->l[i].desc.name[0]) {
+         lab_layout_append (&d, LAB_RESULTS_KEY_LAYOUT_DESCRIPTOR, &ls->l[i].desc);
+      }
       bson_append_document_end (&arr, &d);
    }
    bson_append_array_end (results, &arr);

@@ -14,6 +14,8 @@
 #ifndef LAB_RESULTS_H
 #define LAB_RESULTS_H
 
+#include "core/layout.h"
+
 #include <bson/bson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,6 +41,7 @@
 #define LAB_RESULTS_KEY_LAYOUT_NAME "name"
 #define LAB_RESULTS_KEY_LAYOUT_COLLECTION "collection"
 #define LAB_RESULTS_KEY_LAYOUT_KIND "kind"
+#define LAB_RESULTS_KEY_LAYOUT_DESCRIPTOR "descriptor"      /* layouts[].descriptor: layout.h's JSON form */
 #define LAB_RESULTS_KEY_REFERENCE_LAYOUT "reference_layout" /* the name every ratio is against */
 #define LAB_RESULTS_KEY_SUMMARY "summary"                   /* summary.<layout>.<figure>.{median,min,max} */
 #define LAB_RESULTS_KEY_DATASET "dataset" /* dataset.<layout>.<field>: one value per layout */
@@ -75,6 +78,7 @@ typedef struct {
    const char *name;       /* runs[].layout, summary.<name>, dataset.<name> */
    const char *collection; /* NULL when the file does not say */
    const char *kind;       /* LAB_RESULTS_KIND_* (a version 1 file: rows, folded) */
+   lab_layout_t desc;      /* what it is (layout.h): the tools ask it, not the name or kind */
 } lab_results_layout_t;
 
 typedef struct {

@@ -9,6 +9,8 @@
 
 #include "retry.h"
 
+#include "core/layout.h"
+
 /* lab_fold_run_opts_check -- see run.h. */
 bool
 lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
@@ -116,6 +118,8 @@ lab_fold_run_provenance (const run_t *r, bool state)
 {
    bson_t *doc, *settings, params;
    const char *bc;
+   lab_layout_t layout;
+   bson_error_t error;
 
    if (!r->o->provenance) {
       return NULL;
@@ -134,6 +138,12 @@ lab_fold_run_provenance (const run_t *r, bool state)
    if (r->key_types.counted) {
       /* allowed mixed key types: scancmp and a reader of the marker see why masters outnumber keys */
       lab_fold_run_key_types_append (r, &params);
+   }
+   if (lab_layout_from_fold (&params, NULL, r->o->target.dst, &layout, &error)) {
+      /* what the destination is, in one value (core/layout.h): scancmp reads it instead of the settings */
+      lab_layout_append (&params, "descriptor", &layout);
+   } else {
+      lab_log_debug ("no layout descriptor for %s: %s", r->o->target.dst, error.message);
    }
    BSON_APPEND_DOCUMENT (doc, "params", &params);
    bson_destroy (&params);

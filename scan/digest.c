@@ -113,7 +113,7 @@ lab_scan_digest_master (lab_store_session_t *sess, const lab_scan_opts_t *o, con
                         bool clustered, const bson_value_t *key, uint64_t *digest, int64_t *rows,
                         bson_error_t *error)
 {
-   bool array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   bool array = lab_layout_doc_holds_many_rows (&l->desc);
    master_ctx_t c = { { o->key, array ? o->array_field : NULL, NULL, NULL }, digest, rows };
    bool ok = lab_scan_master_find (sess, l->collection, clustered, o->key, key, master_doc, &c, NULL, error);
 
@@ -128,7 +128,7 @@ lab_scan_digest_locate (lab_store_t *store, const lab_scan_opts_t *o, const lab_
                         char *buf, size_t len, bson_error_t *error)
 {
    lab_store_session_t *sess = lab_store_session_open (store, error);
-   bool ca = false, cb = false, ok;
+   bool ca = lab_layout_read_by_id_range (&a->desc), cb = lab_layout_read_by_id_range (&b->desc), ok = true;
    int64_t k;
 
    *found = false;
@@ -136,10 +136,6 @@ lab_scan_digest_locate (lab_store_t *store, const lab_scan_opts_t *o, const lab_
    if (!sess) {
       return false;
    }
-   ok =
-      (strcmp (a->kind, LAB_RESULTS_KIND_ROWS) != 0 ||
-       lab_scan_clustered (sess, a->collection, &ca, error)) &&
-      (strcmp (b->kind, LAB_RESULTS_KIND_ROWS) != 0 || lab_scan_clustered (sess, b->collection, &cb, error));
    for (k = 0; ok && k < nkeys && !*found; k++) {
       uint64_t da = 0, db = 0;
       int64_t ra = 0, rb = 0;
@@ -250,14 +246,12 @@ lab_scan_digest_written (lab_store_t *store, const lab_scan_opts_t *o, const lab
                          const lab_scan_wl_writes_t *ws, uint64_t *digest, int64_t *rows, bson_error_t *error)
 {
    lab_store_session_t *sess = lab_store_session_open (store, error);
-   bool clustered = false, ok;
+   bool clustered = lab_layout_read_by_id_range (&l->desc), ok = true;
    int64_t g;
 
    if (!sess) {
       return false;
    }
-   ok = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0 ||
-        lab_scan_clustered (sess, l->collection, &clustered, error);
    for (g = 0; ok && ws && g < ws->ngroups; g++) {
       ok = lab_scan_digest_master (sess, o, l, clustered, &ws->w[ws->group[g]].key, digest, rows, error);
    }

@@ -20,12 +20,11 @@ key_index_builds (const lab_scan_plan_t *p, lab_store_session_t *sess, bool *bui
    *absent = false;
    for (i = 0; i < p->layouts.n && !*absent; i++) {
       const char *coll = p->layouts.l[i].collection;
-      bool has = true, exists = false, clustered = false;
+      bool has = true, exists = false, clustered = lab_layout_read_by_id_range (&p->layouts.l[i].desc);
 
       builds[i] = false;
       if (!lab_store_exists (sess, coll, &exists, error) ||
-          (exists && !lab_store_has_index (sess, coll, key, &has, error)) ||
-          (exists && !has && !lab_scan_clustered (sess, coll, &clustered, error))) {
+          (exists && !lab_store_has_index (sess, coll, key, &has, error))) {
          return false;
       }
       builds[i] = exists && !has && !clustered;

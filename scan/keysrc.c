@@ -1,10 +1,12 @@
 /*
  * keysrc.c -- where the comparison's master key comes from: --key, else the fold's own record. A folded
  * collection carries its fold's settings in its _layoutlab marker (store.h lab_store_mark_get; params:
- * key, array_field, shape, bucket_rows, copy_only, written by etl/run.c), so scancmp need not be told the
- * key twice, and a --key or --array-field that contradicts the record is refused before anything is
- * measured or built (a comparison by another field would ask for an index the fold never needed).
+ * key, array_field, shape, bucket_rows, copy_only and the layout's descriptor, written by etl/run.c), so
+ * scancmp need not be told the key twice, and a --key or --array-field that contradicts the record is refused
+ * before anything is measured or built (a comparison by another field would ask for an index the fold never
+ * needed).
  */
+#include "scan/measure.h"
 #include "scan/scan.h"
 
 #include "core/error.h"
@@ -35,38 +37,6 @@ fold_record (lab_store_session_t *sess, const char *coll, bson_t **params, bson_
    }
    bson_destroy (mark);
    return true;
-}
-
-/* param_str -- a string of the record's params, or NULL (also for ""). */
-static const char *
-param_str (const bson_t *params, const char *name)
-{
-   bson_iter_t it;
-
-   if (bson_iter_init_find (&it, params, name) && BSON_ITER_HOLDS_UTF8 (&it)) {
-      const char *s = bson_iter_utf8 (&it, NULL);
-      return s[0] ? s : NULL;
-   }
-   return NULL;
-}
-
-/* record_kind -- the layout kind a fold's settings made: rows (--shape sorted or clustered, --copy-only),
- * buckets (--bucket-rows or --bucket-by), else folded. */
-static const char *
-record_kind (const bson_t *params)
-{
-   const char *shape = param_str (params, "shape");
-   bson_iter_t it;
-
-   if ((shape && strcmp (shape, "folded") != 0) ||
-       (bson_iter_init_find (&it, params, "copy_only") && bson_iter_as_bool (&it))) {
-      return LAB_RESULTS_KIND_ROWS;
-   }
-   if ((bson_iter_init_find (&it, params, "bucket_rows") && bson_iter_as_int64 (&it) > 0) ||
-       param_str (params, "bucket_by")) {
-      return LAB_RESULTS_KIND_BUCKETS;
-   }
-   return LAB_RESULTS_KIND_FOLDED;
 }
 
 /* agree -- one setting (`what`: "key" or "array-field") of one layout's record against the option and
@@ -100,6 +70,25 @@ agree (const char *what, const char *given, const char *rec, const char *coll, c
    return true;
 }
 
+/* describe -- every layout's descriptor completed with the comparison's key and array field (those of the
+ * records, else the options): the descriptors are whole before anything is measured. */
+static void
+describe (const lab_scan_opts_t *o, const lab_scan_keysrc_t *ks, lab_results_layouts_t *ls)
+{
+   size_t i;
+
+   for (i = 0; i < ls->n; i++) {
+      lab_layout_t *d = &ls->l[i].desc;
+      if (!d->key[0]) {
+         bson_strncpy (d->key, ks->key ? ks->key : o->key, sizeof d->key);
+      }
+      if (lab_layout_doc_holds_many_rows (d) && !d->array_field[0]) {
+         bson_strncpy (d->array_field, ks->array_field ? ks->array_field : o->array_field,
+                       sizeof d->array_field);
+      }
+   }
+}
+
 /* lab_scan_key_resolve -- see scan.h. */
 bool
 lab_scan_key_resolve (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_results_layouts_t *ls,
@@ -112,6 +101,7 @@ lab_scan_key_resolve (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_r
    memset (out, 0, sizeof *out);
    for (i = 0; i < ls->n; i++) {
       bson_t *params = NULL;
+      lab_layout_t rec;
       const char *kind;
       bool exists = false;
 
@@ -121,39 +111,47 @@ lab_scan_key_resolve (lab_store_session_t *sess, const lab_scan_opts_t *o, lab_r
       if (!exists) {
          continue; /* check_collection says so, naming the option */
       }
-      if (!fold_record (sess, ls->l[i].collection, &params, error)) {
+      /* the store says whether its records are kept in _id order (a server: listCollections) */
+      if (!lab_scan_clustered (sess, ls->l[i].collection, &ls->l[i].desc.clustered, error) ||
+          !fold_record (sess, ls->l[i].collection, &params, error)) {
          goto done;
       }
       if (!params) {
          continue;
       }
-      kind = record_kind (params);
-      /* a copy (--shape copy) is keyed by _id for its own --verify: its record names no master key */
-      if (!agree ("key", o->key_given ? o->key : NULL,
-                  param_str (params, "shape") && strcmp (param_str (params, "shape"), "copy") == 0
-                     ? NULL
-                     : param_str (params, "key"),
-                  ls->l[i].collection, &out->key, key_from, sizeof key_from, error) ||
-          (strcmp (kind, LAB_RESULTS_KIND_ROWS) != 0 &&
-           !agree ("array-field", o->array_field_given ? o->array_field : NULL,
-                   param_str (params, "array_field"), ls->l[i].collection, &out->array_field, array_from,
-                   sizeof array_from, error))) {
+      if (!lab_layout_from_fold (params, ls->l[i].name, ls->l[i].collection, &rec, error)) {
+         lab_error_prefix (error, "the _layoutlab record of %s", ls->l[i].collection);
          bson_destroy (params);
          goto done;
       }
       bson_destroy (params);
-      if (!(o->nlayouts > 0 && o->kind_given[i]) && strcmp (kind, ls->l[i].kind) != 0) {
+      kind = lab_layout_kind_name (rec.kind);
+      /* a copy (--shape copy) is keyed by _id for its own --verify: its record names no master key */
+      if (!agree ("key", o->key_given ? o->key : NULL, rec.key[0] ? rec.key : NULL, ls->l[i].collection,
+                  &out->key, key_from, sizeof key_from, error) ||
+          (lab_layout_doc_holds_many_rows (&rec) &&
+           !agree ("array-field", o->array_field_given ? o->array_field : NULL,
+                   rec.array_field[0] ? rec.array_field : NULL, ls->l[i].collection, &out->array_field,
+                   array_from, sizeof array_from, error))) {
+         goto done;
+      }
+      if (o->nlayouts > 0 && o->kind_given[i]) {
+         rec.kind = ls->l[i].desc.kind; /* the user's word on how to count it wins */
+      } else if (strcmp (kind, ls->l[i].kind) != 0) {
          lab_log_info ("layout %s (%s) is %s by its _layoutlab record (--shape/--bucket-rows of its fold): "
                        "measured as %s",
                        ls->l[i].name, ls->l[i].collection, kind, kind);
          ls->l[i].kind = kind;
          changed = true;
       }
+      rec.clustered = ls->l[i].desc.clustered;
+      ls->l[i].desc = rec;
    }
+   describe (o, out, ls);
    if (changed && !o->reference_layout) {
       /* the reference is the first layout of kind rows: the kinds just changed */
       for (i = ls->n; i-- > 0;) {
-         if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+         if (lab_layout_reads_rows (&ls->l[i].desc)) {
             ls->reference = i;
          }
       }

@@ -110,10 +110,6 @@ worker_main (void *arg, int index, bson_error_t *error)
    if (!sess) {
       return false;
    }
-   if (!w->folded && !w->wl && !lab_scan_clustered (sess, w->coll, &w->clustered, error)) {
-      lab_store_session_close (sess);
-      return false;
-   }
    for (k = w->first;; k += w->stride) {
       doc_ctx_t c = { w, 0, 0, 0 };
       const bson_value_t *key;
@@ -514,8 +510,8 @@ log_share (const lab_scan_plan_t *p, const worker_t *w, int i)
 /* workers_new -- one worker per share of the keys (lab_scan_keys_share: a segment, or every parallel-th of
  * the shuffle) or per segment of the workload's items, each with room for its share's latencies. */
 static worker_t *
-workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_scan_wl_layout_t *wl,
-             lab_scan_live_t *live, lab_progress_t *progress)
+workers_new (const lab_scan_plan_t *p, const char *coll, const lab_layout_t *desc,
+             const lab_scan_wl_layout_t *wl, lab_scan_live_t *live, lab_progress_t *progress)
 {
    int n = p->opts->parallel, i;
    worker_t *ws = bson_malloc0 ((size_t)n * sizeof *ws);
@@ -530,7 +526,8 @@ workers_new (const lab_scan_plan_t *p, const char *coll, bool folded, const lab_
       w->store = p->store;
       w->opts = p->opts;
       w->coll = coll;
-      w->folded = folded;
+      w->folded = lab_layout_doc_holds_many_rows (desc);
+      w->clustered = lab_layout_read_by_id_range (desc);
       w->keys = p->keys;
       w->first = starts[i];
       w->end = starts[i + 1];
@@ -712,7 +709,7 @@ load (const lab_scan_plan_t *p, const lab_scan_wl_layout_t *wl, int64_t rss_pid,
    /* a load on a slow server can take minutes (FerretDB: 271 s for a 10,169-row load): a log read later, or
     * -v, gets a line every 10 s once it has taken 5 s */
    lab_progress_lines (progress, LAB_SCAN_PROGRESS_AFTER_NS, LAB_SCAN_PROGRESS_PERIOD_NS);
-   ws = workers_new (p, m->collection, strcmp (m->kind, LAB_RESULTS_KIND_ROWS) != 0, wl, &live, progress);
+   ws = workers_new (p, m->collection, m->desc, wl, &live, progress);
    pool.args = ws;
 
    smp.store = p->store;
@@ -790,6 +787,7 @@ lab_scan_layout_measure_wl (lab_scan_plan_t *p, int run, const lab_results_layou
    m->layout = layout->name;
    m->collection = layout->collection;
    m->kind = layout->kind;
+   m->desc = &layout->desc;
    m->order_in_run = order_in_run;
    m->load_order =
       !wl && p->load_order == LAB_LOAD_ORDER_RANDOM && p->perm ? LAB_LOAD_ORDER_RANDOM : LAB_LOAD_ORDER_KEY;

@@ -73,8 +73,9 @@ typedef struct {
    int run;
    const char *layout; /* the layout's name */
    const char *collection;
-   const char *kind; /* LAB_RESULTS_KIND_*: rows count one per document, else the array's elements */
-   int order_in_run; /* 1 .. the number of layouts */
+   const char *kind;         /* LAB_RESULTS_KIND_*: rows count one per document, else the array's elements */
+   const lab_layout_t *desc; /* what the layout is (the plan's descriptor) */
+   int order_in_run;         /* 1 .. the number of layouts */
    lab_scan_load_order_t load_order; /* how the keys were shared out (the load; key for a workload) */
    char started_at[32];              /* RFC 3339 UTC */
    double elapsed_s;                 /* first to last sample */

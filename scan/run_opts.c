@@ -171,6 +171,8 @@ lab_scan_layouts_resolve (const lab_scan_opts_t *o, lab_results_layouts_t *out, 
       out->n = o->nlayouts;
    }
    for (i = 0; i < out->n; i++) {
+      /* what the user said; the fold's record and the store complete it (lab_scan_key_resolve) */
+      lab_layout_init (&out->l[i].desc, out->l[i].name, out->l[i].collection, out->l[i].kind);
       for (j = 0; j < i; j++) {
          if (strcmp (out->l[i].name, out->l[j].name) == 0 ||
              strcmp (out->l[i].collection, out->l[j].collection) == 0) {
@@ -191,7 +193,7 @@ lab_scan_layouts_resolve (const lab_scan_opts_t *o, lab_results_layouts_t *out, 
       }
    }
    for (i = 0; ref < 0 && i < out->n; i++) {
-      if (strcmp (out->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+      if (lab_layout_reads_rows (&out->l[i].desc)) {
          ref = (int)i;
       }
    }

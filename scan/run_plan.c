@@ -29,12 +29,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* check_collection -- exists and has an index on the key (or create it with --create-index). */
+/* check_collection -- exists and has an index on the key (or create it with --create-index), unless its
+ * descriptor says a master is read by an _id range. */
 static bool
-check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const char *coll, const char *which,
+check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const lab_results_layout_t *l,
                   const char *where, bson_error_t *error)
 {
-   bool exists = false, has = false, clustered = false;
+   const char *coll = l->collection, *which = l->name;
+   bool exists = false, has = false, clustered = lab_layout_read_by_id_range (&l->desc);
 
    if (!lab_store_exists (sess, coll, &exists, error)) {
       lab_error_prefix (error, "checking %s collection %s", which, coll);
@@ -48,9 +50,6 @@ check_collection (lab_store_session_t *sess, const lab_scan_opts_t *o, const cha
    }
    if (!lab_store_has_index (sess, coll, o->key, &has, error)) {
       lab_error_prefix (error, "checking the index on %s of %s", o->key, coll);
-      return false;
-   }
-   if (!has && !lab_scan_clustered (sess, coll, &clustered, error)) {
       return false;
    }
    if (!has && !clustered) { /* a clustered layout reads a master by an _id range (clustered.c) */
@@ -136,7 +135,7 @@ keys_layout (const lab_results_layouts_t *ls)
    size_t i;
 
    for (i = 0; i < ls->n; i++) {
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) != 0) {
+      if (lab_layout_doc_holds_many_rows (&ls->l[i].desc)) {
          return &ls->l[i];
       }
    }
@@ -154,7 +153,7 @@ plan_keys (lab_scan_run_plan_t *sp, bson_error_t *error)
    size_t i;
 
    for (i = 0; i < ls->n; i++) {
-      if (!check_collection (sp->sess, o, ls->l[i].collection, ls->l[i].name, sp->where, error)) {
+      if (!check_collection (sp->sess, o, &ls->l[i], sp->where, error)) {
          return false;
       }
    }

@@ -198,11 +198,9 @@ lab_scan_wl_layout_init (lab_scan_wl_layout_t *wl, lab_store_session_t *sess, la
    wl->mode = mode;
    wl->opts = o;
    wl->layout = layout;
-   wl->array = strcmp (layout->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   wl->array = lab_layout_doc_holds_many_rows (&layout->desc);
+   wl->clustered = lab_layout_read_by_id_range (&layout->desc);
    wl->in = in;
-   if (!wl->array && !lab_scan_clustered (sess, layout->collection, &wl->clustered, error)) {
-      return false;
-   }
    switch (kind) {
    case LAB_WL_ROW:
       wl->nitems = (in->nrows + o->wl.row_batch - 1) / o->wl.row_batch;

@@ -388,7 +388,7 @@ run_layout (lab_scan_plan_t *p, const mix_t *mx, size_t li, int run, int order, 
    wl.mode = mx->mode;
    wl.opts = &mx->o1;
    wl.layout = l;
-   wl.array = strcmp (l->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   wl.array = lab_layout_doc_holds_many_rows (&l->desc);
    wl.in = &mx->in;
    wl.nitems = mx->s.n;
    wl.item_fn = mix_item;

@@ -162,10 +162,10 @@ lab_scan_mix_draw (lab_scan_plan_t *p, uint64_t seed, mix_t *mx, bson_error_t *e
    mx->mode =
       p->backend == LAB_BACKEND_MONGO && !p->info.query_subset ? LAB_WL_MODE_SERVER : LAB_WL_MODE_TOOL;
    for (i = 0; i < ls->n; i++) {
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_FOLDED) == 0 && from == &ls->l[ls->reference]) {
+      if (lab_layout_one_doc_per_master (&ls->l[i].desc) && from == &ls->l[ls->reference]) {
          from = &ls->l[i]; /* one fetch per master */
       }
-      if (strcmp (ls->l[i].kind, LAB_RESULTS_KIND_ROWS) == 0 && !rows) {
+      if (lab_layout_reads_rows (&ls->l[i].desc) && !rows) {
          rows = &ls->l[i];
       }
    }

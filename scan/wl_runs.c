@@ -260,7 +260,7 @@ lab_scan_wl_writes_for_run (const lab_scan_plan_t *p, lab_scan_wl_kind_t kind, i
    memset (ws, 0, sizeof *ws);
    memset (&in, 0, sizeof in);
    for (i = 0; i < p->layouts.n && !rows; i++) {
-      if (strcmp (p->layouts.l[i].kind, LAB_RESULTS_KIND_ROWS) == 0) {
+      if (lab_layout_reads_rows (&p->layouts.l[i].desc)) {
          rows = &p->layouts.l[i];
       }
    }

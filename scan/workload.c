@@ -313,7 +313,7 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
    int64_t nrow = (set & (1u << LAB_WL_ROW)) ? o->wl.row_keys : 0;
    int64_t nwin = (set & (1u << LAB_WL_RANGE)) ? o->wl.range_windows : 0;
    int64_t n = nrow > nwin ? nrow : nwin, j;
-   bool array = strcmp (from->kind, LAB_RESULTS_KIND_ROWS) != 0;
+   bool array = lab_layout_doc_holds_many_rows (&from->desc);
 
    memset (in, 0, sizeof *in);
    if (n == 0) {
@@ -332,7 +332,8 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
       pick_t p = { o, array, &rng, 0 };
       char kb[128];
 
-      if (!lab_scan_find_master (sess, from->collection, o->key, key, on_master_doc, &p, NULL, error)) {
+      if (!lab_scan_master_find (sess, from->collection, lab_layout_read_by_id_range (&from->desc), o->key,
+                                 key, on_master_doc, &p, NULL, error)) {
          lab_error_prefix (error, "drawing the workloads' rows from %s", from->collection);
          return false;
       }

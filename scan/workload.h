@@ -361,7 +361,6 @@ typedef struct lab_scan_wl_prep {
    lab_scan_wl_mode_t mode;
    lab_scan_wl_index_t index[LAB_WL_NKINDS][LAB_RESULTS_MAX_LAYOUTS];
    lab_scan_wl_inputs_t in;
-   bool clustered[LAB_RESULTS_MAX_LAYOUTS]; /* a clustered layout (issue 25): its plan text says so */
 } lab_scan_wl_prep_t;
 
 /* lab_scan_wl_any -- o asks for a workload besides the load (scan/point.c: the single point's plan). */

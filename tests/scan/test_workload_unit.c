@@ -208,6 +208,9 @@ fx_init (fx_t *f)
    f->in.nwin = 1;
    f->rows_l = (lab_results_layout_t){ .name = "detail", .collection = "bill_detail", .kind = "rows" };
    f->folded_l = (lab_results_layout_t){ .name = "folded", .collection = "detail_coll", .kind = "folded" };
+   /* what the plan makes for each (lab_scan_layouts_resolve): the tools ask the descriptor */
+   lab_layout_init (&f->rows_l.desc, "detail", "bill_detail", "rows");
+   lab_layout_init (&f->folded_l.desc, "folded", "detail_coll", "folded");
 }
 
 /* command_json -- the command of item i of `kind` on layout l as relaxed JSON: "find <filter> <opts>" or
