@@ -441,6 +441,35 @@ import_mark_params (bson_t *mark, const lab_gen_import_opts_t *o, const lab_gen_
    bson_append_document_end (mark, &mp);
 }
 
+/* import_report -- the import's outcome in the log: the error and what became of the collection, or the
+ * rows imported; returns the exit code. */
+static int
+import_report (const lab_gen_import_opts_t *o, const lab_gen_import_stats_t *st, bool ok,
+               const bson_error_t *error)
+{
+   if (!ok) {
+      lab_log_error ("%s", error->message);
+      if (st->dropped_partial) {
+         lab_log_error ("collection '%s' dropped: nothing of this import is kept (%" PRId64
+                        " rows read, %" PRId64 " refused)",
+                        o->coll, st->rows_read, st->rejects);
+      } else if (!o->parse_only && o->append) {
+         lab_log_error ("collection '%s' keeps the rows written before the failure (--append)", o->coll);
+      }
+      return lab_error_exit_code (error);
+   }
+   char b1[32];
+   char *where = o->parse_only ? bson_strdup ("") : bson_strdup_printf (" into '%s'", o->coll);
+   lab_log_info ("%s %" PRId64 " of %" PRId64 " rows%s in %.2f s (%.0f rows/s, %s of CSV); %" PRId64
+                 " refused, %" PRId64 " fields left out%s",
+                 o->parse_only ? "parsed" : "imported", st->rows_inserted, st->rows_read, where, st->seconds,
+                 st->seconds > 0 ? (double)st->rows_inserted / st->seconds : 0.0,
+                 lab_format_bytes (st->csv_bytes, b1, sizeof b1), st->rejects, st->fields_skipped,
+                 (st->rejects || st->fields_skipped) && o->reject_path ? " (see the --reject file)" : "");
+   bson_free (where);
+   return LAB_EXIT_OK;
+}
+
 /* import_summary_append -- the import's figures for the JSON summary (docs/json-summary.md). */
 static void
 import_summary_append (bson_t *j, const lab_gen_import_opts_t *o, const lab_gen_import_stats_t *st)
@@ -546,28 +575,7 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
       goto done;
    }
    ok = imp && (o.parse_only || store) && lab_gen_import_run (imp, store, &st, &error);
-   if (!ok) {
-      lab_log_error ("%s", error.message);
-      if (st.dropped_partial) {
-         lab_log_error ("collection '%s' dropped: nothing of this import is kept (%" PRId64
-                        " rows read, %" PRId64 " refused)",
-                        o.coll, st.rows_read, st.rejects);
-      } else if (!o.parse_only && o.append) {
-         lab_log_error ("collection '%s' keeps the rows written before the failure (--append)", o.coll);
-      }
-      rc = lab_error_exit_code (&error);
-   } else {
-      char b1[32];
-      char *where = o.parse_only ? bson_strdup ("") : bson_strdup_printf (" into '%s'", o.coll);
-      lab_log_info ("%s %" PRId64 " of %" PRId64 " rows%s in %.2f s (%.0f rows/s, %s of CSV); %" PRId64
-                    " refused, %" PRId64 " fields left out%s",
-                    o.parse_only ? "parsed" : "imported", st.rows_inserted, st.rows_read, where, st.seconds,
-                    st.seconds > 0 ? (double)st.rows_inserted / st.seconds : 0.0,
-                    lab_format_bytes (st.csv_bytes, b1, sizeof b1), st.rejects, st.fields_skipped,
-                    (st.rejects || st.fields_skipped) && o.reject_path ? " (see the --reject file)" : "");
-      bson_free (where);
-      rc = LAB_EXIT_OK;
-   }
+   rc = import_report (&o, &st, ok, &error);
    if (c.json_path) {
       bson_t j;
       lab_gen_cli_summary_begin (&j, cli, rc, &error, o.parse_only ? "import-parse-only" : "import", store,

@@ -206,6 +206,46 @@ write_doc (exporter_t *x, const char *coll, const bson_t *doc, bson_error_t *err
    return true;
 }
 
+/* learn_sample -- read up to `want` documents of the cursor into sample (*more false when the collection
+ * ended there), learning the header's columns from them in first-seen order; an empty collection has no
+ * header and is refused. */
+static bool
+learn_sample (exporter_t *x, lab_store_cursor_t *cur, const char *coll, int64_t want, bson_t **sample,
+              int64_t *nsample, bool *more, bson_error_t *error)
+{
+   while (*nsample < want) {
+      const bson_t *doc;
+      int r = lab_store_cursor_next (cur, &doc, error);
+      if (r < 0) {
+         lab_error_prefix (error, "collection '%s'", coll);
+         return false;
+      }
+      if (r == 0) {
+         *more = false;
+         break;
+      }
+      if (!learn (x, coll, doc, error)) {
+         return false;
+      }
+      sample[(*nsample)++] = bson_copy (doc);
+   }
+   if (x->h.n == 0) {
+      lab_error_set (
+         error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+         "collection '%s' is empty: nothing to export (a CSV needs at least one document for its header)",
+         coll);
+      return false;
+   }
+   /* iter_slot_t is 128-byte aligned: so must its array be */
+   if (posix_memalign ((void **)&x->vals, 128, x->h.n * sizeof *x->vals) != 0) {
+      lab_error_set (error, LAB_ERROR_IO, ENOMEM, "out of memory for %zu columns", x->h.n);
+      return false;
+   }
+   x->present = bson_malloc0 (x->h.n * sizeof *x->present);
+   return true;
+}
+
+/* lab_gen_export -- see billgen.h. */
 bool
 lab_gen_export (lab_store_t *store, const lab_gen_export_opts_t *o, lab_gen_export_stats_t *st,
                 bson_error_t *error)
@@ -254,35 +294,9 @@ lab_gen_export (lab_store_t *store, const lab_gen_export_opts_t *o, lab_gen_expo
    /* the header: fields of the first documents, in first-seen order */
    int64_t want = o->sample > 0 ? o->sample : 1000;
    sample = bson_malloc0 ((size_t)want * sizeof *sample);
-   while (nsample < want) {
-      const bson_t *doc;
-      int r = lab_store_cursor_next (cur, &doc, error);
-      if (r < 0) {
-         lab_error_prefix (error, "collection '%s'", o->coll);
-         goto done;
-      }
-      if (r == 0) {
-         more = false;
-         break;
-      }
-      if (!learn (&x, o->coll, doc, error)) {
-         goto done;
-      }
-      sample[nsample++] = bson_copy (doc);
-   }
-   if (x.h.n == 0) {
-      lab_error_set (
-         error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-         "collection '%s' is empty: nothing to export (a CSV needs at least one document for its header)",
-         o->coll);
+   if (!learn_sample (&x, cur, o->coll, want, sample, &nsample, &more, error)) {
       goto done;
    }
-   /* iter_slot_t is 128-byte aligned: so must its array be */
-   if (posix_memalign ((void **)&x.vals, 128, x.h.n * sizeof *x.vals) != 0) {
-      lab_error_set (error, LAB_ERROR_IO, ENOMEM, "out of memory for %zu columns", x.h.n);
-      goto done;
-   }
-   x.present = bson_malloc0 (x.h.n * sizeof *x.present);
    st->columns = (int64_t)x.h.n;
 
    out = lab_gen_output_open (o->out, o->zstd_level, error);

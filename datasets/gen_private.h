@@ -1,6 +1,7 @@
 /*
- * gen_private.h -- what gen.c and gen_params.c share (not part of the generator's interface): the
- * random streams (xoshiro256** seeded through splitmix64), the distributions' constants and arithmetic.
+ * gen_private.h -- what the generator's files share (not part of the generator's interface): the random
+ * streams (xoshiro256** seeded through splitmix64), the generator's state, the distributions (gen_dist.c)
+ * and a bill's content (gen_content.c), both used by gen.c and using nothing of it.
  */
 #pragma once
 
@@ -83,6 +84,63 @@ rng_below (rng_t *r, uint64_t n)
    return (uint64_t)(((unsigned __int128)rng_u64 (r) * n) >> 64);
 }
 
+/* ---- the generator's state ---------------------------------------------------------------------- */
+
+#define LAB_GEN_N_ITEMS 52    /* entries of gen_content.c's charge catalogue */
+#define LAB_GEN_N_INSURANCE 7 /* entries of its insurance table */
+
+typedef struct {
+   int64_t idx;
+   rng_t rng;
+   int32_t rows;
+   int32_t next_line; /* 1-based line of the next row */
+   bool oversize;
+   int64_t admit_ms;
+   int64_t stay_ms;
+   double u; /* last sorted uniform position within the stay */
+   int64_t next_charge_ms;
+   int64_t bill_id;
+   char key_str[24]; /* LAB_GEN_KEY_STRING: lab_gen_key_string (bill_id) */
+   char patient_id[24];
+   char patient_name[32];
+   int32_t age;
+   int hospital;
+   const char *department;
+   const char *insurance;
+} bill_t;
+
+struct lab_gen {
+   lab_gen_params_t p;
+   char *key;
+   double logn_mu;
+   double zipf_s;
+   double *zipf_cdf;    /* exact part, cumulative weights for k = 1..zipf_exact */
+   int64_t zipf_exact;  /* rows covered by the table */
+   double zipf_exact_w; /* total weight of the exact part */
+   double zipf_tail_w;  /* total weight of the continuous tail */
+   int64_t total_bills;
+   int64_t total_rows;
+   int64_t oversize_rows;
+   int64_t *oversize_idx; /* sorted bill indexes of oversize bills */
+   int32_t *fixed_rows;   /* total_rows given: every bill's rescaled row count (else NULL) */
+   double interarrival_ms;
+   double item_cum[LAB_GEN_N_ITEMS];
+   int insurance_cum[LAB_GEN_N_INSURANCE];
+   uint64_t oid_process; /* 5 "process" bytes of every _id */
+   uint32_t oid_counter0;
+   /* state */
+   rng_t arrival;
+   int64_t next_admit_idx;
+   double next_admit_ms;
+   int64_t seq; /* rows emitted */
+   bill_t **heap;
+   int64_t heap_len, heap_cap;
+   int64_t heap_peak;
+   bill_t *current; /* clustered: the bill being emitted */
+};
+
+/* ---- the row-count distributions (gen_dist.c) --------------------------------------------------- */
+
 /* lab_gen_logn_clipped_mean -- E[clip(round(X), 1, M)] = 1 + sum_{k=1}^{M-1} P(X >= k + 1/2): exact terms up
  * to LOGN_EXACT_ROWS, the (smooth) rest by the integral of the survival function (midpoint rule). */
 double lab_gen_logn_clipped_mean (double mu, double sigma, int64_t max_rows);
@@ -91,3 +149,20 @@ double lab_gen_logn_clipped_mean (double mu, double sigma, int64_t max_rows);
  */
 void lab_gen_zipf_weights (double s, int64_t max_rows, int64_t exact, double *w_exact, double *w_tail,
                            double *mean);
+
+/* lab_gen_dist_calibrate -- fit the distribution's free parameter to the requested mean. */
+bool lab_gen_dist_calibrate (lab_gen_t *g, bson_error_t *error);
+
+/* lab_gen_dist_draw_rows -- the bill's row count: always exactly one draw from the bill stream. */
+int64_t lab_gen_dist_draw_rows (const lab_gen_t *g, rng_t *r);
+
+/* ---- a bill's content (gen_content.c) ----------------------------------------------------------- */
+
+/* lab_gen_content_init -- the catalogue's and the insurance table's cumulative weights. */
+void lab_gen_content_init (lab_gen_t *g);
+
+/* lab_gen_bill_master -- draw bill b's master fields from its stream, after its sizes. */
+void lab_gen_bill_master (const lab_gen_t *g, bill_t *b, int64_t admit_ms);
+
+/* lab_gen_row_append -- build row `b->next_line` of bill b into doc (NULL: only the row's draws). */
+void lab_gen_row_append (lab_gen_t *g, bill_t *b, bson_t *doc);

@@ -564,6 +564,53 @@ lab_gen_import (lab_store_t *store, const lab_gen_import_opts_t *o, lab_gen_impo
    return ok;
 }
 
+/* finish_loading -- every writer finished (each frees itself; the first error kept), then the index on the
+ * key (not on a collection layoutlab did not write) and a flush: the import's rows are in. */
+static bool
+finish_loading (import_t *im, lab_store_t *store, uint64_t t0, bson_error_t *error)
+{
+   bool finished = true;
+   im->loader = NULL;
+   for (int k = 0; k < im->nloaders; k++) {
+      int64_t n = 0;
+      bson_error_t kerr;
+      lab_gen_loader_t *l = im->loaders[k];
+      im->loaders[k] = NULL;
+      if (!lab_gen_loader_finish (l, &n, finished ? error : &kerr)) {
+         finished = false;
+      }
+      im->st->rows_inserted += n;
+   }
+   if (!finished) {
+      return false;
+   }
+   im->st->load_seconds = (double)(lab_now_ns () - t0) / 1e9;
+   bool index = im->key_col >= 0 && !im->o->no_index;
+   if (index && !im->owned) {
+      /* --append to a collection layoutlab did not write: the rows the user asked for, no index */
+      bson_t *mark = NULL;
+      bool has = false;
+      if (!lab_store_mark_get (im->sess, im->o->coll, &mark, NULL, error) ||
+          !lab_store_has_index (im->sess, im->o->coll, im->o->key, &has, error)) {
+         return false;
+      }
+      if (!mark && !has) {
+         lab_log_info ("not building the index on '%s' of '%s': layoutlab did not write that collection "
+                       "(build it yourself: db.%s.createIndex({%s: 1}))",
+                       im->o->key, im->o->coll, im->o->coll, im->o->key);
+         index = false;
+      }
+      bson_destroy (mark);
+   }
+   if (index) {
+      if (!lab_store_create_index (im->sess, im->o->coll, im->o->key, error)) {
+         lab_error_prefix (error, "collection '%s': cannot index '%s'", im->o->coll, im->o->key);
+         return false;
+      }
+   }
+   return lab_store_flush (store, error);
+}
+
 /* lab_gen_import_run -- see billgen.h. */
 bool
 lab_gen_import_run (lab_gen_import_t *imp, lab_store_t *store, lab_gen_import_stats_t *st,
@@ -645,50 +692,8 @@ lab_gen_import_run (lab_gen_import_t *imp, lab_store_t *store, lab_gen_import_st
    if (!im.started && !start_loading (&im, error)) {
       goto done;
    }
-   if (im.nloaders > 0) {
-      bool finished = true;
-      im.loader = NULL;
-      /* every writer finishes (each frees itself), the first error kept */
-      for (int k = 0; k < im.nloaders; k++) {
-         int64_t n = 0;
-         bson_error_t kerr;
-         lab_gen_loader_t *l = im.loaders[k];
-         im.loaders[k] = NULL;
-         if (!lab_gen_loader_finish (l, &n, finished ? error : &kerr)) {
-            finished = false;
-         }
-         st->rows_inserted += n;
-      }
-      if (!finished) {
-         goto done;
-      }
-      st->load_seconds = (double)(lab_now_ns () - t0) / 1e9;
-      bool index = im.key_col >= 0 && !o->no_index;
-      if (index && !im.owned) {
-         /* --append to a collection layoutlab did not write: the rows the user asked for, no index */
-         bson_t *mark = NULL;
-         bool has = false;
-         if (!lab_store_mark_get (im.sess, o->coll, &mark, NULL, error) ||
-             !lab_store_has_index (im.sess, o->coll, o->key, &has, error)) {
-            goto done;
-         }
-         if (!mark && !has) {
-            lab_log_info ("not building the index on '%s' of '%s': layoutlab did not write that collection "
-                          "(build it yourself: db.%s.createIndex({%s: 1}))",
-                          o->key, o->coll, o->coll, o->key);
-            index = false;
-         }
-         bson_destroy (mark);
-      }
-      if (index) {
-         if (!lab_store_create_index (im.sess, o->coll, o->key, error)) {
-            lab_error_prefix (error, "collection '%s': cannot index '%s'", o->coll, o->key);
-            goto done;
-         }
-      }
-      if (!lab_store_flush (store, error)) {
-         goto done;
-      }
+   if (im.nloaders > 0 && !finish_loading (&im, store, t0, error)) {
+      goto done;
    }
    if (im.key_col >= 0) {
       st->bills = (int64_t)im.keys.len;

@@ -1,6 +1,7 @@
 /*
  * fold.c -- the pure fold logic (see fold.h): rows in key order in, array documents out, sized exactly
- * while they are built; unfolding, row digests, deterministic ids and the hoist sampler.
+ * while they are built (a document's bytes: fold_doc.c; the options checked and the documents' ids:
+ * fold_names.c; unfolding: fold_rows.c).
  */
 #include "fold.h"
 #include "fold_private.h"
@@ -15,188 +16,6 @@
  * into the shared library costs as much as the hash */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
-
-/* Sizes of the fixed top-level fields: type byte + name + NUL + int32. */
-#define ROW_COUNT_ELEM_BYTES (1 + sizeof LAB_FOLD_ROW_COUNT + 4)
-#define PART_ELEM_BYTES (1 + sizeof LAB_FOLD_PART + 4)
-#define PARTS_ELEM_BYTES (1 + sizeof LAB_FOLD_PARTS + 4)
-#define BUCKET_START_ELEM_BYTES (1 + sizeof LAB_FOLD_BUCKET_START + 8)
-
-/* Where one of the tracked fields (slot 0: the key, slot 1+h: hoist[h]) sits in a buffered row. */
-typedef struct {
-   uint32_t off; /* offset of the element in the row */
-   uint32_t len; /* element bytes (type, name, value); 0: absent */
-   bool dup;     /* the row holds the name more than once: never removed from it */
-} slot_t;
-
-/* A row's place in the master's documents: its time window (0 without --bucket-by) and its index. */
-typedef struct {
-   int64_t win_ms;
-   size_t r;
-} ord_t;
-
-struct lab_fold {
-   lab_fold_opts_t opts;
-   char *key;
-   char *array_field;
-   char *bucket_field;
-   char **hoist;
-   size_t nslots; /* 1 + nhoist */
-   lab_fold_emit_cb_t emit;
-   lab_fold_reject_cb_t reject;
-   void *ctx;
-   lab_fold_stats_t stats;
-
-   /* the current master: raw rows back to back, their offsets, their tracked slots */
-   uint8_t *buf;
-   size_t buf_len;
-   size_t buf_cap;
-   size_t *row_off;
-   size_t nrows;
-   size_t rows_cap;
-   slot_t *slots; /* nrows * nslots */
-   size_t slots_cap;
-
-   /* per-master scratch */
-   bool *hoisted; /* nslots: removed from rows whose bytes equal the first row's */
-   uint8_t *elem; /* one element document being assembled */
-   size_t elem_cap;
-   bson_t **docs;
-   size_t ndocs;
-   size_t docs_cap;
-   size_t docs_bytes;
-   ord_t *ord; /* nrows: the order rows go into documents */
-   size_t ord_cap;
-};
-
-/* grow -- ensure *cap >= need elements of `size` bytes in *p. */
-static void
-grow (void **p, size_t *cap, size_t need, size_t size)
-{
-   size_t c = *cap ? *cap : 16;
-
-   if (need <= *cap) {
-      return;
-   }
-   while (c < need) {
-      c *= 2;
-   }
-   *p = bson_realloc (*p, c * size);
-   *cap = c;
-}
-
-/* lab_fold_row_id_text -- the row's `_id` as relaxed JSON for messages (caller bson_free()s). */
-char *
-lab_fold_row_id_text (const bson_t *row)
-{
-   bson_iter_t it;
-   bson_t tmp = BSON_INITIALIZER;
-   char *json;
-
-   if (!bson_iter_init_find (&it, row, "_id")) {
-      bson_destroy (&tmp);
-      return bson_strdup ("(no _id)");
-   }
-   bson_append_iter (&tmp, "_id", 3, &it);
-   json = bson_as_relaxed_extended_json (&tmp, NULL);
-   bson_destroy (&tmp);
-   return json;
-}
-
-bool
-lab_fold_name_reserved (const char *name, const char *array_field)
-{
-   return strcmp (name, "_id") == 0 || strcmp (name, LAB_FOLD_ROW_COUNT) == 0 ||
-          strcmp (name, LAB_FOLD_PART) == 0 || strcmp (name, LAB_FOLD_PARTS) == 0 ||
-          strcmp (name, LAB_FOLD_BUCKET_START) == 0 || strcmp (name, array_field) == 0;
-}
-
-bool
-lab_fold_name_plain (const char *name)
-{
-   return name && name[0] && name[0] != '$' && !strchr (name, '.');
-}
-
-/* lab_fold_opts_check -- names are plain top-level fields, none reserved, no duplicates; a sane cap. */
-bool
-lab_fold_opts_check (const lab_fold_opts_t *o, bson_error_t *error)
-{
-   size_t i, j;
-
-   if (!lab_fold_name_plain (o->key)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                     "key field '%s' must be a top-level field name (no '.', no '$')", o->key ? o->key : "");
-      return false;
-   }
-   if (!lab_fold_name_plain (o->array_field)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                     "array field '%s' must be a top-level field name (no '.', no '$')",
-                     o->array_field ? o->array_field : "");
-      return false;
-   }
-   if (lab_fold_name_reserved (o->key, o->array_field)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                     "key field '%s' cannot be _id, row_count, part, parts, bucket_start or the array field",
-                     o->key);
-      return false;
-   }
-   if (strcmp (o->array_field, "_id") == 0 || strcmp (o->array_field, LAB_FOLD_ROW_COUNT) == 0 ||
-       strcmp (o->array_field, LAB_FOLD_PART) == 0 || strcmp (o->array_field, LAB_FOLD_PARTS) == 0 ||
-       strcmp (o->array_field, LAB_FOLD_BUCKET_START) == 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                     "array field '%s' is a name the folded document uses itself", o->array_field);
-      return false;
-   }
-   for (i = 0; i < o->nhoist; i++) {
-      if (!lab_fold_name_plain (o->hoist[i])) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                        "hoisted field '%s' must be a top-level field name", o->hoist[i] ? o->hoist[i] : "");
-         return false;
-      }
-      if (strcmp (o->hoist[i], o->key) == 0 || lab_fold_name_reserved (o->hoist[i], o->array_field)) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                        "field '%s' cannot be hoisted: the key is always at top level, and _id, row_count, "
-                        "part, parts, bucket_start and the array field are the folded document's own",
-                        o->hoist[i]);
-         return false;
-      }
-      for (j = 0; j < i; j++) {
-         if (strcmp (o->hoist[i], o->hoist[j]) == 0) {
-            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                           "hoisted field '%s' is listed twice", o->hoist[i]);
-            return false;
-         }
-      }
-   }
-   if (o->bucket_rows < 0) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "bucket rows %d must be 1 or more (0: no limit)", o->bucket_rows);
-      return false;
-   }
-   if (o->bucket_field) {
-      if (!lab_fold_name_plain (o->bucket_field)) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                        "bucket field '%s' must be a top-level field name (no '.', no '$')", o->bucket_field);
-         return false;
-      }
-      if (lab_fold_name_reserved (o->bucket_field, o->array_field)) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
-                        "bucket field '%s' is a name the folded document uses itself", o->bucket_field);
-         return false;
-      }
-      if (o->bucket_unit < LAB_BUCKET_HOUR || o->bucket_unit > LAB_BUCKET_MONTH) {
-         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                        "bucket field '%s' needs a unit: hour, day, week or month", o->bucket_field);
-         return false;
-      }
-   }
-   if (o->max_doc_bytes < 1024 || o->max_doc_bytes > INT32_MAX) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "max document size %lld is out of range [1 KiB, 2 GiB)", (long long)o->max_doc_bytes);
-      return false;
-   }
-   return true;
-}
 
 /* lab_fold_new -- copy the options and set up empty buffers. */
 lab_fold_t *
@@ -285,18 +104,6 @@ lab_fold_destroy (lab_fold_t *f)
    bson_free (f);
 }
 
-/* row_at -- a static view of buffered row i. */
-static void
-row_at (const lab_fold_t *f, size_t i, bson_t *row)
-{
-   const uint8_t *p = f->buf + f->row_off[i];
-   uint32_t len;
-
-   memcpy (&len, p, 4);
-   len = BSON_UINT32_FROM_LE (len);
-   BSON_ASSERT (bson_init_static (row, p, len));
-}
-
 /* master_key -- the current master's key value (points into the buffer). */
 static void
 master_key (const lab_fold_t *f, bson_value_t *key)
@@ -304,265 +111,13 @@ master_key (const lab_fold_t *f, bson_value_t *key)
    bson_t row;
    bson_iter_t it;
 
-   row_at (f, 0, &row);
+   lab_fold_row_at (f, 0, &row);
    BSON_ASSERT (bson_iter_init (&it, &row));
    BSON_ASSERT (f->slots[0].len > 0);
    /* slot 0 is the first occurrence of the key */
    bson_iter_init_from_data_at_offset (&it, bson_get_data (&row), row.len, f->slots[0].off,
                                        (uint32_t)strlen (f->key));
    *key = *bson_iter_value (&it);
-}
-
-/* lab_fold_key_id -- see fold.h. */
-char *
-lab_fold_key_id (const bson_value_t *key, bson_error_t *error)
-{
-   double d;
-   char hex[25];
-   size_t i;
-
-   switch (key->value_type) {
-   case BSON_TYPE_INT32:
-      return bson_strdup_printf ("n:%d", key->value.v_int32);
-   case BSON_TYPE_INT64:
-      return bson_strdup_printf ("n:%lld", (long long)key->value.v_int64);
-   case BSON_TYPE_DOUBLE:
-      d = key->value.v_double;
-      if (isnan (d)) {
-         return bson_strdup ("n:nan");
-      }
-      if (d == floor (d) && fabs (d) < 9.2e18) {
-         return bson_strdup_printf ("n:%lld", (long long)d);
-      }
-      return bson_strdup_printf ("n:%.17g", d);
-   case BSON_TYPE_UTF8:
-      if (memchr (key->value.v_utf8.str, '\0', key->value.v_utf8.len)) {
-         /* an embedded NUL: spell the bytes in hex so the id stays a plain string */
-         char *out = bson_malloc (3 + 2 * (size_t)key->value.v_utf8.len);
-         memcpy (out, "x:", 2);
-         for (i = 0; i < key->value.v_utf8.len; i++) {
-            snprintf (out + 2 + 2 * i, 3, "%02x", (unsigned char)key->value.v_utf8.str[i]);
-         }
-         out[2 + 2 * key->value.v_utf8.len] = '\0';
-         return out;
-      }
-      return bson_strdup_printf ("s:%s", key->value.v_utf8.str);
-   case BSON_TYPE_OID:
-      bson_oid_to_string (&key->value.v_oid, hex);
-      return bson_strdup_printf ("o:%s", hex);
-   case BSON_TYPE_DATE_TIME:
-      return bson_strdup_printf ("d:%lld", (long long)key->value.v_datetime);
-   case BSON_TYPE_BOOL:
-      return bson_strdup (key->value.v_bool ? "b:true" : "b:false");
-   case BSON_TYPE_NULL:
-      return bson_strdup ("null");
-   case BSON_TYPE_MINKEY:
-      return bson_strdup ("minkey");
-   case BSON_TYPE_MAXKEY:
-      return bson_strdup ("maxkey");
-   default:
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_KEY_TYPE,
-                     "key values of BSON type 0x%02x are not supported (use string, int32, int64, double, "
-                     "ObjectId, date or bool keys)",
-                     (unsigned)key->value_type);
-      return NULL;
-   }
-}
-
-/* lab_fold_doc_id -- "<key id>#<part>". */
-char *
-lab_fold_doc_id (const bson_value_t *key, int32_t part, bson_error_t *error)
-{
-   char *kid = lab_fold_key_id (key, error);
-   char *id;
-
-   if (!kid) {
-      return NULL;
-   }
-   id = bson_strdup_printf ("%s#%d", kid, part);
-   bson_free (kid);
-   return id;
-}
-
-/* digits -- length of the decimal form of i (array index keys). */
-static size_t
-digits (size_t i)
-{
-   size_t n = 1;
-
-   while (i >= 10) {
-      i /= 10;
-      n++;
-   }
-   return n;
-}
-
-/* header_bytes -- a folded document's size with an empty array, for part `part`. */
-static size_t
-header_bytes (const lab_fold_t *f, size_t kid_len, int32_t part, size_t hoisted_bytes)
-{
-   size_t id_len = kid_len + 1 + digits ((size_t)part);
-
-   return 4                        /* document length */
-          + 1 + 4 + 4 + id_len + 1 /* _id: type, "_id\0", string length, bytes, NUL */
-          + hoisted_bytes          /* key and hoisted elements, copied from the first row */
-          + ROW_COUNT_ELEM_BYTES + PART_ELEM_BYTES + PARTS_ELEM_BYTES +
-          (f->bucket_field ? BUCKET_START_ELEM_BYTES : 0) + 1 + strlen (f->array_field) + 1 + 4 +
-          1    /* array: type, name, NUL, length, terminator */
-          + 1; /* document terminator */
-}
-
-/* removed -- true when slot s of row r is left out of the row's element. */
-static bool
-removed (const lab_fold_t *f, size_t r, size_t s)
-{
-   const slot_t *sl = &f->slots[r * f->nslots + s];
-   const slot_t *ref = &f->slots[s];
-
-   if (!f->hoisted[s] || sl->dup || sl->len == 0 || sl->len != ref->len) {
-      return false;
-   }
-   if (r == 0) {
-      return true;
-   }
-   return memcmp (f->buf + f->row_off[r] + sl->off, f->buf + f->row_off[0] + ref->off, sl->len) == 0;
-}
-
-/* elem_bytes -- the size of row r's element document. */
-static size_t
-elem_bytes (const lab_fold_t *f, size_t r)
-{
-   bson_t row;
-   size_t n, s;
-
-   row_at (f, r, &row);
-   n = row.len;
-   for (s = 0; s < f->nslots; s++) {
-      if (removed (f, r, s)) {
-         n -= f->slots[r * f->nslots + s].len;
-      }
-   }
-   return n;
-}
-
-static int
-range_cmp (const void *a, const void *b)
-{
-   const range_t *x = a, *y = b;
-
-   return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* build_elem -- assemble row r's element document into f->elem (returns its length). */
-static size_t
-build_elem (lab_fold_t *f, size_t r)
-{
-   bson_t row;
-   range_t cut[64];
-   range_t *cuts = cut;
-   size_t ncut = 0, s, pos, out, len;
-   uint32_t le;
-   const uint8_t *p;
-
-   row_at (f, r, &row);
-   p = bson_get_data (&row);
-   if (f->nslots > 64) {
-      cuts = bson_malloc (f->nslots * sizeof *cuts);
-   }
-   for (s = 0; s < f->nslots; s++) {
-      if (removed (f, r, s)) {
-         cuts[ncut].off = f->slots[r * f->nslots + s].off;
-         cuts[ncut].len = f->slots[r * f->nslots + s].len;
-         ncut++;
-      }
-   }
-   qsort (cuts, ncut, sizeof *cuts, range_cmp);
-   grow ((void **)&f->elem, &f->elem_cap, row.len, 1);
-   out = 4;
-   pos = 4;
-   for (s = 0; s < ncut; s++) {
-      memcpy (f->elem + out, p + pos, cuts[s].off - pos);
-      out += cuts[s].off - pos;
-      pos = cuts[s].off + cuts[s].len;
-   }
-   memcpy (f->elem + out, p + pos, row.len - pos); /* includes the terminator */
-   out += row.len - pos;
-   len = out;
-   le = BSON_UINT32_TO_LE ((uint32_t)len);
-   memcpy (f->elem, &le, 4);
-   if (cuts != cut) {
-      bson_free (cuts);
-   }
-   return len;
-}
-
-/* start_doc -- a new part: _id, key, hoisted fields, counters (filled later), the bucket's window start
- * (--bucket-by), array begun. */
-static bool
-start_doc (lab_fold_t *f, const bson_value_t *key, int32_t part, int64_t win_ms, bson_t **doc, bson_t *arr,
-           bson_error_t *error)
-{
-   char *id = lab_fold_doc_id (key, part, error);
-   bson_t first;
-   bson_iter_t it;
-   size_t s;
-   const slot_t *sl;
-
-   if (!id) {
-      return false;
-   }
-   *doc = bson_new ();
-   BSON_APPEND_UTF8 (*doc, "_id", id);
-   bson_free (id);
-   row_at (f, 0, &first);
-   for (s = 0; s < f->nslots; s++) {
-      if (!f->hoisted[s]) {
-         continue;
-      }
-      sl = &f->slots[s];
-      bson_iter_init_from_data_at_offset (&it, bson_get_data (&first), first.len, sl->off,
-                                          (uint32_t)strlen (s == 0 ? f->key : f->hoist[s - 1]));
-      bson_append_iter (*doc, NULL, 0, &it);
-   }
-   BSON_APPEND_INT32 (*doc, LAB_FOLD_ROW_COUNT, 0);
-   BSON_APPEND_INT32 (*doc, LAB_FOLD_PART, part);
-   BSON_APPEND_INT32 (*doc, LAB_FOLD_PARTS, 0);
-   if (f->bucket_field) {
-      BSON_APPEND_DATE_TIME (*doc, LAB_FOLD_BUCKET_START, win_ms);
-   }
-   bson_append_array_begin (*doc, f->array_field, -1, arr);
-   return true;
-}
-
-/* set_int32 -- overwrite an int32 field of a finished document in place. */
-static void
-set_int32 (bson_t *doc, const char *name, int32_t v)
-{
-   bson_iter_t it;
-
-   BSON_ASSERT (bson_iter_init_find (&it, doc, name));
-   bson_iter_overwrite_int32 (&it, v);
-}
-
-/* end_doc -- close the array, fill row_count, check the size against the computed one. */
-static bool
-end_doc (lab_fold_t *f, bson_t *doc, bson_t *arr, int32_t nrows, size_t expect, bson_error_t *error)
-{
-   bson_append_array_end (doc, arr);
-   set_int32 (doc, LAB_FOLD_ROW_COUNT, nrows);
-   if (doc->len != expect) {
-      lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
-                     "internal error: folded document is %u bytes, computed %zu", doc->len, expect);
-      bson_destroy (doc);
-      return false;
-   }
-   grow ((void **)&f->docs, &f->docs_cap, f->ndocs + 1, sizeof (bson_t *));
-   f->docs[f->ndocs++] = doc;
-   f->docs_bytes += doc->len;
-   if ((int64_t)doc->len > f->stats.largest_doc_bytes) {
-      f->stats.largest_doc_bytes = doc->len;
-   }
-   return true;
 }
 
 /* reject_master -- hand the master's original rows to the reject callback. */
@@ -576,7 +131,7 @@ reject_master (lab_fold_t *f, const bson_value_t *key, const char *reason, bson_
 
    /* heap copies: bson_t wants a 128-byte alignment an array of them would not give */
    for (i = 0; i < f->nrows; i++) {
-      row_at (f, i, &view);
+      lab_fold_row_at (f, i, &view);
       rows[i] = bson_copy (&view);
    }
    ok = f->reject (f->ctx, key, (const bson_t *const *)rows, f->nrows, reason, error);
@@ -628,14 +183,14 @@ order_rows (lab_fold_t *f, const bson_value_t *key, bson_error_t *error)
    size_t r;
    char *rt, *kt;
 
-   grow ((void **)&f->ord, &f->ord_cap, f->nrows, sizeof (ord_t));
+   lab_fold_grow ((void **)&f->ord, &f->ord_cap, f->nrows, sizeof (ord_t));
    for (r = 0; r < f->nrows; r++) {
       f->ord[r].r = r;
       f->ord[r].win_ms = 0;
       if (!f->bucket_field) {
          continue;
       }
-      row_at (f, r, &row);
+      lab_fold_row_at (f, r, &row);
       if (!bson_iter_init_find (&it, &row, f->bucket_field) || !BSON_ITER_HOLDS_DATE_TIME (&it)) {
          bool present = bson_iter_init_find (&it, &row, f->bucket_field);
          rt = lab_fold_row_id_text (&row);
@@ -711,9 +266,9 @@ over_cap (lab_fold_t *f, const bson_value_t *key, size_t kid_len, size_t hoisted
          }
       }
       if (grows == 0) {
-         gsize = header_bytes (f, kid_len, 0, hoisted_bytes);
+         gsize = lab_fold_doc_header_bytes (f, kid_len, 0, hoisted_bytes);
       }
-      gsize += 1 + digits (grows) + 1 + elem_bytes (f, f->ord[i].r);
+      gsize += 1 + lab_fold_doc_digits (grows) + 1 + lab_fold_doc_elem_bytes (f, f->ord[i].r);
       grows++;
    }
    if (total <= max) {
@@ -753,31 +308,31 @@ build_docs (lab_fold_t *f, const bson_value_t *key, size_t kid_len, size_t hoist
    const char *idx;
    char idxbuf[16];
 
-   size = header_bytes (f, kid_len, 0, hoisted_bytes);
-   if (!start_doc (f, key, 0, f->ord[0].win_ms, &doc, &arr, error)) {
+   size = lab_fold_doc_header_bytes (f, kid_len, 0, hoisted_bytes);
+   if (!lab_fold_doc_start (f, key, 0, f->ord[0].win_ms, &doc, &arr, error)) {
       return false;
    }
    for (i = 0; i < f->nrows; i++) {
       r = f->ord[i].r;
-      ebytes = elem_bytes (f, r);
-      if (in_part > 0 &&
-          (bucket_break (f, i, in_part) || size + 1 + digits ((size_t)in_part) + 1 + ebytes > max)) {
+      ebytes = lab_fold_doc_elem_bytes (f, r);
+      if (in_part > 0 && (bucket_break (f, i, in_part) ||
+                          size + 1 + lab_fold_doc_digits ((size_t)in_part) + 1 + ebytes > max)) {
          /* the part is full, or its bucket ends: close it and start the next one */
-         if (!end_doc (f, doc, &arr, in_part, size, error)) {
+         if (!lab_fold_doc_end (f, doc, &arr, in_part, size, error)) {
             return false;
          }
          part++;
          in_part = 0;
-         size = header_bytes (f, kid_len, part, hoisted_bytes);
-         if (!start_doc (f, key, part, f->ord[i].win_ms, &doc, &arr, error)) {
+         size = lab_fold_doc_header_bytes (f, kid_len, part, hoisted_bytes);
+         if (!lab_fold_doc_start (f, key, part, f->ord[i].win_ms, &doc, &arr, error)) {
             return false;
          }
       }
-      if (size + 1 + digits ((size_t)in_part) + 1 + ebytes > max) {
+      if (size + 1 + lab_fold_doc_digits ((size_t)in_part) + 1 + ebytes > max) {
          /* alone in a part and still over the cap (checked after the split too: the row that did not
           * fit the full part must fit an empty one) */
          char *ktext = lab_value_to_text (key), *rtext;
-         row_at (f, r, &row);
+         lab_fold_row_at (f, r, &row);
          rtext = lab_fold_row_id_text (&row);
          lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_DOC_TOO_LARGE,
                         "row %s of master %s=%s is %zu bytes: even alone in a folded document it exceeds "
@@ -789,14 +344,14 @@ build_docs (lab_fold_t *f, const bson_value_t *key, size_t kid_len, size_t hoist
          return false;
       }
       bson_uint32_to_string ((uint32_t)in_part, &idx, idxbuf, sizeof idxbuf);
-      elen = build_elem (f, r);
+      elen = lab_fold_doc_build_elem (f, r);
       BSON_ASSERT (elen == ebytes);
       BSON_ASSERT (bson_init_static (&elem, f->elem, elen));
       bson_append_document (&arr, idx, -1, &elem);
-      size += 1 + digits ((size_t)in_part) + 1 + ebytes;
+      size += 1 + lab_fold_doc_digits ((size_t)in_part) + 1 + ebytes;
       in_part++;
    }
-   return end_doc (f, doc, &arr, in_part, size, error);
+   return lab_fold_doc_end (f, doc, &arr, in_part, size, error);
 }
 
 /* finish_master -- decide what is hoisted, build the documents (split at the cap, and at each bucket's
@@ -829,7 +384,7 @@ finish_master (lab_fold_t *f, bson_error_t *error)
       goto done;
    }
    for (i = 0; i < f->ndocs; i++) {
-      set_int32 (f->docs[i], LAB_FOLD_PARTS, (int32_t)f->ndocs);
+      lab_fold_doc_set_int32 (f->docs[i], LAB_FOLD_PARTS, (int32_t)f->ndocs);
    }
    f->stats.docs_out += (int64_t)f->ndocs;
    if (f->ndocs > 1) {
@@ -915,9 +470,9 @@ lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
    }
 
    /* buffer the row and note where the key and the hoist fields are */
-   grow ((void **)&f->buf, &f->buf_cap, f->buf_len + row->len, 1);
-   grow ((void **)&f->row_off, &f->rows_cap, f->nrows + 1, sizeof (size_t));
-   grow ((void **)&f->slots, &f->slots_cap, (f->nrows + 1) * f->nslots, sizeof (slot_t));
+   lab_fold_grow ((void **)&f->buf, &f->buf_cap, f->buf_len + row->len, 1);
+   lab_fold_grow ((void **)&f->row_off, &f->rows_cap, f->nrows + 1, sizeof (size_t));
+   lab_fold_grow ((void **)&f->slots, &f->slots_cap, (f->nrows + 1) * f->nslots, sizeof (slot_t));
    memcpy (f->buf + f->buf_len, bson_get_data (row), row->len);
    f->row_off[f->nrows] = f->buf_len;
    f->buf_len += row->len;

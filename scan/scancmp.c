@@ -315,6 +315,57 @@ static const char *const drop_names[] = { "auto", "yes", "no", NULL }; /* lab_sc
 static const char *const server_disk_names[] = { "auto", "local", "ftdc", "none",
                                                  NULL }; /* lab_scan_server_disk_t */
 
+/* check_modes -- the options that decide what kind of run this is agree: a prediction probes the key-order
+ * load alone, --sample needs it, --reference-runs needs a measured sweep, --mix one measured cache, and
+ * --mix-rate a mix. False with a usage error naming the two that conflict. */
+static bool
+check_modes (lab_scan_opts_t *o, bson_error_t *error)
+{
+   if (!(o->predict_sample > 0 && o->predict_sample <= 1)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--sample %g: give the share of masters the probe reads, 0 < F <= 1 (e.g. 0.01)",
+                     o->predict_sample);
+      return false;
+   }
+   if (o->predict_sample < 1 && !o->predict) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--sample samples the masters --predict probes: it needs --predict");
+      return false;
+   }
+   if (o->predict && o->load_order != LAB_LOAD_ORDER_KEY) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--load-order %s with --predict: the prediction models the key-order load only",
+                     lab_scan_load_order_names ()[o->load_order]);
+      return false;
+   }
+   if (o->load_order == LAB_LOAD_ORDER_BOTH) {
+      o->wl.set |= 1u << LAB_WL_LOAD; /* the key-order row the random-order one is read beside */
+   }
+   if (o->predict && lab_scan_wl_any (o)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--predict probes the load alone: run --workload in a measured comparison");
+      return false;
+   }
+   if (o->reference_runs > 0 && (o->predict || (o->cache_sizes.n == 0 && o->cache_ratios.n == 0))) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--reference-runs sets the runs of a measured cache sweep's reference point: it needs "
+                     "--cache-sizes or --cache-ratios, and not --predict");
+      return false;
+   }
+   if (lab_scan_mix_on (o) && (o->predict || o->cache_sizes.n > 0 || o->cache_ratios.n > 0)) {
+      lab_error_set (
+         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+         "--mix is measured at one cache, --runs times: not with --predict, --cache-sizes or --cache-ratios");
+      return false;
+   }
+   if (o->wl.mix_rate > 0 && !lab_scan_mix_on (o)) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--mix-rate paces the stream of --mix: give --mix SPEC too");
+      return false;
+   }
+   return true;
+}
+
 /* parse_args -- fill the options; returns false with a usage error. The --layout values are split into
  * owned copies (owned[i], bson_free()d by the caller): argv stays as given, for the command line the
  * results record. */
@@ -397,46 +448,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       return false;
    }
    o->wl.range_window_ms = range_window_ms;
-   if (!(o->predict_sample > 0 && o->predict_sample <= 1)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
-                     "--sample %g: give the share of masters the probe reads, 0 < F <= 1 (e.g. 0.01)",
-                     o->predict_sample);
-      return false;
-   }
-   if (o->predict_sample < 1 && !o->predict) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--sample samples the masters --predict probes: it needs --predict");
-      return false;
-   }
-   if (o->predict && o->load_order != LAB_LOAD_ORDER_KEY) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--load-order %s with --predict: the prediction models the key-order load only",
-                     lab_scan_load_order_names ()[o->load_order]);
-      return false;
-   }
-   if (o->load_order == LAB_LOAD_ORDER_BOTH) {
-      o->wl.set |= 1u << LAB_WL_LOAD; /* the key-order row the random-order one is read beside */
-   }
-   if (o->predict && lab_scan_wl_any (o)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--predict probes the load alone: run --workload in a measured comparison");
-      return false;
-   }
-   if (o->reference_runs > 0 && (o->predict || (o->cache_sizes.n == 0 && o->cache_ratios.n == 0))) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--reference-runs sets the runs of a measured cache sweep's reference point: it needs "
-                     "--cache-sizes or --cache-ratios, and not --predict");
-      return false;
-   }
-   if (lab_scan_mix_on (o) && (o->predict || o->cache_sizes.n > 0 || o->cache_ratios.n > 0)) {
-      lab_error_set (
-         error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-         "--mix is measured at one cache, --runs times: not with --predict, --cache-sizes or --cache-ratios");
-      return false;
-   }
-   if (o->wl.mix_rate > 0 && !lab_scan_mix_on (o)) {
-      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--mix-rate paces the stream of --mix: give --mix SPEC too");
+   if (!check_modes (o, error)) {
       return false;
    }
    if (layouts->n > 0 && (detail || folded)) {

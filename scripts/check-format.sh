@@ -3,7 +3,10 @@
 # tracks, then the house rules a script can check (WiredTiger's dist/s_style is the model):
 #   - libmongoc and WiredTiger are the store's: mongoc.h and wiredtiger.h, and the store's private
 #     headers, are included only under store/ (and tests/); a tool goes through store/store.h;
-#   - includes point down (scripts/check-layers.sh: the module order, no header circle).
+#   - includes point down (scripts/check-layers.sh: the module order, no header circle);
+#   - the caps (scripts/check-caps.sh): no product file (.c/.h under core/ store/ datasets/ etl/ scan/
+#     compare/; not tests/) over 1,000 lines, no function in one over 150 lines from its signature's
+#     first line to its closing brace; each file, function (with its line) and cap is named.
 # The tests run it, so the format and the rules are checked by a script, not by reviewers.
 #
 # Usage: scripts/check-format.sh [--fix] [FILE...]
@@ -17,7 +20,7 @@ files=()
 for a in "$@"; do
   case "$a" in
     --fix) fix=1 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "check-format.sh: unknown option '$a' (try --help)" >&2; exit 2 ;;
     *) files+=("$a") ;;
   esac
@@ -66,6 +69,13 @@ if out=$(git grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"store/(st
        "outside store/ (and tests/) use store/store.h"
 fi
 if ! "$here/scripts/check-layers.sh"; then
+  rules=1
+fi
+caps=0
+"$here/scripts/check-caps.sh" || caps=$?
+if [ "$caps" -eq 2 ]; then
+  exit 2
+elif [ "$caps" -ne 0 ]; then
   rules=1
 fi
 if [ "$bad" -gt 0 ]; then

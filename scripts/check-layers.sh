@@ -14,7 +14,8 @@
 # The module order (STYLE.md, docs/modules.md): core, then store, then the four tools, which use core and
 # store and never each other. Inside a module a file may depend on other files of its module as long as
 # no circle forms (objects: foo.c with what it defines; includes: each file). Known circles still to be cut are listed in
-# ALLOWED_CIRCLES with the issue that cuts them; a circle among other files fails.
+# ALLOWED_CIRCLES with the issue that cuts them; a circle among other files fails. Both views also check
+# that docs/modules.md names every .c/.h file of the modules (its basename in backticks).
 #
 # exit 0: every dependency points down; 1: a violation (each listed); 2: usage.
 set -euo pipefail
@@ -27,7 +28,7 @@ MODULES="core:0 store:1 datasets:2 etl:2 scan:2 compare:2"
 # render.c split into rooms) removes this one.
 ALLOWED_CIRCLES=()
 
-usage() { sed -n '2,19p' "$0"; }
+usage() { sed -n '2,21p' "$0"; }
 
 mode=includes
 build=
@@ -85,6 +86,23 @@ else
 fi
 
 bad=0
+# the module map names every file: each tracked .c/.h of the modules by its basename in backticks in
+# docs/modules.md (e.g. `cli_out.c`), so a new file gets its room described when it is created
+docs=$here/docs/modules.md
+if [ ! -r "$docs" ]; then
+  echo "check-layers.sh: no $docs" >&2
+  exit 2
+fi
+unnamed=$(cd "$here" && for m in $MODULES; do git ls-files "${m%%:*}/*.c" "${m%%:*}/*.h"; done |
+  while read -r f; do
+    grep -qF "\`${f##*/}\`" "$docs" || echo "$f"
+  done)
+if [ -n "$unnamed" ]; then
+  bad=1
+  echo "check-layers.sh: files docs/modules.md does not name (by their basename in backticks, e.g. \`cli_out.c\`):"
+  printf '%s\n' "$unnamed" | sed 's/^/  /'
+fi
+
 # between modules: the level of the target's module must be lower
 awk -v spec="$MODULES" '
   BEGIN { n = split(spec, a, " "); for (i = 1; i <= n; i++) { split(a[i], kv, ":"); lvl[kv[1]] = kv[2] } }
@@ -138,7 +156,8 @@ for m in $MODULES; do
 done
 
 if [ "$bad" -ne 0 ]; then
-  echo "check-layers.sh ($mode): dependencies must point down (order: $MODULES; no circle inside a module)"
+  echo "check-layers.sh ($mode): dependencies must point down (order: $MODULES; no circle inside a module)" \
+       "and docs/modules.md must name every file"
   exit 1
 fi
 echo "check-layers.sh ($mode): $(wc -l <"$edges") dependencies, all pointing down"

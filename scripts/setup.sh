@@ -26,7 +26,8 @@ done
 pkgs=(build-essential cmake ninja-build pkg-config git
       libmongoc-dev libbson-dev libwiredtiger-dev libcsv-dev libzstd-dev zstd libxxhash-dev
       libsnappy-dev libcmocka-dev libgoogle-perftools-dev gnuplot-nox golang-go python3 jq clang-format-16
-      linux-perf)
+      universal-ctags linux-perf)
+# (universal-ctags: scripts/check-caps.sh finds each function's first and last line with it)
 # (linux-perf: the profiles every performance claim starts from, e.g. perf record -g on a tool's run)
 # Only with --fuzz: clang 16, its sanitizer runtimes, libFuzzer and llvm-symbolizer (for readable reports).
 if [ "$fuzz" -eq 1 ]; then

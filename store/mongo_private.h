@@ -133,7 +133,12 @@ bool lab_mongo_leaf_pages (lab_store_session_t *sess, const char *coll, int64_t 
 bool lab_mongo_coll_cache_bytes (lab_store_session_t *sess, const char *coll, int64_t *bytes,
                                  bson_error_t *error);
 
-/* mongo_coll.c: collections and indexes */
+/* mongo_index.c: the per-session cache of known indexes (also the clustered flag, as "$unclustered") */
+bool lab_mongo_index_cache_has (mongo_sess_t *ss, const char *coll, const char *field);
+void lab_mongo_index_cache_add (mongo_sess_t *ss, const char *coll, const char *field);
+void lab_mongo_index_cache_forget (mongo_sess_t *ss, const char *coll);
+
+/* mongo_coll.c, mongo_collinfo.c: collections; mongo_index.c: indexes */
 bool lab_mongo_exists (lab_store_session_t *sess, const char *coll, bool *exists, bson_error_t *error);
 bool lab_mongo_list (lab_store_session_t *sess, char ***names, bson_error_t *error);
 bool lab_mongo_coll_uuid (lab_store_session_t *sess, const char *coll, bson_value_t *uuid, bool *has,

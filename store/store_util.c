@@ -1,8 +1,8 @@
 /*
  * store_util.c -- what the store interface (store.c) and its backends share: block compressor names, the
  * insert results' errors, value arrays, the write budget under a server's message limit, and what a
- * server process is called, the names and shell commands of index key patterns. Calls nothing of store.c or
- * the backends, so both call down to it.
+ * server process is called, the names and shell commands of index key patterns, the checks of collection
+ * names and index specs. Calls nothing of store*.c or the backends, so all of them call down to it.
  */
 #include "store_impl.h"
 
@@ -213,5 +213,53 @@ lab_store_index_spec_from_desc (const bson_t *desc, lab_store_index_spec_t *spec
       return false;
    }
    spec->n = n;
+   return true;
+}
+
+/* lab_store_coll_check -- see store_impl.h: collection names must be non-empty, without '$' or NUL-like
+ * surprises. */
+bool
+lab_store_coll_check (const char *coll, bson_error_t *error)
+{
+   if (!coll || !*coll) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "collection name is empty");
+      return false;
+   }
+   if (strchr (coll, '$') || strlen (coll) > 200) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                     "invalid collection name '%s' (no '$', at most 200 bytes)", coll);
+      return false;
+   }
+   return true;
+}
+
+/* lab_store_index_spec_check -- see store_impl.h: 1..LAB_STORE_INDEX_MAX_FIELDS fields, each non-empty, not
+ * starting with '$', none twice. */
+bool
+lab_store_index_spec_check (const lab_store_index_spec_t *spec, bson_error_t *error)
+{
+   int i, j;
+
+   if (!spec || spec->n < 1 || spec->n > LAB_STORE_INDEX_MAX_FIELDS) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                     "an index key pattern needs 1 to %d fields (got %d)", LAB_STORE_INDEX_MAX_FIELDS,
+                     spec ? spec->n : 0);
+      return false;
+   }
+   for (i = 0; i < spec->n; i++) {
+      const char *f = spec->fields[i];
+      if (!f || !*f || *f == '$' || f[strlen (f) - 1] == '.' || *f == '.' || strstr (f, "..")) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                        "index key pattern field %d ('%s') is not a field path", i + 1, f ? f : "(null)");
+         return false;
+      }
+      for (j = 0; j < i; j++) {
+         if (strcmp (spec->fields[j], f) == 0) {
+            lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME,
+                           "index key pattern names '%s' twice", f);
+            return false;
+         }
+      }
+   }
    return true;
 }
