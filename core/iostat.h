@@ -1,6 +1,6 @@
 /*
  * iostat.h -- iostat's arithmetic between two samples of one disk's cumulative counters, the one copy
- * behind both the local /proc/diskstats sampler (scan/diskstats.c) and the server's getDiagnosticData
+ * behind both the local /proc/diskstats sampler (scan/measure/diskstats.c) and the server's getDiagnosticData
  * disks (serverfacts.h): r/s = Δreads / Δt; rkB/s = Δsectors / Δt / 2; r_await = Δread_time_ms / Δreads;
  * %util = Δio_ticks_ms / Δt(ms) * 100 (DESIGN.md "Cold, and what is measured").
  */

@@ -5,7 +5,7 @@
  * clustered index {_id: 1}: a bounded walk of the record table on the embedded store, mongod's
  * CLUSTERED_IXSCAN on a server).
  */
-#include "scan/workload.h"
+#include "scan/workloads/workload.h"
 
 #include "core/error.h"
 

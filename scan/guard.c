@@ -3,8 +3,8 @@
  * index builds (--create-index, --create-workload-indexes) only on collections a layoutlab tool wrote or
  * that --allow-writes names, all checked before the first write or build (store/mark.h).
  */
-#include "scan/measure.h"
-#include "scan/workload.h"
+#include "scan/measure/measure.h"
+#include "scan/workloads/workload.h"
 #include "store/mark.h"
 
 /* key_index_builds -- builds[i] = --create-index would build the key index on layout i (it exists, has

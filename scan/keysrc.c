@@ -6,7 +6,7 @@
  * before anything is measured or built (a comparison by another field would ask for an index the fold never
  * needed).
  */
-#include "scan/measure.h"
+#include "scan/measure/measure.h"
 #include "scan/scan.h"
 
 #include "core/error.h"

@@ -8,7 +8,7 @@
  * Keys that match in part are counted by the measured runs themselves (runs[].keys_unmatched, from the
  * workers) and warned about after the runs, as are layouts that returned different row counts.
  */
-#include "scan/measure.h"
+#include "scan/measure/measure.h"
 
 #include "core/error.h"
 #include "core/log.h"

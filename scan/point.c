@@ -3,9 +3,9 @@
  * so the single point (run.c), the workloads (wl_run.c) and every cache of a sweep (sweep.c) read the same
  * answer instead of each testing the options again.
  */
-#include "scan/measure.h"
-#include "scan/wl_mix.h"
-#include "scan/workload.h"
+#include "scan/measure/measure.h"
+#include "scan/mix/wl_mix.h"
+#include "scan/workloads/workload.h"
 
 #include <string.h>
 

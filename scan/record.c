@@ -3,7 +3,7 @@
  * lab_scan_layout_measure_t that measure.c filled (docs/results-schema.md, "runs"). Unknown figures
  * (-1, or no device / engine counters) are left out rather than written as zero.
  */
-#include "scan/measure.h"
+#include "scan/measure/measure.h"
 
 #include <math.h>
 #include <string.h>

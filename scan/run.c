@@ -6,10 +6,10 @@
  * around those entries, with the summary over runs. The options: run_opts.c.
  */
 #include "scan/run_private.h"
-#include "scan/measure.h"
-#include "scan/wl_mix.h"
+#include "scan/measure/measure.h"
+#include "scan/mix/wl_mix.h"
 #include "scan/topology.h"
-#include "scan/workload.h"
+#include "scan/workloads/workload.h"
 #include "store/mark.h"
 
 #include "core/alloc.h"

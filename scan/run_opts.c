@@ -2,10 +2,10 @@
  * run_opts.c -- scancmp's options (scan.h): their defaults, the layouts they name resolved, and the check
  * of what contradicts before any store is opened.
  */
-#include "scan/measure.h"
-#include "scan/wl_mix.h"
+#include "scan/measure/measure.h"
+#include "scan/mix/wl_mix.h"
 #include "scan/topology.h"
-#include "scan/workload.h"
+#include "scan/workloads/workload.h"
 #include "store/mark.h"
 
 #include "core/alloc.h"

@@ -3,10 +3,10 @@
  * their key indexes, the keys (before anything is made cold), the device, the dataset's figures once.
  */
 #include "scan/run_private.h"
-#include "scan/measure.h"
-#include "scan/wl_mix.h"
+#include "scan/measure/measure.h"
+#include "scan/mix/wl_mix.h"
 #include "scan/topology.h"
-#include "scan/workload.h"
+#include "scan/workloads/workload.h"
 #include "store/mark.h"
 
 #include "core/alloc.h"

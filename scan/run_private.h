@@ -5,9 +5,9 @@
 #ifndef LAB_SCAN_RUN_PRIVATE_H
 #define LAB_SCAN_RUN_PRIVATE_H
 
-#include "scan/measure.h"
+#include "scan/measure/measure.h"
 #include "scan/topology.h"
-#include "scan/workload.h"
+#include "scan/workloads/workload.h"
 
 /* What lab_scan_run resolves before anything is made cold. */
 typedef struct {

@@ -3,7 +3,7 @@
  * order, measured (measure.c) into its entry (record.c), and the "runs" and "summary" they make. Called by
  * run.c (one comparison) and sweep.c (each point); calls neither.
  */
-#include "scan/measure.h"
+#include "scan/measure/measure.h"
 
 #include "core/log.h"
 #include "core/results.h"

@@ -2,10 +2,10 @@
  * scancmp.c -- the `scancmp` tool: parse options, open the store, run the comparison (scan/run.c),
  * print the table on stdout and write the results file. Nothing else lives here.
  */
-#include "scan/predict.h"
+#include "scan/predict/predict.h"
 #include "scan/scan.h"
-#include "scan/wl_mix.h"
-#include "scan/workload.h"
+#include "scan/mix/wl_mix.h"
+#include "scan/workloads/workload.h"
 
 #include "core/cli.h"
 #include "core/error.h"

@@ -8,8 +8,8 @@
  * (run.c) and records runs[], summary and, per layout, the read amplification and locality. The sweep's
  * terminal table is table.c's.
  */
-#include "scan/measure.h"
-#include "scan/workload.h"
+#include "scan/measure/measure.h"
+#include "scan/workloads/workload.h"
 
 #include "core/error.h"
 #include "core/log.h"

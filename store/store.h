@@ -792,7 +792,7 @@ bool lab_store_leaf_pages_estimate (lab_store_session_t *sess, const char *coll,
                                     bson_error_t *error);
 
 /* What the engine cache holds of a collection and its index on `key`, and the eviction thresholds: the
- * prediction's measured capacity (scan/predict_probe.c). */
+ * prediction's measured capacity (scan/predict/predict_probe.c). */
 typedef struct {
    int64_t key_index_bytes;                     /* on disk: the index whose key is `key` alone (-1 none) */
    int64_t table_cache_bytes, table_pages_read; /* the collection's table: "cache: bytes currently in the

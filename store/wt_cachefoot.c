@@ -1,7 +1,7 @@
 /*
  * wt_cachefoot.c -- what the engine cache holds of a collection and of its key index (the tables' own
  * statistics, statistics=(fast): no tree walk), the key index's size on disk, and the eviction thresholds
- * the connection runs with: the measured capacity of the prediction (scan/predict_probe.c).
+ * the connection runs with: the measured capacity of the prediction (scan/predict/predict_probe.c).
  */
 #include "wt_private.h"
 

@@ -13,10 +13,10 @@
 #include "tests/testutil.h"
 
 #include "core/error.h"
-#include "scan/measure.h"
-#include "scan/predict_private.h"
+#include "scan/measure/measure.h"
+#include "scan/predict/predict_private.h"
 #include "scan/scan.h"
-#include "scan/workload.h"
+#include "scan/workloads/workload.h"
 #include "store/mongo_private.h" /* the commands the MongoDB backend builds (pure parts) */
 #include "store/serverfacts.h"
 #include "store/store.h"

@@ -9,7 +9,7 @@
  */
 #include "tests/testutil.h"
 
-#include "scan/predict_private.h"
+#include "scan/predict/predict_private.h"
 #include "scan/scan.h"
 #include "store/store.h"
 

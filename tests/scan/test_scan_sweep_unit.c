@@ -1,5 +1,5 @@
 /*
- * test_scan_sweep_unit.c -- the pure parts of the cache sweep (scan/sweep.c, scan/locality.c): the
+ * test_scan_sweep_unit.c -- the pure parts of the cache sweep (scan/sweep.c, scan/measure/locality.c): the
  * --cache-sizes / --cache-ratios lists (parsed by core/opts.c from scancmp's option table), the caches they
  * resolve to (and what is refused), the pages a master's RecordIds occupy, and the fixed-seed sample of
  * masters.

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "core/opts.h"
-#include "scan/measure.h"
+#include "scan/measure/measure.h"
 #include "scan/topology.h"
 #include "scan/scan.h"
 #include "store/deploy.h"

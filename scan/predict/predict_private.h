@@ -1,0 +1,200 @@
+/*
+ * predict_private.h -- what predict.c (the model and the results) and predict_probe.c (the read-only probe
+ * of the detail collection and the timed sample) share; private to scan/ and its tests.
+ */
+#ifndef LAB_SCAN_PREDICT_PRIVATE_H
+#define LAB_SCAN_PREDICT_PRIVATE_H
+
+#include "scan/predict/predict.h"
+#include "scan/scan.h"
+#include "store/store.h"
+
+/* Below this size on disk the collection's leaf pages are counted exactly (a walk of its tree), above it
+ * sampled (lab_store_leaf_pages_estimate, keys only): the same rule as the locality figures. probe_t's
+ * exact_below_bytes overrides it (tests). */
+#define PROBE_EXACT_BELOW_BYTES (256.0 * 1024 * 1024)
+/* mongod's collection leaf_page_max: the page assumed when the engine gives no leaf page count. */
+#define PROBE_LEAF_PAGE_BYTES (32.0 * 1024)
+
+typedef struct {
+   lab_store_coll_stats_t st;
+   bson_value_t *keys; /* every key of the collection, ascending */
+   int64_t nkeys;
+   int64_t **rids; /* per key, its RecordIds ascending */
+   size_t *nrids;
+   int64_t entries, min_rid;
+   /* data leaf pages */
+   int64_t leaf_pages; /* 0: not known (the fallback below) */
+   double leaf_error_pct;
+   const char *leaf_source;
+   int64_t leaf_rows_read;   /* records the sampled count stepped over by key (no document read) */
+   int64_t leaf_pages_read;  /* pages the count read into the engine cache (-1 unknown) */
+   const char *leaf_how;     /* what the count read */
+   double exact_below_bytes; /* 0: PROBE_EXACT_BELOW_BYTES */
+   lab_store_leaf_sample_opts_t leaf_opts; /* the sampled count's size (zeros: the store's defaults) */
+   /* cost */
+   double walk_s, leaf_s;
+   int64_t walk_read_bytes, leaf_read_bytes; /* engine block bytes (-1 unknown) */
+   int64_t documents_fetched;                /* embedded: measured (the store's documents-read counter) */
+   const char *documents_how;
+   const char *walk_how;
+   /* --sample: each key's place in [0, 1) by its hash; a master is probed when it is under `sample` */
+   double sample;
+   double *u;
+   int64_t nsampled;       /* masters probed */
+   double entries_est;     /* the collection's index entries: counted, or (sampled) its document count */
+   double sample_per_page; /* sampled masters that touch a data page, on average (its first touches) */
+   /* the cache's real capacity (embedded: lab_predict_probe_footprint), 0 where not measured */
+   double data_page_mem;  /* in-memory bytes per data page the probe read (cache_overhead included) */
+   double index_page_mem; /* ... per key index page */
+   int64_t data_pages_in, index_pages_in;
+   double key_index_bytes;             /* on disk: the key index's own file */
+   double evict_target, evict_trigger; /* percent (0: not known: LAB_PREDICT_CACHE_FILL) */
+   bool evict_configured;              /* from the connection's configuration, not WiredTiger's defaults */
+   const char *foot_why;               /* why the footprint is not measured (NULL: it is) */
+   /* the sample fold (lab_predict_probe_fold), 0 where not done */
+   int64_t fold_masters, fold_rows, fold_hoisted;
+   double fold_master_bytes, fold_row_bytes; /* a folded document: head + rows x row bytes */
+   double fold_page_raw, fold_page_disk;     /* the sample's full pages: records' bytes, bytes on disk */
+   int64_t fold_pages;
+} probe_t;
+
+typedef struct {
+   bool done;
+   int64_t masters, docs, block_reads;
+   double cold_s, warm_s;
+   double doc_s;  /* per document, warm: CPU */
+   double miss_s; /* per page read from disk, cold minus warm */
+} timing_t;
+
+/* lab_predict_probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries
+ * only). */
+bool lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                             probe_t *p, bson_error_t *error);
+
+/* lab_predict_probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES,
+ * sampled above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages); its
+ * cost: seconds, bytes and pages read, and (embedded) the documents read by the store's counter added to
+ * documents_fetched. */
+void lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                                   probe_t *p);
+
+/* lab_predict_probe_footprint -- the cache's real capacity on the embedded store: the in-memory bytes per
+ * page of the collection and of its key index, from what the probe's own reads (the index walk, the leaf
+ * count) left in the engine cache (the tables' "bytes currently in the cache" / "pages read into cache":
+ * no further read), the key index's size from its own file, and the eviction thresholds. Not measured
+ * (p->foot_why says why) on a server, when the probe read too few pages, or when its reads filled the
+ * cache (pages evicted: the bytes per page would be low). */
+void lab_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                                  probe_t *p);
+
+/* lab_predict_key_index_bytes -- the key index on disk: its own file (measured), else the indexes' mean. */
+double lab_predict_key_index_bytes (const probe_t *p);
+
+/* lab_predict_cache_fill -- the share of the cache pages fill in the model: the eviction trigger (pages
+ * fill the cache up to it before the application threads evict; midway between target and trigger, the
+ * measured mean use, put the knee lower than WiredTiger's on the zipf shape at ratio 4, where every page
+ * fit), else LAB_PREDICT_CACHE_FILL. */
+double lab_predict_cache_fill (const probe_t *p);
+
+/* lab_predict_record_capacity -- "capacity" in `d`: the figures that make the cache's capacity in the
+ * model (the pages' footprints the model used, the fill, the key index), each with whether the probe
+ * measured it on this store or it is a default. */
+void lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
+                                  double index_page_cache_bytes, double fill);
+
+/* lab_predict_probe_fold -- (predict_fold.c) the folded document's size from a sample fold: up to 48
+ * masters spread over the keys (8,000 rows at most) read and folded in memory as fold-details --hoist auto
+ * would, giving fold_master_bytes (the document with an empty array) and fold_row_bytes (what a row adds);
+ * the rows read are added to documents_fetched. */
+bool lab_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
+                             bson_error_t *error);
+
+/* lab_predict_probe_cleanup -- free what the probe holds. */
+void lab_predict_probe_cleanup (probe_t *p);
+
+/* lab_predict_calibrate -- a few masters loaded cold (the engine reopened, its files out of the page cache)
+ * then again warm, on the embedded store: per document CPU (warm) and per page read (cold minus warm, over
+ * the blocks read). It reads documents: only with --calibrate. */
+bool lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t,
+                            bson_error_t *error);
+
+/* lab_predict_elapsed -- the model's load time: page reads overlap across the workers, documents cost CPU
+ * on at most the machine's cores. */
+double lab_predict_elapsed (const timing_t *t, int parallel, double misses, double docs);
+
+/* ---- predict.c's model, shared with the record (predict_record.c) -------------------------------- */
+
+/* The masters a trace is built from: every master (rate 1: the probe's arrays as they are), or with a
+ * sample those whose key falls in [lo, hi) (rate = hi - lo): they keep their real RecordIds, so they touch
+ * the pages they would touch in the whole load, in the same order; a master outside the sample is not
+ * loaded and counts, for the index entries before it and the folded layout's packing, the mean rows. */
+typedef struct {
+   double rate;
+   int64_t n;      /* masters: all of the collection's */
+   int64_t **rids; /* [n] RecordIds (NULL outside the sample) */
+   size_t *nrids;  /* [n] rows: counted, or outside the sample the mean */
+   int64_t *load;  /* the loaded masters of the sample: indexes into rids, ascending */
+   int64_t nload;
+   int64_t min_rid;
+   double rows_loaded; /* rows of the loaded masters of the sample */
+   size_t *own_nrids;  /* owned (NULL at rate 1) */
+} mini_t;
+
+/* The sample is split this many ways by the same hash to state its error. */
+#define SAMPLE_GROUPS 4
+/* Below this many sampled masters per data page the estimate's bias can exceed its sampling error (seen
+ * at 4.9 M rows, ratio 1.5: 2.9 sampled masters per page (F = 0.01) gave +59% with a stated error of
+ * 0.2%; 29 (F = 0.1) +20% within one stated error). */
+#define SAMPLE_MIN_PER_PAGE 10.0
+#define SAMPLE_WARNING                                                                                       \
+   "few sampled masters touch each page: the estimate can be off by more than its sampling error, most "     \
+   "near the knee of the curve; sample a larger share of the masters"
+
+/* What the predicted layouts look like on disk. */
+typedef struct {
+   double on_disk[2]; /* detail, folded: data + indexes */
+   double storage[2], index[2];
+   double data_bytes[2]; /* uncompressed: the documents' BSON */
+   double data_disk[2];  /* bytes one data page miss reads */
+   double index_disk;    /* bytes one index page miss reads */
+   double docs[2];       /* documents each load returns */
+   double bytes[2];      /* their bytes */
+   double rows;          /* rows each load returns */
+   int64_t folded_pages;
+   double pages[2][2]; /* [layout][LAB_PREDICT_DATA / _INDEX]: the pages of each kind */
+   double fill;        /* the share of a cache pages fill (cache_fill) */
+} layouts_t;
+
+/* The traces of one set of masters (all, a sample, or a part of it): the detail and folded layouts' stack
+ * distances, the folded pages packed. */
+typedef struct {
+   mini_t mini;
+   lab_predict_input_t in;
+   lab_stackdist_t *sd[2];
+   int64_t folded_pages;
+} traces_t;
+
+/* lab_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per layout
+ * read amplification. */
+void lab_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
+                               const traces_t *groups, int ngroups, const layouts_t *l,
+                               const lab_scan_opts_t *o, int64_t nload, const timing_t *t);
+
+/* lab_predict_record_prediction -- (predict_record.c) "prediction": the model, its inputs and the probe's
+ * cost. */
+void lab_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
+                                    const lab_predict_input_t *in, const layouts_t *l, const timing_t *t,
+                                    double elapsed_s);
+
+/* lab_predict_record_dataset -- (predict_record.c) "dataset": the detail collection as it is, the folded
+ * layout as predicted. */
+void lab_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
+                                 const layouts_t *l);
+
+/* lab_predict_append_header -- (predict_record.c) a predicted results file's header, backend and config, as a
+ * measured file's: the reference point's cache `cache` (ratio `ratio`), started at `ts`. */
+void lab_predict_append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o, const char *ts,
+                                uint64_t cache, double ratio);
+
+#endif

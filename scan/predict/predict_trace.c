@@ -1,0 +1,188 @@
+/*
+ * predict_trace.c -- the prediction's traces (predict.h; pure): each layout's load as the page accesses it
+ * makes, in the order the workers make them, their LRU stack distances, and a cache's capacity in pages
+ * and the bytes it reads. The probe, the model and the run: predict.c.
+ */
+#include "scan/predict/predict_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the traces (pure) --------------------------------------------------------------------------- */
+
+/* One worker of a trace: its segment of the loaded masters and where it is in it. */
+typedef struct {
+   int64_t k, end;          /* the next master (index into in->load) and the segment's end */
+   size_t j;                /* the next row of master load[k] */
+   int64_t last_index_page; /* the index leaf page its cursor holds (-1: none, a new search) */
+   int64_t last_data_page;  /* the data page its master's previous row lay in (-1: none) */
+} trace_worker_t;
+
+/* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
+static trace_worker_t *
+workers_new (const lab_predict_input_t *in, int *n)
+{
+   int p = in->parallel > 0 ? in->parallel : 1, i;
+   int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts);
+   trace_worker_t *ws = bson_malloc0 ((size_t)p * sizeof *ws);
+
+   lab_scan_keys_segment (in->nload, p, starts);
+   for (i = 0; i < p; i++) {
+      ws[i].k = starts[i];
+      ws[i].end = starts[i + 1];
+      ws[i].last_index_page = -1;
+      ws[i].last_data_page = -1;
+   }
+   bson_free (starts);
+   *n = p;
+   return ws;
+}
+
+/* index_page -- the key index leaf page of index entry `ordinal`. */
+static int64_t
+index_page (double ordinal, double entries_per_page)
+{
+   return (int64_t)floor (ordinal / (entries_per_page >= 1 ? entries_per_page : 1));
+}
+
+/* lab_predict_trace_detail -- see predict.h. Page ids: data page p is 2p, index leaf page q is 2q + 1. */
+lab_stackdist_t *
+lab_predict_trace_detail (const lab_predict_input_t *in)
+{
+   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m;
+   uint64_t dbytes = (uint64_t)llround (in->page_cache_bytes > 1 ? in->page_cache_bytes : 1);
+   uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
+   double rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
+   trace_worker_t *ws;
+   int nw, w, active;
+
+   /* each master's first index entry: the entries before it in key order */
+   for (m = 0; m < in->nmasters; m++) {
+      first[m + 1] = first[m] + (int64_t)in->nrids[m];
+   }
+   ws = workers_new (in, &nw);
+   do {
+      active = 0;
+      for (w = 0; w < nw; w++) {
+         trace_worker_t *t = &ws[w];
+         int64_t ip, p, last;
+         double off;
+
+         while (t->k < t->end && t->j >= in->nrids[in->load[t->k]]) {
+            t->k++;
+            t->j = 0;
+            t->last_index_page = -1; /* the next master is a new search from the root */
+            t->last_data_page = -1;
+         }
+         if (t->k >= t->end) {
+            continue;
+         }
+         active++;
+         m = in->load[t->k];
+         /* the index entry of the row, then its document (IXSCAN + FETCH) */
+         ip = index_page ((double)(first[m] + (int64_t)t->j), in->index_entries_per_page);
+         if (ip != t->last_index_page) {
+            lab_stackdist_access (sd, 2 * (uint64_t)ip + 1, ibytes, LAB_PREDICT_INDEX, true);
+            t->last_index_page = ip;
+         }
+         off = (double)(in->rids[m][t->j] - in->min_rid);
+         if (off < 0) {
+            off = 0;
+         }
+         /* a document larger than a page (rows_per_page < 1) reads every page it spans */
+         p = (int64_t)floor (off / rpp);
+         /* a row lies in one page; only a document larger than a page spans several */
+         last = rpp >= 1 ? p : (int64_t)ceil ((off + 1) / rpp) - 1;
+         if (last < p) {
+            last = p;
+         }
+         for (; p <= last; p++) {
+            /* a master's rows come in RecordId order: a page it touched is its previous row's */
+            int cls = in->again_class && p == t->last_data_page ? LAB_PREDICT_DATA_AGAIN : LAB_PREDICT_DATA;
+            lab_stackdist_access (sd, 2 * (uint64_t)p, dbytes, cls, true);
+            t->last_data_page = p;
+         }
+         t->j++;
+      }
+   } while (active > 0);
+   bson_free (ws);
+   bson_free (first);
+   return sd;
+}
+
+/* lab_predict_trace_folded -- see predict.h: the masters packed in key order (a document that does not
+ * fit in the page's room starts the next page), then one index entry and one document per master. */
+lab_stackdist_t *
+lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages)
+{
+   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   int64_t *page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of), m, page = 0;
+   uint64_t dbytes = (uint64_t)llround (in->folded_page_cache_bytes > 1 ? in->folded_page_cache_bytes : 1);
+   uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
+   double fill = 0;
+   trace_worker_t *ws;
+   int nw, w, active;
+
+   for (m = 0; m < in->nmasters; m++) {
+      double doc = in->folded_master_bytes + (double)in->nrids[m] * in->folded_row_bytes;
+      if (fill > 0 && fill + doc > in->folded_page_bytes) {
+         page++;
+         fill = 0;
+      }
+      page_of[m] = page;
+      fill += doc;
+   }
+   if (pages) {
+      *pages = in->nmasters > 0 ? page + 1 : 0;
+   }
+   ws = workers_new (in, &nw);
+   do {
+      active = 0;
+      for (w = 0; w < nw; w++) {
+         trace_worker_t *t = &ws[w];
+         if (t->k >= t->end) {
+            continue;
+         }
+         active++;
+         m = in->load[t->k++];
+         lab_stackdist_access (sd,
+                               2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1,
+                               ibytes, LAB_PREDICT_INDEX, true);
+         lab_stackdist_access (sd, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA, true);
+      }
+   } while (active > 0);
+   bson_free (ws);
+   bson_free (page_of);
+   return sd;
+}
+
+/* lab_predict_capacity -- see predict.h. */
+uint64_t
+lab_predict_capacity (uint64_t cache_bytes)
+{
+   return lab_predict_capacity_at (cache_bytes, LAB_PREDICT_CACHE_FILL);
+}
+
+/* lab_predict_capacity_at -- see predict.h. */
+uint64_t
+lab_predict_capacity_at (uint64_t cache_bytes, double fill)
+{
+   return (uint64_t)llround ((double)cache_bytes * (fill > 0 && fill <= 1 ? fill : LAB_PREDICT_CACHE_FILL));
+}
+
+/* lab_predict_read_bytes -- see predict.h. */
+double
+lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
+                        double index_disk_bytes, double *misses)
+{
+   double d = lab_stackdist_misses (sd, LAB_PREDICT_DATA, capacity) +
+              lab_stackdist_misses (sd, LAB_PREDICT_DATA_AGAIN, capacity);
+   double i = lab_stackdist_misses (sd, LAB_PREDICT_INDEX, capacity);
+
+   if (misses) {
+      *misses = d + i;
+   }
+   return d * data_disk_bytes + i * index_disk_bytes;
+}
