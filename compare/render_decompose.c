@@ -136,8 +136,8 @@ app_why (bson_string_t *o, const bson_t *doc, const char *a, const char *b)
    }
 }
 
-/* app_pages -- the three layouts' pages per master (scan/measure/locality.c) at point p: "118 / 1.70 / 1.60"; "n/a"
- * when a layout's locality was not measured (or `p` is NULL). */
+/* app_pages -- the three layouts' pages per master (scan/measure/locality.c) at point p: "118 / 1.70 / 1.60";
+ * "n/a" when a layout's locality was not measured (or `p` is NULL). */
 static void
 app_pages (bson_string_t *o, const lab_sweep_point_t *p, const char *const names[3])
 {

@@ -291,7 +291,7 @@ typedef struct {
    bool server_cache_sweep;   /* --server-cache-sweep: a MongoDB server's cache set by setParameter */
    int64_t locality_sample;   /* masters sampled for the locality figures (default 1000) */
    lab_scan_decode_t decode;  /* --decode (default none) */
-   bool predict;          /* --predict: the predicted curve from a probe of `detail` alone (scan/predict/predict.h) */
+   bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict/predict.h) */
    double predict_sample; /* --sample F: the share of masters the probe reads (0 < F <= 1; default 1) */
    /* the workloads (scan/workloads/workload.h, issue 23) */
    struct {
@@ -366,7 +366,8 @@ bool lab_scan_drop_mode_parse (const char *s, lab_scan_drop_mode_t *out);
  * least 1MiB, and --direct-io only on the embedded store (when `uri` is given). LAB_ERROR_USAGE. */
 bool lab_scan_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error_t *error);
 
-/* ---- the cache sweep (scan/sweep.c) and locality (scan/measure/locality.c) ------------------------------- */
+/* ---- the cache sweep (scan/sweep.c) and locality (scan/measure/locality.c) -------------------------------
+ */
 
 /* lab_scan_sweep_points -- the points of the sweep o asks for (--cache-sizes or --cache-ratios); 0: none. */
 size_t lab_scan_sweep_points (const lab_scan_opts_t *o);

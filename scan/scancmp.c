@@ -573,7 +573,7 @@ main (int argc, char **argv)
       bson_free (shown);
       goto fail;
    }
-   if (!(o.predict ? lab_predict_run (store, &o, &results, &error)
+   if (!(o.predict ? lab_scan_predict_run (store, &o, &results, &error)
                    : lab_scan_run (store, &o, &results, &error))) {
       if (error.domain != LAB_ERROR_VERIFY) {
          goto fail;
@@ -590,7 +590,7 @@ main (int argc, char **argv)
       bson_iter_t runs;
       /* --workload without load: no load table, the ledger alone */
       bool load = o.predict || bson_iter_init_find (&runs, &results, "runs");
-      table = o.predict ? lab_predict_table_render (&results)
+      table = o.predict ? lab_scan_predict_table_render (&results)
               : load    ? lab_scan_table_render (&results)
                         : bson_strdup ("");
    }

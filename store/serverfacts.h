@@ -164,8 +164,8 @@ const lab_store_facts_disk_t *lab_store_facts_disks_find (const lab_store_facts_
 double lab_store_facts_disks_elapsed_s (const lab_store_facts_disks_t *a, const lab_store_facts_disks_t *b);
 
 /* iostat's figures between two samples of one disk, with the same names and rules as the local sampler
- * (scan/measure/diskstats.c): counters that went backwards are a 32-bit wrap when the old value fit in 32 bits,
- * else a reset (delta 0); an absent counter counts as 0. */
+ * (scan/measure/diskstats.c): counters that went backwards are a 32-bit wrap when the old value fit in 32
+ * bits, else a reset (delta 0); an absent counter counts as 0. */
 typedef lab_iostat_t lab_store_facts_disk_delta_t; /* core/iostat.h: the one copy of the arithmetic */
 
 /* lab_store_facts_disk_delta -- the figures from sample a (older; NULL: the disk was absent then, all zero)

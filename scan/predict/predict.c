@@ -68,7 +68,7 @@ static const double default_ratios[] = { 0.1, 0.25, 0.5, 1, 2, 4 };
 
 /* model_input -- the model's input from the probe (see predict.h for the constants). */
 static void
-model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_predict_input_t *in)
+model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_scan_predict_input_t *in)
 {
    const lab_store_coll_stats_t *st = &p->st;
    double leaf = p->leaf_pages > 0
@@ -76,7 +76,7 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_p
                     : ceil ((double)st->count * st->avg_obj_size_bytes / PROBE_LEAF_PAGE_BYTES);
    double data =
       st->data_size_bytes > 0 ? (double)st->data_size_bytes : (double)st->count * st->avg_obj_size_bytes;
-   double key_index = lab_predict_key_index_bytes (p);
+   double key_index = lab_scan_predict_key_index_bytes (p);
    double ipages = ceil (key_index / LAB_PREDICT_INDEX_PAGE_BYTES);
    double modelled;
    double key_elem = 1 + strlen (o->key) + 1 + 8;        /* type, name, an 8-byte value at most */
@@ -128,7 +128,7 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_p
 
 /* layouts_of -- sizes on disk of both layouts and bytes per miss. */
 static void
-layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_pages, const mini_t *mi,
+layouts_of (const probe_t *p, const lab_scan_predict_input_t *in, int64_t folded_pages, const mini_t *mi,
             int64_t nload, layouts_t *l)
 {
    const lab_store_coll_stats_t *st = &p->st;
@@ -136,7 +136,7 @@ layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_page
    double data = in->folded_page_bytes * leaf;
    double compress = data > 0 && st->storage_size_bytes > 0 ? (double)st->storage_size_bytes / data : 1;
    double ipages = p->entries_est / in->index_entries_per_page;
-   double key_index = lab_predict_key_index_bytes (p);
+   double key_index = lab_scan_predict_key_index_bytes (p);
 
    memset (l, 0, sizeof *l);
    l->storage[0] = (double)st->storage_size_bytes;
@@ -144,7 +144,7 @@ layouts_of (const probe_t *p, const lab_predict_input_t *in, int64_t folded_page
    l->data_disk[0] = (double)st->storage_size_bytes / leaf;
    l->index_disk = key_index / ipages;
    l->folded_pages = folded_pages;
-   l->fill = lab_predict_cache_fill (p);
+   l->fill = lab_scan_predict_cache_fill (p);
    /* folded: its pages at the detail's compression; indexes of one entry per master */
    /* the documents' bytes at the detail's compression (whole documents packed into pages of the detail's
     * bytes over-predicted the demo's folded copy by 16%: a page grows until its compressed image fills) */
@@ -181,16 +181,16 @@ traces_build (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, i
 {
    mini_build (p, load, nload, lo, hi, &tr->mini);
    model_input (o, p, &tr->mini, &tr->in);
-   tr->sd[0] = lab_predict_trace_detail (&tr->in);
-   tr->sd[1] = lab_predict_trace_folded (&tr->in, &tr->folded_pages);
+   tr->sd[0] = lab_scan_predict_trace_detail (&tr->in);
+   tr->sd[1] = lab_scan_predict_trace_folded (&tr->in, &tr->folded_pages);
 }
 
 /* traces_cleanup -- free a traces_build's; safe on a zeroed one. */
 static void
 traces_cleanup (traces_t *tr)
 {
-   lab_stackdist_destroy (tr->sd[0]);
-   lab_stackdist_destroy (tr->sd[1]);
+   lab_scan_stackdist_destroy (tr->sd[0]);
+   lab_scan_stackdist_destroy (tr->sd[1]);
    mini_cleanup (&tr->mini);
    memset (tr, 0, sizeof *tr);
 }
@@ -267,13 +267,13 @@ probe_all (lab_store_t *store, const lab_scan_opts_t *o, probe_t *p, timing_t *t
       goto done;
    }
    /* the index walk first, on an engine that has read nothing yet: its bytes read are its own */
-   if (!lab_predict_probe_walk (sess, store, o, p, error)) {
+   if (!lab_scan_predict_probe_walk (sess, store, o, p, error)) {
       goto done;
    }
-   lab_predict_probe_leaf_pages (sess, store, o, p);
-   lab_predict_probe_footprint (sess, store, o, p);
+   lab_scan_predict_probe_leaf_pages (sess, store, o, p);
+   lab_scan_predict_probe_footprint (sess, store, o, p);
    /* after the footprint: the sample fold's pages must not count in it */
-   if (!lab_predict_probe_fold (sess, o, p, error)) {
+   if (!lab_scan_predict_probe_fold (sess, o, p, error)) {
       goto done;
    }
    *probe_s = (double)(lab_now_ns () - t0) / 1e9;
@@ -290,7 +290,7 @@ probe_all (lab_store_t *store, const lab_scan_opts_t *o, probe_t *p, timing_t *t
                         "amplification only");
          goto done;
       }
-      if (!lab_predict_calibrate (store, o, p, t, error)) {
+      if (!lab_scan_predict_calibrate (store, o, p, t, error)) {
          goto done;
       }
       lab_log_info ("timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
@@ -302,9 +302,9 @@ done:
    return ok;
 }
 
-/* lab_predict_run -- see predict.h. */
+/* lab_scan_predict_run -- see predict.h. */
 bool
-lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error)
+lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error)
 {
    probe_t p;
    timing_t t;
@@ -345,8 +345,8 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       goto done;
    }
    if (p.sample < 1) {
-      double pages = lab_stackdist_pages (tr.sd[0], LAB_PREDICT_DATA);
-      p.sample_per_page = pages > 0 ? lab_stackdist_accesses (tr.sd[0], LAB_PREDICT_DATA) / pages : 0;
+      double pages = lab_scan_stackdist_pages (tr.sd[0], LAB_PREDICT_DATA);
+      p.sample_per_page = pages > 0 ? lab_scan_stackdist_accesses (tr.sd[0], LAB_PREDICT_DATA) / pages : 0;
       if (p.sample_per_page < SAMPLE_MIN_PER_PAGE) {
          lab_log_info ("sample of %g: %.1f sampled masters per page: %s", p.sample, p.sample_per_page,
                        SAMPLE_WARNING);
@@ -367,9 +367,9 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
    }
    ref = lab_results_sweep_reference_of (ratios, n);
 
-   lab_predict_append_header (results, store, o, ts, caches[ref], ratios[ref]);
-   lab_predict_record_dataset (results, o, &p, nload, &l);
-   lab_predict_record_prediction (results, o, &p, &tr.in, &l, &t, probe_s);
+   lab_scan_predict_append_header (results, store, o, ts, caches[ref], ratios[ref]);
+   lab_scan_predict_record_dataset (results, o, &p, nload, &l);
+   lab_scan_predict_record_prediction (results, o, &p, &tr.in, &l, &t, probe_s);
 
    BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t)ref);
    BSON_APPEND_ARRAY_BEGIN (results, LAB_RESULTS_KEY_SWEEP, &arr);
@@ -379,7 +379,7 @@ lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, 
       bson_t point;
       bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
       BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &point);
-      lab_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t);
+      lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t);
       bson_append_document_end (&arr, &point);
    }
    bson_append_array_end (results, &arr);
@@ -407,7 +407,7 @@ done:
    for (g = 0; g < SAMPLE_GROUPS; g++) {
       traces_cleanup (&groups[g]);
    }
-   lab_predict_probe_cleanup (&p);
+   lab_scan_predict_probe_cleanup (&p);
    bson_free (load);
    bson_free (caches);
    bson_free (ratios);

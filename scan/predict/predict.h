@@ -9,9 +9,9 @@
  * each row an index leaf page when it changes, then the data page of its RecordId), and the folded
  * layout's from a sample fold's document sizes (one document per master, masters packed in key order into
  * pages of the same fill; its bytes on disk from the sample's pages compressed: predict_fold.c). One pass
- * of byte-weighted stack distances over each trace (scan/predict/stackdist.h) gives the misses of an LRU cache of
- * every size at once, the cache holding pages of their in-memory footprint (measured by the probe on the
- * embedded store: predict_probe.c) up to WiredTiger's eviction trigger, and each miss reads the page's
+ * of byte-weighted stack distances over each trace (scan/predict/stackdist.h) gives the misses of an LRU
+ * cache of every size at once, the cache holding pages of their in-memory footprint (measured by the probe on
+ * the embedded store: predict_probe.c) up to WiredTiger's eviction trigger, and each miss reads the page's
  * on-disk bytes: read amplification = those bytes / the layout's data + indexes on disk, as measured.
  *
  * With a sample (--sample F) the probe reads the RecordIds of the masters whose key hashes under F only;
@@ -20,8 +20,8 @@
  * applied to the whole load's, a master's repeated touches of its own pages / F); the sample split four
  * ways by the same hash gives each figure's sampling error.
  *
- * The pure part (lab_predict_trace_*, lab_predict_read_bytes) is unit-tested on hand-made layouts
- * (tests/scan/test_predict.c); the probe and the results document (lab_predict_run) are checked against
+ * The pure part (lab_scan_predict_trace_*, lab_scan_predict_read_bytes) is unit-tested on hand-made layouts
+ * (tests/scan/test_predict.c); the probe and the results document (lab_scan_predict_run) are checked against
  * measured cold sweeps on the same data (tests/scan/test_predict_embedded.c, scripts/bench-predict.sh).
  * Library code never prints.
  */
@@ -69,36 +69,37 @@ typedef struct {
    double folded_page_cache_bytes;
    double folded_index_entries_per_page;
    bool again_class; /* the detail trace counts a master's repeated touches as LAB_PREDICT_DATA_AGAIN */
-} lab_predict_input_t;
+} lab_scan_predict_input_t;
 
-/* lab_predict_trace_detail -- the stack-distance analysis of the detail layout's load: class
+/* lab_scan_predict_trace_detail -- the stack-distance analysis of the detail layout's load: class
  * LAB_PREDICT_DATA the collection's leaf pages, LAB_PREDICT_INDEX the key index's. Caller destroys. */
-lab_stackdist_t *lab_predict_trace_detail (const lab_predict_input_t *in);
+lab_scan_stackdist_t *lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in);
 
-/* lab_predict_trace_folded -- the same for the folded layout (one document per master, in key order);
+/* lab_scan_predict_trace_folded -- the same for the folded layout (one document per master, in key order);
  * *pages (may be NULL) gets the folded layout's data pages. Caller destroys. */
-lab_stackdist_t *lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages);
+lab_scan_stackdist_t *lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *pages);
 
-/* lab_predict_capacity -- the bytes of pages a cache of `cache_bytes` holds in the model at the default
- * fill (LAB_PREDICT_CACHE_FILL); lab_predict_capacity_at at `fill` (a share of the cache: the probe's
+/* lab_scan_predict_capacity -- the bytes of pages a cache of `cache_bytes` holds in the model at the default
+ * fill (LAB_PREDICT_CACHE_FILL); lab_scan_predict_capacity_at at `fill` (a share of the cache: the probe's
  * measured one). */
-uint64_t lab_predict_capacity (uint64_t cache_bytes);
-uint64_t lab_predict_capacity_at (uint64_t cache_bytes, double fill);
+uint64_t lab_scan_predict_capacity (uint64_t cache_bytes);
+uint64_t lab_scan_predict_capacity_at (uint64_t cache_bytes, double fill);
 
-/* lab_predict_read_bytes -- the bytes read from disk at `capacity`: data misses x data_disk_bytes +
+/* lab_scan_predict_read_bytes -- the bytes read from disk at `capacity`: data misses x data_disk_bytes +
  * index misses x index_disk_bytes; *misses (may be NULL) the page misses. */
-double lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
-                               double index_disk_bytes, double *misses);
+double lab_scan_predict_read_bytes (lab_scan_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
+                                    double index_disk_bytes, double *misses);
 
-/* lab_predict_run -- `scancmp --predict`: probe o->detail on `store` (reads index entries and the
+/* lab_scan_predict_run -- `scancmp --predict`: probe o->detail on `store` (reads index entries and the
  * engine's statistics; no document unless o->calibrate asks for a timed sample on the embedded store),
  * predict every point of o->cache_sizes / o->cache_ratios (default ratios 0.1, 0.25, 0.5, 1, 2, 4), and
  * fill *results (initialized by the caller) with a results document of docs/results-schema.md marked
  * "predicted": true, holding the model's inputs and the probe's cost under "prediction". */
-bool lab_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results, bson_error_t *error);
+bool lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *results,
+                           bson_error_t *error);
 
-/* lab_predict_table_render -- the terminal text of a predicted results document: what the probe read,
+/* lab_scan_predict_table_render -- the terminal text of a predicted results document: what the probe read,
  * then the sweep table (lab_scan_sweep_table_render) headed as a prediction. Caller bson_free()s. */
-char *lab_predict_table_render (const bson_t *results);
+char *lab_scan_predict_table_render (const bson_t *results);
 
 #endif

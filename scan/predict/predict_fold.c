@@ -228,9 +228,10 @@ pack_pages (bson_t *const *docs, size_t n, double *raw, double *disk, int64_t *p
    bson_free (out);
 }
 
-/* lab_predict_probe_fold -- see predict_private.h. */
+/* lab_scan_predict_probe_fold -- see predict_private.h. */
 bool
-lab_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p, bson_error_t *error)
+lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
+                             bson_error_t *error)
 {
    rows_t ms[FOLD_MASTERS];
    int64_t pick[FOLD_MASTERS];

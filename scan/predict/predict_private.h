@@ -44,7 +44,7 @@ typedef struct {
    int64_t nsampled;       /* masters probed */
    double entries_est;     /* the collection's index entries: counted, or (sampled) its document count */
    double sample_per_page; /* sampled masters that touch a data page, on average (its first touches) */
-   /* the cache's real capacity (embedded: lab_predict_probe_footprint), 0 where not measured */
+   /* the cache's real capacity (embedded: lab_scan_predict_probe_footprint), 0 where not measured */
    double data_page_mem;  /* in-memory bytes per data page the probe read (cache_overhead included) */
    double index_page_mem; /* ... per key index page */
    int64_t data_pages_in, index_pages_in;
@@ -52,7 +52,7 @@ typedef struct {
    double evict_target, evict_trigger; /* percent (0: not known: LAB_PREDICT_CACHE_FILL) */
    bool evict_configured;              /* from the connection's configuration, not WiredTiger's defaults */
    const char *foot_why;               /* why the footprint is not measured (NULL: it is) */
-   /* the sample fold (lab_predict_probe_fold), 0 where not done */
+   /* the sample fold (lab_scan_predict_probe_fold), 0 where not done */
    int64_t fold_masters, fold_rows, fold_hoisted;
    double fold_master_bytes, fold_row_bytes; /* a folded document: head + rows x row bytes */
    double fold_page_raw, fold_page_disk;     /* the sample's full pages: records' bytes, bytes on disk */
@@ -67,61 +67,62 @@ typedef struct {
    double miss_s; /* per page read from disk, cold minus warm */
 } timing_t;
 
-/* lab_predict_probe_walk -- every key of the key index, then each key's RecordIds (embedded: index entries
- * only). */
-bool lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
-                             probe_t *p, bson_error_t *error);
+/* lab_scan_predict_probe_walk -- every key of the key index, then each key's RecordIds (embedded: index
+ * entries only). */
+bool lab_scan_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                                  probe_t *p, bson_error_t *error);
 
-/* lab_predict_probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES,
+/* lab_scan_predict_probe_leaf_pages -- the collection's data leaf pages: exact below PROBE_EXACT_BELOW_BYTES,
  * sampled above it (falling back to exact), or unknown (0: the model then assumes full 32 KiB pages); its
  * cost: seconds, bytes and pages read, and (embedded) the documents read by the store's counter added to
  * documents_fetched. */
-void lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
-                                   probe_t *p);
+void lab_scan_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store,
+                                        const lab_scan_opts_t *o, probe_t *p);
 
-/* lab_predict_probe_footprint -- the cache's real capacity on the embedded store: the in-memory bytes per
- * page of the collection and of its key index, from what the probe's own reads (the index walk, the leaf
+/* lab_scan_predict_probe_footprint -- the cache's real capacity on the embedded store: the in-memory bytes
+ * per page of the collection and of its key index, from what the probe's own reads (the index walk, the leaf
  * count) left in the engine cache (the tables' "bytes currently in the cache" / "pages read into cache":
  * no further read), the key index's size from its own file, and the eviction thresholds. Not measured
  * (p->foot_why says why) on a server, when the probe read too few pages, or when its reads filled the
  * cache (pages evicted: the bytes per page would be low). */
-void lab_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
-                                  probe_t *p);
+void lab_scan_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store,
+                                       const lab_scan_opts_t *o, probe_t *p);
 
-/* lab_predict_key_index_bytes -- the key index on disk: its own file (measured), else the indexes' mean. */
-double lab_predict_key_index_bytes (const probe_t *p);
+/* lab_scan_predict_key_index_bytes -- the key index on disk: its own file (measured), else the indexes' mean.
+ */
+double lab_scan_predict_key_index_bytes (const probe_t *p);
 
-/* lab_predict_cache_fill -- the share of the cache pages fill in the model: the eviction trigger (pages
+/* lab_scan_predict_cache_fill -- the share of the cache pages fill in the model: the eviction trigger (pages
  * fill the cache up to it before the application threads evict; midway between target and trigger, the
  * measured mean use, put the knee lower than WiredTiger's on the zipf shape at ratio 4, where every page
  * fit), else LAB_PREDICT_CACHE_FILL. */
-double lab_predict_cache_fill (const probe_t *p);
+double lab_scan_predict_cache_fill (const probe_t *p);
 
-/* lab_predict_record_capacity -- "capacity" in `d`: the figures that make the cache's capacity in the
+/* lab_scan_predict_record_capacity -- "capacity" in `d`: the figures that make the cache's capacity in the
  * model (the pages' footprints the model used, the fill, the key index), each with whether the probe
  * measured it on this store or it is a default. */
-void lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
-                                  double index_page_cache_bytes, double fill);
+void lab_scan_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
+                                       double index_page_cache_bytes, double fill);
 
-/* lab_predict_probe_fold -- (predict_fold.c) the folded document's size from a sample fold: up to 48
+/* lab_scan_predict_probe_fold -- (predict_fold.c) the folded document's size from a sample fold: up to 48
  * masters spread over the keys (8,000 rows at most) read and folded in memory as fold-details --hoist auto
  * would, giving fold_master_bytes (the document with an empty array) and fold_row_bytes (what a row adds);
  * the rows read are added to documents_fetched. */
-bool lab_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
-                             bson_error_t *error);
+bool lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
+                                  bson_error_t *error);
 
-/* lab_predict_probe_cleanup -- free what the probe holds. */
-void lab_predict_probe_cleanup (probe_t *p);
+/* lab_scan_predict_probe_cleanup -- free what the probe holds. */
+void lab_scan_predict_probe_cleanup (probe_t *p);
 
-/* lab_predict_calibrate -- a few masters loaded cold (the engine reopened, its files out of the page cache)
- * then again warm, on the embedded store: per document CPU (warm) and per page read (cold minus warm, over
- * the blocks read). It reads documents: only with --calibrate. */
-bool lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t,
-                            bson_error_t *error);
+/* lab_scan_predict_calibrate -- a few masters loaded cold (the engine reopened, its files out of the page
+ * cache) then again warm, on the embedded store: per document CPU (warm) and per page read (cold minus warm,
+ * over the blocks read). It reads documents: only with --calibrate. */
+bool lab_scan_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t,
+                                 bson_error_t *error);
 
-/* lab_predict_elapsed -- the model's load time: page reads overlap across the workers, documents cost CPU
- * on at most the machine's cores. */
-double lab_predict_elapsed (const timing_t *t, int parallel, double misses, double docs);
+/* lab_scan_predict_elapsed -- the model's load time: page reads overlap across the workers, documents cost
+ * CPU on at most the machine's cores. */
+double lab_scan_predict_elapsed (const timing_t *t, int parallel, double misses, double docs);
 
 /* ---- predict.c's model, shared with the record (predict_record.c) -------------------------------- */
 
@@ -170,31 +171,31 @@ typedef struct {
  * distances, the folded pages packed. */
 typedef struct {
    mini_t mini;
-   lab_predict_input_t in;
-   lab_stackdist_t *sd[2];
+   lab_scan_predict_input_t in;
+   lab_scan_stackdist_t *sd[2];
    int64_t folded_pages;
 } traces_t;
 
-/* lab_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per layout
- * read amplification. */
-void lab_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
-                               const traces_t *groups, int ngroups, const layouts_t *l,
-                               const lab_scan_opts_t *o, int64_t nload, const timing_t *t);
+/* lab_scan_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per
+ * layout read amplification. */
+void lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
+                                    const traces_t *groups, int ngroups, const layouts_t *l,
+                                    const lab_scan_opts_t *o, int64_t nload, const timing_t *t);
 
-/* lab_predict_record_prediction -- (predict_record.c) "prediction": the model, its inputs and the probe's
- * cost. */
-void lab_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
-                                    const lab_predict_input_t *in, const layouts_t *l, const timing_t *t,
-                                    double elapsed_s);
+/* lab_scan_predict_record_prediction -- (predict_record.c) "prediction": the model, its inputs and the
+ * probe's cost. */
+void lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
+                                         const lab_scan_predict_input_t *in, const layouts_t *l,
+                                         const timing_t *t, double elapsed_s);
 
-/* lab_predict_record_dataset -- (predict_record.c) "dataset": the detail collection as it is, the folded
+/* lab_scan_predict_record_dataset -- (predict_record.c) "dataset": the detail collection as it is, the folded
  * layout as predicted. */
-void lab_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
-                                 const layouts_t *l);
+void lab_scan_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
+                                      int64_t nload, const layouts_t *l);
 
-/* lab_predict_append_header -- (predict_record.c) a predicted results file's header, backend and config, as a
- * measured file's: the reference point's cache `cache` (ratio `ratio`), started at `ts`. */
-void lab_predict_append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o, const char *ts,
-                                uint64_t cache, double ratio);
+/* lab_scan_predict_append_header -- (predict_record.c) a predicted results file's header, backend and config,
+ * as a measured file's: the reference point's cache `cache` (ratio `ratio`), started at `ts`. */
+void lab_scan_predict_append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o,
+                                     const char *ts, uint64_t cache, double ratio);
 
 #endif

@@ -90,10 +90,10 @@ delta (int64_t a, int64_t b)
    return a < 0 || b < 0 ? -1 : b - a;
 }
 
-/* lab_predict_probe_walk -- see predict_private.h. */
+/* lab_scan_predict_probe_walk -- see predict_private.h. */
 bool
-lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o, probe_t *p,
-                        bson_error_t *error)
+lab_scan_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                             probe_t *p, bson_error_t *error)
 {
    uint64_t t0 = lab_now_ns ();
    int64_t r0, d0, k;
@@ -174,10 +174,10 @@ lab_predict_probe_walk (lab_store_session_t *sess, lab_store_t *store, const lab
    return true;
 }
 
-/* lab_predict_probe_leaf_pages -- see predict_private.h. */
+/* lab_scan_predict_probe_leaf_pages -- see predict_private.h. */
 void
-lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
-                              probe_t *p)
+lab_scan_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                                   probe_t *p)
 {
    uint64_t t0 = lab_now_ns ();
    int64_t r0 = engine_read_bytes (store), d0 = engine_docs (store), g0 = engine_pages (store), d1;
@@ -216,10 +216,10 @@ lab_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, con
 /* Fewest data pages the probe must have read for their bytes per page to be taken. */
 #define FOOT_MIN_PAGES 4
 
-/* lab_predict_probe_footprint -- see predict_private.h. */
+/* lab_scan_predict_probe_footprint -- see predict_private.h. */
 void
-lab_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
-                             probe_t *p)
+lab_scan_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
+                                  probe_t *p)
 {
    lab_store_cache_foot_t f;
    bson_error_t err;
@@ -259,9 +259,9 @@ lab_predict_probe_footprint (lab_store_session_t *sess, lab_store_t *store, cons
    }
 }
 
-/* lab_predict_key_index_bytes -- see predict_private.h. */
+/* lab_scan_predict_key_index_bytes -- see predict_private.h. */
 double
-lab_predict_key_index_bytes (const probe_t *p)
+lab_scan_predict_key_index_bytes (const probe_t *p)
 {
    const lab_store_coll_stats_t *st = &p->st;
 
@@ -271,9 +271,9 @@ lab_predict_key_index_bytes (const probe_t *p)
    return (double)st->index_size_bytes / (st->nindexes > 0 ? st->nindexes : 1);
 }
 
-/* lab_predict_cache_fill -- see predict_private.h. */
+/* lab_scan_predict_cache_fill -- see predict_private.h. */
 double
-lab_predict_cache_fill (const probe_t *p)
+lab_scan_predict_cache_fill (const probe_t *p)
 {
    if (p->evict_target > 0 && p->evict_trigger > p->evict_target) {
       return p->evict_trigger / 100;
@@ -281,10 +281,10 @@ lab_predict_cache_fill (const probe_t *p)
    return LAB_PREDICT_CACHE_FILL;
 }
 
-/* lab_predict_record_capacity -- see predict_private.h. */
+/* lab_scan_predict_record_capacity -- see predict_private.h. */
 void
-lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
-                             double index_page_cache_bytes, double fill)
+lab_scan_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache_bytes,
+                                  double index_page_cache_bytes, double fill)
 {
    bson_t c;
 
@@ -319,7 +319,7 @@ lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache
    if (p->index_pages_in > 0) {
       BSON_APPEND_INT64 (&c, "index_pages_measured", p->index_pages_in);
    }
-   BSON_APPEND_DOUBLE (&c, "key_index_bytes", lab_predict_key_index_bytes (p));
+   BSON_APPEND_DOUBLE (&c, "key_index_bytes", lab_scan_predict_key_index_bytes (p));
    BSON_APPEND_UTF8 (&c, "key_index_bytes_source",
                      p->key_index_bytes > 0 ? "measured: the key index's own file"
                                             : "default: the indexes' size / their number");
@@ -329,9 +329,9 @@ lab_predict_record_capacity (bson_t *d, const probe_t *p, double data_page_cache
    bson_append_document_end (d, &c);
 }
 
-/* lab_predict_probe_cleanup -- see predict_private.h. */
+/* lab_scan_predict_probe_cleanup -- see predict_private.h. */
 void
-lab_predict_probe_cleanup (probe_t *p)
+lab_scan_predict_probe_cleanup (probe_t *p)
 {
    int64_t k;
 
@@ -378,10 +378,10 @@ load_sample (lab_store_t *store, const lab_scan_opts_t *o, const bson_value_t *k
 #define SAMPLE_MASTERS 32
 #define SAMPLE_ROWS 4000
 
-/* lab_predict_calibrate -- see predict_private.h. */
+/* lab_scan_predict_calibrate -- see predict_private.h. */
 bool
-lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t,
-                       bson_error_t *error)
+lab_scan_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p, timing_t *t,
+                            bson_error_t *error)
 {
    int64_t pick[SAMPLE_MASTERS], n = 0, rows = 0, i, docs;
    lab_store_engine_stats_t a, b;
@@ -414,9 +414,9 @@ lab_predict_calibrate (lab_store_t *store, const lab_scan_opts_t *o, const probe
    return true;
 }
 
-/* lab_predict_elapsed -- see predict_private.h. */
+/* lab_scan_predict_elapsed -- see predict_private.h. */
 double
-lab_predict_elapsed (const timing_t *t, int parallel, double misses, double docs)
+lab_scan_predict_elapsed (const timing_t *t, int parallel, double misses, double docs)
 {
    long cores = sysconf (_SC_NPROCESSORS_ONLN);
    double cpu_par = parallel < (cores > 0 ? cores : 1) ? parallel : (double)(cores > 0 ? cores : 1);

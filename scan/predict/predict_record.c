@@ -27,21 +27,21 @@
  * rate x k sampled ones, so they are the sample's / rate, at most the layout's pages of that kind. At rate
  * 1 these are the trace's misses, exactly. */
 static double
-scaled_read_bytes (lab_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l, int layout,
+scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l, int layout,
                    double *misses)
 {
-   uint64_t cap = lab_predict_capacity_at (cache, l->fill);
+   uint64_t cap = lab_scan_predict_capacity_at (cache, l->fill);
    double bytes = 0, total = 0;
    int cls;
 
    for (cls = LAB_PREDICT_DATA; cls <= LAB_PREDICT_DATA_AGAIN; cls++) {
-      double m = lab_stackdist_misses (sd, cls, cap);
+      double m = lab_scan_stackdist_misses (sd, cls, cap);
       if (rate < 1 && cls == LAB_PREDICT_DATA_AGAIN) {
          /* a master's own repeated touches: every sampled master keeps them all */
          m /= rate;
       } else if (rate < 1) {
-         double cold = lab_stackdist_pages (sd, cls), whole = l->pages[layout][cls];
-         double acc = lab_stackdist_accesses (sd, cls),
+         double cold = lab_scan_stackdist_pages (sd, cls), whole = l->pages[layout][cls];
+         double acc = lab_scan_stackdist_accesses (sd, cls),
                 first = fmin (cold / rate, whole > 0 ? whole : cold / rate);
          /* the share of the sample's reuses that miss, applied to the whole load's reuses */
          double share = acc > cold ? (m - cold) / (acc - cold) : 0;
@@ -72,7 +72,7 @@ append_entry (bson_t *arr, const char *ik, const char *layout, const layouts_t *
    BSON_APPEND_INT64 (&e, "rows", (int64_t)llround (l->rows));
    BSON_APPEND_INT64 (&e, "bytes_returned", (int64_t)llround (l->bytes[i]));
    if (t->done) {
-      BSON_APPEND_DOUBLE (&e, "elapsed_s", lab_predict_elapsed (t, parallel, misses, l->docs[i]));
+      BSON_APPEND_DOUBLE (&e, "elapsed_s", lab_scan_predict_elapsed (t, parallel, misses, l->docs[i]));
    }
    BSON_APPEND_DOCUMENT_BEGIN (&e, "engine", &eng);
    BSON_APPEND_INT64 (&eng, "block_reads", (int64_t)llround (misses));
@@ -81,11 +81,11 @@ append_entry (bson_t *arr, const char *ik, const char *layout, const layouts_t *
    bson_append_document_end (arr, &e);
 }
 
-/* lab_predict_append_point -- see predict_private.h. */
+/* lab_scan_predict_append_point -- see predict_private.h. */
 void
-lab_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
-                          const traces_t *groups, int ngroups, const layouts_t *l, const lab_scan_opts_t *o,
-                          int64_t nload, const timing_t *t)
+lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
+                               const traces_t *groups, int ngroups, const layouts_t *l,
+                               const lab_scan_opts_t *o, int64_t nload, const timing_t *t)
 {
    static const char *const names[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
    double rb[2], misses[2], amp;
@@ -148,11 +148,11 @@ lab_predict_append_point (bson_t *point, uint64_t cache, double ratio, const tra
    bson_destroy (&runs);
 }
 
-/* lab_predict_record_prediction -- see predict_private.h. */
+/* lab_scan_predict_record_prediction -- see predict_private.h. */
 void
-lab_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
-                               const lab_predict_input_t *in, const layouts_t *l, const timing_t *t,
-                               double elapsed_s)
+lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
+                                    const lab_scan_predict_input_t *in, const layouts_t *l, const timing_t *t,
+                                    double elapsed_s)
 {
    bson_t d, m, pr, c;
 
@@ -191,7 +191,7 @@ lab_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const 
       BSON_APPEND_DOUBLE (&m, "leaf_pages_error_pct", p->leaf_error_pct);
    }
    bson_append_document_end (&d, &m);
-   lab_predict_record_capacity (&d, p, in->page_cache_bytes, in->index_page_cache_bytes, l->fill);
+   lab_scan_predict_record_capacity (&d, p, in->page_cache_bytes, in->index_page_cache_bytes, l->fill);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "probe", &pr);
    BSON_APPEND_DOUBLE (&pr, "elapsed_s", elapsed_s);
    BSON_APPEND_INT64 (&pr, "masters", p->nkeys);
@@ -252,10 +252,10 @@ lab_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const 
    bson_append_document_end (results, &d);
 }
 
-/* lab_predict_record_dataset -- see predict_private.h. */
+/* lab_scan_predict_record_dataset -- see predict_private.h. */
 void
-lab_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
-                            const layouts_t *l)
+lab_scan_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o, const probe_t *p, int64_t nload,
+                                 const layouts_t *l)
 {
    const lab_store_coll_stats_t *st = &p->st;
    bson_t ds, d;
@@ -282,10 +282,10 @@ lab_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o, const pro
    bson_append_document_end (results, &ds);
 }
 
-/* lab_predict_append_header -- see predict_private.h. */
+/* lab_scan_predict_append_header -- see predict_private.h. */
 void
-lab_predict_append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o, const char *ts,
-                           uint64_t cache, double ratio)
+lab_scan_predict_append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o, const char *ts,
+                                uint64_t cache, double ratio)
 {
    lab_store_server_info_t info;
    bson_error_t err;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* lab_predict_table_render -- see predict.h. */
+/* lab_scan_predict_table_render -- see predict.h. */
 char *
-lab_predict_table_render (const bson_t *results)
+lab_scan_predict_table_render (const bson_t *results)
 {
    bson_string_t *s = bson_string_new (NULL);
    char *sweep = lab_scan_sweep_table_render (results);

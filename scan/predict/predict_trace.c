@@ -21,7 +21,7 @@ typedef struct {
 
 /* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
 static trace_worker_t *
-workers_new (const lab_predict_input_t *in, int *n)
+workers_new (const lab_scan_predict_input_t *in, int *n)
 {
    int p = in->parallel > 0 ? in->parallel : 1, i;
    int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts);
@@ -46,11 +46,12 @@ index_page (double ordinal, double entries_per_page)
    return (int64_t)floor (ordinal / (entries_per_page >= 1 ? entries_per_page : 1));
 }
 
-/* lab_predict_trace_detail -- see predict.h. Page ids: data page p is 2p, index leaf page q is 2q + 1. */
-lab_stackdist_t *
-lab_predict_trace_detail (const lab_predict_input_t *in)
+/* lab_scan_predict_trace_detail -- see predict.h. Page ids: data page p is 2p, index leaf page q is 2q + 1.
+ */
+lab_scan_stackdist_t *
+lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
 {
-   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
    int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m;
    uint64_t dbytes = (uint64_t)llround (in->page_cache_bytes > 1 ? in->page_cache_bytes : 1);
    uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
@@ -84,7 +85,7 @@ lab_predict_trace_detail (const lab_predict_input_t *in)
          /* the index entry of the row, then its document (IXSCAN + FETCH) */
          ip = index_page ((double)(first[m] + (int64_t)t->j), in->index_entries_per_page);
          if (ip != t->last_index_page) {
-            lab_stackdist_access (sd, 2 * (uint64_t)ip + 1, ibytes, LAB_PREDICT_INDEX, true);
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, ibytes, LAB_PREDICT_INDEX, true);
             t->last_index_page = ip;
          }
          off = (double)(in->rids[m][t->j] - in->min_rid);
@@ -101,7 +102,7 @@ lab_predict_trace_detail (const lab_predict_input_t *in)
          for (; p <= last; p++) {
             /* a master's rows come in RecordId order: a page it touched is its previous row's */
             int cls = in->again_class && p == t->last_data_page ? LAB_PREDICT_DATA_AGAIN : LAB_PREDICT_DATA;
-            lab_stackdist_access (sd, 2 * (uint64_t)p, dbytes, cls, true);
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)p, dbytes, cls, true);
             t->last_data_page = p;
          }
          t->j++;
@@ -112,12 +113,12 @@ lab_predict_trace_detail (const lab_predict_input_t *in)
    return sd;
 }
 
-/* lab_predict_trace_folded -- see predict.h: the masters packed in key order (a document that does not
+/* lab_scan_predict_trace_folded -- see predict.h: the masters packed in key order (a document that does not
  * fit in the page's room starts the next page), then one index entry and one document per master. */
-lab_stackdist_t *
-lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages)
+lab_scan_stackdist_t *
+lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *pages)
 {
-   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
    int64_t *page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of), m, page = 0;
    uint64_t dbytes = (uint64_t)llround (in->folded_page_cache_bytes > 1 ? in->folded_page_cache_bytes : 1);
    uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
@@ -147,10 +148,10 @@ lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages)
          }
          active++;
          m = in->load[t->k++];
-         lab_stackdist_access (sd,
-                               2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1,
-                               ibytes, LAB_PREDICT_INDEX, true);
-         lab_stackdist_access (sd, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA, true);
+         lab_scan_stackdist_access (
+            sd, 2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1, ibytes,
+            LAB_PREDICT_INDEX, true);
+         lab_scan_stackdist_access (sd, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA, true);
       }
    } while (active > 0);
    bson_free (ws);
@@ -158,28 +159,28 @@ lab_predict_trace_folded (const lab_predict_input_t *in, int64_t *pages)
    return sd;
 }
 
-/* lab_predict_capacity -- see predict.h. */
+/* lab_scan_predict_capacity -- see predict.h. */
 uint64_t
-lab_predict_capacity (uint64_t cache_bytes)
+lab_scan_predict_capacity (uint64_t cache_bytes)
 {
-   return lab_predict_capacity_at (cache_bytes, LAB_PREDICT_CACHE_FILL);
+   return lab_scan_predict_capacity_at (cache_bytes, LAB_PREDICT_CACHE_FILL);
 }
 
-/* lab_predict_capacity_at -- see predict.h. */
+/* lab_scan_predict_capacity_at -- see predict.h. */
 uint64_t
-lab_predict_capacity_at (uint64_t cache_bytes, double fill)
+lab_scan_predict_capacity_at (uint64_t cache_bytes, double fill)
 {
    return (uint64_t)llround ((double)cache_bytes * (fill > 0 && fill <= 1 ? fill : LAB_PREDICT_CACHE_FILL));
 }
 
-/* lab_predict_read_bytes -- see predict.h. */
+/* lab_scan_predict_read_bytes -- see predict.h. */
 double
-lab_predict_read_bytes (lab_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
-                        double index_disk_bytes, double *misses)
+lab_scan_predict_read_bytes (lab_scan_stackdist_t *sd, uint64_t capacity, double data_disk_bytes,
+                             double index_disk_bytes, double *misses)
 {
-   double d = lab_stackdist_misses (sd, LAB_PREDICT_DATA, capacity) +
-              lab_stackdist_misses (sd, LAB_PREDICT_DATA_AGAIN, capacity);
-   double i = lab_stackdist_misses (sd, LAB_PREDICT_INDEX, capacity);
+   double d = lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, capacity) +
+              lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA_AGAIN, capacity);
+   double i = lab_scan_stackdist_misses (sd, LAB_PREDICT_INDEX, capacity);
 
    if (misses) {
       *misses = d + i;

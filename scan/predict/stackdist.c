@@ -57,7 +57,7 @@ struct lab_stackdist {
 
 /* bit_add -- add v at slot s (0-based). */
 static void
-bit_add (lab_stackdist_t *sd, uint32_t s, int64_t v)
+bit_add (lab_scan_stackdist_t *sd, uint32_t s, int64_t v)
 {
    uint64_t i;
 
@@ -68,7 +68,7 @@ bit_add (lab_stackdist_t *sd, uint32_t s, int64_t v)
 
 /* bit_prefix -- the sum of slots 0 .. s-1. */
 static int64_t
-bit_prefix (const lab_stackdist_t *sd, uint32_t s)
+bit_prefix (const lab_scan_stackdist_t *sd, uint32_t s)
 {
    int64_t sum = 0;
    uint64_t i;
@@ -81,7 +81,7 @@ bit_prefix (const lab_stackdist_t *sd, uint32_t s)
 
 /* map_find -- the entry of page (its key slot when absent). */
 static entry_t *
-map_find (lab_stackdist_t *sd, uint64_t page)
+map_find (lab_scan_stackdist_t *sd, uint64_t page)
 {
    size_t mask = sd->map_cap - 1, i = (size_t)lab_scan_mix64 (page ^ 0x9e3779b97f4a7c15ull) & mask;
 
@@ -93,7 +93,7 @@ map_find (lab_stackdist_t *sd, uint64_t page)
 
 /* map_grow -- double the map when it is half full. */
 static void
-map_grow (lab_stackdist_t *sd)
+map_grow (lab_scan_stackdist_t *sd)
 {
    entry_t *old = sd->map;
    size_t old_cap = sd->map_cap, i;
@@ -111,7 +111,7 @@ map_grow (lab_stackdist_t *sd)
 /* compact -- renumber the live markers 0..n-1 in time order and rebuild the tree (the window doubles
  * when more than half of it would be live). */
 static void
-compact (lab_stackdist_t *sd)
+compact (lab_scan_stackdist_t *sd)
 {
    uint32_t live = 0, s;
    size_t i;
@@ -145,11 +145,11 @@ compact (lab_stackdist_t *sd)
    sd->now = live;
 }
 
-/* lab_stackdist_new -- see stackdist.h. */
-lab_stackdist_t *
-lab_stackdist_new (double rate)
+/* lab_scan_stackdist_new -- see stackdist.h. */
+lab_scan_stackdist_t *
+lab_scan_stackdist_new (double rate)
 {
-   lab_stackdist_t *sd = bson_malloc0 (sizeof *sd);
+   lab_scan_stackdist_t *sd = bson_malloc0 (sizeof *sd);
    uint32_t s;
 
    sd->rate = rate > 0 && rate < 1 ? rate : 1.0;
@@ -165,9 +165,9 @@ lab_stackdist_new (double rate)
    return sd;
 }
 
-/* lab_stackdist_destroy -- see stackdist.h. */
+/* lab_scan_stackdist_destroy -- see stackdist.h. */
 void
-lab_stackdist_destroy (lab_stackdist_t *sd)
+lab_scan_stackdist_destroy (lab_scan_stackdist_t *sd)
 {
    int c;
 
@@ -183,22 +183,22 @@ lab_stackdist_destroy (lab_stackdist_t *sd)
    bson_free (sd);
 }
 
-/* lab_stackdist_sampled -- see stackdist.h. */
+/* lab_scan_stackdist_sampled -- see stackdist.h. */
 bool
-lab_stackdist_sampled (const lab_stackdist_t *sd, uint64_t page)
+lab_scan_stackdist_sampled (const lab_scan_stackdist_t *sd, uint64_t page)
 {
    return sd->rate >= 1.0 || (lab_scan_mix64 (page) >> 40) < sd->threshold;
 }
 
-/* lab_stackdist_access -- see stackdist.h. */
+/* lab_scan_stackdist_access -- see stackdist.h. */
 void
-lab_stackdist_access (lab_stackdist_t *sd, uint64_t page, uint64_t bytes, int cls, bool counted)
+lab_scan_stackdist_access (lab_scan_stackdist_t *sd, uint64_t page, uint64_t bytes, int cls, bool counted)
 {
    class_t *c = &sd->cls[cls < 0 || cls >= LAB_STACKDIST_CLASSES ? 0 : cls];
    entry_t *e;
 
    BSON_ASSERT (!sd->queried);
-   if (!lab_stackdist_sampled (sd, page)) {
+   if (!lab_scan_stackdist_sampled (sd, page)) {
       return;
    }
    if (bytes == 0) {
@@ -252,10 +252,10 @@ cmp_u64 (const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
-/* lab_stackdist_misses -- see stackdist.h. Sampled distances are scaled by 1/rate (the page's own
+/* lab_scan_stackdist_misses -- see stackdist.h. Sampled distances are scaled by 1/rate (the page's own
  * footprint is not: it is always there). */
 double
-lab_stackdist_misses (lab_stackdist_t *sd, int cls, uint64_t capacity)
+lab_scan_stackdist_misses (lab_scan_stackdist_t *sd, int cls, uint64_t capacity)
 {
    class_t *c;
    size_t lo, hi;
@@ -289,9 +289,9 @@ lab_stackdist_misses (lab_stackdist_t *sd, int cls, uint64_t capacity)
    return (double)(c->cold + (c->n - lo)) / sd->rate;
 }
 
-/* lab_stackdist_accesses -- see stackdist.h. */
+/* lab_scan_stackdist_accesses -- see stackdist.h. */
 double
-lab_stackdist_accesses (const lab_stackdist_t *sd, int cls)
+lab_scan_stackdist_accesses (const lab_scan_stackdist_t *sd, int cls)
 {
    if (cls < 0 || cls >= LAB_STACKDIST_CLASSES) {
       return 0;
@@ -299,9 +299,9 @@ lab_stackdist_accesses (const lab_stackdist_t *sd, int cls)
    return (double)sd->cls[cls].accesses / sd->rate;
 }
 
-/* lab_stackdist_pages -- see stackdist.h. */
+/* lab_scan_stackdist_pages -- see stackdist.h. */
 double
-lab_stackdist_pages (const lab_stackdist_t *sd, int cls)
+lab_scan_stackdist_pages (const lab_scan_stackdist_t *sd, int cls)
 {
    if (cls < 0 || cls >= LAB_STACKDIST_CLASSES) {
       return 0;

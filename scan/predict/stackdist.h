@@ -35,32 +35,33 @@
 
 #define LAB_STACKDIST_CLASSES 4
 
-typedef struct lab_stackdist lab_stackdist_t;
+typedef struct lab_stackdist lab_scan_stackdist_t;
 
-/* lab_stackdist_new -- an empty analysis that samples pages at `rate` (0 < rate <= 1; 1 tracks every
+/* lab_scan_stackdist_new -- an empty analysis that samples pages at `rate` (0 < rate <= 1; 1 tracks every
  * page and the counts are exact). Never NULL. */
-lab_stackdist_t *lab_stackdist_new (double rate);
+lab_scan_stackdist_t *lab_scan_stackdist_new (double rate);
 
-/* lab_stackdist_destroy -- free it; NULL is fine. */
-void lab_stackdist_destroy (lab_stackdist_t *sd);
+/* lab_scan_stackdist_destroy -- free it; NULL is fine. */
+void lab_scan_stackdist_destroy (lab_scan_stackdist_t *sd);
 
-/* lab_stackdist_access -- one access to `page` (any 64-bit id) whose cache footprint is `bytes` (> 0; a
+/* lab_scan_stackdist_access -- one access to `page` (any 64-bit id) whose cache footprint is `bytes` (> 0; a
  * page keeps the footprint of its latest access), of class `cls`; `counted` false makes it a refresh.
- * Accesses after lab_stackdist_misses has been asked are not allowed. */
-void lab_stackdist_access (lab_stackdist_t *sd, uint64_t page, uint64_t bytes, int cls, bool counted);
+ * Accesses after lab_scan_stackdist_misses has been asked are not allowed. */
+void lab_scan_stackdist_access (lab_scan_stackdist_t *sd, uint64_t page, uint64_t bytes, int cls,
+                                bool counted);
 
-/* lab_stackdist_sampled -- whether `page` is tracked at the analysis' rate (callers may skip building
+/* lab_scan_stackdist_sampled -- whether `page` is tracked at the analysis' rate (callers may skip building
  * the accesses of a page that is not). */
-bool lab_stackdist_sampled (const lab_stackdist_t *sd, uint64_t page);
+bool lab_scan_stackdist_sampled (const lab_scan_stackdist_t *sd, uint64_t page);
 
-/* lab_stackdist_misses -- the counted accesses of class `cls` that miss an LRU cache of `capacity`
+/* lab_scan_stackdist_misses -- the counted accesses of class `cls` that miss an LRU cache of `capacity`
  * bytes: cold misses plus reuses whose distance exceeds the capacity, scaled by 1/rate. */
-double lab_stackdist_misses (lab_stackdist_t *sd, int cls, uint64_t capacity);
+double lab_scan_stackdist_misses (lab_scan_stackdist_t *sd, int cls, uint64_t capacity);
 
-/* lab_stackdist_accesses -- the counted accesses of class `cls` (scaled by 1/rate). */
-double lab_stackdist_accesses (const lab_stackdist_t *sd, int cls);
+/* lab_scan_stackdist_accesses -- the counted accesses of class `cls` (scaled by 1/rate). */
+double lab_scan_stackdist_accesses (const lab_scan_stackdist_t *sd, int cls);
 
-/* lab_stackdist_pages -- the distinct pages seen of class `cls` (their first access's class; scaled). */
-double lab_stackdist_pages (const lab_stackdist_t *sd, int cls);
+/* lab_scan_stackdist_pages -- the distinct pages seen of class `cls` (their first access's class; scaled). */
+double lab_scan_stackdist_pages (const lab_scan_stackdist_t *sd, int cls);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * fuzz_device.c -- libFuzzer harness of the mountinfo and sysfs parsers behind device resolution
- * (scan/measure/device.c). The input is "MOUNTINFO\0DEV\0READ_AHEAD_KB": MOUNTINFO is the mountinfo file a data
- * directory is resolved through (the fake sysfs has no block device for its st_dev, so the mount table is
- * what decides); DEV and READ_AHEAD_KB are the contents of a fake disk's sysfs `dev` and
+ * (scan/measure/device.c). The input is "MOUNTINFO\0DEV\0READ_AHEAD_KB": MOUNTINFO is the mountinfo file a
+ * data directory is resolved through (the fake sysfs has no block device for its st_dev, so the mount table
+ * is what decides); DEV and READ_AHEAD_KB are the contents of a fake disk's sysfs `dev` and
  * `queue/read_ahead_kb` files, read through --device and the readahead query.
  */
 #include "scan/scan.h"

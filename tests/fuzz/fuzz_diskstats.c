@@ -1,6 +1,6 @@
 /*
- * fuzz_diskstats.c -- libFuzzer harness of the /proc/diskstats parser (scan/measure/diskstats.c): the input is
- * "DEVICE\0TEXT_A\0TEXT_B"; both snapshots are parsed for DEVICE and, when both parse, their delta is
+ * fuzz_diskstats.c -- libFuzzer harness of the /proc/diskstats parser (scan/measure/diskstats.c): the input
+ * is "DEVICE\0TEXT_A\0TEXT_B"; both snapshots are parsed for DEVICE and, when both parse, their delta is
  * computed (counters going backwards, wraps, zero elapsed time).
  */
 #include "scan/scan.h"

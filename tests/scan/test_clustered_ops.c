@@ -320,10 +320,10 @@ test_probe_refuses (void **state)
    CHECK (lab_store_stats (s, COLL, &p.st, &e_));
    CHECK (lab_store_facts_coll_clustered (srv, &clustered, &e_));
    p.st.clustered = clustered; /* lab_mongo_stats: from listCollections */
-   assert_false (lab_predict_probe_walk (s, fx->store, &o, &p, &e));
+   assert_false (lab_scan_predict_probe_walk (s, fx->store, &o, &p, &e));
    assert_int_equal (e.code, LAB_STORE_ERR_NOT_SUPPORTED);
    assert_non_null (strstr (e.message, "clustered"));
-   lab_predict_probe_cleanup (&p);
+   lab_scan_predict_probe_cleanup (&p);
    lab_store_session_close (s);
    bson_destroy (srv);
    lab_test_store_fx_free (fx);

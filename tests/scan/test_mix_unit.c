@@ -1,6 +1,6 @@
 /*
- * test_mix_unit.c -- the user's mix, its pure parts (scan/mix/wl_mix_stream.c, scan/mix/wl_mix_report.c): --mix
- * parsing and its refusals, the counts per type (the proportions exactly, up to rounding), the stream
+ * test_mix_unit.c -- the user's mix, its pure parts (scan/mix/wl_mix_stream.c, scan/mix/wl_mix_report.c):
+ * --mix parsing and its refusals, the counts per type (the proportions exactly, up to rounding), the stream
  * (the same for the same seed, another for another seed, each type's ops numbered in stream order),
  * --mix-rate and the open loop's pace (behind or not), the saturation rule, the counts a percentile needs,
  * and the verdict sentence and summary from a hand-made "mix" object.

@@ -1,6 +1,6 @@
 /*
- * test_predict.c -- the pure part of scan/predict/predict.c (issue 26): the page traces of both layouts' loads
- * on hand-made layouts whose misses can be worked out by hand -- clustered rows (one page per master),
+ * test_predict.c -- the pure part of scan/predict/predict.c (issue 26): the page traces of both layouts'
+ * loads on hand-made layouts whose misses can be worked out by hand -- clustered rows (one page per master),
  * interleaved rows read by one worker (LRU's sequential-scan collapse below the working set) and by two
  * workers in step (the second reader of a page hits), the folded layout's packing, --keys-limit's
  * subset, and the bytes a miss reads.
@@ -21,7 +21,7 @@ static int64_t g_all[MASTERS] = { 0, 1, 2, 3 };
 /* layout -- MASTERS masters of ROWS rows; interleaved: row j of master m has RecordId 1 + j*MASTERS + m
  * (page j holds row j of every master), else clustered: 1 + m*ROWS + j. rows_per_page as given. */
 static void
-layout (lab_predict_input_t *in, bool interleaved, double rows_per_page, int parallel)
+layout (lab_scan_predict_input_t *in, bool interleaved, double rows_per_page, int parallel)
 {
    int m, j;
 
@@ -56,20 +56,20 @@ layout (lab_predict_input_t *in, bool interleaved, double rows_per_page, int par
 static void
 test_clustered (void **state)
 {
-   lab_predict_input_t in;
-   lab_stackdist_t *sd;
+   lab_scan_predict_input_t in;
+   lab_scan_stackdist_t *sd;
 
    (void)state;
    layout (&in, false, ROWS, 1);
-   sd = lab_predict_trace_detail (&in);
-   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_DATA) == MASTERS * ROWS);
-   assert_true (lab_stackdist_pages (sd, LAB_PREDICT_DATA) == MASTERS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, PAGE + 1) == MASTERS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == MASTERS);
+   sd = lab_scan_predict_trace_detail (&in);
+   assert_true (lab_scan_stackdist_accesses (sd, LAB_PREDICT_DATA) == MASTERS * ROWS);
+   assert_true (lab_scan_stackdist_pages (sd, LAB_PREDICT_DATA) == MASTERS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, PAGE + 1) == MASTERS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == MASTERS);
    /* one index page, searched once per master, read once */
-   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_INDEX) == MASTERS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_INDEX, 1000 * PAGE) == 1);
-   lab_stackdist_destroy (sd);
+   assert_true (lab_scan_stackdist_accesses (sd, LAB_PREDICT_INDEX) == MASTERS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_INDEX, 1000 * PAGE) == 1);
+   lab_scan_stackdist_destroy (sd);
 }
 
 /* Interleaved, one worker: each master reads pages 0..9 in turn. A cache of the 10 pages (and the index
@@ -77,16 +77,16 @@ test_clustered (void **state)
 static void
 test_interleaved_one_worker (void **state)
 {
-   lab_predict_input_t in;
-   lab_stackdist_t *sd;
+   lab_scan_predict_input_t in;
+   lab_scan_stackdist_t *sd;
 
    (void)state;
    layout (&in, true, MASTERS, 1);
-   sd = lab_predict_trace_detail (&in);
-   assert_true (lab_stackdist_pages (sd, LAB_PREDICT_DATA) == ROWS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS * PAGE + 1) == ROWS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS / 2 * PAGE) == MASTERS * ROWS);
-   lab_stackdist_destroy (sd);
+   sd = lab_scan_predict_trace_detail (&in);
+   assert_true (lab_scan_stackdist_pages (sd, LAB_PREDICT_DATA) == ROWS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS * PAGE + 1) == ROWS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS / 2 * PAGE) == MASTERS * ROWS);
+   lab_scan_stackdist_destroy (sd);
 }
 
 /* Interleaved, two workers in step (masters 0-1 and 2-3): the second worker's read of page j comes right
@@ -94,15 +94,15 @@ test_interleaved_one_worker (void **state)
 static void
 test_interleaved_two_workers (void **state)
 {
-   lab_predict_input_t in;
-   lab_stackdist_t *sd;
+   lab_scan_predict_input_t in;
+   lab_scan_stackdist_t *sd;
 
    (void)state;
    layout (&in, true, MASTERS, 2);
-   sd = lab_predict_trace_detail (&in);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 2 * PAGE + 1) == 2 * ROWS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS * PAGE + 1) == ROWS);
-   lab_stackdist_destroy (sd);
+   sd = lab_scan_predict_trace_detail (&in);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, 2 * PAGE + 1) == 2 * ROWS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, ROWS * PAGE + 1) == ROWS);
+   lab_scan_stackdist_destroy (sd);
 }
 
 /* --keys-limit: only the masters loaded are in the trace (0 and 3 here). */
@@ -110,38 +110,38 @@ static void
 test_subset (void **state)
 {
    static int64_t some[] = { 0, 3 };
-   lab_predict_input_t in;
-   lab_stackdist_t *sd;
+   lab_scan_predict_input_t in;
+   lab_scan_stackdist_t *sd;
 
    (void)state;
    layout (&in, false, ROWS, 1);
    in.load = some;
    in.nload = 2;
-   sd = lab_predict_trace_detail (&in);
-   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_DATA) == 2 * ROWS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == 2);
-   lab_stackdist_destroy (sd);
+   sd = lab_scan_predict_trace_detail (&in);
+   assert_true (lab_scan_stackdist_accesses (sd, LAB_PREDICT_DATA) == 2 * ROWS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == 2);
+   lab_scan_stackdist_destroy (sd);
 }
 
 /* Folded: documents of 10 rows x 10 bytes packed two to a 200-byte page: 2 pages, each read once. */
 static void
 test_folded (void **state)
 {
-   lab_predict_input_t in;
-   lab_stackdist_t *sd;
+   lab_scan_predict_input_t in;
+   lab_scan_stackdist_t *sd;
    int64_t pages = 0;
    double misses = 0;
 
    (void)state;
    layout (&in, true, MASTERS, 2);
-   sd = lab_predict_trace_folded (&in, &pages);
+   sd = lab_scan_predict_trace_folded (&in, &pages);
    assert_int_equal (pages, 2);
-   assert_true (lab_stackdist_accesses (sd, LAB_PREDICT_DATA) == MASTERS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == 2);
+   assert_true (lab_scan_stackdist_accesses (sd, LAB_PREDICT_DATA) == MASTERS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, 1000 * PAGE) == 2);
    /* read bytes: 2 data misses x 4096 + 1 index miss x 16384 */
-   assert_true (lab_predict_read_bytes (sd, 1000 * PAGE, 4096, 16384, &misses) == 2 * 4096 + 16384);
+   assert_true (lab_scan_predict_read_bytes (sd, 1000 * PAGE, 4096, 16384, &misses) == 2 * 4096 + 16384);
    assert_true (misses == 3);
-   lab_stackdist_destroy (sd);
+   lab_scan_stackdist_destroy (sd);
 }
 
 /* The cache the model fills: WiredTiger's eviction trigger (95%) of the configured size. */
@@ -149,7 +149,7 @@ static void
 test_capacity (void **state)
 {
    (void)state;
-   assert_int_equal (lab_predict_capacity (1000000), 950000);
+   assert_int_equal (lab_scan_predict_capacity (1000000), 950000);
 }
 
 /* A smaller capacity -- a lower fill, or a larger footprint per page as the probe measures them -- moves
@@ -159,23 +159,24 @@ test_capacity (void **state)
 static void
 test_capacity_moves_knee (void **state)
 {
-   lab_predict_input_t in;
-   lab_stackdist_t *sd;
+   lab_scan_predict_input_t in;
+   lab_scan_stackdist_t *sd;
 
    (void)state;
-   assert_int_equal (lab_predict_capacity_at (1000000, 0.875), 875000);
-   assert_int_equal (lab_predict_capacity_at (1000000, 0), 950000); /* no fill known: the default */
+   assert_int_equal (lab_scan_predict_capacity_at (1000000, 0.875), 875000);
+   assert_int_equal (lab_scan_predict_capacity_at (1000000, 0), 950000); /* no fill known: the default */
    layout (&in, true, MASTERS, 1);
-   sd = lab_predict_trace_detail (&in);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, lab_predict_capacity_at (1100, 0.95)) == ROWS);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, lab_predict_capacity_at (1100, 0.875)) ==
-                MASTERS * ROWS);
-   lab_stackdist_destroy (sd);
+   sd = lab_scan_predict_trace_detail (&in);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, lab_scan_predict_capacity_at (1100, 0.95)) ==
+                ROWS);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA,
+                                           lab_scan_predict_capacity_at (1100, 0.875)) == MASTERS * ROWS);
+   lab_scan_stackdist_destroy (sd);
    in.page_cache_bytes = 110;
-   sd = lab_predict_trace_detail (&in);
-   assert_true (lab_stackdist_misses (sd, LAB_PREDICT_DATA, lab_predict_capacity_at (1100, 0.95)) ==
+   sd = lab_scan_predict_trace_detail (&in);
+   assert_true (lab_scan_stackdist_misses (sd, LAB_PREDICT_DATA, lab_scan_predict_capacity_at (1100, 0.95)) ==
                 MASTERS * ROWS);
-   lab_stackdist_destroy (sd);
+   lab_scan_stackdist_destroy (sd);
 }
 
 int

@@ -3,9 +3,9 @@
  * collection takes: the key index walk and the sampled leaf-page count read no document (the store's
  * documents-read counter, which a find does move, proves it) and the sampled count is within 10% of the
  * exact walk's. The threshold for sampling is lowered through probe_t.exact_below_bytes (the code path is
- * the real one: lab_predict_probe_walk, lab_predict_probe_leaf_pages); then the cache's capacity from what
- * those reads left in the cache (lab_predict_probe_footprint: bytes per page, the key index's own size,
- * the eviction thresholds), still without a document read.
+ * the real one: lab_scan_predict_probe_walk, lab_scan_predict_probe_leaf_pages); then the cache's capacity
+ * from what those reads left in the cache (lab_scan_predict_probe_footprint: bytes per page, the key index's
+ * own size, the eviction thresholds), still without a document read.
  */
 #include "tests/testutil.h"
 
@@ -137,8 +137,8 @@ test_probe_sampled_no_document (void **state)
    CHECK (s = lab_store_session_open (fx->store, &e_));
    CHECK (lab_store_stats (s, COLL, &p.st, &e_));
    d0 = docs_read (fx->store);
-   CHECK (lab_predict_probe_walk (s, fx->store, &o, &p, &e_));
-   lab_predict_probe_leaf_pages (s, fx->store, &o, &p);
+   CHECK (lab_scan_predict_probe_walk (s, fx->store, &o, &p, &e_));
+   lab_scan_predict_probe_leaf_pages (s, fx->store, &o, &p);
    print_message ("probe: %lld entries, leaf pages %lld (%s, +-%.1f%%), %lld records stepped, %lld pages and "
                   "%lld bytes read, %lld documents fetched (%s)\n",
                   (long long)p.entries, (long long)p.leaf_pages, p.leaf_source, p.leaf_error_pct,
@@ -151,7 +151,7 @@ test_probe_sampled_no_document (void **state)
    assert_non_null (strstr (p.documents_how, "measured"));
    assert_int_equal (docs_read (fx->store) - d0, 0);
    /* the cache's capacity from what those reads left in the cache: no further read */
-   lab_predict_probe_footprint (s, fx->store, &o, &p);
+   lab_scan_predict_probe_footprint (s, fx->store, &o, &p);
    print_message ("footprint: %.0f B per data page (%lld pages), %.0f B per index page (%lld), key index "
                   "%.0f B of %lld, eviction %.0f/%.0f%s%s\n",
                   p.data_page_mem, (long long)p.data_pages_in, p.index_page_mem, (long long)p.index_pages_in,
@@ -188,7 +188,7 @@ test_probe_sampled_no_document (void **state)
    assert_int_equal (n, ROWS / BILLS + (7 < ROWS % BILLS));
    assert_int_equal (docs_read (fx->store) - d0, n);
    lab_store_session_close (s);
-   lab_predict_probe_cleanup (&p);
+   lab_scan_predict_probe_cleanup (&p);
 }
 
 int

@@ -1,7 +1,7 @@
 /*
- * test_stackdist.c -- scan/predict/stackdist.c (issue 26): the misses that the one-pass stack-distance analysis
- * gives for every cache capacity equal, exactly, those of a direct LRU simulation of that capacity, on
- * random traces: pages of one size (Mattson's case), pages of different sizes (bytes, the model's case),
+ * test_stackdist.c -- scan/predict/stackdist.c (issue 26): the misses that the one-pass stack-distance
+ * analysis gives for every cache capacity equal, exactly, those of a direct LRU simulation of that capacity,
+ * on random traces: pages of one size (Mattson's case), pages of different sizes (bytes, the model's case),
  * several classes counted apart, refreshes that move a page without counting, and traces long enough
  * to renumber the time window many times. With SHARDS sampling the estimate stays near the exact curve.
  */
@@ -104,13 +104,13 @@ random_trace (uint64_t seed, size_t n, uint64_t npages, uint64_t max_bytes, int 
 static void
 check_every_capacity (const acc_t *t, size_t n)
 {
-   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
    uint64_t total = 0, cap, want[LAB_STACKDIST_CLASSES];
    size_t i;
    int c;
 
    for (i = 0; i < n; i++) {
-      lab_stackdist_access (sd, t[i].page, t[i].bytes, t[i].cls, t[i].counted);
+      lab_scan_stackdist_access (sd, t[i].page, t[i].bytes, t[i].cls, t[i].counted);
    }
    /* a bound on every distance: the sum of every page's footprint */
    for (i = 0; i < n; i++) {
@@ -124,14 +124,14 @@ check_every_capacity (const acc_t *t, size_t n)
    for (cap = 0; cap <= total + 1; cap++) {
       lru_misses (t, n, cap, want);
       for (c = 0; c < LAB_STACKDIST_CLASSES; c++) {
-         double got = lab_stackdist_misses (sd, c, cap);
+         double got = lab_scan_stackdist_misses (sd, c, cap);
          if (got != (double)want[c]) {
             fail_msg ("capacity %llu, class %d: stack distances give %.0f misses, LRU %llu",
                       (unsigned long long)cap, c, got, (unsigned long long)want[c]);
          }
       }
    }
-   lab_stackdist_destroy (sd);
+   lab_scan_stackdist_destroy (sd);
 }
 
 /* Mattson's case: every page one unit, capacity in pages. */
@@ -166,23 +166,23 @@ test_long_trace (void **state)
    uint64_t want[LAB_STACKDIST_CLASSES];
    const size_t n = 20000;
    acc_t *t = random_trace (77, n, 1800, 5, 2, 7);
-   lab_stackdist_t *sd = lab_stackdist_new (1.0);
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
    uint64_t caps[] = { 0, 1, 5, 50, 400, 1500, 3000, 6000, 12000 };
    size_t i, k;
 
    (void)state;
    for (i = 0; i < n; i++) {
-      lab_stackdist_access (sd, t[i].page, t[i].bytes, t[i].cls, t[i].counted);
+      lab_scan_stackdist_access (sd, t[i].page, t[i].bytes, t[i].cls, t[i].counted);
    }
    for (k = 0; k < sizeof caps / sizeof caps[0]; k++) {
       lru_misses (t, n, caps[k], want);
-      assert_true (lab_stackdist_misses (sd, 0, caps[k]) == (double)want[0]);
-      assert_true (lab_stackdist_misses (sd, 1, caps[k]) == (double)want[1]);
+      assert_true (lab_scan_stackdist_misses (sd, 0, caps[k]) == (double)want[0]);
+      assert_true (lab_scan_stackdist_misses (sd, 1, caps[k]) == (double)want[1]);
    }
    /* every counted access of a class is a miss at capacity 0; the pages are the distinct ones */
-   assert_true (lab_stackdist_misses (sd, 0, 0) == lab_stackdist_accesses (sd, 0));
-   assert_true (lab_stackdist_pages (sd, 0) + lab_stackdist_pages (sd, 1) <= 1800);
-   lab_stackdist_destroy (sd);
+   assert_true (lab_scan_stackdist_misses (sd, 0, 0) == lab_scan_stackdist_accesses (sd, 0));
+   assert_true (lab_scan_stackdist_pages (sd, 0) + lab_scan_stackdist_pages (sd, 1) <= 1800);
+   lab_scan_stackdist_destroy (sd);
    bson_free (t);
 }
 
@@ -193,26 +193,27 @@ test_sampled (void **state)
 {
    const size_t n = 300000;
    acc_t *t = random_trace (4242, n, 20000, 1, 1, 0);
-   lab_stackdist_t *exact = lab_stackdist_new (1.0), *sampled = lab_stackdist_new (0.1);
+   lab_scan_stackdist_t *exact = lab_scan_stackdist_new (1.0), *sampled = lab_scan_stackdist_new (0.1);
    uint64_t caps[] = { 100, 1000, 2000, 5000, 10000, 15000 };
    size_t i, k, kept = 0;
 
    (void)state;
    for (i = 0; i < n; i++) {
-      lab_stackdist_access (exact, t[i].page, t[i].bytes, 0, true);
-      lab_stackdist_access (sampled, t[i].page, t[i].bytes, 0, true);
-      kept += lab_stackdist_sampled (sampled, t[i].page);
+      lab_scan_stackdist_access (exact, t[i].page, t[i].bytes, 0, true);
+      lab_scan_stackdist_access (sampled, t[i].page, t[i].bytes, 0, true);
+      kept += lab_scan_stackdist_sampled (sampled, t[i].page);
    }
    /* about a tenth of the accesses were kept */
    assert_true (kept > n / 20 && kept < n / 5);
    for (k = 0; k < sizeof caps / sizeof caps[0]; k++) {
-      double e = lab_stackdist_misses (exact, 0, caps[k]), s = lab_stackdist_misses (sampled, 0, caps[k]);
+      double e = lab_scan_stackdist_misses (exact, 0, caps[k]),
+             s = lab_scan_stackdist_misses (sampled, 0, caps[k]);
       if (fabs (e - s) > 0.05 * (double)n) {
          fail_msg ("capacity %llu: sampled %.0f misses, exact %.0f", (unsigned long long)caps[k], s, e);
       }
    }
-   lab_stackdist_destroy (exact);
-   lab_stackdist_destroy (sampled);
+   lab_scan_stackdist_destroy (exact);
+   lab_scan_stackdist_destroy (sampled);
    bson_free (t);
 }
 

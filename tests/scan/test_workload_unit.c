@@ -1,8 +1,8 @@
 /*
- * test_workload_unit.c -- the pure parts of the workloads (scan/workloads/workload.c, scan/workloads/wl_plan.c): --workload
- * parsing, the row view of a folded document, the aggregate's groups, the commands a MongoDB server is
- * sent for each workload and layout, the index each workload needs, and the planner table: every plan
- * lab_scan_wl_plan writes is the one docs/mongodb-compat.md §19 lists.
+ * test_workload_unit.c -- the pure parts of the workloads (scan/workloads/workload.c,
+ * scan/workloads/wl_plan.c): --workload parsing, the row view of a folded document, the aggregate's groups,
+ * the commands a MongoDB server is sent for each workload and layout, the index each workload needs, and the
+ * planner table: every plan lab_scan_wl_plan writes is the one docs/mongodb-compat.md §19 lists.
  */
 #include "tests/testutil.h"
 
