@@ -599,7 +599,7 @@ run_verify (const options_t *o, lab_store_t *store, const lab_fold_run_result_t 
    }
    vo.skip_key_ids = (const char *const *)fr->rejected_key_ids;
    vo.nskip = nskip;
-   if (!lab_verify (store, &vo, vr, error)) {
+   if (!lab_fold_verify (store, &vo, vr, error)) {
       if (vr->gave_up_transient) {
          char *rc = rerun_command (argc, argv, store, RERUN_VERIFY);
          lab_log_error ("%s", error->message);
@@ -635,7 +635,7 @@ run_verify (const options_t *o, lab_store_t *store, const lab_fold_run_result_t 
 /* What main did, for the summary. */
 typedef struct {
    bool fold;     /* a fold was to run (false: verify only) */
-   bool folded;   /* lab_foldrun ran (its counters are in fr, also after a failure) */
+   bool folded;   /* lab_fold_run ran (its counters are in fr, also after a failure) */
    bool verified; /* the verification completed (vr) */
    lab_fold_run_result_t fr;
    lab_fold_verify_result_t vr;
@@ -776,7 +776,7 @@ main (int argc, char **argv)
    }
    if (w.fold) {
       w.folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
-      if (!lab_foldrun (store, &o.run, &w.fr, &error)) {
+      if (!lab_fold_run (store, &o.run, &w.fr, &error)) {
          fold_failed (&w.fr, store, argc, argv, &error);
          goto fail;
       }

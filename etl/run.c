@@ -397,10 +397,10 @@ run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
    pthread_mutex_destroy (&r->reject_lock);
 }
 
-/* lab_foldrun -- see run.h: plan, prepare, execute, merge. */
+/* lab_fold_run -- see run.h: plan, prepare, execute, merge. */
 bool
-lab_foldrun (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_result_t *result,
-             bson_error_t *error)
+lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_result_t *result,
+              bson_error_t *error)
 {
    run_t r;
    lab_store_session_t *sess = NULL;

@@ -2,7 +2,7 @@
  * run_private.h -- what the files of fold-details' store-driven half (run.h) share: the run and its
  * workers, and the functions one phase calls in another. Not part of the etl library's interface.
  *
- *   run.c             the driver: option checks, prepare, merge, lab_foldrun
+ *   run.c             the driver: option checks, prepare, merge, lab_fold_run
  *   run_plan.c        plan: limits, source and index, destination, resume or fresh, hoist, ranges
  *   run_describe.c    --plan: what the run would send (document and text)
  *   run_checkpoint.c  the checkpoint collection: settings written, read back, what --resume accepts
