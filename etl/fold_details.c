@@ -1,5 +1,5 @@
 /*
- * fold_details.c -- the fold-details tool: parse options, run the fold (run.h) and/or the verification
+ * fold_details.c -- the fold-details tool: parse options, run the fold (fold_run.h) and/or the verification
  * (verify.h), print the summary, map errors to exit codes. No fold logic lives here.
  */
 #include "core/cli.h"
@@ -9,7 +9,7 @@
 #include "core/suggest.h"
 #include "store/store.h"
 #include "retry.h"
-#include "run.h"
+#include "fold_run.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -299,12 +299,12 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       return false;
    }
    r->progress = o->common.progress;
-   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES"); /* test hook: see run.h */
+   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES"); /* test hook: see fold_run.h */
    if (v && *v &&
        !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &r->kill_after_batches, error)) {
       return false;
    }
-   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_DROP"); /* test hook: see run.h */
+   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_DROP"); /* test hook: see fold_run.h */
    r->kill_after_drop = v && *v && strcmp (v, "0") != 0;
    v = getenv ("LAYOUTLAB_TEST_BLOCKING_SORT_DOCS"); /* test hook: the refusal's limit on a small server */
    if (v && *v &&

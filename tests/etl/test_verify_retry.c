@@ -15,7 +15,7 @@
 
 #include "core/error.h"
 #include "store/store.h"
-#include "etl/run.h"
+#include "etl/fold_run.h"
 #include "etl/verify.h"
 
 #include <mongoc/mongoc.h>

@@ -1,5 +1,5 @@
 /*
- * run.h -- fold-details' store-driven half: sorted reads, the fold, batched unordered writes, parallel
+ * fold_run.h -- fold-details' store-driven half: sorted reads, the fold, batched unordered writes, parallel
  * key ranges, the resume checkpoint and the reject file. The pure logic is in fold.h; checking the
  * result against the source is in verify.h.
  *
@@ -9,8 +9,8 @@
  * run deletes the documents of masters past the checkpoint in each range and folds on from there; since
  * `_id`s are deterministic, nothing is duplicated or lost.
  */
-#ifndef LAB_ETL_RUN_H
-#define LAB_ETL_RUN_H
+#ifndef LAB_ETL_FOLD_RUN_H
+#define LAB_ETL_FOLD_RUN_H
 
 #include "core/progress.h"
 #include "store/serverfacts.h"
