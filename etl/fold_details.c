@@ -765,10 +765,12 @@ main (int argc, char **argv)
     * what layoutlab wrote, unless the user says so (--yes, or y on a terminal) */
    if (w.fold && !o.run.resume && !o.run.plan_only) {
       char *sc = lab_fold_run_state_coll (o.run.target.dst);
-      bool guarded = (!o.run.drop_dst ||
-                      lab_store_mark_drop_guard (store, o.run.target.dst, o.yes, "--drop-dst", &error)) &&
-                     lab_store_mark_drop_guard (
-                        store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)", &error);
+      lab_store_mark_confirm_fn ask = lab_cli_can_ask () ? lab_cli_confirm_tty : NULL;
+      bool guarded =
+         (!o.run.drop_dst ||
+          lab_store_mark_drop_guard (store, o.run.target.dst, o.yes, "--drop-dst", ask, NULL, &error)) &&
+         lab_store_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
+                                    ask, NULL, &error);
       bson_free (sc);
       if (!guarded) {
          goto fail;
