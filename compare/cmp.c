@@ -1,7 +1,7 @@
 /*
  * cmp.c -- layout-report's access to the runs[] of a results file (counts, the median run, whether both
  * layouts matched the same keys and returned the same rows), Markdown escaping, the one table-driven
- * helper that appends a formatted number (lab_cmp_app) and the production point's options. The metrics,
+ * helper that appends a formatted number (lab_cmp_md_number) and the production point's options. The metrics,
  * medians, ratios, winners and number formatting are core/results.c.
  */
 #include <errno.h>
@@ -238,9 +238,9 @@ lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out)
    bson_append_document_end (out, &md);
 }
 
-/* lab_cmp_app_esc -- see cmp.h. */
+/* lab_cmp_md_text -- see cmp.h. */
 void
-lab_cmp_app_esc (bson_string_t *o, const char *s)
+lab_cmp_md_text (bson_string_t *o, const char *s)
 {
    char *e = lab_cmp_md_escape (s);
 
@@ -248,10 +248,10 @@ lab_cmp_app_esc (bson_string_t *o, const char *s)
    bson_free (e);
 }
 
-/* lab_cmp_app -- see cmp.h. The catalogue's units go to lab_results_format; the report's own forms each
+/* lab_cmp_md_number -- see cmp.h. The catalogue's units go to lab_results_format; the report's own forms each
  * have their formatter here. */
 void
-lab_cmp_app (bson_string_t *o, lab_cmp_form_t form, double v)
+lab_cmp_md_number (bson_string_t *o, lab_cmp_form_t form, double v)
 {
    static char *(*const formatter[]) (double) = {
       [LAB_CMP_FACTOR] = lab_results_format_factor,
@@ -264,9 +264,9 @@ lab_cmp_app (bson_string_t *o, lab_cmp_form_t form, double v)
    bson_free (s);
 }
 
-/* lab_cmp_app_stat -- see cmp.h. */
+/* lab_cmp_md_stat -- see cmp.h. */
 void
-lab_cmp_app_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s, bool range)
+lab_cmp_md_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s, bool range)
 {
    char *t = lab_results_format_stat (unit, s, range);
 
@@ -274,9 +274,9 @@ lab_cmp_app_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s, bool r
    bson_free (t);
 }
 
-/* lab_cmp_app_engine_disk -- see cmp.h. */
+/* lab_cmp_md_engine_disk -- see cmp.h. */
 void
-lab_cmp_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout)
+lab_cmp_md_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout)
 {
    char *e = lab_cmp_md_escape (layout);
 
@@ -364,9 +364,9 @@ lab_cmp_production_parse (const char *ratio, const char *cache, const char *data
    return true;
 }
 
-/* lab_cmp_app_suggest -- see cmp.h. */
+/* lab_cmp_md_suggest -- see cmp.h. */
 void
-lab_cmp_app_suggest (bson_string_t *o, const lab_cmp_results_t *r, const char *tool, const char *args)
+lab_cmp_md_suggest (bson_string_t *o, const lab_cmp_results_t *r, const char *tool, const char *args)
 {
    const char *uri = r ? lab_results_get_string (&r->doc, "backend.uri") : NULL;
    char *cmd = lab_suggest_command (tool, uri ? uri : "URI",
@@ -385,9 +385,9 @@ coll_of (const lab_results_layouts_t *ls, size_t i)
    return ls->l[i].collection ? ls->l[i].collection : ls->l[i].name;
 }
 
-/* lab_cmp_app_suggest_verify -- see cmp.h. */
+/* lab_cmp_md_suggest_verify -- see cmp.h. */
 void
-lab_cmp_app_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r)
+lab_cmp_md_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r)
 {
    lab_results_layouts_t ls;
    bson_string_t *args = bson_string_new ("--src ");
@@ -411,13 +411,13 @@ lab_cmp_app_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r)
       lab_cli_shell_quote (args, coll_of (&ls, cand));
    }
    bson_string_append (args, " --verify");
-   lab_cmp_app_suggest (o, r, "fold-details", args->str);
+   lab_cmp_md_suggest (o, r, "fold-details", args->str);
    bson_string_free (args, true);
 }
 
-/* lab_cmp_app_suggest_scan -- see cmp.h. */
+/* lab_cmp_md_suggest_scan -- see cmp.h. */
 void
-lab_cmp_app_suggest_scan (bson_string_t *o, const lab_cmp_results_t *r, const char *args)
+lab_cmp_md_suggest_scan (bson_string_t *o, const lab_cmp_results_t *r, const char *args)
 {
    lab_results_layouts_t ls;
    bson_string_t *a = bson_string_new (NULL);
@@ -441,6 +441,6 @@ lab_cmp_app_suggest_scan (bson_string_t *o, const lab_cmp_results_t *r, const ch
    }
    bson_string_append (a, " ");
    bson_string_append (a, args);
-   lab_cmp_app_suggest (o, r, "scancmp", a->str);
+   lab_cmp_md_suggest (o, r, "scancmp", a->str);
    bson_string_free (a, true);
 }

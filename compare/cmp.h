@@ -306,28 +306,28 @@ void lab_cmp_match_json_append (const lab_cmp_match_t *m, bson_t *out);
  * into spaces, safe inside a table cell or heading; NULL gives "n/a". Caller bson_free()s. */
 char *lab_cmp_md_escape (const char *s);
 
-/* lab_cmp_app_esc -- append lab_cmp_md_escape (s) to `o`. */
-void lab_cmp_app_esc (bson_string_t *o, const char *s);
+/* lab_cmp_md_text -- append lab_cmp_md_escape (s) to `o`. */
+void lab_cmp_md_text (bson_string_t *o, const char *s);
 
-/* lab_cmp_app_suggest -- a command the report suggests, as inline code: "`TOOL --uri URI --db DB ARGS`"
+/* lab_cmp_md_suggest -- a command the report suggests, as inline code: "`TOOL --uri URI --db DB ARGS`"
  * with the store the file measured (backend.uri, already redacted, and backend.db; "URI" when the file
  * does not record it), built by core/suggest.h. `args` are shell words. */
-void lab_cmp_app_suggest (bson_string_t *o, const lab_cmp_results_t *r, const char *tool, const char *args);
+void lab_cmp_md_suggest (bson_string_t *o, const lab_cmp_results_t *r, const char *tool, const char *args);
 
 /* The arguments of the sweep the report suggests (as scancmp --help's example). */
 #define LAB_CMP_SWEEP_ARGS "--cold --direct-io --cache-ratios 0.25,0.7,1.5 --out sweep.json"
 
-/* lab_cmp_app_suggest_verify -- the fold-details command that verifies the file's folded layout against its
- * reference (--src and --dst from their collections), by lab_cmp_app_suggest. */
-void lab_cmp_app_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r);
+/* lab_cmp_md_suggest_verify -- the fold-details command that verifies the file's folded layout against its
+ * reference (--src and --dst from their collections), by lab_cmp_md_suggest. */
+void lab_cmp_md_suggest_verify (bson_string_t *o, const lab_cmp_results_t *r);
 
-/* lab_cmp_app_suggest_scan -- the scancmp command that measures the file's layouts again (--detail and
- * --folded, or a --layout each) with `args` after them, by lab_cmp_app_suggest. */
-void lab_cmp_app_suggest_scan (bson_string_t *o, const lab_cmp_results_t *r, const char *args);
+/* lab_cmp_md_suggest_scan -- the scancmp command that measures the file's layouts again (--detail and
+ * --folded, or a --layout each) with `args` after them, by lab_cmp_md_suggest. */
+void lab_cmp_md_suggest_scan (bson_string_t *o, const lab_cmp_results_t *r, const char *args);
 
-/* The forms lab_cmp_app appends a number in: each catalogue unit (the same values as lab_unit_t, formatted
- * by lab_results_format), then the report's own forms. One table in cmp.c maps each to its formatter of
- * core/results.h. */
+/* The forms lab_cmp_md_number appends a number in: each catalogue unit (the same values as lab_unit_t,
+ * formatted by lab_results_format), then the report's own forms. One table in cmp.c maps each to its
+ * formatter of core/results.h. */
 typedef enum {
    LAB_CMP_COUNT = LAB_UNIT_COUNT,     /* 55,357,286 */
    LAB_CMP_RATE = LAB_UNIT_RATE,       /* 3,917/s */
@@ -344,18 +344,18 @@ typedef enum {
 /* LAB_CMP_UNIT -- the form of catalogue unit `u` (a metric's m->unit). */
 #define LAB_CMP_UNIT(u) ((lab_cmp_form_t)(u))
 
-/* lab_cmp_app -- append `v` to `o` in `form`. */
-void lab_cmp_app (bson_string_t *o, lab_cmp_form_t form, double v);
+/* lab_cmp_md_number -- append `v` to `o` in `form`. */
+void lab_cmp_md_number (bson_string_t *o, lab_cmp_form_t form, double v);
 
-/* lab_cmp_app_stat -- append s in `unit`: "median (min–max)", or the median alone when `range` is false
+/* lab_cmp_md_stat -- append s in `unit`: "median (min–max)", or the median alone when `range` is false
  * (lab_results_format_stat). */
-void lab_cmp_app_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s, bool range);
+void lab_cmp_md_stat (bson_string_t *o, lab_unit_t unit, const lab_stat_t *s, bool range);
 
-/* lab_cmp_app_engine_disk -- append to `o` the two read amplifications of point p's reference layout
+/* lab_cmp_md_engine_disk -- append to `o` the two read amplifications of point p's reference layout
  * (named `layout`, Markdown-escaped): "the engine read 6.1x the detail layout, the disk 1.02x", and for
  * a point in LAB_RESULTS_REGIME_MEMORY ": the page cache held it". Nothing without the engine's figure;
  * the disk's only when known. */
-void lab_cmp_app_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout);
+void lab_cmp_md_engine_disk (bson_string_t *o, const lab_sweep_point_t *p, const char *layout);
 
 /* ---- rendering --------------------------------------------------------------------------------- */
 

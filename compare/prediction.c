@@ -18,10 +18,10 @@ is_predicted (const bson_t *doc)
    return lab_results_get_bool (doc, "predicted", &v) && v;
 }
 
-/* app_probe -- one sentence on what the probe read and cost: its time, the index bytes its walk read,
+/* md_probe -- one sentence on what the probe read and cost: its time, the index bytes its walk read,
  * the collection's pages its leaf count read, and the documents it fetched. */
 static void
-app_probe (bson_string_t *o, const bson_t *doc)
+md_probe (bson_string_t *o, const bson_t *doc)
 {
    double s = 0, walk = -1, walk_s = -1, leaf = -1, leaf_s = -1, docs = 0, masters = 0, frac = 1, sampled = 0;
    const char *coll = lab_results_get_string (doc, "prediction.source_collection");
@@ -32,7 +32,7 @@ app_probe (bson_string_t *o, const bson_t *doc)
    lab_results_get_number (doc, "prediction.probe.documents_fetched", &docs);
    lab_results_get_number (doc, "prediction.probe.masters", &masters);
    bson_string_append (o, "The probe of ");
-   lab_cmp_app_esc (o, coll ? coll : "the detail collection");
+   lab_cmp_md_text (o, coll ? coll : "the detail collection");
    bson_string_append_printf (o, " took %.2f s: it walked %.0f masters' index entries", s, masters);
    if (lab_results_get_number (doc, "prediction.probe.index_walk_s", &walk_s) || has_walk) {
       bson_string_append (o, " (");
@@ -63,7 +63,7 @@ app_probe (bson_string_t *o, const bson_t *doc)
          frac * 100, sampled);
       if (lab_results_get_string (doc, "prediction.sample.warning")) {
          bson_string_append (o, " (**");
-         lab_cmp_app_esc (o, lab_results_get_string (doc, "prediction.sample.warning"));
+         lab_cmp_md_text (o, lab_results_get_string (doc, "prediction.sample.warning"));
          bson_string_append (o, "**)");
       }
    }
@@ -105,12 +105,12 @@ typedef struct {
    double sp_factor, sp_cache;
 } worst_t;
 
-/* app_pair -- "| predicted | measured | error |" cells of one figure (error in percent of the measured,
+/* md_pair -- "| predicted | measured | error |" cells of one figure (error in percent of the measured,
  * or as a factor for a speedup; `scale` divides both figures as shown, `se` >= 0 a sampled prediction's
  * sampling error); the error is also returned in *err (NAN: none). */
 static void
-app_pair (bson_string_t *o, bool hp, double p, double se, bool hm, double m, bool factor, double scale,
-          double *err)
+md_pair (bson_string_t *o, bool hp, double p, double se, bool hm, double m, bool factor, double scale,
+         double *err)
 {
    *err = NAN;
    if (hp && se >= 0) {
@@ -153,11 +153,11 @@ read_bytes (const lab_sweep_point_t *pt, const char *layout, double *v)
    return s.present;
 }
 
-/* app_row -- one table row: measured point m (index `at` of the measured sweep, -1 a single point)
+/* md_row -- one table row: measured point m (index `at` of the measured sweep, -1 a single point)
  * beside predicted point p, of the same cache; per layout the engine bytes read (the error) and the read
  * amplifications beside them; the largest errors so far in *w. */
 static void
-app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p, int at, worst_t *w)
+md_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p, int at, worst_t *w)
 {
    double err, pb = 0, mb = 0;
    int l;
@@ -168,7 +168,7 @@ app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *
       double se = -1;
       char path[64];
       bool hp = read_bytes (p, p->names[l], &pb), hm = read_bytes (m, m->names[l], &mb);
-      app_pair (o, hp, pb, -1, hm, mb, false, 1048576.0, &err);
+      md_pair (o, hp, pb, -1, hm, mb, false, 1048576.0, &err);
       if (!isnan (err) && fabs (err) > w->err) {
          w->err = fabs (err);
          w->signed_err = err;
@@ -191,7 +191,7 @@ app_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *
       }
       bson_string_append_printf (o, m->has_amplification[l] ? " %.2f |" : " n/a |", m->read_amplification[l]);
    }
-   app_pair (o, p->has_speedup, p->speedup, -1, m->has_speedup, m->speedup, true, 1, &err);
+   md_pair (o, p->has_speedup, p->speedup, -1, m->has_speedup, m->speedup, true, 1, &err);
    if (!isnan (err) && err > 0 && fabs (log (err)) > w->sp_dev) {
       w->sp_dev = fabs (log (err));
       w->sp_factor = err;
@@ -226,10 +226,10 @@ knee_of (const bson_t *doc, int at, const char **here, const char **other, doubl
    return false;
 }
 
-/* app_worst -- the sentence under the table: the largest read amplification error and where (near the
+/* md_worst -- the sentence under the table: the largest read amplification error and where (near the
  * knee of the curve when it is), and the speedup furthest from the measured one. */
 static void
-app_worst (bson_string_t *o, const lab_cmp_results_t *r, const worst_t *w)
+md_worst (bson_string_t *o, const lab_cmp_results_t *r, const worst_t *w)
 {
    const char *here = NULL, *other = NULL;
    double other_cache = 0;
@@ -240,7 +240,7 @@ app_worst (bson_string_t *o, const lab_cmp_results_t *r, const worst_t *w)
    bson_string_append (o, "\n");
    if (w->err >= 0) {
       bson_string_append (o, "The largest error is the ");
-      lab_cmp_app_esc (o, w->layout);
+      lab_cmp_md_text (o, w->layout);
       bson_string_append_printf (o,
                                  " layout's engine bytes read at %.1f MiB (ratio %.2f): %.1f MiB predicted "
                                  "against %.1f MiB measured, %+.0f%%",
@@ -274,10 +274,10 @@ lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r)
                           "below on runs and cold procedure do not apply): LRU stack distances over the page "
                           "accesses the parallel load would make, from where the rows lie (their RecordIds) "
                           "and how big they are; the folded layout's from the rows' sizes. ");
-   app_probe (o, &r->doc);
+   md_probe (o, &r->doc);
 }
 
-/* folded_first -- point m (of results `doc`) with its first folded layout in slot [1], where app_row reads
+/* folded_first -- point m (of results `doc`) with its first folded layout in slot [1], where md_row reads
  * the measured "folded" figures: with more candidates (sorted, clustered, buckets) the file's second layout
  * need not be the folded one the prediction predicts. Unchanged when [1] is folded or none is. */
 static void
@@ -310,9 +310,9 @@ folded_first (const bson_t *doc, lab_sweep_point_t *m)
    m->speedup = m->speedup_of[k];
 }
 
-/* app_caches -- "a, b and c MiB": the caches of `doc`'s points (its single point when it has no sweep). */
+/* md_caches -- "a, b and c MiB": the caches of `doc`'s points (its single point when it has no sweep). */
 static void
-app_caches (bson_string_t *o, const bson_t *doc)
+md_caches (bson_string_t *o, const bson_t *doc)
 {
    size_t n = lab_results_sweep_n (doc), i;
    lab_sweep_point_t p;
@@ -334,11 +334,11 @@ app_caches (bson_string_t *o, const bson_t *doc)
    bson_string_append (o, " bytes");
 }
 
-/* app_unpaired -- what to say when `missing` measured points have no predicted point of their cache: the
+/* md_unpaired -- what to say when `missing` measured points have no predicted point of their cache: the
  * two files' caches, and how to predict at the measured ones (never a pairing by ratio). */
 static void
-app_unpaired (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred, size_t missing,
-              size_t shown)
+md_unpaired (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred, size_t missing,
+             size_t shown)
 {
    if (missing == 0) {
       return;
@@ -348,9 +348,9 @@ app_unpaired (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
                               "prediction's caches are ",
                               shown == 0 ? "No point is paired: " : "", missing,
                               missing == 1 ? " has" : "s have");
-   app_caches (o, &pred->doc);
+   md_caches (o, &pred->doc);
    bson_string_append (o, ", the measured ones ");
-   app_caches (o, &r->doc);
+   md_caches (o, &r->doc);
    bson_string_append (o, ". Points are not paired by cache ratio (each file's ratio divides by its own "
                           "detail size, so one ratio can be two caches); predict at the measured sizes: "
                           "`scancmp --predict --cache-sizes` with the measured sweep's sizes (`jq -r "
@@ -373,7 +373,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
    rows = bson_string_new (NULL);
    bson_string_append (o, "## Predicted beside measured\n\n");
    bson_string_append (o, "The prediction `");
-   lab_cmp_app_esc (o, pred->name);
+   lab_cmp_md_text (o, pred->name);
    bson_string_append (
       o,
       "` (made before folding, from the detail collection alone) against this file's "
@@ -381,14 +381,14 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
       "of the engine's bytes read from disk into its cache (MiB, the median of the runs: "
       "the read amplification's numerator, free of its denominator, which each file takes "
       "from its own sizes); the read amplifications beside them; for the speedup, predicted / measured.\n\n");
-   app_probe (o, &pred->doc);
+   md_probe (o, &pred->doc);
    n = lab_results_sweep_n (&r->doc);
    if (n == 0) {
       /* a single-point file: its one point */
       lab_results_top_point (&r->doc, &m);
       folded_first (&r->doc, &m);
       if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
-         app_row (rows, &m, &p, -1, &w);
+         md_row (rows, &m, &p, -1, &w);
          shown++;
       } else {
          missing++;
@@ -400,7 +400,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
       }
       if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
          folded_first (&r->doc, &m);
-         app_row (rows, &m, &p, (int)i, &w);
+         md_row (rows, &m, &p, (int)i, &w);
          shown++;
       } else {
          missing++;
@@ -415,9 +415,9 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
       bson_string_append (o, rows->str);
    }
    bson_string_free (rows, true);
-   app_unpaired (o, r, pred, missing, shown);
+   md_unpaired (o, r, pred, missing, shown);
    if (shown > 0) {
-      app_worst (o, r, &w);
+      md_worst (o, r, &w);
    }
    bson_string_append (o, "\n");
 }

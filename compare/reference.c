@@ -253,33 +253,33 @@ lab_cmp_reference_cleanup (lab_cmp_reference_t *ref)
 
 /* ---- rendering --------------------------------------------------------------------------------- */
 
-/* app_val_or -- append v in unit, or `missing` when absent. */
+/* md_val_or -- append v in unit, or `missing` when absent. */
 static void
-app_val_or (bson_string_t *o, bool present, lab_unit_t unit, double v, const char *missing)
+md_val_or (bson_string_t *o, bool present, lab_unit_t unit, double v, const char *missing)
 {
    if (!present) {
       bson_string_append (o, missing);
       return;
    }
-   lab_cmp_app (o, LAB_CMP_UNIT (unit), v);
+   lab_cmp_md_number (o, LAB_CMP_UNIT (unit), v);
 }
 
-/* app_val -- append v in unit, or "not given" (a reference figure the source does not publish). */
+/* md_val -- append v in unit, or "not given" (a reference figure the source does not publish). */
 static void
-app_val (bson_string_t *o, bool present, lab_unit_t unit, double v)
+md_val (bson_string_t *o, bool present, lab_unit_t unit, double v)
 {
-   app_val_or (o, present, unit, v, "not given");
+   md_val_or (o, present, unit, v, "not given");
 }
 
-/* app_ratio_cell -- folded / detail as a percentage, or "n/a". */
+/* md_ratio_cell -- folded / detail as a percentage, or "n/a". */
 static void
-app_ratio_cell (bson_string_t *o, bool present, double detail, double folded)
+md_ratio_cell (bson_string_t *o, bool present, double detail, double folded)
 {
    if (!present || detail == 0.0) {
       bson_string_append (o, "n/a");
       return;
    }
-   lab_cmp_app (o, LAB_CMP_RATIO_PCT, folded / detail);
+   lab_cmp_md_number (o, LAB_CMP_RATIO_PCT, folded / detail);
 }
 
 /* The figures of this run that the section compares: a single-point file, or the sweep point in the
@@ -371,12 +371,12 @@ ref_find (const lab_cmp_reference_t *ref, const char *name)
    return NULL;
 }
 
-/* app_bytes_exact -- " = 52,400,000,000 B = 48.80 GiB". */
+/* md_bytes_exact -- " = 52,400,000,000 B = 48.80 GiB". */
 static void
-app_bytes_exact (bson_string_t *o, double bytes)
+md_bytes_exact (bson_string_t *o, double bytes)
 {
    bson_string_append (o, " = ");
-   app_val (o, true, LAB_UNIT_COUNT, round (bytes));
+   md_val (o, true, LAB_UNIT_COUNT, round (bytes));
    bson_string_append_printf (o, " B = %.2f GiB", bytes / 1073741824.0);
 }
 
@@ -401,7 +401,7 @@ render_units_note (bson_string_t *o, const lab_cmp_reference_t *ref, const this_
       }
       bool si = strchr (rm->unit, 'i') == NULL;
       bson_string_append (o, " The reference's ");
-      lab_cmp_app_esc (o, rm->label ? rm->label : rm->metric->label);
+      lab_cmp_md_text (o, rm->label ? rm->label : rm->metric->label);
       bson_string_append (o, " was published as ");
       for (int l = 0; l < 2; l++) {
          bool has = l == 0 ? rm->has_detail : rm->has_folded;
@@ -415,7 +415,7 @@ render_units_note (bson_string_t *o, const lab_cmp_reference_t *ref, const this_
          }
          bson_string_append_printf (o, "%g %s", pv, rm->unit);
          if (rm->metric->unit == LAB_UNIT_BYTES) {
-            app_bytes_exact (o, v);
+            md_bytes_exact (o, v);
          }
       }
       if (si && rm->metric->unit == LAB_UNIT_BYTES) {
@@ -435,7 +435,7 @@ render_units_note (bson_string_t *o, const lab_cmp_reference_t *ref, const this_
             if (l == 1 && rm->has_detail) {
                bson_string_append (o, " and ");
             }
-            app_val (o, true, LAB_UNIT_BYTES, (l == 0 ? rm->detail : rm->folded) * k);
+            md_val (o, true, LAB_UNIT_BYTES, (l == 0 ? rm->detail : rm->folded) * k);
          }
          bson_string_append_printf (o, " (%.1f%% more)", (k - 1.0) * 100.0);
       } else if (!si) {
@@ -451,8 +451,8 @@ render_units_note (bson_string_t *o, const lab_cmp_reference_t *ref, const this_
                continue;
             }
             bson_string_append (o, l == 0 ? " This run's: " : " and ");
-            app_val (o, true, LAB_UNIT_BYTES, s.median);
-            app_bytes_exact (o, s.median);
+            md_val (o, true, LAB_UNIT_BYTES, s.median);
+            md_bytes_exact (o, s.median);
          }
          bson_string_append (o, ".");
       }
@@ -482,11 +482,11 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
    /* size */
    if (rc && rc->has_detail && rc->detail > 0 && cd.present) {
       bson_string_append (o, "- **Size**: this run has ");
-      app_val (o, true, LAB_UNIT_COUNT, cd.median);
+      md_val (o, true, LAB_UNIT_COUNT, cd.median);
       bson_string_append (o, " detail documents");
       if (cf.present) {
          bson_string_append (o, " in ");
-         app_val (o, true, LAB_UNIT_COUNT, cf.median);
+         md_val (o, true, LAB_UNIT_COUNT, cf.median);
          bson_string_append (o, " masters");
       }
       bson_string_append_printf (o,
@@ -498,7 +498,7 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
    bson_string_append (o, "- **Regime** (cache vs data): the reference was measured ");
    if (ref_regime) {
       bson_string_append (o, "in the **");
-      lab_cmp_app_esc (o, ref_regime);
+      lab_cmp_md_text (o, ref_regime);
       bson_string_append (o, "** regime");
    } else {
       bson_string_append (o, "in a regime its file does not name");
@@ -506,7 +506,7 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
    bson_string_append (o, "; this run's figures above are ");
    if (t->is_sweep) {
       bson_string_append_printf (o, "those of sweep point %zu (", t->point);
-      lab_cmp_app (o, LAB_CMP_BINARY, t->cache_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, t->cache_bytes);
       bson_string_append_printf (o, " of cache, ratio %.2f)", t->ratio);
    } else if (t->has_ratio) {
       bson_string_append_printf (o, "at a cache ratio of %.2f", t->ratio);
@@ -514,12 +514,12 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
       bson_string_append (o, "at an unknown cache ratio");
    }
    bson_string_append (o, ", in the **");
-   lab_cmp_app_esc (o, t->regime);
+   lab_cmp_md_text (o, t->regime);
    bson_string_append (o, "** regime");
    if (t->pt && t->pt->buffered_io && t->pt->has_disk_amplification[0] && t->has_amp) {
       /* buffered reads: the engine's figure is not the disk's */
       bson_string_append (o, " (");
-      lab_cmp_app_engine_disk (o, t->pt, LAB_RESULTS_DETAIL);
+      lab_cmp_md_engine_disk (o, t->pt, LAB_RESULTS_DETAIL);
       bson_string_append (o, ")");
    } else if (t->has_amp) {
       bson_string_append_printf (o, " (the detail layout read %.2fx its size on disk)", t->amp);
@@ -548,7 +548,7 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
          continue;
       }
       bson_string_append_printf (o, "  At the sweep's other point %zu (", i);
-      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
       bson_string_append_printf (o, ", ratio %.2f, **%s**", p->cache_ratio, lab_results_point_regime (p));
       if (p->has_amplification[0]) {
          bson_string_append_printf (o, ", detail read amplification %.2fx", p->read_amplification[0]);
@@ -557,21 +557,21 @@ render_differences (bson_string_t *o, const lab_cmp_reference_t *ref, const this
          }
       }
       bson_string_append (o, ") the folded layout loaded ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, p->speedup);
       bson_string_append (o, strcmp (lab_results_point_regime (p), ref_regime ? ref_regime : "") == 0
                                 ? " faster.\n"
                                 : " faster: the regime's effect, which the reference did not measure.\n");
    }
    /* client */
    bson_string_append (o, "- **Client**: the reference's client was ");
-   lab_cmp_app_esc (o, client ? client : "not named");
+   lab_cmp_md_text (o, client ? client : "not named");
    bson_string_append (o,
                        "; this run's is layoutlab's C client (libbson documents, no per-field decoding). ");
    if (ref_speed && run_speed) {
       bson_string_append (o, "The folded layout loaded ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, re->folded > 0 ? re->detail / re->folded : 0.0);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, re->folded > 0 ? re->detail / re->folded : 0.0);
       bson_string_append (o, " faster in the reference and ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, ef.median > 0 ? ed.median / ef.median : 0.0);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, ef.median > 0 ? ed.median / ef.median : 0.0);
       bson_string_append (o, " faster here. ");
    }
    bson_string_append (o, "A client that turns every row into objects (the mongo shell builds a JavaScript "
@@ -612,18 +612,18 @@ lab_cmp_render_reference (bson_string_t *o, const lab_cmp_results_t *r, const la
    choose_run (r, points, n_points, ref_regime, &t);
 
    bson_string_append (o, "## Beside ");
-   lab_cmp_app_esc (o, name ? name : "the reference experiment");
+   lab_cmp_md_text (o, name ? name : "the reference experiment");
    bson_string_append (o, "\n\nReference: ");
-   lab_cmp_app_esc (o, ref->name);
+   lab_cmp_md_text (o, ref->name);
    if (source) {
       bson_string_append (o, " (");
-      lab_cmp_app_esc (o, source);
+      lab_cmp_md_text (o, source);
       bson_string_append (o, ")");
    }
    bson_string_append (o, ".");
    if (setup) {
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, setup);
+      lab_cmp_md_text (o, setup);
       bson_string_append (o, ".");
    }
    bson_string_append (o, " Its figures are converted into this report's units; ratios are folded / "
@@ -636,19 +636,19 @@ lab_cmp_render_reference (bson_string_t *o, const lab_cmp_results_t *r, const la
       lab_stat_t d = stat_of (&t, LAB_RESULTS_DETAIL, rm->metric),
                  f = stat_of (&t, LAB_RESULTS_FOLDED, rm->metric);
       bson_string_append (o, "| ");
-      lab_cmp_app_esc (o, rm->label ? rm->label : rm->metric->label);
+      lab_cmp_md_text (o, rm->label ? rm->label : rm->metric->label);
       bson_string_append (o, " | ");
-      app_val (o, rm->has_detail, rm->metric->unit, rm->detail);
+      md_val (o, rm->has_detail, rm->metric->unit, rm->detail);
       bson_string_append (o, " | ");
-      app_val (o, rm->has_folded, rm->metric->unit, rm->folded);
+      md_val (o, rm->has_folded, rm->metric->unit, rm->folded);
       bson_string_append (o, " | ");
-      app_ratio_cell (o, rm->has_detail && rm->has_folded, rm->detail, rm->folded);
+      md_ratio_cell (o, rm->has_detail && rm->has_folded, rm->detail, rm->folded);
       bson_string_append (o, " | ");
-      app_val_or (o, d.present, rm->metric->unit, d.median, "n/a");
+      md_val_or (o, d.present, rm->metric->unit, d.median, "n/a");
       bson_string_append (o, " | ");
-      app_val_or (o, f.present, rm->metric->unit, f.median, "n/a");
+      md_val_or (o, f.present, rm->metric->unit, f.median, "n/a");
       bson_string_append (o, " | ");
-      app_ratio_cell (o, d.present && f.present, d.median, f.median);
+      md_ratio_cell (o, d.present && f.present, d.median, f.median);
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, "\n");
@@ -656,9 +656,9 @@ lab_cmp_render_reference (bson_string_t *o, const lab_cmp_results_t *r, const la
       const lab_cmp_ref_metric_t *rm = &ref->m[i];
       if (rm->note) {
          bson_string_append (o, "- ");
-         lab_cmp_app_esc (o, rm->label ? rm->label : rm->metric->label);
+         lab_cmp_md_text (o, rm->label ? rm->label : rm->metric->label);
          bson_string_append (o, ": ");
-         lab_cmp_app_esc (o, rm->note);
+         lab_cmp_md_text (o, rm->note);
          bson_string_append (o, "\n");
       }
    }

@@ -30,31 +30,31 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    lab_results_layouts (&r->doc, &ls);
    bson_string_append (o, "# ");
    if (opts && opts->title) {
-      lab_cmp_app_esc (o, opts->title);
+      lab_cmp_md_text (o, opts->title);
    } else if (!lab_cmp_classic_pair (&ls)) {
       bson_string_append (o, "Layout comparison: ");
       for (l = 0; l < ls.n; l++) {
          bson_string_append (o, l ? " vs " : "");
-         lab_cmp_app_esc (o, ls.l[l].collection ? ls.l[l].collection : ls.l[l].name);
+         lab_cmp_md_text (o, ls.l[l].collection ? ls.l[l].collection : ls.l[l].name);
          bson_string_append (o, " (");
-         lab_cmp_app_esc (o, ls.l[l].name);
+         lab_cmp_md_text (o, ls.l[l].name);
          if (strcmp (ls.l[l].name, ls.l[l].kind) != 0) {
             bson_string_append (o, ", ");
-            lab_cmp_app_esc (o, ls.l[l].kind);
+            lab_cmp_md_text (o, ls.l[l].kind);
          }
          bson_string_append (o, ")");
       }
    } else {
       bson_string_append (o, "Layout comparison: ");
-      lab_cmp_app_esc (o, dn ? dn : "detail");
+      lab_cmp_md_text (o, dn ? dn : "detail");
       bson_string_append (o, " (one document per row) vs ");
-      lab_cmp_app_esc (o, fn ? fn : "folded");
+      lab_cmp_md_text (o, fn ? fn : "folded");
       bson_string_append (o, " (folded)");
    }
    bson_string_append (o, "\n\nSource: ");
-   lab_cmp_app_esc (o, r->name);
+   lab_cmp_md_text (o, r->name);
    bson_string_append (o, ", written by ");
-   lab_cmp_app_tool (o, &r->doc);
+   lab_cmp_md_tool (o, &r->doc);
    bson_string_append (o, ".\n\n");
    lab_cmp_render_predicted_note (o, r);
 

@@ -69,11 +69,11 @@ median_of (const bson_t *doc, const char *layout, const char *name, double *v)
    return s.present;
 }
 
-/* app_three -- "a / b / c" of metric `name` (form of its unit) for the three layouts; "n/a" when any lacks
+/* md_three -- "a / b / c" of metric `name` (form of its unit) for the three layouts; "n/a" when any lacks
  * it.
  */
 static void
-app_three (bson_string_t *o, const bson_t *doc, const char *const names[3], const char *name)
+md_three (bson_string_t *o, const bson_t *doc, const char *const names[3], const char *name)
 {
    const lab_metric_t *m = lab_results_metric_find (name);
    double v[3];
@@ -89,15 +89,15 @@ app_three (bson_string_t *o, const bson_t *doc, const char *const names[3], cons
       if (k) {
          bson_string_append (o, " / ");
       }
-      lab_cmp_app (o, LAB_CMP_UNIT (m->unit), v[k]);
+      lab_cmp_md_number (o, LAB_CMP_UNIT (m->unit), v[k]);
    }
 }
 
-/* app_change -- how metric `name` changed from layout a to layout b: "9.80x fewer read requests", "1.20x
+/* md_change -- how metric `name` changed from layout a to layout b: "9.80x fewer read requests", "1.20x
  * more CPU", "the same CPU"; nothing (false) when either lacks it or a figure is 0. */
 static bool
-app_change (bson_string_t *o, const bson_t *doc, const char *a, const char *b, const char *name,
-            const char *what, const char *less, const char *more)
+md_change (bson_string_t *o, const bson_t *doc, const char *a, const char *b, const char *name,
+           const char *what, const char *less, const char *more)
 {
    double va, vb, f;
 
@@ -109,24 +109,24 @@ app_change (bson_string_t *o, const bson_t *doc, const char *a, const char *b, c
       bson_string_append_printf (o, "the same %s", what);
       return true;
    }
-   lab_cmp_app (o, LAB_CMP_FACTOR, f >= 1 ? f : 1 / f);
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, f >= 1 ? f : 1 / f);
    bson_string_append_printf (o, " %s %s", f >= 1 ? less : more, what);
    return true;
 }
 
-/* app_why -- what changed from layout a to b: read requests, bytes read, CPU ("n/a" when none known). */
+/* md_why -- what changed from layout a to b: read requests, bytes read, CPU ("n/a" when none known). */
 static void
-app_why (bson_string_t *o, const bson_t *doc, const char *a, const char *b)
+md_why (bson_string_t *o, const bson_t *doc, const char *a, const char *b)
 {
    size_t before = o->len;
 
-   if (app_change (o, doc, a, b, "read_requests", "read requests", "fewer", "more")) {
+   if (md_change (o, doc, a, b, "read_requests", "read requests", "fewer", "more")) {
       bson_string_append (o, ", ");
    }
-   if (app_change (o, doc, a, b, "read_bytes", "bytes read", "fewer", "more")) {
+   if (md_change (o, doc, a, b, "read_bytes", "bytes read", "fewer", "more")) {
       bson_string_append (o, ", ");
    }
-   if (app_change (o, doc, a, b, "cpu_process_s", "CPU", "less", "more")) {
+   if (md_change (o, doc, a, b, "cpu_process_s", "CPU", "less", "more")) {
       bson_string_append (o, ", ");
    }
    if (o->len == before) {
@@ -136,10 +136,10 @@ app_why (bson_string_t *o, const bson_t *doc, const char *a, const char *b)
    }
 }
 
-/* app_pages -- the three layouts' pages per master (scan/measure/locality.c) at point p: "118 / 1.70 / 1.60";
+/* md_pages -- the three layouts' pages per master (scan/measure/locality.c) at point p: "118 / 1.70 / 1.60";
  * "n/a" when a layout's locality was not measured (or `p` is NULL). */
 static void
-app_pages (bson_string_t *o, const lab_sweep_point_t *p, const char *const names[3])
+md_pages (bson_string_t *o, const lab_sweep_point_t *p, const char *const names[3])
 {
    double v[3];
    size_t k, l;
@@ -156,21 +156,21 @@ app_pages (bson_string_t *o, const lab_sweep_point_t *p, const char *const names
    bson_string_append_printf (o, "%.3g / %.3g / %.3g", v[0], v[1], v[2]);
 }
 
-/* app_step -- "a → b": one step of the speedup, from layout a to layout b (names escaped). */
+/* md_step -- "a → b": one step of the speedup, from layout a to layout b (names escaped). */
 static void
-app_step (bson_string_t *o, const char *a, const char *b)
+md_step (bson_string_t *o, const char *a, const char *b)
 {
-   lab_cmp_app_esc (o, a);
+   lab_cmp_md_text (o, a);
    bson_string_append (o, " → ");
-   lab_cmp_app_esc (o, b);
+   lab_cmp_md_text (o, b);
 }
 
-/* app_also -- into `says`, what the second key-ordered rows layout `also` (e.g. a clustered collection)
+/* md_also -- into `says`, what the second key-ordered rows layout `also` (e.g. a clustered collection)
  * keeps of the whole speedup with the rows unfolded: "Unfolded, clustered (fold-details --shape clustered)
  * keeps 30.2x of it (detail → clustered)." Nothing when its load time is missing. */
 static void
-app_also (bson_string_t *says, const bson_t *doc, const char *natural, const char *also, const char *shape,
-          double natural_s)
+md_also (bson_string_t *says, const bson_t *doc, const char *natural, const char *also, const char *shape,
+         double natural_s)
 {
    double e;
 
@@ -178,22 +178,22 @@ app_also (bson_string_t *says, const bson_t *doc, const char *natural, const cha
       return;
    }
    bson_string_append (says, " Unfolded, ");
-   lab_cmp_app_esc (says, also);
+   lab_cmp_md_text (says, also);
    if (strcmp (shape, "key") != 0) {
       bson_string_append_printf (says, " (fold-details --shape %s)", shape);
    }
    bson_string_append (says, " keeps ");
-   lab_cmp_app (says, LAB_CMP_FACTOR, natural_s / e);
+   lab_cmp_md_number (says, LAB_CMP_FACTOR, natural_s / e);
    bson_string_append (says, " of it (");
-   app_step (says, natural, also);
+   md_step (says, natural, also);
    bson_string_append (says, ").");
 }
 
-/* app_point -- one point's line of the table and, into `says`, its sentence; false when a load time is
+/* md_point -- one point's line of the table and, into `says`, its sentence; false when a load time is
  * missing (the point is left out). */
 static bool
-app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_sweep_point_t *p,
-           const char *const names[3], const roles_t *ro, const lab_results_layouts_t *ls)
+md_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_sweep_point_t *p,
+          const char *const names[3], const roles_t *ro, const lab_results_layouts_t *ls)
 {
    double e[3];
    int k;
@@ -205,51 +205,51 @@ app_point (bson_string_t *o, bson_string_t *says, const bson_t *doc, const lab_s
    }
    bson_string_append (o, "| ");
    if (p && p->cache_size_bytes > 0) {
-      lab_cmp_app_point (o, p);
+      lab_cmp_md_point (o, p);
    } else {
       bson_string_append (o, "this run");
    }
    bson_string_append (o, " | ");
-   lab_cmp_app (o, LAB_CMP_FACTOR, e[0] / e[2]);
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, e[0] / e[2]);
    bson_string_append (o, " | ");
-   lab_cmp_app (o, LAB_CMP_FACTOR, e[0] / e[1]);
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, e[0] / e[1]);
    bson_string_append (o, " | ");
-   lab_cmp_app (o, LAB_CMP_FACTOR, e[1] / e[2]);
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, e[1] / e[2]);
    bson_string_append (o, " | ");
-   app_three (o, doc, names, "read_requests");
+   md_three (o, doc, names, "read_requests");
    bson_string_append (o, " | ");
-   app_three (o, doc, names, "read_bytes");
+   md_three (o, doc, names, "read_bytes");
    bson_string_append (o, " | ");
-   app_three (o, doc, names, "cpu_process_s");
+   md_three (o, doc, names, "cpu_process_s");
    bson_string_append (o, " | ");
-   app_pages (o, p, names);
+   md_pages (o, p, names);
    bson_string_append (o, " |\n");
 
    bson_string_append (says, "- ");
    if (p && p->cache_size_bytes > 0) {
       bson_string_append (says, "At ");
-      lab_cmp_app_point (says, p);
+      lab_cmp_md_point (says, p);
       bson_string_append (says, ": of");
    } else {
       bson_string_append (says, "Of");
    }
    bson_string_append (says, " the ");
-   lab_cmp_app (says, LAB_CMP_FACTOR, e[0] / e[2]);
+   lab_cmp_md_number (says, LAB_CMP_FACTOR, e[0] / e[2]);
    bson_string_append (says, ", locality gives ");
-   lab_cmp_app (says, LAB_CMP_FACTOR, e[0] / e[1]);
+   lab_cmp_md_number (says, LAB_CMP_FACTOR, e[0] / e[1]);
    bson_string_append (says, " and fewer, larger documents ");
-   lab_cmp_app (says, LAB_CMP_FACTOR, e[1] / e[2]);
+   lab_cmp_md_number (says, LAB_CMP_FACTOR, e[1] / e[2]);
    bson_string_append (says, ". ");
-   app_step (says, names[0], names[1]);
+   md_step (says, names[0], names[1]);
    bson_string_append (says, ": ");
-   app_why (says, doc, names[0], names[1]);
+   md_why (says, doc, names[0], names[1]);
    bson_string_append (says, "; ");
-   app_step (says, names[1], names[2]);
+   md_step (says, names[1], names[2]);
    bson_string_append (says, ": ");
-   app_why (says, doc, names[1], names[2]);
+   md_why (says, doc, names[1], names[2]);
    bson_string_append (says, ".");
    if (ro->also >= 0) {
-      app_also (says, doc, names[0], ls->l[ro->also].name, ro->also_shape, e[0]);
+      md_also (says, doc, names[0], ls->l[ro->also].name, ro->also_shape, e[0]);
    }
    bson_string_append (says, "\n");
    return true;
@@ -279,9 +279,9 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    bson_string_append (o, "## The speedup taken apart\n\n");
    if (ro.keyed < 0) {
       bson_string_append (o, "Not measured: no layout holds the rows in key order, so the load speedup of ");
-      lab_cmp_app_esc (o, ls.l[ro.folded].name);
+      lab_cmp_md_text (o, ls.l[ro.folded].name);
       bson_string_append (o, " over ");
-      lab_cmp_app_esc (o, ls.l[ro.natural].name);
+      lab_cmp_md_text (o, ls.l[ro.natural].name);
       bson_string_append (o,
                           " cannot be split into what locality gives (a master's rows side by side) and what "
                           "fewer, larger documents give. To measure it: ");
@@ -290,7 +290,7 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
          lab_cli_shell_quote (args, ls.l[ro.natural].collection ? ls.l[ro.natural].collection
                                                                 : ls.l[ro.natural].name);
          bson_string_append (args, " --dst detail_sorted");
-         lab_cmp_app_suggest (o, r, "fold-details", args->str);
+         lab_cmp_md_suggest (o, r, "fold-details", args->str);
          bson_string_free (args, true);
       }
       bson_string_append (o, ", then add `--layout sorted=detail_sorted:rows` to scancmp.\n\n");
@@ -302,9 +302,9 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
    bson_string_append (o,
                        "Folding changes two things at once: where a master's rows sit and how many documents "
                        "hold them. ");
-   lab_cmp_app_esc (o, names[1]);
+   lab_cmp_md_text (o, names[1]);
    bson_string_append (o, " holds ");
-   lab_cmp_app_esc (o, names[0]);
+   lab_cmp_md_text (o, names[0]);
    if (strcmp (ro.keyed_shape, "key") == 0) {
       bson_string_append (o, "'s rows unchanged, one document each, in key order, so ");
    } else {
@@ -314,35 +314,35 @@ lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const la
          "so ",
          ro.keyed_shape);
    }
-   app_step (o, names[0], names[1]);
+   md_step (o, names[0], names[1]);
    bson_string_append (o,
                        " is what locality alone gives, without changing the application's documents, and ");
-   app_step (o, names[1], names[2]);
+   md_step (o, names[1], names[2]);
    bson_string_append (o,
                        " what fewer, larger documents give; the two factors multiply to the whole speedup. "
                        "Load times are medians; the last three columns are ");
-   lab_cmp_app_esc (o, names[0]);
+   lab_cmp_md_text (o, names[0]);
    bson_string_append (o, " / ");
-   lab_cmp_app_esc (o, names[1]);
+   lab_cmp_md_text (o, names[1]);
    bson_string_append (o, " / ");
-   lab_cmp_app_esc (o, names[2]);
+   lab_cmp_md_text (o, names[2]);
    bson_string_append (o, ".\n\n| cache | ");
-   app_step (o, names[0], names[2]);
+   md_step (o, names[0], names[2]);
    bson_string_append (o, " | locality (");
-   app_step (o, names[0], names[1]);
+   md_step (o, names[0], names[1]);
    bson_string_append (o, ") | fewer documents (");
-   app_step (o, names[1], names[2]);
+   md_step (o, names[1], names[2]);
    bson_string_append (
       o, ") | disk read requests | disk bytes read | CPU of the store's process | pages per master |\n"
          "|---|---:|---:|---:|---:|---:|---:|---:|\n");
    says = bson_string_new (NULL);
    if (sw && sw->n > 0) {
       for (i = 0; i < sw->n; i++) {
-         shown += app_point (o, says, &sw->p[i].doc, &sw->p[i], names, &ro, &ls) ? 1 : 0;
+         shown += md_point (o, says, &sw->p[i].doc, &sw->p[i], names, &ro, &ls) ? 1 : 0;
       }
    } else {
       lab_results_top_point (&r->doc, &top); /* filled in place: it holds a view of itself */
-      shown += app_point (o, says, &r->doc, &top, names, &ro, &ls) ? 1 : 0;
+      shown += md_point (o, says, &r->doc, &top, names, &ro, &ls) ? 1 : 0;
    }
    if (shown == 0) {
       bson_string_append (o, "| (no point has all three load times) | | | | | | | |\n");

@@ -13,16 +13,16 @@
 #include "core/cli.h"
 #include "core/percentile.h"
 
-/* app_x -- a factor of the verdict as mix-schema.md writes it: "1.8x" (one decimal; two under 0.1). */
+/* md_factor -- a factor of the verdict as mix-schema.md writes it: "1.8x" (one decimal; two under 0.1). */
 static void
-app_x (bson_string_t *o, double x)
+md_factor (bson_string_t *o, double x)
 {
    bson_string_append_printf (o, x < 0.095 ? "%.2fx" : "%.1fx", x);
 }
 
-/* app_share -- a type's share of the mix in percent: "5%", "33.3%". */
+/* md_share -- a type's share of the mix in percent: "5%", "33.3%". */
 static void
-app_share (bson_string_t *o, const lab_cmp_mix_t *m, int t)
+md_share (bson_string_t *o, const lab_cmp_mix_t *m, int t)
 {
    double sum = 0, pct;
    int k;
@@ -34,16 +34,16 @@ app_share (bson_string_t *o, const lab_cmp_mix_t *m, int t)
    bson_string_append_printf (o, fabs (pct - round (pct)) < 0.05 ? "%.0f%%" : "%.1f%%", pct);
 }
 
-/* app_proportions -- "load 5%, row 60%, range 5%, append 25%, update 5%". */
+/* md_proportions -- "load 5%, row 60%, range 5%, append 25%, update 5%". */
 static void
-app_proportions (bson_string_t *o, const lab_cmp_mix_t *m)
+md_proportions (bson_string_t *o, const lab_cmp_mix_t *m)
 {
    int t, k = 0;
 
    for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
       if (m->weight[t] > 0) {
          bson_string_append_printf (o, "%s%s ", k++ ? ", " : "", lab_cmp_mix_type_names[t]);
-         app_share (o, m, t);
+         md_share (o, m, t);
       }
    }
 }
@@ -65,17 +65,17 @@ write_bytes (const lab_cmp_mix_layout_t *l, bool *disk)
    return l->engine_write_bytes >= 0 ? l->engine_write_bytes : l->disk_write_bytes;
 }
 
-/* app_list -- ", " between items and " and " before the last of n. */
+/* md_list_sep -- ", " between items and " and " before the last of n. */
 static void
-app_list (bson_string_t *o, size_t k, size_t n)
+md_list_sep (bson_string_t *o, size_t k, size_t n)
 {
    bson_string_append (o, k == 0 ? "" : k + 1 == n ? " and " : ", ");
 }
 
-/* app_types -- the types the winner w wins (`wins`) or loses against layout b: "load (9.1x) and range
+/* md_types -- the types the winner w wins (`wins`) or loses against layout b: "load (9.1x) and range
  * (2.0x)"; returns how many (0: nothing appended). */
 static size_t
-app_types (bson_string_t *o, const lab_cmp_mix_layout_t *w, const lab_cmp_mix_layout_t *b, bool wins)
+md_types (bson_string_t *o, const lab_cmp_mix_layout_t *w, const lab_cmp_mix_layout_t *b, bool wins)
 {
    size_t n = 0, k = 0;
    int t, pass;
@@ -90,19 +90,19 @@ app_types (bson_string_t *o, const lab_cmp_mix_layout_t *w, const lab_cmp_mix_la
             n++;
             continue;
          }
-         app_list (o, k++, n);
+         md_list_sep (o, k++, n);
          bson_string_append_printf (o, "%s (", lab_cmp_mix_type_names[t]);
-         app_x (o, wins ? pb / pw : pw / pb);
+         md_factor (o, wins ? pb / pw : pw / pb);
          bson_string_append (o, ")");
       }
    }
    return n;
 }
 
-/* app_clause -- "the folded layout is 1.8x faster overall than detail: it wins load (9.1x), loses row
+/* md_clause -- "the folded layout is 1.8x faster overall than detail: it wins load (9.1x), loses row
  * (1.3x) and writes 4.1x the bytes" against layout b (`first`: with "the <winner> layout is"). */
 static void
-app_clause (bson_string_t *o, const lab_cmp_mix_t *m, size_t b, bool first)
+md_clause (bson_string_t *o, const lab_cmp_mix_t *m, size_t b, bool first)
 {
    const lab_cmp_mix_layout_t *w = &m->layouts[m->winner], *l = &m->layouts[b];
    bson_string_t *wins = bson_string_new (NULL), *loses = bson_string_new (NULL);
@@ -112,24 +112,24 @@ app_clause (bson_string_t *o, const lab_cmp_mix_t *m, size_t b, bool first)
 
    if (first) {
       bson_string_append (o, "the ");
-      lab_cmp_app_esc (o, w->layout);
+      lab_cmp_md_text (o, w->layout);
       bson_string_append (o, " layout is ");
    }
    if (m->tie && m->rank.tied[b]) {
       /* the one rule cannot tell them apart overall: no factor to claim */
       bson_string_append (o, first ? "as fast overall as " : "as fast as ");
-      lab_cmp_app_esc (o, l->layout);
-      lab_cmp_app_rule_note (o, &m->rank, true);
+      lab_cmp_md_text (o, l->layout);
+      lab_cmp_md_rule_note (o, &m->rank, true);
    } else {
-      app_x (o, lab_cmp_mix_score (m, w) > 0 ? lab_cmp_mix_score (m, l) / lab_cmp_mix_score (m, w) : 1);
+      md_factor (o, lab_cmp_mix_score (m, w) > 0 ? lab_cmp_mix_score (m, l) / lab_cmp_mix_score (m, w) : 1);
       bson_string_append (o, first ? " faster overall than " : " faster than ");
-      lab_cmp_app_esc (o, l->layout);
+      lab_cmp_md_text (o, l->layout);
       if (first && m->open) {
          /* an open loop's elapsed time is its schedule's: the layouts differ in the latency they cause */
          bson_string_append_printf (o, " (latencies summed, at %g ops/s)", m->rate_ops_s);
       }
       if (b == m->rank.runner && !m->estimated) {
-         lab_cmp_app_rule_note (o, &m->rank, false);
+         lab_cmp_md_rule_note (o, &m->rank, false);
       }
    }
    bw = write_bytes (w, &dw);
@@ -138,24 +138,24 @@ app_clause (bson_string_t *o, const lab_cmp_mix_t *m, size_t b, bool first)
       bw = w->disk_write_bytes, bl = l->disk_write_bytes;
    }
    bytes = bw >= 0 && bl > 0;
-   app_types (wins, w, l, true);
-   app_types (loses, w, l, false);
+   md_types (wins, w, l, true);
+   md_types (loses, w, l, false);
    n = (wins->len > 0) + (loses->len > 0) + bytes;
    if (n > 0) {
       bson_string_append (o, ": it ");
    }
    if (wins->len) {
-      app_list (o, k++, n);
+      md_list_sep (o, k++, n);
       bson_string_append_printf (o, "wins %s", wins->str);
    }
    if (loses->len) {
-      app_list (o, k++, n);
+      md_list_sep (o, k++, n);
       bson_string_append_printf (o, "loses %s", loses->str);
    }
    if (bytes) {
-      app_list (o, k++, n);
+      md_list_sep (o, k++, n);
       bson_string_append (o, "writes ");
-      app_x (o, bw / bl);
+      md_factor (o, bw / bl);
       bson_string_append (o, " the bytes");
    }
    bson_string_free (wins, true);
@@ -171,26 +171,26 @@ lab_cmp_mix_verdict (bson_string_t *o, const lab_cmp_mix_t *m)
 
    bson_string_append (o,
                        m->estimated ? "Estimated from separate runs: under this mix (" : "Under this mix (");
-   app_proportions (o, m);
+   md_proportions (o, m);
    bson_string_append (o, ") ");
    for (i = 0; i < m->n_layouts; i++) {
       if (i != m->winner) {
          bson_string_append (o, first ? "" : "; ");
-         app_clause (o, m, i, first);
+         md_clause (o, m, i, first);
          first = false;
       }
    }
    if (first) {
       bson_string_append (o, "only ");
-      lab_cmp_app_esc (o, m->layouts[m->winner].layout);
+      lab_cmp_md_text (o, m->layouts[m->winner].layout);
       bson_string_append (o, " ran");
    }
    bson_string_append (o, ".");
 }
 
-/* app_cores -- cores kept busy, "1.92 cores", or n/a. */
+/* md_cores -- cores kept busy, "1.92 cores", or n/a. */
 static void
-app_cores (bson_string_t *o, double v)
+md_cores (bson_string_t *o, double v)
 {
    if (v < 0) {
       bson_string_append (o, "n/a");
@@ -213,27 +213,27 @@ run_facts (const lab_cmp_mix_t *m)
    return false;
 }
 
-/* app_run_cells -- a measured layout's last cells: an open loop's achieved rate and max lag (behind: in
+/* md_run_cells -- a measured layout's last cells: an open loop's achieved rate and max lag (behind: in
  * bold), then the client's and the store's CPU. */
 static void
-app_run_cells (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_layout_t *l)
+md_run_cells (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_layout_t *l)
 {
    if (m->open) {
       bson_string_append (o, l->behind == 1 ? " | **" : " | ");
-      lab_cmp_app_known (o, LAB_CMP_RATE, l->achieved_ops_s);
+      lab_cmp_md_known (o, LAB_CMP_RATE, l->achieved_ops_s);
       bson_string_append (o, l->behind == 1 ? " (behind)** | " : " | ");
-      lab_cmp_app_known (o, LAB_CMP_MS, l->max_lag_ms);
+      lab_cmp_md_known (o, LAB_CMP_MS, l->max_lag_ms);
    }
    bson_string_append (o, " | ");
-   app_cores (o, l->client_cores);
+   md_cores (o, l->client_cores);
    bson_string_append (o, " | ");
-   app_cores (o, l->store_cores);
+   md_cores (o, l->store_cores);
 }
 
-/* app_run_notes -- under a measured mix's table: what the CPU columns hold, a schedule that fell behind,
+/* md_run_notes -- under a measured mix's table: what the CPU columns hold, a schedule that fell behind,
  * a saturated machine. */
 static void
-app_run_notes (bson_string_t *o, const lab_cmp_mix_t *m)
+md_run_notes (bson_string_t *o, const lab_cmp_mix_t *m)
 {
    const char *store = NULL;
    size_t i;
@@ -282,25 +282,25 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
       double wb = write_bytes (l, &disk);
 
       bson_string_append (o, i == m->winner ? "| **" : "| ");
-      lab_cmp_app_esc (o, l->layout);
+      lab_cmp_md_text (o, l->layout);
       bson_string_append (o, i == m->winner ? "** | " : " | ");
-      lab_cmp_app_known (o, LAB_CMP_SECONDS, l->elapsed_s);
+      lab_cmp_md_known (o, LAB_CMP_SECONDS, l->elapsed_s);
       bson_string_append (o, " | ");
-      lab_cmp_app_known (o, LAB_CMP_RATE, l->ops_per_s);
+      lab_cmp_md_known (o, LAB_CMP_RATE, l->ops_per_s);
       bson_string_append (o, " | ");
       if (i == m->winner) {
          bson_string_append (o, m->tie ? "best median (same by the rule)" : "winner");
       } else {
-         lab_cmp_app_known (o, LAB_CMP_FACTOR, l->x_vs_winner);
+         lab_cmp_md_known (o, LAB_CMP_FACTOR, l->x_vs_winner);
       }
       bson_string_append (o, " | ");
-      lab_cmp_app_known (o, LAB_CMP_BYTES, wb);
+      lab_cmp_md_known (o, LAB_CMP_BYTES, wb);
       bson_string_append (o, disk ? " (device)" : "");
       any_disk = any_disk || disk;
       bson_string_append (o, " | ");
-      lab_cmp_app_known (o, LAB_CMP_BYTES, l->disk_read_bytes);
+      lab_cmp_md_known (o, LAB_CMP_BYTES, l->disk_read_bytes);
       if (run_facts (m)) {
-         app_run_cells (o, m, l);
+         md_run_cells (o, m, l);
       }
       bson_string_append (o, " |\n");
    }
@@ -315,16 +315,16 @@ render_layouts (bson_string_t *o, const lab_cmp_mix_t *m)
                                   "instead."
                                 : "");
       if (run_facts (m)) {
-         app_run_notes (o, m);
+         md_run_notes (o, m);
       } else {
          bson_string_append (o, "\n\n");
       }
    }
 }
 
-/* app_pcts -- " | p50 / p95 / p99" of n ops, each n/a when unknown or when n ops cannot support it. */
+/* md_pcts -- " | p50 / p95 / p99" of n ops, each n/a when unknown or when n ops cannot support it. */
 static void
-app_pcts (bson_string_t *o, double n, double p50, double p95, double p99)
+md_pcts (bson_string_t *o, double n, double p50, double p95, double p99)
 {
    const double pct[3] = { 50, 95, 99 }, v[3] = { p50, p95, p99 };
    int i;
@@ -336,7 +336,7 @@ app_pcts (bson_string_t *o, double n, double p50, double p95, double p99)
    }
    for (i = 0; i < 3; i++) {
       bson_string_append (o, i ? " / " : "");
-      lab_cmp_app_known (o, LAB_CMP_MS, lab_percentile_supported (pct[i], (int64_t)n) ? v[i] : -1);
+      lab_cmp_md_known (o, LAB_CMP_MS, lab_percentile_supported (pct[i], (int64_t)n) ? v[i] : -1);
    }
 }
 
@@ -351,17 +351,17 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
    bson_string_append (o, "| op | share | ops |");
    for (i = 0; i < m->n_layouts; i++) {
       bson_string_append (o, " time per op: ");
-      lab_cmp_app_esc (o, m->layouts[i].layout);
+      lab_cmp_md_text (o, m->layouts[i].layout);
       bson_string_append (o, " |");
    }
    for (i = 0; i < m->n_layouts; i++) {
       bson_string_append (o, " p50 / p95 / p99: ");
-      lab_cmp_app_esc (o, m->layouts[i].layout);
+      lab_cmp_md_text (o, m->layouts[i].layout);
       bson_string_append (o, " |");
    }
    for (i = 0; m->open && i < m->n_layouts; i++) {
       bson_string_append (o, " service p50 / p95 / p99: ");
-      lab_cmp_app_esc (o, m->layouts[i].layout);
+      lab_cmp_md_text (o, m->layouts[i].layout);
       bson_string_append (o, " |");
    }
    bson_string_append (o, "\n|---|---|---|");
@@ -383,28 +383,28 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
          continue;
       }
       bson_string_append_printf (o, "| %s | ", lab_cmp_mix_type_names[t]);
-      app_share (o, m, t);
+      md_share (o, m, t);
       bson_string_append (o, " | ");
       for (i = 0; i < m->n_layouts; i++) {
          if (i == 0 || differ) {
             bson_string_append (o, i ? " / " : "");
-            lab_cmp_app (o, LAB_CMP_COUNT, round (m->layouts[i].by_type[t].ops));
+            lab_cmp_md_number (o, LAB_CMP_COUNT, round (m->layouts[i].by_type[t].ops));
          }
       }
       for (i = 0; i < m->n_layouts; i++) {
          double p = per_op (&m->layouts[i], t);
          bool bold = p > 0 && p == best && m->n_layouts > 1;
          bson_string_append (o, bold ? " | **" : " | ");
-         lab_cmp_app_known (o, LAB_CMP_MS, p < 0 ? p : p * 1000.0);
+         lab_cmp_md_known (o, LAB_CMP_MS, p < 0 ? p : p * 1000.0);
          bson_string_append (o, bold ? "**" : "");
       }
       for (i = 0; i < m->n_layouts; i++) {
          const lab_cmp_mix_op_t *op = &m->layouts[i].by_type[t];
-         app_pcts (o, op->ops, op->p50_ms, op->p95_ms, op->p99_ms);
+         md_pcts (o, op->ops, op->p50_ms, op->p95_ms, op->p99_ms);
       }
       for (i = 0; m->open && i < m->n_layouts; i++) {
          const lab_cmp_mix_op_t *op = &m->layouts[i].by_type[t];
-         app_pcts (o, op->ops, op->svc_p50_ms, op->svc_p95_ms, op->svc_p99_ms);
+         md_pcts (o, op->ops, op->svc_p50_ms, op->svc_p95_ms, op->svc_p99_ms);
       }
       bson_string_append (o, " |\n");
    }
@@ -427,10 +427,10 @@ render_types (bson_string_t *o, const lab_cmp_mix_t *m)
    }
 }
 
-/* app_state -- " It started on ..." : the documents each layout held when its stream started (the data as
+/* md_state -- " It started on ..." : the documents each layout held when its stream started (the data as
  * the writes before it left it: the Dataset section lists them). */
 static void
-app_state (bson_string_t *o, const lab_cmp_mix_t *m)
+md_state (bson_string_t *o, const lab_cmp_mix_t *m)
 {
    size_t l;
    bool any = false;
@@ -440,9 +440,9 @@ app_state (bson_string_t *o, const lab_cmp_mix_t *m)
          continue;
       }
       bson_string_append (o, any ? ", " : " Each stream started on the data as it stood then: ");
-      lab_cmp_app_esc (o, m->layouts[l].layout);
+      lab_cmp_md_text (o, m->layouts[l].layout);
       bson_string_append (o, " ");
-      lab_cmp_app (o, LAB_CMP_COUNT, m->layouts[l].state_count);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, m->layouts[l].state_count);
       bson_string_append (o, " documents");
       any = true;
    }
@@ -455,9 +455,9 @@ render_how (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m
 {
    if (m->estimated) {
       bson_string_append (o, "How it was estimated: ");
-      lab_cmp_app (o, LAB_CMP_COUNT, m->ops);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, m->ops);
       bson_string_append (o, " operations of ");
-      lab_cmp_app_code (o, m->spec);
+      lab_cmp_md_code (o, m->spec);
       bson_string_append (
          o, " re-weighted from the workloads of this file, each measured alone: per layout and type, one "
             "operation costs the workload's elapsed time over its operations (load: the masters it loaded; "
@@ -470,7 +470,7 @@ render_how (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m
       {
          bson_string_t *args = bson_string_new ("--cold --mix ");
          lab_cli_shell_quote (args, m->spec ? m->spec : "SPEC");
-         lab_cmp_app_suggest_scan (o, r, args->str);
+         lab_cmp_md_suggest_scan (o, r, args->str);
          bson_string_free (args, true);
       }
       bson_string_append (
@@ -485,9 +485,9 @@ render_how (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m
       return;
    }
    bson_string_append (o, "Measured: ");
-   lab_cmp_app (o, LAB_CMP_COUNT, m->ops);
+   lab_cmp_md_number (o, LAB_CMP_COUNT, m->ops);
    bson_string_append (o, " operations of ");
-   lab_cmp_app_code (o, m->spec);
+   lab_cmp_md_code (o, m->spec);
    if (m->workers > 0) {
       bson_string_append_printf (o, " over %.0f worker%s", m->workers, m->workers == 1 ? "" : "s");
    }
@@ -496,7 +496,7 @@ render_how (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m
    }
    if (m->source) {
       bson_string_append (o, ": ");
-      lab_cmp_app_esc (o, m->source);
+      lab_cmp_md_text (o, m->source);
    } else {
       bson_string_append (o, m->cold == 1 ? ", from a cold start" : m->cold == 0 ? ", not cold" : "");
    }
@@ -517,14 +517,14 @@ render_how (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *m
                              ? " Every layout read and wrote the same rows (their digests are "
                                "equal)."
                              : "");
-   app_state (o, m);
+   md_state (o, m);
    bson_string_append (o, "\n\n");
    if (m->rows_equal == 0) {
       bson_string_append (o,
                           "**Warning: the layouts read and wrote different rows in the mix** (their digests "
                           "differ): its figures do not compare like with like. Check that the collections "
                           "hold the same rows (");
-      lab_cmp_app_suggest_verify (o, r);
+      lab_cmp_md_suggest_verify (o, r);
       bson_string_append (o, ") before trusting them.\n\n");
    }
 }
@@ -559,11 +559,11 @@ render_error (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t 
       double est = k >= 0 ? e->layouts[k].elapsed_s : -1, err = 0;
 
       bson_string_append (o, "| ");
-      lab_cmp_app_esc (o, l->layout);
+      lab_cmp_md_text (o, l->layout);
       bson_string_append (o, " | ");
-      lab_cmp_app_known (o, LAB_CMP_SECONDS, l->elapsed_s);
+      lab_cmp_md_known (o, LAB_CMP_SECONDS, l->elapsed_s);
       bson_string_append (o, " | ");
-      lab_cmp_app_known (o, LAB_CMP_SECONDS, est);
+      lab_cmp_md_known (o, LAB_CMP_SECONDS, est);
       if (est >= 0 && l->elapsed_s > 0) {
          err = est / l->elapsed_s - 1.0;
          bson_string_append_printf (o, " | %+.0f%% |\n", 100.0 * err);
@@ -577,7 +577,7 @@ render_error (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t 
    bson_string_append (o, "\nError: the estimate over the measured elapsed time, minus 1.");
    if (any) {
       bson_string_append (o, " The estimate is furthest off for ");
-      lab_cmp_app_esc (o, m->layouts[wi].layout);
+      lab_cmp_md_text (o, m->layouts[wi].layout);
       bson_string_append_printf (o, " (%+.0f%%): %s.", 100.0 * worst,
                                  worst < 0 ? "the separate runs missed a cost of running the types together"
                                            : "running the types together cost less than running them apart");

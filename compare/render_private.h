@@ -35,7 +35,7 @@ typedef struct {
    size_t nl;  /* layouts */
    /* sweep order, as the points' arrays (lab_results_sweep_order): [0] the reference layout */
    const char *names[LAB_RESULTS_MAX_LAYOUTS];
-   size_t cand; /* the candidate lab_cmp_app_sw names for "folded": 1 unless a per-candidate line */
+   size_t cand; /* the candidate lab_cmp_md_sw_text names for "folded": 1 unless a per-candidate line */
    lab_results_layouts_t ls; /* the file's layouts, for the winner of a point (lab_results_nrow) */
    const char *load_order;   /* the headline load's order, "key" or "random" (lab_results_load_order) */
 } lab_cmp_sweep_t;
@@ -59,11 +59,11 @@ bool lab_cmp_classic_pair (const lab_results_layouts_t *ls);
  * detail, else its name. */
 const char *lab_cmp_layout_heading (const lab_results_layouts_t *ls, size_t i);
 
-/* lab_cmp_app_backend -- "wiredtiger 3.2.1", "mongodb 7.0.4". */
-void lab_cmp_app_backend (bson_string_t *o, const bson_t *doc);
+/* lab_cmp_md_backend -- "wiredtiger 3.2.1", "mongodb 7.0.4". */
+void lab_cmp_md_backend (bson_string_t *o, const bson_t *doc);
 
-/* lab_cmp_app_tool -- "scancmp 0.1.0": the tool that wrote the file, its version under any schema's name. */
-void lab_cmp_app_tool (bson_string_t *o, const bson_t *doc);
+/* lab_cmp_md_tool -- "scancmp 0.1.0": the tool that wrote the file, its version under any schema's name. */
+void lab_cmp_md_tool (bson_string_t *o, const bson_t *doc);
 
 /* lab_cmp_collection_name -- the collection of a layout: layouts[].collection, else dataset.<l>.collection
  * (lab_results_layouts), else config.<l>. */
@@ -72,29 +72,29 @@ const char *lab_cmp_collection_name (const lab_cmp_results_t *r, const char *lay
 /* lab_cmp_gather_cold -- how cold the runs really were. */
 lab_cmp_cold_facts_t lab_cmp_gather_cold (const lab_cmp_results_t *r);
 
-/* lab_cmp_app_all_runs -- "All 6 runs", "Both runs", "The one run" (lowercase within a sentence: `start`
+/* lab_cmp_md_all_runs -- "All 6 runs", "Both runs", "The one run" (lowercase within a sentence: `start`
  * false). */
-void lab_cmp_app_all_runs (bson_string_t *o, int n, bool start);
+void lab_cmp_md_all_runs (bson_string_t *o, int n, bool start);
 
-/* lab_cmp_app_ratio -- a cache ratio as the options take it: "0.41", "3.26", "0.012". */
-void lab_cmp_app_ratio (bson_string_t *o, double ratio);
+/* lab_cmp_md_ratio -- a cache ratio as the options take it: "0.41", "3.26", "0.012". */
+void lab_cmp_md_ratio (bson_string_t *o, double ratio);
 
-/* lab_cmp_app_value -- a recorded setting or parameter's value in prose, outside a table: a string as it
+/* lab_cmp_md_value -- a recorded setting or parameter's value in prose, outside a table: a string as it
  * is, a count with separators, a date in UTC, an array as its items in parentheses ("none" when empty;
  * more than 8 as the first, the count and the last), never JSON with escaped braces. */
-void lab_cmp_app_value (bson_string_t *o, const bson_iter_t *it);
+void lab_cmp_md_value (bson_string_t *o, const bson_iter_t *it);
 
-/* lab_cmp_app_point -- "256 MiB, ratio 0.41". */
-void lab_cmp_app_point (bson_string_t *o, const lab_sweep_point_t *p);
+/* lab_cmp_md_point -- "256 MiB, ratio 0.41". */
+void lab_cmp_md_point (bson_string_t *o, const lab_sweep_point_t *p);
 
-/* lab_cmp_app_cache_over_note -- why an engine cache can be used beyond its configured size (peak `pct` >
+/* lab_cmp_md_cache_over_note -- why an engine cache can be used beyond its configured size (peak `pct` >
  * 100%): WiredTiger's cache size is the level its eviction works to keep memory under, not a hard cap; pages
  * being read in and the pages the workers' cursors hold cannot be evicted meanwhile, so a cache smaller
  * than the pages a load holds at once runs over it (docs/mongodb-compat.md, "engine cache over 100%"). */
-void lab_cmp_app_cache_over_note (bson_string_t *o, double pct);
+void lab_cmp_md_cache_over_note (bson_string_t *o, double pct);
 
-/* lab_cmp_app_production_given -- how the production ratio was given: "0.50" or "0.50 = 64 GiB ÷ 128 GiB". */
-void lab_cmp_app_production_given (bson_string_t *o, const lab_cmp_production_t *prod);
+/* lab_cmp_md_production_given -- how the production ratio was given: "0.50" or "0.50 = 64 GiB ÷ 128 GiB". */
+void lab_cmp_md_production_given (bson_string_t *o, const lab_cmp_production_t *prod);
 
 /* lab_cmp_run_counts -- the runs per layout; true when every layout has the same number (*n1 gets it). */
 bool lab_cmp_run_counts (const lab_cmp_results_t *r, const lab_results_layouts_t *ls, int *counts, int *n1);
@@ -147,9 +147,9 @@ void lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, con
  * lab_cmp_sweep_free. */
 void lab_cmp_sweep_load (const lab_cmp_results_t *r, lab_cmp_sweep_t *s);
 
-/* lab_cmp_app_sw -- append `text` (a literal naming the reference "detail" and a candidate "folded") with
+/* lab_cmp_md_sw_text -- append `text` (a literal naming the reference "detail" and a candidate "folded") with
  * their names: as is for detail and folded, else each whole word replaced by sw->names[0] / [sw->cand]. */
-void lab_cmp_app_sw (bson_string_t *o, const lab_cmp_sweep_t *sw, const char *text);
+void lab_cmp_md_sw_text (bson_string_t *o, const lab_cmp_sweep_t *sw, const char *text);
 
 /* lab_cmp_sweep_free -- free what lab_cmp_sweep_load allocated. */
 void lab_cmp_sweep_free (lab_cmp_sweep_t *s);
@@ -209,8 +209,8 @@ typedef struct {
  * NULL: all) into *w; false when there are none. */
 bool lab_cmp_writes_since (const bson_t *doc, const char *layout, const char *since, lab_cmp_writes_sum_t *w);
 
-/* lab_cmp_app_writes_sum -- "2 later write runs: +26,000 rows appended, 3,000 corrected". */
-void lab_cmp_app_writes_sum (bson_string_t *o, const lab_cmp_writes_sum_t *w);
+/* lab_cmp_md_writes_sum -- "2 later write runs: +26,000 rows appended, 3,000 corrected". */
+void lab_cmp_md_writes_sum (bson_string_t *o, const lab_cmp_writes_sum_t *w);
 
 /* lab_cmp_render_state -- the Dataset section's lines on the state measured: the writes each layout had
  * before this measurement, and a table of the documents each measurement (the load's runs, each workload,
@@ -228,13 +228,13 @@ void lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r);
 
 /* ---- render_workloads.c (issue 23) ------------------------------------------------------------ */
 
-/* lab_cmp_app_wl_winner -- workload w's winner by the one rule: "folded 1.33x (1 run: no spread)",
+/* lab_cmp_md_wl_winner -- workload w's winner by the one rule: "folded 1.33x (1 run: no spread)",
  * "folded 5.10x (95% CI 4.90x–5.30x, 3 runs)", or "same (95% CI 0.70x–1.45x, 3 runs)". */
-void lab_cmp_app_wl_winner (bson_string_t *o, const lab_cmp_workload_t *w);
+void lab_cmp_md_wl_winner (bson_string_t *o, const lab_cmp_workload_t *w);
 
-/* lab_cmp_app_rule_note -- " (1 run: no spread)" / " (95% CI ..., 3 runs)" of a rank, or for a tie "(the 95%
+/* lab_cmp_md_rule_note -- " (1 run: no spread)" / " (95% CI ..., 3 runs)" of a rank, or for a tie "(the 95%
  * interval 0.70x–1.45x over 3 runs holds 1)" / "(within 0.5%)": what a winner or a "same" rests on. */
-void lab_cmp_app_rule_note (bson_string_t *o, const lab_results_rank_t *rk, bool tie);
+void lab_cmp_md_rule_note (bson_string_t *o, const lab_results_rank_t *rk, bool tie);
 
 /* lab_cmp_render_verdict_tradeoff -- with workloads, the verdict's last line (inserted before the blank
  * line that ends the verdict in `o`): the trade-off of the layout that wins load, "folded wins load 9.10x,
@@ -271,13 +271,13 @@ void lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *
  * without both a rows layout in arrival order and a folded one. `sw` may be NULL or empty. */
 void lab_cmp_render_decompose (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw);
 
-/* lab_cmp_app_code -- `s` as a code span (a plan, a key pattern, a digest, a mix's spec), or escaped text
+/* lab_cmp_md_code -- `s` as a code span (a plan, a key pattern, a digest, a mix's spec), or escaped text
  * when it holds a backquote, a pipe or a line break; n/a for NULL (render_util.c). */
-void lab_cmp_app_code (bson_string_t *o, const char *s);
+void lab_cmp_md_code (bson_string_t *o, const char *s);
 
-/* lab_cmp_app_known -- v in `form`, or n/a when unknown (below 0: the workloads' and the mix's -1)
+/* lab_cmp_md_known -- v in `form`, or n/a when unknown (below 0: the workloads' and the mix's -1)
  * (render_util.c). */
-void lab_cmp_app_known (bson_string_t *o, lab_cmp_form_t form, double v);
+void lab_cmp_md_known (bson_string_t *o, lab_cmp_form_t form, double v);
 
 /* ---- render_mix.c (issue 24) ----------------------------------------------------------------- */
 

@@ -61,11 +61,11 @@ gain_of (const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw, const lab_result
    return g;
 }
 
-/* app_gain -- "loads 9.15x–85.8x faster than detail in key order at the 3 caches measured (ratio
+/* md_gain -- "loads 9.15x–85.8x faster than detail in key order at the 3 caches measured (ratio
  * 0.41–3.26 ...)", or slower, or the same, or, where the rule judged the points differently, the range
  * with how many points went which way. */
 static void
-app_gain (bson_string_t *o, const gain_t *g, const char *ref)
+md_gain (bson_string_t *o, const gain_t *g, const char *ref)
 {
    bool faster = g->wins == g->points, slower = g->losses == g->points;
 
@@ -75,40 +75,40 @@ app_gain (bson_string_t *o, const gain_t *g, const char *ref)
    }
    if (g->ties == g->points) {
       bson_string_append (o, "loads in the same time as ");
-      lab_cmp_app_esc (o, ref);
+      lab_cmp_md_text (o, ref);
    } else if (faster || slower) {
       bson_string_append (o, "loads ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, faster ? g->lo : 1.0 / g->hi);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, faster ? g->lo : 1.0 / g->hi);
       if (g->points > 1) {
          bson_string_append (o, "–");
-         lab_cmp_app (o, LAB_CMP_FACTOR, faster ? g->hi : 1.0 / g->lo);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, faster ? g->hi : 1.0 / g->lo);
       }
       bson_string_append (o, faster ? " faster than " : " slower than ");
-      lab_cmp_app_esc (o, ref);
+      lab_cmp_md_text (o, ref);
    } else {
       bson_string_append (o, "loads at ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, g->lo);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, g->lo);
       bson_string_append (o, "–");
-      lab_cmp_app (o, LAB_CMP_FACTOR, g->hi);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, g->hi);
       bson_string_append (o, " the speed of ");
-      lab_cmp_app_esc (o, ref);
+      lab_cmp_md_text (o, ref);
       bson_string_append_printf (o, " (faster at %d, the same at %d, slower at %d of the caches)", g->wins,
                                  g->ties, g->losses);
    }
    bson_string_append (o, " in key order");
    if (g->points > 1 && isfinite (g->ratio_lo)) {
       bson_string_append_printf (o, " at the %d caches measured (", g->points);
-      lab_cmp_app_ratio (o, g->ratio_lo);
+      lab_cmp_md_ratio (o, g->ratio_lo);
       bson_string_append (o, "–");
-      lab_cmp_app_ratio (o, g->ratio_hi);
+      lab_cmp_md_ratio (o, g->ratio_hi);
       bson_string_append (o, " times the reference's data and indexes)");
    }
 }
 
-/* app_production -- production's place: the speedup interpolated at its ratio, or why there is none. */
+/* md_production -- production's place: the speedup interpolated at its ratio, or why there is none. */
 static void
-app_production (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw, size_t cand,
-                const lab_cmp_production_t *prod)
+md_production (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw, size_t cand,
+               const lab_cmp_production_t *prod)
 {
    lab_estimate_t e;
 
@@ -123,7 +123,7 @@ app_production (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_swee
    e = lab_cmp_sweep_estimate_of (r, prod, cand);
    if (e.status == LAB_ESTIMATE_MEASURED || e.status == LAB_ESTIMATE_INTERPOLATED) {
       bson_string_append (o, "; at production's cache about ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, e.speedup);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, e.speedup);
       bson_string_append (o, e.status == LAB_ESTIMATE_MEASURED ? " (a measured point)" : " (interpolated)");
    } else if (e.status == LAB_ESTIMATE_OUTSIDE) {
       bson_string_append (o, "; production's cache is outside the caches measured: no estimate (never "
@@ -133,12 +133,12 @@ app_production (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_swee
    }
 }
 
-/* app_costs -- the workloads candidate `name` loses against the reference `ref` by the rule: "row 3.20x
+/* md_costs -- the workloads candidate `name` loses against the reference `ref` by the rule: "row 3.20x
  * slower, aggregate 1.40x slower"; "none of the 4 workloads measured"; or that none was measured. Returns
  * how many it loses, SIZE_MAX when no other workload was measured. */
 static size_t
-app_costs (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads_t *wl, const char *name,
-           const char *ref)
+md_costs (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads_t *wl, const char *name,
+          const char *ref)
 {
    const lab_results_noise_t noise = { .measured = true, .resolution = LAB_RESULTS_TIMER_RES_S };
    double cache, ix;
@@ -159,9 +159,9 @@ app_costs (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads
          continue;
       }
       bson_string_append (o, lost++ ? ", " : "");
-      lab_cmp_app_esc (o, w->label);
+      lab_cmp_md_text (o, w->label);
       bson_string_append (o, " ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, v.factor);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, v.factor);
       bson_string_append (o, " slower");
       if (v.npairs < 2) {
          bson_string_append (o, " (1 run)");
@@ -180,9 +180,9 @@ app_costs (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_workloads
    return measured == 0 ? SIZE_MAX : lost;
 }
 
-/* app_size -- "storage 52.4 MB against 61.2 MB, indexes 143 KB against 18.1 MB". */
+/* md_size -- "storage 52.4 MB against 61.2 MB, indexes 143 KB against 18.1 MB". */
 static void
-app_size (bson_string_t *o, const lab_cmp_results_t *r, const char *name, const char *ref)
+md_size (bson_string_t *o, const lab_cmp_results_t *r, const char *name, const char *ref)
 {
    static const char *const metric[] = { "storage_size_bytes", "index_size_bytes" };
    static const char *const word[] = { "storage", "indexes" };
@@ -201,17 +201,17 @@ app_size (bson_string_t *o, const lab_cmp_results_t *r, const char *name, const 
          continue;
       }
       bson_string_append_printf (o, "%s%s ", any ? ", " : ". Size: ", word[i]);
-      lab_cmp_app (o, LAB_CMP_BYTES, b.median);
+      lab_cmp_md_number (o, LAB_CMP_BYTES, b.median);
       bson_string_append (o, " against ");
-      lab_cmp_app (o, LAB_CMP_BYTES, a.median);
+      lab_cmp_md_number (o, LAB_CMP_BYTES, a.median);
       any = true;
    }
 }
 
-/* app_largest -- the largest document against the cap, from the fold's record (its --verify), for a
+/* md_largest -- the largest document against the cap, from the fold's record (its --verify), for a
  * layout of arrays; nothing for one document per row. */
 static void
-app_largest (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layout_t *l)
+md_largest (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layout_t *l)
 {
    char path[256];
    double v;
@@ -225,7 +225,7 @@ app_largest (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_lay
       return;
    }
    bson_string_append (o, "; its largest document ");
-   lab_cmp_app (o, LAB_CMP_BYTES, v);
+   lab_cmp_md_number (o, LAB_CMP_BYTES, v);
    bson_string_append_printf (o, ", %.1f%% of the 16 MiB cap", 100.0 * v / BSON_CAP_BYTES);
 }
 
@@ -290,7 +290,7 @@ render_cheaper (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_swee
          continue;
       }
       bson_string_append (o, "- **The cheaper change**: ");
-      lab_cmp_app_esc (o, ls->l[l].name);
+      lab_cmp_md_text (o, ls->l[l].name);
       bson_string_append (o, " keeps ");
       if (sw && sw->n > 0) {
          size_t k = 0;
@@ -301,20 +301,20 @@ render_cheaper (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_swee
                continue;
             }
             bson_string_append (o, k++ ? "; " : "");
-            lab_cmp_app (o, LAB_CMP_FACTOR, a);
+            lab_cmp_md_number (o, LAB_CMP_FACTOR, a);
             bson_string_append (o, " of ");
-            lab_cmp_app_esc (o, ls->l[f].name);
+            lab_cmp_md_text (o, ls->l[f].name);
             bson_string_append (o, "'s ");
-            lab_cmp_app (o, LAB_CMP_FACTOR, b);
+            lab_cmp_md_number (o, LAB_CMP_FACTOR, b);
             bson_string_append (o, " at ");
-            lab_cmp_app_point (o, &sw->p[i]);
+            lab_cmp_md_point (o, &sw->p[i]);
          }
       } else {
-         lab_cmp_app (o, LAB_CMP_FACTOR, g[l].hi);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, g[l].hi);
          bson_string_append (o, " of ");
-         lab_cmp_app_esc (o, ls->l[f].name);
+         lab_cmp_md_text (o, ls->l[f].name);
          bson_string_append (o, "'s ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, g[f].hi);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, g[f].hi);
       }
       bson_string_append (o, ", with no change to the application's documents (\"The speedup taken apart\" "
                              "below splits folding's gain into locality and fewer documents).\n");
@@ -327,7 +327,7 @@ render_cheaper (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_swee
                           "rows together with no change to the documents: ");
       lab_cli_shell_quote (args, coll_of (r, ls->l[ls->reference].name));
       bson_string_append (args, " --dst detail_clu");
-      lab_cmp_app_suggest (o, r, "fold-details", args->str);
+      lab_cmp_md_suggest (o, r, "fold-details", args->str);
       bson_string_free (args, true);
       bson_string_append (o, ", then scancmp with `--layout clustered=detail_clu:rows` beside the others.\n");
    }
@@ -390,7 +390,7 @@ render_lead (bson_string_t *o, const lab_results_layouts_t *ls, const gain_t *g,
    }
    if (best == ls->n) {
       bson_string_append (o, "No candidate loads faster than ");
-      lab_cmp_app_esc (o, ls->l[ls->reference].name);
+      lab_cmp_md_text (o, ls->l[ls->reference].name);
       bson_string_append (o, " at every cache measured by the rule: the choice depends on the cache (the "
                              "lines below and the curve).\n\n");
       return;
@@ -399,14 +399,14 @@ render_lead (bson_string_t *o, const lab_results_layouts_t *ls, const gain_t *g,
       nwin += l != ls->reference && g[l].points > 0 && g[l].wins == g[l].points;
    }
    bson_string_append (o, "**");
-   lab_cmp_app_esc (o, ls->l[best].name);
+   lab_cmp_md_text (o, ls->l[best].name);
    bson_string_append (o, "** loads faster than ");
-   lab_cmp_app_esc (o, ls->l[ls->reference].name);
+   lab_cmp_md_text (o, ls->l[ls->reference].name);
    bson_string_append (o, g[best].points > 1 ? " at every cache measured (" : " (");
-   lab_cmp_app (o, LAB_CMP_FACTOR, g[best].lo);
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, g[best].lo);
    if (g[best].points > 1) {
       bson_string_append (o, "–");
-      lab_cmp_app (o, LAB_CMP_FACTOR, g[best].hi);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, g[best].hi);
    }
    if (nwin > 1) {
       bson_string_append_printf (o, "; of the %zu candidates that do, its smallest gain is the largest",
@@ -462,15 +462,15 @@ lab_cmp_render_recommend (bson_string_t *o, const lab_cmp_results_t *r, const la
       }
       g[l] = gain_of (r, sw, &ls, l);
       bson_string_append (o, "- **");
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, "** (");
-      lab_cmp_app_esc (o, coll_of (r, ls.l[l].name));
+      lab_cmp_md_text (o, coll_of (r, ls.l[l].name));
       bson_string_append_printf (o, ", %s): ", kind_words (ls.l[l].kind));
-      app_gain (o, &g[l], ref);
-      app_production (o, r, sw, cand, prod);
-      lost[l] = app_costs (o, r, wl, ls.l[l].name, ref);
-      app_size (o, r, ls.l[l].name, ref);
-      app_largest (o, r, &ls.l[l]);
+      md_gain (o, &g[l], ref);
+      md_production (o, r, sw, cand, prod);
+      lost[l] = md_costs (o, r, wl, ls.l[l].name, ref);
+      md_size (o, r, ls.l[l].name, ref);
+      md_largest (o, r, &ls.l[l]);
       bson_string_append (o, ".\n");
    }
    render_cheaper (o, r, sw, &ls, g);

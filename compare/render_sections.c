@@ -5,22 +5,22 @@
 #include "compare/render_private.h"
 #include "core/uri.h"
 
-/* app_num -- append the number at `path` of doc in unit, or "n/a". */
+/* md_num -- append the number at `path` of doc in unit, or "n/a". */
 static void
-app_num (bson_string_t *o, const bson_t *doc, const char *path, lab_unit_t unit)
+md_num (bson_string_t *o, const bson_t *doc, const char *path, lab_unit_t unit)
 {
    double v;
 
    if (lab_results_get_number (doc, path, &v)) {
-      lab_cmp_app (o, LAB_CMP_UNIT (unit), v);
+      lab_cmp_md_number (o, LAB_CMP_UNIT (unit), v);
    } else {
       bson_string_append (o, "n/a");
    }
 }
 
-/* app_bool -- append yes / no / n/a for the boolean at path. */
+/* md_bool -- append yes / no / n/a for the boolean at path. */
 static void
-app_bool (bson_string_t *o, const bson_t *doc, const char *path)
+md_bool (bson_string_t *o, const bson_t *doc, const char *path)
 {
    bool b;
 
@@ -36,7 +36,7 @@ lab_cmp_render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, cons
    bson_string_append (o, "## Charts\n\n");
    if (!opts || opts->n_charts == 0) {
       bson_string_append (o, "Charts were skipped: ");
-      lab_cmp_app_esc (o, opts && opts->charts_note ? opts->charts_note : "none were requested");
+      lab_cmp_md_text (o, opts && opts->charts_note ? opts->charts_note : "none were requested");
       bson_string_append (o, ".\n\n");
       return;
    }
@@ -52,7 +52,7 @@ lab_cmp_render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, cons
                           "neighbouring points measured in different regimes, each named above its points)");
       if (s && s->ref < s->n && opts->n_charts > n_sweep) {
          bson_string_append (o, "; the other charts show the reference point, ");
-         lab_cmp_app_point (o, &s->p[s->ref]);
+         lab_cmp_md_point (o, &s->p[s->ref]);
       }
       bson_string_append (o, opts->n_charts > n_sweep ? ". " : ".\n\n");
    }
@@ -74,7 +74,7 @@ lab_cmp_render_charts (bson_string_t *o, const lab_cmp_render_opts_t *opts, cons
    }
    for (i = 0; i < opts->n_charts; i++) {
       bson_string_append (o, "![");
-      lab_cmp_app_esc (o, opts->charts[i].caption);
+      lab_cmp_md_text (o, opts->charts[i].caption);
       bson_string_append (o, "](");
       /* file names are ours (stem + fixed suffix); escape only what would end the link */
       for (const char *p = opts->charts[i].file; *p; p++) {
@@ -95,7 +95,7 @@ static void
 kv_str (bson_string_t *o, const char *key, const char *value)
 {
    bson_string_append_printf (o, "| %s | ", key);
-   lab_cmp_app_esc (o, value);
+   lab_cmp_md_text (o, value);
    bson_string_append (o, " |\n");
 }
 
@@ -118,17 +118,17 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
 
    if (kind) {
       bson_string_append (o, "| topology | ");
-      lab_cmp_app_esc (o, kind);
+      lab_cmp_md_text (o, kind);
       s = lab_results_get_string (d, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_SET_NAME);
       if (s && *s) {
          bson_string_append (o, " (set ");
-         lab_cmp_app_esc (o, s);
+         lab_cmp_md_text (o, s);
          bson_string_append (o, ")");
       }
       s = lab_results_get_string (d, LAB_RESULTS_KEY_TOPOLOGY "." LAB_RESULTS_KEY_TOPOLOGY_MEMBER);
       if (s && *s) {
          bson_string_append (o, ", member ");
-         lab_cmp_app_esc (o, s);
+         lab_cmp_md_text (o, s);
       }
       if (bson_iter_init_find (&it, d, LAB_RESULTS_KEY_TOPOLOGY) && BSON_ITER_HOLDS_DOCUMENT (&it) &&
           bson_iter_recurse (&it, &arr) && bson_iter_find (&arr, LAB_RESULTS_KEY_TOPOLOGY_SHARDS) &&
@@ -141,7 +141,7 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
             if (BSON_ITER_HOLDS_DOCUMENT (&sh) && bson_iter_recurse (&sh, &f) &&
                 bson_iter_find (&f, "name") && BSON_ITER_HOLDS_UTF8 (&f)) {
                bson_string_append (o, first ? ", shards: " : ", ");
-               lab_cmp_app_esc (o, bson_iter_utf8 (&f, NULL));
+               lab_cmp_md_text (o, bson_iter_utf8 (&f, NULL));
                first = false;
             }
          }
@@ -152,13 +152,13 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
    }
    if (src) {
       bson_string_append (o, "| disk figures from | ");
-      lab_cmp_app_esc (o, !strcmp (src, "ftdc")    ? "the server's getDiagnosticData (FTDC)"
+      lab_cmp_md_text (o, !strcmp (src, "ftdc")    ? "the server's getDiagnosticData (FTDC)"
                           : !strcmp (src, "local") ? "this machine's /proc/diskstats"
                                                    : "nowhere (not measured)");
       s = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".device");
       if (s) {
          bson_string_append (o, ", device ");
-         lab_cmp_app_esc (o, s);
+         lab_cmp_md_text (o, s);
       }
       /* the reason, less a tail that repeats the source already named ("the embedded store: this
        * machine's /proc/diskstats") */
@@ -168,14 +168,14 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
          size_t n = strlen (s), k = named ? strlen (named) : 0;
          char *reason = bson_strndup (s, named && n > k && !strcmp (s + n - k, named) ? n - k : n);
          bson_string_append (o, " (");
-         lab_cmp_app_esc (o, reason);
+         lab_cmp_md_text (o, reason);
          bson_string_append (o, ")");
          bson_free (reason);
       }
       s = lab_results_get_string (d, LAB_RESULTS_KEY_DISK_SOURCE ".local_device");
       if (s) {
          bson_string_append (o, "; the tables' device figures are this machine's /proc/diskstats of ");
-         lab_cmp_app_esc (o, s);
+         lab_cmp_md_text (o, s);
          bson_string_append (o, ", the server's beside them in the results (runs[].server_disk)");
       }
       bson_string_append (o, " |\n");
@@ -193,21 +193,21 @@ render_deployment (bson_string_t *o, const lab_cmp_results_t *r)
          snprintf (path, sizeof path, LAB_RESULTS_KEY_SERVER_DISK ".servers.%d.device_reason", i);
          why = lab_results_get_string (&run, path);
          bson_string_append (o, "| server disk (FTDC) of ");
-         lab_cmp_app_esc (o, name);
+         lab_cmp_md_text (o, name);
          bson_string_append (o, " | ");
-         lab_cmp_app_esc (o, dev);
+         lab_cmp_md_text (o, dev);
          bson_string_append (o, " (");
-         lab_cmp_app_esc (o, why);
+         lab_cmp_md_text (o, why);
          bson_string_append (o, ") |\n");
       }
    }
 }
 
-/* app_clustered_embedded -- the row naming the clustered layouts measured on the embedded store (scancmp's
+/* md_clustered_embedded -- the row naming the clustered layouts measured on the embedded store (scancmp's
  * dataset.<layout>.clustered, or an older file's provenance: fold-details --shape clustered): the engine is
  * 4.2's, the layout 5.3+'s, and the row says which parts are mongod's (docs/mongodb-compat.md §23). */
 static void
-app_clustered_embedded (bson_string_t *o, const bson_t *d)
+md_clustered_embedded (bson_string_t *o, const bson_t *d)
 {
    const char *backend = lab_results_get_string (d, "backend.name");
    lab_results_layouts_t ls;
@@ -229,7 +229,7 @@ app_clustered_embedded (bson_string_t *o, const bson_t *d)
          continue;
       }
       bson_string_append (o, n++ ? ", " : "| clustered layout on the embedded store | ");
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
    }
    if (n > 0) {
       bson_string_append (o,
@@ -255,9 +255,9 @@ lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    kv_str (o, "kernel", lab_results_get_string (d, "host.kernel"));
    kv_str (o, "CPU", lab_results_get_string (d, "host.cpu_model"));
    bson_string_append (o, "| cores | ");
-   app_num (o, d, "host.cores", LAB_UNIT_COUNT);
+   md_num (o, d, "host.cores", LAB_UNIT_COUNT);
    bson_string_append (o, " |\n| RAM | ");
-   app_num (o, d, "host.ram_bytes", LAB_UNIT_BYTES);
+   md_num (o, d, "host.ram_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " |\n");
    kv_str (o, "data device", dev);
    if (lab_results_get_number (d, "device.read_ahead_kb", &ra)) {
@@ -269,13 +269,13 @@ lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
                                     : "");
    }
    bson_string_append (o, "| backend | ");
-   lab_cmp_app_backend (o, d);
+   lab_cmp_md_backend (o, d);
    bson_string_append (o, " |\n");
-   app_clustered_embedded (o, d);
+   md_clustered_embedded (o, d);
    if (lab_results_product (d)) {
       const char *warn = lab_results_product_warning (lab_results_product (d));
       bson_string_append (o, "| server product | ");
-      lab_cmp_app_esc (o, lab_results_product (d));
+      lab_cmp_md_text (o, lab_results_product (d));
       if (warn) {
          bson_string_append (o, " (");
          bson_string_append (o, warn);
@@ -298,9 +298,9 @@ lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "| server on this host | ");
    bson_string_append (o, lab_results_get_bool (d, "backend.server_local", &b) ? (b ? "yes" : "no") : "n/a");
    bson_string_append (o, " |\n| engine cache maximum | ");
-   app_num (o, d, "backend.cache_max_bytes", LAB_UNIT_BYTES);
+   md_num (o, d, "backend.cache_max_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " |\n| measured by | ");
-   lab_cmp_app_tool (o, d);
+   lab_cmp_md_tool (o, d);
    bson_string_append (o, " |\n");
    render_deployment (o, r);
    kv_str (o, "started", lab_results_header (d, LAB_RESULTS_KEY_STARTED));
@@ -333,7 +333,7 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "## Dataset\n\n|");
    for (l = 0; l < ls.n; l++) {
       bson_string_append (o, " | ");
-      lab_cmp_app_esc (o, lab_cmp_layout_heading (&ls, l));
+      lab_cmp_md_text (o, lab_cmp_layout_heading (&ls, l));
    }
    bson_string_append (o, " |\n|---|");
    for (l = 0; l < ls.n; l++) {
@@ -342,7 +342,7 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "\n| collection |");
    for (l = 0; l < ls.n; l++) {
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, lab_cmp_collection_name (r, ls.l[l].name));
+      lab_cmp_md_text (o, lab_cmp_collection_name (r, ls.l[l].name));
       bson_string_append (o, " |");
    }
    bson_string_append (o, "\n");
@@ -350,7 +350,7 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       bson_string_append (o, "| kind |");
       for (l = 0; l < ls.n; l++) {
          bson_string_append (o, " ");
-         lab_cmp_app_esc (o, ls.l[l].kind);
+         lab_cmp_md_text (o, ls.l[l].kind);
          bson_string_append (o, " |");
       }
       bson_string_append (o, "\n");
@@ -360,16 +360,16 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       for (l = 0; l < ls.n; l++) {
          snprintf (path, sizeof path, "dataset.%s.%s", ls.l[l].name, rows[i].field);
          bson_string_append (o, " ");
-         app_num (o, d, path, rows[i].unit);
+         md_num (o, d, path, rows[i].unit);
          bson_string_append (o, " |");
       }
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n- masters (distinct ");
-   lab_cmp_app_esc (o, lab_results_get_string (d, "config.key") ? lab_results_get_string (d, "config.key")
+   lab_cmp_md_text (o, lab_results_get_string (d, "config.key") ? lab_results_get_string (d, "config.key")
                                                                 : "key");
    bson_string_append (o, " values) loaded per layout and run: ");
-   app_num (o, d, "dataset.keys", LAB_UNIT_COUNT);
+   md_num (o, d, "dataset.keys", LAB_UNIT_COUNT);
    if (lab_cmp_classic_pair (&ls)) {
       bson_string_append (o, "\n- rows per master (detail documents ÷ folded documents): ");
       if (lab_results_get_number (d, "dataset.detail.count", &dc) &&
@@ -385,7 +385,7 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       for (l = 0; l < ls.n; l++) {
          snprintf (path, sizeof path, "dataset.%s.count", ls.l[l].name);
          bson_string_append (o, l ? ", " : "");
-         lab_cmp_app_esc (o, ls.l[l].name);
+         lab_cmp_md_text (o, ls.l[l].name);
          bson_string_append (o, " ");
          if (lab_results_get_number (d, path, &dc) && lab_results_get_number (d, "dataset.keys", &keys) &&
              keys > 0) {
@@ -396,7 +396,7 @@ lab_cmp_render_dataset (bson_string_t *o, const lab_cmp_results_t *r)
       }
    }
    bson_string_append (o, "\n- array field of the folded documents: ");
-   lab_cmp_app_esc (o, lab_results_get_string (d, "config.array_field"));
+   lab_cmp_md_text (o, lab_results_get_string (d, "config.array_field"));
    bson_string_append (o, "\n");
    lab_cmp_render_state (o, r);
    bson_string_append (o, "\n");
@@ -420,11 +420,11 @@ render_background (bson_string_t *o, const lab_cmp_results_t *r)
       cores_max = v > cores_max ? v : cores_max;
       if (lab_results_get_bool (&run, "background.busy", &b) && b) {
          bson_string_append (o, "- run ");
-         app_num (o, &run, "run", LAB_UNIT_COUNT);
+         md_num (o, &run, "run", LAB_UNIT_COUNT);
          bson_string_append (o, " ");
-         lab_cmp_app_esc (o, lab_results_get_string (&run, "layout"));
+         lab_cmp_md_text (o, lab_results_get_string (&run, "layout"));
          bson_string_append (o, ": **the machine was busy**: ");
-         lab_cmp_app_esc (o, lab_results_get_string (&run, "background.busy_note"));
+         lab_cmp_md_text (o, lab_results_get_string (&run, "background.busy_note"));
          bson_string_append (o, "\n");
       }
    }
@@ -456,7 +456,7 @@ render_rereads (bson_string_t *o, const bson_t *d)
       "- 4 KiB O_DIRECT reads of blocks never read: p50 %.3f ms, p90 %.3f ms; the same "
       "blocks read again: p50 %.3f ms, p90 %.3f ms (",
       a, b, c, e);
-   lab_cmp_app_esc (o, lab_results_get_string (d, "calibration.reread_source"));
+   lab_cmp_md_text (o, lab_results_get_string (d, "calibration.reread_source"));
    bson_string_append (o, ")\n");
    if (lab_results_get_bool (d, "calibration.rereads_cached", &cached) && cached) {
       bson_string_append (o,
@@ -477,9 +477,9 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
 
    bson_string_append (o, "## Cold procedure\n\n");
    bson_string_append (o, "- cold runs requested (`--cold`): ");
-   app_bool (o, d, "config.cold");
+   md_bool (o, d, "config.cold");
    bson_string_append (o, "\n- drop the OS page cache (`--drop-caches`): ");
-   lab_cmp_app_esc (o, lab_results_get_string (d, "config.drop_caches"));
+   lab_cmp_md_text (o, lab_results_get_string (d, "config.drop_caches"));
    if (lab_results_get_bool (d, "config.direct_io", &b) && b) {
       bson_string_append (o,
                           "\n- data files read with O_DIRECT (`--direct-io`): every engine cache miss is a "
@@ -501,26 +501,26 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
       bson_string_append (o, "none");
    }
    bson_string_append (o, "\n- order of layouts: ");
-   lab_cmp_app_esc (o, lab_results_get_string (d, "config.order"));
+   lab_cmp_md_text (o, lab_results_get_string (d, "config.order"));
    bson_string_append_printf (o, "; load order: %s", lab_results_load_order (d));
    if (lab_results_get_string (d, "config.load_order") &&
        strcmp (lab_results_get_string (d, "config.load_order"), "both") == 0) {
       bson_string_append (o, " (and random, the workloads' \"load (random order)\")");
    }
    bson_string_append (o, "; parallel workers: ");
-   app_num (o, d, "config.parallel", LAB_UNIT_COUNT);
+   md_num (o, d, "config.parallel", LAB_UNIT_COUNT);
    bson_string_append (o, "; runs: ");
-   app_num (o, d, "config.runs", LAB_UNIT_COUNT);
+   md_num (o, d, "config.runs", LAB_UNIT_COUNT);
    {
       double ref_runs;
       if (lab_results_get_number (d, "config.reference_runs", &ref_runs)) {
          bson_string_append (o, " (at the sweep's reference point: ");
-         app_num (o, d, "config.reference_runs", LAB_UNIT_COUNT);
+         md_num (o, d, "config.reference_runs", LAB_UNIT_COUNT);
          bson_string_append (o, ")");
       }
    }
    bson_string_append (o, "; sampling interval: ");
-   app_num (o, d, "config.interval_s", LAB_UNIT_SECONDS);
+   md_num (o, d, "config.interval_s", LAB_UNIT_SECONDS);
    bson_string_append (o, "\n\n");
    bson_string_append (o, "| run | layout | went | engine restarted | server restarted | caches dropped | "
                           "resident before | note |\n|--:|---|--:|---|---|---|--:|---|\n");
@@ -529,9 +529,9 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
          continue;
       }
       bson_string_append (o, "| ");
-      app_num (o, &run, "run", LAB_UNIT_COUNT);
+      md_num (o, &run, "run", LAB_UNIT_COUNT);
       bson_string_append (o, " | ");
-      lab_cmp_app_esc (o, lab_results_get_string (&run, "layout"));
+      lab_cmp_md_text (o, lab_results_get_string (&run, "layout"));
       bson_string_append (o, " | ");
       if (lab_results_get_number (&run, "order_in_run", &v)) {
          bson_string_append (o, v == 1 ? "first" : v == 2 ? "second" : "later");
@@ -539,20 +539,20 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
          bson_string_append (o, "n/a");
       }
       bson_string_append (o, " | ");
-      app_bool (o, &run, "cold.engine_restarted");
+      md_bool (o, &run, "cold.engine_restarted");
       bson_string_append (o, " | ");
-      app_bool (o, &run, "cold.server_restarted");
+      md_bool (o, &run, "cold.server_restarted");
       bson_string_append (o, " | ");
-      app_bool (o, &run, "cold.caches_dropped");
+      md_bool (o, &run, "cold.caches_dropped");
       bson_string_append (o, " | ");
       if (lab_results_get_number (&run, "cold.resident_pct_before", &v)) {
          bson_string_append_printf (o, "%.1f%%", v);
          if (lab_results_get_number (&run, "cold.resident_bytes_before", &v)) {
             bson_string_append (o, " (");
-            lab_cmp_app (o, LAB_CMP_BYTES, v);
+            lab_cmp_md_number (o, LAB_CMP_BYTES, v);
             if (lab_results_get_number (&run, "cold.file_bytes", &v)) {
                bson_string_append (o, " of ");
-               lab_cmp_app (o, LAB_CMP_BYTES, v);
+               lab_cmp_md_number (o, LAB_CMP_BYTES, v);
             }
             bson_string_append (o, ")");
          }
@@ -560,11 +560,11 @@ lab_cmp_render_cold (bson_string_t *o, const lab_cmp_results_t *r)
          bson_string_append (o, "n/a");
       }
       bson_string_append (o, " | ");
-      lab_cmp_app_esc (o, lab_results_get_string (&run, "cold.drop_caches_note"));
+      lab_cmp_md_text (o, lab_results_get_string (&run, "cold.drop_caches_note"));
       if (lab_results_get_bool (&run, "cold.started_cold", &b) && !b &&
           lab_results_get_string (&run, "cold.reason")) {
          bson_string_append (o, "; **not cold**: ");
-         lab_cmp_app_esc (o, lab_results_get_string (&run, "cold.reason"));
+         lab_cmp_md_text (o, lab_results_get_string (&run, "cold.reason"));
       }
       bson_string_append (o, " |\n");
    }
@@ -605,12 +605,12 @@ lab_cmp_render_runs (bson_string_t *o, const lab_cmp_results_t *r)
          continue;
       }
       bson_string_append (o, "| ");
-      app_num (o, &run, "run", LAB_UNIT_COUNT);
+      md_num (o, &run, "run", LAB_UNIT_COUNT);
       bson_string_append (o, " | ");
-      lab_cmp_app_esc (o, lab_results_get_string (&run, "layout"));
+      lab_cmp_md_text (o, lab_results_get_string (&run, "layout"));
       for (c = 0; c < sizeof cols / sizeof cols[0]; c++) {
          bson_string_append (o, " | ");
-         app_num (o, &run, cols[c].path, cols[c].unit);
+         md_num (o, &run, cols[c].path, cols[c].unit);
       }
       bson_string_append (o, " |\n");
    }
@@ -635,13 +635,13 @@ lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
       return;
    }
    bson_string_append (o, "- sequential reads: ");
-   app_num (o, d, "calibration.seq_read_mb_s", LAB_UNIT_MB_S);
+   md_num (o, d, "calibration.seq_read_mb_s", LAB_UNIT_MB_S);
    bson_string_append (o, "\n- random 4 KiB reads: ");
-   app_num (o, d, "calibration.rand_read_4k_iops", LAB_UNIT_RATE);
+   md_num (o, d, "calibration.rand_read_4k_iops", LAB_UNIT_RATE);
    bson_string_append (o, "\n- measured on a file of ");
-   app_num (o, d, "calibration.file_bytes", LAB_UNIT_BYTES);
+   md_num (o, d, "calibration.file_bytes", LAB_UNIT_BYTES);
    bson_string_append (o, " in ");
-   app_num (o, d, "calibration.elapsed_s", LAB_UNIT_SECONDS);
+   md_num (o, d, "calibration.elapsed_s", LAB_UNIT_SECONDS);
    bson_string_append (o, "\n");
    render_rereads (o, d);
    lab_results_layouts (&r->doc, &ls);
@@ -651,7 +651,7 @@ lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r)
       lab_stat_t mb =
          lab_results_metric_stat (&r->doc, ls.l[l].name, lab_results_metric_find ("read_mb_s_peak"));
       bson_string_append (o, "- ");
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, " peaks: ");
       if (rr.present && has_iops && iops > 0) {
          v = rr.median / iops * 100.0;

@@ -51,19 +51,19 @@ lab_cmp_writes_since (const bson_t *doc, const char *layout, const char *since, 
    return w->runs > 0;
 }
 
-/* lab_cmp_app_writes_sum -- see render_private.h. */
+/* lab_cmp_md_writes_sum -- see render_private.h. */
 void
-lab_cmp_app_writes_sum (bson_string_t *o, const lab_cmp_writes_sum_t *w)
+lab_cmp_md_writes_sum (bson_string_t *o, const lab_cmp_writes_sum_t *w)
 {
    bson_string_append_printf (o, "%d later write run%s: ", w->runs, w->runs == 1 ? "" : "s");
    if (w->appended > 0) {
       bson_string_append (o, "+");
-      lab_cmp_app (o, LAB_CMP_COUNT, w->appended);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, w->appended);
       bson_string_append (o, " rows appended");
    }
    if (w->updated > 0) {
       bson_string_append (o, w->appended > 0 ? ", " : "");
-      lab_cmp_app (o, LAB_CMP_COUNT, w->updated);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, w->updated);
       bson_string_append (o, " corrected");
    }
    if (w->failed > 0) {
@@ -217,14 +217,14 @@ render_built_indexes (bson_string_t *o, const bson_t *d, const lab_results_layou
          bson_string_append (o, any ? "; "
                                     : "- indexes layoutlab tools built on these collections (their "
                                       "`_layoutlab` records; `billgen clean` removes them): ");
-         lab_cmp_app_esc (o, ls->l[l].name);
+         lab_cmp_md_text (o, ls->l[l].name);
          bson_string_append (o, " `");
          bson_string_append (o, name);
          bson_string_append (o, "` (");
-         lab_cmp_app_esc (o, tool && *tool ? tool : "a layoutlab tool");
+         lab_cmp_md_text (o, tool && *tool ? tool : "a layoutlab tool");
          if (at && *at) {
             bson_string_append (o, ", ");
-            lab_cmp_app_esc (o, at);
+            lab_cmp_md_text (o, at);
          }
          bson_string_append (
             o, foreign ? ", on a collection layoutlab did not write, named by --allow-writes)" : ")");
@@ -256,12 +256,12 @@ lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r)
                                  : "- written to after they were made, before this measurement (each "
                                    "collection's `_layoutlab` record; the counts above include these "
                                    "writes): ");
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, ": ");
-      lab_cmp_app_writes_sum (o, &w);
+      lab_cmp_md_writes_sum (o, &w);
       if (w.last_at) {
          bson_string_append (o, ", the last at ");
-         lab_cmp_app_esc (o, w.last_at);
+         lab_cmp_md_text (o, w.last_at);
       }
       any = true;
    }
@@ -282,7 +282,7 @@ lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r)
                           "started; its own writes changed the data between them):\n\n| measured on |");
    for (l = 0; l < ls.n; l++) {
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, " |");
    }
    bson_string_append (o, "\n|---|");
@@ -291,12 +291,12 @@ lab_cmp_render_state (bson_string_t *o, const lab_cmp_results_t *r)
    }
    for (i = 0; i < n; i++) {
       bson_string_append (o, "\n| ");
-      lab_cmp_app_esc (o, rows[i].label);
+      lab_cmp_md_text (o, rows[i].label);
       bson_string_append (o, " |");
       for (l = 0; l < ls.n; l++) {
          bson_string_append (o, " ");
          if (rows[i].count[l] >= 0) {
-            lab_cmp_app (o, LAB_CMP_COUNT, rows[i].count[l]);
+            lab_cmp_md_number (o, LAB_CMP_COUNT, rows[i].count[l]);
          } else {
             bson_string_append (o, "n/a");
          }

@@ -26,9 +26,9 @@ lab_cmp_sweep_load (const lab_cmp_results_t *r, lab_cmp_sweep_t *s)
    s->ref = lab_results_sweep_reference (&r->doc);
 }
 
-/* lab_cmp_app_sw -- see render_private.h. */
+/* lab_cmp_md_sw_text -- see render_private.h. */
 void
-lab_cmp_app_sw (bson_string_t *o, const lab_cmp_sweep_t *sw, const char *text)
+lab_cmp_md_sw_text (bson_string_t *o, const lab_cmp_sweep_t *sw, const char *text)
 {
    const char *p = text;
    const char *cand = sw->names[sw->cand];
@@ -108,9 +108,9 @@ lab_cmp_sweep_estimate_of (const lab_cmp_results_t *r, const lab_cmp_production_
    return e;
 }
 
-/* app_holds -- how much of the data the cache of point `p` holds, for the verdict. */
+/* md_holds -- how much of the data the cache of point `p` holds, for the verdict. */
 static void
-app_holds (bson_string_t *o, const lab_sweep_point_t *p)
+md_holds (bson_string_t *o, const lab_sweep_point_t *p)
 {
    double ratio = p->cache_ratio;
 
@@ -134,14 +134,14 @@ app_holds (bson_string_t *o, const lab_sweep_point_t *p)
    }
 }
 
-/* app_disk_amp -- "; the disk 1.02x" for a point read without --direct-io whose disk figure is known
+/* md_disk_amp -- "; the disk 1.02x" for a point read without --direct-io whose disk figure is known
  * (with --direct-io the disk read what the engine read: nothing added). */
 static void
-app_disk_amp (bson_string_t *o, const lab_sweep_point_t *p)
+md_disk_amp (bson_string_t *o, const lab_sweep_point_t *p)
 {
    if (p->buffered_io && p->has_disk_amplification[0]) {
       bson_string_append (o, "; the disk ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, p->disk_read_amplification[0]);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, p->disk_read_amplification[0]);
    }
 }
 
@@ -154,59 +154,59 @@ render_production_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    lab_estimate_t e = lab_cmp_sweep_estimate_of (r, prod, s->cand);
    size_t c = s->cand;
 
-   lab_cmp_app_sw (o, s, "- ");
+   lab_cmp_md_sw_text (o, s, "- ");
    switch (e.status) {
    case LAB_ESTIMATE_INTERPOLATED:
-      lab_cmp_app_sw (o, s, "**At the production cache ratio (");
-      lab_cmp_app_production_given (o, prod);
-      lab_cmp_app_sw (o, s, ") the folded layout would load about ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, e.speedup);
-      lab_cmp_app_sw (o, s,
-                      s->nl > 2 ? " faster than detail: an interpolation" : " faster: an interpolation");
-      lab_cmp_app_sw (o, s, ", not a measurement**, between the measured ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, s->p[e.lo].speedup_of[c]);
-      lab_cmp_app_sw (o, s, " at ");
-      lab_cmp_app (o, LAB_CMP_BINARY, s->p[e.lo].cache_size_bytes);
-      lab_cmp_app_sw (o, s, " (ratio ");
-      lab_cmp_app_ratio (o, s->p[e.lo].cache_ratio);
-      lab_cmp_app_sw (o, s, ") and ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, s->p[e.hi].speedup_of[c]);
-      lab_cmp_app_sw (o, s, " at ");
-      lab_cmp_app (o, LAB_CMP_BINARY, s->p[e.hi].cache_size_bytes);
-      lab_cmp_app_sw (o, s, " (ratio ");
-      lab_cmp_app_ratio (o, s->p[e.hi].cache_ratio);
-      lab_cmp_app_sw (o, s, "), linear in log(ratio).\n");
+      lab_cmp_md_sw_text (o, s, "**At the production cache ratio (");
+      lab_cmp_md_production_given (o, prod);
+      lab_cmp_md_sw_text (o, s, ") the folded layout would load about ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, e.speedup);
+      lab_cmp_md_sw_text (o, s,
+                          s->nl > 2 ? " faster than detail: an interpolation" : " faster: an interpolation");
+      lab_cmp_md_sw_text (o, s, ", not a measurement**, between the measured ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[e.lo].speedup_of[c]);
+      lab_cmp_md_sw_text (o, s, " at ");
+      lab_cmp_md_number (o, LAB_CMP_BINARY, s->p[e.lo].cache_size_bytes);
+      lab_cmp_md_sw_text (o, s, " (ratio ");
+      lab_cmp_md_ratio (o, s->p[e.lo].cache_ratio);
+      lab_cmp_md_sw_text (o, s, ") and ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[e.hi].speedup_of[c]);
+      lab_cmp_md_sw_text (o, s, " at ");
+      lab_cmp_md_number (o, LAB_CMP_BINARY, s->p[e.hi].cache_size_bytes);
+      lab_cmp_md_sw_text (o, s, " (ratio ");
+      lab_cmp_md_ratio (o, s->p[e.hi].cache_ratio);
+      lab_cmp_md_sw_text (o, s, "), linear in log(ratio).\n");
       break;
    case LAB_ESTIMATE_MEASURED:
-      lab_cmp_app_sw (o, s, "**At the production cache ratio (");
-      lab_cmp_app_production_given (o, prod);
-      lab_cmp_app_sw (o, s, ") the folded layout loads ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, e.speedup);
-      lab_cmp_app_sw (o, s, s->nl > 2 ? " faster than detail" : " faster");
-      lab_cmp_app_sw (o, s, "**: a measured point (");
-      lab_cmp_app_point (o, &s->p[e.lo]);
-      lab_cmp_app_sw (o, s, "), no interpolation needed.\n");
+      lab_cmp_md_sw_text (o, s, "**At the production cache ratio (");
+      lab_cmp_md_production_given (o, prod);
+      lab_cmp_md_sw_text (o, s, ") the folded layout loads ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, e.speedup);
+      lab_cmp_md_sw_text (o, s, s->nl > 2 ? " faster than detail" : " faster");
+      lab_cmp_md_sw_text (o, s, "**: a measured point (");
+      lab_cmp_md_point (o, &s->p[e.lo]);
+      lab_cmp_md_sw_text (o, s, "), no interpolation needed.\n");
       break;
    case LAB_ESTIMATE_OUTSIDE:
-      lab_cmp_app_sw (o, s, "**The production cache ratio ");
-      lab_cmp_app_production_given (o, prod);
-      lab_cmp_app_sw (o, s, " is outside the measured range ");
-      lab_cmp_app_ratio (o, e.range_lo);
-      lab_cmp_app_sw (o, s, "–");
-      lab_cmp_app_ratio (o, e.range_hi);
-      lab_cmp_app_sw (o, s,
-                      "; no estimate**: layout-report does not extrapolate (the speedup changes most "
-                      "where the cache stops holding the data). Measure a sweep that reaches it (");
-      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      lab_cmp_md_sw_text (o, s, "**The production cache ratio ");
+      lab_cmp_md_production_given (o, prod);
+      lab_cmp_md_sw_text (o, s, " is outside the measured range ");
+      lab_cmp_md_ratio (o, e.range_lo);
+      lab_cmp_md_sw_text (o, s, "–");
+      lab_cmp_md_ratio (o, e.range_hi);
+      lab_cmp_md_sw_text (o, s,
+                          "; no estimate**: layout-report does not extrapolate (the speedup changes most "
+                          "where the cache stops holding the data). Measure a sweep that reaches it (");
+      lab_cmp_md_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
       bson_string_append (o, ").\n");
       break;
    case LAB_ESTIMATE_TOO_FEW:
    default:
-      lab_cmp_app_sw (o, s, "**No estimate at the production cache ratio ");
-      lab_cmp_app_production_given (o, prod);
-      lab_cmp_app_sw (o, s,
-                      "**: the sweep has fewer than two points with both load times, so there is no "
-                      "curve to read it from.\n");
+      lab_cmp_md_sw_text (o, s, "**No estimate at the production cache ratio ");
+      lab_cmp_md_production_given (o, prod);
+      lab_cmp_md_sw_text (o, s,
+                          "**: the sweep has fewer than two points with both load times, so there is no "
+                          "curve to read it from.\n");
       break;
    }
 }
@@ -224,13 +224,14 @@ render_random_line (bson_string_t *o, const lab_cmp_sweep_t *s)
       if (!p->has_speedup_random[c]) {
          continue;
       }
-      lab_cmp_app_sw (o, s, k++ == 0 ? "- **In random order the folded layout loads " : ", ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_random[c]);
-      lab_cmp_app_sw (o, s, k == 1 ? (s->nl > 2 ? " faster than detail** at " : " faster** at ") : " at ");
-      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
-      lab_cmp_app_sw (o, s, " (ratio ");
-      lab_cmp_app_ratio (o, p->cache_ratio);
-      lab_cmp_app_sw (o, s, ")");
+      lab_cmp_md_sw_text (o, s, k++ == 0 ? "- **In random order the folded layout loads " : ", ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, p->speedup_random[c]);
+      lab_cmp_md_sw_text (o, s,
+                          k == 1 ? (s->nl > 2 ? " faster than detail** at " : " faster** at ") : " at ");
+      lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_md_sw_text (o, s, " (ratio ");
+      lab_cmp_md_ratio (o, p->cache_ratio);
+      lab_cmp_md_sw_text (o, s, ")");
    }
    if (k > 0) {
       bson_string_append_printf (o,
@@ -245,10 +246,10 @@ render_random_line (bson_string_t *o, const lab_cmp_sweep_t *s)
    }
 }
 
-/* app_not_cold -- the end of a bold speedup ("**: "), or, the runs not cold, its reason instead of the
+/* md_not_cold -- the end of a bold speedup ("**: "), or, the runs not cold, its reason instead of the
  * bold (core/results.h, lab_results_cold_check). */
 static void
-app_not_cold (bson_string_t *o, const char *not_cold)
+md_not_cold (bson_string_t *o, const char *not_cold)
 {
    if (not_cold) {
       bson_string_append_printf (o, " (%s): ", not_cold);
@@ -278,71 +279,71 @@ render_curve_line (bson_string_t *o, const lab_cmp_sweep_t *s, const char *not_c
          }
       }
    }
-   lab_cmp_app_sw (o, s, "- ");
+   lab_cmp_md_sw_text (o, s, "- ");
    if (n_speedup == 0) {
-      lab_cmp_app_sw (o, s,
-                      s->nl > 2
-                         ? "**The folded layout's load time could not be compared with detail's** at any "
-                           "cache size.\n"
-                         : "**Load time could not be compared** at any cache size.\n");
+      lab_cmp_md_sw_text (o, s,
+                          s->nl > 2
+                             ? "**The folded layout's load time could not be compared with detail's** at any "
+                               "cache size.\n"
+                             : "**Load time could not be compared** at any cache size.\n");
    } else if (n_speedup == 1 || lo == hi) {
       double sp = s->p[hi].speedup_of[c];
       bson_string_append (o, not_cold ? "" : "**");
-      lab_cmp_app_sw (o, s, sp >= 1 ? "The folded layout loads " : "The speedup is ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, sp);
+      lab_cmp_md_sw_text (o, s, sp >= 1 ? "The folded layout loads " : "The speedup is ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, sp);
       if (sp >= 1) {
-         lab_cmp_app_sw (o, s, " faster");
-         lab_cmp_app_sw (o, s, than);
+         lab_cmp_md_sw_text (o, s, " faster");
+         lab_cmp_md_sw_text (o, s, than);
       }
       bson_string_append_printf (o, " in %s order", s->load_order);
       bson_string_append_printf (o, " at the %s measured", n_speedup == 1 ? "one cache size" : "cache sizes");
-      app_not_cold (o, not_cold);
-      app_holds (o, &s->p[hi]);
-      lab_cmp_app_sw (o, s, " (");
-      lab_cmp_app_point (o, &s->p[hi]);
-      lab_cmp_app_sw (o, s, "); a curve needs more points.\n");
+      md_not_cold (o, not_cold);
+      md_holds (o, &s->p[hi]);
+      lab_cmp_md_sw_text (o, s, " (");
+      lab_cmp_md_point (o, &s->p[hi]);
+      lab_cmp_md_sw_text (o, s, "); a curve needs more points.\n");
    } else {
       if (s->p[lo].speedup_of[c] >= 1) {
          bson_string_append (o, not_cold ? "" : "**");
-         lab_cmp_app_sw (o, s, "The folded layout loads ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
-         lab_cmp_app_sw (o, s, "–");
-         lab_cmp_app (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
-         lab_cmp_app_sw (o, s, " faster");
-         lab_cmp_app_sw (o, s, than);
+         lab_cmp_md_sw_text (o, s, "The folded layout loads ");
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
+         lab_cmp_md_sw_text (o, s, "–");
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
+         lab_cmp_md_sw_text (o, s, " faster");
+         lab_cmp_md_sw_text (o, s, than);
          bson_string_append_printf (o, " in %s order, depending on the engine cache", s->load_order);
-         app_not_cold (o, not_cold);
+         md_not_cold (o, not_cold);
       } else {
          bson_string_append (o, not_cold ? "" : "**");
-         lab_cmp_app_sw (o, s, "The speedup (detail load time ÷ folded load time) ranges from ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
-         lab_cmp_app_sw (o, s, " to ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
+         lab_cmp_md_sw_text (o, s, "The speedup (detail load time ÷ folded load time) ranges from ");
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
+         lab_cmp_md_sw_text (o, s, " to ");
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
          bson_string_append_printf (o, " in %s order with the engine cache", s->load_order);
          bson_string_append (o, not_cold ? "" : "**");
          if (not_cold) {
             bson_string_append_printf (o, " (%s)", not_cold);
          }
-         lab_cmp_app_sw (o, s, " (below 1x the detail layout is faster): ");
+         lab_cmp_md_sw_text (o, s, " (below 1x the detail layout is faster): ");
       }
-      lab_cmp_app (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
-      lab_cmp_app_sw (o, s, " ");
-      app_holds (o, &s->p[lo]);
-      lab_cmp_app_sw (o, s, " (");
-      lab_cmp_app_point (o, &s->p[lo]);
-      lab_cmp_app_sw (o, s, "), ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
-      lab_cmp_app_sw (o, s, " ");
-      app_holds (o, &s->p[hi]);
-      lab_cmp_app_sw (o, s, " (");
-      lab_cmp_app_point (o, &s->p[hi]);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[lo].speedup_of[c]);
+      lab_cmp_md_sw_text (o, s, " ");
+      md_holds (o, &s->p[lo]);
+      lab_cmp_md_sw_text (o, s, " (");
+      lab_cmp_md_point (o, &s->p[lo]);
+      lab_cmp_md_sw_text (o, s, "), ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, s->p[hi].speedup_of[c]);
+      lab_cmp_md_sw_text (o, s, " ");
+      md_holds (o, &s->p[hi]);
+      lab_cmp_md_sw_text (o, s, " (");
+      lab_cmp_md_point (o, &s->p[hi]);
       if (c == 1) {
          bson_string_append_printf (o,
                                     "). %zu cache sizes measured; the data is the detail layout's data and "
                                     "indexes on disk.\n",
                                     s->n);
       } else {
-         lab_cmp_app_sw (o, s, ").\n");
+         lab_cmp_md_sw_text (o, s, ").\n");
       }
    }
 }
@@ -366,12 +367,12 @@ render_best_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sw
       lab_results_ncells_t cells = { 0 };
 
       bson_string_append (o, i ? "; " : "");
-      lab_cmp_app_point (o, p);
+      lab_cmp_md_point (o, p);
       bson_string_append_printf (o, " (%s): ", lab_results_point_regime (p));
       if (lab_results_nrow_at (&r->doc, &p->doc, &s->ls, el, &row) && row.winner != LAB_WIN_NONE) {
          lab_results_nrow_cells (&row, &s->ls, false, &cells);
          bson_string_append (o, "**");
-         lab_cmp_app_esc (o, row.winner == LAB_WIN_TIE && row.ntied == row.n ? "all the same" : cells.better);
+         lab_cmp_md_text (o, row.winner == LAB_WIN_TIE && row.ntied == row.n ? "all the same" : cells.better);
          bson_string_append (o, "**");
          if (row.winner == LAB_WIN_ONE) {
             char *note = lab_results_verdict_note (&row.decisive);
@@ -408,14 +409,14 @@ render_noise_points (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp
          nmin = (size_t)row.stat[l].n < nmin ? (size_t)row.stat[l].n : nmin;
       }
       bson_string_append (pts, n++ ? "; " : "");
-      lab_cmp_app_point (pts, p);
+      lab_cmp_md_point (pts, p);
       bson_string_append (pts, ": ");
       for (size_t l = 0, k = 0; l < row.n; l++) {
          if (row.tied[l]) {
             bson_string_append (pts, k++ ? ", " : "");
-            lab_cmp_app_stat (pts, LAB_UNIT_SECONDS, &row.stat[l], true);
+            lab_cmp_md_stat (pts, LAB_UNIT_SECONDS, &row.stat[l], true);
             bson_string_append (pts, " ");
-            lab_cmp_app_esc (pts, s->ls.l[l].name);
+            lab_cmp_md_text (pts, s->ls.l[l].name);
          }
       }
    }
@@ -499,68 +500,68 @@ sweep_facts (const lab_cmp_sweep_t *s, sweep_facts_t *f)
 static void
 render_reread_line (bson_string_t *o, const lab_cmp_sweep_t *s, const sweep_facts_t *f)
 {
-   lab_cmp_sweep_t sc = *s; /* the same sweep, its lab_cmp_app_sw candidate set per candidate */
+   lab_cmp_sweep_t sc = *s; /* the same sweep, its lab_cmp_md_sw_text candidate set per candidate */
    size_t i, c;
 
-   lab_cmp_app_sw (o, s, "- ");
+   lab_cmp_md_sw_text (o, s, "- ");
    if (f->first == SIZE_MAX) {
-      lab_cmp_app_sw (o, s,
-                      "Read amplification could not be computed (no engine block read bytes in the "
-                      "file).\n");
+      lab_cmp_md_sw_text (o, s,
+                          "Read amplification could not be computed (no engine block read bytes in the "
+                          "file).\n");
       return;
    }
    const lab_sweep_point_t *a = &s->p[f->first], *b = &s->p[f->last];
-   lab_cmp_app_sw (o, s,
-                   a->read_amplification[0] >= 2.0 ? "**The detail layout rereads its pages when the "
-                                                     "cache cannot hold them**: the engine read "
-                                                   : "The detail layout's engine read ");
-   lab_cmp_app (o, LAB_CMP_FACTOR, a->read_amplification[0]);
+   lab_cmp_md_sw_text (o, s,
+                       a->read_amplification[0] >= 2.0 ? "**The detail layout rereads its pages when the "
+                                                         "cache cannot hold them**: the engine read "
+                                                       : "The detail layout's engine read ");
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, a->read_amplification[0]);
    /* buffered reads: the engine's reads are not the disk's, so say the disk's beside them */
-   lab_cmp_app_sw (o, s, a->buffered_io ? " its on-disk size at " : " its on-disk size from disk at ");
-   lab_cmp_app (o, LAB_CMP_BINARY, a->cache_size_bytes);
-   lab_cmp_app_sw (o, s, " (ratio ");
-   lab_cmp_app_ratio (o, a->cache_ratio);
-   app_disk_amp (o, a);
-   lab_cmp_app_sw (o, s, ")");
+   lab_cmp_md_sw_text (o, s, a->buffered_io ? " its on-disk size at " : " its on-disk size from disk at ");
+   lab_cmp_md_number (o, LAB_CMP_BINARY, a->cache_size_bytes);
+   lab_cmp_md_sw_text (o, s, " (ratio ");
+   lab_cmp_md_ratio (o, a->cache_ratio);
+   md_disk_amp (o, a);
+   lab_cmp_md_sw_text (o, s, ")");
    if (f->last != f->first) {
-      lab_cmp_app_sw (o, s, " and ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, b->read_amplification[0]);
-      lab_cmp_app_sw (o, s, " at ");
-      lab_cmp_app (o, LAB_CMP_BINARY, b->cache_size_bytes);
-      lab_cmp_app_sw (o, s, " (ratio ");
-      lab_cmp_app_ratio (o, b->cache_ratio);
-      app_disk_amp (o, b);
-      lab_cmp_app_sw (o, s, ")");
+      lab_cmp_md_sw_text (o, s, " and ");
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, b->read_amplification[0]);
+      lab_cmp_md_sw_text (o, s, " at ");
+      lab_cmp_md_number (o, LAB_CMP_BINARY, b->cache_size_bytes);
+      lab_cmp_md_sw_text (o, s, " (ratio ");
+      lab_cmp_md_ratio (o, b->cache_ratio);
+      md_disk_amp (o, b);
+      lab_cmp_md_sw_text (o, s, ")");
    }
    for (c = 1; c < s->nl; c++) {
       if (f->famp_hi[c] >= f->famp_lo[c]) {
          sc.cand = c;
-         lab_cmp_app_sw (o, &sc, "; the folded layout's engine read ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, f->famp_lo[c]);
+         lab_cmp_md_sw_text (o, &sc, "; the folded layout's engine read ");
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, f->famp_lo[c]);
          if (f->famp_hi[c] > f->famp_lo[c]) {
-            lab_cmp_app_sw (o, &sc, "–");
-            lab_cmp_app (o, LAB_CMP_FACTOR, f->famp_hi[c]);
+            lab_cmp_md_sw_text (o, &sc, "–");
+            lab_cmp_md_number (o, LAB_CMP_FACTOR, f->famp_hi[c]);
          }
-         lab_cmp_app_sw (o, &sc, " its size");
+         lab_cmp_md_sw_text (o, &sc, " its size");
       }
    }
-   lab_cmp_app_sw (o, s, ".");
+   lab_cmp_md_sw_text (o, s, ".");
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       if (strcmp (lab_results_point_regime (p), LAB_RESULTS_REGIME_MEMORY) != 0) {
          continue;
       }
-      lab_cmp_app_sw (o, s, " At ");
-      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
-      lab_cmp_app_sw (o, s, " (ratio ");
-      lab_cmp_app_ratio (o, p->cache_ratio);
-      lab_cmp_app_sw (o, s, ", **" LAB_RESULTS_REGIME_MEMORY "**) ");
-      lab_cmp_app_engine_disk (o, p, s->names[0]);
-      lab_cmp_app_sw (o, s,
-                      " (reads without `--direct-io` go through the OS page cache: those rereads cost "
-                      "copies and decompression, not disk reads).");
+      lab_cmp_md_sw_text (o, s, " At ");
+      lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_md_sw_text (o, s, " (ratio ");
+      lab_cmp_md_ratio (o, p->cache_ratio);
+      lab_cmp_md_sw_text (o, s, ", **" LAB_RESULTS_REGIME_MEMORY "**) ");
+      lab_cmp_md_engine_disk (o, p, s->names[0]);
+      lab_cmp_md_sw_text (o, s,
+                          " (reads without `--direct-io` go through the OS page cache: those rereads cost "
+                          "copies and decompression, not disk reads).");
    }
-   lab_cmp_app_sw (o, s, "\n");
+   lab_cmp_md_sw_text (o, s, "\n");
 }
 
 /* render_sweep_cold_line -- the sweep verdict's line on how cold the runs were and what the load-time
@@ -572,14 +573,14 @@ render_sweep_cold_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    const lab_cmp_cold_facts_t *cf = &f->cf;
    bool cold_requested = false;
 
-   lab_cmp_app_sw (o, s, "- ");
+   lab_cmp_md_sw_text (o, s, "- ");
    lab_results_get_bool (&r->doc, "config.cold", &cold_requested);
    if (!cold_requested) {
-      lab_cmp_app_sw (o, s,
-                      "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
-                      "served part of the data");
+      lab_cmp_md_sw_text (o, s,
+                          "**Not a cold experiment** (scancmp ran without `--cold`): caches may have "
+                          "served part of the data");
    } else if (cf->drop_known == cf->runs && cf->dropped == cf->runs) {
-      lab_cmp_app_all_runs (o, cf->runs, true);
+      lab_cmp_md_all_runs (o, cf->runs, true);
       bson_string_append_printf (o, " of the %zu points started with caches dropped", s->n);
       if (cf->resident_known) {
          bson_string_append_printf (o, " (at most %.1f%% of the data files resident)", cf->resident_max_pct);
@@ -589,9 +590,10 @@ render_sweep_cold_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_
                                  cf->runs);
    }
    if (f->spread == 0) {
-      lab_cmp_app_sw (o, s,
-                      "; 1 run per point: no spread, every ratio is as measured (`--runs 3` gives each a 95% "
-                      "interval).\n");
+      lab_cmp_md_sw_text (
+         o, s,
+         "; 1 run per point: no spread, every ratio is as measured (`--runs 3` gives each a 95% "
+         "interval).\n");
    } else if (f->overlap == 0) {
       bson_string_append_printf (o, "; at %s the 95%% interval of the %s load-time ratio excludes 1.\n",
                                  f->spread == s->n ? "every point" : "every point with two runs or more",
@@ -613,12 +615,12 @@ lab_cmp_render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
    size_t c;
    sweep_facts_t f;
    lab_cmp_match_t match;
-   lab_cmp_sweep_t sc = *s; /* the same sweep, its lab_cmp_app_sw candidate set per line */
+   lab_cmp_sweep_t sc = *s; /* the same sweep, its lab_cmp_md_sw_text candidate set per line */
    char why[200];
    bool cold = lab_results_cold_check (&r->doc, NULL, why, sizeof why);
 
    sweep_facts (s, &f);
-   lab_cmp_app_sw (o, s, "## Verdict\n\n");
+   lab_cmp_md_sw_text (o, s, "## Verdict\n\n");
    lab_cmp_match_of (r, &match);
    lab_cmp_render_match_verdict (o, r, &match);
    lab_cmp_render_trust_line (o, r);
@@ -650,15 +652,15 @@ lab_cmp_render_sweep_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
 
    /* 5: what the rest of the report shows */
    if (s->ref < s->n) {
-      lab_cmp_app_sw (o, s,
-                      "- The Comparison, Cold procedure and Per-run sections below show one point, "
-                      "the sweep's reference (");
-      lab_cmp_app_point (o, &s->p[s->ref]);
-      lab_cmp_app_sw (o, s, ", ");
+      lab_cmp_md_sw_text (o, s,
+                          "- The Comparison, Cold procedure and Per-run sections below show one point, "
+                          "the sweep's reference (");
+      lab_cmp_md_point (o, &s->p[s->ref]);
+      lab_cmp_md_sw_text (o, s, ", ");
       bson_string_append (o, lab_results_point_regime (&s->p[s->ref]));
-      lab_cmp_app_sw (o, s, ").\n");
+      lab_cmp_md_sw_text (o, s, ").\n");
    }
-   lab_cmp_app_sw (o, s, "\n");
+   lab_cmp_md_sw_text (o, s, "\n");
 }
 
 /* lab_cmp_sweep_json_append -- see cmp.h. */

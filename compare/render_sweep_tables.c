@@ -9,26 +9,26 @@
  * the journal and metadata, a few percent at most on a read-only load; not a comparison of layouts. */
 #define SAME_COUNT 0.02
 
-/* app_point_stat -- metric `m` of `layout` at point p: the median, or with its range. */
+/* md_point_stat -- metric `m` of `layout` at point p: the median, or with its range. */
 static void
-app_point_stat (bson_string_t *o, const lab_sweep_point_t *p, const char *layout, const lab_metric_t *m,
-                bool range)
+md_point_stat (bson_string_t *o, const lab_sweep_point_t *p, const char *layout, const lab_metric_t *m,
+               bool range)
 {
    lab_stat_t st = lab_results_metric_stat (&p->doc, layout, m);
 
-   lab_cmp_app_stat (o, m->unit, &st, range);
+   lab_cmp_md_stat (o, m->unit, &st, range);
 }
 
-/* app_speedup -- a speedup cell by the one rule: "137x [88.2x–214x]" with paired runs, "3.22x" with one,
+/* md_speedup -- a speedup cell by the one rule: "137x [88.2x–214x]" with paired runs, "3.22x" with one,
  * "1.01x (same)" when the rule cannot tell the layouts apart, "n/a" without the figures. */
 static void
-app_speedup (bson_string_t *o, bool has, double speedup, const lab_verdict_t *v)
+md_speedup (bson_string_t *o, bool has, double speedup, const lab_verdict_t *v)
 {
    if (!has) {
       bson_string_append (o, "n/a");
       return;
    }
-   lab_cmp_app (o, LAB_CMP_FACTOR, speedup);
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, speedup);
    if (v->has_ci && v->lo > 0) {
       /* the speedup's 95% interval: the inverse of the ratio's */
       char *lo = lab_results_format_factor (1.0 / v->hi), *hi = lab_results_format_factor (1.0 / v->lo);
@@ -58,22 +58,22 @@ sweep_random (const lab_cmp_sweep_t *s)
    return false;
 }
 
-/* app_production_row -- the production point's row of the load-time table: every layout not measured,
+/* md_production_row -- the production point's row of the load-time table: every layout not measured,
  * each candidate's speedup estimated. */
 static void
-app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s,
-                    const lab_cmp_production_t *prod)
+md_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s,
+                   const lab_cmp_production_t *prod)
 {
    size_t l, c;
 
    bson_string_append (o, "| **production** ");
    if (prod->cache_bytes > 0) {
       bson_string_append (o, "(");
-      lab_cmp_app (o, LAB_CMP_BINARY, prod->cache_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, prod->cache_bytes);
       bson_string_append (o, ") ");
    }
    bson_string_append (o, "| **");
-   lab_cmp_app_ratio (o, prod->ratio);
+   lab_cmp_md_ratio (o, prod->ratio);
    bson_string_append_printf (o, "** | %s | ", lab_results_regime (prod->ratio));
    for (l = 0; l < s->nl; l++) {
       bson_string_append (o, "not measured | ");
@@ -84,18 +84,18 @@ app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
       switch (e.status) {
       case LAB_ESTIMATE_INTERPOLATED:
          bson_string_append (o, "**≈ ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, e.speedup);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, e.speedup);
          bson_string_append (o, "** (interpolated)");
          break;
       case LAB_ESTIMATE_MEASURED:
-         lab_cmp_app (o, LAB_CMP_FACTOR, e.speedup);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, e.speedup);
          bson_string_append (o, " (a measured point)");
          break;
       case LAB_ESTIMATE_OUTSIDE:
          bson_string_append (o, "no estimate (outside ");
-         lab_cmp_app_ratio (o, e.range_lo);
+         lab_cmp_md_ratio (o, e.range_lo);
          bson_string_append (o, "–");
-         lab_cmp_app_ratio (o, e.range_hi);
+         lab_cmp_md_ratio (o, e.range_hi);
          bson_string_append (o, ")");
          break;
       default:
@@ -109,9 +109,9 @@ app_production_row (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
    bson_string_append (o, " |\n");
 }
 
-/* app_group_header -- " | label: a | b | c" (a column per layout, the label on the first). */
+/* md_group_header -- " | label: a | b | c" (a column per layout, the label on the first). */
 static void
-app_group_header (bson_string_t *o, const lab_cmp_sweep_t *s, const char *label)
+md_group_header (bson_string_t *o, const lab_cmp_sweep_t *s, const char *label)
 {
    size_t l;
 
@@ -124,9 +124,9 @@ app_group_header (bson_string_t *o, const lab_cmp_sweep_t *s, const char *label)
    }
 }
 
-/* app_align -- the alignment row: "|--:|" then `k` more right-aligned columns. */
+/* md_align -- the alignment row: "|--:|" then `k` more right-aligned columns. */
 static void
-app_align (bson_string_t *o, const char *first, size_t k)
+md_align (bson_string_t *o, const char *first, size_t k)
 {
    bson_string_append (o, first);
    while (k-- > 0) {
@@ -146,7 +146,7 @@ render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_s
    bool prod_done = !prod, random = sweep_random (s);
    const char *order = lab_results_load_order (&r->doc);
 
-   lab_cmp_app_sw (o, s, "## Cache sweep\n\n### Load time\n\n");
+   lab_cmp_md_sw_text (o, s, "## Cache sweep\n\n### Load time\n\n");
    bson_string_append_printf (o, "| engine cache | cache ÷ %s on disk | regime | ", s->names[0]);
    for (l = 0; l < nl; l++) {
       bson_string_append_printf (o, "%s load time (%s order) | ", s->names[l], order);
@@ -160,34 +160,34 @@ render_sweep_load (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_s
                                  l + 1 < nl ? " " : "");
    }
    bson_string_append (o, "\n");
-   app_align (o, "|--:|--:|---|", nl + (nl - 1) * (random ? 2 : 1));
+   md_align (o, "|--:|--:|---|", nl + (nl - 1) * (random ? 2 : 1));
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       if (!prod_done && prod->ratio < p->cache_ratio) {
-         app_production_row (o, r, s, prod);
+         md_production_row (o, r, s, prod);
          prod_done = true;
       }
       bson_string_append (o, "| ");
-      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
       bson_string_append (o, " | ");
-      lab_cmp_app_ratio (o, p->cache_ratio);
+      lab_cmp_md_ratio (o, p->cache_ratio);
       bson_string_append_printf (o, " | %s", lab_results_point_regime (p));
       for (l = 0; l < nl; l++) {
          bson_string_append (o, " | ");
-         lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[l], true);
+         lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &p->elapsed[l], true);
       }
       for (l = 1; l < nl; l++) {
          bson_string_append (o, " | ");
-         app_speedup (o, p->has_speedup_of[l], p->speedup_of[l], &p->speedup_verdict[l]);
+         md_speedup (o, p->has_speedup_of[l], p->speedup_of[l], &p->speedup_verdict[l]);
       }
       for (l = 1; random && l < nl; l++) {
          bson_string_append (o, " | ");
-         app_speedup (o, p->has_speedup_random[l], p->speedup_random[l], &p->speedup_random_verdict[l]);
+         md_speedup (o, p->has_speedup_random[l], p->speedup_random[l], &p->speedup_random_verdict[l]);
       }
       bson_string_append (o, " |\n");
    }
    if (!prod_done) {
-      app_production_row (o, r, s, prod);
+      md_production_row (o, r, s, prod);
    }
    if (random) {
       bson_string_append (o, "\nRandom order: the point's \"load (random order)\" row, the keys shuffled by "
@@ -225,47 +225,47 @@ render_sweep_reads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
       }
    }
    bson_string_append (o, "\n### Reads\n\n| engine cache");
-   app_group_header (o, s, "disk read requests");
-   app_group_header (o, s, "disk bytes read");
+   md_group_header (o, s, "disk read requests");
+   md_group_header (o, s, "disk bytes read");
    if (engine_col) {
-      app_group_header (o, s, "engine read from disk");
+      md_group_header (o, s, "engine read from disk");
    }
-   app_group_header (o, s, "read amplification");
+   md_group_header (o, s, "read amplification");
    bson_string_append (o, " |\n");
-   app_align (o, "|--:|", (engine_col ? 4 : 3) * nl);
+   md_align (o, "|--:|", (engine_col ? 4 : 3) * nl);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       bson_string_append (o, "| ");
-      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
       for (l = 0; l < nl; l++) {
          bson_string_append (o, " | ");
-         app_point_stat (o, p, s->names[l], m_rr, false);
+         md_point_stat (o, p, s->names[l], m_rr, false);
       }
       for (l = 0; l < nl; l++) {
          bson_string_append (o, " | ");
-         app_point_stat (o, p, s->names[l], m_rb, false);
+         md_point_stat (o, p, s->names[l], m_rb, false);
       }
       for (l = 0; engine_col && l < nl; l++) {
          bson_string_append (o, " | ");
-         app_point_stat (o, p, s->names[l], &lab_results_block_read_bytes, false);
+         md_point_stat (o, p, s->names[l], &lab_results_block_read_bytes, false);
       }
       for (l = 0; l < nl; l++) {
          bson_string_append (o, " | ");
          if (p->has_amplification[l]) {
-            lab_cmp_app (o, LAB_CMP_FACTOR, p->read_amplification[l]);
+            lab_cmp_md_number (o, LAB_CMP_FACTOR, p->read_amplification[l]);
          } else {
             bson_string_append (o, "n/a");
          }
          if (p->buffered_io && p->has_disk_amplification[l]) {
             bson_string_append (o, " (disk ");
-            lab_cmp_app (o, LAB_CMP_FACTOR, p->disk_read_amplification[l]);
+            lab_cmp_md_number (o, LAB_CMP_FACTOR, p->disk_read_amplification[l]);
             bson_string_append (o, ")");
          }
       }
       bson_string_append (o, " |\n");
    }
    if (!engine_col) {
-      lab_cmp_app_sw (
+      lab_cmp_md_sw_text (
          o, s,
          "\nWith `--direct-io` every engine cache miss is a read of the device: the engine's bytes read "
          "from disk (the numerator of the read amplification) matched the device's bytes read within 2% "
@@ -286,18 +286,18 @@ render_sweep_memory (bson_string_t *o, const lab_cmp_sweep_t *s)
    double over = 0;
 
    bson_string_append (o, "\n### Memory\n\n| engine cache");
-   app_group_header (o, s, "engine cache used (peak)");
-   app_group_header (o, s, "server memory (peak RSS)");
+   md_group_header (o, s, "engine cache used (peak)");
+   md_group_header (o, s, "server memory (peak RSS)");
    bson_string_append (o, " |\n");
-   app_align (o, "|--:|", 2 * nl);
+   md_align (o, "|--:|", 2 * nl);
    for (i = 0; i < s->n; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       bson_string_append (o, "| ");
-      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
       for (l = 0; l < nl; l++) {
          lab_stat_t pct = lab_results_metric_stat (&p->doc, s->names[l], m_cpp);
          bson_string_append (o, " | ");
-         app_point_stat (o, p, s->names[l], m_cp, false);
+         md_point_stat (o, p, s->names[l], m_cp, false);
          if (pct.present) {
             bson_string_append_printf (o, " (%.0f%%)", pct.median);
             over = fmax (over, pct.median);
@@ -305,13 +305,13 @@ render_sweep_memory (bson_string_t *o, const lab_cmp_sweep_t *s)
       }
       for (l = 0; l < nl; l++) {
          bson_string_append (o, " | ");
-         app_point_stat (o, p, s->names[l], m_rss, false);
+         md_point_stat (o, p, s->names[l], m_rss, false);
       }
       bson_string_append (o, " |\n");
    }
    if (over >= 100.5) {
       bson_string_append (o, "\n");
-      lab_cmp_app_cache_over_note (o, over);
+      lab_cmp_md_cache_over_note (o, over);
       bson_string_append (o, "\n");
    }
 }
@@ -365,26 +365,26 @@ render_sweep_locality (bson_string_t *o, const lab_cmp_sweep_t *s)
       bson_string_append_printf (o, "%s%s", l ? " / " : "", s->names[l]);
    }
    bson_string_append (o, ") |\n");
-   app_align (o, once ? "|---|" : "|--:|", 2 * nl + 1);
+   md_align (o, once ? "|---|" : "|--:|", 2 * nl + 1);
    for (i = 0; i < rows; i++) {
       const lab_sweep_point_t *p = &s->p[i];
       bson_string_append (o, "| ");
       if (once) {
          bson_string_append_printf (o, "every cache size (%zu)", s->n);
       } else {
-         lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+         lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
       }
       for (l = 0; l < nl; l++) {
          const lab_locality_t *loc = &p->locality[l];
          bson_string_append (o, " | ");
          if (loc->present) {
-            lab_cmp_app (o, LAB_CMP_COUNT, loc->pages_per_master_mean);
+            lab_cmp_md_number (o, LAB_CMP_COUNT, loc->pages_per_master_mean);
          } else {
             bson_string_append (o, "n/a");
          }
          bson_string_append (o, " | ");
          if (loc->present && loc->pages_per_master_p95 >= 0) {
-            lab_cmp_app (o, LAB_CMP_COUNT, loc->pages_per_master_p95);
+            lab_cmp_md_number (o, LAB_CMP_COUNT, loc->pages_per_master_p95);
          } else {
             bson_string_append (o, "n/a");
          }
@@ -393,7 +393,7 @@ render_sweep_locality (bson_string_t *o, const lab_cmp_sweep_t *s)
       for (l = 0; l < nl; l++) {
          bson_string_append (o, l ? " / " : "");
          if (p->locality[l].present && p->locality[l].masters_sampled >= 0) {
-            lab_cmp_app (o, LAB_CMP_COUNT, p->locality[l].masters_sampled);
+            lab_cmp_md_number (o, LAB_CMP_COUNT, p->locality[l].masters_sampled);
          } else {
             bson_string_append (o, "n/a");
          }
@@ -416,32 +416,33 @@ lab_cmp_render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
    render_sweep_memory (o, s);
    any_locality = render_sweep_locality (o, s);
 
-   lab_cmp_app_sw (o, s,
-                   "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
-                   "indexes");
+   lab_cmp_md_sw_text (o, s,
+                       "\nThe cache ratio is the engine cache ÷ the detail layout's size on disk (data + "
+                       "indexes");
    if (lab_results_on_disk_bytes (&r->doc, s->names[0], &disk)) {
-      lab_cmp_app_sw (o, s, ": ");
-      lab_cmp_app (o, LAB_CMP_BYTES, disk);
+      lab_cmp_md_sw_text (o, s, ": ");
+      lab_cmp_md_number (o, LAB_CMP_BYTES, disk);
    }
-   lab_cmp_app_sw (o, s,
-                   "). The regime is named from what was measured, not from the ratio: where the "
-                   "detail layout's read amplification is at most 2x it *fits in cache* (each page "
-                   "is read about once); above that the cache evicts pages it needs again and "
-                   "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
-                   "can still reread. ");
-   lab_cmp_app_sw (o, s,
-                   s->nl > 2 ? "Each candidate's speedup is the detail load time ÷ its own, by the "
-                               "comparison table's rule: at a point of one run, as measured; with paired "
-                               "runs, their geometric mean with its 95% interval [in brackets]. "
-                             : "The speedup is the detail load time ÷ the folded one, by the comparison "
-                               "table's rule: at a point of one run, as measured; with paired runs, their "
-                               "geometric mean with its 95% interval [in brackets]. ");
-   lab_cmp_app_sw (o, s,
-                   "Read amplification is what the engine "
-                   "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
-                   "layout's size on disk: 1x means each on-disk byte once. ");
+   lab_cmp_md_sw_text (o, s,
+                       "). The regime is named from what was measured, not from the ratio: where the "
+                       "detail layout's read amplification is at most 2x it *fits in cache* (each page "
+                       "is read about once); above that the cache evicts pages it needs again and "
+                       "*rereads* them. The cache holds pages uncompressed, so a ratio somewhat above 1 "
+                       "can still reread. ");
+   lab_cmp_md_sw_text (o, s,
+                       s->nl > 2
+                          ? "Each candidate's speedup is the detail load time ÷ its own, by the "
+                            "comparison table's rule: at a point of one run, as measured; with paired "
+                            "runs, their geometric mean with its 95% interval [in brackets]. "
+                          : "The speedup is the detail load time ÷ the folded one, by the comparison "
+                            "table's rule: at a point of one run, as measured; with paired runs, their "
+                            "geometric mean with its 95% interval [in brackets]. ");
+   lab_cmp_md_sw_text (o, s,
+                       "Read amplification is what the engine "
+                       "read from disk into its cache (block manager bytes, compressed as on disk) ÷ the "
+                       "layout's size on disk: 1x means each on-disk byte once. ");
    if (any_buffered) {
-      lab_cmp_app_sw (
+      lab_cmp_md_sw_text (
          o, s,
          "These loads ran without `--direct-io` (as mongod reads): an engine cache miss that the "
          "OS page cache holds costs no disk read, so the engine's figure counts reads from the "
@@ -451,25 +452,25 @@ lab_cmp_render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
          "memory*: the page cache held what the engine cache could not. ");
    }
    if (any_locality) {
-      lab_cmp_app_sw (o, s,
-                      "Locality counts the distinct data pages one master's rows occupy, over a "
-                      "sample of masters: where the rows lie, which no cache size changes. ");
+      lab_cmp_md_sw_text (o, s,
+                          "Locality counts the distinct data pages one master's rows occupy, over a "
+                          "sample of masters: where the rows lie, which no cache size changes. ");
    }
-   lab_cmp_app_sw (o, s,
-                   "Load times are medians with the min–max range of the runs; other figures are "
-                   "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
+   lab_cmp_md_sw_text (o, s,
+                       "Load times are medians with the min–max range of the runs; other figures are "
+                       "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
    if (prod) {
-      lab_cmp_app_sw (o, s,
-                      " The production row is not measured: its speedup is interpolated between the "
-                      "two nearest measured points, linearly in log(ratio), and never extrapolated "
-                      "beyond them.");
+      lab_cmp_md_sw_text (o, s,
+                          " The production row is not measured: its speedup is interpolated between the "
+                          "two nearest measured points, linearly in log(ratio), and never extrapolated "
+                          "beyond them.");
    }
-   lab_cmp_app_sw (o, s, "\n\n");
+   lab_cmp_md_sw_text (o, s, "\n\n");
 }
 
-/* app_change_pct -- "+12.5%", "−3.0%", "0.0%": `cur` relative to `base`; "n/a" without both. */
+/* md_change_pct -- "+12.5%", "−3.0%", "0.0%": `cur` relative to `base`; "n/a" without both. */
 static void
-app_change_pct (bson_string_t *o, bool have, double base, double cur)
+md_change_pct (bson_string_t *o, bool have, double base, double cur)
 {
    double ch;
 
@@ -539,35 +540,35 @@ render_sweep_baseline_n (bson_string_t *o, const lab_cmp_sweep_t *s, const lab_c
             continue;
          }
          bson_string_append (o, "| ");
-         lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+         lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
          bson_string_append (o, " | ");
-         lab_cmp_app_esc (o, s->names[l]);
+         lab_cmp_md_text (o, s->names[l]);
          bson_string_append (o, " | ");
-         lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &q->elapsed[bl], true);
+         lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &q->elapsed[bl], true);
          bson_string_append (o, " | ");
-         lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &p->elapsed[l], true);
+         lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &p->elapsed[l], true);
          bson_string_append (o, " | ");
-         app_change_pct (o, q->elapsed[bl].present && p->elapsed[l].present, q->elapsed[bl].median,
-                         p->elapsed[l].median);
+         md_change_pct (o, q->elapsed[bl].present && p->elapsed[l].present, q->elapsed[bl].median,
+                        p->elapsed[l].median);
          if (l == 0 && same_ref) {
             bson_string_append (o, " | reference | reference | |\n");
             continue;
          }
          bson_string_append (o, " | ");
          if (same_ref && bl > 0 && q->has_speedup_of[bl]) {
-            lab_cmp_app (o, LAB_CMP_FACTOR, q->speedup_of[bl]);
+            lab_cmp_md_number (o, LAB_CMP_FACTOR, q->speedup_of[bl]);
          } else {
             bson_string_append (o, "n/a");
          }
          bson_string_append (o, " | ");
          if (same_ref && l > 0 && p->has_speedup_of[l]) {
-            lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup_of[l]);
+            lab_cmp_md_number (o, LAB_CMP_FACTOR, p->speedup_of[l]);
          } else {
             bson_string_append (o, "n/a");
          }
          bson_string_append (o, " | ");
-         app_change_pct (o, same_ref && bl > 0 && l > 0 && q->has_speedup_of[bl] && p->has_speedup_of[l],
-                         q->speedup_of[bl], p->speedup_of[l]);
+         md_change_pct (o, same_ref && bl > 0 && l > 0 && q->has_speedup_of[bl] && p->has_speedup_of[l],
+                        q->speedup_of[bl], p->speedup_of[l]);
          bson_string_append (o, " |\n");
       }
    }
@@ -577,7 +578,7 @@ render_sweep_baseline_n (bson_string_t *o, const lab_cmp_sweep_t *s, const lab_c
    bson_string_append (o, "\nPoints are matched by engine cache size and layouts by name; *change* is this "
                           "sweep's figure relative to the baseline's (load time: negative is faster; "
                           "speedup: positive means the candidate gains more over ");
-   lab_cmp_app_esc (o, s->names[0]);
+   lab_cmp_md_text (o, s->names[0]);
    bson_string_append (o, same_ref ? ")."
                                    : "; the two sweeps have different reference layouts, so no speedup is "
                                      "compared).");
@@ -586,7 +587,7 @@ render_sweep_baseline_n (bson_string_t *o, const lab_cmp_sweep_t *s, const lab_c
          nshared++;
       } else {
          bson_string_append (only, only->len ? ", " : "");
-         lab_cmp_app_esc (only, s->names[l]);
+         lab_cmp_md_text (only, s->names[l]);
       }
    }
    if (only->len) {
@@ -596,7 +597,7 @@ render_sweep_baseline_n (bson_string_t *o, const lab_cmp_sweep_t *s, const lab_c
    for (l = 0; l < bs->nl; l++) {
       if (find_name (s->names, s->nl, bs->names[l]) < 0) {
          bson_string_append (only, only->len ? ", " : "");
-         lab_cmp_app_esc (only, bs->names[l]);
+         lab_cmp_md_text (only, bs->names[l]);
       }
    }
    if (only->len) {
@@ -624,20 +625,20 @@ render_sweep_baseline_pair (bson_string_t *o, const lab_cmp_sweep_t *s, const la
       }
       matched++;
       bson_string_append (o, "| ");
-      lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
       bson_string_append (o, " | ");
-      lab_cmp_app_ratio (o, q->cache_ratio);
+      lab_cmp_md_ratio (o, q->cache_ratio);
       bson_string_append (o, " | ");
-      lab_cmp_app_ratio (o, p->cache_ratio);
+      lab_cmp_md_ratio (o, p->cache_ratio);
       bson_string_append (o, " | ");
       if (q->has_speedup) {
-         lab_cmp_app (o, LAB_CMP_FACTOR, q->speedup);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, q->speedup);
       } else {
          bson_string_append (o, "n/a");
       }
       bson_string_append (o, " | ");
       if (p->has_speedup) {
-         lab_cmp_app (o, LAB_CMP_FACTOR, p->speedup);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, p->speedup);
       } else {
          bson_string_append (o, "n/a");
       }
@@ -678,11 +679,11 @@ lab_cmp_render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, con
    bson_string_append (o, "## Against the baseline sweep\n\n");
    for (l = 0; l < 2; l++) {
       bson_string_append_printf (o, "- %s: ", what[l]);
-      lab_cmp_app_esc (o, both[l]->name);
+      lab_cmp_md_text (o, both[l]->name);
       bson_string_append (o, " — ");
-      lab_cmp_app_backend (o, &both[l]->doc);
+      lab_cmp_md_backend (o, &both[l]->doc);
       bson_string_append_printf (o, ", %zu points, started ", l == 0 ? bs.n : s->n);
-      lab_cmp_app_esc (o, lab_results_header (&both[l]->doc, LAB_RESULTS_KEY_STARTED));
+      lab_cmp_md_text (o, lab_results_header (&both[l]->doc, LAB_RESULTS_KEY_STARTED));
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n");
@@ -701,7 +702,7 @@ lab_cmp_render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, con
          if (only_r->len) {
             bson_string_append (only_r, ", ");
          }
-         lab_cmp_app (only_r, LAB_CMP_BINARY, s->p[i].cache_size_bytes);
+         lab_cmp_md_number (only_r, LAB_CMP_BINARY, s->p[i].cache_size_bytes);
       }
    }
    for (j = 0; j < bs.n; j++) {
@@ -713,7 +714,7 @@ lab_cmp_render_sweep_baseline (bson_string_t *o, const lab_cmp_results_t *r, con
          if (only_b->len) {
             bson_string_append (only_b, ", ");
          }
-         lab_cmp_app (only_b, LAB_CMP_BINARY, bs.p[j].cache_size_bytes);
+         lab_cmp_md_number (only_b, LAB_CMP_BINARY, bs.p[j].cache_size_bytes);
       }
    }
    if (only_b->len || only_r->len) {

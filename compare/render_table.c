@@ -16,7 +16,7 @@ table_row (bson_string_t *o, const lab_results_layouts_t *ls, const lab_results_
 
    lab_results_nrow_cells (row, ls, true, &c);
    bson_string_append (o, "| ");
-   lab_cmp_app_esc (o, row->metric->label);
+   lab_cmp_md_text (o, row->metric->label);
    for (i = 0; i < ls->n; i++) {
       bson_string_append_printf (o, " | %s", c.value[i]);
    }
@@ -73,7 +73,7 @@ render_cpu_bound (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
    bson_string_append (o, "The ");
    for (i = 0; i < n; i++) {
       bson_string_append (o, list_sep (i, n));
-      lab_cmp_app_esc (o, ls->l[idx[i]].name);
+      lab_cmp_md_text (o, ls->l[idx[i]].name);
    }
    bson_string_append (o, n == 1 ? " load kept " : " loads kept ");
    for (i = 0; i < n; i++) {
@@ -113,14 +113,14 @@ lab_cmp_render_table (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
                               lab_results_load_order (&r->doc));
    for (i = 0; i < ls.n; i++) {
       bson_string_append (o, " | ");
-      lab_cmp_app_esc (o, lab_cmp_layout_heading (&ls, i));
+      lab_cmp_md_text (o, lab_cmp_layout_heading (&ls, i));
    }
    for (i = 0; i < ls.n; i++) {
       if (i != ls.reference) {
          bson_string_append (o, " | ");
-         lab_cmp_app_esc (o, ls.l[i].name);
+         lab_cmp_md_text (o, ls.l[i].name);
          bson_string_append (o, " / ");
-         lab_cmp_app_esc (o, ls.l[ls.reference].name);
+         lab_cmp_md_text (o, ls.l[ls.reference].name);
       }
    }
    bson_string_append (o, " | better |\n|---|");
@@ -172,7 +172,7 @@ lab_cmp_render_table (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
          rule);
    } else {
       bson_string_append (o, "Each ratio is that layout ÷ ");
-      lab_cmp_app_esc (o, ls.l[ls.reference].name);
+      lab_cmp_md_text (o, ls.l[ls.reference].name);
       bson_string_append_printf (o,
                                  " (the reference). *better* names the layout with the best median and by "
                                  "what factor it beats the runner-up (less time, fewer and larger read "
@@ -188,30 +188,30 @@ lab_cmp_render_table (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
    bson_string_append (o, " Sizes are SI (1 MB = 10^6 bytes).");
    if (s && s->ref < s->n) {
       bson_string_append (o, " In this sweep the table shows its reference point, ");
-      lab_cmp_app_point (o, &s->p[s->ref]);
+      lab_cmp_md_point (o, &s->p[s->ref]);
       bson_string_append (o, "; the Cache sweep section above has every point.");
    }
    bson_string_append (o, "\n\n");
    if (cache_over >= 100.5) {
-      lab_cmp_app_cache_over_note (o, cache_over);
+      lab_cmp_md_cache_over_note (o, cache_over);
       bson_string_append (o, "\n\n");
    }
    render_cpu_bound (o, r, &ls);
    if (missing->len) {
       bson_string_append (o, ls.n == 2 ? "Not measured in this experiment (n/a for both layouts): "
                                        : "Not measured in this experiment (n/a for every layout): ");
-      lab_cmp_app_esc (o, missing->str);
+      lab_cmp_md_text (o, missing->str);
       bson_string_append (o, ".\n\n");
    }
    bson_string_free (missing, true);
 }
 
-/* app_change -- "+12.3% worse" between the baseline's and this median: marked better or worse only when
+/* md_change -- "+12.3% worse" between the baseline's and this median: marked better or worse only when
  * the one rule of core/results.h (lab_results_winner, with this file's noise) tells them apart, the same
  * rule as *same* in the tables; a marked change that one decimal would show as 2.0% gets two decimals. */
 static void
-app_change (bson_string_t *o, const lab_cmp_results_t *r, const lab_metric_t *m, const lab_stat_t *base,
-            const lab_stat_t *cur)
+md_change (bson_string_t *o, const lab_cmp_results_t *r, const lab_metric_t *m, const lab_stat_t *base,
+           const lab_stat_t *cur)
 {
    lab_results_noise_t noise = lab_results_noise_of (&r->doc, m);
    lab_winner_t w;
@@ -259,26 +259,26 @@ lab_cmp_render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab
    for (k = 0; k < 2; k++) {
       const bson_t *d = &both[k]->doc;
       bson_string_append_printf (o, "- %s: ", what[k]);
-      lab_cmp_app_esc (o, both[k]->name);
+      lab_cmp_md_text (o, both[k]->name);
       bson_string_append (o, " — ");
-      lab_cmp_app_backend (o, d);
+      lab_cmp_md_backend (o, d);
       bson_string_append (o, " on ");
-      lab_cmp_app_esc (o, lab_results_get_string (d, "host.hostname"));
+      lab_cmp_md_text (o, lab_results_get_string (d, "host.hostname"));
       bson_string_append (o, ", ");
       for (l = 0; l < both_ls[k]->n; l++) {
          bson_string_append_printf (o, "%s%d", l ? "+" : "",
                                     lab_cmp_run_count (both[k], both_ls[k]->l[l].name));
       }
       bson_string_append (o, " runs, started ");
-      lab_cmp_app_esc (o, lab_results_header (d, LAB_RESULTS_KEY_STARTED));
+      lab_cmp_md_text (o, lab_results_header (d, LAB_RESULTS_KEY_STARTED));
       bson_string_append (o, "\n");
    }
    bson_string_append (o, "\n| metric |");
    for (l = 0; l < ls.n; l++) {
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, ": baseline | ");
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, ": this | change |");
    }
    bson_string_append (o, "\n|---|");
@@ -299,17 +299,17 @@ lab_cmp_render_baseline (bson_string_t *o, const lab_cmp_results_t *r, const lab
          continue;
       }
       bson_string_append (o, "| ");
-      lab_cmp_app_esc (o, m[i].label);
+      lab_cmp_md_text (o, m[i].label);
       for (l = 0; l < ls.n; l++) {
          lab_stat_t bm = st[l][0], cm = st[l][1];
          /* medians only: the spreads are in each experiment's own report */
          bm.n = cm.n = 1;
          bson_string_append (o, " | ");
-         lab_cmp_app_stat (o, m[i].unit, &bm, true);
+         lab_cmp_md_stat (o, m[i].unit, &bm, true);
          bson_string_append (o, " | ");
-         lab_cmp_app_stat (o, m[i].unit, &cm, true);
+         lab_cmp_md_stat (o, m[i].unit, &cm, true);
          bson_string_append (o, " | ");
-         app_change (o, r, &m[i], &st[l][0], &st[l][1]);
+         md_change (o, r, &m[i], &st[l][0], &st[l][1]);
       }
       bson_string_append (o, " |\n");
    }

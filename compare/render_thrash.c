@@ -38,14 +38,14 @@ lab_cmp_render_thrash_note (bson_string_t *o, const lab_cmp_results_t *r, const 
       }
       if (k++ == 0) {
          bson_string_append (o, "**The writes ran in a cache that thrashes**: the engine cache of ");
-         lab_cmp_app (o, LAB_CMP_BINARY, cache);
+         lab_cmp_md_number (o, LAB_CMP_BINARY, cache);
          bson_string_append (o, " is smaller than the indexes of ");
       } else {
          bson_string_append (o, k == n ? " and " : ", ");
       }
-      lab_cmp_app_esc (o, ls.l[l].name);
+      lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, " (");
-      lab_cmp_app (o, LAB_CMP_BYTES, ix);
+      lab_cmp_md_number (o, LAB_CMP_BYTES, ix);
       bson_string_append (o, ")");
    }
    if (k > 0) {

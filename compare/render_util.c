@@ -22,11 +22,11 @@ lab_cmp_layout_heading (const lab_results_layouts_t *ls, size_t i)
    return lab_cmp_classic_pair (ls) && i == 0 ? "one doc per row (detail)" : ls->l[i].name;
 }
 
-/* app_name_version -- "name version", either part left out when absent, "n/a" when both are; a version
+/* md_name_version -- "name version", either part left out when absent, "n/a" when both are; a version
  * that repeats the name and carries a build date (WiredTiger's own string, which older results files
  * hold: "WiredTiger 3.2.1: (August 27, 2019)") is shown as its number. */
 static void
-app_name_version (bson_string_t *o, const char *n, const char *v)
+md_name_version (bson_string_t *o, const char *n, const char *v)
 {
    char *tidy = NULL;
 
@@ -40,31 +40,31 @@ app_name_version (bson_string_t *o, const char *n, const char *v)
       return;
    }
    if (n) {
-      lab_cmp_app_esc (o, n);
+      lab_cmp_md_text (o, n);
    }
    if (n && v) {
       bson_string_append (o, " ");
    }
    if (v) {
-      lab_cmp_app_esc (o, v);
+      lab_cmp_md_text (o, v);
    }
    bson_free (tidy);
 }
 
-/* lab_cmp_app_backend -- see render_private.h. */
+/* lab_cmp_md_backend -- see render_private.h. */
 void
-lab_cmp_app_backend (bson_string_t *o, const bson_t *doc)
+lab_cmp_md_backend (bson_string_t *o, const bson_t *doc)
 {
-   app_name_version (o, lab_results_get_string (doc, "backend.name"),
-                     lab_results_get_string (doc, "backend.version"));
+   md_name_version (o, lab_results_get_string (doc, "backend.name"),
+                    lab_results_get_string (doc, "backend.version"));
 }
 
-/* lab_cmp_app_tool -- see render_private.h. */
+/* lab_cmp_md_tool -- see render_private.h. */
 void
-lab_cmp_app_tool (bson_string_t *o, const bson_t *doc)
+lab_cmp_md_tool (bson_string_t *o, const bson_t *doc)
 {
-   app_name_version (o, lab_results_get_string (doc, "tool"),
-                     lab_results_header (doc, LAB_RESULTS_KEY_VERSION));
+   md_name_version (o, lab_results_get_string (doc, "tool"),
+                    lab_results_header (doc, LAB_RESULTS_KEY_VERSION));
 }
 
 /* lab_cmp_collection_name -- see render_private.h. */
@@ -132,9 +132,9 @@ lab_cmp_gather_cold (const lab_cmp_results_t *r)
    return c;
 }
 
-/* lab_cmp_app_all_runs -- see render_private.h. */
+/* lab_cmp_md_all_runs -- see render_private.h. */
 void
-lab_cmp_app_all_runs (bson_string_t *o, int n, bool start)
+lab_cmp_md_all_runs (bson_string_t *o, int n, bool start)
 {
    if (n == 1) {
       bson_string_append (o, start ? "The one run" : "the one run");
@@ -145,9 +145,9 @@ lab_cmp_app_all_runs (bson_string_t *o, int n, bool start)
    }
 }
 
-/* lab_cmp_app_ratio -- see render_private.h. */
+/* lab_cmp_md_ratio -- see render_private.h. */
 void
-lab_cmp_app_ratio (bson_string_t *o, double ratio)
+lab_cmp_md_ratio (bson_string_t *o, double ratio)
 {
    if (ratio < 1.0 && ratio >= 0.995) {
       /* "1.00" would put a cache that rereads on the wrong side of 1 */
@@ -157,18 +157,18 @@ lab_cmp_app_ratio (bson_string_t *o, double ratio)
    }
 }
 
-/* lab_cmp_app_point -- see render_private.h. */
+/* lab_cmp_md_point -- see render_private.h. */
 void
-lab_cmp_app_point (bson_string_t *o, const lab_sweep_point_t *p)
+lab_cmp_md_point (bson_string_t *o, const lab_sweep_point_t *p)
 {
-   lab_cmp_app (o, LAB_CMP_BINARY, p->cache_size_bytes);
+   lab_cmp_md_number (o, LAB_CMP_BINARY, p->cache_size_bytes);
    bson_string_append (o, ", ratio ");
-   lab_cmp_app_ratio (o, p->cache_ratio);
+   lab_cmp_md_ratio (o, p->cache_ratio);
 }
 
-/* lab_cmp_app_cache_over_note -- see render_private.h. */
+/* lab_cmp_md_cache_over_note -- see render_private.h. */
 void
-lab_cmp_app_cache_over_note (bson_string_t *o, double pct)
+lab_cmp_md_cache_over_note (bson_string_t *o, double pct)
 {
    bson_string_append_printf (o,
                               "An engine cache used at %.0f%% of its maximum is not a measuring error: "
@@ -179,16 +179,16 @@ lab_cmp_app_cache_over_note (bson_string_t *o, double pct)
                               pct);
 }
 
-/* lab_cmp_app_production_given -- see render_private.h. */
+/* lab_cmp_md_production_given -- see render_private.h. */
 void
-lab_cmp_app_production_given (bson_string_t *o, const lab_cmp_production_t *prod)
+lab_cmp_md_production_given (bson_string_t *o, const lab_cmp_production_t *prod)
 {
-   lab_cmp_app_ratio (o, prod->ratio);
+   lab_cmp_md_ratio (o, prod->ratio);
    if (prod->cache_bytes > 0 && prod->data_bytes > 0) {
       bson_string_append (o, " = ");
-      lab_cmp_app (o, LAB_CMP_BINARY, prod->cache_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, prod->cache_bytes);
       bson_string_append (o, " of cache ÷ ");
-      lab_cmp_app (o, LAB_CMP_BINARY, prod->data_bytes);
+      lab_cmp_md_number (o, LAB_CMP_BINARY, prod->data_bytes);
       bson_string_append (o, " of detail data and indexes");
    }
 }
@@ -208,38 +208,38 @@ lab_cmp_run_counts (const lab_cmp_results_t *r, const lab_results_layouts_t *ls,
    return same;
 }
 
-/* lab_cmp_app_code -- see render_private.h. */
+/* lab_cmp_md_code -- see render_private.h. */
 void
-lab_cmp_app_code (bson_string_t *o, const char *s)
+lab_cmp_md_code (bson_string_t *o, const char *s)
 {
    if (s && *s && !strpbrk (s, "`|\n\r")) {
       bson_string_append_printf (o, "`%s`", s);
    } else {
-      lab_cmp_app_esc (o, s);
+      lab_cmp_md_text (o, s);
    }
 }
 
-/* lab_cmp_app_known -- see render_private.h. */
+/* lab_cmp_md_known -- see render_private.h. */
 void
-lab_cmp_app_known (bson_string_t *o, lab_cmp_form_t form, double v)
+lab_cmp_md_known (bson_string_t *o, lab_cmp_form_t form, double v)
 {
    if (v < 0) {
       bson_string_append (o, "n/a");
    } else {
-      lab_cmp_app (o, form, v);
+      lab_cmp_md_number (o, form, v);
    }
 }
 
-/* app_scalar -- one scalar value in prose; false for a document, an array or another type. */
+/* md_scalar -- one scalar value in prose; false for a document, an array or another type. */
 static bool
-app_scalar (bson_string_t *o, const bson_iter_t *it)
+md_scalar (bson_string_t *o, const bson_iter_t *it)
 {
    if (BSON_ITER_HOLDS_UTF8 (it)) {
-      lab_cmp_app_esc (o, bson_iter_utf8 (it, NULL));
+      lab_cmp_md_text (o, bson_iter_utf8 (it, NULL));
    } else if (BSON_ITER_HOLDS_BOOL (it)) {
       bson_string_append (o, bson_iter_bool (it) ? "yes" : "no");
    } else if (BSON_ITER_HOLDS_INT32 (it) || BSON_ITER_HOLDS_INT64 (it)) {
-      lab_cmp_app (o, LAB_CMP_COUNT, (double)bson_iter_as_int64 (it));
+      lab_cmp_md_number (o, LAB_CMP_COUNT, (double)bson_iter_as_int64 (it));
    } else if (BSON_ITER_HOLDS_DOUBLE (it)) {
       bson_string_append_printf (o, "%.15g", bson_iter_double (it));
    } else if (BSON_ITER_HOLDS_DATE_TIME (it)) {
@@ -255,14 +255,14 @@ app_scalar (bson_string_t *o, const bson_iter_t *it)
    return true;
 }
 
-/* lab_cmp_app_value -- see render_private.h. */
+/* lab_cmp_md_value -- see render_private.h. */
 void
-lab_cmp_app_value (bson_string_t *o, const bson_iter_t *it)
+lab_cmp_md_value (bson_string_t *o, const bson_iter_t *it)
 {
    bson_iter_t a;
    uint32_t n = 0, k = 0;
 
-   if (app_scalar (o, it)) {
+   if (md_scalar (o, it)) {
       return;
    }
    if (BSON_ITER_HOLDS_ARRAY (it) && bson_iter_recurse (it, &a)) {
@@ -282,7 +282,7 @@ lab_cmp_app_value (bson_string_t *o, const bson_iter_t *it)
          }
          if (n <= 8 || k == 0 || k == n - 1) {
             bson_string_append (o, k ? ", " : "");
-            if (!app_scalar (o, &a)) {
+            if (!md_scalar (o, &a)) {
                bson_string_append (o, "(a document)");
             }
          }

@@ -5,10 +5,10 @@
  */
 #include "compare/render_private.h"
 
-/* app_unmatched -- "5 of 40 keys in bill_detail (detail)" or "none in ... (folded)"; "3–5" when runs
+/* md_unmatched -- "5 of 40 keys in bill_detail (detail)" or "none in ... (folded)"; "3–5" when runs
  * differ. */
 static void
-app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l)
+md_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l)
 {
    const char *coll = lab_cmp_collection_name (r, m->names[l]);
 
@@ -16,26 +16,26 @@ app_unmatched (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match
       bson_string_append (o, "none");
    } else {
       if (m->unmatched_min[l] != m->unmatched_max[l]) {
-         lab_cmp_app (o, LAB_CMP_COUNT, (double)m->unmatched_min[l]);
+         lab_cmp_md_number (o, LAB_CMP_COUNT, (double)m->unmatched_min[l]);
          bson_string_append (o, "–");
       }
-      lab_cmp_app (o, LAB_CMP_COUNT, (double)m->unmatched_max[l]);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, (double)m->unmatched_max[l]);
       if (m->keys >= 0) {
          bson_string_append (o, " of ");
-         lab_cmp_app (o, LAB_CMP_COUNT, (double)m->keys);
+         lab_cmp_md_number (o, LAB_CMP_COUNT, (double)m->keys);
       }
       bson_string_append (o, m->unmatched_max[l] == 1 && m->keys < 0 ? " key" : " keys");
    }
    bson_string_append (o, " in ");
-   lab_cmp_app_esc (o, coll ? coll : m->names[l]);
+   lab_cmp_md_text (o, coll ? coll : m->names[l]);
    bson_string_append (o, " (");
-   lab_cmp_app_esc (o, m->names[l]);
+   lab_cmp_md_text (o, m->names[l]);
    bson_string_append (o, ")");
 }
 
-/* app_unmatched_all -- every layout's unmatched keys, those recorded, joined by ", ". */
+/* md_unmatched_all -- every layout's unmatched keys, those recorded, joined by ", ". */
 static void
-app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
+md_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m)
 {
    size_t l;
    bool first = true;
@@ -43,21 +43,21 @@ app_unmatched_all (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_m
    for (l = 0; l < m->n; l++) {
       if (m->has_unmatched[l]) {
          bson_string_append (o, first ? "" : ", ");
-         app_unmatched (o, r, m, l);
+         md_unmatched (o, r, m, l);
          first = false;
       }
    }
 }
 
-/* app_rows_of -- "80 rows from bill_detail": layout l's rows in the first run that differed. */
+/* md_rows_of -- "80 rows from bill_detail": layout l's rows in the first run that differed. */
 static void
-app_rows_of (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l, bool first)
+md_rows_of (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_match_t *m, size_t l, bool first)
 {
    const char *coll = lab_cmp_collection_name (r, m->names[l]);
 
-   lab_cmp_app (o, LAB_CMP_COUNT, (double)m->first_differ_rows[l]);
+   lab_cmp_md_number (o, LAB_CMP_COUNT, (double)m->first_differ_rows[l]);
    bson_string_append (o, first ? " rows from " : " from ");
-   lab_cmp_app_esc (o, coll ? coll : m->names[l]);
+   lab_cmp_md_text (o, coll ? coll : m->names[l]);
 }
 
 /* lab_cmp_render_match_verdict -- see render_private.h. */
@@ -69,16 +69,16 @@ lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
 
    if (lab_cmp_match_partial (m)) {
       bson_string_append (o, "- **Some keys matched no document**: ");
-      app_unmatched_all (o, r, m);
+      md_unmatched_all (o, r, m);
       bson_string_append (o, "; each layout's figures cover only the keys that matched it.\n");
    }
    if (m->rows_differ > 0) {
       bson_string_append (o, "- **The layouts returned different rows**: ");
-      app_rows_of (o, r, m, m->reference, true);
+      md_rows_of (o, r, m, m->reference, true);
       for (l = 0; l < m->n; l++) {
          if (l != m->reference && m->first_differ_rows[l] >= 0) {
             bson_string_append (o, first ? " vs " : ", ");
-            app_rows_of (o, r, m, l, false);
+            md_rows_of (o, r, m, l, false);
             first = false;
          }
       }
@@ -86,7 +86,7 @@ lab_cmp_render_match_verdict (bson_string_t *o, const lab_cmp_results_t *r, cons
                                  m->rows_differ, m->row_pairs);
       bson_string_append (o, "the collections do not hold the same rows for these keys, so the figures "
                              "below do not compare like with like; check the folded collection (");
-      lab_cmp_app_suggest_verify (o, r);
+      lab_cmp_md_suggest_verify (o, r);
       bson_string_append (o, ") before trusting them.\n");
    }
 }
@@ -102,7 +102,7 @@ lab_cmp_render_match_note (bson_string_t *o, const lab_cmp_results_t *r, const l
    }
    if (partial) {
       bson_string_append (o, "Keys that matched no document: ");
-      app_unmatched_all (o, r, m);
+      md_unmatched_all (o, r, m);
       bson_string_append (o, m->rows_differ > 0 ? ". " : ".");
    }
    if (m->rows_differ > 0) {
@@ -139,28 +139,28 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
       bson_string_append (o, "** regime: ");
       if (lab_results_cache_bytes (&r->doc, &cache)) {
          bson_string_append (o, "an engine cache of ");
-         lab_cmp_app (o, LAB_CMP_BINARY, cache);
+         lab_cmp_md_number (o, LAB_CMP_BINARY, cache);
          bson_string_append (o, " is ");
       } else {
          bson_string_append (o, "the engine cache is ");
       }
-      lab_cmp_app_ratio (o, ratio);
+      lab_cmp_md_ratio (o, ratio);
       bson_string_append (o, "x the ");
-      lab_cmp_app_esc (o, ls.l[ls.reference].name);
+      lab_cmp_md_text (o, ls.l[ls.reference].name);
       bson_string_append (o, " layout's size on disk");
       if (lab_results_on_disk_bytes (&r->doc, ls.l[ls.reference].name, &disk)) {
          bson_string_append (o, " (");
-         lab_cmp_app (o, LAB_CMP_BYTES, disk);
+         lab_cmp_md_number (o, LAB_CMP_BYTES, disk);
          bson_string_append (o, ", data + indexes)");
       }
       if (memory) {
          bson_string_append (o, "; ");
-         lab_cmp_app_engine_disk (o, &top, ls.l[ls.reference].name);
+         lab_cmp_md_engine_disk (o, &top, ls.l[ls.reference].name);
          bson_string_append (o, " (reads without `--direct-io` go through the OS page cache: the engine's "
                                 "rereads cost copies and decompression, not disk reads). ");
       } else if (top.has_amplification[0]) {
          bson_string_append (o, "; the engine read it ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, top.read_amplification[0]);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, top.read_amplification[0]);
          bson_string_append (o, top.buffered_io ? " its on-disk size" : " its on-disk size from disk");
          if (strcmp (regime, LAB_RESULTS_REGIME_FITS) == 0) {
             bson_string_append (o, ", so each page was read about once. ");
@@ -178,20 +178,20 @@ render_regime_line (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
                                                "no engine read figures confirm it). ");
       }
       bson_string_append (o, "The speedup depends mostly on this ratio: one point is not the curve (");
-      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      lab_cmp_md_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
       bson_string_append (o, " measures it).\n");
    }
    if (prod) {
       bson_string_append (o, "- **No estimate at the production cache ratio ");
-      lab_cmp_app_production_given (o, prod);
+      lab_cmp_md_production_given (o, prod);
       bson_string_append (o, "**: this file holds one measured point");
       if (has_ratio) {
          bson_string_append (o, " (ratio ");
-         lab_cmp_app_ratio (o, ratio);
+         lab_cmp_md_ratio (o, ratio);
          bson_string_append (o, ")");
       }
       bson_string_append (o, ", not a curve to interpolate on; measure a sweep (");
-      lab_cmp_app_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
+      lab_cmp_md_suggest_scan (o, r, LAB_CMP_SWEEP_ARGS);
       bson_string_append (o, ").\n");
    }
 }
@@ -212,21 +212,21 @@ verdict_cold (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_cold_f
    } else if (c.not_cold > 0) {
       /* scancmp's own verdict: e.g. a server whose page cache was dropped kept its engine cache */
       bson_string_append_printf (o, "**Not cold** (%d of %d runs): ", c.not_cold, c.runs);
-      lab_cmp_app_esc (o, c.not_cold_why ? c.not_cold_why : "scancmp did not record them as cold");
+      lab_cmp_md_text (o, c.not_cold_why ? c.not_cold_why : "scancmp did not record them as cold");
    } else if (c.drop_known == c.runs && c.dropped == c.runs && c.resident_known &&
               c.resident_max_pct <= 1.0) {
-      lab_cmp_app_all_runs (o, c.runs, true);
+      lab_cmp_md_all_runs (o, c.runs, true);
       bson_string_append_printf (
          o, " started cold (caches dropped, at most %.1f%% of the data files resident)", c.resident_max_pct);
    } else if (c.dropped == c.runs && c.drop_known == c.runs) {
       if (c.resident_known) {
          bson_string_append (o, "Caches were dropped before ");
-         lab_cmp_app_all_runs (o, c.runs, false);
+         lab_cmp_md_all_runs (o, c.runs, false);
          bson_string_append_printf (o, ", yet up to %.1f%% of the data files were resident before one",
                                     c.resident_max_pct);
       } else {
          bson_string_append (o, "Caches were dropped before ");
-         lab_cmp_app_all_runs (o, c.runs, false);
+         lab_cmp_md_all_runs (o, c.runs, false);
          bson_string_append (o, " (residency not measured)");
       }
    } else {
@@ -270,7 +270,7 @@ render_busy_line (bson_string_t *o, const lab_cmp_results_t *r)
       return;
    }
    bson_string_append_printf (o, "- **Warning**: the machine was busy during %d of %d runs: ", busy, n);
-   lab_cmp_app_esc (o, note ? note : "other processes ran");
+   lab_cmp_md_text (o, note ? note : "other processes ran");
    bson_string_append (o, " (the busiest; see \"Cold procedure\"): its times may be slower than alone\n");
 }
 
@@ -288,15 +288,15 @@ lab_cmp_render_trust_line (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "- **Warning**: ");
    bson_string_append (o, warn);
    bson_string_append (o, " (backend.product: ");
-   lab_cmp_app_esc (o, product);
+   lab_cmp_md_text (o, product);
    bson_string_append (o, "). Measure on mongod before deciding.\n");
 }
 
-/* app_tie_why -- why two load times are "same" by the one rule (core/results.h, lab_results_verdict), for
+/* md_tie_why -- why two load times are "same" by the one rule (core/results.h, lab_results_verdict), for
  * the verdict: "the 95% interval of the ratio over 3 paired runs, 0.91x–1.20x, holds 1: the runs cannot
  * tell the layouts apart". */
 static void
-app_tie_why (bson_string_t *o, const lab_verdict_t *v)
+md_tie_why (bson_string_t *o, const lab_verdict_t *v)
 {
    char *lo, *hi;
 
@@ -355,14 +355,14 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    if ((w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) && !cold) {
       /* no bold for a speedup the runs cannot claim (core/results.h, lab_results_cold_check) */
       bson_string_append_printf (o, "The folded layout loads ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, factor);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, factor);
       bson_string_append_printf (o, " %s in %s order (", w == LAB_WIN_FOLDED ? "faster" : "slower",
                                  lab_results_load_order (&r->doc));
       bson_string_append_printf (o, "%s; %s", note, why);
       bson_string_append (o, "): ");
    } else if (w == LAB_WIN_FOLDED || w == LAB_WIN_DETAIL) {
       bson_string_append_printf (o, "**The folded layout loads ");
-      lab_cmp_app (o, LAB_CMP_FACTOR, factor);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, factor);
       bson_string_append_printf (o, " %s in %s order** (", w == LAB_WIN_FOLDED ? "faster" : "slower",
                                  lab_results_load_order (&r->doc));
       bson_string_append_printf (o, "%s): ", note);
@@ -374,9 +374,9 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    } else {
       bson_string_append (o, "**Load time could not be compared**: ");
    }
-   lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &ef, true);
+   lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &ef, true);
    bson_string_append (o, " folded vs ");
-   lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &ed, true);
+   lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &ed, true);
    if (nd == nf) {
       bson_string_append_printf (o, " one document per row (%s%d run%s each)", nd == 1 ? "" : "median of ",
                                  nd, nd == 1 ? "" : "s");
@@ -385,7 +385,7 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    }
    if (w == LAB_WIN_TIE && tie != LAB_TIE_CLOSE) {
       bson_string_append (o, ": ");
-      app_tie_why (o, &v);
+      md_tie_why (o, &v);
    }
    bson_string_append (o, ".\n");
    bson_free (note);
@@ -404,15 +404,15 @@ lab_cmp_render_verdict (bson_string_t *o, const lab_cmp_results_t *r, const lab_
          bson_string_append_printf (o, "It needs %.0f%% %s disk read requests (", fabs (change),
                                     change < 0 ? "fewer" : "more");
       }
-      lab_cmp_app (o, LAB_CMP_COUNT, rf.median);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, rf.median);
       bson_string_append (o, " vs ");
-      lab_cmp_app (o, LAB_CMP_COUNT, rd.median);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, rd.median);
       bson_string_append (o, ")");
       if (sd.present && sf.present) {
          bson_string_append (o, ", of ");
-         lab_cmp_app (o, LAB_CMP_BYTES, sf.median);
+         lab_cmp_md_number (o, LAB_CMP_BYTES, sf.median);
          bson_string_append (o, " on average instead of ");
-         lab_cmp_app (o, LAB_CMP_BYTES, sd.median);
+         lab_cmp_md_number (o, LAB_CMP_BYTES, sd.median);
       }
       bson_string_append (o, ".\n");
    } else {
@@ -466,13 +466,13 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
          }
       }
       bson_string_append (o, cold ? "**" : "");
-      lab_cmp_app_esc (o, ls->l[el.best].name);
+      lab_cmp_md_text (o, ls->l[el.best].name);
       bson_string_append_printf (o, " loads fastest in %s order", lab_results_load_order (&r->doc));
       if (el.factor > 0 && runner < ls->n) {
          bson_string_append (o, ", ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, el.factor);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, el.factor);
          bson_string_append (o, " faster than the runner-up ");
-         lab_cmp_app_esc (o, ls->l[runner].name);
+         lab_cmp_md_text (o, ls->l[runner].name);
          {
             char *note = lab_results_verdict_note (&el.decisive);
             bson_string_append_printf (o, " (%s)", note);
@@ -497,7 +497,7 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
       for (i = 0, n1 = 0; i < ls->n; i++) {
          if (el.tied[i]) {
             bson_string_append (o, n1++ ? " and " : "");
-            lab_cmp_app_esc (o, ls->l[i].name);
+            lab_cmp_md_text (o, ls->l[i].name);
          }
       }
       bson_string_append (o, el.tie == LAB_TIE_CLOSE
@@ -509,14 +509,14 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
    }
    for (i = 0; i < ls->n; i++) {
       bson_string_append (o, i ? ", " : "");
-      lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &el.stat[i], true);
+      lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &el.stat[i], true);
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, ls->l[i].name);
+      lab_cmp_md_text (o, ls->l[i].name);
       if (i != ls->reference && el.has_ratio[i]) {
          bson_string_append (o, " (");
-         lab_cmp_app (o, LAB_CMP_RATIO_PCT, el.ratio[i]);
+         lab_cmp_md_number (o, LAB_CMP_RATIO_PCT, el.ratio[i]);
          bson_string_append (o, " of ");
-         lab_cmp_app_esc (o, ref);
+         lab_cmp_md_text (o, ref);
          bson_string_append (o, ")");
       }
    }
@@ -537,21 +537,21 @@ lab_cmp_render_verdict_n (bson_string_t *o, const lab_cmp_results_t *r, const la
       bson_string_append (o, "Disk read requests: ");
       for (i = 0; i < ls->n; i++) {
          bson_string_append (o, i ? ", " : "");
-         lab_cmp_app_esc (o, ls->l[i].name);
+         lab_cmp_md_text (o, ls->l[i].name);
          bson_string_append (o, " ");
          if (!rr.stat[i].present) {
             bson_string_append (o, "n/a");
             continue;
          }
-         lab_cmp_app (o, LAB_CMP_COUNT, rr.stat[i].median);
+         lab_cmp_md_number (o, LAB_CMP_COUNT, rr.stat[i].median);
          if (i != ls->reference && rr.has_ratio[i]) {
             bson_string_append (o, " (");
-            lab_cmp_app (o, LAB_CMP_RATIO_PCT, rr.ratio[i]);
+            lab_cmp_md_number (o, LAB_CMP_RATIO_PCT, rr.ratio[i]);
             bson_string_append (o, ")");
          }
       }
       bson_string_append (o, "; percentages are of ");
-      lab_cmp_app_esc (o, ref);
+      lab_cmp_md_text (o, ref);
       bson_string_append (o, "'s.\n");
    } else {
       bson_string_append (o, "Disk read requests could not be compared (n/a: the device was not sampled).\n");

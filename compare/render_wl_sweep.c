@@ -10,7 +10,7 @@
 static void
 cell (bson_string_t *o, const lab_cmp_workload_t *w)
 {
-   lab_cmp_app_wl_winner (o, w);
+   lab_cmp_md_wl_winner (o, w);
    if (w->rows_equal == 0) {
       bson_string_append (o, " (rows differ)");
    }
@@ -42,7 +42,7 @@ lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, co
             "point's).\n\n| engine cache | ratio |");
       for (k = 0; k < ref->n; k++) {
          bson_string_append (o, " ");
-         lab_cmp_app_esc (o, ref->w[k].label);
+         lab_cmp_md_text (o, ref->w[k].label);
          bson_string_append (o, " |");
       }
       bson_string_append (o, "\n|--:|--:|");
@@ -52,10 +52,10 @@ lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, co
       bson_string_append (o, "\n");
       for (i = 0; i < sw->n; i++) {
          bson_string_append (o, "| ");
-         lab_cmp_app (o, LAB_CMP_BINARY, sw->p[i].cache_size_bytes);
+         lab_cmp_md_number (o, LAB_CMP_BINARY, sw->p[i].cache_size_bytes);
          bson_string_append (o, " | ");
          if (sw->p[i].cache_ratio > 0) {
-            lab_cmp_app_ratio (o, sw->p[i].cache_ratio);
+            lab_cmp_md_ratio (o, sw->p[i].cache_ratio);
          } else {
             bson_string_append (o, "n/a");
          }

@@ -9,43 +9,43 @@
 #include "compare/render_private.h"
 #include "core/percentile.h"
 
-/* app_per_row -- documents per row: "1", "130", "0.0077" (three significant digits under 10). */
+/* md_per_row -- documents per row: "1", "130", "0.0077" (three significant digits under 10). */
 static void
-app_per_row (bson_string_t *o, double v)
+md_per_row (bson_string_t *o, double v)
 {
    if (v < 0) {
       bson_string_append (o, "n/a");
    } else if (v == floor (v) || v >= 10) {
-      lab_cmp_app (o, LAB_CMP_COUNT, v);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, v);
    } else {
       bson_string_append_printf (o, "%.3g", v);
    }
 }
 
-/* app_time -- "12.3 s (3.10x)"; the winner's time in bold, without a factor. */
+/* md_time -- "12.3 s (3.10x)"; the winner's time in bold, without a factor. */
 static void
-app_time (bson_string_t *o, const lab_cmp_workload_t *w, size_t i)
+md_time (bson_string_t *o, const lab_cmp_workload_t *w, size_t i)
 {
    const lab_cmp_wl_layout_t *l = &w->layouts[i];
 
    if (i == w->winner) {
       /* a tie has no winner to bold: the best median, plain */
       bson_string_append (o, w->tie ? "" : "**");
-      lab_cmp_app (o, LAB_CMP_SECONDS, l->elapsed_s);
+      lab_cmp_md_number (o, LAB_CMP_SECONDS, l->elapsed_s);
       bson_string_append (o, w->tie ? "" : "**");
       return;
    }
-   lab_cmp_app (o, LAB_CMP_SECONDS, l->elapsed_s);
+   lab_cmp_md_number (o, LAB_CMP_SECONDS, l->elapsed_s);
    if (l->x_vs_winner >= 0) {
       bson_string_append (o, " (");
-      lab_cmp_app (o, LAB_CMP_FACTOR, l->x_vs_winner);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, l->x_vs_winner);
       bson_string_append (o, ")");
    }
 }
 
-/* lab_cmp_app_rule_note -- see render_private.h. */
+/* lab_cmp_md_rule_note -- see render_private.h. */
 void
-lab_cmp_app_rule_note (bson_string_t *o, const lab_results_rank_t *rk, bool tie)
+lab_cmp_md_rule_note (bson_string_t *o, const lab_results_rank_t *rk, bool tie)
 {
    const lab_verdict_t *v = &rk->decisive;
    char *note;
@@ -68,24 +68,24 @@ lab_cmp_app_rule_note (bson_string_t *o, const lab_results_rank_t *rk, bool tie)
    bson_free (note);
 }
 
-/* lab_cmp_app_wl_winner -- see render_private.h. */
+/* lab_cmp_md_wl_winner -- see render_private.h. */
 void
-lab_cmp_app_wl_winner (bson_string_t *o, const lab_cmp_workload_t *w)
+lab_cmp_md_wl_winner (bson_string_t *o, const lab_cmp_workload_t *w)
 {
    if (w->n_layouts < 2) {
-      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      lab_cmp_md_text (o, w->layouts[w->winner].layout);
       return;
    }
    if (w->tie) {
       bson_string_append (o, "same");
    } else {
-      lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+      lab_cmp_md_text (o, w->layouts[w->winner].layout);
       if (w->rank.decisive.factor > 0) {
          bson_string_append (o, " ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, w->rank.decisive.factor);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, w->rank.decisive.factor);
       }
    }
-   lab_cmp_app_rule_note (o, &w->rank, w->tie);
+   lab_cmp_md_rule_note (o, &w->rank, w->tie);
 }
 
 /* pivot_of -- the workload whose winner the trade-off sentence follows: load, else the first. */
@@ -97,17 +97,17 @@ pivot_of (const lab_cmp_workloads_t *wl)
    return load ? load : &wl->w[0];
 }
 
-/* app_list_item -- ", " between items and " and " before the last of n. */
+/* md_list_sep -- ", " between items and " and " before the last of n. */
 static void
-app_list_item (bson_string_t *o, size_t k, size_t n)
+md_list_sep (bson_string_t *o, size_t k, size_t n)
 {
    bson_string_append (o, k == 0 ? "" : k + 1 == n ? " and " : ", ");
 }
 
-/* app_tradeoff_part -- the workloads the layout `name` wins (`wins`) or loses, "load 9.10x and range
+/* md_tradeoff_part -- the workloads the layout `name` wins (`wins`) or loses, "load 9.10x and range
  * 2.00x"; a loss names the winner when `to` (more than two layouts). Returns how many it named. */
 static size_t
-app_tradeoff_part (bson_string_t *o, const lab_cmp_workloads_t *wl, const char *name, bool wins, bool to)
+md_tradeoff_part (bson_string_t *o, const lab_cmp_workloads_t *wl, const char *name, bool wins, bool to)
 {
    size_t i, n = 0, k = 0;
 
@@ -120,20 +120,20 @@ app_tradeoff_part (bson_string_t *o, const lab_cmp_workloads_t *wl, const char *
       int me = lab_cmp_wl_layout_find (w, name);
       double x;
 
-      /* a workload the runs cannot tell it apart on is neither won nor lost (app_tradeoff's "same on") */
+      /* a workload the runs cannot tell it apart on is neither won nor lost (md_tradeoff's "same on") */
       if (me < 0 || (w->tie && w->rank.tied[me]) || ((size_t)me == w->winner) != wins) {
          continue;
       }
-      app_list_item (o, k++, n);
-      lab_cmp_app_esc (o, w->label);
+      md_list_sep (o, k++, n);
+      lab_cmp_md_text (o, w->label);
       x = wins ? w->rank.decisive.factor : w->layouts[me].x_vs_winner;
       if (x >= 0) {
          bson_string_append (o, " ");
-         lab_cmp_app (o, LAB_CMP_FACTOR, x);
+         lab_cmp_md_number (o, LAB_CMP_FACTOR, x);
       }
       if (!wins && to) {
          bson_string_append (o, " to ");
-         lab_cmp_app_esc (o, w->layouts[w->winner].layout);
+         lab_cmp_md_text (o, w->layouts[w->winner].layout);
       }
       if (w->rows_equal == 0) {
          bson_string_append (o, " (rows differ)");
@@ -142,23 +142,23 @@ app_tradeoff_part (bson_string_t *o, const lab_cmp_workloads_t *wl, const char *
    return n;
 }
 
-/* app_tradeoff -- the trade-off of the layout that wins load: "folded wins load 9.10x, loses row 3.20x
+/* md_tradeoff -- the trade-off of the layout that wins load: "folded wins load 9.10x, loses row 3.20x
  * and aggregate 1.40x" (x: the loser's time over the winner's; with more than two layouts each loss names
  * its winner), then the workloads it was not measured on. No final period. */
 static void
-app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls)
+md_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results_layouts_t *ls)
 {
    const lab_cmp_workload_t *p = pivot_of (wl);
    const char *name = p->layouts[p->winner].layout;
    size_t i, n = 0, k = 0;
 
-   lab_cmp_app_esc (o, name);
+   lab_cmp_md_text (o, name);
    bson_string_append (o, " wins ");
-   if (app_tradeoff_part (o, wl, name, true, ls->n > 2) == 0) {
+   if (md_tradeoff_part (o, wl, name, true, ls->n > 2) == 0) {
       bson_string_append (o, "none");
    }
    bson_string_append (o, ", loses ");
-   if (app_tradeoff_part (o, wl, name, false, ls->n > 2) == 0) {
+   if (md_tradeoff_part (o, wl, name, false, ls->n > 2) == 0) {
       bson_string_append (o, "none");
    }
    for (i = 0; i < wl->n; i++) {
@@ -169,8 +169,8 @@ app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results
       int me = lab_cmp_wl_layout_find (&wl->w[i], name);
       if (me >= 0 && wl->w[i].tie && wl->w[i].rank.tied[me]) {
          bson_string_append (o, k == 0 ? ", no difference the runs can tell on " : "");
-         app_list_item (o, k++, n);
-         lab_cmp_app_esc (o, wl->w[i].label);
+         md_list_sep (o, k++, n);
+         lab_cmp_md_text (o, wl->w[i].label);
       }
    }
    n = k = 0;
@@ -180,8 +180,8 @@ app_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl, const lab_results
    for (i = 0; i < wl->n; i++) {
       if (lab_cmp_wl_layout_find (&wl->w[i], name) < 0) {
          bson_string_append (o, k == 0 ? "; not measured on " : "");
-         app_list_item (o, k++, n);
-         lab_cmp_app_esc (o, wl->w[i].label);
+         md_list_sep (o, k++, n);
+         lab_cmp_md_text (o, wl->w[i].label);
       }
    }
 }
@@ -196,7 +196,7 @@ lab_cmp_render_verdict_tradeoff (bson_string_t *o, const lab_cmp_workloads_t *wl
    }
    bson_string_truncate (o, o->len - 1);
    bson_string_append (o, "- **Across the workloads**: ");
-   app_tradeoff (o, wl, ls);
+   md_tradeoff (o, wl, ls);
    bson_string_append (o, " (the loser's time over the winner's; \"What each query costs\" below).\n\n");
 }
 
@@ -209,10 +209,10 @@ render_ledger_warnings (bson_string_t *o, const lab_cmp_results_t *r, const lab_
    for (i = 0; i < wl->n; i++) {
       if (wl->w[i].rows_equal == 0) {
          bson_string_append (o, "**Warning: the layouts returned different rows for ");
-         lab_cmp_app_esc (o, wl->w[i].label);
+         lab_cmp_md_text (o, wl->w[i].label);
          bson_string_append (o, "** (their digests of the rows differ; scancmp exited 3): its figures do not "
                                 "compare like with like. Check that the collections hold the same rows (");
-         lab_cmp_app_suggest_verify (o, r);
+         lab_cmp_md_suggest_verify (o, r);
          bson_string_append (o, ") before trusting them.\n\n");
       }
    }
@@ -239,11 +239,11 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_c
                                     : ".\n\n| workload |");
    for (l = 0; l < ls->n; l++) {
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, ls->l[l].name);
+      lab_cmp_md_text (o, ls->l[l].name);
       bson_string_append (o, " time | ");
-      lab_cmp_app_esc (o, ls->l[l].name);
+      lab_cmp_md_text (o, ls->l[l].name);
       bson_string_append (o, " docs/row | ");
-      lab_cmp_app_esc (o, ls->l[l].name);
+      lab_cmp_md_text (o, ls->l[l].name);
       bson_string_append (o, " disk/row |");
    }
    bson_string_append (o, " winner |\n|---|");
@@ -255,11 +255,11 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_c
       const lab_cmp_workload_t *w = &wl->w[i];
 
       bson_string_append (o, "| **");
-      lab_cmp_app_esc (o, w->label);
+      lab_cmp_md_text (o, w->label);
       bson_string_append (o, "**");
       if (w->title) {
          bson_string_append (o, ": ");
-         lab_cmp_app_esc (o, w->title);
+         lab_cmp_md_text (o, w->title);
       }
       bson_string_append (o, w->rows_equal == 0 ? " **(rows differ!)** |" : " |");
       for (l = 0; l < ls->n; l++) {
@@ -269,28 +269,28 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_c
             continue;
          }
          bson_string_append (o, " ");
-         app_time (o, w, (size_t)k);
+         md_time (o, w, (size_t)k);
          bson_string_append (o, " | ");
-         app_per_row (o, w->layouts[k].docs_per_row);
+         md_per_row (o, w->layouts[k].docs_per_row);
          bson_string_append (o, " | ");
          if (lab_cmp_wl_is_write (w->workload)) {
             /* a write: what the engine wrote per write (journal, eviction, the forced checkpoint) */
-            lab_cmp_app_known (o, LAB_CMP_BYTES, w->layouts[k].engine_per_write);
+            lab_cmp_md_known (o, LAB_CMP_BYTES, w->layouts[k].engine_per_write);
             bson_string_append (o, " written");
          } else {
-            lab_cmp_app_known (o, LAB_CMP_BYTES, w->layouts[k].disk_bytes_per_row);
+            lab_cmp_md_known (o, LAB_CMP_BYTES, w->layouts[k].disk_bytes_per_row);
          }
          bson_string_append (o, " |");
       }
       bson_string_append (o, " ");
-      lab_cmp_app_wl_winner (o, w);
+      lab_cmp_md_wl_winner (o, w);
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, "\n");
    render_ledger_warnings (o, r, wl);
    lab_cmp_render_thrash_note (o, r, wl);
    bson_string_append (o, "The trade-off: ");
-   app_tradeoff (o, wl, ls);
+   md_tradeoff (o, wl, ls);
    bson_string_append (o,
                        lab_cmp_workload_find (wl, "load")
                           ? ". \"What was measured\" and \"Comparison\" below are the load workload's; "
@@ -299,9 +299,9 @@ lab_cmp_render_ledger (bson_string_t *o, const lab_cmp_results_t *r, const lab_c
                             "reads.\n\n");
 }
 
-/* app_keys -- a key pattern as mongod prints it: "{ bill_id: 1, line_no: 1 }"; n/a when not recorded. */
+/* md_keys -- a key pattern as mongod prints it: "{ bill_id: 1, line_no: 1 }"; n/a when not recorded. */
 static void
-app_keys (bson_string_t *o, const bson_t *keys)
+md_keys (bson_string_t *o, const bson_t *keys)
 {
    bson_string_t *k = bson_string_new ("{ ");
    bson_iter_t it;
@@ -322,14 +322,14 @@ app_keys (bson_string_t *o, const bson_t *keys)
       first = false;
    }
    bson_string_append (k, " }");
-   lab_cmp_app_code (o, k->str);
+   lab_cmp_md_code (o, k->str);
    bson_string_free (k, true);
 }
 
-/* app_indexes -- "bill_id_1 `{ bill_id: 1 }`, 1.23 MB, already there; ..." (multikey said when so);
+/* md_indexes -- "bill_id_1 `{ bill_id: 1 }`, 1.23 MB, already there; ..." (multikey said when so);
  * "none" for an empty list, n/a when not recorded. */
 static void
-app_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l)
+md_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l)
 {
    size_t i;
 
@@ -344,11 +344,11 @@ app_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l)
       const lab_cmp_wl_index_t *x = &l->indexes[i];
 
       bson_string_append (o, i ? "; " : "");
-      lab_cmp_app_esc (o, x->name);
+      lab_cmp_md_text (o, x->name);
       bson_string_append (o, " ");
-      app_keys (o, &x->keys);
+      md_keys (o, &x->keys);
       bson_string_append (o, x->multikey == 1 ? ", multikey, " : ", ");
-      lab_cmp_app_known (o, LAB_CMP_BYTES, x->size_bytes);
+      lab_cmp_md_known (o, LAB_CMP_BYTES, x->size_bytes);
       bson_string_append (o, x->size_bytes < 0 ? " on disk" : "");
       bson_string_append (o, x->created == 1   ? ", created by this run"
                              : x->created == 0 ? ", already there"
@@ -403,36 +403,36 @@ static const detail_row_t write_rows[] = {
 };
 #undef ROW
 
-/* app_text_cell -- one of the text rows of a layout: 0 collection, 1 plan, 2 plan source, 3 where, 4
+/* md_text_cell -- one of the text rows of a layout: 0 collection, 1 plan, 2 plan source, 3 where, 4
  * indexes, 5 cold, 6 digest. */
 static void
-app_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
+md_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
 {
    switch (row) {
    case 0:
-      lab_cmp_app_esc (o, l->collection);
+      lab_cmp_md_text (o, l->collection);
       return;
    case 1:
-      lab_cmp_app_code (o, l->plan);
+      lab_cmp_md_code (o, l->plan);
       return;
    case 2:
-      lab_cmp_app_esc (o, l->plan_source);
+      lab_cmp_md_text (o, l->plan_source);
       return;
    case 3:
-      lab_cmp_app_esc (o, l->where);
+      lab_cmp_md_text (o, l->where);
       return;
    case 4:
-      app_indexes (o, l);
+      md_indexes (o, l);
       return;
    case 5:
       bson_string_append (o, l->cold == 1 ? "yes" : l->cold == 0 ? "no" : "n/a");
       if (l->cold == 0 && l->cold_reason) {
          bson_string_append (o, ": ");
-         lab_cmp_app_esc (o, l->cold_reason);
+         lab_cmp_md_text (o, l->cold_reason);
       }
       return;
    default:
-      lab_cmp_app_code (o, l->digest);
+      lab_cmp_md_code (o, l->digest);
       return;
    }
 }
@@ -468,7 +468,7 @@ render_extra_rows (bson_string_t *o, const lab_cmp_workload_t *w, const int *col
          o, "\n| device bytes per row (the whole device: other processes and the journal too) |");
       for (l = 0; l < nc; l++) {
          bson_string_append (o, " ");
-         lab_cmp_app_known (o, LAB_CMP_BYTES, w->layouts[cols[l]].device_bytes_per_row);
+         lab_cmp_md_known (o, LAB_CMP_BYTES, w->layouts[cols[l]].device_bytes_per_row);
          bson_string_append (o, " |");
       }
    }
@@ -479,7 +479,7 @@ render_extra_rows (bson_string_t *o, const lab_cmp_workload_t *w, const int *col
          bson_string_append (o, " ");
          if (x->busy == 1 && x->busy_note) {
             bson_string_append (o, "**the machine was busy**: ");
-            lab_cmp_app_esc (o, x->busy_note);
+            lab_cmp_md_text (o, x->busy_note);
          } else if (x->other_cores >= 0) {
             bson_string_append_printf (o, "%.2f cores", x->other_cores);
          } else {
@@ -511,7 +511,7 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
    bson_string_append (o, "| |");
    for (l = 0; l < nc; l++) {
       bson_string_append (o, " ");
-      lab_cmp_app_esc (o, w->layouts[cols[l]].layout);
+      lab_cmp_md_text (o, w->layouts[cols[l]].layout);
       bson_string_append (o, " |");
    }
    bson_string_append (o, "\n|---|");
@@ -521,14 +521,14 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
    bson_string_append (o, "\n| time |");
    for (l = 0; l < nc; l++) {
       bson_string_append (o, " ");
-      app_time (o, w, (size_t)cols[l]);
+      md_time (o, w, (size_t)cols[l]);
       bson_string_append (o, " |");
    }
    for (row = 0; row < sizeof text_rows / sizeof text_rows[0]; row++) {
       bson_string_append_printf (o, "\n| %s |", text_rows[row]);
       for (l = 0; l < nc; l++) {
          bson_string_append (o, " ");
-         app_text_cell (o, &w->layouts[cols[l]], (int)row);
+         md_text_cell (o, &w->layouts[cols[l]], (int)row);
          bson_string_append (o, " |");
       }
    }
@@ -543,9 +543,9 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
             hidden = true;
          }
          if (detail_rows[row].offset == offsetof (lab_cmp_wl_layout_t, docs_per_row)) {
-            app_per_row (o, v);
+            md_per_row (o, v);
          } else {
-            lab_cmp_app_known (o, detail_rows[row].form, v);
+            lab_cmp_md_known (o, detail_rows[row].form, v);
          }
          bson_string_append (o, " |");
       }
@@ -557,7 +557,7 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
          double v =
             *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + write_rows[row].offset);
          bson_string_append (o, " ");
-         lab_cmp_app_known (o, write_rows[row].form, v);
+         lab_cmp_md_known (o, write_rows[row].form, v);
          bson_string_append (o, " |");
       }
    }
@@ -580,17 +580,17 @@ render_params (bson_string_t *o, const lab_cmp_workload_t *w)
    bson_string_append (o, "Parameters: ");
    while (bson_iter_next (&it)) {
       bson_string_append (o, first ? "" : ", ");
-      lab_cmp_app_esc (o, bson_iter_key (&it));
+      lab_cmp_md_text (o, bson_iter_key (&it));
       bson_string_append (o, " ");
-      lab_cmp_app_value (o, &it);
+      lab_cmp_md_value (o, &it);
       first = false;
    }
    bson_string_append (o, ".\n\n");
 }
 
-/* app_sum -- a sum as summed: "41,233,517.25" (cents kept, thousands separated); n/a when unknown. */
+/* md_sum -- a sum as summed: "41,233,517.25" (cents kept, thousands separated); n/a when unknown. */
 static void
-app_sum (bson_string_t *o, double v, bool known)
+md_sum (bson_string_t *o, double v, bool known)
 {
    double a = fabs (v), whole = floor (a);
    long cents = lround ((a - whole) * 100);
@@ -604,7 +604,7 @@ app_sum (bson_string_t *o, double v, bool known)
       cents = 0;
    }
    bson_string_append (o, v < 0 && (whole > 0 || cents > 0) ? "-" : "");
-   lab_cmp_app (o, LAB_CMP_COUNT, whole);
+   lab_cmp_md_number (o, LAB_CMP_COUNT, whole);
    if (cents) {
       bson_string_append_printf (o, ".%02ld", cents);
    }
@@ -620,15 +620,15 @@ render_result (bson_string_t *o, const lab_cmp_workload_t *w)
       return;
    }
    bson_string_append (o, "Result (the same for every layout): ");
-   lab_cmp_app_known (o, LAB_CMP_COUNT, w->groups);
+   lab_cmp_md_known (o, LAB_CMP_COUNT, w->groups);
    bson_string_append (o, " groups, total ");
-   app_sum (o, w->total, w->has_total);
+   md_sum (o, w->total, w->has_total);
    bson_string_append (o, w->n_groups ? ".\n\n| group | sum |\n|---|--:|\n" : ".\n\n");
    for (i = 0; i < w->n_groups; i++) {
       bson_string_append (o, "| ");
-      lab_cmp_app_esc (o, w->by_group[i].group);
+      lab_cmp_md_text (o, w->by_group[i].group);
       bson_string_append (o, " | ");
-      app_sum (o, w->by_group[i].value, true);
+      md_sum (o, w->by_group[i].value, true);
       bson_string_append (o, " |\n");
    }
    bson_string_append (o, w->n_groups ? "\n" : "");
@@ -650,10 +650,10 @@ lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl, const
       const lab_cmp_workload_t *w = &wl->w[i];
 
       bson_string_append (o, "### ");
-      lab_cmp_app_esc (o, w->label);
+      lab_cmp_md_text (o, w->label);
       if (w->title) {
          bson_string_append (o, ": ");
-         lab_cmp_app_esc (o, w->title);
+         lab_cmp_md_text (o, w->title);
       }
       bson_string_append (o, "\n\n");
       render_params (o, w);
@@ -662,7 +662,7 @@ lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl, const
                                 "differ): these figures do not compare like with like.\n\n");
       }
       bson_string_append (o, "Winner: ");
-      lab_cmp_app_wl_winner (o, w);
+      lab_cmp_md_wl_winner (o, w);
       bson_string_append (o, ".\n\n");
       render_detail_table (o, w, ls);
       render_result (o, w);

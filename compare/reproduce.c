@@ -13,13 +13,13 @@
 #include "core/cli.h"
 #include "core/suggest.h"
 
-/* app_opt -- append `prefix` and `value` (escaped) when the file records the value; nothing otherwise. */
+/* md_opt -- append `prefix` and `value` (escaped) when the file records the value; nothing otherwise. */
 static void
-app_opt (bson_string_t *o, const char *prefix, const char *value)
+md_opt (bson_string_t *o, const char *prefix, const char *value)
 {
    if (value) {
       bson_string_append (o, prefix);
-      lab_cmp_app_esc (o, value);
+      lab_cmp_md_text (o, value);
    }
 }
 
@@ -57,12 +57,12 @@ recorded_opt (int argc, char *const *argv, const char *name)
    return NULL;
 }
 
-/* app_command -- a recorded command line (an array of arguments, URIs already redacted) as one shell
+/* md_command -- a recorded command line (an array of arguments, URIs already redacted) as one shell
  * line, rebuilt by core/suggest.h around the store it used: its own --uri and --db, else the measured
  * store's (a command run without them used the default store, which the measurement names); false when
  * `path` holds no such array. Inside a code block: only a fence could break it. */
 static bool
-app_command (bson_string_t *o, const bson_t *doc, const char *path)
+md_command (bson_string_t *o, const bson_t *doc, const char *path)
 {
    bson_iter_t it, arr;
    bson_string_t *line, *tool;
@@ -131,10 +131,10 @@ unused_by_shape (const char *shape, const bson_iter_t *it)
           (BSON_ITER_HOLDS_UTF8 (it) && *bson_iter_utf8 (it, NULL) == '\0');
 }
 
-/* app_params -- "bills 3000, seed 7, dist lognormal": the tool's recorded settings in prose (an array as
+/* md_params -- "bills 3000, seed 7, dist lognormal": the tool's recorded settings in prose (an array as
  * its items, "none" when empty), leaving out what the layout's shape does not use and settings left empty. */
 static void
-app_params (bson_string_t *o, const bson_t *params)
+md_params (bson_string_t *o, const bson_t *params)
 {
    const char *shape = lab_results_get_string (params, "shape");
    bson_iter_t it;
@@ -148,18 +148,18 @@ app_params (bson_string_t *o, const bson_t *params)
          continue;
       }
       bson_string_append (o, first ? "" : ", ");
-      lab_cmp_app_esc (o, bson_iter_key (&it));
+      lab_cmp_md_text (o, bson_iter_key (&it));
       bson_string_append (o, " ");
-      lab_cmp_app_value (o, &it);
+      lab_cmp_md_value (o, &it);
       first = false;
    }
 }
 
-/* app_verify -- the fold's --verify outcome as recorded: proof, a difference, or none recorded; when writes
+/* md_verify -- the fold's --verify outcome as recorded: proof, a difference, or none recorded; when writes
  * followed it (the layout's provenance "writes"), said to be the data before them. */
 static void
-app_verify (bson_string_t *o, const lab_cmp_results_t *r, const bson_t *prov, const char *coll,
-            const char *layout)
+md_verify (bson_string_t *o, const lab_cmp_results_t *r, const bson_t *prov, const char *coll,
+           const char *layout)
 {
    lab_cmp_writes_sum_t w;
    bson_t v;
@@ -183,7 +183,7 @@ app_verify (bson_string_t *o, const lab_cmp_results_t *r, const bson_t *prov, co
       }
       bson_string_append (args, "--verify");
       bson_string_append (o, "not recorded (the fold ran without `--verify`, or its result was not kept): ");
-      lab_cmp_app_suggest (o, r, "fold-details", args->str);
+      lab_cmp_md_suggest (o, r, "fold-details", args->str);
       bson_string_append (o, " checks it now\n");
       bson_string_free (args, true);
       return;
@@ -197,11 +197,11 @@ app_verify (bson_string_t *o, const lab_cmp_results_t *r, const bson_t *prov, co
                                   : "**different from the source**");
    if (lab_results_get_number (&v, "rows", &rows)) {
       bson_string_append (o, ", ");
-      lab_cmp_app (o, LAB_CMP_COUNT, rows);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, rows);
       bson_string_append (o, " rows");
       if (lab_results_get_number (&v, "masters", &masters)) {
          bson_string_append (o, " in ");
-         lab_cmp_app (o, LAB_CMP_COUNT, masters);
+         lab_cmp_md_number (o, LAB_CMP_COUNT, masters);
          bson_string_append (o, " masters");
       }
       bson_string_append (o, " checked");
@@ -211,15 +211,15 @@ app_verify (bson_string_t *o, const lab_cmp_results_t *r, const bson_t *prov, co
                              : !strcmp (method, "multiset") ? ", by per-master hashes of the rows (multiset)"
                                                             : ", method ");
       if (strcmp (method, "ordered") != 0 && strcmp (method, "multiset") != 0) {
-         lab_cmp_app_esc (o, method);
+         lab_cmp_md_text (o, method);
       }
    }
-   app_opt (o, ", checksum ", sum);
-   app_opt (o, ", at ", at);
+   md_opt (o, ", checksum ", sum);
+   md_opt (o, ", at ", at);
    if (lab_cmp_writes_since (&r->doc, layout, at, &w)) {
       /* the writes changed the data after the proof: what was measured is not what was verified */
       bson_string_append (o, at ? ", **before** " : ", before or after (when is not recorded) ");
-      lab_cmp_app_writes_sum (o, &w);
+      lab_cmp_md_writes_sum (o, &w);
       bson_string_append (o, " (the data measured here is the data after them, not the data verified)");
    }
    bson_string_append (o, has_ok && !ok ? ": the layout does not hold exactly the source's rows; its figures "
@@ -268,7 +268,7 @@ wents_of (const bson_t *doc, const lab_results_layouts_t *ls, size_t *n)
          lab_results_get_number (doc, p2, &w->updated);
          snprintf (p2, sizeof p2, "%s.command_line", path);
          cmd = bson_string_new (NULL);
-         if (app_command (cmd, doc, p2)) {
+         if (md_command (cmd, doc, p2)) {
             w->cmd = bson_string_free (cmd, false);
          } else {
             bson_string_free (cmd, true); /* not recorded: said so where it would be */
@@ -298,26 +298,26 @@ wents_free (went_t *ws, size_t n)
    bson_free (ws);
 }
 
-/* app_went -- "append +40 rows" / "update 15 rows corrected" / "mix +12 rows appended, 8 corrected". */
+/* md_went -- "append +40 rows" / "update 15 rows corrected" / "mix +12 rows appended, 8 corrected". */
 static void
-app_went (bson_string_t *o, const went_t *w)
+md_went (bson_string_t *o, const went_t *w)
 {
-   lab_cmp_app_esc (o, w->workload);
+   lab_cmp_md_text (o, w->workload);
    if (w->appended > 0) {
       bson_string_append (o, " +");
-      lab_cmp_app (o, LAB_CMP_COUNT, w->appended);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, w->appended);
       bson_string_append (o, w->updated > 0 ? " rows appended," : " rows");
    }
    if (w->updated > 0) {
       bson_string_append (o, " ");
-      lab_cmp_app (o, LAB_CMP_COUNT, w->updated);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, w->updated);
       bson_string_append (o, " rows corrected");
    }
 }
 
-/* app_layout_writes -- under a layout's facts: each write its collection had after it was made. */
+/* md_layout_writes -- under a layout's facts: each write its collection had after it was made. */
 static void
-app_layout_writes (bson_string_t *o, const bson_t *doc, const char *layout)
+md_layout_writes (bson_string_t *o, const bson_t *doc, const char *layout)
 {
    lab_results_layouts_t one;
    went_t *ws;
@@ -331,18 +331,18 @@ app_layout_writes (bson_string_t *o, const bson_t *doc, const char *layout)
       bson_string_append (o, "  - written to since, before this measurement (commands above): ");
       for (i = 0; i < n; i++) {
          bson_string_append (o, i ? "; " : "");
-         app_went (o, &ws[i]);
-         app_opt (o, " at ", ws[i].at);
+         md_went (o, &ws[i]);
+         md_opt (o, " at ", ws[i].at);
       }
       bson_string_append (o, "\n");
    }
    wents_free (ws, n);
 }
 
-/* app_writes_commands -- in the code block, after the commands that made the layouts: the commands that
+/* md_writes_commands -- in the code block, after the commands that made the layouts: the commands that
  * wrote to them since, oldest first; one scancmp run that wrote several layouts (or workloads) once. */
 static void
-app_writes_commands (bson_string_t *o, const bson_t *doc, const lab_results_layouts_t *ls)
+md_writes_commands (bson_string_t *o, const bson_t *doc, const lab_results_layouts_t *ls)
 {
    size_t n, i, j, k;
    went_t *ws = wents_of (doc, ls, &n);
@@ -368,7 +368,7 @@ app_writes_commands (bson_string_t *o, const bson_t *doc, const lab_results_layo
       bson_string_append (o, ":");
       for (k = i; k < j; k++) {
          bson_string_append_printf (o, "%s %s ", k > i ? "," : "", ws[k].layout);
-         app_went (o, &ws[k]);
+         md_went (o, &ws[k]);
       }
       bson_string_append (o, ws[i].cmd ? "\n" : "; its command is not recorded\n");
       bson_string_append (o, ws[i].cmd ? ws[i].cmd : "");
@@ -376,10 +376,10 @@ app_writes_commands (bson_string_t *o, const bson_t *doc, const lab_results_layo
    wents_free (ws, n);
 }
 
-/* app_layout_facts -- under the commands: per layout, who wrote it when, from what, with which settings,
+/* md_layout_facts -- under the commands: per layout, who wrote it when, from what, with which settings,
  * and (a fold) whether it was verified; what is not recorded said so. */
 static void
-app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
+md_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
 {
    char path[160];
    size_t l;
@@ -389,9 +389,9 @@ app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       const char *tool, *version, *at, *source;
 
       bson_string_append (o, "- **");
-      lab_cmp_app_esc (o, ls->l[l].name);
+      lab_cmp_md_text (o, ls->l[l].name);
       bson_string_append (o, "**");
-      app_opt (o, " (", ls->l[l].collection);
+      md_opt (o, " (", ls->l[l].collection);
       bson_string_append (o, ls->l[l].collection ? ")" : "");
       snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance", ls->l[l].name);
       if (!sub_doc (&r->doc, path, &prov)) {
@@ -404,29 +404,29 @@ app_layout_facts (bson_string_t *o, const lab_cmp_results_t *r, const lab_result
       at = lab_results_get_string (&prov, "written_at");
       source = lab_results_get_string (&prov, "source");
       bson_string_append (o, ": written by ");
-      lab_cmp_app_esc (o, tool ? tool : "a tool not recorded");
-      app_opt (o, " ", version);
-      app_opt (o, " from ", source);
-      app_opt (o, " at ", at);
+      lab_cmp_md_text (o, tool ? tool : "a tool not recorded");
+      md_opt (o, " ", version);
+      md_opt (o, " from ", source);
+      md_opt (o, " at ", at);
       bson_string_append (o, at ? "" : " (when: not recorded)");
       bson_string_append (o, "\n  - settings: ");
       if (sub_doc (&prov, "params", &params) && !bson_empty (&params)) {
-         app_params (o, &params);
+         md_params (o, &params);
       } else {
          bson_string_append (o, "not recorded");
       }
       bson_string_append (o, "\n");
       if (tool && strcmp (tool, "fold-details") == 0) {
-         app_verify (o, r, &prov, ls->l[l].collection, ls->l[l].name);
+         md_verify (o, r, &prov, ls->l[l].collection, ls->l[l].name);
       }
-      app_layout_writes (o, &r->doc, ls->l[l].name);
+      md_layout_writes (o, &r->doc, ls->l[l].name);
    }
 }
 
-/* app_commands -- the code block of the commands that made the layouts and the measurement, in that
+/* md_commands -- the code block of the commands that made the layouts and the measurement, in that
  * order, each under a comment naming what it made; those not recorded said so in their comment. */
 static void
-app_commands (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
+md_commands (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layouts_t *ls)
 {
    const char *started = lab_results_header (&r->doc, LAB_RESULTS_KEY_STARTED);
    char path[160];
@@ -441,7 +441,7 @@ app_commands (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_la
       snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.command_line", ls->l[l].name);
       {
          bson_string_t *cmd = bson_string_new (NULL);
-         if (app_command (cmd, &r->doc, path)) {
+         if (md_command (cmd, &r->doc, path)) {
             bson_string_append (o, "\n");
             bson_string_append (o, cmd->str);
          } else {
@@ -450,14 +450,14 @@ app_commands (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_la
          bson_string_free (cmd, true);
       }
    }
-   app_writes_commands (o, &r->doc, ls);
+   md_writes_commands (o, &r->doc, ls);
    bson_string_append (o, "# the measurement");
    if (started) {
       bson_string_append_printf (o, ", started %s", started);
    }
    {
       bson_string_t *cmd = bson_string_new (NULL);
-      if (app_command (cmd, &r->doc, LAB_RESULTS_KEY_COMMAND_LINE)) {
+      if (md_command (cmd, &r->doc, LAB_RESULTS_KEY_COMMAND_LINE)) {
          bson_string_append (o, "\n");
          bson_string_append (o, cmd->str);
       } else {
@@ -483,22 +483,22 @@ lab_cmp_render_reproduce (bson_string_t *o, const lab_cmp_results_t *r)
                        "## Reproduce\n\n"
                        "The commands that made each layout's collection and this measurement, as the "
                        "results file records them (URIs redacted; what it does not record is said so):\n\n");
-   app_commands (o, r, &ls);
-   app_layout_facts (o, r, &ls);
+   md_commands (o, r, &ls);
+   md_layout_facts (o, r, &ls);
    bson_string_append (o, "- measured by ");
    s = lab_results_get_string (d, "tool");
-   lab_cmp_app_esc (o, s ? s : "a tool not recorded");
-   app_opt (o, " ", lab_results_header (d, LAB_RESULTS_KEY_VERSION));
+   lab_cmp_md_text (o, s ? s : "a tool not recorded");
+   md_opt (o, " ", lab_results_header (d, LAB_RESULTS_KEY_VERSION));
    bson_string_append (o, " on ");
    s = lab_results_get_string (d, "backend.name");
-   lab_cmp_app_esc (o, s ? s : "a backend not recorded");
-   app_opt (o, " ", lab_results_get_string (d, "backend.version"));
+   lab_cmp_md_text (o, s ? s : "a backend not recorded");
+   md_opt (o, " ", lab_results_get_string (d, "backend.version"));
    bson_string_append (o, "; host ");
-   lab_cmp_app_esc (o, lab_results_get_string (d, "host.hostname"));
+   lab_cmp_md_text (o, lab_results_get_string (d, "host.hostname"));
    bson_string_append (o, " (");
-   lab_cmp_app_esc (o, lab_results_get_string (d, "host.kernel"));
+   lab_cmp_md_text (o, lab_results_get_string (d, "host.kernel"));
    bson_string_append (o, ", ");
-   lab_cmp_app_esc (o, lab_results_get_string (d, "host.cpu_model"));
+   lab_cmp_md_text (o, lab_results_get_string (d, "host.cpu_model"));
    if (lab_results_get_number (d, "host.cores", &v)) {
       bson_string_append_printf (o, ", %.0f core%s", v, v == 1 ? "" : "s");
    }
@@ -563,12 +563,12 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, has_workloads ? "## What was measured\n\nThe load workload: "
                                         : "## What was measured\n\nOne workload: ");
    if (keys >= 0) {
-      lab_cmp_app (o, LAB_CMP_COUNT, keys);
+      lab_cmp_md_number (o, LAB_CMP_COUNT, keys);
       bson_string_append (o, " masters");
    } else {
       bson_string_append (o, "the masters");
    }
-   app_opt (o, " (", key);
+   md_opt (o, " (", key);
    bson_string_append (o, key ? ")" : "");
    bson_string_append (o, limit > 0 ? ", spread over the whole key range," : "");
    bson_string_append (o, " each loaded whole by its key (every row of a master in one query");

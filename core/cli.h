@@ -289,4 +289,12 @@ bool lab_path_is_special (const char *path);
  * lab_path_is_special). */
 bool lab_file_write_atomic (const char *path, const void *data, size_t len, bson_error_t *error);
 
+/* lab_cli_can_ask -- stdin and stderr are both terminals: a question can be put to the user (cli_ask.c). */
+bool lab_cli_can_ask (void);
+
+/* lab_cli_confirm_tty -- `question` then " [y/N] " on stderr, and one line read from stdin: true for "y",
+ * "Y" or "yes", false for anything else and at the end of input. The mains pass it (when lab_cli_can_ask)
+ * where a library takes a confirm callback (store/mark.h, lab_store_mark_confirm_fn); `ctx` unused. */
+bool lab_cli_confirm_tty (const char *question, void *ctx);
+
 #endif

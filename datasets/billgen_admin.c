@@ -314,25 +314,20 @@ clean_json (bson_t *j, const lab_mark_clean_plan_t *plan)
 static bool
 clean_confirm (bool yes, size_t ndrop, const char *db, bson_error_t *error)
 {
-   char line[64];
+   char q[512];
 
    if (yes) {
       return true;
    }
-   if (!isatty (STDIN_FILENO) || !isatty (STDERR_FILENO)) {
+   if (!lab_cli_can_ask ()) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "not removing anything without confirmation: stdin is not a terminal to ask on; add "
                      "--yes to remove the %zu item(s) listed, or --dry-run to only list them",
                      ndrop);
       return false;
    }
-   fprintf (stderr, "remove the %zu item(s) listed above from database '%s'? [y/N] ", ndrop, db);
-   fflush (stderr);
-   line[0] = '\0';
-   if (fgets (line, sizeof line, stdin)) {
-      line[strcspn (line, "\r\n")] = '\0';
-   }
-   if (strcmp (line, "y") != 0 && strcmp (line, "Y") != 0 && strcmp (line, "yes") != 0) {
+   bson_snprintf (q, sizeof q, "remove the %zu item(s) listed above from database '%s'?", ndrop, db);
+   if (!lab_cli_confirm_tty (q, NULL)) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "nothing removed (the answer was not yes; --yes removes without asking)");
       return false;

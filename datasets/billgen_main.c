@@ -369,7 +369,9 @@ cmd_generate (const lab_cli_run_t *cli, int argc, char **argv)
    o.provenance = &mark;
 
    store = lab_gen_cli_open_store (cli, "billgen generate", &c, &z, true, true, &error);
-   if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+   if (store && o.drop &&
+       !lab_store_mark_drop_guard (store, o.coll, yes, "--drop",
+                                   lab_cli_can_ask () ? lab_cli_confirm_tty : NULL, NULL, &error)) {
       lab_log_error ("%s", error.message);
       rc = LAB_EXIT_USAGE;
    } else if (store && lab_gen_generate (store, &o, &st, &error)) {
@@ -570,7 +572,9 @@ cmd_import (const lab_cli_run_t *cli, int argc, char **argv)
    if (imp && !o.parse_only) {
       store = lab_gen_cli_open_store (cli, "billgen import", &c, &z, true, false, &error);
    }
-   if (store && o.drop && !lab_store_mark_drop_guard (store, o.coll, yes, "--drop", &error)) {
+   if (store && o.drop &&
+       !lab_store_mark_drop_guard (store, o.coll, yes, "--drop",
+                                   lab_cli_can_ask () ? lab_cli_confirm_tty : NULL, NULL, &error)) {
       rc = lab_gen_cli_usage_error (&error, "import");
       goto done;
    }

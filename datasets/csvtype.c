@@ -36,7 +36,7 @@ lab_gen_csv_type_parse (const char *s, size_t len, lab_gen_csv_type_t *out)
 }
 
 bool
-lab_utf8_check (const char *str, size_t len, size_t *bad_off)
+lab_gen_utf8_check (const char *str, size_t len, size_t *bad_off)
 {
    const unsigned char *s = (const unsigned char *)str;
    size_t i = 0;
@@ -98,7 +98,7 @@ name_check (const char *name, size_t len, size_t cell, bool typed, bson_error_t 
                      cell);
       return false;
    }
-   if (!lab_utf8_check (name, len, &bad)) {
+   if (!lab_gen_utf8_check (name, len, &bad)) {
       lab_error_set (error, LAB_ERROR_CSV, LAB_CSV_ERR_BAD_HEADER,
                      "header field %zu: invalid UTF-8 or NUL byte at byte %zu of the name", cell, bad + 1);
       return false;
@@ -547,7 +547,7 @@ lab_gen_csv_convert (const lab_gen_csv_column_t *col, const char *data, size_t l
       /* a string */
       /* fall through */
    case LAB_CSV_STRING:
-      if (!lab_utf8_check (data, len, &bad)) {
+      if (!lab_gen_utf8_check (data, len, &bad)) {
          *bad_off = bad;
          bson_snprintf (why, why_len, "invalid UTF-8 or NUL byte (0x%02x) in a %s value",
                         (unsigned char)data[bad], lab_gen_csv_type_name (col->type));
@@ -676,7 +676,7 @@ lab_gen_csv_format_value (const bson_iter_t *it, lab_gen_csv_type_t t, lab_buf_t
       uint32_t len;
       size_t bad;
       const char *s = bson_iter_utf8 (it, &len);
-      if (!lab_utf8_check (s, len, &bad)) {
+      if (!lab_gen_utf8_check (s, len, &bad)) {
          bson_snprintf (why, why_len, "string with invalid UTF-8 or a NUL byte at byte %zu", bad + 1);
          return false;
       }

@@ -74,9 +74,9 @@ void lab_gen_csv_header_cleanup (lab_gen_csv_header_t *h);
 bool lab_gen_csv_convert (const lab_gen_csv_column_t *col, const char *data, size_t len, bson_t *doc,
                           bool *appended, char *why, size_t why_len, size_t *bad_off);
 
-/* lab_utf8_check -- true if s[0..len) is valid UTF-8 without NUL bytes (no overlongs, surrogates or
+/* lab_gen_utf8_check -- true if s[0..len) is valid UTF-8 without NUL bytes (no overlongs, surrogates or
  * code points over U+10FFFF); otherwise *bad_off (may be NULL) gets the offset of the first bad byte. */
-bool lab_utf8_check (const char *s, size_t len, size_t *bad_off);
+bool lab_gen_utf8_check (const char *s, size_t len, size_t *bad_off);
 
 /* lab_gen_csv_parse_date -- RFC 3339 (see above) into ms since the epoch; false if malformed. */
 bool lab_gen_csv_parse_date (const char *s, size_t len, int64_t *ms);

@@ -48,9 +48,9 @@ typedef enum {
 /* What fold-details writes (--shape): folded documents (the fold), or the rows unchanged, one document each.
  * sorted: the source's rows copied in (key, original order) -- same _id, same fields, a key index -- so the
  * copy differs from its source only in where the rows sit. clustered: the rows in a clustered collection
- * (run_rows.c). copy: every document of the source as it is, in the source's natural order, with the
+ * (fold_run_rows.c). copy: every document of the source as it is, in the source's natural order, with the
  * source's indexes built after the data -- a marked copy of a collection layoutlab did not write, for the
- * write workloads that only run on collections layoutlab wrote (run_copy.c). */
+ * write workloads that only run on collections layoutlab wrote (fold_run_copy.c). */
 typedef enum {
    LAB_FOLD_SHAPE_FOLDED = 0,
    LAB_FOLD_SHAPE_SORTED,

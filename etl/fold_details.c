@@ -1,5 +1,5 @@
 /*
- * fold_details.c -- the fold-details tool: parse options, run the fold (run.h) and/or the verification
+ * fold_details.c -- the fold-details tool: parse options, run the fold (fold_run.h) and/or the verification
  * (verify.h), print the summary, map errors to exit codes. No fold logic lives here.
  */
 #include "core/cli.h"
@@ -9,7 +9,7 @@
 #include "core/suggest.h"
 #include "store/store.h"
 #include "retry.h"
-#include "run.h"
+#include "fold_run.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -344,12 +344,12 @@ parse_args (int argc, char **argv, options_t *o, bson_error_t *error)
       return false;
    }
    r->progress = o->common.progress;
-   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES"); /* test hook: see run.h */
+   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_BATCHES"); /* test hook: see fold_run.h */
    if (v && *v &&
        !lab_parse_int (v, "LAYOUTLAB_FOLD_KILL_AFTER_BATCHES", 0, INT64_MAX, &r->kill_after_batches, error)) {
       return false;
    }
-   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_DROP"); /* test hook: see run.h */
+   v = getenv ("LAYOUTLAB_FOLD_KILL_AFTER_DROP"); /* test hook: see fold_run.h */
    r->kill_after_drop = v && *v && strcmp (v, "0") != 0;
    v = getenv ("LAYOUTLAB_TEST_BLOCKING_SORT_DOCS"); /* test hook: the refusal's limit on a small server */
    if (v && *v &&
@@ -646,7 +646,7 @@ run_verify (const options_t *o, lab_store_t *store, const lab_fold_run_result_t 
    }
    vo.skip_key_ids = (const char *const *)fr->rejected_key_ids;
    vo.nskip = nskip;
-   if (!lab_verify (store, &vo, vr, error)) {
+   if (!lab_fold_verify (store, &vo, vr, error)) {
       if (vr->gave_up_transient) {
          char *rc = rerun_command (argc, argv, store, RERUN_VERIFY);
          lab_log_error ("%s", error->message);
@@ -682,7 +682,7 @@ run_verify (const options_t *o, lab_store_t *store, const lab_fold_run_result_t 
 /* What main did, for the summary. */
 typedef struct {
    bool fold;     /* a fold was to run (false: verify only) */
-   bool folded;   /* lab_foldrun ran (its counters are in fr, also after a failure) */
+   bool folded;   /* lab_fold_run ran (its counters are in fr, also after a failure) */
    bool verified; /* the verification completed (vr) */
    lab_fold_run_result_t fr;
    lab_fold_verify_result_t vr;
@@ -812,10 +812,12 @@ main (int argc, char **argv)
     * what layoutlab wrote, unless the user says so (--yes, or y on a terminal) */
    if (w.fold && !o.run.resume && !o.run.plan_only) {
       char *sc = lab_fold_run_state_coll (o.run.target.dst);
-      bool guarded = (!o.run.drop_dst ||
-                      lab_store_mark_drop_guard (store, o.run.target.dst, o.yes, "--drop-dst", &error)) &&
-                     lab_store_mark_drop_guard (
-                        store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)", &error);
+      lab_store_mark_confirm_fn ask = lab_cli_can_ask () ? lab_cli_confirm_tty : NULL;
+      bool guarded =
+         (!o.run.drop_dst ||
+          lab_store_mark_drop_guard (store, o.run.target.dst, o.yes, "--drop-dst", ask, NULL, &error)) &&
+         lab_store_mark_drop_guard (store, sc, o.yes, "a fresh fold (it replaces its checkpoint collection)",
+                                    ask, NULL, &error);
       bson_free (sc);
       if (!guarded) {
          goto fail;
@@ -823,7 +825,7 @@ main (int argc, char **argv)
    }
    if (w.fold) {
       w.folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
-      if (!lab_foldrun (store, &o.run, &w.fr, &error)) {
+      if (!lab_fold_run (store, &o.run, &w.fr, &error)) {
          fold_failed (&w.fr, store, argc, argv, &error);
          goto fail;
       }

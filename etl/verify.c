@@ -1,6 +1,6 @@
 /*
  * verify.c -- the ordered method of --verify, the merge join of both collections read in key order (see
- * verify.h), and lab_verify, which runs the method asked for.
+ * verify.h), and lab_fold_verify, which runs the method asked for.
  */
 #include "verify_private.h"
 
@@ -593,10 +593,10 @@ lab_fold_verify_method_name (lab_fold_verify_method_t m)
    return m == LAB_VERIFY_ORDERED ? "ordered" : "multiset";
 }
 
-/* lab_verify -- see verify.h: the method asked for. */
+/* lab_fold_verify -- see verify.h: the method asked for. */
 bool
-lab_verify (lab_store_t *store, const lab_fold_verify_opts_t *o, lab_fold_verify_result_t *res,
-            bson_error_t *error)
+lab_fold_verify (lab_store_t *store, const lab_fold_verify_opts_t *o, lab_fold_verify_result_t *res,
+                 bson_error_t *error)
 {
    bool ok = o->method == LAB_VERIFY_ORDERED ? lab_fold_verify_ordered (store, o, res, error)
                                              : lab_fold_verify_multiset (store, o, res, error);

@@ -43,7 +43,8 @@
  * null (source rows without the key, which sort first) no bound is sent (a {$gte: null} would match only
  * null) and the prefix is skipped client-side.
  *
- * After `retries` tries lab_verify fails with the last transient error and result->gave_up_transient set.
+ * After `retries` tries lab_fold_verify fails with the last transient error and result->gave_up_transient
+ * set.
  */
 #ifndef LAB_ETL_VERIFY_H
 #define LAB_ETL_VERIFY_H
@@ -110,10 +111,10 @@ typedef struct {
    bool gave_up_transient; /* failed on a transient error after every retry: rerunning --verify may pass */
 } lab_fold_verify_result_t;
 
-/* lab_verify -- compare by o->method; returns true when the comparison ran (result->equal tells the
+/* lab_fold_verify -- compare by o->method; returns true when the comparison ran (result->equal tells the
  * outcome), false with *error when it could not (missing collection, a read error, a malformed folded
  * document: LAB_ERROR_VERIFY naming its _id). */
-bool lab_verify (lab_store_t *store, const lab_fold_verify_opts_t *opts, lab_fold_verify_result_t *result,
-                 bson_error_t *error);
+bool lab_fold_verify (lab_store_t *store, const lab_fold_verify_opts_t *opts,
+                      lab_fold_verify_result_t *result, bson_error_t *error);
 
 #endif

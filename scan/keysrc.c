@@ -1,7 +1,7 @@
 /*
  * keysrc.c -- where the comparison's master key comes from: --key, else the fold's own record. A folded
  * collection carries its fold's settings in its _layoutlab marker (store.h lab_store_mark_get; params:
- * key, array_field, shape, bucket_rows, copy_only and the layout's descriptor, written by etl/run.c), so
+ * key, array_field, shape, bucket_rows, copy_only and the layout's descriptor, written by etl/fold_run.c), so
  * scancmp need not be told the key twice, and a --key or --array-field that contradicts the record is refused
  * before anything is measured or built (a comparison by another field would ask for an index the fold never
  * needed).

@@ -40,6 +40,8 @@ done
 # must have kept its body.
 EXPECTED="
 lab_store_error_transient: moved from etl/retry.c to store/mongo_util.c; the network/selection domain test is now lab_mongo_is_unreachable (the one copy, issue 22 item 2)
+lab_store_mark_drop_guard: takes the caller's confirm callback instead of reading the terminal (the question moved to the mains)
+ask: the drop guard's terminal question, now core/cli_ask.c's lab_cli_confirm_tty, which the mains pass to lab_store_mark_drop_guard
 "
 
 cd "$here"

@@ -33,7 +33,10 @@ if ! git -C "$root" show "$base:compare/render.c" >"$tmp/render.c" 2>/dev/null |
   exit 77
 fi
 
-python3 - "$root" "$verbose" "$tmp" <<'PY'
+# the rename maps made since (scripts/renames/*.map, as scripts/rename.sh applies them), applied to the old
+# text after the split's own renames below; rename.sh leaves this file alone, which names what was
+maps=$("$root/scripts/rename.sh" --program "$root"/scripts/renames/*.map)
+MAPS="$maps" python3 - "$root" "$verbose" "$tmp" <<'PY'
 import glob, os, re, sys
 
 root, verbose, tmp = sys.argv[1], sys.argv[2] == "1", sys.argv[3]
@@ -113,13 +116,24 @@ def tokens(text):
     return "".join(out)
 
 
+MAPS = [(re.compile(m.group(1)), m.group(2))
+        for m in (re.match(r"s/(.*)/(.*)/g;$", l) for l in os.environ["MAPS"].splitlines()) if m]
+
+
+def mapped(text):
+    """the text with the rename maps applied."""
+    for a, b in MAPS:
+        text = a.sub(b, text)
+    return text
+
+
 def renamed(text):
     # (not collapsed: whitespace inside string literals counts)
     for a, b in RULES:
         text = re.sub(a, b, text)
     for name in PREFIXED:
         text = re.sub(r"\b%s\b" % name, "lab_cmp_" + name, text)
-    return text
+    return mapped(text)
 
 
 def check(old_path, new_paths, only=None, prefixed=True):
@@ -136,7 +150,7 @@ def check(old_path, new_paths, only=None, prefixed=True):
         if only is not None and name not in only:
             continue
         total += 1
-        to = "lab_cmp_" + name if name in PREFIXED else name
+        to = mapped("lab_cmp_" + name if name in PREFIXED else name)
         if prefixed and name in GONE:
             gone += 1
             if verbose:

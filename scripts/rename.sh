@@ -2,7 +2,8 @@
 # rename.sh -- apply rename maps (scripts/renames/*.map) over every tracked C, CMake, shell and Markdown
 # file: the way a family of names is renamed here, so that a branch started before the rename can apply
 # the same map before it is merged (`scripts/rename.sh scripts/renames/22-*.map`, then commit), and so
-# that scripts/check-moved.sh can compare function bodies across a rename.
+# that scripts/check-moved.sh and check-split.sh can compare function bodies across a rename (check-split.sh
+# holds the names of a past base and is left alone).
 #
 # A map holds one rename per line, `OLD NEW`; `#` starts a comment. A name ending in `*` is a prefix
 # (`lab_keys_* lab_scan_keys_*` renames every identifier starting with lab_keys_); otherwise the whole
@@ -20,7 +21,7 @@ for a in "$@"; do
   case "$a" in
     --check) check=1 ;;
     --program) program=1 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     -*) echo "rename.sh: unknown option '$a' (try --help)" >&2; exit 2 ;;
     *) maps+=("$(cd "$(dirname "$a")" && pwd)/$(basename "$a")") ;;
   esac
@@ -40,7 +41,7 @@ fi
 pattern=$(cat "${maps[@]}" | sed 's/#.*//' | awk 'NF == 2 { old = $1; if (old ~ /\*$/) { sub(/\*$/, "", old); printf "%s\\b%s\\w", sep, old } else printf "%s\\b%s\\b", sep, old; sep = "|" }')
 
 cd "$here"
-mapfile -t files < <(git ls-files '*.c' '*.h' '*.md' '*.sh' '*.cmake' '*CMakeLists.txt' | grep -v -e '^scripts/renames/' -e '^scripts/rename.sh$')
+mapfile -t files < <(git ls-files '*.c' '*.h' '*.md' '*.sh' '*.cmake' '*CMakeLists.txt' | grep -v -e '^scripts/renames/' -e '^scripts/rename.sh$' -e '^scripts/check-split.sh$')
 mapfile -t hits < <(grep -l -P "$pattern" "${files[@]}" || true)
 if [ "$check" -eq 1 ]; then
   if [ ${#hits[@]} -gt 0 ]; then

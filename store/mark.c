@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 /* lab_store_mark_begin -- see mark.h. */
 void
@@ -82,25 +81,10 @@ done:
    return ok;
 }
 
-/* ask -- "y" or "yes" to the question on the terminal. */
-static bool
-ask (const char *question)
-{
-   char line[64];
-
-   fprintf (stderr, "%s [y/N] ", question);
-   fflush (stderr);
-   if (!fgets (line, sizeof line, stdin)) {
-      return false;
-   }
-   line[strcspn (line, "\r\n")] = '\0';
-   return strcmp (line, "y") == 0 || strcmp (line, "Y") == 0 || strcmp (line, "yes") == 0;
-}
-
 /* lab_store_mark_drop_guard -- see mark.h. */
 bool
 lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
-                           bson_error_t *error)
+                           lab_store_mark_confirm_fn confirm, void *ctx, bson_error_t *error)
 {
    lab_store_session_t *sess;
    lab_store_coll_stats_t st;
@@ -146,11 +130,11 @@ lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const
       ok = true;
       goto done;
    }
-   if (isatty (STDIN_FILENO) && isatty (STDERR_FILENO)) {
+   if (confirm) {
       char q[640];
       lab_log_info ("%s", what);
       bson_snprintf (q, sizeof q, "%s: drop '%s.%s' and everything in it?", opt, lab_store_db (store), coll);
-      if (ask (q)) {
+      if (confirm (q, ctx)) {
          ok = true;
          goto done;
       }

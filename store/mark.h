@@ -36,14 +36,19 @@ void lab_store_mark_now (char *buf, size_t len);
 bool lab_store_mark_write_add (lab_store_session_t *sess, const char *coll, const bson_t *entry, bool *added,
                                bson_error_t *error);
 
+/* lab_store_mark_confirm_fn -- the caller's way to ask the user `question` (one line, without "[y/N]"),
+ * `ctx` passed through: true when the answer is yes. The library never reads the terminal itself: the
+ * tool's main asks (lab_cli_confirm_tty), or passes NULL when there is no one to ask. */
+typedef bool (*lab_store_mark_confirm_fn) (const char *question, void *ctx);
+
 /* lab_store_mark_drop_guard -- before `opt` (--drop, --drop-dst) drops `coll` on `store`: nothing to ask when
  * the store is embedded (all of it is layoutlab's), the collection does not exist, or layoutlab wrote it
  * (its marker, store.h). Otherwise the collection is someone else's: its name, documents and size go to
- * stderr, and it is dropped only with the user's word: `yes` (--yes), or "y" to the question on a terminal
- * (stdin and stderr both terminals). Without either: LAB_ERROR_USAGE (exit 2) saying nothing was dropped
- * and naming --yes. */
+ * the log (stderr), and it is dropped only with the user's word: `yes` (--yes), or yes from `confirm`
+ * (called once, with `ctx`; may be NULL: no one to ask). A no: LAB_ERROR_USAGE saying it was not dropped;
+ * no `confirm`: LAB_ERROR_USAGE (exit 2) saying nothing was dropped and naming --yes. */
 bool lab_store_mark_drop_guard (lab_store_t *store, const char *coll, bool yes, const char *opt,
-                                bson_error_t *error);
+                                lab_store_mark_confirm_fn confirm, void *ctx, bson_error_t *error);
 
 /* lab_store_mark_write_guard -- before `what` ("--workload append", "--create-index") writes to or builds an
  * index on `coll`: true when the collection does not exist, layoutlab wrote it (its marker), or `allow`

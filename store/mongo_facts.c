@@ -88,7 +88,7 @@ pid_is_server (int64_t pid)
 {
    char comm[64];
 
-   if (!lab_pid_comm (pid, comm, sizeof comm)) {
+   if (!lab_store_pid_comm (pid, comm, sizeof comm)) {
       return false;
    }
    if (!lab_store_server_comm_trusted (comm)) {

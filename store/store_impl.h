@@ -152,9 +152,10 @@ extern const lab_store_ops_t lab_store_mongo_ops;
 
 /* What the backends share with store.c (store_util.c). */
 
-/* lab_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when unreadable.
+/* lab_store_pid_comm -- the command name of local process `pid` (/proc/PID/comm) into buf; false when
+ * unreadable.
  */
-bool lab_pid_comm (int64_t pid, char *buf, size_t len);
+bool lab_store_pid_comm (int64_t pid, char *buf, size_t len);
 
 /* lab_store_coll_check -- collection names must be non-empty, without '$', at most 200 bytes
  * (LAB_ERROR_USAGE otherwise). */

@@ -92,7 +92,7 @@ lab_store_server_comm_trusted (const char *comm)
 }
 
 bool
-lab_pid_comm (int64_t pid, char *buf, size_t len)
+lab_store_pid_comm (int64_t pid, char *buf, size_t len)
 {
    char path[64];
    size_t n;

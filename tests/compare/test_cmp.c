@@ -145,13 +145,14 @@ test_md_escape (void **state)
    bson_free (e);
 }
 
-/* app_is -- lab_cmp_app (form, v) appends what `expect` (a core/results.h formatter's string) says. */
+/* md_number_is -- lab_cmp_md_number (form, v) appends what `expect` (a core/results.h formatter's string)
+ * says. */
 static void
-app_is (lab_cmp_form_t form, double v, char *expect)
+md_number_is (lab_cmp_form_t form, double v, char *expect)
 {
    bson_string_t *o = bson_string_new ("> ");
 
-   lab_cmp_app (o, form, v);
+   lab_cmp_md_number (o, form, v);
    assert_string_equal (o->str + 2, expect);
    bson_string_free (o, true);
    bson_free (expect);
@@ -168,15 +169,15 @@ test_app_forms (void **state)
 
    (void)state;
    for (u = LAB_UNIT_COUNT; u <= LAB_UNIT_PCT; u++) {
-      app_is (LAB_CMP_UNIT (u), 55357286.5, lab_results_format ((lab_unit_t)u, 55357286.5));
+      md_number_is (LAB_CMP_UNIT (u), 55357286.5, lab_results_format ((lab_unit_t)u, 55357286.5));
    }
-   app_is (LAB_CMP_SECONDS, 932, bson_strdup ("932 s"));
-   app_is (LAB_CMP_FACTOR, 2.1649, lab_results_format_factor (2.1649));
-   app_is (LAB_CMP_RATIO_PCT, 0.4613, lab_results_format_ratio (0.4613));
-   app_is (LAB_CMP_BINARY, 268435456, bson_strdup ("256 MiB"));
-   lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &st, true);
+   md_number_is (LAB_CMP_SECONDS, 932, bson_strdup ("932 s"));
+   md_number_is (LAB_CMP_FACTOR, 2.1649, lab_results_format_factor (2.1649));
+   md_number_is (LAB_CMP_RATIO_PCT, 0.4613, lab_results_format_ratio (0.4613));
+   md_number_is (LAB_CMP_BINARY, 268435456, bson_strdup ("256 MiB"));
+   lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &st, true);
    bson_string_append (o, " / ");
-   lab_cmp_app_stat (o, LAB_UNIT_SECONDS, &st, false);
+   lab_cmp_md_stat (o, LAB_UNIT_SECONDS, &st, false);
    assert_string_equal (o->str, "932 s (905–950) / 932 s");
    bson_string_free (o, true);
 }

@@ -12,7 +12,7 @@
 #include "core/opts.h"
 #include "core/progress.h"
 #include "core/uri.h"
-#include "store/mongo_private.h" /* lab_mongo_sorted_command, lab_pid_comm: the store's internals */
+#include "store/mongo_private.h" /* lab_mongo_sorted_command, lab_store_pid_comm: the store's internals */
 #include "store/store.h"
 
 #include <errno.h>
@@ -715,12 +715,12 @@ test_comm_trusted (void **state)
    assert_false (lab_store_server_comm_trusted (""));
    assert_false (lab_store_server_comm_trusted (NULL));
    /* this process: readable, without its newline, and not a server */
-   assert_true (lab_pid_comm ((int64_t)getpid (), comm, sizeof comm));
+   assert_true (lab_store_pid_comm ((int64_t)getpid (), comm, sizeof comm));
    assert_non_null (strstr ("test_core_util", comm));
    assert_null (strchr (comm, '\n'));
    assert_false (lab_store_server_comm_trusted (comm));
-   assert_false (lab_pid_comm (0, comm, sizeof comm));
-   assert_false (lab_pid_comm (INT64_C (999999999), comm, sizeof comm)); /* above pid_max */
+   assert_false (lab_store_pid_comm (0, comm, sizeof comm));
+   assert_false (lab_store_pid_comm (INT64_C (999999999), comm, sizeof comm)); /* above pid_max */
 }
 
 /* sort_of -- the $sort document of a sorted-read command (pipeline stage 1). */

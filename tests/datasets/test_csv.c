@@ -183,18 +183,18 @@ test_invalid_utf8 (void **state)
 {
    (void)state;
    size_t bad = 99;
-   assert_true (lab_utf8_check ("plain 张伟 ✓ 𝄞", strlen ("plain 张伟 ✓ 𝄞"), &bad));
-   assert_false (lab_utf8_check ("ab\xC0\xAF", 4, &bad)); /* overlong '/' */
+   assert_true (lab_gen_utf8_check ("plain 张伟 ✓ 𝄞", strlen ("plain 张伟 ✓ 𝄞"), &bad));
+   assert_false (lab_gen_utf8_check ("ab\xC0\xAF", 4, &bad)); /* overlong '/' */
    assert_int_equal (bad, 2);
-   assert_false (lab_utf8_check ("\xED\xA0\x80", 3, &bad)); /* surrogate */
+   assert_false (lab_gen_utf8_check ("\xED\xA0\x80", 3, &bad)); /* surrogate */
    assert_int_equal (bad, 0);
-   assert_false (lab_utf8_check ("a\xF4\x90\x80\x80", 5, &bad)); /* > U+10FFFF */
+   assert_false (lab_gen_utf8_check ("a\xF4\x90\x80\x80", 5, &bad)); /* > U+10FFFF */
    assert_int_equal (bad, 1);
-   assert_false (lab_utf8_check ("abc\xE5\xBC", 5, &bad)); /* truncated sequence */
+   assert_false (lab_gen_utf8_check ("abc\xE5\xBC", 5, &bad)); /* truncated sequence */
    assert_int_equal (bad, 3);
-   assert_false (lab_utf8_check ("a\0b", 3, &bad)); /* NUL */
+   assert_false (lab_gen_utf8_check ("a\0b", 3, &bad)); /* NUL */
    assert_int_equal (bad, 1);
-   assert_false (lab_utf8_check ("\xFF", 1, &bad));
+   assert_false (lab_gen_utf8_check ("\xFF", 1, &bad));
 
    lab_gen_csv_column_t col = { .name = "f", .type = LAB_CSV_STRING };
    bson_t d = BSON_INITIALIZER;
@@ -489,7 +489,7 @@ locate_cb (const lab_gen_csv_record_t *rec, void *ctx, bson_error_t *error)
       return true;
    }
    size_t bad;
-   assert_false (lab_utf8_check (rec->fields[1].data, rec->fields[1].len, &bad));
+   assert_false (lab_gen_utf8_check (rec->fields[1].data, rec->fields[1].len, &bad));
    lab_gen_csv_locate (rec, lab_gen_csv_field_raw_offset (rec, 1, bad), &out[0], &out[1]);
    lab_gen_csv_locate (rec, lab_gen_csv_field_raw_offset (rec, 2, 0), &out[2], &out[3]);
    return true;

@@ -1,5 +1,5 @@
 /*
- * test_fold_plan.c -- unit tests of lab_fold_run_sort_verdict (etl/run.h): what the server's own plan of
+ * test_fold_plan.c -- unit tests of lab_fold_run_sort_verdict (etl/fold_run.h): what the server's own plan of
  * the fold's read (an explain reply parsed by store/serverfacts, fixtures in tests/store/data/serverfacts/)
  * means for the fold: an index walk, a sort in memory or spilled to disk, and the refusal of a sort of
  * more than a million documents without --allow-blocking-sort.
@@ -7,7 +7,7 @@
 #include "tests/testutil.h"
 
 #include "store/serverfacts.h"
-#include "etl/run.h"
+#include "etl/fold_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 
 #include "core/error.h"
 #include "store/store.h"
-#include "etl/run.h"
+#include "etl/fold_run.h"
 #include "etl/verify.h"
 
 #include <mongoc/mongoc.h>
@@ -127,7 +127,7 @@ setup (void **state)
    fo.hoist_spec = "none";
    fo.drop_dst = true;
    fo.progress = LAB_PROGRESS_NEVER;
-   if (!lab_foldrun (store, &fo, &fr, &error)) {
+   if (!lab_fold_run (store, &fo, &fr, &error)) {
       fail_msg ("fold: %s", error.message);
    }
    lab_fold_run_result_cleanup (&fr);
@@ -211,7 +211,7 @@ test_clean (void **state)
    bson_error_t error;
 
    (void)state;
-   if (!lab_verify (store, &o, &clean, &error)) {
+   if (!lab_fold_verify (store, &o, &clean, &error)) {
       fail_msg ("verify: %s", error.message);
    }
    clean_taken = f.last_nth;
@@ -267,7 +267,7 @@ test_resume_everywhere (void **state)
       f.domain = domains[tries % 3];
       f.code = codes[tries % 3];
       tries++;
-      if (!lab_verify (store, &o, &r, &error)) {
+      if (!lab_fold_verify (store, &o, &r, &error)) {
          fail_msg ("verify with a fault at document %lld: %s", (long long)n, error.message);
       }
       assert_int_equal (f.fired, 1);
@@ -289,7 +289,7 @@ test_small_batches (void **state)
 
    (void)state;
    o.pipe_batch_bytes = 1;
-   if (!lab_verify (store, &o, &r, &error)) {
+   if (!lab_fold_verify (store, &o, &r, &error)) {
       fail_msg ("verify: %s", error.message);
    }
    assert_int_equal (r.retries, 0);
@@ -310,7 +310,7 @@ test_gives_up (void **state)
    f.persistent = true;
    f.domain = MONGOC_ERROR_SERVER_SELECTION;
    f.code = MONGOC_ERROR_SERVER_SELECTION_FAILURE;
-   assert_false (lab_verify (store, &o, &r, &error));
+   assert_false (lab_fold_verify (store, &o, &r, &error));
    assert_int_equal (f.fired, 3); /* the first try and two retries */
    assert_int_equal (r.retries, 2);
    assert_true (r.gave_up_transient);
@@ -331,7 +331,7 @@ test_not_retried (void **state)
    f.at = 40;
    f.domain = MONGOC_ERROR_SERVER;
    f.code = 13; /* Unauthorized */
-   assert_false (lab_verify (store, &o, &r, &error));
+   assert_false (lab_fold_verify (store, &o, &r, &error));
    assert_int_equal (f.fired, 1);
    assert_int_equal (r.retries, 0);
    assert_false (r.gave_up_transient);
@@ -341,7 +341,7 @@ test_not_retried (void **state)
    f.at = 40;
    f.domain = MONGOC_ERROR_STREAM;
    f.code = MONGOC_ERROR_STREAM_SOCKET;
-   assert_false (lab_verify (store, &o, &r, &error));
+   assert_false (lab_fold_verify (store, &o, &r, &error));
    assert_int_equal (f.fired, 1);
    assert_int_equal (r.retries, 0);
    assert_true (r.gave_up_transient);
@@ -360,7 +360,7 @@ test_passes (void **state)
 
    (void)state;
    o.memory_bytes = 48 * 1024; /* 24 KiB a thread: a few dozen of the 240 masters */
-   if (!lab_verify (store, &o, &r, &error)) {
+   if (!lab_fold_verify (store, &o, &r, &error)) {
       fail_msg ("verify in passes: %s", error.message);
    }
    print_message ("%d passes, maps of %lld bytes at most\n", r.passes, (long long)r.map_bytes);
@@ -372,7 +372,7 @@ test_passes (void **state)
    f.at = clean_taken * (r.passes - 1) + 5;
    f.domain = MONGOC_ERROR_STREAM;
    f.code = MONGOC_ERROR_STREAM_SOCKET;
-   if (!lab_verify (store, &o, &r, &error)) {
+   if (!lab_fold_verify (store, &o, &r, &error)) {
       fail_msg ("verify in passes with a fault: %s", error.message);
    }
    assert_int_equal (f.fired, 1);

@@ -26,3 +26,10 @@ lab_test(NAME test_key_types_embedded SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_key
          ENV LAB_STORE_BACKEND=wiredtiger)
 lab_test(NAME test_key_types_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_key_types.c SERVER
          ENV LAB_STORE_BACKEND=mongodb)
+# The drop guard's question goes through the caller's callback (store/mark.h); billgen on a terminal (a
+# pty from script(1)) asks it, "n" leaves the collection, "y" replaces it.
+lab_test(NAME test_mark_guard_server SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_mark_guard.c SERVER)
+add_dependencies(test_mark_guard_server test-mongo-cmd)
+if(TARGET billgen)
+  add_dependencies(test_mark_guard_server billgen)
+endif()

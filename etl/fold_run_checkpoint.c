@@ -1,11 +1,11 @@
 /*
- * run_checkpoint.c -- the fold's checkpoint collection "<dst>.fold_state" (run.h): the settings
+ * fold_run_checkpoint.c -- the fold's checkpoint collection "<dst>.fold_state" (fold_run.h): the settings
  * document a fresh run writes and a finished one marks complete, reading it back, and what --resume
  * accepts of what it finds there (the same settings; a destination that is still there).
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
-/* lab_fold_run_state_coll -- see run.h. */
+/* lab_fold_run_state_coll -- see fold_run.h. */
 char *
 lab_fold_run_state_coll (const char *dst)
 {
@@ -76,7 +76,7 @@ finished_differ (const lab_fold_run_opts_t *o, const lab_fold_run_dst_status_t *
    }
 }
 
-/* lab_fold_run_verify_only -- see run.h. */
+/* lab_fold_run_verify_only -- see fold_run.h. */
 bool
 lab_fold_run_verify_only (lab_store_t *store, lab_fold_run_opts_t *o, lab_fold_run_verify_only_t *v,
                           bson_error_t *error)
@@ -108,7 +108,7 @@ lab_fold_run_verify_only (lab_store_t *store, lab_fold_run_opts_t *o, lab_fold_r
    return true;
 }
 
-/* lab_fold_run_dst_status -- see run.h. */
+/* lab_fold_run_dst_status -- see fold_run.h. */
 bool
 lab_fold_run_dst_status (lab_store_t *store, const char *dst, lab_fold_run_dst_status_t *st,
                          bson_error_t *error)
@@ -165,7 +165,7 @@ done:
    return ok;
 }
 
-/* lab_fold_run_settings_doc -- see run_private.h: settings, resolved hoist list, bounds, `complete`. */
+/* lab_fold_run_settings_doc -- see fold_run_private.h: settings, resolved hoist list, bounds, `complete`. */
 bson_t *
 lab_fold_run_settings_doc (const run_t *r, int nranges, bool complete)
 {

@@ -1,14 +1,14 @@
 /*
- * run_rows.c -- --shape sorted (fold.h): a key range's rows copied unchanged, one document each, in the
+ * fold_run_rows.c -- --shape sorted (fold.h): a key range's rows copied unchanged, one document each, in the
  * order the sorted read returns them -- key order, and within a key the source's own (its index entries
  * for one key follow the record ids, that is arrival order) -- with the fold's checkpoints: a master whose
  * rows are all in the write batch becomes the candidate the next checkpoint names, so --resume and the
  * retries continue after it exactly as they do for folded documents. --shape clustered: the rows in the
  * source's natural (arrival) order, each with its clustered _id (lab_store_clustered_row), into a clustered
  * collection whose _id order keeps a master's rows together. --shape copy: the rows in natural order as
- * they are (run_copy.c has the rest of it).
+ * they are (fold_run_copy.c has the rest of it).
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
 /* master_done -- the current master's rows are all queued: it may be checkpointed once written. */
 static void
@@ -39,7 +39,7 @@ row_out (worker_t *w, const bson_t *doc, bson_error_t *error)
    return lab_fold_run_add_doc (w, bson_copy (doc), error);
 }
 
-/* lab_fold_run_rows_push -- see run_private.h. */
+/* lab_fold_run_rows_push -- see fold_run_private.h. */
 bool
 lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error)
 {
@@ -73,7 +73,7 @@ lab_fold_run_rows_push (worker_t *w, const bson_t *row, bson_error_t *error)
    return row_out (w, row, error);
 }
 
-/* lab_fold_run_rows_finish -- see run_private.h. */
+/* lab_fold_run_rows_finish -- see fold_run_private.h. */
 void
 lab_fold_run_rows_finish (worker_t *w)
 {
@@ -84,7 +84,7 @@ lab_fold_run_rows_finish (worker_t *w)
    }
 }
 
-/* lab_fold_run_rows_reset -- see run_private.h. */
+/* lab_fold_run_rows_reset -- see fold_run_private.h. */
 void
 lab_fold_run_rows_reset (worker_t *w)
 {
@@ -95,7 +95,7 @@ lab_fold_run_rows_reset (worker_t *w)
    memset (&w->rows_stats, 0, sizeof w->rows_stats);
 }
 
-/* lab_fold_run_clustered_push -- see run_private.h. */
+/* lab_fold_run_clustered_push -- see fold_run_private.h. */
 bool
 lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *error)
 {
@@ -110,7 +110,7 @@ lab_fold_run_clustered_push (worker_t *w, const bson_t *row, bson_error_t *error
    return ok;
 }
 
-/* lab_fold_run_natural_push -- see run_private.h. */
+/* lab_fold_run_natural_push -- see fold_run_private.h. */
 bool
 lab_fold_run_natural_push (worker_t *w, const bson_t *row, bson_error_t *error)
 {
@@ -121,7 +121,7 @@ lab_fold_run_natural_push (worker_t *w, const bson_t *row, bson_error_t *error)
    return row_out (w, row, error);
 }
 
-/* lab_fold_run_shape_check -- see run_private.h. A clustered collection (MongoDB 5.3+: create with
+/* lab_fold_run_shape_check -- see fold_run_private.h. A clustered collection (MongoDB 5.3+: create with
  * clusteredIndex {key: {_id: 1}, unique: true}) keeps documents in _id order in its record table; the
  * embedded store lays one out as mongod does (docs/mongodb-compat.md §23); FerretDB has no such
  * collection and servers before 5.3 refuse the option. */

@@ -1,11 +1,11 @@
 /*
- * run_write.c -- a key range's writes: the write batch (flushed as one unordered insert), the
+ * fold_run_write.c -- a key range's writes: the write batch (flushed as one unordered insert), the
  * checkpoint after every written batch, the fold's callbacks (a finished master queued, a rejected
  * one written to the reject file) and the candidate master a checkpoint may name.
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
-/* lab_fold_run_free_batch -- see run_private.h. */
+/* lab_fold_run_free_batch -- see fold_run_private.h. */
 void
 lab_fold_run_free_batch (worker_t *w)
 {
@@ -162,7 +162,7 @@ lab_fold_run_add_doc (worker_t *w, bson_t *doc, bson_error_t *error)
    return true;
 }
 
-/* lab_fold_run_set_candidate -- see run_private.h (a copy of key). */
+/* lab_fold_run_set_candidate -- see fold_run_private.h (a copy of key). */
 void
 lab_fold_run_set_candidate (worker_t *w, const bson_value_t *key)
 {

@@ -1,17 +1,17 @@
 /*
- * run.c -- fold-details' store-driven half (see run.h), its driver: the option checks, then the phases
- * plan (run_plan.c, and run_describe.c for --plan), prepare (here: replace what a fresh run replaces),
- * execute (run_range.c: one worker per key range, each range's tries; run_write.c: its write batches
- * and checkpoints) and merge (here: the workers' totals, the reject file, the checkpoint marked
- * complete). The checkpoint collection's documents are read and written in run_checkpoint.c.
+ * fold_run.c -- fold-details' store-driven half (see fold_run.h), its driver: the option checks, then the
+ * phases plan (fold_run_plan.c, and fold_run_describe.c for --plan), prepare (here: replace what a fresh run
+ * replaces), execute (fold_run_range.c: one worker per key range, each range's tries; fold_run_write.c: its
+ * write batches and checkpoints) and merge (here: the workers' totals, the reject file, the checkpoint marked
+ * complete). The checkpoint collection's documents are read and written in fold_run_checkpoint.c.
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
 #include "retry.h"
 
 #include "core/layout.h"
 
-/* lab_fold_run_opts_check -- see run.h. */
+/* lab_fold_run_opts_check -- see fold_run.h. */
 bool
 lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
 {
@@ -93,7 +93,7 @@ lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
    return true;
 }
 
-/* lab_fold_run_result_cleanup -- see run.h. */
+/* lab_fold_run_result_cleanup -- see fold_run.h. */
 void
 lab_fold_run_result_cleanup (lab_fold_run_result_t *result)
 {
@@ -111,8 +111,8 @@ lab_fold_run_result_cleanup (lab_fold_run_result_t *result)
    result->rejected_key_ids = NULL;
 }
 
-/* lab_fold_run_provenance -- see run_private.h: the caller's fields, source, and the run's settings as params
- * (those of the checkpoint's settings document, plus the store's block compressor). */
+/* lab_fold_run_provenance -- see fold_run_private.h: the caller's fields, source, and the run's settings as
+ * params (those of the checkpoint's settings document, plus the store's block compressor). */
 bson_t *
 lab_fold_run_provenance (const run_t *r, bool state)
 {
@@ -407,10 +407,10 @@ run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
    pthread_mutex_destroy (&r->reject_lock);
 }
 
-/* lab_foldrun -- see run.h: plan, prepare, execute, merge. */
+/* lab_fold_run -- see fold_run.h: plan, prepare, execute, merge. */
 bool
-lab_foldrun (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_result_t *result,
-             bson_error_t *error)
+lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_result_t *result,
+              bson_error_t *error)
 {
    run_t r;
    lab_store_session_t *sess = NULL;

@@ -1,5 +1,5 @@
 /*
- * run.h -- fold-details' store-driven half: sorted reads, the fold, batched unordered writes, parallel
+ * fold_run.h -- fold-details' store-driven half: sorted reads, the fold, batched unordered writes, parallel
  * key ranges, the resume checkpoint and the reject file. The pure logic is in fold.h; checking the
  * result against the source is in verify.h.
  *
@@ -9,8 +9,8 @@
  * run deletes the documents of masters past the checkpoint in each range and folds on from there; since
  * `_id`s are deterministic, nothing is duplicated or lost.
  */
-#ifndef LAB_ETL_RUN_H
-#define LAB_ETL_RUN_H
+#ifndef LAB_ETL_FOLD_RUN_H
+#define LAB_ETL_FOLD_RUN_H
 
 #include "core/progress.h"
 #include "store/serverfacts.h"
@@ -103,10 +103,10 @@ typedef struct {
 char *lab_fold_run_state_coll (const char *dst);
 
 /* lab_fold_run_opts_check -- the option checks that need no store (src and dst given and different,
- * ranges, contradicting options); lab_foldrun runs them too. LAB_ERROR_USAGE. */
+ * ranges, contradicting options); lab_fold_run runs them too. LAB_ERROR_USAGE. */
 bool lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error);
 
-/* lab_foldrun -- fold `src` into `dst` as described in fold-details --help. Usage problems (dst == src,
+/* lab_fold_run -- fold `src` into `dst` as described in fold-details --help. Usage problems (dst == src,
  * a non-empty dst without --drop-dst/--resume, settings differing from the interrupted run's) are
  * LAB_ERROR_USAGE; write errors are counted in result->write_errors and fail the run. The result is
  * filled as far as the run got.
@@ -121,8 +121,8 @@ bool lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
  * dropping the destination and replacing the checkpoint); each message names the state found.
  * plan_only: every check and decision of a run (limits, destination, resume or fresh, index, hoist
  * sample, ranges), then result->plan describes what it would send; nothing is written. */
-bool lab_foldrun (lab_store_t *store, const lab_fold_run_opts_t *opts, lab_fold_run_result_t *result,
-                  bson_error_t *error);
+bool lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *opts, lab_fold_run_result_t *result,
+                   bson_error_t *error);
 
 void lab_fold_run_result_cleanup (lab_fold_run_result_t *result);
 

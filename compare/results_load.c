@@ -1,5 +1,5 @@
 /*
- * results.c -- reading and validating a scancmp results file (docs/results-schema.md) with libbson's
+ * results_load.c -- reading and validating a scancmp results file (docs/results-schema.md) with libbson's
  * JSON reader, and typed access to its figures by dotted path.
  */
 #include <errno.h>

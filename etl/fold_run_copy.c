@@ -1,13 +1,13 @@
 /*
- * run_copy.c -- --shape copy (fold.h): a marked copy of a collection, every document as it is, written in
- * the source's natural order by the natural-order read the clustered shape uses (run_range.c, run_rows.c),
- * so that scancmp's write workloads, which only run on collections layoutlab wrote, can be measured on the
- * copy without touching the original. Here: the source's secondary indexes, listed before anything is
- * written (lab_store_list_indexes), split into those the store can build and those it cannot (named in a
- * warning and in the marker, never dropped silently), built on the copy after its data as mongod builds an
- * index after its data; the source is only read.
+ * fold_run_copy.c -- --shape copy (fold.h): a marked copy of a collection, every document as it is, written
+ * in the source's natural order by the natural-order read the clustered shape uses (fold_run_range.c,
+ * fold_run_rows.c), so that scancmp's write workloads, which only run on collections layoutlab wrote, can be
+ * measured on the copy without touching the original. Here: the source's secondary indexes, listed before
+ * anything is written (lab_store_list_indexes), split into those the store can build and those it cannot
+ * (named in a warning and in the marker, never dropped silently), built on the copy after its data as mongod
+ * builds an index after its data; the source is only read.
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
 /* append_index -- {name, key[, why]} of the description `desc` to the array `arr`. */
 static void
@@ -31,7 +31,7 @@ append_index (bson_t *arr, const bson_t *desc, const char *why)
    bson_append_document_end (arr, &d);
 }
 
-/* lab_fold_run_copy_plan -- see run_private.h. */
+/* lab_fold_run_copy_plan -- see fold_run_private.h. */
 bool
 lab_fold_run_copy_plan (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
@@ -83,7 +83,7 @@ done:
    return ok;
 }
 
-/* lab_fold_run_copy_build -- see run_private.h. */
+/* lab_fold_run_copy_build -- see fold_run_private.h. */
 bool
 lab_fold_run_copy_build (run_t *r, lab_store_session_t *sess, bson_error_t *error)
 {
@@ -145,7 +145,7 @@ described (bson_t *doc, const char *name, const bson_t *in)
    bson_append_array_end (doc, &arr);
 }
 
-/* lab_fold_run_copy_describe -- see run_private.h. */
+/* lab_fold_run_copy_describe -- see fold_run_private.h. */
 void
 lab_fold_run_copy_describe (const run_t *r, bson_t *doc)
 {
@@ -183,7 +183,7 @@ print_names (const bson_t *plan, const char *path, bool why, FILE *out)
    fprintf (out, "%s", n ? "" : "none");
 }
 
-/* lab_fold_run_copy_print -- see run_private.h. */
+/* lab_fold_run_copy_print -- see fold_run_private.h. */
 void
 lab_fold_run_copy_print (const bson_t *plan, FILE *out)
 {
@@ -202,7 +202,7 @@ lab_fold_run_copy_print (const bson_t *plan, FILE *out)
    fputc ('\n', out);
 }
 
-/* lab_fold_run_copy_opts_check -- see run_private.h. */
+/* lab_fold_run_copy_opts_check -- see fold_run_private.h. */
 bool
 lab_fold_run_copy_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
 {

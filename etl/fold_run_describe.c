@@ -1,8 +1,8 @@
 /*
- * run_describe.c -- --plan: what a fold run would send, as result->plan (a document) and as text for a
+ * fold_run_describe.c -- --plan: what a fold run would send, as result->plan (a document) and as text for a
  * DBA (lab_fold_run_plan_print). Reads only.
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
 /* plan_decision -- one line: what the run would do with the destination. */
 static void
@@ -412,7 +412,7 @@ plan_print_range (const bson_t *rg, FILE *out)
    }
 }
 
-/* lab_fold_run_plan_print -- see run.h. */
+/* lab_fold_run_plan_print -- see fold_run.h. */
 void
 lab_fold_run_plan_print (const bson_t *plan, FILE *out)
 {

@@ -1,9 +1,9 @@
 /*
- * run_plan.c -- the plan phase of a fold run: everything checked and decided before anything is
+ * fold_run_plan.c -- the plan phase of a fold run: everything checked and decided before anything is
  * written (the server's limits, the source and its key index, the destination, resume or fresh, the
  * hoist list, the key ranges).
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
 #include "store/mark.h"
 
@@ -56,7 +56,7 @@ check_source_keys (run_t *r, lab_store_session_t *sess, const char *order, int64
    return rc >= 0;
 }
 
-/* lab_fold_run_sort_verdict -- see run.h. */
+/* lab_fold_run_sort_verdict -- see fold_run.h. */
 void
 lab_fold_run_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs, double avg_bytes, bool allow,
                            int64_t max_docs, lab_fold_run_sort_verdict_t *v)
@@ -134,7 +134,7 @@ lab_fold_run_sort_verdict (const lab_store_facts_plan_t *plan, int64_t est_docs,
    }
 }
 
-/* lab_fold_run_observe -- see run_private.h. */
+/* lab_fold_run_observe -- see fold_run_private.h. */
 bool
 lab_fold_run_observe (run_t *r, lab_store_session_t *sess, const bson_value_t *lo, const bson_value_t *hi,
                       bson_t *reply, lab_store_facts_plan_t *plan, bson_error_t *error)
@@ -430,7 +430,7 @@ plan_index (run_t *r, lab_store_session_t *sess, bson_error_t *error)
    return true;
 }
 
-/* lab_fold_run_key_types_append -- see run_private.h. */
+/* lab_fold_run_key_types_append -- see fold_run_private.h. */
 void
 lab_fold_run_key_types_append (const run_t *r, bson_t *d)
 {

@@ -1,10 +1,10 @@
 /*
- * run_range.c -- the execute phase: one worker per key range through the pool (core/workers.h), each
+ * fold_run_range.c -- the execute phase: one worker per key range through the pool (core/workers.h), each
  * with its own session, sorted cursor and folder; a range's tries, each after a transient error
  * (retry.h) starting again from its last checkpoint, as --resume does (documents written past the
  * checkpoint deleted first).
  */
-#include "run_private.h"
+#include "fold_run_private.h"
 
 #include "core/workers.h"
 #include "retry.h"

@@ -1,21 +1,21 @@
 /*
- * run_private.h -- what the files of fold-details' store-driven half (run.h) share: the run and its
+ * fold_run_private.h -- what the files of fold-details' store-driven half (fold_run.h) share: the run and its
  * workers, and the functions one phase calls in another. Not part of the etl library's interface.
  *
- *   run.c             the driver: option checks, prepare, merge, lab_foldrun
- *   run_plan.c        plan: limits, source and index, destination, resume or fresh, hoist, ranges
- *   run_describe.c    --plan: what the run would send (document and text)
- *   run_checkpoint.c  the checkpoint collection: settings written, read back, what --resume accepts
- *   run_range.c       execute: one worker per key range, each range's tries (retry, resume)
- *   run_write.c       a range's write batches, checkpoints and the fold's callbacks
- *   run_rows.c        --shape sorted: a range's rows copied unchanged, checkpointed master by master;
- *                     --shape clustered: the rows in arrival order with their clustered _id
- *   run_copy.c        --shape copy: the source's indexes listed, reported and built on the copy
+ *   fold_run.c             the driver: option checks, prepare, merge, lab_fold_run
+ *   fold_run_plan.c        plan: limits, source and index, destination, resume or fresh, hoist, ranges
+ *   fold_run_describe.c    --plan: what the run would send (document and text)
+ *   fold_run_checkpoint.c  the checkpoint collection: settings written, read back, what --resume accepts
+ *   fold_run_range.c       execute: one worker per key range, each range's tries (retry, resume)
+ *   fold_run_write.c       a range's write batches, checkpoints and the fold's callbacks
+ *   fold_run_rows.c        --shape sorted: a range's rows copied unchanged, checkpointed master by master;
+ *                          --shape clustered: the rows in arrival order with their clustered _id
+ *   fold_run_copy.c        --shape copy: the source's indexes listed, reported and built on the copy
  */
-#ifndef LAB_ETL_RUN_PRIVATE_H
-#define LAB_ETL_RUN_PRIVATE_H
+#ifndef LAB_ETL_FOLD_RUN_PRIVATE_H
+#define LAB_ETL_FOLD_RUN_PRIVATE_H
 
-#include "run.h"
+#include "fold_run.h"
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -63,7 +63,7 @@ typedef struct {
    lab_fold_stats_t base_stats;
    size_t cand_nrejected;
    size_t ck_nrejected;
-   /* --shape sorted (run_rows.c): this try's counters and the master whose rows are being copied */
+   /* --shape sorted (fold_run_rows.c): this try's counters and the master whose rows are being copied */
    lab_fold_stats_t rows_stats;
    bson_value_t rows_key;
    bool have_rows_key;
@@ -105,13 +105,13 @@ struct run {
    bool key_types_refused; /* several type classes without --allow-mixed-key-types */
    int64_t src_est;        /* the source's estimated count */
    double src_avg;         /* its average document size (0 unknown) */
-   /* --shape copy (run_copy.c): the source's indexes the copy gets, {name, key} each, and those the store
-    * cannot build, {name, key, why} each (arrays; empty for the other shapes) */
+   /* --shape copy (fold_run_copy.c): the source's indexes the copy gets, {name, key} each, and those the
+    * store cannot build, {name, key, why} each (arrays; empty for the other shapes) */
    bson_t copy_build;
    bson_t copy_skip;
 };
 
-/* ---- run_checkpoint.c -------------------------------------------------------------------------- */
+/* ---- fold_run_checkpoint.c -------------------------------------------------------------------------- */
 
 /* lab_fold_run_find_state -- the state document with this _id in state_coll, or *doc = NULL (caller
  * destroys). */
@@ -132,7 +132,8 @@ bool lab_fold_run_settings_load (run_t *r, const bson_t *saved, bson_error_t *er
 bool lab_fold_run_resume_dst_check (run_t *r, lab_store_session_t *sess, const bson_t *settings,
                                     bool complete, bson_error_t *error);
 
-/* ---- run_plan.c, run_describe.c ---------------------------------------------------------------- */
+/* ---- fold_run_plan.c, fold_run_describe.c ----------------------------------------------------------------
+ */
 
 /* lab_fold_run_plan -- everything checked and decided before anything is written. */
 bool lab_fold_run_plan (run_t *r, lab_store_session_t *sess, lab_fold_run_result_t *result, bool *dst_exists,
@@ -160,7 +161,7 @@ void lab_fold_run_plan_observed (const lab_store_facts_plan_t *plan, bson_t *out
 bool lab_fold_run_plan_describe (run_t *r, lab_store_session_t *sess, bool complete,
                                  lab_fold_run_result_t *result, bson_error_t *error);
 
-/* ---- run_range.c ------------------------------------------------------------------------------- */
+/* ---- fold_run_range.c ------------------------------------------------------------------------------- */
 
 /* lab_fold_run_workers_new -- one worker per key range (lab_fold_run_workers_free frees them). */
 worker_t *lab_fold_run_workers_new (run_t *r, int nranges);
@@ -171,7 +172,7 @@ void lab_fold_run_workers_free (worker_t *ws, int nranges);
 /* lab_fold_run_execute -- the workers through the pool; the first failure, naming its range. */
 bool lab_fold_run_execute (run_t *r, worker_t *ws, int nranges, bson_error_t *error);
 
-/* ---- run_write.c ------------------------------------------------------------------------------- */
+/* ---- fold_run_write.c ------------------------------------------------------------------------------- */
 
 /* lab_fold_run_free_batch -- drop the documents of the write batch. */
 void lab_fold_run_free_batch (worker_t *w);
@@ -197,7 +198,7 @@ bool lab_fold_run_reject_cb (void *ctx, const bson_value_t *key, const bson_t *c
 /* lab_fold_run_note_master -- count a finished master for the progress bar. */
 void lab_fold_run_note_master (worker_t *w);
 
-/* ---- run_rows.c -------------------------------------------------------------------------------- */
+/* ---- fold_run_rows.c -------------------------------------------------------------------------------- */
 
 /* lab_fold_run_rows_push -- --shape sorted: the range's next row (in key order) to the write batch,
  * unchanged; a change of key makes the previous master the candidate a checkpoint may name (all its rows
@@ -222,7 +223,7 @@ bool lab_fold_run_shape_check (run_t *r, bson_error_t *error);
  * is, each its own master (the copy's master key is _id), to the write batch. */
 bool lab_fold_run_natural_push (worker_t *w, const bson_t *row, bson_error_t *error);
 
-/* ---- run_copy.c -------------------------------------------------------------------------------- */
+/* ---- fold_run_copy.c -------------------------------------------------------------------------------- */
 
 /* lab_fold_run_copy_opts_check -- --shape copy's option checks (no --key but _id, no --parallel,
  * --create-index or --hoist list): LAB_ERROR_USAGE naming why. */
