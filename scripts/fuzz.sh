@@ -5,7 +5,8 @@
 # runs) and a crash, leak or UBSan report to build-fuzz/fuzz/<target>/crashes/.
 #
 # Usage: scripts/fuzz.sh [--time SECONDS] [--merge] [--list] [TARGET...]
-#   --time S   seconds per target (default 15)
+#   --time S   seconds per target (default 4: a smoke run, the one scripts/test.sh makes: the seed corpus
+#              replayed and a few seconds of fuzzing; fuzz for real with e.g. --time 300)
 #   --merge    afterwards, merge the new inputs that add coverage into tests/fuzz/corpus/<target>/
 #   --list     print the targets and exit
 #   TARGET     csv results keys uri opts cli diskstats device serverfacts keyenc fold reference (default: all)
@@ -15,7 +16,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 all=(csv results keys uri opts cli diskstats device serverfacts keyenc fold reference)
-secs=15
+secs=4
 merge=0
 targets=()
 while [ $# -gt 0 ]; do
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     --time=*) secs=${1#--time=} ;;
     --merge) merge=1 ;;
     --list) printf '%s\n' "${all[@]}"; exit 0 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
     *) targets+=("${1#fuzz_}") ;;
   esac

@@ -19,8 +19,9 @@ set -uo pipefail
 . "$(dirname "$0")/../lib/store_test.sh" writes "$@"
 
 bills=60 appends=400 updates=150
-# the test server (FerretDB on SQLite) rewrites a whole document per write: fewer there
-[ "$where" = server ] && bills=12 appends=60 updates=20
+# the test server (FerretDB on SQLite) rewrites a whole document per write and scans the collection for
+# each: fewer there (6 bills still fill the folded parts and the buckets, which the appends continue)
+[ "$where" = server ] && bills=6 appends=30 updates=10
 expect 0 "$BIN/billgen" generate "${S[@]}" --bills $bills --seed 7 -q
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst detail_coll --max-doc-bytes 8KiB -q
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst bill_buckets --bucket-rows 20 -q
