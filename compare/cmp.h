@@ -39,7 +39,7 @@ bool lab_cmp_results_load_file (const char *path, lab_cmp_results_t *out, bson_e
 /* lab_cmp_results_cleanup -- free what a load filled; safe on a zeroed struct. */
 void lab_cmp_results_cleanup (lab_cmp_results_t *r);
 
-/* ---- workloads (issue 23; docs/results-schema.md, "Workloads") ---------------------------------- */
+/* ---- workloads (docs/results-schema.md, "Workloads") -------------------------------------------- */
 
 /* A figure of a workload entry the file did not know (-1, null or absent) is LAB_CMP_WL_UNKNOWN: the
  * report shows it as n/a. A flag (multikey, created, cold, rows_equal) is 1, 0 or -1 (unknown). */
@@ -72,7 +72,7 @@ typedef struct {
    double other_cores;          /* background.other_cores: other processes' CPU over the measurement */
    int busy;                    /* background.busy: 1, 0 or -1 */
    const char *busy_note;
-   /* a write workload's "write" object (issue 24; unknown for the reads) */
+   /* a write workload's "write" object (unknown for the reads) */
    double writes, writes_per_s, docs_written, parts_created, new_data_bytes, journal_bytes, checkpoint_bytes;
    double journal_per_write, checkpoint_per_write, engine_per_write, write_amplification;
    double avg_doc_before, avg_doc_after;
@@ -131,7 +131,7 @@ const lab_cmp_workload_t *lab_cmp_workload_find (const lab_cmp_workloads_t *wl, 
 /* lab_cmp_wl_layout_find -- the index of `layout` in w->layouts, or -1. */
 int lab_cmp_wl_layout_find (const lab_cmp_workload_t *w, const char *layout);
 
-/* ---- the user's mix (issue 24; /work/wt/mix-schema.md: the top-level "mix") -------------------- */
+/* ---- the user's mix (docs/results-schema.md: the top-level "mix") ------------------------------ */
 
 /* The op types of a mix, in their canonical order (a spec's, a table's); aggregate is never one. */
 typedef enum {
@@ -214,8 +214,8 @@ char *lab_cmp_mix_spec_text (const double weight[LAB_CMP_MIX_TYPES]);
 bool lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_error_t *error);
 
 /* lab_cmp_mix_estimate -- the mix of weight[] over `ops` operations estimated from the separate workloads
- * `wl` of results document `doc` (named `name`), for each layout of `ls` (mix-schema.md, "Estimated mix"):
- * per layout and type the cost of one op = the workload's elapsed_s / its ops (load: queries, else
+ * `wl` of results document `doc` (named `name`), for each layout of `ls` (docs/results-schema.md, "Estimated
+ * mix"): per layout and type the cost of one op = the workload's elapsed_s / its ops (load: queries, else
  * runs[0].keys; row: queries x params.row_batch (1 when absent); range: queries; append, update:
  * write.writes), by_type ops = ops x share, elapsed_s = the sum of ops x share x cost, time_s = ops x share
  * x the workload's mean latency per op (unknown when not recorded) and mean_ms that latency; the load ops
@@ -250,8 +250,8 @@ void lab_cmp_mix_cleanup (lab_cmp_mix_t *m);
 void lab_cmp_mix_json_append (const lab_cmp_mix_t *m, const lab_cmp_mix_t *against, const char *key,
                               bson_t *out);
 
-/* lab_cmp_mix_verdict -- append the verdict sentence of m (mix-schema.md): "Under this mix (load 5%, ...)
- * the folded layout is 1.8x faster overall than detail: it wins load (9.1x) and range (2.0x), loses row
+/* lab_cmp_mix_verdict -- append the verdict sentence of m (docs/results-schema.md): "Under this mix (load 5%,
+ * ...) the folded layout is 1.8x faster overall than detail: it wins load (9.1x) and range (2.0x), loses row
  * (1.3x) and writes 4.1x the bytes."; with more than two layouts one clause per other layout; an estimate
  * starts "Estimated from separate runs: under this mix". Names Markdown-escaped. */
 void lab_cmp_mix_verdict (bson_string_t *o, const lab_cmp_mix_t *m);
@@ -272,7 +272,7 @@ int lab_cmp_run_count (const lab_cmp_results_t *r, const char *layout);
  * for an even count), or -1 when the layout has no run. */
 int lab_cmp_median_run (const lab_cmp_results_t *r, const char *layout);
 
-/* ---- what the layouts matched (issue 12) ------------------------------------------------------- */
+/* ---- what the layouts matched ------------------------------------------------------------------ */
 
 /* Whether the layouts compared the same thing: keys that matched no document (runs[].keys_unmatched,
  * absent in older files) and runs whose layouts returned different row counts (runs[].rows). The arrays
@@ -423,7 +423,7 @@ void lab_cmp_reference_cleanup (lab_cmp_reference_t *ref);
 
 /* lab_cmp_render_measured -- append the section "What was measured": the one workload (each master loaded
  * whole by its key, the workers, cold, the runs) and what the report does not measure (writes, single
- * rows, ranges across masters, aggregates; with "workloads", issue 23: the load workload, the others in
+ * rows, ranges across masters, aggregates; with "workloads": the load workload, the others in
  * their own sections, and writes not measured). */
 void lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r);
 
@@ -446,11 +446,11 @@ typedef struct {
    const char *charts_note;                /* why charts were skipped, when n_charts == 0 */
    const lab_cmp_production_t *production; /* NULL: none; marked in a sweep's table, verdict and chart */
    const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
-   const lab_cmp_results_t *prediction;    /* --prediction (issue 26): NULL: no "Predicted beside measured" */
-   const lab_cmp_mix_t *mix_estimate;      /* --mix (issue 24): NULL: the file's measured mix alone, if any */
+   const lab_cmp_results_t *prediction;    /* --prediction: NULL: no "Predicted beside measured" */
+   const lab_cmp_mix_t *mix_estimate;      /* --mix: NULL: the file's measured mix alone, if any */
 } lab_cmp_render_opts_t;
 
-/* lab_cmp_render_predicted_note -- (compare/prediction.c, issue 26) when `r` is a prediction (scancmp
+/* lab_cmp_render_predicted_note -- (compare/prediction.c) when `r` is a prediction (scancmp
  * --predict), the section "This is a prediction" with the probe's cost; nothing otherwise. */
 void lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r);
 
@@ -518,7 +518,7 @@ typedef struct {
    bson_string_t *regimes;
    size_t n_speedup;       /* speedup series: one per candidate */
    size_t n_amplification; /* read amplification series: one per layout */
-   /* predicted.dat (with a prediction, issue 26): per predicted point its x on this chart's axis (its
+   /* predicted.dat (with a prediction): per predicted point its x on this chart's axis (its
     * cache over the measured detail layout's size on disk), then the columns of sweep.dat (each
     * candidate's speedup, each layout's read amplification: the prediction's figures of the layouts of
     * the same name, nan when it has none); NULL without a prediction */

@@ -21,7 +21,7 @@ typedef struct {
    const char *input;
    const char *baseline;
    const char *reference;  /* --reference FILE: another experiment's published figures */
-   const char *prediction; /* --prediction FILE: scancmp --predict's results (issue 26) */
+   const char *prediction; /* --prediction FILE: scancmp --predict's results */
    const char *output;     /* NULL or "-": stdout */
    const char *title;
    charts_mode_t charts;
@@ -29,7 +29,7 @@ typedef struct {
    const char *prod_cache; /* --production-cache SIZE (with --production-data) */
    const char *prod_data;  /* --production-data SIZE */
    lab_cmp_production_t production;
-   const char *mix;                      /* --mix SPEC (issue 24): estimate the user's mix */
+   const char *mix;                      /* --mix SPEC: estimate the user's mix */
    double mix_weight[LAB_CMP_MIX_TYPES]; /* its proportions, parsed */
    int64_t mix_ops;                      /* --mix-ops N; 0: the measured mix's, else 100,000 */
 } report_opts_t;

@@ -1,5 +1,5 @@
 /*
- * mix.c -- the user's mix (issue 24; the "mix" object agreed in mix-schema.md between scancmp --mix and
+ * mix.c -- the user's mix (the "mix" object agreed in docs/results-schema.md between scancmp --mix and
  * layout-report): a mix spec parsed, a measured "mix" read from a results file (validated like
  * workloads.c validates "workloads": a field of the wrong type refused naming the file, the entry and the
  * field; a figure the run did not know becomes LAB_CMP_WL_UNKNOWN, shown as n/a), and the estimate
@@ -70,7 +70,7 @@ lab_cmp_mix_spec_text (const double weight[LAB_CMP_MIX_TYPES])
 /* ---- reading a measured mix ------------------------------------------------------------------------ */
 
 /* the clause of a refused missing figure every mix must carry */
-#define MIX_REQUIRED ", which every mix carries (mix-schema.md, issue 24)"
+#define MIX_REQUIRED ", which every mix carries (docs/results-schema.md)"
 
 /* get_view -- *out a view of the object (or, with `array`, the non-empty array) at `key`; refused, as
  * missing or of another type, naming `where`. */
@@ -83,7 +83,7 @@ get_view (const bson_t *doc, const char *key, bool array, const char *where, bso
    if (!lab_cmp_field_find (doc, key, &it) ||
        (array ? !BSON_ITER_HOLDS_ARRAY (&it) : !BSON_ITER_HOLDS_DOCUMENT (&it))) {
       bson_init (out);
-      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is missing or not %s (mix-schema.md, issue 24)",
+      lab_error_set (error, LAB_ERROR_IO, EINVAL, "%s: \"%s\" is missing or not %s (docs/results-schema.md)",
                      where, key, array ? "an array" : "an object");
       return false;
    }
@@ -375,7 +375,8 @@ lab_cmp_mix_of (const bson_t *doc, const char *name, lab_cmp_mix_t *out, bson_er
         lab_cmp_field_string (&d, "winner", where, &winner, error) && read_layouts (&d, where, out, error);
    if (ok && (!spec || !*spec)) {
       lab_error_set (error, LAB_ERROR_IO, EINVAL,
-                     "%s: no \"spec\", which every mix carries (the --mix given, mix-schema.md)", where);
+                     "%s: no \"spec\", which every mix carries (the --mix given, docs/results-schema.md)",
+                     where);
       ok = false;
    }
    if (ok && mode && strcmp (mode, "open") != 0 && strcmp (mode, "closed") != 0) {

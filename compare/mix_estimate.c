@@ -1,9 +1,9 @@
 /*
- * mix_estimate.c -- layout-report --mix SPEC (issue 24): the user's mix estimated from the separate
- * workloads of a results file when no mixed run exists (mix-schema.md, "Estimated mix"). Each workload
- * was measured alone, cold: its elapsed time over its operations is the cost of one operation of that type
- * on that layout, and the mix's elapsed time is those costs re-weighted by the mix's proportions. What it
- * cannot see (the types interfering in one stream, the cache they share) the report says beside it.
+ * mix_estimate.c -- layout-report --mix SPEC: the user's mix estimated from the separate
+ * workloads of a results file when no mixed run exists (docs/results-schema.md, "Estimated mix"). Each
+ * workload was measured alone, cold: its elapsed time over its operations is the cost of one operation of
+ * that type on that layout, and the mix's elapsed time is those costs re-weighted by the mix's proportions.
+ * What it cannot see (the types interfering in one stream, the cache they share) the report says beside it.
  */
 #include <math.h>
 #include <string.h>
@@ -11,7 +11,8 @@
 #include "compare/cmp.h"
 #include "core/error.h"
 
-/* How an estimate was made: the "source" of an estimated mix (mix-schema.md), and which load it took. */
+/* How an estimate was made: the "source" of an estimated mix (docs/results-schema.md), and which load it
+ * took. */
 static const char estimated_source[] =
    "re-weighted from the workloads of this file (each measured alone): an estimate";
 static const char estimated_source_random[] =
@@ -32,9 +33,9 @@ load_workload (const lab_cmp_workloads_t *wl)
    return w ? w : lab_cmp_workload_find (wl, "load");
 }
 
-/* op_count -- the operations workload `w` ran on layout entry `l` (mix-schema.md): load its queries, else
- * the run's masters (runs[0].keys); row queries x params.row_batch (1 when absent); range queries; append
- * and update write.writes. LAB_CMP_WL_UNKNOWN when the file does not say. */
+/* op_count -- the operations workload `w` ran on layout entry `l` (docs/results-schema.md): load its queries,
+ * else the run's masters (runs[0].keys); row queries x params.row_batch (1 when absent); range queries;
+ * append and update write.writes. LAB_CMP_WL_UNKNOWN when the file does not say. */
 static double
 op_count (lab_cmp_mix_type_t t, const lab_cmp_workload_t *w, const lab_cmp_wl_layout_t *l, const bson_t *doc)
 {

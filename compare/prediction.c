@@ -1,5 +1,5 @@
 /*
- * prediction.c -- the report's section "Predicted beside measured" (issue 26): a results file written by
+ * prediction.c -- the report's section "Predicted beside measured": a results file written by
  * `scancmp --predict` (marked "predicted": true) says what its figures are and what the probe cost; given
  * with `layout-report run.json --prediction pred.json`, each point of the measured sweep gets the
  * predicted read amplification of both layouts (and the speedup when the prediction was timed) beside

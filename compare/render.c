@@ -1,7 +1,7 @@
 /*
  * render.c -- the Markdown report layout-report writes (lab_cmp_render_md): the title, then the sections in
- * the report's order: verdict, the workloads' ledger (a file with "workloads", issue 23), the user's mix
- * (a file's "mix" or layout-report --mix, issue 24), comparison table,
+ * the report's order: verdict, the workloads' ledger (a file with "workloads"), the user's mix
+ * (a file's "mix" or layout-report --mix), comparison table,
  * each workload in detail, charts, environment, dataset, cold procedure, per-run
  * figures, device ceiling and the optional baseline deltas, with a column per layout (a file of exactly
  * detail and folded keeps the wording of the two-layout report, byte for byte); for a cache sweep the
@@ -60,11 +60,11 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
 
    lab_cmp_sweep_load (r, &sw);
    prod = opts ? opts->production : NULL;
-   /* the workloads (issue 23): read again here, validated when the file was loaded */
+   /* the workloads: read again here, validated when the file was loaded */
    if (!lab_cmp_workloads_of (&r->doc, r->name, &wl, &error)) {
       lab_cmp_workloads_cleanup (&wl);
    }
-   /* the user's mix (issue 24): the file's, validated when it was loaded, and --mix's estimate */
+   /* the user's mix: the file's, validated when it was loaded, and --mix's estimate */
    if (!lab_cmp_mix_of (&r->doc, r->name, &mix, &error)) {
       lab_cmp_mix_cleanup (&mix);
    }

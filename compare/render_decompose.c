@@ -1,5 +1,5 @@
 /*
- * render_decompose.c -- "The speedup taken apart" (issue 25): when a results file holds the rows in their
+ * render_decompose.c -- "The speedup taken apart": when a results file holds the rows in their
  * arrival order (a rows layout written by billgen or any other writer), the same rows in key order (a rows
  * layout fold-details wrote with --shape sorted or clustered: its provenance says so) and a folded layout,
  * the load speedup of folding splits exactly into two factors, per cache point: natural -> key order is

@@ -1,5 +1,5 @@
 /*
- * render_mix.c -- the report's section "The user's mix" (issue 24; mix-schema.md): the verdict sentence
+ * render_mix.c -- the report's section "The user's mix" (docs/results-schema.md): the verdict sentence
  * under the mix's proportions, a table per layout (elapsed, ops/s, x vs the winner, bytes written and read)
  * and a table per op type (ops, time per op, latency percentiles per layout). A measured mix (the file's
  * "mix", scancmp --mix) says how it ran; an estimate (layout-report --mix SPEC, from the separate
@@ -13,7 +13,8 @@
 #include "core/cli.h"
 #include "core/percentile.h"
 
-/* md_factor -- a factor of the verdict as mix-schema.md writes it: "1.8x" (one decimal; two under 0.1). */
+/* md_factor -- a factor of the verdict as docs/results-schema.md writes it: "1.8x" (one decimal; two under
+ * 0.1). */
 static void
 md_factor (bson_string_t *o, double x)
 {

@@ -12,10 +12,10 @@
  *   render_sweep_tables.c  the Cache sweep section and the baseline sweep section
  *   render_table.c         the Comparison section and the baseline experiment section
  *   render_sections.c      charts, environment, dataset, cold procedure, per-run figures, device ceiling
- *   render_workloads.c     the workloads (issue 23): the ledger, the trade-off, each workload in detail
+ *   render_workloads.c     the workloads: the ledger, the trade-off, each workload in detail
  *   render_wl_sweep.c      the workloads at each point of a cache sweep
- *   render_decompose.c     the speedup taken apart: locality and fewer documents (issue 25)
- *   render_mix.c           the user's mix, measured or estimated (issue 24)
+ *   render_decompose.c     the speedup taken apart: locality and fewer documents
+ *   render_mix.c           the user's mix, measured or estimated
  *   render_state.c         the state measured: the writes before, the documents each measurement started on
  */
 #ifndef LAB_CMP_RENDER_PRIVATE_H
@@ -226,7 +226,7 @@ void lab_cmp_render_runs (bson_string_t *o, const lab_cmp_results_t *r);
 /* lab_cmp_render_ceiling -- the device's own limits from --calibrate, and how close each layout came. */
 void lab_cmp_render_ceiling (bson_string_t *o, const lab_cmp_results_t *r);
 
-/* ---- render_workloads.c (issue 23) ------------------------------------------------------------ */
+/* ---- render_workloads.c ----------------------------------------------------------------------- */
 
 /* lab_cmp_md_wl_winner -- workload w's winner by the one rule: "folded 1.33x (1 run: no spread)",
  * "folded 5.10x (95% CI 4.90x–5.30x, 3 runs)", or "same (95% CI 0.70x–1.45x, 3 runs)". */
@@ -260,7 +260,7 @@ void lab_cmp_render_workloads (bson_string_t *o, const lab_cmp_workloads_t *wl,
  * workload's winner (and by how much) per cache; nothing otherwise. */
 void lab_cmp_render_workloads_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw,
                                      const lab_cmp_workloads_t *ref);
-/* ---- render_decompose.c (issue 25) ----------------------------------------------------------- */
+/* ---- render_decompose.c ---------------------------------------------------------------------- */
 
 /* lab_cmp_render_decompose -- the section "The speedup taken apart": with a rows layout in arrival order, a
  * rows layout in key order (its provenance: fold-details --shape sorted or clustered; or layouts[].order
@@ -279,7 +279,7 @@ void lab_cmp_md_code (bson_string_t *o, const char *s);
  * (render_util.c). */
 void lab_cmp_md_known (bson_string_t *o, lab_cmp_form_t form, double v);
 
-/* ---- render_mix.c (issue 24) ----------------------------------------------------------------- */
+/* ---- render_mix.c ---------------------------------------------------------------------------- */
 
 /* lab_cmp_render_mix -- the section "The user's mix": the measured mix (the file's, may be NULL or not
  * present) with its verdict, how it ran, a table per layout and one per op type; the estimate (--mix, may be

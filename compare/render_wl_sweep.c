@@ -1,5 +1,5 @@
 /*
- * render_wl_sweep.c -- the workloads across a cache sweep (issue 23): when every point of a sweep carries
+ * render_wl_sweep.c -- the workloads across a cache sweep: when every point of a sweep carries
  * its own "workloads", one table with a row per cache and a column per workload, each cell the winner and
  * by how much, so the reader sees at which caches folding's losses and wins change. The ledger above it
  * is the reference point's.

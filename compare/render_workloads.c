@@ -1,5 +1,5 @@
 /*
- * render_workloads.c -- the report's sections on a results file's "workloads" (issue 23): the ledger "What
+ * render_workloads.c -- the report's sections on a results file's "workloads": the ledger "What
  * each query costs" right after the verdict (a row per workload: each layout's time against the winner's,
  * documents and disk bytes read per row returned, the winner), the trade-off sentence of the layout that
  * wins load (in the ledger and as the verdict's last line), and "Each workload in detail": per workload and
@@ -384,7 +384,7 @@ static const detail_row_t detail_rows[] = {
    ROW ("disk bytes per row", LAB_CMP_BYTES, disk_bytes_per_row),
 };
 
-/* The write workloads' rows (issue 24), after the others. */
+/* The write workloads' rows, after the others. */
 static const detail_row_t write_rows[] = {
    ROW ("writes", LAB_CMP_COUNT, writes),
    ROW ("writes per second", LAB_CMP_COUNT, writes_per_s),

@@ -510,7 +510,7 @@ lab_cmp_render_reproduce (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, ")\n\n");
 }
 
-/* has_writes -- the file's "workloads" array holds an append or an update (issue 24), or the file holds a
+/* has_writes -- the file's "workloads" array holds an append or an update, or the file holds a
  * measured mix (which writes). */
 static bool
 has_writes (const bson_t *d)
@@ -548,7 +548,7 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
    bool has_workloads;
    size_t l;
 
-   /* issue 23: a non-empty "workloads" array (its sections say the rest) */
+   /* a non-empty "workloads" array (its sections say the rest) */
    has_workloads = bson_iter_init_find (&it, d, "workloads") && BSON_ITER_HOLDS_ARRAY (&it) &&
                    bson_iter_recurse (&it, &child) && bson_iter_next (&child);
    lab_results_layouts (d, &ls);
@@ -599,7 +599,7 @@ lab_cmp_render_measured (bson_string_t *o, const lab_cmp_results_t *r)
       }
    }
    if (has_workloads) {
-      /* issue 23: the other workloads have their own sections; this one is load's */
+      /* the other workloads have their own sections; this one is load's */
       bson_string_append (o, ". The other workloads of this run are in \"What each query costs\" above and "
                              "\"Each workload in detail\" below");
       bson_string_append (o, has_writes (d) ? ", the writes among them.\n\n"

@@ -150,7 +150,7 @@ validate_runs (const bson_t *doc, const lab_results_layouts_t *ls, const char *n
    return true;
 }
 
-/* validate_workloads -- the optional "workloads" (issue 23): readable (lab_cmp_workloads_of), and every
+/* validate_workloads -- the optional "workloads": readable (lab_cmp_workloads_of), and every
  * layout it measured one of the file's layouts. */
 static bool
 validate_workloads (const bson_t *doc, const lab_results_layouts_t *ls, const char *name, bson_error_t *error)
@@ -174,7 +174,7 @@ validate_workloads (const bson_t *doc, const lab_results_layouts_t *ls, const ch
    return ok;
 }
 
-/* validate_mix -- the optional "mix" (issue 24): readable (lab_cmp_mix_of), and every layout it ran one
+/* validate_mix -- the optional "mix": readable (lab_cmp_mix_of), and every layout it ran one
  * of the file's layouts. */
 static bool
 validate_mix (const bson_t *doc, const lab_results_layouts_t *ls, const char *name, bson_error_t *error)

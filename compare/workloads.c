@@ -1,5 +1,5 @@
 /*
- * workloads.c -- reading the "workloads" of a results file (issue 23; docs/results-schema.md,
+ * workloads.c -- reading the "workloads" of a results file (docs/results-schema.md,
  * "Workloads"): one entry per workload scancmp ran (load, row, range, aggregate), each with every
  * layout's plan, indexes, reads and latency. The entries become lab_cmp_workload_t views into the results
  * document; a field of the wrong type is refused naming the file, the entry and the field, and a figure

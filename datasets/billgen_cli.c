@@ -38,7 +38,7 @@ lab_gen_cli_help (const lab_cli_common_t *c, const char *usage)
 /* lab_gen_cli_open_store -- the store named by the common options, creating collections with `z`'s
  * compressor; create: an embedded home that does not exist yet is made (generate, import), else it is an
  * error (export: reading must not leave an empty store); unlogged: the collections it creates are not
- * journaled (generate: durable at its closing checkpoint; issue 27). */
+ * journaled (generate: durable at its closing checkpoint). */
 lab_store_t *
 lab_gen_cli_open_store (const lab_cli_run_t *cli, const char *tool, const lab_cli_common_t *c,
                         const lab_gen_compress_opts_t *z, bool create, bool unlogged, bson_error_t *error)

@@ -1,5 +1,5 @@
 /*
- * clustered.c -- a clustered layout (issue 25: fold-details --shape clustered) as scancmp reads it: a
+ * clustered.c -- a clustered layout (fold-details --shape clustered) as scancmp reads it: a
  * collection of rows whose `_id` is {<key>: K, id: <original _id>}, kept in `_id` order with no key
  * index, so a master's rows are the `_id` range [{<key>: K}, {<key>: K, id: MaxKey}) (an IXSCAN of the
  * clustered index {_id: 1}: a bounded walk of the record table on the embedded store, mongod's

@@ -1,5 +1,5 @@
 /*
- * match.c -- do the keys to load match anything? A comparison of nothing is an error (issue 12).
+ * match.c -- do the keys to load match anything? A comparison of nothing is an error.
  *
  * Before anything is made cold, each layout's collection is probed with the keys in order until one
  * matches (usually the first: one indexed lookup per collection). When none matches in a collection,

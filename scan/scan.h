@@ -1,6 +1,6 @@
 /*
  * scan.h -- the scan module: the cold, parallel, side-by-side load of two or more layouts of the same
- * rows -- one document per row ("detail"), folded, buckets (issue 14: --layout) -- with device-level
+ * rows -- one document per row ("detail"), folded, buckets (--layout) -- with device-level
  * measurements (issue "scancmp").
  *
  * Pure parts (unit-tested): /proc/diskstats parsing and iostat arithmetic, device resolution from a
@@ -293,7 +293,7 @@ typedef struct {
    lab_scan_decode_t decode;  /* --decode (default none) */
    bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict/predict.h) */
    double predict_sample; /* --sample F: the share of masters the probe reads (0 < F <= 1; default 1) */
-   /* the workloads (scan/workloads/workload.h, issue 23) */
+   /* the workloads (scan/workloads/workload.h) */
    struct {
       unsigned set;            /* --workload: bit k = lab_scan_wl_kind_t k (default: the load alone) */
       uint64_t seed;           /* --seed: the inputs drawn from the data */

@@ -1,5 +1,5 @@
 /*
- * sweep.c -- the cache sweep (issue 11): one full comparison per engine cache size, all in one results
+ * sweep.c -- the cache sweep: one full comparison per engine cache size, all in one results
  * file (docs/results-schema.md, "Cache sweep"). The plan resolves the caches from the --cache-sizes or
  * --cache-ratios list the main's option table parsed and checked (lab_scan_opts_t), converting it once
  * into bytes and ratios (lab_scan_sweep_resolve: x the detail layout's on-disk size, measured once before any

@@ -9,7 +9,7 @@
 #   3. parse-only pass over that .csv.zst (twice: before and after the import; the faster one counts)
 #                                                         -> the ceiling: read + zstd + libcsv + typing
 #   4. import the same .csv.zst into a fresh embedded store -> import rows/s, and its share of the ceiling
-# Targets (issue "billgen"): generate >= 200,000 rows/s; import >= 50% of parse-only; (issue 13)
+# Targets (issue "billgen"): generate >= 200,000 rows/s; import >= 50% of parse-only;
 # generate --parallel N >= 70% of the bare-WiredTiger ceiling at the same thread count.
 # Peak RSS of every command is printed (the engine cache is taken from --cache-size when given).
 #

@@ -14,7 +14,7 @@
 #     4. `--verify` of the last fold by both methods, each against its ceiling, in 3 alternating rounds
 #        judged by the median ratio: the multiset method (the default) against bench_natural_read's two
 #        bare natural-order scans of both collections at once, one per collection on a thread of its own
-#        (issue 27's ceiling; also against the same threads over verify's own ranges, shown beside it); the
+#        (the ceiling; also against the same threads over verify's own ranges, shown beside it); the
 #        ordered method (--verify=ordered) against bench_index_read, a bare index-order read of both in
 #        lockstep; no hashing, no unfolding in either read; again at a cache holding both collections when
 #        --cache-size does not (with less, eviction churn adds noise of its own);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-predict.sh -- the prediction (scancmp --predict, issue 26) against the real cold sweep, on the same
+# bench-predict.sh -- the prediction (scancmp --predict) against the real cold sweep, on the same
 # data, in one run: billgen generate (the shape you give) + fold-details, then
 #   1. scancmp --cold --direct-io over the cache ratios, keys and workers: the measured sweep;
 #   2. scancmp --predict --calibrate at that sweep's cache sizes exactly (--cache-sizes): the probe of the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-rss.sh -- peak RSS of every tool against the memory bound of issue 13 (the engine cache + 512 MiB,
+# bench-rss.sh -- peak RSS of every tool against the memory bound (the engine cache + 512 MiB,
 # whatever the data size), at two data sizes a factor of ten apart, on the embedded store.
 #
 # Usage: scripts/bench-rss.sh [--build DIR] [--rows N] [--mean-rows N] [--cache-size SIZE] [--slack MIB]

@@ -7,7 +7,7 @@
 #      (so the walk's passes after the first are warm too);
 #   2. cold: the folded layout's cold load (MB/s returned, and MB/s the disk delivered) against the disk's
 #      sequential O_DIRECT read rate measured by `scancmp --calibrate` in the same data directory
-#      (target, issue 13: the disk delivers >= 50% of it). The same cold run also loads a control: the
+#      (target: the disk delivers >= 50% of it). The same cold run also loads a control: the
 #      folded collection written again uncompressed (fold-details --block-compressor none), the same
 #      documents in the same order with nothing to decompress. Its share of the sequential rate is the
 #      access pattern's own; where the snappy layout stays well below it while its process keeps the

@@ -24,8 +24,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 # module:level -- a module may depend on a module of a lower level only.
 MODULES="core:0 store:1 datasets:2 etl:2 scan:2 compare:2"
-# Circles tolerated for now, as space-separated unit lists (module/stem); issue 22 item 4 (compare/
-# render.c split into rooms) removes this one.
+# Circles tolerated for now, as space-separated unit lists (module/stem): none left.
 ALLOWED_CIRCLES=()
 
 usage() { sed -n '2,21p' "$0"; }

@@ -5,7 +5,7 @@
 # its closing brace -- must be the same text, wherever it now lives.
 #
 # Usage: scripts/check-moved.sh [--base COMMIT] [--head COMMIT] [--map FILE]... [-v]
-#   --base  the commit before the restructuring (default ab97e17, issue 22's base)
+#   --base  the commit before the restructuring (default ab97e17, the restructuring's base)
 #   --head  the commit after it (default HEAD)
 #   --map   a rename map (default: every scripts/renames/*.map of HEAD)
 #   -v      also list every function found unchanged, and every moved one by name
@@ -36,10 +36,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# Functions of BASE that were meant to move with an edit, and why (issue 22). Anything else that moved
+# Functions of BASE that were meant to move with an edit, and why. Anything else that moved
 # must have kept its body.
 EXPECTED="
-lab_store_error_transient: moved from etl/retry.c to store/mongo_util.c; the network/selection domain test is now lab_mongo_is_unreachable (the one copy, issue 22 item 2)
+lab_store_error_transient: moved from etl/retry.c to store/mongo_util.c; the network/selection domain test is now lab_mongo_is_unreachable (the one copy)
 lab_store_mark_drop_guard: takes the caller's confirm callback instead of reading the terminal (the question moved to the mains)
 ask: the drop guard's terminal question, now core/cli_ask.c's lab_cli_confirm_tty, which the mains pass to lab_store_mark_drop_guard
 "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-split.sh -- prove that the functions moved out of compare/render.c (issue 22: the report split
+# check-split.sh -- prove that the functions moved out of compare/render.c (the report split
 # into render_*.c) are unchanged apart from renames, and the sweep's terminal table moved from
 # scan/sweep.c to scan/table.c unchanged. Every function and type of render.c at BASE (the
 # commit before the split) is looked up in today's compare/ under its new name and compared token by

@@ -205,7 +205,7 @@ rm -f "$out/run.json" "$out/pred.json" "$out/report.md" "$out"/report-*.svg "$ou
 step "generating $bills bills x ~$mean_rows rows into bill_detail"
 "$bin/billgen" generate "${store[@]}" --dst bill_detail --bills "$bills" --mean-rows "$mean_rows" --drop
 
-# 2b. the prediction, before anything is folded: the curve from bill_detail alone (issue 26; the probe
+# 2b. the prediction, before anything is folded: the curve from bill_detail alone (the probe
 # reads index entries, no document, on the embedded store). A server without RecordIds (FerretDB) cannot
 # be probed: the demo says so and goes on measuring.
 if [ $sweep -eq 1 ]; then pred=(--cache-ratios "$cache_ratios"); else pred=(--cache-sizes "$cache_size"); fi
@@ -300,7 +300,7 @@ done
 [ "$mix" != none ] && [ $mix_measured -eq 1 ] && report+=(--mix "$mix")
 "$bin/layout-report" "$out/run.json" "${report[@]}"
 
-# 6. the user's mix (issue 24): one interleaved stream of loads, single rows, windows, appends and
+# 6. the user's mix: one interleaved stream of loads, single rows, windows, appends and
 # corrections on detail and folded, cold, at the reference point's cache; the same workloads alone too, so
 # the report sets the estimate from separate runs beside the measured mix
 # it runs on the data as the writes before it left it (step 4's appends and corrections, then its own

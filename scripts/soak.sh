@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh -- back-to-back cold cycles with no growth in open file descriptors or RSS (issue 12, part 5).
+# soak.sh -- back-to-back cold cycles with no growth in open file descriptors or RSS.
 #
 # One scancmp process runs --cold --runs N/2 over a small dataset: every layout of every run is one cold
 # cycle (embedded: the store closed, its files flushed out of the page cache, reopened; --server: the

@@ -1,4 +1,4 @@
-/* oplog.c -- the oplog bytes of a layout's writes on a replica set member (issue 24): the newest
+/* oplog.c -- the oplog bytes of a layout's writes on a replica set member: the newest
  * local.oplog.rs entry before the writes, then the entries of the namespace after it, summed by
  * $bsonSize (docs/mongodb-compat.md §26). Built on lab_store_command_simple only. */
 

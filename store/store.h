@@ -73,7 +73,7 @@ typedef struct {
                                   * not journaled (WiredTiger log=(enabled=false)), as mongod creates them
                                   * on a replica set member: their writes are durable at the next
                                   * checkpoint (lab_store_flush), not at commit; the on-disk layout is the
-                                  * same. For a bulk fill (billgen generate, issue 27). MongoDB: ignored */
+                                  * same. For a bulk fill (billgen generate). MongoDB: ignored */
    bool skip_zstd;               /* embedded, tests only: open without the zstd compressor, to see the
                                   * error a store written with zstd then gives */
    lab_progress_mode_t progress; /* bars (with ETA) on long work inside the store: the embedded index
@@ -403,7 +403,7 @@ bool lab_store_flush (lab_store_t *store, bson_error_t *error);
 
 /* lab_store_set_journaled -- embedded: the tables of `coll` (its records and every index) journaled
  * again (WiredTiger alter log=(enabled=true), only where they are not), after a fill by a store opened
- * with opts.unlogged and flushed: later writers journal as on a standalone mongod (issue 27). No session
+ * with opts.unlogged and flushed: later writers journal as on a standalone mongod. No session
  * may hold a cursor on them (else EBUSY, retried after a checkpoint). MongoDB: nothing. */
 bool lab_store_set_journaled (lab_store_t *store, const char *coll, bson_error_t *error);
 
@@ -681,7 +681,7 @@ bool lab_store_engine_stats (lab_store_t *store, lab_store_engine_stats_t *st, b
 bool lab_store_command_simple (lab_store_t *store, const char *db, const bson_t *cmd, bson_t *reply,
                                bson_error_t *error);
 
-/* ---- the oplog of a replica set (issue 24; docs/mongodb-compat.md §26) --------------------------- */
+/* ---- the oplog of a replica set (docs/mongodb-compat.md §26) ------------------------------------- */
 
 /* Where the oplog stood before some writes: the newest local.oplog.rs entry's ts. */
 typedef struct {

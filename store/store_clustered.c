@@ -1,5 +1,5 @@
 /*
- * store_clustered.c -- the rows of a clustered collection as layoutlab writes them (issue 25, fold-details
+ * store_clustered.c -- the rows of a clustered collection as layoutlab writes them (fold-details
  * --shape clustered, scancmp's appends): a source row with its `_id` replaced by {<key>: <the row's key>,
  * id: <the original _id>}, so that the collection's `_id` order keeps a master's rows together and the
  * original `_id` stays recoverable; the bounds of one master's rows; the original row back. Pure.

@@ -1,5 +1,5 @@
 /*
- * wt_journal.c -- which of the embedded store's tables are journaled (issue 27): a store opened with
+ * wt_journal.c -- which of the embedded store's tables are journaled: a store opened with
  * opts.unlogged creates its collections and their indexes with log=(enabled=false), as mongod creates
  * them on a replica set member (docs/mongodb-compat.md §25); an index follows its collection's setting;
  * lab_wt_set_journaled turns a filled collection's tables back to journaled, as a standalone's; and how a

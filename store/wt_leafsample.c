@@ -5,7 +5,7 @@
  * is the ratio of the two, with a 95% bound from the spread between the runs.
  *
  * Where the runs start: a plain collection's at RecordIds spread evenly between its first and last (they
- * are dense: positioned inserts); a clustered collection's (issue 25: key_format=u, keyed by the KeyString
+ * are dense: positioned inserts); a clustered collection's (key_format=u, keyed by the KeyString
  * of _id) at keys drawn by WiredTiger's random cursor (next_random: a random descent of the tree to one
  * leaf page and one record in it, WiredTiger 3.2.1 src/btree/bt_random.c __wt_btcur_next_random), sorted,
  * each run stopping before the next start, so that none counts pages another run, the pilot or a draw

@@ -3,7 +3,7 @@
  * sweep's timings. A fixed sample of masters; each master's RecordIds (from its key index entries on the
  * embedded store, find with showRecordId on MongoDB) grouped into pages of (rows ÷ leaf pages)
  * consecutive RecordIds. It is an estimate from the store's append order (docs/results-schema.md,
- * "Locality"), exact enough to tell 1-2 pages from 100. A clustered collection (issue 25) has no RecordIds
+ * "Locality"), exact enough to tell 1-2 pages from 100. A clustered collection has no RecordIds
  * of its own: its masters' rows are consecutive in _id order, counted by an _id range read
  * (method "clustered_contiguous").
  */
@@ -130,7 +130,7 @@ count_row (const bson_t *doc, void *ctx)
    return true;
 }
 
-/* clustered_pages -- a clustered collection (issue 25): a master's n rows are consecutive records of the
+/* clustered_pages -- a clustered collection: a master's n rows are consecutive records of the
  * table (its _id order), so they occupy the pages a run of n rows at an arbitrary offset crosses:
  * 1 + (n - 1) / rows_per_page in expectation (no RecordId gives the offset). *n from an _id range read. */
 static bool

@@ -34,7 +34,7 @@ typedef struct {
    const lab_scan_opts_t *opts;
    const char *coll;
    bool folded;    /* the rows are the elements of each document's array (folded and buckets layouts) */
-   bool clustered; /* a clustered collection (issue 25): a master's rows by an _id range, no key index */
+   bool clustered; /* a clustered collection: a master's rows by an _id range, no key index */
    const bson_value_t *keys;
    const int64_t *perm; /* random order: position k loads keys[perm[k]] (NULL: keys[k]) */
    int64_t first, end, stride;

@@ -1,5 +1,5 @@
 /*
- * wl_mix.c -- the user's mix (wl_mix.h, issue 24): the stream (its inputs: wl_mix_draw.c) run on one
+ * wl_mix.c -- the user's mix (wl_mix.h): the stream (its inputs: wl_mix_draw.c) run on one
  * layout through the per-operation executors the workloads use (wl_exec.c's queries, wl_write.c's writes,
  * one operation at a time), the write costs, --runs times, each run's layouts in lab_scan_run_order's
  * order (a writing stream drawn afresh per run); the results' "mix" object: wl_mix_record.c.

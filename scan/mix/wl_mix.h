@@ -1,5 +1,5 @@
 /*
- * wl_mix.h -- the user's mix (issue 24, private to scan/ and its tests): `scancmp --mix
+ * wl_mix.h -- the user's mix (private to scan/ and its tests): `scancmp --mix
  * load=5,row=60,range=5,append=25,update=5` runs one deterministic interleaved stream of those operations
  * (--mix-ops, drawn from --seed) on every layout after the same cold step as the workloads, split over
  * the --parallel workers, and records the results' "mix" object (docs/results-schema.md "The mix").

@@ -1,5 +1,5 @@
 /*
- * predict.c -- predict before folding (issue 26; the model is in predict.h): the run -- the read-only
+ * predict.c -- predict before folding (the model is in predict.h): the run -- the read-only
  * probe of the detail collection, the optional timed sample, the masters sampled, the model's input and
  * the cache points. The traces: predict_trace.c; the results document: predict_record.c; its terminal view:
  * predict_table.c.

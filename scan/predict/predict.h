@@ -1,5 +1,5 @@
 /*
- * predict.h -- predict before folding (issue 26): the curve of read amplification (and, calibrated,
+ * predict.h -- predict before folding: the curve of read amplification (and, calibrated,
  * load time and speedup) against the engine cache, from a read-only probe of the one-document-per-row
  * collection, without folding anything and without loading the collection.
  *

@@ -1,6 +1,6 @@
 /*
  * stackdist.h -- the misses of an LRU cache of every size from one pass over a page-access trace
- * (issue 26: the prediction's engine). Pure: no I/O, no clock; unit-tested against a direct LRU
+ * (the prediction's engine). Pure: no I/O, no clock; unit-tested against a direct LRU
  * simulation on random traces (tests/scan/test_stackdist.c).
  *
  * Mattson, Gecsei, Slutz and Traiger (1970) showed that LRU is a stack algorithm: a cache of capacity C

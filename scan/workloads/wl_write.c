@@ -1,5 +1,5 @@
 /*
- * wl_write.c -- the write workloads (workload.h, issue 24): one master's writes on one layout (their
+ * wl_write.c -- the write workloads (workload.h): one master's writes on one layout (their
  * inputs are drawn in wl_write_draw.c), and the fold's settings a folded layout's appends keep. A rows
  * layout inserts each new row as a document and replaces a corrected row by its _id; a folded layout reads
  * the master's parts, pushes the new rows onto the last one (a new part when the next row would pass the
@@ -558,7 +558,7 @@ write_rows (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_t a
    if (wl->kind == LAB_WL_APPEND) {
       const bson_t **docs = bson_malloc0 ((size_t)(b - a) * sizeof *docs);
       lab_store_insert_result_t res;
-      bson_t *held = NULL; /* a clustered layout's rows, with their _id {key, id} (issue 25) */
+      bson_t *held = NULL; /* a clustered layout's rows, with their _id {key, id} */
       bool ok;
 
       memset (&res, 0, sizeof res);

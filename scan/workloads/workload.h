@@ -1,5 +1,5 @@
 /*
- * workload.h -- the queries besides the load (issue 23), private to scan/ and its tests: `row` (one
+ * workload.h -- the queries besides the load, private to scan/ and its tests: `row` (one
  * charge line by master key and line number), `range` (every row of a time window), `aggregate` (a total
  * per group over the whole collection). Each runs cold on every layout with the same inputs, drawn from
  * the data by --seed, through the index a DBA would create for it; the results' "workloads" array
@@ -260,7 +260,7 @@ typedef struct lab_scan_wl_layout {
    const lab_scan_opts_t *opts;
    const lab_results_layout_t *layout;
    bool array;     /* the rows are the elements of each document's array (folded, buckets) */
-   bool clustered; /* a clustered layout (issue 25), asked of the store once, before the timed items */
+   bool clustered; /* a clustered layout, asked of the store once, before the timed items */
    const lab_scan_wl_inputs_t *in;
    int64_t nitems; /* what the workers share out: row batches, windows, natural ranges or 1; writes: one
                     * per write, each worker's share ending at a master's last write (writes->group) */
@@ -366,7 +366,7 @@ typedef struct lab_scan_wl_prep {
 /* lab_scan_wl_any -- o asks for a workload besides the load (scan/point.c: the single point's plan). */
 bool lab_scan_wl_any (const lab_scan_opts_t *o);
 
-/* ---- clustered.c: a clustered layout (issue 25) ------------------------------------------------- */
+/* ---- clustered.c: a clustered layout ------------------------------------------------------------ */
 
 /* lab_scan_clustered -- *clustered = `coll` is a clustered collection (lab_store_stats; a server's
  * collStats does not say: false there). */

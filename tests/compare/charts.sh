@@ -169,7 +169,7 @@ if missing:
 print("ok: the three-layout sweep chart has both candidates' speedups and all three amplifications")
 PY
 
-# a cache sweep with --prediction (issue 26): the predicted curves beside the measured ones, each in its
+# a cache sweep with --prediction: the predicted curves beside the measured ones, each in its
 # layout's colour, dash-dotted (a dash array the measured series do not use), the legend saying which is
 # which, the predicted points the sweep did not measure (128 MiB, 4 GiB) on the same axis; the caption
 # says it. Without --prediction the same chart has no predicted series and no "measured" in its legend.
@@ -220,7 +220,7 @@ print("ok: the predicted curves beside the measured ones, dash-dotted, the legen
 PY
 
 # loads too short for a time chart (folded: 2 samples): each time chart is a bar per layout of its median
-# run's total, titled with what it shows, why, and the engine cache (issue 21 item 11)
+# run's total, titled with what it shows, why, and the engine cache
 mkdir -p "$tmp/short"
 "$report" "$data/short-load.json" -o "$tmp/short/review.md" -q
 python3 - "$tmp/short" <<'PY'

@@ -4,12 +4,12 @@
 # one-document-per-row layout needing more disk read requests than the folded one (read from JSON).
 # The demo sweeps the engine cache (2 points with --quick): run.json holds the points in order, the
 # detail layout rereads more at the smaller cache, and the report's verdict and chart show the curve. The
-# workloads (issue 23) are in run.json at every point, rows equal across the layouts, and the report leads
+# workloads are in run.json at every point, rows equal across the layouts, and the report leads
 # with their ledger.
 #
 # Then the README's next commands ("Next, from the same directory") run as written, from the directory
 # the demo ran in (a fresh one, with build/bin pointing at the tools): they must find the demo's store and
-# files, and give a one-point results file of three runs per layout and its report (issue 21 item 4).
+# files, and give a one-point results file of three runs per layout and its report.
 #
 # Usage: demo_test.sh WORK_DIR   (ctest passes <build>/demo-out; LAB_BIN_DIR names the tools)
 set -euo pipefail
@@ -78,7 +78,7 @@ else:
         errors.append("detail read amplification does not fall as the cache grows: %s" % amp)
     if "locality" not in sweep[0].get("folded", {}):
         errors.append("the sweep lacks the folded layout's locality")
-# the workloads' ledger (issues 23, 24): the reads on both layouts, rows equal, at every point; the writes
+# the workloads' ledger (24): the reads on both layouts, rows equal, at every point; the writes
 # (appends, the load after them, corrections) at the reference point only, the file's ledger
 reads = ["load", "load_random", "row", "range", "aggregate"]
 writes = ["load", "load_random", "row", "range", "aggregate", "append", "load_after_writes", "update"]
@@ -96,7 +96,7 @@ if "## What each query costs" not in md or "**aggregate**" not in md or "**appen
     errors.append("report.md lacks the workloads' ledger, the writes in it")
 if "| **load (key order)**" not in md or "| **load (random order)**" not in md or "speedup (random order" not in md:
     errors.append("report.md does not name both load orders (ledger rows, the sweep's random-order speedup)")
-# the user's mix (issue 24): measured on detail and folded, its verdict, the estimate beside it
+# the user's mix: measured on detail and folded, its verdict, the estimate beside it
 mix = json.load(open(os.path.join(out, "mix.json"))).get("mix", {})
 if mix.get("rows_equal") is not True or sorted(l["layout"] for l in mix.get("layouts", [])) != ["detail", "folded"]:
     errors.append("mix.json: no measured mix on detail and folded with equal rows: %s" % {k: mix.get(k) for k in ("rows_equal", "spec")})

@@ -40,7 +40,7 @@ golden() {
 golden run run.json --charts none
 golden run-vs-baseline run.json --baseline baseline.json --charts none --title 'snappy vs zlib: bill_detail folding'
 golden minimal minimal.json --charts none
-# keys that matched no document in part, and layouts that returned different rows (issue 12): said in
+# keys that matched no document in part, and layouts that returned different rows: said in
 # the verdict and under the table
 golden partial partial.json --charts none
 # a cache sweep (three points): the curve verdict and tables; with the production point inside the
@@ -57,13 +57,13 @@ golden sweep-outside sweep.json --charts none --production-cache 64MiB --product
 golden sweep-reference sweep.json --charts none --reference "$src/datasets/reference/original.json"
 golden run-reference run.json --charts none --reference "$src/datasets/reference/original.json"
 golden sweep-vs-baseline sweep.json --baseline sweep-baseline.json --charts none --title 'snappy vs zlib: the cache sweep'
-# a cache sweep of three layouts (issue 14): a column per layout in every sweep table, every candidate's
+# a cache sweep of three layouts: a column per layout in every sweep table, every candidate's
 # curve and production estimate, the fastest layout per point (ties by the 2% rule); against the
 # two-layout sweep of the same data, every layout both hold point by point
 golden sweep3 sweep3.json --charts none --production-cache-ratio 0.5
 golden sweep3-vs-baseline sweep3.json --baseline sweep.json --charts none --title 'three candidates against the two-layout sweep'
 
-# loads without --direct-io (issue 13): one sweep point per regime (rereads, fits in memory, fits in
+# loads without --direct-io: one sweep point per regime (rereads, fits in memory, fits in
 # cache), the same 1 GiB point as a single-point file, each also beside the original experiment
 golden buffered-sweep buffered-sweep.json --charts none
 golden buffered-sweep-reference buffered-sweep.json --charts none --reference "$src/datasets/reference/original.json"
@@ -72,13 +72,13 @@ golden buffered-run-reference buffered-run.json --charts none --reference "$src/
 # the CPU of the store's process (gen_cpu.py: run.json plus cpu figures): the two catalogue rows, and the
 # CPU-bound sentence under the table for the folded load (96% of its 2 cores), not for the detail one (47%)
 golden run-cpu run-cpu.json --charts none
-# issue 21 (gen_newcomer.py): a single point whose cache (1.57x the data on disk) still reread 66x: the
+# gen_newcomer.py: a single point whose cache (1.57x the data on disk) still reread 66x: the
 # verdict names rereads; a one-run near-tie (0.012 s vs 0.011 s, sampled every 0.1 s): no winner; loads
 # too short for time charts: totals, each caption naming the cache (needs gnuplot); the provenance
 # billgen and fold-details record, in the Reproduce section
 golden reread-point reread-point.json --charts none
 golden near-tie near-tie.json --charts none
-# issue 25 (gen_decompose.py): detail, the same rows in key order (sorted: fold-details --shape sorted, its
+# gen_decompose.py: detail, the same rows in key order (sorted: fold-details --shape sorted, its
 # provenance says so) and folded over three cache points: the speedup taken apart into locality and fewer
 # documents per point, with the read requests, bytes read, CPU and pages per master of each layout (every
 # two-layout report above says instead that it was not measured)
@@ -93,26 +93,26 @@ golden provenance provenance.json --charts none
 # the data files resident) and three layouts with one run 45% resident: the ratio without bold, saying why
 golden ferretdb ferretdb.json --charts none
 golden warm3 warm3.json --charts none
-# issue 23 (gen_workloads.py): the "workloads" of scancmp --workload load,row,range,aggregate: the ledger
+# gen_workloads.py: the "workloads" of scancmp --workload load,row,range,aggregate: the ledger
 # after the verdict, the trade-off sentence, each workload in detail; two layouts, and three (a loss names
 # its winner; rows_equal false warned in the ledger and the workload's section)
 golden workloads workloads.json --charts none
 golden workloads3 workloads3.json --charts none
 # a sweep whose every point has its workloads: the table of each workload's winner per cache
 golden workloads-sweep workloads-sweep.json --charts none
-# issue 26 (gen_predict.py): a prediction (scancmp --predict) rendered alone, and beside the measured sweep
+# gen_predict.py: a prediction (scancmp --predict) rendered alone, and beside the measured sweep
 # of the same data: the table of predicted vs measured with the error per point, the sentence naming the
 # largest error and where (near the knee), the probe's cost; the sweep chart's caption saying which
 # curves are predicted (needs gnuplot)
 golden predict predict.json --charts none
 golden sweep-prediction sweep.json --prediction predict.json --charts svg --production-cache-ratio 0.5
-# issue 24 (gen_writes.py): the write workloads (append, update) with their write costs in the ledger and in
+# gen_writes.py: the write workloads (append, update) with their write costs in the ledger and in
 # each workload's table, and the load again after the appends
 golden writes writes.json --charts none
 # the same writes in a 4 MiB cache, smaller than detail's 18.1 MB of indexes (writes.json with only
 # config.cache_size_bytes changed): the ledger and the recommendation say the cache thrashes
 golden writes-thrash writes-thrash.json --charts none
-# issue 24, the user's mix (gen_mix.py: writes.json plus a measured "mix", mix-schema.md): the section "The
+# the user's mix (gen_mix.py: writes.json plus a measured "mix", docs/results-schema.md): the section "The
 # user's mix" after the ledger; the same mix estimated from writes.json's separate workloads (--mix); and
 # the estimate beside the measured mix with its error per layout (refusals and sentences: mix.sh)
 golden mix mix.json --charts none
@@ -139,7 +139,7 @@ contains() {
     fail "$name: the report of $file lacks: $text"
   fi
 }
-# the ledger's trade-off, in the verdict and the ledger (issue 23), pinned beyond the goldens
+# the ledger's trade-off, in the verdict and the ledger, pinned beyond the goldens
 contains "workloads: verdict trade-off" workloads.json \
   '- **Across the workloads**: folded wins load (key order) 2.24x and range 2.00x, loses row 3.20x and aggregate 1.40x'
 contains "workloads: ledger row" workloads.json \
@@ -258,7 +258,7 @@ with open("%s/cpu-both.json" % sys.argv[2], "w") as f:
 PY
 not_contains "cpu: 89.9% is not bound" "$tmp/cpu-89.9.json" "bound by the CPU"
 # --direct-io with the engine's bytes read from disk equal to the device's at every point: one column, said
-# so (issue 21 item 8); sweep.json's differ at 2 GiB (940 MB vs 655 MB), so it keeps both
+# so; sweep.json's differ at 2 GiB (940 MB vs 655 MB), so it keeps both
 python3 - "$data/sweep.json" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -272,7 +272,7 @@ PY
 contains "direct-io: one bytes column" "$tmp/sweep-direct.json" "matched the device's bytes read within 2% at every point"
 not_contains "direct-io: no engine column" "$tmp/sweep-direct.json" "engine read from disk: detail"
 contains "direct-io: both when they differ" sweep.json "| disk bytes read: detail | folded | engine read from disk: detail |"
-# an engine cache used over its maximum is explained, never shown bare (issue 21 item 8)
+# an engine cache used over its maximum is explained, never shown bare
 python3 - "$data/sweep.json" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -416,7 +416,7 @@ refused 1 'run3-unknown.json: runs[2]: "layout" must be "detail", "folded" or "b
 refused 1 "run3-nobuckets.json: runs[] has no entry of layout buckets" run3-nobuckets.json
 refused 1 'run3-v1.json: "layouts" must be an array of {name, collection, kind}, from schema_version 2 on' run3-v1.json
 refused 1 "--baseline: truncated.json" "$data/run.json" --baseline truncated.json
-# broken workloads (issue 23): each refused naming the entry and the field, no report written
+# broken workloads: each refused naming the entry and the field, no report written
 python3 - "$data/workloads.json" "$tmp" <<'PY'
 import copy, json, sys
 d = json.load(open(sys.argv[1]))
@@ -488,7 +488,7 @@ refused 2 "one results file at a time" "$data/run.json" "$data/baseline.json"
   --output "$tmp/out2.md" -q) && cmp -s "$tmp/out1.md" "$expected/run.md" && cmp -s "$tmp/out2.md" "$expected/run.md" \
   && echo "ok: --out and --output" || fail "--out / --output differ from the golden"
 
-# scancmp's --json summary holds the results under "results": rendered as the results file (issue 21)
+# scancmp's --json summary holds the results under "results": rendered as the results file
 python3 - "$data/run.json" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -508,7 +508,7 @@ if (cd "$tmp" && "$report" summary.json --charts none >"$tmp/summary.md" 2>"$tmp
 else
   fail "scancmp's --json summary does not render as run.json: $(head -c 300 "$tmp/summary.err")"
 fi
-# an empty "workloads" (issue 23) is no workload: the report of run.json, byte for byte
+# an empty "workloads" is no workload: the report of run.json, byte for byte
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['workloads']=[]; json.dump(d, open(sys.argv[2], 'w'))" \
   "$data/run.json" "$tmp/no-workloads.json"
 if (cd "$tmp" && "$report" no-workloads.json --charts none -q >"$tmp/no-workloads.md") &&
@@ -520,7 +520,7 @@ fi
 refused 1 "fold-summary.json is fold-details's --json summary, not a results file: give layout-report the file scancmp writes with --out" fold-summary.json
 refused 1 "failed-summary.json is the --json summary of a scancmp run that measured nothing" failed-summary.json
 
-# the common options it has no use for are refused, not ignored (issue 28 item 6)
+# the common options it has no use for are refused, not ignored
 refused 2 "option --uri is not used here: layout-report opens no store" "$data/run.json" --uri wiredtiger:x
 refused 2 "option --db is not used here" "$data/run.json" --db x
 refused 2 "option --cache-size is not used here" "$data/run.json" --cache-size 64M

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mix.sh -- layout-report's user's mix (issue 24; the "mix" of mix-schema.md): the verdict sentences of a
+# mix.sh -- layout-report's user's mix (the "mix" of docs/results-schema.md): the verdict sentences of a
 # measured mix, of an estimate (--mix SPEC from the file's separate workloads) and of both, pinned beyond
 # the goldens (golden.sh: mix, mix-estimated, mix-beside); and the refusals: a bad SPEC or a type of the
 # mix with no measured workload is a usage error (exit 2), a malformed "mix" in the file an invalid results
@@ -47,7 +47,7 @@ refused() {
   echo "ok: refused $* -> $code"
 }
 
-# the verdicts (mix-schema.md's sentence), measured and estimated
+# the verdicts (docs/results-schema.md's sentence), measured and estimated
 contains "measured verdict" mix.json \
   "Under this mix (load 5%, row 60%, range 5%, append 25%, update 5%) the folded layout is 1.9x faster overall than detail (1 run: no spread): it wins load (2.2x) and range (2.0x), loses row (3.1x), append (7.3x) and update (2.8x) and writes 6.1x the bytes."
 contains "estimated verdict" writes.json \

@@ -296,7 +296,7 @@ test_sweep_refused (void **state)
 }
 
 /* the sweep chart names the regimes as measured: a dashed line between the last point that reread and the
- * first that fit (halfway on its log scale), not at ratio 1 (issue 21 item 11) */
+ * first that fit (halfway on its log scale), not at ratio 1 */
 static void
 test_sweep_chart_regimes (void **state)
 {
@@ -356,7 +356,7 @@ cut (const char *s, const char *what, const char *end)
    return bson_string_free (o, false);
 }
 
-/* test_sweep_chart_prediction -- issue 26: a prediction beside the measured sweep. Each predicted point at
+/* test_sweep_chart_prediction -- a prediction beside the measured sweep. Each predicted point at
  * its cache over the measured detail layout's size on disk (not the prediction's own ratio), the speedup
  * and both amplifications in the measured columns' order, dash-dotted with hollow marks and titled
  * "predicted"; the measured series then say "measured" and are otherwise the same commands as without a
@@ -541,7 +541,7 @@ test_render_sweep (void **state)
    bson_free (md);
    lab_cmp_results_cleanup (&r);
 
-   /* the regime of a measured point is its reads, not its ratio (issue 21 item 1: a 6 MiB cache 1.57x the
+   /* the regime of a measured point is its reads, not its ratio (a 6 MiB cache 1.57x the
     * detail layout on disk, read 66x from disk, was called "fits in cache ... each page is read once") */
    load (
       "{\"schema_version\": 1, \"backend\": {\"cache_max_bytes\": 6291456}, \"config\": {\"direct_io\": "

@@ -1,5 +1,5 @@
 /*
- * test_mix.c -- unit tests of the user's mix in layout-report's library (issue 24; mix-schema.md): the
+ * test_mix.c -- unit tests of the user's mix in layout-report's library (docs/results-schema.md): the
  * estimate's arithmetic on a two-layout fixture whose per-op costs are known (the elapsed times, the write
  * and read bytes worked out by hand below), the load's op count falling back to the run's masters, a type
  * of the mix not measured refused, the spec parsed and refused, and a measured mix read with what it lacks

@@ -34,7 +34,7 @@
 #define COLL_CFG                                                                                             \
    "type=file,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,checksum=on,block_compressor=snappy,"     \
    "key_format=q,value_format=u,log=(enabled=false),app_metadata=(formatVersion=1)"
-/* (tables unlogged, as billgen generate makes them since issue 27: the ceiling does what it does) */
+/* (tables unlogged, as billgen generate makes them since the ceiling does what it does) */
 #define INDEX_CFG                                                                                            \
    "type=file,internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true,"                  \
    "block_compressor=,key_format=u,value_format=u,log=(enabled=false),app_metadata=(formatVersion=8)"

@@ -297,7 +297,7 @@ expect 0 "$B" import --uri "$U1" --dst never --headerline --columns-have-types -
 [ "$(json_int "$T/po.json" rows)" = "$rows" ] || fail "--parse-only rows"
 expect 1 "$B" export --uri "$U1" --src never -o "$T/x.csv"; has "$T/err" "does not exist"
 
-# ---- the key column: a CSV without it is refused before the collection is touched (issue 21) -----------
+# ---- the key column: a CSV without it is refused before the collection is touched -----------
 printf 'a,b\n1,x\n' >"$T/nokey.csv"
 expect 2 "$B" import --uri "$U1" --dst copy_plain --drop --headerline "$T/nokey.csv"
 has "$T/err" "nokey.csv: the header has no field 'bill_id' (the master key, --key's default)"

@@ -3,7 +3,7 @@
 # embedded store or (--server) on the test server: every non-empty one exports all its rows with exit 0
 # and round-trips through import; an empty one is refused (exit 1) with no output file. The small sizes
 # end the sorted stream inside export's header sample: export must not read a finished cursor again
-# (on a server that failed with "Cannot advance a completed or failed cursor", issue 21 item 5).
+# (on a server that failed with "Cannot advance a completed or failed cursor").
 #
 # Usage: export_sizes.sh [--server]
 # Needs LAB_BIN_DIR; with --server LAYOUTLAB_TEST_URI or LAYOUTLAB_TEST_URI_FILE (the ctest fixture).

@@ -794,7 +794,7 @@ test_import_errors (void **state)
    o.key_given = true;
    import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                  "good.csv: the header has no field 'zz' (--key)");
-   /* the default key too (issue 21: a CSV without it imported, then the fold failed on it) */
+   /* the default key too (a CSV without it imported, then the fold failed on it) */
    o.key = "bill_id";
    o.key_given = false;
    import_fails (&o, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,

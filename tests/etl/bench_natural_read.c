@@ -3,7 +3,7 @@
  * scripts/bench-fold.sh: bare natural-order scans of both collections through the store (store/natural.h),
  * with no hashing and no unfolding: each document's bytes are only touched. Two modes:
  *   scans   (default) two scans at once, one per collection, each whole on a thread of its own: the
- *           ceiling issue 27 names ("two bare natural-order scans of both collections");
+ *           ceiling named by the fold's target ("two bare natural-order scans of both collections");
  *   ranges  the same threads over the same ranges of both collections as verify reads them (a thread
  *           that finishes its collection helps with the other): the read verify itself does.
  *

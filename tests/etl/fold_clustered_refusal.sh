@@ -2,7 +2,7 @@
 # fold_clustered_refusal.sh -- fold-details --shape clustered is refused with its reason, before anything is
 # written, on the test server (FerretDB: no clustered collections; MongoDB before 5.3 is refused the same
 # way). Exit 1, a message naming the reason and --shape sorted, and no destination afterwards. The embedded
-# store holds clustered collections since issue 25 (tests/etl/test_fold_clustered.c).
+# store holds clustered collections (tests/etl/test_fold_clustered.c).
 #
 # Environment (set by ctest): LAB_BIN_DIR, LAB_TEST_TMP, LAYOUTLAB_TEST_URI_FILE (the test server's URI).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fold_failover.sh -- fold-details survives a server restart in the middle of a fold (issue 10), on a
+# fold_failover.sh -- fold-details survives a server restart in the middle of a fold, on a
 # private test server started here in its own temporary directory (not the shared fixture):
 #
 #  1. billgen writes $LAB_FAILOVER_BILLS bills (default 400) of about 20 rows (about 8,000 rows: the

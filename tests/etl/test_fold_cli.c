@@ -640,7 +640,7 @@ start_over_command (const char *err)
 }
 
 /* test_kill_between_drops -- a --drop-dst run SIGKILLed after dropping the destination and before its
- * checkpoint (issue 14) leaves a checkpoint without its destination: --resume refuses, naming what it
+ * checkpoint leaves a checkpoint without its destination: --resume refuses, naming what it
  * found and the exact command that recovers, which does; the same after an interrupted fold; and a finished
  * fold (the kill landing before the drop) resumed with other settings says it is finished. */
 static void
@@ -779,7 +779,7 @@ put_rows (const char *coll, int n, int per, int skip_key, bool index)
 
 /* a source whose rows lack the key is refused before --drop-dst drops anything, with or without
  * --create-index, also when only one row further in lacks it; --verify alone on a destination folded with
- * other settings is refused naming them and the command that folds it again (issue 21 items 2, 3) */
+ * other settings is refused naming them and the command that folds it again */
 static void
 test_key_and_refold_refusals (void **state)
 {
@@ -1503,7 +1503,7 @@ test_bucket_rows_fold (void **state)
    assert_true (jbool (s, "verify.equal"));
    bson_destroy (s);
    /* ... a stricter limit on the command line is another fold's setting: refused naming both, with the
-    * command that folds it so (issue 21 item 3) ... */
+    * command that folds it so ... */
    assert_int_equal (fold (NULL, &err, NULL, "--src bill_detail --dst fb --verify --bucket-rows 50"), 2);
    assert_non_null (strstr (err, "(--bucket-rows: 100 there, 50 here)"));
    bson_free (err);

@@ -1,5 +1,5 @@
 /*
- * test_fold_clustered.c -- fold-details --shape clustered (issue 25) end to end on the embedded store, on
+ * test_fold_clustered.c -- fold-details --shape clustered end to end on the embedded store, on
  * billgen's interleaved data: the copy is a clustered collection holding exactly the source's rows
  * (--verify equal, the same count, every original _id back from _id.id), in _id order {bill_id, id}; a
  * changed row fails --verify (exit 3); a run killed midway then --resume gives the same rows, none twice;

@@ -1,5 +1,5 @@
 /*
- * test_fold_sorted.c -- fold-details --shape sorted (issue 25) end to end on the embedded store, on billgen's
+ * test_fold_sorted.c -- fold-details --shape sorted end to end on the embedded store, on billgen's
  * interleaved data: the copy holds exactly the source's rows (--verify by both methods equal, the same count,
  * every original _id) in (key, original order); a changed row in it fails --verify (exit 3); a run killed
  * midway then --resume gives the same rows, none twice; scancmp measures it as a rows layout whose locality

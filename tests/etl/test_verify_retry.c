@@ -1,5 +1,5 @@
 /*
- * test_verify_retry.c -- --verify resumes after a transient error (etl/verify.c, issue 10), by both
+ * test_verify_retry.c -- --verify resumes after a transient error (etl/verify.c), by both
  * methods (the whole group runs once per method): on the embedded store, a folded collection with known
  * differences (a damaged master, source rows without the key, documents over a small cap) is verified
  * once cleanly, then again with a transient error injected (the verify fault hook) at one document after

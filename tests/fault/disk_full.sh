@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# disk_full.sh -- the embedded store on a disk that fills up or fails to read (issue 12, faults on the
+# disk_full.sh -- the embedded store on a disk that fills up or fails to read (faults on the
 # embedded store). Every failing tool must exit 1 with a message naming the store's directory and its
 # free space (reads: the file), the fold's source must stay intact, the store must reopen afterwards, a
 # fold must resume to a verified result once space is freed, and a cold load that cannot read must write
@@ -147,7 +147,7 @@ on_full_disk() {
   expect_nospace "$name: billgen generate" "$T/gen.err" "$rc" "$store"
   rm -f "$mnt/ballast"
   # the store reopens and the failed collection reads, or is gone (billgen drops what it created), or is
-  # empty (generate's tables are not journaled since issue 27: a run that fails before its closing
+  # empty (generate's tables are not journaled since a run that fails before its closing
   # checkpoint leaves the last checkpoint's rows, none here): never a catalog naming a table that no
   # longer exists
   if ! "$B/billgen" export --uri "wiredtiger:$store" --src src -q -o /dev/null 2>"$T/reopen.err" &&
@@ -196,7 +196,7 @@ else
     skipped="cannot mount a tmpfs: $(cat "$T/mount.err")"
   fi
   # an 8 MiB tmpfs that 4000 bills fill at generate's final checkpoint (ENOSPC there, no panic; 3000 did
-  # while generate's tables were journaled, issue 27), after
+  # while generate's tables were journaled), after
   # which billgen's clean-up drop once left the catalog naming a dropped _id index: the store opened,
   # the collection never did
   mkdir -p "$T/small"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kill_trials.sh -- SIGKILL at random points of `billgen import` and of `fold-details` on the embedded
-# store (issue 12, part 2), each trial seeded so a failure names what reproduces it.
+# store, each trial seeded so a failure names what reproduces it.
 #
 # What the tools promise after a SIGKILL, and what each trial checks:
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# server_death.sh -- the test server dies in the middle of a scan (issue 12, part 3), on a private test
+# server_death.sh -- the test server dies in the middle of a scan, on a private test
 # server started here in its own temporary directory (not the shared fixture), killed with SIGKILL:
 #
 #  scancmp (several runs, progress on) is loading the detail layout when the server is killed and stays

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deploy.sh -- scancmp against real deployment shapes (issue 10), each on a private test server started
+# deploy.sh -- scancmp against real deployment shapes, each on a private test server started
 # here with the personality it needs (scripts/mongo-test-server.sh --as mongod|replset|mongos) in a temp
 # dir and stopped on exit -- never the shared fixture:
 #   mongod   --server-disk ftdc --server-device DISK together with the local sampler on the same disk in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mix.sh -- scancmp --mix (issue 24: the user's mix), on the embedded store or (--server) the test server:
+# mix.sh -- scancmp --mix (the user's mix), on the embedded store or (--server) the test server:
 # billgen's data folded with a small cap (appends continue masters in new parts) and copied row for row
 # (--shape sorted), then
 #   - bad --mix values exit 2 naming the bad part (aggregate refused with its reason);

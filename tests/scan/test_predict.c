@@ -1,5 +1,5 @@
 /*
- * test_predict.c -- the pure part of scan/predict/predict.c (issue 26): the page traces of both layouts'
+ * test_predict.c -- the pure part of scan/predict/predict.c: the page traces of both layouts'
  * loads on hand-made layouts whose misses can be worked out by hand -- clustered rows (one page per master),
  * interleaved rows read by one worker (LRU's sequential-scan collapse below the working set) and by two
  * workers in step (the second reader of a page hits), the folded layout's packing, --keys-limit's

@@ -1,5 +1,5 @@
 /*
- * test_predict_embedded.c -- the prediction (issue 26) against the tool's own measurements, on the real
+ * test_predict_embedded.c -- the prediction against the tool's own measurements, on the real
  * tools' small data in three shapes (billgen's default interleaved open bills, clustered, a heavy-tailed
  * zipf row distribution): `scancmp --predict` on the detail collection alone, then a measured cold
  * `--direct-io` sweep of the same points, keys and workers. Per point the predicted read amplification of
@@ -265,7 +265,7 @@ test_refusals (void **state)
    bson_free (billgen);
 }
 
-/* --sample (issue 26): the probe reads the RecordIds of SAMPLE_F of the masters, chosen by a hash of the
+/* --sample: the probe reads the RecordIds of SAMPLE_F of the masters, chosen by a hash of the
  * key, and the prediction from that sample is within TOL_SAMPLE of the one from every master (a fraction of
  * the F=1 figure, plus 0.05 for figures near 1), at every point and for both layouts, on the default
  * interleaved shape (every master loaded, 4 workers). Seen on these data: -1% to -3% at F=0.25 (the

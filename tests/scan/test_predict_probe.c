@@ -1,5 +1,5 @@
 /*
- * test_predict_probe.c -- the --predict probe (issue 26) on an embedded store, on the path a large
+ * test_predict_probe.c -- the --predict probe on an embedded store, on the path a large
  * collection takes: the key index walk and the sampled leaf-page count read no document (the store's
  * documents-read counter, which a find does move, proves it) and the sampled count is within 10% of the
  * exact walk's. The threshold for sampling is lowered through probe_t.exact_below_bytes (the code path is

@@ -65,7 +65,7 @@ setup (void **state)
       lab_store_insert_result_cleanup (&r);
       bson_destroy (d);
    }
-   /* a pair whose detail collection lost rows (issue 12): the first PART_LOST bills whole, and the
+   /* a pair whose detail collection lost rows: the first PART_LOST bills whole, and the
     * second row (line 1) of every other bill */
    if (!scan_testdata_build (store, "part_detail", "part_coll", PART_BILLS, PART_ROWS, &(int64_t){ 0 }, &e)) {
       fail_msg ("build part: %s", e.message);
@@ -459,7 +459,7 @@ test_warm_and_keys (void **state)
       assert_int_equal ((int)lab_test_json_num (sj, "results.dataset.keys"), 3);
       assert_int_equal ((int)lab_test_json_num (sj, "results.schema_version"),
                         (int)lab_test_json_num (j, "schema_version"));
-      /* the summary and the results file name the same facts the same way (issue 21 item 7) */
+      /* the summary and the results file name the same facts the same way */
       assert_string_equal (lab_test_json_str (sj, "version"), lab_test_json_str (j, "version"));
       assert_string_equal (lab_test_json_str (sj, "command_line.1"), lab_test_json_str (j, "command_line.1"));
       assert_string_equal (lab_test_json_str (j, "command_line.13"), "-o"); /* after the 11 of scancmp () */

@@ -1,5 +1,5 @@
 /*
- * test_scan_layouts.c -- scancmp with more than two candidates (issue 14) on the embedded store: three
+ * test_scan_layouts.c -- scancmp with more than two candidates on the embedded store: three
  * and four layouts (one document per row, folded, a copy of the folded collection, buckets of at most
  * BUCKET_ROWS rows) in one cold, order-rotated run; every layout returns the same rows per master (read
  * back through the store and as scancmp counted them); the table and layout-report's comparison have a

@@ -1,5 +1,5 @@
 /*
- * test_scan_sweep.c -- the cache sweep (issue 11) on the embedded store, on the real tools' data
+ * test_scan_sweep.c -- the cache sweep on the embedded store, on the real tools' data
  * (billgen generate, fold-details): three cold points with --direct-io on interleaved data hold their
  * points in order, the detail layout's read amplification falls as the cache grows, the speedup at the
  * smallest cache exceeds the one at the largest (a margin of tens of times: 0.15x the data rereads it

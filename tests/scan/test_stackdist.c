@@ -1,5 +1,5 @@
 /*
- * test_stackdist.c -- scan/predict/stackdist.c (issue 26): the misses that the one-pass stack-distance
+ * test_stackdist.c -- scan/predict/stackdist.c: the misses that the one-pass stack-distance
  * analysis gives for every cache capacity equal, exactly, those of a direct LRU simulation of that capacity,
  * on random traces: pages of one size (Mattson's case), pages of different sizes (bytes, the model's case),
  * several classes counted apart, refreshes that move a page without counting, and traces long enough

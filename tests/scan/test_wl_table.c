@@ -1,7 +1,7 @@
 /*
  * test_wl_table.c -- scancmp's terminal ledger of the workloads (scan/table.c,
  * lab_scan_workloads_table_render): every row's columns start where the others' do, the longest workload
- * name (load_after_writes, issue 24) and the widest time cells included.
+ * name (load_after_writes) and the widest time cells included.
  */
 #include <string.h>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trust_server.sh -- issue 20 on private test servers (never the shared fixture): what a careful DBA checks
+# trust_server.sh -- on private test servers (never the shared fixture): what a careful DBA checks
 # before pointing the tools at production.
 #   mongod   the user's collections (written by someone else, test-mongo-cmd) survive every --drop and
 #            --drop-dst without --yes when stdin is not a terminal (exit 2, count and content unchanged);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# workloads.sh -- scancmp --workload (issue 23) end to end, on the embedded store or (--server) the test
+# workloads.sh -- scancmp --workload end to end, on the embedded store or (--server) the test
 # server: billgen's data folded (one document per master) and in buckets of 20 rows, then
 #   - a missing workload index is refused (exit 2) naming each createIndex command, nothing measured;
 #   - --workload all --create-workload-indexes on detail, folded and buckets: exit 0, every workload's

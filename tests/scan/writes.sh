@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# writes.sh -- scancmp --workload append,update (issue 24), on the embedded store or (--server) the test
+# writes.sh -- scancmp --workload append,update, on the embedded store or (--server) the test
 # server: billgen's data folded with a small cap (so that masters are split into parts, and the appends
 # continue them in new parts) and in buckets of 20 rows, then
 #   - append and update on detail, folded and buckets: exit 0, the same rows written on every layout
@@ -92,7 +92,7 @@ assert all(after[k] == rows[0][k] + 30 for k in after), (after, rows[0])
 assert [w["workload"] for w in res["workloads"]] == [w["workload"] for w in pts[ref]["workloads"]]
 print("ok")
 PY
-  # a clustered copy (issue 25): its load is a range of its _id, no key index asked for; its appends land
+  # a clustered copy: its load is a range of its _id, no key index asked for; its appends land
   # with their bill, the same rows as detail's
   expect 0 "$BIN/fold-details" "${S[@]}" --src sw_detail --dst sw_clustered --shape clustered -q
   expect 0 "$BIN/scancmp" "${S[@]}" --layout detail=sw_detail:rows --layout clustered=sw_clustered:rows \

@@ -1,5 +1,5 @@
 /*
- * test_oplog.c -- unit tests of store/oplog.c (issue 24, docs/mongodb-compat.md §26): the aggregate sent
+ * test_oplog.c -- unit tests of store/oplog.c (docs/mongodb-compat.md §26): the aggregate sent
  * to local.oplog.rs and the parse of hand-made replies (results per op summed; a missing or non-numeric
  * field refused with a message naming it); the embedded store has no oplog.
  */

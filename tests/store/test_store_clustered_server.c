@@ -1,5 +1,5 @@
 /*
- * test_store_clustered_server.c -- lab_store_create_clustered on a server (issue 25, docs/mongodb-compat.md
+ * test_store_clustered_server.c -- lab_store_create_clustered on a server (docs/mongodb-compat.md
  * §23): the test server (FerretDB) and MongoDB before 5.3 refuse it with LAB_STORE_ERR_NOT_SUPPORTED naming
  * why, before anything is created; a 5.3+ mongod ($LAYOUTLAB_TEST_URI) creates it, and creating it again
  * is fine.

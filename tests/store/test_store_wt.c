@@ -1009,7 +1009,7 @@ fill_pages (lab_store_session_t *s, const char *coll, int n, int pad_bytes)
 
 /* test_leaf_estimate -- the sampled leaf-page count of a cold table is within 10% of the exact walk's,
  * for small rows (hundreds a page) and large ones (a few a page), in a plain collection (runs from
- * RecordIds) and a clustered one (runs from random keys, issue 25), with a stated error bound, reading no
+ * RecordIds) and a clustered one (runs from random keys), with a stated error bound, reading no
  * document (the store's documents-read counter, which a find does move, stays put); a warm table
  * and a table too small to sample are refused (NOT_SUPPORTED: the caller counts exactly). */
 static void

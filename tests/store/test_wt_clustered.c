@@ -1,5 +1,5 @@
 /*
- * test_wt_clustered.c -- clustered collections on the embedded store (issue 25, docs/mongodb-compat.md
+ * test_wt_clustered.c -- clustered collections on the embedded store (docs/mongodb-compat.md
  * §23): the RecordId is the KeyString of _id (bytes of mongod's keyForElem for a document _id), the
  * record table has key_format=u and there is no _id index table (read from WiredTiger's own metadata);
  * documents written in arrival order come back in _id order, a range on an _id prefix ({bill_id: K} to

@@ -1,6 +1,6 @@
 /*
- * test_wt_clustered_index.c -- secondary indexes of a clustered collection on the embedded store (issue 25,
- * docs/mongodb-compat.md §23): the string-RecordId bytes (mongod's _appendRecordIdStr: the bytes, then
+ * test_wt_clustered_index.c -- secondary indexes of a clustered collection on the embedded store
+ * (docs/mongodb-compat.md §23): the string-RecordId bytes (mongod's _appendRecordIdStr: the bytes, then
  * their size in 7-bit groups, continuation bits on all but the first, read back from the end); an index
  * entry of one document is its key fields' KeyString then the KeyString of its _id in that form (read from
  * the index table itself); an index built over existing rows (bulk) and one kept by later inserts give the

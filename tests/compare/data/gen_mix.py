@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gen_mix.py -- writes mix.json, the golden file of issue 24's measured user's mix (the top-level "mix"
-agreed in mix-schema.md between scancmp --mix and layout-report), from writes.json (the separate workloads
+"""gen_mix.py -- writes mix.json, the golden file of the measured user's mix (the top-level "mix"
+agreed in docs/results-schema.md between scancmp --mix and layout-report), from writes.json (the separate workloads
 of the same data: load, row, range, aggregate, append, load_after_writes, update).
 
 The mix load=5,row=60,range=5,append=25,update=5 over 100,000 operations, 4 workers, cold. Made-up but

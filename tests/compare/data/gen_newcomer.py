@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen_newcomer.py -- writes the golden inputs of issue 21's report cases, each derived from run.json
+"""gen_newcomer.py -- writes the golden inputs of the newcomer's report cases, each derived from run.json
 (gen_golden.py) in schema version 3 (the header named as the --json summaries name it):
 
   reread-point.json  one point at a 6 MiB cache, 1.57x the detail layout's size on disk, where the engine

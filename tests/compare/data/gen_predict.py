@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen_predict.py -- writes predict.json, the golden input of layout-report's --prediction (issue 26): a
+"""gen_predict.py -- writes predict.json, the golden input of layout-report's --prediction: a
 results file in the shape `scancmp --predict --calibrate` writes (tests/scan's real runs: "predicted": true
 at the top, in each point and run entry; "prediction" with the model, the probe's cost and the timed
 sample), for the data of sweep.json (38,000 bills, 4.9 M rows, detail 659.6 MB on disk).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen_workloads.py -- writes workloads.json, workloads3.json and workloads-sweep.json, the golden files of issue 23's
+"""gen_workloads.py -- writes workloads.json, workloads3.json and workloads-sweep.json, the golden files of the workloads'
 "workloads" (docs/results-schema.md, "Workloads"), from run.json (detail and folded) and run3.json (detail,
 folded, buckets).
 
