@@ -153,6 +153,12 @@ if bad=$(grep -n -v -E '^\||^    |^```' "$src/tests/compare/expected/"*.md | gre
 else
   echo "ok: no escaped JSON outside tables"
 fi
+# a report names no internal issue: a reader cannot resolve one
+if bad=$(grep -n -i -E '\bissues? [0-9]+' "$src/tests/compare/expected/"*.md); then
+  fail "a report names an internal issue: $(printf '%s' "$bad" | head -3)"
+else
+  echo "ok: no internal issue numbers in the reports"
+fi
 # one unit per quantity: a cache as configured, binary (256 MiB), its ratio with two decimals (0.41), in
 # every table whose rows are caches
 if bad=$(grep -n -E '^\| [0-9.]+ (B|KB|MB|GB|TB) \| [0-9.]+ \||^\| [0-9.]+ [KMGT]iB \| [0-9]+\.[0-9]{3}' \

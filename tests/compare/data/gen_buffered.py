@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen_buffered.py -- writes buffered-sweep.json and buffered-run.json, the golden inputs of the
-"fits in memory" regime (issue 13): loads read without --direct-io (config.direct_io false, mongod's
+"fits in memory" regime: loads read without --direct-io (config.direct_io false, mongod's
 way), where an engine cache miss the OS page cache holds costs no disk read.
 
 buffered-sweep.json has the shape of sweep.json (same data, built by gen_sweep.py's functions) at three

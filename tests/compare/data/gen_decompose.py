@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen_decompose.py -- writes decompose.json, decompose-point.json and decompose-clustered.json, the golden cache sweep of three layouts whose load speedup
-layout-report takes apart (issue 25): detail (bill_detail, the rows in arrival order), sorted (detail_sorted,
+layout-report takes apart: detail (bill_detail, the rows in arrival order), sorted (detail_sorted,
 the same rows in key order: its provenance says fold-details --shape sorted wrote it) and folded
 (detail_coll).
 

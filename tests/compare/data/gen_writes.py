@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gen_writes.py -- writes writes.json, the golden file of issue 24's write workloads
-(docs/results-schema.md, "The writes"), from workloads.json (issue 23's golden file, detail and folded).
+"""gen_writes.py -- writes writes.json, the golden file of the write workloads
+(docs/results-schema.md, "The writes"), from workloads.json (the workloads' golden file, detail and folded).
 
 The file gains what scancmp --workload load,...,append,update adds: "append" (detail inserts, folded pushes
 onto the last part, a few new parts at the cap), "load_after_writes" (the load again after the appends:
