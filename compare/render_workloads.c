@@ -329,7 +329,7 @@ md_keys (bson_string_t *o, const bson_t *keys)
 /* md_indexes -- "bill_id_1 `{ bill_id: 1 }`, 1.23 MB, already there; ..." (multikey said when so);
  * "none" for an empty list, n/a when not recorded. */
 static void
-md_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l)
+md_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l, bool write)
 {
    size_t i;
 
@@ -338,7 +338,9 @@ md_indexes (bson_string_t *o, const lab_cmp_wl_layout_t *l)
       return;
    }
    if (l->n_indexes == 0) {
-      bson_string_append (o, "none");
+      /* a write finds its document through the _id or key index the plan names, and maintains every
+       * index: none is a query index of its own */
+      bson_string_append (o, write ? "none of its own (the plan's lookup; every index maintained)" : "none");
    }
    for (i = 0; i < l->n_indexes; i++) {
       const lab_cmp_wl_index_t *x = &l->indexes[i];
@@ -406,7 +408,7 @@ static const detail_row_t write_rows[] = {
 /* md_text_cell -- one of the text rows of a layout: 0 collection, 1 plan, 2 plan source, 3 where, 4
  * indexes, 5 cold, 6 digest. */
 static void
-md_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
+md_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row, bool write)
 {
    switch (row) {
    case 0:
@@ -422,7 +424,7 @@ md_text_cell (bson_string_t *o, const lab_cmp_wl_layout_t *l, int row)
       lab_cmp_md_text (o, l->where);
       return;
    case 4:
-      md_indexes (o, l);
+      md_indexes (o, l, write);
       return;
    case 5:
       bson_string_append (o, l->cold == 1 ? "yes" : l->cold == 0 ? "no" : "n/a");
@@ -498,6 +500,7 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
                                             "plan from",         "where filtering happened",
                                             "indexes used",      "cold",
                                             "digest of the rows" };
+   bool write = lab_cmp_wl_is_write (w->workload);
    int cols[LAB_RESULTS_MAX_LAYOUTS];
    size_t l, nc = 0, row;
    bool hidden = false;
@@ -525,15 +528,21 @@ render_detail_table (bson_string_t *o, const lab_cmp_workload_t *w, const lab_re
       bson_string_append (o, " |");
    }
    for (row = 0; row < sizeof text_rows / sizeof text_rows[0]; row++) {
-      bson_string_append_printf (o, "\n| %s |", text_rows[row]);
+      bson_string_append_printf (o, "\n| %s |",
+                                 write && row == 3 ? "how the write was made" : text_rows[row]);
       for (l = 0; l < nc; l++) {
          bson_string_append (o, " ");
-         md_text_cell (o, &w->layouts[cols[l]], (int)row);
+         md_text_cell (o, &w->layouts[cols[l]], (int)row, write);
          bson_string_append (o, " |");
       }
    }
    for (row = 0; row < sizeof detail_rows / sizeof detail_rows[0]; row++) {
-      bson_string_append_printf (o, "\n| %s |", detail_rows[row].label);
+      /* a write's document bytes are those it read to find its documents and those it sent */
+      bson_string_append_printf (o, "\n| %s |",
+                                 write && detail_rows[row].offset ==
+                                             offsetof (lab_cmp_wl_layout_t, doc_bytes_read)
+                                    ? "document bytes read and sent"
+                                    : detail_rows[row].label);
       for (l = 0; l < nc; l++) {
          double v =
             *(const double *)(const void *)((const char *)&w->layouts[cols[l]] + detail_rows[row].offset);

@@ -94,6 +94,36 @@ append_write_costs (bson_t *d, const wl_result_t *r)
    bson_append_document_end (d, &w);
 }
 
+/* write_where -- how a write workload's writes were made on a layout, for the append and the update
+ * apart: one text for both would describe the other's write. */
+static const char *
+write_where (const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp, lab_scan_wl_kind_t kind, bool array)
+{
+   bool append = kind == LAB_WL_APPEND;
+
+   if (!array) {
+      return append                            ? "insert of each new row through the store"
+             : p->backend == LAB_BACKEND_MONGO ? "updateOne {_id}, $set in the server"
+                                               : "the row read by _id and replaced through the store";
+   }
+   if (p->backend == LAB_BACKEND_WT) {
+      return append
+                ? "the master's last part read, the rows pushed in the tool, the document replaced through "
+                  "the store with every index entry maintained (mongod: updateOne $push in the server)"
+                : "the part holding the row read, its element set in the tool, the document replaced "
+                  "through the store with every index entry maintained (mongod: updateOne positional $set "
+                  "in the server)";
+   }
+   if (append) {
+      return "the master's parts fetched for the cap, then updateOne $push (+ $inc row_count) onto the last "
+             "part in the server (a new part at the cap: replaceOne of each part)";
+   }
+   return wp->mode == LAB_WL_MODE_SERVER
+             ? "updateOne positional $set of the row's element in the server"
+             : "the part holding the row fetched, then $set of the element by its index in the server (this "
+               "server has no positional $)";
+}
+
 /* lab_scan_wl_append_layout -- see wl_runs.h. */
 void
 lab_scan_wl_append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const lab_scan_wl_prep_t *wp,
@@ -132,22 +162,7 @@ lab_scan_wl_append_layout (bson_t *arr, int k, const lab_scan_plan_t *p, const l
                                                       : "planner table (docs/mongodb-compat.md §19)");
    }
    if (lab_scan_wl_is_write (kind)) {
-      BSON_APPEND_UTF8 (
-         &d, "where",
-         !array ? (kind == LAB_WL_APPEND             ? "insert of each new row through the store"
-                   : p->backend == LAB_BACKEND_MONGO ? "updateOne {_id}, $set in the server"
-                                                     : "the row read by _id and replaced through the store")
-         : p->backend == LAB_BACKEND_WT
-            ? "the master's last part read, the row pushed (or the element set) in the tool, the document "
-              "replaced through the store with every index entry maintained (mongod: updateOne $push / "
-              "positional $set in the server)"
-         : wp->mode == LAB_WL_MODE_SERVER
-            ? "the master's parts fetched for the cap, then updateOne $push (+ $inc row_count) onto the last "
-              "part / updateOne positional $set in the server (a new part at the cap: replaceOne of each "
-              "part)"
-            : "the master's parts fetched for the cap, then updateOne $push (+ $inc row_count) onto the last "
-              "part / $set of the element by its index (this server has no positional $) in the server (a "
-              "new part at the cap: replaceOne of each part)");
+      BSON_APPEND_UTF8 (&d, "where", write_where (p, wp, kind, array));
    } else
       BSON_APPEND_UTF8 (
          &d, "where",
