@@ -403,6 +403,34 @@ render_sweep_locality (bson_string_t *o, const lab_cmp_sweep_t *s)
    return true;
 }
 
+/* md_sweep_order -- with writes at the reference point and a point after it, why the points were not
+ * measured in the order shown: scancmp measures the reference point last, so that every other point reads
+ * the data as it was before the writes changed it. */
+static void
+md_sweep_order (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s)
+{
+   lab_cmp_workloads_t wl;
+   bson_error_t error;
+   bool writes = false;
+   size_t i;
+
+   if (s->n < 2 || s->ref + 1 >= s->n) {
+      return; /* the reference is the last point: measured in the order shown */
+   }
+   if (lab_cmp_workloads_of (&r->doc, r->name, &wl, &error)) {
+      for (i = 0; i < wl.n; i++) {
+         writes = writes || lab_cmp_wl_is_write (wl.w[i].workload);
+      }
+   }
+   lab_cmp_workloads_cleanup (&wl);
+   if (!writes) {
+      return;
+   }
+   bson_string_append (o, " The points were measured from the smallest cache up, but the reference point (");
+   lab_cmp_md_point (o, &s->p[s->ref]);
+   bson_string_append (o, ") last: its writes change the data, and every other point reads it as it was.");
+}
+
 /* lab_cmp_render_sweep -- see render_private.h. */
 void
 lab_cmp_render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *s,
@@ -459,6 +487,7 @@ lab_cmp_render_sweep (bson_string_t *o, const lab_cmp_results_t *r, const lab_cm
    lab_cmp_md_sw_text (o, s,
                        "Load times are medians with the min–max range of the runs; other figures are "
                        "medians. Sizes are SI (1 MB = 10^6 bytes); cache sizes binary, as configured.");
+   md_sweep_order (o, r, s);
    if (prod) {
       lab_cmp_md_sw_text (o, s,
                           " The production row is not measured: its speedup is interpolated between the "

@@ -112,6 +112,9 @@ golden writes writes.json --charts none
 # the same writes in a 4 MiB cache, smaller than detail's 18.1 MB of indexes (writes.json with only
 # config.cache_size_bytes changed): the ledger and the recommendation say the cache thrashes
 golden writes-thrash writes-thrash.json --charts none
+# a sweep whose reference point (the middle one) ran the writes (workloads-sweep.json with writes.json's
+# append and update added there): the sweep's note says the reference point was measured last, and why
+golden sweep-writes sweep-writes.json --charts none
 # the user's mix (gen_mix.py: writes.json plus a measured "mix", docs/results-schema.md): the section "The
 # user's mix" after the ledger; the same mix estimated from writes.json's separate workloads (--mix); and
 # the estimate beside the measured mix with its error per layout (refusals and sentences: mix.sh)
