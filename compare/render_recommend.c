@@ -216,7 +216,7 @@ md_largest (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_layo
    char path[256];
    double v;
 
-   if (l->kind && strcmp (l->kind, LAB_RESULTS_KIND_ROWS) == 0) {
+   if (lab_layout_reads_rows (&l->desc)) {
       return;
    }
    snprintf (path, sizeof path, LAB_RESULTS_KEY_DATASET ".%s.provenance.verify.largest_doc_bytes", l->name);
@@ -237,17 +237,17 @@ coll_of (const lab_cmp_results_t *r, const char *layout)
    return c ? c : layout;
 }
 
-/* kind_words -- a layout's kind as the line says it. */
+/* kind_words -- a layout's nature as the line says it, from its descriptor. */
 static const char *
-kind_words (const char *kind)
+kind_words (const lab_layout_t *d)
 {
-   if (kind && strcmp (kind, LAB_RESULTS_KIND_FOLDED) == 0) {
+   if (lab_layout_one_doc_per_master (d)) {
       return "one document per master";
    }
-   if (kind && strcmp (kind, LAB_RESULTS_KIND_BUCKETS) == 0) {
+   if (lab_layout_bucketed (d)) {
       return "buckets of rows per master";
    }
-   return "one document per row";
+   return lab_layout_key_contiguous (d) ? "one document per row, in key order" : "one document per row";
 }
 
 /* point_speedup -- candidate `name`'s load speedup at sweep point p (false: none). */
@@ -265,8 +265,9 @@ point_speedup (const lab_sweep_point_t *p, const char *name, double *s)
    return false;
 }
 
-/* render_cheaper -- the cheaper change: each unfolded candidate (kind rows: the rows in key order, as a
- * sorted copy or a clustered collection) against the fastest folded one, point by point: "clustered keeps
+/* render_cheaper -- the cheaper change: each unfolded candidate whose rows sit in key order (a sorted copy
+ * or a clustered collection: its descriptor reads rows, key contiguous) against the fastest folded one,
+ * point by point: "clustered keeps
  * 57.4x of folded's 122x at 256 MiB, ratio 0.41"; or how to measure it. */
 static void
 render_cheaper (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_sweep_t *sw,
@@ -276,8 +277,8 @@ render_cheaper (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_swee
    bool any = false;
 
    for (l = 0; l < ls->n; l++) {
-      if (l != ls->reference && ls->l[l].kind && strcmp (ls->l[l].kind, LAB_RESULTS_KIND_ROWS) != 0 &&
-          g[l].points > 0 && (f == ls->n || g[l].hi > g[f].hi)) {
+      if (l != ls->reference && lab_layout_doc_holds_many_rows (&ls->l[l].desc) && g[l].points > 0 &&
+          (f == ls->n || g[l].hi > g[f].hi)) {
          f = l;
       }
    }
@@ -285,8 +286,8 @@ render_cheaper (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_swee
       return; /* no folded candidate: nothing to be cheaper than */
    }
    for (l = 0; l < ls->n; l++) {
-      if (l == ls->reference || !ls->l[l].kind || strcmp (ls->l[l].kind, LAB_RESULTS_KIND_ROWS) != 0 ||
-          g[l].points == 0) {
+      if (l == ls->reference || !lab_layout_reads_rows (&ls->l[l].desc) ||
+          !lab_layout_key_contiguous (&ls->l[l].desc) || g[l].points == 0) {
          continue;
       }
       bson_string_append (o, "- **The cheaper change**: ");
@@ -465,7 +466,7 @@ lab_cmp_render_recommend (bson_string_t *o, const lab_cmp_results_t *r, const la
       lab_cmp_md_text (o, ls.l[l].name);
       bson_string_append (o, "** (");
       lab_cmp_md_text (o, coll_of (r, ls.l[l].name));
-      bson_string_append_printf (o, ", %s): ", kind_words (ls.l[l].kind));
+      bson_string_append_printf (o, ", %s): ", kind_words (&ls.l[l].desc));
       md_gain (o, &g[l], ref);
       md_production (o, r, sw, cand, prod);
       lost[l] = md_costs (o, r, wl, ls.l[l].name, ref);
