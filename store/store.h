@@ -409,6 +409,19 @@ bool lab_store_set_journaled (lab_store_t *store, const char *coll, bson_error_t
 
 /* ---- reads ------------------------------------------------------------------------------------- */
 
+/* Owned copies of the documents a read returned, in order: lab_store_docs_keep is a lab_store_doc_cb_t
+ * whose ctx is a zeroed lab_store_docs_t; lab_store_docs_clear frees them. */
+typedef struct {
+   bson_t **docs;
+   size_t n, cap;
+} lab_store_docs_t;
+
+/* lab_store_docs_keep -- a read's callback: append a copy of doc to the lab_store_docs_t ctx. */
+bool lab_store_docs_keep (const bson_t *doc, void *ctx);
+
+/* lab_store_docs_clear -- destroy the copies and free the list; zeroed, ready to be filled again. */
+void lab_store_docs_clear (lab_store_docs_t *d);
+
 /* lab_store_find_eq -- every document with field == value, in index order (IXSCAN+FETCH); the field
  * must be `_id` or indexed (else LAB_STORE_ERR_NO_INDEX). *ndocs (may be NULL) gets the count. */
 bool lab_store_find_eq (lab_store_session_t *sess, const char *coll, const char *field,

@@ -253,3 +253,30 @@ lab_store_natural_describe (lab_store_session_t *sess, const char *coll, const l
    return natural_check (coll, opts, error) &&
           sess->store->ops->natural_describe (sess, coll, opts, out, error);
 }
+
+/* lab_store_docs_keep -- see store.h. */
+bool
+lab_store_docs_keep (const bson_t *doc, void *ctx)
+{
+   lab_store_docs_t *d = ctx;
+
+   if (d->n == d->cap) {
+      d->cap = d->cap ? 2 * d->cap : 8;
+      d->docs = bson_realloc (d->docs, d->cap * sizeof *d->docs);
+   }
+   d->docs[d->n++] = bson_copy (doc);
+   return true;
+}
+
+/* lab_store_docs_clear -- see store.h. */
+void
+lab_store_docs_clear (lab_store_docs_t *d)
+{
+   size_t i;
+
+   for (i = 0; i < d->n; i++) {
+      bson_destroy (d->docs[i]);
+   }
+   bson_free (d->docs);
+   memset (d, 0, sizeof *d);
+}

@@ -28,26 +28,6 @@
 #define FOLD_MASTERS 48
 #define FOLD_ROWS 8000
 
-/* One sampled master's rows, owned. */
-typedef struct {
-   bson_t **rows;
-   size_t n, cap;
-} rows_t;
-
-/* keep_row -- a find's callback: keep a copy of the row. */
-static bool
-keep_row (const bson_t *doc, void *ctx)
-{
-   rows_t *r = ctx;
-
-   if (r->n == r->cap) {
-      r->cap = r->cap ? 2 * r->cap : 64;
-      r->rows = bson_realloc (r->rows, r->cap * sizeof *r->rows);
-   }
-   r->rows[r->n++] = bson_copy (doc);
-   return true;
-}
-
 /* same_value -- the two fields' values are the same: type and bytes. */
 static bool
 same_value (const bson_iter_t *a, const bson_iter_t *b)
@@ -65,16 +45,16 @@ same_value (const bson_iter_t *a, const bson_iter_t *b)
 
 /* constant_in -- field `name` is in every row of `r` with the first row's value (type and bytes). */
 static bool
-constant_in (const rows_t *r, const char *name)
+constant_in (const lab_store_docs_t *r, const char *name)
 {
    bson_iter_t a, b;
    size_t i;
 
-   if (r->n == 0 || !bson_iter_init_find (&a, r->rows[0], name)) {
+   if (r->n == 0 || !bson_iter_init_find (&a, r->docs[0], name)) {
       return false;
    }
    for (i = 1; i < r->n; i++) {
-      if (!bson_iter_init_find (&b, r->rows[i], name) || !same_value (&a, &b)) {
+      if (!bson_iter_init_find (&b, r->docs[i], name) || !same_value (&a, &b)) {
          return false;
       }
    }
@@ -84,7 +64,7 @@ constant_in (const rows_t *r, const char *name)
 /* hoisted -- `name` is hoisted: a field of the first master's first row, not _id, the key or a name the
  * folded document keeps for itself, constant within every sampled master (--hoist auto). */
 static bool
-hoisted (const lab_scan_opts_t *o, const rows_t *ms, size_t nm, const char *name)
+hoisted (const lab_scan_opts_t *o, const lab_store_docs_t *ms, size_t nm, const char *name)
 {
    static const char *const own[] = { "_id", "row_count", "part", "parts", "bucket_start" };
    size_t i;
@@ -109,7 +89,7 @@ hoisted (const lab_scan_opts_t *o, const rows_t *ms, size_t nm, const char *name
  * bytes with an empty array, *body what its rows add. The hoisted fields (the first master's first row's, in
  * `h`) leave the rows. */
 static void
-fold_sizes (const lab_scan_opts_t *o, const bson_value_t *key, const rows_t *r, char **h, size_t nh,
+fold_sizes (const lab_scan_opts_t *o, const bson_value_t *key, const lab_store_docs_t *r, char **h, size_t nh,
             double *head, double *body, bson_t **image)
 {
    bson_t doc = BSON_INITIALIZER, arr, el;
@@ -128,7 +108,7 @@ fold_sizes (const lab_scan_opts_t *o, const bson_value_t *key, const rows_t *r, 
    BSON_APPEND_UTF8 (&doc, "_id", id);
    BSON_APPEND_VALUE (&doc, o->key, key);
    for (k = 0; k < nh; k++) {
-      if (r->n > 0 && bson_iter_init_find (&it, r->rows[0], h[k])) {
+      if (r->n > 0 && bson_iter_init_find (&it, r->docs[0], h[k])) {
          BSON_APPEND_VALUE (&doc, h[k], bson_iter_value (&it));
       }
    }
@@ -142,7 +122,7 @@ fold_sizes (const lab_scan_opts_t *o, const bson_value_t *key, const rows_t *r, 
       const char *ik;
       bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
       BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &el);
-      if (bson_iter_init (&it, r->rows[i])) {
+      if (bson_iter_init (&it, r->docs[i])) {
          while (bson_iter_next (&it)) {
             const char *name = bson_iter_key (&it);
             bool drop = strcmp (name, o->key) == 0;
@@ -233,7 +213,7 @@ bool
 lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
                              bson_error_t *error)
 {
-   rows_t ms[FOLD_MASTERS];
+   lab_store_docs_t ms[FOLD_MASTERS];
    int64_t pick[FOLD_MASTERS];
    char *h[64];
    size_t nm = 0, nh = 0, i;
@@ -250,7 +230,8 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
          continue;
       }
       pick[nm] = k;
-      if (!lab_store_find_eq (sess, o->detail, o->key, &p->keys[k], keep_row, &ms[nm], NULL, error)) {
+      if (!lab_store_find_eq (sess, o->detail, o->key, &p->keys[k], lab_store_docs_keep, &ms[nm], NULL,
+                              error)) {
          lab_error_prefix (error, "the sample fold of %s", o->detail);
          nm++;
          goto done;
@@ -266,7 +247,7 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
    while (ms[i].n == 0) {
       i++; /* the first master with rows: rows > 0, so there is one */
    }
-   if (bson_iter_init (&it, ms[i].rows[0])) {
+   if (bson_iter_init (&it, ms[i].docs[0])) {
       while (bson_iter_next (&it) && nh < sizeof h / sizeof h[0]) {
          if (hoisted (o, ms, nm, bson_iter_key (&it))) {
             h[nh++] = bson_strdup (bson_iter_key (&it));
@@ -291,11 +272,7 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
    ok = true;
 done:
    for (i = 0; i < nm; i++) {
-      size_t j;
-      for (j = 0; j < ms[i].n; j++) {
-         bson_destroy (ms[i].rows[j]);
-      }
-      bson_free (ms[i].rows);
+      lab_store_docs_clear (&ms[i]);
    }
    for (i = 0; i < nh; i++) {
       bson_free (h[i]);

@@ -60,39 +60,6 @@ lab_scan_wl_fold_settings (lab_store_session_t *sess, const char *coll, int64_t 
 
 /* ---- writing ----------------------------------------------------------------------------------- */
 
-/* One master's documents in a folded layout. */
-typedef struct {
-   bson_t **docs;
-   size_t n, cap;
-} parts_t;
-
-/* on_part -- keep a copy of each document of the master. */
-static bool
-on_part (const bson_t *doc, void *ctx)
-{
-   parts_t *ps = ctx;
-
-   if (ps->n == ps->cap) {
-      ps->cap = ps->cap ? ps->cap * 2 : 4;
-      ps->docs = bson_realloc (ps->docs, ps->cap * sizeof *ps->docs);
-   }
-   ps->docs[ps->n++] = bson_copy (doc);
-   return true;
-}
-
-/* parts_free -- free the copies. */
-static void
-parts_free (parts_t *ps)
-{
-   size_t i;
-
-   for (i = 0; i < ps->n; i++) {
-      bson_destroy (ps->docs[i]);
-   }
-   bson_free (ps->docs);
-   memset (ps, 0, sizeof *ps);
-}
-
 /* int_field -- doc's numeric field as an int64 (missing: dflt). */
 static int64_t
 int_field (const bson_t *doc, const char *name, int64_t dflt)
@@ -335,7 +302,7 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
                lab_scan_wl_acc_t *acc, bson_error_t *error)
 {
    const lab_scan_opts_t *o = wl->opts;
-   parts_t ps = { 0 };
+   lab_store_docs_t ps = { 0 };
    bson_t *last = NULL;
    int32_t parts = 0;
    size_t i, li = 0;
@@ -346,8 +313,8 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
    int32_t npushed = 0;
 
    acc->queries++;
-   if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &wl->writes->w[a].key, on_part, &ps, NULL,
-                           error)) {
+   if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &wl->writes->w[a].key, lab_store_docs_keep,
+                           &ps, NULL, error)) {
       return false;
    }
    acc->docs += (int64_t)ps.n;
@@ -392,7 +359,7 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
          parts++;
          acc->parts_created += ok;
          if (ok) {
-            on_part (last, &ps);
+            lab_store_docs_keep (last, &ps);
             bson_destroy (last);
             last = fresh;
             grew = true;
@@ -433,7 +400,7 @@ append_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
    }
    bson_destroy (&pushed);
    bson_destroy (last);
-   parts_free (&ps);
+   lab_store_docs_clear (&ps);
    return ok;
 }
 
@@ -478,13 +445,14 @@ update_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
 
    for (j = a; j < b && ok; j++) {
       const lab_scan_wl_write_t *w = &wl->writes->w[j];
-      parts_t ps = { 0 };
+      lab_store_docs_t ps = { 0 };
       size_t i;
       int64_t at = -1;
       char kb[128], lb[64];
 
       acc->queries++;
-      if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &w->key, on_part, &ps, NULL, error)) {
+      if (!lab_store_find_eq (sess, wl->layout->collection, o->key, &w->key, lab_store_docs_keep, &ps, NULL,
+                              error)) {
          return false;
       }
       acc->docs += (int64_t)ps.n;
@@ -531,7 +499,7 @@ update_folded (const lab_scan_wl_layout_t *wl, lab_store_session_t *sess, int64_
          acc->rows += ok;
          acc->digest += ok ? lab_scan_wl_write_hash (w, wl->opts->wl.sum_field) : 0;
       }
-      parts_free (&ps);
+      lab_store_docs_clear (&ps);
    }
    return ok;
 }
