@@ -298,7 +298,15 @@ lab_cmp_render_environment (bson_string_t *o, const lab_cmp_results_t *r)
    bson_string_append (o, "| server on this host | ");
    bson_string_append (o, lab_results_get_bool (d, "backend.server_local", &b) ? (b ? "yes" : "no") : "n/a");
    bson_string_append (o, " |\n| engine cache maximum | ");
-   md_num (o, d, "backend.cache_max_bytes", LAB_UNIT_BYTES);
+   /* a cache as configured: binary, as every other mention of it */
+   {
+      double v;
+      if (lab_results_get_number (d, "backend.cache_max_bytes", &v)) {
+         lab_cmp_md_number (o, LAB_CMP_BINARY, v);
+      } else {
+         bson_string_append (o, "n/a");
+      }
+   }
    bson_string_append (o, " |\n| measured by | ");
    lab_cmp_md_tool (o, d);
    bson_string_append (o, " |\n");

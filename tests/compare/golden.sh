@@ -164,7 +164,7 @@ else
 fi
 # one unit per quantity: a cache as configured, binary (256 MiB), its ratio with two decimals (0.41), in
 # every table whose rows are caches
-if bad=$(grep -n -E '^\| [0-9.]+ (B|KB|MB|GB|TB) \| [0-9.]+ \||^\| [0-9.]+ [KMGT]iB \| [0-9]+\.[0-9]{3}' \
+if bad=$(grep -n -E '^\| [0-9.]+ (B|KB|MB|GB|TB) \| [0-9.]+ \||^\| [0-9.]+ [KMGT]iB \| [0-9]+\.[0-9]{3}|^\| engine cache maximum \| [0-9.]+ [KMGT]?B \|' \
            "$src/tests/compare/expected/"*.md); then
   fail "a cache in SI units or a ratio not as the options take it: $(printf '%s' "$bad" | head -3)"
 else
