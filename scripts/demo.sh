@@ -51,7 +51,7 @@
 #                        The load is measured in both orders at every point (scancmp --load-order both):
 #                        key order (the headline) and random order (the ledger's "load (random order)")
 #   --mix SPEC           then the user's mix: one interleaved stream of those operations in these
-#                        proportions on detail and folded, cold, at the reference point's cache, into
+#                        proportions on every layout measured (so that they keep the same data), cold, at the reference point's cache, into
 #                        mix.json and report-mix.md (measured, with the estimate from separate runs beside
 #                        it); default load=5,row=60,range=5,append=25,update=5 on the embedded store, none
 #                        on a server (give one to run it there); none: no mix
@@ -301,13 +301,13 @@ done
 "$bin/layout-report" "$out/run.json" "${report[@]}"
 
 # 6. the user's mix: one interleaved stream of loads, single rows, windows, appends and
-# corrections on detail and folded, cold, at the reference point's cache; the same workloads alone too, so
+# corrections on every layout measured (writes to some only would leave them with different data), cold, at the reference point's cache; the same workloads alone too, so
 # the report sets the estimate from separate runs beside the measured mix
 # it runs on the data as the writes before it left it (step 4's appends and corrections, then its own
 # append and update workloads), not on fresh copies: scancmp records those writes in each collection's
 # _layoutlab record and the state every measurement started on, and report-mix.md lists them
 if [ "$mix" != none ]; then
-  mixscan=(--detail bill_detail --folded detail_coll --cold --parallel "$parallel" --interval "$interval"
+  mixscan=("${layouts[@]}" --cold --parallel "$parallel" --interval "$interval"
            --mix "$mix" --mix-ops "$mix_ops" --create-workload-indexes --out "$out/mix.json"
            --load-order both) # the estimate costs the mix's random picks by the random-order load
   # the types of the mix measured alone as well (the estimate's inputs); aggregate is never in a mix
@@ -328,7 +328,7 @@ if [ "$mix" != none ]; then
   esac
   [ -n "$restart_cmd" ] && mixscan+=(--restart-cmd "$restart_cmd")
   [ -n "$dbpath" ] && mixscan+=(--dbpath "$dbpath")
-  step "the user's mix ($mix, $mix_ops operations) on detail and folded, cold"
+  step "the user's mix ($mix, $mix_ops operations) on $what, cold"
   "$bin/scancmp" "${store[@]}" "${mixscan[@]}"
   "$bin/layout-report" "$out/mix.json" --mix "$mix" -o "$out/report-mix.md" --charts none -q
 fi
