@@ -436,7 +436,7 @@ lab_cmp_render_recommend (bson_string_t *o, const lab_cmp_results_t *r, const la
    lab_results_layouts_t ls;
    gain_t g[LAB_RESULTS_MAX_LAYOUTS] = { { 0 } };
    size_t lost[LAB_RESULTS_MAX_LAYOUTS] = { 0 }, lead_at;
-   bson_string_t *lead = bson_string_new (NULL);
+   bson_string_t *lead;
    char *rest;
    lab_cmp_match_t match;
    const lab_cmp_mix_t *m = mix && mix->present && mix->n_layouts > 0 ? mix : estimate;
@@ -483,6 +483,7 @@ lab_cmp_render_recommend (bson_string_t *o, const lab_cmp_results_t *r, const la
    render_sure (o, r, &ls, wl);
    bson_string_append (o, "\n");
    /* the lead sentence goes first but needs every candidate's figures: put it before the lines */
+   lead = bson_string_new (NULL);
    render_lead (lead, &ls, g, lost);
    rest = bson_strdup (o->str + lead_at);
    bson_string_truncate (o, (uint32_t)lead_at);
