@@ -55,7 +55,7 @@
 #                        mix.json and report-mix.md (measured, with the estimate from separate runs beside
 #                        it); default load=5,row=60,range=5,append=25,update=5 on the embedded store, none
 #                        on a server (give one to run it there); none: no mix
-#   --mix-ops N          operations in the mix (default 20000; --quick: 2000)
+#   --mix-ops N          operations in the mix (default 10000; --quick: 2000)
 #   --quick              a reduced size for the test suite (finishes in about a minute)
 #   --bin DIR            use the tools already built in DIR (skips the build; setup only checks packages)
 #   -h, --help           this help
@@ -142,7 +142,7 @@ if [ $quick -eq 1 ]; then
   [ -n "$cache_ratios" ] || cache_ratios=0.3,4
   [ -n "$mix_ops" ] || mix_ops=2000
 fi
-[ -n "$mix_ops" ] || mix_ops=20000
+[ -n "$mix_ops" ] || mix_ops=10000
 if ! [[ $mix_ops =~ ^[1-9][0-9]*$ ]]; then
   echo "demo.sh: --mix-ops must be a positive integer, not '$mix_ops'" >&2; exit 2
 fi
