@@ -375,56 +375,58 @@ render_sure (bson_string_t *o, const lab_cmp_results_t *r, const lab_results_lay
    }
 }
 
-/* render_lead -- the decision in one sentence: the candidate that loads faster at every cache measured
- * with the largest smallest gain, and whether it pays on the workloads measured; or that none wins at
- * every cache. */
+/* lead_one -- one candidate that loads faster at every cache measured: its range, and whether it pays on
+ * the workloads measured. */
 static void
-render_lead (bson_string_t *o, const lab_results_layouts_t *ls, const gain_t *g, const size_t *lost)
+lead_one (bson_string_t *o, const lab_results_layouts_t *ls, const gain_t *g, size_t lost, size_t l)
 {
-   size_t l, best = ls->n, nwin = 0;
-
-   for (l = 0; l < ls->n; l++) {
-      if (l != ls->reference && g[l].points > 0 && g[l].wins == g[l].points &&
-          (best == ls->n || g[l].lo > g[best].lo)) {
-         best = l;
-      }
-   }
-   if (best == ls->n) {
-      bson_string_append (o, "No candidate loads faster than ");
-      lab_cmp_md_text (o, ls->l[ls->reference].name);
-      bson_string_append (o, " at every cache measured by the rule: the choice depends on the cache (the "
-                             "lines below and the curve).\n\n");
-      return;
-   }
-   for (l = 0; l < ls->n; l++) {
-      nwin += l != ls->reference && g[l].points > 0 && g[l].wins == g[l].points;
-   }
    bson_string_append (o, "**");
-   lab_cmp_md_text (o, ls->l[best].name);
+   lab_cmp_md_text (o, ls->l[l].name);
    bson_string_append (o, "** loads faster than ");
    lab_cmp_md_text (o, ls->l[ls->reference].name);
-   bson_string_append (o, g[best].points > 1 ? " at every cache measured (" : " (");
-   lab_cmp_md_number (o, LAB_CMP_FACTOR, g[best].lo);
-   if (g[best].points > 1) {
+   bson_string_append (o, g->points > 1 ? " at every cache measured (" : " (");
+   lab_cmp_md_number (o, LAB_CMP_FACTOR, g->lo);
+   if (g->points > 1) {
       bson_string_append (o, "–");
-      lab_cmp_md_number (o, LAB_CMP_FACTOR, g[best].hi);
+      lab_cmp_md_number (o, LAB_CMP_FACTOR, g->hi);
    }
-   if (nwin > 1) {
-      bson_string_append_printf (o, "; of the %zu candidates that do, its smallest gain is the largest",
-                                 nwin);
-   }
-   if (lost[best] == SIZE_MAX) {
+   if (lost == SIZE_MAX) {
       bson_string_append (o, "); what it costs the other queries and the writes was not measured, so the "
-                             "figures below cannot say whether it pays.\n\n");
-   } else if (lost[best] == 0) {
-      bson_string_append (o,
-                          ") and loses none of the other workloads measured: on these figures it pays.\n\n");
+                             "figures below cannot say whether it pays.");
+   } else if (lost == 0) {
+      bson_string_append (o, ") and loses none of the other workloads measured: on these figures it pays.");
    } else {
       bson_string_append_printf (o,
                                  ") but loses %zu of the other workloads measured: it pays only where the "
-                                 "loads outweigh them (the user's mix weighs them when measured).\n\n",
-                                 lost[best]);
+                                 "loads outweigh them (the user's mix weighs them when measured).",
+                                 lost);
    }
+}
+
+/* render_lead -- the decision first: each candidate the rule finds faster than the reference at every cache
+ * measured, and whether it pays on the workloads measured; or that none is. It ranks no candidate against
+ * another: which loads fastest at each cache is the Verdict's line, by the rule over all of them. */
+static void
+render_lead (bson_string_t *o, const lab_results_layouts_t *ls, const gain_t *g, const size_t *lost)
+{
+   size_t l, nwin = 0;
+
+   for (l = 0; l < ls->n; l++) {
+      if (l != ls->reference && g[l].points > 0 && g[l].wins == g[l].points) {
+         bson_string_append (o, nwin++ ? " " : "");
+         lead_one (o, ls, &g[l], lost[l], l);
+      }
+   }
+   if (nwin == 0) {
+      bson_string_append (o, "No candidate loads faster than ");
+      lab_cmp_md_text (o, ls->l[ls->reference].name);
+      bson_string_append (o, " at every cache measured by the rule: the choice depends on the cache (the "
+                             "lines below and the curve).");
+   } else if (nwin > 1) {
+      bson_string_append (o, " Which of them loads fastest: the Verdict below, by "
+                             "the same rule over all of them.");
+   }
+   bson_string_append (o, "\n\n");
 }
 
 /* lab_cmp_render_recommend -- see render_private.h. */
