@@ -589,6 +589,7 @@ render_error (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t 
       }
    }
    bson_string_append (o, "\n\n");
+   lab_cmp_mix_explain (o, m, e, false);
 }
 
 /* lab_cmp_render_verdict_mix -- see render_private.h. */

@@ -293,4 +293,14 @@ void lab_cmp_render_mix (bson_string_t *o, const lab_cmp_results_t *r, const lab
 void lab_cmp_render_verdict_mix (bson_string_t *o, const lab_cmp_mix_t *measured,
                                  const lab_cmp_mix_t *estimate);
 
+/* lab_cmp_mix_explain_needed -- whether measured mix `m` and its estimate `e` (both present) name different
+ * winners or the estimate is far off for a layout: page one says why. */
+bool lab_cmp_mix_explain_needed (const lab_cmp_mix_t *m, const lab_cmp_mix_t *e);
+
+/* lab_cmp_mix_explain -- append why the stream differs from the estimate: per layout its ops' time both
+ * ways, the types that made the difference with their cost per op both ways, its bytes read both ways.
+ * `brief` (page one): nothing unless lab_cmp_mix_explain_needed, and only the two winners and the layouts
+ * far off; else every layout (mix_explain.c). */
+void lab_cmp_mix_explain (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix_t *e, bool brief);
+
 #endif

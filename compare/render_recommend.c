@@ -480,6 +480,10 @@ lab_cmp_render_recommend (bson_string_t *o, const lab_cmp_results_t *r, const la
    if (m && m->present && m->n_layouts > 0) {
       bson_string_append (o, "- **The user's mix**: ");
       lab_cmp_mix_verdict (o, m);
+      if (m == mix && lab_cmp_mix_explain_needed (mix, estimate)) {
+         bson_string_append (o, " ");
+         lab_cmp_mix_explain (o, mix, estimate, true);
+      }
       bson_string_append (o, "\n");
    }
    render_sure (o, r, &ls, wl);
