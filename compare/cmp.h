@@ -237,6 +237,10 @@ double lab_cmp_mix_score (const lab_cmp_mix_t *m, const lab_cmp_mix_layout_t *l)
  * scores (lab_cmp_mix_score: their runs' elapsed_s when closed; an estimate's one figure each). */
 void lab_cmp_mix_rank (lab_cmp_mix_t *m);
 
+/* lab_cmp_collection_name -- the collection of a layout: layouts[].collection, else dataset.<l>.collection
+ * (lab_results_layouts), else config.<l>. */
+const char *lab_cmp_collection_name (const lab_cmp_results_t *r, const char *layout);
+
 /* lab_cmp_mix_layout_find -- the index of `layout` in m->layouts, or -1. */
 int lab_cmp_mix_layout_find (const lab_cmp_mix_t *m, const char *layout);
 
@@ -448,6 +452,7 @@ typedef struct {
    const lab_cmp_reference_t *reference;   /* NULL: no "Beside ..." section */
    const lab_cmp_results_t *prediction;    /* --prediction: NULL: no "Predicted beside measured" */
    const lab_cmp_mix_t *mix_estimate;      /* --mix: NULL: the file's measured mix alone, if any */
+   const lab_cmp_results_t *mix_file;      /* --mix-file: the measured mix's file (NULL: this one's) */
 } lab_cmp_render_opts_t;
 
 /* lab_cmp_render_predicted_note -- (compare/prediction.c) when `r` is a prediction (scancmp

@@ -32,6 +32,7 @@ typedef struct {
    const char *mix;                      /* --mix SPEC: estimate the user's mix */
    double mix_weight[LAB_CMP_MIX_TYPES]; /* its proportions, parsed */
    int64_t mix_ops;                      /* --mix-ops N; 0: the measured mix's, else 100,000 */
+   const char *mix_file;                 /* --mix-file FILE: the measured mix of another results file */
 } report_opts_t;
 
 /* The operations of an estimated mix when neither --mix-ops nor a measured mix says: scancmp's --mix-ops
@@ -43,6 +44,7 @@ static const char usage_text[] =
    "T]\n"
    "                     [--production-cache-ratio R | --production-cache SIZE --production-data SIZE]\n"
    "                     [--reference PUBLISHED.json] [--prediction PRED.json] [--mix SPEC [--mix-ops N]]\n"
+   "                     [--mix-file MIX.json]\n"
    "\n"
    "Render the results file of `scancmp --out RUN.json` (or scancmp's --json summary, which holds the\n"
    "same results) as a Markdown report for a design review: a\n"
@@ -75,6 +77,8 @@ static const char usage_text[] =
    "                       same proportions, the estimate with its error per layout. Every type of SPEC\n"
    "                       must have been measured on every layout (scancmp --workload TYPE)\n"
    "  --mix-ops N          operations of the estimated mix (default: the measured mix's, else 100000)\n"
+   "  --mix-file FILE      the mix measured in another results file of the same collections (scancmp\n"
+   "                       --mix --out FILE): page one and the mix section show it, beside --mix's estimate\n"
    "  --charts svg|none    draw the charts (default: svg when -o is given and gnuplot is on PATH)\n"
    "  --title TEXT         the report's title (default: names every layout's collection)\n"
    "  --production-cache-ratio R\n"
@@ -169,6 +173,7 @@ parse_args (int argc, char **argv, report_opts_t *o, bson_error_t *error)
       LAB_CLI_OPT_STRING ("--production-data", 0, &o->prod_data),
       LAB_CLI_OPT_STRING ("--mix", 0, &o->mix),
       LAB_CLI_OPT_INT ("--mix-ops", 0, &o->mix_ops, 1, INT64_C (1000000000000)),
+      LAB_CLI_OPT_STRING ("--mix-file", 0, &o->mix_file),
       LAB_CLI_OPT_END,
    };
    lab_cli_spec_t spec = { .opts = opts,
@@ -275,8 +280,8 @@ split_output (const char *path, char **dir, char **stem)
  * user's mix measured ("mix") and estimated ("mix_estimate", with its error per layout against the measured
  * one) when there is one. */
 static void
-comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_chart_set_t *set,
-                 const lab_cmp_mix_t *estimate, bson_t *out)
+comparison_json (const lab_cmp_results_t *r, const lab_cmp_results_t *mix_r, const char *report,
+                 const lab_cmp_chart_set_t *set, const lab_cmp_mix_t *estimate, bson_t *out)
 {
    const lab_metric_t *m = NULL;
    lab_results_layouts_t ls;
@@ -353,7 +358,7 @@ comparison_json (const lab_cmp_results_t *r, const char *report, const lab_cmp_c
       /* validated when the file was loaded */
       lab_cmp_mix_t measured;
       bson_error_t error;
-      bool ok = lab_cmp_mix_of (&r->doc, r->name, &measured, &error);
+      bool ok = lab_cmp_mix_of (&mix_r->doc, mix_r->name, &measured, &error);
 
       lab_cmp_mix_json_append (ok ? &measured : NULL, NULL, "mix", out);
       lab_cmp_mix_json_append (estimate, ok && measured.present ? &measured : NULL, "mix_estimate", out);
@@ -383,7 +388,8 @@ same_mix (const double a[LAB_CMP_MIX_TYPES], const double b[LAB_CMP_MIX_TYPES])
  * error) when the file's measured mix has other proportions, or a type of the mix was not measured on a
  * layout. */
 static bool
-estimate_mix (const report_opts_t *o, const lab_cmp_results_t *run, lab_cmp_mix_t *mix, bson_error_t *error)
+estimate_mix (const report_opts_t *o, const lab_cmp_results_t *run, const lab_cmp_results_t *mix_r,
+              lab_cmp_mix_t *mix, bson_error_t *error)
 {
    lab_cmp_workloads_t wl;
    lab_cmp_mix_t measured;
@@ -392,7 +398,7 @@ estimate_mix (const report_opts_t *o, const lab_cmp_results_t *run, lab_cmp_mix_
    bool ok = true;
 
    /* both were validated when the file was loaded */
-   if (!lab_cmp_mix_of (&run->doc, run->name, &measured, error) ||
+   if (!lab_cmp_mix_of (&mix_r->doc, mix_r->name, &measured, error) ||
        !lab_cmp_workloads_of (&run->doc, run->name, &wl, error)) {
       lab_cmp_mix_cleanup (&measured);
       return false;
@@ -403,7 +409,7 @@ estimate_mix (const report_opts_t *o, const lab_cmp_results_t *run, lab_cmp_mix_
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
          "--mix %s: %s holds a measured mix of other proportions (%s): give --mix %s to check the "
          "estimate against it, or estimate another mix from a file without one",
-         given, run->name, measured.spec, measured.spec);
+         given, mix_r->name, measured.spec, measured.spec);
       bson_free (given);
       ok = false;
    }
@@ -425,13 +431,61 @@ estimate_mix (const report_opts_t *o, const lab_cmp_results_t *run, lab_cmp_mix_
    return ok;
 }
 
+/* load_mix_file -- --mix-file: load `path` into *mixr and check it can stand for run's mix: it holds a
+ * measured mix, run holds none of its own, and each layout of the mix is one of run's on the same
+ * collection (the same data measured twice; a usage error naming the layout otherwise). */
+static bool
+load_mix_file (const char *path, const lab_cmp_results_t *run, lab_cmp_results_t *mixr, bson_error_t *error)
+{
+   lab_cmp_mix_t m = { 0 }, own = { 0 };
+   bool ok = false;
+   size_t i;
+
+   if (!lab_cmp_results_load_file (path, mixr, error)) {
+      lab_error_prefix (error, "--mix-file");
+      return false;
+   }
+   if (!lab_cmp_mix_of (&mixr->doc, mixr->name, &m, error) ||
+       !lab_cmp_mix_of (&run->doc, run->name, &own, error)) {
+      goto done;
+   }
+   if (!m.present || m.n_layouts == 0) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "--mix-file %s holds no measured mix: give the file of scancmp --mix ... --out FILE",
+                     path);
+      goto done;
+   }
+   if (own.present) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--mix-file %s: %s holds a measured mix of its own: render that one without --mix-file",
+                     path, run->name);
+      goto done;
+   }
+   for (i = 0; i < m.n_layouts; i++) {
+      const char *here = lab_cmp_collection_name (run, m.layouts[i].layout);
+
+      if (!here || !m.layouts[i].collection || strcmp (here, m.layouts[i].collection) != 0) {
+         lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                        "--mix-file %s: its layout '%s' (collection %s) is %s in %s: not the same data", path,
+                        m.layouts[i].layout, m.layouts[i].collection ? m.layouts[i].collection : "unknown",
+                        here ? here : "not a layout", run->name);
+         goto done;
+      }
+   }
+   ok = true;
+done:
+   lab_cmp_mix_cleanup (&m);
+   lab_cmp_mix_cleanup (&own);
+   return ok;
+}
+
 /* main -- parse, load the results (and baseline), draw the charts, render, write; exit codes per cli.h. */
 int
 main (int argc, char **argv)
 {
    report_opts_t o;
    bson_error_t error = { 0 };
-   lab_cmp_results_t run = { 0 }, base = { 0 }, pred = { 0 };
+   lab_cmp_results_t run = { 0 }, base = { 0 }, pred = { 0 }, mixr = { 0 };
    lab_cmp_reference_t ref = { 0 };
    lab_cmp_chart_set_t set = { 0 };
    lab_cmp_mix_t mix = { 0 };
@@ -475,7 +529,10 @@ main (int argc, char **argv)
       lab_error_prefix (&error, "--reference");
       goto fail;
    }
-   if (o.mix && !estimate_mix (&o, &run, &mix, &error)) {
+   if (o.mix_file && !load_mix_file (o.mix_file, &run, &mixr, &error)) {
+      goto fail;
+   }
+   if (o.mix && !estimate_mix (&o, &run, o.mix_file ? &mixr : &run, &mix, &error)) {
       goto fail;
    }
 
@@ -506,6 +563,7 @@ main (int argc, char **argv)
    ro.reference = o.reference ? &ref : NULL;
    ro.prediction = o.prediction ? &pred : NULL;
    ro.mix_estimate = o.mix ? &mix : NULL;
+   ro.mix_file = o.mix_file ? &mixr : NULL;
 
    md = lab_cmp_render_md (&run, &ro);
    if (o.output) {
@@ -536,7 +594,7 @@ summary:
    if (o.common.json_path) {
       lab_cli_summary_init (&summary, &cli, rc, rc == LAB_EXIT_OK ? NULL : &error);
       if (rc == LAB_EXIT_OK) {
-         comparison_json (&run, o.output, &set, o.mix ? &mix : NULL, &summary);
+         comparison_json (&run, o.mix_file ? &mixr : &run, o.output, &set, o.mix ? &mix : NULL, &summary);
          lab_cmp_sweep_json_append (&run, ro.production, &summary);
       }
       if (!lab_json_write (&summary, o.common.json_path, &error)) {
@@ -553,6 +611,7 @@ summary:
    lab_cmp_chart_set_cleanup (&set);
    lab_cmp_results_cleanup (&base);
    lab_cmp_results_cleanup (&pred);
+   lab_cmp_results_cleanup (&mixr);
    lab_cmp_reference_cleanup (&ref);
    lab_cmp_mix_cleanup (&mix);
    lab_cmp_results_cleanup (&run);

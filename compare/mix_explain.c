@@ -67,8 +67,8 @@ md_per_op (bson_string_t *o, const lab_cmp_mix_op_t *a, const lab_cmp_mix_op_t *
 /* md_types -- the types that made the difference, largest first: full, "append (+15.9 s: 6.60 ms per op in
  * the stream against 0.224 ms alone, 29.5x as much)"; brief, "append 29.5x per op". */
 static void
-md_types (bson_string_t *o, const lab_cmp_mix_layout_t *ml, const lab_cmp_mix_layout_t *el, const explain_t *x,
-          bool brief)
+md_types (bson_string_t *o, const lab_cmp_mix_layout_t *ml, const lab_cmp_mix_layout_t *el,
+          const explain_t *x, bool brief)
 {
    bool used[LAB_CMP_MIX_TYPES] = { false };
    double total = x->measured_s - x->estimated_s;
@@ -79,7 +79,8 @@ md_types (bson_string_t *o, const lab_cmp_mix_layout_t *ml, const lab_cmp_mix_la
       for (t = 0; t < LAB_CMP_MIX_TYPES; t++) {
          /* the types moving the total its way, largest first; one under a tenth of the total is noise */
          if (!used[t] && x->diff[t] != LAB_CMP_WL_UNKNOWN && x->diff[t] * total > 0 &&
-             fabs (x->diff[t]) >= 0.1 * fabs (total) && (best < 0 || fabs (x->diff[t]) > fabs (x->diff[best]))) {
+             fabs (x->diff[t]) >= 0.1 * fabs (total) &&
+             (best < 0 || fabs (x->diff[t]) > fabs (x->diff[best]))) {
             best = t;
          }
       }
@@ -87,8 +88,11 @@ md_types (bson_string_t *o, const lab_cmp_mix_layout_t *ml, const lab_cmp_mix_la
          break;
       }
       used[best] = true;
-      bson_string_append (o, n == 0 ? (brief ? " (" : total > 0 ? "; most of the difference: " : "; most of the saving: ")
-                                    : brief ? ", " : "; ");
+      bson_string_append (o, n == 0  ? (brief       ? " ("
+                                        : total > 0 ? "; most of the difference: "
+                                                    : "; most of the saving: ")
+                             : brief ? ", "
+                                     : "; ");
       bson_string_append (o, lab_cmp_mix_type_names[best]);
       if (brief) {
          const lab_cmp_mix_op_t *a = &ml->by_type[best], *b = &el->by_type[best];
@@ -114,8 +118,8 @@ md_types (bson_string_t *o, const lab_cmp_mix_layout_t *ml, const lab_cmp_mix_la
  * op, load 2.11x)"; full, its ops' time both ways, the types that made the difference and the bytes read
  * both ways. */
 static void
-md_layout (bson_string_t *o, const lab_cmp_mix_layout_t *ml, const lab_cmp_mix_layout_t *el, const explain_t *x,
-           bool brief)
+md_layout (bson_string_t *o, const lab_cmp_mix_layout_t *ml, const lab_cmp_mix_layout_t *el,
+           const explain_t *x, bool brief)
 {
    lab_cmp_md_text (o, ml->layout);
    if (brief) {
@@ -204,8 +208,8 @@ lab_cmp_mix_explain (bson_string_t *o, const lab_cmp_mix_t *m, const lab_cmp_mix
       explain_t x;
 
       /* page one: the two winners, else the layouts far off; the section: every layout */
-      if (k < 0 || (brief && (differ ? i != m->winner && strcmp (m->layouts[i].layout,
-                                                                  e->layouts[e->winner].layout) != 0
+      if (k < 0 || (brief && (differ ? i != m->winner &&
+                                          strcmp (m->layouts[i].layout, e->layouts[e->winner].layout) != 0
                                      : !far_off (m, e, i)))) {
          continue;
       }

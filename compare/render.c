@@ -24,6 +24,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    lab_cmp_sweep_t sw;
    lab_cmp_workloads_t wl;
    lab_cmp_mix_t mix;
+   const lab_cmp_results_t *mix_r;
    bson_error_t error;
    size_t l;
 
@@ -64,8 +65,9 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    if (!lab_cmp_workloads_of (&r->doc, r->name, &wl, &error)) {
       lab_cmp_workloads_cleanup (&wl);
    }
-   /* the user's mix: the file's, validated when it was loaded, and --mix's estimate */
-   if (!lab_cmp_mix_of (&r->doc, r->name, &mix, &error)) {
+   /* the user's mix: the file's (or --mix-file's), validated when it was loaded, and --mix's estimate */
+   mix_r = opts && opts->mix_file ? opts->mix_file : r;
+   if (!lab_cmp_mix_of (&mix_r->doc, mix_r->name, &mix, &error)) {
       lab_cmp_mix_cleanup (&mix);
    }
    lab_cmp_render_recommend (o, r, sw.n > 0 ? &sw : NULL, &wl, &mix, opts ? opts->mix_estimate : NULL, prod);
@@ -80,7 +82,7 @@ lab_cmp_render_md (const lab_cmp_results_t *r, const lab_cmp_render_opts_t *opts
    lab_cmp_render_verdict_tradeoff (o, &wl, &ls);
    lab_cmp_render_verdict_mix (o, &mix, opts ? opts->mix_estimate : NULL);
    lab_cmp_render_ledger (o, r, &wl, &ls);
-   lab_cmp_render_mix (o, r, &mix, opts ? opts->mix_estimate : NULL);
+   lab_cmp_render_mix (o, r, &mix, opts ? opts->mix_estimate : NULL, mix_r != r ? mix_r->name : NULL);
    lab_cmp_render_workloads_sweep (o, r, sw.n > 0 ? &sw : NULL, &wl);
    lab_cmp_render_decompose (o, r, sw.n > 0 ? &sw : NULL);
    lab_cmp_render_measured (o, r);

@@ -610,7 +610,7 @@ lab_cmp_render_verdict_mix (bson_string_t *o, const lab_cmp_mix_t *measured, con
 /* lab_cmp_render_mix -- see render_private.h. */
 void
 lab_cmp_render_mix (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *measured,
-                    const lab_cmp_mix_t *estimate)
+                    const lab_cmp_mix_t *estimate, const char *measured_in)
 {
    bool m = measured && measured->present && measured->n_layouts > 0;
    bool e = estimate && estimate->present && estimate->n_layouts > 0;
@@ -619,6 +619,11 @@ lab_cmp_render_mix (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_
       return;
    }
    bson_string_append (o, "## The user's mix\n\n");
+   if (m && measured_in) {
+      bson_string_append (o, "The stream was measured in ");
+      lab_cmp_md_text (o, measured_in);
+      bson_string_append (o, " (scancmp --mix), on the same collections as this file's layouts.\n\n");
+   }
    if (m) {
       render_one (o, r, measured);
    }

@@ -65,10 +65,6 @@ void lab_cmp_md_backend (bson_string_t *o, const bson_t *doc);
 /* lab_cmp_md_tool -- "scancmp 0.1.0": the tool that wrote the file, its version under any schema's name. */
 void lab_cmp_md_tool (bson_string_t *o, const bson_t *doc);
 
-/* lab_cmp_collection_name -- the collection of a layout: layouts[].collection, else dataset.<l>.collection
- * (lab_results_layouts), else config.<l>. */
-const char *lab_cmp_collection_name (const lab_cmp_results_t *r, const char *layout);
-
 /* lab_cmp_gather_cold -- how cold the runs really were. */
 lab_cmp_cold_facts_t lab_cmp_gather_cold (const lab_cmp_results_t *r);
 
@@ -284,9 +280,10 @@ void lab_cmp_md_known (bson_string_t *o, lab_cmp_form_t form, double v);
 /* lab_cmp_render_mix -- the section "The user's mix": the measured mix (the file's, may be NULL or not
  * present) with its verdict, how it ran, a table per layout and one per op type; the estimate (--mix, may be
  * NULL) the same way with how it was made and what it ignores, alone or, beside a measured mix, with its
- * error per layout. Nothing when neither is given. */
+ * error per layout. Nothing when neither is given. `measured_in` (may be NULL): the file the measured mix
+ * came from when not this one (layout-report --mix-file), said first. */
 void lab_cmp_render_mix (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_mix_t *measured,
-                         const lab_cmp_mix_t *estimate);
+                         const lab_cmp_mix_t *estimate, const char *measured_in);
 
 /* lab_cmp_render_verdict_mix -- with a mix, the verdict's last line (inserted before the blank line that
  * ends the verdict in `o`): the measured mix's verdict sentence, else the estimate's. Nothing without. */

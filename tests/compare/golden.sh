@@ -124,6 +124,9 @@ golden mix-beside mix.json --charts none --mix load=5,row=60,range=5,append=25,u
 # the stream and the estimate name different winners (mix-far.json: detail's appends and ranges slowed far
 # more in the stream): page one and the section say which types made the difference, per op both ways
 golden mix-far mix-far.json --charts none --mix load=5,row=60,range=5,append=25,update=5
+# the stream measured in another file of the same collections (--mix-file): page one gives its verdict
+# and why the estimate from this file's workloads differs; the section says where it was measured
+golden mix-file writes.json --charts none --mix load=5,row=60,range=5,append=25,update=5 --mix-file mix-far.json
 # an open-loop mix (gen_mix_open.py, --mix-rate): its mode and rate, achieved rate and lag (detail behind),
 # latency beside service percentiles, n/a where too few ops, the CPU, the machine saturated
 golden mix-open mix-open.json --charts none

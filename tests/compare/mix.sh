@@ -143,6 +143,14 @@ bad("mix-flag.json", lambda x: x.update(rows_equal="yes"))
 doc = copy.deepcopy(m); doc["mix"] = [1]; write("mix-array.json", doc)
 bad("mix-mode.json", lambda x: x.update(mode="sideways"))
 bad("mix-norate.json", lambda x: x.update(mode="open", rate_ops_s=None))
+# --mix-file: a mix measured on other collections than the run's layouts
+doc = copy.deepcopy(m)
+doc["mix"]["layouts"][1]["collection"] = "other_coll"
+for l in doc.get("layouts", []):
+    if l.get("layout") == "folded":
+        l["collection"] = "other_coll"
+doc["config"]["folded"] = "other_coll"
+write("mix-othercoll.json", doc)
 PY
 refused 2 '--mix: no-range.json has no range workload measured on layout "detail"' no-range.json --mix "$spec"
 refused 2 '--mix: update-detail-only.json has no update workload measured on layout "folded"' \
@@ -171,6 +179,15 @@ refused 1 'mix-prop.json: mix: proportions: "scan" is none of load, row, range, 
 refused 1 'mix-winner.json: mix: "winner" "stacked" is none of its layouts' mix-winner.json
 refused 1 'mix-flag.json: mix: "rows_equal" must be true or false' mix-flag.json
 refused 1 'mix-array.json: "mix" is missing or not an object' mix-array.json
+# --mix-file: the stream measured in another file of the same collections; refused when that file holds no
+# mix, when the run holds one of its own, when a layout of the mix is on another collection
+refused 2 "--mix-file $data/run.json holds no measured mix: give the file of scancmp --mix ... --out FILE" \
+  "$data/writes.json" --mix-file "$data/run.json"
+refused 2 "--mix-file $data/mix.json: mix.json holds a measured mix of its own" \
+  "$data/mix.json" --mix-file "$data/mix.json"
+refused 2 "its layout 'folded' (collection other_coll) is detail_coll in writes.json: not the same data" \
+  "$data/writes.json" --mix-file mix-othercoll.json
+refused 1 "--mix-file: " "$data/writes.json" --mix-file no-such-file.json
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "all mix checks passed"
