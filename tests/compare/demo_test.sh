@@ -120,6 +120,9 @@ if "- **How sure**:" not in rec:
     errors.append("the Recommendation does not say how sure its figures are")
 if "- **The user's mix**" in rec and "under this mix (" not in rec.lower():
     errors.append("the Recommendation names the user's mix without its verdict")
+# the mix was measured (mix.json): page one gives the stream's verdict, not the estimate from separate runs
+if mix and "- **The user's mix**: Under this mix (" not in rec:
+    errors.append("the Recommendation does not give the measured mix's verdict (layout-report --mix-file)")
 if errors:
     print("FAIL: " + "\nFAIL: ".join(errors), file=sys.stderr)
     sys.exit(1)
