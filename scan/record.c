@@ -230,7 +230,9 @@ append_rates (bson_t *entry, const lab_scan_layout_measure_t *m)
       BSON_APPEND_DOUBLE (&rates, "read_mb_s_peak", mbs_peak >= 0 ? mbs_peak : dd->read_mb_s);
       append_opt_double (&rates, "avg_read_request_bytes", dd->avg_read_bytes, dd->reads > 0);
       append_opt_double (&rates, "read_await_ms", dd->read_await_ms, dd->reads > 0);
-      BSON_APPEND_DOUBLE (&rates, "util_pct_mean", dd->util_pct);
+      /* reads with no io_ticks: the load was shorter than the kernel's busy-time tick, so 0% would be
+       * false (unknown, absent; the report says n/a) */
+      append_opt_double (&rates, "util_pct_mean", dd->util_pct, dd->reads == 0 || dd->io_ticks_ms > 0);
    }
    if (m->elapsed_s > 0) {
       BSON_APPEND_DOUBLE (&rates, "docs_per_s", (double)m->docs / m->elapsed_s);

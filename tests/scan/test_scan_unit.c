@@ -934,6 +934,18 @@ test_layout_entry (void **state)
    assert_false (lab_test_json_has (&e, "samples.0.engine_block_reads_per_s"));
    assert_true (lab_test_json_num (&e, "samples.0.engine_read_mb_s") == 2.5);
    assert_int_equal (lab_test_json_num (&e, "samples.1.keys_done"), 10);
+   /* reads but no io_ticks (a load shorter than the kernel's busy-time tick): %util unknown, not 0% */
+   bson_reinit (&e);
+   m.disk.io_ticks_ms = 0;
+   m.disk.util_pct = 0;
+   lab_scan_layout_entry (&m, &e);
+   assert_false (lab_test_json_has (&e, "rates.util_pct_mean"));
+   assert_true (lab_test_json_num (&e, "rates.read_requests_per_s_mean") == 100);
+   /* no reads, no ticks: idle, 0% */
+   bson_reinit (&e);
+   m.disk.reads = 0;
+   lab_scan_layout_entry (&m, &e);
+   assert_true (lab_test_json_num (&e, "rates.util_pct_mean") == 0);
    bson_destroy (&e);
 }
 
