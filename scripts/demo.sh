@@ -344,7 +344,11 @@ rel() { case "$1" in "$PWD"/*) printf '%s' "${1#"$PWD"/}" ;; *) printf '%s' "$1"
 case "$uri" in
   wiredtiger:*)
     printf 'next (from %s):\n' "$PWD"
-    printf '  %s/layout-report %s/run.json -o %s/report.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
+    # the report as the demo rendered it: with the measured mix (and its estimate) when there is one
+    again=
+    [ "$mix" != none ] && [ -f "$out/mix.json" ] && again=" --mix-file $(rel "$out")/mix.json"
+    [ -n "$again" ] && [ $mix_measured -eq 1 ] && again="$again --mix $mix"
+    printf '  %s/layout-report %s/run.json -o %s/report.md%s\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")" "$again"
     printf '  %s/scancmp --uri wiredtiger:%s --db layoutlab %s --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
       "$(rel "$bin")" "$(rel "${uri#wiredtiger:}")" "${layouts[*]}" "$(rel "$out")"
     printf '  %s/layout-report %s/run-64mb.json -o %s/report-64mb.md\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")"
