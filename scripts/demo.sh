@@ -346,8 +346,9 @@ case "$uri" in
     printf 'next (from %s):\n' "$PWD"
     # the report as the demo rendered it: with the measured mix (and its estimate) when there is one
     again=
-    [ "$mix" != none ] && [ -f "$out/mix.json" ] && again=" --mix-file $(rel "$out")/mix.json"
-    [ -n "$again" ] && [ $mix_measured -eq 1 ] && again="$again --mix $mix"
+    [ -f "$out/pred.json" ] && again=" --prediction $(rel "$out")/pred.json"
+    [ "$mix" != none ] && [ -f "$out/mix.json" ] && again="$again --mix-file $(rel "$out")/mix.json"
+    [ -f "$out/mix.json" ] && [ $mix_measured -eq 1 ] && again="$again --mix $mix"
     printf '  %s/layout-report %s/run.json -o %s/report.md%s\n' "$(rel "$bin")" "$(rel "$out")" "$(rel "$out")" "$again"
     printf '  %s/scancmp --uri wiredtiger:%s --db layoutlab %s --cold --direct-io --cache-size 64MB --runs 3 -o %s/run-64mb.json\n' \
       "$(rel "$bin")" "$(rel "${uri#wiredtiger:}")" "${layouts[*]}" "$(rel "$out")"
