@@ -495,7 +495,8 @@ sim_cleanup (sim_t *s)
 /* next_worker -- the worker whose row comes next: the least time spent (by cost), or the next in turn;
  * -1 when every worker is done. */
 static int
-next_worker (const lab_scan_evictsim_trace_t *t, const size_t *at, const double *clock, int last, bool by_cost)
+next_worker (const lab_scan_evictsim_trace_t *t, const size_t *at, const double *clock, int last,
+             bool by_cost)
 {
    int w, best = -1;
 

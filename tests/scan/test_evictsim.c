@@ -75,7 +75,7 @@ test_hot_set_survives_scan (void **state)
    print_message ("hot set: LRU %.0f misses, the miniature %.0f (%llu passes, %llu evicted)\n", lru,
                   r.misses[HOT], (unsigned long long)r.passes, (unsigned long long)r.evicted);
    assert_true (r.accesses[HOT] == 2.0 * 40 * rounds);
-   assert_true (lru >= 40.0 * rounds);     /* LRU: every round's first touch of each hot page */
+   assert_true (lru >= 40.0 * rounds);       /* LRU: every round's first touch of each hot page */
    assert_true (r.misses[HOT] <= 0.2 * lru); /* WiredTiger: the hot set stays */
    assert_true (r.misses[SCAN] == 60.0 * rounds);
    assert_true (r.passes > 0 && r.evicted > 0);
