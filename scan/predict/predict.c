@@ -175,6 +175,10 @@ layouts_of (const probe_t *p, const lab_scan_predict_input_t *in, int64_t folded
    l->bytes[1] = (double)nload * in->folded_master_bytes + l->rows * in->folded_row_bytes;
 }
 
+/* The most rows whose accesses are kept for the eviction miniature (8 bytes an access: about 150 MB); a
+ * larger load is predicted by the LRU alone (--sample keeps fewer rows). */
+#define PREDICT_SIM_MAX_ROWS 8000000.0
+
 /* traces_build -- the masters in [lo, hi) of the loaded ones (mini_build), their model input and both
  * layouts' traces; with `record` also each worker's accesses for the eviction miniature. */
 static void
@@ -183,7 +187,7 @@ traces_build (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, i
 {
    mini_build (p, load, nload, lo, hi, &tr->mini);
    model_input (o, p, &tr->mini, &tr->in);
-   if (record) {
+   if (record && tr->mini.rows_loaded <= PREDICT_SIM_MAX_ROWS) {
       tr->ev[0] = lab_scan_evictsim_trace_new (o->parallel);
       tr->ev[1] = lab_scan_evictsim_trace_new (o->parallel);
    }

@@ -28,6 +28,23 @@ lru_reuse_hit_share (lab_scan_stackdist_t *sd, uint64_t capacity)
    return acc > cold ? 1 - (miss - cold) / (acc - cold) : 0;
 }
 
+/* sample_scale -- how many times more pages the whole load touches than the sample's trace (1 without a
+ * sample): a sample of masters touches fewer of the folded layout's pages than the load would. */
+static double
+sample_scale (const traces_t *tr, int layout, const layouts_t *l)
+{
+   double sampled = 0, whole = l->pages[layout][LAB_PREDICT_DATA] + l->pages[layout][LAB_PREDICT_INDEX];
+   int cls;
+
+   if (tr->mini.rate >= 1) {
+      return 1;
+   }
+   for (cls = LAB_PREDICT_DATA; cls <= LAB_PREDICT_DATA_AGAIN; cls++) {
+      sampled += lab_scan_stackdist_pages (tr->sd[layout], cls);
+   }
+   return sampled > 0 && whole > sampled ? whole / sampled : 1;
+}
+
 /* lab_scan_predict_point_model -- see predict_private.h. */
 void
 lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cache, const layouts_t *l,
@@ -40,7 +57,11 @@ lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cache, co
 
    memset (pm, 0, sizeof *pm);
    pm->model = LAB_PREDICT_MODEL_LRU;
-   if (!ev || lab_scan_evictsim_trace_footprint (ev) <= target) {
+   if (!ev) {
+      pm->why = "too many rows for the eviction miniature (more than 8 million loaded): give --sample";
+      return;
+   }
+   if ((double)lab_scan_evictsim_trace_footprint (ev) * sample_scale (tr, layout, l) <= (double)target) {
       pm->why = "the trace's pages fit under eviction_target: nothing is evicted";
       return;
    }

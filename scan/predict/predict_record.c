@@ -133,7 +133,9 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
          BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_READ_AMPLIFICATION, amp);
       }
       BSON_APPEND_UTF8 (&d, "model", pm[i].model);
-      if (!pm[i].why) {
+      if (pm[i].why) {
+         BSON_APPEND_UTF8 (&d, "model_why", pm[i].why);
+      } else {
          /* what the exact LRU would have said, and what the miniature did */
          BSON_APPEND_DOUBLE (&d, "lru_read_amplification", l->on_disk[i] > 0 ? lru[i] / l->on_disk[i] : 0);
          BSON_APPEND_INT64 (&d, "sim_eviction_passes", (int64_t)pm[i].sim.passes);
