@@ -3,7 +3,8 @@
  * where it and an exact LRU (stackdist.c, fed the same accesses) must part: a hot set reused between scans
  * of pages touched once, larger together than the cache (read generations keep the hot set, LRU loses it
  * every round); a page read while the cache is past midway to the trigger and touched again by the next row
- * (evicted as its cursor lets it go: read again, where LRU hits), unless another worker's cursor holds it;
+ * (evicted as its cursor lets it go: read again, where LRU hits), unless another worker found it meanwhile
+ * (its hit bumped the page) and holds it;
  * and a trace that fits under eviction_target (the two agree: first touches only).
  */
 #include "tests/testutil.h"
@@ -85,8 +86,9 @@ test_hot_set_survives_scan (void **state)
 
 /* One worker reads pages once each, two rows per page (a master's rows on one page): LRU hits every second
  * row. WiredTiger evicts a page read under "no keep" as the next row's search lets it go, then reads it
- * again: the second rows miss too, some of them. With a second worker holding the same pages the release
- * cannot evict them. */
+ * again: the second rows miss too, some of them. With a second worker in step on the same pages, its hit
+ * bumps each page and its cursor holds it: the release evicts none (seen red only with both the bump of such
+ * a page and the hold check taken out). */
 static void
 test_no_keep_evicts_on_release (void **state)
 {
