@@ -29,7 +29,8 @@
 
 /* The band the prediction holds (docs/results.md "Predicted before folding"). Where the measured load
  * rereads (read amplification above 2) on a shape whose rows are scattered: within TOL_REL of it (seen
- * -9% to -31%: WiredTiger rereads more than LRU would). Elsewhere the model gives LRU's floor, every page
+ * -9% to -31% with the LRU alone: WiredTiger rereads more than LRU would; -2% to -13% with the eviction
+ * miniature). Elsewhere the model gives LRU's floor, every page
  * touched read once, and WiredTiger's figure varies from run to run above it (the clustered shape's
  * detail layout at ratio 4 measured 0.85, 1.72 and 3.20 in three runs): there the prediction must not be
  * more than TOL_ABS above the measured one, and on the clustered shape it must say the load does not
