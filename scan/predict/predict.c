@@ -145,6 +145,8 @@ layouts_of (const probe_t *p, const lab_scan_predict_input_t *in, int64_t folded
    l->index_disk = key_index / ipages;
    l->folded_pages = folded_pages;
    l->fill = lab_scan_predict_cache_fill (p);
+   l->evict_target = p->evict_target > 0 ? p->evict_target : LAB_PREDICT_EVICT_TARGET;
+   l->evict_trigger = p->evict_trigger > l->evict_target ? p->evict_trigger : LAB_PREDICT_CACHE_FILL * 100;
    /* folded: its pages at the detail's compression; indexes of one entry per master */
    /* the documents' bytes at the detail's compression (whole documents packed into pages of the detail's
     * bytes over-predicted the demo's folded copy by 16%: a page grows until its compressed image fills) */
@@ -173,16 +175,27 @@ layouts_of (const probe_t *p, const lab_scan_predict_input_t *in, int64_t folded
    l->bytes[1] = (double)nload * in->folded_master_bytes + l->rows * in->folded_row_bytes;
 }
 
+/* The most rows whose accesses are kept for the eviction miniature (8 bytes an access: about 150 MB); a
+ * larger load is predicted by the LRU alone (--sample keeps fewer rows). */
+#define PREDICT_SIM_MAX_ROWS 8000000.0
+
 /* traces_build -- the masters in [lo, hi) of the loaded ones (mini_build), their model input and both
- * layouts' traces. */
+ * layouts' traces; with `record` also each worker's accesses for the eviction miniature. */
 static void
 traces_build (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload, double lo,
-              double hi, traces_t *tr)
+              double hi, bool record, traces_t *tr)
 {
    mini_build (p, load, nload, lo, hi, &tr->mini);
    model_input (o, p, &tr->mini, &tr->in);
+   if (record && tr->mini.rows_loaded <= PREDICT_SIM_MAX_ROWS) {
+      tr->ev[0] = lab_scan_evictsim_trace_new (o->parallel);
+      tr->ev[1] = lab_scan_evictsim_trace_new (o->parallel);
+   }
+   tr->in.record = tr->ev[0];
    tr->sd[0] = lab_scan_predict_trace_detail (&tr->in);
+   tr->in.record = tr->ev[1];
    tr->sd[1] = lab_scan_predict_trace_folded (&tr->in, &tr->folded_pages);
+   tr->in.record = NULL;
 }
 
 /* traces_cleanup -- free a traces_build's; safe on a zeroed one. */
@@ -191,6 +204,8 @@ traces_cleanup (traces_t *tr)
 {
    lab_scan_stackdist_destroy (tr->sd[0]);
    lab_scan_stackdist_destroy (tr->sd[1]);
+   lab_scan_evictsim_trace_destroy (tr->ev[0]);
+   lab_scan_evictsim_trace_destroy (tr->ev[1]);
    mini_cleanup (&tr->mini);
    memset (tr, 0, sizeof *tr);
 }
@@ -336,7 +351,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    }
 
    load = loaded_masters (o, p.nkeys, &nload);
-   traces_build (o, &p, load, nload, 0, p.sample, &tr);
+   traces_build (o, &p, load, nload, 0, p.sample, true, &tr);
    if (tr.mini.nload == 0) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
                      "nothing to predict: none of the %lld masters loaded is in the sample of %s (sample a "
@@ -354,7 +369,8 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       /* the sample split four ways by the same hash: each an estimate of its own, their spread the error */
       ngroups = SAMPLE_GROUPS;
       for (g = 0; g < ngroups; g++) {
-         traces_build (o, &p, load, nload, p.sample * g / ngroups, p.sample * (g + 1) / ngroups, &groups[g]);
+         traces_build (o, &p, load, nload, p.sample * g / ngroups, p.sample * (g + 1) / ngroups, false,
+                       &groups[g]);
       }
    }
    layouts_of (&p, &tr.in, tr.folded_pages, &tr.mini, nload, &l);

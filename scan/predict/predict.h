@@ -13,6 +13,11 @@
  * cache of every size at once, the cache holding pages of their in-memory footprint (measured by the probe on
  * the embedded store: predict_probe.c) up to WiredTiger's eviction trigger, and each miss reads the page's
  * on-disk bytes: read amplification = those bytes / the layout's data + indexes on disk, as measured.
+ * WiredTiger does not evict in LRU order: where the two can differ (predict_evict.c: the trace's pages do
+ * not fit under eviction_target and some reuse hits the LRU cache) a miniature of its eviction
+ * (scan/predict/evictsim.h: read generations, the walk's queue of the oldest pages it meets, eviction from
+ * the trigger down to the target, pages read past midway evicted when their cursor lets them go) runs over
+ * the same trace at that cache, and each point says which engine gave it (LAB_PREDICT_MODEL_*).
  *
  * With a sample (--sample F) the probe reads the RecordIds of the masters whose key hashes under F only;
  * their accesses keep their real pages and order, and the misses are scaled up (predict.c
@@ -29,6 +34,7 @@
 #define LAB_PREDICT_H
 
 #include "scan/scan.h"
+#include "scan/predict/evictsim.h"
 #include "scan/predict/stackdist.h"
 
 /* The share of the cache the model lets pages fill: WiredTiger's default eviction_trigger (95%; the
@@ -36,6 +42,9 @@
  * measured peaks of 95% of a 28.4 MiB cache holding every page, and 100% at the small caches, on the
  * test's data). */
 #define LAB_PREDICT_CACHE_FILL 0.95
+/* WiredTiger's default eviction_target (percent): where the eviction miniature (evictsim.h) starts to evict
+ * when the probe read no configuration. */
+#define LAB_PREDICT_EVICT_TARGET 80.0
 /* In-memory bytes a data row costs beyond its BSON (WT_ROW slot, key and value cells). */
 #define LAB_PREDICT_ROW_CACHE_OVERHEAD 24.0
 /* In-memory bytes of a page beyond its rows (WT_PAGE, its index array, allocation slack). */
@@ -69,6 +78,8 @@ typedef struct {
    double folded_page_cache_bytes;
    double folded_index_entries_per_page;
    bool again_class; /* the detail trace counts a master's repeated touches as LAB_PREDICT_DATA_AGAIN */
+   lab_scan_evictsim_trace_t
+      *record; /* (may be NULL) gets each worker's accesses, for the eviction miniature */
 } lab_scan_predict_input_t;
 
 /* lab_scan_predict_trace_detail -- the stack-distance analysis of the detail layout's load: class

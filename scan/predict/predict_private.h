@@ -163,8 +163,9 @@ typedef struct {
    double bytes[2];      /* their bytes */
    double rows;          /* rows each load returns */
    int64_t folded_pages;
-   double pages[2][2]; /* [layout][LAB_PREDICT_DATA / _INDEX]: the pages of each kind */
-   double fill;        /* the share of a cache pages fill (cache_fill) */
+   double pages[2][2];                 /* [layout][LAB_PREDICT_DATA / _INDEX]: the pages of each kind */
+   double fill;                        /* the share of a cache pages fill (cache_fill) */
+   double evict_target, evict_trigger; /* percent: the eviction miniature's thresholds */
 } layouts_t;
 
 /* The traces of one set of masters (all, a sample, or a part of it): the detail and folded layouts' stack
@@ -173,8 +174,29 @@ typedef struct {
    mini_t mini;
    lab_scan_predict_input_t in;
    lab_scan_stackdist_t *sd[2];
+   lab_scan_evictsim_trace_t *ev[2]; /* the whole sample's: each worker's accesses (NULL in the groups) */
    int64_t folded_pages;
 } traces_t;
+
+/* The engines a point's bytes read come from (the "model" of each layout in a predicted point). */
+#define LAB_PREDICT_MODEL_LRU "lru"
+#define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
+/* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
+#define LAB_PREDICT_MODEL_VERSION "2-wt-evict-sim"
+
+/* One layout's engine at one cache point. */
+typedef struct {
+   const char *model;                    /* LAB_PREDICT_MODEL_* */
+   const char *why;                      /* why LRU (NULL: the miniature ran) */
+   double misses[LAB_STACKDIST_CLASSES]; /* the miniature's page reads per class */
+   lab_scan_evictsim_result_t sim;
+} lab_scan_predict_model_t;
+
+/* lab_scan_predict_point_model -- (predict_evict.c) the engine of `layout` (0 detail, 1 folded) at `cache`:
+ * LRU (the stack distances) where the trace fits under eviction_target or almost no reuse hits an LRU cache
+ * (the policies cannot differ), else the eviction miniature run over tr->ev[layout]. */
+void lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cache, const layouts_t *l,
+                                   lab_scan_predict_model_t *pm);
 
 /* lab_scan_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per
  * layout read amplification. */

@@ -25,17 +25,18 @@
  * (its accesses, the sample's / rate, less its first touches). Its first touches are not scaled so
  * simply: a page holding rows of k masters is touched first once in the whole load but about once per
  * rate x k sampled ones, so they are the sample's / rate, at most the layout's pages of that kind. At rate
- * 1 these are the trace's misses, exactly. */
+ * 1 these are the trace's misses, exactly. `sim` (may be NULL) gives the eviction miniature's misses per
+ * class in place of the LRU's. */
 static double
 scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l, int layout,
-                   double *misses)
+                   const double *sim, double *misses)
 {
    uint64_t cap = lab_scan_predict_capacity_at (cache, l->fill);
    double bytes = 0, total = 0;
    int cls;
 
    for (cls = LAB_PREDICT_DATA; cls <= LAB_PREDICT_DATA_AGAIN; cls++) {
-      double m = lab_scan_stackdist_misses (sd, cls, cap);
+      double m = sim ? sim[cls] : lab_scan_stackdist_misses (sd, cls, cap);
       if (rate < 1 && cls == LAB_PREDICT_DATA_AGAIN) {
          /* a master's own repeated touches: every sampled master keeps them all */
          m /= rate;
@@ -88,13 +89,17 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
                                const lab_scan_opts_t *o, int64_t nload, const timing_t *t)
 {
    static const char *const names[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
-   double rb[2], misses[2], amp;
+   double rb[2], misses[2], lru[2], amp;
+   lab_scan_predict_model_t pm[2];
    bson_t runs = BSON_INITIALIZER, arr, d;
    bson_iter_t it;
    int i, g;
 
    for (i = 0; i < 2; i++) {
-      rb[i] = scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, &misses[i]);
+      lab_scan_predict_point_model (tr, i, cache, l, &pm[i]);
+      lru[i] = scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, NULL, &misses[i]);
+      rb[i] = pm[i].why ? lru[i]
+                        : scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, pm[i].misses, &misses[i]);
    }
    BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)cache);
    BSON_APPEND_DOUBLE (point, LAB_RESULTS_KEY_CACHE_RATIO, ratio);
@@ -127,14 +132,27 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
       if (lab_results_read_amplification (rb[i], l->on_disk[i], &amp)) {
          BSON_APPEND_DOUBLE (&d, LAB_RESULTS_KEY_READ_AMPLIFICATION, amp);
       }
+      BSON_APPEND_UTF8 (&d, "model", pm[i].model);
+      if (pm[i].why) {
+         BSON_APPEND_UTF8 (&d, "model_why", pm[i].why);
+      } else {
+         /* what the exact LRU would have said, and what the miniature did */
+         BSON_APPEND_DOUBLE (&d, "lru_read_amplification", l->on_disk[i] > 0 ? lru[i] / l->on_disk[i] : 0);
+         BSON_APPEND_INT64 (&d, "sim_eviction_passes", (int64_t)pm[i].sim.passes);
+         BSON_APPEND_INT64 (&d, "sim_pages_evicted", (int64_t)pm[i].sim.evicted);
+         BSON_APPEND_INT64 (&d, "sim_pages_evicted_on_release", (int64_t)pm[i].sim.released);
+         BSON_APPEND_DOUBLE (&d, "sim_peak_cache_share",
+                             cache > 0 ? (double)pm[i].sim.peak_bytes / (double)cache : 0);
+      }
       if (ngroups > 1) {
          /* the sampling error: the standard error of the groups' estimates (each from a
           * disjoint part of the sample, scaled by its own rate), which the whole sample's estimate averages
           */
          double a[SAMPLE_GROUPS], mean = 0, ss = 0;
          for (g = 0; g < ngroups; g++) {
-            double b = scaled_read_bytes (groups[g].sd[i], cache, groups[g].mini.rate, l, i, NULL);
-            a[g] = l->on_disk[i] > 0 ? b / l->on_disk[i] : 0;
+            double b = scaled_read_bytes (groups[g].sd[i], cache, groups[g].mini.rate, l, i, NULL, NULL);
+            /* the groups run the LRU: its spread is carried to the miniature's figure in proportion */
+            a[g] = l->on_disk[i] > 0 ? b / l->on_disk[i] * (lru[i] > 0 ? rb[i] / lru[i] : 1) : 0;
             mean += a[g] / ngroups;
          }
          for (g = 0; g < ngroups; g++) {
@@ -159,7 +177,12 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
    BSON_APPEND_DOCUMENT_BEGIN (results, "prediction", &d);
    BSON_APPEND_UTF8 (&d, "source_collection", o->detail);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "model", &m);
-   BSON_APPEND_UTF8 (&m, "method", "stack distances (LRU, byte-weighted) over the page trace of the load");
+   BSON_APPEND_UTF8 (
+      &m, "method",
+      "stack distances (LRU, byte-weighted) over the page trace of the load; at the caches where "
+      "WiredTiger's eviction can differ, a miniature of it run over the same trace (each "
+      "point's model)");
+   BSON_APPEND_UTF8 (&m, "model_version", LAB_PREDICT_MODEL_VERSION);
    BSON_APPEND_DOUBLE (&m, "cache_fill", l->fill);
    BSON_APPEND_INT32 (&m, "parallel", in->parallel);
    BSON_APPEND_UTF8 (&m, "interleaving", "workers round-robin, one row each");

@@ -86,6 +86,10 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
          ip = index_page ((double)(first[m] + (int64_t)t->j), in->index_entries_per_page);
          if (ip != t->last_index_page) {
             lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, ibytes, LAB_PREDICT_INDEX, true);
+            if (in->record) {
+               lab_scan_evictsim_trace_add (in->record, w, 2 * (uint64_t)ip + 1, ibytes, LAB_PREDICT_INDEX,
+                                            LAB_EVICTSIM_INDEX);
+            }
             t->last_index_page = ip;
          }
          off = (double)(in->rids[m][t->j] - in->min_rid);
@@ -103,6 +107,10 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
             /* a master's rows come in RecordId order: a page it touched is its previous row's */
             int cls = in->again_class && p == t->last_data_page ? LAB_PREDICT_DATA_AGAIN : LAB_PREDICT_DATA;
             lab_scan_stackdist_access (sd, 2 * (uint64_t)p, dbytes, cls, true);
+            if (in->record) {
+               lab_scan_evictsim_trace_add (in->record, w, 2 * (uint64_t)p, dbytes, cls,
+                                            p == last ? LAB_EVICTSIM_ROW_END : 0);
+            }
             t->last_data_page = p;
          }
          t->j++;
@@ -124,6 +132,7 @@ lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *page
    uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
    double fill = 0;
    trace_worker_t *ws;
+   uint64_t ip;
    int nw, w, active;
 
    for (m = 0; m < in->nmasters; m++) {
@@ -148,10 +157,15 @@ lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *page
          }
          active++;
          m = in->load[t->k++];
-         lab_scan_stackdist_access (
-            sd, 2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1, ibytes,
-            LAB_PREDICT_INDEX, true);
+         ip = 2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1;
+         lab_scan_stackdist_access (sd, ip, ibytes, LAB_PREDICT_INDEX, true);
          lab_scan_stackdist_access (sd, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA, true);
+         if (in->record) {
+            /* a master's one document: its index entry's page, then its data page */
+            lab_scan_evictsim_trace_add (in->record, w, ip, ibytes, LAB_PREDICT_INDEX, LAB_EVICTSIM_INDEX);
+            lab_scan_evictsim_trace_add (in->record, w, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA,
+                                         LAB_EVICTSIM_ROW_END);
+         }
       }
    } while (active > 0);
    bson_free (ws);
