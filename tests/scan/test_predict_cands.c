@@ -52,8 +52,8 @@ layout (lab_scan_predict_input_t *in, double rows_per_page, int parallel)
 }
 
 /* Key order: the interleaved rows renumbered, a master's 10 rows fill one page of 10: 4 pages each read
- * once in a cache of one page, where the detail trace of the same rows reads each master's 4 pages. The key index
- * is searched once per master; a clustered collection walks none. */
+ * once in a cache of one page, where the detail trace of the same rows reads each master's 4 pages. The key
+ * index is searched once per master; a clustered collection walks none. */
 static void
 test_key_order (void **state)
 {
