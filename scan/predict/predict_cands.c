@@ -116,9 +116,8 @@ model_docs (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    c->doc_bytes = docs > 0 ? data / docs : 0;
    c->l.index[0] = l->index[0] * docs / (p->entries_est > 0 ? p->entries_est : 1);
    c->l.index_disk = l->index_disk;
-   c->l.pages[0][LAB_PREDICT_INDEX] = ceil (docs / (in.folded_index_entries_per_page > 1
-                                                       ? in.folded_index_entries_per_page
-                                                       : 1));
+   c->l.pages[0][LAB_PREDICT_INDEX] =
+      ceil (docs / (in.folded_index_entries_per_page > 1 ? in.folded_index_entries_per_page : 1));
    in.folded_page_bytes = c->page_bytes;
    in.folded_page_cache_bytes = c->page_cache_bytes;
    in.again_class = tr->in.again_class;
@@ -134,13 +133,14 @@ lab_scan_predict_cands_build (const lab_scan_opts_t *o, const probe_t *p, const 
                               const layouts_t *l, lab_scan_predict_cands_t *c)
 {
    lab_layout_t d[LAB_PREDICT_CANDS];
-   int32_t br = p->cf.bucket_rows > 0 ? p->cf.bucket_rows
+   int32_t br = p->cf.bucket_rows > 0        ? p->cf.bucket_rows
                 : o->predict_bucket_rows > 0 ? (int32_t)o->predict_bucket_rows
                                              : 100;
    size_t n = cand_descs (br, d), i;
 
    memset (c, 0, sizeof *c);
    c->rate = tr->mini.rate;
+   c->row_reads = (double)o->wl.row_keys;
    for (i = 0; i < n; i++) {
       lab_scan_predict_cand_t *k = &c->c[c->n];
       memset (k, 0, sizeof *k);

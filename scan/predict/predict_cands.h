@@ -50,7 +50,8 @@ typedef struct {
 typedef struct {
    size_t n;
    lab_scan_predict_cand_t c[LAB_PREDICT_CANDS];
-   double rate; /* the sample's (1: every master) */
+   double rate;      /* the sample's (1: every master) */
+   double row_reads; /* the row workload's reads (--row-keys) */
 } lab_scan_predict_cands_t;
 
 /* lab_scan_predict_cands_build -- the candidates (sorted, clustered, buckets of o's --bucket-rows, folded

@@ -37,19 +37,29 @@ journal_of (double value, double key, double entries, double compress)
 /* One layout's figures for the workloads. */
 typedef struct {
    const char *name;
-   bool rows;             /* one document per row */
-   double doc_bytes;      /* the document an append writes (a row, the master's last document) */
-   double index_entries;  /* index entries an append adds */
-   double key_bytes;      /* the record's key */
-   double compress;       /* on disk per byte */
-   double data_disk;      /* a data page miss */
-   double index_disk;     /* an index page miss (0: no index walked) */
+   bool rows;                      /* one document per row */
+   double doc_bytes;               /* the document an append writes (a row, the master's last document) */
+   double index_entries;           /* index entries an append adds */
+   double key_bytes;               /* the record's key */
+   double compress;                /* on disk per byte */
+   double data_disk;               /* a data page miss */
+   double index_disk;              /* an index page miss (0: no index walked) */
+   double data_pages, index_pages; /* the data pages and the key index's leaf pages */
 } wl_layout_t;
 
-/* append_layout -- one layout's "append" and "row" figures into `d`. */
-static void
-append_layout (bson_t *d, const wl_layout_t *w)
+/* distinct_pages -- the pages of `pages` that `reads` reads of uniformly random ones touch: each read once
+ * into a cache that keeps them. */
+static double
+distinct_pages (double pages, double reads)
 {
+   return pages >= 1 && reads > 0 ? pages * (1 - pow (1 - 1 / pages, reads)) : 0;
+}
+
+/* append_layout -- one layout's "append" and "row" figures into `d` (`reads` row reads). */
+static void
+append_layout (bson_t *d, const wl_layout_t *w, double reads)
+{
+   double idx = w->index_disk > 0 ? distinct_pages (w->index_pages, reads) * w->index_disk : 0;
    bson_t e;
 
    bson_append_document_begin (d, w->name, -1, &e);
@@ -60,6 +70,14 @@ append_layout (bson_t *d, const wl_layout_t *w)
     * document holding the row (the tree's internal pages aside) */
    BSON_APPEND_DOUBLE (&e, "row_pages_per_read", w->index_disk > 0 ? 2 : 1);
    BSON_APPEND_DOUBLE (&e, "row_read_bytes_cold", w->index_disk + w->data_disk);
+   /* `reads` random rows: a page read once stays (the cache holding what they touch), so each read
+    * costs the distinct pages over the reads */
+   BSON_APPEND_DOUBLE (&e, "data_pages", w->data_pages);
+   BSON_APPEND_DOUBLE (&e, "index_pages", w->index_disk > 0 ? w->index_pages : 0);
+   BSON_APPEND_DOUBLE (&e, "data_page_disk_bytes", w->data_disk);
+   BSON_APPEND_DOUBLE (&e, "index_page_disk_bytes", w->index_disk);
+   BSON_APPEND_DOUBLE (&e, "row_read_bytes_per_query",
+                       reads > 0 ? (distinct_pages (w->data_pages, reads) * w->data_disk + idx) / reads : 0);
    bson_append_document_end (d, &e);
 }
 
@@ -82,21 +100,48 @@ record_workloads (bson_t *results, const lab_scan_predict_cands_t *c, const prob
                      "index entries beside it), a fold rewrites the master's document whole (its last "
                      "bucket for buckets); journal = the commit's log record, compressed when large, in "
                      "128-byte units");
-   BSON_APPEND_UTF8 (&d, "row_method",
-                     "one row read cold by key and line: the key index's leaf page and the data page "
-                     "of the document holding it, each a miss of its bytes on disk");
+   BSON_APPEND_UTF8 (
+      &d, "row_method",
+      "a row read by key and line reads the key index's leaf page and the data page of the "
+      "document holding it: cold, each a miss of its bytes on disk (row_read_bytes_cold); over "
+      "row_reads random rows, the distinct pages they touch, pages(1 - (1 - 1/pages)^reads), "
+      "per read (row_read_bytes_per_query)");
+   BSON_APPEND_INT64 (&d, "row_reads", (int64_t)c->row_reads);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "layouts", &ls);
-   w = (wl_layout_t){ LAB_RESULTS_DETAIL, true, p->st.avg_obj_size_bytes, (double)p->st.nindexes,
-                      RECORD_ID_BYTES, 0, l->data_disk[0], l->index_disk };
-   append_layout (&ls, &w);
-   w = (wl_layout_t){ LAB_RESULTS_FOLDED, false,
-                      tr->in.folded_master_bytes + (mean + 1) * tr->in.folded_row_bytes, 0, RECORD_ID_BYTES,
-                      fold_c, l->data_disk[1], l->index_disk };
-   append_layout (&ls, &w);
+   w = (wl_layout_t){ LAB_RESULTS_DETAIL,
+                      true,
+                      p->st.avg_obj_size_bytes,
+                      (double)p->st.nindexes,
+                      RECORD_ID_BYTES,
+                      0,
+                      l->data_disk[0],
+                      l->index_disk,
+                      l->pages[0][LAB_PREDICT_DATA],
+                      l->pages[0][LAB_PREDICT_INDEX] };
+   append_layout (&ls, &w, c->row_reads);
+   w = (wl_layout_t){ LAB_RESULTS_FOLDED,
+                      false,
+                      tr->in.folded_master_bytes + (mean + 1) * tr->in.folded_row_bytes,
+                      0,
+                      RECORD_ID_BYTES,
+                      fold_c,
+                      l->data_disk[1],
+                      l->index_disk,
+                      l->pages[1][LAB_PREDICT_DATA],
+                      l->pages[1][LAB_PREDICT_INDEX] };
+   append_layout (&ls, &w, c->row_reads);
    for (i = 0; i < c->n; i++) {
       const lab_scan_predict_cand_t *k = &c->c[i];
-      w = (wl_layout_t){ k->desc.name, lab_layout_reads_rows (&k->desc), k->doc_bytes, 0, RECORD_ID_BYTES,
-                         fold_c, k->l.data_disk[0], k->l.index_disk };
+      w = (wl_layout_t){ k->desc.name,
+                         lab_layout_reads_rows (&k->desc),
+                         k->doc_bytes,
+                         0,
+                         RECORD_ID_BYTES,
+                         fold_c,
+                         k->l.data_disk[0],
+                         k->l.index_disk,
+                         k->l.pages[0][LAB_PREDICT_DATA],
+                         k->l.pages[0][LAB_PREDICT_INDEX] };
       if (w.rows) {
          /* a row's insert: the _id index's entry and the key index's (a clustered _id is the record's key) */
          w.index_entries = lab_layout_read_by_id_range (&k->desc) ? 0 : (double)p->st.nindexes;
@@ -109,7 +154,7 @@ record_workloads (bson_t *results, const lab_scan_predict_cands_t *c, const prob
       } else {
          w.doc_bytes = tr->in.folded_master_bytes + (mean + 1) * tr->in.folded_row_bytes;
       }
-      append_layout (&ls, &w);
+      append_layout (&ls, &w, c->row_reads);
    }
    bson_append_document_end (&d, &ls);
    bson_append_document_end (results, &d);
@@ -204,18 +249,27 @@ lab_scan_predict_cands_table (const bson_t *results)
       }
       bson_string_append (s, "\n");
    }
-   bson_string_append (s, "Other workloads, predicted per layout: an append's journal bytes per write (one row "
-                          "to a master of the mean rows), a cold row read's pages and KiB\n");
+   v = 0;
+   lab_results_get_number (results, "predicted_workloads.row_reads", &v);
+   bson_string_append_printf (
+      s,
+      "Other workloads, predicted per layout: an append's journal bytes per write (one "
+      "row to a master of the mean rows); a row read's pages and KiB cold, and per read "
+      "over %.0f random rows (--row-keys)\n",
+      v);
    for (k = 0; k < nn; k++) {
-      double j = 0, pg = 0, rb = 0;
+      double j = 0, pg = 0, rb = 0, rq = 0;
       snprintf (path, sizeof path, "predicted_workloads.layouts.%s.append_journal_bytes_per_write", names[k]);
       lab_results_get_number (results, path, &j);
       snprintf (path, sizeof path, "predicted_workloads.layouts.%s.row_pages_per_read", names[k]);
       lab_results_get_number (results, path, &pg);
       snprintf (path, sizeof path, "predicted_workloads.layouts.%s.row_read_bytes_cold", names[k]);
       lab_results_get_number (results, path, &rb);
-      bson_string_append_printf (s, "  %-12s append %8.0f B/write   row read %.0f pages, %.1f KiB\n", names[k],
-                                 j, pg, rb / 1024.0);
+      snprintf (path, sizeof path, "predicted_workloads.layouts.%s.row_read_bytes_per_query", names[k]);
+      lab_results_get_number (results, path, &rq);
+      bson_string_append_printf (
+         s, "  %-12s append %8.0f B/write   row read %.0f pages, %.1f KiB cold, %.1f KiB per read\n",
+         names[k], j, pg, rb / 1024.0, rq / 1024.0);
    }
    return bson_string_free (s, false);
 }
