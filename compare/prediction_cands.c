@@ -137,9 +137,10 @@ md_candidates (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_resul
    if (shown == 0 || n == 0) {
       return;
    }
-   bson_string_append (o, "\nThe other candidates, matched to the predicted ones by what they are (the layout "
-                          "descriptors), not by name: engine MiB read predicted, measured, error.\n\n| engine "
-                          "cache |");
+   bson_string_append (o,
+                       "\nThe other candidates, matched to the predicted ones by what they are (the layout "
+                       "descriptors), not by name: engine MiB read predicted, measured, error.\n\n| engine "
+                       "cache |");
    for (l = 0; l < ls.n; l++) {
       if (pm[l]) {
          bson_string_append_printf (o, " %s predicted (%s) | measured | error |", ls.l[l].name, pm[l]->name);
@@ -153,7 +154,8 @@ md_candidates (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_resul
    for (i = 0; i < n; i++) {
       lab_sweep_point_t m;
       int k;
-      if (!lab_results_sweep_point (&r->doc, i, &m) || (k = pred_point (&pred->doc, m.cache_size_bytes)) < 0) {
+      if (!lab_results_sweep_point (&r->doc, i, &m) ||
+          (k = pred_point (&pred->doc, m.cache_size_bytes)) < 0) {
          continue;
       }
       bson_string_append_printf (o, "| %.1f MiB |", m.cache_size_bytes / 1048576.0);
@@ -282,10 +284,11 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
          continue;
       }
       if (strcmp (w, "append") == 0) {
-         bson_string_append (o, "\nAppends: journal bytes per write, predicted (one row appended to a master of "
-                                "the mean rows) beside measured (the workload's, on its own masters: a fold "
-                                "rewrites the whole document, so its error follows their size).\n\n| layout | "
-                                "predicted | measured | error |\n|---|---|---|---|\n");
+         bson_string_append (o,
+                             "\nAppends: journal bytes per write, predicted (one row appended to a master of "
+                             "the mean rows) beside measured (the workload's, on its own masters: a fold "
+                             "rewrites the whole document, so its error follows their size).\n\n| layout | "
+                             "predicted | measured | error |\n|---|---|---|---|\n");
          md_workload_row (o, &wl, pred, pl, np, &ls, "append_journal_bytes_per_write",
                           "write.journal_bytes_per_write", NULL);
       } else if (strcmp (w, "row") == 0) {

@@ -5,7 +5,7 @@
  * their _id {<key>, id}, and no key index to walk: a master is an _id range of the record table), buckets
  * of --bucket-rows rows (several documents per master packed in key order, one index entry each) and the
  * folded layout with zstd blocks; each candidate's bytes on disk from the sample fold's masters packed as
- * it would hold them (predict_cands_fold.c). Each is a lab_layout_t descriptor and the model asks it the
+ * it would hold them (predict_fold.c). Each is a lab_layout_t descriptor and the model asks it the
  * descriptor's questions (core/layout.h), never its name. And per layout the other workloads' figures the
  * same model gives: an append's bytes written per row, the pages a row read and a range read touch.
  *

@@ -136,7 +136,7 @@ void lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *ke
 void lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double *raw,
                                   double *disk, int64_t *pages);
 
-/* lab_scan_predict_cands_fold -- (predict_cands_fold.c) the sample fold's masters (ms[i], key
+/* lab_scan_predict_cands_fold -- (predict_fold.c) the sample fold's masters (ms[i], key
  * p->keys[pick[i]], folded into docs[i]) packed as each other candidate would hold them, into p->cf. */
 void lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_store_docs_t *ms,
                                   const int64_t *pick, size_t nm, char **h, size_t nh, bson_t *const *docs);
