@@ -2,9 +2,9 @@
  * test_prediction_cands.c -- layout-report's "Predicted beside measured" for the other candidates and
  * workloads (compare/prediction_cands.c): each measured candidate is set beside the predicted one of the
  * same nature, matched by the descriptors (a measured "b100" of buckets of 100 beside the predicted
- * "buckets", "zstd" beside "folded-zstd", the snappy fold and buckets of 50 not among them), at the point of the same cache;
- * an append's journal bytes beside the measured per write; a row read's bytes from the predicted pages at
- * the workload's own reads.
+ * "buckets", "zstd" beside "folded-zstd", the snappy fold and buckets of 50 not among them), at the point of
+ * the same cache; an append's journal bytes beside the measured per write; a row read's bytes from the
+ * predicted pages at the workload's own reads.
  */
 #include <string.h>
 
@@ -15,25 +15,35 @@
 #define DESC(n, kind, shape, extra)                                                                          \
    "{\"name\": \"" n "\", \"kind\": \"" kind "\", \"descriptor\": {\"name\": \"" n "\", \"kind\": \"" kind   \
    "\", \"shape\": \"" shape "\"" extra "}}"
-#define RUN(n, bytes) "{\"run\": 1, \"layout\": \"" n "\", \"elapsed_s\": 1, \"docs\": 1, \"bytes_returned\": 1, \"engine\": {\"block_read_bytes\": " bytes "}}"
+#define RUN(n, bytes)                                                                                        \
+   "{\"run\": 1, \"layout\": \"" n                                                                           \
+   "\", \"elapsed_s\": 1, \"docs\": 1, \"bytes_returned\": 1, \"engine\": {\"block_read_bytes\": " bytes     \
+   "}}"
 #define WL(n, field) "{\"layout\": \"" n "\", \"elapsed_s\": 1, " field "}"
 
-static const char g_measured[] =
-   "{\"schema_version\": 3, \"config\": {\"cold\": true}, \"layouts\": [" DESC ("detail", "rows", "natural", "")
-   ", " DESC ("folded", "folded", "folded", ", \"block_compressor\": \"snappy\"") ", " DESC (
-      "sorted", "rows", "sorted", "") ", " DESC ("b100", "buckets", "folded", ", \"bucket_rows\": 100") ", " DESC ("b50", "buckets", "folded", ", \"bucket_rows\": 50") ", " DESC ("zstd", "folded", "folded", ", \"block_compressor\": \"zstd\"") "], "
-   "\"sweep\": [{\"cache_size_bytes\": 4194304, \"cache_ratio\": 0.5, \"runs\": [" RUN ("detail", "10485760") ", " RUN (
-      "folded", MIB) ", " RUN ("sorted", "2097152") ", " RUN ("b100", MIB) ", " RUN ("zstd", MIB) ", " RUN ("b50", MIB) "]}], "
-   "\"runs\": [" RUN ("detail", "10485760") ", " RUN ("folded", MIB) ", " RUN ("sorted", MIB) ", " RUN (
-      "b100", MIB) ", " RUN ("zstd", MIB) ", " RUN ("b50", MIB) "], "
-   "\"workloads\": [{\"workload\": \"append\", \"layouts\": [" WL (
-      "detail", "\"write\": {\"journal_bytes_per_write\": 512}") ", " WL ("folded",
-                                                                          "\"write\": {\"journal_bytes_per_write\": "
-                                                                          "8000}") "]}, "
-   "{\"workload\": \"row\", \"layouts\": [" WL ("sorted", "\"engine_read_bytes\": 63000, \"queries\": 100") "]}]}";
+static const char
+   g_measured[] =
+      "{\"schema_version\": 3, \"config\": {\"cold\": true}, \"layouts\": [" DESC (
+         "detail", "rows", "natural",
+         "") ", " DESC ("folded", "folded",
+                        "folded", ", \"block_compressor\": \"snappy\"") ", " DESC ("sorted", "rows",
+                                                                                   "sorted", "") ", " DESC ("b100", "buckets", "folded", ", \"bucket_rows\": 100") ", " DESC ("b50", "buckets", "folded", ", \"bucket_rows\": 50") ", " DESC ("zstd", "folded", "folded", ", \"block_compressor\": \"zstd\"") "], "
+                                                                                                                                                                                                                                                                                                              "\"sweep\": [{\"cache_size_bytes\": 4194304, \"cache_ratio\": 0.5, \"runs\": [" RUN ("detail",
+                                                                                                                                                                                                                                                                                                                                                                                                   "10485760") ", " RUN ("folded", MIB) ", " RUN ("sorted", "2097152") ", " RUN ("b100",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 MIB) ", " RUN ("zstd", MIB) ", " RUN ("b50", MIB) "]}], "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   "\"runs\": [" RUN ("detail", "10485760") ", " RUN ("folded", MIB) ", " RUN ("sorted",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                               MIB) ", " RUN ("b100", MIB) ", " RUN ("zstd", MIB) ", " RUN ("b50",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            MIB) "], "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 "\"workloads\": [{\"workload\": \"append\", \"layouts\": [" WL ("detail", "\"write\": {\"journal_bytes_per_write\": 512}") ", " WL ("folded",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     "\"write\": {\"journal_bytes_per_write\": "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     "8000}") "]}, "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                              "{\"workload\": \"row\", \"layouts\": [" WL (
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 "sorted",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 "\"engine_read_bytes\": 63000, \"queries\": 100") "]}]}";
 
 #define PRUNS                                                                                                \
-   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"predicted\": true, \"docs\": 1, \"bytes_returned\": 1}, "  \
+   "\"runs\": [{\"run\": 1, \"layout\": \"detail\", \"predicted\": true, \"docs\": 1, \"bytes_returned\": "  \
+   "1}, "                                                                                                    \
    "{\"run\": 1, \"layout\": \"folded\", \"predicted\": true, \"docs\": 1, \"bytes_returned\": 1}]"
 
 static const char g_predicted[] =
@@ -45,7 +55,8 @@ static const char g_predicted[] =
    "\"shape\": \"sorted\"}}, {\"name\": \"buckets\", \"layout\": {\"name\": \"buckets\", \"kind\": "
    "\"buckets\", \"bucket_rows\": 100}}, {\"name\": \"folded-zstd\", \"layout\": {\"name\": \"folded-zstd\", "
    "\"kind\": \"folded\", \"block_compressor\": \"zstd\"}}], "
-   "\"predicted_workloads\": {\"layouts\": {\"detail\": {\"append_journal_bytes_per_write\": 512}, \"folded\": "
+   "\"predicted_workloads\": {\"layouts\": {\"detail\": {\"append_journal_bytes_per_write\": 512}, "
+   "\"folded\": "
    "{\"append_journal_bytes_per_write\": 7424}, \"sorted\": {\"data_pages\": 100, \"data_page_disk_bytes\": "
    "1000, \"index_pages\": 0, \"index_page_disk_bytes\": 0}}}}";
 
@@ -72,8 +83,9 @@ test_candidates_beside_measured (void **state)
    load (g_predicted, &p);
    lab_cmp_render_prediction_cands (o, &r, &p);
    /* by descriptor: b100 is the predicted buckets (100 rows), zstd the predicted folded-zstd */
-   assert_non_null (strstr (o->str, "| sorted predicted (sorted) | measured | error | b100 predicted (buckets) "
-                                    "| measured | error | zstd predicted (folded-zstd) | measured | error |"));
+   assert_non_null (strstr (o->str,
+                            "| sorted predicted (sorted) | measured | error | b100 predicted (buckets) "
+                            "| measured | error | zstd predicted (folded-zstd) | measured | error |"));
    /* the snappy fold and the detail rows have their own table */
    assert_null (strstr (o->str, "| folded predicted"));
    assert_null (strstr (o->str, "| detail predicted"));

@@ -5,7 +5,7 @@
  * each one's bytes read and read amplification; the sizes hold what the candidates are (the clustered
  * collection has no index, buckets more documents than masters, zstd blocks fewer bytes than snappy's);
  * "predicted_workloads" has an append costing the fold more journal than a row; the terminal view shows
- * them.
+ * them; --bucket-rows without --predict, or not a count, is refused.
  */
 #include "tests/testutil.h"
 
@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #define BILLS 300
 
@@ -119,6 +120,27 @@ test_candidates_recorded (void **state)
    bson_free (text);
    bson_destroy (&r);
    lab_store_close (store);
+   {
+      /* refused, exit 2 naming it, nothing written: --bucket-rows without --predict, or not a count */
+      static const char *const bad_args[] = { "--bucket-rows 50 --cold", "--predict --bucket-rows 0" };
+      char *scan = lab_test_bin ("scancmp"), *cmd, *err = NULL;
+      for (k = 0; k < sizeof bad_args / sizeof bad_args[0]; k++) {
+         int rc;
+         cmd =
+            bson_strdup_printf ("'%s' --uri '%s' %s --cache-sizes 8MiB --progress never --out '%s/bad.json'",
+                                scan, uri, bad_args[k], dir);
+         rc = lab_test_run (cmd, NULL, &err);
+         if (rc != 2 || !strstr (err, "--bucket-rows")) {
+            fail_msg ("%s: exit %d, want 2 naming --bucket-rows: %s", cmd, rc, err);
+         }
+         snprintf (path, sizeof path, "%s/bad.json", dir);
+         assert_false (access (path, F_OK) == 0);
+         bson_free (cmd);
+         bson_free (err);
+         err = NULL;
+      }
+      bson_free (scan);
+   }
    lab_test_rmtree (dir);
    bson_free (uri);
    bson_free (dir);
