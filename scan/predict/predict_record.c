@@ -17,18 +17,18 @@
 #include <string.h>
 #include <unistd.h>
 
-/* lab_scan_predict_scaled_read_bytes -- the bytes a cache of `cache` reads in the load of `layout` (0 detail,
- * 1 folded), estimated from a sample at `rate`; *misses (may be NULL) its page misses. Every access of a
- * sampled master is a sampled access, with about the reuse distance it has in the whole load when the masters
+/* scaled_read_bytes -- the bytes a cache of `cache` reads in the load of `layout` (0 detail, 1 folded),
+ * estimated from a sample at `rate`; *misses (may be NULL) its page misses. Every access of a sampled
+ * master is a sampled access, with about the reuse distance it has in the whole load when the masters
  * between two uses of a page touch pages of their own (a master's pages are spread wider than the masters
  * that share them): the share of the sample's reuses that miss is taken for the whole load's reuses
  * (its accesses, the sample's / rate, less its first touches). Its first touches are not scaled so
  * simply: a page holding rows of k masters is touched first once in the whole load but about once per
  * rate x k sampled ones, so they are the sample's / rate, at most the layout's pages of that kind. At rate
  * 1 these are the trace's misses, exactly. */
-double
-lab_scan_predict_scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l,
-                                    int layout, double *misses)
+static double
+scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l, int layout,
+                   double *misses)
 {
    uint64_t cap = lab_scan_predict_capacity_at (cache, l->fill);
    double bytes = 0, total = 0;
@@ -94,7 +94,7 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
    int i, g;
 
    for (i = 0; i < 2; i++) {
-      rb[i] = lab_scan_predict_scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, &misses[i]);
+      rb[i] = scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, &misses[i]);
    }
    BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)cache);
    BSON_APPEND_DOUBLE (point, LAB_RESULTS_KEY_CACHE_RATIO, ratio);
@@ -133,8 +133,7 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
           */
          double a[SAMPLE_GROUPS], mean = 0, ss = 0;
          for (g = 0; g < ngroups; g++) {
-            double b =
-               lab_scan_predict_scaled_read_bytes (groups[g].sd[i], cache, groups[g].mini.rate, l, i, NULL);
+            double b = scaled_read_bytes (groups[g].sd[i], cache, groups[g].mini.rate, l, i, NULL);
             a[g] = l->on_disk[i] > 0 ? b / l->on_disk[i] : 0;
             mean += a[g] / ngroups;
          }
@@ -330,4 +329,13 @@ lab_scan_predict_append_header (bson_t *results, lab_store_t *store, const lab_s
    BSON_APPEND_DOUBLE (&doc, LAB_RESULTS_KEY_CACHE_RATIO, ratio);
    BSON_APPEND_BOOL (&doc, "predict", true);
    bson_append_document_end (results, &doc);
+}
+
+/* lab_scan_predict_scaled_read_bytes -- see predict_private.h (scaled_read_bytes, for the other
+ * candidates). */
+double
+lab_scan_predict_scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l,
+                                    int layout, double *misses)
+{
+   return scaled_read_bytes (sd, cache, rate, l, layout, misses);
 }
