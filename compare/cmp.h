@@ -464,6 +464,13 @@ void lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r
  * measured read amplification and the speedups, with the error. */
 void lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred);
 
+/* lab_cmp_render_prediction_cands -- (compare/prediction_cands.c) the rest of "Predicted beside measured":
+ * the other candidates the prediction carries beside the measured ones of the same nature (by their
+ * descriptors) at the same caches, and an append's journal bytes and a row read's bytes beside the
+ * measured workloads. Nothing when `pred` is NULL or carries none of them. */
+void lab_cmp_render_prediction_cands (bson_string_t *o, const lab_cmp_results_t *r,
+                                      const lab_cmp_results_t *pred);
+
 /* lab_cmp_sweep_estimate -- the speedup at the production point from the sweep of `r` (its points with
  * a speedup), per lab_results_estimate_speedup: the first candidate's (lab_cmp_sweep_estimate_of 1). */
 lab_estimate_t lab_cmp_sweep_estimate (const lab_cmp_results_t *r, const lab_cmp_production_t *production);

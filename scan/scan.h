@@ -292,7 +292,8 @@ typedef struct {
    int64_t locality_sample;   /* masters sampled for the locality figures (default 1000) */
    lab_scan_decode_t decode;  /* --decode (default none) */
    bool predict; /* --predict: the predicted curve from a probe of `detail` alone (scan/predict/predict.h) */
-   double predict_sample; /* --sample F: the share of masters the probe reads (0 < F <= 1; default 1) */
+   double predict_sample;       /* --sample F: the share of masters the probe reads (0 < F <= 1; default 1) */
+   int64_t predict_bucket_rows; /* --bucket-rows N: the predicted buckets' rows per document (0: 100) */
    /* the workloads (scan/workloads/workload.h) */
    struct {
       unsigned set;            /* --workload: bit k = lab_scan_wl_kind_t k (default: the load alone) */

@@ -138,6 +138,9 @@ static const char usage[] =
    "                         hashed sample, Waldspurger et al. FAST 2015, corrected for pages that several\n"
    "                         masters share). Each read amplification comes with its sampling error (the\n"
    "                         sample split four ways by the same hash)\n"
+   "  --bucket-rows N        (with --predict) the predicted buckets candidate's rows per document\n"
+   "                         (default 100; the other candidates predicted beside detail and folded: the\n"
+   "                         sorted and clustered copies and the folded layout with zstd blocks)\n"
    "\n"
    "The workloads: what each layout costs for the queries besides the load, each run cold on\n"
    "every layout with the same inputs, drawn from the data by --seed, the results compared (rows returned\n"
@@ -328,6 +331,12 @@ check_modes (lab_scan_opts_t *o, bson_error_t *error)
                      o->predict_sample);
       return false;
    }
+   if (o->predict_bucket_rows > 0 && !o->predict) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
+                     "--bucket-rows sets the buckets --predict predicts: it needs --predict (a measured "
+                     "buckets layout is fold-details --bucket-rows, given with --layout NAME=COLL:buckets)");
+      return false;
+   }
    if (o->predict_sample < 1 && !o->predict) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
                      "--sample samples the masters --predict probes: it needs --predict");
@@ -418,6 +427,7 @@ parse_args (int argc, char **argv, lab_cli_common_t *c, lab_scan_opts_t *o, cons
       LAB_CLI_OPT_INT ("--locality-sample", 0, &o->locality_sample, 1, 1000000),
       LAB_CLI_OPT_FLAG ("--predict", 0, &o->predict),
       LAB_CLI_OPT_DOUBLE ("--sample", 0, &o->predict_sample),
+      LAB_CLI_OPT_INT ("--bucket-rows", 0, &o->predict_bucket_rows, 1, 1000000),
       LAB_CLI_OPT_CUSTOM ("--workload", 0, &o->wl.set, lab_scan_wl_parse_opt),
       LAB_CLI_OPT_INT ("--seed", 0, &o->wl.seed, 0, INT64_MAX),
       LAB_CLI_OPT_INT ("--row-keys", 0, &o->wl.row_keys, 1, 100000000),

@@ -1,34 +1,49 @@
 #!/usr/bin/env bash
 # bench-predict.sh -- the prediction (scancmp --predict) against the real cold sweep, on the same
-# data, in one run: billgen generate (the shape you give) + fold-details, then
-#   1. scancmp --cold --direct-io over the cache ratios, keys and workers: the measured sweep;
+# data, in one run per data shape: billgen generate (the shape) + fold-details, then
+#   1. scancmp --cold --direct-io over the cache ratios, keys and workers: the measured sweep (with
+#      --candidates also the sorted and clustered copies, buckets of 100 and the fold with zstd blocks);
 #   2. scancmp --predict --calibrate at that sweep's cache sizes exactly (--cache-sizes): the probe of the
 #      detail collection alone (the timed sample gives the load times), its cost;
 # and prints per shape and cache the predicted and measured engine bytes read (read amplification beside)
 # of both layouts with the error of the bytes, and the load times' speedup (the factor predicted /
-# measured). Prints figures; asserts nothing (the test with a band is
-# tests/scan/test_predict_embedded.c).
+# measured); under each shape the knee's cache (where the detail layout's read amplification falls through
+# 2, log-interpolated between points, the same rule on both curves) predicted and measured with its error,
+# and the speedup's error at the reference point; with --candidates each candidate's bytes read predicted
+# and measured. Prints figures; asserts nothing (the test with a band is tests/scan/test_predict_embedded.c).
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
-#                                 [--keys-limit N] [--keep] [-- BILLGEN-OPTIONS...]
-#   --bills N        masters (default 38000), --rows MEAN rows per master (default 130): 4.9 M rows
-#   --ratios LIST    cache ratios (default 0.1,0.3,1,4)
+#                                 [--keys-limit N] [--shapes LIST|all] [--candidates] [--keep]
+#                                 [-- BILLGEN-OPTIONS...]
+#   --bills N        masters (default 2000), --rows MEAN rows per master (default 130): 260,000 rows
+#   --ratios LIST    cache ratios (default 0.25,0.5,1,1.5,2,4)
 #   --parallel N     workers (default 4, as the original experiment)
 #   --keys-limit N   masters loaded (default: all)
-#   --keep           keep the work directory (printed)
-#   after --: billgen generate's shape options, e.g. -- --open-bills 60, -- --dist zipf, -- --order clustered
+#   --shapes LIST    data shapes, comma-separated, or all (default: default):
+#                      default    billgen's defaults (lognormal rows, 1000 bills open, interleaved)
+#                      open60     --open-bills 60 (few bills open at once: rows less scattered)
+#                      zipf       --dist zipf
+#                      clustered  --order clustered (each bill's rows together)
+#                      few        a twentieth of the masters, twenty times the rows each
+#                      uniform    --dist uniform --open-bills 300
+#   --candidates     also measure and predict the other candidates (slower: four more folds and loads)
+#   --keep           keep the work directories (printed)
+#   after --: more billgen generate options for every shape
 # Needs jq.
 set -euo pipefail
 
 me=bench-predict.sh
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$here/build
-bills=38000
+bills=2000
 rows=130
-ratios=0.1,0.3,1,4
+ratios=0.25,0.5,1,1.5,2,4
 parallel=4
 keys_limit=
 keep=0
+shapes=default
+candidates=0
+all_shapes=default,open60,zipf,clustered,few,uniform
 die() { echo "$me: error: $*" >&2; exit 1; }
 need() { [ $# -ge 2 ] || { echo "$me: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
@@ -39,57 +54,136 @@ while [ $# -gt 0 ]; do
     --ratios) need "$@"; ratios=$2; shift 2 ;;
     --parallel) need "$@"; parallel=$2; shift 2 ;;
     --keys-limit) need "$@"; keys_limit=$2; shift 2 ;;
+    --shapes) need "$@"; shapes=$2; shift 2 ;;
+    --candidates) candidates=1; shift ;;
     --keep) keep=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
-shape=("$@")
+extra=("$@")
+[ "$shapes" = all ] && shapes=$all_shapes
+IFS=, read -r -a shape_list <<<"$shapes"
+for s in "${shape_list[@]}"; do
+  case ",$all_shapes," in *",$s,"*) ;; *) echo "$me: --shapes: unknown shape '$s' (one of $all_shapes, or all)" >&2; exit 2 ;; esac
+done
 command -v jq >/dev/null || die "jq is needed to read the results files (apt-get install jq)"
 
 cmake --build "$build" --target scancmp billgen fold-details >/dev/null || die "build failed in $build"
 bin=$build/bin
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-predict.XXXXXX")
-if [ "$keep" = 0 ]; then trap 'rm -rf "$work"' EXIT; else echo "work directory: $work"; fi
-uri=wiredtiger:$work/data
+works=()
+cleanup() { [ "$keep" = 1 ] || rm -rf ${works[@]+"${works[@]}"}; }
+trap cleanup EXIT
 
-echo "data: $bills bills x $rows rows ${shape[*]:-(default shape)}" >&2
-"$bin/billgen" generate --uri "$uri" --dst bill_detail --bills "$bills" --mean-rows "$rows" --seed 7 \
-  --drop --progress never -q ${shape[@]+"${shape[@]}"} || die "billgen failed"
-common=(--uri "$uri" --parallel "$parallel" --progress never -q)
-if [ -n "$keys_limit" ]; then common+=(--keys-limit "$keys_limit"); fi
+# shape_args NAME -- billgen's options of shape NAME (bills and rows included)
+shape_args() {
+  case "$1" in
+    default) echo "--bills $bills --mean-rows $rows" ;;
+    open60) echo "--bills $bills --mean-rows $rows --open-bills 60" ;;
+    zipf) echo "--bills $bills --mean-rows $rows --dist zipf" ;;
+    clustered) echo "--bills $bills --mean-rows $rows --order clustered" ;;
+    few) echo "--bills $(( bills / 20 > 1 ? bills / 20 : 2 )) --mean-rows $(( rows * 20 ))" ;;
+    uniform) echo "--bills $bills --mean-rows $rows --dist uniform --open-bills 300" ;;
+  esac
+}
 
-"$bin/fold-details" --uri "$uri" --src bill_detail --dst detail_coll --progress never -q || die "fold-details failed"
-"$bin/scancmp" "${common[@]}" --cache-ratios "$ratios" --cold --direct-io --out "$work/meas.json" >/dev/null || die "the measured sweep failed"
-# the prediction at the measured sweep's caches exactly (its ratios divide by its own detail size, the
-# prediction's by the probe's: one ratio would be two caches); it reads the detail collection alone
-sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
-"$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict --calibrate --direct-io --out "$work/pred.json" >/dev/null || die "scancmp --predict failed"
+# table PRED MEAS -- the per-cache table of both layouts, then the knee and the speedup's error
+table() {
+  printf '%9s %5s  %36s  %36s  %16s\n' cache ratio "detail: MiB read (read amp)" "folded: MiB read (read amp)" "speedup"
+  printf '%9s %5s  %11s %11s %6s %5s  %11s %11s %6s %5s  %5s %5s %4s\n' MiB "" pred meas err "" pred meas err "" pred meas x
+  jq -r --slurpfile m "$2" '
+    def rb(p; l): p.summary[l].block_read_bytes.median // null;
+    def amp(p; l): p[l].read_amplification;
+    def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
+               | if $d and $f and $f > 0 then $d / $f else null end;
+    def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
+    def fac(a; b): if a and b and b > 0 then (a / b * 100 | round / 100 | tostring) else "n/a" end;
+    def f(x): if x then (x * 100 | round / 100 | tostring) else "n/a" end;
+    def mib(x): if x then (x / 1048576 * 10 | round / 10 | tostring) else "n/a" end;
+    def cell(p; q; l): mib(rb(p; l)) + "(" + f(amp(p; l)) + ")", mib(rb(q; l)) + "(" + f(amp(q; l)) + ")",
+                       pct(rb(p; l); rb(q; l));
+    .sweep as $ps | $m[0].sweep[] as $q
+    | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p
+    | if $p == null then "\($q.cache_size_bytes / 1048576 | . * 10 | round / 10)\tno predicted point of this cache"
+      else [($q.cache_size_bytes / 1048576 * 10 | round / 10 | tostring), ($q.cache_ratio * 100 | round / 100 | tostring),
+            cell($p; $q; "detail"), cell($p; $q; "folded"), f(sp($p)), f(sp($q)), fac(sp($p); sp($q))] | @tsv end' \
+    "$1" |
+    while IFS=$'\t' read -r c r a b e d g h s1 s2 x; do
+      printf '%9s %5s  %17s %17s %6s  %17s %17s %6s  %5s %5s %4s\n' "$c" "$r" "$a" "$b" "$e" "$d" "$g" "$h" "$s1" "$s2" "$x"
+    done
+  # the knee: the cache where the detail's read amplification falls through 2, log-log interpolated
+  # between the two points around it (the same points on both curves); the speedup at the reference point
+  jq -r --slurpfile m "$2" '
+    def knee(s): [range(0; (s | length) - 1) as $i | s[$i] as $a | s[$i + 1] as $b
+                  | select(($a.detail.read_amplification // 0) > 2 and ($b.detail.read_amplification // 99) <= 2)
+                  | ((($a.detail.read_amplification | log) - (2 | log)) /
+                     (($a.detail.read_amplification | log) - ($b.detail.read_amplification | log))) as $t
+                  | (($a.cache_size_bytes | log) + $t * (($b.cache_size_bytes | log) - ($a.cache_size_bytes | log))) | exp]
+                 | first;
+    def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
+               | if $d and $f and $f > 0 then $d / $f else null end;
+    def mib(x): (x / 1048576 * 10 | round / 10 | tostring);
+    (knee(.sweep)) as $kp | (knee($m[0].sweep)) as $km
+    | (if $kp and $km then "knee (detail read amp through 2): predicted \(mib($kp)) MiB, measured \(mib($km)) MiB, error \((($kp - $km) / $km * 100) | round)%"
+       else "knee (detail read amp through 2): predicted \(if $kp then mib($kp) + " MiB" else "none in range" end), measured \(if $km then mib($km) + " MiB" else "none in range" end)" end),
+      ((.sweep[.sweep_reference // 0]) as $p | ($m[0].sweep[$m[0].sweep_reference // 0]) as $q
+       | if sp($p) and sp($q) then "speedup at the reference point (\($q.cache_ratio * 100 | round / 100)): predicted \(sp($p) * 100 | round / 100), measured \(sp($q) * 100 | round / 100), error \(((sp($p) - sp($q)) / sp($q) * 100) | round)%"
+         else "speedup at the reference point: n/a" end)' "$1"
+}
 
-jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents"' "$work/pred.json"
-printf '%9s %5s  %36s  %36s  %16s\n' cache ratio "detail: MiB read (read amp)" "folded: MiB read (read amp)" "speedup"
-printf '%9s %5s  %11s %11s %6s %5s  %11s %11s %6s %5s  %5s %5s %4s\n' MiB "" pred meas err "" pred meas err "" pred meas x
-jq -r --slurpfile m "$work/meas.json" '
-  def rb(p; l): p.summary[l].block_read_bytes.median // null;
-  def amp(p; l): p[l].read_amplification;
-  def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
-             | if $d and $f and $f > 0 then $d / $f else null end;
-  def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
-  def fac(a; b): if a and b and b > 0 then (a / b * 100 | round / 100 | tostring) else "n/a" end;
-  def f(x): if x then (x * 100 | round / 100 | tostring) else "n/a" end;
-  def mib(x): if x then (x / 1048576 * 10 | round / 10 | tostring) else "n/a" end;
-  def cell(p; q; l): mib(rb(p; l)) + "(" + f(amp(p; l)) + ")", mib(rb(q; l)) + "(" + f(amp(q; l)) + ")",
-                     pct(rb(p; l); rb(q; l));
-  .sweep as $ps | $m[0].sweep[] as $q
-  | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p
-  | if $p == null then "\($q.cache_size_bytes / 1048576 | . * 10 | round / 10)\tno predicted point of this cache"
-    else [($q.cache_size_bytes / 1048576 * 10 | round / 10 | tostring), ($q.cache_ratio * 100 | round / 100 | tostring),
-          cell($p; $q; "detail"), cell($p; $q; "folded"), f(sp($p)), f(sp($q)), fac(sp($p); sp($q))] | @tsv end' \
-  "$work/pred.json" |
-  while IFS=$'\t' read -r c r a b e d g h s1 s2 x; do
-    printf '%9s %5s  %17s %17s %6s  %17s %17s %6s  %5s %5s %4s\n' "$c" "$r" "$a" "$b" "$e" "$d" "$g" "$h" "$s1" "$s2" "$x"
-  done
+# cands_table PRED MEAS -- each candidate's MiB read predicted / measured (error) per cache
+cands_table() {
+  jq -r --slurpfile m "$2" '
+    def mib(x): if x then (x / 1048576 * 10 | round / 10 | tostring) else "n/a" end;
+    def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
+    ([.predicted_candidates[].name]) as $names
+    | "candidates: MiB read predicted / measured (error)",
+      ("cache MiB\t" + ($names | join("\t"))),
+      (.sweep as $ps | $m[0].sweep[] as $q
+       | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p
+       | select($p != null)
+       | ([mib($q.cache_size_bytes)] + [$names[] as $n
+            | ($p.candidates[$n].block_read_bytes) as $a | ($q.summary[$n].block_read_bytes.median // null) as $b
+            | mib($a) + "/" + mib($b) + " (" + pct($a; $b) + ")"]) | join("\t"))' "$1" | column -t -s $'\t'
+}
+
+for s in "${shape_list[@]}"; do
+  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-predict.XXXXXX")
+  works+=("$work")
+  [ "$keep" = 1 ] && echo "work directory ($s): $work"
+  uri=wiredtiger:$work/data
+  read -r -a sargs <<<"$(shape_args "$s")"
+  echo
+  echo "== shape $s: billgen ${sargs[*]} ${extra[*]:-}"
+  "$bin/billgen" generate --uri "$uri" --dst bill_detail --seed 7 --drop --progress never -q "${sargs[@]}" \
+    ${extra[@]+"${extra[@]}"} || die "billgen failed ($s)"
+  common=(--uri "$uri" --parallel "$parallel" --progress never -q)
+  if [ -n "$keys_limit" ]; then common+=(--keys-limit "$keys_limit"); fi
+  fd=(--uri "$uri" --src bill_detail --progress never -q)
+  "$bin/fold-details" "${fd[@]}" --dst detail_coll || die "fold-details failed ($s)"
+  layouts=()
+  if [ "$candidates" = 1 ]; then
+    "$bin/fold-details" "${fd[@]}" --dst detail_sorted --shape sorted || die "fold-details sorted failed ($s)"
+    "$bin/fold-details" "${fd[@]}" --dst detail_clustered --shape clustered || die "fold-details clustered failed ($s)"
+    "$bin/fold-details" "${fd[@]}" --dst detail_b100 --bucket-rows 100 || die "fold-details buckets failed ($s)"
+    "$bin/fold-details" "${fd[@]}" --dst detail_zstd --block-compressor zstd || die "fold-details zstd failed ($s)"
+    layouts=(--layout detail=bill_detail:rows --layout folded=detail_coll:folded --layout sorted=detail_sorted:rows
+             --layout clustered=detail_clustered:rows --layout buckets=detail_b100:buckets
+             --layout folded-zstd=detail_zstd:folded)
+  fi
+  "$bin/scancmp" "${common[@]}" ${layouts[@]+"${layouts[@]}"} --cache-ratios "$ratios" --cold --direct-io \
+    --out "$work/meas.json" >/dev/null || die "the measured sweep failed ($s)"
+  # the prediction at the measured sweep's caches exactly (its ratios divide by its own detail size, the
+  # prediction's by the probe's: one ratio would be two caches); it reads the detail collection alone
+  sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
+  "$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict --calibrate --direct-io --out "$work/pred.json" \
+    >/dev/null || die "scancmp --predict failed ($s)"
+  jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents"' "$work/pred.json"
+  table "$work/pred.json" "$work/meas.json"
+  if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
+done
+echo
 echo "MiB read: the engine's bytes read from disk into its cache (median of the runs), read amplification in"
 echo "brackets; err = (predicted - measured) / measured of the bytes read, at the same cache size;"
 echo "x = predicted speedup / measured speedup"

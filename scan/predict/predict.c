@@ -5,6 +5,7 @@
  * predict_table.c.
  */
 #include "scan/predict/predict_private.h"
+#include "scan/predict/predict_cands.h"
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -325,6 +326,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    timing_t t;
    layouts_t l;
    traces_t tr, groups[SAMPLE_GROUPS];
+   lab_scan_predict_cands_t cands;
    int64_t *load = NULL, nload = 0;
    uint64_t *caches = NULL;
    double *ratios = NULL, probe_s;
@@ -338,6 +340,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    memset (&t, 0, sizeof t);
    memset (&tr, 0, sizeof tr);
    memset (groups, 0, sizeof groups);
+   memset (&cands, 0, sizeof cands);
    p.sample = o->predict_sample > 0 && o->predict_sample < 1 ? o->predict_sample : 1.0;
    if (o->nlayouts > 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
@@ -374,6 +377,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       }
    }
    layouts_of (&p, &tr.in, tr.folded_pages, &tr.mini, nload, &l);
+   lab_scan_predict_cands_build (o, &p, &tr, &l, &cands);
    if (!resolve_points (o, l.on_disk[0], &caches, &n, error)) {
       goto done;
    }
@@ -386,6 +390,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    lab_scan_predict_append_header (results, store, o, ts, caches[ref], ratios[ref]);
    lab_scan_predict_record_dataset (results, o, &p, nload, &l);
    lab_scan_predict_record_prediction (results, o, &p, &tr.in, &l, &t, probe_s);
+   lab_scan_predict_cands_record (results, &cands, &p, &tr, &l);
 
    BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t)ref);
    BSON_APPEND_ARRAY_BEGIN (results, LAB_RESULTS_KEY_SWEEP, &arr);
@@ -396,6 +401,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
       BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &point);
       lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t);
+      lab_scan_predict_cands_point (&point, &cands, caches[i]);
       bson_append_document_end (&arr, &point);
    }
    bson_append_array_end (results, &arr);
@@ -419,6 +425,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    BSON_APPEND_UTF8 (results, LAB_RESULTS_KEY_FINISHED, ts);
    ok = lab_results_sweep_check (results, error);
 done:
+   lab_scan_predict_cands_cleanup (&cands);
    traces_cleanup (&tr);
    for (g = 0; g < SAMPLE_GROUPS; g++) {
       traces_cleanup (&groups[g]);

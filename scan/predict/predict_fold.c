@@ -7,7 +7,8 @@
  * WiredTiger packs them (an uncompressed page grows while its snappy image stays under leaf_page_max) and
  * compressed with snappy, each page rounded up to the 4 KiB allocation unit. etl/fold.c builds the real
  * document, but scan may not use etl (both sit on core and store: scripts/check-layers.sh), so the shape is
- * rebuilt here from etl/fold.h's description.
+ * rebuilt here from etl/fold.h's description. The same masters packed as the other candidates hold them
+ * (rows in key order, a clustered collection's rows, buckets, zstd blocks) size those (predict_cands.h).
  */
 #include "scan/predict/predict_private.h"
 
@@ -16,6 +17,7 @@
 
 #include <snappy-c.h>
 #include <string.h>
+#include <zstd.h>
 
 /* mongod's collection leaf_page_max and WiredTiger's allocation unit; a page's header and its block's. */
 #define FOLD_LEAF_PAGE_MAX (32 * 1024)
@@ -85,12 +87,10 @@ hoisted (const lab_scan_opts_t *o, const lab_store_docs_t *ms, size_t nm, const 
    return true;
 }
 
-/* fold_sizes -- the folded document of master `r` (key `key`), in *image (caller destroys): *head its
- * bytes with an empty array, *body what its rows add. The hoisted fields (the first master's first row's, in
- * `h`) leave the rows. */
-static void
-fold_sizes (const lab_scan_opts_t *o, const bson_value_t *key, const lab_store_docs_t *r, char **h, size_t nh,
-            double *head, double *body, bson_t **image)
+/* lab_scan_predict_fold_doc -- see predict_private.h. */
+void
+lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *key, const lab_store_docs_t *r,
+                           char **h, size_t nh, double *head, double *body, bson_t **image)
 {
    bson_t doc = BSON_INITIALIZER, arr, el;
    char id[64];
@@ -144,31 +144,48 @@ fold_sizes (const lab_scan_opts_t *o, const bson_value_t *key, const lab_store_d
    bson_destroy (&doc);
 }
 
-/* page_disk -- the bytes on disk of a leaf page holding `n` bytes of records `buf`: snappy-compressed,
- * with its headers, rounded up to the allocation unit. */
-static double
-page_disk (const uint8_t *buf, size_t n, char *out, size_t cap)
+/* compressed -- the length of `n` bytes of `buf` compressed by `c` (into `out`, `cap` bytes); n when it
+ * fails. */
+static size_t
+compressed (lab_predict_compressor_t c, const uint8_t *buf, size_t n, char *out, size_t cap)
 {
    size_t len = cap;
 
-   if (snappy_compress ((const char *)buf, n, out, &len) != SNAPPY_OK) {
-      len = n;
+   if (c == LAB_PREDICT_ZSTD) {
+      len = ZSTD_compress (out, cap, buf, n, LAB_ZSTD_DEFAULT_LEVEL);
+      return ZSTD_isError (len) ? n : len;
    }
+   return snappy_compress ((const char *)buf, n, out, &len) == SNAPPY_OK ? len : n;
+}
+
+/* out_cap -- the room `c` needs to compress `n` bytes. */
+static size_t
+out_cap (lab_predict_compressor_t c, size_t n)
+{
+   return c == LAB_PREDICT_ZSTD ? ZSTD_compressBound (n) : snappy_max_compressed_length (n);
+}
+
+/* page_disk -- the bytes on disk of a leaf page holding `n` bytes of records `buf`: compressed by `c`,
+ * with its headers, rounded up to the allocation unit. */
+static double
+page_disk (lab_predict_compressor_t c, const uint8_t *buf, size_t n, char *out, size_t cap)
+{
+   size_t len = compressed (c, buf, n, out, cap);
+
    len += FOLD_PAGE_HEADERS;
    return (double)((len + FOLD_ALLOC - 1) / FOLD_ALLOC * FOLD_ALLOC);
 }
 
-/* pack_pages -- the folded documents `docs` in key order packed into leaf pages as WiredTiger packs them:
- * a page takes the next record while its compressed image stays under leaf_page_max (a record larger than
- * that has a page of its own); *raw the records' bytes in the full pages, *disk those pages' bytes on
- * disk (the last, partial page is left out when there are others). */
-static void
-pack_pages (bson_t *const *docs, size_t n, double *raw, double *disk, int64_t *pages)
+/* lab_scan_predict_pack_pages -- see predict_private.h: a page takes the next record while its compressed
+ * image stays under leaf_page_max (a record larger than that has a page of its own). */
+void
+lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double *raw,
+                             double *disk, int64_t *pages)
 {
    size_t cap = 0, used = 0, i, start = 0;
    uint8_t *buf = NULL;
    char *out = NULL;
-   double last_raw = 0, last_disk = 0;
+   double last_raw = 0, last_disk = 0, ratio = 0;
 
    *raw = *disk = 0;
    *pages = 0;
@@ -177,27 +194,34 @@ pack_pages (bson_t *const *docs, size_t n, double *raw, double *disk, int64_t *p
       if (need > cap) {
          cap = need * 2;
          buf = bson_realloc (buf, cap);
-         out = bson_realloc (out, snappy_max_compressed_length (cap));
+         out = bson_realloc (out, out_cap (c, cap));
       }
       memset (buf + used, 0, FOLD_CELL_BYTES);
       memcpy (buf + used + FOLD_CELL_BYTES, bson_get_data (docs[i]), docs[i]->len);
-      clen = snappy_max_compressed_length (cap);
-      if (used > 0 && snappy_compress ((const char *)buf, need, out, &clen) == SNAPPY_OK &&
-          clen + FOLD_PAGE_HEADERS > FOLD_LEAF_PAGE_MAX) {
+      /* compress only when the page may be full: at the last image's ratio it would pass 90% of the page
+       * (a page of rows is hundreds of records: compressing at each would cost seconds) */
+      if (used > 0 && (ratio <= 0 || (double)need * ratio + FOLD_PAGE_HEADERS > 0.9 * FOLD_LEAF_PAGE_MAX)) {
+         clen = compressed (c, buf, need, out, out_cap (c, cap));
+         ratio = (double)clen / (double)need;
+      } else {
+         clen = 0;
+      }
+      if (used > 0 && clen + FOLD_PAGE_HEADERS > FOLD_LEAF_PAGE_MAX) {
          /* the page is full without this record: close it, the record starts the next */
          *raw += (double)used;
-         *disk += page_disk (buf, used, out, snappy_max_compressed_length (cap));
+         *disk += page_disk (c, buf, used, out, out_cap (c, cap));
          (*pages)++;
          memmove (buf, buf + used, need - used);
          need -= used;
          start = i;
+         ratio = 0;
       }
       used = need;
    }
    (void)start;
    if (used > 0) {
       last_raw = (double)used;
-      last_disk = page_disk (buf, used, out, snappy_max_compressed_length (cap));
+      last_disk = page_disk (c, buf, used, out, out_cap (c, cap));
       if (*pages == 0) {
          *raw = last_raw;
          *disk = last_disk;
@@ -206,6 +230,95 @@ pack_pages (bson_t *const *docs, size_t n, double *raw, double *disk, int64_t *p
    }
    bson_free (buf);
    bson_free (out);
+}
+
+/* ---- the other candidates' pages from the same sample: the same rows written in key order (a sorted copy),
+ * as a clustered collection writes them (the _id {<key>: K, id: <_id>}), folded into buckets of
+ * --bucket-rows rows, and the folded documents with the zstd block compressor -- each packed and compressed
+ * as WiredTiger would, giving each candidate's bytes on disk per byte of its records. Rows in key order
+ * compress better than the detail collection's interleaved ones (a master's rows repeat its fields): the
+ * demo's sorted copy took 0.63 of the detail's storage. ---- */
+
+/* Rows per bucket document when --bucket-rows is not given (the demo's buckets of 100). */
+#define CANDS_BUCKET_ROWS 100
+
+/* clustered_row -- row `row` as a clustered collection holds it: _id {<key>: K, id: <its _id>} first,
+ * the rest unchanged. Caller destroys. */
+static bson_t *
+clustered_row (const lab_scan_opts_t *o, const bson_value_t *key, const bson_t *row)
+{
+   bson_t *out = bson_new (), id;
+   bson_iter_t it;
+
+   BSON_APPEND_DOCUMENT_BEGIN (out, "_id", &id);
+   BSON_APPEND_VALUE (&id, o->key, key);
+   if (bson_iter_init_find (&it, row, "_id")) {
+      BSON_APPEND_VALUE (&id, "id", bson_iter_value (&it));
+   }
+   bson_append_document_end (out, &id);
+   if (bson_iter_init (&it, row)) {
+      while (bson_iter_next (&it)) {
+         if (strcmp (bson_iter_key (&it), "_id") != 0) {
+            bson_append_iter (out, NULL, 0, &it);
+         }
+      }
+   }
+   return out;
+}
+
+/* lab_scan_predict_cands_fold -- see predict_private.h. */
+void
+lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_store_docs_t *ms,
+                             const int64_t *pick, size_t nm, char **h, size_t nh, bson_t *const *docs)
+{
+   size_t rows = 0, i, j, n = 0, nb = 0;
+   bson_t **rdocs, **cdocs, **bdocs;
+   int32_t br = p->cf.bucket_rows =
+      (int32_t)(o->predict_bucket_rows > 0 ? o->predict_bucket_rows : CANDS_BUCKET_ROWS);
+   double extra = 0, head, body;
+
+   for (i = 0; i < nm; i++) {
+      rows += ms[i].n;
+      nb += (ms[i].n + (size_t)br - 1) / (size_t)br;
+   }
+   if (rows == 0) {
+      return;
+   }
+   rdocs = bson_malloc0 (rows * sizeof *rdocs);
+   cdocs = bson_malloc0 (rows * sizeof *cdocs);
+   bdocs = bson_malloc0 ((nb > 0 ? nb : 1) * sizeof *bdocs);
+   nb = 0;
+   for (i = 0; i < nm; i++) {
+      for (j = 0; j < ms[i].n; j++, n++) {
+         rdocs[n] = ms[i].docs[j];
+         cdocs[n] = clustered_row (o, &p->keys[pick[i]], ms[i].docs[j]);
+         extra += (double)cdocs[n]->len - (double)ms[i].docs[j]->len;
+      }
+      for (j = 0; j < ms[i].n; j += (size_t)br) {
+         /* a bucket: the master's next br rows, folded as fold-details --bucket-rows folds them */
+         lab_store_docs_t part = { ms[i].docs + j, ms[i].n - j < (size_t)br ? ms[i].n - j : (size_t)br, 0 };
+         lab_scan_predict_fold_doc (o, &p->keys[pick[i]], &part, h, nh, &head, &body, &bdocs[nb++]);
+      }
+   }
+   lab_scan_predict_pack_pages (rdocs, rows, LAB_PREDICT_SNAPPY, &p->cf.rows_raw, &p->cf.rows_disk,
+                                &p->cf.rows_pages);
+   lab_scan_predict_pack_pages (cdocs, rows, LAB_PREDICT_SNAPPY, &p->cf.clus_raw, &p->cf.clus_disk,
+                                &p->cf.clus_pages);
+   lab_scan_predict_pack_pages (bdocs, nb, LAB_PREDICT_SNAPPY, &p->cf.bkt_raw, &p->cf.bkt_disk,
+                                &p->cf.bkt_pages);
+   lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, &p->cf.zstd_raw, &p->cf.zstd_disk,
+                                &p->cf.zstd_pages);
+   p->cf.clus_row_extra = extra / (double)rows;
+   p->cf.bkt_docs = (int64_t)nb;
+   for (i = 0; i < rows; i++) {
+      bson_destroy (cdocs[i]);
+   }
+   for (i = 0; i < nb; i++) {
+      bson_destroy (bdocs[i]);
+   }
+   bson_free (rdocs);
+   bson_free (cdocs);
+   bson_free (bdocs);
 }
 
 /* lab_scan_predict_probe_fold -- see predict_private.h. */
@@ -219,7 +332,7 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
    size_t nm = 0, nh = 0, i;
    int64_t rows = 0, k;
    double head = 0, body = 0, hd, bd;
-   bson_t *docs[FOLD_MASTERS];
+   bson_t *docs[FOLD_MASTERS] = { NULL };
    bson_iter_t it;
    bool ok = false;
 
@@ -255,11 +368,14 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
       }
    }
    for (i = 0; i < nm; i++) {
-      fold_sizes (o, &p->keys[pick[i]], &ms[i], h, nh, &hd, &bd, &docs[i]);
+      lab_scan_predict_fold_doc (o, &p->keys[pick[i]], &ms[i], h, nh, &hd, &bd, &docs[i]);
       head += hd;
       body += bd;
    }
-   pack_pages (docs, nm, &p->fold_page_raw, &p->fold_page_disk, &p->fold_pages);
+   lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_SNAPPY, &p->fold_page_raw, &p->fold_page_disk,
+                                &p->fold_pages);
+   /* the other candidates' documents from the same sample: the rows in key order, clustered, buckets, zstd */
+   lab_scan_predict_cands_fold (o, p, ms, pick, nm, h, nh, docs);
    for (i = 0; i < nm; i++) {
       bson_destroy (docs[i]);
    }

@@ -57,6 +57,16 @@ typedef struct {
    double fold_master_bytes, fold_row_bytes; /* a folded document: head + rows x row bytes */
    double fold_page_raw, fold_page_disk;     /* the sample's full pages: records' bytes, bytes on disk */
    int64_t fold_pages;
+   /* the other candidates' pages from the same sample (lab_scan_predict_cands_fold), 0 where not done */
+   struct {
+      int32_t bucket_rows;        /* the buckets' rows per document */
+      double rows_raw, rows_disk; /* the rows in key order (sorted): records' bytes, bytes on disk */
+      double clus_raw, clus_disk; /* ... as a clustered collection's (_id {key, id}) */
+      double clus_row_extra;      /* bytes a row's clustered _id adds to its document */
+      double bkt_raw, bkt_disk;   /* buckets of bucket_rows rows */
+      double zstd_raw, zstd_disk; /* the folded documents compressed with zstd */
+      int64_t rows_pages, clus_pages, bkt_pages, zstd_pages, bkt_docs;
+   } cf;
 } probe_t;
 
 typedef struct {
@@ -110,6 +120,26 @@ void lab_scan_predict_record_capacity (bson_t *d, const probe_t *p, double data_
  * the rows read are added to documents_fetched. */
 bool lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
                                   bson_error_t *error);
+
+/* The block compressors the sample packs model. */
+typedef enum { LAB_PREDICT_SNAPPY = 0, LAB_PREDICT_ZSTD } lab_predict_compressor_t;
+
+/* lab_scan_predict_fold_doc -- (predict_fold.c) the folded document of master `r` (key `key`) in *image
+ * (caller destroys): *head its bytes with an empty array, *body what its rows add; the hoisted fields (the
+ * first master's first row's, in `h`) leave the rows. */
+void lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *key, const lab_store_docs_t *r,
+                                char **h, size_t nh, double *head, double *body, bson_t **image);
+
+/* lab_scan_predict_pack_pages -- (predict_fold.c) the records `docs` in order packed into leaf pages as
+ * WiredTiger packs them with block compressor `c`; *raw the records' bytes in the full pages, *disk those
+ * pages' bytes on disk (the last, partial page is left out when there are others), *pages the full pages. */
+void lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double *raw,
+                                  double *disk, int64_t *pages);
+
+/* lab_scan_predict_cands_fold -- (predict_fold.c) the sample fold's masters (ms[i], key
+ * p->keys[pick[i]], folded into docs[i]) packed as each other candidate would hold them, into p->cf. */
+void lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_store_docs_t *ms,
+                                  const int64_t *pick, size_t nm, char **h, size_t nh, bson_t *const *docs);
 
 /* lab_scan_predict_probe_cleanup -- free what the probe holds. */
 void lab_scan_predict_probe_cleanup (probe_t *p);
@@ -197,6 +227,13 @@ typedef struct {
  * (the policies cannot differ), else the eviction miniature run over tr->ev[layout]. */
 void lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cache, const layouts_t *l,
                                    lab_scan_predict_model_t *pm);
+
+/* lab_scan_predict_scaled_read_bytes -- (predict_record.c) the bytes a cache of `cache` reads in the load
+ * of layouts_t slot `layout` from its trace `sd` of a sample at `rate` (1: every master, exactly the
+ * trace's misses); *misses (may be NULL) its page misses. LRU only: the candidates' curves do not run the
+ * eviction miniature (the detail and folded ones do where it can differ: lab_scan_predict_point_model). */
+double lab_scan_predict_scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate,
+                                           const layouts_t *l, int layout, double *misses);
 
 /* lab_scan_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per
  * layout read amplification. */

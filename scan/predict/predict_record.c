@@ -353,3 +353,12 @@ lab_scan_predict_append_header (bson_t *results, lab_store_t *store, const lab_s
    BSON_APPEND_BOOL (&doc, "predict", true);
    bson_append_document_end (results, &doc);
 }
+
+/* lab_scan_predict_scaled_read_bytes -- see predict_private.h (scaled_read_bytes, for the other
+ * candidates). */
+double
+lab_scan_predict_scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const layouts_t *l,
+                                    int layout, double *misses)
+{
+   return scaled_read_bytes (sd, cache, rate, l, layout, NULL, misses);
+}

@@ -3,6 +3,7 @@
  * cache sweep's table of the predicted points, and with a sample its error point by point.
  */
 #include "scan/predict/predict_private.h"
+#include "scan/predict/predict_cands.h"
 
 #include "core/results.h"
 #include "scan/measure/measure.h"
@@ -33,6 +34,11 @@ lab_scan_predict_table_render (const bson_t *results)
    if (sweep) {
       bson_string_append (s, sweep);
       bson_free (sweep);
+   }
+   {
+      char *cands = lab_scan_predict_cands_table (results);
+      bson_string_append (s, cands);
+      bson_free (cands);
    }
    if (lab_results_get_number (results, "prediction.sample.fraction", &v)) {
       /* --sample: each figure's sampling error, point by point */

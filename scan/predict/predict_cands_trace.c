@@ -1,0 +1,194 @@
+/*
+ * predict_cands_trace.c -- the other candidates' traces (predict_cands.h; pure): rows written in key order
+ * (sorted, clustered) and documents of a bucket's rows (buckets, or one per master), each load's page
+ * accesses in the order the workers make them, as predict_trace.c's detail and folded ones.
+ */
+#include "scan/predict/predict_cands.h"
+
+#include <math.h>
+#include <string.h>
+
+/* One worker: its segment of the loaded masters and where it is in it. */
+typedef struct {
+   int64_t k, end;          /* the next master (index into in->load) and the segment's end */
+   size_t j;                /* the next row (key order) or document (buckets) of master load[k] */
+   int64_t last_index_page; /* the index leaf page its cursor holds (-1: a new search) */
+   int64_t last_data_page;  /* the data page its master touched last (-1: none) */
+} cand_worker_t;
+
+/* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
+static cand_worker_t *
+workers_new (const lab_scan_predict_input_t *in, int *n)
+{
+   int p = in->parallel > 0 ? in->parallel : 1, i;
+   int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts);
+   cand_worker_t *ws = bson_malloc0 ((size_t)p * sizeof *ws);
+
+   lab_scan_keys_segment (in->nload, p, starts);
+   for (i = 0; i < p; i++) {
+      ws[i].k = starts[i];
+      ws[i].end = starts[i + 1];
+      ws[i].last_index_page = -1;
+      ws[i].last_data_page = -1;
+   }
+   bson_free (starts);
+   *n = p;
+   return ws;
+}
+
+/* weight -- a page's footprint as the stack distances count it (at least a byte). */
+static uint64_t
+weight (double bytes)
+{
+   return (uint64_t)llround (bytes > 1 ? bytes : 1);
+}
+
+/* next_of -- move worker t to its next unit (a master's `units(m)` rows or documents): false when its
+ * segment is done. */
+static bool
+next_of (const lab_scan_predict_input_t *in, cand_worker_t *t, const size_t *units)
+{
+   while (t->k < t->end && t->j >= units[in->load[t->k]]) {
+      t->k++;
+      t->j = 0;
+      t->last_index_page = -1; /* the next master is a new search from the root */
+      t->last_data_page = -1;
+   }
+   return t->k < t->end;
+}
+
+/* data_access -- the data page `page` touched by worker t: LAB_PREDICT_DATA_AGAIN when its master touched it
+ * last and the trace counts those apart (a sample's), else LAB_PREDICT_DATA. */
+static void
+data_access (lab_scan_stackdist_t *sd, const lab_scan_predict_input_t *in, cand_worker_t *t, int64_t page,
+             uint64_t bytes)
+{
+   int cls = in->again_class && page == t->last_data_page ? LAB_PREDICT_DATA_AGAIN : LAB_PREDICT_DATA;
+   lab_scan_stackdist_access (sd, 2 * (uint64_t)page, bytes, cls, true);
+   t->last_data_page = page;
+}
+
+/* lab_scan_predict_trace_key_order -- see predict_cands.h. Page ids: data page p is 2p, index page q 2q + 1.
+ */
+lab_scan_stackdist_t *
+lab_scan_predict_trace_key_order (const lab_scan_predict_input_t *in, bool key_index)
+{
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m;
+   uint64_t dbytes = weight (in->page_cache_bytes), ibytes = weight (in->index_page_cache_bytes);
+   double rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
+   double ipp = in->index_entries_per_page >= 1 ? in->index_entries_per_page : 1;
+   cand_worker_t *ws;
+   int nw, w, active;
+
+   for (m = 0; m < in->nmasters; m++) {
+      first[m + 1] = first[m] + (int64_t)in->nrids[m];
+   }
+   ws = workers_new (in, &nw);
+   do {
+      active = 0;
+      for (w = 0; w < nw; w++) {
+         cand_worker_t *t = &ws[w];
+         double ord;
+         int64_t p, last;
+         if (!next_of (in, t, in->nrids)) {
+            continue;
+         }
+         active++;
+         m = in->load[t->k];
+         ord = (double)(first[m] + (int64_t)t->j);
+         if (key_index && (int64_t)floor (ord / ipp) != t->last_index_page) {
+            t->last_index_page = (int64_t)floor (ord / ipp);
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)t->last_index_page + 1, ibytes, LAB_PREDICT_INDEX,
+                                       true);
+         }
+         /* a row lies in one page; only a row larger than a page (rpp < 1) spans several */
+         p = (int64_t)floor (ord / rpp);
+         last = rpp >= 1 ? p : (int64_t)ceil ((ord + 1) / rpp) - 1;
+         if (last < p) {
+            last = p;
+         }
+         for (; p <= last; p++) {
+            data_access (sd, in, t, p, dbytes);
+         }
+         t->j++;
+      }
+   } while (active > 0);
+   bson_free (ws);
+   bson_free (first);
+   return sd;
+}
+
+/* lab_scan_predict_trace_buckets -- see predict_cands.h. */
+lab_scan_stackdist_t *
+lab_scan_predict_trace_buckets (const lab_scan_predict_input_t *in, int32_t bucket_rows, int64_t *pages,
+                                int64_t *docs)
+{
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
+   size_t *nb = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *nb);
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, page = 0, *page_of;
+   uint64_t dbytes = weight (in->folded_page_cache_bytes), ibytes = weight (in->index_page_cache_bytes);
+   double fill = 0;
+   size_t b;
+   cand_worker_t *ws;
+   int nw, w, active;
+
+   for (m = 0; m < in->nmasters; m++) {
+      size_t n = in->nrids[m];
+      nb[m] = bucket_rows > 0 ? (n + (size_t)bucket_rows - 1) / (size_t)bucket_rows : 1;
+      if (nb[m] == 0) {
+         nb[m] = 1;
+      }
+      first[m + 1] = first[m] + (int64_t)nb[m];
+   }
+   page_of = bson_malloc0 ((size_t)(first[in->nmasters] + 1) * sizeof *page_of);
+   for (m = 0; m < in->nmasters; m++) {
+      for (b = 0; b < nb[m]; b++) {
+         size_t rows = bucket_rows > 0 ? in->nrids[m] - b * (size_t)bucket_rows : in->nrids[m];
+         double doc;
+         if (bucket_rows > 0 && rows > (size_t)bucket_rows) {
+            rows = (size_t)bucket_rows;
+         }
+         doc = in->folded_master_bytes + (double)rows * in->folded_row_bytes;
+         if (fill > 0 && fill + doc > in->folded_page_bytes) {
+            page++;
+            fill = 0;
+         }
+         page_of[first[m] + (int64_t)b] = page;
+         fill += doc;
+      }
+   }
+   if (pages) {
+      *pages = in->nmasters > 0 ? page + 1 : 0;
+   }
+   if (docs) {
+      *docs = first[in->nmasters];
+   }
+   ws = workers_new (in, &nw);
+   do {
+      active = 0;
+      for (w = 0; w < nw; w++) {
+         cand_worker_t *t = &ws[w];
+         double ipp = in->folded_index_entries_per_page >= 1 ? in->folded_index_entries_per_page : 1;
+         int64_t d, ip;
+         if (!next_of (in, t, nb)) {
+            continue;
+         }
+         active++;
+         d = first[in->load[t->k]] + (int64_t)t->j;
+         /* the key's index entries are adjacent: a master's next document is on the cursor's page */
+         ip = (int64_t)floor ((double)d / ipp);
+         if (ip != t->last_index_page) {
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, ibytes, LAB_PREDICT_INDEX, true);
+            t->last_index_page = ip;
+         }
+         data_access (sd, in, t, page_of[d], dbytes);
+         t->j++;
+      }
+   } while (active > 0);
+   bson_free (ws);
+   bson_free (page_of);
+   bson_free (first);
+   bson_free (nb);
+   return sd;
+}

@@ -1,0 +1,156 @@
+/*
+ * test_predict_cands_embedded.c -- a prediction (lab_scan_predict_run) on billgen's data carries every
+ * candidate: "predicted_candidates" names the sorted and clustered copies, buckets of --bucket-rows and
+ * the fold with zstd blocks, each with a descriptor whose questions say what it is; every sweep point has
+ * each one's bytes read and read amplification; the sizes hold what the candidates are (the clustered
+ * collection has no index, buckets more documents than masters, zstd blocks fewer bytes than snappy's);
+ * "predicted_workloads" has an append costing the fold more journal than a row; the terminal view shows
+ * them; --bucket-rows without --predict, or not a count, is refused.
+ */
+#include "tests/testutil.h"
+
+#include "core/layout.h"
+#include "core/results.h"
+#include "scan/predict/predict.h"
+#include "scan/scan.h"
+#include "store/store.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BILLS 300
+
+static const char *const g_names[] = { "sorted", "clustered", "buckets", "folded-zstd" };
+
+/* cand_of -- candidate `name`'s entry of predicted_candidates into *d (a view), its index or -1. */
+static int
+cand_of (const bson_t *r, const char *name, bson_t *d)
+{
+   bson_iter_t it, arr, f;
+   int i = 0;
+
+   if (!bson_iter_init_find (&it, r, "predicted_candidates") || !bson_iter_recurse (&it, &arr)) {
+      return -1;
+   }
+   while (bson_iter_next (&arr)) {
+      uint32_t len;
+      const uint8_t *data;
+      bson_iter_document (&arr, &len, &data);
+      bson_init_static (d, data, len);
+      if (bson_iter_init_find (&f, d, "name") && strcmp (bson_iter_utf8 (&f, NULL), name) == 0) {
+         return i;
+      }
+      i++;
+   }
+   return -1;
+}
+
+/* number -- the number at `path` of `doc` (the test fails without it). */
+static double
+number (const bson_t *doc, const char *path)
+{
+   double v = -1;
+
+   if (!lab_results_get_number (doc, path, &v)) {
+      fail_msg ("no number at %s", path);
+   }
+   return v;
+}
+
+/* test_candidates_recorded -- the prediction record's candidates, curves and workloads. */
+static void
+test_candidates_recorded (void **state)
+{
+   char *dir = lab_test_folded_store ("predict-cands", BILLS, 130, ""), *uri, *text;
+   uint64_t sizes[2] = { 2 * 1024 * 1024, 256 * 1024 * 1024 };
+   lab_scan_opts_t o;
+   lab_store_t *store;
+   bson_t r = BSON_INITIALIZER, d, desc;
+   lab_layout_t l;
+   bson_iter_t it;
+   char path[160];
+   size_t i, k;
+
+   (void)state;
+   uri = bson_strdup_printf ("wiredtiger:%s", dir);
+   store = lab_test_store_open (uri);
+   lab_scan_opts_init (&o);
+   o.predict = true;
+   o.predict_bucket_rows = 50;
+   o.cache_sizes.v = sizes;
+   o.cache_sizes.n = 2;
+   LAB_TEST_CHECK (lab_scan_predict_run (store, &o, &r, &e_));
+   for (k = 0; k < sizeof g_names / sizeof g_names[0]; k++) {
+      assert_int_equal (cand_of (&r, g_names[k], &d), (int)k);
+      assert_true (bson_iter_init_find (&it, &d, "layout"));
+      {
+         uint32_t len;
+         const uint8_t *data;
+         bson_iter_document (&it, &len, &data);
+         bson_init_static (&desc, data, len);
+      }
+      LAB_TEST_CHECK (lab_layout_from_bson (&desc, &l, &e_));
+      assert_true (lab_layout_read_by_id_range (&l) == (k == 1));
+      assert_true (lab_layout_bucketed (&l) == (k == 2));
+      assert_true (lab_layout_key_contiguous (&l));
+      for (i = 0; i < 2; i++) {
+         snprintf (path, sizeof path, "sweep.%zu.candidates.%s.block_read_bytes", i, g_names[k]);
+         assert_true (number (&r, path) > 0);
+         snprintf (path, sizeof path, "sweep.%zu.candidates.%s.read_amplification", i, g_names[k]);
+         assert_true (number (&r, path) > 0);
+      }
+      /* a cache holding everything reads the candidate about once: its storage, within a third */
+      snprintf (path, sizeof path, "sweep.1.candidates.%s.block_read_bytes", g_names[k]);
+      assert_true (fabs (number (&r, path) / number (&d, "storage_size_bytes") - 1) < 0.34);
+   }
+   cand_of (&r, "clustered", &d);
+   assert_true (number (&d, "index_size_bytes") == 0);
+   cand_of (&r, "buckets", &d);
+   assert_true (number (&d, "documents") > BILLS);
+   assert_int_equal (number (&d, "layout.bucket_rows"), 50);
+   cand_of (&r, "folded-zstd", &d);
+   /* zstd squeezes the documents well below snappy (the demo's data: 0.56 of the folded storage) */
+   assert_true (number (&d, "storage_size_bytes") < 0.85 * number (&r, "dataset.folded.storage_size_bytes"));
+   assert_true (number (&r, "predicted_workloads.layouts.folded.append_journal_bytes_per_write") >
+                2 * number (&r, "predicted_workloads.layouts.detail.append_journal_bytes_per_write"));
+   assert_true (number (&r, "predicted_workloads.layouts.clustered.row_pages_per_read") == 1);
+   text = lab_scan_predict_table_render (&r);
+   assert_non_null (strstr (text, "folded-zstd"));
+   bson_free (text);
+   bson_destroy (&r);
+   lab_store_close (store);
+   {
+      /* refused, exit 2 naming it, nothing written: --bucket-rows without --predict, or not a count */
+      static const char *const bad_args[] = { "--bucket-rows 50 --cold", "--predict --bucket-rows 0" };
+      char *scan = lab_test_bin ("scancmp"), *cmd, *err = NULL;
+      for (k = 0; k < sizeof bad_args / sizeof bad_args[0]; k++) {
+         int rc;
+         cmd =
+            bson_strdup_printf ("'%s' --uri '%s' %s --cache-sizes 8MiB --progress never --out '%s/bad.json'",
+                                scan, uri, bad_args[k], dir);
+         rc = lab_test_run (cmd, NULL, &err);
+         if (rc != 2 || !strstr (err, "--bucket-rows")) {
+            fail_msg ("%s: exit %d, want 2 naming --bucket-rows: %s", cmd, rc, err);
+         }
+         snprintf (path, sizeof path, "%s/bad.json", dir);
+         assert_false (access (path, F_OK) == 0);
+         bson_free (cmd);
+         bson_free (err);
+         err = NULL;
+      }
+      bson_free (scan);
+   }
+   lab_test_rmtree (dir);
+   bson_free (uri);
+   bson_free (dir);
+}
+
+int
+main (void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test (test_candidates_recorded),
+   };
+   return lab_test_run_group ("predict_cands_embedded", tests, NULL, NULL);
+}
