@@ -260,8 +260,13 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
       body += bd;
    }
    pack_pages (docs, nm, &p->fold_page_raw, &p->fold_page_disk, &p->fold_pages);
+   /* the load time's CPU figures from the same masters, their rows and folded documents */
+   ok = lab_scan_predict_cost_cpu (sess, o, p, pick, ms, nm, docs, error);
    for (i = 0; i < nm; i++) {
       bson_destroy (docs[i]);
+   }
+   if (!ok) {
+      goto done;
    }
    p->fold_masters = (int64_t)nm;
    p->fold_rows = rows;
