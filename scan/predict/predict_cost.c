@@ -5,7 +5,10 @@
  */
 #include "scan/predict/predict_private.h"
 
+#include "core/results.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* lab_scan_predict_cost_seconds -- see predict_cost.h. */
@@ -254,4 +257,45 @@ lab_scan_predict_append_speed (bson_t *point, uint64_t cache, const traces_t *ke
       speed_of (&d, "random", cache, random, l, nload, c);
    }
    bson_append_document_end (point, &d);
+}
+
+/* lab_scan_predict_speed_render -- see predict_private.h. */
+bool
+lab_scan_predict_speed_render (const bson_t *results, bson_string_t *s)
+{
+   static const char *const orders[2] = { "key", "random" };
+   const char *src = lab_results_get_string (results, "prediction.cost.source");
+   size_t n = lab_results_sweep_n (results), i;
+   double v;
+   int k;
+
+   if (!src || !lab_results_get_number (results, "sweep.0.speed.key.detail_s", &v)) {
+      return false;
+   }
+   bson_string_append_printf (s, "Predicted load time (cost %s):\n", src);
+   bson_string_append_printf (s, "%10s %6s  %-8s %10s %10s %8s\n", "cache MiB", "ratio", "order", "detail s",
+                              "folded s", "speedup");
+   for (i = 0; i < n; i++) {
+      char path[96];
+      double c = 0, r = 0, d, f, x;
+      snprintf (path, sizeof path, "sweep.%zu.cache_size_bytes", i);
+      lab_results_get_number (results, path, &c);
+      snprintf (path, sizeof path, "sweep.%zu.cache_ratio", i);
+      lab_results_get_number (results, path, &r);
+      for (k = 0; k < 2; k++) {
+         snprintf (path, sizeof path, "sweep.%zu.speed.%s.detail_s", i, orders[k]);
+         if (!lab_results_get_number (results, path, &d)) {
+            continue;
+         }
+         snprintf (path, sizeof path, "sweep.%zu.speed.%s.folded_s", i, orders[k]);
+         lab_results_get_number (results, path, &f);
+         snprintf (path, sizeof path, "sweep.%zu.speed.%s.speedup", i, orders[k]);
+         if (!lab_results_get_number (results, path, &x)) {
+            x = 0;
+         }
+         bson_string_append_printf (s, "%10.1f %6.2f  %-8s %10.3f %10.3f %7.2fx\n", c / 1048576.0, r,
+                                    orders[k], d, f, x);
+      }
+   }
+   return true;
 }

@@ -228,6 +228,11 @@ void lab_scan_predict_append_speed (bson_t *point, uint64_t cache, const traces_
                                     const traces_t *random, const layouts_t *l, int64_t nload,
                                     const lab_scan_predict_cost_t *c);
 
+/* lab_scan_predict_speed_render -- (predict_cost.c) the predicted load seconds and speedup per point and load
+ * order of `results` appended to `s`, with the cost figures' source; false (nothing appended) without them.
+ */
+bool lab_scan_predict_speed_render (const bson_t *results, bson_string_t *s);
+
 /* lab_scan_predict_cost_device -- (predict_cost_probe.c) the device figures on the embedded store: random
  * pages of the collection's file read by o->parallel threads at once (O_DIRECT, else after fadvise
  * DONTNEED), at two sizes (read_s and read_byte_s); on a server p->cost.not_measured says why. */
