@@ -28,7 +28,7 @@ lab_scan_predict_cost_seconds (const lab_scan_predict_cost_t *c, const lab_scan_
    /* first reads: shared out over the cores unless the workers walk the same pages */
    dev = first * c->first_read_s / pow ((double)share, 1 - shared);
    /* a page read again (its memory reused): every worker waits on its own, the device's time the floor */
-   per_again = c->first_read_s / par;
+   per_again = fmax (c->first_read_s - w->page_mem * c->fresh_byte_s, 0) / par;
    if (per_again < c->read_s + bytes_again * c->read_byte_s) {
       per_again = c->read_s + bytes_again * c->read_byte_s;
    }
@@ -152,6 +152,7 @@ lab_scan_predict_work_of (const traces_t *tr, const layouts_t *l, int layout, in
       w->first += rate < 1 ? fmin (cold / rate, whole > 0 ? whole : cold / rate) : cold;
    }
    w->shared = tr->shared[layout];
+   w->page_mem = layout == 0 ? tr->in.page_cache_bytes : tr->in.folded_page_cache_bytes;
    w->read_bytes = read_bytes;
    /* index pages are not block-compressed: their bytes count as read; data pages inflate */
    w->inflated = read_bytes * (inflate > 1 ? inflate : 1);
@@ -193,6 +194,7 @@ lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c)
                                             "into the cache (one reader)"
                                           : "default: read_s x parallel (the leaf count read no page)");
    BSON_APPEND_INT64 (&doc, "first_pages", c->first_pages);
+   BSON_APPEND_DOUBLE (&doc, "fresh_byte_s", c->fresh_byte_s);
    BSON_APPEND_DOUBLE (&doc, "read_s", c->read_s);
    BSON_APPEND_DOUBLE (&doc, "read_byte_s", c->read_byte_s);
    BSON_APPEND_DOUBLE (&doc, "inflate_byte_s", c->inflate_byte_s);

@@ -4,22 +4,21 @@
  * (predict_cost.c, pure: unit-tested on hand-made figures in tests/scan/test_predict_cost.c).
  *
  * The model. A layout's load at a cache point costs
- *    device:  first reads x first_read_s / min(parallel, cores)^(1 - shared)
- *             + the other misses x read_s + their bytes x read_byte_s
- *    A page's first read in the load is what the probe's own leaf count paid per page read into a fresh
- *    cache (the engine's read, decompression and fresh memory; timed on one reader): the workers share
- *    them out unless they walk the same pages (interleaved rows: `shared`, the share of the data pages more
- *    than one worker touches), when one reads and the others wait. A page read again after its eviction
- *    (its memory reused) costs what the device sample paid per random read with `parallel` readers at once
- *    (wall seconds, already shared by the workers) and its decompression.
- *    CPU:     the pages read decompressed (their bytes in memory x inflate_byte_s)
- *             + keys x lookup_s + documents x doc_s + bytes returned x copy_byte_s  (the engine's search,
- *               fetch and copy of each document, timed warm)
- *             + rows x row_s[layout]  (the load's own work per row: decode and digest, timed on the sampled
- *               rows as stored and on those rows folded in memory)
- * and elapsed = device + CPU / min(parallel, cores): the workers overlap their reads (the device figures
- * are timed at that concurrency) and share at most the machine's cores for the CPU; a worker's reads and
- * its CPU do not overlap (one thread each), so the two add.
+ *    first reads x first_read_s / min(parallel, cores)^(1 - shared)
+ *    + the other misses x max((first_read_s - page_mem x fresh_byte_s) / parallel,
+ *                             read_s + their bytes x read_byte_s)
+ *    + (keys x lookup_s + documents x doc_s + bytes returned x copy_byte_s + rows x row_s[layout])
+ *      / min(parallel, cores)
+ * A page's first read in the load costs what the probe's own leaf count paid per page read into a fresh
+ * cache (the engine's read, decompression and fresh memory; one reader): the workers share those reads
+ * out over the cores unless they walk the same pages (interleaved rows: `shared`, the share of the data
+ * pages more than one worker touches), when one reads and the others wait. A page read again after its
+ * eviction reuses the evicted page's memory (no fresh memory: page_mem x fresh_byte_s less) and each worker
+ * waits on its own reads (shared out over every worker); the device, timed by random reads of the
+ * collection's file with `parallel` readers at once, is its floor. The CPU (the engine's search, fetch
+ * and copy of each document, timed warm; the load's own work per row, decode and digest, timed on the
+ * sampled rows as stored and on those rows folded in memory) is shared over at most the machine's cores.
+ * A worker's reads and its CPU do not overlap (one thread each), so the parts add.
  */
 #ifndef LAB_PREDICT_COST_H
 #define LAB_PREDICT_COST_H
@@ -31,6 +30,7 @@ typedef struct {
    bool done;             /* the figures are measured: a load time can be predicted */
    int parallel, cores;   /* workers, and the cores they share */
    double first_read_s;   /* wall seconds per page read into the cache for the first time, one reader */
+   double fresh_byte_s;   /* seconds per byte of memory touched for the first time (the cache growing) */
    double read_s;         /* device: wall seconds per page read (fixed part), at `parallel` readers */
    double read_byte_s;    /* device: wall seconds per byte read, at `parallel` readers */
    double inflate_byte_s; /* CPU per byte of a page read as it is in memory (block decompression) */
@@ -51,11 +51,12 @@ typedef struct {
 
 /* What a layout's load does at one cache point (a layout's whole load; a sample's figures scaled up). */
 typedef struct {
-   double misses;                  /* pages read from disk */
-   double first;                   /* of them, pages read for the first time (the load's distinct pages) */
-   double shared;                  /* the share of its data pages more than one worker touches */
-   double read_bytes;              /* their bytes on disk */
-   double inflated;                /* their bytes in memory (decompressed) */
+   double misses;     /* pages read from disk */
+   double first;      /* of them, pages read for the first time (the load's distinct pages) */
+   double shared;     /* the share of its data pages more than one worker touches */
+   double page_mem;   /* a data page's bytes in the cache (a page read again reuses an evicted one's) */
+   double read_bytes; /* their bytes on disk */
+   double inflated;   /* their bytes in memory (decompressed) */
    double keys, docs, rows, bytes; /* keys searched, documents fetched, rows, bytes returned */
    int layout;                     /* 0 rows as stored, 1 folded */
 } lab_scan_predict_work_t;

@@ -23,6 +23,7 @@
 #include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,6 +115,31 @@ timed_reads (int fd, off_t size, size_t len, int nt, bool drop, uint64_t *seed, 
    return (double)(lab_now_ns () - t0) / 1e9;
 }
 
+/* Fresh memory the probe touches to time the cache's growth. */
+#define FRESH_BYTES (32u << 20)
+
+/* time_fresh -- seconds per byte of anonymous memory touched for the first time (a page fault per 4 KiB:
+ * what a page read into a growing cache pays and one read into an evicted page's memory does not); 0 when
+ * the memory cannot be mapped. */
+static double
+time_fresh (void)
+{
+   volatile uint8_t *m = mmap (NULL, FRESH_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   uint64_t t0 = lab_now_ns ();
+   size_t i;
+   double s;
+
+   if (m == (volatile uint8_t *)MAP_FAILED) {
+      return 0;
+   }
+   for (i = 0; i < FRESH_BYTES; i += 4096) {
+      m[i] = 1;
+   }
+   s = (double)(lab_now_ns () - t0) / 1e9;
+   munmap ((void *)m, FRESH_BYTES);
+   return s / FRESH_BYTES;
+}
+
 /* lab_scan_predict_cost_device -- see predict_private.h. */
 void
 lab_scan_predict_cost_device (lab_store_t *store, const lab_scan_opts_t *o, probe_t *p)
@@ -175,6 +201,7 @@ lab_scan_predict_cost_device (lab_store_t *store, const lab_scan_opts_t *o, prob
    if (c->read_s < 0) {
       c->read_s = 0;
    }
+   c->fresh_byte_s = time_fresh ();
    c->device_reads = 2 * DEVICE_READS;
    c->device_bytes = (int64_t)DEVICE_READS * (int64_t)(small + large);
    c->parallel = o->parallel > 0 ? o->parallel : 1;

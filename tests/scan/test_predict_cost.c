@@ -55,6 +55,17 @@ test_seconds (void **state)
    w.shared = 1;
    lab_scan_predict_cost_seconds (&c, &w, &dev, NULL);
    assert_true (fabs (dev - (0.1 + 0.225)) < 1e-12);
+   /* a page read again reuses an evicted page's memory: 400 KB less of fresh memory at 1 ns a byte */
+   c.fresh_byte_s = 1e-9;
+   w.page_mem = 400000;
+   lab_scan_predict_cost_seconds (&c, &w, &dev, NULL);
+   assert_true (fabs (dev - (0.1 + 900 * (1e-3 - 4e-4) / 4)) < 1e-12);
+   /* more fresh memory than the first read's time: the device's floor */
+   w.page_mem = 4e6;
+   lab_scan_predict_cost_seconds (&c, &w, &dev, NULL);
+   assert_true (fabs (dev - (0.1 + 900 * 1e-4)) < 1e-12);
+   c.fresh_byte_s = 0;
+   w.page_mem = 0;
    /* the folded rows' CPU */
    w.layout = 1;
    lab_scan_predict_cost_seconds (&c, &w, NULL, &cpu);
