@@ -90,8 +90,9 @@ jq -r --arg order "$order" --slurpfile m "$work/meas.json" '
   def fac(a; b): if a and b and b > 0 then (a / b * 100 | round / 100 | tostring) else "n/a" end;
   def f(x): if x then (x * 100 | round / 100 | tostring) else "n/a" end;
   def mib(x): if x then (x / 1048576 * 10 | round / 10 | tostring) else "n/a" end;
-  def cell(p; q; l): mib(rb(p; l)) + "(" + f(amp(p; l)) + ")", mib(rb(q; l)) + "(" + f(amp(q; l)) + ")",
-                     pct(rb(p; l); rb(q; l));
+  def prb(p; l): p.speed[$order][l + "_read_bytes"] // rb(p; l);
+  def cell(p; q; l): mib(prb(p; l)) + "(" + f(amp(p; l)) + ")", mib(rb(q; l)) + "(" + f(amp(q; l)) + ")",
+                     pct(prb(p; l); rb(q; l));
   .sweep as $ps | $m[0].sweep[] as $q
   | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p
   | if $p == null then "\($q.cache_size_bytes / 1048576 | . * 10 | round / 10)\tno predicted point of this cache"
@@ -102,5 +103,6 @@ jq -r --arg order "$order" --slurpfile m "$work/meas.json" '
     printf '%9s %5s  %17s %17s %6s  %17s %17s %6s  %5s %5s %4s\n' "$c" "$r" "$a" "$b" "$e" "$d" "$g" "$h" "$s1" "$s2" "$x"
   done
 echo "MiB read: the engine's bytes read from disk into its cache (median of the runs), read amplification in"
-echo "brackets; err = (predicted - measured) / measured of the bytes read, at the same cache size;"
+echo "brackets (the predicted one key order's); err = (predicted - measured) / measured of the bytes read"
+echo "(predicted in the measured load order), at the same cache size;"
 echo "x = predicted speedup / measured speedup"
