@@ -337,7 +337,8 @@ check_modes (lab_scan_opts_t *o, bson_error_t *error)
    }
    if (o->predict && o->load_order != LAB_LOAD_ORDER_KEY) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--load-order %s with --predict: the prediction models the key-order load only",
+                     "--load-order %s with --predict: the predicted sweep is the key-order load; every "
+                     "prediction also gives the random order's load times and speedup (sweep[].speed.random)",
                      lab_scan_load_order_names ()[o->load_order]);
       return false;
    }
