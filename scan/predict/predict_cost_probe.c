@@ -91,6 +91,7 @@ timed_reads (int fd, off_t size, size_t len, int nt, bool drop, uint64_t *seed, 
    for (i = 0; i < DEVICE_READS; i++) {
       off[i] = (off_t)((int64_t)(next_rand (seed) % (uint64_t)blocks) * DEVICE_ALIGN);
    }
+   memset (rs, 0, sizeof rs); /* a thread not started reads nothing and fails nothing */
    if (drop) {
       (void)posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
    }
