@@ -188,6 +188,15 @@ lab_scan_predict_cost_device (lab_store_t *store, const lab_scan_opts_t *o, prob
       goto done;
    }
    ws = timed_reads (fd, sb.st_size, small, nt, drop, &seed, &e);
+   if (ws < 0 && !drop && e == EINVAL) {
+      /* the file system took O_DIRECT at open but refuses its reads: buffered, after dropping the file */
+      close (fd);
+      fd = open (paths[0], O_RDONLY);
+      drop = true;
+      c->device_how = "buffered reads of the collection's file after posix_fadvise DONTNEED (the file system "
+                      "refuses O_DIRECT reads)";
+      ws = fd < 0 ? -1 : timed_reads (fd, sb.st_size, small, nt, drop, &seed, &e);
+   }
    wl = ws < 0 ? -1 : timed_reads (fd, sb.st_size, large, nt, drop, &seed, &e);
    if (ws < 0 || wl < 0) {
       c->not_measured = "a read of the collection's file failed";
