@@ -70,6 +70,11 @@ md_probe (bson_string_t *o, const bson_t *doc)
    if (lab_results_get_number (doc, "prediction.timing.documents", &docs)) {
       bson_string_append_printf (o, " (the timed sample then loaded %.0f, cold and warm)", docs);
    }
+   if (lab_results_get_string (doc, "prediction.cost.source")) {
+      /* the load time's figures (scan/predict/predict_cost.h): no --calibrate needed */
+      bson_string_append (o, "; the load times and speedups from cost figures ");
+      lab_cmp_md_text (o, lab_results_get_string (doc, "prediction.cost.source"));
+   }
    bson_string_append (o, ".\n\n");
 }
 
@@ -357,6 +362,21 @@ md_unpaired (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results
                           "'[.sweep[].cache_size_bytes] | join(\",\")'` of the measured file).\n");
 }
 
+/* speed_in_order -- the predicted point's speedup for the measured file's load order (its "speed" per order),
+ * where the prediction has it: a random-order sweep is set beside the random order's prediction. */
+static void
+speed_in_order (const bson_t *meas, lab_sweep_point_t *p)
+{
+   char path[64];
+   double v;
+
+   snprintf (path, sizeof path, "speed.%s.speedup", lab_results_load_order (meas));
+   if (lab_results_get_number (&p->doc, path, &v)) {
+      p->has_speedup = true;
+      p->speedup = v;
+   }
+}
+
 /* lab_cmp_render_prediction -- see cmp.h. */
 void
 lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred)
@@ -388,6 +408,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
       lab_results_top_point (&r->doc, &m);
       folded_first (&r->doc, &m);
       if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
+         speed_in_order (&r->doc, &p);
          md_row (rows, &m, &p, -1, &w);
          shown++;
       } else {
@@ -400,6 +421,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
       }
       if ((k = point_of (&pred->doc, &m)) >= 0 && lab_results_sweep_point (&pred->doc, (size_t)k, &p)) {
          folded_first (&r->doc, &m);
+         speed_in_order (&r->doc, &p);
          md_row (rows, &m, &p, (int)i, &w);
          shown++;
       } else {

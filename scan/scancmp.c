@@ -127,9 +127,12 @@ static const char usage[] =
    "                         layout's read\n"
    "                         amplification, from LRU stack distances over the page trace of the parallel\n"
    "                         load (near the knee, a miniature of WiredTiger's eviction run over the\n"
-   "                         same trace). --out writes a results file marked \"predicted\": true. With\n"
-   "                         --calibrate (embedded) a few masters are loaded cold then warm to time page\n"
-   "                         reads and documents, giving load times and speedups too. To set it beside a\n"
+   "                         same trace); on the embedded store each layout's load time and the speedup,\n"
+   "                         in key and random order, from costs the probe times (its own page reads,\n"
+   "                         random reads of the collection's file, the CPU of both shapes on the sampled\n"
+   "                         masters). --out writes a results file marked \"predicted\": true. With\n"
+   "                         --calibrate a few masters are loaded cold then warm to refine the first\n"
+   "                         page read. To set it beside a\n"
    "                         measured sweep (layout-report --prediction), predict at the measured caches:\n"
    "                         --cache-sizes with that sweep's sizes in bytes (points are paired by size)\n"
    "  --sample F             (with --predict, for very large collections) read the RecordIds of a share F\n"
@@ -344,7 +347,8 @@ check_modes (lab_scan_opts_t *o, bson_error_t *error)
    }
    if (o->predict && o->load_order != LAB_LOAD_ORDER_KEY) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--load-order %s with --predict: the prediction models the key-order load only",
+                     "--load-order %s with --predict: the predicted sweep is the key-order load; every "
+                     "prediction also gives the random order's load times and speedup (sweep[].speed.random)",
                      lab_scan_load_order_names ()[o->load_order]);
       return false;
    }

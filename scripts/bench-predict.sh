@@ -3,7 +3,8 @@
 # data, in one run per data shape: billgen generate (the shape) + fold-details, then
 #   1. scancmp --cold --direct-io over the cache ratios, keys and workers: the measured sweep (with
 #      --candidates also the sorted and clustered copies, buckets of 100 and the fold with zstd blocks);
-#   2. scancmp --predict --calibrate at that sweep's cache sizes exactly (--cache-sizes): the probe of the
+#   2. scancmp --predict at that sweep's cache sizes exactly (--cache-sizes; no --calibrate unless given:
+#      the probe's own cost figures give the load times): the probe of the
 #      detail collection alone (the timed sample gives the load times), its cost;
 # and prints per shape and cache the predicted and measured engine bytes read (read amplification beside)
 # of both layouts with the error of the bytes, and the load times' speedup (the factor predicted /
@@ -13,7 +14,7 @@
 # and measured. Prints figures; asserts nothing (the test with a band is tests/scan/test_predict_embedded.c).
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
-#                                 [--keys-limit N] [--shapes LIST|all] [--candidates] [--keep]
+#                                 [--keys-limit N] [--shapes LIST|all] [--candidates] [--calibrate] [--keep]
 #                                 [-- BILLGEN-OPTIONS...]
 #   --bills N        masters (default 2000), --rows MEAN rows per master (default 130): 260,000 rows
 #   --ratios LIST    cache ratios (default 0.25,0.5,1,1.5,2,4)
@@ -27,6 +28,7 @@
 #                      few        a twentieth of the masters, twenty times the rows each
 #                      uniform    --dist uniform --open-bills 300
 #   --candidates     also measure and predict the other candidates (slower: four more folds and loads)
+#   --calibrate      predict with --calibrate (a timed sample refines the first page read)
 #   --keep           keep the work directories (printed)
 #   after --: more billgen generate options for every shape
 # Needs jq.
@@ -41,6 +43,7 @@ ratios=0.25,0.5,1,1.5,2,4
 parallel=4
 keys_limit=
 keep=0
+calibrate=()
 shapes=default
 candidates=0
 all_shapes=default,open60,zipf,clustered,few,uniform
@@ -56,9 +59,10 @@ while [ $# -gt 0 ]; do
     --keys-limit) need "$@"; keys_limit=$2; shift 2 ;;
     --shapes) need "$@"; shapes=$2; shift 2 ;;
     --candidates) candidates=1; shift ;;
+    --calibrate) calibrate=(--calibrate); shift ;;
     --keep) keep=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -177,9 +181,9 @@ for s in "${shape_list[@]}"; do
   # the prediction at the measured sweep's caches exactly (its ratios divide by its own detail size, the
   # prediction's by the probe's: one ratio would be two caches); it reads the detail collection alone
   sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
-  "$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict --calibrate --direct-io --out "$work/pred.json" \
+  "$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict ${calibrate[@]+"${calibrate[@]}"} --direct-io --out "$work/pred.json" \
     >/dev/null || die "scancmp --predict failed ($s)"
-  jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents"' "$work/pred.json"
+  jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents; cost: \(.prediction.cost.source // .prediction.cost.not_measured)"' "$work/pred.json"
   table "$work/pred.json" "$work/meas.json"
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
 done

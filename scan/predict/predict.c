@@ -21,10 +21,13 @@
 
 /* ---- the sample (--sample) ----------------------------------------------------------------------- */
 
-/* mini_build -- the masters in [lo, hi) (see mini_t) of the `nload` loaded ones. */
+/* mini_build -- the masters in [lo, hi) (see mini_t) of the `nload` loaded ones; with `perm` (random order:
+ * positions of `load` as shuffled) their positions in that order. */
 static void
-mini_build (const probe_t *p, const int64_t *load, int64_t nload, double lo, double hi, mini_t *m)
+mini_build (const probe_t *p, const int64_t *load, int64_t nload, double lo, double hi, const int64_t *perm,
+            mini_t *m)
 {
+   int64_t *at = perm ? bson_malloc ((size_t)(nload > 0 ? nload : 1) * sizeof *at) : NULL;
    bool all = lo <= 0 && hi >= 1;
    double mean = p->nkeys > 0 ? p->entries_est / (double)p->nkeys : 0;
    int64_t k;
@@ -46,10 +49,27 @@ mini_build (const probe_t *p, const int64_t *load, int64_t nload, double lo, dou
    m->load = bson_malloc0 ((size_t)(nload > 0 ? nload : 1) * sizeof *m->load);
    for (k = 0; k < nload; k++) {
       int64_t j = load[k];
+      if (at) {
+         at[k] = -1;
+      }
       if (all || (p->rids[j] && p->u[j] >= lo && p->u[j] < hi)) {
+         if (at) {
+            at[k] = m->nload;
+         }
          m->load[m->nload++] = j;
          m->rows_loaded += (double)p->nrids[j];
       }
+   }
+   if (at) {
+      /* the sample's masters in the shuffle's order: dealt round-robin, as the whole load's are */
+      int64_t n = 0;
+      m->perm = bson_malloc0 ((size_t)(m->nload > 0 ? m->nload : 1) * sizeof *m->perm);
+      for (k = 0; k < nload; k++) {
+         if (at[perm[k]] >= 0) {
+            m->perm[n++] = at[perm[k]];
+         }
+      }
+      bson_free (at);
    }
 }
 
@@ -59,6 +79,7 @@ mini_cleanup (mini_t *m)
 {
    bson_free (m->own_nrids);
    bson_free (m->load);
+   bson_free (m->perm);
    memset (m, 0, sizeof *m);
 }
 
@@ -181,22 +202,26 @@ layouts_of (const probe_t *p, const lab_scan_predict_input_t *in, int64_t folded
 #define PREDICT_SIM_MAX_ROWS 8000000.0
 
 /* traces_build -- the masters in [lo, hi) of the loaded ones (mini_build), their model input and both
- * layouts' traces; with `record` also each worker's accesses for the eviction miniature. */
+ * layouts' traces, in key order (perm NULL) or in the shuffle's; with `record` also each worker's accesses
+ * for the eviction miniature. */
 static void
 traces_build (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload, double lo,
-              double hi, bool record, traces_t *tr)
+              double hi, const int64_t *perm, bool record, traces_t *tr)
 {
-   mini_build (p, load, nload, lo, hi, &tr->mini);
+   mini_build (p, load, nload, lo, hi, perm, &tr->mini);
    model_input (o, p, &tr->mini, &tr->in);
    if (record && tr->mini.rows_loaded <= PREDICT_SIM_MAX_ROWS) {
       tr->ev[0] = lab_scan_evictsim_trace_new (o->parallel);
       tr->ev[1] = lab_scan_evictsim_trace_new (o->parallel);
    }
+   tr->in.perm = tr->mini.perm;
    tr->in.record = tr->ev[0];
    tr->sd[0] = lab_scan_predict_trace_detail (&tr->in);
    tr->in.record = tr->ev[1];
    tr->sd[1] = lab_scan_predict_trace_folded (&tr->in, &tr->folded_pages);
    tr->in.record = NULL;
+   tr->shared[0] = lab_scan_predict_shared (&tr->in, 0);
+   tr->shared[1] = lab_scan_predict_shared (&tr->in, 1);
 }
 
 /* traces_cleanup -- free a traces_build's; safe on a zeroed one. */
@@ -292,9 +317,19 @@ probe_all (lab_store_t *store, const lab_scan_opts_t *o, probe_t *p, timing_t *t
    if (!lab_scan_predict_probe_fold (sess, o, p, error)) {
       goto done;
    }
-   *probe_s = (double)(lab_now_ns () - t0) / 1e9;
    lab_store_session_close (sess);
    sess = NULL;
+   /* the device figures last: their reads go around the engine cache */
+   lab_scan_predict_cost_device (store, o, p);
+   if (p->leaf_pages_read >= 4 && p->leaf_s > 0) {
+      /* the probe's own leaf count read these pages into a fresh cache, one reader */
+      p->cost.first_read_s = p->leaf_s / (double)p->leaf_pages_read;
+      p->cost.first_pages = p->leaf_pages_read;
+   } else {
+      p->cost.first_read_s = p->cost.read_s * (o->parallel > 0 ? o->parallel : 1);
+   }
+   t->cost = p->cost;
+   *probe_s = (double)(lab_now_ns () - t0) / 1e9;
    lab_log_info ("probe of %s: %lld masters, %lld index entries in %.2f s (%lld documents fetched)",
                  o->detail, (long long)p->nkeys, (long long)p->entries, *probe_s,
                  (long long)p->documents_fetched);
@@ -311,6 +346,12 @@ probe_all (lab_store_t *store, const lab_scan_opts_t *o, probe_t *p, timing_t *t
       }
       lab_log_info ("timed sample: %lld documents, %.4f ms per document warm, %.4f ms per page read",
                     (long long)t->docs, t->doc_s * 1e3, t->miss_s * 1e3);
+      if (t->cost.done && t->miss_s > 0) {
+         /* a page read through the engine, cold minus warm (its decompression in it), shared by the workers
+          */
+         t->cost.first_read_s = t->miss_s;
+         t->cost.calibrated = true;
+      }
    }
    ok = true;
 done:
@@ -325,9 +366,9 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    probe_t p;
    timing_t t;
    layouts_t l;
-   traces_t tr, groups[SAMPLE_GROUPS];
+   traces_t tr, tr_random, groups[SAMPLE_GROUPS];
    lab_scan_predict_cands_t cands;
-   int64_t *load = NULL, nload = 0;
+   int64_t *load = NULL, *perm = NULL, nload = 0;
    uint64_t *caches = NULL;
    double *ratios = NULL, probe_s;
    size_t n = 0, i, ref;
@@ -339,6 +380,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    memset (&p, 0, sizeof p);
    memset (&t, 0, sizeof t);
    memset (&tr, 0, sizeof tr);
+   memset (&tr_random, 0, sizeof tr_random);
    memset (groups, 0, sizeof groups);
    memset (&cands, 0, sizeof cands);
    p.sample = o->predict_sample > 0 && o->predict_sample < 1 ? o->predict_sample : 1.0;
@@ -354,7 +396,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    }
 
    load = loaded_masters (o, p.nkeys, &nload);
-   traces_build (o, &p, load, nload, 0, p.sample, true, &tr);
+   traces_build (o, &p, load, nload, 0, p.sample, NULL, true, &tr);
    if (tr.mini.nload == 0) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
                      "nothing to predict: none of the %lld masters loaded is in the sample of %s (sample a "
@@ -372,9 +414,15 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       /* the sample split four ways by the same hash: each an estimate of its own, their spread the error */
       ngroups = SAMPLE_GROUPS;
       for (g = 0; g < ngroups; g++) {
-         traces_build (o, &p, load, nload, p.sample * g / ngroups, p.sample * (g + 1) / ngroups, false,
+         traces_build (o, &p, load, nload, p.sample * g / ngroups, p.sample * (g + 1) / ngroups, NULL, false,
                        &groups[g]);
       }
+   }
+   if (t.cost.done) {
+      /* the random load order (--load-order random): the same masters shuffled as scancmp shuffles them */
+      perm = bson_malloc ((size_t)(nload > 0 ? nload : 1) * sizeof *perm);
+      lab_scan_keys_shuffle (nload, o->wl.seed, perm);
+      traces_build (o, &p, load, nload, 0, p.sample, perm, false, &tr_random);
    }
    layouts_of (&p, &tr.in, tr.folded_pages, &tr.mini, nload, &l);
    lab_scan_predict_cands_build (o, &p, &tr, &l, &cands);
@@ -402,6 +450,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &point);
       lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t);
       lab_scan_predict_cands_point (&point, &cands, caches[i]);
+      lab_scan_predict_append_speed (&point, caches[i], &tr, &tr_random, &l, nload, &t.cost);
       bson_append_document_end (&arr, &point);
    }
    bson_append_array_end (results, &arr);
@@ -427,6 +476,8 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
 done:
    lab_scan_predict_cands_cleanup (&cands);
    traces_cleanup (&tr);
+   traces_cleanup (&tr_random);
+   bson_free (perm);
    for (g = 0; g < SAMPLE_GROUPS; g++) {
       traces_cleanup (&groups[g]);
    }

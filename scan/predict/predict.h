@@ -67,6 +67,8 @@ typedef struct {
    const int64_t *load;     /* the masters loaded: indexes into rids, ascending */
    int64_t nload;           /* (every master without --keys-limit) */
    int parallel;            /* workers: contiguous segments of `load` (lab_scan_keys_segment) */
+   const int64_t *perm;     /* NULL: key order; random order: positions into `load` in the order of the
+                             * shuffle, dealt round-robin to the workers (lab_scan_keys_share) */
    int64_t min_rid;         /* the collection's first RecordId */
    double rows_per_page;    /* detail rows per data leaf page */
    double page_cache_bytes; /* a data page's footprint in the cache */

@@ -376,8 +376,13 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
                                 &p->fold_pages);
    /* the other candidates' documents from the same sample: the rows in key order, clustered, buckets, zstd */
    lab_scan_predict_cands_fold (o, p, ms, pick, nm, h, nh, docs);
+   /* the load time's CPU figures from the same masters, their rows and folded documents */
+   ok = lab_scan_predict_cost_cpu (sess, o, p, pick, ms, nm, docs, error);
    for (i = 0; i < nm; i++) {
       bson_destroy (docs[i]);
+   }
+   if (!ok) {
+      goto done;
    }
    p->fold_masters = (int64_t)nm;
    p->fold_rows = rows;

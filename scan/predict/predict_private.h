@@ -6,6 +6,7 @@
 #define LAB_SCAN_PREDICT_PRIVATE_H
 
 #include "scan/predict/predict.h"
+#include "scan/predict/predict_cost.h"
 #include "scan/scan.h"
 #include "store/store.h"
 
@@ -67,14 +68,16 @@ typedef struct {
       double zstd_raw, zstd_disk; /* the folded documents compressed with zstd */
       int64_t rows_pages, clus_pages, bkt_pages, zstd_pages, bkt_docs;
    } cf;
+   lab_scan_predict_cost_t cost; /* the load time's figures (predict_cost_probe.c) */
 } probe_t;
 
 typedef struct {
    bool done;
    int64_t masters, docs, block_reads;
    double cold_s, warm_s;
-   double doc_s;  /* per document, warm: CPU */
-   double miss_s; /* per page read from disk, cold minus warm */
+   double doc_s;                 /* per document, warm: CPU */
+   double miss_s;                /* per page read from disk, cold minus warm */
+   lab_scan_predict_cost_t cost; /* the load time's figures: the probe's, the per page read refined here */
 } timing_t;
 
 /* lab_scan_predict_probe_walk -- every key of the key index, then each key's RecordIds (embedded: index
@@ -170,6 +173,7 @@ typedef struct {
    int64_t min_rid;
    double rows_loaded; /* rows of the loaded masters of the sample */
    size_t *own_nrids;  /* owned (NULL at rate 1) */
+   int64_t *perm;      /* random order: positions into load in the order they are dealt (owned; NULL key) */
 } mini_t;
 
 /* The sample is split this many ways by the same hash to state its error. */
@@ -206,6 +210,7 @@ typedef struct {
    lab_scan_stackdist_t *sd[2];
    lab_scan_evictsim_trace_t *ev[2]; /* the whole sample's: each worker's accesses (NULL in the groups) */
    int64_t folded_pages;
+   double shared[2]; /* lab_scan_predict_shared of each layout */
 } traces_t;
 
 /* The engines a point's bytes read come from (the "model" of each layout in a predicted point). */
@@ -230,8 +235,9 @@ void lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cach
 
 /* lab_scan_predict_scaled_read_bytes -- (predict_record.c) the bytes a cache of `cache` reads in the load
  * of layouts_t slot `layout` from its trace `sd` of a sample at `rate` (1: every master, exactly the
- * trace's misses); *misses (may be NULL) its page misses. LRU only: the candidates' curves do not run the
- * eviction miniature (the detail and folded ones do where it can differ: lab_scan_predict_point_model). */
+ * trace's misses); *misses (may be NULL) its page misses. LRU only: the candidates' curves and the load
+ * times (predict_speed.c) do not run the eviction miniature (the detail and folded bytes do where it can
+ * differ: lab_scan_predict_point_model). */
 double lab_scan_predict_scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate,
                                            const layouts_t *l, int layout, double *misses);
 
@@ -256,5 +262,42 @@ void lab_scan_predict_record_dataset (bson_t *results, const lab_scan_opts_t *o,
  * as a measured file's: the reference point's cache `cache` (ratio `ratio`), started at `ts`. */
 void lab_scan_predict_append_header (bson_t *results, lab_store_t *store, const lab_scan_opts_t *o,
                                      const char *ts, uint64_t cache, double ratio);
+
+/* ---- the load time (predict_cost.c, predict_cost_probe.c; the model in predict_cost.h) ----------- */
+
+/* lab_scan_predict_work_of -- what `layout`'s load (traces `tr`) does at a point of `misses` reading
+ * `read_bytes`. */
+void lab_scan_predict_work_of (const traces_t *tr, const layouts_t *l, int layout, int64_t nload,
+                               double misses, double read_bytes, lab_scan_predict_work_t *w);
+
+/* lab_scan_predict_shared -- the share of `layout`'s (0 detail, 1 folded) data pages that more than one
+ * worker touches in the load `in` describes (its order: key segments, or the shuffle dealt round-robin). */
+double lab_scan_predict_shared (const lab_scan_predict_input_t *in, int layout);
+
+/* lab_scan_predict_record_cost -- "cost" in `d`: the figures and their source. */
+void lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c);
+
+/* lab_scan_predict_append_speed -- "speed" in `point`: per load order (key, and random when `random` has
+ * traces) each layout's predicted load seconds and bytes read, and the speedup. Nothing without figures. */
+void lab_scan_predict_append_speed (bson_t *point, uint64_t cache, const traces_t *key,
+                                    const traces_t *random, const layouts_t *l, int64_t nload,
+                                    const lab_scan_predict_cost_t *c);
+
+/* lab_scan_predict_speed_render -- (predict_cost.c) the predicted load seconds and speedup per point and load
+ * order of `results` appended to `s`, with the cost figures' source; false (nothing appended) without them.
+ */
+bool lab_scan_predict_speed_render (const bson_t *results, bson_string_t *s);
+
+/* lab_scan_predict_cost_device -- (predict_cost_probe.c) the device figures on the embedded store: random
+ * pages of the collection's file read by o->parallel threads at once (O_DIRECT, else after fadvise
+ * DONTNEED), at two sizes (read_s and read_byte_s); on a server p->cost.not_measured says why. */
+void lab_scan_predict_cost_device (lab_store_t *store, const lab_scan_opts_t *o, probe_t *p);
+
+/* lab_scan_predict_cost_cpu -- (predict_cost_probe.c) the CPU figures from the sample fold: its masters
+ * (keys[pick[i]], rows ms[i]) found again warm, their rows and folded documents `docs` processed as the
+ * load processes them, pages of both shapes decompressed; repeated, the fastest kept. */
+bool lab_scan_predict_cost_cpu (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
+                                const int64_t *pick, const lab_store_docs_t *ms, size_t nm,
+                                bson_t *const *docs, bson_error_t *error);
 
 #endif

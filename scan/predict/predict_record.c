@@ -59,8 +59,8 @@ scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const 
 
 /* append_entry -- one predicted run entry (run 1) of `layout`. */
 static void
-append_entry (bson_t *arr, const char *ik, const char *layout, const layouts_t *l, int i, double read_bytes,
-              double misses, int64_t nload, const timing_t *t, int parallel)
+append_entry (bson_t *arr, const char *ik, const char *layout, const traces_t *tr, const layouts_t *l, int i,
+              double read_bytes, double misses, int64_t nload, const timing_t *t, int parallel)
 {
    bson_t e, eng;
 
@@ -72,7 +72,11 @@ append_entry (bson_t *arr, const char *ik, const char *layout, const layouts_t *
    BSON_APPEND_INT64 (&e, "docs", (int64_t)llround (l->docs[i]));
    BSON_APPEND_INT64 (&e, "rows", (int64_t)llround (l->rows));
    BSON_APPEND_INT64 (&e, "bytes_returned", (int64_t)llround (l->bytes[i]));
-   if (t->done) {
+   if (t->cost.done) {
+      lab_scan_predict_work_t w;
+      lab_scan_predict_work_of (tr, l, i, nload, misses, read_bytes, &w);
+      BSON_APPEND_DOUBLE (&e, "elapsed_s", lab_scan_predict_cost_seconds (&t->cost, &w, NULL, NULL));
+   } else if (t->done) {
       BSON_APPEND_DOUBLE (&e, "elapsed_s", lab_scan_predict_elapsed (t, parallel, misses, l->docs[i]));
    }
    BSON_APPEND_DOCUMENT_BEGIN (&e, "engine", &eng);
@@ -105,8 +109,8 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
    BSON_APPEND_DOUBLE (point, LAB_RESULTS_KEY_CACHE_RATIO, ratio);
    BSON_APPEND_BOOL (point, "predicted", true);
    BSON_APPEND_ARRAY_BEGIN (&runs, LAB_RESULTS_KEY_RUNS, &arr);
-   append_entry (&arr, "0", names[0], l, 0, rb[0], misses[0], nload, t, o->parallel);
-   append_entry (&arr, "1", names[1], l, 1, rb[1], misses[1], nload, t, o->parallel);
+   append_entry (&arr, "0", names[0], tr, l, 0, rb[0], misses[0], nload, t, o->parallel);
+   append_entry (&arr, "1", names[1], tr, l, 1, rb[1], misses[1], nload, t, o->parallel);
    bson_append_array_end (&runs, &arr);
    if (bson_iter_init_find (&it, &runs, LAB_RESULTS_KEY_RUNS)) {
       bson_append_iter (point, LAB_RESULTS_KEY_RUNS, -1, &it);
@@ -272,6 +276,7 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
       BSON_APPEND_DOUBLE (&c, "miss_s", t->miss_s);
       bson_append_document_end (&d, &c);
    }
+   lab_scan_predict_record_cost (&d, &t->cost);
    bson_append_document_end (results, &d);
 }
 

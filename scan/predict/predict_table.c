@@ -71,9 +71,10 @@ lab_scan_predict_table_render (const bson_t *results)
                                     lab_results_get_string (results, "prediction.sample.warning"));
       }
    }
-   if (!lab_results_get_number (results, "prediction.timing.doc_s", &v)) {
-      bson_string_append (s, "Load times and speedups need --calibrate (a timed sample of masters on the "
-                             "embedded store); read amplification needs nothing more.\n");
+   if (!lab_scan_predict_speed_render (results, s) &&
+       !lab_results_get_number (results, "prediction.timing.doc_s", &v)) {
+      bson_string_append (s, "Load times and speedups need the embedded store (the probe times its reads); "
+                             "read amplification needs nothing more.\n");
    }
    return bson_string_free (s, false);
 }

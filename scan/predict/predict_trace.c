@@ -13,7 +13,7 @@
 
 /* One worker of a trace: its segment of the loaded masters and where it is in it. */
 typedef struct {
-   int64_t k, end;          /* the next master (index into in->load) and the segment's end */
+   int64_t k, end, stride;  /* the next master (a position in in->load or in->perm), the share's end */
    size_t j;                /* the next row of master load[k] */
    int64_t last_index_page; /* the index leaf page its cursor holds (-1: none, a new search) */
    int64_t last_data_page;  /* the data page its master's previous row lay in (-1: none) */
@@ -31,12 +31,24 @@ workers_new (const lab_scan_predict_input_t *in, int *n)
    for (i = 0; i < p; i++) {
       ws[i].k = starts[i];
       ws[i].end = starts[i + 1];
+      ws[i].stride = 1;
+      if (in->perm) {
+         /* random order: every p-th position of the shuffle, as scancmp deals it */
+         lab_scan_keys_share (LAB_LOAD_ORDER_RANDOM, in->nload, p, i, &ws[i].k, &ws[i].end, &ws[i].stride);
+      }
       ws[i].last_index_page = -1;
       ws[i].last_data_page = -1;
    }
    bson_free (starts);
    *n = p;
    return ws;
+}
+
+/* master_at -- the master (an index into in->rids) at position `k` of the load's order. */
+static int64_t
+master_at (const lab_scan_predict_input_t *in, int64_t k)
+{
+   return in->load[in->perm ? in->perm[k] : k];
 }
 
 /* index_page -- the key index leaf page of index entry `ordinal`. */
@@ -71,8 +83,8 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
          int64_t ip, p, last;
          double off;
 
-         while (t->k < t->end && t->j >= in->nrids[in->load[t->k]]) {
-            t->k++;
+         while (t->k < t->end && t->j >= in->nrids[master_at (in, t->k)]) {
+            t->k += t->stride;
             t->j = 0;
             t->last_index_page = -1; /* the next master is a new search from the root */
             t->last_data_page = -1;
@@ -81,7 +93,7 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
             continue;
          }
          active++;
-         m = in->load[t->k];
+         m = master_at (in, t->k);
          /* the index entry of the row, then its document (IXSCAN + FETCH) */
          ip = index_page ((double)(first[m] + (int64_t)t->j), in->index_entries_per_page);
          if (ip != t->last_index_page) {
@@ -156,7 +168,8 @@ lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *page
             continue;
          }
          active++;
-         m = in->load[t->k++];
+         m = master_at (in, t->k);
+         t->k += t->stride;
          ip = 2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1;
          lab_scan_stackdist_access (sd, ip, ibytes, LAB_PREDICT_INDEX, true);
          lab_scan_stackdist_access (sd, 2 * (uint64_t)page_of[m], dbytes, LAB_PREDICT_DATA, true);

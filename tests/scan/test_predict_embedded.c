@@ -166,6 +166,46 @@ check_models (const char *tag, const bson_t *pred, bool scattered)
    }
 }
 
+/* check_speed -- a prediction without --calibrate carries its cost figures' source and, per point, each
+ * layout's load seconds and the speedup in both load orders, and its runs an elapsed time (the speedup
+ * beside the measured one is printed, not asserted: timings). */
+static void
+check_speed (const char *tag, const bson_t *pred, const bson_t *meas)
+{
+   static const char *const orders[] = { "key", "random" };
+   const char *src = lab_test_json_str (pred, "prediction.cost.source");
+   char path[128];
+   int i, k;
+
+   if (!src || strncmp (src, "measured by the probe: ", 23) != 0) {
+      fail_msg ("%s: prediction.cost.source is \"%s\", not the probe's measure", tag,
+                src ? src : "(missing)");
+   }
+   assert_true (num (pred, "prediction.cost.first_read_s") > 0);
+   assert_true (num (pred, "prediction.cost.cpu_rows") > 0);
+   for (i = 0; i < NPOINTS; i++) {
+      double d, f, x, m;
+      for (k = 0; k < 2; k++) {
+         snprintf (path, sizeof path, "sweep.%d.speed.%s.detail_s", i, orders[k]);
+         d = num (pred, path);
+         snprintf (path, sizeof path, "sweep.%d.speed.%s.folded_s", i, orders[k]);
+         f = num (pred, path);
+         snprintf (path, sizeof path, "sweep.%d.speed.%s.speedup", i, orders[k]);
+         x = num (pred, path);
+         assert_true (d > 0 && f > 0 && fabs (x - d / f) <= 1e-9 * x);
+      }
+      snprintf (path, sizeof path, "sweep.%d.runs.0.elapsed_s", i);
+      assert_true (num (pred, path) > 0);
+      snprintf (path, sizeof path, "sweep.%d.speed.key.speedup", i);
+      x = num (pred, path);
+      snprintf (path, sizeof path, "sweep.%d.summary.detail.elapsed_s.median", i);
+      m = num (meas, path);
+      snprintf (path, sizeof path, "sweep.%d.summary.folded.elapsed_s.median", i);
+      m = num (meas, path) > 0 ? m / num (meas, path) : 0;
+      print_message ("%s point %d: speedup predicted %.2f (no --calibrate), measured %.2f\n", tag, i, x, m);
+   }
+}
+
 /* check_shape -- predict, measure, compare per point and layout; the probe read no document. */
 static void
 check_shape (const char *tag, const char *shape, bool scattered, bool report)
@@ -198,10 +238,10 @@ check_shape (const char *tag, const char *shape, bool scattered, bool report)
                 num (pred, "prediction.model.fold_sample_rows"));
    if (!(num (pred, "prediction.probe.index_walk_read_bytes") <
          num (pred, "dataset.detail.storage_size_bytes") / 2)) {
-      fail_msg (
-         "%s: the probe's index walk read %.0f bytes, the collection is %.0f on disk: it read documents", tag,
-         num (pred, "prediction.probe.index_walk_read_bytes"),
-         num (pred, "dataset.detail.storage_size_bytes"));
+      fail_msg ("%s: the probe's index walk read %.0f bytes, the collection is %.0f on disk: it read "
+                "documents",
+                tag, num (pred, "prediction.probe.index_walk_read_bytes"),
+                num (pred, "dataset.detail.storage_size_bytes"));
    }
    /* the same points */
    for (i = 0; i < NPOINTS; i++) {
@@ -230,6 +270,7 @@ check_shape (const char *tag, const char *shape, bool scattered, bool report)
    if (bad) {
       fail_msg ("%s: %d predicted read amplification(s) outside the band", tag, bad);
    }
+   check_speed (tag, pred, meas);
    if (report) {
       check_report (dir, pred_path, meas_path);
    }
