@@ -98,6 +98,7 @@ bill_admit (lab_gen_t *g, bill_t *b, int64_t idx, int64_t admit_ms)
    b->admit_ms = admit_ms;
    b->next_line = 1;
    b->u = 0.0;
+   b->master_len = 0;
    b->bill_id = 202300000001ll + idx;
    if (g->p.key_type == LAB_GEN_KEY_STRING) {
       lab_gen_key_string (b->bill_id, b->key_str, sizeof b->key_str);
@@ -471,6 +472,9 @@ lab_gen_destroy (lab_gen_t *g)
    }
    bson_free (g->heap);
    bson_free (g->current);
+   for (int i = 0; i < LAB_GEN_N_ITEMS; i++) {
+      bson_destroy (g->item_doc[i]);
+   }
    bson_free (g->zipf_cdf);
    bson_free (g->oversize_idx);
    bson_free (g->fixed_rows);

@@ -115,6 +115,11 @@ lab_gen_content_init (lab_gen_t *g)
    for (size_t i = 0; i < N_ITEMS; i++) {
       c += ITEMS[i].weight;
       g->item_cum[i] = c;
+      g->item_doc[i] = bson_new ();
+      BSON_APPEND_UTF8 (g->item_doc[i], "item_code", ITEMS[i].code);
+      BSON_APPEND_UTF8 (g->item_doc[i], "item_name", ITEMS[i].name);
+      BSON_APPEND_UTF8 (g->item_doc[i], "spec", ITEMS[i].spec);
+      BSON_APPEND_UTF8 (g->item_doc[i], "unit", ITEMS[i].unit);
    }
    int ic = 0;
    for (size_t i = 0; i < NELEM (INSURANCE); i++) {
@@ -211,6 +216,41 @@ round2 (double x)
    return round (x * 100.0) / 100.0;
 }
 
+/* master_append -- bill b's master fields (the key, then those it repeats in every row) into doc. */
+static void
+master_append (const lab_gen_t *g, const bill_t *b, bson_t *doc)
+{
+   if (g->p.key_type == LAB_GEN_KEY_STRING) {
+      bson_append_utf8 (doc, g->key, -1, b->key_str, -1);
+   } else {
+      bson_append_int64 (doc, g->key, -1, b->bill_id);
+   }
+   BSON_APPEND_UTF8 (doc, "patient_id", b->patient_id);
+   BSON_APPEND_UTF8 (doc, "patient_name", b->patient_name);
+   BSON_APPEND_INT32 (doc, "age", b->age);
+   BSON_APPEND_UTF8 (doc, "hospital", HOSPITALS[b->hospital]);
+   BSON_APPEND_UTF8 (doc, "dept", b->department);
+   BSON_APPEND_DATE_TIME (doc, "admit_date", b->admit_ms);
+   BSON_APPEND_UTF8 (doc, "insurance", b->insurance);
+}
+
+/* master_encode -- bill b's master fields encoded once into b->master (UINT32_MAX when they do not fit):
+ * every row copies the same bytes (bson_concat) instead of appending eight fields again. */
+static void
+master_encode (const lab_gen_t *g, bill_t *b)
+{
+   bson_t m = BSON_INITIALIZER;
+
+   master_append (g, b, &m);
+   if (m.len <= sizeof b->master) {
+      memcpy (b->master, bson_get_data (&m), m.len);
+      b->master_len = m.len;
+   } else {
+      b->master_len = UINT32_MAX; /* (appended field by field) */
+   }
+   bson_destroy (&m);
+}
+
 /* lab_gen_row_append -- build row `b->next_line` of bill b (charge time already drawn) into doc; with doc
  * NULL only make the row's draws (lab_gen_skip), so the bill's stream advances exactly as when building. */
 void
@@ -254,23 +294,17 @@ lab_gen_row_append (lab_gen_t *g, bill_t *b, bson_t *doc)
    bson_oid_init_from_data (&boid, oid);
 
    BSON_APPEND_OID (doc, "_id", &boid);
-   if (g->p.key_type == LAB_GEN_KEY_STRING) {
-      bson_append_utf8 (doc, g->key, -1, b->key_str, -1);
-   } else {
-      bson_append_int64 (doc, g->key, -1, b->bill_id);
+   if (b->master_len == 0) {
+      master_encode (g, b);
    }
-   BSON_APPEND_UTF8 (doc, "patient_id", b->patient_id);
-   BSON_APPEND_UTF8 (doc, "patient_name", b->patient_name);
-   BSON_APPEND_INT32 (doc, "age", b->age);
-   BSON_APPEND_UTF8 (doc, "hospital", HOSPITALS[b->hospital]);
-   BSON_APPEND_UTF8 (doc, "dept", b->department);
-   BSON_APPEND_DATE_TIME (doc, "admit_date", b->admit_ms);
-   BSON_APPEND_UTF8 (doc, "insurance", b->insurance);
+   bson_t m;
+   if (b->master_len <= sizeof b->master && bson_init_static (&m, b->master, b->master_len)) {
+      bson_concat (doc, &m);
+   } else {
+      master_append (g, b, doc);
+   }
    BSON_APPEND_INT32 (doc, "line_no", b->next_line);
-   BSON_APPEND_UTF8 (doc, "item_code", it->code);
-   BSON_APPEND_UTF8 (doc, "item_name", it->name);
-   BSON_APPEND_UTF8 (doc, "spec", it->spec);
-   BSON_APPEND_UTF8 (doc, "unit", it->unit);
+   bson_concat (doc, g->item_doc[it - ITEMS]);
    BSON_APPEND_DOUBLE (doc, "qty", qty);
    BSON_APPEND_DOUBLE (doc, "unit_price", price);
    BSON_APPEND_DOUBLE (doc, "amount", amount);

@@ -86,8 +86,9 @@ rng_below (rng_t *r, uint64_t n)
 
 /* ---- the generator's state ---------------------------------------------------------------------- */
 
-#define LAB_GEN_N_ITEMS 52    /* entries of gen_content.c's charge catalogue */
-#define LAB_GEN_N_INSURANCE 7 /* entries of its insurance table */
+#define LAB_GEN_N_ITEMS 52       /* entries of gen_content.c's charge catalogue */
+#define LAB_GEN_MASTER_BYTES 448 /* a bill's encoded master fields, at most (bill_t.master) */
+#define LAB_GEN_N_INSURANCE 7    /* entries of its insurance table */
 
 typedef struct {
    int64_t idx;
@@ -107,6 +108,10 @@ typedef struct {
    int hospital;
    const char *department;
    const char *insurance;
+   /* the master fields' BSON elements, encoded once for every row of the bill (a document of master_len
+    * bytes; 0: not yet; UINT32_MAX: too long for the buffer, appended field by field) */
+   uint32_t master_len;
+   uint8_t master[LAB_GEN_MASTER_BYTES];
 } bill_t;
 
 struct lab_gen {
@@ -125,6 +130,7 @@ struct lab_gen {
    int32_t *fixed_rows;   /* total_rows given: every bill's rescaled row count (else NULL) */
    double interarrival_ms;
    double item_cum[LAB_GEN_N_ITEMS];
+   bson_t *item_doc[LAB_GEN_N_ITEMS]; /* each catalogue entry's row fields as BSON elements, encoded once */
    int insurance_cum[LAB_GEN_N_INSURANCE];
    uint64_t oid_process; /* 5 "process" bytes of every _id */
    uint32_t oid_counter0;

@@ -1,6 +1,8 @@
 /*
  * generate.c -- `billgen generate`: the generator's rows into a collection through the batched loader,
- * then the index on the key field (built after the data, as mongod does for a bulk load). With N workers
+ * then the index on the key field (built after the data, as mongod does for a bulk load: sorted keys
+ * into a bulk cursor; the embedded store kept the keys as the rows went in, lab_store_collect_index). With N
+ * workers
  * (--parallel) each generates and writes every N-th chunk of rows; see gen_worker for why the result does
  * not depend on N.
  */
@@ -191,6 +193,11 @@ lab_gen_generate (lab_store_t *store, const lab_gen_generate_opts_t *o, lab_gen_
       goto done;
    }
    if (!lab_gen_prepare_dst (sess, o->coll, o->drop, false, false, o->provenance, &owned, error)) {
+      goto done;
+   }
+   /* the key index is built after the data; the embedded store keeps its keys as the rows go in, so the
+    * build does not read the collection back */
+   if (!lab_store_collect_index (sess, o->coll, o->gen.key ? o->gen.key : "bill_id", error)) {
       goto done;
    }
 

@@ -434,6 +434,28 @@ lab_fold_row_key (const char *key, const bson_t *row, bson_value_t *kv, bson_err
    return true;
 }
 
+/* slot_of -- the tracked slot (0 the key, 1 + h hoist[h]) named `name` (len bytes), or -1: the slot
+ * remembered for field position pos when the name is the one remembered there, else by comparing it with
+ * every tracked name (and remembered). */
+static int
+slot_of (lab_fold_t *f, size_t pos, const char *name, size_t len)
+{
+   name_cache_t *c = pos < LAB_FOLD_NAME_CACHE ? &f->names[pos] : NULL;
+   size_t s;
+
+   if (c && c->len == len && memcmp (c->name, name, len) == 0) {
+      return c->slot;
+   }
+   for (s = 0; s < f->nslots && strcmp (name, s == 0 ? f->key : f->hoist[s - 1]) != 0; s++) {
+   }
+   if (c && len > 0 && len < sizeof c->name) {
+      c->slot = s < f->nslots ? (int)s : -1;
+      c->len = len;
+      memcpy (c->name, name, len);
+   }
+   return s < f->nslots ? (int)s : -1;
+}
+
 /* lab_fold_push_row -- buffer the row; a new key finishes the previous master first. */
 bool
 lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
@@ -441,9 +463,8 @@ lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
    bson_iter_t it;
    bson_value_t cur, key;
    const bson_value_t *kv = &key;
-   const char *name;
    slot_t *sl;
-   size_t s;
+   size_t s, pos;
    int cmp;
    char *t1, *t2, *t3;
 
@@ -479,18 +500,17 @@ lab_fold_push_row (lab_fold_t *f, const bson_t *row, bson_error_t *error)
    sl = &f->slots[f->nrows * f->nslots];
    memset (sl, 0, f->nslots * sizeof (slot_t));
    BSON_ASSERT (bson_iter_init (&it, row));
-   while (bson_iter_next (&it)) {
-      name = bson_iter_key (&it);
-      for (s = 0; s < f->nslots; s++) {
-         if (strcmp (name, s == 0 ? f->key : f->hoist[s - 1]) == 0) {
-            if (sl[s].len) {
-               sl[s].dup = true;
-            } else {
-               sl[s].off = it.off;
-               sl[s].len = it.next_off - it.off;
-            }
-            break;
-         }
+   for (pos = 0; bson_iter_next (&it); pos++) {
+      int t = slot_of (f, pos, bson_iter_key (&it), bson_iter_key_len (&it));
+      if (t < 0) {
+         continue;
+      }
+      s = (size_t)t;
+      if (sl[s].len) {
+         sl[s].dup = true;
+      } else {
+         sl[s].off = it.off;
+         sl[s].len = it.next_off - it.off;
       }
    }
    f->nrows++;

@@ -34,6 +34,17 @@ typedef struct {
    bool dup;     /* the row holds the name more than once: never removed from it */
 } slot_t;
 
+/* The tracked slot of the field at one position of the last row, and that field's name: the rows of a
+ * collection mostly hold the same fields in the same order, so one comparison settles a field where the
+ * search compared it with every tracked name (lab_fold_push_row). */
+#define LAB_FOLD_NAME_CACHE 64       /* field positions remembered */
+#define LAB_FOLD_NAME_CACHE_BYTES 40 /* names up to this long (with their NUL) */
+typedef struct {
+   int slot;   /* -1: no tracked field */
+   size_t len; /* 0: nothing remembered */
+   char name[LAB_FOLD_NAME_CACHE_BYTES];
+} name_cache_t;
+
 /* A row's place in the master's documents: its time window (0 without --bucket-by) and its index. */
 typedef struct {
    int64_t win_ms;
@@ -61,6 +72,7 @@ struct lab_fold {
    size_t rows_cap;
    slot_t *slots; /* nrows * nslots */
    size_t slots_cap;
+   name_cache_t names[LAB_FOLD_NAME_CACHE];
 
    /* per-master scratch */
    bool *hoisted; /* nslots: removed from rows whose bytes equal the first row's */

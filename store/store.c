@@ -156,6 +156,18 @@ lab_store_create_clustered (lab_store_session_t *sess, const char *coll, bson_er
    return sess->store->ops->create_clustered (sess, coll, error);
 }
 
+/* lab_store_collect_index -- checks, then the backend's (none: nothing to do). */
+bool
+lab_store_collect_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+{
+   if (!field || !*field) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_NAME, "index field name is empty");
+      return false;
+   }
+   return lab_store_coll_check (coll, error) &&
+          (!sess->store->ops->collect_index || sess->store->ops->collect_index (sess, coll, field, error));
+}
+
 bool
 lab_store_has_index (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                      bson_error_t *error)

@@ -175,6 +175,14 @@ bool lab_store_clustered_row_orig (const bson_t *doc, bson_t *out);
  * caller destroys): every row of master k has an `_id` in [lo, hi) (lab_store_index_find on {_id: 1}). */
 void lab_store_clustered_bounds (const char *key, const bson_value_t *k, bson_t *lo, bson_t *hi);
 
+/* lab_store_collect_index -- a load is about to fill the empty collection `coll`, then build the index
+ * on `field` (lab_store_create_index): the embedded store keeps that index's keys as the documents are
+ * inserted, so that the build sorts and bulk-loads them without reading the collection back (the same
+ * index). Any other write to the collection, or a collection not empty, and the build reads as usual.
+ * Nothing on a MongoDB server. */
+bool lab_store_collect_index (lab_store_session_t *sess, const char *coll, const char *field,
+                              bson_error_t *error);
+
 /* lab_store_create_index -- an ascending, non-unique index on `field` named "<field>_1" (existing is
  * fine): lab_store_create_index_spec with one field, multikey where the field holds arrays. On the
  * embedded store, an index created after its data is built with a bulk cursor. */

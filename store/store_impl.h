@@ -46,6 +46,9 @@ struct lab_store_ops {
    bool (*create_index) (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error);
    bool (*has_index) (lab_store_session_t *sess, const char *coll, const char *field, bool *has,
                       bson_error_t *error);
+   /* NULL: nothing to do (store.c returns true) */
+   bool (*collect_index) (lab_store_session_t *sess, const char *coll, const char *field,
+                          bson_error_t *error);
    bool (*drop) (lab_store_session_t *sess, const char *coll, bson_error_t *error);
    /* compound and multikey indexes (store.h); spec checked by store.c (1..MAX fields, non-empty, distinct);
     * index_info's outputs are preset (false, false, -1); index_find's neq/lo/hi are consistent with spec

@@ -34,6 +34,7 @@ const lab_store_ops_t lab_store_wt_ops = {
    .create_clustered = lab_wt_create_clustered,
    .create_index = lab_wt_create_index,
    .has_index = lab_wt_has_index,
+   .collect_index = lab_wt_collect_index,
    .create_index_spec = lab_wt_create_index_spec,
    .index_info = lab_wt_index_info,
    .index_find = lab_wt_index_find,

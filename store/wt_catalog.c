@@ -36,6 +36,7 @@ lab_wt_coll_free (wt_coll_t *c)
    for (i = 0; i < c->nindexes; i++) {
       lab_wt_index_unset (&c->indexes[i]);
    }
+   lab_wt_collect_free (c);
    bson_free (c->name);
    bson_free (c->ident);
    bson_free (c->uri);

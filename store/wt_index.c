@@ -9,6 +9,8 @@
 #include "wt_private.h"
 
 #include "core/error.h"
+#include "core/log.h"
+#include "core/opts.h"
 #include "keyenc.h"
 #include "wt_sort.h"
 
@@ -178,10 +180,10 @@ done:
 
 /* ---- index builds ------------------------------------------------------------------------------- */
 
-/* sort_budget -- bytes of keys held in memory before a sorted run is spilled (as mongod's
+/* lab_wt_build_budget -- bytes of keys held in memory before a sorted run is spilled (as mongod's
  * maxIndexBuildMemoryUsageMegabytes); $LAB_WT_SORT_BUDGET overrides it (tests use a tiny one). */
-static size_t
-sort_budget (void)
+size_t
+lab_wt_build_budget (void)
 {
    const char *env = getenv ("LAB_WT_SORT_BUDGET");
    long long v = env ? atoll (env) : 0;
@@ -412,6 +414,7 @@ done:
 typedef struct {
    WT_CONNECTION *conn;
    int ret;
+   uint64_t elapsed_ns;
 } build_ckpt_t;
 
 /* build_ckpt_main -- a checkpoint in a session of its own. */
@@ -420,46 +423,37 @@ build_ckpt_main (void *arg)
 {
    build_ckpt_t *k = arg;
    WT_SESSION *s = NULL;
+   uint64_t t0 = lab_now_ns ();
 
    if ((k->ret = k->conn->open_session (k->conn, NULL, NULL, &s)) == 0) {
       k->ret = s->checkpoint (s, NULL);
       s->close (s, NULL);
    }
+   k->elapsed_ns = lab_now_ns () - t0;
    return NULL;
 }
 
-/* build_index -- create the index table uri and fill it from the collection's documents with a bulk
- * cursor, as mongod builds an index over existing data: read every document, sort the keys (in memory up
- * to sort_budget(), else in sorted runs spilled to the home and merged), bulk-load them in order. The
- * reading and sorting are split by RecordId range over a thread per core (each with its own session and
- * its own sort, the budget shared between them), the loading merges them: the index is the same whatever
- * the split. Beside the reading, a checkpoint writes what the collection's writers left dirty in the
- * cache (its cost is paid once, by the checkpoint that follows a load anyway, but here while the CPU
- * sorts); the table is created after it, so that the bulk cursor finds it new. *created: it was. */
+/* build_read -- the reading of an index build: parts[0..*np) over RecordId ranges of c, each with its
+ * own sort, on threads (part 0 on this one); *np 1 when the ends cannot be read. False with *error when a
+ * thread could not start. */
 static bool
-build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool *created, bson_error_t *error)
+build_read (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, build_part_t *parts, int *np, int64_t count,
+            bson_error_t *error)
 {
-   char field[256]; /* the index's name, for messages */
-   build_ckpt_t ckpt = { ss->st->conn, 0 };
-   pthread_t ckpt_tid;
-   bool ckpt_started = false;
-   build_part_t parts[BUILD_THREADS_MAX];
-   int64_t count = __atomic_load_n (&c->count, __ATOMIC_RELAXED), first = 0, last = 0, span;
-   int n = c->clustered ? 1 : build_threads (count), i, err, ret;
-   uint64_t nkeys = 0;
-   char label[96];
-   lab_progress_t *prog;
+   int n = *np;
    WT_CURSOR *cc = NULL;
-   char *config = NULL;
+   int64_t first = 0, last = 0, span;
+   char label[96], field[256];
+   lab_progress_t *prog;
    bool ok = true;
+   int i, err, ret;
 
-   memset (parts, 0, sizeof parts);
    lab_wt_index_name (ix, field, sizeof field);
    if (n > 1) {
       /* the first and last RecordId: ranges of equal spans (positioned inserts leave them dense) */
       if ((ret = ss->s->open_cursor (ss->s, c->uri, NULL, NULL, &cc)) != 0 ||
           (ret = lab_wt_rid_ends (cc, &first, &last)) != 0) {
-         n = 1; /* (empty, or unreadable: the one reader says so) */
+         n = *np = 1; /* (empty, or unreadable: the one reader says so) */
       }
       if (cc) {
          cc->close (cc);
@@ -474,12 +468,8 @@ build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool 
       parts[i].ix = ix;
       parts[i].lo = i == 0 ? 0 : first + (int64_t)((__int128)span * i / n);
       parts[i].hi = i == n - 1 ? 0 : first + (int64_t)((__int128)span * (i + 1) / n);
-      parts[i].sort = lab_wt_sort_new (ss->st->home, sort_budget () / (size_t)n);
+      parts[i].sort = lab_wt_sort_new (ss->st->home, lab_wt_build_budget () / (size_t)n);
       parts[i].prog = prog;
-   }
-   ckpt_started = pthread_create (&ckpt_tid, NULL, build_ckpt_main, &ckpt) == 0;
-   if (!ckpt_started) {
-      build_ckpt_main (&ckpt); /* no thread: the checkpoint first, then the reading */
    }
    for (i = 1; i < n; i++) {
       if ((err = pthread_create (&parts[i].tid, NULL, build_part_main, &parts[i])) != 0) {
@@ -497,10 +487,72 @@ build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool 
          pthread_join (parts[i].tid, NULL);
       }
    }
+   lab_progress_done (prog);
+   return ok;
+}
+
+/* build_take -- the keys the load kept (wt_collect.c) as the parts' sorts, finished here: the reading
+ * spared. False when there are none to take (the collection must be read). */
+static bool
+build_take (wt_coll_t *c, wt_index_t *ix, build_part_t *parts, int *n)
+{
+   lab_wt_sort_t *sorts[WT_COLLECT_SORTS] = { 0 };
+   bool multikey = false;
+   int i, k = lab_wt_collect_take (c, ix, sorts, &multikey);
+
+   if (k < 0) {
+      return false;
+   }
+   for (i = 0; i < k; i++) {
+      parts[i].sort = sorts[i];
+      parts[i].ok = lab_wt_sort_nkeys (sorts[i]) == 0 || lab_wt_sort_finish (sorts[i], &parts[i].error);
+   }
+   if (multikey) {
+      ix->multikey = 1;
+   }
+   *n = k;
+   return true;
+}
+
+/* build_index -- create the index table uri and fill it from the collection's documents with a bulk
+ * cursor, as mongod builds an index over existing data: read every document, sort the keys (in memory up
+ * to lab_wt_build_budget(), else in sorted runs spilled to the home and merged), bulk-load them in order.
+ * The reading and sorting are split by RecordId range over a thread per core (each with its own session
+ * and its own sort, the budget shared between them), the loading merges them: the index is the same
+ * whatever the split. When the load that filled the collection kept the keys (wt_collect.c), they are
+ * the sorts and nothing is read. Beside the reading, a checkpoint writes what the collection's writers
+ * left dirty in the cache (its cost is paid once, by the checkpoint that follows a load anyway, but here
+ * while the CPU sorts); the table is created after it, so that the bulk cursor finds it new. *created:
+ * it was. */
+static bool
+build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool *created, bson_error_t *error)
+{
+   char field[256]; /* the index's name, for messages */
+   build_ckpt_t ckpt = { ss->st->conn, 0 };
+   pthread_t ckpt_tid;
+   bool ckpt_started = false, kept;
+   build_part_t parts[BUILD_THREADS_MAX];
+   int64_t count = __atomic_load_n (&c->count, __ATOMIC_RELAXED);
+   int n = c->clustered ? 1 : build_threads (count), i, ret;
+   uint64_t nkeys = 0;
+   char *config = NULL;
+   bool ok = true;
+   uint64_t t0 = lab_now_ns (), t_read = 0, t_load;
+
+   memset (parts, 0, sizeof parts);
+   lab_wt_index_name (ix, field, sizeof field);
+   ckpt_started = pthread_create (&ckpt_tid, NULL, build_ckpt_main, &ckpt) == 0;
+   if (!ckpt_started) {
+      build_ckpt_main (&ckpt); /* no thread: the checkpoint first, then the reading */
+   }
+   kept = build_take (c, ix, parts, &n);
+   if (!kept) {
+      ok = build_read (ss, c, ix, parts, &n, count, error);
+   }
+   t_read = lab_now_ns () - t0;
    if (ckpt_started) {
       pthread_join (ckpt_tid, NULL);
    }
-   lab_progress_done (prog);
    for (i = 0; ok && i < n; i++) {
       if (!parts[i].ok) {
          memcpy (error, &parts[i].error, sizeof *error);
@@ -523,9 +575,16 @@ build_index (wt_sess_t *ss, wt_coll_t *c, wt_index_t *ix, const char *uri, bool 
    }
    bson_free (config);
    *created = ok;
+   t_load = lab_now_ns ();
    if (ok && nkeys > 0) {
       ok = build_load (ss, c, field, uri, parts, n, nkeys, error);
    }
+   /* where a build's time goes (-v): its profile's phases */
+   lab_log_debug ("index %s of '%s': %" PRIu64 " keys %s in %d sort%s, sorted in %.2f s (checkpoint beside "
+                  "them %.2f s), loaded in %.2f s",
+                  field, c->name, nkeys, kept ? "kept by the load" : "read", n, n == 1 ? "" : "s",
+                  (double)t_read / 1e9, (double)ckpt.elapsed_ns / 1e9,
+                  (double)(lab_now_ns () - t_load) / 1e9);
    for (i = 0; i < n; i++) {
       lab_wt_sort_destroy (parts[i].sort);
    }

@@ -86,6 +86,10 @@ typedef struct {
    size_t n, cap;
 } wt_ikeys_t;
 
+/* Keys of an index collected while the collection is loaded (wt_collect.c). */
+typedef struct wt_collect wt_collect_t;
+#define WT_COLLECT_SORTS 8 /* inserting sessions whose keys are kept, at most (one sort each) */
+
 typedef struct wt_coll {
    char *name;
    char *ident;
@@ -97,6 +101,7 @@ typedef struct wt_coll {
    int nindexes;
    bool clustered; /* records keyed by the KeyString of _id (wt_clustered.c); next_rid unused */
    int logged;     /* atomic: 0 not read yet, 1 its record table is logged, 2 not (lab_wt_coll_logged) */
+   wt_collect_t *collect; /* the keys of an index to build after a load, or NULL (wt_collect.c) */
    struct wt_coll *next;
 } wt_coll_t;
 
@@ -145,7 +150,11 @@ typedef struct wt_sess {
    lab_buf_t body;  /* scratch: the encoded value searched for */
    int64_t *rids;
    size_t nrids, caprids;
-   int nsorted; /* open sorted streams (atomic): their WT cursors are in use between calls */
+   int nsorted;        /* open sorted streams (atomic): their WT cursors are in use between calls */
+   lab_buf_t ckeys;    /* scratch: a document's keys of the index being collected (wt_collect.c) */
+   wt_ikeys_t ck;      /* scratch: where they are in ckeys */
+   lab_buf_t cpend;    /* the open transaction's collected keys, given to the sort when it commits */
+   int64_t cpend_docs; /* the documents they are from */
 } wt_sess_t;
 
 /* lab_wt_doc_value -- the document under a record cursor (get_value), counted in st->docs_read: the
@@ -305,6 +314,33 @@ bool lab_wt_clustered_delete (wt_sess_t *ss, wt_coll_t *c, const bson_value_t *v
                               bson_error_t *error);
 
 struct lab_wt_sort; /* wt_sort.h */
+
+/* ---- wt_collect.c: an index's keys kept while a load inserts (lab_store_collect_index) ------------ */
+
+/* lab_wt_collect_start -- keep the keys of key pattern fields[0..n) of every document inserted into c from
+ * now on, each session's in a sort of `budget` bytes spilling to the home; nothing when c is not empty,
+ * clustered or collecting already. Caller holds ddl for writing. */
+void lab_wt_collect_start (wt_store_t *st, wt_coll_t *c, const char *const *fields, int n, size_t budget);
+/* lab_wt_collect_doc -- inside an insert's transaction: doc's keys (RecordId rid) pending in ss. */
+void lab_wt_collect_doc (wt_sess_t *ss, wt_coll_t *c, const bson_t *doc, int64_t rid);
+/* lab_wt_collect_commit -- the transaction committed: ss's pending keys into its sort. */
+void lab_wt_collect_commit (wt_sess_t *ss, wt_coll_t *c);
+/* lab_wt_collect_abort -- the transaction rolled back (or starts): ss's pending keys dropped. */
+void lab_wt_collect_abort (wt_sess_t *ss);
+/* lab_wt_collect_invalidate -- a write other than an insert: the kept keys no longer stand for c. */
+void lab_wt_collect_invalidate (wt_coll_t *c);
+/* lab_wt_collect_take -- for the build of index ix (caller holds ddl for writing): when c kept ix's keys
+ * for every document it holds, the sorts (up to WT_COLLECT_SORTS, not finished; the caller destroys them)
+ * into sorts[], *multikey, and their number; -1 when the build must read the collection. The collector
+ * is gone either way. */
+int lab_wt_collect_take (wt_coll_t *c, const wt_index_t *ix, struct lab_wt_sort **sorts, bool *multikey);
+/* lab_wt_collect_free -- c's collector and its sorts freed (NULL is fine). */
+void lab_wt_collect_free (wt_coll_t *c);
+/* lab_wt_collect_index -- the store op (store.h lab_store_collect_index). */
+bool lab_wt_collect_index (lab_store_session_t *sess, const char *coll, const char *field,
+                           bson_error_t *error);
+/* lab_wt_build_budget -- bytes of keys an index build holds in memory before it spills (wt_index.c). */
+size_t lab_wt_build_budget (void);
 
 /* ---- wt_clustered_index.c: secondary indexes of clustered collections (§23) -----------------------
  * Their entries are the ordinary keys ending in the string RecordId (the record table's key); c->indexes

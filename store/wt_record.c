@@ -209,6 +209,9 @@ insert_doc (wt_sess_t *ss, wt_coll_t *c, WT_CURSOR *cc, WT_CURSOR *const *ic, co
       return 0;
    }
    *added = ret == 0;
+   if (*added && c->collect) {
+      lab_wt_collect_doc (ss, c, doc, rid);
+   }
    return ret;
 }
 
@@ -226,6 +229,7 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
    int ret;
 
    *inserted = *bytes = 0;
+   lab_wt_collect_abort (ss);
    if (!get_cursors (ss, c, false, first < 0, &cc, ic, error)) {
       return EINVAL;
    }
@@ -255,6 +259,9 @@ insert_group (wt_sess_t *ss, wt_coll_t *c, const bson_t *const *docs, const size
    if ((ret = s->commit_transaction (s, NULL)) != 0) {
       lab_wt_fail (error, ret, "commit inserts into '%s'", c->name);
       return ret;
+   }
+   if (c->collect) {
+      lab_wt_collect_commit (ss, c);
    }
    return 0;
 }
@@ -432,6 +439,7 @@ lab_wt_upsert_by_id (lab_store_session_t *sess, const char *coll, const bson_t *
       return false;
    }
    pthread_rwlock_rdlock (&st->ddl);
+   lab_wt_collect_invalidate (c); /* (a replacement changes keys the load kept) */
    if (c->clustered) {
       ok = lab_wt_clustered_upsert (ss, c, doc, error);
       goto done;
@@ -558,6 +566,7 @@ lab_wt_delete_eq (lab_store_session_t *sess, const char *coll, const char *field
    if (!lab_wt_rids_eq (ss, coll, field, value, &c, error)) {
       goto done;
    }
+   lab_wt_collect_invalidate (c);
    ok = delete_rids (ss, c, field, deleted, error);
 done:
    lab_wt_reset_cursors (ss);

@@ -42,6 +42,8 @@ lab_wt_session_open (lab_store_session_t *sess, bson_error_t *error)
    }
    lab_buf_init (&ss->key);
    lab_buf_init (&ss->ikeys);
+   lab_buf_init (&ss->ckeys);
+   lab_buf_init (&ss->cpend);
    lab_buf_init (&ss->val);
    lab_buf_init (&ss->body);
    sess->impl = ss;
@@ -87,6 +89,9 @@ lab_wt_session_close (lab_store_session_t *sess)
    lab_buf_destroy (&ss->key);
    lab_buf_destroy (&ss->ikeys);
    bson_free (ss->ik.v);
+   lab_buf_destroy (&ss->ckeys);
+   bson_free (ss->ck.v);
+   lab_buf_destroy (&ss->cpend);
    lab_buf_destroy (&ss->val);
    lab_buf_destroy (&ss->body);
    bson_free (ss->rids);

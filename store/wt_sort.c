@@ -1,6 +1,7 @@
 /*
  * wt_sort.c -- the external merge sort of index builds (see wt_sort.h): an arena of keys with
- * references sorted by qsort_r, runs spilled as [u32 length][key] ... to unlinked files, a merge.
+ * references sorted by a radix sort on eight bytes of each key past the chunk's common prefix (ties
+ * ordered by comparison), runs spilled as [u32 length][key] ... to unlinked files, a merge.
  */
 #include "wt_sort.h"
 
@@ -13,11 +14,15 @@
 #include <string.h>
 #include <unistd.h>
 
-/* key_ref_t -- one key in the arena. */
+/* key_ref_t -- one key in the arena, with the eight bytes of it that the radix sort orders by. */
 typedef struct {
-   size_t off;
-   size_t len;
+   uint64_t pfx; /* bytes [cp, cp + 8) of the key, big-endian, zero past its end (sort_chunk) */
+   uint32_t off;
+   uint32_t len;
 } key_ref_t;
+
+/* An arena offset is 32 bits: a chunk spills before its keys reach this. */
+#define ARENA_MAX ((size_t)UINT32_MAX)
 
 /* sort_run_t -- a sorted run spilled to an unlinked file, and its current key. */
 typedef struct {
@@ -33,6 +38,7 @@ struct lab_wt_sort {
    lab_buf_t arena; /* the keys of the current chunk, back to back */
    key_ref_t *refs;
    size_t nrefs, caprefs;
+   size_t cp;   /* the length of the prefix every key of the chunk shares */
    bool sorted; /* the chunk's keys came in strictly ascending order */
    sort_run_t *runs;
    size_t nruns;
@@ -95,12 +101,103 @@ lab_wt_sort_destroy (lab_wt_sort_t *s)
    bson_free (s);
 }
 
-/* sort_chunk -- sort the chunk's references unless the keys came in order. */
+/* key_pfx -- bytes [cp, cp + 8) of key k as a big-endian number, zeros past its end: comparing two keys'
+ * numbers orders them as lab_wt_sort_cmp does, up to a tie (the same eight bytes, or one key ending in
+ * zeros where the other has zero bytes). */
+static uint64_t
+key_pfx (const uint8_t *k, size_t len, size_t cp)
+{
+   uint64_t v = 0;
+   size_t i;
+
+   for (i = 0; i < 8; i++) {
+      v = (v << 8) | (cp + i < len ? k[cp + i] : 0);
+   }
+   return v;
+}
+
+/* sort_ties -- order refs[0..n), whose eight radix bytes are equal, by the whole keys: nothing when they
+ * are in order already (keys read in RecordId order end in ascending RecordIds), else an insertion sort
+ * for a few, qsort_r for more. */
+static void
+sort_ties (key_ref_t *refs, size_t n, const uint8_t *base)
+{
+   size_t i, j;
+
+   for (i = 1; i < n && key_ref_cmp (&refs[i - 1], &refs[i], (void *)base) <= 0; i++) {
+   }
+   if (i == n) {
+      return;
+   }
+   if (n > 32) {
+      qsort_r (refs, n, sizeof *refs, key_ref_cmp, (void *)base);
+      return;
+   }
+   for (i = 1; i < n; i++) {
+      key_ref_t r = refs[i];
+      for (j = i; j > 0 && key_ref_cmp (&refs[j - 1], &r, (void *)base) > 0; j--) {
+         refs[j] = refs[j - 1];
+      }
+      refs[j] = r;
+   }
+}
+
+/* sort_chunk -- sort the chunk's references unless the keys came in order: a least-significant-digit
+ * radix sort on the eight bytes past the common prefix (a pass per byte that differs between keys), then
+ * every group of references with the same eight bytes by comparison. The order is lab_wt_sort_cmp's,
+ * as qsort_r gave it, in O(n) for the keys an index build sorts (a comparison sort spent half of a
+ * build's reading on them). */
 static void
 sort_chunk (lab_wt_sort_t *s)
 {
-   if (!s->sorted) {
-      qsort_r (s->refs, s->nrefs, sizeof *s->refs, key_ref_cmp, s->arena.data);
+   size_t n = s->nrefs, i, b, start;
+   size_t (*count)[256];
+   key_ref_t *tmp, *src, *dst, *t;
+   const uint8_t *base = s->arena.data;
+
+   if (s->sorted || n < 2) {
+      return;
+   }
+   count = bson_malloc0 (8 * sizeof *count);
+   for (i = 0; i < n; i++) {
+      key_ref_t *r = &s->refs[i];
+      r->pfx = key_pfx (base + r->off, r->len, s->cp);
+      for (b = 0; b < 8; b++) {
+         count[b][(r->pfx >> (8 * b)) & 0xff]++;
+      }
+   }
+   tmp = bson_malloc (n * sizeof *tmp);
+   src = s->refs;
+   dst = tmp;
+   for (b = 0; b < 8; b++) {
+      size_t sum = 0, c;
+      if (count[b][(src[0].pfx >> (8 * b)) & 0xff] == n) {
+         continue; /* every key has this byte: the pass would change nothing */
+      }
+      for (c = 0; c < 256; c++) {
+         size_t k = count[b][c];
+         count[b][c] = sum;
+         sum += k;
+      }
+      for (i = 0; i < n; i++) {
+         dst[count[b][(src[i].pfx >> (8 * b)) & 0xff]++] = src[i];
+      }
+      t = src;
+      src = dst;
+      dst = t;
+   }
+   if (src != s->refs) {
+      memcpy (s->refs, src, n * sizeof *src);
+   }
+   bson_free (tmp);
+   bson_free (count);
+   for (start = 0, i = 1; i <= n; i++) {
+      if (i == n || s->refs[i].pfx != s->refs[start].pfx) {
+         if (i - start > 1) {
+            sort_ties (s->refs + start, i - start, base);
+         }
+         start = i;
+      }
    }
 }
 
@@ -166,24 +263,39 @@ spill_run (lab_wt_sort_t *s, bson_error_t *error)
    }
    lab_buf_reset (&s->arena);
    s->nrefs = 0;
+   s->cp = 0;
    s->sorted = true;
    return true;
 }
 
-/* lab_wt_sort_add -- append to the arena; spill when keys and references reach the budget. */
+/* lab_wt_sort_add -- append to the arena, keeping the chunk's common prefix; spill when keys and
+ * references reach the budget (or the arena its 32-bit offsets). */
 bool
 lab_wt_sort_add (lab_wt_sort_t *s, const void *key, size_t len, bson_error_t *error)
 {
    key_ref_t *ref;
+   size_t i;
 
+   if (s->nrefs > 0 && s->arena.len + len > ARENA_MAX && !spill_run (s, error)) {
+      return false;
+   }
    if (s->nrefs == s->caprefs) {
       s->caprefs = s->caprefs ? s->caprefs * 2 : 4096;
       s->refs = bson_realloc (s->refs, s->caprefs * sizeof *s->refs);
    }
    ref = &s->refs[s->nrefs];
-   ref->off = s->arena.len;
-   ref->len = len;
+   ref->off = (uint32_t)s->arena.len;
+   ref->len = (uint32_t)len;
    lab_buf_append (&s->arena, key, len);
+   if (s->nrefs == 0) {
+      s->cp = len;
+   } else {
+      const uint8_t *first = s->arena.data, *k = s->arena.data + ref->off;
+      size_t cp = s->cp < len ? s->cp : len;
+      for (i = 0; i < cp && first[i] == k[i]; i++) {
+      }
+      s->cp = i;
+   }
    if (s->sorted && s->nrefs > 0) {
       s->sorted = key_ref_cmp (ref - 1, ref, s->arena.data) < 0;
    }

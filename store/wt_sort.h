@@ -2,8 +2,9 @@
  * wt_sort.h -- the external merge sort of an index build: byte strings in, the same byte strings out in
  * WiredTiger's key order (memcmp, a proper prefix first), duplicates kept.
  *
- * Memory bound: keys are held in memory until they and their references reach `budget_bytes`; then
- * that chunk is sorted (skipped when the keys came in strictly ascending order) and spilled as a
+ * Memory bound: keys are held in memory until they and their references reach `budget_bytes` (or 4 GiB
+ * of keys); then that chunk is sorted (skipped when the keys came in strictly ascending order; a radix
+ * sort that takes a second array of the references while it runs) and spilled as a
  * sorted run to a file in `dir`, unlinked as soon as it is created so that nothing is left behind,
  * whatever happens. At the end the runs are merged (linear minimum: builds have few runs). Private to
  * the embedded store (store/wt_*.c); one sort is used by one thread.

@@ -1,7 +1,9 @@
 /*
  * test_wt_sort.c -- the external merge sort of index builds (store/wt_sort.h): random keys with a tiny
  * memory budget force several spilled runs; the output is in WiredTiger's key order and is exactly the
- * input multiset (duplicates and prefixes kept); an already sorted input, empty input and one key; the
+ * input multiset (duplicates and prefixes kept); keys shaped as an index build's (a long common prefix, a
+ * value, a RecordId, some ending in zero bytes where others end) in shuffled order, so that the radix
+ * sort's passes and its ties both decide; an already sorted input, empty input and one key; the
  * run files are unlinked from the start and closed by destroy; a spill into a missing directory fails
  * with an error naming it.
  */
@@ -163,6 +165,61 @@ test_in_memory (void **state)
    bson_free (dir);
 }
 
+/* shuffle -- keys[0..n) in a random order. */
+static void
+shuffle (tkey_t *keys, size_t n)
+{
+   size_t i, j;
+
+   for (i = n - 1; i > 0; i--) {
+      tkey_t t = keys[i];
+      j = rnd () % (i + 1);
+      keys[i] = keys[j];
+      keys[j] = t;
+   }
+}
+
+/* index_keys -- n keys shaped as an index build's: a prefix every key shares, a value from a few hundred
+ * (digits, then a terminator), a RecordId (big-endian); one key in 7 cut short after its value, or with
+ * zero bytes where another key ends; shuffled. */
+static tkey_t *
+index_keys (size_t n)
+{
+   tkey_t *keys = bson_malloc0 (n * sizeof *keys);
+   size_t i, j;
+
+   for (i = 0; i < n; i++) {
+      uint64_t rid = rnd () % 100000;
+      char *v = bson_strdup_printf ("<ZY2023%07u", (unsigned)(rnd () % 300));
+      size_t vl = strlen (v) + 1;
+      keys[i].len = vl + (i % 7 == 0 ? rnd () % 3 : 8);
+      keys[i].data = bson_malloc0 (keys[i].len);
+      memcpy (keys[i].data, v, vl);
+      for (j = vl; j < keys[i].len && i % 7 != 0; j++) {
+         keys[i].data[j] = (uint8_t)(rid >> (8 * (keys[i].len - 1 - j)));
+      }
+      bson_free (v);
+   }
+   shuffle (keys, n);
+   return keys;
+}
+
+/* test_index_keys -- index-shaped keys sorted in memory and in spilled runs. */
+static void
+test_index_keys (void **state)
+{
+   const size_t n = 40000;
+   char *dir = lab_test_tmpdir ("wt-sort");
+   tkey_t *keys = index_keys (n);
+
+   assert_int_equal (sort_and_check (dir, keys, n, (size_t)64 << 20), 0);
+   shuffle (keys, n); /* (sort_and_check left them sorted) */
+   assert_true (sort_and_check (dir, keys, n, 64 << 10) >= 3);
+   keys_free (keys, n);
+   lab_test_rmtree (dir);
+   bson_free (dir);
+}
+
 /* test_sorted_input -- keys arriving in order (an index on the _id order) and duplicates of one key,
  * both spilled. */
 static void
@@ -227,9 +284,9 @@ int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_spilled),      cmocka_unit_test (test_in_memory),
-      cmocka_unit_test (test_sorted_input), cmocka_unit_test (test_empty_and_one),
-      cmocka_unit_test (test_missing_dir),
+      cmocka_unit_test (test_spilled),       cmocka_unit_test (test_in_memory),
+      cmocka_unit_test (test_index_keys),    cmocka_unit_test (test_sorted_input),
+      cmocka_unit_test (test_empty_and_one), cmocka_unit_test (test_missing_dir),
    };
    return lab_test_run_group ("wt_sort", tests, NULL, NULL);
 }

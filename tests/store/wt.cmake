@@ -3,6 +3,8 @@ lab_test(NAME test_keyenc SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_keyenc.c LABELS
 lab_test(NAME test_store_wt SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_wt.c LABELS embedded)
 # The external merge sort of the embedded store's index builds (unit: plain files, no engine).
 lab_test(NAME test_wt_sort SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_sort.c LABELS unit)
+# An index's keys kept while a load inserts: the build takes them and gives the index a read gives.
+lab_test(NAME test_wt_collect SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_collect.c LABELS embedded)
 # Not a test (timings vary): the store's overhead over raw WiredTiger cursors, see the file's header.
 add_executable(bench_store_wt ${CMAKE_CURRENT_LIST_DIR}/bench_store_wt.c)
 target_link_libraries(bench_store_wt PRIVATE labstore)
