@@ -17,6 +17,7 @@
 #include "wt_sort.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,6 +54,7 @@ lab_wt_collect_start (wt_store_t *st, wt_coll_t *c, const char *const *fields, i
    k->dir = bson_strdup (st->home);
    k->budget = budget;
    c->collect = k;
+   c->collect_free = lab_wt_collect_free;
 }
 
 /* lab_wt_collect_free -- see wt_private.h. */
@@ -211,25 +213,13 @@ lab_wt_collect_take (wt_coll_t *c, const wt_index_t *ix, struct lab_wt_sort **so
    return n;
 }
 
-/* lab_wt_collect_index -- see store.h: a collector on the collection, each session's sort holding a
- * share of the build's memory (one share a core, as the build's readers). */
-bool
-lab_wt_collect_index (lab_store_session_t *sess, const char *coll, const char *field, bson_error_t *error)
+/* lab_wt_build_budget -- bytes of keys held in memory before a sorted run is spilled (as mongod's
+ * maxIndexBuildMemoryUsageMegabytes); $LAB_WT_SORT_BUDGET overrides it (tests use a tiny one). */
+size_t
+lab_wt_build_budget (void)
 {
-   wt_sess_t *ss = sess->impl;
-   wt_store_t *st = ss->st;
-   lab_store_index_spec_t spec = { { field }, 1 };
-   long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
-   size_t shares = ncpu < 1 ? 1 : ncpu > WT_COLLECT_SORTS ? WT_COLLECT_SORTS : (size_t)ncpu;
-   wt_coll_t *c;
+   const char *env = getenv ("LAB_WT_SORT_BUDGET");
+   long long v = env ? atoll (env) : 0;
 
-   pthread_rwlock_wrlock (&st->ddl);
-   pthread_mutex_lock (&st->mu);
-   c = lab_wt_coll_find (st, coll);
-   pthread_mutex_unlock (&st->mu);
-   if (c && !lab_wt_coll_index_spec (c, &spec)) {
-      lab_wt_collect_start (st, c, spec.fields, 1, lab_wt_build_budget () / shares);
-   }
-   pthread_rwlock_unlock (&st->ddl);
-   return true;
+   return v > 0 ? (size_t)v : (size_t)256 * 1024 * 1024;
 }

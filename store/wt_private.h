@@ -102,6 +102,9 @@ typedef struct wt_coll {
    bool clustered; /* records keyed by the KeyString of _id (wt_clustered.c); next_rid unused */
    int logged;     /* atomic: 0 not read yet, 1 its record table is logged, 2 not (lab_wt_coll_logged) */
    wt_collect_t *collect; /* the keys of an index to build after a load, or NULL (wt_collect.c) */
+   /* frees `collect` (lab_wt_collect_free, set with it): the catalog frees a collection without calling
+    * up into the collector, which itself asks the catalog's key generation */
+   void (*collect_free) (struct wt_coll *c);
    struct wt_coll *next;
 } wt_coll_t;
 
@@ -339,7 +342,7 @@ void lab_wt_collect_free (wt_coll_t *c);
 /* lab_wt_collect_index -- the store op (store.h lab_store_collect_index). */
 bool lab_wt_collect_index (lab_store_session_t *sess, const char *coll, const char *field,
                            bson_error_t *error);
-/* lab_wt_build_budget -- bytes of keys an index build holds in memory before it spills (wt_index.c). */
+/* lab_wt_build_budget -- bytes of keys an index build holds in memory before it spills (wt_collect.c). */
 size_t lab_wt_build_budget (void);
 
 /* ---- wt_clustered_index.c: secondary indexes of clustered collections (§23) -----------------------
