@@ -29,8 +29,8 @@
 #   fold's temporary space -- none on the embedded store, whose reads walk the key index -- and the
 #   journal)
 #   and refuses, naming both figures, when it does not fit. At the end it prints the phase table: wall
-#   time, its target -- set for the original's size on a quiet 2-core machine: generate 200 s, fold
-#   130 s, verify 60 s, scancmp 90 s at its one point of mongod's default engine cache, total 480 s --
+#   time, its target -- set for the original's size on a quiet 2-core machine: generate 90 s, fold
+#   80 s, verify 30 s, scancmp 95 s at its one point of mongod's default engine cache, total 300 s --
 #   with ok or OVER only for the run it was set for (the full size; scancmp's and the total's only at
 #   that one default-cache point, two layouts); at a fraction the target scaled by it, marked "est"
 #   and never judged (fixed costs weigh more at a small size); none for a cache sweep's scancmp --, rows/s, peak RSS and bytes written (/usr/bin/time -v: the kernel's rusage, written
@@ -335,9 +335,9 @@ fold = json.load(open(d + "/fold.json"))
 # the targets, set for the original's size on a quiet 2-core machine; scancmp's (and so the total's) for
 # its one point of mongod's default engine cache with two layouts. Judged (ok / OVER) only at that size;
 # at a fraction, scaled by it as an estimate, never judged: fixed costs weigh more at a small size
-full_targets = {"generate": 200.0, "fold+verify": 190.0, "  fold": 130.0, "  verify": 60.0,
-                "scancmp": 90.0 if default_caches and not candidates else None}
-full_targets["total"] = 480.0 if full_targets["scancmp"] is not None else None
+full_targets = {"generate": 90.0, "fold+verify": 110.0, "  fold": 80.0, "  verify": 30.0,
+                "scancmp": 95.0 if default_caches and not candidates else None}
+full_targets["total"] = 300.0 if full_targets["scancmp"] is not None else None
 full_size = fraction == 1
 target = lambda name: full_targets.get(name) if full_size else None
 estimate = lambda name: None if full_size or full_targets.get(name) is None else full_targets[name] * fraction
@@ -393,9 +393,9 @@ lines.append("%-12s %9.1fs %12s" % ("total", total, target_text(total, "total"))
 text = "seed-scale: fraction %g, %s masters, %s rows (generated: %s masters, %s rows)\n" % (
     fraction, "{:,}".format(masters), "{:,}".format(rows), "{:,}".format(gen["bills"]), "{:,}".format(gen["rows"]))
 text += "\n".join(lines) + "\n"
-text += ("targets: set for the original's size on a quiet 2-core machine (generate 200 s, fold 130 s, "
-         "verify 60 s, scancmp 90 s at one point of mongod's default engine cache with two layouts, total "
-         "480 s)%s%s; verify by the %s method, load average %s at the end\n" % (
+text += ("targets: set for the original's size on a quiet 2-core machine (generate 90 s, fold 80 s, "
+         "verify 30 s, scancmp 95 s at one point of mongod's default engine cache with two layouts, total "
+         "300 s)%s%s; verify by the %s method, load average %s at the end\n" % (
              "" if full_targets["scancmp"] is not None else
              "; none for scancmp and the total here: %s" % ("four layouts" if candidates else
                                                             "not that one default-cache point"),
