@@ -368,6 +368,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    layouts_t l;
    traces_t tr, tr_random, groups[SAMPLE_GROUPS];
    lab_scan_predict_cands_t cands;
+   lab_scan_predict_point_reads_t reads;
    int64_t *load = NULL, *perm = NULL, nload = 0;
    uint64_t *caches = NULL;
    double *ratios = NULL, probe_s;
@@ -448,9 +449,10 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       bson_t point;
       bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
       BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &point);
-      lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t);
+      lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t,
+                                     &reads);
       lab_scan_predict_cands_point (&point, &cands, caches[i]);
-      lab_scan_predict_append_speed (&point, caches[i], &tr, &tr_random, &l, nload, &t.cost);
+      lab_scan_predict_append_speed (&point, caches[i], &tr, &tr_random, &l, nload, &t.cost, &reads);
       bson_append_document_end (&arr, &point);
    }
    bson_append_array_end (results, &arr);

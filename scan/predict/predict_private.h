@@ -235,17 +235,24 @@ void lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cach
 
 /* lab_scan_predict_scaled_read_bytes -- (predict_record.c) the bytes a cache of `cache` reads in the load
  * of layouts_t slot `layout` from its trace `sd` of a sample at `rate` (1: every master, exactly the
- * trace's misses); *misses (may be NULL) its page misses. LRU only: the candidates' curves and the load
- * times (predict_speed.c) do not run the eviction miniature (the detail and folded bytes do where it can
- * differ: lab_scan_predict_point_model). */
+ * trace's misses); *misses (may be NULL) its page misses. LRU only: the candidates' curves and the random
+ * order's load times (predict_speed.c) do not run the eviction miniature (the detail and folded bytes do
+ * where it can differ: lab_scan_predict_point_model). */
 double lab_scan_predict_scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate,
                                            const layouts_t *l, int layout, double *misses);
 
+/* One point's bytes read and page misses per layout (0 detail, 1 folded) in key order, from the engine that
+ * gave the point's figures (the eviction miniature or LRU): the load times use the same. */
+typedef struct {
+   double bytes[2], misses[2];
+} lab_scan_predict_point_reads_t;
+
 /* lab_scan_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per
- * layout read amplification. */
+ * layout read amplification; *reads (may be NULL) gets its key-order reads. */
 void lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
                                     const traces_t *groups, int ngroups, const layouts_t *l,
-                                    const lab_scan_opts_t *o, int64_t nload, const timing_t *t);
+                                    const lab_scan_opts_t *o, int64_t nload, const timing_t *t,
+                                    lab_scan_predict_point_reads_t *reads);
 
 /* lab_scan_predict_record_prediction -- (predict_record.c) "prediction": the model, its inputs and the
  * probe's cost. */
@@ -278,10 +285,12 @@ double lab_scan_predict_shared (const lab_scan_predict_input_t *in, int layout);
 void lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c);
 
 /* lab_scan_predict_append_speed -- "speed" in `point`: per load order (key, and random when `random` has
- * traces) each layout's predicted load seconds and bytes read, and the speedup. Nothing without figures. */
+ * traces) each layout's predicted load seconds and bytes read, and the speedup. Key order reads `reads`
+ * (the point's own: the miniature's where it ran); random order its traces' LRU. Nothing without figures. */
 void lab_scan_predict_append_speed (bson_t *point, uint64_t cache, const traces_t *key,
                                     const traces_t *random, const layouts_t *l, int64_t nload,
-                                    const lab_scan_predict_cost_t *c);
+                                    const lab_scan_predict_cost_t *c,
+                                    const lab_scan_predict_point_reads_t *reads);
 
 /* lab_scan_predict_speed_render -- (predict_cost.c) the predicted load seconds and speedup per point and load
  * order of `results` appended to `s`, with the cost figures' source; false (nothing appended) without them.

@@ -90,7 +90,8 @@ append_entry (bson_t *arr, const char *ik, const char *layout, const traces_t *t
 void
 lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
                                const traces_t *groups, int ngroups, const layouts_t *l,
-                               const lab_scan_opts_t *o, int64_t nload, const timing_t *t)
+                               const lab_scan_opts_t *o, int64_t nload, const timing_t *t,
+                               lab_scan_predict_point_reads_t *reads)
 {
    static const char *const names[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
    double rb[2], misses[2], lru[2], amp;
@@ -104,6 +105,10 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
       lru[i] = scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, NULL, &misses[i]);
       rb[i] = pm[i].why ? lru[i]
                         : scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, pm[i].misses, &misses[i]);
+      if (reads) {
+         reads->bytes[i] = rb[i];
+         reads->misses[i] = misses[i];
+      }
    }
    BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)cache);
    BSON_APPEND_DOUBLE (point, LAB_RESULTS_KEY_CACHE_RATIO, ratio);

@@ -1,6 +1,7 @@
 /*
  * predict_speed.c -- each predicted point's load seconds and speedup per load order ("speed": key, and
- * random), from the traces' misses (predict_record.c's scaling of a sample) and the cost figures
+ * random), from the point's reads in key order (the miniature's where it ran) and the random order's traces'
+ * LRU misses (predict_record.c's scaling of a sample), and the cost figures
  * (predict_cost.c).
  */
 #include "scan/predict/predict_private.h"
@@ -10,7 +11,7 @@
 /* speed_of -- the load seconds of both layouts at `cache` from traces `tr` into `d`, and the speedup. */
 static void
 speed_of (bson_t *d, const char *name, uint64_t cache, const traces_t *tr, const layouts_t *l, int64_t nload,
-          const lab_scan_predict_cost_t *c)
+          const lab_scan_predict_cost_t *c, const lab_scan_predict_point_reads_t *reads)
 {
    double s[2];
    bson_t o;
@@ -19,7 +20,13 @@ speed_of (bson_t *d, const char *name, uint64_t cache, const traces_t *tr, const
    BSON_APPEND_DOCUMENT_BEGIN (d, name, &o);
    for (i = 0; i < 2; i++) {
       lab_scan_predict_work_t w;
-      double misses, rb = lab_scan_predict_scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, &misses);
+      double misses, rb;
+
+      if (reads) {
+         rb = reads->bytes[i], misses = reads->misses[i];
+      } else {
+         rb = lab_scan_predict_scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, &misses);
+      }
       lab_scan_predict_work_of (tr, l, i, nload, misses, rb, &w);
       s[i] = lab_scan_predict_cost_seconds (c, &w, NULL, NULL);
       BSON_APPEND_DOUBLE (&o, i == 0 ? "detail_read_bytes" : "folded_read_bytes", rb);
@@ -35,7 +42,8 @@ speed_of (bson_t *d, const char *name, uint64_t cache, const traces_t *tr, const
 /* lab_scan_predict_append_speed -- see predict_private.h. */
 void
 lab_scan_predict_append_speed (bson_t *point, uint64_t cache, const traces_t *key, const traces_t *random,
-                               const layouts_t *l, int64_t nload, const lab_scan_predict_cost_t *c)
+                               const layouts_t *l, int64_t nload, const lab_scan_predict_cost_t *c,
+                               const lab_scan_predict_point_reads_t *reads)
 {
    bson_t d;
 
@@ -43,9 +51,9 @@ lab_scan_predict_append_speed (bson_t *point, uint64_t cache, const traces_t *ke
       return;
    }
    BSON_APPEND_DOCUMENT_BEGIN (point, "speed", &d);
-   speed_of (&d, "key", cache, key, l, nload, c);
+   speed_of (&d, "key", cache, key, l, nload, c, reads);
    if (random && random->sd[0]) {
-      speed_of (&d, "random", cache, random, l, nload, c);
+      speed_of (&d, "random", cache, random, l, nload, c, NULL);
    }
    bson_append_document_end (point, &d);
 }

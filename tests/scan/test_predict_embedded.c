@@ -196,6 +196,17 @@ check_speed (const char *tag, const bson_t *pred, const bson_t *meas)
       }
       snprintf (path, sizeof path, "sweep.%d.runs.0.elapsed_s", i);
       assert_true (num (pred, path) > 0);
+      /* key order's load times read the point's own bytes (the eviction miniature's where it ran) */
+      for (k = 0; k < 2; k++) {
+         double sb, eb;
+         snprintf (path, sizeof path, "sweep.%d.speed.key.%s_read_bytes", i, k == 0 ? "detail" : "folded");
+         sb = num (pred, path);
+         snprintf (path, sizeof path, "sweep.%d.runs.%d.engine.block_read_bytes", i, k);
+         eb = num (pred, path);
+         if (!(fabs (sb - eb) <= 1 + 1e-9 * eb)) { /* the point records whole bytes */
+            fail_msg ("%s point %d: the load time read %.0f bytes, the point %.0f", tag, i, sb, eb);
+         }
+      }
       snprintf (path, sizeof path, "sweep.%d.speed.key.speedup", i);
       x = num (pred, path);
       snprintf (path, sizeof path, "sweep.%d.summary.detail.elapsed_s.median", i);
