@@ -75,7 +75,7 @@ t = {p["phase"]: p["target_s"] for p in ph["phases"]}
 e = {p["phase"]: p["target_estimate_s"] for p in ph["phases"]}
 f = float(sys.argv[4]) if len(sys.argv) > 4 else 0.001
 assert all(v is None for v in t.values()), t  # no target applies at a fraction
-assert abs(e["generate"] - 200 * f) < 1e-9 and abs(e["  verify"] - 60 * f) < 1e-9 and e["report"] is None, e
+assert abs(e["generate"] - 90 * f) < 1e-9 and abs(e["  verify"] - 30 * f) < 1e-9 and e["report"] is None, e
 assert e["scancmp"] is None, e  # a two-point sweep, not the one default-cache point
 assert ph["verify_method"] == "multiset" and ph["total_target_s"] is None and ph["total_target_estimate_s"] is None, ph
 assert all(p["peak_rss_bytes"] > 0 for p in ph["phases"] if p["peak_rss_bytes"] is not None)
