@@ -8,34 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-/* One worker: its segment of the loaded masters and where it is in it. */
-typedef struct {
-   int64_t k, end;          /* the next master (index into in->load) and the segment's end */
-   size_t j;                /* the next row (key order) or document (buckets) of master load[k] */
-   int64_t last_index_page; /* the index leaf page its cursor holds (-1: a new search) */
-   int64_t last_data_page;  /* the data page its master touched last (-1: none) */
-} cand_worker_t;
-
-/* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
-static cand_worker_t *
-workers_new (const lab_scan_predict_input_t *in, int *n)
-{
-   int p = in->parallel > 0 ? in->parallel : 1, i;
-   int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts);
-   cand_worker_t *ws = bson_malloc0 ((size_t)p * sizeof *ws);
-
-   lab_scan_keys_segment (in->nload, p, starts);
-   for (i = 0; i < p; i++) {
-      ws[i].k = starts[i];
-      ws[i].end = starts[i + 1];
-      ws[i].last_index_page = -1;
-      ws[i].last_data_page = -1;
-   }
-   bson_free (starts);
-   *n = p;
-   return ws;
-}
-
 /* weight -- a page's footprint as the stack distances count it (at least a byte). */
 static uint64_t
 weight (double bytes)
@@ -46,10 +18,10 @@ weight (double bytes)
 /* next_of -- move worker t to its next unit (a master's `units(m)` rows or documents): false when its
  * segment is done. */
 static bool
-next_of (const lab_scan_predict_input_t *in, cand_worker_t *t, const size_t *units)
+next_of (const lab_scan_predict_input_t *in, lab_scan_predict_worker_t *t, const size_t *units)
 {
-   while (t->k < t->end && t->j >= units[in->load[t->k]]) {
-      t->k++;
+   while (t->k < t->end && t->j >= units[lab_scan_predict_master_at (in, t->k)]) {
+      t->k += t->stride;
       t->j = 0;
       t->last_index_page = -1; /* the next master is a new search from the root */
       t->last_data_page = -1;
@@ -60,8 +32,8 @@ next_of (const lab_scan_predict_input_t *in, cand_worker_t *t, const size_t *uni
 /* data_access -- the data page `page` touched by worker t: LAB_PREDICT_DATA_AGAIN when its master touched it
  * last and the trace counts those apart (a sample's), else LAB_PREDICT_DATA. */
 static void
-data_access (lab_scan_stackdist_t *sd, const lab_scan_predict_input_t *in, cand_worker_t *t, int64_t page,
-             uint64_t bytes)
+data_access (lab_scan_stackdist_t *sd, const lab_scan_predict_input_t *in, lab_scan_predict_worker_t *t,
+             int64_t page, uint64_t bytes)
 {
    int cls = in->again_class && page == t->last_data_page ? LAB_PREDICT_DATA_AGAIN : LAB_PREDICT_DATA;
    lab_scan_stackdist_access (sd, 2 * (uint64_t)page, bytes, cls, true);
@@ -78,24 +50,24 @@ lab_scan_predict_trace_key_order (const lab_scan_predict_input_t *in, bool key_i
    uint64_t dbytes = weight (in->page_cache_bytes), ibytes = weight (in->index_page_cache_bytes);
    double rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
    double ipp = in->index_entries_per_page >= 1 ? in->index_entries_per_page : 1;
-   cand_worker_t *ws;
+   lab_scan_predict_worker_t *ws;
    int nw, w, active;
 
    for (m = 0; m < in->nmasters; m++) {
       first[m + 1] = first[m] + (int64_t)in->nrids[m];
    }
-   ws = workers_new (in, &nw);
+   ws = lab_scan_predict_workers_new (in, &nw);
    do {
       active = 0;
       for (w = 0; w < nw; w++) {
-         cand_worker_t *t = &ws[w];
+         lab_scan_predict_worker_t *t = &ws[w];
          double ord;
          int64_t p, last;
          if (!next_of (in, t, in->nrids)) {
             continue;
          }
          active++;
-         m = in->load[t->k];
+         m = lab_scan_predict_master_at (in, t->k);
          ord = (double)(first[m] + (int64_t)t->j);
          if (key_index && (int64_t)floor (ord / ipp) != t->last_index_page) {
             t->last_index_page = (int64_t)floor (ord / ipp);
@@ -130,7 +102,7 @@ lab_scan_predict_trace_buckets (const lab_scan_predict_input_t *in, int32_t buck
    uint64_t dbytes = weight (in->folded_page_cache_bytes), ibytes = weight (in->index_page_cache_bytes);
    double fill = 0;
    size_t b;
-   cand_worker_t *ws;
+   lab_scan_predict_worker_t *ws;
    int nw, w, active;
 
    for (m = 0; m < in->nmasters; m++) {
@@ -164,18 +136,18 @@ lab_scan_predict_trace_buckets (const lab_scan_predict_input_t *in, int32_t buck
    if (docs) {
       *docs = first[in->nmasters];
    }
-   ws = workers_new (in, &nw);
+   ws = lab_scan_predict_workers_new (in, &nw);
    do {
       active = 0;
       for (w = 0; w < nw; w++) {
-         cand_worker_t *t = &ws[w];
+         lab_scan_predict_worker_t *t = &ws[w];
          double ipp = in->folded_index_entries_per_page >= 1 ? in->folded_index_entries_per_page : 1;
          int64_t d, ip;
          if (!next_of (in, t, nb)) {
             continue;
          }
          active++;
-         d = first[in->load[t->k]] + (int64_t)t->j;
+         d = first[lab_scan_predict_master_at (in, t->k)] + (int64_t)t->j;
          /* the key's index entries are adjacent: a master's next document is on the cursor's page */
          ip = (int64_t)floor ((double)d / ipp);
          if (ip != t->last_index_page) {

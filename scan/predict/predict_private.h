@@ -241,6 +241,23 @@ void lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cach
 double lab_scan_predict_scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate,
                                            const layouts_t *l, int layout, double *misses);
 
+/* One worker of a predicted load: its share of the loaded masters (a contiguous segment in key order, every
+ * p-th position of the shuffle in random order) and where it is in it. */
+typedef struct {
+   int64_t k, end, stride;  /* the next master (a position in in->load or in->perm), the share's end */
+   size_t j;                /* the next row (or a candidate's document) of the master at k */
+   int64_t last_index_page; /* the index leaf page its cursor holds (-1: none, a new search) */
+   int64_t last_data_page;  /* the data page its master's previous row lay in (-1: none) */
+} lab_scan_predict_worker_t;
+
+/* lab_scan_predict_workers_new -- (predict_trace.c) one worker per share of in->load, as scancmp deals
+ * them (lab_scan_keys_segment; lab_scan_keys_share when in->perm is a shuffle); *n of them. bson_free. */
+lab_scan_predict_worker_t *lab_scan_predict_workers_new (const lab_scan_predict_input_t *in, int *n);
+
+/* lab_scan_predict_master_at -- (predict_trace.c) the master (an index into in->rids) at position `k` of
+ * the load's order. */
+int64_t lab_scan_predict_master_at (const lab_scan_predict_input_t *in, int64_t k);
+
 /* One point's bytes read and page misses per layout (0 detail, 1 folded) in key order, from the engine that
  * gave the point's figures (the eviction miniature or LRU): the load times use the same. */
 typedef struct {

@@ -11,21 +11,13 @@
 
 /* ---- the traces (pure) --------------------------------------------------------------------------- */
 
-/* One worker of a trace: its segment of the loaded masters and where it is in it. */
-typedef struct {
-   int64_t k, end, stride;  /* the next master (a position in in->load or in->perm), the share's end */
-   size_t j;                /* the next row of master load[k] */
-   int64_t last_index_page; /* the index leaf page its cursor holds (-1: none, a new search) */
-   int64_t last_data_page;  /* the data page its master's previous row lay in (-1: none) */
-} trace_worker_t;
-
-/* workers_new -- one worker per segment of in->load, as scancmp's (lab_scan_keys_segment). */
-static trace_worker_t *
-workers_new (const lab_scan_predict_input_t *in, int *n)
+/* lab_scan_predict_workers_new -- see predict_private.h. */
+lab_scan_predict_worker_t *
+lab_scan_predict_workers_new (const lab_scan_predict_input_t *in, int *n)
 {
    int p = in->parallel > 0 ? in->parallel : 1, i;
    int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts);
-   trace_worker_t *ws = bson_malloc0 ((size_t)p * sizeof *ws);
+   lab_scan_predict_worker_t *ws = bson_malloc0 ((size_t)p * sizeof *ws);
 
    lab_scan_keys_segment (in->nload, p, starts);
    for (i = 0; i < p; i++) {
@@ -44,9 +36,9 @@ workers_new (const lab_scan_predict_input_t *in, int *n)
    return ws;
 }
 
-/* master_at -- the master (an index into in->rids) at position `k` of the load's order. */
-static int64_t
-master_at (const lab_scan_predict_input_t *in, int64_t k)
+/* lab_scan_predict_master_at -- see predict_private.h. */
+int64_t
+lab_scan_predict_master_at (const lab_scan_predict_input_t *in, int64_t k)
 {
    return in->load[in->perm ? in->perm[k] : k];
 }
@@ -68,22 +60,22 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
    uint64_t dbytes = (uint64_t)llround (in->page_cache_bytes > 1 ? in->page_cache_bytes : 1);
    uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
    double rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
-   trace_worker_t *ws;
+   lab_scan_predict_worker_t *ws;
    int nw, w, active;
 
    /* each master's first index entry: the entries before it in key order */
    for (m = 0; m < in->nmasters; m++) {
       first[m + 1] = first[m] + (int64_t)in->nrids[m];
    }
-   ws = workers_new (in, &nw);
+   ws = lab_scan_predict_workers_new (in, &nw);
    do {
       active = 0;
       for (w = 0; w < nw; w++) {
-         trace_worker_t *t = &ws[w];
+         lab_scan_predict_worker_t *t = &ws[w];
          int64_t ip, p, last;
          double off;
 
-         while (t->k < t->end && t->j >= in->nrids[master_at (in, t->k)]) {
+         while (t->k < t->end && t->j >= in->nrids[lab_scan_predict_master_at (in, t->k)]) {
             t->k += t->stride;
             t->j = 0;
             t->last_index_page = -1; /* the next master is a new search from the root */
@@ -93,7 +85,7 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
             continue;
          }
          active++;
-         m = master_at (in, t->k);
+         m = lab_scan_predict_master_at (in, t->k);
          /* the index entry of the row, then its document (IXSCAN + FETCH) */
          ip = index_page ((double)(first[m] + (int64_t)t->j), in->index_entries_per_page);
          if (ip != t->last_index_page) {
@@ -143,7 +135,7 @@ lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *page
    uint64_t dbytes = (uint64_t)llround (in->folded_page_cache_bytes > 1 ? in->folded_page_cache_bytes : 1);
    uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
    double fill = 0;
-   trace_worker_t *ws;
+   lab_scan_predict_worker_t *ws;
    uint64_t ip;
    int nw, w, active;
 
@@ -159,16 +151,16 @@ lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *page
    if (pages) {
       *pages = in->nmasters > 0 ? page + 1 : 0;
    }
-   ws = workers_new (in, &nw);
+   ws = lab_scan_predict_workers_new (in, &nw);
    do {
       active = 0;
       for (w = 0; w < nw; w++) {
-         trace_worker_t *t = &ws[w];
+         lab_scan_predict_worker_t *t = &ws[w];
          if (t->k >= t->end) {
             continue;
          }
          active++;
-         m = master_at (in, t->k);
+         m = lab_scan_predict_master_at (in, t->k);
          t->k += t->stride;
          ip = 2 * (uint64_t)index_page ((double)m, in->folded_index_entries_per_page) + 1;
          lab_scan_stackdist_access (sd, ip, ibytes, LAB_PREDICT_INDEX, true);
