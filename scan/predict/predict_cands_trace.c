@@ -15,20 +15,6 @@ weight (double bytes)
    return (uint64_t)llround (bytes > 1 ? bytes : 1);
 }
 
-/* next_of -- move worker t to its next unit (a master's `units(m)` rows or documents): false when its
- * segment is done. */
-static bool
-next_of (const lab_scan_predict_input_t *in, lab_scan_predict_worker_t *t, const size_t *units)
-{
-   while (t->k < t->end && t->j >= units[lab_scan_predict_master_at (in, t->k)]) {
-      t->k += t->stride;
-      t->j = 0;
-      t->last_index_page = -1; /* the next master is a new search from the root */
-      t->last_data_page = -1;
-   }
-   return t->k < t->end;
-}
-
 /* data_access -- the data page `page` touched by worker t: LAB_PREDICT_DATA_AGAIN when its master touched it
  * last and the trace counts those apart (a sample's), else LAB_PREDICT_DATA. */
 static void
@@ -63,7 +49,7 @@ lab_scan_predict_trace_key_order (const lab_scan_predict_input_t *in, bool key_i
          lab_scan_predict_worker_t *t = &ws[w];
          double ord;
          int64_t p, last;
-         if (!next_of (in, t, in->nrids)) {
+         if (!lab_scan_predict_worker_next (in, t, in->nrids)) {
             continue;
          }
          active++;
@@ -143,7 +129,7 @@ lab_scan_predict_trace_buckets (const lab_scan_predict_input_t *in, int32_t buck
          lab_scan_predict_worker_t *t = &ws[w];
          double ipp = in->folded_index_entries_per_page >= 1 ? in->folded_index_entries_per_page : 1;
          int64_t d, ip;
-         if (!next_of (in, t, nb)) {
+         if (!lab_scan_predict_worker_next (in, t, nb)) {
             continue;
          }
          active++;

@@ -254,6 +254,11 @@ typedef struct {
  * them (lab_scan_keys_segment; lab_scan_keys_share when in->perm is a shuffle); *n of them. bson_free. */
 lab_scan_predict_worker_t *lab_scan_predict_workers_new (const lab_scan_predict_input_t *in, int *n);
 
+/* lab_scan_predict_worker_next -- (predict_trace.c) move worker t past the masters whose `units` (rows, or
+ * a candidate's documents) it has done, each next one a new search: false when its share is done. */
+bool lab_scan_predict_worker_next (const lab_scan_predict_input_t *in, lab_scan_predict_worker_t *t,
+                                   const size_t *units);
+
 /* lab_scan_predict_master_at -- (predict_trace.c) the master (an index into in->rids) at position `k` of
  * the load's order. */
 int64_t lab_scan_predict_master_at (const lab_scan_predict_input_t *in, int64_t k);

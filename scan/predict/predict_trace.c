@@ -36,6 +36,20 @@ lab_scan_predict_workers_new (const lab_scan_predict_input_t *in, int *n)
    return ws;
 }
 
+/* lab_scan_predict_worker_next -- see predict_private.h. */
+bool
+lab_scan_predict_worker_next (const lab_scan_predict_input_t *in, lab_scan_predict_worker_t *t,
+                              const size_t *units)
+{
+   while (t->k < t->end && t->j >= units[lab_scan_predict_master_at (in, t->k)]) {
+      t->k += t->stride;
+      t->j = 0;
+      t->last_index_page = -1; /* the next master is a new search from the root */
+      t->last_data_page = -1;
+   }
+   return t->k < t->end;
+}
+
 /* lab_scan_predict_master_at -- see predict_private.h. */
 int64_t
 lab_scan_predict_master_at (const lab_scan_predict_input_t *in, int64_t k)
@@ -75,13 +89,7 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
          int64_t ip, p, last;
          double off;
 
-         while (t->k < t->end && t->j >= in->nrids[lab_scan_predict_master_at (in, t->k)]) {
-            t->k += t->stride;
-            t->j = 0;
-            t->last_index_page = -1; /* the next master is a new search from the root */
-            t->last_data_page = -1;
-         }
-         if (t->k >= t->end) {
+         if (!lab_scan_predict_worker_next (in, t, in->nrids)) {
             continue;
          }
          active++;
