@@ -4,7 +4,7 @@
 #
 # Usage: scripts/seed-scale.sh [--fraction F] [--dir DIR] [--keep] [--build DIR]
 #                              [--cache-ratios LIST | --cache-sizes LIST] [--buffered] [--resume]
-#                              [--candidates] [--progress auto|always|never]
+#                              [--candidates] [--predict F] [--progress auto|always|never]
 #
 #   1. billgen generate --preset seed --scale F: exactly round(427,003 F) masters and round(55,357,286 F)
 #      rows, keyed by the string ETL_Patient_IDStr, rows of a master scattered in time (interleaved);
@@ -23,6 +23,12 @@
 #      original server, though not in the engine cache alone; it says so before it starts;
 #   4. layout-report --reference datasets/reference/original.json: the report, with the original's
 #      table beside this run's.
+#   With --predict F it also runs, after the sweep (the page cache dropped first), what a DBA runs
+#   before any fold: scancmp --predict --sample F on bill_detail alone at the sweep's caches exactly,
+#   and prints the probe's time beside the folded layout's cold load, and the predicted engine bytes of
+#   both layouts and the speedup beside the measured ones with their errors and the sample's stated
+#   sampling error; the report carries the prediction (layout-report --prediction). Its time is not in
+#   the total (the targets are for the experiment itself).
 #   Before anything it checks the free space of DIR against an estimate (bytes per row on disk with
 #   the indexes: the detail layout ~110 B/row at 4.9 M rows with int64 keys, 138 B/row at 1.1 M rows
 #   of this preset, whose string keys make both of its indexes larger; the folded one ~55 B/row; the
@@ -55,6 +61,8 @@
 #   --progress MODE     the tools' progress bars with ETA (default auto: when stderr is a terminal)
 #   --candidates        also fold the sorted and clustered copies and load them beside detail and folded
 #                       (at full size about 14 minutes more and 10 GB more disk: docs/results.md)
+#   --predict F         the prediction from a read-only probe sampling a share F of the masters
+#                       (0 < F <= 1; 0.01 at full size), timed cold and set beside the measured sweep
 #   --resume            continue a run in DIR that was stopped or failed (its store kept, e.g. with --keep,
 #                       or killed): the phases that completed are not run again -- their rows in the table
 #                       are the recorded ones -- and the rest run as usual; the fraction must be the same
@@ -72,6 +80,7 @@
 #   scripts/seed-scale.sh --fraction 0.001 --progress never   # what the test suite runs
 #   scripts/seed-scale.sh --dir run1 --keep --resume    # after a stop: the scans and report only
 #   scripts/seed-scale.sh --candidates                  # detail, sorted, clustered and folded side by side
+#   scripts/seed-scale.sh --predict 0.01                # and the prediction before folding, checked
 set -euo pipefail
 
 me=seed-scale.sh
@@ -85,6 +94,7 @@ sizes=
 buffered=0
 resume=0
 candidates=0
+predict=
 progress=auto
 
 die() { echo "$me: error: $*" >&2; exit 1; }
@@ -101,6 +111,7 @@ while [ $# -gt 0 ]; do
     --buffered) buffered=1 ;;
     --resume) resume=1 ;;
     --candidates) candidates=1 ;;
+    --predict) need "$@"; predict=$2; shift ;;
     --progress) need "$@"; progress=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
     *) usage_die "unknown option '$1'" ;;
@@ -108,6 +119,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 [[ "$fraction" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || usage_die "--fraction: '$fraction' is not a number"
+if [ -n "$predict" ]; then
+  [[ "$predict" =~ ^(0?\.[0-9]*[1-9][0-9]*|1(\.0*)?)$ ]] || usage_die "--predict: '$predict' is not a share of the masters in (0, 1]"
+fi
 [ -z "$ratios" ] || [ -z "$sizes" ] || usage_die "--cache-ratios and --cache-sizes exclude each other"
 case "$progress" in auto|always|never) ;; *) usage_die "--progress: '$progress' is not auto, always or never" ;; esac
 if [ -z "$build" ]; then
@@ -320,17 +334,75 @@ nlayouts=$(( candidates == 1 ? 4 : 2 ))
 phase scancmp $(( rows * nlayouts * npoints )) "$bin/scancmp" --uri "$uri" "${layouts[@]}" \
   --key ETL_Patient_IDStr --cold "${io_opts[@]}" --parallel 4 "${sweep_opts[@]}" --progress "$progress" \
   --out "$dir/sweep.json" --json "$dir/scancmp.json"
-phase report 0 "$bin/layout-report" "$dir/sweep.json" --reference "$reference" -o "$dir/report.md" \
-  --title "The original experiment at fraction $fraction: $masters masters, $rows rows"
+report_opts=()
+if [ -n "$predict" ]; then
+  # the probe reads bill_detail alone (the fold changed nothing of it): at the sweep's caches exactly (its
+  # ratios divide by its own detail size, the prediction's by the probe's), timed cold like the loads
+  psizes=$(python3 -c 'import json,sys; print(",".join(str(p["cache_size_bytes"]) for p in json.load(open(sys.argv[1]))["sweep"]))' "$dir/sweep.json")
+  sync
+  if ! { echo 1 > /proc/sys/vm/drop_caches; } 2>/dev/null; then
+    echo "$me: warning: cannot drop the page cache (needs root): the probe is timed with what it holds" >&2
+    echo warm > "$dir/predict.cache"
+  else
+    echo cold > "$dir/predict.cache"
+  fi
+  phase predict 0 "$bin/scancmp" --uri "$uri" --key ETL_Patient_IDStr --parallel 4 "${io_opts[@]}" \
+    --cache-sizes "$psizes" --predict --sample "$predict" --progress "$progress" --out "$dir/predict.json"
+  report_opts=(--prediction "$dir/predict.json")
+fi
+phase report 0 "$bin/layout-report" "$dir/sweep.json" --reference "$reference" ${report_opts[@]+"${report_opts[@]}"} \
+  -o "$dir/report.md" --title "The original experiment at fraction $fraction: $masters masters, $rows rows"
 
 # ---- the phase table ----------------------------------------------------------------------------------
 printf '%s\n' "${phases[@]}" > "$dir/phases.psv"
-python3 - "$dir" "$fraction" "$masters" "$rows" "$default_caches" "$candidates" <<'PY'
-import json, sys
+python3 - "$dir" "$fraction" "$masters" "$rows" "$default_caches" "$candidates" "$predict" <<'PY'
+import json, os, sys
 d, fraction, masters, rows = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 default_caches = sys.argv[5] == "1"
 candidates = sys.argv[6] == "1"  # four layouts loaded: scancmp's and the total's targets are for two
 gen = json.load(open(d + "/generate.json"))
+
+def prediction_text(d):
+    """the prediction beside the measured sweep: the probe's time against the folded layout's cold load,
+    and per cache the engine bytes of both layouts and the speedup, predicted / measured (error)"""
+    pr, me = json.load(open(d + "/predict.json")), json.load(open(d + "/sweep.json"))
+    probe, sample = pr["prediction"]["probe"], pr["prediction"].get("sample") or {}
+    how = open(d + "/predict.cache").read().strip() if os.path.exists(d + "/predict.cache") else "?"
+    med = lambda p, l, k: ((p.get("summary") or {}).get(l) or {}).get(k, {}).get("median")
+    folded_load = [med(q, "folded", "elapsed_s") for q in me["sweep"]]
+    folded_load = min(x for x in folded_load if x) if any(folded_load) else None
+    t = "prediction (scancmp --predict --sample %g, bill_detail alone, page cache %s before): probe %.1f s " % (
+        sample.get("fraction", 1), "dropped" if how == "cold" else "not dropped (not root)", probe["elapsed_s"])
+    t += "(index walk %.1f s, %.0f MiB read; %d documents fetched)" % (
+        probe.get("index_walk_s") or 0, (probe.get("index_walk_read_bytes") or 0) / 1048576.0,
+        probe.get("documents_fetched") or 0)
+    if folded_load:
+        t += "; the folded layout's cold load %.1f s: probe / load %.2f" % (folded_load, probe["elapsed_s"] / folded_load)
+    t += "\n"
+    if sample.get("warning"):
+        t += "  sample: %.1f sampled masters per page: %s\n" % (sample.get("masters_per_page") or 0, sample["warning"])
+    pct = lambda a, b: "%+.0f%%" % ((a - b) / b * 100) if a is not None and b else "n/a"
+    mib = lambda b: "%.1f" % (b / 1048576.0) if b is not None else "n/a"
+    sp = lambda p: (med(p, "detail", "elapsed_s") / med(p, "folded", "elapsed_s")
+                    if med(p, "detail", "elapsed_s") and med(p, "folded", "elapsed_s") else None)
+    for q in me["sweep"]:
+        p = next((x for x in pr["sweep"] if x["cache_size_bytes"] == q["cache_size_bytes"]), None)
+        if p is None:
+            t += "  cache %s MiB: no predicted point\n" % mib(q["cache_size_bytes"])
+            continue
+        cells = []
+        for l in ("detail", "folded"):
+            a, b = med(p, l, "block_read_bytes"), med(q, l, "block_read_bytes")
+            se = (p.get(l) or {}).get("read_amplification_sampling_error")
+            cells.append("%s MiB read predicted / measured %s / %s (%s%s)" % (
+                l, mib(a), mib(b), pct(a, b),
+                "" if se is None else ", sampling error +-%.2g of read amp %.3g" % (se, (p.get(l) or {}).get("read_amplification") or 0)))
+        s1, s2 = sp(p), sp(q)
+        cells.append("speedup predicted / measured %s / %s (x%s)" % (
+            "%.2f" % s1 if s1 else "n/a", "%.2f" % s2 if s2 else "n/a", "%.2f" % (s1 / s2) if s1 and s2 else "n/a"))
+        t += "  cache %s MiB: %s\n" % (mib(q["cache_size_bytes"]), "; ".join(cells))
+    return t
+
 fold = json.load(open(d + "/fold.json"))
 # the targets, set for the original's size on a quiet 2-core machine; scancmp's (and so the total's) for
 # its one point of mongod's default engine cache with two layouts. Judged (ok / OVER) only at that size;
@@ -354,7 +426,8 @@ for line in open(d + "/phases.psv").read().split("\n"):
         continue
     name, secs, prows, rss_kb, written, disk = line.split("|")
     secs, prows, rss, written, disk = float(secs), int(prows), int(rss_kb) * 1024, int(written), int(disk)
-    total += secs
+    if name != "predict":  # the prediction is what a DBA runs before: not the experiment's time
+        total += secs
     rows_out.append({"phase": name, "wall_s": secs, "target_s": target(name), "target_estimate_s": estimate(name),
                      "rows": prows,
                      "rows_per_s": prows / secs if prows and secs > 0 else None,
@@ -383,7 +456,8 @@ hdr = ("phase", "wall time", "target", "rows", "rows/s", "peak RSS", "bytes writ
 lines = ["%-12s %10s %12s %12s %12s %10s %13s %15s" % hdr]
 for r in rows_out:
     lines.append("%-12s %9.1fs %12s %12s %12s %10s %13s %15s" % (
-        r["phase"], r["wall_s"], target_text(r["wall_s"], r["phase"]),
+        r["phase"], r["wall_s"],
+        "not in total" if r["phase"] == "predict" else target_text(r["wall_s"], r["phase"]),
         "{:,}".format(r["rows"]) if r["rows"] else "-",
         "{:,.0f}".format(r["rows_per_s"]) if r["rows_per_s"] else "-",
         size(r["peak_rss_bytes"]) if r["peak_rss_bytes"] is not None else "(same)",
@@ -402,6 +476,8 @@ text += ("targets: set for the original's size on a quiet 2-core machine (genera
              "" if full_size else "; at fraction %g only estimates (est: the target times the fraction, "
              "not judged)" % fraction,
              (fold.get("verify") or {}).get("method", "?"), open("/proc/loadavg").read().split()[0]))
+if sys.argv[7]:  # --predict given: this run's prediction (never an earlier run's file)
+    text += prediction_text(d)
 sys.stdout.write(text)
 open(d + "/phases.txt", "w").write(text)
 json.dump({"fraction": fraction, "masters": masters, "rows": rows, "generated_masters": gen["bills"],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # seed_scale_test.sh -- scripts/seed-scale.sh end to end at a small fraction of the original's size: the
 # phase table is printed, every phase ran, the counts are exactly the scaled preset's at every step
-# (generated, folded, verified, loaded), and the report has the section beside the original experiment.
+# (generated, folded, verified, loaded), and the report has the section beside the original experiment;
+# --predict sets the prediction beside the measured sweep, outside the total.
 # Also: a fraction the disk cannot hold is refused up front, naming what it needs and what is free.
 #
 # Usage: seed_scale_test.sh [FRACTION]   (default 0.001: 427 masters, 55,357 rows)
@@ -96,7 +97,7 @@ done
 # --candidates: the sorted and clustered copies folded and verified, all four layouts loaded at each point,
 # the report taking the speedup apart; scancmp's and the total's targets left out (they are for two layouts)
 rc=0
-"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/cand" --candidates --progress never \
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/cand" --candidates --predict 0.5 --progress never \
   >"$tmp/outc" 2>"$tmp/errc" || rc=$?
 [ $rc -eq 0 ] || fail "--candidates: exit $rc: $(tail -3 "$tmp/errc")"
 for p in sorted clustered; do
@@ -114,11 +115,25 @@ s = json.load(open(d + "/sweep.json"))
 for p in s["sweep"]:
     got = sorted((r["layout"], r["rows"]) for r in p["runs"])
     assert got == sorted((l, rows) for l in ("detail", "sorted", "clustered", "folded")), got
-ph = [p["phase"] for p in json.load(open(d + "/phases.json"))["phases"]]
+phj = json.load(open(d + "/phases.json"))
+ph = [p["phase"] for p in phj["phases"]]
 assert ph == ["generate", "  insert", "  index", "fold+verify", "  fold", "  verify", "sorted", "clustered",
-              "scancmp", "report"], ph
+              "scancmp", "predict", "report"], ph
+# the prediction (--predict) is listed, but not the experiment's time: the total leaves it out
+want = sum(p["wall_s"] for p in phj["phases"] if not p["phase"].startswith(" ") and p["phase"] != "predict")
+assert abs(phj["total_wall_s"] - want) < 1e-6, (phj["total_wall_s"], want)
+pr = json.load(open(d + "/predict.json"))
+assert pr["prediction"]["sample"]["fraction"] == 0.5, pr["prediction"].get("sample")
+assert [p["cache_size_bytes"] for p in pr["sweep"]] == [p["cache_size_bytes"] for p in s["sweep"]], "caches differ"
 print("ok: candidates")
 PY
+# --predict: the probe's time beside the folded layout's cold load, each cache's bytes predicted / measured
+grep -Eq '^predict  *[0-9][0-9.]*s  *not in total ' "$tmp/outc" || fail "--predict: no predict row outside the total"
+grep -Eq "^prediction \(scancmp --predict --sample 0.5, bill_detail alone, page cache (dropped|not dropped \(not root\)) before\): probe [0-9.]+ s .*the folded layout's cold load [0-9.]+ s: probe / load [0-9.]+$" "$tmp/outc" ||
+  fail "--predict: no line setting the probe's time beside the folded load"
+[ "$(grep -Ec '^  cache [0-9.]+ MiB: detail MiB read predicted / measured [0-9.]+ / [0-9.]+ \([-+][0-9]+%, sampling error \+-[0-9.e+-]+ of read amp [0-9.e+-]+\); folded MiB read predicted / measured [0-9.]+ / [0-9.]+ \([-+][0-9]+%.*; speedup predicted / measured ' "$tmp/outc")" = 2 ] ||
+  fail "--predict: not one line per cache with the bytes and the speedup: $(grep -A3 '^prediction' "$tmp/outc")"
+grep -q '^## Predicted beside measured$' "$tmp/cand/report.md" || fail "--predict: the report has no prediction section"
 grep -q "locality (detail → sorted)" "$tmp/cand/report.md" && grep -q "Unfolded, clustered" "$tmp/cand/report.md" ||
   fail "--candidates: the report does not take the speedup apart"
 
@@ -157,6 +172,12 @@ rc=0
 grep -q 'not enough free disk space in .*: this run needs about .* GiB .* but .* GiB is free' "$tmp/err2" ||
   fail "--fraction 100: no clear refusal: $(cat "$tmp/err2")"
 [ ! -e "$tmp/big/data" ] || fail "--fraction 100: a store was created despite the refusal"
+for bad in 0 1.5 x; do
+  rc=0
+  "$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/bad" --predict "$bad" >/dev/null 2>"$tmp/err8" || rc=$?
+  [ $rc -eq 2 ] && grep -qF -- "--predict: '$bad' is not a share of the masters in (0, 1]" "$tmp/err8" &&
+    [ ! -e "$tmp/bad" ] || fail "--predict $bad: exit $rc: $(cat "$tmp/err8")"
+done
 rc=0
 "$src/scripts/seed-scale.sh" --fraction lots >/dev/null 2>"$tmp/err3" || rc=$?
 [ $rc -eq 2 ] && grep -qF "'lots' is not a number" "$tmp/err3" || fail "--fraction lots: exit $rc"
