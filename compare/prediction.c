@@ -59,7 +59,7 @@ md_probe (bson_string_t *o, const bson_t *doc)
          o,
          "; it read the RecordIds of a sample of %.3g%% of the masters (%.0f, chosen by "
          "a hash of the key), so each predicted read amplification is an estimate "
-         "(± its sampling error: the spread of the sample split four ways)",
+         "(± its sampling error: the jackknife's, the sample split four ways)",
          frac * 100, sampled);
       if (lab_results_get_string (doc, "prediction.sample.warning")) {
          bson_string_append (o, " (**");

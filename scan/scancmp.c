@@ -140,7 +140,7 @@ static const char usage[] =
    "                         every time) and scale their misses up to the whole load (as SHARDS scales a\n"
    "                         hashed sample, Waldspurger et al. FAST 2015, corrected for pages that several\n"
    "                         masters share). Each read amplification comes with its sampling error (the\n"
-   "                         sample split four ways by the same hash)\n"
+   "                         sample split four ways by the same hash, the delete-a-group jackknife's)\n"
    "  --bucket-rows N        (with --predict) the predicted buckets candidate's rows per document\n"
    "                         (default 100; the other candidates predicted beside detail and folded: the\n"
    "                         sorted and clustered copies and the folded layout with zstd blocks)\n"

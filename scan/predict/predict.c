@@ -21,6 +21,18 @@
 
 /* ---- the sample (--sample) ----------------------------------------------------------------------- */
 
+/* in_band -- whether a master whose key hashes to `u` is in the band [lo, hi) of the sample's hashes; a
+ * band reaching past the sample's share F wraps to its start ([lo, F) and [0, hi - F)), so that the
+ * sampling error's replicates (the sample less one of its groups) are bands too. */
+static bool
+in_band (const probe_t *p, double u, double lo, double hi)
+{
+   if (hi > p->sample && p->sample < 1) {
+      return (u >= lo && u < p->sample) || u < hi - p->sample;
+   }
+   return u >= lo && u < hi;
+}
+
 /* mini_build -- the masters in [lo, hi) (see mini_t) of the `nload` loaded ones; with `perm` (random order:
  * positions of `load` as shuffled) their positions in that order. */
 static void
@@ -41,7 +53,7 @@ mini_build (const probe_t *p, const int64_t *load, int64_t nload, double lo, dou
    if (!all) {
       m->own_nrids = bson_malloc0 ((size_t)(p->nkeys > 0 ? p->nkeys : 1) * sizeof *m->own_nrids);
       for (k = 0; k < p->nkeys; k++) {
-         bool in = p->rids[k] && p->u[k] >= lo && p->u[k] < hi;
+         bool in = p->rids[k] && in_band (p, p->u[k], lo, hi);
          m->own_nrids[k] = in ? p->nrids[k] : (size_t)llround (mean);
       }
       m->nrids = m->own_nrids;
@@ -52,7 +64,7 @@ mini_build (const probe_t *p, const int64_t *load, int64_t nload, double lo, dou
       if (at) {
          at[k] = -1;
       }
-      if (all || (p->rids[j] && p->u[j] >= lo && p->u[j] < hi)) {
+      if (all || (p->rids[j] && in_band (p, p->u[j], lo, hi))) {
          if (at) {
             at[k] = m->nload;
          }
@@ -412,11 +424,14 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
          lab_log_info ("sample of %g: %.1f sampled masters per page: %s", p.sample, p.sample_per_page,
                        SAMPLE_WARNING);
       }
-      /* the sample split four ways by the same hash: each an estimate of its own, their spread the error */
+      /* the error by the delete-a-group jackknife: the sample split four ways by the same hash, the
+       * estimate made again without each group in turn (three quarters of the sample: a group alone holds
+       * too few masters per page and its capped estimates can agree exactly where the whole sample's
+       * does not, an error of 0) */
       ngroups = SAMPLE_GROUPS;
       for (g = 0; g < ngroups; g++) {
-         traces_build (o, &p, load, nload, p.sample * g / ngroups, p.sample * (g + 1) / ngroups, NULL, false,
-                       &groups[g]);
+         double lo = p.sample * (g + 1) / ngroups;
+         traces_build (o, &p, load, nload, lo, lo + p.sample * (ngroups - 1) / ngroups, NULL, false, &groups[g]);
       }
    }
    if (t.cost.done) {

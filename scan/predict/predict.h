@@ -23,7 +23,8 @@
  * their accesses keep their real pages and order, and the misses are scaled up (predict.c
  * scaled_read_bytes: first touches / F capped at the layout's pages, the sample's share of missing reuses
  * applied to the whole load's, a master's repeated touches of its own pages / F); the sample split four
- * ways by the same hash gives each figure's sampling error.
+ * ways by the same hash, each estimate made again without one group, gives each figure's sampling error
+ * (the delete-a-group jackknife).
  *
  * The pure part (lab_scan_predict_trace_*, lab_scan_predict_read_bytes) is unit-tested on hand-made layouts
  * (tests/scan/test_predict.c); the probe and the results document (lab_scan_predict_run) are checked against

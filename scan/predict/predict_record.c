@@ -154,9 +154,8 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
                              cache > 0 ? (double)pm[i].sim.peak_bytes / (double)cache : 0);
       }
       if (ngroups > 1) {
-         /* the sampling error: the standard error of the groups' estimates (each from a
-          * disjoint part of the sample, scaled by its own rate), which the whole sample's estimate averages
-          */
+         /* the sampling error, the delete-a-group jackknife's: sqrt((G - 1) / G x the sum of the squared
+          * deviations of the estimates made without one group each, scaled by their own rate) */
          double a[SAMPLE_GROUPS], mean = 0, ss = 0;
          for (g = 0; g < ngroups; g++) {
             double b = scaled_read_bytes (groups[g].sd[i], cache, groups[g].mini.rate, l, i, NULL, NULL);
@@ -168,7 +167,7 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
             ss += (a[g] - mean) * (a[g] - mean);
          }
          BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_error",
-                             sqrt (ss / (ngroups - 1)) / sqrt (ngroups));
+                             sqrt (ss * (ngroups - 1) / ngroups));
       }
       bson_append_document_end (point, &d);
    }
@@ -258,8 +257,9 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
          "packed into pages of the collection's rows per page, every cache scaled by the "
          "fraction and the misses by its inverse (SHARDS, Waldspurger et al. FAST 2015)");
       BSON_APPEND_UTF8 (&c, "error",
-                        "read_amplification_sampling_error per point and layout: the standard error of the "
-                        "estimates of the sample split four ways by the same hash");
+                        "read_amplification_sampling_error per point and layout: the delete-a-group "
+                        "jackknife's standard error, the sample split four ways by the same hash and the "
+                        "estimate made again without each group");
       BSON_APPEND_INT32 (&c, "groups", SAMPLE_GROUPS);
       BSON_APPEND_DOUBLE (&c, "masters_per_page", p->sample_per_page);
       if (p->sample_per_page < SAMPLE_MIN_PER_PAGE) {
