@@ -431,7 +431,8 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       ngroups = SAMPLE_GROUPS;
       for (g = 0; g < ngroups; g++) {
          double lo = p.sample * (g + 1) / ngroups;
-         traces_build (o, &p, load, nload, lo, lo + p.sample * (ngroups - 1) / ngroups, NULL, false, &groups[g]);
+         traces_build (o, &p, load, nload, lo, lo + p.sample * (ngroups - 1) / ngroups, NULL, false,
+                       &groups[g]);
       }
    }
    if (t.cost.done) {

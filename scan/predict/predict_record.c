@@ -166,8 +166,7 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
          for (g = 0; g < ngroups; g++) {
             ss += (a[g] - mean) * (a[g] - mean);
          }
-         BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_error",
-                             sqrt (ss * (ngroups - 1) / ngroups));
+         BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_error", sqrt (ss * (ngroups - 1) / ngroups));
       }
       bson_append_document_end (point, &d);
    }
