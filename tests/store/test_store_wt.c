@@ -556,6 +556,65 @@ test_index_after_data (void **state)
    lab_store_session_close (s);
 }
 
+/* test_distinct_skip -- distinct keys step over each key's entries with one search: keys that share a
+ * prefix (strings with NULs inside, equal numbers of three types) come out each once, in index order, with
+ * the rows of many entries per key and keys of one entry alike. */
+static void
+test_distinct_skip (void **state)
+{
+   fx_t *fx = *state;
+   lab_store_session_t *s;
+   /* each value and its rows: the strings with their lengths (NULs inside) */
+   static const struct {
+      const char *str;
+      int len, rows;
+   } strs[] = { { "b", 1, 1 },  { "a", 1, 300 },    { "a\0b", 3, 2 }, { "a\0", 2, 5 },
+                { "ab", 2, 1 }, { "a\0\0", 3, 40 }, { "", 0, 3 } };
+   /* in index order: numbers before strings, equal numbers once, strings bytewise with NUL below any byte */
+   static const char *const want_str[] = { "", "a", "a\0", "a\0\0", "a\0b", "ab", "b" };
+   static const int want_len[] = { 0, 1, 2, 3, 3, 2, 1 };
+   bson_t *docs[400];
+   bson_value_t *keys;
+   lab_store_insert_result_t res;
+   int64_t nkeys, k;
+   size_t n = 0, i;
+   int r;
+
+   CHECK (s = lab_store_session_open (fx->store, &e_));
+   for (i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+      for (r = 0; r < strs[i].rows; r++) {
+         docs[n] = bson_new ();
+         bson_append_utf8 (docs[n], "k", 1, strs[i].str, strs[i].len);
+         n++;
+      }
+   }
+   for (r = 0; r < 30; r++) { /* 5 as int32, int64 and double: one key; 7 once */
+      docs[n] = r % 3 == 0   ? BCON_NEW ("k", BCON_INT32 (5))
+                : r % 3 == 1 ? BCON_NEW ("k", BCON_INT64 (5))
+                             : BCON_NEW ("k", BCON_DOUBLE (5.0));
+      n++;
+   }
+   docs[n++] = BCON_NEW ("k", BCON_INT32 (7));
+   CHECK (lab_store_insert_many (s, "ks", (const bson_t *const *)docs, n, &res, &e_));
+   assert_int_equal (res.inserted, (int64_t)n);
+   lab_store_insert_result_cleanup (&res);
+   CHECK (lab_store_create_index (s, "ks", "k", &e_));
+   CHECK (lab_store_distinct_keys (s, "ks", "k", &keys, &nkeys, &e_));
+   assert_int_equal (nkeys, 2 + 7);
+   assert_true (keys[0].value_type != BSON_TYPE_UTF8 && keys[1].value_type == BSON_TYPE_INT32);
+   assert_int_equal (keys[1].value.v_int32, 7);
+   for (k = 2; k < nkeys; k++) {
+      assert_int_equal (keys[k].value_type, BSON_TYPE_UTF8);
+      assert_int_equal (keys[k].value.v_utf8.len, want_len[k - 2]);
+      assert_memory_equal (keys[k].value.v_utf8.str, want_str[k - 2], (size_t)want_len[k - 2]);
+   }
+   lab_store_values_free (keys, (int)nkeys);
+   for (i = 0; i < n; i++) {
+      bson_destroy (docs[i]);
+   }
+   lab_store_session_close (s);
+}
+
 /* test_delete_upsert -- delete_eq removes documents and index entries; upsert replaces or inserts. */
 static void
 test_delete_upsert (void **state)
@@ -1109,6 +1168,7 @@ main (void)
       cmocka_unit_test_setup_teardown (test_large_docs, setup, teardown),
       cmocka_unit_test_setup_teardown (test_index_after_data, setup, teardown),
       cmocka_unit_test_setup_teardown (test_delete_upsert, setup, teardown),
+      cmocka_unit_test_setup_teardown (test_distinct_skip, setup, teardown),
       cmocka_unit_test_setup_teardown (test_cycle, setup, teardown),
       cmocka_unit_test_setup_teardown (test_leaf_estimate, setup, teardown),
       cmocka_unit_test (test_unwritable),
