@@ -60,14 +60,17 @@ sample_scale (const traces_t *tr, int layout, const layouts_t *l)
  * a millisecond (--direct-io): the server's loop checks the cache about every 10 ms (the eviction workers'
  * 10 ms wait, then the pass lock: evict_lru.c __evict_lru_pages, __wt_evict_thread_run), ~35 page reads;
  * a wake past the trigger took ~1 ms (4-5 reads) to its first eviction; a wake by the timer between target
- * and trigger held "no keep" 48-85 ms, 0.6-1.6x the reads of the cache's band from target to trigger.
- * Fitted on --order clustered, 1,000 bills (ratios 0.5-4, medians of 3-12 cold runs: 1.26, 1.62, 2.18,
- * 2.16, 1.63x the file; the model: 1.26, 1.10, 1.75, 1.99, 2.34x). The reads scale with the workers. */
+ * and trigger held "no keep" 1-85 ms (10-416 reads). The band's hold is a time, not a share of the cache:
+ * fitted on --order clustered, 1,000 and 2,000 bills (medians of 3-12 cold runs at ratios 0.5-4: 1.26,
+ * 1.62, 2.18, 2.16, 1.63x the file; 2,000 bills at 0.25-4: 1.29, 1.52, 9.58, 2.03, 1.98, 1.33x) it gave
+ * 1.29, 1.14, 1.84, 1.90, 1.49x and 1.24, 1.06, 1.95, 2.43, 1.79, 1.12x, where 0.8x the pages at
+ * eviction_target (its reads) fit 1,000 bills and doubled 2,000 bills' (3.32x at ratio 2). The reads scale
+ * with the workers. */
 #define HOLD_WAKE_READS 35.0
 #define HOLD_TRIGGER_READS 4.0
-#define HOLD_BAND_TARGET_PAGES 0.8 /* the band's hold in pages at eviction_target */
-#define HOLD_WORKERS 4.0           /* the workers these were read at: reads a millisecond go with them */
-#define HOLD_PHASES 4              /* timer phases averaged: the timer's phase to the reads is not known */
+#define HOLD_BAND_READS 100.0 /* about 20 ms */
+#define HOLD_WORKERS 4.0      /* the workers these were read at: reads a millisecond go with them */
+#define HOLD_PHASES 4         /* timer phases averaged: the timer's phase to the reads is not known */
 /* At most this share of an LRU cache's misses beyond the first touches, with IN_ORDER_PAGES pages a worker:
  * the load reads its pages in order */
 #define IN_ORDER_REREAD_SHARE 0.05
@@ -162,7 +165,7 @@ lab_scan_predict_point_model (const traces_t *tr, int layout, uint64_t cache, co
       double per = workers / HOLD_WORKERS; /* the reads a millisecond, against the 4 workers measured */
       cfg.wake_reads = (uint32_t)llround (fmax (1, HOLD_WAKE_READS * per));
       cfg.trigger_hold_reads = (uint32_t)llround (HOLD_TRIGGER_READS * per);
-      cfg.nokeep_hold_reads = (uint32_t)llround (HOLD_BAND_TARGET_PAGES * per * (double)target / page);
+      cfg.nokeep_hold_reads = (uint32_t)llround (HOLD_BAND_READS * per);
    }
    run_phases (ev, &cfg, pm);
    pm->model = LAB_PREDICT_MODEL_SIM;
