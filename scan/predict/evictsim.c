@@ -202,7 +202,9 @@ typedef struct {
    uint64_t used, target, trigger, nokeep_at;
    uint64_t gen_now, gen_oldest;
    bool nokeep, awake;
-   uint32_t since; /* page reads since the server slept */
+   uint32_t since;       /* page reads since the server slept */
+   uint32_t hold;        /* page reads left before a woken server evicts (0: none) */
+   bool hold_at_trigger; /* the hold began past the trigger */
    entry_t queue[EVICT_SLOTS];
    size_t nqueue;
    int first_tree; /* the tree the next walk starts with (WiredTiger moves between handles) */
@@ -351,10 +353,34 @@ pass (sim_t *s)
 static void
 server_after_read (sim_t *s)
 {
-   uint32_t wake = s->cfg->wake_reads;
+   uint32_t wake = s->cfg->wake_reads, hold;
+   bool timer;
 
+   if (s->hold > 0) {
+      /* the server has woken and not yet evicted: its loop reads the state again ("no keep" past its
+       * mark); a timer's episode ends early when the cache passes the trigger (a reader wakes it) */
+      s->nokeep = s->used >= s->nokeep_at;
+      if (--s->hold > 0 && (s->hold_at_trigger || s->used <= s->trigger)) {
+         return;
+      }
+      s->hold = 0;
+      s->awake = true;
+   }
    if (!s->awake) {
-      if ((wake == 0 || ++s->since < wake) && s->used <= s->trigger) {
+      timer = wake != 0 && ++s->since >= wake;
+      if (!timer && s->used <= s->trigger) {
+         return;
+      }
+      s->since = 0;
+      s->hold_at_trigger = s->used > s->trigger;
+      hold = s->hold_at_trigger ? s->cfg->trigger_hold_reads
+                                : (s->used > s->target ? s->cfg->nokeep_hold_reads : 0);
+      if (hold > 0) {
+         s->gen_now++;
+         s->res->passes++;
+         s->nokeep = s->used >= s->nokeep_at;
+         s->hold = hold;
+         s->res->held++;
          return;
       }
       s->awake = true;
@@ -473,6 +499,7 @@ sim_init (sim_t *s, const lab_scan_evictsim_trace_t *t, const lab_scan_evictsim_
    s->trigger = (uint64_t)llround ((double)cfg->cache_bytes * cfg->trigger_pct / 100);
    s->nokeep_at = (uint64_t)llround ((double)cfg->cache_bytes * (cfg->target_pct + cfg->trigger_pct) / 200);
    s->gen_now = s->gen_oldest = READGEN_START;
+   s->since = cfg->wake_phase;
    s->pin = bson_malloc0 ((size_t)t->nworkers * sizeof *s->pin);
    for (w = 0; w < t->nworkers; w++) {
       s->pin[w][0] = s->pin[w][1] = NO_PAGE;

@@ -217,7 +217,7 @@ typedef struct {
 #define LAB_PREDICT_MODEL_LRU "lru"
 #define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
 /* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
-#define LAB_PREDICT_MODEL_VERSION "2-wt-evict-sim"
+#define LAB_PREDICT_MODEL_VERSION "3-wt-evict-sim-held"
 
 /* One layout's engine at one cache point. */
 typedef struct {

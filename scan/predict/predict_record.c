@@ -150,6 +150,7 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
          BSON_APPEND_INT64 (&d, "sim_eviction_passes", (int64_t)pm[i].sim.passes);
          BSON_APPEND_INT64 (&d, "sim_pages_evicted", (int64_t)pm[i].sim.evicted);
          BSON_APPEND_INT64 (&d, "sim_pages_evicted_on_release", (int64_t)pm[i].sim.released);
+         BSON_APPEND_INT64 (&d, "sim_held_wakes", (int64_t)pm[i].sim.held);
          BSON_APPEND_DOUBLE (&d, "sim_peak_cache_share",
                              cache > 0 ? (double)pm[i].sim.peak_bytes / (double)cache : 0);
       }

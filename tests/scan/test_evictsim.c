@@ -5,7 +5,9 @@
  * every round); a page read while the cache is past midway to the trigger and touched again by the next row
  * (evicted as its cursor lets it go: read again, where LRU hits), unless another worker found it meanwhile
  * (its hit bumped the page) and holds it;
- * and a trace that fits under eviction_target (the two agree: first touches only).
+ * and a trace that fits under eviction_target (the two agree: first touches only); and an in-order load
+ * (pages left for good, many rows each) where a server that wakes and does not evict at once holds "no
+ * keep": every row fetched from a page read then is read again, where LRU reads each page once.
  */
 #include "tests/testutil.h"
 
@@ -150,6 +152,51 @@ test_fits_agrees (void **state)
    lab_scan_stackdist_destroy (sd);
 }
 
+/* One worker reads 200 pages in order, 20 rows each, through a cache of 50 pages: LRU reads each page once.
+ * A server that evicts as it wakes rereads (almost) nothing; one that wakes on its timer between target
+ * and trigger and holds "no keep" for HOLD page reads (evicting nothing) rereads the page under the
+ * cursor at every row once the cache passes the "no keep" mark: most of the hold's reads are rereads.
+ * The same for a wake past the trigger that holds before its first eviction. */
+#define HOLD 12
+static void
+test_held_no_keep_rereads (void **state)
+{
+   lab_scan_evictsim_trace_t *t = lab_scan_evictsim_trace_new (1);
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
+   lab_scan_evictsim_config_t c = config (50);
+   lab_scan_evictsim_result_t r0, r1, r2;
+   uint64_t p;
+   int row;
+
+   (void)state;
+   for (p = 0; p < 200; p++) {
+      for (row = 0; row < 20; row++) {
+         add (t, sd, 0, p, SCAN);
+      }
+   }
+   assert_true (lru_misses (sd, SCAN, 40 * PAGE) == 200);
+   lab_scan_evictsim_run (t, &c, &r0);
+   assert_true (r0.misses[SCAN] >= 200 && r0.misses[SCAN] <= 200 + 20);
+   assert_true (r0.held == 0);
+   /* the timer every 3 page reads, its episodes held */
+   c.wake_reads = 3;
+   c.nokeep_hold_reads = HOLD;
+   lab_scan_evictsim_run (t, &c, &r1);
+   assert_true (r1.held > 0);
+   /* each held episode: a few reads to the "no keep" mark (44 of 50 pages from past 40), the rest rereads */
+   assert_true (r1.misses[SCAN] - r0.misses[SCAN] >= (double)r1.held * (HOLD - 6));
+   assert_true (r1.released >= r1.misses[SCAN] - 200 - 10);
+   /* a wake past the trigger that holds HOLD reads before it evicts: the same rereads */
+   c.wake_reads = 0;
+   c.nokeep_hold_reads = 0;
+   c.trigger_hold_reads = HOLD;
+   lab_scan_evictsim_run (t, &c, &r2);
+   assert_true (r2.held > 0);
+   assert_true (r2.misses[SCAN] - r0.misses[SCAN] >= (double)r2.held * (HOLD / 2));
+   lab_scan_evictsim_trace_destroy (t);
+   lab_scan_stackdist_destroy (sd);
+}
+
 int
 main (void)
 {
@@ -157,6 +204,7 @@ main (void)
       cmocka_unit_test (test_hot_set_survives_scan),
       cmocka_unit_test (test_no_keep_evicts_on_release),
       cmocka_unit_test (test_fits_agrees),
+      cmocka_unit_test (test_held_no_keep_rereads),
    };
    return lab_test_run_group ("evictsim", tests, NULL, NULL);
 }

@@ -37,6 +37,12 @@
  * reread (at most 2 at every point). */
 #define TOL_REL 0.40
 #define TOL_ABS 0.25
+/* Where the model ran its held "no keep" episodes (an in-order load: sim_held_wakes > 0) it gives the
+ * rereads' typical figure, not LRU's floor, and a run that does not reread lies under it (the clustered
+ * shape's ratio 4 read 0.85 twice, and 4.65 another time; the medians of 3-12 runs on --order
+ * clustered, 1,000 bills, 4 workers: 1.26-2.18): there the prediction must be within TOL_HELD of the
+ * measured one, either side, and at most 2 where the load does not reread. */
+#define TOL_HELD 0.60
 
 static char *g_bin;
 
@@ -228,15 +234,24 @@ outside_band (const char *tag, const bson_t *pred, const bson_t *meas, bool scat
    for (i = 0; i < NPOINTS; i++) {
       for (l = 0; l < 2; l++) {
          double p, m, ratio;
+         bool held;
          snprintf (path, sizeof path, "sweep.%d.cache_ratio", i);
          ratio = num (meas, path);
          snprintf (path, sizeof path, "sweep.%d.%s.read_amplification", i, layouts[l]);
          p = num (pred, path);
          m = num (meas, path);
-         print_message ("%s ratio %.2f %s: read amplification predicted %.2f, measured %.2f (%+.0f%%)\n", tag,
-                        ratio, layouts[l], p, m, m > 0 ? 100 * (p - m) / m : 0);
-         if (scattered && m > 2 ? !(fabs (p - m) <= TOL_REL * m)
-                                : !(p <= m + TOL_ABS && (scattered || p <= 2))) {
+         snprintf (path, sizeof path, "sweep.%d.%s.sim_held_wakes", i, layouts[l]);
+         held = lab_test_json_has (pred, path) && num (pred, path) > 0;
+         print_message ("%s ratio %.2f %s: read amplification predicted %.2f, measured %.2f (%+.0f%%)%s\n",
+                        tag, ratio, layouts[l], p, m, m > 0 ? 100 * (p - m) / m : 0, held ? " (held)" : "");
+         if (held && !(scattered && m > 2)) {
+            if (!(fabs (p - m) <= TOL_HELD && (scattered || p <= 2))) {
+               print_message ("  ^ outside the band (held: within %.2f%s)\n", TOL_HELD,
+                              scattered ? "" : " and at most 2");
+               bad++;
+            }
+         } else if (scattered && m > 2 ? !(fabs (p - m) <= TOL_REL * m)
+                                       : !(p <= m + TOL_ABS && (scattered || p <= 2))) {
             print_message ("  ^ outside the band (rereads: %.0f%%; else at most +%.2f%s)\n", TOL_REL * 100,
                            TOL_ABS, scattered ? "" : " and at most 2");
             bad++;
