@@ -12,7 +12,8 @@
 # 2, log-interpolated between points, the same rule on both curves) predicted and measured with its error,
 # and the speedup's error at the reference point; then per cache the speedup's error (x = predicted /
 # measured) of the load times, of the CPU (the process's CPU seconds, which other processes on a shared
-# machine do not lengthen as they do the elapsed times) and with --random of the random load order, beside
+# machine do not lengthen as they do the elapsed times) and with --random of the random load order (times
+# and CPU), beside
 # the cores other processes kept busy during the measured runs, and per shape the worst x of each; with
 # --candidates each candidate's bytes read predicted and measured. Prints figures; asserts nothing (the
 # test with a band is tests/scan/test_predict_embedded.c).
@@ -163,17 +164,20 @@ speed_table() {
           cm: ratio($q.summary.detail.cpu_process_s.median; $q.summary.folded.cpu_process_s.median),
           rp: $p.speed.random.speedup,
           rm: ratio(lay($q; "load_random"; "detail").elapsed_s; lay($q; "load_random"; "folded").elapsed_s),
+          rcp: ratio($p.speed.random.detail_cpu_s; $p.speed.random.folded_cpu_s),
+          rcm: ratio(lay($q; "load_random"; "detail").cpu_s; lay($q; "load_random"; "folded").cpu_s),
           bg: ([$q.runs[]?.background.other_cores // empty] | max) }
-      | . + { ex: ratio(.ep; .em), cx: ratio(.cp; .cm), rx: ratio(.rp; .rm) };
+      | . + { ex: ratio(.ep; .em), cx: ratio(.cp; .cm), rx: ratio(.rp; .rm), rcx: ratio(.rcp; .rcm) };
     def worst(k): [.[] | .[k] // empty | if . < 1 then 1 / . else . end] | max;'
   echo "speedup predicted / measured, x = predicted / measured: of the load times, of the CPU, of the random order;"
   echo "others: the most cores other processes kept busy during the point's measured runs"
   jq -r --slurpfile m "$2" "$defs"'
-    (["cache_MiB", "ratio", "time:pred", "meas", "x", "cpu:pred", "meas", "x", "random:pred", "meas", "x", "others"]
-     | @tsv), (rows | [.c, .r, f(.ep), f(.em), f(.ex), f(.cp), f(.cm), f(.cx), f(.rp), f(.rm), f(.rx), f(.bg)]
-               | map(tostring) | @tsv)' "$1" | column -t -s $'\t'
+    (["cache_MiB", "ratio", "time:pred", "meas", "x", "cpu:pred", "meas", "x", "random:pred", "meas", "x",
+      "random_cpu:pred", "meas", "x", "others"] | @tsv),
+    (rows | [.c, .r, f(.ep), f(.em), f(.ex), f(.cp), f(.cm), f(.cx), f(.rp), f(.rm), f(.rx), f(.rcp), f(.rcm), f(.rcx),
+             f(.bg)] | map(tostring) | @tsv)' "$1" | column -t -s $'\t'
   jq -r --slurpfile m "$2" "$defs"'
-    [rows] as $r | "speedup worst factor off (either way): load time \(f($r | worst("ex"))), CPU \(f($r | worst("cx"))), random order \(f($r | worst("rx")))"' "$1"
+    [rows] as $r | "speedup worst factor off (either way): load time \(f($r | worst("ex"))), CPU \(f($r | worst("cx"))), random order \(f($r | worst("rx"))), its CPU \(f($r | worst("rcx")))"' "$1"
 }
 
 # cands_table PRED MEAS -- each candidate's MiB read predicted / measured (error) per cache

@@ -220,7 +220,7 @@ lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c)
    BSON_APPEND_DOUBLE (&doc, "row_s_detail", c->row_s[0]);
    BSON_APPEND_DOUBLE (&doc, "row_s_folded", c->row_s[1]);
    BSON_APPEND_UTF8 (&doc, "device_source",
-                     "measured by the probe: the collection's file read at random pages, the mean read's "
+                     "measured by the probe: the collection's file read at random pages, the median read's "
                      "latency");
    BSON_APPEND_INT64 (&doc, "device_reads", c->device_reads);
    BSON_APPEND_INT64 (&doc, "device_bytes", c->device_bytes);

@@ -15,7 +15,7 @@
  * older page evicted): the probe's own leaf count's process CPU per page it read into a fresh cache, timed
  * as CPU, not wall, so that what other processes take of the cores does not count as the engine's work. A
  * page read again reuses an evicted page's memory (no fresh memory: page_mem x fresh_byte_s less, at least
- * its decompression). The device's wait per read is its latency, the mean of random reads of the
+ * its decompression). The device's wait per read is its latency, the median of random reads of the
  * collection's file with `parallel` readers at once. A worker's reads and its CPU do not overlap (one
  * thread each), so its chain adds them; the workers' chains run side by side, but their CPU shares at most
  * min(parallel, cores) cores: the load takes the longer of the two. The first read of a page several

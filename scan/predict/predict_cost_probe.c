@@ -4,7 +4,7 @@
  *   the device: random pages of the collection's own file read cold (O_DIRECT, as --direct-io reads; where
  *   the file system refuses it, buffered after posix_fadvise DONTNEED drops the file's cached pages, which
  *   any reader may do) by as many threads at once as the load has workers, at two sizes (a 4 KiB block and
- *   the collection's page on disk): the mean read's latency, a fixed part and a part per byte;
+ *   the collection's page on disk): the median read's latency, a fixed part and a part per byte;
  *   a page read's CPU: the leaf count's process CPU per page it read (predict_probe.c);
  *   the CPU: the sample fold's masters (predict_fold.c) found again warm (the engine's search and fetch,
  *   a line through the masters' times against their rows), their rows and their folded documents decoded and
@@ -93,10 +93,18 @@ next_rand (uint64_t *s)
    return z ^ (z >> 31);
 }
 
+/* cmp_double -- qsort's order of doubles. */
+static int
+cmp_double (const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return x < y ? -1 : x > y;
+}
+
 /* timed_reads -- DEVICE_READS reads of `len` bytes at random aligned places of `fd` (of `size` bytes) by
- * `nt` threads at once; the mean read's seconds (its latency as a reader sees it: the device's queue, other
- * processes' reads in it, and the wait for a core after the read, as the load's workers see them), or -1
- * with *err the errno of a failed read. */
+ * `nt` threads at once; the median read's seconds (the device's latency: on a busy machine a reader also
+ * waits for a core after its read, which lengthens the slow reads, not the median, and the model's CPU is
+ * a quiet machine's too), or -1 with *err the errno of a failed read. */
 static double
 timed_reads (int fd, off_t size, size_t len, int nt, bool drop, uint64_t *seed, int *err)
 {
@@ -132,10 +140,8 @@ timed_reads (int fd, off_t size, size_t len, int nt, bool drop, uint64_t *seed, 
          return -1;
       }
    }
-   for (i = 1; i < DEVICE_READS; i++) {
-      lat[0] += lat[i];
-   }
-   return lat[0] / DEVICE_READS;
+   qsort (lat, DEVICE_READS, sizeof lat[0], cmp_double);
+   return (lat[DEVICE_READS / 2 - 1] + lat[DEVICE_READS / 2]) / 2;
 }
 
 /* lab_scan_predict_cpu_ns -- see predict_private.h. */
