@@ -31,6 +31,12 @@ lab_scan_predict_cost_seconds (const lab_scan_predict_cost_t *c, const lab_scan_
     * at least its decompression */
    cpu_first = fmax (c->read_cpu_s, inflated * c->inflate_byte_s);
    cpu_again = fmax (c->read_cpu_s - w->page_mem * c->fresh_byte_s, inflated * c->inflate_byte_s);
+   /* a read larger in memory than the probe's pages: its extra bytes' fresh memory and decompression */
+   if (c->read_page_mem > 0 && inflated > c->read_page_mem) {
+      double extra = (inflated - c->read_page_mem) * (c->fresh_byte_s + c->inflate_byte_s);
+      cpu_first += extra;
+      cpu_again += extra;
+   }
    /* a read's wait on the device: its latency at `parallel` readers (--calibrate: the timed sample's page
     * read less its CPU) */
    wait = c->read_s + per_read * c->read_byte_s;
@@ -186,7 +192,8 @@ lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c)
    BSON_APPEND_UTF8 (
       &doc, "method",
       "elapsed = max(CPU / min(parallel, cores), a worker's chain); CPU = misses x read_cpu_s "
-      "(a page read again: less page_mem x fresh_byte_s) + keys x lookup_s + documents x doc_s + "
+      "(a page read again: less page_mem x fresh_byte_s; a read larger in memory than read_page_mem: its "
+      "extra bytes x (fresh_byte_s + inflate_byte_s) more) + keys x lookup_s + documents x doc_s + "
       "bytes returned x copy_byte_s + rows x row_s; chain = (CPU + misses x (read_s + bytes "
       "per read x read_byte_s)) / parallel, a first read of a page the workers share not shared "
       "out");
@@ -207,6 +214,7 @@ lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c)
                                           : "default: read_s x parallel (the leaf count read no page)");
    BSON_APPEND_INT64 (&doc, "first_pages", c->first_pages);
    BSON_APPEND_DOUBLE (&doc, "read_cpu_s", c->read_cpu_s);
+   BSON_APPEND_DOUBLE (&doc, "read_page_mem", c->read_page_mem);
    BSON_APPEND_UTF8 (&doc, "read_cpu_source",
                      "measured by the probe: its leaf count's process CPU seconds per page read into the "
                      "cache (decompression, the page built; CPU, not wall)");

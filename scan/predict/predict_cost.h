@@ -7,6 +7,8 @@
  *    elapsed = max(CPU / min(parallel, cores), each worker's chain)
  *    CPU     = first reads x read_cpu_s + the other misses x max(read_cpu_s - page_mem x fresh_byte_s,
  *                                                                 inflated bytes x inflate_byte_s)
+ *              + misses x (bytes in memory per read - read_page_mem, when more) x (fresh_byte_s
+ *                                                                            + inflate_byte_s)
  *              + keys x lookup_s + documents x doc_s + bytes returned x copy_byte_s + rows x row_s[layout]
  *    chain   = first reads x (read_cpu_s + wait) / parallel^(1 - shared)
  *              + (the rest of the CPU + the other misses x wait) / parallel
@@ -15,14 +17,15 @@
  * older page evicted): the probe's own leaf count's process CPU per page it read into a fresh cache, timed
  * as CPU, not wall, so that what other processes take of the cores does not count as the engine's work. A
  * page read again reuses an evicted page's memory (no fresh memory: page_mem x fresh_byte_s less, at least
- * its decompression). The device's wait per read is its latency, the median of random reads of the
- * collection's file with `parallel` readers at once. A worker's reads and its CPU do not overlap (one
- * thread each), so its chain adds them; the workers' chains run side by side, but their CPU shares at most
- * min(parallel, cores) cores: the load takes the longer of the two. The first read of a page several
- * workers walk (interleaved rows: `shared`, the share of the data pages more than one worker touches) is
- * one worker's while the others wait on it. The times are a quiet machine's: other processes that keep
- * cores busy lengthen the measured loads (the CPU-bound one more than the one waiting on its reads), not
- * the figures, which time CPU as CPU.
+ * its decompression). A read larger in memory than the probe's pages (a folded document of thousands of
+ * rows) pays the fresh memory and decompression of its extra bytes. The device's wait per read is its
+ * latency, the median of random reads of the collection's file with `parallel` readers at once. A
+ * worker's reads and its CPU do not overlap (one thread each), so its chain adds them; the workers' chains
+ * run side by side, but their CPU shares at most min(parallel, cores) cores: the load takes the longer of
+ * the two. The first read of a page several workers walk (interleaved rows: `shared`, the share of the
+ * data pages more than one worker touches) is one worker's while the others wait on it. The times are a
+ * quiet machine's: other processes that keep cores busy lengthen the measured loads (the CPU-bound one
+ * more than the one waiting on its reads), not the figures, which time CPU as CPU.
  */
 #ifndef LAB_PREDICT_COST_H
 #define LAB_PREDICT_COST_H
@@ -40,6 +43,7 @@ typedef struct {
    double first_read_s;   /* wall seconds per page read into the cache for the first time, one reader
                              (--calibrate: the timed sample's; its wait is this less read_cpu_s) */
    double read_cpu_s;     /* CPU seconds per page read into the cache for the first time (leaf count) */
+   double read_page_mem;  /* the bytes in memory of the pages read_cpu_s was timed on (0: not known) */
    double fresh_byte_s;   /* CPU seconds per byte of memory touched for the first time (the cache growing) */
    double read_s;         /* device: latency per read (fixed part), at `parallel` readers */
    double read_byte_s;    /* device: latency per byte read, at `parallel` readers */

@@ -258,6 +258,7 @@ lab_scan_predict_cost_device (lab_store_t *store, const lab_scan_opts_t *o, prob
    /* a page read's CPU: the leaf count's process CPU per page it read into the cache */
    if (p->leaf_pages_read >= 4 && p->leaf_cpu_s > 0) {
       c->read_cpu_s = p->leaf_cpu_s / (double)p->leaf_pages_read;
+      c->read_page_mem = p->data_page_mem; /* the footprint's bytes in memory per page (0: not measured) */
    }
    c->done = c->cpu_rows > 0;
    if (!c->done && !c->not_measured) {

@@ -1,7 +1,8 @@
 /*
  * test_predict_cost.c -- the pure part of the prediction's load time (scan/predict/predict_cost.h): the
  * combination of hand-made cost figures with a load's work, worked out by hand (each page read's CPU, less
- * fresh memory when read again, at least its decompression; the workers' chains of CPU and device waits,
+ * fresh memory when read again, at least its decompression, more for a read larger than the probe's
+ * pages; the workers' chains of CPU and device waits,
  * a first read of a shared page one worker's at a time; the CPU over min(workers, cores)); one recorded
  * prediction's figures against its measured load's CPU; the line fit of the CPU sample; the share of pages
  * several workers touch, in key order and in the shuffle's order; and the random order's trace.
@@ -89,6 +90,14 @@ test_seconds (void **state)
    w.inflated = 1000 * 1e6;
    lab_scan_predict_cost_seconds (&c, &w, NULL, &cpu);
    assert_true (near (cpu, 1000 * 1e-4 + rest));
+   /* a read of 300 KB in memory where the probe's pages held 100 KB: 200 KB more of fresh memory and
+    * decompression, 0.2 ns a byte */
+   c.read_page_mem = 100000;
+   w.page_mem = 0;
+   w.inflated = 1000 * 300000.0;
+   lab_scan_predict_cost_seconds (&c, &w, NULL, &cpu);
+   assert_true (near (cpu, 1000 * (1e-4 + 200000 * 2e-10) + rest));
+   c.read_page_mem = 0;
    c.fresh_byte_s = c.inflate_byte_s = 0;
    w.page_mem = w.inflated = 0;
    /* the folded rows' CPU */
