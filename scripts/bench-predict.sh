@@ -10,12 +10,17 @@
 # of both layouts with the error of the bytes, and the load times' speedup (the factor predicted /
 # measured); under each shape the knee's cache (where the detail layout's read amplification falls through
 # 2, log-interpolated between points, the same rule on both curves) predicted and measured with its error,
-# and the speedup's error at the reference point; with --candidates each candidate's bytes read predicted
-# and measured. Prints figures; asserts nothing (the test with a band is tests/scan/test_predict_embedded.c).
+# and the speedup's error at the reference point; then per cache the speedup's error (x = predicted /
+# measured) of the load times, of the CPU (the process's CPU seconds, which other processes on a shared
+# machine do not lengthen as they do the elapsed times) and with --random of the random load order (times
+# and CPU), beside
+# the cores other processes kept busy during the measured runs, and per shape the worst x of each; with
+# --candidates each candidate's bytes read predicted and measured. Prints figures; asserts nothing (the
+# test with a band is tests/scan/test_predict_embedded.c).
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
-#                                 [--keys-limit N] [--shapes LIST|all] [--candidates] [--calibrate] [--keep]
-#                                 [-- BILLGEN-OPTIONS...]
+#                                 [--keys-limit N] [--shapes LIST|all] [--runs N] [--random] [--candidates]
+#                                 [--calibrate] [--keep] [-- BILLGEN-OPTIONS...]
 #   --bills N        masters (default 2000), --rows MEAN rows per master (default 130): 260,000 rows
 #   --ratios LIST    cache ratios (default 0.25,0.5,1,1.5,2,4)
 #   --parallel N     workers (default 4, as the original experiment)
@@ -27,6 +32,8 @@
 #                      clustered  --order clustered (each bill's rows together)
 #                      few        a twentieth of the masters, twenty times the rows each
 #                      uniform    --dist uniform --open-bills 300
+#   --runs N         measured runs per point, the median kept (default 1; a shared machine's times vary)
+#   --random         also measure the random load order (scancmp --load-order both) and its speedup
 #   --candidates     also measure and predict the other candidates (slower: four more folds and loads)
 #   --calibrate      predict with --calibrate (a timed sample refines the first page read)
 #   --keep           keep the work directories (printed)
@@ -46,6 +53,8 @@ keep=0
 calibrate=()
 shapes=default
 candidates=0
+runs=1
+random=()
 all_shapes=default,open60,zipf,clustered,few,uniform
 die() { echo "$me: error: $*" >&2; exit 1; }
 need() { [ $# -ge 2 ] || { echo "$me: $1 needs a value" >&2; exit 2; }; }
@@ -59,10 +68,12 @@ while [ $# -gt 0 ]; do
     --keys-limit) need "$@"; keys_limit=$2; shift 2 ;;
     --shapes) need "$@"; shapes=$2; shift 2 ;;
     --candidates) candidates=1; shift ;;
+    --runs) need "$@"; runs=$2; shift 2 ;;
+    --random) random=(--load-order both); shift ;;
     --calibrate) calibrate=(--calibrate); shift ;;
     --keep) keep=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -136,6 +147,39 @@ table() {
          else "speedup at the reference point: n/a" end)' "$1"
 }
 
+# speed_table PRED MEAS -- per cache the speedup predicted / measured and its error x: the load times', the
+# CPU's (predicted detail_cpu_s / folded_cpu_s, measured cpu.process_s), the random order's (measured with
+# --random); the most cores other processes kept busy in the point's measured runs; the worst x of each
+speed_table() {
+  local defs='
+    def ratio(a; b): if a and b and b > 0 then a / b else null end;
+    def f(x): if x then (x * 100 | round / 100 | tostring) else "n/a" end;
+    def lay(q; w; l): [(q.workloads // [])[] | select(.workload == w) | .layouts[] | select(.layout == l)] | first;
+    def rows: .sweep as $ps | $m[0].sweep[] as $q
+      | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p | select($p != null)
+      | { c: ($q.cache_size_bytes / 1048576 * 10 | round / 10), r: ($q.cache_ratio * 100 | round / 100),
+          ep: $p.speed.key.speedup,
+          em: ratio($q.summary.detail.elapsed_s.median; $q.summary.folded.elapsed_s.median),
+          cp: ratio($p.speed.key.detail_cpu_s; $p.speed.key.folded_cpu_s),
+          cm: ratio($q.summary.detail.cpu_process_s.median; $q.summary.folded.cpu_process_s.median),
+          rp: $p.speed.random.speedup,
+          rm: ratio(lay($q; "load_random"; "detail").elapsed_s; lay($q; "load_random"; "folded").elapsed_s),
+          rcp: ratio($p.speed.random.detail_cpu_s; $p.speed.random.folded_cpu_s),
+          rcm: ratio(lay($q; "load_random"; "detail").cpu_s; lay($q; "load_random"; "folded").cpu_s),
+          bg: ([$q.runs[]?.background.other_cores // empty] | max) }
+      | . + { ex: ratio(.ep; .em), cx: ratio(.cp; .cm), rx: ratio(.rp; .rm), rcx: ratio(.rcp; .rcm) };
+    def worst(k): [.[] | .[k] // empty | if . < 1 then 1 / . else . end] | max;'
+  echo "speedup predicted / measured, x = predicted / measured: of the load times, of the CPU, of the random order;"
+  echo "others: the most cores other processes kept busy during the point's measured runs"
+  jq -r --slurpfile m "$2" "$defs"'
+    (["cache_MiB", "ratio", "time:pred", "meas", "x", "cpu:pred", "meas", "x", "random:pred", "meas", "x",
+      "random_cpu:pred", "meas", "x", "others"] | @tsv),
+    (rows | [.c, .r, f(.ep), f(.em), f(.ex), f(.cp), f(.cm), f(.cx), f(.rp), f(.rm), f(.rx), f(.rcp), f(.rcm), f(.rcx),
+             f(.bg)] | map(tostring) | @tsv)' "$1" | column -t -s $'\t'
+  jq -r --slurpfile m "$2" "$defs"'
+    [rows] as $r | "speedup worst factor off (either way): load time \(f($r | worst("ex"))), CPU \(f($r | worst("cx"))), random order \(f($r | worst("rx"))), its CPU \(f($r | worst("rcx")))"' "$1"
+}
+
 # cands_table PRED MEAS -- each candidate's MiB read predicted / measured (error) per cache
 cands_table() {
   jq -r --slurpfile m "$2" '
@@ -177,7 +221,7 @@ for s in "${shape_list[@]}"; do
              --layout folded-zstd=detail_zstd:folded)
   fi
   "$bin/scancmp" "${common[@]}" ${layouts[@]+"${layouts[@]}"} --cache-ratios "$ratios" --cold --direct-io \
-    --out "$work/meas.json" >/dev/null || die "the measured sweep failed ($s)"
+    --runs "$runs" ${random[@]+"${random[@]}"} --out "$work/meas.json" >/dev/null || die "the measured sweep failed ($s)"
   # the prediction at the measured sweep's caches exactly (its ratios divide by its own detail size, the
   # prediction's by the probe's: one ratio would be two caches); it reads the detail collection alone
   sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
@@ -185,6 +229,7 @@ for s in "${shape_list[@]}"; do
     >/dev/null || die "scancmp --predict failed ($s)"
   jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents; cost: \(.prediction.cost.source // .prediction.cost.not_measured)"' "$work/pred.json"
   table "$work/pred.json" "$work/meas.json"
+  speed_table "$work/pred.json" "$work/meas.json"
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
 done
 echo

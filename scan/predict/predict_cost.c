@@ -20,29 +20,43 @@ lab_scan_predict_cost_seconds (const lab_scan_predict_cost_t *c, const lab_scan_
    int share = c->cores > 0 && c->cores < par ? c->cores : par;
    double first = w->first < w->misses ? w->first : w->misses, again = w->misses - first;
    double shared = w->shared < 0 ? 0 : w->shared > 1 ? 1 : w->shared;
-   double dev, cpu, per_again, bytes_again = w->misses > 0 ? w->read_bytes / w->misses : 0;
+   double per_read = w->misses > 0 ? w->read_bytes / w->misses : 0;
+   double inflated = w->misses > 0 ? w->inflated / w->misses : 0;
+   double cpu_first, cpu_again, wait, cpu, chain;
 
    if (!c->done) {
       return -1;
    }
-   /* first reads: shared out over the cores unless the workers walk the same pages */
-   dev = first * c->first_read_s / pow ((double)share, 1 - shared);
-   /* a page read again (its memory reused): every worker waits on its own, the device's time the floor */
-   per_again = fmax (c->first_read_s - w->page_mem * c->fresh_byte_s, 0) / par;
-   if (per_again < c->read_s + bytes_again * c->read_byte_s) {
-      per_again = c->read_s + bytes_again * c->read_byte_s;
+   /* a page's CPU: the probe's own page reads; one read again reuses an evicted page's memory, and costs
+    * at least its decompression */
+   cpu_first = fmax (c->read_cpu_s, inflated * c->inflate_byte_s);
+   cpu_again = fmax (c->read_cpu_s - w->page_mem * c->fresh_byte_s, inflated * c->inflate_byte_s);
+   /* a read larger in memory than the probe's pages: its extra bytes' fresh memory and decompression */
+   if (c->read_page_mem > 0 && inflated > c->read_page_mem) {
+      double extra = (inflated - c->read_page_mem) * (c->fresh_byte_s + c->inflate_byte_s);
+      cpu_first += extra;
+      cpu_again += extra;
    }
-   dev += again * per_again;
-   cpu = w->keys * c->lookup_s + w->docs * c->doc_s + w->bytes * c->copy_byte_s +
-         w->rows * c->row_s[w->layout ? 1 : 0];
-   cpu /= share;
+   /* a read's wait on the device: its latency at `parallel` readers (--calibrate: the timed sample's page
+    * read less its CPU) */
+   wait = c->read_s + per_read * c->read_byte_s;
+   if (c->calibrated) {
+      wait = fmax (c->first_read_s - c->read_cpu_s, 0);
+   }
+   cpu = first * cpu_first + again * cpu_again + w->keys * c->lookup_s + w->docs * c->doc_s +
+         w->bytes * c->copy_byte_s + w->rows * c->row_s[w->layout ? 1 : 0];
+   /* each worker's reads and CPU one after the other; a first read of a page several workers walk is
+    * read by one while the others wait on it */
+   chain = first * (cpu_first + wait) / pow ((double)par, 1 - shared) +
+           (cpu - first * cpu_first + again * wait) / par;
    if (device_s) {
-      *device_s = dev;
+      *device_s = w->misses * wait;
    }
    if (cpu_s) {
       *cpu_s = cpu;
    }
-   return dev + cpu;
+   /* the cores: at most min(workers, cores) of the CPU at once */
+   return fmax (chain, cpu / share);
 }
 
 /* lab_scan_predict_cost_fit -- see predict_cost.h. */
@@ -175,10 +189,15 @@ lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c)
       bson_append_document_end (d, &doc);
       return;
    }
-   BSON_APPEND_UTF8 (&doc, "method",
-                     "elapsed = misses x read_s + bytes read x read_byte_s (device, timed at `parallel` "
-                     "readers) + (bytes inflated x inflate_byte_s + keys x lookup_s + documents x doc_s + "
-                     "bytes returned x copy_byte_s + rows x row_s) / min(parallel, cores)");
+   BSON_APPEND_UTF8 (
+      &doc, "method",
+      "elapsed = max(CPU / min(parallel, cores), a worker's chain); CPU = misses x read_cpu_s "
+      "(a page read again: less page_mem x fresh_byte_s; a read larger in memory than read_page_mem: its "
+      "extra bytes x (fresh_byte_s + inflate_byte_s) more) + keys x lookup_s + documents x doc_s + "
+      "bytes returned x copy_byte_s + rows x row_s; chain = (CPU + misses x (read_s + bytes "
+      "per read x read_byte_s)) / parallel, a first read of a page the workers share not shared "
+      "out");
+   BSON_APPEND_UTF8 (&doc, "model_version", LAB_PREDICT_COST_VERSION);
    bson_snprintf (src, sizeof src, "measured by the probe: %lld pages, %lld rows%s",
                   (long long)(c->device_reads + c->first_pages), (long long)c->cpu_rows,
                   c->calibrated ? " (the first read refined by --calibrate)" : "");
@@ -194,6 +213,11 @@ lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c)
                                             "into the cache (one reader)"
                                           : "default: read_s x parallel (the leaf count read no page)");
    BSON_APPEND_INT64 (&doc, "first_pages", c->first_pages);
+   BSON_APPEND_DOUBLE (&doc, "read_cpu_s", c->read_cpu_s);
+   BSON_APPEND_DOUBLE (&doc, "read_page_mem", c->read_page_mem);
+   BSON_APPEND_UTF8 (&doc, "read_cpu_source",
+                     "measured by the probe: its leaf count's process CPU seconds per page read into the "
+                     "cache (decompression, the page built; CPU, not wall)");
    BSON_APPEND_DOUBLE (&doc, "fresh_byte_s", c->fresh_byte_s);
    BSON_APPEND_DOUBLE (&doc, "read_s", c->read_s);
    BSON_APPEND_DOUBLE (&doc, "read_byte_s", c->read_byte_s);
@@ -204,7 +228,8 @@ lab_scan_predict_record_cost (bson_t *d, const lab_scan_predict_cost_t *c)
    BSON_APPEND_DOUBLE (&doc, "row_s_detail", c->row_s[0]);
    BSON_APPEND_DOUBLE (&doc, "row_s_folded", c->row_s[1]);
    BSON_APPEND_UTF8 (&doc, "device_source",
-                     "measured by the probe: the collection's file read at random pages");
+                     "measured by the probe: the collection's file read at random pages, the median read's "
+                     "latency");
    BSON_APPEND_INT64 (&doc, "device_reads", c->device_reads);
    BSON_APPEND_INT64 (&doc, "device_bytes", c->device_bytes);
    BSON_APPEND_UTF8 (&doc, "device_how", c->device_how ? c->device_how : "");

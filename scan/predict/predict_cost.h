@@ -4,21 +4,28 @@
  * (predict_cost.c, pure: unit-tested on hand-made figures in tests/scan/test_predict_cost.c).
  *
  * The model. A layout's load at a cache point costs
- *    first reads x first_read_s / min(parallel, cores)^(1 - shared)
- *    + the other misses x max((first_read_s - page_mem x fresh_byte_s) / parallel,
- *                             read_s + their bytes x read_byte_s)
- *    + (keys x lookup_s + documents x doc_s + bytes returned x copy_byte_s + rows x row_s[layout])
- *      / min(parallel, cores)
- * A page's first read in the load costs what the probe's own leaf count paid per page read into a fresh
- * cache (the engine's read, decompression and fresh memory; one reader): the workers share those reads
- * out over the cores unless they walk the same pages (interleaved rows: `shared`, the share of the data
- * pages more than one worker touches), when one reads and the others wait. A page read again after its
- * eviction reuses the evicted page's memory (no fresh memory: page_mem x fresh_byte_s less) and each worker
- * waits on its own reads (shared out over every worker); the device, timed by random reads of the
- * collection's file with `parallel` readers at once, is its floor. The CPU (the engine's search, fetch
- * and copy of each document, timed warm; the load's own work per row, decode and digest, timed on the
- * sampled rows as stored and on those rows folded in memory) is shared over at most the machine's cores.
- * A worker's reads and its CPU do not overlap (one thread each), so the parts add.
+ *    elapsed = max(CPU / min(parallel, cores), each worker's chain)
+ *    CPU     = first reads x read_cpu_s + the other misses x max(read_cpu_s - page_mem x fresh_byte_s,
+ *                                                                 inflated bytes x inflate_byte_s)
+ *              + misses x (bytes in memory per read - read_page_mem, when more) x (fresh_byte_s
+ *                                                                            + inflate_byte_s)
+ *              + keys x lookup_s + documents x doc_s + bytes returned x copy_byte_s + rows x row_s[layout]
+ *    chain   = first reads x (read_cpu_s + wait) / parallel^(1 - shared)
+ *              + (the rest of the CPU + the other misses x wait) / parallel
+ *    wait    = read_s + bytes per read x read_byte_s
+ * A page read costs the engine CPU (the read's system call, decompression, the in-memory page built, an
+ * older page evicted): the probe's own leaf count's process CPU per page it read into a fresh cache, timed
+ * as CPU, not wall, so that what other processes take of the cores does not count as the engine's work. A
+ * page read again reuses an evicted page's memory (no fresh memory: page_mem x fresh_byte_s less, at least
+ * its decompression). A read larger in memory than the probe's pages (a folded document of thousands of
+ * rows) pays the fresh memory and decompression of its extra bytes. The device's wait per read is its
+ * latency, the median of random reads of the collection's file with `parallel` readers at once. A
+ * worker's reads and its CPU do not overlap (one thread each), so its chain adds them; the workers' chains
+ * run side by side, but their CPU shares at most min(parallel, cores) cores: the load takes the longer of
+ * the two. The first read of a page several workers walk (interleaved rows: `shared`, the share of the
+ * data pages more than one worker touches) is one worker's while the others wait on it. The times are a
+ * quiet machine's: other processes that keep cores busy lengthen the measured loads (the CPU-bound one
+ * more than the one waiting on its reads), not the figures, which time CPU as CPU.
  */
 #ifndef LAB_PREDICT_COST_H
 #define LAB_PREDICT_COST_H
@@ -26,13 +33,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The load time's model, in "prediction.cost": bump it when the combination or a figure's measure changes.
+ */
+#define LAB_PREDICT_COST_VERSION "2-cpu-and-wait"
+
 typedef struct {
    bool done;             /* the figures are measured: a load time can be predicted */
    int parallel, cores;   /* workers, and the cores they share */
-   double first_read_s;   /* wall seconds per page read into the cache for the first time, one reader */
-   double fresh_byte_s;   /* seconds per byte of memory touched for the first time (the cache growing) */
-   double read_s;         /* device: wall seconds per page read (fixed part), at `parallel` readers */
-   double read_byte_s;    /* device: wall seconds per byte read, at `parallel` readers */
+   double first_read_s;   /* wall seconds per page read into the cache for the first time, one reader
+                             (--calibrate: the timed sample's; its wait is this less read_cpu_s) */
+   double read_cpu_s;     /* CPU seconds per page read into the cache for the first time (leaf count) */
+   double read_page_mem;  /* the bytes in memory of the pages read_cpu_s was timed on (0: not known) */
+   double fresh_byte_s;   /* CPU seconds per byte of memory touched for the first time (the cache growing) */
+   double read_s;         /* device: latency per read (fixed part), at `parallel` readers */
+   double read_byte_s;    /* device: latency per byte read, at `parallel` readers */
    double inflate_byte_s; /* CPU per byte of a page read as it is in memory (block decompression) */
    double lookup_s;       /* CPU per key searched (the engine's cursor search) */
    double doc_s;          /* CPU per document fetched (index entry to record, the engine's part) */
@@ -62,8 +76,8 @@ typedef struct {
 } lab_scan_predict_work_t;
 
 /* lab_scan_predict_cost_seconds -- the predicted elapsed seconds of the load `w` under figures `c` (see
- * above); *device_s and *cpu_s (may be NULL) its two parts (cpu_s already shared over the cores). -1 when
- * c is not done. */
+ * above); *device_s (may be NULL) the misses' waits on the device, *cpu_s (may be NULL) the CPU (not shared
+ * over the cores). -1 when c is not done. */
 double lab_scan_predict_cost_seconds (const lab_scan_predict_cost_t *c, const lab_scan_predict_work_t *w,
                                       double *device_s, double *cpu_s);
 

@@ -4,7 +4,8 @@
  *   the device: random pages of the collection's own file read cold (O_DIRECT, as --direct-io reads; where
  *   the file system refuses it, buffered after posix_fadvise DONTNEED drops the file's cached pages, which
  *   any reader may do) by as many threads at once as the load has workers, at two sizes (a 4 KiB block and
- *   the collection's page on disk): wall seconds per read and per byte;
+ *   the collection's page on disk): the median read's latency, a fixed part and a part per byte;
+ *   a page read's CPU: the leaf count's process CPU per page it read (predict_probe.c);
  *   the CPU: the sample fold's masters (predict_fold.c) found again warm (the engine's search and fetch,
  *   a line through the masters' times against their rows), their rows and their folded documents decoded and
  *   digested as the load does (scan/measure/measure.c on_doc), a page image of the rows decompressed;
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Reads per size of the device sample, the most threads it uses, and the block it aligns to. */
@@ -36,15 +38,28 @@
 
 /* ---- the device ---------------------------------------------------------------------------------- */
 
+/* thread_cpu_ns -- this thread's CPU time in nanoseconds. */
+static uint64_t
+thread_cpu_ns (void)
+{
+   struct timespec ts;
+
+   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0) {
+      return 0;
+   }
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 typedef struct {
    int fd;
    const off_t *off;
+   double *lat; /* each read's seconds */
    int n;
    size_t len;
    int err; /* the first errno (0: every read whole) */
 } reader_t;
 
-/* reader_main -- read `n` blocks of `len` at r->off[], each into an aligned buffer. */
+/* reader_main -- read `n` blocks of `len` at r->off[], each into an aligned buffer, each timed. */
 static void *
 reader_main (void *arg)
 {
@@ -57,7 +72,9 @@ reader_main (void *arg)
       return NULL;
    }
    for (i = 0; i < r->n && r->err == 0; i++) {
+      uint64_t t0 = lab_now_ns ();
       ssize_t got = pread (r->fd, buf, r->len, r->off[i]);
+      r->lat[i] = (double)(lab_now_ns () - t0) / 1e9;
       if (got < 0) {
          r->err = errno;
       }
@@ -76,16 +93,26 @@ next_rand (uint64_t *s)
    return z ^ (z >> 31);
 }
 
+/* cmp_double -- qsort's order of doubles. */
+static int
+cmp_double (const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return x < y ? -1 : x > y;
+}
+
 /* timed_reads -- DEVICE_READS reads of `len` bytes at random aligned places of `fd` (of `size` bytes) by
- * `nt` threads at once; the wall seconds, or -1 with *err the errno of a failed read. */
+ * `nt` threads at once; the median read's seconds (the device's latency: on a busy machine a reader also
+ * waits for a core after its read, which lengthens the slow reads, not the median, and the model's CPU is
+ * a quiet machine's too), or -1 with *err the errno of a failed read. */
 static double
 timed_reads (int fd, off_t size, size_t len, int nt, bool drop, uint64_t *seed, int *err)
 {
    off_t off[DEVICE_READS];
+   double lat[DEVICE_READS];
    reader_t rs[DEVICE_MAX_THREADS];
    pthread_t th[DEVICE_MAX_THREADS];
    int64_t blocks = (int64_t)((size - (off_t)len) / DEVICE_ALIGN) + 1;
-   uint64_t t0;
    int i, per = DEVICE_READS / nt, started = 0;
 
    for (i = 0; i < DEVICE_READS; i++) {
@@ -95,9 +122,9 @@ timed_reads (int fd, off_t size, size_t len, int nt, bool drop, uint64_t *seed, 
    if (drop) {
       (void)posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
    }
-   t0 = lab_now_ns ();
    for (i = 0; i < nt; i++) {
-      rs[i] = (reader_t){ fd, off + i * per, i == nt - 1 ? DEVICE_READS - i * per : per, len, 0 };
+      rs[i] =
+         (reader_t){ fd, off + i * per, lat + i * per, i == nt - 1 ? DEVICE_READS - i * per : per, len, 0 };
       if (pthread_create (&th[i], NULL, reader_main, &rs[i]) != 0) {
          rs[i].err = EAGAIN;
          break;
@@ -113,20 +140,34 @@ timed_reads (int fd, off_t size, size_t len, int nt, bool drop, uint64_t *seed, 
          return -1;
       }
    }
-   return (double)(lab_now_ns () - t0) / 1e9;
+   qsort (lat, DEVICE_READS, sizeof lat[0], cmp_double);
+   return (lat[DEVICE_READS / 2 - 1] + lat[DEVICE_READS / 2]) / 2;
+}
+
+/* lab_scan_predict_cpu_ns -- see predict_private.h. */
+uint64_t
+lab_scan_predict_cpu_ns (void)
+{
+   struct timespec ts;
+
+   if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) {
+      return 0;
+   }
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Fresh memory the probe touches to time the cache's growth. */
 #define FRESH_BYTES (32u << 20)
 
-/* time_fresh -- seconds per byte of anonymous memory touched for the first time (a page fault per 4 KiB:
- * what a page read into a growing cache pays and one read into an evicted page's memory does not); 0 when
- * the memory cannot be mapped. */
+/* time_fresh -- CPU seconds per byte of anonymous memory touched for the first time (a page fault per 4
+ * KiB: what a page read into a growing cache pays and one read into an evicted page's memory does not;
+ * CPU, not wall: the other processes' share of the cores is not the fault's); 0 when the memory cannot be
+ * mapped. */
 static double
 time_fresh (void)
 {
    volatile uint8_t *m = mmap (NULL, FRESH_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-   uint64_t t0 = lab_now_ns ();
+   uint64_t t0 = thread_cpu_ns ();
    size_t i;
    double s;
 
@@ -136,7 +177,7 @@ time_fresh (void)
    for (i = 0; i < FRESH_BYTES; i += 4096) {
       m[i] = 1;
    }
-   s = (double)(lab_now_ns () - t0) / 1e9;
+   s = (double)(thread_cpu_ns () - t0) / 1e9;
    munmap ((void *)m, FRESH_BYTES);
    return s / FRESH_BYTES;
 }
@@ -203,8 +244,6 @@ lab_scan_predict_cost_device (lab_store_t *store, const lab_scan_opts_t *o, prob
       lab_log_info ("the device sample of %s: %s", paths[0], strerror (e));
       goto done;
    }
-   ws /= DEVICE_READS;
-   wl /= DEVICE_READS;
    /* a line through the two sizes: a fixed part per read and a part per byte, neither negative */
    c->read_byte_s = wl > ws ? (wl - ws) / (double)(large - small) : 0;
    c->read_s = wl > ws ? ws - c->read_byte_s * (double)small : (ws + wl) / 2;
@@ -216,6 +255,11 @@ lab_scan_predict_cost_device (lab_store_t *store, const lab_scan_opts_t *o, prob
    c->device_bytes = (int64_t)DEVICE_READS * (int64_t)(small + large);
    c->parallel = o->parallel > 0 ? o->parallel : 1;
    c->cores = (int)sysconf (_SC_NPROCESSORS_ONLN);
+   /* a page read's CPU: the leaf count's process CPU per page it read into the cache */
+   if (p->leaf_pages_read >= 4 && p->leaf_cpu_s > 0) {
+      c->read_cpu_s = p->leaf_cpu_s / (double)p->leaf_pages_read;
+      c->read_page_mem = p->data_page_mem; /* the footprint's bytes in memory per page (0: not measured) */
+   }
    c->done = c->cpu_rows > 0;
    if (!c->done && !c->not_measured) {
       c->not_measured = "the sample fold read no row: no CPU figures";

@@ -35,6 +35,7 @@ typedef struct {
    lab_store_leaf_sample_opts_t leaf_opts; /* the sampled count's size (zeros: the store's defaults) */
    /* cost */
    double walk_s, leaf_s;
+   double leaf_cpu_s; /* the process's CPU seconds over the leaf count (the engine's threads in it) */
    int64_t walk_read_bytes, leaf_read_bytes; /* engine block bytes (-1 unknown) */
    int64_t documents_fetched;                /* embedded: measured (the store's documents-read counter) */
    const char *documents_how;
@@ -217,7 +218,7 @@ typedef struct {
 #define LAB_PREDICT_MODEL_LRU "lru"
 #define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
 /* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
-#define LAB_PREDICT_MODEL_VERSION "3-wt-evict-sim-held"
+#define LAB_PREDICT_MODEL_VERSION "4-wt-evict-sim-held"
 
 /* One layout's engine at one cache point. */
 typedef struct {
@@ -318,6 +319,10 @@ void lab_scan_predict_append_speed (bson_t *point, uint64_t cache, const traces_
  * order of `results` appended to `s`, with the cost figures' source; false (nothing appended) without them.
  */
 bool lab_scan_predict_speed_render (const bson_t *results, bson_string_t *s);
+
+/* lab_scan_predict_cpu_ns -- (predict_cost_probe.c) the process's CPU time in nanoseconds, every thread's
+ * (the engine's eviction and reads in it). */
+uint64_t lab_scan_predict_cpu_ns (void);
 
 /* lab_scan_predict_cost_device -- (predict_cost_probe.c) the device figures on the embedded store: random
  * pages of the collection's file read by o->parallel threads at once (O_DIRECT, else after fadvise

@@ -179,7 +179,7 @@ void
 lab_scan_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store, const lab_scan_opts_t *o,
                                    probe_t *p)
 {
-   uint64_t t0 = lab_now_ns ();
+   uint64_t t0 = lab_now_ns (), c0 = lab_scan_predict_cpu_ns ();
    int64_t r0 = engine_read_bytes (store), d0 = engine_docs (store), g0 = engine_pages (store), d1;
    double exact_below = p->exact_below_bytes > 0 ? p->exact_below_bytes : PROBE_EXACT_BELOW_BYTES;
    lab_store_leaf_estimate_t est;
@@ -206,6 +206,7 @@ lab_scan_predict_probe_leaf_pages (lab_store_session_t *sess, lab_store_t *store
       p->leaf_pages = 0;
    }
    p->leaf_s = (double)(lab_now_ns () - t0) / 1e9;
+   p->leaf_cpu_s = (double)(lab_scan_predict_cpu_ns () - c0) / 1e9;
    p->leaf_read_bytes = delta (r0, engine_read_bytes (store));
    p->leaf_pages_read = wt ? delta (g0, engine_pages (store)) : -1;
    if (d0 >= 0 && (d1 = engine_docs (store)) >= 0) {

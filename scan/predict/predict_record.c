@@ -233,6 +233,7 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
       BSON_APPEND_INT64 (&pr, "index_walk_read_bytes", p->walk_read_bytes);
    }
    BSON_APPEND_DOUBLE (&pr, "leaf_count_s", p->leaf_s);
+   BSON_APPEND_DOUBLE (&pr, "leaf_count_cpu_s", p->leaf_cpu_s);
    if (p->leaf_read_bytes >= 0) {
       BSON_APPEND_INT64 (&pr, "leaf_count_read_bytes", p->leaf_read_bytes);
    }

@@ -20,7 +20,7 @@ speed_of (bson_t *d, const char *name, uint64_t cache, const traces_t *tr, const
    BSON_APPEND_DOCUMENT_BEGIN (d, name, &o);
    for (i = 0; i < 2; i++) {
       lab_scan_predict_work_t w;
-      double misses, rb;
+      double misses, rb, wait, cpu;
 
       if (reads) {
          rb = reads->bytes[i], misses = reads->misses[i];
@@ -28,9 +28,12 @@ speed_of (bson_t *d, const char *name, uint64_t cache, const traces_t *tr, const
          rb = lab_scan_predict_scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, &misses);
       }
       lab_scan_predict_work_of (tr, l, i, nload, misses, rb, &w);
-      s[i] = lab_scan_predict_cost_seconds (c, &w, NULL, NULL);
+      s[i] = lab_scan_predict_cost_seconds (c, &w, &wait, &cpu);
       BSON_APPEND_DOUBLE (&o, i == 0 ? "detail_read_bytes" : "folded_read_bytes", rb);
       BSON_APPEND_DOUBLE (&o, i == 0 ? "detail_s" : "folded_s", s[i]);
+      /* the parts, beside a measured run's cpu.process_s and read_time_ms */
+      BSON_APPEND_DOUBLE (&o, i == 0 ? "detail_cpu_s" : "folded_cpu_s", cpu);
+      BSON_APPEND_DOUBLE (&o, i == 0 ? "detail_wait_s" : "folded_wait_s", wait);
       BSON_APPEND_DOUBLE (&o, i == 0 ? "detail_shared_pages" : "folded_shared_pages", w.shared);
    }
    if (s[1] > 0) {
