@@ -61,6 +61,9 @@ typedef struct {
                                   * command_line); the run adds source and params and writes it before the
                                   * first document. NULL: no marker is written */
    int32_t cursor_batch_docs;    /* sorted reads' cursor batch size (0: the backend's) */
+   int32_t fetch_ahead_rows;     /* the fold's sorted read: index entries whose rows the embedded store
+                                  * fetches ahead in RecordId order (lab_store_sorted_opts_t; 0: one at a
+                                  * time; fold-details' default LAB_FOLD_FETCH_AHEAD_ROWS) */
    int retries;                  /* tries of a range after a transient error (retry.h); 0: none */
    int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */
    lab_progress_mode_t progress;
@@ -68,6 +71,9 @@ typedef struct {
    bool kill_after_drop;       /* test hook: SIGKILL self once --drop-dst has dropped dst, before its
                                 * checkpoint collection is dropped and rewritten */
 } lab_fold_run_opts_t;
+
+/* fold-details' --fetch-ahead default: windows of up to 256 Ki index entries (64 MiB of rows at most). */
+#define LAB_FOLD_FETCH_AHEAD_ROWS 262144
 
 typedef struct {
    int64_t rows_in;
