@@ -800,6 +800,8 @@ main (int argc, char **argv)
    sopts.create = !o.run.plan_only; /* --plan creates nothing, not even an embedded store's home */
    sopts.block_compressor = o.block_compressor;
    sopts.zstd_level = o.zstd_level;
+   /* the fold's tables unjournaled until its last checkpoint (fold_run.c, journal_tables) */
+   sopts.unlogged = !o.run.plan_only;
    sopts.connect_timeout_ms = o.common.server_timeout_ms;
    sopts.tool = "fold-details";
    sopts.argc = argc;

@@ -249,6 +249,12 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
          return false;
       }
    }
+   /* fold-details opens the embedded store unlogged (journal_tables): the settings, the destination, its
+    * marker and key index durable before the first row, so that a kill at any later point leaves what
+    * --resume continues */
+   if (!lab_store_flush (r->store, error)) {
+      return false;
+   }
    if (o->reject_path) {
       r->reject = fopen (o->reject_path, r->resume ? "a" : "w");
       if (!r->reject) {
@@ -387,6 +393,36 @@ run_result (run_t *r, bool ok, const bson_error_t *error, lab_fold_run_result_t 
    }
 }
 
+/* journal_tables -- the destination, its checkpoint collection and the marker collection journaled again
+ * once durable (finish flushed them; also when a resumed fold had completed: its run may have stopped
+ * before this). fold-details opens the embedded store unlogged, as billgen generate does and as mongod
+ * creates a replica set member's tables: the fold's rows are not compressed and written a second time
+ * into the journal, and a kill loses only what came after the last checkpoint (WiredTiger's every 60 s,
+ * prepare's, finish's), whose state the checkpoint collection, in the same checkpoint, records for
+ * --resume. The session is closed first: no cursor may stay open on the tables. MongoDB: nothing. */
+static bool
+journal_tables (run_t *r, lab_store_session_t **sess, bson_error_t *error)
+{
+   const char *colls[] = { r->o->target.dst, r->state_coll, LAB_MARK_COLL };
+   bool exists[3];
+   size_t i;
+
+   for (i = 0; i < 3; i++) {
+      if (!lab_store_exists (*sess, colls[i], &exists[i], error)) {
+         return false;
+      }
+   }
+   lab_store_session_close (*sess);
+   *sess = NULL;
+   for (i = 0; i < 3; i++) {
+      if (exists[i] && !lab_store_set_journaled (r->store, colls[i], error)) {
+         lab_error_prefix (error, "the fold is complete and durable, but '%s' stays unjournaled", colls[i]);
+         return false;
+      }
+   }
+   return true;
+}
+
 /* run_release -- what the run and its workers hold. */
 static void
 run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
@@ -436,7 +472,7 @@ lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_res
       goto done;
    }
    if (complete) {
-      ok = true; /* the hoist list and ranges are reported below */
+      ok = journal_tables (&r, &sess, error); /* the hoist list and ranges are reported below */
       goto done;
    }
    if (!prepare (&r, sess, dst_exists, nranges, error)) {
@@ -449,7 +485,7 @@ lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_res
    if (ran && o->target.shape == LAB_FOLD_SHAPE_COPY) {
       ran = lab_fold_run_copy_build (&r, sess, error);
    }
-   if (!ran || !finish (&r, sess, nranges, error)) {
+   if (!ran || !finish (&r, sess, nranges, error) || !journal_tables (&r, &sess, error)) {
       goto done;
    }
    ok = true;
