@@ -691,6 +691,7 @@ typedef struct {
    bool fold;     /* a fold was to run (false: verify only) */
    bool folded;   /* lab_fold_run ran (its counters are in fr, also after a failure) */
    bool verified; /* the verification completed (vr) */
+   bool journal;  /* the fold completed with its tables unjournaled (defer_journal): journal them last */
    lab_fold_run_result_t fr;
    lab_fold_verify_result_t vr;
 } outcome_t;
@@ -834,10 +835,13 @@ main (int argc, char **argv)
    }
    if (w.fold) {
       w.folded = true; /* the summary keeps the counters of a failed run too (write_errors, ...) */
+      /* the tables journaled after the verification, which reads the destination still in the cache */
+      o.run.defer_journal = o.verify;
       if (!lab_fold_run (store, &o.run, &w.fr, &error)) {
          fold_failed (&w.fr, store, argc, argv, &error);
          goto fail;
       }
+      w.journal = o.run.defer_journal && !o.run.plan_only;
       if (o.run.plan_only) {
          if (human) {
             lab_fold_run_plan_print (w.fr.plan, stdout);
@@ -871,6 +875,10 @@ fail:
    code = lab_error_exit_code (&error);
 
 summary:
+   if (w.journal && !lab_fold_run_journal (store, &o.run, &error)) {
+      lab_log_error ("%s", error.message);
+      code = code == LAB_EXIT_OK ? lab_error_exit_code (&error) : code;
+   }
    if (o.common.json_path) {
       code = write_summary (&o, &cli, store, &w, code, &error);
    }

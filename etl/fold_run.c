@@ -393,34 +393,45 @@ run_result (run_t *r, bool ok, const bson_error_t *error, lab_fold_run_result_t 
    }
 }
 
-/* journal_tables -- the destination, its checkpoint collection and the marker collection journaled again
- * once durable (finish flushed them; also when a resumed fold had completed: its run may have stopped
- * before this). fold-details opens the embedded store unlogged, as billgen generate does and as mongod
- * creates a replica set member's tables: the fold's rows are not compressed and written a second time
- * into the journal, and a kill loses only what came after the last checkpoint (WiredTiger's every 60 s,
- * prepare's, finish's), whose state the checkpoint collection, in the same checkpoint, records for
- * --resume. The session is closed first: no cursor may stay open on the tables. MongoDB: nothing. */
+/* lab_fold_run_journal -- see fold_run.h. fold-details opens the embedded store unlogged, as billgen
+ * generate does and as mongod creates a replica set member's tables: the fold's rows are not compressed
+ * and written a second time into the journal, and a kill loses only what came after the last checkpoint
+ * (WiredTiger's every 60 s, prepare's, finish's), whose state the checkpoint collection, in the same
+ * checkpoint, records for --resume. Once the fold is complete and flushed, its tables are journaled. */
+bool
+lab_fold_run_journal (lab_store_t *store, const lab_fold_run_opts_t *o, bson_error_t *error)
+{
+   char *state = lab_fold_run_state_coll (o->target.dst);
+   const char *colls[] = { o->target.dst, state, LAB_MARK_COLL };
+   lab_store_session_t *sess = lab_store_session_open (store, error);
+   bool exists[3], ok = sess != NULL;
+   size_t i;
+
+   for (i = 0; ok && i < 3; i++) {
+      ok = lab_store_exists (sess, colls[i], &exists[i], error);
+   }
+   lab_store_session_close (sess); /* before the alters: no cursor may stay open on the tables */
+   for (i = 0; ok && i < 3; i++) {
+      if (exists[i] && !lab_store_set_journaled (store, colls[i], error)) {
+         lab_error_prefix (error, "the fold is complete and durable, but '%s' stays unjournaled", colls[i]);
+         ok = false;
+      }
+   }
+   bson_free (state);
+   return ok;
+}
+
+/* journal_tables -- a complete run's last step (also when a resumed fold had completed: its run may have
+ * stopped before this): the session closed, lab_fold_run_journal, unless the caller defers it. */
 static bool
 journal_tables (run_t *r, lab_store_session_t **sess, bson_error_t *error)
 {
-   const char *colls[] = { r->o->target.dst, r->state_coll, LAB_MARK_COLL };
-   bool exists[3];
-   size_t i;
-
-   for (i = 0; i < 3; i++) {
-      if (!lab_store_exists (*sess, colls[i], &exists[i], error)) {
-         return false;
-      }
+   if (r->o->defer_journal) {
+      return true;
    }
    lab_store_session_close (*sess);
    *sess = NULL;
-   for (i = 0; i < 3; i++) {
-      if (exists[i] && !lab_store_set_journaled (r->store, colls[i], error)) {
-         lab_error_prefix (error, "the fold is complete and durable, but '%s' stays unjournaled", colls[i]);
-         return false;
-      }
-   }
-   return true;
+   return lab_fold_run_journal (r->store, r->o, error);
 }
 
 /* run_release -- what the run and its workers hold. */
