@@ -249,6 +249,12 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
          return false;
       }
    }
+   /* fold-details opens the embedded store unlogged (journal_tables): the settings, the destination, its
+    * marker and key index durable before the first row, so that a kill at any later point leaves what
+    * --resume continues */
+   if (!lab_store_flush (r->store, error)) {
+      return false;
+   }
    if (o->reject_path) {
       r->reject = fopen (o->reject_path, r->resume ? "a" : "w");
       if (!r->reject) {
@@ -387,6 +393,47 @@ run_result (run_t *r, bool ok, const bson_error_t *error, lab_fold_run_result_t 
    }
 }
 
+/* lab_fold_run_journal -- see fold_run.h. fold-details opens the embedded store unlogged, as billgen
+ * generate does and as mongod creates a replica set member's tables: the fold's rows are not compressed
+ * and written a second time into the journal, and a kill loses only what came after the last checkpoint
+ * (WiredTiger's every 60 s, prepare's, finish's), whose state the checkpoint collection, in the same
+ * checkpoint, records for --resume. Once the fold is complete and flushed, its tables are journaled. */
+bool
+lab_fold_run_journal (lab_store_t *store, const lab_fold_run_opts_t *o, bson_error_t *error)
+{
+   char *state = lab_fold_run_state_coll (o->target.dst);
+   const char *colls[] = { o->target.dst, state, LAB_MARK_COLL };
+   lab_store_session_t *sess = lab_store_session_open (store, error);
+   bool exists[3], ok = sess != NULL;
+   size_t i;
+
+   for (i = 0; ok && i < 3; i++) {
+      ok = lab_store_exists (sess, colls[i], &exists[i], error);
+   }
+   lab_store_session_close (sess); /* before the alters: no cursor may stay open on the tables */
+   for (i = 0; ok && i < 3; i++) {
+      if (exists[i] && !lab_store_set_journaled (store, colls[i], error)) {
+         lab_error_prefix (error, "the fold is complete and durable, but '%s' stays unjournaled", colls[i]);
+         ok = false;
+      }
+   }
+   bson_free (state);
+   return ok;
+}
+
+/* journal_tables -- a complete run's last step (also when a resumed fold had completed: its run may have
+ * stopped before this): the session closed, lab_fold_run_journal, unless the caller defers it. */
+static bool
+journal_tables (run_t *r, lab_store_session_t **sess, bson_error_t *error)
+{
+   if (r->o->defer_journal) {
+      return true;
+   }
+   lab_store_session_close (*sess);
+   *sess = NULL;
+   return lab_fold_run_journal (r->store, r->o, error);
+}
+
 /* run_release -- what the run and its workers hold. */
 static void
 run_release (run_t *r, worker_t *ws, lab_store_session_t *sess)
@@ -436,7 +483,7 @@ lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_res
       goto done;
    }
    if (complete) {
-      ok = true; /* the hoist list and ranges are reported below */
+      ok = journal_tables (&r, &sess, error); /* the hoist list and ranges are reported below */
       goto done;
    }
    if (!prepare (&r, sess, dst_exists, nranges, error)) {
@@ -449,7 +496,7 @@ lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *o, lab_fold_run_res
    if (ran && o->target.shape == LAB_FOLD_SHAPE_COPY) {
       ran = lab_fold_run_copy_build (&r, sess, error);
    }
-   if (!ran || !finish (&r, sess, nranges, error)) {
+   if (!ran || !finish (&r, sess, nranges, error) || !journal_tables (&r, &sess, error)) {
       goto done;
    }
    ok = true;

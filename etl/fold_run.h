@@ -61,6 +61,13 @@ typedef struct {
                                   * command_line); the run adds source and params and writes it before the
                                   * first document. NULL: no marker is written */
    int32_t cursor_batch_docs;    /* sorted reads' cursor batch size (0: the backend's) */
+   int32_t fetch_ahead_rows;     /* the fold's sorted read: index entries whose rows the embedded store
+                                  * fetches ahead in RecordId order (lab_store_sorted_opts_t; 0: one at a
+                                  * time; fold-details' default LAB_FOLD_FETCH_AHEAD_ROWS) */
+   bool defer_journal;           /* a complete run leaves its tables as the store made them (fold-details
+                                  * opens it unlogged) for the caller's lab_fold_run_journal: journaling
+                                  * closes the destination's table, so a verification right after would
+                                  * read it again from disk */
    int retries;                  /* tries of a range after a transient error (retry.h); 0: none */
    int64_t retry_first_delay_ms; /* 0: LAB_RETRY_FIRST_DELAY_MS */
    lab_progress_mode_t progress;
@@ -68,6 +75,9 @@ typedef struct {
    bool kill_after_drop;       /* test hook: SIGKILL self once --drop-dst has dropped dst, before its
                                 * checkpoint collection is dropped and rewritten */
 } lab_fold_run_opts_t;
+
+/* fold-details' --fetch-ahead default: windows of up to 256 Ki index entries (64 MiB of rows at most). */
+#define LAB_FOLD_FETCH_AHEAD_ROWS 262144
 
 typedef struct {
    int64_t rows_in;
@@ -123,6 +133,11 @@ bool lab_fold_run_opts_check (const lab_fold_run_opts_t *o, bson_error_t *error)
  * sample, ranges), then result->plan describes what it would send; nothing is written. */
 bool lab_fold_run (lab_store_t *store, const lab_fold_run_opts_t *opts, lab_fold_run_result_t *result,
                    bson_error_t *error);
+
+/* lab_fold_run_journal -- the destination, its checkpoint collection and the marker collection journaled
+ * (lab_store_set_journaled; those that exist): what a complete lab_fold_run does last unless
+ * opts->defer_journal. No session may hold a cursor on them. MongoDB: nothing. */
+bool lab_fold_run_journal (lab_store_t *store, const lab_fold_run_opts_t *opts, bson_error_t *error);
 
 void lab_fold_run_result_cleanup (lab_fold_run_result_t *result);
 

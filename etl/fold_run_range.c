@@ -138,6 +138,7 @@ worker_read (worker_t *w, lab_fold_t *fold, const bson_value_t *last, bool *stop
    so.lo = last ? last : w->lo;
    so.hi = w->hi;
    so.batch_docs = r->o->cursor_batch_docs;
+   so.fetch_ahead_rows = r->o->fetch_ahead_rows;
    if (natural) {
       lab_store_natural_opts_t no = { { 0, 0 }, r->o->cursor_batch_docs };
       cur = lab_store_natural_open (w->sess, r->o->target.src, &no, error);

@@ -26,7 +26,9 @@ typedef struct {
    bool has_lo, has_hi;
    bson_t doc;
    char *coll;
-   bool counted; /* counted in ss->nsorted */
+   bool counted;          /* counted in ss->nsorted */
+   lab_wt_fetch_t *ahead; /* a sorted stream's records fetched ahead (opts->fetch_ahead_rows), or NULL */
+   bool walked;           /* with ahead: the index walk reached its end */
 } wt_cur_t;
 
 /* ---- sorted streams ----------------------------------------------------------------------------- */
@@ -62,6 +64,7 @@ lab_wt_cursor_close (lab_store_cursor_t *cur)
    }
    lab_buf_destroy (&wc->lo);
    lab_buf_destroy (&wc->hi);
+   lab_wt_fetch_destroy (wc->ahead);
    bson_free (wc->coll);
    bson_free (wc);
    cur->impl = NULL;
@@ -146,6 +149,9 @@ lab_wt_sorted_open (lab_store_cursor_t *cur, const char *coll, const char *field
       goto done;
    }
    ok = lab_wt_coll_cursor (ss->s, c, &wc->cc, error);
+   if (opts->fetch_ahead_rows > 0) {
+      wc->ahead = lab_wt_fetch_new (opts->fetch_ahead_rows);
+   }
 done:
    return open_done (cur, st, ok);
 }
@@ -266,6 +272,35 @@ walk_step (wt_cur_t *wc, int64_t *rid, bson_error_t *error)
    return entry_rid (wc, &k, rid, error) ? 1 : -1;
 }
 
+/* ahead_next -- a sorted stream with read-ahead (wt_fetch.c): the window's next record, the next window
+ * read and fetched when it is handed out: 1 with *v and *rid, 0 at the end, -1 on error. */
+static int
+ahead_next (wt_cur_t *wc, WT_ITEM *v, int64_t *rid, bson_error_t *error)
+{
+   const uint8_t *data;
+   size_t len;
+   int ret = 1;
+
+   while (!lab_wt_fetch_pop (wc->ahead, &data, &len, rid)) {
+      if (wc->walked) {
+         return 0;
+      }
+      lab_wt_fetch_reset (wc->ahead);
+      while ((ret = walk_step (wc, rid, error)) == 1 && lab_wt_fetch_add (wc->ahead, *rid)) {
+      }
+      if (ret < 0) {
+         return -1;
+      }
+      wc->walked = ret == 0;
+      if (!lab_wt_fetch_run (wc->ahead, wc->ss->st, wc->cc, wc->coll, error)) {
+         return -1;
+      }
+   }
+   v->data = data;
+   v->size = len;
+   return 1;
+}
+
 /* lab_wt_cursor_next -- 1 with the next document in the stream's order (index or natural), 0 at the end,
  * -1 on error. */
 int
@@ -296,7 +331,16 @@ lab_wt_cursor_next (lab_store_cursor_t *cur, const bson_t **doc, bson_error_t *e
       wc->cc->reset (wc->cc);
       return 0;
    }
-   while ((ret = walk_step (wc, &rid, error)) == 1) {
+   if (wc->ahead && (ret = ahead_next (wc, &v, &rid, error)) == 1) {
+      if (!bson_init_static (&wc->doc, v.data, v.size)) {
+         lab_error_set (error, LAB_ERROR_STORE, LAB_STORE_ERR_GENERIC,
+                        "record %" PRId64 " of '%s' is not valid BSON", rid, wc->coll);
+         return -1;
+      }
+      *doc = &wc->doc;
+      return 1;
+   }
+   while (!wc->ahead && (ret = walk_step (wc, &rid, error)) == 1) {
       wc->cc->set_key (wc->cc, rid);
       ret = wc->cc->search (wc->cc);
       if (ret == WT_NOTFOUND) {

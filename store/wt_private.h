@@ -21,6 +21,7 @@
  *   wt_ixdiff.c   an update's index entries (only those that change, plain and clustered), their values
  *                 (TypeBits: keyenc_typebits.c), the records of an index build's sort;
  *   wt_cursor.c   sorted walks over an index, natural-order walks of a table, partitioning, distinct keys;
+ *   wt_fetch.c    a sorted walk's records fetched ahead in RecordId order, handed out in the index's order;
  *   wt_sort.c     the external merge sort of index builds (wt_sort.h);
  *   wt_zstd.c     the zstd block compressor (a WiredTiger extension compiled in).
  * Every KeyString byte rule (body, type tag, RecordId, the unique _id format) lives in keyenc.h.
@@ -512,6 +513,25 @@ bool lab_wt_index_find (lab_store_session_t *sess, const char *coll, const lab_s
                         const bson_value_t *eq, int neq, const bson_value_t *lo, const bson_value_t *hi,
                         lab_store_doc_cb_t cb, void *ctx, int64_t *keys_examined, int64_t *docs_fetched,
                         bson_error_t *error);
+
+/* ---- wt_fetch.c: a sorted walk's records fetched ahead in RecordId order ------------------------- */
+
+typedef struct lab_wt_fetch lab_wt_fetch_t;
+/* lab_wt_fetch_new -- a read-ahead of windows of up to max_rows index entries (caller destroys). */
+lab_wt_fetch_t *lab_wt_fetch_new (int32_t max_rows);
+/* lab_wt_fetch_destroy -- free the read-ahead and its window. */
+void lab_wt_fetch_destroy (lab_wt_fetch_t *f);
+/* lab_wt_fetch_reset -- an empty window (its memory kept). */
+void lab_wt_fetch_reset (lab_wt_fetch_t *f);
+/* lab_wt_fetch_add -- the next index entry's RecordId into the window; false once it is full. */
+bool lab_wt_fetch_add (lab_wt_fetch_t *f, int64_t rid);
+/* lab_wt_fetch_run -- the window's records fetched through cc in RecordId order and copied aside (a
+ * record removed since its entry was read is skipped); false with the error naming coll. */
+bool lab_wt_fetch_run (lab_wt_fetch_t *f, wt_store_t *st, WT_CURSOR *cc, const char *coll,
+                       bson_error_t *error);
+/* lab_wt_fetch_pop -- the window's next document in index order (valid until the next reset) and its
+ * RecordId; false when the window is handed out. */
+bool lab_wt_fetch_pop (lab_wt_fetch_t *f, const uint8_t **data, size_t *len, int64_t *rid);
 
 /* ---- wt_cursor.c: sorted and natural-order walks, partitions, distinct keys ---------------------- */
 

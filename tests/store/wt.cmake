@@ -1,6 +1,8 @@
 # The key encoding (unit) and the embedded WiredTiger store (embedded).
 lab_test(NAME test_keyenc SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_keyenc.c LABELS unit)
 lab_test(NAME test_store_wt SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_store_wt.c LABELS embedded)
+# A sorted stream fetching its records ahead in RecordId order gives the one-at-a-time stream exactly.
+lab_test(NAME test_wt_fetch SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_fetch.c LABELS embedded)
 # The external merge sort of the embedded store's index builds (unit: plain files, no engine).
 lab_test(NAME test_wt_sort SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wt_sort.c LABELS unit)
 # An index's keys kept while a load inserts: the build takes them and gives the index a read gives.
