@@ -161,17 +161,18 @@ strp_cmp (const void *a, const void *b)
    return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
-/* lost_marker -- *mark: the destination's marker to write (caller destroys; NULL: none): a fresh run's,
- * or on --resume, when the run that created the destination stopped before its marker was written (a full
- * disk, a kill) while its checkpoint collection, written first and marked, says this fold made it. */
+/* lost_marker -- *mark: the destination's marker to write (caller destroys; NULL: none): a fresh run's;
+ * on --resume, the run's when the destination is not there (the run stopped before creating it: this one
+ * creates it), or when the run that created it stopped before its marker was written (a full disk, a
+ * kill) while its checkpoint collection, written first and marked, says this fold made it. */
 static bool
-lost_marker (run_t *r, lab_store_session_t *sess, bson_t **mark, bson_error_t *error)
+lost_marker (run_t *r, lab_store_session_t *sess, bool dst_exists, bson_t **mark, bson_error_t *error)
 {
    bson_t *dm = NULL, *sm = NULL;
    bool ok;
 
    *mark = NULL;
-   if (!r->resume) {
+   if (!r->resume || !dst_exists) {
       *mark = lab_fold_run_provenance (r, false);
       return true;
    }
@@ -233,7 +234,7 @@ prepare (run_t *r, lab_store_session_t *sess, bool dst_exists, int nranges, bson
        * (a resumed one keeps its own, unless it was lost) */
       bson_t *mark = NULL;
       bool clustered = o->target.shape == LAB_FOLD_SHAPE_CLUSTERED;
-      if (!lost_marker (r, sess, &mark, error)) {
+      if (!lost_marker (r, sess, dst_exists, &mark, error)) {
          return false;
       }
       /* a clustered destination: its _id index is the record table, led by the key; no key index. A copy:

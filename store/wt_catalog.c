@@ -8,7 +8,10 @@
 #include "wt_private.h"
 
 #include "core/error.h"
+#include "core/log.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ---- the collection list ------------------------------------------------------------------------ */
@@ -413,6 +416,67 @@ read_catalog (wt_store_t *st, WT_CURSOR *cur, bool *clean, bson_error_t *error)
    return true;
 }
 
+/* drop_orphans -- remove from the list and the catalog every collection whose data file WiredTiger's
+ * metadata does not hold: a create stopped by a full disk can leave the catalog entry and the table's own
+ * metadata without the file (WiredTiger 3.2's create is several metadata writes); such a collection never
+ * held a document, and its entry would fail every later open of the store. */
+static bool
+drop_orphans (wt_store_t *st, bson_error_t *error)
+{
+   WT_CURSOR *m = NULL;
+   wt_coll_t **pc = &st->colls, *c;
+   int ret;
+   bool ok = true;
+
+   if ((ret = st->meta->open_cursor (st->meta, "metadata:", NULL, NULL, &m)) != 0) {
+      return lab_wt_fail (error, ret, "open the metadata of %s", st->home);
+   }
+   while (ok && (c = *pc) != NULL) {
+      /* the table, its column group and its data file: a create stopped midway can leave some of them */
+      char *cg = bson_strdup_printf ("colgroup:%s", c->ident),
+           *file = bson_strdup_printf ("file:%s.wt", c->ident);
+      m->set_key (m, c->uri);
+      if ((ret = m->search (m)) == 0) {
+         m->set_key (m, cg);
+         if ((ret = m->search (m)) == 0) {
+            m->set_key (m, file);
+            ret = m->search (m);
+         }
+      }
+      bson_free (cg);
+      bson_free (file);
+      if (ret == 0) {
+         pc = &c->next;
+         continue;
+      }
+      if (ret != WT_NOTFOUND) {
+         ok = lab_wt_fail (error, ret, "look up the table of '%s' (%s) in %s", c->name, c->uri, st->home);
+         break;
+      }
+      lab_log_info ("wiredtiger:%s: collection '%s' has a catalog entry but not all of its table (%s): its "
+                    "creation was stopped before they were written; it held nothing: entry removed",
+                    st->home, c->name, c->ident);
+      m->reset (m); /* no cursor positioned in the metadata while the table's remains are dropped */
+      {
+         char *f = bson_strdup_printf ("file:%s.wt", c->ident);
+         int64_t n = 0;
+         st->meta->drop (st->meta, c->uri, "force=true");
+         st->meta->drop (st->meta, f, "force=true");
+         bson_free (f);
+         /* its ident is never given again: the remains of a table WiredTiger could not drop stay apart */
+         if (sscanf (c->ident, "collection-%" SCNd64, &n) == 1 && n + 2 > st->next_ident) {
+            st->next_ident = n + 2;
+         }
+      }
+      ok = lab_wt_catalog_remove_coll (st->meta, c->name, error);
+      *pc = c->next;
+      c->next = NULL;
+      lab_wt_coll_free (c);
+   }
+   m->close (m);
+   return ok;
+}
+
 /* lab_wt_catalog_load -- read the catalog into the collection list; recount when the last close was
  * unclean; then mark the catalog unclean until the next clean close. */
 bool
@@ -432,7 +496,7 @@ lab_wt_catalog_load (wt_store_t *st, bson_error_t *error)
    st->next_ident = 1;
    ok = read_catalog (st, cur, &clean, error);
    cur->close (cur);
-   if (!ok) {
+   if (!ok || !drop_orphans (st, error)) {
       return false;
    }
    for (c = st->colls; c; c = c->next) {
