@@ -186,7 +186,7 @@ if [ "$san" -eq 1 ]; then
   # The fault injections last, on their own: their fault points (disk_full's ENOSPC after N bytes of a
   # fold) fall among the engine's own writes, whose order moves with timing; beside both passes one landed
   # twice in a window of fold-details that --resume refused (a destination it created itself, unmarked:
-  # fixed since), and one point still fails its resume (docs/testing.md).
+  # fixed since, docs/testing.md).
   echo "== fault injection tests (build/, label fault)"
   LAB_TEST_UNCOUNTED="test_server_start test_server_stop" ctest_pass fault "$here/build" -L fault
   add_pass tests tests demo_quick fault

@@ -11,6 +11,7 @@
 #include "core/log.h"
 
 #include <inttypes.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -416,10 +417,32 @@ read_catalog (wt_store_t *st, WT_CURSOR *cur, bool *clean, bson_error_t *error)
    return true;
 }
 
-/* drop_orphans -- remove from the list and the catalog every collection whose data file WiredTiger's
- * metadata does not hold: a create stopped by a full disk can leave the catalog entry and the table's own
- * metadata without the file (WiredTiger 3.2's create is several metadata writes); such a collection never
- * held a document, and its entry would fail every later open of the store. */
+/* never_written -- whether the collection's table cannot be opened and its file holds no block past its
+ * descriptor (4 KiB): an unlogged table created after the last checkpoint, by a run stopped before the
+ * next one (its creation is in the journal, its tree never reached the file); nothing was ever in it. */
+static bool
+never_written (wt_store_t *st, const wt_coll_t *c)
+{
+   struct stat sb;
+   char *path = bson_strdup_printf ("%s/%s.wt", st->home, c->ident);
+   WT_CURSOR *cur = NULL;
+   bool small = stat (path, &sb) == 0 && sb.st_size <= 4096, bad = false;
+
+   bson_free (path);
+   if (small) {
+      bad = st->meta->open_cursor (st->meta, c->uri, NULL, NULL, &cur) != 0;
+      if (cur) {
+         cur->close (cur);
+      }
+   }
+   return bad;
+}
+
+/* drop_orphans -- remove from the list and the catalog every collection whose table, column group or data
+ * file WiredTiger's metadata does not hold, or whose table was never written (never_written): a create
+ * stopped by a full disk can leave the catalog entry with part of the table (WiredTiger 3.2's create is
+ * several metadata writes); such a collection never held a document, and its entry would fail every
+ * later open of the store. */
 static bool
 drop_orphans (wt_store_t *st, bson_error_t *error)
 {
@@ -431,6 +454,22 @@ drop_orphans (wt_store_t *st, bson_error_t *error)
    if ((ret = st->meta->open_cursor (st->meta, "metadata:", NULL, NULL, &m)) != 0) {
       return lab_wt_fail (error, ret, "open the metadata of %s", st->home);
    }
+   /* a fresh ident above every one WiredTiger knows: a create stopped midway leaves remains under an ident
+    * the catalog never counted, and WiredTiger's create of an existing table name succeeds without making
+    * it (a new collection there would be unopenable) */
+   while ((ret = m->next (m)) == 0) {
+      const char *k, *d;
+      int64_t n;
+      if (m->get_key (m, &k) == 0 && (d = strchr (k, '-')) != NULL && sscanf (d + 1, "%" SCNd64, &n) == 1 &&
+          strstr (k, "-layoutlab") != NULL && n + 1 > st->next_ident) {
+         st->next_ident = n + 1;
+      }
+   }
+   if (ret != WT_NOTFOUND) {
+      m->close (m);
+      return lab_wt_fail (error, ret, "read the metadata of %s", st->home);
+   }
+   m->reset (m);
    while (ok && (c = *pc) != NULL) {
       /* the table, its column group and its data file: a create stopped midway can leave some of them */
       char *cg = bson_strdup_printf ("colgroup:%s", c->ident),
@@ -445,6 +484,9 @@ drop_orphans (wt_store_t *st, bson_error_t *error)
       }
       bson_free (cg);
       bson_free (file);
+      if (ret == 0 && never_written (st, c)) {
+         ret = WT_NOTFOUND;
+      }
       if (ret == 0) {
          pc = &c->next;
          continue;
@@ -453,8 +495,9 @@ drop_orphans (wt_store_t *st, bson_error_t *error)
          ok = lab_wt_fail (error, ret, "look up the table of '%s' (%s) in %s", c->name, c->uri, st->home);
          break;
       }
-      lab_log_info ("wiredtiger:%s: collection '%s' has a catalog entry but not all of its table (%s): its "
-                    "creation was stopped before they were written; it held nothing: entry removed",
+      lab_log_info ("wiredtiger:%s: collection '%s' has a catalog entry but not all of its table (%s), or a "
+                    "table never written: its creation was stopped before the next checkpoint; it held "
+                    "nothing: entry removed",
                     st->home, c->name, c->ident);
       m->reset (m); /* no cursor positioned in the metadata while the table's remains are dropped */
       {
