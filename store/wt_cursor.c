@@ -476,18 +476,11 @@ at_body (WT_CURSOR *ic, const lab_buf_t *prev)
 static int
 key_walk_skip (key_walk_t *w, lab_buf_t *prev)
 {
-   WT_ITEM k;
-   int exact = 0, ret;
+   int ret;
 
    lab_buf_append (prev, (const uint8_t *)"\xff", 1);
-   k.data = prev->data;
-   k.size = prev->len;
-   w->ic->set_key (w->ic, &k);
-   ret = w->ic->search_near (w->ic, &exact);
+   ret = lab_wt_seek_from (w->ic, prev);
    prev->len--;
-   if (ret == 0 && exact < 0) {
-      ret = w->ic->next (w->ic);
-   }
    if (ret != 0) {
       return ret; /* WT_NOTFOUND: no entry after the body's */
    }
@@ -502,13 +495,7 @@ key_walk_skip (key_walk_t *w, lab_buf_t *prev)
       return ret;
    }
    /* skipped another body: back to this body's first entry, stepping on from it */
-   k.data = prev->data;
-   k.size = prev->len;
-   w->ic->set_key (w->ic, &k);
-   if ((ret = w->ic->search_near (w->ic, &exact)) == 0 && exact < 0) {
-      ret = w->ic->next (w->ic);
-   }
-   if (ret == 0) {
+   if ((ret = lab_wt_seek_from (w->ic, prev)) == 0) {
       w->stay = true;
    }
    return ret;
