@@ -483,15 +483,16 @@ drop_orphans (wt_store_t *st, bson_error_t *error)
          }
       }
       bson_free (cg);
-      bson_free (file);
       if (ret == 0 && never_written (st, c)) {
          ret = WT_NOTFOUND;
       }
       if (ret == 0) {
+         bson_free (file);
          pc = &c->next;
          continue;
       }
       if (ret != WT_NOTFOUND) {
+         bson_free (file);
          ok = lab_wt_fail (error, ret, "look up the table of '%s' (%s) in %s", c->name, c->uri, st->home);
          break;
       }
@@ -499,18 +500,12 @@ drop_orphans (wt_store_t *st, bson_error_t *error)
                     "table never written: its creation was stopped before the next checkpoint; it held "
                     "nothing: entry removed",
                     st->home, c->name, c->ident);
-      m->reset (m); /* no cursor positioned in the metadata while the table's remains are dropped */
-      {
-         char *f = bson_strdup_printf ("file:%s.wt", c->ident);
-         int64_t n = 0;
-         st->meta->drop (st->meta, c->uri, "force=true");
-         st->meta->drop (st->meta, f, "force=true");
-         bson_free (f);
-         /* its ident is never given again: the remains of a table WiredTiger could not drop stay apart */
-         if (sscanf (c->ident, "collection-%" SCNd64, &n) == 1 && n + 2 > st->next_ident) {
-            st->next_ident = n + 2;
-         }
-      }
+      /* no cursor positioned in the metadata while the table's remains are dropped; its ident is never
+       * given again (the scan above, and the catalog's counter written before its entry) */
+      m->reset (m);
+      st->meta->drop (st->meta, c->uri, "force=true");
+      st->meta->drop (st->meta, file, "force=true");
+      bson_free (file);
       ok = lab_wt_catalog_remove_coll (st->meta, c->name, error);
       *pc = c->next;
       c->next = NULL;
