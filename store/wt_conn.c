@@ -289,6 +289,20 @@ check_home (const lab_store_t *store, char *real, bson_error_t *error)
 #define LAB_WT_CACHE_OVERHEAD "30"
 #endif
 
+/* log_extend_env -- $LAB_WT_LOG_EXTEND, a decimal byte count (tests set 0), or NULL when it is unset, empty
+ * or not one (lab_wt_open refuses the last). It sets WiredTiger's file_extend=(log=N): mongod leaves the
+ * default, each new journal file extended at once to its full 100 MB, and every open of the store then reads
+ * the zeroes past the last record of the newest two files about six times over, 1 MiB at a time (log.c
+ * __log_has_hole, one per log scan of the recovery: ~1.2 GB read and compared per open, 0.2 s of CPU), which
+ * a test suite that opens stores thousands of times cannot afford. The data files are the same either way. */
+static const char *
+log_extend_env (void)
+{
+   const char *v = getenv ("LAB_WT_LOG_EXTEND");
+
+   return v && *v && strspn (v, "0123456789") == strlen (v) && strlen (v) <= 12 ? v : NULL;
+}
+
 /* conn_config -- mongod's wiredtiger_open configuration for a cache of cache_bytes. cache_overhead is
  * WiredTiger's default 8 with tcmalloc, as in mongod; with glibc malloc (the sanitizer builds) 30, the
  * most it takes: glibc's per-allocation overhead and fragmentation on the engine's many small page
@@ -301,11 +315,16 @@ static char *
 conn_config (const lab_store_t *store, uint64_t cache_bytes)
 {
    char zstd[160] = "";
+   char extend[48] = "";
+   const char *log_extend = log_extend_env ();
 
    if (!store->opts.skip_zstd) {
       bson_snprintf (zstd, sizeof zstd, ",local=(entry=%s,config=(compression_level=%d))",
                      lab_wt_zstd_entry (),
                      store->opts.zstd_level ? store->opts.zstd_level : LAB_ZSTD_DEFAULT_LEVEL);
+   }
+   if (log_extend) {
+      bson_snprintf (extend, sizeof extend, ",file_extend=(log=%s)", log_extend);
    }
    return bson_strdup_printf (
       "create,cache_size=%" PRIu64 "M,cache_overflow=(file_max=0M),session_max=33000,"
@@ -313,9 +332,9 @@ conn_config (const lab_store_t *store, uint64_t cache_bytes)
       "statistics=(fast),"
       "log=(enabled=true,archive=true,path=journal,compressor=snappy),"
       "file_manager=(close_idle_time=100000,close_scan_interval=10,close_handle_minimum=250),"
-      "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"%s%s]%s",
+      "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"%s%s]%s%s",
       (cache_bytes + (1024 * 1024 - 1)) / (1024 * 1024), LAB_WT_SNAPPY_PATH, ZLIB_EXTENSION, zstd,
-      store->opts.direct_io ? ",direct_io=[data]" : "");
+      store->opts.direct_io ? ",direct_io=[data]" : "", extend);
 }
 
 /* lab_wt_open -- check/create the home, then open it with mongod's configuration. */
@@ -325,6 +344,11 @@ lab_wt_open (lab_store_t *store, bson_error_t *error)
    wt_store_t *st;
    char real[PATH_MAX];
 
+   if (getenv ("LAB_WT_LOG_EXTEND") && *getenv ("LAB_WT_LOG_EXTEND") && !log_extend_env ()) {
+      lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_BAD_VALUE,
+                     "LAB_WT_LOG_EXTEND=%s: not a byte count (digits only)", getenv ("LAB_WT_LOG_EXTEND"));
+      return false;
+   }
    if (!check_home (store, real, error)) {
       return false;
    }
