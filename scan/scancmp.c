@@ -355,9 +355,11 @@ check_modes (lab_scan_opts_t *o, bson_error_t *error)
    if (o->load_order == LAB_LOAD_ORDER_BOTH) {
       o->wl.set |= 1u << LAB_WL_LOAD; /* the key-order row the random-order one is read beside */
    }
-   if (o->predict && lab_scan_wl_any (o)) {
+   if (o->predict && lab_scan_wl_any (o) &&
+       (o->wl.set & ~((1u << LAB_WL_LOAD) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE)))) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--predict probes the load alone: run --workload in a measured comparison");
+                     "--predict predicts the load, range and aggregate workloads: run the others (row, "
+                     "append, update) in a measured comparison");
       return false;
    }
    if (o->reference_runs > 0 && (o->predict || (o->cache_sizes.n == 0 && o->cache_ratios.n == 0))) {

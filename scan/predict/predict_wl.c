@@ -1,0 +1,448 @@
+/*
+ * predict_wl.c -- the range and aggregate workloads predicted beside the load (the model in predict_wl.h):
+ * the probe's pass over the rows' times, the windows drawn as scancmp draws them, the range traces and
+ * each point's "workload_reads".
+ */
+#include "scan/predict/predict_wl.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "scan/hash.h"
+#include "scan/workloads/workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the probe: every row's time ------------------------------------------------------------------ */
+
+typedef struct {
+   uint64_t h;
+   int64_t k;
+} key_slot_t;
+
+/* value_hash -- FNV-1a of a value's extended JSON text (int32 3 and int64 3 alike, as the plan compares). */
+static uint64_t
+value_hash (const bson_value_t *v)
+{
+   char buf[256];
+   const char *s = lab_value_text (v, buf, sizeof buf);
+   uint64_t h = 1469598103934665603ull;
+
+   for (; *s; s++) {
+      h = (h ^ (uint8_t)*s) * 1099511628211ull;
+   }
+   return h;
+}
+
+/* slot_cmp -- qsort/bsearch order of key_slot_t by hash. */
+static int
+slot_cmp (const void *a, const void *b)
+{
+   uint64_t x = ((const key_slot_t *)a)->h, y = ((const key_slot_t *)b)->h;
+   return x < y ? -1 : x > y;
+}
+
+/* read_times -- one pass of the collection's natural order (RecordId order on the embedded store): the n-th
+ * row of master k met is its n-th RecordId, its time into w->times[k][n]. */
+static bool
+read_times (lab_store_session_t *sess, const lab_scan_opts_t *o, const probe_t *p, lab_scan_predict_wl_t *w,
+            bson_error_t *error)
+{
+   key_slot_t *slots = bson_malloc0 ((size_t)p->nkeys * sizeof *slots);
+   size_t *seen = bson_malloc0 ((size_t)p->nkeys * sizeof *seen);
+   lab_store_natural_opts_t no;
+   lab_store_cursor_t *cur = NULL;
+   const bson_t *doc;
+   int64_t k;
+   int rc = -1;
+
+   memset (&no, 0, sizeof no);
+   w->times = bson_malloc0 ((size_t)p->nkeys * sizeof *w->times);
+   for (k = 0; k < p->nkeys; k++) {
+      slots[k].h = value_hash (&p->keys[k]);
+      slots[k].k = k;
+      w->times[k] = bson_malloc0 ((p->nrids[k] > 0 ? p->nrids[k] : 1) * sizeof **w->times);
+   }
+   qsort (slots, (size_t)p->nkeys, sizeof *slots, slot_cmp);
+   if (!(cur = lab_store_natural_open (sess, o->detail, &no, error))) {
+      goto done;
+   }
+   while ((rc = lab_store_cursor_next (cur, &doc, error)) > 0) {
+      bson_iter_t it;
+      key_slot_t want, *hit;
+      int64_t t = INT64_MIN;
+
+      w->docs_read++;
+      if (!bson_iter_init_find (&it, doc, o->key)) {
+         continue;
+      }
+      want.h = value_hash (bson_iter_value (&it));
+      hit = bsearch (&want, slots, (size_t)p->nkeys, sizeof *slots, slot_cmp);
+      if (!hit || seen[hit->k] >= p->nrids[hit->k]) {
+         continue;
+      }
+      if (bson_iter_init_find (&it, doc, o->wl.time_field) && BSON_ITER_HOLDS_DATE_TIME (&it)) {
+         t = bson_iter_date_time (&it);
+      }
+      w->times[hit->k][seen[hit->k]++] = t;
+   }
+done:
+   lab_store_cursor_close (cur);
+   bson_free (slots);
+   bson_free (seen);
+   if (rc < 0) {
+      lab_error_prefix (error, "reading the rows' %s of %s", o->wl.time_field, o->detail);
+   }
+   return rc == 0;
+}
+
+/* draw_windows -- the range windows as lab_scan_wl_inputs_draw draws them: from o->wl.seed, a master of
+ * the loaded keys, then one of its rows by reservoir sampling, the window centred on its time. */
+static void
+draw_windows (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload,
+              lab_scan_predict_wl_t *w)
+{
+   uint64_t rng = o->wl.seed ^ 0x6c61796f75746c61ull; /* "layoutla", as the workloads' draw */
+   int64_t j;
+
+   w->nwin = nload > 0 ? o->wl.range_windows : 0;
+   w->range_ms = o->wl.range_window_ms;
+   w->win_lo = bson_malloc0 ((size_t)(w->nwin > 0 ? w->nwin : 1) * sizeof *w->win_lo);
+   for (j = 0; j < w->nwin; j++) {
+      int64_t k = load[lab_scan_rand64 (&rng) % (uint64_t)nload];
+      size_t r, pick = 0;
+      for (r = 0; r < p->nrids[k]; r++) {
+         if (lab_scan_rand64 (&rng) % (uint64_t)(r + 1) == 0) {
+            pick = r;
+         }
+      }
+      w->win_lo[j] = (p->nrids[k] > 0 ? w->times[k][pick] : 0) - o->wl.range_window_ms / 2;
+   }
+}
+
+/* lab_scan_predict_wl_probe -- see predict_wl.h. */
+bool
+lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p,
+                           const int64_t *load, int64_t nload, lab_scan_predict_wl_t *w, bson_error_t *error)
+{
+   lab_store_session_t *sess = NULL;
+   lab_store_index_spec_t spec;
+   char names[LAB_STORE_INDEX_MAX_FIELDS][256];
+   bool exists = false, multikey = false, ok = false;
+   int64_t size = -1;
+
+   w->range = (o->wl.set & (1u << LAB_WL_RANGE)) != 0;
+   w->aggregate = (o->wl.set & (1u << LAB_WL_AGGREGATE)) != 0;
+   if (!w->range) {
+      return true;
+   }
+   if (p->sample < 1) {
+      w->range_why = "--sample: the probe holds the RecordIds of a sample of the masters, the range "
+                     "workload's windows need every row's (leave --sample out to predict it)";
+      return true;
+   }
+   if (!(sess = lab_store_session_open (store, error))) {
+      return false;
+   }
+   lab_scan_wl_index (o, LAB_WL_RANGE, false, &spec, names);
+   if (lab_store_index_info (sess, o->detail, &spec, &exists, &multikey, &size, error) && exists &&
+       size > 0) {
+      w->time_index_bytes = (double)size;
+   }
+   if (!read_times (sess, o, p, w, error)) {
+      goto done;
+   }
+   draw_windows (o, p, load, nload, w);
+   lab_log_info ("range prediction: %lld rows' %s read, %lld windows drawn", (long long)w->docs_read,
+                 o->wl.time_field, (long long)w->nwin);
+   ok = true;
+done:
+   lab_store_session_close (sess);
+   return ok;
+}
+
+/* ---- the range traces ------------------------------------------------------------------------------ */
+
+/* One time index entry: its time, its record (detail: the row's RecordId; folded: the master, the
+ * folded collection's records in key order) and master. */
+typedef struct {
+   int64_t t, rec, m;
+} entry_t;
+
+/* entry_cmp -- the index's order: time, then record. */
+static int
+entry_cmp (const void *a, const void *b)
+{
+   const entry_t *x = a, *y = b;
+   if (x->t != y->t) {
+      return x->t < y->t ? -1 : 1;
+   }
+   return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+/* lower -- the first entry of e[0..n) at or after time t. */
+static int64_t
+lower (const entry_t *e, int64_t n, int64_t t)
+{
+   int64_t lo = 0, hi = n;
+   while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (e[mid].t < t) {
+         lo = mid + 1;
+      } else {
+         hi = mid;
+      }
+   }
+   return lo;
+}
+
+/* The pages of one layout's range trace. */
+typedef struct {
+   const entry_t *e;
+   int64_t n;
+   bool folded;
+   const int64_t *page_of; /* folded: master -> data page */
+   double rpp, epp;        /* detail rows per data page; index entries per page */
+   int64_t min_rid;
+   uint64_t dbytes, ibytes;
+} range_layout_t;
+
+/* trace_range -- the windows dealt in contiguous segments to the workers, each window's entries in index
+ * order, the workers interleaved entry by entry: each entry its index leaf page when it changes, then its
+ * document's page (folded: once per window per document, the IXSCAN's RecordIds deduplicated). */
+static lab_scan_stackdist_t *
+trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int parallel, int64_t nmasters,
+             double *docs)
+{
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
+   int np = parallel > 0 ? parallel : 1, i, active;
+   int64_t *starts = bson_malloc0 ((size_t)(np + 1) * sizeof *starts);
+   int64_t *win = bson_malloc0 ((size_t)np * sizeof *win), *pos = bson_malloc0 ((size_t)np * sizeof *pos);
+   int64_t *end = bson_malloc0 ((size_t)np * sizeof *end), *last = bson_malloc0 ((size_t)np * sizeof *last);
+   /* per worker, the window (+1) that fetched each master's document last */
+   int64_t *stamp = bson_malloc0 ((size_t)np * (size_t)(nmasters > 0 ? nmasters : 1) * sizeof *stamp);
+
+   lab_scan_keys_segment (w->nwin, np, starts);
+   for (i = 0; i < np; i++) {
+      win[i] = starts[i] - 1; /* before its first window */
+      pos[i] = end[i] = 0;
+   }
+   *docs = 0;
+   do {
+      active = 0;
+      for (i = 0; i < np; i++) {
+         int64_t ip;
+         const entry_t *x;
+         while (pos[i] >= end[i] && win[i] + 1 < starts[i + 1]) {
+            win[i]++;
+            pos[i] = lower (rl->e, rl->n, w->win_lo[win[i]]);
+            end[i] = lower (rl->e, rl->n, w->win_lo[win[i]] + w->range_ms);
+            last[i] = -1; /* a new query: a search from the root */
+         }
+         if (pos[i] >= end[i]) {
+            continue;
+         }
+         active++;
+         x = &rl->e[pos[i]++];
+         ip = (int64_t)floor ((double)(x - rl->e) / rl->epp);
+         if (ip != last[i]) {
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX, true);
+            last[i] = ip;
+         }
+         if (rl->folded) {
+            int64_t *st = &stamp[(int64_t)i * nmasters + x->m];
+            if (*st == win[i] + 1) {
+               continue; /* this window fetched the document already */
+            }
+            *st = win[i] + 1;
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)rl->page_of[x->m], rl->dbytes, LAB_PREDICT_DATA,
+                                       true);
+         } else {
+            double off = (double)(x->rec - rl->min_rid);
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)floor ((off > 0 ? off : 0) / rl->rpp), rl->dbytes,
+                                       LAB_PREDICT_DATA, true);
+         }
+         (*docs)++;
+      }
+   } while (active > 0);
+   bson_free (starts);
+   bson_free (win);
+   bson_free (pos);
+   bson_free (end);
+   bson_free (last);
+   bson_free (stamp);
+   return sd;
+}
+
+/* folded_pages -- the folded packing of the load's trace (predict_trace.c): masters in key order, a
+ * document that does not fit in the page's room starting the next page. */
+static int64_t *
+folded_pages (const lab_scan_predict_input_t *in)
+{
+   int64_t *page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of), m, page = 0;
+   double fill = 0;
+
+   for (m = 0; m < in->nmasters; m++) {
+      double doc = in->folded_master_bytes + (double)in->nrids[m] * in->folded_row_bytes;
+      if (fill > 0 && fill + doc > in->folded_page_bytes) {
+         page++;
+         fill = 0;
+      }
+      page_of[m] = page;
+      fill += doc;
+   }
+   return page_of;
+}
+
+/* lab_scan_predict_wl_build -- see predict_wl.h. */
+void
+lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
+                           lab_scan_predict_wl_t *w)
+{
+   const lab_scan_predict_input_t *in = &tr->in;
+   entry_t *e[2];
+   int64_t n = 0, k, *page_of;
+   size_t j;
+   range_layout_t rl;
+   int l;
+
+   if (!w->range || w->range_why || !w->times) {
+      return;
+   }
+   for (k = 0; k < p->nkeys; k++) {
+      n += (int64_t)p->nrids[k];
+   }
+   e[0] = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *e[0]);
+   e[1] = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *e[1]);
+   n = 0;
+   for (k = 0; k < p->nkeys; k++) {
+      for (j = 0; j < p->nrids[k]; j++, n++) {
+         e[0][n] = (entry_t){ w->times[k][j], p->rids[k][j], k };
+         e[1][n] = (entry_t){ w->times[k][j], k, k };
+      }
+   }
+   qsort (e[0], (size_t)n, sizeof *e[0], entry_cmp);
+   qsort (e[1], (size_t)n, sizeof *e[1], entry_cmp);
+   /* the time index: its own file on the detail collection when it exists, else the key index's figures
+    * (a date key is 8 bytes, as an int64 key); the folded layout's multikey index has an entry per row */
+   if (w->time_index_bytes > 0) {
+      double pages = ceil (w->time_index_bytes / LAB_PREDICT_INDEX_PAGE_BYTES);
+      w->index_epp = (double)n / (pages > 0 ? pages : 1);
+      w->index_disk = w->time_index_bytes / (pages > 0 ? pages : 1);
+   } else {
+      double key_index = lab_scan_predict_key_index_bytes (p);
+      double pages = ceil (key_index / LAB_PREDICT_INDEX_PAGE_BYTES);
+      w->index_epp = in->index_entries_per_page;
+      w->index_disk = key_index / (pages > 0 ? pages : 1);
+   }
+   page_of = folded_pages (in);
+   for (l = 0; l < 2; l++) {
+      memset (&rl, 0, sizeof rl);
+      rl.e = e[l];
+      rl.n = n;
+      rl.folded = l == 1;
+      rl.page_of = page_of;
+      rl.rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
+      rl.epp = w->index_epp >= 1 ? w->index_epp : 1;
+      rl.min_rid = in->min_rid;
+      rl.dbytes = (uint64_t)llround (l == 1 ? in->folded_page_cache_bytes : in->page_cache_bytes);
+      rl.ibytes = (uint64_t)llround (in->index_page_cache_bytes);
+      rl.dbytes = rl.dbytes > 0 ? rl.dbytes : 1;
+      rl.ibytes = rl.ibytes > 0 ? rl.ibytes : 1;
+      w->sd[l] = trace_range (&rl, w, o->parallel, p->nkeys, &w->range_docs[l]);
+   }
+   w->range_rows = w->range_docs[0];
+   bson_free (page_of);
+   bson_free (e[0]);
+   bson_free (e[1]);
+}
+
+/* append_layout -- one layout's entry of a workload: its predicted engine bytes read and page reads. */
+static void
+append_layout (bson_t *arr, int i, const char *name, const char *kind, double bytes, double pages)
+{
+   char idx[16];
+   const char *ik;
+   bson_t d;
+
+   bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
+   BSON_APPEND_DOCUMENT_BEGIN (arr, ik, &d);
+   BSON_APPEND_UTF8 (&d, "layout", name);
+   BSON_APPEND_UTF8 (&d, "kind", kind);
+   BSON_APPEND_DOUBLE (&d, "engine_read_bytes", bytes);
+   if (pages >= 0) {
+      BSON_APPEND_DOUBLE (&d, "page_reads", pages);
+   }
+   bson_append_document_end (arr, &d);
+}
+
+/* lab_scan_predict_wl_point -- see predict_wl.h. */
+void
+lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_scan_predict_wl_t *w,
+                           const layouts_t *l, uint64_t cache)
+{
+   uint64_t cap = lab_scan_predict_capacity_at (cache, l->fill);
+   static const char *const names[2] = { "detail", "folded" }, *const kinds[2] = { "rows", "folded" };
+   bson_t arr, d, ls;
+   int n = 0, i;
+
+   (void)o;
+   if (!w->range && !w->aggregate) {
+      return;
+   }
+   BSON_APPEND_ARRAY_BEGIN (point, "workload_reads", &arr);
+   if (w->range) {
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, n == 0 ? "0" : "1", &d);
+      n++;
+      BSON_APPEND_UTF8 (&d, "workload", "range");
+      if (w->range_why || !w->sd[0]) {
+         BSON_APPEND_UTF8 (&d, "not_predicted", w->range_why ? w->range_why : "no window drawn");
+      } else {
+         BSON_APPEND_INT64 (&d, "windows", w->nwin);
+         BSON_APPEND_DOUBLE (&d, "rows", w->range_rows);
+         BSON_APPEND_UTF8 (&d, "model",
+                           "IXSCAN of the time index + FETCH, the windows drawn as scancmp's, "
+                           "LRU stack distances; no sampling: every row's time and RecordId");
+         BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
+         for (i = 0; i < 2; i++) {
+            double misses = 0;
+            double b = lab_scan_predict_read_bytes (w->sd[i], cap, l->data_disk[i], w->index_disk, &misses);
+            append_layout (&ls, i, names[i], kinds[i], b, misses);
+         }
+         bson_append_array_end (&d, &ls);
+      }
+      bson_append_document_end (&arr, &d);
+   }
+   if (w->aggregate) {
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, n == 0 ? "0" : "1", &d);
+      n++;
+      BSON_APPEND_UTF8 (&d, "workload", "aggregate");
+      BSON_APPEND_UTF8 (&d, "model",
+                        "COLLSCAN: every leaf page read once whatever the cache, the layout's "
+                        "data on disk (detail: measured; folded: the sample fold's)");
+      BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
+      for (i = 0; i < 2; i++) {
+         append_layout (&ls, i, names[i], kinds[i], l->storage[i], l->pages[i][LAB_PREDICT_DATA]);
+      }
+      bson_append_array_end (&d, &ls);
+      bson_append_document_end (&arr, &d);
+   }
+   bson_append_array_end (point, &arr);
+}
+
+/* lab_scan_predict_wl_cleanup -- see predict_wl.h. */
+void
+lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
+{
+   int64_t k;
+
+   for (k = 0; w->times && k < nkeys; k++) {
+      bson_free (w->times[k]);
+   }
+   bson_free (w->times);
+   bson_free (w->win_lo);
+   lab_scan_stackdist_destroy (w->sd[0]);
+   lab_scan_stackdist_destroy (w->sd[1]);
+   memset (w, 0, sizeof *w);
+}

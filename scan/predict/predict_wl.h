@@ -1,0 +1,56 @@
+/*
+ * predict_wl.h -- the prediction of the range and aggregate workloads (workload.h) beside the load's,
+ * from the same probe: per cache point the engine bytes each of detail and folded reads, cold.
+ *
+ * Aggregate is a collection scan (COLLSCAN of the natural order, o->parallel ranges): every leaf page of
+ * the collection read once whatever the cache, i.e. the layout's data on disk (detail: measured; folded:
+ * the sample fold's). Range is IXSCAN + FETCH through the time index, the windows drawn as scancmp draws
+ * them (the same seed, keys and reservoir pick of a row per drawn master): the probe reads every row's time
+ * in one pass of the natural order (documents read: only when --workload asks for range), and the windows'
+ * entries in (time, RecordId) order give the time index's leaf pages and the documents fetched -- detail:
+ * the row's data page; folded: the whole document of each master with a row in the window, once per window
+ * -- the windows dealt to the workers in contiguous segments and interleaved entry by entry, as the load.
+ * The pages' LRU stack distances (stackdist.h) give the misses at every cache.
+ */
+#ifndef LAB_PREDICT_WL_H
+#define LAB_PREDICT_WL_H
+
+#include "scan/predict/predict_private.h"
+
+/* What the range and aggregate predictions need beyond the load's probe. */
+typedef struct {
+   bool range, aggregate;   /* asked for (--workload) */
+   const char *range_why;   /* range not predicted: why (NULL: it is) */
+   int64_t **times;         /* [p->nkeys][p->nrids[k]]: each row's time (ms), aligned with p->rids */
+   int64_t docs_read;       /* rows the time pass read */
+   double time_index_bytes; /* the detail time index on disk (0: not there, the key index's figures) */
+   int64_t *win_lo;         /* the windows drawn */
+   int64_t nwin;
+   int64_t range_ms;            /* a window's length */
+   lab_scan_stackdist_t *sd[2]; /* range: detail, folded */
+   double index_disk, index_epp;
+   double range_rows;    /* rows in the windows */
+   double range_docs[2]; /* documents fetched */
+} lab_scan_predict_wl_t;
+
+/* lab_scan_predict_wl_probe -- with range in o->wl.set (and no --sample): every row's time from one pass of
+ * o->detail's natural order, the time index's size, the windows drawn from the loaded masters
+ * (load[0..nload): indexes into p->keys, as scancmp's keys); read-only. A row without a date in
+ * the time field never falls in a window. */
+bool lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p,
+                                const int64_t *load, int64_t nload, lab_scan_predict_wl_t *w,
+                                bson_error_t *error);
+
+/* lab_scan_predict_wl_build -- the range traces of both layouts from the probe and the load's model input
+ * (tr->in: page footprints, the folded packing). */
+void lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
+                                lab_scan_predict_wl_t *w);
+
+/* lab_scan_predict_wl_point -- "workload_reads" of one sweep point (docs/results-schema.md). */
+void lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_scan_predict_wl_t *w,
+                                const layouts_t *l, uint64_t cache);
+
+/* lab_scan_predict_wl_cleanup -- free it; safe on a zeroed one. */
+void lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys);
+
+#endif
