@@ -416,6 +416,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    if (!lab_scan_predict_wl_probe (store, o, &p, load, nload, &wl, error)) {
       goto done;
    }
+   p.documents_fetched += wl.docs_read;
    traces_build (o, &p, load, nload, 0, p.sample, NULL, true, &tr);
    if (tr.mini.nload == 0) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,

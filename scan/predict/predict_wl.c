@@ -206,6 +206,7 @@ typedef struct {
    double rpp, epp;        /* detail rows per data page; index entries per page */
    int64_t min_rid;
    uint64_t dbytes, ibytes;
+   lab_scan_evictsim_trace_t *ev; /* gets each worker's accesses, for the eviction miniature */
 } range_layout_t;
 
 /* trace_range -- the windows dealt in contiguous segments to the workers, each window's entries in index
@@ -232,7 +233,7 @@ trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int paral
    do {
       active = 0;
       for (i = 0; i < np; i++) {
-         int64_t ip;
+         int64_t ip, dp;
          const entry_t *x;
          while (pos[i] >= end[i] && win[i] + 1 < starts[i + 1]) {
             win[i]++;
@@ -246,24 +247,29 @@ trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int paral
          active++;
          x = &rl->e[pos[i]++];
          ip = (int64_t)floor ((double)(x - rl->e) / rl->epp);
-         if (ip != last[i]) {
-            lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX, true);
-            last[i] = ip;
-         }
+         dp = -1;
          if (rl->folded) {
             int64_t *st = &stamp[(int64_t)i * nmasters + x->m];
-            if (*st == win[i] + 1) {
-               continue; /* this window fetched the document already */
+            if (*st != win[i] + 1) { /* else this window fetched the document already */
+               *st = win[i] + 1;
+               dp = rl->page_of[x->m];
             }
-            *st = win[i] + 1;
-            lab_scan_stackdist_access (sd, 2 * (uint64_t)rl->page_of[x->m], rl->dbytes, LAB_PREDICT_DATA,
-                                       true);
          } else {
             double off = (double)(x->rec - rl->min_rid);
-            lab_scan_stackdist_access (sd, 2 * (uint64_t)floor ((off > 0 ? off : 0) / rl->rpp), rl->dbytes,
-                                       LAB_PREDICT_DATA, true);
+            dp = (int64_t)floor ((off > 0 ? off : 0) / rl->rpp);
          }
-         (*docs)++;
+         if (ip != last[i]) {
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX, true);
+            lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX,
+                                         LAB_EVICTSIM_INDEX | (dp < 0 ? LAB_EVICTSIM_ROW_END : 0));
+            last[i] = ip;
+         }
+         if (dp >= 0) {
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)dp, rl->dbytes, LAB_PREDICT_DATA, true);
+            lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)dp, rl->dbytes, LAB_PREDICT_DATA,
+                                         LAB_EVICTSIM_ROW_END);
+            (*docs)++;
+         }
       }
    } while (active > 0);
    bson_free (starts);
@@ -350,17 +356,44 @@ lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const tra
       rl.ibytes = (uint64_t)llround (in->index_page_cache_bytes);
       rl.dbytes = rl.dbytes > 0 ? rl.dbytes : 1;
       rl.ibytes = rl.ibytes > 0 ? rl.ibytes : 1;
+      rl.ev = w->ev[l] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
       w->sd[l] = trace_range (&rl, w, o->parallel, p->nkeys, &w->range_docs[l]);
    }
-   w->range_rows = w->range_docs[0];
+   w->range_rows = w->range_docs[0]; /* detail: a document per row */
    bson_free (page_of);
    bson_free (e[0]);
    bson_free (e[1]);
 }
 
+/* range_reads -- the range workload's bytes read (*bytes) and page reads (*misses) of layout i at `cache`:
+ * LRU's where the trace's pages fit under eviction_target (nothing is evicted), else the eviction
+ * miniature's (evictsim.h; waking at the trigger, as the load's scattered layouts). Returns the engine's
+ * name (LAB_PREDICT_MODEL_*). */
+static const char *
+range_reads (const lab_scan_predict_wl_t *w, int i, const layouts_t *l, uint64_t cache, uint64_t cap,
+             double *bytes, double *misses)
+{
+   uint64_t target = (uint64_t)llround ((double)cache * l->evict_target / 100);
+   lab_scan_evictsim_config_t cfg = { 0 };
+   lab_scan_evictsim_result_t r;
+
+   if (!w->ev[i] || lab_scan_evictsim_trace_footprint (w->ev[i]) <= target) {
+      *bytes = lab_scan_predict_read_bytes (w->sd[i], cap, l->data_disk[i], w->index_disk, misses);
+      return LAB_PREDICT_MODEL_LRU;
+   }
+   cfg.cache_bytes = cache;
+   cfg.target_pct = l->evict_target;
+   cfg.trigger_pct = l->evict_trigger;
+   lab_scan_evictsim_run (w->ev[i], &cfg, &r);
+   *misses = r.misses[LAB_PREDICT_DATA] + r.misses[LAB_PREDICT_INDEX];
+   *bytes = r.misses[LAB_PREDICT_DATA] * l->data_disk[i] + r.misses[LAB_PREDICT_INDEX] * w->index_disk;
+   return LAB_PREDICT_MODEL_SIM;
+}
+
 /* append_layout -- one layout's entry of a workload: its predicted engine bytes read and page reads. */
 static void
-append_layout (bson_t *arr, int i, const char *name, const char *kind, double bytes, double pages)
+append_layout (bson_t *arr, int i, const char *name, const char *kind, double bytes, double pages,
+               const char *model)
 {
    char idx[16];
    const char *ik;
@@ -373,6 +406,9 @@ append_layout (bson_t *arr, int i, const char *name, const char *kind, double by
    BSON_APPEND_DOUBLE (&d, "engine_read_bytes", bytes);
    if (pages >= 0) {
       BSON_APPEND_DOUBLE (&d, "page_reads", pages);
+   }
+   if (model) {
+      BSON_APPEND_UTF8 (&d, "model", model);
    }
    bson_append_document_end (arr, &d);
 }
@@ -406,9 +442,9 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_sc
                            "LRU stack distances; no sampling: every row's time and RecordId");
          BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
          for (i = 0; i < 2; i++) {
-            double misses = 0;
-            double b = lab_scan_predict_read_bytes (w->sd[i], cap, l->data_disk[i], w->index_disk, &misses);
-            append_layout (&ls, i, names[i], kinds[i], b, misses);
+            double misses = 0, b;
+            const char *model = range_reads (w, i, l, cache, cap, &b, &misses);
+            append_layout (&ls, i, names[i], kinds[i], b, misses, model);
          }
          bson_append_array_end (&d, &ls);
       }
@@ -423,7 +459,7 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_sc
                         "data on disk (detail: measured; folded: the sample fold's)");
       BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
       for (i = 0; i < 2; i++) {
-         append_layout (&ls, i, names[i], kinds[i], l->storage[i], l->pages[i][LAB_PREDICT_DATA]);
+         append_layout (&ls, i, names[i], kinds[i], l->storage[i], l->pages[i][LAB_PREDICT_DATA], NULL);
       }
       bson_append_array_end (&d, &ls);
       bson_append_document_end (&arr, &d);
@@ -444,5 +480,7 @@ lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
    bson_free (w->win_lo);
    lab_scan_stackdist_destroy (w->sd[0]);
    lab_scan_stackdist_destroy (w->sd[1]);
+   lab_scan_evictsim_trace_destroy (w->ev[0]);
+   lab_scan_evictsim_trace_destroy (w->ev[1]);
    memset (w, 0, sizeof *w);
 }

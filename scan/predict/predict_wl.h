@@ -28,6 +28,7 @@ typedef struct {
    int64_t nwin;
    int64_t range_ms;            /* a window's length */
    lab_scan_stackdist_t *sd[2]; /* range: detail, folded */
+   lab_scan_evictsim_trace_t *ev[2]; /* ... each worker's accesses, for the eviction miniature */
    double index_disk, index_epp;
    double range_rows;    /* rows in the windows */
    double range_docs[2]; /* documents fetched */
