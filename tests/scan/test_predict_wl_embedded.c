@@ -6,9 +6,13 @@
  * side by side; --predict refuses the workloads it does not predict (exit 2).
  *
  * The bands (docs/results.md "Predicted before folding"): aggregate reads the collection once, its size on
- * disk: detail's is measured (seen -0.7% to +0.1%), folded's predicted from the sample fold (seen -0.7% to
- * -10%); range is a trace through the time index, its figures moving with WiredTiger's eviction (seen -43%
- * to +20% over four shapes and two caches, 2,000 bills; -11% and +9% here).
+ * disk: detail's is measured (seen -0.8% to +0.1%), folded's predicted from the sample fold (seen -0.7% to
+ * -10%; -8% here); range is a trace through the time index, its figures moving with WiredTiger's eviction:
+ * here the folded layout's measured 33.0-36.7 MB over seven runs (predicted -8% to -15%), the detail
+ * layout's, a few hundred KB, 0.70-1.31 MB (-31% to +18%). Seen red: aggregate from the uncompressed
+ * bytes (+307%, +249%), range without the documents fetched (-83%, -99.6%); the folded band does not
+ * catch a window fetching a document once per row instead of once (+15% to +23%) nor the LRU alone in
+ * place of the eviction miniature (-22%).
  */
 #include "tests/testutil.h"
 
@@ -23,7 +27,8 @@
 
 #define TOL_AGG_DETAIL 0.03
 #define TOL_AGG_FOLDED 0.20
-#define TOL_RANGE 0.50
+#define TOL_RANGE_DETAIL 0.50
+#define TOL_RANGE_FOLDED 0.20
 
 static char *g_bin;
 
@@ -137,7 +142,8 @@ test_range_aggregate (void **state)
                     bytes_of (meas, "workloads", "aggregate", layouts[l]),
                     l == 0 ? TOL_AGG_DETAIL : TOL_AGG_FOLDED);
       bad += check ("range", layouts[l], bytes_of (&pt, "workload_reads", "range", layouts[l]),
-                    bytes_of (meas, "workloads", "range", layouts[l]), TOL_RANGE);
+                    bytes_of (meas, "workloads", "range", layouts[l]),
+                    l == 0 ? TOL_RANGE_DETAIL : TOL_RANGE_FOLDED);
    }
    if (bad > 0) {
       fail_msg ("%d predicted figure(s) outside their band", bad);
