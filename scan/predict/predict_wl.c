@@ -7,10 +7,12 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/results.h"
 #include "scan/hash.h"
 #include "scan/workloads/workload.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -483,4 +485,45 @@ lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
    lab_scan_evictsim_trace_destroy (w->ev[0]);
    lab_scan_evictsim_trace_destroy (w->ev[1]);
    memset (w, 0, sizeof *w);
+}
+
+/* lab_scan_predict_wl_render -- see predict_wl.h. */
+void
+lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s)
+{
+   size_t n = lab_results_sweep_n (results), i;
+   bool head = false;
+   int k;
+
+   for (i = 0; i < n; i++) {
+      char path[128];
+      double cache = 0;
+      snprintf (path, sizeof path, "sweep.%zu.cache_size_bytes", i);
+      lab_results_get_number (results, path, &cache);
+      for (k = 0; k < 2; k++) {
+         const char *wl, *why;
+         double b[2] = { -1, -1 };
+         int l;
+         snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.workload", i, k);
+         if (!(wl = lab_results_get_string (results, path))) {
+            continue;
+         }
+         if (!head) {
+            bson_string_append (s, "Other workloads, engine MiB read cold (predicted):\n");
+            head = true;
+         }
+         snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.not_predicted", i, k);
+         if ((why = lab_results_get_string (results, path))) {
+            bson_string_append_printf (s, "  %9.1f MiB  %-9s not predicted: %s\n", cache / 1048576.0, wl,
+                                       why);
+            continue;
+         }
+         for (l = 0; l < 2; l++) {
+            snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.engine_read_bytes", i, k, l);
+            lab_results_get_number (results, path, &b[l]);
+         }
+         bson_string_append_printf (s, "  %9.1f MiB  %-9s detail %9.2f  folded %9.2f\n", cache / 1048576.0,
+                                    wl, b[0] / 1048576.0, b[1] / 1048576.0);
+      }
+   }
 }

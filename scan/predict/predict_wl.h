@@ -26,8 +26,8 @@ typedef struct {
    double time_index_bytes; /* the detail time index on disk (0: not there, the key index's figures) */
    int64_t *win_lo;         /* the windows drawn */
    int64_t nwin;
-   int64_t range_ms;            /* a window's length */
-   lab_scan_stackdist_t *sd[2]; /* range: detail, folded */
+   int64_t range_ms;                 /* a window's length */
+   lab_scan_stackdist_t *sd[2];      /* range: detail, folded */
    lab_scan_evictsim_trace_t *ev[2]; /* ... each worker's accesses, for the eviction miniature */
    double index_disk, index_epp;
    double range_rows;    /* rows in the windows */
@@ -50,6 +50,10 @@ void lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, cons
 /* lab_scan_predict_wl_point -- "workload_reads" of one sweep point (docs/results-schema.md). */
 void lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_scan_predict_wl_t *w,
                                 const layouts_t *l, uint64_t cache);
+
+/* lab_scan_predict_wl_render -- the terminal lines of a predicted file's "workload_reads" appended to `s`
+ * (nothing without them). */
+void lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s);
 
 /* lab_scan_predict_wl_cleanup -- free it; safe on a zeroed one. */
 void lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys);
