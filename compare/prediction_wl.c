@@ -85,19 +85,44 @@ typedef struct {
    const char *wl, *layout;
 } wl_worst_t;
 
-/* rows_of -- the table's rows of measured point `m` beside predicted point `p`; *why the first reason a
- * workload was not predicted. */
+/* row_of -- one table row: predicted layout `name` (of kind `kind`, `pb` bytes) of workload `wl` beside the
+ * measured layout of the same name (detail and folded: else the first of their kind) in `ml`. */
+static int
+row_of (bson_string_t *rows, const lab_sweep_point_t *m, const bson_iter_t *ml, const char *wl,
+        const char *name, const char *kind, double pb, wl_worst_t *w)
+{
+   bool base = strcmp (name, "detail") == 0 || strcmp (name, "folded") == 0;
+   double mb = 0, err;
+
+   if (!layout_bytes (ml, name, kind, false, &mb) && !(base && layout_bytes (ml, NULL, kind, true, &mb))) {
+      return 0;
+   }
+   err = mb > 0 ? (pb - mb) / mb : NAN;
+   bson_string_append_printf (rows, "| %.1f MiB | %s | ", m->cache_size_bytes / 1048576.0, wl);
+   lab_cmp_md_text (rows, name);
+   bson_string_append_printf (rows, " | %.2f | %.2f |", pb / 1048576.0, mb / 1048576.0);
+   if (isnan (err)) {
+      bson_string_append (rows, " n/a |\n");
+      return 1;
+   }
+   bson_string_append_printf (rows, " %+.1f%% |\n", 100 * err);
+   if (fabs (err) > w->err) {
+      *w = (wl_worst_t){ fabs (err), pb, mb, m->cache_size_bytes, wl, name };
+   }
+   return 1;
+}
+
+/* rows_of -- the table's rows of measured point `m` beside predicted point `p`, every predicted layout
+ * that was measured; *why the first reason a workload was not predicted. */
 static int
 rows_of (bson_string_t *rows, const lab_sweep_point_t *m, const lab_sweep_point_t *p, wl_worst_t *w,
          const char **why)
 {
-   static const char *const names[2] = { "detail", "folded" }, *const kinds[2] = { "rows", "folded" };
    int shown = 0;
    size_t k;
-   int l;
 
    for (k = 0; k < sizeof wl_names / sizeof wl_names[0]; k++) {
-      bson_iter_t pl, ml;
+      bson_iter_t pl, ml, a, d;
       const char *pwhy = NULL, *mwhy = NULL;
       if (!wl_entry (&m->doc, "workloads", wl_names[k], &ml, &mwhy)) {
          continue;
@@ -108,28 +133,27 @@ rows_of (bson_string_t *rows, const lab_sweep_point_t *m, const lab_sweep_point_
          }
          continue;
       }
-      for (l = 0; l < 2; l++) {
-         double pb = 0, mb = 0, err;
-         const char *mname = m->names[l] ? m->names[l] : names[l];
-         if (!layout_bytes (&pl, names[l], kinds[l], false, &pb) ||
-             (!layout_bytes (&ml, mname, kinds[l], false, &mb) &&
-              !layout_bytes (&ml, NULL, kinds[l], true, &mb))) {
+      if (!BSON_ITER_HOLDS_ARRAY (&pl) || !bson_iter_recurse (&pl, &a)) {
+         continue;
+      }
+      while (bson_iter_next (&a)) {
+         const char *name = NULL, *kind = "";
+         double pb = -1;
+         if (!BSON_ITER_HOLDS_DOCUMENT (&a) || !bson_iter_recurse (&a, &d)) {
             continue;
          }
-         err = mb > 0 ? (pb - mb) / mb : NAN;
-         bson_string_append_printf (rows, "| %.1f MiB | %s | %s | %.2f | %.2f |",
-                                    m->cache_size_bytes / 1048576.0, wl_names[k], names[l], pb / 1048576.0,
-                                    mb / 1048576.0);
-         if (isnan (err)) {
-            bson_string_append (rows, " n/a |\n");
-         } else {
-            bson_string_append_printf (rows, " %+.1f%% |\n", 100 * err);
-            if (fabs (err) > w->err) {
-               *w = (wl_worst_t){ fabs (err), pb, mb, m->cache_size_bytes, wl_names[k], names[l] };
-               w->err = fabs (err);
+         while (bson_iter_next (&d)) {
+            if (strcmp (bson_iter_key (&d), "layout") == 0 && BSON_ITER_HOLDS_UTF8 (&d)) {
+               name = bson_iter_utf8 (&d, NULL);
+            } else if (strcmp (bson_iter_key (&d), "kind") == 0 && BSON_ITER_HOLDS_UTF8 (&d)) {
+               kind = bson_iter_utf8 (&d, NULL);
+            } else if (strcmp (bson_iter_key (&d), "engine_read_bytes") == 0 && BSON_ITER_HOLDS_NUMBER (&d)) {
+               pb = bson_iter_as_double (&d);
             }
          }
-         shown++;
+         if (name && pb >= 0) {
+            shown += row_of (rows, m, &ml, wl_names[k], name, kind, pb, w);
+         }
       }
    }
    return shown;

@@ -195,12 +195,13 @@ wl_table() {
     def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
     def lb(q; k; w; l): [(q[k] // [])[] | select(.workload == w) | (.layouts // [])[] | select(.layout == l)
                          | .engine_read_bytes] | first;
-    "cache_MiB\tworkload\tdetail\tfolded",
+    ([.sweep[0].workload_reads[0].layouts[]?.layout]) as $names
+    | ("cache_MiB\tworkload\t" + ($names | join("\t"))),
     (.sweep as $ps | $m[0].sweep[] as $q
      | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p | select($p != null)
      | ("range", "aggregate") as $w
      | [mib($q.cache_size_bytes), $w]
-       + [("detail", "folded") as $l | lb($p; "workload_reads"; $w; $l) as $a | lb($q; "workloads"; $w; $l) as $b
+       + [$names[] as $l | lb($p; "workload_reads"; $w; $l) as $a | lb($q; "workloads"; $w; $l) as $b
           | mib($a) + "/" + mib($b) + " (" + pct($a; $b) + ")"]
      | join("\t"))' "$1" | column -t -s $'\t'
 }

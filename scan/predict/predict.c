@@ -451,7 +451,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    }
    layouts_of (&p, &tr.in, tr.folded_pages, &tr.mini, nload, &l);
    lab_scan_predict_cands_build (o, &p, &tr, &l, &cands);
-   lab_scan_predict_wl_build (o, &p, &tr, &wl);
+   lab_scan_predict_wl_build (o, &p, &tr, &l, &cands, &wl);
    if (!resolve_points (o, l.on_disk[0], &caches, &n, error)) {
       goto done;
    }
@@ -477,7 +477,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t,
                                      &reads);
       lab_scan_predict_cands_point (&point, &cands, caches[i]);
-      lab_scan_predict_wl_point (&point, o, &wl, &l, caches[i]);
+      lab_scan_predict_wl_point (&point, &wl, &l, caches[i]);
       lab_scan_predict_append_speed (&point, caches[i], &tr, &tr_random, &l, nload, &t.cost, &reads);
       bson_append_document_end (&arr, &point);
    }

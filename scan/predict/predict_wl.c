@@ -5,6 +5,8 @@
  */
 #include "scan/predict/predict_wl.h"
 
+#include "core/layout.h"
+
 #include "core/error.h"
 #include "core/log.h"
 #include "core/results.h"
@@ -166,10 +168,10 @@ done:
 
 /* ---- the range traces ------------------------------------------------------------------------------ */
 
-/* One time index entry: its time, its record (detail: the row's RecordId; folded: the master, the
- * folded collection's records in key order) and master. */
+/* One time index entry: its time, its record (the index's order among equal times) and the document it
+ * points to. */
 typedef struct {
-   int64_t t, rec, m;
+   int64_t t, rec, doc;
 } entry_t;
 
 /* entry_cmp -- the index's order: time, then record. */
@@ -199,43 +201,42 @@ lower (const entry_t *e, int64_t n, int64_t t)
    return lo;
 }
 
-/* The pages of one layout's range trace. */
+/* One layout's range trace: its time index's entries and its documents' pages. */
 typedef struct {
-   const entry_t *e;
+   entry_t *e;
    int64_t n;
-   bool folded;
-   const int64_t *page_of; /* folded: master -> data page */
-   double rpp, epp;        /* detail rows per data page; index entries per page */
-   int64_t min_rid;
+   int64_t *page_of; /* [ndocs]: each document's data page */
+   int64_t ndocs;
+   bool many;  /* a document holds many rows: fetched once per window (the IXSCAN's RecordIds deduplicated) */
+   double epp; /* index entries per leaf page */
    uint64_t dbytes, ibytes;
    lab_scan_evictsim_trace_t *ev; /* gets each worker's accesses, for the eviction miniature */
 } range_layout_t;
 
 /* trace_range -- the windows dealt in contiguous segments to the workers, each window's entries in index
  * order, the workers interleaved entry by entry: each entry its index leaf page when it changes, then its
- * document's page (folded: once per window per document, the IXSCAN's RecordIds deduplicated). */
+ * document's page (once per window when a document holds many rows). */
 static lab_scan_stackdist_t *
-trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int parallel, int64_t nmasters,
-             double *docs)
+trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int parallel, double *docs)
 {
    lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
    int np = parallel > 0 ? parallel : 1, i, active;
    int64_t *starts = bson_malloc0 ((size_t)(np + 1) * sizeof *starts);
    int64_t *win = bson_malloc0 ((size_t)np * sizeof *win), *pos = bson_malloc0 ((size_t)np * sizeof *pos);
    int64_t *end = bson_malloc0 ((size_t)np * sizeof *end), *last = bson_malloc0 ((size_t)np * sizeof *last);
-   /* per worker, the window (+1) that fetched each master's document last */
-   int64_t *stamp = bson_malloc0 ((size_t)np * (size_t)(nmasters > 0 ? nmasters : 1) * sizeof *stamp);
+   /* per worker, the window (+1) that fetched each document last */
+   int64_t *stamp =
+      rl->many ? bson_malloc0 ((size_t)np * (size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *stamp) : NULL;
 
    lab_scan_keys_segment (w->nwin, np, starts);
    for (i = 0; i < np; i++) {
       win[i] = starts[i] - 1; /* before its first window */
-      pos[i] = end[i] = 0;
    }
    *docs = 0;
    do {
       active = 0;
       for (i = 0; i < np; i++) {
-         int64_t ip, dp;
+         int64_t ip, dp = -1;
          const entry_t *x;
          while (pos[i] >= end[i] && win[i] + 1 < starts[i + 1]) {
             win[i]++;
@@ -249,16 +250,11 @@ trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int paral
          active++;
          x = &rl->e[pos[i]++];
          ip = (int64_t)floor ((double)(x - rl->e) / rl->epp);
-         dp = -1;
-         if (rl->folded) {
-            int64_t *st = &stamp[(int64_t)i * nmasters + x->m];
-            if (*st != win[i] + 1) { /* else this window fetched the document already */
-               *st = win[i] + 1;
-               dp = rl->page_of[x->m];
+         if (!stamp || stamp[(int64_t)i * rl->ndocs + x->doc] != win[i] + 1) {
+            if (stamp) {
+               stamp[(int64_t)i * rl->ndocs + x->doc] = win[i] + 1;
             }
-         } else {
-            double off = (double)(x->rec - rl->min_rid);
-            dp = (int64_t)floor ((off > 0 ? off : 0) / rl->rpp);
+            dp = rl->page_of[x->doc];
          }
          if (ip != last[i]) {
             lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX, true);
@@ -283,128 +279,219 @@ trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int paral
    return sd;
 }
 
-/* folded_pages -- the folded packing of the load's trace (predict_trace.c): masters in key order, a
- * document that does not fit in the page's room starting the next page. */
-static int64_t *
-folded_pages (const lab_scan_predict_input_t *in)
+/* The rows of the collection, flat in (master, row) order. */
+typedef struct {
+   int64_t n;
+   int64_t *t, *rid, *m, *j;
+} rows_t;
+
+/* layout_docs -- rl's documents for a layout of documents of at most `br` rows of a master (0: one per
+ * master), packed in key order into pages of `page_bytes` (a document that does not fit in the page's room
+ * starts the next page), and the time index's entries (time, document). */
+static void
+layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, double page_bytes,
+             range_layout_t *rl)
 {
-   int64_t *page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of), m, page = 0;
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, i, page = 0;
    double fill = 0;
 
    for (m = 0; m < in->nmasters; m++) {
-      double doc = in->folded_master_bytes + (double)in->nrids[m] * in->folded_row_bytes;
-      if (fill > 0 && fill + doc > in->folded_page_bytes) {
-         page++;
-         fill = 0;
-      }
-      page_of[m] = page;
-      fill += doc;
+      first[m + 1] = first[m] + (br > 0 ? ((int64_t)in->nrids[m] + br - 1) / br : 1);
    }
-   return page_of;
+   rl->ndocs = first[in->nmasters];
+   rl->page_of = bson_malloc0 ((size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *rl->page_of);
+   for (m = 0; m < in->nmasters; m++) {
+      int64_t d;
+      for (d = first[m]; d < first[m + 1]; d++) {
+         int64_t rows = br > 0 ? (int64_t)in->nrids[m] - (d - first[m]) * br : (int64_t)in->nrids[m];
+         double doc =
+            in->folded_master_bytes + (double)(br > 0 && rows > br ? br : rows) * in->folded_row_bytes;
+         if (fill > 0 && fill + doc > page_bytes) {
+            page++;
+            fill = 0;
+         }
+         rl->page_of[d] = page;
+         fill += doc;
+      }
+   }
+   for (i = 0; i < r->n; i++) {
+      int64_t d = first[r->m[i]] + (br > 0 ? r->j[i] / br : 0);
+      rl->e[i] = (entry_t){ r->t[i], d, d };
+   }
+   rl->many = true;
+   bson_free (first);
+}
+
+/* layout_rows -- rl's documents for a layout of one document per row: their RecordIds as the probe read them
+ * (`natural`: the detail collection) or renumbered in key order, `rpp` rows a page. */
+static void
+layout_rows (const rows_t *r, bool natural, int64_t min_rid, double rpp, range_layout_t *rl)
+{
+   int64_t i;
+
+   rl->ndocs = r->n;
+   rl->page_of = bson_malloc0 ((size_t)(r->n > 0 ? r->n : 1) * sizeof *rl->page_of);
+   for (i = 0; i < r->n; i++) {
+      double off = natural ? (double)(r->rid[i] - min_rid) : (double)i;
+      rl->page_of[i] = (int64_t)floor ((off > 0 ? off : 0) / (rpp > 0 ? rpp : 1));
+      rl->e[i] = (entry_t){ r->t[i], natural ? r->rid[i] : i, i };
+   }
+   rl->many = false;
+}
+
+/* add_layout -- slot w->nl: its name, kind, bytes on disk and per data page read. */
+static int
+add_layout (lab_scan_predict_wl_t *w, const char *name, const char *kind, double storage, double data_disk,
+            double cache_bytes)
+{
+   int s = w->nl++;
+
+   bson_strncpy (w->name[s], name, sizeof w->name[s]);
+   bson_strncpy (w->kind[s], kind, sizeof w->kind[s]);
+   w->storage[s] = storage;
+   w->data_disk[s] = data_disk;
+   w->page_cache[s] = cache_bytes;
+   return s;
+}
+
+/* index_figures -- the time index's entries per page and bytes per page read: its own file on the detail
+ * collection when it exists, else the key index's figures (a date key is 8 bytes, as an int64 key); a
+ * multikey index of a layout of documents has an entry per row as well. */
+static void
+index_figures (const probe_t *p, const lab_scan_predict_input_t *in, int64_t n, lab_scan_predict_wl_t *w)
+{
+   double bytes = w->time_index_bytes > 0 ? w->time_index_bytes : lab_scan_predict_key_index_bytes (p);
+   double pages = ceil (bytes / LAB_PREDICT_INDEX_PAGE_BYTES);
+
+   w->index_epp = w->time_index_bytes > 0 ? (double)n / (pages > 0 ? pages : 1) : in->index_entries_per_page;
+   w->index_disk = bytes / (pages > 0 ? pages : 1);
+}
+
+/* build_range -- the range traces of every slot (rows flattened, each slot's entries sorted). */
+static void
+build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
+             const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w)
+{
+   const lab_scan_predict_input_t *in = &tr->in;
+   rows_t r;
+   int64_t k;
+   size_t j;
+   int s;
+
+   memset (&r, 0, sizeof r);
+   for (k = 0; k < p->nkeys; k++) {
+      r.n += (int64_t)p->nrids[k];
+   }
+   r.t = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.t);
+   r.rid = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.rid);
+   r.m = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.m);
+   r.j = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.j);
+   r.n = 0;
+   for (k = 0; k < p->nkeys; k++) {
+      for (j = 0; j < p->nrids[k]; j++, r.n++) {
+         r.t[r.n] = w->times[k][j];
+         r.rid[r.n] = p->rids[k][j];
+         r.m[r.n] = k;
+         r.j[r.n] = (int64_t)j;
+      }
+   }
+   index_figures (p, in, r.n, w);
+   for (s = 0; s < w->nl; s++) {
+      range_layout_t rl;
+      memset (&rl, 0, sizeof rl);
+      rl.e = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *rl.e);
+      rl.n = r.n;
+      if (s == 0) {
+         layout_rows (&r, true, in->min_rid, in->rows_per_page, &rl);
+      } else if (s == 1) {
+         layout_docs (in, &r, 0, in->folded_page_bytes, &rl);
+      } else {
+         const lab_scan_predict_cand_t *cd = &c->c[s - 2];
+         if (lab_layout_reads_rows (&cd->desc)) {
+            layout_rows (&r, false, 0, cd->rows_per_page, &rl);
+         } else {
+            layout_docs (in, &r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0, cd->page_bytes,
+                         &rl);
+         }
+      }
+      qsort (rl.e, (size_t)rl.n, sizeof *rl.e, entry_cmp);
+      rl.epp = w->index_epp >= 1 ? w->index_epp : 1;
+      rl.dbytes = (uint64_t)llround (w->page_cache[s] > 1 ? w->page_cache[s] : 1);
+      rl.ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
+      rl.ev = w->ev[s] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
+      w->sd[s] = trace_range (&rl, w, o->parallel, &w->range_docs[s]);
+      bson_free (rl.e);
+      bson_free (rl.page_of);
+   }
+   w->range_rows = w->range_docs[0]; /* detail: a document per row */
+   bson_free (r.t);
+   bson_free (r.rid);
+   bson_free (r.m);
+   bson_free (r.j);
 }
 
 /* lab_scan_predict_wl_build -- see predict_wl.h. */
 void
-lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
-                           lab_scan_predict_wl_t *w)
+lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr, const layouts_t *l,
+                           const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w)
 {
    const lab_scan_predict_input_t *in = &tr->in;
-   entry_t *e[2];
-   int64_t n = 0, k, *page_of;
-   size_t j;
-   range_layout_t rl;
-   int l;
+   size_t i;
 
-   if (!w->range || w->range_why || !w->times) {
+   if (!w->range && !w->aggregate) {
       return;
    }
-   for (k = 0; k < p->nkeys; k++) {
-      n += (int64_t)p->nrids[k];
+   add_layout (w, "detail", "rows", l->storage[0], l->data_disk[0], in->page_cache_bytes);
+   add_layout (w, "folded", "folded", l->storage[1], l->data_disk[1], in->folded_page_cache_bytes);
+   for (i = 0; c && i < c->n && w->nl < LAB_PREDICT_WL_LAYOUTS; i++) {
+      const lab_scan_predict_cand_t *cd = &c->c[i];
+      add_layout (w, cd->desc.name, lab_layout_kind_name (cd->desc.kind), cd->l.storage[0],
+                  cd->l.data_disk[0], cd->page_cache_bytes);
    }
-   e[0] = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *e[0]);
-   e[1] = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *e[1]);
-   n = 0;
-   for (k = 0; k < p->nkeys; k++) {
-      for (j = 0; j < p->nrids[k]; j++, n++) {
-         e[0][n] = (entry_t){ w->times[k][j], p->rids[k][j], k };
-         e[1][n] = (entry_t){ w->times[k][j], k, k };
-      }
+   if (w->range && !w->range_why && w->times) {
+      build_range (o, p, tr, c, w);
    }
-   qsort (e[0], (size_t)n, sizeof *e[0], entry_cmp);
-   qsort (e[1], (size_t)n, sizeof *e[1], entry_cmp);
-   /* the time index: its own file on the detail collection when it exists, else the key index's figures
-    * (a date key is 8 bytes, as an int64 key); the folded layout's multikey index has an entry per row */
-   if (w->time_index_bytes > 0) {
-      double pages = ceil (w->time_index_bytes / LAB_PREDICT_INDEX_PAGE_BYTES);
-      w->index_epp = (double)n / (pages > 0 ? pages : 1);
-      w->index_disk = w->time_index_bytes / (pages > 0 ? pages : 1);
-   } else {
-      double key_index = lab_scan_predict_key_index_bytes (p);
-      double pages = ceil (key_index / LAB_PREDICT_INDEX_PAGE_BYTES);
-      w->index_epp = in->index_entries_per_page;
-      w->index_disk = key_index / (pages > 0 ? pages : 1);
-   }
-   page_of = folded_pages (in);
-   for (l = 0; l < 2; l++) {
-      memset (&rl, 0, sizeof rl);
-      rl.e = e[l];
-      rl.n = n;
-      rl.folded = l == 1;
-      rl.page_of = page_of;
-      rl.rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
-      rl.epp = w->index_epp >= 1 ? w->index_epp : 1;
-      rl.min_rid = in->min_rid;
-      rl.dbytes = (uint64_t)llround (l == 1 ? in->folded_page_cache_bytes : in->page_cache_bytes);
-      rl.ibytes = (uint64_t)llround (in->index_page_cache_bytes);
-      rl.dbytes = rl.dbytes > 0 ? rl.dbytes : 1;
-      rl.ibytes = rl.ibytes > 0 ? rl.ibytes : 1;
-      rl.ev = w->ev[l] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
-      w->sd[l] = trace_range (&rl, w, o->parallel, p->nkeys, &w->range_docs[l]);
-   }
-   w->range_rows = w->range_docs[0]; /* detail: a document per row */
-   bson_free (page_of);
-   bson_free (e[0]);
-   bson_free (e[1]);
 }
 
-/* range_reads -- the range workload's bytes read (*bytes) and page reads (*misses) of layout i at `cache`:
+/* range_reads -- the range workload's bytes read (*bytes) and page reads (*misses) of slot s at `cache`:
  * LRU's where the trace's pages fit under eviction_target (nothing is evicted), else the eviction
  * miniature's (evictsim.h; waking at the trigger, as the load's scattered layouts). Returns the engine's
  * name (LAB_PREDICT_MODEL_*). */
 static const char *
-range_reads (const lab_scan_predict_wl_t *w, int i, const layouts_t *l, uint64_t cache, uint64_t cap,
-             double *bytes, double *misses)
+range_reads (const lab_scan_predict_wl_t *w, int s, const layouts_t *l, uint64_t cache, double *bytes,
+             double *misses)
 {
    uint64_t target = (uint64_t)llround ((double)cache * l->evict_target / 100);
    lab_scan_evictsim_config_t cfg = { 0 };
    lab_scan_evictsim_result_t r;
 
-   if (!w->ev[i] || lab_scan_evictsim_trace_footprint (w->ev[i]) <= target) {
-      *bytes = lab_scan_predict_read_bytes (w->sd[i], cap, l->data_disk[i], w->index_disk, misses);
+   if (!w->ev[s] || lab_scan_evictsim_trace_footprint (w->ev[s]) <= target) {
+      *bytes = lab_scan_predict_read_bytes (w->sd[s], lab_scan_predict_capacity_at (cache, l->fill),
+                                            w->data_disk[s], w->index_disk, misses);
       return LAB_PREDICT_MODEL_LRU;
    }
    cfg.cache_bytes = cache;
    cfg.target_pct = l->evict_target;
    cfg.trigger_pct = l->evict_trigger;
-   lab_scan_evictsim_run (w->ev[i], &cfg, &r);
+   lab_scan_evictsim_run (w->ev[s], &cfg, &r);
    *misses = r.misses[LAB_PREDICT_DATA] + r.misses[LAB_PREDICT_INDEX];
-   *bytes = r.misses[LAB_PREDICT_DATA] * l->data_disk[i] + r.misses[LAB_PREDICT_INDEX] * w->index_disk;
+   *bytes = r.misses[LAB_PREDICT_DATA] * w->data_disk[s] + r.misses[LAB_PREDICT_INDEX] * w->index_disk;
    return LAB_PREDICT_MODEL_SIM;
 }
 
-/* append_layout -- one layout's entry of a workload: its predicted engine bytes read and page reads. */
+/* append_layout -- slot s's entry of a workload: its predicted engine bytes read and page reads. */
 static void
-append_layout (bson_t *arr, int i, const char *name, const char *kind, double bytes, double pages,
+append_layout (bson_t *arr, const lab_scan_predict_wl_t *w, int s, double bytes, double pages,
                const char *model)
 {
    char idx[16];
    const char *ik;
    bson_t d;
 
-   bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
+   bson_uint32_to_string ((uint32_t)s, &ik, idx, sizeof idx);
    BSON_APPEND_DOCUMENT_BEGIN (arr, ik, &d);
-   BSON_APPEND_UTF8 (&d, "layout", name);
-   BSON_APPEND_UTF8 (&d, "kind", kind);
+   BSON_APPEND_UTF8 (&d, "layout", w->name[s]);
+   BSON_APPEND_UTF8 (&d, "kind", w->kind[s]);
    BSON_APPEND_DOUBLE (&d, "engine_read_bytes", bytes);
    if (pages >= 0) {
       BSON_APPEND_DOUBLE (&d, "page_reads", pages);
@@ -417,21 +504,17 @@ append_layout (bson_t *arr, int i, const char *name, const char *kind, double by
 
 /* lab_scan_predict_wl_point -- see predict_wl.h. */
 void
-lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_scan_predict_wl_t *w,
-                           const layouts_t *l, uint64_t cache)
+lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const layouts_t *l, uint64_t cache)
 {
-   uint64_t cap = lab_scan_predict_capacity_at (cache, l->fill);
-   static const char *const names[2] = { "detail", "folded" }, *const kinds[2] = { "rows", "folded" };
    bson_t arr, d, ls;
-   int n = 0, i;
+   int n = 0, s;
 
-   (void)o;
    if (!w->range && !w->aggregate) {
       return;
    }
    BSON_APPEND_ARRAY_BEGIN (point, "workload_reads", &arr);
    if (w->range) {
-      BSON_APPEND_DOCUMENT_BEGIN (&arr, n == 0 ? "0" : "1", &d);
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, "0", &d);
       n++;
       BSON_APPEND_UTF8 (&d, "workload", "range");
       if (w->range_why || !w->sd[0]) {
@@ -440,13 +523,13 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_sc
          BSON_APPEND_INT64 (&d, "windows", w->nwin);
          BSON_APPEND_DOUBLE (&d, "rows", w->range_rows);
          BSON_APPEND_UTF8 (&d, "model",
-                           "IXSCAN of the time index + FETCH, the windows drawn as scancmp's, "
-                           "LRU stack distances; no sampling: every row's time and RecordId");
+                           "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; "
+                           "no sampling: every row's time and RecordId");
          BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
-         for (i = 0; i < 2; i++) {
+         for (s = 0; s < w->nl; s++) {
             double misses = 0, b;
-            const char *model = range_reads (w, i, l, cache, cap, &b, &misses);
-            append_layout (&ls, i, names[i], kinds[i], b, misses, model);
+            const char *model = range_reads (w, s, l, cache, &b, &misses);
+            append_layout (&ls, w, s, b, misses, model);
          }
          bson_append_array_end (&d, &ls);
       }
@@ -454,14 +537,14 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_sc
    }
    if (w->aggregate) {
       BSON_APPEND_DOCUMENT_BEGIN (&arr, n == 0 ? "0" : "1", &d);
-      n++;
       BSON_APPEND_UTF8 (&d, "workload", "aggregate");
       BSON_APPEND_UTF8 (&d, "model",
                         "COLLSCAN: every leaf page read once whatever the cache, the layout's "
-                        "data on disk (detail: measured; folded: the sample fold's)");
+                        "data on disk (detail: measured; the others: the sample fold's)");
       BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
-      for (i = 0; i < 2; i++) {
-         append_layout (&ls, i, names[i], kinds[i], l->storage[i], l->pages[i][LAB_PREDICT_DATA], NULL);
+      for (s = 0; s < w->nl; s++) {
+         append_layout (&ls, w, s, w->storage[s], w->data_disk[s] > 0 ? w->storage[s] / w->data_disk[s] : -1,
+                        NULL);
       }
       bson_append_array_end (&d, &ls);
       bson_append_document_end (&arr, &d);
@@ -474,16 +557,17 @@ void
 lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
 {
    int64_t k;
+   int s;
 
    for (k = 0; w->times && k < nkeys; k++) {
       bson_free (w->times[k]);
    }
    bson_free (w->times);
    bson_free (w->win_lo);
-   lab_scan_stackdist_destroy (w->sd[0]);
-   lab_scan_stackdist_destroy (w->sd[1]);
-   lab_scan_evictsim_trace_destroy (w->ev[0]);
-   lab_scan_evictsim_trace_destroy (w->ev[1]);
+   for (s = 0; s < LAB_PREDICT_WL_LAYOUTS; s++) {
+      lab_scan_stackdist_destroy (w->sd[s]);
+      lab_scan_evictsim_trace_destroy (w->ev[s]);
+   }
    memset (w, 0, sizeof *w);
 }
 

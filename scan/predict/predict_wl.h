@@ -15,7 +15,11 @@
 #ifndef LAB_PREDICT_WL_H
 #define LAB_PREDICT_WL_H
 
+#include "scan/predict/predict_cands.h"
 #include "scan/predict/predict_private.h"
+
+/* The layouts predicted: detail, folded, then the other candidates (predict_cands.h). */
+#define LAB_PREDICT_WL_LAYOUTS (2 + LAB_PREDICT_CANDS)
 
 /* What the range and aggregate predictions need beyond the load's probe. */
 typedef struct {
@@ -26,12 +30,18 @@ typedef struct {
    double time_index_bytes; /* the detail time index on disk (0: not there, the key index's figures) */
    int64_t *win_lo;         /* the windows drawn */
    int64_t nwin;
-   int64_t range_ms;                 /* a window's length */
-   lab_scan_stackdist_t *sd[2];      /* range: detail, folded */
-   lab_scan_evictsim_trace_t *ev[2]; /* ... each worker's accesses, for the eviction miniature */
+   int64_t range_ms; /* a window's length */
+   /* per layout slot */
+   int nl;
+   char name[LAB_PREDICT_WL_LAYOUTS][64], kind[LAB_PREDICT_WL_LAYOUTS][16];
+   double storage[LAB_PREDICT_WL_LAYOUTS];                /* its data on disk: what a collection scan reads */
+   double data_disk[LAB_PREDICT_WL_LAYOUTS];              /* bytes one data page read reads */
+   double page_cache[LAB_PREDICT_WL_LAYOUTS];             /* a data page's footprint in the cache */
+   lab_scan_stackdist_t *sd[LAB_PREDICT_WL_LAYOUTS];      /* range */
+   lab_scan_evictsim_trace_t *ev[LAB_PREDICT_WL_LAYOUTS]; /* ... each worker's accesses, for the miniature */
+   double range_docs[LAB_PREDICT_WL_LAYOUTS];             /* documents fetched */
    double index_disk, index_epp;
-   double range_rows;    /* rows in the windows */
-   double range_docs[2]; /* documents fetched */
+   double range_rows; /* rows in the windows */
 } lab_scan_predict_wl_t;
 
 /* lab_scan_predict_wl_probe -- with range in o->wl.set (and no --sample): every row's time from one pass of
@@ -42,14 +52,16 @@ bool lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, co
                                 const int64_t *load, int64_t nload, lab_scan_predict_wl_t *w,
                                 bson_error_t *error);
 
-/* lab_scan_predict_wl_build -- the range traces of both layouts from the probe and the load's model input
- * (tr->in: page footprints, the folded packing). */
+/* lab_scan_predict_wl_build -- the layouts (detail and folded from the load's model `tr`, `l`; the
+ * candidates of `c`, may be NULL) and their range traces: a layout of rows in key order (sorted, clustered)
+ * has its rows renumbered so, one of documents (folded, buckets, zstd) its documents packed in key order. */
 void lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
+                                const layouts_t *l, const lab_scan_predict_cands_t *c,
                                 lab_scan_predict_wl_t *w);
 
 /* lab_scan_predict_wl_point -- "workload_reads" of one sweep point (docs/results-schema.md). */
-void lab_scan_predict_wl_point (bson_t *point, const lab_scan_opts_t *o, const lab_scan_predict_wl_t *w,
-                                const layouts_t *l, uint64_t cache);
+void lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const layouts_t *l,
+                                uint64_t cache);
 
 /* lab_scan_predict_wl_render -- the terminal lines of a predicted file's "workload_reads" appended to `s`
  * (nothing without them). */
