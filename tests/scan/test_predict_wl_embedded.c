@@ -137,6 +137,10 @@ test_range_aggregate (void **state)
    assert_string_equal (lab_test_json_str (pred, "sweep.0.workload_reads.0.workload"), "range");
    assert_string_equal (lab_test_json_str (pred, "sweep.0.workload_reads.1.workload"), "aggregate");
    assert_true (lab_test_json_num (pred, "sweep.0.workload_reads.0.windows") > 0);
+   /* the other candidates beside detail and folded (sorted, clustered, buckets, zstd) */
+   assert_string_equal (lab_test_json_str (pred, "sweep.0.workload_reads.0.layouts.5.layout"), "folded-zstd");
+   assert_true (lab_test_json_num (pred, "sweep.0.workload_reads.1.layouts.5.engine_read_bytes") <
+                lab_test_json_num (pred, "sweep.0.workload_reads.1.layouts.1.engine_read_bytes"));
    for (l = 0; l < 2; l++) {
       bad += check ("aggregate", layouts[l], bytes_of (&pt, "workload_reads", "aggregate", layouts[l]),
                     bytes_of (meas, "workloads", "aggregate", layouts[l]),
