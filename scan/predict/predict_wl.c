@@ -522,6 +522,7 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const 
       } else {
          BSON_APPEND_INT64 (&d, "windows", w->nwin);
          BSON_APPEND_DOUBLE (&d, "rows", w->range_rows);
+         BSON_APPEND_INT64 (&d, "probe_rows_read", w->docs_read); /* the pass over the rows' times */
          BSON_APPEND_UTF8 (&d, "model",
                            "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; "
                            "no sampling: every row's time and RecordId");
@@ -593,7 +594,7 @@ lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s)
             continue;
          }
          if (!head) {
-            bson_string_append (s, "Other workloads, engine MiB read cold (predicted):\n");
+            bson_string_append (s, "Range and aggregate workloads, engine MiB read cold (predicted):\n");
             head = true;
          }
          snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.not_predicted", i, k);
