@@ -121,7 +121,10 @@ draw_windows (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, i
             pick = r;
          }
       }
-      w->win_lo[j] = (p->nrids[k] > 0 ? w->times[k][pick] : 0) - o->wl.range_window_ms / 2;
+      /* a row without a date (INT64_MIN) would fail scancmp's draw: here its window is empty */
+      w->win_lo[j] = p->nrids[k] > 0 && w->times[k][pick] != INT64_MIN
+                        ? w->times[k][pick] - o->wl.range_window_ms / 2
+                        : INT64_MIN;
    }
 }
 
@@ -135,6 +138,7 @@ lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const p
    char names[LAB_STORE_INDEX_MAX_FIELDS][256];
    bool exists = false, multikey = false, ok = false;
    int64_t size = -1;
+   bson_error_t ierr;
 
    w->range = (o->wl.set & (1u << LAB_WL_RANGE)) != 0;
    w->aggregate = (o->wl.set & (1u << LAB_WL_AGGREGATE)) != 0;
@@ -150,7 +154,8 @@ lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const p
       return false;
    }
    lab_scan_wl_index (o, LAB_WL_RANGE, false, &spec, names);
-   if (lab_store_index_info (sess, o->detail, &spec, &exists, &multikey, &size, error) && exists &&
+   /* the time index's own size when a DBA made it already (else the key index's figures stand in) */
+   if (lab_store_index_info (sess, o->detail, &spec, &exists, &multikey, &size, &ierr) && exists &&
        size > 0) {
       w->time_index_bytes = (double)size;
    }
