@@ -464,6 +464,11 @@ void lab_cmp_render_predicted_note (bson_string_t *o, const lab_cmp_results_t *r
  * measured read amplification and the speedups, with the error. */
 void lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_results_t *pred);
 
+/* lab_cmp_render_prediction_wl -- (compare/prediction_wl.c) the range and aggregate workloads' predicted
+ * engine bytes read beside the measured ones of the same cache size, per layout, with the error. */
+void lab_cmp_render_prediction_wl (bson_string_t *o, const lab_cmp_results_t *r,
+                                   const lab_cmp_results_t *pred);
+
 /* lab_cmp_render_prediction_cands -- (compare/prediction_cands.c) the rest of "Predicted beside measured":
  * the other candidates the prediction carries beside the measured ones of the same nature (by their
  * descriptors) at the same caches, and an append's journal bytes and a row read's bytes beside the

@@ -441,6 +441,7 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
    if (shown > 0) {
       md_worst (o, r, &w);
    }
+   lab_cmp_render_prediction_wl (o, r, pred);
    lab_cmp_render_prediction_cands (o, r, pred);
    bson_string_append (o, "\n");
 }

@@ -134,7 +134,10 @@ static const char usage[] =
    "                         --calibrate a few masters are loaded cold then warm to refine the first\n"
    "                         page read. To set it beside a\n"
    "                         measured sweep (layout-report --prediction), predict at the measured caches:\n"
-   "                         --cache-sizes with that sweep's sizes in bytes (points are paired by size)\n"
+   "                         --cache-sizes with that sweep's sizes in bytes (points are paired by size).\n"
+   "                         With --workload range,aggregate also those workloads' bytes read, cold, per\n"
+   "                         layout (range: scancmp's own windows through the time index, which costs one\n"
+   "                         pass over the rows' times; aggregate: the layout read once)\n"
    "  --sample F             (with --predict, for very large collections) read the RecordIds of a share F\n"
    "                         of the masters only (0 < F <= 1; chosen by a hash of the key: the same ones\n"
    "                         every time) and scale their misses up to the whole load (as SHARDS scales a\n"
@@ -355,9 +358,11 @@ check_modes (lab_scan_opts_t *o, bson_error_t *error)
    if (o->load_order == LAB_LOAD_ORDER_BOTH) {
       o->wl.set |= 1u << LAB_WL_LOAD; /* the key-order row the random-order one is read beside */
    }
-   if (o->predict && lab_scan_wl_any (o)) {
+   if (o->predict && lab_scan_wl_any (o) &&
+       (o->wl.set & ~((1u << LAB_WL_LOAD) | (1u << LAB_WL_RANGE) | (1u << LAB_WL_AGGREGATE)))) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
-                     "--predict probes the load alone: run --workload in a measured comparison");
+                     "--predict predicts the load, range and aggregate workloads: run the others (row, "
+                     "append, update) in a measured comparison");
       return false;
    }
    if (o->reference_runs > 0 && (o->predict || (o->cache_sizes.n == 0 && o->cache_ratios.n == 0))) {

@@ -15,12 +15,13 @@
 # machine do not lengthen as they do the elapsed times) and with --random of the random load order (times
 # and CPU), beside
 # the cores other processes kept busy during the measured runs, and per shape the worst x of each; with
-# --candidates each candidate's bytes read predicted and measured. Prints figures; asserts nothing (the
-# test with a band is tests/scan/test_predict_embedded.c).
+# --candidates each candidate's bytes read predicted and measured; with --workloads the range and aggregate
+# workloads' bytes read predicted and measured per layout. Prints figures; asserts nothing (the tests with
+# a band are tests/scan/test_predict_embedded.c and test_predict_wl_embedded.c).
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
 #                                 [--keys-limit N] [--shapes LIST|all] [--runs N] [--random] [--candidates]
-#                                 [--calibrate] [--keep] [-- BILLGEN-OPTIONS...]
+#                                 [--workloads] [--calibrate] [--keep] [-- BILLGEN-OPTIONS...]
 #   --bills N        masters (default 2000), --rows MEAN rows per master (default 130): 260,000 rows
 #   --ratios LIST    cache ratios (default 0.25,0.5,1,1.5,2,4)
 #   --parallel N     workers (default 4, as the original experiment)
@@ -35,6 +36,7 @@
 #   --runs N         measured runs per point, the median kept (default 1; a shared machine's times vary)
 #   --random         also measure the random load order (scancmp --load-order both) and its speedup
 #   --candidates     also measure and predict the other candidates (slower: four more folds and loads)
+#   --workloads      also measure (cold, every point) and predict the range and aggregate workloads
 #   --calibrate      predict with --calibrate (a timed sample refines the first page read)
 #   --keep           keep the work directories (printed)
 #   after --: more billgen generate options for every shape
@@ -53,6 +55,8 @@ keep=0
 calibrate=()
 shapes=default
 candidates=0
+workloads=()
+pworkloads=()
 runs=1
 random=()
 all_shapes=default,open60,zipf,clustered,few,uniform
@@ -68,12 +72,14 @@ while [ $# -gt 0 ]; do
     --keys-limit) need "$@"; keys_limit=$2; shift 2 ;;
     --shapes) need "$@"; shapes=$2; shift 2 ;;
     --candidates) candidates=1; shift ;;
+    --workloads) workloads=(--workload load,range,aggregate --create-workload-indexes)
+                 pworkloads=(--workload range,aggregate); shift ;;
     --runs) need "$@"; runs=$2; shift 2 ;;
     --random) random=(--load-order both); shift ;;
     --calibrate) calibrate=(--calibrate); shift ;;
     --keep) keep=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -180,6 +186,26 @@ speed_table() {
     [rows] as $r | "speedup worst factor off (either way): load time \(f($r | worst("ex"))), CPU \(f($r | worst("cx"))), random order \(f($r | worst("rx"))), its CPU \(f($r | worst("rcx")))"' "$1"
 }
 
+# wl_table PRED MEAS -- the range and aggregate workloads' MiB read predicted / measured (error) per cache
+# and layout
+wl_table() {
+  echo "workloads: MiB read predicted / measured (error)"
+  jq -r --slurpfile m "$2" '
+    def mib(x): if x then (x / 1048576 * 100 | round / 100 | tostring) else "n/a" end;
+    def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
+    def lb(q; k; w; l): [(q[k] // [])[] | select(.workload == w) | (.layouts // [])[] | select(.layout == l)
+                         | .engine_read_bytes] | first;
+    ([.sweep[0].workload_reads[0].layouts[]?.layout]) as $names
+    | ("cache_MiB\tworkload\t" + ($names | join("\t"))),
+    (.sweep as $ps | $m[0].sweep[] as $q
+     | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p | select($p != null)
+     | ("range", "aggregate") as $w
+     | [mib($q.cache_size_bytes), $w]
+       + [$names[] as $l | lb($p; "workload_reads"; $w; $l) as $a | lb($q; "workloads"; $w; $l) as $b
+          | mib($a) + "/" + mib($b) + " (" + pct($a; $b) + ")"]
+     | join("\t"))' "$1" | column -t -s $'\t'
+}
+
 # cands_table PRED MEAS -- each candidate's MiB read predicted / measured (error) per cache
 cands_table() {
   jq -r --slurpfile m "$2" '
@@ -221,16 +247,18 @@ for s in "${shape_list[@]}"; do
              --layout folded-zstd=detail_zstd:folded)
   fi
   "$bin/scancmp" "${common[@]}" ${layouts[@]+"${layouts[@]}"} --cache-ratios "$ratios" --cold --direct-io \
-    --runs "$runs" ${random[@]+"${random[@]}"} --out "$work/meas.json" >/dev/null || die "the measured sweep failed ($s)"
+    --runs "$runs" ${random[@]+"${random[@]}"} ${workloads[@]+"${workloads[@]}"} --out "$work/meas.json" >/dev/null || die "the measured sweep failed ($s)"
   # the prediction at the measured sweep's caches exactly (its ratios divide by its own detail size, the
   # prediction's by the probe's: one ratio would be two caches); it reads the detail collection alone
   sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
-  "$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict ${calibrate[@]+"${calibrate[@]}"} --direct-io --out "$work/pred.json" \
+  "$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict ${calibrate[@]+"${calibrate[@]}"} \
+    ${pworkloads[@]+"${pworkloads[@]}"} --direct-io --out "$work/pred.json" \
     >/dev/null || die "scancmp --predict failed ($s)"
   jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents; cost: \(.prediction.cost.source // .prediction.cost.not_measured)"' "$work/pred.json"
   table "$work/pred.json" "$work/meas.json"
   speed_table "$work/pred.json" "$work/meas.json"
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
+  if [ ${#workloads[@]} -gt 0 ]; then wl_table "$work/pred.json" "$work/meas.json"; fi
 done
 echo
 echo "MiB read: the engine's bytes read from disk into its cache (median of the runs), read amplification in"

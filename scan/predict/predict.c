@@ -6,6 +6,7 @@
  */
 #include "scan/predict/predict_private.h"
 #include "scan/predict/predict_cands.h"
+#include "scan/predict/predict_wl.h"
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -380,6 +381,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    layouts_t l;
    traces_t tr, tr_random, groups[SAMPLE_GROUPS];
    lab_scan_predict_cands_t cands;
+   lab_scan_predict_wl_t wl;
    lab_scan_predict_point_reads_t reads;
    int64_t *load = NULL, *perm = NULL, nload = 0;
    uint64_t *caches = NULL;
@@ -396,6 +398,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    memset (&tr_random, 0, sizeof tr_random);
    memset (groups, 0, sizeof groups);
    memset (&cands, 0, sizeof cands);
+   memset (&wl, 0, sizeof wl);
    p.sample = o->predict_sample > 0 && o->predict_sample < 1 ? o->predict_sample : 1.0;
    if (o->nlayouts > 0) {
       lab_error_set (error, LAB_ERROR_USAGE, LAB_USAGE_ERR_CONFLICT,
@@ -409,6 +412,11 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    }
 
    load = loaded_masters (o, p.nkeys, &nload);
+   /* the range workload's rows' times (a pass of the documents: only when --workload asks for range) */
+   if (!lab_scan_predict_wl_probe (store, o, &p, load, nload, &wl, error)) {
+      goto done;
+   }
+   p.documents_fetched += wl.docs_read;
    traces_build (o, &p, load, nload, 0, p.sample, NULL, true, &tr);
    if (tr.mini.nload == 0) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,
@@ -443,6 +451,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    }
    layouts_of (&p, &tr.in, tr.folded_pages, &tr.mini, nload, &l);
    lab_scan_predict_cands_build (o, &p, &tr, &l, &cands);
+   lab_scan_predict_wl_build (o, &p, &tr, &l, &cands, &wl);
    if (!resolve_points (o, l.on_disk[0], &caches, &n, error)) {
       goto done;
    }
@@ -468,6 +477,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t,
                                      &reads);
       lab_scan_predict_cands_point (&point, &cands, caches[i]);
+      lab_scan_predict_wl_point (&point, &wl, &l, caches[i]);
       lab_scan_predict_append_speed (&point, caches[i], &tr, &tr_random, &l, nload, &t.cost, &reads);
       bson_append_document_end (&arr, &point);
    }
@@ -493,6 +503,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    ok = lab_results_sweep_check (results, error);
 done:
    lab_scan_predict_cands_cleanup (&cands);
+   lab_scan_predict_wl_cleanup (&wl, p.nkeys);
    traces_cleanup (&tr);
    traces_cleanup (&tr_random);
    bson_free (perm);

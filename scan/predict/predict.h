@@ -26,6 +26,9 @@
  * ways by the same hash, each estimate made again without one group, gives each figure's sampling error
  * (the delete-a-group jackknife).
  *
+ * With --workload range,aggregate the same probe predicts those workloads' bytes read per layout
+ * (predict_wl.h).
+ *
  * The pure part (lab_scan_predict_trace_*, lab_scan_predict_read_bytes) is unit-tested on hand-made layouts
  * (tests/scan/test_predict.c); the probe and the results document (lab_scan_predict_run) are checked against
  * measured cold sweeps on the same data (tests/scan/test_predict_embedded.c, scripts/bench-predict.sh).

@@ -4,6 +4,7 @@
  */
 #include "scan/predict/predict_private.h"
 #include "scan/predict/predict_cands.h"
+#include "scan/predict/predict_wl.h"
 
 #include "core/results.h"
 #include "scan/measure/measure.h"
@@ -40,6 +41,7 @@ lab_scan_predict_table_render (const bson_t *results)
       bson_string_append (s, cands);
       bson_free (cands);
    }
+   lab_scan_predict_wl_render (results, s);
    if (lab_results_get_number (results, "prediction.sample.fraction", &v)) {
       /* --sample: each figure's sampling error, point by point */
       size_t n = lab_results_sweep_n (results), i;

@@ -1,0 +1,619 @@
+/*
+ * predict_wl.c -- the range and aggregate workloads predicted beside the load (the model in predict_wl.h):
+ * the probe's pass over the rows' times, the windows drawn as scancmp draws them, the range traces and
+ * each point's "workload_reads".
+ */
+#include "scan/predict/predict_wl.h"
+
+#include "core/layout.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/results.h"
+#include "scan/hash.h"
+#include "scan/workloads/workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the probe: every row's time ------------------------------------------------------------------ */
+
+typedef struct {
+   uint64_t h;
+   int64_t k;
+} key_slot_t;
+
+/* value_hash -- FNV-1a of a value's extended JSON text (int32 3 and int64 3 alike, as the plan compares). */
+static uint64_t
+value_hash (const bson_value_t *v)
+{
+   char buf[256];
+   const char *s = lab_value_text (v, buf, sizeof buf);
+   uint64_t h = 1469598103934665603ull;
+
+   for (; *s; s++) {
+      h = (h ^ (uint8_t)*s) * 1099511628211ull;
+   }
+   return h;
+}
+
+/* slot_cmp -- qsort/bsearch order of key_slot_t by hash. */
+static int
+slot_cmp (const void *a, const void *b)
+{
+   uint64_t x = ((const key_slot_t *)a)->h, y = ((const key_slot_t *)b)->h;
+   return x < y ? -1 : x > y;
+}
+
+/* read_times -- one pass of the collection's natural order (RecordId order on the embedded store): the n-th
+ * row of master k met is its n-th RecordId, its time into w->times[k][n]. */
+static bool
+read_times (lab_store_session_t *sess, const lab_scan_opts_t *o, const probe_t *p, lab_scan_predict_wl_t *w,
+            bson_error_t *error)
+{
+   key_slot_t *slots = bson_malloc0 ((size_t)p->nkeys * sizeof *slots);
+   size_t *seen = bson_malloc0 ((size_t)p->nkeys * sizeof *seen);
+   lab_store_natural_opts_t no;
+   lab_store_cursor_t *cur = NULL;
+   const bson_t *doc;
+   int64_t k;
+   int rc = -1;
+
+   memset (&no, 0, sizeof no);
+   w->times = bson_malloc0 ((size_t)p->nkeys * sizeof *w->times);
+   for (k = 0; k < p->nkeys; k++) {
+      slots[k].h = value_hash (&p->keys[k]);
+      slots[k].k = k;
+      w->times[k] = bson_malloc0 ((p->nrids[k] > 0 ? p->nrids[k] : 1) * sizeof **w->times);
+   }
+   qsort (slots, (size_t)p->nkeys, sizeof *slots, slot_cmp);
+   if (!(cur = lab_store_natural_open (sess, o->detail, &no, error))) {
+      goto done;
+   }
+   while ((rc = lab_store_cursor_next (cur, &doc, error)) > 0) {
+      bson_iter_t it;
+      key_slot_t want, *hit;
+      int64_t t = INT64_MIN;
+
+      w->docs_read++;
+      if (!bson_iter_init_find (&it, doc, o->key)) {
+         continue;
+      }
+      want.h = value_hash (bson_iter_value (&it));
+      hit = bsearch (&want, slots, (size_t)p->nkeys, sizeof *slots, slot_cmp);
+      if (!hit || seen[hit->k] >= p->nrids[hit->k]) {
+         continue;
+      }
+      if (bson_iter_init_find (&it, doc, o->wl.time_field) && BSON_ITER_HOLDS_DATE_TIME (&it)) {
+         t = bson_iter_date_time (&it);
+      }
+      w->times[hit->k][seen[hit->k]++] = t;
+   }
+done:
+   lab_store_cursor_close (cur);
+   bson_free (slots);
+   bson_free (seen);
+   if (rc < 0) {
+      lab_error_prefix (error, "reading the rows' %s of %s", o->wl.time_field, o->detail);
+   }
+   return rc == 0;
+}
+
+/* draw_windows -- the range windows as lab_scan_wl_inputs_draw draws them: from o->wl.seed, a master of
+ * the loaded keys, then one of its rows by reservoir sampling, the window centred on its time. */
+static void
+draw_windows (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload,
+              lab_scan_predict_wl_t *w)
+{
+   uint64_t rng = o->wl.seed ^ 0x6c61796f75746c61ull; /* "layoutla", as the workloads' draw */
+   int64_t j;
+
+   w->nwin = nload > 0 ? o->wl.range_windows : 0;
+   w->range_ms = o->wl.range_window_ms;
+   w->win_lo = bson_malloc0 ((size_t)(w->nwin > 0 ? w->nwin : 1) * sizeof *w->win_lo);
+   for (j = 0; j < w->nwin; j++) {
+      int64_t k = load[lab_scan_rand64 (&rng) % (uint64_t)nload];
+      size_t r, pick = 0;
+      for (r = 0; r < p->nrids[k]; r++) {
+         if (lab_scan_rand64 (&rng) % (uint64_t)(r + 1) == 0) {
+            pick = r;
+         }
+      }
+      /* a row without a date (INT64_MIN) would fail scancmp's draw: here its window is empty */
+      w->win_lo[j] = p->nrids[k] > 0 && w->times[k][pick] != INT64_MIN
+                        ? w->times[k][pick] - o->wl.range_window_ms / 2
+                        : INT64_MIN;
+   }
+}
+
+/* lab_scan_predict_wl_probe -- see predict_wl.h. */
+bool
+lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p,
+                           const int64_t *load, int64_t nload, lab_scan_predict_wl_t *w, bson_error_t *error)
+{
+   lab_store_session_t *sess = NULL;
+   lab_store_index_spec_t spec;
+   char names[LAB_STORE_INDEX_MAX_FIELDS][256];
+   bool exists = false, multikey = false, ok = false;
+   int64_t size = -1;
+   bson_error_t ierr;
+
+   w->range = (o->wl.set & (1u << LAB_WL_RANGE)) != 0;
+   w->aggregate = (o->wl.set & (1u << LAB_WL_AGGREGATE)) != 0;
+   if (!w->range) {
+      return true;
+   }
+   if (p->sample < 1) {
+      w->range_why = "--sample: the probe holds the RecordIds of a sample of the masters, the range "
+                     "workload's windows need every row's (leave --sample out to predict it)";
+      return true;
+   }
+   if (!(sess = lab_store_session_open (store, error))) {
+      return false;
+   }
+   lab_scan_wl_index (o, LAB_WL_RANGE, false, &spec, names);
+   /* the time index's own size when a DBA made it already (else the key index's figures stand in) */
+   if (lab_store_index_info (sess, o->detail, &spec, &exists, &multikey, &size, &ierr) && exists &&
+       size > 0) {
+      w->time_index_bytes = (double)size;
+   }
+   if (!read_times (sess, o, p, w, error)) {
+      goto done;
+   }
+   draw_windows (o, p, load, nload, w);
+   lab_log_info ("range prediction: %lld rows' %s read, %lld windows drawn", (long long)w->docs_read,
+                 o->wl.time_field, (long long)w->nwin);
+   ok = true;
+done:
+   lab_store_session_close (sess);
+   return ok;
+}
+
+/* ---- the range traces ------------------------------------------------------------------------------ */
+
+/* One time index entry: its time, its record (the index's order among equal times) and the document it
+ * points to. */
+typedef struct {
+   int64_t t, rec, doc;
+} entry_t;
+
+/* entry_cmp -- the index's order: time, then record. */
+static int
+entry_cmp (const void *a, const void *b)
+{
+   const entry_t *x = a, *y = b;
+   if (x->t != y->t) {
+      return x->t < y->t ? -1 : 1;
+   }
+   return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+/* lower -- the first entry of e[0..n) at or after time t. */
+static int64_t
+lower (const entry_t *e, int64_t n, int64_t t)
+{
+   int64_t lo = 0, hi = n;
+   while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (e[mid].t < t) {
+         lo = mid + 1;
+      } else {
+         hi = mid;
+      }
+   }
+   return lo;
+}
+
+/* One layout's range trace: its time index's entries and its documents' pages. */
+typedef struct {
+   entry_t *e;
+   int64_t n;
+   int64_t *page_of; /* [ndocs]: each document's data page */
+   int64_t ndocs;
+   bool many;  /* a document holds many rows: fetched once per window (the IXSCAN's RecordIds deduplicated) */
+   double epp; /* index entries per leaf page */
+   uint64_t dbytes, ibytes;
+   lab_scan_evictsim_trace_t *ev; /* gets each worker's accesses, for the eviction miniature */
+} range_layout_t;
+
+/* trace_range -- the windows dealt in contiguous segments to the workers, each window's entries in index
+ * order, the workers interleaved entry by entry: each entry its index leaf page when it changes, then its
+ * document's page (once per window when a document holds many rows). */
+static lab_scan_stackdist_t *
+trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int parallel, double *docs)
+{
+   lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
+   int np = parallel > 0 ? parallel : 1, i, active;
+   int64_t *starts = bson_malloc0 ((size_t)(np + 1) * sizeof *starts);
+   int64_t *win = bson_malloc0 ((size_t)np * sizeof *win), *pos = bson_malloc0 ((size_t)np * sizeof *pos);
+   int64_t *end = bson_malloc0 ((size_t)np * sizeof *end), *last = bson_malloc0 ((size_t)np * sizeof *last);
+   /* per worker, the window (+1) that fetched each document last */
+   int64_t *stamp =
+      rl->many ? bson_malloc0 ((size_t)np * (size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *stamp) : NULL;
+
+   lab_scan_keys_segment (w->nwin, np, starts);
+   for (i = 0; i < np; i++) {
+      win[i] = starts[i] - 1; /* before its first window */
+   }
+   *docs = 0;
+   do {
+      active = 0;
+      for (i = 0; i < np; i++) {
+         int64_t ip, dp = -1;
+         const entry_t *x;
+         while (pos[i] >= end[i] && win[i] + 1 < starts[i + 1]) {
+            win[i]++;
+            pos[i] = lower (rl->e, rl->n, w->win_lo[win[i]]);
+            end[i] = lower (rl->e, rl->n, w->win_lo[win[i]] + w->range_ms);
+            last[i] = -1; /* a new query: a search from the root */
+         }
+         if (pos[i] >= end[i]) {
+            continue;
+         }
+         active++;
+         x = &rl->e[pos[i]++];
+         ip = (int64_t)floor ((double)(x - rl->e) / rl->epp);
+         if (!stamp || stamp[(int64_t)i * rl->ndocs + x->doc] != win[i] + 1) {
+            if (stamp) {
+               stamp[(int64_t)i * rl->ndocs + x->doc] = win[i] + 1;
+            }
+            dp = rl->page_of[x->doc];
+         }
+         if (ip != last[i]) {
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX, true);
+            lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX,
+                                         LAB_EVICTSIM_INDEX | (dp < 0 ? LAB_EVICTSIM_ROW_END : 0));
+            last[i] = ip;
+         }
+         if (dp >= 0) {
+            lab_scan_stackdist_access (sd, 2 * (uint64_t)dp, rl->dbytes, LAB_PREDICT_DATA, true);
+            lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)dp, rl->dbytes, LAB_PREDICT_DATA,
+                                         LAB_EVICTSIM_ROW_END);
+            (*docs)++;
+         }
+      }
+   } while (active > 0);
+   bson_free (starts);
+   bson_free (win);
+   bson_free (pos);
+   bson_free (end);
+   bson_free (last);
+   bson_free (stamp);
+   return sd;
+}
+
+/* The rows of the collection, flat in (master, row) order. */
+typedef struct {
+   int64_t n;
+   int64_t *t, *rid, *m, *j;
+} rows_t;
+
+/* layout_docs -- rl's documents for a layout of documents of at most `br` rows of a master (0: one per
+ * master), packed in key order into pages of `page_bytes` (a document that does not fit in the page's room
+ * starts the next page), and the time index's entries (time, document). */
+static void
+layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, double page_bytes,
+             range_layout_t *rl)
+{
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, i, page = 0;
+   double fill = 0;
+
+   for (m = 0; m < in->nmasters; m++) {
+      first[m + 1] = first[m] + (br > 0 ? ((int64_t)in->nrids[m] + br - 1) / br : 1);
+   }
+   rl->ndocs = first[in->nmasters];
+   rl->page_of = bson_malloc0 ((size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *rl->page_of);
+   for (m = 0; m < in->nmasters; m++) {
+      int64_t d;
+      for (d = first[m]; d < first[m + 1]; d++) {
+         int64_t rows = br > 0 ? (int64_t)in->nrids[m] - (d - first[m]) * br : (int64_t)in->nrids[m];
+         double doc =
+            in->folded_master_bytes + (double)(br > 0 && rows > br ? br : rows) * in->folded_row_bytes;
+         if (fill > 0 && fill + doc > page_bytes) {
+            page++;
+            fill = 0;
+         }
+         rl->page_of[d] = page;
+         fill += doc;
+      }
+   }
+   for (i = 0; i < r->n; i++) {
+      int64_t d = first[r->m[i]] + (br > 0 ? r->j[i] / br : 0);
+      rl->e[i] = (entry_t){ r->t[i], d, d };
+   }
+   rl->many = true;
+   bson_free (first);
+}
+
+/* layout_rows -- rl's documents for a layout of one document per row: their RecordIds as the probe read them
+ * (`natural`: the detail collection) or renumbered in key order, `rpp` rows a page. */
+static void
+layout_rows (const rows_t *r, bool natural, int64_t min_rid, double rpp, range_layout_t *rl)
+{
+   int64_t i;
+
+   rl->ndocs = r->n;
+   rl->page_of = bson_malloc0 ((size_t)(r->n > 0 ? r->n : 1) * sizeof *rl->page_of);
+   for (i = 0; i < r->n; i++) {
+      double off = natural ? (double)(r->rid[i] - min_rid) : (double)i;
+      rl->page_of[i] = (int64_t)floor ((off > 0 ? off : 0) / (rpp > 0 ? rpp : 1));
+      rl->e[i] = (entry_t){ r->t[i], natural ? r->rid[i] : i, i };
+   }
+   rl->many = false;
+}
+
+/* add_layout -- slot w->nl: its name, kind, bytes on disk and per data page read. */
+static int
+add_layout (lab_scan_predict_wl_t *w, const char *name, const char *kind, double storage, double data_disk,
+            double cache_bytes)
+{
+   int s = w->nl++;
+
+   bson_strncpy (w->name[s], name, sizeof w->name[s]);
+   bson_strncpy (w->kind[s], kind, sizeof w->kind[s]);
+   w->storage[s] = storage;
+   w->data_disk[s] = data_disk;
+   w->page_cache[s] = cache_bytes;
+   return s;
+}
+
+/* index_figures -- the time index's entries per page and bytes per page read: its own file on the detail
+ * collection when it exists, else the key index's figures (a date key is 8 bytes, as an int64 key); a
+ * multikey index of a layout of documents has an entry per row as well. */
+static void
+index_figures (const probe_t *p, const lab_scan_predict_input_t *in, int64_t n, lab_scan_predict_wl_t *w)
+{
+   double bytes = w->time_index_bytes > 0 ? w->time_index_bytes : lab_scan_predict_key_index_bytes (p);
+   double pages = ceil (bytes / LAB_PREDICT_INDEX_PAGE_BYTES);
+
+   w->index_epp = w->time_index_bytes > 0 ? (double)n / (pages > 0 ? pages : 1) : in->index_entries_per_page;
+   w->index_disk = bytes / (pages > 0 ? pages : 1);
+}
+
+/* build_range -- the range traces of every slot (rows flattened, each slot's entries sorted). */
+static void
+build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
+             const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w)
+{
+   const lab_scan_predict_input_t *in = &tr->in;
+   rows_t r;
+   int64_t k;
+   size_t j;
+   int s;
+
+   memset (&r, 0, sizeof r);
+   for (k = 0; k < p->nkeys; k++) {
+      r.n += (int64_t)p->nrids[k];
+   }
+   r.t = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.t);
+   r.rid = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.rid);
+   r.m = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.m);
+   r.j = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.j);
+   r.n = 0;
+   for (k = 0; k < p->nkeys; k++) {
+      for (j = 0; j < p->nrids[k]; j++, r.n++) {
+         r.t[r.n] = w->times[k][j];
+         r.rid[r.n] = p->rids[k][j];
+         r.m[r.n] = k;
+         r.j[r.n] = (int64_t)j;
+      }
+   }
+   index_figures (p, in, r.n, w);
+   for (s = 0; s < w->nl; s++) {
+      range_layout_t rl;
+      memset (&rl, 0, sizeof rl);
+      rl.e = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *rl.e);
+      rl.n = r.n;
+      if (s == 0) {
+         layout_rows (&r, true, in->min_rid, in->rows_per_page, &rl);
+      } else if (s == 1) {
+         layout_docs (in, &r, 0, in->folded_page_bytes, &rl);
+      } else {
+         const lab_scan_predict_cand_t *cd = &c->c[s - 2];
+         if (lab_layout_reads_rows (&cd->desc)) {
+            layout_rows (&r, false, 0, cd->rows_per_page, &rl);
+         } else {
+            layout_docs (in, &r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0, cd->page_bytes,
+                         &rl);
+         }
+      }
+      qsort (rl.e, (size_t)rl.n, sizeof *rl.e, entry_cmp);
+      rl.epp = w->index_epp >= 1 ? w->index_epp : 1;
+      rl.dbytes = (uint64_t)llround (w->page_cache[s] > 1 ? w->page_cache[s] : 1);
+      rl.ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
+      rl.ev = w->ev[s] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
+      w->sd[s] = trace_range (&rl, w, o->parallel, &w->range_docs[s]);
+      bson_free (rl.e);
+      bson_free (rl.page_of);
+   }
+   w->range_rows = w->range_docs[0]; /* detail: a document per row */
+   bson_free (r.t);
+   bson_free (r.rid);
+   bson_free (r.m);
+   bson_free (r.j);
+}
+
+/* lab_scan_predict_wl_build -- see predict_wl.h. */
+void
+lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr, const layouts_t *l,
+                           const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w)
+{
+   const lab_scan_predict_input_t *in = &tr->in;
+   size_t i;
+
+   if (!w->range && !w->aggregate) {
+      return;
+   }
+   add_layout (w, "detail", "rows", l->storage[0], l->data_disk[0], in->page_cache_bytes);
+   add_layout (w, "folded", "folded", l->storage[1], l->data_disk[1], in->folded_page_cache_bytes);
+   for (i = 0; c && i < c->n && w->nl < LAB_PREDICT_WL_LAYOUTS; i++) {
+      const lab_scan_predict_cand_t *cd = &c->c[i];
+      add_layout (w, cd->desc.name, lab_layout_kind_name (cd->desc.kind), cd->l.storage[0],
+                  cd->l.data_disk[0], cd->page_cache_bytes);
+   }
+   if (w->range && !w->range_why && w->times) {
+      build_range (o, p, tr, c, w);
+   }
+}
+
+/* range_reads -- the range workload's bytes read (*bytes) and page reads (*misses) of slot s at `cache`:
+ * LRU's where the trace's pages fit under eviction_target (nothing is evicted), else the eviction
+ * miniature's (evictsim.h; waking at the trigger, as the load's scattered layouts). Returns the engine's
+ * name (LAB_PREDICT_MODEL_*). */
+static const char *
+range_reads (const lab_scan_predict_wl_t *w, int s, const layouts_t *l, uint64_t cache, double *bytes,
+             double *misses)
+{
+   uint64_t target = (uint64_t)llround ((double)cache * l->evict_target / 100);
+   lab_scan_evictsim_config_t cfg = { 0 };
+   lab_scan_evictsim_result_t r;
+
+   if (!w->ev[s] || lab_scan_evictsim_trace_footprint (w->ev[s]) <= target) {
+      *bytes = lab_scan_predict_read_bytes (w->sd[s], lab_scan_predict_capacity_at (cache, l->fill),
+                                            w->data_disk[s], w->index_disk, misses);
+      return LAB_PREDICT_MODEL_LRU;
+   }
+   cfg.cache_bytes = cache;
+   cfg.target_pct = l->evict_target;
+   cfg.trigger_pct = l->evict_trigger;
+   lab_scan_evictsim_run (w->ev[s], &cfg, &r);
+   *misses = r.misses[LAB_PREDICT_DATA] + r.misses[LAB_PREDICT_INDEX];
+   *bytes = r.misses[LAB_PREDICT_DATA] * w->data_disk[s] + r.misses[LAB_PREDICT_INDEX] * w->index_disk;
+   return LAB_PREDICT_MODEL_SIM;
+}
+
+/* append_layout -- slot s's entry of a workload: its predicted engine bytes read and page reads. */
+static void
+append_layout (bson_t *arr, const lab_scan_predict_wl_t *w, int s, double bytes, double pages,
+               const char *model)
+{
+   char idx[16];
+   const char *ik;
+   bson_t d;
+
+   bson_uint32_to_string ((uint32_t)s, &ik, idx, sizeof idx);
+   BSON_APPEND_DOCUMENT_BEGIN (arr, ik, &d);
+   BSON_APPEND_UTF8 (&d, "layout", w->name[s]);
+   BSON_APPEND_UTF8 (&d, "kind", w->kind[s]);
+   BSON_APPEND_DOUBLE (&d, "engine_read_bytes", bytes);
+   if (pages >= 0) {
+      BSON_APPEND_DOUBLE (&d, "page_reads", pages);
+   }
+   if (model) {
+      BSON_APPEND_UTF8 (&d, "model", model);
+   }
+   bson_append_document_end (arr, &d);
+}
+
+/* lab_scan_predict_wl_point -- see predict_wl.h. */
+void
+lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const layouts_t *l, uint64_t cache)
+{
+   bson_t arr, d, ls;
+   int n = 0, s;
+
+   if (!w->range && !w->aggregate) {
+      return;
+   }
+   BSON_APPEND_ARRAY_BEGIN (point, "workload_reads", &arr);
+   if (w->range) {
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, "0", &d);
+      n++;
+      BSON_APPEND_UTF8 (&d, "workload", "range");
+      if (w->range_why || !w->sd[0]) {
+         BSON_APPEND_UTF8 (&d, "not_predicted", w->range_why ? w->range_why : "no window drawn");
+      } else {
+         BSON_APPEND_INT64 (&d, "windows", w->nwin);
+         BSON_APPEND_DOUBLE (&d, "rows", w->range_rows);
+         BSON_APPEND_INT64 (&d, "probe_rows_read", w->docs_read); /* the pass over the rows' times */
+         BSON_APPEND_UTF8 (&d, "model",
+                           "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; "
+                           "no sampling: every row's time and RecordId");
+         BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
+         for (s = 0; s < w->nl; s++) {
+            double misses = 0, b;
+            const char *model = range_reads (w, s, l, cache, &b, &misses);
+            append_layout (&ls, w, s, b, misses, model);
+         }
+         bson_append_array_end (&d, &ls);
+      }
+      bson_append_document_end (&arr, &d);
+   }
+   if (w->aggregate) {
+      BSON_APPEND_DOCUMENT_BEGIN (&arr, n == 0 ? "0" : "1", &d);
+      BSON_APPEND_UTF8 (&d, "workload", "aggregate");
+      BSON_APPEND_UTF8 (&d, "model",
+                        "COLLSCAN: every leaf page read once whatever the cache, the layout's "
+                        "data on disk (detail: measured; the others: the sample fold's)");
+      BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
+      for (s = 0; s < w->nl; s++) {
+         append_layout (&ls, w, s, w->storage[s], w->data_disk[s] > 0 ? w->storage[s] / w->data_disk[s] : -1,
+                        NULL);
+      }
+      bson_append_array_end (&d, &ls);
+      bson_append_document_end (&arr, &d);
+   }
+   bson_append_array_end (point, &arr);
+}
+
+/* lab_scan_predict_wl_cleanup -- see predict_wl.h. */
+void
+lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
+{
+   int64_t k;
+   int s;
+
+   for (k = 0; w->times && k < nkeys; k++) {
+      bson_free (w->times[k]);
+   }
+   bson_free (w->times);
+   bson_free (w->win_lo);
+   for (s = 0; s < LAB_PREDICT_WL_LAYOUTS; s++) {
+      lab_scan_stackdist_destroy (w->sd[s]);
+      lab_scan_evictsim_trace_destroy (w->ev[s]);
+   }
+   memset (w, 0, sizeof *w);
+}
+
+/* lab_scan_predict_wl_render -- see predict_wl.h. */
+void
+lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s)
+{
+   size_t n = lab_results_sweep_n (results), i;
+   bool head = false;
+   int k;
+
+   for (i = 0; i < n; i++) {
+      char path[128];
+      double cache = 0;
+      snprintf (path, sizeof path, "sweep.%zu.cache_size_bytes", i);
+      lab_results_get_number (results, path, &cache);
+      for (k = 0; k < 2; k++) {
+         const char *wl, *why;
+         double b[2] = { -1, -1 };
+         int l;
+         snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.workload", i, k);
+         if (!(wl = lab_results_get_string (results, path))) {
+            continue;
+         }
+         if (!head) {
+            bson_string_append (s, "Range and aggregate workloads, engine MiB read cold (predicted):\n");
+            head = true;
+         }
+         snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.not_predicted", i, k);
+         if ((why = lab_results_get_string (results, path))) {
+            bson_string_append_printf (s, "  %9.1f MiB  %-9s not predicted: %s\n", cache / 1048576.0, wl,
+                                       why);
+            continue;
+         }
+         for (l = 0; l < 2; l++) {
+            snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.engine_read_bytes", i, k, l);
+            lab_results_get_number (results, path, &b[l]);
+         }
+         bson_string_append_printf (s, "  %9.1f MiB  %-9s detail %9.2f  folded %9.2f\n", cache / 1048576.0,
+                                    wl, b[0] / 1048576.0, b[1] / 1048576.0);
+      }
+   }
+}
