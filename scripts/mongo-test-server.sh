@@ -135,7 +135,10 @@ build_server() {
     if [ ! -x "$bin" ]; then
       echo "$me: building the FerretDB test server (first time only, ~2 min) into $bin" >&2
       tmp="$bin.tmp.$$"
-      if ! (cd "$src" && GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -o "$tmp" .) \
+      # the compiler and linker collect garbage 4x less often than by default (a faster build), whatever
+      # the caller gave the server: GOGC=off under a GOMEMLIMIT (the tests') could make the linker thrash
+      if ! (cd "$src" && GOGC=400 GOMEMLIMIT=off GOFLAGS="-mod=readonly -buildvcs=false" \
+        go build -trimpath -o "$tmp" .) \
         >"$cache/build.log" 2>&1; then
         rm -f "$tmp"
         tail -n 20 "$cache/build.log" >&2

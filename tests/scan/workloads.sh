@@ -17,10 +17,10 @@ set -uo pipefail
 . "$(dirname "$0")/../lib/store_test.sh" workloads "$@"
 
 # the test server (FerretDB on SQLite) scans for what mongod would seek: a smaller dataset there (each
-# query scans the collection: 8 bills keep every workload, window and group)
-bills=60 rowk=150
-[ "$where" = server ] && bills=8 rowk=20
-expect 0 "$BIN/billgen" generate "${S[@]}" --bills $bills --seed 7 -q
+# query scans the collection: 8 bills of 20 rows on average keep every workload, window and group)
+bills=60 rowk=150 gen=()
+[ "$where" = server ] && bills=8 rowk=20 gen=(--mean-rows 20)
+expect 0 "$BIN/billgen" generate "${S[@]}" --bills $bills "${gen[@]}" --seed 7 -q
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst detail_coll -q
 expect 0 "$BIN/fold-details" "${S[@]}" --src bill_detail --dst bill_buckets --bucket-rows 20 -q
 expect 0 "$BIN/billgen" export "${S[@]}" --src bill_detail -o "$T/detail.csv" -q
