@@ -18,7 +18,11 @@
 # --times: its wall seconds in the coverage run.
 #
 # Usage: scripts/sanitizer-set.sh [--times FILE] [--jobs N] [--out FILE] [--no-build] [--reuse]
+#                                  [--max-seconds-per-line S]
 #   --times FILE  per-test seconds of a CI run (see above)
+#   --max-seconds-per-line S  then leave out, the worst first, each chosen test whose lines no other chosen
+#                 test runs cost more than S seconds each: those lines go uncovered, named on the test's
+#                 "left out" line and counted in the header (default: every line covered)
 #   --jobs N      tests run at a time (default 2)
 #   --out FILE    where to write the set (default tests/sanitizer-set.txt)
 #   --no-build    use build-cov/ as it is
@@ -95,11 +99,14 @@ jobs=2
 out=$here/tests/sanitizer-set.txt
 build=1
 reuse=0
+maxspl=
 while [ $# -gt 0 ]; do
   case "$1" in
-    --times|--jobs|--out)
+    --times|--jobs|--out|--max-seconds-per-line)
       [ $# -ge 2 ] || { echo "$me: $1 needs a value" >&2; exit 2; }
-      case "$1" in --times) times=$2 ;; --jobs) jobs=$2 ;; --out) out=$2 ;; esac
+      case "$1" in
+        --times) times=$2 ;; --jobs) jobs=$2 ;; --out) out=$2 ;; --max-seconds-per-line) maxspl=$2 ;;
+      esac
       shift ;;
     --no-build) build=0 ;;
     --reuse) reuse=1 ;;
@@ -109,6 +116,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "$me: --jobs: '$jobs' is not a positive number" >&2; exit 2; }
+[ -z "$maxspl" ] || [[ "$maxspl" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+  { echo "$me: --max-seconds-per-line: '$maxspl' is not a number of seconds" >&2; exit 2; }
 [ -z "$times" ] || [ -r "$times" ] || { echo "$me: --times: cannot read '$times'" >&2; exit 2; }
 command -v gcov >/dev/null || { echo "$me: gcov not found (it comes with gcc)" >&2; exit 1; }
 
@@ -164,10 +173,10 @@ for n in sorted(sys.argv[2:], key=lambda n: -cost.get(n, 0)):
 PY
 fi
 
-python3 - "$cov" "$out" "$times" "$commit$dirty" <<'PY'
+python3 - "$cov" "$out" "$times" "$commit$dirty" "$maxspl" <<'PY'
 import datetime, os, re, sys
 
-cov, out, times_file, commit = sys.argv[1:5]
+cov, out, times_file, commit, maxspl = sys.argv[1:6]
 names = [l.strip() for l in open(os.path.join(cov, "candidates.txt")) if l.strip()]
 lines, status, secs = {}, {}, {}
 for n in names:
@@ -210,6 +219,30 @@ for n in sorted(chosen, key=lambda n: -cost[n]):
 covered = set().union(*(lines[n] for n in chosen)) if chosen else set()
 assert covered == union
 
+def only(n):  # the lines of chosen test n that no other chosen test runs
+    return lines[n] - set().union(*(lines[m] for m in chosen if m != n))
+
+# --max-seconds-per-line: trade the dearest lines for time, the worst test first
+dropped = {}
+while maxspl and chosen:
+    worst = max(chosen, key=lambda n: cost[n] / len(only(n)))
+    lost = only(worst)
+    if cost[worst] / len(lost) <= float(maxspl):
+        break
+    chosen.remove(worst)
+    dropped[worst] = lost
+covered = set().union(*(lines[n] for n in chosen)) if chosen else set()
+# ... and take back any other test whose lines the drops left uncovered cost at most S seconds each
+while dropped:
+    adds = [n for n in names if n not in chosen and n not in dropped and lines[n] - covered]
+    best = min(adds, key=lambda n: cost[n] / len(lines[n] - covered), default=None)
+    if best is None or cost[best] / len(lines[best] - covered) > float(maxspl):
+        break
+    chosen.append(best)
+    covered |= lines[best]
+for n in dropped:
+    dropped[n] = lines[n] - covered
+
 def files(s):
     return len(set(l.rsplit(":", 1)[0] for l in s))
 
@@ -223,6 +256,9 @@ with open(out + ".tmp", "w") as f:
     f.write("# computed %s from commit %s\n" % (now, commit))
     f.write("# product lines executed: %d by all %d candidates, %d by the %d chosen (%d files)\n"
             % (len(union), len(names), len(covered), len(chosen), files(union)))
+    if dropped:
+        f.write("# --max-seconds-per-line %s: %d lines not covered, named on the left-out lines of %d tests\n"
+                % (maxspl, len(union - covered), len(dropped)))
     f.write("# seconds (cost: %s): %.0f for all candidates, %.0f for the chosen\n"
             % ("--times " + os.path.basename(times_file) if times_file else "the coverage run", before, after))
     f.write("# A line: a chosen test (# its lines, the lines no other chosen test runs, its cost), or\n")
@@ -233,13 +269,19 @@ with open(out + ".tmp", "w") as f:
         f.write("%-28s # %d lines, %d only here, %.0f s%s\n" % (n, len(lines[n]), len(lines[n] - others), cost[n], note))
     for n in sorted(set(names) - set(chosen)):
         note = "" if status[n] == "passed" else "; %s in the coverage run" % status[n]
-        if not lines[n]:
+        if n in dropped:
+            why = ("over --max-seconds-per-line %s: the lines only it ran cost more than that each; "
+                   "%d of them no chosen test runs: %s" % (maxspl, len(dropped[n]), " ".join(sorted(dropped[n]))))
+        elif not lines[n]:
             why = "runs no product line"
         else:
             why = "covered by the chosen set (adds 0 of its %d lines, %.0f s)" % (len(lines[n]), cost[n])
         f.write("left out: %s -- %s%s\n" % (n, why, note))
 os.replace(out + ".tmp", out)
-print("product lines: %d covered by all %d candidates, %d by the %d chosen" % (len(union), len(names), len(covered), len(chosen)))
+print("product lines: %d covered by all %d candidates, %d by the %d chosen"
+      % (len(union), len(names), len(covered), len(chosen)))
+for n in sorted(dropped):
+    print("not covered (--max-seconds-per-line %s): %s's %s" % (maxspl, n, " ".join(sorted(dropped[n]))))
 print("summed seconds (%s): %.0f before, %.0f after" % ("--times" if times_file else "coverage run", before, after))
 if ci_san:
     fixture = [n for n in ci_san if n not in names]  # the fixture's start and stop, and tests gone since
