@@ -110,7 +110,7 @@ while [ $# -gt 0 ]; do
       shift ;;
     --no-build) build=0 ;;
     --reuse) reuse=1 ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
