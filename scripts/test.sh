@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # test.sh -- the README's test command: installs what is missing, builds (warnings as errors), starts
 # the MongoDB-compatible test server through ctest's fixture, runs every test and, at the same time in
-# build-asan/, the tests again under AddressSanitizer + UndefinedBehaviorSanitizer (the unit,
-# embedded-store, server and CLI tests, golden files included; not the slow, demo and fault-injection
-# ones, nor those labelled nosan, whose native code other tests already run under the sanitizers:
-# tests/CMakeLists.txt), then demo_quick (which must run alone) beside the fuzz smoke pass
+# build-asan/, the tests again under AddressSanitizer + UndefinedBehaviorSanitizer (those labelled san:
+# the unit, embedded-store, server and CLI tests, golden files included, whose product lines cover all
+# those tests run, tests/sanitizer-set.txt chosen by scripts/sanitizer-set.sh; never the slow, demo and
+# fault-injection ones), then demo_quick (which must run alone) beside the fuzz smoke pass
 # (scripts/fuzz.sh: every libFuzzer target for 4 s, its seed corpus replayed, clang-16 tree in
 # build-fuzz/; the long run is its own command: scripts/fuzz.sh --time 300). The fault-injection tests
 # run in the plain pass. With -R/-L/-E, --no-asan: one ctest pass, as before.
@@ -140,12 +140,13 @@ san=0
 run_fuzz=0
 [ "$fuzz" -eq 1 ] && [ ${#ctest_args[@]} -eq 0 ] && run_fuzz=1
 
-# The sanitizer pass: the unit, embedded, server and CLI tests under ASan + UBSan (tests/CMakeLists.txt
-# says which are left out and why). WiredTiger itself is not instrumented. exitcode=23: a sanitizer report
+# The sanitizer pass: the tests labelled san under ASan + UBSan, the unit, embedded, server and CLI tests
+# whose product lines cover every line all of them run (tests/sanitizer-set.txt, chosen by
+# scripts/sanitizer-set.sh). WiredTiger itself is not instrumented. exitcode=23: a sanitizer report
 # ends the tool with a status no test expects (ASan's default, 1, is the exit status of a tool's runtime
 # error that tests do expect). Its server tests get the fixture of build-asan/ (its own server, port and
 # directories: the two passes share no file).
-san_args=(-L 'unit|embedded|server|cli' -LE 'slow|demo|nosan')
+san_args=(-L '^san$')
 
 if [ "$san" -eq 1 ]; then
   # The plain and sanitizer passes run at the same time (each ctest -j nproc): most tests wait on a
