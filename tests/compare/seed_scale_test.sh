@@ -155,7 +155,10 @@ for p in generate fold+verify; do
   grep -qF "== $p: done in the run being resumed" "$tmp/err5" || fail "--resume ran $p again"
 done
 grep -qF "== scancmp: " "$tmp/err5" && [ -s "$tmp/run/report.md" ] || fail "--resume did not run the scans and the report"
-python3 -c "import json, sys; assert abs(json.load(open(sys.argv[1]))['phases'][0]['wall_s'] - float(sys.argv[2])) < 0.05" \
+# (within 0.5 s, not 0.05: the figure now comes from generate.time, GNU time's own clock, which leaves out
+# starting /usr/bin/time itself -- over 0.05 s with the machine's load average at 10, a failure seen; a
+# figure lost or measured anew is seconds off)
+python3 -c "import json, sys; assert abs(json.load(open(sys.argv[1]))['phases'][0]['wall_s'] - float(sys.argv[2])) < 0.5" \
   "$tmp/run/phases.json" "$gen_wall" || fail "--resume: generate's recorded wall time was not kept"
 rc=0
 "$src/scripts/seed-scale.sh" --fraction 0.002 --dir "$tmp/run" --resume >/dev/null 2>"$tmp/err6" || rc=$?
