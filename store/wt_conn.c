@@ -289,24 +289,6 @@ check_home (const lab_store_t *store, char *real, bson_error_t *error)
 #define LAB_WT_CACHE_OVERHEAD "30"
 #endif
 
-/* journal_file_max -- ",file_max=NMB" into buf when $LAB_WT_JOURNAL_FILE_MAX is N MB (1 to 100), else
- * "": the tests that set it (tests/CMakeLists.txt, LAB_TEST_SHORT_JOURNAL) keep journal files of N MB
- * instead of mongod's 100 MB. WiredTiger 3.2's recovery, at every open, reads the rest of the newest
- * journal file (twice) to check that it holds only zeroes: 200 MB and about 0.25 s of CPU per open, more
- * than a small tool run's own work (test_fold_cli_embedded: 52.9 CPU s with 100 MB files, 17.9 with 2 MB,
- * side by side). Every user, and every test not listed, runs mongod's size. */
-static void
-journal_file_max (const char *env, char *buf, size_t len)
-{
-   char *end = NULL;
-   long mb = env ? strtol (env, &end, 10) : 0;
-
-   buf[0] = '\0';
-   if (env && end != env && !strcmp (end, "MB") && mb >= 1 && mb <= 100) {
-      bson_snprintf (buf, len, ",file_max=%ldMB", mb);
-   }
-}
-
 /* conn_config -- mongod's wiredtiger_open configuration for a cache of cache_bytes. cache_overhead is
  * WiredTiger's default 8 with tcmalloc, as in mongod; with glibc malloc (the sanitizer builds) 30, the
  * most it takes: glibc's per-allocation overhead and fragmentation on the engine's many small page
@@ -319,10 +301,6 @@ static char *
 conn_config (const lab_store_t *store, uint64_t cache_bytes)
 {
    char zstd[160] = "";
-   char journal[48] = "";
-   const char *jmax = getenv ("LAB_WT_JOURNAL_FILE_MAX"); /* tests: see journal_file_max's comment */
-
-   journal_file_max (jmax, journal, sizeof journal);
 
    if (!store->opts.skip_zstd) {
       bson_snprintf (zstd, sizeof zstd, ",local=(entry=%s,config=(compression_level=%d))",
@@ -333,10 +311,10 @@ conn_config (const lab_store_t *store, uint64_t cache_bytes)
       "create,cache_size=%" PRIu64 "M,cache_overflow=(file_max=0M),session_max=33000,"
       "cache_overhead=" LAB_WT_CACHE_OVERHEAD ",eviction=(threads_min=4,threads_max=4),config_base=false,"
       "statistics=(fast),"
-      "log=(enabled=true,archive=true,path=journal,compressor=snappy%s),"
+      "log=(enabled=true,archive=true,path=journal,compressor=snappy),"
       "file_manager=(close_idle_time=100000,close_scan_interval=10,close_handle_minimum=250),"
       "statistics_log=(wait=0),checkpoint=(wait=60),extensions=[\"%s\"%s%s]%s",
-      (cache_bytes + (1024 * 1024 - 1)) / (1024 * 1024), journal, LAB_WT_SNAPPY_PATH, ZLIB_EXTENSION, zstd,
+      (cache_bytes + (1024 * 1024 - 1)) / (1024 * 1024), LAB_WT_SNAPPY_PATH, ZLIB_EXTENSION, zstd,
       store->opts.direct_io ? ",direct_io=[data]" : "");
 }
 
