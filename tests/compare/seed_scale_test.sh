@@ -21,8 +21,10 @@ read -r masters rows masters_c rows_c < <(python3 -c "
 import sys; f = float(sys.argv[1]); m, r = int(427003 * f + 0.5), int(55357286 * f + 0.5)
 print(m, r, '{:,}'.format(m), '{:,}'.format(r))" "$fraction")
 
+# --keep: the --resume check below continues this run (a third full run made only to be resumed took a
+# third of the test's time); the --candidates run, without --keep, checks that the store goes by default
 rc=0
-"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/run" --progress never \
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/run" --keep --progress never \
   >"$tmp/out" 2>"$tmp/err" || rc=$?
 if [ $rc -ne 0 ]; then
   tail -30 "$tmp/err" >&2
@@ -92,7 +94,7 @@ for row in 'parallel load time | 932 s | 432 s | 46% |' 'server memory | 52.4 GB
   'data returned by mongod (peak) | 23.4 KB/s | 52.8 KB/s | 226% |' '**Regime** (cache vs data)' '**Client**'; do
   grep -qF -- "$row" "$report" || fail "the reference section lacks '$row'"
 done
-[ ! -e "$tmp/run/data" ] || fail "the store was kept without --keep"
+[ -e "$tmp/run/data" ] || fail "the store was not kept with --keep"
 
 # --candidates: the sorted and clustered copies folded and verified, all four layouts loaded at each point,
 # the report taking the speedup apart; scancmp's and the total's targets left out (they are for two layouts)
@@ -136,29 +138,30 @@ grep -Eq "^prediction \(scancmp --predict --sample 0.5, bill_detail alone, page 
 grep -q '^## Predicted beside measured$' "$tmp/cand/report.md" || fail "--predict: the report has no prediction section"
 grep -q "locality (detail → sorted)" "$tmp/cand/report.md" && grep -q "Unfolded, clustered" "$tmp/cand/report.md" ||
   fail "--candidates: the report does not take the speedup apart"
+[ ! -e "$tmp/cand/data" ] || fail "the store was kept without --keep"
 
 # --resume: a kept run whose scans did not finish continues with them, the earlier phases' figures kept
-rc=0
-"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/r2" --keep --progress never >/dev/null 2>"$tmp/err4" ||
-  rc=$?
-[ $rc -eq 0 ] || fail "--keep run: exit $rc: $(tail -3 "$tmp/err4")"
-gen_wall=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['phases'][0]['wall_s'])" "$tmp/r2/phases.json")
+# (the first run above, kept with --keep, its checks done)
+gen_wall=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['phases'][0]['wall_s'])" "$tmp/run/phases.json")
 # as after a stop during the scans: the phase left neither its figures nor its time file
-rm -f "$tmp/r2/scancmp.phase" "$tmp/r2/scancmp.time" "$tmp/r2/report.md"
+rm -f "$tmp/run/scancmp.phase" "$tmp/run/scancmp.time" "$tmp/run/report.md"
 # and generate recorded only by its time file (a run from before .phase files): still done, never redone
-rm -f "$tmp/r2/generate.phase"
+rm -f "$tmp/run/generate.phase"
 rc=0
-"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/r2" --keep --resume --progress never \
+"$src/scripts/seed-scale.sh" --fraction "$fraction" --dir "$tmp/run" --keep --resume --progress never \
   >"$tmp/out5" 2>"$tmp/err5" || rc=$?
 [ $rc -eq 0 ] || fail "--resume: exit $rc: $(tail -3 "$tmp/err5")"
 for p in generate fold+verify; do
   grep -qF "== $p: done in the run being resumed" "$tmp/err5" || fail "--resume ran $p again"
 done
-grep -qF "== scancmp: " "$tmp/err5" && [ -s "$tmp/r2/report.md" ] || fail "--resume did not run the scans and the report"
-python3 -c "import json, sys; assert abs(json.load(open(sys.argv[1]))['phases'][0]['wall_s'] - float(sys.argv[2])) < 0.05" \
-  "$tmp/r2/phases.json" "$gen_wall" || fail "--resume: generate's recorded wall time was not kept"
+grep -qF "== scancmp: " "$tmp/err5" && [ -s "$tmp/run/report.md" ] || fail "--resume did not run the scans and the report"
+# (within 0.5 s, not 0.05: the figure now comes from generate.time, GNU time's own clock, which leaves out
+# starting /usr/bin/time itself -- over 0.05 s with the machine's load average at 10, a failure seen; a
+# figure lost or measured anew is seconds off)
+python3 -c "import json, sys; assert abs(json.load(open(sys.argv[1]))['phases'][0]['wall_s'] - float(sys.argv[2])) < 0.5" \
+  "$tmp/run/phases.json" "$gen_wall" || fail "--resume: generate's recorded wall time was not kept"
 rc=0
-"$src/scripts/seed-scale.sh" --fraction 0.002 --dir "$tmp/r2" --resume >/dev/null 2>"$tmp/err6" || rc=$?
+"$src/scripts/seed-scale.sh" --fraction 0.002 --dir "$tmp/run" --resume >/dev/null 2>"$tmp/err6" || rc=$?
 [ $rc -eq 1 ] && grep -qF "holds a run of fraction=$fraction, not fraction=0.002" "$tmp/err6" ||
   fail "--resume with another fraction: exit $rc: $(cat "$tmp/err6")"
 rc=0

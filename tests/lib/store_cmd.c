@@ -8,7 +8,9 @@
  *   test-store-cmd URI DB index COLL F1[,F2...]    build the ascending index of that key pattern
  *   test-store-cmd URI DB dump COLL                every document, natural order, one per line
  *   test-store-cmd URI DB has-index COLL F1[,...]  print "yes" or "no"
- * Exit 0, or 1 with the error on stderr (2: usage).
+ *   test-store-cmd URI DB CMD ARGS + CMD ARGS ...  several of them, in order, on one open of the store (a
+ *                                                  shell test's fingerprint of a store: one open, not ten)
+ * Exit 0, or 1 with the error on stderr (the commands after a failed one not run; 2: usage).
  */
 #include "store/store.h"
 
@@ -28,16 +30,17 @@ parse_spec (char *buf, lab_store_index_spec_t *spec)
    }
 }
 
-/* run -- the command argv[3] on the store's session; false with error set. */
+/* run -- the command argv[0] (its collection argv[1], its argument argv[2]) on the store's session;
+ * false with error set. */
 static bool
 run (lab_store_session_t *sess, char **argv, bson_error_t *error)
 {
-   const char *cmd = argv[3], *coll = argv[4];
+   const char *cmd = argv[0], *coll = argv[1];
    lab_store_index_spec_t spec;
    bool ok = false;
 
    if (!strcmp (cmd, "insert") || !strcmp (cmd, "upsert")) {
-      bson_t *doc = bson_new_from_json ((const uint8_t *)argv[5], -1, error);
+      bson_t *doc = bson_new_from_json ((const uint8_t *)argv[2], -1, error);
       lab_store_insert_result_t res = { 0 };
       if (doc) {
          ok = !strcmp (cmd, "upsert")
@@ -50,7 +53,7 @@ run (lab_store_session_t *sess, char **argv, bson_error_t *error)
    } else if (!strcmp (cmd, "index") || !strcmp (cmd, "has-index")) {
       bool exists = false, multikey = false;
       int64_t size = -1;
-      parse_spec (argv[5], &spec);
+      parse_spec (argv[2], &spec);
       if (!strcmp (cmd, "index")) {
          ok = lab_store_create_index_spec (sess, coll, &spec, error);
       } else if ((ok = lab_store_index_info (sess, coll, &spec, &exists, &multikey, &size, error))) {
@@ -73,6 +76,16 @@ run (lab_store_session_t *sess, char **argv, bson_error_t *error)
    return ok;
 }
 
+/* nargs -- the words of the command at argv[i] (itself included), or 0 when argc leaves too few or its
+ * last word is not followed by the end or "+". */
+static int
+nargs (int argc, char **argv, int i)
+{
+   int n = !strcmp (argv[i], "dump") ? 2 : 3;
+
+   return i + n <= argc && (i + n == argc || !strcmp (argv[i + n], "+")) ? n : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -81,16 +94,22 @@ main (int argc, char **argv)
    lab_store_session_t *sess = NULL;
    bson_error_t error = { 0 };
    bool ok;
+   int i, n;
 
-   if (argc != 6 && !(argc == 5 && !strcmp (argv[3], "dump"))) {
+   for (i = 3; i < argc && (n = nargs (argc, argv, i)) > 0; i += n + 1) {
+   }
+   if (argc < 5 || i != argc + 1) {
       fprintf (stderr,
                "usage: test-store-cmd URI DB insert|upsert COLL JSON | index|has-index COLL F1[,F2] | "
-               "dump COLL\n");
+               "dump COLL [+ another of them]...\n");
       return 2;
    }
    so.db = argv[2];
    store = lab_store_open (argv[1], &so, &error);
-   ok = store && (sess = lab_store_session_open (store, &error)) && run (sess, argv, &error);
+   ok = store && (sess = lab_store_session_open (store, &error));
+   for (i = 3; ok && i < argc; i += nargs (argc, argv, i) + 1) {
+      ok = run (sess, argv + i, &error);
+   }
    if (!ok) {
       fprintf (stderr, "test-store-cmd: %s\n", error.message);
    }
