@@ -35,20 +35,37 @@ ratio_or (double a, double b, double dflt)
    return b > 0 && a > 0 ? a / b : dflt;
 }
 
-/* size_pages -- the candidate's storage from its records' bytes and disk per byte, and its pages as full on
- * disk as the detail's leaf pages (WiredTiger grows a page until its compressed image fills
- * leaf_page_max: a layout that compresses better holds more records per page); the footprint of a page in
- * the cache scaled from the detail's by its records' bytes. */
+/* precomp_bytes -- the records' bytes before compression a leaf page settles at for records of
+ * `disk_per_byte` on disk: grown until the compressed image fills leaf_page_max, within leaf_page_max and
+ * memory_page_image_max (predict_private.h). */
+static double
+precomp_bytes (double disk_per_byte)
+{
+   double b = disk_per_byte > 0 ? LAB_PREDICT_LEAF_PAGE_MAX / disk_per_byte : LAB_PREDICT_PAGE_IMAGE_MAX;
+
+   return fmin (fmax (b, LAB_PREDICT_LEAF_PAGE_MAX), LAB_PREDICT_PAGE_IMAGE_MAX);
+}
+
+/* size_pages -- the candidate's storage from its records' bytes and disk per byte, and its pages: the
+ * detail's records per leaf page scaled as WiredTiger's compression adjustment scales a page's records
+ * before compression (a layout that compresses better holds more records per page, until the in-memory
+ * image cap binds: zstd's pages of billgen's documents held what snappy's did, where pages as full on disk
+ * as the detail's predicted 1.7x the records); the footprint of a page in the cache scaled from the
+ * detail's by its records' bytes. */
 static void
 size_pages (lab_scan_predict_cand_t *c, const lab_scan_predict_input_t *in, const layouts_t *l,
             double data_bytes)
 {
    double detail_page = in->folded_page_bytes; /* the detail's records' bytes per leaf page */
+   double detail_dpb = ratio_or (l->storage[0], l->data_bytes[0], 0);
+   double page = detail_page > 0 && detail_dpb > 0
+                    ? detail_page * precomp_bytes (c->disk_per_byte) / precomp_bytes (detail_dpb)
+                    : LAB_PREDICT_PAGE_IMAGE_SPLIT;
    double pages;
 
    c->l.data_bytes[0] = data_bytes;
    c->l.storage[0] = data_bytes * c->disk_per_byte;
-   pages = ceil (c->l.storage[0] / (l->data_disk[0] > 0 ? l->data_disk[0] : 32768.0));
+   pages = ceil (data_bytes / page);
    if (pages < 1) {
       pages = 1;
    }
