@@ -50,11 +50,13 @@ precomp_bytes (double disk_per_byte)
  * detail's records per leaf page scaled as WiredTiger's compression adjustment scales a page's records
  * before compression (a layout that compresses better holds more records per page, until the in-memory
  * image cap binds: zstd's pages of billgen's documents held what snappy's did, where pages as full on disk
- * as the detail's predicted 1.7x the records); the footprint of a page in the cache scaled from the
- * detail's by its records' bytes. */
+ * as the detail's predicted 1.7x the records); the footprint of a page in the cache its records' bytes at
+ * `cache_per_byte`, the detail's page's or the folded one's (a page of a few documents has no per-row
+ * overhead: scaled from the detail's, the zstd fold's pages took 8% more cache than the fold's and reread
+ * where the fold's fit). */
 static void
 size_pages (lab_scan_predict_cand_t *c, const lab_scan_predict_input_t *in, const layouts_t *l,
-            double data_bytes)
+            double data_bytes, double cache_per_byte)
 {
    double detail_page = in->folded_page_bytes; /* the detail's records' bytes per leaf page */
    double detail_dpb = ratio_or (l->storage[0], l->data_bytes[0], 0);
@@ -72,7 +74,7 @@ size_pages (lab_scan_predict_cand_t *c, const lab_scan_predict_input_t *in, cons
    c->l.pages[0][LAB_PREDICT_DATA] = pages;
    c->l.data_disk[0] = c->l.storage[0] / pages;
    c->page_bytes = data_bytes / pages;
-   c->page_cache_bytes = in->page_cache_bytes * ratio_or (c->page_bytes, detail_page, 1);
+   c->page_cache_bytes = c->page_bytes * cache_per_byte;
 }
 
 /* model_rows -- a candidate of rows in key order (sorted, or clustered when read by _id range). */
@@ -87,7 +89,8 @@ model_rows (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    c->disk_per_byte = ratio_or (disk, raw, ratio_or (l->storage[0], l->data_bytes[0], 1));
    c->source = raw > 0 ? "the sample fold's rows in key order packed and compressed (snappy)"
                        : "default: the detail collection's bytes on disk per byte";
-   size_pages (c, &tr->in, l, l->data_bytes[0] + p->entries_est * extra);
+   size_pages (c, &tr->in, l, l->data_bytes[0] + p->entries_est * extra,
+               ratio_or (tr->in.page_cache_bytes, tr->in.folded_page_bytes, 1));
    c->docs = p->entries_est;
    c->doc_bytes = p->st.avg_obj_size_bytes + extra;
    c->rows_per_page = p->entries_est / c->l.pages[0][LAB_PREDICT_DATA];
@@ -128,7 +131,7 @@ model_docs (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    c->source = raw > 0 ? (zstd ? "the sample fold's documents packed and compressed (zstd)"
                                : "the sample fold's documents packed and compressed (snappy)")
                        : "default: the folded layout's bytes on disk per byte";
-   size_pages (c, &tr->in, l, data);
+   size_pages (c, &tr->in, l, data, ratio_or (in.folded_page_cache_bytes, in.folded_page_bytes, 1));
    c->docs = docs;
    c->doc_bytes = docs > 0 ? data / docs : 0;
    c->l.index[0] = l->index[0] * docs / (p->entries_est > 0 ? p->entries_est : 1);
