@@ -163,6 +163,11 @@ test_candidates_recorded (void **state)
    assert_true (llabs (zstd_pages - folded_pages) <= folded_pages / 10);
    assert_true (fabs (number (&d, "data_pages") / number (&r, "prediction.model.folded_pages") - 1) < 0.1);
    assert_true (fabs (number (&d, "data_pages") / (double)zstd_pages - 1) < 0.34);
+   /* and a zstd page's footprint in the cache a snappy one's (the old, scaled from a detail page of
+    * hundreds of rows: +8%) */
+   assert_true (
+      fabs (number (&d, "data_page_cache_bytes") / number (&r, "prediction.model.folded_page_cache_bytes") -
+            1) < 0.05);
    assert_true (fabs (number (&d, "storage_size_bytes") / zstd_storage - 1) < 0.1);
    assert_true (number (&r, "predicted_workloads.layouts.folded.append_journal_bytes_per_write") >
                 2 * number (&r, "predicted_workloads.layouts.detail.append_journal_bytes_per_write"));
