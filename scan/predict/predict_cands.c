@@ -35,27 +35,46 @@ ratio_or (double a, double b, double dflt)
    return b > 0 && a > 0 ? a / b : dflt;
 }
 
-/* size_pages -- the candidate's storage from its records' bytes and disk per byte, and its pages as full on
- * disk as the detail's leaf pages (WiredTiger grows a page until its compressed image fills
- * leaf_page_max: a layout that compresses better holds more records per page); the footprint of a page in
- * the cache scaled from the detail's by its records' bytes. */
+/* precomp_bytes -- the records' bytes before compression a leaf page settles at for records of
+ * `disk_per_byte` on disk: grown until the compressed image fills leaf_page_max, within leaf_page_max and
+ * memory_page_image_max (predict_private.h). */
+static double
+precomp_bytes (double disk_per_byte)
+{
+   double b = disk_per_byte > 0 ? LAB_PREDICT_LEAF_PAGE_MAX / disk_per_byte : LAB_PREDICT_PAGE_IMAGE_MAX;
+
+   return fmin (fmax (b, LAB_PREDICT_LEAF_PAGE_MAX), LAB_PREDICT_PAGE_IMAGE_MAX);
+}
+
+/* size_pages -- the candidate's storage from its records' bytes and disk per byte, and its pages: the
+ * detail's records per leaf page scaled as WiredTiger's compression adjustment scales a page's records
+ * before compression (a layout that compresses better holds more records per page, until the in-memory
+ * image cap binds: zstd's pages of billgen's documents held what snappy's did, where pages as full on disk
+ * as the detail's predicted 1.7x the records); the footprint of a page in the cache its records' bytes at
+ * `cache_per_byte`, the detail's page's or the folded one's (a page of a few documents has no per-row
+ * overhead: scaled from the detail's, the zstd fold's pages took 8% more cache than the fold's and reread
+ * where the fold's fit). */
 static void
 size_pages (lab_scan_predict_cand_t *c, const lab_scan_predict_input_t *in, const layouts_t *l,
-            double data_bytes)
+            double data_bytes, double cache_per_byte)
 {
    double detail_page = in->folded_page_bytes; /* the detail's records' bytes per leaf page */
+   double detail_dpb = ratio_or (l->storage[0], l->data_bytes[0], 0);
+   double page = detail_page > 0 && detail_dpb > 0
+                    ? detail_page * precomp_bytes (c->disk_per_byte) / precomp_bytes (detail_dpb)
+                    : LAB_PREDICT_PAGE_IMAGE_SPLIT;
    double pages;
 
    c->l.data_bytes[0] = data_bytes;
    c->l.storage[0] = data_bytes * c->disk_per_byte;
-   pages = ceil (c->l.storage[0] / (l->data_disk[0] > 0 ? l->data_disk[0] : 32768.0));
+   pages = ceil (data_bytes / page);
    if (pages < 1) {
       pages = 1;
    }
    c->l.pages[0][LAB_PREDICT_DATA] = pages;
    c->l.data_disk[0] = c->l.storage[0] / pages;
    c->page_bytes = data_bytes / pages;
-   c->page_cache_bytes = in->page_cache_bytes * ratio_or (c->page_bytes, detail_page, 1);
+   c->page_cache_bytes = c->page_bytes * cache_per_byte;
 }
 
 /* model_rows -- a candidate of rows in key order (sorted, or clustered when read by _id range). */
@@ -70,7 +89,8 @@ model_rows (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    c->disk_per_byte = ratio_or (disk, raw, ratio_or (l->storage[0], l->data_bytes[0], 1));
    c->source = raw > 0 ? "the sample fold's rows in key order packed and compressed (snappy)"
                        : "default: the detail collection's bytes on disk per byte";
-   size_pages (c, &tr->in, l, l->data_bytes[0] + p->entries_est * extra);
+   size_pages (c, &tr->in, l, l->data_bytes[0] + p->entries_est * extra,
+               ratio_or (tr->in.page_cache_bytes, tr->in.folded_page_bytes, 1));
    c->docs = p->entries_est;
    c->doc_bytes = p->st.avg_obj_size_bytes + extra;
    c->rows_per_page = p->entries_est / c->l.pages[0][LAB_PREDICT_DATA];
@@ -111,7 +131,7 @@ model_docs (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    c->source = raw > 0 ? (zstd ? "the sample fold's documents packed and compressed (zstd)"
                                : "the sample fold's documents packed and compressed (snappy)")
                        : "default: the folded layout's bytes on disk per byte";
-   size_pages (c, &tr->in, l, data);
+   size_pages (c, &tr->in, l, data, ratio_or (in.folded_page_cache_bytes, in.folded_page_bytes, 1));
    c->docs = docs;
    c->doc_bytes = docs > 0 ? data / docs : 0;
    c->l.index[0] = l->index[0] * docs / (p->entries_est > 0 ? p->entries_est : 1);

@@ -20,7 +20,7 @@
 #include <zstd.h>
 
 /* mongod's collection leaf_page_max and WiredTiger's allocation unit; a page's header and its block's. */
-#define FOLD_LEAF_PAGE_MAX (32 * 1024)
+#define FOLD_LEAF_PAGE_MAX LAB_PREDICT_LEAF_PAGE_MAX
 #define FOLD_ALLOC 4096
 #define FOLD_PAGE_HEADERS (28 + 12)
 /* Bytes a record costs in a page beyond its BSON: its key (a packed RecordId) and its value cell. */
@@ -177,7 +177,8 @@ page_disk (lab_predict_compressor_t c, const uint8_t *buf, size_t n, char *out, 
 }
 
 /* lab_scan_predict_pack_pages -- see predict_private.h: a page takes the next record while its compressed
- * image stays under leaf_page_max (a record larger than that has a page of its own). */
+ * image stays under leaf_page_max and its records under the image cap's split size (a record larger than
+ * that has a page of its own). */
 void
 lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double *raw,
                              double *disk, int64_t *pages)
@@ -206,8 +207,10 @@ lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compress
       } else {
          clen = 0;
       }
-      if (used > 0 && clen + FOLD_PAGE_HEADERS > FOLD_LEAF_PAGE_MAX) {
-         /* the page is full without this record: close it, the record starts the next */
+      if (used > 0 &&
+          (clen + FOLD_PAGE_HEADERS > FOLD_LEAF_PAGE_MAX || (double)need > LAB_PREDICT_PAGE_IMAGE_SPLIT)) {
+         /* the page is full without this record: close it, the record starts the next (zstd pages of
+          * billgen's data packed to the compressed limit alone held 210 KiB, not WiredTiger's 116) */
          *raw += (double)used;
          *disk += page_disk (c, buf, used, out, out_cap (c, cap));
          (*pages)++;

@@ -125,6 +125,17 @@ void lab_scan_predict_record_capacity (bson_t *d, const probe_t *p, double data_
 bool lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o, probe_t *p,
                                   bson_error_t *error);
 
+/* A collection's leaf page as WiredTiger 3.2 writes it with a block compressor (mongod's leaf_page_max,
+ * 32 KiB): reconciliation grows the records' bytes a page takes before compression in 10% steps while
+ * the compressed image stays under leaf_page_max, but never past memory_page_image_max (4 x leaf_page_max)
+ * and splits at split_pct (90%) of that, to the 4 KiB allocation unit (src/btree/bt_handle.c and
+ * __rec_compression_adjust in src/reconcile/rec_write.c). Records compressing beyond 4:1 (billgen's
+ * documents with zstd: 0.15 on disk per byte) meet the image cap first: a zstd page holds the records a
+ * snappy page holds, only smaller on disk. */
+#define LAB_PREDICT_LEAF_PAGE_MAX 32768.0
+#define LAB_PREDICT_PAGE_IMAGE_MAX (4 * LAB_PREDICT_LEAF_PAGE_MAX)
+#define LAB_PREDICT_PAGE_IMAGE_SPLIT 118784.0 /* 90% of the image cap, to the allocation unit */
+
 /* The block compressors the sample packs model. */
 typedef enum { LAB_PREDICT_SNAPPY = 0, LAB_PREDICT_ZSTD } lab_predict_compressor_t;
 
@@ -218,7 +229,7 @@ typedef struct {
 #define LAB_PREDICT_MODEL_LRU "lru"
 #define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
 /* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
-#define LAB_PREDICT_MODEL_VERSION "4-wt-evict-sim-held"
+#define LAB_PREDICT_MODEL_VERSION "5-page-image-cap"
 
 /* One layout's engine at one cache point. */
 typedef struct {

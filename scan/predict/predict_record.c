@@ -203,6 +203,7 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
    BSON_APPEND_DOUBLE (&m, "folded_row_bytes", in->folded_row_bytes);
    BSON_APPEND_DOUBLE (&m, "folded_master_bytes", in->folded_master_bytes);
    BSON_APPEND_INT64 (&m, "folded_pages", l->folded_pages);
+   BSON_APPEND_DOUBLE (&m, "folded_page_cache_bytes", in->folded_page_cache_bytes);
    BSON_APPEND_UTF8 (&m, "folded_bytes_source",
                      p->fold_masters > 0 ? "measured: a sample of masters folded in memory (hoist auto)"
                                          : "default: the rows' BSON less _id and key, nothing hoisted");
