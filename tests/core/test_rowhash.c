@@ -145,6 +145,7 @@ folded_doc (bson_t *b, int nh)
    BSON_APPEND_UTF8 (b, "_id", "P-0000042");
    BSON_APPEND_INT32 (b, LAB_FOLD_ROW_COUNT, 3);
    BSON_APPEND_UTF8 (b, "ward", "hoisted ward");
+   BSON_APPEND_UTF8 (b, "hospital_name", "hoisted hospital"); /* a name past 8 bytes */
    for (int i = 1; i < nh; i++) {
       char name[16];
       snprintf (name, sizeof name, "h%d", i);
@@ -157,8 +158,12 @@ folded_doc (bson_t *b, int nh)
       snprintf (idx, sizeof idx, "%d", l - 1);
       bson_append_document_begin (&a, idx, -1, &e);
       bill_row (&e, l);
+      if (l == 1) {
+         BSON_APPEND_UTF8 (&e, "hospital_name", "own hospital");
+      }
       if (l == 3) {
-         BSON_APPEND_INT32 (&e, "h66", -66); /* a hoisted name past the first 64 */
+         BSON_APPEND_INT32 (&e, "h66", -66);                    /* a hoisted name past the first 64 */
+         BSON_APPEND_UTF8 (&e, "hospital_nama", "not hoisted"); /* its first 8 bytes a hoisted name's */
       }
       bson_append_document_end (&a, &e);
    }
@@ -184,8 +189,8 @@ push_folded (got_t *g, const char *what[4], int nh)
       got_push (g, what[i++], lab_rowhash_merged (data, len, h));
    }
    {
-      uint8_t bad[] = { 12, 0, 0, 0, 0x10, 'a', 0, 1, 0, 0, 0, 0 }; /* no NUL at its end */
-      got_push (g, what[3], lab_rowhash_merged (bad, sizeof bad, h));
+      uint8_t tiny[] = { 12, 0, 0, 0, 0x10, 'a', 0, 1, 0, 0, 0, 0 }; /* {a: 1}: 8 bytes load past its name */
+      got_push (g, what[3], lab_rowhash_merged (tiny, sizeof tiny, h));
    }
    lab_rowhash_hoisted_free (h);
    bson_destroy (&b);
@@ -198,9 +203,9 @@ compute (got_t *g)
    bson_t b = BSON_INITIALIZER, n = BSON_INITIALIZER, l = BSON_INITIALIZER, r = BSON_INITIALIZER;
    bson_t e = BSON_INITIALIZER, idd = BSON_INITIALIZER;
    bson_iter_t id;
-   static const char *f8[4] = { "merged 8 line 1", "merged 8 line 2", "merged 8 line 3", "merged 8 bad" };
+   static const char *f8[4] = { "merged 8 line 1", "merged 8 line 2", "merged 8 line 3", "merged 8 tiny" };
    static const char *f70[4] = { "merged 70 line 1", "merged 70 line 2", "merged 70 line 3",
-                                 "merged 70 bad" };
+                                 "merged 70 tiny" };
 
    all_types (&b);
    got_push (g, "all types", lab_rowhash_row (&b));
@@ -235,6 +240,8 @@ compute (got_t *g)
       uint8_t bad[] = { 16, 0, 0, 0, 0x02, 's', 0, 200, 0, 0, 0, 'a', 'b', 'c', 0, 0 }; /* string overruns */
       got_push (g, "string overruns", lab_rowhash_doc (bad, sizeof bad));
       got_push (g, "too short", lab_rowhash_doc (bad, 3));
+      bad[15] = 1; /* no NUL at its end */
+      got_push (g, "merged, no NUL at the end", lab_rowhash_merged (bad, sizeof bad, NULL));
    }
    bson_destroy (&b);
    bson_destroy (&n);
