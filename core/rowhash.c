@@ -48,12 +48,25 @@ typedef struct {
    uint8_t type;
 } elem_t;
 
-/* cstring_end -- the offset just past the NUL of the string at p[o..end), or 0 when it has none. A byte
- * loop, not memchr: the strings are field names, a few bytes long, and a call into libc's vector memchr
- * per field cost 13% of the row hash (perf of --verify: 160 -> 139 ns a row measured alone). */
+/* cstring_end -- the offset just past the NUL of the string at p[o..end), or 0 when it has none. Not
+ * memchr: the strings are field names, a few bytes long, and a call into libc's vector memchr per field
+ * cost 13% of the row hash (perf of --verify: 160 -> 139 ns a row measured alone). Eight bytes at a time
+ * (the classic "has a zero byte" test; its lowest flagged byte is the first NUL, on a little-endian
+ * machine): a byte loop's exit, at a different count for every name, was a mispredicted branch per field. */
 static inline uint32_t
 cstring_end (const uint8_t *p, uint32_t o, uint32_t end)
 {
+#if BSON_BYTE_ORDER == BSON_LITTLE_ENDIAN
+   for (; end - o >= 8 && o < end; o += 8) {
+      uint64_t w, z;
+
+      memcpy (&w, p + o, 8);
+      z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+      if (z) {
+         return o + (uint32_t)(__builtin_ctzll (z) >> 3) + 1;
+      }
+   }
+#endif
    for (; o < end; o++) {
       if (p[o] == 0) {
          return o + 1;
