@@ -258,16 +258,39 @@ lab_rowhash_doc_id (const uint8_t *raw, uint32_t len, const bson_iter_t *id)
    return rc == 0 ? digest_of (sum) : corrupt_digest (raw, len);
 }
 
-/* One hoisted field of a folded document, ready for hashing: its name and its F. */
+/* name_word -- the first (up to) 8 bytes of the name p[o..o+klen) as a little-endian word, the bytes past
+ * the name zero: two names of one length are equal when their words are and, past 8 bytes, their rests.
+ * Eight bytes are loaded at once when the document has them (the name's NUL and value follow it). */
+static inline uint64_t
+name_word (const uint8_t *p, uint32_t o, uint32_t klen, uint32_t len)
+{
+   uint64_t w = 0;
+
+   if (len - o >= 8) {
+      memcpy (&w, p + o, 8);
+      w = BSON_UINT64_FROM_LE (w);
+      return klen >= 8 ? w : w & ((1ull << (klen * 8)) - 1);
+   }
+   for (uint32_t i = 0; i < klen && i < 8; i++) {
+      w |= (uint64_t)p[o + i] << (8 * i);
+   }
+   return w;
+}
+
+/* One hoisted field of a folded document, ready for hashing: its name (and name_word of it) and its F. */
 typedef struct {
    const char *key;
    uint32_t klen;
+   uint64_t word;
    lab_rowhash_t f;
 } hoisted_t;
 
+/* The hoisted fields, and what every element's merge shares: computed once per document. */
 struct lab_rowhash_hoisted {
    size_t n;
-   hoisted_t f[]; /* n entries */
+   uint64_t lens;     /* bit n % 64: one of the first 64 hoisted names is n bytes long */
+   lab_rowhash_t sum; /* the sum of the first 64 hoisted fields' F: an element lacking them all adds it */
+   hoisted_t f[];     /* n entries */
 };
 
 /* lab_rowhash_hoisted_new -- see rowhash.h: each hoisted field with its F, computed once per document. */
@@ -285,21 +308,27 @@ lab_rowhash_hoisted_new (const bson_t *doc, const lab_rowhash_range_t *hs, size_
       BSON_ASSERT (elem_next (raw, doc->len, &e) == 1);
       hf[i].key = (const char *)raw + hs[i].off + 1;
       hf[i].klen = hs[i].len;
+      hf[i].word = name_word (raw, hs[i].off + 1, hs[i].len, doc->len);
       hf[i].f = field_hash (raw, &e);
+      if (i < 64) {
+         h->lens |= 1ull << (hf[i].klen & 63);
+         lab_rowhash_add (&h->sum, hf[i].f);
+      }
    }
    return h;
 }
 
 /* lab_rowhash_merged -- see rowhash.h: the element's fields' sum, plus every hoisted field's F but those
- * whose name the element has. */
+ * whose name the element has. The first 64 enter as their precomputed sum, less the F of each one the
+ * element has (the sums are mod 2^64: the same bits as adding the others one by one). */
 lab_rowhash_t
 lab_rowhash_merged (const uint8_t *edata, uint32_t elen, const lab_rowhash_hoisted_t *h)
 {
    const hoisted_t *hf = h ? h->f : NULL;
-   size_t nh = h ? h->n : 0;
-   lab_rowhash_t sum = { 0, 0 };
+   size_t nh = h ? h->n : 0, n64 = nh < 64 ? nh : 64;
+   lab_rowhash_t sum = h ? h->sum : (lab_rowhash_t){ 0, 0 };
    uint64_t seen = 0; /* bit i: the element has hoisted field i (the first 64; past them, looked up) */
-   uint64_t lens = 0; /* bit n % 64: a hoisted name is n bytes long */
+   uint64_t lens = h ? h->lens : 0;
    elem_t e = { .next = 4 };
    bson_iter_t e2;
    size_t i;
@@ -308,20 +337,24 @@ lab_rowhash_merged (const uint8_t *edata, uint32_t elen, const lab_rowhash_hoist
    if (elen < 5 || (uint32_t)le32 (edata, 0) != elen) {
       return corrupt_digest (edata, elen); /* as lab_fold_row_hash would hash it */
    }
-   for (i = 0; i < nh && i < 64; i++) {
-      lens |= 1ull << (hf[i].klen & 63);
-   }
    while ((rc = elem_next (edata, elen, &e)) == 1) {
       /* the name ends where the value starts (its NUL between them) */
       uint32_t klen = e.val - e.key - 1;
+      uint64_t w;
 
       lab_rowhash_add (&sum, field_hash (edata, &e));
       if (!(lens >> (klen & 63) & 1)) {
          continue; /* no hoisted name is this long */
       }
-      for (i = 0; i < nh && i < 64; i++) {
-         if (hf[i].klen == klen && memcmp (hf[i].key, edata + e.key, klen) == 0) {
-            seen |= 1ull << i;
+      w = name_word (edata, e.key, klen, elen);
+      for (i = 0; i < n64; i++) {
+         if (hf[i].klen == klen && hf[i].word == w &&
+             (klen <= 8 || memcmp (hf[i].key + 8, edata + e.key + 8, klen - 8) == 0)) {
+            if (!(seen >> i & 1)) {
+               seen |= 1ull << i;
+               sum.lo -= hf[i].f.lo;
+               sum.hi -= hf[i].f.hi;
+            }
             break;
          }
       }
@@ -329,11 +362,9 @@ lab_rowhash_merged (const uint8_t *edata, uint32_t elen, const lab_rowhash_hoist
    if (rc != 0) {
       return corrupt_digest (edata, elen);
    }
-   for (i = 0; i < nh; i++) {
-      bool has = i < 64 ? ((seen >> i) & 1) != 0
-                        : bson_iter_init_from_data (&e2, edata, elen) &&
-                             bson_iter_find_w_len (&e2, hf[i].key, (int)hf[i].klen);
-      if (!has) {
+   for (i = 64; i < nh; i++) {
+      if (!(bson_iter_init_from_data (&e2, edata, elen) &&
+            bson_iter_find_w_len (&e2, hf[i].key, (int)hf[i].klen))) {
          lab_rowhash_add (&sum, hf[i].f);
       }
    }
