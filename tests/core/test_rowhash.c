@@ -228,7 +228,9 @@ compute (got_t *g)
    {
       uint8_t *raw = bson_malloc (b.len);
       memcpy (raw, bson_get_data (&b), b.len);
-      raw[4] = 0x7f; /* a type byte no BSON has */
+      raw[4] = 0x7f; /* a maxkey in place of the double: its value's bytes walked as elements */
+      got_push (g, "maxkey in place of a double", lab_rowhash_doc (raw, b.len));
+      raw[4] = 0x20; /* a type byte no BSON has */
       got_push (g, "bad type", lab_rowhash_doc (raw, b.len));
       raw[4] = BSON_TYPE_DOUBLE;
       got_push (g, "length prefix short", lab_rowhash_doc (raw, b.len - 1));
