@@ -203,6 +203,7 @@ compute (got_t *g)
    bson_t b = BSON_INITIALIZER, n = BSON_INITIALIZER, l = BSON_INITIALIZER, r = BSON_INITIALIZER;
    bson_t e = BSON_INITIALIZER, idd = BSON_INITIALIZER;
    bson_iter_t id;
+   static const char *f1[4] = { "merged 1 line 1", "merged 1 line 2", "merged 1 line 3", "merged 1 tiny" };
    static const char *f8[4] = { "merged 8 line 1", "merged 8 line 2", "merged 8 line 3", "merged 8 tiny" };
    static const char *f70[4] = { "merged 70 line 1", "merged 70 line 2", "merged 70 line 3",
                                  "merged 70 tiny" };
@@ -223,6 +224,7 @@ compute (got_t *g)
    BSON_APPEND_DOUBLE (&idd, "id", 77.0);
    assert_true (bson_iter_init_find (&id, &idd, "id"));
    got_push (g, "bill row, _id replaced", lab_rowhash_doc_id (bson_get_data (&r), r.len, &id));
+   push_folded (g, f1, 1); /* two hoisted fields: a filter with few bits set */
    push_folded (g, f8, 8);
    push_folded (g, f70, 70);
    {
