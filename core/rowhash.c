@@ -279,6 +279,14 @@ name_word (const uint8_t *p, uint32_t o, uint32_t klen, uint32_t len)
    return w;
 }
 
+/* name_bit -- a bit (0..63) of a name's word and length: the hoisted names' bits filter an element's
+ * fields before any is compared (a folded element's fields mostly have a hoisted name's length). */
+static inline unsigned
+name_bit (uint64_t word, uint32_t klen)
+{
+   return (unsigned)(((word ^ klen) * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
 /* One hoisted field of a folded document, ready for hashing: its name (and name_word of it) and its F. */
 typedef struct {
    const char *key;
@@ -290,7 +298,7 @@ typedef struct {
 /* The hoisted fields, and what every element's merge shares: computed once per document. */
 struct lab_rowhash_hoisted {
    size_t n;
-   uint64_t lens;     /* bit n % 64: one of the first 64 hoisted names is n bytes long */
+   uint64_t names;    /* bit name_bit (word, klen) of each of the first 64 hoisted names */
    lab_rowhash_t sum; /* the sum of the first 64 hoisted fields' F: an element lacking them all adds it */
    hoisted_t f[];     /* n entries */
 };
@@ -313,7 +321,7 @@ lab_rowhash_hoisted_new (const bson_t *doc, const lab_rowhash_range_t *hs, size_
       hf[i].word = name_word (raw, hs[i].off + 1, hs[i].len, doc->len);
       hf[i].f = field_hash (raw, &e);
       if (i < 64) {
-         h->lens |= 1ull << (hf[i].klen & 63);
+         h->names |= 1ull << name_bit (hf[i].word, hf[i].klen);
          lab_rowhash_add (&h->sum, hf[i].f);
       }
    }
@@ -330,7 +338,7 @@ lab_rowhash_merged (const uint8_t *edata, uint32_t elen, const lab_rowhash_hoist
    size_t nh = h ? h->n : 0, n64 = nh < 64 ? nh : 64;
    lab_rowhash_t sum = h ? h->sum : (lab_rowhash_t){ 0, 0 };
    uint64_t seen = 0; /* bit i: the element has hoisted field i (the first 64; past them, looked up) */
-   uint64_t lens = h ? h->lens : 0;
+   uint64_t names = h ? h->names : 0;
    elem_t e = { .next = 4 };
    bson_iter_t e2;
    size_t i;
@@ -342,13 +350,12 @@ lab_rowhash_merged (const uint8_t *edata, uint32_t elen, const lab_rowhash_hoist
    while ((rc = elem_next (edata, elen, &e)) == 1) {
       /* the name ends where the value starts (its NUL between them) */
       uint32_t klen = e.val - e.key - 1;
-      uint64_t w;
+      uint64_t w = name_word (edata, e.key, klen, elen);
 
       lab_rowhash_add (&sum, field_hash (edata, &e));
-      if (!(lens >> (klen & 63) & 1)) {
-         continue; /* no hoisted name is this long */
+      if (!(names >> name_bit (w, klen) & 1)) {
+         continue; /* no hoisted name has this word and length */
       }
-      w = name_word (edata, e.key, klen, elen);
       for (i = 0; i < n64; i++) {
          if (hf[i].klen == klen && hf[i].word == w &&
              (klen <= 8 || memcmp (hf[i].key + 8, edata + e.key + 8, klen - 8) == 0)) {
