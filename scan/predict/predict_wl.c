@@ -107,7 +107,7 @@ static void
 draw_windows (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload,
               lab_scan_predict_wl_t *w)
 {
-   uint64_t rng = o->wl.seed ^ 0x6c61796f75746c61ull; /* "layoutla", as the workloads' draw */
+   uint64_t rng = o->wl.seed ^ LAB_SCAN_WL_DRAW_MIX;
    int64_t j;
 
    w->nwin = nload > 0 ? o->wl.range_windows : 0;

@@ -309,7 +309,7 @@ lab_scan_wl_inputs_draw (lab_store_session_t *sess, const lab_scan_opts_t *o, un
                          const lab_results_layout_t *from, const bson_value_t *keys, int64_t nkeys,
                          lab_scan_wl_inputs_t *in, bson_error_t *error)
 {
-   uint64_t rng = o->wl.seed ^ 0x6c61796f75746c61ull; /* "layoutla" */
+   uint64_t rng = o->wl.seed ^ LAB_SCAN_WL_DRAW_MIX;
    int64_t nrow = (set & (1u << LAB_WL_ROW)) ? o->wl.row_keys : 0;
    int64_t nwin = (set & (1u << LAB_WL_RANGE)) ? o->wl.range_windows : 0;
    int64_t n = nrow > nwin ? nrow : nwin, j;
