@@ -472,6 +472,21 @@ teardown (void **state)
    return 0;
 }
 
+/* check_folded -- a fold's summary s of `rows` rows into coll: none rejected, its --verify equal over the
+ * same rows, no document over the cap, as many documents in coll as the summary counts. */
+static void
+check_folded (const bson_t *s, int64_t rows, const char *coll)
+{
+   assert_int_equal (jint (s, "rows_in"), rows);
+   assert_int_equal (jint (s, "masters_rejected"), 0);
+   assert_true (jbool (s, "verify.equal"));
+   assert_int_equal (jint (s, "verify.src_rows"), rows);
+   assert_int_equal (jint (s, "verify.dst_rows"), rows);
+   assert_int_equal (jint (s, "verify.oversize_docs"), 0);
+   assert_true (jint (s, "verify.largest_doc_bytes") <= CAP);
+   assert_int_equal (count_of (coll), jint (s, "docs_out"));
+}
+
 /* ---- tests ------------------------------------------------------------------------------------- */
 
 static bson_t *f1_summary; /* the --parallel 1 fold, compared with others */
@@ -499,25 +514,11 @@ test_fold_oversize_verify (void **state)
    assert_non_null (strstr (jstr (s, "finished"), "Z"));
    assert_string_equal (jstr (s, "command_line.0"), bin);
    assert_true (jint (s, "fold_elapsed_s") >= 0); /* jint fails the test when it is absent */
-   assert_int_equal (jint (s, "rows_in"), src_rows);
-   assert_int_equal (jint (s, "masters_rejected"), 0);
-   assert_true (jbool (s, "verify.equal"));
-   assert_int_equal (jint (s, "verify.src_rows"), src_rows);
-   assert_int_equal (jint (s, "verify.dst_rows"), src_rows);
-   assert_int_equal (jint (s, "verify.oversize_docs"), 0);
-   assert_true (jint (s, "verify.largest_doc_bytes") <= CAP);
-   assert_int_equal (count_of ("f1"), jint (s, "docs_out"));
+   check_folded (s, src_rows, "f1");
 
    /* the oversize master is split at the cap, and the parts verify */
    b = fold_json (0, NULL, "--src big_detail --dst fbig --verify");
-   assert_int_equal (jint (b, "rows_in"), big_rows);
-   assert_int_equal (jint (b, "masters_rejected"), 0);
-   assert_true (jbool (b, "verify.equal"));
-   assert_int_equal (jint (b, "verify.src_rows"), big_rows);
-   assert_int_equal (jint (b, "verify.dst_rows"), big_rows);
-   assert_int_equal (jint (b, "verify.oversize_docs"), 0);
-   assert_true (jint (b, "verify.largest_doc_bytes") <= CAP);
-   assert_int_equal (count_of (bdst), jint (b, "docs_out"));
+   check_folded (b, big_rows, bdst);
    assert_true (jint (b, "masters_split") >= 1);
    assert_true (jint (b, "largest_doc_bytes") <= CAP);
    assert_true (jint (b, "largest_doc_bytes") > CAP / 2); /* the split filled its first part */
