@@ -10,7 +10,8 @@
 # of both layouts with the error of the bytes, and the load times' speedup (the factor predicted /
 # measured); under each shape the knee's cache (where the detail layout's read amplification falls through
 # 2, log-interpolated between points, the same rule on both curves) predicted and measured with its error,
-# and the speedup's error at the reference point; then per cache the speedup's error (x = predicted /
+# and the speedup's error at the reference point; the detail layout's band where the prediction states one
+# (a load not in order: the figure to its held "no keep" edge); then per cache the speedup's error (x = predicted /
 # measured) of the load times, of the CPU (the process's CPU seconds, which other processes on a shared
 # machine do not lengthen as they do the elapsed times) and with --random of the random load order (times
 # and CPU), beside
@@ -206,6 +207,21 @@ wl_table() {
      | join("\t"))' "$1" | column -t -s $'\t'
 }
 
+# band_table PRED MEAS -- where the prediction states the detail layout's band (read_amplification_held: a
+# load not in order), per cache the measured MiB read against the band [figure, held edge] and its errors
+band_table() {
+  jq -r --slurpfile m "$2" '
+    def mib(x): (x / 1048576 * 10 | round / 10 | tostring);
+    def pct(a; b): ((a - b) / b * 100 | round | tostring) + "%";
+    [.sweep[] | select(.detail.read_amplification_held)] as $ps | select($ps | length > 0)
+    | "detail band (figure to its held \"no keep\" edge) against the measured MiB read:",
+      ($m[0].sweep[] as $q | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p
+       | select($p != null) | ($q.summary.detail.block_read_bytes.median) as $b
+       | ($p.summary.detail.block_read_bytes.median) as $lo
+       | ($lo / $p.detail.read_amplification * $p.detail.read_amplification_held) as $hi
+       | "  \(mib($q.cache_size_bytes)) MiB: measured \(mib($b)), band \(mib($lo)) (\(pct($lo; $b))) to \(mib($hi)) (\(pct($hi; $b)))\(if $b >= $lo and $b <= $hi then ", inside" else "" end)")' "$1"
+}
+
 # cands_table PRED MEAS -- each candidate's MiB read predicted / measured (error) per cache
 cands_table() {
   jq -r --slurpfile m "$2" '
@@ -257,6 +273,7 @@ for s in "${shape_list[@]}"; do
   jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents; cost: \(.prediction.cost.source // .prediction.cost.not_measured)"' "$work/pred.json"
   table "$work/pred.json" "$work/meas.json"
   speed_table "$work/pred.json" "$work/meas.json"
+  band_table "$work/pred.json" "$work/meas.json"
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
   if [ ${#workloads[@]} -gt 0 ]; then wl_table "$work/pred.json" "$work/meas.json"; fi
 done

@@ -237,6 +237,10 @@ typedef struct {
    const char *why;                      /* why LRU (NULL: the miniature ran) */
    double misses[LAB_STACKDIST_CLASSES]; /* the miniature's page reads per class */
    lab_scan_evictsim_result_t sim;
+   /* the band's upper edge where the load is not in order (predict_evict.c): the miniature again with the
+    * eviction threads' held "no keep" episodes at every look, the page reads per class (held_band: set) */
+   bool held_band;
+   double held_misses[LAB_STACKDIST_CLASSES];
 } lab_scan_predict_model_t;
 
 /* lab_scan_predict_point_model -- (predict_evict.c) the engine of `layout` (0 detail, 1 folded) at `cache`:

@@ -153,6 +153,11 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
          BSON_APPEND_INT64 (&d, "sim_held_wakes", (int64_t)pm[i].sim.held);
          BSON_APPEND_DOUBLE (&d, "sim_peak_cache_share",
                              cache > 0 ? (double)pm[i].sim.peak_bytes / (double)cache : 0);
+         if (pm[i].held_band && l->on_disk[i] > 0) {
+            /* the band's upper edge (predict_evict.c): never under the figure itself */
+            double hb = scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, pm[i].held_misses, NULL);
+            BSON_APPEND_DOUBLE (&d, "read_amplification_held", fmax (hb, rb[i]) / l->on_disk[i]);
+         }
       }
       if (ngroups > 1) {
          /* the sampling error, the delete-a-group jackknife's: sqrt((G - 1) / G x the sum of the squared

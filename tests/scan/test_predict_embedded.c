@@ -137,6 +137,31 @@ check_report (const char *dir, const char *pred_path, const char *meas_path)
    bson_free (bin);
 }
 
+/* check_held_band -- where the miniature gave point i's `layout` figure: the detail layout of a load not in
+ * order (no held wakes: a scattered shape) states the band's upper edge, the same run with the eviction
+ * threads' held "no keep" episodes (docs/results.md, "No keep at twice the file"), not under the figure
+ * itself; the folded layout and an in-order load (its episodes are in the figure) state none. */
+static void
+check_held_band (const char *tag, const bson_t *pred, int i, const char *layout, bool scattered)
+{
+   char path[128], held[128];
+   bool want;
+
+   snprintf (path, sizeof path, "sweep.%d.%s.read_amplification", i, layout);
+   snprintf (held, sizeof held, "sweep.%d.%s.read_amplification_held", i, layout);
+   want = strcmp (layout, "detail") == 0 && scattered;
+   if (want != lab_test_json_has (pred, held)) {
+      fail_msg ("%s: %s is %s", tag, held, want ? "missing" : "there, for a layout that states no band");
+   }
+   if (want) {
+      print_message ("%s point %d detail: read amplification %.2f, held band to %.2f\n", tag, i,
+                     num (pred, path), num (pred, held));
+      if (!(num (pred, held) >= num (pred, path))) {
+         fail_msg ("%s: %s %.2f under the figure %.2f", tag, held, num (pred, held), num (pred, path));
+      }
+   }
+}
+
 /* check_models -- the record names its model's version, and each point's layouts the engine that gave
  * their figure: "lru", or "wt-evict-sim" with LRU's figure beside it; a scattered shape's load rereads at
  * some point where the two can differ, so the miniature gives at least one of its figures. */
@@ -163,6 +188,7 @@ check_models (const char *tag, const bson_t *pred, bool scattered)
             sims++;
             snprintf (path, sizeof path, "sweep.%d.%s.lru_read_amplification", i, layouts[l]);
             (void)num (pred, path);
+            check_held_band (tag, pred, i, layouts[l], scattered);
          }
       }
    }
