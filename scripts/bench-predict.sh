@@ -208,7 +208,8 @@ wl_table() {
 }
 
 # band_table PRED MEAS -- where the prediction states the detail layout's band (read_amplification_held: a
-# load not in order), per cache the measured MiB read against the band [figure, held edge] and its errors
+# load not in order), per cache the measured MiB read against the band [figure, held edge] and its errors,
+# and the measured speedup against the speedup's band [speedup, speedup_held] (x = predicted / measured)
 band_table() {
   jq -r --slurpfile m "$2" '
     def mib(x): (x / 1048576 * 10 | round / 10 | tostring);
@@ -219,7 +220,9 @@ band_table() {
        | select($p != null) | ($q.summary.detail.block_read_bytes.median) as $b
        | ($p.summary.detail.block_read_bytes.median) as $lo
        | ($lo / $p.detail.read_amplification * $p.detail.read_amplification_held) as $hi
-       | "  \(mib($q.cache_size_bytes)) MiB: measured \(mib($b)), band \(mib($lo)) (\(pct($lo; $b))) to \(mib($hi)) (\(pct($hi; $b)))\(if $b >= $lo and $b <= $hi then ", inside" else "" end)")' "$1"
+       | ($q.summary.detail.elapsed_s.median / $q.summary.folded.elapsed_s.median) as $ms
+       | ($p.speed.key.speedup // null) as $sl | ($p.speed.key.speedup_held // null) as $sh
+       | "  \(mib($q.cache_size_bytes)) MiB: measured \(mib($b)), band \(mib($lo)) (\(pct($lo; $b))) to \(mib($hi)) (\(pct($hi; $b)))\(if $b >= $lo and $b <= $hi then ", inside" else "" end)\(if $sl and $sh then "; speedup measured \($ms * 100 | round / 100), band \($sl * 100 | round / 100) (\($sl / $ms * 100 | round / 100)x) to \($sh * 100 | round / 100) (\($sh / $ms * 100 | round / 100)x)\(if $ms >= $sl and $ms <= $sh then ", inside" else "" end)" else "" end)")' "$1"
 }
 
 # cands_table PRED MEAS -- each candidate's MiB read predicted / measured (error) per cache

@@ -283,6 +283,10 @@ int64_t lab_scan_predict_master_at (const lab_scan_predict_input_t *in, int64_t 
  * gave the point's figures (the eviction miniature or LRU): the load times use the same. */
 typedef struct {
    double bytes[2], misses[2];
+   /* the detail layout's band edge where the point states one (read_amplification_held): its bytes and
+    * misses with the eviction threads' held "no keep" episodes at every look (held: set) */
+   bool held;
+   double held_bytes, held_misses;
 } lab_scan_predict_point_reads_t;
 
 /* lab_scan_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per

@@ -2,7 +2,7 @@
  * predict_speed.c -- each predicted point's load seconds and speedup per load order ("speed": key, and
  * random), from the point's reads in key order (the miniature's where it ran) and the random order's traces'
  * LRU misses (predict_record.c's scaling of a sample), and the cost figures
- * (predict_cost.c).
+ * (predict_cost.c); where the detail layout states a band, the speedup at its held edge too.
  */
 #include "scan/predict/predict_private.h"
 
@@ -38,6 +38,17 @@ speed_of (bson_t *d, const char *name, uint64_t cache, const traces_t *tr, const
    }
    if (s[1] > 0) {
       BSON_APPEND_DOUBLE (&o, "speedup", s[0] / s[1]);
+   }
+   if (reads && reads->held && s[1] > 0) {
+      /* the band's other edge: the detail load at its held "no keep" reads (predict_evict.c), the folded
+       * load as it is (the band is the detail layout's only) */
+      lab_scan_predict_work_t w;
+      double wait, cpu, held_s;
+
+      lab_scan_predict_work_of (tr, l, 0, nload, reads->held_misses, reads->held_bytes, &w);
+      held_s = lab_scan_predict_cost_seconds (c, &w, &wait, &cpu);
+      BSON_APPEND_DOUBLE (&o, "detail_s_held", held_s);
+      BSON_APPEND_DOUBLE (&o, "speedup_held", held_s / s[1]);
    }
    bson_append_document_end (d, &o);
 }

@@ -95,6 +95,21 @@ count_lines (const char *s, const char *prefix)
    return n;
 }
 
+/* band_row -- whether a table row of `md` (a line starting "| ") shows a band, "| A to B |". */
+static bool
+band_row (const char *md)
+{
+   const char *line;
+
+   for (line = md; line && *line; line = strchr (line, '\n') ? strchr (line, '\n') + 1 : NULL) {
+      const char *end = strchr (line, '\n'), *to = strstr (line, " to ");
+      if (strncmp (line, "| ", 2) == 0 && to && (!end || to < end)) {
+         return true;
+      }
+   }
+   return false;
+}
+
 /* check_report -- layout-report renders the predicted file as a prediction, and a measured sweep with
  * --prediction gets the section with one row per point. */
 static void
@@ -129,6 +144,10 @@ check_report (const char *dir, const char *pred_path, const char *meas_path)
       char *part = next ? bson_strndup (sec, (size_t)(next - sec)) : bson_strdup (sec);
       assert_int_equal (count_lines (part, "| "), 1 + NPOINTS);
       assert_null (strstr (part, "No point of the prediction"));
+      /* this shape's load is not in order: the detail layout's band is shown in a row, "| A to B |" */
+      if (!band_row (part)) {
+         fail_msg ("the report shows no band (\"A to B\") for a load not in order:\n%s", part);
+      }
       bson_free (part);
    }
    bson_free (cmd);
@@ -140,7 +159,8 @@ check_report (const char *dir, const char *pred_path, const char *meas_path)
 /* check_held_band -- where the miniature gave point i's `layout` figure: the detail layout of a load not in
  * order (no held wakes: a scattered shape) states the band's upper edge, the same run with the eviction
  * threads' held "no keep" episodes (docs/results.md, "No keep at twice the file"), not under the figure
- * itself; the folded layout and an in-order load (its episodes are in the figure) state none. */
+ * itself, and the speedup's edge at those reads; the folded layout and an in-order load (its episodes are
+ * in the figure) state none. */
 static void
 check_held_band (const char *tag, const bson_t *pred, int i, const char *layout, bool scattered)
 {
@@ -158,6 +178,13 @@ check_held_band (const char *tag, const bson_t *pred, int i, const char *layout,
                      num (pred, path), num (pred, held));
       if (!(num (pred, held) >= num (pred, path))) {
          fail_msg ("%s: %s %.2f under the figure %.2f", tag, held, num (pred, held), num (pred, path));
+      }
+      /* the speedup's band: the detail load timed at the held edge's reads, never under the figure's */
+      snprintf (path, sizeof path, "sweep.%d.speed.key.speedup", i);
+      snprintf (held, sizeof held, "sweep.%d.speed.key.speedup_held", i);
+      if (lab_test_json_has (pred, path) &&
+          (!lab_test_json_has (pred, held) || !(num (pred, held) >= num (pred, path)))) {
+         fail_msg ("%s: %s missing or under the speedup %.2f", tag, held, num (pred, path));
       }
    }
 }
