@@ -20,6 +20,8 @@
 
 /* The layouts predicted: detail, folded, then the other candidates (predict_cands.h). */
 #define LAB_PREDICT_WL_LAYOUTS (2 + LAB_PREDICT_CANDS)
+/* The sampled range's jackknife groups: SAMPLE_GROUPS (predict_private.h), the load's. */
+#define LAB_PREDICT_WL_GROUPS 4
 
 /* What the range and aggregate predictions need beyond the load's probe. */
 typedef struct {
@@ -42,15 +44,95 @@ typedef struct {
    double range_docs[LAB_PREDICT_WL_LAYOUTS];             /* documents fetched */
    double index_disk, index_epp;
    double range_rows; /* rows in the windows */
+   /* --sample (predict_wl_sample.c): the traces hold the sampled masters' rows only */
+   double rate;                            /* the sample's share F (1: every row, exact) */
+   double index_cache;                     /* an index page's footprint in the cache */
+   double u_sample;                        /* the sample's hash bound: masters with u < it */
+   const double *u;                        /* each master's hash place (the probe's) */
+   int64_t docs_by_key, docs_drawn;        /* documents the time reads fetched: by key, the draw's */
+   const char *range_how;                  /* what the time reads read */
+   double seen[LAB_PREDICT_WL_LAYOUTS][2]; /* [slot][DATA, INDEX]: distinct pages the sample touched */
+   double est[LAB_PREDICT_WL_LAYOUTS][2];  /* ... the whole windows' distinct pages, estimated */
+   double vis[LAB_PREDICT_WL_LAYOUTS][2];  /* ... the chance the sample sees a page's visit */
+   int ngroups;                            /* the jackknife's groups (0: exact) */
+   lab_scan_stackdist_t *gsd[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS];
+   double gseen[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS][2];
+   double gest[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS][2];
+   double gvis[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS][2];
+   double grate[LAB_PREDICT_WL_GROUPS];
 } lab_scan_predict_wl_t;
 
-/* lab_scan_predict_wl_probe -- with range in o->wl.set (and no --sample): every row's time from one pass of
- * o->detail's natural order, the time index's size, the windows drawn from the loaded masters
- * (load[0..nload): indexes into p->keys, as scancmp's keys); read-only. A row without a date in
- * the time field never falls in a window. */
+/* lab_scan_predict_wl_probe -- with range in o->wl.set: the rows' times and the windows drawn from the
+ * loaded masters (load[0..nload): indexes into p->keys, as scancmp's keys), the time index's size;
+ * read-only. Exact (no --sample, the embedded store): every row's time from one pass of o->detail's natural
+ * order. With --sample (either store): the sampled masters' rows read by the key, the windows' drawn rows of
+ * the other masters by their RecordId (lab_scan_predict_wl_read_sampled). On a server without --sample
+ * range is not predicted (w->range_why says why). A row without a date in the time field never falls in a
+ * window. */
 bool lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const probe_t *p,
                                 const int64_t *load, int64_t nload, lab_scan_predict_wl_t *w,
                                 bson_error_t *error);
+
+/* Where the window draw gets a drawn master's rows: their number (rows) and the time of its row `pick` in
+ * RecordId order (time; INT64_MIN: not a date). */
+typedef struct {
+   bool (*rows) (void *ctx, int64_t k, size_t *n, bson_error_t *error);
+   bool (*time) (void *ctx, int64_t k, size_t pick, int64_t *t, bson_error_t *error);
+   void *ctx;
+} lab_scan_predict_wl_rows_t;
+
+/* lab_scan_predict_wl_draw -- the range windows as lab_scan_wl_inputs_draw draws them, into w->win_lo: from
+ * o->wl.seed, a master of load[0..nload), then one of its rows by reservoir sampling (a draw per row: the
+ * master's row count is needed, the time of the row picked only), the window centred on its time. */
+bool lab_scan_predict_wl_draw (const lab_scan_opts_t *o, const int64_t *load, int64_t nload,
+                               const lab_scan_predict_wl_rows_t *src, lab_scan_predict_wl_t *w,
+                               bson_error_t *error);
+
+/* lab_scan_predict_wl_read_sampled -- (predict_wl_sample.c) with --sample: each sampled master's rows'
+ * times in RecordId order into w->times (embedded: its documents by the key index, IXSCAN+FETCH; a server:
+ * lab_scan_predict_wl_server_find), then the windows drawn, a drawn master outside the sample counted by
+ * its key index entries and its drawn row fetched alone (embedded: by its RecordId; a server: its rows'
+ * times by the key); the documents read into w->docs_by_key, w->docs_drawn and w->docs_read. Read-only. */
+bool lab_scan_predict_wl_read_sampled (lab_store_session_t *sess, lab_store_t *store,
+                                       const lab_scan_opts_t *o, const probe_t *p, const int64_t *load,
+                                       int64_t nload, lab_scan_predict_wl_t *w, bson_error_t *error);
+
+/* lab_scan_predict_wl_server_find -- the find a server answers for one master's rows' times (pure):
+ * `filter` {key: {$eq: v}}, `opts` {projection: {_id: 0, time: 1}, showRecordId: true, hint: {key: 1}}:
+ * the key index walked, each row fetched once, its time alone returned with its RecordId. Both
+ * initialized here (caller destroys). */
+void lab_scan_predict_wl_server_find (const lab_scan_opts_t *o, const bson_value_t *key, bson_t *filter,
+                                      bson_t *opts);
+
+/* lab_scan_predict_wl_seen_chance -- (predict_wl_sample.c) the chance 1 - (1 - rate)^n that a sample of
+ * the masters at `rate` holds one of n masters. */
+double lab_scan_predict_wl_seen_chance (double rate, double n);
+
+/* lab_scan_predict_wl_visit_units -- (predict_wl_sample.c) the masters n of a run of accesses whose samples
+ * at `rate` hold `mean` masters on average (the runs seen): mean = n rate / seen_chance (rate, n), solved by
+ * bisection in [1, cap] (1 when mean <= 1). */
+double lab_scan_predict_wl_visit_units (double rate, double mean, double cap);
+
+/* lab_scan_predict_wl_sampled_reads -- (predict_wl_sample.c) a sample's range reads (*bytes, *misses) of
+ * slot s at `cache`, from its trace `sd` (`ev`: its accesses for the eviction miniature, may be NULL: LRU)
+ * and its census (predict_wl.c's pages_seen: per class [0] data, [1] index, the pages seen, the whole's
+ * estimated, the chance a run of a page is seen): the sample's trace run at the cache scaled by its share
+ * of the whole's page bytes -- SHARDS' scaled-down cache (Waldspurger et al., FAST 2015) for pages sampled
+ * through the masters that touch them -- then per class the whole's distinct pages plus the sample's reuse
+ * misses, each standing for 1 / the chance of its run. A detail page of rows of many masters is always
+ * seen, its runs too: the cache and its misses are the sample's; a folded page's run is one master's
+ * document: each miss stands for 1 / rate. Returns the engine's name (LAB_PREDICT_MODEL_*). */
+const char *lab_scan_predict_wl_sampled_reads (lab_scan_stackdist_t *sd, lab_scan_evictsim_trace_t *ev,
+                                               const double *seen, const double *est, const double *vis,
+                                               const lab_scan_predict_wl_t *w, int s, const layouts_t *l,
+                                               uint64_t cache, double *bytes, double *misses);
+
+/* lab_scan_predict_wl_sampling_error -- (predict_wl_sample.c) the sampling error of slot s's sampled range
+ * bytes `b` at `cache` (its LRU's `lru`): the delete-a-group jackknife's, as the load's (predict_record.c):
+ * sqrt((G - 1) / G x the sum of the squared deviations of the estimates made without one group each); the
+ * groups run the LRU, their spread carried to the miniature's figure in proportion. */
+double lab_scan_predict_wl_sampling_error (const lab_scan_predict_wl_t *w, int s, const layouts_t *l,
+                                           uint64_t cache, double b, double lru);
 
 /* lab_scan_predict_wl_build -- the layouts (detail and folded from the load's model `tr`, `l`; the
  * candidates of `c`, may be NULL) and their range traces: a layout of rows in key order (sorted, clustered)

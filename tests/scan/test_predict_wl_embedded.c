@@ -154,6 +154,36 @@ test_range_aggregate (void **state)
       fail_msg ("%d predicted figure(s) outside their band", bad);
    }
 
+   /* --sample 0.5: range from the sampled masters' rows read by the key (a fraction of the rows), within
+    * the same bands of the measured figures, with a stated sampling error */
+   cmd =
+      bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit 100 --progress never -q "
+                          "--cache-sizes " CACHE " --workload range --predict --sample 0.5 --out '%s/s.json'",
+                          g_bin, dir, dir);
+   run_ok (cmd);
+   bson_free (cmd);
+   cmd = bson_strdup_printf ("%s/s.json", dir);
+   {
+      bson_t *sp = lab_test_json_load (cmd), spt;
+      double all = lab_test_json_num (pred, "sweep.0.workload_reads.0.probe_rows_read");
+      double part = lab_test_json_num (sp, "sweep.0.workload_reads.0.probe_rows_read");
+      point0 (sp, &spt);
+      print_message ("--sample 0.5: %.0f of %.0f rows read for range\n", part, all);
+      assert_true (part > 0 && part < 0.7 * all);
+      assert_true (
+         lab_test_json_num (sp, "sweep.0.workload_reads.0.layouts.1.engine_read_bytes_sampling_error") > 0);
+      for (l = 0; l < 2; l++) {
+         bad += check ("range/0.5", layouts[l], bytes_of (&spt, "workload_reads", "range", layouts[l]),
+                       bytes_of (meas, "workloads", "range", layouts[l]),
+                       l == 0 ? TOL_RANGE_DETAIL : TOL_RANGE_FOLDED);
+      }
+      bson_destroy (sp);
+   }
+   bson_free (cmd);
+   if (bad > 0) {
+      fail_msg ("%d sampled figure(s) outside their band", bad);
+   }
+
    /* layout-report sets them side by side */
    rep = lab_test_bin ("layout-report");
    cmd = bson_strdup_printf ("'%s' '%s' --prediction '%s' --charts none", rep, mp, pp);
