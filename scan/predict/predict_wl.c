@@ -468,7 +468,8 @@ static void
 pages_seen (const range_layout_t *rl, const lab_scan_predict_wl_t *w, double rate, double *seen, double *est,
             double *vis)
 {
-   int64_t n = 0, cap = 64, j, i, nrun = 0, *stamp = bson_malloc0 ((size_t)(rl->ndocs + 1) * sizeof *stamp);
+   int64_t n = 0, cap = 64, j, i, nrun[2] = { 0, 0 },
+           *stamp = bson_malloc0 ((size_t)(rl->ndocs + 1) * sizeof *stamp);
    double runs[2] = { 0, 0 }, rmasters[2] = { 0, 0 };
    touch_t *t = bson_malloc ((size_t)cap * sizeof *t);
    int c;
@@ -493,9 +494,9 @@ pages_seen (const range_layout_t *rl, const lab_scan_predict_wl_t *w, double rat
                cap *= 2;
                t = bson_realloc (t, (size_t)cap * sizeof *t);
             }
-            nrun += pg[c] != last[c]; /* a new run of the page */
+            nrun[c] += pg[c] != last[c]; /* a new run of the page */
             last[c] = pg[c];
-            t[n++] = (touch_t){ pg[c], nrun, rl->master_of[doc] };
+            t[n++] = (touch_t){ pg[c], nrun[c], rl->master_of[doc] };
          }
       }
    }

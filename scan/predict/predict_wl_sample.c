@@ -321,8 +321,12 @@ lab_scan_predict_wl_sampled_reads (lab_scan_stackdist_t *sd, lab_scan_evictsim_t
       model = LAB_PREDICT_MODEL_SIM;
    }
    for (cls = 0; cls < 2; cls++) {
-      double cold = lab_scan_stackdist_pages (sd, cls);
-      m[cls] = est[cls] + fmax (m[cls] - cold, 0) / (vis[cls] > 0 ? vis[cls] : 1);
+      /* the share of the sample's reuses that miss, applied to the whole's: its accesses, each sampled
+       * run standing for 1 / its chance, less its first touches (a page's first sampled access is, in the
+       * whole, mostly a reuse of it: as the load's scaled_read_bytes) */
+      double cold = lab_scan_stackdist_pages (sd, cls), acc = lab_scan_stackdist_accesses (sd, cls);
+      double share = acc > cold ? fmax (m[cls] - cold, 0) / (acc - cold) : 0;
+      m[cls] = est[cls] + share * fmax (acc / (vis[cls] > 0 ? vis[cls] : 1) - est[cls], 0);
    }
    *misses = m[0] + m[1];
    *bytes = m[0] * w->data_disk[s] + m[1] * w->index_disk;
