@@ -430,10 +430,10 @@ index_figures (const probe_t *p, const lab_scan_predict_input_t *in, int64_t n, 
 /* One touch of the sample's census: a page (the trace's id: data page p is 2p, index page q 2q + 1) and the
  * unit it was touched for (a document; an index entry). */
 typedef struct {
-   int64_t page, win, unit;
+   int64_t page, run, win, unit;
 } touch_t;
 
-/* touch_cmp -- qsort order of touch_t: page, window, unit. */
+/* touch_cmp -- qsort order of touch_t: page, run (runs ascend with the windows), unit. */
 static int
 touch_cmp (const void *a, const void *b)
 {
@@ -441,8 +441,8 @@ touch_cmp (const void *a, const void *b)
    if (x->page != y->page) {
       return x->page < y->page ? -1 : 1;
    }
-   if (x->win != y->win) {
-      return x->win < y->win ? -1 : 1;
+   if (x->run != y->run) {
+      return x->run < y->run ? -1 : 1;
    }
    return x->unit < y->unit ? -1 : x->unit > y->unit;
 }
@@ -455,25 +455,52 @@ int64_cmp (const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
-/* pages_seen -- a sample's trace at `rate` (masters sampled, all of a master's rows with it): per class ([0]
- * data, [1] index) the distinct pages its windows touch (seen[c]); the whole windows' estimated (est[c],
- * Horvitz-Thompson: each page seen counts 1 / the chance that a sample sees it,
- * lab_scan_predict_wl_seen_chance (rate, n), n the masters the whole windows touch it for, the sample's /
- * rate, at most the page's masters); and the chance that the sample sees a run of the page (vis[c]): a run is
- * a window's consecutive accesses to one page, the reuses between runs the ones a cache can miss, its masters
- * in the whole solved from the sample's mean per run seen (visit_units). A detail page holds rows of many
- * masters: its runs and itself are seen whenever the whole touches them; a folded page's run is one master's
- * document, seen at `rate`. */
+/* distinct_units -- the distinct units (masters) of touches t[a..b). */
+static int64_t
+distinct_units (const touch_t *t, int64_t a, int64_t b)
+{
+   int64_t *ms = bson_malloc ((size_t)(b > a ? b - a : 1) * sizeof *ms), q, n = 0;
+
+   for (q = a; q < b; q++) {
+      ms[q - a] = t[q].unit;
+   }
+   qsort (ms, (size_t)(b - a), sizeof *ms, int64_cmp);
+   for (q = 0; q < b - a; q++) {
+      n += q == 0 || ms[q] != ms[q - 1];
+   }
+   bson_free (ms);
+   return n;
+}
+
+/* ht -- a Horvitz-Thompson count: 1 / the chance that a sample at `rate` sees what the whole touches for n
+ * masters, n estimated as the sample's `distinct` / rate, at most `cap`. */
+static double
+ht (double rate, int64_t distinct, double cap)
+{
+   return 1 / lab_scan_predict_wl_seen_chance (rate, fmax (fmin ((double)distinct / rate, cap), 1));
+}
+
+/* pages_seen -- the census (lab_scan_predict_wl_census_t) of a sample's trace at `rate` (masters sampled,
+ * all of a master's rows with it), per class ([0] data, [1] index): the distinct pages its windows touch and
+ * the whole windows' estimated (Horvitz-Thompson: a page seen counts 1 / the chance that a sample holds one
+ * of the masters the whole touches it for, their number the sample's / rate, at most the page's masters);
+ * its accesses, runs and visits (a visit: a window's accesses to a page, the whole's estimated so too),
+ * and the share of its visits of two accesses or more that are one run. A detail page holds rows of many
+ * masters in time order: it and its visits are seen whenever the whole touches them, and a window reads
+ * it in one run; a folded page of a few masters' documents is seen at about k rate (k of its masters
+ * touched), and a window reads its documents apart, each one a run. */
 static void
-pages_seen (const range_layout_t *rl, const lab_scan_predict_wl_t *w, double rate, double *seen, double *est,
-            double *vis)
+pages_seen (const range_layout_t *rl, const lab_scan_predict_wl_t *w, double rate,
+            lab_scan_predict_wl_census_t *cs)
 {
    int64_t n = 0, cap = 64, j, i, nrun[2] = { 0, 0 },
            *stamp = bson_malloc0 ((size_t)(rl->ndocs + 1) * sizeof *stamp);
-   double runs[2] = { 0, 0 }, rmasters[2] = { 0, 0 };
+   double multi[2] = { 0, 0 }, multi_one_run[2] = { 0, 0 };
    touch_t *t = bson_malloc ((size_t)cap * sizeof *t);
    int c;
 
+   memset (cs, 0, sizeof *cs);
+   cs->rate = rate;
    for (j = 0; j < w->nwin; j++) {
       int64_t x = lower (rl->e, rl->n, w->win_lo[j]), end = lower (rl->e, rl->n, w->win_lo[j] + w->range_ms);
       int64_t last[2] = { -1, -1 };
@@ -496,41 +523,33 @@ pages_seen (const range_layout_t *rl, const lab_scan_predict_wl_t *w, double rat
             }
             nrun[c] += pg[c] != last[c]; /* a new run of the page */
             last[c] = pg[c];
-            t[n++] = (touch_t){ pg[c], nrun[c], rl->master_of[doc] };
+            t[n++] = (touch_t){ pg[c], nrun[c], j, rl->master_of[doc] };
          }
       }
    }
    qsort (t, (size_t)n, sizeof *t, touch_cmp);
-   seen[0] = seen[1] = est[0] = est[1] = 0;
    for (i = 0; i < n;) {
-      int64_t page = t[i].page, a = i, distinct = 0;
+      int64_t page = t[i].page, a = i, v = i, vruns = 0;
       int cls = (int)(page & 1);
       double u = cls ? w->index_epp : rl->masters_per_page;
       for (; i < n && t[i].page == page; i++) {
-         bool new_run = i == a || t[i - 1].win != t[i].win;
-         runs[cls] += new_run;
-         rmasters[cls] += new_run || t[i - 1].unit != t[i].unit;
-      }
-      /* the page's distinct masters over every run (sorted by run: counted apart) */
-      {
-         int64_t *ms = bson_malloc ((size_t)(i - a) * sizeof *ms), q;
-         for (q = a; q < i; q++) {
-            ms[q - a] = t[q].unit;
+         vruns += i == v || t[i - 1].run != t[i].run;
+         if (i + 1 == n || t[i + 1].page != page || t[i + 1].win != t[v].win) {
+            /* the end of the page's visit of window t[v].win: its accesses, runs and masters */
+            cs->acc[cls] += (double)(i + 1 - v);
+            cs->runs[cls] += (double)vruns;
+            cs->visits[cls] += ht (rate, distinct_units (t, v, i + 1), u);
+            multi[cls] += i > v;
+            multi_one_run[cls] += i > v && vruns == 1;
+            v = i + 1;
+            vruns = 0;
          }
-         qsort (ms, (size_t)(i - a), sizeof *ms, int64_cmp);
-         for (q = 0; q < i - a; q++) {
-            distinct += q == 0 || ms[q] != ms[q - 1];
-         }
-         bson_free (ms);
       }
-      seen[cls] += 1;
-      est[cls] += 1 / lab_scan_predict_wl_seen_chance (rate, fmax (fmin ((double)distinct / rate, u), 1));
+      cs->seen[cls] += 1;
+      cs->est[cls] += ht (rate, distinct_units (t, a, i), u);
    }
    for (c = 0; c < 2; c++) {
-      double u = c ? w->index_epp : rl->masters_per_page;
-      vis[c] = runs[c] > 0 ? lab_scan_predict_wl_seen_chance (
-                                rate, lab_scan_predict_wl_visit_units (rate, rmasters[c] / runs[c], u))
-                           : 1;
+      cs->one_run[c] = multi[c] > 0 ? multi_one_run[c] / multi[c] : 0;
    }
    bson_free (t);
    bson_free (stamp);
@@ -667,11 +686,11 @@ build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
          w->sd[s] = trace_range (&rl, w, o->parallel, &docs);
          w->range_docs[s] = docs / rate;
          if (rate < 1) {
-            pages_seen (&rl, w, rate, w->seen[s], w->est[s], w->vis[s]);
+            pages_seen (&rl, w, rate, &w->census[s]);
          }
       } else {
          w->gsd[group][s] = trace_range (&rl, w, o->parallel, &docs);
-         pages_seen (&rl, w, rate, w->gseen[group][s], w->gest[group][s], w->gvis[group][s]);
+         pages_seen (&rl, w, rate, &w->gcensus[group][s]);
       }
       bson_free (rl.e);
       bson_free (rl.page_of);
@@ -820,10 +839,9 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const 
             double misses = 0, b, lru = 0, mi;
             const char *model;
             if (w->rate < 1) {
-               model = lab_scan_predict_wl_sampled_reads (w->sd[s], w->ev[s], w->seen[s], w->est[s],
-                                                          w->vis[s], w, s, l, cache, &b, &misses);
-               lab_scan_predict_wl_sampled_reads (w->sd[s], NULL, w->seen[s], w->est[s], w->vis[s], w, s, l,
-                                                  cache, &lru, &mi);
+               model = lab_scan_predict_wl_sampled_reads (w->sd[s], w->ev[s], &w->census[s], w, s, l, cache,
+                                                          &b, &misses);
+               lab_scan_predict_wl_sampled_reads (w->sd[s], NULL, &w->census[s], w, s, l, cache, &lru, &mi);
                append_layout (&ls, w, s, b, misses, model,
                               lab_scan_predict_wl_sampling_error (w, s, l, cache, b, lru));
             } else {

@@ -23,6 +23,19 @@
 /* The sampled range's jackknife groups: SAMPLE_GROUPS (predict_private.h), the load's. */
 #define LAB_PREDICT_WL_GROUPS 4
 
+/* The census of a sampled range trace, per class of page ([0] data, [1] index; predict_wl.c's pages_seen):
+ * the distinct pages it touched and the whole's estimated (Horvitz-Thompson); its accesses and its runs
+ * (a window's consecutive accesses to a page: a run's first access is the one a cache can miss); the
+ * whole's visits of a page (a window's accesses to it) estimated the same way; and the share of the
+ * sample's visits of two accesses or more that are one run (a page of consecutive times, which a window
+ * reads in one run: the detail's, the time index's; a page in key order is read one master at a time). */
+typedef struct {
+   double rate; /* the sample's share of the masters */
+   double seen[2], est[2];
+   double acc[2], runs[2], visits[2];
+   double one_run[2];
+} lab_scan_predict_wl_census_t;
+
 /* What the range and aggregate predictions need beyond the load's probe. */
 typedef struct {
    bool range, aggregate;   /* asked for (--workload) */
@@ -45,20 +58,16 @@ typedef struct {
    double index_disk, index_epp;
    double range_rows; /* rows in the windows */
    /* --sample (predict_wl_sample.c): the traces hold the sampled masters' rows only */
-   double rate;                            /* the sample's share F (1: every row, exact) */
-   double index_cache;                     /* an index page's footprint in the cache */
-   double u_sample;                        /* the sample's hash bound: masters with u < it */
-   const double *u;                        /* each master's hash place (the probe's) */
-   int64_t docs_by_key, docs_drawn;        /* documents the time reads fetched: by key, the draw's */
-   const char *range_how;                  /* what the time reads read */
-   double seen[LAB_PREDICT_WL_LAYOUTS][2]; /* [slot][DATA, INDEX]: distinct pages the sample touched */
-   double est[LAB_PREDICT_WL_LAYOUTS][2];  /* ... the whole windows' distinct pages, estimated */
-   double vis[LAB_PREDICT_WL_LAYOUTS][2];  /* ... the chance the sample sees a page's visit */
-   int ngroups;                            /* the jackknife's groups (0: exact) */
+   double rate;                     /* the sample's share F (1: every row, exact) */
+   double index_cache;              /* an index page's footprint in the cache */
+   double u_sample;                 /* the sample's hash bound: masters with u < it */
+   const double *u;                 /* each master's hash place (the probe's) */
+   int64_t docs_by_key, docs_drawn; /* documents the time reads fetched: by key, the draw's */
+   const char *range_how;           /* what the time reads read */
+   lab_scan_predict_wl_census_t census[LAB_PREDICT_WL_LAYOUTS]; /* each slot's sampled trace's */
+   int ngroups;                                                 /* the jackknife's groups (0: exact) */
    lab_scan_stackdist_t *gsd[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS];
-   double gseen[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS][2];
-   double gest[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS][2];
-   double gvis[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS][2];
+   lab_scan_predict_wl_census_t gcensus[LAB_PREDICT_WL_GROUPS][LAB_PREDICT_WL_LAYOUTS];
    double grate[LAB_PREDICT_WL_GROUPS];
 } lab_scan_predict_wl_t;
 
@@ -108,22 +117,17 @@ void lab_scan_predict_wl_server_find (const lab_scan_opts_t *o, const bson_value
  * the masters at `rate` holds one of n masters. */
 double lab_scan_predict_wl_seen_chance (double rate, double n);
 
-/* lab_scan_predict_wl_visit_units -- (predict_wl_sample.c) the masters n of a run of accesses whose samples
- * at `rate` hold `mean` masters on average (the runs seen): mean = n rate / seen_chance (rate, n), solved by
- * bisection in [1, cap] (1 when mean <= 1). */
-double lab_scan_predict_wl_visit_units (double rate, double mean, double cap);
-
 /* lab_scan_predict_wl_sampled_reads -- (predict_wl_sample.c) a sample's range reads (*bytes, *misses) of
  * slot s at `cache`, from its trace `sd` (`ev`: its accesses for the eviction miniature, may be NULL: LRU)
- * and its census (predict_wl.c's pages_seen: per class [0] data, [1] index, the pages seen, the whole's
- * estimated, the chance a run of a page is seen): the sample's trace run at the cache scaled by its share
- * of the whole's page bytes -- SHARDS' scaled-down cache (Waldspurger et al., FAST 2015) for pages sampled
- * through the masters that touch them -- then per class the whole's distinct pages plus the sample's reuse
- * misses, each standing for 1 / the chance of its run. A detail page of rows of many masters is always
- * seen, its runs too: the cache and its misses are the sample's; a folded page's run is one master's
- * document: each miss stands for 1 / rate. Returns the engine's name (LAB_PREDICT_MODEL_*). */
+ * and its census `cs`: the sample's trace run at the cache scaled by its share of the whole's page bytes
+ * (SHARDS' scaled-down cache, Waldspurger et al., FAST 2015, for pages sampled through the masters that
+ * touch them), then per class the whole's distinct pages plus the share of the sample's later runs that
+ * miss applied to the whole's: a visit that is one run in the sample is one in the whole (a detail page,
+ * rows of many masters in time order: its cache and misses are about the sample's own), any other access
+ * its own run, the sample's / rate (a folded page's document: each miss stands for 1 / rate). Returns the
+ * engine's name (LAB_PREDICT_MODEL_*). */
 const char *lab_scan_predict_wl_sampled_reads (lab_scan_stackdist_t *sd, lab_scan_evictsim_trace_t *ev,
-                                               const double *seen, const double *est, const double *vis,
+                                               const lab_scan_predict_wl_census_t *cs,
                                                const lab_scan_predict_wl_t *w, int s, const layouts_t *l,
                                                uint64_t cache, double *bytes, double *misses);
 

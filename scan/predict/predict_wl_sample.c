@@ -269,35 +269,14 @@ lab_scan_predict_wl_seen_chance (double rate, double n)
    return 1 - pow (1 - rate, n);
 }
 
-/* lab_scan_predict_wl_visit_units -- see predict_wl.h. */
-double
-lab_scan_predict_wl_visit_units (double rate, double mean, double cap)
-{
-   double lo = 1, hi = cap > 1 ? cap : 1;
-   int i;
-
-   if (mean <= 1) {
-      return 1;
-   }
-   for (i = 0; i < 60; i++) {
-      double mid = (lo + hi) / 2;
-      if (mid * rate / lab_scan_predict_wl_seen_chance (rate, mid) < mean) {
-         lo = mid;
-      } else {
-         hi = mid;
-      }
-   }
-   return (lo + hi) / 2;
-}
-
 /* lab_scan_predict_wl_sampled_reads -- see predict_wl.h. */
 const char *
 lab_scan_predict_wl_sampled_reads (lab_scan_stackdist_t *sd, lab_scan_evictsim_trace_t *ev,
-                                   const double *seen, const double *est, const double *vis,
-                                   const lab_scan_predict_wl_t *w, int s, const layouts_t *l, uint64_t cache,
-                                   double *bytes, double *misses)
+                                   const lab_scan_predict_wl_census_t *cs, const lab_scan_predict_wl_t *w,
+                                   int s, const layouts_t *l, uint64_t cache, double *bytes, double *misses)
 {
-   double part = seen[0] * w->page_cache[s] + seen[1] * w->index_cache;
+   const double *est = cs->est;
+   double part = cs->seen[0] * w->page_cache[s] + cs->seen[1] * w->index_cache;
    double whole = est[0] * w->page_cache[s] + est[1] * w->index_cache;
    uint64_t mini = (uint64_t)llround ((double)cache * (whole > 0 ? part / whole : 1));
    uint64_t target = (uint64_t)llround ((double)mini * l->evict_target / 100);
@@ -321,12 +300,13 @@ lab_scan_predict_wl_sampled_reads (lab_scan_stackdist_t *sd, lab_scan_evictsim_t
       model = LAB_PREDICT_MODEL_SIM;
    }
    for (cls = 0; cls < 2; cls++) {
-      /* the share of the sample's reuses that miss, applied to the whole's: its accesses, each sampled
-       * run standing for 1 / its chance, less its first touches (a page's first sampled access is, in the
-       * whole, mostly a reuse of it: as the load's scaled_read_bytes) */
-      double cold = lab_scan_stackdist_pages (sd, cls), acc = lab_scan_stackdist_accesses (sd, cls);
-      double share = acc > cold ? fmax (m[cls] - cold, 0) / (acc - cold) : 0;
-      m[cls] = est[cls] + share * fmax (acc / (vis[cls] > 0 ? vis[cls] : 1) - est[cls], 0);
+      /* the share of the sample's runs after a page's first that miss, applied to the whole's: a visit that
+       * is one run is the whole's one run (seen when one of its masters is), otherwise each access its
+       * own run, the sample's / rate */
+      double cold = lab_scan_stackdist_pages (sd, cls);
+      double share = cs->runs[cls] > cold ? fmax (m[cls] - cold, 0) / (cs->runs[cls] - cold) : 0;
+      double runs = cs->one_run[cls] * cs->visits[cls] + (1 - cs->one_run[cls]) * cs->acc[cls] / cs->rate;
+      m[cls] = est[cls] + fmin (share, 1) * fmax (runs - est[cls], 0);
    }
    *misses = m[0] + m[1];
    *bytes = m[0] * w->data_disk[s] + m[1] * w->index_disk;
@@ -343,8 +323,7 @@ lab_scan_predict_wl_sampling_error (const lab_scan_predict_wl_t *w, int s, const
    int g;
 
    for (g = 0; g < w->ngroups; g++) {
-      lab_scan_predict_wl_sampled_reads (w->gsd[g][s], NULL, w->gseen[g][s], w->gest[g][s], w->gvis[g][s], w,
-                                         s, l, cache, &a[g], &mi);
+      lab_scan_predict_wl_sampled_reads (w->gsd[g][s], NULL, &w->gcensus[g][s], w, s, l, cache, &a[g], &mi);
       a[g] *= lru > 0 ? b / lru : 1;
       mean += a[g] / w->ngroups;
    }

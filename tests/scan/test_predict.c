@@ -4,8 +4,8 @@
  * interleaved rows read by one worker (LRU's sequential-scan collapse below the working set) and by two
  * workers in step (the second reader of a page hits), the folded layout's packing, --keys-limit's
  * subset, and the bytes a miss reads; the range workload's sampled figures (predict_wl_sample.c): the find a
- * server answers for a master's rows' times (read-only: a filter, a projection, a hint) and the chances a
- * sample sees a run of a page.
+ * server answers for a master's rows' times (read-only: a filter, a projection, a hint) and the chance a
+ * sample sees a page.
  */
 #include "tests/testutil.h"
 
@@ -214,19 +214,14 @@ test_wl_server_find (void **state)
    bson_destroy (&opts);
 }
 
-/* The chance a sample at rate F holds one of n masters, and the masters of a run solved back from the mean
- * a sample sees in the runs it holds: 1 for a run of one master (a folded page's document), n for n. */
+/* The chance a sample at rate F holds one of n masters: F for one, 1 - (1 - F)^n for n. */
 static void
-test_wl_visit_units (void **state)
+test_wl_seen_chance (void **state)
 {
-   double mean10 = 10 * 0.1 / lab_scan_predict_wl_seen_chance (0.1, 10);
-
    (void)state;
    assert_true (fabs (lab_scan_predict_wl_seen_chance (0.1, 1) - 0.1) < 1e-12);
    assert_true (fabs (lab_scan_predict_wl_seen_chance (0.5, 2) - 0.75) < 1e-12);
-   assert_true (lab_scan_predict_wl_visit_units (0.1, 1.0, 50) == 1);
-   assert_true (fabs (lab_scan_predict_wl_visit_units (0.1, mean10, 100) - 10) < 1e-6);
-   assert_true (lab_scan_predict_wl_visit_units (0.1, mean10, 4) <= 4); /* at most the page's masters */
+   assert_true (fabs (lab_scan_predict_wl_seen_chance (0.1, 10) - (1 - pow (0.9, 10))) < 1e-12);
 }
 
 int
@@ -241,7 +236,7 @@ main (void)
       cmocka_unit_test (test_capacity),
       cmocka_unit_test (test_capacity_moves_knee),
       cmocka_unit_test (test_wl_server_find),
-      cmocka_unit_test (test_wl_visit_units),
+      cmocka_unit_test (test_wl_seen_chance),
    };
    return lab_test_run_group ("predict", tests, NULL, NULL);
 }

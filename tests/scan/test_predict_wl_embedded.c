@@ -13,7 +13,10 @@
  * layout's, a few hundred KB, 0.70-1.31 MB (-31% to +18%). Seen red: aggregate from the uncompressed
  * bytes (+307%, +249%), range without the documents fetched (-83%, -99.6%); the folded band does not
  * catch a window fetching a document once per row instead of once (+15% to +23%) nor the LRU alone in
- * place of the eviction miniature (-22%).
+ * place of the eviction miniature (-22%). With --sample 0.5 (the sampled masters' rows read by the key:
+ * under 70% of the rows) range stays within 15% of the unsampled prediction (seen -6% detail, -7%
+ * folded) and the folded layout within its band of the measured; seen red with the scaling back removed
+ * (folded -56% of the measured).
  */
 #include "tests/testutil.h"
 
@@ -30,6 +33,8 @@
 #define TOL_AGG_FOLDED 0.20
 #define TOL_RANGE_DETAIL 0.50
 #define TOL_RANGE_FOLDED 0.30
+/* --sample 0.5 against the unsampled prediction (seen -6% detail, -7% folded) */
+#define TOL_SAMPLED 0.15
 
 static char *g_bin;
 
@@ -155,7 +160,9 @@ test_range_aggregate (void **state)
    }
 
    /* --sample 0.5: range from the sampled masters' rows read by the key (a fraction of the rows), within
-    * the same bands of the measured figures, with a stated sampling error */
+    * TOL_SAMPLED of the unsampled prediction (the same store, the same windows: deterministic), the
+    * folded layout within its band of the measured (the detail's measured figure is mostly noise: printed),
+    * with a stated sampling error */
    cmd =
       bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit 100 --progress never -q "
                           "--cache-sizes " CACHE " --workload range --predict --sample 0.5 --out '%s/s.json'",
@@ -173,9 +180,14 @@ test_range_aggregate (void **state)
       assert_true (
          lab_test_json_num (sp, "sweep.0.workload_reads.0.layouts.1.engine_read_bytes_sampling_error") > 0);
       for (l = 0; l < 2; l++) {
-         bad += check ("range/0.5", layouts[l], bytes_of (&spt, "workload_reads", "range", layouts[l]),
-                       bytes_of (meas, "workloads", "range", layouts[l]),
-                       l == 0 ? TOL_RANGE_DETAIL : TOL_RANGE_FOLDED);
+         double b = bytes_of (&spt, "workload_reads", "range", layouts[l]);
+         /* "measured" below is the unsampled prediction */
+         bad += check ("range/0.5~1", layouts[l], b, bytes_of (&pt, "workload_reads", "range", layouts[l]),
+                       TOL_SAMPLED);
+         if (l == 1) {
+            bad += check ("range/0.5", layouts[l], b, bytes_of (meas, "workloads", "range", layouts[l]),
+                          TOL_RANGE_FOLDED);
+         }
       }
       bson_destroy (sp);
    }
