@@ -10,7 +10,6 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/results.h"
-#include "scan/hash.h"
 #include "scan/workloads/workload.h"
 
 #include <math.h>
@@ -99,38 +98,6 @@ done:
       lab_error_prefix (error, "reading the rows' %s of %s", o->wl.time_field, o->detail);
    }
    return rc == 0;
-}
-
-/* lab_scan_predict_wl_draw -- see predict_wl.h. */
-bool
-lab_scan_predict_wl_draw (const lab_scan_opts_t *o, const int64_t *load, int64_t nload,
-                          const lab_scan_predict_wl_rows_t *src, lab_scan_predict_wl_t *w,
-                          bson_error_t *error)
-{
-   uint64_t rng = o->wl.seed ^ LAB_SCAN_WL_DRAW_MIX;
-   int64_t j;
-
-   w->nwin = nload > 0 ? o->wl.range_windows : 0;
-   w->range_ms = o->wl.range_window_ms;
-   w->win_lo = bson_malloc0 ((size_t)(w->nwin > 0 ? w->nwin : 1) * sizeof *w->win_lo);
-   for (j = 0; j < w->nwin; j++) {
-      int64_t k = load[lab_scan_rand64 (&rng) % (uint64_t)nload], t = INT64_MIN;
-      size_t r, n = 0, pick = 0;
-      if (!src->rows (src->ctx, k, &n, error)) {
-         return false;
-      }
-      for (r = 0; r < n; r++) {
-         if (lab_scan_rand64 (&rng) % (uint64_t)(r + 1) == 0) {
-            pick = r;
-         }
-      }
-      if (n > 0 && !src->time (src->ctx, k, pick, &t, error)) {
-         return false;
-      }
-      /* a row without a date (INT64_MIN) would fail scancmp's draw: here its window is empty */
-      w->win_lo[j] = t != INT64_MIN ? t - o->wl.range_window_ms / 2 : INT64_MIN;
-   }
-   return true;
 }
 
 /* The exact draw's source: every master's rows as the probe counted them, their times from the pass. */

@@ -1,17 +1,52 @@
 /*
- * predict_wl_sample.c -- the range workload's inputs with --sample (predict_wl.h): the sampled masters' rows'
- * times read by the key instead of a pass over the whole collection, and the windows drawn as scancmp draws
- * them, a drawn row of a master outside the sample fetched alone. Read-only on both stores.
+ * predict_wl_sample.c -- the range workload's windows drawn as scancmp draws them (both paths), and its
+ * inputs and figures with --sample (predict_wl.h): the sampled masters' rows' times read by the key instead
+ * of a pass over the whole collection, a drawn row of a master outside the sample fetched alone (read-only
+ * on both stores), and the sampled traces' bytes scaled back with their sampling error.
  */
 #include "scan/predict/predict_wl.h"
 
 #include "core/error.h"
 #include "core/log.h"
+#include "scan/hash.h"
+#include "scan/workloads/workload.h"
 #include "store/serverfacts.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* lab_scan_predict_wl_draw -- see predict_wl.h. */
+bool
+lab_scan_predict_wl_draw (const lab_scan_opts_t *o, const int64_t *load, int64_t nload,
+                          const lab_scan_predict_wl_rows_t *src, lab_scan_predict_wl_t *w,
+                          bson_error_t *error)
+{
+   uint64_t rng = o->wl.seed ^ LAB_SCAN_WL_DRAW_MIX;
+   int64_t j;
+
+   w->nwin = nload > 0 ? o->wl.range_windows : 0;
+   w->range_ms = o->wl.range_window_ms;
+   w->win_lo = bson_malloc0 ((size_t)(w->nwin > 0 ? w->nwin : 1) * sizeof *w->win_lo);
+   for (j = 0; j < w->nwin; j++) {
+      int64_t k = load[lab_scan_rand64 (&rng) % (uint64_t)nload], t = INT64_MIN;
+      size_t r, n = 0, pick = 0;
+      if (!src->rows (src->ctx, k, &n, error)) {
+         return false;
+      }
+      for (r = 0; r < n; r++) {
+         if (lab_scan_rand64 (&rng) % (uint64_t)(r + 1) == 0) {
+            pick = r;
+         }
+      }
+      if (n > 0 && !src->time (src->ctx, k, pick, &t, error)) {
+         return false;
+      }
+      /* a row without a date (INT64_MIN) would fail scancmp's draw: here its window is empty */
+      w->win_lo[j] = t != INT64_MIN ? t - o->wl.range_window_ms / 2 : INT64_MIN;
+   }
+   return true;
+}
 
 /* time_of -- the time field of a row as ms (INT64_MIN: missing or not a date, as the exact pass reads it). */
 static int64_t
