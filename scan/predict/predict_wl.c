@@ -755,7 +755,14 @@ append_layout (bson_t *arr, const lab_scan_predict_wl_t *w, int s, double bytes,
    BSON_APPEND_UTF8 (&d, "kind", w->kind[s]);
    BSON_APPEND_DOUBLE (&d, "engine_read_bytes", bytes);
    if (error >= 0) {
+      const lab_scan_predict_wl_census_t *cs = &w->census[s];
+      double share = cs->est[0] > 0 ? cs->seen[0] / cs->est[0] : 1;
       BSON_APPEND_DOUBLE (&d, "engine_read_bytes_sampling_error", error);
+      /* the share of the windows' data pages the sample saw: the bias grows as it falls */
+      BSON_APPEND_DOUBLE (&d, "sample_pages_seen", share);
+      if (share < LAB_PREDICT_WL_SEEN_MIN) {
+         BSON_APPEND_UTF8 (&d, "sample_warning", LAB_PREDICT_WL_SAMPLE_WARNING);
+      }
    }
    if (pages >= 0) {
       BSON_APPEND_DOUBLE (&d, "page_reads", pages);
@@ -860,6 +867,34 @@ lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
    memset (w, 0, sizeof *w);
 }
 
+/* render_warned -- under a sampled range line, the layouts whose figure carries a sample_warning. */
+static void
+render_warned (const bson_t *results, size_t i, int k, bson_string_t *s)
+{
+   char path[128];
+   bool any = false;
+   int l;
+
+   for (l = 0; l < LAB_PREDICT_WL_LAYOUTS; l++) {
+      const char *name;
+      snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.sample_warning", i, k, l);
+      if (!lab_results_get_string (results, path)) {
+         continue;
+      }
+      snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.layout", i, k, l);
+      name = lab_results_get_string (results, path);
+      bson_string_append_printf (s, "%s%s",
+                                 any ? ", "
+                                     : "                         the sample saw under 3/4 of the "
+                                       "pages of ",
+                                 name ? name : "?");
+      any = true;
+   }
+   if (any) {
+      bson_string_append (s, ": likely under-predicted (a larger --sample)\n");
+   }
+}
+
 /* lab_scan_predict_wl_render -- see predict_wl.h. */
 void
 lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s)
@@ -897,6 +932,7 @@ lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s)
          }
          bson_string_append_printf (s, "  %9.1f MiB  %-9s detail %9.2f  folded %9.2f\n", cache / 1048576.0,
                                     wl, b[0] / 1048576.0, b[1] / 1048576.0);
+         render_warned (results, i, k, s);
       }
    }
 }

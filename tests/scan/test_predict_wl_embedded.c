@@ -16,7 +16,8 @@
  * place of the eviction miniature (-22%). With --sample 0.5 (the sampled masters' rows read by the key:
  * under 70% of the rows) range stays within 15% of the unsampled prediction (seen -6% detail, -7%
  * folded) and the folded layout within its band of the measured; seen red with the scaling back removed
- * (folded -56% of the measured).
+ * (folded -56% of the measured). At --sample 0.1 the folded figure carries its sample_warning (the sample
+ * saw 71% of its pages), the detail's not.
  */
 #include "tests/testutil.h"
 
@@ -179,6 +180,9 @@ test_range_aggregate (void **state)
       assert_true (part > 0 && part < 0.7 * all);
       assert_true (
          lab_test_json_num (sp, "sweep.0.workload_reads.0.layouts.1.engine_read_bytes_sampling_error") > 0);
+      /* at 0.5 the sample sees the folded layout's pages: no warning */
+      assert_true (lab_test_json_num (sp, "sweep.0.workload_reads.0.layouts.1.sample_pages_seen") >= 0.75);
+      assert_false (lab_test_json_has (sp, "sweep.0.workload_reads.0.layouts.1.sample_warning"));
       for (l = 0; l < 2; l++) {
          double b = bytes_of (&spt, "workload_reads", "range", layouts[l]);
          /* "measured" below is the unsampled prediction */
@@ -195,6 +199,21 @@ test_range_aggregate (void **state)
    if (bad > 0) {
       fail_msg ("%d sampled figure(s) outside their band", bad);
    }
+   /* at 0.1 it sees under three quarters of them (seen 71%): the figure says it is likely under-predicted */
+   cmd =
+      bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit 100 --progress never -q "
+                          "--cache-sizes " CACHE " --workload range --predict --sample 0.1 --out '%s/s.json'",
+                          g_bin, dir, dir);
+   run_ok (cmd);
+   bson_free (cmd);
+   cmd = bson_strdup_printf ("%s/s.json", dir);
+   {
+      bson_t *sp = lab_test_json_load (cmd);
+      assert_true (lab_test_json_has (sp, "sweep.0.workload_reads.0.layouts.1.sample_warning"));
+      assert_false (lab_test_json_has (sp, "sweep.0.workload_reads.0.layouts.0.sample_warning"));
+      bson_destroy (sp);
+   }
+   bson_free (cmd);
 
    /* layout-report sets them side by side */
    rep = lab_test_bin ("layout-report");
