@@ -394,8 +394,9 @@ index_figures (const probe_t *p, const lab_scan_predict_input_t *in, int64_t n, 
    w->index_disk = bytes / (pages > 0 ? pages : 1);
 }
 
-/* One touch of the sample's census: a page (the trace's id: data page p is 2p, index page q 2q + 1) and the
- * unit it was touched for (a document; an index entry). */
+/* One touch of the sample's census: a page (the trace's id: data page p is 2p, index page q 2q + 1), the run
+ * of the page it is in (numbered per class in the windows' order), its window and the master it was
+ * touched for. */
 typedef struct {
    int64_t page, run, win, unit;
 } touch_t;
@@ -526,13 +527,11 @@ pages_seen (const range_layout_t *rl, const lab_scan_predict_wl_t *w, double rat
  * (appended interleaved; `natural`), rows in key order a page's rows / a master's mean rows, documents the
  * most masters of a page of the packing. */
 static double
-masters_per_page (const probe_t *p, const lab_scan_predict_input_t *in, const range_layout_t *rl,
-                  bool natural)
+masters_per_page (const probe_t *p, const range_layout_t *rl, bool natural)
 {
    double mean = p->nkeys > 0 ? p->entries_est / (double)p->nkeys : 1, most = 1, cur = 0;
    int64_t d;
 
-   (void)in;
    if (!rl->many) {
       return natural ? rl->rows_per_page : fmax (rl->rows_per_page / (mean > 1 ? mean : 1) + 1, 1);
    }
@@ -641,7 +640,7 @@ build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
                          &rl);
          }
       }
-      rl.masters_per_page = masters_per_page (p, in, &rl, s == 0);
+      rl.masters_per_page = masters_per_page (p, &rl, s == 0);
       qsort (rl.e, (size_t)rl.n, sizeof *rl.e, entry_cmp);
       /* a sample's entries are its share of the index's: spread over its pages as the whole's are */
       rl.epp = (w->index_epp >= 1 ? w->index_epp : 1) * rate;
