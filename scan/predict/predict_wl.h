@@ -10,7 +10,9 @@
  * entries in (time, RecordId) order give the time index's leaf pages and the documents fetched -- detail:
  * the row's data page; folded: the whole document of each master with a row in the window, once per window
  * -- the windows dealt to the workers in contiguous segments and interleaved entry by entry, as the load.
- * The pages' LRU stack distances (stackdist.h) give the misses at every cache.
+ * The pages' LRU stack distances (stackdist.h) give the misses at every cache. With --sample F only the
+ * sampled masters' rows are read (by the key) and traced, the windows still drawn exactly, and the bytes
+ * scaled back from a census of the sample's trace (predict_wl_sample.c); on a server range needs --sample.
  */
 #ifndef LAB_PREDICT_WL_H
 #define LAB_PREDICT_WL_H
