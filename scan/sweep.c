@@ -58,7 +58,8 @@ lab_scan_sweep_opts_check (const lab_scan_opts_t *o, const char *uri, bson_error
                      !o->cold ? "--cold" : "--restart-cmd");
       return false;
    }
-   if (nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep) {
+   /* --predict models the caches and never sets one: its cache sizes touch nothing on a server */
+   if (nsweep > 0 && uri && strncmp (uri, "wiredtiger:", 11) != 0 && !o->server_cache_sweep && !o->predict) {
       lab_error_set (
          error, LAB_ERROR_USAGE, LAB_USAGE_ERR_MISSING,
          "a cache sweep against a MongoDB server changes the server's own engine cache (setParameter "

@@ -417,6 +417,8 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       goto done;
    }
    p.documents_fetched += wl.docs_read;
+   p.range_documents = wl.docs_read;
+   p.range_how = wl.range_how;
    traces_build (o, &p, load, nload, 0, p.sample, NULL, true, &tr);
    if (tr.mini.nload == 0) {
       lab_error_set (error, LAB_ERROR_SCAN, LAB_SCAN_ERR_NO_KEYS,

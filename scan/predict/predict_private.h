@@ -40,6 +40,8 @@ typedef struct {
    int64_t documents_fetched;                /* embedded: measured (the store's documents-read counter) */
    const char *documents_how;
    const char *walk_how;
+   int64_t range_documents; /* of documents_fetched, the range workload's reads of the rows' times */
+   const char *range_how;   /* what they read (NULL: range not asked for or not predicted) */
    /* --sample: each key's place in [0, 1) by its hash; a master is probed when it is under `sample` */
    double sample;
    double *u;

@@ -263,6 +263,11 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
    }
    BSON_APPEND_INT64 (&pr, "documents_fetched", p->documents_fetched);
    BSON_APPEND_UTF8 (&pr, "documents_fetched_how", p->documents_how ? p->documents_how : "");
+   if (p->range_how) {
+      /* counted by the prediction itself (a server's counter is every client's) */
+      BSON_APPEND_INT64 (&pr, "range_documents_fetched", p->range_documents);
+      BSON_APPEND_UTF8 (&pr, "range_reads", p->range_how);
+   }
    bson_append_document_end (&d, &pr);
    if (p->sample < 1) {
       BSON_APPEND_DOCUMENT_BEGIN (&d, "sample", &c);

@@ -10,7 +10,6 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/results.h"
-#include "scan/hash.h"
 #include "scan/workloads/workload.h"
 
 #include <math.h>
@@ -101,31 +100,28 @@ done:
    return rc == 0;
 }
 
-/* draw_windows -- the range windows as lab_scan_wl_inputs_draw draws them: from o->wl.seed, a master of
- * the loaded keys, then one of its rows by reservoir sampling, the window centred on its time. */
-static void
-draw_windows (const lab_scan_opts_t *o, const probe_t *p, const int64_t *load, int64_t nload,
-              lab_scan_predict_wl_t *w)
-{
-   uint64_t rng = o->wl.seed ^ LAB_SCAN_WL_DRAW_MIX;
-   int64_t j;
+/* The exact draw's source: every master's rows as the probe counted them, their times from the pass. */
+typedef struct {
+   const probe_t *p;
+   const lab_scan_predict_wl_t *w;
+} exact_src_t;
 
-   w->nwin = nload > 0 ? o->wl.range_windows : 0;
-   w->range_ms = o->wl.range_window_ms;
-   w->win_lo = bson_malloc0 ((size_t)(w->nwin > 0 ? w->nwin : 1) * sizeof *w->win_lo);
-   for (j = 0; j < w->nwin; j++) {
-      int64_t k = load[lab_scan_rand64 (&rng) % (uint64_t)nload];
-      size_t r, pick = 0;
-      for (r = 0; r < p->nrids[k]; r++) {
-         if (lab_scan_rand64 (&rng) % (uint64_t)(r + 1) == 0) {
-            pick = r;
-         }
-      }
-      /* a row without a date (INT64_MIN) would fail scancmp's draw: here its window is empty */
-      w->win_lo[j] = p->nrids[k] > 0 && w->times[k][pick] != INT64_MIN
-                        ? w->times[k][pick] - o->wl.range_window_ms / 2
-                        : INT64_MIN;
-   }
+/* all_rows -- the exact draw's rows of master k. */
+static bool
+all_rows (void *ctx, int64_t k, size_t *n, bson_error_t *error)
+{
+   (void)error;
+   *n = ((const exact_src_t *)ctx)->p->nrids[k];
+   return true;
+}
+
+/* all_time -- the exact draw's time of master k's row `pick`. */
+static bool
+all_time (void *ctx, int64_t k, size_t pick, int64_t *t, bson_error_t *error)
+{
+   (void)error;
+   *t = ((const exact_src_t *)ctx)->w->times[k][pick];
+   return true;
 }
 
 /* lab_scan_predict_wl_probe -- see predict_wl.h. */
@@ -145,9 +141,12 @@ lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const p
    if (!w->range) {
       return true;
    }
-   if (p->sample < 1) {
-      w->range_why = "--sample: the probe holds the RecordIds of a sample of the masters, the range "
-                     "workload's windows need every row's (leave --sample out to predict it)";
+   if (p->sample >= 1 && lab_store_backend (store) != LAB_BACKEND_WT) {
+      w->range_why =
+         "on a MongoDB server range needs --sample F: the exact prediction reads every row's time "
+         "by a collection scan in RecordId order, which a server does not promise and which "
+         "pulls the whole collection through its cache; --sample reads the sampled masters' "
+         "rows by the key index";
       return true;
    }
    if (!(sess = lab_store_session_open (store, error))) {
@@ -159,10 +158,20 @@ lab_scan_predict_wl_probe (lab_store_t *store, const lab_scan_opts_t *o, const p
        size > 0) {
       w->time_index_bytes = (double)size;
    }
-   if (!read_times (sess, o, p, w, error)) {
-      goto done;
+   w->rate = 1;
+   if (p->sample < 1) {
+      /* the sampled masters' rows by the key, the drawn rows by their RecordId (predict_wl_sample.c) */
+      if (!lab_scan_predict_wl_read_sampled (sess, store, o, p, load, nload, w, error)) {
+         goto done;
+      }
+   } else {
+      exact_src_t es = { p, w };
+      lab_scan_predict_wl_rows_t src = { all_rows, all_time, &es };
+      if (!read_times (sess, o, p, w, error) || !lab_scan_predict_wl_draw (o, load, nload, &src, w, error)) {
+         goto done;
+      }
+      w->range_how = "every row's time: one pass of the collection's natural order (RecordId order)";
    }
-   draw_windows (o, p, load, nload, w);
    lab_log_info ("range prediction: %lld rows' %s read, %lld windows drawn", (long long)w->docs_read,
                  o->wl.time_field, (long long)w->nwin);
    ok = true;
@@ -213,9 +222,12 @@ typedef struct {
    int64_t *page_of; /* [ndocs]: each document's data page */
    int64_t ndocs;
    bool many;  /* a document holds many rows: fetched once per window (the IXSCAN's RecordIds deduplicated) */
-   double epp; /* index entries per leaf page */
+   double epp; /* index entries per leaf page (of the sample's entries: the whole's x the sample's share) */
    uint64_t dbytes, ibytes;
-   lab_scan_evictsim_trace_t *ev; /* gets each worker's accesses, for the eviction miniature */
+   lab_scan_evictsim_trace_t *ev; /* gets each worker's accesses, for the eviction miniature (may be NULL) */
+   double rows_per_page;          /* a layout of rows: its rows a page (0: a layout of documents) */
+   int64_t *master_of;            /* [ndocs]: each document's master (owned by a layout of documents) */
+   double masters_per_page;       /* the masters a page holds: the sample's census caps its estimates */
 } range_layout_t;
 
 /* trace_range -- the windows dealt in contiguous segments to the workers, each window's entries in index
@@ -263,14 +275,18 @@ trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int paral
          }
          if (ip != last[i]) {
             lab_scan_stackdist_access (sd, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX, true);
-            lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX,
-                                         LAB_EVICTSIM_INDEX | (dp < 0 ? LAB_EVICTSIM_ROW_END : 0));
+            if (rl->ev) {
+               lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)ip + 1, rl->ibytes, LAB_PREDICT_INDEX,
+                                            LAB_EVICTSIM_INDEX | (dp < 0 ? LAB_EVICTSIM_ROW_END : 0));
+            }
             last[i] = ip;
          }
          if (dp >= 0) {
             lab_scan_stackdist_access (sd, 2 * (uint64_t)dp, rl->dbytes, LAB_PREDICT_DATA, true);
-            lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)dp, rl->dbytes, LAB_PREDICT_DATA,
-                                         LAB_EVICTSIM_ROW_END);
+            if (rl->ev) {
+               lab_scan_evictsim_trace_add (rl->ev, i, 2 * (uint64_t)dp, rl->dbytes, LAB_PREDICT_DATA,
+                                            LAB_EVICTSIM_ROW_END);
+            }
             (*docs)++;
          }
       }
@@ -284,10 +300,12 @@ trace_range (const range_layout_t *rl, const lab_scan_predict_wl_t *w, int paral
    return sd;
 }
 
-/* The rows of the collection, flat in (master, row) order. */
+/* The rows of the collection (with --sample: of the sampled masters), flat in (master, row) order; `pos`
+ * each row's place in the whole collection's (master, row) order (the masters outside the sample count
+ * the mean rows, as the load's model). */
 typedef struct {
    int64_t n;
-   int64_t *t, *rid, *m, *j;
+   int64_t *t, *rid, *m, *j, *pos;
 } rows_t;
 
 /* layout_docs -- rl's documents for a layout of documents of at most `br` rows of a master (0: one per
@@ -305,6 +323,7 @@ layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, do
    }
    rl->ndocs = first[in->nmasters];
    rl->page_of = bson_malloc0 ((size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *rl->page_of);
+   rl->master_of = bson_malloc0 ((size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *rl->master_of);
    for (m = 0; m < in->nmasters; m++) {
       int64_t d;
       for (d = first[m]; d < first[m + 1]; d++) {
@@ -316,6 +335,7 @@ layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, do
             fill = 0;
          }
          rl->page_of[d] = page;
+         rl->master_of[d] = m;
          fill += doc;
       }
    }
@@ -337,11 +357,13 @@ layout_rows (const rows_t *r, bool natural, int64_t min_rid, double rpp, range_l
    rl->ndocs = r->n;
    rl->page_of = bson_malloc0 ((size_t)(r->n > 0 ? r->n : 1) * sizeof *rl->page_of);
    for (i = 0; i < r->n; i++) {
-      double off = natural ? (double)(r->rid[i] - min_rid) : (double)i;
+      double off = natural ? (double)(r->rid[i] - min_rid) : (double)r->pos[i];
       rl->page_of[i] = (int64_t)floor ((off > 0 ? off : 0) / (rpp > 0 ? rpp : 1));
-      rl->e[i] = (entry_t){ r->t[i], natural ? r->rid[i] : i, i };
+      rl->e[i] = (entry_t){ r->t[i], natural ? r->rid[i] : r->pos[i], i };
    }
    rl->many = false;
+   rl->rows_per_page = rpp > 0 ? rpp : 1;
+   rl->master_of = r->m; /* a document per row */
 }
 
 /* add_layout -- slot w->nl: its name, kind, bytes on disk and per data page read. */
@@ -372,37 +394,236 @@ index_figures (const probe_t *p, const lab_scan_predict_input_t *in, int64_t n, 
    w->index_disk = bytes / (pages > 0 ? pages : 1);
 }
 
-/* build_range -- the range traces of every slot (rows flattened, each slot's entries sorted). */
+/* One touch of the sample's census: a page (the trace's id: data page p is 2p, index page q 2q + 1), the run
+ * of the page it is in (numbered per class in the windows' order), its window and the master it was
+ * touched for. */
+typedef struct {
+   int64_t page, run, win, unit;
+} touch_t;
+
+/* touch_cmp -- qsort order of touch_t: page, run (runs ascend with the windows), unit. */
+static int
+touch_cmp (const void *a, const void *b)
+{
+   const touch_t *x = a, *y = b;
+   if (x->page != y->page) {
+      return x->page < y->page ? -1 : 1;
+   }
+   if (x->run != y->run) {
+      return x->run < y->run ? -1 : 1;
+   }
+   return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+/* int64_cmp -- qsort order of int64_t. */
+static int
+int64_cmp (const void *a, const void *b)
+{
+   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* distinct_units -- the distinct units (masters) of touches t[a..b). */
+static int64_t
+distinct_units (const touch_t *t, int64_t a, int64_t b)
+{
+   int64_t *ms = bson_malloc ((size_t)(b > a ? b - a : 1) * sizeof *ms), q, n = 0;
+
+   for (q = a; q < b; q++) {
+      ms[q - a] = t[q].unit;
+   }
+   qsort (ms, (size_t)(b - a), sizeof *ms, int64_cmp);
+   for (q = 0; q < b - a; q++) {
+      n += q == 0 || ms[q] != ms[q - 1];
+   }
+   bson_free (ms);
+   return n;
+}
+
+/* ht -- a Horvitz-Thompson count: 1 / the chance that a sample at `rate` sees what the whole touches for n
+ * masters, n estimated as the sample's `distinct` / rate, at most `cap`. */
+static double
+ht (double rate, int64_t distinct, double cap)
+{
+   return 1 / lab_scan_predict_wl_seen_chance (rate, fmax (fmin ((double)distinct / rate, cap), 1));
+}
+
+/* pages_seen -- the census (lab_scan_predict_wl_census_t) of a sample's trace at `rate` (masters sampled,
+ * all of a master's rows with it), per class ([0] data, [1] index): the distinct pages its windows touch and
+ * the whole windows' estimated (Horvitz-Thompson: a page seen counts 1 / the chance that a sample holds one
+ * of the masters the whole touches it for, their number the sample's / rate, at most the page's masters);
+ * its accesses, runs and visits (a visit: a window's accesses to a page, the whole's estimated so too),
+ * and the share of its visits of two accesses or more that are one run. A detail page holds rows of many
+ * masters in time order: it and its visits are seen whenever the whole touches them, and a window reads
+ * it in one run; a folded page of a few masters' documents is seen at about k rate (k of its masters
+ * touched), and a window reads its documents apart, each one a run. */
+static void
+pages_seen (const range_layout_t *rl, const lab_scan_predict_wl_t *w, double rate,
+            lab_scan_predict_wl_census_t *cs)
+{
+   int64_t n = 0, cap = 64, j, i, nrun[2] = { 0, 0 },
+           *stamp = bson_malloc0 ((size_t)(rl->ndocs + 1) * sizeof *stamp);
+   double multi[2] = { 0, 0 }, multi_one_run[2] = { 0, 0 };
+   touch_t *t = bson_malloc ((size_t)cap * sizeof *t);
+   int c;
+
+   memset (cs, 0, sizeof *cs);
+   cs->rate = rate;
+   for (j = 0; j < w->nwin; j++) {
+      int64_t x = lower (rl->e, rl->n, w->win_lo[j]), end = lower (rl->e, rl->n, w->win_lo[j] + w->range_ms);
+      int64_t last[2] = { -1, -1 };
+      for (; x < end; x++) {
+         int64_t doc = rl->e[x].doc, pg[2];
+         if (rl->many && stamp[doc] == j + 1) {
+            pg[0] = -1; /* its document fetched already in this window: no access */
+         } else {
+            stamp[doc] = j + 1;
+            pg[0] = 2 * rl->page_of[doc];
+         }
+         pg[1] = 2 * (int64_t)floor ((double)x / rl->epp) + 1;
+         for (c = 0; c < 2; c++) {
+            if (pg[c] < 0) {
+               continue;
+            }
+            if (n + 1 > cap) {
+               cap *= 2;
+               t = bson_realloc (t, (size_t)cap * sizeof *t);
+            }
+            nrun[c] += pg[c] != last[c]; /* a new run of the page */
+            last[c] = pg[c];
+            t[n++] = (touch_t){ pg[c], nrun[c], j, rl->master_of[doc] };
+         }
+      }
+   }
+   qsort (t, (size_t)n, sizeof *t, touch_cmp);
+   for (i = 0; i < n;) {
+      int64_t page = t[i].page, a = i, v = i, vruns = 0;
+      int cls = (int)(page & 1);
+      double u = cls ? w->index_epp : rl->masters_per_page;
+      for (; i < n && t[i].page == page; i++) {
+         vruns += i == v || t[i - 1].run != t[i].run;
+         if (i + 1 == n || t[i + 1].page != page || t[i + 1].win != t[v].win) {
+            /* the end of the page's visit of window t[v].win: its accesses, runs and masters */
+            cs->acc[cls] += (double)(i + 1 - v);
+            cs->runs[cls] += (double)vruns;
+            cs->visits[cls] += ht (rate, distinct_units (t, v, i + 1), u);
+            multi[cls] += i > v;
+            multi_one_run[cls] += i > v && vruns == 1;
+            v = i + 1;
+            vruns = 0;
+         }
+      }
+      cs->seen[cls] += 1;
+      cs->est[cls] += ht (rate, distinct_units (t, a, i), u);
+   }
+   for (c = 0; c < 2; c++) {
+      cs->one_run[c] = multi[c] > 0 ? multi_one_run[c] / multi[c] : 0;
+   }
+   bson_free (t);
+   bson_free (stamp);
+}
+
+/* masters_per_page -- the masters a page of layout rl holds: the detail's rows are of as many masters
+ * (appended interleaved; `natural`), rows in key order a page's rows / a master's mean rows, documents the
+ * most masters of a page of the packing. */
+static double
+masters_per_page (const probe_t *p, const range_layout_t *rl, bool natural)
+{
+   double mean = p->nkeys > 0 ? p->entries_est / (double)p->nkeys : 1, most = 1, cur = 0;
+   int64_t d;
+
+   if (!rl->many) {
+      return natural ? rl->rows_per_page : fmax (rl->rows_per_page / (mean > 1 ? mean : 1) + 1, 1);
+   }
+   for (d = 0; d < rl->ndocs; d++) {
+      bool same_page = d > 0 && rl->page_of[d] == rl->page_of[d - 1];
+      cur = same_page ? cur + (rl->master_of[d] != rl->master_of[d - 1]) : 1;
+      most = fmax (most, cur);
+   }
+   return most;
+}
+
+/* in_band -- with --sample, whether master k is among the traced ones: its hash place in [lo, hi), a band
+ * reaching past the sample's share wrapping to its start (predict.c's bands, the jackknife's groups);
+ * exact: every master. */
+static bool
+in_band (const lab_scan_predict_wl_t *w, int64_t k, double lo, double hi)
+{
+   double u;
+
+   if (!w->times[k]) {
+      return false;
+   }
+   if (w->rate >= 1) {
+      return true;
+   }
+   u = w->u[k];
+   if (hi > w->u_sample) {
+      return (u >= lo && u < w->u_sample) || u < hi - w->u_sample;
+   }
+   return u >= lo && u < hi;
+}
+
+/* rows_collect -- the rows of the masters in [lo, hi) (in_band), flat; `nrids` the model's rows per master
+ * (the sample's outside it: the mean) place them in the whole collection's order. */
+static void
+rows_collect (const probe_t *p, const size_t *nrids, const lab_scan_predict_wl_t *w, double lo, double hi,
+              rows_t *r)
+{
+   int64_t k, first = 0, n = 0;
+   size_t j;
+
+   memset (r, 0, sizeof *r);
+   for (k = 0; k < p->nkeys; k++) {
+      n += in_band (w, k, lo, hi) ? (int64_t)p->nrids[k] : 0;
+   }
+   r->t = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->t);
+   r->rid = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->rid);
+   r->m = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->m);
+   r->j = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->j);
+   r->pos = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->pos);
+   for (k = 0; k < p->nkeys; k++) {
+      for (j = 0; in_band (w, k, lo, hi) && j < p->nrids[k]; j++, r->n++) {
+         r->t[r->n] = w->times[k][j];
+         r->rid[r->n] = p->rids[k][j];
+         r->m[r->n] = k;
+         r->j[r->n] = (int64_t)j;
+         r->pos[r->n] = first + (int64_t)j;
+      }
+      first += (int64_t)nrids[k];
+   }
+}
+
+/* rows_free -- free rows_collect's. */
+static void
+rows_free (rows_t *r)
+{
+   bson_free (r->t);
+   bson_free (r->rid);
+   bson_free (r->m);
+   bson_free (r->j);
+   bson_free (r->pos);
+}
+
+/* build_range -- the range traces of every slot (rows flattened, each slot's entries sorted) of the masters
+ * in [lo, hi) at `rate` (1: every row): the whole's into w->sd, w->ev (group < 0), a jackknife group's into
+ * w->gsd[group]; with a sample also each slot's pages seen and estimated (lab_scan_predict_wl_pages). */
 static void
 build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
-             const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w)
+             const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w, double lo, double hi, double rate,
+             int group)
 {
    const lab_scan_predict_input_t *in = &tr->in;
    rows_t r;
-   int64_t k;
-   size_t j;
    int s;
 
-   memset (&r, 0, sizeof r);
-   for (k = 0; k < p->nkeys; k++) {
-      r.n += (int64_t)p->nrids[k];
+   rows_collect (p, in->nrids, w, lo, hi, &r);
+   if (group < 0) {
+      index_figures (p, in, rate < 1 ? (int64_t)llround (p->entries_est) : r.n, w);
    }
-   r.t = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.t);
-   r.rid = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.rid);
-   r.m = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.m);
-   r.j = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *r.j);
-   r.n = 0;
-   for (k = 0; k < p->nkeys; k++) {
-      for (j = 0; j < p->nrids[k]; j++, r.n++) {
-         r.t[r.n] = w->times[k][j];
-         r.rid[r.n] = p->rids[k][j];
-         r.m[r.n] = k;
-         r.j[r.n] = (int64_t)j;
-      }
-   }
-   index_figures (p, in, r.n, w);
    for (s = 0; s < w->nl; s++) {
       range_layout_t rl;
+      double docs = 0;
       memset (&rl, 0, sizeof rl);
       rl.e = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *rl.e);
       rl.n = r.n;
@@ -419,20 +640,54 @@ build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
                          &rl);
          }
       }
+      rl.masters_per_page = masters_per_page (p, &rl, s == 0);
       qsort (rl.e, (size_t)rl.n, sizeof *rl.e, entry_cmp);
-      rl.epp = w->index_epp >= 1 ? w->index_epp : 1;
+      /* a sample's entries are its share of the index's: spread over its pages as the whole's are */
+      rl.epp = (w->index_epp >= 1 ? w->index_epp : 1) * rate;
       rl.dbytes = (uint64_t)llround (w->page_cache[s] > 1 ? w->page_cache[s] : 1);
       rl.ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
-      rl.ev = w->ev[s] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
-      w->sd[s] = trace_range (&rl, w, o->parallel, &w->range_docs[s]);
+      w->index_cache = (double)rl.ibytes;
+      if (group < 0) {
+         rl.ev = w->ev[s] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
+         w->sd[s] = trace_range (&rl, w, o->parallel, &docs);
+         w->range_docs[s] = docs / rate;
+         if (rate < 1) {
+            pages_seen (&rl, w, rate, &w->census[s]);
+         }
+      } else {
+         w->gsd[group][s] = trace_range (&rl, w, o->parallel, &docs);
+         pages_seen (&rl, w, rate, &w->gcensus[group][s]);
+      }
       bson_free (rl.e);
       bson_free (rl.page_of);
+      if (rl.many) {
+         bson_free (rl.master_of);
+      }
    }
-   w->range_rows = w->range_docs[0]; /* detail: a document per row */
-   bson_free (r.t);
-   bson_free (r.rid);
-   bson_free (r.m);
-   bson_free (r.j);
+   if (group < 0) {
+      w->range_rows = w->range_docs[0]; /* detail: a document per row */
+   }
+   rows_free (&r);
+}
+
+/* build_range_all -- the whole's range traces, and with a sample the jackknife's: the sample less one of
+ * its four groups (hash bands, as the load's) in turn. */
+static void
+build_range_all (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
+                 const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w)
+{
+   int g;
+
+   build_range (o, p, tr, c, w, 0, w->rate < 1 ? w->u_sample : 1, w->rate, -1);
+   if (w->rate >= 1) {
+      return;
+   }
+   w->ngroups = LAB_PREDICT_WL_GROUPS;
+   for (g = 0; g < w->ngroups; g++) {
+      double lo = w->u_sample * (g + 1) / w->ngroups;
+      w->grate[g] = w->rate * (w->ngroups - 1) / w->ngroups;
+      build_range (o, p, tr, c, w, lo, lo + w->u_sample * (w->ngroups - 1) / w->ngroups, w->grate[g], g);
+   }
 }
 
 /* lab_scan_predict_wl_build -- see predict_wl.h. */
@@ -454,7 +709,7 @@ lab_scan_predict_wl_build (const lab_scan_opts_t *o, const probe_t *p, const tra
                   cd->l.data_disk[0], cd->page_cache_bytes);
    }
    if (w->range && !w->range_why && w->times) {
-      build_range (o, p, tr, c, w);
+      build_range_all (o, p, tr, c, w);
    }
 }
 
@@ -487,7 +742,7 @@ range_reads (const lab_scan_predict_wl_t *w, int s, const layouts_t *l, uint64_t
 /* append_layout -- slot s's entry of a workload: its predicted engine bytes read and page reads. */
 static void
 append_layout (bson_t *arr, const lab_scan_predict_wl_t *w, int s, double bytes, double pages,
-               const char *model)
+               const char *model, double error)
 {
    char idx[16];
    const char *ik;
@@ -498,6 +753,16 @@ append_layout (bson_t *arr, const lab_scan_predict_wl_t *w, int s, double bytes,
    BSON_APPEND_UTF8 (&d, "layout", w->name[s]);
    BSON_APPEND_UTF8 (&d, "kind", w->kind[s]);
    BSON_APPEND_DOUBLE (&d, "engine_read_bytes", bytes);
+   if (error >= 0) {
+      const lab_scan_predict_wl_census_t *cs = &w->census[s];
+      double share = cs->est[0] > 0 ? cs->seen[0] / cs->est[0] : 1;
+      BSON_APPEND_DOUBLE (&d, "engine_read_bytes_sampling_error", error);
+      /* the share of the windows' data pages the sample saw: the bias grows as it falls */
+      BSON_APPEND_DOUBLE (&d, "sample_pages_seen", share);
+      if (share < LAB_PREDICT_WL_SEEN_MIN) {
+         BSON_APPEND_UTF8 (&d, "sample_warning", LAB_PREDICT_WL_SAMPLE_WARNING);
+      }
+   }
    if (pages >= 0) {
       BSON_APPEND_DOUBLE (&d, "page_reads", pages);
    }
@@ -527,15 +792,35 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const 
       } else {
          BSON_APPEND_INT64 (&d, "windows", w->nwin);
          BSON_APPEND_DOUBLE (&d, "rows", w->range_rows);
-         BSON_APPEND_INT64 (&d, "probe_rows_read", w->docs_read); /* the pass over the rows' times */
-         BSON_APPEND_UTF8 (&d, "model",
-                           "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; "
-                           "no sampling: every row's time and RecordId");
+         BSON_APPEND_INT64 (&d, "probe_rows_read", w->docs_read); /* the reads of the rows' times */
+         if (w->rate < 1) {
+            BSON_APPEND_DOUBLE (&d, "sample", w->rate);
+            BSON_APPEND_INT64 (&d, "probe_rows_read_by_key", w->docs_by_key);
+            BSON_APPEND_INT64 (&d, "probe_rows_read_drawn", w->docs_drawn);
+            BSON_APPEND_UTF8 (&d, "probe_how", w->range_how ? w->range_how : "");
+         }
+         BSON_APPEND_UTF8 (
+            &d, "model",
+            w->rate < 1 ? "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; sampled: the "
+                          "sampled masters' rows traced at a cache scaled by the share of the windows' "
+                          "pages they touch, the pages and reuse misses scaled back (engine_read_bytes_"
+                          "sampling_error: the delete-a-group jackknife's)"
+                        : "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; "
+                          "no sampling: every row's time and RecordId");
          BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
          for (s = 0; s < w->nl; s++) {
-            double misses = 0, b;
-            const char *model = range_reads (w, s, l, cache, &b, &misses);
-            append_layout (&ls, w, s, b, misses, model);
+            double misses = 0, b, lru = 0, mi;
+            const char *model;
+            if (w->rate < 1) {
+               model = lab_scan_predict_wl_sampled_reads (w->sd[s], w->ev[s], &w->census[s], w, s, l, cache,
+                                                          &b, &misses);
+               lab_scan_predict_wl_sampled_reads (w->sd[s], NULL, &w->census[s], w, s, l, cache, &lru, &mi);
+               append_layout (&ls, w, s, b, misses, model,
+                              lab_scan_predict_wl_sampling_error (w, s, l, cache, b, lru));
+            } else {
+               model = range_reads (w, s, l, cache, &b, &misses);
+               append_layout (&ls, w, s, b, misses, model, -1);
+            }
          }
          bson_append_array_end (&d, &ls);
       }
@@ -550,7 +835,7 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const 
       BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
       for (s = 0; s < w->nl; s++) {
          append_layout (&ls, w, s, w->storage[s], w->data_disk[s] > 0 ? w->storage[s] / w->data_disk[s] : -1,
-                        NULL);
+                        NULL, -1);
       }
       bson_append_array_end (&d, &ls);
       bson_append_document_end (&arr, &d);
@@ -571,10 +856,42 @@ lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
    bson_free (w->times);
    bson_free (w->win_lo);
    for (s = 0; s < LAB_PREDICT_WL_LAYOUTS; s++) {
+      int g;
       lab_scan_stackdist_destroy (w->sd[s]);
       lab_scan_evictsim_trace_destroy (w->ev[s]);
+      for (g = 0; g < LAB_PREDICT_WL_GROUPS; g++) {
+         lab_scan_stackdist_destroy (w->gsd[g][s]);
+      }
    }
    memset (w, 0, sizeof *w);
+}
+
+/* render_warned -- under a sampled range line, the layouts whose figure carries a sample_warning. */
+static void
+render_warned (const bson_t *results, size_t i, int k, bson_string_t *s)
+{
+   char path[128];
+   bool any = false;
+   int l;
+
+   for (l = 0; l < LAB_PREDICT_WL_LAYOUTS; l++) {
+      const char *name;
+      snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.sample_warning", i, k, l);
+      if (!lab_results_get_string (results, path)) {
+         continue;
+      }
+      snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.layout", i, k, l);
+      name = lab_results_get_string (results, path);
+      bson_string_append_printf (s, "%s%s",
+                                 any ? ", "
+                                     : "                         the sample saw under 3/4 of the "
+                                       "pages of ",
+                                 name ? name : "?");
+      any = true;
+   }
+   if (any) {
+      bson_string_append (s, ": likely under-predicted (a larger --sample)\n");
+   }
 }
 
 /* lab_scan_predict_wl_render -- see predict_wl.h. */
@@ -614,6 +931,7 @@ lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s)
          }
          bson_string_append_printf (s, "  %9.1f MiB  %-9s detail %9.2f  folded %9.2f\n", cache / 1048576.0,
                                     wl, b[0] / 1048576.0, b[1] / 1048576.0);
+         render_warned (results, i, k, s);
       }
    }
 }

@@ -59,7 +59,7 @@ bool lab_scan_wl_parse_opt (const char *value, void *field, const char *name, bs
 /* ---- inputs --------------------------------------------------------------------------------------- */
 
 /* The draw's generator starts from o->wl.seed ^ this ("layoutla"): lab_scan_wl_inputs_draw, and the
- * prediction's replay of its range windows (scan/predict/predict_wl.c), which must draw the same. */
+ * prediction's replay of its range windows (scan/predict/predict_wl_sample.c), which must draw the same. */
 #define LAB_SCAN_WL_DRAW_MIX 0x6c61796f75746c61ull
 
 /* One row drawn from the data: its master key, line number, time and (for the digest) its own _id. */

@@ -3,11 +3,17 @@
  * loads on hand-made layouts whose misses can be worked out by hand -- clustered rows (one page per master),
  * interleaved rows read by one worker (LRU's sequential-scan collapse below the working set) and by two
  * workers in step (the second reader of a page hits), the folded layout's packing, --keys-limit's
- * subset, and the bytes a miss reads.
+ * subset, and the bytes a miss reads; the range workload's sampled figures (predict_wl_sample.c): the find a
+ * server answers for a master's rows' times (read-only: a filter, a projection, a hint) and the chance a
+ * sample sees a page.
  */
 #include "tests/testutil.h"
 
 #include "scan/predict/predict.h"
+#include "scan/predict/predict_wl.h"
+
+#include <math.h>
+#include <string.h>
 
 #define MASTERS 4
 #define ROWS 10
@@ -179,6 +185,45 @@ test_capacity_moves_knee (void **state)
    lab_scan_stackdist_destroy (sd);
 }
 
+/* The find a server answers for one master's rows' times: the key matched as a value ($eq), the time alone
+ * projected with the RecordId, the key index hinted; nothing else (no write, no sort, no limit). */
+static void
+test_wl_server_find (void **state)
+{
+   lab_scan_opts_t o;
+   bson_value_t key;
+   bson_t filter, opts;
+   char *f, *q;
+
+   (void)state;
+   memset (&o, 0, sizeof o);
+   o.key = "bill_id";
+   o.wl.time_field = "charge_time";
+   key.value_type = BSON_TYPE_INT32;
+   key.value.v_int32 = 42;
+   lab_scan_predict_wl_server_find (&o, &key, &filter, &opts);
+   f = bson_as_relaxed_extended_json (&filter, NULL);
+   q = bson_as_relaxed_extended_json (&opts, NULL);
+   assert_string_equal (f, "{ \"bill_id\" : { \"$eq\" : 42 } }");
+   assert_string_equal (q,
+                        "{ \"projection\" : { \"_id\" : 0, \"charge_time\" : 1 }, \"showRecordId\" : true, "
+                        "\"hint\" : { \"bill_id\" : 1 } }");
+   bson_free (f);
+   bson_free (q);
+   bson_destroy (&filter);
+   bson_destroy (&opts);
+}
+
+/* The chance a sample at rate F holds one of n masters: F for one, 1 - (1 - F)^n for n. */
+static void
+test_wl_seen_chance (void **state)
+{
+   (void)state;
+   assert_true (fabs (lab_scan_predict_wl_seen_chance (0.1, 1) - 0.1) < 1e-12);
+   assert_true (fabs (lab_scan_predict_wl_seen_chance (0.5, 2) - 0.75) < 1e-12);
+   assert_true (fabs (lab_scan_predict_wl_seen_chance (0.1, 10) - (1 - pow (0.9, 10))) < 1e-12);
+}
+
 int
 main (void)
 {
@@ -190,6 +235,8 @@ main (void)
       cmocka_unit_test (test_folded),
       cmocka_unit_test (test_capacity),
       cmocka_unit_test (test_capacity_moves_knee),
+      cmocka_unit_test (test_wl_server_find),
+      cmocka_unit_test (test_wl_seen_chance),
    };
    return lab_test_run_group ("predict", tests, NULL, NULL);
 }

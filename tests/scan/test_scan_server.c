@@ -3,7 +3,8 @@
  * `--restart-cmd "scripts/mongo-test-server.sh restart --dir DIR"`: the server really restarts between
  * layouts (a new pid each time) and the run completes; a restart command that fails, and a server that
  * never comes back, end with clear errors and no results file. A cache sweep is refused: FerretDB has
- * no setParameter wiredTigerEngineRuntimeConfig.
+ * no setParameter wiredTigerEngineRuntimeConfig. The prediction (--predict, with the range workload and
+ * --sample as a DBA would run it) is refused by its probe: FerretDB gives no RecordIds.
  *
  * The test runs its own server instance (same script, its own DIR and port) rather than restarting the
  * shared fixture server under other tests running in parallel. With LAYOUTLAB_TEST_URI (a real mongod)
@@ -308,6 +309,36 @@ test_server_cache_sweep_refused (void **state)
    bson_free (out_path);
 }
 
+/* test_predict_range_refused -- --predict --workload range --sample 0.5 on the test server, its caches
+ * given without --server-cache-sweep (a prediction sets none): the probe stops at the RecordIds FerretDB
+ * lacks (exit 1, the reason named, no results file) -- the server's side of the sampled range (a find per
+ * sampled master, hinted, projected) runs only against a mongod. */
+static void
+test_predict_range_refused (void **state)
+{
+   char *out_path, *args, *out = NULL, *err = NULL;
+   int rc;
+
+   (void)state;
+   if (!g_dir) {
+      lab_test_skip ("LAYOUTLAB_TEST_URI names a real server: this check needs the test server, which "
+                     "returns no RecordIds");
+   }
+   out_path = bson_strdup_printf ("%s/pred.json", g_tmp);
+   args = bson_strdup_printf ("--predict --cache-sizes 8MiB,32MiB --workload range,aggregate --sample 0.5 "
+                              "--out '%s'",
+                              out_path);
+   rc = scancmp (args, &out, &err);
+   if (rc != 1 || !strstr (err, "returns no usable RecordIds")) {
+      fail_msg ("exit %d (want 1): %s", rc, err);
+   }
+   assert_int_equal (access (out_path, F_OK), -1);
+   bson_free (out);
+   bson_free (err);
+   bson_free (args);
+   bson_free (out_path);
+}
+
 int
 main (void)
 {
@@ -315,6 +346,7 @@ main (void)
       cmocka_unit_test (test_restart_between_layouts),
       cmocka_unit_test (test_server_cache_sweep_refused),
       cmocka_unit_test (test_restart_failures),
+      cmocka_unit_test (test_predict_range_refused),
    };
    return lab_test_run_group ("scan_server", tests, setup, teardown);
 }

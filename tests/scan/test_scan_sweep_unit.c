@@ -107,6 +107,10 @@ test_opts_check (void **state)
    assert_true (lab_scan_sweep_opts_check (&o, "wiredtiger:/tmp/x", &e));
    assert_false (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
    assert_non_null (strstr (e.message, "add --server-cache-sweep"));
+   /* a prediction's caches are modelled, none is set: it needs no leave to sweep a server */
+   o.predict = true;
+   assert_true (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
+   o.predict = false;
    o.server_cache_sweep = true;
    /* a server's points must start cold: without --cold and --restart-cmd a point inherits the cache */
    assert_false (lab_scan_sweep_opts_check (&o, "mongodb://h/db", &e));
