@@ -161,6 +161,8 @@ lab_scan_predict_cands_build (const lab_scan_opts_t *o, const probe_t *p, const 
    memset (c, 0, sizeof *c);
    c->rate = tr->mini.rate;
    c->row_reads = (double)o->wl.row_keys;
+   c->appends = (double)o->wl.append_rows;
+   c->append_any = o->wl.append_to != 0;
    for (i = 0; i < n; i++) {
       lab_scan_predict_cand_t *k = &c->c[c->n];
       memset (k, 0, sizeof *k);

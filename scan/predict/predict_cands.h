@@ -52,6 +52,8 @@ typedef struct {
    lab_scan_predict_cand_t c[LAB_PREDICT_CANDS];
    double rate;      /* the sample's (1: every master) */
    double row_reads; /* the row workload's reads (--row-keys) */
+   double appends;   /* the append workload's rows (--append-rows) */
+   bool append_any;  /* --append-to random (else the last tenth of the keys) */
 } lab_scan_predict_cands_t;
 
 /* lab_scan_predict_cands_build -- the candidates (sorted, clustered, buckets of o's --bucket-rows, folded
@@ -74,5 +76,59 @@ void lab_scan_predict_cands_record (bson_t *results, const lab_scan_predict_cand
 /* lab_scan_predict_cands_table -- the terminal view of a predicted file's candidates and workloads (empty
  * when it has none). Caller bson_free()s. */
 char *lab_scan_predict_cands_table (const bson_t *results);
+
+/* ---- the other workloads' model (predict_cands_wl.c) ---------------------------------------------- */
+
+#define LAB_PREDICT_TREE_LEVELS 8
+/* WiredTiger's internal_page_max of the tables mongod makes: a collection's is WiredTiger's default (4 KiB,
+ * mongod's collection configuration does not set it), an index's 16 KiB (store/wt_private.h). */
+#define LAB_PREDICT_COLL_INTERNAL_PAGE_MAX 4096.0
+#define LAB_PREDICT_INDEX_INTERNAL_PAGE_MAX 16384.0
+
+/* One B-tree as a row read walks it: its leaves and the internal levels above them. */
+typedef struct {
+   double leaves, leaf_disk;                   /* leaf pages, bytes of one on disk */
+   double fanout;                              /* children per internal page */
+   int levels;                                 /* internal levels (the root's included: at least 1) */
+   double level[LAB_PREDICT_TREE_LEVELS];      /* pages per level, [0] just above the leaves */
+   double level_disk[LAB_PREDICT_TREE_LEVELS]; /* bytes of one of its pages on disk */
+   double internal;                            /* internal pages in all */
+} lab_scan_predict_tree_t;
+
+/* lab_scan_predict_tree_shape -- the internal pages over `leaves` leaf pages of `leaf_disk` bytes whose
+ * separator keys are `key_bytes` long, in internal pages of at most `internal_page_max`: the fan-out is
+ * what fits in split_pct of the page, a cell per child (the key and the child's address cookie). */
+void lab_scan_predict_tree_shape (lab_scan_predict_tree_t *t, double leaves, double leaf_disk,
+                                  double key_bytes, double internal_page_max);
+
+/* lab_scan_predict_tree_read -- the bytes a read of one random leaf reads cold (*cold: the root-to-leaf
+ * path) and `reads` of them into a cache that keeps what they read (*over_reads: the distinct pages of
+ * each level, pages(1 - (1 - 1/pages)^reads)); *internal_over_reads (may be NULL) the internal pages'
+ * share of it. */
+void lab_scan_predict_tree_read (const lab_scan_predict_tree_t *t, double reads, double *cold,
+                                 double *over_reads, double *internal_over_reads);
+
+/* The appends to a layout of many rows per document (the fold, buckets). */
+typedef struct {
+   const size_t *nrids; /* [nkeys] each master's rows, the keys ascending */
+   int64_t nkeys;
+   bool random;        /* --append-to random: any master; else the last tenth of the keys (open) */
+   double appends;     /* --append-rows */
+   double bucket_rows; /* rows per document (0: one document per master) */
+   double master_bytes, row_bytes; /* a document: master_bytes + its rows x row_bytes */
+   double key_bytes;               /* the record's key */
+   double compress;                /* the log compressor's bytes per byte (0: none) */
+} lab_scan_predict_append_t;
+
+/* lab_scan_predict_journal_bytes -- the journal bytes of one commit holding a `value` bytes record under a
+ * `key` bytes key (compressed at `compress` when the record is large enough for the log compressor to pay)
+ * and `entries` index entries: WiredTiger's log records in 128-byte units. */
+double lab_scan_predict_journal_bytes (double value, double key, double entries, double compress);
+
+/* lab_scan_predict_append_journal -- the mean journal bytes per append as the workload writes them: each
+ * master of the drawn span gets its share of the appends, one at a time, each rewriting its last document
+ * whole; in buckets a row past the last one's bucket_rows starts a new document and rewrites the master's
+ * earlier ones (their parts count). *doc_bytes (may be NULL) the mean document written. */
+double lab_scan_predict_append_journal (const lab_scan_predict_append_t *a, double *doc_bytes);
 
 #endif
