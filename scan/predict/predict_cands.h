@@ -101,10 +101,10 @@ typedef struct {
 void lab_scan_predict_tree_shape (lab_scan_predict_tree_t *t, double leaves, double leaf_disk,
                                   double key_bytes, double internal_page_max);
 
-/* lab_scan_predict_tree_read -- the bytes a read of one random leaf reads cold (*cold: the root-to-leaf
- * path) and `reads` of them into a cache that keeps what they read (*over_reads: the distinct pages of
- * each level, pages(1 - (1 - 1/pages)^reads)); *internal_over_reads (may be NULL) the internal pages'
- * share of it. */
+/* lab_scan_predict_tree_read -- the bytes a read of one random leaf reads cold (*cold: the path from
+ * below the root to the leaf; the root is read when the table is opened) and `reads` of them into a cache
+ * that keeps what they read (*over_reads: the distinct pages of each level, pages(1 - (1 - 1/pages)^reads));
+ * *internal_over_reads (may be NULL) the internal pages' share of it. */
 void lab_scan_predict_tree_read (const lab_scan_predict_tree_t *t, double reads, double *cold,
                                  double *over_reads, double *internal_over_reads);
 
@@ -121,8 +121,8 @@ typedef struct {
 } lab_scan_predict_append_t;
 
 /* lab_scan_predict_journal_bytes -- the journal bytes of one commit holding a `value` bytes record under a
- * `key` bytes key (compressed at `compress` when the record is large enough for the log compressor to pay)
- * and `entries` index entries: WiredTiger's log records in 128-byte units. */
+ * `key` bytes key and `entries` index entries, compressed at `compress` (0: not) as the log compressor
+ * does when that saves a unit: WiredTiger's log records in 128-byte units. */
 double lab_scan_predict_journal_bytes (double value, double key, double entries, double compress);
 
 /* lab_scan_predict_append_journal -- the mean journal bytes per append as the workload writes them: each
