@@ -176,8 +176,9 @@ md_candidates (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_resul
 }
 
 /* row_bytes -- the engine bytes per read of `reads` random rows of predicted layout `name`: the distinct
- * data and key index pages they touch, pages(1 - (1 - 1/pages)^reads), each read once (as
- * scan/predict/predict_cands_record.c records them at its own --row-keys). */
+ * data and index pages they touch, pages(1 - (1 - 1/pages)^reads), each read once, the leaves' and each
+ * internal level's under the roots (as scan/predict/predict_cands_record.c records them at its own
+ * --row-keys). */
 static bool
 row_bytes (const bson_t *pred, const char *name, double reads, double *out)
 {
@@ -199,6 +200,22 @@ row_bytes (const bson_t *pred, const char *name, double reads, double *out)
    for (i = 0; i < 4; i += 2) {
       if (v[i] >= 1) {
          *out += v[i] * (1 - pow (1 - 1 / v[i], reads)) * v[i + 1] / reads;
+      }
+   }
+   for (i = 0; i < 2; i++) {
+      /* the internal levels under the roots, of the record table then of the index */
+      const char *tree = i == 0 ? "data_levels" : "index_levels";
+      double pages, bytes;
+      int k;
+      for (k = 0; k < 8; k++) {
+         snprintf (path, sizeof path, "predicted_workloads.layouts.%s.%s.%d.pages", name, tree, k);
+         if (!lab_results_get_number (pred, path, &pages) || pages < 1) {
+            break;
+         }
+         snprintf (path, sizeof path, "predicted_workloads.layouts.%s.%s.%d.page_disk_bytes", name, tree, k);
+         if (lab_results_get_number (pred, path, &bytes)) {
+            *out += pages * (1 - pow (1 - 1 / pages, reads)) * bytes / reads;
+         }
       }
    }
    return true;
@@ -285,16 +302,17 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
       }
       if (strcmp (w, "append") == 0) {
          bson_string_append (o,
-                             "\nAppends: journal bytes per write, predicted (one row appended to a master of "
-                             "the mean rows) beside measured (the workload's, on its own masters: a fold "
-                             "rewrites the whole document, so its error follows their size).\n\n| layout | "
+                             "\nAppends: journal bytes per write, predicted (the workload's appends to the "
+                             "masters it draws, each rewriting a fold's document whole as it grows) beside "
+                             "measured.\n\n| layout | "
                              "predicted | measured | error |\n|---|---|---|---|\n");
          md_workload_row (o, &wl, pred, pl, np, &ls, "append_journal_bytes_per_write",
                           "write.journal_bytes_per_write", NULL);
       } else if (strcmp (w, "row") == 0) {
-         bson_string_append (o, "\nRow reads: engine bytes read per query, predicted (the distinct data and "
-                                "key index pages the workload's random rows touch, each read once, over its "
-                                "reads) beside measured.\n\n| layout | "
+         bson_string_append (o, "\nRow reads: engine bytes read per query, predicted (the distinct pages the "
+                                "workload's random rows touch in the index and the record table, leaves and "
+                                "internal pages under the roots, each read once, over its reads) beside "
+                                "measured.\n\n| layout | "
                                 "predicted | measured | error |\n|---|---|---|---|\n");
          md_workload_row (o, &wl, pred, pl, np, &ls, "row_read_bytes_per_query", "engine_read_bytes",
                           "queries");

@@ -25,6 +25,27 @@ typedef struct {
    lab_scan_predict_tree_t index; /* the index the row read walks (leaves 0: none) */
 } wl_layout_t;
 
+/* append_levels -- `key`: the internal levels of tree `t` a row read walks (those under the root, the
+ * leaves' parents first), each {pages, page_disk_bytes}: a reader evaluates them at its own reads. */
+static void
+append_levels (bson_t *e, const char *key, const lab_scan_predict_tree_t *t)
+{
+   bson_t arr, lv;
+   char idx[16];
+   const char *ik;
+   int k;
+
+   bson_append_array_begin (e, key, -1, &arr);
+   for (k = 0; k + 1 < t->levels; k++) {
+      bson_uint32_to_string ((uint32_t)k, &ik, idx, sizeof idx);
+      bson_append_document_begin (&arr, ik, -1, &lv);
+      BSON_APPEND_DOUBLE (&lv, "pages", t->level[k]);
+      BSON_APPEND_DOUBLE (&lv, "page_disk_bytes", t->level_disk[k]);
+      bson_append_document_end (&arr, &lv);
+   }
+   bson_append_array_end (e, &arr);
+}
+
 /* append_layout -- one layout's "append" and "row" figures into `d` (`reads` row reads). */
 static void
 append_layout (bson_t *d, const wl_layout_t *w, double reads)
@@ -50,6 +71,10 @@ append_layout (bson_t *d, const wl_layout_t *w, double reads)
    BSON_APPEND_DOUBLE (&e, "index_page_disk_bytes", w->index.leaf_disk);
    BSON_APPEND_DOUBLE (&e, "data_internal_pages", w->data.internal);
    BSON_APPEND_DOUBLE (&e, "index_internal_pages", w->index.leaves > 0 ? w->index.internal : 0);
+   append_levels (&e, "data_levels", &w->data);
+   if (w->index.leaves > 0) {
+      append_levels (&e, "index_levels", &w->index);
+   }
    /* `reads` random rows: a page read once stays (the cache holding what they touch), so each read
     * costs the distinct pages over the reads, each level's */
    BSON_APPEND_DOUBLE (&e, "row_read_bytes_per_query", reads > 0 ? (dr + ir) / reads : 0);
