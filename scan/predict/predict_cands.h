@@ -47,6 +47,8 @@ typedef struct {
    const char *source;      /* where disk_per_byte comes from */
 } lab_scan_predict_cand_t;
 
+typedef struct lab_scan_predict_wl_layout lab_scan_predict_wl_layout_t;
+
 typedef struct {
    size_t n;
    lab_scan_predict_cand_t c[LAB_PREDICT_CANDS];
@@ -54,6 +56,9 @@ typedef struct {
    double row_reads; /* the row workload's reads (--row-keys) */
    double appends;   /* the append workload's rows (--append-rows) */
    bool append_any;  /* --append-to random (else the last tenth of the keys) */
+   double fill;      /* the share of a cache pages fill (layouts_t's) */
+   size_t nwl;       /* the other workloads' figures: detail, folded, then each candidate */
+   lab_scan_predict_wl_layout_t *wl;
 } lab_scan_predict_cands_t;
 
 /* lab_scan_predict_cands_build -- the candidates (sorted, clustered, buckets of o's --bucket-rows, folded
@@ -65,7 +70,8 @@ void lab_scan_predict_cands_build (const lab_scan_opts_t *o, const probe_t *p, c
 void lab_scan_predict_cands_cleanup (lab_scan_predict_cands_t *c);
 
 /* lab_scan_predict_cands_point -- "candidates" of one sweep point: per candidate the engine bytes read and
- * page reads of its load at `cache`, and its read amplification. */
+ * page reads of its load at `cache`, and its read amplification; and every layout's row reads at `cache`
+ * (lab_scan_predict_cands_wl_point). */
 void lab_scan_predict_cands_point (bson_t *point, const lab_scan_predict_cands_t *c, uint64_t cache);
 
 /* lab_scan_predict_cands_record -- "predicted_candidates": each candidate's descriptor and model figures;
@@ -130,5 +136,27 @@ double lab_scan_predict_journal_bytes (double value, double key, double entries,
  * whole; in buckets a row past the last one's bucket_rows starts a new document and rewrites the master's
  * earlier ones (their parts count). *doc_bytes (may be NULL) the mean document written. */
 double lab_scan_predict_append_journal (const lab_scan_predict_append_t *a, double *doc_bytes);
+
+/* One layout's figures for the other workloads (lab_scan_predict_cands_wl_build). */
+struct lab_scan_predict_wl_layout {
+   const char *name;
+   double doc_bytes;               /* the document an append writes (a row; a fold's: the mean rewritten) */
+   double journal;                 /* an append's journal bytes */
+   lab_scan_predict_tree_t data;   /* the record table */
+   lab_scan_predict_tree_t index;  /* the index the row read walks (leaves 0: none) */
+   double data_cache, index_cache; /* a leaf's footprint in the cache */
+   lab_scan_stackdist_t *rows;     /* the row reads' trace */
+   double trace_reads;             /* the reads it replays */
+};
+
+/* lab_scan_predict_cands_wl_build -- (predict_cands_rows.c) c->wl: per layout (detail, folded, then each
+ * candidate of c) the trees a row read walks, an append's journal and the row reads' trace. */
+void lab_scan_predict_cands_wl_build (lab_scan_predict_cands_t *c, const probe_t *p, const traces_t *tr,
+                                      const layouts_t *l);
+
+/* lab_scan_predict_cands_wl_point -- (predict_cands_rows.c) "row_read_bytes_per_query" of one sweep point:
+ * per layout the engine bytes per row read of the row workload's reads through an LRU cache of `cache`
+ * (filled to c->fill), cold at the start. */
+void lab_scan_predict_cands_wl_point (bson_t *point, const lab_scan_predict_cands_t *c, uint64_t cache);
 
 #endif

@@ -11,20 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-/* A RecordId as a record's key (a packed int64) and in an index entry; a clustered _id's key in the journal
- * (its KeyString). */
-#define RECORD_ID_BYTES 4.0
-#define CLUSTERED_KEY_BYTES 30.0
-
-/* One layout's figures for the workloads. */
-typedef struct {
-   const char *name;
-   double doc_bytes;              /* the document an append writes (a row; a fold's: the mean rewritten) */
-   double journal;                /* an append's journal bytes */
-   lab_scan_predict_tree_t data;  /* the record table */
-   lab_scan_predict_tree_t index; /* the index the row read walks (leaves 0: none) */
-} wl_layout_t;
-
 /* append_levels -- `key`: the internal levels of tree `t` a row read walks (those under the root, the
  * leaves' parents first), each {pages, page_disk_bytes}: a reader evaluates them at its own reads. */
 static void
@@ -48,7 +34,7 @@ append_levels (bson_t *e, const char *key, const lab_scan_predict_tree_t *t)
 
 /* append_layout -- one layout's "append" and "row" figures into `d` (`reads` row reads). */
 static void
-append_layout (bson_t *d, const wl_layout_t *w, double reads)
+append_layout (bson_t *d, const lab_scan_predict_wl_layout_t *w, double reads)
 {
    double dc = 0, dr = 0, di = 0, ic = 0, ir = 0, ii = 0;
    bson_t e;
@@ -82,83 +68,12 @@ append_layout (bson_t *d, const wl_layout_t *w, double reads)
    bson_append_document_end (d, &e);
 }
 
-/* keystring_int_bytes -- a positive integer below `max` in a KeyString: its type byte and its bytes. */
-static double
-keystring_int_bytes (double max)
-{
-   double b = 1;
-
-   while (max >= 256 && b < 8) {
-      max /= 256;
-      b++;
-   }
-   return 1 + b;
-}
-
-/* separator_bytes -- an index's key on an internal page: reconciliation keeps of the first key of a page
- * only the prefix that sorts it after the previous page's last (__rec_split_row_promote), which is where
- * neighbouring keys differ, as prefix compression keeps of an entry on a leaf: the key index's bytes per
- * entry on disk (6.8 on 263,661 rows: its {key, line} index, 165 leaves, has one internal page as the
- * model's, and so has the clustered copy's, 760 leaves). */
-static double
-separator_bytes (const probe_t *p)
-{
-   return p->entries_est > 0 ? lab_scan_predict_key_index_bytes (p) / p->entries_est : RECORD_ID_BYTES;
-}
-
-/* row_index -- the index a rows layout's row read walks, {key, line}: the key index's leaves grown by
- * the line's KeyString in every entry (and a clustered collection's RecordId, its _id's KeyString, in
- * place of the int64 one: `rid_extra` bytes more), the key index's page bytes. */
-static void
-row_index (lab_scan_predict_tree_t *t, const probe_t *p, const layouts_t *l, double rid_extra)
-{
-   double entries = p->entries_est > 0 ? p->entries_est : 1;
-   double e = lab_scan_predict_key_index_bytes (p) / entries, max_rows = 1;
-   double line, grow;
-   int64_t m;
-
-   for (m = 0; m < p->nkeys; m++) {
-      max_rows = fmax (max_rows, (double)p->nrids[m]);
-   }
-   line = keystring_int_bytes (max_rows + 1);
-   grow = e > 0 ? (e + line + rid_extra) / e : 1;
-   lab_scan_predict_tree_shape (t, ceil (l->pages[0][LAB_PREDICT_INDEX] * grow), l->index_disk,
-                                separator_bytes (p), LAB_PREDICT_INDEX_INTERNAL_PAGE_MAX);
-}
-
-/* docs_journal -- the mean journal of an append to a layout of documents of `bucket_rows` rows (0: one
- * per master) compressed at `compress`. */
-static double
-docs_journal (const lab_scan_predict_cands_t *c, const probe_t *p, const traces_t *tr, double bucket_rows,
-              double compress, double *doc_bytes)
-{
-   lab_scan_predict_append_t a = { tr->mini.nrids,
-                                   p->nkeys,
-                                   c->append_any,
-                                   c->appends,
-                                   bucket_rows,
-                                   tr->in.folded_master_bytes,
-                                   tr->in.folded_row_bytes,
-                                   RECORD_ID_BYTES,
-                                   compress };
-   return lab_scan_predict_append_journal (&a, doc_bytes);
-}
-
 /* record_workloads -- "predicted_workloads": per layout an append's bytes (a row for a rows layout; the
  * master's document rewritten whole for a fold, its last bucket for buckets) and a row read's pages and
- * bytes, the trees' internal pages included. */
+ * bytes, the trees' internal pages included (the figures lab_scan_predict_cands_build made). */
 static void
-record_workloads (bson_t *results, const lab_scan_predict_cands_t *c, const probe_t *p, const traces_t *tr,
-                  const layouts_t *l)
+record_workloads (bson_t *results, const lab_scan_predict_cands_t *c)
 {
-   /* the log compressor on one document alone (the sample fold's), else the folded pages' ratio */
-   double fold_c = p->cf.fold_log_raw > 0 ? p->cf.fold_log_comp / p->cf.fold_log_raw
-                   : l->data_bytes[1] > 0 ? l->storage[1] / l->data_bytes[1]
-                                          : 0;
-   double bkt_c = p->cf.bkt_log_raw > 0 ? p->cf.bkt_log_comp / p->cf.bkt_log_raw : fold_c;
-   double row_j =
-      lab_scan_predict_journal_bytes (p->st.avg_obj_size_bytes, RECORD_ID_BYTES, (double)p->st.nindexes, 0);
-   wl_layout_t w;
    bson_t d, ls;
    size_t i;
 
@@ -168,58 +83,23 @@ record_workloads (bson_t *results, const lab_scan_predict_cands_t *c, const prob
                      "keys, or any), one write each: a rows layout inserts the row (its index entries beside "
                      "it), a fold rewrites the master's document whole (its last bucket for buckets, every "
                      "earlier bucket too when a row starts a new one), the documents as they grow; journal = "
-                     "the commit's log record, compressed when large, in 128-byte units");
+                     "the commit's log record, compressed as the log compressor does when that saves a "
+                     "128-byte unit, in 128-byte units");
    BSON_APPEND_UTF8 (
       &d, "row_method",
       "a row read walks root to leaf the index it reads through ({key, line} for a rows layout, "
-      "{key} for documents) and the record table: cold, each level's page a miss of its bytes "
-      "on disk (row_read_bytes_cold); over row_reads random rows, each level's distinct pages, "
-      "pages(1 - (1 - 1/pages)^reads), per read (row_read_bytes_per_query); internal pages at "
-      "WiredTiger's fan-out (internal_page_max 4 KiB for a collection, 16 KiB for an index, "
-      "split at 90%, a key and an address cell per child)");
+      "{key} for documents) and the record table, the roots read when the tables were opened: cold, each "
+      "level's page below the root a miss of its bytes on disk (row_read_bytes_cold); over row_reads "
+      "random rows into a cache that keeps them, each level's distinct pages, pages(1 - (1 - "
+      "1/pages)^reads), "
+      "per read (row_read_bytes_per_query; each point's row_read_bytes_per_query at its cache: the same "
+      "reads through an LRU cache of the point's size); internal pages at WiredTiger's fan-out "
+      "(internal_page_max 4 KiB for a collection, 16 KiB for an index, split at 90%, a key and an address "
+      "cell per child)");
    BSON_APPEND_INT64 (&d, "row_reads", (int64_t)c->row_reads);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "layouts", &ls);
-   memset (&w, 0, sizeof w);
-   w.name = LAB_RESULTS_DETAIL;
-   w.doc_bytes = p->st.avg_obj_size_bytes;
-   w.journal = row_j;
-   lab_scan_predict_tree_shape (&w.data, l->pages[0][LAB_PREDICT_DATA], l->data_disk[0], RECORD_ID_BYTES,
-                                LAB_PREDICT_COLL_INTERNAL_PAGE_MAX);
-   row_index (&w.index, p, l, 0);
-   append_layout (&ls, &w, c->row_reads);
-   w.name = LAB_RESULTS_FOLDED;
-   w.journal = docs_journal (c, p, tr, 0, fold_c, &w.doc_bytes);
-   lab_scan_predict_tree_shape (&w.data, l->pages[1][LAB_PREDICT_DATA], l->data_disk[1], RECORD_ID_BYTES,
-                                LAB_PREDICT_COLL_INTERNAL_PAGE_MAX);
-   lab_scan_predict_tree_shape (&w.index, l->pages[1][LAB_PREDICT_INDEX], l->index_disk, separator_bytes (p),
-                                LAB_PREDICT_INDEX_INTERNAL_PAGE_MAX);
-   append_layout (&ls, &w, c->row_reads);
-   for (i = 0; i < c->n; i++) {
-      const lab_scan_predict_cand_t *k = &c->c[i];
-      double rid = RECORD_ID_BYTES;
-      w.name = k->desc.name;
-      w.doc_bytes = k->doc_bytes;
-      if (lab_layout_reads_rows (&k->desc)) {
-         /* a row's insert: the _id index's entry and the key index's (a clustered _id is the record's key);
-          * the row read walks {key, line}, whose entries end in the record's key */
-         bool clus = lab_layout_read_by_id_range (&k->desc);
-         double extra = p->cf.clus_row_extra > 0 ? p->cf.clus_row_extra : 26.0;
-         /* a clustered RecordId is the _id's KeyString, about the _id's BSON: the ObjectId it holds and what
-          * the clustered _id adds to a row */
-         rid = clus ? 12 + extra : RECORD_ID_BYTES;
-         w.journal = lab_scan_predict_journal_bytes (
-            k->doc_bytes, clus ? CLUSTERED_KEY_BYTES : RECORD_ID_BYTES, clus ? 0 : (double)p->st.nindexes, 0);
-         row_index (&w.index, p, l, rid - RECORD_ID_BYTES);
-      } else {
-         bool bkt = lab_layout_bucketed (&k->desc);
-         w.journal =
-            docs_journal (c, p, tr, bkt ? k->desc.bucket_rows : 0, bkt ? bkt_c : fold_c, &w.doc_bytes);
-         lab_scan_predict_tree_shape (&w.index, k->l.pages[0][LAB_PREDICT_INDEX], k->l.index_disk,
-                                      separator_bytes (p), LAB_PREDICT_INDEX_INTERNAL_PAGE_MAX);
-      }
-      lab_scan_predict_tree_shape (&w.data, k->l.pages[0][LAB_PREDICT_DATA], k->l.data_disk[0], rid,
-                                   LAB_PREDICT_COLL_INTERNAL_PAGE_MAX);
-      append_layout (&ls, &w, c->row_reads);
+   for (i = 0; i < c->nwl; i++) {
+      append_layout (&ls, &c->wl[i], c->row_reads);
    }
    bson_append_document_end (&d, &ls);
    bson_append_document_end (results, &d);
@@ -258,7 +138,7 @@ lab_scan_predict_cands_record (bson_t *results, const lab_scan_predict_cands_t *
       bson_append_document_end (&arr, &e);
    }
    bson_append_array_end (results, &arr);
-   record_workloads (results, c, p, tr, l);
+   record_workloads (results, c);
 }
 
 /* lab_scan_predict_cands_table -- see predict_cands.h. */
