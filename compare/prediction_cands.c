@@ -221,13 +221,38 @@ row_bytes (const bson_t *pred, const char *name, double reads, double *out)
    return true;
 }
 
+/* point_row_bytes -- the predicted point's own row reads (an LRU cache of its size) of layout `name` at
+ * the measured cache `cache`, when the prediction replayed as many reads as the workload made. */
+static bool
+point_row_bytes (const bson_t *pred, const char *name, double cache, double reads, double *out)
+{
+   char path[192];
+   double c, n;
+   int i;
+
+   if (!lab_results_get_number (pred, "predicted_workloads.row_reads", &n) || n != reads) {
+      return false;
+   }
+   for (i = 0; i < 64; i++) {
+      snprintf (path, sizeof path, "sweep.%d.cache_size_bytes", i);
+      if (!lab_results_get_number (pred, path, &c)) {
+         return false;
+      }
+      if (c == cache) {
+         snprintf (path, sizeof path, "sweep.%d.row_read_bytes_per_query.%s", i, name);
+         return lab_results_get_number (pred, path, out);
+      }
+   }
+   return false;
+}
+
 /* md_workload_row -- one measured workload's layouts (its "layouts" entries, each found in the file's
  * layouts by name for its descriptor) beside the prediction's figure `field`, the measured one `num` (over
  * `den` when given) of each entry. */
 static void
 md_workload_row (bson_string_t *o, const bson_t *wl, const lab_cmp_results_t *pred, const pred_layout_t *pl,
                  size_t np, const lab_results_layouts_t *ls, const char *field, const char *num,
-                 const char *den)
+                 const char *den, double cache)
 {
    size_t l;
    char path[192];
@@ -254,8 +279,9 @@ md_workload_row (bson_string_t *o, const bson_t *wl, const lab_cmp_results_t *pr
          a = hm ? a / b : 0;
       }
       if (den && p) {
-         /* the row reads: the prediction's pages evaluated at the workload's own reads */
-         hp = row_bytes (&pred->doc, p->name, b, &pv);
+         /* the row reads: the predicted point's at the workload's cache, else the prediction's pages
+          * evaluated at the workload's own reads */
+         hp = point_row_bytes (&pred->doc, p->name, cache, b, &pv) || row_bytes (&pred->doc, p->name, b, &pv);
       } else {
          snprintf (path, sizeof path, "predicted_workloads.layouts.%s.%s", p ? p->name : "", field);
          hp = p && lab_results_get_number (&pred->doc, path, &pv);
@@ -281,6 +307,7 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
 {
    lab_results_layouts_t ls;
    bson_iter_t it, arr;
+   double cache = -1;
 
    if (!bson_iter_init_find (&it, &pred->doc, "predicted_workloads") ||
        !bson_iter_init_find (&it, &r->doc, "workloads") || !BSON_ITER_HOLDS_ARRAY (&it) ||
@@ -288,6 +315,8 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
       return;
    }
    lab_results_layouts (&r->doc, &ls);
+   /* the workloads' cache: the measured file's reference point's */
+   lab_results_get_number (&r->doc, "config.cache_size_bytes", &cache);
    while (bson_iter_next (&arr)) {
       const char *w;
       bson_t wl;
@@ -307,15 +336,17 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
                              "measured.\n\n| layout | "
                              "predicted | measured | error |\n|---|---|---|---|\n");
          md_workload_row (o, &wl, pred, pl, np, &ls, "append_journal_bytes_per_write",
-                          "write.journal_bytes_per_write", NULL);
+                          "write.journal_bytes_per_write", NULL, cache);
       } else if (strcmp (w, "row") == 0) {
-         bson_string_append (o, "\nRow reads: engine bytes read per query, predicted (the distinct pages the "
-                                "workload's random rows touch in the index and the record table, leaves and "
-                                "internal pages under the roots, each read once, over its reads) beside "
-                                "measured.\n\n| layout | "
-                                "predicted | measured | error |\n|---|---|---|---|\n");
+         bson_string_append (o,
+                             "\nRow reads: engine bytes read per query, predicted (the workload's random "
+                             "rows through an LRU cache of its size when the prediction has its cache and "
+                             "reads, else the distinct pages they touch, each read once: the index and the "
+                             "record table, leaves and internal pages under the roots) beside "
+                             "measured.\n\n| layout | "
+                             "predicted | measured | error |\n|---|---|---|---|\n");
          md_workload_row (o, &wl, pred, pl, np, &ls, "row_read_bytes_per_query", "engine_read_bytes",
-                          "queries");
+                          "queries", cache);
       }
    }
 }
