@@ -16,7 +16,8 @@
  * (its KeyString). */
 #define RECORD_ID_BYTES 4.0
 #define CLUSTERED_KEY_BYTES 30.0
-/* The row reads a trace replays at most (the rest scaled): a trace's memory is a few words per read. */
+/* The row reads a trace replays at most (more reads: the figure per read of the first ones): a trace's
+ * memory is a few words per read. */
 #define ROW_TRACE_READS 20000
 /* The trace's classes: the record table's leaves and internal pages, the index's. */
 enum { ROW_DATA, ROW_INDEX, ROW_DATA_INTERNAL, ROW_INDEX_INTERNAL };
