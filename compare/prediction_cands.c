@@ -176,8 +176,9 @@ md_candidates (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_resul
 }
 
 /* row_bytes -- the engine bytes per read of `reads` random rows of predicted layout `name`: the distinct
- * data and key index pages they touch, pages(1 - (1 - 1/pages)^reads), each read once (as
- * scan/predict/predict_cands_record.c records them at its own --row-keys). */
+ * data and index pages they touch, pages(1 - (1 - 1/pages)^reads), each read once, the leaves' and each
+ * internal level's under the roots (as scan/predict/predict_cands_record.c records them at its own
+ * --row-keys). */
 static bool
 row_bytes (const bson_t *pred, const char *name, double reads, double *out)
 {
@@ -201,7 +202,48 @@ row_bytes (const bson_t *pred, const char *name, double reads, double *out)
          *out += v[i] * (1 - pow (1 - 1 / v[i], reads)) * v[i + 1] / reads;
       }
    }
+   for (i = 0; i < 2; i++) {
+      /* the internal levels under the roots, of the record table then of the index */
+      const char *tree = i == 0 ? "data_levels" : "index_levels";
+      double pages, bytes;
+      int k;
+      for (k = 0; k < 8; k++) {
+         snprintf (path, sizeof path, "predicted_workloads.layouts.%s.%s.%d.pages", name, tree, k);
+         if (!lab_results_get_number (pred, path, &pages) || pages < 1) {
+            break;
+         }
+         snprintf (path, sizeof path, "predicted_workloads.layouts.%s.%s.%d.page_disk_bytes", name, tree, k);
+         if (lab_results_get_number (pred, path, &bytes)) {
+            *out += pages * (1 - pow (1 - 1 / pages, reads)) * bytes / reads;
+         }
+      }
+   }
    return true;
+}
+
+/* point_row_bytes -- the predicted point's own row reads (an LRU cache of its size) of layout `name` at
+ * the measured cache `cache`, when the prediction replayed as many reads as the workload made. */
+static bool
+point_row_bytes (const bson_t *pred, const char *name, double cache, double reads, double *out)
+{
+   char path[192];
+   double c, n;
+   int i;
+
+   if (!lab_results_get_number (pred, "predicted_workloads.row_reads", &n) || n != reads) {
+      return false;
+   }
+   for (i = 0; i < 64; i++) {
+      snprintf (path, sizeof path, "sweep.%d.cache_size_bytes", i);
+      if (!lab_results_get_number (pred, path, &c)) {
+         return false;
+      }
+      if (c == cache) {
+         snprintf (path, sizeof path, "sweep.%d.row_read_bytes_per_query.%s", i, name);
+         return lab_results_get_number (pred, path, out);
+      }
+   }
+   return false;
 }
 
 /* md_workload_row -- one measured workload's layouts (its "layouts" entries, each found in the file's
@@ -210,7 +252,7 @@ row_bytes (const bson_t *pred, const char *name, double reads, double *out)
 static void
 md_workload_row (bson_string_t *o, const bson_t *wl, const lab_cmp_results_t *pred, const pred_layout_t *pl,
                  size_t np, const lab_results_layouts_t *ls, const char *field, const char *num,
-                 const char *den)
+                 const char *den, double cache)
 {
    size_t l;
    char path[192];
@@ -237,8 +279,9 @@ md_workload_row (bson_string_t *o, const bson_t *wl, const lab_cmp_results_t *pr
          a = hm ? a / b : 0;
       }
       if (den && p) {
-         /* the row reads: the prediction's pages evaluated at the workload's own reads */
-         hp = row_bytes (&pred->doc, p->name, b, &pv);
+         /* the row reads: the predicted point's at the workload's cache, else the prediction's pages
+          * evaluated at the workload's own reads */
+         hp = point_row_bytes (&pred->doc, p->name, cache, b, &pv) || row_bytes (&pred->doc, p->name, b, &pv);
       } else {
          snprintf (path, sizeof path, "predicted_workloads.layouts.%s.%s", p ? p->name : "", field);
          hp = p && lab_results_get_number (&pred->doc, path, &pv);
@@ -264,6 +307,7 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
 {
    lab_results_layouts_t ls;
    bson_iter_t it, arr;
+   double cache = -1;
 
    if (!bson_iter_init_find (&it, &pred->doc, "predicted_workloads") ||
        !bson_iter_init_find (&it, &r->doc, "workloads") || !BSON_ITER_HOLDS_ARRAY (&it) ||
@@ -271,6 +315,8 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
       return;
    }
    lab_results_layouts (&r->doc, &ls);
+   /* the workloads' cache: the measured file's reference point's */
+   lab_results_get_number (&r->doc, "config.cache_size_bytes", &cache);
    while (bson_iter_next (&arr)) {
       const char *w;
       bson_t wl;
@@ -285,19 +331,22 @@ md_workloads (bson_string_t *o, const lab_cmp_results_t *r, const lab_cmp_result
       }
       if (strcmp (w, "append") == 0) {
          bson_string_append (o,
-                             "\nAppends: journal bytes per write, predicted (one row appended to a master of "
-                             "the mean rows) beside measured (the workload's, on its own masters: a fold "
-                             "rewrites the whole document, so its error follows their size).\n\n| layout | "
+                             "\nAppends: journal bytes per write, predicted (the workload's appends to the "
+                             "masters it draws, each rewriting a fold's document whole as it grows) beside "
+                             "measured.\n\n| layout | "
                              "predicted | measured | error |\n|---|---|---|---|\n");
          md_workload_row (o, &wl, pred, pl, np, &ls, "append_journal_bytes_per_write",
-                          "write.journal_bytes_per_write", NULL);
+                          "write.journal_bytes_per_write", NULL, cache);
       } else if (strcmp (w, "row") == 0) {
-         bson_string_append (o, "\nRow reads: engine bytes read per query, predicted (the distinct data and "
-                                "key index pages the workload's random rows touch, each read once, over its "
-                                "reads) beside measured.\n\n| layout | "
-                                "predicted | measured | error |\n|---|---|---|---|\n");
+         bson_string_append (o,
+                             "\nRow reads: engine bytes read per query, predicted (the workload's random "
+                             "rows through an LRU cache of its size when the prediction has its cache and "
+                             "reads, else the distinct pages they touch, each read once: the index and the "
+                             "record table, leaves and internal pages under the roots) beside "
+                             "measured.\n\n| layout | "
+                             "predicted | measured | error |\n|---|---|---|---|\n");
          md_workload_row (o, &wl, pred, pl, np, &ls, "row_read_bytes_per_query", "engine_read_bytes",
-                          "queries");
+                          "queries", cache);
       }
    }
 }

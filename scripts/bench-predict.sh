@@ -17,12 +17,13 @@
 # and CPU), beside
 # the cores other processes kept busy during the measured runs, and per shape the worst x of each; with
 # --candidates each candidate's bytes read predicted and measured; with --workloads the range and aggregate
-# workloads' bytes read predicted and measured per layout. Prints figures; asserts nothing (the tests with
-# a band are tests/scan/test_predict_embedded.c and test_predict_wl_embedded.c).
+# workloads' bytes read predicted and measured per layout; with --writes a row read's engine bytes and an
+# append's journal bytes predicted and measured per layout. Prints figures; asserts nothing (the tests with
+# a band are tests/scan/test_predict_embedded.c, test_predict_wl_embedded.c and test_predict_row_embedded.c).
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
 #                                 [--keys-limit N] [--shapes LIST|all] [--runs N] [--random] [--candidates]
-#                                 [--workloads] [--calibrate] [--keep] [-- BILLGEN-OPTIONS...]
+#                                 [--workloads] [--writes] [--calibrate] [--keep] [-- BILLGEN-OPTIONS...]
 #   --bills N        masters (default 2000), --rows MEAN rows per master (default 130): 260,000 rows
 #   --ratios LIST    cache ratios (default 0.25,0.5,1,1.5,2,4)
 #   --parallel N     workers (default 4, as the original experiment)
@@ -38,6 +39,8 @@
 #   --random         also measure the random load order (scancmp --load-order both) and its speedup
 #   --candidates     also measure and predict the other candidates (slower: four more folds and loads)
 #   --workloads      also measure (cold, every point) and predict the range and aggregate workloads
+#   --writes         also measure the append (2,000 rows) and row (500 reads) workloads and predict them
+#                    (predicted on a copy of the data made before the measured appends change it)
 #   --calibrate      predict with --calibrate (a timed sample refines the first page read)
 #   --keep           keep the work directories (printed)
 #   after --: more billgen generate options for every shape
@@ -58,6 +61,8 @@ shapes=default
 candidates=0
 workloads=()
 pworkloads=()
+writes=0
+wargs=(--row-keys 500 --append-rows 2000)
 runs=1
 random=()
 all_shapes=default,open60,zipf,clustered,few,uniform
@@ -75,18 +80,42 @@ while [ $# -gt 0 ]; do
     --candidates) candidates=1; shift ;;
     --workloads) workloads=(--workload load,range,aggregate --create-workload-indexes)
                  pworkloads=(--workload range,aggregate); shift ;;
+    --writes) writes=1; shift ;;
     --runs) need "$@"; runs=$2; shift 2 ;;
     --random) random=(--load-order both); shift ;;
     --calibrate) calibrate=(--calibrate); shift ;;
     --keep) keep=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 extra=("$@")
 [ "$shapes" = all ] && shapes=$all_shapes
 IFS=, read -r -a shape_list <<<"$shapes"
+# writes_table PRED MEAS -- per layout a row read's engine KB per read predicted (the point's, through an
+# LRU cache of its size) / measured (error) at each measured cache, and an append's journal bytes per
+# write predicted / measured (error)
+writes_table() {
+  echo "writes: a row read's engine KB per read (each measured cache), an append's journal bytes per write; predicted / measured (error)"
+  jq -r --slurpfile m "$2" '
+    def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
+    def r1(x): if x then (x * 10 | round / 10 | tostring) else "n/a" end;
+    def lay(q; w; l): [(q.workloads // [])[] | select(.workload == w) | (.layouts // [])[] | select(.layout == l)] | first;
+    .predicted_workloads.layouts as $p | .sweep as $ps
+    | ("layout\t" + ([$m[0].sweep[] | "row KB @ \(.cache_size_bytes / 1048576 * 10 | round / 10) MiB"] | join("\t")) + "\tjournal B"),
+      ($p | keys_unsorted[] as $l
+       | [$l]
+         + [$m[0].sweep[] as $q | lay($q; "row"; $l) as $r
+            | (if $r and $r.queries > 0 then $r.engine_read_bytes / $r.queries else null end) as $b
+            | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $pt
+            | ($pt.row_read_bytes_per_query[$l] // $p[$l].row_read_bytes_per_query) as $a
+            | r1($a / 1000) + " / " + r1(if $b then $b / 1000 else null end) + " (" + pct($a; $b) + ")"]
+         + [lay($m[0].sweep[0]; "append"; $l).write.journal_bytes_per_write as $j
+            | r1($p[$l].append_journal_bytes_per_write) + " / " + r1($j) + " (" + pct($p[$l].append_journal_bytes_per_write; $j) + ")"]
+       | join("\t"))' "$1" | column -t -s $'\t'
+}
+
 for s in "${shape_list[@]}"; do
   case ",$all_shapes," in *",$s,"*) ;; *) echo "$me: --shapes: unknown shape '$s' (one of $all_shapes, or all)" >&2; exit 2 ;; esac
 done
@@ -241,6 +270,29 @@ cands_table() {
             | mib($a) + "/" + mib($b) + " (" + pct($a; $b) + ")"]) | join("\t"))' "$1" | column -t -s $'\t'
 }
 
+# writes_table PRED MEAS -- per layout a row read's engine KB per read predicted (the point's, through an
+# LRU cache of its size) / measured (error) at each measured cache, and an append's journal bytes per
+# write predicted / measured (error)
+writes_table() {
+  echo "writes: a row read's engine KB per read (each measured cache), an append's journal bytes per write; predicted / measured (error)"
+  jq -r --slurpfile m "$2" '
+    def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
+    def r1(x): if x then (x * 10 | round / 10 | tostring) else "n/a" end;
+    def lay(q; w; l): [(q.workloads // [])[] | select(.workload == w) | (.layouts // [])[] | select(.layout == l)] | first;
+    .predicted_workloads.layouts as $p | .sweep as $ps
+    | ("layout\t" + ([$m[0].sweep[] | "row KB @ \(.cache_size_bytes / 1048576 * 10 | round / 10) MiB"] | join("\t")) + "\tjournal B"),
+      ($p | keys_unsorted[] as $l
+       | [$l]
+         + [$m[0].sweep[] as $q | lay($q; "row"; $l) as $r
+            | (if $r and $r.queries > 0 then $r.engine_read_bytes / $r.queries else null end) as $b
+            | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $pt
+            | ($pt.row_read_bytes_per_query[$l] // $p[$l].row_read_bytes_per_query) as $a
+            | r1($a / 1000) + " / " + r1(if $b then $b / 1000 else null end) + " (" + pct($a; $b) + ")"]
+         + [lay($m[0].sweep[0]; "append"; $l).write.journal_bytes_per_write as $j
+            | r1($p[$l].append_journal_bytes_per_write) + " / " + r1($j) + " (" + pct($p[$l].append_journal_bytes_per_write; $j) + ")"]
+       | join("\t"))' "$1" | column -t -s $'\t'
+}
+
 for s in "${shape_list[@]}"; do
   work=$(mktemp -d "${TMPDIR:-/tmp}/bench-predict.XXXXXX")
   works+=("$work")
@@ -265,13 +317,25 @@ for s in "${shape_list[@]}"; do
              --layout clustered=detail_clustered:rows --layout buckets=detail_b100:buckets
              --layout folded-zstd=detail_zstd:folded)
   fi
+  puri=$uri
+  mwl=(${workloads[@]+"${workloads[@]}"})
+  if [ "$writes" = 1 ]; then
+    # the prediction reads the data as it was: the measured appends change it
+    cp -a "$work/data" "$work/data-pred"
+    puri=wiredtiger:$work/data-pred
+    if [ ${#mwl[@]} -gt 0 ]; then mwl[1]=${mwl[1]},append,row; else mwl=(--workload load,append,row --create-workload-indexes); fi
+    mwl+=("${wargs[@]}")
+  fi
   "$bin/scancmp" "${common[@]}" ${layouts[@]+"${layouts[@]}"} --cache-ratios "$ratios" --cold --direct-io \
-    --runs "$runs" ${random[@]+"${random[@]}"} ${workloads[@]+"${workloads[@]}"} --out "$work/meas.json" >/dev/null || die "the measured sweep failed ($s)"
+    --runs "$runs" ${random[@]+"${random[@]}"} ${mwl[@]+"${mwl[@]}"} --out "$work/meas.json" >/dev/null || die "the measured sweep failed ($s)"
   # the prediction at the measured sweep's caches exactly (its ratios divide by its own detail size, the
   # prediction's by the probe's: one ratio would be two caches); it reads the detail collection alone
   sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
-  "$bin/scancmp" "${common[@]}" --cache-sizes "$sizes" --predict ${calibrate[@]+"${calibrate[@]}"} \
-    ${pworkloads[@]+"${pworkloads[@]}"} --direct-io --out "$work/pred.json" \
+  pwl=(${pworkloads[@]+"${pworkloads[@]}"})
+  if [ "$writes" = 1 ]; then pwl+=("${wargs[@]}" --bucket-rows 100); fi
+  pcommon=(--uri "$puri" "${common[@]:2}")
+  "$bin/scancmp" "${pcommon[@]}" --cache-sizes "$sizes" --predict ${calibrate[@]+"${calibrate[@]}"} \
+    ${pwl[@]+"${pwl[@]}"} --direct-io --out "$work/pred.json" \
     >/dev/null || die "scancmp --predict failed ($s)"
   jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents; cost: \(.prediction.cost.source // .prediction.cost.not_measured)"' "$work/pred.json"
   table "$work/pred.json" "$work/meas.json"
@@ -279,6 +343,7 @@ for s in "${shape_list[@]}"; do
   band_table "$work/pred.json" "$work/meas.json"
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
   if [ ${#workloads[@]} -gt 0 ]; then wl_table "$work/pred.json" "$work/meas.json"; fi
+  if [ "$writes" = 1 ]; then writes_table "$work/pred.json" "$work/meas.json"; fi
 done
 echo
 echo "MiB read: the engine's bytes read from disk into its cache (median of the runs), read amplification in"

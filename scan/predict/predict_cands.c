@@ -161,6 +161,8 @@ lab_scan_predict_cands_build (const lab_scan_opts_t *o, const probe_t *p, const 
    memset (c, 0, sizeof *c);
    c->rate = tr->mini.rate;
    c->row_reads = (double)o->wl.row_keys;
+   c->appends = (double)o->wl.append_rows;
+   c->append_any = o->wl.append_to != 0;
    for (i = 0; i < n; i++) {
       lab_scan_predict_cand_t *k = &c->c[c->n];
       memset (k, 0, sizeof *k);
@@ -177,6 +179,9 @@ lab_scan_predict_cands_build (const lab_scan_opts_t *o, const probe_t *p, const 
       k->l.on_disk[0] = k->l.storage[0] + k->l.index[0];
       c->n++;
    }
+   c->fill = l->fill;
+   c->wl = bson_malloc0 ((LAB_PREDICT_CANDS + 2) * sizeof *c->wl);
+   lab_scan_predict_cands_wl_build (c, p, tr, l);
 }
 
 /* lab_scan_predict_cands_cleanup -- see predict_cands.h. */
@@ -188,6 +193,10 @@ lab_scan_predict_cands_cleanup (lab_scan_predict_cands_t *c)
    for (i = 0; i < c->n; i++) {
       lab_scan_stackdist_destroy (c->c[i].sd);
    }
+   for (i = 0; i < c->nwl; i++) {
+      lab_scan_stackdist_destroy (c->wl[i].rows);
+   }
+   bson_free (c->wl);
    memset (c, 0, sizeof *c);
 }
 
@@ -198,6 +207,7 @@ lab_scan_predict_cands_point (bson_t *point, const lab_scan_predict_cands_t *c, 
    bson_t d, e;
    size_t i;
 
+   lab_scan_predict_cands_wl_point (point, c, cache);
    if (c->n == 0) {
       return;
    }

@@ -11,150 +11,95 @@
 #include <math.h>
 #include <string.h>
 
-/* The journal: WiredTiger's log records are written in 128-byte units; a record's header and a commit's,
- * and what each operation adds beyond its key and value (its type, file id, lengths). */
-#define JOURNAL_UNIT 128.0
-#define JOURNAL_RECORD_BYTES 24.0
-#define JOURNAL_OP_BYTES 12.0
-/* An index entry: the key's KeyString and the RecordId; a RecordId as a record's key. */
-#define INDEX_ENTRY_BYTES 18.0
-#define RECORD_ID_BYTES 4.0
-
-/* journal_of -- the journal bytes of one commit holding `value` bytes (compressed at `compress` when the
- * record is large enough for the log compressor to pay) and `entries` index entries. */
-static double
-journal_of (double value, double key, double entries, double compress)
+/* append_levels -- `key`: the internal levels of tree `t` a row read walks (those under the root, the
+ * leaves' parents first), each {pages, page_disk_bytes}: a reader evaluates them at its own reads. */
+static void
+append_levels (bson_t *e, const char *key, const lab_scan_predict_tree_t *t)
 {
-   double rec = JOURNAL_RECORD_BYTES + JOURNAL_OP_BYTES + key + value +
-                entries * (JOURNAL_OP_BYTES + INDEX_ENTRY_BYTES);
-   if (compress > 0 && compress < 1 && rec > 4 * JOURNAL_UNIT) {
-      /* a large record goes through the log compressor (snappy, as the collection's pages) */
-      rec = JOURNAL_RECORD_BYTES + rec * compress;
+   bson_t arr, lv;
+   char idx[16];
+   const char *ik;
+   int k;
+
+   bson_append_array_begin (e, key, -1, &arr);
+   for (k = 0; k + 1 < t->levels; k++) {
+      bson_uint32_to_string ((uint32_t)k, &ik, idx, sizeof idx);
+      bson_append_document_begin (&arr, ik, -1, &lv);
+      BSON_APPEND_DOUBLE (&lv, "pages", t->level[k]);
+      BSON_APPEND_DOUBLE (&lv, "page_disk_bytes", t->level_disk[k]);
+      bson_append_document_end (&arr, &lv);
    }
-   return ceil (rec / JOURNAL_UNIT) * JOURNAL_UNIT;
-}
-
-/* One layout's figures for the workloads. */
-typedef struct {
-   const char *name;
-   bool rows;                      /* one document per row */
-   double doc_bytes;               /* the document an append writes (a row, the master's last document) */
-   double index_entries;           /* index entries an append adds */
-   double key_bytes;               /* the record's key */
-   double compress;                /* on disk per byte */
-   double data_disk;               /* a data page miss */
-   double index_disk;              /* an index page miss (0: no index walked) */
-   double data_pages, index_pages; /* the data pages and the key index's leaf pages */
-} wl_layout_t;
-
-/* distinct_pages -- the pages of `pages` that `reads` reads of uniformly random ones touch: each read once
- * into a cache that keeps them. */
-static double
-distinct_pages (double pages, double reads)
-{
-   return pages >= 1 && reads > 0 ? pages * (1 - pow (1 - 1 / pages, reads)) : 0;
+   bson_append_array_end (e, &arr);
 }
 
 /* append_layout -- one layout's "append" and "row" figures into `d` (`reads` row reads). */
 static void
-append_layout (bson_t *d, const wl_layout_t *w, double reads)
+append_layout (bson_t *d, const lab_scan_predict_wl_layout_t *w, double reads)
 {
-   double idx = w->index_disk > 0 ? distinct_pages (w->index_pages, reads) * w->index_disk : 0;
+   double dc = 0, dr = 0, di = 0, ic = 0, ir = 0, ii = 0;
    bson_t e;
 
+   lab_scan_predict_tree_read (&w->data, reads, &dc, &dr, &di);
+   if (w->index.leaves > 0) {
+      lab_scan_predict_tree_read (&w->index, reads, &ic, &ir, &ii);
+   }
    bson_append_document_begin (d, w->name, -1, &e);
    BSON_APPEND_DOUBLE (&e, "append_doc_bytes_written", w->doc_bytes);
-   BSON_APPEND_DOUBLE (&e, "append_journal_bytes_per_write",
-                       journal_of (w->doc_bytes, w->key_bytes, w->index_entries, w->compress));
-   /* a row read cold: the key index's leaf page (a clustered collection: none) and the page of the
-    * document holding the row (the tree's internal pages aside) */
-   BSON_APPEND_DOUBLE (&e, "row_pages_per_read", w->index_disk > 0 ? 2 : 1);
-   BSON_APPEND_DOUBLE (&e, "row_read_bytes_cold", w->index_disk + w->data_disk);
+   BSON_APPEND_DOUBLE (&e, "append_journal_bytes_per_write", w->journal);
+   /* a row read cold: below the root to the leaf in the index it walks, then in the record table (a
+    * tree's levels: its internal ones, the root's in place of the leaf's) */
+   BSON_APPEND_DOUBLE (&e, "row_pages_per_read",
+                       w->data.levels + (w->index.leaves > 0 ? w->index.levels : 0));
+   BSON_APPEND_DOUBLE (&e, "row_read_bytes_cold", dc + ic);
+   BSON_APPEND_DOUBLE (&e, "data_pages", w->data.leaves);
+   BSON_APPEND_DOUBLE (&e, "index_pages", w->index.leaves);
+   BSON_APPEND_DOUBLE (&e, "data_page_disk_bytes", w->data.leaf_disk);
+   BSON_APPEND_DOUBLE (&e, "index_page_disk_bytes", w->index.leaf_disk);
+   BSON_APPEND_DOUBLE (&e, "data_internal_pages", w->data.internal);
+   BSON_APPEND_DOUBLE (&e, "index_internal_pages", w->index.leaves > 0 ? w->index.internal : 0);
+   append_levels (&e, "data_levels", &w->data);
+   if (w->index.leaves > 0) {
+      append_levels (&e, "index_levels", &w->index);
+   }
    /* `reads` random rows: a page read once stays (the cache holding what they touch), so each read
-    * costs the distinct pages over the reads */
-   BSON_APPEND_DOUBLE (&e, "data_pages", w->data_pages);
-   BSON_APPEND_DOUBLE (&e, "index_pages", w->index_disk > 0 ? w->index_pages : 0);
-   BSON_APPEND_DOUBLE (&e, "data_page_disk_bytes", w->data_disk);
-   BSON_APPEND_DOUBLE (&e, "index_page_disk_bytes", w->index_disk);
-   BSON_APPEND_DOUBLE (&e, "row_read_bytes_per_query",
-                       reads > 0 ? (distinct_pages (w->data_pages, reads) * w->data_disk + idx) / reads : 0);
+    * costs the distinct pages over the reads, each level's */
+   BSON_APPEND_DOUBLE (&e, "row_read_bytes_per_query", reads > 0 ? (dr + ir) / reads : 0);
+   BSON_APPEND_DOUBLE (&e, "row_read_internal_bytes_per_query", reads > 0 ? (di + ii) / reads : 0);
    bson_append_document_end (d, &e);
 }
 
 /* record_workloads -- "predicted_workloads": per layout an append's bytes (a row for a rows layout; the
- * master's document rewritten whole for a fold, its last bucket for buckets: a master of the mean rows)
- * and a cold row read's pages and bytes. */
+ * master's document rewritten whole for a fold, its last bucket for buckets) and a row read's pages and
+ * bytes, the trees' internal pages included (the figures lab_scan_predict_cands_build made). */
 static void
-record_workloads (bson_t *results, const lab_scan_predict_cands_t *c, const probe_t *p, const traces_t *tr,
-                  const layouts_t *l)
+record_workloads (bson_t *results, const lab_scan_predict_cands_t *c)
 {
-   double mean = p->nkeys > 0 ? p->entries_est / (double)p->nkeys : 0;
-   double fold_c = l->data_bytes[1] > 0 ? l->storage[1] / l->data_bytes[1] : 0;
-   wl_layout_t w;
    bson_t d, ls;
    size_t i;
 
    BSON_APPEND_DOCUMENT_BEGIN (results, "predicted_workloads", &d);
    BSON_APPEND_UTF8 (&d, "append_method",
-                     "one row appended to a master of the mean rows: a rows layout inserts the row (its "
-                     "index entries beside it), a fold rewrites the master's document whole (its last "
-                     "bucket for buckets); journal = the commit's log record, compressed when large, in "
-                     "128-byte units");
+                     "--append-rows rows appended to the masters --append-to draws (the last tenth of the "
+                     "keys, or any), one write each: a rows layout inserts the row (its index entries beside "
+                     "it), a fold rewrites the master's document whole (its last bucket for buckets, every "
+                     "earlier bucket too when a row starts a new one), the documents as they grow; journal = "
+                     "the commit's log record, compressed as the log compressor does when that saves a "
+                     "128-byte unit, in 128-byte units");
    BSON_APPEND_UTF8 (
       &d, "row_method",
-      "a row read by key and line reads the key index's leaf page and the data page of the "
-      "document holding it: cold, each a miss of its bytes on disk (row_read_bytes_cold); over "
-      "row_reads random rows, the distinct pages they touch, pages(1 - (1 - 1/pages)^reads), "
-      "per read (row_read_bytes_per_query)");
+      "a row read walks root to leaf the index it reads through ({key, line} for a rows layout, "
+      "{key} for documents) and the record table, the roots read when the tables were opened: cold, each "
+      "level's page below the root a miss of its bytes on disk (row_read_bytes_cold); over row_reads "
+      "random rows into a cache that keeps them, each level's distinct pages, pages(1 - (1 - "
+      "1/pages)^reads), "
+      "per read (row_read_bytes_per_query; each point's row_read_bytes_per_query at its cache: the same "
+      "reads through an LRU cache of the point's size); internal pages at WiredTiger's fan-out "
+      "(internal_page_max 4 KiB for a collection, 16 KiB for an index, split at 90%, a key and an address "
+      "cell per child)");
    BSON_APPEND_INT64 (&d, "row_reads", (int64_t)c->row_reads);
    BSON_APPEND_DOCUMENT_BEGIN (&d, "layouts", &ls);
-   w = (wl_layout_t){ LAB_RESULTS_DETAIL,
-                      true,
-                      p->st.avg_obj_size_bytes,
-                      (double)p->st.nindexes,
-                      RECORD_ID_BYTES,
-                      0,
-                      l->data_disk[0],
-                      l->index_disk,
-                      l->pages[0][LAB_PREDICT_DATA],
-                      l->pages[0][LAB_PREDICT_INDEX] };
-   append_layout (&ls, &w, c->row_reads);
-   w = (wl_layout_t){ LAB_RESULTS_FOLDED,
-                      false,
-                      tr->in.folded_master_bytes + (mean + 1) * tr->in.folded_row_bytes,
-                      0,
-                      RECORD_ID_BYTES,
-                      fold_c,
-                      l->data_disk[1],
-                      l->index_disk,
-                      l->pages[1][LAB_PREDICT_DATA],
-                      l->pages[1][LAB_PREDICT_INDEX] };
-   append_layout (&ls, &w, c->row_reads);
-   for (i = 0; i < c->n; i++) {
-      const lab_scan_predict_cand_t *k = &c->c[i];
-      w = (wl_layout_t){ k->desc.name,
-                         lab_layout_reads_rows (&k->desc),
-                         k->doc_bytes,
-                         0,
-                         RECORD_ID_BYTES,
-                         fold_c,
-                         k->l.data_disk[0],
-                         k->l.index_disk,
-                         k->l.pages[0][LAB_PREDICT_DATA],
-                         k->l.pages[0][LAB_PREDICT_INDEX] };
-      if (w.rows) {
-         /* a row's insert: the _id index's entry and the key index's (a clustered _id is the record's key) */
-         w.index_entries = lab_layout_read_by_id_range (&k->desc) ? 0 : (double)p->st.nindexes;
-         w.key_bytes = lab_layout_read_by_id_range (&k->desc) ? INDEX_ENTRY_BYTES + 12 : RECORD_ID_BYTES;
-         w.compress = 0;
-      } else if (lab_layout_bucketed (&k->desc)) {
-         /* the last bucket of a master: half full on average, at most the master's rows */
-         double rows = fmin (mean, k->desc.bucket_rows / 2.0) + 1;
-         w.doc_bytes = tr->in.folded_master_bytes + rows * tr->in.folded_row_bytes;
-      } else {
-         w.doc_bytes = tr->in.folded_master_bytes + (mean + 1) * tr->in.folded_row_bytes;
-      }
-      append_layout (&ls, &w, c->row_reads);
+   for (i = 0; i < c->nwl; i++) {
+      append_layout (&ls, &c->wl[i], c->row_reads);
    }
    bson_append_document_end (&d, &ls);
    bson_append_document_end (results, &d);
@@ -193,7 +138,7 @@ lab_scan_predict_cands_record (bson_t *results, const lab_scan_predict_cands_t *
       bson_append_document_end (&arr, &e);
    }
    bson_append_array_end (results, &arr);
-   record_workloads (results, c, p, tr, l);
+   record_workloads (results, c);
 }
 
 /* lab_scan_predict_cands_table -- see predict_cands.h. */
@@ -253,8 +198,8 @@ lab_scan_predict_cands_table (const bson_t *results)
    lab_results_get_number (results, "predicted_workloads.row_reads", &v);
    bson_string_append_printf (
       s,
-      "Other workloads, predicted per layout: an append's journal bytes per write (one "
-      "row to a master of the mean rows); a row read's pages and KiB cold, and per read "
+      "Other workloads, predicted per layout: an append's journal bytes per write (--append-rows "
+      "rows to the masters --append-to draws); a row read's pages and KiB cold, and per read "
       "over %.0f random rows (--row-keys)\n",
       v);
    for (k = 0; k < nn; k++) {

@@ -311,6 +311,8 @@ lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_sto
                                 &p->cf.bkt_pages);
    lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, &p->cf.zstd_raw, &p->cf.zstd_disk,
                                 &p->cf.zstd_pages);
+   lab_scan_predict_log_compress (docs, nm, &p->cf.fold_log_raw, &p->cf.fold_log_comp);
+   lab_scan_predict_log_compress (bdocs, nb, &p->cf.bkt_log_raw, &p->cf.bkt_log_comp);
    p->cf.clus_row_extra = extra / (double)rows;
    p->cf.bkt_docs = (int64_t)nb;
    for (i = 0; i < rows; i++) {

@@ -70,6 +70,9 @@ typedef struct {
       double bkt_raw, bkt_disk;   /* buckets of bucket_rows rows */
       double zstd_raw, zstd_disk; /* the folded documents compressed with zstd */
       int64_t rows_pages, clus_pages, bkt_pages, zstd_pages, bkt_docs;
+      /* each folded document and each bucket alone through the log compressor (snappy): an append's
+       * journal record holds one document (lab_scan_predict_log_compress) */
+      double fold_log_raw, fold_log_comp, bkt_log_raw, bkt_log_comp;
    } cf;
    lab_scan_predict_cost_t cost; /* the load time's figures (predict_cost_probe.c) */
 } probe_t;
@@ -152,6 +155,11 @@ void lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *ke
  * pages' bytes on disk (the last, partial page is left out when there are others), *pages the full pages. */
 void lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double *raw,
                                   double *disk, int64_t *pages);
+
+/* lab_scan_predict_log_compress -- (predict_cands_wl.c) the bytes of the documents `docs` (*raw) and
+ * their sum compressed one at a time by snappy, as the journal's log compressor compresses a record
+ * holding one of them (*comp). */
+void lab_scan_predict_log_compress (bson_t *const *docs, size_t n, double *raw, double *comp);
 
 /* lab_scan_predict_cands_fold -- (predict_fold.c) the sample fold's masters (ms[i], key
  * p->keys[pick[i]], folded into docs[i]) packed as each other candidate would hold them, into p->cf. */

@@ -58,7 +58,8 @@ static const char g_predicted[] =
    "\"predicted_workloads\": {\"layouts\": {\"detail\": {\"append_journal_bytes_per_write\": 512}, "
    "\"folded\": "
    "{\"append_journal_bytes_per_write\": 7424}, \"sorted\": {\"data_pages\": 100, \"data_page_disk_bytes\": "
-   "1000, \"index_pages\": 0, \"index_page_disk_bytes\": 0}}}}";
+   "1000, \"index_pages\": 0, \"index_page_disk_bytes\": 0, \"data_levels\": [{\"pages\": 10, "
+   "\"page_disk_bytes\": 400}]}}}}";
 
 /* load -- parse a JSON literal; asserts success. */
 static void
@@ -95,11 +96,48 @@ test_candidates_beside_measured (void **state)
    /* appends: journal bytes per write */
    assert_non_null (strstr (o->str, "| detail | 512 | 512 | +0% |"));
    assert_non_null (strstr (o->str, "| folded | 7424 | 8000 | -7% |"));
-   /* row reads: 100 pages of 1,000 bytes, 100 reads touch 63.4 of them: 634 bytes per read, measured 630 */
-   assert_non_null (strstr (o->str, "| sorted | 634 | 630 | +1% |"));
+   /* row reads: 100 pages of 1,000 bytes, 100 reads touch 63.4 of them: 634 bytes per read, and all 10 of
+    * the internal level's pages of 400 bytes over them: 40 more; measured 630 */
+   assert_non_null (strstr (o->str, "| sorted | 674 | 630 | +7% |"));
    bson_string_free (o, true);
    lab_cmp_results_cleanup (&r);
    lab_cmp_results_cleanup (&p);
+}
+
+/* replaced -- a copy of `s` with the first `from` replaced by `to` (asserts it is there). Caller frees. */
+static char *
+replaced (const char *s, const char *from, const char *to)
+{
+   const char *at = strstr (s, from);
+
+   assert_non_null (at);
+   return bson_strdup_printf ("%.*s%s%s", (int)(at - s), s, to, at + strlen (from));
+}
+
+/* test_row_reads_at_the_cache -- with the measured workloads' cache among the predicted points and as many
+ * reads, the row reads are the point's own (through an LRU cache of its size), not the distinct pages'. */
+static void
+test_row_reads_at_the_cache (void **state)
+{
+   lab_cmp_results_t r, p;
+   bson_string_t *o = bson_string_new (NULL);
+   char *m = replaced (g_measured, "\"config\": {\"cold\": true}",
+                       "\"config\": {\"cold\": true, \"cache_size_bytes\": 4194304}");
+   char *p1 = replaced (g_predicted, "\"candidates\": {\"sorted\"",
+                        "\"row_read_bytes_per_query\": {\"sorted\": 700}, \"candidates\": {\"sorted\"");
+   char *p2 = replaced (p1, "\"predicted_workloads\": {", "\"predicted_workloads\": {\"row_reads\": 100, ");
+
+   (void)state;
+   load (m, &r);
+   load (p2, &p);
+   lab_cmp_render_prediction_cands (o, &r, &p);
+   assert_non_null (strstr (o->str, "| sorted | 700 | 630 | +11% |"));
+   bson_string_free (o, true);
+   lab_cmp_results_cleanup (&r);
+   lab_cmp_results_cleanup (&p);
+   bson_free (m);
+   bson_free (p1);
+   bson_free (p2);
 }
 
 int
@@ -107,6 +145,7 @@ main (void)
 {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test (test_candidates_beside_measured),
+      cmocka_unit_test (test_row_reads_at_the_cache),
    };
    return lab_test_run_group ("prediction_cands", tests, NULL, NULL);
 }

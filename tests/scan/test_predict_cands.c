@@ -9,6 +9,8 @@
 
 #include "scan/predict/predict_cands.h"
 
+#include <math.h>
+
 #define MASTERS 4
 #define ROWS 10
 #define PAGE 100 /* a data page's footprint in the cache */
@@ -150,14 +152,66 @@ test_buckets (void **state)
    lab_scan_stackdist_destroy (sd);
 }
 
+/* test_tree_shape -- internal pages at WiredTiger's fan-out (a RecordId key: 245 children in 4 KiB, as
+ * WiredTiger counted 5 internal pages over the 933 leaves of a detail collection); the root read at open
+ * is not a row read's, the level under it is; many reads share it. */
+static void
+test_tree_shape (void **state)
+{
+   lab_scan_predict_tree_t t;
+   double cold, over, internal;
+
+   (void)state;
+   lab_scan_predict_tree_shape (&t, 933, 30000, 4, LAB_PREDICT_COLL_INTERNAL_PAGE_MAX);
+   assert_int_equal (t.levels, 2);
+   assert_true (t.level[0] == 4 && t.level[1] == 1 && t.internal == 5);
+   assert_true (t.level_disk[0] == 4096 && t.level_disk[1] == 4096);
+   lab_scan_predict_tree_read (&t, 1, &cold, &over, &internal);
+   assert_true (cold == 30000 + 4096); /* the leaf and the page above it */
+   assert_true (fabs (over - cold) < 1e-6 && fabs (internal - 4096) < 1e-6);
+   lab_scan_predict_tree_read (&t, 500, &cold, &over, &internal);
+   assert_true (internal > 4 * 4096 * 0.99 && internal <= 4 * 4096); /* the 4 pages, once each */
+   /* one leaf, or a few: the root alone above them, read at open */
+   lab_scan_predict_tree_shape (&t, 65, 30000, 4, LAB_PREDICT_COLL_INTERNAL_PAGE_MAX);
+   assert_true (t.levels == 1 && t.internal == 1);
+   lab_scan_predict_tree_read (&t, 1, &cold, &over, &internal);
+   assert_true (cold == 30000 && internal == 0);
+}
+
+/* test_append_journal -- an append rewrites the master's last document as it grows; a row past a bucket
+ * starts a new one and rewrites the earlier ones; the log compressor keeps what saves a unit. */
+static void
+test_append_journal (void **state)
+{
+   size_t nrids[10] = { 5, 5, 5, 5, 5, 5, 5, 5, 5, 9 };
+   lab_scan_predict_append_t a = { nrids, 10, false, 4, 0, 100, 1000, 4, 0 };
+   double doc = 0, j;
+
+   (void)state;
+   /* the last tenth: master 9 (9 rows) takes the 4 appends, its document of 10, 11, 12, 13 rows */
+   j = lab_scan_predict_append_journal (&a, &doc);
+   assert_true (doc == 100 + 11.5 * 1000);
+   assert_true (j >= 11500 && j <= 13700);
+   /* buckets of 10: the appends make rows 10 (a full last bucket), then 11: a new bucket of 1 row and the
+    * first rewritten whole, 12 and 13 in the new one */
+   a.bucket_rows = 10;
+   j = lab_scan_predict_append_journal (&a, &doc);
+   assert_true (doc == 100 + (10 + 1 + 2 + 3) / 4.0 * 1000);
+   assert_true (j > lab_scan_predict_journal_bytes (doc, 4, 0, 0));
+   /* a large record compressed when it saves a 128-byte unit, a small one not */
+   assert_true (lab_scan_predict_journal_bytes (1000, 4, 0, 0.5) == 640);
+   assert_true (lab_scan_predict_journal_bytes (100, 4, 0, 0.9) == 128); /* 140 bytes in 128 */
+   assert_true (lab_scan_predict_journal_bytes (200, 4, 0, 0.9) == 256); /* 240 in 218: no unit saved */
+   assert_true (lab_scan_predict_journal_bytes (1000, 4, 0, 0) == 1152);
+}
+
 int
 main (void)
 {
    const struct CMUnitTest tests[] = {
-      cmocka_unit_test (test_key_order),
-      cmocka_unit_test (test_key_order_straddle),
-      cmocka_unit_test (test_buckets_as_folded),
-      cmocka_unit_test (test_buckets),
+      cmocka_unit_test (test_key_order),         cmocka_unit_test (test_key_order_straddle),
+      cmocka_unit_test (test_buckets_as_folded), cmocka_unit_test (test_buckets),
+      cmocka_unit_test (test_tree_shape),        cmocka_unit_test (test_append_journal),
    };
    return lab_test_run_group ("predict_cands", tests, NULL, NULL);
 }

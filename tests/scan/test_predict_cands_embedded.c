@@ -171,7 +171,10 @@ test_candidates_recorded (void **state)
    assert_true (fabs (number (&d, "storage_size_bytes") / zstd_storage - 1) < 0.1);
    assert_true (number (&r, "predicted_workloads.layouts.folded.append_journal_bytes_per_write") >
                 2 * number (&r, "predicted_workloads.layouts.detail.append_journal_bytes_per_write"));
-   assert_true (number (&r, "predicted_workloads.layouts.clustered.row_pages_per_read") == 1);
+   /* a clustered copy's row read walks the {key, line} index the workload reads through, then the record
+    * table: a leaf of each and the internal pages under the roots (read when the tables are opened) */
+   assert_true (number (&r, "predicted_workloads.layouts.clustered.row_pages_per_read") >= 2);
+   assert_true (number (&r, "predicted_workloads.layouts.clustered.index_pages") > 0);
    text = lab_scan_predict_table_render (&r);
    assert_non_null (strstr (text, "folded-zstd"));
    bson_free (text);
