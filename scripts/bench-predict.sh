@@ -23,7 +23,8 @@
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
 #                                 [--keys-limit N] [--shapes LIST|all] [--runs N] [--random] [--candidates]
-#                                 [--workloads] [--writes] [--calibrate] [--keep] [-- BILLGEN-OPTIONS...]
+#                                 [--workloads] [--writes] [--sample LIST] [--calibrate] [--keep]
+#                                 [-- BILLGEN-OPTIONS...]
 #   --bills N        masters (default 2000), --rows MEAN rows per master (default 130): 260,000 rows
 #   --ratios LIST    cache ratios (default 0.25,0.5,1,1.5,2,4)
 #   --parallel N     workers (default 4, as the original experiment)
@@ -41,6 +42,10 @@
 #   --workloads      also measure (cold, every point) and predict the range and aggregate workloads
 #   --writes         also measure the append (2,000 rows) and row (500 reads) workloads and predict them
 #                    (predicted on a copy of the data made before the measured appends change it)
+#   --sample LIST    also predict from a sample of the masters (scancmp --predict --sample F, each F of the
+#                    comma-separated LIST, e.g. 0.5,0.1): per cache the sampled prediction's MiB read with its
+#                    stated sampling error beside the exact prediction's and the measured (with --workloads
+#                    the range workload's too), and the probe's documents fetched
 #   --calibrate      predict with --calibrate (a timed sample refines the first page read)
 #   --keep           keep the work directories (printed)
 #   after --: more billgen generate options for every shape
@@ -62,6 +67,7 @@ candidates=0
 workloads=()
 pworkloads=()
 writes=0
+samples=
 wargs=(--row-keys 500 --append-rows 2000)
 runs=1
 random=()
@@ -81,18 +87,53 @@ while [ $# -gt 0 ]; do
     --workloads) workloads=(--workload load,range,aggregate --create-workload-indexes)
                  pworkloads=(--workload range,aggregate); shift ;;
     --writes) writes=1; shift ;;
+    --sample) need "$@"; samples=$2; shift 2 ;;
     --runs) need "$@"; runs=$2; shift 2 ;;
     --random) random=(--load-order both); shift ;;
     --calibrate) calibrate=(--calibrate); shift ;;
     --keep) keep=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 extra=("$@")
+if [ -n "$samples" ]; then
+  IFS=, read -r -a sample_list <<<"$samples"
+  for f in "${sample_list[@]}"; do
+    awk -v f="$f" 'BEGIN { exit !(f ~ /^[0-9.]+$/ && f > 0 && f < 1) }' ||
+      { echo "$me: --sample takes fractions in (0, 1), comma-separated: '$f'" >&2; exit 2; }
+  done
+fi
 [ "$shapes" = all ] && shapes=$all_shapes
 IFS=, read -r -a shape_list <<<"$shapes"
+# sample_table F PRED_F PRED MEAS -- per cache the prediction from a sample of F of the masters: each
+# layout's MiB read (± its stated sampling error) against the exact prediction's and the measured, and with
+# the range workload predicted its figures the same way
+sample_table() {
+  jq -r --arg f "$1" --slurpfile e "$3" --slurpfile m "$4" '
+    def mib(x): if x then (x / 1048576 * 10 | round / 10 | tostring) else "n/a" end;
+    def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
+    def at(doc; c): [doc.sweep[] | select(.cache_size_bytes == c)] | first;
+    def rb(p; l): p.summary[l].block_read_bytes.median;
+    def se(p; l): if p[l].read_amplification_sampling_error and p[l].read_amplification > 0
+                  then rb(p; l) / p[l].read_amplification * p[l].read_amplification_sampling_error else null end;
+    def rg(p; l): [(p.workload_reads // [])[] | select(.workload == "range") | (.layouts // [])[]
+                   | select(.layout == l)] | first;
+    def mrg(q; l): [(q.workloads // [])[] | select(.workload == "range") | (.layouts // [])[]
+                    | select(.layout == l) | .engine_read_bytes] | first;
+    "--sample \($f): probe \(.prediction.probe.elapsed_s * 1000 | round) ms, \(.prediction.probe.documents_fetched) documents fetched; MiB read sampled ± error / exact / measured (sampled vs measured)",
+    (.sweep[] as $p | at($e[0]; $p.cache_size_bytes) as $x | at($m[0]; $p.cache_size_bytes) as $q
+     | select($q != null)
+     | "  \(mib($p.cache_size_bytes)) MiB: "
+       + ([("detail", "folded") as $l
+           | "\($l) \(mib(rb($p; $l)))\(if se($p; $l) then " ± " + mib(se($p; $l)) else "" end) / \(mib(rb($x; $l))) / \(mib($q.summary[$l].block_read_bytes.median)) (\(pct(rb($p; $l); $q.summary[$l].block_read_bytes.median)))"]
+          | join(", "))
+       + ([("detail", "folded") as $l | rg($p; $l) as $r | select($r != null)
+           | "; range \($l) \(mib($r.engine_read_bytes))\(if $r.engine_read_bytes_sampling_error then " ± " + mib($r.engine_read_bytes_sampling_error) else "" end) / \(mib(rg($x; $l).engine_read_bytes)) / \(mib(mrg($q; $l))) (\(pct($r.engine_read_bytes; mrg($q; $l))))\(if $r.sample_warning then " [warning]" else "" end)"]
+          | join("")))' "$2"
+}
+
 # writes_table PRED MEAS -- per layout a row read's engine KB per read predicted (the point's, through an
 # LRU cache of its size) / measured (error) at each measured cache, and an append's journal bytes per
 # write predicted / measured (error)
@@ -344,6 +385,12 @@ for s in "${shape_list[@]}"; do
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
   if [ ${#workloads[@]} -gt 0 ]; then wl_table "$work/pred.json" "$work/meas.json"; fi
   if [ "$writes" = 1 ]; then writes_table "$work/pred.json" "$work/meas.json"; fi
+  for f in ${sample_list[@]+"${sample_list[@]}"}; do
+    "$bin/scancmp" "${pcommon[@]}" --cache-sizes "$sizes" --predict --sample "$f" ${calibrate[@]+"${calibrate[@]}"} \
+      ${pwl[@]+"${pwl[@]}"} --direct-io --out "$work/pred-$f.json" \
+      >/dev/null || die "scancmp --predict --sample $f failed ($s)"
+    sample_table "$f" "$work/pred-$f.json" "$work/pred.json" "$work/meas.json"
+  done
 done
 echo
 echo "MiB read: the engine's bytes read from disk into its cache (median of the runs), read amplification in"
