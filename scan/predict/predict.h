@@ -78,9 +78,11 @@ typedef struct {
    double page_cache_bytes; /* a data page's footprint in the cache */
    double index_entries_per_page;
    double index_page_cache_bytes;
-   /* the folded layout: a master's document is folded_master_bytes + rows x folded_row_bytes; pages hold
-    * folded_page_bytes of documents (a document never spans pages) */
-   double folded_master_bytes, folded_row_bytes, folded_page_bytes;
+   /* the folded layout: a master's document is folded_master_bytes + rows x folded_row_bytes; a page holds
+    * folded_page_bytes of documents on average (a document never spans pages), packed as WiredTiger packs
+    * an in-order insert at folded_page_max before compression (lab_scan_predict_pack_docs; 0: the image
+    * cap) */
+   double folded_master_bytes, folded_row_bytes, folded_page_bytes, folded_page_max;
    double folded_page_cache_bytes;
    double folded_index_entries_per_page;
    bool again_class; /* the detail trace counts a master's repeated touches as LAB_PREDICT_DATA_AGAIN */
