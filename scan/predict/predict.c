@@ -155,7 +155,7 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_s
       in->folded_master_bytes = p->fold_master_bytes;
    }
    in->folded_page_bytes = data / leaf;
-   in->folded_page_max = p->fold_page_max; /* the sample fold's pack (0: the image cap) */
+   in->folded_compress_ratio = p->fold_compress_ratio; /* the sample fold's pack */
    /* the folded page's modelled footprint, scaled as the detail page's measured one is to its modelled */
    in->folded_page_cache_bytes =
       (in->folded_page_bytes + LAB_PREDICT_PAGE_CACHE_OVERHEAD) * (in->page_cache_bytes / modelled);

@@ -80,9 +80,9 @@ typedef struct {
    double index_page_cache_bytes;
    /* the folded layout: a master's document is folded_master_bytes + rows x folded_row_bytes; a page holds
     * folded_page_bytes of documents on average (a document never spans pages), packed as WiredTiger packs
-    * an in-order insert at folded_page_max before compression (lab_scan_predict_pack_docs; 0: the image
-    * cap) */
-   double folded_master_bytes, folded_row_bytes, folded_page_bytes, folded_page_max;
+    * an in-order insert (lab_scan_predict_pack_docs) whose blocks compress to folded_compress_ratio of their
+    * images; folded_page_max a fixed page maximum before compression instead of WiredTiger's (0; tests) */
+   double folded_master_bytes, folded_row_bytes, folded_page_bytes, folded_page_max, folded_compress_ratio;
    double folded_page_cache_bytes;
    double folded_index_entries_per_page;
    bool again_class; /* the detail trace counts a master's repeated touches as LAB_PREDICT_DATA_AGAIN */

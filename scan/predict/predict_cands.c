@@ -138,7 +138,9 @@ model_docs (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
                        : "default: the folded layout's bytes on disk per byte";
    size_pages (c, &tr->in, l, data, ratio_or (in.folded_page_cache_bytes, in.folded_page_bytes, 1),
                ratio_or (raw, (double)sp, 0));
-   c->page_max = br > 0 ? p->cf.bkt_page_max : zstd ? p->cf.zstd_page_max : p->fold_page_max;
+   c->compress_ratio = br > 0 ? p->cf.bkt_compress_ratio
+                       : zstd ? p->cf.zstd_compress_ratio
+                              : p->fold_compress_ratio;
    c->docs = docs;
    c->doc_bytes = docs > 0 ? data / docs : 0;
    c->l.index[0] = l->index[0] * docs / (p->entries_est > 0 ? p->entries_est : 1);
@@ -146,7 +148,7 @@ model_docs (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    c->l.pages[0][LAB_PREDICT_INDEX] =
       ceil (docs / (in.folded_index_entries_per_page > 1 ? in.folded_index_entries_per_page : 1));
    in.folded_page_bytes = c->page_bytes;
-   in.folded_page_max = c->page_max;
+   in.folded_compress_ratio = c->compress_ratio;
    in.folded_page_cache_bytes = c->page_cache_bytes;
    in.again_class = tr->in.again_class;
    c->sd = lab_scan_predict_trace_buckets (&in, br, &pages, &ndocs);

@@ -110,7 +110,8 @@ lab_scan_predict_trace_buckets (const lab_scan_predict_input_t *in, int32_t buck
          bytes[first[m] + (int64_t)b] = in->folded_master_bytes + (double)rows * in->folded_row_bytes;
       }
    }
-   page = lab_scan_predict_pack_docs (bytes, first[in->nmasters], in->folded_page_max, page_of);
+   page = lab_scan_predict_pack_docs (bytes, first[in->nmasters], in->folded_page_max,
+                                      in->folded_compress_ratio, page_of);
    bson_free (bytes);
    if (pages) {
       *pages = page;

@@ -101,7 +101,8 @@ lab_scan_predict_shared (const lab_scan_predict_input_t *in, int layout)
       for (k = 0; k < in->nmasters; k++) {
          bytes[k] = in->folded_master_bytes + (double)in->nrids[k] * in->folded_row_bytes;
       }
-      lab_scan_predict_pack_docs (bytes, in->nmasters, in->folded_page_max, page_of);
+      lab_scan_predict_pack_docs (bytes, in->nmasters, in->folded_page_max, in->folded_compress_ratio,
+                                  page_of);
       bson_free (bytes);
    }
    lab_scan_keys_segment (in->nload, p, starts);

@@ -231,10 +231,10 @@ lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_sto
                                 &p->cf.rows_pages);
    lab_scan_predict_pack_pages (cdocs, rows, LAB_PREDICT_SNAPPY, clustered_key_bytes (cdocs, rows),
                                 &p->cf.clus_raw, &p->cf.clus_disk, &p->cf.clus_pages);
-   p->cf.bkt_page_max = lab_scan_predict_pack_pages (bdocs, nb, LAB_PREDICT_SNAPPY, 0, &p->cf.bkt_raw,
-                                                     &p->cf.bkt_disk, &p->cf.bkt_pages);
-   p->cf.zstd_page_max = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, 0, &p->cf.zstd_raw,
-                                                      &p->cf.zstd_disk, &p->cf.zstd_pages);
+   p->cf.bkt_compress_ratio = lab_scan_predict_pack_pages (bdocs, nb, LAB_PREDICT_SNAPPY, 0, &p->cf.bkt_raw,
+                                                           &p->cf.bkt_disk, &p->cf.bkt_pages);
+   p->cf.zstd_compress_ratio = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, 0, &p->cf.zstd_raw,
+                                                            &p->cf.zstd_disk, &p->cf.zstd_pages);
    p->cf.clus_row_extra = extra / (double)rows;
    p->cf.bkt_docs = (int64_t)nb;
    for (i = 0; i < rows; i++) {
@@ -299,8 +299,8 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
       head += hd;
       body += bd;
    }
-   p->fold_page_max = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_SNAPPY, 0, &p->fold_page_raw,
-                                                   &p->fold_page_disk, &p->fold_pages);
+   p->fold_compress_ratio = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_SNAPPY, 0, &p->fold_page_raw,
+                                                         &p->fold_page_disk, &p->fold_pages);
    /* the other candidates' documents from the same sample: the rows in key order, clustered, buckets, zstd */
    lab_scan_predict_cands_fold (o, p, ms, pick, nm, h, nh, docs);
    /* the load time's CPU figures from the same masters, their rows and folded documents */

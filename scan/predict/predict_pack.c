@@ -201,24 +201,72 @@ reconcile (const double *rec, int64_t n, double pmax, int64_t page, int64_t *pag
    return cur.page + 1;
 }
 
+/* compression_adjust -- __rec_compression_adjust: the page maximum before compression after a block
+ * compressed to `csize` (the last block of a reconciliation never raises it). */
+static double
+compression_adjust (double pmax, double csize, bool last)
+{
+   double max = LAB_PREDICT_LEAF_PAGE_MAX, tenth = floor (max / 10);
+
+   if (csize <= 0) {
+      return pmax;
+   }
+   if (csize > max) {
+      return pmax - max > tenth ? pmax - tenth : max;
+   }
+   if (last || csize > max - tenth) {
+      return pmax;
+   }
+   return pmax + tenth < LAB_PREDICT_PAGE_IMAGE_MAX ? pmax + tenth : LAB_PREDICT_PAGE_IMAGE_MAX;
+}
+
+/* walk -- the page maximum after the blocks of one reconciliation (records rec[0, n), their pages
+ * page_of from `first` to `end`) are written, each compressing to `ratio` of its image past the first 64
+ * bytes (__rec_compression_adjust after each block). */
+static double
+walk (const double *rec, int64_t n, const int64_t *page_of, int64_t first, int64_t end, double ratio,
+      double pmax)
+{
+   int64_t i = 0, pg;
+
+   for (pg = first; pg < end; pg++) {
+      double mem = PACK_PAGE_HEADER, c;
+      for (; i < n && page_of[i] == pg; i++) {
+         mem += rec[i];
+      }
+      c = PACK_COMPRESS_SKIP + PACK_COMPRESSOR_HEADER + (mem - PACK_COMPRESS_SKIP) * ratio;
+      if (mem > PACK_ALLOC && floor (mem / PACK_ALLOC) > floor (c / PACK_ALLOC)) {
+         pmax = compression_adjust (pmax, c, pg == end - 1);
+      }
+   }
+   return pmax;
+}
+
 /* lab_scan_predict_pack_records -- see predict_private.h. */
 int64_t
-lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, int64_t *page_of, int64_t *full)
+lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, double ratio, int64_t *page_of,
+                               int64_t *full)
 {
-   int64_t i, start = 0, page = 0, f;
+   int64_t i, start = 0, page = 0, f, next;
    double foot = 0;
+   bool adjust = !(pmax > 0);
 
    if (full) {
       *full = 0;
    }
-   if (!(pmax > 0)) {
-      pmax = LAB_PREDICT_PAGE_IMAGE_MAX;
+   if (adjust) {
+      pmax = LAB_PREDICT_PAGE_IMAGE_MAX; /* where every table starts */
    }
-   for (i = 0; i < n; i++) {
-      double r = rec[i] + PACK_INSERT_OVERHEAD;
-      if (foot > 0 && foot + r > PACK_MEMORY_PAGE_MAX) {
-         /* the page passed memory_page_max: split off before this record and reconciled */
-         page = reconcile (rec + start, i - start, pmax, page, page_of + start, &f);
+   for (i = 0; i <= n; i++) {
+      double r = i < n ? rec[i] + PACK_INSERT_OVERHEAD : 0;
+      if (i == n || (foot > 0 && foot + r > PACK_MEMORY_PAGE_MAX)) {
+         /* the page passed memory_page_max: split off before this record and reconciled (or the end) */
+         next = reconcile (rec + start, i - start, pmax, page, page_of + start, &f);
+         if (adjust && ratio > 0) {
+            /* the next reconciliation starts at the page maximum these blocks' compression left */
+            pmax = walk (rec + start, i - start, page_of + start, page, next, ratio, pmax);
+         }
+         page = next;
          if (full) {
             *full += f;
          }
@@ -227,16 +275,12 @@ lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, int64_
       }
       foot += r;
    }
-   page = reconcile (rec + start, n - start, pmax, page, page_of + start, &f);
-   if (full) {
-      *full += f;
-   }
    return n > 0 ? page : 0;
 }
 
 /* lab_scan_predict_pack_docs -- see predict_private.h. */
 int64_t
-lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, int64_t *page_of)
+lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, double ratio, int64_t *page_of)
 {
    double *rec = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *rec);
    int64_t i, pages;
@@ -244,7 +288,7 @@ lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, int
    for (i = 0; i < n; i++) {
       rec[i] = lab_scan_predict_cell_bytes (i + 1, 0, doc_bytes[i]);
    }
-   pages = lab_scan_predict_pack_records (rec, n, pmax, page_of, NULL);
+   pages = lab_scan_predict_pack_records (rec, n, pmax, ratio, page_of, NULL);
    bson_free (rec);
    return pages;
 }
@@ -284,32 +328,13 @@ block_bytes (lab_predict_compressor_t c, const uint8_t *img, size_t mem, double 
    return ceil (result / PACK_ALLOC) * PACK_ALLOC;
 }
 
-/* compression_adjust -- __rec_compression_adjust: the page maximum before compression after a block
- * compressed to `csize` (the last block of a reconciliation never raises it). */
-static double
-compression_adjust (double pmax, double csize, bool last)
+/* lab_scan_predict_pack_pages -- see predict_private.h: the sample is one reconciliation at the image cap
+ * (every table's first); its blocks' compression gives the ratio the whole load's page maximum walks by. */
+double
+lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double key_bytes,
+                             double *raw, double *disk, int64_t *pages)
 {
-   double max = LAB_PREDICT_LEAF_PAGE_MAX, tenth = floor (max / 10);
-
-   if (csize <= 0) {
-      return pmax;
-   }
-   if (csize > max) {
-      return pmax - max > tenth ? pmax - tenth : max;
-   }
-   if (last || csize > max - tenth) {
-      return pmax;
-   }
-   return pmax + tenth < LAB_PREDICT_PAGE_IMAGE_MAX ? pmax + tenth : LAB_PREDICT_PAGE_IMAGE_MAX;
-}
-
-/* sample_pass -- one pack of the sample at `pmax`: the full pages' BSON bytes, bytes on disk and count,
- * and the page maximum the blocks' compression leaves. */
-static double
-sample_pass (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double key_bytes, double pmax,
-             double *raw, double *disk, int64_t *pages)
-{
-   double *rec = bson_malloc0 ((n > 0 ? n : 1) * sizeof *rec), next = pmax, csize;
+   double *rec = bson_malloc0 ((n > 0 ? n : 1) * sizeof *rec), csize, cin = 0, cout = 0;
    int64_t *page_of = bson_malloc0 ((n > 0 ? n : 1) * sizeof *page_of), np, full, pg;
    size_t i = 0, j, cap = 0, used;
    uint8_t *img = NULL;
@@ -317,7 +342,7 @@ sample_pass (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double k
    for (j = 0; j < n; j++) {
       rec[j] = lab_scan_predict_cell_bytes ((int64_t)j + 1, key_bytes, docs[j]->len);
    }
-   np = lab_scan_predict_pack_records (rec, (int64_t)n, pmax, page_of, &full);
+   np = lab_scan_predict_pack_records (rec, (int64_t)n, LAB_PREDICT_PAGE_IMAGE_MAX, 0, page_of, &full);
    /* the full pages: all but the sample's last two, which its end cuts (a whole collection's end one
     * such pair per memory_page_max); fewer than three, all of them */
    if (np < 3) {
@@ -339,7 +364,10 @@ sample_pass (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double k
       }
       if (j > i) {
          double d = block_bytes (c, img, used, &csize);
-         next = compression_adjust (next, csize, pg == np - 1);
+         if (csize > 0) {
+            cin += (double)used - PACK_COMPRESS_SKIP;
+            cout += csize - PACK_COMPRESS_SKIP - PACK_COMPRESSOR_HEADER;
+         }
          if (pg < full) {
             size_t k;
             for (k = i; k < j; k++) {
@@ -354,24 +382,5 @@ sample_pass (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double k
    bson_free (img);
    bson_free (rec);
    bson_free (page_of);
-   return next;
-}
-
-/* lab_scan_predict_pack_pages -- see predict_private.h: packed at the image cap, then again at the page
- * maximum the blocks' compression moved it to, until it holds (the size a long load settles at). */
-double
-lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double key_bytes,
-                             double *raw, double *disk, int64_t *pages)
-{
-   double pmax = LAB_PREDICT_PAGE_IMAGE_MAX, next;
-   int pass;
-
-   for (pass = 0; pass < 32; pass++) {
-      next = sample_pass (docs, n, c, key_bytes, pmax, raw, disk, pages);
-      if (next == pmax) {
-         break;
-      }
-      pmax = next;
-   }
-   return pmax;
+   return cin > 0 ? cout / cin : 0;
 }

@@ -59,7 +59,7 @@ typedef struct {
    double fold_master_bytes, fold_row_bytes; /* a folded document: head + rows x row bytes */
    double fold_page_raw, fold_page_disk;     /* the sample's full pages: records' bytes, bytes on disk */
    int64_t fold_pages;
-   double fold_page_max; /* the page maximum before compression its pack settled at (predict_pack.c) */
+   double fold_compress_ratio; /* its pack's compressed bytes per image byte (predict_pack.c) */
    /* the other candidates' pages from the same sample (lab_scan_predict_cands_fold), 0 where not done */
    struct {
       int32_t bucket_rows;        /* the buckets' rows per document */
@@ -69,7 +69,7 @@ typedef struct {
       double bkt_raw, bkt_disk;   /* buckets of bucket_rows rows */
       double zstd_raw, zstd_disk; /* the folded documents compressed with zstd */
       int64_t rows_pages, clus_pages, bkt_pages, zstd_pages, bkt_docs;
-      double bkt_page_max, zstd_page_max; /* the page maximum before compression (predict_pack.c) */
+      double bkt_compress_ratio, zstd_compress_ratio; /* compressed bytes per image byte (predict_pack.c) */
    } cf;
    lab_scan_predict_cost_t cost; /* the load time's figures (predict_cost_probe.c) */
 } probe_t;
@@ -151,7 +151,7 @@ void lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *ke
  * WiredTiger 3.2.1 reconciles an in-order insert with block compressor `c` (keys of `key_bytes`, 0: packed
  * RecordIds); *raw the documents' bytes in the full pages, *disk those pages' bytes on disk (the sample's
  * last two pages, which its end cuts, are left out when there are others), *pages the full pages. Returns
- * the page maximum before compression the blocks' compression settles at. */
+ * the blocks' compressed bytes per byte of their images (0: none compressed). */
 double lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c,
                                     double key_bytes, double *raw, double *disk, int64_t *pages);
 
@@ -160,15 +160,19 @@ double lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_c
 double lab_scan_predict_cell_bytes (int64_t recno, double key_bytes, double value_bytes);
 
 /* lab_scan_predict_pack_records -- (predict_pack.c) records of rec[i] bytes each (cells included), inserted
- * in key order, into leaf pages at page maximum `pmax` before compression (0: the image cap): each one's
- * page into page_of[i]; returns the pages; *full (may be NULL) the pages no reconciliation's finish cut. */
-int64_t lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, int64_t *page_of,
-                                       int64_t *full);
+ * in key order, into leaf pages: at page maximum `pmax` before compression, or when 0 at WiredTiger's own,
+ * from the image cap moved after each block its images compressed at `ratio` give (0: not moved); each
+ * one's page into page_of[i]; returns the pages; *full (may be NULL) the pages no reconciliation's finish
+ * cut. */
+int64_t lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, double ratio,
+                                       int64_t *page_of, int64_t *full);
 
 /* lab_scan_predict_pack_docs -- (predict_pack.c) the one packing of every layout of documents: documents of
- * doc_bytes[d] BSON bytes in key order (RecordIds 1, 2, ...) into leaf pages at page maximum `pmax` (0: the
- * image cap), each one's page into page_of[d]; returns the pages. */
-int64_t lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, int64_t *page_of);
+ * doc_bytes[d] BSON bytes in key order (RecordIds 1, 2, ...) into leaf pages as
+ * lab_scan_predict_pack_records packs them (`pmax` and `ratio` its), each one's page into page_of[d];
+ * returns the pages. */
+int64_t lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, double ratio,
+                                    int64_t *page_of);
 
 /* lab_scan_predict_cands_fold -- (predict_fold.c) the sample fold's masters (ms[i], key
  * p->keys[pick[i]], folded into docs[i]) packed as each other candidate would hold them, into p->cf. */

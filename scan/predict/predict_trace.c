@@ -151,7 +151,8 @@ lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *page
    for (m = 0; m < in->nmasters; m++) {
       bytes[m] = in->folded_master_bytes + (double)in->nrids[m] * in->folded_row_bytes;
    }
-   page = lab_scan_predict_pack_docs (bytes, in->nmasters, in->folded_page_max, page_of);
+   page = lab_scan_predict_pack_docs (bytes, in->nmasters, in->folded_page_max, in->folded_compress_ratio,
+                                      page_of);
    bson_free (bytes);
    if (pages) {
       *pages = page;

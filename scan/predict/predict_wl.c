@@ -291,10 +291,10 @@ typedef struct {
 } rows_t;
 
 /* layout_docs -- rl's documents for a layout of documents of at most `br` rows of a master (0: one per
- * master), packed in key order as WiredTiger packs an in-order insert at page maximum `page_max`
+ * master), packed in key order as WiredTiger packs an in-order insert whose blocks compress to `ratio`
  * (lab_scan_predict_pack_docs), and the time index's entries (time, document). */
 static void
-layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, double page_max,
+layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, double ratio,
              range_layout_t *rl)
 {
    int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, i;
@@ -314,7 +314,7 @@ layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, do
             in->folded_master_bytes + (double)(br > 0 && rows > br ? br : rows) * in->folded_row_bytes;
       }
    }
-   lab_scan_predict_pack_docs (bytes, rl->ndocs, page_max, rl->page_of);
+   lab_scan_predict_pack_docs (bytes, rl->ndocs, 0, ratio, rl->page_of);
    bson_free (bytes);
    for (i = 0; i < r->n; i++) {
       int64_t d = first[r->m[i]] + (br > 0 ? r->j[i] / br : 0);
@@ -406,14 +406,14 @@ build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
       if (s == 0) {
          layout_rows (&r, true, in->min_rid, in->rows_per_page, &rl);
       } else if (s == 1) {
-         layout_docs (in, &r, 0, in->folded_page_max, &rl);
+         layout_docs (in, &r, 0, in->folded_compress_ratio, &rl);
       } else {
          const lab_scan_predict_cand_t *cd = &c->c[s - 2];
          if (lab_layout_reads_rows (&cd->desc)) {
             layout_rows (&r, false, 0, cd->rows_per_page, &rl);
          } else {
-            layout_docs (in, &r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0, cd->page_max,
-                         &rl);
+            layout_docs (in, &r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0,
+                         cd->compress_ratio, &rl);
          }
       }
       qsort (rl.e, (size_t)rl.n, sizeof *rl.e, entry_cmp);
