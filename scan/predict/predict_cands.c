@@ -88,13 +88,18 @@ model_rows (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    double extra = by_id ? (p->cf.clus_row_extra > 0 ? p->cf.clus_row_extra : 26.0) : 0;
    double raw = by_id ? p->cf.clus_raw : p->cf.rows_raw, disk = by_id ? p->cf.clus_disk : p->cf.rows_disk;
    int64_t sp = by_id ? p->cf.clus_pages : p->cf.rows_pages;
+   double data = l->data_bytes[0] + p->entries_est * extra, page = ratio_or (raw, (double)sp, 0);
+   int64_t arrival = by_id && raw > 0
+                        ? lab_scan_predict_clustered_pages (p, p->st.avg_obj_size_bytes + extra,
+                                                            p->cf.clus_key_bytes, p->cf.clus_compress_ratio)
+                        : 0;
 
    c->disk_per_byte = ratio_or (disk, raw, ratio_or (l->storage[0], l->data_bytes[0], 1));
    c->source = raw > 0 ? "the sample fold's rows in key order packed and compressed (snappy)"
                        : "default: the detail collection's bytes on disk per byte";
-   size_pages (c, &tr->in, l, l->data_bytes[0] + p->entries_est * extra,
-               ratio_or (tr->in.page_cache_bytes, tr->in.folded_page_bytes, 1),
-               ratio_or (raw, (double)sp, 0));
+   /* a clustered copy is written in the source's arrival order: its pages as the simulated tree's */
+   size_pages (c, &tr->in, l, data, ratio_or (tr->in.page_cache_bytes, tr->in.folded_page_bytes, 1),
+               arrival > 0 ? data / (double)arrival : page);
    c->docs = p->entries_est;
    c->doc_bytes = p->st.avg_obj_size_bytes + extra;
    c->rows_per_page = p->entries_est / c->l.pages[0][LAB_PREDICT_DATA];

@@ -170,27 +170,24 @@ clustered_row (const lab_scan_opts_t *o, const bson_value_t *key, const bson_t *
    return out;
 }
 
-/* clustered_key_bytes -- a clustered collection's key in its record table, on average over `docs`: the
- * RecordId mongod makes of the _id (store/keyenc.h); 1 when none encodes. */
+/* clustered_keys -- each of `docs`' key in a clustered collection's record table: the RecordId mongod makes
+ * of its _id (store/keyenc.h; empty when it does not encode) into keys[i]; returns their mean bytes. */
 static double
-clustered_key_bytes (bson_t *const *docs, size_t n)
+clustered_keys (bson_t *const *docs, size_t n, lab_buf_t *keys)
 {
    double sum = 0;
-   size_t i, k = 0;
+   size_t i;
    bson_iter_t it;
 
    for (i = 0; i < n; i++) {
-      lab_buf_t b;
       bson_error_t e;
-      lab_buf_init (&b);
-      if (bson_iter_init_find (&it, docs[i], "_id") &&
-          lab_store_key_encode_record_id (bson_iter_value (&it), &b, &e)) {
-         sum += (double)b.len;
-         k++;
+      lab_buf_init (&keys[i]);
+      if (bson_iter_init_find (&it, docs[i], "_id")) {
+         (void)lab_store_key_encode_record_id (bson_iter_value (&it), &keys[i], &e);
       }
-      lab_buf_destroy (&b);
+      sum += (double)keys[i].len;
    }
-   return k > 0 ? floor (sum / (double)k + 0.5) : 1;
+   return n > 0 ? sum / (double)n : 0;
 }
 
 /* lab_scan_predict_cands_fold -- see predict_private.h. */
@@ -200,6 +197,7 @@ lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_sto
 {
    size_t rows = 0, i, j, n = 0, nb = 0;
    bson_t **rdocs, **cdocs, **bdocs;
+   lab_buf_t *keys;
    int32_t br = p->cf.bucket_rows =
       (int32_t)(o->predict_bucket_rows > 0 ? o->predict_bucket_rows : CANDS_BUCKET_ROWS);
    double extra = 0, head, body;
@@ -227,19 +225,23 @@ lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_sto
          lab_scan_predict_fold_doc (o, &p->keys[pick[i]], &part, h, nh, &head, &body, &bdocs[nb++]);
       }
    }
-   lab_scan_predict_pack_pages (rdocs, rows, LAB_PREDICT_SNAPPY, 0, &p->cf.rows_raw, &p->cf.rows_disk,
+   lab_scan_predict_pack_pages (rdocs, rows, LAB_PREDICT_SNAPPY, NULL, &p->cf.rows_raw, &p->cf.rows_disk,
                                 &p->cf.rows_pages);
-   lab_scan_predict_pack_pages (cdocs, rows, LAB_PREDICT_SNAPPY, clustered_key_bytes (cdocs, rows),
-                                &p->cf.clus_raw, &p->cf.clus_disk, &p->cf.clus_pages);
-   p->cf.bkt_compress_ratio = lab_scan_predict_pack_pages (bdocs, nb, LAB_PREDICT_SNAPPY, 0, &p->cf.bkt_raw,
-                                                           &p->cf.bkt_disk, &p->cf.bkt_pages);
-   p->cf.zstd_compress_ratio = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, 0, &p->cf.zstd_raw,
+   keys = bson_malloc0 (rows * sizeof *keys);
+   p->cf.clus_key_bytes = clustered_keys (cdocs, rows, keys);
+   p->cf.clus_compress_ratio = lab_scan_predict_pack_pages (
+      cdocs, rows, LAB_PREDICT_SNAPPY, keys, &p->cf.clus_raw, &p->cf.clus_disk, &p->cf.clus_pages);
+   p->cf.bkt_compress_ratio = lab_scan_predict_pack_pages (bdocs, nb, LAB_PREDICT_SNAPPY, NULL,
+                                                           &p->cf.bkt_raw, &p->cf.bkt_disk, &p->cf.bkt_pages);
+   p->cf.zstd_compress_ratio = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, NULL, &p->cf.zstd_raw,
                                                             &p->cf.zstd_disk, &p->cf.zstd_pages);
    p->cf.clus_row_extra = extra / (double)rows;
    p->cf.bkt_docs = (int64_t)nb;
    for (i = 0; i < rows; i++) {
       bson_destroy (cdocs[i]);
+      lab_buf_destroy (&keys[i]);
    }
+   bson_free (keys);
    for (i = 0; i < nb; i++) {
       bson_destroy (bdocs[i]);
    }
@@ -299,8 +301,8 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
       head += hd;
       body += bd;
    }
-   p->fold_compress_ratio = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_SNAPPY, 0, &p->fold_page_raw,
-                                                         &p->fold_page_disk, &p->fold_pages);
+   p->fold_compress_ratio = lab_scan_predict_pack_pages (
+      docs, nm, LAB_PREDICT_SNAPPY, NULL, &p->fold_page_raw, &p->fold_page_disk, &p->fold_pages);
    /* the other candidates' documents from the same sample: the rows in key order, clustered, buckets, zstd */
    lab_scan_predict_cands_fold (o, p, ms, pick, nm, h, nh, docs);
    /* the load time's CPU figures from the same masters, their rows and folded documents */

@@ -99,13 +99,13 @@ vpack (uint8_t *p, uint64_t v)
 }
 
 /* cells -- the cells before a record's value at `p` as __wt_cell_pack_leaf_key and __wt_cell_pack_value
- * write them (a short key cell of the packed RecordId `recno`, or `key_bytes` zeros; a value cell); returns
+ * write them (a key cell of the packed RecordId `recno`, or of `kb` when not NULL; a value cell); returns
  * their bytes. */
 static size_t
-cells (uint8_t *p, int64_t recno, size_t key_bytes, size_t value_bytes)
+cells (uint8_t *p, int64_t recno, const lab_buf_t *kb, size_t value_bytes)
 {
    uint8_t key[16];
-   size_t k = key_bytes > 0 ? key_bytes : vpack (key, (uint64_t)(recno > 0 ? recno : 1)), n = 0;
+   size_t k = kb ? kb->len : vpack (key, (uint64_t)(recno > 0 ? recno : 1)), n = 0;
 
    if (k <= 63) {
       p[n++] = (uint8_t)((k << 2) | 0x01);
@@ -113,8 +113,8 @@ cells (uint8_t *p, int64_t recno, size_t key_bytes, size_t value_bytes)
       p[n++] = 5 << 4;
       n += vpack (p + n, k - 64);
    }
-   if (key_bytes > 0) {
-      memset (p + n, 0, k);
+   if (kb) {
+      memcpy (p + n, kb->data, k);
    } else {
       memcpy (p + n, key, k);
    }
@@ -331,7 +331,7 @@ block_bytes (lab_predict_compressor_t c, const uint8_t *img, size_t mem, double 
 /* lab_scan_predict_pack_pages -- see predict_private.h: the sample is one reconciliation at the image cap
  * (every table's first); its blocks' compression gives the ratio the whole load's page maximum walks by. */
 double
-lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double key_bytes,
+lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, const lab_buf_t *keys,
                              double *raw, double *disk, int64_t *pages)
 {
    double *rec = bson_malloc0 ((n > 0 ? n : 1) * sizeof *rec), csize, cin = 0, cout = 0;
@@ -340,7 +340,7 @@ lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compress
    uint8_t *img = NULL;
 
    for (j = 0; j < n; j++) {
-      rec[j] = lab_scan_predict_cell_bytes ((int64_t)j + 1, key_bytes, docs[j]->len);
+      rec[j] = lab_scan_predict_cell_bytes ((int64_t)j + 1, keys ? (double)keys[j].len : 0, docs[j]->len);
    }
    np = lab_scan_predict_pack_records (rec, (int64_t)n, LAB_PREDICT_PAGE_IMAGE_MAX, 0, page_of, &full);
    /* the full pages: all but the sample's last two, which its end cuts (a whole collection's end one
@@ -358,7 +358,7 @@ lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compress
             cap = need * 2;
             img = bson_realloc (img, cap);
          }
-         cells (img + used, (int64_t)j + 1, (size_t)key_bytes, docs[j]->len);
+         cells (img + used, (int64_t)j + 1, keys ? &keys[j] : NULL, docs[j]->len);
          memcpy (img + need - docs[j]->len, bson_get_data (docs[j]), docs[j]->len);
          used = need;
       }
@@ -383,4 +383,212 @@ lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compress
    bson_free (rec);
    bson_free (page_of);
    return cin > 0 ? cout / cin : 0;
+}
+
+/* ---- a clustered collection written in arrival order: its keys (_ids) come in the source's RecordId
+ * order, not in key order, so its pages split as a tree under scattered inserts. ---- */
+
+/* A leaf page of the arrival simulation: its lowest key, the keys on its disk image (ascending) and those
+ * inserted since (in arrival order), its footprint, and whether it split in memory already. */
+typedef struct {
+   int64_t lo;
+   int64_t *disk, *ins;
+   int64_t ndisk, nins, cins;
+   double foot;
+   bool split_once;
+} apage_t;
+
+/* key_cmp -- qsort order of int64 keys. */
+static int
+key_cmp (const void *a, const void *b)
+{
+   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+   return x < y ? -1 : x > y;
+}
+
+/* arrival_t -- the simulated tree: pages ascending by lo; the page maximum before compression. */
+typedef struct {
+   apage_t *pg;
+   int64_t n, cap;
+   double pmax, ratio, rec;
+} arrival_t;
+
+/* a_reconcile -- page `at` reconciled (evicted): its keys merged and cut into chunks (reconcile), each
+ * chunk a page of its own on disk; returns the chunks. With `count_only` the tree is left as it is. */
+static int64_t
+a_reconcile (arrival_t *t, int64_t at, bool count_only)
+{
+   apage_t *p = &t->pg[at];
+   int64_t n = p->ndisk + p->nins, i, c, np, *keys = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *keys);
+   int64_t *page_of = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *page_of);
+   double *rec = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *rec);
+
+   memcpy (keys, p->disk, (size_t)p->ndisk * sizeof *keys);
+   memcpy (keys + p->ndisk, p->ins, (size_t)p->nins * sizeof *keys);
+   qsort (keys, (size_t)n, sizeof *keys, key_cmp);
+   for (i = 0; i < n; i++) {
+      rec[i] = t->rec;
+   }
+   np = reconcile (rec, n, t->pmax, 0, page_of, NULL);
+   if (t->ratio > 0) {
+      t->pmax = walk (rec, n, page_of, 0, np, t->ratio, t->pmax);
+   }
+   if (!count_only && np > 0) {
+      if (t->n + np - 1 > t->cap) {
+         t->cap = (t->n + np) * 2;
+         t->pg = bson_realloc (t->pg, (size_t)t->cap * sizeof *t->pg);
+         p = &t->pg[at];
+      }
+      bson_free (p->disk);
+      bson_free (p->ins);
+      memmove (&t->pg[at + np], &t->pg[at + 1], (size_t)(t->n - at - 1) * sizeof *t->pg);
+      t->n += np - 1;
+      for (c = 0, i = 0; c < np; c++) {
+         apage_t *q = &t->pg[at + c];
+         int64_t first = i, lo = c == 0 ? t->pg[at].lo : keys[i];
+         while (i < n && page_of[i] == c) {
+            i++;
+         }
+         memset (q, 0, sizeof *q);
+         q->lo = lo;
+         q->ndisk = i - first;
+         q->disk = bson_malloc0 ((size_t)(q->ndisk > 0 ? q->ndisk : 1) * sizeof *q->disk);
+         memcpy (q->disk, keys + first, (size_t)q->ndisk * sizeof *q->disk);
+         q->foot = (double)q->ndisk * t->rec;
+      }
+   }
+   bson_free (keys);
+   bson_free (page_of);
+   bson_free (rec);
+   return np;
+}
+
+/* a_insert -- key `k` inserted: into the page holding it; a page past memory_page_max splits off its last
+ * record in memory once (__split_insert, when at least 5 inserts follow its disk image's last key) and is
+ * evicted: reconciled into pages. */
+static void
+a_insert (arrival_t *t, int64_t k)
+{
+   int64_t lo = 0, hi = t->n - 1, at, i, after = 0, imax = -1;
+   apage_t *p;
+
+   while (lo < hi) {
+      int64_t mid = (lo + hi + 1) / 2;
+      if (t->pg[mid].lo <= k) {
+         lo = mid;
+      } else {
+         hi = mid - 1;
+      }
+   }
+   at = lo;
+   p = &t->pg[at];
+   if (p->nins == p->cins) {
+      p->cins = p->cins > 0 ? 2 * p->cins : 64;
+      p->ins = bson_realloc (p->ins, (size_t)p->cins * sizeof *p->ins);
+   }
+   p->ins[p->nins++] = k;
+   p->foot += t->rec + PACK_INSERT_OVERHEAD;
+   if (p->foot <= PACK_MEMORY_PAGE_MAX) {
+      return;
+   }
+   for (i = 0; i < p->nins; i++) {
+      if (p->ndisk == 0 || p->ins[i] > p->disk[p->ndisk - 1]) {
+         after++;
+         imax = imax < 0 || p->ins[i] > p->ins[imax] ? i : imax;
+      }
+   }
+   if (!p->split_once && after >= 5) {
+      /* the last record moves to a new page of its own to the right */
+      int64_t moved = p->ins[imax];
+      p->ins[imax] = p->ins[--p->nins];
+      p->split_once = true;
+      if (t->n == t->cap) {
+         t->cap *= 2;
+         t->pg = bson_realloc (t->pg, (size_t)t->cap * sizeof *t->pg);
+      }
+      memmove (&t->pg[at + 2], &t->pg[at + 1], (size_t)(t->n - at - 1) * sizeof *t->pg);
+      t->n++;
+      memset (&t->pg[at + 1], 0, sizeof *t->pg);
+      t->pg[at + 1].lo = moved;
+      t->pg[at + 1].cins = 64;
+      t->pg[at + 1].ins = bson_malloc0 (64 * sizeof (int64_t));
+      t->pg[at + 1].ins[t->pg[at + 1].nins++] = moved;
+      t->pg[at + 1].foot = t->rec + PACK_INSERT_OVERHEAD;
+   }
+   a_reconcile (t, at, false);
+}
+
+/* lab_scan_predict_pack_arrival -- see predict_private.h. */
+int64_t
+lab_scan_predict_pack_arrival (const int64_t *key_of, int64_t n, double rec, double ratio)
+{
+   arrival_t t = { bson_malloc0 (64 * sizeof (apage_t)), 1, 64, LAB_PREDICT_PAGE_IMAGE_MAX, ratio, rec };
+   int64_t i, pages = 0;
+
+   t.pg[0].lo = INT64_MIN;
+   for (i = 0; i < n; i++) {
+      a_insert (&t, key_of[i]);
+   }
+   for (i = 0; i < t.n; i++) {
+      /* the close's checkpoint: a page with inserts is reconciled, one without stays as it was written */
+      pages += t.pg[i].nins > 0 ? a_reconcile (&t, i, true) : t.pg[i].ndisk > 0;
+      bson_free (t.pg[i].disk);
+      bson_free (t.pg[i].ins);
+   }
+   bson_free (t.pg);
+   return pages;
+}
+
+/* A rid and its row's place in key order. */
+typedef struct {
+   int64_t rid, ord;
+} arrival_row_t;
+
+/* rid_cmp -- qsort order of arrival rows by RecordId. */
+static int
+rid_cmp (const void *a, const void *b)
+{
+   int64_t x = ((const arrival_row_t *)a)->rid, y = ((const arrival_row_t *)b)->rid;
+
+   return x < y ? -1 : x > y;
+}
+
+/* The most rows the arrival simulation takes (16 bytes each while it sorts them). */
+#define PACK_ARRIVAL_MAX_ROWS 8000000
+
+/* lab_scan_predict_clustered_pages -- see predict_private.h. */
+int64_t
+lab_scan_predict_clustered_pages (const probe_t *p, double row_bytes, double key_bytes, double ratio)
+{
+   int64_t n = 0, k, t, pages;
+   arrival_row_t *rows;
+   int64_t *key_of;
+   size_t j;
+
+   for (k = 0; k < p->nkeys; k++) {
+      if (p->nrids[k] > 0 && !p->rids[k]) {
+         return 0; /* a sample: not every row's arrival is known */
+      }
+      n += (int64_t)p->nrids[k];
+   }
+   if (n == 0 || n > PACK_ARRIVAL_MAX_ROWS) {
+      return 0;
+   }
+   rows = bson_malloc0 ((size_t)n * sizeof *rows);
+   key_of = bson_malloc0 ((size_t)n * sizeof *key_of);
+   for (k = 0, t = 0; k < p->nkeys; k++) {
+      for (j = 0; j < p->nrids[k]; j++, t++) {
+         rows[t] = (arrival_row_t){ p->rids[k][j], t }; /* key order: the key, then the _id's arrival */
+      }
+   }
+   qsort (rows, (size_t)n, sizeof *rows, rid_cmp);
+   for (t = 0; t < n; t++) {
+      key_of[t] = rows[t].ord;
+   }
+   pages =
+      lab_scan_predict_pack_arrival (key_of, n, lab_scan_predict_cell_bytes (1, key_bytes, row_bytes), ratio);
+   bson_free (rows);
+   bson_free (key_of);
+   return pages;
 }

@@ -5,6 +5,7 @@
 #ifndef LAB_SCAN_PREDICT_PRIVATE_H
 #define LAB_SCAN_PREDICT_PRIVATE_H
 
+#include "core/buf.h"
 #include "scan/predict/predict.h"
 #include "scan/predict/predict_cost.h"
 #include "scan/scan.h"
@@ -70,6 +71,7 @@ typedef struct {
       double zstd_raw, zstd_disk; /* the folded documents compressed with zstd */
       int64_t rows_pages, clus_pages, bkt_pages, zstd_pages, bkt_docs;
       double bkt_compress_ratio, zstd_compress_ratio; /* compressed bytes per image byte (predict_pack.c) */
+      double clus_compress_ratio, clus_key_bytes;     /* ... and the clustered rows' keys' mean bytes */
    } cf;
    lab_scan_predict_cost_t cost; /* the load time's figures (predict_cost_probe.c) */
 } probe_t;
@@ -148,12 +150,12 @@ void lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *ke
                                 char **h, size_t nh, double *head, double *body, bson_t **image);
 
 /* lab_scan_predict_pack_pages -- (predict_pack.c) the records `docs` in order packed into leaf pages as
- * WiredTiger 3.2.1 reconciles an in-order insert with block compressor `c` (keys of `key_bytes`, 0: packed
- * RecordIds); *raw the documents' bytes in the full pages, *disk those pages' bytes on disk (the sample's
- * last two pages, which its end cuts, are left out when there are others), *pages the full pages. Returns
- * the blocks' compressed bytes per byte of their images (0: none compressed). */
+ * WiredTiger 3.2.1 reconciles an in-order insert with block compressor `c` (keys[j] the j-th's key, NULL:
+ * packed RecordIds); *raw the documents' bytes in the full pages, *disk those pages' bytes on disk (the
+ * sample's last two pages, which its end cuts, are left out when there are others), *pages the full pages.
+ * Returns the blocks' compressed bytes per byte of their images (0: none compressed). */
 double lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c,
-                                    double key_bytes, double *raw, double *disk, int64_t *pages);
+                                    const lab_buf_t *keys, double *raw, double *disk, int64_t *pages);
 
 /* lab_scan_predict_cell_bytes -- (predict_pack.c) a leaf page's bytes for one record: its key cell (a packed
  * RecordId `recno`, or a key of `key_bytes` when positive) and its value cell holding `value_bytes`. */
@@ -173,6 +175,20 @@ int64_t lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax
  * returns the pages. */
 int64_t lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, double ratio,
                                     int64_t *page_of);
+
+/* lab_scan_predict_pack_arrival -- (predict_pack.c) the leaf pages of a table whose n records (of `rec`
+ * bytes each, cells included; keys 0..n-1 in key order) are inserted in the order key_of gives (key_of[t]
+ * the key of the t-th insert), as WiredTiger 3.2.1 grows the tree: a page past memory_page_max split in
+ * memory once if it was appended to, then reconciled into pages on disk, which later inserts read back and
+ * grow; at the end every page with inserts reconciled (the page maximum walked at `ratio` as
+ * lab_scan_predict_pack_records walks it). A clustered collection copied in the source's arrival order. */
+int64_t lab_scan_predict_pack_arrival (const int64_t *key_of, int64_t n, double rec, double ratio);
+
+/* lab_scan_predict_clustered_pages -- (predict_pack.c) the leaf pages of the clustered copy of the probed
+ * collection: its rows (of `row_bytes`, keys of `key_bytes`) inserted in their RecordIds' order, clustered
+ * by key then arrival (lab_scan_predict_pack_arrival); 0 when not every row's RecordId is known (a sample)
+ * or the rows are too many to simulate. */
+int64_t lab_scan_predict_clustered_pages (const probe_t *p, double row_bytes, double key_bytes, double ratio);
 
 /* lab_scan_predict_cands_fold -- (predict_fold.c) the sample fold's masters (ms[i], key
  * p->keys[pick[i]], folded into docs[i]) packed as each other candidate would hold them, into p->cf. */
