@@ -79,6 +79,22 @@ size_pages (lab_scan_predict_cand_t *c, const lab_scan_predict_input_t *in, cons
    c->page_cache_bytes = c->page_bytes * cache_per_byte;
 }
 
+/* on_disk -- the candidate's bytes on disk from its pages and its sample pack's compression
+ * (lab_scan_predict_pack_disk) when the pack compressed and had fewer than LAB_PREDICT_PACK_MIN_PAGES full
+ * pages (`sample_pages`); else as size_pages put them (the sample's bytes on disk per byte). */
+static void
+on_disk (lab_scan_predict_cand_t *c, double data_bytes, double records, double key_bytes, double ratio,
+         int64_t sample_pages)
+{
+   double pages = c->l.pages[0][LAB_PREDICT_DATA];
+
+   if (ratio > 0 && pages > 0 && data_bytes > 0 && sample_pages < LAB_PREDICT_PACK_MIN_PAGES) {
+      c->l.storage[0] = lab_scan_predict_pack_disk (data_bytes, records, key_bytes, pages, ratio);
+      c->l.data_disk[0] = c->l.storage[0] / pages;
+      c->disk_per_byte = c->l.storage[0] / data_bytes;
+   }
+}
+
 /* model_rows -- a candidate of rows in key order (sorted, or clustered when read by _id range). */
 static void
 model_rows (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, const layouts_t *l)
@@ -100,6 +116,8 @@ model_rows (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    /* a clustered copy is written in the source's arrival order: its pages as the simulated tree's */
    size_pages (c, &tr->in, l, data, ratio_or (tr->in.page_cache_bytes, tr->in.folded_page_bytes, 1),
                arrival > 0 ? data / (double)arrival : page);
+   on_disk (c, data, p->entries_est, by_id ? p->cf.clus_key_bytes : 0,
+            by_id ? p->cf.clus_compress_ratio : p->cf.rows_compress_ratio, sp);
    c->docs = p->entries_est;
    c->doc_bytes = p->st.avg_obj_size_bytes + extra;
    c->rows_per_page = p->entries_est / c->l.pages[0][LAB_PREDICT_DATA];
@@ -160,6 +178,7 @@ model_docs (lab_scan_predict_cand_t *c, const probe_t *p, const traces_t *tr, co
    /* the trace's own packing of whole documents: its pages are the ones the load touches */
    c->l.pages[0][LAB_PREDICT_DATA] = (double)pages;
    c->l.data_disk[0] = pages > 0 ? c->l.storage[0] / (double)pages : c->l.data_disk[0];
+   on_disk (c, data, docs, 0, c->compress_ratio, sp);
 }
 
 /* lab_scan_predict_cands_build -- see predict_cands.h. */

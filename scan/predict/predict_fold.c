@@ -225,8 +225,8 @@ lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_sto
          lab_scan_predict_fold_doc (o, &p->keys[pick[i]], &part, h, nh, &head, &body, &bdocs[nb++]);
       }
    }
-   lab_scan_predict_pack_pages (rdocs, rows, LAB_PREDICT_SNAPPY, NULL, &p->cf.rows_raw, &p->cf.rows_disk,
-                                &p->cf.rows_pages);
+   p->cf.rows_compress_ratio = lab_scan_predict_pack_pages (
+      rdocs, rows, LAB_PREDICT_SNAPPY, NULL, &p->cf.rows_raw, &p->cf.rows_disk, &p->cf.rows_pages);
    keys = bson_malloc0 (rows * sizeof *keys);
    p->cf.clus_key_bytes = clustered_keys (cdocs, rows, keys);
    p->cf.clus_compress_ratio = lab_scan_predict_pack_pages (

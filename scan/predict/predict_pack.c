@@ -278,6 +278,19 @@ lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, double
    return n > 0 ? page : 0;
 }
 
+/* lab_scan_predict_pack_disk -- see predict_private.h: per page the block's headers, the compressor's
+ * length and half an allocation unit (the round-up's mean), and the image past its first 64 bytes
+ * compressed at `ratio`. */
+double
+lab_scan_predict_pack_disk (double data_bytes, double records, double key_bytes, double pages, double ratio)
+{
+   double avg = records > 0 ? data_bytes / records : 0;
+   double image = data_bytes + records * (lab_scan_predict_cell_bytes (1000, key_bytes, avg) - avg) +
+                  pages * (PACK_PAGE_HEADER - PACK_COMPRESS_SKIP);
+
+   return pages * (PACK_COMPRESS_SKIP + PACK_COMPRESSOR_HEADER + PACK_ALLOC / 2) + image * ratio;
+}
+
 /* lab_scan_predict_pack_docs -- see predict_private.h. */
 int64_t
 lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, double ratio, int64_t *page_of)

@@ -72,6 +72,7 @@ typedef struct {
       int64_t rows_pages, clus_pages, bkt_pages, zstd_pages, bkt_docs;
       double bkt_compress_ratio, zstd_compress_ratio; /* compressed bytes per image byte (predict_pack.c) */
       double clus_compress_ratio, clus_key_bytes;     /* ... and the clustered rows' keys' mean bytes */
+      double rows_compress_ratio;
    } cf;
    lab_scan_predict_cost_t cost; /* the load time's figures (predict_cost_probe.c) */
 } probe_t;
@@ -168,6 +169,20 @@ double lab_scan_predict_cell_bytes (int64_t recno, double key_bytes, double valu
  * cut. */
 int64_t lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, double ratio,
                                        int64_t *page_of, int64_t *full);
+
+/* lab_scan_predict_pack_disk -- (predict_pack.c) the bytes on disk of `pages` leaf pages holding
+ * `records` records of `data_bytes` in all (keys of `key_bytes`, 0: packed RecordIds) whose blocks
+ * compress to `ratio` of their images (lab_scan_predict_pack_pages): each block rounded up to the
+ * allocation unit by half a unit on average, so that a layout of smaller pages (the clustered copy's) pays
+ * more per byte, and the sample's own few blocks' round-ups do not count. */
+double lab_scan_predict_pack_disk (double data_bytes, double records, double key_bytes, double pages,
+                                   double ratio);
+
+/* Below this many full pages a sample pack's own blocks' round-ups are noise (a zstd fold's 16 KB blocks:
+ * -7% to +6% on its size from one or two pages), and a layout's bytes on disk are the expected ones
+ * (lab_scan_predict_pack_disk); from it on, the sample's pages are the layout's and their round-ups its
+ * (the sorted copy's blocks just over or under 20 KB: the expected round-up put it 4-6% over). */
+#define LAB_PREDICT_PACK_MIN_PAGES 5
 
 /* lab_scan_predict_pack_docs -- (predict_pack.c) the one packing of every layout of documents: documents of
  * doc_bytes[d] BSON bytes in key order (RecordIds 1, 2, ...) into leaf pages as
