@@ -8,7 +8,8 @@
  * master would make (the same key segments per worker as scancmp, the workers interleaved row by row:
  * each row an index leaf page when it changes, then the data page of its RecordId), and the folded
  * layout's from a sample fold's document sizes (one document per master, masters packed in key order into
- * pages of the same fill; its bytes on disk from the sample's pages compressed: predict_fold.c). One pass
+ * pages as WiredTiger 3.2.1 reconciles an in-order insert: predict_pack.c; its bytes on disk from the
+ * sample's pages compressed: predict_fold.c). One pass
  * of byte-weighted stack distances over each trace (scan/predict/stackdist.h) gives the misses of an LRU
  * cache of every size at once, the cache holding pages of their in-memory footprint (measured by the probe on
  * the embedded store: predict_probe.c) up to WiredTiger's eviction trigger, and each miss reads the page's

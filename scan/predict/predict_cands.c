@@ -1,7 +1,8 @@
 /*
  * predict_cands.c -- the other candidates predicted from the same probe (predict_cands.h): each one's
- * model input and trace from the detail and folded model's, its sizes on disk from its sample pack
- * (predict_fold.c), its bytes read at each cache point, and the other workloads' figures per layout.
+ * model input and trace from the detail and folded model's, its pages and sizes on disk from its sample
+ * pack (predict_fold.c, predict_pack.c), its bytes read at each cache point, and the other workloads'
+ * figures per layout.
  * The record's and the terminal's views: predict_cands_record.c.
  */
 #include "scan/predict/predict_cands.h"
