@@ -155,6 +155,7 @@ model_input (const lab_scan_opts_t *o, const probe_t *p, const mini_t *mi, lab_s
       in->folded_master_bytes = p->fold_master_bytes;
    }
    in->folded_page_bytes = data / leaf;
+   in->folded_compress_ratio = p->fold_compress_ratio; /* the sample fold's pack */
    /* the folded page's modelled footprint, scaled as the detail page's measured one is to its modelled */
    in->folded_page_cache_bytes =
       (in->folded_page_bytes + LAB_PREDICT_PAGE_CACHE_OVERHEAD) * (in->page_cache_bytes / modelled);
@@ -191,6 +192,12 @@ layouts_of (const probe_t *p, const lab_scan_predict_input_t *in, int64_t folded
    if (p->fold_page_raw > 0) {
       /* measured: the sample's folded documents packed into pages and compressed as the fold would */
       l->storage[1] = l->data_bytes[1] * p->fold_page_disk / p->fold_page_raw;
+   }
+   if (p->fold_compress_ratio > 0 && folded_pages > 0 && p->fold_pages < LAB_PREDICT_PACK_MIN_PAGES) {
+      /* too few sample pages for their round-ups: its pages' blocks at the sample's compression, each
+       * rounded up by half a unit on average */
+      l->storage[1] = lab_scan_predict_pack_disk (l->data_bytes[1], (double)p->nkeys, 0, (double)folded_pages,
+                                                  p->fold_compress_ratio);
    }
    l->index[1] = (double)st->index_size_bytes * (double)p->nkeys / p->entries_est;
    l->data_disk[1] =

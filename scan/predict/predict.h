@@ -8,7 +8,8 @@
  * master would make (the same key segments per worker as scancmp, the workers interleaved row by row:
  * each row an index leaf page when it changes, then the data page of its RecordId), and the folded
  * layout's from a sample fold's document sizes (one document per master, masters packed in key order into
- * pages of the same fill; its bytes on disk from the sample's pages compressed: predict_fold.c). One pass
+ * pages as WiredTiger 3.2.1 reconciles an in-order insert: predict_pack.c; its bytes on disk from the
+ * sample's pages compressed: predict_fold.c). One pass
  * of byte-weighted stack distances over each trace (scan/predict/stackdist.h) gives the misses of an LRU
  * cache of every size at once, the cache holding pages of their in-memory footprint (measured by the probe on
  * the embedded store: predict_probe.c) up to WiredTiger's eviction trigger, and each miss reads the page's
@@ -78,9 +79,11 @@ typedef struct {
    double page_cache_bytes; /* a data page's footprint in the cache */
    double index_entries_per_page;
    double index_page_cache_bytes;
-   /* the folded layout: a master's document is folded_master_bytes + rows x folded_row_bytes; pages hold
-    * folded_page_bytes of documents (a document never spans pages) */
-   double folded_master_bytes, folded_row_bytes, folded_page_bytes;
+   /* the folded layout: a master's document is folded_master_bytes + rows x folded_row_bytes; a page holds
+    * folded_page_bytes of documents on average (a document never spans pages), packed as WiredTiger packs
+    * an in-order insert (lab_scan_predict_pack_docs) whose blocks compress to folded_compress_ratio of their
+    * images; folded_page_max a fixed page maximum before compression instead of WiredTiger's (0; tests) */
+   double folded_master_bytes, folded_row_bytes, folded_page_bytes, folded_page_max, folded_compress_ratio;
    double folded_page_cache_bytes;
    double folded_index_entries_per_page;
    bool again_class; /* the detail trace counts a master's repeated touches as LAB_PREDICT_DATA_AGAIN */

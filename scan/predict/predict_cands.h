@@ -40,6 +40,7 @@ typedef struct {
    layouts_t l;             /* slot 0 its figures: pages, bytes per miss, sizes on disk */
    double rows_per_page;    /* rows a page holds (key-ordered rows) */
    double page_bytes;       /* its records' bytes per page */
+   double compress_ratio;   /* documents: its blocks' compressed bytes per image byte (its sample pack) */
    double page_cache_bytes; /* a page's footprint in the cache */
    double disk_per_byte;    /* on disk per byte of records (its sample pack) */
    double docs;             /* documents of the whole collection */

@@ -84,9 +84,9 @@ lab_scan_predict_trace_buckets (const lab_scan_predict_input_t *in, int32_t buck
 {
    lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
    size_t *nb = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *nb);
-   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, page = 0, *page_of;
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, page, *page_of;
    uint64_t dbytes = weight (in->folded_page_cache_bytes), ibytes = weight (in->index_page_cache_bytes);
-   double fill = 0;
+   double *bytes;
    size_t b;
    lab_scan_predict_worker_t *ws;
    int nw, w, active;
@@ -100,24 +100,21 @@ lab_scan_predict_trace_buckets (const lab_scan_predict_input_t *in, int32_t buck
       first[m + 1] = first[m] + (int64_t)nb[m];
    }
    page_of = bson_malloc0 ((size_t)(first[in->nmasters] + 1) * sizeof *page_of);
+   bytes = bson_malloc0 ((size_t)(first[in->nmasters] + 1) * sizeof *bytes);
    for (m = 0; m < in->nmasters; m++) {
       for (b = 0; b < nb[m]; b++) {
          size_t rows = bucket_rows > 0 ? in->nrids[m] - b * (size_t)bucket_rows : in->nrids[m];
-         double doc;
          if (bucket_rows > 0 && rows > (size_t)bucket_rows) {
             rows = (size_t)bucket_rows;
          }
-         doc = in->folded_master_bytes + (double)rows * in->folded_row_bytes;
-         if (fill > 0 && fill + doc > in->folded_page_bytes) {
-            page++;
-            fill = 0;
-         }
-         page_of[first[m] + (int64_t)b] = page;
-         fill += doc;
+         bytes[first[m] + (int64_t)b] = in->folded_master_bytes + (double)rows * in->folded_row_bytes;
       }
    }
+   page = lab_scan_predict_pack_docs (bytes, first[in->nmasters], in->folded_page_max,
+                                      in->folded_compress_ratio, page_of);
+   bson_free (bytes);
    if (pages) {
-      *pages = in->nmasters > 0 ? page + 1 : 0;
+      *pages = page;
    }
    if (docs) {
       *docs = first[in->nmasters];

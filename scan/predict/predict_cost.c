@@ -89,23 +89,21 @@ double
 lab_scan_predict_shared (const lab_scan_predict_input_t *in, int layout)
 {
    int p = in->parallel > 0 ? in->parallel : 1, wk;
-   int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts), npages = 0, nshared = 0, k, page = 0;
+   int64_t *starts = bson_malloc0 ((size_t)(p + 1) * sizeof *starts), npages = 0, nshared = 0, k;
    int64_t *page_of = NULL, *owner = NULL, cap = 0;
-   double rpp = in->rows_per_page > 0 ? in->rows_per_page : 1, fill = 0;
+   double rpp = in->rows_per_page > 0 ? in->rows_per_page : 1;
    size_t j;
 
    if (layout == 1) {
       /* the folded pages as the trace packs them: masters in key order */
+      double *bytes = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *bytes);
       page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of);
       for (k = 0; k < in->nmasters; k++) {
-         double doc = in->folded_master_bytes + (double)in->nrids[k] * in->folded_row_bytes;
-         if (fill > 0 && fill + doc > in->folded_page_bytes) {
-            page++;
-            fill = 0;
-         }
-         page_of[k] = page;
-         fill += doc;
+         bytes[k] = in->folded_master_bytes + (double)in->nrids[k] * in->folded_row_bytes;
       }
+      lab_scan_predict_pack_docs (bytes, in->nmasters, in->folded_page_max, in->folded_compress_ratio,
+                                  page_of);
+      bson_free (bytes);
    }
    lab_scan_keys_segment (in->nload, p, starts);
    for (wk = 0; wk < p; wk++) {

@@ -4,27 +4,19 @@
  * sampled master at top level with the key, row_count, part and parts, the rows without them in the
  * array), whose sizes replace the rows' BSON less _id and key (no hoisting) that over-predicted the folded
  * layout by half or more; and its bytes on disk from those documents packed into leaf pages as
- * WiredTiger packs them (an uncompressed page grows while its snappy image stays under leaf_page_max) and
- * compressed with snappy, each page rounded up to the 4 KiB allocation unit. etl/fold.c builds the real
- * document, but scan may not use etl (both sit on core and store: scripts/check-layers.sh), so the shape is
- * rebuilt here from etl/fold.h's description. The same masters packed as the other candidates hold them
- * (rows in key order, a clustered collection's rows, buckets, zstd blocks) size those (predict_cands.h).
+ * WiredTiger 3.2.1 packs an in-order insert and compressed with snappy (predict_pack.c). etl/fold.c builds
+ * the real document, but scan may not use etl (both sit on core and store: scripts/check-layers.sh), so the
+ * shape is rebuilt here from etl/fold.h's description. The same masters packed as the other candidates hold
+ * them (rows in key order, a clustered collection's rows, buckets, zstd blocks) size those (predict_cands.h).
  */
 #include "scan/predict/predict_private.h"
 
 #include "core/error.h"
 #include "core/log.h"
+#include "store/keyenc.h"
 
-#include <snappy-c.h>
+#include <math.h>
 #include <string.h>
-#include <zstd.h>
-
-/* mongod's collection leaf_page_max and WiredTiger's allocation unit; a page's header and its block's. */
-#define FOLD_LEAF_PAGE_MAX LAB_PREDICT_LEAF_PAGE_MAX
-#define FOLD_ALLOC 4096
-#define FOLD_PAGE_HEADERS (28 + 12)
-/* Bytes a record costs in a page beyond its BSON: its key (a packed RecordId) and its value cell. */
-#define FOLD_CELL_BYTES 6
 
 /* Masters the sample fold reads at most, and rows it stops after. */
 #define FOLD_MASTERS 48
@@ -144,97 +136,6 @@ lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *key, co
    bson_destroy (&doc);
 }
 
-/* compressed -- the length of `n` bytes of `buf` compressed by `c` (into `out`, `cap` bytes); n when it
- * fails. */
-static size_t
-compressed (lab_predict_compressor_t c, const uint8_t *buf, size_t n, char *out, size_t cap)
-{
-   size_t len = cap;
-
-   if (c == LAB_PREDICT_ZSTD) {
-      len = ZSTD_compress (out, cap, buf, n, LAB_ZSTD_DEFAULT_LEVEL);
-      return ZSTD_isError (len) ? n : len;
-   }
-   return snappy_compress ((const char *)buf, n, out, &len) == SNAPPY_OK ? len : n;
-}
-
-/* out_cap -- the room `c` needs to compress `n` bytes. */
-static size_t
-out_cap (lab_predict_compressor_t c, size_t n)
-{
-   return c == LAB_PREDICT_ZSTD ? ZSTD_compressBound (n) : snappy_max_compressed_length (n);
-}
-
-/* page_disk -- the bytes on disk of a leaf page holding `n` bytes of records `buf`: compressed by `c`,
- * with its headers, rounded up to the allocation unit. */
-static double
-page_disk (lab_predict_compressor_t c, const uint8_t *buf, size_t n, char *out, size_t cap)
-{
-   size_t len = compressed (c, buf, n, out, cap);
-
-   len += FOLD_PAGE_HEADERS;
-   return (double)((len + FOLD_ALLOC - 1) / FOLD_ALLOC * FOLD_ALLOC);
-}
-
-/* lab_scan_predict_pack_pages -- see predict_private.h: a page takes the next record while its compressed
- * image stays under leaf_page_max and its records under the image cap's split size (a record larger than
- * that has a page of its own). */
-void
-lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double *raw,
-                             double *disk, int64_t *pages)
-{
-   size_t cap = 0, used = 0, i, start = 0;
-   uint8_t *buf = NULL;
-   char *out = NULL;
-   double last_raw = 0, last_disk = 0, ratio = 0;
-
-   *raw = *disk = 0;
-   *pages = 0;
-   for (i = 0; i < n; i++) {
-      size_t need = used + docs[i]->len + FOLD_CELL_BYTES, clen;
-      if (need > cap) {
-         cap = need * 2;
-         buf = bson_realloc (buf, cap);
-         out = bson_realloc (out, out_cap (c, cap));
-      }
-      memset (buf + used, 0, FOLD_CELL_BYTES);
-      memcpy (buf + used + FOLD_CELL_BYTES, bson_get_data (docs[i]), docs[i]->len);
-      /* compress only when the page may be full: at the last image's ratio it would pass 90% of the page
-       * (a page of rows is hundreds of records: compressing at each would cost seconds) */
-      if (used > 0 && (ratio <= 0 || (double)need * ratio + FOLD_PAGE_HEADERS > 0.9 * FOLD_LEAF_PAGE_MAX)) {
-         clen = compressed (c, buf, need, out, out_cap (c, cap));
-         ratio = (double)clen / (double)need;
-      } else {
-         clen = 0;
-      }
-      if (used > 0 &&
-          (clen + FOLD_PAGE_HEADERS > FOLD_LEAF_PAGE_MAX || (double)need > LAB_PREDICT_PAGE_IMAGE_SPLIT)) {
-         /* the page is full without this record: close it, the record starts the next (zstd pages of
-          * billgen's data packed to the compressed limit alone held 210 KiB, not WiredTiger's 116) */
-         *raw += (double)used;
-         *disk += page_disk (c, buf, used, out, out_cap (c, cap));
-         (*pages)++;
-         memmove (buf, buf + used, need - used);
-         need -= used;
-         start = i;
-         ratio = 0;
-      }
-      used = need;
-   }
-   (void)start;
-   if (used > 0) {
-      last_raw = (double)used;
-      last_disk = page_disk (c, buf, used, out, out_cap (c, cap));
-      if (*pages == 0) {
-         *raw = last_raw;
-         *disk = last_disk;
-         *pages = 1;
-      }
-   }
-   bson_free (buf);
-   bson_free (out);
-}
-
 /* ---- the other candidates' pages from the same sample: the same rows written in key order (a sorted copy),
  * as a clustered collection writes them (the _id {<key>: K, id: <_id>}), folded into buckets of
  * --bucket-rows rows, and the folded documents with the zstd block compressor -- each packed and compressed
@@ -269,6 +170,26 @@ clustered_row (const lab_scan_opts_t *o, const bson_value_t *key, const bson_t *
    return out;
 }
 
+/* clustered_keys -- each of `docs`' key in a clustered collection's record table: the RecordId mongod makes
+ * of its _id (store/keyenc.h; empty when it does not encode) into keys[i]; returns their mean bytes. */
+static double
+clustered_keys (bson_t *const *docs, size_t n, lab_buf_t *keys)
+{
+   double sum = 0;
+   size_t i;
+   bson_iter_t it;
+
+   for (i = 0; i < n; i++) {
+      bson_error_t e;
+      lab_buf_init (&keys[i]);
+      if (bson_iter_init_find (&it, docs[i], "_id")) {
+         (void)lab_store_key_encode_record_id (bson_iter_value (&it), &keys[i], &e);
+      }
+      sum += (double)keys[i].len;
+   }
+   return n > 0 ? sum / (double)n : 0;
+}
+
 /* lab_scan_predict_cands_fold -- see predict_private.h. */
 void
 lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_store_docs_t *ms,
@@ -276,6 +197,7 @@ lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_sto
 {
    size_t rows = 0, i, j, n = 0, nb = 0;
    bson_t **rdocs, **cdocs, **bdocs;
+   lab_buf_t *keys;
    int32_t br = p->cf.bucket_rows =
       (int32_t)(o->predict_bucket_rows > 0 ? o->predict_bucket_rows : CANDS_BUCKET_ROWS);
    double extra = 0, head, body;
@@ -303,21 +225,25 @@ lab_scan_predict_cands_fold (const lab_scan_opts_t *o, probe_t *p, const lab_sto
          lab_scan_predict_fold_doc (o, &p->keys[pick[i]], &part, h, nh, &head, &body, &bdocs[nb++]);
       }
    }
-   lab_scan_predict_pack_pages (rdocs, rows, LAB_PREDICT_SNAPPY, &p->cf.rows_raw, &p->cf.rows_disk,
-                                &p->cf.rows_pages);
-   lab_scan_predict_pack_pages (cdocs, rows, LAB_PREDICT_SNAPPY, &p->cf.clus_raw, &p->cf.clus_disk,
-                                &p->cf.clus_pages);
-   lab_scan_predict_pack_pages (bdocs, nb, LAB_PREDICT_SNAPPY, &p->cf.bkt_raw, &p->cf.bkt_disk,
-                                &p->cf.bkt_pages);
-   lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, &p->cf.zstd_raw, &p->cf.zstd_disk,
-                                &p->cf.zstd_pages);
+   p->cf.rows_compress_ratio = lab_scan_predict_pack_pages (
+      rdocs, rows, LAB_PREDICT_SNAPPY, NULL, &p->cf.rows_raw, &p->cf.rows_disk, &p->cf.rows_pages);
+   keys = bson_malloc0 (rows * sizeof *keys);
+   p->cf.clus_key_bytes = clustered_keys (cdocs, rows, keys);
+   p->cf.clus_compress_ratio = lab_scan_predict_pack_pages (
+      cdocs, rows, LAB_PREDICT_SNAPPY, keys, &p->cf.clus_raw, &p->cf.clus_disk, &p->cf.clus_pages);
+   p->cf.bkt_compress_ratio = lab_scan_predict_pack_pages (bdocs, nb, LAB_PREDICT_SNAPPY, NULL,
+                                                           &p->cf.bkt_raw, &p->cf.bkt_disk, &p->cf.bkt_pages);
+   p->cf.zstd_compress_ratio = lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_ZSTD, NULL, &p->cf.zstd_raw,
+                                                            &p->cf.zstd_disk, &p->cf.zstd_pages);
    lab_scan_predict_log_compress (docs, nm, &p->cf.fold_log_raw, &p->cf.fold_log_comp);
    lab_scan_predict_log_compress (bdocs, nb, &p->cf.bkt_log_raw, &p->cf.bkt_log_comp);
    p->cf.clus_row_extra = extra / (double)rows;
    p->cf.bkt_docs = (int64_t)nb;
    for (i = 0; i < rows; i++) {
       bson_destroy (cdocs[i]);
+      lab_buf_destroy (&keys[i]);
    }
+   bson_free (keys);
    for (i = 0; i < nb; i++) {
       bson_destroy (bdocs[i]);
    }
@@ -377,8 +303,8 @@ lab_scan_predict_probe_fold (lab_store_session_t *sess, const lab_scan_opts_t *o
       head += hd;
       body += bd;
    }
-   lab_scan_predict_pack_pages (docs, nm, LAB_PREDICT_SNAPPY, &p->fold_page_raw, &p->fold_page_disk,
-                                &p->fold_pages);
+   p->fold_compress_ratio = lab_scan_predict_pack_pages (
+      docs, nm, LAB_PREDICT_SNAPPY, NULL, &p->fold_page_raw, &p->fold_page_disk, &p->fold_pages);
    /* the other candidates' documents from the same sample: the rows in key order, clustered, buckets, zstd */
    lab_scan_predict_cands_fold (o, p, ms, pick, nm, h, nh, docs);
    /* the load time's CPU figures from the same masters, their rows and folded documents */

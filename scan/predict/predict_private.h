@@ -5,6 +5,7 @@
 #ifndef LAB_SCAN_PREDICT_PRIVATE_H
 #define LAB_SCAN_PREDICT_PRIVATE_H
 
+#include "core/buf.h"
 #include "scan/predict/predict.h"
 #include "scan/predict/predict_cost.h"
 #include "scan/scan.h"
@@ -61,6 +62,7 @@ typedef struct {
    double fold_master_bytes, fold_row_bytes; /* a folded document: head + rows x row bytes */
    double fold_page_raw, fold_page_disk;     /* the sample's full pages: records' bytes, bytes on disk */
    int64_t fold_pages;
+   double fold_compress_ratio; /* its pack's compressed bytes per image byte (predict_pack.c) */
    /* the other candidates' pages from the same sample (lab_scan_predict_cands_fold), 0 where not done */
    struct {
       int32_t bucket_rows;        /* the buckets' rows per document */
@@ -73,6 +75,9 @@ typedef struct {
       /* each folded document and each bucket alone through the log compressor (snappy): an append's
        * journal record holds one document (lab_scan_predict_log_compress) */
       double fold_log_raw, fold_log_comp, bkt_log_raw, bkt_log_comp;
+      double bkt_compress_ratio, zstd_compress_ratio; /* compressed bytes per image byte (predict_pack.c) */
+      double clus_compress_ratio, clus_key_bytes;     /* ... and the clustered rows' keys' mean bytes */
+      double rows_compress_ratio;
    } cf;
    lab_scan_predict_cost_t cost; /* the load time's figures (predict_cost_probe.c) */
 } probe_t;
@@ -150,11 +155,60 @@ typedef enum { LAB_PREDICT_SNAPPY = 0, LAB_PREDICT_ZSTD } lab_predict_compressor
 void lab_scan_predict_fold_doc (const lab_scan_opts_t *o, const bson_value_t *key, const lab_store_docs_t *r,
                                 char **h, size_t nh, double *head, double *body, bson_t **image);
 
-/* lab_scan_predict_pack_pages -- (predict_fold.c) the records `docs` in order packed into leaf pages as
- * WiredTiger packs them with block compressor `c`; *raw the records' bytes in the full pages, *disk those
- * pages' bytes on disk (the last, partial page is left out when there are others), *pages the full pages. */
-void lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c, double *raw,
-                                  double *disk, int64_t *pages);
+/* lab_scan_predict_pack_pages -- (predict_pack.c) the records `docs` in order packed into leaf pages as
+ * WiredTiger 3.2.1 reconciles an in-order insert with block compressor `c` (keys[j] the j-th's key, NULL:
+ * packed RecordIds); *raw the documents' bytes in the full pages, *disk those pages' bytes on disk (the
+ * sample's last two pages, which its end cuts, are left out when there are others), *pages the full pages.
+ * Returns the blocks' compressed bytes per byte of their images (0: none compressed). */
+double lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compressor_t c,
+                                    const lab_buf_t *keys, double *raw, double *disk, int64_t *pages);
+
+/* lab_scan_predict_cell_bytes -- (predict_pack.c) a leaf page's bytes for one record: its key cell (a packed
+ * RecordId `recno`, or a key of `key_bytes` when positive) and its value cell holding `value_bytes`. */
+double lab_scan_predict_cell_bytes (int64_t recno, double key_bytes, double value_bytes);
+
+/* lab_scan_predict_pack_records -- (predict_pack.c) records of rec[i] bytes each (cells included), inserted
+ * in key order, into leaf pages: at page maximum `pmax` before compression, or when 0 at WiredTiger's own,
+ * from the image cap moved after each block its images compressed at `ratio` give (0: not moved); each
+ * one's page into page_of[i]; returns the pages; *full (may be NULL) the pages no reconciliation's finish
+ * cut. */
+int64_t lab_scan_predict_pack_records (const double *rec, int64_t n, double pmax, double ratio,
+                                       int64_t *page_of, int64_t *full);
+
+/* lab_scan_predict_pack_disk -- (predict_pack.c) the bytes on disk of `pages` leaf pages holding
+ * `records` records of `data_bytes` in all (keys of `key_bytes`, 0: packed RecordIds) whose blocks
+ * compress to `ratio` of their images (lab_scan_predict_pack_pages): each block rounded up to the
+ * allocation unit by half a unit on average, so that a layout of smaller pages (the clustered copy's) pays
+ * more per byte, and the sample's own few blocks' round-ups do not count. */
+double lab_scan_predict_pack_disk (double data_bytes, double records, double key_bytes, double pages,
+                                   double ratio);
+
+/* Below this many full pages a sample pack's own blocks' round-ups are noise (a zstd fold's 16 KB blocks:
+ * -7% to +6% on its size from one or two pages), and a layout's bytes on disk are the expected ones
+ * (lab_scan_predict_pack_disk); from it on, the sample's pages are the layout's and their round-ups its
+ * (the sorted copy's blocks just over or under 20 KB: the expected round-up put it 4-6% over). */
+#define LAB_PREDICT_PACK_MIN_PAGES 5
+
+/* lab_scan_predict_pack_docs -- (predict_pack.c) the one packing of every layout of documents: documents of
+ * doc_bytes[d] BSON bytes in key order (RecordIds 1, 2, ...) into leaf pages as
+ * lab_scan_predict_pack_records packs them (`pmax` and `ratio` its), each one's page into page_of[d];
+ * returns the pages. */
+int64_t lab_scan_predict_pack_docs (const double *doc_bytes, int64_t n, double pmax, double ratio,
+                                    int64_t *page_of);
+
+/* lab_scan_predict_pack_arrival -- (predict_pack.c) the leaf pages of a table whose n records (of `rec`
+ * bytes each, cells included; keys 0..n-1 in key order) are inserted in the order key_of gives (key_of[t]
+ * the key of the t-th insert), as WiredTiger 3.2.1 grows the tree: a page past memory_page_max split in
+ * memory once if it was appended to, then reconciled into pages on disk, which later inserts read back and
+ * grow; at the end every page with inserts reconciled (the page maximum walked at `ratio` as
+ * lab_scan_predict_pack_records walks it). A clustered collection copied in the source's arrival order. */
+int64_t lab_scan_predict_pack_arrival (const int64_t *key_of, int64_t n, double rec, double ratio);
+
+/* lab_scan_predict_clustered_pages -- (predict_pack.c) the leaf pages of the clustered copy of the probed
+ * collection: its rows (of `row_bytes`, keys of `key_bytes`) inserted in their RecordIds' order, clustered
+ * by key then arrival (lab_scan_predict_pack_arrival); 0 when not every row's RecordId is known (a sample)
+ * or the rows are too many to simulate. */
+int64_t lab_scan_predict_clustered_pages (const probe_t *p, double row_bytes, double key_bytes, double ratio);
 
 /* lab_scan_predict_log_compress -- (predict_cands_wl.c) the bytes of the documents `docs` (*raw) and
  * their sum compressed one at a time by snappy, as the journal's log compressor compresses a record

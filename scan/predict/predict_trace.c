@@ -133,31 +133,29 @@ lab_scan_predict_trace_detail (const lab_scan_predict_input_t *in)
    return sd;
 }
 
-/* lab_scan_predict_trace_folded -- see predict.h: the masters packed in key order (a document that does not
- * fit in the page's room starts the next page), then one index entry and one document per master. */
+/* lab_scan_predict_trace_folded -- see predict.h: the masters packed in key order as WiredTiger packs an
+ * in-order insert (lab_scan_predict_pack_docs), then one index entry and one document per master. */
 lab_scan_stackdist_t *
 lab_scan_predict_trace_folded (const lab_scan_predict_input_t *in, int64_t *pages)
 {
    lab_scan_stackdist_t *sd = lab_scan_stackdist_new (1.0);
-   int64_t *page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of), m, page = 0;
+   int64_t *page_of = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *page_of), m, page;
    uint64_t dbytes = (uint64_t)llround (in->folded_page_cache_bytes > 1 ? in->folded_page_cache_bytes : 1);
    uint64_t ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
-   double fill = 0;
    lab_scan_predict_worker_t *ws;
    uint64_t ip;
    int nw, w, active;
 
+   double *bytes = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *bytes);
+
    for (m = 0; m < in->nmasters; m++) {
-      double doc = in->folded_master_bytes + (double)in->nrids[m] * in->folded_row_bytes;
-      if (fill > 0 && fill + doc > in->folded_page_bytes) {
-         page++;
-         fill = 0;
-      }
-      page_of[m] = page;
-      fill += doc;
+      bytes[m] = in->folded_master_bytes + (double)in->nrids[m] * in->folded_row_bytes;
    }
+   page = lab_scan_predict_pack_docs (bytes, in->nmasters, in->folded_page_max, in->folded_compress_ratio,
+                                      page_of);
+   bson_free (bytes);
    if (pages) {
-      *pages = in->nmasters > 0 ? page + 1 : 0;
+      *pages = page;
    }
    ws = lab_scan_predict_workers_new (in, &nw);
    do {

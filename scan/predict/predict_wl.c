@@ -309,14 +309,14 @@ typedef struct {
 } rows_t;
 
 /* layout_docs -- rl's documents for a layout of documents of at most `br` rows of a master (0: one per
- * master), packed in key order into pages of `page_bytes` (a document that does not fit in the page's room
- * starts the next page), and the time index's entries (time, document). */
+ * master), packed in key order as WiredTiger packs an in-order insert whose blocks compress to `ratio`
+ * (lab_scan_predict_pack_docs), and the time index's entries (time, document). */
 static void
-layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, double page_bytes,
+layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, double ratio,
              range_layout_t *rl)
 {
-   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, i, page = 0;
-   double fill = 0;
+   int64_t *first = bson_malloc0 ((size_t)(in->nmasters + 1) * sizeof *first), m, i;
+   double *bytes;
 
    for (m = 0; m < in->nmasters; m++) {
       first[m + 1] = first[m] + (br > 0 ? ((int64_t)in->nrids[m] + br - 1) / br : 1);
@@ -324,21 +324,18 @@ layout_docs (const lab_scan_predict_input_t *in, const rows_t *r, int32_t br, do
    rl->ndocs = first[in->nmasters];
    rl->page_of = bson_malloc0 ((size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *rl->page_of);
    rl->master_of = bson_malloc0 ((size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *rl->master_of);
+   bytes = bson_malloc0 ((size_t)(rl->ndocs > 0 ? rl->ndocs : 1) * sizeof *bytes);
    for (m = 0; m < in->nmasters; m++) {
       int64_t d;
       for (d = first[m]; d < first[m + 1]; d++) {
          int64_t rows = br > 0 ? (int64_t)in->nrids[m] - (d - first[m]) * br : (int64_t)in->nrids[m];
-         double doc =
+         bytes[d] =
             in->folded_master_bytes + (double)(br > 0 && rows > br ? br : rows) * in->folded_row_bytes;
-         if (fill > 0 && fill + doc > page_bytes) {
-            page++;
-            fill = 0;
-         }
-         rl->page_of[d] = page;
          rl->master_of[d] = m;
-         fill += doc;
       }
    }
+   lab_scan_predict_pack_docs (bytes, rl->ndocs, 0, ratio, rl->page_of);
+   bson_free (bytes);
    for (i = 0; i < r->n; i++) {
       int64_t d = first[r->m[i]] + (br > 0 ? r->j[i] / br : 0);
       rl->e[i] = (entry_t){ r->t[i], d, d };
@@ -630,14 +627,14 @@ build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
       if (s == 0) {
          layout_rows (&r, true, in->min_rid, in->rows_per_page, &rl);
       } else if (s == 1) {
-         layout_docs (in, &r, 0, in->folded_page_bytes, &rl);
+         layout_docs (in, &r, 0, in->folded_compress_ratio, &rl);
       } else {
          const lab_scan_predict_cand_t *cd = &c->c[s - 2];
          if (lab_layout_reads_rows (&cd->desc)) {
             layout_rows (&r, false, 0, cd->rows_per_page, &rl);
          } else {
-            layout_docs (in, &r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0, cd->page_bytes,
-                         &rl);
+            layout_docs (in, &r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0,
+                         cd->compress_ratio, &rl);
          }
       }
       rl.masters_per_page = masters_per_page (p, &rl, s == 0);

@@ -54,6 +54,7 @@ layout (lab_scan_predict_input_t *in, bool interleaved, double rows_per_page, in
    in->folded_row_bytes = 10;
    in->folded_master_bytes = 0;
    in->folded_page_bytes = 200;
+   in->folded_page_max = 300; /* split at 270: two 104-byte records (cells included) and the header */
    in->folded_page_cache_bytes = PAGE;
    in->folded_index_entries_per_page = 1e9;
 }
@@ -129,7 +130,8 @@ test_subset (void **state)
    lab_scan_stackdist_destroy (sd);
 }
 
-/* Folded: documents of 10 rows x 10 bytes packed two to a 200-byte page: 2 pages, each read once. */
+/* Folded: documents of 10 rows x 10 bytes packed two to a page (a 300-byte page maximum splits at 270: two
+ * records of 104 bytes with their cells, and the page header): 2 pages, each read once. */
 static void
 test_folded (void **state)
 {

@@ -49,6 +49,7 @@ layout (lab_scan_predict_input_t *in, double rows_per_page, int parallel)
    in->folded_row_bytes = 10;
    in->folded_master_bytes = 0;
    in->folded_page_bytes = 200;
+   in->folded_page_max = 300; /* split at 270: the page header and 230 bytes of records */
    in->folded_page_cache_bytes = PAGE;
    in->folded_index_entries_per_page = 1e9;
 }
@@ -126,8 +127,9 @@ test_buckets_as_folded (void **state)
    lab_scan_stackdist_destroy (b);
 }
 
-/* Buckets of 4 rows: 10 rows are 3 documents (40, 40, 20 bytes), 100 bytes per master, two masters to a
- * 200-byte page: 12 documents on 2 pages; the index searched once per master (its entries adjacent). In a
+/* Buckets of 4 rows: 10 rows are 3 documents (40, 40, 20 bytes; 44, 44, 24 with their cells), two masters
+ * to a page of a 300-byte page maximum (its split at 270 holds the header and 224 bytes): 12 documents on 2
+ * pages; the index searched once per master (its entries adjacent). In a
  * sample's trace a master's second and third documents, on the page its first touched, count apart. */
 static void
 test_buckets (void **state)

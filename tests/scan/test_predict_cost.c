@@ -202,7 +202,8 @@ static size_t g_nrids[] = { 2, 2, 2, 1 };
 static int64_t g_load[] = { 0, 1, 2, 3 };
 
 /* input -- 4 masters, 2 rows a page (page 0: rows of masters 0 and 2; page 1: master 1; page 2: masters 2 and
- * 3), 2 workers; folded documents of 10 + 10 per row bytes in pages of 45. */
+ * 3), 2 workers; folded documents of 10 + 10 per row bytes one to a page but the last two (a 100-byte page
+ * maximum: the last two chunks of a reconciliation merge when they fit one page). */
 static void
 input (lab_scan_predict_input_t *in, const int64_t *perm)
 {
@@ -221,6 +222,7 @@ input (lab_scan_predict_input_t *in, const int64_t *perm)
    in->folded_master_bytes = 10;
    in->folded_row_bytes = 10;
    in->folded_page_bytes = 45;
+   in->folded_page_max = 100; /* split at 90: the header and one record of 33 bytes (cells included) */
    in->folded_page_cache_bytes = 100;
    in->folded_index_entries_per_page = 1000;
 }
