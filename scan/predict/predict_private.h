@@ -293,7 +293,7 @@ typedef struct {
 #define LAB_PREDICT_MODEL_LRU "lru"
 #define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
 /* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
-#define LAB_PREDICT_MODEL_VERSION "5-page-image-cap"
+#define LAB_PREDICT_MODEL_VERSION "6-reconciled-pages"
 
 /* One layout's engine at one cache point. */
 typedef struct {
