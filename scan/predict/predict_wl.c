@@ -564,6 +564,18 @@ in_band (const lab_scan_predict_wl_t *w, int64_t k, double lo, double hi)
    return u >= lo && u < hi;
 }
 
+/* row_source -- whose rows master k's are in rows_collect: its own (in [lo, hi)), its donor's, or none (-1;
+ * also a master of no model rows: no document of its to place a donor's rows in). */
+static int64_t
+row_source (const probe_t *p, const size_t *nrids, const lab_scan_predict_wl_t *w, double lo, double hi,
+            const int64_t *donor, int64_t k)
+{
+   if (!donor) {
+      return in_band (w, k, lo, hi) ? k : -1;
+   }
+   return donor[k] == k || (donor[k] >= 0 && nrids[k] > 0 && p->nrids[donor[k]] > 0) ? donor[k] : -1;
+}
+
 /* rows_collect -- the rows of the masters in [lo, hi) (in_band), flat; `nrids` the model's rows per master
  * (the sample's outside it: the mean) place them in the whole collection's order. With `donor` (with
  * --sample, lab_scan_predict_wl_donors) every master's: those outside the band their donor's rows, placed
@@ -577,7 +589,7 @@ rows_collect (const probe_t *p, const size_t *nrids, const lab_scan_predict_wl_t
 
    memset (r, 0, sizeof *r);
    for (k = 0; k < p->nkeys; k++) {
-      src = donor ? donor[k] : in_band (w, k, lo, hi) ? k : -1;
+      src = row_source (p, nrids, w, lo, hi, donor, k);
       n += src >= 0 ? (int64_t)p->nrids[src] : 0;
    }
    r->t = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->t);
@@ -586,7 +598,7 @@ rows_collect (const probe_t *p, const size_t *nrids, const lab_scan_predict_wl_t
    r->j = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->j);
    r->pos = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->pos);
    for (k = 0; k < p->nkeys; k++) {
-      src = donor ? donor[k] : in_band (w, k, lo, hi) ? k : -1;
+      src = row_source (p, nrids, w, lo, hi, donor, k);
       for (j = 0; src >= 0 && j < p->nrids[src]; j++, r->n++) {
          int64_t at = src == k ? (int64_t)j : (int64_t)(j * nrids[k] / p->nrids[src]);
          r->t[r->n] = w->times[src][j];
