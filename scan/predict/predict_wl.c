@@ -561,18 +561,33 @@ in_band (const lab_scan_predict_wl_t *w, int64_t k, double lo, double hi)
    return u >= lo && u < hi;
 }
 
+/* row_source -- whose rows master k's are in rows_collect: its own (in [lo, hi)), its donor's, or none (-1;
+ * also a master of no model rows: no document of its to place a donor's rows in). */
+static int64_t
+row_source (const probe_t *p, const size_t *nrids, const lab_scan_predict_wl_t *w, double lo, double hi,
+            const int64_t *donor, int64_t k)
+{
+   if (!donor) {
+      return in_band (w, k, lo, hi) ? k : -1;
+   }
+   return donor[k] == k || (donor[k] >= 0 && nrids[k] > 0 && p->nrids[donor[k]] > 0) ? donor[k] : -1;
+}
+
 /* rows_collect -- the rows of the masters in [lo, hi) (in_band), flat; `nrids` the model's rows per master
- * (the sample's outside it: the mean) place them in the whole collection's order. */
+ * (the sample's outside it: the mean) place them in the whole collection's order. With `donor` (with
+ * --sample, lab_scan_predict_wl_donors) every master's: those outside the band their donor's rows, placed
+ * in their own document spread over its model rows. */
 static void
 rows_collect (const probe_t *p, const size_t *nrids, const lab_scan_predict_wl_t *w, double lo, double hi,
-              rows_t *r)
+              const int64_t *donor, rows_t *r)
 {
-   int64_t k, first = 0, n = 0;
+   int64_t k, first = 0, n = 0, src;
    size_t j;
 
    memset (r, 0, sizeof *r);
    for (k = 0; k < p->nkeys; k++) {
-      n += in_band (w, k, lo, hi) ? (int64_t)p->nrids[k] : 0;
+      src = row_source (p, nrids, w, lo, hi, donor, k);
+      n += src >= 0 ? (int64_t)p->nrids[src] : 0;
    }
    r->t = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->t);
    r->rid = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->rid);
@@ -580,15 +595,32 @@ rows_collect (const probe_t *p, const size_t *nrids, const lab_scan_predict_wl_t
    r->j = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->j);
    r->pos = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *r->pos);
    for (k = 0; k < p->nkeys; k++) {
-      for (j = 0; in_band (w, k, lo, hi) && j < p->nrids[k]; j++, r->n++) {
-         r->t[r->n] = w->times[k][j];
-         r->rid[r->n] = p->rids[k][j];
+      src = row_source (p, nrids, w, lo, hi, donor, k);
+      for (j = 0; src >= 0 && j < p->nrids[src]; j++, r->n++) {
+         int64_t at = src == k ? (int64_t)j : (int64_t)(j * nrids[k] / p->nrids[src]);
+         r->t[r->n] = w->times[src][j];
+         r->rid[r->n] = p->rids[src][j];
          r->m[r->n] = k;
-         r->j[r->n] = (int64_t)j;
-         r->pos[r->n] = first + (int64_t)j;
+         r->j[r->n] = at;
+         r->pos[r->n] = first + at;
       }
       first += (int64_t)nrids[k];
    }
+}
+
+/* donors_of -- with a sample, each master's donor among the masters in [lo, hi) (in_band). */
+static int64_t *
+donors_of (const probe_t *p, const lab_scan_predict_wl_t *w, double lo, double hi)
+{
+   bool *in = bson_malloc0 ((size_t)(p->nkeys > 0 ? p->nkeys : 1) * sizeof *in);
+   int64_t *donor = bson_malloc0 ((size_t)(p->nkeys > 0 ? p->nkeys : 1) * sizeof *donor), k;
+
+   for (k = 0; k < p->nkeys; k++) {
+      in[k] = in_band (w, k, lo, hi);
+   }
+   lab_scan_predict_wl_donors (in, p->nkeys, donor);
+   bson_free (in);
+   return donor;
 }
 
 /* rows_free -- free rows_collect's. */
@@ -602,69 +634,102 @@ rows_free (rows_t *r)
    bson_free (r->pos);
 }
 
+/* make_layout -- slot s's range layout of rows `r` at `rate` (1: every master's rows): its documents, pages
+ * and time index entries sorted. */
+static void
+make_layout (const probe_t *p, const lab_scan_predict_input_t *in, const lab_scan_predict_cands_t *c,
+             const rows_t *r, double rate, lab_scan_predict_wl_t *w, int s, range_layout_t *rl)
+{
+   memset (rl, 0, sizeof *rl);
+   rl->e = bson_malloc0 ((size_t)(r->n > 0 ? r->n : 1) * sizeof *rl->e);
+   rl->n = r->n;
+   if (s == 0) {
+      layout_rows (r, true, in->min_rid, in->rows_per_page, rl);
+   } else if (s == 1) {
+      layout_docs (in, r, 0, in->folded_compress_ratio, rl);
+   } else {
+      const lab_scan_predict_cand_t *cd = &c->c[s - 2];
+      if (lab_layout_reads_rows (&cd->desc)) {
+         layout_rows (r, false, 0, cd->rows_per_page, rl);
+      } else {
+         layout_docs (in, r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0, cd->compress_ratio,
+                      rl);
+      }
+   }
+   rl->masters_per_page = masters_per_page (p, rl, s == 0);
+   qsort (rl->e, (size_t)rl->n, sizeof *rl->e, entry_cmp);
+   /* a sample's entries are its share of the index's: spread over its pages as the whole's are */
+   rl->epp = (w->index_epp >= 1 ? w->index_epp : 1) * rate;
+   rl->dbytes = (uint64_t)llround (w->page_cache[s] > 1 ? w->page_cache[s] : 1);
+   rl->ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
+   w->index_cache = (double)rl->ibytes;
+}
+
+/* free_layout -- free make_layout's. */
+static void
+free_layout (range_layout_t *rl)
+{
+   bson_free (rl->e);
+   bson_free (rl->page_of);
+   if (rl->many) {
+      bson_free (rl->master_of);
+   }
+}
+
 /* build_range -- the range traces of every slot (rows flattened, each slot's entries sorted) of the masters
  * in [lo, hi) at `rate` (1: every row): the whole's into w->sd, w->ev (group < 0), a jackknife group's into
- * w->gsd[group]; with a sample also each slot's pages seen and estimated (lab_scan_predict_wl_pages). */
+ * w->gsd[group]; with a sample also each slot's pages seen and estimated (lab_scan_predict_wl_pages), and
+ * a layout of documents traced over every master, those outside the band on their donor's rows. */
 static void
 build_range (const lab_scan_opts_t *o, const probe_t *p, const traces_t *tr,
              const lab_scan_predict_cands_t *c, lab_scan_predict_wl_t *w, double lo, double hi, double rate,
              int group)
 {
    const lab_scan_predict_input_t *in = &tr->in;
-   rows_t r;
+   int64_t *donor = rate < 1 ? donors_of (p, w, lo, hi) : NULL;
+   rows_t r, all;
    int s;
 
-   rows_collect (p, in->nrids, w, lo, hi, &r);
+   rows_collect (p, in->nrids, w, lo, hi, NULL, &r);
+   memset (&all, 0, sizeof all);
+   if (donor) {
+      rows_collect (p, in->nrids, w, lo, hi, donor, &all);
+   }
    if (group < 0) {
       index_figures (p, in, rate < 1 ? (int64_t)llround (p->entries_est) : r.n, w);
    }
    for (s = 0; s < w->nl; s++) {
-      range_layout_t rl;
-      double docs = 0;
-      memset (&rl, 0, sizeof rl);
-      rl.e = bson_malloc0 ((size_t)(r.n > 0 ? r.n : 1) * sizeof *rl.e);
-      rl.n = r.n;
-      if (s == 0) {
-         layout_rows (&r, true, in->min_rid, in->rows_per_page, &rl);
-      } else if (s == 1) {
-         layout_docs (in, &r, 0, in->folded_compress_ratio, &rl);
-      } else {
-         const lab_scan_predict_cand_t *cd = &c->c[s - 2];
-         if (lab_layout_reads_rows (&cd->desc)) {
-            layout_rows (&r, false, 0, cd->rows_per_page, &rl);
-         } else {
-            layout_docs (in, &r, lab_layout_bucketed (&cd->desc) ? cd->desc.bucket_rows : 0,
-                         cd->compress_ratio, &rl);
-         }
+      range_layout_t rl, ra, *t = &rl;
+      double docs = 0, trate = rate;
+      make_layout (p, in, c, &r, rate, w, s, &rl);
+      w->imputed[s] = donor && rl.many; /* documents: a page of a few masters' */
+      if (w->imputed[s]) {
+         make_layout (p, in, c, &all, 1, w, s, &ra);
+         t = &ra;
+         trate = 1;
       }
-      rl.masters_per_page = masters_per_page (p, &rl, s == 0);
-      qsort (rl.e, (size_t)rl.n, sizeof *rl.e, entry_cmp);
-      /* a sample's entries are its share of the index's: spread over its pages as the whole's are */
-      rl.epp = (w->index_epp >= 1 ? w->index_epp : 1) * rate;
-      rl.dbytes = (uint64_t)llround (w->page_cache[s] > 1 ? w->page_cache[s] : 1);
-      rl.ibytes = (uint64_t)llround (in->index_page_cache_bytes > 1 ? in->index_page_cache_bytes : 1);
-      w->index_cache = (double)rl.ibytes;
       if (group < 0) {
-         rl.ev = w->ev[s] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
-         w->sd[s] = trace_range (&rl, w, o->parallel, &docs);
-         w->range_docs[s] = docs / rate;
+         t->ev = w->ev[s] = lab_scan_evictsim_trace_new (o->parallel > 0 ? o->parallel : 1);
+         w->sd[s] = trace_range (t, w, o->parallel, &docs);
+         w->range_docs[s] = docs / trate;
          if (rate < 1) {
             pages_seen (&rl, w, rate, &w->census[s]);
          }
       } else {
-         w->gsd[group][s] = trace_range (&rl, w, o->parallel, &docs);
+         w->gsd[group][s] = trace_range (t, w, o->parallel, &docs);
          pages_seen (&rl, w, rate, &w->gcensus[group][s]);
       }
-      bson_free (rl.e);
-      bson_free (rl.page_of);
-      if (rl.many) {
-         bson_free (rl.master_of);
+      free_layout (&rl);
+      if (t != &rl) {
+         free_layout (&ra);
       }
    }
    if (group < 0) {
       w->range_rows = w->range_docs[0]; /* detail: a document per row */
    }
    rows_free (&r);
+   rows_free (&all);
+   bson_free (donor);
 }
 
 /* build_range_all -- the whole's range traces, and with a sample the jackknife's: the sample less one of
@@ -757,7 +822,8 @@ append_layout (bson_t *arr, const lab_scan_predict_wl_t *w, int s, double bytes,
       /* the share of the windows' data pages the sample saw: the bias grows as it falls */
       BSON_APPEND_DOUBLE (&d, "sample_pages_seen", share);
       if (share < LAB_PREDICT_WL_SEEN_MIN) {
-         BSON_APPEND_UTF8 (&d, "sample_warning", LAB_PREDICT_WL_SAMPLE_WARNING);
+         BSON_APPEND_UTF8 (&d, "sample_warning",
+                           w->imputed[s] ? LAB_PREDICT_WL_DONOR_WARNING : LAB_PREDICT_WL_SAMPLE_WARNING);
       }
    }
    if (pages >= 0) {
@@ -800,15 +866,22 @@ lab_scan_predict_wl_point (bson_t *point, const lab_scan_predict_wl_t *w, const 
             &d, "model",
             w->rate < 1 ? "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; sampled: the "
                           "sampled masters' rows traced at a cache scaled by the share of the windows' "
-                          "pages they touch, the pages and reuse misses scaled back (engine_read_bytes_"
-                          "sampling_error: the delete-a-group jackknife's)"
+                          "pages they touch, the pages and reuse misses scaled back; a layout of documents "
+                          "traced over every master, the others on a near sampled donor's times, unscaled "
+                          "(engine_read_bytes_sampling_error: the delete-a-group jackknife's)"
                         : "IXSCAN of the time index + FETCH, the windows drawn as scancmp's; "
                           "no sampling: every row's time and RecordId");
          BSON_APPEND_ARRAY_BEGIN (&d, "layouts", &ls);
          for (s = 0; s < w->nl; s++) {
             double misses = 0, b, lru = 0, mi;
             const char *model;
-            if (w->rate < 1) {
+            if (w->rate < 1 && w->imputed[s]) {
+               model = range_reads (w, s, l, cache, &b, &misses);
+               lru = lab_scan_predict_read_bytes (w->sd[s], lab_scan_predict_capacity_at (cache, l->fill),
+                                                  w->data_disk[s], w->index_disk, &mi);
+               append_layout (&ls, w, s, b, misses, model,
+                              lab_scan_predict_wl_sampling_error (w, s, l, cache, b, lru));
+            } else if (w->rate < 1) {
                model = lab_scan_predict_wl_sampled_reads (w->sd[s], w->ev[s], &w->census[s], w, s, l, cache,
                                                           &b, &misses);
                lab_scan_predict_wl_sampled_reads (w->sd[s], NULL, &w->census[s], w, s, l, cache, &lru, &mi);
@@ -861,74 +934,4 @@ lab_scan_predict_wl_cleanup (lab_scan_predict_wl_t *w, int64_t nkeys)
       }
    }
    memset (w, 0, sizeof *w);
-}
-
-/* render_warned -- under a sampled range line, the layouts whose figure carries a sample_warning. */
-static void
-render_warned (const bson_t *results, size_t i, int k, bson_string_t *s)
-{
-   char path[128];
-   bool any = false;
-   int l;
-
-   for (l = 0; l < LAB_PREDICT_WL_LAYOUTS; l++) {
-      const char *name;
-      snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.sample_warning", i, k, l);
-      if (!lab_results_get_string (results, path)) {
-         continue;
-      }
-      snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.layout", i, k, l);
-      name = lab_results_get_string (results, path);
-      bson_string_append_printf (s, "%s%s",
-                                 any ? ", "
-                                     : "                         the sample saw under 3/4 of the "
-                                       "pages of ",
-                                 name ? name : "?");
-      any = true;
-   }
-   if (any) {
-      bson_string_append (s, ": likely under-predicted (a larger --sample)\n");
-   }
-}
-
-/* lab_scan_predict_wl_render -- see predict_wl.h. */
-void
-lab_scan_predict_wl_render (const bson_t *results, bson_string_t *s)
-{
-   size_t n = lab_results_sweep_n (results), i;
-   bool head = false;
-   int k;
-
-   for (i = 0; i < n; i++) {
-      char path[128];
-      double cache = 0;
-      snprintf (path, sizeof path, "sweep.%zu.cache_size_bytes", i);
-      lab_results_get_number (results, path, &cache);
-      for (k = 0; k < 2; k++) {
-         const char *wl, *why;
-         double b[2] = { -1, -1 };
-         int l;
-         snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.workload", i, k);
-         if (!(wl = lab_results_get_string (results, path))) {
-            continue;
-         }
-         if (!head) {
-            bson_string_append (s, "Range and aggregate workloads, engine MiB read cold (predicted):\n");
-            head = true;
-         }
-         snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.not_predicted", i, k);
-         if ((why = lab_results_get_string (results, path))) {
-            bson_string_append_printf (s, "  %9.1f MiB  %-9s not predicted: %s\n", cache / 1048576.0, wl,
-                                       why);
-            continue;
-         }
-         for (l = 0; l < 2; l++) {
-            snprintf (path, sizeof path, "sweep.%zu.workload_reads.%d.layouts.%d.engine_read_bytes", i, k, l);
-            lab_results_get_number (results, path, &b[l]);
-         }
-         bson_string_append_printf (s, "  %9.1f MiB  %-9s detail %9.2f  folded %9.2f\n", cache / 1048576.0,
-                                    wl, b[0] / 1048576.0, b[1] / 1048576.0);
-         render_warned (results, i, k, s);
-      }
-   }
 }

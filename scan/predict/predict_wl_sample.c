@@ -358,7 +358,14 @@ lab_scan_predict_wl_sampling_error (const lab_scan_predict_wl_t *w, int s, const
    int g;
 
    for (g = 0; g < w->ngroups; g++) {
-      lab_scan_predict_wl_sampled_reads (w->gsd[g][s], NULL, &w->gcensus[g][s], w, s, l, cache, &a[g], &mi);
+      if (w->imputed[s]) {
+         /* a trace of every master (donors): the group's LRU at the whole's cache */
+         a[g] = lab_scan_predict_read_bytes (w->gsd[g][s], lab_scan_predict_capacity_at (cache, l->fill),
+                                             w->data_disk[s], w->index_disk, &mi);
+      } else {
+         lab_scan_predict_wl_sampled_reads (w->gsd[g][s], NULL, &w->gcensus[g][s], w, s, l, cache, &a[g],
+                                            &mi);
+      }
       a[g] *= lru > 0 ? b / lru : 1;
       mean += a[g] / w->ngroups;
    }

@@ -13,6 +13,7 @@
 #include "scan/predict/predict_wl.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MASTERS 4
@@ -226,6 +227,39 @@ test_wl_seen_chance (void **state)
    assert_true (fabs (lab_scan_predict_wl_seen_chance (0.1, 10) - (1 - pow (0.9, 10))) < 1e-12);
 }
 
+/* Each master's donor (lab_scan_predict_wl_donors): a traced master is its own; another's is traced, at
+ * least LAB_PREDICT_WL_DONOR_GAP keys away, and masters nearer than LAB_PREDICT_WL_DONORS apart (a page's)
+ * get different ones; nothing traced, no donor. */
+static void
+test_wl_donors (void **state)
+{
+   enum { N = 400 };
+   bool in[N];
+   int64_t donor[N], k, j;
+
+   (void)state;
+   for (k = 0; k < N; k++) {
+      in[k] = k % 10 == 3; /* a tenth of the masters */
+   }
+   lab_scan_predict_wl_donors (in, N, donor);
+   for (k = 0; k < N; k++) {
+      assert_true (donor[k] >= 0 && donor[k] < N && in[donor[k]]);
+      if (in[k]) {
+         assert_int_equal (donor[k], k);
+         continue;
+      }
+      assert_true (llabs (donor[k] - k) >= LAB_PREDICT_WL_DONOR_GAP);
+      for (j = k + 1; j < N && j < k + LAB_PREDICT_WL_DONORS; j++) {
+         if (!in[j]) {
+            assert_true (donor[j] != donor[k]);
+         }
+      }
+   }
+   memset (in, 0, sizeof in);
+   lab_scan_predict_wl_donors (in, N, donor);
+   assert_int_equal (donor[0], -1);
+}
+
 int
 main (void)
 {
@@ -239,6 +273,7 @@ main (void)
       cmocka_unit_test (test_capacity_moves_knee),
       cmocka_unit_test (test_wl_server_find),
       cmocka_unit_test (test_wl_seen_chance),
+      cmocka_unit_test (test_wl_donors),
    };
    return lab_test_run_group ("predict", tests, NULL, NULL);
 }
