@@ -311,29 +311,6 @@ cands_table() {
             | mib($a) + "/" + mib($b) + " (" + pct($a; $b) + ")"]) | join("\t"))' "$1" | column -t -s $'\t'
 }
 
-# writes_table PRED MEAS -- per layout a row read's engine KB per read predicted (the point's, through an
-# LRU cache of its size) / measured (error) at each measured cache, and an append's journal bytes per
-# write predicted / measured (error)
-writes_table() {
-  echo "writes: a row read's engine KB per read (each measured cache), an append's journal bytes per write; predicted / measured (error)"
-  jq -r --slurpfile m "$2" '
-    def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
-    def r1(x): if x then (x * 10 | round / 10 | tostring) else "n/a" end;
-    def lay(q; w; l): [(q.workloads // [])[] | select(.workload == w) | (.layouts // [])[] | select(.layout == l)] | first;
-    .predicted_workloads.layouts as $p | .sweep as $ps
-    | ("layout\t" + ([$m[0].sweep[] | "row KB @ \(.cache_size_bytes / 1048576 * 10 | round / 10) MiB"] | join("\t")) + "\tjournal B"),
-      ($p | keys_unsorted[] as $l
-       | [$l]
-         + [$m[0].sweep[] as $q | lay($q; "row"; $l) as $r
-            | (if $r and $r.queries > 0 then $r.engine_read_bytes / $r.queries else null end) as $b
-            | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $pt
-            | ($pt.row_read_bytes_per_query[$l] // $p[$l].row_read_bytes_per_query) as $a
-            | r1($a / 1000) + " / " + r1(if $b then $b / 1000 else null end) + " (" + pct($a; $b) + ")"]
-         + [lay($m[0].sweep[0]; "append"; $l).write.journal_bytes_per_write as $j
-            | r1($p[$l].append_journal_bytes_per_write) + " / " + r1($j) + " (" + pct($p[$l].append_journal_bytes_per_write; $j) + ")"]
-       | join("\t"))' "$1" | column -t -s $'\t'
-}
-
 for s in "${shape_list[@]}"; do
   work=$(mktemp -d "${TMPDIR:-/tmp}/bench-predict.XXXXXX")
   works+=("$work")
