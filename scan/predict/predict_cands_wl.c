@@ -17,11 +17,6 @@
  * RecordId's 4 bytes, 245 children a page: 933 leaves under 5 internal pages, as WiredTiger counted on the
  * detail collection of 263,661 rows ("btree: row-store internal pages"). */
 #define INTERNAL_CELL_BYTES 11.0
-/* A page's header on disk (WT_PAGE_HEADER and WT_BLOCK_HEADER), and the allocation unit it is written in. */
-#define PAGE_HEADER_BYTES 40.0
-#define ALLOCATION_UNIT 4096.0
-/* Reconciliation splits a page at split_pct (90%, WiredTiger's default and mongod's) of its maximum. */
-#define SPLIT_PCT 0.9
 
 /* lab_scan_predict_tree_shape -- see predict_cands.h. */
 void
@@ -29,7 +24,7 @@ lab_scan_predict_tree_shape (lab_scan_predict_tree_t *t, double leaves, double l
                              double internal_page_max)
 {
    double entry = INTERNAL_CELL_BYTES + (key_bytes > 0 ? key_bytes : 1);
-   double fanout = floor (SPLIT_PCT * internal_page_max / entry);
+   double fanout = floor (LAB_PREDICT_WT_SPLIT_PCT / 100.0 * internal_page_max / entry);
    double n = leaves >= 1 ? leaves : 1;
    int k = 0;
 
@@ -45,8 +40,8 @@ lab_scan_predict_tree_shape (lab_scan_predict_tree_t *t, double leaves, double l
       t->level[k] = n;
       /* a page of its share of the children, written to the allocation unit (the root: all of its level) */
       t->level_disk[k] =
-         ceil ((PAGE_HEADER_BYTES + fmin (children / n, t->fanout) * entry) / ALLOCATION_UNIT) *
-         ALLOCATION_UNIT;
+         ceil ((LAB_PREDICT_WT_PAGE_HEADER + fmin (children / n, t->fanout) * entry) / LAB_PREDICT_WT_ALLOC) *
+         LAB_PREDICT_WT_ALLOC;
       t->internal += n;
       k++;
    } while (n > 1 && k < LAB_PREDICT_TREE_LEVELS);

@@ -22,8 +22,6 @@
 #include <string.h>
 #include <zstd.h>
 
-#define PACK_ALLOC 4096.0             /* allocation_size */
-#define PACK_PAGE_HEADER 40.0         /* WT_PAGE_HEADER_BYTE_SIZE: the page's header and its block's */
 #define PACK_COMPRESS_SKIP 64         /* WT_BLOCK_COMPRESS_SKIP: bytes of the image left uncompressed */
 #define PACK_COMPRESSOR_HEADER 8      /* the snappy extension's and ours (wt_zstd.c): the output's length */
 #define PACK_MEMORY_PAGE_MAX 10485760 /* mongod's memory_page_max=10m */
@@ -36,7 +34,8 @@
 static double
 split_page_size (int pct, double max)
 {
-   double a = floor (max * pct / 100), s = floor ((a + PACK_ALLOC / 2) / PACK_ALLOC) * PACK_ALLOC;
+   double a = floor (max * pct / 100),
+          s = floor ((a + LAB_PREDICT_WT_ALLOC / 2) / LAB_PREDICT_WT_ALLOC) * LAB_PREDICT_WT_ALLOC;
 
    return s == 0 || s == max ? a : s;
 }
@@ -141,9 +140,9 @@ typedef struct {
 static int64_t
 reconcile (const double *rec, int64_t n, double pmax, int64_t page, int64_t *page_of, int64_t *full)
 {
-   double split = split_page_size (90, pmax), min_split = split_page_size (50, pmax);
-   double space = split - PACK_PAGE_HEADER, min_space = min_split - PACK_PAGE_HEADER;
-   chunk_t cur = { PACK_PAGE_HEADER, 0, 0, 0, page }, prev;
+   double split = split_page_size (LAB_PREDICT_WT_SPLIT_PCT, pmax), min_split = split_page_size (50, pmax);
+   double space = split - LAB_PREDICT_WT_PAGE_HEADER, min_space = min_split - LAB_PREDICT_WT_PAGE_HEADER;
+   chunk_t cur = { LAB_PREDICT_WT_PAGE_HEADER, 0, 0, 0, page }, prev;
    bool have_prev = false;
    int64_t i, j, nfull = 0;
 
@@ -163,13 +162,15 @@ reconcile (const double *rec, int64_t n, double pmax, int64_t page, int64_t *pag
             nfull += have_prev;
             prev = cur;
             have_prev = true;
-            cur = (chunk_t){ PACK_PAGE_HEADER, 0, i, 0, prev.page + 1 };
-            space = split - PACK_PAGE_HEADER;
-            min_space = min_split - PACK_PAGE_HEADER;
+            cur = (chunk_t){ LAB_PREDICT_WT_PAGE_HEADER, 0, i, 0, prev.page + 1 };
+            space = split - LAB_PREDICT_WT_PAGE_HEADER;
+            min_space = min_split - LAB_PREDICT_WT_PAGE_HEADER;
          }
          if (space < len) {
             /* a record larger than the room: the chunk grows to hold it (__rec_split_grow) */
-            space = ceil ((cur.size + len + PACK_PAGE_HEADER) / PACK_ALLOC) * PACK_ALLOC - cur.size;
+            space = ceil ((cur.size + len + LAB_PREDICT_WT_PAGE_HEADER) / LAB_PREDICT_WT_ALLOC) *
+                       LAB_PREDICT_WT_ALLOC -
+                    cur.size;
          }
       }
       page_of[i] = cur.page;
@@ -185,7 +186,7 @@ reconcile (const double *rec, int64_t n, double pmax, int64_t page, int64_t *pag
    if (n == 0) {
       return page;
    }
-   if (have_prev && prev.size + cur.size - PACK_PAGE_HEADER <= pmax) {
+   if (have_prev && prev.size + cur.size - LAB_PREDICT_WT_PAGE_HEADER <= pmax) {
       /* the last two chunks fit one page: merged */
       for (j = cur.first; j < n; j++) {
          page_of[j] = prev.page;
@@ -230,12 +231,13 @@ walk (const double *rec, int64_t n, const int64_t *page_of, int64_t first, int64
    int64_t i = 0, pg;
 
    for (pg = first; pg < end; pg++) {
-      double mem = PACK_PAGE_HEADER, c;
+      double mem = LAB_PREDICT_WT_PAGE_HEADER, c;
       for (; i < n && page_of[i] == pg; i++) {
          mem += rec[i];
       }
       c = PACK_COMPRESS_SKIP + PACK_COMPRESSOR_HEADER + (mem - PACK_COMPRESS_SKIP) * ratio;
-      if (mem > PACK_ALLOC && floor (mem / PACK_ALLOC) > floor (c / PACK_ALLOC)) {
+      if (mem > LAB_PREDICT_WT_ALLOC &&
+          floor (mem / LAB_PREDICT_WT_ALLOC) > floor (c / LAB_PREDICT_WT_ALLOC)) {
          pmax = compression_adjust (pmax, c, pg == end - 1);
       }
    }
@@ -286,9 +288,9 @@ lab_scan_predict_pack_disk (double data_bytes, double records, double key_bytes,
 {
    double avg = records > 0 ? data_bytes / records : 0;
    double image = data_bytes + records * (lab_scan_predict_cell_bytes (1000, key_bytes, avg) - avg) +
-                  pages * (PACK_PAGE_HEADER - PACK_COMPRESS_SKIP);
+                  pages * (LAB_PREDICT_WT_PAGE_HEADER - PACK_COMPRESS_SKIP);
 
-   return pages * (PACK_COMPRESS_SKIP + PACK_COMPRESSOR_HEADER + PACK_ALLOC / 2) + image * ratio;
+   return pages * (PACK_COMPRESS_SKIP + PACK_COMPRESSOR_HEADER + LAB_PREDICT_WT_ALLOC / 2) + image * ratio;
 }
 
 /* lab_scan_predict_pack_docs -- see predict_private.h. */
@@ -334,11 +336,12 @@ block_bytes (lab_predict_compressor_t c, const uint8_t *img, size_t mem, double 
 
    bson_free (out);
    *csize = 0;
-   if (mem <= PACK_ALLOC || floor ((double)mem / PACK_ALLOC) <= floor (result / PACK_ALLOC)) {
-      return ceil ((double)mem / PACK_ALLOC) * PACK_ALLOC;
+   if (mem <= LAB_PREDICT_WT_ALLOC ||
+       floor ((double)mem / LAB_PREDICT_WT_ALLOC) <= floor (result / LAB_PREDICT_WT_ALLOC)) {
+      return ceil ((double)mem / LAB_PREDICT_WT_ALLOC) * LAB_PREDICT_WT_ALLOC;
    }
    *csize = result;
-   return ceil (result / PACK_ALLOC) * PACK_ALLOC;
+   return ceil (result / LAB_PREDICT_WT_ALLOC) * LAB_PREDICT_WT_ALLOC;
 }
 
 /* lab_scan_predict_pack_pages -- see predict_private.h: the sample is one reconciliation at the image cap
@@ -364,7 +367,7 @@ lab_scan_predict_pack_pages (bson_t *const *docs, size_t n, lab_predict_compress
    *raw = *disk = 0;
    *pages = 0;
    for (pg = 0; pg < np; pg++) {
-      used = (size_t)PACK_PAGE_HEADER;
+      used = (size_t)LAB_PREDICT_WT_PAGE_HEADER;
       for (j = i; j < n && page_of[j] == pg; j++) {
          size_t need = used + (size_t)rec[j];
          if (need > cap) {

@@ -295,6 +295,15 @@ typedef struct {
 /* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
 #define LAB_PREDICT_MODEL_VERSION "6-reconciled-pages"
 
+/* WiredTiger 3.2's page format as mongod's tables use it, one place for the models that build pages
+ * (predict_pack.c: leaf pages; predict_cands_wl.c: internal pages): the allocation unit a block is written
+ * in (allocation_size, the default), a page's header and its block's (WT_PAGE_HEADER_BYTE_SIZE), and the
+ * share of a page's maximum at which reconciliation splits (split_pct, 90: WiredTiger's default and
+ * mongod's). */
+#define LAB_PREDICT_WT_ALLOC 4096.0
+#define LAB_PREDICT_WT_PAGE_HEADER 40.0
+#define LAB_PREDICT_WT_SPLIT_PCT 90
+
 /* One layout's engine at one cache point. */
 typedef struct {
    const char *model;                    /* LAB_PREDICT_MODEL_* */
