@@ -440,8 +440,13 @@ a_reconcile (arrival_t *t, int64_t at, bool count_only)
    int64_t *page_of = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *page_of);
    double *rec = bson_malloc0 ((size_t)(n > 0 ? n : 1) * sizeof *rec);
 
-   memcpy (keys, p->disk, (size_t)p->ndisk * sizeof *keys);
-   memcpy (keys + p->ndisk, p->ins, (size_t)p->nins * sizeof *keys);
+   /* a page fresh from a split has no keys on disk yet (disk NULL), a reconciled one no inserts */
+   if (p->ndisk > 0) {
+      memcpy (keys, p->disk, (size_t)p->ndisk * sizeof *keys);
+   }
+   if (p->nins > 0) {
+      memcpy (keys + p->ndisk, p->ins, (size_t)p->nins * sizeof *keys);
+   }
    qsort (keys, (size_t)n, sizeof *keys, key_cmp);
    for (i = 0; i < n; i++) {
       rec[i] = t->rec;
@@ -582,9 +587,13 @@ lab_scan_predict_clustered_pages (const probe_t *p, double row_bytes, double key
    int64_t *key_of;
    size_t j;
 
+   if (p->sample < 1) {
+      return 0; /* a sample: the masters outside it have no RecordIds (nrids 0), their rows' arrival unknown
+                 */
+   }
    for (k = 0; k < p->nkeys; k++) {
       if (p->nrids[k] > 0 && !p->rids[k]) {
-         return 0; /* a sample: not every row's arrival is known */
+         return 0; /* not every row's arrival is known */
       }
       n += (int64_t)p->nrids[k];
    }

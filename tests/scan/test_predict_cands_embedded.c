@@ -214,6 +214,34 @@ test_candidates_recorded (void **state)
       fabs (number (&d, "data_page_cache_bytes") / number (&r, "prediction.model.folded_page_cache_bytes") -
             1) < 0.05);
    check_sizes (&r, pages, storage);
+   {
+      /* from a sample of half the masters: each candidate's pages still near the measured, and a cache
+       * holding everything still reads it about once (the clustered copy's arrival-order tree needs every
+       * row's RecordId: a sample's unsampled masters have none, and it falls back to the key-order rule) */
+      static const char *const copy_of[] = { "folded-zstd", "clustered", "buckets", "sorted" };
+      static const int copy_at[] = { 1, 4, 3, 2 };
+      bson_t sr = BSON_INITIALIZER;
+      o.predict_sample = 0.5;
+      LAB_TEST_CHECK (lab_scan_predict_run (store, &o, &sr, &e_));
+      for (k = 0; k < sizeof copy_of / sizeof copy_of[0]; k++) {
+         double pp;
+         assert_true (cand_of (&sr, copy_of[k], &d) >= 0);
+         pp = number (&d, "data_pages");
+         snprintf (path, sizeof path, "sweep.1.candidates.%s.read_amplification", copy_of[k]);
+         printf (
+            "--sample 0.5: %s leaf pages predicted %.0f, measured %lld; read amplification at %s: %.2f\n",
+            copy_of[k], pp, (long long)pages[copy_at[k]], "256 MiB", number (&sr, path));
+         if (!(fabs (pp / (double)pages[copy_at[k]] - 1) <= 0.25) ||
+             !(fabs (number (&sr, path) - 1) < 0.34)) {
+            fail_msg (
+               "--sample 0.5: %s's pages %.0f (measured %lld) or its read amplification %.2f in a cache "
+               "holding it off",
+               copy_of[k], pp, (long long)pages[copy_at[k]], number (&sr, path));
+         }
+      }
+      bson_destroy (&sr);
+      o.predict_sample = 1;
+   }
    assert_true (number (&r, "predicted_workloads.layouts.folded.append_journal_bytes_per_write") >
                 2 * number (&r, "predicted_workloads.layouts.detail.append_journal_bytes_per_write"));
    /* a clustered copy's row read walks the {key, line} index the workload reads through, then the record
