@@ -54,7 +54,10 @@ if not d or not f:
 elif not median(d) > median(f):
     errors.append("detail read requests %s (median) are not above folded %s" % (d, f))
 rr = cmpj["metrics"].get("read_requests", {})
-if rr.get("better") != "folded" or not rr["detail"]["median"] > rr["folded"]["median"]:
+# the best group the rule names: "folded", or a tie in it ("clustered = folded": the clustered copy also
+# reads each master's rows together, 233 and 234 requests in one run)
+best = [x.strip() for x in str(rr.get("better", "")).split("=")]
+if "folded" not in best or "detail" in best or not rr["detail"]["median"] > rr["folded"]["median"]:
     errors.append("the report's comparison does not show folded needing fewer read requests: %s" % rr)
 if run["config"].get("cold") is not True:
     errors.append("the demo's runs were not cold")
