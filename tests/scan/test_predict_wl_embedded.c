@@ -101,6 +101,26 @@ point0 (const bson_t *pred, bson_t *pt)
    assert_true (bson_init_static (pt, data, len));
 }
 
+/* predict_sampled -- the range prediction of the store in dir from a sample of `f` of the masters (its
+ * results, loaded; the caller destroys them). */
+static bson_t *
+predict_sampled (const char *dir, const char *f)
+{
+   char *cmd =
+      bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit 100 --progress never -q "
+                          "--cache-sizes " CACHE " --workload range --predict --sample %s --out '%s/s.json'",
+                          g_bin, dir, f, dir);
+   bson_t *r;
+
+   run_ok (cmd);
+   bson_free (cmd);
+   cmd = bson_strdup_printf ("%s/s.json", dir);
+   r = lab_test_json_load (cmd);
+   assert_non_null (r);
+   bson_free (cmd);
+   return r;
+}
+
 /* check -- one figure within its band; prints it either way (the errors seen are the test's record). */
 static int
 check (const char *wl, const char *layout, double p, double m, double tol)
@@ -170,15 +190,8 @@ test_range_aggregate (void **state)
     * TOL_SAMPLED of the unsampled prediction (the same store, the same windows: deterministic), the
     * folded layout within its band of the measured (the detail's measured figure is mostly noise: printed),
     * with a stated sampling error */
-   cmd =
-      bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit 100 --progress never -q "
-                          "--cache-sizes " CACHE " --workload range --predict --sample 0.5 --out '%s/s.json'",
-                          g_bin, dir, dir);
-   run_ok (cmd);
-   bson_free (cmd);
-   cmd = bson_strdup_printf ("%s/s.json", dir);
    {
-      bson_t *sp = lab_test_json_load (cmd), spt;
+      bson_t *sp = predict_sampled (dir, "0.5"), spt;
       double all = lab_test_json_num (pred, "sweep.0.workload_reads.0.probe_rows_read");
       double part = lab_test_json_num (sp, "sweep.0.workload_reads.0.probe_rows_read");
       point0 (sp, &spt);
@@ -201,20 +214,12 @@ test_range_aggregate (void **state)
       }
       bson_destroy (sp);
    }
-   bson_free (cmd);
    if (bad > 0) {
       fail_msg ("%d sampled figure(s) outside their band", bad);
    }
    /* at 0.1 it sees under three quarters of them (seen 71%): the figure says it is likely off */
-   cmd =
-      bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit 100 --progress never -q "
-                          "--cache-sizes " CACHE " --workload range --predict --sample 0.1 --out '%s/s.json'",
-                          g_bin, dir, dir);
-   run_ok (cmd);
-   bson_free (cmd);
-   cmd = bson_strdup_printf ("%s/s.json", dir);
    {
-      bson_t *sp = lab_test_json_load (cmd), spt;
+      bson_t *sp = predict_sampled (dir, "0.1"), spt;
       assert_true (lab_test_json_has (sp, "sweep.0.workload_reads.0.layouts.1.sample_warning"));
       assert_false (lab_test_json_has (sp, "sweep.0.workload_reads.0.layouts.0.sample_warning"));
       /* the folded layout traced over every master, the others on their donors' times: within
@@ -224,7 +229,6 @@ test_range_aggregate (void **state)
                     bytes_of (&pt, "workload_reads", "range", "folded"), TOL_SAMPLED_SMALL);
       bson_destroy (sp);
    }
-   bson_free (cmd);
    if (bad > 0) {
       fail_msg ("%d sampled figure(s) at 0.1 outside their band", bad);
    }
